@@ -1,0 +1,62 @@
+import { Pool } from 'undici';
+import type { HttpCall } from './api-spec.js';
+
+/** What came back for one call: the raw text and, when it is JSON, the parsed body. */
+export interface EsResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed JSON body; the text itself when the body is not JSON; undefined when empty. */
+  body: unknown;
+}
+
+/**
+ * A keep-alive connection pool to the server under test. Credentials in the URL's userinfo
+ * become a Basic authorization header unless a call sets its own.
+ */
+export class EsClient {
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly authorization?: string;
+
+  constructor(url: string | URL) {
+    const parsed = new URL(url);
+    this.pool = new Pool(parsed.origin, { connections: 8, keepAliveTimeout: 30_000 });
+    this.prefix = parsed.pathname.replace(/\/+$/, '');
+    if (parsed.username || parsed.password) {
+      const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+      this.authorization = 'Basic ' + Buffer.from(credentials).toString('base64');
+    }
+  }
+
+  async send(call: HttpCall, signal?: AbortSignal): Promise<EsResponse> {
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    if (this.authorization && headers.authorization === undefined) headers.authorization = this.authorization;
+    const res = await this.pool.request({
+      method: call.method as 'GET',
+      path: this.prefix + call.url,
+      headers,
+      body: call.body,
+      signal,
+    });
+    const text = await res.body.text();
+    const responseHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: res.statusCode, headers: responseHeaders, text, body: parseBody(text) };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,3 @@
+export { appRoutes } from './routes.js';
+export { AppRegistry, APPS_INDEX, APP_MAPPINGS, type AppRecord } from './app-registry.js';
+export { TYPE_FIELD } from './type-field.js';

@@ -1,0 +1,72 @@
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import type { Backend } from '../engine/index.js';
+import { readJsonBody } from '../server/request-body.js';
+import { AppRegistry } from './app-registry.js';
+import { TypedDocuments, type Reply } from './typed-documents.js';
+
+/** A path segment that is an index/app or type name rather than an Elasticsearch API word. */
+const isName = (segment: string | undefined): segment is string => !!segment && !segment.startsWith('_');
+
+/**
+ * The app-addressed style and the apps registry:
+ *   PUT|DELETE /_apps/{app}, GET /_apps, GET /{app} (registered apps only),
+ *   /{app}/{type}[/{id}[/_update]], /{app}/{type}/_search|_count.
+ * Anything else falls through (next) to the proxy path.
+ */
+export function appRoutes(backend: Backend, maxContentLength: number): Middleware {
+  const registry = new AppRegistry(backend);
+  const typed = new TypedDocuments(backend);
+  const router = new Router();
+  const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);
+  const send = (ctx: Context, reply: Reply) => {
+    ctx.status = reply.status;
+    ctx.body = ctx.method === 'HEAD' ? null : reply.body;
+  };
+
+  router.get('/_apps', async (ctx) => {
+    const apps = await registry.list();
+    ctx.body = { apps: apps.map((a) => ({ app: a.app, created_at: a.created_at })) };
+  });
+  router.put('/_apps/:app', async (ctx) => {
+    const { indexCreated } = await registry.create(ctx.params.app);
+    ctx.body = { acknowledged: true, app: ctx.params.app, index: ctx.params.app, index_created: indexCreated };
+  });
+  router.delete('/_apps/:app', async (ctx) => {
+    await registry.remove(ctx.params.app);
+    typed.forgetIndices([ctx.params.app]);
+    ctx.body = { acknowledged: true };
+  });
+
+  router.get('/:app', async (ctx, next) => {
+    const { app } = ctx.params;
+    if (!isName(app) || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
+    ctx.body = { status: 200, message: `You have reached /${app}/ and are all set to make API requests` };
+  });
+  router.delete('/:index', async (ctx, next) => {
+    await next();
+    if (ctx.status < 300) typed.forgetIndices();
+  });
+
+  const typedRoute = (handler: (ctx: Context, app: string, type: string) => Promise<Reply>) =>
+    async (ctx: Context, next: Next) => {
+      const { app, type } = ctx.params as Record<string, string>;
+      if (!isName(app) || !isName(type)) return next();
+      send(ctx, await handler(ctx, app, type));
+    };
+
+  for (const endpoint of ['_search', '_count'] as const) {
+    router.get(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), ctx.querystring)));
+    router.post(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), ctx.querystring)));
+  }
+  router.post('/:app/:type/:id/_update', typedRoute(async (ctx, app, type) =>
+    typed.update(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
+  router.post('/:app/:type', typedRoute(async (ctx, app, type) => typed.index(app, type, undefined, await body(ctx), ctx.querystring)));
+  router.get('/:app/:type/:id', typedRoute((ctx, app, type) => typed.get(app, type, ctx.params.id, ctx.querystring)));
+  router.head('/:app/:type/:id', typedRoute((ctx, app, type) => typed.get(app, type, ctx.params.id, ctx.querystring)));
+  router.put('/:app/:type/:id', typedRoute(async (ctx, app, type) => typed.index(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
+  router.post('/:app/:type/:id', typedRoute(async (ctx, app, type) => typed.index(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
+  router.delete('/:app/:type/:id', typedRoute((ctx, app, type) => typed.delete(app, type, ctx.params.id, ctx.querystring)));
+
+  return router.routes() as unknown as Middleware;
+}

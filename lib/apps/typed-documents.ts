@@ -1,0 +1,192 @@
+import { callJson, type Backend } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
+import { APP_MAPPINGS, relay } from './app-registry.js';
+import { TYPE_FIELD } from './type-field.js';
+
+type Json = Record<string, unknown>;
+export interface Reply {
+  status: number;
+  body: Json;
+}
+
+const enc = encodeURIComponent;
+
+/** `_index, _type, …rest`: the type goes where Elasticsearch 7 put it. */
+function withType(body: Json, type: string): Json {
+  const { _index, ...rest } = body;
+  return _index === undefined ? { _type: type, ...rest } : { _index, _type: type, ...rest };
+}
+
+function stripTypeField(source: unknown): unknown {
+  if (source && typeof source === 'object' && TYPE_FIELD in source) {
+    const { [TYPE_FIELD]: _hidden, ...rest } = source as Json;
+    return rest;
+  }
+  return source;
+}
+
+function documentBody(body: unknown): Json {
+  if (body === undefined) throw new EsError(400, 'parse_exception', 'request body is required');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new EsError(400, 'mapper_parsing_exception', 'failed to parse: the document must be a JSON object');
+  }
+  if (TYPE_FIELD in body) {
+    throw new EsError(400, 'mapper_parsing_exception', `field [${TYPE_FIELD}] is reserved by the gateway`);
+  }
+  return body as Json;
+}
+
+function withParam(querystring: string, name: string, value: string): string {
+  const params = new URLSearchParams(querystring);
+  params.set(name, value);
+  return params.toString();
+}
+
+/**
+ * Translates app-addressed calls (/{app}/{type}/…) into index-addressed engine calls. The type is
+ * an ordinary keyword field; ids are unique per app, as in Elasticsearch 6+ (one type per index).
+ */
+export class TypedDocuments {
+  /** Indices whose type field is known to be mapped as keyword (dropped when an index is deleted). */
+  private readonly prepared = new Set<string>();
+
+  constructor(private readonly backend: Backend) {}
+
+  forgetIndices(names?: string[]): void {
+    if (!names) this.prepared.clear();
+    else for (const n of names) this.prepared.delete(n);
+  }
+
+  /** The type field must be a keyword before the first typed write, or type filters would not be exact. */
+  private async prepare(app: string): Promise<void> {
+    if (this.prepared.has(app)) return;
+    const mapped = await callJson<{ error?: { type: string; reason: string } }>(
+      this.backend, 'PUT', `/${enc(app)}/_mapping`, APP_MAPPINGS,
+    );
+    if (mapped.status === 404) {
+      const created = await callJson<{ error?: { type: string; reason: string } }>(
+        this.backend, 'PUT', `/${enc(app)}`, { mappings: APP_MAPPINGS },
+      );
+      if (created.status >= 300 && created.body.error?.type !== 'resource_already_exists_exception') {
+        throw relay(created.status, created.body);
+      }
+    } else if (mapped.status >= 300) {
+      throw relay(mapped.status, mapped.body);
+    }
+    this.prepared.add(app);
+  }
+
+  async index(app: string, type: string, id: string | undefined, body: unknown, querystring: string): Promise<Reply> {
+    const doc = { ...documentBody(body), [TYPE_FIELD]: type };
+    await this.prepare(app);
+    const path = id === undefined ? `/${enc(app)}/_doc` : `/${enc(app)}/_doc/${enc(id)}`;
+    const res = await callJson<Json>(this.backend, id === undefined ? 'POST' : 'PUT', path, doc, querystring);
+    return { status: res.status, body: res.status < 300 ? withType(res.body, type) : res.body };
+  }
+
+  /** The stored document's type and concurrency token, or undefined when it does not exist. */
+  private async current(app: string, id: string): Promise<{ type?: string; seqNo: number; primaryTerm: number } | undefined> {
+    const res = await callJson<Json & { found?: boolean; _source?: Json; _seq_no: number; _primary_term: number }>(
+      this.backend, 'GET', `/${enc(app)}/_doc/${enc(id)}`, undefined, `_source_includes=${TYPE_FIELD}`,
+    );
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw relay(res.status, res.body as { error?: { type: string; reason: string } });
+    return { type: res.body._source?.[TYPE_FIELD] as string | undefined, seqNo: res.body._seq_no, primaryTerm: res.body._primary_term };
+  }
+
+  async get(app: string, type: string, id: string, querystring: string): Promise<Reply> {
+    const params = new URLSearchParams(querystring);
+    let dropSource = false;
+    const source = params.get('_source');
+    if (source === 'false') {
+      params.delete('_source');
+      params.set('_source_includes', TYPE_FIELD);
+      dropSource = true;
+    } else if (source !== null && source !== 'true') {
+      params.set('_source', `${source},${TYPE_FIELD}`);
+    }
+    const includes = params.get('_source_includes');
+    if (includes !== null && !dropSource) params.set('_source_includes', `${includes},${TYPE_FIELD}`);
+    const res = await callJson<Json>(this.backend, 'GET', `/${enc(app)}/_doc/${enc(id)}`, undefined, params.toString());
+    if (res.status !== 200) return { status: res.status, body: res.body.found === false ? withType(res.body, type) : res.body };
+    const stored = (res.body._source as Json | undefined)?.[TYPE_FIELD];
+    if (stored !== type) return { status: 404, body: { _index: res.body._index, _type: type, _id: id, found: false } };
+    const body = withType(res.body, type);
+    if (dropSource) delete body._source;
+    else body._source = stripTypeField(body._source);
+    return { status: 200, body };
+  }
+
+  async delete(app: string, type: string, id: string, querystring: string): Promise<Reply> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const cur = await this.current(app, id);
+      if (cur && cur.type !== type) {
+        return { status: 404, body: { _index: app, _type: type, _id: id, result: 'not_found', _shards: { total: 1, successful: 1, failed: 0 } } };
+      }
+      let qs = querystring;
+      if (cur) qs = withParam(withParam(qs, 'if_seq_no', String(cur.seqNo)), 'if_primary_term', String(cur.primaryTerm));
+      const res = await callJson<Json>(this.backend, 'DELETE', `/${enc(app)}/_doc/${enc(id)}`, undefined, qs);
+      // a concurrent write changed the document between the type check and the delete: check again
+      if (res.status === 409 && cur && !new URLSearchParams(querystring).has('if_seq_no')) continue;
+      return { status: res.status, body: res.status < 300 || res.body.result ? withType(res.body, type) : res.body };
+    }
+    throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: the document kept changing while it was being deleted`);
+  }
+
+  async update(app: string, type: string, id: string, body: unknown, querystring: string): Promise<Reply> {
+    const req = documentBody(body);
+    const cur = await this.current(app, id);
+    if (cur && cur.type !== type) {
+      throw new EsError(404, 'document_missing_exception', `[${type}][${id}]: document missing`, { index: app, shard: '0' });
+    }
+    const translated: Json = { ...req };
+    if (req.upsert !== undefined) translated.upsert = { ...documentBody(req.upsert), [TYPE_FIELD]: type };
+    if (req.doc_as_upsert === true && req.doc !== undefined && !cur) {
+      delete translated.doc_as_upsert;
+      translated.upsert = { ...documentBody(req.doc), [TYPE_FIELD]: type };
+    }
+    if (translated.doc !== undefined) documentBody(translated.doc);
+    await this.prepare(app);
+    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/_update/${enc(id)}`, translated, querystring);
+    if (res.status < 300) {
+      const out = withType(res.body, type);
+      if (out.get && typeof out.get === 'object') {
+        const got = out.get as Json;
+        out.get = { ...got, _source: stripTypeField(got._source) };
+      }
+      return { status: res.status, body: out };
+    }
+    return { status: res.status, body: res.body };
+  }
+
+  /** `/{app}/{type}/_search` and `_count`: the query restricted to the type; hits.total an integer. */
+  async search(app: string, type: string, endpoint: '_search' | '_count', body: unknown, querystring: string): Promise<Reply> {
+    const req: Json = body === undefined ? {} : (documentBody(body), { ...(body as Json) });
+    const params = new URLSearchParams(querystring);
+    let query = req.query as Json | undefined;
+    const q = params.get('q');
+    if (q !== null) {
+      const qs: Json = { query: q };
+      for (const [param, key] of [['df', 'default_field'], ['default_operator', 'default_operator'], ['analyzer', 'analyzer'], ['lenient', 'lenient']]) {
+        const v = params.get(param);
+        if (v !== null) qs[key] = v;
+        params.delete(param);
+      }
+      params.delete('q');
+      query = { query_string: qs };
+    }
+    req.query = { bool: { must: query ?? { match_all: {} }, filter: { term: { [TYPE_FIELD]: type } } } };
+    if (endpoint === '_search') params.set('rest_total_hits_as_int', 'true');
+    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/${endpoint}`, req, params.toString());
+    if (res.status !== 200 || endpoint === '_count') return { status: res.status, body: res.body };
+    const hits = res.body.hits as { hits?: Json[] } | undefined;
+    if (hits?.hits) {
+      hits.hits = hits.hits.map((hit) => {
+        const out = withType(hit, type);
+        if (out._source !== undefined) out._source = stripTypeField(out._source);
+        return out;
+      });
+    }
+    return { status: 200, body: res.body };
+  }
+}

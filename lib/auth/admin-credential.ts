@@ -1,0 +1,59 @@
+import type { Backend } from '../engine/backend.js';
+import { callJson } from '../engine/json-call.js';
+import { generatePassword, hashSecret } from './secret-hash.js';
+
+export const CREDENTIALS_INDEX = '.gateway-credentials';
+
+export interface StoredCredential {
+  username: string;
+  role: 'admin';
+  hash: string;
+  created_at: string;
+}
+
+export interface AdminSource {
+  adminUser?: string;
+  adminPassword?: string;
+}
+
+/**
+ * The admin credential: from configuration when given (hashed in memory only), otherwise the one
+ * stored in the credentials system index, otherwise a generated one — stored hashed and returned
+ * with its plaintext exactly once so the caller can print it.
+ */
+export async function ensureAdminCredential(
+  backend: Backend,
+  source: AdminSource,
+): Promise<{ credential: StoredCredential; generatedPassword?: string }> {
+  if (source.adminUser && source.adminPassword) {
+    return {
+      credential: {
+        username: source.adminUser,
+        role: 'admin',
+        hash: await hashSecret(source.adminPassword),
+        created_at: new Date().toISOString(),
+      },
+    };
+  }
+  const existing = await callJson<{ found?: boolean; _source?: StoredCredential }>(
+    backend, 'GET', `/${CREDENTIALS_INDEX}/_doc/admin`,
+  );
+  if (existing.status === 200 && existing.body.found && existing.body._source?.role === 'admin') {
+    return { credential: existing.body._source };
+  }
+  if (existing.status !== 404) {
+    throw new Error(`reading the admin credential failed with status ${existing.status}`);
+  }
+  const password = generatePassword();
+  const credential: StoredCredential = {
+    username: 'admin',
+    role: 'admin',
+    hash: await hashSecret(password),
+    created_at: new Date().toISOString(),
+  };
+  // op_type=create: when two nodes start together, only one generated credential wins.
+  const put = await callJson(backend, 'PUT', `/${CREDENTIALS_INDEX}/_create/admin`, credential, 'refresh=true');
+  if (put.status === 409) return ensureAdminCredential(backend, source);
+  if (put.status >= 300) throw new Error(`storing the admin credential failed with status ${put.status}`);
+  return { credential, generatedPassword: password };
+}

@@ -1,0 +1,100 @@
+import path from 'node:path';
+
+/** The only module that reads process.env. Everything else receives a Config. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Upstream Elasticsearch/OpenSearch; undefined means the embedded engine. */
+  engineUrl?: URL;
+  dataDir: string;
+  redisUrl?: string;
+  adminUser?: string;
+  adminPassword?: string;
+  /** http.max_content_length, in bytes. */
+  maxContentLength: number;
+  /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
+  engineTimeoutMs: number;
+  realm: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** Sizes like "100mb", "512kb", "1gb" or a plain byte count, as Elasticsearch writes them. */
+export function parseByteSize(raw: string, name: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(raw);
+  if (!m) throw new ConfigError(`${name} must be a byte size like 100mb, got "${raw}"`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
+  return Math.floor(Number(m[1]) * unit);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8000, 0, 65535);
+  const host = env.HOST?.trim() || '0.0.0.0';
+  let engineUrl: URL | undefined;
+  if (env.ENGINE_URL) {
+    try {
+      engineUrl = new URL(env.ENGINE_URL);
+    } catch {
+      throw new ConfigError(`ENGINE_URL is not a valid URL: "${env.ENGINE_URL}"`);
+    }
+    if (engineUrl.protocol !== 'http:' && engineUrl.protocol !== 'https:') {
+      throw new ConfigError(`ENGINE_URL must be http:// or https://, got "${engineUrl.protocol}"`);
+    }
+  }
+  if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${env.REDIS_URL}"`);
+  }
+  const adminUser = env.ADMIN_USER || undefined;
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if ((adminUser === undefined) !== (adminPassword === undefined)) {
+    throw new ConfigError('ADMIN_USER and ADMIN_PASSWORD must be set together (or neither, to generate one)');
+  }
+  if (adminUser !== undefined && /[:\s]/.test(adminUser)) {
+    throw new ConfigError('ADMIN_USER must not contain ":" or whitespace');
+  }
+  return {
+    port,
+    host,
+    engineUrl,
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    redisUrl: env.REDIS_URL || undefined,
+    adminUser,
+    adminPassword,
+    maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+    engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
+    realm: 'search-gateway',
+  };
+}
+
+/** Configuration of the standalone embedded engine (`npm run engine`). */
+export interface EngineServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** "user:password" the standalone engine requires, as a secured cluster would; absent = open. */
+  auth?: string;
+  maxContentLength: number;
+}
+
+export function loadEngineServerConfig(env: Env = process.env): EngineServerConfig {
+  const auth = env.ENGINE_AUTH || undefined;
+  if (auth !== undefined && !auth.includes(':')) throw new ConfigError('ENGINE_AUTH must be "user:password"');
+  return {
+    port: integer(env, 'ENGINE_PORT', 9200, 0, 65535),
+    host: env.ENGINE_HOST?.trim() || '127.0.0.1',
+    dataDir: path.resolve(env.ENGINE_DATA_DIR || env.DATA_DIR || 'data/engine'),
+    auth,
+    maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+  };
+}

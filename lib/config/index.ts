@@ -1,0 +1,1 @@
+export { loadConfig, loadEngineServerConfig, parseByteSize, ConfigError, type Config, type EngineServerConfig } from './config.js';

@@ -1,0 +1,39 @@
+import type { Readable } from 'node:stream';
+
+export type HeaderMap = Record<string, string | string[] | undefined>;
+
+/** One Elasticsearch REST call, as the gateway forwards it. */
+export interface EngineRequest {
+  method: string;
+  /** Path without query string, already percent-encoded as sent by the client ("/my-index/_doc/1"). */
+  path: string;
+  /** Raw query string without the leading "?" ("" when absent); passed on untouched. */
+  querystring?: string;
+  headers?: HeaderMap;
+  /** Request body; a stream is consumed once. */
+  body?: Readable | Buffer | string;
+  signal?: AbortSignal;
+}
+
+export interface EngineResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** A stream for large proxied bodies, a Buffer for bodies built in-process. */
+  body: Readable | Buffer;
+}
+
+/**
+ * The engine behind the gateway, spoken to in Elasticsearch's REST protocol.
+ *
+ * Contract:
+ * - `request` resolves with whatever status the engine answers (4xx/5xx included, with the
+ *   engine's ES-shaped error body); it rejects only when the engine could not be reached or
+ *   did not answer in time, with an EsError (502 or 504).
+ * - A write the engine acknowledges (2xx) is durable: it survives a crash of the engine.
+ * - Writes are visible to reads immediately after they are acknowledged.
+ */
+export interface Backend {
+  readonly kind: 'embedded' | 'http';
+  request(req: EngineRequest): Promise<EngineResponse>;
+  close(): Promise<void>;
+}

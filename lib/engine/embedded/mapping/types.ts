@@ -1,0 +1,53 @@
+/** Mapping shapes as Elasticsearch shows them in `GET /{index}/_mapping`. */
+export type DynamicSetting = true | false | 'strict' | 'runtime';
+
+export interface FieldMapping {
+  type?: string;
+  properties?: Record<string, FieldMapping>;
+  fields?: Record<string, FieldMapping>;
+  dynamic?: DynamicSetting | 'true' | 'false';
+  enabled?: boolean;
+  analyzer?: string;
+  search_analyzer?: string;
+  normalizer?: string;
+  ignore_above?: number;
+  format?: string;
+  index?: boolean;
+  [param: string]: unknown;
+}
+
+export interface Mappings {
+  dynamic?: DynamicSetting | 'true' | 'false';
+  properties?: Record<string, FieldMapping>;
+  date_detection?: boolean;
+  numeric_detection?: boolean;
+  [param: string]: unknown;
+}
+
+export const OBJECT_TYPES = new Set(['object', 'nested']);
+
+export const LEAF_TYPES = new Set([
+  'text', 'keyword', 'constant_keyword', 'wildcard', 'match_only_text',
+  'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long',
+  'boolean', 'date', 'date_nanos', 'ip', 'binary', 'geo_point', 'geo_shape', 'point', 'shape',
+  'completion', 'search_as_you_type', 'token_count', 'flattened', 'dense_vector', 'sparse_vector',
+  'rank_feature', 'rank_features', 'integer_range', 'float_range', 'long_range', 'double_range',
+  'date_range', 'ip_range', 'alias', 'version', 'histogram', 'percolator', 'join',
+]);
+
+export const NUMERIC_TYPES = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long']);
+export const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+
+/** The effective type of a mapping node: objects carry no explicit type in ES output. */
+export function fieldType(m: FieldMapping): string {
+  return m.type ?? (m.properties !== undefined ? 'object' : 'object');
+}
+
+export function normalizeDynamic(d: unknown): DynamicSetting | undefined {
+  if (d === undefined || d === null) return undefined;
+  if (d === true || d === 'true') return true;
+  if (d === false || d === 'false') return false;
+  if (d === 'strict') return 'strict';
+  if (d === 'runtime') return 'runtime';
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { IndexMetadata, StoredDocument } from './types.js';
+
+/** One write of a batch: a document (or tombstone) put, or index metadata put. */
+export type StoreWrite =
+  | { kind: 'doc'; uuid: string; id: string; doc: StoredDocument }
+  | { kind: 'meta'; meta: IndexMetadata };
+
+/**
+ * Durable storage of the embedded engine, on LMDB.
+ *
+ * Contract:
+ * - `write` resolves only once the writes are committed *and* flushed to disk; all writes of one
+ *   call land in one transaction (all or nothing).
+ * - Writes issued in a given order are applied in that order (lmdb-js keeps a single write queue),
+ *   so callers may assign versions in memory and issue writes without awaiting each other.
+ * - Each index's documents live in their own named database (keyed by the index uuid), dropped
+ *   with the index.
+ */
+export class Store {
+  private readonly docDbs = new Map<string, Database<StoredDocument, string>>();
+
+  private constructor(
+    private readonly root: RootDatabase,
+    private readonly meta: Database<IndexMetadata, string>,
+  ) {}
+
+  static open(dataDir: string): Store {
+    const root = open({ path: dataDir, maxDbs: 10_000, compression: false });
+    const meta = root.openDB<IndexMetadata, string>({ name: 'indices' });
+    return new Store(root, meta);
+  }
+
+  loadIndices(): IndexMetadata[] {
+    return [...this.meta.getRange()].map(({ value }) => value);
+  }
+
+  private docs(uuid: string): Database<StoredDocument, string> {
+    let db = this.docDbs.get(uuid);
+    if (!db) {
+      db = this.root.openDB<StoredDocument, string>({ name: `docs:${uuid}` });
+      this.docDbs.set(uuid, db);
+    }
+    return db;
+  }
+
+  getDocument(uuid: string, id: string): StoredDocument | undefined {
+    return this.docs(uuid).get(id);
+  }
+
+  *documents(uuid: string): Iterable<{ id: string; doc: StoredDocument }> {
+    for (const { key, value } of this.docs(uuid).getRange()) yield { id: key, doc: value };
+  }
+
+  async write(writes: StoreWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const apply = () => {
+      for (const w of writes) {
+        if (w.kind === 'doc') void this.docs(w.uuid).put(w.id, w.doc);
+        else void this.meta.put(w.meta.name, w.meta);
+      }
+    };
+    if (writes.length === 1) {
+      const w = writes[0];
+      await (w.kind === 'doc' ? this.docs(w.uuid).put(w.id, w.doc) : this.meta.put(w.meta.name, w.meta));
+    } else {
+      await this.root.transaction(apply);
+    }
+    await this.root.flushed;
+  }
+
+  async deleteIndex(meta: IndexMetadata): Promise<void> {
+    const db = this.docs(meta.uuid);
+    await this.root.transaction(() => {
+      void this.meta.remove(meta.name);
+    });
+    await db.drop();
+    this.docDbs.delete(meta.uuid);
+    await this.root.flushed;
+  }
+
+  async close(): Promise<void> {
+    await this.root.close();
+  }
+}

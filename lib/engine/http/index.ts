@@ -1,0 +1,1 @@
+export { HttpBackend, type HttpBackendOptions } from './http-backend.js';

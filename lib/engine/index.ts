@@ -1,0 +1,13 @@
+import type { Config } from '../config/index.js';
+import type { Backend } from './backend.js';
+import { HttpBackend } from './http/index.js';
+import { openEmbeddedEngine } from './embedded/index.js';
+
+export type { Backend, EngineRequest, EngineResponse, HeaderMap } from './backend.js';
+export { callJson, readBody, readJson, type JsonReply } from './json-call.js';
+
+/** ENGINE_URL set → the thin proxy to Elasticsearch/OpenSearch; absent → the embedded engine in DATA_DIR. */
+export async function openBackend(config: Config): Promise<Backend> {
+  if (config.engineUrl) return new HttpBackend(config.engineUrl, { timeoutMs: config.engineTimeoutMs });
+  return openEmbeddedEngine({ dataDir: config.dataDir, maxContentLength: config.maxContentLength });
+}

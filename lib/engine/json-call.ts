@@ -1,0 +1,37 @@
+import type { Readable } from 'node:stream';
+import type { Backend, EngineResponse } from './backend.js';
+
+export interface JsonReply<T = unknown> {
+  status: number;
+  body: T;
+}
+
+export async function readBody(body: Readable | Buffer): Promise<Buffer> {
+  if (Buffer.isBuffer(body)) return body;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+export async function readJson<T = unknown>(res: EngineResponse): Promise<T> {
+  const buf = await readBody(res.body);
+  return (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T;
+}
+
+/** A JSON call through the Backend, for the gateway's own use (system indices, translations). */
+export async function callJson<T = unknown>(
+  backend: Backend,
+  method: string,
+  path: string,
+  body?: unknown,
+  querystring = '',
+): Promise<JsonReply<T>> {
+  const res = await backend.request({
+    method,
+    path,
+    querystring,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: await readJson<T>(res) };
+}

@@ -1,0 +1,23 @@
+import type { Middleware } from 'koa';
+import { errorBody, toEsError } from '../errors/index.js';
+
+/**
+ * Outermost middleware: every response says it is Elasticsearch (official clients check the
+ * header), and every failure below becomes an ES-shaped error body with its status.
+ */
+export function esResponse(log: (line: string) => void): Middleware {
+  return async (ctx, next) => {
+    ctx.set('X-Elastic-Product', 'Elasticsearch');
+    try {
+      await next();
+    } catch (err) {
+      const esErr = toEsError(err);
+      if (esErr.status >= 500) log(`${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? err}`);
+      ctx.status = esErr.status;
+      ctx.set(esErr.headers);
+      ctx.set('X-Elastic-Product', 'Elasticsearch');
+      ctx.type = 'application/json';
+      ctx.body = errorBody(esErr);
+    }
+  };
+}

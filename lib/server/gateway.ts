@@ -1,0 +1,60 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config/index.js';
+import { openBackend, type Backend } from '../engine/index.js';
+import { Authenticator, ensureAdminCredential } from '../auth/index.js';
+import { createApp } from './app.js';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  backend: Backend;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: (line: string) => void;
+  /** Told the generated admin password, exactly once, on the first start without ADMIN_* configured. */
+  onGeneratedAdmin?: (username: string, password: string) => void;
+}
+
+export async function startGateway(config: Config, options: StartOptions = {}): Promise<RunningGateway> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const backend = await openBackend(config);
+  try {
+    const { credential, generatedPassword } = await ensureAdminCredential(backend, config);
+    if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
+    const authenticator = new Authenticator(credential, config.realm);
+    const app = createApp({ config, backend, authenticator, log });
+    const server = http.createServer(app.callback());
+    server.keepAliveTimeout = 65_000;
+    server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
+    server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    return {
+      url: `http://${shownHost}:${port}`,
+      port,
+      backend,
+      server,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 2000).unref();
+        });
+        await backend.close();
+      },
+    };
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
+}

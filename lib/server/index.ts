@@ -1,0 +1,2 @@
+export { startGateway, type RunningGateway, type StartOptions } from './gateway.js';
+export { createApp } from './app.js';

@@ -1,0 +1,32 @@
+import type { Middleware } from 'koa';
+import type { Backend } from '../engine/index.js';
+import { checkDeclaredLength, hasBody, limitedBody } from './request-body.js';
+
+/**
+ * The thin path: whatever the gateway does not handle itself goes to the engine unchanged.
+ * Bodies stream both ways; nothing here parses JSON.
+ */
+export function proxy(backend: Backend, maxContentLength: number): Middleware {
+  return async (ctx) => {
+    checkDeclaredLength(ctx, maxContentLength);
+    const abort = new AbortController();
+    // the client went away before the answer was written: stop the upstream call too
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) abort.abort();
+    });
+    const res = await backend.request({
+      method: ctx.method,
+      path: ctx.path,
+      querystring: ctx.querystring,
+      headers: ctx.headers,
+      body: hasBody(ctx) ? limitedBody(ctx.req, maxContentLength) : undefined,
+      signal: abort.signal,
+    });
+    ctx.status = res.status;
+    ctx.body = res.body;
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (name === 'x-elastic-product') continue;
+      ctx.set(name, value);
+    }
+  };
+}

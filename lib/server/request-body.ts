@@ -1,0 +1,57 @@
+import { Transform, type Readable } from 'node:stream';
+import type { Context } from 'koa';
+import { errors } from '../errors/index.js';
+
+export function hasBody(ctx: Context): boolean {
+  const len = ctx.get('content-length');
+  return (len !== '' && len !== '0') || ctx.get('transfer-encoding') !== '';
+}
+
+/** Refuses a declared length over the limit before reading a byte. */
+export function checkDeclaredLength(ctx: Context, limit: number): void {
+  const len = Number(ctx.get('content-length') || 0);
+  if (len > limit) throw errors.contentTooLong(limit);
+}
+
+/** The request body as a stream that fails with 413 once more than `limit` bytes have flowed. */
+export function limitedBody(req: Readable, limit: number): Readable {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > limit) done(errors.contentTooLong(limit));
+      else done(null, chunk);
+    },
+  });
+  req.on('error', (err) => counter.destroy(err));
+  return req.pipe(counter);
+}
+
+/** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */
+export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
+  checkDeclaredLength(ctx, limit);
+  if (!hasBody(ctx)) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw errors.contentTooLong(limit);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+export async function readJsonObject(ctx: Context, limit: number): Promise<Record<string, unknown> | undefined> {
+  const body = await readJsonBody(ctx, limit);
+  if (body === undefined) return undefined;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw errors.parse('request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,40 @@
+import { request as undiciRequest } from 'undici';
+import { ADMIN } from './servers.js';
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: T;
+}
+
+export const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
+export const adminAuth = () => basic(ADMIN.user, ADMIN.password);
+
+export interface CallOptions {
+  auth?: string | null;
+  headers?: Record<string, string>;
+  /** Sent as is when a string or Buffer, JSON-encoded otherwise. */
+  body?: unknown;
+}
+
+/** One HTTP call as a client makes it; authenticates as the test admin unless told otherwise. */
+export async function call<T = any>(base: string, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  const auth = options.auth === undefined ? adminAuth() : options.auth;
+  if (auth) headers.authorization = auth;
+  let body: string | Buffer | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await undiciRequest(base + path, { method: method as 'GET', headers, body });
+  const text = await res.body.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, text, json };
+}

@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../lib/config/index.js';
+import { startGateway, type RunningGateway } from '../../lib/server/index.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const ADMIN = { user: 'admin', password: 'test-admin-password' };
+
+export async function tempDir(prefix = 'gw-test-'): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface TestGateway extends RunningGateway {
+  dataDir: string;
+}
+
+/** A real gateway on an ephemeral port, in this process: embedded engine unless ENGINE_URL is given. */
+export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+  const data = await tempDir();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: data.dir,
+    ADMIN_USER: ADMIN.user,
+    ADMIN_PASSWORD: ADMIN.password,
+    ...env,
+  });
+  const gw = await startGateway(config, { log: () => {} });
+  return {
+    ...gw,
+    dataDir: data.dir,
+    async close() {
+      await gw.close();
+      await data.remove();
+    },
+  };
+}
+
+export interface ChildServer {
+  url: string;
+  proc: ChildProcess;
+  output: () => string;
+  /** SIGTERM (or the given signal) and wait for exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Spawns `node <script>` from the built tree and resolves once stdout prints `<what> listening on <url>`.
+ */
+export function spawnServer(script: string, env: Record<string, string>, what: 'gateway' | 'engine'): Promise<ChildServer> {
+  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', script)], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in time:\n${out}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = new RegExp(`${what} listening on (http://[^\\s]+)`).exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          proc,
+          output: () => out,
+          async stop(signal: NodeJS.Signals = 'SIGTERM') {
+            if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+export async function spawnEngine(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  return spawnServer('lib/engine/embedded/standalone.js', { ENGINE_PORT: '0', ENGINE_DATA_DIR: dataDir, ...env }, 'engine');
+}
+
+export async function spawnGateway(env: Record<string, string>): Promise<ChildServer> {
+  return spawnServer('lib/main.js', { PORT: '0', HOST: '127.0.0.1', ...env }, 'gateway');
+}
