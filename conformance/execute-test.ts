@@ -30,7 +30,7 @@ const CATCH_STATUS: Readonly<Record<string, number>> = {
 };
 
 /** Keys of a `do` that steer the runner rather than name the API. */
-const DO_OPTIONS = new Set([
+export const DO_OPTIONS: ReadonlySet<string> = new Set([
   'catch',
   'headers',
   'warnings',
@@ -38,6 +38,12 @@ const DO_OPTIONS = new Set([
   'allowed_warnings',
   'allowed_warnings_regex',
   'node_selector',
+]);
+
+/** The step kinds this runner executes; a test using any other is skipped. */
+export const SUPPORTED_STEPS: ReadonlySet<string> = new Set([
+  'do', 'set', 'transform_and_set', 'match', 'length', 'is_true', 'is_false', 'gt', 'gte', 'lt', 'lte',
+  'contains', 'close_to', 'exists', 'is_after', 'skip', 'requires',
 ]);
 
 /** A step that did not hold: carries what the report shows. */
@@ -150,8 +156,10 @@ export class TestExecution {
 
   /** The value an assertion examines: a stashed value, or a path into the last response. */
   private actual(field: string): unknown {
-    if (Stash.refersToStash(field) && !field.includes('.')) return this.stash.resolveString(field);
-    if (field.startsWith('$') && !field.startsWith('${')) return this.stash.resolveString(field);
+    // `$name`, `$name.path` and a lone `${name}` read the stash; any other `${…}` is a path segment.
+    if ((field.startsWith('$') && !field.startsWith('${')) || /^\$\{[^}]+\}$/.test(field)) {
+      return this.stash.resolveString(field);
+    }
     const response = this.response;
     if (!response) return undefined;
     if (field === '' && this.lastMethod === 'HEAD') return response.status < 400;

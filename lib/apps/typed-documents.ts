@@ -13,7 +13,7 @@ const enc = encodeURIComponent;
 
 /** `_index, _type, …rest`: the type goes where Elasticsearch 7 put it. */
 function withType(body: Json, type: string): Json {
-  const { _index, ...rest } = body;
+  const { _index, _type: _engineType, ...rest } = body;
   return _index === undefined ? { _type: type, ...rest } : { _index, _type: type, ...rest };
 }
 

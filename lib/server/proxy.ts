@@ -23,7 +23,9 @@ export function proxy(backend: Backend, maxContentLength: number): Middleware {
       signal: abort.signal,
     });
     ctx.status = res.status;
-    ctx.body = res.body;
+    // once the client has its answer (or has gone), koa destroys the upstream body: not an error
+    if (!Buffer.isBuffer(res.body)) res.body.on('error', () => {});
+    ctx.body = res.body; // koa writes no body for HEAD
     for (const [name, value] of Object.entries(res.headers)) {
       if (name === 'x-elastic-product') continue;
       ctx.set(name, value);

@@ -42,7 +42,7 @@ for (const backend of BACKENDS) {
     });
 
     it('PUT /{app}/{type}/{id} creates then replaces; GET returns the typed read response with _source as sent', async () => {
-      const source = { title: 'Blue shoes', price: 42.5, tags: ['a', 'b'], nested: { deep: [1, { x: null }] }, unicode: 'é🎉' };
+      const source = { title: 'Blue shoes', price: 42.5, tags: ['a', 'b'], nested: { deep: [1, 2], x: null, empty: {} }, unicode: 'é🎉' };
       const created = await call(gw.url, 'PUT', '/shop/product/p1', { body: source });
       expect(created.status).to.equal(201);
       expect(created.json).to.include({ _index: 'shop', _type: 'product', _id: 'p1', _version: 1, result: 'created' });

@@ -47,7 +47,8 @@ for (const backend of BACKENDS) {
     });
 
     it('invalid index names → 400 invalid_index_name_exception', async () => {
-      for (const name of ['UPPER', '_leading', '..', 'has%20space', 'a*b']) {
+      // ('..' cannot be sent: HTTP clients normalise it away before it leaves the machine)
+      for (const name of ['UPPER', '_leading', '-dash', 'has%20space', 'a*b', 'a%2Cb', 'a%22q']) {
         const res = await call(gw.url, 'PUT', `/${name}`);
         expect(res.status, name).to.equal(400);
         expect(res.json.error.type, name).to.equal('invalid_index_name_exception');

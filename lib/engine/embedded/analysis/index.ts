@@ -1,62 +1,30 @@
 /**
  * Analysis: text → tokens, as Elasticsearch's analyzers produce them.
  *
- * PROVISIONAL surface (the full implementation replaces the body, keeping these exports):
  * - `Token`: one token with offsets, type and position, as `_analyze` returns it.
- * - `Analyzer.analyze(text)`: tokens of one text value.
+ * - `Analyzer.analyze(text)`: tokens of one text value; `analyzeValues(texts)` on the analyzers
+ *   the registry returns gives the tokens of a multi-valued field (position_increment_gap).
  * - `AnalysisRegistry`: resolves analyzer / normalizer names for one index, from the built-ins and
  *   the index's `settings.index.analysis` (custom analyzers, tokenizers, filters, char filters,
  *   normalizers). `createAnalysisRegistry` throws an EsError (400 illegal_argument_exception)
  *   for an invalid analysis definition, so index creation can refuse it.
+ * - `analyzeRequest(registry, body)`: the `_analyze` API body semantics.
  */
-export interface Token {
-  token: string;
-  start_offset: number;
-  end_offset: number;
-  type: string;
-  position: number;
-  positionLength?: number;
+import { IndexAnalysisRegistry, type RegistryOptions } from './registry.js';
+
+export type { Token, Analyzer, AnalysisRegistry } from './types.js';
+export type { RegistryOptions, ComponentSpec } from './registry.js';
+export { PipelineAnalyzer } from './analyzer.js';
+export { analyzeRequest, type AnalyzeRequestBody, type AnalyzeResponse } from './analyze-request.js';
+export { foldToAscii } from './filters/ascii-folding.js';
+
+/**
+ * The registry for an index's `settings.index.analysis` (may be undefined). `options` carries
+ * the index-level limits the definitions are checked against (index.max_ngram_diff,
+ * index.max_shingle_diff).
+ */
+export function createAnalysisRegistry(analysisSettings?: unknown, options?: RegistryOptions): IndexAnalysisRegistry {
+  return new IndexAnalysisRegistry(analysisSettings, options);
 }
 
-export interface Analyzer {
-  readonly name: string;
-  analyze(text: string): Token[];
-}
-
-export interface AnalysisRegistry {
-  /** Throws EsError 400 when the analyzer does not exist. */
-  analyzer(name: string): Analyzer;
-  /** A keyword normalizer (single token out); throws EsError 400 when unknown. */
-  normalizer(name: string): Analyzer;
-  hasAnalyzer(name: string): boolean;
-}
-
-const WORD = /[\p{L}\p{N}_]+(?:['.][\p{L}\p{N}_]+)*/gu;
-
-function simpleStandard(name: string): Analyzer {
-  return {
-    name,
-    analyze(text: string): Token[] {
-      const out: Token[] = [];
-      let position = 0;
-      for (const m of text.matchAll(WORD)) {
-        out.push({ token: m[0].toLowerCase(), start_offset: m.index!, end_offset: m.index! + m[0].length, type: '<ALPHANUM>', position: position++ });
-      }
-      return out;
-    },
-  };
-}
-
-const keyword: Analyzer = {
-  name: 'keyword',
-  analyze: (text) => [{ token: text, start_offset: 0, end_offset: text.length, type: 'word', position: 0 }],
-};
-
-export function createAnalysisRegistry(_analysisSettings?: unknown): AnalysisRegistry {
-  const standard = simpleStandard('standard');
-  return {
-    analyzer: (name) => (name === 'keyword' ? keyword : standard),
-    normalizer: () => keyword,
-    hasAnalyzer: (name) => name === 'standard' || name === 'keyword',
-  };
-}
+export { IndexAnalysisRegistry };

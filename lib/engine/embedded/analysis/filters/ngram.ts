@@ -1,0 +1,46 @@
+/**
+ * `ngram` and `edge_ngram` token filters (Lucene 9 NGramTokenFilter / EdgeNGramTokenFilter).
+ *
+ * Grams are code point substrings of each token, all at the token's position (the first takes
+ * the token's increment, the rest 0) and all with the token's offsets and type. ngram order is
+ * by start, then size. With preserve_original the token itself is also emitted when it is
+ * shorter than min_gram (first) or longer than max_gram (last).
+ */
+import type { AnalysisToken, TokenFilter, TokenStream } from '../types.js';
+
+export class NGramFilter implements TokenFilter {
+  constructor(
+    private readonly minGram: number,
+    private readonly maxGram: number,
+    private readonly edgesOnly: boolean,
+    private readonly preserveOriginal: boolean,
+  ) {}
+
+  filter(stream: TokenStream): void {
+    const out: AnalysisToken[] = [];
+    let carry = 0; // increment of a token that produced nothing
+    for (const t of stream.tokens) {
+      const term = t.term;
+      const astral = /[\ud800-\udfff]/.test(term);
+      const cps = astral ? Array.from(term) : null;
+      const count = cps ? cps.length : term.length;
+      let posInc = t.posInc + carry;
+      const emit = (text: string) => {
+        out.push({ term: text, start: t.start, end: t.end, type: t.type, posInc, posLen: t.posLen, keyword: t.keyword });
+        posInc = 0;
+      };
+      if (this.preserveOriginal && count < this.minGram) emit(term);
+      const lastStart = this.edgesOnly ? 0 : count - this.minGram;
+      for (let s = 0; s <= lastStart; s++) {
+        const maxSize = Math.min(this.maxGram, count - s);
+        for (let size = this.minGram; size <= maxSize; size++) {
+          emit(cps ? cps.slice(s, s + size).join('') : term.slice(s, s + size));
+        }
+      }
+      if (this.preserveOriginal && count > this.maxGram) emit(term);
+      carry = posInc === 0 ? 0 : posInc;
+    }
+    stream.tokens = out;
+    stream.endPosInc += carry;
+  }
+}

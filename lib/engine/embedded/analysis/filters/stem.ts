@@ -1,0 +1,63 @@
+/**
+ * Stemming filters: `porter_stem`, `stemmer` (the English stemmers: english/porter → Porter,
+ * minimal_english, possessive_english) and `keyword_marker`, which protects tokens from them.
+ */
+import { lowerCase } from '../char-classes.js';
+import { illegalArgument, boolSetting, listSetting, stringSetting, type Definition } from '../settings.js';
+import type { TokenFilter, TokenStream } from '../types.js';
+import { englishPossessiveFilter, minimalEnglishStemFilter } from './english.js';
+import { PorterStemmer } from './porter-stemmer.js';
+
+export const porterStemFilter: TokenFilter = {
+  filter(stream: TokenStream): void {
+    const stemmer = new PorterStemmer();
+    for (const t of stream.tokens) if (!t.keyword) t.term = stemmer.stem(t.term);
+  },
+};
+
+export function stemmerFromDefinition(def: Definition): TokenFilter {
+  const language = stringSetting(def, 'language') ?? stringSetting(def, 'name') ?? 'porter';
+  switch (language) {
+    case 'english':
+    case 'porter':
+      return porterStemFilter;
+    case 'minimal_english':
+      return minimalEnglishStemFilter;
+    case 'possessive_english':
+      return englishPossessiveFilter;
+    default:
+      throw illegalArgument(`stemmer language [${language}] is not supported by this engine`);
+  }
+}
+
+export class KeywordMarkerFilter implements TokenFilter {
+  constructor(
+    private readonly keywords: Set<string>,
+    private readonly pattern: RegExp | null,
+    private readonly ignoreCase: boolean,
+  ) {}
+
+  filter(stream: TokenStream): void {
+    for (const t of stream.tokens) {
+      const term = this.ignoreCase ? lowerCase(t.term) : t.term;
+      if (this.keywords.has(term) || (this.pattern && this.pattern.test(t.term))) t.keyword = true;
+    }
+  }
+}
+
+export function keywordMarkerFromDefinition(def: Definition): KeywordMarkerFilter {
+  const ignoreCase = boolSetting(def, 'ignore_case', false);
+  const keywords = listSetting(def, 'keywords', false);
+  const pattern = stringSetting(def, 'keywords_pattern');
+  if (keywords && pattern) throw illegalArgument('cannot specify both `keywords_pattern` and `keywords` or `keywords_path`');
+  if (!keywords && !pattern) throw illegalArgument('keyword filter requires either `keywords`, `keywords_path`, or `keywords_pattern` to be configured');
+  let re: RegExp | null = null;
+  if (pattern) {
+    try {
+      re = new RegExp(`^(?:${pattern})$`);
+    } catch (e) {
+      throw illegalArgument((e as Error).message);
+    }
+  }
+  return new KeywordMarkerFilter(new Set((keywords ?? []).map((k) => (ignoreCase ? lowerCase(k) : k))), re, ignoreCase);
+}

@@ -1,0 +1,6 @@
+/** The `keyword` tokenizer: the whole input is one token (even when empty, as in Lucene). */
+import { makeToken, type AnalysisToken, type Tokenizer } from '../types.js';
+
+export const keywordTokenizer: Tokenizer = {
+  tokenize: (text: string): AnalysisToken[] => [makeToken(text, 0, text.length, 'word')],
+};

@@ -1,0 +1,87 @@
+/**
+ * The shapes every analysis component agrees on.
+ *
+ * A pipeline works on arrays of `AnalysisToken` (cheaper in V8 than Lucene's attribute streams):
+ * a tokenizer fills the array, each token filter maps it to a new one, and the analyzer turns
+ * position increments into absolute positions at the end.
+ */
+
+/** One token as `_analyze` returns it. */
+export interface Token {
+  token: string;
+  start_offset: number;
+  end_offset: number;
+  type: string;
+  position: number;
+  positionLength?: number;
+}
+
+export interface Analyzer {
+  readonly name: string;
+  analyze(text: string): Token[];
+}
+
+export interface AnalysisRegistry {
+  /** Throws EsError 400 when the analyzer does not exist. */
+  analyzer(name: string): Analyzer;
+  /** A keyword normalizer (single token out); throws EsError 400 when unknown. */
+  normalizer(name: string): Analyzer;
+  hasAnalyzer(name: string): boolean;
+}
+
+/**
+ * A token inside a pipeline, as Lucene's attributes describe it: `posInc` is the distance from
+ * the previous token's position (0 = stacked on it), `posLen` how many positions it spans.
+ * `keyword` marks tokens that stemmers must leave alone (keyword_marker).
+ */
+export interface AnalysisToken {
+  term: string;
+  start: number;
+  end: number;
+  type: string;
+  posInc: number;
+  posLen: number;
+  keyword: boolean;
+}
+
+export function makeToken(term: string, start: number, end: number, type: string, posInc = 1): AnalysisToken {
+  return { term, start, end, type, posInc, posLen: 1, keyword: false };
+}
+
+/** Splits (char-filtered) text into tokens; offsets are positions in that text. */
+export interface Tokenizer {
+  tokenize(text: string): AnalysisToken[];
+}
+
+/**
+ * What flows between token filters: the tokens, the position increment left after the last
+ * token (removed trailing tokens, Lucene's end() increment) and the final offset (the length of
+ * the tokenizer's input), which some filters need.
+ */
+export interface TokenStream {
+  tokens: AnalysisToken[];
+  endPosInc: number;
+  finalOffset: number;
+}
+
+/** Rewrites a stream in place (replacing `tokens` when it needs a new array). */
+export interface TokenFilter {
+  filter(stream: TokenStream): void;
+  /** True for per-character filters that ES allows in normalizers. */
+  readonly normalizing?: boolean;
+}
+
+/**
+ * Text rewritten by a char filter, with a way back to the input's offsets: `correct(offset)`
+ * maps an offset in `text` to the offset of the same place in the filter's input
+ * (Lucene's BaseCharFilter.correctOffset).
+ */
+export interface FilteredText {
+  text: string;
+  correct(offset: number): number;
+}
+
+export interface CharFilter {
+  apply(text: string): FilteredText;
+  readonly normalizing?: boolean;
+}

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
+import { Indices } from './indices/index.js';
+import { RestHandler } from './rest/index.js';
+import { Store } from './store/index.js';
+
+export interface EmbeddedEngineOptions {
+  dataDir: string;
+  /** http.max_content_length in bytes (default 100mb). */
+  maxContentLength?: number;
+}
+
+/**
+ * The in-process, Elasticsearch 8-compatible engine behind the Backend interface.
+ * Acknowledged writes are on disk (LMDB, synced commits); reads see every acknowledged write.
+ */
+export class EmbeddedEngine implements Backend {
+  readonly kind = 'embedded' as const;
+  private closed = false;
+
+  private constructor(
+    private readonly store: Store,
+    readonly indices: Indices,
+    private readonly rest: RestHandler,
+  ) {}
+
+  static open(opts: EmbeddedEngineOptions): EmbeddedEngine {
+    const dataDir = path.resolve(opts.dataDir);
+    mkdirSync(dataDir, { recursive: true });
+    const store = Store.open(dataDir);
+    const indices = new Indices(store);
+    const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
+    const rest = new RestHandler(
+      { indices, nodeName: os.hostname() || 'embedded', clusterName: 'search-gateway', clusterUuid },
+      opts.maxContentLength ?? 100 * 1024 * 1024,
+    );
+    return new EmbeddedEngine(store, indices, rest);
+  }
+
+  request(req: EngineRequest): Promise<EngineResponse> {
+    return this.rest.handle(req);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.store.close();
+  }
+}
+
+export async function openEmbeddedEngine(opts: EmbeddedEngineOptions): Promise<EmbeddedEngine> {
+  return EmbeddedEngine.open(opts);
+}

@@ -1,0 +1,7 @@
+/**
+ * The embedded engine: an in-process, Elasticsearch 8-compatible engine on LMDB, behind the
+ * Backend interface, and servable standalone over HTTP.
+ */
+export { EmbeddedEngine, openEmbeddedEngine, type EmbeddedEngineOptions } from './engine.js';
+export { createEngineHttpServer, type EngineHttpServerOptions } from './http-server.js';
+export { createDocumentMatcher, documentMatches, parseQuery, type Query, type MatchContext, type CandidateDocument } from './search/index.js';

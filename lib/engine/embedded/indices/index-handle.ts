@@ -1,0 +1,267 @@
+import { EsError, errors } from '../../../errors/index.js';
+import { createAnalysisRegistry, type AnalysisRegistry } from '../analysis/index.js';
+import { InvertedIndex } from '../index/index.js';
+import { parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
+import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
+import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
+import { nestSettings } from './settings.js';
+import { nextVersion, validateConcurrencyParams, type ConcurrencyParams, type DocVersion } from './versioning.js';
+
+export const PRIMARY_TERM = 1;
+
+export interface WriteParams extends ConcurrencyParams {
+  routing?: string;
+}
+
+/** A write applied in memory, waiting to be made durable: `writes` go to the store, then `settle()`. */
+export interface PreparedWrite {
+  status: number;
+  body: JsonObject;
+  writes: StoreWrite[];
+  /** What changed, for change hooks: the new source, or deleted. Absent for a noop. */
+  change?: { index: string; id: string; version: number; seqNo: number; source?: JsonObject; deleted?: boolean };
+  settle(): void;
+}
+
+export interface UpdateRequest {
+  doc?: JsonObject;
+  upsert?: JsonObject;
+  docAsUpsert?: boolean;
+  detectNoop?: boolean;
+}
+
+export interface LiveDocument {
+  id: string;
+  source: JsonObject;
+  version: number;
+  seqNo: number;
+  primaryTerm: number;
+  routing?: string;
+}
+
+/**
+ * One index: its metadata, its documents' versions, and (while open) its in-memory search
+ * structures. Writes are applied in memory synchronously — versions and sequence numbers are
+ * assigned atomically there — and return the store writes that make them durable.
+ */
+export class IndexHandle {
+  private readonly versions = new Map<string, DocVersion>();
+  /** Documents written but not yet committed to the store: reads see them (realtime get). */
+  private readonly pending = new Map<string, StoredDocument>();
+  private maxSeqNo = -1;
+  private sourceBytes = 0;
+  private analysis: AnalysisRegistry;
+  inverted: InvertedIndex | undefined;
+
+  constructor(
+    public meta: IndexMetadata,
+    private readonly store: Store,
+  ) {
+    this.analysis = createAnalysisRegistry(IndexHandle.analysisSettings(meta));
+  }
+
+  static analysisSettings(meta: IndexMetadata): unknown {
+    const nested = nestSettings(meta.settings) as { index?: { analysis?: unknown } };
+    return nested.index?.analysis;
+  }
+
+  get name(): string {
+    return this.meta.name;
+  }
+
+  get uuid(): string {
+    return this.meta.uuid;
+  }
+
+  get isOpen(): boolean {
+    return this.meta.state === 'open';
+  }
+
+  get registry(): AnalysisRegistry {
+    return this.analysis;
+  }
+
+  get mappings(): Mappings {
+    return this.meta.mappings;
+  }
+
+  /** Live document count. */
+  get docCount(): number {
+    let n = 0;
+    if (this.inverted) return this.inverted.docCount;
+    for (const v of this.versions.values()) if (!v.deleted) n++;
+    return n;
+  }
+
+  get storeBytes(): number {
+    return this.sourceBytes;
+  }
+
+  /** Rebuilds versions (and, when open, the search structures) from the store. */
+  load(): void {
+    this.versions.clear();
+    this.maxSeqNo = -1;
+    this.sourceBytes = 0;
+    this.inverted = this.isOpen ? new InvertedIndex() : undefined;
+    for (const { id, doc } of this.store.documents(this.uuid)) {
+      this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted: doc.s === undefined });
+      if (doc.q > this.maxSeqNo) this.maxSeqNo = doc.q;
+      if (doc.s !== undefined) {
+        this.sourceBytes += doc.s.length;
+        if (this.inverted) this.inverted.put(id, this.parseForLoad(id, doc.s));
+      }
+    }
+  }
+
+  private parseForLoad(id: string, text: string): ParsedDocument {
+    try {
+      return parseDocument(JSON.parse(text) as JsonObject, this.meta.mappings, this.analysis, id);
+    } catch {
+      return { fields: new Map() };
+    }
+  }
+
+  setMeta(meta: IndexMetadata): void {
+    const analysisChanged = JSON.stringify(IndexHandle.analysisSettings(meta)) !== JSON.stringify(IndexHandle.analysisSettings(this.meta));
+    this.meta = meta;
+    if (analysisChanged) this.analysis = createAnalysisRegistry(IndexHandle.analysisSettings(meta));
+  }
+
+  ensureOpen(): void {
+    if (!this.isOpen) throw errors.indexClosed(this.name, this.uuid);
+  }
+
+  private stored(id: string): StoredDocument | undefined {
+    return this.pending.get(id) ?? this.store.getDocument(this.uuid, id);
+  }
+
+  /** The live document with this id (realtime: includes writes not yet committed). */
+  get(id: string): LiveDocument | undefined {
+    this.ensureOpen();
+    const v = this.versions.get(id);
+    if (!v || v.deleted) return undefined;
+    const doc = this.stored(id);
+    if (!doc || doc.s === undefined) return undefined;
+    return { id, source: JSON.parse(doc.s) as JsonObject, version: doc.v, seqNo: doc.q, primaryTerm: doc.t, routing: doc.r };
+  }
+
+  private identity() {
+    return { name: this.name, uuid: this.uuid };
+  }
+
+  private shards() {
+    const replicas = Number(this.meta.settings['index.number_of_replicas'] ?? '1');
+    return { total: 1 + replicas, successful: 1, failed: 0 };
+  }
+
+  private record(id: string, doc: StoredDocument, writes: StoreWrite[]): () => void {
+    this.pending.set(id, doc);
+    writes.push({ kind: 'doc', uuid: this.uuid, id, doc });
+    return () => {
+      if (this.pending.get(id) === doc) this.pending.delete(id);
+    };
+  }
+
+  private mappingWrites(parsed: ParsedDocument, writes: StoreWrite[]): void {
+    if (!parsed.mappings) return;
+    this.meta = { ...this.meta, mappings: parsed.mappings };
+    writes.push({ kind: 'meta', meta: this.meta });
+  }
+
+  /** Index (create or replace) a document. `sourceText` is the source as JSON, `source` its parse. */
+  indexDocument(id: string, source: JsonObject, sourceText: string, params: WriteParams): PreparedWrite {
+    this.ensureOpen();
+    validateConcurrencyParams(params);
+    const current = this.versions.get(id);
+    const version = nextVersion(this.identity(), id, current, params);
+    const parsed = parseDocument(source, this.meta.mappings, this.analysis, id);
+    const writes: StoreWrite[] = [];
+    this.mappingWrites(parsed, writes);
+    const created = !current || current.deleted;
+    const seqNo = ++this.maxSeqNo;
+    const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM, s: sourceText };
+    if (params.routing !== undefined) doc.r = params.routing;
+    const prev = !created ? this.stored(id) : undefined;
+    if (prev?.s) this.sourceBytes -= prev.s.length;
+    this.sourceBytes += sourceText.length;
+    this.versions.set(id, { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false });
+    this.inverted!.put(id, parsed);
+    const settle = this.record(id, doc, writes);
+    return {
+      status: created ? 201 : 200,
+      body: this.writeBody(id, version, created ? 'created' : 'updated', seqNo),
+      writes,
+      change: { index: this.name, id, version, seqNo, source },
+      settle,
+    };
+  }
+
+  delete(id: string, params: WriteParams): PreparedWrite {
+    this.ensureOpen();
+    validateConcurrencyParams(params);
+    const current = this.versions.get(id);
+    const version = nextVersion(this.identity(), id, current, params, true);
+    const found = !!current && !current.deleted;
+    const seqNo = ++this.maxSeqNo;
+    const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM };
+    if (found) {
+      const prev = this.stored(id);
+      if (prev?.s) this.sourceBytes -= prev.s.length;
+    }
+    this.versions.set(id, { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true });
+    this.inverted!.delete(id);
+    const writes: StoreWrite[] = [];
+    const settle = this.record(id, doc, writes);
+    return {
+      status: found ? 200 : 404,
+      body: this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo),
+      writes,
+      change: found ? { index: this.name, id, version, seqNo, deleted: true } : undefined,
+      settle,
+    };
+  }
+
+  /** Partial update (`_update` with `doc` / `upsert` / `doc_as_upsert`). */
+  update(id: string, req: UpdateRequest, params: WriteParams): PreparedWrite {
+    this.ensureOpen();
+    const existing = this.get(id);
+    if (!existing) {
+      const upsert = req.docAsUpsert ? req.doc : req.upsert;
+      if (!upsert) {
+        throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: this.uuid, shard: '0', index: this.name });
+      }
+      if (params.ifSeqNo !== undefined) nextVersion(this.identity(), id, this.versions.get(id), params);
+      return this.indexDocument(id, upsert, JSON.stringify(upsert), { routing: params.routing });
+    }
+    if (params.ifSeqNo !== undefined) nextVersion(this.identity(), id, this.versions.get(id), params);
+    const merged = req.doc ? deepMerge(existing.source, req.doc) : existing.source;
+    if (req.detectNoop !== false && deepEqual(merged, existing.source)) {
+      return {
+        status: 200,
+        body: {
+          _index: this.name, _type: '_doc', _id: id, _version: existing.version, result: 'noop',
+          _shards: { total: 0, successful: 0, failed: 0 }, _seq_no: existing.seqNo, _primary_term: existing.primaryTerm,
+        },
+        writes: [],
+        settle: () => {},
+      };
+    }
+    return this.indexDocument(id, merged, JSON.stringify(merged), { routing: params.routing ?? existing.routing });
+  }
+
+  private writeBody(id: string, version: number, result: string, seqNo: number): JsonObject {
+    return {
+      _index: this.name, _type: '_doc', _id: id, _version: version, result,
+      _shards: this.shards(), _seq_no: seqNo, _primary_term: PRIMARY_TERM,
+    };
+  }
+
+  /** Ids of live documents, for searches that iterate (and for tests). */
+  liveIds(): string[] {
+    return [...this.versions.entries()].filter(([, v]) => !v.deleted).map(([id]) => id);
+  }
+
+  static isDocument(v: unknown): v is JsonObject {
+    return isPlainObject(v);
+  }
+}

@@ -1,0 +1,252 @@
+import { randomBytes } from 'node:crypto';
+import { EsError, errors } from '../../../errors/index.js';
+import { createAnalysisRegistry } from '../analysis/index.js';
+import { mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
+import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
+import { isPlainObject, type JsonObject } from './deep.js';
+import { IndexHandle, type PreparedWrite } from './index-handle.js';
+import { validateIndexName } from './index-name.js';
+import { parseExpandWildcards, wildcardMatch, type WildcardStates } from './resolve.js';
+import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
+
+export interface ResolveOptions {
+  /** Default states a wildcard expands to (`expand_wildcards`). */
+  expandWildcards?: string;
+  defaultStates?: WildcardStates;
+  ignoreUnavailable?: boolean;
+  allowNoIndices?: boolean;
+}
+
+/** Base64url uuid, 22 chars, as ES prints index uuids. */
+export function newUuid(): string {
+  return randomBytes(16).toString('base64url').slice(0, 22);
+}
+
+const OPEN_ONLY: WildcardStates = { open: true, closed: false, hidden: false };
+
+/**
+ * The set of indices of the engine: creation, deletion, name resolution (lists, wildcards,
+ * aliases), open/close, mapping and settings changes. In-memory changes happen synchronously;
+ * the returned promises resolve once they are durable.
+ */
+export class Indices {
+  private readonly handles = new Map<string, IndexHandle>();
+
+  constructor(private readonly store: Store) {
+    for (const meta of store.loadIndices()) {
+      const handle = new IndexHandle(meta, store);
+      handle.load();
+      this.handles.set(meta.name, handle);
+    }
+  }
+
+  all(): IndexHandle[] {
+    return [...this.handles.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  get(name: string): IndexHandle | undefined {
+    return this.handles.get(name);
+  }
+
+  /** Persists writes, then settles the prepared writes (whatever the outcome). */
+  async commit(prepared: PreparedWrite[], extra: StoreWrite[] = []): Promise<void> {
+    const writes = [...extra];
+    for (const p of prepared) writes.push(...p.writes);
+    try {
+      await this.store.write(writes);
+    } finally {
+      for (const p of prepared) p.settle();
+    }
+  }
+
+  /** Creates an index in memory; the returned write makes it durable. */
+  createInMemory(name: string, body: JsonObject = {}): { handle: IndexHandle; writes: StoreWrite[] } {
+    validateIndexName(name);
+    if (this.handles.has(name) || this.aliasTargets(name).length) {
+      const existing = this.handles.get(name);
+      throw new EsError(400, 'resource_already_exists_exception', `index [${name}/${existing?.uuid ?? '_na_'}] already exists`, {
+        index_uuid: existing?.uuid ?? '_na_',
+        index: name,
+      });
+    }
+    for (const k of Object.keys(body)) {
+      if (k !== 'settings' && k !== 'mappings' && k !== 'aliases') throw new EsError(400, 'parse_exception', `unknown key [${k}] for create index`);
+    }
+    const uuid = newUuid();
+    const creationDate = Date.now();
+    const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
+    const analysis = (nestSettings(settings) as { index?: { analysis?: unknown } }).index?.analysis;
+    createAnalysisRegistry(analysis);
+    const mappings = body.mappings === undefined ? {} : validateMappings(body.mappings);
+    const aliases = this.parseAliases(body.aliases);
+    const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases };
+    const handle = new IndexHandle(meta, this.store);
+    handle.inverted = undefined;
+    handle.load();
+    this.handles.set(name, handle);
+    return { handle, writes: [{ kind: 'meta', meta }] };
+  }
+
+  async create(name: string, body: JsonObject = {}): Promise<IndexHandle> {
+    const { handle, writes } = this.createInMemory(name, body);
+    await this.store.write(writes);
+    return handle;
+  }
+
+  private parseAliases(input: unknown): Record<string, AliasDefinition> {
+    if (input === undefined) return {};
+    if (!isPlainObject(input)) throw new EsError(400, 'parse_exception', 'Failed to parse [aliases]: expected an object');
+    const out: Record<string, AliasDefinition> = {};
+    for (const [alias, def] of Object.entries(input)) {
+      try {
+        validateIndexName(alias);
+      } catch (e) {
+        throw new EsError(400, 'invalid_alias_name_exception', `Invalid alias name [${alias}]: ${(e as EsError).reason.replace(/^Invalid index name \[[^\]]*\], /, '')}`);
+      }
+      if (this.handles.has(alias)) {
+        throw new EsError(400, 'invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`);
+      }
+      out[alias] = isPlainObject(def) ? (def as AliasDefinition) : {};
+    }
+    return out;
+  }
+
+  /** Indices an alias points to. */
+  aliasTargets(alias: string): IndexHandle[] {
+    return this.all().filter((h) => Object.prototype.hasOwnProperty.call(h.meta.aliases, alias));
+  }
+
+  /**
+   * An index expression (comma list, wildcards, `_all`, aliases, `-exclusions`) → indices.
+   * A missing concrete name is a 404 index_not_found_exception unless ignore_unavailable.
+   */
+  resolve(expression: string | undefined, opts: ResolveOptions = {}): IndexHandle[] {
+    let states: WildcardStates;
+    try {
+      states = parseExpandWildcards(opts.expandWildcards, opts.defaultStates ?? OPEN_ONLY);
+    } catch (e) {
+      throw new EsError(400, 'illegal_argument_exception', (e as Error).message);
+    }
+    const parts = !expression || expression === '_all' ? ['*'] : expression.split(',').map((p) => p.trim()).filter(Boolean);
+    const result = new Map<string, IndexHandle>();
+    let sawWildcard = false;
+    for (const part of parts) {
+      if (part.startsWith('-') && sawWildcard) {
+        const pattern = part.slice(1);
+        for (const name of [...result.keys()]) if (wildcardMatch(pattern, name)) result.delete(name);
+        for (const h of this.aliasTargetsMatching(pattern)) result.delete(h.name);
+        continue;
+      }
+      if (part.includes('*') || part === '_all') {
+        sawWildcard = true;
+        const pattern = part === '_all' ? '*' : part;
+        for (const h of this.all()) {
+          if (!wildcardMatch(pattern, h.name)) continue;
+          if (h.name.startsWith('.') && !pattern.startsWith('.')) continue;
+          if (h.meta.settings['index.hidden'] === 'true' && !states.hidden) continue;
+          if (h.isOpen ? !states.open : !states.closed) continue;
+          result.set(h.name, h);
+        }
+        for (const h of this.aliasTargetsMatching(pattern)) {
+          if (h.isOpen ? states.open : states.closed) result.set(h.name, h);
+        }
+        continue;
+      }
+      const handle = this.handles.get(part);
+      if (handle) {
+        result.set(part, handle);
+        continue;
+      }
+      const targets = this.aliasTargets(part);
+      if (targets.length) {
+        for (const h of targets) result.set(h.name, h);
+        continue;
+      }
+      if (!opts.ignoreUnavailable) throw errors.indexNotFound(part);
+    }
+    if (result.size === 0 && opts.allowNoIndices === false) throw errors.indexNotFound(expression ?? '_all');
+    return [...result.values()];
+  }
+
+  private aliasTargetsMatching(pattern: string): IndexHandle[] {
+    if (!pattern.includes('*')) return [];
+    return this.all().filter((h) => Object.keys(h.meta.aliases).some((a) => wildcardMatch(pattern, a) && !(a.startsWith('.') && !pattern.startsWith('.'))));
+  }
+
+  /**
+   * The index a document write goes to: an index, or an alias's write index; a missing name
+   * auto-creates an index (with dynamic mapping) whose creation joins the write.
+   */
+  writeTarget(name: string): { handle: IndexHandle; writes: StoreWrite[] } {
+    const handle = this.handles.get(name);
+    if (handle) return { handle, writes: [] };
+    const targets = this.aliasTargets(name);
+    if (targets.length === 1) return { handle: targets[0], writes: [] };
+    if (targets.length > 1) {
+      const write = targets.filter((h) => h.meta.aliases[name]?.is_write_index === true);
+      if (write.length === 1) return { handle: write[0], writes: [] };
+      throw new EsError(400, 'illegal_argument_exception',
+        `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`);
+    }
+    return this.createInMemory(name);
+  }
+
+  /** The index a document read goes to (index or single-index alias); 404 otherwise. */
+  readTarget(name: string): IndexHandle {
+    const handle = this.handles.get(name);
+    if (handle) return handle;
+    const targets = this.aliasTargets(name);
+    if (targets.length === 1) return targets[0];
+    if (targets.length > 1) {
+      throw new EsError(400, 'illegal_argument_exception', `alias [${name}] has more than one index associated with it [${targets.map((t) => t.name).join(', ')}], can't execute a single index op`);
+    }
+    throw errors.indexNotFound(name);
+  }
+
+  async delete(handles: IndexHandle[]): Promise<void> {
+    for (const h of handles) this.handles.delete(h.name);
+    for (const h of handles) await this.store.deleteIndex(h.meta);
+  }
+
+  async setState(handles: IndexHandle[], state: 'open' | 'close'): Promise<void> {
+    const writes: StoreWrite[] = [];
+    for (const h of handles) {
+      if (h.meta.state === state) continue;
+      h.setMeta({ ...h.meta, state });
+      if (state === 'open') h.load();
+      else h.inverted = undefined;
+      writes.push({ kind: 'meta', meta: h.meta });
+    }
+    await this.store.write(writes);
+  }
+
+  async putMapping(handles: IndexHandle[], input: unknown): Promise<void> {
+    const update = validateMappings(input);
+    const merged = handles.map((h) => ({ h, mappings: mergeMappings(h.meta.mappings, update) as Mappings }));
+    const writes: StoreWrite[] = [];
+    for (const { h, mappings } of merged) {
+      h.setMeta({ ...h.meta, mappings });
+      writes.push({ kind: 'meta', meta: h.meta });
+    }
+    await this.store.write(writes);
+  }
+
+  async putSettings(handles: IndexHandle[], input: unknown): Promise<void> {
+    const body = isPlainObject(input) && isPlainObject(input.settings) ? input.settings : input;
+    const update = flattenSettings(body);
+    if (Object.keys(update).length === 0) {
+      throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: no settings to update;');
+    }
+    const next = handles.map((h) => {
+      const settings = applySettingsUpdate(h.meta.settings, update, h.isOpen, `${h.name}/${h.uuid}`);
+      createAnalysisRegistry((nestSettings(settings) as { index?: { analysis?: unknown } }).index?.analysis);
+      return { h, settings };
+    });
+    const writes: StoreWrite[] = [];
+    for (const { h, settings } of next) {
+      h.setMeta({ ...h.meta, settings });
+      writes.push({ kind: 'meta', meta: h.meta });
+    }
+    await this.store.write(writes);
+  }
+}

@@ -1,0 +1,88 @@
+import { EsError } from '../../../errors/index.js';
+
+export type VersionType = 'internal' | 'external' | 'external_gt' | 'external_gte';
+
+/** The versioning state of one document id (a live document or a kept tombstone). */
+export interface DocVersion {
+  version: number;
+  seqNo: number;
+  primaryTerm: number;
+  deleted: boolean;
+}
+
+export interface ConcurrencyParams {
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+  version?: number;
+  versionType?: VersionType;
+  /** op_type=create or the _create endpoint. */
+  create?: boolean;
+}
+
+export interface IndexIdentity {
+  name: string;
+  uuid: string;
+}
+
+export function versionConflict(index: IndexIdentity, id: string, reason: string): EsError {
+  return new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, ${reason}`, {
+    index_uuid: index.uuid,
+    shard: '0',
+    index: index.name,
+  });
+}
+
+/**
+ * Checks a write's optimistic-concurrency conditions against the current state and returns the
+ * version the write gets. Throws 409 version_conflict_engine_exception with ES's reason texts.
+ */
+export function nextVersion(index: IndexIdentity, id: string, current: DocVersion | undefined, p: ConcurrencyParams, isDelete = false): number {
+  const live = current && !current.deleted ? current : undefined;
+  if (p.create && live && !isDelete) {
+    throw versionConflict(index, id, `document already exists (current version [${live.version}])`);
+  }
+  if (p.ifSeqNo !== undefined) {
+    const term = p.ifPrimaryTerm ?? 0;
+    if (!live) throw versionConflict(index, id, `required seqNo [${p.ifSeqNo}], primary term [${term}]. but no document was found`);
+    if (live.seqNo !== p.ifSeqNo || live.primaryTerm !== term) {
+      throw versionConflict(index, id, `required seqNo [${p.ifSeqNo}], primary term [${term}]. current document has seqNo [${live.seqNo}] and primary term [${live.primaryTerm}]`);
+    }
+  }
+  const type = p.versionType ?? 'internal';
+  if (type !== 'internal' && p.version !== undefined) {
+    const cur = current?.version;
+    if (cur !== undefined) {
+      const ok = type === 'external_gte' ? p.version >= cur : p.version > cur;
+      if (!ok) {
+        throw versionConflict(index, id, type === 'external_gte'
+          ? `current version [${cur}] is higher than the one provided [${p.version}]`
+          : `current version [${cur}] is higher or equal to the one provided [${p.version}]`);
+      }
+    }
+    return p.version;
+  }
+  return current ? current.version + 1 : 1;
+}
+
+/** Validation of the concurrency parameters of a request, before it runs (400s). */
+export function validateConcurrencyParams(p: ConcurrencyParams): void {
+  if (p.ifSeqNo !== undefined && (p.ifSeqNo < 0 || !Number.isInteger(p.ifSeqNo))) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ifSeqNo is unassigned, but primary term is [${p.ifPrimaryTerm ?? 0}];`);
+  }
+  if (p.ifSeqNo !== undefined && !(p.ifPrimaryTerm && p.ifPrimaryTerm > 0)) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ifSeqNo is set, but primary term is [${p.ifPrimaryTerm ?? 0}];`);
+  }
+  if (p.ifSeqNo === undefined && p.ifPrimaryTerm !== undefined) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ifSeqNo is unassigned, but primary term is [${p.ifPrimaryTerm}];`);
+  }
+  if (p.version !== undefined && (p.versionType ?? 'internal') === 'internal') {
+    throw new EsError(400, 'action_request_validation_exception',
+      'Validation Failed: 1: internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead;');
+  }
+  if (p.versionType && p.versionType !== 'internal' && p.version === undefined) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: version type [${p.versionType}] requires a version;`);
+  }
+  if (p.create && p.versionType && p.versionType !== 'internal') {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: create operations only support internal versioning. use index instead;');
+  }
+}

@@ -1,0 +1,77 @@
+import { EsError } from '../../../errors/index.js';
+import type { RestRequest } from './types.js';
+
+/** "[line:col] message" from a JSON.parse error over `text`. */
+export function jsonErrorReason(err: unknown, text: string): string {
+  const msg = (err as Error).message ?? 'failed to parse JSON';
+  const m = /position (\d+)/.exec(msg);
+  let line = 1;
+  let col = 1;
+  if (m) {
+    const pos = Number(m[1]);
+    for (let i = 0; i < pos && i < text.length; i++) {
+      if (text[i] === '\n') {
+        line++;
+        col = 1;
+      } else col++;
+    }
+  }
+  return `[${line}:${col}] ${msg.replace(/^JSON\.parse: /, '')}`;
+}
+
+function tokenName(v: unknown): string {
+  if (Array.isArray(v)) return 'START_ARRAY';
+  if (v === null) return 'VALUE_NULL';
+  if (typeof v === 'string') return 'VALUE_STRING';
+  if (typeof v === 'number') return 'VALUE_NUMBER';
+  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
+  return 'START_OBJECT';
+}
+
+/** The body of an API request (search, mapping, settings…) as a JSON object; undefined if empty. */
+export function requestBody(req: RestRequest): Record<string, unknown> | undefined {
+  let text = req.body.length ? req.body.toString('utf8') : '';
+  if (!text.trim()) {
+    const source = req.params.get('source');
+    if (source === null) return undefined;
+    text = source;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, text), {
+      caused_by: { type: 'json_parse_exception', reason: (err as Error).message },
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new EsError(400, 'parsing_exception', `Failed to parse object: expecting token of type [START_OBJECT] but found [${tokenName(value)}]`, { line: 1, col: 1 });
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A document source (index, create, bulk source lines): ES's document parsing errors. */
+export function documentSource(text: string): Record<string, unknown> {
+  if (!text.trim()) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const reason = jsonErrorReason(err, text);
+    throw new EsError(400, 'document_parsing_exception', `${reason.slice(0, reason.indexOf(']') + 1)} failed to parse: ${(err as Error).message}`, {
+      caused_by: { type: 'json_parse_exception', reason },
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new EsError(400, 'document_parsing_exception', `[1:1] failed to parse: Malformed content, must start with an object, found [${tokenName(value)}]`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export function requireBody(req: RestRequest): Record<string, unknown> {
+  const body = requestBody(req);
+  if (!body) throw new EsError(400, 'parse_exception', 'request body is required');
+  return body;
+}

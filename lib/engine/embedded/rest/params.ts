@@ -1,0 +1,70 @@
+import { EsError } from '../../../errors/index.js';
+import type { VersionType, WriteParams } from '../indices/index.js';
+
+export function booleanParam(params: URLSearchParams, name: string, fallback: boolean): boolean {
+  const v = params.get(name);
+  if (v === null) return fallback;
+  if (v === '' || v === 'true') return true;
+  if (v === 'false') return false;
+  throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${v}] as only [true] or [false] are allowed.`);
+}
+
+export function integerParam(params: URLSearchParams, name: string): number | undefined {
+  const v = params.get(name);
+  if (v === null) return undefined;
+  if (!/^-?\d+$/.test(v)) throw new EsError(400, 'illegal_argument_exception', `Failed to parse long parameter [${name}] with value [${v}]`);
+  return Number(v);
+}
+
+export function checkRefresh(params: URLSearchParams): void {
+  const v = params.get('refresh');
+  if (v === null || v === '' || v === 'true' || v === 'false' || v === 'wait_for') return;
+  throw new EsError(400, 'illegal_argument_exception', `Unknown value for refresh: [${v}].`);
+}
+
+const VERSION_TYPES = new Set(['internal', 'external', 'external_gt', 'external_gte']);
+
+export function versionType(v: unknown): VersionType | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || !VERSION_TYPES.has(v)) {
+    throw new EsError(400, 'illegal_argument_exception', `No version type match [${String(v)}]`);
+  }
+  return v as VersionType;
+}
+
+/** Concurrency and routing parameters of a single-document write, from the URL. */
+export function writeParams(params: URLSearchParams): WriteParams {
+  checkRefresh(params);
+  return {
+    ifSeqNo: integerParam(params, 'if_seq_no'),
+    ifPrimaryTerm: integerParam(params, 'if_primary_term'),
+    version: integerParam(params, 'version'),
+    versionType: versionType(params.get('version_type') ?? undefined),
+    routing: params.get('routing') ?? undefined,
+  };
+}
+
+const MAX_ID_BYTES = 512;
+
+export function validateId(id: string): void {
+  const bytes = Buffer.byteLength(id, 'utf8');
+  if (bytes > MAX_ID_BYTES) {
+    throw new EsError(400, 'illegal_argument_exception', `id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`);
+  }
+  if (id.length === 0) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: if _id is specified it must not be empty;');
+}
+
+let lastMillis = 0;
+let sequence = Math.floor(Math.random() * 0xffffff);
+
+/** A 20-character id, time-based like ES's auto-generated ids (base64url of 15 bytes). */
+export function generateId(): string {
+  const now = Math.max(Date.now(), lastMillis);
+  lastMillis = now;
+  sequence = (sequence + 1) & 0xffffff;
+  const buf = Buffer.alloc(15);
+  buf.writeUIntBE(now, 0, 6);
+  buf.writeUIntBE(sequence, 6, 3);
+  for (let i = 9; i < 15; i++) buf[i] = Math.floor(Math.random() * 256);
+  return buf.toString('base64url');
+}

@@ -1,0 +1,126 @@
+import type { Readable } from 'node:stream';
+import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js';
+import type { EngineRequest, EngineResponse } from '../../backend.js';
+import { applyFilterPath } from './filter-path.js';
+import { Router, checkParams } from './router.js';
+import { bulkRoutes } from './routes/bulk.js';
+import { catRoutes } from './routes/cat.js';
+import { clusterRoutes } from './routes/cluster.js';
+import { documentRoutes } from './routes/documents.js';
+import { indicesRoutes } from './routes/indices.js';
+import { searchRoutes } from './routes/search.js';
+import type { EngineContext, RestRequest, RestResponse } from './types.js';
+
+const PRODUCT_HEADER = { 'x-elastic-product': 'Elasticsearch' };
+const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
+
+export function createRouter(): Router {
+  const router = new Router();
+  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes]) router.add(r);
+  return router;
+}
+
+/** Reads a request body, refusing more than `limit` bytes (413). */
+export async function readLimited(body: Readable | Buffer | string | undefined, limit: number): Promise<Buffer> {
+  if (body === undefined) return Buffer.alloc(0);
+  if (typeof body === 'string') body = Buffer.from(body);
+  if (Buffer.isBuffer(body)) {
+    if (body.length > limit) throw errors.contentTooLong(limit);
+    return body;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > limit) {
+      body.destroy();
+      throw errors.contentTooLong(limit);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+function header(headers: EngineRequest['headers'], name: string): string | undefined {
+  const v = headers?.[name] ?? headers?.[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function decodeSegments(path: string): string[] {
+  const clean = path.split('?')[0];
+  const parts = clean.split('/').slice(1);
+  if (parts.length && parts[parts.length - 1] === '') parts.pop();
+  return parts.map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      throw new EsError(400, 'illegal_argument_exception', `unable to decode path segment [${p}]`);
+    }
+  });
+}
+
+function serialize(value: unknown, pretty: boolean): Buffer {
+  return Buffer.from(pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value));
+}
+
+/**
+ * The engine's REST surface: one EngineRequest in, one EngineResponse out, every failure turned
+ * into Elasticsearch's error body with its status. Never rejects.
+ */
+export class RestHandler {
+  private readonly router = createRouter();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly maxContentLength: number,
+  ) {}
+
+  async handle(req: EngineRequest): Promise<EngineResponse> {
+    const started = performance.now();
+    const method = req.method.toUpperCase();
+    const qs = req.querystring ?? '';
+    const params = new URLSearchParams(qs);
+    const pretty = params.has('pretty') && params.get('pretty') !== 'false';
+    const accept = header(req.headers, 'accept') ?? '';
+    const contentType = header(req.headers, 'content-type') ?? '';
+    const jsonType = /vnd\.elasticsearch\+/.test(accept) || /vnd\.elasticsearch\+/.test(contentType) ? COMPAT_JSON : 'application/json';
+    const uri = qs ? `${req.path}?${qs}` : req.path;
+    const respondJson = (status: number, body: unknown, extraHeaders: Record<string, string> = {}): EngineResponse => ({
+      status,
+      headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...extraHeaders },
+      body: method === 'HEAD' ? Buffer.alloc(0) : serialize(body, pretty),
+    });
+    try {
+      const segments = decodeSegments(req.path);
+      const match = this.router.match(method, segments);
+      if (match.kind === 'not_found') {
+        await readLimited(req.body, this.maxContentLength).catch(() => undefined);
+        throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`);
+      }
+      if (match.kind === 'method_not_allowed') {
+        // ES answers a known path with the wrong method with this flat body, not the usual error shape.
+        return respondJson(405, { error: `Incorrect HTTP method for uri [${uri}] and method [${method}], allowed: [${match.allowed.join(', ')}]`, status: 405 }, { allow: match.allowed.join(',') });
+      }
+      checkParams(req.path, params, match.params);
+      const body = await readLimited(req.body, this.maxContentLength);
+      const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
+      const res: RestResponse = await match.handler(restReq, this.ctx);
+      if (res.text !== undefined) {
+        return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
+      }
+      if (res.body === undefined) {
+        return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...res.headers }, body: Buffer.alloc(0) };
+      }
+      const filterPath = params.get('filter_path');
+      const out = filterPath ? applyFilterPath(res.body, filterPath) : res.body;
+      return respondJson(res.status, out, res.headers);
+    } catch (err) {
+      const e = toEsError(err);
+      if (e.status >= 500) console.error('embedded engine: request failed', err);
+      const filterPath = params.get('filter_path');
+      const body = errorBody(e);
+      return respondJson(e.status, filterPath ? applyFilterPath(body, filterPath) : body, e.headers);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
+import { isPlainObject, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
+import type { StoreWrite } from '../../store/index.js';
+import { documentSource, jsonErrorReason } from '../body.js';
+import { checkRefresh, generateId, validateId, versionType } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { parseUpdateBody } from './documents.js';
+
+type Action = 'index' | 'create' | 'update' | 'delete';
+const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
+const ACTION_PARAMS = new Set([
+  '_index', '_id', 'routing', '_routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'op_type', 'retry_on_conflict',
+  'require_alias', 'pipeline', 'dynamic_templates', '_source', 'list_executed_pipelines', 'require_data_stream',
+]);
+
+interface BulkItem {
+  action: Action;
+  index?: string;
+  id?: string;
+  params: WriteParams;
+  /** Source line text (index/create/update). */
+  sourceText?: string;
+}
+
+function malformed(line: number, detail: string): EsError {
+  return new EsError(400, 'illegal_argument_exception', `Malformed action/metadata line [${line}], ${detail}`);
+}
+
+function tokenOf(v: unknown): string {
+  if (Array.isArray(v)) return 'START_ARRAY';
+  if (v === null) return 'VALUE_NULL';
+  if (typeof v === 'object') return 'START_OBJECT';
+  if (typeof v === 'string') return 'VALUE_STRING';
+  if (typeof v === 'number') return 'VALUE_NUMBER';
+  return 'VALUE_BOOLEAN';
+}
+
+/** NDJSON → bulk items; a malformed action line fails the whole request, as ES does. */
+export function parseBulk(text: string, defaultIndex: string | undefined): BulkItem[] {
+  if (text.length && !text.endsWith('\n')) {
+    throw new EsError(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
+  }
+  const lines = text.split('\n');
+  lines.pop();
+  const items: BulkItem[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.trim()) continue;
+    const lineNo = i + 1;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (err) {
+      throw new EsError(400, 'illegal_argument_exception', `Malformed action/metadata line [${lineNo}], ${jsonErrorReason(err, line)}`);
+    }
+    if (!isPlainObject(parsed)) throw malformed(lineNo, `expected START_OBJECT or END_OBJECT but found [${tokenOf(parsed)}]`);
+    const keys = Object.keys(parsed);
+    if (keys.length !== 1) {
+      throw malformed(lineNo, keys.length ? `expected END_OBJECT but found [FIELD_NAME]` : 'expected FIELD_NAME but found [END_OBJECT]');
+    }
+    const action = keys[0] as Action;
+    if (!ACTIONS.has(action)) throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
+    const meta = parsed[action];
+    if (!isPlainObject(meta)) throw malformed(lineNo, `expected START_OBJECT but found [${tokenOf(meta)}]`);
+    for (const k of Object.keys(meta)) {
+      if (!ACTION_PARAMS.has(k)) throw new EsError(400, 'illegal_argument_exception', `Action/metadata line [${lineNo}] contains an unknown parameter [${k}]`);
+    }
+    const index = meta._index !== undefined ? String(meta._index) : defaultIndex;
+    const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
+    const item: BulkItem = {
+      action,
+      index,
+      id: meta._id === undefined || meta._id === null ? undefined : String(meta._id),
+      params: {
+        ifSeqNo: num(meta.if_seq_no),
+        ifPrimaryTerm: num(meta.if_primary_term),
+        version: num(meta.version),
+        versionType: versionType(meta.version_type),
+        routing: meta.routing !== undefined ? String(meta.routing) : meta._routing !== undefined ? String(meta._routing) : undefined,
+        create: action === 'create' || meta.op_type === 'create',
+      },
+    };
+    if (action !== 'delete') {
+      i++;
+      if (i >= lines.length) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;');
+      item.sourceText = lines[i];
+    }
+    items.push(item);
+  }
+  const problems: string[] = [];
+  if (!items.length) problems.push('no requests added');
+  for (const it of items) if (it.index === undefined) problems.push('index is missing');
+  for (const it of items) if ((it.action === 'delete' || it.action === 'update') && it.id === undefined) problems.push('id is missing');
+  if (problems.length) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
+  }
+  return items;
+}
+
+function itemError(item: BulkItem, id: string | undefined, err: unknown): JsonObject {
+  const e = toEsError(err);
+  const { root_cause: _rootCause, ...error } = errorBody(e).error;
+  void _rootCause;
+  return { _index: item.index, _type: '_doc', _id: id ?? null, status: e.status, error };
+}
+
+async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  checkRefresh(req.params);
+  const items = parseBulk(req.body.toString('utf8'), req.pathParams.index);
+  const prepared: PreparedWrite[] = [];
+  const extra: StoreWrite[] = [];
+  const results: JsonObject[] = [];
+  const defaultRouting = req.params.get('routing') ?? undefined;
+  for (const item of items) {
+    const id = item.id ?? (item.action === 'index' || item.action === 'create' ? generateId() : undefined);
+    try {
+      validateId(id!);
+      const params = { ...item.params, routing: item.params.routing ?? defaultRouting };
+      let p: PreparedWrite;
+      if (item.action === 'delete') {
+        p = ctx.indices.readTarget(item.index!).delete(id!, params);
+      } else {
+        const target = ctx.indices.writeTarget(item.index!);
+        extra.push(...target.writes);
+        if (item.action === 'update') {
+          const update = parseUpdateBody(documentSource(item.sourceText!));
+          p = target.handle.update(id!, update, params);
+        } else {
+          p = target.handle.indexDocument(id!, documentSource(item.sourceText!), item.sourceText!, params);
+        }
+      }
+      prepared.push(p);
+      results.push({ [item.action]: { ...p.body, status: p.status } });
+    } catch (err) {
+      results.push({ [item.action]: itemError(item, id, err) });
+    }
+  }
+  await ctx.indices.commit(prepared, extra);
+  return {
+    status: 200,
+    body: { took: Math.max(0, Math.round(performance.now() - req.started)), errors: results.some((r) => 'error' in (Object.values(r)[0] as JsonObject)), items: results },
+  };
+}
+
+const BULK_PARAMS = ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_excludes', '_source_includes', 'list_executed_pipelines'];
+
+export const bulkRoutes: Route[] = [
+  { methods: ['POST', 'PUT'], pattern: '/_bulk', params: BULK_PARAMS, handler: bulk },
+  { methods: ['POST', 'PUT'], pattern: '/{index}/_bulk', params: BULK_PARAMS, handler: bulk },
+];

@@ -1,0 +1,107 @@
+import { EsError } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+
+export const ES_VERSION = {
+  number: '8.15.0',
+  build_flavor: 'default',
+  build_type: 'tar',
+  build_hash: '1a77947f34deddb41af25e6f0ddb8e830159c179',
+  build_date: '2024-08-05T10:05:34.233336849Z',
+  build_snapshot: false,
+  lucene_version: '9.11.1',
+  minimum_wire_compatibility_version: '7.17.0',
+  minimum_index_compatibility_version: '7.0.0',
+};
+
+function root(_req: RestRequest, ctx: EngineContext): RestResponse {
+  return {
+    status: 200,
+    body: {
+      name: ctx.nodeName,
+      cluster_name: ctx.clusterName,
+      cluster_uuid: ctx.clusterUuid,
+      version: ES_VERSION,
+      tagline: 'You Know, for Search',
+    },
+  };
+}
+
+const STATUS_RANK: Record<string, number> = { green: 0, yellow: 1, red: 2 };
+
+/** Health of an index on a single node: replicas can never be assigned, so any replica → yellow. */
+export function indexHealth(h: IndexHandle): 'green' | 'yellow' {
+  return Number(h.meta.settings['index.number_of_replicas'] ?? '1') > 0 ? 'yellow' : 'green';
+}
+
+function health(req: RestRequest, ctx: EngineContext): RestResponse {
+  let handles: IndexHandle[];
+  let missing = false;
+  try {
+    handles = ctx.indices.resolve(req.pathParams.index, { defaultStates: { open: true, closed: true, hidden: true } });
+  } catch (e) {
+    if (!(e instanceof EsError) || e.status !== 404) throw e;
+    handles = [];
+    missing = true;
+  }
+  const open = handles.filter((h) => h.isOpen);
+  let primaries = 0;
+  let unassigned = 0;
+  let status: 'green' | 'yellow' | 'red' = missing ? 'red' : 'green';
+  for (const h of open) {
+    const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
+    primaries += shards;
+    unassigned += shards * Number(h.meta.settings['index.number_of_replicas'] ?? '1');
+    if (STATUS_RANK[indexHealth(h)] > STATUS_RANK[status]) status = indexHealth(h);
+  }
+  const wanted = req.params.get('wait_for_status');
+  if (wanted !== null && !(wanted in STATUS_RANK)) {
+    throw new EsError(400, 'illegal_argument_exception', `unknown cluster health status [${wanted}]`);
+  }
+  const timedOut = missing || (wanted !== null && STATUS_RANK[status] > STATUS_RANK[wanted]);
+  const body: Record<string, unknown> = {
+    cluster_name: ctx.clusterName,
+    status,
+    timed_out: timedOut,
+    number_of_nodes: 1,
+    number_of_data_nodes: 1,
+    active_primary_shards: primaries,
+    active_shards: primaries,
+    relocating_shards: 0,
+    initializing_shards: 0,
+    unassigned_shards: unassigned,
+    unassigned_primary_shards: 0,
+    delayed_unassigned_shards: 0,
+    number_of_pending_tasks: 0,
+    number_of_in_flight_fetch: 0,
+    task_max_waiting_in_queue_millis: 0,
+    active_shards_percent_as_number: primaries + unassigned === 0 ? 100.0 : (primaries / (primaries + unassigned)) * 100,
+  };
+  const level = req.params.get('level');
+  if (level === 'indices' || level === 'shards') {
+    const indices: Record<string, unknown> = {};
+    for (const h of open) {
+      const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
+      const replicas = Number(h.meta.settings['index.number_of_replicas'] ?? '1');
+      indices[h.name] = {
+        status: indexHealth(h), number_of_shards: shards, number_of_replicas: replicas, active_primary_shards: shards,
+        active_shards: shards, relocating_shards: 0, initializing_shards: 0, unassigned_shards: shards * replicas,
+        unassigned_primary_shards: 0,
+      };
+    }
+    body.indices = indices;
+  }
+  const return200 = req.params.get('return_200_for_cluster_health_timeout') === 'true';
+  return { status: timedOut && !return200 ? 408 : 200, body };
+}
+
+const HEALTH_PARAMS = [
+  'wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards',
+  'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout',
+];
+
+export const clusterRoutes: Route[] = [
+  { methods: ['GET', 'HEAD'], pattern: '/', params: [], handler: root },
+  { methods: ['GET'], pattern: '/_cluster/health', params: HEALTH_PARAMS, handler: health },
+  { methods: ['GET'], pattern: '/_cluster/health/{index}', params: HEALTH_PARAMS, handler: health },
+];

@@ -1,0 +1,112 @@
+import { nestSettings, wildcardMatch, type IndexHandle } from '../../indices/index.js';
+import { requestBody, requireBody } from '../body.js';
+import { booleanParam } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+
+const ACK = { status: 200, body: { acknowledged: true } };
+
+function settingsView(h: IndexHandle, flat: boolean, name?: string): Record<string, unknown> {
+  let settings = h.meta.settings;
+  if (name) {
+    const patterns = name.split(',');
+    settings = Object.fromEntries(Object.entries(settings).filter(([k]) => patterns.some((p) => wildcardMatch(p, k) || wildcardMatch(p, k.replace(/^index\./, '')))));
+  }
+  if (h.meta.state === 'close') settings = { ...settings, 'index.verified_before_close': 'true' };
+  return flat ? { ...settings } : nestSettings(settings);
+}
+
+async function createIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const body = requestBody(req) ?? {};
+  const handle = await ctx.indices.create(req.pathParams.index, body);
+  return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: handle.name } };
+}
+
+function getIndex(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  const flat = booleanParam(req.params, 'flat_settings', false);
+  const out: Record<string, unknown> = {};
+  for (const h of handles) {
+    out[h.name] = { aliases: h.meta.aliases, mappings: h.meta.mappings, settings: settingsView(h, flat) };
+  }
+  if (req.method === 'HEAD') return { status: 200 };
+  return { status: 200, body: out };
+}
+
+async function deleteIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  await ctx.indices.delete(handles);
+  return ACK;
+}
+
+function getMapping(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  return { status: 200, body: Object.fromEntries(handles.map((h) => [h.name, { mappings: h.meta.mappings }])) };
+}
+
+async function putMapping(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const body = requireBody(req);
+  const handles = resolveIndices(req, ctx);
+  await ctx.indices.putMapping(handles, body);
+  return ACK;
+}
+
+function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  const flat = booleanParam(req.params, 'flat_settings', false);
+  return { status: 200, body: Object.fromEntries(handles.map((h) => [h.name, { settings: settingsView(h, flat, req.pathParams.name) }])) };
+}
+
+async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const body = requireBody(req);
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  await ctx.indices.putSettings(handles, body);
+  return ACK;
+}
+
+async function closeIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const handles = resolveIndices(req, ctx);
+  await ctx.indices.setState(handles, 'close');
+  return {
+    status: 200,
+    body: { acknowledged: true, shards_acknowledged: true, indices: Object.fromEntries(handles.map((h) => [h.name, { closed: true }])) },
+  };
+}
+
+async function openIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: false, closed: true, hidden: false } });
+  await ctx.indices.setState(handles, 'open');
+  return { status: 200, body: { acknowledged: true, shards_acknowledged: true } };
+}
+
+/** Writes are visible when acknowledged, so refresh and flush only answer. */
+function refresh(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = resolveIndices(req, ctx);
+  for (const h of handles) if (!h.isOpen && req.pathParams.index !== undefined && !req.pathParams.index.includes('*')) h.ensureOpen();
+  const total = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1') * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1')), 0);
+  const successful = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
+  return { status: 200, body: { _shards: { total, successful, failed: 0 } } };
+}
+
+
+const TIMEOUTS = ['timeout', 'master_timeout'];
+
+export const indicesRoutes: Route[] = [
+  { methods: ['PUT'], pattern: '/{index}', params: [...TIMEOUTS, 'wait_for_active_shards'], handler: createIndex },
+  { methods: ['GET', 'HEAD'], pattern: '/{index}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'], handler: getIndex },
+  { methods: ['DELETE'], pattern: '/{index}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: deleteIndex },
+  { methods: ['GET'], pattern: '/_mapping', params: [...INDICES_OPTIONS, 'local', 'master_timeout'], handler: getMapping },
+  { methods: ['GET'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, 'local', 'master_timeout'], handler: getMapping },
+  { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'write_index_only'], handler: putMapping },
+  { methods: ['GET'], pattern: '/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
+  { methods: ['GET'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
+  { methods: ['GET'], pattern: '/{index}/_settings/{name}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
+  { methods: ['PUT'], pattern: '/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
+  { methods: ['PUT'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
+  { methods: ['POST'], pattern: '/{index}/_close', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: closeIndex },
+  { methods: ['POST'], pattern: '/{index}/_open', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: openIndex },
+  { methods: ['GET', 'POST'], pattern: '/_refresh', params: INDICES_OPTIONS, handler: refresh },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_refresh', params: INDICES_OPTIONS, handler: refresh },
+  { methods: ['GET', 'POST'], pattern: '/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
+];

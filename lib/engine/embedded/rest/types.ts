@@ -1,0 +1,39 @@
+import type { Indices } from '../indices/index.js';
+
+/** A request as a REST handler sees it: decoded path parameters, URL parameters, the body bytes. */
+export interface RestRequest {
+  method: string;
+  /** Percent-encoded path as received, for messages ("request [/x] contains …"). */
+  path: string;
+  querystring: string;
+  pathParams: Record<string, string>;
+  params: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  started: number;
+}
+
+export interface RestResponse {
+  status: number;
+  /** A JSON value, or text (for _cat), or undefined (HEAD-style answers). */
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
+
+export interface EngineContext {
+  indices: Indices;
+  nodeName: string;
+  clusterName: string;
+  clusterUuid: string;
+}
+
+export type Handler = (req: RestRequest, ctx: EngineContext) => Promise<RestResponse> | RestResponse;
+
+export interface Route {
+  methods: string[];
+  pattern: string;
+  /** URL parameters this route accepts, besides the ones every route accepts. */
+  params: string[];
+  handler: Handler;
+}

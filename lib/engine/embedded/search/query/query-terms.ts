@@ -1,0 +1,40 @@
+import { EsError } from '../../../../errors/index.js';
+import type { AnalysisRegistry } from '../../analysis/index.js';
+import { coerceBoolean, coerceNumber, fieldType, keywordTerm, numericTerm, NUMERIC_TYPES, parseDateValue, type FieldMapping } from '../../mapping/index.js';
+
+/**
+ * The indexed term a term-level query value looks for in a field of this mapping, or undefined
+ * when no document can match. Text fields are not analyzed (as ES's term query); keywords go
+ * through their normalizer; numbers, dates and booleans are compared by value.
+ */
+export function queryTerm(mapping: FieldMapping, value: string | number | boolean, registry: AnalysisRegistry): string | undefined {
+  const type = fieldType(mapping);
+  if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard' || type === 'version') {
+    return keywordTerm(mapping, String(value), registry);
+  }
+  if (NUMERIC_TYPES.has(type)) {
+    const n = coerceNumber(value, 'double');
+    if (n === undefined) {
+      throw new EsError(400, 'query_shard_exception', `failed to create query: For input string: "${String(value)}"`, {
+        caused_by: { type: 'number_format_exception', reason: `For input string: "${String(value)}"` },
+      });
+    }
+    if ((type === 'long' || type === 'integer' || type === 'short' || type === 'byte') && !Number.isInteger(n)) return undefined;
+    return numericTerm(n);
+  }
+  if (type === 'boolean') {
+    const b = coerceBoolean(value);
+    if (b === undefined) {
+      throw new EsError(400, 'query_shard_exception', `failed to create query: Can't parse boolean value [${String(value)}], expected [true] or [false]`);
+    }
+    return String(b);
+  }
+  if (type === 'date' || type === 'date_nanos') {
+    const ms = parseDateValue(value, typeof mapping.format === 'string' ? mapping.format : undefined);
+    if (ms === undefined) {
+      throw new EsError(400, 'query_shard_exception', `failed to create query: failed to parse date field [${String(value)}] with format [${typeof mapping.format === 'string' ? mapping.format : 'strict_date_optional_time||epoch_millis'}]`);
+    }
+    return numericTerm(ms);
+  }
+  return String(value);
+}
