@@ -5,7 +5,7 @@ NPM ?= npm
 .PHONY: run test build install engine clean bench-proxy bench-ingest
 
 node_modules/.install-stamp: package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
+	$(NPM) install --no-audit --no-fund
 	@touch $@
 
 install: node_modules/.install-stamp

@@ -29,7 +29,7 @@ export async function startServer(kind: ServerKind, repoRoot: string, startupTim
   const env: NodeJS.ProcessEnv =
     kind === 'gateway'
       ? { ...process.env, PORT: '0', DATA_DIR: dataDir, ADMIN_USER: 'elastic', ADMIN_PASSWORD: password }
-      : { ...process.env, ENGINE_PORT: '0', ENGINE_DATA_DIR: dataDir };
+      : { ...process.env, ENGINE_PORT: '0', ENGINE_DATA_DIR: dataDir, ENGINE_AUTH: '' };
   const { script, banner } = LAUNCH[kind];
   const child = spawn(process.execPath, [path.join(repoRoot, script)], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
 

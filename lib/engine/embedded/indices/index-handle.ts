@@ -57,12 +57,22 @@ export class IndexHandle {
     public meta: IndexMetadata,
     private readonly store: Store,
   ) {
-    this.analysis = createAnalysisRegistry(IndexHandle.analysisSettings(meta));
+    this.analysis = IndexHandle.analysisFor(meta.settings);
   }
 
   static analysisSettings(meta: IndexMetadata): unknown {
     const nested = nestSettings(meta.settings) as { index?: { analysis?: unknown } };
     return nested.index?.analysis;
+  }
+
+  /** The analysis registry of an index with these (flat) settings; throws EsError 400 when invalid. */
+  static analysisFor(settings: IndexMetadata['settings']): AnalysisRegistry {
+    const nested = nestSettings(settings) as { index?: { analysis?: unknown; max_ngram_diff?: unknown; max_shingle_diff?: unknown } };
+    const limit = (v: unknown) => (v === undefined ? undefined : Number(v));
+    return createAnalysisRegistry(nested.index?.analysis, {
+      maxNgramDiff: limit(nested.index?.max_ngram_diff),
+      maxShingleDiff: limit(nested.index?.max_shingle_diff),
+    });
   }
 
   get name(): string {
@@ -122,9 +132,9 @@ export class IndexHandle {
   }
 
   setMeta(meta: IndexMetadata): void {
-    const analysisChanged = JSON.stringify(IndexHandle.analysisSettings(meta)) !== JSON.stringify(IndexHandle.analysisSettings(this.meta));
+    const analysisChanged = JSON.stringify(meta.settings) !== JSON.stringify(this.meta.settings);
     this.meta = meta;
-    if (analysisChanged) this.analysis = createAnalysisRegistry(IndexHandle.analysisSettings(meta));
+    if (analysisChanged) this.analysis = IndexHandle.analysisFor(meta.settings);
   }
 
   ensureOpen(): void {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { EsError, errors } from '../../../errors/index.js';
-import { createAnalysisRegistry } from '../analysis/index.js';
 import { mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
 import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
 import { isPlainObject, type JsonObject } from './deep.js';
@@ -75,8 +74,7 @@ export class Indices {
     const uuid = newUuid();
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
-    const analysis = (nestSettings(settings) as { index?: { analysis?: unknown } }).index?.analysis;
-    createAnalysisRegistry(analysis);
+    IndexHandle.analysisFor(settings); // refuses an invalid analysis definition
     const mappings = body.mappings === undefined ? {} : validateMappings(body.mappings);
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases };
@@ -239,7 +237,7 @@ export class Indices {
     }
     const next = handles.map((h) => {
       const settings = applySettingsUpdate(h.meta.settings, update, h.isOpen, `${h.name}/${h.uuid}`);
-      createAnalysisRegistry((nestSettings(settings) as { index?: { analysis?: unknown } }).index?.analysis);
+      IndexHandle.analysisFor(settings);
       return { h, settings };
     });
     const writes: StoreWrite[] = [];
