@@ -1,0 +1,127 @@
+import { EsError } from '../../../../errors/index.js';
+import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
+import { REGISTRY } from './registry.js';
+import { isParentPipeline, runSiblingPipeline } from './pipelines.js';
+
+function parsing(reason: string, extra: Record<string, unknown> = {}): EsError {
+  return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1, ...extra });
+}
+
+function tokenOf(v: unknown): string {
+  if (Array.isArray(v)) return 'START_ARRAY';
+  if (v === null) return 'VALUE_NULL';
+  if (typeof v === 'number') return 'VALUE_NUMBER';
+  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
+  return 'VALUE_STRING';
+}
+
+/** Lucene's LevenshteinDistance similarity, as ES's "did you mean" suggestions use it. */
+function similarity(a: string, b: string): number {
+  const d: number[][] = [];
+  for (let i = 0; i <= a.length; i++) d.push([i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return 1 - d[a.length][b.length] / Math.max(a.length, b.length);
+}
+
+function unknownType(type: string): EsError {
+  const candidates = Object.keys(REGISTRY)
+    .map((k) => ({ k, s: similarity(type, k) }))
+    .filter((c) => c.s > 0.7)
+    .sort((x, y) => y.s - x.s || x.k.localeCompare(y.k))
+    .map((c) => c.k);
+  const hint = candidates.length === 0 ? '' : candidates.length === 1 ? ` did you mean [${candidates[0]}]?` : ` did you mean any of [${candidates.join(', ')}]?`;
+  return parsing(`Unknown aggregation type [${type}]${hint}`, {
+    caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${type}]` },
+  });
+}
+
+const FACTORY_NAMES: Record<string, string> = {
+  terms: 'TermsAggregatorFactory', histogram: 'HistogramAggregatorFactory', date_histogram: 'DateHistogramAggregatorFactory',
+  range: 'RangeAggregatorFactory', date_range: 'DateRangeAggregatorFactory', filter: 'FilterAggregatorFactory',
+  filters: 'FiltersAggregatorFactory', missing: 'MissingAggregatorFactory', global: 'GlobalAggregatorFactory', composite: 'CompositeAggregationFactory',
+};
+
+/** Parses an `aggs` object (recursively), validating every aggregation as ES does at parse time. */
+export function parseAggregations(raw: unknown, parentType?: string): AggNode[] {
+  if (!isObject(raw)) throw parsing(`Unexpected token ${tokenOf(raw)} in [aggs].`);
+  const out: AggNode[] = [];
+  for (const [name, def] of Object.entries(raw)) {
+    if (/[[\]>]/.test(name)) {
+      throw parsing(`Invalid aggregation name [${name}]. Aggregation names can contain any character except '[', ']', and '>'`);
+    }
+    if (!isObject(def)) throw parsing(`Expected [START_OBJECT] under [${name}], but got a [${tokenOf(def)}] in [${name}]`);
+    let type: string | undefined;
+    let body: unknown;
+    let subsRaw: unknown;
+    let meta: unknown;
+    for (const [k, v] of Object.entries(def)) {
+      if (k === 'aggs' || k === 'aggregations') {
+        if (subsRaw !== undefined) throw parsing(`Found two sub aggregation definitions under [${name}]`);
+        subsRaw = v;
+      } else if (k === 'meta') {
+        if (!isObject(v)) throw parsing(`Expected [START_OBJECT] under [meta], but got a [${tokenOf(v)}] in [${name}]`);
+        meta = v;
+      } else {
+        if (type !== undefined) throw parsing(`Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`);
+        type = k;
+        body = v;
+      }
+    }
+    if (type === undefined) throw parsing(`Missing definition for aggregation [${name}]`, {});
+    const impl: AggregationType | undefined = REGISTRY[type];
+    if (!impl) throw unknownType(type);
+    if (!isObject(body)) throw parsing(`Expected [START_OBJECT] under [${type}], but got a [${tokenOf(body)}] in [${name}]`);
+    if (type === 'composite' && parentType !== undefined) {
+      throw new EsError(400, 'illegal_argument_exception',
+        `[composite] aggregation cannot be used with a parent aggregation of type: [${FACTORY_NAMES[parentType] ?? parentType}]`);
+    }
+    const subs = subsRaw === undefined ? [] : parseAggregations(subsRaw, type);
+    if (impl.kind !== 'bucket' && subs.length > 0) {
+      throw new EsError(400, 'aggregation_initialization_exception', `Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
+    }
+    const params = impl.parse(name, body, subs);
+    out.push({ name, type, body, subs, meta, params });
+  }
+  return out;
+}
+
+/** The response key of an aggregation: `type#name` with `typed_keys`. */
+export function outputKey(name: string, typed: string, ctx: AggContext): string {
+  return ctx.typedKeys ? `${typed}#${name}` : name;
+}
+
+/**
+ * Runs aggregations over a doc set; returns the response object (keyed by name). Parent
+ * pipelines are left to the multi-bucket aggregation that owns them; sibling pipelines run last.
+ */
+export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const siblings: AggNode[] = [];
+  for (const node of nodes) {
+    const impl = REGISTRY[node.type];
+    if (impl.kind === 'pipeline') {
+      if (!isParentPipeline(node.type)) siblings.push(node);
+      continue;
+    }
+    const res = impl.run(node, docs, ctx);
+    if (node.meta !== undefined) res.body.meta = node.meta;
+    out[outputKey(node.name, res.typed, ctx)] = res.body;
+  }
+  for (const node of siblings) {
+    const res = runSiblingPipeline(node, out, ctx);
+    if (node.meta !== undefined) res.body.meta = node.meta;
+    out[outputKey(node.name, res.typed, ctx)] = res.body;
+  }
+  return out;
+}
+
+/** Sub-aggregation results merged into a bucket object. */
+export function withSubs(bucket: Record<string, unknown>, subs: AggNode[], docs: DocSet, ctx: AggContext): Record<string, unknown> {
+  if (subs.length === 0) return bucket;
+  return Object.assign(bucket, runAggregations(subs, docs, ctx));
+}

@@ -1,0 +1,50 @@
+import type { IndexHandle } from '../../indices/index.js';
+
+/** The documents of one index that fall into a bucket, as ascending ordinals. */
+export interface Segment {
+  handle: IndexHandle;
+  ords: number[];
+  /** Query scores by ordinal (top_hits shows them). */
+  scores?: Map<number, number>;
+}
+
+/** A bucket's documents over every searched index. */
+export type DocSet = Segment[];
+
+/** One aggregation of the request, validated: its name, type, own parameters and sub-aggregations. */
+export interface AggNode {
+  name: string;
+  type: string;
+  body: Record<string, unknown>;
+  subs: AggNode[];
+  meta?: unknown;
+  /** Parameters parsed by the aggregation's own parser. */
+  params: unknown;
+}
+
+export interface AggContext {
+  typedKeys: boolean;
+  now: number;
+  /** Every searched index with all its live documents (for `global`, `min_doc_count: 0`). */
+  all: DocSet;
+}
+
+/** An aggregation's result: its JSON body and the type prefix `typed_keys` shows. */
+export interface AggOutput {
+  typed: string;
+  body: Record<string, unknown>;
+}
+
+export interface AggregationType<P = unknown> {
+  /** Validates the body at request parse time; throws ES's 400s. */
+  parse(name: string, body: Record<string, unknown>, subs: AggNode[]): P;
+  run(node: AggNode & { params: P }, docs: DocSet, ctx: AggContext): AggOutput;
+  /** Single-bucket and multi-bucket types accept sub-aggregations; metrics do not. */
+  kind: 'metric' | 'bucket' | 'pipeline';
+}
+
+export type Value = string | number | boolean;
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

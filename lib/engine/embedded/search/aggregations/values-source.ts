@@ -1,0 +1,155 @@
+import { EsError } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { DEFAULT_DATE_FORMAT, DateFormatter } from './date-format.js';
+import { parseTimeZone, type TimeZone } from './time-zone.js';
+import { isObject, type Value } from './types.js';
+
+/** What kind of values a field gives aggregations (ES's ValuesSourceType, roughly). */
+export type ValueKind = 'bytes' | 'long' | 'double' | 'date' | 'boolean' | 'ip';
+
+/** One field's values in one index, plus how to print them. */
+export interface FieldValues {
+  kind: ValueKind;
+  docValues: Map<number, Value[]> | undefined;
+  mapping: FieldMapping | undefined;
+}
+
+const VALUE_TYPES: Record<string, ValueKind> = {
+  string: 'bytes', keyword: 'bytes', text: 'bytes', long: 'long', integer: 'long', short: 'long', byte: 'long',
+  double: 'double', float: 'double', number: 'double', numeric: 'double', date: 'date', boolean: 'boolean', ip: 'ip',
+};
+
+export function kindOfType(type: string): ValueKind {
+  if (type === 'date' || type === 'date_nanos') return 'date';
+  if (type === 'boolean') return 'boolean';
+  if (type === 'ip') return 'ip';
+  if (INTEGER_TYPES.has(type)) return 'long';
+  if (NUMERIC_TYPES.has(type)) return 'double';
+  return 'bytes';
+}
+
+export function isNumericKind(k: ValueKind): boolean {
+  return k === 'long' || k === 'double' || k === 'date' || k === 'boolean';
+}
+
+/** ES's error for aggregating on a text field without fielddata. */
+function fielddataDisabled(field: string, index: string): EsError {
+  return new EsError(400, 'illegal_argument_exception',
+    `Fielddata is disabled on [${field}] in [${index}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`);
+}
+
+/** Text fields with fielddata: values uninverted from the postings (computed per request). */
+function uninvert(handle: IndexHandle, field: string): Map<number, Value[]> {
+  const out = new Map<number, Value[]>();
+  const fi = handle.inverted?.field(field);
+  if (!fi) return out;
+  const terms = [...fi.postings.keys()].sort();
+  for (const term of terms) {
+    for (const ord of fi.postings.get(term)!.ords) {
+      if (!handle.inverted!.isLive(ord)) continue;
+      let vs = out.get(ord);
+      if (!vs) out.set(ord, (vs = []));
+      if (vs[vs.length - 1] !== term) vs.push(term);
+    }
+  }
+  return out;
+}
+
+/** The values of `field` in one index; undefined when the index does not map it. */
+export function fieldValues(handle: IndexHandle, field: string): FieldValues | undefined {
+  const mapping = resolveFieldMapping(handle.mappings, field);
+  if (!mapping) return undefined;
+  const type = fieldType(mapping);
+  if (type === 'object' || type === 'nested') return undefined;
+  if (type === 'text' || type === 'match_only_text') {
+    if (mapping.fielddata !== true) throw fielddataDisabled(field, handle.name);
+    return { kind: 'bytes', docValues: uninvert(handle, field), mapping };
+  }
+  return { kind: kindOfType(type), docValues: handle.inverted?.field(field)?.docValues, mapping };
+}
+
+/** Common `field`/`missing`/`value_type`/`format` parameters of values-source aggregations. */
+export interface SourceParams {
+  field?: string;
+  missing?: unknown;
+  valueType?: ValueKind;
+  format?: string;
+  script?: unknown;
+}
+
+export function parseSourceParams(aggType: string, aggName: string, body: Record<string, unknown>, requireField = true): SourceParams {
+  const field = body.field;
+  if (field !== undefined && typeof field !== 'string') throw new EsError(400, 'parsing_exception', `[${aggType}] field must be a string`, { line: 1, col: 1 });
+  if (body.script !== undefined) throw new EsError(400, 'illegal_argument_exception', `[script] in [${aggType}] aggregations is not supported by the embedded engine`);
+  if (requireField && field === undefined) {
+    throw new EsError(400, 'illegal_argument_exception', `Required one of fields [field, script], but none were specified. `);
+  }
+  let valueType: ValueKind | undefined;
+  if (body.value_type !== undefined) {
+    valueType = VALUE_TYPES[String(body.value_type)];
+    if (!valueType) throw new EsError(400, 'illegal_argument_exception', `Unknown value type [${String(body.value_type)}]`);
+  }
+  void aggName;
+  return { field: field as string | undefined, missing: body.missing, valueType, format: typeof body.format === 'string' ? body.format : undefined };
+}
+
+/** Prints keys and metric values as ES's DocValueFormat does for the field's kind. */
+export interface ValueFormat {
+  kind: ValueKind;
+  /** key_as_string / value_as_string; undefined when ES prints none. */
+  asString(v: number | string): string | undefined;
+  dateFormatter?: DateFormatter;
+}
+
+/** The format of a source over several indices: the first index that maps the field decides. */
+export function valueFormat(kind: ValueKind, mapping: FieldMapping | undefined, format: string | undefined, timeZone?: unknown): ValueFormat {
+  if (kind === 'date') {
+    const zone: TimeZone = parseTimeZone(timeZone);
+    const f = new DateFormatter(format ?? (typeof mapping?.format === 'string' ? mapping.format : DEFAULT_DATE_FORMAT), zone);
+    return { kind, dateFormatter: f, asString: (v) => f.print(Number(v)) };
+  }
+  if (kind === 'boolean') return { kind, asString: (v) => (Number(v) !== 0 ? 'true' : 'false') };
+  if (format !== undefined && (kind === 'long' || kind === 'double')) return { kind, asString: (v) => decimalFormat(Number(v), format) };
+  return { kind, asString: () => undefined };
+}
+
+/** java.text.DecimalFormat for the usual patterns ("0.00", "#,##0.0", "000"). */
+export function decimalFormat(n: number, pattern: string): string {
+  if (!Number.isFinite(n)) return n > 0 ? '∞' : n < 0 ? '-∞' : 'NaN';
+  const [intPart, fracPart = ''] = pattern.split('.');
+  const minFrac = (fracPart.match(/0/g) ?? []).length;
+  const maxFrac = minFrac + (fracPart.match(/#/g) ?? []).length;
+  const minInt = (intPart.match(/0/g) ?? []).length;
+  const grouping = intPart.includes(',') ? intPart.length - intPart.lastIndexOf(',') - 1 : 0;
+  // HALF_EVEN rounding, as DecimalFormat's default.
+  const factor = 10 ** maxFrac;
+  const scaled = Math.abs(n) * factor;
+  const floor = Math.floor(scaled);
+  const diff = scaled - floor;
+  const rounded = diff > 0.5 + 1e-9 ? floor + 1 : diff < 0.5 - 1e-9 ? floor : floor % 2 === 0 ? floor : floor + 1;
+  let [i, f = ''] = (rounded / factor).toFixed(maxFrac).split('.');
+  while (f.length > minFrac && f.endsWith('0')) f = f.slice(0, -1);
+  i = i.replace(/^0+/, '').padStart(minInt, '0');
+  if (grouping > 0) i = i.replace(new RegExp(`\\B(?=(\\d{${grouping}})+(?!\\d))`, 'g'), ',');
+  const body = f ? `${i}.${f}` : i;
+  return (n < 0 && rounded !== 0 ? '-' : '') + (body === '' ? '0' : body);
+}
+
+/** A `missing` value converted to the field's kind (dates parsed with the field's format). */
+export function missingValue(raw: unknown, kind: ValueKind, fmt: ValueFormat, now: number): Value | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (kind === 'date') return fmt.dateFormatter!.parse(raw, now);
+  if (kind === 'boolean') return raw === true || raw === 'true' ? 1 : 0;
+  if (kind === 'long' || kind === 'double') {
+    const n = Number(raw);
+    if (!Number.isFinite(n)) throw new EsError(400, 'number_format_exception', `For input string: "${String(raw)}"`);
+    return n;
+  }
+  return typeof raw === 'object' && !isObject(raw) ? String(raw) : String(raw);
+}
+
+/** Doc values are stored as booleans for boolean fields; aggregations see them as 1/0. */
+export function numericValue(v: Value): number {
+  return typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+}

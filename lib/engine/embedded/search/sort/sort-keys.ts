@@ -1,0 +1,169 @@
+import { EsError } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseDateValue, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { formatDate } from '../../mapping/date-format.js';
+import { float32Text } from './numbers.js';
+import type { SortMode, SortSpec } from './sort-spec.js';
+
+/** The value a document is ordered by for one criterion; null when it has none. */
+export type SortKey = number | string | null;
+
+/** One criterion, resolved against one index: computes a document's key and renders it as ES does. */
+export interface ResolvedSort {
+  spec: SortSpec;
+  /** 1 for ascending, -1 for descending. */
+  direction: number;
+  /** Where documents without a value go: -1 first, 1 last (independent of the direction). */
+  missingPlacement: number;
+  key(ord: number, score: number): SortKey;
+  /** The key as shown in a hit's `sort` array. */
+  render(key: SortKey): unknown;
+  /** A `search_after` value → a key comparable with this criterion's keys. */
+  parseAfter(value: unknown): SortKey;
+}
+
+function illegal(reason: string): EsError {
+  return new EsError(400, 'illegal_argument_exception', reason);
+}
+
+function pick(values: ReadonlyArray<string | number | boolean>, mode: SortMode, integer: boolean): SortKey {
+  if (values.length === 1) {
+    const v = values[0];
+    return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  }
+  if (typeof values[0] === 'string') {
+    let best = values[0] as string;
+    for (const v of values) if (mode === 'max' ? (v as string) > best : (v as string) < best) best = v as string;
+    return best;
+  }
+  const nums = values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : (v as number)));
+  switch (mode) {
+    case 'min':
+      return Math.min(...nums);
+    case 'max':
+      return Math.max(...nums);
+    case 'sum':
+      return nums.reduce((a, b) => a + b, 0);
+    case 'avg': {
+      const avg = nums.reduce((a, b) => a + b, 0) / nums.length;
+      return integer ? Math.round(avg) : avg;
+    }
+    case 'median': {
+      const s = [...nums].sort((a, b) => a - b);
+      const mid = s.length >> 1;
+      const m = s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+      return integer ? Math.round(m) : m;
+    }
+  }
+}
+
+const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
+
+export function fielddataDisabled(field: string): EsError {
+  return illegal(
+    `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+  );
+}
+
+function missingRender(type: string, placementLast: boolean, ascending: boolean): unknown {
+  // Lucene substitutes the extreme value of the type for a missing numeric value.
+  const high = placementLast === ascending;
+  if (INTEGER_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean') return high ? 9223372036854775807 : -9223372036854775808;
+  if (NUMERIC_TYPES.has(type)) return high ? 'Infinity' : '-Infinity';
+  return null;
+}
+
+function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHandle, mapping: FieldMapping | undefined): ResolvedSort {
+  const direction = spec.order === 'asc' ? 1 : -1;
+  const type = mapping ? fieldType(mapping) : (spec.unmappedType ?? 'keyword');
+  const isNumeric = NUMERIC_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
+  if (TEXT_TYPES.has(type) && mapping?.fielddata !== true) throw fielddataDisabled(spec.field);
+  const mode: SortMode = spec.mode ?? (spec.order === 'asc' ? 'min' : 'max');
+  if (!isNumeric && (mode === 'sum' || mode === 'avg' || mode === 'median')) {
+    throw illegal(`only supported on numeric fields: sort mode [${mode}] on field [${spec.field}]`);
+  }
+  const integer = INTEGER_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
+  const fi = mapping ? handle.inverted?.field(spec.field) : undefined;
+  const format = spec.format ?? (typeof mapping?.format === 'string' ? mapping.format : undefined);
+
+  const parseValue = (value: unknown): SortKey => {
+    if (value === null || value === undefined) return null;
+    if (type === 'date' || type === 'date_nanos') {
+      const ms = parseDateValue(value, format);
+      if (ms === undefined) throw illegal(`failed to parse date field [${String(value)}] with format [${format ?? 'strict_date_optional_time||epoch_millis'}]`);
+      return ms;
+    }
+    if (type === 'boolean') return value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : Number(value);
+    if (isNumeric) {
+      const n = typeof value === 'number' ? value : Number(value);
+      if (Number.isNaN(n)) throw illegal(`For input string: "${String(value)}"`);
+      return n;
+    }
+    return String(value);
+  };
+
+  let missingKey: SortKey = null;
+  let missingPlacement = 1;
+  if (spec.missing === '_first') missingPlacement = -1;
+  else if (spec.missing !== '_last') missingKey = parseValue(spec.missing);
+
+  const renderMissing = missingRender(type, missingPlacement === 1, direction === 1);
+  return {
+    spec,
+    direction,
+    missingPlacement,
+    key(ord) {
+      const values = fi?.docValues.get(ord);
+      if (!values || values.length === 0) return missingKey;
+      return pick(values, mode, integer);
+    },
+    render(key) {
+      if (key === null) return renderMissing;
+      if ((type === 'date' || type === 'date_nanos') && spec.format !== undefined && typeof key === 'number') return formatDate(key, spec.format);
+      if ((type === 'float' || type === 'half_float') && typeof key === 'number') return float32Text(key);
+      return key;
+    },
+    parseAfter: parseValue,
+  };
+}
+
+/** Resolves the sort criteria of a request against one index. */
+export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomewhere: (field: string) => boolean): ResolvedSort[] {
+  return specs.map((spec): ResolvedSort => {
+    if (spec.kind === 'score') {
+      return {
+        spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
+        key: (_ord, score) => score,
+        render: (k) => k,
+        parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
+      };
+    }
+    if (spec.kind === 'doc') {
+      return {
+        spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
+        key: (ord) => ord,
+        render: (k) => k,
+        parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
+      };
+    }
+    const mapping = resolveFieldMapping(handle.mappings, spec.field);
+    if (!mapping && spec.unmappedType === undefined && !mappedSomewhere(spec.field)) {
+      throw new EsError(400, 'query_shard_exception', `No mapping found for [${spec.field}] in order to sort on`, { index_uuid: handle.uuid, index: handle.name });
+    }
+    return fieldSort(spec, handle, mapping);
+  });
+}
+
+/** Compares two key tuples under resolved criteria; negative when `a` ranks first. */
+export function compareKeys(sorts: ResolvedSort[], a: SortKey[], b: SortKey[]): number {
+  for (let i = 0; i < sorts.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === null) return sorts[i].missingPlacement;
+    if (y === null) return -sorts[i].missingPlacement;
+    const c = x < y ? -1 : x > y ? 1 : 0;
+    if (c !== 0) return c * sorts[i].direction;
+  }
+  return 0;
+}

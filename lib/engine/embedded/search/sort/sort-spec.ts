@@ -1,0 +1,103 @@
+import { EsError } from '../../../../errors/index.js';
+
+export type SortOrder = 'asc' | 'desc';
+export type SortMode = 'min' | 'max' | 'sum' | 'avg' | 'median';
+
+/** One sort criterion of a search request, validated. */
+export type SortSpec =
+  | { kind: 'score'; order: SortOrder }
+  | { kind: 'doc'; order: SortOrder }
+  | {
+      kind: 'field';
+      field: string;
+      order: SortOrder;
+      /** `_last` (default), `_first`, or a value that stands in for a missing one. */
+      missing: '_first' | '_last' | string | number | boolean;
+      mode?: SortMode;
+      unmappedType?: string;
+      numericType?: string;
+      format?: string;
+    };
+
+const FIELD_SORT_KEYS = new Set(['order', 'missing', 'mode', 'unmapped_type', 'numeric_type', 'format', 'nested', 'nested_path', 'nested_filter', 'ignore_unmapped']);
+
+function parsingError(reason: string): EsError {
+  return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
+}
+
+function orderOf(v: unknown): SortOrder {
+  const s = typeof v === 'string' ? v.toLowerCase() : v;
+  if (s === 'asc' || s === 'desc') return s;
+  throw new EsError(400, 'illegal_argument_exception', `Unknown SortOrder [${String(v)}]`);
+}
+
+function modeOf(v: unknown): SortMode | undefined {
+  if (v === undefined) return undefined;
+  const s = typeof v === 'string' ? v.toLowerCase() : v;
+  if (s === 'min' || s === 'max' || s === 'sum' || s === 'avg' || s === 'median') return s;
+  throw new EsError(400, 'illegal_argument_exception', `Unknown SortMode [${String(v)}]`);
+}
+
+function named(name: string, order?: SortOrder): SortSpec {
+  if (name === '_score') return { kind: 'score', order: order ?? 'desc' };
+  if (name === '_doc') return { kind: 'doc', order: order ?? 'asc' };
+  return { kind: 'field', field: name, order: order ?? 'asc', missing: '_last' };
+}
+
+function fromObject(o: Record<string, unknown>): SortSpec[] {
+  const out: SortSpec[] = [];
+  for (const [name, def] of Object.entries(o)) {
+    if (name === '_geo_distance' || name === '_script') {
+      throw new EsError(400, 'illegal_argument_exception', `[${name}] sort is not supported by the embedded engine`);
+    }
+    if (typeof def === 'string') {
+      out.push(named(name, orderOf(def)));
+      continue;
+    }
+    if (def === null || typeof def !== 'object' || Array.isArray(def)) throw parsingError(`[${name}] sort must be an order or an object`);
+    const d = def as Record<string, unknown>;
+    for (const k of Object.keys(d)) {
+      if (!FIELD_SORT_KEYS.has(k)) throw parsingError(`[field_sort] unknown field [${k}]`);
+    }
+    const order = d.order === undefined ? undefined : orderOf(d.order);
+    const spec = named(name, order);
+    if (spec.kind === 'field') {
+      if (d.missing !== undefined && d.missing !== null) {
+        if (typeof d.missing !== 'string' && typeof d.missing !== 'number' && typeof d.missing !== 'boolean') throw parsingError('[field_sort] missing must be a value');
+        spec.missing = d.missing;
+      }
+      spec.mode = modeOf(d.mode);
+      if (typeof d.unmapped_type === 'string') spec.unmappedType = d.unmapped_type;
+      if (d.ignore_unmapped === true && spec.unmappedType === undefined) spec.unmappedType = 'long';
+      if (typeof d.numeric_type === 'string') spec.numericType = d.numeric_type;
+      if (typeof d.format === 'string') spec.format = d.format;
+    }
+    out.push(spec);
+  }
+  return out;
+}
+
+/** `sort` of a search body: a name, `{name: order}`, `{name: {order, missing, mode…}}`, or an array of those. */
+export function parseSort(input: unknown): SortSpec[] {
+  const items = Array.isArray(input) ? input : [input];
+  const out: SortSpec[] = [];
+  for (const item of items) {
+    if (typeof item === 'string') out.push(named(item));
+    else if (item !== null && typeof item === 'object' && !Array.isArray(item)) out.push(...fromObject(item as Record<string, unknown>));
+    else throw parsingError(`malformed sort format, within the sort array, an object, or an actual string are allowed`);
+  }
+  return out;
+}
+
+/** The `sort` URL parameter: `field`, `field:asc`, comma separated. */
+export function parseSortParam(param: string): SortSpec[] {
+  return param.split(',').filter((s) => s.trim() !== '').map((s) => {
+    const i = s.lastIndexOf(':');
+    return i > 0 ? named(s.slice(0, i).trim(), orderOf(s.slice(i + 1).trim())) : named(s.trim());
+  });
+}
+
+/** Is the default relevance order requested (no sort, or `_score` alone)? */
+export function isScoreOrder(specs: SortSpec[]): boolean {
+  return specs.length === 0 || (specs.length === 1 && specs[0].kind === 'score' && specs[0].order === 'desc');
+}
