@@ -1,21 +1,61 @@
 import type { ParsedDocument } from '../mapping/index.js';
 import { FieldIndex } from './field-index.js';
+import { growInt32, growUint8 } from './growable.js';
+
+/** The shape of a document the index takes: its fields, and its nested objects as sub-documents. */
+export interface IndexableDocument {
+  fields: ParsedDocument['fields'];
+  nested?: Array<{ path: string; doc: IndexableDocument }>;
+}
+
+/** The nested objects of one nested path: their own index, and each one's parent ordinal. */
+export class NestedIndex {
+  readonly index = new InvertedIndex();
+  /** Child ordinal → parent ordinal. */
+  parentOf = new Int32Array(64);
+  /** Parent ordinal → first child ordinal and child count (children of a parent are contiguous). */
+  private firstChild = new Int32Array(64);
+  private childCount = new Int32Array(64);
+
+  add(parentOrd: number, parentId: string, doc: IndexableDocument): void {
+    const ord = this.index.putChild(parentId, doc);
+    this.parentOf = growInt32(this.parentOf, ord + 1);
+    this.parentOf[ord] = parentOrd;
+    if (parentOrd >= this.firstChild.length) {
+      this.firstChild = growInt32(this.firstChild, parentOrd + 1);
+      this.childCount = growInt32(this.childCount, parentOrd + 1);
+    }
+    if (this.childCount[parentOrd] === 0) this.firstChild[parentOrd] = ord;
+    this.childCount[parentOrd]++;
+  }
+
+  removeChildrenOf(parentOrd: number): void {
+    if (parentOrd >= this.childCount.length) return;
+    const first = this.firstChild[parentOrd];
+    for (let i = 0; i < this.childCount[parentOrd]; i++) this.index.deleteOrd(first + i);
+    this.childCount[parentOrd] = 0;
+  }
+}
 
 /**
  * The in-memory search structures of one index, rebuilt from the store at start.
  *
  * Every write of a document gives it a new ordinal (as Lucene gives a new doc id), so ordinal order
- * is index order: the tie-break of equal scores. The previous ordinal becomes dead.
+ * is index order: the tie-break of equal scores. The previous ordinal becomes dead. Nested objects
+ * live in one `NestedIndex` per nested path (Lucene's hidden block-join documents).
  */
 export class InvertedIndex {
   private readonly ordToId: Array<string | undefined> = [];
-  private readonly ordFields: Array<string[] | undefined> = [];
   private readonly idToOrd = new Map<string, number>();
   private readonly fieldIndexes = new Map<string, FieldIndex>();
+  private readonly nestedIndexes = new Map<string, NestedIndex>();
+  private live = new Uint8Array(1024);
+  private liveCount = 0;
   private dead = 0;
 
+  /** Live documents. */
   get docCount(): number {
-    return this.idToOrd.size;
+    return this.liveCount;
   }
 
   /** Ordinals ever assigned (live or dead); live ones are < maxOrd. */
@@ -23,19 +63,36 @@ export class InvertedIndex {
     return this.ordToId.length;
   }
 
-  put(id: string, doc: ParsedDocument): number {
+  put(id: string, doc: IndexableDocument): number {
     this.delete(id);
+    const ord = this.append(id, doc);
+    this.idToOrd.set(id, ord);
+    return ord;
+  }
+
+  /** A nested object (no id of its own: `idOf` gives its root document's id). */
+  putChild(parentId: string, doc: IndexableDocument): number {
+    return this.append(parentId, doc);
+  }
+
+  private append(id: string, doc: IndexableDocument): number {
     const ord = this.ordToId.length;
     this.ordToId.push(id);
-    this.idToOrd.set(id, ord);
-    const names: string[] = [];
+    if (ord >= this.live.length) this.live = growUint8(this.live, ord + 1);
+    this.live[ord] = 1;
+    this.liveCount++;
     for (const [name, field] of doc.fields) {
       let fi = this.fieldIndexes.get(name);
       if (!fi) this.fieldIndexes.set(name, (fi = new FieldIndex(field.type)));
       fi.add(ord, field);
-      names.push(name);
     }
-    this.ordFields.push(names);
+    if (doc.nested) {
+      for (const n of doc.nested) {
+        let ni = this.nestedIndexes.get(n.path);
+        if (!ni) this.nestedIndexes.set(n.path, (ni = new NestedIndex()));
+        ni.add(ord, id, n.doc);
+      }
+    }
     return ord;
   }
 
@@ -43,14 +100,26 @@ export class InvertedIndex {
     const ord = this.idToOrd.get(id);
     if (ord === undefined) return;
     this.idToOrd.delete(id);
+    this.deleteOrd(ord);
+  }
+
+  deleteOrd(ord: number): void {
+    if (this.live[ord] !== 1) return;
+    this.live[ord] = 0;
+    this.liveCount--;
     this.ordToId[ord] = undefined;
-    for (const name of this.ordFields[ord] ?? []) this.fieldIndexes.get(name)?.remove(ord);
-    this.ordFields[ord] = undefined;
-    if (++this.dead > 10_000 && this.dead > this.idToOrd.size) this.compact();
+    for (const fi of this.fieldIndexes.values()) fi.remove(ord);
+    for (const ni of this.nestedIndexes.values()) ni.removeChildrenOf(ord);
+    if (++this.dead > 10_000 && this.dead > this.liveCount) this.compact();
   }
 
   isLive(ord: number): boolean {
-    return this.ordToId[ord] !== undefined;
+    return this.live[ord] === 1;
+  }
+
+  /** The liveness column (1 = live), indexed by ordinal; read-only for callers. */
+  get liveness(): Uint8Array<ArrayBuffer> {
+    return this.live;
   }
 
   idOf(ord: number): string | undefined {
@@ -69,13 +138,23 @@ export class InvertedIndex {
     return this.fieldIndexes.keys();
   }
 
+  nested(path: string): NestedIndex | undefined {
+    return this.nestedIndexes.get(path);
+  }
+
+  nestedPaths(): IterableIterator<string> {
+    return this.nestedIndexes.keys();
+  }
+
   /** Live ordinals in index order. */
   *liveOrds(): IterableIterator<number> {
-    for (let ord = 0; ord < this.ordToId.length; ord++) if (this.ordToId[ord] !== undefined) yield ord;
+    const live = this.live;
+    const max = this.ordToId.length;
+    for (let ord = 0; ord < max; ord++) if (live[ord] === 1) yield ord;
   }
 
   private compact(): void {
-    const live = (ord: number) => this.ordToId[ord] !== undefined;
+    const live = (ord: number) => this.live[ord] === 1;
     for (const fi of this.fieldIndexes.values()) fi.compact(live);
     this.dead = 0;
   }

@@ -4,3 +4,4 @@ export { nestSettings, flattenSettings, INDEX_VERSION_CREATED } from './settings
 export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js';
 export type { VersionType } from './versioning.js';
 export { wildcardMatch } from './resolve.js';
+export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EsError, errors } from '../../../errors/index.js';
 import { mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
 import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
+import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
 import { IndexHandle, type PreparedWrite } from './index-handle.js';
 import { validateIndexName } from './index-name.js';
@@ -104,7 +105,7 @@ export class Indices {
       if (this.handles.has(alias)) {
         throw new EsError(400, 'invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`);
       }
-      out[alias] = isPlainObject(def) ? (def as AliasDefinition) : {};
+      out[alias] = isPlainObject(def) ? aliasDefinition(def, 'alias') : {};
     }
     return out;
   }
@@ -216,6 +217,22 @@ export class Indices {
       writes.push({ kind: 'meta', meta: h.meta });
     }
     await this.store.write(writes);
+  }
+
+  /** Applies alias actions atomically (`POST /_aliases`, put/delete alias). */
+  async updateAliases(actions: AliasAction[]): Promise<void> {
+    const current = new Map(this.all().map((h) => [h.name, h.meta.aliases]));
+    const { changed, removeIndices } = applyAliasActions(current, actions, (n) => this.handles.has(n));
+    const writes: StoreWrite[] = [];
+    for (const [name, aliases] of changed) {
+      const h = this.handles.get(name);
+      if (!h) continue;
+      h.setMeta({ ...h.meta, aliases });
+      writes.push({ kind: 'meta', meta: h.meta });
+    }
+    await this.store.write(writes);
+    const removed = removeIndices.map((n) => this.handles.get(n)).filter((h): h is IndexHandle => h !== undefined);
+    if (removed.length) await this.delete(removed);
   }
 
   async putMapping(handles: IndexHandle[], input: unknown): Promise<void> {

@@ -13,6 +13,8 @@ export function dynamicStringMapping(): FieldMapping {
 export interface DynamicOptions {
   dateDetection: boolean;
   numericDetection: boolean;
+  /** `dynamic_date_formats` of the mapping; ES's defaults when absent. */
+  dynamicDateFormats?: string[];
 }
 
 /**
@@ -35,7 +37,7 @@ export function dynamicMappingFor(value: unknown, opts: DynamicOptions): FieldMa
       return Number.isInteger(value) && !Object.is(value, -0) ? { type: 'long' } : { type: 'float' };
     case 'string': {
       if (opts.dateDetection) {
-        const date = looksLikeDynamicDate(value);
+        const date = looksLikeDynamicDate(value, opts.dynamicDateFormats);
         if (date) return date;
       }
       if (opts.numericDetection && value.trim() !== '' && !Number.isNaN(Number(value))) {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { AnalysisRegistry } from '../analysis/index.js';
 import { parseDateValue } from './dates.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, type FieldMapping } from './types.js';
@@ -9,15 +10,37 @@ export interface IndexedValue {
   positions?: number[];
   /** The doc value (absent for text). */
   value?: string | number | boolean;
+  /** The value was left out (ignore_malformed, ignore_above): the field goes to `_ignored`. */
+  ignored?: boolean;
 }
+
+const IGNORED: IndexedValue = { terms: [], ignored: true };
 
 const INTEGER_RANGES: Record<string, [number, number]> = {
   byte: [-128, 127],
   short: [-32768, 32767],
   integer: [-2147483648, 2147483647],
-  long: [Number.MIN_SAFE_INTEGER * 1024, Number.MAX_SAFE_INTEGER * 1024],
+  long: [-9223372036854775808, 9223372036854775807],
   unsigned_long: [0, 18446744073709551615],
 };
+
+const RANGE_NAME: Record<string, string> = { byte: 'a byte', short: 'a short', integer: 'an integer', long: 'a long', unsigned_long: 'an unsigned long' };
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** Rounds to the nearest IEEE half-precision value (what a half_float field keeps). */
+export function toHalfFloat(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const abs = Math.abs(x);
+  if (abs >= 65520) return x > 0 ? Infinity : -Infinity;
+  // Half precision: 10 mantissa bits, exponent min -14 (subnormals below).
+  const exp = Math.max(Math.floor(Math.log2(abs)), -14);
+  const step = 2 ** (exp - 10);
+  f32[0] = Math.round(abs / step) * step;
+  void u32;
+  return Math.sign(x) * f32[0];
+}
 
 /** The analyzer that indexes a text field: its own, else the index's `default`, else standard. */
 export function indexAnalyzerName(mapping: FieldMapping, registry: AnalysisRegistry): string {
@@ -39,15 +62,14 @@ export function numericTerm(n: number): string {
   return Object.is(n, -0) ? '0' : String(n);
 }
 
+/** A JSON value as a number of a numeric field type, as ES's number parsing (coerce on); undefined when not a number. */
 export function coerceNumber(value: unknown, type: string): number | undefined {
   let n: number;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string' && value.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim())) n = Number(value);
-  else if (typeof value === 'boolean') return undefined;
   else return undefined;
   if (!Number.isFinite(n)) return undefined;
   if (INTEGER_TYPES.has(type)) n = Math.trunc(n);
-  if (type === 'float' || type === 'half_float') n = Math.fround(n) === n ? n : n;
   return n;
 }
 
@@ -72,21 +94,45 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
   }
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard' || type === 'version') {
     const text = String(value);
-    if (typeof mapping.ignore_above === 'number' && text.length > mapping.ignore_above) return undefined;
+    if (typeof mapping.ignore_above === 'number' && text.length > mapping.ignore_above) return IGNORED;
     const term = keywordTerm(mapping, text, registry);
     return { terms: [term], value: term };
   }
   if (NUMERIC_TYPES.has(type)) {
-    const n = coerceNumber(value, type);
-    if (n === undefined) {
-      if (mapping.ignore_malformed === true) return undefined;
+    const coerce = mapping.coerce !== false;
+    const number = typeof value === 'string' && coerce ? coerceNumber(value, 'double') : typeof value === 'number' ? value : undefined;
+    if (number === undefined || !Number.isFinite(number)) {
+      if (mapping.ignore_malformed === true) return IGNORED;
+      if (typeof value === 'string' && !coerce && value.trim() !== '' && coerceNumber(value, 'double') !== undefined) {
+        throw fail({ type: 'illegal_argument_exception', reason: `[coerce] set to false, cannot parse value [${value}]` });
+      }
       throw fail(typeof value === 'boolean'
         ? { type: 'illegal_argument_exception', reason: `Current token (VALUE_${String(value).toUpperCase()}) not numeric, can not use numeric value accessors` }
         : { type: 'number_format_exception', reason: `For input string: "${String(value)}"` });
     }
+    let n = number;
     const range = INTEGER_RANGES[type];
-    if (range && (n < range[0] || n > range[1])) {
-      throw fail({ type: 'illegal_argument_exception', reason: `Value [${String(value)}] is out of range for ${type === 'long' ? 'a long' : type === 'integer' ? 'an integer' : `a ${type}`}` });
+    if (range) {
+      if (n < range[0] || n > range[1] || (type === 'long' && (n >= 9223372036854775807 || n < -9223372036854775808))) {
+        if (mapping.ignore_malformed === true) return IGNORED;
+        throw fail({ type: 'illegal_argument_exception', reason: `Value [${String(value)}] is out of range for ${RANGE_NAME[type]}` });
+      }
+      if (!Number.isInteger(n)) {
+        if (!coerce) {
+          if (mapping.ignore_malformed === true) return IGNORED;
+          throw fail({ type: 'illegal_argument_exception', reason: `Value [${String(value)}] has a decimal part` });
+        }
+        n = Math.trunc(n);
+      }
+    } else if (type === 'float') {
+      n = Math.fround(n);
+      if (!Number.isFinite(n)) throw fail({ type: 'illegal_argument_exception', reason: `[float] supports only finite values, but got [${String(value)}]` });
+    } else if (type === 'half_float') {
+      n = toHalfFloat(n);
+      if (!Number.isFinite(n)) throw fail({ type: 'illegal_argument_exception', reason: `[half_float] supports only finite values, but got [${String(value)}]` });
+    } else if (type === 'scaled_float') {
+      const factor = Number(mapping.scaling_factor ?? 1);
+      n = Math.round(n * factor) / factor;
     }
     return { terms: [numericTerm(n)], value: n };
   }
@@ -100,7 +146,7 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
   if (type === 'date' || type === 'date_nanos') {
     const ms = parseDateValue(value, typeof mapping.format === 'string' ? mapping.format : undefined);
     if (ms === undefined) {
-      if (mapping.ignore_malformed === true) return undefined;
+      if (mapping.ignore_malformed === true) return IGNORED;
       throw fail({
         type: 'illegal_argument_exception',
         reason: `failed to parse date field [${String(value)}] with format [${typeof mapping.format === 'string' ? mapping.format : 'strict_date_optional_time||epoch_millis'}]`,
@@ -108,7 +154,15 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     }
     return { terms: [numericTerm(ms)], value: ms };
   }
-  // Other types (ip, geo_point, binary…) are stored and indexed by their string form for now.
+  if (type === 'ip') {
+    const text = String(value);
+    if (isIP(text) === 0) {
+      if (mapping.ignore_malformed === true) return IGNORED;
+      throw fail({ type: 'illegal_argument_exception', reason: `'${text}' is not an IP string literal.` });
+    }
+    return { terms: [text], value: text };
+  }
+  // Other types (geo_point, binary…) are stored and indexed by their string form for now.
   const text = String(value);
   return { terms: [text], value: text };
 }

@@ -6,3 +6,8 @@ export { documentParsingError } from './errors.js';
 export { parseDocument, resolveFieldMapping, type IndexableField, type ParsedDocument } from './parse-document.js';
 export { keywordTerm, numericTerm, coerceNumber, coerceBoolean, indexAnalyzerName } from './field-values.js';
 export { parseDateValue } from './dates.js';
+export { parseDate, formatDate, isValidDateFormat, DEFAULT_DATE_FORMAT } from './date-format.js';
+export { isIndexed, hasDocValues } from './field-params.js';
+export { IGNORED_FIELD } from './parse-document.js';
+export type { AnalysisNames } from './merge.js';
+export { fieldMappings } from './field-mapping.js';

@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import { mapperParsing, normalizeLeafParams } from './field-params.js';
 import { LEAF_TYPES, OBJECT_TYPES, fieldType, normalizeDynamic, type FieldMapping, type Mappings } from './types.js';
 
 const ROOT_PARAMS = new Set([
@@ -7,64 +8,179 @@ const ROOT_PARAMS = new Set([
 ]);
 
 /** Parameters a later mapping may change on an existing field (ES's updateable parameters). */
-const UPDATEABLE = new Set(['fields', 'properties', 'ignore_above', 'meta', 'dynamic', 'search_analyzer', 'search_quote_analyzer', 'ignore_malformed', 'boost']);
+const UPDATEABLE = new Set([
+  'fields', 'properties', 'ignore_above', 'meta', 'dynamic', 'search_analyzer', 'search_quote_analyzer', 'ignore_malformed', 'boost',
+  'copy_to', 'coerce', 'fielddata', 'fielddata_frequency_filter', 'eager_global_ordinals', 'enabled_on_object_ignored',
+]);
 
 /** Defaults, so that re-stating a default is not a change. */
 const DEFAULTS: Record<string, unknown> = {
-  index: true, doc_values: true, store: false, analyzer: 'standard', norms: true, coerce: true, null_value: null,
-  eager_global_ordinals: false, index_options: undefined, similarity: 'BM25', enabled: true,
+  index: true, doc_values: true, store: false, norms: true, coerce: true, null_value: null, analyzer: 'default',
+  eager_global_ordinals: false, similarity: 'BM25', enabled: true, ignore_malformed: false,
 };
 
-function mapperParsing(reason: string): EsError {
-  return new EsError(400, 'mapper_parsing_exception', reason);
+/** Resolves analyzer and normalizer names while validating a mapping; absent: names are not checked. */
+export interface AnalysisNames {
+  hasAnalyzer(name: string): boolean;
+  hasNormalizer(name: string): boolean;
 }
 
-/** Validates a mapping definition as PUT by a client (index creation or put mapping). */
-export function validateMappings(input: unknown): Mappings {
+/** Validates a mapping definition as PUT by a client (index creation or put mapping); returns it as ES stores it. */
+export function validateMappings(input: unknown, analysis?: AnalysisNames): Mappings {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw mapperParsing('Failed to parse mapping: mapping must be an object');
   }
-  const root = input as Record<string, unknown>;
-  const unsupported = Object.keys(root).filter((k) => !ROOT_PARAMS.has(k));
+  let root = input as Record<string, unknown>;
+  const keys = Object.keys(root);
+  if (keys.length === 1 && keys[0] === '_doc' && root._doc !== null && typeof root._doc === 'object') {
+    throw new EsError(400, 'illegal_argument_exception', 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
+  }
+  const unsupported = keys.filter((k) => !ROOT_PARAMS.has(k));
   if (unsupported.length) {
     const list = unsupported.map((k) => `[${k} : ${typeof root[k] === 'object' ? JSON.stringify(root[k]) : String(root[k])}]`).join(' ');
     throw mapperParsing(`Failed to parse mapping: Root mapping definition has unsupported parameters:  ${list}`);
   }
-  if (root.dynamic !== undefined && normalizeDynamic(root.dynamic) === undefined) {
-    throw mapperParsing(`Failed to parse mapping: No enum constant for dynamic [${String(root.dynamic)}]`);
+  root = { ...root };
+  if (root.dynamic !== undefined) {
+    const d = normalizeDynamic(root.dynamic);
+    if (d === undefined) throw mapperParsing(`Failed to parse mapping: No enum constant for dynamic [${String(root.dynamic)}]`);
+    root.dynamic = String(d);
   }
-  if (root.properties !== undefined) validateProperties(root.properties, '');
+  for (const k of ['date_detection', 'numeric_detection']) {
+    if (root[k] === 'true') root[k] = true;
+    else if (root[k] === 'false') root[k] = false;
+    else if (root[k] !== undefined && typeof root[k] !== 'boolean') throw mapperParsing(`Failed to parse mapping: Failed to parse value [${String(root[k])}] as only [true] or [false] are allowed.`);
+  }
+  if (root.dynamic_date_formats !== undefined) {
+    const f = root.dynamic_date_formats;
+    root.dynamic_date_formats = typeof f === 'string' ? [f] : f;
+    if (!Array.isArray(root.dynamic_date_formats)) throw mapperParsing('Failed to parse mapping: Dynamic date formats must be an array or a string');
+  }
+  if (root.dynamic_templates !== undefined) validateDynamicTemplates(root.dynamic_templates);
+  if (root.properties !== undefined) root.properties = validateProperties(root.properties, '', analysis);
   return root as Mappings;
 }
 
-function validateProperties(props: unknown, prefix: string): void {
+function validateDynamicTemplates(templates: unknown): void {
+  const list = Array.isArray(templates) ? templates : [templates];
+  for (const t of list) {
+    if (t === null || typeof t !== 'object' || Array.isArray(t) || Object.keys(t).length !== 1) {
+      throw mapperParsing('Failed to parse mapping: A dynamic template must be defined with a name');
+    }
+    const [name, def] = Object.entries(t as Record<string, unknown>)[0];
+    if (def === null || typeof def !== 'object') throw mapperParsing(`Failed to parse mapping: dynamic template [${name}] must be an object`);
+    const d = def as Record<string, unknown>;
+    if (d.mapping === undefined && d.runtime === undefined) {
+      throw mapperParsing(`Failed to parse mapping: template [${name}] must have either mapping or runtime set`);
+    }
+    const mmt = d.match_mapping_type;
+    const valid = ['object', 'string', 'long', 'double', 'boolean', 'date', 'binary', '*'];
+    for (const v of mmt === undefined ? [] : Array.isArray(mmt) ? mmt : [mmt]) {
+      if (!valid.includes(String(v))) {
+        throw mapperParsing(`Failed to parse mapping: No field type matched on [${String(v)}], possible values are [object, string, long, double, boolean, date, binary]`);
+      }
+    }
+    if (d.match_pattern !== undefined && d.match_pattern !== 'regex' && d.match_pattern !== 'simple') {
+      throw mapperParsing(`Failed to parse mapping: Illegal match_pattern [${String(d.match_pattern)}]`);
+    }
+  }
+}
+
+/** `{"a.b": {...}}` in a mapping is the object `a` with the field `b`. */
+function expandDots(props: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(props).some((k) => k.includes('.'))) return props;
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(props)) {
+    if (!name.includes('.') || /^\.|\.$|\.\./.test(name)) {
+      out[name] = def;
+      continue;
+    }
+    const parts = name.split('.');
+    let node = out;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const existing = node[parts[i]] as FieldMapping | undefined;
+      const obj: FieldMapping = existing && typeof existing === 'object' ? existing : { properties: {} };
+      obj.properties ??= {};
+      node[parts[i]] = obj;
+      node = obj.properties as Record<string, unknown>;
+    }
+    node[parts[parts.length - 1]] = def;
+  }
+  return out;
+}
+
+function validateProperties(props: unknown, prefix: string, analysis?: AnalysisNames): Record<string, FieldMapping> {
   if (props === null || typeof props !== 'object' || Array.isArray(props)) {
     throw mapperParsing(`Failed to parse mapping: Expected map for property [properties] on field [${prefix || '_doc'}] but got a class java.lang.String`);
   }
-  for (const [name, def] of Object.entries(props as Record<string, unknown>)) {
-    const path = prefix + name;
-    if (name === '') throw mapperParsing('Failed to parse mapping: field name cannot be an empty string');
-    if (def === null || typeof def !== 'object' || Array.isArray(def)) {
+  const out: Record<string, FieldMapping> = {};
+  for (const [name, def] of Object.entries(expandDots(props as Record<string, unknown>))) {
+    out[name] = validateField(name, def, prefix + name, analysis);
+  }
+  return out;
+}
+
+function validateField(name: string, def: unknown, path: string, analysis?: AnalysisNames): FieldMapping {
+  if (name.trim() === '') {
+    throw mapperParsing('Failed to parse mapping: field name cannot be an empty string', { type: 'illegal_argument_exception', reason: 'field name cannot be an empty string' });
+  }
+  if (def === null || typeof def !== 'object' || Array.isArray(def)) {
+    throw mapperParsing(`Failed to parse mapping: Expected map for property [fields] on field [${name}] but got a class java.lang.String`);
+  }
+  const m = def as FieldMapping;
+  const type = m.type;
+  if (type !== undefined && (typeof type !== 'string' || (!LEAF_TYPES.has(type) && !OBJECT_TYPES.has(type)))) {
+    throw mapperParsing(`Failed to parse mapping: No handler for type [${String(type)}] declared on field [${name}]`);
+  }
+  const isObject = type === undefined ? m.properties !== undefined || m.fields === undefined : OBJECT_TYPES.has(type);
+  if (isObject) {
+    const out: FieldMapping = {};
+    for (const [k, v] of Object.entries(m)) {
+      if (k === 'type') {
+        if (v !== 'object') out.type = v as string;
+      } else if (k === 'properties') out.properties = validateProperties(v, path + '.', analysis);
+      else if (k === 'dynamic') {
+        const d = normalizeDynamic(v);
+        if (d === undefined) throw mapperParsing(`Failed to parse mapping: No enum constant for dynamic [${String(v)}]`);
+        out.dynamic = String(d) as FieldMapping['dynamic'];
+      } else if (k === 'enabled') {
+        const b = v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined;
+        if (b === undefined) throw mapperParsing(`Failed to parse mapping: Failed to parse value [${String(v)}] as only [true] or [false] are allowed.`);
+        if (!b) out.enabled = false;
+      } else if (['include_in_parent', 'include_in_root', 'subobjects'].includes(k) && (type === 'nested' || k === 'subobjects')) {
+        out[k] = v === 'true' ? true : v === 'false' ? false : v;
+      } else if (k === 'fields') {
+        throw mapperParsing(`Failed to parse mapping: unknown parameter [fields] on mapper [${name}] of type [${type ?? 'object'}]`);
+      } else {
+        throw mapperParsing(`Failed to parse mapping: unknown parameter [${k}] on mapper [${name}] of type [${type ?? 'object'}]`);
+      }
+    }
+    return out;
+  }
+  if (m.properties !== undefined) {
+    throw mapperParsing(`Failed to parse mapping: unknown parameter [properties] on mapper [${name}] of type [${type}]`);
+  }
+  const leafType = type ?? 'object';
+  const out = normalizeLeafParams(name, leafType, m, analysis ? (a) => analysis.hasAnalyzer(a) : undefined, analysis ? (n) => analysis.hasNormalizer(n) : undefined);
+  if (m.fields !== undefined) {
+    if (m.fields === null || typeof m.fields !== 'object' || Array.isArray(m.fields)) {
       throw mapperParsing(`Failed to parse mapping: Expected map for property [fields] on field [${name}] but got a class java.lang.String`);
     }
-    const m = def as FieldMapping;
-    const type = m.type;
-    if (type !== undefined) {
-      if (typeof type !== 'string' || (!LEAF_TYPES.has(type) && !OBJECT_TYPES.has(type))) {
-        throw mapperParsing(`Failed to parse mapping: No handler for type [${String(type)}] declared on field [${name}]`);
-      }
+    const fields: Record<string, FieldMapping> = {};
+    for (const [sub, subDef] of Object.entries(m.fields)) {
+      if (sub.includes('.')) throw mapperParsing(`Failed to parse mapping: Field name [${sub}] which is a multi field of [${path}] cannot contain '.'`);
+      const f = validateField(sub, subDef, `${path}.${sub}`, analysis);
+      if (f.type === undefined) throw mapperParsing(`Failed to parse mapping: No type specified for field [${sub}]`);
+      fields[sub] = f;
     }
-    if (m.properties !== undefined) {
-      if (type !== undefined && !OBJECT_TYPES.has(type)) {
-        throw mapperParsing(`Failed to parse mapping: unknown parameter [properties] on mapper [${name}] of type [${type}]`);
-      }
-      validateProperties(m.properties, path + '.');
-    }
-    if (m.dynamic !== undefined && normalizeDynamic(m.dynamic) === undefined) {
-      throw mapperParsing(`Failed to parse mapping: No enum constant for dynamic [${String(m.dynamic)}]`);
-    }
-    if (m.fields !== undefined) validateProperties(m.fields, path + '.');
+    out.fields = fields;
   }
+  return out;
+}
+
+/** One field definition (from a dynamic template) checked and shown as ES stores it. */
+export function normalizeFieldDefinition(name: string, def: FieldMapping): FieldMapping {
+  return validateField(name, def, name);
 }
 
 /**
@@ -76,6 +192,22 @@ export function mergeMappings(existing: Mappings, update: Mappings): Mappings {
   const out: Mappings = { ...existing };
   for (const [k, v] of Object.entries(update)) {
     if (k === 'properties') continue;
+    if (k === 'runtime' && existing.runtime && v && typeof v === 'object') {
+      out.runtime = { ...(existing.runtime as Record<string, unknown>), ...(v as Record<string, unknown>) };
+      continue;
+    }
+    if (k === 'dynamic_templates' && Array.isArray(existing.dynamic_templates) && Array.isArray(v)) {
+      // Templates with the same name are replaced, new ones appended (ES's merge).
+      const merged = [...(existing.dynamic_templates as Array<Record<string, unknown>>)];
+      for (const t of v as Array<Record<string, unknown>>) {
+        const name = Object.keys(t)[0];
+        const i = merged.findIndex((x) => Object.keys(x)[0] === name);
+        if (i >= 0) merged[i] = t;
+        else merged.push(t);
+      }
+      out.dynamic_templates = merged;
+      continue;
+    }
     out[k] = v;
   }
   if (update.properties) out.properties = mergeProperties(existing.properties ?? {}, update.properties, '');
@@ -91,9 +223,15 @@ function mergeProperties(existing: Record<string, FieldMapping>, update: Record<
   return out;
 }
 
+function show(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.join(', ')}]`;
+  return v === undefined ? 'null' : String(v);
+}
+
 function mergeField(prev: FieldMapping, next: FieldMapping, path: string): FieldMapping {
   const prevType = fieldType(prev);
-  const nextType = fieldType(next);
+  // An object node without a type (a dynamic update inside a nested object) keeps the existing type.
+  const nextType = next.type === undefined && OBJECT_TYPES.has(prevType) ? prevType : fieldType(next);
   const prevIsObject = OBJECT_TYPES.has(prevType);
   const nextIsObject = OBJECT_TYPES.has(nextType);
   if (prevIsObject !== nextIsObject) {
@@ -103,7 +241,9 @@ function mergeField(prev: FieldMapping, next: FieldMapping, path: string): Field
   }
   if (prevType !== nextType) {
     if (prevIsObject) {
-      throw new EsError(400, 'illegal_argument_exception', `can't merge a non-nested mapping [${path}] with a nested mapping`);
+      throw new EsError(400, 'illegal_argument_exception', prevType === 'nested'
+        ? `can't merge a non-nested mapping [${path}] with a nested mapping`
+        : `can't merge a non-nested mapping [${path}] with a nested mapping`);
     }
     throw new EsError(400, 'illegal_argument_exception', `mapper [${path}] cannot be changed from type [${prevType}] to [${nextType}]`);
   }
@@ -111,19 +251,21 @@ function mergeField(prev: FieldMapping, next: FieldMapping, path: string): Field
   const merged: FieldMapping = { ...prev };
   for (const [k, v] of Object.entries(next)) {
     if (k === 'type' || k === 'properties' || k === 'fields') continue;
-    if (UPDATEABLE.has(k)) {
+    if (UPDATEABLE.has(k) || (prevIsObject && (k === 'enabled' ? v === prev.enabled || (v === true && prev.enabled === undefined) : true))) {
       merged[k] = v;
       continue;
     }
     const before = k in prev ? prev[k] : DEFAULTS[k];
-    if (JSON.stringify(before) !== JSON.stringify(v)) conflicts.push(`Cannot update parameter [${k}] from [${String(before)}] to [${String(v)}]`);
+    if (JSON.stringify(before) !== JSON.stringify(v)) conflicts.push(`Cannot update parameter [${k}] from [${show(before)}] to [${show(v)}]`);
   }
   for (const k of Object.keys(prev)) {
-    if (k === 'type' || k === 'properties' || k === 'fields' || UPDATEABLE.has(k) || k in next) continue;
-    if (JSON.stringify(prev[k]) !== JSON.stringify(DEFAULTS[k]) && next.type !== undefined && !prevIsObject) {
-      conflicts.push(`Cannot update parameter [${k}] from [${String(prev[k])}] to [${String(DEFAULTS[k] ?? 'null')}]`);
+    if (k === 'type' || k === 'properties' || k === 'fields' || UPDATEABLE.has(k) || k in next || prevIsObject) continue;
+    if (JSON.stringify(prev[k]) !== JSON.stringify(DEFAULTS[k])) {
+      conflicts.push(`Cannot update parameter [${k}] from [${show(prev[k])}] to [${show(DEFAULTS[k])}]`);
     }
   }
+  // Not updateable parameters that the update omits take their default: ES refuses dropping them too.
+  for (const k of ['ignore_above', 'copy_to', 'meta']) if (k in prev && !(k in next) && !prevIsObject) delete merged[k];
   if (conflicts.length) {
     throw new EsError(400, 'illegal_argument_exception', `Mapper for [${path}] conflicts with existing mapper:\n\t${conflicts.join('\n\t')}`);
   }

@@ -1,10 +1,12 @@
 import { EsError } from '../../../errors/index.js';
 import type { AnalysisRegistry } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
-import { mergeMappings } from './merge.js';
+import { matchDynamicTemplate, type DynamicType } from './dynamic-templates.js';
+import { mergeMappings, normalizeFieldDefinition } from './merge.js';
 import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
 import { toIndexedValue } from './field-values.js';
 import { documentParsingError } from './errors.js';
+import { geoPointField } from './geo-point.js';
 
 /** Gap between the positions of two values of one array, as ES's position_increment_gap (100). */
 const POSITION_INCREMENT_GAP = 100;
@@ -27,6 +29,8 @@ export interface ParsedDocument {
   fields: Map<string, IndexableField>;
   /** The index's mappings after this document, when it introduced new fields; undefined otherwise. */
   mappings?: Mappings;
+  /** Objects of `nested` fields, each a document of its own (Lucene's block-join children). */
+  nested?: Array<{ path: string; doc: ParsedDocument }>;
 }
 
 
@@ -42,10 +46,29 @@ interface NewField {
   mapping: FieldMapping;
 }
 
+/** Field name of the metadata field listing fields whose values were left out of the index. */
+export const IGNORED_FIELD = '_ignored';
+const IGNORED_MAPPING: FieldMapping = { type: 'keyword' };
+
+function dynamicTypeOf(mapping: FieldMapping, value: unknown): DynamicType {
+  const t = mapping.type;
+  if (t === undefined || t === 'object') return 'object';
+  if (t === 'date') return 'date';
+  if (t === 'boolean') return 'boolean';
+  if (t === 'long') return 'long';
+  if (t === 'float') return 'double';
+  void value;
+  return 'string';
+}
+
 class DocumentParser {
   readonly fields = new Map<string, IndexableField>();
+  readonly nested: Array<{ path: string; doc: ParsedDocument }> = [];
   readonly newFields = new Map<string, NewField>();
+  readonly newRuntime = new Map<string, FieldMapping>();
+  private readonly ignored: string[] = [];
   private readonly dynamicOpts: DynamicOptions;
+  private readonly templates: unknown;
 
   constructor(
     private readonly mappings: Mappings,
@@ -55,7 +78,9 @@ class DocumentParser {
     this.dynamicOpts = {
       dateDetection: mappings.date_detection !== false,
       numericDetection: mappings.numeric_detection === true,
+      dynamicDateFormats: Array.isArray(mappings.dynamic_date_formats) ? (mappings.dynamic_date_formats as string[]) : undefined,
     };
+    this.templates = mappings.dynamic_templates;
   }
 
   parseRoot(source: Record<string, unknown>): void {
@@ -65,6 +90,10 @@ class DocumentParser {
       }
     }
     this.parseObject(source, this.mappings.properties, [], normalizeDynamic(this.mappings.dynamic) ?? true);
+    if (this.ignored.length) {
+      const names = [...new Set(this.ignored)].sort();
+      this.fields.set(IGNORED_FIELD, { type: 'keyword', terms: names, positions: names.map(() => 0), values: names });
+    }
   }
 
   private lookup(existing: Record<string, FieldMapping> | undefined, path: string[]): FieldMapping | undefined {
@@ -73,7 +102,8 @@ class DocumentParser {
   }
 
   private parseObject(obj: Record<string, unknown>, existing: Record<string, FieldMapping> | undefined, path: string[], dynamic: DynamicSetting): void {
-    for (const [rawKey, value] of Object.entries(obj)) {
+    for (const rawKey in obj) {
+      const value = obj[rawKey];
       if (rawKey.trim() === '') {
         throw documentParsingError(`Field name cannot contain only whitespace: [${[...path, rawKey].join('.')}]`);
       }
@@ -92,24 +122,46 @@ class DocumentParser {
     }
   }
 
+  /** The mapping a new field gets: a dynamic template's, else ES's dynamic mapping (gateway convention for strings). */
+  private dynamicMapping(key: string, path: string[], value: unknown, runtime: boolean): { mapping: FieldMapping; runtime: boolean } | undefined {
+    const detected = dynamicMappingFor(value, this.dynamicOpts);
+    if (!detected) return undefined;
+    const type = dynamicTypeOf(detected, value);
+    const template = matchDynamicTemplate(this.templates, key, path.join('.'), type);
+    if (template) return { mapping: normalizeFieldDefinition(key, template.mapping), runtime: template.runtime };
+    if (runtime && type !== 'object') {
+      const runtimeType = type === 'string' ? 'keyword' : type === 'double' ? 'double' : type;
+      return { mapping: detected.format ? { type: runtimeType, format: detected.format } : { type: runtimeType }, runtime: true };
+    }
+    return { mapping: detected, runtime: false };
+  }
+
   private parseField(key: string, value: unknown, existing: Record<string, FieldMapping> | undefined, parentPath: string[], dynamic: DynamicSetting): void {
     const path = [...parentPath, key];
     let mapping = this.lookup(existing, path);
     if (!mapping) {
       if (value === null || value === undefined) return;
-      if (dynamic === false || dynamic === 'runtime') return;
+      if (dynamic === false) return;
       if (dynamic === 'strict') {
         throw new EsError(400, 'strict_dynamic_mapping_exception',
           `mapping set to strict, dynamic introduction of [${key}] within [${parentPath.length ? parentPath.join('.') : '_doc'}] is not allowed`);
       }
-      mapping = dynamicMappingFor(value, this.dynamicOpts);
-      if (!mapping) return;
-      this.newFields.set(path.join('.'), { path, mapping });
+      const full = path.join('.');
+      if (this.newRuntime.has(full) || (this.mappings.runtime as Record<string, unknown> | undefined)?.[full]) return;
+      const found = this.dynamicMapping(key, path, value, dynamic === 'runtime');
+      if (!found) return;
+      if (found.runtime) {
+        this.newRuntime.set(full, found.mapping);
+        return;
+      }
+      mapping = found.mapping;
+      this.newFields.set(full, { path, mapping });
     }
     this.parseValue(value, mapping, path, dynamic);
   }
 
   private parseValue(value: unknown, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
+    if (mapping.type === 'geo_point') return this.addGeoPoint(path.join('.'), mapping, value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
       return;
@@ -123,13 +175,14 @@ class DocumentParser {
         throw documentParsingError(`object mapping for [${p}] tried to parse field [${path[path.length - 1]}] as object, but found a concrete value`);
       }
       const childDynamic = normalizeDynamic(mapping.dynamic) ?? dynamic;
+      if (type === 'nested') return this.parseNested(value as Record<string, unknown>, mapping, path, childDynamic);
       this.parseObject(value as Record<string, unknown>, mapping.properties, path, childDynamic);
       return;
     }
-    this.addLeaf(path.join('.'), mapping, value);
+    this.addLeaf(path.join('.'), mapping, value, true);
   }
 
-  private addLeaf(fullPath: string, mapping: FieldMapping, rawValue: unknown): void {
+  private addLeaf(fullPath: string, mapping: FieldMapping, rawValue: unknown, followCopyTo: boolean): void {
     const type = fieldType(mapping);
     let value = rawValue;
     if (value === null || value === undefined) {
@@ -143,27 +196,74 @@ class DocumentParser {
       );
     }
     const indexed = toIndexedValue(value, mapping, fullPath, this.id, this.registry);
-    if (indexed) {
+    if (indexed?.ignored) this.ignored.push(fullPath);
+    else if (indexed) {
       let field = this.fields.get(fullPath);
       if (!field) {
         field = { type, terms: [], positions: [], values: [] };
         this.fields.set(fullPath, field);
       }
-      const base = field.positions.length ? field.positions[field.positions.length - 1] + POSITION_INCREMENT_GAP : 0;
-      for (let i = 0; i < indexed.terms.length; i++) {
-        field.terms.push(indexed.terms[i]);
-        field.positions.push(base + (indexed.positions?.[i] ?? 0));
+      if (mapping.index !== false) {
+        const gap = typeof mapping.position_increment_gap === 'number' ? mapping.position_increment_gap : POSITION_INCREMENT_GAP;
+        const base = field.positions.length ? field.positions[field.positions.length - 1] + gap : 0;
+        for (let i = 0; i < indexed.terms.length; i++) {
+          field.terms.push(indexed.terms[i]);
+          field.positions.push(base + (indexed.positions?.[i] ?? 0));
+        }
       }
-      if (indexed.value !== undefined) field.values.push(indexed.value);
+      if (mapping.doc_values !== false) {
+        if (indexed.value !== undefined) field.values.push(indexed.value);
+        else if (mapping.fielddata === true) for (const t of indexed.terms) field.values.push(t);
+      }
     }
     if (mapping.fields) {
-      for (const [sub, subMapping] of Object.entries(mapping.fields)) this.addLeaf(`${fullPath}.${sub}`, subMapping, rawValue);
+      for (const sub in mapping.fields) this.addLeaf(`${fullPath}.${sub}`, mapping.fields[sub], rawValue, false);
+    }
+    if (followCopyTo && mapping.copy_to !== undefined) {
+      const targets = Array.isArray(mapping.copy_to) ? (mapping.copy_to as string[]) : [String(mapping.copy_to)];
+      for (const target of targets) this.copyTo(target, value);
     }
   }
 
+  /** One object of a nested field: parsed as a document of its own (its fields keep their full paths). */
+  private parseNested(value: Record<string, unknown>, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
+    const child = new DocumentParser(this.mappings, this.registry, this.id);
+    for (const [k, v] of this.newFields) child.newFields.set(k, v);
+    child.parseObject(value, mapping.properties, path, dynamic);
+    for (const [k, v] of child.newFields) this.newFields.set(k, v);
+    this.nested.push({ path: path.join('.'), doc: { fields: child.fields, nested: child.nested.length ? child.nested : undefined } });
+  }
+
+  private addGeoPoint(fullPath: string, mapping: FieldMapping, value: unknown): void {
+    if (value === null || value === undefined) return;
+    let field;
+    try {
+      field = geoPointField(value, fullPath, this.id, mapping.ignore_malformed === true);
+    } catch {
+      throw documentParsingError(`failed to parse field [${fullPath}] of type [geo_point] in document with id '${this.id}'. Preview of field's value: '${preview(value)}'`);
+    }
+    if (field) this.fields.set(fullPath, field);
+  }
+
+  /** `copy_to`: the value is indexed again under the target field, as if the document had it there. */
+  private copyTo(target: string, value: unknown): void {
+    let mapping = resolveFieldMapping(this.mappings, target) ?? this.newFields.get(target)?.mapping;
+    if (!mapping) {
+      const found = this.dynamicMapping(target.slice(target.lastIndexOf('.') + 1), target.split('.'), value, false);
+      if (!found || found.runtime) return;
+      mapping = found.mapping;
+      this.newFields.set(target, { path: target.split('.'), mapping });
+    }
+    if (OBJECT_TYPES.has(fieldType(mapping))) {
+      throw documentParsingError(`Cannot copy to field [${target}] since it is mapped as an object`);
+    }
+    this.addLeaf(target, mapping, value, false);
+  }
+
   mappingUpdate(): Mappings | undefined {
-    if (this.newFields.size === 0) return undefined;
-    const root: Mappings = { properties: {} };
+    if (this.newFields.size === 0 && this.newRuntime.size === 0) return undefined;
+    const root: Mappings = {};
+    if (this.newFields.size) root.properties = {};
     const entries = [...this.newFields.values()].sort((a, b) => a.path.length - b.path.length);
     for (const { path, mapping } of entries) {
       let props = root.properties!;
@@ -175,6 +275,7 @@ class DocumentParser {
       const leaf = path[path.length - 1];
       props[leaf] = props[leaf] ? { ...mapping, properties: { ...(mapping.properties ?? {}), ...(props[leaf].properties ?? {}) } } : structuredClone(mapping);
     }
+    if (this.newRuntime.size) root.runtime = Object.fromEntries(this.newRuntime);
     return root;
   }
 }
@@ -188,11 +289,12 @@ export function parseDocument(source: Record<string, unknown>, mappings: Mapping
   const parser = new DocumentParser(mappings, registry, id);
   parser.parseRoot(source);
   const update = parser.mappingUpdate();
-  return { fields: parser.fields, mappings: update ? mergeMappings(mappings, update) : undefined };
+  return { fields: parser.fields, mappings: update ? mergeMappings(mappings, update) : undefined, nested: parser.nested.length ? parser.nested : undefined };
 }
 
 /** The mapping of a field path ("user.name", "title.raw"), looking through objects and multi-fields. */
 export function resolveFieldMapping(mappings: Mappings, path: string): FieldMapping | undefined {
+  if (path === IGNORED_FIELD) return IGNORED_MAPPING;
   const parts = path.split('.');
   let props = mappings.properties;
   let current: FieldMapping | undefined;

@@ -9,6 +9,10 @@ import { clusterRoutes } from './routes/cluster.js';
 import { documentRoutes } from './routes/documents.js';
 import { indicesRoutes } from './routes/indices.js';
 import { searchRoutes } from './routes/search.js';
+import { aliasRoutes } from './routes/aliases.js';
+import { analyzeRoutes } from './routes/analyze.js';
+import { byQueryRoutes } from './routes/by-query.js';
+import { validateExplainRoutes } from './routes/validate-explain.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
 
 const PRODUCT_HEADER = { 'x-elastic-product': 'Elasticsearch' };
@@ -16,7 +20,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const router = new Router();
-  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes]) router.add(r);
+  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes]) router.add(r);
   return router;
 }
 

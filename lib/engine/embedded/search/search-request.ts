@@ -1,23 +1,51 @@
 import { EsError } from '../../../errors/index.js';
+import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
+import { parseHighlight, type HighlightRequest } from './highlight/index.js';
+import { parseAggregations, type AggNode } from './aggregations/index.js';
 import { parseQuery, type Query } from './query/index.js';
+import { parseSort, parseSortParam, type SortSpec } from './sort/index.js';
 import { sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './source-filter.js';
 
 export interface SearchRequest {
   query: Query;
+  /** Filters the hits after aggregations were computed. */
+  postFilter?: Query;
   from: number;
   size: number;
   source: SourceFilter;
+  /** Explicit `_source` request (body or URL), which stored_fields does not turn off. */
+  sourceRequested: boolean;
+  sort: SortSpec[];
+  searchAfter?: unknown[];
   /** true: exact; false: none; a number: exact up to it. */
   trackTotalHits: boolean | number;
   totalAsInt: boolean;
+  trackScores: boolean;
   version: boolean;
   seqNoPrimaryTerm: boolean;
+  explain: boolean;
   minScore?: number;
+  /** undefined: default (_id and _source); `_none_`: no stored fields, not even _id; a list: those (none are stored here). */
+  storedFields?: string[] | '_none_';
+  docvalueFields: FieldAndFormat[];
+  fields: FieldAndFormat[];
+  highlight?: HighlightRequest;
+  terminateAfter?: number;
+  /** Index name pattern → score factor, first match wins. */
+  indicesBoost: Array<[string, number]>;
+  collapse?: { field: string };
+  /** The body's `aggs`/`aggregations`, parsed and validated. */
+  aggregations?: AggNode[];
+  /** `typed_keys`: aggregation names prefixed with their type (`sterms#name`). */
+  typedKeys: boolean;
 }
 
-const IMPLEMENTED = new Set(['query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores', 'explain', 'profile', 'stats', 'terminate_after']);
+const IMPLEMENTED = new Set([
+  'query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores',
+  'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse',
+]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['sort', 'aggs', 'aggregations', 'highlight', 'post_filter', 'search_after', 'collapse', 'suggest', 'rescore', 'script_fields', 'docvalue_fields', 'fields', 'runtime_mappings', 'pit', 'indices_boost', 'knn', 'rank', 'retriever', 'slice', 'ext']);
+const NOT_YET = new Set(['suggest', 'rescore', 'script_fields', 'runtime_mappings', 'pit', 'knn', 'rank', 'retriever', 'slice', 'ext']);
 
 function intParam(name: string, raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
@@ -33,6 +61,39 @@ function trackTotalHitsOf(v: unknown): boolean | number {
   return n === -1 ? true : n;
 }
 
+function parsingError(reason: string): EsError {
+  return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
+}
+
+function storedFieldsOf(v: unknown): string[] | '_none_' {
+  const list = typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(v) ? v.map(String) : undefined;
+  if (!list) throw parsingError('Expected [VALUE_STRING] or [START_ARRAY] in [stored_fields] but found [START_OBJECT]');
+  if (list.includes('_none_')) {
+    if (list.length > 1) throw new EsError(400, 'illegal_argument_exception', 'The [_none_] stored field can only be used alone');
+    return '_none_';
+  }
+  return list;
+}
+
+function indicesBoostOf(v: unknown): Array<[string, number]> {
+  if (v === undefined) return [];
+  const entries: Array<[string, unknown]> = Array.isArray(v)
+    ? v.flatMap((o) => {
+        if (o === null || typeof o !== 'object' || Array.isArray(o)) throw parsingError('[indices_boost] expects an array of objects');
+        const e = Object.entries(o as Record<string, unknown>);
+        if (e.length !== 1) throw parsingError(`Expected [END_OBJECT] in [indices_boost] but found [FIELD_NAME]`);
+        return e;
+      })
+    : v !== null && typeof v === 'object'
+      ? Object.entries(v as Record<string, unknown>)
+      : [];
+  return entries.map(([k, b]) => {
+    const n = typeof b === 'number' ? b : Number(b);
+    if (!Number.isFinite(n)) throw parsingError(`[indices_boost] boost for [${k}] must be a number`);
+    return [k, n];
+  });
+}
+
 /** A search (or count) request from its body and URL parameters, with ES's validation. */
 export function parseSearchRequest(body: Record<string, unknown> | undefined, params: URLSearchParams, maxResultWindow: number): SearchRequest {
   const b = body ?? {};
@@ -43,12 +104,26 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     throw new EsError(400, 'parsing_exception', `Unknown key for a ${token} in [${k}].`, { line: 1, col: 1 });
   }
   const query: Query = b.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(b.query);
-  let from = b.from !== undefined ? intParam('from', b.from) : 0;
+  const postFilter = b.post_filter === undefined ? undefined : parseQuery(b.post_filter);
+  let from = b.from !== undefined ? intParam('from', b.from) : -1;
   let size = b.size !== undefined ? intParam('size', b.size) : 10;
   if (params.has('from')) from = intParam('from', params.get('from'));
   if (params.has('size')) size = intParam('size', params.get('size'));
-  if (from < 0) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative, found [${from}]`);
+  if (from < -1) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative, found [${from}]`);
   if (size < 0) throw new EsError(400, 'illegal_argument_exception', `[size] parameter cannot be negative, found [${size}]`);
+  let sort = b.sort === undefined ? [] : parseSort(b.sort);
+  if (params.has('sort')) sort = parseSortParam(params.get('sort')!);
+  let searchAfter: unknown[] | undefined;
+  if (b.search_after !== undefined) {
+    if (!Array.isArray(b.search_after)) throw parsingError('[search_after] must be an array');
+    searchAfter = b.search_after;
+    if (from > 0) throw new EsError(400, 'illegal_argument_exception', '`from` parameter must be set to 0 when `search_after` is used.');
+    const sortCount = sort.length || 1;
+    if (searchAfter.length !== sortCount) {
+      throw new EsError(400, 'illegal_argument_exception', `search_after has ${searchAfter.length} value(s) but sort has ${sortCount}.`);
+    }
+  }
+  if (from === -1) from = 0;
   if (from + size > maxResultWindow) {
     throw new EsError(400, 'illegal_argument_exception',
       `Result window is too large, from + size must be less than or equal to: [${maxResultWindow}] but was [${from + size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`);
@@ -63,13 +138,55 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     trackTotalHits = true;
   }
   const source = sourceFilterFromParams(params, sourceFilterFromBody(b._source));
-  const flag = (k: string) => b[k] === true || params.get(k) === 'true';
+  const sourceRequested = b._source !== undefined || params.has('_source') || params.has('_source_includes') || params.has('_source_excludes');
+  const flag = (k: string) => b[k] === true || params.get(k) === 'true' || params.get(k) === '';
+  let storedFields = b.stored_fields === undefined ? undefined : storedFieldsOf(b.stored_fields);
+  if (params.has('stored_fields')) storedFields = storedFieldsOf(params.get('stored_fields'));
+  if (storedFields === '_none_' && sourceRequested && source.fetch) {
+    throw new EsError(400, 'search_context_exception', '`stored_fields` cannot be disabled if _source is requested');
+  }
+  const docvalueFields = parseFieldAndFormats(b.docvalue_fields, 'docvalue_fields');
+  if (params.has('docvalue_fields')) docvalueFields.push(...params.get('docvalue_fields')!.split(',').filter(Boolean).map((field) => ({ field })));
+  const terminate = b.terminate_after ?? params.get('terminate_after') ?? undefined;
+  const terminateAfter = terminate === undefined || terminate === null ? undefined : intParam('terminate_after', terminate);
+  if (terminateAfter !== undefined && terminateAfter < 0) throw new EsError(400, 'illegal_argument_exception', 'terminateAfter must be > 0');
+  let minScore: number | undefined;
+  if (b.min_score !== undefined) {
+    minScore = typeof b.min_score === 'number' ? b.min_score : Number(b.min_score);
+    if (!Number.isFinite(minScore)) throw parsingError('[min_score] must be a number');
+  }
+  let collapse: { field: string } | undefined;
+  if (b.collapse !== undefined) {
+    const c = b.collapse as Record<string, unknown>;
+    if (c === null || typeof c !== 'object' || typeof c.field !== 'string') throw parsingError('[collapse] requires a [field]');
+    if (c.inner_hits !== undefined) throw new EsError(400, 'illegal_argument_exception', '[collapse.inner_hits] is not supported by the embedded engine yet');
+    if (searchAfter) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in conjunction with `search_after`');
+    if (params.has('scroll')) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in a scroll context');
+    collapse = { field: c.field };
+  }
   return {
-    query, from, size, source, trackTotalHits, totalAsInt,
+    query, postFilter, from, size, source, sourceRequested, sort, searchAfter, trackTotalHits, totalAsInt,
+    trackScores: flag('track_scores'),
     version: flag('version'),
     seqNoPrimaryTerm: flag('seq_no_primary_term'),
-    minScore: typeof b.min_score === 'number' ? b.min_score : undefined,
+    explain: flag('explain'),
+    minScore,
+    storedFields,
+    docvalueFields,
+    fields: parseFieldAndFormats(b.fields, 'fields'),
+    highlight: b.highlight === undefined ? undefined : parseHighlight(b.highlight),
+    terminateAfter,
+    indicesBoost: indicesBoostOf(b.indices_boost),
+    collapse,
+    aggregations: aggregationsOf(b),
+    typedKeys: flag('typed_keys'),
   };
+}
+
+function aggregationsOf(b: Record<string, unknown>): AggNode[] | undefined {
+  if (b.aggs !== undefined && b.aggregations !== undefined) throw parsingError('Found two aggregation definitions: [aggs] and [aggregations]');
+  const raw = b.aggs ?? b.aggregations;
+  return raw === undefined ? undefined : parseAggregations(raw);
 }
 
 /** A `_count` body: only `query` is accepted. */

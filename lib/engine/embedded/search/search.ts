@@ -1,14 +1,31 @@
-import { errors } from '../../../errors/index.js';
+import { EsError, errors } from '../../../errors/index.js';
 import type { IndexHandle } from '../indices/index.js';
-import { executeQuery, type Query } from './query/index.js';
+import { resolveFieldMapping } from '../mapping/index.js';
+import { aggregate } from './aggregations/index.js';
+import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
+import { highlightHit } from './highlight/index.js';
+import { executeQuery, type Query, type ScoredDocs } from './query/index.js';
 import type { SearchRequest } from './search-request.js';
+import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 
-interface Hit {
+/** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
+interface IndexMatches {
   handle: IndexHandle;
   handleOrder: number;
+  /** Matching ordinals, ascending, with a parallel score column; `length` entries are used. */
+  ords: ArrayLike<number>;
+  scores: ArrayLike<number>;
+  length: number;
+  sorts: ResolvedSort[];
+}
+
+/** One document competing for the page: where it is, its score and its sort keys. */
+interface Candidate {
+  m: IndexMatches;
   ord: number;
   score: number;
+  keys: SortKey[];
 }
 
 function shardsOf(handles: IndexHandle[]) {
@@ -20,51 +37,226 @@ function ensureSearchable(handles: IndexHandle[]): void {
   for (const h of handles) if (!h.isOpen) throw errors.indexClosed(h.name, h.uuid);
 }
 
+function wildcardMatch(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  return new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(name);
+}
+
+/** `indices_boost`: the first entry naming the index (or one of its aliases, or a pattern) gives its factor. */
+function indexBoost(handle: IndexHandle, boosts: Array<[string, number]>): number {
+  for (const [pattern, boost] of boosts) {
+    if (wildcardMatch(pattern, handle.name)) return boost;
+    if (Object.keys(handle.meta.aliases ?? {}).some((a) => wildcardMatch(pattern, a))) return boost;
+  }
+  return 1;
+}
+
+function needsScores(req: SearchRequest): boolean {
+  return isScoreOrder(req.sort) || req.trackScores || req.minScore !== undefined || req.sort.some((s) => s.kind === 'score');
+}
+
+/** Query phase of one index: matching ordinals and scores, with min_score, indices_boost and terminate_after applied. */
+function matchIndex(handle: IndexHandle, handleOrder: number, req: SearchRequest, scoring: boolean, sorts: SortSpec[], mappedSomewhere: (f: string) => boolean): IndexMatches {
+  const ctx = { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry };
+  const scored: ScoredDocs = executeQuery(req.query, ctx, scoring);
+  let ords: ArrayLike<number> = scored.ords;
+  let scores: ArrayLike<number> = scored.scores;
+  let length = scored.length;
+  const boost = indexBoost(handle, req.indicesBoost);
+  if (req.minScore !== undefined || boost !== 1) {
+    const keptOrds: number[] = [];
+    const keptScores: number[] = [];
+    for (let i = 0; i < length; i++) {
+      const score = scores[i] * boost;
+      if (req.minScore !== undefined && score < req.minScore) continue;
+      keptOrds.push(ords[i]);
+      keptScores.push(score);
+    }
+    ords = keptOrds;
+    scores = keptScores;
+    length = keptOrds.length;
+  }
+  // Ordinals are ascending (index order): terminate_after keeps the first ones, as a shard's collector would.
+  if (req.terminateAfter !== undefined && req.terminateAfter > 0 && length > req.terminateAfter) length = req.terminateAfter;
+  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere) };
+}
+
+function* allHits(matches: IndexMatches[]): Iterable<{ handle: IndexHandle; ord: number; score: number }> {
+  for (const m of matches) for (let i = 0; i < m.length; i++) yield { handle: m.handle, ord: m.ords[i], score: m.scores[i] };
+}
+
+function applyPostFilter(matches: IndexMatches[], filter: Query): IndexMatches[] {
+  return matches.map((m) => {
+    const pass = executeQuery(filter, { index: m.handle.inverted!, mappings: m.handle.mappings, registry: m.handle.registry }, false);
+    const ords: number[] = [];
+    const scores: number[] = [];
+    // Both sides are ascending: one merge walk.
+    let j = 0;
+    for (let i = 0; i < m.length; i++) {
+      const ord = m.ords[i];
+      while (j < pass.length && pass.ords[j] < ord) j++;
+      if (j < pass.length && pass.ords[j] === ord) {
+        ords.push(ord);
+        scores.push(m.scores[i]);
+      }
+    }
+    return { ...m, ords, scores, length: ords.length };
+  });
+}
+
+/**
+ * Collects the best `from + size` candidates under the request's order, with `search_after` and
+ * `collapse`, without sorting every match: a bounded heap, and sort keys computed only once per doc.
+ */
+function collectTop(matches: IndexMatches[], req: SearchRequest, scoreOrder: boolean): Candidate[] {
+  const k = req.from + req.size;
+  const sortsOf0 = matches[0]?.sorts ?? [];
+  const compare = scoreOrder
+    ? (a: Candidate, b: Candidate) => b.score - a.score || a.m.handleOrder - b.m.handleOrder || a.ord - b.ord
+    : (a: Candidate, b: Candidate) => compareKeys(sortsOf0, a.keys, b.keys) || a.m.handleOrder - b.m.handleOrder || a.ord - b.ord;
+  let after: SortKey[] | undefined;
+  if (req.searchAfter && matches.length) {
+    after = scoreOrder
+      ? [Number(req.searchAfter[0])]
+      : req.searchAfter.map((v, i) => sortsOf0[i].parseAfter(v));
+  }
+  const collapseField = req.collapse?.field;
+  if (collapseField) {
+    // Best document per collapse key, then the best groups.
+    const best = new Map<string, Candidate>();
+    for (const m of matches) {
+      const fi = m.handle.inverted!.field(collapseField);
+      for (let i = 0; i < m.length; i++) {
+        const ord = m.ords[i];
+        const score = m.scores[i];
+        const c: Candidate = { m, ord, score, keys: scoreOrder ? [] : m.sorts.map((s) => s.key(ord, score)) };
+        const v = fi?.docValues.get(ord)?.[0];
+        const key = v === undefined ? '\u0000null' : typeof v + ':' + String(v);
+        const prev = best.get(key);
+        if (!prev || compare(c, prev) < 0) best.set(key, c);
+      }
+    }
+    const top = new TopK<Candidate>(k, compare);
+    for (const c of best.values()) top.push(c);
+    return top.sorted();
+  }
+  const top = new TopK<Candidate>(k, compare);
+  for (const m of matches) {
+    const n = m.sorts.length;
+    const scratch: SortKey[] = new Array(n);
+    const probe: Candidate = { m, ord: 0, score: 0, keys: scratch };
+    for (let i = 0; i < m.length; i++) {
+      const ord = m.ords[i];
+      const score = m.scores[i];
+      probe.ord = ord;
+      probe.score = score;
+      if (!scoreOrder) for (let s = 0; s < n; s++) scratch[s] = m.sorts[s].key(ord, score);
+      if (after) {
+        if (scoreOrder ? !(score < (after[0] as number)) : compareKeys(m.sorts, scratch, after) <= 0) continue;
+      }
+      if (!top.admits((worst) => compare(probe, worst))) continue;
+      top.push({ m, ord, score, keys: scoreOrder ? [] : scratch.slice() });
+    }
+  }
+  return top.sorted();
+}
+
+/** hits.total: every match (search_after does not change it). */
+function countOf(matches: IndexMatches[]): number {
+  return matches.reduce((n, m) => n + m.length, 0);
+}
+
+function buildHit(c: Candidate, req: SearchRequest, showScore: boolean, showSort: boolean): Record<string, unknown> | undefined {
+  const { handle } = c.m;
+  const id = handle.inverted!.idOf(c.ord)!;
+  const doc = handle.get(id);
+  if (!doc) return undefined;
+  const hit: Record<string, unknown> = { _index: handle.name, _type: '_doc' };
+  if (req.storedFields !== '_none_') hit._id = id;
+  if (req.version) hit._version = doc.version;
+  if (req.seqNoPrimaryTerm) {
+    hit._seq_no = doc.seqNo;
+    hit._primary_term = doc.primaryTerm;
+  }
+  hit._score = showScore ? c.score : null;
+  if (doc.routing !== undefined) hit._routing = doc.routing;
+  const ignored = handle.inverted!.field('_ignored')?.docValues.get(c.ord);
+  if (ignored?.length && req.storedFields !== '_none_') hit._ignored = ignored;
+  const sourceWanted = req.storedFields === undefined || req.sourceRequested;
+  if (sourceWanted && req.storedFields !== '_none_') {
+    const source = filterSource(doc.source, req.source);
+    if (source !== undefined) hit._source = source;
+  }
+  const fields = {
+    ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
+    ...fieldsFromSource(req.fields, handle.mappings, handle.registry, doc.source),
+  };
+  if (req.collapse) {
+    const v = handle.inverted!.field(req.collapse.field)?.docValues.get(c.ord)?.[0];
+    fields[req.collapse.field] = v === undefined ? [null] : [v];
+  }
+  if (Object.keys(fields).length) hit.fields = fields;
+  if (req.highlight) {
+    const maxAnalyzedOffset = Number(handle.meta.settings['index.highlight.max_analyzed_offset'] ?? 1_000_000);
+    const highlight = highlightHit(req.highlight, req.query, doc.source, handle.mappings, handle.registry, { index: handle.name, id, maxAnalyzedOffset });
+    if (highlight) hit.highlight = highlight;
+  }
+  if (showSort) hit.sort = c.m.sorts.map((s, i) => s.render(c.keys[i]));
+  if (req.explain) {
+    hit._shard = `[${handle.name}][0]`;
+    hit._node = 'embedded';
+    hit._explanation = { value: c.score, description: `score of document [${id}] in [${handle.name}]`, details: [] };
+  }
+  return hit;
+}
+
 /** Runs a search over resolved indices and builds ES's response body. */
 export function runSearch(handles: IndexHandle[], req: SearchRequest, started: number): Record<string, unknown> {
   ensureSearchable(handles);
-  const hits: Hit[] = [];
-  handles.forEach((handle, handleOrder) => {
-    const scored = executeQuery(req.query, { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry });
-    for (const [ord, score] of scored) {
-      if (req.minScore !== undefined && score < req.minScore) continue;
-      hits.push({ handle, handleOrder, ord, score });
-    }
-  });
-  hits.sort((a, b) => b.score - a.score || a.handleOrder - b.handleOrder || a.ord - b.ord);
-  const page = hits.slice(req.from, req.from + req.size);
-  const out: Record<string, unknown>[] = [];
-  for (const h of page) {
-    const id = h.handle.inverted!.idOf(h.ord)!;
-    const doc = h.handle.get(id);
-    if (!doc) continue;
-    const hit: Record<string, unknown> = { _index: h.handle.name, _type: '_doc', _id: id };
-    if (req.version) hit._version = doc.version;
-    if (req.seqNoPrimaryTerm) {
-      hit._seq_no = doc.seqNo;
-      hit._primary_term = doc.primaryTerm;
-    }
-    hit._score = h.score;
-    if (doc.routing !== undefined) hit._routing = doc.routing;
-    const source = filterSource(doc.source, req.source);
-    if (source !== undefined) hit._source = source;
-    out.push(hit);
+  const scoreOrder = isScoreOrder(req.sort);
+  const scoring = needsScores(req);
+  const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
+  if (req.collapse && !mappedSomewhere(req.collapse.field) && handles.length) {
+    throw new EsError(400, 'illegal_argument_exception', `no mapping found for \`${req.collapse.field}\` in order to collapse on`);
   }
-  const maxScore = hits.length ? hits.reduce((m, h) => Math.max(m, h.score), -Infinity) : null;
+  let matches = handles.map((h, i) => matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere));
+
+  // Aggregations see every match of the query; post_filter only narrows the hits.
+  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, allHits(matches), { typedKeys: req.typedKeys }) : undefined;
+  if (req.postFilter) matches = applyPostFilter(matches, req.postFilter);
+
+  const total = countOf(matches);
+  const page = req.size > 0 ? collectTop(matches, req, scoreOrder).slice(req.from) : [];
+  const showScore = scoreOrder || req.trackScores || req.sort.some((s) => s.kind === 'score');
+  const out: Record<string, unknown>[] = [];
+  for (const c of page) {
+    const hit = buildHit(c, req, showScore, !scoreOrder);
+    if (hit) out.push(hit);
+  }
+  let maxScore: number | null = null;
+  if (showScore && total > 0) {
+    maxScore = -Infinity;
+    for (const m of matches) for (let i = 0; i < m.length; i++) if (m.scores[i] > maxScore) maxScore = m.scores[i];
+  }
   const hitsBody: Record<string, unknown> = {};
-  if (req.trackTotalHits !== false) {
+  if (req.trackTotalHits === false && req.totalAsInt) hitsBody.total = -1;
+  else if (req.trackTotalHits !== false) {
     const limit = req.trackTotalHits === true ? Infinity : req.trackTotalHits;
-    const total = hits.length > limit ? { value: limit, relation: 'gte' } : { value: hits.length, relation: 'eq' };
-    hitsBody.total = req.totalAsInt ? hits.length : total;
+    hitsBody.total = req.totalAsInt ? total : total > limit ? { value: limit, relation: 'gte' } : { value: total, relation: 'eq' };
   }
   hitsBody.max_score = maxScore;
   hitsBody.hits = out;
-  return {
+  const body: Record<string, unknown> = {
     took: Math.max(0, Math.round(performance.now() - started)),
     timed_out: false,
-    _shards: shardsOf(handles),
-    hits: hitsBody,
   };
+  if (req.terminateAfter !== undefined) {
+    body.terminated_early = matches.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
+  }
+  body._shards = shardsOf(handles);
+  body.hits = hitsBody;
+  if (aggregations) body.aggregations = aggregations;
+  return body;
 }
 
 export function runCount(handles: IndexHandle[], query: Query): Record<string, unknown> {

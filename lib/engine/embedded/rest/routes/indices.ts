@@ -1,4 +1,5 @@
 import { nestSettings, wildcardMatch, type IndexHandle } from '../../indices/index.js';
+import { fieldMappings } from '../../mapping/index.js';
 import { requestBody, requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -37,6 +38,13 @@ async function deleteIndex(req: RestRequest, ctx: EngineContext): Promise<RestRe
   const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
   await ctx.indices.delete(handles);
   return ACK;
+}
+
+function getFieldMapping(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  const patterns = req.pathParams.fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const includeDefaults = booleanParam(req.params, 'include_defaults', false);
+  return { status: 200, body: Object.fromEntries(handles.map((h) => [h.name, { mappings: fieldMappings(h.meta.mappings, patterns, includeDefaults) }])) };
 }
 
 function getMapping(req: RestRequest, ctx: EngineContext): RestResponse {
@@ -96,6 +104,8 @@ export const indicesRoutes: Route[] = [
   { methods: ['GET', 'HEAD'], pattern: '/{index}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'], handler: getIndex },
   { methods: ['DELETE'], pattern: '/{index}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: deleteIndex },
   { methods: ['GET'], pattern: '/_mapping', params: [...INDICES_OPTIONS, 'local', 'master_timeout'], handler: getMapping },
+  { methods: ['GET'], pattern: '/_mapping/field/{fields}', params: [...INDICES_OPTIONS, 'local', 'include_defaults'], handler: getFieldMapping },
+  { methods: ['GET'], pattern: '/{index}/_mapping/field/{fields}', params: [...INDICES_OPTIONS, 'local', 'include_defaults'], handler: getFieldMapping },
   { methods: ['GET'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, 'local', 'master_timeout'], handler: getMapping },
   { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'write_index_only'], handler: putMapping },
   { methods: ['GET'], pattern: '/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },

@@ -1,28 +1,166 @@
-import { EsError } from '../../../../errors/index.js';
+import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
 import { parseCountQuery, parseSearchRequest, runCount, runSearch } from '../../search/index.js';
-import { requestBody } from '../body.js';
+import { jsonErrorReason, requestBody } from '../body.js';
+import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+import { INDICES_OPTIONS } from './resolve.js';
+import { scrollContexts } from './scroll-contexts.js';
+import { effectiveQuery, resolveTarget, timeValue, withQuery } from './search-target.js';
 
-function refuseUnsupported(req: RestRequest): void {
-  for (const p of ['q', 'scroll', 'sort']) {
-    if (req.params.has(p)) throw new EsError(400, 'illegal_argument_exception', `[${p}] is not supported by the embedded engine yet`);
+function maxWindowOf(handles: IndexHandle[]): number {
+  if (!handles.length) return 10_000;
+  return Math.min(...handles.map((h) => Number(h.meta.settings['index.max_result_window'] ?? '10000')));
+}
+
+function validationError(reason: string): EsError {
+  return new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${reason};`);
+}
+
+/**
+ * One search: resolve the indices, build the effective query (`q=`, query strings, alias
+ * filters), run it. With `scroll`, the full result is kept as a scroll context and the first
+ * page returned with its `_scroll_id`.
+ */
+export function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
+  const handles = resolveTarget(ctx, expression, params);
+  const effective = withQuery(body, effectiveQuery(body?.query, params, handles, expression));
+  const scroll = params.get('scroll');
+  if (scroll === null) return runSearch(handles, parseSearchRequest(effective, params, maxWindowOf(handles)), started);
+
+  const keepAlive = timeValue('scroll', scroll);
+  const request = parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER);
+  if (request.size === 0) throw validationError('[size] cannot be [0] in a scroll context');
+  if (booleanParam(params, 'request_cache', false)) throw validationError('[request_cache] cannot be used in a scroll context');
+  const maxWindow = maxWindowOf(handles);
+  if (request.size > maxWindow) {
+    throw new EsError(400, 'illegal_argument_exception',
+      `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
+  const full = runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started);
+  const hitsObj = full.hits as Record<string, unknown>;
+  const all = hitsObj.hits as unknown[];
+  const { hits: _omitted, ...header } = hitsObj;
+  void _omitted;
+  const id = scrollContexts(ctx).add({ hits: all, header, shards: full._shards, next: request.size, size: request.size }, keepAlive);
+  return { _scroll_id: id, ...full, hits: { ...header, hits: all.slice(0, request.size) } };
 }
 
 function search(req: RestRequest, ctx: EngineContext): RestResponse {
-  refuseUnsupported(req);
-  const body = requestBody(req);
-  const handles = resolveIndices(req, ctx);
-  const maxWindow = Math.min(...handles.map((h) => Number(h.meta.settings['index.max_result_window'] ?? '10000')), 10_000 * 1000);
-  const request = parseSearchRequest(body, req.params, handles.length ? maxWindow : 10_000);
-  return { status: 200, body: runSearch(handles, request, req.started) };
+  return { status: 200, body: executeSearch(ctx, req.pathParams.index, req.params, requestBody(req), req.started) };
 }
 
 function count(req: RestRequest, ctx: EngineContext): RestResponse {
-  refuseUnsupported(req);
-  const query = parseCountQuery(requestBody(req));
-  return { status: 200, body: runCount(resolveIndices(req, ctx), query) };
+  const handles = resolveTarget(ctx, req.pathParams.index, req.params);
+  const body = requestBody(req);
+  const query = parseCountQuery(withQuery(body, effectiveQuery(body?.query, req.params, handles, req.pathParams.index)));
+  return { status: 200, body: runCount(handles, query) };
+}
+
+function scrollIds(req: RestRequest): { ids: string[]; keepAlive?: string } {
+  const body = requestBody(req);
+  let ids: string[] = [];
+  let keepAlive = req.params.get('scroll') ?? undefined;
+  const raw = req.body.toString('utf8').trim();
+  if (body) {
+    const id = body.scroll_id;
+    if (id !== undefined) ids = Array.isArray(id) ? id.map(String) : String(id).split(',');
+    if (typeof body.scroll === 'string') keepAlive = body.scroll;
+  } else if (raw && !raw.startsWith('{')) {
+    ids = raw.split(',');
+  }
+  if (!ids.length) {
+    const fromParam = req.pathParams.scroll_id ?? req.params.get('scroll_id');
+    if (fromParam) ids = fromParam.split(',');
+  }
+  return { ids: ids.map((s) => s.trim()).filter(Boolean), keepAlive };
+}
+
+function scroll(req: RestRequest, ctx: EngineContext): RestResponse {
+  const { ids, keepAlive } = scrollIds(req);
+  if (!ids.length) throw validationError('scrollId is missing');
+  const c = scrollContexts(ctx).take(ids[0], keepAlive === undefined ? undefined : timeValue('scroll', keepAlive));
+  const page = c.hits.slice(c.next, c.next + c.size);
+  c.next += page.length;
+  const totalAsInt = booleanParam(req.params, 'rest_total_hits_as_int', false);
+  const header = { ...c.header };
+  if (totalAsInt && header.total !== null && typeof header.total === 'object') header.total = (header.total as { value: number }).value;
+  return {
+    status: 200,
+    body: { _scroll_id: ids[0], took: Math.max(0, Math.round(performance.now() - req.started)), timed_out: false, _shards: c.shards, hits: { ...header, hits: page } },
+  };
+}
+
+function clearScroll(req: RestRequest, ctx: EngineContext): RestResponse {
+  const { ids } = scrollIds(req);
+  const contexts = scrollContexts(ctx);
+  if (ids.length === 1 && ids[0] === '_all') return { status: 200, body: { succeeded: true, num_freed: contexts.freeAll() } };
+  if (!ids.length) throw validationError('no scroll ids specified');
+  let freed = 0;
+  for (const id of ids) if (contexts.free(id)) freed++;
+  return { status: freed > 0 || ids.length === 0 ? 200 : 404, body: { succeeded: true, num_freed: freed } };
+}
+
+const MSEARCH_HEADER_KEYS = new Set(['index', 'indices', 'search_type', 'preference', 'routing', 'request_cache', 'ignore_unavailable', 'allow_no_indices',
+  'expand_wildcards', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'ignore_throttled', 'type', 'types']);
+
+interface MsearchItem {
+  index: string | undefined;
+  params: URLSearchParams;
+  body: Record<string, unknown>;
+}
+
+function parseJsonLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (err) {
+    throw new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, line));
+  }
+}
+
+/** NDJSON header/body pairs; header options override the URL's. */
+function msearchItems(req: RestRequest): MsearchItem[] {
+  const lines = req.body.toString('utf8').split('\n');
+  if (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+  const items: MsearchItem[] = [];
+  for (let i = 0; i < lines.length; i += 2) {
+    const headerLine = lines[i].trim();
+    const header = headerLine ? parseJsonLine(headerLine) : {};
+    if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new EsError(400, 'illegal_argument_exception', 'msearch header must be an object');
+    const params = new URLSearchParams(req.params);
+    let index = req.pathParams.index;
+    for (const [k, v] of Object.entries(header as Record<string, unknown>)) {
+      if (!MSEARCH_HEADER_KEYS.has(k)) throw new EsError(400, 'illegal_argument_exception', `key [${k}] is not supported in the metadata section`);
+      if (k === 'index' || k === 'indices') index = Array.isArray(v) ? v.map(String).join(',') : String(v);
+      else if (k !== 'type' && k !== 'types') params.set(k, Array.isArray(v) ? v.map(String).join(',') : String(v));
+    }
+    if (i + 1 >= lines.length) throw validationError('no requests added');
+    const bodyLine = lines[i + 1].trim();
+    const body = bodyLine ? parseJsonLine(bodyLine) : {};
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new EsError(400, 'parsing_exception', 'Failed to parse object: expecting token of type [START_OBJECT]', { line: 1, col: 1 });
+    const track = (body as Record<string, unknown>).track_total_hits;
+    if (booleanParam(req.params, 'rest_total_hits_as_int', false) && track !== undefined && track !== true && track !== 'true' && track !== false && track !== -1) {
+      // checked while reading the request, so it fails the whole msearch as in ES
+      throw new EsError(400, 'illegal_argument_exception', `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${String(track)}`);
+    }
+    items.push({ index, params, body: body as Record<string, unknown> });
+  }
+  if (!items.length) throw validationError('no requests added');
+  return items;
+}
+
+function msearch(req: RestRequest, ctx: EngineContext): RestResponse {
+  const items = msearchItems(req);
+  const responses = items.map((item) => {
+    const started = performance.now();
+    try {
+      return { ...executeSearch(ctx, item.index, item.params, item.body, started), status: 200 };
+    } catch (err) {
+      const e = toEsError(err);
+      return { ...errorBody(e) };
+    }
+  });
+  return { status: 200, body: { took: Math.max(0, Math.round(performance.now() - req.started)), responses } };
 }
 
 const SEARCH_PARAMS = [
@@ -31,12 +169,22 @@ const SEARCH_PARAMS = [
   'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version',
   'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df',
   'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score',
+  'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source',
 ];
 const COUNT_PARAMS = [...INDICES_OPTIONS, 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'];
+const SCROLL_PARAMS = ['scroll', 'scroll_id', 'rest_total_hits_as_int'];
+const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size',
+  'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', ...INDICES_OPTIONS, 'routing', 'include_named_queries_score'];
 
 export const searchRoutes: Route[] = [
   { methods: ['GET', 'POST'], pattern: '/_search', params: SEARCH_PARAMS, handler: search },
   { methods: ['GET', 'POST'], pattern: '/{index}/_search', params: SEARCH_PARAMS, handler: search },
   { methods: ['GET', 'POST'], pattern: '/_count', params: COUNT_PARAMS, handler: count },
   { methods: ['GET', 'POST'], pattern: '/{index}/_count', params: COUNT_PARAMS, handler: count },
+  { methods: ['GET', 'POST'], pattern: '/_search/scroll', params: SCROLL_PARAMS, handler: scroll },
+  { methods: ['GET', 'POST'], pattern: '/_search/scroll/{scroll_id}', params: SCROLL_PARAMS, handler: scroll },
+  { methods: ['DELETE'], pattern: '/_search/scroll', params: [], handler: clearScroll },
+  { methods: ['DELETE'], pattern: '/_search/scroll/{scroll_id}', params: [], handler: clearScroll },
+  { methods: ['GET', 'POST'], pattern: '/_msearch', params: MSEARCH_PARAMS, handler: msearch },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_msearch', params: MSEARCH_PARAMS, handler: msearch },
 ];

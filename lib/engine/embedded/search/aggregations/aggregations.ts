@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
-import { REGISTRY } from './registry.js';
+import { registry } from './registry.js';
 import { isParentPipeline, runSiblingPipeline } from './pipelines.js';
 
 function parsing(reason: string, extra: Record<string, unknown> = {}): EsError {
@@ -29,7 +29,7 @@ function similarity(a: string, b: string): number {
 }
 
 function unknownType(type: string): EsError {
-  const candidates = Object.keys(REGISTRY)
+  const candidates = Object.keys(registry())
     .map((k) => ({ k, s: similarity(type, k) }))
     .filter((c) => c.s > 0.7)
     .sort((x, y) => y.s - x.s || x.k.localeCompare(y.k))
@@ -73,7 +73,7 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
       }
     }
     if (type === undefined) throw parsing(`Missing definition for aggregation [${name}]`, {});
-    const impl: AggregationType | undefined = REGISTRY[type];
+    const impl: AggregationType | undefined = registry()[type];
     if (!impl) throw unknownType(type);
     if (!isObject(body)) throw parsing(`Expected [START_OBJECT] under [${type}], but got a [${tokenOf(body)}] in [${name}]`);
     if (type === 'composite' && parentType !== undefined) {
@@ -85,6 +85,9 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
       throw new EsError(400, 'aggregation_initialization_exception', `Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
     }
     const params = impl.parse(name, body, subs);
+    if (parentType === undefined && isParentPipeline(type)) {
+      throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${type} aggregation [${name}] must be declared inside of another aggregation;`);
+    }
     out.push({ name, type, body, subs, meta, params });
   }
   return out;
@@ -103,7 +106,7 @@ export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext)
   const out: Record<string, unknown> = {};
   const siblings: AggNode[] = [];
   for (const node of nodes) {
-    const impl = REGISTRY[node.type];
+    const impl = registry()[node.type];
     if (impl.kind === 'pipeline') {
       if (!isParentPipeline(node.type)) siblings.push(node);
       continue;

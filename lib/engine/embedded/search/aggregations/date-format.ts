@@ -4,6 +4,7 @@ import { UTC, type TimeZone } from './time-zone.js';
 
 /** ES's named formats as java.time patterns (the printing side). */
 const NAMED: Record<string, string> = {
+  iso8601: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
   strict_date_optional_time: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
   date_optional_time: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
   strict_date_optional_time_nanos: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
@@ -148,7 +149,7 @@ export class DateFormatter {
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time';
 
-const HAS_ZONE = /(Z|[+-]\d{2}(:?\d{2})?)$/;
+const HAS_ZONE = /T.*(Z|[+-]\d{2}(:?\d{2})?)$/;
 
 function parseAnchor(text: unknown, format: string, zone: TimeZone): number | undefined {
   if (typeof text === 'number') return parseDateValue(text, format.includes('epoch_second') && !format.includes('epoch_millis') ? 'epoch_second' : 'epoch_millis');

@@ -1,12 +1,17 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { parseDocument, resolveFieldMapping, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { fieldType, parseDocument, resolveFieldMapping, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
 import { parseQuery } from './parse-query.js';
 import { requiredShouldMatches, type Query } from './query.js';
 import { queryTerm } from './query-terms.js';
+import { rewriteQuery } from './rewrite-query.js';
 
 export interface MatchContext {
   mappings: Mappings;
   registry: AnalysisRegistry;
+  /** Epoch ms for date math (`now`); defaults to the current time. */
+  now?: number;
 }
 
 export interface CandidateDocument {
@@ -16,13 +21,24 @@ export interface CandidateDocument {
 
 interface Evaluated {
   id: string;
-  doc: ParsedDocument;
+  fields: Map<string, IndexableField>;
+  nested?: ParsedDocument['nested'];
   mappings: Mappings;
   registry: AnalysisRegistry;
+  now: number;
 }
 
-function fieldTerms(e: Evaluated, field: string): string[] | undefined {
-  return e.doc.fields.get(field)?.terms;
+const GEO = { parsePoint: parseGeoPoint, distance: parseDistance, arc: arcDistance };
+
+function hasTerm(e: Evaluated, field: string, term: string): boolean {
+  return e.fields.get(field)?.terms.includes(term) ?? false;
+}
+
+function anyTerm(e: Evaluated, field: string, test: (t: string) => boolean): boolean {
+  const terms = e.fields.get(field)?.terms;
+  if (!terms) return false;
+  for (const t of terms) if (test(t)) return true;
+  return false;
 }
 
 function termMatches(e: Evaluated, field: string, value: string | number | boolean, caseInsensitive = false): boolean {
@@ -31,13 +47,17 @@ function termMatches(e: Evaluated, field: string, value: string | number | boole
   if (!mapping) return false;
   const term = queryTerm(mapping, value, e.registry);
   if (term === undefined) return false;
-  const terms = fieldTerms(e, field);
-  if (!terms) return false;
   if (caseInsensitive) {
     const lower = term.toLowerCase();
-    return terms.some((t) => t.toLowerCase() === lower);
+    return anyTerm(e, field, (t) => t.toLowerCase() === lower);
   }
-  return terms.includes(term);
+  return hasTerm(e, field, term);
+}
+
+function positionsOf(field: IndexableField, test: (t: string) => boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < field.terms.length; i++) if (test(field.terms[i])) out.push(field.positions[i]);
+  return out.sort((a, b) => a - b);
 }
 
 function evaluate(q: Query, e: Evaluated): boolean {
@@ -53,9 +73,11 @@ function evaluate(q: Query, e: Evaluated): boolean {
     case 'ids':
       return q.values.includes(e.id);
     case 'exists': {
-      if (e.doc.fields.has(q.field)) return true;
+      const has = (f: IndexableField) => f.terms.length > 0 || f.values.length > 0;
+      const own = e.fields.get(q.field);
+      if (own && has(own)) return true;
       const prefix = q.field + '.';
-      for (const name of e.doc.fields.keys()) if (name.startsWith(prefix)) return true;
+      for (const [name, f] of e.fields) if (name.startsWith(prefix) && has(f)) return true;
       return false;
     }
     case 'bool': {
@@ -68,13 +90,83 @@ function evaluate(q: Query, e: Evaluated): boolean {
       for (const c of q.should) if (evaluate(c, e) && ++matched >= needed) return true;
       return false;
     }
+    case 'indexed_term':
+      return hasTerm(e, q.field, q.term);
+    case 'term_pattern':
+      return anyTerm(e, q.field, (t) => q.pattern.test(t));
+    case 'phrase': {
+      const field = e.fields.get(q.field);
+      if (!field || field.type === 'keyword') return false;
+      const last = q.terms.length - 1;
+      const positions = q.terms.map((alts, gi) =>
+        positionsOf(field, q.prefixExpansions !== undefined && gi === last ? (t) => alts.some((a) => t.startsWith(a)) : (t) => alts.includes(t)));
+      if (positions.some((p) => p.length === 0)) return false;
+      return phraseFreq(positions, q.offsets, q.slop) > 0;
+    }
+    case 'range': {
+      const mapping = resolveFieldMapping(e.mappings, q.field);
+      const field = e.fields.get(q.field);
+      if (!mapping || !field) return false;
+      const b = rangeBounds(q, mapping, e.registry, e.now);
+      if (b.numeric) {
+        const bool = fieldType(mapping) === 'boolean';
+        return field.values.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number), b));
+      }
+      return field.terms.some((t) => inRange(t, b));
+    }
+    case 'constant_score':
+      return evaluate(q.filter, e);
+    case 'dis_max':
+      return q.queries.some((c) => evaluate(c, e));
+    case 'boosting':
+      return evaluate(q.positive, e);
+    case 'function_score': {
+      if (!evaluate(q.query, e)) return false;
+      // min_score depends on scores (index statistics) except when every function is a filter-free decay/weight on a constant query;
+      // the matcher checks it only for decay functions over a match_all query (the common "near me" case).
+      if (q.minScore === undefined || q.query.type !== 'match_all') return true;
+      let score = 1;
+      for (const fn of q.functions) {
+        if (fn.filter && !evaluate(fn.filter, e)) continue;
+        if (fn.decay) {
+          const r = resolveDecay(fn.decay, resolveFieldMapping(e.mappings, fn.decay.field), e.now, GEO);
+          score *= decayOfValues(fn.decay, r, e.fields.get(fn.decay.field)?.values);
+        }
+        score *= fn.weight ?? 1;
+      }
+      return Math.fround(score) >= q.minScore;
+    }
+    case 'nested': {
+      for (const n of e.nested ?? []) {
+        const sub: Evaluated = { ...e, fields: n.doc.fields, nested: n.doc.nested };
+        if (n.path === q.path) {
+          if (evaluate(q.query, sub)) return true;
+        } else if (q.path.startsWith(n.path + '.') && evaluate(q, sub)) return true;
+      }
+      return false;
+    }
+    case 'geo_distance': {
+      const vs = e.fields.get(q.field)?.values ?? [];
+      for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
+      return false;
+    }
+    case 'geo_bounding_box': {
+      const vs = e.fields.get(q.field)?.values ?? [];
+      for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
+      return false;
+    }
+    default:
+      return evaluate(rewriteQuery(q, e), e);
   }
 }
 
 /**
  * Does this one document match this query? Works on the document, the index's mappings and
  * analysis alone — no index — so live search streams can test a changed document. The same
- * semantics as the index executor (execute-query.ts), from the same parsing and term rules.
+ * semantics as the index executor (execute-query.ts): both run the clauses of `rewriteQuery`.
+ * Known differences: expansions limited by `max_expansions` (fuzzy, phrase prefix) depend on the
+ * index's dictionary, so the matcher accepts every term within the distance; `min_score` of a
+ * function_score over a scored query is not applied.
  */
 export function documentMatches(query: Query, candidate: CandidateDocument, ctx: MatchContext): boolean {
   let doc: ParsedDocument;
@@ -83,7 +175,9 @@ export function documentMatches(query: Query, candidate: CandidateDocument, ctx:
   } catch {
     return false;
   }
-  return evaluate(query, { id: candidate.id, doc, mappings: doc.mappings ?? ctx.mappings, registry: ctx.registry });
+  const mappings = doc.mappings ?? ctx.mappings;
+  const e: Evaluated = { id: candidate.id, fields: doc.fields, nested: doc.nested, mappings, registry: ctx.registry, now: ctx.now ?? Date.now() };
+  return evaluate(rewriteQuery(query, e), e);
 }
 
 /** Parses a query DSL object once and returns a predicate over documents. */

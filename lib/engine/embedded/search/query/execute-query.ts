@@ -1,164 +1,537 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import type { FieldIndex, InvertedIndex } from '../../index/index.js';
+import { SliceReader, type FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
-import { requiredShouldMatches, type Query } from './query.js';
+import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
+import { combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
 import { queryTerm } from './query-terms.js';
+import { requiredShouldMatches, type Query } from './query.js';
+import { rewriteQuery } from './rewrite-query.js';
+import { avgFieldLength, bm25, idf, normInverseCache } from './similarity.js';
+import type { TermPattern } from './term-patterns.js';
 
-/** Ordinal → score of the documents that match. */
-export type ScoredDocs = Map<number, number>;
+export { ScoredDocs } from './doc-set.js';
 
 export interface ExecutionContext {
   index: InvertedIndex;
   mappings: Mappings;
   registry: AnalysisRegistry;
+  /** Epoch ms for date math (`now`); defaults to the current time. */
+  now?: number;
 }
 
-const K1 = 1.2;
-const B = 0.75;
+const f = Math.fround;
 const SCORED_BY_BM25 = new Set(['text', 'match_only_text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
+const GEO = { parsePoint: parseGeoPoint, distance: parseDistance, arc: arcDistance };
 
 /** A float32 score as ES prints it: the shortest decimal that reads back as the same float. */
 export function float32(x: number): number {
-  const f = Math.fround(x);
+  const v = Math.fround(x);
   for (let p = 1; p <= 9; p++) {
-    const d = Number(f.toPrecision(p));
-    if (Math.fround(d) === f) return d;
+    const d = Number(v.toPrecision(p));
+    if (Math.fround(d) === v) return d;
   }
-  return f;
+  return v;
 }
 
-function liveDocFreq(ctx: ExecutionContext, ords: number[]): number {
+const accumulators = new WeakMap<InvertedIndex, Accumulator>();
+function accumulator(index: InvertedIndex): Accumulator {
+  let acc = accumulators.get(index);
+  if (!acc || acc.counts.length < index.maxOrd) {
+    acc = new Accumulator(Math.max(1024, index.maxOrd * 1.25));
+    accumulators.set(index, acc);
+  }
+  return acc;
+}
+
+interface Exec {
+  index: InvertedIndex;
+  mappings: Mappings;
+  registry: AnalysisRegistry;
+  now: number;
+  reader: SliceReader;
+}
+
+/**
+ * Runs a query against one index's inverted index: the matching ordinals, ascending, with their
+ * scores (Lucene's BM25 in float arithmetic). With `scoring` false (filter context) scores are 0.
+ */
+export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): ScoredDocs {
+  const x: Exec = { index: ctx.index, mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), reader: new SliceReader() };
+  return run(rewriteQuery(q, ctx), x, scoring);
+}
+
+function liveDocFreq(fi: FieldIndex, tid: number, x: Exec): number {
+  const r = fi.postingsOf(tid, x.reader);
+  const live = x.index.liveness;
   let n = 0;
-  for (const o of ords) if (ctx.index.isLive(o)) n++;
+  while (!r.done) {
+    if (live[r.read()] === 1) n++;
+    if (fi.positional) {
+      const freq = r.read();
+      for (let j = 0; j < freq; j++) r.read();
+    }
+  }
   return n;
 }
 
-/**
- * BM25 as Elasticsearch scores a term (LegacyBM25Similarity: the (k1 + 1) factor kept). Field
- * lengths are used exactly for now; Lucene quantises them into one byte (next step).
- */
-function bm25(fi: FieldIndex, ctx: ExecutionContext, ords: number[], freqs: number[], withNorms: boolean, boost: number, out: ScoredDocs): void {
-  const N = fi.docCount;
-  const n = liveDocFreq(ctx, ords);
-  const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
-  const avgdl = N > 0 ? fi.sumTotalTermFreq / N : 1;
-  for (let i = 0; i < ords.length; i++) {
-    const ord = ords[i];
-    if (!ctx.index.isLive(ord)) continue;
-    const freq = freqs[i];
-    const norm = withNorms ? K1 * (1 - B + (B * (fi.lengths.get(ord) ?? 1)) / avgdl) : K1;
-    out.set(ord, float32(boost * idf * ((K1 + 1) * freq) / (freq + norm)));
-  }
-}
-
-function termQuery(ctx: ExecutionContext, field: string, value: string | number | boolean, boost: number, caseInsensitive: boolean, scoring: boolean): ScoredDocs {
-  const out: ScoredDocs = new Map();
-  if (field === '_id') {
-    const ord = ctx.index.ordOf(String(value));
-    if (ord !== undefined) out.set(ord, boost);
-    return out;
-  }
-  const mapping = resolveFieldMapping(ctx.mappings, field);
-  const fi = ctx.index.field(field);
-  if (!mapping || !fi) return out;
-  const term = queryTerm(mapping, value, ctx.registry);
-  if (term === undefined) return out;
-  if (caseInsensitive) {
-    const lower = term.toLowerCase();
-    for (const [t, p] of fi.postings) {
-      if (t.toLowerCase() !== lower) continue;
-      for (const ord of p.ords) if (ctx.index.isLive(ord)) out.set(ord, boost);
+/** Postings of one term, scored: BM25 with `weight`, or a constant. */
+function termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number; bm25: boolean; constant: number }, out: DocSetBuilder): void {
+  const r = fi.postingsOf(tid, x.reader);
+  const live = x.index.liveness;
+  const cache = score.bm25 ? normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount)) : undefined;
+  const norms = fi.norms;
+  while (!r.done) {
+    const ord = r.read();
+    let freq = 1;
+    if (fi.positional) {
+      freq = r.read();
+      for (let j = 0; j < freq; j++) r.read();
     }
+    if (live[ord] !== 1) continue;
+    out.add(ord, cache ? bm25(score.weight, freq, cache[fi.positional ? norms[ord] : 1]) : score.constant);
+  }
+}
+
+function indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): ScoredDocs {
+  const fi = x.index.field(field);
+  if (!fi) return ScoredDocs.empty();
+  const tid = fi.termId(term);
+  if (tid < 0) return ScoredDocs.empty();
+  const out = new DocSetBuilder(fi.postingsCount(tid));
+  const useBm25 = scoring && !constant && SCORED_BY_BM25.has(fi.type);
+  const weight = useBm25 ? f(boost * idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
+  termDocs(fi, tid, x, { weight, bm25: useBm25, constant: scoring ? boost : 0 }, out);
+  return out.build();
+}
+
+/** Term ids of the field's dictionary that pass the pattern (sorted term order). */
+function expand(fi: FieldIndex, pattern: TermPattern): number[] {
+  const out: number[] = [];
+  if (pattern.prefix) {
+    const terms = fi.sortedTerms();
+    let lo = 0;
+    let hi = terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[mid] < pattern.prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < terms.length && terms[i].startsWith(pattern.prefix); i++) if (pattern.test(terms[i])) out.push(fi.termId(terms[i]));
     return out;
   }
-  const postings = fi.postings.get(term);
-  if (!postings) return out;
-  const type = fieldType(mapping);
-  if (scoring && SCORED_BY_BM25.has(type)) {
-    bm25(fi, ctx, postings.ords, postings.freqs, type === 'text' || type === 'match_only_text' || type === 'search_as_you_type', boost, out);
-  } else {
-    for (const ord of postings.ords) if (ctx.index.isLive(ord)) out.set(ord, boost);
+  for (const t of fi.sortedTerms()) if (pattern.test(t)) out.push(fi.termId(t));
+  return out;
+}
+
+function unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): ScoredDocs {
+  if (tids.length === 1) {
+    const out = new DocSetBuilder(fi.postingsCount(tids[0]));
+    termDocs(fi, tids[0], x, { weight: 0, bm25: false, constant: score }, out);
+    return out.build();
   }
-  return out;
+  const acc = accumulator(x.index);
+  const live = x.index.liveness;
+  for (const tid of tids) {
+    const r = fi.postingsOf(tid, x.reader);
+    while (!r.done) {
+      const ord = r.read();
+      if (fi.positional) {
+        const freq = r.read();
+        for (let j = 0; j < freq; j++) r.read();
+      }
+      if (live[ord] === 1) acc.add(ord, 0);
+    }
+  }
+  const out = new DocSetBuilder();
+  acc.drain((ord) => out.add(ord, score));
+  return out.build();
 }
 
-function allLive(ctx: ExecutionContext, score: number): ScoredDocs {
-  const out: ScoredDocs = new Map();
-  for (const ord of ctx.index.liveOrds()) out.set(ord, score);
-  return out;
+function termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const fi = x.index.field(q.field);
+  if (!fi) return ScoredDocs.empty();
+  let tids = expand(fi, q.pattern);
+  if (!tids.length) return ScoredDocs.empty();
+  if (q.scoring === 'constant' || !scoring) {
+    if (tids.length > q.maxExpansions) tids = tids.slice(0, q.maxExpansions);
+    return unionConstant(fi, tids, x, scoring ? q.boost : 0);
+  }
+  // Fuzzy: the best max_expansions terms by boost (then term order), scored as BM25 terms with the
+  // document frequency blended to the highest one (Lucene's TopTermsBlendedFreqScoringRewrite).
+  const boostOf = q.pattern.boostOf!;
+  const ranked = tids.map((tid) => ({ tid, boost: boostOf(fi.termOf(tid)) })).sort((a, b) => b.boost - a.boost || (fi.termOf(a.tid) < fi.termOf(b.tid) ? -1 : 1));
+  const chosen = ranked.slice(0, q.maxExpansions);
+  let maxDf = 0;
+  for (const c of chosen) maxDf = Math.max(maxDf, liveDocFreq(fi, c.tid, x));
+  const termIdf = idf(maxDf, fi.docCount);
+  const acc = accumulator(x.index);
+  const useBm25 = SCORED_BY_BM25.has(fi.type);
+  for (const c of chosen) {
+    const b = new DocSetBuilder(fi.postingsCount(c.tid));
+    termDocs(fi, c.tid, x, { weight: f(f(q.boost * c.boost) * termIdf), bm25: useBm25, constant: q.boost * c.boost }, b);
+    const docs = b.build();
+    for (let i = 0; i < docs.length; i++) acc.add(docs.ords[i], docs.scores[i]);
+  }
+  const out = new DocSetBuilder();
+  acc.drain((ord, _c, sum) => out.add(ord, f(sum)));
+  return out.build();
 }
 
-/**
- * Runs a query against one index's inverted index. With `scoring` false (filter context) every
- * match scores 0 where ES would not compute a score.
- */
-export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): ScoredDocs {
+/** Positions of a document for each position group (alternatives merged), read from postings. */
+function phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const fi = x.index.field(q.field);
+  if (!fi || !fi.positional) return ScoredDocs.empty();
+  const groups: number[][] = q.terms.map((alts, gi) => {
+    const isPrefix = q.prefixExpansions !== undefined && gi === q.terms.length - 1;
+    if (!isPrefix) return alts.map((t) => fi.termId(t)).filter((t) => t >= 0);
+    const tids: number[] = [];
+    for (const t of alts) for (const tid of expand(fi, { prefix: t, test: (s) => s.startsWith(t) })) if (tids.length < q.prefixExpansions!) tids.push(tid);
+    return tids;
+  });
+  if (groups.some((g) => g.length === 0)) return ScoredDocs.empty();
+  const live = x.index.liveness;
+  // Per group: ord → positions.
+  const maps = groups.map((tids) => {
+    const m = new Map<number, number[]>();
+    for (const tid of tids) {
+      const r = fi.postingsOf(tid, x.reader);
+      while (!r.done) {
+        const ord = r.read();
+        const freq = r.read();
+        let ps = live[ord] === 1 ? m.get(ord) : undefined;
+        if (live[ord] === 1 && !ps) m.set(ord, (ps = []));
+        for (let j = 0; j < freq; j++) {
+          const p = r.read();
+          if (ps) ps.push(p);
+        }
+      }
+    }
+    return m;
+  });
+  let sumIdf = 0;
+  for (const tids of groups) for (const tid of tids) sumIdf += idf(liveDocFreq(fi, tid, x), fi.docCount);
+  const weight = f(q.boost * f(sumIdf));
+  const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
+  const smallest = maps.reduce((a, b) => (b.size < a.size ? b : a));
+  const ords = [...smallest.keys()].sort((a, b) => a - b);
+  const out = new DocSetBuilder(ords.length);
+  for (const ord of ords) {
+    const positions: number[][] = [];
+    let ok = true;
+    for (const m of maps) {
+      const ps = m.get(ord);
+      if (!ps) {
+        ok = false;
+        break;
+      }
+      positions.push(ps.length > 1 ? ps.sort((a, b) => a - b) : ps);
+    }
+    if (!ok) continue;
+    const freq = phraseFreq(positions, q.offsets, q.slop);
+    if (freq > 0) out.add(ord, scoring ? bm25(weight, freq, cache[fi.norms[ord]]) : 0);
+  }
+  return out.build();
+}
+
+function allLive(x: Exec, score: number): ScoredDocs {
+  const live = x.index.liveness;
+  const out = new DocSetBuilder(x.index.docCount);
+  for (let ord = 0; ord < x.index.maxOrd; ord++) if (live[ord] === 1) out.add(ord, score);
+  return out.build();
+}
+
+function byDocValues(field: string, x: Exec, score: number, test: (values: ReadonlyArray<string | number | boolean>) => boolean): ScoredDocs {
+  const fi = x.index.field(field);
+  if (!fi) return ScoredDocs.empty();
+  const live = x.index.liveness;
+  const dv = fi.docValues;
+  const out = new DocSetBuilder();
+  for (let ord = 0; ord < x.index.maxOrd; ord++) {
+    if (live[ord] !== 1) continue;
+    const vs = dv.get(ord);
+    if (vs !== undefined && test(vs)) out.add(ord, score);
+  }
+  return out.build();
+}
+
+function rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const mapping = resolveFieldMapping(x.mappings, q.field);
+  if (!mapping) return ScoredDocs.empty();
+  const b = rangeBounds(q, mapping, x.registry, x.now);
+  const score = scoring ? q.boost : 0;
+  if (b.numeric) {
+    const bool = fieldType(mapping) === 'boolean';
+    return byDocValues(q.field, x, score, (vs) => vs.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number), b)));
+  }
+  const fi = x.index.field(q.field);
+  if (!fi) return ScoredDocs.empty();
+  const tids: number[] = [];
+  for (const t of fi.sortedTerms()) if (inRange(t, b)) tids.push(fi.termId(t));
+  return tids.length ? unionConstant(fi, tids, x, score) : ScoredDocs.empty();
+}
+
+function existsQuery(field: string, x: Exec, score: number): ScoredDocs {
+  const fis: FieldIndex[] = [];
+  const prefix = field + '.';
+  for (const name of x.index.fieldNames()) if (name === field || name.startsWith(prefix)) fis.push(x.index.field(name)!);
+  if (!fis.length) return ScoredDocs.empty();
+  const live = x.index.liveness;
+  const out = new DocSetBuilder();
+  for (let ord = 0; ord < x.index.maxOrd; ord++) {
+    if (live[ord] !== 1) continue;
+    for (const fi of fis) {
+      if (fi.has(ord)) {
+        out.add(ord, score);
+        break;
+      }
+    }
+  }
+  return out.build();
+}
+
+/** Moves a cursor of a sorted set up to `ord`; true when the set has it. */
+function seek(set: ScoredDocs, cursors: Int32Array, k: number, ord: number): boolean {
+  let j = cursors[k];
+  const ords = set.ords;
+  while (j < set.length && ords[j] < ord) j++;
+  cursors[k] = j;
+  return j < set.length && ords[j] === ord;
+}
+
+function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const must = q.must.map((c) => run(c, x, scoring));
+  const filter = q.filter.map((c) => run(c, x, false));
+  const should = q.should.map((c) => run(c, x, scoring));
+  const mustNot = q.mustNot.map((c) => run(c, x, false));
+  const required = [...must, ...filter];
+  const needed = requiredShouldMatches(q.minimumShouldMatch, should.length, required.length > 0);
+  if (should.length && needed > should.length) return ScoredDocs.empty();
+  const notCursors = new Int32Array(mustNot.length);
+  const excluded = (ord: number) => {
+    for (let k = 0; k < mustNot.length; k++) if (seek(mustNot[k], notCursors, k, ord)) return true;
+    return false;
+  };
+  const out = new DocSetBuilder();
+  const boost = q.boost;
+  if (required.length) {
+    const driverIdx = required.reduce((best, s, i) => (s.length < required[best].length ? i : best), 0);
+    const driver = required[driverIdx];
+    const reqCursors = new Int32Array(required.length);
+    const shouldCursors = new Int32Array(should.length);
+    for (let i = 0; i < driver.length; i++) {
+      const ord = driver.ords[i];
+      let ok = true;
+      for (let k = 0; k < required.length && ok; k++) if (k !== driverIdx) ok = seek(required[k], reqCursors, k, ord);
+      if (!ok || excluded(ord)) continue;
+      let score = 0;
+      let matched = 0;
+      for (let k = 0; k < should.length; k++) {
+        if (seek(should[k], shouldCursors, k, ord)) {
+          matched++;
+          score += should[k].scores[shouldCursors[k]];
+        }
+      }
+      if (matched < needed) continue;
+      let mustScore = 0;
+      for (let k = 0; k < must.length; k++) mustScore += k === driverIdx ? must[k].scores[i] : must[k].scores[reqCursors[k]];
+      out.add(ord, scoring ? f(f(f(mustScore) + f(score)) * boost) : 0);
+    }
+    return out.build();
+  }
+  if (should.length) {
+    if (should.length === 1 && !mustNot.length) {
+      const s = should[0];
+      if (boost === 1 || !scoring) return scoring ? s : s.withScore(0);
+      const scores = new Float64Array(s.length);
+      for (let i = 0; i < s.length; i++) scores[i] = f(s.scores[i] * boost);
+      return new ScoredDocs(s.ords, scores, s.length);
+    }
+    const acc = accumulator(x.index);
+    for (const s of should) for (let i = 0; i < s.length; i++) acc.add(s.ords[i], s.scores[i]);
+    acc.drain((ord, count, sum) => {
+      if (count < needed || excluded(ord)) return;
+      out.add(ord, scoring ? f(f(sum) * boost) : 0);
+    });
+    return out.build();
+  }
+  // Only must_not, or nothing: every live document (ES adds a match_all; score 1 × boost).
+  const live = x.index.liveness;
+  for (let ord = 0; ord < x.index.maxOrd; ord++) if (live[ord] === 1 && !excluded(ord)) out.add(ord, scoring ? boost : 0);
+  return out.build();
+}
+
+function disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const sets = q.queries.map((c) => run(c, x, scoring));
+  const acc = accumulator(x.index);
+  for (const s of sets) for (let i = 0; i < s.length; i++) acc.add(s.ords[i], s.scores[i]);
+  const out = new DocSetBuilder();
+  const tie = q.tieBreaker;
+  acc.drain((ord, _count, sum, max) => out.add(ord, scoring ? f(f(max + f(tie * f(sum - max))) * q.boost) : 0));
+  return out.build();
+}
+
+function scale(set: ScoredDocs, fn: (ord: number, score: number) => number | undefined): ScoredDocs {
+  const out = new DocSetBuilder(set.length);
+  for (let i = 0; i < set.length; i++) {
+    const v = fn(set.ords[i], set.scores[i]);
+    if (v !== undefined) out.add(set.ords[i], v);
+  }
+  return out.build();
+}
+
+function functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const base = run(q.query, x, true);
+  const filters = q.functions.map((fn) => (fn.filter ? run(fn.filter, x, false) : undefined));
+  const decays = q.functions.map((fn) => (fn.decay ? resolveDecay(fn.decay, resolveFieldMapping(x.mappings, fn.decay.field), x.now, GEO) : undefined));
+  const cursors = new Int32Array(q.functions.length);
+  return scale(base, (ord, score) => {
+    const scores: number[] = [];
+    const weights: number[] = [];
+    for (let k = 0; k < q.functions.length; k++) {
+      const fn = q.functions[k];
+      if (filters[k] && !seek(filters[k]!, cursors, k, ord)) continue;
+      let v = 1;
+      if (fn.fieldValueFactor) {
+        const fvf = fn.fieldValueFactor;
+        const vs = x.index.field(fvf.field)?.docValues.get(ord);
+        const raw = vs?.length ? Number(vs[0]) : fvf.missing;
+        if (raw === undefined) {
+          throw Object.assign(new Error(`Missing value for field [${fvf.field}]`), { status: 400 });
+        }
+        v = fieldValueFactor(raw, fvf.factor, fvf.modifier);
+      } else if (fn.decay) {
+        v = decayOfValues(fn.decay, decays[k]!, x.index.field(fn.decay.field)?.docValues.get(ord));
+      } else if (fn.randomScore) {
+        v = ((Math.imul(ord + 1, 0x9e3779b1) ^ (fn.randomScore.seed ?? 0)) >>> 0) / 0x100000000;
+      }
+      const w = fn.weight ?? 1;
+      scores.push(f(v * w));
+      weights.push(w);
+      if (q.scoreMode === 'first') break;
+    }
+    const funcScore = Math.min(combineFunctions(q.scoreMode, scores, weights), q.maxBoost);
+    const total = f(combineBoostMode(q.boostMode, score, funcScore) * q.boost);
+    if (q.minScore !== undefined && total < q.minScore) return undefined;
+    return scoring ? total : 0;
+  });
+}
+
+function nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): ScoredDocs {
+  const direct = x.index.nested(q.path);
+  let children: ScoredDocs;
+  let parentOf: Int32Array;
+  if (direct) {
+    children = run(q.query, { ...x, index: direct.index, reader: new SliceReader() }, scoring);
+    parentOf = direct.parentOf;
+  } else {
+    const via = [...x.index.nestedPaths()].find((p) => q.path.startsWith(p + '.'));
+    if (!via) return ScoredDocs.empty();
+    const ni = x.index.nested(via)!;
+    children = nestedQuery(q, { ...x, index: ni.index, reader: new SliceReader() }, scoring);
+    parentOf = ni.parentOf;
+  }
+  const out = new DocSetBuilder();
+  const live = x.index.liveness;
+  let i = 0;
+  while (i < children.length) {
+    const parent = parentOf[children.ords[i]];
+    let sum = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    let n = 0;
+    while (i < children.length && parentOf[children.ords[i]] === parent) {
+      const s = children.scores[i++];
+      sum += s;
+      min = Math.min(min, s);
+      max = Math.max(max, s);
+      n++;
+    }
+    if (live[parent] !== 1) continue;
+    const s = q.scoreMode === 'sum' ? sum : q.scoreMode === 'min' ? min : q.scoreMode === 'max' ? max : q.scoreMode === 'none' ? 0 : sum / n;
+    out.add(parent, scoring ? f(f(s) * q.boost) : 0);
+  }
+  return out.build();
+}
+
+function run(q: Query, x: Exec, scoring: boolean): ScoredDocs {
   switch (q.type) {
     case 'match_all':
-      return allLive(ctx, scoring ? q.boost : 0);
+      return allLive(x, scoring ? q.boost : 0);
     case 'match_none':
-      return new Map();
-    case 'term':
-      return termQuery(ctx, q.field, q.value, q.boost, q.caseInsensitive, scoring);
+      return ScoredDocs.empty();
+    case 'indexed_term':
+      return indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
+    case 'term': {
+      if (q.field === '_id') {
+        const ord = x.index.ordOf(String(q.value));
+        return ord === undefined ? ScoredDocs.empty() : new ScoredDocs(Int32Array.of(ord), Float64Array.of(scoring ? q.boost : 0), 1);
+      }
+      const mapping = resolveFieldMapping(x.mappings, q.field);
+      if (!mapping) return ScoredDocs.empty();
+      const term = queryTerm(mapping, q.value, x.registry);
+      if (term === undefined) return ScoredDocs.empty();
+      if (q.caseInsensitive) {
+        const lower = term.toLowerCase();
+        return termPattern({ type: 'term_pattern', field: q.field, pattern: { prefix: '', test: (t) => t.toLowerCase() === lower }, scoring: 'constant', maxExpansions: Infinity, boost: q.boost }, x, scoring);
+      }
+      return indexedTerm(q.field, term, q.boost, !SCORED_BY_BM25.has(fieldType(mapping)), x, scoring);
+    }
     case 'terms': {
-      const out: ScoredDocs = new Map();
-      for (const v of q.values) for (const ord of termQuery(ctx, q.field, v, q.boost, false, false).keys()) out.set(ord, scoring ? q.boost : 0);
-      return out;
+      if (q.field === '_id') return run({ type: 'ids', values: q.values.map(String), boost: q.boost }, x, scoring);
+      const mapping = resolveFieldMapping(x.mappings, q.field);
+      const fi = x.index.field(q.field);
+      if (!mapping || !fi) return ScoredDocs.empty();
+      const tids = new Set<number>();
+      for (const v of q.values) {
+        const term = queryTerm(mapping, v, x.registry);
+        const tid = term === undefined ? -1 : fi.termId(term);
+        if (tid >= 0) tids.add(tid);
+      }
+      return tids.size ? unionConstant(fi, [...tids], x, scoring ? q.boost : 0) : ScoredDocs.empty();
     }
     case 'ids': {
-      const out: ScoredDocs = new Map();
-      for (const id of q.values) {
-        const ord = ctx.index.ordOf(id);
-        if (ord !== undefined) out.set(ord, scoring ? q.boost : 0);
-      }
-      return out;
+      const ords = [...new Set(q.values.map((id) => x.index.ordOf(id)).filter((o): o is number => o !== undefined))].sort((a, b) => a - b);
+      const out = new DocSetBuilder(ords.length);
+      for (const o of ords) out.add(o, scoring ? q.boost : 0);
+      return out.build();
     }
-    case 'exists': {
-      const out: ScoredDocs = new Map();
-      const prefix = q.field + '.';
-      for (const name of ctx.index.fieldNames()) {
-        if (name !== q.field && !name.startsWith(prefix)) continue;
-        for (const ord of ctx.index.field(name)!.lengths.keys()) out.set(ord, scoring ? q.boost : 0);
-      }
-      return out;
-    }
+    case 'exists':
+      return existsQuery(q.field, x, scoring ? q.boost : 0);
     case 'bool':
-      return boolQuery(q, ctx, scoring);
-  }
-}
-
-function boolQuery(q: Extract<Query, { type: 'bool' }>, ctx: ExecutionContext, scoring: boolean): ScoredDocs {
-  const must = q.must.map((c) => executeQuery(c, ctx, scoring));
-  const filter = q.filter.map((c) => executeQuery(c, ctx, false));
-  const should = q.should.map((c) => executeQuery(c, ctx, scoring));
-  const mustNot = q.mustNot.map((c) => executeQuery(c, ctx, false));
-  const required = [...must, ...filter];
-  const noClauses = required.length === 0 && should.length === 0 && mustNot.length === 0;
-  const needed = requiredShouldMatches(q.minimumShouldMatch, should.length, required.length > 0);
-  let candidates: Iterable<number>;
-  if (required.length) candidates = required.reduce((a, b) => (b.size < a.size ? b : a)).keys();
-  else if (should.length) {
-    const union = new Set<number>();
-    for (const s of should) for (const ord of s.keys()) union.add(ord);
-    candidates = [...union].sort((a, b) => a - b);
-  } else candidates = ctx.index.liveOrds();
-  const out: ScoredDocs = new Map();
-  for (const ord of candidates) {
-    if (!required.every((r) => r.has(ord))) continue;
-    if (mustNot.some((r) => r.has(ord))) continue;
-    let score = 0;
-    let matched = 0;
-    for (const s of should) {
-      const v = s.get(ord);
-      if (v !== undefined) {
-        matched++;
-        score += v;
-      }
+      return boolQuery(q, x, scoring);
+    case 'term_pattern':
+      return termPattern(q, x, scoring);
+    case 'phrase':
+      return phrase(q, x, scoring);
+    case 'range':
+      return rangeQuery(q, x, scoring);
+    case 'constant_score':
+      return run(q.filter, x, false).withScore(scoring ? q.boost : 0);
+    case 'dis_max':
+      return disMax(q, x, scoring);
+    case 'boosting': {
+      const pos = run(q.positive, x, scoring);
+      const neg = run(q.negative, x, false);
+      const c = new Int32Array(1);
+      return scale(pos, (ord, s) => (scoring ? f(f(seek(neg, c, 0, ord) ? s * q.negativeBoost : s) * q.boost) : 0));
     }
-    if (matched < needed) continue;
-    for (const m of must) score += m.get(ord)!;
-    if (noClauses) score = 1;
-    out.set(ord, scoring ? score * q.boost : 0);
+    case 'function_score':
+      return functionScore(q, x, scoring);
+    case 'nested':
+      return nestedQuery(q, x, scoring);
+    case 'geo_distance':
+      return byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
+        for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
+        return false;
+      });
+    case 'geo_bounding_box':
+      return byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
+        for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
+        return false;
+      });
+    default:
+      // match, match_phrase… never reach here: rewriteQuery lowered them.
+      return run(rewriteQuery(q, x), x, scoring);
   }
-  return out;
 }

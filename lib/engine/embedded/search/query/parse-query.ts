@@ -1,8 +1,14 @@
 import { EsError } from '../../../../errors/index.js';
-import type { Query } from './query.js';
+import { queryStringToDsl } from '../query-string/index.js';
+import { parseGeoPoint, parseDistance } from '../../mapping/geo-point.js';
+import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 
 function parsingError(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
+}
+
+function illegal(reason: string): EsError {
+  return new EsError(400, 'illegal_argument_exception', reason);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -13,44 +19,175 @@ function boostOf(name: string, v: unknown): number {
   if (v === undefined) return 1;
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw parsingError(`[${name}] query does not support [boost] with value [${String(v)}]`);
-  if (n < 0) throw new EsError(400, 'illegal_argument_exception', `negative [boost] are not allowed in [${name}], but got [${n}]`);
+  if (n < 0) throw illegal(`negative [boost] are not allowed in [${name}], but got [${n}]`);
   return n;
 }
 
-function scalar(name: string, v: unknown): string | number | boolean {
+function scalar(name: string, v: unknown): Scalar {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
-  if (v === null) throw new EsError(400, 'illegal_argument_exception', 'field name is null or empty');
+  if (v === null) throw illegal('field name is null or empty');
   throw parsingError(`[${name}] query does not support array of values`);
 }
 
+function num(name: string, key: string, v: unknown, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw parsingError(`[${name}] failed to parse field [${key}]`);
+  return n;
+}
+
+function bool(v: unknown, dflt: boolean): boolean {
+  if (v === undefined || v === null) return dflt;
+  return v === true || v === 'true';
+}
+
 /** Only single-key objects: `{ "term": { … } }`. */
-function singleEntry(q: Record<string, unknown>, context: string): [string, unknown] {
+function singleEntry(q: Record<string, unknown>): [string, unknown] {
   const keys = Object.keys(q);
   if (keys.length === 0) return ['match_all', {}];
   if (keys.length > 1) throw parsingError(`[${keys[0]}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
-  void context;
   return [keys[0], q[keys[0]]];
 }
 
-function fieldAndBody(name: string, body: unknown): [string, unknown] {
+function fieldAndBody(name: string, body: unknown, extraKeys: string[] = []): [string, unknown] {
   if (!isObject(body)) throw parsingError(`[${name}] query malformed, no start_object after query name`);
-  const keys = Object.keys(body).filter((k) => k !== 'boost' && k !== '_name');
-  if (keys.length === 0) throw new EsError(400, 'illegal_argument_exception', `field name is null or empty`);
+  const keys = Object.keys(body).filter((k) => k !== 'boost' && k !== '_name' && !extraKeys.includes(k));
+  if (keys.length === 0) throw illegal('field name is null or empty');
   if (keys.length > 1) throw parsingError(`[${name}] query doesn't support multiple fields, found [${keys[0]}] and [${keys[1]}]`);
   return [keys[0], body[keys[0]]];
 }
 
+function checkKeys(name: string, spec: Record<string, unknown>, allowed: string[]): void {
+  for (const k of Object.keys(spec)) if (!allowed.includes(k)) throw parsingError(`[${name}] query does not support [${k}]`);
+}
+
 function clauses(v: unknown): unknown[] {
-  if (v === undefined) return [];
+  if (v === undefined || v === null) return [];
   return Array.isArray(v) ? v : [v];
 }
 
+export function parseFuzziness(v: unknown): Fuzziness | undefined {
+  if (v === undefined || v === null) return undefined;
+  const s = String(v).trim();
+  const auto = /^auto(?::(\d+),(\d+))?$/i.exec(s);
+  if (auto) return { kind: 'auto', low: auto[1] ? Number(auto[1]) : 3, high: auto[2] ? Number(auto[2]) : 6 };
+  const n = Number(s);
+  if (!Number.isFinite(n)) throw parsingError(`failed to parse fuzziness [${s}]`);
+  // Fractional fuzziness is a 0..1 similarity in old Lucene; ES maps 0.x to edits (x ≥ 0.5 → 1 …); keep integer edits.
+  return { kind: 'fixed', edits: Math.min(2, Math.max(0, Math.floor(n))) };
+}
+
+function zeroTerms(name: string, v: unknown): 'none' | 'all' {
+  if (v === undefined) return 'none';
+  const s = String(v).toLowerCase();
+  if (s !== 'none' && s !== 'all') throw parsingError(`[${name}] Unsupported zero_terms_query value [${String(v)}]`);
+  return s;
+}
+
+function operatorOf(name: string, v: unknown): 'or' | 'and' {
+  if (v === undefined) return 'or';
+  const s = String(v).toLowerCase();
+  if (s !== 'or' && s !== 'and') throw parsingError(`[${name}] query does not support [operator] with value [${String(v)}]`);
+  return s;
+}
+
+function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextOptions {
+  const msm = spec.minimum_should_match;
+  return {
+    analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined,
+    operator: operatorOf(name, spec.operator),
+    minimumShouldMatch: typeof msm === 'number' || typeof msm === 'string' ? msm : undefined,
+    fuzziness: parseFuzziness(spec.fuzziness),
+    prefixLength: num(name, 'prefix_length', spec.prefix_length, 0),
+    maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
+    transpositions: bool(spec.fuzzy_transpositions, true),
+    zeroTermsQuery: zeroTerms(name, spec.zero_terms_query),
+    lenient: bool(spec.lenient, false),
+  };
+}
+
+const MATCH_KEYS = ['query', 'analyzer', 'operator', 'minimum_should_match', 'fuzziness', 'prefix_length', 'max_expansions', 'fuzzy_transpositions',
+  'fuzzy_rewrite', 'zero_terms_query', 'lenient', 'auto_generate_synonyms_phrase_query', 'cutoff_frequency', 'boost', '_name'];
+
+function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown> } {
+  const [field, raw] = fieldAndBody(name, body);
+  const spec = isObject(raw) ? raw : { query: raw };
+  checkKeys(name, spec, allowed);
+  if (spec.query === undefined) throw illegal(`[${name}] requires query value`);
+  return { field, spec };
+}
+
+function parseFunction(f: Record<string, unknown>): ScoreFunction {
+  const fn: ScoreFunction = {};
+  for (const [k, v] of Object.entries(f)) {
+    switch (k) {
+      case 'filter':
+        fn.filter = parseQuery(v);
+        break;
+      case 'weight':
+        fn.weight = num('function_score', 'weight', v, 1);
+        break;
+      case 'field_value_factor': {
+        if (!isObject(v) || typeof v.field !== 'string') throw parsingError('[field_value_factor] requires a [field]');
+        fn.fieldValueFactor = {
+          field: v.field,
+          factor: num('field_value_factor', 'factor', v.factor, 1),
+          modifier: typeof v.modifier === 'string' ? v.modifier.toLowerCase() : 'none',
+          missing: v.missing === undefined ? undefined : num('field_value_factor', 'missing', v.missing, 0),
+        };
+        break;
+      }
+      case 'gauss':
+      case 'exp':
+      case 'linear':
+        fn.decay = parseDecay(k, v);
+        break;
+      case 'random_score':
+        fn.randomScore = isObject(v) ? { seed: typeof v.seed === 'number' ? v.seed : undefined, field: typeof v.field === 'string' ? v.field : undefined } : {};
+        break;
+      case 'script_score':
+        throw illegal('[script_score] is not supported by the embedded engine');
+      default:
+        throw parsingError(`failed to parse [function_score] query. unknown field [${k}]`);
+    }
+  }
+  return fn;
+}
+
+function parseDecay(kind: 'gauss' | 'exp' | 'linear', v: unknown): DecayFunction {
+  if (!isObject(v)) throw parsingError(`[${kind}] malformed score function`);
+  let mode: DecayFunction['multiValueMode'] = 'min';
+  let field: string | undefined;
+  let spec: Record<string, unknown> | undefined;
+  for (const [k, val] of Object.entries(v)) {
+    if (k === 'multi_value_mode') mode = String(val).toLowerCase() as DecayFunction['multiValueMode'];
+    else if (isObject(val)) [field, spec] = [k, val];
+  }
+  if (!field || !spec) throw parsingError(`[${kind}] malformed score function`);
+  if (spec.scale === undefined) throw illegal(`[${kind}] must be set for ${kind} functions`);
+  return { kind, field, origin: spec.origin, scale: spec.scale, offset: spec.offset, decay: num(kind, 'decay', spec.decay, 0.5), multiValueMode: mode };
+}
+
+function enumOf<T extends string>(name: string, key: string, v: unknown, allowed: readonly T[], dflt: T): T {
+  if (v === undefined) return dflt;
+  const s = String(v).toLowerCase() as T;
+  if (!allowed.includes(s)) throw parsingError(`[${name}] illegal ${key} [${String(v)}]`);
+  return s;
+}
+
+const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
 const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
+
+function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
+  const keys = Object.keys(body).filter((k) => !reserved.includes(k));
+  if (keys.length !== 1) throw parsingError(`[${name}] query requires exactly one field`);
+  return [keys[0], body[keys[0]]];
+}
 
 /** Parses a query DSL object; throws ES's 400s (parsing_exception…) for what it cannot accept. */
 export function parseQuery(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
-  const [name, body] = singleEntry(input, 'query');
+  const [name, body] = singleEntry(input);
   switch (name) {
     case 'match_all': {
       if (!isObject(body)) throw parsingError('[match_all] query malformed, no start_object after query name');
@@ -61,9 +198,7 @@ export function parseQuery(input: unknown): Query {
     case 'term': {
       const [field, spec] = fieldAndBody(name, body);
       if (isObject(spec)) {
-        for (const k of Object.keys(spec)) {
-          if (!['value', 'boost', 'case_insensitive', '_name'].includes(k)) throw parsingError(`[term] query does not support [${k}]`);
-        }
+        checkKeys(name, spec, ['value', 'boost', 'case_insensitive', '_name']);
         return { type: 'term', field, value: scalar(name, spec.value), boost: boostOf(name, spec.boost), caseInsensitive: spec.case_insensitive === true };
       }
       return { type: 'term', field, value: scalar(name, spec), boost: boostOf(name, isObject(body) ? body.boost : undefined), caseInsensitive: false };
@@ -75,7 +210,7 @@ export function parseQuery(input: unknown): Query {
     }
     case 'ids': {
       if (!isObject(body)) throw parsingError('[ids] query malformed, no start_object after query name');
-      for (const k of Object.keys(body)) if (!['values', 'boost', '_name', 'type'].includes(k)) throw parsingError(`[ids] query does not support [${k}]`);
+      checkKeys(name, body, ['values', 'boost', '_name', 'type']);
       const values = body.values === undefined ? [] : body.values;
       if (!Array.isArray(values)) throw parsingError('[ids] values doesn\'t support values of type: VALUE_STRING');
       return { type: 'ids', values: values.map((v) => String(v)), boost: boostOf(name, body.boost) };
@@ -99,6 +234,165 @@ export function parseQuery(input: unknown): Query {
         boost: boostOf(name, body.boost),
       };
     }
+    case 'match': {
+      const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
+      return { type: 'match', field, query: scalar(name, spec.query), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
+    }
+    case 'match_phrase':
+    case 'match_phrase_prefix': {
+      const { field, spec } = parseFieldQuery(name, body, ['query', 'analyzer', 'slop', 'zero_terms_query', 'max_expansions', 'boost', '_name']);
+      const common = {
+        field, query: String(scalar(name, spec.query)), slop: num(name, 'slop', spec.slop, 0),
+        analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined, zeroTermsQuery: zeroTerms(name, spec.zero_terms_query), boost: boostOf(name, spec.boost),
+      };
+      if (name === 'match_phrase') return { type: 'match_phrase', ...common };
+      return { type: 'match_phrase_prefix', ...common, maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50) };
+    }
+    case 'match_bool_prefix': {
+      const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
+      return { type: 'match_bool_prefix', field, query: String(scalar(name, spec.query)), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
+    }
+    case 'multi_match': {
+      if (!isObject(body)) throw parsingError('[multi_match] query malformed, no start_object after query name');
+      checkKeys(name, body, [...MATCH_KEYS, 'fields', 'type', 'tie_breaker', 'slop']);
+      if (body.query === undefined) throw illegal('[multi_match] requires query value');
+      const fields = body.fields === undefined ? ['*'] : (Array.isArray(body.fields) ? body.fields : [body.fields]).map(String);
+      return {
+        type: 'multi_match', fields, query: scalar(name, body.query),
+        matchType: enumOf(name, 'type', body.type, MULTI_MATCH_TYPES, 'best_fields'),
+        tieBreaker: body.tie_breaker === undefined ? undefined : num(name, 'tie_breaker', body.tie_breaker, 0),
+        slop: num(name, 'slop', body.slop, 0), options: fullTextOptions(name, body), boost: boostOf(name, body.boost),
+      };
+    }
+    case 'prefix':
+    case 'wildcard':
+    case 'regexp': {
+      const [field, raw] = fieldAndBody(name, body);
+      const spec = isObject(raw) ? raw : { value: raw };
+      const valueKey = name === 'wildcard' && spec.value === undefined && spec.wildcard !== undefined ? 'wildcard' : 'value';
+      checkKeys(name, spec, ['value', 'wildcard', 'boost', 'case_insensitive', 'rewrite', 'flags', 'flags_value', 'max_determinized_states', '_name']);
+      const value = String(scalar(name, spec[valueKey]));
+      const caseInsensitive = spec.case_insensitive === true;
+      const boost = boostOf(name, spec.boost);
+      if (name === 'regexp') return { type: 'regexp', field, value, caseInsensitive, flags: typeof spec.flags === 'string' ? spec.flags : 'ALL', boost };
+      return { type: name, field, value, caseInsensitive, boost };
+    }
+    case 'fuzzy': {
+      const [field, raw] = fieldAndBody(name, body);
+      const spec = isObject(raw) ? raw : { value: raw };
+      checkKeys(name, spec, ['value', 'fuzziness', 'prefix_length', 'max_expansions', 'transpositions', 'rewrite', 'boost', '_name']);
+      return {
+        type: 'fuzzy', field, value: String(scalar(name, spec.value)), fuzziness: parseFuzziness(spec.fuzziness) ?? { kind: 'auto', low: 3, high: 6 },
+        prefixLength: num(name, 'prefix_length', spec.prefix_length, 0), maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
+        transpositions: bool(spec.transpositions, true), boost: boostOf(name, spec.boost),
+      };
+    }
+    case 'range': {
+      const [field, raw] = fieldAndBody(name, body);
+      if (!isObject(raw)) throw parsingError(`[range] query does not support [${field}]`);
+      checkKeys(name, raw, ['gt', 'gte', 'lt', 'lte', 'from', 'to', 'include_lower', 'include_upper', 'format', 'time_zone', 'relation', 'boost', '_name']);
+      const q: Extract<Query, { type: 'range' }> = { type: 'range', field, boost: boostOf(name, raw.boost) };
+      const bound = (v: unknown) => (v === undefined || v === null ? undefined : scalar(name, v));
+      if (raw.from !== undefined && raw.from !== null) q[raw.include_lower === false ? 'gt' : 'gte'] = bound(raw.from);
+      if (raw.to !== undefined && raw.to !== null) q[raw.include_upper === false ? 'lt' : 'lte'] = bound(raw.to);
+      if (raw.gt !== undefined) q.gt = bound(raw.gt);
+      if (raw.gte !== undefined) q.gte = bound(raw.gte);
+      if (raw.lt !== undefined) q.lt = bound(raw.lt);
+      if (raw.lte !== undefined) q.lte = bound(raw.lte);
+      if (typeof raw.format === 'string') q.format = raw.format;
+      if (typeof raw.time_zone === 'string') q.timeZone = raw.time_zone;
+      return q;
+    }
+    case 'constant_score': {
+      if (!isObject(body) || body.filter === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
+      checkKeys(name, body, ['filter', 'boost', '_name']);
+      return { type: 'constant_score', filter: parseQuery(body.filter), boost: boostOf(name, body.boost) };
+    }
+    case 'dis_max': {
+      if (!isObject(body)) throw parsingError('[dis_max] query malformed');
+      checkKeys(name, body, ['queries', 'tie_breaker', 'boost', '_name']);
+      if (!Array.isArray(body.queries)) throw parsingError('[dis_max] requires \'queries\' field with at least one clause');
+      return { type: 'dis_max', queries: body.queries.map(parseQuery), tieBreaker: num(name, 'tie_breaker', body.tie_breaker, 0), boost: boostOf(name, body.boost) };
+    }
+    case 'boosting': {
+      if (!isObject(body)) throw parsingError('[boosting] query malformed');
+      if (body.positive === undefined) throw parsingError('[boosting] query requires \'positive\' query to be set\'');
+      if (body.negative === undefined) throw parsingError('[boosting] query requires \'negative\' query to be set\'');
+      if (body.negative_boost === undefined) throw parsingError('[boosting] query requires \'negative_boost\' to be set to be a positive value\'');
+      return {
+        type: 'boosting', positive: parseQuery(body.positive), negative: parseQuery(body.negative),
+        negativeBoost: num(name, 'negative_boost', body.negative_boost, 0), boost: boostOf(name, body.boost),
+      };
+    }
+    case 'function_score': {
+      if (!isObject(body)) throw parsingError('[function_score] malformed query');
+      const functions: ScoreFunction[] = [];
+      const single: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(body)) {
+        if (['query', 'functions', 'score_mode', 'boost_mode', 'max_boost', 'min_score', 'boost', '_name'].includes(k)) continue;
+        single[k] = v;
+      }
+      if (Object.keys(single).length) functions.push(parseFunction(single));
+      if (Array.isArray(body.functions)) for (const f of body.functions) functions.push(parseFunction(f as Record<string, unknown>));
+      return {
+        type: 'function_score', query: body.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(body.query), functions,
+        scoreMode: enumOf(name, 'score_mode', body.score_mode, ['multiply', 'sum', 'avg', 'first', 'max', 'min'] as const, 'multiply'),
+        boostMode: enumOf(name, 'boost_mode', body.boost_mode, ['multiply', 'replace', 'sum', 'avg', 'max', 'min'] as const, 'multiply'),
+        maxBoost: num(name, 'max_boost', body.max_boost, Number.MAX_VALUE),
+        minScore: body.min_score === undefined ? undefined : num(name, 'min_score', body.min_score, 0),
+        boost: boostOf(name, body.boost),
+      };
+    }
+    case 'nested': {
+      if (!isObject(body)) throw parsingError('[nested] query malformed');
+      checkKeys(name, body, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
+      if (typeof body.path !== 'string') throw parsingError('[nested] requires \'path\' field');
+      if (body.query === undefined) throw parsingError('[nested] requires \'query\' field');
+      return {
+        type: 'nested', path: body.path, query: parseQuery(body.query),
+        scoreMode: enumOf(name, 'score_mode', body.score_mode, ['avg', 'sum', 'min', 'max', 'none'] as const, 'avg'),
+        ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
+      };
+    }
+    case 'geo_distance': {
+      if (!isObject(body)) throw parsingError('[geo_distance] query malformed');
+      const [field, point] = geoField(name, body, ['distance', 'distance_type', 'validation_method', 'ignore_unmapped', 'boost', '_name']);
+      if (body.distance === undefined) throw illegal('geo_distance requires \'distance\' to be specified');
+      const center = parseGeoPoint(point);
+      if (!center) throw parsingError(`[geo_distance] failed to parse point for field [${field}]`);
+      return {
+        type: 'geo_distance', field, center, distanceMeters: parseDistance(body.distance),
+        ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
+      };
+    }
+    case 'geo_bounding_box': {
+      if (!isObject(body)) throw parsingError('[geo_bbox] query malformed');
+      const [field, box] = geoField(name, body, ['validation_method', 'type', 'ignore_unmapped', 'boost', '_name']);
+      if (!isObject(box)) throw parsingError('[geo_bbox] failed to parse bounding box');
+      let top: number | undefined, left: number | undefined, bottom: number | undefined, right: number | undefined;
+      const tl = box.top_left !== undefined ? parseGeoPoint(box.top_left) : undefined;
+      const br = box.bottom_right !== undefined ? parseGeoPoint(box.bottom_right) : undefined;
+      const tr = box.top_right !== undefined ? parseGeoPoint(box.top_right) : undefined;
+      const bl = box.bottom_left !== undefined ? parseGeoPoint(box.bottom_left) : undefined;
+      if (tl) [top, left] = [tl.lat, tl.lon];
+      if (br) [bottom, right] = [br.lat, br.lon];
+      if (tr) [top, right] = [tr.lat, tr.lon];
+      if (bl) [bottom, left] = [bl.lat, bl.lon];
+      if (typeof box.wkt === 'string') {
+        const m = /^\s*BBOX\s*\(\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*\)\s*$/i.exec(box.wkt);
+        if (m) [left, right, top, bottom] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
+      }
+      if (box.top !== undefined) top = Number(box.top);
+      if (box.left !== undefined) left = Number(box.left);
+      if (box.bottom !== undefined) bottom = Number(box.bottom);
+      if (box.right !== undefined) right = Number(box.right);
+      if (top === undefined || left === undefined || bottom === undefined || right === undefined) throw parsingError('failed to parse bounding box. Missing corners');
+      return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
+    }
+    case 'query_string':
+    case 'simple_query_string':
+      // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)
+      return parseQuery(queryStringToDsl(name, body));
     default:
       throw new EsError(400, 'parsing_exception', `unknown query [${name}]`, {
         line: 1,

@@ -1,33 +1,122 @@
 /** The query DSL, parsed and validated: what both the index executor and the document matcher run. */
+import type { TermPattern } from './term-patterns.js';
+
+export type Scalar = string | number | boolean;
+
+/** `fuzziness`: an edit distance, or AUTO[:low,high]. */
+export type Fuzziness = { kind: 'fixed'; edits: number } | { kind: 'auto'; low: number; high: number };
+
+export interface FullTextOptions {
+  analyzer?: string;
+  operator: 'or' | 'and';
+  minimumShouldMatch?: string | number;
+  fuzziness?: Fuzziness;
+  prefixLength: number;
+  maxExpansions: number;
+  transpositions: boolean;
+  zeroTermsQuery: 'none' | 'all';
+  lenient: boolean;
+}
+
+export type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
+
+export interface DecayFunction {
+  kind: 'gauss' | 'exp' | 'linear';
+  field: string;
+  origin: unknown;
+  scale: unknown;
+  offset: unknown;
+  decay: number;
+  multiValueMode: 'min' | 'max' | 'avg' | 'sum';
+}
+
+export interface ScoreFunction {
+  filter?: Query;
+  weight?: number;
+  fieldValueFactor?: { field: string; factor: number; modifier: string; missing?: number };
+  decay?: DecayFunction;
+  randomScore?: { seed?: number; field?: string };
+}
+
+export interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+
 export type Query =
   | { type: 'match_all'; boost: number }
   | { type: 'match_none' }
-  | { type: 'term'; field: string; value: string | number | boolean; boost: number; caseInsensitive: boolean }
-  | { type: 'terms'; field: string; values: Array<string | number | boolean>; boost: number }
+  | { type: 'term'; field: string; value: Scalar; boost: number; caseInsensitive: boolean }
+  | { type: 'terms'; field: string; values: Scalar[]; boost: number }
   | { type: 'ids'; values: string[]; boost: number }
   | { type: 'exists'; field: string; boost: number }
+  | { type: 'bool'; must: Query[]; filter: Query[]; should: Query[]; mustNot: Query[]; minimumShouldMatch?: string | number; boost: number }
+  | { type: 'match'; field: string; query: Scalar; options: FullTextOptions; boost: number }
+  | { type: 'match_phrase'; field: string; query: string; slop: number; analyzer?: string; zeroTermsQuery: 'none' | 'all'; boost: number }
+  | { type: 'match_phrase_prefix'; field: string; query: string; slop: number; maxExpansions: number; analyzer?: string; zeroTermsQuery: 'none' | 'all'; boost: number }
+  | { type: 'match_bool_prefix'; field: string; query: string; options: FullTextOptions; boost: number }
   | {
-      type: 'bool';
-      must: Query[];
-      filter: Query[];
-      should: Query[];
-      mustNot: Query[];
-      minimumShouldMatch?: string | number;
-      boost: number;
-    };
+      type: 'multi_match'; fields: string[]; query: Scalar; matchType: MultiMatchType; tieBreaker?: number; slop: number;
+      options: FullTextOptions; boost: number;
+    }
+  | { type: 'prefix'; field: string; value: string; caseInsensitive: boolean; boost: number }
+  | { type: 'wildcard'; field: string; value: string; caseInsensitive: boolean; boost: number }
+  | { type: 'regexp'; field: string; value: string; caseInsensitive: boolean; flags: string; boost: number }
+  | { type: 'fuzzy'; field: string; value: string; fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean; boost: number }
+  | {
+      type: 'range'; field: string; gt?: Scalar; gte?: Scalar; lt?: Scalar; lte?: Scalar; format?: string; timeZone?: string; boost: number;
+    }
+  | { type: 'constant_score'; filter: Query; boost: number }
+  | { type: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number }
+  | { type: 'boosting'; positive: Query; negative: Query; negativeBoost: number; boost: number }
+  | {
+      type: 'function_score'; query: Query; functions: ScoreFunction[]; scoreMode: 'multiply' | 'sum' | 'avg' | 'first' | 'max' | 'min';
+      boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min'; maxBoost: number; minScore?: number; boost: number;
+    }
+  | { type: 'nested'; path: string; query: Query; scoreMode: 'avg' | 'sum' | 'min' | 'max' | 'none'; ignoreUnmapped: boolean; boost: number }
+  | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
+  | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
+  | LoweredQuery;
 
-/** How many should clauses must match (ES's minimum_should_match, integers and percentages). */
+/**
+ * What full-text and multi-term queries are rewritten to against a mapping (rewrite-query.ts),
+ * so that the executor and the document matcher run the same primitive clauses.
+ */
+export type LoweredQuery =
+  /** An already-analyzed term: BM25-scored on text and keyword fields, constant on others. */
+  | { type: 'indexed_term'; field: string; term: string; boost: number; constant: boolean }
+  /** Terms of the field's dictionary that pass a test: constant score, or fuzzy (per-term boost, BM25). */
+  | { type: 'term_pattern'; field: string; pattern: TermPattern; scoring: 'constant' | 'fuzzy'; maxExpansions: number; boost: number }
+  /** Analyzed phrase: alternatives per position, relative offsets, slop; with `prefixExpansions`, the last position's terms are prefixes. */
+  | { type: 'phrase'; field: string; terms: string[][]; offsets: number[]; slop: number; prefixExpansions?: number; boost: number };
+
+/** How many should clauses must match (ES's minimum_should_match, integers, percentages and combinations). */
 export function requiredShouldMatches(spec: string | number | undefined, shouldCount: number, hasMustOrFilter: boolean): number {
   if (shouldCount === 0) return 0;
   if (spec === undefined) return hasMustOrFilter ? 0 : 1;
-  let n: number;
+  return Math.max(0, Math.min(minimumShouldMatchOf(spec, shouldCount), shouldCount));
+}
+
+/** ES's Queries.calculateMinShouldMatch: `3`, `-2`, `75%`, `-25%`, `3<90%`, `2<-25% 9<-3`. */
+export function minimumShouldMatchOf(spec: string | number, optionalCount: number): number {
   const s = String(spec).trim();
+  if (s.includes('<')) {
+    let result = optionalCount;
+    for (const part of s.split(/\s+/)) {
+      const [upper, value] = part.split('<');
+      if (optionalCount <= Number(upper)) break;
+      result = minimumShouldMatchOf(value, optionalCount);
+    }
+    return result;
+  }
+  let n: number;
   if (s.endsWith('%')) {
     const pct = Number(s.slice(0, -1));
-    n = pct < 0 ? shouldCount + Math.trunc((shouldCount * pct) / 100) : Math.trunc((shouldCount * pct) / 100);
+    n = Math.trunc((optionalCount * pct) / 100);
+    if (pct < 0) n = optionalCount + n;
   } else {
     const v = Number(s);
-    n = v < 0 ? shouldCount + v : v;
+    n = v < 0 ? optionalCount + v : v;
   }
-  return Math.max(0, Math.min(n, shouldCount));
+  return n < 0 ? 0 : n;
 }

@@ -1,0 +1,162 @@
+/**
+ * bench:engine — the Debian corpus in the embedded engine (in-process, through Backend.request, so
+ * JSON parse and serialisation count) and in MiniSearch, the same query mix on both: indexing
+ * docs/s, p50/p99 per query kind, heap used, reopen time, and the ratios engine/MiniSearch.
+ */
+import path from 'node:path';
+import MiniSearch from 'minisearch';
+import { openEmbeddedEngine, type EmbeddedEngine } from '../lib/engine/embedded/index.js';
+import { readJson } from '../lib/engine/index.js';
+import { tempDir } from '../spec/support/servers.js';
+import { loadCorpus } from './support/corpus.js';
+import { fmt } from './support/load.js';
+
+const BATCH = 1000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+type Doc = Record<string, unknown>;
+
+const SETTINGS = {
+  settings: {
+    number_of_shards: 1,
+    analysis: {
+      filter: { autosuggest_filter: { type: 'edge_ngram', min_gram: 1, max_gram: 20, token_chars: ['letter', 'digit', 'punctuation', 'symbol'] } },
+      analyzer: { autosuggest_analyzer: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding', 'autosuggest_filter'] } },
+    },
+  },
+  mappings: {
+    properties: {
+      name: { type: 'text', fields: { raw: { type: 'keyword' }, autosuggest: { type: 'text', analyzer: 'autosuggest_analyzer', search_analyzer: 'simple' } } },
+      summary: { type: 'text' },
+      section: { type: 'text', fields: { raw: { type: 'keyword' } } },
+      installed_size_kb: { type: 'long' },
+    },
+  },
+};
+
+const WORDS = ['network', 'library', 'python', 'server', 'documentation', 'perl module', 'gnome desktop', 'development files', 'font', 'kernel'];
+const PREFIXES = ['l', 'li', 'lib', 'libs', 'libss', 'py', 'pyt', 'pyth', 'g', 'gn', 'gno', 'gnom', 'x', 'xs', 'xse', 'fo', 'fon', 'font'];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function time(fn: (i: number) => Promise<unknown> | unknown): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 20; i++) await fn(i);
+  const lat: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    lat.push(performance.now() - t0);
+  }
+  lat.sort((a, b) => a - b);
+  return { p50: percentile(lat, 50), p99: percentile(lat, 99) };
+}
+
+async function search(engine: EmbeddedEngine, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await engine.request({ method: 'POST', path: '/debian/_search', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await readJson<Record<string, unknown>>(res);
+  return { status: res.status, json };
+}
+
+async function main() {
+  const docs = await loadCorpus();
+  const data = await tempDir('bench-engine-');
+  try {
+    const dir = path.join(data.dir, 'engine');
+    let engine = await openEmbeddedEngine({ dataDir: dir });
+    const created = await engine.request({ method: 'PUT', path: '/debian', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SETTINGS) });
+    if (created.status !== 200) throw new Error(`create index: ${JSON.stringify(await readJson(created))}`);
+    await readJson(created);
+
+    const heap0 = process.memoryUsage().heapUsed;
+    let t0 = performance.now();
+    for (let i = 0; i < docs.length; i += BATCH) {
+      const lines: string[] = [];
+      for (let j = i; j < Math.min(i + BATCH, docs.length); j++) lines.push(JSON.stringify({ index: { _id: String(j) } }), JSON.stringify(docs[j]));
+      const res = await engine.request({ method: 'POST', path: '/debian/_bulk', headers: { 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+      const body = await readJson<{ errors: boolean }>(res);
+      if (res.status !== 200 || body.errors) throw new Error(`bulk failed: ${JSON.stringify(body).slice(0, 400)}`);
+    }
+    const engineIndexS = (performance.now() - t0) / 1000;
+    global.gc?.();
+    const engineHeap = process.memoryUsage().heapUsed - heap0;
+
+    const heap1 = process.memoryUsage().heapUsed;
+    t0 = performance.now();
+    const mini = new MiniSearch<Doc>({
+      idField: 'id', fields: ['name', 'summary'], storeFields: ['name', 'section', 'installed_size_kb'],
+      extractField: (d, f) => (f === 'id' ? (d as Doc & { id: number }).id : (d[f] as string)),
+    });
+    mini.addAll(docs.map((d, id) => ({ ...d, id })));
+    const miniIndexS = (performance.now() - t0) / 1000;
+    global.gc?.();
+    const miniHeap = process.memoryUsage().heapUsed - heap1;
+
+    const rows: Array<{ kind: string; e: { p50: number; p99: number } | undefined; m: { p50: number; p99: number } | undefined; note?: string }> = [];
+    const supported = async (body: unknown) => (await search(engine, body)).status === 200;
+
+    rows.push({
+      kind: 'match summary',
+      e: await time((i) => search(engine, { query: { match: { summary: WORDS[i % WORDS.length] } } })),
+      m: await time((i) => mini.search(WORDS[i % WORDS.length], { fields: ['summary'] })),
+    });
+    rows.push({
+      kind: 'multi_match name^3,summary',
+      e: await time((i) => search(engine, { query: { multi_match: { query: WORDS[i % WORDS.length], fields: ['name^3', 'summary'] } } })),
+      m: await time((i) => mini.search(WORDS[i % WORDS.length], { fields: ['name', 'summary'], boost: { name: 3 } })),
+    });
+    rows.push({
+      kind: 'autosuggest prefix name',
+      e: await time((i) => search(engine, { size: 5, query: { match: { 'name.autosuggest': PREFIXES[i % PREFIXES.length] } } })),
+      m: await time((i) => mini.search(PREFIXES[i % PREFIXES.length], { fields: ['name'], prefix: true }).slice(0, 5)),
+    });
+    const aggBody = { size: 0, aggs: { sections: { terms: { field: 'section.raw', size: 10 } } } };
+    const miniTerms = () => {
+      const counts = new Map<string, number>();
+      for (const d of docs) counts.set(d.section as string, (counts.get(d.section as string) ?? 0) + 1);
+      return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 10);
+    };
+    rows.push(await supported(aggBody)
+      ? { kind: 'terms agg section.raw', e: await time(() => search(engine, aggBody)), m: await time(miniTerms), note: 'MiniSearch has no aggregations: counted over the corpus array' }
+      : { kind: 'terms agg section.raw', e: undefined, m: undefined, note: 'n/a (aggregations not available)' });
+    rows.push({
+      kind: 'range installed_size_kb',
+      e: await time((i) => search(engine, { query: { range: { installed_size_kb: { gte: 100 * (i % 10), lt: 100 * (i % 10) + 500 } } } })),
+      m: await time((i) => mini.search(MiniSearch.wildcard, { filter: (r) => (r.installed_size_kb as number) >= 100 * (i % 10) && (r.installed_size_kb as number) < 100 * (i % 10) + 500 }).slice(0, 10)),
+      note: 'MiniSearch: wildcard search + filter',
+    });
+    const sortBody = { query: { match: { summary: 'library' } }, sort: [{ 'name.raw': 'asc' }] };
+    rows.push(await supported(sortBody)
+      ? {
+        kind: 'match + sort name.raw', e: await time(() => search(engine, sortBody)),
+        m: await time(() => mini.search('library', { fields: ['summary'] }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, 10)),
+      }
+      : { kind: 'match + sort name.raw', e: undefined, m: undefined, note: 'n/a (sort not available)' });
+
+    await engine.close();
+    t0 = performance.now();
+    engine = await openEmbeddedEngine({ dataDir: dir });
+    const reopenMs = performance.now() - t0;
+    await engine.close();
+
+    console.log(`bench:engine — ${docs.length} Debian packages, Node ${process.version}, ${ROUNDS} rounds per query kind`);
+    console.log(`indexing   engine ${fmt(docs.length / engineIndexS, 0)} docs/s (_bulk ${BATCH}, durable)   MiniSearch ${fmt(docs.length / miniIndexS, 0)} docs/s   ratio engine/MiniSearch ${fmt(miniIndexS / engineIndexS)} (>1: engine faster)`);
+    console.log(`heap used  engine +${fmt(engineHeap / 1024 ** 2, 0)} MiB   MiniSearch +${fmt(miniHeap / 1024 ** 2, 0)} MiB${global.gc ? '' : ' (run with --expose-gc for settled figures)'}`);
+    console.log(`reopen (rebuild from LMDB): ${fmt(reopenMs, 0)} ms`);
+    console.log('query kind                   engine p50/p99 ms     MiniSearch p50/p99 ms   p99 ratio engine/MiniSearch');
+    for (const r of rows) {
+      if (!r.e || !r.m) {
+        console.log(`${r.kind.padEnd(28)} ${r.note}`);
+        continue;
+      }
+      console.log(`${r.kind.padEnd(28)} ${`${fmt(r.e.p50, 2)} / ${fmt(r.e.p99, 2)}`.padEnd(21)} ${`${fmt(r.m.p50, 2)} / ${fmt(r.m.p99, 2)}`.padEnd(23)} ${fmt(r.e.p99 / r.m.p99)}${r.note ? `   (${r.note})` : ''}`);
+    }
+  } finally {
+    await data.remove();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

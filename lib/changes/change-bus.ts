@@ -1,0 +1,95 @@
+import type { Observable } from 'rxjs';
+import type { ChangeEvent, NewChange } from './change-event.js';
+
+/**
+ * Carries ChangeEvents from the node that made a write to every node with a live stream on
+ * the written index. Two implementations pass one contract spec (spec/changes/): memory (one
+ * process) and Redis (many gateway nodes).
+ *
+ * Contract:
+ *
+ * - Positions. `publish` gives each event a position in its index's history (format in
+ *   `position.ts`): positions of one index increase by exactly one offset per event within an
+ *   epoch and compare as strings. Appending to the history and handing the event to live
+ *   delivery happen atomically per index, so history order = live order = position order.
+ *
+ * - Live delivery is at-most-once and in position order per index. Every subscriber of
+ *   `changes(index)` on every node receives the events published after its node's channel
+ *   subscription is live (`subscribed(index)`), until it unsubscribes. An event lost on the
+ *   wire (e.g. while Redis reconnects) is recovered from the history when the node notices the
+ *   gap; when the history cannot fill it, the observable errors with `historyGone` — live
+ *   delivery never skips an event silently.
+ *
+ * - Resume. `history(index, since)` returns exactly the events after `since`, or throws the
+ *   `historyGone` EsError (400) when `since` is older than the bounded history keeps or belongs
+ *   to another epoch (restarted memory bus, flushed Redis). A stream that reconnects resumes with
+ *   `history(last position)` and then live events with a greater position.
+ *
+ * - Index events (`kind: 'index'`, delete/close) travel like document events; the bus does not
+ *   end anything itself: streams end when they see one.
+ *
+ * - Failure. While the bus cannot reach its store, `publish` rejects with a 503 EsError
+ *   (`change_bus_unavailable_exception`); the write it reports already succeeded on the engine,
+ *   so the caller logs the failure and answers the write normally. Nothing the bus does while
+ *   disconnected throws past its own API or crashes the process.
+ */
+export interface ChangeBus {
+  /**
+   * Appends the event to its index's history and hands it to live delivery; resolves with the
+   * position assigned. Memory: this node's subscribers have been called when it resolves.
+   * Redis: the event is in the Redis Stream and PUBLISHed to every subscribed node, this one
+   * included (its subscribers get it when the message comes back, in order).
+   * A rejected publish (connection lost mid-call) may still have been appended.
+   */
+  publish(change: NewChange): Promise<string>;
+
+  /**
+   * Live events of one index: a hot observable. The node holds one channel subscription per
+   * index with at least one subscriber, shared by all of them (one parse per message, fanned
+   * out in process), taken on the first subscribe and dropped when the last one leaves.
+   * Completes on `close()`; errors with `historyGone` on a gap it cannot fill.
+   */
+  changes(index: string): Observable<ChangeEvent>;
+
+  /**
+   * Resolves once this node's channel subscription for `index` is live, i.e. every event
+   * published from now on reaches `changes(index)` subscribers. Call it after subscribing to
+   * `changes(index)` and before reading the initial state: that ordering is what makes streams
+   * gap-free. Waits through a reconnect; rejects if nobody on this node subscribes to `index`
+   * or the bus is closed.
+   */
+  subscribed(index: string): Promise<void>;
+
+  /**
+   * The events of `index` after position `since`, oldest first (empty when nothing is newer).
+   * Throws `historyGone` (EsError 400) when `since` is older than the retained history or from
+   * another epoch, and a 400 for a malformed position.
+   */
+  history(index: string, since: string): Promise<ChangeEvent[]>;
+
+  /**
+   * The position of the latest event of `index` (offset 0 when there is none yet): a resume
+   * token for a stream's initial message, read after `subscribed` and before the initial state.
+   */
+  head(index: string): Promise<string>;
+
+  /** Live subscriptions (subscribers of `changes`) and index channels this node holds. */
+  stats(): ChangeBusStats;
+
+  /** Completes every `changes` observable and releases connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ChangeBusStats {
+  /** Subscribers of `changes(…)` on this node, across indices. */
+  subscriptions: number;
+  /** Index channels this node is subscribed to (one per index with subscribers). */
+  channels: number;
+}
+
+export interface ChangeBusOptions {
+  /** Events kept per index for resume (memory: exact; Redis: `MAXLEN ~`, at least this many). */
+  historyLength?: number;
+}
+
+export const DEFAULT_HISTORY_LENGTH = 10_000;

@@ -1,0 +1,16 @@
+import type { Config } from '../config/index.js';
+import type { ChangeBus } from './change-bus.js';
+import { MemoryChangeBus } from './memory-bus.js';
+import { RedisChangeBus, type RedisChangeBusOptions } from './redis-bus.js';
+
+export type { ChangeEvent, DocumentChange, IndexChange, DocumentOp, IndexOp, NewChange } from './change-event.js';
+export { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
+export { comparePositions, formatPosition, parsePosition, historyGone, type Position } from './position.js';
+export { busUnavailable } from './bus-errors.js';
+export { MemoryChangeBus } from './memory-bus.js';
+export { RedisChangeBus, changeChannel, type RedisChangeBusOptions } from './redis-bus.js';
+
+/** The deployment's bus: Redis pub/sub between nodes when REDIS_URL is set, in-process otherwise. */
+export function createChangeBus(config: Pick<Config, 'redisUrl'>, options: RedisChangeBusOptions = {}): ChangeBus {
+  return config.redisUrl ? new RedisChangeBus(config.redisUrl, options) : new MemoryChangeBus(options);
+}

@@ -1,0 +1,399 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import type { Observable } from 'rxjs';
+import type { ChangeEvent, NewChange } from './change-event.js';
+import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
+import { LocalFanOut } from './local-fan-out.js';
+import { checkResumable, formatPosition, historyGone, newEpoch, parsePosition, type Position } from './position.js';
+import { busClosed, busUnavailable } from './bus-errors.js';
+
+/**
+ * Redis keys of one index. The `{index}` braces are a Redis Cluster hash tag: the three keys of
+ * an index land on one slot, so the scripts below stay valid on a cluster. (Index names cannot
+ * contain `:`, so the keys of two indices never collide.)
+ *   gw:changes:{i}          pub/sub channel: every event of index i, as JSON
+ *   gw:changes:{i}:history  Redis Stream: the last ≥ historyLength events, entry id `<offset>-0`
+ *   gw:changes:{i}:meta     hash: epoch, top (offset of the latest event)
+ */
+export function changeChannel(index: string): string {
+  return `gw:changes:{${index}}`;
+}
+const CHANNEL_PREFIX = 'gw:changes:{';
+const historyKey = (index: string) => `gw:changes:{${index}}:history`;
+const metaKey = (index: string) => `gw:changes:{${index}}:meta`;
+
+/**
+ * Publish and history append in one script, so they are atomic per index. A missing meta hash
+ * means a new life of the history (first use, or Redis lost its data): a fresh epoch, and any
+ * orphaned stream entries are dropped so offsets restart at 1.
+ * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position.
+ */
+const PUBLISH_SCRIPT = `
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not epoch then
+  epoch = ARGV[1]
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+end
+local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
+local position = epoch .. '-' .. string.format('%016d', top)
+local event = '{"position":"' .. position .. '",' .. string.sub(ARGV[4], 2)
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], string.format('%d-0', top), 'e', event)
+redis.call('PUBLISH', ARGV[3], event)
+return position
+`;
+
+/**
+ * What the history holds, and the events after a position, in one consistent read.
+ * KEYS: meta, history. ARGV: fresh epoch (used if the history has none), epoch and offset of
+ * the position to read after ('' and -1: none), '1' to read a different epoch from its start.
+ * Returns { epoch, first retained offset (top + 1 when empty), top, [event JSON…] }.
+ */
+const READ_SCRIPT = `
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not epoch then
+  epoch = ARGV[1]
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+end
+local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
+local first = top + 1
+local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+if #oldest > 0 then first = tonumber(string.match(oldest[1][1], '^(%d+)')) end
+local from = tonumber(ARGV[3])
+if ARGV[2] ~= epoch then
+  if ARGV[4] == '1' then from = 0 else from = -1 end
+end
+local events = {}
+if from >= 0 and from >= first - 1 and from < top then
+  local rows = redis.call('XRANGE', KEYS[2], string.format('%d-0', from + 1), '+')
+  for i, row in ipairs(rows) do events[i] = row[2][2] end
+end
+return {epoch, first, top, events}
+`;
+
+interface HistoryRead {
+  epoch: string;
+  first: number;
+  top: number;
+  events: string[];
+}
+
+interface ScriptCommands {
+  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string): Promise<string>;
+  gwChangesRead(
+    meta: string,
+    history: string,
+    epoch: string,
+    sinceEpoch: string,
+    sinceOffset: string,
+    fromEpochStart: '0' | '1',
+  ): Promise<[string, number, number, string[]]>;
+}
+
+/** This node's subscription to one index's channel. */
+interface Channel {
+  /** The last event delivered to local subscribers: the next one must be its offset + 1. */
+  last?: Position;
+  /** True while events are being read from the history; live ones wait in `pending`. */
+  catchingUp: boolean;
+  pending: ChangeEvent[];
+  /** Settles when the channel subscription is first confirmed (or the channel is dropped). */
+  live: Promise<void>;
+  settleLive(error?: Error): void;
+}
+
+export interface RedisChangeBusOptions extends ChangeBusOptions {
+  /** How long `publish` waits for the first connection attempt, at startup, before rejecting (ms). */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnect attempts (ms). */
+  maxReconnectDelayMs?: number;
+  /** Connection problems, for the node's log; the bus itself carries on. */
+  log?: (message: string) => void;
+}
+
+/**
+ * The bus between gateway nodes: ONE publisher and ONE subscriber connection per node, one
+ * channel per index subscribed only while this node has subscribers on it, history in a capped
+ * Redis Stream per index. Both connections reconnect on their own; on reconnect the node
+ * subscribes its channels again and fills what it missed from the history (offsets are
+ * contiguous, so any missed event is noticed).
+ */
+export class RedisChangeBus implements ChangeBus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly scripts: ScriptCommands;
+  private readonly channels = new Map<string, Channel>();
+  private readonly fanOut: LocalFanOut;
+  private readonly historyLength: number;
+  private readonly connectTimeoutMs: number;
+  private readonly log: (message: string) => void;
+  /** True until the publisher's first connection attempt succeeds or fails. */
+  private firstConnect = true;
+  private lastError = '';
+  private closed = false;
+
+  constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
+    this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+    this.log = options.log ?? (() => {});
+    const maxDelay = options.maxReconnectDelayMs ?? 1_000;
+    const connection = {
+      retryStrategy: (attempt: number) => Math.min(50 * attempt, maxDelay),
+      // Fail fast instead of queueing: a publish must reject while Redis is down, and a
+      // command whose reply was lost must not be sent twice (that would duplicate an event).
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+    };
+    this.pub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher' });
+    this.sub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-subscriber', autoResubscribe: false });
+    this.pub.defineCommand('gwChangesPublish', { numberOfKeys: 2, lua: PUBLISH_SCRIPT });
+    this.pub.defineCommand('gwChangesRead', { numberOfKeys: 2, lua: READ_SCRIPT });
+    this.scripts = this.pub as unknown as ScriptCommands;
+
+    for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
+      conn.on('error', (err: Error) => {
+        if (err.message !== this.lastError) this.log(`change bus: Redis ${role} connection: ${err.message}`);
+        this.lastError = err.message;
+      });
+    }
+    this.pub.on('ready', () => {
+      this.firstConnect = false;
+      this.lastError = '';
+    });
+    this.pub.on('close', () => (this.firstConnect = false));
+    // A fresh connection holds no subscription: subscribe every channel this node needs.
+    this.sub.on('ready', () => {
+      for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
+    });
+    this.sub.on('message', (channelName: string, message: string) => this.receive(channelName, message));
+
+    this.fanOut = new LocalFanOut({
+      onFirstSubscriber: (index) => this.join(index),
+      onLastSubscriber: (index) => this.leave(index),
+    });
+  }
+
+  async publish(change: NewChange): Promise<string> {
+    await this.publisherReady();
+    // The script puts the position first; a stray one in the input must not override it.
+    const event = JSON.stringify({ ...change, position: undefined, time: change.time ?? Date.now() });
+    try {
+      return await this.scripts.gwChangesPublish(
+        metaKey(change.index),
+        historyKey(change.index),
+        newEpoch(),
+        String(this.historyLength),
+        changeChannel(change.index),
+        event,
+      );
+    } catch (err) {
+      throw busUnavailable(`publishing to Redis failed: ${(err as Error).message}`);
+    }
+  }
+
+  changes(index: string): Observable<ChangeEvent> {
+    return this.fanOut.changes(index);
+  }
+
+  subscribed(index: string): Promise<void> {
+    if (this.closed) return Promise.reject(busClosed());
+    const channel = this.channels.get(index);
+    if (channel === undefined) return Promise.reject(new Error(`nothing on this node subscribes to changes of index [${index}]`));
+    return channel.live;
+  }
+
+  async history(index: string, since: string): Promise<ChangeEvent[]> {
+    const from = parsePosition(since, index);
+    const read = await this.read(index, from, false);
+    checkResumable(index, since, read);
+    return read.events.map((json) => JSON.parse(json) as ChangeEvent);
+  }
+
+  async head(index: string): Promise<string> {
+    const read = await this.read(index, undefined, false);
+    return formatPosition(read.epoch, read.top);
+  }
+
+  stats(): ChangeBusStats {
+    return this.fanOut.stats();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.fanOut.close();
+    for (const channel of this.channels.values()) channel.settleLive(busClosed());
+    this.channels.clear();
+    await Promise.all([this.pub, this.sub].map((conn) => (conn.status === 'ready' ? conn.quit().catch(() => conn.disconnect()) : conn.disconnect())));
+  }
+
+  // ---- publisher side ----
+
+  private async publisherReady(): Promise<void> {
+    if (this.closed) throw busClosed();
+    if (this.pub.status === 'ready') return;
+    // Only a node that is still starting waits (briefly); otherwise a write is not held up.
+    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs))) return;
+    throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
+  }
+
+  /** Resolves true on the connection's next 'ready', false on timeout or close. */
+  private untilReady(conn: Redis, timeoutMs: number): Promise<boolean> {
+    if (conn.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        conn.off('ready', onReady);
+        conn.off('end', onEnd);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const onEnd = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      conn.on('ready', onReady);
+      conn.on('end', onEnd);
+    });
+  }
+
+  private async read(index: string, since: Position | undefined, fromEpochStart: boolean): Promise<HistoryRead> {
+    await this.publisherReady();
+    try {
+      const [epoch, first, top, events] = await this.scripts.gwChangesRead(
+        metaKey(index),
+        historyKey(index),
+        newEpoch(),
+        since?.epoch ?? '',
+        String(since?.offset ?? -1),
+        fromEpochStart ? '1' : '0',
+      );
+      return { epoch, first: Number(first), top: Number(top), events };
+    } catch (err) {
+      throw busUnavailable(`reading the change history from Redis failed: ${(err as Error).message}`);
+    }
+  }
+
+  // ---- subscriber side ----
+
+  private join(index: string): void {
+    let settle!: (error?: Error) => void;
+    const live = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error ? reject(error) : resolve());
+    });
+    live.catch(() => {}); // nobody may be waiting on it
+    const channel: Channel = { catchingUp: false, pending: [], live, settleLive: settle };
+    this.channels.set(index, channel);
+    if (this.sub.status === 'ready') this.subscribeChannel(index, channel);
+  }
+
+  private leave(index: string): void {
+    const channel = this.channels.get(index);
+    if (channel === undefined) return;
+    this.channels.delete(index);
+    channel.settleLive(new Error(`the subscription to changes of index [${index}] ended`));
+    if (!this.closed && this.sub.status === 'ready') this.sub.unsubscribe(changeChannel(index)).catch(() => {});
+  }
+
+  private subscribeChannel(index: string, channel: Channel): void {
+    this.sub.subscribe(changeChannel(index)).then(
+      () => {
+        if (this.channels.get(index) !== channel) return;
+        channel.settleLive();
+        // Set the starting point (first time), or fill what was published while unsubscribed.
+        void this.catchUp(index, channel);
+      },
+      () => {
+        // The connection dropped before the reply; 'ready' subscribes again.
+      },
+    );
+  }
+
+  /** One JSON.parse per message, whatever the number of local subscribers. */
+  private receive(channelName: string, message: string): void {
+    if (!channelName.startsWith(CHANNEL_PREFIX)) return;
+    const index = channelName.slice(CHANNEL_PREFIX.length, -1);
+    const channel = this.channels.get(index);
+    if (channel === undefined) return;
+    let event: ChangeEvent;
+    try {
+      event = JSON.parse(message) as ChangeEvent;
+    } catch {
+      this.log(`change bus: dropped a malformed message on ${channelName}`);
+      return;
+    }
+    if (channel.catchingUp) {
+      channel.pending.push(event);
+      return;
+    }
+    if (this.deliverInOrder(index, channel, event) === 'gap') {
+      channel.pending.push(event);
+      void this.catchUp(index, channel);
+    }
+  }
+
+  /** Delivers the event if it is the next one; drops one already delivered; reports a gap. */
+  private deliverInOrder(index: string, channel: Channel, event: ChangeEvent): 'delivered' | 'duplicate' | 'gap' {
+    const at = positionOf(event.position);
+    const last = channel.last;
+    if (last !== undefined && at.epoch === last.epoch && at.offset <= last.offset) return 'duplicate';
+    if (last !== undefined && (at.epoch !== last.epoch || at.offset !== last.offset + 1)) return 'gap';
+    channel.last = at;
+    this.fanOut.deliver(index, event);
+    return 'delivered';
+  }
+
+  /**
+   * Brings the channel up to date from the history, then delivers the live events that
+   * arrived meanwhile. Without a starting point yet, it only sets one: the events received
+   * since the subscription, or else the latest position.
+   */
+  private async catchUp(index: string, channel: Channel): Promise<void> {
+    if (channel.catchingUp) return;
+    channel.catchingUp = true;
+    try {
+      for (;;) {
+        if (this.channels.get(index) !== channel) return;
+        let read: HistoryRead;
+        try {
+          read = await this.read(index, channel.last, true);
+        } catch (err) {
+          // Redis is away: try again once the publisher connection is back (or in a moment).
+          this.log(`change bus: catching up on index [${index}] failed, will retry: ${(err as Error).message}`);
+          if (this.pub.status === 'ready') await sleep(1_000);
+          else await this.untilReady(this.pub, 60_000);
+          if (this.closed) return;
+          continue;
+        }
+        if (this.channels.get(index) !== channel) return;
+
+        // Live events of another life of the history (Redis restarted meanwhile) are stale:
+        // what this life holds comes from the read.
+        const pending = channel.pending.filter((event) => positionOf(event.position).epoch === read.epoch);
+        channel.pending = [];
+        const last = channel.last;
+        if (last === undefined) {
+          channel.last = { epoch: read.epoch, offset: pending.length > 0 ? positionOf(pending[0].position).offset - 1 : read.top };
+        } else if (last.epoch !== read.epoch ? read.first > 1 : last.offset < read.first - 1) {
+          const missed = formatPosition(last.epoch, last.offset);
+          this.fanOut.fail(index, historyGone(index, missed, last.epoch !== read.epoch ? 'unknown' : 'older'));
+          return;
+        } else {
+          // A new epoch is complete from offset 1 (first <= 1): nothing of it was missed.
+          if (last.epoch !== read.epoch) channel.last = { epoch: read.epoch, offset: 0 };
+          for (const json of read.events) this.deliverInOrder(index, channel, JSON.parse(json) as ChangeEvent);
+        }
+        const gapAt = pending.findIndex((event) => this.deliverInOrder(index, channel, event) === 'gap');
+        if (gapAt < 0) return;
+        channel.pending = pending.slice(gapAt).concat(channel.pending);
+      }
+    } finally {
+      channel.catchingUp = false;
+    }
+  }
+}
+
+/** Positions the bus itself wrote: no validation on the hot path. */
+function positionOf(position: string): Position {
+  return { epoch: position.slice(0, -17), offset: Number(position.slice(-16)) };
+}

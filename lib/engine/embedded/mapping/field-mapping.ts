@@ -1,0 +1,48 @@
+import { OBJECT_TYPES, fieldType, type FieldMapping, type Mappings } from './types.js';
+
+/** Defaults `include_defaults` adds per type (the ones clients look at). */
+const TYPE_DEFAULTS: Record<string, FieldMapping> = {
+  text: { analyzer: 'default', search_analyzer: 'default', search_quote_analyzer: 'default', index: true, store: false, norms: true, fielddata: false, index_options: 'positions', position_increment_gap: 100, eager_global_ordinals: false, similarity: 'BM25' },
+  keyword: { index: true, doc_values: true, store: false, norms: false, ignore_above: 2147483647, eager_global_ordinals: false, split_queries_on_whitespace: false, index_options: 'docs', similarity: 'BM25' },
+  date: { index: true, doc_values: true, store: false, format: 'strict_date_optional_time||epoch_millis', locale: 'ENGLISH', ignore_malformed: false },
+  boolean: { index: true, doc_values: true, store: false },
+};
+const NUMERIC_DEFAULTS: FieldMapping = { index: true, doc_values: true, store: false, coerce: true, ignore_malformed: false };
+
+function withDefaults(m: FieldMapping): FieldMapping {
+  const type = fieldType(m);
+  const defaults = TYPE_DEFAULTS[type] ?? (['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float'].includes(type) ? NUMERIC_DEFAULTS : {});
+  return { ...defaults, ...m };
+}
+
+function globRegex(pattern: string): RegExp {
+  return new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+}
+
+/**
+ * `GET /{index}/_mapping/field/{fields}` for one index: each leaf field (multi-fields included)
+ * named by a pattern, as `{full_name, mapping: {leaf: definition}}`.
+ */
+export function fieldMappings(mappings: Mappings, patterns: string[], includeDefaults: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const regexes = patterns.map(globRegex);
+  const add = (full: string, leaf: string, m: FieldMapping) => {
+    if (!regexes.some((r) => r.test(full))) return;
+    out[full] = { full_name: full, mapping: { [leaf]: includeDefaults ? withDefaults(m) : m } };
+  };
+  const walk = (props: Record<string, FieldMapping> | undefined, prefix: string) => {
+    for (const [name, m] of Object.entries(props ?? {})) {
+      const full = prefix + name;
+      if (OBJECT_TYPES.has(fieldType(m))) {
+        // An object is only returned when named exactly, not by a wildcard.
+        if (patterns.includes(full)) out[full] = { full_name: full, mapping: { [name]: m } };
+        walk(m.properties, full + '.');
+        continue;
+      }
+      add(full, name, m);
+      for (const [sub, sm] of Object.entries(m.fields ?? {})) add(`${full}.${sub}`, sub, sm);
+    }
+  };
+  walk(mappings.properties, '');
+  return out;
+}

@@ -1,0 +1,124 @@
+import type { GeoPoint } from '../search/query/query.js';
+
+/** Earth's mean radius in meters, as Elasticsearch's GeoUtils.EARTH_MEAN_RADIUS. */
+const EARTH_MEAN_RADIUS = 6371008.7714;
+const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
+
+function decodeGeohash(hash: string): GeoPoint | undefined {
+  let latMin = -90, latMax = 90, lonMin = -180, lonMax = 180;
+  let even = true;
+  for (const ch of hash.toLowerCase()) {
+    const v = BASE32.indexOf(ch);
+    if (v < 0) return undefined;
+    for (let bit = 4; bit >= 0; bit--) {
+      const on = (v >> bit) & 1;
+      if (even) {
+        const mid = (lonMin + lonMax) / 2;
+        if (on) lonMin = mid;
+        else lonMax = mid;
+      } else {
+        const mid = (latMin + latMax) / 2;
+        if (on) latMin = mid;
+        else latMax = mid;
+      }
+      even = !even;
+    }
+  }
+  return { lat: (latMin + latMax) / 2, lon: (lonMin + lonMax) / 2 };
+}
+
+function finite(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * One geo point in any of ES's forms: `{lat, lon}`, `"lat,lon"`, `[lon, lat]`, a geohash string,
+ * `"POINT (lon lat)"`. Undefined when the value is not a point.
+ */
+export function parseGeoPoint(v: unknown): GeoPoint | undefined {
+  if (Array.isArray(v)) {
+    if (v.length < 2 || v.length > 3) return undefined;
+    const lon = finite(v[0]);
+    const lat = finite(v[1]);
+    return lat === undefined || lon === undefined ? undefined : { lat, lon };
+  }
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (o.type === 'Point' && Array.isArray(o.coordinates)) return parseGeoPoint(o.coordinates);
+    const lat = finite(o.lat);
+    const lon = finite(o.lon);
+    return lat === undefined || lon === undefined ? undefined : { lat, lon };
+  }
+  if (typeof v === 'string') {
+    const s = v.trim();
+    const wkt = /^POINT\s*\(\s*([-+\d.eE]+)\s+([-+\d.eE]+)\s*\)$/i.exec(s);
+    if (wkt) return { lon: Number(wkt[1]), lat: Number(wkt[2]) };
+    if (s.includes(',')) {
+      const [a, b] = s.split(',');
+      const lat = finite(a);
+      const lon = finite(b);
+      return lat === undefined || lon === undefined ? undefined : { lat, lon };
+    }
+    return decodeGeohash(s);
+  }
+  return undefined;
+}
+
+/** Is this value one point (as opposed to an array of points)? `[lon, lat]` is one point. */
+export function isSingleGeoPoint(v: unknown): boolean {
+  return Array.isArray(v) && v.length >= 2 && v.length <= 3 && v.every((x) => typeof x === 'number');
+}
+
+const UNITS: Record<string, number> = {
+  mi: 1609.344, miles: 1609.344, yd: 0.9144, yards: 0.9144, ft: 0.3048, feet: 0.3048, in: 0.0254, inch: 0.0254,
+  km: 1000, kilometers: 1000, m: 1, meters: 1, cm: 0.01, centimeters: 0.01, mm: 0.001, millimeters: 0.001,
+  nmi: 1852, NM: 1852, nauticalmiles: 1852,
+};
+
+/** A distance (`"12km"`, `"200m"`, `1000` meters) in meters. */
+export function parseDistance(v: unknown): number {
+  if (typeof v === 'number') return v;
+  const m = /^\s*([-+\d.eE]+)\s*([a-zA-Z]*)\s*$/.exec(String(v));
+  const unit = m ? UNITS[m[2] || 'm'] : undefined;
+  if (!m || unit === undefined || !Number.isFinite(Number(m[1]))) throw new Error(`failed to parse distance [${String(v)}]`);
+  return Number(m[1]) * unit;
+}
+
+/** Arc distance in meters (haversine on ES's mean earth radius). */
+export function arcDistance(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const toRad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * toRad;
+  const dLon = (lon2 - lon1) * toRad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * toRad) * Math.cos(lat2 * toRad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_MEAN_RADIUS * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Inside the box? Boxes crossing the dateline (left > right) wrap. */
+export function inBoundingBox(lat: number, lon: number, top: number, left: number, bottom: number, right: number): boolean {
+  if (lat > top || lat < bottom) return false;
+  return left <= right ? lon >= left && lon <= right : lon >= left || lon <= right;
+}
+
+/** The doc values of a geo_point field: [lat, lon] pairs, flattened. */
+export function geoPointValues(value: unknown): number[] | undefined {
+  const points = isSingleGeoPoint(value) || !Array.isArray(value) ? [value] : value;
+  const out: number[] = [];
+  for (const p of points) {
+    if (p === null || p === undefined) continue;
+    const g = parseGeoPoint(p);
+    if (!g) return undefined;
+    out.push(g.lat, g.lon);
+  }
+  return out;
+}
+
+/** A geo_point field's value → the field to index (geohash-free: doc values only), or an ES 400. */
+export function geoPointField(value: unknown, fullPath: string, id: string, ignoreMalformed: boolean): { type: string; terms: string[]; positions: number[]; values: number[] } | undefined {
+  const values = geoPointValues(value);
+  if (!values || values.some((v, i) => (i % 2 === 0 ? Math.abs(v) > 90 : Math.abs(v) > 180))) {
+    if (ignoreMalformed) return undefined;
+    throw Object.assign(new Error(`failed to parse field [${fullPath}] of type [geo_point] in document with id '${id}'`), { geo: true });
+  }
+  return { type: 'geo_point', terms: [], positions: [], values };
+}

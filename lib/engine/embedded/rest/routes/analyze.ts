@@ -1,0 +1,108 @@
+import { EsError } from '../../../../errors/index.js';
+import { analyzeRequest, createAnalysisRegistry, IndexAnalysisRegistry, type AnalysisRegistry, type AnalyzeRequestBody, type ComponentSpec, type Token } from '../../analysis/index.js';
+import { fieldType, indexAnalyzerName, resolveFieldMapping } from '../../mapping/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { requestBody } from '../body.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+
+const BODY_KEYS = new Set(['analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'text', 'explain', 'attributes']);
+
+let builtIns: AnalysisRegistry | undefined;
+
+function list<T>(v: T | T[] | undefined): T[] {
+  return v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** `field` → the analyzer (or normalizer) that field indexes with, as ES's _analyze resolves it. */
+function resolveField(handle: IndexHandle, body: AnalyzeRequestBody): AnalyzeRequestBody {
+  if (typeof body.field !== 'string' || body.analyzer !== undefined || body.tokenizer !== undefined || body.normalizer !== undefined) return body;
+  const mapping = resolveFieldMapping(handle.mappings, body.field);
+  const { field: _f, ...rest } = body;
+  void _f;
+  if (mapping && fieldType(mapping) === 'keyword') {
+    return typeof mapping.normalizer === 'string' ? { ...rest, normalizer: mapping.normalizer } : { ...rest, analyzer: 'keyword' };
+  }
+  if (mapping) return { ...rest, analyzer: indexAnalyzerName(mapping, handle.registry) };
+  return { ...rest, analyzer: handle.registry.hasAnalyzer('default') ? 'default' : 'standard' };
+}
+
+function specName(spec: ComponentSpec, kind: string): string {
+  if (typeof spec === 'string') return spec;
+  return `__anonymous__${String((spec as { type?: unknown }).type ?? kind)}`;
+}
+
+type DetailToken = Token & { bytes: string; positionLength: number; termFrequency: number };
+
+function detailed(tokens: Token[]): DetailToken[] {
+  return tokens.map((t) => ({
+    ...t,
+    bytes: `[${[...Buffer.from(t.token)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}]`,
+    positionLength: t.positionLength ?? 1,
+    termFrequency: 1,
+  }));
+}
+
+/** `explain: true`: the tokens after the tokenizer and after each token filter, or the named analyzer's tokens. */
+function explain(registry: AnalysisRegistry, body: AnalyzeRequestBody): Record<string, unknown> {
+  const texts = list(body.text).map(String);
+  if (body.analyzer !== undefined || (body.tokenizer === undefined && body.normalizer === undefined && body.filter === undefined && body.char_filter === undefined)) {
+    const name = String(body.analyzer ?? 'standard');
+    const tokens = analyzeRequest(registry, { analyzer: name, text: texts }).tokens;
+    return { detail: { custom_analyzer: false, analyzer: { name, tokens: detailed(tokens) } } };
+  }
+  const full = registry instanceof IndexAnalysisRegistry ? registry : new IndexAnalysisRegistry(undefined);
+  const filters = list(body.filter);
+  const charFilters = list(body.char_filter);
+  const run = (n: number) => {
+    const analyzer = full.buildAnonymous(body.tokenizer, filters.slice(0, n), charFilters);
+    return texts.flatMap((t) => analyzer.analyze(t));
+  };
+  const out: Record<string, unknown> = { custom_analyzer: true };
+  if (charFilters.length) out.charfilters = charFilters.map((c) => ({ name: specName(c, 'char_filter'), filtered_text: texts }));
+  out.tokenizer = { name: body.tokenizer === undefined ? 'keyword' : specName(body.tokenizer, 'tokenizer'), tokens: detailed(run(0)) };
+  out.tokenfilters = filters.map((f, i) => ({ name: specName(f, 'filter'), tokens: detailed(run(i + 1)) }));
+  return { detail: out };
+}
+
+function analyze(req: RestRequest, ctx: EngineContext): RestResponse {
+  let body = (requestBody(req) ?? {}) as AnalyzeRequestBody;
+  for (const k of Object.keys(body)) {
+    if (!BODY_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:2] [analyze_request] unknown field [${k}]`);
+  }
+  const textParam = req.params.getAll('text');
+  if (body.text === undefined && textParam.length) body = { ...body, text: textParam.length === 1 ? textParam[0] : textParam };
+  for (const p of ['analyzer', 'tokenizer', 'normalizer', 'field'] as const) {
+    const v = req.params.get(p);
+    if (v !== null && body[p] === undefined) body = { ...body, [p]: v };
+  }
+  for (const p of ['filter', 'char_filter'] as const) {
+    const v = req.params.getAll(p);
+    if (v.length && body[p] === undefined) body = { ...body, [p]: v.flatMap((s) => s.split(',')) };
+  }
+  let registry: AnalysisRegistry;
+  const index = req.pathParams.index ?? req.params.get('index') ?? undefined;
+  if (index !== undefined) {
+    const handle = ctx.indices.readTarget(index);
+    registry = handle.registry;
+    body = resolveField(handle, body);
+  } else {
+    if (body.field !== undefined && body.analyzer === undefined && body.tokenizer === undefined) {
+      throw new EsError(400, 'illegal_argument_exception', 'analysis based on a specific field requires an index');
+    }
+    builtIns ??= createAnalysisRegistry();
+    registry = builtIns;
+  }
+  if (body.explain === true || body.explain === 'true') return { status: 200, body: explain(registry, body) };
+  const { explain: _e, attributes: _a, field: _f, ...rest } = body;
+  void _e;
+  void _a;
+  void _f;
+  return { status: 200, body: analyzeRequest(registry, rest) };
+}
+
+const PARAMS = ['index', 'text', 'analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'explain', 'attributes'];
+
+export const analyzeRoutes: Route[] = [
+  { methods: ['GET', 'POST'], pattern: '/_analyze', params: PARAMS, handler: analyze },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_analyze', params: PARAMS, handler: analyze },
+];

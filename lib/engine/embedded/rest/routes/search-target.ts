@@ -1,0 +1,61 @@
+import { EsError } from '../../../../errors/index.js';
+import type { IndexHandle, ResolveOptions } from '../../indices/index.js';
+import { createFieldResolver, expandQueryStrings, uriSearchQuery } from '../../search/query-string/index.js';
+import { booleanParam } from '../params.js';
+import type { EngineContext } from '../types.js';
+
+/** Resolves an index expression with the indices options found in `params` (URL or msearch header). */
+export function resolveTarget(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, defaults: Partial<ResolveOptions> = {}): IndexHandle[] {
+  return ctx.indices.resolve(expression, {
+    ...defaults,
+    expandWildcards: params.get('expand_wildcards') ?? defaults.expandWildcards,
+    ignoreUnavailable: booleanParam(params, 'ignore_unavailable', defaults.ignoreUnavailable ?? false),
+    allowNoIndices: booleanParam(params, 'allow_no_indices', defaults.allowNoIndices ?? true),
+  });
+}
+
+function aliasFilterOf(handle: IndexHandle, expression: string | undefined): unknown {
+  if (!expression) return undefined;
+  const parts = expression.split(',').map((p) => p.trim());
+  if (parts.includes(handle.name) || parts.some((p) => p.includes('*') || p === '_all')) return undefined;
+  const filters = parts.map((p) => (handle.meta.aliases[p] as { filter?: unknown } | undefined)).filter((a) => a !== undefined);
+  if (filters.length === 0 || filters.some((a) => a!.filter === undefined)) return undefined;
+  const list = filters.map((a) => a!.filter);
+  return list.length === 1 ? list[0] : { bool: { should: list } };
+}
+
+/**
+ * The query a search runs on these indices: `q=` (a query_string query) replaces the body's
+ * query; query strings are expanded against the indices' mappings; the filter of an alias the
+ * request named is added when every target index is reached through a filtered alias.
+ */
+export function effectiveQuery(bodyQuery: unknown, params: URLSearchParams, handles: IndexHandle[], expression?: string): unknown {
+  let query = uriSearchQuery(params) ?? bodyQuery;
+  const filters = handles.map((h) => aliasFilterOf(h, expression));
+  if (query === undefined && filters.every((f) => f === undefined)) return undefined;
+  const resolver = createFieldResolver(handles.map((h) => ({ mappings: h.mappings, registry: h.registry, settings: h.meta.settings })));
+  const first = handles[0] ? { name: handles[0].name, uuid: handles[0].uuid } : undefined;
+  if (query !== undefined) query = expandQueryStrings(query, resolver, first);
+  const filter = filters[0];
+  if (filter !== undefined && filters.every((f) => JSON.stringify(f) === JSON.stringify(filter))) {
+    return { bool: { must: query === undefined ? [] : [query], filter: [expandQueryStrings(filter, resolver, first)] } };
+  }
+  return query;
+}
+
+/** A body with its `query` replaced (undefined body stays undefined when nothing changes). */
+export function withQuery(body: Record<string, unknown> | undefined, query: unknown): Record<string, unknown> | undefined {
+  if (query === undefined) return body;
+  return { ...(body ?? {}), query };
+}
+
+/** ES's `1m`, `30s`, `500ms`… in milliseconds. */
+export function timeValue(name: string, v: string): number {
+  const m = /^(\d+(?:\.\d+)?)(nanos|micros|ms|s|m|h|d)$/.exec(v.trim());
+  if (!m) {
+    throw new EsError(400, 'illegal_argument_exception',
+      `failed to parse setting [${name}] with value [${v}] as a time value: unit is missing or unrecognized`);
+  }
+  const unit = { nanos: 1e-6, micros: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms'];
+  return Number(m[1]) * unit;
+}

@@ -1,0 +1,267 @@
+import { EsError } from '../../../../errors/index.js';
+import { withSubs } from './aggregations.js';
+import { bucketComparator, javaDouble, parseOrder, type OrderCriterion } from './bucket-order.js';
+import { addUnits, DateFormatter, roundDown } from './date-format.js';
+import { groupBy } from './grouping.js';
+import { applyParentPipelines } from './pipelines.js';
+import { resolveSource, type ResolvedSource } from './source.js';
+import { parseTimeZone, type TimeZone } from './time-zone.js';
+import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
+import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+
+interface Bounds {
+  min?: unknown;
+  max?: unknown;
+}
+
+interface CommonParams {
+  source: SourceParams;
+  minDocCount: number;
+  order: OrderCriterion[];
+  keyed: boolean;
+  extendedBounds?: Bounds;
+  hardBounds?: Bounds;
+}
+
+/** How a histogram maps a value to its bucket key and steps to the next key. */
+interface Rounding {
+  round(v: number): number;
+  next(key: number): number;
+}
+
+function parseBounds(raw: unknown, name: string, what: string): Bounds | undefined {
+  if (raw === undefined) return undefined;
+  if (!isObject(raw)) throw new EsError(400, 'parsing_exception', `[${what}] must be an object in [${name}]`, { line: 1, col: 1 });
+  return { min: raw.min ?? undefined, max: raw.max ?? undefined };
+}
+
+function parseCommon(type: string, name: string, body: Record<string, unknown>, subs: AggNode[]): CommonParams {
+  const minDocCount = body.min_doc_count === undefined ? 0 : Number(body.min_doc_count);
+  if (!Number.isInteger(minDocCount) || minDocCount < 0) {
+    throw new EsError(400, 'illegal_argument_exception', `[minDocCount] must be greater than or equal to 0. Found [${String(body.min_doc_count)}] in [${name}]`);
+  }
+  const extendedBounds = parseBounds(body.extended_bounds, name, 'extended_bounds');
+  const hardBounds = parseBounds(body.hard_bounds, name, 'hard_bounds');
+  return {
+    source: parseSourceParams(type, name, body),
+    minDocCount,
+    order: body.order === undefined ? [{ path: '_key', asc: true }] : parseOrder(body.order, name, subs),
+    keyed: body.keyed === true,
+    extendedBounds,
+    hardBounds,
+  };
+}
+
+/** Buckets from grouped keys: gaps filled when min_doc_count is 0, bounded, sorted, with subs. */
+function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ctx: AggContext, src: ResolvedSource, rounding: Rounding,
+  bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] }, keyString: (k: number) => string | undefined): Record<string, unknown>[] {
+  const p = node.params;
+  const hard = bounds.hard;
+  const keyOf = (v: unknown): number | undefined => {
+    const n = numericValue(v as number);
+    if (hard && ((hard[0] !== undefined && n < hard[0]) || (hard[1] !== undefined && n > hard[1]))) return undefined;
+    return rounding.round(n);
+  };
+  const groups = groupBy<number>(docs, src, keyOf, node.subs.length > 0);
+  const keys = [...groups.keys()].sort((a, b) => a - b);
+  if (p.minDocCount === 0) {
+    let lo = keys.length ? keys[0] : undefined;
+    let hi = keys.length ? keys[keys.length - 1] : undefined;
+    const ext = bounds.ext;
+    if (ext?.[0] !== undefined) {
+      const r = rounding.round(ext[0]);
+      lo = lo === undefined ? r : Math.min(lo, r);
+    }
+    if (ext?.[1] !== undefined) {
+      const r = rounding.round(ext[1]);
+      hi = hi === undefined ? r : Math.max(hi, r);
+    }
+    if (hard?.[0] !== undefined && lo !== undefined) lo = Math.max(lo, rounding.round(hard[0]));
+    if (hard?.[1] !== undefined && hi !== undefined) hi = Math.min(hi, rounding.round(hard[1]));
+    if (lo !== undefined && hi !== undefined && (ext || keys.length)) {
+      let guard = 0;
+      for (let k = lo; k <= hi; k = rounding.next(k)) {
+        if (!groups.has(k)) groups.set(k, { key: k, count: 0, docs: node.subs.length ? docs.map((s) => ({ handle: s.handle, ords: [] })) : undefined });
+        if (++guard > 65_535) throw tooManyBuckets();
+      }
+    }
+  }
+  const buckets: Record<string, unknown>[] = [];
+  for (const g of [...groups.values()].sort((a, b) => a.key - b.key)) {
+    if (g.count < p.minDocCount) continue;
+    const b: Record<string, unknown> = {};
+    const s = keyString(g.key);
+    if (s !== undefined) b.key_as_string = s;
+    b.key = g.key;
+    b.doc_count = g.count;
+    withSubs(b, node.subs, g.docs ?? docs.map((seg) => ({ handle: seg.handle, ords: [] })), ctx);
+    buckets.push(b);
+  }
+  applyParentPipelines(node.subs, buckets, ctx);
+  const isKeyAsc = p.order.length === 1 && p.order[0].path === '_key' && p.order[0].asc;
+  if (!isKeyAsc) buckets.sort(bucketComparator(p.order, true));
+  return buckets;
+}
+
+function tooManyBuckets(): EsError {
+  return new EsError(400, 'too_many_buckets_exception',
+    'Trying to create too many buckets. Must be less than or equal to: [65536]. This limit can be set by changing the [search.max_buckets] cluster level setting.', { max_buckets: 65536 });
+}
+
+function keyedBody(buckets: Record<string, unknown>[], keyed: boolean, keyName: (b: Record<string, unknown>) => string): Record<string, unknown> {
+  if (!keyed) return { buckets };
+  const obj: Record<string, unknown> = {};
+  for (const b of buckets) obj[keyName(b)] = b;
+  return { buckets: obj };
+}
+
+interface HistogramParams extends CommonParams {
+  interval: number;
+  offset: number;
+}
+
+export const histogram: AggregationType<HistogramParams> = {
+  kind: 'bucket',
+  parse(name, body, subs) {
+    if (body.interval === undefined) throw new EsError(400, 'illegal_argument_exception', `[interval] must be >0 for histogram aggregation [${name}]`);
+    const interval = Number(body.interval);
+    if (!(interval > 0)) throw new EsError(400, 'illegal_argument_exception', `[interval] must be >0 for histogram aggregation [${name}]`);
+    const offset = body.offset === undefined ? 0 : Number(body.offset);
+    const common = parseCommon('histogram', name, body, subs);
+    if (common.extendedBounds && common.minDocCount > 0) {
+      throw new EsError(400, 'illegal_argument_exception', `[extended_bounds] can only be used when [min_doc_count] is 0 for histogram aggregation [${name}]`);
+    }
+    return { ...common, interval, offset };
+  },
+  run(node, docs, ctx) {
+    const p = node.params;
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx.now);
+    if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
+      throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [histogram]`);
+    }
+    const rounding: Rounding = {
+      round: (v) => Math.floor((v - p.offset) / p.interval) * p.interval + p.offset,
+      next: (k) => k + p.interval,
+    };
+    const num = (v: unknown) => (v === undefined ? undefined : Number(v));
+    const buckets = buildBuckets(node, docs, ctx, src, rounding,
+      { ext: p.extendedBounds && [num(p.extendedBounds.min), num(p.extendedBounds.max)], hard: p.hardBounds && [num(p.hardBounds.min), num(p.hardBounds.max)] },
+      (k) => (p.source.format !== undefined || src.kind === 'date' ? src.format.asString(k) : undefined));
+    return { typed: 'histogram', body: keyedBody(buckets, p.keyed, (b) => (b.key_as_string as string | undefined) ?? javaDouble(b.key as number)) };
+  },
+};
+
+const CALENDAR: Record<string, string> = {
+  '1m': 'm', minute: 'm', '1h': 'h', hour: 'h', '1d': 'd', day: 'd', '1w': 'w', week: 'w',
+  '1M': 'M', month: 'M', '1q': 'q', quarter: 'q', '1y': 'y', year: 'y',
+};
+const FIXED_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+export function parseFixedInterval(raw: string, setting: string): number {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(raw.trim());
+  if (!m) {
+    throw new EsError(400, 'illegal_argument_exception', `failed to parse setting [${setting}] with value [${raw}] as a time value: unit is missing or unrecognized`);
+  }
+  return Number(m[1]) * FIXED_UNITS[m[2]];
+}
+
+function parseOffset(raw: unknown): number {
+  if (raw === undefined) return 0;
+  if (typeof raw === 'number') return raw;
+  const s = String(raw).trim();
+  const sign = s.startsWith('-') ? -1 : 1;
+  const body = s.replace(/^[+-]/, '');
+  return sign * parseFixedInterval(body, 'date_histogram.offset');
+}
+
+export interface DateInterval {
+  calendar?: string;
+  fixed?: number;
+}
+
+/** `calendar_interval`, `fixed_interval` or the deprecated `interval`; ES's errors for bad ones. */
+export function parseDateInterval(body: Record<string, unknown>, name: string): DateInterval {
+  const set = ['calendar_interval', 'fixed_interval', 'interval'].filter((k) => body[k] !== undefined);
+  if (set.length === 0) throw new EsError(400, 'illegal_argument_exception', `Invalid interval specified, must be non-null and non-empty`);
+  if (set.length > 1) {
+    throw new EsError(400, 'illegal_argument_exception', `Cannot use [${set[1]}] with [${set[0]}] configuration option.`);
+  }
+  const raw = body[set[0]];
+  if (set[0] === 'calendar_interval') {
+    const unit = CALENDAR[String(raw)];
+    if (!unit) throw new EsError(400, 'illegal_argument_exception', `The supplied interval [${String(raw)}] could not be parsed as a calendar interval.`);
+    return { calendar: unit };
+  }
+  if (set[0] === 'fixed_interval') return { fixed: parseFixedInterval(String(raw), 'date_histogram.fixedInterval') };
+  if (typeof raw === 'number') return { fixed: raw };
+  const unit = CALENDAR[String(raw)];
+  if (unit) return { calendar: unit };
+  void name;
+  return { fixed: parseFixedInterval(String(raw), 'date_histogram.interval') };
+}
+
+/** Rounding of instants to date histogram keys, in a time zone, with an offset. */
+export function dateRounding(interval: DateInterval, zone: TimeZone, offset: number): Rounding {
+  if (interval.calendar) {
+    const unit = interval.calendar;
+    return {
+      round: (v) => roundDown(v - offset, unit, zone) + offset,
+      next: (k) => addUnits(k - offset, unit, 1, zone) + offset,
+    };
+  }
+  const ms = interval.fixed!;
+  if (zone.fixed) {
+    const off = zone.offsetAt(0);
+    return {
+      round: (v) => Math.floor((v + off - offset) / ms) * ms - off + offset,
+      next: (k) => k + ms,
+    };
+  }
+  return {
+    round: (v) => {
+      const local = v + zone.offsetAt(v) - offset;
+      return zone.toUtc(Math.floor(local / ms) * ms) + offset;
+    },
+    next: (k) => {
+      const local = k - offset + zone.offsetAt(k - offset);
+      return zone.toUtc(local + ms) + offset;
+    },
+  };
+}
+
+interface DateHistogramParams extends CommonParams {
+  interval: DateInterval;
+  offset: number;
+  timeZone: unknown;
+}
+
+export const dateHistogram: AggregationType<DateHistogramParams> = {
+  kind: 'bucket',
+  parse(name, body, subs) {
+    const interval = parseDateInterval(body, name);
+    const common = parseCommon('date_histogram', name, body, subs);
+    if (common.extendedBounds && common.minDocCount > 0) {
+      throw new EsError(400, 'illegal_argument_exception', `[extended_bounds] can only be used when [min_doc_count] is 0 for histogram aggregation [${name}]`);
+    }
+    if (body.time_zone !== undefined) parseTimeZone(body.time_zone);
+    return { ...common, interval, offset: parseOffset(body.offset), timeZone: body.time_zone };
+  },
+  run(node, docs, ctx) {
+    const p = node.params;
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx.now, p.timeZone);
+    if (!src.unmapped && src.kind !== 'date' && src.kind !== 'long' && src.kind !== 'double') {
+      throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [date_histogram]`);
+    }
+    const zone = parseTimeZone(p.timeZone);
+    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? 'strict_date_optional_time', zone);
+    const rounding = dateRounding(p.interval, zone, p.offset);
+    const date = (v: unknown, up: boolean) => (v === undefined ? undefined : fmt.parse(v, ctx.now, up));
+    const buckets = buildBuckets(node, docs, ctx, src, rounding,
+      {
+        ext: p.extendedBounds && [date(p.extendedBounds.min, false), date(p.extendedBounds.max, false)],
+        hard: p.hardBounds && [date(p.hardBounds.min, false), date(p.hardBounds.max, false)],
+      },
+      (k) => fmt.print(k));
+    return { typed: 'date_histogram', body: keyedBody(buckets, p.keyed, (b) => b.key_as_string as string) };
+  },
+};

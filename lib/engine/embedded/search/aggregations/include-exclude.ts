@@ -1,0 +1,162 @@
+import { EsError } from '../../../../errors/index.js';
+import { isObject, type Value } from './types.js';
+import type { ValueKind } from './values-source.js';
+
+/** A terms `include`/`exclude` filter: regular expressions, exact values, or hash partitions. */
+export interface IncludeExclude {
+  accept(key: Value): boolean;
+  isRegex: boolean;
+}
+
+/** Lucene's StringHelper.murmurhash3_x86_32 over the UTF-8 bytes of a term. */
+export function murmur3(text: string, seed: number): number {
+  const bytes = Buffer.from(text, 'utf8');
+  const c1 = 0xcc9e2d51;
+  const c2 = 0x1b873593;
+  let h1 = seed | 0;
+  const len = bytes.length;
+  const rounded = len & ~3;
+  for (let i = 0; i < rounded; i += 4) {
+    let k1 = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+    k1 = Math.imul(k1, c1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, c2);
+    h1 ^= k1;
+    h1 = (h1 << 13) | (h1 >>> 19);
+    h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
+  }
+  const tail = len & 3;
+  if (tail > 0) {
+    let k1 = 0;
+    if (tail === 3) k1 = (bytes[rounded + 2] & 0xff) << 16;
+    if (tail >= 2) k1 |= (bytes[rounded + 1] & 0xff) << 8;
+    k1 |= bytes[rounded] & 0xff;
+    k1 = Math.imul(k1, c1);
+    k1 = (k1 << 15) | (k1 >>> 17);
+    k1 = Math.imul(k1, c2);
+    h1 ^= k1;
+  }
+  h1 ^= len;
+  h1 ^= h1 >>> 16;
+  h1 = Math.imul(h1, 0x85ebca6b);
+  h1 ^= h1 >>> 13;
+  h1 = Math.imul(h1, 0xc2b2ae35);
+  h1 ^= h1 >>> 16;
+  return h1;
+}
+
+const M64 = (1n << 64n) - 1n;
+
+/** HPPC's BitMixer.mix64 (what ES partitions numeric terms by). */
+export function mix64(value: bigint): bigint {
+  let z = value & M64;
+  z = ((z ^ (z >> 32n)) * 0x4cd6944c5cc20b6dn) & M64;
+  z = ((z ^ (z >> 29n)) * 0xfc12c5b19d3259e9n) & M64;
+  return z ^ (z >> 32n);
+}
+
+function floorMod(x: bigint, n: bigint): bigint {
+  return ((x % n) + n) % n;
+}
+
+function toSigned(x: bigint): bigint {
+  return x >= 1n << 63n ? x - (1n << 64n) : x;
+}
+
+const HASH_PARTITIONING_SEED = 31;
+
+/** Lucene RegExp (always anchored, `@` any string, `<n-m>` intervals unsupported) → JS RegExp. */
+function luceneRegex(src: string): RegExp {
+  let re = '';
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') {
+      re += c + (src[++i] ?? '');
+    } else if (c === '@') re += '[\\s\\S]*';
+    else if (c === '#') re += '(?!)';
+    else if (c === '~') re += '[^]';
+    else if (c === '"') {
+      const end = src.indexOf('"', i + 1);
+      re += src.slice(i + 1, end).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      i = end;
+    } else if (c === '.') re += '[\\s\\S]';
+    else re += c;
+  }
+  try {
+    return new RegExp(`^(?:${re})$`, 'u');
+  } catch {
+    throw new EsError(400, 'illegal_argument_exception', `invalid regular expression [${src}]`);
+  }
+}
+
+function normalizeKey(v: unknown, kind: ValueKind, parse: (v: unknown) => number): Value {
+  if (kind === 'bytes' || kind === 'ip') return String(v);
+  if (kind === 'boolean') return v === true || v === 'true' || v === 1 ? 1 : 0;
+  if (kind === 'date') return parse(v);
+  return Number(v);
+}
+
+export interface IncludeExcludeSpec {
+  include?: unknown;
+  exclude?: unknown;
+}
+
+export function validateIncludeExclude(spec: IncludeExcludeSpec, aggName: string): void {
+  const inc = spec.include;
+  if (isObject(inc)) {
+    const { partition, num_partitions: n } = inc;
+    if (typeof partition !== 'number' || typeof n !== 'number') {
+      throw new EsError(400, 'parsing_exception', `Missing [partition] or [num_partitions] parameter for include clause in [${aggName}]`, { line: 1, col: 1 });
+    }
+    if (spec.exclude !== undefined && !Array.isArray(spec.exclude) && typeof spec.exclude !== 'string') {
+      throw new EsError(400, 'parsing_exception', `Unsupported exclude clause in [${aggName}]`, { line: 1, col: 1 });
+    }
+  }
+}
+
+/** Builds the filter for one kind of keys; regular expressions only work on strings. */
+export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, aggName: string, parseDate: (v: unknown) => number): IncludeExclude | undefined {
+  const { include, exclude } = spec;
+  if (include === undefined && exclude === undefined) return undefined;
+  const isRegex = typeof include === 'string' || typeof exclude === 'string';
+  if (isRegex && kind !== 'bytes') {
+    throw new EsError(400, 'aggregation_execution_exception',
+      `Aggregation [${aggName}] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses`);
+  }
+  const tests: Array<(k: Value) => boolean> = [];
+  if (typeof include === 'string') {
+    const re = luceneRegex(include);
+    tests.push((k) => re.test(String(k)));
+  } else if (Array.isArray(include)) {
+    const set = new Set(include.map((v) => normalizeKey(v, kind, parseDate)));
+    tests.push((k) => set.has(k));
+  } else if (isObject(include)) {
+    const partition = Number(include.partition);
+    const n = Number(include.num_partitions);
+    if (kind === 'bytes' || kind === 'ip') {
+      tests.push((k) => (((murmur3(String(k), HASH_PARTITIONING_SEED) % n) + n) % n) === partition);
+    } else {
+      const bn = BigInt(n);
+      const bp = BigInt(partition);
+      tests.push((k) => {
+        const num = Number(k);
+        const bits = Number.isInteger(num) && kind !== 'double' ? BigInt(num) : doubleBits(num);
+        return floorMod(toSigned(mix64(bits)), bn) === bp;
+      });
+    }
+  }
+  if (typeof exclude === 'string') {
+    const re = luceneRegex(exclude);
+    tests.push((k) => !re.test(String(k)));
+  } else if (Array.isArray(exclude)) {
+    const set = new Set(exclude.map((v) => normalizeKey(v, kind, parseDate)));
+    tests.push((k) => !set.has(k));
+  }
+  return { isRegex, accept: (k) => tests.every((t) => t(k)) };
+}
+
+function doubleBits(n: number): bigint {
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, n);
+  return buf.getBigInt64(0);
+}

@@ -1,0 +1,188 @@
+import { EsError } from '../../../../errors/index.js';
+import { pathValue } from './bucket-order.js';
+import { isObject, type AggContext, type AggNode, type AggOutput, type AggregationType } from './types.js';
+
+interface PipelineParams {
+  bucketsPath: string;
+  gapPolicy: 'skip' | 'insert_zeros' | 'keep_values';
+  window?: number;
+  script?: string;
+  format?: string;
+}
+
+const PARENT = new Set(['derivative', 'cumulative_sum', 'moving_fn', 'bucket_sort', 'bucket_script', 'bucket_selector', 'serial_diff']);
+
+export function isParentPipeline(type: string): boolean {
+  return PARENT.has(type);
+}
+
+function parsePipeline(type: string, name: string, body: Record<string, unknown>): PipelineParams {
+  const bp = body.buckets_path;
+  if (type === 'bucket_script' || type === 'bucket_selector') {
+    throw new EsError(400, 'illegal_argument_exception', `[${type}] aggregations need scripts, which the embedded engine does not run`);
+  }
+  if (type === 'moving_fn') {
+    const w = body.window;
+    if (typeof w !== 'number' || !Number.isInteger(w) || w <= 0) throw new EsError(400, 'illegal_argument_exception', '[window] must be a positive, non-zero integer.');
+  }
+  if (type !== 'bucket_sort' && (typeof bp !== 'string' || bp === '')) {
+    throw new EsError(400, 'illegal_argument_exception', `[buckets_path] must be set for aggregation [${name}]`);
+  }
+  const gap = body.gap_policy === undefined ? 'skip' : String(body.gap_policy);
+  if (!['skip', 'insert_zeros', 'keep_values'].includes(gap)) throw new EsError(400, 'illegal_argument_exception', `Unknown gap policy [${gap}]`);
+  const script = isObject(body.script) ? String(body.script.source ?? '') : body.script === undefined ? undefined : String(body.script);
+  return { bucketsPath: String(bp ?? ''), gapPolicy: gap as PipelineParams['gapPolicy'], window: body.window as number | undefined, script, format: body.format as string | undefined };
+}
+
+function pipeline(type: string): AggregationType<PipelineParams> {
+  return {
+    kind: 'pipeline',
+    parse: (name, body) => parsePipeline(type, name, body),
+    run() {
+      throw new Error('pipelines run through runSiblingPipeline / applyParentPipelines');
+    },
+  };
+}
+
+export const PIPELINES: Record<string, AggregationType<PipelineParams>> = Object.fromEntries(
+  ['avg_bucket', 'max_bucket', 'min_bucket', 'sum_bucket', 'stats_bucket', 'extended_stats_bucket', 'percentiles_bucket',
+    'derivative', 'cumulative_sum', 'moving_fn', 'bucket_sort', 'bucket_script', 'bucket_selector', 'serial_diff'].map((t) => [t, pipeline(t)]),
+);
+
+function findResult(results: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
+  const direct = results[name];
+  if (isObject(direct)) return direct;
+  for (const [k, v] of Object.entries(results)) if (k.endsWith(`#${name}`) && isObject(v)) return v;
+  return undefined;
+}
+
+function invalidPath(what: string, at: string): EsError {
+  return new EsError(400, 'aggregation_execution_exception',
+    `buckets_path must reference either a number value or a single value numeric metric aggregation, got: [${what}] at aggregation [${at}]`);
+}
+
+/** The value a bucket gives for a path relative to it; NaN for gaps (empty buckets, null values). */
+function bucketValue(bucket: Record<string, unknown>, path: string, gap: PipelineParams['gapPolicy']): number {
+  if (path === '_count') return Number(bucket.doc_count);
+  const steps = path.split('>');
+  let cur = bucket;
+  for (let i = 0; i < steps.length - 1; i++) {
+    const r = findResult(cur, steps[i].split('.')[0]);
+    if (!r) break;
+    if (Array.isArray(r.buckets) || isObject(r.buckets)) throw invalidPath('Object[]', steps[i]);
+    cur = r;
+  }
+  const last = steps[steps.length - 1];
+  const [name, metric] = last.split(/\.(.+)/);
+  const r = findResult(cur, name);
+  if (r && metric === undefined) {
+    if (Array.isArray(r.buckets)) throw invalidPath(typeof (r.buckets[0] as Record<string, unknown> | undefined)?.key === 'string' ? 'StringTerms' : 'LongTerms', name);
+    if (!('value' in r) && !('doc_count' in r)) {
+      throw new EsError(400, 'aggregation_execution_exception',
+        `buckets_path must reference either a number value or a single value numeric metric aggregation, but [${name}] contains multiple values. Please specify which to use.`);
+    }
+  }
+  let v = pathValue(bucket, path);
+  if (Number(bucket.doc_count) === 0 && path !== '_count') v = NaN;
+  if (Number.isNaN(v) && gap === 'insert_zeros') v = 0;
+  return v;
+}
+
+/** A sibling pipeline (`avg_bucket`…) over the buckets of a sibling multi-bucket aggregation. */
+export function runSiblingPipeline(node: AggNode, results: Record<string, unknown>, ctx: AggContext): AggOutput {
+  const p = node.params as PipelineParams;
+  if (PARENT.has(node.type)) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${node.type} aggregation [${node.name}] must be declared inside of another aggregation;`);
+  }
+  const [first, ...rest] = p.bucketsPath.split('>');
+  const dot = first.indexOf('.');
+  const aggName = dot < 0 ? first : first.slice(0, dot);
+  if (dot >= 0) rest.unshift(first.slice(dot + 1));
+  const target = findResult(results, aggName);
+  if (!target) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: No aggregation found for path [${p.bucketsPath}];`);
+  }
+  const raw = target.buckets;
+  const buckets = (Array.isArray(raw) ? raw : isObject(raw) ? Object.entries(raw).map(([k, b]) => ({ key: k, ...(b as object) })) : []) as Array<Record<string, unknown>>;
+  const subPath = rest.join('>') || '_count';
+  const values: Array<[unknown, number]> = [];
+  for (const b of buckets) {
+    const v = bucketValue(b, subPath, p.gapPolicy);
+    if (!Number.isNaN(v)) values.push([b.key_as_string ?? b.key, v]);
+  }
+  void ctx;
+  const sum = values.reduce((s, [, v]) => s + v, 0);
+  switch (node.type) {
+    case 'avg_bucket':
+      return { typed: 'simple_value', body: { value: values.length ? sum / values.length : null } };
+    case 'sum_bucket':
+      return { typed: 'simple_value', body: { value: sum } };
+    case 'max_bucket':
+    case 'min_bucket': {
+      let best: number | null = null;
+      let keys: unknown[] = [];
+      for (const [k, v] of values) {
+        if (best === null || (node.type === 'max_bucket' ? v > best : v < best)) {
+          best = v;
+          keys = [k];
+        } else if (v === best) keys.push(k);
+      }
+      return { typed: 'bucket_metric_value', body: { value: best, keys: keys.map(String) } };
+    }
+    case 'stats_bucket':
+    case 'extended_stats_bucket': {
+      const n = values.length;
+      const body: Record<string, unknown> = {
+        count: n, min: n ? Math.min(...values.map(([, v]) => v)) : null, max: n ? Math.max(...values.map(([, v]) => v)) : null,
+        avg: n ? sum / n : null, sum,
+      };
+      return { typed: node.type, body };
+    }
+    default:
+      throw new EsError(400, 'illegal_argument_exception', `[${node.type}] is not supported by the embedded engine yet`);
+  }
+}
+
+/** MovingFunctions of ES's moving_fn scripts that need no script engine. */
+const MOVING: Record<string, (w: number[]) => number | null> = {
+  'MovingFunctions.max(values)': (w) => (w.length ? Math.max(...w) : null),
+  'MovingFunctions.windowMax(values)': (w) => (w.length ? Math.max(...w) : null),
+  'MovingFunctions.min(values)': (w) => (w.length ? Math.min(...w) : null),
+  'MovingFunctions.sum(values)': (w) => w.reduce((a, b) => a + b, 0),
+  'MovingFunctions.unweightedAvg(values)': (w) => (w.length ? w.reduce((a, b) => a + b, 0) / w.length : null),
+};
+
+/** Parent pipelines (`derivative`, `cumulative_sum`, `moving_fn`) add a value to each bucket. */
+export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<string, unknown>>, ctx: AggContext): void {
+  for (const node of subs) {
+    if (!PARENT.has(node.type)) continue;
+    const p = node.params as PipelineParams;
+    const key = ctx.typedKeys ? `${node.type === 'cumulative_sum' || node.type === 'moving_fn' ? 'simple_value' : node.type}#${node.name}` : node.name;
+    if (node.type === 'derivative') {
+      let prev: number | undefined;
+      for (const b of buckets) {
+        const v = bucketValue(b, p.bucketsPath, p.gapPolicy);
+        if (prev !== undefined && !Number.isNaN(v)) b[key] = { value: v - prev };
+        if (!Number.isNaN(v) || p.gapPolicy !== 'skip') prev = v;
+      }
+    } else if (node.type === 'cumulative_sum') {
+      let total = 0;
+      for (const b of buckets) {
+        const v = bucketValue(b, p.bucketsPath, p.gapPolicy);
+        if (!Number.isNaN(v)) total += v;
+        b[key] = { value: total };
+      }
+    } else if (node.type === 'moving_fn') {
+      const fn = MOVING[(p.script ?? '').replace(/\s+/g, '')];
+      if (!fn) throw new EsError(400, 'illegal_argument_exception', `[moving_fn] script [${p.script}] is not supported by the embedded engine`);
+      const history: number[] = [];
+      for (const b of buckets) {
+        b[key] = { value: fn(history.slice(-p.window!)) };
+        const v = bucketValue(b, p.bucketsPath, p.gapPolicy);
+        if (!Number.isNaN(v)) history.push(v);
+      }
+    } else {
+      throw new EsError(400, 'illegal_argument_exception', `[${node.type}] is not supported by the embedded engine yet`);
+    }
+  }
+}

@@ -1,0 +1,249 @@
+import { EsError } from '../../../../errors/index.js';
+import { withSubs } from './aggregations.js';
+import { javaDouble } from './bucket-order.js';
+import { DateFormatter } from './date-format.js';
+import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
+import { parseTimeZone } from './time-zone.js';
+import { isObject, type AggregationType, type DocSet } from './types.js';
+import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+
+interface RangeSpec {
+  key?: string;
+  from?: unknown;
+  to?: unknown;
+  mask?: string;
+}
+
+interface RangeParams {
+  source: SourceParams;
+  ranges: RangeSpec[];
+  keyed: boolean;
+  timeZone?: unknown;
+}
+
+function parseRanges(type: string, name: string, body: Record<string, unknown>): RangeParams {
+  for (const k of Object.keys(body)) {
+    if (!['field', 'script', 'missing', 'value_type', 'format', 'ranges', 'keyed', 'time_zone'].includes(k)) {
+      throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+    }
+  }
+  const source = parseSourceParams(type, name, body);
+  if (!Array.isArray(body.ranges) || body.ranges.length === 0) throw new EsError(400, 'illegal_argument_exception', `No [ranges] specified for the [${name}] aggregation`);
+  const ranges = body.ranges.map((r): RangeSpec => {
+    if (!isObject(r)) throw new EsError(400, 'parsing_exception', `[ranges] must contain objects in [${name}]`, { line: 1, col: 1 });
+    for (const k of Object.keys(r)) {
+      if (!['key', 'from', 'to', 'mask'].includes(k)) throw new EsError(400, 'parsing_exception', `[range] unknown field [${k}]`, { line: 1, col: 1 });
+    }
+    return { key: r.key === undefined || r.key === null ? undefined : String(r.key), from: r.from ?? undefined, to: r.to ?? undefined, mask: r.mask as string | undefined };
+  });
+  return { source, ranges, keyed: body.keyed === true, timeZone: body.time_zone };
+}
+
+interface Resolved {
+  spec: RangeSpec;
+  from: number;
+  to: number;
+}
+
+/** Ranges are [from, to): a document counts once per range that one of its values falls in. */
+function collect(ranges: Resolved[], docs: DocSet, src: ReturnType<typeof resolveSource>, toNumber: (v: unknown) => number): DocSet[] {
+  const out = ranges.map(() => emptyDocSet(docs));
+  const miss = missingArray(src);
+  docs.forEach((seg, si) => {
+    if (!src.values[si] && !miss) return;
+    for (const ord of seg.ords) {
+      const vs = valuesOf(src, si, ord, miss);
+      if (vs.length === 0) continue;
+      for (let r = 0; r < ranges.length; r++) {
+        const { from, to } = ranges[r];
+        for (const v of vs) {
+          const n = toNumber(v);
+          if (n >= from && n < to) {
+            out[r][si].ords.push(ord);
+            break;
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+function render(node: { subs: Parameters<typeof withSubs>[1]; params: RangeParams }, ranges: Resolved[], sets: DocSet[], ctx: Parameters<AggregationType['run']>[2],
+  keyText: (n: number) => string, asString: ((n: number) => string) | undefined, typed: string): { typed: string; body: Record<string, unknown> } {
+  const buckets = ranges.map((r, i) => {
+    const fromS = Number.isFinite(r.from) ? keyText(r.from) : '*';
+    const toS = Number.isFinite(r.to) ? keyText(r.to) : '*';
+    const b: Record<string, unknown> = { key: r.spec.key ?? `${fromS}-${toS}` };
+    if (Number.isFinite(r.from)) {
+      b.from = r.from;
+      if (asString) b.from_as_string = asString(r.from);
+    }
+    if (Number.isFinite(r.to)) {
+      b.to = r.to;
+      if (asString) b.to_as_string = asString(r.to);
+    }
+    b.doc_count = sets[i].reduce((n, s) => n + s.ords.length, 0);
+    return withSubs(b, node.subs, sets[i], ctx);
+  });
+  if (!node.params.keyed) return { typed, body: { buckets } };
+  const obj: Record<string, unknown> = {};
+  for (const b of buckets) {
+    const k = b.key as string;
+    delete b.key;
+    obj[k] = b;
+  }
+  return { typed, body: { buckets: obj } };
+}
+
+/** ES sorts ranges by from, then to, before collecting; buckets come out in that order. */
+function sortRanges(rs: Resolved[]): Resolved[] {
+  return rs.map((r, i) => ({ r, i })).sort((a, b) => a.r.from - b.r.from || a.r.to - b.r.to || a.i - b.i).map((x) => x.r);
+}
+
+function toNum(v: unknown, name: string): number {
+  const n = Number(v);
+  if (typeof v === 'boolean' || Number.isNaN(n)) throw new EsError(400, 'number_format_exception', `For input string: "${String(v)}"`);
+  void name;
+  return n;
+}
+
+export const range: AggregationType<RangeParams> = {
+  kind: 'bucket',
+  parse: (name, body) => parseRanges('range', name, body),
+  run(node, docs, ctx) {
+    const src = resolveSource(docs, { ...node.params.source, valueType: node.params.source.valueType ?? 'double' }, ctx.now);
+    const isDate = src.kind === 'date';
+    const fmt = src.format;
+    const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : isDate ? fmt.dateFormatter!.parse(v, ctx.now) : toNum(v, node.name));
+    const ranges = sortRanges(node.params.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
+    const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
+    const formatted = isDate || node.params.source.format !== undefined;
+    const asString = formatted ? (n: number) => fmt.asString(n) ?? String(n) : undefined;
+    return render(node, ranges, sets, ctx, asString ?? javaDouble, asString, 'range');
+  },
+};
+
+export const dateRange: AggregationType<RangeParams> = {
+  kind: 'bucket',
+  parse: (name, body) => parseRanges('date_range', name, body),
+  run(node, docs, ctx) {
+    const p = node.params;
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx.now, p.timeZone);
+    const zone = parseTimeZone(p.timeZone);
+    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? 'strict_date_optional_time', zone);
+    const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
+    const ranges = sortRanges(p.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
+    const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
+    const print = (n: number) => fmt.print(n);
+    return render(node, ranges, sets, ctx, print, print, 'date_range');
+  },
+};
+
+/** IPv4 / IPv6 text → a BigInt on the IPv6 line (v4 mapped), for range checks. */
+export function ipToBigInt(ip: string): bigint | undefined {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (v4) return (0xffffn << 32n) | v4.slice(1).reduce((acc, p) => (acc << 8n) | BigInt(Number(p)), 0n);
+  if (!ip.includes(':')) return undefined;
+  let text = ip;
+  let tail: bigint[] = [];
+  const lastColon = text.lastIndexOf(':');
+  const maybeV4 = text.slice(lastColon + 1);
+  if (maybeV4.includes('.')) {
+    const n = ipToBigInt(maybeV4);
+    if (n === undefined) return undefined;
+    const low = n & 0xffffffffn;
+    tail = [low >> 16n, low & 0xffffn];
+    text = text.slice(0, lastColon + 1) + '0:0';
+  }
+  const [head, rest] = text.split('::');
+  const h = head ? head.split(':') : [];
+  const r = rest === undefined ? [] : rest ? rest.split(':') : [];
+  const groups = rest === undefined ? h : [...h, ...Array(8 - h.length - r.length).fill('0'), ...r];
+  if (groups.length !== 8) return undefined;
+  let out = 0n;
+  groups.forEach((g, i) => {
+    const v = i >= 6 && tail.length ? tail[i - 6] : BigInt(parseInt(g, 16));
+    out = (out << 16n) | v;
+  });
+  return out;
+}
+
+/** A BigInt on the IPv6 line → ES's text form (v4 when mapped, compressed v6 otherwise). */
+export function bigIntToIp(n: bigint): string {
+  if (n >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.');
+  const groups: string[] = [];
+  for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
+  let best = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== '0') { i++; continue; }
+    let j = i;
+    while (j < 8 && groups[j] === '0') j++;
+    if (j - i > bestLen && j - i > 1) { best = i; bestLen = j - i; }
+    i = j;
+  }
+  if (best < 0) return groups.join(':');
+  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
+}
+
+const MAX_IP = (1n << 128n);
+
+export const ipRange: AggregationType<RangeParams> = {
+  kind: 'bucket',
+  parse: (name, body) => parseRanges('ip_range', name, body),
+  run(node, docs, ctx) {
+    const src = resolveSource(docs, node.params.source, ctx.now);
+    const parse = (v: unknown): bigint => {
+      const n = ipToBigInt(String(v));
+      if (n === undefined) throw new EsError(400, 'illegal_argument_exception', `'${String(v)}' is not an IP string literal.`);
+      return n;
+    };
+    interface IpRange { spec: RangeSpec; from?: bigint; to?: bigint }
+    const ranges: IpRange[] = node.params.ranges.map((spec) => {
+      if (spec.mask !== undefined) {
+        const [addr, bits] = spec.mask.split('/');
+        const base = parse(addr);
+        const isV4 = !addr.includes(':');
+        const prefix = Number(bits) + (isV4 ? 96 : 0);
+        const size = 1n << BigInt(128 - prefix);
+        const from = (base / size) * size;
+        const to = from + size;
+        return { spec: { ...spec, key: spec.key ?? spec.mask }, from: from === 0n ? undefined : from, to: to >= MAX_IP ? undefined : to };
+      }
+      return { spec, from: spec.from === undefined ? undefined : parse(spec.from), to: spec.to === undefined ? undefined : parse(spec.to) };
+    });
+    const ipOf = new Map<string, bigint>();
+    const buckets = ranges.map((r) => {
+      const set = emptyDocSet(docs);
+      const miss = missingArray(src);
+      docs.forEach((seg, si) => {
+        for (const ord of seg.ords) {
+          for (const v of valuesOf(src, si, ord, miss)) {
+            let n = ipOf.get(String(v));
+            if (n === undefined) ipOf.set(String(v), (n = ipToBigInt(String(v)) ?? -1n));
+            if ((r.from === undefined || n >= r.from) && (r.to === undefined || n < r.to)) {
+              set[si].ords.push(ord);
+              break;
+            }
+          }
+        }
+      });
+      const fromS = r.from === undefined ? undefined : bigIntToIp(r.from);
+      const toS = r.to === undefined ? undefined : bigIntToIp(r.to);
+      const b: Record<string, unknown> = { key: r.spec.key ?? `${fromS ?? '*'}-${toS ?? '*'}` };
+      if (fromS !== undefined) b.from = fromS;
+      if (toS !== undefined) b.to = toS;
+      b.doc_count = set.reduce((n, s) => n + s.ords.length, 0);
+      return withSubs(b, node.subs, set, ctx);
+    });
+    if (!node.params.keyed) return { typed: 'ip_range', body: { buckets } };
+    const obj: Record<string, unknown> = {};
+    for (const b of buckets) {
+      const k = b.key as string;
+      delete b.key;
+      obj[k] = b;
+    }
+    return { typed: 'ip_range', body: { buckets: obj } };
+  },
+};

@@ -1,0 +1,180 @@
+import { EsError } from '../../../../errors/index.js';
+import { withSubs } from './aggregations.js';
+import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
+import { buildIncludeExclude, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
+import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
+import type { AggContext, AggNode, AggregationType, DocSet, Value } from './types.js';
+import { parseSourceParams, type SourceParams } from './values-source.js';
+
+interface TermsParams {
+  source: SourceParams;
+  size: number;
+  shardSize: number;
+  minDocCount: number;
+  order: OrderCriterion[];
+  includeExclude: IncludeExcludeSpec;
+  showTermDocCountError: boolean;
+}
+
+function intOf(v: unknown, name: string, aggName: string, min: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new EsError(400, 'parsing_exception', `[${name}] must be an integer in [${aggName}]`, { line: 1, col: 1 });
+  if (n < min) {
+    const what = min === 1 ? 'greater than 0' : 'greater than or equal to 0';
+    throw new EsError(400, 'illegal_argument_exception', `[${name}] must be ${what}. Found [${n}] in [${aggName}]`);
+  }
+  return n;
+}
+
+const KNOWN = new Set(['field', 'script', 'missing', 'value_type', 'format', 'size', 'shard_size', 'min_doc_count', 'shard_min_doc_count',
+  'order', 'include', 'exclude', 'execution_hint', 'collect_mode', 'show_term_doc_count_error']);
+
+/** Counts each distinct value of a doc once (doc values may repeat a value). */
+function forEachDistinct(vs: Value[], fn: (v: Value) => void): void {
+  outer: for (let i = 0; i < vs.length; i++) {
+    const v = vs[i];
+    for (let j = 0; j < i; j++) if (vs[j] === v) continue outer;
+    fn(v);
+  }
+}
+
+function keyOf(v: Value): Value {
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+export const terms: AggregationType<TermsParams> = {
+  kind: 'bucket',
+  parse(name, body, subs) {
+    for (const k of Object.keys(body)) if (!KNOWN.has(k)) throw new EsError(400, 'parsing_exception', `[terms] unknown field [${k}]`, { line: 1, col: 1 });
+    const source = parseSourceParams('terms', name, body);
+    validateIncludeExclude(body, name);
+    const size = body.size === undefined ? 10 : intOf(body.size, 'size', name, 1);
+    const shardSize = body.shard_size === undefined || Number(body.shard_size) === -1 ? Math.floor(size * 1.5 + 10) : intOf(body.shard_size, 'shard_size', name, 1);
+    return {
+      source,
+      size,
+      shardSize: Math.max(size, shardSize),
+      minDocCount: body.min_doc_count === undefined ? 1 : intOf(body.min_doc_count, 'min_doc_count', name, 0),
+      order: body.order === undefined ? [{ path: '_count', asc: false }] : parseOrder(body.order, name, subs),
+      includeExclude: { include: body.include, exclude: body.exclude },
+      showTermDocCountError: body.show_term_doc_count_error === true,
+    };
+  },
+  run(node, docs, ctx) {
+    const p = node.params;
+    const src = resolveSource(docs, p.source, ctx.now);
+    const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v));
+    const counts = new Map<Value, number>();
+    const miss = missingArray(src);
+    for (let si = 0; si < docs.length; si++) {
+      const seg = docs[si];
+      const dv = src.values[si];
+      if (!dv && !miss) continue;
+      for (const ord of seg.ords) {
+        const vs = valuesOf(src, si, ord, miss);
+        if (vs.length === 1) {
+          const k = keyOf(vs[0]);
+          counts.set(k, (counts.get(k) ?? 0) + 1);
+        } else forEachDistinct(vs, (v) => {
+          const k = keyOf(v);
+          counts.set(k, (counts.get(k) ?? 0) + 1);
+        });
+      }
+    }
+    if (p.minDocCount === 0) addZeroCountTerms(counts, src, docs, ctx);
+    const typed = src.unmapped && src.missing === undefined ? 'umterms' : src.kind === 'bytes' || src.kind === 'ip' ? 'sterms' : src.kind === 'double' ? 'dterms' : 'lterms';
+    let total = 0;
+    let buckets: Array<Record<string, unknown>> = [];
+    const render = (k: Value, c: number): Record<string, unknown> => {
+      const b: Record<string, unknown> = { key: k };
+      const s = src.format.asString(k as string | number);
+      if (s !== undefined && src.kind !== 'bytes' && src.kind !== 'ip') b.key_as_string = s;
+      b.doc_count = c;
+      if (p.showTermDocCountError) b.doc_count_error_upper_bound = 0;
+      return b;
+    };
+    for (const [k, c] of counts) {
+      if (filter && !filter.accept(k)) continue;
+      total += c;
+      buckets.push(render(k, c));
+    }
+    const bySub = ordersBySubAgg(p.order);
+    if (bySub) fillSubs(buckets, node.subs, src, docs, ctx);
+    buckets.sort(bucketComparator(p.order, true));
+    // As one ES shard then the reduce: the shard keeps its top shard_size buckets (the rest is
+    // "other"), the reduce drops those under min_doc_count and counts those beyond size as other.
+    const shardTop = buckets.slice(0, p.shardSize);
+    let other = total;
+    for (const b of shardTop) other -= b.doc_count as number;
+    const kept = shardTop.filter((b) => (b.doc_count as number) >= p.minDocCount);
+    buckets = kept.slice(0, p.size);
+    for (const b of kept.slice(p.size)) other += b.doc_count as number;
+    if (!bySub && node.subs.length) fillSubs(buckets, node.subs, src, docs, ctx);
+    const body: Record<string, unknown> = { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets };
+    return { typed, body };
+  },
+};
+
+/** Gathers each bucket's documents in one pass, then runs the sub-aggregations per bucket. */
+function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src: ResolvedSource, docs: DocSet, ctx: AggContext): void {
+  const byKey = new Map<Value, DocSet>();
+  for (const b of buckets) byKey.set(b.key as Value, emptyDocSet(docs));
+  const miss = missingArray(src);
+  docs.forEach((seg, si) => {
+    for (const ord of seg.ords) {
+      forEachDistinct(valuesOf(src, si, ord, miss), (v) => byKey.get(keyOf(v))?.[si].ords.push(ord));
+    }
+  });
+  for (const b of buckets) withSubs(b, subs, byKey.get(b.key as Value)!, ctx);
+}
+
+/** `min_doc_count: 0`: every term of the searched indices appears, with 0 when no hit has it. */
+function addZeroCountTerms(counts: Map<Value, number>, src: ResolvedSource, docs: DocSet, ctx: AggContext): void {
+  for (let si = 0; si < docs.length; si++) {
+    const dv = src.values[si];
+    if (!dv) continue;
+    for (const vs of dv.values()) for (const v of vs) {
+      const k = keyOf(v);
+      if (!counts.has(k)) counts.set(k, 0);
+    }
+  }
+  void ctx;
+}
+
+interface RareTermsParams {
+  terms: TermsParams;
+  maxDocCount: number;
+}
+
+/** `rare_terms`: the terms in at most `max_doc_count` documents, least frequent first. */
+export const rareTerms: AggregationType<RareTermsParams> = {
+  kind: 'bucket',
+  parse(name, body) {
+    for (const k of Object.keys(body)) {
+      if (!['field', 'missing', 'value_type', 'format', 'max_doc_count', 'precision', 'include', 'exclude', 'script'].includes(k)) {
+        throw new EsError(400, 'parsing_exception', `[rare_terms] unknown field [${k}]`, { line: 1, col: 1 });
+      }
+    }
+    const maxDocCount = body.max_doc_count === undefined ? 1 : Number(body.max_doc_count);
+    if (!Number.isInteger(maxDocCount) || maxDocCount <= 0) throw new EsError(400, 'illegal_argument_exception', `[maxDocCount] must be greater than 0. Found [${String(body.max_doc_count)}] in [${name}]`);
+    if (maxDocCount > 100) throw new EsError(400, 'illegal_argument_exception', `[max_doc_count] must be smaller than or equal to [100] in [${name}]`);
+    validateIncludeExclude(body, name);
+    return {
+      maxDocCount,
+      terms: {
+        source: parseSourceParams('rare_terms', name, body), size: Number.MAX_SAFE_INTEGER, shardSize: Number.MAX_SAFE_INTEGER, minDocCount: 1,
+        order: [{ path: '_count', asc: true }, { path: '_key', asc: true }], includeExclude: { include: body.include, exclude: body.exclude }, showTermDocCountError: false,
+      },
+    };
+  },
+  run(node, docs, ctx) {
+    const res = terms.run({ ...node, subs: [], params: node.params.terms }, docs, ctx);
+    const kept = (res.body.buckets as Array<Record<string, unknown>>).filter((b) => (b.doc_count as number) <= node.params.maxDocCount);
+    if (node.subs.length) {
+      const src = resolveSource(docs, node.params.terms.source, ctx.now);
+      fillSubs(kept, node.subs, src, docs, ctx);
+    }
+    const typed = res.typed === 'sterms' ? 'srareterms' : res.typed === 'umterms' ? 'umrareterms' : 'lrareterms';
+    return { typed, body: { buckets: kept } };
+  },
+};

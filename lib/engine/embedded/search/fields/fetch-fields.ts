@@ -1,0 +1,107 @@
+import type { AnalysisRegistry } from '../../analysis/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import {
+  INTEGER_TYPES, NUMERIC_TYPES, coerceBoolean, coerceNumber, fieldType, formatDate, keywordTerm, parseDateValue, type FieldMapping, type Mappings,
+} from '../../mapping/index.js';
+import { fielddataDisabled, float32Text } from '../sort/index.js';
+import type { FieldAndFormat } from './field-and-format.js';
+import { fieldPatternMatches, leafFields, valuesAtPath } from './leaf-fields.js';
+
+const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
+
+/** One `_source` value of a field as the fields API shows it; undefined when it is left out (malformed, ignore_above). */
+function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, registry: AnalysisRegistry): unknown {
+  const type = fieldType(m);
+  if (v === null) {
+    if (m.null_value === undefined || m.null_value === null) return undefined;
+    v = m.null_value;
+  }
+  if (typeof v === 'object') return undefined;
+  if (TEXT_TYPES.has(type)) return String(v);
+  if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard') {
+    const s = String(v);
+    if (typeof m.ignore_above === 'number' && s.length > m.ignore_above) return undefined;
+    return keywordTerm(m, s, registry);
+  }
+  if (NUMERIC_TYPES.has(type)) {
+    const n = coerceNumber(v, type);
+    if (n === undefined) return undefined;
+    if (type === 'float' || type === 'half_float') return float32Text(n);
+    if (type === 'scaled_float') {
+      const f = Number(m.scaling_factor ?? 1);
+      return Math.round(n * f) / f;
+    }
+    return INTEGER_TYPES.has(type) ? Math.trunc(n) : n;
+  }
+  if (type === 'date' || type === 'date_nanos') {
+    const fieldFormat = typeof m.format === 'string' ? m.format : undefined;
+    const ms = parseDateValue(v, fieldFormat);
+    return ms === undefined ? undefined : formatDate(ms, format ?? fieldFormat);
+  }
+  if (type === 'boolean') return coerceBoolean(v);
+  return v;
+}
+
+/** `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`. */
+export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  if (!requests.length) return out;
+  for (const leaf of leafFields(mappings)) {
+    const req = requests.find((r) => fieldPatternMatches(r.field, leaf.name));
+    if (!req) continue;
+    const values: unknown[] = [];
+    for (const raw of valuesAtPath(source, leaf.sourcePath)) {
+      const v = fetchedValue(raw, leaf.mapping, req.format, registry);
+      if (v !== undefined) values.push(v);
+    }
+    if (values.length) out[leaf.name] = values;
+  }
+  return out;
+}
+
+/** `docvalue_fields` of a hit: values from doc values, sorted as Lucene keeps them, formatted per type. */
+export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHandle, ord: number): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  if (!requests.length) return out;
+  for (const req of requests) {
+    const names = req.field.includes('*')
+      ? leafFields(handle.mappings).filter((l) => fieldPatternMatches(req.field, l.name)).map((l) => l.name)
+      : [req.field];
+    for (const name of names) {
+      const leaf = leafFields(handle.mappings).find((l) => l.name === name);
+      if (!leaf) continue;
+      const type = fieldType(leaf.mapping);
+      if (TEXT_TYPES.has(type) && leaf.mapping.fielddata !== true) {
+        if (req.field.includes('*')) continue;
+        throw fielddataDisabled(name);
+      }
+      const values = handle.inverted?.field(name)?.docValues.get(ord);
+      if (!values || !values.length) continue;
+      let sorted: Array<string | number | boolean>;
+      if (typeof values[0] === 'string') sorted = [...new Set(values as string[])].sort();
+      else if (typeof values[0] === 'boolean') sorted = [...values].sort((a, b) => Number(a) - Number(b));
+      else sorted = [...(values as number[])].sort((a, b) => a - b);
+      if (type === 'date' || type === 'date_nanos') {
+        const format = req.format ?? (typeof leaf.mapping.format === 'string' ? leaf.mapping.format : undefined);
+        out[name] = sorted.map((ms) => formatDate(ms as number, format));
+      } else if (req.format !== undefined && NUMERIC_TYPES.has(type)) {
+        out[name] = sorted.map((n) => formatNumber(n as number, req.format!));
+      } else out[name] = sorted;
+    }
+  }
+  return out;
+}
+
+/** A `DecimalFormat`-style pattern such as `#.0` or `0.00` applied to a number. */
+function formatNumber(n: number, pattern: string): string {
+  const dot = pattern.indexOf('.');
+  if (dot < 0) return String(Math.round(n));
+  const decimals = pattern.slice(dot + 1);
+  const min = (decimals.match(/0/g) ?? []).length;
+  const max = decimals.length;
+  let s = n.toFixed(max);
+  if (max > min) s = s.replace(new RegExp(`0{1,${max - min}}$`), '');
+  if (s.endsWith('.')) s = s.slice(0, -1);
+  if (pattern.startsWith('#') && s.startsWith('0.')) s = s.slice(1);
+  return s;
+}

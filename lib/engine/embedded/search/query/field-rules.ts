@@ -1,0 +1,216 @@
+import { EsError } from '../../../../errors/index.js';
+import { NUMERIC_TYPES, fieldType, keywordTerm, type FieldMapping } from '../../mapping/index.js';
+import type { AnalysisRegistry } from '../../analysis/index.js';
+import { parseDateMath } from './date-math.js';
+import type { Query } from './query.js';
+
+/** A range query's bounds on one field: numbers (numbers, dates as epoch ms) or terms (keyword, text). */
+export interface RangeBounds {
+  numeric: boolean;
+  lo?: number | string;
+  hi?: number | string;
+  loInc: boolean;
+  hiInc: boolean;
+}
+
+/** Range bounds as ES computes them for the field's type (date math with rounding, keyword normalizer). */
+export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: FieldMapping, registry: AnalysisRegistry, now: number): RangeBounds {
+  const type = fieldType(mapping);
+  const lower = q.gt ?? q.gte;
+  const upper = q.lt ?? q.lte;
+  const loInc = q.gt === undefined;
+  const hiInc = q.lt === undefined;
+  if (type === 'date' || type === 'date_nanos') {
+    const format = q.format ?? (typeof mapping.format === 'string' ? mapping.format : undefined);
+    const at = (v: unknown, roundUp: boolean) => parseDateMath(typeof v === 'number' ? v : String(v), format, roundUp, q.timeZone, now);
+    return { numeric: true, lo: lower === undefined ? undefined : at(lower, !loInc), hi: upper === undefined ? undefined : at(upper, hiInc), loInc, hiInc };
+  }
+  if (NUMERIC_TYPES.has(type)) {
+    const n = (v: unknown) => {
+      const x = typeof v === 'number' ? v : Number(String(v).trim());
+      if (typeof v === 'boolean' || !Number.isFinite(x)) {
+        throw new EsError(400, 'query_shard_exception', `failed to create query: For input string: "${String(v)}"`);
+      }
+      return x;
+    };
+    return { numeric: true, lo: lower === undefined ? undefined : n(lower), hi: upper === undefined ? undefined : n(upper), loInc, hiInc };
+  }
+  if (type === 'boolean') {
+    const b = (v: unknown) => (v === true || v === 'true' ? 1 : 0);
+    return { numeric: true, lo: lower === undefined ? undefined : b(lower), hi: upper === undefined ? undefined : b(upper), loInc, hiInc };
+  }
+  const s = (v: unknown) => (type === 'keyword' ? keywordTerm(mapping, String(v), registry) : String(v));
+  return { numeric: false, lo: lower === undefined ? undefined : s(lower), hi: upper === undefined ? undefined : s(upper), loInc, hiInc };
+}
+
+export function inRange(v: number | string, b: RangeBounds): boolean {
+  if (b.lo !== undefined && (b.loInc ? v < b.lo : v <= b.lo)) return false;
+  if (b.hi !== undefined && (b.hiInc ? v > b.hi : v >= b.hi)) return false;
+  return true;
+}
+
+/**
+ * Phrase frequency of one document: how often the positions line up with the query offsets, within
+ * `slop` (sloppy matches weigh 1 / (1 + distance), as Lucene's sloppy phrase scorer). 0: no match.
+ */
+export function phraseFreq(positions: number[][], offsets: number[], slop: number): number {
+  const first = positions[0];
+  let freq = 0;
+  for (const p0 of first) {
+    const anchor = p0 - offsets[0];
+    if (slop === 0) {
+      let ok = true;
+      for (let i = 1; i < positions.length && ok; i++) ok = positions[i].includes(anchor + offsets[i]);
+      if (ok) freq++;
+      continue;
+    }
+    let lo = anchor;
+    let hi = anchor;
+    let ok = true;
+    for (let i = 1; i < positions.length && ok; i++) {
+      let best: number | undefined;
+      for (const p of positions[i]) {
+        const rel = p - offsets[i];
+        if (best === undefined || Math.abs(rel - anchor) < Math.abs(best - anchor)) best = rel;
+      }
+      if (best === undefined) ok = false;
+      else {
+        lo = Math.min(lo, best);
+        hi = Math.max(hi, best);
+      }
+    }
+    if (ok && hi - lo <= slop) freq += Math.fround(1 / (1 + (hi - lo)));
+  }
+  return freq;
+}
+
+const FVF_MODIFIERS: Record<string, (x: number) => number> = {
+  none: (x) => x,
+  log: (x) => Math.log10(x),
+  log1p: (x) => Math.log10(x + 1),
+  log2p: (x) => Math.log10(x + 2),
+  ln: (x) => Math.log(x),
+  ln1p: (x) => Math.log1p(x),
+  ln2p: (x) => Math.log(x + 2),
+  square: (x) => x * x,
+  sqrt: (x) => Math.sqrt(x),
+  reciprocal: (x) => 1 / x,
+};
+
+export function fieldValueFactor(value: number, factor: number, modifier: string): number {
+  const fn = FVF_MODIFIERS[modifier];
+  if (!fn) throw new EsError(400, 'illegal_argument_exception', `Illegal modifier: ${modifier}`);
+  const r = fn(value * factor);
+  if (!Number.isFinite(r)) {
+    throw new EsError(400, 'illegal_argument_exception', `field value function must not produce negative scores or infinity: [${r}] for field value [${value}]`);
+  }
+  return r;
+}
+
+/** Decay of a distance (already minus offset, ≥ 0) at `scale` with `decay`. */
+export function decayScore(kind: 'gauss' | 'exp' | 'linear', distance: number, scale: number, decay: number): number {
+  if (kind === 'gauss') {
+    const sigma2 = -(scale * scale) / (2 * Math.log(decay));
+    return Math.exp((-0.5 * distance * distance) / sigma2);
+  }
+  if (kind === 'exp') return Math.exp((Math.log(decay) / scale) * distance);
+  const s = scale / (1 - decay);
+  return Math.max(0, (s - distance) / s);
+}
+
+const TIME_UNITS: Record<string, number> = { nanos: 1e-6, micros: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function timeValueMs(v: unknown): number {
+  if (typeof v === 'number') return v;
+  const m = /^\s*([\d.]+)\s*(nanos|micros|ms|s|m|h|d)\s*$/.exec(String(v));
+  if (!m) throw new EsError(400, 'illegal_argument_exception', `failed to parse setting [scale] with value [${String(v)}] as a time value`);
+  return Number(m[1]) * TIME_UNITS[m[2]];
+}
+
+export interface DecayResolved {
+  /** Distance of one value to the origin (geo: values are lat, lon pairs). */
+  distances(values: ReadonlyArray<string | number | boolean>): number[];
+  scale: number;
+  offset: number;
+}
+
+/** Origin, scale and offset of a decay function for the field's type (numbers, dates, geo points). */
+export function resolveDecay(fn: import('./query.js').DecayFunction, mapping: FieldMapping | undefined, now: number,
+  geo: { parsePoint(v: unknown): { lat: number; lon: number } | undefined; distance(v: unknown): number; arc(a: number, b: number, c: number, d: number): number }): DecayResolved {
+  const type = mapping ? fieldType(mapping) : 'double';
+  if (type === 'geo_point') {
+    const origin = geo.parsePoint(fn.origin);
+    if (!origin) throw new EsError(400, 'parsing_exception', `[${fn.kind}] unknown origin [${String(fn.origin)}]`);
+    return {
+      scale: geo.distance(fn.scale),
+      offset: fn.offset === undefined ? 0 : geo.distance(fn.offset),
+      distances: (vs) => {
+        const out: number[] = [];
+        for (let i = 0; i + 1 < vs.length; i += 2) out.push(geo.arc(vs[i] as number, vs[i + 1] as number, origin.lat, origin.lon));
+        return out;
+      },
+    };
+  }
+  if (type === 'date' || type === 'date_nanos') {
+    const origin = fn.origin === undefined ? now : parseDateMath(typeof fn.origin === 'number' ? fn.origin : String(fn.origin), undefined, false, undefined, now);
+    return { scale: timeValueMs(fn.scale), offset: fn.offset === undefined ? 0 : timeValueMs(fn.offset), distances: (vs) => vs.map((v) => Math.abs((v as number) - origin)) };
+  }
+  if (fn.origin === undefined) throw new EsError(400, 'parsing_exception', `[${fn.kind}] must supply origin`);
+  const origin = Number(fn.origin);
+  return { scale: Number(fn.scale), offset: fn.offset === undefined ? 0 : Number(fn.offset), distances: (vs) => vs.map((v) => Math.abs((v as number) - origin)) };
+}
+
+/** The decay factor of one document from its values (multi-valued: by `multi_value_mode`); 1 when it has none. */
+export function decayOfValues(fn: import('./query.js').DecayFunction, r: DecayResolved, values: ReadonlyArray<string | number | boolean> | undefined): number {
+  if (!values || !values.length) return 1;
+  const scores = r.distances(values).map((d) => decayScore(fn.kind, Math.max(0, d - r.offset), r.scale, fn.decay));
+  if (!scores.length) return 1;
+  switch (fn.multiValueMode) {
+    case 'max':
+      return Math.min(...scores);
+    case 'avg':
+      return scores.reduce((a, b) => a + b, 0) / scores.length;
+    case 'sum':
+      return scores.reduce((a, b) => a + b, 0);
+    default:
+      return Math.max(...scores);
+  }
+}
+
+/** Combines function scores by score_mode. */
+export function combineFunctions(mode: string, scores: number[], weights: number[]): number {
+  if (!scores.length) return 1;
+  switch (mode) {
+    case 'sum':
+      return scores.reduce((a, b) => a + b, 0);
+    case 'avg': {
+      const w = weights.reduce((a, b) => a + b, 0);
+      return scores.reduce((a, b) => a + b, 0) / (w || 1);
+    }
+    case 'first':
+      return scores[0];
+    case 'max':
+      return Math.max(...scores);
+    case 'min':
+      return Math.min(...scores);
+    default:
+      return scores.reduce((a, b) => a * b, 1);
+  }
+}
+
+export function combineBoostMode(mode: string, queryScore: number, funcScore: number): number {
+  switch (mode) {
+    case 'replace':
+      return funcScore;
+    case 'sum':
+      return queryScore + funcScore;
+    case 'avg':
+      return (queryScore + funcScore) / 2;
+    case 'max':
+      return Math.max(queryScore, funcScore);
+    case 'min':
+      return Math.min(queryScore, funcScore);
+    default:
+      return queryScore * funcScore;
+  }
+}

@@ -1,0 +1,172 @@
+import type { AnalysisRegistry } from '../../analysis/index.js';
+import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
+import type { Query } from './query.js';
+
+/** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
+export interface HighlightTerms {
+  terms: Set<string>;
+  predicates: Array<(term: string) => boolean>;
+}
+
+interface Ctx {
+  field: string;
+  mapping: FieldMapping;
+  mappings: Mappings;
+  registry: AnalysisRegistry;
+  requireFieldMatch: boolean;
+  out: HighlightTerms;
+}
+
+function searchAnalyzer(m: FieldMapping, registry: AnalysisRegistry, override?: string): string {
+  if (override) return override;
+  if (typeof m.search_analyzer === 'string') return m.search_analyzer;
+  if (typeof m.analyzer === 'string') return m.analyzer;
+  if (registry.hasAnalyzer('default_search')) return 'default_search';
+  return registry.hasAnalyzer('default') ? 'default' : 'standard';
+}
+
+const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
+
+/** The terms a query string becomes in the highlighted field (its search analyzer; keyword: the normalized value). */
+function analyzeFor(ctx: Ctx, text: string, analyzer?: string): string[] {
+  const type = fieldType(ctx.mapping);
+  if (TEXT_TYPES.has(type)) return ctx.registry.analyzer(searchAnalyzer(ctx.mapping, ctx.registry, analyzer)).analyze(text).map((t) => t.token);
+  if (type === 'keyword') return [keywordTerm(ctx.mapping, text, ctx.registry)];
+  return [text];
+}
+
+function targets(ctx: Ctx, field: string): boolean {
+  if (!ctx.requireFieldMatch) return true;
+  const name = field.split('^')[0];
+  if (name === ctx.field) return true;
+  if (name.includes('*')) return new RegExp('^' + name.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(ctx.field);
+  return false;
+}
+
+function globRegex(pattern: string, caseInsensitive: boolean): RegExp {
+  let re = '';
+  for (const c of pattern) re += c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
+}
+
+function editDistanceAtMost(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      best = Math.min(best, cur[j]);
+    }
+    if (best > max) return false;
+    prev = cur;
+  }
+  return prev[b.length] <= max;
+}
+
+function fuzzyEdits(fuzziness: { kind: 'fixed'; edits: number } | { kind: 'auto'; low: number; high: number } | undefined, term: string): number {
+  if (!fuzziness) return 0;
+  if (fuzziness.kind === 'fixed') return fuzziness.edits;
+  return term.length < fuzziness.low ? 0 : term.length < fuzziness.high ? 1 : 2;
+}
+
+function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPrefix?: boolean; fuzziness?: Parameters<typeof fuzzyEdits>[0] }): void {
+  const terms = analyzeFor(ctx, text, opts.analyzer);
+  terms.forEach((t, i) => {
+    if (opts.lastIsPrefix && i === terms.length - 1) ctx.out.predicates.push((x) => x.startsWith(t));
+    else ctx.out.terms.add(t);
+    const edits = fuzzyEdits(opts.fuzziness, t);
+    if (edits > 0) ctx.out.predicates.push((x) => editDistanceAtMost(x, t, edits));
+  });
+}
+
+function visit(q: Query, ctx: Ctx): void {
+  switch (q.type) {
+    case 'term':
+      if (targets(ctx, q.field)) {
+        const t = fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(q.value), ctx.registry) : String(q.value);
+        if (q.caseInsensitive) ctx.out.predicates.push((x) => x.toLowerCase() === t.toLowerCase());
+        else ctx.out.terms.add(t);
+      }
+      return;
+    case 'terms':
+      if (targets(ctx, q.field)) for (const v of q.values) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
+      return;
+    case 'match':
+      if (targets(ctx, q.field)) addAnalyzed(ctx, String(q.query), { analyzer: q.options.analyzer, fuzziness: q.options.fuzziness });
+      return;
+    case 'match_bool_prefix':
+      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.options.analyzer, lastIsPrefix: true, fuzziness: q.options.fuzziness });
+      return;
+    case 'match_phrase':
+      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.analyzer });
+      return;
+    case 'match_phrase_prefix':
+      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.analyzer, lastIsPrefix: true });
+      return;
+    case 'multi_match':
+      if (q.fields.some((f) => targets(ctx, f)) || (q.fields.length === 0 && !ctx.requireFieldMatch)) {
+        addAnalyzed(ctx, String(q.query), {
+          analyzer: q.options.analyzer,
+          lastIsPrefix: q.matchType === 'phrase_prefix' || q.matchType === 'bool_prefix',
+          fuzziness: q.options.fuzziness,
+        });
+      }
+      return;
+    case 'prefix':
+      if (targets(ctx, q.field)) ctx.out.predicates.push(q.caseInsensitive ? (x) => x.toLowerCase().startsWith(q.value.toLowerCase()) : (x) => x.startsWith(q.value));
+      return;
+    case 'wildcard':
+      if (targets(ctx, q.field)) {
+        const re = globRegex(q.value, q.caseInsensitive);
+        ctx.out.predicates.push((x) => re.test(x));
+      }
+      return;
+    case 'regexp':
+      if (targets(ctx, q.field)) {
+        try {
+          const re = new RegExp(`^(?:${q.value})$`, q.caseInsensitive ? 'i' : '');
+          ctx.out.predicates.push((x) => re.test(x));
+        } catch {
+          /* a Lucene-only regexp syntax: nothing highlighted */
+        }
+      }
+      return;
+    case 'fuzzy':
+      if (targets(ctx, q.field)) {
+        const edits = fuzzyEdits(q.fuzziness, q.value);
+        ctx.out.predicates.push((x) => editDistanceAtMost(x, q.value, edits));
+      }
+      return;
+    case 'bool':
+      for (const c of [...q.must, ...q.should, ...q.filter]) visit(c, ctx);
+      return;
+    case 'constant_score':
+      visit(q.filter, ctx);
+      return;
+    case 'dis_max':
+      for (const c of q.queries) visit(c, ctx);
+      return;
+    case 'boosting':
+      visit(q.positive, ctx);
+      return;
+    case 'function_score':
+      visit(q.query, ctx);
+      return;
+    case 'nested':
+      visit(q.query, ctx);
+      return;
+    default:
+      return;
+  }
+}
+
+/** The terms of `query` that highlight `field` (all fields' terms when `requireFieldMatch` is false). */
+export function queryTermsForHighlight(query: Query, field: string, mappings: Mappings, registry: AnalysisRegistry, requireFieldMatch: boolean): HighlightTerms {
+  const out: HighlightTerms = { terms: new Set(), predicates: [] };
+  const mapping = resolveFieldMapping(mappings, field);
+  if (!mapping) return out;
+  visit(query, { field, mapping, mappings, registry, requireFieldMatch, out });
+  return out;
+}

@@ -1,0 +1,258 @@
+import { EsError } from '../../../../errors/index.js';
+import type { AnalysisRegistry } from '../../analysis/index.js';
+import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
+import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
+import { queryTerm } from './query-terms.js';
+import type { FullTextOptions, Query, Scalar } from './query.js';
+
+export interface RewriteContext {
+  mappings: Mappings;
+  registry: AnalysisRegistry;
+}
+
+const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
+const BM25_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type', 'keyword', 'constant_keyword', 'wildcard']);
+const NONE: Query = { type: 'match_none' };
+
+/** The analyzer a full-text query uses on a field: query's, search_analyzer, analyzer, index defaults. */
+function searchAnalyzer(mapping: FieldMapping, registry: AnalysisRegistry, override?: string): string {
+  if (override) return override;
+  if (typeof mapping.search_analyzer === 'string') return mapping.search_analyzer;
+  if (typeof mapping.analyzer === 'string') return mapping.analyzer;
+  if (registry.hasAnalyzer('default_search')) return 'default_search';
+  return registry.hasAnalyzer('default') ? 'default' : 'standard';
+}
+
+/** Analyzed query text grouped by position: [[terms at pos 0], [terms at pos 1]…] with their positions. */
+function analyze(mapping: FieldMapping, registry: AnalysisRegistry, text: string, analyzer?: string): { groups: string[][]; positions: number[] } {
+  const tokens = registry.analyzer(searchAnalyzer(mapping, registry, analyzer)).analyze(text);
+  const groups: string[][] = [];
+  const positions: number[] = [];
+  for (const t of tokens) {
+    if (positions.length && positions[positions.length - 1] === t.position) groups[groups.length - 1].push(t.token);
+    else {
+      groups.push([t.token]);
+      positions.push(t.position);
+    }
+  }
+  return { groups, positions };
+}
+
+function termClause(field: string, mapping: FieldMapping, term: string, boost: number, o: FullTextOptions | undefined): Query {
+  if (o?.fuzziness) {
+    const pattern = fuzzyPattern(term, o.fuzziness, o.prefixLength, o.transpositions);
+    if (pattern.maxEdits > 0) return { type: 'term_pattern', field, pattern, scoring: 'fuzzy', maxExpansions: o.maxExpansions, boost };
+  }
+  return { type: 'indexed_term', field, term, boost, constant: !BM25_TYPES.has(fieldType(mapping)) };
+}
+
+function positionClause(field: string, mapping: FieldMapping, terms: string[], boost: number, o: FullTextOptions | undefined): Query {
+  if (terms.length === 1) return termClause(field, mapping, terms[0], boost, o);
+  return { type: 'bool', must: [], filter: [], mustNot: [], should: terms.map((t) => termClause(field, mapping, t, 1, o)), boost };
+}
+
+/** A non-text field's match: the value as a term (keyword normalizer, number, date…); lenient swallows bad values. */
+function valueMatch(field: string, mapping: FieldMapping, value: Scalar, boost: number, ctx: RewriteContext, lenient: boolean): Query {
+  try {
+    const term = queryTerm(mapping, value, ctx.registry);
+    if (term === undefined) return NONE;
+    return { type: 'indexed_term', field, term, boost, constant: !BM25_TYPES.has(fieldType(mapping)) };
+  } catch (err) {
+    if (lenient) return NONE;
+    throw err;
+  }
+}
+
+function zeroTerms(kind: 'none' | 'all'): Query {
+  return kind === 'all' ? { type: 'match_all', boost: 1 } : NONE;
+}
+
+function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
+  const mapping = resolveFieldMapping(ctx.mappings, field);
+  if (!mapping) return NONE;
+  if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
+  const { groups } = analyze(mapping, ctx.registry, String(text), o.analyzer);
+  if (!groups.length) return zeroTerms(o.zeroTermsQuery);
+  if (groups.length === 1 && o.minimumShouldMatch === undefined) return positionClause(field, mapping, groups[0], boost, o);
+  const clauses = groups.map((g) => positionClause(field, mapping, g, 1, o));
+  if (o.operator === 'and') return { type: 'bool', must: clauses, filter: [], should: [], mustNot: [], boost };
+  return { type: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: o.minimumShouldMatch, boost };
+}
+
+function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
+  const mapping = resolveFieldMapping(ctx.mappings, field);
+  if (!mapping) return NONE;
+  if (!TEXT_TYPES.has(fieldType(mapping))) {
+    if (prefixExpansions !== undefined) return { type: 'term_pattern', field, pattern: prefixPattern(String(text), false), scoring: 'constant', maxExpansions: prefixExpansions, boost };
+    return valueMatch(field, mapping, text, boost, ctx, false);
+  }
+  const { groups, positions } = analyze(mapping, ctx.registry, text, analyzer);
+  if (!groups.length) return zeroTerms(zero);
+  if (groups.length === 1 && prefixExpansions === undefined) return positionClause(field, mapping, groups[0], boost, undefined);
+  if (groups.length === 1 && prefixExpansions !== undefined) {
+    return { type: 'term_pattern', field, pattern: prefixPattern(groups[0][0], false), scoring: 'constant', maxExpansions: prefixExpansions, boost };
+  }
+  return { type: 'phrase', field, terms: groups, offsets: positions.map((p) => p - positions[0]), slop, prefixExpansions, boost };
+}
+
+function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
+  const mapping = resolveFieldMapping(ctx.mappings, field);
+  if (!mapping) return NONE;
+  if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
+  const { groups } = analyze(mapping, ctx.registry, text, o.analyzer);
+  if (!groups.length) return zeroTerms(o.zeroTermsQuery);
+  const clauses = groups.map((g, i) => {
+    if (i < groups.length - 1) return positionClause(field, mapping, g, 1, o);
+    const prefixes: Query[] = g.map((t) => ({ type: 'term_pattern', field, pattern: prefixPattern(t, false), scoring: 'constant', maxExpansions: o.maxExpansions, boost: 1 }));
+    return prefixes.length === 1 ? prefixes[0] : ({ type: 'bool', must: [], filter: [], mustNot: [], should: prefixes, boost: 1 } as Query);
+  });
+  if (o.operator === 'and') return { type: 'bool', must: clauses, filter: [], should: [], mustNot: [], boost };
+  return { type: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: o.minimumShouldMatch, boost };
+}
+
+/** Leaf field paths of the mappings (objects walked, multi-fields included), for field patterns. */
+function leafFields(mappings: Mappings): Array<[string, FieldMapping]> {
+  const out: Array<[string, FieldMapping]> = [];
+  const walk = (props: Record<string, FieldMapping> | undefined, prefix: string) => {
+    for (const [name, m] of Object.entries(props ?? {})) {
+      const path = prefix + name;
+      const type = fieldType(m);
+      if (type === 'object' || type === 'nested') walk(m.properties, path + '.');
+      else {
+        out.push([path, m]);
+        for (const [sub, sm] of Object.entries(m.fields ?? {})) out.push([`${path}.${sub}`, sm]);
+      }
+    }
+  };
+  walk(mappings.properties, '');
+  return out;
+}
+
+/** `name^3`, `title.*`, `*` → concrete fields with boosts. */
+export function expandFields(specs: string[], mappings: Mappings): Array<{ field: string; boost: number }> {
+  const out: Array<{ field: string; boost: number }> = [];
+  for (const spec of specs) {
+    const caret = spec.lastIndexOf('^');
+    const pattern = caret > 0 ? spec.slice(0, caret) : spec;
+    const boost = caret > 0 ? Number(spec.slice(caret + 1)) : 1;
+    if (!pattern.includes('*')) {
+      out.push({ field: pattern, boost });
+      continue;
+    }
+    const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+    for (const [path, m] of leafFields(mappings)) {
+      const type = fieldType(m);
+      if (pattern === '*' && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
+      if (re.test(path) && !out.some((o) => o.field === path)) out.push({ field: path, boost });
+    }
+  }
+  return out;
+}
+
+function rewriteMultiMatch(q: Extract<Query, { type: 'multi_match' }>, ctx: RewriteContext): Query {
+  const fields = expandFields(q.fields, ctx.mappings);
+  if (!fields.length) return NONE;
+  const o = q.options;
+  const lenient = { ...o, lenient: o.lenient || q.fields.some((f) => f.includes('*')) };
+  const perField = fields.map(({ field, boost }) => {
+    switch (q.matchType) {
+      case 'phrase':
+        return rewritePhrase(field, String(q.query), q.slop, o.analyzer, o.zeroTermsQuery, boost, ctx);
+      case 'phrase_prefix':
+        return rewritePhrase(field, String(q.query), q.slop, o.analyzer, o.zeroTermsQuery, boost, ctx, o.maxExpansions);
+      case 'bool_prefix':
+        return rewriteBoolPrefix(field, String(q.query), lenient, boost, ctx);
+      default:
+        return rewriteMatch(field, q.query, lenient, boost, ctx);
+    }
+  });
+  if (q.matchType === 'cross_fields') return rewriteCrossFields(q, fields, ctx);
+  if (perField.length === 1) return { type: 'bool', must: [perField[0]], filter: [], should: [], mustNot: [], boost: q.boost };
+  if (q.matchType === 'most_fields' || q.matchType === 'bool_prefix') {
+    return { type: 'bool', must: [], filter: [], should: perField, mustNot: [], boost: q.boost };
+  }
+  return { type: 'dis_max', queries: perField, tieBreaker: q.tieBreaker ?? 0, boost: q.boost };
+}
+
+/** cross_fields: each term must be found in any field (dis_max per term over the fields). Term statistics are not blended. */
+function rewriteCrossFields(q: Extract<Query, { type: 'multi_match' }>, fields: Array<{ field: string; boost: number }>, ctx: RewriteContext): Query {
+  const perPosition: Query[][] = [];
+  for (const { field, boost } of fields) {
+    const mapping = resolveFieldMapping(ctx.mappings, field);
+    if (!mapping) continue;
+    if (!TEXT_TYPES.has(fieldType(mapping))) {
+      (perPosition[0] ??= []).push(valueMatch(field, mapping, q.query, boost, ctx, true));
+      continue;
+    }
+    analyze(mapping, ctx.registry, String(q.query), q.options.analyzer).groups.forEach((g, i) => {
+      (perPosition[i] ??= []).push(positionClause(field, mapping, g, boost, q.options));
+    });
+  }
+  if (!perPosition.length) return zeroTerms(q.options.zeroTermsQuery);
+  const clauses: Query[] = perPosition.map((qs) => ({ type: 'dis_max', queries: qs, tieBreaker: q.tieBreaker ?? 0, boost: 1 }));
+  if (q.options.operator === 'and') return { type: 'bool', must: clauses, filter: [], should: [], mustNot: [], boost: q.boost };
+  return { type: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: q.options.minimumShouldMatch, boost: q.boost };
+}
+
+function keywordValue(field: string, value: string, ctx: RewriteContext): string {
+  const mapping = resolveFieldMapping(ctx.mappings, field);
+  if (!mapping) return value;
+  const type = fieldType(mapping);
+  if (type === 'keyword' && typeof mapping.normalizer === 'string') return queryTerm(mapping, value, ctx.registry) ?? value;
+  return value;
+}
+
+/**
+ * Rewrites a query against the mappings and analyzers: full-text queries become analyzed term,
+ * phrase and pattern clauses; compound queries are rewritten recursively. Deterministic, so the
+ * executor and the document matcher see the same clauses.
+ */
+export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
+  switch (q.type) {
+    case 'match':
+      return rewriteMatch(q.field, q.query, q.options, q.boost, ctx);
+    case 'match_phrase':
+      return rewritePhrase(q.field, q.query, q.slop, q.analyzer, q.zeroTermsQuery, q.boost, ctx);
+    case 'match_phrase_prefix':
+      return rewritePhrase(q.field, q.query, q.slop, q.analyzer, q.zeroTermsQuery, q.boost, ctx, q.maxExpansions);
+    case 'match_bool_prefix':
+      return rewriteBoolPrefix(q.field, q.query, q.options, q.boost, ctx);
+    case 'multi_match':
+      return rewriteMultiMatch(q, ctx);
+    case 'prefix':
+      return { type: 'term_pattern', field: q.field, pattern: prefixPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
+    case 'wildcard':
+      return { type: 'term_pattern', field: q.field, pattern: wildcardPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
+    case 'regexp':
+      return { type: 'term_pattern', field: q.field, pattern: regexpPattern(q.value, q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
+    case 'fuzzy': {
+      const mapping = resolveFieldMapping(ctx.mappings, q.field);
+      if (!mapping) return NONE;
+      const pattern = fuzzyPattern(keywordValue(q.field, q.value, ctx), q.fuzziness, q.prefixLength, q.transpositions);
+      return { type: 'term_pattern', field: q.field, pattern, scoring: 'fuzzy', maxExpansions: q.maxExpansions, boost: q.boost };
+    }
+    case 'bool':
+      return {
+        ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
+        should: q.should.map((c) => rewriteQuery(c, ctx)), mustNot: q.mustNot.map((c) => rewriteQuery(c, ctx)),
+      };
+    case 'constant_score':
+      return { ...q, filter: rewriteQuery(q.filter, ctx) };
+    case 'dis_max':
+      return { ...q, queries: q.queries.map((c) => rewriteQuery(c, ctx)) };
+    case 'boosting':
+      return { ...q, positive: rewriteQuery(q.positive, ctx), negative: rewriteQuery(q.negative, ctx) };
+    case 'function_score':
+      return { ...q, query: rewriteQuery(q.query, ctx), functions: q.functions.map((f) => (f.filter ? { ...f, filter: rewriteQuery(f.filter, ctx) } : f)) };
+    case 'nested': {
+      const mapping = resolveFieldMapping(ctx.mappings, q.path);
+      if (!mapping || fieldType(mapping) !== 'nested') {
+        if (q.ignoreUnmapped) return NONE;
+        throw new EsError(400, 'query_shard_exception', `[nested] failed to find nested object under path [${q.path}]`);
+      }
+      return { ...q, query: rewriteQuery(q.query, ctx) };
+    }
+    default:
+      return q;
+  }
+}

@@ -1,0 +1,38 @@
+import { LENGTH_TABLE } from '../../index/index.js';
+
+const K1 = 1.2;
+const B = 0.75;
+const f = Math.fround;
+
+/** Lucene's BM25Similarity.idf, in float: ln(1 + (N − n + 0.5) / (n + 0.5)). */
+export function idf(docFreq: number, docCount: number): number {
+  return f(Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)));
+}
+
+/** avgFieldLength = sumTotalTermFreq / docCount, as a float. */
+export function avgFieldLength(sumTotalTermFreq: number, docCount: number): number {
+  return f(sumTotalTermFreq / docCount);
+}
+
+const cacheByAvgdl = new Map<number, Float32Array>();
+
+/** 1 / (k1 · ((1 − b) + b · length / avgdl)) for each of the 256 norm bytes, in float arithmetic. */
+export function normInverseCache(avgdl: number): Float32Array {
+  let cache = cacheByAvgdl.get(avgdl);
+  if (!cache) {
+    cache = new Float32Array(256);
+    const oneMinusB = f(1 - B);
+    for (let i = 0; i < 256; i++) cache[i] = f(1 / f(f(K1) * f(oneMinusB + f(f(f(B) * LENGTH_TABLE[i]) / avgdl))));
+    if (cacheByAvgdl.size > 1000) cacheByAvgdl.clear();
+    cacheByAvgdl.set(avgdl, cache);
+  }
+  return cache;
+}
+
+/** BM25Scorer.score: weight − weight / (1 + freq · normInverse), every step rounded to float. */
+export function bm25(weight: number, freq: number, normInverse: number): number {
+  return f(weight - f(weight / f(1 + f(freq * normInverse))));
+}
+
+export const BM25_K1 = K1;
+export const BM25_B = B;

@@ -1,0 +1,53 @@
+/**
+ * How stream messages become bytes. A framing only knows messages and heartbeats; it knows
+ * nothing about documents, searches or HTTP.
+ */
+export interface StreamMessage {
+  /** The object sent to the client. */
+  data: unknown;
+  /** A resume token (the change's position), sent as the SSE `id:` line. */
+  id?: string;
+  /** SSE event name; the default "message" when absent. */
+  event?: string;
+}
+
+export interface Framing {
+  readonly contentType: string;
+  /** Bytes sent right after the headers, if any. */
+  readonly preamble: string;
+  frame(message: StreamMessage): string;
+  readonly heartbeat: string;
+}
+
+/** Raw JSON objects one after another, no delimiter — the service's historic format. */
+export const concatenatedJson: Framing = {
+  contentType: 'application/json; charset=UTF-8',
+  preamble: '',
+  frame: (m) => JSON.stringify(m.data),
+  heartbeat: ' ',
+};
+
+/** One JSON object per line. */
+export const ndjson: Framing = {
+  contentType: 'application/x-ndjson; charset=UTF-8',
+  preamble: '',
+  frame: (m) => JSON.stringify(m.data) + '\n',
+  heartbeat: '\n',
+};
+
+/** Server-sent events, each change with an `id:` usable as Last-Event-ID. */
+export const sse: Framing = {
+  contentType: 'text/event-stream; charset=UTF-8',
+  preamble: ':ok\n\n',
+  frame: (m) =>
+    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${JSON.stringify(m.data)}\n\n`,
+  heartbeat: ':heartbeat\n\n',
+};
+
+/** The framing an `Accept` header asks for; concatenated JSON unless SSE or NDJSON is named. */
+export function framingFor(accept: string | undefined): Framing {
+  const a = (accept ?? '').toLowerCase();
+  if (a.includes('text/event-stream')) return sse;
+  if (a.includes('application/x-ndjson')) return ndjson;
+  return concatenatedJson;
+}

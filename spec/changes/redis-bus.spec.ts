@@ -1,0 +1,229 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { EsError } from '../../lib/errors/index.js';
+import { RedisChangeBus, type ChangeBus, type ChangeEvent } from '../../lib/changes/index.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { docChange, eventually, record, recordLive, uniqueIndex } from './support.js';
+
+/** Fails the test if anything escaped as an unhandled error while it ran. */
+function watchUnhandled(): { errors: unknown[]; stop(): void } {
+  const errors: unknown[] = [];
+  const onError = (err: unknown) => errors.push(err);
+  process.on('unhandledRejection', onError);
+  process.on('uncaughtException', onError);
+  return {
+    errors,
+    stop() {
+      process.off('unhandledRejection', onError);
+      process.off('uncaughtException', onError);
+    },
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+}
+
+/** Publishes until Redis accepts again (it rejects while reconnecting). */
+async function publishWhenBack(bus: ChangeBus, ...args: Parameters<ChangeBus['publish']>): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await bus.publish(...args);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+const versions = (events: ChangeEvent[]) => events.map((e) => (e.kind === 'document' ? e.version : -1));
+const offsets = (events: ChangeEvent[]) => events.map((e) => Number(e.position.slice(-16)));
+
+describe('RedisChangeBus: two nodes on one Redis', function () {
+  let redis: TestRedis;
+  let admin: Redis;
+  let nodeA: RedisChangeBus;
+  let nodeB: RedisChangeBus;
+  const log: string[] = [];
+
+  before(async function () {
+    redis = await startRedis(this);
+    admin = new Redis(redis.url);
+    await admin.config('SET', 'stream-node-max-entries', '1');
+  });
+  after(async () => {
+    admin?.disconnect();
+    await redis?.stop();
+  });
+  beforeEach(() => {
+    nodeA = new RedisChangeBus(redis.url, { historyLength: 5, log: (m) => log.push(m) });
+    nodeB = new RedisChangeBus(redis.url, { historyLength: 5, log: (m) => log.push(m) });
+  });
+  afterEach(async () => {
+    await nodeA.close();
+    await nodeB.close();
+  });
+
+  it('an event published on node A reaches subscribers on both nodes, once each', async () => {
+    const index = uniqueIndex();
+    const onA = await recordLive(nodeA, index);
+    const onB = await recordLive(nodeB, index);
+    const onB2 = await recordLive(nodeB, index);
+    expect((await admin.pubsub('NUMSUB', `gw:changes:{${index}}`))[1]).to.equal(2);
+    const position = await nodeA.publish(docChange(index, 'a', 1));
+    for (const r of [onA, onB, onB2]) expect((await r.until(1)).map((e) => e.position)).to.deep.equal([position]);
+    await nodeB.publish(docChange(index, 'a', 2));
+    for (const r of [onA, onB, onB2]) expect(versions(await r.until(2))).to.deep.equal([1, 2]);
+    onB.subscription.unsubscribe();
+    onB2.subscription.unsubscribe();
+    await eventually(async () => (await admin.pubsub('NUMSUB', `gw:changes:{${index}}`))[1] === 1);
+  });
+
+  it('fills from the history the events a node missed while its subscriber connection was down', async () => {
+    const index = uniqueIndex();
+    const onB = await recordLive(nodeB, index);
+    await nodeA.publish(docChange(index, 'a', 1));
+    await onB.until(1);
+    await admin.client('KILL', 'TYPE', 'pubsub'); // only node B subscribes: its connection drops
+    for (let v = 2; v <= 4; v++) await nodeA.publish(docChange(index, 'a', v));
+    expect((await admin.pubsub('NUMSUB', `gw:changes:{${index}}`))[1], 'published while B was away').to.equal(0);
+    await eventually(() => nodeB.stats().channels === 1 && onB.events.length >= 4, 5_000, () => `got ${versions(onB.events)}`);
+    await nodeA.publish(docChange(index, 'a', 5));
+    await onB.until(5);
+    expect(versions(onB.events)).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(offsets(onB.events)).to.deep.equal([1, 2, 3, 4, 5]);
+    expect(onB.error).to.equal(undefined);
+  });
+
+  it('ends the streams with the clear error when the history no longer holds what a node missed', async () => {
+    const index = uniqueIndex();
+    const onB = await recordLive(nodeB, index);
+    await nodeA.publish(docChange(index, 'a', 1));
+    await onB.until(1);
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    for (let v = 2; v <= 12; v++) await nodeA.publish(docChange(index, 'a', v)); // history keeps 5
+    expect((await admin.pubsub('NUMSUB', `gw:changes:{${index}}`))[1], 'published while B was away').to.equal(0);
+    await eventually(() => onB.error !== undefined, 5_000, () => 'the stream errors');
+    expect(onB.error).to.be.instanceOf(EsError).and.include({ status: 400, type: 'illegal_argument_exception' });
+    expect((onB.error as EsError).reason).to.equal(
+      `position [${onB.events[0].position}] is older than the retained history of index [${index}]; read the current state again`,
+    );
+    expect(versions(onB.events)).to.deep.equal([1]);
+    expect(nodeB.stats()).to.deep.equal({ subscriptions: 0, channels: 0 });
+    // The node is fine: a new stream on the index works.
+    const again = await recordLive(nodeB, index);
+    await nodeA.publish(docChange(index, 'a', 13));
+    expect(versions(await again.until(1))).to.deep.equal([13]);
+  });
+});
+
+describe('RedisChangeBus: Redis killed and restarted', function () {
+  this.timeout(60_000);
+
+  for (const durable of [false, true]) {
+    describe(durable ? 'with the history persisted (appendonly, fsync always)' : 'without persistence', function () {
+      let redis: TestRedis;
+      let nodeA: RedisChangeBus;
+      let nodeB: RedisChangeBus;
+      let unhandled: ReturnType<typeof watchUnhandled>;
+
+      before(async function () {
+        redis = await startRedis(this, { durable });
+      });
+      after(async () => {
+        await redis?.stop();
+      });
+      beforeEach(() => {
+        unhandled = watchUnhandled();
+        nodeA = new RedisChangeBus(redis.url);
+        nodeB = new RedisChangeBus(redis.url);
+      });
+      afterEach(async () => {
+        await nodeA.close();
+        await nodeB.close();
+        unhandled.stop();
+      });
+
+      it('no node crashes, publishing during the outage rejects cleanly, live delivery resumes after', async () => {
+        const index = uniqueIndex();
+        const onB = await recordLive(nodeB, index);
+        const onA = await recordLive(nodeA, index);
+        const before = await nodeA.publish(docChange(index, 'a', 1));
+        await onB.until(1);
+
+        await redis.kill();
+        const started = Date.now();
+        const refused = await rejection(nodeA.publish(docChange(index, 'a', 2)));
+        expect(Date.now() - started, 'rejects at once').to.be.below(1_000);
+        expect(refused).to.be.instanceOf(EsError).and.include({ status: 503, type: 'change_bus_unavailable_exception' });
+        expect((refused as EsError).reason).to.match(/^the change bus is unavailable: /);
+        expect(await rejection(nodeB.history(index, before))).to.be.instanceOf(EsError).and.include({ status: 503 });
+        await new Promise((resolve) => setTimeout(resolve, 300)); // a few failed reconnect attempts
+
+        await redis.restart();
+        await publishWhenBack(nodeA, docChange(index, 'a', 3));
+        await nodeB.publish(docChange(index, 'a', 4));
+        expect(versions(await onB.until(3))).to.deep.equal([1, 3, 4]);
+        expect(versions(await onA.until(3))).to.deep.equal([1, 3, 4]);
+        expect(onA.error ?? onB.error).to.equal(undefined);
+        if (durable) {
+          // Same life of the history: the position from before the outage still resumes.
+          expect(versions(await nodeB.history(index, before))).to.deep.equal([3, 4]);
+        } else {
+          // Redis lost everything: the old position is refused, never answered with a gap.
+          const err = await rejection(nodeB.history(index, before));
+          expect(err).to.be.instanceOf(EsError).and.include({ status: 400 });
+          expect((err as EsError).reason).to.contain('is unknown to the change history');
+        }
+        expect(unhandled.errors).to.deep.equal([]);
+      });
+
+      it('a node started while Redis is down rejects publishes, and works once Redis is back', async () => {
+        const index = uniqueIndex();
+        await redis.kill();
+        const late = new RedisChangeBus(redis.url);
+        try {
+          const started = Date.now();
+          expect(await rejection(late.publish(docChange(index, 'a', 1)))).to.be.instanceOf(EsError).and.include({ status: 503 });
+          expect(Date.now() - started, 'rejects without waiting long').to.be.below(2_000);
+          const stream = record(late, index);
+          const live = late.subscribed(index); // resolves once the subscription is taken, after the restart
+          await redis.restart();
+          await live;
+          await publishWhenBack(nodeA, docChange(index, 'a', 2));
+          expect(versions(await stream.until(1))).to.deep.equal([2]);
+          expect(unhandled.errors).to.deep.equal([]);
+        } finally {
+          await late.close();
+        }
+      });
+
+      if (durable) {
+        it('a stream that resumes from its last position after the restart loses nothing', async () => {
+          const index = uniqueIndex();
+          const stream = await recordLive(nodeB, index);
+          for (let v = 1; v <= 3; v++) await nodeA.publish(docChange(index, 'a', v));
+          await stream.until(3);
+          const lastSeen = stream.events[2].position;
+          stream.subscription.unsubscribe(); // the client disconnected with the outage
+
+          await redis.kill();
+          await redis.restart();
+          for (let v = 4; v <= 6; v++) await publishWhenBack(nodeA, docChange(index, 'a', v));
+
+          const resumed = await recordLive(nodeB, index);
+          const missed = await nodeB.history(index, lastSeen);
+          expect(versions(missed)).to.deep.equal([4, 5, 6]);
+          await nodeA.publish(docChange(index, 'a', 7));
+          expect(versions(await resumed.until(1))).to.deep.equal([7]);
+          expect(offsets([...stream.events, ...missed, ...resumed.events])).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+          expect(unhandled.errors).to.deep.equal([]);
+        });
+      }
+    });
+  }
+});
