@@ -235,18 +235,19 @@ export class RedisChangeBus implements ChangeBus {
     if (this.closed) throw busClosed();
     if (this.pub.status === 'ready') return;
     // Only a node that is still starting waits (briefly); otherwise a write is not held up.
-    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs))) return;
+    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, 'close'))) return;
     throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
   }
 
-  /** Resolves true on the connection's next 'ready', false on timeout or close. */
-  private untilReady(conn: Redis, timeoutMs: number): Promise<boolean> {
+  /** Resolves true on the connection's next 'ready', false on timeout, 'end' or `giveUpOn`. */
+  private untilReady(conn: Redis, timeoutMs: number, giveUpOn: 'end' | 'close' = 'end'): Promise<boolean> {
     if (conn.status === 'ready') return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (ok: boolean) => {
         clearTimeout(timer);
         conn.off('ready', onReady);
         conn.off('end', onEnd);
+        conn.off(giveUpOn, onEnd);
         resolve(ok);
       };
       const onReady = () => done(true);
@@ -254,6 +255,7 @@ export class RedisChangeBus implements ChangeBus {
       const timer = setTimeout(() => done(false), timeoutMs);
       conn.on('ready', onReady);
       conn.on('end', onEnd);
+      conn.on(giveUpOn, onEnd);
     });
   }
 

@@ -199,6 +199,7 @@ describe('RedisChangeBus: Redis killed and restarted', function () {
           expect(unhandled.errors).to.deep.equal([]);
         } finally {
           await late.close();
+          await redis.restart(); // whatever happened, leave Redis up for the next test
         }
       });
 

@@ -40,7 +40,8 @@ export function hdrPercentileOf(sorted: Float64Array, pct: number, digits: numbe
   const halfMag = Math.ceil(Math.log2(2 * 10 ** digits)) - 1;
   const minPositive = sorted.find((v) => v > 0) ?? 1;
   const unit = 2 ** (Math.floor(Math.log2(minPositive)) - halfMag);
-  const count = Math.max(1, Math.ceil((Math.min(Math.max(pct, 0), 100) / 100) * n));
+  // HdrHistogram 2.1.9 (ES's version): the count at a percentile rounds half up.
+  const count = Math.max(1, Math.floor((Math.min(Math.max(pct, 0), 100) / 100) * n + 0.5));
   const v = sorted[count - 1];
   const units = v / unit;
   const width = units < 2 ** (halfMag + 1) ? 1 : 2 ** (Math.floor(Math.log2(units)) - halfMag);

@@ -257,6 +257,9 @@ export function parseQuery(input: unknown): Query {
       checkKeys(name, body, [...MATCH_KEYS, 'fields', 'type', 'tie_breaker', 'slop']);
       if (body.query === undefined) throw illegal('[multi_match] requires query value');
       const fields = body.fields === undefined ? ['*'] : (Array.isArray(body.fields) ? body.fields : [body.fields]).map(String);
+      if (body.type === 'bool_prefix') {
+        for (const k of ['slop', 'cutoff_frequency']) if (body[k] !== undefined) throw illegal(`[${k}] not allowed for type [bool_prefix]`);
+      }
       return {
         type: 'multi_match', fields, query: scalar(name, body.query),
         matchType: enumOf(name, 'type', body.type, MULTI_MATCH_TYPES, 'best_fields'),

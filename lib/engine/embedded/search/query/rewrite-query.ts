@@ -103,7 +103,7 @@ function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boos
   if (!groups.length) return zeroTerms(o.zeroTermsQuery);
   const clauses = groups.map((g, i) => {
     if (i < groups.length - 1) return positionClause(field, mapping, g, 1, o);
-    const prefixes: Query[] = g.map((t) => ({ type: 'term_pattern', field, pattern: prefixPattern(t, false), scoring: 'constant', maxExpansions: o.maxExpansions, boost: 1 }));
+    const prefixes: Query[] = g.map((t) => ({ type: 'term_pattern', field, pattern: prefixPattern(t, false), scoring: 'constant', maxExpansions: Infinity, boost: 1 }));
     return prefixes.length === 1 ? prefixes[0] : ({ type: 'bool', must: [], filter: [], mustNot: [], should: prefixes, boost: 1 } as Query);
   });
   if (o.operator === 'and') return { type: 'bool', must: clauses, filter: [], should: [], mustNot: [], boost };
