@@ -3,7 +3,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Backend } from '../engine/index.js';
 import { readJsonBody } from '../server/request-body.js';
 import { AppRegistry } from './app-registry.js';
-import { TypedDocuments, type Reply } from './typed-documents.js';
+import type { TypedDocuments, Reply } from './typed-documents.js';
 
 /** A path segment that is an index/app or type name rather than an Elasticsearch API word. */
 const isName = (segment: string | undefined): segment is string => !!segment && !segment.startsWith('_');
@@ -14,9 +14,8 @@ const isName = (segment: string | undefined): segment is string => !!segment && 
  *   /{app}/{type}[/{id}[/_update]], /{app}/{type}/_search|_count.
  * Anything else falls through (next) to the proxy path.
  */
-export function appRoutes(backend: Backend, maxContentLength: number): Middleware {
+export function appRoutes(backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
   const registry = new AppRegistry(backend);
-  const typed = new TypedDocuments(backend);
   const router = new Router();
   const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);
   const send = (ctx: Context, reply: Reply) => {

@@ -14,3 +14,6 @@ export { RedisChangeBus, changeChannel, type RedisChangeBusOptions } from './red
 export function createChangeBus(config: Pick<Config, 'redisUrl'>, options: RedisChangeBusOptions = {}): ChangeBus {
   return config.redisUrl ? new RedisChangeBus(config.redisUrl, options) : new MemoryChangeBus(options);
 }
+export { changeOf, typeOfSource, TYPE_FIELD, type WriteAck } from './write-changes.js';
+export { BulkCapture, bulkChanges } from './bulk-capture.js';
+export { ChangePublisher } from './change-publisher.js';

@@ -15,6 +15,20 @@ export interface Config {
   /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
   engineTimeoutMs: number;
   realm: string;
+  streams: StreamConfig;
+}
+
+export interface StreamConfig {
+  /** STREAM_MAX_DURATION: a stream ends cleanly after this long (ms or "6h"-style). */
+  maxDurationMs: number;
+  /** STREAM_HEARTBEAT_MS: whitespace (or an SSE comment) on idle streams. */
+  heartbeatMs: number;
+  /** STREAM_BUFFER_BYTES: bytes a slow client may leave unread before its stream ends with an error. */
+  maxBufferedBytes: number;
+  /** STREAM_HISTORY: changes kept per index for resume (memory ring buffer or Redis Stream cap). */
+  historyLength: number;
+  /** STREAM_TRACKED_IDS: matching ids a search stream tracks to tell updates and departures. */
+  trackedIds: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,7 +88,24 @@ export function loadConfig(env: Env = process.env): Config {
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',
+    streams: {
+      maxDurationMs: env.STREAM_MAX_DURATION ? parseDuration(env.STREAM_MAX_DURATION, 'STREAM_MAX_DURATION') : 6 * 3600_000,
+      heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
+      maxBufferedBytes: env.STREAM_BUFFER_BYTES ? parseByteSize(env.STREAM_BUFFER_BYTES, 'STREAM_BUFFER_BYTES') : 8 * 1024 ** 2,
+      historyLength: integer(env, 'STREAM_HISTORY', 10_000, 1, 10_000_000),
+      trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
+    },
   };
+}
+
+/** Durations like "6h", "30m", "45s", "500ms" or a plain number of milliseconds. */
+export function parseDuration(raw: string, name: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(raw);
+  if (!m) throw new ConfigError(`${name} must be a duration like 6h, 30m or 500ms, got "${raw}"`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 'ms').toLowerCase() as 'ms'];
+  const ms = Math.floor(Number(m[1]) * unit);
+  if (ms < 1) throw new ConfigError(`${name} must be positive, got "${raw}"`);
+  return ms;
 }
 
 /** Configuration of the standalone embedded engine (`npm run engine`). */

@@ -3,12 +3,16 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/index.js';
 import { openBackend, type Backend } from '../engine/index.js';
 import { Authenticator, ensureAdminCredential } from '../auth/index.js';
+import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
+import { StreamHub } from '../streams/index.js';
 import { createApp } from './app.js';
 
 export interface RunningGateway {
   url: string;
   port: number;
   backend: Backend;
+  bus: ChangeBus;
+  hub: StreamHub;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -22,11 +26,14 @@ export interface StartOptions {
 export async function startGateway(config: Config, options: StartOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? ((line: string) => console.error(line));
   const backend = await openBackend(config);
+  const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(backend, config);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
     const authenticator = new Authenticator(credential, config.realm);
-    const app = createApp({ config, backend, authenticator, log });
+    const publisher = new ChangePublisher(bus, log);
+    const hub = new StreamHub(bus, backend, config.streams);
+    const app = createApp({ config, backend, authenticator, publisher, hub, log });
     const server = http.createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
@@ -43,17 +50,22 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       url: `http://${shownHost}:${port}`,
       port,
       backend,
+      bus,
+      hub,
       server,
       async close() {
+        hub.closeAll(); // streams end cleanly before the server stops
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
+        await bus.close();
         await backend.close();
       },
     };
   } catch (err) {
+    await bus.close();
     await backend.close();
     throw err;
   }

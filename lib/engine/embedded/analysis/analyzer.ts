@@ -19,6 +19,13 @@ export class PipelineAnalyzer implements Analyzer {
     readonly offsetGap = 1,
   ) {}
 
+  /** The text after the char filters (what `_analyze` explain shows as `filtered_text`). */
+  charFiltered(text: string): string {
+    let filtered = text;
+    for (const cf of this.charFilters) filtered = cf.apply(filtered).text;
+    return filtered;
+  }
+
   /** The token stream of one value, offsets already mapped back through the char filters. */
   stream(text: string): TokenStream {
     let filtered = text;

@@ -1,21 +1,100 @@
+import { growInt32, growUint8 } from './growable.js';
+
 export type DocValue = string | number | boolean;
+
+/** What one document holds in a doc values column. */
+export const DV_NONE = 0;
+export const DV_STRING = 1;
+export const DV_NUMBER = 2;
+export const DV_TRUE = 3;
+export const DV_FALSE = 4;
+export const DV_MULTI = 5;
 
 /**
  * Column of typed values per document ordinal (sorting, aggregations, ranges): keyword values as
  * strings, numbers and dates (epoch ms) as numbers, booleans as booleans; geo points as
- * [lat, lon, lat, lon…]. Dense by ordinal: a lookup is an array read, no hashing.
+ * [lat, lon, lat, lon…]. Dense by ordinal, and without an object per document for the common
+ * single-valued case: a kind byte per ordinal, a string id (Int32Array) or a number (Float64Array);
+ * only documents with several values keep an array. String ids are the field's term ids (the
+ * dictionary is shared with the inverted index) or, for values that are not terms (`index: false`),
+ * negative ids into a dictionary of their own.
+ *
+ * `get(ord)` keeps the Map-like contract (a fresh array for single values); hot loops read the
+ * columns through `kindAt` / `stringIdAt` / `numberAt` / `multiAt` instead.
  */
 export class DocValues implements Map<number, DocValue[]> {
-  private vals: Array<DocValue[] | undefined> = [];
+  private kinds = new Uint8Array(0);
+  private sids: Int32Array<ArrayBuffer> | undefined;
+  private nums: Float64Array<ArrayBuffer> | undefined;
+  private multi: Array<DocValue[] | undefined> | undefined;
+  private extra: string[] = [];
+  private extraIds: Map<string, number> | undefined;
   private count = 0;
+  private maxOrd = 0;
+
+  /**
+   * @param terms the field's term list (term id → term), shared with its inverted index.
+   * @param termId the field's term dictionary lookup (-1 when absent).
+   */
+  constructor(
+    private readonly terms: readonly string[] = [],
+    private readonly termId: (term: string) => number = () => -1,
+  ) {}
 
   /** The values of one document, in document order; undefined when it has none. */
   get(ord: number): DocValue[] | undefined {
-    return this.vals[ord];
+    if (ord >= this.maxOrd) return undefined;
+    switch (this.kinds[ord]) {
+      case DV_NONE:
+        return undefined;
+      case DV_STRING:
+        return [this.stringOf(this.sids![ord])];
+      case DV_NUMBER:
+        return [this.nums![ord]];
+      case DV_TRUE:
+        return [true];
+      case DV_FALSE:
+        return [false];
+      default:
+        return this.multi![ord];
+    }
+  }
+
+  /** Kind of the values of a document (DV_NONE… DV_MULTI). */
+  kindAt(ord: number): number {
+    return ord < this.maxOrd ? this.kinds[ord] : DV_NONE;
+  }
+
+  /** String id of a single-valued DV_STRING document. */
+  stringIdAt(ord: number): number {
+    return this.sids![ord];
+  }
+
+  /** The number of a single-valued DV_NUMBER document. */
+  numberAt(ord: number): number {
+    return this.nums![ord];
+  }
+
+  /** The values of a DV_MULTI document. */
+  multiAt(ord: number): DocValue[] {
+    return this.multi![ord]!;
+  }
+
+  /** String ids are in [-extraCount, termCount): `stringOf(id)` gives the string. */
+  stringOf(sid: number): string {
+    return sid >= 0 ? this.terms[sid] : this.extra[~sid];
+  }
+
+  get termCount(): number {
+    return this.terms.length;
+  }
+
+  get extraCount(): number {
+    return this.extra.length;
   }
 
   has(ord: number): boolean {
-    return this.vals[ord] !== undefined;
+    return this.kindAt(ord) !== DV_NONE;
   }
 
   /** Number of documents with values. */
@@ -23,34 +102,79 @@ export class DocValues implements Map<number, DocValue[]> {
     return this.count;
   }
 
-  set(ord: number, values: DocValue[]): this {
-    while (this.vals.length < ord) this.vals.push(undefined);
-    if (this.vals[ord] === undefined) this.count++;
-    this.vals[ord] = values;
+  private ensure(ord: number): void {
+    if (ord >= this.kinds.length) this.kinds = growUint8(this.kinds, ord + 1);
+    if (ord >= this.maxOrd) this.maxOrd = ord + 1;
+  }
+
+  private stringIdFor(v: string, hint: number): number {
+    if (hint >= 0) return hint;
+    const tid = this.termId(v);
+    if (tid >= 0) return tid;
+    this.extraIds ??= new Map();
+    let id = this.extraIds.get(v);
+    if (id === undefined) {
+      id = ~this.extra.length;
+      this.extra.push(v);
+      this.extraIds.set(v, id);
+    }
+    return id;
+  }
+
+  /**
+   * Sets the values of a document. `termIdHint` is the term id of `values[0]` when the caller
+   * knows it (a keyword indexed as itself), -1 otherwise.
+   */
+  set(ord: number, values: DocValue[], termIdHint = -1): this {
+    if (values.length === 0) {
+      this.delete(ord);
+      return this;
+    }
+    this.ensure(ord);
+    if (this.kinds[ord] === DV_NONE) this.count++;
+    else if (this.kinds[ord] === DV_MULTI) this.multi![ord] = undefined;
+    if (values.length > 1) {
+      this.multi ??= [];
+      this.multi[ord] = values;
+      this.kinds[ord] = DV_MULTI;
+      return this;
+    }
+    const v = values[0];
+    if (typeof v === 'string') {
+      if (!this.sids || ord >= this.sids.length) this.sids = growInt32(this.sids ?? new Int32Array(0), Math.max(ord + 1, this.kinds.length));
+      this.sids[ord] = this.stringIdFor(v, termIdHint);
+      this.kinds[ord] = DV_STRING;
+    } else if (typeof v === 'number') {
+      if (!this.nums || ord >= this.nums.length) this.nums = growFloat64(this.nums, Math.max(ord + 1, this.kinds.length));
+      this.nums[ord] = v;
+      this.kinds[ord] = DV_NUMBER;
+    } else {
+      this.kinds[ord] = v ? DV_TRUE : DV_FALSE;
+    }
     return this;
   }
 
   delete(ord: number): boolean {
-    if (this.vals[ord] === undefined) return false;
-    this.vals[ord] = undefined;
+    if (this.kindAt(ord) === DV_NONE) return false;
+    if (this.kinds[ord] === DV_MULTI) this.multi![ord] = undefined;
+    this.kinds[ord] = DV_NONE;
     this.count--;
     return true;
   }
 
   /** Ordinals with values, ascending. */
   *keys(): IterableIterator<number> {
-    const v = this.vals;
-    for (let ord = 0; ord < v.length; ord++) if (v[ord] !== undefined) yield ord;
+    const k = this.kinds;
+    for (let ord = 0; ord < this.maxOrd; ord++) if (k[ord] !== DV_NONE) yield ord;
   }
 
   /** Values of each document that has some, in ordinal order. */
   *values(): IterableIterator<DocValue[]> {
-    for (const vs of this.vals) if (vs !== undefined) yield vs;
+    for (const ord of this.keys()) yield this.get(ord)!;
   }
 
   *entries(): IterableIterator<[number, DocValue[]]> {
-    const v = this.vals;
-    for (let ord = 0; ord < v.length; ord++) if (v[ord] !== undefined) yield [ord, v[ord]!];
+    for (const ord of this.keys()) yield [ord, this.get(ord)!];
   }
 
   [Symbol.iterator](): IterableIterator<[number, DocValue[]]> {
@@ -58,16 +182,29 @@ export class DocValues implements Map<number, DocValue[]> {
   }
 
   forEach(cb: (values: DocValue[], ord: number, map: Map<number, DocValue[]>) => void): void {
-    const v = this.vals;
-    for (let ord = 0; ord < v.length; ord++) if (v[ord] !== undefined) cb(v[ord]!, ord, this);
+    for (const ord of this.keys()) cb(this.get(ord)!, ord, this);
   }
 
   clear(): void {
-    this.vals = [];
+    this.kinds = new Uint8Array(0);
+    this.sids = undefined;
+    this.nums = undefined;
+    this.multi = undefined;
     this.count = 0;
+    this.maxOrd = 0;
   }
 
   get [Symbol.toStringTag](): string {
     return 'DocValues';
   }
+}
+
+function growFloat64(a: Float64Array<ArrayBuffer> | undefined, minLength: number): Float64Array<ArrayBuffer> {
+  const len = a?.length ?? 0;
+  if (minLength <= len) return a!;
+  let cap = Math.max(16, len * 2);
+  while (cap < minLength) cap *= 2;
+  const next = new Float64Array(cap);
+  if (a) next.set(a);
+  return next;
 }

@@ -40,8 +40,8 @@ export class FieldIndex {
   private tokenCounts = new Int32Array(1024);
   /** One-byte encoded field length per document (positional fields). */
   norms = new Uint8Array(1024);
-  /** Typed values per live document, for sorting, aggregations and ranges. */
-  readonly docValues = new DocValues();
+  /** Typed values per live document, for sorting, aggregations and ranges (string ids = term ids). */
+  docValues: DocValues;
   /** Live documents with at least one term in this field (Lucene's Terms.getDocCount). */
   docCount = 0;
   /** Sum over live documents of their token count (DOCS-only fields: their distinct terms). */
@@ -49,6 +49,35 @@ export class FieldIndex {
 
   constructor(readonly type: string) {
     this.positional = POSITIONAL_TYPES.has(type);
+    this.docValues = this.newDocValues();
+  }
+
+  private newDocValues(): DocValues {
+    return new DocValues(this.termList, (term) => this.dict.get(term) ?? -1);
+  }
+
+  /** A deep copy (when two fields that shared one index start to differ). */
+  clone(): FieldIndex {
+    const c = new FieldIndex(this.type);
+    for (const [t, id] of this.dict) c.dict.set(t, id);
+    for (const t of this.termList) c.termList.push(t);
+    c.sorted = this.sorted;
+    c.pool = this.pool.clone();
+    c.head = this.head.slice();
+    c.tail = this.tail.slice();
+    c.end = this.end.slice();
+    c.level = this.level.slice();
+    c.df = this.df.slice();
+    c.lastOrd = this.lastOrd.slice();
+    c.freqScratch = new Int32Array(this.freqScratch.length);
+    c.slotScratch = new Int32Array(this.slotScratch.length);
+    c.flags = this.flags.slice();
+    c.tokenCounts = this.tokenCounts.slice();
+    c.norms = this.norms.slice();
+    c.docCount = this.docCount;
+    c.sumTotalTermFreq = this.sumTotalTermFreq;
+    for (const ord of this.docValues.keys()) c.docValues.set(ord, this.docValues.get(ord)!);
+    return c;
   }
 
   get termCount(): number {
@@ -161,14 +190,15 @@ export class FieldIndex {
     this.ensureOrd(ord);
     const terms = field.terms;
     const n = terms.length;
+    let firstTid = -1;
     if (n > 0) {
-      if (this.positional) this.addPositional(ord, terms, field.positions);
-      else this.addDocsOnly(ord, terms);
+      firstTid = this.positional ? this.addPositional(ord, terms, field.positions) : this.addDocsOnly(ord, terms);
       this.docCount++;
       this.flags[ord] |= HAS_TERMS | HAS_VALUE;
     }
-    if (field.values.length) {
-      this.docValues.set(ord, field.values);
+    const values = field.values;
+    if (values.length) {
+      this.docValues.set(ord, values, values.length === 1 && n > 0 && values[0] === terms[0] ? firstTid : -1);
       this.flags[ord] |= HAS_VALUE;
     }
   }
@@ -178,10 +208,13 @@ export class FieldIndex {
     return tid === undefined ? this.newTerm(term) : tid;
   }
 
-  private addDocsOnly(ord: number, terms: string[]): void {
+  /** Returns the term id of the first term. */
+  private addDocsOnly(ord: number, terms: string[]): number {
     let unique = 0;
+    let first = -1;
     for (let i = 0; i < terms.length; i++) {
       const tid = this.termIdFor(terms[i]);
+      if (i === 0) first = tid;
       if (this.lastOrd[tid] === ord) continue;
       this.lastOrd[tid] = ord;
       this.df[tid]++;
@@ -190,9 +223,11 @@ export class FieldIndex {
     }
     this.tokenCounts[ord] = unique;
     this.sumTotalTermFreq += unique;
+    return first;
   }
 
-  private addPositional(ord: number, terms: string[], positions: number[]): void {
+  /** Returns the term id of the first term. */
+  private addPositional(ord: number, terms: string[], positions: number[]): number {
     const n = terms.length;
     if (this.tidBuf.length < n) {
       this.tidBuf = growInt32(this.tidBuf, n);
@@ -251,6 +286,7 @@ export class FieldIndex {
     this.norms[ord] = intToByte4(n - overlaps);
     this.tokenCounts[ord] = n;
     this.sumTotalTermFreq += n;
+    return tids[0];
   }
 
   remove(ord: number): void {

@@ -18,6 +18,13 @@ export class IntSlicePool {
     return this.used;
   }
 
+  clone(): IntSlicePool {
+    const c = new IntSlicePool(this.buffer.length);
+    c.buffer.set(this.buffer.subarray(0, this.used));
+    c.used = this.used;
+    return c;
+  }
+
   /** Allocates a slice of this level; returns its start. */
   alloc(level: number): number {
     const size = LEVEL_SIZES[level];

@@ -1,6 +1,23 @@
-import type { ParsedDocument } from '../mapping/index.js';
+import type { IndexableField, ParsedDocument } from '../mapping/index.js';
 import { FieldIndex } from './field-index.js';
 import { growInt32, growUint8 } from './growable.js';
+
+const POSITIONAL = new Set(['text', 'match_only_text', 'search_as_you_type']);
+
+/** Same type, terms and values (what a DOCS-only FieldIndex keeps of a field); both absent counts as same. */
+function sameContent(a: IndexableField | undefined, b: IndexableField | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.type !== b.type) return false;
+  const ta = a.terms;
+  const tb = b.terms;
+  if (ta.length !== tb.length) return false;
+  for (let i = 0; i < ta.length; i++) if (ta[i] !== tb[i]) return false;
+  const va = a.values;
+  const vb = b.values;
+  if (va.length !== vb.length) return false;
+  for (let i = 0; i < va.length; i++) if (!Object.is(va[i], vb[i])) return false;
+  return true;
+}
 
 /** The shape of a document the index takes: its fields, and its nested objects as sub-documents. */
 export interface IndexableDocument {
@@ -48,6 +65,15 @@ export class InvertedIndex {
   private readonly ordToId: Array<string | undefined> = [];
   private readonly idToOrd = new Map<string, number>();
   private readonly fieldIndexes = new Map<string, FieldIndex>();
+  /** Each FieldIndex once (fields that share one appear once). */
+  private readonly distinct: FieldIndex[] = [];
+  /**
+   * Fields that share the FieldIndex of another field (name → that field's name): two DOCS-only
+   * fields of one type created by the same document (`x.keyword` and `x.raw` of a dynamic string)
+   * whose terms and values have been identical in every document so far. The first document where
+   * they differ gives the sharer a copy of its own before anything of that document is added.
+   */
+  private readonly sharing = new Map<string, string>();
   private readonly nestedIndexes = new Map<string, NestedIndex>();
   private live = new Uint8Array(1024);
   private liveCount = 0;
@@ -81,9 +107,24 @@ export class InvertedIndex {
     if (ord >= this.live.length) this.live = growUint8(this.live, ord + 1);
     this.live[ord] = 1;
     this.liveCount++;
-    for (const [name, field] of doc.fields) {
+    const fields = doc.fields;
+    if (this.sharing.size) this.checkSharing(fields);
+    let created: string[] | undefined;
+    for (const [name, field] of fields) {
       let fi = this.fieldIndexes.get(name);
-      if (!fi) this.fieldIndexes.set(name, (fi = new FieldIndex(field.type)));
+      if (!fi) {
+        if (created) {
+          const twin = this.twinAmong(created, fields, field);
+          if (twin !== undefined) {
+            this.fieldIndexes.set(name, this.fieldIndexes.get(twin)!);
+            this.sharing.set(name, twin);
+            continue;
+          }
+        }
+        this.fieldIndexes.set(name, (fi = new FieldIndex(field.type)));
+        this.distinct.push(fi);
+        (created ??= []).push(name);
+      } else if (this.sharing.size && this.sharing.has(name)) continue;
       fi.add(ord, field);
     }
     if (doc.nested) {
@@ -94,6 +135,31 @@ export class InvertedIndex {
       }
     }
     return ord;
+  }
+
+  /** A field created by this document that `field` can share (same type, same content), if any. */
+  private twinAmong(created: string[], fields: IndexableDocument['fields'], field: IndexableField): string | undefined {
+    if (POSITIONAL.has(field.type)) return undefined;
+    for (const name of created) {
+      if (this.sharing.has(name)) continue;
+      if (sameContent(fields.get(name), field)) return name;
+    }
+    return undefined;
+  }
+
+  /** Gives a field its own FieldIndex again when this document's values differ from its twin's. */
+  private checkSharing(fields: IndexableDocument['fields']): void {
+    let split: string[] | undefined;
+    for (const [name, twin] of this.sharing) {
+      if (!sameContent(fields.get(name), fields.get(twin))) (split ??= []).push(name);
+    }
+    if (!split) return;
+    for (const name of split) {
+      const fi = this.fieldIndexes.get(name)!.clone();
+      this.fieldIndexes.set(name, fi);
+      this.distinct.push(fi);
+      this.sharing.delete(name);
+    }
   }
 
   delete(id: string): void {
@@ -108,7 +174,7 @@ export class InvertedIndex {
     this.live[ord] = 0;
     this.liveCount--;
     this.ordToId[ord] = undefined;
-    for (const fi of this.fieldIndexes.values()) fi.remove(ord);
+    for (const fi of this.distinct) fi.remove(ord);
     for (const ni of this.nestedIndexes.values()) ni.removeChildrenOf(ord);
     if (++this.dead > 10_000 && this.dead > this.liveCount) this.compact();
   }
@@ -155,7 +221,7 @@ export class InvertedIndex {
 
   private compact(): void {
     const live = (ord: number) => this.live[ord] === 1;
-    for (const fi of this.fieldIndexes.values()) fi.compact(live);
+    for (const fi of this.distinct) fi.compact(live);
     this.dead = 0;
   }
 }

@@ -4,6 +4,7 @@ import { InvertedIndex } from '../index/index.js';
 import { parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
+import { checkNestedObjectsLimit } from './nested-limit.js';
 import { nestSettings } from './settings.js';
 import { nextVersion, validateConcurrencyParams, type ConcurrencyParams, type DocVersion } from './versioning.js';
 
@@ -185,6 +186,7 @@ export class IndexHandle {
     const current = this.versions.get(id);
     const version = nextVersion(this.identity(), id, current, params);
     const parsed = parseDocument(source, this.meta.mappings, this.analysis, id);
+    checkNestedObjectsLimit(parsed, this.meta.settings);
     const writes: StoreWrite[] = [];
     this.mappingWrites(parsed, writes);
     const created = !current || current.deleted;

@@ -15,6 +15,8 @@ export interface ResolveOptions {
   defaultStates?: WildcardStates;
   ignoreUnavailable?: boolean;
   allowNoIndices?: boolean;
+  /** Aliases do not resolve (delete index): a concrete alias name is a 400, wildcards skip aliases. */
+  ignoreAliases?: boolean;
 }
 
 /** Base64url uuid, 22 chars, as ES prints index uuids. */
@@ -139,6 +141,7 @@ export class Indices {
       if (part.includes('*') || part === '_all') {
         sawWildcard = true;
         const pattern = part === '_all' ? '*' : part;
+        const before = result.size;
         for (const h of this.all()) {
           if (!wildcardMatch(pattern, h.name)) continue;
           if (h.name.startsWith('.') && !pattern.startsWith('.')) continue;
@@ -146,9 +149,13 @@ export class Indices {
           if (h.isOpen ? !states.open : !states.closed) continue;
           result.set(h.name, h);
         }
-        for (const h of this.aliasTargetsMatching(pattern)) {
-          if (h.isOpen ? states.open : states.closed) result.set(h.name, h);
+        if (!opts.ignoreAliases) {
+          for (const h of this.aliasTargetsMatching(pattern)) {
+            if (h.isOpen ? states.open : states.closed) result.set(h.name, h);
+          }
         }
+        // allow_no_indices=false holds for each wildcard expression on its own, as in ES.
+        if (opts.allowNoIndices === false && result.size === before && parts.length > 1) throw errors.indexNotFound(part);
         continue;
       }
       const handle = this.handles.get(part);
@@ -157,9 +164,16 @@ export class Indices {
         continue;
       }
       const targets = this.aliasTargets(part);
+      if (targets.length && opts.ignoreAliases) {
+        if (opts.ignoreUnavailable) continue;
+        throw new EsError(400, 'illegal_argument_exception', `The provided expression [${part}] matches an alias, specify the corresponding concrete indices instead.`);
+      }
       if (targets.length) {
         for (const h of targets) result.set(h.name, h);
         continue;
+      }
+      if (part.startsWith('_')) {
+        throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${part}], must not start with '_'.`, { index_uuid: '_na_', index: part });
       }
       if (!opts.ignoreUnavailable) throw errors.indexNotFound(part);
     }
@@ -176,7 +190,11 @@ export class Indices {
    * The index a document write goes to: an index, or an alias's write index; a missing name
    * auto-creates an index (with dynamic mapping) whose creation joins the write.
    */
-  writeTarget(name: string): { handle: IndexHandle; writes: StoreWrite[] } {
+  writeTarget(name: string, requireAlias = false): { handle: IndexHandle; writes: StoreWrite[] } {
+    if (requireAlias && !this.aliasTargets(name).length) {
+      const e = errors.indexNotFound(name);
+      throw new EsError(404, e.type, `${e.reason} and [require_alias] request flag is [true] and [${name}] is not an alias`, e.extra);
+    }
     const handle = this.handles.get(name);
     if (handle) return { handle, writes: [] };
     const targets = this.aliasTargets(name);
@@ -246,14 +264,16 @@ export class Indices {
     await this.store.write(writes);
   }
 
-  async putSettings(handles: IndexHandle[], input: unknown): Promise<void> {
+  /** `preserveExisting`: only settings the index does not have yet are set (`preserve_existing=true`). */
+  async putSettings(handles: IndexHandle[], input: unknown, preserveExisting = false): Promise<void> {
     const body = isPlainObject(input) && isPlainObject(input.settings) ? input.settings : input;
     const update = flattenSettings(body);
     if (Object.keys(update).length === 0) {
       throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: no settings to update;');
     }
     const next = handles.map((h) => {
-      const settings = applySettingsUpdate(h.meta.settings, update, h.isOpen, `${h.name}/${h.uuid}`);
+      const own = preserveExisting ? Object.fromEntries(Object.entries(update).filter(([k]) => !(k in h.meta.settings))) : update;
+      const settings = applySettingsUpdate(h.meta.settings, own, h.isOpen, `${h.name}/${h.uuid}`);
       IndexHandle.analysisFor(settings);
       return { h, settings };
     });

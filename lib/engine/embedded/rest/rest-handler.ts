@@ -55,6 +55,8 @@ function decodeSegments(path: string): string[] {
   const clean = path.split('?')[0];
   const parts = clean.split('/').slice(1);
   if (parts.length && parts[parts.length - 1] === '') parts.pop();
+  // An empty leading index (`//_refresh`, a client joining an empty index list) means all indices, as in ES.
+  if (parts.length > 1 && parts[0] === '') parts.shift();
   return parts.map((p) => {
     try {
       return decodeURIComponent(p);

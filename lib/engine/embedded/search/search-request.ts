@@ -95,8 +95,26 @@ function indicesBoostOf(v: unknown): Array<[string, number]> {
 }
 
 /** A search (or count) request from its body and URL parameters, with ES's validation. */
+/** `search_type` and `batched_reduce_size`, validated as ES's RestSearchAction and SearchRequest do. */
+function validateExecutionParams(params: URLSearchParams): void {
+  const searchType = params.get('search_type');
+  if (searchType !== null) {
+    if (searchType === 'query_and_fetch' || searchType === 'dfs_query_and_fetch') {
+      throw new EsError(400, 'illegal_argument_exception', `Unsupported search type [${searchType}]`);
+    }
+    if (searchType !== 'query_then_fetch' && searchType !== 'dfs_query_then_fetch') {
+      throw new EsError(400, 'illegal_argument_exception', `No search type for [${searchType}]`);
+    }
+  }
+  const batched = params.get('batched_reduce_size');
+  if (batched !== null && intParam('batched_reduce_size', batched) < 2) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: batchedReduceSize must be >= 2;');
+  }
+}
+
 export function parseSearchRequest(body: Record<string, unknown> | undefined, params: URLSearchParams, maxResultWindow: number): SearchRequest {
   const b = body ?? {};
+  validateExecutionParams(params);
   for (const [k, v] of Object.entries(b)) {
     if (IMPLEMENTED.has(k)) continue;
     if (NOT_YET.has(k)) throw new EsError(400, 'illegal_argument_exception', `[${k}] is not supported by the embedded engine yet`);

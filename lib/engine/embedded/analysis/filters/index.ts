@@ -13,6 +13,7 @@ import { stopFilterFromDefinition } from './stop.js';
 import { synonymFromDefinition } from './synonym.js';
 import { trimFilter } from './trim.js';
 import { UniqueFilter } from './unique.js';
+import { WordDelimiterFilter } from './word-delimiter.js';
 
 export { foldToAscii } from './ascii-folding.js';
 export { PorterStemmer } from './porter-stemmer.js';
@@ -91,6 +92,19 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
       return reverseFilter;
     case 'limit':
       return new LimitFilter(intSetting(def, 'max_token_count', 1));
+    case 'word_delimiter':
+    case 'word_delimiter_graph':
+      return new WordDelimiterFilter({
+        generateWordParts: boolSetting(def, 'generate_word_parts', true),
+        generateNumberParts: boolSetting(def, 'generate_number_parts', true),
+        catenateWords: boolSetting(def, 'catenate_words', false),
+        catenateNumbers: boolSetting(def, 'catenate_numbers', false),
+        catenateAll: boolSetting(def, 'catenate_all', false),
+        splitOnCaseChange: boolSetting(def, 'split_on_case_change', true),
+        splitOnNumerics: boolSetting(def, 'split_on_numerics', true),
+        preserveOriginal: boolSetting(def, 'preserve_original', false),
+        stemEnglishPossessive: boolSetting(def, 'stem_english_possessive', true),
+      });
     default:
       throw illegalArgument(`Unknown filter type [${type}] for [${name}]`);
   }
@@ -99,5 +113,5 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
 /** Filters usable by bare name without a definition (ES's pre-built token filters). */
 export const PREBUILT_FILTERS = new Set([
   'lowercase', 'uppercase', 'asciifolding', 'ngram', 'edge_ngram', 'stop', 'trim', 'unique', 'length', 'shingle',
-  'porter_stem', 'stemmer', 'remove_duplicates', 'truncate', 'reverse', 'limit',
+  'porter_stem', 'stemmer', 'remove_duplicates', 'truncate', 'reverse', 'limit', 'word_delimiter', 'word_delimiter_graph',
 ]);

@@ -7,6 +7,11 @@ import { keywordTokenizer } from './keyword.js';
 import { NGramTokenizer } from './ngram.js';
 import { compileJavaPattern, PatternTokenizer } from './pattern.js';
 import { StandardTokenizer } from './standard.js';
+import { ClassicTokenizer } from './classic.js';
+import { PathHierarchyTokenizer } from './path-hierarchy.js';
+import { SimplePatternTokenizer } from './simple-pattern.js';
+import { thaiTokenizer } from './thai.js';
+import { UaxUrlEmailTokenizer } from './uax-url-email.js';
 
 export { StandardTokenizer } from './standard.js';
 
@@ -17,7 +22,10 @@ export interface ComponentLimits {
   maxShingleDiff: number;
 }
 
-export const TOKENIZER_TYPES = ['standard', 'whitespace', 'keyword', 'letter', 'lowercase', 'ngram', 'edge_ngram', 'pattern'] as const;
+export const TOKENIZER_TYPES = [
+  'standard', 'whitespace', 'keyword', 'letter', 'lowercase', 'ngram', 'edge_ngram', 'pattern', 'simple_pattern', 'simple_pattern_split',
+  'path_hierarchy', 'PathHierarchy', 'thai', 'classic', 'uax_url_email',
+] as const;
 
 export function ngramDiffError(limit: number, diff: number): Error {
   return illegalArgument(
@@ -93,6 +101,24 @@ export function createTokenizer(type: string, def: Definition, limits: Component
       const re = compileJavaPattern(pattern, stringSetting(def, 'flags'), (m) => illegalArgument(`Invalid pattern [${pattern}] for tokenizer [${name}]: ${m}`));
       return new PatternTokenizer(re, intSetting(def, 'group', -1));
     }
+    case 'simple_pattern':
+    case 'simple_pattern_split':
+      return new SimplePatternTokenizer(stringSetting(def, 'pattern') ?? '', name, type === 'simple_pattern_split');
+    case 'path_hierarchy':
+    case 'PathHierarchy': {
+      const delimiter = stringSetting(def, 'delimiter') ?? '/';
+      if (delimiter.length !== 1) throw illegalArgument('delimiter must be a one char value');
+      const replacement = stringSetting(def, 'replacement') ?? delimiter;
+      if (replacement.length !== 1) throw illegalArgument('replacement must be a one char value');
+      const skip = intSetting(def, 'skip', 0);
+      return new PathHierarchyTokenizer(delimiter, replacement, skip, stringSetting(def, 'reverse') === 'true' || def.reverse === true);
+    }
+    case 'thai':
+      return thaiTokenizer;
+    case 'classic':
+      return new ClassicTokenizer(maxTokenLength(def));
+    case 'uax_url_email':
+      return new UaxUrlEmailTokenizer(maxTokenLength(def));
     default:
       throw illegalArgument(`Unknown tokenizer type [${type}] for [${name}]`);
   }

@@ -58,7 +58,12 @@ function explain(registry: AnalysisRegistry, body: AnalyzeRequestBody): Record<s
     return texts.flatMap((t) => analyzer.analyze(t));
   };
   const out: Record<string, unknown> = { custom_analyzer: true };
-  if (charFilters.length) out.charfilters = charFilters.map((c) => ({ name: specName(c, 'char_filter'), filtered_text: texts }));
+  if (charFilters.length) {
+    out.charfilters = charFilters.map((c, i) => {
+      const upTo = full.buildAnonymous(undefined, [], charFilters.slice(0, i + 1));
+      return { name: specName(c, 'char_filter'), filtered_text: texts.map((t) => upTo.charFiltered(t)) };
+    });
+  }
   out.tokenizer = { name: body.tokenizer === undefined ? 'keyword' : specName(body.tokenizer, 'tokenizer'), tokens: detailed(run(0)) };
   out.tokenfilters = filters.map((f, i) => ({ name: specName(f, 'filter'), tokens: detailed(run(i + 1)) }));
   return { detail: out };

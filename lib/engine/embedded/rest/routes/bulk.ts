@@ -2,9 +2,9 @@ import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { isPlainObject, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource, jsonErrorReason } from '../body.js';
-import { checkRefresh, generateId, validateId, versionType } from '../params.js';
+import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { parseUpdateBody } from './documents.js';
+import { parseUpdateBody, updateGetResult, updateSourceFilter } from './documents.js';
 
 type Action = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
@@ -18,6 +18,10 @@ interface BulkItem {
   index?: string;
   id?: string;
   params: WriteParams;
+  requireAlias?: boolean;
+  pipeline?: string;
+  /** The action line's `_source` (update). */
+  source?: unknown;
   /** Source line text (index/create/update). */
   sourceText?: string;
 }
@@ -79,6 +83,9 @@ export function parseBulk(text: string, defaultIndex: string | undefined): BulkI
         routing: meta.routing !== undefined ? String(meta.routing) : meta._routing !== undefined ? String(meta._routing) : undefined,
         create: action === 'create' || meta.op_type === 'create',
       },
+      requireAlias: meta.require_alias === undefined ? undefined : meta.require_alias === true || meta.require_alias === 'true',
+      pipeline: meta.pipeline === undefined || meta.pipeline === null ? undefined : String(meta.pipeline),
+      source: meta._source,
     };
     if (action !== 'delete') {
       i++;
@@ -97,6 +104,11 @@ export function parseBulk(text: string, defaultIndex: string | undefined): BulkI
   return items;
 }
 
+/** The key of an item's result: ES names it after the operation, so an `index` with `op_type: create` is a `create`. */
+function opName(item: BulkItem): Action {
+  return item.action === 'index' && item.params.create ? 'create' : item.action;
+}
+
 function itemError(item: BulkItem, id: string | undefined, err: unknown): JsonObject {
   const e = toEsError(err);
   const { root_cause: _rootCause, ...error } = errorBody(e).error;
@@ -111,31 +123,54 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   const extra: StoreWrite[] = [];
   const results: JsonObject[] = [];
   const defaultRouting = req.params.get('routing') ?? undefined;
+  const defaultRequireAlias = booleanParam(req.params, 'require_alias', false);
+  const defaultPipeline = req.params.get('pipeline') ?? undefined;
+  const refreshed = forcedRefresh(req.params);
+  const updateGets: Array<() => void> = [];
   for (const item of items) {
     const id = item.id ?? (item.action === 'index' || item.action === 'create' ? generateId() : undefined);
     try {
+      // A bulk item reports an empty id as the request's illegal argument, not as a validation failure.
+      if (id === '') throw new EsError(400, 'illegal_argument_exception', 'if _id is specified it must not be empty');
       validateId(id!);
       const params = { ...item.params, routing: item.params.routing ?? defaultRouting };
       let p: PreparedWrite;
       if (item.action === 'delete') {
         p = ctx.indices.readTarget(item.index!).delete(id!, params);
       } else {
-        const target = ctx.indices.writeTarget(item.index!);
+        if (item.action !== 'update') checkPipeline(item.pipeline ?? defaultPipeline);
+        const target = ctx.indices.writeTarget(item.index!, item.requireAlias ?? defaultRequireAlias);
         extra.push(...target.writes);
         if (item.action === 'update') {
-          const update = parseUpdateBody(documentSource(item.sourceText!));
+          const body = documentSource(item.sourceText!);
+          const update = parseUpdateBody(body);
           p = target.handle.update(id!, update, params);
+          const filter = updateSourceFilter(update.source, item.source, req.params);
+          if (filter) {
+            const result: JsonObject = { ...p.body, status: p.status };
+            if (refreshed) result.forced_refresh = true;
+            updateGets.push(() => {
+              const get = updateGetResult(target.handle, id!, filter);
+              if (get) result.get = get;
+            });
+            prepared.push(p);
+            results.push({ update: result });
+            continue;
+          }
         } else {
           p = target.handle.indexDocument(id!, documentSource(item.sourceText!), item.sourceText!, params);
         }
       }
       prepared.push(p);
-      results.push({ [item.action]: { ...p.body, status: p.status } });
+      const result: JsonObject = { ...p.body, status: p.status };
+      if (refreshed) result.forced_refresh = true;
+      results.push({ [opName(item)]: result });
     } catch (err) {
-      results.push({ [item.action]: itemError(item, id, err) });
+      results.push({ [opName(item)]: itemError(item, id, err) });
     }
   }
   await ctx.indices.commit(prepared, extra);
+  for (const fill of updateGets) fill();
   return {
     status: 200,
     body: { took: Math.max(0, Math.round(performance.now() - req.started)), errors: results.some((r) => 'error' in (Object.values(r)[0] as JsonObject)), items: results },

@@ -1,8 +1,10 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { isPlainObject, type IndexHandle, type JsonObject, type WriteParams } from '../../indices/index.js';
+import { isPlainObject, reachesDocument, type IndexHandle, type JsonObject, type LiveDocument, type WriteParams } from '../../indices/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { documentSource, requireBody } from '../body.js';
-import { booleanParam, checkRefresh, generateId, validateId, writeParams } from '../params.js';
+import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, writeParams } from '../params.js';
+import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
+import { didYouMean } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 const READ_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
@@ -18,32 +20,77 @@ function opType(req: RestRequest): boolean {
 async function indexDoc(req: RestRequest, ctx: EngineContext, id: string, create: boolean): Promise<RestResponse> {
   validateId(id);
   const params: WriteParams = { ...writeParams(req.params), create: create || opType(req) };
+  checkPipeline(req.params.get('pipeline') ?? undefined);
   const text = req.body.toString('utf8');
   const source = documentSource(text);
-  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index);
+  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false));
   const prepared = handle.indexDocument(id, source, text, params);
   await ctx.indices.commit([prepared], writes);
-  return { status: prepared.status, body: prepared.body };
+  return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
+}
+
+/** A write response with `forced_refresh: true` when the request asked for `refresh=true`. */
+export function withForcedRefresh(req: RestRequest, body: JsonObject): JsonObject {
+  return forcedRefresh(req.params) ? { ...body, forced_refresh: true } : body;
+}
+
+/** Whether an index keeps `_source` for reads (`"_source": {"enabled": false}` turns it off). */
+function sourceEnabled(handle: IndexHandle): boolean {
+  const s = handle.mappings._source;
+  return !(isPlainObject(s) && (s.enabled === false || s.enabled === 'false'));
+}
+
+/** The live document a read with this routing reaches: ES only looks in the shard the routing selects. */
+export function reachableDocument(handle: IndexHandle, id: string, routing: string | undefined): LiveDocument | undefined {
+  const doc = handle.get(id);
+  if (!doc || !reachesDocument(handle.meta.settings, id, doc.routing, routing)) return undefined;
+  return doc;
+}
+
+export interface ReadOptions {
+  routing?: string;
+  /** `stored_fields`: the fields to return under `fields`; turns `_source` off unless it names `_source`. */
+  storedFields?: string[];
 }
 
 /** The document read response, as GET /{index}/_doc/{id} and _mget give it. */
-export function getResponse(handle: IndexHandle, id: string, filter: SourceFilter): { found: boolean; body: JsonObject } {
-  const doc = handle.get(id);
+export function getResponse(handle: IndexHandle, id: string, filter: SourceFilter, opts: ReadOptions = {}): { found: boolean; body: JsonObject } {
+  const doc = reachableDocument(handle, id, opts.routing);
   if (!doc) return { found: false, body: { _index: handle.name, _type: '_doc', _id: id, found: false } };
   const body: JsonObject = {
     _index: handle.name, _type: '_doc', _id: id, _version: doc.version, _seq_no: doc.seqNo, _primary_term: doc.primaryTerm,
   };
   if (doc.routing !== undefined) body._routing = doc.routing;
   body.found = true;
-  const source = filterSource(doc.source, filter);
+  let sourceFilter = filter;
+  if (opts.storedFields) {
+    const fields = storedFieldValues(handle.mappings, doc.source, opts.storedFields);
+    if (fields) body.fields = fields;
+    if (!opts.storedFields.includes('_source') && filter === FETCH_DEFAULT) sourceFilter = { fetch: false, includes: [], excludes: [] };
+  }
+  const source = sourceEnabled(handle) ? filterSource(doc.source, sourceFilter) : undefined;
   if (source !== undefined) body._source = source;
   return { found: true, body };
+}
+
+/** The source filter of a read: the URL's, or FETCH_DEFAULT (identity-compared) when it says nothing. */
+const FETCH_DEFAULT: SourceFilter = { fetch: true, includes: [], excludes: [] };
+
+function hasSourceParams(params: URLSearchParams): boolean {
+  return ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude'].some((p) => params.has(p));
+}
+
+function readFilter(params: URLSearchParams): SourceFilter {
+  return hasSourceParams(params) ? sourceFilterFromParams(params) : FETCH_DEFAULT;
 }
 
 function getDoc(req: RestRequest, ctx: EngineContext): RestResponse {
   const handle = ctx.indices.readTarget(req.pathParams.index);
   handle.ensureOpen();
-  const { found, body } = getResponse(handle, req.pathParams.id, sourceFilterFromParams(req.params));
+  const { found, body } = getResponse(handle, req.pathParams.id, readFilter(req.params), {
+    routing: req.params.get('routing') ?? undefined,
+    storedFields: storedFieldsList(req.params.get('stored_fields') ?? undefined),
+  });
   return { status: found ? 200 : 404, body: req.method === 'HEAD' ? undefined : body };
 }
 
@@ -51,19 +98,34 @@ function getSource(req: RestRequest, ctx: EngineContext): RestResponse {
   const handle = ctx.indices.readTarget(req.pathParams.index);
   handle.ensureOpen();
   const id = req.pathParams.id;
-  const doc = handle.get(id);
+  const doc = reachableDocument(handle, id, req.params.get('routing') ?? undefined);
   if (!doc) {
     throw new EsError(404, 'resource_not_found_exception', `Document not found [${handle.name}]/[${id}]`);
   }
+  if (!sourceEnabled(handle)) throw new EsError(404, 'resource_not_found_exception', `Source not found [${handle.name}]/[${id}]`);
   if (req.method === 'HEAD') return { status: 200 };
   return { status: 200, body: filterSource(doc.source, sourceFilterFromParams(req.params)) ?? {} };
 }
 
 async function deleteDoc(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const handle = ctx.indices.readTarget(req.pathParams.index);
-  const prepared = handle.delete(req.pathParams.id, writeParams(req.params));
+  const id = req.pathParams.id;
+  const params = writeParams(req.params);
+  const live = handle.isOpen ? handle.get(id) : undefined;
+  if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
+    // The routing selects a shard without this document: ES finds nothing there to delete.
+    const replicas = Number(handle.meta.settings['index.number_of_replicas'] ?? '1');
+    return {
+      status: 404,
+      body: withForcedRefresh(req, {
+        _index: handle.name, _type: '_doc', _id: id, _version: 1, result: 'not_found',
+        _shards: { total: 1 + replicas, successful: 1, failed: 0 }, _seq_no: 0, _primary_term: live.primaryTerm,
+      }),
+    };
+  }
+  const prepared = handle.delete(id, params);
   await ctx.indices.commit([prepared]);
-  return { status: prepared.status, body: prepared.body };
+  return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
 }
 
 const UPDATE_KEYS = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'scripted_upsert', '_source', 'script']);
@@ -71,7 +133,7 @@ const UPDATE_KEYS = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 's
 /** The update body → the handle's update request; throws ES's 400s. */
 export function parseUpdateBody(body: JsonObject): { doc?: JsonObject; upsert?: JsonObject; docAsUpsert?: boolean; detectNoop?: boolean; source?: unknown } {
   for (const k of Object.keys(body)) {
-    if (!UPDATE_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:2] [UpdateRequest] unknown field [${k}]`);
+    if (!UPDATE_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:2] [UpdateRequest] unknown field [${k}]${didYouMean(k, UPDATE_KEYS)}`);
   }
   if (body.script !== undefined) {
     throw new EsError(400, 'illegal_argument_exception', 'script updates are not supported by the embedded engine yet');
@@ -90,32 +152,66 @@ export function parseUpdateBody(body: JsonObject): { doc?: JsonObject; upsert?: 
   };
 }
 
+/**
+ * The source filter of an update's `get`: the body's `_source`, else the action's (bulk), else the
+ * URL's; none → no `get` in the response.
+ */
+export function updateSourceFilter(bodySource: unknown, actionSource: unknown, params: URLSearchParams): SourceFilter | undefined {
+  if (bodySource !== undefined) return sourceFilterFromBody(bodySource);
+  if (actionSource !== undefined) return sourceFilterFromBody(actionSource);
+  if (hasSourceParams(params)) return sourceFilterFromParams(params);
+  return undefined;
+}
+
+/** The `get` member of an update response (ES's GetResult without _index/_id/_version). */
+export function updateGetResult(handle: IndexHandle, id: string, filter: SourceFilter | undefined): JsonObject | undefined {
+  if (!filter?.fetch) return undefined;
+  const doc = handle.get(id);
+  if (!doc) return undefined;
+  const get: JsonObject = { _seq_no: doc.seqNo, _primary_term: doc.primaryTerm, found: true };
+  if (doc.routing !== undefined) get._routing = doc.routing;
+  const source = filterSource(doc.source, filter);
+  if (source !== undefined) get._source = source;
+  return get;
+}
+
 async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const id = req.pathParams.id;
   validateId(id);
   const update = parseUpdateBody(requireBody(req));
   const params = writeParams(req.params);
-  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index);
+  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false));
+  if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
+    const live = handle.get(id);
+    if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
+      throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: handle.uuid, shard: '0', index: handle.name });
+    }
+  }
   const prepared = handle.update(id, update, params);
   await ctx.indices.commit([prepared], writes);
-  let filter = sourceFilterFromParams(req.params, update.source === undefined ? { fetch: false, includes: [], excludes: [] } : sourceFilterFromBody(update.source));
-  if (!req.params.has('_source') && !req.params.has('_source_includes') && !req.params.has('_source_excludes') && update.source === undefined) filter = { fetch: false, includes: [], excludes: [] };
-  const body: JsonObject = { ...prepared.body };
-  if (filter.fetch) {
-    const doc = handle.get(id);
-    if (doc) body.get = { _seq_no: doc.seqNo, _primary_term: doc.primaryTerm, found: true, _source: filterSource(doc.source, filter) };
-  }
+  const body = withForcedRefresh(req, { ...prepared.body });
+  const get = updateGetResult(handle, id, updateSourceFilter(update.source, undefined, req.params));
+  if (get) body.get = get;
   return { status: prepared.status, body };
 }
+
+const MGET_DOC_KEYS = new Set(['_index', '_id', 'routing', 'stored_fields', '_source', 'version', 'version_type']);
 
 async function mget(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const body = requireBody(req);
   const defaultIndex = req.pathParams.index;
-  const baseFilter = sourceFilterFromParams(req.params);
+  const baseFilter = readFilter(req.params);
+  const baseStored = storedFieldsList(req.params.get('stored_fields') ?? undefined);
+  const baseRouting = req.params.get('routing') ?? undefined;
   let specs: JsonObject[];
   if (Array.isArray(body.docs)) specs = body.docs.map((d) => (isPlainObject(d) ? d : {}));
   else if (Array.isArray(body.ids)) specs = body.ids.map((id) => ({ _id: id }));
   else throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: no documents to get;');
+  for (const s of specs) {
+    for (const k of Object.keys(s)) {
+      if (!MGET_DOC_KEYS.has(k)) throw new EsError(400, 'parse_exception', `failed to parse multi get request. unknown field [${k}]`);
+    }
+  }
   const problems: string[] = [];
   specs.forEach((s, i) => {
     if (s._index === undefined && defaultIndex === undefined) problems.push(`index is missing for doc ${i}`);
@@ -132,10 +228,13 @@ async function mget(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       const handle = ctx.indices.readTarget(index);
       handle.ensureOpen();
       const filter = s._source !== undefined ? sourceFilterFromBody(s._source) : baseFilter;
-      return getResponse(handle, id, filter).body;
+      const storedFields = s.stored_fields !== undefined ? storedFieldsList(s.stored_fields) : baseStored;
+      const routing = s.routing !== undefined && s.routing !== null ? String(s.routing) : baseRouting;
+      return getResponse(handle, id, filter, { routing, storedFields }).body;
     } catch (e) {
+      // ES 8 failure items carry no _type.
       const err = toEsError(e);
-      return { _index: index, _type: '_doc', _id: id, error: errorBody(err).error };
+      return { _index: index, _id: id, error: errorBody(err).error };
     }
   });
   return { status: 200, body: { docs } };

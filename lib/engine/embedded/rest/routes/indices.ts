@@ -1,4 +1,4 @@
-import { nestSettings, wildcardMatch, type IndexHandle } from '../../indices/index.js';
+import { defaultsFor, humanSettings, nestSettings, wildcardMatch, type IndexHandle } from '../../indices/index.js';
 import { fieldMappings } from '../../mapping/index.js';
 import { requestBody, requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
@@ -7,14 +7,35 @@ import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
 
 const ACK = { status: 200, body: { acknowledged: true } };
 
-function settingsView(h: IndexHandle, flat: boolean, name?: string): Record<string, unknown> {
+interface SettingsViewOptions {
+  flat: boolean;
+  /** Comma-separated setting name patterns (`_all` = every setting). */
+  name?: string;
+  human?: boolean;
+}
+
+function selectSettings(settings: Record<string, string | string[]>, name: string | undefined): Record<string, string | string[]> {
+  if (!name || name === '_all') return settings;
+  const patterns = name.split(',');
+  return Object.fromEntries(Object.entries(settings).filter(([k]) => patterns.some((p) => p === '_all' || wildcardMatch(p, k) || wildcardMatch(p, k.replace(/^index\./, '')))));
+}
+
+function settingsView(h: IndexHandle, opts: SettingsViewOptions): Record<string, unknown> {
   let settings = h.meta.settings;
-  if (name) {
-    const patterns = name.split(',');
-    settings = Object.fromEntries(Object.entries(settings).filter(([k]) => patterns.some((p) => wildcardMatch(p, k) || wildcardMatch(p, k.replace(/^index\./, '')))));
-  }
+  if (opts.human) settings = { ...settings, ...humanSettings(settings) };
+  settings = selectSettings(settings, opts.name);
   if (h.meta.state === 'close') settings = { ...settings, 'index.verified_before_close': 'true' };
-  return flat ? { ...settings } : nestSettings(settings);
+  return opts.flat ? { ...settings } : nestSettings(settings);
+}
+
+/** `defaults` of `include_defaults=true`: the default values of settings the index does not set. */
+function defaultsView(h: IndexHandle, opts: SettingsViewOptions): Record<string, unknown> {
+  const defaults = selectSettings(defaultsFor(h.meta.settings), opts.name);
+  return opts.flat ? defaults : nestSettings(defaults);
+}
+
+function viewOptions(req: RestRequest): SettingsViewOptions {
+  return { flat: booleanParam(req.params, 'flat_settings', false), name: req.pathParams.name, human: booleanParam(req.params, 'human', false) };
 }
 
 async function createIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
@@ -25,17 +46,20 @@ async function createIndex(req: RestRequest, ctx: EngineContext): Promise<RestRe
 
 function getIndex(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
-  const flat = booleanParam(req.params, 'flat_settings', false);
+  const opts = viewOptions(req);
+  const includeDefaults = booleanParam(req.params, 'include_defaults', false);
   const out: Record<string, unknown> = {};
   for (const h of handles) {
-    out[h.name] = { aliases: h.meta.aliases, mappings: h.meta.mappings, settings: settingsView(h, flat) };
+    const view: Record<string, unknown> = { aliases: h.meta.aliases, mappings: h.meta.mappings, settings: settingsView(h, opts) };
+    if (includeDefaults) view.defaults = defaultsView(h, opts);
+    out[h.name] = view;
   }
   if (req.method === 'HEAD') return { status: 200 };
   return { status: 200, body: out };
 }
 
 async function deleteIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false }, ignoreAliases: true });
   await ctx.indices.delete(handles);
   return ACK;
 }
@@ -61,14 +85,21 @@ async function putMapping(req: RestRequest, ctx: EngineContext): Promise<RestRes
 
 function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
-  const flat = booleanParam(req.params, 'flat_settings', false);
-  return { status: 200, body: Object.fromEntries(handles.map((h) => [h.name, { settings: settingsView(h, flat, req.pathParams.name) }])) };
+  const opts = viewOptions(req);
+  const includeDefaults = booleanParam(req.params, 'include_defaults', false);
+  const out: Record<string, unknown> = {};
+  for (const h of handles) {
+    const view: Record<string, unknown> = { settings: settingsView(h, opts) };
+    if (includeDefaults) view.defaults = defaultsView(h, opts);
+    out[h.name] = view;
+  }
+  return { status: 200, body: out };
 }
 
 async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const body = requireBody(req);
   const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
-  await ctx.indices.putSettings(handles, body);
+  await ctx.indices.putSettings(handles, body, booleanParam(req.params, 'preserve_existing', false));
   return ACK;
 }
 
@@ -110,6 +141,7 @@ export const indicesRoutes: Route[] = [
   { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'write_index_only'], handler: putMapping },
   { methods: ['GET'], pattern: '/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
   { methods: ['GET'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
+  { methods: ['GET'], pattern: '/_settings/{name}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
   { methods: ['GET'], pattern: '/{index}/_settings/{name}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
   { methods: ['PUT'], pattern: '/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
   { methods: ['PUT'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },

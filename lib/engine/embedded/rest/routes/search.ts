@@ -26,7 +26,10 @@ export function executeSearch(ctx: EngineContext, expression: string | undefined
   const handles = resolveTarget(ctx, expression, params);
   const effective = withQuery(body, effectiveQuery(body?.query, params, handles, expression));
   const scroll = params.get('scroll');
-  if (scroll === null) return runSearch(handles, parseSearchRequest(effective, params, maxWindowOf(handles)), started);
+  if (scroll === null) {
+    const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
+    return runSearch(handles, parseSearchRequest(effective, params, maxWindowOf(handles)), started, { knownIndexOrAlias });
+  }
 
   const keepAlive = timeValue('scroll', scroll);
   const request = parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER);

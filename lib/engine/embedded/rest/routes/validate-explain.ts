@@ -1,5 +1,5 @@
 import { toEsError } from '../../../../errors/index.js';
-import { parseQuery, parseSearchRequest, runSearch } from '../../search/index.js';
+import { explainQuery, parseQuery } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -28,7 +28,7 @@ function validateQuery(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: out };
 }
 
-/** `_explain/{id}`: whether one document matches, with its score (no per-clause breakdown). */
+/** `_explain/{id}`: whether one document matches, and Lucene's explanation of its score. */
 function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   const handle = ctx.indices.readTarget(req.pathParams.index);
   handle.ensureOpen();
@@ -37,11 +37,9 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   if (!handle.get(id)) return { status: 404, body: { ...head, matched: false } };
   const body = requestBody(req);
   const query = effectiveQuery(body?.query, req.params, [handle], req.pathParams.index) ?? { match_all: {} };
-  const restricted = { bool: { must: [query], filter: [{ ids: { values: [id] } }] } };
-  const result = runSearch([handle], parseSearchRequest({ query: restricted, _source: false, size: 1 }, new URLSearchParams(), 10_000), req.started);
-  const hit = (result.hits as { hits: Array<{ _score: number }> }).hits[0];
-  if (!hit) return { status: 200, body: { ...head, matched: false, explanation: { value: 0, description: 'no matching term', details: [] } } };
-  return { status: 200, body: { ...head, matched: true, explanation: { value: hit._score, description: 'sum of:', details: [] } } };
+  const ord = handle.inverted!.ordOf(id)!;
+  const { matched, explanation } = explainQuery(parseQuery(query), ord, { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry });
+  return { status: 200, body: { ...head, matched, explanation } };
 }
 
 const VALIDATE_PARAMS = [...INDICES_OPTIONS, 'explain', 'rewrite', 'all_shards', 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient'];

@@ -185,3 +185,34 @@ export function createDocumentMatcher(dsl: unknown, ctx: MatchContext): (candida
   const query = dsl === undefined ? ({ type: 'match_all', boost: 1 } as Query) : parseQuery(dsl);
   return (candidate) => documentMatches(query, candidate, ctx);
 }
+
+/**
+ * A document parsed once, to be tested against many queries (live search streams match each
+ * changed document against every live search of its index).
+ */
+export interface PreparedDocument {
+  readonly id: string;
+  /** Field path → indexed terms: what a percolator-style index looks candidates up by. */
+  readonly fields: ReadonlyMap<string, IndexableField>;
+  /** The index's mappings after this document when it introduced new fields (queries must be rewritten with them). */
+  readonly newMappings?: Mappings;
+  readonly evaluated: unknown;
+}
+
+/** Parses the candidate once; undefined when it does not fit the mappings (it matches nothing). */
+export function prepareDocument(candidate: CandidateDocument, ctx: MatchContext): PreparedDocument | undefined {
+  let doc: ParsedDocument;
+  try {
+    doc = parseDocument(candidate.source, ctx.mappings, ctx.registry, candidate.id);
+  } catch {
+    return undefined;
+  }
+  const mappings = doc.mappings ?? ctx.mappings;
+  const evaluated: Evaluated = { id: candidate.id, fields: doc.fields, nested: doc.nested, mappings, registry: ctx.registry, now: ctx.now ?? Date.now() };
+  return { id: candidate.id, fields: doc.fields, newMappings: doc.mappings, evaluated };
+}
+
+/** Does the prepared document match a query already rewritten (`rewriteQuery`) for its mappings? */
+export function preparedMatches(rewritten: Query, doc: PreparedDocument): boolean {
+  return evaluate(rewritten, doc.evaluated as Evaluated);
+}

@@ -3,6 +3,7 @@ export { parseQuery } from './parse-query.js';
 export { executeQuery, float32, type ExecutionContext } from './execute-query.js';
 /** Ordinal → score of the documents a query matches: ascending ordinals, parallel scores, Map-compatible. */
 export { ScoredDocs, DocSetBuilder } from './doc-set.js';
-export { documentMatches, createDocumentMatcher, type MatchContext, type CandidateDocument } from './document-matcher.js';
+export { documentMatches, createDocumentMatcher, prepareDocument, preparedMatches, type MatchContext, type CandidateDocument, type PreparedDocument } from './document-matcher.js';
 export { queryTerm } from './query-terms.js';
-export { rewriteQuery } from './rewrite-query.js';
+export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
+export { explainQuery, type Explanation } from './explain-query.js';

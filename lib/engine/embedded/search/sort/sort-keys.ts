@@ -89,6 +89,8 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
   const parseValue = (value: unknown): SortKey => {
     if (value === null || value === undefined) return null;
     if (type === 'date' || type === 'date_nanos') {
+      // A number is the sort value itself (epoch millis), as ES's search_after reads a long.
+      if (typeof value === 'number') return value;
       const ms = parseDateValue(value, format);
       if (ms === undefined) throw illegal(`failed to parse date field [${String(value)}] with format [${format ?? 'strict_date_optional_time||epoch_millis'}]`);
       return ms;

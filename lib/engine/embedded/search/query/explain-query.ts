@@ -1,0 +1,247 @@
+import { LENGTH_TABLE, SliceReader, type FieldIndex } from '../../index/index.js';
+import { executeQuery, float32, type ExecutionContext } from './execute-query.js';
+import type { Query } from './query.js';
+import { rewriteQuery } from './rewrite-query.js';
+import { BM25_B, BM25_K1, avgFieldLength, idf, normInverseCache } from './similarity.js';
+
+/** Lucene's Explanation as Elasticsearch renders it: `value`, `description`, `details`. */
+export interface Explanation {
+  value: number;
+  description: string;
+  details: Explanation[];
+}
+
+const f = Math.fround;
+const SCORED_BY_BM25 = new Set(['text', 'match_only_text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
+
+function node(value: number, description: string, details: Explanation[] = []): Explanation {
+  return { value: float32(value), description, details };
+}
+
+/** Java's Float.toString for the values Lucene puts in descriptions: `1.0`, `0.5`, `2.5`. */
+export function javaFloat(x: number): string {
+  const v = float32(x);
+  return Number.isInteger(v) ? v.toFixed(1) : String(v);
+}
+
+function boosted(text: string, boost: number): string {
+  return boost === 1 ? text : `(${text})^${javaFloat(boost)}`;
+}
+
+/** Lucene's Query.toString, as far as explanations show it. */
+function describe(q: Query): string {
+  switch (q.type) {
+    case 'match_all':
+      return '*:*';
+    case 'match_none':
+      return 'MatchNoDocsQuery("")';
+    case 'indexed_term':
+      return `${q.field}:${q.term}`;
+    case 'term':
+      return `${q.field}:${String(q.value)}`;
+    case 'terms':
+      return `${q.field}:(${q.values.map(String).join(' ')})`;
+    case 'ids':
+      return `_id:(${q.values.join(' ')})`;
+    case 'exists':
+      return `FieldExistsQuery [field=${q.field}]`;
+    case 'phrase':
+      return `${q.field}:"${q.terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`;
+    case 'term_pattern':
+      return `${q.field}:${q.pattern.prefix ?? ''}*`;
+    case 'range':
+      return `${q.field}:[${String(q.gte ?? q.gt ?? '*')} TO ${String(q.lte ?? q.lt ?? '*')}]`;
+    case 'bool': {
+      const parts = [
+        ...q.must.map((c) => `+${describe(c)}`),
+        ...q.filter.map((c) => `#${describe(c)}`),
+        ...q.should.map((c) => describe(c)),
+        ...q.mustNot.map((c) => `-${describe(c)}`),
+      ];
+      return `(${parts.join(' ')})`;
+    }
+    case 'constant_score':
+      return `ConstantScore(${describe(q.filter)})`;
+    case 'dis_max':
+      return `(${q.queries.map(describe).join(' | ')})${q.tieBreaker ? `~${javaFloat(q.tieBreaker)}` : ''}`;
+    case 'function_score':
+      return `function score, product of:`;
+    case 'nested':
+      return `ToParentBlockJoinQuery (${describe(q.query)})`;
+    default:
+      return `${q.type}`;
+  }
+}
+
+interface Ctx {
+  exec: ExecutionContext;
+  reader: SliceReader;
+}
+
+/** The executor's score of one document for a (lowered) query, or undefined when it does not match. */
+function scoreOf(q: Query, ord: number, c: Ctx, scoring: boolean): number | undefined {
+  const docs = executeQuery(q, c.exec, scoring);
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const o = docs.ords[mid];
+    if (o === ord) return docs.scores[mid];
+    if (o < ord) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** Live document frequency and the document's own frequency of a term. */
+function termStats(fi: FieldIndex, tid: number, ord: number, c: Ctx): { df: number; freq: number } {
+  const r = fi.postingsOf(tid, c.reader);
+  const live = c.exec.index.liveness;
+  let df = 0;
+  let freq = 0;
+  while (!r.done) {
+    const o = r.read();
+    let tf = 1;
+    if (fi.positional) {
+      tf = r.read();
+      for (let j = 0; j < tf; j++) r.read();
+    }
+    if (live[o] !== 1) continue;
+    df++;
+    if (o === ord) freq = tf;
+  }
+  return { df, freq };
+}
+
+/** BM25Similarity's explanation: boost (when not 1), idf (n, N) and tf (freq, k1, b, dl, avgdl). */
+function bm25Explanation(fi: FieldIndex, boost: number, idfExpl: Explanation, freq: number, freqExpl: Explanation, ord: number): Explanation {
+  const avgdl = avgFieldLength(fi.sumTotalTermFreq, fi.docCount);
+  const norm = fi.positional ? fi.norms[ord] : 1;
+  const dl = LENGTH_TABLE[norm];
+  const normInverse = normInverseCache(avgdl)[norm];
+  const weight = f(boost * idfExpl.value);
+  const tfNormInverse = f(1 / f(f(BM25_K1) * f(f(1 - f(BM25_B)) + f(f(f(BM25_B) * dl) / avgdl))));
+  const tf = node(f(1 - f(1 / f(1 + f(freq * tfNormInverse)))), 'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:', [
+    freqExpl,
+    node(BM25_K1, 'k1, term saturation parameter'),
+    node(BM25_B, 'b, length normalization parameter'),
+    node(dl, norm > 39 ? 'dl, length of field (approximate)' : 'dl, length of field'),
+    node(avgdl, 'avgdl, average length of field'),
+  ]);
+  const subs = boost !== 1 ? [node(boost, 'boost'), idfExpl, tf] : [idfExpl, tf];
+  return node(f(weight - f(weight / f(1 + f(freq * normInverse)))), `score(freq=${javaFloat(freq)}), computed as boost * idf * tf from:`, subs);
+}
+
+function idfExplanation(df: number, docCount: number): Explanation {
+  return node(idf(df, docCount), 'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:', [
+    node(df, 'n, number of documents containing term'),
+    node(docCount, 'N, total number of documents with field'),
+  ]);
+}
+
+function explainTerm(q: Extract<Query, { type: 'indexed_term' }>, ord: number, c: Ctx, scoring: boolean): Explanation {
+  const fi = c.exec.index.field(q.field);
+  const tid = fi ? fi.termId(q.term) : -1;
+  const stats = fi && tid >= 0 ? termStats(fi, tid, ord, c) : { df: 0, freq: 0 };
+  if (!fi || stats.freq === 0) return node(0, 'no matching term');
+  if (!scoring) return node(0, `${q.field}:${q.term}`);
+  if (q.constant || !SCORED_BY_BM25.has(fi.type)) return node(q.boost, boosted(`${q.field}:${q.term}`, q.boost));
+  const score = bm25Explanation(fi, q.boost, idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
+  return node(score.value, `weight(${q.field}:${q.term} in ${ord}) [PerFieldSimilarity], result of:`, [score]);
+}
+
+function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  const score = scoreOf(q, ord, c, scoring);
+  if (score === undefined) return undefined;
+  const fi = c.exec.index.field(q.field);
+  if (!scoring || !fi || q.prefixExpansions !== undefined) return node(score, describe(q));
+  // The phrase frequency is what the executor's BM25 score inverts to; idf sums the terms' idfs.
+  const idfs = q.terms.flatMap((alts) => alts.map((t) => {
+    const tid = fi.termId(t);
+    return idfExplanation(tid >= 0 ? termStats(fi, tid, ord, c).df : 0, fi.docCount);
+  }));
+  let sum = 0;
+  for (const e of idfs) sum += e.value;
+  const idfExpl = node(f(sum), 'idf, sum of:', idfs);
+  const weight = f(q.boost * idfExpl.value);
+  const normInverse = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount))[fi.norms[ord]];
+  // score = w − w / (1 + freq·n)  ⇒  freq = (w / (w − score) − 1) / n, rounded to the float it was.
+  const freq = float32((weight / (weight - score) - 1) / normInverse);
+  const bm = bm25Explanation(fi, q.boost, idfExpl, freq, node(freq, `phraseFreq=${javaFloat(freq)}`), ord);
+  return node(score, `weight(${describe({ ...q, boost: 1 })} in ${ord}) [PerFieldSimilarity], result of:`, [bm]);
+}
+
+function explainBool(q: Extract<Query, { type: 'bool' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  const total = scoreOf(q, ord, c, scoring);
+  if (total === undefined) return undefined;
+  const subs: Explanation[] = [];
+  let sum = 0;
+  for (const clause of [...q.must, ...q.should]) {
+    const e = explainNode(clause, ord, c, scoring);
+    if (!e) continue;
+    subs.push(e);
+    sum = f(sum + e.value);
+  }
+  for (const clause of q.filter) {
+    const e = explainNode(clause, ord, c, false);
+    if (e) subs.push(node(0, 'match on required clause, product of:', [node(0, '# clause'), e]));
+  }
+  if (!subs.length) return node(total, boosted('*:*', q.boost));
+  const sumExpl = node(scoring ? sum : 0, 'sum of:', subs);
+  if (q.boost === 1 || !scoring) return sumExpl;
+  return node(total, 'product of:', [sumExpl, node(q.boost, 'boost')]);
+}
+
+function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  const total = scoreOf(q, ord, c, scoring);
+  if (total === undefined) return undefined;
+  const subs = q.queries.map((sub) => explainNode(sub, ord, c, scoring)).filter((e): e is Explanation => e !== undefined);
+  const description = q.tieBreaker === 0 ? 'max of:' : `max plus ${javaFloat(q.tieBreaker)} times others of:`;
+  if (q.boost === 1 || !scoring) return node(total, description, subs);
+  let sum = 0;
+  let max = -Infinity;
+  for (const e of subs) {
+    sum += e.value;
+    max = Math.max(max, e.value);
+  }
+  return node(total, 'product of:', [node(f(max + f(q.tieBreaker * f(sum - max))), description, subs), node(q.boost, 'boost')]);
+}
+
+/** The explanation of a lowered query for one document; undefined when the document does not match. */
+function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  switch (q.type) {
+    case 'indexed_term': {
+      const e = explainTerm(q, ord, c, scoring);
+      return e.description === 'no matching term' ? undefined : e;
+    }
+    case 'bool':
+      return explainBool(q, ord, c, scoring);
+    case 'dis_max':
+      return explainDisMax(q, ord, c, scoring);
+    case 'phrase':
+      return explainPhrase(q, ord, c, scoring);
+    case 'match_all':
+      return node(scoring ? q.boost : 0, boosted('*:*', q.boost));
+    case 'constant_score': {
+      if (scoreOf(q.filter, ord, c, false) === undefined) return undefined;
+      return node(scoring ? q.boost : 0, boosted(`ConstantScore(${describe(q.filter)})`, q.boost));
+    }
+    default: {
+      const score = scoreOf(q, ord, c, scoring);
+      return score === undefined ? undefined : node(score, describe(q));
+    }
+  }
+}
+
+/**
+ * Why a document got its score, as Lucene explains it (BM25 term weights with idf and tf details,
+ * bool sums, dis_max, constant scores). A document that does not match gets value 0 and
+ * `matched: false`.
+ */
+export function explainQuery(query: Query, ord: number, ctx: ExecutionContext): { matched: boolean; explanation: Explanation } {
+  const exec: ExecutionContext = { ...ctx, now: ctx.now ?? Date.now() };
+  const lowered = rewriteQuery(query, exec);
+  const e = explainNode(lowered, ord, { exec, reader: new SliceReader() }, true);
+  if (!e) return { matched: false, explanation: node(0, `no matching clause for document [${ord}]`) };
+  return { matched: true, explanation: e };
+}

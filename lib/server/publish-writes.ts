@@ -1,0 +1,145 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { BulkCapture, bulkChanges, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
+import { callJson, readBody, readJson, type Backend, type EngineResponse } from '../engine/index.js';
+import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
+import { checkDeclaredLength, hasBody, limitedBody } from './request-body.js';
+
+/**
+ * Index-addressed writes, forwarded to the engine and turned into change events once the engine
+ * has acknowledged them. The client gets the engine's answer unchanged (members the gateway asked
+ * for itself are removed). A failed publish is logged, never turned into a failed write: the
+ * engine has already applied it.
+ */
+export function publishWrites(backend: Backend, publisher: ChangePublisher, maxContentLength: number): Middleware {
+  const router = new Router();
+  const isIndex = (name: string | undefined) => !!name && !name.startsWith('_');
+  const publish = (changes: Array<NewChange | undefined>) => publisher.publish(changes);
+
+  /**
+   * The engine must answer in full (ids, versions, sources) for the events to be built, so the
+   * presentation parameters are applied here, after the events, rather than by the engine.
+   */
+  const engineQuery = (querystring: string): string => {
+    const params = new URLSearchParams(querystring);
+    params.delete('filter_path');
+    params.delete('pretty');
+    return params.toString();
+  };
+
+  const forward = async (ctx: Context, body: Buffer | NodeJS.ReadableStream | undefined, querystring = ctx.querystring): Promise<EngineResponse> =>
+    backend.request({ method: ctx.method, path: ctx.path, querystring: engineQuery(querystring), headers: ctx.headers, body: body as Buffer | undefined });
+
+  const reply = (ctx: Context, res: EngineResponse, body: unknown) => {
+    ctx.status = res.status;
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (name !== 'content-length' && name !== 'x-elastic-product') ctx.set(name, value);
+    }
+    const params = new URLSearchParams(ctx.querystring);
+    const filterPath = params.get('filter_path');
+    const shown = filterPath ? (applyFilterPath(body, filterPath) ?? {}) : body;
+    const pretty = params.has('pretty') && params.get('pretty') !== 'false';
+    ctx.type = 'application/json';
+    ctx.body = pretty ? JSON.stringify(shown, null, 2) + '\n' : JSON.stringify(shown ?? {});
+  };
+
+  const bufferedBody = async (ctx: Context): Promise<Buffer | undefined> => {
+    checkDeclaredLength(ctx, maxContentLength);
+    return hasBody(ctx) ? readBody(limitedBody(ctx.req, maxContentLength)) : undefined;
+  };
+
+  const parse = (buf: Buffer | undefined): unknown => {
+    if (!buf) return undefined;
+    try {
+      return JSON.parse(buf.toString('utf8'));
+    } catch {
+      return undefined; // the engine will refuse it with its own error
+    }
+  };
+
+  /** A single-document write whose source is the request body. */
+  const documentWrite = (op: DocumentOp) => async (ctx: Context, next: () => Promise<unknown>) => {
+    if (!isIndex(ctx.params.index)) return next();
+    const body = await bufferedBody(ctx);
+    const res = await forward(ctx, body);
+    const answer = await readJson<WriteAck>(res);
+    if (res.status < 300 && answer) await publish([changeOf(answer, op, parse(body), ctx.params.index)]);
+    reply(ctx, res, answer);
+  };
+
+  router.put('/:index/_doc/:id', documentWrite('index'));
+  router.post('/:index/_doc/:id', documentWrite('index'));
+  router.post('/:index/_doc', documentWrite('index'));
+  router.put('/:index/_create/:id', documentWrite('create'));
+  router.post('/:index/_create/:id', documentWrite('create'));
+
+  router.delete('/:index/_doc/:id', async (ctx, next) => {
+    if (!isIndex(ctx.params.index)) return next();
+    const res = await forward(ctx, undefined);
+    const answer = await readJson<WriteAck>(res);
+    if (res.status < 300 && answer) await publish([changeOf(answer, 'delete', undefined, ctx.params.index)]);
+    reply(ctx, res, answer);
+  });
+
+  router.post('/:index/_update/:id', async (ctx, next) => {
+    if (!isIndex(ctx.params.index)) return next();
+    const body = await bufferedBody(ctx);
+    const params = new URLSearchParams(ctx.querystring);
+    const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => params.has(p));
+    if (!choosesSource) params.set('_source', 'true');
+    const res = await forward(ctx, body, params.toString());
+    const answer = await readJson<WriteAck & { get?: { _source?: unknown } }>(res);
+    if (res.status < 300 && answer) {
+      let source = answer.get?._source;
+      if (choosesSource) {
+        // the client filtered the returned source: read the full document for the event
+        const full = await callJson<{ _source?: unknown; _version?: number }>(backend, 'GET', `/${encodeURIComponent(String(answer._index))}/_doc/${encodeURIComponent(String(answer._id))}`);
+        source = full.body?._source;
+      } else {
+        delete answer.get;
+      }
+      await publish([changeOf(answer, 'update', source, ctx.params.index)]);
+    }
+    reply(ctx, res, answer);
+  });
+
+  const bulk = async (ctx: Context, next: () => Promise<unknown>) => {
+    if (ctx.params.index !== undefined && !isIndex(ctx.params.index)) return next();
+    checkDeclaredLength(ctx, maxContentLength);
+    const capture = new BulkCapture();
+    const body = hasBody(ctx) ? limitedBody(ctx.req, maxContentLength).pipe(capture) : undefined;
+    const headers = { ...ctx.headers };
+    delete headers['content-length']; // update actions may grow by `"_source":true`
+    const res = await backend.request({ method: ctx.method, path: ctx.path, querystring: engineQuery(ctx.querystring), headers, body });
+    const answer = await readJson<{ items?: Array<Record<string, WriteAck>> }>(res);
+    if (res.status < 300 && answer?.items) await publish(bulkChanges(capture, answer));
+    reply(ctx, res, answer);
+  };
+  router.post('/_bulk', bulk);
+  router.put('/_bulk', bulk);
+  router.post('/:index/_bulk', bulk);
+  router.put('/:index/_bulk', bulk);
+
+  /** Index delete and close end the streams on those indices. */
+  const indexEvent = (op: 'delete' | 'close') => async (ctx: Context, next: () => Promise<unknown>) => {
+    const expr = ctx.params.index;
+    if (!isIndex(expr) && expr !== '_all') return next();
+    const names = await concreteIndices(backend, expr);
+    await next();
+    if (ctx.status < 300) await publish(names.map((index) => ({ kind: 'index' as const, index, op })));
+  };
+  router.delete('/:index', indexEvent('delete'));
+  router.post('/:index/_close', indexEvent('close'));
+
+  return router.routes() as unknown as Middleware;
+}
+
+/** The concrete index names an expression (`a,b`, `logs-*`, `_all`, an alias) stands for now. */
+async function concreteIndices(backend: Backend, expr: string): Promise<string[]> {
+  if (!/[*,]/.test(expr) && expr !== '_all') {
+    const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${encodeURIComponent(expr)}/_settings`, undefined, 'filter_path=*.settings.index.uuid');
+    return res.status === 200 && res.body ? Object.keys(res.body) : [expr];
+  }
+  const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${expr}/_settings`, undefined, 'filter_path=*.settings.index.uuid&expand_wildcards=all');
+  return res.status === 200 && res.body ? Object.keys(res.body) : [];
+}

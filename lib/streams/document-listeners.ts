@@ -1,0 +1,64 @@
+import type { Subscription } from 'rxjs';
+import type { ChangeBus, ChangeEvent } from '../changes/index.js';
+
+export interface DocumentListener {
+  onChange(event: ChangeEvent): void;
+  onError(err: unknown): void;
+}
+
+/**
+ * Document streams of one node, dispatched by index and id: one bus subscription per index
+ * with at least one stream, and a change reaches only the streams of its document (plus index
+ * events, which reach every stream of the index) — no per-stream filtering of every change.
+ */
+export class DocumentListeners {
+  private readonly indices = new Map<string, { subscription: Subscription; byId: Map<string, Set<DocumentListener>>; count: number }>();
+
+  constructor(private readonly bus: ChangeBus) {}
+
+  get count(): number {
+    let n = 0;
+    for (const i of this.indices.values()) n += i.count;
+    return n;
+  }
+
+  /** Starts delivering the document's changes to the listener; returns its teardown. */
+  listen(index: string, id: string, listener: DocumentListener): () => void {
+    let entry = this.indices.get(index);
+    if (!entry) {
+      const byId = new Map<string, Set<DocumentListener>>();
+      const subscription = this.bus.changes(index).subscribe({
+        next: (event) => {
+          if (event.kind === 'index') {
+            for (const set of [...byId.values()]) for (const l of [...set]) l.onChange(event);
+          } else {
+            const set = byId.get(event.id);
+            if (set) for (const l of [...set]) l.onChange(event);
+          }
+        },
+        error: (err) => {
+          for (const set of [...byId.values()]) for (const l of [...set]) l.onError(err);
+        },
+      });
+      entry = { subscription, byId, count: 0 };
+      this.indices.set(index, entry);
+    }
+    let set = entry.byId.get(id);
+    if (!set) entry.byId.set(id, (set = new Set()));
+    set.add(listener);
+    entry.count++;
+    const e = entry;
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      const s = e.byId.get(id);
+      s?.delete(listener);
+      if (s?.size === 0) e.byId.delete(id);
+      if (--e.count === 0) {
+        e.subscription.unsubscribe();
+        this.indices.delete(index);
+      }
+    };
+  }
+}

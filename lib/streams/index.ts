@@ -1,0 +1,3 @@
+export { StreamHub } from './stream-hub.js';
+export { httpStreams } from './http-streams.js';
+export { framingFor, writeStream, type Framing, type StreamMessage } from './transports/index.js';

@@ -1,0 +1,123 @@
+import { Observable } from 'rxjs';
+import { comparePositions, type ChangeBus, type ChangeEvent } from '../changes/index.js';
+import { EsError } from '../errors/index.js';
+import { filterSource, parseQuery, type Query, type SourceFilter } from '../engine/embedded/matching.js';
+import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
+import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
+import type { StreamMessage } from './transports/index.js';
+
+export interface SearchStreamSpec {
+  index: string;
+  /** App-addressed searches see only their type. */
+  type?: string;
+  /** The search's `query` (DSL); match_all when absent. */
+  query: unknown;
+  source: SourceFilter;
+  streamOnly: boolean;
+  since?: string;
+  trackCap: number;
+  /** The search response, as the plain search would answer it, and the `_seq_no` of its hits. */
+  readInitial(): Promise<{ body: Record<string, unknown>; seqNos: Map<string, number> }>;
+  /** Ids matching the query now (at most `cap`), and whether that is all of them. */
+  readMatchingIds(cap: number): Promise<{ ids: string[]; complete: boolean }>;
+}
+
+/**
+ * A search stream: the search result, then each change to a document that matches the query
+ * (`_updated: true` when it matched before) or stopped matching (`_deleted: true`).
+ * Matching is the engine's own (the document matcher), through the node's index of live searches.
+ */
+export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStreamSpec): Observable<StreamMessage> {
+  return new Observable<StreamMessage>((subscriber) => {
+    let query: Query;
+    try {
+      query = spec.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(spec.query);
+    } catch (err) {
+      subscriber.error(err);
+      return;
+    }
+    const shownType = spec.type ?? '_doc';
+    const held: Array<() => void> = [];
+    let started = false;
+    let lastPosition: string | undefined;
+    /** `_seq_no` of documents in the initial result: changes they already reflect are dropped. */
+    const reflected = new Map<string, number>();
+
+    const deliver = (verdict: LiveVerdict, wasTracked: boolean) => {
+      const { change } = verdict;
+      if (lastPosition !== undefined && comparePositions(change.position, lastPosition) <= 0) return;
+      lastPosition = change.position;
+      const seen = reflected.get(change.id);
+      if (seen !== undefined && change.seqNo <= seen) return;
+      if (!verdict.matches) {
+        subscriber.next(deletedMessage(change, shownType));
+        return;
+      }
+      const source = filterSource((change.source ?? {}) as Record<string, unknown>, spec.source);
+      const updated = wasTracked || (!search.trackedComplete && change.version > 1);
+      subscriber.next(changedMessage(change, shownType, source, updated));
+    };
+    const onIndex = (event: ChangeEvent) => {
+      subscriber.next(indexEndedMessage(event));
+      subscriber.complete();
+    };
+
+    const search: LiveSearch = {
+      query,
+      type: spec.type,
+      tracked: new Set(),
+      trackedComplete: true,
+      trackCap: spec.trackCap,
+      onVerdict: (verdict) => {
+        const wasTracked = search.tracked.has(verdict.change.id);
+        if (started) deliver(verdict, wasTracked);
+        else held.push(() => deliver(verdict, wasTracked));
+      },
+      onIndexEvent: (event) => (started ? onIndex(event) : held.push(() => onIndex(event))),
+      onError: (err) => subscriber.error(err),
+    };
+
+    let remove: (() => void) | undefined;
+    const index = live.of(spec.index);
+    (async () => {
+      const ctx = await live.contexts.get(spec.index);
+      if (!ctx) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
+      remove = await index.add(search, ctx);
+      if (subscriber.closed) return remove();
+      await bus.subscribed(spec.index);
+      if (spec.since !== undefined) {
+        // the client has its state: it cannot be told which documents it holds, so updates and
+        // departures are reported for every change of a document that matches, or may have
+        search.trackedComplete = false;
+        lastPosition = spec.since;
+        for (const event of await bus.history(spec.index, spec.since)) {
+          if (subscriber.closed) return;
+          if (event.kind === 'index') return onIndex(event);
+          lastPosition = event.position;
+          const matches = event.op !== 'delete' && (await index.matches(search, event));
+          if (matches || event.op === 'delete') {
+            const source = matches ? filterSource((event.source ?? {}) as Record<string, unknown>, spec.source) : undefined;
+            subscriber.next(matches ? changedMessage(event, shownType, source, event.version > 1) : deletedMessage(event, shownType));
+          }
+        }
+      } else {
+        if (!spec.streamOnly) {
+          const head = await bus.head(spec.index);
+          const initial = await spec.readInitial();
+          for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
+          subscriber.next({ data: initial.body, id: head });
+        }
+        const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
+        for (const id of ids) index.track(search, id);
+        if (!complete) search.trackedComplete = false;
+      }
+      started = true;
+      for (const run of held.splice(0)) {
+        if (subscriber.closed) return;
+        run();
+      }
+    })().catch((err) => subscriber.error(err));
+
+    return () => remove?.();
+  });
+}
