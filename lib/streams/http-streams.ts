@@ -63,7 +63,8 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
     const readInitial = async () => {
       if (style === 'app') return (await typed.get(index, type, id, req.querystring)).body;
       const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}`, undefined, req.querystring);
-      if (res.status >= 400 && res.body?.found !== false) throw relayed(res.status, res.body);
+      // a missing document or index is a state like any other: the stream waits for it to appear
+      if (res.status >= 400 && res.status !== 404) throw relayed(res.status, res.body);
       return res.body;
     };
     await respond(ctx, hub.document({ index, id, type: style === 'app' ? type : undefined, streamOnly: req.streamOnly, since: req.since, readInitial }));

@@ -24,6 +24,12 @@ export function newUuid(): string {
   return randomBytes(16).toString('base64url').slice(0, 22);
 }
 
+/** ES 8 accepts create-index mappings wrapped in the single type `_doc` and unwraps them. */
+function untypedMappings(mappings: unknown): unknown {
+  if (isPlainObject(mappings) && Object.keys(mappings).length === 1 && isPlainObject(mappings._doc)) return mappings._doc;
+  return mappings;
+}
+
 const OPEN_ONLY: WildcardStates = { open: true, closed: false, hidden: false };
 
 /**
@@ -78,7 +84,7 @@ export class Indices {
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
     IndexHandle.analysisFor(settings); // refuses an invalid analysis definition
-    const mappings = body.mappings === undefined ? {} : validateMappings(body.mappings);
+    const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings));
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases };
     const handle = new IndexHandle(meta, this.store);
@@ -141,21 +147,25 @@ export class Indices {
       if (part.includes('*') || part === '_all') {
         sawWildcard = true;
         const pattern = part === '_all' ? '*' : part;
-        const before = result.size;
+        let matched = 0;
         for (const h of this.all()) {
           if (!wildcardMatch(pattern, h.name)) continue;
           if (h.name.startsWith('.') && !pattern.startsWith('.')) continue;
           if (h.meta.settings['index.hidden'] === 'true' && !states.hidden) continue;
           if (h.isOpen ? !states.open : !states.closed) continue;
           result.set(h.name, h);
+          matched++;
         }
         if (!opts.ignoreAliases) {
           for (const h of this.aliasTargetsMatching(pattern)) {
-            if (h.isOpen ? states.open : states.closed) result.set(h.name, h);
+            if (h.isOpen ? states.open : states.closed) {
+              result.set(h.name, h);
+              matched++;
+            }
           }
         }
         // allow_no_indices=false holds for each wildcard expression on its own, as in ES.
-        if (opts.allowNoIndices === false && result.size === before && parts.length > 1) throw errors.indexNotFound(part);
+        if (opts.allowNoIndices === false && matched === 0 && parts.length > 1) throw errors.indexNotFound(part);
         continue;
       }
       const handle = this.handles.get(part);

@@ -1,6 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { parseCountQuery, parseSearchRequest, runCount, runSearch } from '../../search/index.js';
+import { parseCountQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch } from '../../search/index.js';
 import { jsonErrorReason, requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -11,6 +11,15 @@ import { effectiveQuery, resolveTarget, timeValue, withQuery } from './search-ta
 function maxWindowOf(handles: IndexHandle[]): number {
   if (!handles.length) return 10_000;
   return Math.min(...handles.map((h) => Number(h.meta.settings['index.max_result_window'] ?? '10000')));
+}
+
+/** Terms lookups replaced by the looked-up document's values. */
+function withTermsLookups(ctx: EngineContext, query: unknown): unknown {
+  if (query === undefined) return undefined;
+  return resolveTermsLookups(query, (index, id) => {
+    const handle = ctx.indices.readTarget(index);
+    return handle.get(id)?.source as Record<string, unknown> | undefined;
+  });
 }
 
 function validationError(reason: string): EsError {
@@ -24,7 +33,7 @@ function validationError(reason: string): EsError {
  */
 export function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
   const handles = resolveTarget(ctx, expression, params);
-  const effective = withQuery(body, effectiveQuery(body?.query, params, handles, expression));
+  const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression)));
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
@@ -56,7 +65,7 @@ function search(req: RestRequest, ctx: EngineContext): RestResponse {
 function count(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
-  const query = parseCountQuery(withQuery(body, effectiveQuery(body?.query, req.params, handles, req.pathParams.index)));
+  const query = parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index))));
   return { status: 200, body: runCount(handles, query) };
 }
 

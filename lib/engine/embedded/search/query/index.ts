@@ -7,3 +7,4 @@ export { documentMatches, createDocumentMatcher, prepareDocument, preparedMatche
 export { queryTerm } from './query-terms.js';
 export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 export { explainQuery, type Explanation } from './explain-query.js';
+export { resolveTermsLookups, type DocumentLookup } from './terms-lookup.js';
