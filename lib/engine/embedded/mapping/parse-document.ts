@@ -189,6 +189,12 @@ class DocumentParser {
       if (mapping.null_value === undefined || mapping.null_value === null) return;
       value = mapping.null_value;
     }
+    if (type === 'completion' && typeof value === 'object' && !Array.isArray(value)) {
+      // A completion entry ({input, weight, contexts}): its inputs are indexed; the suggester reads weight and contexts from _source.
+      const input = (value as Record<string, unknown>).input;
+      for (const v of Array.isArray(input) ? input : [input]) if (v !== undefined && v !== null) this.addLeaf(fullPath, mapping, v, followCopyTo);
+      return;
+    }
     if (typeof value === 'object') {
       throw documentParsingError(
         `failed to parse field [${fullPath}] of type [${type}] in document with id '${this.id}'. Preview of field's value: '${preview(value)}'`,

@@ -4,6 +4,7 @@ import { parseHighlight, type HighlightRequest } from './highlight/index.js';
 import { parseAggregations, type AggNode } from './aggregations/index.js';
 import { parseQuery, type Query } from './query/index.js';
 import { parseSort, parseSortParam, type SortSpec } from './sort/index.js';
+import { parseSuggest, type SuggestRequest } from './suggest/index.js';
 import { sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './source-filter.js';
 
 export interface SearchRequest {
@@ -38,14 +39,16 @@ export interface SearchRequest {
   aggregations?: AggNode[];
   /** `typed_keys`: aggregation names prefixed with their type (`sterms#name`). */
   typedKeys: boolean;
+  /** The `suggest` section. */
+  suggest?: SuggestRequest[];
 }
 
 const IMPLEMENTED = new Set([
   'query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores',
-  'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse',
+  'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse', 'suggest',
 ]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['suggest', 'rescore', 'script_fields', 'runtime_mappings', 'pit', 'knn', 'rank', 'retriever', 'slice', 'ext']);
+const NOT_YET = new Set(['rescore', 'script_fields', 'runtime_mappings', 'pit', 'knn', 'rank', 'retriever', 'slice', 'ext']);
 
 function intParam(name: string, raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
@@ -198,6 +201,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     collapse,
     aggregations: aggregationsOf(b),
     typedKeys: flag('typed_keys'),
+    suggest: b.suggest === undefined ? undefined : parseSuggest(b.suggest),
   };
 }
 

@@ -8,6 +8,7 @@ import { executeQuery, explainQuery, float32, type Query, type ScoredDocs } from
 import type { SearchRequest } from './search-request.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
+import { runSuggest } from './suggest/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -297,6 +298,7 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   body._shards = shardsOf(handles);
   body.hits = hitsBody;
   if (aggregations) body.aggregations = aggregations;
+  if (req.suggest) body.suggest = runSuggest(handles, req.suggest);
   return body;
 }
 

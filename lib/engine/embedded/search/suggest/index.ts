@@ -1,0 +1,1 @@
+export { parseSuggest, runSuggest, type SuggestRequest } from './suggest.js';

@@ -1,0 +1,216 @@
+/**
+ * The search `suggest` section: `term` suggestions (dictionary terms of the field within an edit
+ * distance of each analyzed token, as ES's DirectSpellChecker-based term suggester) and
+ * `completion` suggestions (inputs of a `completion` field that start with the analyzed prefix,
+ * best weight first, one option per document). Not supported: the `phrase` suggester and
+ * completion `contexts` (refused with a clear 400).
+ *
+ * Completion entries are read from the field's doc values (every input) and, for their weights,
+ * from `_source`; a suggestion scans the documents that have the field — fine for the corpus
+ * sizes of the embedded engine, not an FST.
+ */
+import { EsError } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+
+export interface SuggestRequest {
+  name: string;
+  kind: 'term' | 'completion';
+  text: string;
+  field: string;
+  size: number;
+  analyzer?: string;
+  // term
+  suggestMode: 'missing' | 'popular' | 'always';
+  maxEdits: number;
+  prefixLength: number;
+  minWordLength: number;
+  sort: 'score' | 'frequency';
+  // completion
+  skipDuplicates: boolean;
+}
+
+function bad(reason: string): EsError {
+  return new EsError(400, 'illegal_argument_exception', reason);
+}
+
+function num(v: unknown, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) throw bad(`[${String(v)}] is not a number`);
+  return n;
+}
+
+/** The body's `suggest` section, validated. */
+export function parseSuggest(raw: unknown): SuggestRequest[] {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new EsError(400, 'parsing_exception', 'suggest must be an object', { line: 1, col: 1 });
+  const section = raw as Record<string, unknown>;
+  const globalText = typeof section.text === 'string' ? section.text : undefined;
+  const out: SuggestRequest[] = [];
+  for (const [name, def] of Object.entries(section)) {
+    if (name === 'text') continue;
+    if (def === null || typeof def !== 'object' || Array.isArray(def)) throw new EsError(400, 'parsing_exception', `suggestion [${name}] must be an object`, { line: 1, col: 1 });
+    const d = def as Record<string, unknown>;
+    const kind = ['term', 'phrase', 'completion'].find((k) => k in d);
+    if (!kind) throw new EsError(400, 'parsing_exception', `suggestion does not support [${Object.keys(d).join(', ')}]`, { line: 1, col: 1 });
+    if (kind === 'phrase') throw bad('[phrase] suggester is not supported by the embedded engine yet');
+    const o = (d[kind] ?? {}) as Record<string, unknown>;
+    if (typeof o.field !== 'string') throw bad(`the required field option [field] is missing`);
+    if (kind === 'completion' && (o.contexts !== undefined || o.fuzzy !== undefined || o.regex !== undefined || d.regex !== undefined)) {
+      throw bad('completion suggester [contexts], [fuzzy] and [regex] are not supported by the embedded engine yet');
+    }
+    const text = typeof d.prefix === 'string' ? d.prefix : typeof d.text === 'string' ? d.text : globalText;
+    if (text === undefined) throw bad('The required text option is missing');
+    out.push({
+      name, kind: kind as 'term' | 'completion', text, field: o.field,
+      size: num(o.size, 5),
+      analyzer: typeof o.analyzer === 'string' ? o.analyzer : undefined,
+      suggestMode: (o.suggest_mode as SuggestRequest['suggestMode']) ?? 'missing',
+      maxEdits: num(o.max_edits, 2),
+      prefixLength: num(o.prefix_length, 1),
+      minWordLength: num(o.min_word_length ?? o.min_word_len, 4),
+      sort: o.sort === 'frequency' ? 'frequency' : 'score',
+      skipDuplicates: o.skip_duplicates === true,
+    });
+  }
+  return out;
+}
+
+/** Damerau–Levenshtein distance (adjacent transpositions count one), as Lucene's internal distance. */
+function editDistance(a: string[], b: string[]): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+function docFreq(handles: IndexHandle[], field: string, term: string): number {
+  let n = 0;
+  for (const h of handles) {
+    const fi = h.inverted?.field(field);
+    const tid = fi ? fi.termId(term) : -1;
+    if (!fi || tid < 0) continue;
+    const r = fi.postingsOf(tid);
+    const live = h.inverted!.liveness;
+    while (!r.done) {
+      const ord = r.read();
+      if (fi.positional) {
+        const f = r.read();
+        for (let j = 0; j < f; j++) r.read();
+      }
+      if (live[ord] === 1) n++;
+    }
+  }
+  return n;
+}
+
+function searchAnalyzerOf(mapping: FieldMapping | undefined, handle: IndexHandle, override?: string): string {
+  if (override) return override;
+  if (typeof mapping?.search_analyzer === 'string') return mapping.search_analyzer;
+  if (typeof mapping?.analyzer === 'string') return mapping.analyzer;
+  return handle.registry.hasAnalyzer('default') ? 'default' : 'standard';
+}
+
+function termSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[] {
+  const first = handles.find((h) => resolveFieldMapping(h.mappings, s.field)) ?? handles[0];
+  if (!first) return [];
+  const tokens = first.registry.analyzer(searchAnalyzerOf(resolveFieldMapping(first.mappings, s.field), first, s.analyzer)).analyze(s.text);
+  return tokens.map((t) => {
+    const entry = { text: t.token, offset: t.start_offset, length: t.end_offset - t.start_offset, options: [] as Array<{ text: string; score: number; freq: number }> };
+    const chars = Array.from(t.token);
+    if (chars.length < s.minWordLength) return entry;
+    const ownFreq = docFreq(handles, s.field, t.token);
+    if (s.suggestMode === 'missing' && ownFreq > 0) return entry;
+    const prefix = chars.slice(0, s.prefixLength).join('');
+    const seen = new Map<string, { text: string; score: number; freq: number }>();
+    for (const h of handles) {
+      const fi = h.inverted?.field(s.field);
+      if (!fi) continue;
+      for (const term of fi.sortedTerms()) {
+        if (term === t.token || seen.has(term) || !term.startsWith(prefix)) continue;
+        const cand = Array.from(term);
+        if (Math.abs(cand.length - chars.length) > s.maxEdits) continue;
+        const ed = editDistance(chars, cand);
+        if (ed > s.maxEdits) continue;
+        const freq = docFreq(handles, s.field, term);
+        if (freq === 0 || (s.suggestMode === 'popular' && freq <= ownFreq)) continue;
+        // Lucene's DirectSpellChecker score: 1 − edits / length of the shorter word.
+        seen.set(term, { text: term, score: Math.fround(1 - ed / Math.min(cand.length, chars.length)), freq });
+      }
+    }
+    const options = [...seen.values()].sort((a, b) =>
+      s.sort === 'frequency' ? b.freq - a.freq || b.score - a.score || (a.text < b.text ? -1 : 1) : b.score - a.score || b.freq - a.freq || (a.text < b.text ? -1 : 1));
+    entry.options = options.slice(0, s.size);
+    return entry;
+  });
+}
+
+/** Weights of a document's completion inputs from `_source` (top-level entries only); default 1. */
+function weightsFromSource(source: unknown, path: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  let v: unknown = source;
+  for (const p of path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[p] : undefined;
+  for (const entry of Array.isArray(v) ? v : [v]) {
+    if (entry === null || typeof entry !== 'object') continue;
+    const e = entry as Record<string, unknown>;
+    const weight = Number(e.weight ?? 1);
+    for (const input of Array.isArray(e.input) ? e.input : [e.input]) if (typeof input === 'string') out.set(input, Math.max(out.get(input) ?? 0, weight));
+  }
+  return out;
+}
+
+function completionSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[] {
+  const options: Array<{ text: string; _index: string; _id: string; _score: number; _source: unknown; order: number }> = [];
+  let order = 0;
+  for (const h of handles) {
+    const mapping = resolveFieldMapping(h.mappings, s.field);
+    if (!mapping) continue;
+    if (fieldType(mapping) !== 'completion') throw bad(`Field [${s.field}] is not a completion suggest field`);
+    const analyzer = h.registry.analyzer(typeof mapping.search_analyzer === 'string' ? mapping.search_analyzer : typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
+    const indexAnalyzer = h.registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
+    const prefix = analyzer.analyze(s.text).map((t) => t.token).join(' ');
+    const fi = h.inverted!.field(s.field);
+    if (!fi) continue;
+    const live = h.inverted!.liveness;
+    for (let ord = 0; ord < h.inverted!.maxOrd; ord++) {
+      if (live[ord] !== 1) continue;
+      const inputs = fi.docValues.get(ord);
+      if (!inputs?.length) continue;
+      let best: { text: string; weight: number } | undefined;
+      let weights: Map<string, number> | undefined;
+      for (const input of inputs) {
+        const text = String(input);
+        if (!indexAnalyzer.analyze(text).map((t) => t.token).join(' ').startsWith(prefix)) continue;
+        const id = h.inverted!.idOf(ord)!;
+        weights ??= weightsFromSource(h.get(id)?.source, s.field.split('.'));
+        const weight = weights.get(text) ?? 1;
+        if (!best || weight > best.weight) best = { text, weight };
+      }
+      if (!best) continue;
+      const id = h.inverted!.idOf(ord)!;
+      options.push({ text: best.text, _index: h.name, _id: id, _score: best.weight, _source: h.get(id)?.source, order: order++ });
+    }
+  }
+  options.sort((a, b) => b._score - a._score || (a.text < b.text ? -1 : a.text > b.text ? 1 : a.order - b.order));
+  const picked: typeof options = [];
+  const texts = new Set<string>();
+  for (const o of options) {
+    if (picked.length >= s.size) break;
+    if (s.skipDuplicates && texts.has(o.text)) continue;
+    texts.add(o.text);
+    picked.push(o);
+  }
+  return [{ text: s.text, offset: 0, length: s.text.length, options: picked.map(({ order: _o, ...rest }) => rest) }];
+}
+
+/** The response's `suggest` section. */
+export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[]): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const s of suggestions) out[s.name] = s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s);
+  return out;
+}

@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { call } from '../support/http.js';
+import { BACKENDS } from '../support/backends.js';
+import type { TestGateway } from '../support/servers.js';
+import { openStream, sleep } from '../support/stream-client.js';
+
+const json = (body: unknown) => ({ body });
+
+for (const backend of BACKENDS) {
+  describe(`search streams (${backend.name})`, function () {
+    this.timeout(30_000);
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+      await call(gw.url, 'PUT', '/books', json({ mappings: { properties: { title: { type: 'text' }, year: { type: 'integer' }, genre: { type: 'keyword' } } } }));
+      await call(gw.url, 'PUT', '/books/_doc/1?refresh=true', json({ title: 'The Left Hand of Darkness', year: 1969, genre: 'sf' }));
+      await call(gw.url, 'PUT', '/books/_doc/2?refresh=true', json({ title: 'A Wizard of Earthsea', year: 1968, genre: 'fantasy' }));
+    });
+    after(() => stop());
+
+    it('the search result, then new matches, updates (_updated) and departures (_deleted)', async () => {
+      const s = await openStream(gw.url, '/books/_search?stream=true', { method: 'POST', body: { query: { term: { genre: 'sf' } } } });
+      await s.until((m) => m.length === 1);
+      expect(s.messages[0].hits.total).to.deep.equal({ value: 1, relation: 'eq' });
+      expect(s.messages[0].hits.hits[0]._id).to.equal('1');
+      expect(s.messages[0].hits.hits[0]).not.to.have.property('_seq_no');
+
+      await call(gw.url, 'PUT', '/books/_doc/3', json({ title: 'Dune', year: 1965, genre: 'sf' })); // new match
+      await call(gw.url, 'PUT', '/books/_doc/4', json({ title: 'Emma', year: 1815, genre: 'classic' })); // never matches
+      await call(gw.url, 'POST', '/books/_update/1', json({ doc: { year: 1970 } })); // update of a match
+      await call(gw.url, 'POST', '/books/_update/2', json({ doc: { genre: 'sf' } })); // starts matching
+      await call(gw.url, 'POST', '/books/_update/3', json({ doc: { genre: 'classic' } })); // leaves
+      await call(gw.url, 'DELETE', '/books/_doc/1'); // deleted
+      await s.until((m) => m.length === 6);
+      expect(s.messages.slice(1)).to.deep.equal([
+        { _type: '_doc', _id: '3', _source: { title: 'Dune', year: 1965, genre: 'sf' } },
+        { _type: '_doc', _id: '1', _source: { title: 'The Left Hand of Darkness', year: 1970, genre: 'sf' }, _updated: true },
+        { _type: '_doc', _id: '2', _source: { title: 'A Wizard of Earthsea', year: 1968, genre: 'sf' } },
+        { _type: '_doc', _id: '3', _deleted: true },
+        { _type: '_doc', _id: '1', _deleted: true },
+      ]);
+      s.close();
+    });
+
+    it('full-text, range and bool queries decide like the engine does', async () => {
+      const query = { bool: { must: [{ match: { title: 'wizard' } }], filter: [{ range: { year: { gte: 1960 } } }] } };
+      const s = await openStream(gw.url, '/books/_search?streamonly=true', { method: 'POST', body: { query } });
+      await sleep(100);
+      const writes: Array<[string, Record<string, unknown>]> = [
+        ['w1', { title: 'The Wizard of Oz', year: 1900 }], // too old
+        ['w2', { title: 'Wizard and Glass', year: 1997 }], // matches
+        ['w3', { title: 'Glass house', year: 2001 }], // no wizard
+        ['w4', { title: 'WIZARDS!', year: 1985 }], // "wizards" ≠ "wizard" under the standard analyzer
+        ['w5', { title: 'the wizard', year: 1960 }], // matches (gte)
+      ];
+      for (const [id, doc] of writes) await call(gw.url, 'PUT', `/books/_doc/${id}?refresh=true`, json(doc));
+      const engine = await call(gw.url, 'POST', '/books/_search', json({ query, size: 100 }));
+      const expected = engine.json.hits.hits.map((h: { _id: string }) => h._id).filter((id: string) => id.startsWith('w')).sort();
+      expect(expected).to.deep.equal(['w2', 'w5']);
+      await s.until((m) => m.length === expected.length);
+      await sleep(150);
+      expect(s.messages.map((m) => m._id).sort()).to.deep.equal(expected);
+      s.close();
+    });
+
+    it('pushes respect the search _source filter', async () => {
+      const s = await openStream(gw.url, '/books/_search?streamonly=true', { method: 'POST', body: { _source: ['title'], query: { term: { genre: 'poetry' } } } });
+      await sleep(100);
+      await call(gw.url, 'PUT', '/books/_doc/p1', json({ title: 'Odes', year: 1820, genre: 'poetry' }));
+      await s.until((m) => m.length === 1);
+      expect(s.messages[0]._source).to.deep.equal({ title: 'Odes' });
+      s.close();
+    });
+
+    it('app-addressed: /{app}/{type}/_search?stream=true sees only its type', async () => {
+      await call(gw.url, 'PUT', '/_apps/feed');
+      await call(gw.url, 'PUT', '/feed/post/1', json({ text: 'hello' }));
+      const s = await openStream(gw.url, '/feed/post/_search?stream=true', { method: 'POST', body: { query: { match_all: {} } } });
+      await s.until((m) => m.length === 1);
+      expect(s.messages[0].hits.total).to.equal(1);
+      expect(s.messages[0].hits.hits[0]._type).to.equal('post');
+      await call(gw.url, 'PUT', '/feed/comment/c1', json({ text: 'not a post' }));
+      await call(gw.url, 'PUT', '/feed/post/2', json({ text: 'second post' }));
+      await call(gw.url, 'PUT', '/feed/post/1', json({ text: 'edited' }));
+      await s.until((m) => m.length === 3);
+      await sleep(100);
+      expect(s.messages.slice(1)).to.deep.equal([
+        { _type: 'post', _id: '2', _source: { text: 'second post' } },
+        { _type: 'post', _id: '1', _source: { text: 'edited' }, _updated: true },
+      ]);
+      s.close();
+    });
+
+    it('a malformed query is a 400 and a missing index a 404, before any stream opens', async () => {
+      const bad = await call(gw.url, 'POST', '/books/_search?stream=true', json({ query: { no_such_query: {} } }));
+      expect(bad.status).to.equal(400);
+      const missing = await call(gw.url, 'POST', '/nothing-here/_search?stream=true', json({ query: { match_all: {} } }));
+      expect(missing.status).to.equal(404);
+      expect(missing.json.error.type).to.equal('index_not_found_exception');
+    });
+
+    it('the stream ends up agreeing with a fresh search after many random writes', async function () {
+      this.timeout(60_000);
+      await call(gw.url, 'PUT', '/agree', json({ mappings: { properties: { tag: { type: 'keyword' }, n: { type: 'integer' }, body: { type: 'text' } } } }));
+      const query = { bool: { should: [{ term: { tag: 'red' } }, { match: { body: 'apple' } }], filter: [{ range: { n: { lt: 50 } } }] } };
+      const s = await openStream(gw.url, '/agree/_search?stream=true', { method: 'POST', body: { query, size: 0 } });
+      await s.until((m) => m.length === 1);
+      const tags = ['red', 'blue', 'green'];
+      const words = ['apple pie', 'banana split', 'apple tart', 'cherry'];
+      let seed = 7;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+      for (let i = 0; i < 300; i++) {
+        const id = `d${rnd(40)}`;
+        if (rnd(10) === 0) await call(gw.url, 'DELETE', `/agree/_doc/${id}`);
+        else await call(gw.url, 'PUT', `/agree/_doc/${id}`, json({ tag: tags[rnd(3)], n: rnd(100), body: words[rnd(4)] }));
+      }
+      await call(gw.url, 'POST', '/agree/_refresh');
+      const fresh = await call(gw.url, 'POST', '/agree/_search', json({ query, size: 100 }));
+      const expected = new Set<string>(fresh.json.hits.hits.map((h: { _id: string }) => h._id));
+      await sleep(300);
+      const state = new Set<string>();
+      for (const m of s.messages.slice(1)) {
+        if (m._deleted) state.delete(m._id);
+        else state.add(m._id);
+      }
+      expect([...state].sort()).to.deep.equal([...expected].sort());
+      s.close();
+    });
+  });
+}
