@@ -101,15 +101,17 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
           }
         }
       } else {
+        // which documents match now, before the client is shown anything: a change the client
+        // causes after seeing the result is then never mistaken for one it already knew
+        const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
+        for (const id of ids) index.track(search, id);
+        if (!complete) search.trackedComplete = false;
         if (!spec.streamOnly) {
           const head = await bus.head(spec.index);
           const initial = await spec.readInitial();
           for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
           subscriber.next({ data: initial.body, id: head });
         }
-        const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
-        for (const id of ids) index.track(search, id);
-        if (!complete) search.trackedComplete = false;
       }
       started = true;
       for (const run of held.splice(0)) {

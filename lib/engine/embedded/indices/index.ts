@@ -7,3 +7,4 @@ export { wildcardMatch } from './resolve.js';
 export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js';
 export { shardOf, reachesDocument, routingHash } from './shard-routing.js';
 export { defaultsFor, humanSettings } from './settings-defaults.js';
+export { Templates } from './templates.js';

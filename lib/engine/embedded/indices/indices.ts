@@ -8,6 +8,7 @@ import { IndexHandle, type PreparedWrite } from './index-handle.js';
 import { validateIndexName } from './index-name.js';
 import { parseExpandWildcards, wildcardMatch, type WildcardStates } from './resolve.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
+import { Templates } from './templates.js';
 
 export interface ResolveOptions {
   /** Default states a wildcard expands to (`expand_wildcards`). */
@@ -39,8 +40,11 @@ const OPEN_ONLY: WildcardStates = { open: true, closed: false, hidden: false };
  */
 export class Indices {
   private readonly handles = new Map<string, IndexHandle>();
+  /** Index templates, applied by `createInMemory` (explicit creation and auto-creation alike). */
+  readonly templates: Templates;
 
   constructor(private readonly store: Store) {
+    this.templates = new Templates(store);
     for (const meta of store.loadIndices()) {
       const handle = new IndexHandle(meta, store);
       handle.load();
@@ -80,6 +84,8 @@ export class Indices {
     for (const k of Object.keys(body)) {
       if (k !== 'settings' && k !== 'mappings' && k !== 'aliases') throw new EsError(400, 'parse_exception', `unknown key [${k}] for create index`);
     }
+    if (body.mappings !== undefined) body = { ...body, mappings: untypedMappings(body.mappings) };
+    body = this.templates.apply(name, body);
     const uuid = newUuid();
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);

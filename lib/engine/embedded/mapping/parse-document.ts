@@ -179,11 +179,15 @@ class DocumentParser {
       this.parseObject(value as Record<string, unknown>, mapping.properties, path, childDynamic);
       return;
     }
-    this.addLeaf(path.join('.'), mapping, value, true);
+    this.addPlanned(planFor(mapping, path), value, true);
   }
 
   private addLeaf(fullPath: string, mapping: FieldMapping, rawValue: unknown, followCopyTo: boolean): void {
-    const type = fieldType(mapping);
+    this.addPlanned(makePlan(mapping, fullPath, undefined), rawValue, followCopyTo);
+  }
+
+  private addPlanned(plan: LeafPlan, rawValue: unknown, followCopyTo: boolean): void {
+    const { mapping, full: fullPath, type } = plan;
     let value = rawValue;
     if (value === null || value === undefined) {
       if (mapping.null_value === undefined || mapping.null_value === null) return;
@@ -192,7 +196,7 @@ class DocumentParser {
     if (type === 'completion' && typeof value === 'object' && !Array.isArray(value)) {
       // A completion entry ({input, weight, contexts}): its inputs are indexed; the suggester reads weight and contexts from _source.
       const input = (value as Record<string, unknown>).input;
-      for (const v of Array.isArray(input) ? input : [input]) if (v !== undefined && v !== null) this.addLeaf(fullPath, mapping, v, followCopyTo);
+      for (const v of Array.isArray(input) ? input : [input]) if (v !== undefined && v !== null) this.addPlanned(plan, v, followCopyTo);
       return;
     }
     if (typeof value === 'object') {
@@ -204,27 +208,46 @@ class DocumentParser {
     const indexed = toIndexedValue(value, mapping, fullPath, this.id, this.registry);
     if (indexed?.ignored) this.ignored.push(fullPath);
     else if (indexed) {
-      let field = this.fields.get(fullPath);
+      const field = this.fields.get(fullPath);
       if (!field) {
-        field = { type, terms: [], positions: [], values: [] };
-        this.fields.set(fullPath, field);
-      }
-      if (mapping.index !== false) {
-        const gap = typeof mapping.position_increment_gap === 'number' ? mapping.position_increment_gap : POSITION_INCREMENT_GAP;
-        const base = field.positions.length ? field.positions[field.positions.length - 1] + gap : 0;
-        for (let i = 0; i < indexed.terms.length; i++) {
-          field.terms.push(indexed.terms[i]);
-          field.positions.push(base + (indexed.positions?.[i] ?? 0));
+        // The first value of the field in this document: its arrays are the value's own (fresh) arrays.
+        let terms: string[] = NO_STRINGS;
+        let positions: number[] = NO_NUMBERS;
+        if (plan.indexed) {
+          terms = indexed.terms;
+          if (indexed.positions) positions = indexed.positions;
+          else {
+            positions = new Array<number>(terms.length);
+            for (let i = 0; i < terms.length; i++) positions[i] = 0;
+          }
+        }
+        let values: Array<string | number | boolean> = NO_VALUES;
+        if (plan.docValues) {
+          if (indexed.value !== undefined) values = [indexed.value];
+          else if (plan.fielddata) values = indexed.terms.slice();
+        }
+        this.fields.set(fullPath, {
+          type,
+          terms: terms === NO_STRINGS ? [] : terms,
+          positions: positions === NO_NUMBERS ? [] : positions,
+          values: values === NO_VALUES ? [] : values,
+        });
+      } else {
+        if (plan.indexed) {
+          const base = field.positions.length ? field.positions[field.positions.length - 1] + plan.gap : 0;
+          for (let i = 0; i < indexed.terms.length; i++) {
+            field.terms.push(indexed.terms[i]);
+            field.positions.push(base + (indexed.positions?.[i] ?? 0));
+          }
+        }
+        if (plan.docValues) {
+          if (indexed.value !== undefined) field.values.push(indexed.value);
+          else if (plan.fielddata) for (const t of indexed.terms) field.values.push(t);
         }
       }
-      if (mapping.doc_values !== false) {
-        if (indexed.value !== undefined) field.values.push(indexed.value);
-        else if (mapping.fielddata === true) for (const t of indexed.terms) field.values.push(t);
-      }
     }
-    if (mapping.fields) {
-      for (const sub in mapping.fields) this.addLeaf(`${fullPath}.${sub}`, mapping.fields[sub], rawValue, false);
-    }
+    const subs = plan.subs;
+    if (subs) for (let i = 0; i < subs.length; i++) this.addPlanned(subs[i], rawValue, false);
     if (followCopyTo && mapping.copy_to !== undefined) {
       const targets = Array.isArray(mapping.copy_to) ? (mapping.copy_to as string[]) : [String(mapping.copy_to)];
       for (const target of targets) this.copyTo(target, value);
@@ -284,6 +307,65 @@ class DocumentParser {
     if (this.newRuntime.size) root.runtime = Object.fromEntries(this.newRuntime);
     return root;
   }
+}
+
+const NO_STRINGS: string[] = [];
+const NO_NUMBERS: number[] = [];
+const NO_VALUES: Array<string | number | boolean> = [];
+
+/**
+ * What indexing one leaf field at one path needs from its mapping, computed once per mapping object
+ * and path (mappings are replaced, never changed in place): the full path string (one string for
+ * every document, so map lookups hash it once), the type, and the multi-fields' own plans.
+ */
+interface LeafPlan {
+  mapping: FieldMapping;
+  /** The path the plan was made for (parent segments + key); undefined for multi-fields and copy_to targets. */
+  path: string[] | undefined;
+  fieldsRef: FieldMapping['fields'];
+  full: string;
+  type: string;
+  gap: number;
+  indexed: boolean;
+  docValues: boolean;
+  fielddata: boolean;
+  subs: LeafPlan[] | undefined;
+}
+
+const PLANS = new WeakMap<FieldMapping, LeafPlan>();
+
+function makePlan(mapping: FieldMapping, full: string, path: string[] | undefined): LeafPlan {
+  let subs: LeafPlan[] | undefined;
+  if (mapping.fields) {
+    subs = [];
+    for (const sub in mapping.fields) subs.push(makePlan(mapping.fields[sub], `${full}.${sub}`, undefined));
+  }
+  return {
+    mapping,
+    path,
+    fieldsRef: mapping.fields,
+    full,
+    type: fieldType(mapping),
+    gap: typeof mapping.position_increment_gap === 'number' ? mapping.position_increment_gap : POSITION_INCREMENT_GAP,
+    indexed: mapping.index !== false,
+    docValues: mapping.doc_values !== false,
+    fielddata: mapping.fielddata === true,
+    subs,
+  };
+}
+
+function planFor(mapping: FieldMapping, path: string[]): LeafPlan {
+  const plan = PLANS.get(mapping);
+  if (plan !== undefined && plan.fieldsRef === mapping.fields && samePath(plan.path!, path)) return plan;
+  const made = makePlan(mapping, path.join('.'), path.slice());
+  PLANS.set(mapping, made);
+  return made;
+}
+
+function samePath(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

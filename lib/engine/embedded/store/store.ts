@@ -4,7 +4,9 @@ import type { IndexMetadata, StoredDocument } from './types.js';
 /** One write of a batch: a document (or tombstone) put, or index metadata put. */
 export type StoreWrite =
   | { kind: 'doc'; uuid: string; id: string; doc: StoredDocument }
-  | { kind: 'meta'; meta: IndexMetadata };
+  | { kind: 'meta'; meta: IndexMetadata }
+  /** Cluster-level metadata (index templates…) under a key; `value: undefined` removes it. */
+  | { kind: 'cluster'; key: string; value: unknown };
 
 /**
  * Durable storage of the embedded engine, on LMDB.
@@ -23,12 +25,19 @@ export class Store {
   private constructor(
     private readonly root: RootDatabase,
     private readonly meta: Database<IndexMetadata, string>,
+    private readonly cluster: Database<unknown, string>,
   ) {}
 
   static open(dataDir: string): Store {
     const root = open({ path: dataDir, maxDbs: 10_000, compression: false });
     const meta = root.openDB<IndexMetadata, string>({ name: 'indices' });
-    return new Store(root, meta);
+    const cluster = root.openDB<unknown, string>({ name: 'cluster' });
+    return new Store(root, meta, cluster);
+  }
+
+  /** Cluster-level metadata records, by key. */
+  loadCluster(): Array<{ key: string; value: unknown }> {
+    return [...this.cluster.getRange()].map(({ key, value }) => ({ key, value }));
   }
 
   loadIndices(): IndexMetadata[] {
@@ -57,10 +66,11 @@ export class Store {
     const apply = () => {
       for (const w of writes) {
         if (w.kind === 'doc') void this.docs(w.uuid).put(w.id, w.doc);
+        else if (w.kind === 'cluster') void (w.value === undefined ? this.cluster.remove(w.key) : this.cluster.put(w.key, w.value));
         else void this.meta.put(w.meta.name, w.meta);
       }
     };
-    if (writes.length === 1) {
+    if (writes.length === 1 && writes[0].kind !== 'cluster') {
       const w = writes[0];
       await (w.kind === 'doc' ? this.docs(w.uuid).put(w.id, w.doc) : this.meta.put(w.meta.name, w.meta));
     } else {

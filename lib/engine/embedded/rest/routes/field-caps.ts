@@ -66,12 +66,12 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   const patterns = fieldsParam(req);
   const handles = resolveIndices(req, ctx);
   const includeUnmapped = booleanParam(req.params, 'include_unmapped', false);
-  const wanted = (name: string, metadata: boolean) => patterns.some((p) => (p === '*' ? !metadata || true : wildcardMatch(p, name)));
+  const wanted = (name: string) => patterns.some((p) => wildcardMatch(p, name));
   const byField = new Map<string, Map<string, { cap: Capability; indices: string[] }>>();
   const perIndex = handles.map((h) => ({ h, fields: indexFields(h) }));
   for (const { h, fields } of perIndex) {
     for (const [name, cap] of fields) {
-      if (!wanted(name, cap.metadata_field)) continue;
+      if (!wanted(name)) continue;
       let types = byField.get(name);
       if (!types) byField.set(name, (types = new Map()));
       const key = `${cap.type}/${cap.searchable}/${cap.aggregatable}`;

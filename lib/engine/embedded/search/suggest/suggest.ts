@@ -187,7 +187,13 @@ function completionSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[]
         const text = String(input);
         if (!indexAnalyzer.analyze(text).map((t) => t.token).join(' ').startsWith(prefix)) continue;
         const id = h.inverted!.idOf(ord)!;
-        weights ??= weightsFromSource(h.get(id)?.source, s.field.split('.'));
+        if (!weights) {
+          // A completion multi-field's entries sit at its parent's path in _source.
+          const source = h.get(id)?.source;
+          const path = s.field.split('.');
+          weights = weightsFromSource(source, path);
+          if (!weights.size && path.length > 1) weights = weightsFromSource(source, path.slice(0, -1));
+        }
         const weight = weights.get(text) ?? 1;
         if (!best || weight > best.weight) best = { text, weight };
       }

@@ -1,0 +1,74 @@
+import { requireBody } from '../body.js';
+import { booleanParam, integerParam } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+
+const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
+const MASTER = ['master_timeout', 'timeout'];
+
+async function putIndexTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.indices.templates.putIndexTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false));
+  return ACK;
+}
+
+function getIndexTemplates(req: RestRequest, ctx: EngineContext): RestResponse {
+  const templates = ctx.indices.templates.indexTemplates(req.pathParams.name);
+  if (req.method === 'HEAD') return { status: templates.length ? 200 : 404 };
+  return { status: 200, body: { index_templates: templates } };
+}
+
+async function deleteIndexTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.indices.templates.deleteIndexTemplate(req.pathParams.name);
+  return ACK;
+}
+
+async function putComponentTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.indices.templates.putComponentTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false));
+  return ACK;
+}
+
+function getComponentTemplates(req: RestRequest, ctx: EngineContext): RestResponse {
+  const templates = ctx.indices.templates.componentTemplates(req.pathParams.name);
+  if (req.method === 'HEAD') return { status: templates.length ? 200 : 404 };
+  return { status: 200, body: { component_templates: templates } };
+}
+
+async function deleteComponentTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.indices.templates.deleteComponentTemplate(req.pathParams.name);
+  return ACK;
+}
+
+async function putLegacyTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.indices.templates.putLegacyTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false), integerParam(req.params, 'order'));
+  return ACK;
+}
+
+/** GET /_template/{name}: ES answers a name that matches nothing with 404 and an empty object. */
+function getLegacyTemplates(req: RestRequest, ctx: EngineContext): RestResponse {
+  const name = req.pathParams.name;
+  const templates = ctx.indices.templates.legacyTemplates(name);
+  const found = Object.keys(templates).length > 0 || name === undefined || name.includes('*');
+  if (req.method === 'HEAD') return { status: Object.keys(templates).length ? 200 : 404 };
+  return { status: found ? 200 : 404, body: templates };
+}
+
+async function deleteLegacyTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.indices.templates.deleteLegacyTemplate(req.pathParams.name);
+  return ACK;
+}
+
+const GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'include_defaults'];
+
+export const templateRoutes: Route[] = [
+  { methods: ['PUT', 'POST'], pattern: '/_index_template/{name}', params: [...MASTER, 'create', 'cause'], handler: putIndexTemplate },
+  { methods: ['GET', 'HEAD'], pattern: '/_index_template/{name}', params: GET_PARAMS, handler: getIndexTemplates },
+  { methods: ['GET'], pattern: '/_index_template', params: GET_PARAMS, handler: getIndexTemplates },
+  { methods: ['DELETE'], pattern: '/_index_template/{name}', params: MASTER, handler: deleteIndexTemplate },
+  { methods: ['PUT', 'POST'], pattern: '/_component_template/{name}', params: [...MASTER, 'create'], handler: putComponentTemplate },
+  { methods: ['GET', 'HEAD'], pattern: '/_component_template/{name}', params: GET_PARAMS, handler: getComponentTemplates },
+  { methods: ['GET'], pattern: '/_component_template', params: GET_PARAMS, handler: getComponentTemplates },
+  { methods: ['DELETE'], pattern: '/_component_template/{name}', params: MASTER, handler: deleteComponentTemplate },
+  { methods: ['PUT', 'POST'], pattern: '/_template/{name}', params: [...MASTER, 'create', 'order', 'cause'], handler: putLegacyTemplate },
+  { methods: ['GET', 'HEAD'], pattern: '/_template/{name}', params: GET_PARAMS, handler: getLegacyTemplates },
+  { methods: ['GET'], pattern: '/_template', params: GET_PARAMS, handler: getLegacyTemplates },
+  { methods: ['DELETE'], pattern: '/_template/{name}', params: MASTER, handler: deleteLegacyTemplate },
+];

@@ -1,0 +1,142 @@
+import { EsError } from '../../../../errors/index.js';
+import { isPlainObject, type IndexHandle, type JsonObject } from '../../indices/index.js';
+import { fieldType, indexAnalyzerName, keywordTerm, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { requestBody } from '../body.js';
+import { booleanParam } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { reachableDocument } from './documents.js';
+
+interface TermEntry {
+  term_freq: number;
+  tokens: Array<Record<string, number>>;
+}
+
+function stringValues(source: unknown, parts: string[], out: string[]): void {
+  if (Array.isArray(source)) {
+    for (const v of source) stringValues(v, parts, out);
+    return;
+  }
+  if (!parts.length) {
+    if (typeof source === 'string' || typeof source === 'number' || typeof source === 'boolean') out.push(String(source));
+    return;
+  }
+  if (isPlainObject(source)) stringValues(source[parts[0]], parts.slice(1), out);
+}
+
+/** Text and keyword fields of a mapping, multi-fields included, by full path. */
+function termFields(props: Record<string, FieldMapping> | undefined, prefix: string, out: string[]): void {
+  for (const [name, m] of Object.entries(props ?? {})) {
+    const path = prefix + name;
+    const type = fieldType(m);
+    if (type === 'text' || type === 'keyword') out.push(path);
+    if (m.properties) termFields(m.properties, `${path}.`, out);
+    if (m.fields) termFields(m.fields, `${path}.`, out);
+  }
+}
+
+/** The source values feeding a field: a multi-field (`title.raw`) reads its parent's value. */
+function valuesFor(handle: IndexHandle, source: JsonObject, path: string): string[] {
+  const parts = path.split('.');
+  const out: string[] = [];
+  for (let cut = parts.length; cut > 0 && !out.length; cut--) {
+    const owner = resolveFieldMapping(handle.mappings, parts.slice(0, cut).join('.'));
+    if (!owner || owner.properties) continue;
+    stringValues(source, parts.slice(0, cut), out);
+  }
+  return out;
+}
+
+/**
+ * Term vectors of one field generated from the document's source, as ES computes them on the fly
+ * for fields without stored term vectors: terms in order with frequency, positions and offsets.
+ */
+function fieldTermVector(handle: IndexHandle, mapping: FieldMapping, values: string[], opts: { positions: boolean; offsets: boolean }): Record<string, TermEntry> {
+  const terms = new Map<string, TermEntry>();
+  let base = 0;
+  let offsetBase = 0;
+  const add = (term: string, position: number, start: number, end: number) => {
+    let e = terms.get(term);
+    if (!e) terms.set(term, (e = { term_freq: 0, tokens: [] }));
+    e.term_freq++;
+    const token: Record<string, number> = {};
+    if (opts.positions) token.position = position;
+    if (opts.offsets) {
+      token.start_offset = start;
+      token.end_offset = end;
+    }
+    e.tokens.push(token);
+  };
+  for (const value of values) {
+    if (fieldType(mapping) === 'keyword') {
+      add(keywordTerm(mapping, value, handle.registry), base, offsetBase, offsetBase + value.length);
+      base += 1 + 100;
+    } else {
+      const tokens = handle.registry.analyzer(indexAnalyzerName(mapping, handle.registry)).analyze(value);
+      let last = -1;
+      for (const t of tokens) {
+        add(t.token, base + t.position, offsetBase + t.start_offset, offsetBase + t.end_offset);
+        last = t.position;
+      }
+      base += last + 1 + 100; // position_increment_gap between values
+    }
+    offsetBase += value.length + 1;
+  }
+  const sorted: Record<string, TermEntry> = {};
+  for (const term of [...terms.keys()].sort()) {
+    const e = terms.get(term)!;
+    if (!opts.positions && !opts.offsets) sorted[term] = { term_freq: e.term_freq } as TermEntry;
+    else sorted[term] = e;
+  }
+  return sorted;
+}
+
+function termvectors(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handle = ctx.indices.readTarget(req.pathParams.index);
+  handle.ensureOpen();
+  const body = requestBody(req) ?? {};
+  const id = req.pathParams.id ?? (typeof body.id === 'string' ? body.id : undefined);
+  if (id === undefined) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id or doc is required;');
+  }
+  const started = performance.now();
+  const doc = reachableDocument(handle, id, req.params.get('routing') ?? undefined);
+  const response: JsonObject = { _index: handle.name, _id: id };
+  if (!doc) {
+    response.found = false;
+    response.took = Math.round(performance.now() - started);
+    return { status: 200, body: response };
+  }
+  response._version = doc.version;
+  response.found = true;
+  response.took = Math.round(performance.now() - started);
+  const requested = req.params.get('fields') ?? (Array.isArray(body.fields) ? (body.fields as unknown[]).map(String).join(',') : null);
+  let fields: string[];
+  if (requested) fields = requested.split(',').map((f) => f.trim()).filter(Boolean);
+  else {
+    fields = [];
+    termFields(handle.mappings.properties, '', fields);
+  }
+  const opts = {
+    positions: booleanParam(req.params, 'positions', body.positions !== false),
+    offsets: booleanParam(req.params, 'offsets', body.offsets !== false),
+  };
+  const vectors: Record<string, unknown> = {};
+  for (const field of fields) {
+    const mapping = resolveFieldMapping(handle.mappings, field);
+    if (!mapping) continue;
+    const type = fieldType(mapping);
+    if (type !== 'text' && type !== 'keyword') continue;
+    const values = valuesFor(handle, doc.source, field);
+    if (!values.length) continue;
+    vectors[field] = { terms: fieldTermVector(handle, mapping, values, opts) };
+  }
+  if (Object.keys(vectors).length) response.term_vectors = vectors;
+  return { status: 200, body: response };
+}
+
+const PARAMS = ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'];
+
+export const termvectorsRoutes: Route[] = [
+  { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}', params: PARAMS, handler: termvectors },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors', params: PARAMS, handler: termvectors },
+];

@@ -1,0 +1,116 @@
+import type { Observable } from 'rxjs';
+import type { TypedDocuments } from '../apps/typed-documents.js';
+import { callJson, type Backend } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
+import { parseQuery, sourceFilterFromBody, sourceFilterFromParams } from '../engine/embedded/matching.js';
+import type { StreamHub } from './stream-hub.js';
+import type { StreamMessage } from './transports/index.js';
+
+/** A request that may ask for a stream, from HTTP or from a WebSocket subscribe frame. */
+export interface StreamRequestInput {
+  method: string;
+  /** Decoded path segments ("books", "_doc", "1"). */
+  segments: string[];
+  querystring: string;
+  /** Parsed body (searches); undefined when none. */
+  body: unknown;
+  /** SSE Last-Event-ID, when the transport has one. */
+  lastEventId?: string;
+}
+
+const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
+const isTrue = (v: string | null) => v !== null && v !== 'false';
+
+export type StreamTarget =
+  | { kind: 'document'; index: string; type?: string; id: string }
+  | { kind: 'search'; index: string; type?: string };
+
+/** Which stream a method and path name, if any: the document GETs and searches of both styles. */
+export function streamTarget(method: string, segments: string[]): StreamTarget | undefined {
+  const [index, second, third] = segments;
+  if (!isName(index)) return undefined;
+  const m = method.toUpperCase();
+  if (segments.length === 3 && m === 'GET' && second === '_doc') return { kind: 'document', index, id: third };
+  if (segments.length === 3 && m === 'GET' && isName(second) && third !== '_search') return { kind: 'document', index, type: second, id: third };
+  if ((m === 'GET' || m === 'POST') && segments.length === 2 && second === '_search') return { kind: 'search', index };
+  if ((m === 'GET' || m === 'POST') && segments.length === 3 && isName(second) && third === '_search') return { kind: 'search', index, type: second };
+  return undefined;
+}
+
+/** Does the query string ask for a stream (`stream=true` or `streamonly=true`)? */
+export function wantsStream(querystring: string): boolean {
+  const params = new URLSearchParams(querystring);
+  return isTrue(params.get('stream')) || isTrue(params.get('streamonly'));
+}
+
+function relayed(status: number, body: Record<string, unknown> | undefined): EsError {
+  const err = body?.error as { type?: string; reason?: string } | undefined;
+  return new EsError(status, err?.type ?? 'exception', err?.reason ?? `engine answered ${status}`);
+}
+
+/**
+ * Builds the stream a request asks for. Bad input (a malformed query, a missing index for a
+ * search) throws an EsError before any stream exists, so the transport can answer it plainly.
+ */
+export async function openRequestedStream(
+  hub: StreamHub, backend: Backend, typed: TypedDocuments, target: StreamTarget, input: StreamRequestInput,
+): Promise<Observable<StreamMessage>> {
+  const params = new URLSearchParams(input.querystring);
+  const streamOnly = isTrue(params.get('streamonly')) && !isTrue(params.get('stream'));
+  const since = params.get('since') ?? input.lastEventId ?? undefined;
+  for (const p of ['stream', 'streamonly', 'since']) params.delete(p);
+  const querystring = params.toString();
+  const { index, type } = target;
+  const enc = encodeURIComponent;
+
+  if (target.kind === 'document') {
+    const readInitial = async () => {
+      if (type !== undefined) return (await typed.get(index, type, target.id, querystring)).body;
+      const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(target.id)}`, undefined, querystring);
+      // a missing document or index is a state like any other: the stream waits for it to appear
+      if (res.status >= 400 && res.status !== 404) throw relayed(res.status, res.body);
+      return res.body;
+    };
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial });
+  }
+
+  if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
+  const body = (input.body ?? {}) as Record<string, unknown>;
+  if (typeof body !== 'object' || Array.isArray(body)) throw new EsError(400, 'parse_exception', 'request body must be a JSON object');
+  if (body.query !== undefined) parseQuery(body.query); // a malformed query is a 400 before the stream opens
+  if (!(await hub.searches.contexts.get(index))) {
+    throw new EsError(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
+  }
+  const source = sourceFilterFromParams(params, sourceFilterFromBody(body._source === undefined ? true : body._source));
+  const askedSeqNo = body.seq_no_primary_term === true;
+  const search = async (searchBody: Record<string, unknown>, qs: string) => {
+    const r = type !== undefined
+      ? await typed.search(index, type, '_search', searchBody, qs)
+      : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, qs);
+    if (r.status >= 400) throw relayed(r.status, r.body);
+    return r.body;
+  };
+  return hub.search({
+    index, type, query: body.query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
+    async readInitial() {
+      const answer = await search({ ...body, seq_no_primary_term: true }, querystring);
+      const seqNos = new Map<string, number>();
+      for (const hit of (answer.hits as { hits?: Array<Record<string, unknown>> } | undefined)?.hits ?? []) {
+        if (typeof hit._seq_no === 'number') seqNos.set(String(hit._id), hit._seq_no);
+        if (!askedSeqNo) {
+          // the stream needed them to drop changes the result already shows; the client did not ask
+          delete hit._seq_no;
+          delete hit._primary_term;
+        }
+      }
+      return { body: answer, seqNos };
+    },
+    async readMatchingIds(cap: number) {
+      const answer = await search({ query: body.query ?? { match_all: {} }, size: cap, _source: false, track_total_hits: true }, '');
+      const hits = answer.hits as { total?: number | { value: number }; hits?: Array<{ _id: string }> };
+      const total = typeof hits.total === 'number' ? hits.total : hits.total?.value ?? 0;
+      const ids = (hits.hits ?? []).map((h) => h._id);
+      return { ids, complete: ids.length >= total };
+    },
+  });
+}

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { startEngine, type TestEngine } from '../support.js';
+
+describe('embedded engine REST: index APIs as Elasticsearch 8 answers them', () => {
+  let es: TestEngine;
+
+  beforeEach(async () => {
+    es = await startEngine();
+  });
+  afterEach(() => es.close());
+
+  it('refuses to delete an index through an alias, and wildcards skip aliases', async () => {
+    await es.call('PUT', '/index', { aliases: { alias: {} } });
+    await es.call('PUT', '/index2');
+    const r = await es.call('DELETE', '/alias');
+    expect(r.status).to.equal(400);
+    expect(r.json.error.reason).to.equal('The provided expression [alias] matches an alias, specify the corresponding concrete indices instead.');
+    expect((await es.call('DELETE', '/alias,index2?ignore_unavailable=true')).json).to.deep.equal({ acknowledged: true });
+    expect((await es.call('HEAD', '/index2')).status).to.equal(404);
+    expect((await es.call('DELETE', '/alia*')).json).to.deep.equal({ acknowledged: true });
+    expect((await es.call('HEAD', '/index')).status).to.equal(200);
+    expect((await es.call('DELETE', '/index,alia*?allow_no_indices=false')).status).to.equal(404);
+    expect((await es.call('HEAD', '/index')).status).to.equal(200);
+  });
+
+  it('answers a name starting with _ with invalid_index_name_exception', async () => {
+    const r = await es.call('GET', '/_foo');
+    expect(r.status).to.equal(400);
+    expect(r.json.error).to.include({ type: 'invalid_index_name_exception', reason: "Invalid index name [_foo], must not start with '_'." });
+  });
+
+  it('accepts create-index mappings wrapped in _doc, as Elasticsearch 8 does', async () => {
+    expect((await es.call('PUT', '/typed', { mappings: { _doc: { properties: { f: { type: 'keyword' } } } } })).status).to.equal(200);
+    expect((await es.call('GET', '/typed/_mapping')).json).to.deep.equal({ typed: { mappings: { properties: { f: { type: 'keyword' } } } } });
+  });
+
+  it('shows human dates, defaults, named settings, and keeps existing settings with preserve_existing', async () => {
+    await es.call('PUT', '/s', { settings: { number_of_shards: 3, number_of_replicas: 0 } });
+    const human = await es.call('GET', '/s?human=true');
+    expect(human.json.s.settings.index.creation_date_string).to.match(/^\d{4}-\d\d-\d\dT/);
+    expect(human.json.s.settings.index.version.created_string).to.equal('8.15.0');
+    expect((await es.call('GET', '/s')).json.s.settings.index).to.not.have.property('creation_date_string');
+    const defaults = await es.call('GET', '/s/_settings?include_defaults=true&flat_settings=true');
+    expect(defaults.json.s.defaults['index.refresh_interval']).to.equal('1s');
+    expect(defaults.json.s.defaults).to.not.have.property('index.number_of_shards');
+    expect((await es.call('GET', '/_settings/index.number_of_shards')).json).to.deep.equal({ s: { settings: { index: { number_of_shards: '3' } } } });
+    expect((await es.call('GET', '/s/_settings/_all')).json.s.settings.index.number_of_replicas).to.equal('0');
+    await es.call('PUT', '/s/_settings?preserve_existing=true', { 'index.number_of_replicas': 1, 'index.translog.durability': 'async' });
+    const after = (await es.call('GET', '/s/_settings')).json.s.settings.index;
+    expect(after.number_of_replicas).to.equal('0');
+    expect(after.translog.durability).to.equal('async');
+  });
+
+  it('refreshes all indices for an empty index list (//_refresh)', async () => {
+    await es.call('PUT', '/a');
+    const r = await es.call('POST', '//_refresh');
+    expect(r.status).to.equal(200);
+    expect(r.json._shards.failed).to.equal(0);
+  });
+
+  describe('_field_caps', () => {
+    it('lists type, searchable and aggregatable per field, split by type when indices disagree', async () => {
+      await es.call('PUT', '/fc1', { mappings: { properties: { text: { type: 'text', fields: { raw: { type: 'keyword' } } }, n: { type: 'long' }, obj: { properties: { k: { type: 'keyword', index: false } } } } } });
+      await es.call('PUT', '/fc2', { mappings: { properties: { n: { type: 'keyword' } } } });
+      const one = await es.call('GET', '/fc1/_field_caps?fields=text*,obj*');
+      expect(one.json).to.deep.equal({
+        indices: ['fc1'],
+        fields: {
+          text: { text: { type: 'text', metadata_field: false, searchable: true, aggregatable: false } },
+          'text.raw': { keyword: { type: 'keyword', metadata_field: false, searchable: true, aggregatable: true } },
+          obj: { object: { type: 'object', metadata_field: false, searchable: false, aggregatable: false } },
+          'obj.k': { keyword: { type: 'keyword', metadata_field: false, searchable: false, aggregatable: true } },
+        },
+      });
+      const both = await es.call('POST', '/fc*/_field_caps?fields=n');
+      expect(both.json.fields.n).to.deep.equal({
+        long: { type: 'long', metadata_field: false, searchable: true, aggregatable: true, indices: ['fc1'] },
+        keyword: { type: 'keyword', metadata_field: false, searchable: true, aggregatable: true, indices: ['fc2'] },
+      });
+      expect((await es.call('GET', '/fc1/_field_caps?fields=_id')).json.fields._id._id).to.include({ metadata_field: true, searchable: true });
+      expect((await es.call('GET', '/fc1/_field_caps')).status).to.equal(400);
+    });
+  });
+
+  describe('_termvectors', () => {
+    it('computes term vectors of a document\'s text fields from its source', async () => {
+      await es.call('PUT', '/tv', { mappings: { properties: { text: { type: 'text' }, tag: { type: 'keyword' } } } });
+      await es.call('PUT', '/tv/_doc/1', { text: 'The quick the fox', tag: 'Red' });
+      const r = await es.call('GET', '/tv/_termvectors/1?fields=text');
+      expect(r.json).to.include({ _index: 'tv', _id: '1', _version: 1, found: true });
+      expect(r.json.term_vectors.text.terms).to.deep.equal({
+        fox: { term_freq: 1, tokens: [{ position: 3, start_offset: 14, end_offset: 17 }] },
+        quick: { term_freq: 1, tokens: [{ position: 1, start_offset: 4, end_offset: 9 }] },
+        the: { term_freq: 2, tokens: [{ position: 0, start_offset: 0, end_offset: 3 }, { position: 2, start_offset: 10, end_offset: 13 }] },
+      });
+      const all = await es.call('POST', '/tv/_termvectors/1');
+      expect(Object.keys(all.json.term_vectors).sort()).to.deep.equal(['tag', 'text']);
+      expect(all.json.term_vectors.tag.terms).to.have.keys('Red');
+      expect((await es.call('GET', '/tv/_termvectors/2')).json).to.deep.include({ found: false });
+    });
+  });
+});
