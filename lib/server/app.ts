@@ -20,8 +20,7 @@ export interface GatewayParts {
 }
 
 /** The request path, in order (DESIGN.md "The request's way through"). */
-export function createApp({ config, backend, authenticator, publisher, hub, log }: GatewayParts): Koa {
-  const typed = new TypedDocuments(backend, publisher);
+export function createApp({ config, backend, authenticator, publisher, hub, log }: GatewayParts, typed = new TypedDocuments(backend, publisher)): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));

@@ -4,7 +4,8 @@ import type { Config } from '../config/index.js';
 import { openBackend, type Backend } from '../engine/index.js';
 import { Authenticator, ensureAdminCredential } from '../auth/index.js';
 import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
-import { StreamHub } from '../streams/index.js';
+import { StreamHub, attachWebSocket } from '../streams/index.js';
+import { TypedDocuments } from '../apps/index.js';
 import { createApp } from './app.js';
 
 export interface RunningGateway {
@@ -33,8 +34,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const authenticator = new Authenticator(credential, config.realm);
     const publisher = new ChangePublisher(bus, log);
     const hub = new StreamHub(bus, backend, config.streams);
-    const app = createApp({ config, backend, authenticator, publisher, hub, log });
+    const typed = new TypedDocuments(backend, publisher);
+    const app = createApp({ config, backend, authenticator, publisher, hub, log }, typed);
     const server = http.createServer(app.callback());
+    const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, maxPayload: config.maxContentLength });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
     server.on('clientError', (_err, socket) => {
@@ -55,6 +58,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       server,
       async close() {
         hub.closeAll(); // streams end cleanly before the server stops
+        websockets.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -65,7 +65,7 @@ export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spe
         const head = await bus.head(spec.index);
         const initial = await spec.readInitial();
         if (typeof initial._seq_no === 'number') reflectedSeqNo = initial._seq_no;
-        subscriber.next({ data: initial, id: head });
+        subscriber.next({ data: initial, id: head, initial: true });
       }
       live = true;
       for (const event of held.splice(0)) {

@@ -1,3 +1,4 @@
 export { StreamHub } from './stream-hub.js';
 export { httpStreams } from './http-streams.js';
 export { framingFor, writeStream, type Framing, type StreamMessage } from './transports/index.js';
+export { attachWebSocket, type WebSocketDeps } from './websocket.js';

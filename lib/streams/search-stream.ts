@@ -110,7 +110,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
           const head = await bus.head(spec.index);
           const initial = await spec.readInitial();
           for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
-          subscriber.next({ data: initial.body, id: head });
+          subscriber.next({ data: initial.body, id: head, initial: true });
         }
       }
       started = true;

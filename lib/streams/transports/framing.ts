@@ -9,6 +9,8 @@ export interface StreamMessage {
   id?: string;
   /** SSE event name; the default "message" when absent. */
   event?: string;
+  /** The first message of a stream (the read response or search result) rather than a change. */
+  initial?: boolean;
 }
 
 export interface Framing {

@@ -31,6 +31,7 @@ export class DocValues implements Map<number, DocValue[]> {
   private extraIds: Map<string, number> | undefined;
   private count = 0;
   private maxOrd = 0;
+  private readonly scratch: DocValue[] = [''];
 
   /**
    * @param terms the field's term list (term id → term), shared with its inverted index.
@@ -55,6 +56,33 @@ export class DocValues implements Map<number, DocValue[]> {
         return [true];
       case DV_FALSE:
         return [false];
+      default:
+        return this.multi![ord];
+    }
+  }
+
+  /**
+   * The values of one document without allocating: single values come in an array this column
+   * reuses, valid only until the next `view` call on it — for loops that read and drop them.
+   */
+  view(ord: number): DocValue[] | undefined {
+    if (ord >= this.maxOrd) return undefined;
+    const scratch = this.scratch;
+    switch (this.kinds[ord]) {
+      case DV_NONE:
+        return undefined;
+      case DV_STRING:
+        scratch[0] = this.stringOf(this.sids![ord]);
+        return scratch;
+      case DV_NUMBER:
+        scratch[0] = this.nums![ord];
+        return scratch;
+      case DV_TRUE:
+        scratch[0] = true;
+        return scratch;
+      case DV_FALSE:
+        scratch[0] = false;
+        return scratch;
       default:
         return this.multi![ord];
     }

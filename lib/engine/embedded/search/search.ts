@@ -82,10 +82,6 @@ function matchIndex(handle: IndexHandle, handleOrder: number, req: SearchRequest
   return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere) };
 }
 
-function* allHits(matches: IndexMatches[]): Iterable<{ handle: IndexHandle; ord: number; score: number }> {
-  for (const m of matches) for (let i = 0; i < m.length; i++) yield { handle: m.handle, ord: m.ords[i], score: m.scores[i] };
-}
-
 function applyPostFilter(matches: IndexMatches[], filter: Query): IndexMatches[] {
   return matches.map((m) => {
     const pass = executeQuery(filter, { index: m.handle.inverted!, mappings: m.handle.mappings, registry: m.handle.registry }, false);
@@ -264,7 +260,7 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   let matches = handles.map((h, i) => matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere));
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
-  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, allHits(matches), { typedKeys: req.typedKeys }) : undefined;
+  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys }) : undefined;
   if (req.postFilter) matches = applyPostFilter(matches, req.postFilter);
 
   const total = countOf(matches);

@@ -145,7 +145,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
           const body = documentSource(item.sourceText!);
           const update = parseUpdateBody(body);
           p = target.handle.update(id!, update, params);
-          const filter = updateSourceFilter(update.source, item.source, req.params);
+          const filter = updateSourceFilter(update.source, req.params, { source: item.source });
           if (filter) {
             const result: JsonObject = { ...p.body, status: p.status };
             if (refreshed) result.forced_refresh = true;

@@ -153,12 +153,17 @@ export function parseUpdateBody(body: JsonObject): { doc?: JsonObject; upsert?: 
 }
 
 /**
- * The source filter of an update's `get`: the body's `_source`, else the action's (bulk), else the
- * URL's; none → no `get` in the response.
+ * The source filter of an update's `get`; none → no `get` in the response. A single `_update`
+ * takes the body's `_source` over the URL's; a bulk update takes its action line's `_source`,
+ * else the URL's, over the body's (ES parses the body first and then applies those).
  */
-export function updateSourceFilter(bodySource: unknown, actionSource: unknown, params: URLSearchParams): SourceFilter | undefined {
+export function updateSourceFilter(bodySource: unknown, params: URLSearchParams, bulkAction?: { source: unknown }): SourceFilter | undefined {
+  if (bulkAction) {
+    if (bulkAction.source !== undefined) return sourceFilterFromBody(bulkAction.source);
+    if (hasSourceParams(params)) return sourceFilterFromParams(params);
+    return bodySource === undefined ? undefined : sourceFilterFromBody(bodySource);
+  }
   if (bodySource !== undefined) return sourceFilterFromBody(bodySource);
-  if (actionSource !== undefined) return sourceFilterFromBody(actionSource);
   if (hasSourceParams(params)) return sourceFilterFromParams(params);
   return undefined;
 }
@@ -190,7 +195,7 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const prepared = handle.update(id, update, params);
   await ctx.indices.commit([prepared], writes);
   const body = withForcedRefresh(req, { ...prepared.body });
-  const get = updateGetResult(handle, id, updateSourceFilter(update.source, undefined, req.params));
+  const get = updateGetResult(handle, id, updateSourceFilter(update.source, req.params));
   if (get) body.get = get;
   return { status: prepared.status, body };
 }

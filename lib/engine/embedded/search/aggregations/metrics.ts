@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { DocValues, DV_NUMBER } from '../../index/index.js';
 import { resolveSource, missingArray, valuesOf, type ResolvedSource } from './source.js';
 import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import type { AggregationType, DocSet, Value } from './types.js';
@@ -42,8 +43,23 @@ function fieldTypeName(docs: DocSet, field: string): string {
 export function eachNumber(src: ResolvedSource, docs: DocSet, fn: (v: number) => void): void {
   const miss = missingArray(src);
   for (let si = 0; si < docs.length; si++) {
-    if (!src.values[si] && !miss) continue;
-    for (const ord of docs[si].ords) {
+    const dv = src.values[si];
+    if (!dv && !miss) continue;
+    const ords = docs[si].ords;
+    if (dv instanceof DocValues) {
+      // A numeric column: single values read straight from it.
+      for (let j = 0; j < ords.length; j++) {
+        const ord = ords[j];
+        if (dv.kindAt(ord) === DV_NUMBER) {
+          fn(dv.numberAt(ord));
+          continue;
+        }
+        const vs = valuesOf(src, si, ord, miss);
+        for (let i = 0; i < vs.length; i++) fn(numericValue(vs[i]));
+      }
+      continue;
+    }
+    for (const ord of ords) {
       const vs = valuesOf(src, si, ord, miss);
       for (let i = 0; i < vs.length; i++) fn(numericValue(vs[i]));
     }

@@ -1,3 +1,4 @@
+import { DocValues } from '../../index/index.js';
 import type { DocSet, Value } from './types.js';
 import { fieldValues, missingValue, valueFormat, type SourceParams, type ValueFormat, type ValueKind } from './values-source.js';
 
@@ -33,9 +34,13 @@ export function resolveSource(docs: DocSet, params: SourceParams, now: number, t
   return { kind: k, format, unmapped, values, missing: missingValue(params.missing, k, format, now) };
 }
 
-/** The values of one document (the `missing` value when it has none). Never allocates. */
+/**
+ * The values of one document (the `missing` value when it has none). Never allocates: the array
+ * may be reused by the next call for the same source, so read it before calling again.
+ */
 export function valuesOf(src: ResolvedSource, seg: number, ord: number, missingArr: Value[] | undefined): Value[] {
-  const vs = src.values[seg]?.get(ord);
+  const dv = src.values[seg];
+  const vs = dv instanceof DocValues ? dv.view(ord) : dv?.get(ord);
   if (vs !== undefined && vs.length > 0) return vs;
   return missingArr ?? NONE;
 }

@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { DocValues, DV_STRING } from '../../index/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
@@ -38,6 +39,36 @@ function forEachDistinct(vs: Value[], fn: (v: Value) => void): void {
   }
 }
 
+function count(counts: Map<Value, number>, vs: Value[]): void {
+  if (vs.length === 1) {
+    const k = keyOf(vs[0]);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  } else forEachDistinct(vs, (v) => {
+    const k = keyOf(v);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  });
+}
+
+/**
+ * Counts a keyword column by string id in a typed array (no hashing, no allocation per document);
+ * documents with several values (or none, for `missing`) go through `slow`.
+ */
+function countByStringId(dv: DocValues, ords: number[], counts: Map<Value, number>, slow: (ord: number) => Value[]): void {
+  const offset = dv.extraCount;
+  const tally = new Int32Array(dv.termCount + offset);
+  for (let i = 0; i < ords.length; i++) {
+    const ord = ords[i];
+    if (dv.kindAt(ord) === DV_STRING) tally[dv.stringIdAt(ord) + offset]++;
+    else count(counts, slow(ord));
+  }
+  for (let id = 0; id < tally.length; id++) {
+    const c = tally[id];
+    if (c === 0) continue;
+    const k = dv.stringOf(id - offset);
+    counts.set(k, (counts.get(k) ?? 0) + c);
+  }
+}
+
 function keyOf(v: Value): Value {
   return typeof v === 'boolean' ? (v ? 1 : 0) : v;
 }
@@ -70,6 +101,10 @@ export const terms: AggregationType<TermsParams> = {
       const seg = docs[si];
       const dv = src.values[si];
       if (!dv && !miss) continue;
+      if (dv instanceof DocValues && src.kind === 'bytes') {
+        countByStringId(dv, seg.ords, counts, (ord) => valuesOf(src, si, ord, miss));
+        continue;
+      }
       for (const ord of seg.ords) {
         const vs = valuesOf(src, si, ord, miss);
         if (vs.length === 1) {

@@ -1,0 +1,117 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Subscription } from 'rxjs';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { TypedDocuments } from '../apps/typed-documents.js';
+import type { Authenticator } from '../auth/index.js';
+import type { Backend } from '../engine/index.js';
+import { errorBody, toEsError } from '../errors/index.js';
+import type { StreamHub } from './stream-hub.js';
+import { openRequestedStream, streamTarget } from './stream-requests.js';
+
+/** A subscribe (or unsubscribe) frame of the appbase WebSocket protocol. */
+interface Frame {
+  id?: unknown;
+  path?: unknown;
+  method?: unknown;
+  body?: unknown;
+  authorization?: unknown;
+  unsubscribe?: unknown;
+}
+
+export interface WebSocketDeps {
+  hub: StreamHub;
+  backend: Backend;
+  typed: TypedDocuments;
+  authenticator: Authenticator;
+  /** Largest frame accepted (bytes). */
+  maxPayload: number;
+}
+
+/**
+ * `ws://host/{app}` speaking the appbase frame protocol: a subscribe frame
+ * `{id, path: "app/type/id?streamonly=true", method, body, authorization}` is answered with
+ * `{id, channel}` (and `body` when there is an initial message), then every change is pushed as
+ * `{channel, event}`; `{…, unsubscribe: true}` ends that subscription; errors are
+ * `{id, message, status, error}`. Each frame is authenticated like the equivalent HTTP request.
+ */
+export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { close(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload });
+
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const app = (req.url ?? '/').split('?')[0].split('/').filter(Boolean);
+    if (app.length !== 1 || app[0].startsWith('_')) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, decodeURIComponent(app[0]), req.headers.authorization, deps));
+  });
+
+  return {
+    close() {
+      for (const client of wss.clients) client.close(1001, 'server shutting down');
+      wss.close();
+    },
+  };
+}
+
+function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, deps: WebSocketDeps): void {
+  const subscriptions = new Map<string, Subscription>();
+  const send = (payload: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload));
+  };
+  const fail = (id: unknown, err: unknown) => {
+    const e = toEsError(err);
+    send({ id, message: e.reason, status: e.status, error: errorBody(e).error });
+  };
+
+  ws.on('message', (data) => {
+    let frame: Frame;
+    try {
+      frame = JSON.parse(data.toString());
+    } catch {
+      return fail(undefined, new Error('the frame is not valid JSON'));
+    }
+    handle(frame).catch((err) => fail(frame?.id, err));
+  });
+  ws.on('close', () => {
+    for (const sub of subscriptions.values()) sub.unsubscribe();
+    subscriptions.clear();
+  });
+  ws.on('error', () => ws.terminate());
+
+  async function handle(frame: Frame): Promise<void> {
+    if (frame === null || typeof frame !== 'object' || typeof frame.id !== 'string' || !frame.id) {
+      throw toEsError({ status: 400, message: 'a frame needs a string "id"' });
+    }
+    const id = frame.id;
+    if (frame.unsubscribe === true) {
+      subscriptions.get(id)?.unsubscribe();
+      subscriptions.delete(id);
+      return;
+    }
+    if (subscriptions.has(id)) throw toEsError({ status: 400, message: `subscription [${id}] already exists on this connection` });
+    if (typeof frame.path !== 'string') throw toEsError({ status: 400, message: 'a subscribe frame needs a string "path"' });
+    const authorization = typeof frame.authorization === 'string' ? frame.authorization : upgradeAuthorization;
+    const [pathPart, querystring = ''] = frame.path.replace(/^\/+/, '').split('?', 2);
+    await deps.authenticator.authenticate(authorization, `/${pathPart}`);
+    const segments = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
+    if (segments[0] !== app) throw toEsError({ status: 400, message: `this connection serves app [${app}]; the path names [${segments[0]}]` });
+    const method = typeof frame.method === 'string' ? frame.method.toUpperCase() : 'GET';
+    const target = streamTarget(method, segments);
+    if (!target) throw toEsError({ status: 400, message: `[${method} ${pathPart}] is not a document or search that can be streamed` });
+    const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, target, {
+      method, segments, querystring,
+      body: frame.body && typeof frame.body === 'object' && Object.keys(frame.body).length ? frame.body : undefined,
+    });
+    const channel = id;
+    send({ id, channel });
+    const sub = messages.subscribe({
+      next: (message) => send(message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
+      error: (err) => fail(id, err),
+      complete: () => subscriptions.delete(id),
+    });
+    subscriptions.set(id, sub);
+  }
+}
+
