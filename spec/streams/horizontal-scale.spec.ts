@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { call } from '../support/http.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { ADMIN, spawnEngine, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
+import { openStream, sleep } from '../support/stream-client.js';
+
+/**
+ * The distributed setup for real: a redis-server, the standalone engine as the shared cluster,
+ * and two gateway processes on them.
+ */
+describe('horizontal scale: two gateway nodes, Redis between them', function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let engine: ChildServer;
+  let a: ChildServer;
+  let b: ChildServer;
+  let data: { dir: string; remove(): Promise<void> };
+
+  before(async function () {
+    redis = await startRedis(this, { durable: true });
+    data = await tempDir('gw-scale-');
+    engine = await spawnEngine(data.dir);
+    const env = { ENGINE_URL: engine.url, REDIS_URL: redis.url, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password };
+    [a, b] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await engine?.stop();
+    await redis?.stop();
+    await data?.remove();
+  });
+
+  it('a stream opened on node B receives a write made through node A', async () => {
+    await call(a.url, 'PUT', '/shared/_doc/1', { body: { v: 0 } });
+    const doc = await openStream(b.url, '/shared/_doc/1?stream=true');
+    const search = await openStream(b.url, '/shared/_search?stream=true', { method: 'POST', body: { query: { range: { v: { gte: 1 } } } } });
+    await doc.until((m) => m.length === 1);
+    await search.until((m) => m.length === 1);
+    await call(a.url, 'PUT', '/shared/_doc/1', { body: { v: 1 } });
+    await call(a.url, 'POST', '/shared/_update/1', { body: { doc: { v: 2 } } });
+    await doc.until((m) => m.length === 3);
+    await search.until((m) => m.length === 3);
+    expect(doc.messages.slice(1).map((m) => m._source.v)).to.deep.equal([1, 2]);
+    expect(search.messages.slice(1)).to.deep.equal([
+      { _type: '_doc', _id: '1', _source: { v: 1 } },
+      { _type: '_doc', _id: '1', _source: { v: 2 }, _updated: true },
+    ]);
+    doc.close();
+    search.close();
+  });
+
+  it('killing and restarting Redis crashes neither node, and a resumed stream loses nothing', async () => {
+    const s = await openStream(b.url, '/shared/_doc/2?stream=true', { accept: 'text/event-stream' });
+    await s.until((m) => m.length === 1);
+    await call(a.url, 'PUT', '/shared/_doc/2', { body: { n: 1 } });
+    await s.until((m) => m.length === 2);
+    const lastId = s.messages[1].sse.id;
+
+    await redis.kill();
+    // writes keep working while the bus is down (their changes cannot be published)
+    const during = await call(a.url, 'PUT', '/shared/_doc/during', { body: { n: 0 } });
+    expect(during.status).to.equal(201);
+    expect((await call(b.url, 'GET', '/')).status).to.equal(200);
+    await redis.restart();
+    await sleep(1500); // both nodes reconnect
+
+    s.close();
+    await call(a.url, 'PUT', '/shared/_doc/2', { body: { n: 2 } });
+    await call(a.url, 'PUT', '/shared/_doc/2', { body: { n: 3 } });
+    const resumed = await openStream(b.url, '/shared/_doc/2?stream=true', { accept: 'text/event-stream', headers: { 'last-event-id': lastId } });
+    await resumed.until((m) => m.length === 2);
+    expect(resumed.messages.map((m) => m.data._source.n)).to.deep.equal([2, 3]);
+    await call(a.url, 'PUT', '/shared/_doc/2', { body: { n: 4 } });
+    await resumed.until((m) => m.length === 3);
+    expect(resumed.messages[2].data._source.n).to.equal(4);
+    resumed.close();
+    expect(a.proc.exitCode).to.equal(null);
+    expect(b.proc.exitCode).to.equal(null);
+  });
+});
