@@ -9,6 +9,10 @@ interface BulkItem {
   sourceText?: string;
   /** The gateway asked for the updated source (`_source: true`) and must hide it from the client. */
   injectedSource: boolean;
+  /** The client chose its own `_source` for the update's answer: the answer may not hold the full source. */
+  clientSource?: unknown;
+  index?: string;
+  id?: string;
 }
 
 const ACTIONS: Record<string, DocumentOp> = { index: 'index', create: 'create', update: 'update', delete: 'delete' };
@@ -22,9 +26,19 @@ const ACTIONS: Record<string, DocumentOp> = { index: 'index', create: 'create', 
  */
 export class BulkCapture extends Transform {
   readonly items: BulkItem[] = [];
+
+  /**
+   * @param urlSource what the URL's `_source` parameters ask updated items to return (`true`
+   *   for everything, another value for a filter), or undefined when the URL says nothing.
+   */
+  constructor(private readonly urlSource?: unknown) {
+    super();
+  }
+
   private rest = '';
   private expectSourceFor: BulkItem | undefined;
-  private expectUpdateBody = false;
+  /** An update action waits for its body: whether to ask for `_source` depends on both lines. */
+  private pendingUpdate: { item: BulkItem; name: string; meta: Record<string, unknown> } | undefined;
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     const text = this.rest + chunk.toString('utf8');
@@ -34,13 +48,24 @@ export class BulkCapture extends Transform {
       return done();
     }
     this.rest = text.slice(lastNewline + 1);
-    const out: string[] = [];
-    for (const line of text.slice(0, lastNewline).split('\n')) out.push(this.line(line));
-    done(null, out.join('\n') + '\n');
+    let out = '';
+    for (const line of text.slice(0, lastNewline).split('\n')) {
+      const held = this.pendingUpdate !== undefined;
+      const written = this.line(line);
+      if (!held && this.pendingUpdate !== undefined) continue; // an update action, held for its body
+      out += written + '\n';
+    }
+    done(null, out);
   }
 
   override _flush(done: TransformCallback): void {
-    done(null, this.rest ? this.line(this.rest) : undefined);
+    let out = this.rest ? this.line(this.rest) : '';
+    if (this.pendingUpdate) {
+      // an update action without a body: forward it as it came, the engine reports the error
+      out += JSON.stringify({ [this.pendingUpdate.name]: this.pendingUpdate.meta });
+      this.pendingUpdate = undefined;
+    }
+    done(null, out || undefined);
   }
 
   private line(line: string): string {
@@ -50,9 +75,22 @@ export class BulkCapture extends Transform {
       this.expectSourceFor = undefined;
       return line;
     }
-    if (this.expectUpdateBody) {
-      this.expectUpdateBody = false;
-      return line;
+    if (this.pendingUpdate) {
+      const { item, name, meta } = this.pendingUpdate;
+      this.pendingUpdate = undefined;
+      let bodySource: unknown;
+      try {
+        bodySource = (JSON.parse(line) as Record<string, unknown>)?._source;
+      } catch {
+        /* the engine reports it */
+      }
+      const chosen = '_source' in meta ? meta._source : bodySource !== undefined ? bodySource : this.urlSource;
+      if (chosen === undefined) {
+        item.injectedSource = true;
+        return JSON.stringify({ [name]: { ...meta, _source: true } }) + '\n' + line;
+      }
+      item.clientSource = chosen;
+      return JSON.stringify({ [name]: meta }) + '\n' + line;
     }
     let action: Record<string, Record<string, unknown>>;
     try {
@@ -66,13 +104,14 @@ export class BulkCapture extends Transform {
     const item: BulkItem = { op, injectedSource: false };
     this.items.push(item);
     if (op === 'index' || op === 'create') this.expectSourceFor = item;
-    if (op === 'update') {
-      this.expectUpdateBody = true;
-      const meta = action[name!];
-      if (meta && typeof meta === 'object' && !('_source' in meta)) {
-        item.injectedSource = true;
-        return JSON.stringify({ [name!]: { ...meta, _source: true } });
-      }
+    const meta = action[name!];
+    if (meta && typeof meta === 'object') {
+      item.index = typeof meta._index === 'string' ? meta._index : undefined;
+      item.id = typeof meta._id === 'string' ? meta._id : undefined;
+    }
+    if (op === 'update' && meta && typeof meta === 'object') {
+      this.pendingUpdate = { item, name: name!, meta };
+      return ''; // written together with the body line
     }
     return line;
   }
@@ -82,7 +121,7 @@ export class BulkCapture extends Transform {
  * The changes of an acknowledged `_bulk`, from the captured request and the engine's answer.
  * Removes the `get` members the capture asked for, so the client sees the answer it would have had.
  */
-export function bulkChanges(capture: BulkCapture, response: { items?: Array<Record<string, WriteAck>> }): NewChange[] {
+export function bulkChanges(capture: BulkCapture, response: { items?: Array<Record<string, WriteAck>> }, needsRead: number[] = []): NewChange[] {
   const changes: NewChange[] = [];
   const items = response.items ?? [];
   for (let i = 0; i < items.length && i < capture.items.length; i++) {
@@ -92,8 +131,15 @@ export function bulkChanges(capture: BulkCapture, response: { items?: Array<Reco
     if (!ack) continue;
     let source: unknown;
     if (item.op === 'update') {
-      source = (ack.get as { _source?: unknown } | undefined)?._source;
+      // with a client-chosen filter, the answer may hold part of the source: such an item's event
+      // carries what the answer has only when the client asked for all of it
+      const full = item.injectedSource || item.clientSource === true || item.clientSource === 'true';
+      source = full ? (ack.get as { _source?: unknown } | undefined)?._source : undefined;
       if (item.injectedSource) delete ack.get;
+      if (!full) {
+        needsRead.push(i);
+        continue;
+      }
     } else if (item.sourceText !== undefined) {
       try {
         source = JSON.parse(item.sourceText);

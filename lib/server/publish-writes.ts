@@ -106,13 +106,26 @@ export function publishWrites(backend: Backend, publisher: ChangePublisher, maxC
   const bulk = async (ctx: Context, next: () => Promise<unknown>) => {
     if (ctx.params.index !== undefined && !isIndex(ctx.params.index)) return next();
     checkDeclaredLength(ctx, maxContentLength);
-    const capture = new BulkCapture();
+    const params = new URLSearchParams(ctx.querystring);
+    const filtered = params.has('_source_includes') || params.has('_source_excludes') || (params.has('_source') && params.get('_source') !== 'true');
+    const capture = new BulkCapture(filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
     const body = hasBody(ctx) ? limitedBody(ctx.req, maxContentLength).pipe(capture) : undefined;
     const headers = { ...ctx.headers };
     delete headers['content-length']; // update actions may grow by `"_source":true`
     const res = await backend.request({ method: ctx.method, path: ctx.path, querystring: engineQuery(ctx.querystring), headers, body });
     const answer = await readJson<{ items?: Array<Record<string, WriteAck>> }>(res);
-    if (res.status < 300 && answer?.items) await publish(bulkChanges(capture, answer));
+    if (res.status < 300 && answer?.items) {
+      const needsRead: number[] = [];
+      const changes = bulkChanges(capture, answer, needsRead);
+      for (const i of needsRead) {
+        // the client filtered an update's returned source: the event needs the whole document
+        const entry = answer.items[i];
+        const ack = entry[Object.keys(entry)[0]];
+        const full = await callJson<{ _source?: unknown }>(backend, 'GET', `/${encodeURIComponent(String(ack._index))}/_doc/${encodeURIComponent(String(ack._id))}`);
+        changes.push(changeOf(ack, 'update', full.body?._source) as NewChange);
+      }
+      await publish(changes);
+    }
     reply(ctx, res, answer);
   };
   router.post('/_bulk', bulk);

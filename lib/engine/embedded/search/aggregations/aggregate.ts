@@ -38,12 +38,22 @@ export function aggregate(
   const docs: DocSet = handles.map((handle) => ({ handle, ords: [], scores: withScores ? new Map<number, number>() : undefined }));
   const segOf = new Map<IndexHandle, DocSet[number]>(docs.map((s) => [s.handle, s]));
   if (Array.isArray(hits)) {
-    // The matches of each index as columns: copied without an object per hit.
-    for (const m of hits as MatchSegment[]) {
+    // The matches of each index as columns, without an object per hit. An index matched once
+    // lends its ordinal column as is (a read-only view: aggregations never write a doc set they
+    // are given, they build new ones); otherwise the columns are copied.
+    const segments = hits as MatchSegment[];
+    const times = new Map<IndexHandle, number>();
+    for (const m of segments) times.set(m.handle, (times.get(m.handle) ?? 0) + 1);
+    for (const m of segments) {
       const seg = segOf.get(m.handle)!;
       const { ords, scores, length } = m;
-      const out = seg.ords;
-      for (let i = 0; i < length; i++) out.push(ords[i]);
+      if (times.get(m.handle) === 1 && ords instanceof Int32Array) seg.ords = ords.subarray(0, length) as unknown as number[];
+      else {
+        const out = seg.ords;
+        let n = out.length;
+        out.length = n + length;
+        for (let i = 0; i < length; i++) out[n++] = ords[i];
+      }
       if (seg.scores) for (let i = 0; i < length; i++) seg.scores.set(ords[i], scores[i]);
     }
   } else {
@@ -54,7 +64,7 @@ export function aggregate(
       seg.scores?.set(hit.ord, hit.score);
     }
   }
-  for (const seg of docs) if (!isAscending(seg.ords)) seg.ords.sort((a, b) => a - b);
+  for (const seg of docs) if (!isAscending(seg.ords)) seg.ords = Array.from(seg.ords).sort((a, b) => a - b);
   let all: DocSet | undefined;
   const ctx = {
     typedKeys: opts.typedKeys,
