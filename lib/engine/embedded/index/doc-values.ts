@@ -1,4 +1,5 @@
 import { growInt32, growUint8 } from './growable.js';
+import { decodeValues, encodeValues, type ColumnRef, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 
 export type DocValue = string | number | boolean;
 
@@ -225,6 +226,43 @@ export class DocValues implements Map<number, DocValue[]> {
   get [Symbol.toStringTag](): string {
     return 'DocValues';
   }
+
+  toSnapshot(w: SnapshotWriter): DocValuesSnapshot {
+    const multi: Array<[number, unknown[]]> = [];
+    if (this.multi) this.multi.forEach((vs, ord) => vs && multi.push([ord, encodeValues(vs)]));
+    return {
+      kinds: w.column(this.kinds.subarray(0, this.maxOrd)),
+      sids: this.sids ? w.column(this.sids.subarray(0, Math.min(this.sids.length, this.maxOrd))) : undefined,
+      nums: this.nums ? w.column(this.nums.subarray(0, Math.min(this.nums.length, this.maxOrd))) : undefined,
+      multi,
+      extra: this.extra,
+      count: this.count,
+    };
+  }
+
+  /** Restores a snapshot into this (empty) column. */
+  loadSnapshot(r: SnapshotReader, s: DocValuesSnapshot): void {
+    this.kinds = r.u8(s.kinds);
+    this.maxOrd = this.kinds.length;
+    this.sids = s.sids ? r.i32(s.sids) : undefined;
+    this.nums = s.nums ? r.f64(s.nums) : undefined;
+    if (s.multi.length) {
+      this.multi = [];
+      for (const [ord, vs] of s.multi) this.multi[ord] = decodeValues(vs);
+    }
+    this.extra = s.extra;
+    if (s.extra.length) this.extraIds = new Map(s.extra.map((v, i) => [v, ~i]));
+    this.count = s.count;
+  }
+}
+
+export interface DocValuesSnapshot {
+  kinds: ColumnRef;
+  sids: ColumnRef | undefined;
+  nums: ColumnRef | undefined;
+  multi: Array<[number, unknown[]]>;
+  extra: string[];
+  count: number;
 }
 
 function growFloat64(a: Float64Array<ArrayBuffer> | undefined, minLength: number): Float64Array<ArrayBuffer> {

@@ -2,6 +2,8 @@ import type { IndexableField } from '../mapping/index.js';
 import { DocValues } from './doc-values.js';
 import { growInt32, growUint8 } from './growable.js';
 import { IntSlicePool, SliceReader } from './int-slice-pool.js';
+import type { DocValuesSnapshot } from './doc-values.js';
+import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
 import { intToByte4 } from './small-float.js';
 
 /** Field types indexed with frequencies, positions and norms (Lucene's DOCS_AND_FREQS_AND_POSITIONS). */
@@ -54,6 +56,51 @@ export class FieldIndex {
 
   private newDocValues(): DocValues {
     return new DocValues(this.termList, (term) => this.dict.get(term) ?? -1);
+  }
+
+  toSnapshot(w: SnapshotWriter): FieldIndexSnapshot {
+    return {
+      type: this.type,
+      terms: this.termList,
+      pool: w.column(this.pool.usedBuffer),
+      head: w.column(this.head),
+      tail: w.column(this.tail),
+      end: w.column(this.end),
+      level: w.column(this.level),
+      df: w.column(this.df),
+      lastOrd: w.column(this.lastOrd),
+      flags: w.column(this.flags),
+      tokenCounts: w.column(this.tokenCounts),
+      norms: w.column(this.norms),
+      docCount: this.docCount,
+      sumTotalTermFreq: this.sumTotalTermFreq,
+      docValues: this.docValues.toSnapshot(w),
+    };
+  }
+
+  static fromSnapshot(r: SnapshotReader, s: FieldIndexSnapshot): FieldIndex {
+    const fi = new FieldIndex(s.type);
+    const terms = s.terms;
+    for (let i = 0; i < terms.length; i++) {
+      fi.termList.push(terms[i]);
+      fi.dict.set(terms[i], i);
+    }
+    fi.pool = IntSlicePool.fromUsed(r.i32(s.pool));
+    fi.head = r.i32(s.head);
+    fi.tail = r.i32(s.tail);
+    fi.end = r.i32(s.end);
+    fi.level = r.u8(s.level);
+    fi.df = r.i32(s.df);
+    fi.lastOrd = r.i32(s.lastOrd);
+    fi.freqScratch = new Int32Array(fi.head.length);
+    fi.slotScratch = new Int32Array(fi.head.length);
+    fi.flags = r.u8(s.flags);
+    fi.tokenCounts = r.i32(s.tokenCounts);
+    fi.norms = r.u8(s.norms);
+    fi.docCount = s.docCount;
+    fi.sumTotalTermFreq = s.sumTotalTermFreq;
+    fi.docValues.loadSnapshot(r, s.docValues);
+    return fi;
   }
 
   /** A deep copy (when two fields that shared one index start to differ). */
@@ -331,4 +378,22 @@ export class FieldIndex {
       }
     }
   }
+}
+
+export interface FieldIndexSnapshot {
+  type: string;
+  terms: string[];
+  pool: ColumnRef;
+  head: ColumnRef;
+  tail: ColumnRef;
+  end: ColumnRef;
+  level: ColumnRef;
+  df: ColumnRef;
+  lastOrd: ColumnRef;
+  flags: ColumnRef;
+  tokenCounts: ColumnRef;
+  norms: ColumnRef;
+  docCount: number;
+  sumTotalTermFreq: number;
+  docValues: DocValuesSnapshot;
 }

@@ -18,6 +18,18 @@ export class IntSlicePool {
     return this.used;
   }
 
+  /** The used part of the buffer (for snapshots). */
+  get usedBuffer(): Int32Array<ArrayBuffer> {
+    return this.buffer.subarray(0, this.used);
+  }
+
+  static fromUsed(used: Int32Array<ArrayBuffer>): IntSlicePool {
+    const p = new IntSlicePool(0);
+    p.buffer = used;
+    p.used = used.length;
+    return p;
+  }
+
   clone(): IntSlicePool {
     const c = new IntSlicePool(this.buffer.length);
     c.buffer.set(this.buffer.subarray(0, this.used));
@@ -29,7 +41,7 @@ export class IntSlicePool {
   alloc(level: number): number {
     const size = LEVEL_SIZES[level];
     if (this.used + size > this.buffer.length) {
-      let cap = this.buffer.length * 2;
+      let cap = Math.max(1024, this.buffer.length * 2);
       while (cap < this.used + size) cap *= 2;
       const next = new Int32Array(cap);
       next.set(this.buffer.subarray(0, this.used));
