@@ -133,6 +133,26 @@ export function publishWrites(backend: Backend, publisher: ChangePublisher, maxC
   router.post('/:index/_bulk', bulk);
   router.put('/:index/_bulk', bulk);
 
+  /**
+   * By-query operations run in the engine as they are (its semantics, its answer); their changes
+   * are found by comparing the matching documents' `_seq_no` before and after.
+   */
+  const byQuery = (op: 'delete' | 'update') => async (ctx: Context, next: () => Promise<unknown>) => {
+    const expr = ctx.params.index;
+    if (!isIndex(expr)) return next();
+    const params = new URLSearchParams(ctx.querystring);
+    if (params.get('wait_for_completion') === 'false') return next(); // a background task: no events (documented)
+    const body = await bufferedBody(ctx);
+    const parsed = parse(body) as { query?: unknown } | undefined;
+    const before = await matchingSeqNos(backend, expr, parsed?.query, params.get('q'));
+    const res = await forward(ctx, body);
+    const answer = await readJson<Record<string, unknown>>(res);
+    if (res.status < 300 && before.size) await publish(await changesSince(backend, before, op));
+    reply(ctx, res, answer);
+  };
+  router.post('/:index/_delete_by_query', byQuery('delete'));
+  router.post('/:index/_update_by_query', byQuery('update'));
+
   /** Index delete and close end the streams on those indices. */
   const indexEvent = (op: 'delete' | 'close') => async (ctx: Context, next: () => Promise<unknown>) => {
     const expr = ctx.params.index;
@@ -155,4 +175,55 @@ async function concreteIndices(backend: Backend, expr: string): Promise<string[]
   }
   const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${expr}/_settings`, undefined, 'filter_path=*.settings.index.uuid&expand_wildcards=all');
   return res.status === 200 && res.body ? Object.keys(res.body) : [];
+}
+
+interface Seen {
+  index: string;
+  id: string;
+  seqNo: number;
+}
+
+/** The documents a by-query operation is about to touch, with their `_seq_no` now. */
+async function matchingSeqNos(backend: Backend, expr: string, query: unknown, q: string | null): Promise<Map<string, Seen>> {
+  const seen = new Map<string, Seen>();
+  const qs = new URLSearchParams({ scroll: '1m' });
+  if (q !== null) qs.set('q', q);
+  let page = await callJson<ScrollPage>(backend, 'POST', `/${expr}/_search`, {
+    ...(q === null ? { query: query ?? { match_all: {} } } : {}), size: 1000, _source: false, seq_no_primary_term: true, sort: ['_doc'],
+  }, qs.toString());
+  while (page.status === 200 && page.body.hits?.hits?.length) {
+    for (const h of page.body.hits.hits) seen.set(`${h._index}\u0000${h._id}`, { index: h._index, id: h._id, seqNo: h._seq_no ?? -1 });
+    if (!page.body._scroll_id) break;
+    page = await callJson<ScrollPage>(backend, 'POST', '/_search/scroll', { scroll: '1m', scroll_id: page.body._scroll_id });
+  }
+  if (page.body?._scroll_id) await callJson(backend, 'DELETE', '/_search/scroll', { scroll_id: page.body._scroll_id });
+  return seen;
+}
+
+interface ScrollPage {
+  _scroll_id?: string;
+  hits?: { hits?: Array<{ _index: string; _id: string; _seq_no?: number }> };
+}
+
+/** What became of those documents: deleted, or rewritten (a newer `_seq_no`). */
+async function changesSince(backend: Backend, before: Map<string, Seen>, op: 'delete' | 'update'): Promise<NewChange[]> {
+  const changes: NewChange[] = [];
+  const all = [...before.values()];
+  for (let i = 0; i < all.length; i += 1000) {
+    const batch = all.slice(i, i + 1000);
+    const res = await callJson<{ docs?: Array<WriteAck & { found?: boolean; _source?: unknown }> }>(
+      backend, 'POST', '/_mget', { docs: batch.map((d) => ({ _index: d.index, _id: d.id })) },
+    );
+    (res.body?.docs ?? []).forEach((doc, k) => {
+      const was = batch[k];
+      if (!doc.found) {
+        const change = changeOf({ _index: was.index, _id: was.id, _version: doc._version ?? 0, _seq_no: was.seqNo + 1, _primary_term: 1, result: 'deleted' }, 'delete', undefined);
+        if (change) changes.push(change);
+      } else if (op === 'update' && Number(doc._seq_no) > was.seqNo) {
+        const change = changeOf({ ...doc, result: 'updated' }, 'update', doc._source);
+        if (change) changes.push(change);
+      }
+    });
+  }
+  return changes;
 }

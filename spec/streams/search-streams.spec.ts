@@ -92,6 +92,28 @@ for (const backend of BACKENDS) {
       s.close();
     });
 
+    it('_update_by_query and _delete_by_query publish a change for every affected document', async () => {
+      await call(gw.url, 'PUT', '/byq/_doc/1', json({ tag: 'x', n: 1 }));
+      await call(gw.url, 'PUT', '/byq/_doc/2', json({ tag: 'x', n: 2 }));
+      await call(gw.url, 'PUT', '/byq/_doc/3?refresh=true', json({ tag: 'y', n: 3 }));
+      const s = await openStream(gw.url, '/byq/_search?streamonly=true', { method: 'POST', body: { query: { match_all: {} } } });
+      const d = await openStream(gw.url, '/byq/_doc/1?streamonly=true');
+      await sleep(100);
+      const upd = await call(gw.url, 'POST', '/byq/_update_by_query?refresh=true', json({ query: { term: { tag: 'x' } } }));
+      expect(upd.json.updated).to.equal(2);
+      await s.until((m) => m.length === 2);
+      expect(s.messages.map((m) => m._id).sort()).to.deep.equal(['1', '2']);
+      expect(s.messages.every((m) => m._updated === true)).to.equal(true);
+      const del = await call(gw.url, 'POST', '/byq/_delete_by_query?refresh=true', json({ query: { range: { n: { lte: 2 } } } }));
+      expect(del.json.deleted).to.equal(2);
+      await s.until((m) => m.length === 4);
+      expect(s.messages.slice(2).map((m) => [m._id, m._deleted]).sort()).to.deep.equal([['1', true], ['2', true]]);
+      await d.until((m) => m.length === 2);
+      expect(d.messages[1]).to.deep.equal({ _type: '_doc', _id: '1', _deleted: true });
+      s.close();
+      d.close();
+    });
+
     it('a malformed query is a 400 and a missing index a 404, before any stream opens', async () => {
       const bad = await call(gw.url, 'POST', '/books/_search?stream=true', json({ query: { no_such_query: {} } }));
       expect(bad.status).to.equal(400);

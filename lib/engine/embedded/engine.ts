@@ -47,6 +47,15 @@ export class EmbeddedEngine implements Backend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Snapshots of the in-memory indices: the next start loads them instead of re-analysing every
+    // document (a cache only: a snapshot that does not match the store is ignored).
+    for (const handle of this.indices.all()) {
+      try {
+        handle.saveSnapshot();
+      } catch {
+        // Best effort: without a snapshot the next start rebuilds from the store.
+      }
+    }
     await this.store.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { IndexableField, ParsedDocument } from '../mapping/index.js';
-import { FieldIndex } from './field-index.js';
+import { FieldIndex, type FieldIndexSnapshot } from './field-index.js';
+import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
 import { growInt32, growUint8 } from './growable.js';
 
 const POSITIONAL = new Set(['text', 'match_only_text', 'search_as_you_type']);
@@ -44,6 +45,24 @@ export class NestedIndex {
     }
     if (this.childCount[parentOrd] === 0) this.firstChild[parentOrd] = ord;
     this.childCount[parentOrd]++;
+  }
+
+  toSnapshot(w: SnapshotWriter): NestedIndexSnapshot {
+    return {
+      index: this.index.toSnapshot(w),
+      parentOf: w.column(this.parentOf),
+      firstChild: w.column(this.firstChild),
+      childCount: w.column(this.childCount),
+    };
+  }
+
+  static fromSnapshot(r: SnapshotReader, s: NestedIndexSnapshot): NestedIndex {
+    const n = new NestedIndex();
+    (n as { index: InvertedIndex }).index = InvertedIndex.fromSnapshot(r, s.index);
+    n.parentOf = r.i32(s.parentOf);
+    n.firstChild = r.i32(s.firstChild);
+    n.childCount = r.i32(s.childCount);
+    return n;
   }
 
   removeChildrenOf(parentOrd: number): void {
@@ -219,9 +238,68 @@ export class InvertedIndex {
     for (let ord = 0; ord < max; ord++) if (live[ord] === 1) yield ord;
   }
 
+  /** The whole index as a snapshot header (its columns go to `w`). */
+  toSnapshot(w: SnapshotWriter): InvertedIndexSnapshot {
+    const ids: string[] = [];
+    const ords = new Int32Array(this.idToOrd.size);
+    for (const [id, ord] of this.idToOrd) {
+      ords[ids.length] = ord;
+      ids.push(id);
+    }
+    const fields: Array<[string, number]> = [];
+    for (const [name, fi] of this.fieldIndexes) fields.push([name, this.distinct.indexOf(fi)]);
+    return {
+      ordToId: this.ordToId.map((id) => id ?? null),
+      ids,
+      ords: w.column(ords),
+      live: w.column(this.live),
+      liveCount: this.liveCount,
+      dead: this.dead,
+      distinct: this.distinct.map((fi) => fi.toSnapshot(w)),
+      fields,
+      sharing: [...this.sharing],
+      nested: [...this.nestedIndexes].map(([path, ni]) => [path, ni.toSnapshot(w)]),
+    };
+  }
+
+  static fromSnapshot(r: SnapshotReader, s: InvertedIndexSnapshot): InvertedIndex {
+    const inv = new InvertedIndex();
+    for (const id of s.ordToId) inv.ordToId.push(id ?? undefined);
+    const ords = r.i32(s.ords);
+    for (let i = 0; i < s.ids.length; i++) inv.idToOrd.set(s.ids[i], ords[i]);
+    inv.live = r.u8(s.live);
+    inv.liveCount = s.liveCount;
+    inv.dead = s.dead;
+    for (const f of s.distinct) inv.distinct.push(FieldIndex.fromSnapshot(r, f));
+    for (const [name, i] of s.fields) inv.fieldIndexes.set(name, inv.distinct[i]);
+    for (const [name, twin] of s.sharing) inv.sharing.set(name, twin);
+    for (const [path, n] of s.nested) inv.nestedIndexes.set(path, NestedIndex.fromSnapshot(r, n));
+    return inv;
+  }
+
   private compact(): void {
     const live = (ord: number) => this.live[ord] === 1;
     for (const fi of this.distinct) fi.compact(live);
     this.dead = 0;
   }
+}
+
+export interface NestedIndexSnapshot {
+  index: InvertedIndexSnapshot;
+  parentOf: ColumnRef;
+  firstChild: ColumnRef;
+  childCount: ColumnRef;
+}
+
+export interface InvertedIndexSnapshot {
+  ordToId: Array<string | null>;
+  ids: string[];
+  ords: ColumnRef;
+  live: ColumnRef;
+  liveCount: number;
+  dead: number;
+  distinct: FieldIndexSnapshot[];
+  fields: Array<[string, number]>;
+  sharing: Array<[string, string]>;
+  nested: Array<[string, NestedIndexSnapshot]>;
 }

@@ -1,6 +1,6 @@
 import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type AnalysisRegistry } from '../analysis/index.js';
-import { InvertedIndex } from '../index/index.js';
+import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
@@ -113,15 +113,63 @@ export class IndexHandle {
     this.versions.clear();
     this.maxSeqNo = -1;
     this.sourceBytes = 0;
-    this.inverted = this.isOpen ? new InvertedIndex() : undefined;
+    this.inverted = undefined;
+    const fp = new Fingerprint();
+    const ids: string[] = [];
+    const texts: string[] = [];
     for (const { id, doc } of this.store.documents(this.uuid)) {
-      this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted: doc.s === undefined });
+      const deleted = doc.s === undefined;
+      this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted });
+      fp.add(id, doc.v, doc.q, doc.t, deleted);
       if (doc.q > this.maxSeqNo) this.maxSeqNo = doc.q;
       if (doc.s !== undefined) {
         this.sourceBytes += doc.s.length;
-        if (this.inverted) this.inverted.put(id, this.parseForLoad(id, doc.s));
+        if (this.isOpen) {
+          ids.push(id);
+          texts.push(doc.s);
+        }
       }
     }
+    if (!this.isOpen) return;
+    this.inverted = this.loadSnapshot(fp.value());
+    if (this.inverted) return;
+    const inverted = new InvertedIndex();
+    for (let i = 0; i < ids.length; i++) inverted.put(ids[i], this.parseForLoad(ids[i], texts[i]));
+    this.inverted = inverted;
+  }
+
+  /** What a snapshot must have been taken under to stand for the documents in the store now. */
+  private snapshotKey(fingerprint: string): string {
+    return JSON.stringify([fingerprint, this.meta.mappings, this.meta.settings]);
+  }
+
+  /** The index from the last snapshot, when it was taken from exactly the documents in the store. */
+  private loadSnapshot(fingerprint: string): InvertedIndex | undefined {
+    const bytes = this.store.readSnapshot(this.uuid);
+    if (!bytes) return undefined;
+    try {
+      const reader = SnapshotReader.open(bytes);
+      const header = reader?.header as { key: string; index: InvertedIndexSnapshot } | undefined;
+      if (!reader || header?.key !== this.snapshotKey(fingerprint)) return undefined;
+      return InvertedIndex.fromSnapshot(reader, header.index);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Saves the in-memory index so that the next start loads it instead of re-analysing every
+   * document (at engine close). It is keyed by a fingerprint of every document's id and version
+   * as this handle knows them: a store that ends up different (a write that failed, writes after
+   * the snapshot) does not match, and the index is rebuilt from the store.
+   */
+  saveSnapshot(): void {
+    if (!this.inverted || this.pending.size) return;
+    const fp = new Fingerprint();
+    for (const [id, v] of this.versions) fp.add(id, v.version, v.seqNo, v.primaryTerm, v.deleted);
+    const w = new SnapshotWriter();
+    const index = this.inverted.toSnapshot(w);
+    this.store.writeSnapshot(this.uuid, w.toBuffers({ key: this.snapshotKey(fp.value()), index }));
   }
 
   private parseForLoad(id: string, text: string): ParsedDocument {
@@ -275,5 +323,36 @@ export class IndexHandle {
 
   static isDocument(v: unknown): v is JsonObject {
     return isPlainObject(v);
+  }
+}
+
+/**
+ * An order-independent fingerprint of a set of document versions (two 32-bit sums and a count):
+ * equal sets give equal fingerprints whatever order they are added in.
+ */
+class Fingerprint {
+  private sum = 0;
+  private xor = 0;
+  private count = 0;
+
+  add(id: string, version: number, seqNo: number, primaryTerm: number, deleted: boolean): void {
+    let h1 = 0x811c9dc5;
+    let h2 = 0x01000193 ^ id.length;
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15);
+    }
+    for (const n of [version, seqNo, primaryTerm, deleted ? 1 : 0]) {
+      h1 = Math.imul(h1 ^ (n | 0), 0x01000193) ^ Math.floor(n / 4294967296);
+      h2 = Math.imul(h2 + (n | 0), 0x5bd1e995) ^ (h2 >>> 13);
+    }
+    this.sum = (this.sum + (h1 >>> 0)) >>> 0;
+    this.xor = (this.xor ^ h2) >>> 0;
+    this.count++;
+  }
+
+  value(): string {
+    return `${this.count}:${this.sum.toString(16)}:${this.xor.toString(16)}`;
   }
 }

@@ -1,3 +1,5 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { IndexMetadata, StoredDocument } from './types.js';
 
@@ -21,6 +23,8 @@ export type StoreWrite =
  */
 export class Store {
   private readonly docDbs = new Map<string, Database<StoredDocument, string>>();
+  /** Where index snapshots (caches of the in-memory index) are kept. */
+  private snapshotDir = '';
 
   private constructor(
     private readonly root: RootDatabase,
@@ -32,7 +36,49 @@ export class Store {
     const root = open({ path: dataDir, maxDbs: 10_000, compression: false });
     const meta = root.openDB<IndexMetadata, string>({ name: 'indices' });
     const cluster = root.openDB<unknown, string>({ name: 'cluster' });
-    return new Store(root, meta, cluster);
+    const store = new Store(root, meta, cluster);
+    store.snapshotDir = path.join(dataDir, 'snapshots');
+    return store;
+  }
+
+  private snapshotPath(uuid: string): string {
+    return path.join(this.snapshotDir, `${uuid}.idx`);
+  }
+
+  /**
+   * The last snapshot of an index's in-memory structures, if any. A snapshot is only a cache: the
+   * caller checks that it matches the documents in LMDB before using it.
+   */
+  readSnapshot(uuid: string): Buffer | undefined {
+    const file = this.snapshotPath(uuid);
+    if (!existsSync(file)) return undefined;
+    try {
+      return readFileSync(file);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Writes a snapshot (atomically: a temporary file, synced, renamed over the previous one). */
+  writeSnapshot(uuid: string, parts: Buffer[]): void {
+    const file = this.snapshotPath(uuid);
+    mkdirSync(this.snapshotDir, { recursive: true });
+    const tmp = `${file}.tmp`;
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const p of parts) {
+        let off = 0;
+        while (off < p.length) off += writeSync(fd, p, off, p.length - off);
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  }
+
+  deleteSnapshot(uuid: string): void {
+    rmSync(this.snapshotPath(uuid), { force: true });
   }
 
   /** Cluster-level metadata records, by key. */
@@ -86,6 +132,7 @@ export class Store {
     });
     await db.drop();
     this.docDbs.delete(meta.uuid);
+    this.deleteSnapshot(meta.uuid);
     await this.root.flushed;
   }
 

@@ -1,0 +1,170 @@
+import { expect } from 'chai';
+import { copyFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { DocValues, InvertedIndex, SliceReader, type FieldIndex } from '../../../../lib/engine/embedded/index/index.js';
+import type { IndexableField } from '../../../../lib/engine/embedded/mapping/index.js';
+import { ndjson, startEngine } from '../support.js';
+
+function kw(values: string[]): IndexableField {
+  return { type: 'keyword', terms: [...values], positions: values.map(() => 0), values: [...values] };
+}
+
+function doc(fields: Record<string, IndexableField>) {
+  return { fields: new Map(Object.entries(fields)) };
+}
+
+/** Live ordinals of a term's postings. */
+function postings(fi: FieldIndex, term: string, inv: InvertedIndex): number[] {
+  const tid = fi.termId(term);
+  if (tid < 0) return [];
+  const r = fi.postingsOf(tid, new SliceReader());
+  const out: number[] = [];
+  while (!r.done) {
+    const ord = r.read();
+    if (inv.isLive(ord)) out.push(ord);
+  }
+  return out;
+}
+
+describe('embedded engine: index structures', () => {
+  describe('doc values columns', () => {
+    it('keep single strings, numbers, booleans and multi values per ordinal', () => {
+      const dv = new DocValues();
+      dv.set(0, ['a']);
+      dv.set(2, [3.5]);
+      dv.set(3, [true]);
+      dv.set(4, [false]);
+      dv.set(5, ['x', 'y']);
+      dv.set(6, [-0]);
+      expect(dv.get(0)).to.deep.equal(['a']);
+      expect(dv.get(1)).to.equal(undefined);
+      expect(dv.get(2)).to.deep.equal([3.5]);
+      expect(dv.get(3)).to.deep.equal([true]);
+      expect(dv.get(4)).to.deep.equal([false]);
+      expect(dv.get(5)).to.deep.equal(['x', 'y']);
+      expect(Object.is(dv.get(6)![0], -0)).to.equal(true);
+      expect(dv.size).to.equal(6);
+      expect([...dv.keys()]).to.deep.equal([0, 2, 3, 4, 5, 6]);
+      dv.delete(5);
+      dv.set(0, ['b', 'c']);
+      expect(dv.get(5)).to.equal(undefined);
+      expect(dv.get(0)).to.deep.equal(['b', 'c']);
+      expect(dv.size).to.equal(5);
+      expect(dv.view(2)).to.deep.equal([3.5]);
+    });
+  });
+
+  describe('fields with identical content share one index until they differ', () => {
+    it('x.keyword and x.raw answer alike while equal, and separately after the first difference', () => {
+      const inv = new InvertedIndex();
+      inv.put('1', doc({ 'x.keyword': kw(['a']), 'x.raw': kw(['a']) }));
+      inv.put('2', doc({ 'x.keyword': kw(['b']), 'x.raw': kw(['b']) }));
+      expect(inv.field('x.raw')).to.equal(inv.field('x.keyword'));
+      // ignore_above-like difference: only x.raw has the long value
+      inv.put('3', doc({ 'x.raw': kw(['long value']) }));
+      const k = inv.field('x.keyword')!;
+      const r = inv.field('x.raw')!;
+      expect(r).to.not.equal(k);
+      expect(postings(k, 'long value', inv)).to.deep.equal([]);
+      expect(postings(r, 'long value', inv)).to.deep.equal([2]);
+      expect(postings(k, 'a', inv)).to.deep.equal([0]);
+      expect(postings(r, 'a', inv)).to.deep.equal([0]);
+      expect(k.docCount).to.equal(2);
+      expect(r.docCount).to.equal(3);
+      expect(k.docValues.get(2)).to.equal(undefined);
+      expect(r.docValues.get(2)).to.deep.equal(['long value']);
+      // a delete is applied once to each index
+      inv.delete('1');
+      expect(k.docCount).to.equal(1);
+      expect(r.docCount).to.equal(2);
+      inv.put('4', doc({ 'x.keyword': kw(['c']), 'x.raw': kw(['d']) }));
+      expect(postings(k, 'c', inv)).to.deep.equal([3]);
+      expect(postings(r, 'c', inv)).to.deep.equal([]);
+      expect(postings(r, 'd', inv)).to.deep.equal([3]);
+    });
+
+    it('a delete while shared counts once', () => {
+      const inv = new InvertedIndex();
+      inv.put('1', doc({ a: kw(['v']), b: kw(['v']) }));
+      inv.put('2', doc({ a: kw(['w']), b: kw(['w']) }));
+      inv.delete('1');
+      expect(inv.field('a')!.docCount).to.equal(1);
+      expect(inv.field('b')!.docCount).to.equal(1);
+      expect(inv.field('a')!.sumTotalTermFreq).to.equal(1);
+    });
+  });
+
+  describe('restart', function () {
+    this.timeout(30_000);
+    const queries: unknown[] = [
+      { query: { match: { title: 'quick fox' } } },
+      { query: { match_phrase: { title: 'brown fox' } } },
+      { query: { term: { 'tag.raw': 'red' } } },
+      { query: { range: { n: { gte: 3, lt: 40 } } }, sort: [{ n: 'asc' }] },
+      { query: { exists: { field: 'flag' } }, sort: ['_doc'] },
+      { query: { nested: { path: 'parts', query: { term: { 'parts.p': 'x' } } } } },
+      { size: 0, aggs: { tags: { terms: { field: 'tag.keyword' } }, n: { stats: { field: 'n' } }, flags: { terms: { field: 'flag' } } } },
+      { query: { prefix: { 'title.keyword': 'the' } }, sort: [{ 'title.keyword': 'desc' }] },
+    ];
+
+    it('loads the snapshot taken at close, and rebuilds from the store when the snapshot does not match it', async () => {
+      let es = await startEngine();
+      const dataDir = es.dataDir;
+      try {
+        await es.call('PUT', '/snap', { mappings: { properties: { parts: { type: 'nested' }, n: { type: 'long' } } } });
+        const lines: unknown[] = [];
+        const words = ['quick', 'brown', 'fox', 'lazy', 'dog', 'the', 'red', 'green'];
+        for (let i = 0; i < 60; i++) {
+          lines.push({ index: { _id: String(i) } });
+          lines.push({
+            title: `the ${words[i % 8]} ${words[(i * 3) % 8]} fox ${i}`,
+            tag: i % 7 === 0 ? ['red', 'green'] : words[(i * 5) % 8],
+            n: i * 1.5,
+            flag: i % 4 === 0 ? true : i % 4 === 1 ? false : undefined,
+            parts: [{ p: i % 2 ? 'x' : 'y' }, { p: 'z' }],
+            ...(i === 7 ? { long: 'x'.repeat(300) } : {}),
+          });
+        }
+        let r = await es.call('POST', '/snap/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
+        expect(r.json.errors).to.equal(false);
+        await es.call('DELETE', '/snap/_doc/5');
+        await es.call('PUT', '/snap/_doc/6', { title: 'the replaced quick fox', tag: 'red', n: 6 });
+        const search = async () => Promise.all(queries.map(async (q) => {
+          const res = await es.call('POST', '/snap/_search', q);
+          expect(res.status).to.equal(200);
+          return { hits: res.json.hits, aggregations: res.json.aggregations };
+        }));
+        const before = await search();
+        await es.close(false);
+        const file = path.join(dataDir, 'snapshots');
+        expect(existsSync(file)).to.equal(true);
+
+        es = await startEngine({ dataDir });
+        expect(await search()).to.deep.equal(before);
+        // writes after a snapshot load are indexed as usual
+        await es.call('PUT', '/snap/_doc/new', { title: 'the quick new fox', tag: 'red', n: 2 });
+        const withNew = await search();
+        expect(withNew[0].hits.total.value).to.equal(before[0].hits.total.value + 1);
+
+        // An older snapshot than the store: ignored, the index is rebuilt with every document.
+        const uuid = (await es.call('GET', '/snap/_settings')).json.snap.settings.index.uuid as string;
+        const snapFile = path.join(dataDir, 'snapshots', `${uuid}.idx`);
+        await es.close(false);
+        copyFileSync(snapFile, `${snapFile}.old`);
+        es = await startEngine({ dataDir });
+        await es.call('PUT', '/snap/_doc/newer', { title: 'the quick newest fox', tag: 'red', n: 2 });
+        await es.close(false);
+        copyFileSync(`${snapFile}.old`, snapFile);
+        es = await startEngine({ dataDir });
+        r = await es.call('POST', '/snap/_search', { query: { match: { title: 'newest' } } });
+        expect(r.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['newer']);
+        r = await es.call('POST', '/snap/_search', { size: 0, aggs: { tags: { terms: { field: 'tag.keyword' } } } });
+        const red = r.json.aggregations.tags.buckets.find((b: { key: string }) => b.key === 'red');
+        const redBefore = before[6].aggregations.tags.buckets.find((b: { key: string }) => b.key === 'red');
+        expect(red.doc_count).to.equal(redBefore.doc_count + 2);
+      } finally {
+        await es.close(true);
+      }
+    });
+  });
+});
