@@ -1,0 +1,41 @@
+/** Latency samples in milliseconds, summarised by nearest-rank percentiles. */
+export interface Summary {
+  n: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export function summarize(samples: ArrayLike<number>): Summary {
+  const sorted = Float64Array.from(samples).sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, mean: sum / sorted.length };
+}
+
+/** Resident set size of a process in bytes, from /proc (Linux). */
+export async function rssOf(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!m) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+/** A seeded PRNG (mulberry32), so generated workloads are the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
