@@ -29,6 +29,11 @@ export interface StreamConfig {
   historyLength: number;
   /** STREAM_TRACKED_IDS: matching ids a search stream tracks to tell updates and departures. */
   trackedIds: number;
+  /**
+   * STREAM_MATCHING: `local` (the engine's matcher in the gateway; queries it cannot decide are
+   * asked of the engine on the HTTP backend) or `engine` (always ask the engine; HTTP backend).
+   */
+  matching: 'local' | 'engine';
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +47,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const n = Number(raw);
   if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 /** Sizes like "100mb", "512kb", "1gb" or a plain byte count, as Elasticsearch writes them. */
@@ -94,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBufferedBytes: env.STREAM_BUFFER_BYTES ? parseByteSize(env.STREAM_BUFFER_BYTES, 'STREAM_BUFFER_BYTES') : 8 * 1024 ** 2,
       historyLength: integer(env, 'STREAM_HISTORY', 10_000, 1, 10_000_000),
       trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
+      matching: oneOf(env, 'STREAM_MATCHING', ['local', 'engine'] as const, 'local'),
     },
   };
 }

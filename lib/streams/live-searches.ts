@@ -22,6 +22,11 @@ export interface LiveSearch {
   trackedComplete: boolean;
   /** At most this many ids are tracked. */
   readonly trackCap: number;
+  /**
+   * Set when the engine, not the local matcher, decides (a query the matcher cannot decide
+   * exactly, on the HTTP backend): asked for every change of the index.
+   */
+  readonly decide?: (change: DocumentChange) => Promise<boolean>;
   onVerdict(verdict: LiveVerdict): void;
   onIndexEvent(event: ChangeEvent): void;
   onError(err: unknown): void;
@@ -61,8 +66,8 @@ export class IndexLiveSearches {
   }
 
   /** Registers a search (subscribing this node to the index's changes if it is the first). */
-  async add(search: LiveSearch, ctx: MatchContext): Promise<() => void> {
-    this.ctx = ctx;
+  async add(search: LiveSearch, ctx: MatchContext | undefined): Promise<() => void> {
+    if (ctx) this.ctx = ctx;
     const reg = this.register(search, ctx);
     if (!this.subscription) {
       this.subscription = this.bus.changes(this.index).subscribe({
@@ -81,9 +86,13 @@ export class IndexLiveSearches {
     if (reg) this.trackIfRoom(reg, id);
   }
 
-  private register(search: LiveSearch, ctx: MatchContext): Registered {
-    const rewritten = rewriteQuery(search.query, ctx);
-    const reg: Registered = { search, rewritten, required: requiredTerms(rewritten, ctx) };
+  private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
+    const reg: Registered = search.decide || !ctx
+      ? { search, rewritten: search.query, required: 'any' }
+      : (() => {
+          const rewritten = rewriteQuery(search.query, ctx);
+          return { search, rewritten, required: requiredTerms(rewritten, ctx) };
+        })();
     this.searches.set(search, reg);
     this.indexRequired(reg);
     return reg;
@@ -171,9 +180,8 @@ export class IndexLiveSearches {
       }
       return;
     }
-    let ctx = this.ctx ?? (await this.contexts.get(this.index));
-    if (!ctx) return;
-    if (MatchContexts.bringsNewFields(ctx, event.source as Record<string, unknown>)) {
+    let ctx = this.ctx ?? (await this.contexts.get(this.index).catch(() => undefined));
+    if (ctx && MatchContexts.bringsNewFields(ctx, event.source as Record<string, unknown>)) {
       // the write may have added fields to the mappings: queries are rewritten against the new ones
       this.contexts.invalidate(this.index);
       const fresh = await this.contexts.get(this.index);
@@ -181,6 +189,7 @@ export class IndexLiveSearches {
         ctx = fresh;
         this.ctx = fresh;
         for (const reg of this.searches.values()) {
+          if (reg.search.decide) continue;
           this.unindexRequired(reg);
           reg.rewritten = rewriteQuery(reg.search.query, fresh);
           reg.required = requiredTerms(reg.rewritten, fresh);
@@ -188,11 +197,11 @@ export class IndexLiveSearches {
         }
       }
     }
-    const doc = prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx);
+    const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
     for (const reg of this.candidates(event, doc)) {
       const s = reg.search;
       const typeOk = s.type === undefined || s.type === event.type;
-      const matches = typeOk && doc !== undefined && preparedMatches(reg.rewritten, doc);
+      const matches = typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc));
       const wasTracked = s.tracked.has(event.id);
       if (matches) {
         s.onVerdict({ change: event, matches: true });
@@ -207,9 +216,11 @@ export class IndexLiveSearches {
   /** Does this changed document match the search now? (Used to replay history on resume.) */
   async matches(search: LiveSearch, change: DocumentChange): Promise<boolean> {
     const reg = this.searches.get(search);
-    const ctx = this.ctx ?? (await this.contexts.get(this.index));
-    if (!reg || !ctx) return false;
+    if (!reg) return false;
     if (search.type !== undefined && search.type !== change.type) return false;
+    if (search.decide) return search.decide(change);
+    const ctx = this.ctx ?? (await this.contexts.get(this.index));
+    if (!ctx) return false;
     const doc = prepareDocument({ id: change.id, source: (change.source ?? {}) as Record<string, unknown> }, ctx);
     return doc !== undefined && preparedMatches(reg.rewritten, doc);
   }

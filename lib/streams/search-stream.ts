@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { comparePositions, type ChangeBus, type ChangeEvent } from '../changes/index.js';
+import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { filterSource, parseQuery, type Query, type SourceFilter } from '../engine/embedded/matching.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
@@ -20,6 +20,8 @@ export interface SearchStreamSpec {
   readInitial(): Promise<{ body: Record<string, unknown>; seqNos: Map<string, number> }>;
   /** Ids matching the query now (at most `cap`), and whether that is all of them. */
   readMatchingIds(cap: number): Promise<{ ids: string[]; complete: boolean }>;
+  /** When set, the engine decides whether a changed document matches (see LiveSearch.decide). */
+  engineDecides?: (change: DocumentChange) => Promise<boolean>;
 }
 
 /**
@@ -31,7 +33,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
   return new Observable<StreamMessage>((subscriber) => {
     let query: Query;
     try {
-      query = spec.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(spec.query);
+      query = spec.query === undefined || spec.engineDecides ? { type: 'match_all', boost: 1 } : parseQuery(spec.query);
     } catch (err) {
       subscriber.error(err);
       return;
@@ -68,6 +70,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       tracked: new Set(),
       trackedComplete: true,
       trackCap: spec.trackCap,
+      decide: spec.engineDecides,
       onVerdict: (verdict) => {
         const wasTracked = search.tracked.has(verdict.change.id);
         if (started) deliver(verdict, wasTracked);
@@ -80,8 +83,8 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
     let remove: (() => void) | undefined;
     const index = live.of(spec.index);
     (async () => {
-      const ctx = await live.contexts.get(spec.index);
-      if (!ctx) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
+      const ctx = spec.engineDecides ? undefined : await live.contexts.get(spec.index);
+      if (!ctx && !spec.engineDecides) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
       remove = await index.add(search, ctx);
       if (subscriber.closed) return remove();
       await bus.subscribed(spec.index);

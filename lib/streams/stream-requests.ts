@@ -3,6 +3,7 @@ import type { TypedDocuments } from '../apps/typed-documents.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parseQuery, sourceFilterFromBody, sourceFilterFromParams } from '../engine/embedded/matching.js';
+import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamMessage } from './transports/index.js';
 
@@ -77,9 +78,19 @@ export async function openRequestedStream(
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
   const body = (input.body ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object' || Array.isArray(body)) throw new EsError(400, 'parse_exception', 'request body must be a JSON object');
-  if (body.query !== undefined) parseQuery(body.query); // a malformed query is a 400 before the stream opens
-  if (!(await hub.searches.contexts.get(index))) {
-    throw new EsError(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
+  // Decide matches locally when the engine's matcher can; on the HTTP backend, a query (or an
+  // index analysis) it cannot decide exactly is decided by asking the engine instead.
+  let local = !(backend.kind === 'http' && hub.config.matching === 'engine');
+  if (local) {
+    try {
+      if (body.query !== undefined) parseQuery(body.query);
+      if (!(await hub.searches.contexts.get(index))) {
+        throw new EsError(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
+      }
+    } catch (err) {
+      if (backend.kind !== 'http' || (err instanceof EsError && err.status === 404)) throw err;
+      local = false;
+    }
   }
   const source = sourceFilterFromParams(params, sourceFilterFromBody(body._source === undefined ? true : body._source));
   const askedSeqNo = body.seq_no_primary_term === true;
@@ -90,8 +101,10 @@ export async function openRequestedStream(
     if (r.status >= 400) throw relayed(r.status, r.body);
     return r.body;
   };
+  if (!local) await search({ size: 0, query: body.query ?? { match_all: {} } }, ''); // the engine refuses a bad query before the stream opens
   return hub.search({
     index, type, query: body.query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
+    engineDecides: local ? undefined : engineDecider(backend, index, body.query),
     async readInitial() {
       const answer = await search({ ...body, seq_no_primary_term: true }, querystring);
       const seqNos = new Map<string, number>();

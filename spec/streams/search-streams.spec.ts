@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
-import type { TestGateway } from '../support/servers.js';
+import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from '../support/servers.js';
 import { openStream, sleep } from '../support/stream-client.js';
 
 const json = (body: unknown) => ({ body });
@@ -151,3 +151,42 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('search streams decided by the engine (STREAM_MATCHING=engine, HTTP backend)', function () {
+  this.timeout(30_000);
+  let engine: ChildServer;
+  let data: { dir: string; remove(): Promise<void> };
+  let gw: TestGateway;
+  before(async () => {
+    data = await tempDir('gw-engine-');
+    engine = await spawnEngine(data.dir);
+    gw = await startTestGateway({ ENGINE_URL: engine.url, STREAM_MATCHING: 'engine' });
+  });
+  after(async () => {
+    await gw.close();
+    await engine.stop();
+    await data.remove();
+  });
+
+  it('asks the engine, the query restricted to the changed id, and reports the same changes', async () => {
+    await call(gw.url, 'PUT', '/asked/_doc/1', json({ title: 'red apple', n: 1 }));
+    const query = { bool: { must: [{ match: { title: 'apple' } }], filter: [{ range: { n: { lt: 10 } } }] } };
+    const s = await openStream(gw.url, '/asked/_search?stream=true', { method: 'POST', body: { query } });
+    await s.until((m) => m.length === 1);
+    expect(s.messages[0].hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['1']);
+    await call(gw.url, 'PUT', '/asked/_doc/2', json({ title: 'green apple', n: 2 })); // new match
+    await call(gw.url, 'PUT', '/asked/_doc/3', json({ title: 'pear', n: 3 })); // no match
+    await call(gw.url, 'PUT', '/asked/_doc/1', json({ title: 'red apple', n: 50 })); // leaves
+    await call(gw.url, 'DELETE', '/asked/_doc/2');
+    await s.until((m) => m.length === 4);
+    await sleep(200);
+    expect(s.messages.slice(1)).to.deep.equal([
+      { _type: '_doc', _id: '2', _source: { title: 'green apple', n: 2 } },
+      { _type: '_doc', _id: '1', _deleted: true },
+      { _type: '_doc', _id: '2', _deleted: true },
+    ]);
+    const bad = await call(gw.url, 'POST', '/asked/_search?stream=true', json({ query: { no_such_query: {} } }));
+    expect(bad.status).to.equal(400);
+    s.close();
+  });
+});

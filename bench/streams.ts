@@ -1,0 +1,482 @@
+/**
+ * bench:streams — live streams, in one run, next to the floors they are built on:
+ *
+ * - floors: an in-process RxJS Subject `next` → subscriber; a bare ioredis PUBLISH → SUBSCRIBE
+ *   round trip on the same redis-server the cross-node part uses; an HTTP write's acknowledgement
+ *   through the same gateway with no streams open.
+ * - fan-out: 1,000 and 10,000 document streams over real HTTP on one gateway (a child process on
+ *   the embedded engine, memory bus; the clients live in this process), spread over 100
+ *   documents; every round writes each document once through HTTP; write → push latency across
+ *   all subscribers, and the gateway's RSS per stream (from /proc/<pid>/status).
+ * - search-stream matching: the Debian corpus in an embedded engine index (in process), 1,000 and
+ *   10,000 distinct live searches in `IndexLiveSearches`; the cost of one changed document
+ *   published through a memory bus until the index of live searches has handled it, against
+ *   testing every search one by one with the same matcher.
+ * - cross-node: redis-server, the standalone engine, two gateway processes; a document stream on
+ *   node B, sequential writes through node A; write → push latency.
+ *
+ * Everything started is stopped at the end, on failure and on SIGINT/SIGTERM too.
+ */
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { Subject } from 'rxjs';
+import { Pool } from 'undici';
+import { MemoryChangeBus, type NewChange } from '../lib/changes/index.js';
+import { openEmbeddedEngine, type EmbeddedEngine } from '../lib/engine/embedded/index.js';
+import { parseQuery, prepareDocument, preparedMatches, rewriteQuery, type MatchContext } from '../lib/engine/embedded/matching.js';
+import { readJson } from '../lib/engine/index.js';
+import { LiveSearches, type IndexLiveSearches, type LiveSearch } from '../lib/streams/live-searches.js';
+import { MatchContexts } from '../lib/streams/match-contexts.js';
+import { requiredTerms } from '../lib/streams/required-terms.js';
+import { spawnEngine, spawnGateway, tempDir } from '../spec/support/servers.js';
+import { loadCorpus } from './support/corpus.js';
+import { DocStreamFleet } from './support/doc-stream-fleet.js';
+import { rssOf, seededRandom, summarize, type Summary } from './support/latency.js';
+import { DEBIAN_INDEX, liveSearchMix } from './support/live-search-mix.js';
+import { redisServerAvailable, startBenchRedis, type BenchRedis } from './support/redis-server.js';
+
+const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
+const AUTH = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}`).toString('base64');
+const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTH };
+
+const FAN_OUT_COUNTS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').map(Number);
+const FAN_OUT_DOCS = 100;
+const SEARCH_COUNTS = [1_000, 10_000];
+const CROSS_NODE_WRITES = Number(process.env.BENCH_CROSS_WRITES ?? 500);
+
+// ---- everything started is stopped ----
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+/** Registers a teardown (run last-in first-out at exit); returns it, made idempotent. */
+function owned<T extends () => Promise<unknown> | unknown>(fn: T): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const once = () => (done ??= Promise.resolve().then(fn).then(() => undefined, (err) => console.error(`cleanup: ${(err as Error).message}`)));
+  cleanups.push(once);
+  return once;
+}
+async function cleanUp(): Promise<void> {
+  while (cleanups.length) await cleanups.pop()!();
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`${signal}: stopping everything the benchmark started`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+// ---- the table ----
+
+interface Row {
+  part: string;
+  what: string;
+  s: Summary;
+  floor?: { name: string; s: Summary };
+  note?: string;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+const progress = (line: string) => console.error(`[bench:streams] ${line}`);
+
+const ms = (v: number) => (!Number.isFinite(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(2));
+const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(a / b >= 100 ? 0 : 1)}×` : 'n/a');
+
+function printTable(): void {
+  const header = ['part', 'measure', 'samples', 'p50 ms', 'p99 ms', 'floor', '×floor p50', '×floor p99', 'notes'];
+  const body = rows.map((r) => [
+    r.part, r.what, String(r.s.n), ms(r.s.p50), ms(r.s.p99),
+    r.floor?.name ?? '', r.floor ? ratio(r.s.p50, r.floor.s.p50) : '', r.floor ? ratio(r.s.p99, r.floor.s.p99) : '', r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ').trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const b of body) console.log(line(b));
+  if (notes.length) {
+    console.log('');
+    for (const n of notes) console.log(`- ${n}`);
+  }
+}
+
+// ---- floors ----
+
+/** RxJS Subject.next → one subscriber, in process: the cost of handing an event on. */
+function subjectFloor(): Summary {
+  const subject = new Subject<number>();
+  let sink = 0;
+  subject.subscribe((v) => (sink += v));
+  for (let i = 0; i < 50_000; i++) subject.next(i);
+  const samples = new Float64Array(200_000);
+  for (let i = 0; i < samples.length; i++) {
+    const t0 = process.hrtime.bigint();
+    subject.next(i);
+    samples[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+  }
+  subject.complete();
+  if (sink < 0) console.log(sink); // keep the subscriber's work alive
+  return summarize(samples);
+}
+
+/** A bare ioredis PUBLISH → SUBSCRIBE round trip on loopback, one message at a time. */
+async function redisFloor(url: string): Promise<Summary> {
+  const pub = new Redis(url, { lazyConnect: false });
+  const sub = new Redis(url, { lazyConnect: false });
+  const release = owned(() => Promise.all([pub.quit().catch(() => pub.disconnect()), sub.quit().catch(() => sub.disconnect())]));
+  try {
+    await sub.subscribe('bench-floor');
+    let waiting: ((t: number) => void) | undefined;
+    sub.on('message', () => waiting?.(performance.now()));
+    const samples: number[] = [];
+    for (let i = 0; i < 1_100; i++) {
+      const received = new Promise<number>((resolve) => (waiting = resolve));
+      const t0 = performance.now();
+      await pub.publish('bench-floor', JSON.stringify({ i, pad: 'x'.repeat(200) }));
+      const t1 = await received;
+      if (i >= 100) samples.push(t1 - t0);
+    }
+    return summarize(samples);
+  } finally {
+    await release();
+  }
+}
+
+// ---- search-stream matching ----
+
+interface QueueView {
+  /** IndexLiveSearches handles events on a promise chain (a private field): awaiting it = handled. */
+  queue: Promise<void>;
+}
+
+async function loadDebianIndex(engine: EmbeddedEngine, docs: Array<Record<string, unknown>>): Promise<void> {
+  const created = await engine.request({ method: 'PUT', path: '/debian', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEBIAN_INDEX) });
+  if (created.status !== 200) throw new Error(`create index: ${JSON.stringify(await readJson(created))}`);
+  await readJson(created);
+  for (let i = 0; i < docs.length; i += 2_000) {
+    const lines: string[] = [];
+    for (let j = i; j < Math.min(i + 2_000, docs.length); j++) lines.push(JSON.stringify({ index: { _id: String(j) } }), JSON.stringify(docs[j]));
+    const res = await engine.request({ method: 'POST', path: '/debian/_bulk', headers: { 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
+    const body = await readJson<{ errors: boolean }>(res);
+    if (res.status !== 200 || body.errors) throw new Error(`bulk failed: ${JSON.stringify(body).slice(0, 400)}`);
+  }
+}
+
+async function matching(docs: Array<Record<string, unknown>>, subject: Summary): Promise<void> {
+  const data = await tempDir('bench-streams-match-');
+  const removeData = owned(() => data.remove());
+  const engine = await openEmbeddedEngine({ dataDir: path.join(data.dir, 'engine') });
+  const closeEngine = owned(() => engine.close());
+  try {
+    let t0 = performance.now();
+    await loadDebianIndex(engine, docs);
+    progress(`matching: ${docs.length} Debian records indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const contexts = new MatchContexts(engine);
+    const ctx = (await contexts.get('debian')) as MatchContext;
+    if (!ctx) throw new Error('no match context for the debian index');
+
+    const mix = liveSearchMix(docs, Math.max(...SEARCH_COUNTS));
+    const parsed = mix.queries.map((q) => parseQuery(q));
+    notes.push(`matching mix (${mix.queries.length} distinct searches): ${[...mix.kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+
+    // the changed documents: corpus records (distinct ids, so no search has tracked them before)
+    const random = seededRandom(7);
+    const order = docs.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const WARM = 200;
+    const MEASURED = 2_000;
+    const LOOPED = 150;
+    let seqNo = docs.length;
+    type DocumentNewChange = Extract<NewChange, { kind: 'document' }>;
+    const changeOf = (i: number): DocumentNewChange => ({
+      kind: 'document', index: 'debian', type: '_doc', id: String(i), op: 'index', version: 2, seqNo: ++seqNo, primaryTerm: 1,
+      source: { ...docs[i], installed_size_kb: Number(docs[i].installed_size_kb ?? 0) + 1 },
+    });
+
+    for (const count of SEARCH_COUNTS) {
+      const bus = new MemoryChangeBus();
+      const live = new LiveSearches(bus, contexts).of('debian');
+      let verdicts = 0;
+      let failure: unknown;
+      const searches: LiveSearch[] = parsed.slice(0, count).map((query) => ({
+        query, tracked: new Set<string>(), trackedComplete: true, trackCap: 10_000,
+        onVerdict: (v) => void (v.matches && verdicts++),
+        onIndexEvent: () => undefined,
+        onError: (err) => (failure ??= err),
+      }));
+      const unindexed = searches.filter((s) => requiredTerms(rewriteQuery(s.query, ctx), ctx) === 'any').length;
+      t0 = performance.now();
+      const removers: Array<() => void> = [];
+      for (const s of searches) removers.push(await live.add(s, ctx));
+      const registerMs = performance.now() - t0;
+
+      const handleOne = async (i: number): Promise<number> => {
+        const start = performance.now();
+        void bus.publish(changeOf(i)); // delivers synchronously; the handling is queued
+        await (live as unknown as QueueView).queue;
+        return performance.now() - start;
+      };
+      for (let k = 0; k < WARM; k++) await handleOne(order[k]);
+      const indexed: number[] = [];
+      const matchedByIndex: number[] = [];
+      const deadline = performance.now() + 20_000;
+      for (let k = WARM; k < WARM + MEASURED && performance.now() < deadline; k++) {
+        verdicts = 0;
+        indexed.push(await handleOne(order[k]));
+        matchedByIndex.push(verdicts);
+      }
+      if (failure) throw failure;
+
+      // the same documents against every search, one by one, with the same matcher
+      const rewritten = searches.map((s) => rewriteQuery(s.query, ctx));
+      const looped: number[] = [];
+      const loopedIndexPath: number[] = [];
+      let disagreements = 0;
+      let candidates = 0;
+      for (let k = 0; k < Math.min(LOOPED, indexed.length); k++) {
+        const i = order[WARM + k];
+        const change = changeOf(i);
+        const start = performance.now();
+        const doc = prepareDocument({ id: String(i), source: change.source as Record<string, unknown> }, ctx);
+        let matched = 0;
+        if (doc) for (const q of rewritten) if (preparedMatches(q, doc)) matched++;
+        looped.push(performance.now() - start);
+        loopedIndexPath.push(indexed[k]);
+        if (matched !== matchedByIndex[k]) disagreements++;
+        candidates += matchCandidates(live, change, doc);
+      }
+      for (const remove of removers) remove();
+      await bus.close();
+
+      const s = summarize(indexed);
+      const loop = summarize(looped);
+      const same = summarize(loopedIndexPath);
+      const matchedAvg = matchedByIndex.reduce((a, b) => a + b, 0) / matchedByIndex.length;
+      rows.push({
+        part: 'matching', what: `${count} live searches: one write (index of searches)`, s, floor: { name: 'Subject', s: subject },
+        note: `register ${registerMs.toFixed(0)} ms; ${unindexed} unindexed; avg ${(candidates / looped.length).toFixed(0)} candidates, ${matchedAvg.toFixed(1)} matches/write; goal median < 2 ms at 10,000: ${count === 10_000 ? (s.p50 < 2 ? 'met' : 'NOT met') : '-'}`,
+      });
+      rows.push({
+        part: 'matching', what: `${count} live searches: one write (every search, one by one)`, s: loop,
+        note: `${looped.length} writes; loop/index ratio p50 ${ratio(loop.p50, same.p50)}, p99 ${ratio(loop.p99, same.p99)} (same writes); verdicts disagree on ${disagreements}`,
+      });
+      progress(`matching: ${count} searches, index p50 ${ms(s.p50)} ms, loop p50 ${ms(loop.p50)} ms`);
+    }
+  } finally {
+    await closeEngine();
+    await removeData();
+  }
+}
+
+/** How many searches the index of live searches would test for this change (its private lookup). */
+function matchCandidates(live: IndexLiveSearches, change: NewChange, doc: ReturnType<typeof prepareDocument>): number {
+  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => Set<unknown> };
+  return view.candidates ? view.candidates.call(live, change, doc).size : NaN;
+}
+
+// ---- fan-out on one node ----
+
+async function fanOut(): Promise<void> {
+  const data = await tempDir('bench-streams-fanout-');
+  const removeData = owned(() => data.remove());
+  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir });
+  const stopGateway = owned(() => gw.stop());
+  const pid = gw.proc.pid!;
+  const pool = new Pool(gw.url, { connections: 128, pipelining: 1 });
+  const closePool = owned(() => pool.close());
+  const seqs = new Array<number>(FAN_OUT_DOCS).fill(0);
+  const write = async (doc: number, seq: number): Promise<number> => {
+    const t0 = performance.now();
+    const res = await pool.request({ method: 'PUT', path: `/fanout/_doc/d${doc}`, headers: JSON_HEADERS, body: JSON.stringify({ seq, doc, title: `document ${doc}` }) });
+    await res.body.dump();
+    if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
+    return performance.now() - t0;
+  };
+  const fleet = new DocStreamFleet({ origin: gw.url, authorization: AUTH, onChange: (doc, seq, at) => onChange(doc, seq, at) });
+  const closeFleet = owned(() => fleet.closeAll());
+  let onChange: (doc: number, seq: number, at: number) => void = () => undefined;
+  try {
+    const created = await pool.request({ method: 'PUT', path: '/fanout', headers: JSON_HEADERS, body: '{}' });
+    await created.body.dump();
+    for (let d = 0; d < FAN_OUT_DOCS; d++) await write(d, 0);
+
+    // floor: the same HTTP write, acknowledged, with no streams open
+    const acks: number[] = [];
+    for (let k = 0; k < 600; k++) {
+      const d = k % FAN_OUT_DOCS;
+      const took = await write(d, ++seqs[d]);
+      if (k >= 100) acks.push(took);
+    }
+    const writeFloor = summarize(acks);
+    rows.push({ part: 'floor', what: 'HTTP write ack, one node, no streams (sequential)', s: writeFloor });
+    await new Promise((r) => setTimeout(r, 500));
+    const rssBefore = await rssOf(pid);
+
+    let round = Math.max(...seqs);
+    for (const count of FAN_OUT_COUNTS) {
+      const targets = [];
+      for (let i = fleet.open; i < count; i++) targets.push({ path: `/fanout/_doc/d${i % FAN_OUT_DOCS}?stream=true`, doc: i % FAN_OUT_DOCS });
+      let t0 = performance.now();
+      await fleet.openAll(targets, 256);
+      const openSeconds = (performance.now() - t0) / 1000;
+      const open = fleet.open;
+      progress(`fan-out: ${open} of ${count} streams open (${openSeconds.toFixed(1)} s)${fleet.failures.size ? `; failures: ${[...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ')}` : ''}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const rss = await rssOf(pid);
+
+      const rounds = count <= 1_000 ? 10 : 5;
+      const latencies: number[] = [];
+      const writeAcks: number[] = [];
+      let missing = 0;
+      let stray = 0;
+      for (let r = 0; r <= rounds; r++) {
+        const seq = ++round;
+        const sentAt = new Float64Array(FAN_OUT_DOCS);
+        let received = 0;
+        let allIn: () => void = () => undefined;
+        const done = new Promise<void>((resolve) => (allIn = resolve));
+        onChange = (doc, s, at) => {
+          if (s !== seq) return void stray++;
+          if (r > 0) latencies.push(at - sentAt[doc]);
+          if (++received === open) allIn();
+        };
+        const acks = await Promise.all(
+          Array.from({ length: FAN_OUT_DOCS }, (_, d) => {
+            sentAt[d] = performance.now();
+            return write(d, seq);
+          }),
+        );
+        if (r > 0) writeAcks.push(...acks);
+        const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 15_000))]);
+        if (timedOut && r > 0) missing += open - received;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      onChange = () => undefined;
+      const s = summarize(latencies);
+      const ack = summarize(writeAcks);
+      const failed = [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ');
+      rows.push({
+        part: 'fan-out', what: `${open} doc streams / ${FAN_OUT_DOCS} docs: write → push`, s, floor: { name: 'HTTP write ack', s: writeFloor },
+        note: `${rounds} rounds × ${FAN_OUT_DOCS} concurrent writes; write ack p50 ${ms(ack.p50)} / p99 ${ms(ack.p99)} ms; ` +
+          `gateway RSS ${((rss - rssBefore) / open / 1024).toFixed(1)} KiB/stream (${(rssBefore / 2 ** 20).toFixed(0)} → ${(rss / 2 ** 20).toFixed(0)} MiB); ` +
+          `${missing} pushes missing, ${stray} stray; opened in ${openSeconds.toFixed(1)} s` +
+          (open < count ? `; only ${open} of ${count} opened: ${failed}` : '') +
+          `; goal p99 < 100 ms at 10,000: ${open >= 10_000 ? (s.p99 < 100 ? 'met' : 'NOT met') : '-'}`,
+      });
+      progress(`fan-out: ${open} streams, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms`);
+    }
+    notes.push('fan-out: the gateway is a child process (embedded engine, memory bus); the stream clients and the writer share this process, ' +
+      'so client-side socket handling is part of the measured latency (2 CPUs here: one for the gateway, one for the clients).');
+  } finally {
+    await closeFleet();
+    await closePool();
+    await stopGateway();
+    await removeData();
+  }
+}
+
+// ---- cross-node ----
+
+async function crossNode(redis: BenchRedis, redisFloorS: Summary): Promise<void> {
+  const data = await tempDir('bench-streams-xnode-');
+  const removeData = owned(() => data.remove());
+  const engine = await spawnEngine(path.join(data.dir, 'engine'));
+  const stopEngine = owned(() => engine.stop());
+  const env = { ...ADMIN, ENGINE_URL: engine.url, REDIS_URL: redis.url };
+  const a = await spawnGateway({ ...env, DATA_DIR: path.join(data.dir, 'a') });
+  const stopA = owned(() => a.stop());
+  const b = await spawnGateway({ ...env, DATA_DIR: path.join(data.dir, 'b') });
+  const stopB = owned(() => b.stop());
+  const pool = new Pool(a.url, { connections: 4 });
+  const closePool = owned(() => pool.close());
+  let waiting: ((seq: number, at: number) => void) | undefined;
+  const fleet = new DocStreamFleet({ origin: b.url, authorization: AUTH, onChange: (_doc, seq, at) => waiting?.(seq, at) });
+  const closeFleet = owned(() => fleet.closeAll());
+  try {
+    const put = async (path: string, body: unknown) => {
+      const res = await pool.request({ method: 'PUT', path, headers: JSON_HEADERS, body: JSON.stringify(body) });
+      await res.body.dump();
+      if (res.statusCode >= 300) throw new Error(`PUT ${path} answered ${res.statusCode}`);
+    };
+    await put('/xnode', {});
+    await put('/xnode/_doc/x', { seq: 0 });
+    if ((await fleet.openAll([{ path: '/xnode/_doc/x?stream=true', doc: 0 }], 1)) !== 1) {
+      throw new Error(`the stream on node B did not open: ${[...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+    }
+    const WARM = 50;
+    const pushes: number[] = [];
+    const acks: number[] = [];
+    let lost = 0;
+    for (let seq = 1; seq <= CROSS_NODE_WRITES + WARM; seq++) {
+      const pushed = new Promise<number>((resolve) => {
+        const timer = setTimeout(() => resolve(NaN), 5_000);
+        waiting = (s, at) => {
+          if (s !== seq) return;
+          clearTimeout(timer);
+          resolve(at);
+        };
+      });
+      const t0 = performance.now();
+      await put('/xnode/_doc/x', { seq });
+      const ackAt = performance.now();
+      const at = await pushed;
+      if (seq <= WARM) continue;
+      if (Number.isNaN(at)) lost++;
+      else pushes.push(at - t0);
+      acks.push(ackAt - t0);
+    }
+    const s = summarize(pushes);
+    const ack = summarize(acks);
+    rows.push({ part: 'floor', what: 'HTTP write ack through node A (proxy to engine)', s: ack });
+    rows.push({
+      part: 'cross-node', what: 'write on node A → push on node B', s, floor: { name: 'Redis pub→sub', s: redisFloorS },
+      note: `${CROSS_NODE_WRITES} sequential writes, ${lost} pushes lost; ×write-ack p50 ${ratio(s.p50, ack.p50)}; goal p99 < 10 ms: ${s.p99 < 10 ? 'met' : 'NOT met'}`,
+    });
+    progress(`cross-node: p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms`);
+  } finally {
+    await closeFleet();
+    await closePool();
+    await stopB();
+    await stopA();
+    await stopEngine();
+    await removeData();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  console.log(`bench:streams — Node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, loopback`);
+  const subject = subjectFloor();
+  rows.push({ part: 'floor', what: 'RxJS Subject next → subscriber (in process)', s: subject });
+
+  const docs = await loadCorpus();
+  await matching(docs, subject);
+  await fanOut();
+
+  if (!redisServerAvailable()) {
+    notes.push('cross-node: skipped, redis-server is not installed (apt-get install -y redis-server)');
+  } else {
+    const redis = await startBenchRedis();
+    const stopRedis = owned(() => redis.stop());
+    try {
+      const floor = await redisFloor(redis.url);
+      rows.push({ part: 'floor', what: 'ioredis PUBLISH → SUBSCRIBE round trip (bare)', s: floor });
+      await crossNode(redis, floor);
+    } finally {
+      await stopRedis();
+    }
+  }
+  console.log('');
+  printTable();
+  console.log('');
+  console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+main()
+  .catch((err) => {
+    console.log('');
+    if (rows.length) printTable();
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());
