@@ -22,7 +22,9 @@ const SEQ = /"seq":(\d+)/g;
 
 export class DocStreamFleet {
   private readonly agent = new http.Agent({ keepAlive: false, maxSockets: 20_000, maxTotalSockets: 20_000 });
-  private readonly requests = new Set<http.ClientRequest>();
+  private readonly requests = new Map<http.ClientRequest, number>();
+  /** Open streams per document. */
+  readonly openByDoc = new Map<number, number>();
   /** Why streams failed to open (or ended early), with counts. */
   readonly failures = new Map<string, number>();
   private readonly url: URL;
@@ -51,9 +53,18 @@ export class DocStreamFleet {
 
   /** Destroys every stream's socket. */
   closeAll(): void {
-    for (const req of this.requests) req.destroy();
+    for (const req of this.requests.keys()) req.destroy();
     this.requests.clear();
+    this.openByDoc.clear();
     this.agent.destroy();
+  }
+
+  private forget(req: http.ClientRequest): boolean {
+    const doc = this.requests.get(req);
+    if (doc === undefined) return false;
+    this.requests.delete(req);
+    this.openByDoc.set(doc, this.openByDoc.get(doc)! - 1);
+    return true;
   }
 
   private fail(reason: string): void {
@@ -79,7 +90,7 @@ export class DocStreamFleet {
       });
       req.setTimeout(30_000, () => req.destroy(new Error('timed out waiting for the initial message')));
       req.on('error', (err: NodeJS.ErrnoException) => {
-        const wasOpen = this.requests.delete(req); // false once closeAll() let it go
+        const wasOpen = this.forget(req); // false once closeAll() let it go
         if (!settled) settle(false, `open failed: ${err.code ?? err.message}`);
         else if (wasOpen) this.fail(`stream ended: ${err.code ?? err.message}`);
       });
@@ -87,12 +98,12 @@ export class DocStreamFleet {
         if (res.statusCode !== 200) {
           res.resume();
           req.destroy();
-          this.requests.delete(req);
           settle(false, `status ${res.statusCode}`);
           return;
         }
         req.setTimeout(0);
-        this.requests.add(req);
+        this.requests.set(req, target.doc);
+        this.openByDoc.set(target.doc, (this.openByDoc.get(target.doc) ?? 0) + 1);
         let lastSeq = -1;
         let tail = '';
         res.on('data', (chunk: Buffer) => {
@@ -110,7 +121,7 @@ export class DocStreamFleet {
           if (lastSeq >= 0) settle(true);
         });
         res.on('end', () => {
-          if (this.requests.delete(req)) this.fail('stream ended by the server');
+          if (this.forget(req)) this.fail('stream ended by the server');
           settle(false);
         });
         res.on('error', () => undefined);
