@@ -28,6 +28,16 @@ export async function rssOf(pid: number): Promise<number> {
   return Number(m[1]) * 1024;
 }
 
+/** CPU time (user + system) a process has used, in seconds, from /proc/<pid>/stat (Linux). */
+export async function cpuSecondsOf(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
 /** A seeded PRNG (mulberry32), so generated workloads are the same on every run. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -69,12 +69,13 @@ export function requiredTerms(query: Query, ctx: MatchContext): RequiredTerms {
       return pick ? new Set(pick.map((t) => termKey(query.field, t))) : 'any';
     }
     case 'bool': {
-      const required = [...query.must, ...query.filter];
-      if (required.length) return bestOf(required.map((q) => requiredTerms(q, ctx)));
+      const conditions = [...query.must, ...query.filter].map((q) => requiredTerms(q, ctx));
       const msm = query.minimumShouldMatch;
-      if (msm !== undefined && Number(String(msm).replace('%', '')) <= 0) return 'any';
-      if (query.should.length) return union(query.should.map((q) => requiredTerms(q, ctx)));
-      return 'any';
+      // should clauses are required when nothing else is, or when minimum_should_match asks for at
+      // least one (unsure → not required: that only makes the search a candidate more often)
+      const shouldRequired = query.should.length > 0 && (msm !== undefined ? requiresOneShould(msm, query.should.length) : conditions.length === 0);
+      if (shouldRequired) conditions.push(union(query.should.map((q) => requiredTerms(q, ctx))));
+      return conditions.length ? bestOf(conditions) : 'any';
     }
     case 'constant_score':
       return requiredTerms(query.filter, ctx);
@@ -87,4 +88,13 @@ export function requiredTerms(query: Query, ctx: MatchContext): RequiredTerms {
     default:
       return 'any';
   }
+}
+
+/** Does a minimum_should_match value require at least one of `count` should clauses? */
+function requiresOneShould(msm: string | number, count: number): boolean {
+  const text = String(msm).trim();
+  const n = Number(text.replace(/%$/, ''));
+  if (!Number.isFinite(n)) return false;
+  if (text.endsWith('%')) return n > 0 ? Math.trunc((count * n) / 100) > 0 : count + Math.trunc((count * n) / 100) > 0;
+  return n > 0 || (n < 0 && count + n > 0);
 }

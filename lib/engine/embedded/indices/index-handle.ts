@@ -14,7 +14,11 @@ export interface WriteParams extends ConcurrencyParams {
   routing?: string;
 }
 
-/** A write applied in memory, waiting to be made durable: `writes` go to the store, then `settle()`. */
+/**
+ * A write prepared in memory (versions assigned, realtime get sees it), waiting to be made durable:
+ * `writes` go to the store; once they are durable `apply()` makes the write visible to searches,
+ * if they fail `rollback()` restores the in-memory state as it was; `settle()` in both cases.
+ */
 export interface PreparedWrite {
   status: number;
   body: JsonObject;
@@ -22,6 +26,10 @@ export interface PreparedWrite {
   /** What changed, for change hooks: the new source, or deleted. Absent for a noop. */
   change?: { index: string; id: string; version: number; seqNo: number; source?: JsonObject; deleted?: boolean };
   settle(): void;
+  /** Makes the write visible in the in-memory index (after the store commit). */
+  apply?(): void;
+  /** Undoes the in-memory effects of the write (when the store commit failed). */
+  rollback?(): void;
 }
 
 export interface UpdateRequest {
@@ -236,16 +244,17 @@ export class IndexHandle {
     const parsed = parseDocument(source, this.meta.mappings, this.analysis, id);
     checkNestedObjectsLimit(parsed, this.meta.settings);
     const writes: StoreWrite[] = [];
+    const metaBefore = this.meta;
     this.mappingWrites(parsed, writes);
     const created = !current || current.deleted;
     const seqNo = ++this.maxSeqNo;
     const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM, s: sourceText };
     if (params.routing !== undefined) doc.r = params.routing;
     const prev = !created ? this.stored(id) : undefined;
-    if (prev?.s) this.sourceBytes -= prev.s.length;
-    this.sourceBytes += sourceText.length;
-    this.versions.set(id, { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false });
-    this.inverted!.put(id, parsed);
+    const bytesDelta = sourceText.length - (prev?.s?.length ?? 0);
+    this.sourceBytes += bytesDelta;
+    const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false };
+    this.versions.set(id, entry);
     const settle = this.record(id, doc, writes);
     return {
       status: created ? 201 : 200,
@@ -253,7 +262,20 @@ export class IndexHandle {
       writes,
       change: { index: this.name, id, version, seqNo, source },
       settle,
+      // Store writes complete in the order they were issued, so applies run in seqNo order.
+      apply: () => this.inverted?.put(id, parsed),
+      rollback: () => this.undo(id, entry, current, bytesDelta, metaBefore),
     };
+  }
+
+  /** Restores the in-memory state a failed write changed (unless a later write changed it again). */
+  private undo(id: string, entry: DocVersion, previous: DocVersion | undefined, bytesDelta: number, metaBefore: IndexMetadata): void {
+    if (this.versions.get(id) === entry) {
+      if (previous) this.versions.set(id, previous);
+      else this.versions.delete(id);
+    }
+    this.sourceBytes -= bytesDelta;
+    if (this.meta !== metaBefore && this.meta.mappings !== metaBefore.mappings) this.meta = { ...this.meta, mappings: metaBefore.mappings };
   }
 
   delete(id: string, params: WriteParams): PreparedWrite {
@@ -264,20 +286,25 @@ export class IndexHandle {
     const found = !!current && !current.deleted;
     const seqNo = ++this.maxSeqNo;
     const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM };
+    let bytesDelta = 0;
     if (found) {
       const prev = this.stored(id);
-      if (prev?.s) this.sourceBytes -= prev.s.length;
+      if (prev?.s) bytesDelta = -prev.s.length;
     }
-    this.versions.set(id, { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true });
-    this.inverted!.delete(id);
+    this.sourceBytes += bytesDelta;
+    const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true };
+    this.versions.set(id, entry);
     const writes: StoreWrite[] = [];
     const settle = this.record(id, doc, writes);
+    const metaBefore = this.meta;
     return {
       status: found ? 200 : 404,
       body: this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo),
       writes,
       change: found ? { index: this.name, id, version, seqNo, deleted: true } : undefined,
       settle,
+      apply: () => this.inverted?.delete(id),
+      rollback: () => this.undo(id, entry, current, bytesDelta, metaBefore),
     };
   }
 

@@ -60,15 +60,21 @@ export class Indices {
     return this.handles.get(name);
   }
 
-  /** Persists writes, then settles the prepared writes (whatever the outcome). */
+  /** Persists writes, then settles the prepared writes (whatever the outcome) and applies them (when durable). */
   async commit(prepared: PreparedWrite[], extra: StoreWrite[] = []): Promise<void> {
     const writes = [...extra];
     for (const p of prepared) writes.push(...p.writes);
     try {
       await this.store.write(writes);
+    } catch (err) {
+      // Nothing of a failed write stays in memory.
+      for (let i = prepared.length - 1; i >= 0; i--) prepared[i].rollback?.();
+      throw err;
     } finally {
       for (const p of prepared) p.settle();
     }
+    // Durable: now visible to searches.
+    for (const p of prepared) p.apply?.();
   }
 
   /** Creates an index in memory; the returned write makes it durable. */

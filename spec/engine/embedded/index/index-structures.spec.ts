@@ -3,6 +3,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { DocValues, InvertedIndex, SliceReader, type FieldIndex } from '../../../../lib/engine/embedded/index/index.js';
 import type { IndexableField } from '../../../../lib/engine/embedded/mapping/index.js';
+import { readJson } from '../../../../lib/engine/index.js';
 import { ndjson, startEngine } from '../support.js';
 
 function kw(values: string[]): IndexableField {
@@ -91,6 +92,54 @@ describe('embedded engine: index structures', () => {
       expect(inv.field('a')!.docCount).to.equal(1);
       expect(inv.field('b')!.docCount).to.equal(1);
       expect(inv.field('a')!.sumTotalTermFreq).to.equal(1);
+    });
+  });
+
+  describe('writes and the store', () => {
+    it('a write is searchable only once durable; a failed store commit changes nothing in memory', async () => {
+      const es = await startEngine();
+      try {
+        await es.call('PUT', '/w', { mappings: { properties: { t: { type: 'keyword' } } } });
+        await es.call('PUT', '/w/_doc/1?refresh=true', { t: 'one' });
+        const store = (es.engine as unknown as { store: { write(w: unknown[]): Promise<void> } }).store;
+        const write = store.write.bind(store);
+        // While the commit is in flight, searches do not see the write yet.
+        let seenDuringCommit: number | undefined;
+        store.write = async (w) => {
+          const r = await es.engine.request({ method: 'POST', path: '/w/_count', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { term: { t: 'two' } } }) });
+          seenDuringCommit = (await readJson<{ count: number }>(r)).count;
+          return write(w);
+        };
+        let r = await es.call('PUT', '/w/_doc/2', { t: 'two' });
+        expect(r.status).to.equal(201);
+        expect(seenDuringCommit).to.equal(0);
+        expect((await es.call('POST', '/w/_count', { query: { term: { t: 'two' } } })).json.count).to.equal(1);
+
+        // A failing commit: the request fails, and versions, documents, mappings and search are as before.
+        store.write = async () => {
+          throw new Error('disk full');
+        };
+        r = await es.call('POST', '/w/_bulk', ndjson([
+          { index: { _id: '1' } }, { t: 'uno', extra: 'new field' },
+          { delete: { _id: '2' } },
+          { index: { _id: '3' } }, { t: 'three' },
+        ]), { 'content-type': 'application/x-ndjson' });
+        expect(r.status).to.be.greaterThanOrEqual(500);
+        store.write = write;
+        expect((await es.call('GET', '/w/_doc/1')).json).to.include({ _version: 1, found: true });
+        expect((await es.call('GET', '/w/_doc/1')).json._source).to.deep.equal({ t: 'one' });
+        expect((await es.call('GET', '/w/_doc/3')).status).to.equal(404);
+        expect((await es.call('POST', '/w/_count', {})).json.count).to.equal(2);
+        expect((await es.call('POST', '/w/_count', { query: { term: { t: 'uno' } } })).json.count).to.equal(0);
+        expect((await es.call('GET', '/w/_mapping')).json.w.mappings.properties).to.not.have.property('extra');
+        r = await es.call('PUT', '/w/_doc/3', { t: 'three' });
+        expect(r.json).to.include({ result: 'created', _version: 1 });
+        r = await es.call('PUT', '/w/_doc/1', { t: 'uno' });
+        expect(r.json).to.include({ result: 'updated', _version: 2 });
+        expect((await es.call('POST', '/w/_count', { query: { term: { t: 'uno' } } })).json.count).to.equal(1);
+      } finally {
+        await es.close(true);
+      }
     });
   });
 

@@ -249,7 +249,7 @@ function byDocValues(field: string, x: Exec, score: number, test: (values: Reado
   const out = new DocSetBuilder();
   for (let ord = 0; ord < x.index.maxOrd; ord++) {
     if (live[ord] !== 1) continue;
-    const vs = dv.get(ord);
+    const vs = dv.view(ord); // reused array: read by `test`, not kept
     if (vs !== undefined && test(vs)) out.add(ord, score);
   }
   return out.build();

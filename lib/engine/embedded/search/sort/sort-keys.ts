@@ -115,7 +115,7 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
     direction,
     missingPlacement,
     key(ord) {
-      const values = fi?.docValues.get(ord);
+      const values = fi?.docValues.view(ord); // reused array: read here, not kept
       if (!values || values.length === 0) return missingKey;
       return pick(values, mode, integer);
     },
