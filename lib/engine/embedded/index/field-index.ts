@@ -2,6 +2,7 @@ import type { IndexableField } from '../mapping/index.js';
 import { DocValues } from './doc-values.js';
 import { growInt32, growUint8 } from './growable.js';
 import { IntSlicePool, SliceReader } from './int-slice-pool.js';
+import { TermDict } from './term-dict.js';
 import type { DocValuesSnapshot } from './doc-values.js';
 import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
 import { intToByte4 } from './small-float.js';
@@ -11,6 +12,8 @@ const POSITIONAL_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type
 
 const HAS_VALUE = 1;
 const HAS_TERMS = 2;
+/** Added but not yet visible (a write waiting for its store commit): left out of the statistics. */
+const PENDING = 4;
 
 /**
  * The inverted index, norms and doc values of one field.
@@ -22,8 +25,9 @@ const HAS_TERMS = 2;
  */
 export class FieldIndex {
   readonly positional: boolean;
-  private readonly dict = new Map<string, number>();
-  private termList: string[] = [];
+  private readonly dict = new TermDict();
+  /** Term id → term (the dictionary's own list). */
+  private readonly termList: string[] = this.dict.terms;
   private sorted: string[] | undefined;
   private pool = new IntSlicePool();
   private head = new Int32Array(256);
@@ -55,23 +59,26 @@ export class FieldIndex {
   }
 
   private newDocValues(): DocValues {
-    return new DocValues(this.termList, (term) => this.dict.get(term) ?? -1);
+    return new DocValues(this.termList, (term) => this.dict.get(term));
   }
 
-  toSnapshot(w: SnapshotWriter): FieldIndexSnapshot {
+  /** The field as a snapshot header; columns are cut to the terms and the `maxOrd` ordinals in use. */
+  toSnapshot(w: SnapshotWriter, maxOrd: number): FieldIndexSnapshot {
+    const t = this.termList.length;
+    const n = Math.min(maxOrd, this.flags.length);
     return {
       type: this.type,
       terms: this.termList,
       pool: w.column(this.pool.usedBuffer),
-      head: w.column(this.head),
-      tail: w.column(this.tail),
-      end: w.column(this.end),
-      level: w.column(this.level),
-      df: w.column(this.df),
-      lastOrd: w.column(this.lastOrd),
-      flags: w.column(this.flags),
-      tokenCounts: w.column(this.tokenCounts),
-      norms: w.column(this.norms),
+      head: w.column(this.head.subarray(0, t)),
+      tail: w.column(this.tail.subarray(0, t)),
+      end: w.column(this.end.subarray(0, t)),
+      level: w.column(this.level.subarray(0, t)),
+      df: w.column(this.df.subarray(0, t)),
+      lastOrd: w.column(this.lastOrd.subarray(0, t)),
+      flags: w.column(this.flags.subarray(0, n)),
+      tokenCounts: w.column(this.tokenCounts.subarray(0, n)),
+      norms: w.column(this.norms.subarray(0, n)),
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
       docValues: this.docValues.toSnapshot(w),
@@ -81,10 +88,7 @@ export class FieldIndex {
   static fromSnapshot(r: SnapshotReader, s: FieldIndexSnapshot): FieldIndex {
     const fi = new FieldIndex(s.type);
     const terms = s.terms;
-    for (let i = 0; i < terms.length; i++) {
-      fi.termList.push(terms[i]);
-      fi.dict.set(terms[i], i);
-    }
+    for (let i = 0; i < terms.length; i++) fi.dict.intern(terms[i]);
     fi.pool = IntSlicePool.fromUsed(r.i32(s.pool));
     fi.head = r.i32(s.head);
     fi.tail = r.i32(s.tail);
@@ -106,8 +110,7 @@ export class FieldIndex {
   /** A deep copy (when two fields that shared one index start to differ). */
   clone(): FieldIndex {
     const c = new FieldIndex(this.type);
-    for (const [t, id] of this.dict) c.dict.set(t, id);
-    for (const t of this.termList) c.termList.push(t);
+    for (const t of this.termList) c.dict.intern(t);
     c.sorted = this.sorted;
     c.pool = this.pool.clone();
     c.head = this.head.slice();
@@ -141,7 +144,7 @@ export class FieldIndex {
   }
 
   termId(term: string): number {
-    return this.dict.get(term) ?? -1;
+    return this.dict.get(term);
   }
 
   termOf(tid: number): string {
@@ -186,10 +189,8 @@ export class FieldIndex {
     return this.sorted;
   }
 
-  private newTerm(term: string): number {
-    const tid = this.termList.length;
-    this.termList.push(term);
-    this.dict.set(term, tid);
+  /** Sets up the postings of a term the dictionary just added. */
+  private newTerm(tid: number): number {
     this.sorted = undefined;
     if (tid >= this.head.length) {
       const n = tid + 1;
@@ -233,14 +234,18 @@ export class FieldIndex {
     }
   }
 
-  add(ord: number, field: IndexableField): void {
+  /** Adds a document's field; a `pending` one stays out of the statistics until `activate`. */
+  add(ord: number, field: IndexableField, pending = false): void {
     this.ensureOrd(ord);
     const terms = field.terms;
     const n = terms.length;
     let firstTid = -1;
     if (n > 0) {
       firstTid = this.positional ? this.addPositional(ord, terms, field.positions) : this.addDocsOnly(ord, terms);
-      this.docCount++;
+      if (!pending) {
+        this.docCount++;
+        this.sumTotalTermFreq += this.tokenCounts[ord];
+      }
       this.flags[ord] |= HAS_TERMS | HAS_VALUE;
     }
     const values = field.values;
@@ -248,11 +253,24 @@ export class FieldIndex {
       this.docValues.set(ord, values, values.length === 1 && n > 0 && values[0] === terms[0] ? firstTid : -1);
       this.flags[ord] |= HAS_VALUE;
     }
+    if (pending && this.flags[ord] !== 0) this.flags[ord] |= PENDING;
+  }
+
+  /** A pending document becomes visible: it joins the statistics. */
+  activate(ord: number): void {
+    if (ord >= this.flags.length) return;
+    const f = this.flags[ord];
+    if ((f & PENDING) === 0) return;
+    this.flags[ord] = f & ~PENDING;
+    if (f & HAS_TERMS) {
+      this.docCount++;
+      this.sumTotalTermFreq += this.tokenCounts[ord];
+    }
   }
 
   private termIdFor(term: string): number {
-    const tid = this.dict.get(term);
-    return tid === undefined ? this.newTerm(term) : tid;
+    const tid = this.dict.intern(term);
+    return this.dict.added ? this.newTerm(tid) : tid;
   }
 
   /** Returns the term id of the first term. */
@@ -269,7 +287,6 @@ export class FieldIndex {
       unique++;
     }
     this.tokenCounts[ord] = unique;
-    this.sumTotalTermFreq += unique;
     return first;
   }
 
@@ -332,13 +349,12 @@ export class FieldIndex {
     }
     this.norms[ord] = intToByte4(n - overlaps);
     this.tokenCounts[ord] = n;
-    this.sumTotalTermFreq += n;
     return tids[0];
   }
 
   remove(ord: number): void {
     if (!this.has(ord)) return;
-    if (this.flags[ord] & HAS_TERMS) {
+    if ((this.flags[ord] & (HAS_TERMS | PENDING)) === HAS_TERMS) {
       this.docCount--;
       this.sumTotalTermFreq -= this.tokenCounts[ord];
     }

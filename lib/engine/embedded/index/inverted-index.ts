@@ -3,6 +3,11 @@ import { FieldIndex, type FieldIndexSnapshot } from './field-index.js';
 import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
 import { growInt32, growUint8 } from './growable.js';
 
+/** States of an ordinal in the liveness column (readers treat only LIVE as a document). */
+const DEAD = 0;
+const LIVE = 1;
+const PENDING = 2;
+
 const POSITIONAL = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
 /** Same type, terms and values (what a DOCS-only FieldIndex keeps of a field); both absent counts as same. */
@@ -35,8 +40,8 @@ export class NestedIndex {
   private firstChild = new Int32Array(64);
   private childCount = new Int32Array(64);
 
-  add(parentOrd: number, parentId: string, doc: IndexableDocument): void {
-    const ord = this.index.putChild(parentId, doc);
+  add(parentOrd: number, parentId: string, doc: IndexableDocument, pending = false): void {
+    const ord = this.index.putChild(parentId, doc, pending);
     this.parentOf = growInt32(this.parentOf, ord + 1);
     this.parentOf[ord] = parentOrd;
     if (parentOrd >= this.firstChild.length) {
@@ -68,8 +73,15 @@ export class NestedIndex {
   removeChildrenOf(parentOrd: number): void {
     if (parentOrd >= this.childCount.length) return;
     const first = this.firstChild[parentOrd];
-    for (let i = 0; i < this.childCount[parentOrd]; i++) this.index.deleteOrd(first + i);
+    for (let i = 0; i < this.childCount[parentOrd]; i++) this.index.removeOrd(first + i);
     this.childCount[parentOrd] = 0;
+  }
+
+  /** The children of a pending parent become visible with it. */
+  revealChildrenOf(parentOrd: number): void {
+    if (parentOrd >= this.childCount.length) return;
+    const first = this.firstChild[parentOrd];
+    for (let i = 0; i < this.childCount[parentOrd]; i++) this.index.revealOrd(first + i);
   }
 }
 
@@ -110,22 +122,56 @@ export class InvertedIndex {
 
   put(id: string, doc: IndexableDocument): number {
     this.delete(id);
-    const ord = this.append(id, doc);
+    const ord = this.append(id, doc, false);
     this.idToOrd.set(id, ord);
     return ord;
   }
 
-  /** A nested object (no id of its own: `idOf` gives its root document's id). */
-  putChild(parentId: string, doc: IndexableDocument): number {
-    return this.append(parentId, doc);
+  /**
+   * Adds a document that stays invisible — not live, not in the statistics, the previous version
+   * of the id still live — until `reveal` (its write is durable) or `discard` (its write failed).
+   * Returns its ordinal.
+   */
+  stage(id: string, doc: IndexableDocument): number {
+    return this.append(id, doc, true);
   }
 
-  private append(id: string, doc: IndexableDocument): number {
+  /** A staged document replaces the live version of its id. */
+  reveal(id: string, ord: number): void {
+    if (this.live[ord] !== PENDING) return;
+    this.delete(id);
+    this.revealOrd(ord);
+    this.idToOrd.set(id, ord);
+  }
+
+  /** Forgets a staged document. */
+  discard(ord: number): void {
+    if (this.live[ord] === PENDING) this.drop(ord);
+  }
+
+  /** @internal a pending ordinal becomes live (with its nested objects). */
+  revealOrd(ord: number): void {
+    if (this.live[ord] !== PENDING) return;
+    this.live[ord] = LIVE;
+    this.liveCount++;
+    for (const fi of this.distinct) fi.activate(ord);
+    for (const ni of this.nestedIndexes.values()) ni.revealChildrenOf(ord);
+  }
+
+  /** A nested object (no id of its own: `idOf` gives its root document's id). */
+  putChild(parentId: string, doc: IndexableDocument, pending = false): number {
+    return this.append(parentId, doc, pending);
+  }
+
+  private append(id: string, doc: IndexableDocument, pending: boolean): number {
     const ord = this.ordToId.length;
     this.ordToId.push(id);
     if (ord >= this.live.length) this.live = growUint8(this.live, ord + 1);
-    this.live[ord] = 1;
-    this.liveCount++;
+    if (pending) this.live[ord] = PENDING;
+    else {
+      this.live[ord] = LIVE;
+      this.liveCount++;
+    }
     const fields = doc.fields;
     if (this.sharing.size) this.checkSharing(fields);
     let created: string[] | undefined;
@@ -144,13 +190,13 @@ export class InvertedIndex {
         this.distinct.push(fi);
         (created ??= []).push(name);
       } else if (this.sharing.size && this.sharing.has(name)) continue;
-      fi.add(ord, field);
+      fi.add(ord, field, pending);
     }
     if (doc.nested) {
       for (const n of doc.nested) {
         let ni = this.nestedIndexes.get(n.path);
         if (!ni) this.nestedIndexes.set(n.path, (ni = new NestedIndex()));
-        ni.add(ord, id, n.doc);
+        ni.add(ord, id, n.doc, pending);
       }
     }
     return ord;
@@ -189,9 +235,17 @@ export class InvertedIndex {
   }
 
   deleteOrd(ord: number): void {
-    if (this.live[ord] !== 1) return;
-    this.live[ord] = 0;
-    this.liveCount--;
+    if (this.live[ord] === LIVE) this.drop(ord);
+  }
+
+  /** @internal removes a live or pending ordinal. */
+  removeOrd(ord: number): void {
+    if (this.live[ord] !== DEAD) this.drop(ord);
+  }
+
+  private drop(ord: number): void {
+    if (this.live[ord] === LIVE) this.liveCount--;
+    this.live[ord] = DEAD;
     this.ordToId[ord] = undefined;
     for (const fi of this.distinct) fi.remove(ord);
     for (const ni of this.nestedIndexes.values()) ni.removeChildrenOf(ord);
@@ -252,10 +306,10 @@ export class InvertedIndex {
       ordToId: this.ordToId.map((id) => id ?? null),
       ids,
       ords: w.column(ords),
-      live: w.column(this.live),
+      live: w.column(this.live.subarray(0, this.ordToId.length)),
       liveCount: this.liveCount,
       dead: this.dead,
-      distinct: this.distinct.map((fi) => fi.toSnapshot(w)),
+      distinct: this.distinct.map((fi) => fi.toSnapshot(w, this.ordToId.length)),
       fields,
       sharing: [...this.sharing],
       nested: [...this.nestedIndexes].map(([path, ni]) => [path, ni.toSnapshot(w)]),
@@ -278,7 +332,8 @@ export class InvertedIndex {
   }
 
   private compact(): void {
-    const live = (ord: number) => this.live[ord] === 1;
+    // Pending documents keep their postings: they become live when their write is durable.
+    const live = (ord: number) => this.live[ord] !== DEAD;
     for (const fi of this.distinct) fi.compact(live);
     this.dead = 0;
   }

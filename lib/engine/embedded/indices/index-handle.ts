@@ -122,28 +122,33 @@ export class IndexHandle {
     this.maxSeqNo = -1;
     this.sourceBytes = 0;
     this.inverted = undefined;
+    // With a snapshot on disk: one pass for the versions (and their fingerprint), then the snapshot
+    // if it matches, else a second pass that indexes. Without one: a single pass does both.
+    const snapshot = this.isOpen ? this.store.readSnapshot(this.uuid) : undefined;
+    const inverted = this.isOpen && !snapshot ? new InvertedIndex() : undefined;
     const fp = new Fingerprint();
-    const ids: string[] = [];
-    const texts: string[] = [];
     for (const { id, doc } of this.store.documents(this.uuid)) {
       const deleted = doc.s === undefined;
       this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted });
-      fp.add(id, doc.v, doc.q, doc.t, deleted);
+      if (snapshot) fp.add(id, doc.v, doc.q, doc.t, deleted);
       if (doc.q > this.maxSeqNo) this.maxSeqNo = doc.q;
       if (doc.s !== undefined) {
         this.sourceBytes += doc.s.length;
-        if (this.isOpen) {
-          ids.push(id);
-          texts.push(doc.s);
-        }
+        if (inverted) inverted.put(id, this.parseForLoad(id, doc.s));
       }
     }
     if (!this.isOpen) return;
-    this.inverted = this.loadSnapshot(fp.value());
+    if (inverted) {
+      this.inverted = inverted;
+      return;
+    }
+    this.inverted = this.fromSnapshot(snapshot!, fp.value());
     if (this.inverted) return;
-    const inverted = new InvertedIndex();
-    for (let i = 0; i < ids.length; i++) inverted.put(ids[i], this.parseForLoad(ids[i], texts[i]));
-    this.inverted = inverted;
+    const rebuilt = new InvertedIndex();
+    for (const { id, doc } of this.store.documents(this.uuid)) {
+      if (doc.s !== undefined) rebuilt.put(id, this.parseForLoad(id, doc.s));
+    }
+    this.inverted = rebuilt;
   }
 
   /** What a snapshot must have been taken under to stand for the documents in the store now. */
@@ -152,9 +157,7 @@ export class IndexHandle {
   }
 
   /** The index from the last snapshot, when it was taken from exactly the documents in the store. */
-  private loadSnapshot(fingerprint: string): InvertedIndex | undefined {
-    const bytes = this.store.readSnapshot(this.uuid);
-    if (!bytes) return undefined;
+  private fromSnapshot(bytes: Buffer, fingerprint: string): InvertedIndex | undefined {
     try {
       const reader = SnapshotReader.open(bytes);
       const header = reader?.header as { key: string; index: InvertedIndexSnapshot } | undefined;
@@ -255,6 +258,9 @@ export class IndexHandle {
     this.sourceBytes += bytesDelta;
     const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false };
     this.versions.set(id, entry);
+    // Indexed now (so nothing of the parse is kept waiting), visible once durable.
+    const inverted = this.inverted!;
+    const ord = inverted.stage(id, parsed);
     const settle = this.record(id, doc, writes);
     return {
       status: created ? 201 : 200,
@@ -263,8 +269,11 @@ export class IndexHandle {
       change: { index: this.name, id, version, seqNo, source },
       settle,
       // Store writes complete in the order they were issued, so applies run in seqNo order.
-      apply: () => this.inverted?.put(id, parsed),
-      rollback: () => this.undo(id, entry, current, bytesDelta, metaBefore),
+      apply: () => inverted.reveal(id, ord),
+      rollback: () => {
+        inverted.discard(ord);
+        this.undo(id, entry, current, bytesDelta, metaBefore);
+      },
     };
   }
 
@@ -297,13 +306,14 @@ export class IndexHandle {
     const writes: StoreWrite[] = [];
     const settle = this.record(id, doc, writes);
     const metaBefore = this.meta;
+    const inverted = this.inverted!;
     return {
       status: found ? 200 : 404,
       body: this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo),
       writes,
       change: found ? { index: this.name, id, version, seqNo, deleted: true } : undefined,
       settle,
-      apply: () => this.inverted?.delete(id),
+      apply: () => inverted.delete(id),
       rollback: () => this.undo(id, entry, current, bytesDelta, metaBefore),
     };
   }

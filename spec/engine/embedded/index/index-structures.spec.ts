@@ -95,6 +95,35 @@ describe('embedded engine: index structures', () => {
     });
   });
 
+  describe('staged documents', () => {
+    it('stay out of liveness and statistics until revealed; the previous version stays live until then', () => {
+      const inv = new InvertedIndex();
+      inv.put('1', doc({ k: kw(['old']) }));
+      const staged = inv.stage('1', doc({ k: kw(['new', 'newer']) }));
+      const k = inv.field('k')!;
+      expect(inv.docCount).to.equal(1);
+      expect(inv.isLive(staged)).to.equal(false);
+      expect(k.docCount).to.equal(1);
+      expect(k.sumTotalTermFreq).to.equal(1);
+      expect(postings(k, 'old', inv)).to.deep.equal([0]);
+      expect(postings(k, 'new', inv)).to.deep.equal([]);
+      inv.reveal('1', staged);
+      expect(inv.docCount).to.equal(1);
+      expect(inv.ordOf('1')).to.equal(staged);
+      expect(k.docCount).to.equal(1);
+      expect(k.sumTotalTermFreq).to.equal(2);
+      expect(postings(k, 'old', inv)).to.deep.equal([]);
+      expect(postings(k, 'new', inv)).to.deep.equal([staged]);
+      const dropped = inv.stage('2', doc({ k: kw(['gone']) }));
+      inv.discard(dropped);
+      inv.reveal('2', dropped);
+      expect(inv.docCount).to.equal(1);
+      expect(inv.ordOf('2')).to.equal(undefined);
+      expect(k.docCount).to.equal(1);
+      expect(k.docValues.get(dropped)).to.equal(undefined);
+    });
+  });
+
   describe('writes and the store', () => {
     it('a write is searchable only once durable; a failed store commit changes nothing in memory', async () => {
       const es = await startEngine();
@@ -184,6 +213,9 @@ describe('embedded engine: index structures', () => {
           return { hits: res.json.hits, aggregations: res.json.aggregations };
         }));
         const before = await search();
+        // documents written through _bulk (staged, then revealed) with their nested objects
+        expect(before[5].hits.total.value).to.equal(29);
+        expect(before[6].aggregations.n.count).to.equal(59);
         await es.close(false);
         const file = path.join(dataDir, 'snapshots');
         expect(existsSync(file)).to.equal(true);
