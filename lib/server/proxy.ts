@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Backend } from '../engine/index.js';
-import { checkDeclaredLength, hasBody, limitedBody } from './request-body.js';
+import { bodyStream } from './request-body.js';
 
 /**
  * The thin path: whatever the gateway does not handle itself goes to the engine unchanged.
@@ -8,7 +8,6 @@ import { checkDeclaredLength, hasBody, limitedBody } from './request-body.js';
  */
 export function proxy(backend: Backend, maxContentLength: number): Middleware {
   return async (ctx) => {
-    checkDeclaredLength(ctx, maxContentLength);
     const abort = new AbortController();
     // the client went away before the answer was written: stop the upstream call too
     ctx.res.once('close', () => {
@@ -19,7 +18,7 @@ export function proxy(backend: Backend, maxContentLength: number): Middleware {
       path: ctx.path,
       querystring: ctx.querystring,
       headers: ctx.headers,
-      body: hasBody(ctx) ? limitedBody(ctx.req, maxContentLength) : undefined,
+      body: bodyStream(ctx, maxContentLength),
       signal: abort.signal,
     });
     ctx.status = res.status;

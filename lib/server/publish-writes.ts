@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { BulkCapture, bulkChanges, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
-import { callJson, readBody, readJson, type Backend, type EngineResponse } from '../engine/index.js';
+import { callJson, readJson, type Backend, type EngineResponse } from '../engine/index.js';
 import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
-import { checkDeclaredLength, hasBody, limitedBody } from './request-body.js';
+import { bodyStream, bufferBody } from './request-body.js';
 
 /**
  * Index-addressed writes, forwarded to the engine and turned into change events once the engine
@@ -43,10 +43,7 @@ export function publishWrites(backend: Backend, publisher: ChangePublisher, maxC
     ctx.body = pretty ? JSON.stringify(shown, null, 2) + '\n' : JSON.stringify(shown ?? {});
   };
 
-  const bufferedBody = async (ctx: Context): Promise<Buffer | undefined> => {
-    checkDeclaredLength(ctx, maxContentLength);
-    return hasBody(ctx) ? readBody(limitedBody(ctx.req, maxContentLength)) : undefined;
-  };
+  const bufferedBody = (ctx: Context): Promise<Buffer | undefined> => bufferBody(ctx, maxContentLength);
 
   const parse = (buf: Buffer | undefined): unknown => {
     if (!buf) return undefined;
@@ -105,11 +102,10 @@ export function publishWrites(backend: Backend, publisher: ChangePublisher, maxC
 
   const bulk = async (ctx: Context, next: () => Promise<unknown>) => {
     if (ctx.params.index !== undefined && !isIndex(ctx.params.index)) return next();
-    checkDeclaredLength(ctx, maxContentLength);
     const params = new URLSearchParams(ctx.querystring);
     const filtered = params.has('_source_includes') || params.has('_source_excludes') || (params.has('_source') && params.get('_source') !== 'true');
     const capture = new BulkCapture(filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
-    const body = hasBody(ctx) ? limitedBody(ctx.req, maxContentLength).pipe(capture) : undefined;
+    const body = bodyStream(ctx, maxContentLength)?.pipe(capture);
     const headers = { ...ctx.headers };
     delete headers['content-length']; // update actions may grow by `"_source":true`
     const res = await backend.request({ method: ctx.method, path: ctx.path, querystring: engineQuery(ctx.querystring), headers, body });

@@ -1,4 +1,4 @@
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { Context } from 'koa';
 import { errors } from '../errors/index.js';
 
@@ -27,10 +27,18 @@ export function limitedBody(req: Readable, limit: number): Readable {
   return req.pipe(counter);
 }
 
-/** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */
-export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
+/**
+ * The request body is read once. A middleware that needs to look at it (authorization reading the
+ * indices of a `_bulk`) buffers it with `bufferBody`; everything downstream then reads that
+ * buffer through `bodyStream`/`bufferBody` instead of the consumed socket.
+ */
+export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | undefined> {
+  if (ctx.state.body !== undefined) return ctx.state.body === null ? undefined : (ctx.state.body as Buffer);
   checkDeclaredLength(ctx, limit);
-  if (!hasBody(ctx)) return undefined;
+  if (!hasBody(ctx)) {
+    ctx.state.body = null;
+    return undefined;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
@@ -38,7 +46,23 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
     if (size > limit) throw errors.contentTooLong(limit);
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const body = Buffer.concat(chunks);
+  ctx.state.body = body;
+  return body;
+}
+
+/** The body as a stream (the buffered one, or the live request limited to `limit`), or undefined. */
+export function bodyStream(ctx: Context, limit: number): Readable | undefined {
+  if (ctx.state.body !== undefined) return ctx.state.body === null ? undefined : Readable.from([ctx.state.body as Buffer]);
+  checkDeclaredLength(ctx, limit);
+  return hasBody(ctx) ? limitedBody(ctx.req, limit) : undefined;
+}
+
+/** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */
+export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
+  const buf = await bufferBody(ctx, limit);
+  if (!buf) return undefined;
+  const text = buf.toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
