@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
+import type { AppCredentials } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { readJsonBody } from '../server/request-body.js';
 import { AppRegistry } from './app-registry.js';
@@ -14,7 +15,7 @@ const isName = (segment: string | undefined): segment is string => !!segment && 
  *   /{app}/{type}[/{id}[/_update]], /{app}/{type}/_search|_count.
  * Anything else falls through (next) to the proxy path.
  */
-export function appRoutes(backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
+export function appRoutes(backend: Backend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
   const registry = new AppRegistry(backend);
   const router = new Router();
   const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);
@@ -29,10 +30,16 @@ export function appRoutes(backend: Backend, typed: TypedDocuments, maxContentLen
   });
   router.put('/_apps/:app', async (ctx) => {
     const { indexCreated } = await registry.create(ctx.params.app);
-    ctx.body = { acknowledged: true, app: ctx.params.app, index: ctx.params.app, index_created: indexCreated };
+    const pair = await appCredentials.createAppPair(ctx.params.app);
+    ctx.body = {
+      acknowledged: true, app: ctx.params.app, index: ctx.params.app, index_created: indexCreated,
+      // shown once: only the hash is kept
+      credentials: { read_write: { username: pair.credential.username, password: pair.password } },
+    };
   });
   router.delete('/_apps/:app', async (ctx) => {
     await registry.remove(ctx.params.app);
+    await appCredentials.deleteAll(ctx.params.app);
     typed.forgetIndices([ctx.params.app]);
     ctx.body = { acknowledged: true };
   });

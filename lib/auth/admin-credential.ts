@@ -35,6 +35,7 @@ export async function ensureAdminCredential(
       },
     };
   }
+  await ensureCredentialsIndex(backend);
   const existing = await callJson<{ found?: boolean; _source?: StoredCredential }>(
     backend, 'GET', `/${CREDENTIALS_INDEX}/_doc/admin`,
   );
@@ -56,4 +57,18 @@ export async function ensureAdminCredential(
   if (put.status === 409) return ensureAdminCredential(backend, source);
   if (put.status >= 300) throw new Error(`storing the admin credential failed with status ${put.status}`);
   return { credential, generatedPassword: password };
+}
+
+/**
+ * The credentials system index: hidden, so wildcard expressions do not reach it, and mapped so
+ * that hashes are stored, never indexed.
+ */
+async function ensureCredentialsIndex(backend: Backend): Promise<void> {
+  const res = await callJson<{ error?: { type?: string } }>(backend, 'PUT', `/${CREDENTIALS_INDEX}`, {
+    settings: { 'index.hidden': true, number_of_shards: 1, number_of_replicas: 0 },
+    mappings: { properties: { username: { type: 'keyword' }, hash: { type: 'keyword', index: false, doc_values: false }, indices: { type: 'keyword' }, app: { type: 'keyword' }, role: { type: 'keyword' } } },
+  });
+  if (res.status >= 300 && res.body?.error?.type !== 'resource_already_exists_exception') {
+    throw new Error(`creating ${CREDENTIALS_INDEX} failed with status ${res.status}`);
+  }
 }

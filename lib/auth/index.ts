@@ -1,4 +1,16 @@
-export { Authenticator, type Principal } from './authenticator.js';
+export { Authenticator, type Principal, type AuthenticatorOptions } from './authenticator.js';
 export { ensureAdminCredential, CREDENTIALS_INDEX, type StoredCredential } from './admin-credential.js';
 export { hashSecret, verifySecret, generatePassword } from './secret-hash.js';
 export { parseBasic } from './basic-header.js';
+export {
+  CATEGORIES as CREDENTIAL_CATEGORIES, OPS as CREDENTIAL_OPS, ROLES, USERNAME_PATTERN, CREDENTIAL_DEFAULTS,
+  isExpired, publicCredential, validateCreate, validatePatch,
+  CredentialAccess, accessOf, cidrOf,
+  CredentialStore, AppCredentials, APP_CATEGORIES,
+  CredentialCache, followCredentialChanges, credentialRoutes,
+  type Role, type RateLimit, type Credential, type CredentialSpec, type CredentialPatch, type CredentialFields, type IssuedCredential,
+  type Cidr, type CredentialStoreOptions, type CredentialCacheOptions, type CredentialChangeFeed, type InvalidatableCache,
+  type CredentialRoutesOptions,
+} from './credentials/index.js';
+export { Authorizer, type AuthorizationRequest, type Authorized } from './authorizer.js';
+export { RateLimits } from './rate-limits.js';

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/index.js';
 import { openBackend, type Backend } from '../engine/index.js';
-import { Authenticator, ensureAdminCredential } from '../auth/index.js';
+import { Redis } from 'ioredis';
+import { AppCredentials, Authenticator, Authorizer, CredentialStore, RateLimits, ensureAdminCredential } from '../auth/index.js';
 import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
 import { StreamHub, attachWebSocket } from '../streams/index.js';
 import { TypedDocuments } from '../apps/index.js';
@@ -31,13 +32,19 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(backend, config);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
-    const authenticator = new Authenticator(credential, config.realm);
+    const store = new CredentialStore(backend, { bus, reservedUsernames: [credential.username], log });
+    const authenticator = new Authenticator(credential, config.realm, { store, bus, log });
+    await authenticator.ready();
+    const limiterRedis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+    limiterRedis?.on('error', () => {}); // the limiter falls back to memory while Redis is away
+    const authorizer = new Authorizer(backend, new RateLimits(limiterRedis));
+    const appCredentials = new AppCredentials(store);
     const publisher = new ChangePublisher(bus, log);
     const hub = new StreamHub(bus, backend, config.streams);
     const typed = new TypedDocuments(backend, publisher);
-    const app = createApp({ config, backend, authenticator, publisher, hub, log }, typed);
+    const app = createApp({ config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log }, typed);
     const server = http.createServer(app.callback());
-    const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, maxPayload: config.maxContentLength });
+    const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
     server.on('clientError', (_err, socket) => {
@@ -64,6 +71,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           server.closeIdleConnections();
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
+        authenticator.close();
+        limiterRedis?.disconnect();
         await bus.close();
         await backend.close();
       },

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Subscription } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/typed-documents.js';
-import type { Authenticator } from '../auth/index.js';
+import type { Authenticator, Authorizer } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { errorBody, toEsError } from '../errors/index.js';
 import type { StreamHub } from './stream-hub.js';
@@ -24,6 +24,7 @@ export interface WebSocketDeps {
   backend: Backend;
   typed: TypedDocuments;
   authenticator: Authenticator;
+  authorizer: Authorizer;
   /** Largest frame accepted (bytes). */
   maxPayload: number;
 }
@@ -44,7 +45,8 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, decodeURIComponent(app[0]), req.headers.authorization, deps));
+    const client = { ip: req.socket.remoteAddress ?? '', referer: req.headers.referer ?? req.headers.origin };
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, decodeURIComponent(app[0]), req.headers.authorization, client, deps));
   });
 
   return {
@@ -55,7 +57,7 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
   };
 }
 
-function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, deps: WebSocketDeps): void {
+function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
   const subscriptions = new Map<string, Subscription>();
   const send = (payload: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload));
@@ -93,16 +95,23 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     if (subscriptions.has(id)) throw toEsError({ status: 400, message: `subscription [${id}] already exists on this connection` });
     if (typeof frame.path !== 'string') throw toEsError({ status: 400, message: 'a subscribe frame needs a string "path"' });
     const authorization = typeof frame.authorization === 'string' ? frame.authorization : upgradeAuthorization;
-    const [pathPart, querystring = ''] = frame.path.replace(/^\/+/, '').split('?', 2);
-    await deps.authenticator.authenticate(authorization, `/${pathPart}`);
-    const segments = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
-    if (segments[0] !== app) throw toEsError({ status: 400, message: `this connection serves app [${app}]; the path names [${segments[0]}]` });
+    const [pathPart, rawQuery = ''] = frame.path.replace(/^\/+/, '').split('?', 2);
+    const principal = await deps.authenticator.authenticate(authorization, `/${pathPart}`);
+    const requested = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
+    if (requested[0] !== app) throw toEsError({ status: 400, message: `this connection serves app [${app}]; the path names [${requested[0]}]` });
     const method = typeof frame.method === 'string' ? frame.method.toUpperCase() : 'GET';
+    const body = frame.body && typeof frame.body === 'object' && Object.keys(frame.body).length ? frame.body : undefined;
+    // a frame is authorized exactly like the equivalent HTTP request
+    const streamQuery = /(^|&)(stream|streamonly)=/.test(rawQuery) ? rawQuery : `${rawQuery}${rawQuery ? '&' : ''}stream=true`;
+    const decision = await deps.authorizer.authorize(principal, {
+      method, path: `/${pathPart}`, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer,
+    });
+    const querystring = decision.querystring;
+    const segments = decision.path.split('/').filter(Boolean).map(decodeURIComponent);
     const target = streamTarget(method, segments);
     if (!target) throw toEsError({ status: 400, message: `[${method} ${pathPart}] is not a document or search that can be streamed` });
     const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, target, {
-      method, segments, querystring,
-      body: frame.body && typeof frame.body === 'object' && Object.keys(frame.body).length ? frame.body : undefined,
+      method, segments, querystring, body,
     });
     const channel = id;
     send({ id, channel });

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../lib/config/index.js';
+import { openEmbeddedEngine } from '../../lib/engine/embedded/index.js';
+import { callJson } from '../../lib/engine/index.js';
 import { basic, call } from '../support/http.js';
 import { REPO_ROOT, spawnGateway, tempDir } from '../support/servers.js';
 
@@ -53,11 +55,16 @@ describe('configuration', () => {
       expect(m, first.output()).to.not.equal(null);
       const [, user, password] = m!;
       expect((await call(first.url, 'GET', '/', { auth: basic(user, password) })).status).to.equal(200);
-      const stored = await call(first.url, 'GET', '/.gateway-credentials/_doc/admin', { auth: basic(user, password) });
-      expect(stored.status).to.equal(200);
-      expect(stored.text).not.to.contain(password);
-      expect(stored.json._source.hash).to.match(/^scrypt\$/);
+      const direct = await call(first.url, 'GET', '/.gateway-credentials/_doc/admin', { auth: basic(user, password) });
+      expect(direct.status, 'the credentials index is not reachable through the REST API').to.equal(403);
+      expect(direct.text).not.to.contain(password);
       await first.stop();
+      // what is on disk: a scrypt hash, not the password
+      const engine = await openEmbeddedEngine({ dataDir: data.dir });
+      const stored = await callJson<{ _source: { hash: string } }>(engine, 'GET', '/.gateway-credentials/_doc/admin');
+      await engine.close();
+      expect(stored.body._source.hash).to.match(/^scrypt\$/);
+      expect(JSON.stringify(stored.body)).not.to.contain(password);
 
       const second = await spawnGateway({ DATA_DIR: data.dir });
       expect(second.output()).not.to.contain('generated admin credential');

@@ -7,9 +7,16 @@
  * end increment plus `positionIncrementGap`, and offsets continue after the previous value's
  * final offset plus `offsetGap`, as ES's _analyze and indexing do.
  */
-import type { AnalysisToken, Analyzer, CharFilter, Token, TokenFilter, Tokenizer, TokenStream } from './types.js';
+import type { AnalysisToken, Analyzer, CharFilter, IndexTerms, Token, TokenFilter, Tokenizer, TokenStream } from './types.js';
 
 export class PipelineAnalyzer implements Analyzer {
+  /**
+   * Indexing without token objects, when the pipeline allows it: no char filters, a tokenizer
+   * that can `scan`, filters that each map a term (lowercase, asciifolding…) but for an optional
+   * last one that expands it (ngram, edge_ngram). Undefined otherwise.
+   */
+  private readonly streaming: { scan: NonNullable<Tokenizer['scan']>; maps: Array<(term: string) => string>; expand: TokenFilter['expandTerm'] } | undefined;
+
   constructor(
     readonly name: string,
     private readonly charFilters: readonly CharFilter[],
@@ -17,7 +24,18 @@ export class PipelineAnalyzer implements Analyzer {
     private readonly filters: readonly TokenFilter[],
     readonly positionIncrementGap = 100,
     readonly offsetGap = 1,
-  ) {}
+  ) {
+    const maps: Array<(term: string) => string> = [];
+    let expand: TokenFilter['expandTerm'];
+    let ok = charFilters.length === 0 && tokenizer.scan !== undefined;
+    for (let i = 0; ok && i < filters.length; i++) {
+      const f = filters[i];
+      if (f.mapTerm) maps.push(f.mapTerm);
+      else if (f.expandTerm && i === filters.length - 1) expand = f.expandTerm;
+      else ok = false;
+    }
+    this.streaming = ok ? { scan: tokenizer.scan!.bind(tokenizer), maps, expand } : undefined;
+  }
 
   /** The text after the char filters (what `_analyze` explain shows as `filtered_text`). */
   charFiltered(text: string): string {
@@ -58,6 +76,50 @@ export class PipelineAnalyzer implements Analyzer {
     const out: Token[] = [];
     appendTokens(out, this.stream(text).tokens, -1, 0);
     return out;
+  }
+
+  /**
+   * What indexing needs of one value: each token's term and position (as `analyze` gives them),
+   * in two arrays of the right size, without a Token object per token.
+   */
+  indexTerms(text: string): IndexTerms {
+    if (this.streaming) return this.streamTerms(text, this.streaming);
+    const tokens = this.stream(text).tokens;
+    const n = tokens.length;
+    const terms = new Array<string>(n);
+    const positions = new Array<number>(n);
+    let position = -1;
+    for (let i = 0; i < n; i++) {
+      const t = tokens[i];
+      position += t.posInc;
+      terms[i] = t.term;
+      positions[i] = position;
+    }
+    return { terms, positions };
+  }
+
+  /** `indexTerms` for a streaming pipeline: what `stream` gives, term by term (see the TokenFilter hooks). */
+  private streamTerms(text: string, p: NonNullable<PipelineAnalyzer['streaming']>): IndexTerms {
+    const terms: string[] = [];
+    const positions: number[] = [];
+    const { maps, expand } = p;
+    let position = -1;
+    // Increment waiting for the next emitted term (an expanded token that gave no term passes its own on).
+    let pending = 0;
+    const emit = (term: string) => {
+      position += pending;
+      pending = 0;
+      terms.push(term);
+      positions.push(position);
+    };
+    p.scan(text, (start, end) => {
+      let term = text.slice(start, end);
+      for (let i = 0; i < maps.length; i++) term = maps[i](term);
+      pending += 1;
+      if (expand) expand(term, emit);
+      else emit(term);
+    });
+    return { terms, positions };
   }
 
   /** Tokens of several values of one field, positions and offsets continuing across them. */

@@ -12,7 +12,7 @@
  */
 import { IndexAnalysisRegistry, type RegistryOptions } from './registry.js';
 
-export type { Token, Analyzer, AnalysisRegistry } from './types.js';
+export type { Token, Analyzer, AnalysisRegistry, IndexTerms } from './types.js';
 export type { RegistryOptions, ComponentSpec } from './registry.js';
 export { PipelineAnalyzer } from './analyzer.js';
 export { analyzeRequest, type AnalyzeRequestBody, type AnalyzeResponse } from './analyze-request.js';

@@ -19,6 +19,14 @@ export interface Token {
 export interface Analyzer {
   readonly name: string;
   analyze(text: string): Token[];
+  /** Each token's term and position of one value (what `analyze` gives, without Token objects). */
+  indexTerms?(text: string): IndexTerms;
+}
+
+/** The terms of one analysed value and their positions (parallel arrays, owned by the caller). */
+export interface IndexTerms {
+  terms: string[];
+  positions: number[];
 }
 
 export interface AnalysisRegistry {
@@ -51,6 +59,12 @@ export function makeToken(term: string, start: number, end: number, type: string
 /** Splits (char-filtered) text into tokens; offsets are positions in that text. */
 export interface Tokenizer {
   tokenize(text: string): AnalysisToken[];
+  /**
+   * The same tokens as `tokenize`, each given to `onToken` as its offsets and type instead of an
+   * object, for tokenizers whose every token has a position increment of 1 and a length of 1
+   * (indexing's allocation-free path).
+   */
+  scan?(text: string, onToken: (start: number, end: number, type: string) => void): void;
 }
 
 /**
@@ -69,6 +83,17 @@ export interface TokenFilter {
   filter(stream: TokenStream): void;
   /** True for per-character filters that ES allows in normalizers. */
   readonly normalizing?: boolean;
+  /**
+   * For a filter that only rewrites each token's term (same tokens, same positions): that
+   * rewrite, so that indexing can apply it without token objects. `filter` must equal it.
+   */
+  readonly mapTerm?: (term: string) => string;
+  /**
+   * For a filter that replaces each token by terms derived from its term alone, the first taking
+   * the token's position increment (carried on when it gives none) and the others stacked on it:
+   * those terms, in order. `filter` must equal it.
+   */
+  readonly expandTerm?: (term: string, emit: (term: string) => void) => void;
 }
 
 /**

@@ -10,6 +10,21 @@ import { intToByte4 } from './small-float.js';
 /** Field types indexed with frequencies, positions and norms (Lucene's DOCS_AND_FREQS_AND_POSITIONS). */
 const POSITIONAL_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
+/**
+ * Per-term state, interleaved (stride `TS`) so that adding a posting touches one cache line: the
+ * postings list's first and current slice positions and slice end, its slice level, its postings
+ * count, the last ordinal added, and two scratch slots of `addPositional`.
+ */
+const TS = 8;
+const HEAD = 0;
+const TAIL = 1;
+const END = 2;
+const LEVEL = 3;
+const DF = 4;
+const LAST_ORD = 5;
+const FREQ = 6;
+const SLOT = 7;
+
 const HAS_VALUE = 1;
 const HAS_TERMS = 2;
 /** Added but not yet visible (a write waiting for its store commit): left out of the statistics. */
@@ -30,14 +45,8 @@ export class FieldIndex {
   private readonly termList: string[] = this.dict.terms;
   private sorted: string[] | undefined;
   private pool = new IntSlicePool();
-  private head = new Int32Array(256);
-  private tail = new Int32Array(256);
-  private end = new Int32Array(256);
-  private level = new Uint8Array(256);
-  private df = new Int32Array(256);
-  private lastOrd = new Int32Array(256);
-  private freqScratch = new Int32Array(256);
-  private slotScratch = new Int32Array(256);
+  /** Term id × TS → the term's state (see `TS`). */
+  private st = new Int32Array(256 * TS);
   private tidBuf = new Int32Array(64);
   private uniqBuf = new Int32Array(64);
   private startBuf = new Int32Array(64);
@@ -70,12 +79,7 @@ export class FieldIndex {
       type: this.type,
       terms: this.termList,
       pool: w.column(this.pool.usedBuffer),
-      head: w.column(this.head.subarray(0, t)),
-      tail: w.column(this.tail.subarray(0, t)),
-      end: w.column(this.end.subarray(0, t)),
-      level: w.column(this.level.subarray(0, t)),
-      df: w.column(this.df.subarray(0, t)),
-      lastOrd: w.column(this.lastOrd.subarray(0, t)),
+      state: w.column(this.st.subarray(0, t * TS)),
       flags: w.column(this.flags.subarray(0, n)),
       tokenCounts: w.column(this.tokenCounts.subarray(0, n)),
       norms: w.column(this.norms.subarray(0, n)),
@@ -90,14 +94,7 @@ export class FieldIndex {
     const terms = s.terms;
     for (let i = 0; i < terms.length; i++) fi.dict.intern(terms[i]);
     fi.pool = IntSlicePool.fromUsed(r.i32(s.pool));
-    fi.head = r.i32(s.head);
-    fi.tail = r.i32(s.tail);
-    fi.end = r.i32(s.end);
-    fi.level = r.u8(s.level);
-    fi.df = r.i32(s.df);
-    fi.lastOrd = r.i32(s.lastOrd);
-    fi.freqScratch = new Int32Array(fi.head.length);
-    fi.slotScratch = new Int32Array(fi.head.length);
+    fi.st = r.i32(s.state);
     fi.flags = r.u8(s.flags);
     fi.tokenCounts = r.i32(s.tokenCounts);
     fi.norms = r.u8(s.norms);
@@ -113,14 +110,7 @@ export class FieldIndex {
     for (const t of this.termList) c.dict.intern(t);
     c.sorted = this.sorted;
     c.pool = this.pool.clone();
-    c.head = this.head.slice();
-    c.tail = this.tail.slice();
-    c.end = this.end.slice();
-    c.level = this.level.slice();
-    c.df = this.df.slice();
-    c.lastOrd = this.lastOrd.slice();
-    c.freqScratch = new Int32Array(this.freqScratch.length);
-    c.slotScratch = new Int32Array(this.slotScratch.length);
+    c.st = this.st.slice();
     c.flags = this.flags.slice();
     c.tokenCounts = this.tokenCounts.slice();
     c.norms = this.norms.slice();
@@ -153,12 +143,12 @@ export class FieldIndex {
 
   /** Postings count of a term, removed documents included (an upper bound of its docFreq). */
   postingsCount(tid: number): number {
-    return this.df[tid];
+    return this.st[tid * TS + DF];
   }
 
   /** A reader over the postings of a term (see the class comment for the layout). */
   postingsOf(tid: number, reader: SliceReader = new SliceReader()): SliceReader {
-    return reader.reset(this.pool, this.head[tid], this.tail[tid]);
+    return reader.reset(this.pool, this.st[tid * TS + HEAD], this.st[tid * TS + TAIL]);
   }
 
   /**
@@ -192,38 +182,33 @@ export class FieldIndex {
   /** Sets up the postings of a term the dictionary just added. */
   private newTerm(tid: number): number {
     this.sorted = undefined;
-    if (tid >= this.head.length) {
-      const n = tid + 1;
-      this.head = growInt32(this.head, n);
-      this.tail = growInt32(this.tail, n);
-      this.end = growInt32(this.end, n);
-      this.df = growInt32(this.df, n);
-      this.lastOrd = growInt32(this.lastOrd, n);
-      this.freqScratch = growInt32(this.freqScratch, n);
-      this.slotScratch = growInt32(this.slotScratch, n);
-      this.level = growUint8(this.level, this.head.length);
-    }
+    if ((tid + 1) * TS > this.st.length) this.st = growInt32(this.st, (tid + 1) * TS);
     const start = this.pool.alloc(0);
-    this.head[tid] = start;
-    this.tail[tid] = start;
-    this.end[tid] = IntSlicePool.sliceEnd(start, 0);
-    this.level[tid] = 0;
-    this.lastOrd[tid] = -1;
+    const b = tid * TS;
+    const st = this.st;
+    st[b + HEAD] = start;
+    st[b + TAIL] = start;
+    st[b + END] = IntSlicePool.sliceEnd(start, 0);
+    st[b + LEVEL] = 0;
+    st[b + DF] = 0;
+    st[b + LAST_ORD] = -1;
     return tid;
   }
 
-  private append(tid: number, value: number): void {
-    let p = this.tail[tid];
-    if (p === this.end[tid]) {
-      const lvl = IntSlicePool.nextLevel(this.level[tid]);
+  /** Appends to the postings of the term whose state starts at `b` (= tid × TS). */
+  private append(b: number, value: number): void {
+    const st = this.st;
+    let p = st[b + TAIL];
+    if (p === st[b + END]) {
+      const lvl = IntSlicePool.nextLevel(st[b + LEVEL]);
       const s = this.pool.alloc(lvl);
       this.pool.buffer[p] = s;
-      this.level[tid] = lvl;
-      this.end[tid] = IntSlicePool.sliceEnd(s, lvl);
+      st[b + LEVEL] = lvl;
+      st[b + END] = IntSlicePool.sliceEnd(s, lvl);
       p = s;
     }
     this.pool.buffer[p] = value;
-    this.tail[tid] = p + 1;
+    st[b + TAIL] = p + 1;
   }
 
   private ensureOrd(ord: number): void {
@@ -280,10 +265,11 @@ export class FieldIndex {
     for (let i = 0; i < terms.length; i++) {
       const tid = this.termIdFor(terms[i]);
       if (i === 0) first = tid;
-      if (this.lastOrd[tid] === ord) continue;
-      this.lastOrd[tid] = ord;
-      this.df[tid]++;
-      this.append(tid, ord);
+      const b = tid * TS;
+      if (this.st[b + LAST_ORD] === ord) continue;
+      this.st[b + LAST_ORD] = ord;
+      this.st[b + DF]++;
+      this.append(b, ord);
       unique++;
     }
     this.tokenCounts[ord] = unique;
@@ -307,22 +293,24 @@ export class FieldIndex {
       const tid = this.termIdFor(terms[i]);
       tids[i] = tid;
       if (i > 0 && positions[i] === positions[i - 1]) overlaps++;
-      if (this.lastOrd[tid] !== ord) {
-        this.lastOrd[tid] = ord;
-        this.freqScratch[tid] = 0;
-        this.slotScratch[tid] = u;
+      const b = tid * TS;
+      const st = this.st;
+      if (st[b + LAST_ORD] !== ord) {
+        st[b + LAST_ORD] = ord;
+        st[b + FREQ] = 0;
+        st[b + SLOT] = u;
         uniq[u++] = tid;
       }
-      this.freqScratch[tid]++;
+      st[b + FREQ]++;
     }
-    const freq = this.freqScratch;
+    const st = this.st;
     if (u === n) {
       for (let i = 0; i < n; i++) {
-        const tid = tids[i];
-        this.df[tid]++;
-        this.append(tid, ord);
-        this.append(tid, 1);
-        this.append(tid, positions[i]);
+        const b = tids[i] * TS;
+        st[b + DF]++;
+        this.append(b, ord);
+        this.append(b, 1);
+        this.append(b, positions[i]);
       }
     } else {
       // Group positions by term (counting sort by first appearance), then write each posting.
@@ -330,20 +318,20 @@ export class FieldIndex {
       let acc = 0;
       for (let k = 0; k < u; k++) {
         start[k] = acc;
-        acc += freq[uniq[k]];
+        acc += st[uniq[k] * TS + FREQ];
       }
       for (let i = 0; i < n; i++) {
-        const slot = this.slotScratch[tids[i]];
+        const slot = st[tids[i] * TS + SLOT];
         this.posBuf[start[slot]++] = positions[i];
       }
       let from = 0;
       for (let k = 0; k < u; k++) {
-        const tid = uniq[k];
-        const f = freq[tid];
-        this.df[tid]++;
-        this.append(tid, ord);
-        this.append(tid, f);
-        for (let j = from; j < from + f; j++) this.append(tid, this.posBuf[j]);
+        const b = uniq[k] * TS;
+        const f = st[b + FREQ];
+        st[b + DF]++;
+        this.append(b, ord);
+        this.append(b, f);
+        for (let j = from; j < from + f; j++) this.append(b, this.posBuf[j]);
         from += f;
       }
     }
@@ -366,30 +354,30 @@ export class FieldIndex {
   compact(isLive: (ord: number) => boolean): void {
     const old = this.pool;
     const reader = new SliceReader();
-    const snapshot: Array<{ head: number; tail: number }> = [];
-    for (let tid = 0; tid < this.termList.length; tid++) snapshot.push({ head: this.head[tid], tail: this.tail[tid] });
     this.pool = new IntSlicePool(Math.max(1 << 16, old.size >> 1));
+    const st = this.st;
     for (let tid = 0; tid < this.termList.length; tid++) {
+      const b = tid * TS;
+      reader.reset(old, st[b + HEAD], st[b + TAIL]);
       const start = this.pool.alloc(0);
-      this.head[tid] = start;
-      this.tail[tid] = start;
-      this.end[tid] = IntSlicePool.sliceEnd(start, 0);
-      this.level[tid] = 0;
-      this.df[tid] = 0;
-      reader.reset(old, snapshot[tid].head, snapshot[tid].tail);
+      st[b + HEAD] = start;
+      st[b + TAIL] = start;
+      st[b + END] = IntSlicePool.sliceEnd(start, 0);
+      st[b + LEVEL] = 0;
+      st[b + DF] = 0;
       while (!reader.done) {
         const ord = reader.read();
         const live = isLive(ord);
         if (live) {
-          this.df[tid]++;
-          this.append(tid, ord);
+          st[b + DF]++;
+          this.append(b, ord);
         }
         if (!this.positional) continue;
         const f = reader.read();
-        if (live) this.append(tid, f);
+        if (live) this.append(b, f);
         for (let j = 0; j < f; j++) {
           const p = reader.read();
-          if (live) this.append(tid, p);
+          if (live) this.append(b, p);
         }
       }
     }
@@ -400,12 +388,7 @@ export interface FieldIndexSnapshot {
   type: string;
   terms: string[];
   pool: ColumnRef;
-  head: ColumnRef;
-  tail: ColumnRef;
-  end: ColumnRef;
-  level: ColumnRef;
-  df: ColumnRef;
-  lastOrd: ColumnRef;
+  state: ColumnRef;
   flags: ColumnRef;
   tokenCounts: ColumnRef;
   norms: ColumnRef;

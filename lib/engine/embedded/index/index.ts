@@ -1,5 +1,5 @@
 export { InvertedIndex, NestedIndex, type IndexableDocument, type InvertedIndexSnapshot } from './inverted-index.js';
-export { SnapshotReader, SnapshotWriter } from './snapshot.js';
+export { SnapshotReader, SnapshotWriter, codeVersion } from './snapshot.js';
 export { FieldIndex } from './field-index.js';
 export { DocValues, type DocValue, DV_NONE, DV_STRING, DV_NUMBER, DV_TRUE, DV_FALSE, DV_MULTI } from './doc-values.js';
 export { SliceReader } from './int-slice-pool.js';

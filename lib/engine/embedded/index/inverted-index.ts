@@ -109,6 +109,8 @@ export class InvertedIndex {
   private live = new Uint8Array(1024);
   private liveCount = 0;
   private dead = 0;
+  /** The live ordinals as a column, built on demand; dropped when a document becomes live or dead. */
+  private liveColumn: Int32Array<ArrayBuffer> | undefined;
 
   /** Live documents. */
   get docCount(): number {
@@ -154,6 +156,7 @@ export class InvertedIndex {
     if (this.live[ord] !== PENDING) return;
     this.live[ord] = LIVE;
     this.liveCount++;
+    this.liveColumn = undefined;
     for (const fi of this.distinct) fi.activate(ord);
     for (const ni of this.nestedIndexes.values()) ni.revealChildrenOf(ord);
   }
@@ -171,11 +174,14 @@ export class InvertedIndex {
     else {
       this.live[ord] = LIVE;
       this.liveCount++;
+      this.liveColumn = undefined;
     }
     const fields = doc.fields;
     if (this.sharing.size) this.checkSharing(fields);
     let created: string[] | undefined;
-    for (const [name, field] of fields) {
+    // Keys then get: iterating entries would allocate a [name, field] pair per field.
+    for (const name of fields.keys()) {
+      const field = fields.get(name)!;
       let fi = this.fieldIndexes.get(name);
       if (!fi) {
         if (created) {
@@ -244,7 +250,10 @@ export class InvertedIndex {
   }
 
   private drop(ord: number): void {
-    if (this.live[ord] === LIVE) this.liveCount--;
+    if (this.live[ord] === LIVE) {
+      this.liveCount--;
+      this.liveColumn = undefined;
+    }
     this.live[ord] = DEAD;
     this.ordToId[ord] = undefined;
     for (const fi of this.distinct) fi.remove(ord);
@@ -283,6 +292,21 @@ export class InvertedIndex {
 
   nestedPaths(): IterableIterator<string> {
     return this.nestedIndexes.keys();
+  }
+
+  /**
+   * The live ordinals, ascending, as one column shared by every caller until the next change of
+   * liveness (so a match_all costs no allocation): read-only.
+   */
+  liveOrdinals(): Int32Array<ArrayBuffer> {
+    if (this.liveColumn) return this.liveColumn;
+    const out = new Int32Array(this.liveCount);
+    const live = this.live;
+    const max = this.ordToId.length;
+    let n = 0;
+    for (let ord = 0; ord < max; ord++) if (live[ord] === LIVE) out[n++] = ord;
+    this.liveColumn = out;
+    return out;
   }
 
   /** Live ordinals in index order. */

@@ -266,7 +266,7 @@ export class IndexHandle {
       status: created ? 201 : 200,
       body: this.writeBody(id, version, created ? 'created' : 'updated', seqNo),
       writes,
-      change: { index: this.name, id, version, seqNo, source },
+      change: indexedChange(this.name, id, version, seqNo, sourceText),
       settle,
       // Store writes complete in the order they were issued, so applies run in seqNo order.
       apply: () => inverted.reveal(id, ord),
@@ -361,6 +361,20 @@ export class IndexHandle {
   static isDocument(v: unknown): v is JsonObject {
     return isPlainObject(v);
   }
+}
+
+/**
+ * The change an index write makes, its source read from the stored text when a change hook asks
+ * for it: a write waiting for its store commit (a whole `_bulk` of them) does not keep the parsed
+ * document alive meanwhile.
+ */
+function indexedChange(index: string, id: string, version: number, seqNo: number, sourceText: string): NonNullable<PreparedWrite['change']> {
+  return {
+    index, id, version, seqNo,
+    get source(): JsonObject {
+      return JSON.parse(sourceText) as JsonObject;
+    },
+  };
 }
 
 /**

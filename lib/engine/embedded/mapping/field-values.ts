@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { AnalysisRegistry } from '../analysis/index.js';
+import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { parseDateValue } from './dates.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, type FieldMapping } from './types.js';
 import { documentParsingError } from './errors.js';
@@ -48,6 +48,14 @@ export function indexAnalyzerName(mapping: FieldMapping, registry: AnalysisRegis
   return registry.hasAnalyzer('default') ? 'default' : 'standard';
 }
 
+/** A text value's terms and positions under its index analyzer (fresh arrays, the caller's to keep). */
+export function analyzedValue(analyzer: Analyzer, value: unknown): IndexedValue {
+  const text = String(value);
+  if (analyzer.indexTerms) return analyzer.indexTerms(text);
+  const tokens = analyzer.analyze(text);
+  return { terms: tokens.map((t) => t.token), positions: tokens.map((t) => t.position) };
+}
+
 /** The single term a keyword value is indexed as (after the field's normalizer). */
 export function keywordTerm(mapping: FieldMapping, text: string, registry: AnalysisRegistry): string {
   if (typeof mapping.normalizer === 'string') {
@@ -88,9 +96,7 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
   const fail = (cause?: { type: string; reason: string }) =>
     documentParsingError(`failed to parse field [${path}] of type [${type}] in document with id '${id}'. Preview of field's value: '${String(value)}'`, cause);
   if (type === 'text' || type === 'match_only_text' || type === 'search_as_you_type') {
-    const text = String(value);
-    const tokens = registry.analyzer(indexAnalyzerName(mapping, registry)).analyze(text);
-    return { terms: tokens.map((t) => t.token), positions: tokens.map((t) => t.position) };
+    return analyzedValue(registry.analyzer(indexAnalyzerName(mapping, registry)), value);
   }
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard' || type === 'version') {
     const text = String(value);

@@ -1,10 +1,10 @@
 import { EsError } from '../../../errors/index.js';
-import type { AnalysisRegistry } from '../analysis/index.js';
+import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
 import { matchDynamicTemplate, type DynamicType } from './dynamic-templates.js';
 import { mergeMappings, normalizeFieldDefinition } from './merge.js';
 import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
-import { toIndexedValue } from './field-values.js';
+import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values.js';
 import { documentParsingError } from './errors.js';
 import { geoPointField } from './geo-point.js';
 
@@ -96,11 +96,6 @@ class DocumentParser {
     }
   }
 
-  private lookup(existing: Record<string, FieldMapping> | undefined, path: string[]): FieldMapping | undefined {
-    const key = path[path.length - 1];
-    return existing?.[key] ?? this.newFields.get(path.join('.'))?.mapping;
-  }
-
   private parseObject(obj: Record<string, unknown>, existing: Record<string, FieldMapping> | undefined, path: string[], dynamic: DynamicSetting): void {
     for (const rawKey in obj) {
       const value = obj[rawKey];
@@ -137,11 +132,16 @@ class DocumentParser {
   }
 
   private parseField(key: string, value: unknown, existing: Record<string, FieldMapping> | undefined, parentPath: string[], dynamic: DynamicSetting): void {
+    // The common cases (a mapped field; an unmapped one that `dynamic: false` leaves out) without building its path.
+    let mapping = existing?.[key] ?? (this.newFields.size ? this.newFields.get(parentPath.length ? `${parentPath.join('.')}.${key}` : key)?.mapping : undefined);
+    if (!mapping && (value === null || value === undefined || dynamic === false)) return;
+    if (mapping) {
+      // A leaf field already planned at this path (plans are only made for leaves).
+      const plan = PLANS.get(mapping);
+      if (plan !== undefined && plan.fieldsRef === mapping.fields && isPathOf(plan.path!, parentPath, key)) return this.parseLeafValue(value, plan);
+    }
     const path = [...parentPath, key];
-    let mapping = this.lookup(existing, path);
     if (!mapping) {
-      if (value === null || value === undefined) return;
-      if (dynamic === false) return;
       if (dynamic === 'strict') {
         throw new EsError(400, 'strict_dynamic_mapping_exception',
           `mapping set to strict, dynamic introduction of [${key}] within [${parentPath.length ? parentPath.join('.') : '_doc'}] is not allowed`);
@@ -182,6 +182,15 @@ class DocumentParser {
     this.addPlanned(planFor(mapping, path), value, true);
   }
 
+  /** `parseValue` for a leaf field whose plan is known. */
+  private parseLeafValue(value: unknown, plan: LeafPlan): void {
+    if (Array.isArray(value)) {
+      for (const v of value) this.parseLeafValue(v, plan);
+      return;
+    }
+    this.addPlanned(plan, value, true);
+  }
+
   private addLeaf(fullPath: string, mapping: FieldMapping, rawValue: unknown, followCopyTo: boolean): void {
     this.addPlanned(makePlan(mapping, fullPath, undefined), rawValue, followCopyTo);
   }
@@ -205,7 +214,7 @@ class DocumentParser {
         { type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT` },
       );
     }
-    const indexed = toIndexedValue(value, mapping, fullPath, this.id, this.registry);
+    const indexed = plan.analyzed ? analyzedValue(this.analyzerOf(plan), value) : toIndexedValue(value, mapping, fullPath, this.id, this.registry);
     if (indexed?.ignored) this.ignored.push(fullPath);
     else if (indexed) {
       const field = this.fields.get(fullPath);
@@ -252,6 +261,15 @@ class DocumentParser {
       const targets = Array.isArray(mapping.copy_to) ? (mapping.copy_to as string[]) : [String(mapping.copy_to)];
       for (const target of targets) this.copyTo(target, value);
     }
+  }
+
+  /** The index analyzer of a text field's plan, kept on the plan for the registry it was resolved in. */
+  private analyzerOf(plan: LeafPlan): Analyzer {
+    if (plan.analyzerRegistry !== this.registry || !plan.analyzer) {
+      plan.analyzer = this.registry.analyzer(indexAnalyzerName(plan.mapping, this.registry));
+      plan.analyzerRegistry = this.registry;
+    }
+    return plan.analyzer;
   }
 
   /** One object of a nested field: parsed as a document of its own (its fields keep their full paths). */
@@ -329,6 +347,11 @@ interface LeafPlan {
   indexed: boolean;
   docValues: boolean;
   fielddata: boolean;
+  /** A text field (analysed by its index analyzer). */
+  analyzed: boolean;
+  /** That analyzer, resolved in `analyzerRegistry` (an index's registry changes with its settings). */
+  analyzer: Analyzer | undefined;
+  analyzerRegistry: AnalysisRegistry | undefined;
   subs: LeafPlan[] | undefined;
 }
 
@@ -340,16 +363,20 @@ function makePlan(mapping: FieldMapping, full: string, path: string[] | undefine
     subs = [];
     for (const sub in mapping.fields) subs.push(makePlan(mapping.fields[sub], `${full}.${sub}`, undefined));
   }
+  const type = fieldType(mapping);
   return {
     mapping,
     path,
     fieldsRef: mapping.fields,
     full,
-    type: fieldType(mapping),
+    type,
     gap: typeof mapping.position_increment_gap === 'number' ? mapping.position_increment_gap : POSITION_INCREMENT_GAP,
     indexed: mapping.index !== false,
     docValues: mapping.doc_values !== false,
     fielddata: mapping.fielddata === true,
+    analyzed: type === 'text' || type === 'match_only_text' || type === 'search_as_you_type',
+    analyzer: undefined,
+    analyzerRegistry: undefined,
     subs,
   };
 }
@@ -360,6 +387,14 @@ function planFor(mapping: FieldMapping, path: string[]): LeafPlan {
   const made = makePlan(mapping, path.join('.'), path.slice());
   PLANS.set(mapping, made);
   return made;
+}
+
+/** Is `path` the path `parent` + `key`? */
+function isPathOf(path: string[], parent: string[], key: string): boolean {
+  const n = parent.length;
+  if (path.length !== n + 1 || path[n] !== key) return false;
+  for (let i = 0; i < n; i++) if (path[i] !== parent[i]) return false;
+  return true;
 }
 
 function samePath(a: string[], b: string[]): boolean {

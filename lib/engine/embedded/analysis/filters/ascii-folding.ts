@@ -93,7 +93,11 @@ export function foldToAscii(term: string): string {
 export class AsciiFoldingFilter implements TokenFilter {
   readonly normalizing = true;
 
-  constructor(private readonly preserveOriginal: boolean) {}
+  readonly mapTerm: ((term: string) => string) | undefined;
+
+  constructor(private readonly preserveOriginal: boolean) {
+    this.mapTerm = preserveOriginal ? undefined : foldToAscii;
+  }
 
   filter(stream: TokenStream): void {
     if (!this.preserveOriginal) {

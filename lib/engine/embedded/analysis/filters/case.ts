@@ -4,6 +4,7 @@ import type { TokenFilter, TokenStream } from '../types.js';
 
 export const lowercaseFilter: TokenFilter = {
   normalizing: true,
+  mapTerm: lowerCase,
   filter(stream: TokenStream): void {
     for (const t of stream.tokens) t.term = lowerCase(t.term);
   },
@@ -11,6 +12,7 @@ export const lowercaseFilter: TokenFilter = {
 
 export const uppercaseFilter: TokenFilter = {
   normalizing: true,
+  mapTerm: upperCase,
   filter(stream: TokenStream): void {
     for (const t of stream.tokens) t.term = upperCase(t.term);
   },

@@ -16,28 +16,31 @@ export class NGramFilter implements TokenFilter {
     private readonly preserveOriginal: boolean,
   ) {}
 
+  /** The grams of one term, in order (with the original when preserve_original asks for it). */
+  readonly expandTerm = (term: string, emit: (gram: string) => void): void => {
+    const astral = /[\ud800-\udfff]/.test(term);
+    const cps = astral ? Array.from(term) : null;
+    const count = cps ? cps.length : term.length;
+    if (this.preserveOriginal && count < this.minGram) emit(term);
+    const lastStart = this.edgesOnly ? 0 : count - this.minGram;
+    for (let s = 0; s <= lastStart; s++) {
+      const maxSize = Math.min(this.maxGram, count - s);
+      for (let size = this.minGram; size <= maxSize; size++) {
+        emit(cps ? cps.slice(s, s + size).join('') : term.slice(s, s + size));
+      }
+    }
+    if (this.preserveOriginal && count > this.maxGram) emit(term);
+  };
+
   filter(stream: TokenStream): void {
     const out: AnalysisToken[] = [];
     let carry = 0; // increment of a token that produced nothing
     for (const t of stream.tokens) {
-      const term = t.term;
-      const astral = /[\ud800-\udfff]/.test(term);
-      const cps = astral ? Array.from(term) : null;
-      const count = cps ? cps.length : term.length;
       let posInc = t.posInc + carry;
-      const emit = (text: string) => {
+      this.expandTerm(t.term, (text) => {
         out.push({ term: text, start: t.start, end: t.end, type: t.type, posInc, posLen: t.posLen, keyword: t.keyword });
         posInc = 0;
-      };
-      if (this.preserveOriginal && count < this.minGram) emit(term);
-      const lastStart = this.edgesOnly ? 0 : count - this.minGram;
-      for (let s = 0; s <= lastStart; s++) {
-        const maxSize = Math.min(this.maxGram, count - s);
-        for (let size = this.minGram; size <= maxSize; size++) {
-          emit(cps ? cps.slice(s, s + size).join('') : term.slice(s, s + size));
-        }
-      }
-      if (this.preserveOriginal && count > this.maxGram) emit(term);
+      });
       carry = posInc === 0 ? 0 : posInc;
     }
     stream.tokens = out;

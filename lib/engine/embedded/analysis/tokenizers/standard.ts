@@ -111,6 +111,12 @@ export class StandardTokenizer implements Tokenizer {
 
   tokenize(text: string): AnalysisToken[] {
     const out: AnalysisToken[] = [];
+    this.scan(text, (start, end, type) => out.push(makeToken(text.slice(start, end), start, end, type)));
+    return out;
+  }
+
+  /** Every token's offsets and type, in order (each token's position increment is 1). */
+  scan(text: string, onToken: (start: number, end: number, type: string) => void): void {
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -123,10 +129,10 @@ export class StandardTokenizer implements Tokenizer {
       const wordEnd =
         isLetterClass(cls) || cls === WB_NUMERIC || cls === WB_KATAKANA || cls === WB_EXTENDNUMLET ? this.matchWord(text, i, limit) : -1;
       if (emojiEnd > i && emojiEnd >= wordEnd) {
-        out.push(makeToken(text.slice(i, emojiEnd), i, emojiEnd, TYPE_EMOJI));
+        onToken(i, emojiEnd, TYPE_EMOJI);
         i = emojiEnd;
       } else if (wordEnd > i) {
-        out.push(makeToken(text.slice(i, wordEnd), i, wordEnd, this.matchType));
+        onToken(i, wordEnd, this.matchType);
         i = wordEnd;
       } else if (cls === WB_COMPLEX) {
         let j = i;
@@ -135,17 +141,16 @@ export class StandardTokenizer implements Tokenizer {
           if (wordBreakClass(c) !== WB_COMPLEX) break;
           j = skipExtend(text, j + (c > 0xffff ? 2 : 1), limit);
         }
-        out.push(makeToken(text.slice(i, j), i, j, TYPE_SOUTHEAST_ASIAN));
+        onToken(i, j, TYPE_SOUTHEAST_ASIAN);
         i = j;
       } else if (cls === WB_HAN || cls === WB_HIRAGANA) {
         const j = skipExtend(text, i + width, limit);
-        out.push(makeToken(text.slice(i, j), i, j, cls === WB_HAN ? TYPE_IDEOGRAPHIC : TYPE_HIRAGANA));
+        onToken(i, j, cls === WB_HAN ? TYPE_IDEOGRAPHIC : TYPE_HIRAGANA);
         i = j;
       } else {
         i += width;
       }
     }
-    return out;
   }
 
   /**

@@ -234,11 +234,26 @@ function phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean
   return out.build();
 }
 
+/** Score columns of every live document, by score, for the current live ordinals of an index. */
+const allLiveCache = new WeakMap<InvertedIndex, { ords: Int32Array<ArrayBuffer>; byScore: Map<number, Float64Array<ArrayBuffer>> }>();
+
+/**
+ * Every live document with one score: the index's shared live-ordinal column and a shared constant
+ * score column, both reused until liveness changes (results are read-only for their callers), so a
+ * match_all (`size: 0` aggregations…) allocates nothing per query.
+ */
 function allLive(x: Exec, score: number): ScoredDocs {
-  const live = x.index.liveness;
-  const out = new DocSetBuilder(x.index.docCount);
-  for (let ord = 0; ord < x.index.maxOrd; ord++) if (live[ord] === 1) out.add(ord, score);
-  return out.build();
+  const ords = x.index.liveOrdinals();
+  let cached = allLiveCache.get(x.index);
+  if (!cached || cached.ords !== ords) allLiveCache.set(x.index, (cached = { ords, byScore: new Map() }));
+  let scores = cached.byScore.get(score);
+  if (!scores) {
+    if (cached.byScore.size >= 4) cached.byScore.clear();
+    scores = new Float64Array(ords.length);
+    if (score !== 0) scores.fill(score);
+    cached.byScore.set(score, scores);
+  }
+  return new ScoredDocs(ords, scores, ords.length);
 }
 
 function byDocValues(field: string, x: Exec, score: number, test: (values: ReadonlyArray<string | number | boolean>) => boolean): ScoredDocs {

@@ -1,0 +1,134 @@
+import type { Backend } from '../engine/backend.js';
+import { EsError } from '../errors/index.js';
+import type { Principal } from './authenticator.js';
+import {
+  authorizeIndices, classifyRequest, patternsCoverPattern, resolveIndices,
+  type Classification, type ClassifiableRequest,
+} from './classify/index.js';
+import { accessOf } from './credentials/credential-access.js';
+import type { RateLimits } from './rate-limits.js';
+
+export interface AuthorizationRequest extends ClassifiableRequest {
+  ip: string;
+  referer?: string;
+}
+
+/** What the request becomes once authorized: narrowed index expressions, enforced source filters. */
+export interface Authorized {
+  classification: Classification;
+  path: string;
+  querystring: string;
+}
+
+/** The categories whose answers carry documents' `_source`, filtered by include/exclude_fields. */
+const SOURCE_CATEGORIES = new Set(['docs', 'search', 'streams']);
+
+const forbidden = (action: string, user: string, indices?: string[]) =>
+  new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${user}]` + (indices?.length ? ` on indices [${indices.join(',')}]` : ''));
+
+/**
+ * Decides whether a scoped credential may make a request, and how the request must be narrowed:
+ * where it comes from (sources, referers), how often (rate limits), what it does (category,
+ * operation), which indices it reaches (patterns; wildcards expand only to indices the credential
+ * may see; aliases only if every index behind them is allowed; `.gateway-*` never), how much
+ * (max_size) and which fields of `_source` it may see. The admin is not asked.
+ */
+export class Authorizer {
+  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits) {}
+
+  async authorize(principal: Principal, req: AuthorizationRequest): Promise<Authorized> {
+    const cred = principal.credential;
+    const user = principal.username;
+    const classification = classifyRequest(req);
+    if (principal.role === 'admin') return { classification, path: req.path, querystring: req.querystring };
+
+    const access = accessOf(cred);
+    if (!access.allowsSource(req.ip)) throw new EsError(403, 'security_exception', `requests from [${req.ip}] are not allowed for user [${user}]`);
+    if (!access.allowsReferer(req.referer)) throw new EsError(403, 'security_exception', `referer [${req.referer ?? ''}] is not allowed for user [${user}]`);
+    await this.rateLimits.consume(user, req.ip, cred.rate_limit);
+
+    const { action } = classification;
+    if (!cred.categories.includes(classification.category)) throw forbidden(action, user);
+    const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
+    for (const op of operations) if (!cred.ops.includes(op)) throw forbidden(action, user);
+
+    let path = req.path;
+    if (classification.category === 'credentials') {
+      // a credential may only hand out access it has itself
+      for (const expr of classification.indices) {
+        if (!patternsCoverPattern(cred.indices, expr)) throw forbidden(action, user, [expr]);
+      }
+    } else if (classification.indices.length || classification.allIndices) {
+      path = await this.authorizeIndices(classification, req, cred.indices, user);
+    }
+
+    let querystring = req.querystring;
+    if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
+      checkSize(req, cred.max_size);
+    }
+    if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read') {
+      querystring = enforceSourceFilter(querystring, cred.include_fields, cred.exclude_fields);
+    }
+    return { classification, path, querystring };
+  }
+
+  /** Checks every index expression; returns the path with its wildcard expressions narrowed. */
+  private async authorizeIndices(c: Classification, req: AuthorizationRequest, patterns: string[], user: string): Promise<string> {
+    const expressions = c.indices.length ? c.indices : ['_all'];
+    const expandWildcards = new URLSearchParams(req.querystring).get('expand_wildcards') ?? undefined;
+    const resolved = await resolveIndices(this.backend, expressions, { expandWildcards });
+    const fromBody = new Set(c.sources.filter((s) => s.from === 'body').map((s) => s.expression));
+    const narrowable = c.operation === 'read' && !fromBody.size;
+    const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable });
+    const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
+    if (denied.length) throw forbidden(c.action, user, denied.flatMap((d) => (d.denied.length ? d.denied : [d.expression])));
+    if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return req.path;
+    // wildcards and _all stand for the indices this credential may see, and nothing else
+    const names: string[] = [];
+    for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
+    if (!names.length) throw forbidden(c.action, user, expressions);
+    const list = names.join(',');
+    return rewriteIndexSegment(req.path, c.indices.length > 0, list);
+  }
+}
+
+/** The path with its index segment replaced (or, for a bare `/_search`, prefixed). */
+function rewriteIndexSegment(path: string, hasIndexSegment: boolean, list: string): string {
+  const encoded = list.split(',').map(encodeURIComponent).join(',');
+  if (!hasIndexSegment) return `/${encoded}${path.startsWith('/') ? path : `/${path}`}`;
+  const parts = path.split('/');
+  parts[1] = encoded;
+  return parts.join('/');
+}
+
+function checkSize(req: AuthorizationRequest, max: number): void {
+  const params = new URLSearchParams(req.querystring);
+  const sizes: number[] = [];
+  if (params.has('size')) sizes.push(Number(params.get('size')));
+  if (req.body && req.body.length) {
+    try {
+      const body = JSON.parse(typeof req.body === 'string' ? req.body : req.body.toString('utf8')) as { size?: unknown; from?: unknown };
+      if (typeof body.size === 'number') sizes.push(body.size);
+    } catch {
+      /* the engine reports a malformed body */
+    }
+  }
+  for (const size of sizes) {
+    if (size > max) throw new EsError(400, 'illegal_argument_exception', `[size] ${size} is above this credential's max_size of ${max}`);
+  }
+}
+
+/** The credential's field rules win over the request's own `_source` parameters. */
+function enforceSourceFilter(querystring: string, include?: string[], exclude?: string[]): string {
+  if (!include?.length && !exclude?.length) return querystring;
+  const params = new URLSearchParams(querystring);
+  if (include?.length) {
+    params.delete('_source');
+    params.set('_source_includes', include.join(','));
+  }
+  if (exclude?.length) {
+    const own = params.get('_source_excludes');
+    params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
+  }
+  return params.toString();
+}

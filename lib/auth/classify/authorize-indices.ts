@@ -1,0 +1,130 @@
+import type { ExpressionKind, ResolvedIndices } from './resolve-indices.js';
+
+/** Indices of the gateway's own configuration: reachable by the admin alone. */
+export const SYSTEM_INDEX_PREFIX = '.gateway-';
+
+export interface AuthorizeIndicesOptions {
+  /** The admin reaches every index, system indices included. */
+  admin?: boolean;
+  /**
+   * For expressions the caller cannot rewrite (a `_bulk` line's `_index`, an unreadable body
+   * reported as `*`): a wildcard must then be covered whole instead of being narrowed.
+   */
+  strictWildcards?: boolean;
+}
+
+/**
+ * - `allow`: use the expression as written.
+ * - `narrow`: a wildcard or `_all` reaching indices the credential may not see: rewrite it to
+ *   `narrowExpression(expression, allowed)` (which may be empty).
+ * - `deny`: a name or alias the credential may not use: 403.
+ */
+export type Verdict = 'allow' | 'narrow' | 'deny';
+
+export interface ExpressionDecision {
+  expression: string;
+  kind: ExpressionKind;
+  verdict: Verdict;
+  /** Concrete indices the expression reaches that the credential may see. */
+  allowed: string[];
+  /** Concrete indices (or, for a name that does not exist, the name) it reaches that the credential may not. */
+  denied: string[];
+}
+
+export interface IndexAuthorization {
+  /** False when any expression is denied. */
+  allowed: boolean;
+  decisions: ExpressionDecision[];
+  /** The expressions denied, for the 403 message. */
+  denied: string[];
+}
+
+export function isSystemIndex(name: string): boolean {
+  return name.startsWith(SYSTEM_INDEX_PREFIX);
+}
+
+const compiled = new Map<string, RegExp>();
+
+/** `*`-wildcard match, as index patterns match names. */
+export function wildcardMatches(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
+    if (compiled.size > 10_000) compiled.clear();
+    compiled.set(pattern, re);
+  }
+  return re.test(name);
+}
+
+/** Do a credential's patterns (names and wildcards) cover this concrete index name? System indices: admin only. */
+export function patternsCover(patterns: readonly string[], name: string, options: AuthorizeIndicesOptions = {}): boolean {
+  if (options.admin) return true;
+  if (isSystemIndex(name)) return false;
+  return patterns.some((p) => wildcardMatches(p, name));
+}
+
+/**
+ * Does every name the index pattern `requested` could ever match fall under the credential's
+ * patterns? (For patterns granted in bodies — a new credential's `indices` — and for deciding that
+ * a wildcard needs no narrowing.) A pattern that could match a system index is never covered.
+ */
+export function patternsCoverPattern(patterns: readonly string[], requested: string, options: AuthorizeIndicesOptions = {}): boolean {
+  if (options.admin) return true;
+  if (!requested.includes('*')) return patternsCover(patterns, requested, options);
+  const prefix = requested.slice(0, requested.indexOf('*'));
+  if (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) return false;
+  // A pattern whose wildcards can absorb `requested`'s wildcards matches every name `requested` matches.
+  return patterns.some((p) => wildcardMatches(p, requested));
+}
+
+/**
+ * Decides, expression by expression, whether a credential whose index patterns are `patterns` may
+ * reach what `resolved` says the request's expressions stand for: a name must be covered (existing
+ * or not); an alias only if every index it points to is; a wildcard or `_all` is narrowed to the
+ * indices the credential may see, unless the wildcard is itself within the credential's patterns
+ * and reaches nothing else; an exclusion only ever narrows.
+ */
+export function authorizeIndices(patterns: readonly string[], resolved: ResolvedIndices, options: AuthorizeIndicesOptions = {}): IndexAuthorization {
+  const covered = (name: string) => patternsCover(patterns, name, options);
+  const decisions = resolved.expressions.map(({ expression, kind, indices }): ExpressionDecision => {
+    const split = (names: string[]) => ({ allowed: names.filter(covered), denied: names.filter((n) => !covered(n)) });
+    switch (kind) {
+      case 'exclusion':
+        return { expression, kind, verdict: 'allow', allowed: [], denied: [] };
+      case 'index':
+      case 'missing': {
+        const ok = covered(expression);
+        return { expression, kind, verdict: ok ? 'allow' : 'deny', allowed: ok ? indices : [], denied: ok ? [] : indices.length ? indices : [expression] };
+      }
+      case 'alias': {
+        const members = resolved.aliases[expression]?.length ? resolved.aliases[expression] : indices;
+        const { denied } = split(members);
+        const ok = options.admin || (members.length > 0 && denied.length === 0 && !isSystemIndex(expression));
+        return { expression, kind, verdict: ok ? 'allow' : 'deny', allowed: ok ? indices : [], denied: ok ? [] : denied.length ? denied : [expression] };
+      }
+      case 'wildcard':
+      case 'all': {
+        const { allowed, denied } = split(indices);
+        if (options.admin) return { expression, kind, verdict: 'allow', allowed, denied };
+        const whole = kind === 'wildcard' && denied.length === 0 && patternsCoverPattern(patterns, expression, options);
+        if (whole) return { expression, kind, verdict: 'allow', allowed, denied };
+        if (options.strictWildcards) return { expression, kind, verdict: denied.length ? 'deny' : 'allow', allowed, denied };
+        return { expression, kind, verdict: 'narrow', allowed, denied };
+      }
+    }
+  });
+  const denied = decisions.filter((d) => d.verdict === 'deny').map((d) => d.expression);
+  return { allowed: denied.length === 0, decisions, denied };
+}
+
+/**
+ * The comma list a wildcard or `_all` expression is rewritten to for a credential: the allowed
+ * concrete indices it expands to (a decision's `allowed`), unencoded. Empty means it reaches no
+ * index the credential may see — the caller answers as Elasticsearch does for a wildcard matching
+ * nothing. A name or alias is never narrowed: it is returned as written.
+ */
+export function narrowExpression(expression: string, allowedConcrete: readonly string[]): string {
+  if (expression !== '_all' && !expression.includes('*')) return expression;
+  return [...new Set(allowedConcrete)].join(',');
+}

@@ -1,0 +1,596 @@
+import {
+  aliasActionTargets,
+  bulkTargets,
+  credentialTargets,
+  declarativeTargets,
+  docsTargets,
+  msearchTargets,
+  reindexTargets,
+  splitExpressions,
+  UNREADABLE,
+  type BodyTarget,
+} from './body-indices.js';
+import type { Category, Classification, ClassifiableRequest, ExpressionOperation, ExpressionSource, Operation } from './classification.js';
+
+/**
+ * The one resolver from a request to (category, operation, action, indices), for every route
+ * family of Elasticsearch 8's REST API and the gateway's own routes. Pure and synchronous; it
+ * never throws — a request it does not recognise is classified by its shape (a leading index
+ * expression makes it an index request, anything else is cluster-level).
+ */
+export function classifyRequest(req: ClassifiableRequest): Classification {
+  const method = (req.method || 'GET').toUpperCase();
+  const segments = pathSegments(req.path);
+  const params = new URLSearchParams(req.querystring ?? '');
+  const c = new Classifying(method, params, req.body);
+  if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
+  const head = segments[0];
+  if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
+  c.pathIndex(head);
+  return indexScoped(c, segments.slice(1));
+}
+
+const methodOperation = (method: string): Operation =>
+  method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
+
+/** Path segments, percent-decoded, empty ones dropped (ES's router ignores them too). */
+function pathSegments(path: string): string[] {
+  const q = path.indexOf('?');
+  const raw = (q >= 0 ? path.slice(0, q) : path).split('/').filter((s) => s.length > 0);
+  return raw.map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+}
+
+function booleanFlag(params: URLSearchParams, name: string): boolean {
+  const v = params.get(name);
+  return v !== null && (v === '' || v.toLowerCase() === 'true');
+}
+
+/** Accumulates one classification. */
+class Classifying {
+  private readonly indices: string[] = [];
+  private readonly sources: ExpressionSource[] = [];
+  private readonly perIndex: ExpressionOperation[] = [];
+  private readonly pathExpressions: string[] = [];
+  private allIndices = false;
+  private mixed = false;
+
+  constructor(
+    readonly method: string,
+    readonly params: URLSearchParams,
+    readonly body: Buffer | string | undefined,
+  ) {}
+
+  get op(): Operation {
+    return methodOperation(this.method);
+  }
+
+  get hasPathIndex(): boolean {
+    return this.pathExpressions.length > 0;
+  }
+
+  /** The index expressions the path named so far. */
+  get pathList(): readonly string[] {
+    return [...this.pathExpressions];
+  }
+
+  get streaming(): boolean {
+    return booleanFlag(this.params, 'stream') || booleanFlag(this.params, 'streamonly');
+  }
+
+  /** A path part that holds index expressions (a comma list). */
+  pathIndex(list: string, operation?: Operation): void {
+    for (const e of splitExpressions(list)) {
+      this.add(e, 'path');
+      this.pathExpressions.push(e);
+      if (operation) this.addOperation(e, operation);
+    }
+  }
+
+  /** Every index, named by no expression (bare `/_search`). */
+  everyIndex(): void {
+    this.allIndices = true;
+  }
+
+  /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
+  bodyTargets(targets: BodyTarget[], perIndex: boolean): void {
+    if (perIndex) this.mixed = true;
+    for (const t of targets) {
+      if (t.expression === null) {
+        if (!this.hasPathIndex) this.allIndices = true;
+        else if (perIndex) for (const e of this.pathExpressions) this.addOperation(e, t.operation);
+        continue;
+      }
+      this.add(t.expression, 'body');
+      if (perIndex) this.addOperation(t.expression, t.operation);
+    }
+  }
+
+  markMixed(): void {
+    this.mixed = true;
+  }
+
+  addOperation(expression: string, operation: Operation): void {
+    this.mixed = true;
+    if (!this.perIndex.some((p) => p.expression === expression && p.operation === operation)) this.perIndex.push({ expression, operation });
+  }
+
+  private add(expression: string, from: 'path' | 'body'): void {
+    if (!this.indices.includes(expression)) this.indices.push(expression);
+    if (!this.sources.some((s) => s.expression === expression && s.from === from)) this.sources.push({ expression, from });
+    if (expression === '_all' || /^\*+$/.test(expression)) this.allIndices = true;
+  }
+
+  done(category: Category, operation: Operation, action: string): Classification {
+    const out: Classification = {
+      category,
+      operation,
+      action,
+      indices: this.indices,
+      allIndices: this.allIndices,
+      sources: this.sources,
+    };
+    if (this.mixed) out.perIndex = this.perIndex;
+    return out;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes that start with an index expression: /{index}/…
+// ---------------------------------------------------------------------------------------------
+
+function indexScoped(c: Classifying, rest: string[]): Classification {
+  const [endpoint, ...tail] = rest;
+  if (endpoint === undefined) return indexAdmin(c, 'indices:admin/get', 'indices:admin/create', 'indices:admin/delete');
+  if (!endpoint.startsWith('_')) return typed(c, endpoint, tail);
+  switch (endpoint) {
+    case '_doc':
+      return tail.length ? document(c) : c.done('docs', c.op === 'read' ? 'read' : 'write', c.op === 'read' ? 'indices:data/read/get' : 'indices:data/write/index');
+    case '_create':
+      return c.done('docs', 'write', 'indices:data/write/index');
+    case '_update':
+      return c.done('docs', 'write', 'indices:data/write/update');
+    case '_source':
+      return c.done('docs', 'read', 'indices:data/read/get');
+    case '_mget':
+      c.bodyTargets(docsTargets(c.body), false);
+      return c.done('docs', 'read', 'indices:data/read/mget');
+    case '_bulk':
+      return bulk(c);
+    case '_delete_by_query':
+      return tail.length ? rethrottle(c) : c.done('docs', 'delete', 'indices:data/write/delete/byquery');
+    case '_update_by_query':
+      return tail.length ? rethrottle(c) : c.done('docs', 'write', 'indices:data/write/update/byquery');
+    case '_search':
+      return search(c, tail);
+    case '_msearch':
+      c.bodyTargets(msearchTargets(c.body), false);
+      return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
+    case '_mtermvectors':
+      c.bodyTargets(docsTargets(c.body), false);
+      return c.done('search', 'read', 'indices:data/read/mtv');
+    case '_credentials':
+      c.bodyTargets(c.op === 'write' ? credentialTargets(c.body) : [], false);
+      return c.done('credentials', c.op, gatewayAction('indices', 'credentials', c.op));
+    case '_declarative':
+      c.bodyTargets(declarativeTargets(c.body), false);
+      return c.done('declarative', 'read', tail[0] === 'validate' ? 'indices:data/read/declarative/validate' : 'indices:data/read/declarative');
+    case '_rules':
+      return c.done('rules', c.op, gatewayAction('indices', 'rules', c.op));
+    case '_analytics':
+      return c.done('analytics', c.op, gatewayAction('indices', 'analytics', c.op));
+    case '_pipeline':
+    case '_pipelines':
+      return c.done('pipelines', c.op, gatewayAction('indices', 'pipelines', c.op));
+    case '_cache':
+      if (tail[0] === 'clear') return c.done('indices', 'write', 'indices:admin/cache/clear');
+      return c.done('cache', c.op, gatewayAction('indices', 'cache', c.op));
+    default: {
+      const searchAction = SEARCH_ENDPOINTS[endpoint];
+      if (searchAction) return c.done('search', 'read', searchAction);
+      return indicesEndpoint(c, endpoint, tail);
+    }
+  }
+}
+
+/** `/{index}/_doc/{id}` and its app-addressed and typed equivalents. */
+function document(c: Classifying): Classification {
+  const op = c.op;
+  if (op === 'read') return c.done(c.streaming && c.method === 'GET' ? 'streams' : 'docs', 'read', 'indices:data/read/get');
+  if (op === 'delete') return c.done('docs', 'delete', 'indices:data/write/delete');
+  return c.done('docs', 'write', 'indices:data/write/index');
+}
+
+/**
+ * `/{index}/{type}…`: the app-addressed style (and ES's deprecated typed paths). The type only
+ * narrows documents, so the request is classified as its typeless equivalent.
+ */
+function typed(c: Classifying, _type: string, tail: string[]): Classification {
+  const [next, ...after] = tail;
+  if (next === undefined) {
+    // POST /{app}/{type} indexes a document with a generated id; other methods act on the type's documents.
+    if (c.op === 'read') return c.done('docs', 'read', 'indices:data/read/get');
+    return c.done('docs', c.op, c.op === 'delete' ? 'indices:data/write/delete' : 'indices:data/write/index');
+  }
+  if (next.startsWith('_')) return indexScoped(c, tail);
+  const [sub] = after;
+  if (sub === undefined) return document(c);
+  if (sub === '_update' || sub === '_create' || sub === '_source' || sub === '_explain' || sub === '_termvectors') {
+    return indexScoped(c, [sub, next]);
+  }
+  return c.done('docs', c.op, c.op === 'read' ? 'indices:data/read/get' : c.op === 'delete' ? 'indices:data/write/delete' : 'indices:data/write/index');
+}
+
+function bulk(c: Classifying): Classification {
+  const targets = bulkTargets(c.body);
+  c.bodyTargets(targets, true);
+  const onlyDeletes = targets.length > 0 && targets.every((t) => t.operation === 'delete');
+  return c.done('docs', onlyDeletes ? 'delete' : 'write', 'indices:data/write/bulk');
+}
+
+function search(c: Classifying, tail: string[]): Classification {
+  if (tail[0] === 'template') return c.done('search', 'read', 'indices:data/read/search/template');
+  if (tail[0] === 'scroll') return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/scroll/clear' : 'indices:data/read/scroll');
+  return c.done(c.streaming ? 'streams' : 'search', 'read', 'indices:data/read/search');
+}
+
+function rethrottle(c: Classifying): Classification {
+  return c.done('cluster', 'write', 'cluster:admin/reindex/rethrottle');
+}
+
+/** Read-only endpoints of the search family, by their first path segment. */
+const SEARCH_ENDPOINTS: Record<string, string> = {
+  _count: 'indices:data/read/search',
+  _field_caps: 'indices:data/read/field_caps',
+  _validate: 'indices:admin/validate/query',
+  _explain: 'indices:data/read/explain',
+  _termvectors: 'indices:data/read/tv',
+  _search_shards: 'indices:admin/shards/search_shards',
+  _pit: 'indices:data/read/open_point_in_time',
+  _rank_eval: 'indices:data/read/rank_eval',
+  _knn_search: 'indices:data/read/knn_search',
+  _terms_enum: 'indices:data/read/xpack/termsenum/list',
+  _async_search: 'indices:data/read/async_search/submit',
+  _eql: 'indices:data/read/eql',
+  _suggest: 'indices:data/read/search',
+};
+
+/** `/{index}` itself: GET/HEAD read, PUT create, DELETE delete. */
+function indexAdmin(c: Classifying, read: string, write: string, del: string): Classification {
+  const op = c.op;
+  return c.done('indices', op, op === 'read' ? read : op === 'delete' ? del : write);
+}
+
+/** Index administration endpoints, `/{index}/_x…` (and `/_x…` with every index). */
+function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Classification {
+  const op = c.op;
+  switch (endpoint) {
+    case '_open':
+      return c.done('indices', 'write', 'indices:admin/open');
+    case '_close':
+      return c.done('indices', 'write', 'indices:admin/close');
+    case '_mapping':
+    case '_mappings':
+      if (tail[0] === 'field') return c.done('indices', 'read', 'indices:admin/mappings/fields/get');
+      return indexAdmin(c, 'indices:admin/mappings/get', 'indices:admin/mapping/put', 'indices:admin/mapping/put');
+    case '_settings':
+      return indexAdmin(c, 'indices:monitor/settings/get', 'indices:admin/settings/update', 'indices:admin/settings/update');
+    case '_alias':
+    case '_aliases':
+      if (tail[0] !== undefined) c.pathIndex(tail[0]);
+      return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
+    case '_refresh':
+      return c.done('indices', 'read', 'indices:admin/refresh');
+    case '_flush':
+      return c.done('indices', 'read', 'indices:admin/flush');
+    case '_analyze':
+      return c.done('indices', 'read', 'indices:admin/analyze');
+    case '_forcemerge':
+      return c.done('indices', 'write', 'indices:admin/forcemerge');
+    case '_stats':
+      return c.done('indices', 'read', 'indices:monitor/stats');
+    case '_segments':
+      return c.done('indices', 'read', 'indices:monitor/segments');
+    case '_recovery':
+      return c.done('indices', 'read', 'indices:monitor/recovery');
+    case '_shard_stores':
+      return c.done('indices', 'read', 'indices:monitor/shard_stores');
+    case '_disk_usage':
+      return c.done('indices', 'read', 'indices:admin/analyze_disk_usage');
+    case '_field_usage_stats':
+      return c.done('indices', 'read', 'indices:monitor/field_usage_stats');
+    case '_upgrade':
+      return c.done('indices', op === 'read' ? 'read' : 'write', op === 'read' ? 'indices:monitor/upgrade' : 'indices:admin/upgrade');
+    case '_block':
+      return c.done('indices', op === 'delete' ? 'delete' : 'write', 'indices:admin/block/add');
+    case '_rollover':
+    case '_shrink':
+    case '_split':
+    case '_clone': {
+      // The source is read (rollover: the alias is written), the new index written.
+      c.markMixed();
+      for (const s of c.pathList) c.addOperation(s, endpoint === '_rollover' ? 'write' : 'read');
+      if (tail[0] !== undefined) c.pathIndex(tail[0], 'write');
+      return c.done('indices', 'write', endpoint === '_rollover' ? 'indices:admin/rollover' : 'indices:admin/resize');
+    }
+    default:
+      return c.done('indices', op, op === 'read' ? `indices:monitor/${endpoint.slice(1)}` : `indices:admin/${endpoint.slice(1)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes that start with an endpoint: /_x…
+// ---------------------------------------------------------------------------------------------
+
+function topLevel(c: Classifying, segments: string[]): Classification {
+  const [head, ...tail] = segments;
+  const op = c.op;
+  switch (head) {
+    // The gateway's own routes.
+    case '_apps':
+      if (tail[0] === undefined) {
+        c.everyIndex();
+        return c.done('indices', op, op === 'read' ? 'indices:admin/get' : op === 'delete' ? 'indices:admin/delete' : 'indices:admin/create');
+      }
+      c.pathIndex(tail[0]);
+      return indexAdmin(c, 'indices:admin/get', 'indices:admin/create', 'indices:admin/delete');
+    case '_credentials':
+      c.bodyTargets(op === 'write' ? credentialTargets(c.body) : [], false);
+      return c.done('credentials', op, gatewayAction('cluster', 'credentials', op));
+    case '_declarative':
+      c.bodyTargets(declarativeTargets(c.body), false);
+      return c.done('declarative', 'read', tail[0] === 'validate' ? 'indices:data/read/declarative/validate' : 'indices:data/read/declarative');
+    case '_pipeline':
+    case '_pipelines':
+      return c.done('pipelines', op, gatewayAction('cluster', 'pipelines', op));
+    case '_rules':
+      return c.done('rules', op, gatewayAction('cluster', 'rules', op));
+    case '_cache':
+      return c.done('cache', op, gatewayAction('cluster', 'cache', op));
+    case '_analytics':
+      return c.done('analytics', op, gatewayAction('cluster', 'analytics', op));
+
+    // Documents.
+    case '_mget':
+      c.bodyTargets(docsTargets(c.body), false);
+      return c.done('docs', 'read', 'indices:data/read/mget');
+    case '_bulk':
+      return bulk(c);
+    case '_reindex':
+      if (tail.length) return rethrottle(c);
+      c.bodyTargets(reindexTargets(c.body), true);
+      return c.done('docs', 'write', 'indices:data/write/reindex');
+    case '_delete_by_query':
+    case '_update_by_query':
+      if (tail.length) return rethrottle(c);
+      c.everyIndex();
+      return head === '_delete_by_query'
+        ? c.done('docs', 'delete', 'indices:data/write/delete/byquery')
+        : c.done('docs', 'write', 'indices:data/write/update/byquery');
+
+    // Search.
+    case '_search':
+      if (tail[0] !== 'scroll') c.everyIndex();
+      return search(c, tail);
+    case '_msearch':
+      c.bodyTargets(msearchTargets(c.body), false);
+      return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
+    case '_mtermvectors':
+      c.bodyTargets(docsTargets(c.body), false);
+      return c.done('search', 'read', 'indices:data/read/mtv');
+    case '_pit':
+      return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/close_point_in_time' : 'indices:data/read/open_point_in_time');
+    case '_render':
+      return c.done('search', 'read', 'indices:data/read/search/template');
+    case '_async_search':
+      if (tail.length && c.method !== 'POST') return c.done('search', 'read', 'indices:data/read/async_search/get');
+      c.everyIndex();
+      return c.done('search', 'read', 'indices:data/read/async_search/submit');
+    case '_sql':
+    case '_query':
+      // The indices are inside the query text: every index, so that authorization stays strict.
+      c.everyIndex();
+      return c.done('search', 'read', head === '_sql' ? 'indices:data/read/sql' : 'indices:data/read/esql');
+    case '_count':
+    case '_field_caps':
+    case '_validate':
+    case '_search_shards':
+    case '_rank_eval':
+    case '_knn_search':
+    case '_terms_enum':
+    case '_eql':
+      c.everyIndex();
+      return c.done('search', 'read', SEARCH_ENDPOINTS[head]);
+
+    // Index administration without an index: every index, or the names in the path.
+    case '_mapping':
+    case '_mappings':
+    case '_settings':
+    case '_refresh':
+    case '_flush':
+    case '_forcemerge':
+    case '_stats':
+    case '_segments':
+    case '_recovery':
+    case '_shard_stores':
+    case '_upgrade':
+    case '_open':
+    case '_close':
+    case '_disk_usage':
+    case '_field_usage_stats':
+      c.everyIndex();
+      return indicesEndpoint(c, head, tail);
+    case '_analyze':
+      return c.done('indices', 'read', 'indices:admin/analyze');
+    case '_alias':
+    case '_aliases':
+      if (head === '_aliases' && tail[0] === undefined && op !== 'read') {
+        c.bodyTargets(aliasActionTargets(c.body), true);
+        return c.done('indices', 'write', 'indices:admin/aliases');
+      }
+      if (tail[0] !== undefined) c.pathIndex(tail[0]);
+      else c.everyIndex();
+      return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
+    case '_template':
+    case '_index_template':
+    case '_component_template': {
+      // Templates apply to indices by pattern, across tenants: they address every index.
+      c.everyIndex();
+      const kind = head === '_template' ? 'indices:admin/template' : head === '_index_template' ? 'indices:admin/index_template' : 'cluster:admin/component_template';
+      if (tail[0] === '_simulate' || tail[0] === '_simulate_index') return c.done('indices', 'read', 'indices:admin/index_template/simulate');
+      return c.done('indices', op, `${kind}/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put'}`);
+    }
+    case '_data_stream': {
+      const name = tail.find((t) => !t.startsWith('_'));
+      if (name !== undefined) c.pathIndex(name);
+      else c.everyIndex();
+      if (tail.includes('_stats')) return c.done('indices', 'read', 'indices:monitor/data_stream/stats');
+      if (tail[0] === '_migrate' || tail[0] === '_promote' || tail[0] === '_modify') return c.done('indices', 'write', 'indices:admin/data_stream/modify');
+      return indexAdmin(c, 'indices:admin/data_stream/get', 'indices:admin/data_stream/create', 'indices:admin/data_stream/delete');
+    }
+    case '_resolve':
+      if (tail[1] !== undefined) c.pathIndex(tail[1]);
+      else c.everyIndex();
+      return c.done('indices', 'read', tail[0] === 'cluster' ? 'indices:admin/resolve/cluster' : 'indices:admin/resolve/index');
+    case '_cat':
+      return cat(c, tail);
+
+    // Cluster level.
+    case '_cluster':
+      return cluster(c, tail);
+    default:
+      return clusterLevel(c, head, tail);
+  }
+}
+
+/** `_cat/*`: the index-level ones are `indices` reads (of every index unless named), the rest cluster reads. */
+function cat(c: Classifying, tail: string[]): Classification {
+  const [what, target] = tail;
+  const indexCats: Record<string, string> = {
+    indices: 'indices:monitor/stats',
+    aliases: 'indices:admin/aliases/get',
+    count: 'indices:data/read/search',
+    shards: 'indices:monitor/stats',
+    segments: 'indices:monitor/segments',
+    recovery: 'indices:monitor/recovery',
+  };
+  if (what !== undefined && indexCats[what]) {
+    if (target !== undefined) c.pathIndex(target);
+    else c.everyIndex();
+    return c.done('indices', 'read', indexCats[what]);
+  }
+  const clusterCats: Record<string, string> = {
+    health: 'cluster:monitor/health',
+    nodes: 'cluster:monitor/nodes/info',
+    tasks: 'cluster:monitor/tasks/lists',
+    pending_tasks: 'cluster:monitor/task',
+    thread_pool: 'cluster:monitor/nodes/stats',
+    allocation: 'cluster:monitor/state',
+    fielddata: 'cluster:monitor/nodes/stats',
+    plugins: 'cluster:monitor/nodes/info',
+    snapshots: 'cluster:admin/snapshot/get',
+    repositories: 'cluster:admin/repository/get',
+  };
+  return c.done('cluster', 'read', (what !== undefined && clusterCats[what]) || 'cluster:monitor/state');
+}
+
+function cluster(c: Classifying, tail: string[]): Classification {
+  const [what, a, b] = tail;
+  const op = c.op;
+  switch (what) {
+    case 'health':
+      if (a !== undefined) c.pathIndex(a);
+      return c.done('cluster', 'read', 'cluster:monitor/health');
+    case 'state':
+      if (b !== undefined) c.pathIndex(b);
+      return c.done('cluster', 'read', 'cluster:monitor/state');
+    case 'stats':
+      return c.done('cluster', 'read', 'cluster:monitor/stats');
+    case 'settings':
+      return op === 'read' ? c.done('cluster', 'read', 'cluster:monitor/settings') : c.done('cluster', 'write', 'cluster:admin/settings/update');
+    case 'pending_tasks':
+      return c.done('cluster', 'read', 'cluster:monitor/task');
+    case 'reroute':
+      return c.done('cluster', 'write', 'cluster:admin/reroute');
+    case 'allocation':
+      return c.done('cluster', 'read', 'cluster:monitor/allocation/explain');
+    case 'voting_config_exclusions':
+      return op === 'delete'
+        ? c.done('cluster', 'delete', 'cluster:admin/voting_config/clear_exclusions')
+        : c.done('cluster', 'write', 'cluster:admin/voting_config/add_exclusions');
+    default:
+      return c.done('cluster', op, op === 'read' ? `cluster:monitor/${what ?? 'main'}` : `cluster:admin/${what ?? 'main'}`);
+  }
+}
+
+/** Read-only POSTs at the cluster level (simulations, executions, verifications, explanations). */
+const READ_ONLY_POST = new Set(['_simulate', '_execute', '_verify', 'grok', 'explain', '_explain', 'hot_threads']);
+
+/** Every other `/_x…`: cluster-level, by method. */
+function clusterLevel(c: Classifying, head: string, tail: string[]): Classification {
+  let op = c.op;
+  if (op === 'write' && tail.some((t) => READ_ONLY_POST.has(t))) op = 'read';
+  const name = head.slice(1);
+  switch (head) {
+    case '_nodes':
+      if (tail.includes('reload_secure_settings')) return c.done('cluster', 'write', 'cluster:admin/nodes/reload_secure_settings');
+      return c.done('cluster', 'read', `cluster:monitor/nodes/${tail.find((t) => ['stats', 'hot_threads', 'usage'].includes(t)) ?? 'info'}`);
+    case '_tasks':
+      if (tail.includes('_cancel')) return c.done('cluster', 'write', 'cluster:admin/tasks/cancel');
+      return c.done('cluster', 'read', tail.length ? 'cluster:monitor/task/get' : 'cluster:monitor/tasks/lists');
+    case '_snapshot':
+      return snapshot(c, tail);
+    case '_ingest': {
+      if (op === 'read') return c.done('cluster', 'read', tail.includes('_simulate') ? 'cluster:admin/ingest/pipeline/simulate' : tail[0] === 'processor' ? 'cluster:admin/ingest/processor/grok/get' : 'cluster:admin/ingest/pipeline/get');
+      return c.done('cluster', op, op === 'delete' ? 'cluster:admin/ingest/pipeline/delete' : 'cluster:admin/ingest/pipeline/put');
+    }
+    case '_scripts':
+      if (tail[0] === 'painless') return c.done('cluster', 'read', 'cluster:admin/scripts/painless/execute');
+      return c.done('cluster', op, `cluster:admin/script/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put'}`);
+    case '_script_context':
+      return c.done('cluster', 'read', 'cluster:admin/script_context/get');
+    case '_script_language':
+      return c.done('cluster', 'read', 'cluster:admin/script_language/get');
+    case '_dangling':
+      return c.done('cluster', op, `cluster:admin/indices/dangling/${op === 'read' ? 'list' : op === 'delete' ? 'delete' : 'import'}`);
+    case '_remote':
+      return c.done('cluster', 'read', 'cluster:monitor/remote/info');
+    case '_license':
+      return c.done('cluster', op, op === 'read' ? 'cluster:monitor/xpack/license/get' : 'cluster:admin/xpack/license/put');
+    case '_xpack':
+      return c.done('cluster', op, op === 'read' ? 'cluster:monitor/xpack/info' : 'cluster:admin/xpack');
+    default:
+      return c.done('cluster', op, op === 'read' ? `cluster:monitor/${name}` : `cluster:admin/${name}`);
+  }
+}
+
+function snapshot(c: Classifying, tail: string[]): Classification {
+  const op = c.op;
+  const [repo, snap, sub] = tail;
+  if (tail.includes('_verify')) return c.done('cluster', 'read', 'cluster:admin/repository/verify');
+  if (tail.includes('_cleanup')) return c.done('cluster', 'write', 'cluster:admin/repository/_cleanup');
+  if (sub === '_restore' || sub === '_clone' || (snap !== undefined && op === 'write')) {
+    // Creating a snapshot reads indices, restoring one writes them: every index unless the admin.
+    c.everyIndex();
+  }
+  if (sub === '_restore') return c.done('cluster', 'write', 'cluster:admin/snapshot/restore');
+  if (sub === '_clone') return c.done('cluster', 'write', 'cluster:admin/snapshot/clone');
+  if (tail.includes('_status')) return c.done('cluster', 'read', 'cluster:admin/snapshot/status');
+  if (repo === undefined || snap === undefined) {
+    return c.done('cluster', op, `cluster:admin/repository/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put'}`);
+  }
+  return c.done('cluster', op, `cluster:admin/snapshot/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'create'}`);
+}
+
+/** Action names for the gateway's own APIs, in ES's naming scheme. */
+function gatewayAction(level: 'cluster' | 'indices', family: string, op: Operation): string {
+  const verb = op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put';
+  return level === 'cluster' ? `cluster:admin/gateway/${family}/${verb}` : `indices:admin/gateway/${family}/${verb}`;
+}
+
+

@@ -1,0 +1,27 @@
+/** The request classifier and the index-level authorization helpers (lib/auth's "one resolver"). */
+export {
+  CATEGORIES,
+  OPERATIONS,
+  type Category,
+  type Classification,
+  type ClassifiableRequest,
+  type ExpressionOperation,
+  type ExpressionSource,
+  type Operation,
+} from './classification.js';
+export { classifyRequest } from './classify-request.js';
+export { UNREADABLE } from './body-indices.js';
+export { resolveIndices, type ExpressionKind, type ResolvedExpression, type ResolvedIndices, type ResolveOptions } from './resolve-indices.js';
+export {
+  authorizeIndices,
+  isSystemIndex,
+  narrowExpression,
+  patternsCover,
+  patternsCoverPattern,
+  wildcardMatches,
+  SYSTEM_INDEX_PREFIX,
+  type AuthorizeIndicesOptions,
+  type ExpressionDecision,
+  type IndexAuthorization,
+  type Verdict,
+} from './authorize-indices.js';

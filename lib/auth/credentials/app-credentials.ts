@@ -1,0 +1,54 @@
+import type { CredentialStore } from './credential-store.js';
+import { validateCreate, type Category, type CredentialSpec, type IssuedCredential } from './credential.js';
+
+/** What an app's own credentials may do: its documents, searches, streams and declarative queries. */
+export const APP_CATEGORIES: Category[] = ['docs', 'search', 'streams', 'declarative'];
+
+/**
+ * The credentials issued for one app (an index): a read-write pair for the app's server side and
+ * read-only pairs for browsers. The app name is checked like any credential's
+ * `indices`. Each is a plain scoped credential, tagged with `app`, so
+ * `GET /{index}/_credentials` lists it and it can be changed or deleted like any other.
+ */
+export class AppCredentials {
+  constructor(private readonly store: CredentialStore) {}
+
+  /** Read, write and delete on `app` alone; may send raw query DSL to the declarative API. */
+  createAppPair(app: string, extra: Pick<CredentialSpec, 'description' | 'expires_at'> = {}): Promise<IssuedCredential> {
+    return this.store.create(validateCreate({
+      description: `read-write credential for app [${app}]`,
+      ...extra,
+      indices: [app],
+      categories: [...APP_CATEGORIES],
+      ops: ['read', 'write', 'delete'],
+      allow_raw_dsl: true,
+      role: 'user',
+      app,
+    }));
+  }
+
+  /** Read only, for code that runs in browsers: no writes, no raw query DSL. */
+  createReadOnly(app: string, extra: Pick<CredentialSpec, 'description' | 'expires_at'> = {}): Promise<IssuedCredential> {
+    return this.store.create(validateCreate({
+      description: `read-only credential for app [${app}]`,
+      ...extra,
+      indices: [app],
+      categories: [...APP_CATEGORIES],
+      ops: ['read'],
+      allow_raw_dsl: false,
+      role: 'user',
+      app,
+    }));
+  }
+
+  /** Deletes every credential issued for `app` (for when the app or index is deleted); returns their usernames. */
+  async deleteAll(app: string): Promise<string[]> {
+    const issued = (await this.store.list()).filter((c) => c.app === app);
+    for (const { username } of issued) {
+      await this.store.delete(username).catch((err: { status?: number }) => {
+        if (err?.status !== 404) throw err; // deleted meanwhile: fine
+      });
+    }
+    return issued.map((c) => c.username);
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  CATEGORIES, OPS, ROLES, USERNAME_PATTERN, CREDENTIAL_DEFAULTS,
+  isExpired, publicCredential, validateCreate, validatePatch,
+  type Category, type Op, type Role, type RateLimit, type Credential, type CredentialSpec, type CredentialPatch,
+  type CredentialFields, type IssuedCredential,
+} from './credential.js';
+export { CredentialAccess, accessOf, cidrOf, wildcard, type Cidr } from './credential-access.js';
+export { CredentialStore, type CredentialStoreOptions } from './credential-store.js';
+export { AppCredentials, APP_CATEGORIES } from './app-credentials.js';
+export { CredentialCache, followCredentialChanges, type CredentialCacheOptions, type CredentialChangeFeed, type InvalidatableCache } from './credential-cache.js';
+export { credentialRoutes, type CredentialRoutesOptions } from './routes.js';

@@ -1,0 +1,94 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { errors } from '../../errors/index.js';
+import { readJsonBody } from '../../server/request-body.js';
+import { AppCredentials } from './app-credentials.js';
+import type { CredentialStore } from './credential-store.js';
+import { validateCreate, validatePatch } from './credential.js';
+
+export interface CredentialRoutesOptions {
+  /** Body size limit for these routes (bytes); credential bodies are small. */
+  maxContentLength?: number;
+}
+
+/**
+ * The credentials API. These routes do not authorize: the authorization middleware in front of
+ * them lets only the admin and credentials with the `credentials` category through.
+ *
+ *   POST   /_credentials                → 201 {credential, password}   (password shown once)
+ *   GET    /_credentials                → 200 {credentials: [...]}
+ *   GET    /_credentials/{username}     → 200 {credential}
+ *   PATCH  /_credentials/{username}     → 200 {credential}
+ *   DELETE /_credentials/{username}     → 200 {acknowledged: true, username}
+ *   GET    /{index}/_credentials        → 200 {index, credentials: [...]}
+ *   POST   /{index}/_credentials        → 201 {credential, password}   ({"read_only": true} for browsers)
+ */
+export function credentialRoutes(store: CredentialStore, options: CredentialRoutesOptions = {}): Middleware {
+  const limit = options.maxContentLength ?? 1024 * 1024;
+  const apps = new AppCredentials(store);
+  const router = new Router();
+  const body = (ctx: Context) => readJsonBody(ctx, limit);
+
+  router.post('/_credentials', async (ctx) => {
+    const issued = await store.create(validateCreate(await body(ctx)));
+    ctx.status = 201;
+    ctx.body = { credential: issued.credential, password: issued.password };
+  });
+  router.get('/_credentials', async (ctx) => {
+    ctx.body = { credentials: await store.list() };
+  });
+  router.get('/_credentials/:username', async (ctx) => {
+    ctx.body = { credential: await store.get(ctx.params.username) };
+  });
+  router.patch('/_credentials/:username', async (ctx) => {
+    const { username } = ctx.params;
+    ctx.body = { credential: await store.update(username, validatePatch(await body(ctx), username)) };
+  });
+  router.delete('/_credentials/:username', async (ctx) => {
+    await store.delete(ctx.params.username);
+    ctx.body = { acknowledged: true, username: ctx.params.username };
+  });
+
+  router.get('/:index/_credentials', async (ctx, next) => {
+    const index = indexParam(ctx.params.index);
+    if (index === undefined) return next();
+    ctx.body = { index, credentials: await store.listForIndex(index) };
+  });
+  router.post('/:index/_credentials', async (ctx, next) => {
+    const index = indexParam(ctx.params.index);
+    if (index === undefined) return next();
+    const { readOnly, description } = appPairRequest(await body(ctx));
+    const issued = readOnly
+      ? await apps.createReadOnly(index, description === undefined ? {} : { description })
+      : await apps.createAppPair(index, description === undefined ? {} : { description });
+    ctx.status = 201;
+    ctx.body = { credential: issued.credential, password: issued.password };
+  });
+
+  return router.routes() as unknown as Middleware;
+}
+
+/** A concrete index name, or undefined for an API word (`/_all/_credentials`, `/_credentials/_credentials`…). */
+function indexParam(name: string | undefined): string | undefined {
+  if (!name || name.startsWith('_')) return undefined;
+  if (/[,*]/.test(name)) throw errors.illegalArgument(`[${name}]: credentials are listed and issued for one concrete index, not a list or pattern`);
+  return name;
+}
+
+function appPairRequest(body: unknown): { readOnly: boolean; description?: string } {
+  if (body === undefined) return { readOnly: false };
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.parse('request body must be a JSON object');
+  const obj = body as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (key !== 'read_only' && key !== 'description') {
+      throw errors.illegalArgument(`invalid credential request: [${key}] is not a member; known members: read_only, description`);
+    }
+  }
+  if (obj.read_only !== undefined && typeof obj.read_only !== 'boolean') {
+    throw errors.illegalArgument('invalid credential request: [read_only] must be true or false');
+  }
+  if (obj.description !== undefined && (typeof obj.description !== 'string' || obj.description.length > 1024)) {
+    throw errors.illegalArgument('invalid credential request: [description] must be a string of at most 1024 characters');
+  }
+  return { readOnly: obj.read_only === true, description: obj.description as string | undefined };
+}

@@ -1,0 +1,201 @@
+import { expect } from 'chai';
+import { classifyRequest } from '../../../lib/auth/classify/index.js';
+
+const nd = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+const post = (path: string, body: Buffer | string, method = 'POST') => classifyRequest({ method, path, querystring: '', body });
+
+describe('classifyRequest: indices named in bodies', () => {
+  describe('_bulk', () => {
+    it('reads every action line, skips source lines unread, and gives the operation per index', () => {
+      const c = post('/_bulk', nd(
+        { index: { _index: 'shop', _id: '1' } }, { title: 'a', nested: { index: { _index: 'not-an-action' } } },
+        { create: { _index: 'logs-1' } }, { msg: 'x' },
+        { update: { _index: 'shop', _id: '1' } }, { doc: { title: 'b' } },
+        { delete: { _index: 'old', _id: '9' } },
+        { index: { _index: 'shop' } }, { index: { _index: 'looks-like-an-action-but-is-a-source' } },
+      ));
+      expect(c.indices).to.deep.equal(['shop', 'logs-1', 'old']);
+      expect(c.sources.every((s) => s.from === 'body')).to.equal(true);
+      expect(c.perIndex).to.deep.equal([
+        { expression: 'shop', operation: 'write' },
+        { expression: 'logs-1', operation: 'write' },
+        { expression: 'old', operation: 'delete' },
+      ]);
+      expect(c).to.include({ category: 'docs', operation: 'write', allIndices: false, action: 'indices:data/write/bulk' });
+    });
+
+    it('a line without _index uses the path index; with no path index it addresses every index', () => {
+      const withPath = post('/shop/_bulk', nd({ index: {} }, { a: 1 }, { delete: { _id: '2' } }, { index: { _index: 'logs' } }, { a: 1 }));
+      expect(withPath.indices).to.deep.equal(['shop', 'logs']);
+      expect(withPath.allIndices).to.equal(false);
+      expect(withPath.perIndex).to.deep.equal([
+        { expression: 'shop', operation: 'write' },
+        { expression: 'shop', operation: 'delete' },
+        { expression: 'logs', operation: 'write' },
+      ]);
+      const bare = post('/_bulk', nd({ index: { _id: '1' } }, { a: 1 }));
+      expect(bare.allIndices).to.equal(true);
+      expect(bare.indices).to.deep.equal([]);
+    });
+
+    it('only deletes → operation delete', () => {
+      expect(post('/_bulk', nd({ delete: { _index: 'a', _id: '1' } }, { delete: { _index: 'b', _id: '2' } })).operation).to.equal('delete');
+    });
+
+    it('an _index it cannot read is reported as `*`, not as every index silently', () => {
+      for (const bad of [123, null, { x: 1 }, ['a'], '']) {
+        const c = post('/_bulk', nd({ index: { _index: bad } }, { a: 1 }));
+        expect(c.indices, JSON.stringify(bad)).to.deep.equal(['*']);
+        expect(c.sources).to.deep.equal([{ expression: '*', from: 'body' }]);
+      }
+    });
+
+    it('skips unparseable lines and carries on', () => {
+      const c = post('/_bulk', Buffer.from('{"index":{"_index":"a"}}\n{"x":1}\nnot json at all\n\u0000\u0001\u0002\n{"delete":{"_index":"b"}}\n[1,2]\n{"unknown":{"_index":"c"}}\n{"index":{"_index":"d"}}\n{}\n'));
+      expect(c.indices).to.deep.equal(['a', 'b', 'd']);
+    });
+
+    it('handles CRLF, blank lines and a missing final newline', () => {
+      const c = post('/_bulk', '\r\n{"index":{"_index":"a"}}\r\n{"x":1}\r\n\r\n{"delete":{"_index":"b"}}');
+      expect(c.indices).to.deep.equal(['a', 'b']);
+    });
+
+    it('classifies a 10 MB _bulk quickly (timing printed, not asserted)', () => {
+      const lines: string[] = [];
+      let size = 0;
+      for (let i = 0; size < 10 * 1024 * 1024; i++) {
+        const action = JSON.stringify({ index: { _index: `shop-${i % 7}`, _id: String(i) } });
+        const source = JSON.stringify({ title: `Document number ${i}`, body: 'lorem ipsum dolor sit amet '.repeat(6), n: i });
+        lines.push(action, source);
+        size += action.length + source.length + 2;
+      }
+      const body = Buffer.from(lines.join('\n') + '\n');
+      classifyRequest({ method: 'POST', path: '/_bulk', querystring: '', body }); // warm up
+      const t0 = process.hrtime.bigint();
+      const c = classifyRequest({ method: 'POST', path: '/_bulk', querystring: '', body });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      console.log(`      10 MB _bulk (${lines.length / 2} items, ${(body.length / 1048576).toFixed(1)} MB): classified in ${ms.toFixed(1)} ms`);
+      expect(c.indices).to.have.length(7);
+    });
+  });
+
+  describe('_msearch', () => {
+    it('reads header lines only: index as a name, comma list or list; a header without one uses the path', () => {
+      const c = post('/shop/_msearch', nd({ index: 'logs-*,-logs-old' }, { query: { match_all: {} } }, {}, { query: { term: { index: 'not-a-header' } } }, { indices: ['a', 'b'] }, {}));
+      expect(c.indices).to.deep.equal(['shop', 'logs-*', '-logs-old', 'a', 'b']);
+      expect(c.allIndices).to.equal(false);
+    });
+
+    it('a header without index and no path index addresses every index; an empty header line too', () => {
+      expect(post('/_msearch', nd({}, {})).allIndices).to.equal(true);
+      expect(post('/_msearch', '\n{}\n').allIndices, 'leading newline tolerated, then no header').to.equal(false);
+      expect(post('/_msearch', '{"index":"a"}\n{}\n\n{}\n').allIndices, 'an empty header is the default header').to.equal(true);
+    });
+
+    it('an unreadable index is `*`; an unparseable header is skipped with its body', () => {
+      expect(post('/_msearch', nd({ index: 42 }, {})).indices).to.deep.equal(['*']);
+      expect(post('/_msearch', nd({ index: [1] }, {})).indices).to.deep.equal(['*']);
+      const c = post('/_msearch', 'garbage\n{"index":"hidden-in-body"}\n{"index":"a"}\n{}\n');
+      expect(c.indices).to.deep.equal(['a']);
+    });
+
+    it('_msearch/template reads the same headers', () => {
+      const c = post('/_msearch/template', nd({ index: 'shop' }, { id: 't1' }));
+      expect(c).to.include({ action: 'indices:data/read/msearch/template' });
+      expect(c.indices).to.deep.equal(['shop']);
+    });
+  });
+
+  describe('_mget and _mtermvectors', () => {
+    it('docs[]._index, falling back to the path index', () => {
+      const c = post('/shop/_mget', JSON.stringify({ docs: [{ _index: 'logs', _id: '1' }, { _id: '2' }, { _index: 'other', _id: '3' }] }));
+      expect(c.indices).to.deep.equal(['shop', 'logs', 'other']);
+      expect(c.allIndices).to.equal(false);
+    });
+    it('no path index and a doc without _index → every index', () => {
+      expect(post('/_mget', JSON.stringify({ docs: [{ _id: '2' }] })).allIndices).to.equal(true);
+      expect(post('/_mget', JSON.stringify({ ids: ['1'] })).allIndices).to.equal(true);
+      expect(post('/shop/_mget', JSON.stringify({ ids: ['1'] })).indices).to.deep.equal(['shop']);
+    });
+    it('unreadable _index or a body that is not JSON → `*`', () => {
+      expect(post('/_mget', JSON.stringify({ docs: [{ _index: 5, _id: '1' }] })).indices).to.deep.equal(['*']);
+      expect(post('/_mget', JSON.stringify({ docs: 'x' })).indices).to.deep.equal(['*']);
+      expect(post('/shop/_mget', Buffer.from([0xd9, 0xd9, 0xf7, 0xa1])).indices, 'CBOR the engine could read').to.deep.equal(['shop', '*']);
+      expect(post('/shop/_mget', '   ').indices).to.deep.equal(['shop']);
+    });
+    it('_mtermvectors docs', () => {
+      expect(post('/_mtermvectors', JSON.stringify({ docs: [{ _index: 'a', _id: '1' }] })).indices).to.deep.equal(['a']);
+    });
+  });
+
+  describe('_reindex', () => {
+    it('reads source.index (name, comma list or list) and writes dest.index', () => {
+      const c = post('/_reindex', JSON.stringify({ source: { index: ['a', 'b*'], query: { match_all: {} } }, dest: { index: 'c' } }));
+      expect(c.indices).to.deep.equal(['a', 'b*', 'c']);
+      expect(c.perIndex).to.deep.equal([
+        { expression: 'a', operation: 'read' },
+        { expression: 'b*', operation: 'read' },
+        { expression: 'c', operation: 'write' },
+      ]);
+      expect(c).to.include({ category: 'docs', operation: 'write', action: 'indices:data/write/reindex', allIndices: false });
+      expect(post('/_reindex', JSON.stringify({ source: { index: 'x,y' }, dest: { index: 'z' } })).indices).to.deep.equal(['x', 'y', 'z']);
+    });
+    it('unreadable parts are `*` with their operation', () => {
+      expect(post('/_reindex', JSON.stringify({ source: { index: 1 }, dest: { index: ['z'] } })).perIndex).to.deep.equal([
+        { expression: '*', operation: 'read' },
+        { expression: '*', operation: 'write' },
+      ]);
+      expect(post('/_reindex', '{oops').perIndex).to.deep.equal([
+        { expression: '*', operation: 'read' },
+        { expression: '*', operation: 'write' },
+      ]);
+    });
+  });
+
+  describe('declarative', () => {
+    it('query[].index, falling back to the path index or every index', () => {
+      const body = JSON.stringify({ query: [{ id: 'q1', index: 'shop' }, { id: 'q2', index: ['logs-*', 'other'] }, { id: 'q3' }] });
+      const bare = post('/_declarative', body);
+      expect(bare.indices).to.deep.equal(['shop', 'logs-*', 'other']);
+      expect(bare.allIndices).to.equal(true);
+      const scoped = post('/shop/_declarative/validate', body);
+      expect(scoped.indices).to.deep.equal(['shop', 'logs-*', 'other']);
+      expect(scoped.allIndices).to.equal(false);
+      expect(post('/_declarative', JSON.stringify({ query: [{ id: 'x', index: { a: 1 } }] })).indices).to.deep.equal(['*']);
+    });
+  });
+
+  describe('_aliases and credentials', () => {
+    it('POST /_aliases: indices written (or deleted) and alias names written or deleted', () => {
+      const c = post('/_aliases', JSON.stringify({ actions: [
+        { add: { index: 'shop', alias: 'shop-read' } },
+        { remove: { indices: ['a', 'b'], aliases: ['old'] } },
+        { remove_index: { index: 'gone' } },
+      ] }));
+      expect(c.indices).to.deep.equal(['shop', 'shop-read', 'a', 'b', 'old', 'gone']);
+      expect(c.perIndex).to.deep.include({ expression: 'old', operation: 'delete' });
+      expect(c.perIndex).to.deep.include({ expression: 'gone', operation: 'delete' });
+      expect(c.perIndex).to.deep.include({ expression: 'shop-read', operation: 'write' });
+    });
+    it('a credential body reports the indices it would grant', () => {
+      expect(post('/_credentials', JSON.stringify({ indices: ['shop', 'logs-*'], ops: ['read'] })).indices).to.deep.equal(['shop', 'logs-*']);
+      expect(post('/_credentials/bob', JSON.stringify({ description: 'x' }), 'PATCH').indices).to.deep.equal([]);
+    });
+  });
+
+  describe('garbage bodies never throw', () => {
+    const garbage: Array<Buffer | string> = [
+      '', '\n\n\n', 'null', '[]', '"x"', '{', '}\n{', Buffer.from([0, 1, 2, 255, 10, 254]), '{"index":', '\u2028\u2029',
+      Buffer.alloc(1 << 16, 0x7b), '{"docs":[null,1,"x",{"_index":{}}]}', '{"source":null,"dest":7}', '{"query":{"index":"a"}}',
+    ];
+    for (const path of ['/_bulk', '/shop/_bulk', '/_msearch', '/_mget', '/_mtermvectors', '/_reindex', '/_declarative', '/_aliases', '/_credentials', '/_search']) {
+      it(`POST ${path}`, () => {
+        for (const body of garbage) {
+          const c = post(path, body);
+          expect(c.category).to.be.a('string');
+          for (const e of c.indices) expect(e).to.be.a('string').and.not.equal('');
+        }
+      });
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { Backend } from '../../../lib/engine/index.js';
+import type { ChangeBus } from '../../../lib/changes/index.js';
+import { Authenticator, CredentialStore, credentialRoutes, hashSecret, type Principal, type StoredCredential } from '../../../lib/auth/index.js';
+import { esResponse } from '../../../lib/server/es-response.js';
+import { authenticate } from '../../../lib/server/authenticate.js';
+import { call, type CallOptions, type Reply } from '../../support/http.js';
+import { ADMIN } from '../../support/servers.js';
+
+let adminRecord: Promise<StoredCredential> | undefined;
+/** The test admin, hashed once per run (scrypt is slow on purpose). */
+export function testAdmin(): Promise<StoredCredential> {
+  return (adminRecord ??= hashSecret(ADMIN.password).then((hash) => ({
+    username: ADMIN.user, role: 'admin' as const, hash, created_at: new Date().toISOString(),
+  })));
+}
+
+export interface TestNode {
+  url: string;
+  store: CredentialStore;
+  authenticator: Authenticator;
+  /** Everything the node logged. */
+  logs: string[];
+  /** Every reply this node sent through `request`, for the secrets scan. */
+  replies: Reply[];
+  request<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * One gateway node as the lead will assemble it, minus authorization: ES-shaped errors,
+ * authentication, the credential routes, and `GET /_whoami` (the authenticated principal) as a
+ * stand-in for every other route.
+ */
+export async function startNode(backend: Backend, bus?: ChangeBus): Promise<TestNode> {
+  const logs: string[] = [];
+  const log = (line: string) => logs.push(line);
+  const admin = await testAdmin();
+  const store = new CredentialStore(backend, { bus, reservedUsernames: [admin.username], log });
+  const authenticator = new Authenticator(admin, 'search-gateway', { store, bus, log });
+  await authenticator.ready();
+  const app = new Koa();
+  app.silent = true;
+  app.use(esResponse(log));
+  app.use(authenticate(authenticator));
+  app.use(credentialRoutes(store));
+  const probe = new Router();
+  probe.get('/_whoami', (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    ctx.body = principal;
+  });
+  app.use(probe.routes() as unknown as Koa.Middleware);
+  const server = http.createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const replies: Reply[] = [];
+  return {
+    url,
+    store,
+    authenticator,
+    logs,
+    replies,
+    async request(method, path, options) {
+      const reply = await call(url, method, path, options);
+      replies.push(reply);
+      return reply;
+    },
+    async close() {
+      authenticator.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3_000, stepMs = 10): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - start;
+    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+}
