@@ -6,6 +6,7 @@ import {
   type Classification, type ClassifiableRequest,
 } from './classify/index.js';
 import { accessOf } from './credentials/credential-access.js';
+import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
 
 export interface AuthorizationRequest extends ClassifiableRequest {
@@ -34,7 +35,7 @@ const forbidden = (action: string, user: string, indices?: string[]) =>
  * (max_size) and which fields of `_source` it may see. The admin is not asked.
  */
 export class Authorizer {
-  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits) {}
+  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore) {}
 
   async authorize(principal: Principal, req: AuthorizationRequest): Promise<Authorized> {
     const cred = principal.credential;
@@ -58,6 +59,8 @@ export class Authorizer {
       for (const expr of classification.indices) {
         if (!patternsCoverPattern(cred.indices, expr)) throw forbidden(action, user, [expr]);
       }
+      if (classification.operation === 'write') checkGrant(req, principal, action);
+      await this.checkCredentialTarget(req, principal, action);
     } else if (classification.indices.length || classification.allIndices) {
       path = await this.authorizeIndices(classification, req, cred.indices, user);
     }
@@ -70,6 +73,25 @@ export class Authorizer {
       querystring = enforceSourceFilter(querystring, cred.include_fields, cred.exclude_fields);
     }
     return { classification, path, querystring };
+  }
+
+  /**
+   * Another credential is reachable only if all its indices lie within this credential's own:
+   * a tenant manages its own credentials, never another tenant's; the full list is the admin's.
+   */
+  private async checkCredentialTarget(req: AuthorizationRequest, principal: Principal, action: string): Promise<void> {
+    const m = /^\/_credentials(?:\/([^/]+))?\/?$/.exec(req.path);
+    if (!m) return;
+    if (m[1] === undefined) {
+      if (req.method === 'GET') throw forbidden(action, principal.username);
+      return;
+    }
+    const target = await this.store?.get(decodeURIComponent(m[1])).catch(() => undefined);
+    if (!target) return; // the API answers 404
+    const own = principal.credential.indices;
+    if (target.role === 'admin' || !target.indices.length || !target.indices.every((i) => patternsCoverPattern(own, i))) {
+      throw forbidden(action, principal.username);
+    }
   }
 
   /** Checks every index expression; returns the path with its wildcard expressions narrowed. */
@@ -131,4 +153,20 @@ function enforceSourceFilter(querystring: string, include?: string[], exclude?: 
     params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
   }
   return params.toString();
+}
+
+/** A credential created or changed by a non-admin gets no role, category or operation its maker lacks. */
+function checkGrant(req: AuthorizationRequest, principal: Principal, action: string): void {
+  if (!req.body || !req.body.length) return;
+  let body: { role?: unknown; categories?: unknown; ops?: unknown; allow_raw_dsl?: unknown };
+  try {
+    body = JSON.parse(typeof req.body === 'string' ? req.body : req.body.toString('utf8'));
+  } catch {
+    return; // the credentials API answers the malformed body
+  }
+  const own = principal.credential;
+  const over = (asked: unknown, mine: readonly string[]) => Array.isArray(asked) && asked.some((x) => !mine.includes(String(x)));
+  if (body.role !== undefined && body.role !== 'user') throw forbidden(action, principal.username);
+  if (over(body.categories, own.categories) || over(body.ops, own.ops)) throw forbidden(action, principal.username);
+  if (body.allow_raw_dsl === true && !own.allow_raw_dsl) throw forbidden(action, principal.username);
 }

@@ -37,7 +37,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     await authenticator.ready();
     const limiterRedis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
     limiterRedis?.on('error', () => {}); // the limiter falls back to memory while Redis is away
-    const authorizer = new Authorizer(backend, new RateLimits(limiterRedis));
+    const authorizer = new Authorizer(backend, new RateLimits(limiterRedis), store);
     const appCredentials = new AppCredentials(store);
     const publisher = new ChangePublisher(bus, log);
     const hub = new StreamHub(bus, backend, config.streams);

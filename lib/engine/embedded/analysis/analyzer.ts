@@ -98,28 +98,41 @@ export class PipelineAnalyzer implements Analyzer {
     return { terms, positions };
   }
 
+  // State of `streamTerms` (one value at a time: the callbacks below are made once, not per value).
+  private scratchTerms: string[] = [];
+  private scratchPositions: number[] = [];
+  private count = 0;
+  private position = -1;
+  /** Increment waiting for the next emitted term (an expanded token that gave no term passes its own on). */
+  private pending = 0;
+  private text = '';
+
+  private readonly emitTerm = (term: string): void => {
+    this.position += this.pending;
+    this.pending = 0;
+    this.scratchTerms[this.count] = term;
+    this.scratchPositions[this.count++] = this.position;
+  };
+
+  private readonly onToken = (start: number, end: number): void => {
+    const p = this.streaming!;
+    let term = this.text.slice(start, end);
+    for (let i = 0; i < p.maps.length; i++) term = p.maps[i](term);
+    this.pending += 1;
+    if (p.expand) p.expand(term, this.emitTerm);
+    else this.emitTerm(term);
+  };
+
   /** `indexTerms` for a streaming pipeline: what `stream` gives, term by term (see the TokenFilter hooks). */
   private streamTerms(text: string, p: NonNullable<PipelineAnalyzer['streaming']>): IndexTerms {
-    const terms: string[] = [];
-    const positions: number[] = [];
-    const { maps, expand } = p;
-    let position = -1;
-    // Increment waiting for the next emitted term (an expanded token that gave no term passes its own on).
-    let pending = 0;
-    const emit = (term: string) => {
-      position += pending;
-      pending = 0;
-      terms.push(term);
-      positions.push(position);
-    };
-    p.scan(text, (start, end) => {
-      let term = text.slice(start, end);
-      for (let i = 0; i < maps.length; i++) term = maps[i](term);
-      pending += 1;
-      if (expand) expand(term, emit);
-      else emit(term);
-    });
-    return { terms, positions };
+    this.text = text;
+    this.count = 0;
+    this.position = -1;
+    this.pending = 0;
+    p.scan(text, this.onToken);
+    this.text = '';
+    const n = this.count;
+    return { terms: this.scratchTerms.slice(0, n), positions: this.scratchPositions.slice(0, n) };
   }
 
   /** Tokens of several values of one field, positions and offsets continuing across them. */
