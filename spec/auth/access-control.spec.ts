@@ -133,6 +133,17 @@ describe('access control', function () {
       ws.close();
     });
 
+    it('through another credential\'s scroll id', async () => {
+      const opened = await call(gw.url, 'POST', '/shop/_search?scroll=1m', { auth: auth['app pair'], body: { size: 1 } });
+      expect(opened.status).to.equal(200);
+      const id = opened.json._scroll_id;
+      expect(id).to.be.a('string');
+      expect((await blogCall('POST', '/_search/scroll', { scroll: '1m', scroll_id: id })).status).to.equal(403);
+      expect((await blogCall('DELETE', '/_search/scroll', { scroll_id: id })).status).to.equal(403);
+      const next = await call(gw.url, 'POST', '/_search/scroll', { auth: auth['app pair'], body: { scroll: '1m', scroll_id: id } });
+      expect(next.status).to.equal(200);
+    });
+
     it('system indices are the admin\'s alone, and the credentials index nobody\'s', async () => {
       expect((await call(gw.url, 'POST', '/.gateway-apps/_search', { auth: auth['app pair'], body: {} })).status).to.equal(403);
       expect((await call(gw.url, 'POST', '/.gateway-apps/_search', { body: {} })).status).to.equal(200);

@@ -1,0 +1,42 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Who opened each scroll. A scroll id names no index, so continuing or clearing a scroll is
+ * allowed only to the credential that opened it (the admin excepted). Kept per node: a scroll is
+ * continued on the node that opened it (documented limit).
+ */
+export class ScrollOwners {
+  private readonly owners = new LRUCache<string, string>({ max: 100_000, ttl: 24 * 3600_000 });
+
+  record(scrollId: string, username: string): void {
+    this.owners.set(scrollId, username);
+  }
+
+  owns(scrollId: string, username: string): boolean {
+    return this.owners.get(scrollId) === username;
+  }
+
+  forget(scrollId: string): void {
+    this.owners.delete(scrollId);
+  }
+}
+
+/** The scroll ids a continuation or clear request names (path, query string or body). */
+export function scrollIdsOf(path: string, querystring: string, body: Buffer | undefined): string[] {
+  const ids: string[] = [];
+  const m = /^\/_search\/scroll\/([^/]+)$/.exec(path);
+  if (m) ids.push(...decodeURIComponent(m[1]).split(','));
+  const q = new URLSearchParams(querystring).get('scroll_id');
+  if (q) ids.push(...q.split(','));
+  if (body?.length) {
+    const text = body.toString('utf8').trim();
+    try {
+      const parsed = JSON.parse(text) as { scroll_id?: string | string[] };
+      if (typeof parsed.scroll_id === 'string') ids.push(...parsed.scroll_id.split(','));
+      else if (Array.isArray(parsed.scroll_id)) ids.push(...parsed.scroll_id);
+    } catch {
+      if (!text.startsWith('{')) ids.push(text); // a bare id as the body, as clients may send
+    }
+  }
+  return ids;
+}
