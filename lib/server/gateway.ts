@@ -7,6 +7,7 @@ import { AppCredentials, Authenticator, Authorizer, CredentialStore, RateLimits,
 import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
 import { StreamHub, attachWebSocket } from '../streams/index.js';
 import { TypedDocuments } from '../apps/index.js';
+import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
 import { createApp } from './app.js';
 
 export interface RunningGateway {
@@ -31,6 +32,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(backend, config);
+    await installRawSubfieldTemplate(backend, log);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
     const store = new CredentialStore(backend, { bus, reservedUsernames: [credential.username], log });
     const authenticator = new Authenticator(credential, config.realm, { store, bus, log });

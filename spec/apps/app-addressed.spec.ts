@@ -158,3 +158,34 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+for (const backend of BACKENDS) {
+  describe(`the raw sub-field convention (${backend.name})`, function () {
+    this.timeout(30_000);
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+    });
+    after(() => stop());
+
+    it('a string field written through the gateway sorts and aggregates by {field}.raw', async () => {
+      await call(gw.url, 'PUT', '/rawconv/_doc/1?refresh=true', { body: { title: 'Banana split' } });
+      await call(gw.url, 'PUT', '/rawconv/_doc/2?refresh=true', { body: { title: 'Apple pie' } });
+      const mapping = await call(gw.url, 'GET', '/rawconv/_mapping');
+      expect(mapping.json.rawconv.mappings.properties.title.fields.raw.type).to.equal('keyword');
+      const sorted = await call(gw.url, 'POST', '/rawconv/_search', { body: { sort: [{ 'title.raw': 'asc' }] } });
+      expect(sorted.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2', '1']);
+      const agg = await call(gw.url, 'POST', '/rawconv/_search', { body: { size: 0, aggs: { t: { terms: { field: 'title.raw' } } } } });
+      expect(agg.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['Apple pie', 'Banana split']);
+    });
+
+    it('on Elasticsearch the convention is an index template the gateway installs', async function () {
+      if (gw.backend.kind !== 'http') this.skip();
+      const template = await call(gw.url, 'GET', '/_index_template/gateway-raw-subfields');
+      expect(template.status).to.equal(200);
+      const dyn = template.json.index_templates[0].index_template.template.mappings.dynamic_templates[0];
+      expect(dyn.gateway_strings.mapping.fields.raw).to.deep.equal({ type: 'keyword' });
+    });
+  });
+}
