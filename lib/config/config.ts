@@ -16,6 +16,14 @@ export interface Config {
   engineTimeoutMs: number;
   realm: string;
   streams: StreamConfig;
+  pipelines: PipelineConfig;
+}
+
+export interface PipelineConfig {
+  /** PIPELINE_SCRIPT_TIMEOUT_MS: time a script stage may run (ms). */
+  scriptTimeoutMs: number;
+  /** PIPELINE_SCRIPT_MEMORY_MB: heap a script stage may use (MB). */
+  scriptMemoryMb: number;
 }
 
 export interface StreamConfig {
@@ -107,6 +115,10 @@ export function loadConfig(env: Env = process.env): Config {
       historyLength: integer(env, 'STREAM_HISTORY', 10_000, 1, 10_000_000),
       trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
       matching: oneOf(env, 'STREAM_MATCHING', ['local', 'engine'] as const, 'local'),
+    },
+    pipelines: {
+      scriptTimeoutMs: integer(env, 'PIPELINE_SCRIPT_TIMEOUT_MS', 100, 1, 60_000),
+      scriptMemoryMb: integer(env, 'PIPELINE_SCRIPT_MEMORY_MB', 32, 1, 1024),
     },
   };
 }

@@ -5,6 +5,8 @@ import { credentialRoutes, type AppCredentials, type Authenticator, type Authori
 import type { ChangePublisher } from '../changes/index.js';
 import { appRoutes, TypedDocuments } from '../apps/index.js';
 import { httpStreams, type StreamHub } from '../streams/index.js';
+import { declarativeRoutes } from '../declarative/index.js';
+import { pipelineApi, pipelineRoutes, type PipelineRouterOptions } from '../pipelines/index.js';
 import { esResponse } from './es-response.js';
 import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
@@ -22,17 +24,23 @@ export interface GatewayParts {
   publisher: ChangePublisher;
   hub: StreamHub;
   log: (line: string) => void;
+  /** Registered pipelines and what their stages use; absent = no pipeline support. */
+  pipelines?: PipelineRouterOptions;
 }
 
 /** The request path, in order (DESIGN.md "The request's way through"). */
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend, parts.publisher)): Koa {
-  const { config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log } = parts;
+  const { config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log, pipelines } = parts;
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));
   app.use(authenticate(authenticator));
+  // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)
+  if (pipelines) app.use(pipelineRoutes(pipelines));
   app.use(authorize(authorizer, config.maxContentLength));
+  if (pipelines) app.use(pipelineApi(pipelines));
   app.use(credentialRoutes(store, { maxContentLength: config.maxContentLength }));
+  app.use(declarativeRoutes(backend, config.maxContentLength));
   app.use(httpStreams(hub, backend, typed, config.maxContentLength));
   app.use(issueIndexCredentials(backend, appCredentials, config.maxContentLength));
   app.use(publishWrites(backend, publisher, config.maxContentLength));

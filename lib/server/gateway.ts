@@ -8,6 +8,7 @@ import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/ind
 import { StreamHub, attachWebSocket } from '../streams/index.js';
 import { TypedDocuments } from '../apps/index.js';
 import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
+import { PipelineRegistry, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
 
 export interface RunningGateway {
@@ -30,6 +31,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const log = options.log ?? ((line: string) => console.error(line));
   const backend = await openBackend(config);
   const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
+  let pipelineRegistry: PipelineRegistry | undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(backend, config);
     await installRawSubfieldTemplate(backend, log);
@@ -44,7 +46,18 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const publisher = new ChangePublisher(bus, log);
     const hub = new StreamHub(bus, backend, config.streams);
     const typed = new TypedDocuments(backend, publisher);
-    const app = createApp({ config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log }, typed);
+    await loadSandbox();
+    pipelineRegistry = new PipelineRegistry(backend, bus, log);
+    await pipelineRegistry.start();
+    const pipelines = {
+      registry: pipelineRegistry,
+      backend,
+      authorizer,
+      limits: { timeoutMs: config.pipelines.scriptTimeoutMs, memoryMb: config.pipelines.scriptMemoryMb },
+      maxContentLength: config.maxContentLength,
+      declarative: declarativeStageApi(backend),
+    };
+    const app = createApp({ config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log, pipelines }, typed);
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength });
     server.keepAliveTimeout = 65_000;
@@ -74,12 +87,14 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
         authenticator.close();
+        pipelineRegistry?.close();
         limiterRedis?.disconnect();
         await bus.close();
         await backend.close();
       },
     };
   } catch (err) {
+    pipelineRegistry?.close();
     await bus.close();
     await backend.close();
     throw err;

@@ -7,8 +7,10 @@ import { ConcatenatedJsonParser, sleep } from '../support/stream-client.js';
 describe('a slow consumer cannot grow memory without bound', function () {
   this.timeout(60_000);
   let gw: TestGateway;
+  let baselineSubscriptions = 0;
   before(async () => {
     gw = await startTestGateway({ STREAM_BUFFER_BYTES: '256kb' });
+    baselineSubscriptions = gw.bus.stats().subscriptions;
   });
   after(() => gw.close());
 
@@ -25,7 +27,7 @@ describe('a slow consumer cannot grow memory without bound', function () {
     }
     for (let i = 0; i < 100 && gw.hub.openStreams > 0; i++) await sleep(20);
     expect(gw.hub.openStreams, 'the stream should have been ended').to.equal(0);
-    expect(gw.bus.stats().subscriptions).to.equal(1); // the node's own follow of the credentials index
+    expect(gw.bus.stats().subscriptions).to.equal(2); // the node's own follows of the credentials and pipelines indices
     // the client reads what it was sent: changes, then the error object
     const parser = new ConcatenatedJsonParser();
     const messages: any[] = [];

@@ -31,8 +31,10 @@ async function until(check: () => boolean, ms = 5000) {
 describe('WebSocket streams (appbase frame protocol)', function () {
   this.timeout(30_000);
   let gw: TestGateway;
+  let baselineSubscriptions = 0;
   before(async () => {
     gw = await startTestGateway();
+    baselineSubscriptions = gw.bus.stats().subscriptions;
     await call(gw.url, 'PUT', '/_apps/wsapp');
     await call(gw.url, 'PUT', '/wsapp/tweet/1', { body: { text: 'hi' } });
   });
@@ -64,7 +66,7 @@ describe('WebSocket streams (appbase frame protocol)', function () {
     search.stop();
     for (let i = 0; i < 50 && gw.hub.openStreams > 0; i++) await sleep(20);
     expect(gw.hub.openStreams).to.equal(0);
-    expect(gw.bus.stats().subscriptions).to.equal(1); // the node's own follow of the credentials index
+    expect(gw.bus.stats().subscriptions).to.equal(2); // the node's own follows of the credentials and pipelines indices
   });
 
   describe('raw frames', () => {

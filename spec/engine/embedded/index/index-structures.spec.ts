@@ -124,6 +124,54 @@ describe('embedded engine: index structures', () => {
     });
   });
 
+  describe('live ordinals (what match_all reads)', () => {
+    it('are one shared column until a document becomes live or dead', () => {
+      const inv = new InvertedIndex();
+      inv.put('a', doc({ k: kw(['x']) }));
+      inv.put('b', doc({ k: kw(['y']) }));
+      const first = inv.liveOrdinals();
+      expect([...first]).to.deep.equal([0, 1]);
+      expect(inv.liveOrdinals()).to.equal(first);
+      // a staged write changes nothing visible: same column
+      const staged = inv.stage('a', doc({ k: kw(['z']) }));
+      expect(inv.liveOrdinals()).to.equal(first);
+      inv.reveal('a', staged);
+      const second = inv.liveOrdinals();
+      expect(second).to.not.equal(first);
+      expect([...second]).to.deep.equal([1, staged]);
+      // a discarded staged write neither
+      inv.discard(inv.stage('c', doc({ k: kw(['w']) })));
+      expect(inv.liveOrdinals()).to.equal(second);
+      inv.delete('b');
+      expect([...inv.liveOrdinals()]).to.deep.equal([staged]);
+      inv.put('d', doc({ k: kw(['v']) }));
+      expect([...inv.liveOrdinals()]).to.deep.equal([staged, staged + 2]);
+    });
+
+    it('match_all answers follow deletes and new writes', async () => {
+      const es = await startEngine();
+      try {
+        await es.call('POST', '/live/_bulk?refresh=true', ndjson([{ index: { _id: '1' } }, { n: 1 }, { index: { _id: '2' } }, { n: 2 }, { index: { _id: '3' } }, { n: 3 }]), { 'content-type': 'application/x-ndjson' });
+        const ids = async () => ((await es.call('POST', '/live/_search', { query: { match_all: {} }, sort: ['_doc'] })).json.hits.hits as Array<{ _id: string; _score: number | null }>).map((h) => h._id);
+        const total = async () => (await es.call('POST', '/live/_search', { size: 0, aggs: { n: { sum: { field: 'n' } } } })).json;
+        expect(await ids()).to.deep.equal(['1', '2', '3']);
+        expect((await total()).aggregations.n.value).to.equal(6);
+        await es.call('DELETE', '/live/_doc/2?refresh=true');
+        expect(await ids()).to.deep.equal(['1', '3']);
+        expect((await total()).aggregations.n.value).to.equal(4);
+        await es.call('PUT', '/live/_doc/4?refresh=true', { n: 10 });
+        expect(await ids()).to.deep.equal(['1', '3', '4']);
+        const boosted = await es.call('POST', '/live/_search', { query: { match_all: { boost: 2.5 } } });
+        expect(boosted.json.hits.hits.map((h: { _score: number }) => h._score)).to.deep.equal([2.5, 2.5, 2.5]);
+        const plain = await es.call('POST', '/live/_search', { query: { match_all: {} } });
+        expect(plain.json.hits.hits.map((h: { _score: number }) => h._score)).to.deep.equal([1, 1, 1]);
+        expect((await total()).hits.total.value).to.equal(3);
+      } finally {
+        await es.close(true);
+      }
+    });
+  });
+
   describe('writes and the store', () => {
     it('a write is searchable only once durable; a failed store commit changes nothing in memory', async () => {
       const es = await startEngine();

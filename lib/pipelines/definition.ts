@@ -1,0 +1,170 @@
+import { parse as parseYaml } from 'yaml';
+import { CREDENTIAL_CATEGORIES } from '../auth/index.js';
+import { EsError } from '../errors/index.js';
+import { ScriptError, checkSyntax } from './sandbox.js';
+import { PREBUILT_STAGES } from './stages.js';
+
+export interface PipelineRoute {
+  path: string;
+  /** Upper case; absent = every method. */
+  method?: string;
+  classify?: { category?: string };
+}
+
+export interface PipelineStage {
+  id: string;
+  /** A pre-built stage… */
+  use?: string;
+  /** …or a script: a file registered with the pipeline, or inline source. */
+  scriptRef?: string;
+  script?: string;
+  continueOnError: boolean;
+  enabled: boolean;
+  inputs?: Record<string, unknown>;
+}
+
+/** A pipeline as stored: the definition with defaults applied, and its script files. */
+export interface Pipeline {
+  id: string;
+  enabled: boolean;
+  description?: string;
+  priority: number;
+  envs: Record<string, unknown>;
+  routes: PipelineRoute[];
+  stages: PipelineStage[];
+  /** Script file name → source. */
+  scripts: Record<string, string>;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+const DEFINITION_KEYS = new Set(['id', 'enabled', 'description', 'priority', 'envs', 'routes', 'stages']);
+const STAGE_KEYS = new Set(['id', 'use', 'scriptRef', 'script', 'continueOnError', 'enabled', 'inputs', 'description']);
+/** The management API itself can never be taken over by a pipeline. */
+const RESERVED_PATH = /^\/_pipelines?(\/|$)/;
+
+const invalid = (reason: string) => new EsError(400, 'illegal_argument_exception', reason);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The definition file's text, JSON or YAML (JSON is YAML, but JSON's errors read better). */
+export function parseDefinitionText(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '') throw invalid('the pipeline definition is empty');
+  try {
+    return trimmed.startsWith('{') ? JSON.parse(trimmed) : parseYaml(trimmed);
+  } catch (err) {
+    throw new EsError(400, 'parse_exception', `the pipeline definition is neither valid JSON nor YAML: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Checks a definition and its script files, applies defaults, and parses every script: any error
+ * is a 400 naming the member (and, for stages, the stage id).
+ */
+export function validatePipeline(raw: unknown, files: Record<string, string>, id?: string): Pipeline {
+  if (!isObject(raw)) throw invalid('the pipeline definition must be an object');
+  for (const key of Object.keys(raw)) if (!DEFINITION_KEYS.has(key)) throw invalid(`unknown member [${key}] in the pipeline definition`);
+  const pipelineId = id ?? (raw.id === undefined ? undefined : String(raw.id));
+  if (pipelineId === undefined || !ID_PATTERN.test(pipelineId)) {
+    throw invalid(`[id] must be 1-128 letters, digits, '_', '-' or '.', starting with a letter or digit; got [${pipelineId ?? ''}]`);
+  }
+  if (raw.enabled !== undefined && typeof raw.enabled !== 'boolean') throw invalid('[enabled] must be a boolean');
+  if (raw.description !== undefined && typeof raw.description !== 'string') throw invalid('[description] must be a string');
+  if (raw.priority !== undefined && (typeof raw.priority !== 'number' || !Number.isFinite(raw.priority))) throw invalid('[priority] must be a number');
+  if (raw.envs !== undefined && !isObject(raw.envs)) throw invalid('[envs] must be an object');
+  if (!Array.isArray(raw.routes) || raw.routes.length === 0) throw invalid('[routes] must be a non-empty list');
+  if (!Array.isArray(raw.stages) || raw.stages.length === 0) throw invalid('[stages] must be a non-empty list');
+
+  const routes = raw.routes.map((r, i) => validateRoute(r, i));
+  const used = new Set<string>();
+  const scripts: Record<string, string> = {};
+  const stages = raw.stages.map((s, i): PipelineStage => {
+    if (!isObject(s)) throw invalid(`[stages][${i}] must be an object`);
+    if (typeof s.id !== 'string' || s.id === '') throw invalid(`[stages][${i}][id] must be a non-empty string`);
+    const at = `stage [${s.id}]`;
+    if (used.has(s.id)) throw invalid(`${at}: the id is used by another stage`);
+    used.add(s.id);
+    for (const key of Object.keys(s)) if (!STAGE_KEYS.has(key)) throw invalid(`${at}: unknown member [${key}]`);
+    const kinds = ['use', 'scriptRef', 'script'].filter((k) => s[k] !== undefined);
+    if (kinds.length !== 1) throw invalid(`${at}: needs exactly one of [use], [scriptRef] or [script]`);
+    for (const flag of ['continueOnError', 'enabled']) {
+      if (s[flag] !== undefined && typeof s[flag] !== 'boolean') throw invalid(`${at}: [${flag}] must be a boolean`);
+    }
+    if (s.inputs !== undefined && !isObject(s.inputs)) throw invalid(`${at}: [inputs] must be an object`);
+    const stage: PipelineStage = {
+      id: s.id,
+      continueOnError: s.continueOnError !== false,
+      enabled: s.enabled !== false,
+      ...(s.inputs === undefined ? {} : { inputs: s.inputs }),
+    };
+    if (s.use !== undefined) {
+      if (typeof s.use !== 'string' || !PREBUILT_STAGES.has(s.use)) {
+        throw invalid(`${at}: unknown pre-built stage [${String(s.use)}]; known: ${[...PREBUILT_STAGES.keys()].join(', ')}`);
+      }
+      stage.use = s.use;
+    } else if (s.scriptRef !== undefined) {
+      if (typeof s.scriptRef !== 'string' || files[s.scriptRef] === undefined) {
+        throw invalid(`${at}: script file [${String(s.scriptRef)}] was not sent with the pipeline`);
+      }
+      stage.scriptRef = s.scriptRef;
+      scripts[s.scriptRef] = files[s.scriptRef];
+      checkScript(files[s.scriptRef], s.scriptRef, at);
+    } else {
+      if (typeof s.script !== 'string') throw invalid(`${at}: [script] must be a string`);
+      stage.script = s.script;
+      checkScript(s.script, `${s.id}.js`, at);
+    }
+    return stage;
+  });
+  return {
+    id: pipelineId,
+    enabled: raw.enabled !== false,
+    ...(raw.description === undefined ? {} : { description: raw.description as string }),
+    priority: (raw.priority as number | undefined) ?? 0,
+    envs: (raw.envs as Record<string, unknown> | undefined) ?? {},
+    routes,
+    stages,
+    scripts,
+  };
+}
+
+function validateRoute(r: unknown, i: number): PipelineRoute {
+  if (!isObject(r)) throw invalid(`[routes][${i}] must be an object`);
+  if (typeof r.path !== 'string' || !r.path.startsWith('/')) throw invalid(`[routes][${i}][path] must be a path starting with '/'`);
+  if (RESERVED_PATH.test(r.path)) throw invalid(`[routes][${i}][path] [${r.path}] belongs to the pipeline management API`);
+  if (!/^(\/([^/{}]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+\/?$|^\/$/.test(r.path)) {
+    throw invalid(`[routes][${i}][path] [${r.path}] must be segments of text or {name} parameters`);
+  }
+  const route: PipelineRoute = { path: r.path };
+  if (r.method !== undefined) {
+    const method = typeof r.method === 'string' ? r.method.toUpperCase() : '';
+    if (!METHODS.has(method)) throw invalid(`[routes][${i}][method] must be one of ${[...METHODS].join(', ')}`);
+    route.method = method;
+  }
+  if (r.classify !== undefined) {
+    if (!isObject(r.classify)) throw invalid(`[routes][${i}][classify] must be an object`);
+    const category = r.classify.category;
+    if (category !== undefined && (typeof category !== 'string' || !(CREDENTIAL_CATEGORIES as readonly string[]).includes(category))) {
+      throw invalid(`[routes][${i}][classify][category] must be one of ${CREDENTIAL_CATEGORIES.join(', ')}`);
+    }
+    route.classify = category === undefined ? {} : { category };
+  }
+  return route;
+}
+
+function checkScript(source: string, name: string, at: string): void {
+  if (!/\bhandleRequest\b/.test(source)) throw invalid(`${at}: the script [${name}] defines no function handleRequest()`);
+  try {
+    checkSyntax(source, name);
+  } catch (err) {
+    if (err instanceof ScriptError) throw invalid(`${at}: the script [${name}] does not parse: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The source a script stage runs. */
+export function scriptOf(pipeline: Pipeline, stage: PipelineStage): { source: string; name: string } | undefined {
+  if (stage.script !== undefined) return { source: stage.script, name: `${stage.id}.js` };
+  if (stage.scriptRef !== undefined) return { source: pipeline.scripts[stage.scriptRef] ?? '', name: stage.scriptRef };
+  return undefined;
+}

@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import type { Authorizer, Principal } from '../auth/index.js';
+import type { Backend } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
+import { bufferBody, readJsonBody } from '../server/request-body.js';
+import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
+import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineRoute } from './definition.js';
+import { readForm } from './multipart.js';
+import type { PipelineMatch, PipelineRegistry } from './registry.js';
+import { runPipeline } from './runner.js';
+import type { SandboxLimits } from './sandbox.js';
+import type { DeclarativeStageApi, StageServices } from './stages.js';
+
+export interface PipelineRouterOptions {
+  registry: PipelineRegistry;
+  backend: Backend;
+  authorizer: Authorizer;
+  limits: SandboxLimits;
+  maxContentLength: number;
+  declarative?: DeclarativeStageApi;
+}
+
+/** Headers a script never sees: the caller's secrets. */
+const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+/** Headers the response takes from the HTTP layer, not from a stage. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+function callerOf(ctx: Context): Caller {
+  return {
+    principal: ctx.state.principal as Principal,
+    ip: ctx.request.ip || ctx.req.socket.remoteAddress || '',
+    referer: ctx.get('referer') || undefined,
+  };
+}
+
+function newContext(pipeline: Pipeline, route: PipelineRoute, request: PipelineRequest, clientIp: string): PipelineContext {
+  return {
+    request,
+    response: {},
+    envs: {
+      ...pipeline.envs,
+      index: request.params.index,
+      category: route.classify?.category,
+      method: request.method,
+      path: request.path,
+      clientIp,
+    },
+    errors: [],
+  };
+}
+
+/**
+ * Runs the pipeline that claims a request (method and path), in place of the built-in route.
+ * Mounted after `authenticate` and before `authorize`: the pipeline's `authorization` stage is the
+ * access-control check of its route. A request no pipeline claims goes on unchanged.
+ */
+export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
+  const { registry, maxContentLength } = options;
+  return async (ctx, next) => {
+    if (registry.size === 0) return next();
+    const match = registry.match(ctx.method, ctx.path);
+    if (!match) return next();
+    const body = await bufferBody(ctx, maxContentLength);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(ctx.headers)) {
+      if (value !== undefined && !HIDDEN_HEADERS.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const request: PipelineRequest = {
+      method: ctx.method,
+      path: ctx.path,
+      params: match.params,
+      query: queryOf(ctx.querystring),
+      headers,
+      body: body ? body.toString('utf8') : '',
+    };
+    const caller = callerOf(ctx);
+    const run = await runPipeline(match.pipeline, newContext(match.pipeline, match.route, request, caller.ip), services(options, caller, match, false), options.limits);
+    ctx.status = run.status;
+    for (const [name, value] of Object.entries(run.headers)) {
+      if (!FRAMING_HEADERS.has(name.toLowerCase())) ctx.set(name, value);
+    }
+    ctx.body = run.body;
+  };
+}
+
+function services(options: PipelineRouterOptions, caller: Caller, match: Pick<PipelineMatch, 'route'>, dryRun: boolean): StageServices {
+  return {
+    backend: options.backend,
+    authorizer: options.authorizer,
+    caller,
+    category: match.route.classify?.category,
+    dryRun,
+    declarative: options.declarative,
+  };
+}
+
+const notFound = (id: string) => new EsError(404, 'resource_not_found_exception', `pipeline [${id}] not found`, { 'resource.type': 'pipeline', 'resource.id': id });
+
+/** A pipeline as the API shows it. */
+const view = (p: Pipeline) => ({ ...p });
+
+/**
+ * The management API (category `pipelines`, authorized by the normal `authorize` middleware):
+ * `POST /_pipeline`, `GET /_pipelines`, `GET|PUT|DELETE /_pipeline/{id}`, `POST /_pipeline/validate`.
+ */
+export function pipelineApi(options: PipelineRouterOptions): Middleware {
+  const { registry, maxContentLength } = options;
+  return async (ctx, next) => {
+    const path = ctx.path.replace(/\/$/, '');
+    if (path === '/_pipelines' && ctx.method === 'GET') {
+      ctx.body = { pipelines: registry.list().map(view) };
+      return;
+    }
+    if (path === '/_pipeline/validate' && ctx.method === 'POST') {
+      ctx.body = await validate(ctx, options);
+      return;
+    }
+    if (path === '/_pipeline' && ctx.method === 'POST') {
+      const { definition, files } = await readDefinition(ctx, maxContentLength);
+      const raw = definition as Record<string, unknown>;
+      const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
+      if (registry.get(pipeline.id)) throw new EsError(409, 'resource_already_exists_exception', `pipeline [${pipeline.id}] already exists; PUT /_pipeline/${pipeline.id} replaces it`);
+      await registry.put(pipeline);
+      ctx.status = 201;
+      ctx.body = { _id: pipeline.id, result: 'created', pipeline: view(pipeline) };
+      return;
+    }
+    const m = /^\/_pipeline\/([^/]+)$/.exec(path);
+    if (!m) return next();
+    const id = decodeURIComponent(m[1]);
+    switch (ctx.method) {
+      case 'GET':
+      case 'HEAD': {
+        const pipeline = registry.get(id);
+        if (!pipeline) throw notFound(id);
+        ctx.body = { _id: id, found: true, pipeline: view(pipeline) };
+        return;
+      }
+      case 'PUT': {
+        const { definition, files } = await readDefinition(ctx, maxContentLength);
+        const given = (definition as Record<string, unknown> | null)?.id;
+        if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
+        const pipeline = validatePipeline(definition, files, id);
+        const created = await registry.put(pipeline);
+        ctx.status = created ? 201 : 200;
+        ctx.body = { _id: id, result: created ? 'created' : 'updated', pipeline: view(pipeline) };
+        return;
+      }
+      case 'DELETE':
+        if (!(await registry.delete(id))) throw notFound(id);
+        ctx.body = { _id: id, result: 'deleted' };
+        return;
+      default:
+        return next();
+    }
+  };
+}
+
+/**
+ * The definition and its script files: `multipart/form-data` (form key `pipeline`, one key per
+ * script file), or a JSON body that is the definition itself (inline scripts).
+ */
+async function readDefinition(ctx: Context, limit: number, extra?: string[]): Promise<{ definition: unknown; files: Record<string, string>; form: Record<string, string> }> {
+  if (ctx.is('multipart/form-data')) {
+    const form = await readForm(ctx, limit);
+    if (form.pipeline === undefined) throw new EsError(400, 'illegal_argument_exception', 'form key [pipeline] (the definition file) is required');
+    const files: Record<string, string> = {};
+    for (const [key, value] of Object.entries(form)) if (key !== 'pipeline' && !extra?.includes(key)) files[key] = value;
+    return { definition: parseDefinitionText(form.pipeline), files, form };
+  }
+  const body = await readJsonBody(ctx, limit);
+  if (body === undefined) throw new EsError(400, 'parse_exception', 'request body is required: a multipart form with the pipeline and its scripts, or the definition as JSON');
+  return { definition: body, files: {}, form: {} };
+}
+
+interface SampleRequest {
+  method?: string;
+  path?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
+/**
+ * Dry run: validates the definition and runs it over a sample request (form key `request`, or
+ * `{"pipeline": …, "request": …}` as JSON) as the caller, without sending anything to the engine.
+ */
+async function validate(ctx: Context, options: PipelineRouterOptions): Promise<unknown> {
+  let definition: unknown;
+  let files: Record<string, string> = {};
+  let sample: SampleRequest = {};
+  if (ctx.is('multipart/form-data')) {
+    const read = await readDefinition(ctx, options.maxContentLength, ['request']);
+    definition = read.definition;
+    files = read.files;
+    if (read.form.request !== undefined) {
+      try {
+        sample = JSON.parse(read.form.request) as SampleRequest;
+      } catch {
+        throw new EsError(400, 'parse_exception', 'form key [request] must be a JSON object');
+      }
+    }
+  } else {
+    const body = (await readJsonBody(ctx, options.maxContentLength)) as { pipeline?: unknown; scripts?: Record<string, string>; request?: SampleRequest } | undefined;
+    if (!body || typeof body !== 'object') throw new EsError(400, 'parse_exception', 'request body must be {"pipeline": {…}, "request": {…}}');
+    definition = body.pipeline;
+    files = body.scripts ?? {};
+    sample = body.request ?? {};
+  }
+  const raw = definition as Record<string, unknown> | undefined;
+  const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? 'validate' : undefined);
+  const route = pipeline.routes[0];
+  const method = (sample.method ?? route.method ?? 'GET').toUpperCase();
+  const path = sample.path ?? route.path;
+  const params: Record<string, string> = {};
+  const names = [...route.path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]);
+  const values = new RegExp(`^${route.path.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, '([^/]+)')}/?$`).exec(path);
+  names.forEach((n, i) => values && (params[n] = values[i + 1]));
+  const request: PipelineRequest = {
+    method,
+    path,
+    params,
+    query: sample.query ?? {},
+    headers: sample.headers ?? {},
+    body: sample.body === undefined ? '' : typeof sample.body === 'string' ? sample.body : JSON.stringify(sample.body),
+  };
+  const caller = callerOf(ctx);
+  const run = await runPipeline(pipeline, newContext(pipeline, route, request, caller.ip), services(options, caller, { route }, true), options.limits);
+  return {
+    valid: true,
+    pipeline: pipeline.id,
+    stages: run.outcomes,
+    response: { code: run.status, body: run.body },
+    context: { request: run.context.request, envs: run.context.envs, errors: run.context.errors },
+  };
+}

@@ -1,0 +1,161 @@
+import { getQuickJS, newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
+
+export interface SandboxLimits {
+  /** Wall-clock budget of one script run, in ms (PIPELINE_SCRIPT_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Heap limit of one script run, in MB (PIPELINE_SCRIPT_MEMORY_MB). */
+  memoryMb: number;
+}
+
+/** A user script failed: it threw, overran its time or memory, or returned something unusable. */
+export class ScriptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScriptError';
+  }
+}
+
+/** The compiled QuickJS module is shared; every run gets its own runtime and context. */
+let quickjs: QuickJSWASMModule | undefined;
+let loading: Promise<QuickJSWASMModule> | undefined;
+
+export async function loadSandbox(): Promise<void> {
+  if (quickjs) return;
+  loading ??= getQuickJS();
+  quickjs = await loading;
+}
+
+/**
+ * Some allocations (large strings) escape QuickJS's memory accounting and grow the WebAssembly
+ * heap, which never shrinks. Once it is this large, the module is replaced by a fresh one and the
+ * old heap is left to the garbage collector.
+ */
+const HEAP_RECYCLE_BYTES = 256 * 1024 * 1024;
+let replacing = false;
+
+function recycleIfBloated(): void {
+  if (!quickjs || replacing || quickjs.getWasmMemory().buffer.byteLength < HEAP_RECYCLE_BYTES) return;
+  replacing = true;
+  newQuickJSWASMModule().then(
+    (fresh) => {
+      quickjs = fresh;
+      replacing = false;
+    },
+    () => (replacing = false),
+  );
+}
+
+function engine(): QuickJSWASMModule {
+  if (!quickjs) throw new Error('the script sandbox is not loaded (call loadSandbox first)');
+  return quickjs;
+}
+
+/**
+ * What a script sees besides `context` and `inputs`: a silent console. Nothing of the host is
+ * reachable: the QuickJS context has no require, process, file system, network or timers, and
+ * data crosses the boundary only as JSON text.
+ */
+const PRELUDE = `
+globalThis.context = JSON.parse(__input).context;
+globalThis.inputs = JSON.parse(__input).inputs;
+delete globalThis.__input;
+globalThis.console = { log() {}, info() {}, warn() {}, error() {}, debug() {} };
+`;
+
+const DRIVER = `(async () => {
+  if (typeof handleRequest !== 'function') throw new Error('the script defines no function handleRequest()');
+  const result = await handleRequest(context);
+  return result === undefined || result === null ? '' : JSON.stringify(result);
+})()`;
+
+/** Throws a ScriptError when the source does not parse. */
+export function checkSyntax(source: string, name: string): void {
+  const runtime = engine().newRuntime();
+  const vm = runtime.newContext();
+  try {
+    const result = vm.evalCode(source, name, { compileOnly: true });
+    if (result.error) {
+      const message = describe(vm, result.error);
+      result.error.dispose();
+      throw new ScriptError(message);
+    }
+    result.value.dispose();
+  } finally {
+    vm.dispose();
+    runtime.dispose();
+  }
+}
+
+/**
+ * Runs the script's `handleRequest()` over `context` in a fresh runtime and context, synchronously
+ * (promises settle through QuickJS's own job queue; there are no host timers to wait for).
+ * Resolves with what it returned (undefined for nothing) or throws a ScriptError.
+ */
+export function runScript(source: string, name: string, context: unknown, inputs: unknown, limits: SandboxLimits): unknown {
+  const runtime = engine().newRuntime();
+  const deadline = Date.now() + limits.timeoutMs;
+  let timedOut = false;
+  runtime.setMemoryLimit(limits.memoryMb * 1024 * 1024);
+  runtime.setMaxStackSize(512 * 1024);
+  runtime.setInterruptHandler(() => (timedOut ||= Date.now() > deadline));
+  const vm = runtime.newContext();
+  const fail = (handle: QuickJSHandle): never => {
+    const message = timedOut ? `script exceeded its time limit of ${limits.timeoutMs} ms` : describe(vm, handle);
+    handle.dispose();
+    throw new ScriptError(/out of memory/i.test(message) ? `script exceeded its memory limit of ${limits.memoryMb} MB` : message);
+  };
+  try {
+    const input = vm.newString(JSON.stringify({ context, inputs: inputs ?? {} }));
+    vm.setProp(vm.global, '__input', input);
+    input.dispose();
+    for (const [code, file] of [[PRELUDE, 'prelude.js'], [source, name]]) {
+      const step = vm.evalCode(code, file);
+      if (step.error) fail(step.error);
+      else step.value.dispose();
+    }
+    const started = vm.evalCode(DRIVER, 'driver.js');
+    if (started.error) fail(started.error);
+    const promise = (started as { value: QuickJSHandle }).value;
+    try {
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error) fail(jobs.error);
+      const state = vm.getPromiseState(promise);
+      if (state.type === 'pending') throw new ScriptError('handleRequest() never settled (scripts have no timers or I/O to wait for)');
+      if (state.type === 'rejected') fail(state.error);
+      const value = (state as { value: QuickJSHandle }).value;
+      const text = vm.getString(value);
+      value.dispose();
+      if (text === '') return undefined;
+      return JSON.parse(text);
+    } finally {
+      promise.dispose();
+    }
+  } catch (err) {
+    if (err instanceof ScriptError) throw err;
+    // QuickJS itself gave up (e.g. out of memory while building the error)
+    const message = (err as Error)?.message ?? String(err);
+    if (timedOut) throw new ScriptError(`script exceeded its time limit of ${limits.timeoutMs} ms`);
+    throw new ScriptError(/memory/i.test(message) ? `script exceeded its memory limit of ${limits.memoryMb} MB` : `script failed: ${message}`);
+  } finally {
+    try {
+      vm.dispose();
+      runtime.dispose();
+    } catch {
+      /* a runtime stopped mid-allocation may not tear down cleanly; it is dropped either way */
+    }
+    recycleIfBloated();
+  }
+}
+
+function describe(vm: QuickJSContext, handle: QuickJSHandle): string {
+  try {
+    const dumped = vm.dump(handle) as unknown;
+    if (dumped && typeof dumped === 'object') {
+      const { name, message } = dumped as { name?: string; message?: string };
+      if (message !== undefined) return name && name !== 'Error' ? `${name}: ${message}` : String(message);
+    }
+    return typeof dumped === 'string' ? dumped : JSON.stringify(dumped);
+  } catch {
+    return 'script failed (its error could not be read)';
+  }
+}

@@ -1,0 +1,194 @@
+import type { Authorizer } from '../auth/index.js';
+import { readBody, type Backend } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
+import { querystringOf, type Caller, type PipelineContext } from './context.js';
+import { changeHitLists, changeSearchBodies, constrainQuery, rewriteSearchText } from './search-bodies.js';
+
+/** What pre-built stages reach outside the context. */
+export interface StageServices {
+  backend: Backend;
+  authorizer: Authorizer;
+  caller: Caller;
+  /** The route's `classify.category`, if it names one. */
+  category?: string;
+  /** `POST /_pipeline/validate`: nothing is sent to the engine. */
+  dryRun: boolean;
+  /** Turns the declarative body of `context.request` into its `_msearch` (lib/declarative). */
+  declarative?: DeclarativeStageApi;
+}
+
+export interface DeclarativeStageApi {
+  /** Replaces the request by the engine request; returns what shaping the engine's reply needs. */
+  translate(context: PipelineContext, caller: Caller): Promise<unknown>;
+  /** The engine's `_msearch` reply → the declarative response body. */
+  shape(plan: unknown, engineBody: string, tookMs: number): string;
+}
+
+export type PrebuiltStage = (context: PipelineContext, inputs: Record<string, unknown>, services: StageServices) => Promise<void> | void;
+
+const CREDENTIALS_PATH = /(^|[/,])\.gateway-credentials([/,]|$)/;
+
+/** What stages note for each other, out of the scripts' sight (symbols do not cross into the sandbox). */
+const marksOf = (context: PipelineContext) => context as unknown as Record<symbol, unknown>;
+
+/** The request (method, path, query, body) the caller was last authorized for. */
+const AUTHORIZED = Symbol.for('pipelines.authorized');
+const fingerprint = (context: PipelineContext) => {
+  const r = context.request;
+  return `${r.method} ${r.path}?${querystringOf(r.query)}\n${r.body}`;
+};
+
+/** The access-control check of the caller for the request as it stands (narrowing it like `authorize`). */
+const authorization: PrebuiltStage = async (context, _inputs, services) => {
+  await authorize(context, services);
+};
+
+async function authorize(context: PipelineContext, { authorizer, caller, category }: StageServices): Promise<void> {
+  const { principal } = caller;
+  const req = context.request;
+  if (CREDENTIALS_PATH.test(req.path)) throw new EsError(403, 'security_exception', 'index [.gateway-credentials] is reachable only through the /_credentials API');
+  if (principal.role === 'admin') return;
+  if (category !== undefined && !principal.credential.categories.includes(category as never)) {
+    throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);
+  }
+  const decision = await authorizer.authorize(principal, {
+    method: req.method,
+    path: req.path,
+    querystring: querystringOf(req.query),
+    body: req.body === '' ? undefined : Buffer.from(req.body),
+    ip: caller.ip,
+    referer: caller.referer,
+  });
+  if (decision.path !== req.path) req.path = decision.path;
+  const narrowed = querystringOf(req.query);
+  if (decision.querystring !== narrowed) req.query = Object.fromEntries(new URLSearchParams(decision.querystring));
+  marksOf(context)[AUTHORIZED] = fingerprint(context);
+}
+
+const DECLARATIVE_PLAN = Symbol.for('pipelines.declarativePlan');
+
+/**
+ * The declarative body becomes its `_msearch`. The declarative request is what a scoped caller is
+ * authorized for (here, unless an `authorization` stage approved it as it stands); the translation
+ * the gateway makes of it is then approved with it.
+ */
+const declarativeQuery: PrebuiltStage = async (context, _inputs, services) => {
+  const { declarative, caller } = services;
+  if (!declarative) throw new Error('the declarative API is not available');
+  const marks = marksOf(context);
+  const approved = caller.principal.role === 'admin' || marks[AUTHORIZED] === fingerprint(context);
+  if (!approved) await authorize(context, services);
+  marks[DECLARATIVE_PLAN] = await declarative.translate(context, caller);
+  marks[AUTHORIZED] = fingerprint(context);
+};
+
+/**
+ * Sends the request to the engine; its reply becomes the response (shaped back for a declarative
+ * request). A scoped caller never reaches more than it may: a request that no `authorization`
+ * stage approved as it now stands (none ran, or a later stage changed it) is authorized here.
+ */
+const engineQuery: PrebuiltStage = async (context, _inputs, services) => {
+  const { backend, dryRun, declarative, caller } = services;
+  const req = context.request;
+  if (CREDENTIALS_PATH.test(req.path)) throw new EsError(403, 'security_exception', 'index [.gateway-credentials] is reachable only through the /_credentials API');
+  if (caller.principal.role !== 'admin' && marksOf(context)[AUTHORIZED] !== fingerprint(context)) await authorize(context, services);
+  if (dryRun) return;
+  const started = Date.now();
+  const headers: Record<string, string> = {};
+  if (req.body !== '') headers['content-type'] = req.headers['content-type'] || 'application/json';
+  const reply = await backend.request({ method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body });
+  let body = (await readBody(reply.body)).toString('utf8');
+  const plan = marksOf(context)[DECLARATIVE_PLAN];
+  if (plan !== undefined && declarative && reply.status === 200) body = declarative.shape(plan, body, Date.now() - started);
+  const contentType = reply.headers['content-type'];
+  context.response = {
+    body,
+    code: reply.status,
+    headers: { 'content-type': (Array.isArray(contentType) ? contentType[0] : contentType) || 'application/json' },
+  };
+};
+
+const passThrough: PrebuiltStage = () => {};
+
+const listOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const dataOf = (inputs: Record<string, unknown>, stage: string): unknown => {
+  if (inputs.data === undefined) throw new EsError(400, 'illegal_argument_exception', `${stage}: [inputs.data] is required`);
+  return inputs.data;
+};
+
+/** Puts `inputs.data` (hits, or documents taken as `_source`) at the top of every hit list. */
+const promoteResults: PrebuiltStage = (context, inputs) => {
+  const promoted = listOf(dataOf(inputs, 'promoteResults')).map((d) => {
+    const doc = d as Record<string, unknown> | null;
+    return doc !== null && typeof doc === 'object' && '_source' in doc ? { _promoted: true, ...doc } : { _promoted: true, _source: doc };
+  });
+  if (context.response.code === undefined) throw new EsError(400, 'illegal_argument_exception', 'promoteResults works on a search result: place it after engineQuery');
+  const ids = new Set<unknown>(promoted.map((p) => (p as { _id?: unknown })._id).filter((id) => id !== undefined));
+  changeHitLists(context, 'promoteResults', (hits) => [...(promoted as Array<Record<string, unknown>>), ...hits.filter((h) => !ids.has(h._id))]);
+};
+
+/** Keeps the documents with the ids in `inputs.data` out of the results (before or after the engine). */
+const hideResults: PrebuiltStage = (context, inputs) => {
+  const ids = listOf(dataOf(inputs, 'hideResults')).map(String);
+  if (context.response.code !== undefined) {
+    const hidden = new Set(ids);
+    changeHitLists(context, 'hideResults', (hits) => hits.filter((h) => !hidden.has(String(h._id))));
+  } else {
+    changeSearchBodies(context, 'hideResults', (body) => constrainQuery(body, [], [{ ids: { values: ids } }]));
+  }
+};
+
+/** Adds `inputs.data` (a query DSL clause or a list of them) as filters of the search. */
+const addFilter: PrebuiltStage = (context, inputs) => {
+  const clauses = listOf(dataOf(inputs, 'addFilter'));
+  changeSearchBodies(context, 'addFilter', (body) => constrainQuery(body, clauses));
+};
+
+const replaceSearchTerm: PrebuiltStage = (context, inputs) => {
+  const term = dataOf(inputs, 'replaceSearchTerm');
+  if (typeof term !== 'string') throw new EsError(400, 'illegal_argument_exception', 'replaceSearchTerm: [inputs.data] must be a string');
+  rewriteSearchText(context, 'replaceSearchTerm', () => term);
+};
+
+const words = (text: string, map: (word: string) => string | undefined) =>
+  text.split(/\s+/).map((w) => (w === '' ? w : map(w))).filter((w): w is string => w !== undefined && w !== '').join(' ');
+
+const removeWords: PrebuiltStage = (context, inputs) => {
+  const removed = new Set(listOf(dataOf(inputs, 'removeWords')).map((w) => String(w).toLowerCase()));
+  rewriteSearchText(context, 'removeWords', (text) => words(text, (w) => (removed.has(w.toLowerCase()) ? undefined : w)));
+};
+
+const replaceWords: PrebuiltStage = (context, inputs) => {
+  const data = dataOf(inputs, 'replaceWords');
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new EsError(400, 'illegal_argument_exception', 'replaceWords: [inputs.data] must map words to their replacements');
+  const table = new Map(Object.entries(data as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  rewriteSearchText(context, 'replaceWords', (text) => words(text, (w) => table.get(w.toLowerCase()) ?? w));
+};
+
+/** Adds `inputs.data` to the context (`customData`) and, once there is a JSON response, to it. */
+const customData: PrebuiltStage = (context, inputs) => {
+  const data = dataOf(inputs, 'customData');
+  context.customData = data;
+  if (context.response.code === undefined || !context.response.body) return;
+  try {
+    const body = JSON.parse(context.response.body) as unknown;
+    if (body && typeof body === 'object' && !Array.isArray(body)) context.response.body = JSON.stringify({ ...body, customData: data });
+  } catch {
+    /* not a JSON response: the data stays in the context */
+  }
+};
+
+export const PREBUILT_STAGES: ReadonlyMap<string, PrebuiltStage> = new Map([
+  ['authorization', authorization],
+  ['declarativeQuery', declarativeQuery],
+  ['engineQuery', engineQuery],
+  ['useCache', passThrough],
+  ['recordAnalytics', passThrough],
+  ['promoteResults', promoteResults],
+  ['hideResults', hideResults],
+  ['replaceSearchTerm', replaceSearchTerm],
+  ['addFilter', addFilter],
+  ['removeWords', removeWords],
+  ['replaceWords', replaceWords],
+  ['customData', customData],
+]);

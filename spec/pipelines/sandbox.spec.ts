@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { call } from '../support/http.js';
+import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { registerPipeline } from './support.js';
+
+const ATTEMPTS: Array<[string, string, RegExp]> = [
+  ['infinite loop', 'function handleRequest() { for (;;) {} }', /time limit of 100 ms/],
+  ['async infinite loop', 'async function handleRequest() { await null; while (true) {} }', /time limit of 100 ms/],
+  ['memory bomb', 'function handleRequest() { const keep = []; for (;;) keep.push(new Array(1e6).fill(1)); }', /memory limit of 32 MB/],
+  ['buffer bomb', 'function handleRequest() { return { n: new ArrayBuffer(512 * 1024 * 1024).byteLength }; }', /memory limit of 32 MB/],
+  ['constructor escape', "function handleRequest() { return this.constructor.constructor('return process')().env; }", /process/],
+  ['Function escape', "function handleRequest() { return Function('return this.process')().mainModule; }", /mainModule|undefined/],
+  ['require', "function handleRequest() { return require('fs').readFileSync('/etc/passwd', 'utf8'); }", /require/],
+  ['globalThis.process', 'function handleRequest() { globalThis.process.exit(1); }', /exit|undefined/],
+  ['fetch', "async function handleRequest() { return await fetch('http://127.0.0.1:1/'); }", /fetch/],
+  ['host timers', 'function handleRequest() { return new Promise((resolve) => setTimeout(resolve, 1)); }', /setTimeout/],
+  ['a promise that never settles', 'function handleRequest() { return new Promise(() => {}); }', /never settled/],
+  ['import', "async function handleRequest() { return await import('node:fs'); }", /.+/],
+];
+
+describe('pipelines: the script sandbox', function () {
+  let gw: TestGateway;
+
+  before(async () => {
+    gw = await startTestGateway();
+    await call(gw.url, 'PUT', '/books/_doc/1?refresh=true', { body: { title: 'Dune' } });
+  });
+  after(() => gw?.close());
+
+  for (const [name, script, message] of ATTEMPTS) {
+    it(`${name}: a stage error (400 naming the stage), and the gateway keeps serving`, async () => {
+      const def = `
+id: attempt
+routes: [{ path: /attempt, method: POST }]
+stages:
+  - { id: evil, continueOnError: false, scriptRef: evil.js }
+  - { id: search, use: engineQuery }
+`;
+      const reg = await registerPipeline(gw.url, def, { 'evil.js': script }, { method: 'PUT', path: '/_pipeline/attempt' });
+      expect(reg.status, JSON.stringify(reg.json)).to.be.oneOf([200, 201]);
+      const [attempt, meanwhile] = await Promise.all([
+        call(gw.url, 'POST', '/attempt', { body: {} }),
+        call(gw.url, 'GET', '/books/_doc/1'),
+      ]);
+      expect(attempt.status, attempt.text).to.equal(400);
+      expect(attempt.json.error.type).to.equal('pipeline_stage_exception');
+      expect(attempt.json.error.reason).to.match(/^stage \[evil\] of pipeline \[attempt\] failed: /).and.match(message);
+      expect(meanwhile.status).to.equal(200);
+      expect(meanwhile.json._source.title).to.equal('Dune');
+      const after = await call(gw.url, 'GET', '/books/_doc/1');
+      expect(after.status).to.equal(200);
+    });
+  }
+
+  it('nothing leaks from one run to the next (a fresh context each time)', async () => {
+    const def = `
+id: counter
+routes: [{ path: /count, method: GET }]
+stages:
+  - { id: count, script: "globalThis.n = (globalThis.n || 0) + 1; function handleRequest() { return { response: { code: 200, body: { n: globalThis.n } } }; }" }
+`;
+    await registerPipeline(gw.url, def);
+    for (let i = 0; i < 3; i++) expect((await call(gw.url, 'GET', '/count')).json).to.deep.equal({ n: 1 });
+  });
+
+  it('async handleRequest: promises settle inside the sandbox', async () => {
+    const def = `
+id: later
+routes: [{ path: /later, method: GET }]
+stages:
+  - id: wait
+    script: |
+      async function handleRequest() {
+        const value = await Promise.resolve(20).then((x) => x + 1);
+        return { response: { code: 201, body: { value: value * 2 } } };
+      }
+`;
+    await registerPipeline(gw.url, def);
+    const res = await call(gw.url, 'GET', '/later');
+    expect(res.status).to.equal(201);
+    expect(res.json).to.deep.equal({ value: 42 });
+  });
+});
+
+describe('pipelines: the script limits are configurable', function () {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ PIPELINE_SCRIPT_TIMEOUT_MS: '20', PIPELINE_SCRIPT_MEMORY_MB: '8' });
+  });
+  after(() => gw?.close());
+
+  it('PIPELINE_SCRIPT_TIMEOUT_MS and PIPELINE_SCRIPT_MEMORY_MB', async () => {
+    const def = `
+id: limits
+routes: [{ path: "/limits/{what}", method: GET }]
+stages:
+  - id: run
+    continueOnError: false
+    script: |
+      function handleRequest() {
+        if (context.request.params.what === 'time') for (;;) {}
+        return { n: new ArrayBuffer(16 * 1024 * 1024).byteLength };
+      }
+`;
+    expect((await registerPipeline(gw.url, def)).status).to.equal(201);
+    const started = Date.now();
+    const time = await call(gw.url, 'GET', '/limits/time');
+    expect(time.json.error.reason).to.include('time limit of 20 ms');
+    expect(Date.now() - started).to.be.below(1000);
+    const memory = await call(gw.url, 'GET', '/limits/memory');
+    expect(memory.json.error.reason).to.include('memory limit of 8 MB');
+  });
+});
