@@ -134,7 +134,7 @@ export class PipelineRegistry {
   /** Reads every stored pipeline again (at start, and after the change feed failed). */
   async reload(): Promise<void> {
     const res = await callJson<{ hits?: { hits: Array<{ _id: string; _version?: number; _source: StoredPipeline }> } }>(
-      this.backend, 'POST', `/${PIPELINES_INDEX}/_search`, { size: 10_000, version: true, query: { match_all: {} } },
+      this.backend, 'GET', `/${PIPELINES_INDEX}/_search`, undefined, 'size=10000&version=true',
     );
     if (res.status === 404) return;
     if (res.status >= 300) throw new EsError(500, 'exception', `pipelines could not be loaded: ${JSON.stringify(res.body)}`);
