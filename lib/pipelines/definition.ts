@@ -34,6 +34,16 @@ export interface Pipeline {
   stages: PipelineStage[];
   /** Script file name → source. */
   scripts: Record<string, string>;
+  /**
+   * Set when a scoped credential registered the pipeline: it then claims only requests to that
+   * credential's own indices, and only that credential (or the admin) may see or change it.
+   */
+  owner?: PipelineOwner;
+}
+
+export interface PipelineOwner {
+  username: string;
+  indices: string[];
 }
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Authorizer, Principal } from '../auth/index.js';
+import { patternsCover } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { bufferBody, readJsonBody } from '../server/request-body.js';
@@ -60,7 +61,7 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
   return async (ctx, next) => {
     if (registry.size === 0) return next();
     const match = registry.match(ctx.method, ctx.path);
-    if (!match) return next();
+    if (!match || !claims(match)) return next();
     const body = await bufferBody(ctx, maxContentLength);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(ctx.headers)) {
@@ -100,6 +101,27 @@ const notFound = (id: string) => new EsError(404, 'resource_not_found_exception'
 /** A pipeline as the API shows it. */
 const view = (p: Pipeline) => ({ ...p });
 
+/** A tenant's pipeline claims only requests to that tenant's own indices (named in the path). */
+function claims(match: PipelineMatch): boolean {
+  const owner = match.pipeline.owner;
+  if (!owner) return true;
+  const index = match.params.index;
+  if (!index) return false;
+  return index.split(',').every((name) => !/[*]/.test(name) && patternsCover(owner.indices, name));
+}
+
+/** The admin manages every pipeline; a scoped credential only the ones it registered. */
+function mayManage(principal: Principal, pipeline: Pipeline | undefined): boolean {
+  return principal.role === 'admin' || (pipeline?.owner?.username === principal.username);
+}
+
+function ownerOf(principal: Principal): Pipeline['owner'] {
+  return principal.role === 'admin' ? undefined : { username: principal.username, indices: [...principal.credential.indices] };
+}
+
+const notYours = (id: string, principal: Principal) =>
+  new EsError(403, 'security_exception', `action [cluster:admin/gateway/pipelines] on pipeline [${id}] is unauthorized for user [${principal.username}]`);
+
 /**
  * The management API (category `pipelines`, authorized by the normal `authorize` middleware):
  * `POST /_pipeline`, `GET /_pipelines`, `GET|PUT|DELETE /_pipeline/{id}`, `POST /_pipeline/validate`.
@@ -108,8 +130,9 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
   const { registry, maxContentLength } = options;
   return async (ctx, next) => {
     const path = ctx.path.replace(/\/$/, '');
+    const principal = ctx.state.principal as Principal;
     if (path === '/_pipelines' && ctx.method === 'GET') {
-      ctx.body = { pipelines: registry.list().map(view) };
+      ctx.body = { pipelines: registry.list().filter((p) => mayManage(principal, p)).map(view) };
       return;
     }
     if (path === '/_pipeline/validate' && ctx.method === 'POST') {
@@ -121,6 +144,7 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
       const raw = definition as Record<string, unknown>;
       const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
       if (registry.get(pipeline.id)) throw new EsError(409, 'resource_already_exists_exception', `pipeline [${pipeline.id}] already exists; PUT /_pipeline/${pipeline.id} replaces it`);
+      pipeline.owner = ownerOf(principal);
       await registry.put(pipeline);
       ctx.status = 201;
       ctx.body = { _id: pipeline.id, result: 'created', pipeline: view(pipeline) };
@@ -129,6 +153,8 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
     const m = /^\/_pipeline\/([^/]+)$/.exec(path);
     if (!m) return next();
     const id = decodeURIComponent(m[1]);
+    const existing = registry.get(id);
+    if (existing && !mayManage(principal, existing)) throw notYours(id, principal);
     switch (ctx.method) {
       case 'GET':
       case 'HEAD': {
@@ -142,6 +168,7 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
         const given = (definition as Record<string, unknown> | null)?.id;
         if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
         const pipeline = validatePipeline(definition, files, id);
+        pipeline.owner = principal.role === 'admin' ? existing?.owner : ownerOf(principal);
         const created = await registry.put(pipeline);
         ctx.status = created ? 201 : 200;
         ctx.body = { _id: id, result: created ? 'created' : 'updated', pipeline: view(pipeline) };

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { basic, call } from '../support/http.js';
+import { startTestGateway, type TestGateway } from '../support/servers.js';
+
+/** A tenant's pipeline: registered with a scoped credential, it reaches that tenant alone. */
+describe('pipelines and tenants', function () {
+  this.timeout(30_000);
+  let gw: TestGateway;
+  let shopAuth: string;
+  let blogAuth: string;
+  const definition = (id: string) => ({
+    id,
+    routes: [{ path: '/{index}/_search', method: 'POST' }],
+    stages: [{ id: 'answer', script: 'function handleRequest() { return { response: { body: JSON.stringify({ intercepted: context.envs.index }), code: 200 } }; }' }],
+  });
+
+  before(async () => {
+    gw = await startTestGateway();
+    for (const app of ['shop', 'blog']) {
+      await call(gw.url, 'PUT', `/_apps/${app}`);
+      await call(gw.url, 'PUT', `/${app}/_doc/1?refresh=true`, { body: { a: 1 } });
+    }
+    const make = async (index: string) => {
+      const res = await call(gw.url, 'POST', '/_credentials', { body: { indices: [index], categories: ['search', 'pipelines'], ops: ['read', 'write', 'delete'] } });
+      return basic(res.json.credential.username, res.json.password);
+    };
+    shopAuth = await make('shop');
+    blogAuth = await make('blog');
+  });
+  after(() => gw.close());
+
+  it("a tenant's pipeline claims requests to its own indices only", async () => {
+    const reg = await call(gw.url, 'POST', '/_pipeline', { auth: shopAuth, body: definition('shop-intercept') });
+    expect(reg.status, reg.text).to.equal(201);
+    expect((await call(gw.url, 'POST', '/shop/_search', { auth: shopAuth, body: {} })).json).to.deep.equal({ intercepted: 'shop' });
+    const blog = await call(gw.url, 'POST', '/blog/_search', { auth: blogAuth, body: {} });
+    expect(blog.status).to.equal(200);
+    expect(blog.json.hits.total.value).to.equal(1); // the built-in search, untouched
+    const admin = await call(gw.url, 'POST', '/blog/_search', { body: {} });
+    expect(admin.json).to.have.property('hits');
+  });
+
+  it("another tenant can neither see nor change it", async () => {
+    expect((await call(gw.url, 'GET', '/_pipelines', { auth: blogAuth })).json.pipelines).to.deep.equal([]);
+    expect((await call(gw.url, 'GET', '/_pipeline/shop-intercept', { auth: blogAuth })).status).to.equal(403);
+    expect((await call(gw.url, 'PUT', '/_pipeline/shop-intercept', { auth: blogAuth, body: definition('shop-intercept') })).status).to.equal(403);
+    expect((await call(gw.url, 'DELETE', '/_pipeline/shop-intercept', { auth: blogAuth })).status).to.equal(403);
+    expect((await call(gw.url, 'GET', '/_pipelines', { auth: shopAuth })).json.pipelines.map((p: { id: string }) => p.id)).to.deep.equal(['shop-intercept']);
+    expect((await call(gw.url, 'GET', '/_pipelines')).json.pipelines.map((p: { id: string }) => p.id)).to.include('shop-intercept');
+  });
+});
