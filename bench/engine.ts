@@ -181,7 +181,7 @@ async function main() {
     console.log('                             (name, summary: text; dynamic: false, the other fields kept in _source only)');
     console.log(`  full mapping (the queries) ${fmt(docs.length / full.seconds, 0).padStart(6)} docs/s   ratio engine/MiniSearch ${fmt(miniIndexS / full.seconds)}   heap +${mib(full.heap)} MiB + ${mib(full.buffers)} MiB typed arrays`);
     console.log('                             (name text + .raw + .autosuggest edge_ngram 1-20, summary, section + .raw, installed_size_kb long,');
-    console.log('                              the other 6 fields dynamic: text + .keyword + .raw each; ≈5× the terms MiniSearch indexes)');
+    console.log('                              the other 6 fields dynamic: text + .keyword + .raw each: ≈71 terms in 23 fields a document, against ≈9.4 in 2)');
     console.log(`reopen: ${fmt(reopenMs, 0)} ms from the snapshot written at close; ${fmt(rebuildMs, 0)} ms rebuilding from LMDB (no snapshot, as after a crash)`);
     console.log('query kind                   engine p50/p99 ms     MiniSearch p50/p99 ms   p99 ratio engine/MiniSearch');
     for (const r of rows) {

@@ -40,9 +40,9 @@ const PENDING = 4;
  */
 export class FieldIndex {
   readonly positional: boolean;
-  private readonly dict = new TermDict();
+  private readonly dict: TermDict;
   /** Term id → term (the dictionary's own list). */
-  private readonly termList: string[] = this.dict.terms;
+  private readonly termList: string[];
   private sorted: string[] | undefined;
   private pool = new IntSlicePool();
   /** Term id × TS → the term's state (see `TS`). */
@@ -62,7 +62,13 @@ export class FieldIndex {
   /** Sum over live documents of their token count (DOCS-only fields: their distinct terms). */
   sumTotalTermFreq = 0;
 
-  constructor(readonly type: string) {
+  /** `dict`: the field's terms so far (a snapshot's), none by default. */
+  constructor(
+    readonly type: string,
+    dict?: TermDict,
+  ) {
+    this.dict = dict ?? new TermDict();
+    this.termList = this.dict.terms;
     this.positional = POSITIONAL_TYPES.has(type);
     this.docValues = this.newDocValues();
   }
@@ -90,9 +96,7 @@ export class FieldIndex {
   }
 
   static fromSnapshot(r: SnapshotReader, s: FieldIndexSnapshot): FieldIndex {
-    const fi = new FieldIndex(s.type);
-    const terms = s.terms;
-    for (let i = 0; i < terms.length; i++) fi.dict.intern(terms[i]);
+    const fi = new FieldIndex(s.type, TermDict.ofDistinct(s.terms));
     fi.pool = IntSlicePool.fromUsed(r.i32(s.pool));
     fi.st = r.i32(s.state);
     fi.flags = r.u8(s.flags);
@@ -106,8 +110,7 @@ export class FieldIndex {
 
   /** A deep copy (when two fields that shared one index start to differ). */
   clone(): FieldIndex {
-    const c = new FieldIndex(this.type);
-    for (const t of this.termList) c.dict.intern(t);
+    const c = new FieldIndex(this.type, TermDict.ofDistinct(this.termList.slice()));
     c.sorted = this.sorted;
     c.pool = this.pool.clone();
     c.st = this.st.slice();

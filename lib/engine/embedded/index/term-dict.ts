@@ -35,6 +35,29 @@ export class TermDict {
     }
   }
 
+  /**
+   * A dictionary of distinct terms, ids in list order (a snapshot's term list): the table sized
+   * once, no lookups. The list becomes the dictionary's own.
+   */
+  static ofDistinct(terms: string[]): TermDict {
+    const d = new TermDict();
+    let capacity = 128;
+    while (terms.length * 2 > capacity) capacity *= 2;
+    const mask = capacity - 1;
+    const table = new Int32Array(2 * capacity);
+    for (let id = 0; id < terms.length; id++) {
+      const h = TermDict.hash(terms[id]);
+      let p = h & mask;
+      while (table[2 * p + 1] !== 0) p = (p + 1) & mask;
+      table[2 * p] = h;
+      table[2 * p + 1] = id + 1;
+    }
+    (d as { terms: string[] }).terms = terms;
+    d.table = table;
+    d.mask = mask;
+    return d;
+  }
+
   /** The id of a term, added when absent (`added` tells which). */
   intern(term: string): number {
     const h = TermDict.hash(term);

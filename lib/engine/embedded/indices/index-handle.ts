@@ -23,7 +23,11 @@ export interface PreparedWrite {
   status: number;
   body: JsonObject;
   writes: StoreWrite[];
-  /** What changed, for change hooks: the new source, or deleted. Absent for a noop. */
+  /**
+   * What changed, for change hooks: the new source, or deleted. Absent for a noop. For an index
+   * write `source` is a getter that parses the stored source on each access (a fresh object; not
+   * an own property, so read it rather than spreading the change).
+   */
   change?: { index: string; id: string; version: number; seqNo: number; source?: JsonObject; deleted?: boolean };
   settle(): void;
   /** Makes the write visible in the in-memory index (after the store commit). */
@@ -368,13 +372,22 @@ export class IndexHandle {
  * for it: a write waiting for its store commit (a whole `_bulk` of them) does not keep the parsed
  * document alive meanwhile.
  */
+class IndexedChange {
+  constructor(
+    readonly index: string,
+    readonly id: string,
+    readonly version: number,
+    readonly seqNo: number,
+    private readonly sourceText: string,
+  ) {}
+
+  get source(): JsonObject {
+    return JSON.parse(this.sourceText) as JsonObject;
+  }
+}
+
 function indexedChange(index: string, id: string, version: number, seqNo: number, sourceText: string): NonNullable<PreparedWrite['change']> {
-  return {
-    index, id, version, seqNo,
-    get source(): JsonObject {
-      return JSON.parse(sourceText) as JsonObject;
-    },
-  };
+  return new IndexedChange(index, id, version, seqNo, sourceText);
 }
 
 /**

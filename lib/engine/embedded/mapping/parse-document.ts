@@ -64,8 +64,9 @@ function dynamicTypeOf(mapping: FieldMapping, value: unknown): DynamicType {
 class DocumentParser {
   readonly fields = new Map<string, IndexableField>();
   readonly nested: Array<{ path: string; doc: ParsedDocument }> = [];
-  readonly newFields = new Map<string, NewField>();
-  readonly newRuntime = new Map<string, FieldMapping>();
+  /** Fields this document introduces (most documents none: an empty map shared until the first). */
+  newFields: ReadonlyMap<string, NewField> = NONE_NEW;
+  newRuntime: ReadonlyMap<string, FieldMapping> = NONE_RUNTIME;
   private readonly ignored: string[] = [];
   private readonly dynamicOpts: DynamicOptions;
   private readonly templates: unknown;
@@ -84,7 +85,7 @@ class DocumentParser {
   }
 
   parseRoot(source: Record<string, unknown>): void {
-    for (const key of Object.keys(source)) {
+    for (const key in source) {
       if (METADATA_FIELDS.has(key)) {
         throw documentParsingError(`Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`);
       }
@@ -151,11 +152,11 @@ class DocumentParser {
       const found = this.dynamicMapping(key, path, value, dynamic === 'runtime');
       if (!found) return;
       if (found.runtime) {
-        this.newRuntime.set(full, found.mapping);
+        this.addNewRuntime(full, found.mapping);
         return;
       }
       mapping = found.mapping;
-      this.newFields.set(full, { path, mapping });
+      this.addNewField(full, { path, mapping });
     }
     this.parseValue(value, mapping, path, dynamic);
   }
@@ -275,9 +276,9 @@ class DocumentParser {
   /** One object of a nested field: parsed as a document of its own (its fields keep their full paths). */
   private parseNested(value: Record<string, unknown>, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
     const child = new DocumentParser(this.mappings, this.registry, this.id);
-    for (const [k, v] of this.newFields) child.newFields.set(k, v);
+    for (const [k, v] of this.newFields) child.addNewField(k, v);
     child.parseObject(value, mapping.properties, path, dynamic);
-    for (const [k, v] of child.newFields) this.newFields.set(k, v);
+    for (const [k, v] of child.newFields) this.addNewField(k, v);
     this.nested.push({ path: path.join('.'), doc: { fields: child.fields, nested: child.nested.length ? child.nested : undefined } });
   }
 
@@ -299,12 +300,22 @@ class DocumentParser {
       const found = this.dynamicMapping(target.slice(target.lastIndexOf('.') + 1), target.split('.'), value, false);
       if (!found || found.runtime) return;
       mapping = found.mapping;
-      this.newFields.set(target, { path: target.split('.'), mapping });
+      this.addNewField(target, { path: target.split('.'), mapping });
     }
     if (OBJECT_TYPES.has(fieldType(mapping))) {
       throw documentParsingError(`Cannot copy to field [${target}] since it is mapped as an object`);
     }
     this.addLeaf(target, mapping, value, false);
+  }
+
+  private addNewField(full: string, field: NewField): void {
+    if (this.newFields === NONE_NEW) this.newFields = new Map();
+    (this.newFields as Map<string, NewField>).set(full, field);
+  }
+
+  private addNewRuntime(full: string, mapping: FieldMapping): void {
+    if (this.newRuntime === NONE_RUNTIME) this.newRuntime = new Map();
+    (this.newRuntime as Map<string, FieldMapping>).set(full, mapping);
   }
 
   mappingUpdate(): Mappings | undefined {
@@ -327,6 +338,8 @@ class DocumentParser {
   }
 }
 
+const NONE_NEW: ReadonlyMap<string, NewField> = new Map();
+const NONE_RUNTIME: ReadonlyMap<string, FieldMapping> = new Map();
 const NO_STRINGS: string[] = [];
 const NO_NUMBERS: number[] = [];
 const NO_VALUES: Array<string | number | boolean> = [];

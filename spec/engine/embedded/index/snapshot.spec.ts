@@ -40,3 +40,20 @@ describe('embedded engine: index snapshots', () => {
     expect(SnapshotReader.open(same)).to.not.equal(undefined);
   });
 });
+
+describe('embedded engine: term dictionary', () => {
+  it('built from a snapshot term list finds every term and keeps adding after it', async () => {
+    const { TermDict } = await import('../../../../lib/engine/embedded/index/term-dict.js');
+    const terms = Array.from({ length: 1000 }, (_, i) => `t${i * 7}`);
+    const d = TermDict.ofDistinct(terms.slice());
+    for (let i = 0; i < terms.length; i++) expect(d.get(terms[i])).to.equal(i);
+    expect(d.get('absent')).to.equal(-1);
+    expect(d.intern('t7')).to.equal(1);
+    expect(d.added).to.equal(false);
+    for (let i = 0; i < 2000; i++) expect(d.intern(`new${i}`)).to.equal(1000 + i);
+    expect(d.added).to.equal(true);
+    for (let i = 0; i < terms.length; i++) expect(d.get(terms[i])).to.equal(i);
+    for (let i = 0; i < 2000; i++) expect(d.get(`new${i}`)).to.equal(1000 + i);
+    expect(d.size).to.equal(3000);
+  });
+});
