@@ -27,11 +27,20 @@ export interface TestRedisOptions {
  * is skipped (or, under CI=true, fails) with the install hint. Call from a mocha `before` hook.
  */
 export async function startRedis(suite: Mocha.Context, options: TestRedisOptions = {}): Promise<TestRedis> {
-  if (spawnSync('redis-server', ['--version']).error) {
+  if (!redisServerAvailable()) {
     if (process.env.CI === 'true') throw new Error(INSTALL_HINT);
     console.warn(`      skipped: ${INSTALL_HINT}`);
     suite.skip();
   }
+  return launchRedis(options);
+}
+
+export function redisServerAvailable(): boolean {
+  return !spawnSync('redis-server', ['--version']).error;
+}
+
+/** A real redis-server on a free port (benchmarks use it too); throws when it cannot start. */
+export async function launchRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-redis-'));
   let port = 0;
   let proc: ChildProcess | undefined;
