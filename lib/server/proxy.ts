@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Backend } from '../engine/index.js';
+import { DocTypeInjection, carriesDocuments } from '../engine/http/doc-type-injection.js';
 import { bodyStream } from './request-body.js';
 
 /**
@@ -22,10 +23,18 @@ export function proxy(backend: Backend, maxContentLength: number): Middleware {
       signal: abort.signal,
     });
     ctx.status = res.status;
-    // once the client has its answer (or has gone), koa destroys the upstream body: not an error
-    if (!Buffer.isBuffer(res.body)) res.body.on('error', () => {});
-    ctx.body = res.body; // koa writes no body for HEAD
-    for (const [name, value] of Object.entries(res.headers)) {
+    let body = res.body;
+    const headers = { ...res.headers };
+    if (!Buffer.isBuffer(body)) {
+      // once the client has its answer (or has gone), koa destroys the upstream body: not an error
+      body.on('error', () => {});
+      if (backend.kind === 'http' && res.status < 300 && carriesDocuments(ctx.method, ctx.path) && String(headers['content-type'] ?? '').includes('json')) {
+        body = body.pipe(new DocTypeInjection());
+        delete headers['content-length'];
+      }
+    }
+    ctx.body = body; // koa writes no body for HEAD
+    for (const [name, value] of Object.entries(headers)) {
       if (name === 'x-elastic-product') continue;
       ctx.set(name, value);
     }

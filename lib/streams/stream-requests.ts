@@ -70,6 +70,10 @@ export async function openRequestedStream(
       const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(target.id)}`, undefined, querystring);
       // a missing document or index is a state like any other: the stream waits for it to appear
       if (res.status >= 400 && res.status !== 404) throw relayed(res.status, res.body);
+      if (res.body && '_id' in res.body && !('_type' in res.body)) {
+        const { _index, ...rest } = res.body; // Elasticsearch 8 has no _type; the stream protocol does
+        return { _index, _type: '_doc', ...rest };
+      }
       return res.body;
     };
     return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial });
