@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { patternsCover } from '../classify/authorize-indices.js';
 import type { Credential } from './credential.js';
 
 export interface Cidr {
@@ -32,7 +33,7 @@ export function cidrOf(text: string): Cidr | undefined {
 export class CredentialAccess {
   private readonly sources: net.BlockList | undefined;
   private readonly referers: RegExp[];
-  private readonly indices: RegExp[];
+  private readonly indexPatterns: readonly string[];
 
   constructor(credential: Pick<Credential, 'sources' | 'referers' | 'indices'>) {
     if (credential.sources.length > 0) {
@@ -43,7 +44,7 @@ export class CredentialAccess {
       }
     }
     this.referers = credential.referers.map((p) => wildcard(p, 'i'));
-    this.indices = credential.indices.map((p) => wildcard(p));
+    this.indexPatterns = credential.indices;
   }
 
   /** True when no sources are set or `ip` (IPv4, IPv6, or IPv4-mapped IPv6) is in one of them. */
@@ -62,9 +63,9 @@ export class CredentialAccess {
     return this.referers.some((re) => re.test(referer));
   }
 
-  /** True when one of the credential's index names or patterns covers the concrete index `name`. */
+  /** True when one of the credential's index names or patterns covers the concrete index `name` (the authorizer's meaning). */
   coversIndex(name: string): boolean {
-    return this.indices.some((re) => re.test(name));
+    return patternsCover(this.indexPatterns, name);
   }
 }
 

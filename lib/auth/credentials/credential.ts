@@ -1,15 +1,12 @@
 import { errors } from '../../errors/index.js';
 import { cidrOf } from './credential-access.js';
 
-/** What a credential may touch: one per family of routes (the lead's classifier names them). */
-export const CATEGORIES = [
-  'docs', 'search', 'indices', 'streams', 'declarative', 'pipelines',
-  'credentials', 'rules', 'cache', 'analytics', 'cluster',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
+import { CATEGORIES, OPERATIONS, type Category, type Operation } from '../classify/classification.js';
 
-export const OPS = ['read', 'write', 'delete'] as const;
-export type Op = (typeof OPS)[number];
+/** What a credential may touch and do: the classifier's categories and operations, one definition. */
+export { CATEGORIES, type Category };
+export const OPS = OPERATIONS;
+export type Op = Operation;
 
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
