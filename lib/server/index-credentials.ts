@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
-import { callJson, readJson, type Backend } from '../engine/index.js';
+import { readJson, type Backend } from '../engine/index.js';
 import { bodyStream } from './request-body.js';
+import { targetIndices } from './target-indices.js';
 
 /**
  * An index the admin creates with `PUT /{index}` gets its own read-write credential pair,
@@ -28,9 +29,7 @@ export function issueIndexCredentials(backend: Backend, appCredentials: AppCrede
   router.delete('/:index', async (ctx, next) => {
     if ((ctx.state.principal as Principal).role !== 'admin' || ctx.params.index.startsWith('_')) return next();
     const expr = ctx.params.index;
-    const names = /[*,]/.test(expr) || expr === '_all'
-      ? Object.keys((await callJson<Record<string, unknown>>(backend, 'GET', `/${expr}/_settings`, undefined, 'filter_path=*.settings.index.uuid&expand_wildcards=all')).body ?? {})
-      : [expr];
+    const names = await targetIndices(ctx, backend, expr);
     await next();
     if (ctx.status < 300) for (const name of names) await appCredentials.deleteAll(name);
   });

@@ -4,6 +4,7 @@ import { BulkCapture, bulkChanges, changeOf, type ChangePublisher, type Document
 import { callJson, readJson, type Backend, type EngineResponse } from '../engine/index.js';
 import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
 import { bodyStream, bufferBody } from './request-body.js';
+import { targetIndices } from './target-indices.js';
 
 /**
  * Index-addressed writes, forwarded to the engine and turned into change events once the engine
@@ -153,7 +154,7 @@ export function publishWrites(backend: Backend, publisher: ChangePublisher, maxC
   const indexEvent = (op: 'delete' | 'close') => async (ctx: Context, next: () => Promise<unknown>) => {
     const expr = ctx.params.index;
     if (!isIndex(expr) && expr !== '_all') return next();
-    const names = await concreteIndices(backend, expr);
+    const names = await targetIndices(ctx, backend, expr);
     await next();
     if (ctx.status < 300) await publish(names.map((index) => ({ kind: 'index' as const, index, op })));
   };
@@ -161,16 +162,6 @@ export function publishWrites(backend: Backend, publisher: ChangePublisher, maxC
   router.post('/:index/_close', indexEvent('close'));
 
   return router.routes() as unknown as Middleware;
-}
-
-/** The concrete index names an expression (`a,b`, `logs-*`, `_all`, an alias) stands for now. */
-async function concreteIndices(backend: Backend, expr: string): Promise<string[]> {
-  if (!/[*,]/.test(expr) && expr !== '_all') {
-    const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${encodeURIComponent(expr)}/_settings`, undefined, 'filter_path=*.settings.index.uuid');
-    return res.status === 200 && res.body ? Object.keys(res.body) : [expr];
-  }
-  const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${expr}/_settings`, undefined, 'filter_path=*.settings.index.uuid&expand_wildcards=all');
-  return res.status === 200 && res.body ? Object.keys(res.body) : [];
 }
 
 interface Seen {

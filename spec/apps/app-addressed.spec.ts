@@ -156,18 +156,6 @@ for (const backend of BACKENDS) {
       expect(malformed.status).to.equal(400);
       expect(malformed.json.error.type).to.equal('parse_exception');
     });
-  });
-}
-
-for (const backend of BACKENDS) {
-  describe(`the raw sub-field convention (${backend.name})`, function () {
-    this.timeout(30_000);
-    let gw: TestGateway;
-    let stop: () => Promise<void>;
-    before(async () => {
-      ({ gateway: gw, stop } = await backend.start());
-    });
-    after(() => stop());
 
     it('a string field written through the gateway sorts and aggregates by {field}.raw', async () => {
       await call(gw.url, 'PUT', '/rawconv/_doc/1?refresh=true', { body: { title: 'Banana split' } });
