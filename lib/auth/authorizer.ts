@@ -3,8 +3,9 @@ import { EsError } from '../errors/index.js';
 import type { Principal } from './authenticator.js';
 import {
   authorizeIndices, classifyRequest, patternsCoverPattern, resolveIndices,
-  type Classification, type ClassifiableRequest,
+  type Classification, type ClassifiableRequest, type ResolvedIndices,
 } from './classify/index.js';
+import { LRUCache } from 'lru-cache';
 import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
@@ -35,6 +36,13 @@ const forbidden = (action: string, user: string, indices?: string[]) =>
  * (max_size) and which fields of `_source` it may see. The admin is not asked.
  */
 export class Authorizer {
+  /**
+   * What index expressions stand for, remembered for a second: a scoped request would otherwise
+   * cost the engine extra calls (settings, aliases) every time. An alias or index change is seen
+   * by authorization within that second.
+   */
+  private readonly resolved = new LRUCache<string, Promise<ResolvedIndices>>({ max: 10_000, ttl: 1000 });
+
   constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore) {}
 
   async authorize(principal: Principal, req: AuthorizationRequest): Promise<Authorized> {
@@ -98,7 +106,14 @@ export class Authorizer {
   private async authorizeIndices(c: Classification, req: AuthorizationRequest, patterns: string[], user: string): Promise<string> {
     const expressions = c.indices.length ? c.indices : ['_all'];
     const expandWildcards = new URLSearchParams(req.querystring).get('expand_wildcards') ?? undefined;
-    const resolved = await resolveIndices(this.backend, expressions, { expandWildcards });
+    const key = `${expandWildcards ?? ''}\u0000${expressions.join('\u0000')}`;
+    let pending = this.resolved.get(key);
+    if (!pending) {
+      pending = resolveIndices(this.backend, expressions, { expandWildcards });
+      this.resolved.set(key, pending);
+      pending.catch(() => this.resolved.delete(key));
+    }
+    const resolved = await pending;
     const fromBody = new Set(c.sources.filter((s) => s.from === 'body').map((s) => s.expression));
     const narrowable = c.operation === 'read' && !fromBody.size;
     const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable });
