@@ -30,7 +30,7 @@ function tokenName(v: unknown): string {
 
 /** The body of an API request (search, mapping, settings…) as a JSON object; undefined if empty. */
 export function requestBody(req: RestRequest): Record<string, unknown> | undefined {
-  let text = req.body.length ? req.body.toString('utf8') : '';
+  let text = req.body;
   if (!text.trim()) {
     const source = req.params.get('source');
     if (source === null) return undefined;

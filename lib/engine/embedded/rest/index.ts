@@ -1,3 +1,3 @@
-export { RestHandler, readLimited } from './rest-handler.js';
+export { RestHandler, readBodyText } from './rest-handler.js';
 export type { EngineContext } from './types.js';
 export { ES_VERSION } from './routes/cluster.js';

@@ -27,13 +27,20 @@ export function createRouter(): Router {
   return router;
 }
 
-/** Reads a request body, refusing more than `limit` bytes (413). */
-export async function readLimited(body: Readable | Buffer | string | undefined, limit: number): Promise<Buffer> {
-  if (body === undefined) return Buffer.alloc(0);
-  if (typeof body === 'string') body = Buffer.from(body);
+/**
+ * Reads a request body as text (UTF-8), refusing more than `limit` bytes (413). A body given as a
+ * string (an in-process caller) is taken as it is, without a round trip through bytes.
+ */
+export async function readBodyText(body: Readable | Buffer | string | undefined, limit: number): Promise<string> {
+  if (body === undefined) return '';
+  if (typeof body === 'string') {
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: only a long string needs its byte length counted.
+    if (body.length * 3 > limit && Buffer.byteLength(body) > limit) throw errors.contentTooLong(limit);
+    return body;
+  }
   if (Buffer.isBuffer(body)) {
     if (body.length > limit) throw errors.contentTooLong(limit);
-    return body;
+    return body.toString('utf8');
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -46,7 +53,7 @@ export async function readLimited(body: Readable | Buffer | string | undefined, 
     }
     chunks.push(buf);
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
 function header(headers: EngineRequest['headers'], name: string): string | undefined {
@@ -104,7 +111,7 @@ export class RestHandler {
       const segments = decodeSegments(req.path);
       const match = this.router.match(method, segments);
       if (match.kind === 'not_found') {
-        await readLimited(req.body, this.maxContentLength).catch(() => undefined);
+        await readBodyText(req.body, this.maxContentLength).catch(() => undefined);
         throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`);
       }
       if (match.kind === 'method_not_allowed') {
@@ -112,7 +119,7 @@ export class RestHandler {
         return respondJson(405, { error: `Incorrect HTTP method for uri [${uri}] and method [${method}], allowed: [${match.allowed.join(', ')}]`, status: 405 }, { allow: match.allowed.join(',') });
       }
       checkParams(req.path, params, match.params);
-      const body = await readLimited(req.body, this.maxContentLength);
+      const body = await readBodyText(req.body, this.maxContentLength);
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
       const res: RestResponse = await match.handler(restReq, this.ctx);
       if (res.text !== undefined) {

@@ -1,6 +1,6 @@
 import type { Indices } from '../indices/index.js';
 
-/** A request as a REST handler sees it: decoded path parameters, URL parameters, the body bytes. */
+/** A request as a REST handler sees it: decoded path parameters, URL parameters, the body as text. */
 export interface RestRequest {
   method: string;
   /** Percent-encoded path as received, for messages ("request [/x] contains …"). */
@@ -9,7 +9,8 @@ export interface RestRequest {
   pathParams: Record<string, string>;
   params: URLSearchParams;
   headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
+  /** The body, decoded as UTF-8 ('' when there is none). */
+  body: string;
   started: number;
 }
 

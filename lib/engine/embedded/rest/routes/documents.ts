@@ -21,7 +21,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, id: string, create
   validateId(id);
   const params: WriteParams = { ...writeParams(req.params), create: create || opType(req) };
   checkPipeline(req.params.get('pipeline') ?? undefined);
-  const text = req.body.toString('utf8');
+  const text = req.body;
   const source = documentSource(text);
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false));
   const prepared = handle.indexDocument(id, source, text, params);

@@ -73,7 +73,7 @@ function scrollIds(req: RestRequest): { ids: string[]; keepAlive?: string } {
   const body = requestBody(req);
   let ids: string[] = [];
   let keepAlive = req.params.get('scroll') ?? undefined;
-  const raw = req.body.toString('utf8').trim();
+  const raw = req.body.trim();
   if (body) {
     const id = body.scroll_id;
     if (id !== undefined) ids = Array.isArray(id) ? id.map(String) : String(id).split(',');
@@ -132,7 +132,7 @@ function parseJsonLine(line: string): unknown {
 
 /** NDJSON header/body pairs; header options override the URL's. */
 function msearchItems(req: RestRequest): MsearchItem[] {
-  const lines = req.body.toString('utf8').split('\n');
+  const lines = req.body.split('\n');
   if (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
   const items: MsearchItem[] = [];
   for (let i = 0; i < lines.length; i += 2) {
