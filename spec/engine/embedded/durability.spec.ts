@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { open } from 'lmdb';
+import { decodeDocRecord, encodeDocRecord, type StoredDocument } from '../../../lib/engine/embedded/store/index.js';
 import { call, spawnEngine, startEngine, tempDir } from './support.js';
 
 describe('embedded engine: durability', function () {
@@ -78,6 +80,72 @@ describe('embedded engine: durability', function () {
       expect((await es.call('GET', '/gone/_doc/1')).json._source).to.deep.equal({ a: 1 });
     } finally {
       await es.close(true);
+    }
+  });
+
+  it('document records (format 2) round-trip versions, routing, tombstones and any text', () => {
+    const cases: StoredDocument[] = [
+      { v: 1, q: 0, t: 1, s: '{"a":1}' },
+      { v: 2 ** 40, q: 2 ** 45 + 3, t: 7, s: '{"t":"é ü 日本 🙂"}', r: 'shard-é' },
+      { v: 3, q: 9, t: 1 },
+      { v: 4, q: 10, t: 1, r: '' },
+      { v: 5, q: 11, t: 1, s: '' },
+    ];
+    for (const doc of cases) expect(decodeDocRecord(encodeDocRecord(doc))).to.deep.equal(doc);
+    expect(() => decodeDocRecord(Buffer.alloc(3))).to.throw(/too short/);
+  });
+
+  it('opens a data directory written in the first document format (msgpack records) and keeps using it', async () => {
+    const data = await tempDir();
+    try {
+      // What an engine of the first format left on disk: index metadata without docFormat, documents in docs:{uuid}.
+      const root = open({ path: data.dir, maxDbs: 10_000, compression: false });
+      const uuid = 'oldFormatIndexUuid0001';
+      await root.openDB({ name: 'indices' }).put('legacy', {
+        name: 'legacy', uuid, creationDate: Date.now(), state: 'open', aliases: {},
+        settings: { 'index.number_of_shards': '1', 'index.number_of_replicas': '1', 'index.uuid': uuid, 'index.provided_name': 'legacy', 'index.creation_date': String(Date.now()), 'index.version.created': '8500003' },
+        mappings: { properties: { title: { type: 'text' } } },
+      });
+      const docs = root.openDB({ name: `docs:${uuid}` });
+      await docs.put('1', { v: 2, q: 1, t: 1, s: '{"title":"an old document"}' });
+      await docs.put('2', { v: 1, q: 2, t: 1, s: '{"title":"routed old document"}', r: 'r1' });
+      await docs.put('3', { v: 2, q: 3, t: 1 });
+      await root.close();
+
+      let es = await startEngine({ dataDir: data.dir });
+      try {
+        const one = await es.call('GET', '/legacy/_doc/1');
+        expect(one.json).to.include({ found: true, _version: 2, _seq_no: 1 });
+        expect(one.json._source).to.deep.equal({ title: 'an old document' });
+        expect((await es.call('GET', '/legacy/_doc/2?routing=r1')).json).to.include({ found: true, _routing: 'r1' });
+        expect((await es.call('GET', '/legacy/_doc/3')).json.found).to.equal(false);
+        const hits = await es.call('POST', '/legacy/_search', { query: { match: { title: 'old' } } });
+        expect(hits.json.hits.total.value).to.equal(2);
+        // New writes to the old index stay in its format; a new index gets the binary one.
+        expect((await es.call('PUT', '/legacy/_doc/3', { title: 'written again' })).json).to.include({ _version: 3, _seq_no: 4 });
+        await es.call('PUT', '/fresh/_doc/1', { title: 'new format' });
+      } finally {
+        await es.close(false);
+      }
+      es = await startEngine({ dataDir: data.dir });
+      try {
+        expect((await es.call('GET', '/legacy/_doc/3')).json._source).to.deep.equal({ title: 'written again' });
+        expect((await es.call('GET', '/fresh/_doc/1')).json._source).to.deep.equal({ title: 'new format' });
+        expect((await es.call('POST', '/legacy/_search', { query: { match: { title: 'old written' } } })).json.hits.total.value).to.equal(3);
+      } finally {
+        await es.close(false);
+      }
+      const check = open({ path: data.dir, maxDbs: 10_000, compression: false });
+      try {
+        expect(check.openDB({ name: `docs:${uuid}` }).get('3')).to.include({ v: 3, q: 4 });
+        const fresh = [...check.openDB({ name: 'indices' }).getRange()].map(({ value }) => value as { name: string; docFormat?: number });
+        expect(fresh.find((m) => m.name === 'fresh')?.docFormat).to.equal(2);
+        expect(fresh.find((m) => m.name === 'legacy')?.docFormat).to.equal(undefined);
+      } finally {
+        await check.close();
+      }
+    } finally {
+      await data.remove();
     }
   });
 

@@ -131,7 +131,7 @@ export class IndexHandle {
     const snapshot = this.isOpen ? this.store.readSnapshot(this.uuid) : undefined;
     const inverted = this.isOpen && !snapshot ? new InvertedIndex() : undefined;
     const fp = new Fingerprint();
-    for (const { id, doc } of this.store.documents(this.uuid)) {
+    for (const { id, doc } of this.store.documents(this.meta)) {
       const deleted = doc.s === undefined;
       this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted });
       if (snapshot) fp.add(id, doc.v, doc.q, doc.t, deleted);
@@ -149,7 +149,7 @@ export class IndexHandle {
     this.inverted = this.fromSnapshot(snapshot!, fp.value());
     if (this.inverted) return;
     const rebuilt = new InvertedIndex();
-    for (const { id, doc } of this.store.documents(this.uuid)) {
+    for (const { id, doc } of this.store.documents(this.meta)) {
       if (doc.s !== undefined) rebuilt.put(id, this.parseForLoad(id, doc.s));
     }
     this.inverted = rebuilt;
@@ -206,7 +206,7 @@ export class IndexHandle {
   }
 
   private stored(id: string): StoredDocument | undefined {
-    return this.pending.get(id) ?? this.store.getDocument(this.uuid, id);
+    return this.pending.get(id) ?? this.store.getDocument(this.meta, id);
   }
 
   /** The live document with this id (realtime: includes writes not yet committed). */
@@ -230,7 +230,7 @@ export class IndexHandle {
 
   private record(id: string, doc: StoredDocument, writes: StoreWrite[]): () => void {
     this.pending.set(id, doc);
-    writes.push({ kind: 'doc', uuid: this.uuid, id, doc });
+    writes.push({ kind: 'doc', index: this.meta, id, doc });
     return () => {
       if (this.pending.get(id) === doc) this.pending.delete(id);
     };

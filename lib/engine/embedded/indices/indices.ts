@@ -98,7 +98,7 @@ export class Indices {
     IndexHandle.analysisFor(settings); // refuses an invalid analysis definition
     const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings));
     const aliases = this.parseAliases(body.aliases);
-    const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases };
+    const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
     const handle = new IndexHandle(meta, this.store);
     handle.inverted = undefined;
     handle.load();

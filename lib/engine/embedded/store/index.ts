@@ -1,2 +1,3 @@
 export { Store, type StoreWrite } from './store.js';
-export type { IndexMetadata, StoredDocument, FlatSettings, AliasDefinition } from './types.js';
+export type { IndexMetadata, StoredDocument, FlatSettings, AliasDefinition, DocsRef } from './types.js';
+export { encodeDocRecord, decodeDocRecord } from './doc-record.js';

@@ -1,11 +1,12 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { IndexMetadata, StoredDocument } from './types.js';
+import { decodeDocRecord, encodeDocRecord } from './doc-record.js';
+import type { DocsRef, IndexMetadata, StoredDocument } from './types.js';
 
 /** One write of a batch: a document (or tombstone) put, or index metadata put. */
 export type StoreWrite =
-  | { kind: 'doc'; uuid: string; id: string; doc: StoredDocument }
+  | { kind: 'doc'; index: DocsRef; id: string; doc: StoredDocument }
   | { kind: 'meta'; meta: IndexMetadata }
   /** Cluster-level metadata (index templates…) under a key; `value: undefined` removes it. */
   | { kind: 'cluster'; key: string; value: unknown };
@@ -19,10 +20,10 @@ export type StoreWrite =
  * - Writes issued in a given order are applied in that order (lmdb-js keeps a single write queue),
  *   so callers may assign versions in memory and issue writes without awaiting each other.
  * - Each index's documents live in their own named database (keyed by the index uuid), dropped
- *   with the index.
+ *   with the index; in the index's document format (`IndexMetadata.docFormat`).
  */
 export class Store {
-  private readonly docDbs = new Map<string, Database<StoredDocument, string>>();
+  private readonly docDbs = new Map<string, DocDb>();
   /** Where index snapshots (caches of the in-memory index) are kept. */
   private snapshotDir = '';
 
@@ -90,35 +91,47 @@ export class Store {
     return [...this.meta.getRange()].map(({ value }) => value);
   }
 
-  private docs(uuid: string): Database<StoredDocument, string> {
-    let db = this.docDbs.get(uuid);
+  private docs(ref: DocsRef): DocDb {
+    let db = this.docDbs.get(ref.uuid);
     if (!db) {
-      db = this.root.openDB<StoredDocument, string>({ name: `docs:${uuid}` });
-      this.docDbs.set(uuid, db);
+      db = ref.docFormat === 2
+        ? { format: 2, db: this.root.openDB<Buffer, string>({ name: `docs2:${ref.uuid}`, encoding: 'binary' }) }
+        : { format: 1, db: this.root.openDB<StoredDocument, string>({ name: `docs:${ref.uuid}` }) };
+      this.docDbs.set(ref.uuid, db);
     }
     return db;
   }
 
-  getDocument(uuid: string, id: string): StoredDocument | undefined {
-    return this.docs(uuid).get(id);
+  getDocument(ref: DocsRef, id: string): StoredDocument | undefined {
+    const d = this.docs(ref);
+    if (d.format === 1) return d.db.get(id);
+    const buf = d.db.get(id);
+    return buf === undefined ? undefined : decodeDocRecord(buf);
   }
 
-  *documents(uuid: string): Iterable<{ id: string; doc: StoredDocument }> {
-    for (const { key, value } of this.docs(uuid).getRange()) yield { id: key, doc: value };
+  *documents(ref: DocsRef): Iterable<{ id: string; doc: StoredDocument }> {
+    const d = this.docs(ref);
+    if (d.format === 1) for (const { key, value } of d.db.getRange()) yield { id: key, doc: value };
+    else for (const { key, value } of d.db.getRange()) yield { id: key, doc: decodeDocRecord(value) };
+  }
+
+  private putDocument(ref: DocsRef, id: string, doc: StoredDocument): Promise<boolean> {
+    const d = this.docs(ref);
+    return d.format === 1 ? d.db.put(id, doc) : d.db.put(id, encodeDocRecord(doc));
   }
 
   async write(writes: StoreWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const apply = () => {
       for (const w of writes) {
-        if (w.kind === 'doc') void this.docs(w.uuid).put(w.id, w.doc);
+        if (w.kind === 'doc') void this.putDocument(w.index, w.id, w.doc);
         else if (w.kind === 'cluster') void (w.value === undefined ? this.cluster.remove(w.key) : this.cluster.put(w.key, w.value));
         else void this.meta.put(w.meta.name, w.meta);
       }
     };
     if (writes.length === 1 && writes[0].kind !== 'cluster') {
       const w = writes[0];
-      await (w.kind === 'doc' ? this.docs(w.uuid).put(w.id, w.doc) : this.meta.put(w.meta.name, w.meta));
+      await (w.kind === 'doc' ? this.putDocument(w.index, w.id, w.doc) : this.meta.put(w.meta.name, w.meta));
     } else {
       await this.root.transaction(apply);
     }
@@ -126,7 +139,7 @@ export class Store {
   }
 
   async deleteIndex(meta: IndexMetadata): Promise<void> {
-    const db = this.docs(meta.uuid);
+    const { db } = this.docs(meta);
     await this.root.transaction(() => {
       void this.meta.remove(meta.name);
     });
@@ -140,3 +153,6 @@ export class Store {
     await this.root.close();
   }
 }
+
+/** An index's document database, in the index's document format. */
+type DocDb = { format: 1; db: Database<StoredDocument, string> } | { format: 2; db: Database<Buffer, string> };

@@ -21,7 +21,16 @@ export interface IndexMetadata {
   settings: FlatSettings;
   mappings: Mappings;
   aliases: Record<string, AliasDefinition>;
+  /**
+   * How the index's documents are stored: 2 = binary records (`doc-record.ts`) in `docs2:{uuid}`;
+   * absent = the first format, a msgpack object per document in `docs:{uuid}` (indices created
+   * before format 2 keep it).
+   */
+  docFormat?: 2;
 }
+
+/** What the store needs to find an index's documents. */
+export type DocsRef = Pick<IndexMetadata, 'uuid' | 'docFormat'>;
 
 /** One document version as stored: the source as JSON text, or a tombstone. */
 export interface StoredDocument {
