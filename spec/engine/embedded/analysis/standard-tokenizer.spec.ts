@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { StandardTokenizer } from '../../../../lib/engine/embedded/analysis/tokenizers/standard.js';
 import { analyze, terms } from './helpers.js';
 
 const QUICK = "The 2 QUICK Brown-Foxes jumped over the lazy dog's bone.";
@@ -88,5 +89,31 @@ describe('analysis: standard tokenizer (Lucene StandardTokenizer, UAX#29)', () =
     ]);
     const long = 'a'.repeat(300);
     expect(analyze({ tokenizer: 'standard', text: long }).map((r) => r[2] - r[1])).to.deep.equal([255, 45]);
+  });
+
+  it('the ASCII fast path gives exactly the tokens of the full rules, on random text', () => {
+    // Letters, digits, every ASCII character that matters to the rules, and non-ASCII neighbours
+    // (accents, combining marks, Katakana, Hebrew, emoji and their joiners, keycaps).
+    const alphabet = [
+      ...'abcXYZ0189', ...' .,;:\'"_-#*@&/()!?\t\n', 'é', '\u0301', 'カ', 'א', '🙂', '\u200d', '\ufe0f', '\u20e3', '日', '１', '\u00ad',
+    ];
+    let seed = 12345;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const scan = (t: StandardTokenizer, text: string) => {
+      const out: Array<[number, number, string]> = [];
+      t.scan(text, (start, end, type) => out.push([start, end, type]));
+      return out;
+    };
+    for (const max of [255, 4, 1]) {
+      const fast = new StandardTokenizer(max);
+      const full = new StandardTokenizer(max, false);
+      for (let i = 0; i < 3000; i++) {
+        const len = 1 + Math.floor(random() * 24);
+        let text = '';
+        // Mostly ASCII letters and digits, as real text is.
+        for (let j = 0; j < len; j++) text += random() < 0.6 ? alphabet[Math.floor(random() * 10)] : alphabet[Math.floor(random() * alphabet.length)];
+        expect(scan(fast, text), JSON.stringify(text)).to.deep.equal(scan(full, text));
+      }
+    }
   });
 });

@@ -100,10 +100,34 @@ function isLetterClass(cls: number): boolean {
   return cls === WB_ALETTER || cls === WB_HANGUL || cls === WB_HEBREW;
 }
 
+/**
+ * ASCII characters after a run of ASCII letters and digits that may continue the word (MidLetter
+ * `:`, MidNum `,` `;`, MidNumLet `.`, the quotes, ExtendNumLet `_`): the fast path hands those to
+ * the word rule.
+ */
+const ASCII_MAY_CONTINUE = new Uint8Array(128);
+for (const ch of ":,;.'\"_") ASCII_MAY_CONTINUE[ch.charCodeAt(0)] = 1;
+/** 1 for ASCII letters, 2 for ASCII digits. */
+const ASCII_ALNUM = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) ASCII_ALNUM[c] = 1;
+  else if (c >= 0x30 && c <= 0x39) ASCII_ALNUM[c] = 2;
+}
+/** ASCII characters that start no token (neither word, emoji keycap nor ExtendNumLet): skipped at once. */
+const ASCII_SKIP = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (!ASCII_ALNUM[c] && c !== 0x5f && c !== 0x23 && c !== 0x2a) ASCII_SKIP[c] = 1;
+
 export class StandardTokenizer implements Tokenizer {
   private matchType = TYPE_ALPHANUM;
 
-  constructor(private readonly maxTokenLength = 255) {
+  /**
+   * `asciiFastPath: false` runs every character through the full rules (the fast path's tests
+   * compare the two).
+   */
+  constructor(
+    private readonly maxTokenLength = 255,
+    private readonly asciiFastPath = true,
+  ) {
     if (maxTokenLength < 1 || maxTokenLength > MAX_ALLOWED_TOKEN_LENGTH) {
       throw new RangeError(`maxTokenLength must be greater than 0 and less than ${MAX_ALLOWED_TOKEN_LENGTH} passed: ${maxTokenLength}`);
     }
@@ -120,6 +144,32 @@ export class StandardTokenizer implements Tokenizer {
     const n = text.length;
     let i = 0;
     while (i < n) {
+      if (this.asciiFastPath) {
+        // ASCII text (most of it, in most corpora): a run of letters and digits ended by a character
+        // that cannot continue a word is the whole token, as the rules below would find it.
+        const c = text.charCodeAt(i);
+        if (c < 128) {
+          if (ASCII_SKIP[c]) {
+            i++;
+            continue;
+          }
+          let kinds = ASCII_ALNUM[c];
+          if (kinds !== 0) {
+            const limit = Math.min(n, i + this.maxTokenLength);
+            let j = i + 1;
+            let d = 0;
+            while (j < limit && (d = text.charCodeAt(j)) < 128 && ASCII_ALNUM[d] !== 0) {
+              kinds |= ASCII_ALNUM[d];
+              j++;
+            }
+            if (j === limit || (d < 128 && !ASCII_MAY_CONTINUE[d])) {
+              onToken(i, j, kinds & 1 ? TYPE_ALPHANUM : TYPE_NUM);
+              i = j;
+              continue;
+            }
+          }
+        }
+      }
       const cp = cpAt(text, i);
       const width = cp > 0xffff ? 2 : 1;
       const cls = wordBreakClass(cp);
