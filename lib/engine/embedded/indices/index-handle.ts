@@ -23,12 +23,6 @@ export interface PreparedWrite {
   status: number;
   body: JsonObject;
   writes: StoreWrite[];
-  /**
-   * What changed, for change hooks: the new source, or deleted. Absent for a noop. For an index
-   * write `source` is a getter that parses the stored source on each access (a fresh object; not
-   * an own property, so read it rather than spreading the change).
-   */
-  change?: { index: string; id: string; version: number; seqNo: number; source?: JsonObject; deleted?: boolean };
   settle(): void;
   /** Makes the write visible in the in-memory index (after the store commit). */
   apply?(): void;
@@ -219,27 +213,21 @@ export class IndexHandle {
     return { id, source: JSON.parse(doc.s) as JsonObject, version: doc.v, seqNo: doc.q, primaryTerm: doc.t, routing: doc.r };
   }
 
-  private identity() {
-    return { name: this.name, uuid: this.uuid };
+  /** `_shards` of a write's answer (one object per index and settings: answers only serialise it). */
+  private shardsBody: { settings: IndexMetadata['settings']; body: JsonObject } | undefined;
+
+  private shards(): JsonObject {
+    const settings = this.meta.settings;
+    if (this.shardsBody?.settings !== settings) {
+      const replicas = Number(settings['index.number_of_replicas'] ?? '1');
+      this.shardsBody = { settings, body: { total: 1 + replicas, successful: 1, failed: 0 } };
+    }
+    return this.shardsBody.body;
   }
 
-  private shards() {
-    const replicas = Number(this.meta.settings['index.number_of_replicas'] ?? '1');
-    return { total: 1 + replicas, successful: 1, failed: 0 };
-  }
-
-  private record(id: string, doc: StoredDocument, writes: StoreWrite[]): () => void {
-    this.pending.set(id, doc);
-    writes.push({ kind: 'doc', index: this.meta, id, doc });
-    return () => {
-      if (this.pending.get(id) === doc) this.pending.delete(id);
-    };
-  }
-
-  private mappingWrites(parsed: ParsedDocument, writes: StoreWrite[]): void {
-    if (!parsed.mappings) return;
-    this.meta = { ...this.meta, mappings: parsed.mappings };
-    writes.push({ kind: 'meta', meta: this.meta });
+  /** @internal A prepared write's document stops being pending (its store commit is over). */
+  settlePending(id: string, doc: StoredDocument): void {
+    if (this.pending.get(id) === doc) this.pending.delete(id);
   }
 
   /** Index (create or replace) a document. `sourceText` is the source as JSON, `source` its parse. */
@@ -247,12 +235,10 @@ export class IndexHandle {
     this.ensureOpen();
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
-    const version = nextVersion(this.identity(), id, current, params);
+    const version = nextVersion(this, id, current, params);
     const parsed = parseDocument(source, this.meta.mappings, this.analysis, id);
     checkNestedObjectsLimit(parsed, this.meta.settings);
-    const writes: StoreWrite[] = [];
     const metaBefore = this.meta;
-    this.mappingWrites(parsed, writes);
     const created = !current || current.deleted;
     const seqNo = ++this.maxSeqNo;
     const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM, s: sourceText };
@@ -265,24 +251,19 @@ export class IndexHandle {
     // Indexed now (so nothing of the parse is kept waiting), visible once durable.
     const inverted = this.inverted!;
     const ord = inverted.stage(id, parsed);
-    const settle = this.record(id, doc, writes);
-    return {
-      status: created ? 201 : 200,
-      body: this.writeBody(id, version, created ? 'created' : 'updated', seqNo),
-      writes,
-      change: indexedChange(this.name, id, version, seqNo, sourceText),
-      settle,
-      // Store writes complete in the order they were issued, so applies run in seqNo order.
-      apply: () => inverted.reveal(id, ord),
-      rollback: () => {
-        inverted.discard(ord);
-        this.undo(id, entry, current, bytesDelta, metaBefore);
-      },
-    };
+    const docWrite: StoreWrite = { kind: 'doc', index: this.meta, id, doc };
+    let writes: StoreWrite[];
+    if (parsed.mappings) {
+      // New fields: the mapping is durable with (before) the document.
+      this.meta = { ...this.meta, mappings: parsed.mappings };
+      writes = [{ kind: 'meta', meta: this.meta }, docWrite];
+    } else writes = [docWrite];
+    this.pending.set(id, doc);
+    return new DocumentWrite(this, inverted, created ? 201 : 200, this.writeBody(id, version, created ? 'created' : 'updated', seqNo), writes, id, doc, entry, current, bytesDelta, metaBefore, ord);
   }
 
-  /** Restores the in-memory state a failed write changed (unless a later write changed it again). */
-  private undo(id: string, entry: DocVersion, previous: DocVersion | undefined, bytesDelta: number, metaBefore: IndexMetadata): void {
+  /** @internal Restores the in-memory state a failed write changed (unless a later write changed it again). */
+  undo(id: string, entry: DocVersion, previous: DocVersion | undefined, bytesDelta: number, metaBefore: IndexMetadata): void {
     if (this.versions.get(id) === entry) {
       if (previous) this.versions.set(id, previous);
       else this.versions.delete(id);
@@ -295,7 +276,7 @@ export class IndexHandle {
     this.ensureOpen();
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
-    const version = nextVersion(this.identity(), id, current, params, true);
+    const version = nextVersion(this, id, current, params, true);
     const found = !!current && !current.deleted;
     const seqNo = ++this.maxSeqNo;
     const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM };
@@ -307,19 +288,9 @@ export class IndexHandle {
     this.sourceBytes += bytesDelta;
     const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true };
     this.versions.set(id, entry);
-    const writes: StoreWrite[] = [];
-    const settle = this.record(id, doc, writes);
-    const metaBefore = this.meta;
-    const inverted = this.inverted!;
-    return {
-      status: found ? 200 : 404,
-      body: this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo),
-      writes,
-      change: found ? { index: this.name, id, version, seqNo, deleted: true } : undefined,
-      settle,
-      apply: () => inverted.delete(id),
-      rollback: () => this.undo(id, entry, current, bytesDelta, metaBefore),
-    };
+    this.pending.set(id, doc);
+    const writes: StoreWrite[] = [{ kind: 'doc', index: this.meta, id, doc }];
+    return new DocumentWrite(this, this.inverted!, found ? 200 : 404, this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo), writes, id, doc, entry, current, bytesDelta, this.meta, -1);
   }
 
   /** Partial update (`_update` with `doc` / `upsert` / `doc_as_upsert`). */
@@ -331,10 +302,10 @@ export class IndexHandle {
       if (!upsert) {
         throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: this.uuid, shard: '0', index: this.name });
       }
-      if (params.ifSeqNo !== undefined) nextVersion(this.identity(), id, this.versions.get(id), params);
+      if (params.ifSeqNo !== undefined) nextVersion(this, id, this.versions.get(id), params);
       return this.indexDocument(id, upsert, JSON.stringify(upsert), { routing: params.routing });
     }
-    if (params.ifSeqNo !== undefined) nextVersion(this.identity(), id, this.versions.get(id), params);
+    if (params.ifSeqNo !== undefined) nextVersion(this, id, this.versions.get(id), params);
     const merged = req.doc ? deepMerge(existing.source, req.doc) : existing.source;
     if (req.detectNoop !== false && deepEqual(merged, existing.source)) {
       return {
@@ -368,26 +339,41 @@ export class IndexHandle {
 }
 
 /**
- * The change an index write makes, its source read from the stored text when a change hook asks
- * for it: a write waiting for its store commit (a whole `_bulk` of them) does not keep the parsed
- * document alive meanwhile.
+ * An index or delete write of one document, prepared in memory and waiting for its store commit
+ * (one object per write: a `_bulk` prepares thousands).
  */
-class IndexedChange {
+class DocumentWrite implements PreparedWrite {
   constructor(
-    readonly index: string,
-    readonly id: string,
-    readonly version: number,
-    readonly seqNo: number,
-    private readonly sourceText: string,
+    private readonly handle: IndexHandle,
+    /** The in-memory index the write was staged in (a close and reopen meanwhile makes another). */
+    private readonly inverted: InvertedIndex,
+    readonly status: number,
+    readonly body: JsonObject,
+    readonly writes: StoreWrite[],
+    private readonly id: string,
+    private readonly doc: StoredDocument,
+    private readonly entry: DocVersion,
+    private readonly previous: DocVersion | undefined,
+    private readonly bytesDelta: number,
+    private readonly metaBefore: IndexMetadata,
+    /** The staged document's ordinal; -1 for a delete. */
+    private readonly ord: number,
   ) {}
 
-  get source(): JsonObject {
-    return JSON.parse(this.sourceText) as JsonObject;
+  settle(): void {
+    this.handle.settlePending(this.id, this.doc);
   }
-}
 
-function indexedChange(index: string, id: string, version: number, seqNo: number, sourceText: string): NonNullable<PreparedWrite['change']> {
-  return new IndexedChange(index, id, version, seqNo, sourceText);
+  /** Store writes complete in the order they were issued, so applies run in seqNo order. */
+  apply(): void {
+    if (this.ord >= 0) this.inverted.reveal(this.id, this.ord);
+    else this.inverted.delete(this.id);
+  }
+
+  rollback(): void {
+    if (this.ord >= 0) this.inverted.discard(this.ord);
+    this.handle.undo(this.id, this.entry, this.previous, this.bytesDelta, this.metaBefore);
+  }
 }
 
 /**

@@ -63,7 +63,7 @@ export class Indices {
   /** Persists writes, then settles the prepared writes (whatever the outcome) and applies them (when durable). */
   async commit(prepared: PreparedWrite[], extra: StoreWrite[] = []): Promise<void> {
     const writes = [...extra];
-    for (const p of prepared) writes.push(...p.writes);
+    for (const p of prepared) for (const w of p.writes) writes.push(w);
     try {
       await this.store.write(writes);
     } catch (err) {
