@@ -15,10 +15,10 @@ export type StoreWrite =
  * Durable storage of the embedded engine, on LMDB.
  *
  * Contract:
- * - `write` resolves only once the writes are committed *and* flushed to disk; all writes of one
- *   call land in one transaction (all or nothing).
- * - Writes issued in a given order are applied in that order (lmdb-js keeps a single write queue),
- *   so callers may assign versions in memory and issue writes without awaiting each other.
+ * - `write` commits at once, all writes of one call in one transaction (all or nothing), and
+ *   resolves once they are flushed to disk; commits share fsyncs.
+ * - Writes are committed in the order of the calls, so callers may assign versions in memory and
+ *   issue writes without awaiting each other.
  * - Each index's documents live in their own named database (keyed by the index uuid), dropped
  *   with the index; in the index's document format (`IndexMetadata.docFormat`).
  */
@@ -115,41 +115,78 @@ export class Store {
     else for (const { key, value } of d.db.getRange()) yield { id: key, doc: decodeDocRecord(value) };
   }
 
-  private putDocument(ref: DocsRef, id: string, doc: StoredDocument): Promise<boolean> {
+  private putDocument(ref: DocsRef, id: string, doc: StoredDocument): void {
     const d = this.docs(ref);
-    return d.format === 1 ? d.db.put(id, doc) : d.db.put(id, encodeDocRecord(doc));
+    if (d.format === 1) d.db.putSync(id, doc);
+    else d.db.putSync(id, encodeDocRecord(doc));
   }
 
-  async write(writes: StoreWrite[]): Promise<void> {
-    if (writes.length === 0) return;
-    const apply = () => {
+  /**
+   * Commits the writes in one transaction, at once (on the calling thread: no handoff to LMDB's
+   * writer thread and back, and writes land in exactly the order of the calls), then resolves
+   * once they are on disk.
+   */
+  write(writes: StoreWrite[]): Promise<void> {
+    if (writes.length === 0) return Promise.resolve();
+    // Databases of new indices are opened before the transaction.
+    for (const w of writes) if (w.kind === 'doc') this.docs(w.index);
+    this.root.transactionSync(() => {
       for (const w of writes) {
-        if (w.kind === 'doc') void this.putDocument(w.index, w.id, w.doc);
-        else if (w.kind === 'cluster') void (w.value === undefined ? this.cluster.remove(w.key) : this.cluster.put(w.key, w.value));
-        else void this.meta.put(w.meta.name, w.meta);
+        if (w.kind === 'doc') this.putDocument(w.index, w.id, w.doc);
+        else if (w.kind === 'cluster') {
+          if (w.value === undefined) this.cluster.removeSync(w.key);
+          else this.cluster.putSync(w.key, w.value);
+        } else this.meta.putSync(w.meta.name, w.meta);
       }
-    };
-    if (writes.length === 1 && writes[0].kind !== 'cluster') {
-      const w = writes[0];
-      await (w.kind === 'doc' ? this.putDocument(w.index, w.id, w.doc) : this.meta.put(w.meta.name, w.meta));
-    } else {
-      await this.root.transaction(apply);
-    }
-    await this.root.flushed;
+    });
+    return this.durable();
   }
 
   async deleteIndex(meta: IndexMetadata): Promise<void> {
     const { db } = this.docs(meta);
-    await this.root.transaction(() => {
-      void this.meta.remove(meta.name);
+    this.root.transactionSync(() => {
+      this.meta.removeSync(meta.name);
     });
-    await db.drop();
+    db.dropSync();
     this.docDbs.delete(meta.uuid);
     this.deleteSnapshot(meta.uuid);
-    await this.root.flushed;
+    await this.durable();
+  }
+
+  /** The fsync running now, if any, and the one queued after it (for commits made while it runs). */
+  private syncing: Promise<void> | undefined;
+  private nextSync: Promise<void> | undefined;
+
+  /**
+   * Resolves once every commit made so far is on disk. Commits share fsyncs (group commit): one
+   * runs at a time, off the event loop, and the commits made while it runs wait for the next one.
+   */
+  private durable(): Promise<void> {
+    if (this.nextSync) return this.nextSync;
+    if (!this.syncing) return this.startSync();
+    const after = this.syncing.catch(() => undefined);
+    this.nextSync = after.then(() => {
+      this.nextSync = undefined;
+      return this.startSync();
+    });
+    return this.nextSync;
+  }
+
+  private startSync(): Promise<void> {
+    const run: Promise<void> = new Promise<void>((resolve, reject) => {
+      // lmdb-js's sync(callback): mdb_env_sync(force) on libuv's thread pool (not in its typings).
+      (this.root as unknown as { sync(done: (err: unknown) => void): void }).sync((err) => {
+        if (this.syncing === run) this.syncing = undefined;
+        if (err) reject(err instanceof Error ? err : new Error(String(err)));
+        else resolve();
+      });
+    });
+    this.syncing = run;
+    return run;
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled([this.syncing, this.nextSync]);
     await this.root.close();
   }
 }
