@@ -1,8 +1,10 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { decodeDocRecord, encodeDocRecord } from './doc-record.js';
+import { decodeDocRecord } from './doc-record.js';
 import type { DocsRef, IndexMetadata, StoredDocument } from './types.js';
+import { StoreWriter } from './writer.js';
+import { ENV_OPTIONS, docsDbName, type WriterOp } from './writer-protocol.js';
 
 /** One write of a batch: a document (or tombstone) put, or index metadata put. */
 export type StoreWrite =
@@ -12,11 +14,12 @@ export type StoreWrite =
   | { kind: 'cluster'; key: string; value: unknown };
 
 /**
- * Durable storage of the embedded engine, on LMDB.
+ * Durable storage of the embedded engine, on LMDB. Reads happen on the calling thread; writes go
+ * to a writer thread (`writer-worker.ts`) that commits them beside the caller's other work.
  *
  * Contract:
- * - `write` commits at once, all writes of one call in one transaction (all or nothing), and
- *   resolves once they are flushed to disk; commits share fsyncs.
+ * - `write` commits all writes of one call in one transaction (all or nothing) and resolves once
+ *   they are flushed to disk (commits share fsyncs); reads made after it resolves see them.
  * - Writes are committed in the order of the calls, so callers may assign versions in memory and
  *   issue writes without awaiting each other.
  * - Each index's documents live in their own named database (keyed by the index uuid), dropped
@@ -31,13 +34,14 @@ export class Store {
     private readonly root: RootDatabase,
     private readonly meta: Database<IndexMetadata, string>,
     private readonly cluster: Database<unknown, string>,
+    private readonly writer: StoreWriter,
   ) {}
 
   static open(dataDir: string): Store {
-    const root = open({ path: dataDir, maxDbs: 10_000, compression: false });
+    const root = open({ path: dataDir, ...ENV_OPTIONS });
     const meta = root.openDB<IndexMetadata, string>({ name: 'indices' });
     const cluster = root.openDB<unknown, string>({ name: 'cluster' });
-    const store = new Store(root, meta, cluster);
+    const store = new Store(root, meta, cluster, new StoreWriter(dataDir));
     store.snapshotDir = path.join(dataDir, 'snapshots');
     return store;
   }
@@ -94,9 +98,10 @@ export class Store {
   private docs(ref: DocsRef): DocDb {
     let db = this.docDbs.get(ref.uuid);
     if (!db) {
+      const name = docsDbName(ref.uuid, ref.docFormat);
       db = ref.docFormat === 2
-        ? { format: 2, db: this.root.openDB<Buffer, string>({ name: `docs2:${ref.uuid}`, encoding: 'binary' }) }
-        : { format: 1, db: this.root.openDB<StoredDocument, string>({ name: `docs:${ref.uuid}` }) };
+        ? { format: 2, db: this.root.openDB<Buffer, string>({ name, encoding: 'binary' }) }
+        : { format: 1, db: this.root.openDB<StoredDocument, string>({ name }) };
       this.docDbs.set(ref.uuid, db);
     }
     return db;
@@ -115,78 +120,37 @@ export class Store {
     else for (const { key, value } of d.db.getRange()) yield { id: key, doc: decodeDocRecord(value) };
   }
 
-  private putDocument(ref: DocsRef, id: string, doc: StoredDocument): void {
-    const d = this.docs(ref);
-    if (d.format === 1) d.db.putSync(id, doc);
-    else d.db.putSync(id, encodeDocRecord(doc));
-  }
-
   /**
-   * Commits the writes in one transaction, at once (on the calling thread: no handoff to LMDB's
-   * writer thread and back, and writes land in exactly the order of the calls), then resolves
-   * once they are on disk.
+   * Commits the writes in one transaction on the writer thread, in the order of the calls, and
+   * resolves once they are on disk.
    */
-  write(writes: StoreWrite[]): Promise<void> {
-    if (writes.length === 0) return Promise.resolve();
-    // Databases of new indices are opened before the transaction.
-    for (const w of writes) if (w.kind === 'doc') this.docs(w.index);
-    this.root.transactionSync(() => {
-      for (const w of writes) {
-        if (w.kind === 'doc') this.putDocument(w.index, w.id, w.doc);
-        else if (w.kind === 'cluster') {
-          if (w.value === undefined) this.cluster.removeSync(w.key);
-          else this.cluster.putSync(w.key, w.value);
-        } else this.meta.putSync(w.meta.name, w.meta);
-      }
-    });
-    return this.durable();
+  async write(writes: StoreWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    const ops: WriterOp[] = [];
+    for (const w of writes) {
+      if (w.kind === 'doc') ops.push({ op: 'doc', db: docsDbName(w.index.uuid, w.index.docFormat), format: w.index.docFormat === 2 ? 2 : 1, id: w.id, doc: w.doc });
+      else if (w.kind === 'meta') ops.push({ op: 'meta', meta: w.meta });
+      else ops.push({ op: 'cluster', key: w.key, value: w.value });
+    }
+    await this.writer.write(ops);
+    // Reads on this thread see the commit from now on.
+    this.root.resetReadTxn();
   }
 
   async deleteIndex(meta: IndexMetadata): Promise<void> {
+    // Ordered after every write issued before it. No write for this index can follow (it is gone
+    // from memory already), so its documents' database is then dropped from this thread.
+    const name = docsDbName(meta.uuid, meta.docFormat);
+    await this.writer.write([{ op: 'unmeta', name: meta.name, docs: name }]);
+    this.root.resetReadTxn();
     const { db } = this.docs(meta);
-    this.root.transactionSync(() => {
-      this.meta.removeSync(meta.name);
-    });
-    db.dropSync();
     this.docDbs.delete(meta.uuid);
+    db.dropSync();
     this.deleteSnapshot(meta.uuid);
-    await this.durable();
-  }
-
-  /** The fsync running now, if any, and the one queued after it (for commits made while it runs). */
-  private syncing: Promise<void> | undefined;
-  private nextSync: Promise<void> | undefined;
-
-  /**
-   * Resolves once every commit made so far is on disk. Commits share fsyncs (group commit): one
-   * runs at a time, off the event loop, and the commits made while it runs wait for the next one.
-   */
-  private durable(): Promise<void> {
-    if (this.nextSync) return this.nextSync;
-    if (!this.syncing) return this.startSync();
-    const after = this.syncing.catch(() => undefined);
-    this.nextSync = after.then(() => {
-      this.nextSync = undefined;
-      return this.startSync();
-    });
-    return this.nextSync;
-  }
-
-  private startSync(): Promise<void> {
-    const run: Promise<void> = new Promise<void>((resolve, reject) => {
-      // lmdb-js's sync(callback): mdb_env_sync(force) on libuv's thread pool (not in its typings).
-      (this.root as unknown as { sync(done: (err: unknown) => void): void }).sync((err) => {
-        if (this.syncing === run) this.syncing = undefined;
-        if (err) reject(err instanceof Error ? err : new Error(String(err)));
-        else resolve();
-      });
-    });
-    this.syncing = run;
-    return run;
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.syncing, this.nextSync]);
+    await this.writer.close();
     await this.root.close();
   }
 }

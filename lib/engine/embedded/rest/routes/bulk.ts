@@ -147,6 +147,14 @@ function itemError(item: BulkItem, id: string | undefined, err: unknown): JsonOb
   return { _index: item.index, _type: '_doc', _id: id ?? null, status: e.status, error };
 }
 
+/**
+ * Items are committed to the store in chunks of this many as the request goes: the store's writer
+ * thread commits one chunk while this thread prepares the next, and the answer waits for the
+ * last one only. (Items are independent, as in Elasticsearch: each chunk is durable and visible
+ * on its own.)
+ */
+const COMMIT_CHUNK = 100;
+
 async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
   const items = parseBulk(req.body, req.pathParams.index);
@@ -163,7 +171,13 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   const plainCreate: WriteParams = { routing: defaultRouting, create: true };
   let errors = false;
   let lastTarget: { name: string; requireAlias: boolean; handle: IndexHandle } | undefined;
+  const commits: Array<Promise<void>> = [];
+  let committed = 0;
   for (const item of items) {
+    if (prepared.length - committed >= COMMIT_CHUNK) {
+      commits.push(ctx.indices.commit(prepared.slice(committed), extra.splice(0)));
+      committed = prepared.length;
+    }
     const id = item.id ?? (item.action === 'index' || item.action === 'create' ? generateId() : undefined);
     try {
       // A bulk item reports an empty id as the request's illegal argument, not as a validation failure.
@@ -215,7 +229,10 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       results.push({ [opName(item)]: itemError(item, id, err) });
     }
   }
-  await ctx.indices.commit(prepared, extra);
+  commits.push(ctx.indices.commit(prepared.slice(committed), extra));
+  // Every chunk settles (rolled back or applied) before the answer, which fails if one failed.
+  const outcomes = await Promise.allSettled(commits);
+  for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
   for (const fill of updateGets) fill();
   return {
     status: 200,

@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import { Store, type DocsRef, type StoreWrite } from '../../../lib/engine/embedded/store/index.js';
+import { tempDir } from './support.js';
+
+const INDEX: DocsRef = { uuid: 'storeSpecIndexUuid0001', docFormat: 2 };
+const LEGACY: DocsRef = { uuid: 'storeSpecIndexUuid0002' };
+
+function doc(id: string, v: number, s?: string, index: DocsRef = INDEX): StoreWrite {
+  return { kind: 'doc', index, id, doc: s === undefined ? { v, q: v, t: 1 } : { v, q: v, t: 1, s } };
+}
+
+describe('embedded engine: store and its writer thread', function () {
+  this.timeout(20_000);
+
+  it('commits writes in call order: the last of many unawaited writes to one id wins, across a restart', async () => {
+    const data = await tempDir();
+    try {
+      let store = Store.open(data.dir);
+      const pending: Array<Promise<void>> = [];
+      for (let v = 1; v <= 300; v++) {
+        // Single writes and batches interleaved, none awaited before the next is issued.
+        pending.push(v % 3 === 0 ? store.write([doc('same', v, `{"v":${v}}`), doc(`other-${v}`, 1, '{}')]) : store.write([doc('same', v, `{"v":${v}}`)]));
+      }
+      await Promise.all(pending);
+      expect(store.getDocument(INDEX, 'same')).to.deep.equal({ v: 300, q: 300, t: 1, s: '{"v":300}' });
+      await store.close();
+      store = Store.open(data.dir);
+      expect(store.getDocument(INDEX, 'same')?.v).to.equal(300);
+      expect([...store.documents(INDEX)].length).to.equal(101);
+      await store.close();
+    } finally {
+      await data.remove();
+    }
+  });
+
+  it('a read made once a write resolved sees it, in both document formats, tombstones included', async () => {
+    const data = await tempDir();
+    const store = Store.open(data.dir);
+    try {
+      for (const ref of [INDEX, LEGACY]) {
+        expect(store.getDocument(ref, 'a')).to.equal(undefined);
+        await store.write([doc('a', 1, '{"x":1}', ref)]);
+        expect(store.getDocument(ref, 'a')?.s).to.equal('{"x":1}');
+        await store.write([doc('a', 2, undefined, ref)]);
+        expect(store.getDocument(ref, 'a')).to.deep.equal({ v: 2, q: 2, t: 1 });
+      }
+    } finally {
+      await store.close();
+      await data.remove();
+    }
+  });
+
+  it('close waits for the writes still in flight', async () => {
+    const data = await tempDir();
+    try {
+      let store = Store.open(data.dir);
+      const writes = Array.from({ length: 50 }, (_, i) => store.write([doc(`d${i}`, 1, `{"i":${i}}`)]));
+      await store.close();
+      await Promise.all(writes);
+      store = Store.open(data.dir);
+      expect([...store.documents(INDEX)].map((d) => d.id).sort()).to.have.length(50);
+      await store.close();
+    } finally {
+      await data.remove();
+    }
+  });
+
+  it('a batch LMDB refuses fails on its own (nothing of it is kept) and the writer goes on', async () => {
+    const data = await tempDir();
+    const store = Store.open(data.dir);
+    try {
+      // LMDB's key size limit is far above Elasticsearch's 512-byte ids, which the REST layer enforces.
+      const refused = store.write([doc('kept-out', 1, '{}'), doc('k'.repeat(5000), 1, '{}')]);
+      const after = store.write([doc('after', 1, '{}')]);
+      let error: unknown;
+      await refused.catch((err: unknown) => (error = err));
+      expect(String(error)).to.match(/store write failed: .*(key|Key)/);
+      await after;
+      expect(store.getDocument(INDEX, 'kept-out')).to.equal(undefined);
+      expect(store.getDocument(INDEX, 'after')?.v).to.equal(1);
+    } finally {
+      await store.close();
+      await data.remove();
+    }
+  });
+
+  it('deleting an index drops its documents after every write issued before', async () => {
+    const data = await tempDir();
+    try {
+      let store = Store.open(data.dir);
+      const meta = { name: 'gone', uuid: INDEX.uuid, docFormat: 2 as const, creationDate: 1, state: 'open' as const, settings: {}, mappings: {}, aliases: {} };
+      await store.write([{ kind: 'meta', meta }]);
+      void store.write([doc('x', 1, '{}')]);
+      await store.deleteIndex(meta);
+      expect(store.loadIndices()).to.deep.equal([]);
+      await store.close();
+      store = Store.open(data.dir);
+      expect(store.loadIndices()).to.deep.equal([]);
+      expect([...store.documents(INDEX)]).to.deep.equal([]);
+      await store.close();
+    } finally {
+      await data.remove();
+    }
+  });
+});
