@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { Store, type DocsRef, type StoreWrite } from '../../../lib/engine/embedded/store/index.js';
+import { decodeDocRecord } from '../../../lib/engine/embedded/store/doc-record.js';
+import { DocPacker, unpackDocs } from '../../../lib/engine/embedded/store/writer-protocol.js';
 import { tempDir } from './support.js';
 
 const INDEX: DocsRef = { uuid: 'storeSpecIndexUuid0001', docFormat: 2 };
@@ -11,6 +13,19 @@ function doc(id: string, v: number, s?: string, index: DocsRef = INDEX): StoreWr
 
 describe('embedded engine: store and its writer thread', function () {
   this.timeout(20_000);
+
+  it('packs document writes for the writer thread and unpacks them unchanged', () => {
+    const packer = new DocPacker();
+    const input = [
+      { db: 'docs2:a', id: '1', doc: { v: 1, q: 0, t: 1, s: '{"a":1}' } },
+      { db: 'docs2:b', id: 'ünï-日本-🙂', doc: { v: 7, q: 2 ** 40, t: 3, s: '{"t":"é 🙂"}', r: 'röute' } },
+      { db: 'docs2:a', id: 'gone', doc: { v: 2, q: 5, t: 1 } },
+    ];
+    for (const e of input) packer.add(e.db, e.id, e.doc);
+    const packed = packer.pack();
+    expect(packed.length).to.be.at.most(packed.bytes.byteLength);
+    expect([...unpackDocs(packed)].map((e) => ({ db: e.db, id: e.id, doc: decodeDocRecord(e.record) }))).to.deep.equal(input);
+  });
 
   it('commits writes in call order: the last of many unawaited writes to one id wins, across a restart', async () => {
     const data = await tempDir();

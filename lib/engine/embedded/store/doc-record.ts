@@ -17,6 +17,27 @@ const HAS_SOURCE = 1;
 const HAS_ROUTING = 2;
 const HEADER = 21;
 
+/** An upper bound of a document's record size (UTF-16 code units take at most 3 UTF-8 bytes each). */
+export function docRecordMaxBytes(doc: StoredDocument): number {
+  return HEADER + (doc.r === undefined ? 0 : 4 + 3 * doc.r.length) + (doc.s === undefined ? 0 : 3 * doc.s.length);
+}
+
+/** Writes the record into `buf` at `off` (room for `docRecordMaxBytes`); returns where it ends. */
+export function writeDocRecord(buf: Buffer, off: number, doc: StoredDocument): number {
+  buf[off] = (doc.s !== undefined ? HAS_SOURCE : 0) | (doc.r !== undefined ? HAS_ROUTING : 0);
+  buf.writeDoubleLE(doc.v, off + 1);
+  buf.writeDoubleLE(doc.q, off + 9);
+  buf.writeUInt32LE(doc.t, off + 17);
+  let end = off + HEADER;
+  if (doc.r !== undefined) {
+    const n = buf.write(doc.r, end + 4, 'utf8');
+    buf.writeUInt32LE(n, end);
+    end += 4 + n;
+  }
+  if (doc.s !== undefined) end += buf.write(doc.s, end, 'utf8');
+  return end;
+}
+
 export function encodeDocRecord(doc: StoredDocument): Buffer {
   const routingBytes = doc.r === undefined ? -1 : Buffer.byteLength(doc.r);
   const sourceBytes = doc.s === undefined ? 0 : Buffer.byteLength(doc.s);

@@ -4,7 +4,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { decodeDocRecord } from './doc-record.js';
 import type { DocsRef, IndexMetadata, StoredDocument } from './types.js';
 import { StoreWriter } from './writer.js';
-import { ENV_OPTIONS, docsDbName, type WriterOp } from './writer-protocol.js';
+import { DocPacker, ENV_OPTIONS, docsDbName, type WriterOp } from './writer-protocol.js';
 
 /** One write of a batch: a document (or tombstone) put, or index metadata put. */
 export type StoreWrite =
@@ -127,12 +127,16 @@ export class Store {
   async write(writes: StoreWrite[]): Promise<void> {
     if (writes.length === 0) return;
     const ops: WriterOp[] = [];
+    const packer = new DocPacker();
     for (const w of writes) {
-      if (w.kind === 'doc') ops.push({ op: 'doc', db: docsDbName(w.index.uuid, w.index.docFormat), format: w.index.docFormat === 2 ? 2 : 1, id: w.id, doc: w.doc });
-      else if (w.kind === 'meta') ops.push({ op: 'meta', meta: w.meta });
+      if (w.kind === 'doc') {
+        const db = docsDbName(w.index.uuid, w.index.docFormat);
+        if (w.index.docFormat === 2) packer.add(db, w.id, w.doc);
+        else ops.push({ op: 'doc', db, format: 1, id: w.id, doc: w.doc });
+      } else if (w.kind === 'meta') ops.push({ op: 'meta', meta: w.meta });
       else ops.push({ op: 'cluster', key: w.key, value: w.value });
     }
-    await this.writer.write(ops);
+    await this.writer.write(ops, packer.size ? packer.pack() : undefined);
     // Reads on this thread see the commit from now on.
     this.root.resetReadTxn();
   }

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { open, type Database } from 'lmdb';
 import { encodeDocRecord } from './doc-record.js';
 import type { IndexMetadata, StoredDocument } from './types.js';
-import { ENV_OPTIONS, type WriterOp, type WriterReply, type WriterRequest } from './writer-protocol.js';
+import { ENV_OPTIONS, unpackDocs, type PackedDocs, type WriterOp, type WriterReply, type WriterRequest } from './writer-protocol.js';
 
 const port = parentPort!;
 const root = open({ path: (workerData as { dataDir: string }).dataDir, ...ENV_OPTIONS });
@@ -24,9 +24,11 @@ function db(name: string, format: 1 | 2): Database {
   return d;
 }
 
-function apply(ops: WriterOp[]): void {
+function apply(ops: WriterOp[], packed: PackedDocs | undefined): void {
   for (const o of ops) if (o.op === 'doc') db(o.db, o.format);
+  if (packed) for (const name of packed.dbs) db(name, 2);
   root.transactionSync(() => {
+    if (packed) for (const { db: name, id, record } of unpackDocs(packed)) db(name, 2).putSync(id, record);
     for (const o of ops) {
       switch (o.op) {
         case 'doc':
@@ -75,7 +77,7 @@ port.on('message', (req: WriterRequest) => {
     return;
   }
   try {
-    apply(req.ops);
+    apply(req.ops, req.packed);
   } catch (err) {
     port.postMessage({ seq: req.seq, error: String((err as Error).message ?? err) } satisfies WriterReply);
     return;

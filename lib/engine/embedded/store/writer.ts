@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { WriterOp, WriterReply, WriterRequest } from './writer-protocol.js';
+import type { PackedDocs, WriterOp, WriterReply, WriterRequest } from './writer-protocol.js';
 
 /**
  * The main thread's end of the writer thread (`writer-worker.ts`): batches go out in call order
@@ -26,14 +26,14 @@ export class StoreWriter {
     });
   }
 
-  write(ops: WriterOp[]): Promise<void> {
+  write(ops: WriterOp[], packed?: PackedDocs): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing) return Promise.reject(new Error('store is closed'));
     const seq = ++this.seq;
     return new Promise<void>((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(seq, { resolve, reject });
-      this.worker.postMessage({ seq, ops } satisfies WriterRequest);
+      this.worker.postMessage({ seq, ops, packed } satisfies WriterRequest, packed ? [packed.bytes] : []);
     });
   }
 
