@@ -6,7 +6,7 @@
  * Indexing is measured twice on the engine: with a mapping that indexes the fields MiniSearch
  * indexes and nothing else (the like-for-like figure), and with the full mapping the queries need
  * (dynamic mapping of every other field, multi-fields: several times the terms per document).
- * The like-for-like figure is the median of BENCH_INDEX_ROUNDS rounds (default 3), each an engine
+ * The like-for-like figure is the median of BENCH_INDEX_ROUNDS rounds (default 5), each an engine
  * run and a MiniSearch run back to back, after a warm-up of both: on a shared 2-core machine one
  * run of either varies by ±20%. The engine's time runs from the first request sent to the last
  * answer parsed; the request bodies are built before (a load generator's payload), MiniSearch
@@ -132,7 +132,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-const INDEX_ROUNDS = Number(process.env.BENCH_INDEX_ROUNDS ?? 3);
+const INDEX_ROUNDS = Number(process.env.BENCH_INDEX_ROUNDS ?? 5);
 const WARMUP_DOCS = 5000;
 
 async function main() {
