@@ -4,6 +4,7 @@ import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapsh
 import { parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
+import { IndexStats } from './index-stats.js';
 import { checkNestedObjectsLimit } from './nested-limit.js';
 import { nestSettings } from './settings.js';
 import { nextVersion, validateConcurrencyParams, type ConcurrencyParams, type DocVersion } from './versioning.js';
@@ -59,6 +60,8 @@ export class IndexHandle {
   private sourceBytes = 0;
   private analysis: AnalysisRegistry;
   inverted: InvertedIndex | undefined;
+  /** Operation counters for the index stats API. */
+  readonly stats = new IndexStats();
 
   constructor(
     public meta: IndexMetadata,
@@ -203,6 +206,17 @@ export class IndexHandle {
     return this.pending.get(id) ?? this.store.getDocument(this.meta, id);
   }
 
+  /**
+   * `get` for the reads Elasticsearch counts in an index's get stats (GET and its variants,
+   * update, explain, terms lookup), timed and counted as found or missing.
+   */
+  getCounted(id: string): LiveDocument | undefined {
+    const t0 = performance.now();
+    const doc = this.get(id);
+    this.stats.got(doc !== undefined, performance.now() - t0);
+    return doc;
+  }
+
   /** The live document with this id (realtime: includes writes not yet committed). */
   get(id: string): LiveDocument | undefined {
     this.ensureOpen();
@@ -232,6 +246,19 @@ export class IndexHandle {
 
   /** Index (create or replace) a document. `sourceText` is the source as JSON, `source` its parse. */
   indexDocument(id: string, source: JsonObject, sourceText: string, params: WriteParams): PreparedWrite {
+    const t0 = performance.now();
+    try {
+      const write = this.prepareIndex(id, source, sourceText, params);
+      this.stats.indexTotal++;
+      this.stats.indexMs += performance.now() - t0;
+      return write;
+    } catch (err) {
+      this.stats.indexFailed++;
+      throw err;
+    }
+  }
+
+  private prepareIndex(id: string, source: JsonObject, sourceText: string, params: WriteParams): PreparedWrite {
     this.ensureOpen();
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
@@ -273,6 +300,14 @@ export class IndexHandle {
   }
 
   delete(id: string, params: WriteParams): PreparedWrite {
+    const t0 = performance.now();
+    const write = this.prepareDelete(id, params);
+    this.stats.deleteTotal++;
+    this.stats.deleteMs += performance.now() - t0;
+    return write;
+  }
+
+  private prepareDelete(id: string, params: WriteParams): PreparedWrite {
     this.ensureOpen();
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
@@ -296,7 +331,7 @@ export class IndexHandle {
   /** Partial update (`_update` with `doc` / `upsert` / `doc_as_upsert`). */
   update(id: string, req: UpdateRequest, params: WriteParams): PreparedWrite {
     this.ensureOpen();
-    const existing = this.get(id);
+    const existing = this.getCounted(id);
     if (!existing) {
       const upsert = req.docAsUpsert ? req.doc : req.upsert;
       if (!upsert) {
@@ -308,6 +343,7 @@ export class IndexHandle {
     if (params.ifSeqNo !== undefined) nextVersion(this, id, this.versions.get(id), params);
     const merged = req.doc ? deepMerge(existing.source, req.doc) : existing.source;
     if (req.detectNoop !== false && deepEqual(merged, existing.source)) {
+      this.stats.noopUpdateTotal++;
       return {
         status: 200,
         body: {

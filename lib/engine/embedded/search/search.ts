@@ -257,7 +257,13 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   if (req.collapse && !mappedSomewhere(req.collapse.field) && handles.length) {
     throw new EsError(400, 'illegal_argument_exception', `no mapping found for \`${req.collapse.field}\` in order to collapse on`);
   }
-  let matches = handles.map((h, i) => matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere));
+  let matches = handles.map((h, i) => {
+    const t0 = performance.now();
+    const m = matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere);
+    h.stats.queryTotal++;
+    h.stats.queryMs += performance.now() - t0;
+    return m;
+  });
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
   const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys }) : undefined;
@@ -267,10 +273,16 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   const page = req.size > 0 ? collectTop(matches, req, scoreOrder).slice(req.from) : [];
   const showScore = scoreOrder || req.trackScores || req.sort.some((s) => s.kind === 'score');
   const out: Record<string, unknown>[] = [];
+  // The fetch phase, counted once per index that has hits on the page (as per shard in ES).
+  const fetching = new Set<IndexHandle>();
   for (const c of page) {
+    const t0 = performance.now();
     const hit = buildHit(c, req, showScore, !scoreOrder);
     if (hit) out.push(hit);
+    c.m.handle.stats.fetchMs += performance.now() - t0;
+    fetching.add(c.m.handle);
   }
+  for (const h of fetching) h.stats.fetchTotal++;
   let maxScore: number | null = null;
   if (showScore && total > 0) {
     maxScore = -Infinity;
@@ -294,7 +306,15 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   body._shards = shardsOf(handles);
   body.hits = hitsBody;
   if (aggregations) body.aggregations = aggregations;
-  if (req.suggest) body.suggest = runSuggest(handles, req.suggest);
+  if (req.suggest) {
+    const t0 = performance.now();
+    body.suggest = runSuggest(handles, req.suggest);
+    const ms = performance.now() - t0;
+    for (const h of handles) {
+      h.stats.suggestTotal++;
+      h.stats.suggestMs += ms;
+    }
+  }
   return body;
 }
 

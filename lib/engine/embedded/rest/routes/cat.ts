@@ -22,7 +22,8 @@ interface Column {
   value(h: IndexHandle): string | number | null;
 }
 
-function bytesOf(h: IndexHandle): number {
+/** An index's store size: its sources plus a fixed overhead, as `_cat/indices` and `_stats` report it. */
+export function bytesOf(h: IndexHandle): number {
   return h.storeBytes + 225;
 }
 

@@ -42,7 +42,7 @@ function sourceEnabled(handle: IndexHandle): boolean {
 
 /** The live document a read with this routing reaches: ES only looks in the shard the routing selects. */
 export function reachableDocument(handle: IndexHandle, id: string, routing: string | undefined): LiveDocument | undefined {
-  const doc = handle.get(id);
+  const doc = handle.getCounted(id);
   if (!doc || !reachesDocument(handle.meta.settings, id, doc.routing, routing)) return undefined;
   return doc;
 }

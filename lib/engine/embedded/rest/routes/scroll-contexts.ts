@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EsError } from '../../../../errors/index.js';
+import type { IndexStats } from '../../indices/index-stats.js';
 import type { EngineContext } from '../types.js';
 
 /** A scroll: the hits of the search, fixed when it started (a point-in-time view), and a cursor. */
@@ -10,6 +11,9 @@ export interface ScrollContext {
   shards: unknown;
   next: number;
   size: number;
+  /** Stats of the indices searched: a scroll counts there once freed, with its lifetime. */
+  stats: IndexStats[];
+  opened: number;
   expires: NodeJS.Timeout;
 }
 
@@ -19,9 +23,9 @@ const MAX_KEEP_ALIVE_MS = 24 * 3_600_000;
 export class ScrollContexts {
   private readonly open = new Map<string, ScrollContext>();
 
-  add(context: Omit<ScrollContext, 'expires'>, keepAliveMs: number): string {
+  add(context: Omit<ScrollContext, 'expires' | 'opened'>, keepAliveMs: number): string {
     const id = randomBytes(24).toString('base64url');
-    this.open.set(id, { ...context, expires: this.timer(id, keepAliveMs) });
+    this.open.set(id, { ...context, opened: performance.now(), expires: this.timer(id, keepAliveMs) });
     return id;
   }
 
@@ -30,7 +34,7 @@ export class ScrollContexts {
       throw new EsError(400, 'illegal_argument_exception',
         `Keep alive for request (${Math.round(keepAliveMs / 60000)}m) is too large. It must be less than (1d). This limit can be set by changing the [search.max_keep_alive] cluster level setting.`);
     }
-    const t = setTimeout(() => this.open.delete(id), keepAliveMs);
+    const t = setTimeout(() => this.free(id), keepAliveMs);
     t.unref();
     return t;
   }
@@ -55,7 +59,19 @@ export class ScrollContexts {
     if (!c) return false;
     clearTimeout(c.expires);
     this.open.delete(id);
+    const lifetime = performance.now() - c.opened;
+    for (const s of c.stats) {
+      s.scrollTotal++;
+      s.scrollMs += lifetime;
+    }
     return true;
+  }
+
+  /** Open scrolls over an index (its stats' `open_contexts`). */
+  openOver(stats: IndexStats): number {
+    let n = 0;
+    for (const c of this.open.values()) if (c.stats.includes(stats)) n++;
+    return n;
   }
 
   freeAll(): number {

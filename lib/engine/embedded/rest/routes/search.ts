@@ -18,7 +18,7 @@ function withTermsLookups(ctx: EngineContext, query: unknown): unknown {
   if (query === undefined) return undefined;
   return resolveTermsLookups(query, (index, id) => {
     const handle = ctx.indices.readTarget(index);
-    return handle.get(id)?.source as Record<string, unknown> | undefined;
+    return handle.getCounted(id)?.source as Record<string, unknown> | undefined;
   });
 }
 
@@ -54,7 +54,7 @@ export function executeSearch(ctx: EngineContext, expression: string | undefined
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;
   void _omitted;
-  const id = scrollContexts(ctx).add({ hits: all, header, shards: full._shards, next: request.size, size: request.size }, keepAlive);
+  const id = scrollContexts(ctx).add({ hits: all, header, shards: full._shards, next: request.size, size: request.size, stats: handles.map((h) => h.stats) }, keepAlive);
   return { _scroll_id: id, ...full, hits: { ...header, hits: all.slice(0, request.size) } };
 }
 

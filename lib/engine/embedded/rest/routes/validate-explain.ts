@@ -34,7 +34,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   handle.ensureOpen();
   const id = req.pathParams.id;
   const head = { _index: handle.name, _id: id };
-  if (!handle.get(id)) return { status: 404, body: { ...head, matched: false } };
+  if (!handle.getCounted(id)) return { status: 404, body: { ...head, matched: false } };
   const body = requestBody(req);
   const query = effectiveQuery(body?.query, req.params, [handle], req.pathParams.index) ?? { match_all: {} };
   const ord = handle.inverted!.ordOf(id)!;

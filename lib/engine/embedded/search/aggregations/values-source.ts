@@ -57,7 +57,33 @@ function uninvert(handle: IndexHandle, field: string): Map<number, Value[]> {
 }
 
 /** The values of `field` in one index; undefined when the index does not map it. */
+/**
+ * Values of a field that has one value for every document of an index (the `_index` metadata
+ * field): each lookup answers that value, without a map entry per document.
+ */
+class ConstantValues extends Map<number, Value[]> {
+  constructor(private readonly value: Value[]) {
+    super();
+  }
+
+  override get(): Value[] {
+    return this.value;
+  }
+
+  override has(): boolean {
+    return true;
+  }
+
+  /** The distinct value lists (one): what `min_doc_count: 0` enumerates. */
+  override values(): MapIterator<Value[]> {
+    return new Map([[0, this.value]]).values();
+  }
+}
+
+const INDEX_MAPPING: FieldMapping = { type: 'keyword' };
+
 export function fieldValues(handle: IndexHandle, field: string): FieldValues | undefined {
+  if (field === '_index') return { kind: 'bytes', docValues: new ConstantValues([handle.name]), mapping: INDEX_MAPPING };
   const mapping = resolveFieldMapping(handle.mappings, field);
   if (!mapping) return undefined;
   const type = fieldType(mapping);

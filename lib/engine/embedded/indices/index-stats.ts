@@ -1,0 +1,35 @@
+/**
+ * Operation counters of one index since the engine started (or the index was created), as
+ * Elasticsearch's index stats report them: indexing, get and search totals with their time.
+ * Kept in memory only, as Elasticsearch's are (they restart from zero with the node).
+ */
+export class IndexStats {
+  indexTotal = 0;
+  indexMs = 0;
+  indexFailed = 0;
+  deleteTotal = 0;
+  deleteMs = 0;
+  noopUpdateTotal = 0;
+  getExistsTotal = 0;
+  getExistsMs = 0;
+  getMissingTotal = 0;
+  getMissingMs = 0;
+  queryTotal = 0;
+  queryMs = 0;
+  fetchTotal = 0;
+  fetchMs = 0;
+  scrollTotal = 0;
+  scrollMs = 0;
+  suggestTotal = 0;
+  suggestMs = 0;
+
+  got(found: boolean, ms: number): void {
+    if (found) {
+      this.getExistsTotal++;
+      this.getExistsMs += ms;
+    } else {
+      this.getMissingTotal++;
+      this.getMissingMs += ms;
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import { EsError, errors } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { booleanParam } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { bytesOf } from './cat.js';
+import { indexHealth } from './cluster.js';
+import { scrollContexts } from './scroll-contexts.js';
+import { resolveTarget } from './search-target.js';
+
+type Section = Record<string, number | boolean>;
+
+const ms = (n: number) => Math.round(n);
+
+/**
+ * The sections of an index's stats, by metric name. What the engine counts (documents, store,
+ * indexing, get, search) is measured; what it has no counterpart for (caches, merges, flushes,
+ * warmers, completion) is reported as Elasticsearch reports an index that never used them.
+ */
+const SECTIONS: Record<string, (h: IndexHandle, ctx: EngineContext) => Section> = {
+  docs: (h) => ({ count: h.docCount, deleted: 0 }),
+  store: (h) => ({ size_in_bytes: bytesOf(h), total_data_set_size_in_bytes: bytesOf(h), reserved_in_bytes: 0 }),
+  indexing: ({ stats: s }) => ({
+    index_total: s.indexTotal, index_time_in_millis: ms(s.indexMs), index_current: 0, index_failed: s.indexFailed,
+    delete_total: s.deleteTotal, delete_time_in_millis: ms(s.deleteMs), delete_current: 0,
+    noop_update_total: s.noopUpdateTotal, is_throttled: false, throttle_time_in_millis: 0,
+  }),
+  get: ({ stats: s }) => ({
+    total: s.getExistsTotal + s.getMissingTotal, time_in_millis: ms(s.getExistsMs + s.getMissingMs),
+    exists_total: s.getExistsTotal, exists_time_in_millis: ms(s.getExistsMs),
+    missing_total: s.getMissingTotal, missing_time_in_millis: ms(s.getMissingMs), current: 0,
+  }),
+  search: (h, ctx) => {
+    const s = h.stats;
+    const open = scrollContexts(ctx).openOver(s);
+    return {
+      open_contexts: open, query_total: s.queryTotal, query_time_in_millis: ms(s.queryMs), query_current: 0,
+      fetch_total: s.fetchTotal, fetch_time_in_millis: ms(s.fetchMs), fetch_current: 0,
+      scroll_total: s.scrollTotal, scroll_time_in_millis: ms(s.scrollMs), scroll_current: open,
+      suggest_total: s.suggestTotal, suggest_time_in_millis: ms(s.suggestMs), suggest_current: 0,
+    };
+  },
+  merges: () => ({
+    current: 0, current_docs: 0, current_size_in_bytes: 0, total: 0, total_time_in_millis: 0, total_docs: 0, total_size_in_bytes: 0,
+    total_stopped_time_in_millis: 0, total_throttled_time_in_millis: 0, total_auto_throttle_in_bytes: 0,
+  }),
+  refresh: () => ({ total: 0, total_time_in_millis: 0, external_total: 0, external_total_time_in_millis: 0, listeners: 0 }),
+  flush: () => ({ total: 0, periodic: 0, total_time_in_millis: 0 }),
+  warmer: () => ({ current: 0, total: 0, total_time_in_millis: 0 }),
+  query_cache: () => ({ memory_size_in_bytes: 0, total_count: 0, hit_count: 0, miss_count: 0, cache_size: 0, cache_count: 0, evictions: 0 }),
+  fielddata: () => ({ memory_size_in_bytes: 0, evictions: 0 }),
+  completion: () => ({ size_in_bytes: 0 }),
+  request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
+};
+
+/** Metric names of the URL → the sections they select (`merge` names the `merges` section, `suggest` is part of `search`). */
+const METRICS: Record<string, string> = {
+  docs: 'docs', store: 'store', indexing: 'indexing', get: 'get', search: 'search', suggest: 'search', merge: 'merges',
+  refresh: 'refresh', flush: 'flush', warmer: 'warmer', query_cache: 'query_cache', fielddata: 'fielddata',
+  completion: 'completion', request_cache: 'request_cache',
+};
+
+function selectedSections(req: RestRequest): string[] {
+  const metric = req.pathParams.metric;
+  if (metric === undefined || metric === '_all') return Object.keys(SECTIONS);
+  const out = new Set<string>();
+  for (const m of metric.split(',').map((x) => x.trim())) {
+    if (m === '_all') return Object.keys(SECTIONS);
+    const section = METRICS[m];
+    if (!section) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized metric: [${m}]`);
+    out.add(section);
+  }
+  return Object.keys(SECTIONS).filter((s) => out.has(s));
+}
+
+function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext): Record<string, Section> {
+  const out: Record<string, Section> = {};
+  for (const s of sections) out[s] = SECTIONS[s](h, ctx);
+  return out;
+}
+
+/** Sums sections of several indices, key by key (booleans: any); no index gives no section, as in ES. */
+function sum(parts: Array<Record<string, Section>>, sections: string[]): Record<string, Section> {
+  const out: Record<string, Section> = {};
+  if (!parts.length) return out;
+  for (const s of sections) {
+    const acc: Section = {};
+    for (const p of parts) {
+      for (const [k, v] of Object.entries(p[s])) acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
+    }
+    out[s] = acc;
+  }
+  return out;
+}
+
+/**
+ * `GET /_stats[/{metric}]`, `GET /{index}/_stats[/{metric}]`: Elasticsearch's index stats. One
+ * node holds every primary; replicas are unassigned, so `total` equals `primaries`.
+ */
+function stats(req: RestRequest, ctx: EngineContext): RestResponse {
+  const sections = selectedSections(req);
+  const level = req.params.get('level') ?? 'indices';
+  if (!['cluster', 'indices', 'shards'].includes(level)) {
+    throw new EsError(400, 'illegal_argument_exception', `level parameter must be one of [cluster] or [indices] or [shards] but was [${level}]`);
+  }
+  const handles = resolveTarget(ctx, req.pathParams.index, req.params);
+  const forbidClosed = booleanParam(req.params, 'forbid_closed_indices', true);
+  const closed = handles.find((h) => !h.isOpen);
+  if (closed && forbidClosed) throw errors.indexClosed(closed.name, closed.uuid);
+  const open = handles.filter((h) => h.isOpen);
+  const perIndex = open.map((h) => indexSections(h, sections, ctx));
+  const all = sum(perIndex, sections);
+  const shards = (h: IndexHandle) => Number(h.meta.settings['index.number_of_shards'] ?? '1');
+  const copies = (h: IndexHandle) => shards(h) * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1'));
+  const body: Record<string, unknown> = {
+    _shards: { total: open.reduce((n, h) => n + copies(h), 0), successful: open.reduce((n, h) => n + shards(h), 0), failed: 0 },
+    _all: { primaries: all, total: all },
+  };
+  if (level !== 'cluster') {
+    const indices: Record<string, unknown> = {};
+    open.forEach((h, i) => {
+      const entry: Record<string, unknown> = { uuid: h.uuid, health: indexHealth(h), status: h.meta.state, primaries: perIndex[i], total: perIndex[i] };
+      if (level === 'shards') {
+        entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i] }] };
+      }
+      indices[h.name] = entry;
+    });
+    body.indices = indices;
+  }
+  return { status: 200, body };
+}
+
+const STATS_PARAMS = ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'level', 'types', 'include_segment_file_sizes', 'include_unloaded_segments', 'expand_wildcards', 'forbid_closed_indices', 'ignore_unavailable', 'allow_no_indices'];
+
+export const statsRoutes: Route[] = [
+  { methods: ['GET'], pattern: '/_stats', params: STATS_PARAMS, handler: stats },
+  { methods: ['GET'], pattern: '/_stats/{metric}', params: STATS_PARAMS, handler: stats },
+  { methods: ['GET'], pattern: '/{index}/_stats', params: STATS_PARAMS, handler: stats },
+  { methods: ['GET'], pattern: '/{index}/_stats/{metric}', params: STATS_PARAMS, handler: stats },
+];
