@@ -185,13 +185,26 @@ export class Accumulator {
 
   /** Calls `emit` for each touched ordinal in ascending order, then resets. */
   drain(emit: (ord: number, count: number, sum: number, max: number) => void): void {
-    const t = this.touched.subarray(0, this.nTouched);
-    if (this.nTouched > 1) t.sort();
-    for (let i = 0; i < t.length; i++) {
+    const n = this.nTouched;
+    this.nTouched = 0;
+    let hi = 0;
+    for (let i = 0; i < n; i++) if (this.touched[i] > hi) hi = this.touched[i];
+    // Many ordinals touched: a pass over the counts in order beats sorting the touched list.
+    if (n > 64 && n * Math.log2(n) > hi) {
+      const counts = this.counts;
+      for (let ord = 0; ord <= hi; ord++) {
+        if (counts[ord] === 0) continue;
+        emit(ord, counts[ord], this.sums[ord], this.maxes[ord]);
+        counts[ord] = 0;
+      }
+      return;
+    }
+    const t = this.touched.subarray(0, n);
+    if (n > 1) t.sort();
+    for (let i = 0; i < n; i++) {
       const ord = t[i];
       emit(ord, this.counts[ord], this.sums[ord], this.maxes[ord]);
       this.counts[ord] = 0;
     }
-    this.nTouched = 0;
   }
 }
