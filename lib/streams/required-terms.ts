@@ -61,12 +61,12 @@ export function requiredTerms(query: Query, ctx: MatchContext): RequiredTerms {
     case 'ids':
       return query.values.length ? new Set(query.values.map(idKey)) : 'none';
     case 'phrase': {
-      // every position must be present; the first position's alternatives are a sufficient set,
-      // unless it is itself a prefix (a one-word phrase prefix)
-      if (!query.terms.length) return 'none';
-      const last = query.terms.length - 1;
-      const pick = query.prefixExpansions !== undefined && last === 0 ? undefined : query.terms[0];
-      return pick ? new Set(pick.map((t) => termKey(query.field, t))) : 'any';
+      // every position of one path must be present; the paths' first positions' alternatives are a
+      // sufficient set, unless a path's first position is itself a prefix (a one-word phrase prefix)
+      if (!query.paths.length) return 'none';
+      const firsts = query.paths.map(({ terms }) => (query.prefixExpansions !== undefined && terms.length === 1 ? undefined : terms[0]));
+      if (firsts.some((first) => first === undefined)) return 'any';
+      return new Set(firsts.flatMap((first) => first!.map((t) => termKey(query.field, t))));
     }
     case 'bool': {
       const conditions = [...query.must, ...query.filter].map((q) => requiredTerms(q, ctx));

@@ -30,6 +30,19 @@ describe('required terms of a live search (the percolator index)', () => {
       .to.deep.equal(keys(['tag', 'x'], ['tag', 'y']));
     expect(extract({ bool: { should: [{ term: { tag: 'x' } }], minimum_should_match: 0, must_not: [{ term: { tag: 'z' } }] } })).to.equal('any');
   });
+  it('phrase over a synonym graph: the first term of any of its paths', () => {
+    const graph: MatchContext = {
+      mappings: ctx.mappings,
+      registry: createAnalysisRegistry({
+        filter: { syn: { type: 'synonym_graph', synonyms: ['dns, domain name system'] } },
+        analyzer: { syn: { tokenizer: 'standard', filter: ['lowercase', 'syn'] } },
+      }),
+    };
+    const fromGraph = (dsl: unknown) => requiredTerms(rewriteQuery(parseQuery(dsl), graph), graph);
+    expect(fromGraph({ match_phrase: { title: { query: 'DNS is fragile', analyzer: 'syn' } } })).to.deep.equal(keys(['title', 'domain'], ['title', 'dns']));
+    // The one-word path is a prefix: any term may start it.
+    expect(fromGraph({ match_phrase_prefix: { title: { query: 'dns', analyzer: 'syn' } } })).to.equal('any');
+  });
   it('a query that matches nothing needs nothing: it is never a candidate', () => {
     expect(extract({ match_none: {} })).to.equal('none');
     expect(extract({ term: { unmapped_field: 'x' } })).to.equal('none');

@@ -16,6 +16,7 @@ export class PipelineAnalyzer implements Analyzer {
    * last one that expands it (ngram, edge_ngram). Undefined otherwise.
    */
   private readonly streaming: { scan: NonNullable<Tokenizer['scan']>; maps: Array<(term: string) => string>; expand: TokenFilter['expandTerm'] } | undefined;
+  readonly graphQueries: boolean;
 
   constructor(
     readonly name: string,
@@ -35,6 +36,7 @@ export class PipelineAnalyzer implements Analyzer {
       else ok = false;
     }
     this.streaming = ok ? { scan: tokenizer.scan!.bind(tokenizer), maps, expand } : undefined;
+    this.graphQueries = !filters.some((f) => f.disablesGraph);
   }
 
   /** The text after the char filters (what `_analyze` explain shows as `filtered_text`). */

@@ -3,12 +3,16 @@
  * `analysis.analyzer` with `type` and their parameters:
  * standard (standard tokenizer, lowercase, stop with no words by default), simple (letters,
  * lowercased), whitespace, keyword, stop (simple + `_english_` stop words), english (standard,
- * english possessive, lowercase, english stop words, stem exclusions, Porter stemmer) and
- * pattern (pattern tokenizer `\W+`, lowercase, no stop words).
+ * english possessive, lowercase, english stop words, stem exclusions, Porter stemmer), german
+ * (standard, lowercase, german stop words, stem exclusions, german normalization, light German
+ * stemmer) and pattern (pattern tokenizer `\W+`, lowercase, no stop words).
  */
 import { PipelineAnalyzer } from './analyzer.js';
 import { StopFilter } from './filters/stop.js';
-import { englishPossessiveFilter, ENGLISH_STOP_WORDS, lowercaseFilter, porterStemFilter, stopWordsSetting } from './filters/index.js';
+import {
+  englishPossessiveFilter, ENGLISH_STOP_WORDS, GERMAN_STOP_WORDS, germanLightStemFilter, germanNormalizationFilter, lowercaseFilter, porterStemFilter,
+  stopWordsSetting,
+} from './filters/index.js';
 import { KeywordMarkerFilter } from './filters/stem.js';
 import { boolSetting, illegalArgument, intSetting, listSetting, stringSetting, type Definition } from './settings.js';
 import { letterTokenizer, whitespaceTokenizer } from './tokenizers/char-tokenizer.js';
@@ -17,7 +21,7 @@ import { keywordTokenizer } from './tokenizers/keyword.js';
 import { compileJavaPattern, PatternTokenizer } from './tokenizers/pattern.js';
 import type { TokenFilter } from './types.js';
 
-export const BUILT_IN_ANALYZERS = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'pattern'] as const;
+export const BUILT_IN_ANALYZERS = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern'] as const;
 
 /** Builds analyzer `name` of built-in `type`; returns undefined when the type is not built in. */
 export function createBuiltInAnalyzer(type: string, def: Definition, name: string): PipelineAnalyzer | undefined {
@@ -25,6 +29,11 @@ export function createBuiltInAnalyzer(type: string, def: Definition, name: strin
   const stop = (fallback: readonly string[]): TokenFilter[] => {
     const words = stopWordsSetting(def, 'stopwords', fallback);
     return words.length > 0 ? [new StopFilter(words)] : [];
+  };
+  // The language analyzers' `stem_exclusion`: words marked as keywords, which their stemmer skips.
+  const stemExclusion = (): TokenFilter[] => {
+    const exclusions = listSetting(def, 'stem_exclusion', false) ?? [];
+    return exclusions.length > 0 ? [new KeywordMarkerFilter(new Set(exclusions), null, false)] : [];
   };
   switch (type) {
     case 'standard':
@@ -38,10 +47,11 @@ export function createBuiltInAnalyzer(type: string, def: Definition, name: strin
     case 'stop':
       return new PipelineAnalyzer(name, [], letterTokenizer(), [lowercaseFilter, ...stop(ENGLISH_STOP_WORDS)], gap);
     case 'english': {
-      const exclusions = listSetting(def, 'stem_exclusion', false) ?? [];
-      const filters: TokenFilter[] = [englishPossessiveFilter, lowercaseFilter, ...stop(ENGLISH_STOP_WORDS)];
-      if (exclusions.length > 0) filters.push(new KeywordMarkerFilter(new Set(exclusions), null, false));
-      filters.push(porterStemFilter);
+      const filters = [englishPossessiveFilter, lowercaseFilter, ...stop(ENGLISH_STOP_WORDS), ...stemExclusion(), porterStemFilter];
+      return new PipelineAnalyzer(name, [], new StandardTokenizer(), filters, gap);
+    }
+    case 'german': {
+      const filters = [lowercaseFilter, ...stop(GERMAN_STOP_WORDS), ...stemExclusion(), germanNormalizationFilter, germanLightStemFilter];
       return new PipelineAnalyzer(name, [], new StandardTokenizer(), filters, gap);
     }
     case 'pattern': {

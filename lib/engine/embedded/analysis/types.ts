@@ -18,6 +18,11 @@ export interface Token {
 
 export interface Analyzer {
   readonly name: string;
+  /**
+   * False when a filter marks its output as no token graph for queries to follow (ES's
+   * DisableGraphAttribute): query builders then ignore `positionLength`.
+   */
+  readonly graphQueries?: boolean;
   analyze(text: string): Token[];
   /** Each token's term and position of one value (what `analyze` gives, without Token objects). */
   indexTerms?(text: string): IndexTerms;
@@ -94,6 +99,8 @@ export interface TokenFilter {
    * those terms, in order. `filter` must equal it.
    */
   readonly expandTerm?: (term: string, emit: (term: string) => void) => void;
+  /** True when the filter's positionLength must not be read as a token graph by queries (see Analyzer.graphQueries). */
+  readonly disablesGraph?: boolean;
 }
 
 /**

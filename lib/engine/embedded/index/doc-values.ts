@@ -1,7 +1,8 @@
 import { growInt32, growUint8 } from './growable.js';
 import { decodeValues, encodeValues, type ColumnRef, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 
-export type DocValue = string | number | boolean;
+/** A doc value; date_nanos values are epoch nanoseconds, beyond what a number holds exactly: BigInts. */
+export type DocValue = string | number | bigint | boolean;
 
 /** What one document holds in a doc values column. */
 export const DV_NONE = 0;
@@ -10,15 +11,16 @@ export const DV_NUMBER = 2;
 export const DV_TRUE = 3;
 export const DV_FALSE = 4;
 export const DV_MULTI = 5;
+export const DV_BIGINT = 6;
 
 /**
  * Column of typed values per document ordinal (sorting, aggregations, ranges): keyword values as
- * strings, numbers and dates (epoch ms) as numbers, booleans as booleans; geo points as
- * [lat, lon, lat, lon…]. Dense by ordinal, and without an object per document for the common
- * single-valued case: a kind byte per ordinal, a string id (Int32Array) or a number (Float64Array);
- * only documents with several values keep an array. String ids are the field's term ids (the
- * dictionary is shared with the inverted index) or, for values that are not terms (`index: false`),
- * negative ids into a dictionary of their own.
+ * strings, numbers and dates (epoch ms) as numbers, date_nanos (epoch ns) as BigInts, booleans as
+ * booleans; geo points as [lat, lon, lat, lon…]. Dense by ordinal, and without an object per
+ * document for the common single-valued case: a kind byte per ordinal, a string id (Int32Array), a
+ * number (Float64Array) or a BigInt (BigInt64Array); only documents with several values keep an
+ * array. String ids are the field's term ids (the dictionary is shared with the inverted index) or,
+ * for values that are not terms (`index: false`), negative ids into a dictionary of their own.
  *
  * `get(ord)` keeps the Map-like contract (a fresh array for single values); hot loops read the
  * columns through `kindAt` / `stringIdAt` / `numberAt` / `multiAt` instead.
@@ -27,6 +29,7 @@ export class DocValues implements Map<number, DocValue[]> {
   private kinds = new Uint8Array(0);
   private sids: Int32Array<ArrayBuffer> | undefined;
   private nums: Float64Array<ArrayBuffer> | undefined;
+  private bigs: BigInt64Array<ArrayBuffer> | undefined;
   private multi: Array<DocValue[] | undefined> | undefined;
   private extra: string[] = [];
   private extraIds: Map<string, number> | undefined;
@@ -53,6 +56,8 @@ export class DocValues implements Map<number, DocValue[]> {
         return [this.stringOf(this.sids![ord])];
       case DV_NUMBER:
         return [this.nums![ord]];
+      case DV_BIGINT:
+        return [this.bigs![ord]];
       case DV_TRUE:
         return [true];
       case DV_FALSE:
@@ -77,6 +82,9 @@ export class DocValues implements Map<number, DocValue[]> {
         return scratch;
       case DV_NUMBER:
         scratch[0] = this.nums![ord];
+        return scratch;
+      case DV_BIGINT:
+        scratch[0] = this.bigs![ord];
         return scratch;
       case DV_TRUE:
         scratch[0] = true;
@@ -174,9 +182,13 @@ export class DocValues implements Map<number, DocValue[]> {
       this.sids[ord] = this.stringIdFor(v, termIdHint);
       this.kinds[ord] = DV_STRING;
     } else if (typeof v === 'number') {
-      if (!this.nums || ord >= this.nums.length) this.nums = growFloat64(this.nums, Math.max(ord + 1, this.kinds.length));
+      if (!this.nums || ord >= this.nums.length) this.nums = growColumn(this.nums, Math.max(ord + 1, this.kinds.length), (n) => new Float64Array(n));
       this.nums[ord] = v;
       this.kinds[ord] = DV_NUMBER;
+    } else if (typeof v === 'bigint') {
+      if (!this.bigs || ord >= this.bigs.length) this.bigs = growColumn(this.bigs, Math.max(ord + 1, this.kinds.length), (n) => new BigInt64Array(n));
+      this.bigs[ord] = v;
+      this.kinds[ord] = DV_BIGINT;
     } else {
       this.kinds[ord] = v ? DV_TRUE : DV_FALSE;
     }
@@ -218,6 +230,7 @@ export class DocValues implements Map<number, DocValue[]> {
     this.kinds = new Uint8Array(0);
     this.sids = undefined;
     this.nums = undefined;
+    this.bigs = undefined;
     this.multi = undefined;
     this.count = 0;
     this.maxOrd = 0;
@@ -234,6 +247,7 @@ export class DocValues implements Map<number, DocValue[]> {
       kinds: w.column(this.kinds.subarray(0, this.maxOrd)),
       sids: this.sids ? w.column(this.sids.subarray(0, Math.min(this.sids.length, this.maxOrd))) : undefined,
       nums: this.nums ? w.column(this.nums.subarray(0, Math.min(this.nums.length, this.maxOrd))) : undefined,
+      bigs: this.bigs ? w.column(this.bigs.subarray(0, Math.min(this.bigs.length, this.maxOrd))) : undefined,
       multi,
       extra: this.extra,
       count: this.count,
@@ -246,6 +260,7 @@ export class DocValues implements Map<number, DocValue[]> {
     this.maxOrd = this.kinds.length;
     this.sids = s.sids ? r.i32(s.sids) : undefined;
     this.nums = s.nums ? r.f64(s.nums) : undefined;
+    this.bigs = s.bigs ? r.i64(s.bigs) : undefined;
     if (s.multi.length) {
       this.multi = [];
       for (const [ord, vs] of s.multi) this.multi[ord] = decodeValues(vs);
@@ -260,17 +275,19 @@ export interface DocValuesSnapshot {
   kinds: ColumnRef;
   sids: ColumnRef | undefined;
   nums: ColumnRef | undefined;
+  bigs: ColumnRef | undefined;
   multi: Array<[number, unknown[]]>;
   extra: string[];
   count: number;
 }
 
-function growFloat64(a: Float64Array<ArrayBuffer> | undefined, minLength: number): Float64Array<ArrayBuffer> {
+/** A value column (numbers or BigInts, 8 bytes each) grown by doubling to hold `minLength` ordinals. */
+function growColumn<A extends Float64Array<ArrayBuffer> | BigInt64Array<ArrayBuffer>>(a: A | undefined, minLength: number, make: (length: number) => A): A {
   const len = a?.length ?? 0;
   if (minLength <= len) return a!;
   let cap = Math.max(16, len * 2);
   while (cap < minLength) cap *= 2;
-  const next = new Float64Array(cap);
-  if (a) next.set(a);
+  const next = make(cap);
+  if (a) new Uint8Array(next.buffer).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   return next;
 }

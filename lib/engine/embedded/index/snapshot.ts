@@ -46,8 +46,8 @@ export function codeVersion(): string {
   return version;
 }
 
-type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer>;
-const KINDS = { i32: Int32Array, u8: Uint8Array, f64: Float64Array } as const;
+type Column = Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer> | Float64Array<ArrayBuffer> | BigInt64Array<ArrayBuffer>;
+const KINDS = { i32: Int32Array, u8: Uint8Array, f64: Float64Array, i64: BigInt64Array } as const;
 type ColumnKind = keyof typeof KINDS;
 
 export interface ColumnRef {
@@ -67,7 +67,7 @@ export class SnapshotWriter {
     const layout: Array<[ColumnKind, number, number]> = [];
     let offset = 0;
     for (const c of this.columns) {
-      const kind: ColumnKind = c instanceof Int32Array ? 'i32' : c instanceof Float64Array ? 'f64' : 'u8';
+      const kind: ColumnKind = c instanceof Int32Array ? 'i32' : c instanceof Float64Array ? 'f64' : c instanceof BigInt64Array ? 'i64' : 'u8';
       layout.push([kind, offset, c.length]);
       offset += (c.byteLength + 7) & ~7;
     }
@@ -129,6 +129,10 @@ export class SnapshotReader {
     return this.copy(ref, 'f64') as Float64Array<ArrayBuffer>;
   }
 
+  i64(ref: ColumnRef): BigInt64Array<ArrayBuffer> {
+    return this.copy(ref, 'i64') as BigInt64Array<ArrayBuffer>;
+  }
+
   private copy(ref: ColumnRef, kind: ColumnKind): Column {
     const [k, offset, length] = this.layout[ref.$b];
     if (k !== kind) throw new Error(`snapshot column ${ref.$b} is ${k}, not ${kind}`);
@@ -140,11 +144,19 @@ export class SnapshotReader {
   }
 }
 
-/** Doc values that JSON cannot carry as numbers (-0, NaN, ±Infinity) are tagged. */
-export function encodeValues(values: Array<string | number | boolean>): unknown[] {
-  return values.map((v) => (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? { $n: String(v) } : v));
+/** Doc values that JSON cannot carry as numbers (-0, NaN, ±Infinity, BigInts) are tagged. */
+export function encodeValues(values: Array<string | number | bigint | boolean>): unknown[] {
+  return values.map((v) => {
+    if (typeof v === 'bigint') return { $i: String(v) };
+    return typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? { $n: String(v) } : v;
+  });
 }
 
-export function decodeValues(values: unknown[]): Array<string | number | boolean> {
-  return values.map((v) => (typeof v === 'object' && v !== null ? (v as { $n: string }).$n === '-0' ? -0 : Number((v as { $n: string }).$n) : (v as string | number | boolean)));
+export function decodeValues(values: unknown[]): Array<string | number | bigint | boolean> {
+  return values.map((v) => {
+    if (typeof v !== 'object' || v === null) return v as string | number | boolean;
+    const tagged = v as { $n?: string; $i?: string };
+    if (tagged.$i !== undefined) return BigInt(tagged.$i);
+    return tagged.$n === '-0' ? -0 : Number(tagged.$n);
+  });
 }

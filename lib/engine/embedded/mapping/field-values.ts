@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
-import { parseDateValue } from './dates.js';
+import { dateFieldValue } from './dates.js';
+import type { EpochTime } from './instant.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, type FieldMapping } from './types.js';
 import { documentParsingError } from './errors.js';
 
@@ -8,8 +9,8 @@ export interface IndexedValue {
   terms: string[];
   /** Token positions for analyzed text; absent means 0 for each term. */
   positions?: number[];
-  /** The doc value (absent for text). */
-  value?: string | number | boolean;
+  /** The doc value (absent for text); date_nanos values are epoch nanoseconds (BigInt). */
+  value?: string | EpochTime | boolean;
   /** The value was left out (ignore_malformed, ignore_above): the field goes to `_ignored`. */
   ignored?: boolean;
 }
@@ -66,7 +67,7 @@ export function keywordTerm(mapping: FieldMapping, text: string, registry: Analy
 }
 
 /** Canonical term of a number, so that 1, 1.0 and "1" index (and are searched) alike. */
-export function numericTerm(n: number): string {
+export function numericTerm(n: number | bigint): string {
   return Object.is(n, -0) ? '0' : String(n);
 }
 
@@ -150,15 +151,12 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     return { terms: [String(b)], value: b };
   }
   if (type === 'date' || type === 'date_nanos') {
-    const ms = parseDateValue(value, typeof mapping.format === 'string' ? mapping.format : undefined);
-    if (ms === undefined) {
+    const date = dateFieldValue(value, mapping);
+    if (date.problem !== undefined) {
       if (mapping.ignore_malformed === true) return IGNORED;
-      throw fail({
-        type: 'illegal_argument_exception',
-        reason: `failed to parse date field [${String(value)}] with format [${typeof mapping.format === 'string' ? mapping.format : 'strict_date_optional_time||epoch_millis'}]`,
-      });
+      throw fail({ type: 'illegal_argument_exception', reason: date.problem });
     }
-    return { terms: [numericTerm(ms)], value: ms };
+    return { terms: [numericTerm(date.value)], value: date.value };
   }
   if (type === 'ip') {
     const text = String(value);

@@ -7,6 +7,7 @@ import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type Fi
 import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values.js';
 import { documentParsingError } from './errors.js';
 import { geoPointField } from './geo-point.js';
+import type { EpochTime } from './instant.js';
 
 /** Gap between the positions of two values of one array, as ES's position_increment_gap (100). */
 const POSITION_INCREMENT_GAP = 100;
@@ -21,7 +22,8 @@ export interface IndexableField {
   type: string;
   terms: string[];
   positions: number[];
-  values: Array<string | number | boolean>;
+  /** Doc values; date_nanos values are epoch nanoseconds (BigInt). */
+  values: Array<string | EpochTime | boolean>;
 }
 
 export interface ParsedDocument {
@@ -231,7 +233,7 @@ class DocumentParser {
             for (let i = 0; i < terms.length; i++) positions[i] = 0;
           }
         }
-        let values: Array<string | number | boolean> = NO_VALUES;
+        let values: Array<string | EpochTime | boolean> = NO_VALUES;
         if (plan.docValues) {
           if (indexed.value !== undefined) values = [indexed.value];
           else if (plan.fielddata) values = indexed.terms.slice();
@@ -342,7 +344,7 @@ const NONE_NEW: ReadonlyMap<string, NewField> = new Map();
 const NONE_RUNTIME: ReadonlyMap<string, FieldMapping> = new Map();
 const NO_STRINGS: string[] = [];
 const NO_NUMBERS: number[] = [];
-const NO_VALUES: Array<string | number | boolean> = [];
+const NO_VALUES: Array<string | EpochTime | boolean> = [];
 
 /**
  * What indexing one leaf field at one path needs from its mapping, computed once per mapping object

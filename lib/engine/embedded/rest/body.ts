@@ -1,3 +1,4 @@
+import { parse as parseExactly } from 'lossless-json';
 import { EsError } from '../../../errors/index.js';
 import type { RestRequest } from './types.js';
 
@@ -28,14 +29,47 @@ function tokenName(v: unknown): string {
   return 'START_OBJECT';
 }
 
+/** The body's text, or the `source` parameter's when the body is empty; undefined when neither. */
+function bodyText(req: RestRequest): string | undefined {
+  if (req.body.trim()) return req.body;
+  return req.params.get('source') ?? undefined;
+}
+
 /** The body of an API request (search, mapping, settings…) as a JSON object; undefined if empty. */
 export function requestBody(req: RestRequest): Record<string, unknown> | undefined {
-  let text = req.body;
-  if (!text.trim()) {
-    const source = req.params.get('source');
-    if (source === null) return undefined;
-    text = source;
-  }
+  const text = bodyText(req);
+  return text === undefined ? undefined : jsonObject(text);
+}
+
+/** A search body: `requestBody`, with `search_after` read exactly (see `withExactSearchAfter`). */
+export function searchRequestBody(req: RestRequest): Record<string, unknown> | undefined {
+  const text = bodyText(req);
+  return text === undefined ? undefined : withExactSearchAfter(jsonObject(text), text);
+}
+
+/** An integer literal that may be past 2^53: 16 digits or more. */
+const LONG_INTEGER = /\d{16}/;
+
+/** A JSON number's text → a number, or a BigInt for an integer a number would round. */
+function exactNumber(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isInteger(n) && !Number.isSafeInteger(n) && /^-?\d+$/.test(text) ? BigInt(text) : n;
+}
+
+/**
+ * A search body (`text` parsed) whose `search_after` values keep their exact integers: ES reads
+ * them as longs, and a date_nanos sort value (epoch nanoseconds, 1.5e18 for 2018) is past what a
+ * JS number holds exactly. Such integers come back as BigInts; the rest of the body is as JSON.parse
+ * reads it, so only the sort values that need it leave the number type.
+ */
+export function withExactSearchAfter(body: Record<string, unknown>, text: string): Record<string, unknown> {
+  if (!Array.isArray(body.search_after) || !LONG_INTEGER.test(text)) return body;
+  // JSON.parse already accepted the text; duplicate keys resolve as it does (the last one wins).
+  const exact = parseExactly(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue }) as Record<string, unknown>;
+  return { ...body, search_after: exact.search_after };
+}
+
+function jsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { stringify as stringifyExactly } from 'lossless-json';
 import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js';
 import type { EngineRequest, EngineResponse } from '../../backend.js';
 import { applyFilterPath } from './filter-path.js';
@@ -77,8 +78,21 @@ function decodeSegments(path: string): string[] {
   });
 }
 
+/**
+ * A response body as JSON. date_nanos sort values are BigInts (epoch nanoseconds), which
+ * JSON.stringify refuses: a body holding one is written by lossless-json, which prints them as the
+ * integers they are. Every other body keeps the native serializer.
+ */
 function serialize(value: unknown, pretty: boolean): Buffer {
-  return Buffer.from(pretty ? JSON.stringify(value, null, 2) + '\n' : JSON.stringify(value));
+  const space = pretty ? 2 : undefined;
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, space);
+  } catch (err) {
+    if (!(err instanceof TypeError) || !err.message.includes('BigInt')) throw err;
+    text = stringifyExactly(value, null, space) ?? '';
+  }
+  return Buffer.from(pretty ? text + '\n' : text);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { foldToAscii } from '../../../../lib/engine/embedded/analysis/index.js';
+import { createAnalysisRegistry, foldToAscii } from '../../../../lib/engine/embedded/analysis/index.js';
 import { analyze, terms } from './helpers.js';
 
 describe('analysis: token filters', () => {
@@ -116,6 +116,18 @@ describe('analysis: token filters', () => {
     expect(terms({ tokenizer: 'whitespace', filter: ['stop', { type: 'shingle', output_unigrams: false }], text: 'quick the fox' })).to.deep.equal(['quick _', '_ fox']);
   });
 
+  it('shingles of several sizes or with unigrams are no token graph for queries (ES DisableGraphAttribute)', () => {
+    const r = createAnalysisRegistry({
+      filter: { bigrams_only: { type: 'shingle', output_unigrams: false }, two_to_three: { type: 'shingle', max_shingle_size: 3, output_unigrams: false } },
+      analyzer: {
+        defaults: { tokenizer: 'standard', filter: ['shingle'] },
+        bigrams_only: { tokenizer: 'standard', filter: ['bigrams_only'] },
+        two_to_three: { tokenizer: 'standard', filter: ['two_to_three'] },
+      },
+    });
+    expect(['defaults', 'bigrams_only', 'two_to_three', 'standard'].map((a) => r.analyzer(a).graphQueries)).to.deep.equal([false, true, false, true]);
+  });
+
   it('porter_stem and stemmer (english) follow Lucene PorterStemmer', () => {
     expect(terms({ tokenizer: 'standard', filter: ['porter_stem'], text: 'the foxes jumping quickly' })).to.deep.equal(['the', 'fox', 'jump', 'quickli']);
     const words = 'caresses ponies ties caress cats feed agreed plastered motoring sing conflated troubled sized hopping tanned falling hissing fizzed failing filing happy sky relational conditional rational valenci hesitanci digitizer conformabli radicalli differentli vileli analogousli vietnamization predication operator feudalism decisiveness hopefulness callousness formaliti sensitiviti sensibiliti triplicate formative formalize electriciti electrical hopeful goodness revival allowance inference airliner gyroscopic adjustable defensible irritant replacement adjustment dependent adoption homologou communism activate angulariti homologous effective bowdlerize probate rate cease controll roll generalizations oscillators';
@@ -127,5 +139,23 @@ describe('analysis: token filters', () => {
   it('keyword_marker protects tokens from stemming', () => {
     const filter = [{ type: 'keyword_marker', keywords: ['jumping'] }, 'porter_stem'];
     expect(terms({ tokenizer: 'whitespace', filter, text: 'jumping running' })).to.deep.equal(['jumping', 'run']);
+  });
+
+  it('keyword_repeat stacks a keyword copy that stemmers skip; unique only_on_same_position drops unchanged copies (ES example)', () => {
+    expect(analyze({ tokenizer: 'whitespace', filter: ['keyword_repeat', 'porter_stem'], text: 'fox running' })).to.deep.equal([
+      ['fox', 0, 3, 'word', 0],
+      ['fox', 0, 3, 'word', 0],
+      ['running', 4, 11, 'word', 1],
+      ['run', 4, 11, 'word', 1],
+    ]);
+    const filter = ['keyword_repeat', 'porter_stem', { type: 'unique', only_on_same_position: true }];
+    expect(analyze({ tokenizer: 'whitespace', filter, text: 'fox running and jumping' })).to.deep.equal([
+      ['fox', 0, 3, 'word', 0],
+      ['running', 4, 11, 'word', 1],
+      ['run', 4, 11, 'word', 1],
+      ['and', 12, 15, 'word', 2],
+      ['jumping', 16, 23, 'word', 3],
+      ['jump', 16, 23, 'word', 3],
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { DocValues, InvertedIndex, SliceReader, type FieldIndex } from '../../../../lib/engine/embedded/index/index.js';
+import { DocValues, InvertedIndex, SliceReader, SnapshotReader, SnapshotWriter, type FieldIndex } from '../../../../lib/engine/embedded/index/index.js';
 import type { IndexableField } from '../../../../lib/engine/embedded/mapping/index.js';
 import { readJson } from '../../../../lib/engine/index.js';
 import { ndjson, startEngine } from '../support.js';
@@ -52,6 +52,22 @@ describe('embedded engine: index structures', () => {
       expect(dv.get(0)).to.deep.equal(['b', 'c']);
       expect(dv.size).to.equal(5);
       expect(dv.view(2)).to.deep.equal([3.5]);
+    });
+
+    it('keep date_nanos epoch nanoseconds exactly, single and multi-valued, through a snapshot', () => {
+      const dv = new DocValues();
+      const ns = 1540815132123456789n;
+      dv.set(0, [ns]);
+      dv.set(1, [ns + 1n, ns - 1n]);
+      dv.set(40, [2n ** 63n - 1n]);
+      expect(dv.get(0)).to.deep.equal([ns]);
+      expect(dv.view(1)).to.deep.equal([ns + 1n, ns - 1n]);
+      const w = new SnapshotWriter();
+      const header = dv.toSnapshot(w);
+      const reader = SnapshotReader.open(Buffer.concat(w.toBuffers(JSON.parse(JSON.stringify(header)))))!;
+      const loaded = new DocValues();
+      loaded.loadSnapshot(reader, reader.header as typeof header);
+      expect([...loaded.entries()]).to.deep.equal([[0, [ns]], [1, [ns + 1n, ns - 1n]], [40, [2n ** 63n - 1n]]]);
     });
   });
 

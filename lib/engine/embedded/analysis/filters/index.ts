@@ -10,7 +10,11 @@ import { NGramFilter } from './ngram.js';
 import { ShingleFilter } from './shingle.js';
 import { keywordMarkerFromDefinition, porterStemFilter, stemmerFromDefinition } from './stem.js';
 import { stopFilterFromDefinition } from './stop.js';
-import { synonymFromDefinition } from './synonym.js';
+import { germanNormalizationFilter } from './german.js';
+import { keywordRepeatFilter } from './keyword-repeat.js';
+import { SynonymFilter } from './synonym.js';
+import { SynonymGraphFilter } from './synonym-graph.js';
+import { synonymMapFromDefinition, type PhraseAnalyzer } from './synonym-map.js';
 import { trimFilter } from './trim.js';
 import { UniqueFilter } from './unique.js';
 import { WordDelimiterFilter } from './word-delimiter.js';
@@ -23,9 +27,9 @@ export { stopWordsSetting } from './stop.js';
 export { englishPossessiveFilter } from './english.js';
 export { lowercaseFilter } from './case.js';
 export { porterStemFilter } from './stem.js';
-
-/** Analyzes a synonym rule side with the tokenizer and filters that precede the synonym filter. */
-export type PhraseAnalyzer = (phrase: string) => string[];
+export { GERMAN_STOP_WORDS } from './stop-words.js';
+export { germanLightStemFilter, germanNormalizationFilter } from './german.js';
+export type { PhraseAnalyzer } from './synonym-map.js';
 
 export function createTokenFilter(type: string, def: Definition, limits: ComponentLimits, name: string, precedingChain: () => PhraseAnalyzer): TokenFilter {
   switch (type) {
@@ -54,8 +58,9 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
     case 'length':
       return new LengthFilter(intSetting(def, 'min', 0), intSetting(def, 'max', 2147483647));
     case 'synonym':
+      return new SynonymFilter(synonymMapFromDefinition(def, precedingChain()));
     case 'synonym_graph':
-      return synonymFromDefinition(def, precedingChain());
+      return new SynonymGraphFilter(synonymMapFromDefinition(def, precedingChain()));
     case 'shingle': {
       const max = intSetting(def, 'max_shingle_size', 2);
       const min = intSetting(def, 'min_shingle_size', 2);
@@ -84,6 +89,10 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
       return stemmerFromDefinition(def);
     case 'keyword_marker':
       return keywordMarkerFromDefinition(def);
+    case 'keyword_repeat':
+      return keywordRepeatFilter;
+    case 'german_normalization':
+      return germanNormalizationFilter;
     case 'remove_duplicates':
       return removeDuplicatesFilter;
     case 'truncate':
@@ -114,4 +123,5 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
 export const PREBUILT_FILTERS = new Set([
   'lowercase', 'uppercase', 'asciifolding', 'ngram', 'edge_ngram', 'stop', 'trim', 'unique', 'length', 'shingle',
   'porter_stem', 'stemmer', 'remove_duplicates', 'truncate', 'reverse', 'limit', 'word_delimiter', 'word_delimiter_graph',
+  'keyword_repeat', 'german_normalization',
 ]);

@@ -22,7 +22,15 @@ interface WindowItem {
 }
 
 export class ShingleFilter implements TokenFilter {
-  constructor(private readonly options: ShingleOptions) {}
+  /**
+   * Shingles of several sizes, or with unigrams, are not aligned on positions: ES marks such a
+   * stream so that queries do not read it as a token graph (DisableGraphAttribute).
+   */
+  readonly disablesGraph: boolean;
+
+  constructor(private readonly options: ShingleOptions) {
+    this.disablesGraph = options.outputUnigrams || options.minShingleSize !== options.maxShingleSize;
+  }
 
   filter(stream: TokenStream): void {
     const { minShingleSize, maxShingleSize, outputUnigrams, outputUnigramsIfNoShingles, tokenSeparator, fillerToken } = this.options;

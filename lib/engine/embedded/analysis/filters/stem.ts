@@ -1,11 +1,12 @@
 /**
- * Stemming filters: `porter_stem`, `stemmer` (the English stemmers: english/porter → Porter,
- * minimal_english, possessive_english) and `keyword_marker`, which protects tokens from them.
+ * Stemming filters: `porter_stem`, `stemmer` (english/porter → Porter, minimal_english,
+ * possessive_english, light_german) and `keyword_marker`, which protects tokens from them.
  */
 import { lowerCase } from '../char-classes.js';
 import { illegalArgument, boolSetting, listSetting, stringSetting, type Definition } from '../settings.js';
 import type { TokenFilter, TokenStream } from '../types.js';
 import { englishPossessiveFilter, minimalEnglishStemFilter } from './english.js';
+import { germanLightStemFilter } from './german.js';
 import { PorterStemmer } from './porter-stemmer.js';
 
 export const porterStemFilter: TokenFilter = {
@@ -25,6 +26,9 @@ export function stemmerFromDefinition(def: Definition): TokenFilter {
       return minimalEnglishStemFilter;
     case 'possessive_english':
       return englishPossessiveFilter;
+    case 'light_german':
+    case 'lightGerman':
+      return germanLightStemFilter;
     default:
       throw illegalArgument(`stemmer language [${language}] is not supported by this engine`);
   }

@@ -1,7 +1,7 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { parseCountQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch } from '../../search/index.js';
-import { jsonErrorReason, requestBody } from '../body.js';
+import { jsonErrorReason, requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
@@ -59,7 +59,7 @@ export function executeSearch(ctx: EngineContext, expression: string | undefined
 }
 
 function search(req: RestRequest, ctx: EngineContext): RestResponse {
-  return { status: 200, body: executeSearch(ctx, req.pathParams.index, req.params, requestBody(req), req.started) };
+  return { status: 200, body: executeSearch(ctx, req.pathParams.index, req.params, searchRequestBody(req), req.started) };
 }
 
 function count(req: RestRequest, ctx: EngineContext): RestResponse {
@@ -155,7 +155,7 @@ function msearchItems(req: RestRequest): MsearchItem[] {
       // checked while reading the request, so it fails the whole msearch as in ES
       throw new EsError(400, 'illegal_argument_exception', `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${String(track)}`);
     }
-    items.push({ index, params, body: body as Record<string, unknown> });
+    items.push({ index, params, body: withExactSearchAfter(body as Record<string, unknown>, bodyLine) });
   }
   if (!items.length) throw validationError('no requests added');
   return items;

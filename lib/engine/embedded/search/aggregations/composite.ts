@@ -3,7 +3,7 @@ import { withSubs } from './aggregations.js';
 import { DateFormatter } from './date-format.js';
 import { dateRounding, parseDateInterval, type DateInterval } from './histogram.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
-import { parseTimeZone } from './time-zone.js';
+import { parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet, type Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 

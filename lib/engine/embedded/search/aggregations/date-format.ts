@@ -1,140 +1,19 @@
 import { EsError } from '../../../../errors/index.js';
-import { parseDateValue } from '../../mapping/index.js';
-import { UTC, type TimeZone } from './time-zone.js';
+import { DatePrinter, NAMED_PATTERNS, parseDateValue, UTC, type TimeZone } from '../../mapping/index.js';
 
-/** ES's named formats as java.time patterns (the printing side). */
-const NAMED: Record<string, string> = {
-  iso8601: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
-  strict_date_optional_time: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
-  date_optional_time: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
-  strict_date_optional_time_nanos: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
-  strict_date_time: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
-  date_time: "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
-  strict_date_time_no_millis: "yyyy-MM-dd'T'HH:mm:ssXXX",
-  date_time_no_millis: "yyyy-MM-dd'T'HH:mm:ssXXX",
-  strict_date: 'yyyy-MM-dd',
-  date: 'yyyy-MM-dd',
-  strict_year_month_day: 'yyyy-MM-dd',
-  year_month_day: 'yyyy-MM-dd',
-  strict_year_month: 'yyyy-MM',
-  year_month: 'yyyy-MM',
-  strict_year: 'yyyy',
-  year: 'yyyy',
-  basic_date: 'yyyyMMdd',
-  basic_date_time: "yyyyMMdd'T'HHmmss.SSSXX",
-  basic_date_time_no_millis: "yyyyMMdd'T'HHmmssXX",
-  strict_date_hour: "yyyy-MM-dd'T'HH",
-  date_hour: "yyyy-MM-dd'T'HH",
-  strict_date_hour_minute: "yyyy-MM-dd'T'HH:mm",
-  date_hour_minute: "yyyy-MM-dd'T'HH:mm",
-  strict_date_hour_minute_second: "yyyy-MM-dd'T'HH:mm:ss",
-  date_hour_minute_second: "yyyy-MM-dd'T'HH:mm:ss",
-  strict_date_hour_minute_second_millis: "yyyy-MM-dd'T'HH:mm:ss.SSS",
-  date_hour_minute_second_millis: "yyyy-MM-dd'T'HH:mm:ss.SSS",
-  strict_date_hour_minute_second_fraction: "yyyy-MM-dd'T'HH:mm:ss.SSS",
-  date_hour_minute_second_fraction: "yyyy-MM-dd'T'HH:mm:ss.SSS",
-  strict_hour_minute_second: 'HH:mm:ss',
-  hour_minute_second: 'HH:mm:ss',
-  strict_hour_minute: 'HH:mm',
-  hour_minute: 'HH:mm',
-  strict_hour: 'HH',
-  hour: 'HH',
-  strict_time: 'HH:mm:ss.SSSXXX',
-  time: 'HH:mm:ss.SSSXXX',
-  strict_time_no_millis: 'HH:mm:ssXXX',
-  time_no_millis: 'HH:mm:ssXXX',
-};
-
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-function pad(n: number, width: number): string {
-  const s = String(Math.abs(n)).padStart(width, '0');
-  return n < 0 ? '-' + s : s;
-}
-
-function offsetText(offsetMs: number, colon: boolean, zForZero: boolean): string {
-  if (offsetMs === 0 && zForZero) return 'Z';
-  const sign = offsetMs < 0 ? '-' : '+';
-  const mins = Math.abs(offsetMs) / 60_000;
-  return sign + pad(Math.floor(mins / 60), 2) + (colon ? ':' : '') + pad(mins % 60, 2);
-}
-
-type Piece = string | ((d: Date, offset: number) => string);
-
-function compile(pattern: string): Piece[] {
-  const out: Piece[] = [];
-  let i = 0;
-  while (i < pattern.length) {
-    const c = pattern[i];
-    if (c === "'") {
-      const end = pattern.indexOf("'", i + 1);
-      const lit = pattern.slice(i + 1, end < 0 ? undefined : end);
-      out.push(lit === '' ? "'" : lit);
-      i = end < 0 ? pattern.length : end + 1;
-      continue;
-    }
-    if (!/[A-Za-z]/.test(c)) {
-      out.push(c);
-      i++;
-      continue;
-    }
-    let n = 1;
-    while (pattern[i + n] === c) n++;
-    i += n;
-    out.push(field(c, n));
-  }
-  return out;
-}
-
-function field(c: string, n: number): Piece {
-  switch (c) {
-    case 'y': case 'u': case 'Y':
-      return n === 2 ? (d) => pad(d.getUTCFullYear() % 100, 2) : (d) => pad(d.getUTCFullYear(), n);
-    case 'M': case 'L':
-      if (n >= 4) return (d) => MONTHS[d.getUTCMonth()];
-      if (n === 3) return (d) => MONTHS[d.getUTCMonth()].slice(0, 3);
-      return (d) => pad(d.getUTCMonth() + 1, n);
-    case 'd': return (d) => pad(d.getUTCDate(), n);
-    case 'D': return (d) => pad(Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1, n);
-    case 'H': return (d) => pad(d.getUTCHours(), n);
-    case 'k': return (d) => pad(d.getUTCHours() || 24, n);
-    case 'h': return (d) => pad(d.getUTCHours() % 12 || 12, n);
-    case 'K': return (d) => pad(d.getUTCHours() % 12, n);
-    case 'a': return (d) => (d.getUTCHours() < 12 ? 'AM' : 'PM');
-    case 'm': return (d) => pad(d.getUTCMinutes(), n);
-    case 's': return (d) => pad(d.getUTCSeconds(), n);
-    case 'S': return (d) => pad(d.getUTCMilliseconds(), 3).padEnd(n, '0').slice(0, n);
-    case 'E': return n >= 4 ? (d) => DAYS[d.getUTCDay()] : (d) => DAYS[d.getUTCDay()].slice(0, 3);
-    case 'e': return (d) => String(((d.getUTCDay() + 6) % 7) + 1);
-    case 'X': return (_d, o) => offsetText(o, n >= 3, true);
-    case 'x': return (_d, o) => offsetText(o, n >= 3, false);
-    case 'Z': return n >= 5 ? (_d, o) => offsetText(o, true, true) : (_d, o) => offsetText(o, false, false);
-    case 'z': case 'V': case 'O': return (_d, o) => (o === 0 ? 'Z' : offsetText(o, true, false));
-    default: return c.repeat(n);
-  }
-}
-
-/** Prints an instant with one ES date format (the first of `a||b`), in a time zone. */
+/**
+ * An aggregation's date format in a time zone: keys and bounds printed by the engine's one date
+ * printer, and parsed as aggregations take them (date math, local times in the zone).
+ */
 export class DateFormatter {
-  private readonly pieces: Piece[] | undefined;
-  private readonly epoch: 'millis' | 'second' | undefined;
+  private readonly printer: DatePrinter;
 
   constructor(readonly format: string, readonly zone: TimeZone = UTC) {
-    const first = format.split('||')[0].trim();
-    if (first === 'epoch_millis') this.epoch = 'millis';
-    else if (first === 'epoch_second') this.epoch = 'second';
-    else this.pieces = compile(NAMED[first] ?? first);
+    this.printer = new DatePrinter(format, zone);
   }
 
   print(ms: number): string {
-    if (this.epoch === 'millis') return String(ms);
-    if (this.epoch === 'second') return String(ms / 1000);
-    const offset = this.zone.offsetAt(ms);
-    const d = new Date(ms + offset);
-    let s = '';
-    for (const p of this.pieces!) s += typeof p === 'string' ? p : p(d, offset);
-    return s;
+    return this.printer.print(ms);
   }
 
   /** Parses a date (or date math expression) in this format; throws ES's parse error. */
@@ -167,7 +46,7 @@ function parseAnchor(text: unknown, format: string, zone: TimeZone): number | un
 
 /** Local-time parse of simple java.time patterns (yyyy, MM, dd, HH, mm, ss, SSS, literals). */
 function parseWithPattern(text: string, pattern: string): number | undefined {
-  const p = NAMED[pattern] ?? pattern;
+  const p = NAMED_PATTERNS[pattern] ?? pattern;
   let re = '';
   const groups: string[] = [];
   for (let i = 0; i < p.length;) {

@@ -5,7 +5,7 @@ import { addUnits, DateFormatter, roundDown } from './date-format.js';
 import { groupBy } from './grouping.js';
 import { applyParentPipelines } from './pipelines.js';
 import { resolveSource, type ResolvedSource } from './source.js';
-import { parseTimeZone, type TimeZone } from './time-zone.js';
+import { parseTimeZone, type TimeZone } from '../../mapping/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 

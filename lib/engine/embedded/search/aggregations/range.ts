@@ -3,7 +3,7 @@ import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
 import { DateFormatter } from './date-format.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
-import { parseTimeZone } from './time-zone.js';
+import { parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 

@@ -40,7 +40,8 @@ export function resolveSource(docs: DocSet, params: SourceParams, now: number, t
  */
 export function valuesOf(src: ResolvedSource, seg: number, ord: number, missingArr: Value[] | undefined): Value[] {
   const dv = src.values[seg];
-  const vs = dv instanceof DocValues ? dv.view(ord) : dv?.get(ord);
+  // A DocValues here holds no BigInts: date_nanos columns come wrapped in MillisOfNanos.
+  const vs = dv instanceof DocValues ? (dv.view(ord) as Value[] | undefined) : dv?.get(ord);
   if (vs !== undefined && vs.length > 0) return vs;
   return missingArr ?? NONE;
 }

@@ -1,8 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
 import { DEFAULT_DATE_FORMAT, DateFormatter } from './date-format.js';
-import { parseTimeZone, type TimeZone } from './time-zone.js';
+import { MillisOfNanos } from './millis-of-nanos.js';
 import { isObject, type Value } from './types.js';
 
 /** What kind of values a field gives aggregations (ES's ValuesSourceType, roughly). */
@@ -92,7 +92,10 @@ export function fieldValues(handle: IndexHandle, field: string): FieldValues | u
     if (mapping.fielddata !== true) throw fielddataDisabled(field, handle.name);
     return { kind: 'bytes', docValues: uninvert(handle, field), mapping };
   }
-  return { kind: kindOfType(type), docValues: handle.inverted?.field(field)?.docValues, mapping };
+  const docValues = handle.inverted?.field(field)?.docValues;
+  if (type === 'date_nanos') return { kind: 'date', docValues: docValues && new MillisOfNanos(docValues), mapping };
+  // Only date_nanos columns hold BigInts: every other column's values are Values.
+  return { kind: kindOfType(type), docValues: docValues as Map<number, Value[]> | undefined, mapping };
 }
 
 /** Common `field`/`missing`/`value_type`/`format` parameters of values-source aggregations. */

@@ -1,7 +1,9 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
+import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, coerceBoolean, coerceNumber, fieldType, formatDate, keywordTerm, parseDateValue, type FieldMapping, type Mappings,
+  INTEGER_TYPES, NUMERIC_TYPES, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
 import type { FieldAndFormat } from './field-and-format.js';
@@ -34,9 +36,8 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     return INTEGER_TYPES.has(type) ? Math.trunc(n) : n;
   }
   if (type === 'date' || type === 'date_nanos') {
-    const fieldFormat = typeof m.format === 'string' ? m.format : undefined;
-    const ms = parseDateValue(v, fieldFormat);
-    return ms === undefined ? undefined : formatDate(ms, format ?? fieldFormat);
+    const date = dateFieldValue(v, m);
+    return date.problem === undefined ? formatDate(date.value, format ?? dateFormatOf(m)) : undefined;
   }
   if (type === 'boolean') return coerceBoolean(v);
   return v;
@@ -77,13 +78,13 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
       }
       const values = handle.inverted?.field(name)?.docValues.get(ord);
       if (!values || !values.length) continue;
-      let sorted: Array<string | number | boolean>;
+      let sorted: DocValue[];
       if (typeof values[0] === 'string') sorted = [...new Set(values as string[])].sort();
       else if (typeof values[0] === 'boolean') sorted = [...values].sort((a, b) => Number(a) - Number(b));
-      else sorted = [...(values as number[])].sort((a, b) => a - b);
+      else sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // numbers, or date_nanos BigInts
       if (type === 'date' || type === 'date_nanos') {
-        const format = req.format ?? (typeof leaf.mapping.format === 'string' ? leaf.mapping.format : undefined);
-        out[name] = sorted.map((ms) => formatDate(ms as number, format));
+        const format = req.format ?? dateFormatOf(leaf.mapping);
+        out[name] = sorted.map((v) => formatDate(v as EpochTime, format));
       } else if (req.format !== undefined && NUMERIC_TYPES.has(type)) {
         out[name] = sorted.map((n) => formatNumber(n as number, req.format!));
       } else out[name] = sorted;

@@ -97,11 +97,12 @@ function evaluate(q: Query, e: Evaluated): boolean {
     case 'phrase': {
       const field = e.fields.get(q.field);
       if (!field || field.type === 'keyword') return false;
-      const last = q.terms.length - 1;
-      const positions = q.terms.map((alts, gi) =>
-        positionsOf(field, q.prefixExpansions !== undefined && gi === last ? (t) => alts.some((a) => t.startsWith(a)) : (t) => alts.includes(t)));
-      if (positions.some((p) => p.length === 0)) return false;
-      return phraseFreq(positions, q.offsets, q.slop) > 0;
+      return q.paths.some(({ terms, offsets }) => {
+        const last = terms.length - 1;
+        const positions = terms.map((alts, gi) =>
+          positionsOf(field, q.prefixExpansions !== undefined && gi === last ? (t) => alts.some((a) => t.startsWith(a)) : (t) => alts.includes(t)));
+        return positions.every((p) => p.length > 0) && phraseFreq(positions, offsets, q.slop) > 0;
+      });
     }
     case 'range': {
       const mapping = resolveFieldMapping(e.mappings, q.field);
@@ -110,7 +111,7 @@ function evaluate(q: Query, e: Evaluated): boolean {
       const b = rangeBounds(q, mapping, e.registry, e.now);
       if (b.numeric) {
         const bool = fieldType(mapping) === 'boolean';
-        return field.values.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number), b));
+        return field.values.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number | bigint), b));
       }
       return field.terms.some((t) => inRange(t, b));
     }

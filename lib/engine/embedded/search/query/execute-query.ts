@@ -1,5 +1,5 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { SliceReader, type FieldIndex, type InvertedIndex } from '../../index/index.js';
+import { SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
@@ -178,20 +178,47 @@ function termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scori
   return out.build();
 }
 
-/** Positions of a document for each position group (alternatives merged), read from postings. */
+/**
+ * A phrase: the documents where one of its paths lines up, scored as one BM25 query whose weight
+ * sums the idf of each position's terms for a single path (Lucene's PhraseQuery and
+ * MultiPhraseQuery) or of the distinct terms of all paths for a token graph (the span query Lucene
+ * runs for it); a document's frequency adds up its paths' phrase frequencies.
+ */
 function phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean): ScoredDocs {
   const fi = x.index.field(q.field);
   if (!fi || !fi.positional) return ScoredDocs.empty();
-  const groups: number[][] = q.terms.map((alts, gi) => {
-    const isPrefix = q.prefixExpansions !== undefined && gi === q.terms.length - 1;
-    if (!isPrefix) return alts.map((t) => fi.termId(t)).filter((t) => t >= 0);
+  const termIds = q.paths.map((path) => phraseTermIds(fi, path.terms, q.prefixExpansions));
+  const freqs = new Map<number, number>();
+  termIds.forEach((groups, p) => {
+    if (groups.some((g) => g.length === 0)) return;
+    for (const [ord, freq] of pathFreqs(fi, groups, q.paths[p].offsets, q.slop, x)) freqs.set(ord, (freqs.get(ord) ?? 0) + freq);
+  });
+  if (freqs.size === 0) return ScoredDocs.empty();
+  const idfTerms = q.paths.length === 1 ? termIds[0].flat() : [...new Set(termIds.flat(2))];
+  let sumIdf = 0;
+  for (const tid of idfTerms) sumIdf += idf(liveDocFreq(fi, tid, x), fi.docCount);
+  const weight = f(q.boost * f(sumIdf));
+  const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
+  const ords = [...freqs.keys()].sort((a, b) => a - b);
+  const out = new DocSetBuilder(ords.length);
+  for (const ord of ords) out.add(ord, scoring ? bm25(weight, freqs.get(ord)!, cache[fi.norms[ord]]) : 0);
+  return out.build();
+}
+
+/** Term ids of each position of a phrase path; the last position's expand as prefixes (up to `prefixExpansions`). */
+function phraseTermIds(fi: FieldIndex, terms: string[][], prefixExpansions: number | undefined): number[][] {
+  return terms.map((alts, gi) => {
+    if (prefixExpansions === undefined || gi < terms.length - 1) return alts.map((t) => fi.termId(t)).filter((t) => t >= 0);
     const tids: number[] = [];
-    for (const t of alts) for (const tid of expand(fi, { prefix: t, test: (s) => s.startsWith(t) })) if (tids.length < q.prefixExpansions!) tids.push(tid);
+    for (const t of alts) for (const tid of expand(fi, { prefix: t, test: (s) => s.startsWith(t) })) if (tids.length < prefixExpansions) tids.push(tid);
     return tids;
   });
-  if (groups.some((g) => g.length === 0)) return ScoredDocs.empty();
+}
+
+/** Phrase frequency of every live document where one path (term ids per position) lines up. */
+function pathFreqs(fi: FieldIndex, groups: number[][], offsets: number[], slop: number, x: Exec): Map<number, number> {
   const live = x.index.liveness;
-  // Per group: ord → positions.
+  // Per position: ord → positions of any of its terms.
   const maps = groups.map((tids) => {
     const m = new Map<number, number[]>();
     for (const tid of tids) {
@@ -209,29 +236,20 @@ function phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean
     }
     return m;
   });
-  let sumIdf = 0;
-  for (const tids of groups) for (const tid of tids) sumIdf += idf(liveDocFreq(fi, tid, x), fi.docCount);
-  const weight = f(q.boost * f(sumIdf));
-  const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
+  const freqs = new Map<number, number>();
   const smallest = maps.reduce((a, b) => (b.size < a.size ? b : a));
-  const ords = [...smallest.keys()].sort((a, b) => a - b);
-  const out = new DocSetBuilder(ords.length);
-  for (const ord of ords) {
+  for (const ord of smallest.keys()) {
     const positions: number[][] = [];
-    let ok = true;
     for (const m of maps) {
       const ps = m.get(ord);
-      if (!ps) {
-        ok = false;
-        break;
-      }
+      if (!ps) break;
       positions.push(ps.length > 1 ? ps.sort((a, b) => a - b) : ps);
     }
-    if (!ok) continue;
-    const freq = phraseFreq(positions, q.offsets, q.slop);
-    if (freq > 0) out.add(ord, scoring ? bm25(weight, freq, cache[fi.norms[ord]]) : 0);
+    if (positions.length < maps.length) continue;
+    const freq = phraseFreq(positions, offsets, slop);
+    if (freq > 0) freqs.set(ord, freq);
   }
-  return out.build();
+  return freqs;
 }
 
 /** Score columns of every live document, by score, for the current live ordinals of an index. */
@@ -256,7 +274,7 @@ function allLive(x: Exec, score: number): ScoredDocs {
   return new ScoredDocs(ords, scores, ords.length);
 }
 
-function byDocValues(field: string, x: Exec, score: number, test: (values: ReadonlyArray<string | number | boolean>) => boolean): ScoredDocs {
+function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): ScoredDocs {
   const fi = x.index.field(field);
   if (!fi) return ScoredDocs.empty();
   const live = x.index.liveness;
@@ -277,7 +295,7 @@ function rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: bool
   const score = scoring ? q.boost : 0;
   if (b.numeric) {
     const bool = fieldType(mapping) === 'boolean';
-    return byDocValues(q.field, x, score, (vs) => vs.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number), b)));
+    return byDocValues(q.field, x, score, (vs) => vs.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number | bigint), b)));
   }
   const fi = x.index.field(q.field);
   if (!fi) return ScoredDocs.empty();

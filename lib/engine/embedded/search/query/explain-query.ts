@@ -45,8 +45,11 @@ function describe(q: Query): string {
       return `_id:(${q.values.join(' ')})`;
     case 'exists':
       return `FieldExistsQuery [field=${q.field}]`;
-    case 'phrase':
-      return `${q.field}:"${q.terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`;
+    case 'phrase': {
+      const phrases = q.paths.map(({ terms }) =>
+        `${q.field}:"${terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`);
+      return phrases.length === 1 ? phrases[0] : `(${phrases.join(' ')})`;
+    }
     case 'term_pattern':
       return `${q.field}:${q.pattern.prefix ?? ''}*`;
     case 'range':
@@ -154,9 +157,9 @@ function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number, c: Ct
   const score = scoreOf(q, ord, c, scoring);
   if (score === undefined) return undefined;
   const fi = c.exec.index.field(q.field);
-  if (!scoring || !fi || q.prefixExpansions !== undefined) return node(score, describe(q));
+  if (!scoring || !fi || q.prefixExpansions !== undefined || q.paths.length > 1) return node(score, describe(q));
   // The phrase frequency is what the executor's BM25 score inverts to; idf sums the terms' idfs.
-  const idfs = q.terms.flatMap((alts) => alts.map((t) => {
+  const idfs = q.paths[0].terms.flatMap((alts) => alts.map((t) => {
     const tid = fi.termId(t);
     return idfExplanation(tid >= 0 ? termStats(fi, tid, ord, c).df : 0, fi.docCount);
   }));

@@ -1,14 +1,20 @@
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, fieldType, keywordTerm, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, keywordTerm, millisOfNanos, type EpochTime, type FieldMapping } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { parseDateMath } from './date-math.js';
+import { dateMathInstant, parseDateMath } from './date-math.js';
 import type { Query } from './query.js';
 
-/** A range query's bounds on one field: numbers (numbers, dates as epoch ms) or terms (keyword, text). */
+/** One doc value of a field (date_nanos: epoch nanoseconds, a BigInt). */
+type FieldValue = string | EpochTime | boolean;
+
+/**
+ * A range query's bounds on one field: numbers (numbers, dates as epoch ms, date_nanos as epoch
+ * ns BigInts) or terms (keyword, text).
+ */
 export interface RangeBounds {
   numeric: boolean;
-  lo?: number | string;
-  hi?: number | string;
+  lo?: EpochTime | string;
+  hi?: EpochTime | string;
   loInc: boolean;
   hiInc: boolean;
 }
@@ -21,8 +27,11 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
   const loInc = q.gt === undefined;
   const hiInc = q.lt === undefined;
   if (type === 'date' || type === 'date_nanos') {
-    const format = q.format ?? (typeof mapping.format === 'string' ? mapping.format : undefined);
-    const at = (v: unknown, roundUp: boolean) => parseDateMath(typeof v === 'number' ? v : String(v), format, roundUp, q.timeZone, now);
+    const format = q.format ?? dateFormatOf(mapping);
+    const at = (v: unknown, roundUp: boolean): EpochTime => {
+      const instant = dateMathInstant(typeof v === 'number' ? v : String(v), format, roundUp, q.timeZone, now);
+      return type === 'date_nanos' ? clampedEpochNanos(instant) : instant.millis;
+    };
     return { numeric: true, lo: lower === undefined ? undefined : at(lower, !loInc), hi: upper === undefined ? undefined : at(upper, hiInc), loInc, hiInc };
   }
   if (NUMERIC_TYPES.has(type)) {
@@ -43,7 +52,7 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
   return { numeric: false, lo: lower === undefined ? undefined : s(lower), hi: upper === undefined ? undefined : s(upper), loInc, hiInc };
 }
 
-export function inRange(v: number | string, b: RangeBounds): boolean {
+export function inRange(v: EpochTime | string, b: RangeBounds): boolean {
   if (b.lo !== undefined && (b.loInc ? v < b.lo : v <= b.lo)) return false;
   if (b.hi !== undefined && (b.hiInc ? v > b.hi : v >= b.hi)) return false;
   return true;
@@ -129,7 +138,7 @@ function timeValueMs(v: unknown): number {
 
 export interface DecayResolved {
   /** Distance of one value to the origin (geo: values are lat, lon pairs). */
-  distances(values: ReadonlyArray<string | number | boolean>): number[];
+  distances(values: readonly FieldValue[]): number[];
   scale: number;
   offset: number;
 }
@@ -153,7 +162,8 @@ export function resolveDecay(fn: import('./query.js').DecayFunction, mapping: Fi
   }
   if (type === 'date' || type === 'date_nanos') {
     const origin = fn.origin === undefined ? now : parseDateMath(typeof fn.origin === 'number' ? fn.origin : String(fn.origin), undefined, false, undefined, now);
-    return { scale: timeValueMs(fn.scale), offset: fn.offset === undefined ? 0 : timeValueMs(fn.offset), distances: (vs) => vs.map((v) => Math.abs((v as number) - origin)) };
+    const millis = (v: FieldValue) => (typeof v === 'bigint' ? millisOfNanos(v) : (v as number));
+    return { scale: timeValueMs(fn.scale), offset: fn.offset === undefined ? 0 : timeValueMs(fn.offset), distances: (vs) => vs.map((v) => Math.abs(millis(v) - origin)) };
   }
   if (fn.origin === undefined) throw new EsError(400, 'parsing_exception', `[${fn.kind}] must supply origin`);
   const origin = Number(fn.origin);
@@ -161,7 +171,7 @@ export function resolveDecay(fn: import('./query.js').DecayFunction, mapping: Fi
 }
 
 /** The decay factor of one document from its values (multi-valued: by `multi_value_mode`); 1 when it has none. */
-export function decayOfValues(fn: import('./query.js').DecayFunction, r: DecayResolved, values: ReadonlyArray<string | number | boolean> | undefined): number {
+export function decayOfValues(fn: import('./query.js').DecayFunction, r: DecayResolved, values: readonly FieldValue[] | undefined): number {
   if (!values || !values.length) return 1;
   const scores = r.distances(values).map((d) => decayScore(fn.kind, Math.max(0, d - r.offset), r.scale, fn.decay));
   if (!scores.length) return 1;

@@ -103,6 +103,7 @@ function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextO
     transpositions: bool(spec.fuzzy_transpositions, true),
     zeroTermsQuery: zeroTerms(name, spec.zero_terms_query),
     lenient: bool(spec.lenient, false),
+    autoGenerateSynonymsPhraseQuery: bool(spec.auto_generate_synonyms_phrase_query, true),
   };
 }
 

@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { coerceBoolean, coerceNumber, fieldType, keywordTerm, numericTerm, NUMERIC_TYPES, parseDateValue, type FieldMapping } from '../../mapping/index.js';
+import { coerceBoolean, coerceNumber, dateFieldValue, fieldType, keywordTerm, numericTerm, NUMERIC_TYPES, type FieldMapping } from '../../mapping/index.js';
 
 /**
  * The indexed term a term-level query value looks for in a field of this mapping, or undefined
@@ -30,11 +30,9 @@ export function queryTerm(mapping: FieldMapping, value: string | number | boolea
     return String(b);
   }
   if (type === 'date' || type === 'date_nanos') {
-    const ms = parseDateValue(value, typeof mapping.format === 'string' ? mapping.format : undefined);
-    if (ms === undefined) {
-      throw new EsError(400, 'query_shard_exception', `failed to create query: failed to parse date field [${String(value)}] with format [${typeof mapping.format === 'string' ? mapping.format : 'strict_date_optional_time||epoch_millis'}]`);
-    }
-    return numericTerm(ms);
+    const date = dateFieldValue(value, mapping);
+    if (date.problem !== undefined) throw new EsError(400, 'query_shard_exception', `failed to create query: ${date.problem}`);
+    return numericTerm(date.value);
   }
   return String(value);
 }

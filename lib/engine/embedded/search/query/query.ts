@@ -16,6 +16,8 @@ export interface FullTextOptions {
   transpositions: boolean;
   zeroTermsQuery: 'none' | 'all';
   lenient: boolean;
+  /** Whether a multi-word synonym (a side path of a token graph) becomes a phrase (default) or a conjunction. */
+  autoGenerateSynonymsPhraseQuery: boolean;
 }
 
 export type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
@@ -87,8 +89,18 @@ export type LoweredQuery =
   | { type: 'indexed_term'; field: string; term: string; boost: number; constant: boolean }
   /** Terms of the field's dictionary that pass a test: constant score, or fuzzy (per-term boost, BM25). */
   | { type: 'term_pattern'; field: string; pattern: TermPattern; scoring: 'constant' | 'fuzzy'; maxExpansions: number; boost: number }
-  /** Analyzed phrase: alternatives per position, relative offsets, slop; with `prefixExpansions`, the last position's terms are prefixes. */
-  | { type: 'phrase'; field: string; terms: string[][]; offsets: number[]; slop: number; prefixExpansions?: number; boost: number };
+  /**
+   * Analyzed phrase: each path is a way through the analyzed text (one, unless the text was a token
+   * graph), with alternatives per position and offsets; a document matches when one path lines up
+   * within `slop`. With `prefixExpansions`, the last position's terms of each path are prefixes.
+   */
+  | { type: 'phrase'; field: string; paths: PhrasePath[]; slop: number; prefixExpansions?: number; boost: number };
+
+/** One way through an analyzed phrase: the terms that may stand at each position, and the positions' offsets from the first. */
+export interface PhrasePath {
+  terms: string[][];
+  offsets: number[];
+}
 
 /** How many should clauses must match (ES's minimum_should_match, integers, percentages and combinations). */
 export function requiredShouldMatches(spec: string | number | undefined, shouldCount: number, hasMustOrFilter: boolean): number {

@@ -1,6 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
-import type { AnalysisRegistry } from '../../analysis/index.js';
+import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
+import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import type { FullTextOptions, Query, Scalar } from './query.js';
@@ -11,7 +12,6 @@ export interface RewriteContext {
 }
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
-const BM25_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type', 'keyword', 'constant_keyword', 'wildcard']);
 const NONE: Query = { type: 'match_none' };
 
 /** The analyzer a full-text query uses on a field: query's, search_analyzer, analyzer, index defaults. */
@@ -23,40 +23,21 @@ function searchAnalyzer(mapping: FieldMapping, registry: AnalysisRegistry, overr
   return registry.hasAnalyzer('default') ? 'default' : 'standard';
 }
 
-/** Analyzed query text grouped by position: [[terms at pos 0], [terms at pos 1]…] with their positions. */
-function analyze(mapping: FieldMapping, registry: AnalysisRegistry, text: string, analyzer?: string): { groups: string[][]; positions: number[] } {
-  const tokens = registry.analyzer(searchAnalyzer(mapping, registry, analyzer)).analyze(text);
-  const groups: string[][] = [];
-  const positions: number[] = [];
-  for (const t of tokens) {
-    if (positions.length && positions[positions.length - 1] === t.position) groups[groups.length - 1].push(t.token);
-    else {
-      groups.push([t.token]);
-      positions.push(t.position);
-    }
-  }
-  return { groups, positions };
-}
-
-function termClause(field: string, mapping: FieldMapping, term: string, boost: number, o: FullTextOptions | undefined): Query {
-  if (o?.fuzziness) {
-    const pattern = fuzzyPattern(term, o.fuzziness, o.prefixLength, o.transpositions);
-    if (pattern.maxEdits > 0) return { type: 'term_pattern', field, pattern, scoring: 'fuzzy', maxExpansions: o.maxExpansions, boost };
-  }
-  return { type: 'indexed_term', field, term, boost, constant: !BM25_TYPES.has(fieldType(mapping)) };
-}
-
-function positionClause(field: string, mapping: FieldMapping, terms: string[], boost: number, o: FullTextOptions | undefined): Query {
-  if (terms.length === 1) return termClause(field, mapping, terms[0], boost, o);
-  return { type: 'bool', must: [], filter: [], mustNot: [], should: terms.map((t) => termClause(field, mapping, t, 1, o)), boost };
+/**
+ * The query text as the field's search analyzer (or the query's) tokenizes it; without the
+ * position lengths when the analyzer disables graph queries (shingles), as ES does.
+ */
+function analyze(mapping: FieldMapping, registry: AnalysisRegistry, text: string, analyzer?: string): Token[] {
+  const chosen = registry.analyzer(searchAnalyzer(mapping, registry, analyzer));
+  const tokens = chosen.analyze(text);
+  return chosen.graphQueries === false ? tokens.map(({ positionLength: _, ...token }) => token) : tokens;
 }
 
 /** A non-text field's match: the value as a term (keyword normalizer, number, date…); lenient swallows bad values. */
 function valueMatch(field: string, mapping: FieldMapping, value: Scalar, boost: number, ctx: RewriteContext, lenient: boolean): Query {
   try {
     const term = queryTerm(mapping, value, ctx.registry);
-    if (term === undefined) return NONE;
-    return { type: 'indexed_term', field, term, boost, constant: !BM25_TYPES.has(fieldType(mapping)) };
+    return term === undefined ? NONE : termClause(field, mapping, term, boost, undefined);
   } catch (err) {
     if (lenient) return NONE;
     throw err;
@@ -71,12 +52,8 @@ function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: nu
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
-  const { groups } = analyze(mapping, ctx.registry, String(text), o.analyzer);
-  if (!groups.length) return zeroTerms(o.zeroTermsQuery);
-  if (groups.length === 1 && o.minimumShouldMatch === undefined) return positionClause(field, mapping, groups[0], boost, o);
-  const clauses = groups.map((g) => positionClause(field, mapping, g, 1, o));
-  if (o.operator === 'and') return { type: 'bool', must: clauses, filter: [], should: [], mustNot: [], boost };
-  return { type: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: o.minimumShouldMatch, boost };
+  const tokens = analyze(mapping, ctx.registry, String(text), o.analyzer);
+  return tokens.length ? matchQuery(field, mapping, tokens, o, boost) : zeroTerms(o.zeroTermsQuery);
 }
 
 function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
@@ -86,28 +63,16 @@ function rewritePhrase(field: string, text: string, slop: number, analyzer: stri
     if (prefixExpansions !== undefined) return { type: 'term_pattern', field, pattern: prefixPattern(String(text), false), scoring: 'constant', maxExpansions: prefixExpansions, boost };
     return valueMatch(field, mapping, text, boost, ctx, false);
   }
-  const { groups, positions } = analyze(mapping, ctx.registry, text, analyzer);
-  if (!groups.length) return zeroTerms(zero);
-  if (groups.length === 1 && prefixExpansions === undefined) return positionClause(field, mapping, groups[0], boost, undefined);
-  if (groups.length === 1 && prefixExpansions !== undefined) {
-    return { type: 'term_pattern', field, pattern: prefixPattern(groups[0][0], false), scoring: 'constant', maxExpansions: prefixExpansions, boost };
-  }
-  return { type: 'phrase', field, terms: groups, offsets: positions.map((p) => p - positions[0]), slop, prefixExpansions, boost };
+  const tokens = analyze(mapping, ctx.registry, text, analyzer);
+  return tokens.length ? phraseQuery(field, mapping, tokens, slop, boost, prefixExpansions) : zeroTerms(zero);
 }
 
 function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
-  const { groups } = analyze(mapping, ctx.registry, text, o.analyzer);
-  if (!groups.length) return zeroTerms(o.zeroTermsQuery);
-  const clauses = groups.map((g, i) => {
-    if (i < groups.length - 1) return positionClause(field, mapping, g, 1, o);
-    const prefixes: Query[] = g.map((t) => ({ type: 'term_pattern', field, pattern: prefixPattern(t, false), scoring: 'constant', maxExpansions: Infinity, boost: 1 }));
-    return prefixes.length === 1 ? prefixes[0] : ({ type: 'bool', must: [], filter: [], mustNot: [], should: prefixes, boost: 1 } as Query);
-  });
-  if (o.operator === 'and') return { type: 'bool', must: clauses, filter: [], should: [], mustNot: [], boost };
-  return { type: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: o.minimumShouldMatch, boost };
+  const tokens = analyze(mapping, ctx.registry, text, o.analyzer);
+  return tokens.length ? boolPrefixQuery(field, mapping, tokens, o, boost) : zeroTerms(o.zeroTermsQuery);
 }
 
 /** Leaf field paths of the mappings (objects walked, multi-fields included), for field patterns. */
@@ -184,8 +149,8 @@ function rewriteCrossFields(q: Extract<Query, { type: 'multi_match' }>, fields: 
       (perPosition[0] ??= []).push(valueMatch(field, mapping, q.query, boost, ctx, true));
       continue;
     }
-    analyze(mapping, ctx.registry, String(q.query), q.options.analyzer).groups.forEach((g, i) => {
-      (perPosition[i] ??= []).push(positionClause(field, mapping, g, boost, q.options));
+    positionGroups(analyze(mapping, ctx.registry, String(q.query), q.options.analyzer)).groups.forEach((g, i) => {
+      (perPosition[i] ??= []).push(synonymClause(field, mapping, g, boost, q.options));
     });
   }
   if (!perPosition.length) return zeroTerms(q.options.zeroTermsQuery);

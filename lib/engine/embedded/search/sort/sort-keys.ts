@@ -1,12 +1,13 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseDateValue, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
-import { formatDate } from '../../mapping/date-format.js';
+import type { DocValue } from '../../index/index.js';
+import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, formatDate, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
 import type { SortMode, SortSpec } from './sort-spec.js';
 
-/** The value a document is ordered by for one criterion; null when it has none. */
-export type SortKey = number | string | null;
+/** The value a document is ordered by for one criterion (BigInts: date_nanos); null when it has none. */
+export type SortKey = number | bigint | string | null;
 
 /** One criterion, resolved against one index: computes a document's key and renders it as ES does. */
 export interface ResolvedSort {
@@ -26,7 +27,31 @@ function illegal(reason: string): EsError {
   return new EsError(400, 'illegal_argument_exception', reason);
 }
 
-function pick(values: ReadonlyArray<string | number | boolean>, mode: SortMode, integer: boolean): SortKey {
+/** Integer division rounding halves up, as Math.round does (non-negative operands). */
+function roundedQuotient(a: bigint, b: bigint): bigint {
+  return (2n * a + b) / (2n * b);
+}
+
+/** `pick` over epoch nanoseconds, in exact integer arithmetic. */
+function pickBigInt(values: readonly bigint[], mode: SortMode): bigint {
+  const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sum = values.reduce((a, b) => a + b, 0n);
+  const mid = sorted.length >> 1;
+  switch (mode) {
+    case 'min':
+      return sorted[0];
+    case 'max':
+      return sorted[sorted.length - 1];
+    case 'sum':
+      return sum;
+    case 'avg':
+      return roundedQuotient(sum, BigInt(values.length));
+    case 'median':
+      return sorted.length % 2 ? sorted[mid] : roundedQuotient(sorted[mid - 1] + sorted[mid], 2n);
+  }
+}
+
+function pick(values: readonly DocValue[], mode: SortMode, integer: boolean): SortKey {
   if (values.length === 1) {
     const v = values[0];
     return typeof v === 'boolean' ? (v ? 1 : 0) : v;
@@ -36,6 +61,7 @@ function pick(values: ReadonlyArray<string | number | boolean>, mode: SortMode, 
     for (const v of values) if (mode === 'max' ? (v as string) > best : (v as string) < best) best = v as string;
     return best;
   }
+  if (typeof values[0] === 'bigint') return pickBigInt(values as bigint[], mode);
   const nums = values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : (v as number)));
   switch (mode) {
     case 'min':
@@ -84,17 +110,11 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
   }
   const integer = INTEGER_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
   const fi = mapping ? handle.inverted?.field(spec.field) : undefined;
-  const format = spec.format ?? (typeof mapping?.format === 'string' ? mapping.format : undefined);
+  const dates = type === 'date' || type === 'date_nanos' ? dateKeys(spec, type, mapping) : undefined;
 
   const parseValue = (value: unknown): SortKey => {
     if (value === null || value === undefined) return null;
-    if (type === 'date' || type === 'date_nanos') {
-      // A number is the sort value itself (epoch millis), as ES's search_after reads a long.
-      if (typeof value === 'number') return value;
-      const ms = parseDateValue(value, format);
-      if (ms === undefined) throw illegal(`failed to parse date field [${String(value)}] with format [${format ?? 'strict_date_optional_time||epoch_millis'}]`);
-      return ms;
-    }
+    if (dates) return dates.parse(value);
     if (type === 'boolean') return value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : Number(value);
     if (isNumeric) {
       const n = typeof value === 'number' ? value : Number(value);
@@ -117,11 +137,12 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
     key(ord) {
       const values = fi?.docValues.view(ord); // reused array: read here, not kept
       if (!values || values.length === 0) return missingKey;
-      return pick(values, mode, integer);
+      const picked = pick(values, mode, integer);
+      return dates ? dates.key(picked as number | bigint) : picked;
     },
     render(key) {
       if (key === null) return renderMissing;
-      if ((type === 'date' || type === 'date_nanos') && spec.format !== undefined && typeof key === 'number') return formatDate(key, spec.format);
+      if (dates && spec.format !== undefined && typeof key !== 'string') return formatDate(key, spec.format);
       if ((type === 'float' || type === 'half_float') && typeof key === 'number') return float32Text(key);
       return key;
     },

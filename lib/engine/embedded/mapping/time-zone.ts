@@ -1,4 +1,4 @@
-import { EsError } from '../../../../errors/index.js';
+import { EsError } from '../../../errors/index.js';
 
 /**
  * A time zone as ES accepts it in `time_zone`: `Z`/`UTC`, a fixed offset (`+01:00`, `-0800`) or an

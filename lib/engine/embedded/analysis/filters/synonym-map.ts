@@ -1,0 +1,128 @@
+/**
+ * Synonym rules in Solr format, parsed the way Lucene's SolrSynonymParser fills a SynonymMap (with
+ * ES's dedup), shared by the `synonym` and `synonym_graph` filters.
+ *
+ * - "a, b, c" with expand (the default) maps each entry to every other one and keeps the matched
+ *   input (Lucene's includeOrig), so "a" stays with "b" and "c" stacked on it;
+ * - "a, b, c" with expand false maps every entry to the first and drops the input, so the first
+ *   entry itself comes out as a SYNONYM token;
+ * - "a, b => c, d" maps each left side to each right side and never keeps the input.
+ *
+ * An input keeps itself when any of its rules says so. Rule sides are analyzed by the tokenizer and
+ * filters in front of the synonym filter, so a multi-word side becomes a word sequence.
+ */
+import { illegalArgument, boolSetting, listSetting, type Definition } from '../settings.js';
+import type { AnalysisToken } from '../types.js';
+
+export const TYPE_SYNONYM = 'SYNONYM';
+
+/** Analyzes one rule side with the chain that precedes the synonym filter. */
+export type PhraseAnalyzer = (phrase: string) => string[];
+
+export interface SynonymRule {
+  input: string[];
+  /** In the order the rules gave them, without duplicates. */
+  outputs: string[][];
+  /** Whether the matched input tokens stay in the stream. */
+  keepOrig: boolean;
+}
+
+/** Splits on `separator`, honouring backslash escapes, dropping empty parts (SolrSynonymParser.split). */
+function splitRule(s: string, separator: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let pos = 0; pos < s.length; ) {
+    if (s.startsWith(separator, pos)) {
+      if (current.length > 0) parts.push(current);
+      current = '';
+      pos += separator.length;
+      continue;
+    }
+    let ch = s[pos++];
+    if (ch === '\\') {
+      current += ch;
+      if (pos >= s.length) break;
+      ch = s[pos++];
+    }
+    current += ch;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+function unescape(s: string): string {
+  return s.includes('\\') ? s.replace(/\\(.)/g, '$1') : s;
+}
+
+const key = (words: readonly string[]) => words.join('\u0000');
+
+export class SynonymMap {
+  /** First word → rules starting with it, longest input first. */
+  private readonly byFirstWord = new Map<string, SynonymRule[]>();
+
+  constructor(lines: readonly string[], expand: boolean, lenient: boolean, analyzePhrase: PhraseAnalyzer) {
+    const byInput = new Map<string, SynonymRule>();
+    const analyze = (raw: string): string[] | null => {
+      const words = analyzePhrase(unescape(raw).trim());
+      if (words.length === 0) {
+        if (lenient) return null;
+        throw illegalArgument(`failed to build synonyms: term: ${raw.trim()} was completely eliminated by analyzer`);
+      }
+      return words;
+    };
+    const sides = (s: string) => splitRule(s, ',').map(analyze).filter((w): w is string[] => w !== null);
+    const add = (input: string[], output: string[], includeOrig: boolean) => {
+      let rule = byInput.get(key(input));
+      if (!rule) byInput.set(key(input), (rule = { input, outputs: [], keepOrig: false }));
+      if (!rule.outputs.some((o) => key(o) === key(output))) rule.outputs.push(output);
+      rule.keepOrig ||= includeOrig;
+    };
+    for (const line of lines) {
+      if (line.trim().length === 0 || line.trimStart().startsWith('#')) continue;
+      const mapping = splitRule(line, '=>');
+      if (mapping.length > 2) throw illegalArgument('failed to build synonyms: more than one explicit mapping specified on the same line');
+      if (mapping.length === 2) {
+        const outputs = sides(mapping[1]);
+        for (const input of sides(mapping[0])) for (const output of outputs) add(input, output, false);
+        continue;
+      }
+      const entries = sides(line);
+      entries.forEach((input, i) => {
+        if (!expand) add(input, entries[0], false);
+        else entries.forEach((output, j) => i !== j && add(input, output, true));
+      });
+    }
+    for (const rule of byInput.values()) {
+      const list = this.byFirstWord.get(rule.input[0]) ?? [];
+      list.push(rule);
+      list.sort((a, b) => b.input.length - a.input.length);
+      this.byFirstWord.set(rule.input[0], list);
+    }
+  }
+
+  get isEmpty(): boolean {
+    return this.byFirstWord.size === 0;
+  }
+
+  /** The rule with the longest input matching the terms of `tokens` from index `i` on. */
+  longestMatch(tokens: readonly AnalysisToken[], i: number): SynonymRule | undefined {
+    const candidates = this.byFirstWord.get(tokens[i].term);
+    if (!candidates) return undefined;
+    outer: for (const rule of candidates) {
+      if (i + rule.input.length > tokens.length) continue;
+      for (let w = 1; w < rule.input.length; w++) if (tokens[i + w].term !== rule.input[w]) continue outer;
+      return rule;
+    }
+    return undefined;
+  }
+}
+
+/** The rules of a `synonym` / `synonym_graph` definition (inline `synonyms` only). */
+export function synonymMapFromDefinition(def: Definition, analyzePhrase: PhraseAnalyzer): SynonymMap {
+  if (def.synonyms_path !== undefined) throw illegalArgument(`IOException while reading synonyms_path_path: ${String(def.synonyms_path)} (file synonyms are not supported)`);
+  if (def.synonyms_set !== undefined) throw illegalArgument('synonyms_set is not supported by this engine');
+  if (def.format !== undefined && def.format !== 'solr') throw illegalArgument(`synonym format [${String(def.format)}] is not supported by this engine`);
+  const rules = listSetting(def, 'synonyms', false);
+  if (!rules) throw illegalArgument('synonym requires either `synonyms`, `synonyms_set` or `synonyms_path` to be configured');
+  return new SynonymMap(rules, boolSetting(def, 'expand', true), boolSetting(def, 'lenient', false), analyzePhrase);
+}
