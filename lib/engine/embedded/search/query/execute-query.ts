@@ -215,39 +215,84 @@ function phraseTermIds(fi: FieldIndex, terms: string[][], prefixExpansions: numb
   });
 }
 
-/** Phrase frequency of every live document where one path (term ids per position) lines up. */
+/** One term's postings walked document by document (ord, then its positions). */
+class PositionsCursor {
+  private readonly reader = new SliceReader();
+  /** The current document; Infinity once the postings are exhausted. */
+  ord = -1;
+  /** Positions of the current document not read yet. */
+  private pending = 0;
+
+  constructor(fi: FieldIndex, tid: number) {
+    fi.postingsOf(tid, this.reader);
+    this.next();
+  }
+
+  /** Moves to the next document (skipping the current one's positions). */
+  next(): void {
+    while (this.pending > 0) {
+      this.reader.read();
+      this.pending--;
+    }
+    if (this.reader.done) {
+      this.ord = Infinity;
+      return;
+    }
+    this.ord = this.reader.read();
+    this.pending = this.reader.read();
+  }
+
+  /** Appends the current document's positions to `out`. */
+  readPositions(out: number[]): void {
+    while (this.pending > 0) {
+      out.push(this.reader.read());
+      this.pending--;
+    }
+  }
+}
+
+/**
+ * Phrase frequency of every live document where one path (term ids per position) lines up. The
+ * postings of all positions are walked in step (a conjunction on the document, then positions read
+ * for the documents every position has), so a phrase of common words costs no more than reading
+ * their postings once.
+ */
 function pathFreqs(fi: FieldIndex, groups: number[][], offsets: number[], slop: number, x: Exec): Map<number, number> {
   const live = x.index.liveness;
-  // Per position: ord → positions of any of its terms.
-  const maps = groups.map((tids) => {
-    const m = new Map<number, number[]>();
-    for (const tid of tids) {
-      const r = fi.postingsOf(tid, x.reader);
-      while (!r.done) {
-        const ord = r.read();
-        const freq = r.read();
-        let ps = live[ord] === 1 ? m.get(ord) : undefined;
-        if (live[ord] === 1 && !ps) m.set(ord, (ps = []));
-        for (let j = 0; j < freq; j++) {
-          const p = r.read();
-          if (ps) ps.push(p);
-        }
-      }
-    }
-    return m;
-  });
+  const cursors = groups.map((tids) => tids.map((tid) => new PositionsCursor(fi, tid)));
+  const groupOrd = (g: PositionsCursor[]) => {
+    let min = Infinity;
+    for (const c of g) if (c.ord < min) min = c.ord;
+    return min;
+  };
+  const positions: number[][] = groups.map(() => []);
   const freqs = new Map<number, number>();
-  const smallest = maps.reduce((a, b) => (b.size < a.size ? b : a));
-  for (const ord of smallest.keys()) {
-    const positions: number[][] = [];
-    for (const m of maps) {
-      const ps = m.get(ord);
-      if (!ps) break;
-      positions.push(ps.length > 1 ? ps.sort((a, b) => a - b) : ps);
+  for (;;) {
+    let target = -1;
+    for (const g of cursors) target = Math.max(target, groupOrd(g));
+    if (target === Infinity) break;
+    let aligned = true;
+    for (const g of cursors) {
+      for (const c of g) while (c.ord < target) c.next();
+      if (groupOrd(g) !== target) aligned = false;
     }
-    if (positions.length < maps.length) continue;
-    const freq = phraseFreq(positions, offsets, slop);
-    if (freq > 0) freqs.set(ord, freq);
+    if (!aligned) continue;
+    if (live[target] === 1) {
+      for (let i = 0; i < cursors.length; i++) {
+        const ps = positions[i];
+        ps.length = 0;
+        let readers = 0;
+        for (const c of cursors[i]) {
+          if (c.ord !== target) continue;
+          c.readPositions(ps);
+          readers++;
+        }
+        if (readers > 1) ps.sort((a, b) => a - b);
+      }
+      const freq = phraseFreq(positions, offsets, slop);
+      if (freq > 0) freqs.set(target, freq);
+    }
+    for (const g of cursors) for (const c of g) if (c.ord === target) c.next();
   }
   return freqs;
 }
@@ -288,15 +333,42 @@ function byDocValues(field: string, x: Exec, score: number, test: (values: reado
   return out.build();
 }
 
+/**
+ * A numeric range (numbers, dates, booleans) as a test of one document's doc values; undefined for
+ * a range that is not numeric (terms) or a field no index maps.
+ */
+function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((values: readonly DocValue[]) => boolean) | undefined {
+  const mapping = resolveFieldMapping(x.mappings, q.field);
+  if (!mapping) return undefined;
+  const b = rangeBounds(q, mapping, x.registry, x.now);
+  if (!b.numeric) return undefined;
+  const bool = fieldType(mapping) === 'boolean';
+  return (vs) => vs.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number | bigint), b));
+}
+
+/**
+ * A required clause of a bool that is cheaper checked on the documents the other required
+ * clauses give than run over the whole index: a numeric range, read from doc values.
+ */
+function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefined {
+  if (q.type !== 'range') return undefined;
+  const test = numericRangeTest(q, x);
+  if (!test) return undefined;
+  const dv = x.index.field(q.field)?.docValues;
+  if (!dv) return () => false;
+  return (ord) => {
+    const vs = dv.view(ord); // reused array: read by `test`, not kept
+    return vs !== undefined && test(vs);
+  };
+}
+
 function rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): ScoredDocs {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping) return ScoredDocs.empty();
-  const b = rangeBounds(q, mapping, x.registry, x.now);
   const score = scoring ? q.boost : 0;
-  if (b.numeric) {
-    const bool = fieldType(mapping) === 'boolean';
-    return byDocValues(q.field, x, score, (vs) => vs.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number | bigint), b)));
-  }
+  const test = numericRangeTest(q, x);
+  if (test) return byDocValues(q.field, x, score, test);
+  const b = rangeBounds(q, mapping, x.registry, x.now);
   const fi = x.index.field(q.field);
   if (!fi) return ScoredDocs.empty();
   const tids: number[] = [];
@@ -332,12 +404,36 @@ function seek(set: ScoredDocs, cursors: Int32Array, k: number, ord: number): boo
   return j < set.length && ords[j] === ord;
 }
 
+/**
+ * The required clauses of a bool: the ones run to doc sets, and the ones checked per candidate
+ * (`candidateCheck`) — only when some other required clause gives the candidates. A checked `must`
+ * clause scores its boost, as the range query it stands for.
+ */
+function requiredClauses(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean) {
+  const clauses = [...q.must.map((c) => ({ c, scored: true })), ...q.filter.map((c) => ({ c, scored: false }))];
+  const checks = clauses.map(({ c }) => candidateCheck(c, x));
+  const anyRun = checks.some((check) => check === undefined);
+  const sets: ScoredDocs[] = [];
+  const tests: Array<(ord: number) => boolean> = [];
+  /** Per must clause, in order: its doc set's index in `sets` (-1 when checked), and the score of a checked one. */
+  const mustSet: number[] = [];
+  const mustConstant: number[] = [];
+  clauses.forEach(({ c, scored }, i) => {
+    const check = anyRun ? checks[i] : undefined;
+    if (scored) {
+      mustSet.push(check ? -1 : sets.length);
+      mustConstant.push(check && scoring ? (c as { boost: number }).boost : 0);
+    }
+    if (check) tests.push(check);
+    else sets.push(run(c, x, scored && scoring));
+  });
+  return { sets, tests, mustSet, mustConstant };
+}
+
 function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean): ScoredDocs {
-  const must = q.must.map((c) => run(c, x, scoring));
-  const filter = q.filter.map((c) => run(c, x, false));
+  const { sets: required, tests, mustSet, mustConstant } = requiredClauses(q, x, scoring);
   const should = q.should.map((c) => run(c, x, scoring));
   const mustNot = q.mustNot.map((c) => run(c, x, false));
-  const required = [...must, ...filter];
   const needed = requiredShouldMatches(q.minimumShouldMatch, should.length, required.length > 0);
   if (should.length && needed > should.length) return ScoredDocs.empty();
   const notCursors = new Int32Array(mustNot.length);
@@ -356,6 +452,7 @@ function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolea
       const ord = driver.ords[i];
       let ok = true;
       for (let k = 0; k < required.length && ok; k++) if (k !== driverIdx) ok = seek(required[k], reqCursors, k, ord);
+      for (let k = 0; k < tests.length && ok; k++) ok = tests[k](ord);
       if (!ok || excluded(ord)) continue;
       let score = 0;
       let matched = 0;
@@ -367,7 +464,10 @@ function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolea
       }
       if (matched < needed) continue;
       let mustScore = 0;
-      for (let k = 0; k < must.length; k++) mustScore += k === driverIdx ? must[k].scores[i] : must[k].scores[reqCursors[k]];
+      for (let k = 0; k < mustSet.length; k++) {
+        const m = mustSet[k];
+        mustScore += m < 0 ? mustConstant[k] : m === driverIdx ? required[m].scores[i] : required[m].scores[reqCursors[m]];
+      }
       out.add(ord, scoring ? f(f(f(mustScore) + f(score)) * boost) : 0);
     }
     return out.build();
