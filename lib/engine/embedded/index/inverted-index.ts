@@ -117,6 +117,11 @@ export class InvertedIndex {
     return this.liveCount;
   }
 
+  /** True when every ordinal ever assigned is a live document (none removed or pending). */
+  get allLive(): boolean {
+    return this.liveCount === this.ordToId.length;
+  }
+
   /** Ordinals ever assigned (live or dead); live ones are < maxOrd. */
   get maxOrd(): number {
     return this.ordToId.length;

@@ -62,6 +62,8 @@ export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): S
 }
 
 function liveDocFreq(fi: FieldIndex, tid: number, x: Exec): number {
+  // No removed or pending document: every posting is a live one.
+  if (x.index.allLive) return fi.postingsCount(tid);
   const r = fi.postingsOf(tid, x.reader);
   const live = x.index.liveness;
   let n = 0;
