@@ -42,7 +42,8 @@ export class MatchContexts {
       this.backend, 'GET', `/${encodeURIComponent(index)}`,
     );
     if (res.status !== 200 || !res.body) return undefined;
-    const meta = res.body[index] ?? Object.values(res.body)[0];
+    const name = res.body[index] ? index : Object.keys(res.body)[0];
+    const meta = name === undefined ? undefined : res.body[name];
     if (!meta) return undefined;
     const settings = meta.settings?.index ?? {};
     const limit = (v: unknown) => (v === undefined ? undefined : Number(v));
@@ -50,6 +51,6 @@ export class MatchContexts {
       maxNgramDiff: limit(settings.max_ngram_diff),
       maxShingleDiff: limit(settings.max_shingle_diff),
     });
-    return { mappings: meta.mappings ?? {}, registry };
+    return { mappings: meta.mappings ?? {}, registry, indexName: name };
   }
 }

@@ -4,7 +4,7 @@ import { resolveFieldMapping } from '../mapping/index.js';
 import { aggregate } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { executeQuery, explainQuery, float32, type Query, type ScoredDocs } from './query/index.js';
+import { executeQuery, explainQuery, float32, queryContextOf, type Query, type ScoredDocs } from './query/index.js';
 import type { SearchRequest } from './search-request.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
@@ -58,7 +58,7 @@ function needsScores(req: SearchRequest): boolean {
 
 /** Query phase of one index: matching ordinals and scores, with min_score, indices_boost and terminate_after applied. */
 function matchIndex(handle: IndexHandle, handleOrder: number, req: SearchRequest, scoring: boolean, sorts: SortSpec[], mappedSomewhere: (f: string) => boolean): IndexMatches {
-  const ctx = { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry };
+  const ctx = queryContextOf(handle);
   const scored: ScoredDocs = executeQuery(req.query, ctx, scoring);
   let ords: ArrayLike<number> = scored.ords;
   let scores: ArrayLike<number> = scored.scores;
@@ -84,7 +84,7 @@ function matchIndex(handle: IndexHandle, handleOrder: number, req: SearchRequest
 
 function applyPostFilter(matches: IndexMatches[], filter: Query): IndexMatches[] {
   return matches.map((m) => {
-    const pass = executeQuery(filter, { index: m.handle.inverted!, mappings: m.handle.mappings, registry: m.handle.registry }, false);
+    const pass = executeQuery(filter, queryContextOf(m.handle), false);
     const ords: number[] = [];
     const scores: number[] = [];
     // Both sides are ascending: one merge walk.
@@ -202,7 +202,7 @@ function buildHit(c: Candidate, req: SearchRequest, showScore: boolean, showSort
   if (req.explain) {
     hit._shard = `[${handle.name}][0]`;
     hit._node = 'embedded';
-    hit._explanation = explainQuery(req.query, c.ord, { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry }).explanation;
+    hit._explanation = explainQuery(req.query, c.ord, queryContextOf(handle)).explanation;
   }
   return hit;
 }
@@ -321,6 +321,6 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
 export function runCount(handles: IndexHandle[], query: Query): Record<string, unknown> {
   ensureSearchable(handles);
   let count = 0;
-  for (const h of handles) count += executeQuery(query, { index: h.inverted!, mappings: h.mappings, registry: h.registry }, false).size;
+  for (const h of handles) count += executeQuery(query, queryContextOf(h), false).size;
   return { count, _shards: shardsOf(handles) };
 }

@@ -1,5 +1,5 @@
 import { toEsError } from '../../../../errors/index.js';
-import { explainQuery, parseQuery } from '../../search/index.js';
+import { explainQuery, parseQuery, queryContextOf } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -38,7 +38,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   const body = requestBody(req);
   const query = effectiveQuery(body?.query, req.params, [handle], req.pathParams.index) ?? { match_all: {} };
   const ord = handle.inverted!.ordOf(id)!;
-  const { matched, explanation } = explainQuery(parseQuery(query), ord, { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry });
+  const { matched, explanation } = explainQuery(parseQuery(query), ord, queryContextOf(handle));
   return { status: 200, body: { ...head, matched, explanation } };
 }
 

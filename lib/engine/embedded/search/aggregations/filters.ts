@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { executeQuery, parseQuery, type Query } from '../query/index.js';
+import { executeQuery, parseQuery, queryContextOf, type Query } from '../query/index.js';
 import { withSubs } from './aggregations.js';
 import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
@@ -13,7 +13,7 @@ function matchesOf(query: Query, handle: IndexHandle): Map<number, number> {
   let perHandle = matchesCache.get(query);
   if (!perHandle) matchesCache.set(query, (perHandle = new Map()));
   let m = perHandle.get(handle);
-  if (!m) perHandle.set(handle, (m = executeQuery(query, { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry }, false)));
+  if (!m) perHandle.set(handle, (m = executeQuery(query, queryContextOf(handle), false)));
   return m;
 }
 

@@ -12,6 +12,8 @@ export interface MatchContext {
   registry: AnalysisRegistry;
   /** Epoch ms for date math (`now`); defaults to the current time. */
   now?: number;
+  /** The index's name, for queries on the `_index` metadata field. */
+  indexName?: string;
 }
 
 export interface CandidateDocument {
@@ -21,6 +23,7 @@ export interface CandidateDocument {
 
 interface Evaluated {
   id: string;
+  indexName?: string;
   fields: Map<string, IndexableField>;
   nested?: ParsedDocument['nested'];
   mappings: Mappings;
@@ -170,15 +173,8 @@ function evaluate(q: Query, e: Evaluated): boolean {
  * function_score over a scored query is not applied.
  */
 export function documentMatches(query: Query, candidate: CandidateDocument, ctx: MatchContext): boolean {
-  let doc: ParsedDocument;
-  try {
-    doc = parseDocument(candidate.source, ctx.mappings, ctx.registry, candidate.id);
-  } catch {
-    return false;
-  }
-  const mappings = doc.mappings ?? ctx.mappings;
-  const e: Evaluated = { id: candidate.id, fields: doc.fields, nested: doc.nested, mappings, registry: ctx.registry, now: ctx.now ?? Date.now() };
-  return evaluate(rewriteQuery(query, e), e);
+  const e = prepareDocument(candidate, ctx)?.evaluated as Evaluated | undefined;
+  return e !== undefined && evaluate(rewriteQuery(query, e), e);
 }
 
 /** Parses a query DSL object once and returns a predicate over documents. */
@@ -209,7 +205,7 @@ export function prepareDocument(candidate: CandidateDocument, ctx: MatchContext)
     return undefined;
   }
   const mappings = doc.mappings ?? ctx.mappings;
-  const evaluated: Evaluated = { id: candidate.id, fields: doc.fields, nested: doc.nested, mappings, registry: ctx.registry, now: ctx.now ?? Date.now() };
+  const evaluated: Evaluated = { id: candidate.id, indexName: ctx.indexName, fields: doc.fields, nested: doc.nested, mappings, registry: ctx.registry, now: ctx.now ?? Date.now() };
   return { id: candidate.id, fields: doc.fields, newMappings: doc.mappings, evaluated };
 }
 

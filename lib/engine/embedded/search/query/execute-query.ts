@@ -1,4 +1,5 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
+import type { IndexHandle } from '../../indices/index.js';
 import { SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
@@ -18,6 +19,13 @@ export interface ExecutionContext {
   registry: AnalysisRegistry;
   /** Epoch ms for date math (`now`); defaults to the current time. */
   now?: number;
+  /** The index's name, for queries on the `_index` metadata field. */
+  indexName?: string;
+}
+
+/** The context queries run in on one open index. */
+export function queryContextOf(handle: IndexHandle): ExecutionContext {
+  return { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry, indexName: handle.name };
 }
 
 const f = Math.fround;
@@ -49,6 +57,7 @@ interface Exec {
   mappings: Mappings;
   registry: AnalysisRegistry;
   now: number;
+  indexName?: string;
   reader: SliceReader;
 }
 
@@ -57,7 +66,7 @@ interface Exec {
  * scores (Lucene's BM25 in float arithmetic). With `scoring` false (filter context) scores are 0.
  */
 export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): ScoredDocs {
-  const x: Exec = { index: ctx.index, mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), reader: new SliceReader() };
+  const x: Exec = { index: ctx.index, mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, reader: new SliceReader() };
   return run(rewriteQuery(q, ctx), x, scoring);
 }
 

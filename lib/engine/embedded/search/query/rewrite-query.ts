@@ -9,6 +9,11 @@ import type { FullTextOptions, Query, Scalar } from './query.js';
 export interface RewriteContext {
   mappings: Mappings;
   registry: AnalysisRegistry;
+  /**
+   * The concrete index the query runs on, for queries on the `_index` metadata field (which
+   * Elasticsearch rewrites per shard into match_all or match_none); unknown: they match nothing.
+   */
+  indexName?: string;
 }
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
@@ -172,7 +177,45 @@ function keywordValue(field: string, value: string, ctx: RewriteContext): string
  * phrase and pattern clauses; compound queries are rewritten recursively. Deterministic, so the
  * executor and the document matcher see the same clauses.
  */
+/**
+ * A query on the `_index` metadata field, decided against the index it runs on: every document
+ * (a constant score of its boost) or none. Undefined for any other query.
+ */
+function indexFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
+  if (!('field' in q) || q.field !== '_index') return undefined;
+  const name = ctx.indexName;
+  let matches: boolean;
+  switch (q.type) {
+    case 'term':
+      matches = name !== undefined && (q.caseInsensitive ? String(q.value).toLowerCase() === name.toLowerCase() : String(q.value) === name);
+      break;
+    case 'terms':
+      matches = name !== undefined && q.values.some((v) => String(v) === name);
+      break;
+    case 'match':
+      matches = name !== undefined && String(q.query) === name;
+      break;
+    case 'prefix':
+      matches = name !== undefined && prefixPattern(String(q.value), q.caseInsensitive).test(name);
+      break;
+    case 'wildcard':
+      matches = name !== undefined && wildcardPattern(String(q.value), q.caseInsensitive).test(name);
+      break;
+    case 'regexp':
+      matches = name !== undefined && regexpPattern(q.value, q.caseInsensitive).test(name);
+      break;
+    case 'exists':
+      matches = true;
+      break;
+    default:
+      return undefined;
+  }
+  return matches ? { type: 'match_all', boost: 'boost' in q && typeof q.boost === 'number' ? q.boost : 1 } : NONE;
+}
+
 export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
+  const onIndex = indexFieldQuery(q, ctx);
+  if (onIndex) return onIndex;
   switch (q.type) {
     case 'match':
       return rewriteMatch(q.field, q.query, q.options, q.boost, ctx);

@@ -169,6 +169,15 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
         parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
       };
     }
+    if (spec.field === '_index') {
+      // The metadata field: one value for every document of the index, its name.
+      return {
+        spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
+        key: () => handle.name,
+        render: (k) => k,
+        parseAfter: (v) => String(v),
+      };
+    }
     const mapping = resolveFieldMapping(handle.mappings, spec.field);
     if (!mapping && spec.unmappedType === undefined && !mappedSomewhere(spec.field)) {
       throw new EsError(400, 'query_shard_exception', `No mapping found for [${spec.field}] in order to sort on`, { index_uuid: handle.uuid, index: handle.name });
