@@ -8,6 +8,8 @@ export { keywordTerm, numericTerm, coerceNumber, coerceBoolean, indexAnalyzerNam
 export { parseDateValue, dateFormatOf, dateFieldValue } from './dates.js';
 export { parseDate, parseInstant, isValidDateFormat, DEFAULT_DATE_FORMAT } from './date-format.js';
 export { DatePrinter, formatDate } from './date-printer.js';
+export { parseDateMath, type DateMathOptions } from './date-math.js';
+export { addUnits, roundDown } from './calendar.js';
 export { NAMED_PATTERNS } from './date-pattern.js';
 export { millisOfNanos, type EpochTime, type Instant } from './instant.js';
 export { clampedEpochNanos, nanosOfMillis } from './date-nanos.js';

@@ -185,6 +185,25 @@ describe('embedded engine: aggregations', () => {
       ]);
     });
 
+    it('date_range and a range query read dates alike: date math in the time zone', async () => {
+      const tokyo = 'Asia/Tokyo';
+      const r = await aggs({
+        aggs: {
+          q: { filter: { range: { day: { gte: '2020-02-01||/M', lt: '2020-03-01', time_zone: tokyo } } } },
+          r: { date_range: { field: 'day', time_zone: tokyo, ranges: [{ from: '2020-02-01||/M', to: '2020-03-01' }] } },
+        },
+      });
+      expect(r.q.doc_count).to.equal(2);
+      expect(r.r.buckets).to.deep.equal([{
+        key: '2020-02-01T00:00:00.000+09:00-2020-03-01T00:00:00.000+09:00',
+        from: Date.UTC(2020, 0, 31, 15), from_as_string: '2020-02-01T00:00:00.000+09:00',
+        to: Date.UTC(2020, 1, 29, 15), to_as_string: '2020-03-01T00:00:00.000+09:00',
+        doc_count: 2,
+      }]);
+      const e = await es.call('POST', '/agg/_search', { size: 0, aggs: { r: { date_range: { field: 'day', ranges: [{ from: 'now/q' }] } } } });
+      expect([e.status, e.json.error.root_cause[0].type, e.json.error.root_cause[0].reason]).to.deep.equal([400, 'parse_exception', 'unit [q] not supported for date math [/q]']);
+    });
+
     it('filter and filters with an other bucket, sub-aggregations inside', async () => {
       const r = await aggs({
         aggs: {

@@ -116,6 +116,15 @@ describe('embedded engine: queries', () => {
     expect(ids(await search({ query: { range: { tag: { gte: 'B', lt: 'a' } } } }))).to.deep.equal(['3']);
   });
 
+  it('range on dates in a named time zone: dates without an offset, and rounding, are local to it', async () => {
+    // 2024-02-01 in New York starts at 05:00 UTC, after the document of that day (midnight UTC).
+    expect(ids(await search({ query: { range: { day: { gte: '2024-02-01', time_zone: 'America/New_York' } } } }))).to.deep.equal(['3']);
+    expect(ids(await search({ query: { range: { day: { lt: '2024-02-01', time_zone: 'Asia/Tokyo' } } } }))).to.deep.equal(['1']);
+    // A date with an offset is that instant, rounded in the zone: March 1st in New York starts at 05:00 UTC.
+    expect(ids(await search({ query: { range: { day: { lt: '2024-03-01T12:00:00Z||/d', time_zone: 'America/New_York' } } } })).sort()).to.deep.equal(['1', '2', '3']);
+    expect(ids(await search({ query: { range: { day: { gte: '2024-02-01T00:00:00Z', time_zone: 'Asia/Tokyo' } } } })).sort()).to.deep.equal(['2', '3']);
+  });
+
   it('bool, constant_score, dis_max, boosting', async () => {
     const b = await search({ query: { bool: { must: [{ match: { title: 'dog' } }], must_not: [{ term: { tag: 'b' } }] } } });
     expect(ids(b)).to.deep.equal(['3']);

@@ -58,12 +58,12 @@ describe('embedded engine: date_nanos to the nanosecond', () => {
     expect(r.json.hits.total.value).to.equal(3);
   });
 
-  it('date math rounds up to the last nanosecond of the unit', async () => {
-    await datesIndex(es, 'edge', { first: '2018-10-29T12:12:12.999000001Z', last: '2018-10-29T12:12:12.999999999Z', next: '2018-10-29T12:12:13Z' });
+  it('date math rounds up to the last millisecond of the unit, as Elasticsearch (JavaDateMathParser) does', async () => {
+    await datesIndex(es, 'edge', { inside: '2018-10-29T12:12:12.999Z', first: '2018-10-29T12:12:12.999000001Z', last: '2018-10-29T12:12:12.999999999Z', next: '2018-10-29T12:12:13Z' });
     let r = await es.call('POST', '/edge/_search', { query: { range: { t: { lte: '2018-10-29T12:12:12||/s' } } }, sort: ['t'] });
-    expect(ids(r)).to.deep.equal(['first', 'last']);
-    r = await es.call('POST', '/edge/_search', { query: { range: { t: { gt: '2018-10-29T12:12:12||/s' } } } });
-    expect(ids(r)).to.deep.equal(['next']);
+    expect(ids(r)).to.deep.equal(['inside']);
+    r = await es.call('POST', '/edge/_search', { query: { range: { t: { gt: '2018-10-29T12:12:12||/s' } } }, sort: ['t'] });
+    expect(ids(r)).to.deep.equal(['first', 'last', 'next']);
   });
 
   it('search_after takes exact epoch nanoseconds, or a date in the field format', async () => {

@@ -1,9 +1,9 @@
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
-import { DateFormatter } from './date-format.js';
+import { DateFormatter } from './date-formatter.js';
 import { dateRounding, parseDateInterval, type DateInterval } from './histogram.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
-import { parseTimeZone } from '../../mapping/index.js';
+import { DEFAULT_DATE_FORMAT, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet, type Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -97,7 +97,7 @@ function prepare(spec: CompositeSource, docs: DocSet, now: number): Prepared {
     spec, src,
     keyOf: (v) => rounding.round(numericValue(v)),
     print: (k) => (k === null || !fmt ? k : fmt.print(k as number)),
-    parseAfter: (v) => (v === null ? null : typeof v === 'number' ? v : (fmt ?? new DateFormatter('strict_date_optional_time||epoch_millis', zone)).parse(v, now)),
+    parseAfter: (v) => (v === null ? null : typeof v === 'number' ? v : (fmt ?? new DateFormatter(DEFAULT_DATE_FORMAT, zone)).parse(v, now)),
   };
 }
 

@@ -1,11 +1,11 @@
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, javaDouble, parseOrder, type OrderCriterion } from './bucket-order.js';
-import { addUnits, DateFormatter, roundDown } from './date-format.js';
+import { DateFormatter } from './date-formatter.js';
 import { groupBy } from './grouping.js';
 import { applyParentPipelines } from './pipelines.js';
 import { resolveSource, type ResolvedSource } from './source.js';
-import { parseTimeZone, type TimeZone } from '../../mapping/index.js';
+import { addUnits, DEFAULT_DATE_FORMAT, parseTimeZone, roundDown, type TimeZone } from '../../mapping/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -253,7 +253,7 @@ export const dateHistogram: AggregationType<DateHistogramParams> = {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [date_histogram]`);
     }
     const zone = parseTimeZone(p.timeZone);
-    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? 'strict_date_optional_time', zone);
+    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const rounding = dateRounding(p.interval, zone, p.offset);
     const date = (v: unknown, up: boolean) => (v === undefined ? undefined : fmt.parse(v, ctx.now, up));
     const buckets = buildBuckets(node, docs, ctx, src, rounding,

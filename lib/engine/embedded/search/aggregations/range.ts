@@ -1,9 +1,9 @@
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
-import { DateFormatter } from './date-format.js';
+import { DateFormatter } from './date-formatter.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
-import { parseTimeZone } from '../../mapping/index.js';
+import { DEFAULT_DATE_FORMAT, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -131,7 +131,7 @@ export const dateRange: AggregationType<RangeParams> = {
     const p = node.params;
     const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx.now, p.timeZone);
     const zone = parseTimeZone(p.timeZone);
-    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? 'strict_date_optional_time', zone);
+    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
     const ranges = sortRanges(p.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));

@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
-import { DEFAULT_DATE_FORMAT, DateFormatter } from './date-format.js';
+import { DEFAULT_DATE_FORMAT, INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
+import { DateFormatter } from './date-formatter.js';
 import { MillisOfNanos } from './millis-of-nanos.js';
 import { isObject, type Value } from './types.js';
 

@@ -1,7 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, keywordTerm, millisOfNanos, type EpochTime, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { dateMathInstant, parseDateMath } from './date-math.js';
 import type { Query } from './query.js';
 
 /** One doc value of a field (date_nanos: epoch nanoseconds, a BigInt). */
@@ -27,9 +26,11 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
   const loInc = q.gt === undefined;
   const hiInc = q.lt === undefined;
   if (type === 'date' || type === 'date_nanos') {
-    const format = q.format ?? dateFormatOf(mapping);
+    const zone = parseTimeZone(q.timeZone);
     const at = (v: unknown, roundUp: boolean): EpochTime => {
-      const instant = dateMathInstant(typeof v === 'number' ? v : String(v), format, roundUp, q.timeZone, now);
+      // A number is epoch millis unless the query names a format (ES's DateFieldType.rangeQuery).
+      const format = q.format ?? (typeof v === 'number' ? 'epoch_millis' : dateFormatOf(mapping));
+      const instant = parseDateMath(typeof v === 'number' ? v : String(v), { format, zone, roundUp, now });
       return type === 'date_nanos' ? clampedEpochNanos(instant) : instant.millis;
     };
     return { numeric: true, lo: lower === undefined ? undefined : at(lower, !loInc), hi: upper === undefined ? undefined : at(upper, hiInc), loInc, hiInc };
@@ -161,7 +162,7 @@ export function resolveDecay(fn: import('./query.js').DecayFunction, mapping: Fi
     };
   }
   if (type === 'date' || type === 'date_nanos') {
-    const origin = fn.origin === undefined ? now : parseDateMath(typeof fn.origin === 'number' ? fn.origin : String(fn.origin), undefined, false, undefined, now);
+    const origin = fn.origin === undefined ? now : parseDateMath(typeof fn.origin === 'number' ? fn.origin : String(fn.origin), { now }).millis;
     const millis = (v: FieldValue) => (typeof v === 'bigint' ? millisOfNanos(v) : (v as number));
     return { scale: timeValueMs(fn.scale), offset: fn.offset === undefined ? 0 : timeValueMs(fn.offset), distances: (vs) => vs.map((v) => Math.abs(millis(v) - origin)) };
   }
