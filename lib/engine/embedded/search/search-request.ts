@@ -2,6 +2,7 @@ import { EsError } from '../../../errors/index.js';
 import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
 import { parseHighlight, type HighlightRequest } from './highlight/index.js';
 import { parseAggregations, type AggNode } from './aggregations/index.js';
+import { parseCollapse, type Collapse } from './collapse.js';
 import { parseQuery, type Query } from './query/index.js';
 import { parseSort, parseSortParam, type SortSpec } from './sort/index.js';
 import { parseSuggest, type SuggestRequest } from './suggest/index.js';
@@ -34,7 +35,7 @@ export interface SearchRequest {
   terminateAfter?: number;
   /** Index name pattern → score factor, first match wins. */
   indicesBoost: Array<[string, number]>;
-  collapse?: { field: string };
+  collapse?: Collapse;
   /** The body's `aggs`/`aggregations`, parsed and validated. */
   aggregations?: AggNode[];
   /** `typed_keys`: aggregation names prefixed with their type (`sterms#name`). */
@@ -176,14 +177,11 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     minScore = typeof b.min_score === 'number' ? b.min_score : Number(b.min_score);
     if (!Number.isFinite(minScore)) throw parsingError('[min_score] must be a number');
   }
-  let collapse: { field: string } | undefined;
+  let collapse: Collapse | undefined;
   if (b.collapse !== undefined) {
-    const c = b.collapse as Record<string, unknown>;
-    if (c === null || typeof c !== 'object' || typeof c.field !== 'string') throw parsingError('[collapse] requires a [field]');
-    if (c.inner_hits !== undefined) throw new EsError(400, 'illegal_argument_exception', '[collapse.inner_hits] is not supported by the embedded engine yet');
+    collapse = parseCollapse(b.collapse);
     if (searchAfter) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in conjunction with `search_after`');
     if (params.has('scroll')) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in a scroll context');
-    collapse = { field: c.field };
   }
   return {
     query, postFilter, from, size, source, sourceRequested, sort, searchAfter, trackTotalHits, totalAsInt,

@@ -5,6 +5,7 @@ import { aggregate } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { executeQuery, explainQuery, float32, queryContextOf, type Query, type ScoredDocs } from './query/index.js';
+import type { InnerHitsRequest } from './collapse.js';
 import type { SearchRequest } from './search-request.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
@@ -20,6 +21,18 @@ interface IndexMatches {
   length: number;
   sorts: ResolvedSort[];
 }
+
+/** What choosing a page of hits needs: the search's own, or one inner hits definition's. */
+interface PageRequest {
+  from: number;
+  size: number;
+  searchAfter?: unknown[];
+  collapse?: { field: string };
+}
+
+/** What building one hit needs: the search's own options, or one inner hits definition's. */
+type HitRequest = Pick<SearchRequest, 'query' | 'storedFields' | 'version' | 'seqNoPrimaryTerm' | 'source' | 'sourceRequested' | 'docvalueFields' | 'fields' | 'highlight' | 'explain'>
+  & { collapse?: { field: string } };
 
 /** One document competing for the page: where it is, its score and its sort keys. */
 interface Candidate {
@@ -105,7 +118,7 @@ function applyPostFilter(matches: IndexMatches[], filter: Query): IndexMatches[]
  * Collects the best `from + size` candidates under the request's order, with `search_after` and
  * `collapse`, without sorting every match: a bounded heap, and sort keys computed only once per doc.
  */
-function collectTop(matches: IndexMatches[], req: SearchRequest, scoreOrder: boolean): Candidate[] {
+function collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: boolean): Candidate[] {
   const k = req.from + req.size;
   const sortsOf0 = matches[0]?.sorts ?? [];
   const compare = scoreOrder
@@ -122,13 +135,12 @@ function collectTop(matches: IndexMatches[], req: SearchRequest, scoreOrder: boo
     // Best document per collapse key, then the best groups.
     const best = new Map<string, Candidate>();
     for (const m of matches) {
-      const fi = m.handle.inverted!.field(collapseField);
+      const fi = collapseValues(m.handle, collapseField);
       for (let i = 0; i < m.length; i++) {
         const ord = m.ords[i];
         const score = m.scores[i];
         const c: Candidate = { m, ord, score, keys: scoreOrder ? [] : m.sorts.map((s) => s.key(ord, score)) };
-        const v = fi?.docValues.get(ord)?.[0];
-        const key = v === undefined ? '\u0000null' : typeof v + ':' + String(v);
+        const key = groupKey(fi, ord);
         const prev = best.get(key);
         if (!prev || compare(c, prev) < 0) best.set(key, c);
       }
@@ -158,12 +170,112 @@ function collectTop(matches: IndexMatches[], req: SearchRequest, scoreOrder: boo
   return top.sorted();
 }
 
+type FieldIndex = ReturnType<NonNullable<IndexHandle['inverted']>['field']>;
+
+/** The doc values a collapse field groups by in one index, through a field alias to its target. */
+function collapseValues(handle: IndexHandle, field: string): FieldIndex {
+  const mapping = resolveFieldMapping(handle.mappings, field);
+  const target = mapping?.type === 'alias' && typeof mapping.path === 'string' ? mapping.path : field;
+  return handle.inverted!.field(target);
+}
+
+/** The collapse group of a document: its first value of the field, typed, or the group of documents without one. */
+function groupKey(fi: FieldIndex, ord: number): string {
+  const v = fi?.docValues.get(ord)?.[0];
+  return v === undefined ? '\u0000null' : typeof v + ':' + String(v);
+}
+
 /** hits.total: every match (search_after does not change it). */
 function countOf(matches: IndexMatches[]): number {
   return matches.reduce((n, m) => n + m.length, 0);
 }
 
-function buildHit(c: Candidate, req: SearchRequest, showScore: boolean, showSort: boolean): Record<string, unknown> | undefined {
+/** `hits.total` as rendered under `track_total_hits` and `rest_total_hits_as_int`; undefined when not tracked. */
+function totalBody(total: number, track: boolean | number, asInt: boolean): unknown {
+  if (track === false) return asInt ? -1 : undefined;
+  const limit = track === true ? Infinity : track;
+  if (asInt) return Math.min(total, limit);
+  return total > limit ? { value: limit, relation: 'gte' } : { value: total, relation: 'eq' };
+}
+
+function maxScoreOf(matches: IndexMatches[]): number | null {
+  let max: number | null = null;
+  for (const m of matches) for (let i = 0; i < m.length; i++) if (max === null || m.scores[i] > max) max = m.scores[i];
+  return max;
+}
+
+function showsScores(sort: SortSpec[], trackScores: boolean): boolean {
+  return isScoreOrder(sort) || trackScores || sort.some((s) => s.kind === 'score');
+}
+
+function checkCollapseField(field: string, handles: IndexHandle[], mappedSomewhere: (f: string) => boolean): void {
+  if (handles.length && !mappedSomewhere(field)) {
+    throw new EsError(400, 'illegal_argument_exception', `no mapping found for \`${field}\` in order to collapse on`);
+  }
+}
+
+/**
+ * ES's expand phase for `collapse.inner_hits`: for each collapsed hit, each definition is a search of the hit's
+ * group — the request's query and post_filter (not its min_score, indices_boost or terminate_after) narrowed to
+ * the group's value — with the definition's own sort, page, second-level collapse and fetch options.
+ * Returns the `inner_hits` of one page candidate; only the groups on the page are gathered.
+ */
+function groupExpander(
+  handles: IndexHandle[], req: SearchRequest, matches: IndexMatches[], page: Candidate[], mappedSomewhere: (f: string) => boolean,
+): (c: Candidate) => Record<string, unknown> {
+  const { field, innerHits } = req.collapse!;
+  for (const ih of innerHits) if (ih.collapse) checkCollapseField(ih.collapse.field, handles, mappedSomewhere);
+  const scoring = innerHits.some((ih) => showsScores(ih.sort, ih.trackScores));
+  const sameAsSearch = req.minScore === undefined && req.terminateAfter === undefined
+    && handles.every((h) => indexBoost(h, req.indicesBoost) === 1) && (!scoring || needsScores(req));
+  let pool = matches;
+  if (!sameAsSearch) {
+    const plain: SearchRequest = { ...req, minScore: undefined, terminateAfter: undefined, indicesBoost: [] };
+    pool = handles.map((h, i) => matchIndex(h, i, plain, scoring, [], mappedSomewhere));
+    if (req.postFilter) pool = applyPostFilter(pool, req.postFilter);
+  }
+  const keyOf = (c: Candidate) => groupKey(collapseValues(c.m.handle, field), c.ord);
+  const groups = new Map<string, IndexMatches[]>(page.map((c) => [keyOf(c), []]));
+  for (const m of pool) {
+    const fi = collapseValues(m.handle, field);
+    const members = new Map<string, { ords: number[]; scores: number[] }>();
+    for (let i = 0; i < m.length; i++) {
+      const key = groupKey(fi, m.ords[i]);
+      if (!groups.has(key)) continue;
+      let g = members.get(key);
+      if (!g) members.set(key, (g = { ords: [], scores: [] }));
+      g.ords.push(m.ords[i]);
+      g.scores.push(m.scores[i]);
+    }
+    for (const [key, g] of members) groups.get(key)!.push({ ...m, ords: g.ords, scores: g.scores, length: g.ords.length });
+  }
+  const sortsByDefinition = innerHits.map((ih) => {
+    const specs = isScoreOrder(ih.sort) ? [] : ih.sort;
+    return new Map(handles.map((h) => [h, resolveSorts(specs, h, mappedSomewhere)]));
+  });
+  return (c) => {
+    const group = groups.get(keyOf(c))!;
+    const body: Record<string, unknown> = {};
+    innerHits.forEach((ih, d) => {
+      const members = group.map((m) => ({ ...m, sorts: sortsByDefinition[d].get(m.handle)! }));
+      body[ih.name] = { hits: innerHitsBody(members, ih, req) };
+    });
+    return body;
+  };
+}
+
+/** One definition's hits of one group; totals are tracked as a plain search's (up to 10,000). */
+function innerHitsBody(members: IndexMatches[], ih: InnerHitsRequest, req: SearchRequest): Record<string, unknown> {
+  const scoreOrder = isScoreOrder(ih.sort);
+  const showScore = showsScores(ih.sort, ih.trackScores);
+  const page = ih.size > 0 ? collectTop(members, ih, scoreOrder).slice(ih.from) : [];
+  const fetch: HitRequest = { ...ih, query: req.query };
+  const hits = page.flatMap((c) => buildHit(c, fetch, showScore, !scoreOrder) ?? []);
+  const maxScore = showScore ? maxScoreOf(members) : null;
+  return { total: totalBody(countOf(members), 10_000, req.totalAsInt), max_score: maxScore === null ? null : float32(maxScore), hits };
+}
+
+function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: boolean): Record<string, unknown> | undefined {
   const { handle } = c.m;
   const id = handle.inverted!.idOf(c.ord)!;
   const doc = handle.get(id);
@@ -189,7 +301,7 @@ function buildHit(c: Candidate, req: SearchRequest, showScore: boolean, showSort
     ...fieldsFromSource(req.fields, handle.mappings, handle.registry, doc.source),
   };
   if (req.collapse) {
-    const v = handle.inverted!.field(req.collapse.field)?.docValues.get(c.ord)?.[0];
+    const v = collapseValues(handle, req.collapse.field)?.docValues.get(c.ord)?.[0];
     fields[req.collapse.field] = v === undefined ? [null] : [v];
   }
   if (Object.keys(fields).length) hit.fields = fields;
@@ -254,9 +366,7 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   const scoreOrder = isScoreOrder(req.sort);
   const scoring = needsScores(req);
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
-  if (req.collapse && !mappedSomewhere(req.collapse.field) && handles.length) {
-    throw new EsError(400, 'illegal_argument_exception', `no mapping found for \`${req.collapse.field}\` in order to collapse on`);
-  }
+  if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
   let matches = handles.map((h, i) => {
     const t0 = performance.now();
     const m = matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere);
@@ -271,29 +381,24 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
 
   const total = countOf(matches);
   const page = req.size > 0 ? collectTop(matches, req, scoreOrder).slice(req.from) : [];
-  const showScore = scoreOrder || req.trackScores || req.sort.some((s) => s.kind === 'score');
+  const showScore = showsScores(req.sort, req.trackScores);
+  const expand = req.collapse?.innerHits.length && page.length ? groupExpander(handles, req, matches, page, mappedSomewhere) : undefined;
   const out: Record<string, unknown>[] = [];
   // The fetch phase, counted once per index that has hits on the page (as per shard in ES).
   const fetching = new Set<IndexHandle>();
   for (const c of page) {
     const t0 = performance.now();
     const hit = buildHit(c, req, showScore, !scoreOrder);
+    if (hit && expand) hit.inner_hits = expand(c);
     if (hit) out.push(hit);
     c.m.handle.stats.fetchMs += performance.now() - t0;
     fetching.add(c.m.handle);
   }
   for (const h of fetching) h.stats.fetchTotal++;
-  let maxScore: number | null = null;
-  if (showScore && total > 0) {
-    maxScore = -Infinity;
-    for (const m of matches) for (let i = 0; i < m.length; i++) if (m.scores[i] > maxScore) maxScore = m.scores[i];
-  }
+  const maxScore = showScore ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
-  if (req.trackTotalHits === false && req.totalAsInt) hitsBody.total = -1;
-  else if (req.trackTotalHits !== false) {
-    const limit = req.trackTotalHits === true ? Infinity : req.trackTotalHits;
-    hitsBody.total = req.totalAsInt ? total : total > limit ? { value: limit, relation: 'gte' } : { value: total, relation: 'eq' };
-  }
+  const renderedTotal = totalBody(total, req.trackTotalHits, req.totalAsInt);
+  if (renderedTotal !== undefined) hitsBody.total = renderedTotal;
   hitsBody.max_score = maxScore === null ? null : float32(maxScore);
   hitsBody.hits = out;
   const body: Record<string, unknown> = {

@@ -76,7 +76,8 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
     const impl: AggregationType | undefined = registry()[type];
     if (!impl) throw unknownType(type);
     if (!isObject(body)) throw parsing(`Expected [START_OBJECT] under [${type}], but got a [${tokenOf(body)}] in [${name}]`);
-    if (type === 'composite' && parentType !== undefined) {
+    // ES 7 lets a composite sit under a `nested` (which must itself be at the top level).
+    if (type === 'composite' && parentType !== undefined && parentType !== 'nested') {
       throw new EsError(400, 'illegal_argument_exception',
         `[composite] aggregation cannot be used with a parent aggregation of type: [${FACTORY_NAMES[parentType] ?? parentType}]`);
     }

@@ -2,6 +2,7 @@ import { composite } from './composite.js';
 import { filter, filters, global, missing } from './filters.js';
 import { dateHistogram, histogram } from './histogram.js';
 import { avg, cardinality, extendedStats, max, min, stats, sum, valueCount } from './metrics.js';
+import { nested, reverseNested } from './nested.js';
 import { medianAbsoluteDeviation, percentileRanks, percentiles } from './percentiles.js';
 import { PIPELINES } from './pipelines.js';
 import { dateRange, ipRange, range } from './range.js';
@@ -18,7 +19,7 @@ let built: Record<string, AggregationType> | undefined;
 export function registry(): Record<string, AggregationType> {
   built ??= {
     terms, rare_terms: rareTerms, range, date_range: dateRange, ip_range: ipRange, histogram, date_histogram: dateHistogram,
-    filter, filters, missing, global, composite,
+    filter, filters, missing, global, nested, reverse_nested: reverseNested, composite,
     min, max, avg, sum, value_count: valueCount, stats, extended_stats: extendedStats, cardinality,
     percentiles, percentile_ranks: percentileRanks, median_absolute_deviation: medianAbsoluteDeviation, top_hits: topHits,
     ...PIPELINES,

@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { filterSource, sourceFilterFromBody, type SourceFilter } from '../source-filter.js';
+import { nestedIdentity, nestedSource } from './nested-scope.js';
 import { resolveSource, valuesOf } from './source.js';
 import { isObject, type AggregationType, type Value } from './types.js';
 import { numericValue } from './values-source.js';
@@ -90,13 +91,17 @@ export const topHits: AggregationType<TopHitsParams> = {
       const id = seg.handle.inverted!.idOf(r.ord)!;
       const doc = seg.handle.get(id);
       const hit: Record<string, unknown> = { _index: seg.handle.name, _type: '_doc', _id: id };
+      // Inside a `nested` aggregation a hit is a nested object: ES shows where it sits and its own source.
+      const nested = nestedIdentity(seg.handle, r.ord);
+      if (nested) hit._nested = nested;
       if (p.version && doc) hit._version = doc.version;
       if (p.seqNoPrimaryTerm && doc) {
         hit._seq_no = doc.seqNo;
         hit._primary_term = doc.primaryTerm;
       }
       hit._score = sortedByScore ? r.score : null;
-      const source = doc ? filterSource(doc.source, p.source) : undefined;
+      const own = nested ? nestedSource(doc?.source, nested) : doc?.source;
+      const source = isObject(own) ? filterSource(own, p.source) : undefined;
       if (source !== undefined) hit._source = source;
       if (!sortedByScore) hit.sort = r.sort.map((v, i) => (v === null ? (specs[i].asc ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER) : v));
       return hit;
