@@ -153,7 +153,7 @@ function itemError(item: BulkItem, id: string | undefined, err: unknown): JsonOb
  * last one only. (Items are independent, as in Elasticsearch: each chunk is durable and visible
  * on its own.)
  */
-const COMMIT_CHUNK = 100;
+const COMMIT_CHUNK = 250;
 
 async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
