@@ -55,7 +55,7 @@ export interface LiveDocument {
 export class IndexHandle {
   private readonly versions = new Map<string, DocVersion>();
   /** Documents written but not yet committed to the store: reads see them (realtime get). */
-  private readonly pending = new Map<string, StoredDocument>();
+  private pendingWrites = 0;
   private maxSeqNo = -1;
   private sourceBytes = 0;
   private analysis: AnalysisRegistry;
@@ -130,7 +130,7 @@ export class IndexHandle {
     const fp = new Fingerprint();
     for (const { id, doc } of this.store.documents(this.meta)) {
       const deleted = doc.s === undefined;
-      this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted });
+      this.versions.set(id, { version: doc.v, seqNo: doc.q, primaryTerm: doc.t, deleted, pending: undefined });
       if (snapshot) fp.add(id, doc.v, doc.q, doc.t, deleted);
       if (doc.q > this.maxSeqNo) this.maxSeqNo = doc.q;
       if (doc.s !== undefined) {
@@ -176,7 +176,7 @@ export class IndexHandle {
    * the snapshot) does not match, and the index is rebuilt from the store.
    */
   saveSnapshot(): void {
-    if (!this.inverted || this.pending.size) return;
+    if (!this.inverted || this.pendingWrites) return;
     const fp = new Fingerprint();
     for (const [id, v] of this.versions) fp.add(id, v.version, v.seqNo, v.primaryTerm, v.deleted);
     const w = new SnapshotWriter();
@@ -203,7 +203,7 @@ export class IndexHandle {
   }
 
   private stored(id: string): StoredDocument | undefined {
-    return this.pending.get(id) ?? this.store.getDocument(this.meta, id);
+    return this.versions.get(id)?.pending ?? this.store.getDocument(this.meta, id);
   }
 
   /**
@@ -239,9 +239,10 @@ export class IndexHandle {
     return this.shardsBody.body;
   }
 
-  /** @internal A prepared write's document stops being pending (its store commit is over). */
-  settlePending(id: string, doc: StoredDocument): void {
-    if (this.pending.get(id) === doc) this.pending.delete(id);
+  /** @internal A prepared write's version stops being pending (its store commit is over). */
+  settlePending(entry: DocVersion): void {
+    entry.pending = undefined;
+    this.pendingWrites--;
   }
 
   /** Index (create or replace) a document. `sourceText` is the source as JSON, `source` its parse. */
@@ -273,8 +274,9 @@ export class IndexHandle {
     const prev = !created ? this.stored(id) : undefined;
     const bytesDelta = sourceText.length - (prev?.s?.length ?? 0);
     this.sourceBytes += bytesDelta;
-    const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false };
+    const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false, pending: doc };
     this.versions.set(id, entry);
+    this.pendingWrites++;
     // Indexed now (so nothing of the parse is kept waiting), visible once durable.
     const inverted = this.inverted!;
     const ord = inverted.stage(id, parsed);
@@ -285,8 +287,7 @@ export class IndexHandle {
       this.meta = { ...this.meta, mappings: parsed.mappings };
       writes = [{ kind: 'meta', meta: this.meta }, docWrite];
     } else writes = [docWrite];
-    this.pending.set(id, doc);
-    return new DocumentWrite(this, inverted, created ? 201 : 200, this.writeBody(id, version, created ? 'created' : 'updated', seqNo), writes, id, doc, entry, current, bytesDelta, metaBefore, ord);
+    return new DocumentWrite(this, inverted, created ? 201 : 200, this.writeBody(id, version, created ? 'created' : 'updated', seqNo), writes, id, entry, current, bytesDelta, metaBefore, ord);
   }
 
   /** @internal Restores the in-memory state a failed write changed (unless a later write changed it again). */
@@ -321,11 +322,11 @@ export class IndexHandle {
       if (prev?.s) bytesDelta = -prev.s.length;
     }
     this.sourceBytes += bytesDelta;
-    const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true };
+    const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true, pending: doc };
     this.versions.set(id, entry);
-    this.pending.set(id, doc);
+    this.pendingWrites++;
     const writes: StoreWrite[] = [{ kind: 'doc', index: this.meta, id, doc }];
-    return new DocumentWrite(this, this.inverted!, found ? 200 : 404, this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo), writes, id, doc, entry, current, bytesDelta, this.meta, -1);
+    return new DocumentWrite(this, this.inverted!, found ? 200 : 404, this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo), writes, id, entry, current, bytesDelta, this.meta, -1);
   }
 
   /** Partial update (`_update` with `doc` / `upsert` / `doc_as_upsert`). */
@@ -387,7 +388,6 @@ class DocumentWrite implements PreparedWrite {
     readonly body: JsonObject,
     readonly writes: StoreWrite[],
     private readonly id: string,
-    private readonly doc: StoredDocument,
     private readonly entry: DocVersion,
     private readonly previous: DocVersion | undefined,
     private readonly bytesDelta: number,
@@ -397,7 +397,7 @@ class DocumentWrite implements PreparedWrite {
   ) {}
 
   settle(): void {
-    this.handle.settlePending(this.id, this.doc);
+    this.handle.settlePending(this.entry);
   }
 
   /** Store writes complete in the order they were issued, so applies run in seqNo order. */

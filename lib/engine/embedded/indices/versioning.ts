@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import type { StoredDocument } from '../store/index.js';
 
 export type VersionType = 'internal' | 'external' | 'external_gt' | 'external_gte';
 
@@ -8,6 +9,11 @@ export interface DocVersion {
   seqNo: number;
   primaryTerm: number;
   deleted: boolean;
+  /**
+   * The stored form of this version while its write waits for the store commit (realtime reads
+   * see it); undefined once committed (reads go to the store).
+   */
+  pending?: StoredDocument;
 }
 
 export interface ConcurrencyParams {

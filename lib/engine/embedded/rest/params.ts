@@ -62,7 +62,8 @@ export function writeParams(params: URLSearchParams): WriteParams {
 const MAX_ID_BYTES = 512;
 
 export function validateId(id: string): void {
-  const bytes = Buffer.byteLength(id, 'utf8');
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: only a long id needs its bytes counted.
+  const bytes = id.length * 3 <= MAX_ID_BYTES ? 0 : Buffer.byteLength(id, 'utf8');
   if (bytes > MAX_ID_BYTES) {
     throw new EsError(400, 'illegal_argument_exception', `id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`);
   }
