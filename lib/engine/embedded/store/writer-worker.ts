@@ -24,30 +24,55 @@ function db(name: string, format: 1 | 2): Database {
   return d;
 }
 
-function apply(ops: WriterOp[], packed: PackedDocs | undefined): void {
-  for (const o of ops) if (o.op === 'doc') db(o.db, o.format);
-  if (packed) for (const name of packed.dbs) db(name, 2);
-  root.transactionSync(() => {
-    if (packed) for (const { db: name, id, record } of unpackDocs(packed)) db(name, 2).putSync(id, record);
-    for (const o of ops) {
-      switch (o.op) {
-        case 'doc':
-          db(o.db, o.format).putSync(o.id, o.format === 2 ? encodeDocRecord(o.doc) : o.doc);
-          break;
-        case 'meta':
-          meta.putSync(o.meta.name, o.meta);
-          break;
-        case 'unmeta':
-          meta.removeSync(o.name);
-          dbs.delete(o.docs);
-          break;
-        case 'cluster':
-          if (o.value === undefined) cluster.removeSync(o.key);
-          else cluster.putSync(o.key, o.value);
-          break;
-      }
+type Batch = { seq: number; ops: WriterOp[]; packed?: PackedDocs };
+
+/** Opens the databases a batch writes to (outside any transaction, as LMDB wants). */
+function openDatabases(b: Batch): void {
+  for (const o of b.ops) if (o.op === 'doc') db(o.db, o.format);
+  if (b.packed) for (const name of b.packed.dbs) db(name, 2);
+}
+
+/** A batch's writes, in the transaction open now. */
+function put(b: Batch): void {
+  if (b.packed) for (const { db: name, id, record } of unpackDocs(b.packed)) db(name, 2).putSync(id, record);
+  for (const o of b.ops) {
+    switch (o.op) {
+      case 'doc':
+        db(o.db, o.format).putSync(o.id, o.format === 2 ? encodeDocRecord(o.doc) : o.doc);
+        break;
+      case 'meta':
+        meta.putSync(o.meta.name, o.meta);
+        break;
+      case 'unmeta':
+        meta.removeSync(o.name);
+        dbs.delete(o.docs);
+        break;
+      case 'cluster':
+        if (o.value === undefined) cluster.removeSync(o.key);
+        else cluster.putSync(o.key, o.value);
+        break;
     }
-  });
+  }
+}
+
+/**
+ * Commits the batches that arrived together in one transaction (many small writes at once cost
+ * one commit). When LMDB refuses it, each batch is committed alone, so only the one at fault fails.
+ */
+function commit(batches: Batch[]): void {
+  for (const b of batches) openDatabases(b);
+  try {
+    root.transactionSync(() => {
+      for (const b of batches) put(b);
+    });
+    for (const b of batches) committed.push(b.seq);
+  } catch (err) {
+    if (batches.length > 1) {
+      for (const b of batches) commit([b]);
+      return;
+    }
+    port.postMessage({ seq: batches[0].seq, error: String((err as Error).message ?? err) } satisfies WriterReply);
+  }
 }
 
 // Group commit: one fsync at a time; batches committed while it runs wait for the next one.
@@ -67,8 +92,19 @@ function sync(): void {
   });
 }
 
+const queue: Batch[] = [];
+let draining = false;
+
+/** Commits what has arrived, then starts the fsync that acknowledges it. */
+function drain(): void {
+  draining = false;
+  if (queue.length) commit(queue.splice(0));
+  sync();
+}
+
 port.on('message', (req: WriterRequest) => {
   if ('close' in req) {
+    drain();
     const finish = () => {
       if (syncing || committed.length) return void setTimeout(finish, 1);
       void root.close().then(() => port.postMessage({ closed: true } satisfies WriterReply));
@@ -76,12 +112,10 @@ port.on('message', (req: WriterRequest) => {
     finish();
     return;
   }
-  try {
-    apply(req.ops, req.packed);
-  } catch (err) {
-    port.postMessage({ seq: req.seq, error: String((err as Error).message ?? err) } satisfies WriterReply);
-    return;
+  queue.push(req);
+  // The batches that arrive in the same turn (concurrent single-document writes) go in one transaction.
+  if (!draining) {
+    draining = true;
+    setImmediate(drain);
   }
-  committed.push(req.seq);
-  sync();
 });
