@@ -74,6 +74,28 @@ function jsonObject(body: Body): Record<string, unknown> | undefined | null {
   }
 }
 
+/**
+ * Targets read from a JSON object body: none when there is no body; when it cannot be read (not
+ * JSON, not an object, or `readable` says no), an unreadable target for each of `unreadableAs`;
+ * else what `collect` adds.
+ */
+function objectBodyTargets(
+  body: Body,
+  unreadableAs: Operation[],
+  collect: (json: Record<string, unknown>, t: Targets) => void,
+  readable: (json: Record<string, unknown>) => boolean = () => true,
+): BodyTarget[] {
+  const t = new Targets();
+  const json = jsonObject(body);
+  if (json === undefined) return t.list;
+  if (json === null || !readable(json)) {
+    for (const op of unreadableAs) t.add(UNREADABLE, op);
+    return t.list;
+  }
+  collect(json, t);
+  return t.list;
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -324,66 +346,47 @@ export function msearchTargets(body: Body): BodyTarget[] {
 
 /** `_mget` and `_mtermvectors`: `docs[]._index`; `ids` and docs without `_index` use the path's index. */
 export function docsTargets(body: Body): BodyTarget[] {
-  const t = new Targets();
-  const json = jsonObject(body);
-  if (json === undefined) return t.list;
-  if (json === null) {
-    t.add(UNREADABLE, 'read');
-    return t.list;
-  }
-  if ('ids' in json) t.add(null, 'read');
-  if ('docs' in json) {
-    if (!Array.isArray(json.docs)) t.add(UNREADABLE, 'read');
-    else {
-      for (const doc of json.docs) {
-        if (!isObject(doc)) continue; // the engine rejects it
-        if (!('_index' in doc)) t.add(null, 'read');
-        else t.addValue(typeof doc._index === 'string' ? doc._index : undefined, 'read');
-      }
+  return objectBodyTargets(body, ['read'], (json, t) => {
+    if ('ids' in json) t.add(null, 'read');
+    if (!('docs' in json)) return;
+    if (!Array.isArray(json.docs)) {
+      t.add(UNREADABLE, 'read');
+      return;
     }
-  }
-  return t.list;
+    for (const doc of json.docs) {
+      if (!isObject(doc)) continue; // the engine rejects it
+      if (!('_index' in doc)) t.add(null, 'read');
+      else t.addValue(typeof doc._index === 'string' ? doc._index : undefined, 'read');
+    }
+  });
 }
 
 /** `_reindex`: reads `source.index` (a name, comma list or list), writes `dest.index`. */
 export function reindexTargets(body: Body): BodyTarget[] {
-  const t = new Targets();
-  const json = jsonObject(body);
-  if (json === undefined) return t.list;
-  if (json === null) {
-    t.add(UNREADABLE, 'read');
-    t.add(UNREADABLE, 'write');
-    return t.list;
-  }
-  const source = json.source;
-  if (source !== undefined) {
-    if (isObject(source) && 'index' in source) t.addValue(source.index, 'read');
-    else t.add(UNREADABLE, 'read');
-  }
-  const dest = json.dest;
-  if (dest !== undefined) {
-    if (isObject(dest) && 'index' in dest) t.addValue(typeof dest.index === 'string' ? dest.index : undefined, 'write');
-    else t.add(UNREADABLE, 'write');
-  }
-  return t.list;
+  return objectBodyTargets(body, ['read', 'write'], (json, t) => {
+    const source = json.source;
+    if (source !== undefined) {
+      if (isObject(source) && 'index' in source) t.addValue(source.index, 'read');
+      else t.add(UNREADABLE, 'read');
+    }
+    const dest = json.dest;
+    if (dest !== undefined) {
+      if (isObject(dest) && 'index' in dest) t.addValue(typeof dest.index === 'string' ? dest.index : undefined, 'write');
+      else t.add(UNREADABLE, 'write');
+    }
+  });
 }
 
 /** The declarative API: each `query[].index` (a query without one uses the path's index). */
 export function declarativeTargets(body: Body): BodyTarget[] {
-  const t = new Targets();
-  const json = jsonObject(body);
-  if (json === undefined) return t.list;
-  if (json === null) {
-    t.add(UNREADABLE, 'read');
-    return t.list;
-  }
-  const queries = Array.isArray(json.query) ? json.query : json.query === undefined ? [] : [json.query];
-  for (const q of queries) {
-    if (!isObject(q)) continue;
-    if (!('index' in q) || q.index === undefined) t.add(null, 'read');
-    else t.addValue(q.index, 'read');
-  }
-  return t.list;
+  return objectBodyTargets(body, ['read'], (json, t) => {
+    const queries = Array.isArray(json.query) ? json.query : json.query === undefined ? [] : [json.query];
+    for (const q of queries) {
+      if (!isObject(q)) continue;
+      if (!('index' in q) || q.index === undefined) t.add(null, 'read');
+      else t.addValue(q.index, 'read');
+    }
+  });
 }
 
 /**
@@ -391,35 +394,23 @@ export function declarativeTargets(body: Body): BodyTarget[] {
  * the aliases; `remove_index` deletes its indices.
  */
 export function aliasActionTargets(body: Body): BodyTarget[] {
-  const t = new Targets();
-  const json = jsonObject(body);
-  if (json === undefined) return t.list;
-  if (json === null || !Array.isArray(json.actions)) {
-    t.add(UNREADABLE, 'write');
-    return t.list;
-  }
-  for (const entry of json.actions) {
-    if (!isObject(entry)) continue;
-    for (const [kind, spec] of Object.entries(entry)) {
-      if (!isObject(spec)) continue;
-      const indexOp: Operation = kind === 'remove_index' ? 'delete' : 'write';
-      for (const k of ['index', 'indices']) if (k in spec) t.addValue(spec[k], indexOp);
-      if (kind === 'remove_index') continue;
-      for (const k of ['alias', 'aliases']) if (k in spec) t.addValue(spec[k], kind === 'remove' ? 'delete' : 'write');
+  return objectBodyTargets(body, ['write'], (json, t) => {
+    for (const entry of json.actions as unknown[]) {
+      if (!isObject(entry)) continue;
+      for (const [kind, spec] of Object.entries(entry)) {
+        if (!isObject(spec)) continue;
+        const indexOp: Operation = kind === 'remove_index' ? 'delete' : 'write';
+        for (const k of ['index', 'indices']) if (k in spec) t.addValue(spec[k], indexOp);
+        if (kind === 'remove_index') continue;
+        for (const k of ['alias', 'aliases']) if (k in spec) t.addValue(spec[k], kind === 'remove' ? 'delete' : 'write');
+      }
     }
-  }
-  return t.list;
+  }, (json) => Array.isArray(json.actions));
 }
 
 /** Credential bodies: the index patterns a new or changed credential would grant. */
 export function credentialTargets(body: Body): BodyTarget[] {
-  const t = new Targets();
-  const json = jsonObject(body);
-  if (json === undefined) return t.list;
-  if (json === null) {
-    t.add(UNREADABLE, 'write');
-    return t.list;
-  }
-  if ('indices' in json) t.addValue(json.indices, 'write');
-  return t.list;
+  return objectBodyTargets(body, ['write'], (json, t) => {
+    if ('indices' in json) t.addValue(json.indices, 'write');
+  });
 }

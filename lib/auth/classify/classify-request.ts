@@ -169,11 +169,9 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
     case '_search':
       return search(c, tail);
     case '_msearch':
-      c.bodyTargets(msearchTargets(c.body), false);
-      return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
+      return msearch(c, tail);
     case '_mtermvectors':
-      c.bodyTargets(docsTargets(c.body), false);
-      return c.done('search', 'read', 'indices:data/read/mtv');
+      return mtermvectors(c);
     case '_credentials':
       c.bodyTargets(c.op === 'write' ? credentialTargets(c.body) : [], false);
       return c.done('credentials', c.op, gatewayAction('indices', 'credentials', c.op));
@@ -231,6 +229,18 @@ function bulk(c: Classifying): Classification {
   c.bodyTargets(targets, true);
   const onlyDeletes = targets.length > 0 && targets.every((t) => t.operation === 'delete');
   return c.done('docs', onlyDeletes ? 'delete' : 'write', 'indices:data/write/bulk');
+}
+
+/** `_msearch` (with or without an index in the path): the indices its header lines name. */
+function msearch(c: Classifying, tail: string[]): Classification {
+  c.bodyTargets(msearchTargets(c.body), false);
+  return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
+}
+
+/** `_mtermvectors`: the indices its `docs` name. */
+function mtermvectors(c: Classifying): Classification {
+  c.bodyTargets(docsTargets(c.body), false);
+  return c.done('search', 'read', 'indices:data/read/mtv');
 }
 
 function search(c: Classifying, tail: string[]): Classification {
@@ -378,11 +388,9 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       if (tail[0] !== 'scroll') c.everyIndex();
       return search(c, tail);
     case '_msearch':
-      c.bodyTargets(msearchTargets(c.body), false);
-      return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
+      return msearch(c, tail);
     case '_mtermvectors':
-      c.bodyTargets(docsTargets(c.body), false);
-      return c.done('search', 'read', 'indices:data/read/mtv');
+      return mtermvectors(c);
     case '_pit':
       return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/close_point_in_time' : 'indices:data/read/open_point_in_time');
     case '_render':
