@@ -156,6 +156,13 @@ describe('simple_query_string → DSL', () => {
     });
   });
 
+  it('a backslash escapes the next character in terms, phrases and sub-queries', () => {
+    expect(sqs({ query: 'a\\+b', fields: ['f'] })).to.deep.equal(m('f', 'a+b'));
+    expect(sqs({ query: '"a\\"b"', fields: ['f'] })).to.deep.equal({ match_phrase: { f: { query: 'a"b' } } });
+    expect(sqs({ query: '(a\\) b) | c', fields: ['f'] })).to.deep.equal({ bool: { should: [{ bool: { should: [m('f', 'a)'), m('f', 'b')] } }, m('f', 'c')] } });
+    expect(sqs({ query: 'x\\* f\\~1', fields: ['f'] })).to.deep.equal({ bool: { should: [m('f', 'x*'), m('f', 'f~1')] } });
+  });
+
   it('flags turn operators off: their characters become text', () => {
     expect(sqs({ query: 'a+b', fields: ['f'], flags: 'NONE' })).to.deep.equal(m('f', 'a+b'));
     expect(sqs({ query: 'a*', fields: ['f'], flags: 'AND|OR' })).to.deep.equal(m('f', 'a*'));

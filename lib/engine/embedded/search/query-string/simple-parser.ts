@@ -77,24 +77,39 @@ export function parseSimple(input: string, flags: number, defaultOperator: 'and'
     }
   }
 
-  function consumeSubQuery(state: State): void {
-    const start = ++state.index;
-    let depth = 1;
+  /**
+   * Reads characters from `state.index` on, a backslash escaping the next one (when escapes are
+   * on). For each, `onChar` says whether to take it (into the returned text) or stop: the index
+   * stays on that character, or where `onChar` moved it.
+   */
+  function scan(state: State, onChar: (c: string, escaped: boolean) => 'take' | 'stop'): string {
+    let text = '';
     let escaped = false;
     while (state.index < state.data.length) {
       const c = state.data[state.index];
-      if (!escaped) {
-        if (c === '\\' && has(FLAGS.ESCAPE)) {
-          escaped = true;
-          state.index++;
-          continue;
-        }
-        if (c === '(') depth++;
-        else if (c === ')' && --depth === 0) break;
+      if (!escaped && c === '\\' && has(FLAGS.ESCAPE)) {
+        escaped = true;
+        state.index++;
+        continue;
       }
+      if (onChar(c, escaped) === 'stop') break;
       escaped = false;
+      text += c;
       state.index++;
     }
+    return text;
+  }
+
+  function consumeSubQuery(state: State): void {
+    const start = ++state.index;
+    let depth = 1;
+    scan(state, (c, escaped) => {
+      if (!escaped) {
+        if (c === '(') depth++;
+        else if (c === ')' && --depth === 0) return 'stop';
+      }
+      return 'take';
+    });
     const inner: State = { data: state.data.slice(start, state.index), index: 0, top: null, not: 0, current: null, previous: null };
     sub(inner);
     state.index++; // the closing parenthesis
@@ -103,22 +118,7 @@ export function parseSimple(input: string, flags: number, defaultOperator: 'and'
 
   function consumePhrase(state: State): void {
     const start = ++state.index;
-    let text = '';
-    let escaped = false;
-    while (state.index < state.data.length) {
-      const c = state.data[state.index];
-      if (!escaped) {
-        if (c === '\\' && has(FLAGS.ESCAPE)) {
-          escaped = true;
-          state.index++;
-          continue;
-        }
-        if (c === '"') break;
-      }
-      escaped = false;
-      text += c;
-      state.index++;
-    }
+    const text = scan(state, (c, escaped) => (!escaped && c === '"' ? 'stop' : 'take'));
     if (state.index >= state.data.length) {
       // no closing quote: the text is read as terms
       state.index = start;
@@ -140,33 +140,23 @@ export function parseSimple(input: string, flags: number, defaultOperator: 'and'
   }
 
   function consumeTerm(state: State): void {
-    let text = '';
-    let escaped = false;
     let prefix = false;
     let fuzzy: string | undefined;
-    while (state.index < state.data.length) {
-      const c = state.data[state.index];
+    let text = scan(state, (c, escaped) => {
       if (!escaped) {
-        if (c === '\\' && has(FLAGS.ESCAPE)) {
-          escaped = true;
-          state.index++;
-          continue;
-        }
-        if (isTermEnd(c)) break;
+        if (isTermEnd(c)) return 'stop';
         if (c === '~' && has(FLAGS.FUZZY)) {
           const m = /^~(\d*)/.exec(state.data.slice(state.index));
           state.index += m![0].length;
           fuzzy = m![1] ? String(Math.min(Number(m![1]), 2)) : '2';
           // the rest up to the term's end is dropped, as Lucene does
           while (state.index < state.data.length && !isTermEnd(state.data[state.index])) state.index++;
-          break;
+          return 'stop';
         }
       }
       prefix = !escaped && c === '*' && has(FLAGS.PREFIX);
-      escaped = false;
-      text += c;
-      state.index++;
-    }
+      return 'take';
+    });
     if (prefix) text = text.slice(0, -1);
     if (!text) return;
     if (fuzzy !== undefined) build(state, { kind: 'fuzzy', field: null, text, fuzziness: fuzzy });
