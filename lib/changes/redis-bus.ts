@@ -23,19 +23,25 @@ const historyKey = (index: string) => `gw:changes:{${index}}:history`;
 const metaKey = (index: string) => `gw:changes:{${index}}:meta`;
 
 /**
+ * Lua shared by the scripts below: the history's epoch, a fresh one (ARGV[1]) when the meta hash
+ * is missing, in which case orphaned stream entries are dropped. KEYS: meta, history.
+ */
+const ENSURE_EPOCH = `local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not epoch then
+  epoch = ARGV[1]
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+end
+`;
+
+/**
  * Publish and history append in one script, so they are atomic per index. A missing meta hash
  * means a new life of the history (first use, or Redis lost its data): a fresh epoch, and any
  * orphaned stream entries are dropped so offsets restart at 1.
  * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position.
  */
 const PUBLISH_SCRIPT = `
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
-if not epoch then
-  epoch = ARGV[1]
-  redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
-end
-local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
+${ENSURE_EPOCH}local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
 local position = epoch .. '-' .. string.format('%016d', top)
 local event = '{"position":"' .. position .. '",' .. string.sub(ARGV[4], 2)
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], string.format('%d-0', top), 'e', event)
@@ -50,13 +56,7 @@ return position
  * Returns { epoch, first retained offset (top + 1 when empty), top, [event JSON…] }.
  */
 const READ_SCRIPT = `
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
-if not epoch then
-  epoch = ARGV[1]
-  redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
-end
-local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
+${ENSURE_EPOCH}local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
 local first = top + 1
 local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
 if #oldest > 0 then first = tonumber(string.match(oldest[1][1], '^(%d+)')) end
