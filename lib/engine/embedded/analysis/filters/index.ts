@@ -1,6 +1,6 @@
 /** Token filter types by name: building one from a definition (ES `analysis.filter` entries). */
 import { illegalArgument, boolSetting, intSetting, stringSetting, type Definition } from '../settings.js';
-import { ngramDiffError, type ComponentLimits } from '../tokenizers/index.js';
+import { ngramSizes, type ComponentLimits } from '../tokenizers/index.js';
 import type { TokenFilter } from '../types.js';
 import { AsciiFoldingFilter } from './ascii-folding.js';
 import { lowercaseFilter, uppercaseFilter } from './case.js';
@@ -41,11 +41,7 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
       return new AsciiFoldingFilter(boolSetting(def, 'preserve_original', false));
     case 'ngram':
     case 'edge_ngram': {
-      const minGram = intSetting(def, 'min_gram', 1);
-      const maxGram = intSetting(def, 'max_gram', 2);
-      if (type === 'ngram' && maxGram - minGram > limits.maxNgramDiff) throw ngramDiffError(limits.maxNgramDiff, maxGram - minGram);
-      if (minGram < 1) throw illegalArgument('minGram must be greater than zero');
-      if (minGram > maxGram) throw illegalArgument('minGram must not be greater than maxGram');
+      const { minGram, maxGram } = ngramSizes(def, type, limits);
       if (type === 'edge_ngram' && (stringSetting(def, 'side') ?? 'front') !== 'front') throw illegalArgument('side=back is not supported anymore. Please fix your analysis chain');
       return new NGramFilter(minGram, maxGram, type === 'edge_ngram', boolSetting(def, 'preserve_original', false));
     }

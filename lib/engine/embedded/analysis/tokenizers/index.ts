@@ -27,10 +27,21 @@ export const TOKENIZER_TYPES = [
   'path_hierarchy', 'PathHierarchy', 'thai', 'classic', 'uax_url_email',
 ] as const;
 
-export function ngramDiffError(limit: number, diff: number): Error {
-  return illegalArgument(
-    `The difference between max_gram and min_gram in NGram Tokenizer must be less than or equal to: [${limit}] but was [${diff}]. This limit can be set by changing the [index.max_ngram_diff] index level setting.`,
-  );
+/**
+ * `min_gram` / `max_gram` of an ngram or edge_ngram tokenizer or filter, checked as Elasticsearch
+ * checks them (the spread limit, index.max_ngram_diff, applies to ngram only).
+ */
+export function ngramSizes(def: Definition, type: 'ngram' | 'edge_ngram', limits: ComponentLimits): { minGram: number; maxGram: number } {
+  const minGram = intSetting(def, 'min_gram', 1);
+  const maxGram = intSetting(def, 'max_gram', 2);
+  if (type === 'ngram' && maxGram - minGram > limits.maxNgramDiff) {
+    throw illegalArgument(
+      `The difference between max_gram and min_gram in NGram Tokenizer must be less than or equal to: [${limits.maxNgramDiff}] but was [${maxGram - minGram}]. This limit can be set by changing the [index.max_ngram_diff] index level setting.`,
+    );
+  }
+  if (minGram < 1) throw illegalArgument('minGram must be greater than zero');
+  if (minGram > maxGram) throw illegalArgument('minGram must not be greater than maxGram');
+  return { minGram, maxGram };
 }
 
 function maxTokenLength(def: Definition, fallback = 255): number {
@@ -89,11 +100,7 @@ export function createTokenizer(type: string, def: Definition, limits: Component
       return keywordTokenizer;
     case 'ngram':
     case 'edge_ngram': {
-      const minGram = intSetting(def, 'min_gram', 1);
-      const maxGram = intSetting(def, 'max_gram', 2);
-      if (type === 'ngram' && maxGram - minGram > limits.maxNgramDiff) throw ngramDiffError(limits.maxNgramDiff, maxGram - minGram);
-      if (minGram < 1) throw illegalArgument('minGram must be greater than zero');
-      if (minGram > maxGram) throw illegalArgument('minGram must not be greater than maxGram');
+      const { minGram, maxGram } = ngramSizes(def, type, limits);
       return new NGramTokenizer(minGram, maxGram, type === 'edge_ngram', tokenChars(def));
     }
     case 'pattern': {

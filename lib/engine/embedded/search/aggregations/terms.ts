@@ -105,16 +105,7 @@ export const terms: AggregationType<TermsParams> = {
         countByStringId(dv, seg.ords, counts, (ord) => valuesOf(src, si, ord, miss));
         continue;
       }
-      for (const ord of seg.ords) {
-        const vs = valuesOf(src, si, ord, miss);
-        if (vs.length === 1) {
-          const k = keyOf(vs[0]);
-          counts.set(k, (counts.get(k) ?? 0) + 1);
-        } else forEachDistinct(vs, (v) => {
-          const k = keyOf(v);
-          counts.set(k, (counts.get(k) ?? 0) + 1);
-        });
-      }
+      for (const ord of seg.ords) count(counts, valuesOf(src, si, ord, miss));
     }
     if (p.minDocCount === 0) addZeroCountTerms(counts, src, docs, ctx);
     const typed = src.unmapped && src.missing === undefined ? 'umterms' : src.kind === 'bytes' || src.kind === 'ip' ? 'sterms' : src.kind === 'double' ? 'dterms' : 'lterms';
