@@ -38,25 +38,6 @@ export function writeDocRecord(buf: Buffer, off: number, doc: StoredDocument): n
   return end;
 }
 
-export function encodeDocRecord(doc: StoredDocument): Buffer {
-  const routingBytes = doc.r === undefined ? -1 : Buffer.byteLength(doc.r);
-  const sourceBytes = doc.s === undefined ? 0 : Buffer.byteLength(doc.s);
-  const size = HEADER + (routingBytes >= 0 ? 4 + routingBytes : 0) + sourceBytes;
-  const buf = Buffer.allocUnsafe(size);
-  buf[0] = (doc.s !== undefined ? HAS_SOURCE : 0) | (routingBytes >= 0 ? HAS_ROUTING : 0);
-  buf.writeDoubleLE(doc.v, 1);
-  buf.writeDoubleLE(doc.q, 9);
-  buf.writeUInt32LE(doc.t, 17);
-  let off = HEADER;
-  if (routingBytes >= 0) {
-    buf.writeUInt32LE(routingBytes, off);
-    off += 4;
-    off += buf.write(doc.r!, off, 'utf8');
-  }
-  if (doc.s !== undefined) buf.write(doc.s, off, 'utf8');
-  return buf;
-}
-
 export function decodeDocRecord(buf: Uint8Array): StoredDocument {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (b.length < HEADER) throw new Error(`document record too short (${b.length} bytes)`);

@@ -1,3 +1,3 @@
 export { Store, type StoreWrite } from './store.js';
 export type { IndexMetadata, StoredDocument, FlatSettings, AliasDefinition, DocsRef } from './types.js';
-export { encodeDocRecord, decodeDocRecord } from './doc-record.js';
+export { decodeDocRecord, docRecordMaxBytes, writeDocRecord } from './doc-record.js';

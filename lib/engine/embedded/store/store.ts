@@ -132,7 +132,7 @@ export class Store {
       if (w.kind === 'doc') {
         const db = docsDbName(w.index.uuid, w.index.docFormat);
         if (w.index.docFormat === 2) packer.add(db, w.id, w.doc);
-        else ops.push({ op: 'doc', db, format: 1, id: w.id, doc: w.doc });
+        else ops.push({ op: 'doc', db, id: w.id, doc: w.doc });
       } else if (w.kind === 'meta') ops.push({ op: 'meta', meta: w.meta });
       else ops.push({ op: 'cluster', key: w.key, value: w.value });
     }

@@ -11,7 +11,8 @@ export function docsDbName(uuid: string, docFormat: 2 | undefined): string {
 
 /** One operation of a write, as the writer thread receives it. */
 export type WriterOp =
-  | { op: 'doc'; db: string; format: 1 | 2; id: string; doc: StoredDocument }
+  /** A document of an index in the first format (msgpack objects); format 2 documents travel packed. */
+  | { op: 'doc'; db: string; id: string; doc: StoredDocument }
   | { op: 'meta'; meta: IndexMetadata }
   /** An index is deleted: its metadata goes, and the thread forgets its documents' database (which the main thread drops next). */
   | { op: 'unmeta'; name: string; docs: string }

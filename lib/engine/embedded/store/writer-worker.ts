@@ -5,7 +5,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { open, type Database } from 'lmdb';
-import { encodeDocRecord } from './doc-record.js';
 import type { IndexMetadata, StoredDocument } from './types.js';
 import { ENV_OPTIONS, unpackDocs, type PackedDocs, type WriterOp, type WriterReply, type WriterRequest } from './writer-protocol.js';
 
@@ -28,7 +27,7 @@ type Batch = { seq: number; ops: WriterOp[]; packed?: PackedDocs };
 
 /** Opens the databases a batch writes to (outside any transaction, as LMDB wants). */
 function openDatabases(b: Batch): void {
-  for (const o of b.ops) if (o.op === 'doc') db(o.db, o.format);
+  for (const o of b.ops) if (o.op === 'doc') db(o.db, 1);
   if (b.packed) for (const name of b.packed.dbs) db(name, 2);
 }
 
@@ -38,7 +37,7 @@ function put(b: Batch): void {
   for (const o of b.ops) {
     switch (o.op) {
       case 'doc':
-        db(o.db, o.format).putSync(o.id, o.format === 2 ? encodeDocRecord(o.doc) : o.doc);
+        db(o.db, 1).putSync(o.id, o.doc);
         break;
       case 'meta':
         meta.putSync(o.meta.name, o.meta);
