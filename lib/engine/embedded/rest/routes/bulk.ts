@@ -223,7 +223,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       const result = p.body;
       result.status = p.status;
       if (refreshed) result.forced_refresh = true;
-      results.push(item.action === 'index' && !params.create ? { index: result } : { [opName(item)]: result });
+      results.push({ [opName(item)]: result });
     } catch (err) {
       errors = true;
       results.push({ [opName(item)]: itemError(item, id, err) });
