@@ -1,48 +1,174 @@
 /**
- * bench:proxy — the same load against the standalone engine directly and through the gateway's
- * proxy path (ENGINE_URL), in one run: requests/s, p50/p99 latency, and the ratio gateway/direct.
+ * bench:proxy — one run, one upstream, one load, four targets:
+ *   engine             the standalone embedded engine, direct;
+ *   reference proxy    the least an authenticated proxy does (bench/support/reference-proxy.ts) → engine;
+ *   gateway → engine   the gateway's proxy path (ENGINE_URL = that engine);
+ *   gateway embedded   the gateway on its own embedded engine, holding the same documents.
+ * For each: requests/s, p50/p99 latency and CPU time per request of the serving process alone (a
+ * proxy's own, never the engine's behind it). Ratios: gateway/reference CPU per request (goal ≤ 1.3)
+ * and gateway embedded/engine requests/s (goal ≥ 0.8).
+ *
+ * The load runs in this process; the servers are child processes. Each target gets
+ * BENCH_DURATION_MS of load per request kind, split into BENCH_ROUNDS rounds that take the targets
+ * in turn (the order reversed every other round), so a noisy machine's drift hits all of them alike.
+ * The table shows the median round; a ratio is the median of the per-round ratios.
  */
-import { spawnEngine, spawnGateway, tempDir } from '../spec/support/servers.js';
+import os from 'node:os';
+import { spawnEngine, spawnGateway, spawnServer, tempDir, type ChildServer } from '../spec/support/servers.js';
 import { runLoad, fmt, type LoadSpec } from './support/load.js';
+import { cpuMicros, CLOCK_TICKS_PER_SECOND } from './support/cpu.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
-const auth = 'Basic ' + Buffer.from('bench:bench-password').toString('base64');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_MS = 2000;
+const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
+const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}`).toString('base64');
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+interface Target {
+  name: string;
+  server: ChildServer;
+  authorization?: string;
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMicrosPerRequest: number;
+  errors: number;
+}
+
+interface RequestKind {
+  name: string;
+  spec: LoadSpec;
+  /** What a correct answer looks like, checked on every target before measuring. */
+  answered: (body: { found?: boolean; hits?: { hits?: unknown[] } }) => boolean;
+}
+
+const KINDS: RequestKind[] = [
+  { name: 'GET document', spec: { method: 'GET', path: '/bench/_doc/42' }, answered: (b) => b.found === true },
+  {
+    name: 'small _search',
+    spec: { method: 'POST', path: '/bench/_search', body: JSON.stringify({ size: 5, query: { term: { section: 'games' } } }), headers: JSON_HEADERS },
+    answered: (b) => b.hits?.hits?.length === 5,
+  },
+];
+
+/** spawnServer awaits `<what> listening on <url>`; its type names only gateway and engine, the reference prints `reference`. */
+const spawnReference = (upstream: string) =>
+  spawnServer('bench/support/reference-proxy.js', { UPSTREAM_URL: upstream, PORT: '0', REFERENCE_AUTH: `${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}` }, 'reference' as 'engine');
+
+function asTarget(target: Target, spec: LoadSpec): LoadSpec {
+  return target.authorization ? { ...spec, headers: { ...spec.headers, authorization: target.authorization } } : spec;
+}
+
+async function bulkLoad(url: string, authorization?: string): Promise<void> {
+  const lines: string[] = [];
+  for (let i = 0; i < 1000; i++) {
+    lines.push(JSON.stringify({ index: { _index: 'bench', _id: String(i) } }));
+    lines.push(JSON.stringify({ name: `package-${i}`, section: i % 2 ? 'utils' : 'games', size: i }));
+  }
+  const headers: Record<string, string> = { 'content-type': 'application/x-ndjson', ...(authorization ? { authorization } : {}) };
+  const res = await fetch(`${url}/_bulk?refresh=true`, { method: 'POST', headers, body: lines.join('\n') + '\n' });
+  const body = (await res.json()) as { errors?: boolean };
+  if (!res.ok || body.errors !== false) throw new Error(`bulk load into ${url} failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+async function checkAnswers(target: Target, kind: RequestKind): Promise<void> {
+  const spec = asTarget(target, kind.spec);
+  const res = await fetch(target.server.url + spec.path, { method: spec.method, headers: spec.headers, body: spec.body });
+  const text = await res.text();
+  if (res.status !== 200 || !kind.answered(JSON.parse(text))) throw new Error(`${target.name} answers ${kind.name} wrongly: ${res.status} ${text.slice(0, 300)}`);
+}
+
+async function measure(target: Target, spec: LoadSpec, durationMs: number): Promise<Round> {
+  const pid = target.server.proc.pid!;
+  const cpuBefore = cpuMicros(pid);
+  const r = await runLoad(target.server.url, asTarget(target, spec), { concurrency: CONCURRENCY, durationMs });
+  const cpu = cpuMicros(pid) - cpuBefore;
+  return { rps: r.rps, p50: r.p50, p99: r.p99, cpuMicrosPerRequest: cpu / r.requests, errors: r.errors };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Starts every server, or none: a failed start stops those already running. */
+async function startAll<T extends readonly Promise<ChildServer>[]>(starts: T, running: ChildServer[]): Promise<{ [K in keyof T]: ChildServer }> {
+  const settled = await Promise.allSettled(starts);
+  for (const s of settled) if (s.status === 'fulfilled') running.push(s.value);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<ChildServer>).value) as { [K in keyof T]: ChildServer };
+}
 
 async function main() {
   const data = await tempDir('bench-proxy-');
-  const engine = await spawnEngine(data.dir);
-  const gateway = await spawnGateway({ ENGINE_URL: engine.url, ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password', DATA_DIR: data.dir + '/gw' });
+  const running: ChildServer[] = [];
   try {
-    const json = { 'content-type': 'application/json' };
-    const lines: string[] = [];
-    for (let i = 0; i < 1000; i++) {
-      lines.push(JSON.stringify({ index: { _index: 'bench', _id: String(i) } }));
-      lines.push(JSON.stringify({ name: `package-${i}`, section: i % 2 ? 'utils' : 'games', size: i }));
-    }
-    const loaded = await fetch(`${engine.url}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
-    if (!loaded.ok) throw new Error(`bulk load failed: ${loaded.status}`);
-
-    const loads: Array<[string, LoadSpec]> = [
-      ['GET document', { method: 'GET', path: '/bench/_doc/42' }],
-      ['small _search', { method: 'POST', path: '/bench/_search', body: JSON.stringify({ size: 5, query: { term: { section: 'games' } } }), headers: json }],
+    const [engine] = await startAll([spawnEngine(data.dir + '/engine')], running);
+    // the gateway is up before the engine gets its documents, so its index templates apply to both
+    const [gateway, embedded, reference] = await startAll(
+      [
+        spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
+        spawnGateway({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
+        spawnReference(engine.url),
+      ],
+      running,
+    );
+    await Promise.all([bulkLoad(engine.url), bulkLoad(embedded.url, AUTHORIZATION)]);
+    const targets: Target[] = [
+      { name: 'engine', server: engine },
+      { name: 'reference proxy', server: reference, authorization: AUTHORIZATION },
+      { name: 'gateway → engine', server: gateway, authorization: AUTHORIZATION },
+      { name: 'gateway embedded', server: embedded, authorization: AUTHORIZATION },
     ];
-    console.log(`bench:proxy — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per run, Node ${process.version}`);
-    console.log('load            | target   |   req/s |  p50 ms |  p99 ms | errors');
-    for (const [name, spec] of loads) {
-      // warm both paths (JIT, connection pools)
-      await runLoad(engine.url, spec, { concurrency: CONCURRENCY, durationMs: 500 });
-      await runLoad(gateway.url, { ...spec, headers: { ...spec.headers, authorization: auth } }, { concurrency: CONCURRENCY, durationMs: 500 });
-      const direct = await runLoad(engine.url, spec, { concurrency: CONCURRENCY, durationMs: DURATION_MS });
-      const proxied = await runLoad(gateway.url, { ...spec, headers: { ...spec.headers, authorization: auth } }, { concurrency: CONCURRENCY, durationMs: DURATION_MS });
-      for (const [target, r] of [['direct', direct], ['gateway', proxied]] as const) {
-        console.log(`${name.padEnd(15)} | ${target.padEnd(8)} | ${fmt(r.rps, 0).padStart(7)} | ${fmt(r.p50).padStart(7)} | ${fmt(r.p99).padStart(7)} | ${r.errors}`);
+    const [direct, ref, proxied, onEmbedded] = targets;
+
+    console.log(
+      `bench:proxy — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per target and request kind in ${ROUNDS} alternating rounds (median shown), ` +
+        `Node ${process.version}, ${os.availableParallelism()} CPUs, CLK_TCK ${CLOCK_TICKS_PER_SECOND}`,
+    );
+    console.log('load          | target           |   req/s | ±req/s |  p50 ms |  p99 ms | CPU µs/req | errors');
+    const ratioLines: string[] = [];
+    for (const kind of KINDS) {
+      for (const target of targets) {
+        await checkAnswers(target, kind);
+        await runLoad(target.server.url, asTarget(target, kind.spec), { concurrency: CONCURRENCY, durationMs: WARMUP_MS });
       }
-      console.log(`${name.padEnd(15)} | ratio gateway/direct: req/s ${fmt(proxied.rps / direct.rps)}, p50 ${fmt(proxied.p50 / direct.p50)}, p99 ${fmt(proxied.p99 / direct.p99)}`);
+      const rounds = new Map<Target, Round[]>(targets.map((t) => [t, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const target of round % 2 ? [...targets].reverse() : targets) {
+          rounds.get(target)!.push(await measure(target, kind.spec, DURATION_MS / ROUNDS));
+        }
+      }
+      for (const target of targets) {
+        const rs = rounds.get(target)!;
+        const rps = median(rs.map((r) => r.rps));
+        const spread = (Math.max(...rs.map((r) => r.rps)) - Math.min(...rs.map((r) => r.rps))) / 2 / rps;
+        console.log(
+          `${kind.name.padEnd(13)} | ${target.name.padEnd(16)} | ${fmt(rps, 0).padStart(7)} | ${(fmt(spread * 100, 1) + '%').padStart(6)} | ` +
+            `${fmt(median(rs.map((r) => r.p50))).padStart(7)} | ${fmt(median(rs.map((r) => r.p99))).padStart(7)} | ` +
+            `${fmt(median(rs.map((r) => r.cpuMicrosPerRequest)), 0).padStart(10)} | ${rs.reduce((n, r) => n + r.errors, 0)}`,
+        );
+      }
+      const perRound = (a: Target, b: Target, of: (r: Round) => number) => median(rounds.get(a)!.map((r, i) => of(r) / of(rounds.get(b)![i])));
+      const cpuRatio = perRound(proxied, ref, (r) => r.cpuMicrosPerRequest);
+      const rpsRatio = perRound(onEmbedded, direct, (r) => r.rps);
+      const embeddedCpuRatio = perRound(onEmbedded, direct, (r) => r.cpuMicrosPerRequest);
+      ratioLines.push(
+        `${kind.name.padEnd(13)} | gateway/reference CPU per request ${fmt(cpuRatio)} (goal ≤ 1.3: ${cpuRatio <= 1.3 ? 'met' : 'missed'})` +
+          ` | gateway embedded/engine req/s ${fmt(rpsRatio)} (goal ≥ 0.8: ${rpsRatio >= 0.8 ? 'met' : 'missed'}), CPU per request ×${fmt(embeddedCpuRatio)}`,
+      );
     }
+    console.log('ratios (median of per-round ratios)');
+    for (const line of ratioLines) console.log(line);
   } finally {
-    await gateway.stop();
-    await engine.stop();
+    await Promise.all(running.map((s) => s.stop()));
     await data.remove();
   }
 }

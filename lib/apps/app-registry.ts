@@ -52,17 +52,17 @@ export class AppRegistry {
       if (mapped.status !== 200) throw relay(mapped.status, mapped.body as { error?: { type: string; reason: string } });
     }
     const record: AppRecord = { app, created_at: new Date().toISOString() };
+    // hidden, like every system index, so that no wildcard reaches it
+    await callJson(this.backend, 'PUT', `/${APPS_INDEX}`, { settings: { 'index.hidden': true, number_of_shards: 1 } });
     const put = await callJson(this.backend, 'PUT', `/${APPS_INDEX}/_doc/${encodeURIComponent(app)}`, record, 'refresh=true');
     if (put.status >= 300) throw new EsError(500, 'exception', `registering app [${app}] failed with status ${put.status}`);
     return { indexCreated };
   }
 
-  /** Unregisters the app and deletes its index. */
-  async remove(app: string): Promise<void> {
-    if (!(await this.get(app))) throw new EsError(404, 'resource_not_found_exception', `app [${app}] does not exist`);
-    const del = await callJson(this.backend, 'DELETE', `/${encodeURIComponent(app)}`);
-    if (del.status >= 300 && del.status !== 404) throw relay(del.status, del.body as { error?: { type: string; reason: string } });
-    await callJson(this.backend, 'DELETE', `/${APPS_INDEX}/_doc/${encodeURIComponent(app)}`, undefined, 'refresh=true');
+  /** Drops the app's registration, if it has one (its index is gone). */
+  async forget(app: string): Promise<void> {
+    const res = await callJson(this.backend, 'DELETE', `/${APPS_INDEX}/_doc/${encodeURIComponent(app)}`, undefined, 'refresh=true');
+    if (res.status >= 300 && res.status !== 404) throw new EsError(500, 'exception', `unregistering app [${app}] failed with status ${res.status}`);
   }
 }
 

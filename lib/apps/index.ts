@@ -1,4 +1,4 @@
-export { appRoutes } from './routes.js';
+export { appRoutes, registeredAppGreeting } from './routes.js';
 export { AppRegistry, APPS_INDEX, APP_MAPPINGS, type AppRecord } from './app-registry.js';
 export { TYPE_FIELD } from './type-field.js';
 export { TypedDocuments, type Reply } from './typed-documents.js';

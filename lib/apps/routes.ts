@@ -2,8 +2,10 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppCredentials } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
-import { readJsonBody } from '../server/request-body.js';
-import { AppRegistry } from './app-registry.js';
+import { readJsonBody, type Classification } from '../request/index.js';
+import { AppRegistry, relay } from './app-registry.js';
+import { callJson } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
 import type { TypedDocuments, Reply } from './typed-documents.js';
 
 /** A path segment that is an index/app or type name rather than an Elasticsearch API word. */
@@ -11,12 +13,12 @@ const isName = (segment: string | undefined): segment is string => !!segment && 
 
 /**
  * The app-addressed style and the apps registry:
- *   PUT|DELETE /_apps/{app}, GET /_apps, GET /{app} (registered apps only),
+ *   PUT|DELETE /_apps/{app}, GET /_apps,
  *   /{app}/{type}[/{id}[/_update]], /{app}/{type}/_search|_count.
  * Anything else falls through (next) to the proxy path.
  */
-export function appRoutes(backend: Backend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
-  const registry = new AppRegistry(backend);
+export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
+  const registry = new AppRegistry(engine);
   const router = new Router();
   const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);
   const send = (ctx: Context, reply: Reply) => {
@@ -38,21 +40,17 @@ export function appRoutes(backend: Backend, typed: TypedDocuments, appCredential
     };
   });
   router.delete('/_apps/:app', async (ctx) => {
-    await registry.remove(ctx.params.app);
-    await appCredentials.deleteAll(ctx.params.app);
-    typed.forgetIndices([ctx.params.app]);
+    const { app } = ctx.params;
+    if (!(await registry.get(app))) throw new EsError(404, 'resource_not_found_exception', `app [${app}] does not exist`);
+    // through the user-facing Backend: the index event ends the app's streams and runs the clean-ups
+    const deleted = await callJson<{ error?: { type: string; reason: string } }>(backend, 'DELETE', `/${encodeURIComponent(app)}`);
+    if (deleted.status >= 300 && deleted.status !== 404) throw relay(deleted.status, deleted.body);
+    await registry.forget(app);
+    await appCredentials.deleteAll(app);
+    typed.forgetIndices([app]);
     ctx.body = { acknowledged: true };
   });
 
-  router.get('/:app', async (ctx, next) => {
-    const { app } = ctx.params;
-    if (!isName(app) || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
-    ctx.body = { status: 200, message: `You have reached /${app}/ and are all set to make API requests` };
-  });
-  router.delete('/:index', async (ctx, next) => {
-    await next();
-    if (ctx.status < 300) typed.forgetIndices();
-  });
 
   const typedRoute = (handler: (ctx: Context, app: string, type: string) => Promise<Reply>) =>
     async (ctx: Context, next: Next) => {
@@ -75,4 +73,14 @@ export function appRoutes(backend: Backend, typed: TypedDocuments, appCredential
   router.delete('/:app/:type/:id', typedRoute((ctx, app, type) => typed.delete(app, type, ctx.params.id, ctx.querystring)));
 
   return router.routes() as unknown as Middleware;
+}
+
+/** `GET /{app}` of a registered app answers as the service does; any other index read goes on to the engine. */
+export function registeredAppGreeting(engine: Backend): Middleware<{ request: Classification }> {
+  const registry = new AppRegistry(engine);
+  return async (ctx, next) => {
+    const app = ctx.state.request.segments[0];
+    if (ctx.method !== 'GET' || !isName(app) || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
+    ctx.body = { status: 200, message: `You have reached /${app}/ and are all set to make API requests` };
+  };
 }

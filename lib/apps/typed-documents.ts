@@ -1,4 +1,3 @@
-import { changeOf, type ChangePublisher } from '../changes/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { APP_MAPPINGS, relay } from './app-registry.js';
@@ -46,12 +45,14 @@ function withParam(querystring: string, name: string, value: string): string {
 /**
  * Translates app-addressed calls (/{app}/{type}/…) into index-addressed engine calls. The type is
  * an ordinary keyword field; ids are unique per app, as in Elasticsearch 6+ (one type per index).
+ * The calls go through the user-facing Backend, whose interceptors publish their changes (the type
+ * travels in the source).
  */
 export class TypedDocuments {
   /** Indices whose type field is known to be mapped as keyword (dropped when an index is deleted). */
   private readonly prepared = new Set<string>();
 
-  constructor(private readonly backend: Backend, private readonly publisher: ChangePublisher) {}
+  constructor(private readonly backend: Backend) {}
 
   forgetIndices(names?: string[]): void {
     if (!names) this.prepared.clear();
@@ -83,7 +84,6 @@ export class TypedDocuments {
     const path = id === undefined ? `/${enc(app)}/_doc` : `/${enc(app)}/_doc/${enc(id)}`;
     const res = await callJson<Json>(this.backend, id === undefined ? 'POST' : 'PUT', path, doc, querystring);
     if (res.status >= 300) return { status: res.status, body: res.body };
-    await this.publisher.publish([changeOf(res.body, 'index', doc, app)]);
     return { status: res.status, body: withType(res.body, type) };
   }
 
@@ -131,8 +131,6 @@ export class TypedDocuments {
       const res = await callJson<Json>(this.backend, 'DELETE', `/${enc(app)}/_doc/${enc(id)}`, undefined, qs);
       // a concurrent write changed the document between the type check and the delete: check again
       if (res.status === 409 && cur && !new URLSearchParams(querystring).has('if_seq_no')) continue;
-      const change = changeOf(res.body, 'delete', undefined, app);
-      await this.publisher.publish([change?.kind === 'document' ? { ...change, type } : change]);
       return { status: res.status, body: res.status < 300 || res.body.result ? withType(res.body, type) : res.body };
     }
     throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: the document kept changing while it was being deleted`);
@@ -152,15 +150,8 @@ export class TypedDocuments {
     }
     if (translated.doc !== undefined) documentBody(translated.doc);
     await this.prepare(app);
-    const params = new URLSearchParams(querystring);
-    const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => params.has(p));
-    if (!choosesSource) params.set('_source', 'true');
-    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/_update/${enc(id)}`, translated, params.toString());
+    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/_update/${enc(id)}`, translated, querystring);
     if (res.status < 300) {
-      let source = (res.body.get as Json | undefined)?._source;
-      if (choosesSource) source = (await callJson<Json>(this.backend, 'GET', `/${enc(app)}/_doc/${enc(id)}`)).body._source;
-      else delete res.body.get;
-      await this.publisher.publish([changeOf(res.body, 'update', source, app)]);
       const out = withType(res.body, type);
       if (out.get && typeof out.get === 'object') {
         const got = out.get as Json;

@@ -45,10 +45,14 @@ export class Authorizer {
 
   constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore) {}
 
-  async authorize(principal: Principal, req: AuthorizationRequest): Promise<Authorized> {
+  /**
+   * `classification` is the request's, made once by its caller; a caller without one (a pipeline
+   * stage, a WebSocket frame) has the request classified here. The system indices are not this
+   * method's concern: `checkSystemIndices` guards them for every principal.
+   */
+  async authorize(principal: Principal, req: AuthorizationRequest, classification: Classification = classifyRequest(req)): Promise<Authorized> {
     const cred = principal.credential;
     const user = principal.username;
-    const classification = classifyRequest(req);
     if (principal.role === 'admin') return { classification, path: req.path, querystring: req.querystring };
 
     const access = accessOf(cred);
@@ -57,6 +61,12 @@ export class Authorizer {
     await this.rateLimits.consume(user, req.ip, cred.rate_limit);
 
     const { action } = classification;
+    // fail closed: an API the classifier does not know, or an index request whose indices it
+    // could not tell, is refused (the admin may still pass anything through)
+    if (!classification.known) throw forbidden(action, user);
+    if (INDEX_CATEGORIES.has(classification.category) && !classification.indices.length && !classification.allIndices && !INDEXLESS_ACTIONS.has(action)) {
+      throw forbidden(action, user);
+    }
     if (!cred.categories.includes(classification.category)) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
     for (const op of operations) if (!cred.ops.includes(op)) throw forbidden(action, user);
@@ -114,8 +124,8 @@ export class Authorizer {
       pending.catch(() => this.resolved.delete(key));
     }
     const resolved = await pending;
-    const fromBody = new Set(c.sources.filter((s) => s.from === 'body').map((s) => s.expression));
-    const narrowable = c.operation === 'read' && !fromBody.size;
+    const fromElsewhere = c.sources.some((s) => s.from !== 'path');
+    const narrowable = c.operation === 'read' && !fromElsewhere && c.slot !== undefined;
     const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable });
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
     if (denied.length) throw forbidden(c.action, user, denied.flatMap((d) => (d.denied.length ? d.denied : [d.expression])));
@@ -124,19 +134,36 @@ export class Authorizer {
     const names: string[] = [];
     for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
     if (!names.length) throw forbidden(c.action, user, expressions);
-    const list = names.join(',');
-    return rewriteIndexSegment(req.path, c.indices.length > 0, list);
+    return narrowedPath(c, names);
   }
 }
 
-/** The path with its index segment replaced (or, for a bare `/_search`, prefixed). */
-function rewriteIndexSegment(path: string, hasIndexSegment: boolean, list: string): string {
-  const encoded = list.split(',').map(encodeURIComponent).join(',');
-  if (!hasIndexSegment) return `/${encoded}${path.startsWith('/') ? path : `/${path}`}`;
-  const parts = path.split('/');
-  parts[1] = encoded;
-  return parts.join('/');
+/**
+ * The request's path with the narrowed index list in its slot (replacing the list there, or
+ * inserted where the path had none: `/_search` → `/a,b/_search`, `/_cat/indices` →
+ * `/_cat/indices/a,b`), built from the decoded segments the request was classified on.
+ */
+function narrowedPath(c: Classification, names: string[]): string {
+  const slot = c.slot!;
+  const segments = [...c.segments];
+  const list = names.join(',');
+  if (slot.insert) segments.splice(slot.segment, 0, list);
+  else segments[slot.segment] = list;
+  return pathOf(segments);
 }
+
+/** Segments → a path, each segment encoded but for the characters index lists are written with. */
+export function pathOf(segments: readonly string[]): string {
+  return '/' + segments.map((s) => encodeURIComponent(s).replace(/%2C/g, ',').replace(/%2A/g, '*')).join('/');
+}
+
+/** Categories whose requests reach indices: one whose indices are unknown is refused. */
+const INDEX_CATEGORIES = new Set(['docs', 'search', 'indices', 'streams', 'declarative']);
+/** Actions of those categories that reach no index: by an id of their own, or on text alone. */
+const INDEXLESS_ACTIONS = new Set([
+  'indices:admin/analyze', 'indices:data/read/scroll', 'indices:data/read/scroll/clear', 'indices:data/read/close_point_in_time',
+  'indices:data/read/async_search/get', 'indices:data/read/search/template',
+]);
 
 function checkSize(req: AuthorizationRequest, max: number): void {
   const params = new URLSearchParams(req.querystring);

@@ -13,4 +13,5 @@ export {
   type CredentialRoutesOptions,
 } from './credentials/index.js';
 export { Authorizer, type AuthorizationRequest, type Authorized } from './authorizer.js';
+export { checkSystemIndices, systemIndexGuard } from './system-index-guard.js';
 export { RateLimits } from './rate-limits.js';

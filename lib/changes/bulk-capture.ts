@@ -58,6 +58,17 @@ export class BulkCapture extends Transform {
     done(null, out);
   }
 
+  /** The whole body at once (a body already read): what the stream would have forwarded. */
+  rewrite(text: string): string {
+    let out = '';
+    const collect = (_err?: Error | null, data?: unknown) => {
+      if (data !== undefined && data !== null) out += String(data);
+    };
+    this._transform(Buffer.from(text), 'utf8', collect);
+    this._flush(collect);
+    return out;
+  }
+
   override _flush(done: TransformCallback): void {
     let out = this.rest ? this.line(this.rest) : '';
     if (this.pendingUpdate) {

@@ -1,13 +1,26 @@
 import type { ChangeBus } from './change-bus.js';
-import type { NewChange } from './change-event.js';
+import type { IndexChange, NewChange } from './change-event.js';
+
+/** What this node does once an index it deleted or closed is gone (drop credentials, caches…). */
+export type IndexChangeHandler = (change: Pick<IndexChange, 'index' | 'op'>) => Promise<void> | void;
 
 /**
  * Publishes the changes of acknowledged writes. A failed publish is logged, never turned into a
  * failed write: the engine has already applied it (streams resume from history, or are told to
  * read the state again).
+ *
+ * Index events (an index deleted or closed through this node) also run this node's clean-ups,
+ * registered with `onIndexChange`, before the write is answered: the client that deleted an
+ * index finds its credentials and registrations gone when the answer arrives.
  */
 export class ChangePublisher {
+  private readonly indexHandlers: IndexChangeHandler[] = [];
+
   constructor(private readonly bus: ChangeBus, private readonly log: (line: string) => void) {}
+
+  onIndexChange(handler: IndexChangeHandler): void {
+    this.indexHandlers.push(handler);
+  }
 
   async publish(changes: Iterable<NewChange | undefined>): Promise<void> {
     for (const change of changes) {
@@ -17,6 +30,14 @@ export class ChangePublisher {
       } catch (err) {
         const what = change.kind === 'document' ? `${change.index}/${change.id}` : change.index;
         this.log(`change of ${what} not published: ${(err as Error).message}`);
+      }
+      if (change.kind !== 'index') continue;
+      for (const handler of this.indexHandlers) {
+        try {
+          await handler(change);
+        } catch (err) {
+          this.log(`clean-up after index ${change.op} of ${change.index} failed: ${(err as Error).message}`);
+        }
       }
     }
   }

@@ -16,4 +16,4 @@ export function createChangeBus(config: Pick<Config, 'redisUrl'>, options: Redis
 }
 export { changeOf, typeOfSource, TYPE_FIELD, type WriteAck } from './write-changes.js';
 export { BulkCapture, bulkChanges } from './bulk-capture.js';
-export { ChangePublisher } from './change-publisher.js';
+export { ChangePublisher, type IndexChangeHandler } from './change-publisher.js';

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Principal } from '../auth/index.js';
 import { readJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { readJsonBody } from '../server/request-body.js';
+import { readJsonBody } from '../request/index.js';
 import { IndexMappings } from './field-catalog.js';
 import { shapeDeclarativeResponse, type MsearchResponse } from './shape-response.js';
 import { translateDeclarative, validateDeclarative } from './validate.js';

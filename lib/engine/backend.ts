@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Classification } from '../request/index.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -13,6 +14,11 @@ export interface EngineRequest {
   /** Request body; a stream is consumed once. */
   body?: Readable | Buffer | string;
   signal?: AbortSignal;
+  /**
+   * What the request is, when its caller classified it (the HTTP request path does, once):
+   * interceptors read it instead of classifying the request again. Engines ignore it.
+   */
+  info?: Classification;
 }
 
 export interface EngineResponse {

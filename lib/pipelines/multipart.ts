@@ -1,7 +1,7 @@
 import busboy from 'busboy';
 import type { Context } from 'koa';
 import { EsError } from '../errors/index.js';
-import { bodyStream } from '../server/request-body.js';
+import { bodyStream } from '../request/index.js';
 
 /** A `multipart/form-data` body as form key → text (file parts and plain fields alike). */
 export async function readForm(ctx: Context, limit: number): Promise<Record<string, string>> {

@@ -26,7 +26,7 @@ interface StoredPipeline {
 }
 
 const INDEX_BODY = {
-  settings: { number_of_shards: 1 },
+  settings: { 'index.hidden': true, number_of_shards: 1 },
   // definitions are kept as they are, never indexed: users' inputs have any shape
   mappings: { dynamic: false, properties: { pipeline: { type: 'object', enabled: false }, updated_at: { type: 'date' } } },
 };

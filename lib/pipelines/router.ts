@@ -4,7 +4,7 @@ import type { Authorizer, Principal } from '../auth/index.js';
 import { patternsCover } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { bufferBody, readJsonBody } from '../server/request-body.js';
+import { bufferBody, readJsonBody } from '../request/index.js';
 import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
 import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
@@ -85,7 +85,7 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
   };
 }
 
-function services(options: PipelineRouterOptions, caller: Caller, match: Pick<PipelineMatch, 'route'>, dryRun: boolean): StageServices {
+function services(options: PipelineRouterOptions, caller: Caller, match: Pick<PipelineMatch, 'route'> & { pipeline?: Pipeline }, dryRun: boolean): StageServices {
   return {
     backend: options.backend,
     authorizer: options.authorizer,
@@ -93,6 +93,7 @@ function services(options: PipelineRouterOptions, caller: Caller, match: Pick<Pi
     category: match.route.classify?.category,
     dryRun,
     declarative: options.declarative,
+    owner: match.pipeline?.owner,
   };
 }
 

@@ -1,4 +1,6 @@
-import type { Authorizer } from '../auth/index.js';
+import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
+import { classifyRequest } from '../auth/classify/index.js';
+import type { PipelineOwner } from './definition.js';
 import { readBody, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { querystringOf, type Caller, type PipelineContext } from './context.js';
@@ -13,6 +15,8 @@ export interface StageServices {
   category?: string;
   /** `POST /_pipeline/validate`: nothing is sent to the engine. */
   dryRun: boolean;
+  /** The scoped credential that registered the pipeline: its stages never reach more than it may. */
+  owner?: PipelineOwner;
   /** Turns the declarative body of `context.request` into its `_msearch` (lib/declarative). */
   declarative?: DeclarativeStageApi;
 }
@@ -25,8 +29,6 @@ export interface DeclarativeStageApi {
 }
 
 export type PrebuiltStage = (context: PipelineContext, inputs: Record<string, unknown>, services: StageServices) => Promise<void> | void;
-
-const CREDENTIALS_PATH = /(^|[/,])\.gateway-credentials([/,]|$)/;
 
 /** What stages note for each other, out of the scripts' sight (symbols do not cross into the sandbox). */
 const marksOf = (context: PipelineContext) => context as unknown as Record<symbol, unknown>;
@@ -43,25 +45,48 @@ const authorization: PrebuiltStage = async (context, _inputs, services) => {
   await authorize(context, services);
 };
 
-async function authorize(context: PipelineContext, { authorizer, caller, category }: StageServices): Promise<void> {
-  const { principal } = caller;
-  const req = context.request;
-  if (CREDENTIALS_PATH.test(req.path)) throw new EsError(403, 'security_exception', 'index [.gateway-credentials] is reachable only through the /_credentials API');
-  if (principal.role === 'admin') return;
-  if (category !== undefined && !principal.credential.categories.includes(category as never)) {
-    throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);
+/**
+ * Whose rights a stage's request is checked against: the caller's (the admin needs no check), and
+ * the pipeline owner's when a scoped credential registered it — so that a stage never reaches
+ * more than both may, whoever calls the pipeline.
+ */
+function principalsOf({ caller, owner }: StageServices): Principal[] {
+  const out: Principal[] = [];
+  if (caller.principal.role !== 'admin') out.push(caller.principal);
+  if (owner) {
+    const credential = { ...caller.principal.credential, username: owner.username, role: 'user' as const, indices: [...owner.indices] };
+    out.push({ username: owner.username, role: 'user', credential });
   }
-  const decision = await authorizer.authorize(principal, {
+  return out;
+}
+
+/** A stage's request as the authorizer reads it. */
+function requestOf(context: PipelineContext, caller: StageServices['caller']) {
+  const req = context.request;
+  return {
     method: req.method,
     path: req.path,
     querystring: querystringOf(req.query),
-    body: req.body === '' ? undefined : Buffer.from(req.body),
+    body: req.body === '' ? undefined : req.body,
     ip: caller.ip,
     referer: caller.referer,
-  });
-  if (decision.path !== req.path) req.path = decision.path;
-  const narrowed = querystringOf(req.query);
-  if (decision.querystring !== narrowed) req.query = Object.fromEntries(new URLSearchParams(decision.querystring));
+  };
+}
+
+async function authorize(context: PipelineContext, services: StageServices): Promise<void> {
+  const { authorizer, caller, category } = services;
+  const req = context.request;
+  let asked = requestOf(context, caller);
+  checkSystemIndices(classifyRequest(asked), asked.querystring);
+  for (const principal of principalsOf(services)) {
+    if (category !== undefined && !principal.credential.categories.includes(category as never)) {
+      throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);
+    }
+    const decision = await authorizer.authorize(principal, asked);
+    if (decision.path !== req.path) req.path = decision.path;
+    if (decision.querystring !== asked.querystring) req.query = Object.fromEntries(new URLSearchParams(decision.querystring));
+    asked = requestOf(context, caller);
+  }
   marksOf(context)[AUTHORIZED] = fingerprint(context);
 }
 
@@ -76,7 +101,7 @@ const declarativeQuery: PrebuiltStage = async (context, _inputs, services) => {
   const { declarative, caller } = services;
   if (!declarative) throw new Error('the declarative API is not available');
   const marks = marksOf(context);
-  const approved = caller.principal.role === 'admin' || marks[AUTHORIZED] === fingerprint(context);
+  const approved = marks[AUTHORIZED] === fingerprint(context);
   if (!approved) await authorize(context, services);
   marks[DECLARATIVE_PLAN] = await declarative.translate(context, caller);
   marks[AUTHORIZED] = fingerprint(context);
@@ -88,10 +113,9 @@ const declarativeQuery: PrebuiltStage = async (context, _inputs, services) => {
  * stage approved as it now stands (none ran, or a later stage changed it) is authorized here.
  */
 const engineQuery: PrebuiltStage = async (context, _inputs, services) => {
-  const { backend, dryRun, declarative, caller } = services;
+  const { backend, dryRun, declarative } = services;
   const req = context.request;
-  if (CREDENTIALS_PATH.test(req.path)) throw new EsError(403, 'security_exception', 'index [.gateway-credentials] is reachable only through the /_credentials API');
-  if (caller.principal.role !== 'admin' && marksOf(context)[AUTHORIZED] !== fingerprint(context)) await authorize(context, services);
+  if (marksOf(context)[AUTHORIZED] !== fingerprint(context)) await authorize(context, services);
   if (dryRun) return;
   const started = Date.now();
   const headers: Record<string, string> = {};

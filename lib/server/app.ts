@@ -1,27 +1,31 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
+import type { Classification } from '../request/index.js';
+import { dispatch } from './dispatch.js';
 import type { Config } from '../config/index.js';
 import type { Backend } from '../engine/index.js';
 import { credentialRoutes, type AppCredentials, type Authenticator, type Authorizer, type CredentialStore } from '../auth/index.js';
-import type { ChangePublisher } from '../changes/index.js';
-import { appRoutes, TypedDocuments } from '../apps/index.js';
+import { appRoutes, registeredAppGreeting, TypedDocuments } from '../apps/index.js';
 import { httpStreams, type StreamHub } from '../streams/index.js';
 import { declarativeRoutes } from '../declarative/index.js';
 import { pipelineApi, pipelineRoutes, type PipelineRouterOptions } from '../pipelines/index.js';
 import { esResponse } from './es-response.js';
 import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
+import { classify } from './classify.js';
+import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
-import { publishWrites } from './publish-writes.js';
 import { proxy } from './proxy.js';
 
 export interface GatewayParts {
   config: Config;
+  /** The engine as the gateway's own stores (system indices) reach it. */
+  engine: Backend;
+  /** The engine behind the interceptors: what every caller acting for a client uses. */
   backend: Backend;
   authenticator: Authenticator;
   authorizer: Authorizer;
   store: CredentialStore;
   appCredentials: AppCredentials;
-  publisher: ChangePublisher;
   hub: StreamHub;
   log: (line: string) => void;
   /** Registered pipelines and what their stages use; absent = no pipeline support. */
@@ -29,22 +33,30 @@ export interface GatewayParts {
 }
 
 /** The request path, in order (DESIGN.md "The request's way through"). */
-export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend, parts.publisher)): Koa {
-  const { config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log, pipelines } = parts;
-  const app = new Koa({ proxy: false });
+export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
+  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines } = parts;
+  const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));
   app.use(authenticate(authenticator));
+  app.use(classify(config.maxContentLength));
   // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)
   if (pipelines) app.use(pipelineRoutes(pipelines));
   app.use(authorize(authorizer, config.maxContentLength));
-  if (pipelines) app.use(pipelineApi(pipelines));
-  app.use(credentialRoutes(store, { maxContentLength: config.maxContentLength }));
-  app.use(declarativeRoutes(backend, config.maxContentLength));
-  app.use(httpStreams(hub, backend, typed, config.maxContentLength));
-  app.use(issueIndexCredentials(backend, appCredentials, config.maxContentLength));
-  app.use(publishWrites(backend, publisher, config.maxContentLength));
-  app.use(appRoutes(backend, typed, appCredentials, config.maxContentLength));
-  app.use(proxy(backend, config.maxContentLength));
+  const onlyFor = (claims: (info: Classification) => boolean, handler: Middleware<GatewayState>): Middleware<GatewayState> =>
+    (ctx, next) => (claims(ctx.state.request) ? handler(ctx, next) : next());
+  const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
+  app.use(dispatch({
+    stream: [httpStreams(hub, backend, typed, config.maxContentLength)],
+    declarative: [declarativeRoutes(backend, config.maxContentLength)],
+    credentials: [credentialRoutes(store, { maxContentLength: config.maxContentLength })],
+    pipelines: pipelines ? [pipelineApi(pipelines)] : [],
+    apps: [apps],
+    app: [apps],
+    engine: [
+      onlyFor((info) => info.action === 'indices:admin/create' && info.segments.length === 1, issueIndexCredentials(backend, appCredentials, config.maxContentLength)),
+      onlyFor((info) => info.action === 'indices:admin/get' && info.segments.length === 1, registeredAppGreeting(engine)),
+    ],
+  }, proxy(backend, config.maxContentLength)));
   return app;
 }

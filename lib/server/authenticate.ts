@@ -1,8 +1,9 @@
 import type { Middleware } from 'koa';
 import type { Authenticator } from '../auth/index.js';
+import type { GatewayState } from './state.js';
 
-/** Every route is authenticated; the principal travels in ctx.state.principal. */
-export function authenticate(authenticator: Authenticator): Middleware {
+/** Step 2: every route is authenticated; the principal travels in ctx.state.principal. */
+export function authenticate(authenticator: Authenticator): Middleware<GatewayState> {
   return async (ctx, next) => {
     ctx.state.principal = await authenticator.authenticate(ctx.get('authorization') || undefined, ctx.path);
     await next();

@@ -2,8 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/index.js';
 import { openBackend, type Backend } from '../engine/index.js';
+import { intercept } from '../engine/interceptor.js';
+import { changePublishing } from '../interceptors/index.js';
+import { AppRegistry } from '../apps/app-registry.js';
 import { Redis } from 'ioredis';
-import { AppCredentials, Authenticator, Authorizer, CredentialStore, RateLimits, ensureAdminCredential } from '../auth/index.js';
+import { AppCredentials, Authenticator, Authorizer, CredentialStore, RateLimits, ensureAdminCredential, systemIndexGuard } from '../auth/index.js';
 import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
 import { StreamHub, attachWebSocket } from '../streams/index.js';
 import { TypedDocuments } from '../apps/index.js';
@@ -14,6 +17,7 @@ import { createApp } from './app.js';
 export interface RunningGateway {
   url: string;
   port: number;
+  /** The engine itself, as the gateway's own stores reach it (no interceptor). */
   backend: Backend;
   bus: ChangeBus;
   hub: StreamHub;
@@ -29,25 +33,36 @@ export interface StartOptions {
 
 export async function startGateway(config: Config, options: StartOptions = {}): Promise<RunningGateway> {
   const log = options.log ?? ((line: string) => console.error(line));
-  const backend = await openBackend(config);
+  // the gateway's own stores reach the engine as it is; every caller acting for a client goes
+  // through `backend`, the engine behind the interceptors (DESIGN.md, step 6)
+  const engine = await openBackend(config);
   const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
+  const publisher = new ChangePublisher(bus, log);
+  const backend = intercept(engine, systemIndexGuard(), changePublishing(publisher));
   let pipelineRegistry: PipelineRegistry | undefined;
   try {
-    const { credential, generatedPassword } = await ensureAdminCredential(backend, config);
-    await installRawSubfieldTemplate(backend, log);
+    const { credential, generatedPassword } = await ensureAdminCredential(engine, config);
+    await installRawSubfieldTemplate(engine, log);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
-    const store = new CredentialStore(backend, { bus, reservedUsernames: [credential.username], log });
+    const store = new CredentialStore(engine, { bus, reservedUsernames: [credential.username], log });
     const authenticator = new Authenticator(credential, config.realm, { store, bus, log });
     await authenticator.ready();
     const limiterRedis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
     limiterRedis?.on('error', () => {}); // the limiter falls back to memory while Redis is away
-    const authorizer = new Authorizer(backend, new RateLimits(limiterRedis), store);
+    const authorizer = new Authorizer(engine, new RateLimits(limiterRedis), store);
     const appCredentials = new AppCredentials(store);
-    const publisher = new ChangePublisher(bus, log);
     const hub = new StreamHub(bus, backend, config.streams);
-    const typed = new TypedDocuments(backend, publisher);
+    const typed = new TypedDocuments(backend);
+    const apps = new AppRegistry(engine);
+    // what an index took with it when it was deleted through this node
+    publisher.onIndexChange(async ({ index, op }) => {
+      if (op !== 'delete') return;
+      typed.forgetIndices([index]);
+      await appCredentials.deleteAll(index);
+      await apps.forget(index);
+    });
     await loadSandbox();
-    pipelineRegistry = new PipelineRegistry(backend, bus, log);
+    pipelineRegistry = new PipelineRegistry(engine, bus, log);
     await pipelineRegistry.start();
     const pipelines = {
       registry: pipelineRegistry,
@@ -57,7 +72,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
     };
-    const app = createApp({ config, backend, authenticator, authorizer, store, appCredentials, publisher, hub, log, pipelines }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines }, typed);
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength });
     server.keepAliveTimeout = 65_000;
@@ -74,7 +89,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     return {
       url: `http://${shownHost}:${port}`,
       port,
-      backend,
+      backend: engine,
       bus,
       hub,
       server,
@@ -90,13 +105,13 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         pipelineRegistry?.close();
         limiterRedis?.disconnect();
         await bus.close();
-        await backend.close();
+        await engine.close();
       },
     };
   } catch (err) {
     pipelineRegistry?.close();
     await bus.close();
-    await backend.close();
+    await engine.close();
     throw err;
   }
 }

@@ -2,13 +2,12 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
 import { readJson, type Backend } from '../engine/index.js';
-import { bodyStream } from './request-body.js';
-import { targetIndices } from './target-indices.js';
+import { bodyStream } from '../request/index.js';
 
 /**
  * An index the admin creates with `PUT /{index}` gets its own read-write credential pair,
- * returned once in the creation response (`credentials.read_write`); deleting an index deletes
- * the credentials issued for it.
+ * returned once in the creation response (`credentials.read_write`). (Deleting an index deletes
+ * the credentials issued for it: an index-change clean-up, see lib/server/gateway.ts.)
  */
 export function issueIndexCredentials(backend: Backend, appCredentials: AppCredentials, maxContentLength: number): Middleware {
   const router = new Router();
@@ -24,14 +23,6 @@ export function issueIndexCredentials(backend: Backend, appCredentials: AppCrede
     }
     ctx.status = res.status;
     ctx.body = answer ?? {};
-  });
-
-  router.delete('/:index', async (ctx, next) => {
-    if ((ctx.state.principal as Principal).role !== 'admin' || ctx.params.index.startsWith('_')) return next();
-    const expr = ctx.params.index;
-    const names = await targetIndices(ctx, backend, expr);
-    await next();
-    if (ctx.status < 300) for (const name of names) await appCredentials.deleteAll(name);
   });
 
   return router.routes() as unknown as Middleware;

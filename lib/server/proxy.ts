@@ -1,42 +1,65 @@
 import type { Middleware } from 'koa';
-import type { Backend } from '../engine/index.js';
-import { DocTypeInjection, carriesDocuments } from '../engine/http/doc-type-injection.js';
-import { bodyStream } from './request-body.js';
+import { readBody, type Backend } from '../engine/index.js';
+import { DocTypeInjection, injectDocType } from '../engine/http/doc-type-injection.js';
+import { bodyStream, type Classification } from '../request/index.js';
+import type { GatewayState } from './state.js';
+
+/** Answers up to this size are read whole: one write to the client, none of a stream's plumbing. */
+const WHOLE_ANSWER_BYTES = 256 * 1024;
+
+/** Answers that carry documents or hits (document reads, searches, scrolls): on Elasticsearch 8 they lack `_type`. */
+const DOCUMENT_ACTIONS = new Set(['indices:data/read/get', 'indices:data/read/search', 'indices:data/read/scroll', 'indices:data/read/msearch', 'indices:data/read/mget']);
+
+function carriesDocuments(info: Classification, method: string): boolean {
+  return (method === 'GET' || method === 'POST') && DOCUMENT_ACTIONS.has(info.action);
+}
 
 /**
- * The thin path: whatever the gateway does not handle itself goes to the engine unchanged.
- * Bodies stream both ways; nothing here parses JSON.
+ * The thin path: whatever the gateway does not handle itself goes to the engine as it was
+ * authorized (a body the classifier read, as it read it; any other streamed). Nothing here parses
+ * JSON. A small answer is read whole and written in one piece; a large one streams, and stops
+ * when the client goes away. Time limits are the engine client's own (its pool's timeouts).
  */
-export function proxy(backend: Backend, maxContentLength: number): Middleware {
+export function proxy(backend: Backend, maxContentLength: number): Middleware<GatewayState> {
+  const addsType = backend.kind === 'http';
   return async (ctx) => {
-    const abort = new AbortController();
-    // the client went away before the answer was written: stop the upstream call too
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) abort.abort();
-    });
+    const info = ctx.state.request;
+    const rebuilt = info.forward !== undefined;
+    let headers = ctx.headers;
+    if (rebuilt && headers['content-length'] !== undefined) {
+      // the body goes on as read: its length is the engine client's to set
+      headers = { ...headers };
+      delete headers['content-length'];
+    }
     const res = await backend.request({
       method: ctx.method,
       path: ctx.path,
       querystring: ctx.querystring,
-      headers: ctx.headers,
-      body: bodyStream(ctx, maxContentLength),
-      signal: abort.signal,
+      headers,
+      body: rebuilt ? info.forward : bodyStream(ctx, maxContentLength),
+      info,
     });
     ctx.status = res.status;
+    const typed = addsType && res.status < 300 && carriesDocuments(info, ctx.method) && String(res.headers['content-type'] ?? '').includes('json');
     let body = res.body;
-    const headers = { ...res.headers };
-    if (!Buffer.isBuffer(body)) {
+    if (!Buffer.isBuffer(body) && Number(res.headers['content-length']) <= WHOLE_ANSWER_BYTES) body = await readBody(body);
+    if (Buffer.isBuffer(body)) {
+      if (typed) body = Buffer.from(injectDocType(body.toString('utf8')));
+    } else {
+      const upstream = body;
       // once the client has its answer (or has gone), koa destroys the upstream body: not an error
-      body.on('error', () => {});
-      if (backend.kind === 'http' && res.status < 300 && carriesDocuments(ctx.method, ctx.path) && String(headers['content-type'] ?? '').includes('json')) {
-        body = body.pipe(new DocTypeInjection());
-        delete headers['content-length'];
-      }
+      upstream.on('error', () => {});
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) upstream.destroy();
+      });
+      if (typed) body = upstream.pipe(new DocTypeInjection());
     }
-    ctx.body = body; // koa writes no body for HEAD
-    for (const [name, value] of Object.entries(headers)) {
-      if (name === 'x-elastic-product') continue;
-      ctx.set(name, value);
+    for (const name in res.headers) {
+      if (name === 'x-elastic-product' || name === 'content-length') continue;
+      ctx.set(name, res.headers[name]);
     }
+    ctx.body = body; // koa sets the length of a whole answer, and writes no body for HEAD
+    // a HEAD answer tells the length the GET's body would have
+    if (ctx.method === 'HEAD' && res.headers['content-length'] !== undefined) ctx.length = Number(res.headers['content-length']);
   };
 }

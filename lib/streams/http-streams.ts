@@ -1,7 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import type { Backend } from '../engine/index.js';
-import { readJsonBody } from '../server/request-body.js';
+import { readJsonBody } from '../request/index.js';
 import { errorMessage, overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import { openRequestedStream, streamTarget, wantsStream } from './stream-requests.js';

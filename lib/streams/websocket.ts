@@ -3,7 +3,8 @@ import type { Duplex } from 'node:stream';
 import type { Subscription } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/typed-documents.js';
-import type { Authenticator, Authorizer } from '../auth/index.js';
+import { checkSystemIndices, type Authenticator, type Authorizer } from '../auth/index.js';
+import { classifyRequest } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { errorBody, toEsError } from '../errors/index.js';
 import type { StreamHub } from './stream-hub.js';
@@ -103,9 +104,10 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const body = frame.body && typeof frame.body === 'object' && Object.keys(frame.body).length ? frame.body : undefined;
     // a frame is authorized exactly like the equivalent HTTP request
     const streamQuery = /(^|&)(stream|streamonly)=/.test(rawQuery) ? rawQuery : `${rawQuery}${rawQuery ? '&' : ''}stream=true`;
-    const decision = await deps.authorizer.authorize(principal, {
-      method, path: `/${pathPart}`, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer,
-    });
+    const asked = { method, path: `/${pathPart}`, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer };
+    const info = classifyRequest(asked);
+    checkSystemIndices(info, streamQuery);
+    const decision = await deps.authorizer.authorize(principal, asked, info);
     const querystring = decision.querystring;
     const segments = decision.path.split('/').filter(Boolean).map(decodeURIComponent);
     const target = streamTarget(method, segments);

@@ -144,10 +144,16 @@ describe('access control', function () {
       expect(next.status).to.equal(200);
     });
 
-    it('system indices are the admin\'s alone, and the credentials index nobody\'s', async () => {
-      expect((await call(gw.url, 'POST', '/.gateway-apps/_search', { auth: auth['app pair'], body: {} })).status).to.equal(403);
-      expect((await call(gw.url, 'POST', '/.gateway-apps/_search', { body: {} })).status).to.equal(200);
-      expect((await call(gw.url, 'POST', '/.gateway-credentials/_search', { body: {} })).status).to.equal(403);
+    it('system indices are reachable through the gateway\'s APIs only, by nobody\'s REST call', async () => {
+      for (const path of ['/.gateway-apps/_search', '/.gateway-credentials/_search', '/%2Egateway-credentials/_search', '//.gateway-pipelines/_search', '/.gateway-*/_search', '/.g*/_search', '/shop%2C.gateway-credentials/_search']) {
+        for (const who of ['app pair', 'admin'] as const) {
+          const res = await call(gw.url, 'POST', path, { auth: auth[who], body: {} });
+          expect(res.status, `${who} ${path}`).to.equal(403);
+          expect(res.json.error.type).to.equal('security_exception');
+        }
+      }
+      const all = await call(gw.url, 'POST', '/_search?expand_wildcards=all', { body: {} });
+      expect(all.status, 'every index, hidden ones included').to.equal(403);
     });
 
     it('a credential cannot grant more than it has', async () => {

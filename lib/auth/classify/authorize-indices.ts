@@ -1,3 +1,4 @@
+import { simpleMatch } from '../../wildcard/index.js';
 import type { ExpressionKind, ResolvedIndices } from './resolve-indices.js';
 
 /** Indices of the gateway's own configuration: reachable by the admin alone. */
@@ -43,18 +44,9 @@ export function isSystemIndex(name: string): boolean {
   return name.startsWith(SYSTEM_INDEX_PREFIX);
 }
 
-const compiled = new Map<string, RegExp>();
-
 /** `*`-wildcard match, as index patterns match names. */
 export function wildcardMatches(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  let re = compiled.get(pattern);
-  if (!re) {
-    re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
-    if (compiled.size > 10_000) compiled.clear();
-    compiled.set(pattern, re);
-  }
-  return re.test(name);
+  return simpleMatch(pattern, name);
 }
 
 /** Do a credential's patterns (names and wildcards) cover this concrete index name? System indices: admin only. */

@@ -1,14 +1,25 @@
-import type { Operation } from './classification.js';
+import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch } from '../../ndjson/index.js';
+import type { Operation } from '../../request/index.js';
 
 /**
  * Index expressions named inside request bodies. Each reader returns the targets it found, one
  * per (expression, operation): `expression` is `null` for an item that names no index (it falls
  * back to the path's index, or to every index), and `*` for an index it cannot read (not a
- * string, or a body that is not JSON), so that authorization stays strict. Readers never throw.
+ * string, a template it cannot render), so that authorization stays strict.
+ *
+ * A body the engine will read must be read here the way the engine reads it, or the check and
+ * the engine could disagree about what it asks: a reader of an engine-bound body throws the
+ * engine's own 400 for a body it cannot parse, and sets `read.forward` to the body rebuilt from
+ * what it read — that, never the bytes as sent, is what the gateway forwards.
  */
 export interface BodyTarget {
   expression: string | null;
   operation: Operation;
+}
+
+/** Where a reader leaves the body as it must be forwarded. */
+export interface BodyReading {
+  forward?: string;
 }
 
 /** The expression reported when a body names an index the classifier cannot read. */
@@ -53,42 +64,42 @@ export function splitExpressions(list: string): string[] {
   return out.length ? out : [UNREADABLE];
 }
 
-function isBlank(body: Body): boolean {
-  if (body === undefined) return true;
-  if (typeof body === 'string') return body.trim().length === 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
-  }
-  return true;
-}
+const textOf = (body: Buffer | string) => (typeof body === 'string' ? body : body.toString('utf8'));
+const isJsonBlank = (text: string) => /^[ \t\r\n]*$/.test(text);
+const isObject = isJsonObject;
 
-/** The body as a JSON object, `undefined` when absent, `null` when unreadable (not JSON, not an object). */
-function jsonObject(body: Body): Record<string, unknown> | undefined | null {
-  if (isBlank(body)) return undefined;
-  try {
-    const v: unknown = JSON.parse(typeof body === 'string' ? body : body!.toString('utf8'));
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
+/**
+ * An engine-bound JSON body: parsed as the engine parses it (or its 400), and the text to forward
+ * (see `canonicalJson`).
+ */
+function engineJson(body: Body, read: BodyReading): unknown {
+  if (body === undefined) return undefined;
+  const text = textOf(body);
+  if (isJsonBlank(text)) {
+    read.forward = '';
+    return undefined;
   }
+  const value = parseJsonText(text);
+  read.forward = canonicalJson(text, value);
+  return value;
 }
 
 /**
- * Targets read from a JSON object body: none when there is no body; when it cannot be read (not
- * JSON, not an object, or `readable` says no), an unreadable target for each of `unreadableAs`;
- * else what `collect` adds.
+ * Targets read from an engine-bound JSON body: none when there is no body; an unreadable target
+ * for each of `unreadableAs` when it is not an object (or `readable` says no); else what
+ * `collect` adds.
  */
-function objectBodyTargets(
+function engineBodyTargets(
   body: Body,
+  read: BodyReading,
   unreadableAs: Operation[],
   collect: (json: Record<string, unknown>, t: Targets) => void,
   readable: (json: Record<string, unknown>) => boolean = () => true,
 ): BodyTarget[] {
   const t = new Targets();
-  const json = jsonObject(body);
+  const json = engineJson(body, read);
   if (json === undefined) return t.list;
-  if (json === null || !readable(json)) {
+  if (!isObject(json) || !readable(json)) {
     for (const op of unreadableAs) t.add(UNREADABLE, op);
     return t.list;
   }
@@ -96,257 +107,161 @@ function objectBodyTargets(
   return t.list;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function parseLine(line: string): unknown {
+/** The body as a JSON object for the gateway's own APIs: `undefined` when absent, `null` when unreadable. */
+function gatewayJson(body: Body): Record<string, unknown> | undefined | null {
+  if (body === undefined || isJsonBlank(textOf(body))) return undefined;
   try {
-    return JSON.parse(line);
+    const v: unknown = JSON.parse(textOf(body));
+    return isObject(v) ? v : null;
   } catch {
-    return undefined;
+    return null;
   }
 }
 
-/**
- * Walks newline-delimited lines without copying the body: `visit` gets each line's bounds
- * (trailing "\r" and surrounding blanks trimmed) and returns how many following lines to skip.
- */
-function eachLine(body: Buffer | string, visit: (text: () => string, empty: boolean, last: boolean) => number): void {
-  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const n = buf.length;
-  let pos = 0;
-  let skip = 0;
-  while (pos < n) {
-    let end = buf.indexOf(0x0a, pos);
-    if (end < 0) end = n;
-    if (skip > 0) {
-      skip--;
-      pos = end + 1;
-      continue;
-    }
-    let s = pos;
-    let e = end;
-    while (s < e && (buf[s] === 0x20 || buf[s] === 0x09 || buf[s] === 0x0d)) s++;
-    while (e > s && (buf[e - 1] === 0x20 || buf[e - 1] === 0x09 || buf[e - 1] === 0x0d)) e--;
-    const from = s;
-    const to = e;
-    skip = visit(() => buf.toString('utf8', from, to), s === e, end >= n - 1);
-    pos = end + 1;
-  }
-}
-
-const BULK_ACTIONS: Record<string, Operation> = { index: 'write', create: 'write', update: 'write', delete: 'delete' };
-
-type BulkAction = [expression: string | null, operation: Operation, hasSource: boolean];
-
-function readBulkActionLine(line: string): BulkAction[] | null {
-  const parsed = parseLine(line);
-  let result: BulkAction[] | null = null;
-  if (isObject(parsed)) {
-    // ES rejects a line with more than one action; reading every one of them is the strict answer.
-    for (const [key, meta] of Object.entries(parsed)) {
-      const op = BULK_ACTIONS[key];
-      if (!op || !isObject(meta)) continue;
-      result ??= [];
-      const hasSource = key !== 'delete';
-      if (!('_index' in meta)) result.push([null, op, hasSource]);
-      else if (typeof meta._index === 'string' && meta._index.length) result.push([meta._index, op, hasSource]);
-      else result.push([UNREADABLE, op, hasSource]);
-    }
-  }
-  return result;
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d;
-
-/** The fast scanner's result, kept in module state so that scanning one line allocates nothing. */
-const scan = { pos: 0, op: 'write' as Operation, index: null as string | null, lastIndexBytes: Buffer.alloc(0), lastIndex: '' };
-
-function skipSpace(buf: Buffer, end: number): void {
-  while (scan.pos < end && isSpace(buf[scan.pos])) scan.pos++;
-}
-
-/** A string without escapes; returns its start (its end is `scan.pos - 1`), or -1. */
-function plainString(buf: Buffer, end: number): number {
-  if (buf[scan.pos] !== QUOTE) return -1;
-  const from = ++scan.pos;
-  while (scan.pos < end && buf[scan.pos] !== QUOTE) {
-    if (buf[scan.pos] === BACKSLASH) return -1;
-    scan.pos++;
-  }
-  if (scan.pos >= end) return -1;
-  scan.pos++;
-  return from;
-}
-
-function bytesEqual(buf: Buffer, from: number, to: number, ascii: string): boolean {
-  if (to - from !== ascii.length) return false;
-  for (let k = 0; k < ascii.length; k++) if (buf[from + k] !== ascii.charCodeAt(k)) return false;
-  return true;
-}
-
-function bulkOperation(buf: Buffer, from: number, to: number): Operation | undefined {
-  if (bytesEqual(buf, from, to, 'index') || bytesEqual(buf, from, to, 'create') || bytesEqual(buf, from, to, 'update')) return 'write';
-  if (bytesEqual(buf, from, to, 'delete')) return 'delete';
-  return undefined;
-}
-
-/**
- * The common action line — `{"op":{"k":"v","k2":1,…}}` with flat scalar members and no escapes —
- * read straight from the bytes into `scan`: 'action', 'other' (not a bulk action), or 'slow' for
- * anything else, which then goes through JSON.parse. JSON.parse on every action line of a large
- * bulk would cost more than everything else together.
- */
-function scanBulkActionLine(buf: Buffer, start: number, end: number): 'action' | 'other' | 'slow' {
-  scan.pos = start;
-  if (buf[scan.pos++] !== 0x7b) return 'slow';
-  skipSpace(buf, end);
-  const keyFrom = plainString(buf, end);
-  if (keyFrom < 0) return 'slow';
-  const keyTo = scan.pos - 1;
-  skipSpace(buf, end);
-  if (buf[scan.pos++] !== 0x3a) return 'slow';
-  skipSpace(buf, end);
-  if (buf[scan.pos++] !== 0x7b) return 'slow';
-  let index: string | null = null;
-  skipSpace(buf, end);
-  if (buf[scan.pos] === 0x7d) scan.pos++;
-  else {
-    for (;;) {
-      skipSpace(buf, end);
-      const kFrom = plainString(buf, end);
-      if (kFrom < 0) return 'slow';
-      const isIndex = bytesEqual(buf, kFrom, scan.pos - 1, '_index');
-      skipSpace(buf, end);
-      if (buf[scan.pos++] !== 0x3a) return 'slow';
-      skipSpace(buf, end);
-      if (buf[scan.pos] === QUOTE) {
-        const vFrom = plainString(buf, end);
-        if (vFrom < 0) return 'slow';
-        if (isIndex) index = decodeIndex(buf, vFrom, scan.pos - 1);
-      } else {
-        // a number, true, false or null: nothing nested
-        const from = scan.pos;
-        while (scan.pos < end) {
-          const c = buf[scan.pos];
-          if (c === 0x2c || c === 0x7d || isSpace(c)) break;
-          if (c === 0x7b || c === 0x5b || c === QUOTE) return 'slow';
-          scan.pos++;
-        }
-        if (scan.pos === from) return 'slow';
-        if (isIndex) index = UNREADABLE;
-      }
-      skipSpace(buf, end);
-      const c = buf[scan.pos++];
-      if (c === 0x2c) continue;
-      if (c === 0x7d) break;
-      return 'slow';
-    }
-  }
-  skipSpace(buf, end);
-  if (buf[scan.pos++] !== 0x7d) return 'slow';
-  skipSpace(buf, end);
-  if (scan.pos !== end) return 'slow';
-  const op = bulkOperation(buf, keyFrom, keyTo);
-  if (!op) return 'other';
-  scan.op = op;
-  scan.index = index;
-  return 'action';
-}
-
-/** `_index` values repeat line after line: decode only when the bytes change. */
-function decodeIndex(buf: Buffer, from: number, to: number): string {
-  if (from === to) return UNREADABLE;
-  const last = scan.lastIndexBytes;
-  if (last.length === to - from) {
-    let k = 0;
-    while (k < last.length && last[k] === buf[from + k]) k++;
-    if (k === last.length) return scan.lastIndex;
-  }
-  scan.lastIndexBytes = Buffer.from(buf.subarray(from, to));
-  scan.lastIndex = buf.toString('utf8', from, to);
-  return scan.lastIndex;
-}
-
-/**
- * `_bulk`: the target of every action line; source lines are skipped unread. A line that is not
- * an action (unparseable, unknown action) is skipped and the next line read as an action — the
- * engine rejects such a request anyway.
- */
-export function bulkTargets(body: Body): BodyTarget[] {
+/** Targets of a body the gateway reads itself (its APIs answer malformed bodies their own way). */
+function gatewayBodyTargets(body: Body, unreadableAs: Operation[], collect: (json: Record<string, unknown>, t: Targets) => void): BodyTarget[] {
   const t = new Targets();
-  if (body === undefined) return t.list;
-  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const n = buf.length;
-  let pos = 0;
-  let sourceNext = false;
-  while (pos < n) {
-    let end = buf.indexOf(0x0a, pos);
-    if (end < 0) end = n;
-    if (sourceNext) {
-      sourceNext = false;
-      pos = end + 1;
-      continue;
-    }
-    let s = pos;
-    let e = end;
-    while (s < e && isSpace(buf[s])) s++;
-    while (e > s && isSpace(buf[e - 1])) e--;
-    pos = end + 1;
-    if (s === e) continue; // ES skips an empty action line
-    const fast = scanBulkActionLine(buf, s, e);
-    if (fast === 'other') continue;
-    if (fast === 'action') {
-      t.add(scan.index, scan.op);
-      if (scan.op !== 'delete') sourceNext = true;
-      continue;
-    }
-    const actions = readBulkActionLine(buf.toString('utf8', s, e));
-    if (!actions) continue;
-    for (const [expression, op, hasSource] of actions) {
-      t.add(expression, op);
-      if (hasSource) sourceNext = true;
-    }
+  const json = gatewayJson(body);
+  if (json === undefined) return t.list;
+  if (json === null) {
+    for (const op of unreadableAs) t.add(UNREADABLE, op);
+    return t.list;
   }
+  collect(json, t);
   return t.list;
 }
 
 /**
- * `_msearch` and `_msearch/template`: each header line's `index` (or `indices`); a header without
- * one targets the path's indices. Search bodies are skipped unread; an unparseable header is
- * skipped with its body.
+ * `_bulk`: the target of every action line, read by the one bulk reader (lib/ndjson) the engine
+ * uses too; a malformed body throws the engine's own 400.
  */
-export function msearchTargets(body: Body): BodyTarget[] {
+export function bulkTargets(body: Body, read: BodyReading): BodyTarget[] {
   const t = new Targets();
   if (body === undefined) return t.list;
-  let first = true;
-  eachLine(body, (text, empty, last) => {
-    if (empty && first) {
-      first = false;
-      return 0; // ES tolerates one leading newline
-    }
-    first = false;
-    if (last) return 0; // a header with no search body after it is not a search
-    if (empty) {
-      t.add(null, 'read');
-      return 1;
-    }
-    const header = parseLine(text());
-    if (!isObject(header)) return 1;
-    const named = ['index', 'indices'].filter((k) => k in header);
+  const text = textOf(body);
+  const entries = readBulk(text);
+  for (const e of entries) t.add(e.index === undefined ? null : e.index.length ? e.index : UNREADABLE, e.action === 'delete' ? 'delete' : 'write');
+  read.forward = bulkText(entries, text);
+  return t.list;
+}
+
+/**
+ * `_msearch` and `_msearch/template`: each header's `index` (or `indices`), and the indices each
+ * search names inside its body; a header without an index targets the path's indices.
+ */
+export function msearchTargets(body: Body, read: BodyReading, template: boolean): BodyTarget[] {
+  const t = new Targets();
+  if (body === undefined) return t.list;
+  const entries = readMsearch(textOf(body));
+  for (const e of entries) {
+    const named = ['index', 'indices'].filter((k) => k in e.header);
     if (!named.length) t.add(null, 'read');
-    for (const k of named) t.addValue(header[k], 'read');
-    return 1;
-  });
+    for (const k of named) t.addValue(e.header[k], 'read');
+    // a body line that names an index as a header would is read as one: no reader may take it for a header unseen
+    for (const k of ['index', 'indices']) if (k in e.body) t.addValue(e.body[k], 'read');
+    if (template) templateReferences(e.body, t);
+    else searchReferences(e.body, t);
+  }
+  read.forward = msearchText(entries);
   return t.list;
+}
+
+/** A search body (search, count, explain, validate, by-query, field caps…): the indices its queries reach. */
+export function searchBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => searchReferences(json, t));
+}
+
+/** A search template request (`id` or `source`, with `params`). */
+export function templateBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => templateReferences(json, t));
+}
+
+/** A cluster-level body (allocation explain, reroute commands): every `index` member it holds, at any depth. */
+export function namedIndexTargets(body: Body, read: BodyReading, operation: Operation): BodyTarget[] {
+  return engineBodyTargets(body, read, [operation], (json, t) => {
+    const stack: unknown[] = [json];
+    while (stack.length) {
+      const v = stack.pop();
+      if (Array.isArray(v)) stack.push(...v);
+      else if (isObject(v)) {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === 'index') t.addValue(x, operation);
+          else if (typeof x === 'object' && x !== null) stack.push(x);
+        }
+      }
+    }
+  });
+}
+
+/**
+ * Index references inside a query, wherever it nests (queries, aggregations, rescorers…): `terms`
+ * lookups, `more_like_this` documents, `geo_shape`/`shape` indexed shapes (index `shapes` when
+ * unnamed, as in Elasticsearch), `percolate` documents, and any document reference
+ * (`{_index, _id}`: `pinned` documents, `_rank_eval` ratings). A `rule` query pins
+ * documents chosen by stored rulesets: it may reach any index. Walked without recursion: nesting
+ * depth is the client's choice.
+ */
+function searchReferences(root: unknown, t: Targets): void {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
+      continue;
+    }
+    if (!isObject(v)) continue;
+    // a document reference (`more_like_this` likes, `pinned` docs, `_rank_eval` ratings…)
+    if ('_index' in v && '_id' in v) t.addValue(v._index, 'read');
+    for (const key in v) {
+      const child = v[key];
+      if (typeof child !== 'object' || child === null) continue;
+      stack.push(child);
+      if (!isObject(child)) continue;
+      const val = child;
+      switch (key) {
+        case 'terms':
+          for (const spec of Object.values(val)) if (isObject(spec) && 'index' in spec) t.addValue(spec.index, 'read');
+          break;
+        case 'more_like_this':
+        case 'mlt':
+          for (const side of ['like', 'unlike']) {
+            const items = Array.isArray(val[side]) ? (val[side] as unknown[]) : [val[side]];
+            for (const item of items) if (isObject(item) && '_index' in item) t.addValue(item._index, 'read');
+          }
+          break;
+        case 'geo_shape':
+        case 'shape':
+          for (const spec of Object.values(val)) {
+            const shape = isObject(spec) ? spec.indexed_shape : undefined;
+            if (isObject(shape)) t.addValue('index' in shape ? shape.index : 'shapes', 'read');
+          }
+          break;
+        case 'percolate':
+          if ('index' in val) t.addValue(val.index, 'read');
+          break;
+        case 'rule':
+        case 'rule_query':
+          t.add(UNREADABLE, 'read');
+          break;
+      }
+    }
+  }
+}
+
+/**
+ * A template renders its query from `params` at the engine: a stored one (`id`) may say anything,
+ * and an inline one names indices wherever its text or its parameters mention an index or a rule.
+ */
+function templateReferences(json: Record<string, unknown>, t: Targets): void {
+  if (json.id !== undefined) return t.add(UNREADABLE, 'read');
+  const text = JSON.stringify([json.source ?? null, json.params ?? null]);
+  if (/index|rule/i.test(text)) return t.add(UNREADABLE, 'read');
+  if (isObject(json.source)) searchReferences(json.source, t);
 }
 
 /** `_mget` and `_mtermvectors`: `docs[]._index`; `ids` and docs without `_index` use the path's index. */
-export function docsTargets(body: Body): BodyTarget[] {
-  return objectBodyTargets(body, ['read'], (json, t) => {
+export function docsTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => {
     if ('ids' in json) t.add(null, 'read');
     if (!('docs' in json)) return;
     if (!Array.isArray(json.docs)) {
@@ -361,25 +276,28 @@ export function docsTargets(body: Body): BodyTarget[] {
   });
 }
 
-/** `_reindex`: reads `source.index` (a name, comma list or list), writes `dest.index`. */
-export function reindexTargets(body: Body): BodyTarget[] {
-  return objectBodyTargets(body, ['read', 'write'], (json, t) => {
+/** `_reindex`: reads `source.index` (a name, comma list or list) and what its query looks up, writes `dest.index`. */
+export function reindexTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read', 'write'], (json, t) => {
     const source = json.source;
     if (source !== undefined) {
       if (isObject(source) && 'index' in source) t.addValue(source.index, 'read');
       else t.add(UNREADABLE, 'read');
+      if (isObject(source)) searchReferences(source.query, t);
     }
     const dest = json.dest;
     if (dest !== undefined) {
       if (isObject(dest) && 'index' in dest) t.addValue(typeof dest.index === 'string' ? dest.index : undefined, 'write');
       else t.add(UNREADABLE, 'write');
+      // a script (`ctx._index = …`) or an ingest pipeline may send documents to any index
+      if (json.script !== undefined || (isObject(dest) && dest.pipeline !== undefined)) t.add(UNREADABLE, 'write');
     }
   });
 }
 
 /** The declarative API: each `query[].index` (a query without one uses the path's index). */
 export function declarativeTargets(body: Body): BodyTarget[] {
-  return objectBodyTargets(body, ['read'], (json, t) => {
+  return gatewayBodyTargets(body, ['read'], (json, t) => {
     const queries = Array.isArray(json.query) ? json.query : json.query === undefined ? [] : [json.query];
     for (const q of queries) {
       if (!isObject(q)) continue;
@@ -393,8 +311,8 @@ export function declarativeTargets(body: Body): BodyTarget[] {
  * `POST /_aliases`: `add`/`remove` write the indices they name and write (add) or delete (remove)
  * the aliases; `remove_index` deletes its indices.
  */
-export function aliasActionTargets(body: Body): BodyTarget[] {
-  return objectBodyTargets(body, ['write'], (json, t) => {
+export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['write'], (json, t) => {
     for (const entry of json.actions as unknown[]) {
       if (!isObject(entry)) continue;
       for (const [kind, spec] of Object.entries(entry)) {
@@ -410,7 +328,7 @@ export function aliasActionTargets(body: Body): BodyTarget[] {
 
 /** Credential bodies: the index patterns a new or changed credential would grant. */
 export function credentialTargets(body: Body): BodyTarget[] {
-  return objectBodyTargets(body, ['write'], (json, t) => {
+  return gatewayBodyTargets(body, ['write'], (json, t) => {
     if ('indices' in json) t.addValue(json.indices, 'write');
   });
 }

@@ -5,44 +5,65 @@ import {
   declarativeTargets,
   docsTargets,
   msearchTargets,
+  namedIndexTargets,
   reindexTargets,
+  searchBodyTargets,
   splitExpressions,
-  UNREADABLE,
+  templateBodyTargets,
+  type BodyReading,
   type BodyTarget,
 } from './body-indices.js';
-import type { Category, Classification, ClassifiableRequest, ExpressionOperation, ExpressionSource, Operation } from './classification.js';
+import { EsError } from '../../errors/index.js';
+import type { Category, Classification, ClassifiableRequest, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
- * The one resolver from a request to (category, operation, action, indices), for every route
- * family of Elasticsearch 8's REST API and the gateway's own routes. Pure and synchronous; it
- * never throws — a request it does not recognise is classified by its shape (a leading index
- * expression makes it an index request, anything else is cluster-level).
+ * The one resolver from a request to what it is: route family, category, operation, action,
+ * indices (from the path, the body and index-naming parameters), document id — for every route
+ * family of Elasticsearch 8's REST API and the gateway's own routes. Pure and synchronous.
+ *
+ * Called without a body, it says whether it needs one (`readsBody`); called with it, it reads the
+ * body the way the engine will, throws the engine's 400 for a body the engine would refuse, and
+ * hands back the body to forward (`forward`). A request it does not recognise is classified by its
+ * shape (a leading index expression makes it an index request, anything else is cluster-level)
+ * and marked `known: false`.
  */
 export function classifyRequest(req: ClassifiableRequest): Classification {
   const method = (req.method || 'GET').toUpperCase();
   const segments = pathSegments(req.path);
   const params = new URLSearchParams(req.querystring ?? '');
-  const c = new Classifying(method, params, req.body);
+  const c = new Classifying(method, params, req.body, segments);
+  for (const name of ['index', 'indices']) {
+    // a parameter naming indices is read like a body's index: checked, never narrowed
+    for (const value of params.getAll(name)) c.queryIndex(value);
+  }
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
   const head = segments[0];
   if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
-  c.pathIndex(head);
+  c.pathIndex(head, 0);
   return indexScoped(c, segments.slice(1));
 }
 
 const methodOperation = (method: string): Operation =>
   method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
 
-/** Path segments, percent-decoded, empty ones dropped (ES's router ignores them too). */
-function pathSegments(path: string): string[] {
+/**
+ * Path segments, percent-decoded, empty ones dropped (ES's router ignores them too). A `.` or `..`
+ * segment names no index, type or API, and some readers of a path resolve it: refused.
+ */
+export function pathSegments(path: string): string[] {
   const q = path.indexOf('?');
   const raw = (q >= 0 ? path.slice(0, q) : path).split('/').filter((s) => s.length > 0);
   return raw.map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
+    let segment = s;
+    if (s.includes('%')) {
+      try {
+        segment = decodeURIComponent(s);
+      } catch {
+        segment = s;
+      }
     }
+    if (segment === '.' || segment === '..') throw new EsError(400, 'illegal_argument_exception', `invalid path segment [${segment}] in [${path}]`);
+    return segment;
   });
 }
 
@@ -52,19 +73,34 @@ function booleanFlag(params: URLSearchParams, name: string): boolean {
 }
 
 /** Accumulates one classification. */
-class Classifying {
+class Classifying implements BodyReading {
   private readonly indices: string[] = [];
   private readonly sources: ExpressionSource[] = [];
   private readonly perIndex: ExpressionOperation[] = [];
   private readonly pathExpressions: string[] = [];
   private allIndices = false;
   private mixed = false;
+  private readsBody = false;
+  private known = true;
+  private slot: IndexSlot | undefined;
+  private narrowable = true;
+  family: RouteFamily = 'engine';
+  id: string | undefined;
+  type: string | undefined;
+  forward: string | undefined;
 
   constructor(
     readonly method: string,
     readonly params: URLSearchParams,
-    readonly body: Buffer | string | undefined,
+    private readonly rawBody: Buffer | string | undefined,
+    readonly segments: readonly string[],
   ) {}
+
+  /** The body, for a reader: asking for it is what makes the classifier need it. */
+  get body(): Buffer | string | undefined {
+    this.readsBody = true;
+    return this.rawBody;
+  }
 
   get op(): Operation {
     return methodOperation(this.method);
@@ -83,8 +119,12 @@ class Classifying {
     return booleanFlag(this.params, 'stream') || booleanFlag(this.params, 'streamonly');
   }
 
-  /** A path part that holds index expressions (a comma list). */
-  pathIndex(list: string, operation?: Operation): void {
+  /**
+   * A path segment that holds index expressions (a comma list); `segment` is its position when a
+   * narrowed list may take its place (the request's primary index list).
+   */
+  pathIndex(list: string, segment?: number, operation?: Operation): void {
+    if (!this.slot && segment !== undefined) this.slot = { segment, insert: false };
     for (const e of splitExpressions(list)) {
       this.add(e, 'path');
       this.pathExpressions.push(e);
@@ -92,9 +132,19 @@ class Classifying {
     }
   }
 
-  /** Every index, named by no expression (bare `/_search`). */
-  everyIndex(): void {
+  /** A parameter that names indices. */
+  queryIndex(list: string): void {
+    for (const e of splitExpressions(list)) this.add(e, 'query');
+  }
+
+  /**
+   * Every index, named by no expression (bare `/_search`). `insertAt`: where a narrowed list may be
+   * placed in the path (`/{list}/_search`); without it the request cannot be narrowed.
+   */
+  everyIndex(insertAt?: number): void {
     this.allIndices = true;
+    if (insertAt === undefined) this.narrowable = false;
+    else if (!this.slot) this.slot = { segment: insertAt, insert: true };
   }
 
   /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
@@ -102,7 +152,7 @@ class Classifying {
     if (perIndex) this.mixed = true;
     for (const t of targets) {
       if (t.expression === null) {
-        if (!this.hasPathIndex) this.allIndices = true;
+        if (!this.hasPathIndex) this.everyIndex();
         else if (perIndex) for (const e of this.pathExpressions) this.addOperation(e, t.operation);
         continue;
       }
@@ -115,12 +165,17 @@ class Classifying {
     this.mixed = true;
   }
 
+  /** An API this classifier does not know: classified by its shape, refused for scoped credentials. */
+  unknown(): void {
+    this.known = false;
+  }
+
   addOperation(expression: string, operation: Operation): void {
     this.mixed = true;
     if (!this.perIndex.some((p) => p.expression === expression && p.operation === operation)) this.perIndex.push({ expression, operation });
   }
 
-  private add(expression: string, from: 'path' | 'body'): void {
+  private add(expression: string, from: ExpressionSource['from']): void {
     if (!this.indices.includes(expression)) this.indices.push(expression);
     if (!this.sources.some((s) => s.expression === expression && s.from === from)) this.sources.push({ expression, from });
     if (expression === '_all' || /^\*+$/.test(expression)) this.allIndices = true;
@@ -128,14 +183,22 @@ class Classifying {
 
   done(category: Category, operation: Operation, action: string): Classification {
     const out: Classification = {
+      family: category === 'streams' ? 'stream' : this.family,
       category,
       operation,
       action,
       indices: this.indices,
       allIndices: this.allIndices,
       sources: this.sources,
+      segments: this.segments,
+      readsBody: this.readsBody,
+      known: this.known,
     };
     if (this.mixed) out.perIndex = this.perIndex;
+    if (this.id !== undefined) out.id = this.id;
+    if (this.type !== undefined) out.type = this.type;
+    if (this.forward !== undefined) out.forward = this.forward;
+    if (this.slot && this.narrowable) out.slot = this.slot;
     return out;
   }
 }
@@ -150,22 +213,36 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
   if (!endpoint.startsWith('_')) return typed(c, endpoint, tail);
   switch (endpoint) {
     case '_doc':
-      return tail.length ? document(c) : c.done('docs', c.op === 'read' ? 'read' : 'write', c.op === 'read' ? 'indices:data/read/get' : 'indices:data/write/index');
+      // `/{index}/_doc/_search`, `/_doc/{id}/_explain`…: Elasticsearch 7's typed APIs, with type `_doc`
+      if (tail[0]?.startsWith('_')) return indexScoped(c, tail);
+      if (tail.length > 1 && DOCUMENT_ENDPOINTS.has(tail[1])) return indexScoped(c, [tail[1], tail[0]]);
+      if (tail.length) {
+        c.id = tail[0];
+        return document(c);
+      }
+      return c.done('docs', c.op === 'read' ? 'read' : 'write', c.op === 'read' ? 'indices:data/read/get' : 'indices:data/write/index');
     case '_create':
+      c.id = tail[0];
       return c.done('docs', 'write', 'indices:data/write/index');
     case '_update':
+      c.id = tail[0];
       return c.done('docs', 'write', 'indices:data/write/update');
     case '_source':
+      c.id = tail[0];
       return c.done('docs', 'read', 'indices:data/read/get');
     case '_mget':
-      c.bodyTargets(docsTargets(c.body), false);
+      c.bodyTargets(docsTargets(c.body, c), false);
       return c.done('docs', 'read', 'indices:data/read/mget');
     case '_bulk':
       return bulk(c);
     case '_delete_by_query':
-      return tail.length ? rethrottle(c) : c.done('docs', 'delete', 'indices:data/write/delete/byquery');
+      if (tail.length) return rethrottle(c);
+      c.bodyTargets(searchBodyTargets(c.body, c), false);
+      return c.done('docs', 'delete', 'indices:data/write/delete/byquery');
     case '_update_by_query':
-      return tail.length ? rethrottle(c) : c.done('docs', 'write', 'indices:data/write/update/byquery');
+      if (tail.length) return rethrottle(c);
+      c.bodyTargets(searchBodyTargets(c.body, c), false);
+      return c.done('docs', 'write', 'indices:data/write/update/byquery');
     case '_search':
       return search(c, tail);
     case '_msearch':
@@ -173,26 +250,29 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
     case '_mtermvectors':
       return mtermvectors(c);
     case '_credentials':
+      c.family = 'credentials';
       c.bodyTargets(c.op === 'write' ? credentialTargets(c.body) : [], false);
       return c.done('credentials', c.op, gatewayAction('indices', 'credentials', c.op));
     case '_declarative':
+      c.family = 'declarative';
       c.bodyTargets(declarativeTargets(c.body), false);
       return c.done('declarative', 'read', tail[0] === 'validate' ? 'indices:data/read/declarative/validate' : 'indices:data/read/declarative');
     case '_rules':
+      c.family = 'gateway';
       return c.done('rules', c.op, gatewayAction('indices', 'rules', c.op));
     case '_analytics':
+      c.family = 'gateway';
       return c.done('analytics', c.op, gatewayAction('indices', 'analytics', c.op));
     case '_pipeline':
     case '_pipelines':
+      c.family = 'gateway';
       return c.done('pipelines', c.op, gatewayAction('indices', 'pipelines', c.op));
     case '_cache':
       if (tail[0] === 'clear') return c.done('indices', 'write', 'indices:admin/cache/clear');
+      c.family = 'gateway';
       return c.done('cache', c.op, gatewayAction('indices', 'cache', c.op));
-    default: {
-      const searchAction = SEARCH_ENDPOINTS[endpoint];
-      if (searchAction) return c.done('search', 'read', searchAction);
-      return indicesEndpoint(c, endpoint, tail);
-    }
+    default:
+      return searchOrIndices(c, endpoint, tail);
   }
 }
 
@@ -208,8 +288,10 @@ function document(c: Classifying): Classification {
  * `/{index}/{type}…`: the app-addressed style (and ES's deprecated typed paths). The type only
  * narrows documents, so the request is classified as its typeless equivalent.
  */
-function typed(c: Classifying, _type: string, tail: string[]): Classification {
+function typed(c: Classifying, type: string, tail: string[]): Classification {
   const [next, ...after] = tail;
+  c.family = 'app';
+  c.type = type;
   if (next === undefined) {
     // POST /{app}/{type} indexes a document with a generated id; other methods act on the type's documents.
     if (c.op === 'read') return c.done('docs', 'read', 'indices:data/read/get');
@@ -217,15 +299,17 @@ function typed(c: Classifying, _type: string, tail: string[]): Classification {
   }
   if (next.startsWith('_')) return indexScoped(c, tail);
   const [sub] = after;
+  c.id = next;
   if (sub === undefined) return document(c);
-  if (sub === '_update' || sub === '_create' || sub === '_source' || sub === '_explain' || sub === '_termvectors') {
-    return indexScoped(c, [sub, next]);
-  }
+  if (DOCUMENT_ENDPOINTS.has(sub)) return indexScoped(c, [sub, next]);
   return c.done('docs', c.op, c.op === 'read' ? 'indices:data/read/get' : c.op === 'delete' ? 'indices:data/write/delete' : 'indices:data/write/index');
 }
 
+/** What `/{index}/{type}/{id}/…` may go on with: the typeless `/{index}/{endpoint}/{id}`. */
+const DOCUMENT_ENDPOINTS = new Set(['_update', '_create', '_source', '_explain', '_termvectors']);
+
 function bulk(c: Classifying): Classification {
-  const targets = bulkTargets(c.body);
+  const targets = bulkTargets(c.body, c);
   c.bodyTargets(targets, true);
   const onlyDeletes = targets.length > 0 && targets.every((t) => t.operation === 'delete');
   return c.done('docs', onlyDeletes ? 'delete' : 'write', 'indices:data/write/bulk');
@@ -233,19 +317,23 @@ function bulk(c: Classifying): Classification {
 
 /** `_msearch` (with or without an index in the path): the indices its header lines name. */
 function msearch(c: Classifying, tail: string[]): Classification {
-  c.bodyTargets(msearchTargets(c.body), false);
+  c.bodyTargets(msearchTargets(c.body, c, tail[0] === 'template'), false);
   return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
 }
 
 /** `_mtermvectors`: the indices its `docs` name. */
 function mtermvectors(c: Classifying): Classification {
-  c.bodyTargets(docsTargets(c.body), false);
+  c.bodyTargets(docsTargets(c.body, c), false);
   return c.done('search', 'read', 'indices:data/read/mtv');
 }
 
 function search(c: Classifying, tail: string[]): Classification {
-  if (tail[0] === 'template') return c.done('search', 'read', 'indices:data/read/search/template');
+  if (tail[0] === 'template') {
+    c.bodyTargets(templateBodyTargets(c.body, c), false);
+    return c.done('search', 'read', 'indices:data/read/search/template');
+  }
   if (tail[0] === 'scroll') return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/scroll/clear' : 'indices:data/read/scroll');
+  c.bodyTargets(searchBodyTargets(c.body, c), false);
   return c.done(c.streaming ? 'streams' : 'search', 'read', 'indices:data/read/search');
 }
 
@@ -270,6 +358,18 @@ const SEARCH_ENDPOINTS: Record<string, string> = {
   _suggest: 'indices:data/read/search',
 };
 
+/**
+ * `/{index}/_x…` outside the document and gateway families: the read-only search endpoints (their
+ * bodies' queries may look up other indices), else index administration.
+ */
+function searchOrIndices(c: Classifying, endpoint: string, tail: string[]): Classification {
+  const action = SEARCH_ENDPOINTS[endpoint];
+  if (!action) return indicesEndpoint(c, endpoint, tail);
+  if (endpoint === '_explain' || endpoint === '_termvectors') c.id = tail[0];
+  if (endpoint !== '_termvectors' && endpoint !== '_search_shards') c.bodyTargets(searchBodyTargets(c.body, c), false);
+  return c.done('search', 'read', action);
+}
+
 /** `/{index}` itself: GET/HEAD read, PUT create, DELETE delete. */
 function indexAdmin(c: Classifying, read: string, write: string, del: string): Classification {
   const op = c.op;
@@ -293,6 +393,8 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
     case '_alias':
     case '_aliases':
       if (tail[0] !== undefined) c.pathIndex(tail[0]);
+      // an alias's filter is a query: what it looks up counts
+      if (op === 'write') c.bodyTargets(searchBodyTargets(c.body, c), false);
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
     case '_refresh':
       return c.done('indices', 'read', 'indices:admin/refresh');
@@ -325,10 +427,11 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
       // The source is read (rollover: the alias is written), the new index written.
       c.markMixed();
       for (const s of c.pathList) c.addOperation(s, endpoint === '_rollover' ? 'write' : 'read');
-      if (tail[0] !== undefined) c.pathIndex(tail[0], 'write');
+      if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, 'write');
       return c.done('indices', 'write', endpoint === '_rollover' ? 'indices:admin/rollover' : 'indices:admin/resize');
     }
     default:
+      c.unknown();
       return c.done('indices', op, op === 'read' ? `indices:monitor/${endpoint.slice(1)}` : `indices:admin/${endpoint.slice(1)}`);
   }
 }
@@ -343,6 +446,7 @@ function topLevel(c: Classifying, segments: string[]): Classification {
   switch (head) {
     // The gateway's own routes.
     case '_apps':
+      c.family = 'apps';
       if (tail[0] === undefined) {
         c.everyIndex();
         return c.done('indices', op, op === 'read' ? 'indices:admin/get' : op === 'delete' ? 'indices:admin/delete' : 'indices:admin/create');
@@ -350,42 +454,51 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       c.pathIndex(tail[0]);
       return indexAdmin(c, 'indices:admin/get', 'indices:admin/create', 'indices:admin/delete');
     case '_credentials':
+      c.family = 'credentials';
+      if (tail[0] !== undefined) c.id = tail[0];
       c.bodyTargets(op === 'write' ? credentialTargets(c.body) : [], false);
       return c.done('credentials', op, gatewayAction('cluster', 'credentials', op));
     case '_declarative':
+      c.family = 'declarative';
       c.bodyTargets(declarativeTargets(c.body), false);
       return c.done('declarative', 'read', tail[0] === 'validate' ? 'indices:data/read/declarative/validate' : 'indices:data/read/declarative');
     case '_pipeline':
     case '_pipelines':
+      c.family = 'pipelines';
+      if (tail[0] !== undefined) c.id = tail[0];
       return c.done('pipelines', op, gatewayAction('cluster', 'pipelines', op));
     case '_rules':
+      c.family = 'gateway';
       return c.done('rules', op, gatewayAction('cluster', 'rules', op));
     case '_cache':
+      c.family = 'gateway';
       return c.done('cache', op, gatewayAction('cluster', 'cache', op));
     case '_analytics':
+      c.family = 'gateway';
       return c.done('analytics', op, gatewayAction('cluster', 'analytics', op));
 
     // Documents.
     case '_mget':
-      c.bodyTargets(docsTargets(c.body), false);
+      c.bodyTargets(docsTargets(c.body, c), false);
       return c.done('docs', 'read', 'indices:data/read/mget');
     case '_bulk':
       return bulk(c);
     case '_reindex':
       if (tail.length) return rethrottle(c);
-      c.bodyTargets(reindexTargets(c.body), true);
+      c.bodyTargets(reindexTargets(c.body, c), true);
       return c.done('docs', 'write', 'indices:data/write/reindex');
     case '_delete_by_query':
     case '_update_by_query':
       if (tail.length) return rethrottle(c);
       c.everyIndex();
+      c.bodyTargets(searchBodyTargets(c.body, c), false);
       return head === '_delete_by_query'
         ? c.done('docs', 'delete', 'indices:data/write/delete/byquery')
         : c.done('docs', 'write', 'indices:data/write/update/byquery');
 
     // Search.
     case '_search':
-      if (tail[0] !== 'scroll') c.everyIndex();
+      if (tail[0] !== 'scroll') c.everyIndex(0);
       return search(c, tail);
     case '_msearch':
       return msearch(c, tail);
@@ -394,10 +507,12 @@ function topLevel(c: Classifying, segments: string[]): Classification {
     case '_pit':
       return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/close_point_in_time' : 'indices:data/read/open_point_in_time');
     case '_render':
+      c.bodyTargets(templateBodyTargets(c.body, c), false);
       return c.done('search', 'read', 'indices:data/read/search/template');
     case '_async_search':
       if (tail.length && c.method !== 'POST') return c.done('search', 'read', 'indices:data/read/async_search/get');
-      c.everyIndex();
+      c.everyIndex(0);
+      c.bodyTargets(searchBodyTargets(c.body, c), false);
       return c.done('search', 'read', 'indices:data/read/async_search/submit');
     case '_sql':
     case '_query':
@@ -412,7 +527,9 @@ function topLevel(c: Classifying, segments: string[]): Classification {
     case '_knn_search':
     case '_terms_enum':
     case '_eql':
-      c.everyIndex();
+      // `/_eql/search/{id}` reads a search by id: no index list can be put in front of it
+      c.everyIndex(head === '_eql' ? undefined : 0);
+      if (head !== '_search_shards') c.bodyTargets(searchBodyTargets(c.body, c), false);
       return c.done('search', 'read', SEARCH_ENDPOINTS[head]);
 
     // Index administration without an index: every index, or the names in the path.
@@ -431,18 +548,18 @@ function topLevel(c: Classifying, segments: string[]): Classification {
     case '_close':
     case '_disk_usage':
     case '_field_usage_stats':
-      c.everyIndex();
+      c.everyIndex(0);
       return indicesEndpoint(c, head, tail);
     case '_analyze':
       return c.done('indices', 'read', 'indices:admin/analyze');
     case '_alias':
     case '_aliases':
       if (head === '_aliases' && tail[0] === undefined && op !== 'read') {
-        c.bodyTargets(aliasActionTargets(c.body), true);
+        c.bodyTargets(aliasActionTargets(c.body, c), true);
         return c.done('indices', 'write', 'indices:admin/aliases');
       }
       if (tail[0] !== undefined) c.pathIndex(tail[0]);
-      else c.everyIndex();
+      else c.everyIndex(head === '_alias' ? 0 : undefined);
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
     case '_template':
     case '_index_template':
@@ -462,7 +579,7 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       return indexAdmin(c, 'indices:admin/data_stream/get', 'indices:admin/data_stream/create', 'indices:admin/data_stream/delete');
     }
     case '_resolve':
-      if (tail[1] !== undefined) c.pathIndex(tail[1]);
+      if (tail[1] !== undefined) c.pathIndex(tail[1], 2);
       else c.everyIndex();
       return c.done('indices', 'read', tail[0] === 'cluster' ? 'indices:admin/resolve/cluster' : 'indices:admin/resolve/index');
     case '_cat':
@@ -488,8 +605,10 @@ function cat(c: Classifying, tail: string[]): Classification {
     recovery: 'indices:monitor/recovery',
   };
   if (what !== undefined && indexCats[what]) {
-    if (target !== undefined) c.pathIndex(target);
-    else c.everyIndex();
+    // `_cat/aliases/{name}` names aliases: a credential's view of them cannot be put in the path
+    const slot = what === 'aliases' ? undefined : 2;
+    if (target !== undefined) c.pathIndex(target, slot);
+    else c.everyIndex(slot);
     return c.done('indices', 'read', indexCats[what]);
   }
   const clusterCats: Record<string, string> = {
@@ -504,6 +623,7 @@ function cat(c: Classifying, tail: string[]): Classification {
     snapshots: 'cluster:admin/snapshot/get',
     repositories: 'cluster:admin/repository/get',
   };
+  if (what !== undefined && !clusterCats[what]) c.unknown();
   return c.done('cluster', 'read', (what !== undefined && clusterCats[what]) || 'cluster:monitor/state');
 }
 
@@ -524,14 +644,17 @@ function cluster(c: Classifying, tail: string[]): Classification {
     case 'pending_tasks':
       return c.done('cluster', 'read', 'cluster:monitor/task');
     case 'reroute':
+      c.bodyTargets(namedIndexTargets(c.body, c, 'write'), false);
       return c.done('cluster', 'write', 'cluster:admin/reroute');
     case 'allocation':
+      c.bodyTargets(namedIndexTargets(c.body, c, 'read'), false);
       return c.done('cluster', 'read', 'cluster:monitor/allocation/explain');
     case 'voting_config_exclusions':
       return op === 'delete'
         ? c.done('cluster', 'delete', 'cluster:admin/voting_config/clear_exclusions')
         : c.done('cluster', 'write', 'cluster:admin/voting_config/add_exclusions');
     default:
+      c.unknown();
       return c.done('cluster', op, op === 'read' ? `cluster:monitor/${what ?? 'main'}` : `cluster:admin/${what ?? 'main'}`);
   }
 }
@@ -573,6 +696,7 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
     case '_xpack':
       return c.done('cluster', op, op === 'read' ? 'cluster:monitor/xpack/info' : 'cluster:admin/xpack');
     default:
+      c.unknown();
       return c.done('cluster', op, op === 'read' ? `cluster:monitor/${name}` : `cluster:admin/${name}`);
   }
 }

@@ -8,7 +8,7 @@ export {
   type ExpressionOperation,
   type ExpressionSource,
   type Operation,
-} from './classification.js';
+} from '../../request/index.js';
 export { classifyRequest } from './classify-request.js';
 export { UNREADABLE } from './body-indices.js';
 export { resolveIndices, type ExpressionKind, type ResolvedExpression, type ResolvedIndices, type ResolveOptions } from './resolve-indices.js';

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { simpleMatch } from '../../wildcard/index.js';
 import { patternsCover } from '../classify/authorize-indices.js';
 import type { Credential } from './credential.js';
 
@@ -32,7 +33,7 @@ export function cidrOf(text: string): Cidr | undefined {
  */
 export class CredentialAccess {
   private readonly sources: net.BlockList | undefined;
-  private readonly referers: RegExp[];
+  private readonly referers: readonly string[];
   private readonly indexPatterns: readonly string[];
 
   constructor(credential: Pick<Credential, 'sources' | 'referers' | 'indices'>) {
@@ -43,7 +44,7 @@ export class CredentialAccess {
         if (cidr) this.sources.addSubnet(cidr.address, cidr.prefix, cidr.family);
       }
     }
-    this.referers = credential.referers.map((p) => wildcard(p, 'i'));
+    this.referers = credential.referers;
     this.indexPatterns = credential.indices;
   }
 
@@ -60,19 +61,13 @@ export class CredentialAccess {
   allowsReferer(referer: string | undefined): boolean {
     if (this.referers.length === 0) return true;
     if (!referer) return false;
-    return this.referers.some((re) => re.test(referer));
+    return this.referers.some((pattern) => simpleMatch(pattern, referer, true));
   }
 
   /** True when one of the credential's index names or patterns covers the concrete index `name` (the authorizer's meaning). */
   coversIndex(name: string): boolean {
     return patternsCover(this.indexPatterns, name);
   }
-}
-
-/** `*` matches any run of characters; everything else is literal; anchored at both ends. */
-export function wildcard(pattern: string, flags = ''): RegExp {
-  const body = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${body}$`, flags);
 }
 
 const compiled = new WeakMap<object, CredentialAccess>();

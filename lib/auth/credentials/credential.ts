@@ -1,7 +1,7 @@
 import { errors } from '../../errors/index.js';
 import { cidrOf } from './credential-access.js';
 
-import { CATEGORIES, OPERATIONS, type Category, type Operation } from '../classify/classification.js';
+import { CATEGORIES, OPERATIONS, type Category, type Operation } from '../../request/index.js';
 
 /** What a credential may touch and do: the classifier's categories and operations, one definition. */
 export { CATEGORIES, type Category };

@@ -4,7 +4,7 @@ export {
   type Category, type Op, type Role, type RateLimit, type Credential, type CredentialSpec, type CredentialPatch,
   type CredentialFields, type IssuedCredential,
 } from './credential.js';
-export { CredentialAccess, accessOf, cidrOf, wildcard, type Cidr } from './credential-access.js';
+export { CredentialAccess, accessOf, cidrOf, type Cidr } from './credential-access.js';
 export { CredentialStore, type CredentialStoreOptions } from './credential-store.js';
 export { AppCredentials, APP_CATEGORIES } from './app-credentials.js';
 export { CredentialCache, followCredentialChanges, type CredentialCacheOptions, type CredentialChangeFeed, type InvalidatableCache } from './credential-cache.js';

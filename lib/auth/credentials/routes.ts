@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { errors } from '../../errors/index.js';
-import { readJsonBody } from '../../server/request-body.js';
+import { readJsonBody } from '../../request/index.js';
 import { AppCredentials } from './app-credentials.js';
 import type { CredentialStore } from './credential-store.js';
 import { validateCreate, validatePatch } from './credential.js';

@@ -32,8 +32,7 @@ export class DocTypeInjection extends Transform {
   }
 }
 
-/** Answers that carry documents or hits: document reads and searches. */
-export function carriesDocuments(method: string, path: string): boolean {
-  if (method !== 'GET' && method !== 'POST') return false;
-  return /\/(_doc\/[^/]+|_search(\/scroll)?|_msearch|_mget|_source\/[^/]+)$/.test(path) || /^\/_search\/scroll\//.test(path);
+/** The same insertion on an answer read whole. */
+export function injectDocType(text: string): string {
+  return text.replace(PATTERN, '$1"_type":"_doc",');
 }

@@ -1,8 +1,20 @@
 import { expect } from 'chai';
 import { classifyRequest } from '../../../lib/auth/classify/index.js';
+import { EsError } from '../../../lib/errors/index.js';
 
 const nd = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
 const post = (path: string, body: Buffer | string, method = 'POST') => classifyRequest({ method, path, querystring: '', body });
+/** The engine's own 400 for a body it would refuse: the classifier refuses it the same way. */
+const refused = (path: string, body: Buffer | string): EsError => {
+  try {
+    post(path, body);
+  } catch (err) {
+    expect(err).to.be.instanceOf(EsError);
+    expect((err as EsError).status).to.equal(400);
+    return err as EsError;
+  }
+  throw new Error(`${path} with ${JSON.stringify(String(body)).slice(0, 80)} was classified instead of refused`);
+};
 
 describe('classifyRequest: indices named in bodies', () => {
   describe('_bulk', () => {
@@ -42,22 +54,29 @@ describe('classifyRequest: indices named in bodies', () => {
       expect(post('/_bulk', nd({ delete: { _index: 'a', _id: '1' } }, { delete: { _index: 'b', _id: '2' } })).operation).to.equal('delete');
     });
 
-    it('an _index it cannot read is reported as `*`, not as every index silently', () => {
-      for (const bad of [123, null, { x: 1 }, ['a'], '']) {
-        const c = post('/_bulk', nd({ index: { _index: bad } }, { a: 1 }));
-        expect(c.indices, JSON.stringify(bad)).to.deep.equal(['*']);
-        expect(c.sources).to.deep.equal([{ expression: '*', from: 'body' }]);
+    it('an _index is read as Elasticsearch reads it: a number as its text, an empty name as `*`, an object or list refused', () => {
+      expect(post('/_bulk', nd({ index: { _index: 123 } }, { a: 1 })).indices).to.deep.equal(['123']);
+      expect(post('/_bulk', nd({ index: { _index: '' } }, { a: 1 })).indices).to.deep.equal(['*']);
+      expect(post('/_bulk', nd({ index: { _index: null } }, { a: 1 })).allIndices, 'null is no index: every index').to.equal(true);
+      for (const bad of [{ x: 1 }, ['a']]) expect(refused('/_bulk', nd({ index: { _index: bad } }, { a: 1 })).reason).to.match(/expected a simple value for field \[_index\]/);
+    });
+
+    it('refuses a body with a line the engine would refuse, instead of skipping it', () => {
+      for (const bad of ['not json at all', '\u0000\u0001\u0002', '[1,2]', '{"unknown":{"_index":"c"}}', '{"index":{"_index":"b"}}\u00a0', '\ufeff{"index":{}}']) {
+        expect(refused('/_bulk', `{"index":{"_index":"a"}}\n{"x":1}\n${bad}\n{"index":{"_index":"d"}}\n{}\n`).reason).to.match(/Malformed action\/metadata line \[3\]/);
       }
     });
 
-    it('skips unparseable lines and carries on', () => {
-      const c = post('/_bulk', Buffer.from('{"index":{"_index":"a"}}\n{"x":1}\nnot json at all\n\u0000\u0001\u0002\n{"delete":{"_index":"b"}}\n[1,2]\n{"unknown":{"_index":"c"}}\n{"index":{"_index":"d"}}\n{}\n'));
-      expect(c.indices).to.deep.equal(['a', 'b', 'd']);
+    it('handles CRLF and blank lines; a missing final newline is refused, as by Elasticsearch', () => {
+      const c = post('/_bulk', '\r\n{"index":{"_index":"a"}}\r\n{"x":1}\r\n\r\n{"delete":{"_index":"b"}}\n');
+      expect(c.indices).to.deep.equal(['a', 'b']);
+      expect(c.forward, 'what goes on is what was read').to.equal('{"index":{"_index":"a"}}\n{"x":1}\r\n{"delete":{"_index":"b"}}\n');
+      expect(refused('/_bulk', '{"delete":{"_index":"b"}}').reason).to.match(/terminated by a newline/);
     });
 
-    it('handles CRLF, blank lines and a missing final newline', () => {
-      const c = post('/_bulk', '\r\n{"index":{"_index":"a"}}\r\n{"x":1}\r\n\r\n{"delete":{"_index":"b"}}');
-      expect(c.indices).to.deep.equal(['a', 'b']);
+    it('forwards a body that is already what was read as it is', () => {
+      const body = nd({ index: { _index: 'a' } }, { x: 1 }, { delete: { _index: 'b', _id: '1' } });
+      expect(post('/_bulk', body).forward).to.equal(body);
     });
 
     it('classifies a 10 MB _bulk quickly (timing printed, not asserted)', () => {
@@ -92,17 +111,26 @@ describe('classifyRequest: indices named in bodies', () => {
       expect(post('/_msearch', '{"index":"a"}\n{}\n\n{}\n').allIndices, 'an empty header is the default header').to.equal(true);
     });
 
-    it('an unreadable index is `*`; an unparseable header is skipped with its body', () => {
+    it('an unreadable index is `*`; an unparseable header or body is refused, not skipped', () => {
       expect(post('/_msearch', nd({ index: 42 }, {})).indices).to.deep.equal(['*']);
       expect(post('/_msearch', nd({ index: [1] }, {})).indices).to.deep.equal(['*']);
-      const c = post('/_msearch', 'garbage\n{"index":"hidden-in-body"}\n{"index":"a"}\n{}\n');
-      expect(c.indices).to.deep.equal(['a']);
+      refused('/_msearch', 'garbage\n{"index":"hidden-in-body"}\n{"index":"a"}\n{}\n');
+      refused('/_msearch', '{"index":"a"}\u00a0\n{}\n');
+      refused('/_msearch', '{"index":"a"}\n{}\u2028\n');
     });
 
-    it('_msearch/template reads the same headers', () => {
-      const c = post('/_msearch/template', nd({ index: 'shop' }, { id: 't1' }));
+    it('the search bodies count: a terms lookup or a pinned document in another index is a target', () => {
+      const c = post('/shop/_msearch', nd({}, { query: { terms: { f: { index: 'other', id: '1', path: 'f' } } } }, {}, { query: { pinned: { docs: [{ _index: 'third', _id: '1' }], organic: { match_all: {} } } } }));
+      expect(c.indices).to.deep.equal(['shop', 'other', 'third']);
+    });
+
+    it('_msearch/template reads the same headers; a template that may name an index reaches every index', () => {
+      const c = post('/_msearch/template', nd({ index: 'shop' }, { source: { query: { match: { title: '{{q}}' } } }, params: { q: 'x' } }));
       expect(c).to.include({ action: 'indices:data/read/msearch/template' });
       expect(c.indices).to.deep.equal(['shop']);
+      expect(post('/_msearch/template', nd({ index: 'shop' }, { id: 't1' })).indices, 'a stored template').to.deep.equal(['shop', '*']);
+      const lookup = { source: '{"query":{"terms":{"f":{"index":"{{i}}","id":"1","path":"f"}}}}', params: { i: 'other' } };
+      expect(post('/_msearch/template', nd({ index: 'shop' }, lookup)).indices, 'a lookup rendered from parameters').to.deep.equal(['shop', '*']);
     });
   });
 
@@ -120,7 +148,7 @@ describe('classifyRequest: indices named in bodies', () => {
     it('unreadable _index or a body that is not JSON → `*`', () => {
       expect(post('/_mget', JSON.stringify({ docs: [{ _index: 5, _id: '1' }] })).indices).to.deep.equal(['*']);
       expect(post('/_mget', JSON.stringify({ docs: 'x' })).indices).to.deep.equal(['*']);
-      expect(post('/shop/_mget', Buffer.from([0xd9, 0xd9, 0xf7, 0xa1])).indices, 'CBOR the engine could read').to.deep.equal(['shop', '*']);
+      refused('/shop/_mget', Buffer.from([0xd9, 0xd9, 0xf7, 0xa1]));
       expect(post('/shop/_mget', '   ').indices).to.deep.equal(['shop']);
     });
     it('_mtermvectors docs', () => {
@@ -145,10 +173,9 @@ describe('classifyRequest: indices named in bodies', () => {
         { expression: '*', operation: 'read' },
         { expression: '*', operation: 'write' },
       ]);
-      expect(post('/_reindex', '{oops').perIndex).to.deep.equal([
-        { expression: '*', operation: 'read' },
-        { expression: '*', operation: 'write' },
-      ]);
+      refused('/_reindex', '{oops');
+      expect(post('/_reindex', JSON.stringify({ source: { index: 'a' }, dest: { index: 'b' }, script: { source: "ctx._index = 'c'" } })).perIndex, 'a script may send documents anywhere')
+        .to.deep.include({ expression: '*', operation: 'write' });
     });
   });
 
@@ -183,7 +210,7 @@ describe('classifyRequest: indices named in bodies', () => {
     });
   });
 
-  describe('garbage bodies never throw', () => {
+  describe('garbage bodies: classified, or refused with the engine\'s 400', () => {
     const garbage: Array<Buffer | string> = [
       '', '\n\n\n', 'null', '[]', '"x"', '{', '}\n{', Buffer.from([0, 1, 2, 255, 10, 254]), '{"index":', '\u2028\u2029',
       Buffer.alloc(1 << 16, 0x7b), '{"docs":[null,1,"x",{"_index":{}}]}', '{"source":null,"dest":7}', '{"query":{"index":"a"}}',
@@ -191,7 +218,14 @@ describe('classifyRequest: indices named in bodies', () => {
     for (const path of ['/_bulk', '/shop/_bulk', '/_msearch', '/_mget', '/_mtermvectors', '/_reindex', '/_declarative', '/_aliases', '/_credentials', '/_search']) {
       it(`POST ${path}`, () => {
         for (const body of garbage) {
-          const c = post(path, body);
+          let c;
+          try {
+            c = post(path, body);
+          } catch (err) {
+            expect(err, JSON.stringify(String(body)).slice(0, 60)).to.be.instanceOf(EsError);
+            expect((err as EsError).status).to.equal(400);
+            continue;
+          }
           expect(c.category).to.be.a('string');
           for (const e of c.indices) expect(e).to.be.a('string').and.not.equal('');
         }

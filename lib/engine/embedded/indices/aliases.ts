@@ -1,8 +1,8 @@
 import { EsError } from '../../../errors/index.js';
+import { simpleMatch } from '../../../wildcard/index.js';
 import type { AliasDefinition } from '../store/index.js';
 import { isPlainObject } from './deep.js';
 import { validateIndexName } from './index-name.js';
-import { wildcardMatch } from './resolve.js';
 
 /** One step of `POST /_aliases` (and of put/delete alias), on already-resolved index names. */
 export type AliasAction =
@@ -88,7 +88,7 @@ export function applyAliasActions(
         for (const index of action.indices) {
           const a = aliasesOf(index);
           for (const name of Object.keys(a)) {
-            if (pattern === '_all' || wildcardMatch(pattern, name)) {
+            if (pattern === '_all' || simpleMatch(pattern, name)) {
               delete a[name];
               found = true;
             }

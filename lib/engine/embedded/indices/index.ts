@@ -3,7 +3,6 @@ export { IndexHandle, PRIMARY_TERM, type PreparedWrite, type LiveDocument, type 
 export { nestSettings, flattenSettings, INDEX_VERSION_CREATED } from './settings.js';
 export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js';
 export type { VersionType } from './versioning.js';
-export { wildcardMatch } from './resolve.js';
 export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js';
 export { shardOf, reachesDocument, routingHash } from './shard-routing.js';
 export { defaultsFor, humanSettings } from './settings-defaults.js';

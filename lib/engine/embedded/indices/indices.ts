@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { EsError, errors } from '../../../errors/index.js';
+import { simpleMatch } from '../../../wildcard/index.js';
 import { mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
 import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
 import { IndexHandle, type PreparedWrite } from './index-handle.js';
 import { validateIndexName } from './index-name.js';
-import { parseExpandWildcards, wildcardMatch, type WildcardStates } from './resolve.js';
+import { parseExpandWildcards, type WildcardStates } from './resolve.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
 import { Templates } from './templates.js';
 
@@ -152,7 +153,7 @@ export class Indices {
     for (const part of parts) {
       if (part.startsWith('-') && sawWildcard) {
         const pattern = part.slice(1);
-        for (const name of [...result.keys()]) if (wildcardMatch(pattern, name)) result.delete(name);
+        for (const name of [...result.keys()]) if (simpleMatch(pattern, name)) result.delete(name);
         for (const h of this.aliasTargetsMatching(pattern)) result.delete(h.name);
         continue;
       }
@@ -161,7 +162,7 @@ export class Indices {
         const pattern = part === '_all' ? '*' : part;
         let matched = 0;
         for (const h of this.all()) {
-          if (!wildcardMatch(pattern, h.name)) continue;
+          if (!simpleMatch(pattern, h.name)) continue;
           if (h.name.startsWith('.') && !pattern.startsWith('.')) continue;
           if (h.meta.settings['index.hidden'] === 'true' && !states.hidden) continue;
           if (h.isOpen ? !states.open : !states.closed) continue;
@@ -205,7 +206,7 @@ export class Indices {
 
   private aliasTargetsMatching(pattern: string): IndexHandle[] {
     if (!pattern.includes('*')) return [];
-    return this.all().filter((h) => Object.keys(h.meta.aliases).some((a) => wildcardMatch(pattern, a) && !(a.startsWith('.') && !pattern.startsWith('.'))));
+    return this.all().filter((h) => Object.keys(h.meta.aliases).some((a) => simpleMatch(pattern, a) && !(a.startsWith('.') && !pattern.startsWith('.'))));
   }
 
   /**

@@ -1,10 +1,3 @@
-/** Wildcard matching of index expressions (`*` only, as ES). */
-export function wildcardMatch(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-  return re.test(name);
-}
-
 export interface WildcardStates {
   open: boolean;
   closed: boolean;

@@ -1,8 +1,8 @@
 import { EsError } from '../../../errors/index.js';
+import { simpleMatch } from '../../../wildcard/index.js';
 import { validateMappings, type FieldMapping, type Mappings } from '../mapping/index.js';
 import type { Store, StoreWrite } from '../store/index.js';
 import { isPlainObject, type JsonObject } from './deep.js';
-import { wildcardMatch } from './resolve.js';
 import { flattenSettings, nestSettings, validateSettingValues } from './settings.js';
 
 /** What a template contributes to a new index: flat `index.*` settings, mappings, aliases. */
@@ -80,17 +80,17 @@ function contentView(c: TemplateContent | undefined): JsonObject {
 }
 
 function matchesAny(patterns: string[], name: string): boolean {
-  return patterns.some((p) => wildcardMatch(p, name));
+  return patterns.some((p) => simpleMatch(p, name));
 }
 
 /** Whether two pattern sets can both match one index name (ES's overlap check, approximated by cross-matching). */
 function overlaps(a: string[], b: string[]): boolean {
-  return a.some((p) => b.some((q) => wildcardMatch(p, q.replace(/\*/g, 'x')) || wildcardMatch(q, p.replace(/\*/g, 'x')) || p === q));
+  return a.some((p) => b.some((q) => simpleMatch(p, q.replace(/\*/g, 'x')) || simpleMatch(q, p.replace(/\*/g, 'x')) || p === q));
 }
 
 function byNamePattern<T>(map: Map<string, T>, name: string | undefined): Array<[string, T]> {
   const names = name === undefined || name === '_all' ? ['*'] : name.split(',');
-  return [...map.entries()].filter(([n]) => names.some((p) => wildcardMatch(p, n))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...map.entries()].filter(([n]) => names.some((p) => simpleMatch(p, n))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**

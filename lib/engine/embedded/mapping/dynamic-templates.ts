@@ -1,3 +1,4 @@
+import { simpleMatch } from '../../../wildcard/index.js';
 import type { FieldMapping } from './types.js';
 
 /** The JSON kind of a new field as dynamic templates see it (`match_mapping_type`). */
@@ -15,23 +16,13 @@ interface TemplateDef {
   runtime?: FieldMapping;
 }
 
-const patternCache = new Map<string, RegExp>();
-
-function simpleMatch(pattern: string, value: string): boolean {
-  if (!pattern.includes('*')) return pattern === value;
-  let re = patternCache.get(pattern);
-  if (!re) {
-    re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-    patternCache.set(pattern, re);
-  }
-  return re.test(value);
-}
+const regexCache = new Map<string, RegExp>();
 
 function regexMatch(pattern: string, value: string): boolean {
-  let re = patternCache.get('re:' + pattern);
+  let re = regexCache.get(pattern);
   if (!re) {
     re = new RegExp(`^(?:${pattern})$`);
-    patternCache.set('re:' + pattern, re);
+    regexCache.set(pattern, re);
   }
   return re.test(value);
 }

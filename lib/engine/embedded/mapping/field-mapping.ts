@@ -1,3 +1,4 @@
+import { simpleMatch } from '../../../wildcard/index.js';
 import { OBJECT_TYPES, fieldType, type FieldMapping, type Mappings } from './types.js';
 
 /** Defaults `include_defaults` adds per type (the ones clients look at). */
@@ -15,19 +16,14 @@ function withDefaults(m: FieldMapping): FieldMapping {
   return { ...defaults, ...m };
 }
 
-function globRegex(pattern: string): RegExp {
-  return new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
-
 /**
  * `GET /{index}/_mapping/field/{fields}` for one index: each leaf field (multi-fields included)
  * named by a pattern, as `{full_name, mapping: {leaf: definition}}`.
  */
 export function fieldMappings(mappings: Mappings, patterns: string[], includeDefaults: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const regexes = patterns.map(globRegex);
   const add = (full: string, leaf: string, m: FieldMapping) => {
-    if (!regexes.some((r) => r.test(full))) return;
+    if (!patterns.some((p) => simpleMatch(p, full))) return;
     out[full] = { full_name: full, mapping: { [leaf]: includeDefaults ? withDefaults(m) : m } };
   };
   const walk = (props: Record<string, FieldMapping> | undefined, prefix: string) => {

@@ -1,33 +1,9 @@
 import { parse as parseExactly } from 'lossless-json';
 import { EsError } from '../../../errors/index.js';
 import type { RestRequest } from './types.js';
+import { jsonErrorReason, tokenName } from '../../../ndjson/index.js';
 
-/** "[line:col] message" from a JSON.parse error over `text`. */
-export function jsonErrorReason(err: unknown, text: string): string {
-  const msg = (err as Error).message ?? 'failed to parse JSON';
-  const m = /position (\d+)/.exec(msg);
-  let line = 1;
-  let col = 1;
-  if (m) {
-    const pos = Number(m[1]);
-    for (let i = 0; i < pos && i < text.length; i++) {
-      if (text[i] === '\n') {
-        line++;
-        col = 1;
-      } else col++;
-    }
-  }
-  return `[${line}:${col}] ${msg.replace(/^JSON\.parse: /, '')}`;
-}
-
-function tokenName(v: unknown): string {
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (v === null) return 'VALUE_NULL';
-  if (typeof v === 'string') return 'VALUE_STRING';
-  if (typeof v === 'number') return 'VALUE_NUMBER';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  return 'START_OBJECT';
-}
+export { jsonErrorReason };
 
 /** The body's text, or the `source` parameter's when the body is empty; undefined when neither. */
 function bodyText(req: RestRequest): string | undefined {

@@ -1,10 +1,6 @@
-type Pattern = string[];
+import { simpleMatch } from '../../../wildcard/index.js';
 
-function segmentMatch(pattern: string, key: string): boolean {
-  if (pattern === '*') return true;
-  if (!pattern.includes('*')) return pattern === key;
-  return new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(key);
-}
+type Pattern = string[];
 
 function advance(patterns: Pattern[], key: string): Pattern[] {
   const next: Pattern[] = [];
@@ -12,8 +8,8 @@ function advance(patterns: Pattern[], key: string): Pattern[] {
     if (p[0] === '**') {
       next.push(p);
       if (p.length === 1) next.push([]);
-      else if (segmentMatch(p[1], key)) next.push(p.slice(2));
-    } else if (segmentMatch(p[0], key)) {
+      else if (simpleMatch(p[1], key)) next.push(p.slice(2));
+    } else if (simpleMatch(p[0], key)) {
       next.push(p.slice(1));
     }
   }

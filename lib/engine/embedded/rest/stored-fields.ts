@@ -1,6 +1,6 @@
 import { isPlainObject, type JsonObject } from '../indices/index.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
-import { wildcardMatch } from '../indices/index.js';
+import { simpleMatch } from '../../../wildcard/index.js';
 
 /** The values at a dotted path of a source, arrays flattened. */
 function valuesAt(source: unknown, parts: string[], out: unknown[]): void {
@@ -34,7 +34,7 @@ export function storedFieldValues(mappings: Mappings, source: JsonObject, reques
   const out: Record<string, unknown[]> = {};
   for (const pattern of requested) {
     if (pattern === '_source' || pattern === '_routing' || pattern === '_none_') continue;
-    const paths = pattern.includes('*') ? stored.filter((p) => wildcardMatch(pattern, p)) : resolveFieldMapping(mappings, pattern)?.store === true ? [pattern] : [];
+    const paths = pattern.includes('*') ? stored.filter((p) => simpleMatch(pattern, p)) : resolveFieldMapping(mappings, pattern)?.store === true ? [pattern] : [];
     for (const path of paths) {
       const values: unknown[] = [];
       valuesAt(source, path.split('.'), values);

@@ -1,4 +1,5 @@
 import { EsError, errors } from '../../../errors/index.js';
+import { simpleMatch } from '../../../wildcard/index.js';
 import type { IndexHandle } from '../indices/index.js';
 import { resolveFieldMapping } from '../mapping/index.js';
 import { aggregate } from './aggregations/index.js';
@@ -51,16 +52,11 @@ function ensureSearchable(handles: IndexHandle[]): void {
   for (const h of handles) if (!h.isOpen) throw errors.indexClosed(h.name, h.uuid);
 }
 
-function wildcardMatch(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  return new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(name);
-}
-
 /** `indices_boost`: the first entry naming the index (or one of its aliases, or a pattern) gives its factor. */
 function indexBoost(handle: IndexHandle, boosts: Array<[string, number]>): number {
   for (const [pattern, boost] of boosts) {
-    if (wildcardMatch(pattern, handle.name)) return boost;
-    if (Object.keys(handle.meta.aliases ?? {}).some((a) => wildcardMatch(pattern, a))) return boost;
+    if (simpleMatch(pattern, handle.name)) return boost;
+    if (Object.keys(handle.meta.aliases ?? {}).some((a) => simpleMatch(pattern, a))) return boost;
   }
   return 1;
 }

@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import { simpleMatch } from '../../../wildcard/index.js';
 
 /** What of `_source` a response returns: nothing, everything, or filtered by path patterns. */
 export interface SourceFilter {
@@ -51,16 +52,12 @@ export function sourceFilterFromParams(params: URLSearchParams, base: SourceFilt
   return f;
 }
 
-function toRegex(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
-
 /** Applies include/exclude patterns to a source, as ES's XContentMapValues.filter. */
 export function filterSource(source: Record<string, unknown>, filter: SourceFilter): Record<string, unknown> | undefined {
   if (!filter.fetch) return undefined;
   if (!filter.includes.length && !filter.excludes.length) return source;
-  const inc = filter.includes.map(toRegex);
-  const exc = filter.excludes.map(toRegex);
+  const inc = filter.includes;
+  const exc = filter.excludes;
   const walkValue = (v: unknown, path: string, included: boolean): unknown => {
     if (Array.isArray(v)) {
       const items = v.map((x) => walkValue(x, path, included)).filter((x) => x !== undefined);
@@ -76,8 +73,8 @@ export function filterSource(source: Record<string, unknown>, filter: SourceFilt
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) {
       const path = prefix ? `${prefix}.${k}` : k;
-      if (exc.some((r) => r.test(path))) continue;
-      const self = included || inc.length === 0 || inc.some((r) => r.test(path));
+      if (exc.some((p) => simpleMatch(p, path))) continue;
+      const self = included || inc.length === 0 || inc.some((p) => simpleMatch(p, path));
       const r = walkValue(v, path, self);
       if (r !== undefined) out[k] = r;
     }

@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
-import { aliasDefinition, aliasesNotFound, isPlainObject, wildcardMatch, type AliasAction, type IndexHandle } from '../../indices/index.js';
+import { aliasDefinition, aliasesNotFound, isPlainObject, type AliasAction, type IndexHandle } from '../../indices/index.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
 import { parseQuery } from '../../search/index.js';
 import { requestBody, requireBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -15,7 +16,7 @@ function names(v: unknown): string[] {
 }
 
 function matchesAny(patterns: string[], alias: string): boolean {
-  return patterns.some((p) => p === '_all' || wildcardMatch(p, alias));
+  return patterns.some((p) => p === '_all' || simpleMatch(p, alias));
 }
 
 /** Validates an alias filter as a query (ES refuses an alias whose filter does not parse). */

@@ -1,17 +1,13 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { isPlainObject, type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
+import { type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
 import type { StoreWrite } from '../../store/index.js';
-import { documentSource, jsonErrorReason } from '../body.js';
+import { documentSource } from '../body.js';
+import { readBulk, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
 import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { parseUpdateBody, updateGetResult, updateSourceFilter } from './documents.js';
 
-type Action = 'index' | 'create' | 'update' | 'delete';
-const ACTIONS = new Set<Action>(['index', 'create', 'update', 'delete']);
-const ACTION_PARAMS = new Set([
-  '_index', '_id', 'routing', '_routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'op_type', 'retry_on_conflict',
-  'require_alias', 'pipeline', 'dynamic_templates', '_source', 'list_executed_pipelines', 'require_data_stream',
-]);
+type Action = BulkAction;
 
 interface BulkItem {
   action: Action;
@@ -27,63 +23,17 @@ interface BulkItem {
   sourceText?: string;
 }
 
-function malformed(line: number, detail: string): EsError {
-  return new EsError(400, 'illegal_argument_exception', `Malformed action/metadata line [${line}], ${detail}`);
-}
-
-function tokenOf(v: unknown): string {
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (v === null) return 'VALUE_NULL';
-  if (typeof v === 'object') return 'START_OBJECT';
-  if (typeof v === 'string') return 'VALUE_STRING';
-  if (typeof v === 'number') return 'VALUE_NUMBER';
-  return 'VALUE_BOOLEAN';
-}
-
-/**
- * The action lines clients write most (`{"index":{"_index":"x","_id":"1"}}`, either key optional,
- * no escapes, no spaces), read without a JSON parse; anything else is left to `parseActionLine`.
- */
-const SIMPLE_ACTION = /^\{"(index|create|delete|update)":\{(?:"(_index|_id)":"([^"\\]*)")?(?:,"(_index|_id)":"([^"\\]*)")?\}\}\s*$/;
-
-function simpleActionLine(line: string, defaultIndex: string | undefined): BulkItem | undefined {
-  const m = SIMPLE_ACTION.exec(line);
-  if (!m || (m[2] !== undefined && m[2] === m[4]) || (m[2] === undefined && m[4] !== undefined)) return undefined;
-  let index = defaultIndex;
-  let id: string | undefined;
-  if (m[2] === '_index') index = m[3];
-  else if (m[2] === '_id') id = m[3];
-  if (m[4] === '_index') index = m[5];
-  else if (m[4] === '_id') id = m[5];
-  return { action: m[1] as Action, index, id };
-}
-
-function parseActionLine(line: string, lineNo: number, defaultIndex: string | undefined): BulkItem {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch (err) {
-    throw new EsError(400, 'illegal_argument_exception', `Malformed action/metadata line [${lineNo}], ${jsonErrorReason(err, line)}`);
-  }
-  if (!isPlainObject(parsed)) throw malformed(lineNo, `expected START_OBJECT or END_OBJECT but found [${tokenOf(parsed)}]`);
-  const keys = Object.keys(parsed);
-  if (keys.length !== 1) {
-    throw malformed(lineNo, keys.length ? `expected END_OBJECT but found [FIELD_NAME]` : 'expected FIELD_NAME but found [END_OBJECT]');
-  }
-  const action = keys[0] as Action;
-  if (!ACTIONS.has(action)) throw malformed(lineNo, `expected field [create], [delete], [index] or [update] but found [${keys[0]}]`);
-  const meta = parsed[action];
-  if (!isPlainObject(meta)) throw malformed(lineNo, `expected START_OBJECT but found [${tokenOf(meta)}]`);
-  let plain = true;
-  for (const k of Object.keys(meta)) {
-    if (!ACTION_PARAMS.has(k)) throw new EsError(400, 'illegal_argument_exception', `Action/metadata line [${lineNo}] contains an unknown parameter [${k}]`);
-    if (k !== '_index' && k !== '_id') plain = false;
-  }
+/** A read bulk entry (lib/ndjson, the reader the gateway's access check uses too) → the item to run. */
+function itemOf(entry: BulkEntry, defaultIndex: string | undefined): BulkItem {
+  const { action, meta } = entry;
   const item: BulkItem = {
     action,
-    index: meta._index !== undefined ? String(meta._index) : defaultIndex,
+    index: entry.index ?? defaultIndex,
     id: meta._id === undefined || meta._id === null ? undefined : String(meta._id),
+    sourceText: entry.sourceText,
   };
+  let plain = true;
+  for (const k in meta) if (k !== '_index' && k !== '_id') plain = false;
   if (plain) return item;
   const num = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
   item.params = {
@@ -102,29 +52,7 @@ function parseActionLine(line: string, lineNo: number, defaultIndex: string | un
 
 /** NDJSON → bulk items; a malformed action line fails the whole request, as ES does. */
 export function parseBulk(text: string, defaultIndex: string | undefined): BulkItem[] {
-  if (text.length && !text.endsWith('\n')) {
-    throw new EsError(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
-  }
-  const items: BulkItem[] = [];
-  let pos = 0;
-  let lineNo = 0;
-  // Every line ends with a newline (checked above): lines are cut at each one, without a split of the whole body.
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const line = text.slice(pos, nl);
-    pos = nl + 1;
-    lineNo++;
-    if (!line.trim()) continue;
-    const item = simpleActionLine(line, defaultIndex) ?? parseActionLine(line, lineNo, defaultIndex);
-    if (item.action !== 'delete') {
-      if (pos >= text.length) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;');
-      const end = text.indexOf('\n', pos);
-      item.sourceText = text.slice(pos, end);
-      pos = end + 1;
-      lineNo++;
-    }
-    items.push(item);
-  }
+  const items = readBulk(text).map((e) => itemOf(e, defaultIndex));
   const problems: string[] = [];
   if (!items.length) problems.push('no requests added');
   for (const it of items) if (it.index === undefined) problems.push('index is missing');

@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
-import { wildcardMatch, type IndexHandle } from '../../indices/index.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
+import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, hasDocValues, isIndexed, NUMERIC_TYPES, OBJECT_TYPES, type FieldMapping } from '../../mapping/index.js';
 import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
@@ -66,7 +67,7 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   const patterns = fieldsParam(req);
   const handles = resolveIndices(req, ctx);
   const includeUnmapped = booleanParam(req.params, 'include_unmapped', false);
-  const wanted = (name: string) => patterns.some((p) => wildcardMatch(p, name));
+  const wanted = (name: string) => patterns.some((p) => simpleMatch(p, name));
   const byField = new Map<string, Map<string, { cap: Capability; indices: string[] }>>();
   const perIndex = handles.map((h) => ({ h, fields: indexFields(h) }));
   for (const { h, fields } of perIndex) {

@@ -1,5 +1,6 @@
-import { defaultsFor, humanSettings, nestSettings, wildcardMatch, type IndexHandle } from '../../indices/index.js';
+import { defaultsFor, humanSettings, nestSettings, type IndexHandle } from '../../indices/index.js';
 import { fieldMappings } from '../../mapping/index.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
 import { requestBody, requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -17,7 +18,7 @@ interface SettingsViewOptions {
 function selectSettings(settings: Record<string, string | string[]>, name: string | undefined): Record<string, string | string[]> {
   if (!name || name === '_all') return settings;
   const patterns = name.split(',');
-  return Object.fromEntries(Object.entries(settings).filter(([k]) => patterns.some((p) => p === '_all' || wildcardMatch(p, k) || wildcardMatch(p, k.replace(/^index\./, '')))));
+  return Object.fromEntries(Object.entries(settings).filter(([k]) => patterns.some((p) => p === '_all' || simpleMatch(p, k) || simpleMatch(p, k.replace(/^index\./, '')))));
 }
 
 function settingsView(h: IndexHandle, opts: SettingsViewOptions): Record<string, unknown> {

@@ -1,7 +1,8 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { parseCountQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch } from '../../search/index.js';
-import { jsonErrorReason, requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
+import { readMsearch } from '../../../../ndjson/index.js';
+import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
@@ -113,8 +114,6 @@ function clearScroll(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: freed > 0 || ids.length === 0 ? 200 : 404, body: { succeeded: true, num_freed: freed } };
 }
 
-const MSEARCH_HEADER_KEYS = new Set(['index', 'indices', 'search_type', 'preference', 'routing', 'request_cache', 'ignore_unavailable', 'allow_no_indices',
-  'expand_wildcards', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'ignore_throttled', 'type', 'types']);
 
 interface MsearchItem {
   index: string | undefined;
@@ -122,40 +121,23 @@ interface MsearchItem {
   body: Record<string, unknown>;
 }
 
-function parseJsonLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch (err) {
-    throw new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, line));
-  }
-}
-
-/** NDJSON header/body pairs; header options override the URL's. */
+/** NDJSON header/body pairs (read by lib/ndjson, as the gateway's access check reads them); header options override the URL's. */
 function msearchItems(req: RestRequest): MsearchItem[] {
-  const lines = req.body.split('\n');
-  if (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
   const items: MsearchItem[] = [];
-  for (let i = 0; i < lines.length; i += 2) {
-    const headerLine = lines[i].trim();
-    const header = headerLine ? parseJsonLine(headerLine) : {};
-    if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new EsError(400, 'illegal_argument_exception', 'msearch header must be an object');
+  // readMsearch checked the header keys and kept the body line's text for exact integers
+  for (const { header, body, bodyText } of readMsearch(req.body)) {
     const params = new URLSearchParams(req.params);
     let index = req.pathParams.index;
-    for (const [k, v] of Object.entries(header as Record<string, unknown>)) {
-      if (!MSEARCH_HEADER_KEYS.has(k)) throw new EsError(400, 'illegal_argument_exception', `key [${k}] is not supported in the metadata section`);
+    for (const [k, v] of Object.entries(header)) {
       if (k === 'index' || k === 'indices') index = Array.isArray(v) ? v.map(String).join(',') : String(v);
       else if (k !== 'type' && k !== 'types') params.set(k, Array.isArray(v) ? v.map(String).join(',') : String(v));
     }
-    if (i + 1 >= lines.length) throw validationError('no requests added');
-    const bodyLine = lines[i + 1].trim();
-    const body = bodyLine ? parseJsonLine(bodyLine) : {};
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new EsError(400, 'parsing_exception', 'Failed to parse object: expecting token of type [START_OBJECT]', { line: 1, col: 1 });
-    const track = (body as Record<string, unknown>).track_total_hits;
+    const track = body.track_total_hits;
     if (booleanParam(req.params, 'rest_total_hits_as_int', false) && track !== undefined && track !== true && track !== 'true' && track !== false && track !== -1) {
       // checked while reading the request, so it fails the whole msearch as in ES
       throw new EsError(400, 'illegal_argument_exception', `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${String(track)}`);
     }
-    items.push({ index, params, body: withExactSearchAfter(body as Record<string, unknown>, bodyLine) });
+    items.push({ index, params, body: withExactSearchAfter(body, bodyText) });
   }
   if (!items.length) throw validationError('no requests added');
   return items;

@@ -1,3 +1,4 @@
+import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
@@ -7,7 +8,7 @@ import {
 } from '../../mapping/index.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
 import type { FieldAndFormat } from './field-and-format.js';
-import { fieldPatternMatches, leafFields, valuesAtPath } from './leaf-fields.js';
+import { leafFields, valuesAtPath } from './leaf-fields.js';
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
@@ -48,7 +49,7 @@ export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings,
   const out: Record<string, unknown[]> = {};
   if (!requests.length) return out;
   for (const leaf of leafFields(mappings)) {
-    const req = requests.find((r) => fieldPatternMatches(r.field, leaf.name));
+    const req = requests.find((r) => simpleMatch(r.field, leaf.name));
     if (!req) continue;
     const values: unknown[] = [];
     for (const raw of valuesAtPath(source, leaf.sourcePath)) {
@@ -66,7 +67,7 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
   if (!requests.length) return out;
   for (const req of requests) {
     const names = req.field.includes('*')
-      ? leafFields(handle.mappings).filter((l) => fieldPatternMatches(req.field, l.name)).map((l) => l.name)
+      ? leafFields(handle.mappings).filter((l) => simpleMatch(req.field, l.name)).map((l) => l.name)
       : [req.field];
     for (const name of names) {
       const leaf = leafFields(handle.mappings).find((l) => l.name === name);

@@ -30,18 +30,6 @@ export function leafFields(mappings: Mappings): LeafField[] {
   return out;
 }
 
-const patternCache = new Map<string, RegExp>();
-
-export function fieldPatternMatches(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
-  let re = patternCache.get(pattern);
-  if (!re) {
-    re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-    patternCache.set(pattern, re);
-  }
-  return re.test(name);
-}
-
 /** The values at a dotted path of a source document, through arrays and dotted keys. */
 export function valuesAtPath(source: unknown, path: string): unknown[] {
   const out: unknown[] = [];

@@ -1,7 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, indexAnalyzerName, keywordTerm, type FieldMapping, type Mappings } from '../../mapping/index.js';
-import { fieldPatternMatches, leafFields, valuesAtPath } from '../fields/index.js';
+import { leafFields, valuesAtPath } from '../fields/index.js';
 import type { Query } from '../query/index.js';
 import { queryTermsForHighlight, type HighlightTerms } from '../query/query-terms-for-highlight.js';
 import type { HighlightOptions, HighlightRequest } from './highlight-request.js';
@@ -152,7 +153,7 @@ export function highlightHit(request: HighlightRequest, query: Query, source: Re
   for (const { pattern, options } of request.fields) {
     const wildcard = pattern.includes('*');
     for (const leaf of leafFields(mappings)) {
-      if (!fieldPatternMatches(pattern, leaf.name) || leaf.name in out) continue;
+      if (!simpleMatch(pattern, leaf.name) || leaf.name in out) continue;
       const type = fieldType(leaf.mapping);
       if (wildcard && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
       const terms = queryTermsForHighlight(options.highlightQuery ?? query, leaf.name, mappings, registry, options.requireFieldMatch);

@@ -1,3 +1,4 @@
+import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { FieldResolver } from './to-dsl.js';
@@ -25,10 +26,6 @@ function collect(props: Record<string, FieldMapping> | undefined, prefix: string
   }
 }
 
-function globToRegExp(pattern: string): RegExp {
-  return new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
-}
-
 /** Field expansion and per-field normalization over the mappings of the indices a query targets. */
 export function createFieldResolver(sources: FieldSource[]): FieldResolver {
   const fields = new Map<string, FieldMapping>();
@@ -42,10 +39,9 @@ export function createFieldResolver(sources: FieldSource[]): FieldResolver {
   };
   return {
     expand(pattern, allFieldsMode) {
-      const re = globToRegExp(pattern);
       const out: string[] = [];
       for (const [path, m] of fields) {
-        if (!re.test(path)) continue;
+        if (!simpleMatch(pattern, path)) continue;
         if (allFieldsMode && (NOT_SEARCHABLE.has(fieldType(m)) || m.index === false)) continue;
         out.push(path);
       }

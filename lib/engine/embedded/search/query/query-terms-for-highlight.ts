@@ -1,3 +1,4 @@
+import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { Query } from './query.js';
@@ -37,16 +38,7 @@ function analyzeFor(ctx: Ctx, text: string, analyzer?: string): string[] {
 
 function targets(ctx: Ctx, field: string): boolean {
   if (!ctx.requireFieldMatch) return true;
-  const name = field.split('^')[0];
-  if (name === ctx.field) return true;
-  if (name.includes('*')) return new RegExp('^' + name.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$').test(ctx.field);
-  return false;
-}
-
-function globRegex(pattern: string, caseInsensitive: boolean): RegExp {
-  let re = '';
-  for (const c of pattern) re += c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
+  return simpleMatch(field.split('^')[0], ctx.field);
 }
 
 function editDistanceAtMost(a: string, b: string, max: number): boolean {
@@ -119,8 +111,8 @@ function visit(q: Query, ctx: Ctx): void {
       return;
     case 'wildcard':
       if (targets(ctx, q.field)) {
-        const re = globRegex(q.value, q.caseInsensitive);
-        ctx.out.predicates.push((x) => re.test(x));
+        const { test } = compileWildcardQuery(q.value, q.caseInsensitive);
+        ctx.out.predicates.push(test);
       }
       return;
     case 'regexp':

@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
@@ -109,11 +110,10 @@ export function expandFields(specs: string[], mappings: Mappings): Array<{ field
       out.push({ field: pattern, boost });
       continue;
     }
-    const re = new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
     for (const [path, m] of leafFields(mappings)) {
       const type = fieldType(m);
       if (pattern === '*' && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
-      if (re.test(path) && !out.some((o) => o.field === path)) out.push({ field: path, boost });
+      if (simpleMatch(pattern, path) && !out.some((o) => o.field === path)) out.push({ field: path, boost });
     }
   }
   return out;

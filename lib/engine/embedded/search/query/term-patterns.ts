@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { compileWildcardQuery } from '../../../../wildcard/index.js';
 import type { Fuzziness } from './query.js';
 
 /** A test on indexed terms: what prefix, wildcard, regexp and fuzzy queries expand over. */
@@ -23,25 +24,8 @@ export function prefixPattern(value: string, caseInsensitive: boolean): TermPatt
 }
 
 export function wildcardPattern(value: string, caseInsensitive: boolean): TermPattern {
-  let src = '';
-  let literalPrefix = '';
-  let inPrefix = true;
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    if (c === '*') {
-      src += '[\\s\\S]*';
-      inPrefix = false;
-    } else if (c === '?') {
-      src += '[\\s\\S]';
-      inPrefix = false;
-    } else {
-      const lit = c === '\\' && i + 1 < value.length ? value[++i] : c;
-      src += escapeRegExp(lit);
-      if (inPrefix) literalPrefix += lit;
-    }
-  }
-  const re = new RegExp(`^(?:${src})$`, caseInsensitive ? 'iu' : 'u');
-  return { prefix: caseInsensitive ? '' : literalPrefix, test: (t) => re.test(t) };
+  const { literalPrefix, test } = compileWildcardQuery(value, caseInsensitive);
+  return { prefix: literalPrefix, test };
 }
 
 /** Lucene's RegExp syntax (anchored; `.`, `?+*`, `{n,m}`, `|`, `()`, `[]`, `"…"`, `@`, `#`, `<n-m>`) → a JS RegExp. */

@@ -22,7 +22,8 @@ export const OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
 
 export interface ExpressionSource {
   expression: string;
-  from: 'path' | 'body';
+  /** `query`: a parameter naming indices (`index=`); like a body's, never narrowed. */
+  from: 'path' | 'body' | 'query';
 }
 
 export interface ExpressionOperation {
@@ -30,7 +31,22 @@ export interface ExpressionOperation {
   operation: Operation;
 }
 
+/**
+ * Which part of the gateway answers a request: the engine (the thin path, or a feature wrapping
+ * an engine call), a live stream, the app-addressed style, or one of the gateway's own APIs.
+ */
+export type RouteFamily = 'engine' | 'stream' | 'app' | 'apps' | 'declarative' | 'pipelines' | 'credentials' | 'gateway';
+
+/** Where an index list sits in the path, so that a narrowed list can take its place. */
+export interface IndexSlot {
+  /** Position among the path's segments. */
+  segment: number;
+  /** True when the path has no list there yet (`/_search`, `/_cat/indices`): the list is inserted. */
+  insert: boolean;
+}
+
 export interface Classification {
+  family: RouteFamily;
   category: Category;
   /** The request's operation; for mixed requests (`perIndex` present) the strongest write-side one. */
   operation: Operation;
@@ -51,6 +67,26 @@ export interface Classification {
    * present it is authoritative, one entry per (expression, operation).
    */
   perIndex?: ExpressionOperation[];
+  /** The path's segments, percent-decoded, empty ones dropped. */
+  segments: readonly string[];
+  /** The document id, for single-document requests. */
+  id?: string;
+  /** The app-addressed type (`/{app}/{type}/…`). */
+  type?: string;
+  /** The request's body says what it reaches: the classifier must read it (and did, if given one). */
+  readsBody: boolean;
+  /**
+   * The body as the classifier read it, rebuilt (NDJSON lines, JSON re-serialized): what goes on to
+   * the engine instead of the bytes as sent. Undefined when the body was not read.
+   */
+  forward?: string;
+  /** False for an API the classifier does not know: refused for scoped credentials. */
+  known: boolean;
+  /**
+   * Where the path's index list is, when a wildcard or every-index request can be narrowed to the
+   * indices a credential may see; absent when it cannot be (the indices are then checked strictly).
+   */
+  slot?: IndexSlot;
 }
 
 /** What the classifier needs of a request. `path` is as sent (percent-encoded), `querystring` without "?". */

@@ -1,0 +1,67 @@
+import type { Dispatch, Interceptor } from '../engine/interceptor.js';
+import { EsError } from '../errors/index.js';
+import type { Classification } from '../request/index.js';
+import { classifyRequest, isSystemIndex, SYSTEM_INDEX_PREFIX } from './classify/index.js';
+
+/**
+ * The gateway's own indices (`.gateway-*`: credentials, pipelines, apps) are reachable only
+ * through its APIs — by no REST call, stream, WebSocket frame or pipeline stage, the admin's
+ * included. One check, on what the classifier read (path, body, index-naming parameters, all
+ * decoded), run by the request path for every request and by `systemIndexGuard` for every call
+ * that reaches the engine through the user-facing Backend.
+ *
+ * A wildcard reaches a system index when its literal prefix is a dot prefix that `.gateway-`
+ * could complete (Elasticsearch matches hidden dot-indices with dot-prefixed patterns), or when it
+ * (or every index) is expanded with `expand_wildcards` including hidden indices.
+ */
+export function checkSystemIndices(info: Classification, querystring: string): void {
+  const reached = systemIndexReached(info, querystring);
+  if (reached !== undefined) {
+    throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized: index [${reached}] is a system index of the gateway, reachable only through its own APIs`);
+  }
+}
+
+function systemIndexReached(info: Classification, querystring: string): string | undefined {
+  // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it safe.
+  const excluded = info.indices.some((e) => e.startsWith('-') && coversSystemIndices(e.slice(1)));
+  // With hidden indices expanded, a wildcard or every index reaches system indices too: fine for
+  // reading index metadata (`_cat/indices?expand_wildcards=all`), not for documents or changes.
+  const hiddenReach = !excluded && /(^|&)expand_wildcards=[^&]*(all|hidden)/.test(querystring)
+    && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
+  for (const expression of info.indices) {
+    if (expression.startsWith('-')) continue; // an exclusion only ever takes indices away
+    const star = expression.indexOf('*');
+    if (star < 0) {
+      if (isSystemIndex(expression) || isSystemIndex(stripDateMath(expression))) return expression;
+      continue;
+    }
+    const prefix = expression.slice(0, star);
+    if (prefix.startsWith('.') ? !excluded && (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) : hiddenReach) return expression;
+  }
+  if (info.allIndices && hiddenReach) return '_all';
+  return undefined;
+}
+
+/** Does the pattern match every name that starts with `.gateway-`? */
+function coversSystemIndices(pattern: string): boolean {
+  const star = pattern.indexOf('*');
+  return star === pattern.length - 1 && SYSTEM_INDEX_PREFIX.startsWith(pattern.slice(0, star));
+}
+
+/** `<.gateway-x-{now/d}>` date math names the index its static part starts with. */
+function stripDateMath(expression: string): string {
+  return expression.startsWith('<') && expression.endsWith('>') ? expression.slice(1, -1) : expression;
+}
+
+/**
+ * The guard as a Backend interceptor: a request that carries its classification is checked on
+ * it; any other (a pipeline stage's, a stream's, a WebSocket frame's) is classified here first.
+ */
+export function systemIndexGuard(): Interceptor {
+  return (next: Dispatch): Dispatch => async (req) => {
+    const body = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
+    const info = req.info ?? classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body });
+    checkSystemIndices(info, req.querystring ?? '');
+    return next(req);
+  };
+}

@@ -1,0 +1,273 @@
+import { BulkCapture, bulkChanges, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
+import { classifyRequest } from '../auth/classify/index.js';
+import { readBody, type EngineRequest, type EngineResponse } from '../engine/index.js';
+import type { Dispatch, Interceptor } from '../engine/interceptor.js';
+import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
+import type { Classification } from '../request/index.js';
+
+/** What a successful write through the engine publishes, told from the request's classification. */
+type Write =
+  | { kind: 'document'; op: DocumentOp; index: string }
+  | { kind: 'update'; index: string }
+  | { kind: 'bulk' }
+  | { kind: 'by-query'; op: 'delete' | 'update'; index: string }
+  | { kind: 'index'; op: 'delete' | 'close'; index: string };
+
+const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
+
+function writeOf(info: Classification, querystring: string): Write | undefined {
+  if (info.family !== 'engine') return undefined;
+  const [index, endpoint] = info.segments;
+  if (info.segments.length > 3) return undefined; // `/{index}/_doc/{id}` at most: anything longer is another API
+  switch (info.action) {
+    case 'indices:data/write/index':
+      if (!isName(index) || (endpoint !== '_doc' && endpoint !== '_create')) return undefined;
+      return { kind: 'document', op: endpoint === '_create' ? 'create' : 'index', index };
+    case 'indices:data/write/delete':
+      return isName(index) && endpoint === '_doc' && info.id !== undefined ? { kind: 'document', op: 'delete', index } : undefined;
+    case 'indices:data/write/update':
+      return isName(index) && endpoint === '_update' ? { kind: 'update', index } : undefined;
+    case 'indices:data/write/bulk':
+      return index === '_bulk' || isName(index) ? { kind: 'bulk' } : undefined;
+    case 'indices:data/write/delete/byquery':
+    case 'indices:data/write/update/byquery':
+      // a background task (`wait_for_completion=false`) publishes nothing (documented)
+      if (!isName(index) || /(^|&)wait_for_completion=false(&|$)/.test(querystring)) return undefined;
+      return { kind: 'by-query', op: info.action.includes('delete') ? 'delete' : 'update', index };
+    case 'indices:admin/delete':
+      return info.segments.length === 1 && (isName(index) || index === '_all') ? { kind: 'index', op: 'delete', index } : undefined;
+    case 'indices:admin/close':
+      return (isName(index) || index === '_all') && endpoint === '_close' ? { kind: 'index', op: 'close', index } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Every successful write that reaches the engine through the user-facing Backend — REST,
+ * `_bulk`, by-query operations, app-style documents, pipeline stages — publishes its change
+ * events once the engine has acknowledged it; index deletes and closes publish index events
+ * (which end streams and trigger this node's clean-ups, see ChangePublisher).
+ *
+ * The engine is asked to answer in full (ids, versions, sources: `filter_path` and `pretty` are
+ * held back, updates return their source) and the client gets the answer it asked for. A failed
+ * publish is logged, never a failed write: the engine has applied it.
+ */
+export function changePublishing(publisher: ChangePublisher): Interceptor {
+  return (next: Dispatch): Dispatch => async (req) => {
+    const querystring = req.querystring ?? '';
+    const info = req.info ?? classifyRequest({ method: req.method, path: req.path, querystring, body: textBody(req) });
+    const write = writeOf(info, querystring);
+    if (!write) return next(req);
+    const calls = new EngineCalls(next);
+    switch (write.kind) {
+      case 'document':
+        return documentWrite(calls, publisher, req, write);
+      case 'update':
+        return update(calls, publisher, req, write.index);
+      case 'bulk':
+        return bulk(calls, publisher, req);
+      case 'by-query':
+        return byQuery(calls, publisher, req, write);
+      case 'index':
+        return indexEvent(calls, publisher, req, write);
+    }
+  };
+}
+
+function textBody(req: EngineRequest): string | Buffer | undefined {
+  return typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
+}
+
+async function bodyText(req: EngineRequest): Promise<string | undefined> {
+  if (req.body === undefined) return undefined;
+  if (typeof req.body === 'string') return req.body;
+  return (await readBody(req.body)).toString('utf8');
+}
+
+const parse = (text: string | undefined): unknown => {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // the engine refuses it with its own error
+  }
+};
+
+/** The engine below this interceptor, for the request and the reads the events need. */
+class EngineCalls {
+  constructor(readonly next: Dispatch) {}
+
+  /** The request with the presentation parameters held back: the events need the full answer. */
+  async forward(req: EngineRequest, body: string | undefined, querystring = req.querystring ?? ''): Promise<{ res: EngineResponse; answer: unknown }> {
+    const params = new URLSearchParams(querystring);
+    params.delete('filter_path');
+    params.delete('pretty');
+    const headers = { ...req.headers };
+    delete headers['content-length'];
+    const res = await this.next({ ...req, querystring: params.toString(), headers, body });
+    const buf = await readBody(res.body);
+    return { res, answer: buf.length ? parse(buf.toString('utf8')) ?? undefined : undefined };
+  }
+
+  async json<T>(method: string, path: string, body?: unknown, querystring = ''): Promise<{ status: number; body: T }> {
+    const res = await this.next({
+      method, path, querystring,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const buf = await readBody(res.body);
+    return { status: res.status, body: (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T };
+  }
+
+  async source(index: string, id: string): Promise<unknown> {
+    const full = await this.json<{ _source?: unknown }>('GET', `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}`);
+    return full.body?._source;
+  }
+}
+
+/** The engine's answer as the client asked for it (`filter_path`, `pretty` applied here). */
+function reply(req: EngineRequest, res: EngineResponse, answer: unknown): EngineResponse {
+  const params = new URLSearchParams(req.querystring ?? '');
+  const filterPath = params.get('filter_path');
+  const shown = filterPath ? (applyFilterPath(answer, filterPath) ?? {}) : answer;
+  const pretty = params.has('pretty') && params.get('pretty') !== 'false';
+  const headers: Record<string, string | string[]> = { ...res.headers, 'content-type': 'application/json' };
+  delete headers['content-length'];
+  const text = pretty ? JSON.stringify(shown, null, 2) + '\n' : JSON.stringify(shown ?? {});
+  return { status: res.status, headers, body: req.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(text) };
+}
+
+async function documentWrite(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: DocumentOp; index: string }): Promise<EngineResponse> {
+  const body = write.op === 'delete' ? undefined : await bodyText(req);
+  const { res, answer } = await calls.forward(req, body);
+  if (res.status < 300 && answer) await publisher.publish([changeOf(answer as WriteAck, write.op, parse(body), write.index)]);
+  return reply(req, res, answer);
+}
+
+async function update(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, index: string): Promise<EngineResponse> {
+  const body = await bodyText(req);
+  const params = new URLSearchParams(req.querystring ?? '');
+  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => params.has(p));
+  if (!choosesSource) params.set('_source', 'true');
+  const { res, answer } = await calls.forward(req, body, params.toString());
+  const ack = answer as (WriteAck & { get?: { _source?: unknown } }) | undefined;
+  if (res.status < 300 && ack) {
+    let source = ack.get?._source;
+    // the client filtered the returned source: read the full document for the event
+    if (choosesSource) source = await calls.source(String(ack._index), String(ack._id));
+    else delete ack.get;
+    await publisher.publish([changeOf(ack, 'update', source, index)]);
+  }
+  return reply(req, res, answer);
+}
+
+async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest): Promise<EngineResponse> {
+  const params = new URLSearchParams(req.querystring ?? '');
+  const filtered = params.has('_source_includes') || params.has('_source_excludes') || (params.has('_source') && params.get('_source') !== 'true');
+  const capture = new BulkCapture(filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
+  // update actions may grow by `"_source":true`: the captured body is what goes on
+  const text = await bodyText(req);
+  const body = text === undefined ? undefined : capture.rewrite(text);
+  const { res, answer } = await calls.forward(req, body);
+  const acked = answer as { items?: Array<Record<string, WriteAck>> } | undefined;
+  if (res.status < 300 && acked?.items) {
+    const needsRead: number[] = [];
+    const changes = bulkChanges(capture, acked, needsRead);
+    for (const i of needsRead) {
+      // the client filtered an update's returned source: the event needs the whole document
+      const entry = acked.items[i];
+      const ack = entry[Object.keys(entry)[0]];
+      changes.push(changeOf(ack, 'update', await calls.source(String(ack._index), String(ack._id))) as NewChange);
+    }
+    await publisher.publish(changes);
+  }
+  return reply(req, res, answer);
+}
+
+/**
+ * By-query operations run in the engine as they are (its semantics, its answer); their changes
+ * are found by comparing the matching documents' `_seq_no` before and after.
+ */
+async function byQuery(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: 'delete' | 'update'; index: string }): Promise<EngineResponse> {
+  const body = await bodyText(req);
+  const parsed = parse(body) as { query?: unknown } | undefined;
+  const before = await matchingSeqNos(calls, write.index, parsed?.query, new URLSearchParams(req.querystring ?? '').get('q'));
+  const { res, answer } = await calls.forward(req, body);
+  if (res.status < 300 && before.size) await publisher.publish(await changesSince(calls, before, write.op));
+  return reply(req, res, answer);
+}
+
+/** Index delete and close: the concrete indices the expression stood for, then their index events. */
+async function indexEvent(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: 'delete' | 'close'; index: string }): Promise<EngineResponse> {
+  const names = await concreteIndices(calls, write.index);
+  const res = await calls.next(req);
+  if (res.status < 300) {
+    const buf = await readBody(res.body);
+    await publisher.publish(names.map((index) => ({ kind: 'index' as const, index, op: write.op })));
+    return { ...res, body: buf };
+  }
+  return res;
+}
+
+async function concreteIndices(calls: EngineCalls, expr: string): Promise<string[]> {
+  const pattern = /[*,]/.test(expr) || expr === '_all';
+  const path = `/${expr.split(',').map(encodeURIComponent).join(',')}/_settings`;
+  const res = await calls.json<Json>('GET', path, undefined, `filter_path=*.settings.index.uuid${pattern ? '&expand_wildcards=all' : ''}`);
+  if (res.status === 200 && res.body) return Object.keys(res.body);
+  return pattern ? [] : [expr];
+}
+
+interface Seen {
+  index: string;
+  id: string;
+  seqNo: number;
+}
+
+interface ScrollPage {
+  _scroll_id?: string;
+  hits?: { hits?: Array<{ _index: string; _id: string; _seq_no?: number }> };
+}
+
+/** The documents a by-query operation is about to touch, with their `_seq_no` now. */
+async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, q: string | null): Promise<Map<string, Seen>> {
+  const seen = new Map<string, Seen>();
+  const qs = new URLSearchParams({ scroll: '1m' });
+  if (q !== null) qs.set('q', q);
+  const path = `/${expr.split(',').map(encodeURIComponent).join(',')}/_search`;
+  let page = await calls.json<ScrollPage>('POST', path, {
+    ...(q === null ? { query: query ?? { match_all: {} } } : {}), size: 1000, _source: false, seq_no_primary_term: true, sort: ['_doc'],
+  }, qs.toString());
+  while (page.status === 200 && page.body.hits?.hits?.length) {
+    for (const h of page.body.hits.hits) seen.set(`${h._index}\u0000${h._id}`, { index: h._index, id: h._id, seqNo: h._seq_no ?? -1 });
+    if (!page.body._scroll_id) break;
+    page = await calls.json<ScrollPage>('POST', '/_search/scroll', { scroll: '1m', scroll_id: page.body._scroll_id });
+  }
+  if (page.body?._scroll_id) await calls.json('DELETE', '/_search/scroll', { scroll_id: page.body._scroll_id });
+  return seen;
+}
+
+/** What became of those documents: deleted, or rewritten (a newer `_seq_no`). */
+async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: 'delete' | 'update'): Promise<NewChange[]> {
+  const changes: NewChange[] = [];
+  const all = [...before.values()];
+  for (let i = 0; i < all.length; i += 1000) {
+    const batch = all.slice(i, i + 1000);
+    const res = await calls.json<{ docs?: Array<WriteAck & { found?: boolean; _source?: unknown }> }>(
+      'POST', '/_mget', { docs: batch.map((d) => ({ _index: d.index, _id: d.id })) },
+    );
+    (res.body?.docs ?? []).forEach((doc, k) => {
+      const was = batch[k];
+      if (!doc.found) {
+        const change = changeOf({ _index: was.index, _id: was.id, _version: doc._version ?? 0, _seq_no: was.seqNo + 1, _primary_term: 1, result: 'deleted' }, 'delete', undefined);
+        if (change) changes.push(change);
+      } else if (op === 'update' && Number(doc._seq_no) > was.seqNo) {
+        const change = changeOf({ ...doc, result: 'updated' }, 'update', doc._source);
+        if (change) changes.push(change);
+      }
+    });
+  }
+  return changes;
+}

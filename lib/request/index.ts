@@ -1,0 +1,6 @@
+/**
+ * What a request is (its classification, made once by lib/auth/classify) and how its body is
+ * read: the low module every feature reads requests through.
+ */
+export * from './request-info.js';
+export { bodyStream, bufferBody, checkDeclaredLength, hasBody, limitedBody, readJsonBody, readJsonObject } from './body.js';
