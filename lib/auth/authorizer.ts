@@ -1,4 +1,5 @@
 import type { Backend } from '../engine/backend.js';
+import { callJson } from '../engine/json-call.js';
 import { EsError } from '../errors/index.js';
 import type { Principal } from './authenticator.js';
 import {
@@ -134,7 +135,25 @@ export class Authorizer {
     const names: string[] = [];
     for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
     if (!names.length) throw forbidden(c.action, user, expressions);
+    if (c.slot?.holds === 'aliases') return narrowedPath(c, await this.aliasesWithin(names, patterns));
     return narrowedPath(c, names);
+  }
+
+  /**
+   * The aliases whose every index the credential may see, among those of `indices`; when there
+   * are none, the index names themselves (no alias is named like an index: nothing is listed).
+   */
+  private async aliasesWithin(indices: string[], patterns: string[]): Promise<string[]> {
+    const aliases = new Set<string>();
+    const reply = await callJson<Record<string, { aliases?: Record<string, unknown> }>>(
+      this.backend, 'GET', `/${indices.map(encodeURIComponent).join(',')}/_alias`, undefined, 'expand_wildcards=all',
+    );
+    if (reply.status === 200 && reply.body) for (const entry of Object.values(reply.body)) for (const a of Object.keys(entry?.aliases ?? {})) aliases.add(a);
+    const names = [...aliases];
+    if (!names.length) return indices;
+    const resolved = await resolveIndices(this.backend, names, { expandWildcards: 'all' });
+    const allowed = authorizeIndices(patterns, resolved).decisions.filter((d) => d.verdict === 'allow').map((d) => d.expression);
+    return allowed.length ? allowed : indices;
   }
 }
 

@@ -43,6 +43,11 @@ export interface IndexSlot {
   segment: number;
   /** True when the path has no list there yet (`/_search`, `/_cat/indices`): the list is inserted. */
   insert: boolean;
+  /**
+   * What the slot lists: indices, or (`/_cat/aliases/{name}`) aliases — narrowed to the aliases
+   * whose every index the credential may see.
+   */
+  holds?: 'aliases';
 }
 
 export interface Classification {

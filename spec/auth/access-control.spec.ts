@@ -104,6 +104,26 @@ describe('access control', function () {
       }
     });
 
+    it('listing APIs answer for the credential\'s own indices: _cat/indices, _cat/aliases, _cat/count, _resolve/index', async () => {
+      const lister = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['blog'], categories: ['indices', 'search'], ops: ['read'] } });
+      expect(lister.status).to.equal(201);
+      const as = basic(lister.json.credential.username, lister.json.password);
+      await call(gw.url, 'POST', '/_aliases', { body: { actions: [{ add: { index: 'blog', alias: 'blog-read' } }, { add: { index: 'shop', alias: 'shop-read' } }] } });
+      const indices = await call(gw.url, 'GET', '/_cat/indices?format=json&h=index', { auth: as });
+      expect(indices.status, indices.text).to.equal(200);
+      expect(indices.json.map((r: { index: string }) => r.index)).to.deep.equal(['blog']);
+      const aliases = await call(gw.url, 'GET', '/_cat/aliases?format=json&h=alias,index', { auth: as });
+      expect(aliases.status, aliases.text).to.equal(200);
+      expect(aliases.json).to.deep.equal([{ alias: 'blog-read', index: 'blog' }]);
+      const count = await call(gw.url, 'GET', '/_cat/count?format=json', { auth: as });
+      expect(count.status, count.text).to.equal(200);
+      const resolved = await call(gw.url, 'GET', '/_resolve/index/*', { auth: as });
+      expect(resolved.status, resolved.text).to.equal(200);
+      expect(resolved.json.indices.map((i: { name: string }) => i.name)).to.deep.equal(['blog']);
+      expect((await call(gw.url, 'GET', '/_cat/indices/shop', { auth: as })).status).to.equal(403);
+      expect((await call(gw.url, 'GET', '/_cat/aliases/shop-read', { auth: as })).status).to.equal(403);
+    });
+
     it('through an alias pointing at it', async () => {
       await call(gw.url, 'POST', '/_aliases', { body: { actions: [{ add: { index: 'shop', alias: 'innocent' } }] } });
       expect((await blogCall('POST', '/innocent/_search', {})).status).to.equal(403);

@@ -141,10 +141,10 @@ class Classifying implements BodyReading {
    * Every index, named by no expression (bare `/_search`). `insertAt`: where a narrowed list may be
    * placed in the path (`/{list}/_search`); without it the request cannot be narrowed.
    */
-  everyIndex(insertAt?: number): void {
+  everyIndex(insertAt?: number, holds?: 'aliases'): void {
     this.allIndices = true;
     if (insertAt === undefined) this.narrowable = false;
-    else if (!this.slot) this.slot = { segment: insertAt, insert: true };
+    else if (!this.slot) this.slot = holds ? { segment: insertAt, insert: true, holds } : { segment: insertAt, insert: true };
   }
 
   /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
@@ -605,10 +605,12 @@ function cat(c: Classifying, tail: string[]): Classification {
     recovery: 'indices:monitor/recovery',
   };
   if (what !== undefined && indexCats[what]) {
-    // `_cat/aliases/{name}` names aliases: a credential's view of them cannot be put in the path
-    const slot = what === 'aliases' ? undefined : 2;
-    if (target !== undefined) c.pathIndex(target, slot);
-    else c.everyIndex(slot);
+    if (what === 'aliases') {
+      // `_cat/aliases/{name}` names aliases, checked like any alias; without one, a credential sees the aliases of its indices
+      if (target !== undefined) c.pathIndex(target);
+      else c.everyIndex(2, 'aliases');
+    } else if (target !== undefined) c.pathIndex(target, 2);
+    else c.everyIndex(2);
     return c.done('indices', 'read', indexCats[what]);
   }
   const clusterCats: Record<string, string> = {

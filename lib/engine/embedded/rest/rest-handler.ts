@@ -18,6 +18,7 @@ import { fieldCapsRoutes } from './routes/field-caps.js';
 import { termvectorsRoutes } from './routes/termvectors.js';
 import { templateRoutes } from './routes/templates.js';
 import { statsRoutes } from './routes/stats.js';
+import { resolveRoutes } from './routes/resolve.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
 
 const PRODUCT_HEADER = { 'x-elastic-product': 'Elasticsearch' };
@@ -25,7 +26,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const router = new Router();
-  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes]) router.add(r);
+  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes]) router.add(r);
   return router;
 }
 
