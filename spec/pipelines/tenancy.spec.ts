@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { basic, call } from '../support/http.js';
 import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { openStream } from '../support/stream-client.js';
 
 /** A tenant's pipeline: registered with a scoped credential, it reaches that tenant alone. */
 describe('pipelines and tenants', function () {
@@ -47,5 +48,51 @@ describe('pipelines and tenants', function () {
     expect((await call(gw.url, 'DELETE', '/_pipeline/shop-intercept', { auth: blogAuth })).status).to.equal(403);
     expect((await call(gw.url, 'GET', '/_pipelines', { auth: shopAuth })).json.pipelines.map((p: { id: string }) => p.id)).to.deep.equal(['shop-intercept']);
     expect((await call(gw.url, 'GET', '/_pipelines')).json.pipelines.map((p: { id: string }) => p.id)).to.include('shop-intercept');
+  });
+
+  it("its stages run with its owner's rights intersected with the caller's, whoever calls it", async () => {
+    // a shop tenant's pipeline whose stage turns a shop search into a blog search
+    const sneaky = {
+      id: 'shop-sneaky',
+      routes: [{ path: '/{index}/_count', method: 'POST' }],
+      stages: [
+        { id: 'retarget', script: 'function handleRequest() { return { request: { path: "/blog/_search" } }; }' },
+        { id: 'search', use: 'engineQuery' },
+      ],
+    };
+    const reg = await call(gw.url, 'POST', '/_pipeline', { auth: shopAuth, body: sneaky });
+    expect(reg.status, reg.text).to.equal(201);
+    for (const [who, auth] of [['the admin', undefined], ['the owner', shopAuth]] as const) {
+      const res = await call(gw.url, 'POST', '/shop/_count', { auth, body: {} });
+      expect(res.status, `${who}: ${res.text}`).to.equal(403);
+      expect(res.json.error.type).to.equal('security_exception');
+      expect(res.text).to.not.include('"hits"');
+    }
+    // the admin's own pipeline is the admin's: its stages reach what the admin may
+    const own = await call(gw.url, 'POST', '/_pipeline', { body: { ...sneaky, id: 'admin-retarget', routes: [{ path: '/shop/_count', method: 'GET' }] } });
+    expect(own.status, own.text).to.equal(201);
+    const res = await call(gw.url, 'GET', '/shop/_count');
+    expect(res.status, res.text).to.equal(200);
+    expect(res.json.hits.hits[0]._index).to.equal('blog');
+  });
+
+  it('a write made by a pipeline stage publishes its change: live streams see it', async () => {
+    const writer = {
+      id: 'shop-writer',
+      routes: [{ path: '/{index}/_doc/{id}', method: 'PUT' }],
+      stages: [{ id: 'write', use: 'engineQuery' }],
+    };
+    expect((await call(gw.url, 'POST', '/_pipeline', { auth: shopAuth, body: writer })).status).to.equal(201);
+    const stream = await openStream(gw.url, '/shop/_doc/live?streamonly=true');
+    expect(stream.status).to.equal(200);
+    try {
+      // the admin calls it: the stage writes with the admin's rights within the owner's indices
+      const put = await call(gw.url, 'PUT', '/shop/_doc/live', { body: { title: 'through a pipeline' } });
+      expect(put.status, put.text).to.be.oneOf([200, 201]);
+      const [message] = await stream.until((messages) => messages.length >= 1);
+      expect(message).to.deep.include({ _id: 'live', _source: { title: 'through a pipeline' } });
+    } finally {
+      stream.close();
+    }
   });
 });
