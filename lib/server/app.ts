@@ -32,7 +32,7 @@ export interface GatewayParts {
   pipelines?: PipelineRouterOptions;
 }
 
-/** The request path, in order (DESIGN.md "The request's way through"). */
+/** The request path, in order: README.md, "The request's way through", describes each step. */
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
   const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
