@@ -13,6 +13,7 @@ import { TypedDocuments } from '../apps/index.js';
 import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
 import { PipelineRegistry, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
+import { answerClientError } from './client-errors.js';
 
 export interface RunningGateway {
   url: string;
@@ -77,9 +78,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
-    server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    });
+    server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

@@ -22,19 +22,33 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
       method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined,
     });
     const framing = framingFor(ctx.get('accept'));
+    const params = new URLSearchParams(ctx.querystring);
     ctx.respond = false;
-    ctx.res.writeHead(200, {
-      'content-type': framing.contentType,
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-      'x-elastic-product': 'Elasticsearch',
-    });
-    ctx.res.flushHeaders();
     await writeStream(ctx.res, messages, framing, {
       heartbeatMs: hub.config.heartbeatMs,
       maxBufferedBytes: hub.config.maxBufferedBytes,
       overflowMessage,
       errorMessage,
+      // a stream that starts with the current state answers only once it has it: a failed read is the answer's status
+      awaitFirst: !wantsChangesOnly(params, ctx.get('last-event-id')),
+      start: () => {
+        ctx.res.writeHead(200, {
+          'content-type': framing.contentType,
+          'cache-control': 'no-cache',
+          'x-accel-buffering': 'no',
+          'x-elastic-product': 'Elasticsearch',
+        });
+        ctx.res.flushHeaders();
+      },
+    }).catch((err) => {
+      ctx.respond = true; // nothing was written: the error middleware answers
+      throw err;
     });
   };
+}
+
+/** `streamonly=true` (changes only), or a resume (`since`, SSE's Last-Event-ID): no initial message comes first. */
+function wantsChangesOnly(params: URLSearchParams, lastEventId: string): boolean {
+  const isTrue = (v: string | null) => v !== null && v !== 'false';
+  return (isTrue(params.get('streamonly')) && !isTrue(params.get('stream'))) || params.has('since') || lastEventId !== '';
 }

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
+import { parsePosition } from '../changes/index.js';
 import { parseQuery, sourceFilterFromBody, sourceFilterFromParams } from '../engine/embedded/matching.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
@@ -59,6 +60,8 @@ export async function openRequestedStream(
   const params = new URLSearchParams(input.querystring);
   const streamOnly = isTrue(params.get('streamonly')) && !isTrue(params.get('stream'));
   const since = params.get('since') ?? input.lastEventId ?? undefined;
+  // a resume token that cannot be one is the request's error, before any stream exists
+  if (since) parsePosition(since, target.index);
   for (const p of ['stream', 'streamonly', 'since']) params.delete(p);
   const querystring = params.toString();
   const { index, type } = target;

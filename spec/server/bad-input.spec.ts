@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import http from 'node:http';
+import net from 'node:net';
 import { call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import type { TestGateway } from '../support/servers.js';
@@ -17,6 +19,35 @@ for (const backend of BACKENDS) {
       expect(alive.status, 'the server must keep serving').to.equal(200);
     });
     after(() => stop());
+
+    it("requests Node's HTTP parser refuses get an Elasticsearch-shaped 4xx body", async () => {
+      const { port } = new URL(gw.url);
+      const raw = (request: string) => new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.on('data', (c) => (answer += c));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+      const cases: Array<[string, string, number]> = [
+        ['a URL over 16 KB', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+        ['a header over 16 KB', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, 431],
+        ['a CR inside a header value', 'GET / HTTP/1.1\r\nHost: x\r\nX-Bad: a\rb\r\n\r\n', 400],
+        ['a NUL in a header', 'GET / HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n', 400],
+        ['a bad chunk size', 'POST /x/_search HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
+        ['an unknown method', 'BREW / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ];
+      for (const [what, request, status] of cases) {
+        const answer = await raw(request);
+        const [head, body] = answer.split('\r\n\r\n');
+        expect(head.split('\r\n')[0], what).to.equal(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`);
+        expect(head.toLowerCase(), what).to.include('x-elastic-product: elasticsearch');
+        const json = JSON.parse(body);
+        expect(json.status, what).to.equal(status);
+        expect(json.error.type, what).to.be.a('string');
+        expect(json.error.reason, what).to.be.a('string');
+      }
+    });
 
     it('malformed JSON document → 400', async () => {
       const res = await call(gw.url, 'PUT', '/target/_doc/1', { body: '{"title": "unterminated' });

@@ -182,6 +182,23 @@ for (const backend of BACKENDS) {
       expect(gw.bus.stats().channels).to.equal(baseChannels);
     });
 
+    it('an invalid stream request answers its 4xx status before any byte of stream', async () => {
+      const cases: Array<[string, string, unknown, number, string]> = [
+        ['GET', '/docs/_doc/1?stream=true&since=garbage', undefined, 400, 'illegal_argument_exception'],
+        ['POST', '/docs/_search?stream=true', { size: 1e9 }, 400, 'illegal_argument_exception'],
+        ['POST', '/docs/_search?stream=true', { query: { no_such_query: {} } }, 400, 'parsing_exception'],
+        ['POST', '/no-such-index/_search?stream=true', { query: { match_all: {} } }, 404, 'index_not_found_exception'],
+      ];
+      for (const [method, path, body, status, type] of cases) {
+        const s = await openStream(gw.url, path, { method, body });
+        await s.ended;
+        expect(s.status, path).to.equal(status);
+        const answer = JSON.parse(s.raw());
+        expect(answer.status, path).to.equal(status);
+        expect(answer.error.type, path).to.equal(type);
+      }
+    });
+
     it('a stream needs the same credentials as the GET', async () => {
       const s = await openStream(gw.url, '/docs/_doc/1?stream=true', { auth: null });
       expect(s.status).to.equal(401);

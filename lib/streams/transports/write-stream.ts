@@ -13,6 +13,13 @@ export interface WriteOptions {
   overflowMessage: () => StreamMessage;
   /** The message sent (then the stream ends) when the observable errors. */
   errorMessage: (err: unknown) => StreamMessage;
+  /**
+   * Writes the response head. With `awaitFirst`, it is called on the first message, and an error
+   * before it rejects the returned promise instead of being written: a stream whose initial read
+   * fails answers with that error's status, not with a 200 carrying an error object.
+   */
+  start: () => void;
+  awaitFirst?: boolean;
 }
 
 /**
@@ -21,9 +28,11 @@ export interface WriteOptions {
  * Resolves when the response is finished (stream completed, errored, or client gone).
  */
 export function writeStream(res: ServerResponse, messages: Observable<StreamMessage>, framing: Framing, options: WriteOptions): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     let subscription: Subscription | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
     let lastWrite = Date.now();
+    let started = false;
     let done = false;
     const finish = () => {
       if (done) return;
@@ -44,19 +53,37 @@ export function writeStream(res: ServerResponse, messages: Observable<StreamMess
       }
       return true;
     };
-    const heartbeat = setInterval(() => {
-      if (Date.now() - lastWrite >= options.heartbeatMs) write(framing.heartbeat);
-    }, Math.max(50, Math.min(options.heartbeatMs, 1000)));
-    heartbeat.unref();
+    const start = () => {
+      if (started) return;
+      started = true;
+      options.start();
+      heartbeat = setInterval(() => {
+        if (Date.now() - lastWrite >= options.heartbeatMs) write(framing.heartbeat);
+      }, Math.max(50, Math.min(options.heartbeatMs, 1000)));
+      heartbeat.unref();
+      if (framing.preamble) write(framing.preamble);
+    };
     res.once('close', finish);
-    if (framing.preamble) write(framing.preamble);
+    if (!options.awaitFirst) start();
     subscription = messages.subscribe({
-      next: (m) => void write(framing.frame(m)),
+      next: (m) => {
+        start();
+        write(framing.frame(m));
+      },
       error: (err) => {
+        if (!started) {
+          done = true;
+          subscription?.unsubscribe();
+          reject(err);
+          return;
+        }
         write(framing.frame(options.errorMessage(err)));
         finish();
       },
-      complete: finish,
+      complete: () => {
+        start();
+        finish();
+      },
     });
     if (done) subscription.unsubscribe();
   });

@@ -27,6 +27,23 @@ describe('embedded engine: store and its writer thread', function () {
     expect([...unpackDocs(packed)].map((e) => ({ db: e.db, id: e.id, doc: decodeDocRecord(e.record) }))).to.deep.equal(input);
   });
 
+  it('a data directory whose name has a dot in it is a directory like any other', async () => {
+    const data = await tempDir();
+    try {
+      for (const name of ['gateway.data', 'v1.2.3', '.hidden']) {
+        const dir = `${data.dir}/${name}`;
+        let store = Store.open(dir);
+        await store.write([doc('1', 1, '{"a":1}')]);
+        await store.close();
+        store = Store.open(dir);
+        expect(store.getDocument(INDEX, '1'), name).to.deep.equal({ v: 1, q: 1, t: 1, s: '{"a":1}' });
+        await store.close();
+      }
+    } finally {
+      await data.remove();
+    }
+  });
+
   it('commits writes in call order: the last of many unawaited writes to one id wins, across a restart', async () => {
     const data = await tempDir();
     try {

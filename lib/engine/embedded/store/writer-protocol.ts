@@ -2,7 +2,11 @@ import { docRecordMaxBytes, writeDocRecord } from './doc-record.js';
 import type { IndexMetadata, StoredDocument } from './types.js';
 
 /** LMDB options both threads open the environment with (they share one environment). */
-export const ENV_OPTIONS = { maxDbs: 10_000, compression: false } as const;
+/**
+ * The LMDB environment's options, the same in both threads. `noSubdir: false`: the data directory
+ * is a directory whatever its name (LMDB takes a path with an extension, `gateway.data`, for a file).
+ */
+export const ENV_OPTIONS = { maxDbs: 10_000, compression: false, noSubdir: false } as const;
 
 /** The name of an index's document database in its document format. */
 export function docsDbName(uuid: string, docFormat: 2 | undefined): string {
