@@ -31,6 +31,8 @@ export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocumen
     ctx.body = { apps: apps.map((a) => ({ app: a.app, created_at: a.created_at })) };
   });
   router.put('/_apps/:app', async (ctx) => {
+    // a leading dot is how system indices are named: not an app's name
+    if (ctx.params.app.startsWith('.')) throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${ctx.params.app}], an app's name must not start with '.'`, { 'index_uuid': '_na_', index: ctx.params.app });
     const { indexCreated } = await registry.create(ctx.params.app);
     const pair = await appCredentials.createAppPair(ctx.params.app);
     ctx.body = {

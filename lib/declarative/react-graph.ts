@@ -18,6 +18,24 @@ export function reactReferences(expr: ReactExpression | undefined, path: string,
 
 const invalid = (reason: string) => new EsError(400, 'illegal_argument_exception', reason);
 
+/** How deep `and`/`or`/`not` and lists may nest in one `react`: far more than a search UI composes. */
+export const MAX_REACT_DEPTH = 16;
+
+/** Refuses a `react` nested deeper than MAX_REACT_DEPTH, before anything recursive reads it. Walked without recursion. */
+export function checkReactDepth(body: unknown): void {
+  const queries = (body as { query?: unknown } | null)?.query;
+  if (!Array.isArray(queries)) return;
+  queries.forEach((q, i) => {
+    const stack: Array<[unknown, number]> = [[(q as { react?: unknown } | null)?.react, 1]];
+    while (stack.length) {
+      const [v, depth] = stack.pop()!;
+      if (typeof v !== 'object' || v === null) continue;
+      if (depth > MAX_REACT_DEPTH) throw invalid(`query[${i}].react: nested deeper than ${MAX_REACT_DEPTH} levels`);
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+    }
+  });
+}
+
 /**
  * Component ids are unique, `react` names only ids of the request, and no component reacts to
  * itself through any chain of `react`s. Each failure names the JSON path of the offending member.

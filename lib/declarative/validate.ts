@@ -3,7 +3,7 @@ import { EsError } from '../errors/index.js';
 import { UnknownFieldError } from './component-queries.js';
 import type { DeclarativeRequest } from './declarative-request.js';
 import type { FieldCatalog, MappingsOf } from './field-catalog.js';
-import { checkReactGraph } from './react-graph.js';
+import { checkReactDepth, checkReactGraph } from './react-graph.js';
 import { checkRequestShape } from './request-schema.js';
 import { componentIndex, translate, type SourceRules, type Translation } from './translate.js';
 
@@ -35,6 +35,7 @@ export async function validateDeclarative(
   mappingsOf: MappingsOf,
   options: ValidateOptions = {},
 ): Promise<ValidatedDeclarative> {
+  checkReactDepth(body); // before the schema, whose check of `react` recurses
   checkRequestShape(body);
   const request = body;
   checkReactGraph(request.query);

@@ -68,6 +68,19 @@ describe('declarative validation: every refusal names the JSON path', () => {
     );
   });
 
+  it('refuses a react nested deeper than 16 levels, however deep (no stack overflow)', async () => {
+    const nested = (depth: number): unknown => {
+      let r: unknown = 'b';
+      for (let i = 1; i < depth; i++) r = { and: r };
+      return r;
+    };
+    const body = (depth: number) => ({ query: [{ id: 'a', react: nested(depth) }, { id: 'b' }] });
+    // nested(n) holds n - 1 objects: 17 levels are one too many, 16 go on to the other checks
+    await expect400(body(18), 'query[0].react: nested deeper than 16 levels');
+    await expect400(body(100_000), 'query[0].react: nested deeper than 16 levels');
+    expect((await refusal(body(17))).reason).to.not.match(/nested deeper/);
+  });
+
   it('refuses unknown fields with the path of the member naming them', async () => {
     await expect400({ query: [{ id: 'a', dataField: 'nmae', value: 'x' }] }, 'query[0].dataField: unknown field [nmae] in index [places]');
     await expect400({ query: [{ id: 'a', dataField: ['name', { field: 'secret' }] }] }, 'query[0].dataField[1]: unknown field [secret] in index [places]');

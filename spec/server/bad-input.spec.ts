@@ -49,6 +49,18 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('gateway APIs refuse JSON nested deeper than 1,000 levels with a 400, and app names with a leading dot', async () => {
+      const deep = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      for (const path of ['/_declarative', '/_credentials', '/target/_credentials']) {
+        const res = await call(gw.url, 'POST', path, { body: deep(10_000), headers: { 'content-type': 'application/json' } });
+        expect(res.status, `${path}: ${res.text.slice(0, 200)}`).to.equal(400);
+        expect(res.json.error.reason).to.match(/nested deeper than 1000 levels/);
+      }
+      const dotted = await call(gw.url, 'PUT', '/_apps/.hidden-app');
+      expect(dotted.status).to.equal(400);
+      expect(dotted.json.error.type).to.equal('invalid_index_name_exception');
+    });
+
     it('malformed JSON document → 400', async () => {
       const res = await call(gw.url, 'PUT', '/target/_doc/1', { body: '{"title": "unterminated' });
       expect(res.status).to.equal(400);
