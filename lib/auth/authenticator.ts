@@ -4,9 +4,10 @@ import { errors } from '../errors/index.js';
 import { parseBasic } from './basic-header.js';
 import { hashSecret, verifySecret } from './secret-hash.js';
 import type { StoredCredential } from './admin-credential.js';
-import { CredentialCache, followCredentialChanges, type CredentialChangeFeed } from './credentials/credential-cache.js';
+import { CredentialCache, followCredentialChanges, type CredentialChangeFeed, type InvalidatableCache } from './credentials/credential-cache.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import { CATEGORIES, OPS, isExpired, publicCredential, type Credential, type Role } from './credentials/credential.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 /** Who a request authenticated as: the credential record (never its hash). */
 export interface Principal {
@@ -23,6 +24,10 @@ export interface AuthenticatorOptions {
   bus?: ChangeBus;
   /** How long a verified header is remembered when nothing changes (default 60 s). */
   cacheTtlMs?: number;
+  /** Failed logins per username and per client address (absent: not throttled). */
+  throttle?: LoginThrottle;
+  /** Failed headers remembered, so repeating one costs no scrypt (default 10,000; 0 = none). */
+  rememberedFailures?: number;
   log?: (line: string) => void;
 }
 
@@ -31,10 +36,15 @@ export interface AuthenticatorOptions {
  * An unknown username costs a scrypt like a wrong password and gets the same 401, so responses
  * do not tell which usernames exist; an expired credential (right password) gets a 401 saying so.
  * Verified headers are cached (see CredentialCache); a write on this node drops the entries of
- * that user at once, a write on another node within the bus's delivery time.
+ * that user at once, a write on another node within the bus's delivery time. Headers that failed
+ * are remembered the same way (keyed digests, dropped when the user's credential changes), so a
+ * flood of one wrong header answers 401 without a scrypt. Every attempt that is not a cached
+ * success goes through the throttle first (see LoginThrottle): past its budget, 429 and no scrypt.
  */
 export class Authenticator {
   readonly cache: CredentialCache<Principal>;
+  /** Headers that failed to authenticate (the username only is kept, to drop them on a change). */
+  private readonly failures: CredentialCache<{ username: string }> | undefined;
   private readonly adminPrincipal: Principal;
   private readonly feed: CredentialChangeFeed | undefined;
   private readonly localWrites: Subscription | undefined;
@@ -46,9 +56,12 @@ export class Authenticator {
     private readonly options: AuthenticatorOptions = {},
   ) {
     this.cache = new CredentialCache<Principal>({ ttlMs: options.cacheTtlMs });
+    const remembered = options.rememberedFailures ?? 10_000;
+    this.failures = remembered > 0 ? new CredentialCache({ max: remembered, ttlMs: options.cacheTtlMs }) : undefined;
     this.adminPrincipal = { username: admin.username, role: 'admin', credential: adminCredential(admin) };
-    this.localWrites = options.store?.written.subscribe((username) => this.cache.dropUser(username));
-    this.feed = options.bus ? followCredentialChanges(options.bus, this.cache, options.log) : undefined;
+    const caches = bothCaches(this.cache, this.failures);
+    this.localWrites = options.store?.written.subscribe((username) => caches.dropUser(username));
+    this.feed = options.bus ? followCredentialChanges(options.bus, caches, options.log) : undefined;
   }
 
   /** Resolves once changes from other nodes reach this node's cache. */
@@ -56,25 +69,34 @@ export class Authenticator {
     return this.feed?.live ?? Promise.resolve();
   }
 
-  async authenticate(header: string | undefined, path: string): Promise<Principal> {
+  /** `ip`: the client address, for the per-address failure budget (absent: not counted by address). */
+  async authenticate(header: string | undefined, path: string, ip?: string): Promise<Principal> {
     const creds = parseBasic(header);
     if (!creds || header === undefined) {
       throw errors.unauthenticated(`missing authentication credentials for REST request [${path}]`, this.realm);
     }
+    const throttle = this.options.throttle;
     const hit = this.cache.get(header);
     if (hit) {
+      throttle?.refuseIfBlocked(creds.username, ip);
       if (isExpired(hit.credential)) {
         this.cache.dropUser(hit.username);
         throw this.expired(hit.credential, path);
       }
       return hit;
     }
+    await throttle?.attempt(creds.username, ip);
+    const wrong = () => errors.unauthenticated(`unable to authenticate user [${creds.username}] for REST request [${path}]`, this.realm);
+    if (this.failures?.get(header)) throw wrong();
     const ticket = this.cache.ticket();
+    const failedTicket = this.failures?.ticket() ?? 0;
     const principal = await this.verify(creds.username, creds.password);
     if (!principal) {
-      throw errors.unauthenticated(`unable to authenticate user [${creds.username}] for REST request [${path}]`, this.realm);
+      this.failures?.set(header, { username: creds.username }, failedTicket);
+      throw wrong();
     }
     if (isExpired(principal.credential)) throw this.expired(principal.credential, path);
+    await throttle?.succeeded(creds.username, ip);
     this.cache.set(header, principal, ticket);
     return principal;
   }
@@ -109,6 +131,28 @@ export class Authenticator {
   private dummy(): Promise<string> {
     return (this.dummyHash ??= hashSecret('not a password of anyone'));
   }
+}
+
+/** One change feed keeps the verified and the failed headers true to credential changes. */
+function bothCaches(verified: InvalidatableCache, failed: InvalidatableCache | undefined): InvalidatableCache {
+  if (!failed) return verified;
+  return {
+    get enabled() {
+      return verified.enabled;
+    },
+    set enabled(on: boolean) {
+      verified.enabled = on;
+      failed.enabled = on;
+    },
+    dropUser(username: string) {
+      verified.dropUser(username);
+      failed.dropUser(username);
+    },
+    clear() {
+      verified.clear();
+      failed.clear();
+    },
+  };
 }
 
 function adminCredential(admin: StoredCredential): Credential {

@@ -15,3 +15,4 @@ export {
 export { Authorizer, type AuthorizationRequest, type Authorized } from './authorizer.js';
 export { checkSystemIndices, systemIndexGuard } from './system-index-guard.js';
 export { RateLimits } from './rate-limits.js';
+export { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';

@@ -17,6 +17,18 @@ export interface Config {
   realm: string;
   streams: StreamConfig;
   pipelines: PipelineConfig;
+  auth: AuthConfig;
+}
+
+export interface AuthConfig {
+  /** AUTH_MAX_FAILURES_PER_MINUTE: failed logins per username per minute before 429 (0 = no limit). */
+  maxFailuresPerUser: number;
+  /** AUTH_MAX_FAILURES_PER_IP_PER_MINUTE: failed logins per client address per minute before 429 (0 = no limit). */
+  maxFailuresPerIp: number;
+  /** AUTH_REMEMBERED_FAILURES: failed Authorization headers remembered (as keyed digests) to answer 401 without scrypt. */
+  rememberedFailures: number;
+  /** WS_MAX_AUTH_FAILURES: frames failing authentication before a WebSocket is closed (1008). */
+  websocketMaxFailures: number;
 }
 
 export interface PipelineConfig {
@@ -119,6 +131,12 @@ export function loadConfig(env: Env = process.env): Config {
     pipelines: {
       scriptTimeoutMs: integer(env, 'PIPELINE_SCRIPT_TIMEOUT_MS', 100, 1, 60_000),
       scriptMemoryMb: integer(env, 'PIPELINE_SCRIPT_MEMORY_MB', 32, 1, 1024),
+    },
+    auth: {
+      maxFailuresPerUser: integer(env, 'AUTH_MAX_FAILURES_PER_MINUTE', 10, 0, 1_000_000),
+      maxFailuresPerIp: integer(env, 'AUTH_MAX_FAILURES_PER_IP_PER_MINUTE', 30, 0, 1_000_000),
+      rememberedFailures: integer(env, 'AUTH_REMEMBERED_FAILURES', 10_000, 0, 10_000_000),
+      websocketMaxFailures: integer(env, 'WS_MAX_AUTH_FAILURES', 5, 1, 1_000_000),
     },
   };
 }

@@ -33,8 +33,51 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * How deep objects and arrays may nest in a JSON text: Elasticsearch 8.15 reads JSON with Jackson,
+ * whose StreamReadConstraints refuse a document nested deeper than 1000.
+ */
+export const MAX_JSON_NESTING_DEPTH = 1000;
+
+/**
+ * Where `text` first nests deeper than MAX_JSON_NESTING_DEPTH, as "[line:col] message", or undefined.
+ * A linear scan without recursion, run before JSON.parse so that nothing recursing over the value
+ * later (query, mapping, aggregation and document parsers) can meet a deeper one.
+ */
+export function jsonNestingDepthError(text: string): string | undefined {
+  if (text.length <= MAX_JSON_NESTING_DEPTH) return undefined; // too short to open that many
+  let depth = 0;
+  let inString = false;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_NESTING_DEPTH) {
+        return `[${line}:${i - lineStart + 1}] Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return undefined;
+}
+
+/** `jsonNestingDepthError` as Elasticsearch answers it for a request body. */
+export function checkJsonNestingDepth(text: string): void {
+  const reason = jsonNestingDepthError(text);
+  if (reason) throw new EsError(400, 'x_content_parse_exception', reason);
+}
+
 /** A line (or body) that must be JSON: parsed, or Elasticsearch's `x_content_parse_exception`. */
 export function parseJsonText(text: string): unknown {
+  checkJsonNestingDepth(text);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -6,3 +6,4 @@ export { runPipeline, type PipelineRun, type StageOutcome } from './runner.js';
 export { PREBUILT_STAGES, type DeclarativeStageApi, type StageServices } from './stages.js';
 export type { PipelineContext, PipelineRequest, PipelineResponse, Caller } from './context.js';
 export { declarativeStageApi } from './declarative-stage.js';
+export { ScriptPool, type ScriptPoolOptions } from './script-pool.js';

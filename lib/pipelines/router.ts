@@ -11,6 +11,7 @@ import { readForm } from './multipart.js';
 import type { PipelineMatch, PipelineRegistry } from './registry.js';
 import { runPipeline } from './runner.js';
 import type { SandboxLimits } from './sandbox.js';
+import type { ScriptPool } from './script-pool.js';
 import type { DeclarativeStageApi, StageServices } from './stages.js';
 
 export interface PipelineRouterOptions {
@@ -18,6 +19,8 @@ export interface PipelineRouterOptions {
   backend: Backend;
   authorizer: Authorizer;
   limits: SandboxLimits;
+  /** The worker threads script stages run on. */
+  scripts: ScriptPool;
   maxContentLength: number;
   declarative?: DeclarativeStageApi;
 }
@@ -94,6 +97,7 @@ function services(options: PipelineRouterOptions, caller: Caller, match: Pick<Pi
     dryRun,
     declarative: options.declarative,
     owner: match.pipeline?.owner,
+    scripts: options.scripts,
   };
 }
 

@@ -1,7 +1,7 @@
 import { EsError, errorBody } from '../errors/index.js';
 import { hasResponse, type PipelineContext, type PipelineResponse } from './context.js';
 import { scriptOf, type Pipeline, type PipelineStage } from './definition.js';
-import { ScriptError, runScript, type SandboxLimits } from './sandbox.js';
+import { ScriptError, type SandboxLimits } from './sandbox.js';
 import { PREBUILT_STAGES, type StageServices } from './stages.js';
 
 export interface StageOutcome {
@@ -72,7 +72,7 @@ async function runStage(pipeline: Pipeline, stage: PipelineStage, context: Pipel
     return;
   }
   const script = scriptOf(pipeline, stage)!;
-  const result = runScript(script.source, script.name, context, stage.inputs, limits);
+  const result = await services.scripts.run(script.source, script.name, context, stage.inputs, limits);
   if (result === undefined) return;
   if (result === null || typeof result !== 'object' || Array.isArray(result)) throw new ScriptError('handleRequest() must return an object (or nothing)');
   mergeIntoContext(context, result as Record<string, unknown>);

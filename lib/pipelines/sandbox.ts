@@ -100,9 +100,11 @@ export function runScript(source: string, name: string, context: unknown, inputs
   runtime.setInterruptHandler(() => (timedOut ||= Date.now() > deadline));
   const vm = runtime.newContext();
   const fail = (handle: QuickJSHandle): never => {
-    const message = timedOut ? `script exceeded its time limit of ${limits.timeoutMs} ms` : describe(vm, handle);
+    // running out of memory says so even when it took the script past its time
+    const described = describe(vm, handle);
     handle.dispose();
-    throw new ScriptError(/out of memory/i.test(message) ? `script exceeded its memory limit of ${limits.memoryMb} MB` : message);
+    if (/out of memory/i.test(described)) throw new ScriptError(`script exceeded its memory limit of ${limits.memoryMb} MB`);
+    throw new ScriptError(timedOut ? `script exceeded its time limit of ${limits.timeoutMs} ms` : described);
   };
   try {
     const input = vm.newString(JSON.stringify({ context, inputs: inputs ?? {} }));

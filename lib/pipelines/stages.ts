@@ -1,6 +1,7 @@
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import type { PipelineOwner } from './definition.js';
+import type { ScriptPool } from './script-pool.js';
 import { readBody, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { querystringOf, type Caller, type PipelineContext } from './context.js';
@@ -17,6 +18,8 @@ export interface StageServices {
   dryRun: boolean;
   /** The scoped credential that registered the pipeline: its stages never reach more than it may. */
   owner?: PipelineOwner;
+  /** Where script stages run: worker threads, off the event loop. */
+  scripts: ScriptPool;
   /** Turns the declarative body of `context.request` into its `_msearch` (lib/declarative). */
   declarative?: DeclarativeStageApi;
 }

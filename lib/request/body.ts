@@ -1,6 +1,7 @@
 import { Readable, Transform } from 'node:stream';
 import type { Context } from 'koa';
 import { errors } from '../errors/index.js';
+import { checkJsonNestingDepth } from '../ndjson/index.js';
 
 export function hasBody(ctx: Context): boolean {
   const len = ctx.get('content-length');
@@ -64,30 +65,12 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   if (!buf) return undefined;
   const text = buf.toString('utf8');
   if (text.trim() === '') return undefined;
-  let value: unknown;
+  // nested deeper than Elasticsearch's parser allows: refused before anything recursive reads it
+  checkJsonNestingDepth(text);
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
-  }
-  checkNestingDepth(value);
-  return value;
-}
-
-/** How deep a body's objects and arrays may nest: Elasticsearch's JSON parser's limit (Jackson's `maxNestingDepth`). */
-export const MAX_JSON_NESTING_DEPTH = 1000;
-
-/**
- * Refuses a value nested deeper than `MAX_JSON_NESTING_DEPTH` before any recursive reader (a JSON
- * schema, a query translator) sees it. Walked without recursion.
- */
-export function checkNestingDepth(root: unknown, max = MAX_JSON_NESTING_DEPTH): void {
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) throw errors.parse(`request body is nested deeper than ${max} levels`);
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
 }
 

@@ -6,12 +6,12 @@ import { intercept } from '../engine/interceptor.js';
 import { changePublishing } from '../interceptors/index.js';
 import { AppRegistry } from '../apps/app-registry.js';
 import { Redis } from 'ioredis';
-import { AppCredentials, Authenticator, Authorizer, CredentialStore, RateLimits, ensureAdminCredential, systemIndexGuard } from '../auth/index.js';
+import { AppCredentials, Authenticator, Authorizer, CredentialStore, LoginThrottle, RateLimits, ensureAdminCredential, systemIndexGuard } from '../auth/index.js';
 import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
 import { StreamHub, attachWebSocket } from '../streams/index.js';
 import { TypedDocuments } from '../apps/index.js';
 import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
-import { PipelineRegistry, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
+import { PipelineRegistry, ScriptPool, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
 import { answerClientError } from './client-errors.js';
 
@@ -22,6 +22,8 @@ export interface RunningGateway {
   backend: Backend;
   bus: ChangeBus;
   hub: StreamHub;
+  /** The worker threads pipeline scripts run on. */
+  scripts: ScriptPool;
   server: http.Server;
   close(): Promise<void>;
 }
@@ -41,15 +43,17 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const publisher = new ChangePublisher(bus, log);
   const backend = intercept(engine, systemIndexGuard(), changePublishing(publisher));
   let pipelineRegistry: PipelineRegistry | undefined;
+  let scripts: ScriptPool | undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(engine, config);
     await installRawSubfieldTemplate(engine, log);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
     const store = new CredentialStore(engine, { bus, reservedUsernames: [credential.username], log });
-    const authenticator = new Authenticator(credential, config.realm, { store, bus, log });
-    await authenticator.ready();
     const limiterRedis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
     limiterRedis?.on('error', () => {}); // the limiter falls back to memory while Redis is away
+    const throttle = new LoginThrottle({ maxFailuresPerUser: config.auth.maxFailuresPerUser, maxFailuresPerIp: config.auth.maxFailuresPerIp, redis: limiterRedis });
+    const authenticator = new Authenticator(credential, config.realm, { store, bus, log, throttle, rememberedFailures: config.auth.rememberedFailures });
+    await authenticator.ready();
     const authorizer = new Authorizer(engine, new RateLimits(limiterRedis), store);
     const appCredentials = new AppCredentials(store);
     const hub = new StreamHub(bus, backend, config.streams);
@@ -65,8 +69,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     await loadSandbox();
     pipelineRegistry = new PipelineRegistry(engine, bus, log);
     await pipelineRegistry.start();
+    scripts = new ScriptPool();
     const pipelines = {
       registry: pipelineRegistry,
+      scripts,
       backend,
       authorizer,
       limits: { timeoutMs: config.pipelines.scriptTimeoutMs, memoryMb: config.pipelines.scriptMemoryMb },
@@ -75,7 +81,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     };
     const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines }, typed);
     const server = http.createServer(app.callback());
-    const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength });
+    const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
+      maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
     server.on('clientError', answerClientError);
@@ -91,6 +98,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       backend: engine,
       bus,
       hub,
+      scripts,
       server,
       async close() {
         hub.closeAll(); // streams end cleanly before the server stops
@@ -102,6 +110,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         });
         authenticator.close();
         pipelineRegistry?.close();
+        await scripts?.close();
         limiterRedis?.disconnect();
         await bus.close();
         await engine.close();
@@ -109,6 +118,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     };
   } catch (err) {
     pipelineRegistry?.close();
+    await scripts?.close();
     await bus.close();
     await engine.close();
     throw err;

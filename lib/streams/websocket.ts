@@ -1,12 +1,13 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Subscription } from 'rxjs';
+import { Subscription } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/typed-documents.js';
-import { checkSystemIndices, type Authenticator, type Authorizer } from '../auth/index.js';
+import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
-import { errorBody, toEsError } from '../errors/index.js';
+import { errorBody, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
+import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import { openRequestedStream, streamTarget } from './stream-requests.js';
 
@@ -28,14 +29,29 @@ export interface WebSocketDeps {
   authorizer: Authorizer;
   /** Largest frame accepted (bytes). */
   maxPayload: number;
+  /**
+   * Bytes the client may leave unread (STREAM_BUFFER_BYTES). A push that leaves more ends its
+   * subscription with an error frame; past twice as much the connection is terminated.
+   */
+  maxBufferedBytes: number;
+  /** Frames failing authentication (401 or 429) before the connection is closed with 1008. */
+  maxAuthFailures: number;
 }
+
+/** WebSocket close code for a policy violation (RFC 6455, 7.4.1). */
+const POLICY_VIOLATION = 1008;
 
 /**
  * `ws://host/{app}` speaking the appbase frame protocol: a subscribe frame
  * `{id, path: "app/type/id?streamonly=true", method, body, authorization}` is answered with
  * `{id, channel}` (and `body` when there is an initial message), then every change is pushed as
  * `{channel, event}`; `{…, unsubscribe: true}` ends that subscription; errors are
- * `{id, message, status, error}`. Each frame is authenticated like the equivalent HTTP request.
+ * `{id, message, status, error}`. Each frame is authenticated like the equivalent HTTP request;
+ * a connection whose frames fail authentication `maxAuthFailures` times is closed (1008).
+ *
+ * Memory is bounded per connection: unread bytes (`ws.bufferedAmount`) past `maxBufferedBytes`
+ * after a push end that subscription with a 429 error frame; a client that still does not read is
+ * terminated once its unread bytes pass twice the bound, whatever is being sent.
  */
 export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload });
@@ -60,15 +76,36 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
 
 function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
   const subscriptions = new Map<string, Subscription>();
-  const send = (payload: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload));
+  let authFailures = 0;
+  /** `last`: the final frame of a subscription, sent even past the bound (one per subscription). */
+  const send = (payload: unknown, last = false) => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (!last && ws.bufferedAmount > 2 * deps.maxBufferedBytes) {
+      ws.terminate(); // the client does not read: drop what it left, and every subscription with it
+      return;
+    }
+    ws.send(JSON.stringify(payload));
   };
+  const errorFrame = (id: unknown, e: EsError) => ({ id, message: e.reason, status: e.status, error: errorBody(e).error });
   const fail = (id: unknown, err: unknown) => {
-    const e = toEsError(err);
-    send({ id, message: e.reason, status: e.status, error: errorBody(e).error });
+    send(errorFrame(id, toEsError(err)));
+    if (authFailures >= deps.maxAuthFailures && ws.readyState === ws.OPEN) {
+      ws.close(POLICY_VIOLATION, 'too many failed authentication attempts');
+    }
+  };
+  /** A push to subscription `id`; past the buffer bound the subscription ends with an error frame. */
+  const push = (id: string, payload: unknown) => {
+    send(payload);
+    if (ws.bufferedAmount <= deps.maxBufferedBytes) return;
+    const sub = subscriptions.get(id);
+    subscriptions.delete(id);
+    sub?.unsubscribe();
+    const overflow = overflowMessage().data as EsErrorBody;
+    send({ id, message: overflow.error.reason, status: overflow.status, error: overflow.error }, true);
   };
 
   ws.on('message', (data) => {
+    if (ws.readyState !== ws.OPEN) return; // closing: no more work for this client
     let frame: Frame;
     try {
       frame = JSON.parse(data.toString());
@@ -97,7 +134,13 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     if (typeof frame.path !== 'string') throw toEsError({ status: 400, message: 'a subscribe frame needs a string "path"' });
     const authorization = typeof frame.authorization === 'string' ? frame.authorization : upgradeAuthorization;
     const [pathPart, rawQuery = ''] = frame.path.replace(/^\/+/, '').split('?', 2);
-    const principal = await deps.authenticator.authenticate(authorization, `/${pathPart}`);
+    let principal: Principal;
+    try {
+      principal = await deps.authenticator.authenticate(authorization, `/${pathPart}`, client.ip || undefined);
+    } catch (err) {
+      authFailures++; // `fail` closes the connection once the error frame is out
+      throw err;
+    }
     const requested = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
     if (requested[0] !== app) throw toEsError({ status: 400, message: `this connection serves app [${app}]; the path names [${requested[0]}]` });
     const method = typeof frame.method === 'string' ? frame.method.toUpperCase() : 'GET';
@@ -116,13 +159,18 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
       method, segments, querystring, body,
     });
     const channel = id;
+    if (ws.readyState !== ws.OPEN) return;
     send({ id, channel });
-    const sub = messages.subscribe({
-      next: (message) => send(message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
-      error: (err) => fail(id, err),
-      complete: () => subscriptions.delete(id),
-    });
+    const sub = new Subscription();
     subscriptions.set(id, sub);
+    sub.add(messages.subscribe({
+      next: (message) => push(id, message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
+      error: (err) => {
+        subscriptions.delete(id);
+        fail(id, err);
+      },
+      complete: () => subscriptions.delete(id),
+    }));
   }
 }
 

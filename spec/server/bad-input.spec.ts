@@ -54,7 +54,8 @@ for (const backend of BACKENDS) {
       for (const path of ['/_declarative', '/_credentials', '/target/_credentials']) {
         const res = await call(gw.url, 'POST', path, { body: deep(10_000), headers: { 'content-type': 'application/json' } });
         expect(res.status, `${path}: ${res.text.slice(0, 200)}`).to.equal(400);
-        expect(res.json.error.reason).to.match(/nested deeper than 1000 levels/);
+        expect(res.json.error.type).to.equal('x_content_parse_exception');
+        expect(res.json.error.reason).to.match(/nesting depth \(1001\) exceeds the maximum allowed \(1000/);
       }
       const dotted = await call(gw.url, 'PUT', '/_apps/.hidden-app');
       expect(dotted.status).to.equal(400);

@@ -1,7 +1,7 @@
 import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type AnalysisRegistry } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
-import { parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
+import { mappingLimitsOf, parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
 import { IndexStats } from './index-stats.js';
@@ -264,7 +264,7 @@ export class IndexHandle {
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
     const version = nextVersion(this, id, current, params);
-    const parsed = parseDocument(source, this.meta.mappings, this.analysis, id);
+    const parsed = parseDocument(source, this.meta.mappings, this.analysis, id, mappingLimitsOf(this.meta.settings));
     checkNestedObjectsLimit(parsed, this.meta.settings);
     const metaBefore = this.meta;
     const created = !current || current.deleted;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
-import { mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
+import { checkMappingLimits, mappingLimitsOf, mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
 import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
@@ -98,6 +98,7 @@ export class Indices {
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
     IndexHandle.analysisFor(settings); // refuses an invalid analysis definition
     const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings));
+    checkMappingLimits(mappings, mappingLimitsOf(settings));
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
     const handle = new IndexHandle(meta, this.store);
@@ -279,6 +280,7 @@ export class Indices {
   async putMapping(handles: IndexHandle[], input: unknown): Promise<void> {
     const update = validateMappings(input);
     const merged = handles.map((h) => ({ h, mappings: mergeMappings(h.meta.mappings, update) as Mappings }));
+    for (const { h, mappings } of merged) checkMappingLimits(mappings, mappingLimitsOf(h.meta.settings));
     const writes: StoreWrite[] = [];
     for (const { h, mappings } of merged) {
       h.setMeta({ ...h.meta, mappings });

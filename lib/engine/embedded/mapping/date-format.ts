@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js';
+import { compileLinear, type LinearRegex } from '../regex/index.js';
 import { DAY_NAMES, MONTH_NAMES, NAMED_PATTERNS, OPTIONAL_TIME_NAMES, tokenize, type Token } from './date-pattern.js';
 import type { Instant } from './instant.js';
 
@@ -98,7 +100,8 @@ function fieldRegex(letter: string, count: number): string {
 }
 
 interface CompiledPattern {
-  regex: RegExp;
+  /** Built from a user's format: on the linear-time engine, as `[d][d][d]…` must not backtrack. */
+  regex: LinearRegex;
   fields: Array<{ letter: string; count: number }>;
 }
 
@@ -115,7 +118,7 @@ function compile(pattern: string): CompiledPattern {
       fields.push({ letter: t.letter, count: t.count });
       return fieldRegex(t.letter, t.count);
     }).join('');
-  c = { regex: new RegExp(`^${build(tokenize(pattern))}$`, 'i'), fields };
+  c = { regex: compileLinear(`^${build(tokenize(pattern))}$`, RE2JS.CASE_INSENSITIVE, pattern), fields };
   compiled.set(pattern, c);
   return c;
 }

@@ -1,4 +1,6 @@
+import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
+import { compileJavaRegex, InvalidPatternError, type LinearRegex } from '../regex/index.js';
 import type { FieldMapping } from './types.js';
 
 /** The JSON kind of a new field as dynamic templates see it (`match_mapping_type`). */
@@ -16,15 +18,16 @@ interface TemplateDef {
   runtime?: FieldMapping;
 }
 
-const regexCache = new Map<string, RegExp>();
-
+/** Java's `String.matches`, on a linear-time engine (compiled patterns are cached there). */
 function regexMatch(pattern: string, value: string): boolean {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    re = new RegExp(`^(?:${pattern})$`);
-    regexCache.set(pattern, re);
+  let re: LinearRegex;
+  try {
+    re = compileJavaRegex(pattern);
+  } catch (e) {
+    if (e instanceof InvalidPatternError) throw new EsError(400, 'illegal_argument_exception', `Invalid regex [${pattern}] in dynamic template: ${e.message}`);
+    throw e;
   }
-  return re.test(value);
+  return re.testExact(value);
 }
 
 const list = (v: string | string[] | undefined): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);

@@ -18,3 +18,4 @@ export { isIndexed, hasDocValues } from './field-params.js';
 export { IGNORED_FIELD } from './parse-document.js';
 export type { AnalysisNames } from './merge.js';
 export { fieldMappings } from './field-mapping.js';
+export { checkMappingLimits, mappingLimitsOf, type MappingLimits } from './mapping-limits.js';

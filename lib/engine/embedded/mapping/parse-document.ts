@@ -6,6 +6,7 @@ import { mergeMappings, normalizeFieldDefinition } from './merge.js';
 import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
 import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values.js';
 import { documentParsingError } from './errors.js';
+import { checkNameLength, checkObjectDepth, fieldsCountOf, totalFieldsCount, type MappingLimits } from './mapping-limits.js';
 import { geoPointField } from './geo-point.js';
 import type { EpochTime } from './instant.js';
 
@@ -63,6 +64,13 @@ function dynamicTypeOf(mapping: FieldMapping, value: unknown): DynamicType {
   return 'string';
 }
 
+/** The index's mapping limits and the fields a document has added so far, shared with its nested parsers. */
+interface FieldBudget {
+  limits: MappingLimits;
+  existing: number;
+  added: number;
+}
+
 class DocumentParser {
   readonly fields = new Map<string, IndexableField>();
   readonly nested: Array<{ path: string; doc: ParsedDocument }> = [];
@@ -77,6 +85,7 @@ class DocumentParser {
     private readonly mappings: Mappings,
     private readonly registry: AnalysisRegistry,
     private readonly id: string,
+    private readonly budget?: FieldBudget,
   ) {
     this.dynamicOpts = {
       dateDetection: mappings.date_detection !== false,
@@ -158,6 +167,7 @@ class DocumentParser {
         return;
       }
       mapping = found.mapping;
+      this.spendOn(path, mapping);
       this.addNewField(full, { path, mapping });
     }
     this.parseValue(value, mapping, path, dynamic);
@@ -277,7 +287,7 @@ class DocumentParser {
 
   /** One object of a nested field: parsed as a document of its own (its fields keep their full paths). */
   private parseNested(value: Record<string, unknown>, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
-    const child = new DocumentParser(this.mappings, this.registry, this.id);
+    const child = new DocumentParser(this.mappings, this.registry, this.id, this.budget);
     for (const [k, v] of this.newFields) child.addNewField(k, v);
     child.parseObject(value, mapping.properties, path, dynamic);
     for (const [k, v] of child.newFields) this.addNewField(k, v);
@@ -302,12 +312,30 @@ class DocumentParser {
       const found = this.dynamicMapping(target.slice(target.lastIndexOf('.') + 1), target.split('.'), value, false);
       if (!found || found.runtime) return;
       mapping = found.mapping;
+      this.spendOn(target.split('.'), mapping);
       this.addNewField(target, { path: target.split('.'), mapping });
     }
     if (OBJECT_TYPES.has(fieldType(mapping))) {
       throw documentParsingError(`Cannot copy to field [${target}] since it is mapped as an object`);
     }
     this.addLeaf(target, mapping, value, false);
+  }
+
+  /**
+   * The index's mapping limits for a field this document introduces, checked as each one is met
+   * (ES's DocumentParserContext.addDynamicMapper), so a document of thousands of new fields is
+   * refused at the first past the limit rather than after all are parsed.
+   */
+  private spendOn(path: string[], mapping: FieldMapping): void {
+    const budget = this.budget;
+    if (!budget) return;
+    checkNameLength(path[path.length - 1], budget.limits);
+    if (OBJECT_TYPES.has(fieldType(mapping))) checkObjectDepth(path, budget.limits);
+    budget.added += fieldsCountOf(mapping);
+    if (budget.existing + budget.added > budget.limits.totalFields) {
+      const reason = `Limit of total fields [${budget.limits.totalFields}] has been exceeded while adding new fields [${budget.added}]`;
+      throw documentParsingError(`failed to parse: ${reason}`, { type: 'illegal_argument_exception', reason });
+    }
   }
 
   private addNewField(full: string, field: NewField): void {
@@ -423,8 +451,8 @@ function samePath(a: string[], b: string[]): boolean {
  * the mappings grown by the fields it introduced. Throws ES's 400 errors for values that do not
  * fit their type and for fields a strict mapping refuses.
  */
-export function parseDocument(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string): ParsedDocument {
-  const parser = new DocumentParser(mappings, registry, id);
+export function parseDocument(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): ParsedDocument {
+  const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
   parser.parseRoot(source);
   const update = parser.mappingUpdate();
   return { fields: parser.fields, mappings: update ? mergeMappings(mappings, update) : undefined, nested: parser.nested.length ? parser.nested : undefined };

@@ -1,7 +1,7 @@
 import { parse as parseExactly } from 'lossless-json';
 import { EsError } from '../../../errors/index.js';
 import type { RestRequest } from './types.js';
-import { jsonErrorReason, tokenName } from '../../../ndjson/index.js';
+import { checkJsonNestingDepth, jsonErrorReason, jsonNestingDepthError, tokenName } from '../../../ndjson/index.js';
 
 export { jsonErrorReason };
 
@@ -46,6 +46,7 @@ export function withExactSearchAfter(body: Record<string, unknown>, text: string
 }
 
 function jsonObject(text: string): Record<string, unknown> {
+  checkJsonNestingDepth(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -64,6 +65,12 @@ function jsonObject(text: string): Record<string, unknown> {
 export function documentSource(text: string): Record<string, unknown> {
   if (!text.trim()) {
     throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;');
+  }
+  const tooDeep = jsonNestingDepthError(text);
+  if (tooDeep) {
+    throw new EsError(400, 'document_parsing_exception', `${tooDeep.slice(0, tooDeep.indexOf(']') + 1)} failed to parse: ${tooDeep.slice(tooDeep.indexOf(']') + 2)}`, {
+      caused_by: { type: 'x_content_parse_exception', reason: tooDeep },
+    });
   }
   let value: unknown;
   try {

@@ -5,7 +5,7 @@ import { resolveFieldMapping } from '../mapping/index.js';
 import { aggregate } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { executeQuery, explainQuery, float32, queryContextOf, type Query, type ScoredDocs } from './query/index.js';
+import { checkQueryLimits, executeQuery, explainQuery, float32, queryContextOf, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import type { SearchRequest } from './search-request.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
@@ -315,40 +315,6 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   return hit;
 }
 
-/** The largest `terms` query in a query tree (checked against index.max_terms_count). */
-function largestTermsQuery(q: Query): number {
-  switch (q.type) {
-    case 'terms':
-      return q.values.length;
-    case 'bool':
-      return Math.max(0, ...[...q.must, ...q.filter, ...q.should, ...q.mustNot].map(largestTermsQuery));
-    case 'constant_score':
-      return largestTermsQuery(q.filter);
-    case 'dis_max':
-      return Math.max(0, ...q.queries.map(largestTermsQuery));
-    case 'boosting':
-      return Math.max(largestTermsQuery(q.positive), largestTermsQuery(q.negative));
-    case 'function_score':
-      return largestTermsQuery(q.query);
-    case 'nested':
-      return largestTermsQuery(q.query);
-    default:
-      return 0;
-  }
-}
-
-function checkMaxTermsCount(handles: IndexHandle[], queries: Array<Query | undefined>): void {
-  const largest = Math.max(0, ...queries.map((q) => (q ? largestTermsQuery(q) : 0)));
-  if (largest === 0) return;
-  for (const h of handles) {
-    const max = Number(h.meta.settings['index.max_terms_count'] ?? 65536);
-    if (largest > max) {
-      throw new EsError(400, 'illegal_argument_exception',
-        `The number of terms [${largest}] used in the Terms Query request has exceeded the allowed maximum of [${max}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`);
-    }
-  }
-}
-
 /** `indices_boost` naming a concrete index (no wildcard) that is neither an index nor an alias: ES's index_not_found. */
 function checkIndicesBoost(req: SearchRequest, known: (name: string) => boolean): void {
   for (const [name] of req.indicesBoost) if (!name.includes('*') && !known(name)) throw errors.indexNotFound(name);
@@ -357,7 +323,7 @@ function checkIndicesBoost(req: SearchRequest, known: (name: string) => boolean)
 /** Runs a search over resolved indices and builds ES's response body. */
 export function runSearch(handles: IndexHandle[], req: SearchRequest, started: number, options: { knownIndexOrAlias?: (name: string) => boolean } = {}): Record<string, unknown> {
   ensureSearchable(handles);
-  checkMaxTermsCount(handles, [req.query, req.postFilter]);
+  checkQueryLimits(handles.map((h) => h.meta.settings), [req.query, req.postFilter]);
   if (options.knownIndexOrAlias) checkIndicesBoost(req, options.knownIndexOrAlias);
   const scoreOrder = isScoreOrder(req.sort);
   const scoring = needsScores(req);

@@ -1,7 +1,9 @@
 /**
  * `pattern_replace` char filter (Lucene PatternReplaceCharFilter): regex replacement over the
- * whole text, with offsets corrected per replaced match.
+ * whole text, with Java's replacement syntax (`$1`, `${name}`, `\$`) and offsets corrected per
+ * replaced match.
  */
+import { findAll, InvalidPatternError, javaReplacement, type LinearRegex } from '../../regex/index.js';
 import { illegalArgument, stringSetting, type Definition } from '../settings.js';
 import { compileJavaPattern } from '../tokenizers/pattern.js';
 import type { CharFilter, FilteredText } from '../types.js';
@@ -9,24 +11,32 @@ import { OffsetCorrection } from './offset-correction.js';
 
 export class PatternReplaceCharFilter implements CharFilter {
   readonly normalizing = true;
+  private readonly expand: (groups: ReadonlyArray<string | null | undefined>) => string;
 
   constructor(
-    private readonly pattern: RegExp,
-    private readonly replacement: string,
-  ) {}
+    private readonly pattern: LinearRegex,
+    replacement: string,
+  ) {
+    try {
+      this.expand = javaReplacement(replacement, pattern);
+    } catch (e) {
+      if (e instanceof InvalidPatternError) throw illegalArgument(e.message);
+      throw e;
+    }
+  }
 
   apply(text: string): FilteredText {
     const correction = new OffsetCorrection();
+    const groupCount = this.pattern.groupCount();
     let out = '';
     let copyFrom = 0;
-    const re = this.pattern;
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      if (m[0].length === 0) re.lastIndex++;
-      const replaced = m[0].replace(new RegExp(re.source, re.flags.replace('g', '')), this.replacement);
-      out += text.slice(copyFrom, m.index) + replaced;
-      copyFrom = m.index + m[0].length;
-      correction.replaced(copyFrom, m[0].length, replaced.length);
+    for (const m of findAll(this.pattern, text)) {
+      const groups = Array.from({ length: groupCount + 1 }, (_, g) => m.group(g));
+      const replaced = this.expand(groups);
+      const [start, end] = [m.start(), m.end()];
+      out += text.slice(copyFrom, start) + replaced;
+      copyFrom = end;
+      correction.replaced(end, end - start, replaced.length);
     }
     out += text.slice(copyFrom);
     return { text: out, correct: (o) => correction.correct(o) };
@@ -36,6 +46,5 @@ export class PatternReplaceCharFilter implements CharFilter {
 export function patternReplaceFromDefinition(def: Definition): PatternReplaceCharFilter {
   const pattern = stringSetting(def, 'pattern');
   if (pattern === undefined) throw illegalArgument('pattern is missing for [pattern_replace] char filter');
-  // Java's "$1" group references are JavaScript's too.
   return new PatternReplaceCharFilter(compileJavaPattern(pattern, stringSetting(def, 'flags'), (m) => illegalArgument(m)), stringSetting(def, 'replacement') ?? '');
 }

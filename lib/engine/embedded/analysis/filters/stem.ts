@@ -2,8 +2,10 @@
  * Stemming filters: `porter_stem`, `stemmer` (english/porter → Porter, minimal_english,
  * possessive_english, light_german) and `keyword_marker`, which protects tokens from them.
  */
+import type { LinearRegex } from '../../regex/index.js';
 import { lowerCase } from '../char-classes.js';
 import { illegalArgument, boolSetting, listSetting, stringSetting, type Definition } from '../settings.js';
+import { compileJavaPattern } from '../tokenizers/pattern.js';
 import type { TokenFilter, TokenStream } from '../types.js';
 import { englishPossessiveFilter, minimalEnglishStemFilter } from './english.js';
 import { germanLightStemFilter } from './german.js';
@@ -37,14 +39,14 @@ export function stemmerFromDefinition(def: Definition): TokenFilter {
 export class KeywordMarkerFilter implements TokenFilter {
   constructor(
     private readonly keywords: Set<string>,
-    private readonly pattern: RegExp | null,
+    private readonly pattern: LinearRegex | null,
     private readonly ignoreCase: boolean,
   ) {}
 
   filter(stream: TokenStream): void {
     for (const t of stream.tokens) {
       const term = this.ignoreCase ? lowerCase(t.term) : t.term;
-      if (this.keywords.has(term) || (this.pattern && this.pattern.test(t.term))) t.keyword = true;
+      if (this.keywords.has(term) || (this.pattern && this.pattern.testExact(t.term))) t.keyword = true;
     }
   }
 }
@@ -55,13 +57,6 @@ export function keywordMarkerFromDefinition(def: Definition): KeywordMarkerFilte
   const pattern = stringSetting(def, 'keywords_pattern');
   if (keywords && pattern) throw illegalArgument('cannot specify both `keywords_pattern` and `keywords` or `keywords_path`');
   if (!keywords && !pattern) throw illegalArgument('keyword filter requires either `keywords`, `keywords_path`, or `keywords_pattern` to be configured');
-  let re: RegExp | null = null;
-  if (pattern) {
-    try {
-      re = new RegExp(`^(?:${pattern})$`);
-    } catch (e) {
-      throw illegalArgument((e as Error).message);
-    }
-  }
+  const re = pattern ? compileJavaPattern(pattern, undefined, (m) => illegalArgument(m)) : null;
   return new KeywordMarkerFilter(new Set((keywords ?? []).map((k) => (ignoreCase ? lowerCase(k) : k))), re, ignoreCase);
 }

@@ -1,55 +1,48 @@
 /**
  * The `pattern` tokenizer: splits on a regular expression (group -1), or emits the matches of
- * one capture group (group ≥ 0), as Lucene's PatternTokenizer. Java regex syntax is taken as
- * JavaScript syntax, which agrees for the common constructs.
+ * one capture group (group ≥ 0), as Lucene's PatternTokenizer. The Java pattern runs on RE2
+ * (linear time; see `regex/java-regex.ts` for what it cannot express).
  */
+import { compileJavaRegex, findAll, InvalidPatternError, type LinearRegex } from '../../regex/index.js';
+import { illegalArgument } from '../settings.js';
 import { makeToken, type AnalysisToken, type Tokenizer } from '../types.js';
 
 export class PatternTokenizer implements Tokenizer {
   constructor(
-    private readonly pattern: RegExp,
+    private readonly pattern: LinearRegex,
     private readonly group: number,
-  ) {}
+  ) {
+    if (group > pattern.groupCount()) throw illegalArgument(`invalid group specified: pattern only has: ${pattern.groupCount()} capturing groups`);
+  }
 
   tokenize(text: string): AnalysisToken[] {
     const out: AnalysisToken[] = [];
-    const re = this.pattern;
-    re.lastIndex = 0;
     if (this.group < 0) {
+      // Lucene: the text before each match is a token, empty matches included.
       let start = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        if (m[0].length === 0) {
-          re.lastIndex++;
-          continue;
-        }
-        if (m.index > start) out.push(makeToken(text.slice(start, m.index), start, m.index, 'word'));
-        start = m.index + m[0].length;
+      for (const m of findAll(this.pattern, text)) {
+        if (m.start() > start) out.push(makeToken(text.slice(start, m.start()), start, m.start(), 'word'));
+        start = m.end();
       }
       if (start < text.length) out.push(makeToken(text.slice(start), start, text.length, 'word'));
       return out;
     }
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      if (m[0].length === 0) re.lastIndex++;
-      const g = m[this.group];
-      if (g === undefined || g.length === 0) continue;
-      const start = m.indices ? m.indices[this.group]![0] : m.index + m[0].indexOf(g);
-      out.push(makeToken(g, start, start + g.length, 'word'));
+    for (const m of findAll(this.pattern, text)) {
+      const start = m.start(this.group);
+      const end = m.end(this.group);
+      if (start < 0 || end <= start) continue;
+      out.push(makeToken(text.slice(start, end), start, end, 'word'));
     }
     return out;
   }
 }
 
-/** Java Pattern flags ("CASE_INSENSITIVE|COMMENTS") → JS flags; unknown ones are ignored. */
-export function compileJavaPattern(source: string, javaFlags: string | undefined, onError: (msg: string) => Error): RegExp {
-  let flags = 'gd';
-  for (const f of (javaFlags ?? '').split('|').map((s) => s.trim())) {
-    if (f === 'CASE_INSENSITIVE') flags += 'i';
-    else if (f === 'MULTILINE') flags += 'm';
-    else if (f === 'DOTALL') flags += 's';
-  }
+/** A Java pattern with its flags ("CASE_INSENSITIVE|COMMENTS"); `onError` words a pattern that does not compile. */
+export function compileJavaPattern(source: string, javaFlags: string | undefined, onError: (msg: string) => Error): LinearRegex {
   try {
-    return new RegExp(source, flags);
+    return compileJavaRegex(source, javaFlags);
   } catch (e) {
-    throw onError((e as Error).message);
+    if (e instanceof InvalidPatternError) throw onError(e.message);
+    throw e;
   }
 }

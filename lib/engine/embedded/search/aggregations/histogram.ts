@@ -1,3 +1,4 @@
+import { tooManyBuckets } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, javaDouble, parseOrder, type OrderCriterion } from './bucket-order.js';
@@ -82,7 +83,7 @@ function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ct
       let guard = 0;
       for (let k = lo; k <= hi; k = rounding.next(k)) {
         if (!groups.has(k)) groups.set(k, { key: k, count: 0, docs: node.subs.length ? docs.map((s) => ({ handle: s.handle, ords: [] })) : undefined });
-        if (++guard > 65_535) throw tooManyBuckets();
+        if (++guard > 65_535) throw tooManyBuckets(guard + 1);
       }
     }
   }
@@ -103,10 +104,6 @@ function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ct
   return buckets;
 }
 
-function tooManyBuckets(): EsError {
-  return new EsError(400, 'too_many_buckets_exception',
-    'Trying to create too many buckets. Must be less than or equal to: [65536]. This limit can be set by changing the [search.max_buckets] cluster level setting.', { max_buckets: 65536 });
-}
 
 function keyedBody(buckets: Record<string, unknown>[], keyed: boolean, keyName: (b: Record<string, unknown>) => string): Record<string, unknown> {
   if (!keyed) return { buckets };

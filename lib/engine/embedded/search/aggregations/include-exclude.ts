@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { compileLuceneRegExp, type LinearRegex } from '../../regex/index.js';
 import { isObject, type Value } from './types.js';
 import type { ValueKind } from './values-source.js';
 
@@ -65,27 +66,13 @@ function toSigned(x: bigint): bigint {
 
 const HASH_PARTITIONING_SEED = 31;
 
-/** Lucene RegExp (always anchored, `@` any string, `<n-m>` intervals unsupported) → JS RegExp. */
-function luceneRegex(src: string): RegExp {
-  let re = '';
-  for (let i = 0; i < src.length; i++) {
-    const c = src[i];
-    if (c === '\\') {
-      re += c + (src[++i] ?? '');
-    } else if (c === '@') re += '[\\s\\S]*';
-    else if (c === '#') re += '(?!)';
-    else if (c === '~') re += '[^]';
-    else if (c === '"') {
-      const end = src.indexOf('"', i + 1);
-      re += src.slice(i + 1, end).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      i = end;
-    } else if (c === '.') re += '[\\s\\S]';
-    else re += c;
-  }
+/** A Lucene regular expression (always anchored), as the `regexp` query reads it. */
+function luceneRegex(src: string): LinearRegex {
   try {
-    return new RegExp(`^(?:${re})$`, 'u');
-  } catch {
-    throw new EsError(400, 'illegal_argument_exception', `invalid regular expression [${src}]`);
+    return compileLuceneRegExp(src);
+  } catch (err) {
+    if (err instanceof EsError) throw err;
+    throw new EsError(400, 'illegal_argument_exception', `invalid regular expression [${src}]: ${(err as Error).message}`);
   }
 }
 
@@ -126,7 +113,7 @@ export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, a
   const tests: Array<(k: Value) => boolean> = [];
   if (typeof include === 'string') {
     const re = luceneRegex(include);
-    tests.push((k) => re.test(String(k)));
+    tests.push((k) => re.testExact(String(k)));
   } else if (Array.isArray(include)) {
     const set = new Set(include.map((v) => normalizeKey(v, kind, parseDate)));
     tests.push((k) => set.has(k));
@@ -147,7 +134,7 @@ export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, a
   }
   if (typeof exclude === 'string') {
     const re = luceneRegex(exclude);
-    tests.push((k) => !re.test(String(k)));
+    tests.push((k) => !re.testExact(String(k)));
   } else if (Array.isArray(exclude)) {
     const set = new Set(exclude.map((v) => normalizeKey(v, kind, parseDate)));
     tests.push((k) => !set.has(k));

@@ -1,3 +1,4 @@
+import { checkBucketCount } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
 import { withSubs } from './aggregations.js';
@@ -133,6 +134,7 @@ export const terms: AggregationType<TermsParams> = {
     let other = total;
     for (const b of shardTop) other -= b.doc_count as number;
     const kept = shardTop.filter((b) => (b.doc_count as number) >= p.minDocCount);
+    checkBucketCount(Math.min(kept.length, p.size));
     buckets = kept.slice(0, p.size);
     for (const b of kept.slice(p.size)) other += b.doc_count as number;
     if (!bySub && node.subs.length) fillSubs(buckets, node.subs, src, docs, ctx);

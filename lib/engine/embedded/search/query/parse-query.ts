@@ -185,8 +185,26 @@ function geoField(name: string, body: Record<string, unknown>, reserved: string[
   return [keys[0], body[keys[0]]];
 }
 
+/** `indices.query.bool.max_nested_depth` (ES 8: 30, static): how deep queries may nest in one another. */
+export const MAX_QUERY_NESTED_DEPTH = 30;
+
+/** How many queries enclose the one being parsed (parsing is synchronous, so one counter serves). */
+let nestedDepth = 0;
+
 /** Parses a query DSL object; throws ES's 400s (parsing_exception…) for what it cannot accept. */
 export function parseQuery(input: unknown): Query {
+  if (nestedDepth >= MAX_QUERY_NESTED_DEPTH) {
+    throw illegal('The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]');
+  }
+  nestedDepth++;
+  try {
+    return parseQueryNode(input);
+  } finally {
+    nestedDepth--;
+  }
+}
+
+function parseQueryNode(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
   const [name, body] = singleEntry(input);
   switch (name) {

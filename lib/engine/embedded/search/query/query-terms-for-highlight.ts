@@ -2,6 +2,7 @@ import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { Query } from './query.js';
+import { regexpPattern } from './term-patterns.js';
 
 /** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
 export interface HighlightTerms {
@@ -118,10 +119,9 @@ function visit(q: Query, ctx: Ctx): void {
     case 'regexp':
       if (targets(ctx, q.field)) {
         try {
-          const re = new RegExp(`^(?:${q.value})$`, q.caseInsensitive ? 'i' : '');
-          ctx.out.predicates.push((x) => re.test(x));
+          ctx.out.predicates.push(regexpPattern(q.value, q.caseInsensitive).test);
         } catch {
-          /* a Lucene-only regexp syntax: nothing highlighted */
+          /* the query itself answers the invalid pattern: nothing highlighted */
         }
       }
       return;

@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { compileWildcardQuery } from '../../../../wildcard/index.js';
+import { compileLuceneRegExp, type LinearRegex } from '../../regex/index.js';
 import type { Fuzziness } from './query.js';
 
 /** A test on indexed terms: what prefix, wildcard, regexp and fuzzy queries expand over. */
@@ -9,10 +10,6 @@ export interface TermPattern {
   test(term: string): boolean;
   /** Fuzzy only: the boost of one matching term. */
   boostOf?(term: string): number;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 export function prefixPattern(value: string, caseInsensitive: boolean): TermPattern {
@@ -28,76 +25,17 @@ export function wildcardPattern(value: string, caseInsensitive: boolean): TermPa
   return { prefix: literalPrefix, test };
 }
 
-/** Lucene's RegExp syntax (anchored; `.`, `?+*`, `{n,m}`, `|`, `()`, `[]`, `"…"`, `@`, `#`, `<n-m>`) → a JS RegExp. */
-export function luceneRegExpSource(value: string): string {
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const c = value[i];
-    switch (c) {
-      case '.':
-        out += '[\\s\\S]';
-        break;
-      case '@':
-        out += '[\\s\\S]*';
-        break;
-      case '#':
-        out += '(?!)';
-        break;
-      case '\\':
-        out += escapeRegExp(value[++i] ?? '\\');
-        break;
-      case '"': {
-        const end = value.indexOf('"', i + 1);
-        if (end < 0) throw new Error('expected \'"\'');
-        out += escapeRegExp(value.slice(i + 1, end));
-        i = end;
-        break;
-      }
-      case '<': {
-        const m = /^<(\d+)-(\d+)>/.exec(value.slice(i));
-        if (!m) {
-          out += '<';
-          break;
-        }
-        const [lo, hi] = [Number(m[1]), Number(m[2])];
-        const alts: string[] = [];
-        for (let n = lo; n <= hi && alts.length < 10_000; n++) alts.push(String(n));
-        out += `0*(?:${alts.join('|')})`;
-        i += m[0].length - 1;
-        break;
-      }
-      case '[': {
-        const end = value.indexOf(']', i + 2);
-        if (end < 0) throw new Error('expected \']\'');
-        const body = value.slice(i + 1, end).replace(/\\(.)/g, (_, ch: string) => escapeRegExp(ch)).replace(/([\]\\/])/g, '\\$1');
-        out += `[${body}]`;
-        i = end;
-        break;
-      }
-      case '~':
-      case '&':
-        out += escapeRegExp(c);
-        break;
-      case '/':
-        out += '\\/';
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 export function regexpPattern(value: string, caseInsensitive: boolean): TermPattern {
-  let re: RegExp;
+  let re: LinearRegex;
   try {
-    re = new RegExp(`^(?:${luceneRegExpSource(value)})$`, caseInsensitive ? 'iu' : 'u');
+    re = compileLuceneRegExp(value, { caseInsensitive });
   } catch (err) {
+    if (err instanceof EsError) throw err;
     throw new EsError(400, 'query_shard_exception', `failed to create query: ${(err as Error).message}`);
   }
   const m = /^[\p{L}\p{N}_-]*/u.exec(value);
   const lit = m && !caseInsensitive && !/[?*+{|]/.test(value[m[0].length] ?? '') ? m[0] : '';
-  return { prefix: lit, test: (t) => re.test(t) };
+  return { prefix: lit, test: (t) => re.testExact(t) };
 }
 
 /** Max edits for a term under `fuzziness` (AUTO: by the term's length in code points). */

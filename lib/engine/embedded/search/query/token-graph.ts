@@ -93,7 +93,7 @@ export class TokenGraph {
     const out: GraphPath[] = [];
     const walk = (state: number, edges: Edge[]) => {
       if (state === to) {
-        if (out.length === MAX_PATHS) throw new EsError(500, 'too_many_clauses', `maxClauseCount is set to ${MAX_PATHS}`);
+        if (out.length === MAX_PATHS) throw new EsError(400, 'too_many_clauses', `maxClauseCount is set to ${MAX_PATHS}`);
         const offsets: number[] = [];
         edges.forEach((e, i) => offsets.push(i === 0 ? 0 : offsets[i - 1] + e.increment));
         out.push({ terms: edges.map((e) => e.term), offsets });

@@ -1,0 +1,16 @@
+import { EsError } from '../../../../errors/index.js';
+
+/** `search.max_buckets` (Elasticsearch 8: 65536, cluster level): buckets one aggregation may return. */
+export const MAX_BUCKETS = 65536;
+
+/** ES's MultiBucketConsumer error, thrown as soon as `count` buckets would be built. */
+export function tooManyBuckets(count: number): EsError {
+  return new EsError(400, 'too_many_buckets_exception',
+    `Trying to create too many buckets. Must be less than or equal to: [${MAX_BUCKETS}] but was [${count}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
+    { max_buckets: MAX_BUCKETS });
+}
+
+/** Refuses `count` buckets past the limit, before they (and their sub-aggregations) are built. */
+export function checkBucketCount(count: number): void {
+  if (count > MAX_BUCKETS) throw tooManyBuckets(count);
+}

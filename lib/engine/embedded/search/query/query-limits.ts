@@ -1,0 +1,93 @@
+import { EsError } from '../../../../errors/index.js';
+import type { FlatSettings } from '../../store/index.js';
+import type { Query } from './query.js';
+
+/** `indices.query.bool.max_clause_count` as Elasticsearch 8 documents it (static, node level). */
+export const MAX_CLAUSE_COUNT = 4096;
+
+/** What a query tree asks of the index-level query limits, gathered in one walk before any matching. */
+interface QueryDemand {
+  /** Values of the largest `terms` query (index.max_terms_count). */
+  largestTerms: number;
+  /** Length of the longest `regexp` (index.max_regex_length). */
+  longestRegex: number;
+  /** Leaf clauses, a full-text query counting one per word of its text (indices.query.bool.max_clause_count). */
+  clauses: number;
+}
+
+/** The words analysed text would most likely give: an estimate made before analysis, so before the cost. */
+function wordCount(text: unknown): number {
+  return String(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '').length;
+}
+
+function children(q: Query): Query[] {
+  switch (q.type) {
+    case 'bool':
+      return [...q.must, ...q.filter, ...q.should, ...q.mustNot];
+    case 'constant_score':
+      return [q.filter];
+    case 'dis_max':
+      return q.queries;
+    case 'boosting':
+      return [q.positive, q.negative];
+    case 'function_score':
+    case 'nested':
+      return [q.query];
+    default:
+      return [];
+  }
+}
+
+function demandOf(queries: Array<Query | undefined>): QueryDemand {
+  const demand: QueryDemand = { largestTerms: 0, longestRegex: 0, clauses: 0 };
+  const pending = queries.filter((q): q is Query => q !== undefined);
+  for (let q = pending.pop(); q !== undefined; q = pending.pop()) {
+    const inner = children(q);
+    if (inner.length) {
+      pending.push(...inner);
+      continue;
+    }
+    if (q.type === 'terms') demand.largestTerms = Math.max(demand.largestTerms, q.values.length);
+    if (q.type === 'regexp') demand.longestRegex = Math.max(demand.longestRegex, q.value.length);
+    switch (q.type) {
+      case 'match':
+      case 'match_bool_prefix':
+        demand.clauses += Math.max(1, wordCount(q.query));
+        break;
+      case 'multi_match':
+        demand.clauses += Math.max(1, wordCount(q.query)) * Math.max(1, q.fields.length);
+        break;
+      default:
+        demand.clauses += 1;
+    }
+  }
+  return demand;
+}
+
+function limitOf(settings: FlatSettings, key: string, dflt: number): number {
+  const v = settings[key];
+  return typeof v === 'string' && v !== '' ? Number(v) : dflt;
+}
+
+/**
+ * Refuses, with Elasticsearch's 400s, a search whose queries exceed the index-level limits of any
+ * index searched (index.max_terms_count, index.max_regex_length) or the clause limit.
+ */
+export function checkQueryLimits(indexSettings: FlatSettings[], queries: Array<Query | undefined>): void {
+  const demand = demandOf(queries);
+  if (demand.clauses > MAX_CLAUSE_COUNT) {
+    throw new EsError(400, 'too_many_nested_clauses', `Query contains too many nested clauses; maxClauseCount is set to ${MAX_CLAUSE_COUNT}`);
+  }
+  for (const settings of indexSettings) {
+    const maxTerms = limitOf(settings, 'index.max_terms_count', 65536);
+    if (demand.largestTerms > maxTerms) {
+      throw new EsError(400, 'illegal_argument_exception',
+        `The number of terms [${demand.largestTerms}] used in the Terms Query request has exceeded the allowed maximum of [${maxTerms}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`);
+    }
+    const maxRegex = limitOf(settings, 'index.max_regex_length', 1000);
+    if (demand.longestRegex > maxRegex) {
+      throw new EsError(400, 'illegal_argument_exception',
+        `The length of regex [${demand.longestRegex}] used in the Regexp Query request has exceeded the allowed maximum of [${maxRegex}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`);
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { EsError } from '../errors/index.js';
+import { ScriptError, type SandboxLimits } from './sandbox.js';
+import type { ScriptJob, ScriptOutcome } from './script-worker.js';
+
+export interface ScriptPoolOptions {
+  /** Worker threads (default: the machine's cores, 2 to 4). */
+  size?: number;
+  /** Runs waiting for a worker before new ones are refused with 429 (default 1,000). */
+  queueLimit?: number;
+  /** Heap of one worker, in MB: a script's allocations past it end that worker only. */
+  workerHeapMb?: number;
+}
+
+/** Past its time limit a run gets this much longer to answer before its worker is ended. */
+const GRACE_MS = 500;
+
+interface Running {
+  job: ScriptJob;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  watchdog: NodeJS.Timeout;
+}
+
+class PoolWorker {
+  readonly ready: Promise<void>;
+  running: Running | undefined;
+  private readonly thread: Worker;
+
+  constructor(heapMb: number, private readonly onIdle: (w: PoolWorker) => void, private readonly onLost: (w: PoolWorker, err: Error) => void) {
+    this.thread = new Worker(new URL('./script-worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    this.thread.unref();
+    this.ready = new Promise((resolve, reject) => {
+      this.thread.once('message', () => resolve());
+      this.thread.once('error', reject);
+    });
+    this.ready.then(() => this.thread.on('message', (m: ScriptOutcome) => this.settle(m)), () => {});
+    this.thread.on('error', (err) => this.onLost(this, err));
+    this.thread.on('exit', () => this.onLost(this, new Error('the script worker stopped')));
+  }
+
+  start(run: Running): void {
+    this.running = run;
+    this.thread.postMessage(run.job);
+  }
+
+  private settle(outcome: ScriptOutcome): void {
+    const run = this.running;
+    if (!run || run.job.id !== outcome.id) return;
+    clearTimeout(run.watchdog);
+    this.running = undefined;
+    if (outcome.ok) run.resolve(outcome.result === undefined ? undefined : JSON.parse(outcome.result));
+    else run.reject(outcome.scriptError ? new ScriptError(outcome.message) : new Error(outcome.message));
+    this.onIdle(this);
+  }
+
+  end(): Promise<number> {
+    return this.thread.terminate();
+  }
+}
+
+/**
+ * Pipeline scripts run off the event loop: a pool of worker threads, each running the QuickJS
+ * sandbox, so that a tenant's script costs its own request only. Workers start with the first
+ * run. A run that outlives its time limit (the sandbox stops it; if it cannot, the pool ends the
+ * worker after a grace period) or exhausts its worker's heap fails with a ScriptError and its
+ * worker is replaced; other runs go on. Runs wait in a bounded queue when every worker is busy.
+ */
+export class ScriptPool {
+  private readonly size: number;
+  private readonly queueLimit: number;
+  private readonly heapMb: number;
+  private readonly workers: PoolWorker[] = [];
+  private readonly idle: PoolWorker[] = [];
+  private readonly queue: Running[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: ScriptPoolOptions = {}) {
+    this.size = options.size ?? Math.max(2, Math.min(4, availableParallelism()));
+    this.queueLimit = options.queueLimit ?? 1000;
+    this.heapMb = options.workerHeapMb ?? 256;
+  }
+
+  /** Runs the script's `handleRequest()` over `context`; resolves with what it returned. */
+  run(source: string, name: string, context: unknown, inputs: unknown, limits: SandboxLimits): Promise<unknown> {
+    if (this.closed) return Promise.reject(new ScriptError('the gateway is shutting down'));
+    if (this.queue.length >= this.queueLimit) {
+      return Promise.reject(new EsError(429, 'es_rejected_execution_exception', `rejected execution of a pipeline script: ${this.queueLimit} runs are already waiting`));
+    }
+    return new Promise((resolve, reject) => {
+      // structured clone keeps only data: a context member the sandbox would not see is dropped here too
+      const job: ScriptJob = { id: this.nextId++, source, name, context: JSON.parse(JSON.stringify(context)), inputs: inputs ?? {}, limits };
+      this.queue.push({ job, resolve, reject, watchdog: undefined as unknown as NodeJS.Timeout });
+      this.dispatch();
+    });
+  }
+
+  /** Runs in progress and waiting, and the workers started. */
+  stats(): { running: number; queued: number; workers: number } {
+    return { running: this.workers.filter((w) => w.running).length, queued: this.queue.length, workers: this.workers.length };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const run of this.queue.splice(0)) run.reject(new ScriptError('the gateway is shutting down'));
+    await Promise.all(this.workers.map((w) => w.end()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length) {
+      let worker = this.idle.pop();
+      if (!worker) {
+        if (this.workers.length >= this.size) return;
+        worker = this.spawn();
+        const fresh = worker;
+        fresh.ready.then(() => {
+          this.idle.push(fresh);
+          this.dispatch();
+        }, () => {});
+        continue;
+      }
+      const run = this.queue.shift()!;
+      const w = worker;
+      run.watchdog = setTimeout(() => this.lose(w, new ScriptError(`script exceeded its time limit of ${run.job.limits.timeoutMs} ms`)), run.job.limits.timeoutMs + GRACE_MS);
+      run.watchdog.unref();
+      w.start(run);
+    }
+  }
+
+  private spawn(): PoolWorker {
+    const worker = new PoolWorker(this.heapMb, (w) => {
+      this.idle.push(w);
+      this.dispatch();
+    }, (w, err) => this.lose(w, err));
+    this.workers.push(worker);
+    return worker;
+  }
+
+  /** A worker that overran or died: its run fails, it is ended, and another takes its place on demand. */
+  private lose(worker: PoolWorker, err: Error): void {
+    const at = this.workers.indexOf(worker);
+    if (at < 0) return;
+    this.workers.splice(at, 1);
+    const idleAt = this.idle.indexOf(worker);
+    if (idleAt >= 0) this.idle.splice(idleAt, 1);
+    const run = worker.running;
+    worker.running = undefined;
+    if (run) {
+      clearTimeout(run.watchdog);
+      const memory = /memory|ERR_WORKER_OUT_OF_MEMORY/i.test(`${(err as { code?: string }).code ?? ''} ${err.message}`);
+      run.reject(err instanceof ScriptError ? err : new ScriptError(memory ? `script exceeded its memory limit of ${run.job.limits.memoryMb} MB` : `script failed: ${err.message}`));
+    }
+    void worker.end();
+    if (!this.closed) this.dispatch();
+  }
+}
