@@ -11,6 +11,11 @@ export interface EmbeddedEngineOptions {
   dataDir: string;
   /** http.max_content_length in bytes (default 100mb). */
   maxContentLength?: number;
+  /**
+   * `search.default_search_timeout` in ms: how long a search that names no `timeout` may collect
+   * before it answers what it has with `timed_out: true` (-1: none). Default 30 s (DEFAULT_SEARCH_TIMEOUT_MS).
+   */
+  defaultSearchTimeoutMs?: number;
 }
 
 /**
@@ -34,7 +39,7 @@ export class EmbeddedEngine implements Backend {
     const indices = new Indices(store);
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
     const rest = new RestHandler(
-      { indices, nodeName: os.hostname() || 'embedded', clusterName: 'search-gateway', clusterUuid },
+      { indices, nodeName: os.hostname() || 'embedded', clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs },
       opts.maxContentLength ?? 100 * 1024 * 1024,
     );
     return new EmbeddedEngine(store, indices, rest);

@@ -27,6 +27,8 @@ export interface EngineContext {
   nodeName: string;
   clusterName: string;
   clusterUuid: string;
+  /** `search.default_search_timeout` in ms, for searches that name no `timeout` (-1: none); unset: DEFAULT_SEARCH_TIMEOUT_MS. */
+  defaultSearchTimeoutMs?: number;
 }
 
 export type Handler = (req: RestRequest, ctx: EngineContext) => Promise<RestResponse> | RestResponse;

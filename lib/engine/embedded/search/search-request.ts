@@ -42,6 +42,8 @@ export interface SearchRequest {
   typedKeys: boolean;
   /** The `suggest` section. */
   suggest?: SuggestRequest[];
+  /** `timeout` in milliseconds (URL over body); -1: none; undefined: the engine's default. */
+  timeout?: number;
 }
 
 const IMPLEMENTED = new Set([
@@ -53,7 +55,8 @@ const NOT_YET = new Set(['rescore', 'script_fields', 'runtime_mappings', 'pit', 
 
 function intParam(name: string, raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isInteger(n)) throw new EsError(400, 'illegal_argument_exception', `Failed to parse int parameter [${name}] with value [${String(raw)}]`);
+  // an int, as Elasticsearch reads these parameters: past ±2^31 it is refused, not rounded or wrapped
+  if (!Number.isInteger(n) || n > 2147483647 || n < -2147483648) throw new EsError(400, 'illegal_argument_exception', `Failed to parse int parameter [${name}] with value [${String(raw)}]`);
   return n;
 }
 
@@ -63,6 +66,21 @@ function trackTotalHitsOf(v: unknown): boolean | number {
   const n = intParam('track_total_hits', v);
   if (n < -1) throw new EsError(400, 'illegal_argument_exception', `[track_total_hits] parameter must be positive or equals to -1, got ${n}`);
   return n === -1 ? true : n;
+}
+
+const TIME_UNITS = { nanos: 1e-6, micros: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A `timeout` time value (`10ms`, `1s`…, or `-1` for none) in milliseconds, as Elasticsearch parses it. */
+function timeoutOf(raw: unknown): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const v = String(raw).trim();
+  if (v === '-1') return -1;
+  if (v === '0') return 0;
+  const m = /^(\d+(?:\.\d+)?)(nanos|micros|ms|s|m|h|d)$/.exec(v);
+  if (!m) {
+    throw new EsError(400, 'illegal_argument_exception', `failed to parse setting [timeout] with value [${v}] as a time value: unit is missing or unrecognized`);
+  }
+  return Number(m[1]) * TIME_UNITS[m[2] as keyof typeof TIME_UNITS];
 }
 
 function parsingError(reason: string): EsError {
@@ -131,7 +149,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
   let size = b.size !== undefined ? intParam('size', b.size) : 10;
   if (params.has('from')) from = intParam('from', params.get('from'));
   if (params.has('size')) size = intParam('size', params.get('size'));
-  if (from < -1) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative, found [${from}]`);
+  // the URL's -1 means "not given" (as ES's REST layer reads it); a body's `from` is taken as written
+  if (from < -1 || (b.from !== undefined && !params.has('from') && from < 0)) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative, found [${from}]`);
   if (size < 0) throw new EsError(400, 'illegal_argument_exception', `[size] parameter cannot be negative, found [${size}]`);
   let sort = b.sort === undefined ? [] : parseSort(b.sort);
   if (params.has('sort')) sort = parseSortParam(params.get('sort')!);
@@ -200,6 +219,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     aggregations: aggregationsOf(b),
     typedKeys: flag('typed_keys'),
     suggest: b.suggest === undefined ? undefined : parseSuggest(b.suggest),
+    timeout: timeoutOf(params.get('timeout') ?? b.timeout),
   };
 }
 

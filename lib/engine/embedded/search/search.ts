@@ -5,12 +5,13 @@ import { resolveFieldMapping } from '../mapping/index.js';
 import { aggregate } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { checkQueryLimits, executeQuery, explainQuery, float32, queryContextOf, type Query, type ScoredDocs } from './query/index.js';
+import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import type { SearchRequest } from './search-request.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 import { runSuggest } from './suggest/index.js';
+import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -66,9 +67,13 @@ function needsScores(req: SearchRequest): boolean {
 }
 
 /** Query phase of one index: matching ordinals and scores, with min_score, indices_boost and terminate_after applied. */
-function matchIndex(handle: IndexHandle, handleOrder: number, req: SearchRequest, scoring: boolean, sorts: SortSpec[], mappedSomewhere: (f: string) => boolean): IndexMatches {
+async function matchIndex(
+  handle: IndexHandle, handleOrder: number, req: SearchRequest, scoring: boolean, sorts: SortSpec[], mappedSomewhere: (f: string) => boolean, budget: WorkBudget,
+): Promise<IndexMatches> {
+  // An index closed while an earlier one was searched (the search pauses between slices).
+  ensureSearchable([handle]);
   const ctx = queryContextOf(handle);
-  const scored: ScoredDocs = executeQuery(req.query, ctx, scoring);
+  const scored: ScoredDocs = await budget.drive(queryWork(req.query, ctx, scoring, budget));
   let ords: ArrayLike<number> = scored.ords;
   let scores: ArrayLike<number> = scored.scores;
   let length = scored.length;
@@ -91,9 +96,10 @@ function matchIndex(handle: IndexHandle, handleOrder: number, req: SearchRequest
   return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere) };
 }
 
-function applyPostFilter(matches: IndexMatches[], filter: Query): IndexMatches[] {
-  return matches.map((m) => {
-    const pass = executeQuery(filter, queryContextOf(m.handle), false);
+async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {
+  const out: IndexMatches[] = [];
+  for (const m of matches) {
+    const pass = await budget.drive(queryWork(filter, queryContextOf(m.handle), false, budget));
     const ords: number[] = [];
     const scores: number[] = [];
     // Both sides are ascending: one merge walk.
@@ -106,15 +112,16 @@ function applyPostFilter(matches: IndexMatches[], filter: Query): IndexMatches[]
         scores.push(m.scores[i]);
       }
     }
-    return { ...m, ords, scores, length: ords.length };
-  });
+    out.push({ ...m, ords, scores, length: ords.length });
+  }
+  return out;
 }
 
 /**
  * Collects the best `from + size` candidates under the request's order, with `search_after` and
  * `collapse`, without sorting every match: a bounded heap, and sort keys computed only once per doc.
  */
-function collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: boolean): Candidate[] {
+function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: boolean, budget: WorkBudget): Work<Candidate[]> {
   const k = req.from + req.size;
   const sortsOf0 = matches[0]?.sorts ?? [];
   const compare = scoreOrder
@@ -133,6 +140,7 @@ function collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: boole
     for (const m of matches) {
       const fi = collapseValues(m.handle, collapseField);
       for (let i = 0; i < m.length; i++) {
+        if ((i & 1023) === 1023 && budget.check()) yield;
         const ord = m.ords[i];
         const score = m.scores[i];
         const c: Candidate = { m, ord, score, keys: scoreOrder ? [] : m.sorts.map((s) => s.key(ord, score)) };
@@ -151,6 +159,7 @@ function collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: boole
     const scratch: SortKey[] = new Array(n);
     const probe: Candidate = { m, ord: 0, score: 0, keys: scratch };
     for (let i = 0; i < m.length; i++) {
+      if ((i & 1023) === 1023 && budget.check()) yield;
       const ord = m.ords[i];
       const score = m.scores[i];
       probe.ord = ord;
@@ -216,9 +225,9 @@ function checkCollapseField(field: string, handles: IndexHandle[], mappedSomewhe
  * the group's value — with the definition's own sort, page, second-level collapse and fetch options.
  * Returns the `inner_hits` of one page candidate; only the groups on the page are gathered.
  */
-function groupExpander(
-  handles: IndexHandle[], req: SearchRequest, matches: IndexMatches[], page: Candidate[], mappedSomewhere: (f: string) => boolean,
-): (c: Candidate) => Record<string, unknown> {
+async function groupExpander(
+  handles: IndexHandle[], req: SearchRequest, matches: IndexMatches[], page: Candidate[], mappedSomewhere: (f: string) => boolean, budget: WorkBudget,
+): Promise<(c: Candidate) => Record<string, unknown>> {
   const { field, innerHits } = req.collapse!;
   for (const ih of innerHits) if (ih.collapse) checkCollapseField(ih.collapse.field, handles, mappedSomewhere);
   const scoring = innerHits.some((ih) => showsScores(ih.sort, ih.trackScores));
@@ -227,8 +236,9 @@ function groupExpander(
   let pool = matches;
   if (!sameAsSearch) {
     const plain: SearchRequest = { ...req, minScore: undefined, terminateAfter: undefined, indicesBoost: [] };
-    pool = handles.map((h, i) => matchIndex(h, i, plain, scoring, [], mappedSomewhere));
-    if (req.postFilter) pool = applyPostFilter(pool, req.postFilter);
+    pool = [];
+    for (const [i, h] of handles.entries()) pool.push(await matchIndex(h, i, plain, scoring, [], mappedSomewhere, budget));
+    if (req.postFilter) pool = await applyPostFilter(pool, req.postFilter, budget);
   }
   const keyOf = (c: Candidate) => groupKey(collapseValues(c.m.handle, field), c.ord);
   const groups = new Map<string, IndexMatches[]>(page.map((c) => [keyOf(c), []]));
@@ -264,7 +274,7 @@ function groupExpander(
 function innerHitsBody(members: IndexMatches[], ih: InnerHitsRequest, req: SearchRequest): Record<string, unknown> {
   const scoreOrder = isScoreOrder(ih.sort);
   const showScore = showsScores(ih.sort, ih.trackScores);
-  const page = ih.size > 0 ? collectTop(members, ih, scoreOrder).slice(ih.from) : [];
+  const page = ih.size > 0 ? runAtOnce(collectTop(members, ih, scoreOrder, WorkBudget.unbounded)).slice(ih.from) : [];
   const fetch: HitRequest = { ...ih, query: req.query };
   const hits = page.flatMap((c) => buildHit(c, fetch, showScore, !scoreOrder) ?? []);
   const maxScore = showScore ? maxScoreOf(members) : null;
@@ -320,8 +330,18 @@ function checkIndicesBoost(req: SearchRequest, known: (name: string) => boolean)
   for (const [name] of req.indicesBoost) if (!name.includes('*') && !known(name)) throw errors.indexNotFound(name);
 }
 
-/** Runs a search over resolved indices and builds ES's response body. */
-export function runSearch(handles: IndexHandle[], req: SearchRequest, started: number, options: { knownIndexOrAlias?: (name: string) => boolean } = {}): Record<string, unknown> {
+export interface SearchOptions {
+  knownIndexOrAlias?: (name: string) => boolean;
+  /** The budget of a search that names no `timeout`, in ms (-1: none); DEFAULT_SEARCH_TIMEOUT_MS when not given. */
+  defaultTimeoutMs?: number;
+}
+
+/**
+ * Runs a search over resolved indices and builds ES's response body. The search gives the event
+ * loop a turn every slice of work (WorkBudget), and stops collecting at its `timeout` (or the
+ * default budget): it then answers the hits and aggregations of what it collected, `timed_out: true`.
+ */
+export async function runSearch(handles: IndexHandle[], req: SearchRequest, started: number, options: SearchOptions = {}): Promise<Record<string, unknown>> {
   ensureSearchable(handles);
   checkQueryLimits(handles.map((h) => h.meta.settings), [req.query, req.postFilter]);
   if (options.knownIndexOrAlias) checkIndicesBoost(req, options.knownIndexOrAlias);
@@ -329,26 +349,32 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   const scoring = needsScores(req);
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
-  let matches = handles.map((h, i) => {
+  const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
+  let matches: IndexMatches[] = [];
+  for (const [i, h] of handles.entries()) {
     const t0 = performance.now();
-    const m = matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere);
+    matches.push(await matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere, budget));
     h.stats.queryTotal++;
     h.stats.queryMs += performance.now() - t0;
-    return m;
-  });
+  }
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
+  await budget.pause();
   const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys }) : undefined;
-  if (req.postFilter) matches = applyPostFilter(matches, req.postFilter);
+  if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
+  // Collection is over: the page and its fetch are not cut short by the timeout.
+  const timedOut = budget.timedOut;
 
+  await budget.pause();
   const total = countOf(matches);
-  const page = req.size > 0 ? collectTop(matches, req, scoreOrder).slice(req.from) : [];
+  const page = req.size > 0 ? (await budget.drive(collectTop(matches, req, scoreOrder, budget))).slice(req.from) : [];
   const showScore = showsScores(req.sort, req.trackScores);
-  const expand = req.collapse?.innerHits.length && page.length ? groupExpander(handles, req, matches, page, mappedSomewhere) : undefined;
+  const expand = req.collapse?.innerHits.length && page.length ? await groupExpander(handles, req, matches, page, mappedSomewhere, budget) : undefined;
   const out: Record<string, unknown>[] = [];
   // The fetch phase, counted once per index that has hits on the page (as per shard in ES).
   const fetching = new Set<IndexHandle>();
   for (const c of page) {
+    await budget.pause();
     const t0 = performance.now();
     const hit = buildHit(c, req, showScore, !scoreOrder);
     if (hit && expand) hit.inner_hits = expand(c);
@@ -365,7 +391,7 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   hitsBody.hits = out;
   const body: Record<string, unknown> = {
     took: Math.max(0, Math.round(performance.now() - started)),
-    timed_out: false,
+    timed_out: timedOut,
   };
   if (req.terminateAfter !== undefined) {
     body.terminated_early = matches.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
@@ -385,9 +411,11 @@ export function runSearch(handles: IndexHandle[], req: SearchRequest, started: n
   return body;
 }
 
-export function runCount(handles: IndexHandle[], query: Query): Record<string, unknown> {
+/** `_count`: every match, counted with pauses for the event loop (no timeout, as in Elasticsearch). */
+export async function runCount(handles: IndexHandle[], query: Query): Promise<Record<string, unknown>> {
   ensureSearchable(handles);
+  const budget = new WorkBudget(Infinity);
   let count = 0;
-  for (const h of handles) count += executeQuery(query, queryContextOf(h), false).size;
+  for (const h of handles) count += (await budget.drive(queryWork(query, queryContextOf(h), false, budget))).size;
   return { count, _shards: shardsOf(handles) };
 }

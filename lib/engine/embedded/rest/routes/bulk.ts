@@ -1,5 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
+import { WorkBudget } from '../../search/work-budget.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
 import { readBulk, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
@@ -52,6 +53,7 @@ function itemOf(entry: BulkEntry, defaultIndex: string | undefined): BulkItem {
 
 /** NDJSON → bulk items; a malformed action line fails the whole request, as ES does. */
 export function parseBulk(text: string, defaultIndex: string | undefined): BulkItem[] {
+  if (!/[^ \t\r\n]/.test(text)) throw new EsError(400, 'parse_exception', 'request body is required');
   const items = readBulk(text).map((e) => itemOf(e, defaultIndex));
   const problems: string[] = [];
   if (!items.length) problems.push('no requests added');
@@ -101,11 +103,14 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   let lastTarget: { name: string; requireAlias: boolean; handle: IndexHandle } | undefined;
   const commits: Array<Promise<void>> = [];
   let committed = 0;
+  // Preparing items (parsing, analysis) gives the event loop a turn every slice, so other requests keep moving.
+  const budget = new WorkBudget(Infinity);
   for (const item of items) {
     if (prepared.length - committed >= COMMIT_CHUNK) {
       commits.push(ctx.indices.commit(prepared.slice(committed), extra.splice(0)));
       committed = prepared.length;
     }
+    await budget.pause();
     const id = item.id ?? (item.action === 'index' || item.action === 'create' ? generateId() : undefined);
     try {
       // A bulk item reports an empty id as the request's illegal argument, not as a validation failure.

@@ -1,6 +1,7 @@
 import { EsError, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle, PreparedWrite } from '../../indices/index.js';
 import { parseSearchRequest, runSearch } from '../../search/index.js';
+import { WorkBudget } from '../../search/work-budget.js';
 import { requestBody } from '../body.js';
 import { booleanParam, checkRefresh, integerParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -27,14 +28,15 @@ function conflictsMode(v: unknown): 'abort' | 'proceed' {
 }
 
 /** The documents a by-query request touches, in the order a scroll would return them. */
-function targets(req: RestRequest, ctx: EngineContext, body: Record<string, unknown>, maxDocs: number | undefined): Target[] {
+async function targets(req: RestRequest, ctx: EngineContext, body: Record<string, unknown>, maxDocs: number | undefined): Promise<Target[]> {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const query = effectiveQuery(body.query, req.params, handles, req.pathParams.index);
   const searchBody: Record<string, unknown> = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
   const request = parseSearchRequest(searchBody, new URLSearchParams(), Number.MAX_SAFE_INTEGER);
   const size = maxDocs ?? Number.MAX_SAFE_INTEGER;
-  const result = runSearch(handles, { ...request, from: 0, size, trackTotalHits: true }, req.started);
+  // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
+  const result = await runSearch(handles, { ...request, from: 0, size, trackTotalHits: true, timeout: -1 }, req.started);
   const byName = new Map(handles.map((h) => [h.name, h]));
   const hits = (result.hits as { hits: Array<Record<string, unknown>> }).hits;
   return hits.map((h) => ({
@@ -87,18 +89,20 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: maxDocs should be greater than 0 if the request is limited to some number of documents or -1 if it isn't but it was [${maxDocs}];`);
   }
   const scrollSize = integerParam(req.params, 'scroll_size') ?? SCROLL_SIZE;
-  const found = targets(req, ctx, body, maxDocs);
+  const found = await targets(req, ctx, body, maxDocs);
 
   const rps = requestsPerSecond(req.params.get('requests_per_second'));
   let done = 0;
   let versionConflicts = 0;
   let throttledMillis = 0;
   const failures: Record<string, unknown>[] = [];
+  const budget = new WorkBudget(Infinity);
   for (let from = 0; from < found.length && !failures.length; from += scrollSize) {
     const batchStarted = performance.now();
     const batch = found.slice(from, from + scrollSize);
     const prepared: PreparedWrite[] = [];
     for (const t of batch) {
+      await budget.pause();
       try {
         const guard = { ifSeqNo: t.seqNo, ifPrimaryTerm: t.primaryTerm, routing: t.routing };
         if (op === 'delete') prepared.push(t.handle.delete(t.id, guard));

@@ -1,6 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { parseCountQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch } from '../../search/index.js';
+import { parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
@@ -32,13 +32,13 @@ function validationError(reason: string): EsError {
  * filters), run it. With `scroll`, the full result is kept as a scroll context and the first
  * page returned with its `_scroll_id`.
  */
-export function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
+export async function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
   const handles = resolveTarget(ctx, expression, params);
   const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression)));
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
-    return runSearch(handles, parseSearchRequest(effective, params, maxWindowOf(handles)), started, { knownIndexOrAlias });
+    return runSearch(handles, parseSearchRequest(effective, params, maxWindowOf(handles)), started, { knownIndexOrAlias, defaultTimeoutMs: ctx.defaultSearchTimeoutMs });
   }
 
   const keepAlive = timeValue('scroll', scroll);
@@ -50,7 +50,7 @@ export function executeSearch(ctx: EngineContext, expression: string | undefined
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started);
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: ctx.defaultSearchTimeoutMs });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;
@@ -59,15 +59,15 @@ export function executeSearch(ctx: EngineContext, expression: string | undefined
   return { _scroll_id: id, ...full, hits: { ...header, hits: all.slice(0, request.size) } };
 }
 
-function search(req: RestRequest, ctx: EngineContext): RestResponse {
-  return { status: 200, body: executeSearch(ctx, req.pathParams.index, req.params, searchRequestBody(req), req.started) };
+async function search(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  return { status: 200, body: await executeSearch(ctx, req.pathParams.index, req.params, searchRequestBody(req), req.started) };
 }
 
-function count(req: RestRequest, ctx: EngineContext): RestResponse {
+async function count(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
   const query = parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index))));
-  return { status: 200, body: runCount(handles, query) };
+  return { status: 200, body: await runCount(handles, query) };
 }
 
 function scrollIds(req: RestRequest): { ids: string[]; keepAlive?: string } {
@@ -123,6 +123,7 @@ interface MsearchItem {
 
 /** NDJSON header/body pairs (read by lib/ndjson, as the gateway's access check reads them); header options override the URL's. */
 function msearchItems(req: RestRequest): MsearchItem[] {
+  if (!/[^ \t\r\n]/.test(req.body)) throw new EsError(400, 'parse_exception', 'request body or source parameter is required');
   const items: MsearchItem[] = [];
   // readMsearch checked the header keys and kept the body line's text for exact integers
   for (const { header, body, bodyText } of readMsearch(req.body)) {
@@ -137,23 +138,26 @@ function msearchItems(req: RestRequest): MsearchItem[] {
       // checked while reading the request, so it fails the whole msearch as in ES
       throw new EsError(400, 'illegal_argument_exception', `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${String(track)}`);
     }
+    // every search's query is read before any runs: one that does not parse fails the whole request, as in ES
+    if (body.query !== undefined) parseQuery(body.query);
     items.push({ index, params, body: withExactSearchAfter(body, bodyText) });
   }
   if (!items.length) throw validationError('no requests added');
   return items;
 }
 
-function msearch(req: RestRequest, ctx: EngineContext): RestResponse {
+async function msearch(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const items = msearchItems(req);
-  const responses = items.map((item) => {
+  const responses: Record<string, unknown>[] = [];
+  for (const item of items) {
     const started = performance.now();
     try {
-      return { ...executeSearch(ctx, item.index, item.params, item.body, started), status: 200 };
+      responses.push({ ...(await executeSearch(ctx, item.index, item.params, item.body, started)), status: 200 });
     } catch (err) {
       const e = toEsError(err);
-      return { ...errorBody(e) };
+      responses.push({ ...errorBody(e) });
     }
-  });
+  }
   return { status: 200, body: { took: Math.max(0, Math.round(performance.now() - req.started)), responses } };
 }
 

@@ -21,6 +21,7 @@ interface TermsParams {
 function intOf(v: unknown, name: string, aggName: string, min: number): number {
   const n = Number(v);
   if (!Number.isInteger(n)) throw new EsError(400, 'parsing_exception', `[${name}] must be an integer in [${aggName}]`, { line: 1, col: 1 });
+  if (n > 2147483647) throw new EsError(400, 'x_content_parse_exception', `[1:1] [terms] failed to parse field [${name}]: Numeric value (${n}) out of range of int (-2147483648 - 2147483647)`);
   if (n < min) {
     const what = min === 1 ? 'greater than 0' : 'greater than or equal to 0';
     throw new EsError(400, 'illegal_argument_exception', `[${name}] must be ${what}. Found [${n}] in [${aggName}]`);

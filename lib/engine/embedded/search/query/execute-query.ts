@@ -10,6 +10,7 @@ import { requiredShouldMatches, type Query } from './query.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { avgFieldLength, bm25, idf, normInverseCache } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
+import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 
 export { ScoredDocs } from './doc-set.js';
 
@@ -42,15 +43,30 @@ export function float32(x: number): number {
   return v;
 }
 
-const accumulators = new WeakMap<InvertedIndex, Accumulator>();
-function accumulator(index: InvertedIndex): Accumulator {
-  let acc = accumulators.get(index);
-  if (!acc || acc.counts.length < index.maxOrd) {
-    acc = new Accumulator(Math.max(1024, index.maxOrd * 1.25));
-    accumulators.set(index, acc);
+const idleAccumulators = new WeakMap<InvertedIndex, Accumulator>();
+
+/**
+ * A dense accumulator taken for one clause's use alone (a search paused between its adds and its
+ * drain must not share it); `giveBack` once drained. One left dirty by a throw is not given back.
+ */
+function takeAccumulator(index: InvertedIndex): Accumulator {
+  const acc = idleAccumulators.get(index);
+  if (acc && acc.counts.length >= index.maxOrd) {
+    idleAccumulators.delete(index);
+    return acc;
   }
-  return acc;
+  return new Accumulator(Math.max(1024, index.maxOrd * 1.25));
 }
+
+function giveBack(index: InvertedIndex, acc: Accumulator): void {
+  idleAccumulators.set(index, acc);
+}
+
+/** Units of work (postings, ordinals, terms) between two looks at the clock. */
+const TICK = 2047;
+/** The same for loops whose unit costs more: a document's positions (a phrase), a term tested by a pattern. */
+const POSITIONS_TICK = 63;
+const PATTERN_TICK = 255;
 
 interface Exec {
   index: InvertedIndex;
@@ -59,6 +75,42 @@ interface Exec {
   now: number;
   indexName?: string;
   reader: SliceReader;
+  /** The liveness the query runs against, and its ordinal count: the index's own, or a copy taken when the query may pause. */
+  live: Uint8Array;
+  maxOrd: number;
+  budget: WorkBudget;
+  /**
+   * Set once the budget timed out: every doc set of this ordinal space is exact for ordinals below
+   * `below` (loops stop where they are, and ordinals are walked in ascending order).
+   */
+  cut: { below: number };
+}
+
+function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'live' | 'maxOrd' | 'cut'>): Exec {
+  const maxOrd = index.maxOrd;
+  // A paused query must not see documents come and go between its clauses.
+  const live = base.budget === WorkBudget.unbounded ? index.liveness : index.liveness.slice(0, maxOrd);
+  return { ...base, index, reader: new SliceReader(), live, maxOrd, cut: { below: Infinity } };
+}
+
+/**
+ * At a tick of a loop at `ord`: gives the event loop a turn when the slice is used up; true once
+ * the budget timed out (the loop stops, and the doc sets are cut below `ord`).
+ */
+function* paced(x: Exec, ord: number): Work<boolean> {
+  if (x.budget.check()) yield;
+  if (!x.budget.timedOut) return false;
+  if (ord < x.cut.below) x.cut.below = ord;
+  return true;
+}
+
+/** The part of a doc set below the cut (all of it when the budget did not time out). */
+function belowCut(docs: ScoredDocs, x: Exec): ScoredDocs {
+  const below = x.cut.below;
+  if (below === Infinity) return docs;
+  let n = 0;
+  while (n < docs.length && docs.ords[n] < below) n++;
+  return new ScoredDocs(docs.ords, docs.scores, n);
 }
 
 /**
@@ -66,15 +118,24 @@ interface Exec {
  * scores (Lucene's BM25 in float arithmetic). With `scoring` false (filter context) scores are 0.
  */
 export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): ScoredDocs {
-  const x: Exec = { index: ctx.index, mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, reader: new SliceReader() };
-  return run(rewriteQuery(q, ctx), x, scoring);
+  return runAtOnce(queryWork(q, ctx, scoring, WorkBudget.unbounded));
+}
+
+/**
+ * `executeQuery` as work that pauses every slice of the budget (`WorkBudget.drive`). When the
+ * budget times out, the loops stop and the answer is the exact matches among the documents
+ * reached (the ordinals below where the first loop stopped), as a shard's collector answers.
+ */
+export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
+  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, budget });
+  return belowCut(yield* run(rewriteQuery(q, ctx), x, scoring), x);
 }
 
 function liveDocFreq(fi: FieldIndex, tid: number, x: Exec): number {
   // No removed or pending document: every posting is a live one.
   if (x.index.allLive) return fi.postingsCount(tid);
   const r = fi.postingsOf(tid, x.reader);
-  const live = x.index.liveness;
+  const live = x.live;
   let n = 0;
   while (!r.done) {
     if (live[r.read()] === 1) n++;
@@ -87,13 +148,15 @@ function liveDocFreq(fi: FieldIndex, tid: number, x: Exec): number {
 }
 
 /** Postings of one term, scored: BM25 with `weight`, or a constant. */
-function termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number; bm25: boolean; constant: number }, out: DocSetBuilder): void {
+function* termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number; bm25: boolean; constant: number }, out: DocSetBuilder): Work<void> {
   const r = fi.postingsOf(tid, x.reader);
-  const live = x.index.liveness;
+  const live = x.live;
   const cache = score.bm25 ? normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount)) : undefined;
   const norms = fi.norms;
+  let n = 0;
   while (!r.done) {
     const ord = r.read();
+    if ((++n & TICK) === 0 && (yield* paced(x, ord))) return;
     let freq = 1;
     if (fi.positional) {
       freq = r.read();
@@ -104,7 +167,7 @@ function termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number;
   }
 }
 
-function indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): ScoredDocs {
+function* indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(field);
   if (!fi) return ScoredDocs.empty();
   const tid = fi.termId(term);
@@ -112,41 +175,51 @@ function indexedTerm(field: string, term: string, boost: number, constant: boole
   const out = new DocSetBuilder(fi.postingsCount(tid));
   const useBm25 = scoring && !constant && SCORED_BY_BM25.has(fi.type);
   const weight = useBm25 ? f(boost * idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
-  termDocs(fi, tid, x, { weight, bm25: useBm25, constant: scoring ? boost : 0 }, out);
+  yield* termDocs(fi, tid, x, { weight, bm25: useBm25, constant: scoring ? boost : 0 }, out);
   return out.build();
 }
 
 /** Term ids of the field's dictionary that pass the pattern (sorted term order). */
-function expand(fi: FieldIndex, pattern: TermPattern): number[] {
+function* expand(fi: FieldIndex, pattern: TermPattern, x: Exec): Work<number[]> {
   const out: number[] = [];
+  const terms = fi.sortedTerms();
+  let lo = 0;
   if (pattern.prefix) {
-    const terms = fi.sortedTerms();
-    let lo = 0;
     let hi = terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (terms[mid] < pattern.prefix) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < terms.length && terms[i].startsWith(pattern.prefix); i++) if (pattern.test(terms[i])) out.push(fi.termId(terms[i]));
-    return out;
   }
-  for (const t of fi.sortedTerms()) if (pattern.test(t)) out.push(fi.termId(t));
+  for (let i = lo; i < terms.length && terms[i].startsWith(pattern.prefix); i++) {
+    // A dictionary walk reaches no document: timed out here, the query has none.
+    if (((i - lo) & PATTERN_TICK) === PATTERN_TICK && (yield* paced(x, 0))) return out;
+    if (pattern.test(terms[i])) out.push(fi.termId(terms[i]));
+  }
   return out;
 }
 
-function unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): ScoredDocs {
+function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): Work<ScoredDocs> {
   if (tids.length === 1) {
     const out = new DocSetBuilder(fi.postingsCount(tids[0]));
-    termDocs(fi, tids[0], x, { weight: 0, bm25: false, constant: score }, out);
+    yield* termDocs(fi, tids[0], x, { weight: 0, bm25: false, constant: score }, out);
     return out.build();
   }
-  const acc = accumulator(x.index);
-  const live = x.index.liveness;
+  const acc = takeAccumulator(x.index);
+  const live = x.live;
+  let n = 0;
+  // Each term's postings are ascending: once the search timed out, the terms left are read up to the cut only.
+  let below = Infinity;
   for (const tid of tids) {
     const r = fi.postingsOf(tid, x.reader);
     while (!r.done) {
       const ord = r.read();
+      if (ord >= below) break;
+      if ((++n & TICK) === 0 && (yield* paced(x, ord))) {
+        below = x.cut.below;
+        break;
+      }
       if (fi.positional) {
         const freq = r.read();
         for (let j = 0; j < freq; j++) r.read();
@@ -156,17 +229,18 @@ function unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): 
   }
   const out = new DocSetBuilder();
   acc.drain((ord) => out.add(ord, score));
+  giveBack(x.index, acc);
   return out.build();
 }
 
-function termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): ScoredDocs {
+function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(q.field);
   if (!fi) return ScoredDocs.empty();
-  let tids = expand(fi, q.pattern);
+  let tids = yield* expand(fi, q.pattern, x);
   if (!tids.length) return ScoredDocs.empty();
   if (q.scoring === 'constant' || !scoring) {
     if (tids.length > q.maxExpansions) tids = tids.slice(0, q.maxExpansions);
-    return unionConstant(fi, tids, x, scoring ? q.boost : 0);
+    return yield* unionConstant(fi, tids, x, scoring ? q.boost : 0);
   }
   // Fuzzy: the best max_expansions terms by boost (then term order), scored as BM25 terms with the
   // document frequency blended to the highest one (Lucene's TopTermsBlendedFreqScoringRewrite).
@@ -176,16 +250,17 @@ function termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scori
   let maxDf = 0;
   for (const c of chosen) maxDf = Math.max(maxDf, liveDocFreq(fi, c.tid, x));
   const termIdf = idf(maxDf, fi.docCount);
-  const acc = accumulator(x.index);
   const useBm25 = SCORED_BY_BM25.has(fi.type);
+  const acc = takeAccumulator(x.index);
   for (const c of chosen) {
     const b = new DocSetBuilder(fi.postingsCount(c.tid));
-    termDocs(fi, c.tid, x, { weight: f(f(q.boost * c.boost) * termIdf), bm25: useBm25, constant: q.boost * c.boost }, b);
+    yield* termDocs(fi, c.tid, x, { weight: f(f(q.boost * c.boost) * termIdf), bm25: useBm25, constant: q.boost * c.boost }, b);
     const docs = b.build();
     for (let i = 0; i < docs.length; i++) acc.add(docs.ords[i], docs.scores[i]);
   }
   const out = new DocSetBuilder();
   acc.drain((ord, _c, sum) => out.add(ord, f(sum)));
+  giveBack(x.index, acc);
   return out.build();
 }
 
@@ -195,15 +270,17 @@ function termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scori
  * MultiPhraseQuery) or of the distinct terms of all paths for a token graph (the span query Lucene
  * runs for it); a document's frequency adds up its paths' phrase frequencies.
  */
-function phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean): ScoredDocs {
+function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(q.field);
   if (!fi || !fi.positional) return ScoredDocs.empty();
-  const termIds = q.paths.map((path) => phraseTermIds(fi, path.terms, q.prefixExpansions));
+  const termIds: number[][][] = [];
+  for (const path of q.paths) termIds.push(yield* phraseTermIds(fi, path.terms, q.prefixExpansions, x));
   const freqs = new Map<number, number>();
-  termIds.forEach((groups, p) => {
-    if (groups.some((g) => g.length === 0)) return;
-    for (const [ord, freq] of pathFreqs(fi, groups, q.paths[p].offsets, q.slop, x)) freqs.set(ord, (freqs.get(ord) ?? 0) + freq);
-  });
+  for (let p = 0; p < termIds.length; p++) {
+    const groups = termIds[p];
+    if (groups.some((g) => g.length === 0)) continue;
+    for (const [ord, freq] of yield* pathFreqs(fi, groups, q.paths[p].offsets, q.slop, x)) freqs.set(ord, (freqs.get(ord) ?? 0) + freq);
+  }
   if (freqs.size === 0) return ScoredDocs.empty();
   const idfTerms = q.paths.length === 1 ? termIds[0].flat() : [...new Set(termIds.flat(2))];
   let sumIdf = 0;
@@ -217,13 +294,19 @@ function phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean
 }
 
 /** Term ids of each position of a phrase path; the last position's expand as prefixes (up to `prefixExpansions`). */
-function phraseTermIds(fi: FieldIndex, terms: string[][], prefixExpansions: number | undefined): number[][] {
-  return terms.map((alts, gi) => {
-    if (prefixExpansions === undefined || gi < terms.length - 1) return alts.map((t) => fi.termId(t)).filter((t) => t >= 0);
+function* phraseTermIds(fi: FieldIndex, terms: string[][], prefixExpansions: number | undefined, x: Exec): Work<number[][]> {
+  const out: number[][] = [];
+  for (let gi = 0; gi < terms.length; gi++) {
+    const alts = terms[gi];
+    if (prefixExpansions === undefined || gi < terms.length - 1) {
+      out.push(alts.map((t) => fi.termId(t)).filter((t) => t >= 0));
+      continue;
+    }
     const tids: number[] = [];
-    for (const t of alts) for (const tid of expand(fi, { prefix: t, test: (s) => s.startsWith(t) })) if (tids.length < prefixExpansions) tids.push(tid);
-    return tids;
-  });
+    for (const t of alts) for (const tid of yield* expand(fi, { prefix: t, test: (s) => s.startsWith(t) }, x)) if (tids.length < prefixExpansions) tids.push(tid);
+    out.push(tids);
+  }
+  return out;
 }
 
 /** One term's postings walked document by document (ord, then its positions). */
@@ -268,8 +351,8 @@ class PositionsCursor {
  * for the documents every position has), so a phrase of common words costs no more than reading
  * their postings once.
  */
-function pathFreqs(fi: FieldIndex, groups: number[][], offsets: number[], slop: number, x: Exec): Map<number, number> {
-  const live = x.index.liveness;
+function* pathFreqs(fi: FieldIndex, groups: number[][], offsets: number[], slop: number, x: Exec): Work<Map<number, number>> {
+  const live = x.live;
   const cursors = groups.map((tids) => tids.map((tid) => new PositionsCursor(fi, tid)));
   const groupOrd = (g: PositionsCursor[]) => {
     let min = Infinity;
@@ -278,10 +361,12 @@ function pathFreqs(fi: FieldIndex, groups: number[][], offsets: number[], slop: 
   };
   const positions: number[][] = groups.map(() => []);
   const freqs = new Map<number, number>();
+  let n = 0;
   for (;;) {
     let target = -1;
     for (const g of cursors) target = Math.max(target, groupOrd(g));
     if (target === Infinity) break;
+    if ((++n & POSITIONS_TICK) === 0 && (yield* paced(x, target))) break;
     let aligned = true;
     for (const g of cursors) {
       for (const c of g) while (c.ord < target) c.next();
@@ -330,13 +415,14 @@ function allLive(x: Exec, score: number): ScoredDocs {
   return new ScoredDocs(ords, scores, ords.length);
 }
 
-function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): ScoredDocs {
+function* byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
   const fi = x.index.field(field);
   if (!fi) return ScoredDocs.empty();
-  const live = x.index.liveness;
+  const live = x.live;
   const dv = fi.docValues;
   const out = new DocSetBuilder();
-  for (let ord = 0; ord < x.index.maxOrd; ord++) {
+  for (let ord = 0; ord < x.maxOrd; ord++) {
+    if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
     if (live[ord] !== 1) continue;
     const vs = dv.view(ord); // reused array: read by `test`, not kept
     if (vs !== undefined && test(vs)) out.add(ord, score);
@@ -373,28 +459,28 @@ function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefin
   };
 }
 
-function rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): ScoredDocs {
+function* rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping) return ScoredDocs.empty();
   const score = scoring ? q.boost : 0;
   const test = numericRangeTest(q, x);
-  if (test) return byDocValues(q.field, x, score, test);
+  if (test) return yield* byDocValues(q.field, x, score, test);
   const b = rangeBounds(q, mapping, x.registry, x.now);
   const fi = x.index.field(q.field);
   if (!fi) return ScoredDocs.empty();
-  const tids: number[] = [];
-  for (const t of fi.sortedTerms()) if (inRange(t, b)) tids.push(fi.termId(t));
-  return tids.length ? unionConstant(fi, tids, x, score) : ScoredDocs.empty();
+  const tids = yield* expand(fi, { prefix: '', test: (t) => inRange(t, b) }, x);
+  return tids.length ? yield* unionConstant(fi, tids, x, score) : ScoredDocs.empty();
 }
 
-function existsQuery(field: string, x: Exec, score: number): ScoredDocs {
+function* existsQuery(field: string, x: Exec, score: number): Work<ScoredDocs> {
   const fis: FieldIndex[] = [];
   const prefix = field + '.';
   for (const name of x.index.fieldNames()) if (name === field || name.startsWith(prefix)) fis.push(x.index.field(name)!);
   if (!fis.length) return ScoredDocs.empty();
-  const live = x.index.liveness;
+  const live = x.live;
   const out = new DocSetBuilder();
-  for (let ord = 0; ord < x.index.maxOrd; ord++) {
+  for (let ord = 0; ord < x.maxOrd; ord++) {
+    if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
     if (live[ord] !== 1) continue;
     for (const fi of fis) {
       if (fi.has(ord)) {
@@ -420,7 +506,7 @@ function seek(set: ScoredDocs, cursors: Int32Array, k: number, ord: number): boo
  * (`candidateCheck`) — only when some other required clause gives the candidates. A checked `must`
  * clause scores its boost, as the range query it stands for.
  */
-function requiredClauses(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean) {
+function* requiredClauses(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean) {
   const clauses = [...q.must.map((c) => ({ c, scored: true })), ...q.filter.map((c) => ({ c, scored: false }))];
   const checks = clauses.map(({ c }) => candidateCheck(c, x));
   const anyRun = checks.some((check) => check === undefined);
@@ -429,22 +515,30 @@ function requiredClauses(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: 
   /** Per must clause, in order: its doc set's index in `sets` (-1 when checked), and the score of a checked one. */
   const mustSet: number[] = [];
   const mustConstant: number[] = [];
-  clauses.forEach(({ c, scored }, i) => {
+  for (let i = 0; i < clauses.length; i++) {
+    const { c, scored } = clauses[i];
     const check = anyRun ? checks[i] : undefined;
     if (scored) {
       mustSet.push(check ? -1 : sets.length);
       mustConstant.push(check && scoring ? (c as { boost: number }).boost : 0);
     }
     if (check) tests.push(check);
-    else sets.push(run(c, x, scored && scoring));
-  });
+    else sets.push(yield* run(c, x, scored && scoring));
+  }
   return { sets, tests, mustSet, mustConstant };
 }
 
-function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean): ScoredDocs {
-  const { sets: required, tests, mustSet, mustConstant } = requiredClauses(q, x, scoring);
-  const should = q.should.map((c) => run(c, x, scoring));
-  const mustNot = q.mustNot.map((c) => run(c, x, false));
+/** Each clause run to its doc set, in order. */
+function* runAll(clauses: Query[], x: Exec, scoring: boolean): Work<ScoredDocs[]> {
+  const sets: ScoredDocs[] = [];
+  for (const c of clauses) sets.push(yield* run(c, x, scoring));
+  return sets;
+}
+
+function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const { sets: required, tests, mustSet, mustConstant } = yield* requiredClauses(q, x, scoring);
+  const should = yield* runAll(q.should, x, scoring);
+  const mustNot = yield* runAll(q.mustNot, x, false);
   const needed = requiredShouldMatches(q.minimumShouldMatch, should.length, required.length > 0);
   if (should.length && needed > should.length) return ScoredDocs.empty();
   const notCursors = new Int32Array(mustNot.length);
@@ -461,6 +555,7 @@ function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolea
     const shouldCursors = new Int32Array(should.length);
     for (let i = 0; i < driver.length; i++) {
       const ord = driver.ords[i];
+      if ((i & TICK) === TICK && (yield* paced(x, ord))) break;
       let ok = true;
       for (let k = 0; k < required.length && ok; k++) if (k !== driverIdx) ok = seek(required[k], reqCursors, k, ord);
       for (let k = 0; k < tests.length && ok; k++) ok = tests[k](ord);
@@ -491,45 +586,52 @@ function boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolea
       for (let i = 0; i < s.length; i++) scores[i] = f(s.scores[i] * boost);
       return new ScoredDocs(s.ords, scores, s.length);
     }
-    const acc = accumulator(x.index);
+    const acc = takeAccumulator(x.index);
     for (const s of should) for (let i = 0; i < s.length; i++) acc.add(s.ords[i], s.scores[i]);
     acc.drain((ord, count, sum) => {
       if (count < needed || excluded(ord)) return;
       out.add(ord, scoring ? f(f(sum) * boost) : 0);
     });
+    giveBack(x.index, acc);
     return out.build();
   }
   // Only must_not, or nothing: every live document (ES adds a match_all; score 1 × boost).
-  const live = x.index.liveness;
-  for (let ord = 0; ord < x.index.maxOrd; ord++) if (live[ord] === 1 && !excluded(ord)) out.add(ord, scoring ? boost : 0);
+  const live = x.live;
+  for (let ord = 0; ord < x.maxOrd; ord++) {
+    if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
+    if (live[ord] === 1 && !excluded(ord)) out.add(ord, scoring ? boost : 0);
+  }
   return out.build();
 }
 
-function disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): ScoredDocs {
-  const sets = q.queries.map((c) => run(c, x, scoring));
-  const acc = accumulator(x.index);
+function* disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const sets = yield* runAll(q.queries, x, scoring);
+  const acc = takeAccumulator(x.index);
   for (const s of sets) for (let i = 0; i < s.length; i++) acc.add(s.ords[i], s.scores[i]);
   const out = new DocSetBuilder();
   const tie = q.tieBreaker;
   acc.drain((ord, _count, sum, max) => out.add(ord, scoring ? f(f(max + f(tie * f(sum - max))) * q.boost) : 0));
+  giveBack(x.index, acc);
   return out.build();
 }
 
-function scale(set: ScoredDocs, fn: (ord: number, score: number) => number | undefined): ScoredDocs {
+function* scale(set: ScoredDocs, x: Exec, fn: (ord: number, score: number) => number | undefined): Work<ScoredDocs> {
   const out = new DocSetBuilder(set.length);
   for (let i = 0; i < set.length; i++) {
+    if ((i & TICK) === TICK && (yield* paced(x, set.ords[i]))) break;
     const v = fn(set.ords[i], set.scores[i]);
     if (v !== undefined) out.add(set.ords[i], v);
   }
   return out.build();
 }
 
-function functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, scoring: boolean): ScoredDocs {
-  const base = run(q.query, x, true);
-  const filters = q.functions.map((fn) => (fn.filter ? run(fn.filter, x, false) : undefined));
+function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const base = yield* run(q.query, x, true);
+  const filters: Array<ScoredDocs | undefined> = [];
+  for (const fn of q.functions) filters.push(fn.filter ? yield* run(fn.filter, x, false) : undefined);
   const decays = q.functions.map((fn) => (fn.decay ? resolveDecay(fn.decay, resolveFieldMapping(x.mappings, fn.decay.field), x.now, GEO) : undefined));
   const cursors = new Int32Array(q.functions.length);
-  return scale(base, (ord, score) => {
+  return yield* scale(base, x, (ord, score) => {
     const scores: number[] = [];
     const weights: number[] = [];
     for (let k = 0; k < q.functions.length; k++) {
@@ -561,22 +663,28 @@ function functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, s
   });
 }
 
-function nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): ScoredDocs {
+function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const direct = x.index.nested(q.path);
   let children: ScoredDocs;
   let parentOf: Int32Array;
+  let inner: Exec;
   if (direct) {
-    children = run(q.query, { ...x, index: direct.index, reader: new SliceReader() }, scoring);
+    inner = execOf(direct.index, x);
+    children = belowCut(yield* run(q.query, inner, scoring), inner);
     parentOf = direct.parentOf;
   } else {
     const via = [...x.index.nestedPaths()].find((p) => q.path.startsWith(p + '.'));
     if (!via) return ScoredDocs.empty();
     const ni = x.index.nested(via)!;
-    children = nestedQuery(q, { ...x, index: ni.index, reader: new SliceReader() }, scoring);
+    inner = execOf(ni.index, x);
+    children = belowCut(yield* nestedQuery(q, inner, scoring), inner);
     parentOf = ni.parentOf;
   }
+  // Children below the inner cut are exact: so are the parents before the one the cut falls in.
+  const innerCut = inner.cut.below;
+  if (innerCut < parentOf.length && parentOf[innerCut] < x.cut.below) x.cut.below = parentOf[innerCut];
   const out = new DocSetBuilder();
-  const live = x.index.liveness;
+  const live = x.live;
   let i = 0;
   while (i < children.length) {
     const parent = parentOf[children.ords[i]];
@@ -598,14 +706,14 @@ function nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: bo
   return out.build();
 }
 
-function run(q: Query, x: Exec, scoring: boolean): ScoredDocs {
+function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
   switch (q.type) {
     case 'match_all':
       return allLive(x, scoring ? q.boost : 0);
     case 'match_none':
       return ScoredDocs.empty();
     case 'indexed_term':
-      return indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
+      return yield* indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
     case 'term': {
       if (q.field === '_id') {
         const ord = x.index.ordOf(String(q.value));
@@ -617,12 +725,12 @@ function run(q: Query, x: Exec, scoring: boolean): ScoredDocs {
       if (term === undefined) return ScoredDocs.empty();
       if (q.caseInsensitive) {
         const lower = term.toLowerCase();
-        return termPattern({ type: 'term_pattern', field: q.field, pattern: { prefix: '', test: (t) => t.toLowerCase() === lower }, scoring: 'constant', maxExpansions: Infinity, boost: q.boost }, x, scoring);
+        return yield* termPattern({ type: 'term_pattern', field: q.field, pattern: { prefix: '', test: (t) => t.toLowerCase() === lower }, scoring: 'constant', maxExpansions: Infinity, boost: q.boost }, x, scoring);
       }
-      return indexedTerm(q.field, term, q.boost, !SCORED_BY_BM25.has(fieldType(mapping)), x, scoring);
+      return yield* indexedTerm(q.field, term, q.boost, !SCORED_BY_BM25.has(fieldType(mapping)), x, scoring);
     }
     case 'terms': {
-      if (q.field === '_id') return run({ type: 'ids', values: q.values.map(String), boost: q.boost }, x, scoring);
+      if (q.field === '_id') return yield* run({ type: 'ids', values: q.values.map(String), boost: q.boost }, x, scoring);
       const mapping = resolveFieldMapping(x.mappings, q.field);
       const fi = x.index.field(q.field);
       if (!mapping || !fi) return ScoredDocs.empty();
@@ -632,7 +740,7 @@ function run(q: Query, x: Exec, scoring: boolean): ScoredDocs {
         const tid = term === undefined ? -1 : fi.termId(term);
         if (tid >= 0) tids.add(tid);
       }
-      return tids.size ? unionConstant(fi, [...tids], x, scoring ? q.boost : 0) : ScoredDocs.empty();
+      return tids.size ? yield* unionConstant(fi, [...tids], x, scoring ? q.boost : 0) : ScoredDocs.empty();
     }
     case 'ids': {
       const ords = [...new Set(q.values.map((id) => x.index.ordOf(id)).filter((o): o is number => o !== undefined))].sort((a, b) => a - b);
@@ -641,41 +749,41 @@ function run(q: Query, x: Exec, scoring: boolean): ScoredDocs {
       return out.build();
     }
     case 'exists':
-      return existsQuery(q.field, x, scoring ? q.boost : 0);
+      return yield* existsQuery(q.field, x, scoring ? q.boost : 0);
     case 'bool':
-      return boolQuery(q, x, scoring);
+      return yield* boolQuery(q, x, scoring);
     case 'term_pattern':
-      return termPattern(q, x, scoring);
+      return yield* termPattern(q, x, scoring);
     case 'phrase':
-      return phrase(q, x, scoring);
+      return yield* phrase(q, x, scoring);
     case 'range':
-      return rangeQuery(q, x, scoring);
+      return yield* rangeQuery(q, x, scoring);
     case 'constant_score':
-      return run(q.filter, x, false).withScore(scoring ? q.boost : 0);
+      return (yield* run(q.filter, x, false)).withScore(scoring ? q.boost : 0);
     case 'dis_max':
-      return disMax(q, x, scoring);
+      return yield* disMax(q, x, scoring);
     case 'boosting': {
-      const pos = run(q.positive, x, scoring);
-      const neg = run(q.negative, x, false);
+      const pos = yield* run(q.positive, x, scoring);
+      const neg = yield* run(q.negative, x, false);
       const c = new Int32Array(1);
-      return scale(pos, (ord, s) => (scoring ? f(f(seek(neg, c, 0, ord) ? s * q.negativeBoost : s) * q.boost) : 0));
+      return yield* scale(pos, x, (ord, s) => (scoring ? f(f(seek(neg, c, 0, ord) ? s * q.negativeBoost : s) * q.boost) : 0));
     }
     case 'function_score':
-      return functionScore(q, x, scoring);
+      return yield* functionScore(q, x, scoring);
     case 'nested':
-      return nestedQuery(q, x, scoring);
+      return yield* nestedQuery(q, x, scoring);
     case 'geo_distance':
-      return byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
+      return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
         for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
         return false;
       });
     case 'geo_bounding_box':
-      return byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
+      return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
         for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
         return false;
       });
     default:
       // match, match_phrase… never reach here: rewriteQuery lowered them.
-      return run(rewriteQuery(q, x), x, scoring);
+      return yield* run(rewriteQuery(q, x), x, scoring);
   }
 }

@@ -15,9 +15,18 @@ interface QueryDemand {
   clauses: number;
 }
 
-/** The words analysed text would most likely give: an estimate made before analysis, so before the cost. */
-function wordCount(text: unknown): number {
-  return String(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '').length;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * The words analysed text would most likely give: an estimate made before analysis, so before the
+ * cost. One scan that stops past `limit` (a 20 MB text is refused after its first few thousand words).
+ */
+function wordCount(text: unknown, limit: number): number {
+  const s = String(text);
+  WORD.lastIndex = 0;
+  let n = 0;
+  while (n <= limit && WORD.exec(s) !== null) n++;
+  return n;
 }
 
 function children(q: Query): Query[] {
@@ -52,11 +61,13 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
     switch (q.type) {
       case 'match':
       case 'match_bool_prefix':
-        demand.clauses += Math.max(1, wordCount(q.query));
+        demand.clauses += Math.max(1, wordCount(q.query, MAX_CLAUSE_COUNT - demand.clauses));
         break;
-      case 'multi_match':
-        demand.clauses += Math.max(1, wordCount(q.query)) * Math.max(1, q.fields.length);
+      case 'multi_match': {
+        const fields = Math.max(1, q.fields.length);
+        demand.clauses += Math.max(1, wordCount(q.query, Math.ceil((MAX_CLAUSE_COUNT - demand.clauses) / fields))) * fields;
         break;
+      }
       default:
         demand.clauses += 1;
     }

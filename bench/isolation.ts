@@ -1,0 +1,235 @@
+/**
+ * bench:isolation — does one client's hostile load cost everyone else? One gateway child process on
+ * the embedded engine holds ~50,000 Debian packages. A steady probe (`GET /`, PROBE_RATE a second for
+ * PROBE_MS, open loop, from this process) measures p50/p99 alone, then during each hostile load:
+ * pipeline scripts that spin or allocate, a 50 MB `_bulk`, a `(a+)+b` regexp over the keyword field,
+ * a 20 MB `match` text, a 10,000-field document, failed logins at 30 a second. The goal for each:
+ * probe p99 ≤ 2 × baseline p99 + 50 ms. Every hostile request has its own timeout, so the bench always
+ * ends; one that runs out is reported as hung.
+ */
+import http from 'node:http';
+import os from 'node:os';
+import { Pool } from 'undici';
+import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
+import { registerPipeline } from '../spec/pipelines/support.js';
+import { loadCorpus } from './support/corpus.js';
+import { summarize, type Summary } from './support/latency.js';
+import { fmt } from './support/load.js';
+
+const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
+const PROBE_RATE = 20;
+const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 10_000);
+const PROBE_TIMEOUT_MS = 10_000;
+const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
+const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTHORIZATION };
+const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson', authorization: AUTHORIZATION };
+
+interface Outcome {
+  status: number | 'hung' | 'error';
+  ms: number;
+}
+
+interface HostileLoad {
+  name: string;
+  /** Concurrent clients, each sending its request again as soon as it has an answer, while the probe runs. */
+  clients: number;
+  /** Minimum time between two requests of one client (an open-loop rate), 0 for back to back. */
+  intervalMs: number;
+  timeoutMs: number;
+  send: (pool: Pool, signal: AbortSignal, i: number) => Promise<number>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function timed(send: (signal: AbortSignal) => Promise<number>, timeoutMs: number): Promise<Outcome> {
+  const t0 = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const status = await send(signal);
+    return { status, ms: performance.now() - t0 };
+  } catch {
+    return { status: signal.aborted ? 'hung' : 'error', ms: performance.now() - t0 };
+  }
+}
+
+async function statusOf(pool: Pool, signal: AbortSignal, method: 'GET' | 'POST' | 'PUT', path: string, body: string | undefined, headers: Record<string, string>): Promise<number> {
+  const res = await pool.request({ method, path, body, headers, signal, headersTimeout: 0, bodyTimeout: 0 });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+/** `GET /` at PROBE_RATE a second for PROBE_MS; a probe that gets no answer counts as PROBE_TIMEOUT_MS. */
+async function probe(pool: Pool): Promise<Summary & { failed: number }> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < (PROBE_MS / 1000) * PROBE_RATE; i++) {
+    const due = start + (i * 1000) / PROBE_RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    inFlight.push(
+      timed((signal) => statusOf(pool, signal, 'GET', '/', undefined, { authorization: AUTHORIZATION }), PROBE_TIMEOUT_MS).then((o) => {
+        if (o.status !== 200) failed++;
+        latencies.push(o.ms);
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return { ...summarize(latencies), failed };
+}
+
+/** Runs `load` for as long as the probe runs, then waits for its requests in flight (each bounded by its timeout). */
+async function during(load: HostileLoad, url: string, probePool: Pool): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[] }> {
+  const pool = new Pool(url, { connections: load.clients, pipelining: 1 });
+  const outcomes: Outcome[] = [];
+  let running = true;
+  let n = 0;
+  const client = async () => {
+    while (running) {
+      const started = performance.now();
+      const i = n++;
+      outcomes.push(await timed((signal) => load.send(pool, signal, i), load.timeoutMs));
+      const rest = load.intervalMs - (performance.now() - started);
+      if (running && rest > 0) await sleep(rest);
+    }
+  };
+  const clients = Array.from({ length: load.clients }, client);
+  const probed = await probe(probePool);
+  running = false;
+  await Promise.all(clients);
+  await pool.destroy();
+  return { probe: probed, outcomes };
+}
+
+function describeOutcomes(outcomes: Outcome[]): string {
+  const byStatus = new Map<string, number>();
+  for (const o of outcomes) byStatus.set(String(o.status), (byStatus.get(String(o.status)) ?? 0) + 1);
+  const times = summarize(outcomes.map((o) => o.ms));
+  const statuses = [...byStatus].map(([s, k]) => `${s}×${k}`).join(' ');
+  return `${outcomes.length} sent: ${statuses}; p50 ${fmt(times.p50, 0)} ms, max ${fmt(times.max, 0)} ms`;
+}
+
+/** Waits until `GET /` answers within 50 ms again (a previous load's work may still be draining), at most 60 s. */
+async function settle(pool: Pool): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  while (performance.now() < deadline) {
+    const o = await timed((signal) => statusOf(pool, signal, 'GET', '/', undefined, { authorization: AUTHORIZATION }), 5000);
+    if (o.status === 200 && o.ms < 50) return;
+    await sleep(200);
+  }
+}
+
+/** A failed login from 127.0.0.3, so the per-address throttle it earns is not the probe's (which comes from 127.0.0.1). */
+function failedLogin(url: string, i: number, signal: AbortSignal): Promise<number> {
+  const auth = 'Basic ' + Buffer.from(`intruder-${i % 50}:guess-${i}`).toString('base64');
+  return new Promise((resolve, reject) => {
+    const req = http.get(url + '/', { headers: { authorization: auth }, localAddress: '127.0.0.3', signal, agent: false }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', reject);
+  });
+}
+
+async function ingest(url: string, docs: Array<Record<string, unknown>>): Promise<number> {
+  const pool = new Pool(url, { connections: 1 });
+  const t0 = performance.now();
+  const created = await pool.request({
+    method: 'PUT',
+    path: '/packages',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ mappings: { properties: { name: { type: 'keyword' }, summary: { type: 'text' }, section: { type: 'keyword' }, maintainer: { type: 'keyword' } } } }),
+  });
+  if (created.statusCode !== 200) throw new Error(`creating the index failed: ${created.statusCode} ${await created.body.text()}`);
+  await created.body.dump();
+  const CHUNK = 5000;
+  for (let start = 0; start < docs.length; start += CHUNK) {
+    const lines: string[] = [];
+    docs.slice(start, start + CHUNK).forEach((doc, k) => lines.push(JSON.stringify({ index: { _index: 'packages', _id: String(start + k) } }), JSON.stringify(doc)));
+    const last = start + CHUNK >= docs.length;
+    const res = await pool.request({ method: 'POST', path: `/_bulk${last ? '?refresh=true' : ''}`, headers: NDJSON_HEADERS, body: lines.join('\n') + '\n', headersTimeout: 0, bodyTimeout: 0 });
+    const body = (await res.body.json()) as { errors?: boolean };
+    if (res.statusCode !== 200 || body.errors) throw new Error(`bulk load failed at ${start}: ${res.statusCode} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  await pool.close();
+  return performance.now() - t0;
+}
+
+/** About `bytes` of `_bulk` body: corpus documents again, under new ids in their own index. */
+function bigBulk(docs: Array<Record<string, unknown>>, bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const action = JSON.stringify({ index: { _index: 'bulk-sink', _id: `b${i}` } });
+    const source = JSON.stringify(docs[i % docs.length]);
+    lines.push(action, source);
+    size += action.length + source.length + 2;
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function main(): Promise<void> {
+  const data = await tempDir('bench-isolation-');
+  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password });
+  const probePool = new Pool(gw.url, { connections: 32, pipelining: 1 });
+  try {
+    const docs = await loadCorpus(DOCS);
+    const ingestMs = await ingest(gw.url, docs);
+    const spin = await registerPipeline(gw.url, 'id: spin\nroutes: [{ path: /spin, method: POST }]\nstages:\n  - { id: spin, continueOnError: false, script: "function handleRequest() { while (true) {} }" }\n', {}, { auth: AUTHORIZATION });
+    const bomb = await registerPipeline(
+      gw.url,
+      'id: bomb\nroutes: [{ path: /bomb, method: POST }]\nstages:\n  - { id: bomb, continueOnError: false, script: "function handleRequest() { const keep = []; for (;;) keep.push(new Array(1e6).fill(1)); }" }\n',
+      {},
+      { auth: AUTHORIZATION },
+    );
+    if (spin.status !== 201 || bomb.status !== 201) throw new Error(`registering the pipelines failed: ${JSON.stringify([spin.json, bomb.json])}`);
+    const bulk50 = bigBulk(docs, 50 * 1024 * 1024);
+    const words = Array.from({ length: 4_000_000 }, (_, i) => `w${i % 100_000}`).join(' ');
+    const matchText = JSON.stringify({ query: { match: { summary: words.slice(0, 20 * 1024 * 1024) } } });
+    const wideDoc = JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`field_${i}`, i])));
+
+    const loads: HostileLoad[] = [
+      { name: '2 clients: while(true){} script', clients: 2, intervalMs: 0, timeoutMs: 10_000, send: (p, s) => statusOf(p, s, 'POST', '/spin', '{}', JSON_HEADERS) },
+      { name: '2 clients: memory-bomb script', clients: 2, intervalMs: 0, timeoutMs: 10_000, send: (p, s) => statusOf(p, s, 'POST', '/bomb', '{}', JSON_HEADERS) },
+      { name: '50 MB _bulk', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (p, s) => statusOf(p, s, 'POST', '/_bulk', bulk50, NDJSON_HEADERS) },
+      {
+        name: '(a+)+b regexp, 50k keywords',
+        clients: 1,
+        intervalMs: 0,
+        timeoutMs: 30_000,
+        send: (p, s) => statusOf(p, s, 'POST', '/packages/_search', JSON.stringify({ query: { regexp: { name: '(a+)+b' } } }), JSON_HEADERS),
+      },
+      { name: '20 MB match text', clients: 1, intervalMs: 0, timeoutMs: 30_000, send: (p, s) => statusOf(p, s, 'POST', '/packages/_search', matchText, JSON_HEADERS) },
+      { name: '10,000-field document', clients: 1, intervalMs: 0, timeoutMs: 30_000, send: (p, s, i) => statusOf(p, s, 'PUT', `/packages/_doc/wide-${i}`, wideDoc, JSON_HEADERS) },
+      { name: '30 failed logins/s', clients: 1, intervalMs: 1000 / 30, timeoutMs: 10_000, send: (_p, s, i) => failedLogin(gw.url, i, s) },
+    ];
+
+    console.log(
+      `bench:isolation — ${docs.length} documents (ingested in ${fmt(ingestMs / 1000, 1)} s), probe GET / at ${PROBE_RATE}/s for ${PROBE_MS / 1000} s per load, ` +
+        `Node ${process.version}, ${os.availableParallelism()} CPUs`,
+    );
+    await settle(probePool);
+    const baseline = await probe(probePool);
+    const goal = 2 * baseline.p99 + 50;
+    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed); goal under load: p99 ≤ ${fmt(goal)} ms`);
+    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | hostile requests');
+    for (const load of loads) {
+      await settle(probePool);
+      const { probe: p, outcomes } = await during(load, gw.url, probePool);
+      console.log(
+        `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
+          `${(p.p99 <= goal ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${describeOutcomes(outcomes)}`,
+      );
+    }
+  } finally {
+    await probePool.destroy();
+    await gw.stop();
+    await data.remove();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

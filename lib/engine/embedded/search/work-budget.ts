@@ -1,0 +1,76 @@
+/** How long one stretch of a request's work may hold the event loop before it gives other requests a turn. */
+export const SLICE_MS = 10;
+
+/**
+ * `search.default_search_timeout` of this engine: a search that names no `timeout` stops
+ * collecting after this long and answers what it has with `timed_out: true` (Elasticsearch's
+ * default is -1, none; here no search may run forever).
+ */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
+
+/** One turn of the event loop: whatever I/O and timers are ready run before the caller resumes. */
+export function eventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Work written as a generator: it yields where it may pause, and returns its result. */
+export type Work<T> = Generator<void, T, void>;
+
+/**
+ * The clock of one request's long work. Contract: a long loop calls `check()` every few thousand
+ * units of work (one clock read); when it answers true, the loop's generator yields and `drive`
+ * gives the event loop a turn before resuming it. `timedOut` turns true once the deadline has
+ * passed and stays so: loops that see it stop, and the work answers what it has.
+ */
+export class WorkBudget {
+  /** Never pauses, never times out: work run to completion at once (`runAtOnce`). */
+  static readonly unbounded = new WorkBudget(Infinity, false);
+
+  timedOut = false;
+  private sliceEnd: number;
+
+  /** `deadline` in performance.now() milliseconds (Infinity: none). */
+  constructor(readonly deadline: number, private readonly cooperative = true) {
+    this.sliceEnd = performance.now() + SLICE_MS;
+  }
+
+  /** A budget of `timeoutMs` from `started` (performance.now() ms); a negative timeout is none. */
+  static of(started: number, timeoutMs: number): WorkBudget {
+    return new WorkBudget(timeoutMs < 0 ? Infinity : started + timeoutMs);
+  }
+
+  /** True when the current slice is used up (the caller should yield); records a passed deadline. */
+  check(): boolean {
+    if (!this.cooperative) return false;
+    const now = performance.now();
+    if (now >= this.deadline) this.timedOut = true;
+    return now >= this.sliceEnd;
+  }
+
+  /** Gives the event loop a turn when the slice is used up; for async callers between steps. */
+  async pause(): Promise<void> {
+    if (this.check()) await this.turn();
+  }
+
+  /** Runs work to its end, giving the event loop a turn at each pause it asks for. */
+  async drive<T>(work: Work<T>): Promise<T> {
+    for (;;) {
+      const step = work.next();
+      if (step.done) return step.value;
+      await this.turn();
+    }
+  }
+
+  private async turn(): Promise<void> {
+    await eventLoopTurn();
+    this.sliceEnd = performance.now() + SLICE_MS;
+  }
+}
+
+/** Runs work synchronously to its end (its pauses are skipped). */
+export function runAtOnce<T>(work: Work<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
