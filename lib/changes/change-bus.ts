@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ChangeEvent, NewChange } from './change-event.js';
+import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
 
 /**
  * Carries ChangeEvents from the node that made a write to every node with a live stream on
@@ -72,6 +72,13 @@ export interface ChangeBus {
    * token for a stream's initial message, read after `subscribed` and before the initial state.
    */
   head(index: string): Promise<string>;
+
+  /**
+   * Index events (delete, close) of every index, from every node: what each node's caches of an
+   * index (mappings known, apps prepared) must drop. Live and at-most-once like `changes`, from
+   * the moment this node subscribes; no history. Completes on `close()`.
+   */
+  indexChanges(): Observable<IndexChange>;
 
   /** Live subscriptions (subscribers of `changes`) and index channels this node holds. */
   stats(): ChangeBusStats;

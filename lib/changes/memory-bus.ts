@@ -1,5 +1,5 @@
-import type { Observable } from 'rxjs';
-import { stampChange, type ChangeEvent, type NewChange } from './change-event.js';
+import { Subject, type Observable } from 'rxjs';
+import { stampChange, type ChangeEvent, type IndexChange, type NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, newEpoch } from './position.js';
@@ -20,10 +20,15 @@ export class MemoryChangeBus implements ChangeBus {
   private readonly capacity: number;
   private readonly histories = new Map<string, IndexHistory>();
   private readonly fanOut = new LocalFanOut({ onFirstSubscriber: () => {}, onLastSubscriber: () => {} });
+  private readonly indexEvents = new Subject<IndexChange>();
   private closed = false;
 
   constructor(options: ChangeBusOptions = {}) {
     this.capacity = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
+  }
+
+  indexChanges(): Observable<IndexChange> {
+    return this.indexEvents.asObservable();
   }
 
   async publish(change: NewChange): Promise<string> {
@@ -33,6 +38,7 @@ export class MemoryChangeBus implements ChangeBus {
     const event = stampChange(change, formatPosition(this.epoch, offset));
     history.ring[offset % this.capacity] = event;
     this.fanOut.deliver(change.index, event);
+    if (event.kind === 'index') this.indexEvents.next(event);
     return event.position;
   }
 
@@ -67,6 +73,7 @@ export class MemoryChangeBus implements ChangeBus {
   async close(): Promise<void> {
     this.closed = true;
     this.fanOut.close();
+    this.indexEvents.complete();
   }
 
   private historyOf(index: string): IndexHistory {

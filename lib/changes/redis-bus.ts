@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import type { Observable } from 'rxjs';
-import type { ChangeEvent, NewChange } from './change-event.js';
+import { Observable, Subject } from 'rxjs';
+import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, historyGone, newEpoch, parsePosition, type Position } from './position.js';
@@ -19,6 +19,8 @@ export function changeChannel(index: string): string {
   return `gw:changes:{${index}}`;
 }
 const CHANNEL_PREFIX = 'gw:changes:{';
+/** pub/sub channel of every index event (delete, close), for the nodes' caches: no history. */
+const INDEX_EVENTS_CHANNEL = 'gw:index-events';
 const historyKey = (index: string) => `gw:changes:{${index}}:history`;
 const metaKey = (index: string) => `gw:changes:{${index}}:meta`;
 
@@ -38,13 +40,18 @@ end
  * Publish and history append in one script, so they are atomic per index. A missing meta hash
  * means a new life of the history (first use, or Redis lost its data): a fresh epoch, and any
  * orphaned stream entries are dropped so offsets restart at 1.
- * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position.
+ * An index event also goes to the channel of every index event (ARGV[5], '' for a document
+ * event), before its index's channel: a node has dropped its caches of an index by the time its
+ * streams on that index see the event.
+ * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position,
+ * index-events channel or ''.
  */
 const PUBLISH_SCRIPT = `
 ${ENSURE_EPOCH}local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
 local position = epoch .. '-' .. string.format('%016d', top)
 local event = '{"position":"' .. position .. '",' .. string.sub(ARGV[4], 2)
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], string.format('%d-0', top), 'e', event)
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], event) end
 redis.call('PUBLISH', ARGV[3], event)
 return position
 `;
@@ -80,7 +87,7 @@ interface HistoryRead {
 }
 
 interface ScriptCommands {
-  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string): Promise<string>;
+  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string): Promise<string>;
   gwChangesRead(
     meta: string,
     history: string,
@@ -132,6 +139,9 @@ export class RedisChangeBus implements ChangeBus {
   private firstConnect = true;
   private lastError = '';
   private closed = false;
+  /** Index events of every index, for `indexChanges()`; its channel is held while it has watchers. */
+  private readonly indexEvents = new Subject<IndexChange>();
+  private indexWatchers = 0;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
@@ -166,6 +176,7 @@ export class RedisChangeBus implements ChangeBus {
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
       for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
+      if (this.indexWatchers > 0) this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
     });
     this.sub.on('message', (channelName: string, message: string) => this.receive(channelName, message));
 
@@ -187,10 +198,22 @@ export class RedisChangeBus implements ChangeBus {
         String(this.historyLength),
         changeChannel(change.index),
         event,
+        change.kind === 'index' ? INDEX_EVENTS_CHANNEL : '',
       );
     } catch (err) {
       throw busUnavailable(`publishing to Redis failed: ${(err as Error).message}`);
     }
+  }
+
+  indexChanges(): Observable<IndexChange> {
+    return new Observable<IndexChange>((subscriber) => {
+      if (this.indexWatchers++ === 0 && this.sub.status === 'ready') this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
+      const subscription = this.indexEvents.subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        if (--this.indexWatchers === 0 && !this.closed && this.sub.status === 'ready') this.sub.unsubscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
+      };
+    });
   }
 
   changes(index: string): Observable<ChangeEvent> {
@@ -224,6 +247,7 @@ export class RedisChangeBus implements ChangeBus {
     if (this.closed) return;
     this.closed = true;
     this.fanOut.close();
+    this.indexEvents.complete();
     for (const channel of this.channels.values()) channel.settleLive(busClosed());
     this.channels.clear();
     await Promise.all([this.pub, this.sub].map((conn) => (conn.status === 'ready' ? conn.quit().catch(() => conn.disconnect()) : conn.disconnect())));
@@ -313,6 +337,14 @@ export class RedisChangeBus implements ChangeBus {
 
   /** One JSON.parse per message, whatever the number of local subscribers. */
   private receive(channelName: string, message: string): void {
+    if (channelName === INDEX_EVENTS_CHANNEL) {
+      try {
+        this.indexEvents.next(JSON.parse(message) as IndexChange);
+      } catch {
+        this.log(`change bus: dropped a malformed message on ${channelName}`);
+      }
+      return;
+    }
     if (!channelName.startsWith(CHANNEL_PREFIX)) return;
     const index = channelName.slice(CHANNEL_PREFIX.length, -1);
     const channel = this.channels.get(index);

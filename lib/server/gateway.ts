@@ -59,12 +59,17 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const hub = new StreamHub(bus, backend, config.streams);
     const typed = new TypedDocuments(backend);
     const apps = new AppRegistry(engine);
-    // what an index took with it when it was deleted through this node
+    // what an index took with it when it was deleted through this node: its stored records
+    // (once, before the delete is answered) and this node's cache of it
     publisher.onIndexChange(async ({ index, op }) => {
       if (op !== 'delete') return;
       typed.forgetIndices([index]);
       await appCredentials.deleteAll(index);
       await apps.forget(index);
+    });
+    // every other node drops its cache of it when the index event reaches it through the bus
+    const indexFeed = bus.indexChanges().subscribe(({ index, op }) => {
+      if (op === 'delete') typed.forgetIndices([index]);
     });
     await loadSandbox();
     pipelineRegistry = new PipelineRegistry(engine, bus, log);
@@ -110,6 +115,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         });
         authenticator.close();
         pipelineRegistry?.close();
+        indexFeed.unsubscribe();
         await scripts?.close();
         limiterRedis?.disconnect();
         await bus.close();

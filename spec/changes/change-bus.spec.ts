@@ -16,6 +16,8 @@ interface BusUnderTest {
   reset(bus: ChangeBus): Promise<ChangeBus>;
   /** Subscribers the outside world sees for the index's channel (Redis: PUBSUB NUMSUB). */
   channelSubscribers(bus: ChangeBus, index: string): Promise<number>;
+  /** Nodes whose feed of every index event is live (Redis: PUBSUB NUMSUB of its channel; memory: always). */
+  indexFeedsLive(count: number): Promise<boolean>;
   /** Memory only: local delivery is synchronous; over Redis it comes back on the subscriber connection. */
   deliversBeforePublishResolves: boolean;
 }
@@ -36,6 +38,9 @@ const IMPLEMENTATIONS: BusUnderTest[] = [
     },
     async channelSubscribers(bus) {
       return bus.stats().channels;
+    },
+    async indexFeedsLive() {
+      return true;
     },
   },
   {
@@ -59,6 +64,10 @@ const IMPLEMENTATIONS: BusUnderTest[] = [
     async channelSubscribers(_bus, index) {
       const [, count] = (await admin!.pubsub('NUMSUB', `gw:changes:{${index}}`)) as [string, number];
       return Number(count);
+    },
+    async indexFeedsLive(count) {
+      const [, live] = (await admin!.pubsub('NUMSUB', 'gw:index-events')) as [string, number];
+      return Number(live) >= count;
     },
   },
 ];
@@ -250,6 +259,27 @@ for (const impl of IMPLEMENTATIONS) {
       expect(events[2]).to.deep.equal({ kind: 'index', index, op: 'delete', time: 1234, position: events[2].position });
       expect(await bus.history(index, start)).to.deep.equal(events);
       expect(seen.completed).to.equal(false);
+    });
+
+    it('indexChanges() carries every index\'s delete and close events to every node, documents not', async () => {
+      const other = impl.create(50);
+      try {
+        const index = uniqueIndex();
+        const here: unknown[] = [];
+        const there: unknown[] = [];
+        const subs = [bus.indexChanges().subscribe((e) => here.push(e)), other.indexChanges().subscribe((e) => there.push(e))];
+        await eventually(() => impl.indexFeedsLive(impl.name === 'memory' ? 1 : 2));
+        await bus.publish(docChange(index, 'a', 1));
+        await bus.publish({ kind: 'index', index, op: 'close' });
+        await bus.publish({ kind: 'index', index: `${index}-2`, op: 'delete' });
+        const expected = (n: number) => (n === 0 ? { kind: 'index', index, op: 'close' } : { kind: 'index', index: `${index}-2`, op: 'delete' });
+        await eventually(() => here.length === 2 && (impl.name === 'memory' || there.length === 2));
+        here.forEach((e, n) => expect(e).to.include(expected(n)));
+        if (impl.name !== 'memory') there.forEach((e, n) => expect(e).to.include(expected(n)));
+        for (const sub of subs) sub.unsubscribe();
+      } finally {
+        await other.close();
+      }
     });
 
     it('close() completes every live observable and refuses to publish', async () => {
