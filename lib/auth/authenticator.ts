@@ -71,19 +71,20 @@ export class Authenticator {
 
   /** `ip`: the client address, for the per-address failure budget (absent: not counted by address). */
   async authenticate(header: string | undefined, path: string, ip?: string): Promise<Principal> {
-    const creds = parseBasic(header);
-    if (!creds || header === undefined) {
-      throw errors.unauthenticated(`missing authentication credentials for REST request [${path}]`, this.realm);
-    }
     const throttle = this.options.throttle;
-    const hit = this.cache.get(header);
+    // a header verified before is found as it is: only an unknown one needs decoding
+    const hit = header === undefined ? undefined : this.cache.get(header);
     if (hit) {
-      throttle?.refuseIfBlocked(creds.username, ip);
+      throttle?.refuseIfBlocked(hit.username, ip);
       if (isExpired(hit.credential)) {
         this.cache.dropUser(hit.username);
         throw this.expired(hit.credential, path);
       }
       return hit;
+    }
+    const creds = parseBasic(header);
+    if (!creds || header === undefined) {
+      throw errors.unauthenticated(`missing authentication credentials for REST request [${path}]`, this.realm);
     }
     await throttle?.attempt(creds.username, ip);
     const wrong = () => errors.unauthenticated(`unable to authenticate user [${creds.username}] for REST request [${path}]`, this.realm);

@@ -14,19 +14,19 @@ import { classifyRequest, isSystemIndex, SYSTEM_INDEX_PREFIX } from './classify/
  * could complete (Elasticsearch matches hidden dot-indices with dot-prefixed patterns), or when it
  * (or every index) is expanded with `expand_wildcards` including hidden indices.
  */
-export function checkSystemIndices(info: Classification, querystring: string): void {
-  const reached = systemIndexReached(info, querystring);
+export function checkSystemIndices(info: Classification): void {
+  const reached = systemIndexReached(info);
   if (reached !== undefined) {
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized: index [${reached}] is a system index of the gateway, reachable only through its own APIs`);
   }
 }
 
-function systemIndexReached(info: Classification, querystring: string): string | undefined {
+function systemIndexReached(info: Classification): string | undefined {
   // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it safe.
   const excluded = info.indices.some((e) => e.startsWith('-') && coversSystemIndices(e.slice(1)));
   // With hidden indices expanded, a wildcard or every index reaches system indices too: fine for
   // reading index metadata (`_cat/indices?expand_wildcards=all`), not for documents or changes.
-  const hiddenReach = !excluded && /(^|&)expand_wildcards=[^&]*(all|hidden)/.test(querystring)
+  const hiddenReach = () => !excluded && info.expandsHidden
     && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
   for (const expression of info.indices) {
     if (expression.startsWith('-')) continue; // an exclusion only ever takes indices away
@@ -36,9 +36,9 @@ function systemIndexReached(info: Classification, querystring: string): string |
       continue;
     }
     const prefix = expression.slice(0, star);
-    if (prefix.startsWith('.') ? !excluded && (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) : hiddenReach) return expression;
+    if (prefix.startsWith('.') ? !excluded && (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) : hiddenReach()) return expression;
   }
-  if (info.allIndices && hiddenReach) return '_all';
+  if (info.allIndices && hiddenReach()) return '_all';
   return undefined;
 }
 
@@ -61,7 +61,7 @@ export function systemIndexGuard(): Interceptor {
   return (next: Dispatch): Dispatch => async (req) => {
     const body = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
     const info = req.info ?? classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body });
-    checkSystemIndices(info, req.querystring ?? '');
+    checkSystemIndices(info);
     return next(req);
   };
 }

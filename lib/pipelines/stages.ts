@@ -80,7 +80,7 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
   const { authorizer, caller, category } = services;
   const req = context.request;
   let asked = requestOf(context, caller);
-  checkSystemIndices(classifyRequest(asked), asked.querystring);
+  checkSystemIndices(classifyRequest(asked));
   for (const principal of principalsOf(services)) {
     if (category !== undefined && !principal.credential.categories.includes(category as never)) {
       throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);

@@ -88,6 +88,11 @@ export interface Classification {
   /** False for an API the classifier does not know: refused for scoped credentials. */
   known: boolean;
   /**
+   * Wildcards expand to hidden indices too: `expand_wildcards` (the URL's, decoded, or an
+   * `_msearch` header's) includes `all` or `hidden`.
+   */
+  expandsHidden: boolean;
+  /**
    * Where the path's index list is, when a wildcard or every-index request can be narrowed to the
    * indices a credential may see; absent when it cannot be (the indices are then checked strictly).
    */

@@ -19,7 +19,7 @@ export function classify(maxContentLength: number): Middleware<GatewayState> {
       info = classifyRequest({ ...req, body });
       if (info.forward !== undefined && info.forward !== body) ctx.state.body = Buffer.from(info.forward);
     }
-    checkSystemIndices(info, ctx.querystring);
+    checkSystemIndices(info);
     ctx.state.request = info;
     await next();
   };

@@ -149,7 +149,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const streamQuery = /(^|&)(stream|streamonly)=/.test(rawQuery) ? rawQuery : `${rawQuery}${rawQuery ? '&' : ''}stream=true`;
     const asked = { method, path: `/${pathPart}`, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer };
     const info = classifyRequest(asked);
-    checkSystemIndices(info, streamQuery);
+    checkSystemIndices(info);
     const decision = await deps.authorizer.authorize(principal, asked, info);
     const querystring = decision.querystring;
     const segments = decision.path.split('/').filter(Boolean).map(decodeURIComponent);

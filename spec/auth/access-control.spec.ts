@@ -172,8 +172,14 @@ describe('access control', function () {
           expect(res.json.error.type).to.equal('security_exception');
         }
       }
-      const all = await call(gw.url, 'POST', '/_search?expand_wildcards=all', { body: {} });
-      expect(all.status, 'every index, hidden ones included').to.equal(403);
+      // every index, hidden ones included: however the parameter is written, or an _msearch header's
+      for (const qs of ['expand_wildcards=all', 'expand_wildcards=%61ll', 'expand%5Fwildcards=open,hidden', 'expand_wildcards=open&expand_wildcards=hidden']) {
+        const all = await call(gw.url, 'POST', `/*/_search?${qs}`, { body: {} });
+        expect(all.status, qs).to.equal(403);
+      }
+      const msearch = await call(gw.url, 'POST', '/_msearch', { body: '{"index":"*","expand_wildcards":"all"}\n{}\n', headers: { 'content-type': 'application/x-ndjson' } });
+      expect(msearch.status, msearch.text).to.equal(403);
+      expect(msearch.text).to.not.include('hash');
     });
 
     it('a credential cannot grant more than it has', async () => {

@@ -20,6 +20,14 @@ export interface BodyTarget {
 /** Where a reader leaves the body as it must be forwarded. */
 export interface BodyReading {
   forward?: string;
+  /** A body's own `expand_wildcards` (an `_msearch` header's) reaches hidden indices. */
+  expandsHidden?: boolean;
+}
+
+/** Does an `expand_wildcards` value (a comma list, or a list) include hidden indices? */
+export function expandsHiddenIndices(value: unknown): boolean {
+  const values = Array.isArray(value) ? value : [value];
+  return values.some((v) => typeof v === 'string' && /(^|,)\s*(all|hidden)\s*(,|$)/.test(v));
 }
 
 /** The expression reported when a body names an index the classifier cannot read. */
@@ -155,6 +163,7 @@ export function msearchTargets(body: Body, read: BodyReading, template: boolean)
   const entries = readMsearch(textOf(body));
   for (const e of entries) {
     const named = ['index', 'indices'].filter((k) => k in e.header);
+    if (expandsHiddenIndices(e.header.expand_wildcards)) read.expandsHidden = true;
     if (!named.length) t.add(null, 'read');
     for (const k of named) t.addValue(e.header[k], 'read');
     // a body line that names an index as a header would is read as one: no reader may take it for a header unseen

@@ -4,6 +4,7 @@ import {
   credentialTargets,
   declarativeTargets,
   docsTargets,
+  expandsHiddenIndices,
   msearchTargets,
   namedIndexTargets,
   reindexTargets,
@@ -32,9 +33,10 @@ export function classifyRequest(req: ClassifiableRequest): Classification {
   const segments = pathSegments(req.path);
   const params = new URLSearchParams(req.querystring ?? '');
   const c = new Classifying(method, params, req.body, segments);
-  for (const name of ['index', 'indices']) {
+  // (a query string that can hold no such name is not searched: an encoded one, `%69ndex`, has a `%`)
+  if (req.querystring && (req.querystring.includes('ind') || req.querystring.includes('%'))) {
     // a parameter naming indices is read like a body's index: checked, never narrowed
-    for (const value of params.getAll(name)) c.queryIndex(value);
+    for (const name of ['index', 'indices']) for (const value of params.getAll(name)) c.queryIndex(value);
   }
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
   const head = segments[0];
@@ -88,6 +90,7 @@ class Classifying implements BodyReading {
   id: string | undefined;
   type: string | undefined;
   forward: string | undefined;
+  expandsHidden = false;
 
   constructor(
     readonly method: string,
@@ -193,6 +196,7 @@ class Classifying implements BodyReading {
       segments: this.segments,
       readsBody: this.readsBody,
       known: this.known,
+      expandsHidden: this.expandsHidden || this.params.getAll('expand_wildcards').some(expandsHiddenIndices),
     };
     if (this.mixed) out.perIndex = this.perIndex;
     if (this.id !== undefined) out.id = this.id;

@@ -134,6 +134,16 @@ describe('classifyRequest: indices named in bodies', () => {
     });
   });
 
+  describe('parameters naming indices', () => {
+    it('index= and indices=, encoded or not, are targets that cannot be narrowed', () => {
+      for (const qs of ['index=other', 'indices=other', '%69ndex=other', 'ind%65x=other', 'a=1&index=x,other']) {
+        const c = classifyRequest({ method: 'GET', path: '/mine/_field_caps', querystring: qs });
+        expect(c.indices, qs).to.include('other');
+        expect(c.sources, qs).to.deep.include({ expression: 'other', from: 'query' });
+      }
+    });
+  });
+
   describe('_mget and _mtermvectors', () => {
     it('docs[]._index, falling back to the path index', () => {
       const c = post('/shop/_mget', JSON.stringify({ docs: [{ _index: 'logs', _id: '1' }, { _id: '2' }, { _index: 'other', _id: '3' }] }));
