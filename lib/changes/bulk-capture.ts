@@ -1,6 +1,6 @@
-import { Transform, type TransformCallback } from 'node:stream';
 import type { DocumentOp, NewChange } from './change-event.js';
 import { changeOf, type WriteAck } from './write-changes.js';
+import { bulkText, readBulk } from '../ndjson/index.js';
 
 /** One `_bulk` item as the request described it. */
 interface BulkItem {
@@ -15,117 +15,55 @@ interface BulkItem {
   id?: string;
 }
 
-const ACTIONS: Record<string, DocumentOp> = { index: 'index', create: 'create', update: 'update', delete: 'delete' };
+/** What a `_bulk` body is about to do, item by item, and the body to send in its place. */
+export interface BulkCapture {
+  readonly items: BulkItem[];
+  /**
+   * The body with `"_source": true` asked of every update action that does not choose its own
+   * `_source` (the event needs the updated document); otherwise the body as read.
+   */
+  readonly body: string;
+}
 
 /**
- * Watches a `_bulk` body on its way to the engine without holding it back: lines are forwarded as
- * they arrive. It remembers each item's action and source (for the change events), and asks the
- * engine to return the full source of updated documents (`"_source": true` on update actions that
- * do not choose their own `_source`). Lines it cannot read are forwarded untouched: the engine
- * gives the error.
+ * Reads a `_bulk` body with the one bulk reader (lib/ndjson) and remembers each item's action and
+ * source (for the change events), asking the engine to return the full source of updated
+ * documents. A body the reader refuses throws the engine's own 400.
+ *
+ * @param urlSource what the URL's `_source` parameters ask updated items to return (`true` for
+ *   everything, another value for a filter), or undefined when the URL says nothing.
  */
-export class BulkCapture extends Transform {
-  readonly items: BulkItem[] = [];
-
-  /**
-   * @param urlSource what the URL's `_source` parameters ask updated items to return (`true`
-   *   for everything, another value for a filter), or undefined when the URL says nothing.
-   */
-  constructor(private readonly urlSource?: unknown) {
-    super();
-  }
-
-  private rest = '';
-  private expectSourceFor: BulkItem | undefined;
-  /** An update action waits for its body: whether to ask for `_source` depends on both lines. */
-  private pendingUpdate: { item: BulkItem; name: string; meta: Record<string, unknown> } | undefined;
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    const text = this.rest + chunk.toString('utf8');
-    const lastNewline = text.lastIndexOf('\n');
-    if (lastNewline < 0) {
-      this.rest = text;
-      return done();
-    }
-    this.rest = text.slice(lastNewline + 1);
-    let out = '';
-    for (const line of text.slice(0, lastNewline).split('\n')) {
-      const held = this.pendingUpdate !== undefined;
-      const written = this.line(line);
-      if (!held && this.pendingUpdate !== undefined) continue; // an update action, held for its body
-      out += written + '\n';
-    }
-    done(null, out);
-  }
-
-  /** The whole body at once (a body already read): what the stream would have forwarded. */
-  rewrite(text: string): string {
-    let out = '';
-    const collect = (_err?: Error | null, data?: unknown) => {
-      if (data !== undefined && data !== null) out += String(data);
+export function captureBulk(text: string, urlSource?: unknown): BulkCapture {
+  const entries = readBulk(text);
+  const items: BulkItem[] = [];
+  let rewritten = false;
+  for (const entry of entries) {
+    const { meta } = entry;
+    const item: BulkItem = {
+      op: entry.action,
+      injectedSource: false,
+      index: entry.index,
+      id: typeof meta._id === 'string' ? meta._id : undefined,
     };
-    this._transform(Buffer.from(text), 'utf8', collect);
-    this._flush(collect);
-    return out;
-  }
-
-  override _flush(done: TransformCallback): void {
-    let out = this.rest ? this.line(this.rest) : '';
-    if (this.pendingUpdate) {
-      // an update action without a body: forward it as it came, the engine reports the error
-      out += JSON.stringify({ [this.pendingUpdate.name]: this.pendingUpdate.meta });
-      this.pendingUpdate = undefined;
-    }
-    done(null, out || undefined);
-  }
-
-  private line(line: string): string {
-    if (line.trim() === '') return line;
-    if (this.expectSourceFor) {
-      this.expectSourceFor.sourceText = line;
-      this.expectSourceFor = undefined;
-      return line;
-    }
-    if (this.pendingUpdate) {
-      const { item, name, meta } = this.pendingUpdate;
-      this.pendingUpdate = undefined;
-      let bodySource: unknown;
-      try {
-        bodySource = (JSON.parse(line) as Record<string, unknown>)?._source;
-      } catch {
-        /* the engine reports it */
-      }
-      const chosen = '_source' in meta ? meta._source : bodySource !== undefined ? bodySource : this.urlSource;
-      if (chosen === undefined) {
-        item.injectedSource = true;
-        return JSON.stringify({ [name]: { ...meta, _source: true } }) + '\n' + line;
-      }
-      item.clientSource = chosen;
-      return JSON.stringify({ [name]: meta }) + '\n' + line;
-    }
-    let action: Record<string, Record<string, unknown>>;
+    items.push(item);
+    if (entry.action === 'index' || entry.action === 'create') item.sourceText = entry.sourceText;
+    if (entry.action !== 'update') continue;
+    let bodySource: unknown;
     try {
-      action = JSON.parse(line);
+      bodySource = (JSON.parse(entry.sourceText ?? '') as Record<string, unknown> | null)?._source;
     } catch {
-      return line;
+      /* the engine reports it */
     }
-    const name = action && typeof action === 'object' ? Object.keys(action)[0] : undefined;
-    const op = name ? ACTIONS[name] : undefined;
-    if (!op) return line;
-    const item: BulkItem = { op, injectedSource: false };
-    this.items.push(item);
-    if (op === 'index' || op === 'create') this.expectSourceFor = item;
-    const meta = action[name!];
-    if (meta && typeof meta === 'object') {
-      item.index = typeof meta._index === 'string' ? meta._index : undefined;
-      item.id = typeof meta._id === 'string' ? meta._id : undefined;
+    const chosen = '_source' in meta ? meta._source : bodySource !== undefined ? bodySource : urlSource;
+    if (chosen !== undefined) {
+      item.clientSource = chosen;
+      continue;
     }
-    if (op === 'update' && meta && typeof meta === 'object') {
-      this.pendingUpdate = { item, name: name!, meta };
-      return ''; // written together with the body line
-    }
-    return line;
+    item.injectedSource = true;
+    entry.actionText = JSON.stringify({ update: { ...meta, _source: true } });
+    rewritten = true;
   }
+  return { items, body: rewritten ? bulkText(entries) : bulkText(entries, text) };
 }
 
 /**

@@ -15,5 +15,5 @@ export function createChangeBus(config: Pick<Config, 'redisUrl'>, options: Redis
   return config.redisUrl ? new RedisChangeBus(config.redisUrl, options) : new MemoryChangeBus(options);
 }
 export { changeOf, typeOfSource, TYPE_FIELD, type WriteAck } from './write-changes.js';
-export { BulkCapture, bulkChanges } from './bulk-capture.js';
+export { bulkChanges, captureBulk, type BulkCapture } from './bulk-capture.js';
 export { ChangePublisher, type IndexChangeHandler } from './change-publisher.js';

@@ -1,4 +1,4 @@
-import { BulkCapture, bulkChanges, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
+import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import { readBody, type EngineRequest, type EngineResponse } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
@@ -167,11 +167,11 @@ async function update(calls: EngineCalls, publisher: ChangePublisher, req: Engin
 async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest): Promise<EngineResponse> {
   const params = new URLSearchParams(req.querystring ?? '');
   const filtered = params.has('_source_includes') || params.has('_source_excludes') || (params.has('_source') && params.get('_source') !== 'true');
-  const capture = new BulkCapture(filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
-  // update actions may grow by `"_source":true`: the captured body is what goes on
   const text = await bodyText(req);
-  const body = text === undefined ? undefined : capture.rewrite(text);
-  const { res, answer } = await calls.forward(req, body);
+  if (text === undefined) return calls.next(req); // the engine answers a bulk without a body
+  // update actions may grow by `"_source":true`: the captured body is what goes on
+  const capture = captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
+  const { res, answer } = await calls.forward(req, capture.body);
   const acked = answer as { items?: Array<Record<string, WriteAck>> } | undefined;
   if (res.status < 300 && acked?.items) {
     const needsRead: number[] = [];
