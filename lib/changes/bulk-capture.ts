@@ -1,6 +1,7 @@
 import type { DocumentOp, NewChange } from './change-event.js';
 import { changeOf, type WriteAck } from './write-changes.js';
 import { bulkText, readBulk } from '../ndjson/index.js';
+import { TimeSlice } from './time-slice.js';
 
 /** One `_bulk` item as the request described it. */
 interface BulkItem {
@@ -70,10 +71,12 @@ export function captureBulk(text: string, urlSource?: unknown): BulkCapture {
  * The changes of an acknowledged `_bulk`, from the captured request and the engine's answer.
  * Removes the `get` members the capture asked for, so the client sees the answer it would have had.
  */
-export function bulkChanges(capture: BulkCapture, response: { items?: Array<Record<string, WriteAck>> }, needsRead: number[] = []): NewChange[] {
+export async function bulkChanges(capture: BulkCapture, response: { items?: Array<Record<string, WriteAck>> }, needsRead: number[] = []): Promise<NewChange[]> {
   const changes: NewChange[] = [];
   const items = response.items ?? [];
+  const slice = new TimeSlice(); // a large bulk's sources are parsed a slice at a time
   for (let i = 0; i < items.length && i < capture.items.length; i++) {
+    await slice.pause();
     const entry = items[i];
     const ack = entry[Object.keys(entry)[0]];
     const item = capture.items[i];

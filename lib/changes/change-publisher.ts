@@ -1,5 +1,6 @@
 import type { ChangeBus } from './change-bus.js';
 import type { IndexChange, NewChange } from './change-event.js';
+import { TimeSlice } from './time-slice.js';
 
 /** What this node does once an index it deleted or closed is gone (drop credentials, caches…). */
 export type IndexChangeHandler = (change: Pick<IndexChange, 'index' | 'op'>) => Promise<void> | void;
@@ -23,8 +24,10 @@ export class ChangePublisher {
   }
 
   async publish(changes: Iterable<NewChange | undefined>): Promise<void> {
+    const slice = new TimeSlice(); // the events of a large write go out a slice at a time
     for (const change of changes) {
       if (!change) continue;
+      await slice.pause();
       try {
         await this.bus.publish(change);
       } catch (err) {

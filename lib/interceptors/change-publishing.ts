@@ -175,7 +175,7 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
   const acked = answer as { items?: Array<Record<string, WriteAck>> } | undefined;
   if (res.status < 300 && acked?.items) {
     const needsRead: number[] = [];
-    const changes = bulkChanges(capture, acked, needsRead);
+    const changes = await bulkChanges(capture, acked, needsRead);
     for (const i of needsRead) {
       // the client filtered an update's returned source: the event needs the whole document
       const entry = acked.items[i];
