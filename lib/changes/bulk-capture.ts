@@ -1,6 +1,6 @@
 import type { DocumentOp, NewChange } from './change-event.js';
 import { changeOf, type WriteAck } from './write-changes.js';
-import { bulkText, readBulk } from '../ndjson/index.js';
+import { bulkText, readBulkCooperatively } from '../ndjson/index.js';
 import { TimeSlice } from './time-slice.js';
 
 /** One `_bulk` item as the request described it. */
@@ -34,8 +34,8 @@ export interface BulkCapture {
  * @param urlSource what the URL's `_source` parameters ask updated items to return (`true` for
  *   everything, another value for a filter), or undefined when the URL says nothing.
  */
-export function captureBulk(text: string, urlSource?: unknown): BulkCapture {
-  const entries = readBulk(text);
+export async function captureBulk(text: string, urlSource?: unknown): Promise<BulkCapture> {
+  const entries = await readBulkCooperatively(text);
   const items: BulkItem[] = [];
   let rewritten = false;
   for (const entry of entries) {

@@ -170,7 +170,7 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
   const text = await bodyText(req);
   if (text === undefined) return calls.next(req); // the engine answers a bulk without a body
   // update actions may grow by `"_source":true`: the captured body is what goes on
-  const capture = captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
+  const capture = await captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
   const { res, answer } = await calls.forward(req, capture.body);
   const acked = answer as { items?: Array<Record<string, WriteAck>> } | undefined;
   if (res.status < 300 && acked?.items) {

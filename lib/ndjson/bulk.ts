@@ -79,14 +79,38 @@ function parseActionLine(text: string, line: number): Pick<BulkEntry, 'action' |
  * A `_bulk` body → its items, as Elasticsearch's parser reads it: a blank action line is skipped,
  * an action line that is not exactly one known action with an object of known members fails the
  * whole request, and the line after an index/create/update action is its source, whatever it
- * holds. Both the gateway's access check and the embedded engine read bodies with this function.
+ * holds. Both the gateway's access check and the embedded engine read bodies with this reader.
  */
 export function readBulk(text: string): BulkEntry[] {
+  const entries: BulkEntry[] = [];
+  for (const entry of bulkEntries(text)) entries.push(entry);
+  return entries;
+}
+
+/**
+ * `readBulk` for callers that may wait: the event loop gets a turn every 10 ms of reading, so
+ * that a body of tens of megabytes does not hold other requests back.
+ */
+export async function readBulkCooperatively(text: string): Promise<BulkEntry[]> {
+  const entries: BulkEntry[] = [];
+  let sliceEnd = performance.now() + 10;
+  let n = 0;
+  for (const entry of bulkEntries(text)) {
+    entries.push(entry);
+    if (++n % 256 === 0 && performance.now() >= sliceEnd) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceEnd = performance.now() + 10;
+    }
+  }
+  return entries;
+}
+
+/** The one reading of a `_bulk` body, entry by entry (see `readBulk`). */
+function* bulkEntries(text: string): Generator<BulkEntry, void, void> {
   if (text.length && !text.endsWith('\n')) {
     throw new EsError(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
   }
   const lines = new LineCursor(text);
-  const entries: BulkEntry[] = [];
   while (lines.next()) {
     const actionText = lines.trimmed();
     if (!actionText) continue;
@@ -100,9 +124,8 @@ export function readBulk(text: string): BulkEntry[] {
       if (!lines.next()) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;');
       entry.sourceText = lines.raw();
     }
-    entries.push(entry);
+    yield entry;
   }
-  return entries;
 }
 
 /**

@@ -5,6 +5,6 @@
  * the check did not see.
  */
 export { trimJsonBlanks, LineCursor } from './lines.js';
-export { readBulk, bulkText, type BulkAction, type BulkEntry } from './bulk.js';
+export { readBulk, readBulkCooperatively, bulkText, type BulkAction, type BulkEntry } from './bulk.js';
 export { readMsearch, msearchText, type MsearchEntry } from './msearch.js';
 export { canonicalJson, jsonErrorReason, tokenName, isJsonObject, parseJsonText, checkJsonNestingDepth, jsonNestingDepthError } from './json-text.js';

@@ -3,7 +3,7 @@ import { type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams
 import { WorkBudget } from '../../search/work-budget.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
-import { readBulk, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
+import { readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
 import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { parseUpdateBody, updateGetResult, updateSourceFilter } from './documents.js';
@@ -52,9 +52,10 @@ function itemOf(entry: BulkEntry, defaultIndex: string | undefined): BulkItem {
 }
 
 /** NDJSON → bulk items; a malformed action line fails the whole request, as ES does. */
-export function parseBulk(text: string, defaultIndex: string | undefined): BulkItem[] {
+export async function parseBulk(text: string, defaultIndex: string | undefined): Promise<BulkItem[]> {
   if (!/[^ \t\r\n]/.test(text)) throw new EsError(400, 'parse_exception', 'request body is required');
-  const items = readBulk(text).map((e) => itemOf(e, defaultIndex));
+  // read a slice at a time: a body of tens of megabytes does not hold other requests back
+  const items = (await readBulkCooperatively(text)).map((e) => itemOf(e, defaultIndex));
   const problems: string[] = [];
   if (!items.length) problems.push('no requests added');
   for (const it of items) if (it.index === undefined) problems.push('index is missing');
@@ -87,7 +88,7 @@ const COMMIT_CHUNK = 250;
 
 async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
-  const items = parseBulk(req.body, req.pathParams.index);
+  const items = await parseBulk(req.body, req.pathParams.index);
   const prepared: PreparedWrite[] = [];
   const extra: StoreWrite[] = [];
   const results: JsonObject[] = [];
