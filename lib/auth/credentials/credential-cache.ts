@@ -11,8 +11,8 @@ export interface CredentialCacheOptions {
 
 /**
  * Verified Authorization headers → what they authenticated as. scrypt is slow by design, so a
- * verified header is remembered; the key is an HMAC of the header value with a per-process random
- * key, so neither the password nor a reusable hash of it is kept in memory.
+ * verified header is remembered; the key is a SHA-256 digest of a per-process random prefix and the
+ * header value (a keyed hash), so neither the password nor a reusable hash of it is kept in memory.
  *
  * Invalidation: `dropUser` removes every entry of a username at once (a header per password the
  * user has used). A lookup that started before an invalidation must not cache what it read:
