@@ -1,7 +1,7 @@
 import type { DocumentOp, NewChange } from './change-event.js';
 import { changeOf, type WriteAck } from './write-changes.js';
 import { bulkText, readBulkCooperatively } from '../ndjson/index.js';
-import { TimeSlice } from './time-slice.js';
+import { TimeSlice } from '../cooperative/index.js';
 
 /** One `_bulk` item as the request described it. */
 interface BulkItem {

@@ -1,6 +1,6 @@
 import type { ChangeBus } from './change-bus.js';
 import type { IndexChange, NewChange } from './change-event.js';
-import { TimeSlice } from './time-slice.js';
+import { TimeSlice } from '../cooperative/index.js';
 
 /** What this node does once an index it deleted or closed is gone (drop credentials, caches…). */
 export type IndexChangeHandler = (change: Pick<IndexChange, 'index' | 'op'>) => Promise<void> | void;

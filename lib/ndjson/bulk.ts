@@ -1,6 +1,7 @@
 import { EsError } from '../errors/index.js';
 import { isJsonObject, jsonErrorReason, tokenName } from './json-text.js';
 import { LineCursor } from './lines.js';
+import { TimeSlice } from '../cooperative/index.js';
 
 export type BulkAction = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS = new Set<string>(['index', 'create', 'update', 'delete']);
@@ -93,14 +94,10 @@ export function readBulk(text: string): BulkEntry[] {
  */
 export async function readBulkCooperatively(text: string): Promise<BulkEntry[]> {
   const entries: BulkEntry[] = [];
-  let sliceEnd = performance.now() + 10;
-  let n = 0;
+  const slice = new TimeSlice();
   for (const entry of bulkEntries(text)) {
     entries.push(entry);
-    if (++n % 256 === 0 && performance.now() >= sliceEnd) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceEnd = performance.now() + 10;
-    }
+    if (entries.length % 256 === 0) await slice.pause();
   }
   return entries;
 }

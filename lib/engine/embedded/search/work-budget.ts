@@ -1,5 +1,4 @@
-/** How long one stretch of a request's work may hold the event loop before it gives other requests a turn. */
-export const SLICE_MS = 10;
+import { eventLoopTurn, SLICE_MS } from '../../../cooperative/index.js';
 
 /**
  * `search.default_search_timeout` of this engine: a search that names no `timeout` stops
@@ -7,11 +6,6 @@ export const SLICE_MS = 10;
  * default is -1, none; here no search may run forever).
  */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
-
-/** One turn of the event loop: whatever I/O and timers are ready run before the caller resumes. */
-export function eventLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** Work written as a generator: it yields where it may pause, and returns its result. */
 export type Work<T> = Generator<void, T, void>;

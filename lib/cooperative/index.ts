@@ -1,0 +1,25 @@
+/**
+ * Long work over one request's items (query loops, a `_bulk`'s lines and change events) gives
+ * other requests a turn: this is how long one stretch of it may hold the event loop.
+ */
+export const SLICE_MS = 10;
+
+/** One turn of the event loop: whatever I/O and timers are ready run before the caller resumes. */
+export function eventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * For a loop that can await: it calls `pause()` between items, and once the slice is used up the
+ * event loop gets a turn before the loop goes on. A promise chain alone would never let other
+ * requests in.
+ */
+export class TimeSlice {
+  private end = performance.now() + SLICE_MS;
+
+  async pause(): Promise<void> {
+    if (performance.now() < this.end) return;
+    await eventLoopTurn();
+    this.end = performance.now() + SLICE_MS;
+  }
+}
