@@ -18,9 +18,9 @@ export async function readJson<T = unknown>(res: EngineResponse): Promise<T> {
   return (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T;
 }
 
-/** A JSON call through the Backend, for the gateway's own use (system indices, translations). */
+/** A JSON call through the Backend (or any dispatch, e.g. an interceptor's `next`), for the gateway's own use. */
 export async function callJson<T = unknown>(
-  backend: Backend,
+  backend: Pick<Backend, 'request'>,
   method: string,
   path: string,
   body?: unknown,

@@ -1,6 +1,6 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
-import { readBody, type EngineRequest, type EngineResponse } from '../engine/index.js';
+import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
 import type { Classification } from '../request/index.js';
@@ -112,14 +112,8 @@ class EngineCalls {
     return { res, answer: buf.length ? parse(buf.toString('utf8')) ?? undefined : undefined };
   }
 
-  async json<T>(method: string, path: string, body?: unknown, querystring = ''): Promise<{ status: number; body: T }> {
-    const res = await this.next({
-      method, path, querystring,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const buf = await readBody(res.body);
-    return { status: res.status, body: (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T };
+  json<T>(method: string, path: string, body?: unknown, querystring = ''): Promise<JsonReply<T>> {
+    return callJson<T>({ request: this.next }, method, path, body, querystring);
   }
 
   async source(index: string, id: string): Promise<unknown> {
