@@ -18,6 +18,9 @@ export const APP_MAPPINGS = { properties: { [TYPE_FIELD]: { type: 'keyword' } } 
  * read is cheap next to the request that needs it.
  */
 export class AppRegistry {
+  /** The registry's index, created hidden once per process (an answer that it exists counts). */
+  private indexReady: Promise<unknown> | undefined;
+
   constructor(private readonly backend: Backend) {}
 
   async get(app: string): Promise<AppRecord | undefined> {
@@ -53,7 +56,12 @@ export class AppRegistry {
     }
     const record: AppRecord = { app, created_at: new Date().toISOString() };
     // hidden, like every system index, so that no wildcard reaches it
-    await callJson(this.backend, 'PUT', `/${APPS_INDEX}`, { settings: { 'index.hidden': true, number_of_shards: 1 } });
+    this.indexReady ??= callJson(this.backend, 'PUT', `/${APPS_INDEX}`, { settings: { 'index.hidden': true, number_of_shards: 1 } })
+      .catch((err) => {
+        this.indexReady = undefined;
+        throw err;
+      });
+    await this.indexReady;
     const put = await callJson(this.backend, 'PUT', `/${APPS_INDEX}/_doc/${encodeURIComponent(app)}`, record, 'refresh=true');
     if (put.status >= 300) throw new EsError(500, 'exception', `registering app [${app}] failed with status ${put.status}`);
     return { indexCreated };
