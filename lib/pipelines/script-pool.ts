@@ -90,8 +90,8 @@ export class ScriptPool {
       return Promise.reject(new EsError(429, 'es_rejected_execution_exception', `rejected execution of a pipeline script: ${this.queueLimit} runs are already waiting`));
     }
     return new Promise((resolve, reject) => {
-      // structured clone keeps only data: a context member the sandbox would not see is dropped here too
-      const job: ScriptJob = { id: this.nextId++, source, name, context: JSON.parse(JSON.stringify(context)), inputs: inputs ?? {}, limits };
+      // the context crosses to the worker by structured clone (data only: stages' symbol-keyed marks stay here)
+      const job: ScriptJob = { id: this.nextId++, source, name, context, inputs: inputs ?? {}, limits };
       this.queue.push({ job, resolve, reject, watchdog: undefined as unknown as NodeJS.Timeout });
       this.dispatch();
     });

@@ -80,15 +80,19 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
   const { authorizer, caller, category } = services;
   const req = context.request;
   let asked = requestOf(context, caller);
-  checkSystemIndices(classifyRequest(asked));
+  let info = classifyRequest(asked);
+  checkSystemIndices(info);
   for (const principal of principalsOf(services)) {
     if (category !== undefined && !principal.credential.categories.includes(category as never)) {
       throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);
     }
-    const decision = await authorizer.authorize(principal, asked);
-    if (decision.path !== req.path) req.path = decision.path;
-    if (decision.querystring !== asked.querystring) req.query = Object.fromEntries(new URLSearchParams(decision.querystring));
+    const decision = await authorizer.authorize(principal, asked, info);
+    if (decision.path === req.path && decision.querystring === asked.querystring) continue;
+    // narrowed: the next principal is asked about the request as it now stands
+    req.path = decision.path;
+    req.query = Object.fromEntries(new URLSearchParams(decision.querystring));
     asked = requestOf(context, caller);
+    info = classifyRequest(asked);
   }
   marksOf(context)[AUTHORIZED] = fingerprint(context);
 }
