@@ -5,7 +5,8 @@
  * pipeline scripts that spin or allocate, a 50 MB `_bulk`, a `(a+)+b` regexp over the keyword field,
  * a 20 MB `match` text, a 10,000-field document, failed logins at 30 a second. The goal for each:
  * probe p99 ≤ 2 × baseline p99 + 50 ms. Every hostile request has its own timeout, so the bench always
- * ends; one that runs out is reported as hung.
+ * ends; one that runs out is reported as hung. BENCH_LOADS=bulk,match runs only the loads whose name
+ * contains one of those words; BENCH_DOCS and BENCH_PROBE_MS shorten a run.
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -20,6 +21,8 @@ const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
 const PROBE_RATE = 20;
 const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 10_000);
 const PROBE_TIMEOUT_MS = 10_000;
+/** A comma list of words; only the loads whose name contains one of them run (default: all). */
+const LOADS = (process.env.BENCH_LOADS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
 const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
 const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTHORIZATION };
 const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson', authorization: AUTHORIZATION };
@@ -214,7 +217,7 @@ async function main(): Promise<void> {
     const goal = 2 * baseline.p99 + 50;
     console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed); goal under load: p99 ≤ ${fmt(goal)} ms`);
     console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | hostile requests');
-    for (const load of loads) {
+    for (const load of loads.filter((l) => !LOADS.length || LOADS.some((w) => l.name.toLowerCase().includes(w)))) {
       await settle(probePool);
       const { probe: p, outcomes } = await during(load, gw.url, probePool);
       console.log(

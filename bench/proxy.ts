@@ -22,6 +22,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_MS = 2000;
+/** BENCH_KIND=get (or search) measures only the request kinds whose name contains it. */
+const ONLY = (process.env.BENCH_KIND ?? '').trim().toLowerCase();
 const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
 const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}`).toString('base64');
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -135,7 +137,7 @@ async function main() {
     );
     console.log('load          | target           |   req/s | ±req/s |  p50 ms |  p99 ms | CPU µs/req | errors');
     const ratioLines: string[] = [];
-    for (const kind of KINDS) {
+    for (const kind of KINDS.filter((k) => !ONLY || k.name.toLowerCase().includes(ONLY))) {
       for (const target of targets) {
         await checkAnswers(target, kind);
         await runLoad(target.server.url, asTarget(target, kind.spec), { concurrency: CONCURRENCY, durationMs: WARMUP_MS });

@@ -71,17 +71,28 @@ export class Authenticator {
 
   /** `ip`: the client address, for the per-address failure budget (absent: not counted by address). */
   async authenticate(header: string | undefined, path: string, ip?: string): Promise<Principal> {
-    const throttle = this.options.throttle;
+    return this.verified(header, path, ip) ?? this.verifyNew(header, path, ip);
+  }
+
+  /**
+   * A header verified before, found synchronously (the common case: no promise on its way); it is
+   * refused as `authenticate` would refuse it (a blocked username or address, an expired
+   * credential). Undefined when the header is not known: `authenticate` verifies it.
+   */
+  verified(header: string | undefined, path: string, ip?: string): Principal | undefined {
     // a header verified before is found as it is: only an unknown one needs decoding
     const hit = header === undefined ? undefined : this.cache.get(header);
-    if (hit) {
-      throttle?.refuseIfBlocked(hit.username, ip);
-      if (isExpired(hit.credential)) {
-        this.cache.dropUser(hit.username);
-        throw this.expired(hit.credential, path);
-      }
-      return hit;
+    if (!hit) return undefined;
+    this.options.throttle?.refuseIfBlocked(hit.username, ip);
+    if (isExpired(hit.credential)) {
+      this.cache.dropUser(hit.username);
+      throw this.expired(hit.credential, path);
     }
+    return hit;
+  }
+
+  private async verifyNew(header: string | undefined, path: string, ip?: string): Promise<Principal> {
+    const throttle = this.options.throttle;
     const creds = parseBasic(header);
     if (!creds || header === undefined) {
       throw errors.unauthenticated(`missing authentication credentials for REST request [${path}]`, this.realm);

@@ -58,10 +58,13 @@ function stripDateMath(expression: string): string {
  * it; any other (a pipeline stage's, a stream's, a WebSocket frame's) is classified here first.
  */
 export function systemIndexGuard(): Interceptor {
-  return (next: Dispatch): Dispatch => async (req) => {
-    const body = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
-    const info = req.info ?? classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body });
-    checkSystemIndices(info);
+  return (next: Dispatch): Dispatch => (req) => {
+    try {
+      const body = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
+      checkSystemIndices(req.info ?? classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body }));
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return next(req);
   };
 }

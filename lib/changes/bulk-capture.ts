@@ -38,7 +38,9 @@ export async function captureBulk(text: string, urlSource?: unknown): Promise<Bu
   const entries = await readBulkCooperatively(text);
   const items: BulkItem[] = [];
   let rewritten = false;
+  const slice = new TimeSlice();
   for (const entry of entries) {
+    if (items.length % 256 === 0) await slice.pause();
     const { meta } = entry;
     const item: BulkItem = {
       op: entry.action,

@@ -4,9 +4,13 @@
  */
 export const SLICE_MS = 10;
 
-/** One turn of the event loop: whatever I/O and timers are ready run before the caller resumes. */
+/**
+ * One turn of the event loop: whatever I/O and timers are ready run before the caller resumes.
+ * Two immediates: called from an I/O callback (the poll phase), one immediate runs in the same
+ * loop iteration's check phase, before any other socket is read; the second comes after a poll.
+ */
 export function eventLoopTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**
@@ -23,3 +27,5 @@ export class TimeSlice {
     this.end = performance.now() + SLICE_MS;
   }
 }
+
+export { jsonPieces, jsonStream, stringifyCooperatively } from './json.js';

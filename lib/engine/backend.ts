@@ -26,6 +26,12 @@ export interface EngineResponse {
   headers: Record<string, string | string[]>;
   /** A stream for large proxied bodies, a Buffer for bodies built in-process. */
   body: Readable | Buffer;
+  /**
+   * The answer as a value, when the engine built it in-process (the embedded engine) — what `body`
+   * serializes: an interceptor that needs the answer reads it here instead of parsing the body.
+   * Read-only: shared with the body, which may not have been serialized yet.
+   */
+  value?: unknown;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
+import { jsonBody } from '../engine/json-body.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
 import type { Classification } from '../request/index.js';
@@ -56,25 +57,34 @@ type Json = Record<string, unknown>;
  * publish is logged, never a failed write: the engine has applied it.
  */
 export function changePublishing(publisher: ChangePublisher): Interceptor {
-  return (next: Dispatch): Dispatch => async (req) => {
+  return (next: Dispatch): Dispatch => (req) => {
     const querystring = req.querystring ?? '';
-    const info = req.info ?? classifyRequest({ method: req.method, path: req.path, querystring, body: textBody(req) });
-    const write = writeOf(info, querystring);
-    if (!write) return next(req);
-    const calls = new EngineCalls(next);
-    switch (write.kind) {
-      case 'document':
-        return documentWrite(calls, publisher, req, write);
-      case 'update':
-        return update(calls, publisher, req, write.index);
-      case 'bulk':
-        return bulk(calls, publisher, req);
-      case 'by-query':
-        return byQuery(calls, publisher, req, write);
-      case 'index':
-        return indexEvent(calls, publisher, req, write);
+    let write: Write | undefined;
+    try {
+      write = writeOf(req.info ?? classifyRequest({ method: req.method, path: req.path, querystring, body: textBody(req) }), querystring);
+    } catch (err) {
+      return Promise.reject(err);
     }
+    // a read goes on as it is, without a promise of this interceptor's own
+    return write ? publishing(next, publisher, req, write) : next(req);
   };
+}
+
+/** A write: forwarded, and its changes published once the engine has acknowledged it. */
+function publishing(next: Dispatch, publisher: ChangePublisher, req: EngineRequest, write: Write): Promise<EngineResponse> {
+  const calls = new EngineCalls(next);
+  switch (write.kind) {
+    case 'document':
+      return documentWrite(calls, publisher, req, write);
+    case 'update':
+      return update(calls, publisher, req, write.index);
+    case 'bulk':
+      return bulk(calls, publisher, req);
+    case 'by-query':
+      return byQuery(calls, publisher, req, write);
+    case 'index':
+      return indexEvent(calls, publisher, req, write);
+  }
 }
 
 function textBody(req: EngineRequest): string | Buffer | undefined {
@@ -108,6 +118,8 @@ class EngineCalls {
     const headers = { ...req.headers };
     delete headers['content-length'];
     const res = await this.next({ ...req, querystring: params.toString(), headers, body });
+    // an engine in this process hands over its answer as a value: nothing to parse
+    if (res.value !== undefined) return { res, answer: res.value };
     const buf = await readBody(res.body);
     return { res, answer: buf.length ? parse(buf.toString('utf8')) ?? undefined : undefined };
   }
@@ -130,8 +142,7 @@ function reply(req: EngineRequest, res: EngineResponse, answer: unknown): Engine
   const pretty = params.has('pretty') && params.get('pretty') !== 'false';
   const headers: Record<string, string | string[]> = { ...res.headers, 'content-type': 'application/json' };
   delete headers['content-length'];
-  const text = pretty ? JSON.stringify(shown, null, 2) + '\n' : JSON.stringify(shown ?? {});
-  return { status: res.status, headers, body: req.method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(text) };
+  return { status: res.status, headers, body: req.method === 'HEAD' ? Buffer.alloc(0) : jsonBody(shown ?? {}, pretty), value: shown };
 }
 
 async function documentWrite(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: DocumentOp; index: string }): Promise<EngineResponse> {
@@ -146,7 +157,9 @@ async function update(calls: EngineCalls, publisher: ChangePublisher, req: Engin
   const params = new URLSearchParams(req.querystring ?? '');
   const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => params.has(p));
   if (!choosesSource) params.set('_source', 'true');
-  const { res, answer } = await calls.forward(req, body, params.toString());
+  const { res, answer: engineAnswer } = await calls.forward(req, body, params.toString());
+  // a copy: the engine's own answer (a value it may share) is not changed here
+  const answer = typeof engineAnswer === 'object' && engineAnswer !== null ? { ...engineAnswer } : engineAnswer;
   const ack = answer as (WriteAck & { get?: { _source?: unknown } }) | undefined;
   if (res.status < 300 && ack) {
     let source = ack.get?._source;

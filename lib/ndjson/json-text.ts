@@ -41,8 +41,8 @@ export const MAX_JSON_NESTING_DEPTH = 1000;
 
 /**
  * Where `text` first nests deeper than MAX_JSON_NESTING_DEPTH, as "[line:col] message", or undefined.
- * A linear scan without recursion, run before JSON.parse so that nothing recursing over the value
- * later (query, mapping, aggregation and document parsers) can meet a deeper one.
+ * A linear scan without recursion: how a text that `parseJsonWithin` refused (or could not parse)
+ * gets the position Elasticsearch names.
  */
 export function jsonNestingDepthError(text: string): string | undefined {
   if (text.length <= MAX_JSON_NESTING_DEPTH) return undefined; // too short to open that many
@@ -69,39 +69,131 @@ export function jsonNestingDepthError(text: string): string | undefined {
   return undefined;
 }
 
-/** `jsonNestingDepthError` as Elasticsearch answers it for a request body. */
-export function checkJsonNestingDepth(text: string): void {
-  const reason = jsonNestingDepthError(text);
-  if (reason) throw new EsError(400, 'x_content_parse_exception', reason);
+/**
+ * Whether a parsed value nests objects and arrays deeper than MAX_JSON_NESTING_DEPTH: a walk over its
+ * containers without recursion (JSON.parse itself does not recurse), so its cost is the number of
+ * containers, not of characters — a 20 MB string costs nothing.
+ */
+export function nestsTooDeep(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  while (values.length) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > MAX_JSON_NESTING_DEPTH) return true;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        const x: unknown = (v as Record<string, unknown>)[k];
+        if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * JSON text → its value, within Elasticsearch's nesting depth: `tooDeep(reason)` and `malformed(err)`
+ * build the caller's error. The text is parsed first (the native parser is fast and does not
+ * recurse) and the value's containers counted; only a refused text is scanned for the position.
+ */
+export function parseJsonWithin(text: string, tooDeep: (reason: string) => Error, malformed: (err: unknown) => Error): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // a text that is both too deep and malformed: Elasticsearch's parser meets the depth first
+    const reason = jsonNestingDepthError(text);
+    throw reason ? tooDeep(reason) : malformed(err);
+  }
+  if (text.length > MAX_JSON_NESTING_DEPTH && nestsTooDeep(value)) {
+    throw tooDeep(jsonNestingDepthError(text) ?? `Document nesting depth exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH})`);
+  }
+  return value;
 }
 
 /** A line (or body) that must be JSON: parsed, or Elasticsearch's `x_content_parse_exception`. */
 export function parseJsonText(text: string): unknown {
-  checkJsonNestingDepth(text);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, text), {
-      caused_by: { type: 'json_parse_exception', reason: (err as Error).message },
-    });
-  }
+  return parseJsonWithin(
+    text,
+    (reason) => new EsError(400, 'x_content_parse_exception', reason),
+    (err) =>
+      new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, text), {
+        caused_by: { type: 'json_parse_exception', reason: (err as Error).message },
+      }),
+  );
 }
 
-/** An integer literal that JSON.parse may round: 16 digits or more. */
-const LONG_INTEGER = /\d{16}/;
+/**
+ * Whether `text` holds a run of 16 digits or more (an integer literal JSON.parse may round): any
+ * such run covers a position that is a multiple of 16 from the 16th, so only those positions are
+ * looked at until a digit is met — about a sixteenth of the characters of a text without one.
+ */
+export function hasLongDigitRun(text: string): boolean {
+  const n = text.length;
+  for (let i = 15; i < n; i += 16) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) continue;
+    let start = i;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = i;
+    while (end + 1 < n && isDigit(text.charCodeAt(end + 1))) end++;
+    if (end - start + 1 >= 16) return true;
+    i = end; // the next run starts after end + 1 (a non-digit): end + 16 lies inside any 16 of it
+  }
+  return false;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
- * The text to forward for a JSON value read from `text`: the value re-serialized, so that nothing
- * read differently by another parser (a duplicate key, an odd blank) goes on. A text holding
- * integers a JS number would round goes on as it is instead, once a parser that keeps them and
- * refuses duplicate keys has read it.
+ * Whether a parsed value holds an integer JSON.parse may have rounded (past 2^53 - 1): a walk over
+ * its members without recursion, whose cost is the number of values, not of characters.
  */
-export function canonicalJson(text: string, value: unknown): string {
-  if (!LONG_INTEGER.test(text)) return JSON.stringify(value);
+export function holdsRoundedInteger(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (Number.isInteger(v) && !Number.isSafeInteger(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (typeof v[i] === 'object' || typeof v[i] === 'number') stack.push(v[i]);
+    } else if (typeof v === 'object' && v !== null) {
+      for (const k in v) {
+        const x: unknown = (v as Record<string, unknown>)[k];
+        if (typeof x === 'object' || typeof x === 'number') stack.push(x);
+      }
+    }
+  }
+  return false;
+}
+
+/** A text holding integers past what a JS number keeps, once a parser that keeps them (and refuses duplicate keys) has read it. */
+export function losslessText(text: string): string {
   try {
     parseLossless(text);
   } catch (err) {
     throw new EsError(400, 'x_content_parse_exception', `[1:1] ${(err as Error).message}`);
   }
   return text;
+}
+
+/**
+ * The text to forward for a JSON value read from `text`: the value re-serialized, so that nothing
+ * read differently by another parser (a duplicate key, an odd blank) goes on. A text holding
+ * integers a JS number rounded goes on as it is instead (see `losslessText`).
+ */
+export function canonicalJson(text: string, value: unknown): string {
+  return holdsRoundedInteger(value) ? losslessText(text) : JSON.stringify(value);
 }

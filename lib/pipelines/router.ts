@@ -61,10 +61,7 @@ function newContext(pipeline: Pipeline, route: PipelineRoute, request: PipelineR
  */
 export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
   const { registry, maxContentLength } = options;
-  return async (ctx, next) => {
-    if (registry.size === 0) return next();
-    const match = registry.match(ctx.method, ctx.path);
-    if (!match || !claims(match)) return next();
+  const run = async (ctx: Context, match: PipelineMatch) => {
     const body = await bufferBody(ctx, maxContentLength);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(ctx.headers)) {
@@ -85,6 +82,11 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
       if (!FRAMING_HEADERS.has(name.toLowerCase())) ctx.set(name, value);
     }
     ctx.body = run.body;
+  };
+  return (ctx, next) => {
+    if (registry.size === 0) return next();
+    const match = registry.match(ctx.method, ctx.path);
+    return match && claims(match) ? run(ctx, match) : next();
   };
 }
 

@@ -1,7 +1,9 @@
 import { Readable, Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { Context } from 'koa';
 import { errors } from '../errors/index.js';
-import { checkJsonNestingDepth } from '../ndjson/index.js';
+import { parseJsonWithin } from '../ndjson/index.js';
+import { EsError } from '../errors/index.js';
 
 export function hasBody(ctx: Context): boolean {
   const len = ctx.get('content-length');
@@ -34,7 +36,10 @@ export function limitedBody(req: Readable, limit: number): Readable {
  * buffer through `bodyStream`/`bufferBody` instead of the consumed socket.
  */
 export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | undefined> {
-  if (ctx.state.body !== undefined) return ctx.state.body === null ? undefined : (ctx.state.body as Buffer);
+  const read = ctx.state.body as Buffer | string | null | undefined;
+  // a body the classifier rebuilt is kept as text until a step wants its bytes
+  if (typeof read === 'string') return (ctx.state.body = Buffer.from(read));
+  if (read !== undefined) return read === null ? undefined : read;
   checkDeclaredLength(ctx, limit);
   if (!hasBody(ctx)) {
     ctx.state.body = null;
@@ -52,9 +57,39 @@ export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | 
   return body;
 }
 
+/**
+ * The body as text, for a step that reads it as text (the classifier): decoded chunk by chunk as it
+ * arrives (a multi-byte character split between chunks is kept whole), so that a body of tens of
+ * megabytes is never copied and decoded in one piece. The text is what later steps read (their
+ * bytes, when one wants them, are made from it then). Undefined when there is no body.
+ */
+export async function bufferText(ctx: Context, limit: number): Promise<string | undefined> {
+  const read = ctx.state.body as Buffer | string | null | undefined;
+  if (typeof read === 'string') return read;
+  if (read !== undefined) return read === null ? undefined : read.toString('utf8');
+  checkDeclaredLength(ctx, limit);
+  if (!hasBody(ctx)) {
+    ctx.state.body = null;
+    return undefined;
+  }
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw errors.contentTooLong(limit);
+    parts.push(decoder.write(chunk));
+  }
+  parts.push(decoder.end());
+  const text = parts.length === 2 ? parts[0] + parts[1] : parts.join('');
+  ctx.state.body = text;
+  return text;
+}
+
 /** The body as a stream (the buffered one, or the live request limited to `limit`), or undefined. */
 export function bodyStream(ctx: Context, limit: number): Readable | undefined {
-  if (ctx.state.body !== undefined) return ctx.state.body === null ? undefined : Readable.from([ctx.state.body as Buffer]);
+  const read = ctx.state.body as Buffer | string | null | undefined;
+  if (read !== undefined) return read === null ? undefined : Readable.from([typeof read === 'string' ? Buffer.from(read) : read]);
   checkDeclaredLength(ctx, limit);
   return hasBody(ctx) ? limitedBody(ctx.req, limit) : undefined;
 }
@@ -66,12 +101,11 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<unknown
   const text = buf.toString('utf8');
   if (text.trim() === '') return undefined;
   // nested deeper than Elasticsearch's parser allows: refused before anything recursive reads it
-  checkJsonNestingDepth(text);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
-  }
+  return parseJsonWithin(
+    text,
+    (reason) => new EsError(400, 'x_content_parse_exception', reason),
+    (err) => errors.parse(`request body is not valid JSON: ${(err as Error).message}`),
+  );
 }
 
 export async function readJsonObject(ctx: Context, limit: number): Promise<Record<string, unknown> | undefined> {

@@ -3,4 +3,4 @@
  * read: the low module every feature reads requests through.
  */
 export * from './request-info.js';
-export { bodyStream, bufferBody, checkDeclaredLength, hasBody, limitedBody, readJsonBody, readJsonObject } from './body.js';
+export { bodyStream, bufferBody, bufferText, checkDeclaredLength, hasBody, limitedBody, readJsonBody, readJsonObject } from './body.js';

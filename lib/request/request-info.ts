@@ -1,3 +1,4 @@
+import type { BulkEntry } from '../ndjson/index.js';
 /** What a request is, for access control: which indices it reaches, in which category, how. */
 
 export type Category =
@@ -105,4 +106,18 @@ export interface ClassifiableRequest {
   path: string;
   querystring: string;
   body?: Buffer | string;
+  /** The body read ahead by a caller that can wait (see `PreparedBody`). */
+  prepared?: PreparedBody;
+}
+
+/**
+ * A large body read ahead of the classifier, cooperatively (lib/server/classify does it, so that
+ * tens of megabytes do not hold the event loop in one piece), by the same readers the classifier
+ * uses: the classifier takes what it finds here instead of reading the text again.
+ */
+export interface PreparedBody {
+  /** A `_bulk` body's items (lib/ndjson's bulk reader). */
+  bulk?: readonly BulkEntry[];
+  /** A JSON body: its value, read within Elasticsearch's limits, and the text to forward for it. */
+  json?: { value: unknown; forward: string };
 }

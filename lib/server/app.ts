@@ -1,5 +1,4 @@
-import Koa, { type Middleware } from 'koa';
-import type { Classification } from '../request/index.js';
+import Koa from 'koa';
 import { dispatch } from './dispatch.js';
 import type { Config } from '../config/index.js';
 import type { Backend } from '../engine/index.js';
@@ -43,19 +42,17 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)
   if (pipelines) app.use(pipelineRoutes(pipelines));
   app.use(authorize(authorizer, config.maxContentLength));
-  const onlyFor = (claims: (info: Classification) => boolean, handler: Middleware<GatewayState>): Middleware<GatewayState> =>
-    (ctx, next) => (claims(ctx.state.request) ? handler(ctx, next) : next());
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
-    stream: [httpStreams(hub, backend, typed, config.maxContentLength)],
-    declarative: [declarativeRoutes(backend, config.maxContentLength)],
-    credentials: [credentialRoutes(store, { maxContentLength: config.maxContentLength })],
-    pipelines: pipelines ? [pipelineApi(pipelines)] : [],
-    apps: [apps],
-    app: [apps],
+    stream: [{ handler: httpStreams(hub, backend, typed, config.maxContentLength) }],
+    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength) }],
+    credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
+    pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
+    apps: [{ handler: apps }],
+    app: [{ handler: apps }],
     engine: [
-      onlyFor((info) => info.action === 'indices:admin/create' && info.segments.length === 1, issueIndexCredentials(backend, appCredentials, config.maxContentLength)),
-      onlyFor((info) => info.action === 'indices:admin/get' && info.segments.length === 1, registeredAppGreeting(engine)),
+      { claims: (info) => info.action === 'indices:admin/create' && info.segments.length === 1, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
+      { claims: (info) => info.action === 'indices:admin/get' && info.segments.length === 1, handler: registeredAppGreeting(engine) },
     ],
   }, proxy(backend, config.maxContentLength)));
   return app;

@@ -20,7 +20,8 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     const { principal, request: info } = ctx.state;
     if (principal.role === 'admin') return next();
     const scrolling = SCROLL_ACTIONS.has(info.action);
-    const body = scrolling ? await bufferBody(ctx, maxContentLength) : ctx.state.body ?? undefined;
+    const scrollBody = scrolling ? await bufferBody(ctx, maxContentLength) : undefined;
+    const body = scrollBody ?? ctx.state.body ?? undefined;
     const decision = await authorizer.authorize(principal, {
       method: ctx.method,
       path: ctx.path,
@@ -30,7 +31,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
       referer: ctx.get('referer') || undefined,
     }, info);
     if (scrolling) {
-      for (const id of scrollIdsOf(ctx.path, ctx.querystring, body)) {
+      for (const id of scrollIdsOf(ctx.path, ctx.querystring, scrollBody)) {
         if (!scrolls.owns(id, principal.username)) {
           throw new EsError(403, 'security_exception', `action [${decision.classification.action}] is unauthorized for user [${principal.username}]: the scroll was not opened by this credential`);
         }

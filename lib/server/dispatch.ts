@@ -1,20 +1,44 @@
 import compose from 'koa-compose';
 import type { Middleware } from 'koa';
-import type { RouteFamily } from '../request/index.js';
+import type { Classification, RouteFamily } from '../request/index.js';
 import type { GatewayState } from './state.js';
 
-export type FamilyHandlers = Partial<Record<RouteFamily, Middleware<GatewayState>[]>>;
+/** A handler of a route family; with `claims`, it takes only the requests it says yes to. */
+export interface FamilyHandler {
+  claims?: (info: Classification) => boolean;
+  handler: Middleware<GatewayState>;
+}
+
+export type FamilyHandlers = Partial<Record<RouteFamily, FamilyHandler[]>>;
 
 /**
  * Step 5, the one router table: a request goes to the handlers of its route family
- * (`ctx.state.request.family`, decided once by the classifier), and whatever they leave (they
- * call `next`) goes on to the thin path. A request of the engine family no feature claims meets
- * no other middleware on its way to the proxy.
+ * (`ctx.state.request.family`, decided once by the classifier) that claim it, in order; whatever
+ * they leave (they call `next`) goes on to the thin path. A request no handler claims goes
+ * straight to the thin path: the engine family's pass-through meets no other middleware.
  */
 export function dispatch(handlers: FamilyHandlers, thinPath: Middleware<GatewayState>): Middleware<GatewayState> {
-  const composed = new Map<RouteFamily, Middleware<GatewayState>>();
-  for (const [family, list] of Object.entries(handlers) as Array<[RouteFamily, Middleware<GatewayState>[]]>) {
-    composed.set(family, compose([...list, thinPath]));
-  }
-  return (ctx, next) => (composed.get(ctx.state.request.family) ?? thinPath)(ctx, next);
+  const table = new Map<RouteFamily, FamilyHandler[]>();
+  for (const [family, list] of Object.entries(handlers) as Array<[RouteFamily, FamilyHandler[]]>) table.set(family, list);
+  // a chain per set of claiming handlers, composed once
+  const chains = new Map<string, Middleware<GatewayState>>();
+  const chainOf = (family: RouteFamily, claiming: FamilyHandler[], key: string) => {
+    let chain = chains.get(key);
+    if (!chain) chains.set(key, (chain = compose([...claiming.map((h) => h.handler), thinPath])));
+    return chain;
+  };
+  return (ctx, next) => {
+    const info = ctx.state.request;
+    const list = table.get(info.family);
+    if (!list) return thinPath(ctx, next);
+    let key = '';
+    let claiming: FamilyHandler[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const h = list[i];
+      if (h.claims && !h.claims(info)) continue;
+      (claiming ??= []).push(h);
+      key += `${i},`;
+    }
+    return claiming ? chainOf(info.family, claiming, `${info.family}:${key}`)(ctx, next) : thinPath(ctx, next);
+  };
 }

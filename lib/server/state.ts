@@ -11,5 +11,5 @@ export interface GatewayState {
   /** What the request is (step 3), classified once; later steps dispatch on it and never parse the path again. */
   request: Classification;
   /** The body, once a step had to read it: what every later step (and the engine) reads instead of the socket. */
-  body?: Buffer | null;
+  body?: Buffer | string | null;
 }

@@ -1,5 +1,5 @@
 import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch } from '../../ndjson/index.js';
-import type { Operation } from '../../request/index.js';
+import type { Operation, PreparedBody } from '../../request/index.js';
 
 /**
  * Index expressions named inside request bodies. Each reader returns the targets it found, one
@@ -20,6 +20,8 @@ export interface BodyTarget {
 /** Where a reader leaves the body as it must be forwarded. */
 export interface BodyReading {
   forward?: string;
+  /** The body as a caller read it ahead (large bodies, read cooperatively). */
+  readonly prepared?: PreparedBody;
   /** A body's own `expand_wildcards` (an `_msearch` header's) reaches hidden indices. */
   expandsHidden?: boolean;
 }
@@ -83,6 +85,10 @@ const isObject = isJsonObject;
 function engineJson(body: Body, read: BodyReading): unknown {
   if (body === undefined) return undefined;
   const text = textOf(body);
+  if (read.prepared?.json) {
+    read.forward = read.prepared.json.forward;
+    return read.prepared.json.value;
+  }
   if (isJsonBlank(text)) {
     read.forward = '';
     return undefined;
@@ -147,7 +153,7 @@ export function bulkTargets(body: Body, read: BodyReading): BodyTarget[] {
   const t = new Targets();
   if (body === undefined) return t.list;
   const text = textOf(body);
-  const entries = readBulk(text);
+  const entries = read.prepared?.bulk ?? readBulk(text);
   for (const e of entries) t.add(e.index === undefined ? null : e.index.length ? e.index : UNREADABLE, e.action === 'delete' ? 'delete' : 'write');
   read.forward = bulkText(entries, text);
   return t.list;

@@ -15,7 +15,7 @@ import {
   type BodyTarget,
 } from './body-indices.js';
 import { EsError } from '../../errors/index.js';
-import type { Category, Classification, ClassifiableRequest, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
+import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
  * The one resolver from a request to what it is: route family, category, operation, action,
@@ -32,7 +32,7 @@ export function classifyRequest(req: ClassifiableRequest): Classification {
   const method = (req.method || 'GET').toUpperCase();
   const segments = pathSegments(req.path);
   const params = new URLSearchParams(req.querystring ?? '');
-  const c = new Classifying(method, params, req.body, segments);
+  const c = new Classifying(method, params, req.body, segments, req.prepared);
   // (a query string that can hold no such name is not searched: an encoded one, `%69ndex`, has a `%`)
   if (req.querystring && (req.querystring.includes('ind') || req.querystring.includes('%'))) {
     // a parameter naming indices is read like a body's index: checked, never narrowed
@@ -97,6 +97,7 @@ class Classifying implements BodyReading {
     readonly params: URLSearchParams,
     private readonly rawBody: Buffer | string | undefined,
     readonly segments: readonly string[],
+    readonly prepared?: PreparedBody,
   ) {}
 
   /** The body, for a reader: asking for it is what makes the classifier need it. */

@@ -10,6 +10,7 @@ export {
   type Operation,
 } from '../../request/index.js';
 export { classifyRequest } from './classify-request.js';
+export { prepareBody, PREPARED_BODY_CHARS } from './prepare-body.js';
 export { UNREADABLE } from './body-indices.js';
 export { resolveIndices, type ExpressionKind, type ResolvedExpression, type ResolvedIndices, type ResolveOptions } from './resolve-indices.js';
 export {

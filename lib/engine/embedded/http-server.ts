@@ -75,7 +75,12 @@ export function createEngineHttpServer(engine: Backend, opts: EngineHttpServerOp
       const body = Buffer.isBuffer(answer.body) ? answer.body : undefined;
       res.writeHead(answer.status, { ...answer.headers, 'x-elastic-product': 'Elasticsearch', ...(body ? { 'content-length': head ? 0 : body.length } : {}) });
       if (body) res.end(head ? undefined : body);
-      else if (!Buffer.isBuffer(answer.body)) answer.body.pipe(res);
+      else if (!Buffer.isBuffer(answer.body)) {
+        const stream = answer.body;
+        stream.once('error', () => res.destroy());
+        res.once('close', () => stream.destroy());
+        stream.pipe(res);
+      }
     } catch (err) {
       if (!res.headersSent) sendError(res, errors.badGateway(`engine failure: ${(err as Error).message}`), head);
       else res.destroy();

@@ -1,7 +1,7 @@
 import { parse as parseExactly } from 'lossless-json';
 import { EsError } from '../../../errors/index.js';
 import type { RestRequest } from './types.js';
-import { checkJsonNestingDepth, jsonErrorReason, jsonNestingDepthError, tokenName } from '../../../ndjson/index.js';
+import { hasLongDigitRun, jsonErrorReason, parseJsonWithin, tokenName } from '../../../ndjson/index.js';
 
 export { jsonErrorReason };
 
@@ -23,9 +23,6 @@ export function searchRequestBody(req: RestRequest): Record<string, unknown> | u
   return text === undefined ? undefined : withExactSearchAfter(jsonObject(text), text);
 }
 
-/** An integer literal that may be past 2^53: 16 digits or more. */
-const LONG_INTEGER = /\d{16}/;
-
 /** A JSON number's text → a number, or a BigInt for an integer a number would round. */
 function exactNumber(text: string): number | bigint {
   const n = Number(text);
@@ -39,22 +36,21 @@ function exactNumber(text: string): number | bigint {
  * reads it, so only the sort values that need it leave the number type.
  */
 export function withExactSearchAfter(body: Record<string, unknown>, text: string): Record<string, unknown> {
-  if (!Array.isArray(body.search_after) || !LONG_INTEGER.test(text)) return body;
+  if (!Array.isArray(body.search_after) || !hasLongDigitRun(text)) return body;
   // JSON.parse already accepted the text; duplicate keys resolve as it does (the last one wins).
   const exact = parseExactly(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue }) as Record<string, unknown>;
   return { ...body, search_after: exact.search_after };
 }
 
 function jsonObject(text: string): Record<string, unknown> {
-  checkJsonNestingDepth(text);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, text), {
-      caused_by: { type: 'json_parse_exception', reason: (err as Error).message },
-    });
-  }
+  const value = parseJsonWithin(
+    text,
+    (reason) => new EsError(400, 'x_content_parse_exception', reason),
+    (err) =>
+      new EsError(400, 'x_content_parse_exception', jsonErrorReason(err, text), {
+        caused_by: { type: 'json_parse_exception', reason: (err as Error).message },
+      }),
+  );
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new EsError(400, 'parsing_exception', `Failed to parse object: expecting token of type [START_OBJECT] but found [${tokenName(value)}]`, { line: 1, col: 1 });
   }
@@ -66,21 +62,19 @@ export function documentSource(text: string): Record<string, unknown> {
   if (!text.trim()) {
     throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: source is missing;');
   }
-  const tooDeep = jsonNestingDepthError(text);
-  if (tooDeep) {
-    throw new EsError(400, 'document_parsing_exception', `${tooDeep.slice(0, tooDeep.indexOf(']') + 1)} failed to parse: ${tooDeep.slice(tooDeep.indexOf(']') + 2)}`, {
-      caused_by: { type: 'x_content_parse_exception', reason: tooDeep },
-    });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    const reason = jsonErrorReason(err, text);
-    throw new EsError(400, 'document_parsing_exception', `${reason.slice(0, reason.indexOf(']') + 1)} failed to parse: ${(err as Error).message}`, {
-      caused_by: { type: 'json_parse_exception', reason },
-    });
-  }
+  const value = parseJsonWithin(
+    text,
+    (tooDeep) =>
+      new EsError(400, 'document_parsing_exception', `${tooDeep.slice(0, tooDeep.indexOf(']') + 1)} failed to parse: ${tooDeep.slice(tooDeep.indexOf(']') + 2)}`, {
+        caused_by: { type: 'x_content_parse_exception', reason: tooDeep },
+      }),
+    (err) => {
+      const reason = jsonErrorReason(err, text);
+      return new EsError(400, 'document_parsing_exception', `${reason.slice(0, reason.indexOf(']') + 1)} failed to parse: ${(err as Error).message}`, {
+        caused_by: { type: 'json_parse_exception', reason },
+      });
+    },
+  );
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new EsError(400, 'document_parsing_exception', `[1:1] failed to parse: Malformed content, must start with an object, found [${tokenName(value)}]`);
   }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { stringify as stringifyExactly } from 'lossless-json';
 import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js';
 import type { EngineRequest, EngineResponse } from '../../backend.js';
+import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
 import { Router, checkParams } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -80,23 +80,6 @@ function decodeSegments(path: string): string[] {
 }
 
 /**
- * A response body as JSON. date_nanos sort values are BigInts (epoch nanoseconds), which
- * JSON.stringify refuses: a body holding one is written by lossless-json, which prints them as the
- * integers they are. Every other body keeps the native serializer.
- */
-function serialize(value: unknown, pretty: boolean): Buffer {
-  const space = pretty ? 2 : undefined;
-  let text: string;
-  try {
-    text = JSON.stringify(value, null, space);
-  } catch (err) {
-    if (!(err instanceof TypeError) || !err.message.includes('BigInt')) throw err;
-    text = stringifyExactly(value, null, space) ?? '';
-  }
-  return Buffer.from(pretty ? text + '\n' : text);
-}
-
-/**
  * The engine's REST surface: one EngineRequest in, one EngineResponse out, every failure turned
  * into Elasticsearch's error body with its status. Never rejects.
  */
@@ -121,7 +104,8 @@ export class RestHandler {
     const respondJson = (status: number, body: unknown, extraHeaders: Record<string, string> = {}): EngineResponse => ({
       status,
       headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...extraHeaders },
-      body: method === 'HEAD' ? Buffer.alloc(0) : serialize(body, pretty),
+      body: method === 'HEAD' ? Buffer.alloc(0) : jsonBody(body, pretty),
+      value: body,
     });
     try {
       const segments = decodeSegments(req.path);

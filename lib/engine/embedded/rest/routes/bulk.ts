@@ -4,6 +4,7 @@ import { WorkBudget } from '../../search/work-budget.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
 import { readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
+import { TimeSlice } from '../../../../cooperative/index.js';
 import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { parseUpdateBody, updateGetResult, updateSourceFilter } from './documents.js';
@@ -55,7 +56,13 @@ function itemOf(entry: BulkEntry, defaultIndex: string | undefined): BulkItem {
 export async function parseBulk(text: string, defaultIndex: string | undefined): Promise<BulkItem[]> {
   if (!/[^ \t\r\n]/.test(text)) throw new EsError(400, 'parse_exception', 'request body is required');
   // read a slice at a time: a body of tens of megabytes does not hold other requests back
-  const items = (await readBulkCooperatively(text)).map((e) => itemOf(e, defaultIndex));
+  const entries = await readBulkCooperatively(text);
+  const items: BulkItem[] = [];
+  const slice = new TimeSlice();
+  for (const e of entries) {
+    if (items.length % 256 === 0) await slice.pause();
+    items.push(itemOf(e, defaultIndex));
+  }
   const problems: string[] = [];
   if (!items.length) problems.push('no requests added');
   for (const it of items) if (it.index === undefined) problems.push('index is missing');

@@ -1,0 +1,30 @@
+import { holdsRoundedInteger, losslessText, parseJsonText, readBulkCooperatively } from '../../ndjson/index.js';
+import { eventLoopTurn, stringifyCooperatively } from '../../cooperative/index.js';
+import type { Classification, PreparedBody } from '../../request/index.js';
+
+/** Bodies up to this many characters are read by the classifier itself, in one piece. */
+export const PREPARED_BODY_CHARS = 1024 * 1024;
+
+/**
+ * A large body read ahead for the classifier (see `PreparedBody`), by its own readers, giving the
+ * event loop turns: a `_bulk` body line by line, a JSON body parsed (one native parse, which does
+ * not block for long even at tens of megabytes) and re-serialized in pieces. `info` is the
+ * request's classification without its body. Anything else, and a body these readers refuse, is
+ * left to the classifier (which refuses it the same way).
+ */
+export async function prepareBody(info: Classification, text: string): Promise<PreparedBody | undefined> {
+  if (text.length <= PREPARED_BODY_CHARS) return undefined;
+  if (info.action === 'indices:data/write/bulk') return { bulk: await readBulkCooperatively(text) };
+  if (!/^[ \t\r\n]*\{/.test(text.slice(0, 64))) return undefined;
+  await eventLoopTurn(); // the body was just read and decoded: a turn before the parse
+  let value: unknown;
+  try {
+    value = parseJsonText(text);
+  } catch {
+    return undefined;
+  }
+  await eventLoopTurn();
+  // integers a JS number rounded go on as written (what canonicalJson does, in pieces otherwise)
+  const forward = holdsRoundedInteger(value) ? losslessText(text) : await stringifyCooperatively(value);
+  return { json: { value, forward } };
+}
