@@ -30,6 +30,16 @@ export function limitedBody(req: Readable, limit: number): Readable {
   return req.pipe(counter);
 }
 
+/** The request's chunks as they arrive, failing with 413 once more than `limit` bytes have come. */
+async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw errors.contentTooLong(limit);
+    yield chunk;
+  }
+}
+
 /**
  * The request body is read once. A middleware that needs to look at it (authorization reading the
  * indices of a `_bulk`) buffers it with `bufferBody`; everything downstream then reads that
@@ -46,12 +56,7 @@ export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | 
     return undefined;
   }
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw errors.contentTooLong(limit);
-    chunks.push(chunk);
-  }
+  for await (const chunk of limitedChunks(ctx, limit)) chunks.push(chunk);
   const body = Buffer.concat(chunks);
   ctx.state.body = body;
   return body;
@@ -74,12 +79,7 @@ export async function bufferText(ctx: Context, limit: number): Promise<string | 
   }
   const decoder = new StringDecoder('utf8');
   const parts: string[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw errors.contentTooLong(limit);
-    parts.push(decoder.write(chunk));
-  }
+  for await (const chunk of limitedChunks(ctx, limit)) parts.push(decoder.write(chunk));
   parts.push(decoder.end());
   const text = parts.length === 2 ? parts[0] + parts[1] : parts.join('');
   ctx.state.body = text;

@@ -22,7 +22,7 @@ export function dispatch(handlers: FamilyHandlers, thinPath: Middleware<GatewayS
   for (const [family, list] of Object.entries(handlers) as Array<[RouteFamily, FamilyHandler[]]>) table.set(family, list);
   // a chain per set of claiming handlers, composed once
   const chains = new Map<string, Middleware<GatewayState>>();
-  const chainOf = (family: RouteFamily, claiming: FamilyHandler[], key: string) => {
+  const chainOf = (claiming: FamilyHandler[], key: string) => {
     let chain = chains.get(key);
     if (!chain) chains.set(key, (chain = compose([...claiming.map((h) => h.handler), thinPath])));
     return chain;
@@ -39,6 +39,6 @@ export function dispatch(handlers: FamilyHandlers, thinPath: Middleware<GatewayS
       (claiming ??= []).push(h);
       key += `${i},`;
     }
-    return claiming ? chainOf(info.family, claiming, `${info.family}:${key}`)(ctx, next) : thinPath(ctx, next);
+    return claiming ? chainOf(claiming, `${info.family}:${key}`)(ctx, next) : thinPath(ctx, next);
   };
 }

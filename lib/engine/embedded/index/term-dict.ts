@@ -57,7 +57,7 @@ export class TermDict {
     const d = new TermDict();
     (d as { terms: string[] }).terms = terms;
     if (terms.length > TermDict.SPLIT_AT) d.split(terms.length);
-    else d.build(0, capacityFor(terms.length), terms.length);
+    else d.build(capacityFor(terms.length));
     return d;
   }
 
@@ -112,12 +112,12 @@ export class TermDict {
     }
   }
 
-  /** Shard 0 of an unsplit dictionary, built from the term list. */
-  private build(s: number, capacity: number, count: number): void {
+  /** The one table of an unsplit dictionary, built from the term list. */
+  private build(capacity: number): void {
     const table = new Int32Array(2 * capacity);
-    for (let id = 0; id < count; id++) this.place(table, capacity - 1, TermDict.hash(this.terms[id]), id + 1);
-    this.tables[s] = table;
-    this.masks[s] = capacity - 1;
+    for (let id = 0; id < this.terms.length; id++) this.place(table, capacity - 1, TermDict.hash(this.terms[id]), id + 1);
+    this.tables = [table];
+    this.masks = [capacity - 1];
   }
 
   private place(table: Int32Array, mask: number, h: number, id1: number): void {
