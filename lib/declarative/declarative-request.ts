@@ -73,6 +73,10 @@ export interface DeclarativeSettings {
   customEvents?: Record<string, string>;
   useCache?: boolean;
   enableQueryRules?: boolean;
+  /** False: the search relevancy settings stored for the indices are not applied. */
+  enableSearchRelevancy?: boolean;
+  /** A query rule under test (lib/rules), applied first as if it were stored, without saving it. */
+  queryRule?: Record<string, unknown>;
 }
 
 export interface DeclarativeRequest {

@@ -24,6 +24,42 @@ const valueOf = (type: string, schema: object) => ({
   then: { properties: { value: schema } },
 });
 
+/** Props a component takes that tune how it searches: what relevancy settings and rules may set. */
+export const TUNING_PROPERTIES = {
+  dataField: {
+    anyOf: [
+      fieldName,
+      {
+        type: 'array',
+        minItems: 1,
+        maxItems: 100,
+        items: {
+          anyOf: [
+            fieldName,
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['field'],
+              properties: { field: fieldName, weight: { type: 'number', exclusiveMinimum: 0, maximum: 10_000 } },
+            },
+          ],
+        },
+      },
+    ],
+  },
+  queryFormat: { enum: ['or', 'and'] },
+  size: { type: 'integer', minimum: 0, maximum: 10_000 },
+  sortBy: { enum: ['asc', 'desc', 'count'] },
+  includeFields: { type: 'array', maxItems: 100, items: fieldName },
+  excludeFields: { type: 'array', maxItems: 100, items: fieldName },
+  highlight: { type: 'boolean' },
+  highlightField: { anyOf: [fieldName, { type: 'array', maxItems: 100, items: fieldName }] },
+  fuzziness: { enum: [0, 1, 2, 'AUTO'] },
+  searchOperators: { type: 'boolean' },
+  aggregationSize: { type: 'integer', minimum: 1, maximum: 10_000 },
+  showMissing: { type: 'boolean' },
+} as const;
+
 export const DECLARATIVE_SCHEMA = {
   $id: 'declarative-request',
   type: 'object',
@@ -55,44 +91,13 @@ export const DECLARATIVE_SCHEMA = {
         properties: {
           id: { type: 'string', minLength: 1, maxLength: 256 },
           type: { enum: [...COMPONENT_TYPES] },
-          dataField: {
-            anyOf: [
-              fieldName,
-              {
-                type: 'array',
-                minItems: 1,
-                maxItems: 100,
-                items: {
-                  anyOf: [
-                    fieldName,
-                    {
-                      type: 'object',
-                      additionalProperties: false,
-                      required: ['field'],
-                      properties: { field: fieldName, weight: { type: 'number', exclusiveMinimum: 0, maximum: 10_000 } },
-                    },
-                  ],
-                },
-              },
-            ],
-          },
+          ...TUNING_PROPERTIES,
           value: {},
           react: { $ref: '#/definitions/react' },
-          queryFormat: { enum: ['or', 'and'] },
-          size: { type: 'integer', minimum: 0, maximum: 10_000 },
           from: { type: 'integer', minimum: 0, maximum: 10_000 },
-          sortBy: { enum: ['asc', 'desc', 'count'] },
           sortField: fieldName,
-          includeFields: { type: 'array', maxItems: 100, items: fieldName },
-          excludeFields: { type: 'array', maxItems: 100, items: fieldName },
-          highlight: { type: 'boolean' },
-          highlightField: { anyOf: [fieldName, { type: 'array', maxItems: 100, items: fieldName }] },
-          fuzziness: { enum: [0, 1, 2, 'AUTO'] },
-          searchOperators: { type: 'boolean' },
           aggregationField: fieldName,
-          aggregationSize: { type: 'integer', minimum: 1, maximum: 10_000 },
           after: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
-          showMissing: { type: 'boolean' },
           interval: { type: 'number', exclusiveMinimum: 0 },
           execute: { type: 'boolean' },
           index: { type: 'string', minLength: 1, maxLength: 1024 },
@@ -149,6 +154,9 @@ export const DECLARATIVE_SCHEMA = {
         customEvents: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 1024 } },
         useCache: { type: 'boolean' },
         enableQueryRules: { type: 'boolean' },
+        enableSearchRelevancy: { type: 'boolean' },
+        /** A rule under test, applied as if it were stored and first in order (its shape is checked by lib/rules). */
+        queryRule: { type: 'object' },
       },
     },
   },
@@ -156,7 +164,6 @@ export const DECLARATIVE_SCHEMA = {
 
 const Ajv = AjvModule.default;
 const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false });
-const check = ajv.compile(DECLARATIVE_SCHEMA);
 
 /** `/query/2/react/and/0` → `query[2].react.and[0]` */
 export function jsonPath(pointer: string, member?: string): string {
@@ -197,9 +204,19 @@ function describe(e: ErrorObject): string {
   }
 }
 
-/** Throws a 400 naming the offending member's JSON path unless `body` has the schema's shape. */
-export function checkRequestShape(body: unknown): asserts body is DeclarativeRequest {
-  if (body === undefined) throw new EsError(400, 'illegal_argument_exception', 'request body is required');
-  if (check(body)) return;
-  throw new EsError(400, 'illegal_argument_exception', describe(mostSpecific(check.errors ?? [])));
+/**
+ * A check against a JSON schema that throws a 400 naming the offending member's JSON path
+ * (`prefix` is put before it, for a document whose members sit under a known path).
+ */
+export function shapeCheck<T>(schema: object, what = 'request body'): (body: unknown, prefix?: string) => asserts body is T {
+  const check = ajv.compile(schema);
+  return (body: unknown, prefix = ''): asserts body is T => {
+    if (body === undefined) throw new EsError(400, 'illegal_argument_exception', `${what} is required`);
+    if (check(body)) return;
+    const reason = describe(mostSpecific(check.errors ?? []));
+    throw new EsError(400, 'illegal_argument_exception', prefix && !reason.startsWith('(body)') ? `${prefix}${/^[[]/.test(reason) ? '' : '.'}${reason}` : prefix ? `${prefix}${reason.slice('(body)'.length)}` : reason);
+  };
 }
+
+/** Throws a 400 naming the offending member's JSON path unless `body` has the schema's shape. */
+export const checkRequestShape: (body: unknown) => asserts body is DeclarativeRequest = shapeCheck<DeclarativeRequest>(DECLARATIVE_SCHEMA);

@@ -5,7 +5,9 @@ import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
 import { IndexMappings } from './field-catalog.js';
 import { shapeDeclarativeResponse, type MsearchResponse } from './shape-response.js';
-import { translateDeclarative, validateDeclarative } from './validate.js';
+import { translateDeclarative, validateDeclarative, sourceRulesOf } from './validate.js';
+import { sourceOf } from './translate.js';
+import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
 
 const ROUTE = /^\/(?:([^/]+)\/)?_declarative(\/validate)?\/?$/;
 
@@ -16,7 +18,7 @@ const ROUTE = /^\/(?:([^/]+)\/)?_declarative(\/validate)?\/?$/;
  *   POST /_declarative, /{index}/_declarative            → {<id>: engine response, …, settings: {took}}
  *   POST /_declarative/validate, /{index}/_declarative/validate → the `_msearch` it would send
  */
-export function declarativeRoutes(backend: Backend, maxContentLength: number, mappings = new IndexMappings(backend)): Middleware {
+export function declarativeRoutes(backend: Backend, maxContentLength: number, curation?: Curation, mappings = new IndexMappings(backend)): Middleware {
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
@@ -25,7 +27,25 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, ma
     }
     const defaultIndex = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
     const body = await readJsonBody(ctx, maxContentLength);
-    const validated = await validateDeclarative(body, ctx.state.principal as Principal, mappings.get, { defaultIndex });
+    const principal = ctx.state.principal as Principal;
+    let effects: Map<string, RuleEffects> | undefined;
+    const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation)));
+    const validated = await validateDeclarative(body, principal, mappings.get, { defaultIndex, prepare });
+    const plan = validated.translation.plan;
+    // hidden documents are counted by searches sent after the components' own
+    const counting = new Map<string, number>();
+    if (effects?.size) {
+      const lines = validated.translation.msearch;
+      const counts: Array<Record<string, unknown>> = [];
+      plan.executing.forEach((c, i) => {
+        const fx = effects!.get(c.id);
+        const count = fx && constrainSearch(lines[2 * i + 1], fx, c.index);
+        if (!count) return;
+        counting.set(c.id, plan.executing.length + counts.length / 2);
+        counts.push({ index: c.index }, count);
+      });
+      lines.push(...counts);
+    }
     const msearch = translateDeclarative(validated);
     if (m[2]) {
       ctx.body = { method: 'POST', path: '/_msearch', body: msearch.lines, ndjson: msearch.ndjson };
@@ -42,6 +62,21 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, ma
     if (res.status !== 200 || !reply || reply.error) {
       throw new EsError(res.status >= 400 ? res.status : 500, reply?.error?.type ?? 'exception', reply?.error?.reason ?? 'the engine refused the search');
     }
-    ctx.body = shapeDeclarativeResponse(msearch.plan, reply);
+    const answer = shapeDeclarativeResponse(msearch.plan, reply);
+    if (effects?.size) {
+      const components = new Map(validated.request.query.map((c) => [c.id, c]));
+      const curated = plan.executing.filter((c) => effects!.has(c.id) && !answer[c.id]?.error);
+      const rules = sourceRulesOf(principal);
+      const promoted = await fetchPromoted(backend, curated.map((c) => {
+        const component = components.get(c.id)!;
+        return { index: c.index, effects: effects!.get(c.id)!, source: sourceOf(component.includeFields, component.excludeFields, rules) };
+      }));
+      for (const c of curated) {
+        const at = counting.get(c.id);
+        const hidden = at === undefined ? undefined : hiddenCount(reply.responses?.[at]);
+        curateAnswer(answer[c.id], effects.get(c.id)!, c.index, promoted, components.get(c.id)?.from, hidden);
+      }
+    }
+    ctx.body = answer;
   };
 }

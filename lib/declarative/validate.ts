@@ -10,6 +10,12 @@ import { componentIndex, translate, type SourceRules, type Translation } from '.
 export interface ValidateOptions {
   /** The index of `/{index}/_declarative`, for components without their own `index`. */
   defaultIndex?: string;
+  /**
+   * Called once the request has its shape and a sound react graph, before sizes, permissions and
+   * fields are checked: it may change the components (relevancy defaults, query rules), which are
+   * then checked as if the client had sent them. `indexOf(i)`: the index component i reads.
+   */
+  prepare?: (request: DeclarativeRequest, indexOf: (i: number) => string) => void;
 }
 
 /** A request that passed every check, with its translation (translation is where fields are checked). */
@@ -39,6 +45,7 @@ export async function validateDeclarative(
   checkRequestShape(body);
   const request = body;
   checkReactGraph(request.query);
+  options.prepare?.(request, (i) => componentIndex(request, i, options.defaultIndex));
   const maxSize = principal.role === 'admin' ? undefined : principal.credential.max_size;
   request.query.forEach((c, i) => {
     for (const member of ['defaultQuery', 'customQuery'] as const) {
@@ -53,8 +60,7 @@ export async function validateDeclarative(
 
   const indices = new Set(request.query.map((_, i) => componentIndex(request, i, options.defaultIndex)));
   const read = async (fresh: boolean) => new Map(await Promise.all([...indices].map(async (index) => [index, await mappingsOf(index, { fresh })] as const)));
-  const cred = principal.role === 'admin' ? undefined : principal.credential;
-  const sourceRules: SourceRules | undefined = cred && (cred.include_fields?.length || cred.exclude_fields?.length) ? { include: cred.include_fields, exclude: cred.exclude_fields } : undefined;
+  const sourceRules = sourceRulesOf(principal);
   const translateWith = (catalogs: ReadonlyMap<string, FieldCatalog>) => translate(request, catalogs, { defaultIndex: options.defaultIndex, sourceRules, maxSize });
 
   let catalogs: ReadonlyMap<string, FieldCatalog> = await read(false);
@@ -67,6 +73,12 @@ export async function validateDeclarative(
     translation = translateWith(catalogs);
   }
   return { request, catalogs, translation };
+}
+
+/** The credential's `_source` rules (none for the admin). */
+export function sourceRulesOf(principal: Principal): SourceRules | undefined {
+  const cred = principal.role === 'admin' ? undefined : principal.credential;
+  return cred && (cred.include_fields?.length || cred.exclude_fields?.length) ? { include: cred.include_fields, exclude: cred.exclude_fields } : undefined;
 }
 
 export interface DeclarativeMsearch {

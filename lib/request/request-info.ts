@@ -10,6 +10,7 @@ export type Category =
   | 'pipelines'
   | 'credentials'
   | 'rules'
+  | 'searchrelevancy'
   | 'cache'
   | 'analytics'
   | 'cluster';
@@ -17,7 +18,7 @@ export type Category =
 export type Operation = 'read' | 'write' | 'delete';
 
 export const CATEGORIES: readonly Category[] = [
-  'docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'cache', 'analytics', 'cluster',
+  'docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'searchrelevancy', 'cache', 'analytics', 'cluster',
 ];
 export const OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
 

@@ -14,6 +14,7 @@ import { classify } from './classify.js';
 import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
+import { carriesSearchText, curatedSearch, relevancyRoutes, ruleRoutes, type Curation } from '../rules/index.js';
 
 export interface GatewayParts {
   config: Config;
@@ -29,11 +30,13 @@ export interface GatewayParts {
   log: (line: string) => void;
   /** Registered pipelines and what their stages use; absent = no pipeline support. */
   pipelines?: PipelineRouterOptions;
+  /** Query rules and search relevancy settings; absent = searches are not curated. */
+  curation?: Curation;
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
-  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines } = parts;
+  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));
@@ -45,12 +48,19 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
     stream: [{ handler: httpStreams(hub, backend, typed, config.maxContentLength) }],
-    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength) }],
+    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
     apps: [{ handler: apps }],
     app: [{ handler: apps }],
+    gateway: curation
+      ? [
+          { claims: (info) => info.category === 'rules', handler: ruleRoutes(curation.rules, config.maxContentLength) },
+          { claims: (info) => info.category === 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
+        ]
+      : [],
     engine: [
+      ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),
       { claims: (info) => info.action === 'indices:admin/create' && info.segments.length === 1, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
       { claims: (info) => info.action === 'indices:admin/get' && info.segments.length === 1, handler: registeredAppGreeting(engine) },
     ],

@@ -1,11 +1,11 @@
 import compose from 'koa-compose';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Classification, RouteFamily } from '../request/index.js';
 import type { GatewayState } from './state.js';
 
 /** A handler of a route family; with `claims`, it takes only the requests it says yes to. */
 export interface FamilyHandler {
-  claims?: (info: Classification) => boolean;
+  claims?: (info: Classification, ctx: Context) => boolean;
   handler: Middleware<GatewayState>;
 }
 
@@ -35,7 +35,7 @@ export function dispatch(handlers: FamilyHandlers, thinPath: Middleware<GatewayS
     let claiming: FamilyHandler[] | undefined;
     for (let i = 0; i < list.length; i++) {
       const h = list[i];
-      if (h.claims && !h.claims(info)) continue;
+      if (h.claims && !h.claims(info, ctx)) continue;
       (claiming ??= []).push(h);
       key += `${i},`;
     }

@@ -13,6 +13,7 @@ import { TypedDocuments } from '../apps/index.js';
 import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
 import { PipelineRegistry, ScriptPool, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
+import { RelevancyStore, RuleStore } from '../rules/index.js';
 import { answerClientError } from './client-errors.js';
 
 export interface RunningGateway {
@@ -44,6 +45,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const backend = intercept(engine, systemIndexGuard(), changePublishing(publisher));
   let pipelineRegistry: PipelineRegistry | undefined;
   let scripts: ScriptPool | undefined;
+  let rules: RuleStore | undefined;
+  let relevancy: RelevancyStore | undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(engine, config);
     await installRawSubfieldTemplate(engine, log);
@@ -75,6 +78,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     pipelineRegistry = new PipelineRegistry(engine, bus, log);
     await pipelineRegistry.start();
     scripts = new ScriptPool();
+    rules = new RuleStore(engine, bus, log);
+    relevancy = new RelevancyStore(engine, bus, log);
+    await Promise.all([rules.start(), relevancy.start()]);
     const pipelines = {
       registry: pipelineRegistry,
       scripts,
@@ -84,7 +90,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
     };
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy } }, typed);
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });
@@ -115,6 +121,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         });
         authenticator.close();
         pipelineRegistry?.close();
+        rules?.close();
+        relevancy?.close();
         indexFeed.unsubscribe();
         await scripts?.close();
         limiterRedis?.disconnect();
@@ -124,6 +132,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     };
   } catch (err) {
     pipelineRegistry?.close();
+    rules?.close();
+    relevancy?.close();
     await scripts?.close();
     await bus.close();
     await engine.close();

@@ -403,6 +403,8 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
     case '_refresh':
       return c.done('indices', 'read', 'indices:admin/refresh');
+    case '_reload_search_analyzers':
+      return c.done('indices', 'write', 'indices:admin/reload_analyzers');
     case '_flush':
       return c.done('indices', 'read', 'indices:admin/flush');
     case '_analyze':
@@ -472,9 +474,22 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       c.family = 'pipelines';
       if (tail[0] !== undefined) c.id = tail[0];
       return c.done('pipelines', op, gatewayAction('cluster', 'pipelines', op));
+    case '_rule':
     case '_rules':
       c.family = 'gateway';
+      if (head === '_rule' && tail[0] !== undefined) c.id = tail[0];
       return c.done('rules', op, gatewayAction('cluster', 'rules', op));
+    case '_searchrelevancy':
+      c.family = 'gateway';
+      // `_default` applies to every index: a cluster-level record; an index's own is that index's
+      if (tail[0] !== undefined && tail[0] !== '_default') c.pathIndex(tail[0]);
+      return c.done('searchrelevancy', op, gatewayAction(tail[0] !== undefined && tail[0] !== '_default' ? 'indices' : 'cluster', 'searchrelevancy', op));
+    // Elasticsearch's synonyms sets and query rulesets are cluster-wide: cluster category
+    case '_synonyms':
+      return c.done('cluster', op, op === 'read' ? 'cluster:admin/synonyms/get' : op === 'delete' ? 'cluster:admin/synonyms/delete' : 'cluster:admin/synonyms/put');
+    case '_query_rules':
+      if (tail[1] === '_test') return c.done('cluster', 'read', 'cluster:admin/xpack/query_rules/test');
+      return c.done('cluster', op, op === 'read' ? 'cluster:admin/xpack/query_rules/get' : op === 'delete' ? 'cluster:admin/xpack/query_rules/delete' : 'cluster:admin/xpack/query_rules/put');
     case '_cache':
       c.family = 'gateway';
       return c.done('cache', op, gatewayAction('cluster', 'cache', op));

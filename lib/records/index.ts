@@ -1,0 +1,1 @@
+export { SystemRecords, type SystemRecordsOptions } from './system-records.js';

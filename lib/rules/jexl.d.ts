@@ -1,0 +1,4 @@
+declare module 'jexl' {
+  const jexl: unknown;
+  export default jexl;
+}

@@ -1,0 +1,187 @@
+import jexlModule from 'jexl';
+import { RE2JS } from 're2js';
+import { patternsCover } from '../auth/classify/authorize-indices.js';
+import { compileLinear, InvalidPatternError } from '../engine/embedded/regex/index.js';
+import { EsError } from '../errors/index.js';
+import { simpleMatch } from '../wildcard/index.js';
+import type { QueryRule } from './rule.js';
+
+/** Case- and accent-insensitive form of a search text or trigger value, with no analyzer: NFKD, marks dropped, lower case, spaces collapsed. */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** What a search offers the rules: its index, its text, the facet values it selects, the time. */
+export interface SearchSituation {
+  index: string;
+  /** The search text as typed ('' when none). */
+  query: string;
+  /** Selected facet values by field. */
+  filters: ReadonlyMap<string, ReadonlyArray<string | number | boolean>>;
+  /** Epoch seconds. */
+  now: number;
+}
+
+interface CompiledRule {
+  rule: QueryRule;
+  /** Position in evaluation order. */
+  order: number;
+  folded?: string;
+  regex?: RE2JS;
+  expression?: { evalSync(context: Record<string, unknown>): unknown };
+}
+
+/** The candidates of one index, by trigger: an exact text or a selected facet value is a map lookup. */
+interface IndexRules {
+  is: Map<string, CompiledRule[]>;
+  filter: Map<string, CompiledRule[]>;
+  scanned: CompiledRule[];
+}
+
+const Jexl = (jexlModule as unknown as { Jexl: new () => { compile(expr: string): { evalSync(context: Record<string, unknown>): unknown } } }).Jexl;
+/** A jexl instance with no transforms or functions added: expressions compare and combine values, nothing else. */
+const jexl = new Jexl();
+
+const filterKey = (field: string, value: string | number | boolean) => `${field}\u0000${typeof value === 'string' ? fold(value) : String(value)}`;
+
+/** Compiles a rule's `matches` pattern and `expression`; a 400 naming the member when either is wrong. */
+function compile(rule: QueryRule, order: number): CompiledRule {
+  const out: CompiledRule = { rule, order };
+  const t = rule.trigger;
+  if (t.type === 'query' && t.value !== undefined) {
+    if (t.operator === 'matches') {
+      try {
+        out.regex = compileLinear(t.value, RE2JS.CASE_INSENSITIVE, t.value);
+      } catch (err) {
+        if (err instanceof InvalidPatternError) throw new EsError(400, 'illegal_argument_exception', `trigger.value: invalid regular expression [${t.value}]: ${err.message}`);
+        throw err;
+      }
+    } else {
+      out.folded = fold(t.value);
+    }
+  }
+  if (t.expression !== undefined) {
+    try {
+      out.expression = jexl.compile(t.expression);
+    } catch (err) {
+      throw new EsError(400, 'illegal_argument_exception', `trigger.expression: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** Checks that a rule's pattern and expression compile (400 otherwise). */
+export function checkCompiles(rule: QueryRule): void {
+  compile(rule, 0);
+}
+
+/** The index patterns a rule applies to: its own, within its owner's. */
+function appliesTo(rule: QueryRule, index: string): boolean {
+  const owner = rule.owner;
+  if (owner && !patternsCover(owner.indices, index)) return false;
+  const patterns = rule.trigger.indices;
+  return patterns === undefined || patterns.some((p) => simpleMatch(p, index));
+}
+
+/**
+ * The enabled rules in evaluation order, indexed so that a search meets only the rules of its
+ * index, and among them finds `is` triggers and filter triggers by lookup; only the other
+ * operators are tested one by one. Immutable: a change builds a new set.
+ */
+export class RuleSet {
+  private readonly compiled: CompiledRule[];
+  private readonly byIndex = new Map<string, IndexRules>();
+
+  constructor(rules: readonly QueryRule[], private readonly log: (line: string) => void = () => {}) {
+    this.compiled = [];
+    rules.forEach((rule, order) => {
+      if (!rule.enabled) return;
+      try {
+        this.compiled.push(compile(rule, order));
+      } catch (err) {
+        this.log(`rule [${rule.id}] not applied: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  get size(): number {
+    return this.compiled.length;
+  }
+
+  /** The rules that fire for this search, in evaluation order. */
+  matching(situation: SearchSituation): QueryRule[] {
+    const rules = this.rulesOf(situation.index);
+    const query = fold(situation.query);
+    const found: CompiledRule[] = [];
+    const exact = rules.is.get(query);
+    if (exact) found.push(...exact);
+    for (const [field, values] of situation.filters) {
+      for (const v of values) {
+        const hit = rules.filter.get(filterKey(field, v));
+        if (hit) found.push(...hit);
+      }
+    }
+    for (const c of rules.scanned) if (textMatches(c, query, situation.query)) found.push(c);
+    const fired = found.filter((c) => conditionsHold(c, situation));
+    fired.sort((a, b) => a.order - b.order);
+    return dedupe(fired).map((c) => c.rule);
+  }
+
+  private rulesOf(index: string): IndexRules {
+    let rules = this.byIndex.get(index);
+    if (rules) return rules;
+    rules = { is: new Map(), filter: new Map(), scanned: [] };
+    for (const c of this.compiled) {
+      if (!appliesTo(c.rule, index)) continue;
+      const t = c.rule.trigger;
+      if (t.type === 'query' && t.operator === 'is') push(rules.is, c.folded!, c);
+      else if (t.type === 'filter') push(rules.filter, filterKey(t.filter!.field, t.filter!.value), c);
+      else rules.scanned.push(c);
+    }
+    if (this.byIndex.size > 10_000) this.byIndex.clear(); // bounded: indices named by searches are not
+    this.byIndex.set(index, rules);
+    return rules;
+  }
+}
+
+function push(map: Map<string, CompiledRule[]>, key: string, c: CompiledRule): void {
+  const list = map.get(key);
+  if (list) list.push(c);
+  else map.set(key, [c]);
+}
+
+function dedupe(list: CompiledRule[]): CompiledRule[] {
+  return list.filter((c, i) => i === 0 || list[i - 1] !== c);
+}
+
+/** The text part of a trigger that is not a lookup. */
+function textMatches(c: CompiledRule, folded: string, raw: string): boolean {
+  const t = c.rule.trigger;
+  if (t.type !== 'query') return true; // always
+  switch (t.operator) {
+    case 'contains':
+      return folded.includes(c.folded!);
+    case 'starts_with':
+      return folded.startsWith(c.folded!);
+    case 'ends_with':
+      return folded.endsWith(c.folded!);
+    case 'matches':
+      return c.regex!.matcher(raw).find() || c.regex!.matcher(folded).find();
+    default:
+      return false;
+  }
+}
+
+function conditionsHold(c: CompiledRule, s: SearchSituation): boolean {
+  const tf = c.rule.trigger.timeframe;
+  if (tf?.start_time !== undefined && s.now < tf.start_time) return false;
+  if (tf?.end_time !== undefined && s.now > tf.end_time) return false;
+  if (!c.expression) return true;
+  const filter: Record<string, unknown> = {};
+  for (const [field, values] of s.filters) filter[field] = values.length === 1 ? values[0] : [...values];
+  try {
+    return c.expression.evalSync({ $query: s.query, $index: s.index, $filter: filter, $now: s.now }) === true;
+  } catch {
+    return false; // an expression that cannot be evaluated for this search does not fire
+  }
+}
