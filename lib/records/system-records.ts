@@ -8,21 +8,20 @@ export interface SystemRecordsOptions {
   index: string;
   /** What a record is called in messages ("rule", "search relevancy setting"). */
   what: string;
+  /** The stored document's member that holds the record (default `record`). */
+  field?: string;
   log?: (line: string) => void;
   /** Told after every change this node applies (its own writes, other nodes' events, a reload). */
   changed?: () => void;
 }
 
-interface Stored<T> {
-  record: T;
-  updated_at: string;
-}
+type Stored<T> = Record<string, T | string>;
 
 /** Records are kept as they are, never indexed: their contents have any shape. */
-const INDEX_BODY = {
+const indexBody = (field: string) => ({
   settings: { 'index.hidden': true, number_of_shards: 1 },
-  mappings: { dynamic: false, properties: { record: { type: 'object', enabled: false }, updated_at: { type: 'date' } } },
-};
+  mappings: { dynamic: false, properties: { [field]: { type: 'object', enabled: false }, updated_at: { type: 'date' } } },
+});
 
 /**
  * Gateway configuration records (rules, relevancy settings…) stored through the Backend in one
@@ -43,9 +42,11 @@ export class SystemRecords<T> {
   private closed = false;
   private indexReady = false;
   private readonly log: (line: string) => void;
+  private readonly field: string;
 
   constructor(private readonly backend: Backend, private readonly bus: ChangeBus, private readonly options: SystemRecordsOptions) {
     this.log = options.log ?? (() => {});
+    this.field = options.field ?? 'record';
   }
 
   async start(): Promise<void> {
@@ -79,7 +80,7 @@ export class SystemRecords<T> {
   /** Stores the record (creating or replacing it); true when it is new. */
   async put(id: string, record: T): Promise<boolean> {
     await this.ensureIndex();
-    const doc: Stored<T> = { record, updated_at: new Date().toISOString() };
+    const doc: Stored<T> = { [this.field]: record, updated_at: new Date().toISOString() };
     const res = await callJson<{ result?: string; _version: number; _seq_no: number; _primary_term: number }>(
       this.backend, 'PUT', `/${this.options.index}/_doc/${encodeURIComponent(id)}`, doc, 'refresh=true',
     );
@@ -116,7 +117,7 @@ export class SystemRecords<T> {
     const seen = new Set<string>();
     for (const hit of res.body.hits?.hits ?? []) {
       seen.add(hit._id);
-      this.apply(hit._id, hit._version ?? 0, hit._source.record, true);
+      this.apply(hit._id, hit._version ?? 0, hit._source[this.field] as T, true);
     }
     for (const id of [...this.records.keys()]) if (!seen.has(id)) this.records.delete(id);
     this.options.changed?.();
@@ -157,7 +158,7 @@ export class SystemRecords<T> {
     }
     if (event.op === 'delete') return this.apply(event.id, event.version, undefined);
     const stored = event.source as unknown as Stored<T> | undefined;
-    if (stored?.record !== undefined) this.apply(event.id, event.version, stored.record);
+    if (stored?.[this.field] !== undefined) this.apply(event.id, event.version, stored[this.field] as T);
     else void this.reload().catch((err: Error) => this.log(`${this.options.what}s not reloaded: ${err.message}`));
   }
 
@@ -177,7 +178,7 @@ export class SystemRecords<T> {
 
   private async ensureIndex(): Promise<void> {
     if (this.indexReady) return;
-    const res = await callJson(this.backend, 'PUT', `/${this.options.index}`, INDEX_BODY);
+    const res = await callJson(this.backend, 'PUT', `/${this.options.index}`, indexBody(this.field));
     if (res.status >= 300 && !JSON.stringify(res.body).includes('resource_already_exists_exception')) {
       throw new EsError(500, 'exception', `index [${this.options.index}] could not be created: ${JSON.stringify(res.body)}`);
     }
