@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
 import { Indices } from './indices/index.js';
+import { QueryRules } from './query-rules/index.js';
 import { RestHandler } from './rest/index.js';
 import { Store } from './store/index.js';
 
@@ -39,7 +40,7 @@ export class EmbeddedEngine implements Backend {
     const indices = new Indices(store);
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
     const rest = new RestHandler(
-      { indices, nodeName: os.hostname() || 'embedded', clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs },
+      { indices, queryRules: new QueryRules(store), nodeName: os.hostname() || 'embedded', clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs },
       opts.maxContentLength ?? 100 * 1024 * 1024,
     );
     return new EmbeddedEngine(store, indices, rest);

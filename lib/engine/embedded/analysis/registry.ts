@@ -6,12 +6,17 @@
  * Every definition is built when the registry is created, so an invalid one refuses the index
  * (400 illegal_argument_exception). Built analyzers are cached; components are shared between
  * analyzers except synonym filters, which depend on the chain in front of them.
+ *
+ * A filter with `updateable: true` may only run at search time (ES's AnalysisMode.SEARCH_TIME): a
+ * custom analyzer that has one is a search analyzer, which `reloadSearchAnalyzers` rebuilds so
+ * that it reads its synonyms (`synonyms_set`) again.
  */
+import { EsError } from '../../../errors/index.js';
 import { PipelineAnalyzer } from './analyzer.js';
 import { BUILT_IN_ANALYZERS, createBuiltInAnalyzer } from './built-in-analyzers.js';
 import { createCharFilter, PREBUILT_CHAR_FILTERS } from './char-filters/index.js';
-import { createTokenFilter, lowercaseFilter, PREBUILT_FILTERS, type PhraseAnalyzer } from './filters/index.js';
-import { illegalArgument, intSetting, listSetting, stringSetting, type Definition } from './settings.js';
+import { createTokenFilter, lowercaseFilter, PREBUILT_FILTERS, synonymsSetOf, type PhraseAnalyzer, type SynonymsSource } from './filters/index.js';
+import { boolSetting, illegalArgument, intSetting, listSetting, stringSetting, type Definition } from './settings.js';
 import { createTokenizer, TOKENIZER_TYPES, type ComponentLimits } from './tokenizers/index.js';
 import { keywordTokenizer } from './tokenizers/keyword.js';
 import type { AnalysisRegistry, CharFilter, TokenFilter, Tokenizer } from './types.js';
@@ -21,6 +26,8 @@ export interface RegistryOptions {
   maxNgramDiff?: number;
   /** index.max_shingle_diff (default 3). */
   maxShingleDiff?: number;
+  /** The synonyms sets `synonyms_set` reads (none: every `synonyms_set` is missing). */
+  synonyms?: SynonymsSource;
 }
 
 /** A component given by name or as an inline definition (as in `_analyze`). */
@@ -46,6 +53,7 @@ function missingType(component: string, name: string): Error {
 
 export class IndexAnalysisRegistry implements AnalysisRegistry {
   private readonly limits: ComponentLimits;
+  private readonly synonyms: SynonymsSource | undefined;
   private readonly tokenizerDefs: Record<string, Definition>;
   private readonly filterDefs: Record<string, Definition>;
   private readonly charFilterDefs: Record<string, Definition>;
@@ -59,6 +67,7 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
 
   constructor(analysisSettings: unknown, options: RegistryOptions = {}) {
     this.limits = { maxNgramDiff: options.maxNgramDiff ?? 1, maxShingleDiff: options.maxShingleDiff ?? 3 };
+    this.synonyms = options.synonyms;
     const analysis = (analysisSettings ?? {}) as Definition;
     if (typeof analysis !== 'object' || Array.isArray(analysis)) throw illegalArgument('[index.analysis] must be an object');
     this.tokenizerDefs = section(analysis, 'tokenizer');
@@ -72,6 +81,51 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     for (const name of Object.keys(this.filterDefs)) this.tokenFilter(name, () => (p) => p.split(/\s+/).filter(Boolean));
     for (const name of Object.keys(this.analyzerDefs)) this.analyzer(name);
     for (const name of Object.keys(this.normalizerDefs)) this.normalizer(name);
+    const notAnywhere = this.searchTimeFilters('default');
+    if (notAnywhere.length) {
+      throw new EsError(400, 'mapper_exception', `analyzer [default] contains filters [${notAnywhere.join(', ')}] that are not allowed to run in all mode.`);
+    }
+  }
+
+  /**
+   * The filters of an analyzer that may only run at search time (`updateable: true`), in chain
+   * order; empty for an analyzer that may run anywhere.
+   */
+  searchTimeFilters(analyzer: string): string[] {
+    const def = this.analyzerDefs[analyzer];
+    if (!def || (stringSetting(def, 'type') ?? 'custom') !== 'custom') return [];
+    return (listSetting(def, 'filter') ?? []).filter((f) => {
+      const filterDef = this.filterDefs[f];
+      return filterDef !== undefined && boolSetting(filterDef, 'updateable', false);
+    });
+  }
+
+  /** The synonyms sets the index's filter definitions read (whether an analyzer uses them or not). */
+  synonymsSets(): Set<string> {
+    const sets = new Set<string>();
+    for (const def of Object.values(this.filterDefs)) {
+      const type = stringSetting(def, 'type');
+      const set = type === 'synonym' || type === 'synonym_graph' ? synonymsSetOf(def) : undefined;
+      if (set !== undefined) sets.add(set);
+    }
+    return sets;
+  }
+
+  /**
+   * Rebuilds the search analyzers (those with a search-time-only filter) so that they read their
+   * synonyms again; given `synonymsSet`, only those with a filter on that set. All or nothing: when
+   * one fails to build, the error is thrown and the analyzers in use stay as they were. Returns the
+   * rebuilt analyzers' names.
+   */
+  reloadSearchAnalyzers(synonymsSet?: string): string[] {
+    const readsSet = (name: string) =>
+      (listSetting(this.analyzerDefs[name], 'filter') ?? []).some((f) => this.filterDefs[f] !== undefined && synonymsSetOf(this.filterDefs[f]) === synonymsSet);
+    const names = Object.keys(this.analyzerDefs).filter((name) => this.searchTimeFilters(name).length > 0 && (synonymsSet === undefined || readsSet(name)));
+    const rebuilt = names.map((name) => this.buildAnalyzer(name, this.analyzerDefs[name]));
+    rebuilt.forEach((analyzer, i) => this.analyzers.set(names[i], analyzer));
+    // `default_search` without a definition of its own is the cached `default`.
+    if (!('default_search' in this.analyzerDefs)) this.analyzers.delete('default_search');
+    return names.sort();
   }
 
   hasAnalyzer(name: string): boolean {
@@ -116,7 +170,7 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     const tfs: TokenFilter[] = [];
     for (const spec of filters) {
       const chain = () => this.phraseAnalyzer(cfs, tok, [...tfs]);
-      tfs.push(this.resolveSpec('filter', spec, () => this.tokenFilter(spec as string, chain), (t, d) => createTokenFilter(t, d, this.limits, '_anonymous_filter', chain)));
+      tfs.push(this.resolveSpec('filter', spec, () => this.tokenFilter(spec as string, chain), (t, d) => createTokenFilter(t, d, this.limits, '_anonymous_filter', chain, this.synonyms)));
     }
     if (tokenizer === undefined) {
       filters.forEach((spec, i) => {
@@ -209,8 +263,8 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     if (def) {
       const type = stringSetting(def, 'type');
       if (type === undefined) throw missingType('filter', name);
-      f = createTokenFilter(type, def, this.limits, name, chain);
-      // A synonym filter is specific to the chain in front of it.
+      f = createTokenFilter(type, def, this.limits, name, chain, this.synonyms);
+      // A synonym filter is specific to the chain in front of it (and to its rules of the moment).
       if (type === 'synonym' || type === 'synonym_graph') return f;
     } else if (PREBUILT_FILTERS.has(name)) {
       f = createTokenFilter(name, {}, this.limits, name, chain);

@@ -1,5 +1,5 @@
 import { EsError, errors } from '../../../errors/index.js';
-import { createAnalysisRegistry, type AnalysisRegistry } from '../analysis/index.js';
+import { createAnalysisRegistry, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { mappingLimitsOf, parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
@@ -10,6 +10,9 @@ import { nestSettings } from './settings.js';
 import { nextVersion, validateConcurrencyParams, type ConcurrencyParams, type DocVersion } from './versioning.js';
 
 export const PRIMARY_TERM = 1;
+
+/** Every synonyms set empty. */
+const NO_SYNONYMS: SynonymsSource = { rules: () => [] };
 
 export interface WriteParams extends ConcurrencyParams {
   routing?: string;
@@ -58,7 +61,9 @@ export class IndexHandle {
   private pendingWrites = 0;
   private maxSeqNo = -1;
   private sourceBytes = 0;
-  private analysis: AnalysisRegistry;
+  private analysis: IndexAnalysisRegistry;
+  /** The analysis was built with every synonyms set empty (see the constructor). */
+  private withoutSynonyms = false;
   inverted: InvertedIndex | undefined;
   /** Operation counters for the index stats API. */
   readonly stats = new IndexStats();
@@ -66,8 +71,20 @@ export class IndexHandle {
   constructor(
     public meta: IndexMetadata,
     private readonly store: Store,
+    /** The synonyms sets `synonyms_set` filters read. */
+    private readonly synonyms?: SynonymsSource,
   ) {
-    this.analysis = IndexHandle.analysisFor(meta.settings);
+    try {
+      this.analysis = IndexHandle.analysisFor(meta.settings, synonyms);
+    } catch (err) {
+      if (!synonyms) throw err;
+      // A synonyms set whose rules no longer build with this index's analyzers (ES leaves such an
+      // index unavailable) must not keep the engine from starting: the index loads without its
+      // sets' rules until a reload builds them.
+      this.analysis = IndexHandle.analysisFor(meta.settings, NO_SYNONYMS);
+      this.withoutSynonyms = true;
+      console.error(`embedded engine: index [${meta.name}] loaded without its synonyms sets: ${(err as Error).message}`);
+    }
   }
 
   static analysisSettings(meta: IndexMetadata): unknown {
@@ -76,12 +93,13 @@ export class IndexHandle {
   }
 
   /** The analysis registry of an index with these (flat) settings; throws EsError 400 when invalid. */
-  static analysisFor(settings: IndexMetadata['settings']): AnalysisRegistry {
+  static analysisFor(settings: IndexMetadata['settings'], synonyms?: SynonymsSource): IndexAnalysisRegistry {
     const nested = nestSettings(settings) as { index?: { analysis?: unknown; max_ngram_diff?: unknown; max_shingle_diff?: unknown } };
     const limit = (v: unknown) => (v === undefined ? undefined : Number(v));
     return createAnalysisRegistry(nested.index?.analysis, {
       maxNgramDiff: limit(nested.index?.max_ngram_diff),
       maxShingleDiff: limit(nested.index?.max_shingle_diff),
+      synonyms,
     });
   }
 
@@ -97,8 +115,29 @@ export class IndexHandle {
     return this.meta.state === 'open';
   }
 
-  get registry(): AnalysisRegistry {
+  get registry(): IndexAnalysisRegistry {
     return this.analysis;
+  }
+
+  /**
+   * Makes the index's search analyzers (those with `updateable` filters) read their synonyms
+   * again, all or none (see IndexAnalysisRegistry.reloadSearchAnalyzers); the next search uses
+   * them. Returns the reloaded analyzers' names.
+   */
+  reloadSearchAnalyzers(synonymsSet?: string): string[] {
+    if (this.withoutSynonyms) this.setAnalysis(IndexHandle.analysisFor(this.meta.settings, this.synonyms));
+    return this.analysis.reloadSearchAnalyzers(synonymsSet);
+  }
+
+  /** Whether a filter of the index reads this synonyms set (which may then not be deleted). */
+  usesSynonymsSet(set: string): boolean {
+    return this.analysis.synonymsSets().has(set);
+  }
+
+  /** Installs a registry built from this index's settings now (an index being opened reads its synonyms anew). */
+  setAnalysis(registry: IndexAnalysisRegistry): void {
+    this.analysis = registry;
+    this.withoutSynonyms = false;
   }
 
   get mappings(): Mappings {
@@ -195,7 +234,7 @@ export class IndexHandle {
   setMeta(meta: IndexMetadata): void {
     const analysisChanged = JSON.stringify(meta.settings) !== JSON.stringify(this.meta.settings);
     this.meta = meta;
-    if (analysisChanged) this.analysis = IndexHandle.analysisFor(meta.settings);
+    if (analysisChanged) this.setAnalysis(IndexHandle.analysisFor(meta.settings, this.synonyms));
   }
 
   ensureOpen(): void {

@@ -7,3 +7,5 @@ export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js
 export { shardOf, reachesDocument, routingHash } from './shard-routing.js';
 export { defaultsFor, humanSettings } from './settings-defaults.js';
 export { Templates } from './templates.js';
+export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRule, type UpdateResult } from './synonyms-sets.js';
+export { reloadSearchAnalyzers, type ReloadAnalyzersResponse } from './reload-analyzers.js';

@@ -6,9 +6,11 @@ import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store
 import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
 import { IndexHandle, type PreparedWrite } from './index-handle.js';
+import { checkIndexTimeAnalyzers } from './index-time-analyzers.js';
 import { validateIndexName } from './index-name.js';
 import { parseExpandWildcards, type WildcardStates } from './resolve.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
+import { SynonymsSets } from './synonyms-sets.js';
 import { Templates } from './templates.js';
 
 export interface ResolveOptions {
@@ -43,11 +45,14 @@ export class Indices {
   private readonly handles = new Map<string, IndexHandle>();
   /** Index templates, applied by `createInMemory` (explicit creation and auto-creation alike). */
   readonly templates: Templates;
+  /** Synonyms sets, read by the indices' `synonyms_set` filters. */
+  readonly synonyms: SynonymsSets;
 
   constructor(private readonly store: Store) {
     this.templates = new Templates(store);
+    this.synonyms = new SynonymsSets(store);
     for (const meta of store.loadIndices()) {
-      const handle = new IndexHandle(meta, store);
+      const handle = new IndexHandle(meta, store, this.synonyms);
       handle.load();
       this.handles.set(meta.name, handle);
     }
@@ -96,12 +101,13 @@ export class Indices {
     const uuid = newUuid();
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
-    IndexHandle.analysisFor(settings); // refuses an invalid analysis definition
+    const registry = IndexHandle.analysisFor(settings, this.synonyms); // refuses an invalid analysis definition
     const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings));
+    checkIndexTimeAnalyzers(mappings, registry);
     checkMappingLimits(mappings, mappingLimitsOf(settings));
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
-    const handle = new IndexHandle(meta, this.store);
+    const handle = new IndexHandle(meta, this.store, this.synonyms);
     handle.inverted = undefined;
     handle.load();
     this.handles.set(name, handle);
@@ -249,11 +255,22 @@ export class Indices {
     for (const h of handles) await this.store.deleteIndex(h.meta);
   }
 
+  /** Indices whose analysis reads this synonyms set, by name. */
+  synonymsSetUsers(set: string): string[] {
+    return this.all().filter((h) => h.usesSynonymsSet(set)).map((h) => h.name);
+  }
+
   async setState(handles: IndexHandle[], state: 'open' | 'close'): Promise<void> {
     const writes: StoreWrite[] = [];
+    // An index being opened builds its analyzers anew (reading its synonyms sets now), as in ES;
+    // one that cannot refuses the whole request before anything changed.
+    const opening = state === 'open' ? handles.filter((h) => !h.isOpen) : [];
+    const reopened = new Map(opening.map((h) => [h, IndexHandle.analysisFor(h.meta.settings, this.synonyms)]));
     for (const h of handles) {
       if (h.meta.state === state) continue;
       h.setMeta({ ...h.meta, state });
+      const registry = reopened.get(h);
+      if (registry) h.setAnalysis(registry);
       if (state === 'open') h.load();
       else h.inverted = undefined;
       writes.push({ kind: 'meta', meta: h.meta });
@@ -280,7 +297,10 @@ export class Indices {
   async putMapping(handles: IndexHandle[], input: unknown): Promise<void> {
     const update = validateMappings(input);
     const merged = handles.map((h) => ({ h, mappings: mergeMappings(h.meta.mappings, update) as Mappings }));
-    for (const { h, mappings } of merged) checkMappingLimits(mappings, mappingLimitsOf(h.meta.settings));
+    for (const { h, mappings } of merged) {
+      checkIndexTimeAnalyzers(mappings, h.registry);
+      checkMappingLimits(mappings, mappingLimitsOf(h.meta.settings));
+    }
     const writes: StoreWrite[] = [];
     for (const { h, mappings } of merged) {
       h.setMeta({ ...h.meta, mappings });
@@ -299,7 +319,7 @@ export class Indices {
     const next = handles.map((h) => {
       const own = preserveExisting ? Object.fromEntries(Object.entries(update).filter(([k]) => !(k in h.meta.settings))) : update;
       const settings = applySettingsUpdate(h.meta.settings, own, h.isOpen, `${h.name}/${h.uuid}`);
-      IndexHandle.analysisFor(settings);
+      checkIndexTimeAnalyzers(h.meta.mappings, IndexHandle.analysisFor(settings, this.synonyms));
       return { h, settings };
     });
     const writes: StoreWrite[] = [];

@@ -19,6 +19,8 @@ import { termvectorsRoutes } from './routes/termvectors.js';
 import { templateRoutes } from './routes/templates.js';
 import { statsRoutes } from './routes/stats.js';
 import { resolveRoutes } from './routes/resolve.js';
+import { synonymsRoutes } from './routes/synonyms.js';
+import { queryRulesRoutes } from './routes/query-rules.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
 
 const PRODUCT_HEADER = { 'x-elastic-product': 'Elasticsearch' };
@@ -26,7 +28,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const router = new Router();
-  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes]) router.add(r);
+  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes, ...synonymsRoutes, ...queryRulesRoutes]) router.add(r);
   return router;
 }
 

@@ -1,4 +1,5 @@
 import type { Indices } from '../indices/index.js';
+import type { QueryRules } from '../query-rules/index.js';
 
 /** A request as a REST handler sees it: decoded path parameters, URL parameters, the body as text. */
 export interface RestRequest {
@@ -24,6 +25,8 @@ export interface RestResponse {
 
 export interface EngineContext {
   indices: Indices;
+  /** Query rulesets: the query rules API, and what `rule` queries read. */
+  queryRules: QueryRules;
   nodeName: string;
   clusterName: string;
   clusterUuid: string;

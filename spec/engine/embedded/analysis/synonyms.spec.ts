@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createAnalysisRegistry } from '../../../../lib/engine/embedded/analysis/index.js';
-import { analyze } from './helpers.js';
+import { analyze, terms, thrown } from './helpers.js';
 
 /** Both synonym filters over the rules of ES's token graph example ("dns" for "domain name system"). */
 const registry = createAnalysisRegistry({
@@ -74,5 +74,47 @@ describe('analysis: synonym and synonym_graph', () => {
   it('a one-entry equivalence line maps nothing', () => {
     const r = createAnalysisRegistry({ filter: { s: { type: 'synonym_graph', synonyms: ['lonely'] } }, analyzer: { a: { tokenizer: 'standard', filter: ['s'] } } });
     expect(analyze({ analyzer: 'a', text: 'lonely' }, r)).to.deep.equal([['lonely', 0, 6, '<ALPHANUM>', 0]]);
+  });
+});
+
+describe('analysis: synonyms_set and search analyzers', () => {
+  const sets = new Map<string, string[]>();
+  const source = { rules: (set: string) => sets.get(set) };
+  beforeEach(() => sets.set('s', ['tv, television']));
+  const analysis = {
+    filter: {
+      from_set: { type: 'synonym_graph', synonyms_set: 's', updateable: true },
+      stop_the: { type: 'stop', stopwords: ['the'] },
+    },
+    analyzer: {
+      search: { tokenizer: 'standard', filter: ['lowercase', 'stop_the', 'from_set'] },
+      index: { tokenizer: 'standard', filter: ['lowercase'] },
+    },
+  };
+
+  it('names the filters that only run at search time, and the sets the index reads', () => {
+    const r = createAnalysisRegistry(analysis, { synonyms: source });
+    expect(r.searchTimeFilters('search')).to.deep.equal(['from_set']);
+    expect(r.searchTimeFilters('index')).to.deep.equal([]);
+    expect(r.searchTimeFilters('standard')).to.deep.equal([]);
+    expect([...r.synonymsSets()]).to.deep.equal(['s']);
+  });
+
+  it('reloading rebuilds the search analyzers on the set with its rules of now, or none of them', () => {
+    const r = createAnalysisRegistry(analysis, { synonyms: source });
+    expect(terms({ analyzer: 'search', text: 'tv' }, r)).to.have.members(['tv', 'television']);
+    sets.set('s', ['tv, telly']);
+    expect(terms({ analyzer: 'search', text: 'tv' }, r)).to.have.members(['tv', 'television']);
+    expect(r.reloadSearchAnalyzers('other')).to.deep.equal([]);
+    expect(r.reloadSearchAnalyzers('s')).to.deep.equal(['search']);
+    expect(terms({ analyzer: 'search', text: 'tv' }, r)).to.have.members(['tv', 'telly']);
+    sets.set('s', ['the, tv']);
+    expect(thrown(() => r.reloadSearchAnalyzers()).reason).to.equal('failed to build synonyms from [[s] synonyms_set in .synonyms index]');
+    expect(terms({ analyzer: 'search', text: 'tv' }, r)).to.have.members(['tv', 'telly']);
+  });
+
+  it('refuses a default analyzer that only runs at search time', () => {
+    const e = thrown(() => createAnalysisRegistry({ ...analysis, analyzer: { default: analysis.analyzer.search } }, { synonyms: source }));
+    expect(e).to.include({ status: 400, reason: 'analyzer [default] contains filters [from_set] that are not allowed to run in all mode.' });
   });
 });

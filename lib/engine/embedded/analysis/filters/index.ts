@@ -14,7 +14,7 @@ import { germanNormalizationFilter } from './german.js';
 import { keywordRepeatFilter } from './keyword-repeat.js';
 import { SynonymFilter } from './synonym.js';
 import { SynonymGraphFilter } from './synonym-graph.js';
-import { synonymMapFromDefinition, type PhraseAnalyzer } from './synonym-map.js';
+import { synonymMapFromDefinition, type PhraseAnalyzer, type SynonymsSource } from './synonym-map.js';
 import { trimFilter } from './trim.js';
 import { UniqueFilter } from './unique.js';
 import { WordDelimiterFilter } from './word-delimiter.js';
@@ -29,9 +29,11 @@ export { lowercaseFilter } from './case.js';
 export { porterStemFilter } from './stem.js';
 export { GERMAN_STOP_WORDS } from './stop-words.js';
 export { germanLightStemFilter, germanNormalizationFilter } from './german.js';
-export type { PhraseAnalyzer } from './synonym-map.js';
+export type { PhraseAnalyzer, SynonymsSource } from './synonym-map.js';
+export { splitRule as splitSynonymRule, synonymsSetOf } from './synonym-map.js';
 
-export function createTokenFilter(type: string, def: Definition, limits: ComponentLimits, name: string, precedingChain: () => PhraseAnalyzer): TokenFilter {
+/** `synonyms`: where `synonyms_set` rules come from (none: every `synonyms_set` is missing). */
+export function createTokenFilter(type: string, def: Definition, limits: ComponentLimits, name: string, precedingChain: () => PhraseAnalyzer, synonyms?: SynonymsSource): TokenFilter {
   switch (type) {
     case 'lowercase':
       return lowercaseFilter;
@@ -54,9 +56,9 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
     case 'length':
       return new LengthFilter(intSetting(def, 'min', 0), intSetting(def, 'max', 2147483647));
     case 'synonym':
-      return new SynonymFilter(synonymMapFromDefinition(def, precedingChain()));
+      return new SynonymFilter(synonymMapFromDefinition(def, precedingChain(), synonyms));
     case 'synonym_graph':
-      return new SynonymGraphFilter(synonymMapFromDefinition(def, precedingChain()));
+      return new SynonymGraphFilter(synonymMapFromDefinition(def, precedingChain(), synonyms));
     case 'shingle': {
       const max = intSetting(def, 'max_shingle_size', 2);
       const min = intSetting(def, 'min_shingle_size', 2);

@@ -11,7 +11,8 @@
  * An input keeps itself when any of its rules says so. Rule sides are analyzed by the tokenizer and
  * filters in front of the synonym filter, so a multi-word side becomes a word sequence.
  */
-import { illegalArgument, boolSetting, listSetting, type Definition } from '../settings.js';
+import { EsError } from '../../../../errors/index.js';
+import { illegalArgument, boolSetting, listSetting, stringSetting, type Definition } from '../settings.js';
 import type { AnalysisToken } from '../types.js';
 
 export const TYPE_SYNONYM = 'SYNONYM';
@@ -28,7 +29,7 @@ export interface SynonymRule {
 }
 
 /** Splits on `separator`, honouring backslash escapes, dropping empty parts (SolrSynonymParser.split). */
-function splitRule(s: string, separator: string): string[] {
+export function splitRule(s: string, separator: string): string[] {
   const parts: string[] = [];
   let current = '';
   for (let pos = 0; pos < s.length; ) {
@@ -117,12 +118,43 @@ export class SynonymMap {
   }
 }
 
-/** The rules of a `synonym` / `synonym_graph` definition (inline `synonyms` only). */
-export function synonymMapFromDefinition(def: Definition, analyzePhrase: PhraseAnalyzer): SynonymMap {
-  if (def.synonyms_path !== undefined) throw illegalArgument(`IOException while reading synonyms_path_path: ${String(def.synonyms_path)} (file synonyms are not supported)`);
-  if (def.synonyms_set !== undefined) throw illegalArgument('synonyms_set is not supported by this engine');
+/**
+ * The rules of a synonyms set by its name, in the set's rule order (undefined: no such set). What
+ * `synonyms_set` in a synonym filter reads each time the filter is built.
+ */
+export interface SynonymsSource {
+  rules(set: string): readonly string[] | undefined;
+}
+
+/** The synonyms set a `synonym` / `synonym_graph` definition reads its rules from, if any. */
+export function synonymsSetOf(def: Definition): string | undefined {
+  return def.synonyms === undefined || def.synonyms === null ? stringSetting(def, 'synonyms_set') : undefined;
+}
+
+/**
+ * The rules of a `synonym` / `synonym_graph` definition: inline `synonyms` first, else the rules of
+ * its `synonyms_set` now (ES's order of sources). A `synonyms_set` needs `updateable: true`, as in ES.
+ */
+export function synonymMapFromDefinition(def: Definition, analyzePhrase: PhraseAnalyzer, synonyms?: SynonymsSource): SynonymMap {
   if (def.format !== undefined && def.format !== 'solr') throw illegalArgument(`synonym format [${String(def.format)}] is not supported by this engine`);
-  const rules = listSetting(def, 'synonyms', false);
-  if (!rules) throw illegalArgument('synonym requires either `synonyms`, `synonyms_set` or `synonyms_path` to be configured');
-  return new SynonymMap(rules, boolSetting(def, 'expand', true), boolSetting(def, 'lenient', false), analyzePhrase);
+  const expand = boolSetting(def, 'expand', true);
+  const lenient = boolSetting(def, 'lenient', false);
+  const inline = listSetting(def, 'synonyms', false);
+  if (inline) return new SynonymMap(inline, expand, lenient, analyzePhrase);
+  const set = synonymsSetOf(def);
+  if (set !== undefined) {
+    if (!boolSetting(def, 'updateable', false)) {
+      throw illegalArgument("Can't apply [synonyms_set]! Loading synonyms from index is supported only for search time synonyms!");
+    }
+    const rules = synonyms?.rules(set);
+    if (!rules) throw new EsError(404, 'resource_not_found_exception', `synonyms set [${set}] not found`);
+    try {
+      return new SynonymMap(rules, expand, lenient, analyzePhrase);
+    } catch (err) {
+      if (!(err instanceof EsError)) throw err;
+      throw new EsError(400, 'illegal_argument_exception', `failed to build synonyms from [[${set}] synonyms_set in .synonyms index]`, { caused_by: { type: err.type, reason: err.reason } });
+    }
+  }
+  if (def.synonyms_path !== undefined) throw illegalArgument(`IOException while reading synonyms_path_path: ${String(def.synonyms_path)} (file synonyms are not supported)`);
+  throw illegalArgument('synonym requires either `synonyms`, `synonyms_set` or `synonyms_path` to be configured');
 }

@@ -6,7 +6,7 @@ import { requestBody } from '../body.js';
 import { booleanParam, checkRefresh, integerParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
-import { effectiveQuery, resolveTarget } from './search-target.js';
+import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 
 type Operation = 'delete' | 'update';
 
@@ -36,7 +36,7 @@ async function targets(req: RestRequest, ctx: EngineContext, body: Record<string
   const request = parseSearchRequest(searchBody, new URLSearchParams(), Number.MAX_SAFE_INTEGER);
   const size = maxDocs ?? Number.MAX_SAFE_INTEGER;
   // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
-  const result = await runSearch(handles, { ...request, from: 0, size, trackTotalHits: true, timeout: -1 }, req.started);
+  const result = await runSearch(handles, { ...request, query: withQueryRules(ctx, request.query), from: 0, size, trackTotalHits: true, timeout: -1 }, req.started);
   const byName = new Map(handles.map((h) => [h.name, h]));
   const hits = (result.hits as { hits: Array<Record<string, unknown>> }).hits;
   return hits.map((h) => ({

@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle, ResolveOptions } from '../../indices/index.js';
+import { resolveRuleQueries, type ApplyQueryRules, type Query } from '../../search/index.js';
 import { createFieldResolver, expandQueryStrings, uriSearchQuery } from '../../search/query-string/index.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext } from '../types.js';
@@ -41,6 +42,16 @@ export function effectiveQuery(bodyQuery: unknown, params: URLSearchParams, hand
     return { bool: { must: query === undefined ? [] : [query], filter: [expandQueryStrings(filter, resolver, first)] } };
   }
   return query;
+}
+
+/**
+ * A parsed query with its `rule` queries resolved against the engine's query rulesets: the rewrite
+ * Elasticsearch's coordinating node does before any shard runs the query (a missing ruleset is
+ * the search's 404).
+ */
+export function withQueryRules(ctx: EngineContext, query: Query): Query {
+  const apply: ApplyQueryRules = (rulesetIds, matchCriteria) => ctx.queryRules.apply(rulesetIds, matchCriteria);
+  return resolveRuleQueries(query, apply);
 }
 
 /** A body with its `query` replaced (undefined body stays undefined when nothing changes). */

@@ -1,13 +1,13 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch } from '../../search/index.js';
+import { parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
 import { scrollContexts } from './scroll-contexts.js';
-import { effectiveQuery, resolveTarget, timeValue, withQuery } from './search-target.js';
+import { effectiveQuery, resolveTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
 
 function maxWindowOf(handles: IndexHandle[]): number {
   if (!handles.length) return 10_000;
@@ -21,6 +21,13 @@ function withTermsLookups(ctx: EngineContext, query: unknown): unknown {
     const handle = ctx.indices.readTarget(index);
     return handle.getCounted(id)?.source as Record<string, unknown> | undefined;
   });
+}
+
+/** The request's query and post_filter with their `rule` queries resolved. */
+function withRequestRules(ctx: EngineContext, request: SearchRequest): SearchRequest {
+  const resolved = { ...request, query: withQueryRules(ctx, request.query) };
+  if (request.postFilter) resolved.postFilter = withQueryRules(ctx, request.postFilter);
+  return resolved;
 }
 
 function validationError(reason: string): EsError {
@@ -38,11 +45,11 @@ export async function executeSearch(ctx: EngineContext, expression: string | und
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
-    return runSearch(handles, parseSearchRequest(effective, params, maxWindowOf(handles)), started, { knownIndexOrAlias, defaultTimeoutMs: ctx.defaultSearchTimeoutMs });
+    return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles))), started, { knownIndexOrAlias, defaultTimeoutMs: ctx.defaultSearchTimeoutMs });
   }
 
   const keepAlive = timeValue('scroll', scroll);
-  const request = parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER);
+  const request = withRequestRules(ctx, parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER));
   if (request.size === 0) throw validationError('[size] cannot be [0] in a scroll context');
   if (booleanParam(params, 'request_cache', false)) throw validationError('[request_cache] cannot be used in a scroll context');
   const maxWindow = maxWindowOf(handles);
@@ -66,7 +73,7 @@ async function search(req: RestRequest, ctx: EngineContext): Promise<RestRespons
 async function count(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
-  const query = parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index))));
+  const query = withQueryRules(ctx, parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index)))));
   return { status: 200, body: await runCount(handles, query) };
 }
 

@@ -4,7 +4,7 @@ import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
-import { effectiveQuery, resolveTarget } from './search-target.js';
+import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 
 /** `_validate/query`: whether the query parses (and, for query strings, expands) on the target indices. */
 function validateQuery(req: RestRequest, ctx: EngineContext): RestResponse {
@@ -15,7 +15,7 @@ function validateQuery(req: RestRequest, ctx: EngineContext): RestResponse {
   try {
     const body = requestBody(req);
     const query = effectiveQuery(body?.query, req.params, handles, req.pathParams.index);
-    parseQuery(query ?? { match_all: {} });
+    withQueryRules(ctx, parseQuery(query ?? { match_all: {} }));
   } catch (err) {
     const e = toEsError(err);
     if (e.status >= 500) throw err;
@@ -38,7 +38,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   const body = requestBody(req);
   const query = effectiveQuery(body?.query, req.params, [handle], req.pathParams.index) ?? { match_all: {} };
   const ord = handle.inverted!.ordOf(id)!;
-  const { matched, explanation } = explainQuery(parseQuery(query), ord, queryContextOf(handle));
+  const { matched, explanation } = explainQuery(withQueryRules(ctx, parseQuery(query)), ord, queryContextOf(handle));
   return { status: 200, body: { ...head, matched, explanation } };
 }
 

@@ -15,6 +15,9 @@ const INNER: Record<string, string[]> = {
   nested: ['query'],
   has_child: ['query'],
   has_parent: ['query'],
+  pinned: ['organic'],
+  rule: ['organic'],
+  rule_query: ['organic'],
 };
 
 /**

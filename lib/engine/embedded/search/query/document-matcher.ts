@@ -122,6 +122,8 @@ function evaluate(q: Query, e: Evaluated): boolean {
       return evaluate(q.filter, e);
     case 'dis_max':
       return q.queries.some((c) => evaluate(c, e));
+    case 'capped_score':
+      return evaluate(q.query, e);
     case 'boosting':
       return evaluate(q.positive, e);
     case 'function_score': {

@@ -772,6 +772,10 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* functionScore(q, x, scoring);
     case 'nested':
       return yield* nestedQuery(q, x, scoring);
+    case 'capped_score': {
+      const inner = yield* run(q.query, x, scoring);
+      return scoring ? yield* scale(inner, x, (_ord, s) => f(Math.min(s, q.cap) * q.boost)) : inner;
+    }
     case 'geo_distance':
       return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
         for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
@@ -783,7 +787,7 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
         return false;
       });
     default:
-      // match, match_phrase… never reach here: rewriteQuery lowered them.
+      // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);
   }
 }

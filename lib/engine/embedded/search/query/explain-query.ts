@@ -71,6 +71,8 @@ function describe(q: Query): string {
       return `function score, product of:`;
     case 'nested':
       return `ToParentBlockJoinQuery (${describe(q.query)})`;
+    case 'capped_score':
+      return `CappedScore(${describe(q.query)})`;
     default:
       return `${q.type}`;
   }
@@ -210,6 +212,15 @@ function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: number, c: C
   return node(total, 'product of:', [node(f(max + f(q.tieBreaker * f(sum - max))), description, subs), node(q.boost, 'boost')]);
 }
 
+/** A capped score: the inner explanation itself while under the cap (and unboosted), else the min and the boost. */
+function explainCapped(q: Extract<Query, { type: 'capped_score' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  const sub = explainNode(q.query, ord, c, scoring);
+  if (!sub || !scoring) return sub;
+  if (sub.value <= q.cap && q.boost === 1) return sub;
+  const capped = sub.value <= q.cap ? sub : node(q.cap, 'min of:', [sub, node(q.cap, 'maximum score')]);
+  return q.boost === 1 ? capped : node(f(capped.value * q.boost), 'product of:', [capped, node(q.boost, 'boost')]);
+}
+
 /** The explanation of a lowered query for one document; undefined when the document does not match. */
 function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   switch (q.type) {
@@ -229,6 +240,8 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
       if (scoreOf(q.filter, ord, c, false) === undefined) return undefined;
       return node(scoring ? q.boost : 0, boosted(`ConstantScore(${describe(q.filter)})`, q.boost));
     }
+    case 'capped_score':
+      return explainCapped(q, ord, c, scoring);
     default: {
       const score = scoreOf(q, ord, c, scoring);
       return score === undefined ? undefined : node(score, describe(q));

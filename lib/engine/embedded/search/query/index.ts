@@ -9,3 +9,4 @@ export { queryTerm } from './query-terms.js';
 export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 export { explainQuery, type Explanation } from './explain-query.js';
 export { resolveTermsLookups, type DocumentLookup } from './terms-lookup.js';
+export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';

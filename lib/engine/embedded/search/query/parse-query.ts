@@ -1,7 +1,10 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
 import { parseGeoPoint, parseDistance } from '../../mapping/geo-point.js';
+import { parsePinnedQuery } from './pinned-query.js';
+import { boostOf } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
+import { parseRuleQuery } from './rule-query.js';
 
 function parsingError(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
@@ -13,14 +16,6 @@ function illegal(reason: string): EsError {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function boostOf(name: string, v: unknown): number {
-  if (v === undefined) return 1;
-  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
-  if (!Number.isFinite(n)) throw parsingError(`[${name}] query does not support [boost] with value [${String(v)}]`);
-  if (n < 0) throw illegal(`negative [boost] are not allowed in [${name}], but got [${n}]`);
-  return n;
 }
 
 function scalar(name: string, v: unknown): Scalar {
@@ -411,6 +406,11 @@ function parseQueryNode(input: unknown): Query {
       if (top === undefined || left === undefined || bottom === undefined || right === undefined) throw parsingError('failed to parse bounding box. Missing corners');
       return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
     }
+    case 'pinned':
+      return parsePinnedQuery(body, parseQuery);
+    case 'rule':
+    case 'rule_query':
+      return parseRuleQuery(name, body, parseQuery);
     case 'query_string':
     case 'simple_query_string':
       // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)

@@ -41,7 +41,11 @@ function children(q: Query): Query[] {
       return [q.positive, q.negative];
     case 'function_score':
     case 'nested':
+    case 'capped_score':
       return [q.query];
+    case 'pinned':
+    case 'rule':
+      return [q.organic];
     default:
       return [];
   }

@@ -147,7 +147,12 @@ function visit(q: Query, ctx: Ctx): void {
       visit(q.query, ctx);
       return;
     case 'nested':
+    case 'capped_score':
       visit(q.query, ctx);
+      return;
+    case 'pinned':
+    case 'rule':
+      visit(q.organic, ctx);
       return;
     default:
       return;

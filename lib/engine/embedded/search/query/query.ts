@@ -78,7 +78,20 @@ export type Query =
   | { type: 'nested'; path: string; query: Query; scoreMode: 'avg' | 'sum' | 'min' | 'max' | 'none'; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
+  /** Promotes `documents`, in their order, above every hit of `organic` (pinned-query.ts). */
+  | { type: 'pinned'; organic: Query; documents: PinnedDocument[]; boost: number }
+  /**
+   * Applies query rulesets to `organic` (rule-query.ts): resolved, before the search runs, into the
+   * pinned and excluded documents of the rules `matchCriteria` meets.
+   */
+  | { type: 'rule'; rulesetIds: string[]; matchCriteria: Record<string, unknown>; organic: Query; boost: number }
   | LoweredQuery;
+
+/** A document a `pinned` query promotes: by id on every index searched, or only on the indices `index` names. */
+export interface PinnedDocument {
+  id: string;
+  index?: string;
+}
 
 /**
  * What full-text and multi-term queries are rewritten to against a mapping (rewrite-query.ts),
@@ -94,7 +107,9 @@ export type LoweredQuery =
    * graph), with alternatives per position and offsets; a document matches when one path lines up
    * within `slop`. With `prefixExpansions`, the last position's terms of each path are prefixes.
    */
-  | { type: 'phrase'; field: string; paths: PhrasePath[]; slop: number; prefixExpansions?: number; boost: number };
+  | { type: 'phrase'; field: string; paths: PhrasePath[]; slop: number; prefixExpansions?: number; boost: number }
+  /** `query`'s scores, none above `cap`, times `boost` (Lucene's CappedScoreQuery in a BoostQuery). */
+  | { type: 'capped_score'; query: Query; cap: number; boost: number };
 
 /** One way through an analyzed phrase: the terms that may stand at each position, and the positions' offsets from the first. */
 export interface PhrasePath {
@@ -131,4 +146,9 @@ export function minimumShouldMatchOf(spec: string | number, optionalCount: numbe
     n = v < 0 ? optionalCount + v : v;
   }
   return n < 0 ? 0 : n;
+}
+
+/** For the `default:` of a switch over query types: the compiler names the type a pass forgot. */
+export function assertNever(q: never): never {
+  throw new Error(`query type not handled: ${(q as { type?: string }).type}`);
 }

@@ -3,6 +3,7 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
+import { lowerPinnedQuery } from './pinned-query.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import type { FullTextOptions, Query, Scalar } from './query.js';
@@ -260,6 +261,14 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       }
       return { ...q, query: rewriteQuery(q.query, ctx) };
     }
+    case 'pinned':
+      return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
+    case 'rule':
+      // Not resolved against its rulesets (a filter aggregation's, a live stream's): its organic
+      // query, as Elasticsearch runs a rule query it did not rewrite.
+      return rewriteQuery(q.organic, ctx);
+    case 'capped_score':
+      return { ...q, query: rewriteQuery(q.query, ctx) };
     default:
       return q;
   }

@@ -1,0 +1,78 @@
+/**
+ * How query bodies' fields are read, and the 400s for what is refused. Queries Elasticsearch reads
+ * with its object parsers (`pinned`, `rule`) report the parser's message (an unknown field, a
+ * missing required field, a field that failed, an object that could not be built) as a
+ * parsing_exception with its cause as `caused_by`. Positions are not tracked: those reasons carry a
+ * fixed `[1:2]` where Elasticsearch puts one.
+ */
+import { EsError } from '../../../../errors/index.js';
+import { tokenName } from '../../../../ndjson/index.js';
+
+const AT = '[1:2]';
+
+function parsing(reason: string, cause?: EsError): EsError {
+  const extra: Record<string, unknown> = { line: 1, col: 2 };
+  if (cause) extra.caused_by = { type: cause.type, reason: cause.reason, ...cause.extra };
+  return new EsError(400, 'parsing_exception', reason, extra);
+}
+
+export function malformed(name: string): EsError {
+  return new EsError(400, 'parsing_exception', `[${name}] query malformed, no start_object after query name`, { line: 1, col: 1 });
+}
+
+export function unknownField(parser: string, field: string): EsError {
+  return parsing(`${AT} [${parser}] unknown field [${field}]`);
+}
+
+export function unsupportedValue(parser: string, field: string, value: unknown): EsError {
+  return parsing(`${AT} [${parser}] ${field} doesn't support values of type: ${tokenName(value)}`);
+}
+
+export function requiredFields(names: string[]): EsError {
+  return parsing(`Required [${names.join(', ')}]`);
+}
+
+/** The object refused its arguments: `reason` is the builder's own message. */
+export function failedToBuild(parser: string, reason: string): EsError {
+  return parsing(`${AT} Failed to build [${parser}] after last required field arrived`, new EsError(400, 'illegal_argument_exception', reason));
+}
+
+/** Runs `read`, wrapping a 400 it throws as the failure of `field`. */
+export function inField<T>(parser: string, field: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof EsError && err.status === 400) throw parsing(`${AT} [${parser}] failed to parse field [${field}]`, err);
+    throw err;
+  }
+}
+
+export function checkFields(parser: string, body: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw unknownField(parser, k);
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * A string array field (a single value is a one-element array), its items read as their text;
+ * null items stay null for the caller's own message.
+ */
+export function textArray(parser: string, field: string, v: unknown): Array<string | null> {
+  return (Array.isArray(v) ? v : [v]).map((item) => {
+    if (item === null) return null;
+    if (typeof item === 'string') return item;
+    if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+    throw unsupportedValue(parser, field, item);
+  });
+}
+
+/** `boost` as every query reads it. */
+export function boostOf(name: string, v: unknown): number {
+  if (v === undefined) return 1;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw new EsError(400, 'parsing_exception', `[${name}] query does not support [boost] with value [${String(v)}]`, { line: 1, col: 1 });
+  if (n < 0) throw new EsError(400, 'illegal_argument_exception', `negative [boost] are not allowed in [${name}], but got [${n}]`);
+  return n;
+}
