@@ -3,14 +3,16 @@ import { readJson, type Backend } from '../engine/index.js';
 import { errors } from '../errors/index.js';
 import { bufferText, type Classification } from '../request/index.js';
 import type { GatewayState } from '../server/state.js';
-import { constrainSearch, curateAnswer, curatePlainSearch, fetchPromoted, hiddenCount, type Curation } from './curate.js';
+import { constrainSearch, curateAnswer, curatePlainSearch, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from './curate.js';
+import { readMsearch } from '../ndjson/index.js';
 
 /** The legacy appbase header that carries a plain search's text. */
 export const SEARCH_QUERY_HEADER = 'x-search-query';
 
-/** A plain `_search` that says what was typed: the rules have a say in it. */
+/** A plain `_search` or `_msearch` that says what was typed: the rules have a say in it. */
 export function carriesSearchText(info: Classification, ctx: Context): boolean {
-  return info.action === 'indices:data/read/search' && (ctx.method === 'GET' || ctx.method === 'POST') && ctx.get(SEARCH_QUERY_HEADER) !== '';
+  return (info.action === 'indices:data/read/search' || info.action === 'indices:data/read/msearch') &&
+    (ctx.method === 'GET' || ctx.method === 'POST') && ctx.get(SEARCH_QUERY_HEADER) !== '';
 }
 
 /** `X-Search-Filters: k1=v1,k2=v2` → selected values by field. */
@@ -25,52 +27,102 @@ function filtersOf(header: string): Map<string, string[]> {
   return out;
 }
 
+/** One search of the request, as the rules see it. */
+interface Curated {
+  index: string | undefined;
+  body: Record<string, unknown>;
+  effects: RuleEffects | undefined;
+  /** Where the count of its hidden documents is answered (an `_msearch` position). */
+  countAt?: number;
+}
+
+const concrete = (index: string | undefined): index is string => index !== undefined && !/[*,]/.test(index);
+
+/** The credential's source rules reached the search as parameters: promoted documents get them too. */
+function sourceParams(querystring: string): string {
+  const params = new URLSearchParams(querystring);
+  const out = new URLSearchParams();
+  for (const name of ['_source', '_source_includes', '_source_excludes']) {
+    const v = params.get(name);
+    if (v !== null) out.set(name, v);
+  }
+  return out.toString();
+}
+
 /**
- * `_search` with `X-Search-Query`: the rules that fire for that text (and `X-Search-Filters`) add
- * their filters and hide their documents in the authorized body; the answer gets the promoted
- * documents, `hits.hidden` and `customData`. No rule fires: the request goes on to the thin path
- * untouched.
+ * `_search` and `_msearch` with `X-Search-Query`: the rules that fire for that text (and
+ * `X-Search-Filters`) on each search's index add their filters and hide their documents in the
+ * authorized body; each answer gets the promoted documents, `hits.hidden` and `customData`. The
+ * hidden documents are counted by searches sent with the request (after an `_msearch`'s own). No
+ * rule fires: the request goes on to the thin path untouched.
  */
 export function curatedSearch(backend: Backend, curation: Curation, maxContentLength: number): Middleware<GatewayState> {
   return async (ctx, next) => {
     const info = ctx.state.request;
-    const effects = curatePlainSearch(info.indices.length ? info.indices : ['_all'], ctx.get(SEARCH_QUERY_HEADER), filtersOf(ctx.get('x-search-filters')), curation);
-    if (!effects) return next();
+    const query = ctx.get(SEARCH_QUERY_HEADER);
+    const filters = filtersOf(ctx.get('x-search-filters'));
+    const multi = info.action === 'indices:data/read/msearch';
+    const pathIndex = info.sources.filter((s) => s.from === 'path').map((s) => s.expression).join(',') || undefined;
     const text = info.forward ?? (await bufferText(ctx, maxContentLength)) ?? '';
-    let body: Record<string, unknown>;
-    try {
-      body = text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-    } catch (err) {
-      throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
-    }
-    const index = info.indices.length === 1 ? info.indices[0] : undefined;
-    const count = constrainSearch(body, effects, index);
-    const counted = count && backend.request({ method: 'POST', path: ctx.path, querystring: '', headers: { 'content-type': 'application/json' }, body: JSON.stringify(count), info });
-    counted?.catch(() => {}); // awaited below, unless the search itself fails first
-    const res = await backend.request({
-      method: 'POST',
-      path: ctx.path,
-      querystring: ctx.querystring,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      info,
-    });
-    const answer = await readJson<Record<string, unknown>>(res);
-    const hidden = counted ? hiddenCount(await readJson<Record<string, unknown>>(await counted)) : undefined;
-    if (res.status === 200 && answer && index !== undefined && !/[*,]/.test(index)) {
-      // the credential's source rules reached the search as parameters: the promoted documents get them too
-      const params = new URLSearchParams(ctx.querystring);
-      const sourceParams = new URLSearchParams();
-      for (const name of ['_source', '_source_includes', '_source_excludes']) {
-        const v = params.get(name);
-        if (v !== null) sourceParams.set(name, v);
+    let searches: Array<{ header?: Record<string, unknown>; body: Record<string, unknown> }>;
+    if (multi) {
+      searches = readMsearch(text).map((e) => ({ header: e.header, body: e.body }));
+    } else {
+      try {
+        searches = [{ body: text.trim() === '' ? {} : (JSON.parse(text) as Record<string, unknown>) }];
+      } catch (err) {
+        throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
       }
-      const promoted = await fetchPromoted(backend, [{ index, effects, source: body._source }], sourceParams.toString());
-      curateAnswer(answer, effects, index, promoted, typeof body.from === 'number' ? body.from : 0, hidden);
-    } else if (res.status === 200 && answer) {
-      curateAnswer(answer, { ...effects, promote: [] }, index ?? '', new Map(), 0, hidden);
     }
-    ctx.status = res.status;
-    ctx.body = answer;
+    const curated: Curated[] = searches.map(({ header, body }) => {
+      const named = header?.index;
+      const index = typeof named === 'string' ? named : Array.isArray(named) ? named.join(',') : pathIndex;
+      return { index, body, effects: curatePlainSearch([index ?? '_all'], query, filters, curation) };
+    });
+    if (!curated.some((c) => c.effects)) return next();
+    const counts: Array<{ index: string | undefined; body: Record<string, unknown> }> = [];
+    for (const c of curated) {
+      const count = c.effects && constrainSearch(c.body, c.effects, c.index);
+      if (!count) continue;
+      c.countAt = multi ? searches.length + counts.length : counts.length;
+      counts.push({ index: c.index, body: count });
+    }
+    const send = (path: string, body: string, json = true) =>
+      backend.request({ method: 'POST', path, querystring: ctx.querystring, headers: { 'content-type': json ? 'application/json' : 'application/x-ndjson' }, body, info });
+    let answers: Array<Record<string, unknown> | undefined>;
+    let status: number;
+    let reply: Record<string, unknown>;
+    if (multi) {
+      let ndjson = '';
+      searches.forEach((s, i) => (ndjson += JSON.stringify(s.header ?? {}) + '\n' + JSON.stringify(curated[i].body) + '\n'));
+      for (const c of counts) ndjson += JSON.stringify(c.index === undefined ? {} : { index: c.index }) + '\n' + JSON.stringify(c.body) + '\n';
+      const res = await send(ctx.path, ndjson, false);
+      status = res.status;
+      reply = await readJson<Record<string, unknown>>(res);
+      const responses = (reply?.responses as Array<Record<string, unknown>> | undefined) ?? [];
+      answers = responses;
+      if (reply?.responses) reply.responses = responses.slice(0, searches.length);
+    } else {
+      const counted = counts.length ? send(ctx.path, JSON.stringify(counts[0].body)) : undefined;
+      counted?.catch(() => {}); // awaited below, unless the search itself fails first
+      const res = await send(ctx.path, JSON.stringify(curated[0].body));
+      status = res.status;
+      reply = await readJson<Record<string, unknown>>(res);
+      answers = [reply, counted ? await readJson<Record<string, unknown>>(await counted) : undefined];
+      if (counted) curated[0].countAt = 1;
+    }
+    if (status === 200 && reply) {
+      const promotable = curated.filter((c) => c.effects?.promote.length && concrete(c.index));
+      const promoted = await fetchPromoted(backend, promotable.map((c) => ({ index: c.index!, effects: c.effects!, source: c.body._source })), sourceParams(ctx.querystring));
+      curated.forEach((c, i) => {
+        const answer = multi ? answers[i] : reply;
+        if (!c.effects || !answer || answer.error) return;
+        const hidden = c.countAt === undefined ? undefined : hiddenCount(answers[c.countAt]);
+        const effects = concrete(c.index) ? c.effects : { ...c.effects, promote: [] };
+        curateAnswer(answer, effects, c.index ?? '', promoted, typeof c.body.from === 'number' ? c.body.from : 0, hidden);
+      });
+    }
+    ctx.status = status;
+    ctx.body = reply;
   };
 }

@@ -146,6 +146,20 @@ for (const backend of BACKENDS) {
       expect(plain.json.customData).to.equal(undefined);
     });
 
+    it('an _msearch with X-Search-Query gets the rules per search, and answers only its own searches', async () => {
+      await putRule('iphone', { trigger: { type: 'query', value: 'iphone', indices: ['shop'] }, actions: { promote: [{ doc: { _id: '5' }, position: 2 }], hide: ['1'], custom_data: 'm' } });
+      const body = [{ index: 'shop' }, { query: { match: { name: 'iphone' } } }, { index: 'blog' }, { query: { match_all: {} } }].map((l) => JSON.stringify(l)).join('\n') + '\n';
+      const res = await call(gw.url, 'POST', '/_msearch', { headers: { 'x-search-query': 'iphone', 'content-type': 'application/x-ndjson' }, body });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.responses).to.have.length(2);
+      const [shop, blog] = res.json.responses;
+      expect(ids(shop.hits.hits)[1]).to.equal('5');
+      expect(ids(shop.hits.hits)).not.to.include('1');
+      expect([shop.hits.hidden, shop.customData, shop.promoted[0].position]).to.deep.equal([1, 'm', 2]);
+      expect(blog.customData).to.equal(undefined);
+      expect(blog.hits.hits).to.have.length(1);
+    });
+
     it('validates rules with 400s naming the member, and manages them by id', async () => {
       const cases: Array<[unknown, RegExp]> = [
         [{ trigger: { type: 'query' }, actions: { hide: ['1'] } }, /trigger\.value/],
