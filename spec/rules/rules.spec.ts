@@ -72,6 +72,10 @@ for (const backend of BACKENDS) {
       expect(ids(other.hits.hits)).to.include('2');
       // accents and case do not matter
       expect((await search('ÍPHONE')).customData).to.deep.equal({ banner: 'sale' });
+      // suggestion components are curated too
+      const sug = await call(gw.url, 'POST', '/shop/_declarative', { body: { query: [{ id: 'sug', type: 'suggestion', dataField: 'name', value: 'iphone' }] } });
+      expect(sug.json.sug.customData, sug.text).to.deep.equal({ banner: 'sale' });
+      expect(sug.json.sug.suggestions.map((x: { _id: string }) => x._id)).not.to.include('2');
     });
 
     it('filters and rewrites the search text', async () => {
