@@ -3,7 +3,9 @@
  *   engine             the standalone embedded engine, direct;
  *   reference proxy    the least an authenticated proxy does (bench/support/reference-proxy.ts) → engine;
  *   gateway → engine   the gateway's proxy path (ENGINE_URL = that engine);
- *   gateway embedded   the gateway on its own embedded engine, holding the same documents.
+ *   gateway embedded   the gateway on its own embedded engine, holding the same documents;
+ *   koa floor          koa and the embedded engine alone (bench/support/koa-floor.ts): what the
+ *                      gateway embedded cannot go below while it is a koa application.
  * For each: requests/s, p50/p99 latency and CPU time per request of the serving process alone (a
  * proxy's own, never the engine's behind it). Ratios: gateway/reference CPU per request (goal ≤ 1.3)
  * and gateway embedded/engine requests/s (goal ≥ 0.8).
@@ -61,6 +63,7 @@ const KINDS: RequestKind[] = [
 /** spawnServer awaits `<what> listening on <url>`; its type names only gateway and engine, the reference prints `reference`. */
 const spawnReference = (upstream: string) =>
   spawnServer('bench/support/reference-proxy.js', { UPSTREAM_URL: upstream, PORT: '0', REFERENCE_AUTH: `${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}` }, 'reference' as 'engine');
+const spawnFloor = (dataDir: string) => spawnServer('bench/support/koa-floor.js', { ENGINE_DATA_DIR: dataDir, PORT: '0' }, 'floor' as 'engine');
 
 function asTarget(target: Target, spec: LoadSpec): LoadSpec {
   return target.authorization ? { ...spec, headers: { ...spec.headers, authorization: target.authorization } } : spec;
@@ -114,22 +117,24 @@ async function main() {
   try {
     const [engine] = await startAll([spawnEngine(data.dir + '/engine')], running);
     // the gateway is up before the engine gets its documents, so its index templates apply to both
-    const [gateway, embedded, reference] = await startAll(
+    const [gateway, embedded, reference, floor] = await startAll(
       [
         spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
         spawnGateway({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
         spawnReference(engine.url),
+        spawnFloor(data.dir + '/floor'),
       ],
       running,
     );
-    await Promise.all([bulkLoad(engine.url), bulkLoad(embedded.url, AUTHORIZATION)]);
+    await Promise.all([bulkLoad(engine.url), bulkLoad(embedded.url, AUTHORIZATION), bulkLoad(floor.url)]);
     const targets: Target[] = [
       { name: 'engine', server: engine },
       { name: 'reference proxy', server: reference, authorization: AUTHORIZATION },
       { name: 'gateway → engine', server: gateway, authorization: AUTHORIZATION },
       { name: 'gateway embedded', server: embedded, authorization: AUTHORIZATION },
+      { name: 'koa floor', server: floor },
     ];
-    const [direct, ref, proxied, onEmbedded] = targets;
+    const [direct, ref, proxied, onEmbedded, koaFloor] = targets;
 
     console.log(
       `bench:proxy — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per target and request kind in ${ROUNDS} alternating rounds (median shown), ` +
@@ -162,9 +167,13 @@ async function main() {
       const cpuRatio = perRound(proxied, ref, (r) => r.cpuMicrosPerRequest);
       const rpsRatio = perRound(onEmbedded, direct, (r) => r.rps);
       const embeddedCpuRatio = perRound(onEmbedded, direct, (r) => r.cpuMicrosPerRequest);
+      const floorRps = perRound(koaFloor, direct, (r) => r.rps);
+      const floorCpu = perRound(koaFloor, direct, (r) => r.cpuMicrosPerRequest);
+      const aboveFloor = perRound(onEmbedded, koaFloor, (r) => r.cpuMicrosPerRequest);
       ratioLines.push(
         `${kind.name.padEnd(13)} | gateway/reference CPU per request ${fmt(cpuRatio)} (goal ≤ 1.3: ${cpuRatio <= 1.3 ? 'met' : 'missed'})` +
-          ` | gateway embedded/engine req/s ${fmt(rpsRatio)} (goal ≥ 0.8: ${rpsRatio >= 0.8 ? 'met' : 'missed'}), CPU per request ×${fmt(embeddedCpuRatio)}`,
+          ` | gateway embedded/engine req/s ${fmt(rpsRatio)} (goal ≥ 0.8: ${rpsRatio >= 0.8 ? 'met' : 'missed'}), CPU per request ×${fmt(embeddedCpuRatio)}` +
+          ` | koa floor/engine req/s ${fmt(floorRps)}, CPU ×${fmt(floorCpu)}; gateway embedded/koa floor CPU ×${fmt(aboveFloor)}`,
       );
     }
     console.log('ratios (median of per-round ratios)');
