@@ -34,9 +34,10 @@ export async function runLoad(origin: string, spec: LoadSpec, options: { concurr
       try {
         const res = await pool.request({ method: spec.method, path: spec.path, body: spec.body, headers: spec.headers });
         await res.body.dump();
-        if (res.statusCode >= 400) errors++;
-      } catch {
+        if (res.statusCode >= 400) { errors++; if (process.env.BENCH_DEBUG && errors < 3) console.error(`answered ${res.statusCode} to ${spec.method} ${spec.path}`); }
+      } catch (err) {
         errors++;
+        if (process.env.BENCH_DEBUG && errors < 3) console.error(`failed: ${(err as Error).message}`);
       }
       latencies.push(performance.now() - t0);
     }

@@ -49,6 +49,8 @@ export class Authenticator {
   private readonly feed: CredentialChangeFeed | undefined;
   private readonly localWrites: Subscription | undefined;
   private dummyHash: Promise<string> | undefined;
+  /** Verifications under way, by client address and keyed digest of the header. */
+  private readonly inFlight = new Map<string, Promise<Principal>>();
 
   constructor(
     private readonly admin: StoredCredential,
@@ -91,7 +93,22 @@ export class Authenticator {
     return hit;
   }
 
-  private async verifyNew(header: string | undefined, path: string, ip?: string): Promise<Principal> {
+  /**
+   * A header not verified before. Concurrent requests with the same header share one verification
+   * (one throttle reservation, one scrypt): a burst of a client's requests when its cached entry
+   * has expired is one login, not a burst of attempts that would spend its failure budget.
+   */
+  private verifyNew(header: string | undefined, path: string, ip?: string): Promise<Principal> {
+    if (header === undefined) return this.verifyOnce(header, path, ip);
+    const key = `${ip ?? ''}\u0000${this.cache.keyOf(header)}`;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const verifying = this.verifyOnce(header, path, ip).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, verifying);
+    return verifying;
+  }
+
+  private async verifyOnce(header: string | undefined, path: string, ip?: string): Promise<Principal> {
     const throttle = this.options.throttle;
     const creds = parseBasic(header);
     if (!creds || header === undefined) {

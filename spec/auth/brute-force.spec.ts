@@ -53,6 +53,22 @@ describe('failed logins are throttled (brute force)', function () {
     });
   });
 
+  describe("a burst of one client's requests", () => {
+    let gw: TestGateway;
+    before(async () => {
+      gw = await startTestGateway();
+    });
+    after(() => gw.close());
+
+    it('30 concurrent requests with a right header not verified yet are one login, not 30 attempts', async () => {
+      const created = await call(gw.url, 'POST', '/_credentials', { body: { username: 'burst', indices: ['*'], categories: ['cluster'], ops: ['read'] } });
+      const auth = basic('burst', created.json.password);
+      const statuses = await Promise.all(Array.from({ length: 30 }, () => call(gw.url, 'GET', '/', { auth }).then((r) => r.status)));
+      expect(statuses).to.deep.equal(Array(30).fill(200));
+      expect((await call(gw.url, 'GET', '/', { auth })).status).to.equal(200);
+    });
+  });
+
   describe('per client address', () => {
     let gw: TestGateway;
     before(async () => {
