@@ -13,6 +13,12 @@ export interface EngineRequest {
   headers?: HeaderMap;
   /** Request body; a stream is consumed once. */
   body?: Readable | Buffer | string;
+  /**
+   * The body as a JSON value that says exactly what `body` says, when the caller has it (a large
+   * body the classifier parsed): the embedded engine takes it instead of parsing the text again;
+   * other engines ignore it. Handed over: the engine may keep or change it.
+   */
+  json?: unknown;
   signal?: AbortSignal;
   /**
    * What the request is, when its caller classified it (the HTTP request path does, once):

@@ -87,6 +87,12 @@ export interface Classification {
    * the engine instead of the bytes as sent. Undefined when the body was not read.
    */
   forward?: string;
+  /**
+   * A large JSON body as the classifier parsed it, when `forward` says exactly that value: an
+   * in-process engine may take it instead of parsing `forward` again (EngineRequest.json). Handed
+   * over with the request: whoever forwards it gives it up.
+   */
+  parsed?: unknown;
   /** False for an API the classifier does not know: refused for scoped credentials. */
   known: boolean;
   /**
@@ -120,5 +126,6 @@ export interface PreparedBody {
   /** A `_bulk` body's items (lib/ndjson's bulk reader). */
   bulk?: readonly BulkEntry[];
   /** A JSON body: its value, read within Elasticsearch's limits, and the text to forward for it. */
-  json?: { value: unknown; forward: string };
+  /** `exact`: `forward` says exactly what `value` holds (no integer a JS number rounded). */
+  json?: { value: unknown; forward: string; exact: boolean };
 }

@@ -37,6 +37,7 @@ export function proxy(backend: Backend, maxContentLength: number): Middleware<Ga
       querystring: ctx.querystring,
       headers,
       body: rebuilt ? info.forward : bodyStream(ctx, maxContentLength),
+      json: info.parsed,
       info,
     });
     ctx.status = res.status;

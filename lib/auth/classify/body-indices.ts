@@ -20,6 +20,8 @@ export interface BodyTarget {
 /** Where a reader leaves the body as it must be forwarded. */
 export interface BodyReading {
   forward?: string;
+  /** The parsed body, when it says exactly what `forward` says (see Classification.parsed). */
+  parsed?: unknown;
   /** The body as a caller read it ahead (large bodies, read cooperatively). */
   readonly prepared?: PreparedBody;
   /** A body's own `expand_wildcards` (an `_msearch` header's) reaches hidden indices. */
@@ -87,6 +89,7 @@ function engineJson(body: Body, read: BodyReading): unknown {
   const text = textOf(body);
   if (read.prepared?.json) {
     read.forward = read.prepared.json.forward;
+    if (read.prepared.json.exact) read.parsed = read.prepared.json.value;
     return read.prepared.json.value;
   }
   if (isJsonBlank(text)) {

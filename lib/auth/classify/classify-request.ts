@@ -90,6 +90,7 @@ class Classifying implements BodyReading {
   id: string | undefined;
   type: string | undefined;
   forward: string | undefined;
+  parsed: unknown;
   expandsHidden = false;
 
   constructor(
@@ -203,6 +204,7 @@ class Classifying implements BodyReading {
     if (this.id !== undefined) out.id = this.id;
     if (this.type !== undefined) out.type = this.type;
     if (this.forward !== undefined) out.forward = this.forward;
+    if (this.parsed !== undefined) out.parsed = this.parsed;
     if (this.slot && this.narrowable) out.slot = this.slot;
     return out;
   }

@@ -25,6 +25,7 @@ export async function prepareBody(info: Classification, text: string): Promise<P
   }
   await eventLoopTurn();
   // integers a JS number rounded go on as written (what canonicalJson does, in pieces otherwise)
-  const forward = holdsRoundedInteger(value) ? losslessText(text) : await stringifyCooperatively(value);
-  return { json: { value, forward } };
+  const rounded = holdsRoundedInteger(value);
+  const forward = rounded ? losslessText(text) : await stringifyCooperatively(value);
+  return { json: { value, forward, exact: !rounded } };
 }

@@ -14,13 +14,19 @@ function bodyText(req: RestRequest): string | undefined {
 /** The body of an API request (search, mapping, settings…) as a JSON object; undefined if empty. */
 export function requestBody(req: RestRequest): Record<string, unknown> | undefined {
   const text = bodyText(req);
-  return text === undefined ? undefined : jsonObject(text);
+  return text === undefined ? undefined : (parsedObject(req) ?? jsonObject(text));
 }
 
 /** A search body: `requestBody`, with `search_after` read exactly (see `withExactSearchAfter`). */
 export function searchRequestBody(req: RestRequest): Record<string, unknown> | undefined {
   const text = bodyText(req);
-  return text === undefined ? undefined : withExactSearchAfter(jsonObject(text), text);
+  return text === undefined ? undefined : withExactSearchAfter(parsedObject(req) ?? jsonObject(text), text);
+}
+
+/** The body the caller parsed already (a large one), when it is an object: no second parse. */
+function parsedObject(req: RestRequest): Record<string, unknown> | undefined {
+  const v = req.json;
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** A JSON number's text → a number, or a BigInt for an integer a number would round. */

@@ -123,6 +123,7 @@ export class RestHandler {
       checkParams(req.path, params, match.params);
       const body = await readBodyText(req.body, this.maxContentLength);
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
+      if (req.json !== undefined) restReq.json = req.json;
       const res: RestResponse = await match.handler(restReq, this.ctx);
       if (res.text !== undefined) {
         return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };

@@ -12,6 +12,8 @@ export interface RestRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The body, decoded as UTF-8 ('' when there is none). */
   body: string;
+  /** The body already parsed by the caller, saying exactly what `body` says (EngineRequest.json). */
+  json?: unknown;
   started: number;
 }
 
