@@ -1,5 +1,5 @@
-import { holdsRoundedInteger, losslessText, parseJsonText, readBulkCooperatively } from '../../ndjson/index.js';
-import { eventLoopTurn, stringifyCooperatively } from '../../cooperative/index.js';
+import { holdsRoundedInteger, losslessText, nestsTooDeep, readBulkCooperatively } from '../../ndjson/index.js';
+import { eventLoopTurn, parseJsonCooperatively, stringifyCooperatively } from '../../cooperative/index.js';
 import type { Classification, PreparedBody } from '../../request/index.js';
 
 /** Bodies up to this many characters are read by the classifier itself, in one piece. */
@@ -7,8 +7,8 @@ export const PREPARED_BODY_CHARS = 1024 * 1024;
 
 /**
  * A large body read ahead for the classifier (see `PreparedBody`), by its own readers, giving the
- * event loop turns: a `_bulk` body line by line, a JSON body parsed (one native parse, which does
- * not block for long even at tens of megabytes) and re-serialized in pieces. `info` is the
+ * event loop turns: a `_bulk` body line by line, a JSON body parsed with its long strings decoded
+ * apart (parseJsonCooperatively) and re-serialized in pieces. `info` is the
  * request's classification without its body. Anything else, and a body these readers refuse, is
  * left to the classifier (which refuses it the same way).
  */
@@ -19,10 +19,11 @@ export async function prepareBody(info: Classification, text: string): Promise<P
   await eventLoopTurn(); // the body was just read and decoded: a turn before the parse
   let value: unknown;
   try {
-    value = parseJsonText(text);
+    value = await parseJsonCooperatively(text);
   } catch {
     return undefined;
   }
+  if (nestsTooDeep(value)) return undefined;
   await eventLoopTurn();
   // integers a JS number rounded go on as written (what canonicalJson does, in pieces otherwise)
   const rounded = holdsRoundedInteger(value);
