@@ -101,10 +101,23 @@ function safeCut(text: string, cut: number): number {
   return cut;
 }
 
-/** One long literal's string, decoded by JSON.parse a piece at a time (a surrogate pair cut in two joins up again). */
+/** What JSON.parse would decode or refuse in a string literal: an escape, or a control character. */
+const NOT_VERBATIM = /[\\\u0000-\u001f]/;
+
+/**
+ * One long literal's string. Without escapes or control characters it is the text between the
+ * quotes, as it stands (a slice of the text: no copy); otherwise it is decoded by JSON.parse a
+ * piece at a time (a surrogate pair cut in two joins up again).
+ */
 async function decodeLiteral(text: string, lit: Literal, slice: TimeSlice): Promise<string> {
-  const pieces: string[] = [];
   const last = lit.end - 1;
+  let verbatim = true;
+  for (let at = lit.start + 1; at < last && verbatim; at += PIECE_CHARS) {
+    verbatim = !NOT_VERBATIM.test(text.slice(at, Math.min(at + PIECE_CHARS, last)));
+    await slice.pause();
+  }
+  if (verbatim) return text.slice(lit.start + 1, last);
+  const pieces: string[] = [];
   for (let at = lit.start + 1; at < last; ) {
     const cut = at + PIECE_CHARS >= last ? last : safeCut(text, at + PIECE_CHARS);
     pieces.push(JSON.parse(`"${text.slice(at, cut)}"`) as string);

@@ -41,7 +41,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   app.silent = true;
   app.use(esResponse(log));
   app.use(authenticate(authenticator));
-  app.use(classify(config.maxContentLength));
+  app.use(classify(config.maxContentLength, backend.kind === 'embedded'));
   // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)
   if (pipelines) app.use(pipelineRoutes(pipelines));
   app.use(authorize(authorizer, config.maxContentLength));

@@ -11,10 +11,11 @@ import type { GatewayState } from './state.js';
  * exactly what was authorized. A large body is read ahead in pieces (`prepareBody`), so that it
  * does not hold the event loop. The gateway's system indices are refused here for every principal.
  */
-export function classify(maxContentLength: number): Middleware<GatewayState> {
+/** `sameParser`: the engine parses JSON as the classifier does and takes parsed bodies (see `prepareBody`). */
+export function classify(maxContentLength: number, sameParser = false): Middleware<GatewayState> {
   const withBody = async (ctx: Context & { state: GatewayState }, next: Next, req: ClassifiableRequest, info: Classification) => {
     const body = await bufferText(ctx, maxContentLength);
-    const prepared = body === undefined ? undefined : await prepareBody(info, body);
+    const prepared = body === undefined ? undefined : await prepareBody(info, body, sameParser);
     const read = classifyRequest({ ...req, body, prepared });
     if (read.forward !== undefined && read.forward !== body) ctx.state.body = read.forward;
     checkSystemIndices(read);

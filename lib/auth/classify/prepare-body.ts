@@ -11,8 +11,12 @@ export const PREPARED_BODY_CHARS = 1024 * 1024;
  * apart (parseJsonCooperatively) and re-serialized in pieces. `info` is the
  * request's classification without its body. Anything else, and a body these readers refuse, is
  * left to the classifier (which refuses it the same way).
+ *
+ * `sameParser`: the engine reads JSON with JSON.parse too and takes the parsed value
+ * (`EngineRequest.json`, the embedded engine): the text goes on as sent, since it says to that
+ * engine exactly what it said to the classifier, and is not serialized again.
  */
-export async function prepareBody(info: Classification, text: string): Promise<PreparedBody | undefined> {
+export async function prepareBody(info: Classification, text: string, sameParser = false): Promise<PreparedBody | undefined> {
   if (text.length <= PREPARED_BODY_CHARS) return undefined;
   if (info.action === 'indices:data/write/bulk') return { bulk: await readBulkCooperatively(text) };
   if (!/^[ \t\r\n]*\{/.test(text.slice(0, 64))) return undefined;
@@ -27,6 +31,6 @@ export async function prepareBody(info: Classification, text: string): Promise<P
   await eventLoopTurn();
   // integers a JS number rounded go on as written (what canonicalJson does, in pieces otherwise)
   const rounded = holdsRoundedInteger(value);
-  const forward = rounded ? losslessText(text) : await stringifyCooperatively(value);
+  const forward = sameParser ? text : rounded ? losslessText(text) : await stringifyCooperatively(value);
   return { json: { value, forward, exact: !rounded } };
 }
