@@ -25,7 +25,9 @@ export interface EsErrorBody {
 
 export function errorBody(err: EsError): EsErrorBody {
   const cause = { type: err.type, reason: err.reason, ...err.extra };
-  return { error: { root_cause: [cause], ...cause }, status: err.status };
+  // as Elasticsearch renders it, a root cause carries no `caused_by` of its own
+  const { caused_by: _inner, ...root } = cause as typeof cause & { caused_by?: unknown };
+  return { error: { root_cause: [root], ...cause }, status: err.status };
 }
 
 /** Any thrown value → EsError; unknown failures become 500 without leaking internals. */
