@@ -62,8 +62,10 @@ export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | 
   return body;
 }
 
+const DECODE_BATCH_BYTES = 1024 * 1024;
+
 /**
- * The body as text, for a step that reads it as text (the classifier): decoded chunk by chunk as it
+ * The body as text, for a step that reads it as text (the classifier): decoded piece by piece as it
  * arrives (a multi-byte character split between chunks is kept whole), so that a body of tens of
  * megabytes is never copied and decoded in one piece. The text is what later steps read (their
  * bytes, when one wants them, are made from it then). Undefined when there is no body.
@@ -79,7 +81,21 @@ export async function bufferText(ctx: Context, limit: number): Promise<string | 
   }
   const decoder = new StringDecoder('utf8');
   const parts: string[] = [];
-  for await (const chunk of limitedChunks(ctx, limit)) parts.push(decoder.write(chunk));
+  // chunks are decoded a megabyte at a time: a string that large is allocated outside the young
+  // generation, where tens of 64 KB strings would each be copied by every scavenge until the end
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const decodeBatch = () => {
+    parts.push(decoder.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batched)));
+    batch = [];
+    batched = 0;
+  };
+  for await (const chunk of limitedChunks(ctx, limit)) {
+    batch.push(chunk);
+    batched += chunk.length;
+    if (batched >= DECODE_BATCH_BYTES) decodeBatch();
+  }
+  if (batched) decodeBatch();
   parts.push(decoder.end());
   const text = parts.length === 2 ? parts[0] + parts[1] : parts.join('');
   ctx.state.body = text;
