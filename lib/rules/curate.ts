@@ -1,5 +1,6 @@
 import type { Component, DeclarativeRequest, ReactExpression } from '../declarative/declarative-request.js';
 import { callJson, type Backend } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
 import type { DocRef, QueryRule } from './rule.js';
 import { parseRule } from './rule.js';
 import type { RelevancyStore } from './relevancy.js';
@@ -34,9 +35,15 @@ function firing(curation: Curation, situation: SearchSituation, preview?: RuleSe
 
 /** A rule sent inline (`settings.queryRule`), checked as a stored one would be. */
 export function previewRule(body: Record<string, unknown>): RuleSet {
-  const rule = parseRule({ ...body, id: undefined }, '_preview');
-  checkCompiles(rule);
-  return new RuleSet([rule]);
+  try {
+    const rule = parseRule({ ...body, id: undefined }, '_preview');
+    checkCompiles(rule);
+    return new RuleSet([rule]);
+  } catch (err) {
+    // the member at fault, named from the request's root
+    if (err instanceof EsError && err.status === 400) throw new EsError(400, err.type, `settings.queryRule.${err.reason}`, err.extra);
+    throw err;
+  }
 }
 
 /**

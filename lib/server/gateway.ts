@@ -69,6 +69,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       typed.forgetIndices([index]);
       await appCredentials.deleteAll(index);
       await apps.forget(index);
+      // the index's own search relevancy settings go with it (`_default` is nobody's index)
+      if (relevancy?.get(index)) await relevancy.delete(index);
     });
     // every other node drops its cache of it when the index event reaches it through the bus
     const indexFeed = bus.indexChanges().subscribe(({ index, op }) => {

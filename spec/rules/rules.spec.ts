@@ -133,7 +133,7 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'GET', '/_rules')).json.rules).to.deep.equal([]);
       const bad = await call(gw.url, 'POST', '/shop/_declarative', { body: { query: [{ id: 's', dataField: ['name'], value: 'x' }], settings: { queryRule: { trigger: { type: 'nope' }, actions: {} } } } });
       expect(bad.status).to.equal(400);
-      expect(bad.json.error.reason).to.match(/^trigger\.type/);
+      expect(bad.json.error.reason).to.match(/^settings\.queryRule\.trigger\.type/);
     });
 
     it('a plain _search with X-Search-Query gets the rules too', async () => {
@@ -217,6 +217,13 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'PUT', '/_searchrelevancy/blog', { auth: shopAuth, body: { search: { size: 1 } } })).status).to.equal(403);
       expect((await call(gw.url, 'PUT', '/_searchrelevancy/_default', { auth: shopAuth, body: { search: { size: 1 } } })).status).to.equal(403);
       expect((await call(gw.url, 'PUT', '/_searchrelevancy/shop', { auth: shopAuth, body: { search: { size: 1 } } })).status).to.equal(201);
+    });
+
+    it("an index's relevancy settings are deleted with the index", async () => {
+      await call(gw.url, 'PUT', '/scratch/_doc/1?refresh=true', { body: { name: 'x' } });
+      expect((await call(gw.url, 'PUT', '/_searchrelevancy/scratch', { body: { search: { size: 1 } } })).status).to.equal(201);
+      expect((await call(gw.url, 'DELETE', '/scratch')).status).to.equal(200);
+      expect((await call(gw.url, 'GET', '/_searchrelevancy/scratch')).status).to.equal(404);
     });
   });
 }
