@@ -6,18 +6,18 @@ import { errorBody, toEsError } from '../errors/index.js';
  * header), and every failure below becomes an ES-shaped error body with its status.
  */
 export function esResponse(log: (line: string) => void): Middleware {
-  return async (ctx, next) => {
+  const answerError = (ctx: Parameters<Middleware>[0], err: unknown) => {
+    const esErr = toEsError(err);
+    if (esErr.status >= 500) log(`${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? err}`);
+    ctx.status = esErr.status;
+    ctx.set(esErr.headers);
     ctx.set('X-Elastic-Product', 'Elasticsearch');
-    try {
-      await next();
-    } catch (err) {
-      const esErr = toEsError(err);
-      if (esErr.status >= 500) log(`${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? err}`);
-      ctx.status = esErr.status;
-      ctx.set(esErr.headers);
-      ctx.set('X-Elastic-Product', 'Elasticsearch');
-      ctx.type = 'application/json';
-      ctx.body = errorBody(esErr);
-    }
+    ctx.type = 'application/json';
+    ctx.body = errorBody(esErr);
+  };
+  return (ctx, next) => {
+    ctx.set('X-Elastic-Product', 'Elasticsearch');
+    // koa-compose hands back a promise, a rejected one for a step that threw
+    return next().then(undefined, (err: unknown) => answerError(ctx, err));
   };
 }
