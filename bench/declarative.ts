@@ -12,7 +12,7 @@ import {
 import { startGateway } from '../lib/server/index.js';
 import type { Principal } from '../lib/auth/index.js';
 import { tempDir } from '../spec/support/servers.js';
-import { loadCorpus } from './support/corpus.js';
+import { bulkIndex, loadCorpus } from './support/corpus.js';
 import { runLoad, fmt } from './support/load.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
@@ -89,13 +89,7 @@ async function main() {
     const created = await fetch(`${gw.url}/debian`, { method: 'PUT', headers: json, body: JSON.stringify({ mappings: MAPPINGS }) });
     if (!created.ok) throw new Error(`index creation failed: ${created.status} ${await created.text()}`);
     const docs = await loadCorpus();
-    for (let i = 0; i < docs.length; i += 5000) {
-      const lines: string[] = [];
-      for (const d of docs.slice(i, i + 5000)) lines.push('{"index":{"_index":"debian"}}', JSON.stringify(d));
-      const res = await fetch(`${gw.url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', authorization: auth }, body: lines.join('\n') + '\n' });
-      if (!res.ok) throw new Error(`bulk failed: ${res.status}`);
-      await res.arrayBuffer();
-    }
+    await bulkIndex(gw.url, auth, 'debian', docs);
     console.log(`\nend to end: ${docs.length} Debian packages, gateway in-process on the embedded engine, ${DURATION_MS} ms per run`);
     const direct = translate(REQUEST, catalogs, { defaultIndex: 'debian' }).msearch.map((l) => JSON.stringify(l)).join('\n') + '\n';
     const check = await (await fetch(`${gw.url}/_declarative`.replace('/_declarative', '/debian/_declarative'), { method: 'POST', headers: json, body })).json() as Record<string, { hits?: { total?: { value: number } } }>;

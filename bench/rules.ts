@@ -13,7 +13,7 @@ import { loadConfig } from '../lib/config/index.js';
 import { startGateway } from '../lib/server/index.js';
 import { parseRule, RuleSet } from '../lib/rules/index.js';
 import { tempDir } from '../spec/support/servers.js';
-import { loadCorpus } from './support/corpus.js';
+import { bulkIndex, loadCorpus } from './support/corpus.js';
 import { runLoad, fmt, type LoadResult } from './support/load.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
@@ -51,13 +51,7 @@ async function main() {
   const gw = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' }), { log: () => {} });
   try {
     const docs = await loadCorpus(DOCS);
-    for (let i = 0; i < docs.length; i += 5000) {
-      const lines: string[] = [];
-      for (const d of docs.slice(i, i + 5000)) lines.push('{"index":{"_index":"debian"}}', JSON.stringify(d));
-      const res = await fetch(`${gw.url}/_bulk?refresh=true`, { method: 'POST', headers: { ...json, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' });
-      if (!res.ok) throw new Error(`bulk failed: ${res.status}`);
-      await res.arrayBuffer();
-    }
+    await bulkIndex(gw.url, auth, 'debian', docs);
     const spec = (rules: boolean) => ({ method: 'POST' as const, path: '/debian/_declarative', body: search(rules), headers: json });
     const measure = (rules: boolean, ms = DURATION_MS / 2) => runLoad(gw.url, spec(rules), { concurrency: 1, durationMs: ms });
     const mean = (a: LoadResult, b: LoadResult): LoadResult => {

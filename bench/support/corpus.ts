@@ -18,3 +18,15 @@ export async function loadCorpus(limit = Infinity): Promise<Array<Record<string,
   }
   return docs;
 }
+
+/** Indexes `docs` into `index` through `_bulk` at `url`, 5,000 a request. */
+export async function bulkIndex(url: string, authorization: string, index: string, docs: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  const action = JSON.stringify({ index: { _index: index } });
+  for (let i = 0; i < docs.length; i += 5000) {
+    const lines: string[] = [];
+    for (const d of docs.slice(i, i + 5000)) lines.push(action, JSON.stringify(d));
+    const res = await fetch(`${url}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', authorization }, body: lines.join('\n') + '\n' });
+    if (!res.ok) throw new Error(`bulk failed: ${res.status}`);
+    await res.arrayBuffer();
+  }
+}
