@@ -10,6 +10,21 @@ import { checkCompiles } from './rule-set.js';
 import type { RuleStore } from './rule-store.js';
 import { checkRelevancy, DEFAULT_RELEVANCY, type RelevancyStore } from './relevancy.js';
 
+/** Rules (and relevancy documents) are held in memory by every node: their number and size are bounded. */
+export const MAX_RULES = 10_000;
+export const MAX_RULE_BYTES = 100 * 1024;
+
+const tooLarge = (what: string, bytes: number) =>
+  new EsError(400, 'illegal_argument_exception', `${what} is ${bytes} bytes of JSON, above the limit of ${MAX_RULE_BYTES}`);
+
+/** A rule body read within the size a stored rule may have. */
+async function readRuleBody(ctx: Parameters<Middleware<GatewayState>>[0], maxContentLength: number, what = 'the rule'): Promise<unknown> {
+  const body = await readJsonBody(ctx, Math.min(maxContentLength, MAX_RULE_BYTES * 4));
+  const bytes = Buffer.byteLength(JSON.stringify(body ?? null));
+  if (bytes > MAX_RULE_BYTES) throw tooLarge(what, bytes);
+  return body;
+}
+
 const methodNotAllowed = (path: string, method: string, allowed: string[]) =>
   new EsError(405, 'method_not_allowed', `Incorrect HTTP method for uri [${path}] and method [${method}], allowed: [${allowed.join(', ')}]`, {}, { Allow: allowed.join(',') });
 
@@ -71,10 +86,11 @@ export function ruleRoutes(rules: RuleStore, maxContentLength: number): Middlewa
     }
     if (id === undefined) {
       if (ctx.method !== 'POST') throw methodNotAllowed(ctx.path, ctx.method, ['POST']);
-      const body = await readJsonBody(ctx, maxContentLength);
+      const body = await readRuleBody(ctx, maxContentLength);
       const given = (body as { id?: unknown } | undefined)?.id;
       const ruleId = typeof given === 'string' ? given : randomUUID();
       if (rules.get(ruleId)) throw new EsError(409, 'resource_already_exists_exception', `rule [${ruleId}] already exists; PUT /_rule/${ruleId} replaces it`);
+      if (rules.size >= MAX_RULES) throw new EsError(400, 'illegal_argument_exception', `a gateway holds at most ${MAX_RULES} rules`);
       const rule = owned(parseRule(body, ruleId), principal);
       checkCompiles(rule);
       await rules.put(rule);
@@ -93,7 +109,8 @@ export function ruleRoutes(rules: RuleStore, maxContentLength: number): Middlewa
       case 'PUT':
       case 'POST': {
         if (id.startsWith('.')) throw new EsError(400, 'illegal_argument_exception', `rule id [${id}] must not start with [.]`);
-        const rule = owned(parseRule(await readJsonBody(ctx, maxContentLength), id), principal);
+        if (!existing && rules.size >= MAX_RULES) throw new EsError(400, 'illegal_argument_exception', `a gateway holds at most ${MAX_RULES} rules`);
+        const rule = owned(parseRule(await readRuleBody(ctx, maxContentLength), id), principal);
         if (principal.role === 'admin' && existing?.owner) rule.owner = existing.owner;
         checkCompiles(rule);
         const created = await rules.put(rule);
@@ -137,7 +154,7 @@ export function relevancyRoutes(relevancy: RelevancyStore, maxContentLength: num
       }
       case 'PUT':
       case 'POST': {
-        const body = await readJsonBody(ctx, maxContentLength);
+        const body = await readRuleBody(ctx, maxContentLength, 'the search relevancy document');
         checkRelevancy(body);
         const created = await relevancy.put(index, body);
         ctx.status = created ? 201 : 200;

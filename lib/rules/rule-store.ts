@@ -38,6 +38,12 @@ export class RuleStore {
     return this.current;
   }
 
+  /** Stored rules. */
+  get size(): number {
+    const r = this.records.get(ORDER_ID);
+    return this.records.size - (r ? 1 : 0);
+  }
+
   get(id: string): QueryRule | undefined {
     const r = this.records.get(id);
     return r && 'rule' in r ? r.rule : undefined;

@@ -178,6 +178,9 @@ for (const backend of BACKENDS) {
         expect(res.status, res.text).to.equal(400);
         expect(res.json.error.reason).to.match(reason);
       }
+      const huge = await call(gw.url, 'POST', '/_rule', { body: { trigger: { type: 'always' }, actions: { custom_data: 'x'.repeat(200_000) } } });
+      expect(huge.status, huge.text).to.equal(400);
+      expect(huge.json.error.reason).to.match(/above the limit of 102400/);
       const created = await call(gw.url, 'POST', '/_rule', { body: { name: 'gen', trigger: { type: 'always' }, actions: { custom_data: 1 } } });
       expect(created.status).to.equal(201);
       const id = created.json._id;
