@@ -18,6 +18,22 @@ export interface Config {
   streams: StreamConfig;
   pipelines: PipelineConfig;
   auth: AuthConfig;
+  cache: CacheConfig;
+}
+
+export interface CacheConfig {
+  /** CACHE_ENABLED: keep search answers until a change reaches their indices (default false while it is being built). */
+  enabled: boolean;
+  /** CACHE_MAX_BYTES: bytes of answers kept at most per node. */
+  maxBytes: number;
+  /** CACHE_TTL: how long an answer is kept at most (a safety net: eviction is by change). */
+  ttlMs: number;
+  /**
+   * CACHE_QUIET_MS: after a change, an index's answers are not kept for this long — the engine's
+   * refresh interval (default 1500 with ENGINE_URL, where Elasticsearch shows writes at its next
+   * refresh; 0 on the embedded engine, where an acknowledged write is visible at once).
+   */
+  quietMs: number;
 }
 
 export interface AuthConfig {
@@ -131,6 +147,12 @@ export function loadConfig(env: Env = process.env): Config {
     pipelines: {
       scriptTimeoutMs: integer(env, 'PIPELINE_SCRIPT_TIMEOUT_MS', 100, 1, 60_000),
       scriptMemoryMb: integer(env, 'PIPELINE_SCRIPT_MEMORY_MB', 32, 1, 1024),
+    },
+    cache: {
+      enabled: oneOf(env, 'CACHE_ENABLED', ['true', 'false'] as const, 'false') === 'true',
+      maxBytes: env.CACHE_MAX_BYTES ? parseByteSize(env.CACHE_MAX_BYTES, 'CACHE_MAX_BYTES') : 64 * 1024 ** 2,
+      ttlMs: env.CACHE_TTL ? parseDuration(env.CACHE_TTL, 'CACHE_TTL') : 10 * 60_000,
+      quietMs: integer(env, 'CACHE_QUIET_MS', engineUrl ? 1_500 : 0, 0, 3_600_000),
     },
     auth: {
       maxFailuresPerUser: integer(env, 'AUTH_MAX_FAILURES_PER_MINUTE', 10, 0, 1_000_000),

@@ -57,6 +57,7 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, cu
       querystring: '',
       headers: { 'content-type': 'application/x-ndjson' },
       body: msearch.ndjson,
+      cache: validated.request.settings?.useCache,
     });
     const reply = await readJson<MsearchResponse & { error?: { type?: string; reason?: string } }>(res);
     if (res.status !== 200 || !reply || reply.error) {

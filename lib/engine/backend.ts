@@ -19,6 +19,8 @@ export interface EngineRequest {
    * other engines ignore it. Handed over: the engine may keep or change it.
    */
   json?: unknown;
+  /** False: the search cache neither serves nor keeps this request's answer (`useCache: false`). */
+  cache?: boolean;
   signal?: AbortSignal;
   /**
    * What the request is, when its caller classified it (the HTTP request path does, once):

@@ -15,6 +15,9 @@ import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
 import { carriesSearchText, curatedSearch, relevancyRoutes, ruleRoutes, type Curation } from '../rules/index.js';
+import { cacheRoutes, type SearchCache } from '../cache/index.js';
+import type { ChangeBus } from '../changes/index.js';
+import type { Classification } from '../request/index.js';
 
 export interface GatewayParts {
   config: Config;
@@ -32,11 +35,13 @@ export interface GatewayParts {
   pipelines?: PipelineRouterOptions;
   /** Query rules and search relevancy settings; absent = searches are not curated. */
   curation?: Curation;
+  /** The search cache and the bus it tells other nodes on; absent = no cache (`/_cache/…` then goes to the engine). */
+  cache?: { cache: SearchCache; bus: ChangeBus };
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
-  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation } = parts;
+  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));
@@ -57,6 +62,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       ? [
           { claims: (info) => info.category === 'rules', handler: ruleRoutes(curation.rules, config.maxContentLength) },
           { claims: (info) => info.category === 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
+          ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus) }] : []),
         ]
       : [],
     engine: [

@@ -14,6 +14,7 @@ import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
 import { PipelineRegistry, ScriptPool, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
 import { RelevancyStore, RuleStore } from '../rules/index.js';
+import { SearchCache, searchCacheInterceptor } from '../cache/index.js';
 import { answerClientError } from './client-errors.js';
 
 export interface RunningGateway {
@@ -42,7 +43,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const engine = await openBackend(config);
   const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
   const publisher = new ChangePublisher(bus, log);
-  const backend = intercept(engine, systemIndexGuard(), changePublishing(publisher));
+  const cache = config.cache.enabled ? new SearchCache({ maxBytes: config.cache.maxBytes, ttlMs: config.cache.ttlMs }) : undefined;
+  const cacheLayer = cache ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log })] : [];
+  const backend = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher));
   let pipelineRegistry: PipelineRegistry | undefined;
   let scripts: ScriptPool | undefined;
   let rules: RuleStore | undefined;
@@ -92,7 +95,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
     };
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy } }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && { cache, bus } }, typed);
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });

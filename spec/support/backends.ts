@@ -2,7 +2,8 @@ import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGate
 
 export interface BackendUnderTest {
   name: string;
-  start(): Promise<{ gateway: TestGateway; stop(): Promise<void> }>;
+  /** `env`: more of the gateway's configuration. */
+  start(env?: Record<string, string>): Promise<{ gateway: TestGateway; stop(): Promise<void> }>;
 }
 
 /**
@@ -13,20 +14,20 @@ export interface BackendUnderTest {
 export const BACKENDS: BackendUnderTest[] = [
   {
     name: 'embedded engine',
-    async start() {
-      const gateway = await startTestGateway();
+    async start(env = {}) {
+      const gateway = await startTestGateway(env);
       return { gateway, stop: () => gateway.close() };
     },
   },
   {
     name: 'HTTP backend (standalone engine)',
-    async start() {
+    async start(env = {}) {
       const data = await tempDir('gw-engine-');
       const engine: ChildServer = await spawnEngine(data.dir, { ENGINE_AUTH: 'elastic:upstream-secret' });
       const url = new URL(engine.url);
       url.username = 'elastic';
       url.password = 'upstream-secret';
-      const gateway = await startTestGateway({ ENGINE_URL: url.href });
+      const gateway = await startTestGateway({ ENGINE_URL: url.href, ...env });
       return {
         gateway,
         async stop() {

@@ -12,11 +12,11 @@ export interface TwoNodes {
 }
 
 /** Starts the engine, Redis and two gateways (call from a mocha `before`, whose context Redis needs). */
-export async function startTwoNodes(context: Context, prefix: string): Promise<TwoNodes> {
+export async function startTwoNodes(context: Context, prefix: string, more: Record<string, string> = {}): Promise<TwoNodes> {
   const redis = await startRedis(context);
   const data = await tempDir(prefix);
   const engine = await spawnEngine(data.dir);
-  const env = { ENGINE_URL: engine.url, REDIS_URL: redis.url, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password };
+  const env = { ENGINE_URL: engine.url, REDIS_URL: redis.url, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password, ...more };
   const [a, b] = await Promise.all([spawnGateway(env), spawnGateway(env)]);
   return {
     a,

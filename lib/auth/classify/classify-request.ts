@@ -494,6 +494,8 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       return c.done('cluster', op, op === 'read' ? 'cluster:admin/xpack/query_rules/get' : op === 'delete' ? 'cluster:admin/xpack/query_rules/delete' : 'cluster:admin/xpack/query_rules/put');
     case '_cache':
       c.family = 'gateway';
+      // `DELETE /_cache/{index}`: that index's cached answers
+      if (tail[0] !== undefined && !['stats', 'evict', 'preferences', 'clear'].includes(tail[0])) c.pathIndex(tail[0]);
       return c.done('cache', op, gatewayAction('cluster', 'cache', op));
     case '_analytics':
       c.family = 'gateway';

@@ -1,0 +1,150 @@
+import { LRUCache } from 'lru-cache';
+import { simpleMatch } from '../wildcard/index.js';
+
+/** One cached engine answer, with the indices it read. */
+export interface CachedAnswer {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  indices: readonly string[];
+}
+
+export interface SearchCacheOptions {
+  /** Bytes of answers held at most (keys and bodies). */
+  maxBytes: number;
+  /** How long an answer is kept at most, whatever happens (a safety net: eviction is by change). */
+  ttlMs: number;
+}
+
+/** Generations of the indices an answer reads, and of the whole cache. */
+export interface Snapshot {
+  all: number;
+  each: number[];
+}
+
+export type EvictionCause = 'change' | 'evict' | 'size' | 'ttl';
+
+export interface SearchCacheStats {
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+  evictions: Record<EvictionCause, number>;
+  hit_ratio: number;
+}
+
+/**
+ * Engine answers by request key, bounded by bytes (lru-cache's `maxSize`) and by a TTL, with the
+ * index → keys map that eviction by change needs.
+ *
+ * Contract (what makes an answer never stale): every index has a generation, bumped by every
+ * eviction of it (and the whole cache one, bumped by `clear` and wildcard evictions). A caller
+ * takes a `snapshot(indices)` before it asks the engine and stores the answer with `set(…,
+ * snapshot)`: an answer read while a change of one of its indices arrived is not stored.
+ */
+export class SearchCache {
+  private readonly entries: LRUCache<string, CachedAnswer>;
+  private readonly byIndex = new Map<string, Set<string>>();
+  private readonly generation = new Map<string, number>();
+  private hits = 0;
+  private misses = 0;
+  private readonly evictions: Record<EvictionCause, number> = { change: 0, evict: 0, size: 0, ttl: 0 };
+  /** Why the entries being disposed of now go (set around explicit deletions). */
+  private deleting: EvictionCause | undefined;
+
+  constructor(options: SearchCacheOptions) {
+    this.entries = new LRUCache<string, CachedAnswer>({
+      maxSize: options.maxBytes,
+      ttl: options.ttlMs,
+      sizeCalculation: (value, key) => Math.max(1, value.body.length + key.length * 2),
+      dispose: (value, key, reason) => {
+        this.unindex(key, value.indices);
+        if (reason === 'set') return; // replaced by a newer answer of the same key
+        const cause: EvictionCause = this.deleting ?? (reason === 'expire' ? 'ttl' : reason === 'evict' ? 'size' : 'evict');
+        this.evictions[cause]++;
+      },
+    });
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    const hit = this.entries.get(key);
+    if (hit) this.hits++;
+    else this.misses++;
+    return hit;
+  }
+
+  /** What `set` compares with: taken before the engine is asked. */
+  snapshot(indices: readonly string[]): Snapshot {
+    return { all: this.globalGeneration, each: indices.map((i) => this.generation.get(i) ?? 0) };
+  }
+
+  /** Stores unless one of its indices changed since the snapshot was taken; true when stored. */
+  set(key: string, answer: CachedAnswer, snapshot: Snapshot): boolean {
+    if (snapshot.all !== this.globalGeneration) return false;
+    if (answer.indices.some((index, i) => (this.generation.get(index) ?? 0) !== snapshot.each[i])) return false;
+    this.entries.set(key, answer);
+    if (!this.entries.has(key)) return false; // larger than the whole cache
+    for (const index of answer.indices) {
+      let keys = this.byIndex.get(index);
+      if (!keys) this.byIndex.set(index, (keys = new Set()));
+      keys.add(key);
+    }
+    return true;
+  }
+
+  /** Drops every answer that read an index `pattern` matches (a name, or a wildcard). */
+  evictIndex(pattern: string, cause: EvictionCause = 'change'): void {
+    const names = /[*?]/.test(pattern) || pattern === '_all' ? [...this.byIndex.keys()].filter((i) => pattern === '_all' || simpleMatch(pattern, i)) : [pattern];
+    for (const name of names) {
+      this.generation.set(name, (this.generation.get(name) ?? 0) + 1);
+      const keys = this.byIndex.get(name);
+      if (!keys) continue;
+      this.deleting = cause;
+      try {
+        for (const key of [...keys]) this.entries.delete(key);
+      } finally {
+        this.deleting = undefined;
+      }
+    }
+    // a wildcard also covers indices nobody has cached yet: an answer being read for one must not be stored
+    if (names.length === 0 || names[0] !== pattern) this.bumpAll();
+  }
+
+  /** Drops everything (an explicit evict, or a change feed that lost events). */
+  clear(cause: EvictionCause = 'evict'): void {
+    this.bumpAll();
+    this.deleting = cause;
+    try {
+      this.entries.clear();
+    } finally {
+      this.deleting = undefined;
+    }
+  }
+
+  stats(): SearchCacheStats {
+    const lookups = this.hits + this.misses;
+    return {
+      entries: this.entries.size,
+      bytes: this.entries.calculatedSize,
+      hits: this.hits,
+      misses: this.misses,
+      evictions: { ...this.evictions },
+      hit_ratio: lookups ? this.hits / lookups : 0,
+    };
+  }
+
+  private globalGeneration = 0;
+
+  private bumpAll(): void {
+    this.globalGeneration++;
+  }
+
+  private unindex(key: string, indices: readonly string[]): void {
+    for (const index of indices) {
+      const keys = this.byIndex.get(index);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.size === 0) this.byIndex.delete(index);
+    }
+  }
+}
