@@ -8,13 +8,15 @@ import type { CachedAnswer, SearchCache } from './search-cache.js';
 
 /** The bus channel on which a node tells the others which indices changed other than by a document write. */
 export const CACHE_CHANNEL = '.gateway-cache';
+/** Writes whose change events every node gets anyway (change publishing): no broadcast of their own. */
+const PUBLISHED_WRITES = new Set(['indices:data/write/index', 'indices:data/write/delete', 'indices:data/write/update', 'indices:data/write/bulk']);
 /** Answers larger than this are not kept. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 const CACHED_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/msearch']);
 /** Parameters that make an answer one of a kind (a scroll, a stream) or ask for no cache. */
 const UNCACHEABLE_PARAMS = /(^|&)(scroll|stream|streamonly)=|(^|&)request_cache=false(&|$)/;
 
-export interface SearchCacheOptions {
+export interface CacheInterceptorOptions {
   /**
    * Writes become visible to searches only at the engine's next refresh (an Elasticsearch
    * backend: `index.refresh_interval`, 1 s by default): after a change, an index's answers are
@@ -73,11 +75,17 @@ function keyOf(req: EngineRequest, info: Classification): string | undefined {
   return `${req.method}\u0000${req.path}\u0000${params.toString()}\u0000${canonical}`;
 }
 
-/** The answer as a cached one: the same body, `took` the lookup's, and appbase's header. */
-function served(answer: CachedAnswer): EngineResponse {
-  const body = answer.body.subarray(0, 32).includes('"took":') ? Buffer.from(answer.body.toString('utf8').replace(/"took":\d+/, '"took":0')) : answer.body;
-  return { status: answer.status, headers: { ...answer.headers, 'x-request-cache': 'true' }, body };
+/**
+ * An engine answer as it is kept and served again: the same body with `took` the lookup's (0),
+ * and appbase's header — made once, when it is kept, not on every hit.
+ */
+function keptAnswer(res: EngineResponse, body: Buffer, indices: string[]): CachedAnswer {
+  const served = body.subarray(0, 32).includes('"took":') ? Buffer.from(body.toString('utf8').replace(/"took":\d+/, '"took":0')) : body;
+  const { 'content-length': _length, ...headers } = res.headers; // the body's own length is the one that counts
+  return { status: res.status, headers: { ...headers, 'x-request-cache': 'true' }, body: served, indices };
 }
+
+const served = (answer: CachedAnswer): EngineResponse => ({ status: answer.status, headers: answer.headers, body: answer.body });
 
 /**
  * The search cache as a Backend interceptor: `_search` and `_msearch` answers on named indices
@@ -92,7 +100,7 @@ function served(answer: CachedAnswer): EngineResponse {
  * snapshots). A node follows an index's changes before it keeps anything of it; a change feed
  * that fails empties the cache. Concurrent identical misses make one engine request.
  */
-export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, options: SearchCacheOptions): Interceptor {
+export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, options: CacheInterceptorOptions): Interceptor {
   const log = options.log ?? (() => {});
   const following = new Map<string, { live: Promise<void>; subscription: Subscription }>();
   const concrete = new Map<string, Promise<boolean>>();
@@ -123,7 +131,7 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     }
     return f.live;
   };
-  const broadcasts = bus.changes(CACHE_CHANNEL).subscribe({
+  bus.changes(CACHE_CHANNEL).subscribe({
     next: (event) => {
       if (event.kind !== 'document') return;
       // `delete`: an explicit eviction (no change to wait out); `index`: an index operation
@@ -136,7 +144,6 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     },
     error: (err: Error) => lost(err),
   });
-  void broadcasts;
   const broadcast = (index: string) =>
     bus.publish({ kind: 'document', index: CACHE_CHANNEL, type: '_doc', id: index, op: 'index', version: 0, seqNo: 0, primaryTerm: 1 }).catch((err: Error) =>
       log(`search cache: change of [${index}] not told to other nodes: ${err.message}`),
@@ -169,24 +176,30 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     const length = Number(res.headers['content-length'] ?? NaN);
     if (!Buffer.isBuffer(res.body) && !(length <= MAX_ANSWER_BYTES)) return { res };
     const body = await readBody(res.body);
-    const answer: CachedAnswer = { status: res.status, headers: res.headers, body, indices };
+    const answer = keptAnswer(res, body, indices);
     if (body.length <= MAX_ANSWER_BYTES && quiet(indices)) cache.set(key, answer, snapshot);
     return { res: { ...res, body }, answer };
   };
 
   return (next: Dispatch): Dispatch => async (req) => {
-    const info = req.info ?? classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body: typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined });
+    let info = req.info;
+    if (!info) {
+      // classified once here, for the interceptors after this one too
+      info = classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body: typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined });
+      req = { ...req, info };
+    }
     const key = keyOf(req, info);
     if (key === undefined) {
       const res = await next(req);
       if (info.operation !== 'read' && res.status < 300) {
-        // a write or an index operation through this node: its indices' answers go now, and the
-        // other nodes are told (a document write also reaches them as its own change event)
+        // a write or an index operation through this node: its indices' answers go now; the other
+        // nodes are told of what publishes no change event of its own (a document write does)
+        const tell = !PUBLISHED_WRITES.has(info.action);
         const targets = info.allIndices ? ['_all'] : info.indices;
         for (const index of targets) {
           if (index === '_all') cache.clear('change');
           else changed(index);
-          void broadcast(index);
+          if (tell) void broadcast(index);
         }
       }
       return res;

@@ -94,7 +94,10 @@ export class SearchCache {
 
   /** Drops every answer that read an index `pattern` matches (a name, or a wildcard). */
   evictIndex(pattern: string, cause: EvictionCause = 'change'): void {
-    const names = /[*?]/.test(pattern) || pattern === '_all' ? [...this.byIndex.keys()].filter((i) => pattern === '_all' || simpleMatch(pattern, i)) : [pattern];
+    const wildcard = /[*?]/.test(pattern) || pattern === '_all';
+    // a wildcard also covers indices nobody has cached yet: an answer being read for one must not be stored
+    if (wildcard) this.bumpAll();
+    const names = wildcard ? [...this.byIndex.keys()].filter((i) => pattern === '_all' || simpleMatch(pattern, i)) : [pattern];
     for (const name of names) {
       this.generation.set(name, (this.generation.get(name) ?? 0) + 1);
       const keys = this.byIndex.get(name);
@@ -106,8 +109,6 @@ export class SearchCache {
         this.deleting = undefined;
       }
     }
-    // a wildcard also covers indices nobody has cached yet: an answer being read for one must not be stored
-    if (names.length === 0 || names[0] !== pattern) this.bumpAll();
   }
 
   /** Drops everything (an explicit evict, or a change feed that lost events). */

@@ -66,11 +66,8 @@ export class SystemRecords<T> {
   }
 
   /** Every record held, by id. */
-  entries(): IterableIterator<[string, T]> {
-    const it = this.records.entries();
-    return (function* () {
-      for (const [id, { record }] of it) yield [id, record] as [string, T];
-    })();
+  *entries(): IterableIterator<[string, T]> {
+    for (const [id, { record }] of this.records) yield [id, record];
   }
 
   get size(): number {

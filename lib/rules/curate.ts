@@ -34,7 +34,7 @@ function firing(curation: Curation, situation: SearchSituation, preview?: RuleSe
 }
 
 /** A rule sent inline (`settings.queryRule`), checked as a stored one would be. */
-export function previewRule(body: Record<string, unknown>): RuleSet {
+function previewRule(body: Record<string, unknown>): RuleSet {
   try {
     const rule = parseRule({ ...body, id: undefined }, '_preview');
     checkCompiles(rule);

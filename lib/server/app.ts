@@ -58,13 +58,15 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
     apps: [{ handler: apps }],
     app: [{ handler: apps }],
-    gateway: curation
-      ? [
-          { claims: (info) => info.category === 'rules', handler: ruleRoutes(curation.rules, config.maxContentLength) },
-          { claims: (info) => info.category === 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
-          ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus) }] : []),
-        ]
-      : [],
+    gateway: [
+      ...(curation
+        ? [
+            { claims: (info: Classification) => info.category === 'rules', handler: ruleRoutes(curation.rules, config.maxContentLength) },
+            { claims: (info: Classification) => info.category === 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
+          ]
+        : []),
+      ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus) }] : []),
+    ],
     engine: [
       ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),
       { claims: (info) => info.action === 'indices:admin/create' && info.segments.length === 1, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },

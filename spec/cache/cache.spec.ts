@@ -53,10 +53,20 @@ for (const backend of BACKENDS) {
 
     it('useCache: false, scroll and request_cache=false are never served from the cache', async () => {
       const body = { query: [{ id: 's', dataField: 'title', value: 'dune', index: 'books' }], settings: { useCache: false } };
+      const lookups = async () => {
+        const stats = (await call(gw.url, 'GET', '/_cache/stats')).json;
+        return stats.hits + stats.misses;
+      };
+      const before = await lookups();
       await call(gw.url, 'POST', '/_declarative', { body });
       expect((await call(gw.url, 'POST', '/_declarative', { body })).status).to.equal(200);
-      expect((await call(gw.url, 'GET', '/_cache/stats')).json.entries).to.be.a('number');
+      expect(await lookups()).to.equal(before); // neither looked up nor kept
+      // the same declarative request without the setting is kept
+      const cachedBody = { ...body, settings: {} };
+      await call(gw.url, 'POST', '/_declarative', { body: cachedBody });
+      expect(await lookups()).to.equal(before + 1);
       await search(gw, { term: { genre: 'novel' } });
+      expect(cached(await search(gw, { term: { genre: 'novel' } }))).to.equal(true);
       const noCache = await call(gw.url, 'POST', '/books/_search?request_cache=false', { body: { query: { term: { genre: 'novel' } }, size: 10 } });
       expect(cached(noCache)).to.equal(false);
     });
