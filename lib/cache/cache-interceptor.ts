@@ -1,18 +1,38 @@
 import type { Subscription } from 'rxjs';
 import { classifyRequest } from '../auth/classify/index.js';
+import { resolveIndices, type ResolvedIndices } from '../auth/classify/resolve-indices.js';
 import type { ChangeBus } from '../changes/index.js';
-import { readBody, type EngineRequest, type EngineResponse } from '../engine/index.js';
+import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import type { Classification } from '../request/index.js';
-import type { CachedAnswer, SearchCache } from './search-cache.js';
+import { simpleMatch } from '../wildcard/index.js';
+import { PreferenceStore, type CachePreferences } from './preferences.js';
+import { RESOLVED, type CachedAnswer, type SearchCache, type Snapshot } from './search-cache.js';
 
 /** The bus channel on which a node tells the others which indices changed other than by a document write. */
 export const CACHE_CHANNEL = '.gateway-cache';
+/**
+ * What a message on CACHE_CHANNEL says of the index it names (`_all`: every index):
+ * `index`, its contents changed; `create`, which indices exist or what a name stands for may have
+ * changed (created, deleted, aliased, opened, closed…); `delete`, an explicit eviction.
+ */
+export type CacheMessage = 'index' | 'create' | 'delete';
+
 /** Writes whose change events every node gets anyway (change publishing): no broadcast of their own. */
 const PUBLISHED_WRITES = new Set(['indices:data/write/index', 'indices:data/write/delete', 'indices:data/write/update', 'indices:data/write/bulk']);
+/** Index operations that change what an index holds or how it is searched, never which indices a name stands for. */
+const CONTENT_OPERATIONS = new Set([
+  ...PUBLISHED_WRITES,
+  'indices:admin/refresh', 'indices:admin/flush', 'indices:admin/forcemerge', 'indices:admin/cache/clear', 'indices:admin/mapping/put',
+  'indices:data/write/delete/byquery', 'indices:data/write/update/byquery',
+]);
 /** Answers larger than this are not kept. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
-const CACHED_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/msearch']);
+/** The endpoints whose answers are kept: searches (GET or POST, a body) and index metadata reads (GET). */
+const CACHED_ENDPOINTS = new Map<string, 'search' | 'msearch' | 'metadata'>([
+  ['_search', 'search'], ['_count', 'search'], ['_field_caps', 'search'], ['_msearch', 'msearch'],
+  ['_mapping', 'metadata'], ['_mappings', 'metadata'], ['_settings', 'metadata'],
+]);
 /** Parameters that make an answer one of a kind (a scroll, a stream) or ask for no cache. */
 const UNCACHEABLE_PARAMS = /(^|&)(scroll|stream|streamonly)=|(^|&)request_cache=false(&|$)/;
 
@@ -23,6 +43,8 @@ export interface CacheInterceptorOptions {
    * not kept for this long. 0 for an engine where an acknowledged write is visible at once.
    */
   quietMs: number;
+  /** The preferences in force (enable_cache, indices). */
+  preferences: () => CachePreferences;
   log?: (line: string) => void;
 }
 
@@ -36,85 +58,173 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** A search body a cached answer may stand for: no point in time, no profile. */
-function cacheableBody(body: unknown): boolean {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
-  const b = body as Record<string, unknown>;
-  return b.pit === undefined && !b.profile;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A search body a kept answer may stand for: no point in time, no profile. */
+const cacheableBody = (body: unknown): boolean => isObject(body) && body.pit === undefined && !body.profile;
+
+/** One search to look up: the key of its answer, and the index expressions it names. */
+interface Lookup {
+  key: string;
+  expressions: string[];
+  expandWildcards: string;
 }
 
-/** The key of a request whose answer may be cached, or undefined. */
-function keyOf(req: EngineRequest, info: Classification): string | undefined {
-  if (req.cache === false || (req.method !== 'GET' && req.method !== 'POST')) return undefined;
-  if (!CACHED_ACTIONS.has(info.action) || info.allIndices || !info.indices.length) return undefined;
-  if (info.indices.some((i) => /[*?]/.test(i) || i.startsWith('_') || i.startsWith('-'))) return undefined;
+/** What a request asks that may be answered from the cache: one search, or an `_msearch`'s lines. */
+type Plan =
+  | { kind: 'whole'; lookup: Lookup }
+  | { kind: 'lines'; lines: Array<{ header: Record<string, unknown>; body: unknown; lookup?: Lookup }>; params: string };
+
+const textOf = (body: EngineRequest['body']): string | undefined =>
+  body === undefined ? '' : typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+
+/** The request's index expressions (its path's, narrowed by authorization), endpoint and the rest of its path. */
+function pathParts(path: string): { expressions: string[]; endpoint?: string; rest: number } {
+  const segments = path.split('/').filter(Boolean);
+  if (segments[0]?.startsWith('_')) return { expressions: ['_all'], endpoint: segments[0], rest: segments.length - 1 };
+  let first: string;
+  try {
+    first = decodeURIComponent(segments[0] ?? '');
+  } catch {
+    return { expressions: [], rest: 0 };
+  }
+  return { expressions: first.split(','), endpoint: segments[1], rest: segments.length - 2 };
+}
+
+const header = (req: EngineRequest, name: string): string => {
+  const value = req.headers?.[name];
+  return Array.isArray(value) ? value.join(',') : value ?? '';
+};
+
+/** What of the request may be answered from the cache, or undefined. */
+function planOf(req: EngineRequest, info: Classification): Plan | undefined {
+  if (req.cache === false || (req.method !== 'GET' && req.method !== 'POST') || info.operation !== 'read' || !info.known) return undefined;
+  const { expressions, endpoint, rest } = pathParts(req.path);
+  const kind = endpoint === undefined ? undefined : CACHED_ENDPOINTS.get(endpoint);
+  if (!kind || !expressions.length || (kind === 'metadata' ? req.method !== 'GET' : rest !== 0)) return undefined;
   const qs = req.querystring ?? '';
   if (UNCACHEABLE_PARAMS.test(qs)) return undefined;
-  const body = req.body;
-  if (body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body)) return undefined; // a stream is the engine's to read
-  const text = body === undefined ? '' : typeof body === 'string' ? body : body.toString('utf8');
-  let canonical = '';
+  const text = textOf(req.body);
+  if (text === undefined) return undefined; // a stream is the engine's to read
+  const params = new URLSearchParams(qs);
+  params.sort();
+  // index metadata reads list hidden indices too: they are resolved with them (and a system index is never kept)
+  const expandWildcards = params.get('expand_wildcards') ?? (kind === 'metadata' ? 'all' : 'open');
+  // the headers that change the answer's bytes: its encoding, its media type (a compatibility version)
+  const prefix = `${req.method}\u0000${endpoint}\u0000${params.toString()}\u0000${header(req, 'accept-encoding')}\u0000${header(req, 'accept')}\u0000`;
   try {
-    if (info.action === 'indices:data/read/msearch') {
-      for (const line of text.split('\n')) {
-        if (line.trim() === '') continue;
-        const value = JSON.parse(line) as unknown;
-        if (!cacheableBody(value)) return undefined;
-        canonical += stableJson(value) + '\n';
+    if (kind === 'msearch') {
+      const values = text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
+      if (values.length % 2 !== 0) return undefined; // the engine says what is missing
+      const lines: Extract<Plan, { kind: 'lines' }>['lines'] = [];
+      for (let i = 0; i < values.length; i += 2) {
+        const [header, body] = [values[i], values[i + 1]];
+        if (!isObject(header)) return undefined;
+        let lookup: Lookup | undefined;
+        if (cacheableBody(body)) {
+          const named = header.index;
+          const lineExpressions = typeof named === 'string' ? named.split(',') : Array.isArray(named) && named.every((n) => typeof n === 'string') ? (named as string[]) : named === undefined ? expressions : undefined;
+          const { index: _index, ...rest } = header;
+          const lineExpand = typeof header.expand_wildcards === 'string' ? header.expand_wildcards : expandWildcards;
+          if (lineExpressions?.length) lookup = { key: `${prefix}${lineExpressions.join(',')}\u0000${stableJson(rest)}\u0000${stableJson(body)}`, expressions: lineExpressions, expandWildcards: lineExpand };
+        }
+        lines.push({ header, body, lookup });
       }
-    } else if (text.trim() !== '') {
+      return lines.some((l) => l.lookup) ? { kind: 'lines', lines, params: qs } : undefined;
+    }
+    let canonical = '';
+    if (text.trim() !== '') {
       const value = JSON.parse(text) as unknown;
       if (!cacheableBody(value)) return undefined;
       canonical = stableJson(value);
     }
+    return { kind: 'whole', lookup: { key: `${prefix}${req.path}\u0000${canonical}`, expressions, expandWildcards } };
   } catch {
     return undefined; // the engine answers what is wrong with it
   }
-  const params = new URLSearchParams(qs);
-  params.sort();
-  return `${req.method}\u0000${req.path}\u0000${params.toString()}\u0000${canonical}`;
 }
+
+/** `"took":n` at the start of an answer (of a search, or of an `_msearch` line) made the lookup's, 0. */
+function tookZero(body: Buffer): Buffer {
+  return body.subarray(0, 32).includes('"took":') ? Buffer.from(body.toString('utf8').replace(/"took":\d+/, '"took":0')) : body;
+}
+
+const HIT = { 'x-request-cache': 'true' } as const;
 
 /**
  * An engine answer as it is kept and served again: the same body with `took` the lookup's (0),
  * and appbase's header — made once, when it is kept, not on every hit.
  */
 function keptAnswer(res: EngineResponse, body: Buffer, indices: string[]): CachedAnswer {
-  const served = body.subarray(0, 32).includes('"took":') ? Buffer.from(body.toString('utf8').replace(/"took":\d+/, '"took":0')) : body;
-  const { 'content-length': _length, ...headers } = res.headers; // the body's own length is the one that counts
-  return { status: res.status, headers: { ...headers, 'x-request-cache': 'true' }, body: served, indices };
+  return { status: res.status, headers: { ...keptHeaders(res.headers), ...HIT }, body: tookZero(body), indices };
 }
 
-const served = (answer: CachedAnswer): EngineResponse => ({ status: answer.status, headers: answer.headers, body: answer.body });
+/** An answer's headers as kept: not its length (the body's own counts), nor the request's X-Opaque-Id the engine echoed. */
+function keptHeaders(headers: EngineResponse['headers']): CachedAnswer['headers'] {
+  const { 'content-length': _length, 'x-opaque-id': _opaque, ...kept } = headers;
+  return kept;
+}
+
+/** A kept answer served to a request: with the request's own X-Opaque-Id echoed, as the engine does. */
+const served = (answer: CachedAnswer, req: EngineRequest): EngineResponse => {
+  const opaque = header(req, 'x-opaque-id');
+  return { status: answer.status, headers: opaque ? { ...answer.headers, 'x-opaque-id': opaque } : answer.headers, body: answer.body };
+};
+
+/** Where a lookup's answer comes from: the cache, another request's engine call, or this one's. */
+interface Resolved {
+  indices: string[];
+  snapshot: Snapshot;
+}
 
 /**
- * The search cache as a Backend interceptor: `_search` and `_msearch` answers on named indices
- * (not wildcards or aliases) are kept, by the request as authorization narrowed it (path,
- * parameters, the body with its keys sorted), and served again until a change reaches one of the
- * indices they read.
+ * The search cache as a Backend interceptor: answers of `_search`, `_count`, `_field_caps`, each
+ * line of an `_msearch` (a declarative request's components among them), and `_mapping` /
+ * `_settings` reads are kept by the request as authorization narrowed it (path, parameters, the
+ * body with its keys sorted) and served again until a change reaches one of the indices they read.
  *
- * Contract: an answer is dropped the moment this node learns of a change to an index it read —
- * a document change on the bus (any node's write), a write or index operation through this node
- * (at once, before its answer), or another node's index operation (its broadcast on
- * CACHE_CHANNEL); an answer being read while such a change arrives is not kept (SearchCache's
- * snapshots). A node follows an index's changes before it keeps anything of it; a change feed
- * that fails empties the cache. Concurrent identical misses make one engine request.
+ * Contract (never stale): an answer is kept under the concrete indices it read (wildcards, aliases
+ * and `_all` resolved, and then kept under RESOLVED too) and dropped the moment this node learns
+ * of a change to one of them — a document change on the bus (any node's write), a write or index
+ * operation through this node (at once, before its answer), or another node's index operation
+ * (its message on CACHE_CHANNEL); an operation that may change what a name stands for drops every
+ * resolved answer and every resolution. An answer read while such a change arrived is not kept
+ * (SearchCache's snapshots). A node follows an index's changes before it keeps anything of it; a
+ * change feed that fails (history lost) empties the cache. Concurrent identical misses make one
+ * engine request.
  */
 export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, options: CacheInterceptorOptions): Interceptor {
   const log = options.log ?? (() => {});
   const following = new Map<string, { live: Promise<void>; subscription: Subscription }>();
-  const concrete = new Map<string, Promise<boolean>>();
+  /** What index expressions stand for, until an index operation may have changed it. */
+  const resolutions = new Map<string, Promise<ResolvedIndices | undefined>>();
+  /** Indices this node knows exist: a write to another one may create it. */
+  const existing = new Set<string>();
   const lastChange = new Map<string, number>();
   const inFlight = new Map<string, Promise<CachedAnswer | undefined>>();
 
   const changed = (index: string) => {
     cache.evictIndex(index);
-    concrete.delete(index);
     if (options.quietMs) lastChange.set(index, Date.now());
+  };
+  /**
+   * Which indices exist, or what a name stands for, may have changed: every resolved answer and
+   * resolution goes. `gone`: the names that may no longer be indices (so that a write to one is
+   * known to create it again).
+   */
+  const restructured = (index: string, gone: boolean) => {
+    if (index === '_all') cache.clear('change');
+    else changed(index);
+    cache.evictIndex(RESOLVED);
+    resolutions.clear();
+    if (!gone) return;
+    if (index === '_all') existing.clear();
+    else for (const name of [...existing]) if (name === index || simpleMatch(index, name)) existing.delete(name);
   };
   const lost = (err: Error) => {
     log(`search cache: a change feed failed, the cache is emptied: ${err.message}`);
     cache.clear('change');
+    resolutions.clear();
     for (const { subscription } of following.values()) subscription.unsubscribe();
     following.clear();
   };
@@ -131,54 +241,206 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     }
     return f.live;
   };
-  bus.changes(CACHE_CHANNEL).subscribe({
+  /** Other nodes' messages; followed again after a failure (the cache emptied meanwhile). */
+  const listen = (): Subscription => bus.changes(CACHE_CHANNEL).subscribe({
     next: (event) => {
       if (event.kind !== 'document') return;
-      // `delete`: an explicit eviction (no change to wait out); `index`: an index operation
-      const cause = event.op === 'delete' ? 'evict' : 'change';
-      if (event.id === '_all') {
-        cache.clear(cause);
-        concrete.clear();
-      } else if (cause === 'evict') cache.evictIndex(event.id, 'evict');
+      const message = event.op as CacheMessage;
+      if (message === 'delete') {
+        if (event.id === '_all') cache.clear('evict');
+        else cache.evictIndex(event.id, 'evict');
+      } else if (message === 'create') restructured(event.id, /[*?]/.test(event.id) || event.id === '_all'); // named deletions: indexChanges
+      else if (event.id === '_all') cache.clear('change');
       else changed(event.id);
     },
-    error: (err: Error) => lost(err),
+    error: (err: Error) => {
+      lost(err);
+      setTimeout(listen, 1_000).unref();
+    },
   });
-  const broadcast = (index: string) =>
-    bus.publish({ kind: 'document', index: CACHE_CHANNEL, type: '_doc', id: index, op: 'index', version: 0, seqNo: 0, primaryTerm: 1 }).catch((err: Error) =>
+  listen();
+  bus.indexChanges().subscribe(({ index }) => existing.delete(index));
+  const broadcast = (index: string, message: CacheMessage) =>
+    bus.publish({ kind: 'document', index: CACHE_CHANNEL, type: '_doc', id: index, op: message, version: 0, seqNo: 0, primaryTerm: 1 }).catch((err: Error) =>
       log(`search cache: change of [${index}] not told to other nodes: ${err.message}`),
     );
 
-  /** Is the name an index (not an alias)? Asked once, until the index changes. */
-  const isIndex = (next: Dispatch, name: string): Promise<boolean> => {
-    let known = concrete.get(name);
+  /** A write or index operation through this node: its indices' answers go now, before it is answered. */
+  const wrote = (info: Classification) => {
+    const targets = info.allIndices ? ['_all'] : info.indices;
+    const content = CONTENT_OPERATIONS.has(info.action) && targets.length > 0;
+    for (const index of targets) {
+      // a document write may create its index: the first one to an index this node does not know
+      const structural = !content || !existing.has(index) || /[*?]/.test(index);
+      if (structural) restructured(index, !content);
+      else changed(index);
+      // the other nodes are told of what publishes no change event of its own (a document write does)
+      if (structural) void broadcast(index, 'create');
+      else if (!PUBLISHED_WRITES.has(info.action)) void broadcast(index, 'index');
+      if (content && !/[*?]/.test(index) && index !== '_all') existing.add(index);
+    }
+    if (!targets.length) {
+      // a synonyms set, a stored script, a template, a snapshot restore…: any answer may change
+      restructured('_all', false);
+      void broadcast('_all', 'create');
+    }
+  };
+
+  const resolve = (next: Dispatch, lookup: Lookup): Promise<ResolvedIndices | undefined> => {
+    const key = `${lookup.expandWildcards}\u0000${lookup.expressions.join(',')}`;
+    let known = resolutions.get(key);
     if (!known) {
-      known = next({ method: 'GET', path: `/_resolve/index/${encodeURIComponent(name)}`, querystring: '' })
-        .then(async (res) => {
-          const body = JSON.parse((await readBody(res.body)).toString('utf8') || '{}') as { indices?: Array<{ name: string }> };
-          return res.status === 200 && body.indices?.length === 1 && body.indices[0].name === name;
-        })
-        .catch(() => false);
-      concrete.set(name, known);
+      const engine: Backend = { kind: 'embedded', request: next, close: async () => {} };
+      known = resolveIndices(engine, lookup.expressions, { expandWildcards: lookup.expandWildcards }).catch(() => undefined);
+      resolutions.set(key, known);
     }
     return known;
   };
 
   const quiet = (indices: readonly string[]) => !options.quietMs || indices.every((i) => Date.now() - (lastChange.get(i) ?? 0) > options.quietMs);
 
-  const fetchAnswer = async (next: Dispatch, req: EngineRequest, key: string, indices: string[]): Promise<{ res: EngineResponse; answer?: CachedAnswer }> => {
-    const areIndices = await Promise.all(indices.map((i) => isIndex(next, i)));
-    if (!areIndices.every(Boolean)) return { res: await next(req) };
+  /**
+   * The indices a lookup's answer reads, followed, with the snapshot to keep it under; undefined
+   * when it is not to be kept (preferences, a system index, an unresolvable name).
+   */
+  const prepare = (next: Dispatch, req: EngineRequest, lookup: Lookup): Promise<Resolved | undefined> =>
+    target(next, req, lookup).catch((err: Error) => {
+      log(`search cache: an answer is not kept: ${err.message}`);
+      return undefined;
+    });
+  const target = async (next: Dispatch, req: EngineRequest, lookup: Lookup): Promise<Resolved | undefined> => {
+    const before = cache.snapshot([]).all;
+    const resolved = await resolve(next, lookup);
+    if (!resolved) return undefined;
+    const indices = resolved.concrete;
+    if (indices.some((i) => i.startsWith('.gateway-'))) return undefined;
+    if (req.cache !== true) {
+      const preferences = options.preferences();
+      if (!preferences.enable_cache || !PreferenceStore.covers(preferences, indices)) return undefined;
+    }
+    for (const i of indices) existing.add(i);
     await Promise.all(indices.map(follow));
-    const snapshot = cache.snapshot(indices);
-    const res = await next(req);
-    if (res.status !== 200) return { res };
-    const length = Number(res.headers['content-length'] ?? NaN);
-    if (!Buffer.isBuffer(res.body) && !(length <= MAX_ANSWER_BYTES)) return { res };
-    const body = await readBody(res.body);
-    const answer = keptAnswer(res, body, indices);
-    if (body.length <= MAX_ANSWER_BYTES && quiet(indices)) cache.set(key, answer, snapshot);
-    return { res: { ...res, body }, answer };
+    const through = resolved.expressions.some((e) => e.kind !== 'index');
+    const kept = through ? [...indices, RESOLVED] : indices;
+    return { indices: kept, snapshot: { ...cache.snapshot(kept), all: before } };
+  };
+
+  /** Answers one search: from the cache, from an identical request in flight, or from the engine (kept). */
+  const whole = async (next: Dispatch, req: EngineRequest, lookup: Lookup): Promise<EngineResponse> => {
+    const hit = cache.get(lookup.key);
+    if (hit) return served(hit, req);
+    const leading = inFlight.get(lookup.key);
+    if (leading) {
+      const shared = await leading;
+      if (!shared) return next(req);
+      cache.shared();
+      return served(shared, req);
+    }
+    let settle: (a: CachedAnswer | undefined) => void = () => {};
+    inFlight.set(lookup.key, new Promise((resolve) => (settle = resolve)));
+    let answer: CachedAnswer | undefined;
+    try {
+      const target = await prepare(next, req, lookup);
+      const res = await next(req);
+      if (!target || res.status !== 200) return res;
+      const length = Number(res.headers['content-length'] ?? NaN);
+      if (!Buffer.isBuffer(res.body) && !(length <= MAX_ANSWER_BYTES)) return res;
+      const body = await readBody(res.body);
+      const kept = keptAnswer(res, body, target.indices);
+      // only an answer no change overtook is handed to the identical requests waiting for it
+      if (body.length <= MAX_ANSWER_BYTES && quiet(target.indices) && cache.set(lookup.key, kept, target.snapshot)) answer = kept;
+      return { ...res, body };
+    } finally {
+      settle(answer);
+      inFlight.delete(lookup.key);
+    }
+  };
+
+  /**
+   * Answers an `_msearch` line by line: the lines whose answers are kept come from the cache, the
+   * others go to the engine in one `_msearch` of their own, and their answers are kept apiece — a
+   * declarative search whose facets did not change asks the engine for its search box only.
+   */
+  const lines = async (next: Dispatch, req: EngineRequest, plan: Extract<Plan, { kind: 'lines' }>): Promise<EngineResponse> => {
+    const started = Date.now();
+    const answers: Array<CachedAnswer | undefined> = plan.lines.map((l) => (l.lookup ? cache.get(l.lookup.key) : undefined));
+    if (answers.every(Boolean)) return composed(answers as CachedAnswer[], answers[0]!.headers, started, true, req);
+    // lines another request is asking the engine for: its answers are awaited, not asked again
+    const awaited = plan.lines.map((l, i) => (!answers[i] && l.lookup && inFlight.has(l.lookup.key) ? inFlight.get(l.lookup.key) : undefined));
+    const leading: number[] = [];
+    const settles = new Map<number, (a: CachedAnswer | undefined) => void>();
+    plan.lines.forEach((l, i) => {
+      if (answers[i] || awaited[i] || !l.lookup) return;
+      leading.push(i);
+      if (inFlight.has(l.lookup.key)) return; // the same line twice in this request
+      inFlight.set(l.lookup.key, new Promise((resolve) => settles.set(i, resolve)));
+    });
+    const kept = new Map<number, CachedAnswer>();
+    try {
+      const targets = await Promise.all(plan.lines.map((l, i) => (leading.includes(i) && l.lookup ? prepare(next, req, l.lookup) : undefined)));
+      let asked = plan.lines.map((_, i) => i).filter((i) => !answers[i] && !awaited[i]);
+      let reply = await ask(next, req, plan, asked);
+      if (reply.error) return reply.error;
+      const headers = reply.headers;
+      asked.forEach((line, k) => {
+        const item = reply.items[k];
+        answers[line] = item.answer;
+        const lookup = plan.lines[line].lookup;
+        const target = targets[line];
+        if (!lookup || !target || !item.ok || item.answer.body.length > MAX_ANSWER_BYTES) return;
+        const answer: CachedAnswer = { ...item.answer, headers: { ...item.answer.headers, ...HIT }, body: tookZero(item.answer.body), indices: target.indices };
+        // only an answer no change overtook is handed to the identical lines waiting for it
+        if (quiet(target.indices) && cache.set(lookup.key, answer, target.snapshot)) kept.set(line, answer);
+      });
+      for (const [line, settle] of settles) settle(kept.get(line));
+      settles.clear();
+      const shared = await Promise.all(awaited.map((p) => p ?? Promise.resolve(undefined)));
+      asked = [];
+      shared.forEach((answer, line) => {
+        if (answer) {
+          answers[line] = answer;
+          cache.shared();
+        } else if (awaited[line]) asked.push(line);
+      });
+      if (asked.length) {
+        // what the leading request could not keep is asked again: one more engine call
+        reply = await ask(next, req, plan, asked);
+        if (reply.error) return reply.error;
+        asked.forEach((line, k) => (answers[line] = reply.items[k].answer));
+      }
+      return composed(answers as CachedAnswer[], headers, started, false, req);
+    } finally {
+      for (const settle of settles.values()) settle(undefined);
+      plan.lines.forEach((l, i) => {
+        if (l.lookup && leading.includes(i)) inFlight.delete(l.lookup.key);
+      });
+    }
+  };
+
+  type Item = { ok: boolean; answer: CachedAnswer };
+  /** Asks the engine for some of an `_msearch`'s lines, in one `_msearch`; its answer split by line. */
+  const ask = async (next: Dispatch, req: EngineRequest, plan: Extract<Plan, { kind: 'lines' }>, which: number[]): Promise<{ items: Item[]; headers: CachedAnswer['headers']; error?: EngineResponse }> => {
+    const body = which.map((i) => `${JSON.stringify(plan.lines[i].header)}\n${JSON.stringify(plan.lines[i].body)}\n`).join('');
+    // its answer is split here: asked for as plain JSON
+    const res = await next({ ...req, body, json: undefined, headers: { ...req.headers, 'content-length': undefined, 'accept-encoding': undefined, 'content-type': 'application/x-ndjson' } });
+    const headers = keptHeaders(res.headers);
+    if (res.status !== 200) return { items: [], headers, error: res };
+    const value = (res.value ?? JSON.parse((await readBody(res.body)).toString('utf8'))) as { responses?: unknown[] };
+    const responses = Array.isArray(value?.responses) ? value.responses : [];
+    if (responses.length !== which.length) return { items: [], headers, error: { ...res, body: Buffer.from(JSON.stringify(value)) } };
+    const items = responses.map((item) => {
+      const ok = isObject(item) && item.error === undefined && (item.status === undefined || item.status === 200);
+      return { ok, answer: { status: 200, headers, body: Buffer.from(JSON.stringify(item)), indices: [] } };
+    });
+    return { items, headers };
+  };
+
+  const composed = (answers: CachedAnswer[], headers: CachedAnswer['headers'], started: number, hit: boolean, req: EngineRequest): EngineResponse => {
+    const parts: Buffer[] = [Buffer.from(`{"took":${Date.now() - started},"responses":[`)];
+    answers.forEach((a, i) => parts.push(i ? Buffer.from(',') : Buffer.alloc(0), a.body));
+    parts.push(Buffer.from(']}'));
+    const { 'x-request-cache': _hit, ...rest } = headers;
+    return served({ status: 200, headers: hit ? { ...rest, ...HIT } : rest, body: Buffer.concat(parts), indices: [] }, req);
   };
 
   return (next: Dispatch): Dispatch => async (req) => {
@@ -188,41 +450,17 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
       info = classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body: typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined });
       req = { ...req, info };
     }
-    const key = keyOf(req, info);
-    if (key === undefined) {
+    const plan = req.cache === true || options.preferences().enable_cache ? planOf(req, info) : undefined;
+    if (plan === undefined) {
       const res = await next(req);
-      if (info.operation !== 'read' && res.status < 300) {
-        // a write or an index operation through this node: its indices' answers go now; the other
-        // nodes are told of what publishes no change event of its own (a document write does)
-        const tell = !PUBLISHED_WRITES.has(info.action);
-        const targets = info.allIndices ? ['_all'] : info.indices;
-        for (const index of targets) {
-          if (index === '_all') cache.clear('change');
-          else changed(index);
-          if (tell) void broadcast(index);
-        }
-      }
+      if (info.operation !== 'read' && res.status < 300) wrote(info);
       return res;
     }
-    const hit = cache.get(key);
-    if (hit) return served(hit);
-    const leading = inFlight.get(key);
-    if (leading) {
-      const shared = await leading;
-      if (shared) return served(shared);
-      return next(req);
-    }
-    let settle: (a: CachedAnswer | undefined) => void = () => {};
-    inFlight.set(key, new Promise((resolve) => (settle = resolve)));
-    try {
-      const { res, answer } = await fetchAnswer(next, req, key, [...new Set(info.indices)]);
-      settle(answer);
-      return res;
-    } catch (err) {
-      settle(undefined);
-      throw err;
-    } finally {
-      inFlight.delete(key);
-    }
+    return plan.kind === 'whole' ? whole(next, req, plan.lookup) : lines(next, req, plan);
   };
+}
+
+/** The backend as a caller that must read the engine as it is now sees it (streams): its requests never use the cache. */
+export function uncached(backend: Backend): Backend {
+  return { kind: backend.kind, request: (req) => backend.request({ ...req, cache: false }), close: () => backend.close() };
 }

@@ -24,9 +24,19 @@ export interface Snapshot {
 
 export type EvictionCause = 'change' | 'evict' | 'size' | 'ttl';
 
+/**
+ * The pseudo-index every answer read through a wildcard, an alias or `_all` is also kept under:
+ * evicting it drops the answers whose set of indices an index operation may have changed.
+ */
+export const RESOLVED = '\u0000resolved';
+
+/** Bytes an entry holds besides its body and key, as counted against the bound. */
+const ENTRY_OVERHEAD = 512;
+
 export interface SearchCacheStats {
   entries: number;
   bytes: number;
+  max_bytes: number;
   hits: number;
   misses: number;
   evictions: Record<EvictionCause, number>;
@@ -43,7 +53,8 @@ export interface SearchCacheStats {
  * snapshot)`: an answer read while a change of one of its indices arrived is not stored.
  */
 export class SearchCache {
-  private readonly entries: LRUCache<string, CachedAnswer>;
+  private entries: LRUCache<string, CachedAnswer>;
+  private ttlMs: number;
   private readonly byIndex = new Map<string, Set<string>>();
   private readonly generation = new Map<string, number>();
   private hits = 0;
@@ -53,10 +64,29 @@ export class SearchCache {
   private deleting: EvictionCause | undefined;
 
   constructor(options: SearchCacheOptions) {
-    this.entries = new LRUCache<string, CachedAnswer>({
-      maxSize: options.maxBytes,
-      ttl: options.ttlMs,
-      sizeCalculation: (value, key) => Math.max(1, value.body.length + key.length * 2),
+    this.ttlMs = options.ttlMs;
+    this.entries = this.lru(options.maxBytes);
+  }
+
+  /** Bytes held at most and how long an answer is kept: a new bound drops what is held. */
+  configure(options: SearchCacheOptions): void {
+    if (options.maxBytes !== this.entries.maxSize) {
+      this.clear('evict');
+      this.entries = this.lru(options.maxBytes);
+    }
+    this.ttlMs = options.ttlMs;
+  }
+
+  get maxBytes(): number {
+    return this.entries.maxSize;
+  }
+
+  private lru(maxBytes: number): LRUCache<string, CachedAnswer> {
+    return new LRUCache<string, CachedAnswer>({
+      maxSize: maxBytes,
+      ttl: this.ttlMs,
+      // the body, the key (UTF-16) and what an entry holds besides (headers, indices, the LRU's own)
+      sizeCalculation: (value, key) => value.body.length + key.length * 2 + ENTRY_OVERHEAD,
       dispose: (value, key, reason) => {
         this.unindex(key, value.indices);
         if (reason === 'set') return; // replaced by a newer answer of the same key
@@ -73,6 +103,12 @@ export class SearchCache {
     return hit;
   }
 
+  /** A lookup that missed was answered by an identical request's answer, kept meanwhile: a hit after all. */
+  shared(): void {
+    this.misses--;
+    this.hits++;
+  }
+
   /** What `set` compares with: taken before the engine is asked. */
   snapshot(indices: readonly string[]): Snapshot {
     return { all: this.globalGeneration, each: indices.map((i) => this.generation.get(i) ?? 0) };
@@ -82,7 +118,7 @@ export class SearchCache {
   set(key: string, answer: CachedAnswer, snapshot: Snapshot): boolean {
     if (snapshot.all !== this.globalGeneration) return false;
     if (answer.indices.some((index, i) => (this.generation.get(index) ?? 0) !== snapshot.each[i])) return false;
-    this.entries.set(key, answer);
+    this.entries.set(key, answer, { ttl: this.ttlMs });
     if (!this.entries.has(key)) return false; // larger than the whole cache
     for (const index of answer.indices) {
       let keys = this.byIndex.get(index);
@@ -95,8 +131,9 @@ export class SearchCache {
   /** Drops every answer that read an index `pattern` matches (a name, or a wildcard). */
   evictIndex(pattern: string, cause: EvictionCause = 'change'): void {
     const wildcard = /[*?]/.test(pattern) || pattern === '_all';
-    // a wildcard also covers indices nobody has cached yet: an answer being read for one must not be stored
-    if (wildcard) this.bumpAll();
+    // a wildcard also covers indices nobody has cached yet, and what names stand for (RESOLVED) is
+    // also what an answer being read now was resolved with: neither may be stored
+    if (wildcard || pattern === RESOLVED) this.bumpAll();
     const names = wildcard ? [...this.byIndex.keys()].filter((i) => pattern === '_all' || simpleMatch(pattern, i)) : [pattern];
     for (const name of names) {
       this.generation.set(name, (this.generation.get(name) ?? 0) + 1);
@@ -127,6 +164,7 @@ export class SearchCache {
     return {
       entries: this.entries.size,
       bytes: this.entries.calculatedSize,
+      max_bytes: this.entries.maxSize,
       hits: this.hits,
       misses: this.misses,
       evictions: { ...this.evictions },

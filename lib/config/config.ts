@@ -22,7 +22,7 @@ export interface Config {
 }
 
 export interface CacheConfig {
-  /** CACHE_ENABLED: keep search answers until a change reaches their indices (default false while it is being built). */
+  /** CACHE_ENABLED: keep search answers until a change reaches their indices (default true; false removes the cache and its API). */
   enabled: boolean;
   /** CACHE_MAX_BYTES: bytes of answers kept at most per node. */
   maxBytes: number;
@@ -149,7 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
       scriptMemoryMb: integer(env, 'PIPELINE_SCRIPT_MEMORY_MB', 32, 1, 1024),
     },
     cache: {
-      enabled: oneOf(env, 'CACHE_ENABLED', ['true', 'false'] as const, 'false') === 'true',
+      enabled: oneOf(env, 'CACHE_ENABLED', ['true', 'false'] as const, 'true') === 'true',
       maxBytes: env.CACHE_MAX_BYTES ? parseByteSize(env.CACHE_MAX_BYTES, 'CACHE_MAX_BYTES') : 64 * 1024 ** 2,
       ttlMs: env.CACHE_TTL ? parseDuration(env.CACHE_TTL, 'CACHE_TTL') : 10 * 60_000,
       quietMs: integer(env, 'CACHE_QUIET_MS', engineUrl ? 1_500 : 0, 0, 3_600_000),

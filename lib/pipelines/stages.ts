@@ -38,6 +38,8 @@ const marksOf = (context: PipelineContext) => context as unknown as Record<symbo
 
 /** The request (method, path, query, body) the caller was last authorized for. */
 const AUTHORIZED = Symbol.for('pipelines.authorized');
+/** Set by `useCache`: the engine query's answer is kept and served by the search cache, whatever its preferences say. */
+const USE_CACHE = Symbol.for('pipelines.useCache');
 const fingerprint = (context: PipelineContext) => {
   const r = context.request;
   return `${r.method} ${r.path}?${querystringOf(r.query)}\n${r.body}`;
@@ -127,7 +129,8 @@ const engineQuery: PrebuiltStage = async (context, _inputs, services) => {
   const started = Date.now();
   const headers: Record<string, string> = {};
   if (req.body !== '') headers['content-type'] = req.headers['content-type'] || 'application/json';
-  const reply = await backend.request({ method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body });
+  const cache = marksOf(context)[USE_CACHE] === true ? true : undefined;
+  const reply = await backend.request({ method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body, cache });
   let body = (await readBody(reply.body)).toString('utf8');
   const plan = marksOf(context)[DECLARATIVE_PLAN];
   if (plan !== undefined && declarative && reply.status === 200) body = declarative.shape(plan, body, Date.now() - started);
@@ -135,8 +138,15 @@ const engineQuery: PrebuiltStage = async (context, _inputs, services) => {
   context.response = {
     body,
     code: reply.status,
-    headers: { 'content-type': (Array.isArray(contentType) ? contentType[0] : contentType) || 'application/json' },
+    headers: {
+      'content-type': (Array.isArray(contentType) ? contentType[0] : contentType) || 'application/json',
+      ...(reply.headers['x-request-cache'] === 'true' ? { 'x-request-cache': 'true' } : {}),
+    },
   };
+};
+
+const useCache: PrebuiltStage = (context) => {
+  marksOf(context)[USE_CACHE] = true;
 };
 
 const passThrough: PrebuiltStage = () => {};
@@ -213,7 +223,7 @@ export const PREBUILT_STAGES: ReadonlyMap<string, PrebuiltStage> = new Map([
   ['authorization', authorization],
   ['declarativeQuery', declarativeQuery],
   ['engineQuery', engineQuery],
-  ['useCache', passThrough],
+  ['useCache', useCache],
   ['recordAnalytics', passThrough],
   ['promoteResults', promoteResults],
   ['hideResults', hideResults],

@@ -15,7 +15,7 @@ import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
 import { carriesSearchText, curatedSearch, relevancyRoutes, ruleRoutes, type Curation } from '../rules/index.js';
-import { cacheRoutes, type SearchCache } from '../cache/index.js';
+import { cacheRoutes, uncached, type PreferenceStore, type SearchCache } from '../cache/index.js';
 import type { ChangeBus } from '../changes/index.js';
 import type { Classification } from '../request/index.js';
 
@@ -36,7 +36,7 @@ export interface GatewayParts {
   /** Query rules and search relevancy settings; absent = searches are not curated. */
   curation?: Curation;
   /** The search cache and the bus it tells other nodes on; absent = no cache (`/_cache/…` then goes to the engine). */
-  cache?: { cache: SearchCache; bus: ChangeBus };
+  cache?: { cache: SearchCache; bus: ChangeBus; preferences: PreferenceStore };
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
@@ -52,7 +52,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   app.use(authorize(authorizer, config.maxContentLength));
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
-    stream: [{ handler: httpStreams(hub, backend, typed, config.maxContentLength) }],
+    stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength) }],
     declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
@@ -65,7 +65,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
             { claims: (info: Classification) => info.category === 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
           ]
         : []),
-      ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus) }] : []),
+      ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
     ],
     engine: [
       ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),

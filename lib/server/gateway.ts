@@ -14,7 +14,7 @@ import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
 import { PipelineRegistry, ScriptPool, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
 import { RelevancyStore, RuleStore } from '../rules/index.js';
-import { SearchCache, searchCacheInterceptor } from '../cache/index.js';
+import { PreferenceStore, SearchCache, searchCacheInterceptor, uncached } from '../cache/index.js';
 import { answerClientError } from './client-errors.js';
 
 export interface RunningGateway {
@@ -44,7 +44,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
   const publisher = new ChangePublisher(bus, log);
   const cache = config.cache.enabled ? new SearchCache({ maxBytes: config.cache.maxBytes, ttlMs: config.cache.ttlMs }) : undefined;
-  const cacheLayer = cache ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log })] : [];
+  // the preferences stored for the fleet go over the configuration's, on every node
+  const preferences = cache && new PreferenceStore(engine, bus, {
+    enable_cache: true, max_duration: Math.max(1, Math.round(config.cache.ttlMs / 1000)), max_size: config.cache.maxBytes / 1024 ** 2, indices: [],
+  }, { log, changed: (p) => cache.configure({ maxBytes: Math.max(1, Math.round(p.max_size * 1024 ** 2)), ttlMs: p.max_duration * 1000 }) });
+  const cacheLayer = cache && preferences ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log, preferences: () => preferences.current() })] : [];
   const backend = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher));
   let pipelineRegistry: PipelineRegistry | undefined;
   let scripts: ScriptPool | undefined;
@@ -62,7 +66,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     await authenticator.ready();
     const authorizer = new Authorizer(engine, new RateLimits(limiterRedis), store);
     const appCredentials = new AppCredentials(store);
-    const hub = new StreamHub(bus, backend, config.streams);
+    // streams read the engine as it is now, never the search cache (their changes follow the read)
+    const streamBackend = uncached(backend);
+    const hub = new StreamHub(bus, streamBackend, config.streams);
     const typed = new TypedDocuments(backend);
     const apps = new AppRegistry(engine);
     // what an index took with it when it was deleted through this node: its stored records
@@ -85,7 +91,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     scripts = new ScriptPool();
     rules = new RuleStore(engine, bus, log);
     relevancy = new RelevancyStore(engine, bus, log);
-    await Promise.all([rules.start(), relevancy.start()]);
+    await Promise.all([rules.start(), relevancy.start(), preferences?.start()]);
     const pipelines = {
       registry: pipelineRegistry,
       scripts,
@@ -95,9 +101,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
     };
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && { cache, bus } }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences } }, typed);
     const server = http.createServer(app.callback());
-    const websockets = attachWebSocket(server, { hub, backend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
+    const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
@@ -128,6 +134,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         pipelineRegistry?.close();
         rules?.close();
         relevancy?.close();
+        preferences?.close();
         indexFeed.unsubscribe();
         await scripts?.close();
         limiterRedis?.disconnect();
@@ -139,6 +146,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     pipelineRegistry?.close();
     rules?.close();
     relevancy?.close();
+    preferences?.close();
     await scripts?.close();
     await bus.close();
     await engine.close();
