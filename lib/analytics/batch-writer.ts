@@ -1,0 +1,96 @@
+import { callJson, readJson, type Backend } from '../engine/index.js';
+
+export interface BatchWriterOptions {
+  /** The system index written to (created with `indexBody` by the first batch, if missing). */
+  index: string;
+  indexBody: object;
+  /** Records held at most while they wait: one more is dropped and counted. */
+  maxQueued: number;
+  /** Records per `_bulk` at most. */
+  maxBatch: number;
+  /** How long a record waits at most before its batch is sent. */
+  flushMs: number;
+  log?: (line: string) => void;
+}
+
+export interface BatchWriterStats {
+  queued: number;
+  written: number;
+  dropped: number;
+  failed: number;
+}
+
+/**
+ * Records written in the background, in `_bulk` batches, through the Backend: whoever records
+ * never waits for the engine nor fails with it. The queue is bounded (`maxQueued`): a record that
+ * does not fit is dropped and counted, as is a batch the engine refuses. A record with an id
+ * replaces the one of that id (a merged search-as-you-type record).
+ */
+export class BatchWriter<T extends object> {
+  private queue: Array<{ id?: string; record: T }> = [];
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private indexReady = false;
+  private readonly counts = { written: 0, dropped: 0, failed: 0 };
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly backend: Backend, private readonly options: BatchWriterOptions) {
+    this.log = options.log ?? (() => {});
+  }
+
+  /** Queues the record; false when the queue is full (the record is dropped). */
+  add(record: T, id?: string): boolean {
+    if (this.queue.length >= this.options.maxQueued) {
+      this.counts.dropped++;
+      return false;
+    }
+    this.queue.push({ id, record });
+    if (this.queue.length >= this.options.maxBatch) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.options.flushMs);
+      this.timer.unref?.();
+    }
+    return true;
+  }
+
+  /** Writes what is queued now (and waits for a write in progress): what a test or a shutdown awaits. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.flushing) await this.flushing;
+    if (!this.queue.length) return;
+    const batch = this.queue.splice(0, this.options.maxBatch);
+    this.flushing = this.write(batch).finally(() => (this.flushing = undefined));
+    await this.flushing;
+    if (this.queue.length) await this.flush();
+  }
+
+  stats(): BatchWriterStats {
+    return { queued: this.queue.length, ...this.counts };
+  }
+
+  private async write(batch: Array<{ id?: string; record: T }>): Promise<void> {
+    try {
+      await this.ensureIndex();
+      const lines = batch.map(({ id, record }) => `${JSON.stringify({ index: id === undefined ? {} : { _id: id } })}\n${JSON.stringify(record)}\n`).join('');
+      const res = await this.backend.request({ method: 'POST', path: `/${this.options.index}/_bulk`, querystring: '', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
+      const reply = await readJson<{ items?: Array<{ index?: { status: number } }> }>(res);
+      if (res.status >= 300) throw new Error(`the engine answered ${res.status}`);
+      const failed = reply?.items?.filter((i) => (i.index?.status ?? 500) >= 300).length ?? 0;
+      this.counts.written += batch.length - failed;
+      this.counts.failed += failed;
+    } catch (err) {
+      this.counts.failed += batch.length;
+      this.log(`${this.options.index}: ${batch.length} records not written: ${(err as Error).message}`);
+    }
+  }
+
+  private async ensureIndex(): Promise<void> {
+    if (this.indexReady) return;
+    const res = await callJson(this.backend, 'PUT', `/${this.options.index}`, this.options.indexBody);
+    if (res.status >= 300 && !JSON.stringify(res.body).includes('resource_already_exists_exception')) {
+      throw new Error(`index [${this.options.index}] could not be created: ${JSON.stringify(res.body)}`);
+    }
+    this.indexReady = true;
+  }
+}
