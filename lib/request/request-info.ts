@@ -13,12 +13,13 @@ export type Category =
   | 'searchrelevancy'
   | 'cache'
   | 'analytics'
+  | 'logs'
   | 'cluster';
 
 export type Operation = 'read' | 'write' | 'delete';
 
 export const CATEGORIES: readonly Category[] = [
-  'docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'searchrelevancy', 'cache', 'analytics', 'cluster',
+  'docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'searchrelevancy', 'cache', 'analytics', 'logs', 'cluster',
 ];
 export const OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
 

@@ -135,7 +135,7 @@ function casesFor(api: Api, target: Target, victim: string): Case[] {
 const send = (pool: Pool, path: string, body: string, authorization: string) =>
   sendRaw(pool, { method: 'POST', path, body, contentType: 'application/x-ndjson' }, authorization, REQUEST_TIMEOUT_MS);
 
-const ALL_CATEGORIES = ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'cache', 'analytics', 'cluster'];
+const ALL_CATEGORIES = ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'cache', 'analytics', 'logs', 'cluster'];
 
 /** Two indices with a document each, the tenant-a credential, and a credential (for tenant-b) to serve as a victim. */
 async function setUp(gw: TestGateway): Promise<{ tenant: string; tenantUser: string; victim: string }> {

@@ -22,7 +22,7 @@ const API_DIR = '/work/shared/conformance/api';
 const FOREIGN = 'tenant-b';
 const SYSTEM = '.gateway-credentials';
 const CHECK: LeakCheck = { names: [FOREIGN, '.gateway-'], reachable: [FOREIGN, SYSTEM] };
-const ALL_CATEGORIES = ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'cache', 'analytics', 'cluster'];
+const ALL_CATEGORIES = ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'cache', 'analytics', 'logs', 'cluster'];
 const REQUEST_TIMEOUT_MS = 5000;
 
 /** What stands in an index position: the foreign index plainly, in a list, encoded, as a wildcard; then system indices. */

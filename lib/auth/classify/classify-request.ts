@@ -270,6 +270,9 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
     case '_analytics':
       c.family = 'gateway';
       return c.done('analytics', c.op, gatewayAction('indices', 'analytics', c.op));
+    case '_logs':
+      c.family = 'gateway';
+      return c.done('logs', c.op, gatewayAction('indices', 'logs', c.op));
     case '_pipeline':
     case '_pipelines':
       c.family = 'gateway';
@@ -499,7 +502,16 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       return c.done('cache', op, gatewayAction('cluster', 'cache', op));
     case '_analytics':
       c.family = 'gateway';
+      // `/_analytics/{index}/{name}`: that index's analytics (`/_analytics/{name}`: every index's)
+      if (tail.length >= 2 && tail[0] !== 'rules') {
+        c.pathIndex(tail[0]);
+        return c.done('analytics', op, gatewayAction('indices', 'analytics', op));
+      }
       return c.done('analytics', op, gatewayAction('cluster', 'analytics', op));
+    case '_logs':
+    case '_log':
+      c.family = 'gateway';
+      return c.done('logs', op, gatewayAction('cluster', 'logs', op));
 
     // Documents.
     case '_mget':
