@@ -19,6 +19,18 @@ export interface Config {
   pipelines: PipelineConfig;
   auth: AuthConfig;
   cache: CacheConfig;
+  analytics: AnalyticsConfig;
+}
+
+export interface AnalyticsConfig {
+  /** ANALYTICS_ENABLED: search analytics (recording and its API); default true. */
+  enabled: boolean;
+  /** ANALYTICS_RETENTION_DAYS: events older than this are purged daily (default 30). */
+  retentionDays: number;
+  /** ANALYTICS_STREAM_INTERVAL_MS: a live analytics answer is computed again at most this often (default 1000). */
+  streamIntervalMs: number;
+  /** ANALYTICS_MAX_QUEUED: events waiting to be written at most; more are dropped and counted (default 10000). */
+  maxQueued: number;
 }
 
 export interface CacheConfig {
@@ -147,6 +159,12 @@ export function loadConfig(env: Env = process.env): Config {
     pipelines: {
       scriptTimeoutMs: integer(env, 'PIPELINE_SCRIPT_TIMEOUT_MS', 100, 1, 60_000),
       scriptMemoryMb: integer(env, 'PIPELINE_SCRIPT_MEMORY_MB', 32, 1, 1024),
+    },
+    analytics: {
+      enabled: oneOf(env, 'ANALYTICS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
+      retentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 30, 1, 36_500),
+      streamIntervalMs: integer(env, 'ANALYTICS_STREAM_INTERVAL_MS', 1_000, 50, 3_600_000),
+      maxQueued: integer(env, 'ANALYTICS_MAX_QUEUED', 10_000, 1, 10_000_000),
     },
     cache: {
       enabled: oneOf(env, 'CACHE_ENABLED', ['true', 'false'] as const, 'true') === 'true',

@@ -71,6 +71,8 @@ export interface DeclarativeSettings {
   recordAnalytics?: boolean;
   userId?: string;
   customEvents?: Record<string, string>;
+  /** With `recordAnalytics`: a search with no value is recorded too (as `<empty_query>`). */
+  emptyQuery?: boolean;
   useCache?: boolean;
   enableQueryRules?: boolean;
   /** False: the search relevancy settings stored for the indices are not applied. */

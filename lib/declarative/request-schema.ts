@@ -152,6 +152,7 @@ export const DECLARATIVE_SCHEMA = {
         recordAnalytics: { type: 'boolean' },
         userId: { type: 'string', maxLength: 512 },
         customEvents: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 1024 } },
+        emptyQuery: { type: 'boolean' },
         useCache: { type: 'boolean' },
         enableQueryRules: { type: 'boolean' },
         enableSearchRelevancy: { type: 'boolean' },

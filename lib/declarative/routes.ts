@@ -1,4 +1,5 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import type { DeclarativeRequest } from './declarative-request.js';
 import type { Principal } from '../auth/index.js';
 import { readJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
@@ -18,7 +19,10 @@ const ROUTE = /^\/(?:([^/]+)\/)?_declarative(\/validate)?\/?$/;
  *   POST /_declarative, /{index}/_declarative            → {<id>: engine response, …, settings: {took}}
  *   POST /_declarative/validate, /{index}/_declarative/validate → the `_msearch` it would send
  */
-export function declarativeRoutes(backend: Backend, maxContentLength: number, curation?: Curation, mappings = new IndexMappings(backend)): Middleware {
+/** Told of every declarative search answered (search analytics records what it asks to). */
+export type DeclarativeObserver = (ctx: Context, request: DeclarativeRequest, answer: Record<string, unknown>) => void;
+
+export function declarativeRoutes(backend: Backend, maxContentLength: number, curation?: Curation, observe?: DeclarativeObserver, mappings = new IndexMappings(backend)): Middleware {
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
@@ -78,6 +82,7 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, cu
         curateAnswer(answer[c.id], effects.get(c.id)!, c.index, promoted, components.get(c.id)?.from, hidden);
       }
     }
+    observe?.(ctx, validated.request, answer as Record<string, unknown>);
     ctx.body = answer;
   };
 }

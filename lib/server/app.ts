@@ -17,6 +17,7 @@ import { proxy } from './proxy.js';
 import { carriesSearchText, curatedSearch, relevancyRoutes, ruleRoutes, type Curation } from '../rules/index.js';
 import { cacheRoutes, uncached, type PreferenceStore, type SearchCache } from '../cache/index.js';
 import type { ChangeBus } from '../changes/index.js';
+import { analyticsRoutes, carriesSearchQuery, declarativeRecording, plainSearchRecording, type AnalyticsRecorder } from '../analytics/index.js';
 import type { Classification } from '../request/index.js';
 
 export interface GatewayParts {
@@ -37,11 +38,13 @@ export interface GatewayParts {
   curation?: Curation;
   /** The search cache and the bus it tells other nodes on; absent = no cache (`/_cache/…` then goes to the engine). */
   cache?: { cache: SearchCache; bus: ChangeBus; preferences: PreferenceStore };
+  /** Search analytics; absent = nothing is recorded (`/_analytics/…` then goes to the engine). */
+  analytics?: AnalyticsRecorder;
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
-  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache } = parts;
+  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache, analytics } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));
@@ -53,7 +56,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
     stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength) }],
-    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation) }],
+    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics)) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
     apps: [{ handler: apps }],
@@ -66,8 +69,16 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
           ]
         : []),
       ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
+      ...(analytics
+        ? [{ claims: (info: Classification) => info.category === 'analytics', handler: analyticsRoutes(engine, analytics, {
+            streamIntervalMs: config.analytics.streamIntervalMs,
+            ruleUsage: curation && (() => curation.rules.list().map((r) => ({ id: r.id, usage: curation.rules.usageOf(r.id) }))),
+          }) }]
+        : []),
     ],
     engine: [
+      // a search that says what was typed is recorded once answered, whoever answers it
+      ...(analytics ? [{ claims: carriesSearchQuery, handler: plainSearchRecording(analytics) }] : []),
       ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),
       { claims: (info) => info.action === 'indices:admin/create' && info.segments.length === 1, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
       { claims: (info) => info.action === 'indices:admin/get' && info.segments.length === 1, handler: registeredAppGreeting(engine) },

@@ -16,6 +16,7 @@ import { createApp } from './app.js';
 import { RelevancyStore, RuleStore } from '../rules/index.js';
 import { PreferenceStore, SearchCache, searchCacheInterceptor, uncached } from '../cache/index.js';
 import { answerClientError } from './client-errors.js';
+import { AnalyticsRecorder } from '../analytics/index.js';
 
 export interface RunningGateway {
   url: string;
@@ -54,6 +55,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   let scripts: ScriptPool | undefined;
   let rules: RuleStore | undefined;
   let relevancy: RelevancyStore | undefined;
+  // search analytics go to the engine as it is (system records), in the background
+  const analytics = config.analytics.enabled
+    ? new AnalyticsRecorder(engine, { maxQueued: config.analytics.maxQueued, retentionDays: config.analytics.retentionDays, log })
+    : undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(engine, config);
     await installRawSubfieldTemplate(engine, log);
@@ -101,7 +106,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
     };
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences } }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics }, typed);
+    void analytics?.purge(); // then daily
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });
@@ -135,6 +141,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         rules?.close();
         relevancy?.close();
         preferences?.close();
+        await analytics?.close();
         indexFeed.unsubscribe();
         await scripts?.close();
         limiterRedis?.disconnect();
@@ -147,6 +154,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     rules?.close();
     relevancy?.close();
     preferences?.close();
+    await analytics?.close();
     await scripts?.close();
     await bus.close();
     await engine.close();

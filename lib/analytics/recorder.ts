@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { callJson, type Backend } from '../engine/index.js';
+import { BatchWriter, type BatchWriterStats } from './batch-writer.js';
+import { ANALYTICS_INDEX, ANALYTICS_INDEX_BODY, EMPTY_QUERY, MERGE_WINDOW_MS, type AnalyticsEvent } from './events.js';
+
+export interface RecorderOptions {
+  /** Events waiting to be written at most: more are dropped and counted. */
+  maxQueued: number;
+  /** Events older than this many days are purged (daily). */
+  retentionDays: number;
+  /** Events are written at least this often (ms). */
+  flushMs?: number;
+  log?: (line: string) => void;
+}
+
+/** What is known of a search when it is recorded. */
+export interface SearchRecord {
+  index: string;
+  /** The text typed; '' or absent for an empty search. */
+  query?: string;
+  /** Record an empty search (as EMPTY_QUERY) instead of skipping it. */
+  emptyQuery?: boolean;
+  /** Selected filter values by key. */
+  filters?: Record<string, string | readonly string[]>;
+  hits?: number;
+  hitIds?: string[];
+  took?: number;
+  status?: number;
+  kind?: 'search' | 'suggestion';
+  userId?: string;
+  ip: string;
+  customEvents?: Record<string, unknown>;
+  credential: string;
+  /** A search id given by the client (the events API's `query_id`). */
+  id?: string;
+}
+
+export interface ClickRecord {
+  searchId: string;
+  /** The index the event was sent to (the search's, when it is known). */
+  index?: string;
+  /** Document id → position (1-based). */
+  clicks: Record<string, number>;
+  clickType?: 'result' | 'suggestion';
+  userId?: string;
+  ip: string;
+  customEvents?: Record<string, unknown>;
+  credential: string;
+}
+
+export interface ConversionRecord {
+  searchId: string;
+  index?: string;
+  docIds: string[];
+  userId?: string;
+  ip: string;
+  customEvents?: Record<string, unknown>;
+  credential: string;
+}
+
+/** The search a click or conversion names, as remembered. */
+interface KnownSearch {
+  index: string;
+  query: string;
+  user: string;
+}
+
+/** The last search of one user on one index, for search-as-you-type merging. */
+interface LastSearch {
+  id: string;
+  query: string;
+  time: number;
+}
+
+const MAX_TEXT = 1024;
+const clip = (s: string) => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) : s);
+/** `{k: v}` → `['k=v']` (arrays: one pair per value). */
+const pairs = (o: Record<string, unknown> | undefined): string[] => {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(o ?? {})) {
+    for (const value of Array.isArray(v) ? v : [v]) if (value !== undefined && value !== null && value !== '') out.push(clip(`${k}=${typeof value === 'object' ? JSON.stringify(value) : String(value)}`));
+  }
+  return out.slice(0, 100);
+};
+const normalized = (q: string) => q.trim().toLowerCase();
+/** Do two keystrokes of a search box extend each other (b → bo → book, or a correction back)? */
+const extends_ = (a: string, b: string) => a !== '' && b !== '' && (a.startsWith(b) || b.startsWith(a));
+
+/**
+ * Search analytics recorded in the background: `recordSearch`, `recordClick` and
+ * `recordConversion` queue events (a BatchWriter of ANALYTICS_INDEX, through the Backend) and
+ * return at once — recording never slows or fails a search; a full queue drops and counts.
+ *
+ * A search that extends the same user's previous search on the same index within MERGE_WINDOW_MS
+ * (search-as-you-type keystrokes) takes that search's id and replaces its record: one search, the
+ * last one. Clicks and conversions carry the query, index and user of the search they name (from
+ * this node's memory of recent searches, else from the stored record). Nothing of a request's
+ * Authorization header or cookies is ever recorded: only the credential's username.
+ */
+export class AnalyticsRecorder {
+  private readonly writer: BatchWriter<AnalyticsEvent>;
+  private readonly last = new LRUCache<string, LastSearch>({ max: 100_000 });
+  private readonly searches = new LRUCache<string, KnownSearch>({ max: 100_000 });
+  private readonly purgeTimer: NodeJS.Timeout;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly backend: Backend, private readonly options: RecorderOptions) {
+    this.log = options.log ?? (() => {});
+    this.writer = new BatchWriter<AnalyticsEvent>(backend, {
+      index: ANALYTICS_INDEX, indexBody: ANALYTICS_INDEX_BODY, maxQueued: options.maxQueued, maxBatch: 500, flushMs: options.flushMs ?? 1_000, log: this.log,
+    });
+    this.purgeTimer = setInterval(() => void this.purge(), 24 * 3600_000);
+    this.purgeTimer.unref();
+  }
+
+  /** Records one search; answers its search id (undefined when nothing was recorded: no text and no emptyQuery). */
+  recordSearch(s: SearchRecord, now = Date.now()): string | undefined {
+    const text = clip((s.query ?? '').trim());
+    if (!text && !s.emptyQuery) return undefined;
+    const query = text || EMPTY_QUERY;
+    const user = clip(s.userId || s.ip);
+    let id = s.id;
+    if (id === undefined) {
+      const key = `${user}\u0000${s.index}`;
+      const previous = this.last.get(key);
+      id = previous && now - previous.time <= MERGE_WINDOW_MS && extends_(normalized(previous.query), normalized(query)) ? previous.id : randomUUID();
+      this.last.set(key, { id, query, time: now });
+    }
+    this.searches.set(id, { index: s.index, query, user });
+    this.writer.add({
+      type: 'search', time: now, search_id: id, index: s.index, query, user_id: user,
+      filters: pairs(s.filters as Record<string, unknown> | undefined), custom: pairs(s.customEvents), credential: s.credential,
+      hits: s.hits, hit_ids: s.hitIds?.slice(0, 10), took: s.took, status: s.status ?? 200, kind: s.kind ?? 'search',
+    }, id);
+    return id;
+  }
+
+  async recordClick(c: ClickRecord, now = Date.now()): Promise<void> {
+    const search = await this.searchOf(c.searchId, c.index);
+    for (const [docId, position] of Object.entries(c.clicks).slice(0, 100)) {
+      this.writer.add({
+        type: 'click', time: now, search_id: c.searchId, index: search.index, query: search.query, user_id: clip(c.userId || search.user || c.ip),
+        filters: [], custom: pairs(c.customEvents), credential: c.credential, doc_id: clip(docId), position, click_type: c.clickType ?? 'result',
+      });
+    }
+  }
+
+  async recordConversion(c: ConversionRecord, now = Date.now()): Promise<void> {
+    const search = await this.searchOf(c.searchId, c.index);
+    for (const docId of c.docIds.slice(0, 100)) {
+      this.writer.add({
+        type: 'conversion', time: now, search_id: c.searchId, index: search.index, query: search.query, user_id: clip(c.userId || search.user || c.ip),
+        filters: [], custom: pairs(c.customEvents), credential: c.credential, doc_id: clip(docId),
+      });
+    }
+  }
+
+  /** Writes what is queued (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  stats(): BatchWriterStats {
+    return this.writer.stats();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.purgeTimer);
+    await this.writer.flush();
+  }
+
+  /** Drops the events older than the retention (daily; once at start too). */
+  async purge(now = Date.now()): Promise<void> {
+    const before = now - this.options.retentionDays * 24 * 3600_000;
+    const res = await callJson(this.backend, 'POST', `/${ANALYTICS_INDEX}/_delete_by_query`, { query: { range: { time: { lt: before } } } }, 'conflicts=proceed&ignore_unavailable=true')
+      .catch((err: Error) => ({ status: 502, body: err.message }));
+    if (res.status >= 300 && res.status !== 404) this.log(`analytics: old events not purged: ${JSON.stringify(res.body)}`);
+  }
+
+  /** The search a click or conversion names: remembered, else read back, else only the index it was sent to. */
+  private async searchOf(id: string, index: string | undefined): Promise<KnownSearch> {
+    const known = this.searches.get(id);
+    if (known) return known;
+    const res = await callJson<{ found?: boolean; _source?: AnalyticsEvent }>(this.backend, 'GET', `/${ANALYTICS_INDEX}/_doc/${encodeURIComponent(id)}`).catch(() => undefined);
+    const source = res?.status === 200 ? res.body._source : undefined;
+    if (source) {
+      const found = { index: source.index, query: source.query, user: source.user_id };
+      this.searches.set(id, found);
+      return found;
+    }
+    return { index: index ?? '', query: '', user: '' };
+  }
+}
