@@ -46,7 +46,7 @@ export interface AnalyticsScope {
 /** The parameters these endpoints read (or the HTTP layer around them does); any other is a custom-event filter. */
 export const ANALYTICS_PARAMETERS: ReadonlySet<string> = new Set([
   'size', 'from_timestamp', 'to_timestamp', 'time_zone', 'click_analytics', 'interval', 'user_id', 'query',
-  'stream', 'pretty', 'human', 'filter_path', 'error_trace', 'format', 'source', 'source_content_type',
+  'stream', 'pretty', 'human', 'filter_path', 'error_trace',
 ]);
 
 /** Latency buckets: LATENCY_STEP_MS wide below LATENCY_CAP_MS, one last bucket (key LATENCY_CAP_MS) at or above it. */
@@ -240,7 +240,7 @@ const distinctSearches = { cardinality: { field: 'search_id', precision_threshol
 const terms = (field: string, size: number) => ({ terms: { field, size } });
 
 function dateHistogram(interval: Interval, timeZone: string | undefined) {
-  return { date_histogram: { field: 'time', calendar_interval: interval, ...(timeZone ? { time_zone: timeZone } : {}) } };
+  return { date_histogram: { field: 'time', calendar_interval: interval, format: 'strict_date_optional_time', ...(timeZone ? { time_zone: timeZone } : {}) } };
 }
 
 /** The interval that draws a range in tens of buckets, not thousands. */
@@ -437,7 +437,7 @@ function readBoolean(raw: string | null, name: string): boolean {
 
 function readInterval(raw: string | null): Interval | undefined {
   if (raw === null || raw === '') return undefined;
-  if (raw in INTERVALS) return raw as Interval;
+  if (Object.hasOwn(INTERVALS, raw)) return raw as Interval;
   throw errors.illegalArgument(`[interval] must be one of [${Object.keys(INTERVALS).join(', ')}], got [${raw}]`);
 }
 

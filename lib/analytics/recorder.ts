@@ -64,6 +64,8 @@ interface KnownSearch {
   index: string;
   query: string;
   user: string;
+  /** Its custom events: a click or conversion sent without its own counts under the search's. */
+  custom: string[];
 }
 
 /** The last search of one user on one index, for search-as-you-type merging. */
@@ -127,10 +129,11 @@ export class AnalyticsRecorder {
       id = previous && now - previous.time <= MERGE_WINDOW_MS && extends_(normalized(previous.query), normalized(query)) ? previous.id : randomUUID();
       this.last.set(key, { id, query, time: now });
     }
-    this.searches.set(id, { index: s.index, query, user });
+    const custom = pairs(s.customEvents);
+    this.searches.set(id, { index: s.index, query, user, custom });
     this.writer.add({
       type: 'search', time: now, search_id: id, index: s.index, query, user_id: user,
-      filters: pairs(s.filters as Record<string, unknown> | undefined), custom: pairs(s.customEvents), credential: s.credential,
+      filters: pairs(s.filters as Record<string, unknown> | undefined), custom, credential: s.credential,
       hits: s.hits, hit_ids: s.hitIds?.slice(0, 10), took: s.took, status: s.status ?? 200, kind: s.kind ?? 'search',
     }, id);
     return id;
@@ -141,7 +144,7 @@ export class AnalyticsRecorder {
     for (const [docId, position] of Object.entries(c.clicks).slice(0, 100)) {
       this.writer.add({
         type: 'click', time: now, search_id: c.searchId, index: search.index, query: search.query, user_id: clip(c.userId || search.user || c.ip),
-        filters: [], custom: pairs(c.customEvents), credential: c.credential, doc_id: clip(docId), position, click_type: c.clickType ?? 'result',
+        filters: [], custom: this.customOf(c.customEvents, search), credential: c.credential, doc_id: clip(docId), position, click_type: c.clickType ?? 'result',
       });
     }
   }
@@ -151,7 +154,7 @@ export class AnalyticsRecorder {
     for (const docId of c.docIds.slice(0, 100)) {
       this.writer.add({
         type: 'conversion', time: now, search_id: c.searchId, index: search.index, query: search.query, user_id: clip(c.userId || search.user || c.ip),
-        filters: [], custom: pairs(c.customEvents), credential: c.credential, doc_id: clip(docId),
+        filters: [], custom: this.customOf(c.customEvents, search), credential: c.credential, doc_id: clip(docId),
       });
     }
   }
@@ -185,10 +188,16 @@ export class AnalyticsRecorder {
     const res = await callJson<{ found?: boolean; _source?: AnalyticsEvent }>(this.backend, 'GET', `/${ANALYTICS_INDEX}/_doc/${encodeURIComponent(id)}`).catch(() => undefined);
     const source = res?.status === 200 ? res.body._source : undefined;
     if (source) {
-      const found = { index: source.index, query: source.query, user: source.user_id };
+      const found = { index: source.index, query: source.query, user: source.user_id, custom: source.custom ?? [] };
       this.searches.set(id, found);
       return found;
     }
-    return { index: index ?? '', query: '', user: '' };
+    return { index: index ?? '', query: '', user: '', custom: [] };
+  }
+
+  /** An event's own custom events, else those of its search. */
+  private customOf(own: Record<string, unknown> | undefined, search: KnownSearch): string[] {
+    const mine = pairs(own);
+    return mine.length ? mine : search.custom;
   }
 }

@@ -1,10 +1,12 @@
-import { Readable } from 'node:stream';
 import type { Context, Middleware } from 'koa';
+import { from, map } from 'rxjs';
 import type { Principal } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
 import type { GatewayState } from '../server/state.js';
 import type { Backend } from '../engine/index.js';
+import { framingFor, writeStream } from '../streams/index.js';
+import { errorMessage, overflowMessage } from '../streams/messages.js';
 import { liveAnswers } from './live.js';
 import { analyticsQuery, ANALYTICS_ENDPOINTS, type AnalyticsScope } from './queries.js';
 import type { AnalyticsRecorder } from './recorder.js';
@@ -16,6 +18,8 @@ export const SEARCH_ID_HEADER = 'x-search-id';
 export interface AnalyticsRouteOptions {
   /** How often a live answer (`stream=true`) is computed again, at most. */
   streamIntervalMs: number;
+  /** A live answer's transport: heartbeats while idle, the bound of a slow client's buffer. */
+  streams: { heartbeatMs: number; maxBufferedBytes: number };
   /** Rule usage per rule id (`/_analytics/rules/usage`), from the query rules. */
   ruleUsage?: () => Array<{ id: string; usage: number }>;
 }
@@ -88,9 +92,7 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
     }
     const first = await compute(); // a bad parameter is a 400, before any byte of stream
     const aborted = new AbortController();
-    ctx.req.once('close', () => aborted.abort());
     ctx.res.once('close', () => aborted.abort());
-    ctx.type = 'application/json';
     // the first answer is the one computed above; every later one is computed anew
     let pending: object | undefined = first;
     const answer = async () => {
@@ -98,7 +100,19 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
       pending = undefined;
       return ready ?? compute();
     };
-    ctx.body = Readable.from(liveAnswers(answer, options.streamIntervalMs, aborted.signal));
+    const framing = framingFor(ctx.get('accept'));
+    const messages = from(liveAnswers(answer, options.streamIntervalMs, aborted.signal)).pipe(map((text) => ({ data: JSON.parse(text) as unknown })));
+    ctx.respond = false;
+    await writeStream(ctx.res, messages, framing, {
+      ...options.streams,
+      overflowMessage,
+      errorMessage,
+      start: () => {
+        ctx.res.writeHead(200, { 'content-type': framing.contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+        ctx.res.flushHeaders();
+      },
+    });
+    aborted.abort();
   };
 }
 

@@ -72,6 +72,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       ...(analytics
         ? [{ claims: (info: Classification) => info.category === 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,
+            streams: config.streams,
             ruleUsage: curation && (() => curation.rules.list().map((r) => ({ id: r.id, usage: curation.rules.usageOf(r.id) }))),
           }) }]
         : []),
