@@ -10,7 +10,7 @@ import { translateDeclarative, validateDeclarative, sourceRulesOf } from './vali
 import { sourceOf } from './translate.js';
 import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
 
-const ROUTE = /^\/(?:([^/]+)\/)?_declarative(\/validate)?\/?$/;
+const ROUTE = /^\/(?:([^/]+)\/)?(?:_declarative|_reactivesearch|_reactivesearch\.v3)(\/validate)?\/?$/;
 
 /**
  * The declarative query API. Requests arrive authenticated and authorized (every index the body

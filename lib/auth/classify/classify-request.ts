@@ -261,6 +261,9 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
       c.bodyTargets(c.op === 'write' ? credentialTargets(c.body) : [], false);
       return c.done('credentials', c.op, gatewayAction('indices', 'credentials', c.op));
     case '_declarative':
+    // the ReactiveSearch API's own names for it (appbase-js, the ReactiveSearch UI library)
+    case '_reactivesearch':
+    case '_reactivesearch.v3':
       c.family = 'declarative';
       c.bodyTargets(declarativeTargets(c.body), false);
       return c.done('declarative', 'read', tail[0] === 'validate' ? 'indices:data/read/declarative/validate' : 'indices:data/read/declarative');
@@ -471,6 +474,9 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       c.bodyTargets(op === 'write' ? credentialTargets(c.body) : [], false);
       return c.done('credentials', op, gatewayAction('cluster', 'credentials', op));
     case '_declarative':
+    // the ReactiveSearch API's own names for it (appbase-js, the ReactiveSearch UI library)
+    case '_reactivesearch':
+    case '_reactivesearch.v3':
       c.family = 'declarative';
       c.bodyTargets(declarativeTargets(c.body), false);
       return c.done('declarative', 'read', tail[0] === 'validate' ? 'indices:data/read/declarative/validate' : 'indices:data/read/declarative');
