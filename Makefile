@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build install engine clean bench-proxy bench-ingest
+.PHONY: run test build install engine clean bench-proxy bench-ingest browser-app chromium
 
 node_modules/.install-stamp: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -19,8 +19,31 @@ run: build
 engine: build
 	node dist/lib/engine/embedded/standalone.js
 
-test: build
+# The ReactiveSearch UI app that spec/browser drives in Chromium: its own dependencies, built by Vite.
+BROWSER_APP := spec/browser/app
+CHROMIUM := /usr/bin/chromium
+
+$(BROWSER_APP)/node_modules/.install-stamp: $(BROWSER_APP)/package.json $(BROWSER_APP)/package-lock.json
+	$(NPM) --prefix $(BROWSER_APP) ci --no-audit --no-fund
+	@touch $@
+
+$(BROWSER_APP)/dist/index.html: $(BROWSER_APP)/node_modules/.install-stamp $(BROWSER_APP)/index.html $(BROWSER_APP)/vite.config.js $(wildcard $(BROWSER_APP)/src/*)
+	$(NPM) --prefix $(BROWSER_APP) run build
+
+browser-app: $(BROWSER_APP)/dist/index.html
+
+# Debian's Chromium for spec/browser (a browser build downloaded by Playwright can't be had here).
+# Without root the spec itself says how to install it.
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y chromium; \
+	else \
+	  echo "warning: $(CHROMIUM) is missing: install it as root with 'apt-get install -y chromium'; the browser spec fails without it" >&2; \
+	fi
+
+test: build browser-app chromium
 	bash spec/support/run-tests.sh
 
 clean:
-	rm -rf dist
+	rm -rf dist $(BROWSER_APP)/dist

@@ -36,6 +36,7 @@ import { cpuMicros, CLOCK_TICKS_PER_SECOND } from './support/cpu.js';
 import { seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis } from './support/redis-server.js';
+import { cleanUp, owned, started } from './support/teardown.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? Infinity);
 const PREFIXES = 200;
@@ -55,32 +56,6 @@ const AUTH = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const INDEX = 'debian';
 const SEARCH_PATH = `/${INDEX}/_search`;
-
-// ---- everything started is stopped ----
-
-const cleanups: Array<() => Promise<void>> = [];
-/** Registers a teardown (run last-in first-out at exit); returns it, made idempotent. */
-function owned(fn: () => Promise<unknown> | unknown): () => Promise<void> {
-  let done: Promise<void> | undefined;
-  const once = () => (done ??= Promise.resolve().then(fn).then(() => undefined, (err) => console.error(`cleanup: ${(err as Error).message}`)));
-  cleanups.push(once);
-  return once;
-}
-async function cleanUp(): Promise<void> {
-  while (cleanups.length) await cleanups.pop()!();
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`${signal}: stopping everything the benchmark started`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-
-async function started(server: Promise<ChildServer>): Promise<ChildServer> {
-  const s = await server;
-  owned(() => s.stop());
-  return s;
-}
 
 /** spawnServer awaits `<what> listening on <url>`; its type names only gateway and engine, the reference prints `reference`. */
 const spawnReference = (upstream: string) =>

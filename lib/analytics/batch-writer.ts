@@ -10,6 +10,8 @@ export interface BatchWriterOptions {
   maxBatch: number;
   /** How long a record waits at most before its batch is sent. */
   flushMs: number;
+  /** Records whose `time` (epoch ms) is older than this many days are purged: at `purge()` and daily. */
+  retentionDays: number;
   log?: (line: string) => void;
 }
 
@@ -20,11 +22,14 @@ export interface BatchWriterStats {
   failed: number;
 }
 
+const DAY_MS = 24 * 3600_000;
+
 /**
  * Records written in the background, in `_bulk` batches, through the Backend: whoever records
  * never waits for the engine nor fails with it. The queue is bounded (`maxQueued`): a record that
  * does not fit is dropped and counted, as is a batch the engine refuses. A record with an id
- * replaces the one of that id (a merged search-as-you-type record).
+ * replaces the one of that id (a merged search-as-you-type record). Records older than the
+ * retention are purged daily.
  */
 export class BatchWriter<T extends object> {
   private queue: Array<{ id?: string; record: T }> = [];
@@ -33,9 +38,12 @@ export class BatchWriter<T extends object> {
   private indexReady = false;
   private readonly counts = { written: 0, dropped: 0, failed: 0 };
   private readonly log: (line: string) => void;
+  private readonly purgeTimer: NodeJS.Timeout;
 
   constructor(private readonly backend: Backend, private readonly options: BatchWriterOptions) {
     this.log = options.log ?? (() => {});
+    this.purgeTimer = setInterval(() => void this.purge(), DAY_MS);
+    this.purgeTimer.unref();
   }
 
   /** Queues the record; false when the queue is full (the record is dropped). */
@@ -67,6 +75,20 @@ export class BatchWriter<T extends object> {
 
   stats(): BatchWriterStats {
     return { queued: this.queue.length, ...this.counts };
+  }
+
+  /** Stops the daily purge and writes what is queued. */
+  async close(): Promise<void> {
+    clearInterval(this.purgeTimer);
+    await this.flush();
+  }
+
+  /** Drops the records older than the retention (daily; a caller runs it once at start too). */
+  async purge(now = Date.now()): Promise<void> {
+    const before = now - this.options.retentionDays * DAY_MS;
+    const res = await callJson(this.backend, 'POST', `/${this.options.index}/_delete_by_query`, { query: { range: { time: { lt: before } } } }, 'conflicts=proceed&ignore_unavailable=true&refresh=true')
+      .catch((err: Error) => ({ status: 502, body: err.message }));
+    if (res.status >= 300 && res.status !== 404) this.log(`${this.options.index}: old records not purged: ${JSON.stringify(res.body)}`);
   }
 
   private async write(batch: Array<{ id?: string; record: T }>): Promise<void> {

@@ -104,16 +104,14 @@ export class AnalyticsRecorder {
   private readonly writer: BatchWriter<AnalyticsEvent>;
   private readonly last = new LRUCache<string, LastSearch>({ max: 100_000 });
   private readonly searches = new LRUCache<string, KnownSearch>({ max: 100_000 });
-  private readonly purgeTimer: NodeJS.Timeout;
   private readonly log: (line: string) => void;
 
   constructor(private readonly backend: Backend, private readonly options: RecorderOptions) {
     this.log = options.log ?? (() => {});
     this.writer = new BatchWriter<AnalyticsEvent>(backend, {
-      index: ANALYTICS_INDEX, indexBody: ANALYTICS_INDEX_BODY, maxQueued: options.maxQueued, maxBatch: 500, flushMs: options.flushMs ?? 1_000, log: this.log,
+      index: ANALYTICS_INDEX, indexBody: ANALYTICS_INDEX_BODY, maxQueued: options.maxQueued, maxBatch: 500, flushMs: options.flushMs ?? 1_000,
+      retentionDays: options.retentionDays, log: this.log,
     });
-    this.purgeTimer = setInterval(() => void this.purge(), 24 * 3600_000);
-    this.purgeTimer.unref();
   }
 
   /** Records one search; answers its search id (undefined when nothing was recorded: no text and no emptyQuery). */
@@ -168,17 +166,13 @@ export class AnalyticsRecorder {
     return this.writer.stats();
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.purgeTimer);
-    await this.writer.flush();
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   /** Drops the events older than the retention (daily; once at start too). */
-  async purge(now = Date.now()): Promise<void> {
-    const before = now - this.options.retentionDays * 24 * 3600_000;
-    const res = await callJson(this.backend, 'POST', `/${ANALYTICS_INDEX}/_delete_by_query`, { query: { range: { time: { lt: before } } } }, 'conflicts=proceed&ignore_unavailable=true')
-      .catch((err: Error) => ({ status: 502, body: err.message }));
-    if (res.status >= 300 && res.status !== 404) this.log(`analytics: old events not purged: ${JSON.stringify(res.body)}`);
+  purge(now = Date.now()): Promise<void> {
+    return this.writer.purge(now);
   }
 
   /** The search a click or conversion names: remembered, else read back, else only the index it was sent to. */

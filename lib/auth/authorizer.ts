@@ -3,13 +3,16 @@ import { callJson } from '../engine/json-call.js';
 import { EsError } from '../errors/index.js';
 import type { Principal } from './authenticator.js';
 import {
-  authorizeIndices, classifyRequest, patternsCoverPattern, resolveIndices,
+  authorizeIndices, classifyRequest, pathOf, patternsCoverPattern, resolveIndices,
   type Classification, type ClassifiableRequest, type ResolvedIndices,
 } from './classify/index.js';
 import { LRUCache } from 'lru-cache';
 import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
+
+/** Segments → a path (lib/server/authorize rebuilds the forwarded path with it). */
+export { pathOf } from './classify/index.js';
 
 export interface AuthorizationRequest extends ClassifiableRequest {
   ip: string;
@@ -169,11 +172,6 @@ function narrowedPath(c: Classification, names: string[]): string {
   if (slot.insert) segments.splice(slot.segment, 0, list);
   else segments[slot.segment] = list;
   return pathOf(segments);
-}
-
-/** Segments → a path, each segment encoded but for the characters index lists are written with. */
-export function pathOf(segments: readonly string[]): string {
-  return '/' + segments.map((s) => encodeURIComponent(s).replace(/%2C/g, ',').replace(/%2A/g, '*')).join('/');
 }
 
 /** Categories whose requests reach indices: one whose indices are unknown is refused. */

@@ -15,11 +15,28 @@ export interface Config {
   /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
   engineTimeoutMs: number;
   realm: string;
+  /**
+   * CORS_ORIGINS: the browser origins allowed to call the gateway (exact `scheme://host[:port]`),
+   * or `["*"]` for any; empty (the default): no CORS headers at all.
+   */
+  corsOrigins: string[];
   streams: StreamConfig;
   pipelines: PipelineConfig;
   auth: AuthConfig;
   cache: CacheConfig;
   analytics: AnalyticsConfig;
+  logs: LogsConfig;
+}
+
+export interface LogsConfig {
+  /** LOGS_ENABLED: record every request in the request logs (`/_logs`); default true (false removes the logs and their API). */
+  enabled: boolean;
+  /** LOGS_BODIES: keep request and response bodies too (secrets redacted); default false. */
+  bodies: boolean;
+  /** LOGS_BODY_MAX: bytes of each body kept at most (default 100kb). */
+  bodyMaxBytes: number;
+  /** LOGS_RETENTION_DAYS: records older than this are purged daily (default 7). */
+  retentionDays: number;
 }
 
 export interface AnalyticsConfig {
@@ -148,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     streams: {
       maxDurationMs: env.STREAM_MAX_DURATION ? parseDuration(env.STREAM_MAX_DURATION, 'STREAM_MAX_DURATION') : 6 * 3600_000,
       heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
@@ -172,6 +190,12 @@ export function loadConfig(env: Env = process.env): Config {
       ttlMs: env.CACHE_TTL ? parseDuration(env.CACHE_TTL, 'CACHE_TTL') : 10 * 60_000,
       quietMs: integer(env, 'CACHE_QUIET_MS', engineUrl ? 1_500 : 0, 0, 3_600_000),
     },
+    logs: {
+      enabled: oneOf(env, 'LOGS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
+      bodies: oneOf(env, 'LOGS_BODIES', ['true', 'false'] as const, 'false') === 'true',
+      bodyMaxBytes: env.LOGS_BODY_MAX ? parseByteSize(env.LOGS_BODY_MAX, 'LOGS_BODY_MAX') : 100 * 1024,
+      retentionDays: integer(env, 'LOGS_RETENTION_DAYS', 7, 1, 36_500),
+    },
     auth: {
       maxFailuresPerUser: integer(env, 'AUTH_MAX_FAILURES_PER_MINUTE', 10, 0, 1_000_000),
       maxFailuresPerIp: integer(env, 'AUTH_MAX_FAILURES_PER_IP_PER_MINUTE', 30, 0, 1_000_000),
@@ -179,6 +203,31 @@ export function loadConfig(env: Env = process.env): Config {
       websocketMaxFailures: integer(env, 'WS_MAX_AUTH_FAILURES', 5, 1, 1_000_000),
     },
   };
+}
+
+/**
+ * `CORS_ORIGINS`: comma-separated origins as browsers send them in `Origin` (`https://app.example.com`,
+ * `http://localhost:3000`; a trailing `/` is dropped, an http(s) origin is written as the browser
+ * writes it: lower case, no default port), or `*` alone for any origin.
+ */
+function corsOrigins(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new ConfigError('CORS_ORIGINS is either * (any origin) or a list of origins, not both');
+    return ['*'];
+  }
+  return [...new Set(entries.map((entry) => {
+    const bare = entry.replace(/\/$/, '');
+    const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#\s@]+)$/i.exec(bare);
+    if (!m) throw new ConfigError(`CORS_ORIGINS: "${entry}" is not an origin like https://app.example.com (scheme://host[:port], no path)`);
+    const scheme = m[1].toLowerCase();
+    if (scheme !== 'http' && scheme !== 'https') return `${scheme}://${m[2].toLowerCase()}`;
+    try {
+      return new URL(bare).origin;
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS: "${entry}" is not an origin like https://app.example.com (scheme://host[:port], no path)`);
+    }
+  }))];
 }
 
 /** Durations like "6h", "30m", "45s", "500ms" or a plain number of milliseconds. */

@@ -1,5 +1,5 @@
 import { EsError } from '../errors/index.js';
-import type { Component, ComponentType, GeoValue, RangeValue, RawQuery, TermScalar, WeightedField } from './declarative-request.js';
+import type { Component, ComponentType, EngineKind, GeoLocation, GeoValue, RangeValue, RawQuery, TermScalar, WeightedField } from './declarative-request.js';
 import type { FieldCatalog, FieldInfo } from './field-catalog.js';
 
 /**
@@ -26,6 +26,8 @@ export interface ComponentContext {
   path: string;
   index: string;
   catalog: FieldCatalog;
+  /** `settings.backend`: which engine's dialect engine-specific parts (kNN scripts) are written in. */
+  backend?: EngineKind;
 }
 
 export function checkedField(ctx: ComponentContext, field: string, path: string): FieldInfo {
@@ -34,14 +36,32 @@ export function checkedField(ctx: ComponentContext, field: string, path: string)
   return info;
 }
 
-/** The data fields with their weights, each checked against the mapping. */
+/** `queryFormat` beyond `or`/`and`: the date format a range component's bounds are written in. */
+export const dateFormatOf = (c: Component): string | undefined => (c.queryFormat && c.queryFormat !== 'or' && c.queryFormat !== 'and' ? c.queryFormat : undefined);
+const operatorOf = (c: Component): 'or' | 'and' => (c.queryFormat === 'and' ? 'and' : 'or');
+
+/**
+ * The data fields with their weights (`{field, weight}` items, or `fieldWeights` by position),
+ * each checked against the mapping; with `enableSynonyms: false`, `.synonyms` fields are left out.
+ */
 export function dataFields(ctx: ComponentContext): WeightedField[] {
-  const df = ctx.component.dataField;
+  const c = ctx.component;
+  const df = c.dataField;
   const path = `${ctx.path}.dataField`;
   if (df === undefined) throw invalid(`${path}: is required for a ${ctx.type} component`);
-  const list = typeof df === 'string' ? [{ field: df }] : df.map((f) => (typeof f === 'string' ? { field: f } : f));
-  list.forEach((f, i) => checkedField(ctx, f.field, typeof df === 'string' ? path : `${path}[${i}]`));
-  return list;
+  const items = Array.isArray(df) ? df : [df];
+  const single = !Array.isArray(df);
+  const list = items.map((f, i): WeightedField => {
+    const item = typeof f === 'string' ? { field: f } : { ...f };
+    const weight = typeof f === 'string' ? c.fieldWeights?.[i] : undefined;
+    if (weight !== undefined && item.weight === undefined) item.weight = weight;
+    checkedField(ctx, item.field, single ? path : `${path}[${i}]`);
+    return item;
+  });
+  if (c.enableSynonyms !== false) return list;
+  const kept = list.filter((f) => !f.field.endsWith('.synonyms'));
+  if (!kept.length) throw invalid(`${path}: every field is a .synonyms field, and enableSynonyms is false`);
+  return kept;
 }
 
 /** The one field of a term, range or geo component. */
@@ -53,28 +73,88 @@ export function singleField(ctx: ComponentContext): { field: string; info: Field
 
 export const weighted = (fields: WeightedField[]): string[] => fields.map((f) => (f.weight === undefined || f.weight === 1 ? f.field : `${f.field}^${f.weight}`));
 
-/** A raw DSL clause as given, `{"query": clause}` unwrapped. */
-export function rawClause(raw: RawQuery): Clause {
-  const keys = Object.keys(raw);
-  return keys.length === 1 && keys[0] === 'query' && raw.query && typeof raw.query === 'object' ? (raw.query as Clause) : raw;
+/** The keys of a search body (as opposed to a query clause) a `defaultQuery` may carry besides `query`. */
+export const RAW_BODY_KEYS = ['aggs', 'aggregations', 'size', 'from', 'sort', 'track_total_hits', 'timeout', 'min_score', 'post_filter', 'collapse', 'search_after', '_source', 'terminate_after'] as const;
+
+/** A raw query given as a search body (`{"query": …, "aggs": …}`), as ReactiveSearch sends it, rather than as a clause. */
+export const isRawBody = (raw: RawQuery): boolean => Object.keys(raw).some((k) => k === 'query' || (RAW_BODY_KEYS as readonly string[]).includes(k));
+
+/** A raw DSL clause: the `query` of a search body, or the clause as given; undefined for a body without a query. */
+export function rawClause(raw: RawQuery): Clause | undefined {
+  if (!isRawBody(raw)) return raw;
+  return raw.query && typeof raw.query === 'object' ? (raw.query as Clause) : undefined;
+}
+
+/** The nested query a clause on a `nestedField` needs. */
+function nestedWrap(ctx: ComponentContext, clause: Clause | undefined): Clause | undefined {
+  const path = nestedPath(ctx);
+  return clause && path ? { nested: { path, query: clause } } : clause;
+}
+
+/** `nestedField`, checked: a field of type nested. */
+export function nestedPath(ctx: ComponentContext): string | undefined {
+  const path = ctx.component.nestedField;
+  if (path === undefined) return undefined;
+  const info = checkedField(ctx, path, `${ctx.path}.nestedField`);
+  if (info.type !== 'nested') throw invalid(`${ctx.path}.nestedField: field [${path}] is not of type nested`);
+  return path;
+}
+
+/** The keyword field `categoryField` filters and aggregates on. */
+export function categoryKeyword(ctx: ComponentContext): string | undefined {
+  const field = ctx.component.categoryField;
+  if (field === undefined) return undefined;
+  const info = checkedField(ctx, field, `${ctx.path}.categoryField`);
+  if (!info.keyword) throw invalid(`${ctx.path}.categoryField: field [${field}] has no keyword sub-field to aggregate on`);
+  return info.keyword;
+}
+
+/** `categoryValue` (a suggestion picked in a category): a filter on `categoryField`; `*` means every category. */
+function categoryFilter(ctx: ComponentContext): Clause | undefined {
+  const value = ctx.component.categoryValue;
+  if (value === undefined || value === null || value === '' || value === '*') return undefined;
+  const field = categoryKeyword(ctx);
+  if (!field) throw invalid(`${ctx.path}.categoryValue: needs a categoryField`);
+  return { term: { [field]: value } };
+}
+
+/** What the user typed in a search or suggestion component (ReactiveSearch also sends numbers). */
+export function textOf(c: Component): string {
+  return typeof c.value === 'string' ? c.value : typeof c.value === 'number' ? String(c.value) : '';
+}
+
+/** `enableSynonyms: false` asks the engine not to expand multi-word synonyms into phrase queries. */
+const synonymsOff = (c: Component): Clause => (c.enableSynonyms === false ? { auto_generate_synonyms_phrase_query: false } : {});
+
+function withCategory(ctx: ComponentContext, clause: Clause | undefined): Clause | undefined {
+  const category = categoryFilter(ctx);
+  if (!category) return clause;
+  return clause ? { bool: { must: [clause, category] } } : category;
 }
 
 export function searchClause(ctx: ComponentContext): Clause | undefined {
-  const value = ctx.component.value as string | null | undefined;
+  const c = ctx.component;
+  const value = textOf(c);
   const fields = weighted(dataFields(ctx));
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  const operator = ctx.component.queryFormat ?? 'or';
-  if (ctx.component.searchOperators) {
-    return { simple_query_string: { query: value, fields, default_operator: operator } };
+  if (value.trim() === '') return nestedWrap(ctx, withCategory(ctx, undefined));
+  const operator = operatorOf(c);
+  const syn = synonymsOff(c);
+  let clause: Clause;
+  if (c.queryString) {
+    clause = { query_string: { query: value, fields, default_operator: operator, ...syn } };
+  } else if (c.searchOperators) {
+    clause = { simple_query_string: { query: value, fields, default_operator: operator, ...syn } };
+  } else {
+    const should: Clause[] = [
+      { multi_match: { query: value, fields, type: 'cross_fields', operator, ...syn } },
+      { multi_match: { query: value, fields, type: 'phrase', boost: 2, ...syn } },
+      { multi_match: { query: value, fields, type: 'phrase_prefix', ...syn } },
+    ];
+    const fuzziness = c.fuzziness;
+    if (fuzziness !== undefined && fuzziness !== 0) should.push({ multi_match: { query: value, fields, type: 'best_fields', operator, fuzziness, ...syn } });
+    clause = { bool: { should, minimum_should_match: 1 } };
   }
-  const should: Clause[] = [
-    { multi_match: { query: value, fields, type: 'cross_fields', operator } },
-    { multi_match: { query: value, fields, type: 'phrase', boost: 2 } },
-    { multi_match: { query: value, fields, type: 'phrase_prefix' } },
-  ];
-  const fuzziness = ctx.component.fuzziness;
-  if (fuzziness !== undefined && fuzziness !== 0) should.push({ multi_match: { query: value, fields, type: 'best_fields', operator, fuzziness } });
-  return { bool: { should, minimum_should_match: 1 } };
+  return nestedWrap(ctx, withCategory(ctx, clause));
 }
 
 /** The keyword field a term component filters and aggregates on. */
@@ -90,44 +170,109 @@ export function termFields(ctx: ComponentContext): { dataField: string; filterFi
   return { dataField: field, filterField: keyword ?? field, aggregationField };
 }
 
+/** The label of the bucket of documents without the field (`showMissing`). */
+export const missingLabelOf = (c: Component): string => c.missingLabel ?? 'N/A';
+
 export function termClause(ctx: ComponentContext): Clause | undefined {
-  const { filterField } = termFields(ctx);
-  const raw = ctx.component.value as TermScalar | TermScalar[] | null | undefined;
-  const values = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const c = ctx.component;
+  const raw = c.value as TermScalar | TermScalar[] | null | undefined;
+  let values = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   if (!values.length) return undefined;
-  if (ctx.component.queryFormat === 'and') return { bool: { must: values.map((v) => ({ term: { [filterField]: v } })) } };
-  return { terms: { [filterField]: values } };
+  const { filterField } = termFields(ctx);
+  // the "select all" entry of a list: every document that has the field
+  if (c.selectAllLabel !== undefined && values.includes(c.selectAllLabel)) return nestedWrap(ctx, { exists: { field: filterField } });
+  const missing: Clause[] = [];
+  if (c.showMissing && values.includes(missingLabelOf(c))) {
+    values = values.filter((v) => v !== missingLabelOf(c));
+    missing.push({ bool: { must_not: [{ exists: { field: filterField } }] } });
+  }
+  let clause: Clause | undefined;
+  if (values.length) {
+    clause = c.queryFormat === 'and' ? { bool: { must: values.map((v) => ({ term: { [filterField]: v } })) } } : { terms: { [filterField]: values } };
+  }
+  if (missing.length) clause = clause ? { bool: { should: [clause, ...missing], minimum_should_match: 1 } } : missing[0];
+  return nestedWrap(ctx, clause);
 }
 
 export function termAggregations(ctx: ComponentContext): Clause {
   const { dataField, aggregationField } = termFields(ctx);
   const c = ctx.component;
   const size = c.aggregationSize ?? 10;
-  if (c.after !== undefined) {
-    return { [dataField]: { composite: { size, sources: [{ [dataField]: { terms: { field: aggregationField } } }], after: c.after } } };
+  let aggs: Clause;
+  if (c.after !== undefined || c.pagination) {
+    const composite: Clause = { size, sources: [{ [dataField]: { terms: { field: aggregationField } } }] };
+    if (c.after !== undefined) composite.after = c.after;
+    aggs = { [dataField]: { composite } };
+  } else {
+    const terms: Clause = { field: aggregationField, size };
+    if (c.sortBy === 'count') terms.order = { _count: 'desc' };
+    else if (c.sortBy) terms.order = { _key: c.sortBy };
+    if (c.showMissing) terms.missing = missingLabelOf(c);
+    if (c.includeValues?.length) terms.include = c.includeValues;
+    if (c.excludeValues?.length) terms.exclude = c.excludeValues;
+    aggs = { [dataField]: { terms } };
   }
-  const terms: Clause = { field: aggregationField, size };
-  if (c.sortBy === 'count') terms.order = { _count: 'desc' };
-  else if (c.sortBy) terms.order = { _key: c.sortBy };
-  if (c.showMissing) terms.missing = 'N/A';
-  return { [dataField]: { terms } };
+  const path = nestedPath(ctx);
+  return path ? { reactivesearch_nested: { nested: { path }, aggs } } : aggs;
 }
 
-export function rangeClause(ctx: ComponentContext): Clause | undefined {
-  const { field } = singleField(ctx);
-  const value = ctx.component.value as RangeValue | null | undefined;
+function oneRange(ctx: ComponentContext, field: string, value: RangeValue | null): Clause | undefined {
   if (!value) return undefined;
   const bounds: Clause = {};
   if (value.start !== undefined && value.start !== null) bounds.gte = value.start;
   if (value.end !== undefined && value.end !== null) bounds.lte = value.end;
-  return Object.keys(bounds).length ? { range: { [field]: bounds } } : undefined;
+  if (!Object.keys(bounds).length) return undefined;
+  const format = dateFormatOf(ctx.component);
+  if (format) bounds.format = format;
+  if (value.boost !== undefined) bounds.boost = value.boost;
+  return { range: { [field]: bounds } };
+}
+
+export function rangeClause(ctx: ComponentContext): Clause | undefined {
+  const { field } = singleField(ctx);
+  const value = ctx.component.value as RangeValue | RangeValue[] | null | undefined;
+  let clause: Clause | undefined;
+  if (Array.isArray(value)) {
+    // several ranges (a multi-range list): any of them
+    const should = value.map((v) => oneRange(ctx, field, v)).filter((x): x is Clause => x !== undefined);
+    clause = should.length ? { bool: { should, minimum_should_match: 1 } } : undefined;
+  } else {
+    clause = oneRange(ctx, field, value ?? null);
+  }
+  if (clause && ctx.component.includeNullValues) {
+    clause = { bool: { should: [clause, { bool: { must_not: [{ exists: { field } }] } }], minimum_should_match: 1 } };
+  }
+  return nestedWrap(ctx, clause);
+}
+
+/** The histogram interval ReactiveSearch uses without one: a hundredth of `range`, at least 1. */
+function defaultInterval(c: Component): number {
+  const start = Number(c.range?.start);
+  const end = Number(c.range?.end);
+  return Number.isFinite(start) && Number.isFinite(end) && end > start ? Math.ceil((end - start) / 100) || 1 : 1;
 }
 
 export function rangeAggregations(ctx: ComponentContext): Clause {
   const { field } = singleField(ctx);
-  const aggs: Clause = { min: { min: { field } }, max: { max: { field } } };
-  if (ctx.component.interval !== undefined) aggs.histogram = { histogram: { field, interval: ctx.component.interval } };
-  return aggs;
+  const c = ctx.component;
+  const wanted = c.aggregations ?? (c.interval !== undefined || c.calendarInterval !== undefined ? ['min', 'max', 'histogram'] : ['min', 'max']);
+  const aggs: Clause = {};
+  if (wanted.includes('min')) aggs.min = { min: { field } };
+  if (wanted.includes('max')) aggs.max = { max: { field } };
+  if (wanted.includes('histogram')) {
+    aggs.histogram = c.calendarInterval !== undefined
+      ? { date_histogram: { field, calendar_interval: c.calendarInterval } }
+      : { histogram: { field, interval: c.interval ?? defaultInterval(c) } };
+  }
+  const path = nestedPath(ctx);
+  return path ? { [path]: { nested: { path }, aggs } } : aggs;
+}
+
+/** `"lat, lon"` or `{lat, lon}` → `{lat, lon}`. */
+function pointOf(location: GeoLocation): { lat: number; lon: number } {
+  if (typeof location !== 'string') return { lat: location.lat, lon: location.lon };
+  const [lat, lon] = location.split(',').map((s) => Number(s.trim()));
+  return { lat, lon };
 }
 
 export function geoClause(ctx: ComponentContext): Clause | undefined {
@@ -135,12 +280,17 @@ export function geoClause(ctx: ComponentContext): Clause | undefined {
   if (info.type !== 'geo_point') throw invalid(`${ctx.path}.dataField: field [${field}] is not a geo_point`);
   const value = ctx.component.value as GeoValue | null | undefined;
   if (!value) return undefined;
+  const checkPoint = (p: { lat: number; lon: number }, path: string) => {
+    if (!(Math.abs(p.lat) <= 90) || !(Math.abs(p.lon) <= 180)) throw invalid(`${ctx.path}.value.${path}: [${p.lat}, ${p.lon}] is not a latitude and a longitude`);
+    return p;
+  };
   if (value.geoBoundingBox) {
-    const { topLeft, bottomRight } = value.geoBoundingBox;
-    return { geo_bounding_box: { [field]: { top_left: { lat: topLeft.lat, lon: topLeft.lon }, bottom_right: { lat: bottomRight.lat, lon: bottomRight.lon } } } };
+    const topLeft = checkPoint(pointOf(value.geoBoundingBox.topLeft), 'geoBoundingBox.topLeft');
+    const bottomRight = checkPoint(pointOf(value.geoBoundingBox.bottomRight), 'geoBoundingBox.bottomRight');
+    return nestedWrap(ctx, { geo_bounding_box: { [field]: { top_left: topLeft, bottom_right: bottomRight } } });
   }
-  const { location, distance } = value as Required<Pick<GeoValue, 'location' | 'distance'>>;
-  return { geo_distance: { distance: `${distance}${value.unit ?? 'km'}`, [field]: { lat: location.lat, lon: location.lon } } };
+  const location = checkPoint(pointOf(value.location!), 'location');
+  return nestedWrap(ctx, { geo_distance: { distance: `${value.distance}${value.unit ?? 'km'}`, [field]: location } });
 }
 
 /** The fields a suggestion searches: autosuggest sub-fields when the mapping has them, else the fields themselves. */
@@ -152,19 +302,26 @@ export function suggestionFields(ctx: ComponentContext): { fields: WeightedField
 }
 
 export function suggestionClause(ctx: ComponentContext): Clause | undefined {
-  const value = ctx.component.value as string | null | undefined;
+  const c = ctx.component;
+  const value = textOf(c);
   const { fields, autosuggest } = suggestionFields(ctx);
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  if (!autosuggest.length) return { multi_match: { query: value, fields: weighted(fields), type: 'bool_prefix', operator: 'and' } };
-  return {
-    bool: {
-      should: [
-        { multi_match: { query: value, fields: weighted(autosuggest), type: 'best_fields', operator: 'and' } },
-        { multi_match: { query: value, fields: weighted(fields), type: 'phrase_prefix', boost: 2 } },
-      ],
-      minimum_should_match: 1,
-    },
-  };
+  if (value.trim() === '') return nestedWrap(ctx, withCategory(ctx, undefined));
+  const syn = synonymsOff(c);
+  let clause: Clause;
+  if (!autosuggest.length) {
+    clause = { multi_match: { query: value, fields: weighted(fields), type: 'bool_prefix', operator: 'and', ...syn } };
+  } else {
+    clause = {
+      bool: {
+        should: [
+          { multi_match: { query: value, fields: weighted(autosuggest), type: 'best_fields', operator: 'and', ...syn } },
+          { multi_match: { query: value, fields: weighted(fields), type: 'phrase_prefix', boost: 2, ...syn } },
+        ],
+        minimum_should_match: 1,
+      },
+    };
+  }
+  return nestedWrap(ctx, withCategory(ctx, clause));
 }
 
 /** What a component contributes to the components that react to it (undefined: no value, no clause). */
@@ -180,5 +337,26 @@ export function valueClause(ctx: ComponentContext): Clause | undefined {
       return geoClause(ctx);
     case 'suggestion':
       return suggestionClause(ctx);
+    default:
+      return assertNever(ctx.type);
   }
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected component type ${String(x)}`);
+}
+
+/** `rankFeature`: rank_feature clauses that add to the score of the component's own hits. */
+export function rankFeatureClauses(ctx: ComponentContext): Clause[] {
+  const features = ctx.component.rankFeature;
+  if (!features) return [];
+  return Object.entries(features).map(([field, fn]) => {
+    const path = `${ctx.path}.rankFeature.${field}`;
+    // a rank_feature field, or a feature of a rank_features field (`topics.sports`)
+    const info = ctx.catalog.field(field);
+    const parent = field.includes('.') ? ctx.catalog.field(field.slice(0, field.lastIndexOf('.'))) : undefined;
+    if (!info && !parent) throw new UnknownFieldError(path, field, ctx.index);
+    if (info?.type !== 'rank_feature' && parent?.type !== 'rank_features') throw invalid(`${path}: field [${field}] is not a rank_feature field`);
+    return { rank_feature: { field, ...fn } };
+  });
 }

@@ -37,8 +37,12 @@ export function checkReactDepth(body: unknown): void {
 }
 
 /**
- * Component ids are unique, `react` names only ids of the request, and no component reacts to
- * itself through any chain of `react`s. Each failure names the JSON path of the offending member.
+ * Component ids are unique and no component reacts to itself. Components may react to each other
+ * (two facets each filtered by the other, as ReactiveSearch UIs do): `react` is not transitive — a
+ * component contributes its own value clause only — so a chain that comes back is no loop. An id
+ * the request does not carry contributes nothing, as in the ReactiveSearch API: its clients send
+ * only the components a change concerns, and name internal ones (`<id>__internal`) they never
+ * send. Each failure names the JSON path of the member.
  */
 export function checkReactGraph(components: readonly Component[]): void {
   const position = new Map<string, number>();
@@ -46,26 +50,9 @@ export function checkReactGraph(components: readonly Component[]): void {
     if (position.has(c.id)) throw invalid(`query[${i}].id: duplicate component id [${c.id}] (first at query[${position.get(c.id)}])`);
     position.set(c.id, i);
   });
-  const edges = components.map((c, i) => reactReferences(c.react, `query[${i}].react`));
-  for (const refs of edges) {
-    for (const ref of refs) if (!position.has(ref.id)) throw invalid(`${ref.path}: unknown component id [${ref.id}]`);
-  }
-  // depth-first search; a reference back to a component on the current chain closes a cycle
-  const state = new Uint8Array(components.length); // 0 new, 1 on the chain, 2 done
-  const chain: string[] = [];
-  const visit = (i: number): void => {
-    state[i] = 1;
-    chain.push(components[i].id);
-    for (const ref of edges[i]) {
-      const j = position.get(ref.id)!;
-      if (state[j] === 1) {
-        const cycle = [...chain.slice(chain.indexOf(ref.id)), ref.id];
-        throw invalid(`${ref.path}: cycle in react [${cycle.join(' -> ')}]`);
-      }
-      if (state[j] === 0) visit(j);
+  components.forEach((c, i) => {
+    for (const ref of reactReferences(c.react, `query[${i}].react`)) {
+      if (ref.id === c.id) throw invalid(`${ref.path}: component [${c.id}] reacts to itself`);
     }
-    chain.pop();
-    state[i] = 2;
-  };
-  for (let i = 0; i < components.length; i++) if (state[i] === 0) visit(i);
+  });
 }

@@ -9,6 +9,7 @@ import { BACKENDS, COMPONENT_TYPES, type DeclarativeRequest } from './declarativ
  * so the translator only ever sees data of the shape it expects.
  */
 const fieldName = { type: 'string', minLength: 1, maxLength: 512 };
+const fieldList = { type: 'array', maxItems: 100, items: fieldName };
 const scalar = { type: ['string', 'number', 'boolean'] };
 const point = {
   type: 'object',
@@ -16,7 +17,18 @@ const point = {
   required: ['lat', 'lon'],
   properties: { lat: { type: 'number', minimum: -90, maximum: 90 }, lon: { type: 'number', minimum: -180, maximum: 180 } },
 };
+/** A point as ReactiveSearch sends it: `"lat, lon"`; or `{lat, lon}`. */
+const location = { anyOf: [{ type: 'string', pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*,\\s*-?\\d+(\\.\\d+)?\\s*$' }, point] };
 const rawQuery = { type: 'object', minProperties: 1 };
+const bound = { type: ['number', 'string', 'null'] };
+const rangeValue = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { start: bound, end: bound, boost: { type: 'number', minimum: 0 } },
+};
+const customEvents = { type: 'object', maxProperties: 100, additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 1024 } };
+const sectionLabel = { type: 'string', maxLength: 256 };
+const opaque = { type: 'object' };
 
 // a component without `type` is a search component
 const valueOf = (type: string, schema: object) => ({
@@ -24,41 +36,126 @@ const valueOf = (type: string, schema: object) => ({
   then: { properties: { value: schema } },
 });
 
+const weightedField = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['field'],
+  properties: { field: fieldName, weight: { type: 'number', minimum: 0, maximum: 10_000 } },
+};
+
 /** Props a component takes that tune how it searches: what relevancy settings and rules may set. */
 export const TUNING_PROPERTIES = {
   dataField: {
     anyOf: [
       fieldName,
-      {
-        type: 'array',
-        minItems: 1,
-        maxItems: 100,
-        items: {
-          anyOf: [
-            fieldName,
-            {
-              type: 'object',
-              additionalProperties: false,
-              required: ['field'],
-              properties: { field: fieldName, weight: { type: 'number', exclusiveMinimum: 0, maximum: 10_000 } },
-            },
-          ],
-        },
-      },
+      weightedField,
+      { type: 'array', minItems: 1, maxItems: 100, items: { anyOf: [fieldName, weightedField] } },
     ],
   },
-  queryFormat: { enum: ['or', 'and'] },
+  // `or`, `and`, or for range components an Elasticsearch date format (`date`, `epoch_millis`, `yyyy-MM-dd`…)
+  queryFormat: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_|:./ \'-]+$' },
   size: { type: 'integer', minimum: 0, maximum: 10_000 },
   sortBy: { enum: ['asc', 'desc', 'count'] },
-  includeFields: { type: 'array', maxItems: 100, items: fieldName },
-  excludeFields: { type: 'array', maxItems: 100, items: fieldName },
+  includeFields: fieldList,
+  excludeFields: fieldList,
   highlight: { type: 'boolean' },
-  highlightField: { anyOf: [fieldName, { type: 'array', maxItems: 100, items: fieldName }] },
+  highlightField: { anyOf: [fieldName, fieldList] },
   fuzziness: { enum: [0, 1, 2, 'AUTO'] },
   searchOperators: { type: 'boolean' },
   aggregationSize: { type: 'integer', minimum: 1, maximum: 10_000 },
   showMissing: { type: 'boolean' },
 } as const;
+
+const rankFunction = {
+  type: 'object',
+  additionalProperties: false,
+  maxProperties: 2,
+  properties: {
+    boost: { type: 'number', minimum: 0 },
+    saturation: { type: 'object', additionalProperties: false, properties: { pivot: { type: 'number', exclusiveMinimum: 0 } } },
+    log: { type: 'object', additionalProperties: false, required: ['scaling_factor'], properties: { scaling_factor: { type: 'number' } } },
+    sigmoid: {
+      type: 'object', additionalProperties: false, required: ['pivot', 'exponent'],
+      properties: { pivot: { type: 'number', exclusiveMinimum: 0 }, exponent: { type: 'number', exclusiveMinimum: 0 } },
+    },
+  },
+};
+
+/** Elasticsearch highlight options a component may set (`fields` names fields, checked against the mapping). */
+const highlightOptions = {
+  pre_tags: { anyOf: [{ type: 'string', maxLength: 256 }, { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 256 } }] },
+  post_tags: { anyOf: [{ type: 'string', maxLength: 256 }, { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 256 } }] },
+  fragment_size: { type: 'integer', minimum: 0, maximum: 100_000 },
+  number_of_fragments: { type: 'integer', minimum: 0, maximum: 1000 },
+  no_match_size: { type: 'integer', minimum: 0, maximum: 100_000 },
+  type: { enum: ['unified', 'plain', 'fvh'] },
+  order: { enum: ['none', 'score'] },
+  fragmenter: { enum: ['simple', 'span'] },
+  encoder: { enum: ['default', 'html'] },
+  tags_schema: { enum: ['styled'] },
+  require_field_match: { type: 'boolean' },
+  boundary_scanner: { enum: ['chars', 'sentence', 'word'] },
+  boundary_chars: { type: 'string', maxLength: 64 },
+  boundary_max_scan: { type: 'integer', minimum: 0, maximum: 1000 },
+  phrase_limit: { type: 'integer', minimum: 0, maximum: 10_000 },
+};
+const highlightConfig = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...highlightOptions,
+    fields: {
+      anyOf: [
+        { type: 'object', maxProperties: 100, additionalProperties: { type: 'object', additionalProperties: false, properties: highlightOptions } },
+        { type: 'array', maxItems: 100, items: { type: 'object', maxProperties: 1, additionalProperties: { type: 'object', additionalProperties: false, properties: highlightOptions } } },
+      ],
+    },
+  },
+};
+
+const sortOrder = { enum: ['asc', 'desc'] };
+const innerHits = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 256 },
+    size: { type: 'integer', minimum: 0, maximum: 100 },
+    from: { type: 'integer', minimum: 0, maximum: 100 },
+    sort: { type: 'array', maxItems: 10, items: { anyOf: [fieldName, { type: 'object', maxProperties: 1, additionalProperties: { anyOf: [sortOrder, { type: 'object', additionalProperties: false, required: ['order'], properties: { order: sortOrder } }] } }] } },
+  },
+};
+
+const popularSuggestionsConfig = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    size: { type: 'integer', minimum: 0, maximum: 100 },
+    minCount: { type: 'integer', minimum: 0 },
+    minChars: { type: 'integer', minimum: 0 },
+    showGlobal: { type: 'boolean' },
+    index: { type: 'string', minLength: 1, maxLength: 1024 },
+    customEvents,
+    sectionLabel,
+  },
+};
+const recentSuggestionsConfig = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    size: { type: 'integer', minimum: 0, maximum: 100 },
+    minHits: { type: 'integer', minimum: 0 },
+    minChars: { type: 'integer', minimum: 0 },
+    index: { type: 'string', minLength: 1, maxLength: 1024 },
+    customEvents,
+    sectionLabel,
+  },
+};
+
+/** The languages ReactiveSearch documents for `searchLanguage` (stopwords of predictive suggestions). */
+export const SEARCH_LANGUAGES = [
+  'arabic', 'bulgarian', 'czech', 'danish', 'english', 'finnish', 'french', 'german', 'hungarian', 'italian', 'japanese', 'latvian',
+  'norwegian', 'persian', 'polish', 'portuguese', 'romanian', 'russian', 'slovak', 'spanish', 'swedish', 'thai', 'turkish',
+] as const;
 
 export const DECLARATIVE_SCHEMA = {
   $id: 'declarative-request',
@@ -92,27 +189,92 @@ export const DECLARATIVE_SCHEMA = {
           id: { type: 'string', minLength: 1, maxLength: 256 },
           type: { enum: [...COMPONENT_TYPES] },
           ...TUNING_PROPERTIES,
+          fieldWeights: { type: 'array', maxItems: 100, items: { type: 'number', minimum: 0, maximum: 10_000 } },
           value: {},
           react: { $ref: '#/definitions/react' },
           from: { type: 'integer', minimum: 0, maximum: 10_000 },
-          sortField: fieldName,
+          sortField: {
+            anyOf: [
+              fieldName,
+              { type: 'array', maxItems: 20, items: { anyOf: [fieldName, { type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: sortOrder }] } },
+            ],
+          },
+          highlightConfig,
+          customHighlight: highlightConfig,
+          queryString: { type: 'boolean' },
+          enableSynonyms: { type: 'boolean' },
+          categoryField: fieldName,
+          categoryValue: { type: ['string', 'null'], maxLength: 4096 },
+          nestedField: fieldName,
           aggregationField: fieldName,
           after: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } },
+          pagination: { type: 'boolean' },
+          missingLabel: { type: 'string', maxLength: 256 },
+          selectAllLabel: { type: 'string', maxLength: 256 },
+          includeValues: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 1024 } },
+          excludeValues: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 1024 } },
+          includeNullValues: { type: 'boolean' },
           interval: { type: 'number', exclusiveMinimum: 0 },
+          calendarInterval: { enum: ['minute', '1m', 'hour', '1h', 'day', '1d', 'week', '1w', 'month', '1M', 'quarter', '1q', 'year', '1y'] },
+          aggregations: { type: 'array', maxItems: 3, uniqueItems: true, items: { enum: ['min', 'max', 'histogram'] } },
+          range: { type: 'object', additionalProperties: false, properties: { start: bound, end: bound } },
+          distinctField: fieldName,
+          distinctFieldConfig: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              inner_hits: { anyOf: [innerHits, { type: 'array', maxItems: 5, items: innerHits }] },
+              max_concurrent_group_searches: { type: 'integer', minimum: 1, maximum: 100 },
+            },
+          },
+          rankFeature: { type: 'object', maxProperties: 20, additionalProperties: rankFunction },
+          compoundClause: { enum: ['must', 'filter'] },
+          deepPagination: { type: 'boolean' },
+          deepPaginationConfig: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { cursor: { anyOf: [scalar, { type: 'array', maxItems: 10, items: { type: ['string', 'number', 'boolean', 'null'] } }] } },
+          },
           execute: { type: 'boolean' },
           index: { type: 'string', minLength: 1, maxLength: 1024 },
           defaultQuery: rawQuery,
           customQuery: rawQuery,
+          vectorDataField: fieldName,
+          queryVector: { type: 'array', minItems: 1, maxItems: 4096, items: { type: 'number' } },
+          candidates: { type: 'integer', minimum: 1, maximum: 10_000 },
+          script: { type: 'string', minLength: 1, maxLength: 16_384 },
+          enablePopularSuggestions: { type: 'boolean' },
+          popularSuggestionsConfig,
+          enableRecentSuggestions: { type: 'boolean' },
+          recentSuggestionsConfig,
+          enableIndexSuggestions: { type: 'boolean' },
+          indexSuggestionsConfig: { type: 'object', additionalProperties: false, properties: { sectionLabel, size: { type: 'integer', minimum: 0, maximum: 10_000 } } },
+          showDistinctSuggestions: { type: 'boolean' },
+          enablePredictiveSuggestions: { type: 'boolean' },
+          maxPredictedWords: { type: 'integer', minimum: 1, maximum: 5 },
+          urlField: fieldName,
+          applyStopwords: { type: 'boolean' },
+          customStopwords: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 128 } },
+          searchLanguage: { enum: [...SEARCH_LANGUAGES] },
+          // known, refused by validate.ts when they ask for what the gateway does not do
+          enableFeaturedSuggestions: { type: 'boolean' },
+          featuredSuggestionsConfig: opaque,
+          enableFAQSuggestions: { type: 'boolean' },
+          FAQSuggestionsConfig: opaque,
+          enableDocumentSuggestions: { type: 'boolean' },
+          documentSuggestionsConfig: opaque,
+          enableEndpointSuggestions: { type: 'boolean' },
+          searchboxId: { type: 'string', maxLength: 256 },
+          endpoint: opaque,
+          enableAI: { type: 'boolean' },
+          AIConfig: opaque,
+          imageValue: { type: 'string' },
         },
         allOf: [
-          valueOf('search', { type: ['string', 'null'], maxLength: 4096 }),
-          valueOf('suggestion', { type: ['string', 'null'], maxLength: 4096 }),
+          valueOf('search', { type: ['string', 'number', 'null'], maxLength: 4096 }),
+          valueOf('suggestion', { type: ['string', 'number', 'null'], maxLength: 4096 }),
           valueOf('term', { anyOf: [{ type: 'null' }, scalar, { type: 'array', maxItems: 1000, items: scalar }] }),
-          valueOf('range', {
-            type: ['object', 'null'],
-            additionalProperties: false,
-            properties: { start: { type: ['number', 'string', 'null'] }, end: { type: ['number', 'string', 'null'] } },
-          }),
+          valueOf('range', { anyOf: [rangeValue, { type: 'array', maxItems: 100, items: rangeValue }] }),
           valueOf('geo', {
             anyOf: [
               { type: 'null' },
@@ -121,9 +283,9 @@ export const DECLARATIVE_SCHEMA = {
                 additionalProperties: false,
                 required: ['location', 'distance'],
                 properties: {
-                  location: point,
+                  location,
                   distance: { type: 'number', exclusiveMinimum: 0 },
-                  unit: { enum: ['m', 'km', 'mi', 'yd', 'ft'] },
+                  unit: { enum: ['m', 'km', 'mi', 'yd', 'ft', 'cm', 'mm', 'nmi', 'in'] },
                 },
               },
               {
@@ -135,7 +297,7 @@ export const DECLARATIVE_SCHEMA = {
                     type: 'object',
                     additionalProperties: false,
                     required: ['topLeft', 'bottomRight'],
-                    properties: { topLeft: point, bottomRight: point },
+                    properties: { topLeft: location, bottomRight: location },
                   },
                 },
               },
@@ -151,15 +313,20 @@ export const DECLARATIVE_SCHEMA = {
         backend: { enum: [...BACKENDS] },
         recordAnalytics: { type: 'boolean' },
         userId: { type: 'string', maxLength: 512 },
-        customEvents: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 1024 } },
+        customEvents,
         emptyQuery: { type: 'boolean' },
         useCache: { type: 'boolean' },
         enableQueryRules: { type: 'boolean' },
         enableSearchRelevancy: { type: 'boolean' },
         /** A rule under test, applied as if it were stored and first in order (its shape is checked by lib/rules). */
         queryRule: { type: 'object' },
+        /** ReactiveSearch clients' own settings, sent along: whether they record suggestion clicks, the URL parameters they add. */
+        suggestionAnalytics: { type: 'boolean' },
+        queryParams: { type: 'object' },
       },
     },
+    /** The client's own data about the request (ReactiveSearch's `metadata`); never part of the search. */
+    metadata: { type: 'object', maxProperties: 100 },
   },
 } as const;
 

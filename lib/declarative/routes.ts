@@ -1,31 +1,51 @@
 import type { Context, Middleware } from 'koa';
-import type { DeclarativeRequest } from './declarative-request.js';
+import type { Component, DeclarativeRequest } from './declarative-request.js';
 import type { Principal } from '../auth/index.js';
+import { clientIp, scopeOf } from '../analytics/routes.js';
 import { readJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
+import { analyticsSuggestions, popularSuggestions, type AnalyticsSource } from './analytics-suggestions.js';
 import { IndexMappings } from './field-catalog.js';
 import { shapeDeclarativeResponse, type MsearchResponse } from './shape-response.js';
+import { searchTextHit, valuesAt, escapeHtml, type SuggestionHit } from './suggestion-hits.js';
 import { translateDeclarative, validateDeclarative, sourceRulesOf } from './validate.js';
-import { sourceOf } from './translate.js';
+import { componentIndex, sourceOf, type ComponentPlan } from './translate.js';
+import { QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
 import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
 
 const ROUTE = /^\/(?:([^/]+)\/)?(?:_declarative|_reactivesearch|_reactivesearch\.v3)(\/validate)?\/?$/;
 
-/**
- * The declarative query API. Requests arrive authenticated and authorized (every index the body
- * and the path name is the credential's):
- *
- *   POST /_declarative, /{index}/_declarative            → {<id>: engine response, …, settings: {took}}
- *   POST /_declarative/validate, /{index}/_declarative/validate → the `_msearch` it would send
- */
+/** `_msearch` URL parameters a declarative request passes on (ReactiveSearch takes `_msearch`'s); any other is ignored. */
+const MSEARCH_PARAMETERS = ['routing', 'search_type', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'ccs_minimize_roundtrips'];
+
 /** Told of every declarative search answered (search analytics records what it asks to). */
 export type DeclarativeObserver = (ctx: Context, request: DeclarativeRequest, answer: Record<string, unknown>) => void;
 
-export function declarativeRoutes(backend: Backend, maxContentLength: number, curation?: Curation, observe?: DeclarativeObserver, mappings = new IndexMappings(backend)): Middleware {
+/**
+ * The declarative query API, under its own names and ReactiveSearch's. Requests arrive
+ * authenticated and authorized (every index the body and the path name is the credential's):
+ *
+ *   POST /_declarative, /{index}/_declarative, /_reactivesearch[.v3], /{index}/_reactivesearch[.v3]
+ *     → {<id>: engine response, …, settings: {took, searchTook}}
+ *   POST …/validate → the `_msearch` it would send
+ *
+ * `analyticsEngine` (the engine as the gateway's own stores reach it, where search analytics is
+ * kept) answers popular and recent suggestions and the `.suggestions` index; without it there are
+ * none (and `.suggestions` is not found).
+ */
+export function declarativeRoutes(
+  backend: Backend,
+  maxContentLength: number,
+  curation?: Curation,
+  observe?: DeclarativeObserver,
+  mappings = new IndexMappings(backend),
+  analyticsEngine?: Backend,
+): Middleware {
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
+    const started = performance.now();
     if (ctx.method !== 'POST') {
       throw new EsError(405, 'method_not_allowed', `Incorrect HTTP method for uri [${ctx.path}] and method [${ctx.method}], allowed: [POST]`, {}, { Allow: 'POST' });
     }
@@ -38,8 +58,8 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, cu
     const plan = validated.translation.plan;
     // hidden documents are counted by searches sent after the components' own
     const counting = new Map<string, number>();
+    const lines = validated.translation.msearch;
     if (effects?.size) {
-      const lines = validated.translation.msearch;
       const counts: Array<Record<string, unknown>> = [];
       plan.executing.forEach((c, i) => {
         const fx = effects!.get(c.id);
@@ -50,26 +70,32 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, cu
       });
       lines.push(...counts);
     }
+    const preference = ctx.query.preference;
+    if (typeof preference === 'string' && preference !== '') for (let i = 0; i < lines.length; i += 2) lines[i].preference = preference;
     const msearch = translateDeclarative(validated);
     if (m[2]) {
       ctx.body = { method: 'POST', path: '/_msearch', body: msearch.lines, ndjson: msearch.ndjson };
       return;
     }
-    const res = await backend.request({
-      method: 'POST',
-      path: '/_msearch',
-      querystring: '',
-      headers: { 'content-type': 'application/x-ndjson' },
-      body: msearch.ndjson,
-      cache: validated.request.settings?.useCache,
-    });
-    const reply = await readJson<MsearchResponse & { error?: { type?: string; reason?: string } }>(res);
-    if (res.status !== 200 || !reply || reply.error) {
-      throw new EsError(res.status >= 400 ? res.status : 500, reply?.error?.type ?? 'exception', reply?.error?.reason ?? 'the engine refused the search');
+    let reply: MsearchResponse = { took: 0, responses: [] };
+    if (plan.executing.length) {
+      const res = await backend.request({
+        method: 'POST',
+        path: '/_msearch',
+        querystring: msearchParameters(ctx),
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: msearch.ndjson,
+        cache: validated.request.settings?.useCache,
+      });
+      const read = await readJson<MsearchResponse & { error?: { type?: string; reason?: string } }>(res);
+      if (res.status !== 200 || !read || read.error) {
+        throw new EsError(res.status >= 400 ? res.status : 500, read?.error?.type ?? 'exception', read?.error?.reason ?? 'the engine refused the search');
+      }
+      reply = read;
     }
     const answer = shapeDeclarativeResponse(msearch.plan, reply);
+    const components = new Map(validated.request.query.map((c) => [c.id, c]));
     if (effects?.size) {
-      const components = new Map(validated.request.query.map((c) => [c.id, c]));
       const curated = plan.executing.filter((c) => effects!.has(c.id) && !answer[c.id]?.error);
       const rules = sourceRulesOf(principal);
       const promoted = await fetchPromoted(backend, curated.map((c) => {
@@ -80,9 +106,79 @@ export function declarativeRoutes(backend: Backend, maxContentLength: number, cu
         const at = counting.get(c.id);
         const hidden = at === undefined ? undefined : hiddenCount(reply.responses?.[at]);
         curateAnswer(answer[c.id], effects.get(c.id)!, c.index, promoted, components.get(c.id)?.from, hidden);
+        if (c.suggestion) promotedAsSuggestions(answer[c.id], c.suggestion.fields);
       }
     }
-    observe?.(ctx, validated.request, answer as Record<string, unknown>);
+    // analytics records what the engine found, before suggestions from analytics are added to it
+    observe?.(ctx, withIndices(validated.request, defaultIndex), answer as Record<string, unknown>);
+    const source: AnalyticsSource | undefined = analyticsEngine && {
+      engine: analyticsEngine,
+      scope: scopeOf(principal),
+      user: validated.request.settings?.userId ?? clientIp(ctx),
+    };
+    await Promise.all([...plan.executing, ...(plan.local ?? [])].map((c) => addSuggestionsFromAnalytics(answer[c.id], c, source)));
+    answer.settings.took = Math.max(answer.settings.searchTook, Math.round(performance.now() - started));
     ctx.body = answer;
   };
+}
+
+function msearchParameters(ctx: Context): string {
+  const params = new URLSearchParams();
+  for (const name of MSEARCH_PARAMETERS) {
+    const value = ctx.query[name];
+    if (typeof value === 'string') params.set(name, value);
+  }
+  return params.toString();
+}
+
+/** The request as analytics should see it: every component with the index it read. */
+function withIndices(request: DeclarativeRequest, defaultIndex: string | undefined): DeclarativeRequest {
+  return { ...request, query: request.query.map((c, i): Component => (c.index !== undefined ? c : { ...c, index: componentIndex(request, i, defaultIndex) })) };
+}
+
+/** A promoted document among a suggestion component's suggestions: a suggestion of type `promoted`. */
+function promotedAsSuggestions(answer: Record<string, unknown>, fields: string[]): void {
+  const hits = (answer.hits as { hits?: Array<Record<string, unknown>> } | undefined)?.hits;
+  if (!hits) return;
+  for (let i = 0; i < hits.length; i++) {
+    const hit = hits[i];
+    if (hit._suggestion_type !== undefined) continue;
+    const source = (hit._source ?? {}) as Record<string, unknown>;
+    const text = fields.map((f) => valuesAt(source, f)[0]).find((v) => v !== undefined) ?? String(hit._id ?? '');
+    hits[i] = {
+      value: text, label: escapeHtml(text), url: null, _suggestion_type: 'promoted', _category: null, _count: null, _rs_score: 0,
+      _matched_tokens: null, _id: String(hit._id ?? ''), _index: hit._index ?? null, _score: 0, _source: source,
+    };
+  }
+}
+
+/**
+ * Popular and recent suggestions (before the index suggestions, as ReactiveSearch lists them), and
+ * the answers of `.suggestions` components: popular searches as its documents. A failure of search
+ * analytics leaves them out: the index suggestions still answer.
+ */
+async function addSuggestionsFromAnalytics(answer: Record<string, unknown> | undefined, plan: ComponentPlan, source: AnalyticsSource | undefined): Promise<void> {
+  if (!answer || answer.error || (!plan.analytics && !plan.querySuggestions)) return;
+  const hits = answer.hits as { total?: { value: number; relation: string }; hits: Array<Record<string, unknown>> };
+  if (plan.querySuggestions) {
+    if (!source) {
+      for (const key of Object.keys(answer)) delete answer[key];
+      Object.assign(answer, {
+        error: { root_cause: [], type: 'index_not_found_exception', reason: `no such index [${QUERY_SUGGESTIONS_INDEX}]: search analytics is off`, index: QUERY_SUGGESTIONS_INDEX },
+        status: 404,
+      });
+      return;
+    }
+    const popular = await popularSuggestions(source, plan.querySuggestions.text, {}, plan.querySuggestions.size).catch(() => []);
+    hits.hits = popular.map((p): Record<string, unknown> => ({
+      ...(plan.type === 'suggestion' ? searchTextHit(p.key, 'popular', p.count) : {}),
+      _index: QUERY_SUGGESTIONS_INDEX, _id: p.key, _score: p.count, _source: { key: p.key, count: p.count },
+    }));
+    hits.total = { value: popular.length, relation: 'eq' };
+    if (plan.type === 'suggestion') answer.suggestions = popular.map((p) => ({ text: p.key, field: 'key', _id: p.key, _score: p.count }));
+    return;
+  }
+  if (!source || !plan.analytics) return;
+  const added: SuggestionHit[] = await analyticsSuggestions(source, plan.analytics).catch(() => []);
+  if (added.length) hits.hits = [...added, ...hits.hits] as unknown as Array<Record<string, unknown>>;
 }

@@ -1,4 +1,5 @@
-import type { DeclarativePlan } from './translate.js';
+import { indexSuggestions, valuesAt } from './suggestion-hits.js';
+import type { ComponentPlan, DeclarativePlan } from './translate.js';
 
 /** The engine's `_msearch` answer, as far as the shaper reads it. */
 export interface MsearchResponse {
@@ -20,41 +21,50 @@ interface Hit {
   _source?: Record<string, unknown>;
 }
 
-export type DeclarativeResponse = Record<string, Record<string, unknown>> & { settings: { took: number } };
+/** `settings` of the answer: `took`, the whole request's time (ms), `searchTook`, the engine's. */
+export interface ResponseSettings {
+  took: number;
+  searchTook: number;
+}
+
+export type DeclarativeResponse = Record<string, Record<string, unknown>> & { settings: ResponseSettings };
+
+/** The answer of a component the engine was not asked about: no hits (what analytics suggestions add to). */
+export function emptyAnswer(component: ComponentPlan): Record<string, unknown> {
+  const answer: Record<string, unknown> = {
+    took: 0, timed_out: false, hits: { total: { value: 0, relation: 'eq' }, max_score: null, hits: [] }, status: 200,
+  };
+  if (component.type === 'suggestion') answer.suggestions = [];
+  return answer;
+}
 
 /**
- * The declarative answer: each executed component's engine response under its id (an engine error
- * for one component stays under that id, the others are unaffected), suggestion components with
- * their `suggestions`, and `settings.took`.
+ * The declarative answer, as ReactiveSearch clients read it: each component's engine response under
+ * its id (`took`, `hits`, `aggregations`, `status`; an engine error for one component stays under
+ * that id as `{error, status}`, the others are unaffected). A suggestion component's `hits.hits`
+ * are suggestions (`label`, `value`, `_suggestion_type`…, see suggestion-hits.ts), and its
+ * `suggestions` lists each hit's matching value. `settings`: `took` (the whole request, when the
+ * caller measured it; else the engine's) and `searchTook` (the engine's).
  */
-export function shapeDeclarativeResponse(plan: DeclarativePlan, response: MsearchResponse): DeclarativeResponse {
+export function shapeDeclarativeResponse(plan: DeclarativePlan, response: MsearchResponse, took?: number): DeclarativeResponse {
   const out: Record<string, Record<string, unknown>> = {};
   const responses = response.responses ?? [];
-  let took = response.took ?? 0;
+  let searchTook = response.took ?? 0;
   plan.executing.forEach((component, i) => {
     const r = responses[i] ?? { error: { type: 'exception', reason: 'the engine gave no response for this component' }, status: 500 };
-    if (response.took === undefined && typeof r.took === 'number') took = Math.max(took, r.took);
+    if (response.took === undefined && typeof r.took === 'number') searchTook = Math.max(searchTook, r.took);
     if (component.suggestion && !r.error) {
-      const hits = ((r.hits as { hits?: Hit[] } | undefined)?.hits ?? []);
-      out[component.id] = { ...r, suggestions: suggestionsOf(hits, component.suggestion.text, component.suggestion.fields) };
+      const hits = r.hits as { hits?: Hit[] } | undefined;
+      const raw = hits?.hits ?? [];
+      const shaped: Record<string, unknown> = { ...r, suggestions: suggestionsOf(raw, component.suggestion.text, component.suggestion.fields) };
+      if (hits) shaped.hits = { ...hits, hits: indexSuggestions(raw, component.suggestion) };
+      out[component.id] = shaped;
     } else {
       out[component.id] = r;
     }
   });
-  return { ...out, settings: { took } } as DeclarativeResponse;
-}
-
-function valuesAt(source: Record<string, unknown> | undefined, path: string): string[] {
-  let current: unknown[] = [source];
-  for (const key of path.split('.')) {
-    const next: unknown[] = [];
-    for (const v of current) {
-      if (Array.isArray(v)) for (const x of v) next.push((x as Record<string, unknown> | null)?.[key]);
-      else if (v && typeof v === 'object') next.push((v as Record<string, unknown>)[key]);
-    }
-    current = next.flat();
-  }
-  return current.filter((v): v is string => typeof v === 'string');
+  for (const component of plan.local ?? []) out[component.id] = emptyAnswer(component);
+  return { ...out, settings: { took: took ?? searchTook, searchTook } } as DeclarativeResponse;
 }
 
 /** For each hit, the first data-field value that has a word starting with the typed text's last word. */

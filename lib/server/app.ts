@@ -11,6 +11,7 @@ import { esResponse } from './es-response.js';
 import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { classify } from './classify.js';
+import { cors } from './cors.js';
 import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
@@ -19,6 +20,7 @@ import { cacheRoutes, uncached, type PreferenceStore, type SearchCache } from '.
 import type { ChangeBus } from '../changes/index.js';
 import { analyticsRoutes, carriesSearchQuery, declarativeRecording, plainSearchRecording, type AnalyticsRecorder } from '../analytics/index.js';
 import type { Classification } from '../request/index.js';
+import type { RequestLog } from '../logs/index.js';
 
 export interface GatewayParts {
   config: Config;
@@ -40,14 +42,20 @@ export interface GatewayParts {
   cache?: { cache: SearchCache; bus: ChangeBus; preferences: PreferenceStore };
   /** Search analytics; absent = nothing is recorded (`/_analytics/…` then goes to the engine). */
   analytics?: AnalyticsRecorder;
+  /** The request logs; absent = nothing is recorded (`/_logs`, `/_log/{id}` then go to the engine). */
+  logs?: RequestLog;
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
-  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache, analytics } = parts;
+  const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache, analytics, logs } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
   app.use(esResponse(log));
+  // every request's record, queued once its response is over (it reads the classification and principal then)
+  if (logs) app.use(logs.middleware());
+  // browsers' preflights carry no credentials: answered before authentication
+  if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(authenticate(authenticator));
   app.use(classify(config.maxContentLength, backend.kind === 'embedded'));
   // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)
@@ -56,7 +64,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
     stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength) }],
-    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics)) }],
+    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics), undefined, analytics && engine) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
     apps: [{ handler: apps }],
@@ -69,6 +77,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
           ]
         : []),
       ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
+      ...(logs ? [{ claims: (info: Classification) => info.category === 'logs', handler: logs.routes() }] : []),
       ...(analytics
         ? [{ claims: (info: Classification) => info.category === 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,

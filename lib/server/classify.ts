@@ -1,11 +1,17 @@
+import { Readable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { checkSystemIndices } from '../auth/index.js';
-import { classifyRequest, prepareBody } from '../auth/classify/index.js';
+import { classifyRequest, prepareBody, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
+import { readBody } from '../engine/index.js';
 import { bufferText, hasBody, type Classification, type ClassifiableRequest } from '../request/index.js';
 import type { GatewayState } from './state.js';
 
+type GatewayContext = Context & { state: GatewayState };
+
 /**
- * Step 3: the request is classified once, into `ctx.state.request`. The classifier says whether it
+ * Step 3: the request is classified once, into `ctx.state.request`. An Elasticsearch 7 path typed
+ * with `_doc` (`/{index}/_doc/_search`) is first put in its Elasticsearch 8 form (`typelessRequest`):
+ * that is the request every later step sees and the engine gets. The classifier says whether it
  * needs the body; if so the body is read here, and what it read (rebuilt: NDJSON lines, JSON
  * re-serialized) replaces the body for every later step and for the engine — what is forwarded is
  * exactly what was authorized. A large body is read ahead in pieces (`prepareBody`), so that it
@@ -13,7 +19,7 @@ import type { GatewayState } from './state.js';
  */
 /** `sameParser`: the engine parses JSON as the classifier does and takes parsed bodies (see `prepareBody`). */
 export function classify(maxContentLength: number, sameParser = false): Middleware<GatewayState> {
-  const withBody = async (ctx: Context & { state: GatewayState }, next: Next, req: ClassifiableRequest, info: Classification) => {
+  const withBody = async (ctx: GatewayContext, next: Next, req: ClassifiableRequest, info: Classification) => {
     const body = await bufferText(ctx, maxContentLength);
     const prepared = body === undefined ? undefined : await prepareBody(info, body, sameParser);
     const read = classifyRequest({ ...req, body, prepared });
@@ -22,7 +28,7 @@ export function classify(maxContentLength: number, sameParser = false): Middlewa
     ctx.state.request = read;
     return next();
   };
-  return (ctx, next) => {
+  const classified = (ctx: GatewayContext, next: Next) => {
     const req = { method: ctx.method, path: ctx.path, querystring: ctx.querystring };
     const info = classifyRequest(req);
     if (info.readsBody && hasBody(ctx)) return withBody(ctx, next, req, info);
@@ -30,4 +36,35 @@ export function classify(maxContentLength: number, sameParser = false): Middlewa
     ctx.state.request = info;
     return next();
   };
+  const typeless = async (ctx: GatewayContext, next: Next, es8: TypelessRequest) => {
+    ctx.path = es8.path;
+    if (es8.querystring !== ctx.querystring) ctx.querystring = es8.querystring;
+    // the answer is read here to be typed: the engine is asked for it uncompressed
+    if (es8.typedAnswer) delete ctx.req.headers['accept-encoding'];
+    await classified(ctx, next);
+    if (es8.typedAnswer) await typeMappingsAnswer(ctx);
+  };
+  return (ctx, next) => {
+    const es8 = typelessRequest({ method: ctx.method, path: ctx.path, querystring: ctx.querystring });
+    return es8 ? typeless(ctx, next, es8) : classified(ctx, next);
+  };
+}
+
+/** A mapping read with `include_type_name=true` answers as Elasticsearch 7 did: each index's mappings under `_doc`. */
+async function typeMappingsAnswer(ctx: GatewayContext): Promise<void> {
+  const body = ctx.body as unknown;
+  if (ctx.status !== 200 || body === null || body === undefined) return;
+  let text: string;
+  if (Buffer.isBuffer(body)) text = body.toString('utf8');
+  else if (body instanceof Readable) text = (await readBody(body)).toString('utf8');
+  else if (typeof body === 'string') text = body;
+  else {
+    ctx.body = typedMappings(body);
+    return;
+  }
+  try {
+    ctx.body = typedMappings(JSON.parse(text));
+  } catch {
+    ctx.body = text; // not JSON: as the engine gave it
+  }
 }

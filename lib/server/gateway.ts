@@ -17,6 +17,7 @@ import { RelevancyStore, RuleStore } from '../rules/index.js';
 import { PreferenceStore, SearchCache, searchCacheInterceptor, uncached } from '../cache/index.js';
 import { answerClientError } from './client-errors.js';
 import { AnalyticsRecorder } from '../analytics/index.js';
+import { RequestLog } from '../logs/index.js';
 
 export interface RunningGateway {
   url: string;
@@ -58,6 +59,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   // search analytics go to the engine as it is (system records), in the background
   const analytics = config.analytics.enabled
     ? new AnalyticsRecorder(engine, { maxQueued: config.analytics.maxQueued, retentionDays: config.analytics.retentionDays, log })
+    : undefined;
+  // so do request logs
+  const logs = config.logs.enabled
+    ? new RequestLog(engine, { bodies: config.logs.bodies, bodyMaxBytes: config.logs.bodyMaxBytes, retentionDays: config.logs.retentionDays, log })
     : undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(engine, config);
@@ -106,8 +111,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
     };
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs }, typed);
     void analytics?.purge(); // then daily
+    void logs?.purge(); // then daily
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });
@@ -142,6 +148,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
         relevancy?.close();
         preferences?.close();
         await analytics?.close();
+        await logs?.close(); // after the server: the records of the last requests (and streams) are written
         indexFeed.unsubscribe();
         await scripts?.close();
         limiterRedis?.disconnect();
@@ -155,6 +162,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     relevancy?.close();
     preferences?.close();
     await analytics?.close();
+    await logs?.close();
     await scripts?.close();
     await bus.close();
     await engine.close();

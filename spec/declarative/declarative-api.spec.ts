@@ -40,7 +40,6 @@ describe('declarative API end to end (embedded engine, through the gateway)', ()
     const r = await declarative({
       query: [
         { id: 'q', dataField: [{ field: 'name', weight: 3 }, 'description'], value: 'pizza', execute: false },
-        // facets react to the search box only: mutual react (cuisine ↔ city) is a cycle, refused
         { id: 'cuisine', type: 'term', dataField: 'cuisine', value: ['Italian'], react: 'q' },
         { id: 'city', type: 'term', dataField: 'city', value: 'Berlin', react: { and: ['q', 'price'] } },
         { id: 'price', type: 'range', dataField: 'price', value: { start: 10, end: 30 }, interval: 10, react: { and: ['q', 'cuisine'] } },
@@ -64,9 +63,16 @@ describe('declarative API end to end (embedded engine, through the gateway)', ()
     expect(r.json.price.aggregations.min.value).to.equal(9);
     expect(r.json.price.aggregations.max.value).to.equal(25);
     expect(r.json.price.aggregations.histogram.buckets.map((b: any) => [b.key, b.doc_count])).to.deep.equal([[0, 1], [10, 1], [20, 1]]);
-    const mutual = await declarative({ query: [{ id: 'a', type: 'term', dataField: 'city', react: 'b' }, { id: 'b', type: 'term', dataField: 'city', react: 'a' }] });
-    expect(mutual.status).to.equal(400);
-    expect(mutual.json.error.reason).to.equal('query[1].react: cycle in react [a -> b -> a]');
+    // facets may react to each other, as ReactiveSearch UIs have them: each counts over the other's selection
+    const mutual = await declarative({
+      query: [
+        { id: 'cuisine', type: 'term', dataField: 'cuisine', value: ['Japanese'], react: 'city' },
+        { id: 'city', type: 'term', dataField: 'city', value: 'Hamburg', react: 'cuisine' },
+      ],
+    });
+    expect(mutual.status, mutual.text).to.equal(200);
+    expect(mutual.json.cuisine.aggregations.cuisine.buckets.map((b: any) => b.key).sort()).to.deep.equal(['Italian', 'Japanese', 'Mexican']);
+    expect(mutual.json.city.aggregations.city.buckets).to.deep.equal([{ key: 'Berlin', doc_count: 1 }, { key: 'Hamburg', doc_count: 1 }]);
   });
 
   it('search: queryFormat and requires every word, or any; fuzziness finds misspellings', async () => {
@@ -147,10 +153,10 @@ describe('declarative API end to end (embedded engine, through the gateway)', ()
   });
 
   it('validation errors are 400s with the JSON path', async () => {
-    const unknownId = await declarative({ query: [{ id: 'a', dataField: 'name' }, { id: 'b', dataField: 'name', react: { and: ['a', 'price'] } }] });
-    expect(unknownId.status).to.equal(400);
-    expect(unknownId.json.error.type).to.equal('illegal_argument_exception');
-    expect(unknownId.json.error.reason).to.equal('query[1].react.and[1]: unknown component id [price]');
+    const self = await declarative({ query: [{ id: 'a', dataField: 'name' }, { id: 'b', dataField: 'name', react: { and: ['a', 'b'] } }] });
+    expect(self.status).to.equal(400);
+    expect(self.json.error.type).to.equal('illegal_argument_exception');
+    expect(self.json.error.reason).to.equal('query[1].react.and[1]: component [b] reacts to itself');
     const field = await declarative({ query: [{ id: 'a', dataField: 'nope' }] });
     expect(field.json.error.reason).to.equal('query[0].dataField: unknown field [nope] in index [places]');
     const backend = await declarative({ query: [{ id: 'a', dataField: 'name' }], settings: { backend: 'solr' } });

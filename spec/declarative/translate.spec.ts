@@ -104,7 +104,7 @@ describe('declarative translation (golden outputs)', () => {
       ], minimum_should_match: 1 } }] } },
       size: 5,
     });
-    expect(auto.plan.executing[0]).to.deep.equal({ id: 'sug', type: 'suggestion', index: 'places', suggestion: { text: 'piz', fields: ['name'] } });
+    expect(auto.plan.executing[0]).to.deep.equal({ id: 'sug', type: 'suggestion', index: 'places', suggestion: { text: 'piz', fields: ['name'], highlighted: false } });
     const plain = t([{ id: 'sug', type: 'suggestion', dataField: 'title', value: 'ubi', index: 'plain' }]);
     expect(plain.msearch).to.deep.equal([
       { index: 'plain' },

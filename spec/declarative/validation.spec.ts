@@ -47,7 +47,7 @@ describe('declarative validation: every refusal names the JSON path', () => {
   it('settings.backend accepts elasticsearch and opensearch only; other settings are typed', async () => {
     await expect400({ query: [{ id: 'a' }], settings: { backend: 'solr' } }, 'settings.backend: must be one of [elasticsearch, opensearch]');
     await expect400({ query: [{ id: 'a' }], settings: { recordAnalytics: 'yes' } }, 'settings.recordAnalytics: must be boolean');
-    await expect400({ query: [{ id: 'a' }], settings: { customEvents: { platform: 3 } } }, 'settings.customEvents.platform: must be string');
+    await expect400({ query: [{ id: 'a' }], settings: { customEvents: { platform: { os: 'ios' } } } }, 'settings.customEvents.platform: must be string,number,boolean');
     const ok = await validateDeclarative(
       { query: [{ id: 'a', dataField: 'name' }], settings: { backend: 'opensearch', recordAnalytics: true, userId: 'u1', customEvents: { platform: 'ios' }, useCache: false, enableQueryRules: true } },
       principal(), mappingsOf, { defaultIndex: 'places' },
@@ -55,17 +55,30 @@ describe('declarative validation: every refusal names the JSON path', () => {
     expect(ok.translation.plan.executing).to.have.length(1);
   });
 
-  it('refuses duplicate ids, unknown ids in react and cycles, with the path of the reference', async () => {
+  it('refuses duplicate ids and a component reacting to itself, with the path of the reference', async () => {
     await expect400({ query: [{ id: 'a' }, { id: 'a' }] }, 'query[1].id: duplicate component id [a] (first at query[0])');
-    await expect400(
-      { query: [{ id: 'a', dataField: 'name' }, { id: 'b' }, { id: 'c', react: { and: ['a', { or: ['b', 'price'] }] } }] },
-      'query[2].react.and[1].or[1]: unknown component id [price]',
+    await expect400({ query: [{ id: 'a', react: 'a' }] }, 'query[0].react: component [a] reacts to itself');
+    await expect400({ query: [{ id: 'a', react: { and: ['b', { not: 'a' }] } }, { id: 'b' }] }, 'query[0].react.and[1].not: component [a] reacts to itself');
+  });
+
+  it('an id the request does not carry contributes nothing (ReactiveSearch clients send part of a UI, and name `<id>__internal`)', async () => {
+    const v = await validateDeclarative(
+      { query: [{ id: 'a', dataField: 'name', value: 'x' }, { id: 'c', dataField: 'name', react: { and: ['a', 'c__internal', { or: ['price'] }] } }] },
+      principal(), mappingsOf, { defaultIndex: 'places' },
     );
-    await expect400({ query: [{ id: 'a', react: 'a' }] }, 'query[0].react: cycle in react [a -> a]');
-    await expect400(
-      { query: [{ id: 'a', react: { and: 'b' } }, { id: 'b', react: ['c'] }, { id: 'c', react: { not: ['a'] } }] },
-      'query[2].react.not[0]: cycle in react [a -> b -> c -> a]',
+    const alone = await validateDeclarative(
+      { query: [{ id: 'a', dataField: 'name', value: 'x' }, { id: 'c', dataField: 'name', react: { and: ['a'] } }] },
+      principal(), mappingsOf, { defaultIndex: 'places' },
     );
+    expect(v.translation.msearch[3]).to.deep.equal(alone.translation.msearch[3]);
+  });
+
+  it('accepts components reacting to each other (react is not transitive)', async () => {
+    const v = await validateDeclarative(
+      { query: [{ id: 'a', react: { and: 'b' }, dataField: 'name' }, { id: 'b', dataField: 'name', react: ['c'] }, { id: 'c', dataField: 'name', react: { not: ['a'] } }] },
+      principal(), mappingsOf, { defaultIndex: 'places' },
+    );
+    expect(v.translation.plan.executing.map((p) => p.id)).to.deep.equal(['a', 'b', 'c']);
   });
 
   it('refuses a react nested deeper than 16 levels, however deep (no stack overflow)', async () => {
@@ -139,7 +152,7 @@ describe('declarative injection attempts stay data', () => {
   it('a query object as a value is refused by the schema, never spliced in', async () => {
     for (const type of ['search', 'suggestion']) {
       const err = await refusal({ query: [{ id: 'x', type, dataField: 'name', value: { match_all: {} } }] });
-      expect(err.reason).to.equal('query[0].value: must be string,null');
+      expect(err.reason).to.equal('query[0].value: must be string,number,null');
     }
     const err = await refusal({ query: [{ id: 'x', type: 'range', dataField: 'price', value: { start: { match_all: {} } } }] });
     expect(err.reason).to.equal('query[0].value.start: must be number,string,null');

@@ -14,7 +14,7 @@ import {
   type BodyReading,
   type BodyTarget,
 } from './body-indices.js';
-import { EsError } from '../../errors/index.js';
+import { pathSegments } from './path-segments.js';
 import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
@@ -41,33 +41,15 @@ export function classifyRequest(req: ClassifiableRequest): Classification {
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
   const head = segments[0];
   if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
+  // `/.suggestions/_reactivesearch(.v3)`: popular searches of the caller's own indices (search
+  // analytics), answered by the gateway — no index of the engine's is named
+  if (head === '.suggestions' && segments.length === 2 && /^_(declarative|reactivesearch(\.v3)?)$/.test(segments[1])) return topLevel(c, segments.slice(1));
   c.pathIndex(head, 0);
   return indexScoped(c, segments.slice(1));
 }
 
 const methodOperation = (method: string): Operation =>
   method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
-
-/**
- * Path segments, percent-decoded, empty ones dropped (ES's router ignores them too). A `.` or `..`
- * segment names no index, type or API, and some readers of a path resolve it: refused.
- */
-export function pathSegments(path: string): string[] {
-  const q = path.indexOf('?');
-  const raw = (q >= 0 ? path.slice(0, q) : path).split('/').filter((s) => s.length > 0);
-  return raw.map((s) => {
-    let segment = s;
-    if (s.includes('%')) {
-      try {
-        segment = decodeURIComponent(s);
-      } catch {
-        segment = s;
-      }
-    }
-    if (segment === '.' || segment === '..') throw new EsError(400, 'illegal_argument_exception', `invalid path segment [${segment}] in [${path}]`);
-    return segment;
-  });
-}
 
 function booleanFlag(params: URLSearchParams, name: string): boolean {
   const v = params.get(name);
@@ -220,12 +202,18 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
   if (!endpoint.startsWith('_')) return typed(c, endpoint, tail);
   switch (endpoint) {
     case '_doc':
-      // `/{index}/_doc/_search`, `/_doc/{id}/_explain`…: Elasticsearch 7's typed APIs, with type `_doc`
-      if (tail[0]?.startsWith('_')) return indexScoped(c, tail);
-      if (tail.length > 1 && DOCUMENT_ENDPOINTS.has(tail[1])) return indexScoped(c, [tail[1], tail[0]]);
-      if (tail.length) {
+      // Elasticsearch 8's document API. Elasticsearch 7's typed paths (`/{index}/_doc/_search`,
+      // `/{index}/_doc/{id}/_update`…) reach the classifier in their Elasticsearch 8 form
+      // (`typelessRequest`); one that did not is what Elasticsearch 8 makes of it: in
+      // `POST /{index}/_doc/_search`, `_search` is a document's id
+      if (tail.length === 1) {
         c.id = tail[0];
         return document(c);
+      }
+      if (tail.length) {
+        // no Elasticsearch 8 API: refused for scoped credentials
+        c.unknown();
+        return c.done('docs', c.op, c.op === 'read' ? 'indices:data/read/get' : c.op === 'delete' ? 'indices:data/write/delete' : 'indices:data/write/index');
       }
       return c.done('docs', c.op === 'read' ? 'read' : 'write', c.op === 'read' ? 'indices:data/read/get' : 'indices:data/write/index');
     case '_create':

@@ -10,6 +10,8 @@ export {
   type Operation,
 } from '../../request/index.js';
 export { classifyRequest } from './classify-request.js';
+export { pathOf, pathSegments } from './path-segments.js';
+export { typelessRequest, typedMappings, type TypelessRequest } from './es7-typed-paths.js';
 export { prepareBody, PREPARED_BODY_CHARS } from './prepare-body.js';
 export { UNREADABLE } from './body-indices.js';
 export { resolveIndices, type ExpressionKind, type ResolvedExpression, type ResolvedIndices, type ResolveOptions } from './resolve-indices.js';

@@ -73,7 +73,8 @@ function forwardable(headers: HeaderMap | undefined): Record<string, string | st
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower)) continue;
+    // a browser's Origin is the gateway's to answer (CORS): an engine with CORS of its own would refuse it
+    if (HOP_BY_HOP.has(lower) || lower === 'origin') continue;
     out[lower] = value;
   }
   return out;

@@ -1,0 +1,4 @@
+/** Request logs: every request's record, kept in a system index and read back through `/_logs`. */
+export { RequestLog, type RequestLogOptions } from './request-log.js';
+export { LOGS_INDEX, LOG_KINDS, type LogKind, type LogRecord } from './log-record.js';
+export { DEFAULT_SIZE as LOGS_DEFAULT_SIZE, MAX_SIZE as LOGS_MAX_SIZE } from './log-queries.js';

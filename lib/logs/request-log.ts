@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import { BatchWriter, type BatchWriterStats } from '../analytics/batch-writer.js';
+import type { Principal } from '../auth/index.js';
+import { callJson, type Backend } from '../engine/index.js';
+import { EsError } from '../errors/index.js';
+import { hasBody, type Classification } from '../request/index.js';
+import type { GatewayState } from '../server/state.js';
+import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
+import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
+import { kindOf, LOGS_INDEX, LOGS_INDEX_BODY, type LogRecord } from './log-record.js';
+import { redactQuerystring } from './redact.js';
+
+export interface RequestLogOptions {
+  /** Keep request and response bodies (LOGS_BODIES). */
+  bodies: boolean;
+  /** Bytes of each body kept at most (LOGS_BODY_MAX). */
+  bodyMaxBytes: number;
+  /** Records older than this many days are purged, daily (LOGS_RETENTION_DAYS). */
+  retentionDays: number;
+  /** Records waiting to be written at most: more are dropped and counted (default 10,000). */
+  maxQueued?: number;
+  /** Records are written at least this often, ms (default 1000). */
+  flushMs?: number;
+  log?: (line: string) => void;
+}
+
+/** What the middleware knows of a request when it comes in. */
+interface Arrival {
+  time: number;
+  started: number;
+  path: string;
+  querystring: string;
+  tap?: BodyTap;
+}
+
+/** Records per `_bulk`: the embedded engine indexes a batch on the event loop, 200 records in a few ms. */
+const MAX_BATCH = 200;
+/** A declarative body read again (to tell a suggestion from a search) only up to this size. */
+const MAX_KIND_BODY = 256 * 1024;
+
+type LogContext = Context & { state: GatewayState };
+
+/**
+ * Request logs: one record per request (`LogRecord`) in LOGS_INDEX, written in the background in
+ * `_bulk` batches through the Backend (a BatchWriter: a full queue drops and counts) and read back
+ * by `GET /_logs`, `GET /{index}/_logs`, `GET /_logs/search` and `GET /_log/{id}`.
+ *
+ * - A request is recorded once its response is over (a live stream: when it ends): logging never
+ *   delays nor fails it. Requests to the logs API itself are not recorded, nor requests refused
+ *   before they were classified (authentication, the system-index guard, an unreadable body).
+ * - Never recorded: headers (Authorization, cookies), secret-looking query parameters' values, and
+ *   in bodies the values of members named like secrets (`redact.ts`), at any depth.
+ * - A scoped credential reads only the records whose every index lies within its patterns.
+ */
+export class RequestLog {
+  private readonly writer: BatchWriter<LogRecord>;
+  private readonly log: (line: string) => void;
+
+  constructor(private readonly backend: Backend, private readonly options: RequestLogOptions) {
+    this.log = options.log ?? (() => {});
+    this.writer = new BatchWriter<LogRecord>(backend, {
+      index: LOGS_INDEX, indexBody: LOGS_INDEX_BODY, maxQueued: options.maxQueued ?? 10_000, maxBatch: MAX_BATCH, flushMs: options.flushMs ?? 1_000,
+      retentionDays: options.retentionDays, log: this.log,
+    });
+  }
+
+  /**
+   * Times each request and queues its record when its response is over. It reads the request's
+   * classification and principal then, so it may stand anywhere before the dispatch; placed
+   * before authentication, `took` includes authenticating and reading the body.
+   */
+  middleware(): Middleware<GatewayState> {
+    const { bodies, bodyMaxBytes } = this.options;
+    return (ctx, next) => {
+      const arrival: Arrival = {
+        time: Date.now(),
+        started: performance.now(),
+        path: ctx.path,
+        querystring: ctx.querystring,
+        tap: bodies && ctx.state.body === undefined && hasBody(ctx) ? new BodyTap(ctx.req, bodyMaxBytes) : undefined,
+      };
+      ctx.res.once('close', () => this.record(ctx, arrival));
+      return next();
+    };
+  }
+
+  /** The logs API (category `logs`). */
+  routes(): Middleware<GatewayState> {
+    return async (ctx) => {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        throw new EsError(405, 'method_not_allowed', `Incorrect HTTP method for uri [${ctx.path}] and method [${ctx.method}], allowed: [GET]`, {}, { Allow: 'GET' });
+      }
+      const info = ctx.state.request;
+      const [head, ...rest] = info.segments;
+      if (head === '_log' && rest.length === 1) return this.one(ctx, rest[0]);
+      // `/_logs[/search]` or `/{index}/_logs[/search]`
+      const indexed = head !== '_logs' && head !== '_log';
+      const tail = indexed ? rest.slice(1) : rest;
+      if ((indexed && rest[0] !== '_logs') || head === '_log' || tail.length > 1 || (tail.length === 1 && tail[0] !== 'search')) {
+        throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${ctx.path}] and method [${ctx.method}]`);
+      }
+      const query = { ...parseLogQuery(ctx.querystring, tail[0] === 'search'), indices: indexed ? info.indices : undefined };
+      const principal = ctx.state.principal;
+      const scope = principal.role === 'admin' ? undefined : await scopeClause(this.backend, principal);
+      const res = await callJson<{ hits?: { total?: { value: number }; hits?: Array<{ _source: LogRecord }> } }>(
+        this.backend, 'POST', `/${LOGS_INDEX}/_search`, logSearch(query, scope), 'ignore_unavailable=true',
+      );
+      if (res.status >= 300 && res.status !== 404) throw engineError(res.status, res.body);
+      ctx.body = {
+        total: res.body?.hits?.total?.value ?? 0,
+        from: query.from,
+        size: query.size,
+        logs: (res.body?.hits?.hits ?? []).map((h) => view(h._source)),
+      };
+    };
+  }
+
+  /** Writes what is queued (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  stats(): BatchWriterStats {
+    return this.writer.stats();
+  }
+
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+
+  /** Drops the records older than the retention (daily; once at start too). */
+  purge(now = Date.now()): Promise<void> {
+    return this.writer.purge(now);
+  }
+
+  /** `GET /_log/{id}`: a record the caller may not see is as missing as one that does not exist. */
+  private async one(ctx: LogContext, id: string): Promise<void> {
+    const res = await callJson<{ found?: boolean; _source?: LogRecord }>(this.backend, 'GET', `/${LOGS_INDEX}/_doc/${encodeURIComponent(id)}`);
+    const record = res.status === 200 && res.body?.found ? res.body._source : undefined;
+    if (res.status >= 300 && res.status !== 404) throw engineError(res.status, res.body);
+    if (!record || !visibleTo(ctx.state.principal, record)) throw new EsError(404, 'resource_not_found_exception', `request log [${id}] not found`);
+    ctx.body = { _id: id, found: true, log: view(record) };
+  }
+
+  /** The request's record, queued; whatever goes wrong here is logged, never the request's concern. */
+  private record(ctx: LogContext, arrival: Arrival): void {
+    try {
+      const info: Classification | undefined = ctx.state.request;
+      if (!info || info.category === 'logs') return void arrival.tap?.take();
+      const principal: Principal | undefined = ctx.state.principal;
+      const record: LogRecord = {
+        id: randomUUID(),
+        time: arrival.time,
+        time_us: Math.round((performance.timeOrigin + arrival.started) * 1000),
+        method: ctx.method,
+        path: arrival.path,
+        querystring: redactQuerystring(arrival.querystring),
+        category: info.category,
+        operation: info.operation,
+        action: info.action,
+        indices: info.indices,
+        index_count: info.indices.length,
+        all_indices: info.allIndices,
+        status: ctx.res.statusCode,
+        took: Math.round(performance.now() - arrival.started),
+        user: principal?.username ?? '',
+        ip: ctx.request.ip || ctx.req.socket.remoteAddress || '',
+        kind: kindOf(info, info.category === 'declarative' ? declarativeBody(ctx.state.body) : undefined),
+      };
+      if (info.category === 'streams') record.stream = true;
+      if (this.options.bodies) this.addBodies(ctx, arrival, record);
+      this.writer.add(record, record.id);
+    } catch (err) {
+      this.log(`request logs: ${ctx.method} ${arrival.path} not recorded: ${(err as Error).message}`);
+    }
+  }
+
+  private addBodies(ctx: LogContext, arrival: Arrival, record: LogRecord): void {
+    const max = this.options.bodyMaxBytes;
+    const put = (which: 'request' | 'response', body: CapturedBody | undefined) => {
+      if (!body) return;
+      record[`${which}_body`] = body.text;
+      if (body.truncated) record[`${which}_truncated`] = true;
+    };
+    const sent = arrival.tap ? arrival.tap.take() : captureBody(ctx.state.body, max);
+    const encoding = ctx.get('content-encoding');
+    put('request', sent && encoding && encoding !== 'identity' ? { text: `[${encoding}]`, truncated: false } : sent);
+    if (record.stream) put('response', { text: '[stream]', truncated: false });
+    else if (ctx.method !== 'HEAD') put('response', captureBody(ctx.body, max, ctx.response.get('content-encoding') || undefined));
+  }
+}
+
+/** A record as the API shows it: with an ISO `timestamp`, without the sort key. */
+function view(record: LogRecord): Omit<LogRecord, 'time_us'> & { timestamp: string } {
+  const { time_us: _order, ...shown } = record;
+  return { ...shown, timestamp: new Date(record.time).toISOString() };
+}
+
+/** A declarative body as a value, to tell a suggestion from a search (only one the classifier read, small enough). */
+function declarativeBody(body: Buffer | string | null | undefined): unknown {
+  if (body === null || body === undefined || body.length > MAX_KIND_BODY) return undefined;
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  if (!text.includes('suggestion')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

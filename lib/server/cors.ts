@@ -1,0 +1,69 @@
+import type { Middleware } from 'koa';
+
+/** What an allowed page may call with. */
+const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, PATCH';
+
+/**
+ * The request headers allowed when a preflight names none (it names the ones it will send, and
+ * those are allowed as named): what Elasticsearch clients and the ReactiveSearch libraries send.
+ */
+const ALLOW_HEADERS = [
+  'Authorization', 'Content-Type', 'Accept', 'X-Opaque-Id', 'X-Elastic-Client-Meta', 'Last-Event-ID',
+  'X-Search-Query', 'X-Search-Filters', 'X-Search-Id', 'X-Search-Click', 'X-Search-Click-Position',
+  'X-Search-Conversion', 'X-Search-Custom-Event', 'X-Search-Suggestions-Click', 'X-Search-Suggestions-Click-Position',
+  'X-Search-Client', 'X-User-Id', 'X-Enable-Telemetry', 'X-Timestamp',
+].join(', ');
+
+/** The response headers a page may read besides the CORS-safelisted ones (Content-Type, Content-Length…). */
+const EXPOSE_HEADERS = [
+  'X-Search-Id', 'X-Request-Cache', 'X-Opaque-Id', 'X-Elastic-Product', 'Warning', 'WWW-Authenticate', 'Retry-After', 'Location',
+].join(', ');
+
+/** How long a browser may keep a preflight's answer (Chromium keeps it 2 hours at most). */
+const MAX_AGE_SECONDS = '7200';
+
+/** A header list as a preflight names it: field names only, anything else dropped. */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Cross-origin requests from browsers (`CORS_ORIGINS`): exact origins (`https://app.example.com`),
+ * or `*` for any. Runs before authentication, because a browser's preflight (`OPTIONS` with
+ * `Access-Control-Request-Method`) carries no credentials: one from an allowed origin is answered
+ * here, 204, and goes no further. Every other request goes on to be authenticated and authorized
+ * as any request is (a credential's `referers` still apply); from an allowed origin, its answer —
+ * an error too — carries the headers that let the page read it. A request from any other origin,
+ * a preflight too, gets no CORS header and is answered as without this step (a preflight: 401, it
+ * has no credentials), so that the browser keeps the page from reading anything.
+ *
+ * With a list, the answer says which origin it allows and that credentials may be sent, and varies
+ * by `Origin`; with `*` it allows any origin and no browser-held credentials (an `Authorization`
+ * header the page sets itself is still sent: it is allowed like any header).
+ */
+export function cors(origins: readonly string[]): Middleware {
+  const any = origins.includes('*');
+  const allowed = new Set(origins);
+  return (ctx, next) => {
+    // the answer to the same request differs by origin: caches must keep them apart
+    if (!any) ctx.vary('Origin');
+    const origin = ctx.get('origin');
+    if (origin === '' || !(any || allowed.has(origin))) return next();
+    ctx.set('Access-Control-Allow-Origin', any ? '*' : origin);
+    if (!any) ctx.set('Access-Control-Allow-Credentials', 'true');
+    if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
+      ctx.set('Access-Control-Allow-Methods', ALLOW_METHODS);
+      ctx.set('Access-Control-Allow-Headers', requestedHeaders(ctx.get('access-control-request-headers')) ?? ALLOW_HEADERS);
+      ctx.set('Access-Control-Max-Age', MAX_AGE_SECONDS);
+      ctx.vary('Access-Control-Request-Headers');
+      ctx.status = 204;
+      return;
+    }
+    ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+    return next();
+  };
+}
+
+/** The headers a preflight asks for, to be allowed as asked; undefined when it names none. */
+function requestedHeaders(asked: string): string | undefined {
+  const names = asked.split(',').map((n) => n.trim()).filter((n) => FIELD_NAME.test(n));
+  return names.length ? names.join(', ') : undefined;
+}

@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { REPO_ROOT } from '../support/servers.js';
+
+/** The ReactiveSearch app the browser spec drives: its own package, built by `make browser-app`. */
+export const BROWSER_APP = path.join(REPO_ROOT, 'spec/browser/app');
+export const APP_DIST = path.join(BROWSER_APP, 'dist');
+/** Debian's Chromium: Playwright's own browser downloads can't be had on these machines. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** What the browser spec needs that `make test` installs, each with how to get it. */
+export function missingPrerequisites(): string[] {
+  const missing: string[] = [];
+  if (!existsSync(CHROMIUM)) missing.push(`${CHROMIUM}: install Debian's Chromium as root with 'apt-get install -y chromium' (make chromium does)`);
+  if (!existsSync(path.join(BROWSER_APP, 'node_modules', 'playwright-core'))) missing.push(`playwright-core in ${BROWSER_APP}: run 'make browser-app'`);
+  if (!existsSync(path.join(APP_DIST, 'index.html'))) missing.push(`the built app in ${APP_DIST}: run 'make browser-app'`);
+  return missing;
+}
+
+// The few members of playwright-core's API the spec uses: it is the app's dependency, not the
+// root's, so its own types are not there when the root tree compiles.
+export interface Locator {
+  click(): Promise<void>;
+  fill(value: string): Promise<void>;
+  press(key: string): Promise<void>;
+  allTextContents(): Promise<string[]>;
+  filter(options: { hasText: string | RegExp }): Locator;
+  first(): Locator;
+  waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
+}
+export interface ConsoleMessage {
+  type(): string;
+  text(): string;
+}
+export interface Request {
+  url(): string;
+  method(): string;
+  failure(): { errorText: string } | null;
+}
+export interface Response {
+  url(): string;
+  status(): number;
+  request(): Request;
+  text(): Promise<string>;
+}
+export interface Page {
+  goto(url: string): Promise<unknown>;
+  locator(selector: string): Locator;
+  waitForFunction<Arg>(predicate: (arg: Arg) => boolean, arg: Arg, options?: { timeout?: number; polling?: 'raf' | number }): Promise<unknown>;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
+  on(event: 'console', listener: (message: ConsoleMessage) => void): void;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+  on(event: 'requestfailed', listener: (request: Request) => void): void;
+  on(event: 'response', listener: (response: Response) => void): void;
+  close(): Promise<void>;
+}
+export interface Browser {
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  close(): Promise<void>;
+}
+interface BrowserType {
+  launch(options: { executablePath: string; args: string[]; headless?: boolean; timeout?: number }): Promise<Browser>;
+}
+
+/** Debian's Chromium, headless, on a fresh temporary profile, driven through playwright-core. */
+export async function launchChromium(): Promise<Browser> {
+  const requireFromApp = createRequire(path.join(BROWSER_APP, 'package.json'));
+  const { chromium } = requireFromApp('playwright-core') as { chromium: BrowserType };
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 20_000 });
+}
