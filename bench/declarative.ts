@@ -10,6 +10,7 @@ import {
   type DeclarativeRequest, type IndexMeta,
 } from '../lib/declarative/index.js';
 import { startGateway } from '../lib/server/index.js';
+import { silentLogger } from '../lib/logging/index.js';
 import type { Principal } from '../lib/auth/index.js';
 import { tempDir } from '../spec/support/servers.js';
 import { bulkIndex, loadCorpus } from './support/corpus.js';
@@ -83,7 +84,7 @@ async function main() {
 
   // 2. end to end on the Debian corpus
   const data = await tempDir('bench-declarative-');
-  const gw = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' }), { log: () => {} });
+  const gw = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' }), { log: () => {}, logger: silentLogger() });
   try {
     const json = { 'content-type': 'application/json', authorization: auth };
     const created = await fetch(`${gw.url}/debian`, { method: 'PUT', headers: json, body: JSON.stringify({ mappings: MAPPINGS }) });

@@ -4,6 +4,7 @@
  *   reference proxy    the least an authenticated proxy does (bench/support/reference-proxy.ts) → engine;
  *   gateway → engine   the gateway's proxy path (ENGINE_URL = that engine);
  *   gateway embedded   the gateway on its own embedded engine, holding the same documents;
+ *   … (metrics off)    the same two gateways with METRICS_ENABLED=false: what the metrics cost;
  *   koa floor          koa and the embedded engine alone (bench/support/koa-floor.ts): what the
  *                      gateway embedded cannot go below while it is a koa application.
  * For each: requests/s, p50/p99 latency and CPU time per request of the serving process alone (a
@@ -117,30 +118,34 @@ async function main() {
   try {
     const [engine] = await startAll([spawnEngine(data.dir + '/engine')], running);
     // the gateway is up before the engine gets its documents, so its index templates apply to both
-    const [gateway, embedded, reference, floor] = await startAll(
+    const [gateway, embedded, reference, floor, gatewayOff, embeddedOff] = await startAll(
       [
         spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
         spawnGateway({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
         spawnReference(engine.url),
         spawnFloor(data.dir + '/floor'),
+        spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway-off', METRICS_ENABLED: 'false', ...ADMIN }),
+        spawnGateway({ DATA_DIR: data.dir + '/embedded-off', METRICS_ENABLED: 'false', ...ADMIN }),
       ],
       running,
     );
-    await Promise.all([bulkLoad(engine.url), bulkLoad(embedded.url, AUTHORIZATION), bulkLoad(floor.url)]);
+    await Promise.all([bulkLoad(engine.url), bulkLoad(embedded.url, AUTHORIZATION), bulkLoad(floor.url), bulkLoad(embeddedOff.url, AUTHORIZATION)]);
     const targets: Target[] = [
       { name: 'engine', server: engine },
       { name: 'reference proxy', server: reference, authorization: AUTHORIZATION },
       { name: 'gateway → engine', server: gateway, authorization: AUTHORIZATION },
       { name: 'gateway embedded', server: embedded, authorization: AUTHORIZATION },
       { name: 'koa floor', server: floor },
+      { name: 'gateway → engine (metrics off)', server: gatewayOff, authorization: AUTHORIZATION },
+      { name: 'gateway embedded (metrics off)', server: embeddedOff, authorization: AUTHORIZATION },
     ];
-    const [direct, ref, proxied, onEmbedded, koaFloor] = targets;
+    const [direct, ref, proxied, onEmbedded, koaFloor, proxiedOff, onEmbeddedOff] = targets;
 
     console.log(
       `bench:proxy — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per target and request kind in ${ROUNDS} alternating rounds (median shown), ` +
         `Node ${process.version}, ${os.availableParallelism()} CPUs, CLK_TCK ${CLOCK_TICKS_PER_SECOND}`,
     );
-    console.log('load          | target           |   req/s | ±req/s |  p50 ms |  p99 ms | CPU µs/req | errors');
+    console.log('load          | target                         |   req/s | ±req/s |  p50 ms |  p99 ms | CPU µs/req | errors');
     const ratioLines: string[] = [];
     for (const kind of KINDS.filter((k) => !ONLY || k.name.toLowerCase().includes(ONLY))) {
       for (const target of targets) {
@@ -158,7 +163,7 @@ async function main() {
         const rps = median(rs.map((r) => r.rps));
         const spread = (Math.max(...rs.map((r) => r.rps)) - Math.min(...rs.map((r) => r.rps))) / 2 / rps;
         console.log(
-          `${kind.name.padEnd(13)} | ${target.name.padEnd(16)} | ${fmt(rps, 0).padStart(7)} | ${(fmt(spread * 100, 1) + '%').padStart(6)} | ` +
+          `${kind.name.padEnd(13)} | ${target.name.padEnd(30)} | ${fmt(rps, 0).padStart(7)} | ${(fmt(spread * 100, 1) + '%').padStart(6)} | ` +
             `${fmt(median(rs.map((r) => r.p50))).padStart(7)} | ${fmt(median(rs.map((r) => r.p99))).padStart(7)} | ` +
             `${fmt(median(rs.map((r) => r.cpuMicrosPerRequest)), 0).padStart(10)} | ${rs.reduce((n, r) => n + r.errors, 0)}`,
         );
@@ -170,10 +175,14 @@ async function main() {
       const floorRps = perRound(koaFloor, direct, (r) => r.rps);
       const floorCpu = perRound(koaFloor, direct, (r) => r.cpuMicrosPerRequest);
       const aboveFloor = perRound(onEmbedded, koaFloor, (r) => r.cpuMicrosPerRequest);
+      const metricsCpu = perRound(proxied, proxiedOff, (r) => r.cpuMicrosPerRequest);
+      const metricsEmbeddedCpu = perRound(onEmbedded, onEmbeddedOff, (r) => r.cpuMicrosPerRequest);
+      const metricsRps = perRound(onEmbedded, onEmbeddedOff, (r) => r.rps);
       ratioLines.push(
         `${kind.name.padEnd(13)} | gateway/reference CPU per request ${fmt(cpuRatio)} (goal ≤ 1.3: ${cpuRatio <= 1.3 ? 'met' : 'missed'})` +
           ` | gateway embedded/engine req/s ${fmt(rpsRatio)} (goal ≥ 0.8: ${rpsRatio >= 0.8 ? 'met' : 'missed'}), CPU per request ×${fmt(embeddedCpuRatio)}` +
-          ` | koa floor/engine req/s ${fmt(floorRps)}, CPU ×${fmt(floorCpu)}; gateway embedded/koa floor CPU ×${fmt(aboveFloor)}`,
+          ` | koa floor/engine req/s ${fmt(floorRps)}, CPU ×${fmt(floorCpu)}; gateway embedded/koa floor CPU ×${fmt(aboveFloor)}` +
+          ` | metrics on/off CPU per request: gateway → engine ×${fmt(metricsCpu)}, gateway embedded ×${fmt(metricsEmbeddedCpu)} (req/s ×${fmt(metricsRps)})`,
       );
     }
     console.log('ratios (median of per-round ratios)');

@@ -11,6 +11,7 @@
  */
 import { loadConfig } from '../lib/config/index.js';
 import { startGateway } from '../lib/server/index.js';
+import { silentLogger } from '../lib/logging/index.js';
 import { parseRule, RuleSet } from '../lib/rules/index.js';
 import { tempDir } from '../spec/support/servers.js';
 import { bulkIndex, loadCorpus } from './support/corpus.js';
@@ -48,7 +49,7 @@ const row = (name: string, r: LoadResult) =>
 async function main() {
   console.log(`bench:rules — Node ${process.version}, ${DOCS} Debian packages, ${RULES} rules (10% on the searched index), ${DURATION_MS} ms per measurement, one client`);
   const data = await tempDir('bench-rules-');
-  const gw = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' }), { log: () => {} });
+  const gw = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: data.dir, ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' }), { log: () => {}, logger: silentLogger() });
   try {
     const docs = await loadCorpus(DOCS);
     await bulkIndex(gw.url, auth, 'debian', docs);

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { startGateway } from './server/index.js';
+import { createLogger } from './logging/index.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -12,7 +13,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const logger = createLogger({ level: config.logLevel });
   const gateway = await startGateway(config, {
+    logger,
     onGeneratedAdmin: (user, password) =>
       console.log(`generated admin credential (shown once, stored hashed): ${user}:${password}`),
   });
@@ -24,7 +27,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.error(`${signal}: shutting down`);
-    await gateway.close();
+    // in-flight requests get SHUTDOWN_TIMEOUT_MS; a close step that hangs past that does not keep the process up
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 10_000).unref();
+    await gateway.close({ drainMs: config.shutdownTimeoutMs });
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

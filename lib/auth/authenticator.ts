@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
-import { errors } from '../errors/index.js';
+import { EsError, errors } from '../errors/index.js';
 import { parseBasic } from './basic-header.js';
 import { hashSecret, verifySecret } from './secret-hash.js';
 import type { StoredCredential } from './admin-credential.js';
@@ -31,6 +31,17 @@ export interface AuthenticatorOptions {
   log?: (line: string) => void;
 }
 
+/** Failed authentications since start, by reason, and those refused by the login throttle (429). */
+export interface AuthenticationStats {
+  /** No (or no readable) Basic credentials. */
+  missing: number;
+  /** An unknown username or a wrong password. */
+  invalid: number;
+  /** The right password of an expired credential. */
+  expired: number;
+  throttled: number;
+}
+
 /**
  * Verifies HTTP Basic credentials: the admin first, then scoped credentials from the store.
  * An unknown username costs a scrypt like a wrong password and gets the same 401, so responses
@@ -51,6 +62,7 @@ export class Authenticator {
   private dummyHash: Promise<string> | undefined;
   /** Verifications under way, by client address and keyed digest of the header. */
   private readonly inFlight = new Map<string, Promise<Principal>>();
+  private readonly counts: AuthenticationStats = { missing: 0, invalid: 0, expired: 0, throttled: 0 };
 
   constructor(
     private readonly admin: StoredCredential,
@@ -85,7 +97,11 @@ export class Authenticator {
     // a header verified before is found as it is: only an unknown one needs decoding
     const hit = header === undefined ? undefined : this.cache.get(header);
     if (!hit) return undefined;
-    this.options.throttle?.refuseIfBlocked(hit.username, ip);
+    try {
+      this.options.throttle?.refuseIfBlocked(hit.username, ip);
+    } catch (err) {
+      throw this.counted(err);
+    }
     if (isExpired(hit.credential)) {
       this.cache.dropUser(hit.username);
       throw this.expired(hit.credential, path);
@@ -112,10 +128,16 @@ export class Authenticator {
     const throttle = this.options.throttle;
     const creds = parseBasic(header);
     if (!creds || header === undefined) {
+      this.counts.missing++;
       throw errors.unauthenticated(`missing authentication credentials for REST request [${path}]`, this.realm);
     }
-    await throttle?.attempt(creds.username, ip);
-    const wrong = () => errors.unauthenticated(`unable to authenticate user [${creds.username}] for REST request [${path}]`, this.realm);
+    await throttle?.attempt(creds.username, ip).catch((err: unknown) => {
+      throw this.counted(err);
+    });
+    const wrong = () => {
+      this.counts.invalid++;
+      return errors.unauthenticated(`unable to authenticate user [${creds.username}] for REST request [${path}]`, this.realm);
+    };
     if (this.failures?.get(header)) throw wrong();
     const ticket = this.cache.ticket();
     const failedTicket = this.failures?.ticket() ?? 0;
@@ -128,6 +150,16 @@ export class Authenticator {
     await throttle?.succeeded(creds.username, ip);
     this.cache.set(header, principal, ticket);
     return principal;
+  }
+
+  stats(): AuthenticationStats {
+    return { ...this.counts };
+  }
+
+  /** A throttle's error, its refusal (429) counted. */
+  private counted(err: unknown): unknown {
+    if (err instanceof EsError && err.status === 429) this.counts.throttled++;
+    return err;
   }
 
   /** Stops following changes; the authenticator still works (uncached from other nodes' view). */
@@ -151,6 +183,7 @@ export class Authenticator {
   }
 
   private expired(credential: Credential, path: string) {
+    this.counts.expired++;
     return errors.unauthenticated(
       `credential [${credential.username}] expired at [${credential.expires_at}]; unable to authenticate for REST request [${path}]`,
       this.realm,

@@ -1,4 +1,4 @@
-export { Authenticator, type Principal, type AuthenticatorOptions } from './authenticator.js';
+export { Authenticator, type Principal, type AuthenticatorOptions, type AuthenticationStats } from './authenticator.js';
 export { ensureAdminCredential, CREDENTIALS_INDEX, type StoredCredential } from './admin-credential.js';
 export { hashSecret, verifySecret, generatePassword } from './secret-hash.js';
 export { parseBasic } from './basic-header.js';

@@ -83,6 +83,15 @@ export interface ChangeBus {
   /** Live subscriptions (subscribers of `changes`) and index channels this node holds. */
   stats(): ChangeBusStats;
 
+  /** Connections to its store re-established since start (Redis); absent on a bus that has none. */
+  readonly reconnects?: number;
+
+  /**
+   * Whether the bus reaches its store now, from its connection state (no round trip): what a
+   * readiness probe reports. Memory: always connected until closed; Redis: both connections ready.
+   */
+  connection(): ChangeBusConnection;
+
   /** Completes every `changes` observable and releases connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -94,9 +103,20 @@ export interface ChangeBusStats {
   channels: number;
 }
 
+export interface ChangeBusConnection {
+  connected: boolean;
+  /** Why not, when not connected. */
+  error?: string;
+}
+
 export interface ChangeBusOptions {
   /** Events kept per index for resume (memory: exact; Redis: `MAXLEN ~`, at least this many). */
   historyLength?: number;
+  /**
+   * Told of each event as it is delivered to this node's subscribers (once per event, after they
+   * have it; not for an index nobody on this node follows). Must not throw. For metrics.
+   */
+  onDelivered?: (event: ChangeEvent) => void;
 }
 
 export const DEFAULT_HISTORY_LENGTH = 10_000;

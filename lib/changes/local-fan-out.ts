@@ -6,6 +6,8 @@ import type { ChangeBusStats } from './change-bus.js';
 export interface ChannelHooks {
   onFirstSubscriber(index: string): void;
   onLastSubscriber(index: string): void;
+  /** An event reached this node's subscribers (ChangeBusOptions.onDelivered). */
+  onDelivered?: (event: ChangeEvent) => void;
 }
 
 interface Channel {
@@ -56,7 +58,10 @@ export class LocalFanOut {
   }
 
   deliver(index: string, event: ChangeEvent): void {
-    this.channels.get(index)?.subject.next(event);
+    const channel = this.channels.get(index);
+    if (channel === undefined) return;
+    channel.subject.next(event);
+    this.hooks.onDelivered?.(event);
   }
 
   has(index: string): boolean {

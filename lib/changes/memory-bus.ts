@@ -1,6 +1,6 @@
 import { Subject, type Observable } from 'rxjs';
 import { stampChange, type ChangeEvent, type IndexChange, type NewChange } from './change-event.js';
-import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
+import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, newEpoch } from './position.js';
 import { busClosed } from './bus-errors.js';
@@ -19,12 +19,13 @@ export class MemoryChangeBus implements ChangeBus {
   private readonly epoch = newEpoch();
   private readonly capacity: number;
   private readonly histories = new Map<string, IndexHistory>();
-  private readonly fanOut = new LocalFanOut({ onFirstSubscriber: () => {}, onLastSubscriber: () => {} });
+  private readonly fanOut: LocalFanOut;
   private readonly indexEvents = new Subject<IndexChange>();
   private closed = false;
 
   constructor(options: ChangeBusOptions = {}) {
     this.capacity = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
+    this.fanOut = new LocalFanOut({ onFirstSubscriber: () => {}, onLastSubscriber: () => {}, onDelivered: options.onDelivered });
   }
 
   indexChanges(): Observable<IndexChange> {
@@ -68,6 +69,10 @@ export class MemoryChangeBus implements ChangeBus {
 
   stats(): ChangeBusStats {
     return this.fanOut.stats();
+  }
+
+  connection(): ChangeBusConnection {
+    return this.closed ? { connected: false, error: 'the change bus is closed' } : { connected: true };
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Observable, Subject } from 'rxjs';
 import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
-import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
+import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, historyGone, newEpoch, parsePosition, type Position } from './position.js';
 import { busClosed, busUnavailable } from './bus-errors.js';
@@ -142,6 +142,7 @@ export class RedisChangeBus implements ChangeBus {
   /** Index events of every index, for `indexChanges()`; its channel is held while it has watchers. */
   private readonly indexEvents = new Subject<IndexChange>();
   private indexWatchers = 0;
+  private reconnected = 0;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
@@ -183,7 +184,16 @@ export class RedisChangeBus implements ChangeBus {
     this.fanOut = new LocalFanOut({
       onFirstSubscriber: (index) => this.join(index),
       onLastSubscriber: (index) => this.leave(index),
+      onDelivered: options.onDelivered,
     });
+    // a connection ready again after it was once: a reconnect (for the node's metrics)
+    for (const conn of [this.pub, this.sub]) {
+      let wasReady = false;
+      conn.on('ready', () => {
+        if (wasReady) this.reconnected++;
+        wasReady = true;
+      });
+    }
   }
 
   async publish(change: NewChange): Promise<string> {
@@ -241,6 +251,19 @@ export class RedisChangeBus implements ChangeBus {
 
   stats(): ChangeBusStats {
     return this.fanOut.stats();
+  }
+
+  /** Connections ready again after they were once. */
+  get reconnects(): number {
+    return this.reconnected;
+  }
+
+  connection(): ChangeBusConnection {
+    if (this.closed) return { connected: false, error: 'the change bus is closed' };
+    for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
+      if (conn.status !== 'ready') return { connected: false, error: `Redis ${role} connection is ${conn.status}${this.lastError ? ` (${this.lastError})` : ''}` };
+    }
+    return { connected: true };
   }
 
   async close(): Promise<void> {

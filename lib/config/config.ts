@@ -16,6 +16,11 @@ export interface Config {
   engineTimeoutMs: number;
   realm: string;
   /**
+   * SHUTDOWN_TIMEOUT_MS: on SIGTERM/SIGINT, how long requests in flight may take to finish before
+   * the remaining connections are closed (default 10000).
+   */
+  shutdownTimeoutMs: number;
+  /**
    * CORS_ORIGINS: the browser origins allowed to call the gateway (exact `scheme://host[:port]`),
    * or `["*"]` for any; empty (the default): no CORS headers at all.
    */
@@ -26,6 +31,18 @@ export interface Config {
   cache: CacheConfig;
   analytics: AnalyticsConfig;
   logs: LogsConfig;
+  metrics: MetricsConfig;
+  /** LOG_LEVEL: the structured log's threshold (fatal, error, warn, info, debug, trace, silent); default info. */
+  logLevel: LogLevel;
+  /** ACCESS_LOG: one access line per request, at info (default true). */
+  accessLog: boolean;
+}
+
+export interface MetricsConfig {
+  /** METRICS_ENABLED: Prometheus metrics (`GET /_gateway/metrics`); default true (false removes them and their cost). */
+  enabled: boolean;
+  /** METRICS_PORT: a second server on 127.0.0.1 serving only the metrics, without authentication; default none. */
+  port?: number;
 }
 
 export interface LogsConfig {
@@ -101,6 +118,10 @@ export interface StreamConfig {
   matching: 'local' | 'engine';
 }
 
+/** LOG_LEVEL's values: pino's levels, and `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
@@ -151,6 +172,9 @@ export function loadConfig(env: Env = process.env): Config {
   if ((adminUser === undefined) !== (adminPassword === undefined)) {
     throw new ConfigError('ADMIN_USER and ADMIN_PASSWORD must be set together (or neither, to generate one)');
   }
+  if (env.METRICS_PORT && env.METRICS_ENABLED === 'false') {
+    throw new ConfigError('METRICS_PORT serves the metrics: it needs METRICS_ENABLED=true');
+  }
   if (adminUser !== undefined && /[:\s]/.test(adminUser)) {
     throw new ConfigError('ADMIN_USER must not contain ":" or whitespace');
   }
@@ -165,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     streams: {
       maxDurationMs: env.STREAM_MAX_DURATION ? parseDuration(env.STREAM_MAX_DURATION, 'STREAM_MAX_DURATION') : 6 * 3600_000,
@@ -190,12 +215,18 @@ export function loadConfig(env: Env = process.env): Config {
       ttlMs: env.CACHE_TTL ? parseDuration(env.CACHE_TTL, 'CACHE_TTL') : 10 * 60_000,
       quietMs: integer(env, 'CACHE_QUIET_MS', engineUrl ? 1_500 : 0, 0, 3_600_000),
     },
+    metrics: {
+      enabled: oneOf(env, 'METRICS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
+      port: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    },
     logs: {
       enabled: oneOf(env, 'LOGS_ENABLED', ['true', 'false'] as const, 'true') === 'true',
       bodies: oneOf(env, 'LOGS_BODIES', ['true', 'false'] as const, 'false') === 'true',
       bodyMaxBytes: env.LOGS_BODY_MAX ? parseByteSize(env.LOGS_BODY_MAX, 'LOGS_BODY_MAX') : 100 * 1024,
       retentionDays: integer(env, 'LOGS_RETENTION_DAYS', 7, 1, 36_500),
     },
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    accessLog: oneOf(env, 'ACCESS_LOG', ['true', 'false'] as const, 'true') === 'true',
     auth: {
       maxFailuresPerUser: integer(env, 'AUTH_MAX_FAILURES_PER_MINUTE', 10, 0, 1_000_000),
       maxFailuresPerIp: integer(env, 'AUTH_MAX_FAILURES_PER_IP_PER_MINUTE', 30, 0, 1_000_000),

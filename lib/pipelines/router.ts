@@ -9,7 +9,7 @@ import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from
 import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
 import type { PipelineMatch, PipelineRegistry } from './registry.js';
-import { runPipeline } from './runner.js';
+import { runPipeline, type StageOutcome } from './runner.js';
 import type { SandboxLimits } from './sandbox.js';
 import type { ScriptPool } from './script-pool.js';
 import type { DeclarativeStageApi, StageServices } from './stages.js';
@@ -23,6 +23,8 @@ export interface PipelineRouterOptions {
   scripts: ScriptPool;
   maxContentLength: number;
   declarative?: DeclarativeStageApi;
+  /** Told of each stage that ran (ok or failed), for metrics. */
+  stageRan?: (pipeline: string, outcome: StageOutcome) => void;
 }
 
 /** Headers a script never sees: the caller's secrets. */
@@ -100,6 +102,7 @@ function services(options: PipelineRouterOptions, caller: Caller, match: Pick<Pi
     declarative: options.declarative,
     owner: match.pipeline?.owner,
     scripts: options.scripts,
+    stageRan: options.stageRan,
   };
 }
 

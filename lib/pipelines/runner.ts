@@ -38,6 +38,12 @@ const KEPT = new Set(['errors', 'envs']);
  */
 export async function runPipeline(pipeline: Pipeline, context: PipelineContext, services: StageServices, limits: SandboxLimits): Promise<PipelineRun> {
   const outcomes: StageOutcome[] = [];
+  // each stage's outcome as it is known, also to whoever watches the runs (metrics): not a dry run's
+  const ran = services.dryRun ? undefined : services.stageRan;
+  const record = (outcome: StageOutcome) => {
+    outcomes.push(outcome);
+    ran?.(pipeline.id, outcome);
+  };
   for (const stage of pipeline.stages) {
     const started = performance.now();
     const ms = () => Math.round((performance.now() - started) * 1000) / 1000;
@@ -51,10 +57,10 @@ export async function runPipeline(pipeline: Pipeline, context: PipelineContext, 
     }
     try {
       await runStage(pipeline, stage, context, services, limits);
-      outcomes.push({ stage: stage.id, outcome: 'ok', ms: ms() });
+      record({ stage: stage.id, outcome: 'ok', ms: ms() });
     } catch (err) {
       const failure = stageFailure(pipeline, stage, err);
-      outcomes.push({ stage: stage.id, outcome: 'failed', message: failure.message, status: failure.error.status, ms: ms() });
+      record({ stage: stage.id, outcome: 'failed', message: failure.message, status: failure.error.status, ms: ms() });
       const denied = err instanceof EsError && ACCESS_STATUSES.has(err.status);
       if ((stage.use === 'authorization' || denied) && !services.dryRun) throw err instanceof EsError ? err : failure.error;
       context.errors.push({ stage: stage.id, message: failure.message });

@@ -1,3 +1,4 @@
+import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import type { PipelineOwner } from './definition.js';
@@ -22,6 +23,8 @@ export interface StageServices {
   scripts: ScriptPool;
   /** Turns the declarative body of `context.request` into its `_msearch` (lib/declarative). */
   declarative?: DeclarativeStageApi;
+  /** Told of each stage that ran (ok or failed) in a real run, for metrics. */
+  stageRan?: (pipeline: string, outcome: StageOutcome) => void;
 }
 
 export interface DeclarativeStageApi {

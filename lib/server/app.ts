@@ -8,6 +8,9 @@ import { httpStreams, type StreamHub } from '../streams/index.js';
 import { declarativeRoutes } from '../declarative/index.js';
 import { pipelineApi, pipelineRoutes, type PipelineRouterOptions } from '../pipelines/index.js';
 import { esResponse } from './es-response.js';
+import { requestContext, type Logger } from '../logging/index.js';
+import { health } from './health.js';
+import type { Readiness } from './readiness.js';
 import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { classify } from './classify.js';
@@ -21,6 +24,7 @@ import type { ChangeBus } from '../changes/index.js';
 import { analyticsRoutes, carriesSearchQuery, declarativeRecording, plainSearchRecording, type AnalyticsRecorder } from '../analytics/index.js';
 import type { Classification } from '../request/index.js';
 import type { RequestLog } from '../logs/index.js';
+import { metricsRoutes, requestMetrics, type GatewayMetrics } from '../metrics/index.js';
 
 export interface GatewayParts {
   config: Config;
@@ -34,6 +38,8 @@ export interface GatewayParts {
   appCredentials: AppCredentials;
   hub: StreamHub;
   log: (line: string) => void;
+  /** The structured log: access lines go there (ACCESS_LOG); absent = none (X-Request-Id is answered all the same). */
+  logger?: Logger;
   /** Registered pipelines and what their stages use; absent = no pipeline support. */
   pipelines?: PipelineRouterOptions;
   /** Query rules and search relevancy settings; absent = searches are not curated. */
@@ -44,6 +50,10 @@ export interface GatewayParts {
   analytics?: AnalyticsRecorder;
   /** The request logs; absent = nothing is recorded (`/_logs`, `/_log/{id}` then go to the engine). */
   logs?: RequestLog;
+  /** Prometheus metrics; absent = none (`/_gateway/metrics` then goes to the engine). */
+  metrics?: GatewayMetrics;
+  /** `/_gateway/health` and `/_gateway/ready`, and refusing new requests on shutdown; absent = neither. */
+  readiness?: Readiness;
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
@@ -51,13 +61,19 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache, analytics, logs } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
+  // the request's id (X-Request-Id), its X-Opaque-Id echoed, and its access line once the response is over
+  app.use(requestContext({ logger: parts.logger, accessLog: config.accessLog }));
   app.use(esResponse(log));
+  // probes carry no credentials: answered before anything else (and new requests refused on shutdown)
+  if (parts.readiness) app.use(health(parts.readiness));
   // every request's record, queued once its response is over (it reads the classification and principal then)
   if (logs) app.use(logs.middleware());
   // browsers' preflights carry no credentials: answered before authentication
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(authenticate(authenticator));
   app.use(classify(config.maxContentLength, backend.kind === 'embedded'));
+  // every classified request counted and timed, by what the classification says it is
+  if (parts.metrics) app.use(requestMetrics(parts.metrics));
   // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)
   if (pipelines) app.use(pipelineRoutes(pipelines));
   app.use(authorize(authorizer, config.maxContentLength));
@@ -78,6 +94,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
         : []),
       ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
       ...(logs ? [{ claims: (info: Classification) => info.category === 'logs', handler: logs.routes() }] : []),
+      ...(parts.metrics ? [{ claims: (info: Classification) => info.action === 'cluster:monitor/gateway/metrics' && info.known, handler: metricsRoutes(parts.metrics) }] : []),
       ...(analytics
         ? [{ claims: (info: Classification) => info.category === 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,

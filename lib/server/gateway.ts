@@ -18,6 +18,9 @@ import { PreferenceStore, SearchCache, searchCacheInterceptor, uncached } from '
 import { answerClientError } from './client-errors.js';
 import { AnalyticsRecorder } from '../analytics/index.js';
 import { RequestLog } from '../logs/index.js';
+import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js';
+import { createLogger, lineLogger, type Logger } from '../logging/index.js';
+import { Readiness } from './readiness.js';
 
 export interface RunningGateway {
   url: string;
@@ -29,21 +32,42 @@ export interface RunningGateway {
   /** The worker threads pipeline scripts run on. */
   scripts: ScriptPool;
   server: http.Server;
-  close(): Promise<void>;
+  /** METRICS_PORT's server (127.0.0.1, no authentication), when configured. */
+  metricsUrl?: string;
+  /**
+   * Graceful shutdown: not ready from now on, no new connections, new requests on open ones
+   * refused (503), every stream ended with its final message; requests in flight may finish
+   * within `drainMs`, then the remaining connections are closed, the analytics and request-log
+   * queues written, Redis and the engine closed. Idempotent: a second call awaits the first.
+   */
+  close(options?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  /** How long requests in flight may take to finish before their connections are closed (ms; default 2000). */
+  drainMs?: number;
 }
 
 export interface StartOptions {
+  /**
+   * The structured log (access lines, and the modules' lines unless `log` is given); default: one
+   * made from the configuration (LOG_LEVEL), writing to stdout.
+   */
+  logger?: Logger;
+  /** The modules' plain lines (something went wrong beside a request); default: the logger's, at warn. */
   log?: (line: string) => void;
   /** Told the generated admin password, exactly once, on the first start without ADMIN_* configured. */
   onGeneratedAdmin?: (username: string, password: string) => void;
 }
 
 export async function startGateway(config: Config, options: StartOptions = {}): Promise<RunningGateway> {
-  const log = options.log ?? ((line: string) => console.error(line));
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const log = options.log ?? lineLogger(logger);
   // the gateway's own stores reach the engine as it is; every caller acting for a client goes
   // through `backend`, the engine behind the interceptors (DESIGN.md, step 6)
   const engine = await openBackend(config);
-  const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log });
+  const metrics = config.metrics.enabled ? new GatewayMetrics() : undefined;
+  const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log, onDelivered: metrics?.delivered });
   const publisher = new ChangePublisher(bus, log);
   const cache = config.cache.enabled ? new SearchCache({ maxBytes: config.cache.maxBytes, ttlMs: config.cache.ttlMs }) : undefined;
   // the preferences stored for the fleet go over the configuration's, on every node
@@ -51,7 +75,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     enable_cache: true, max_duration: Math.max(1, Math.round(config.cache.ttlMs / 1000)), max_size: config.cache.maxBytes / 1024 ** 2, indices: [],
   }, { log, changed: (p) => cache.configure({ maxBytes: Math.max(1, Math.round(p.max_size * 1024 ** 2)), ttlMs: p.max_duration * 1000 }) });
   const cacheLayer = cache && preferences ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log, preferences: () => preferences.current() })] : [];
-  const backend = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher));
+  // metrics innermost: they time the engine itself, not what the gateway answers without it (lib/metrics/engine-metrics.ts)
+  const backend = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher), ...(metrics ? [engineMetrics(metrics)] : []));
   let pipelineRegistry: PipelineRegistry | undefined;
   let scripts: ScriptPool | undefined;
   let rules: RuleStore | undefined;
@@ -110,8 +135,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       limits: { timeoutMs: config.pipelines.scriptTimeoutMs, memoryMb: config.pipelines.scriptMemoryMb },
       maxContentLength: config.maxContentLength,
       declarative: declarativeStageApi(backend),
+      stageRan: metrics?.stageRan,
     };
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs }, typed);
+    metrics?.watch({ streams: hub.tallies, bus, cache, analytics, logs, authentication: authenticator });
+    const readiness = new Readiness({ engine, redisBus: config.redisUrl ? bus : undefined });
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics }, typed);
     void analytics?.purge(); // then daily
     void logs?.purge(); // then daily
     const server = http.createServer(app.callback());
@@ -125,7 +153,36 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       server.listen(config.port, config.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
+    const metricsServer = metrics && config.metrics.port !== undefined
+      ? await serveMetrics(metrics, config.metrics.port).catch((err: unknown) => {
+          server.close();
+          throw err;
+        })
+      : undefined;
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    let closing: Promise<void> | undefined;
+    const shutdown = async (drainMs: number) => {
+      readiness.shutdown(); // ready answers 503; new requests on open connections too
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve())); // no new connections
+      hub.closeAll(); // streams end with their final message
+      websockets.close();
+      await drain(server, serverClosed, drainMs);
+      websockets.terminate();
+      await serverClosed;
+      await metricsServer?.close();
+      authenticator.close();
+      pipelineRegistry?.close();
+      rules?.close();
+      relevancy?.close();
+      preferences?.close();
+      await analytics?.close();
+      await logs?.close(); // after the server: the records of the last requests (and streams) are written
+      indexFeed.unsubscribe();
+      await scripts?.close();
+      limiterRedis?.disconnect();
+      await bus.close();
+      await engine.close();
+    };
     return {
       url: `http://${shownHost}:${port}`,
       port,
@@ -134,26 +191,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       hub,
       scripts,
       server,
-      async close() {
-        hub.closeAll(); // streams end cleanly before the server stops
-        websockets.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 2000).unref();
-        });
-        authenticator.close();
-        pipelineRegistry?.close();
-        rules?.close();
-        relevancy?.close();
-        preferences?.close();
-        await analytics?.close();
-        await logs?.close(); // after the server: the records of the last requests (and streams) are written
-        indexFeed.unsubscribe();
-        await scripts?.close();
-        limiterRedis?.disconnect();
-        await bus.close();
-        await engine.close();
+      metricsUrl: metricsServer?.url,
+      close(options: CloseOptions = {}) {
+        closing ??= shutdown(options.drainMs ?? 2_000);
+        return closing;
       },
     };
   } catch (err) {
@@ -168,4 +209,19 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     await engine.close();
     throw err;
   }
+}
+
+/**
+ * Lets the requests in flight finish, at most `ms`: connections are closed as soon as they fall
+ * idle (Node keeps a kept-alive connection open after its last response, even on a closed
+ * server), and whatever is still open at the deadline is closed then.
+ */
+async function drain(server: http.Server, serverClosed: Promise<void>, ms: number): Promise<void> {
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  let deadline: NodeJS.Timeout | undefined;
+  await Promise.race([serverClosed, new Promise<void>((resolve) => (deadline = setTimeout(resolve, ms)))]);
+  clearInterval(sweep);
+  clearTimeout(deadline);
+  server.closeAllConnections();
 }

@@ -1,2 +1,2 @@
-export { startGateway, type RunningGateway, type StartOptions } from './gateway.js';
+export { startGateway, type CloseOptions, type RunningGateway, type StartOptions } from './gateway.js';
 export { createApp } from './app.js';

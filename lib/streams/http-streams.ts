@@ -18,16 +18,19 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
     const target = streamTarget(ctx.method, segments);
     if (!target) return next();
     const body = target.kind === 'search' ? await readJsonBody(ctx, maxContentLength) : undefined;
-    const messages = await openRequestedStream(hub, backend, typed, target, {
-      method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined,
-    });
     const framing = framingFor(ctx.get('accept'));
+    const messages = await openRequestedStream(hub, backend, typed, target, {
+      method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
+    });
     const params = new URLSearchParams(ctx.querystring);
     ctx.respond = false;
     await writeStream(ctx.res, messages, framing, {
       heartbeatMs: hub.config.heartbeatMs,
       maxBufferedBytes: hub.config.maxBufferedBytes,
-      overflowMessage,
+      overflowMessage: () => {
+        hub.tallies.of(target.kind, framing.name).dropped++;
+        return overflowMessage();
+      },
       errorMessage,
       // a stream that starts with the current state answers only once it has it: a failed read is the answer's status
       awaitFirst: !wantsChangesOnly(params, ctx.get('last-event-id')),

@@ -1,4 +1,5 @@
 export { StreamHub } from './stream-hub.js';
+export { StreamTallies, type StreamKind, type StreamTally, type StreamTransport } from './stream-tallies.js';
 export { httpStreams } from './http-streams.js';
 export { framingFor, writeStream, type Framing, type StreamMessage } from './transports/index.js';
 export { attachWebSocket, type WebSocketDeps } from './websocket.js';

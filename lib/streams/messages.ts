@@ -38,3 +38,8 @@ export function overflowMessage(): StreamMessage {
 export function timeLimitMessage(maxMs: number): StreamMessage {
   return { data: { _stream_end: true, reason: `the stream reached its maximum duration of ${maxMs} ms; reconnect to continue` }, event: 'end' };
 }
+
+/** The final message of every open stream when its gateway node shuts down. */
+export function shutdownMessage(): StreamMessage {
+  return { data: { _stream_end: true, reason: 'the gateway is shutting down; reconnect to continue' }, event: 'end' };
+}

@@ -1,4 +1,4 @@
-import { Observable, Subject, takeUntil } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
@@ -6,9 +6,10 @@ import { DocumentListeners } from './document-listeners.js';
 import { documentStream, type DocumentStreamSpec } from './document-stream.js';
 import { LiveSearches } from './live-searches.js';
 import { MatchContexts } from './match-contexts.js';
-import { timeLimitMessage } from './messages.js';
+import { shutdownMessage, timeLimitMessage } from './messages.js';
 import { searchStream, type SearchStreamSpec } from './search-stream.js';
 import type { StreamMessage } from './transports/index.js';
+import { StreamTallies, type StreamTransport } from './stream-tallies.js';
 
 /**
  * Everything the streams of one node share: the bus, the document listeners, the index of live
@@ -18,7 +19,10 @@ import type { StreamMessage } from './transports/index.js';
 export class StreamHub {
   readonly documents: DocumentListeners;
   readonly searches: LiveSearches;
+  /** Streams by kind and transport: open, messages pushed, dropped for a client that does not read. */
+  readonly tallies = new StreamTallies();
   private readonly shutdown$ = new Subject<void>();
+  private shuttingDown = false;
   private open = 0;
 
   constructor(readonly bus: ChangeBus, backend: Backend, readonly config: StreamConfig) {
@@ -31,33 +35,45 @@ export class StreamHub {
     return this.open;
   }
 
-  document(spec: DocumentStreamSpec): Observable<StreamMessage> {
-    return this.bounded(documentStream(this.bus, this.documents, spec));
+  /** `transport`: how the stream reaches its client, for the node's counts (`tallies`). */
+  document(spec: DocumentStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
+    return this.tallies.track('document', transport, this.bounded(documentStream(this.bus, this.documents, spec)));
   }
 
-  search(spec: SearchStreamSpec): Observable<StreamMessage> {
-    return this.bounded(searchStream(this.bus, this.searches, spec));
+  search(spec: SearchStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
+    return this.tallies.track('search', transport, this.bounded(searchStream(this.bus, this.searches, spec)));
   }
 
-  /** Ends every stream cleanly (graceful shutdown). */
+  /**
+   * Ends every stream with its final message (`_stream_end`), open now or opened later
+   * (graceful shutdown: a stream whose request was in flight ends as soon as it starts).
+   */
   closeAll(): void {
+    this.shuttingDown = true;
     this.shutdown$.next();
   }
 
-  /** At most `maxDurationMs`, then a final message; ends on shutdown; counted while open. */
+  /** At most `maxDurationMs`, then a final message; ends on shutdown with one too; counted while open. */
   private bounded(messages: Observable<StreamMessage>): Observable<StreamMessage> {
     const max = this.config.maxDurationMs;
     return new Observable<StreamMessage>((subscriber) => {
-      this.open++;
-      const timer = setTimeout(() => {
-        subscriber.next(timeLimitMessage(max));
+      const end = (final: StreamMessage) => {
+        subscriber.next(final);
         subscriber.complete();
-      }, max);
+      };
+      if (this.shuttingDown) {
+        end(shutdownMessage());
+        return;
+      }
+      this.open++;
+      const timer = setTimeout(() => end(timeLimitMessage(max)), max);
       timer.unref();
-      const sub = messages.pipe(takeUntil(this.shutdown$)).subscribe(subscriber);
+      const stop = this.shutdown$.subscribe(() => end(shutdownMessage()));
+      const sub = messages.subscribe(subscriber);
       return () => {
         this.open--;
         clearTimeout(timer);
+        stop.unsubscribe();
         sub.unsubscribe();
       };
     });

@@ -6,6 +6,7 @@ import { parsePosition } from '../changes/index.js';
 import { parseQuery, sourceFilterFromBody, sourceFilterFromParams } from '../engine/embedded/matching.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
+import type { StreamTransport } from './stream-tallies.js';
 import type { StreamMessage } from './transports/index.js';
 
 /** A request that may ask for a stream, from HTTP or from a WebSocket subscribe frame. */
@@ -18,6 +19,8 @@ export interface StreamRequestInput {
   body: unknown;
   /** SSE Last-Event-ID, when the transport has one. */
   lastEventId?: string;
+  /** How the stream reaches its client, for the node's counts (default `json`). */
+  transport?: StreamTransport;
 }
 
 const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
@@ -79,7 +82,7 @@ export async function openRequestedStream(
       }
       return res.body;
     };
-    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial });
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial }, input.transport);
   }
 
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
@@ -132,5 +135,5 @@ export async function openRequestedStream(
       const ids = (hits.hits ?? []).map((h) => h._id);
       return { ids, complete: ids.length >= total };
     },
-  });
+  }, input.transport);
 }

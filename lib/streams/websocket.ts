@@ -9,6 +9,7 @@ import type { Backend } from '../engine/index.js';
 import { errorBody, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
 import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
+import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget } from './stream-requests.js';
 
 /** A subscribe (or unsubscribe) frame of the appbase WebSocket protocol. */
@@ -53,7 +54,7 @@ const POLICY_VIOLATION = 1008;
  * after a push end that subscription with a 429 error frame; a client that still does not read is
  * terminated once its unread bytes pass twice the bound, whatever is being sent.
  */
-export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { close(): void } {
+export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { close(): void; terminate(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload });
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -70,6 +71,10 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
     close() {
       for (const client of wss.clients) client.close(1001, 'server shutting down');
       wss.close();
+    },
+    /** Drops the connections whose clients did not answer the close (end of a shutdown's drain). */
+    terminate() {
+      for (const client of wss.clients) client.terminate();
     },
   };
 }
@@ -94,9 +99,10 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     }
   };
   /** A push to subscription `id`; past the buffer bound the subscription ends with an error frame. */
-  const push = (id: string, payload: unknown) => {
+  const push = (id: string, kind: StreamKind, payload: unknown) => {
     send(payload);
     if (ws.bufferedAmount <= deps.maxBufferedBytes) return;
+    deps.hub.tallies.of(kind, 'websocket').dropped++;
     const sub = subscriptions.get(id);
     subscriptions.delete(id);
     sub?.unsubscribe();
@@ -156,7 +162,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const target = streamTarget(method, segments);
     if (!target) throw toEsError({ status: 400, message: `[${method} ${pathPart}] is not a document or search that can be streamed` });
     const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, target, {
-      method, segments, querystring, body,
+      method, segments, querystring, body, transport: 'websocket',
     });
     const channel = id;
     if (ws.readyState !== ws.OPEN) return;
@@ -164,7 +170,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const sub = new Subscription();
     subscriptions.set(id, sub);
     sub.add(messages.subscribe({
-      next: (message) => push(id, message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
+      next: (message) => push(id, target.kind, message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
       error: (err) => {
         subscriptions.delete(id);
         fail(id, err);

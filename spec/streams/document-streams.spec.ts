@@ -249,12 +249,13 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
     expect(last.data.error.reason).to.match(/read the current state again/);
   });
 
-  it('graceful shutdown ends open streams cleanly', async () => {
+  it('graceful shutdown ends open streams cleanly, with a final object', async () => {
     const other = await startTestGateway();
     const s = await openStream(other.url, '/bye/_doc/1?stream=true');
     await s.until((m) => m.length === 1);
     await other.close();
     await s.ended;
-    expect(s.messages).to.have.length(1);
+    expect(s.messages).to.have.length(2);
+    expect(s.messages[1]).to.deep.include({ _stream_end: true });
   });
 });

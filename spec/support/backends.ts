@@ -1,3 +1,4 @@
+import { engineUrl, resetEngine, selectedEngines, type RealEngine } from '../engines/engines.js';
 import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from './servers.js';
 
 export interface BackendUnderTest {
@@ -11,7 +12,7 @@ export interface BackendUnderTest {
  * the thin proxy path to a separate Elasticsearch-compatible server (the standalone engine, with
  * credentials required, as a secured cluster would).
  */
-export const BACKENDS: BackendUnderTest[] = [
+const DEFAULT_BACKENDS: BackendUnderTest[] = [
   {
     name: 'embedded engine',
     async start(env = {}) {
@@ -39,3 +40,25 @@ export const BACKENDS: BackendUnderTest[] = [
     },
   },
 ];
+
+/**
+ * The thin proxy path to a real engine `npm run test:engines` started (spec/engines): one engine
+ * serves the whole run, emptied before each target starts so every spec begins on a clean cluster.
+ * STREAM_MATCHING, when the run sets it, reaches the gateway (the engine-matching pass).
+ */
+function realEngineBackend(engine: RealEngine): BackendUnderTest {
+  const matching = process.env.STREAM_MATCHING;
+  return {
+    name: matching ? `${engine.label}, STREAM_MATCHING=${matching}` : engine.label,
+    async start(env = {}) {
+      const url = engineUrl(engine);
+      await resetEngine(url);
+      const gateway = await startTestGateway({ ENGINE_URL: url.href, ...(matching ? { STREAM_MATCHING: matching } : {}), ...env });
+      return { gateway, stop: () => gateway.close() };
+    },
+  };
+}
+
+/** The default pair, or — when TEST_ENGINES names real engines — those engines instead. */
+const realEngines = selectedEngines();
+export const BACKENDS: BackendUnderTest[] = realEngines.length > 0 ? realEngines.map(realEngineBackend) : DEFAULT_BACKENDS;

@@ -13,6 +13,8 @@ export interface Recorded {
   query: string;
   /** The body as utf8 text (decompressed when the request says it is compressed). */
   body: string;
+  /** The headers as they reached the engine. */
+  headers: http.IncomingHttpHeaders;
 }
 
 export interface RecordingUpstream {
@@ -62,6 +64,7 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
         path: q < 0 ? raw : raw.slice(0, q),
         query: q < 0 ? '' : raw.slice(q + 1),
         body: readable(body, typeof encoding === 'string' ? encoding.toLowerCase() : undefined),
+        headers: req.headers,
       });
       const headers: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(req.headers)) {

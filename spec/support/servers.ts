@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config/index.js';
-import { startGateway, type RunningGateway } from '../../lib/server/index.js';
+import { startGateway, type RunningGateway, type StartOptions } from '../../lib/server/index.js';
+import { silentLogger } from '../../lib/logging/index.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ADMIN = { user: 'admin', password: 'test-admin-password' };
@@ -18,8 +19,11 @@ export interface TestGateway extends RunningGateway {
   dataDir: string;
 }
 
-/** A real gateway on an ephemeral port, in this process: embedded engine unless ENGINE_URL is given. */
-export async function startTestGateway(env: Record<string, string> = {}): Promise<TestGateway> {
+/**
+ * A real gateway on an ephemeral port, in this process: embedded engine unless ENGINE_URL is given.
+ * It logs nothing unless `options` gives it a logger (or a `log`) of its own.
+ */
+export async function startTestGateway(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestGateway> {
   const data = await tempDir();
   const config = loadConfig({
     PORT: '0',
@@ -29,7 +33,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     ADMIN_PASSWORD: ADMIN.password,
     ...env,
   });
-  const gw = await startGateway(config, { log: () => {} });
+  const gw = await startGateway(config, { log: () => {}, logger: silentLogger(), ...options });
   return {
     ...gw,
     dataDir: data.dir,
@@ -48,6 +52,8 @@ export interface ChildServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+const MAX_OUTPUT = 4 * 1024 ** 2;
+
 /**
  * Spawns `node <script>` from the built tree and resolves once stdout prints `<what> listening on <url>`.
  */
@@ -57,11 +63,17 @@ export function spawnServer(script: string, env: Record<string, string>, what: '
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  // a child's output is kept for startup and diagnostics; its access lines would grow it without
+  // bound over a long run: past MAX_OUTPUT, only the head and the latest part are kept
+  const keep = (text: string) => {
+    out += text;
+    if (out.length > MAX_OUTPUT) out = `${out.slice(0, MAX_OUTPUT / 4)}\n[…]\n${out.slice(-MAX_OUTPUT / 2)}`;
+  };
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not start in time:\n${out}`)), 20_000);
     const onData = (chunk: Buffer) => {
-      out += chunk.toString();
+      keep(chunk.toString());
       const m = new RegExp(`${what} listening on (http://[^\\s]+)`).exec(out);
       if (m) {
         clearTimeout(timer);
@@ -77,7 +89,7 @@ export function spawnServer(script: string, env: Record<string, string>, what: '
       }
     };
     proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    proc.stderr!.on('data', (c: Buffer) => keep(c.toString()));
     proc.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${what} exited with ${code} before listening:\n${out}`));

@@ -506,6 +506,12 @@ function topLevel(c: Classifying, segments: string[]): Classification {
     case '_log':
       c.family = 'gateway';
       return c.done('logs', op, gatewayAction('cluster', 'logs', op));
+    // `/_gateway/metrics` (Prometheus); `/_gateway/health` and `/_gateway/ready` are answered
+    // before authentication and never reach the classifier. Any other `/_gateway/…` is unknown.
+    case '_gateway':
+      c.family = 'gateway';
+      if (tail[0] !== 'metrics' || tail.length > 1) c.unknown();
+      return c.done('cluster', op, `cluster:monitor/gateway/${tail[0] ?? ''}`);
 
     // Documents.
     case '_mget':

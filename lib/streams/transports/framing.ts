@@ -14,6 +14,8 @@ export interface StreamMessage {
 }
 
 export interface Framing {
+  /** What the framing is called in the node's stream counts. */
+  readonly name: 'json' | 'ndjson' | 'sse';
   readonly contentType: string;
   /** Bytes sent right after the headers, if any. */
   readonly preamble: string;
@@ -23,6 +25,7 @@ export interface Framing {
 
 /** Raw JSON objects one after another, no delimiter — the service's historic format. */
 export const concatenatedJson: Framing = {
+  name: 'json',
   contentType: 'application/json; charset=UTF-8',
   preamble: '',
   frame: (m) => JSON.stringify(m.data),
@@ -31,6 +34,7 @@ export const concatenatedJson: Framing = {
 
 /** One JSON object per line. */
 export const ndjson: Framing = {
+  name: 'ndjson',
   contentType: 'application/x-ndjson; charset=UTF-8',
   preamble: '',
   frame: (m) => JSON.stringify(m.data) + '\n',
@@ -39,6 +43,7 @@ export const ndjson: Framing = {
 
 /** Server-sent events, each change with an `id:` usable as Last-Event-ID. */
 export const sse: Framing = {
+  name: 'sse',
   contentType: 'text/event-stream; charset=UTF-8',
   preamble: ':ok\n\n',
   frame: (m) =>

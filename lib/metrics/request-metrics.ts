@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import { toEsError } from '../errors/index.js';
+import type { GatewayState } from '../server/state.js';
+import type { GatewayMetrics } from './gateway-metrics.js';
+
+/**
+ * Placed right after classification: counts every classified request by route family, category
+ * and status, and times it to its answer. It reads `ctx.state.request` once and nothing else of
+ * the request. A step's error is counted with the status the error middleware will give it. A
+ * stream (the handler took the response over, `ctx.respond === false`) is counted but not timed:
+ * its duration is its lifetime. Requests refused before classification (authentication) are
+ * counted by `gateway_auth_failures_total` instead.
+ */
+export function requestMetrics(metrics: GatewayMetrics): Middleware<GatewayState> {
+  const { requests, requestSeconds } = metrics;
+  const done = (family: string, category: string, status: number, started: number, timed: boolean) => {
+    requests.inc({ family, category, status });
+    if (timed) requestSeconds.observe({ family, category }, (performance.now() - started) / 1000);
+  };
+  return (ctx, next) => {
+    const { family, category } = ctx.state.request;
+    const started = performance.now();
+    return next().then(
+      () => done(family, category, ctx.status, started, ctx.respond !== false),
+      (err: unknown) => {
+        done(family, category, toEsError(err).status, started, true);
+        throw err;
+      },
+    );
+  };
+}

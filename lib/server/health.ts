@@ -1,0 +1,36 @@
+import type { Middleware } from 'koa';
+import { EsError } from '../errors/index.js';
+import type { Readiness } from './readiness.js';
+
+/** Liveness: the process answers. */
+export const HEALTH_PATH = '/_gateway/health';
+/** Readiness: the engine, Redis (when configured) and the system indices answer. */
+export const READY_PATH = '/_gateway/ready';
+
+/**
+ * The probes of load balancers and orchestrators, answered before authentication (they carry no
+ * credentials): `GET`/`HEAD` on the two exact paths only; anything else goes on. While the node
+ * shuts down, every other request is refused with 503 and `Connection: close`, so a client on a
+ * kept-alive connection retries elsewhere; requests already in flight finish.
+ */
+export function health(readiness: Readiness): Middleware {
+  return async (ctx, next) => {
+    const probe = (ctx.path === HEALTH_PATH || ctx.path === READY_PATH) && (ctx.method === 'GET' || ctx.method === 'HEAD');
+    if (!probe) {
+      if (readiness.shuttingDown) throw shuttingDown();
+      return next();
+    }
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.path === HEALTH_PATH) {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    const report = await readiness.check();
+    ctx.status = report.status === 'ready' ? 200 : 503;
+    ctx.body = report;
+  };
+}
+
+function shuttingDown(): EsError {
+  return new EsError(503, 'node_closed_exception', 'the gateway is shutting down; send the request to another node', {}, { Connection: 'close' });
+}

@@ -1,0 +1,102 @@
+/**
+ * The real engines `npm run test:engines` runs the HTTP-backend specs against: how each is started
+ * in Docker, and how the specs find it. The specs learn an engine's address from
+ * `TEST_ENGINE_URL_<NAME>` (userinfo = the credentials the gateway uses), set by `run.ts` after it
+ * started the container — or by hand, to test against a cluster of your own.
+ */
+
+export type EngineName = 'elasticsearch' | 'opensearch';
+
+export interface RealEngine {
+  name: EngineName;
+  /** How the specs' titles name it. */
+  label: string;
+  image: string;
+  /** The container's environment: a single node, small heap, no disk watermarks (CI disks run full). */
+  environment: Record<string, string>;
+  /** Basic credentials, when the engine runs with security on. */
+  credentials?: { username: string; password: string };
+}
+
+const ELASTIC_PASSWORD = 'engine-secret';
+
+export const REAL_ENGINES: Record<EngineName, RealEngine> = {
+  // Security on, as in production, over plain HTTP: the gateway authenticates with ENGINE_URL's userinfo.
+  elasticsearch: {
+    name: 'elasticsearch',
+    label: 'Elasticsearch 8',
+    image: 'docker.elastic.co/elasticsearch/elasticsearch:8.15.3',
+    environment: {
+      'discovery.type': 'single-node',
+      'xpack.security.enabled': 'true',
+      'xpack.security.http.ssl.enabled': 'false',
+      'xpack.security.transport.ssl.enabled': 'false',
+      ELASTIC_PASSWORD,
+      ES_JAVA_OPTS: '-Xms1g -Xmx1g',
+      'xpack.ml.enabled': 'false',
+      'ingest.geoip.downloader.enabled': 'false',
+      'cluster.routing.allocation.disk.threshold_enabled': 'false',
+    },
+    credentials: { username: 'elastic', password: ELASTIC_PASSWORD },
+  },
+  // OpenSearch's security plugin serves TLS with demo certificates only; the suite runs it without.
+  opensearch: {
+    name: 'opensearch',
+    label: 'OpenSearch 2',
+    image: 'opensearchproject/opensearch:2.17.1',
+    environment: {
+      'discovery.type': 'single-node',
+      DISABLE_SECURITY_PLUGIN: 'true',
+      DISABLE_INSTALL_DEMO_CONFIG: 'true',
+      OPENSEARCH_JAVA_OPTS: '-Xms1g -Xmx1g',
+      'cluster.routing.allocation.disk.threshold_enabled': 'false',
+    },
+  },
+};
+
+/** The engines named by `TEST_ENGINES` (comma-separated); none when it is absent or empty. */
+export function selectedEngines(list: string | undefined = process.env.TEST_ENGINES): RealEngine[] {
+  const names = (list ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+  return names.map((name) => {
+    if (!(name in REAL_ENGINES)) throw new Error(`TEST_ENGINES: unknown engine "${name}" (known: ${Object.keys(REAL_ENGINES).join(', ')})`);
+    return REAL_ENGINES[name as EngineName];
+  });
+}
+
+export const urlVariable = (engine: RealEngine) => `TEST_ENGINE_URL_${engine.name.toUpperCase()}`;
+
+/** The engine's URL from its `TEST_ENGINE_URL_<NAME>`; a clear error when nothing set it. */
+export function engineUrl(engine: RealEngine): URL {
+  const raw = process.env[urlVariable(engine)];
+  if (!raw) throw new Error(`${urlVariable(engine)} is not set: run the specs with \`npm run test:engines\`, or set it to a ${engine.label} URL`);
+  return new URL(raw);
+}
+
+/**
+ * Deletes every index a test could have made (user indices and the gateway's `.gateway-*` ones),
+ * so each target starts on an empty engine as the standalone-engine target does. The engine's
+ * own dot-indices are left alone.
+ */
+export async function resetEngine(url: URL): Promise<void> {
+  // Two listings: the user's indices, and the gateway's hidden ones by name (not every engine lists
+  // hidden indices under expand_wildcards=all, and the engine's own system indices stay out of it).
+  const listings = await Promise.all(
+    ['/_cat/indices?format=json&h=index', '/_cat/indices/.gateway*?format=json&h=index&expand_wildcards=all'].map(
+      async (path) => (await engineCall(url, 'GET', path)) as Array<{ index: string }>,
+    ),
+  );
+  const ours = [...new Set(listings.flat().map((i) => i.index))].filter((name) => !name.startsWith('.') || name.startsWith('.gateway'));
+  for (let i = 0; i < ours.length; i += 50) {
+    await engineCall(url, 'DELETE', `/${ours.slice(i, i + 50).map(encodeURIComponent).join(',')}?ignore_unavailable=true&expand_wildcards=all`);
+  }
+}
+
+async function engineCall(url: URL, method: string, path: string): Promise<unknown> {
+  // fetch refuses URLs with userinfo: it goes in the Authorization header instead.
+  const headers: Record<string, string> = {};
+  if (url.username) headers.authorization = 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+  const res = await fetch(new URL(path, url.origin), { method, headers });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} on the engine answered ${res.status}: ${text}`);
+  return JSON.parse(text);
+}
