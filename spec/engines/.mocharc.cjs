@@ -13,8 +13,12 @@ const ALL = [
   // app style
   ...specs('apps/app-addressed'),
   ...STREAMS,
+  // access control
+  ...specs('auth/access-control'),
   // declarative
   ...specs('declarative/reactivesearch', 'declarative/appbase-js5'),
+  // pipelines
+  ...specs('pipelines/pipelines'),
   // cache (its pipeline stage and cache preferences included)
   ...specs('cache/cache', 'cache/coverage', 'cache/race'),
   // analytics

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { call, basic } from '../support/http.js';
-import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { BACKENDS, type BackendUnderTest } from '../support/backends.js';
+import type { TestGateway } from '../support/servers.js';
 import { registerPipeline } from './support.js';
 
 /** The scenario the documentation shows, exactly. */
@@ -51,16 +52,22 @@ ${script.split('\n').map((l) => '      ' + l).join('\n')}
     use: engineQuery
 ${extra}`;
 
-describe('pipelines', function () {
+// every backend (the pipelines' definitions and scripts are template literals: the body is not re-indented)
+for (const backend of BACKENDS) describePipelines(backend);
+
+function describePipelines(backend: BackendUnderTest): void {
+describe(`pipelines (${backend.name})`, function () {
+  this.timeout(60_000);
   let gw: TestGateway;
+  let stop: (() => Promise<void>) | undefined;
 
   before(async () => {
-    gw = await startTestGateway();
+    ({ gateway: gw, stop } = await backend.start());
     await call(gw.url, 'PUT', '/books/_doc/1?refresh=true', { body: { title: 'Dune', year: 1965 } });
     await call(gw.url, 'PUT', '/books/_doc/2?refresh=true', { body: { title: 'Emma', year: 1815 } });
     await call(gw.url, 'PUT', '/books/_doc/3?refresh=true', { body: { title: 'Dune Messiah', year: 1969 } });
   });
-  after(() => gw?.close());
+  after(() => stop?.());
 
   describe('the documented scenario on POST /_declarative', () => {
     before(async () => {
@@ -310,3 +317,4 @@ stages:
     });
   });
 });
+}
