@@ -72,10 +72,16 @@ export function spawnServer(script: string, env: Record<string, string>, what: '
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not start in time:\n${out}`)), 20_000);
+    const listening = new RegExp(`${what} listening on (http://[^\\s]+)`);
+    let started = false;
     const onData = (chunk: Buffer) => {
       keep(chunk.toString());
-      const m = new RegExp(`${what} listening on (http://[^\\s]+)`).exec(out);
+      // once started, what the child prints (its access lines) is only kept: the caller is often
+      // a benchmark's load generator, which must not scan megabytes per chunk
+      if (started) return;
+      const m = listening.exec(out);
       if (m) {
+        started = true;
         clearTimeout(timer);
         resolve({
           url: m[1],
