@@ -208,7 +208,9 @@ async function loadDebian(url: string, docs: ReadonlyArray<Record<string, unknow
   if (refreshed.status !== 200) throw new Error(`refresh on ${url}: ${refreshed.status}`);
 }
 
-const gatewayEnv = (dataDir: string, cache: boolean) => ({ ...ADMIN, DATA_DIR: dataDir, CACHE_ENABLED: String(cache), CACHE_QUIET_MS: '0' });
+/** BENCH_GATEWAY_ENV: more settings for every gateway, `K=V,K=V` (e.g. `LOGS_ENABLED=false,ACCESS_LOG=false`: the cache without what every request costs besides). */
+const EXTRA_ENV: Record<string, string> = Object.fromEntries((process.env.BENCH_GATEWAY_ENV ?? '').split(',').filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')).trim(), kv.slice(kv.indexOf('=') + 1).trim()]));
+const gatewayEnv = (dataDir: string, cache: boolean) => ({ ...ADMIN, DATA_DIR: dataDir, CACHE_ENABLED: String(cache), CACHE_QUIET_MS: '0', ...EXTRA_ENV });
 
 /** Parts 1 and 2; the gateway with the cache on is left running for part 2 and returned. */
 async function searchAsYouTypeMix(docs: ReadonlyArray<Record<string, unknown>>, mix: Mix, dataDir: string): Promise<ChildServer> {
@@ -353,7 +355,7 @@ async function staleness(dataDir: string): Promise<void> {
   const redis = await startBenchRedis();
   owned(() => redis.stop());
   const engine = await started(spawnEngine(path.join(dataDir, 'engine')));
-  const env = { ...ADMIN, ENGINE_URL: engine.url, REDIS_URL: redis.url, CACHE_ENABLED: 'true', CACHE_QUIET_MS: '0' };
+  const env = { ...ADMIN, ENGINE_URL: engine.url, REDIS_URL: redis.url, CACHE_ENABLED: 'true', CACHE_QUIET_MS: '0', ...EXTRA_ENV };
   const [a, b] = await Promise.all([started(spawnGateway({ ...env, DATA_DIR: path.join(dataDir, 'a') })), started(spawnGateway({ ...env, DATA_DIR: path.join(dataDir, 'b') }))]);
   const index = 'staleness';
   const created = await call(a.url, 'PUT', `/${index}`, { auth: AUTH, body: {} });
@@ -462,7 +464,8 @@ async function main(): Promise<void> {
   const mix = searchAsYouType(docs);
   console.log(
     `bench:cache — Node ${process.version}, ${os.availableParallelism()} CPUs, CLK_TCK ${CLOCK_TICKS_PER_SECOND}, ${docs.length} Debian packages; ` +
-      `${PREFIXES} prefixes, Zipf s=${ZIPF_S}, ${REQUESTS} requests at concurrency ${CONCURRENCY} (after ${WARMUP_REQUESTS} to warm up); load average at start ${load()}`,
+      `${PREFIXES} prefixes, Zipf s=${ZIPF_S}, ${REQUESTS} requests at concurrency ${CONCURRENCY} (after ${WARMUP_REQUESTS} to warm up); ` +
+      `gateways ${Object.keys(EXTRA_ENV).length ? `with ${Object.entries(EXTRA_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}` : 'with the default settings'}; load average at start ${load()}`,
   );
   const data = await tempDir('bench-cache-');
   owned(() => data.remove());
