@@ -3,7 +3,8 @@ import WebSocket from 'ws';
 import { basic, call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import { ADMIN, type TestGateway } from '../support/servers.js';
-import { openStream, sleep } from '../support/stream-client.js';
+import { openStream } from '../support/stream-client.js';
+import { within } from '../support/within.js';
 
 type Who = 'none' | 'wrong password' | 'expired' | 'admin' | 'app pair' | 'read-only pair' | 'other index';
 
@@ -147,12 +148,10 @@ for (const backend of BACKENDS) {
         expect(s.status).to.equal(403);
         s.close();
         const ws = new WebSocket(gw.url.replace('http://', 'ws://') + '/shop');
-        const frames: any[] = [];
-        ws.on('message', (m) => frames.push(JSON.parse(m.toString())));
+        const first = new Promise<any>((resolve) => ws.once('message', (m) => resolve(JSON.parse(m.toString()))));
         await new Promise((r) => ws.once('open', r));
         ws.send(JSON.stringify({ id: 'x', path: 'shop/product/p1?streamonly=true', method: 'GET', authorization: auth['other index'] }));
-        for (let i = 0; i < 100 && !frames.length; i++) await sleep(20);
-        expect(frames[0]).to.include({ id: 'x', status: 403 });
+        expect(await first).to.include({ id: 'x', status: 403 });
         ws.close();
       });
 
@@ -207,8 +206,10 @@ for (const backend of BACKENDS) {
         expect(hits[0]._source).to.deep.equal({ name: 'hat' });
         const sneaky = await call(gw.url, 'GET', '/shop/_doc/1?_source_includes=secret', { auth: ex });
         expect(sneaky.json._source ?? {}).not.to.have.property('secret');
+        const subscribed = gw.bus.stats().subscriptions;
         const s = await openStream(gw.url, '/shop/_search?streamonly=true', { method: 'POST', body: { query: { match_all: {} } }, auth: ex });
-        await sleep(100);
+        // the stream is live once its bus subscription is: a write made now reaches it
+        await within(5_000, async () => gw.bus.stats().subscriptions > subscribed);
         await call(gw.url, 'PUT', '/shop/_doc/2', { body: { name: 'cap', secret: 'x' } });
         await s.until((m) => m.length === 1);
         expect(s.messages[0]._source).to.deep.equal({ name: 'cap' });
