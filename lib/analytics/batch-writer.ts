@@ -116,3 +116,33 @@ export class BatchWriter<T extends object> {
     this.indexReady = true;
   }
 }
+
+/**
+ * What keeps records in a system index in the background (search analytics, request logs): their
+ * BatchWriter, and what a gateway does with it — flush for tests and shutdown, stats, close, purge.
+ */
+export abstract class BackgroundRecords<T extends object> {
+  protected readonly writer: BatchWriter<T>;
+
+  protected constructor(backend: Backend, options: BatchWriterOptions) {
+    this.writer = new BatchWriter<T>(backend, options);
+  }
+
+  /** Writes what is queued (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  stats(): BatchWriterStats {
+    return this.writer.stats();
+  }
+
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+
+  /** Drops the records older than the retention (daily; once at start too). */
+  purge(now = Date.now()): Promise<void> {
+    return this.writer.purge(now);
+  }
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { callJson, type Backend } from '../engine/index.js';
-import { BatchWriter, type BatchWriterStats } from './batch-writer.js';
+import { BackgroundRecords } from './batch-writer.js';
 import { ANALYTICS_INDEX, ANALYTICS_INDEX_BODY, EMPTY_QUERY, MERGE_WINDOW_MS, type AnalyticsEvent } from './events.js';
 
 export interface RecorderOptions {
@@ -100,17 +100,14 @@ const extends_ = (a: string, b: string) => a !== '' && b !== '' && (a.startsWith
  * this node's memory of recent searches, else from the stored record). Nothing of a request's
  * Authorization header or cookies is ever recorded: only the credential's username.
  */
-export class AnalyticsRecorder {
-  private readonly writer: BatchWriter<AnalyticsEvent>;
+export class AnalyticsRecorder extends BackgroundRecords<AnalyticsEvent> {
   private readonly last = new LRUCache<string, LastSearch>({ max: 100_000 });
   private readonly searches = new LRUCache<string, KnownSearch>({ max: 100_000 });
-  private readonly log: (line: string) => void;
 
-  constructor(private readonly backend: Backend, private readonly options: RecorderOptions) {
-    this.log = options.log ?? (() => {});
-    this.writer = new BatchWriter<AnalyticsEvent>(backend, {
+  constructor(private readonly backend: Backend, options: RecorderOptions) {
+    super(backend, {
       index: ANALYTICS_INDEX, indexBody: ANALYTICS_INDEX_BODY, maxQueued: options.maxQueued, maxBatch: 500, flushMs: options.flushMs ?? 1_000,
-      retentionDays: options.retentionDays, log: this.log,
+      retentionDays: options.retentionDays, log: options.log,
     });
   }
 
@@ -157,23 +154,6 @@ export class AnalyticsRecorder {
     }
   }
 
-  /** Writes what is queued (tests, shutdown). */
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  stats(): BatchWriterStats {
-    return this.writer.stats();
-  }
-
-  close(): Promise<void> {
-    return this.writer.close();
-  }
-
-  /** Drops the events older than the retention (daily; once at start too). */
-  purge(now = Date.now()): Promise<void> {
-    return this.writer.purge(now);
-  }
 
   /** The search a click or conversion names: remembered, else read back, else only the index it was sent to. */
   private async searchOf(id: string, index: string | undefined): Promise<KnownSearch> {

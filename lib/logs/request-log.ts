@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { BatchWriter, type BatchWriterStats } from '../analytics/batch-writer.js';
+import { BackgroundRecords } from '../analytics/batch-writer.js';
 import type { Principal } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
@@ -53,16 +53,15 @@ type LogContext = Context & { state: GatewayState };
  *   in bodies the values of members named like secrets (`redact.ts`), at any depth.
  * - A scoped credential reads only the records whose every index lies within its patterns.
  */
-export class RequestLog {
-  private readonly writer: BatchWriter<LogRecord>;
+export class RequestLog extends BackgroundRecords<LogRecord> {
   private readonly log: (line: string) => void;
 
   constructor(private readonly backend: Backend, private readonly options: RequestLogOptions) {
-    this.log = options.log ?? (() => {});
-    this.writer = new BatchWriter<LogRecord>(backend, {
+    super(backend, {
       index: LOGS_INDEX, indexBody: LOGS_INDEX_BODY, maxQueued: options.maxQueued ?? 10_000, maxBatch: MAX_BATCH, flushMs: options.flushMs ?? 1_000,
-      retentionDays: options.retentionDays, log: this.log,
+      retentionDays: options.retentionDays, log: options.log,
     });
+    this.log = options.log ?? (() => {});
   }
 
   /**
@@ -116,23 +115,6 @@ export class RequestLog {
     };
   }
 
-  /** Writes what is queued (tests, shutdown). */
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  stats(): BatchWriterStats {
-    return this.writer.stats();
-  }
-
-  close(): Promise<void> {
-    return this.writer.close();
-  }
-
-  /** Drops the records older than the retention (daily; once at start too). */
-  purge(now = Date.now()): Promise<void> {
-    return this.writer.purge(now);
-  }
 
   /** `GET /_log/{id}`: a record the caller may not see is as missing as one that does not exist. */
   private async one(ctx: LogContext, id: string): Promise<void> {
