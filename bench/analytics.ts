@@ -38,6 +38,7 @@ import { cpuMicros, CLOCK_TICKS_PER_SECOND } from './support/cpu.js';
 import { seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX } from './support/live-search-mix.js';
 import { cleanUp, owned, started } from './support/teardown.js';
+import { ms, printTable as printRows, type Row } from './support/table.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? Infinity);
 /** Short alternating rounds: other work on the machine drifts, and both gateways see the same drift. */
@@ -68,35 +69,12 @@ const INDEX = 'debian';
 
 // ---- the table ----
 
-interface Row {
-  part: string;
-  what: string;
-  s: Summary;
-  rps?: number;
-  cpuMicrosPerRequest?: number;
-  note?: string;
-}
 const rows: Row[] = [];
 const verdicts: string[] = [];
 const progress = (line: string) => console.error(`[bench:analytics] ${line}`);
-
-const ms = (v: number) => (!Number.isFinite(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
-const num = (v: number | undefined, digits = 0) => (v === undefined || !Number.isFinite(v) ? '' : v.toFixed(digits));
 const signed = (v: number, digits = 1) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
 
-function printTable(): void {
-  const header = ['part', 'measure', 'samples', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'gateway CPU µs/req', 'notes'];
-  const body = rows.map((r) => [r.part, r.what, String(r.s.n), num(r.rps), ms(r.s.p50), ms(r.s.p99), ms(r.s.max), num(r.cpuMicrosPerRequest), r.note ?? '']);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ').trimEnd();
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const b of body) console.log(line(b));
-  if (verdicts.length) {
-    console.log('');
-    for (const v of verdicts) console.log(v);
-  }
-}
+const printTable = () => printRows(rows, verdicts, 'gateway CPU µs/req');
 
 // ---- the gateways' analytics ----
 

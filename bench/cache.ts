@@ -37,6 +37,7 @@ import { seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis } from './support/redis-server.js';
 import { cleanUp, owned, started } from './support/teardown.js';
+import { ms, printTable as printRows, type Row } from './support/table.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? Infinity);
 const PREFIXES = 200;
@@ -63,34 +64,11 @@ const spawnReference = (upstream: string) =>
 
 // ---- the table ----
 
-interface Row {
-  part: string;
-  what: string;
-  s: Summary;
-  rps?: number;
-  cpuMicrosPerRequest?: number;
-  note?: string;
-}
 const rows: Row[] = [];
 const verdicts: string[] = [];
 const progress = (line: string) => console.error(`[bench:cache] ${line}`);
 
-const ms = (v: number) => (!Number.isFinite(v) ? 'n/a' : v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(3));
-const num = (v: number | undefined, digits = 0) => (v === undefined || !Number.isFinite(v) ? '' : v.toFixed(digits));
-
-function printTable(): void {
-  const header = ['part', 'measure', 'samples', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'CPU µs/req', 'notes'];
-  const body = rows.map((r) => [r.part, r.what, String(r.s.n), num(r.rps), ms(r.s.p50), ms(r.s.p99), ms(r.s.max), num(r.cpuMicrosPerRequest), r.note ?? '']);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 7 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ').trimEnd();
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const b of body) console.log(line(b));
-  if (verdicts.length) {
-    console.log('');
-    for (const v of verdicts) console.log(v);
-  }
-}
+const printTable = () => printRows(rows, verdicts);
 
 // ---- the search-as-you-type mix ----
 
