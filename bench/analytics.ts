@@ -37,7 +37,7 @@ import { bulkIndex, loadCorpus } from './support/corpus.js';
 import { cpuMicros, CLOCK_TICKS_PER_SECOND } from './support/cpu.js';
 import { seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX } from './support/live-search-mix.js';
-import { cleanUp, owned, started } from './support/teardown.js';
+import { cleanUp, owned, runBench, started } from './support/teardown.js';
 import { ms, printTable as printRows, type Row } from './support/table.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? Infinity);
@@ -543,11 +543,6 @@ async function main(): Promise<void> {
   console.log(`total ${((performance.now() - t0) / 1000).toFixed(0)} s; load average at end ${load()}`);
 }
 
-main()
-  .catch((err) => {
-    console.log('');
-    if (rows.length) printTable();
-    console.error(err);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanUp());
+runBench(main, () => {
+  if (rows.length) printTable();
+});

@@ -34,6 +34,7 @@ import { DocStreamFleet } from './support/doc-stream-fleet.js';
 import { cpuSecondsOf, rssOf, seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX, liveSearchMix } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis, type BenchRedis } from './support/redis-server.js';
+import { cleanUp, owned, runBench } from './support/teardown.js';
 
 const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
 const AUTH = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}`).toString('base64');
@@ -43,26 +44,6 @@ const FAN_OUT_COUNTS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').ma
 const FAN_OUT_DOCS = 100;
 const SEARCH_COUNTS = [1_000, 10_000];
 const CROSS_NODE_WRITES = Number(process.env.BENCH_CROSS_WRITES ?? 500);
-
-// ---- everything started is stopped ----
-
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-/** Registers a teardown (run last-in first-out at exit); returns it, made idempotent. */
-function owned<T extends () => Promise<unknown> | unknown>(fn: T): () => Promise<void> {
-  let done: Promise<void> | undefined;
-  const once = () => (done ??= Promise.resolve().then(fn).then(() => undefined, (err) => console.error(`cleanup: ${(err as Error).message}`)));
-  cleanups.push(once);
-  return once;
-}
-async function cleanUp(): Promise<void> {
-  while (cleanups.length) await cleanups.pop()!();
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`${signal}: stopping everything the benchmark started`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
 
 // ---- the table ----
 
@@ -564,11 +545,6 @@ async function main(): Promise<void> {
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end ${load()}`);
 }
 
-main()
-  .catch((err) => {
-    console.log('');
-    if (rows.length) printTable();
-    console.error(err);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanUp());
+runBench(main, () => {
+  if (rows.length) printTable();
+});

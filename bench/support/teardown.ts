@@ -31,3 +31,18 @@ export async function started(server: Promise<ChildServer>): Promise<ChildServer
   owned(() => s.stop());
   return s;
 }
+
+/**
+ * Runs a benchmark's main: on failure, prints what was measured so far (`partial`) and the error,
+ * and sets a failing exit code; whatever happened, stops everything it started.
+ */
+export function runBench(main: () => Promise<void>, partial: () => void): void {
+  main()
+    .catch((err) => {
+      console.log('');
+      partial();
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(() => cleanUp());
+}
