@@ -80,15 +80,6 @@ interface AnalyticsRequest {
   custom: Map<string, string[]>;
 }
 
-/**
- * Checks a request's endpoint name and parameters: throws what `analyticsQuery` would (404 for an
- * unknown endpoint, 400 for a bad value) without reading anything — for a caller that must refuse
- * a bad request before it starts answering (a live stream).
- */
-export function checkAnalyticsQuery(name: string, params: URLSearchParams, now = Date.now()): void {
-  readRequest(name, params, now);
-}
-
 /** The answer of the analytics endpoint `name`, in the scope's events. */
 export async function analyticsQuery(backend: Backend, name: string, params: URLSearchParams, scope: AnalyticsScope, now = Date.now()): Promise<object> {
   const req = readRequest(name, params, now);

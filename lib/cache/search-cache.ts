@@ -77,10 +77,6 @@ export class SearchCache {
     this.ttlMs = options.ttlMs;
   }
 
-  get maxBytes(): number {
-    return this.entries.maxSize;
-  }
-
   private lru(maxBytes: number): LRUCache<string, CachedAnswer> {
     return new LRUCache<string, CachedAnswer>({
       maxSize: maxBytes,
