@@ -25,6 +25,7 @@
  * The servers are child processes; the clients live in this process. Everything started is
  * stopped at the end, on failure and on SIGINT/SIGTERM too.
  */
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
@@ -61,6 +62,8 @@ const SEARCH_PATH = `/${INDEX}/_search`;
 /** spawnServer awaits `<what> listening on <url>`; its type names only gateway and engine, the reference prints `reference`. */
 const spawnReference = (upstream: string) =>
   spawnServer('bench/support/reference-proxy.js', { UPSTREAM_URL: upstream, PORT: '0', REFERENCE_AUTH: `${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}` }, 'reference' as 'engine');
+/** The machine's round-trip floor: a bare Node HTTP server answering the bytes of `file`; it prints `fixed`. */
+const spawnFixedAnswer = (file: string) => spawnServer('bench/support/fixed-answer.js', { ANSWER_FILE: file, PORT: '0' }, 'fixed' as 'engine');
 
 // ---- the table ----
 
@@ -268,8 +271,12 @@ async function costOfAHit(docs: ReadonlyArray<Record<string, unknown>>, mix: Mix
   const viaReference = await shown(reference.url, body);
   if (direct.view !== expected.view || viaReference.view !== expected.view) throw new Error(`the engine's answer differs from the gateway's for "${mix.prefixes[0]}"`);
   if (!(await shown(gateway.url, body)).cached) throw new Error(`the gateway does not answer "${mix.prefixes[0]}" from its cache`);
+  const answerFile = path.join(dataDir, 'hit-answer.json');
+  writeFileSync(answerFile, (await call(gateway.url, 'POST', SEARCH_PATH, { auth: AUTH, body, headers: JSON_HEADERS })).text);
+  const floor = await started(spawnFixedAnswer(answerFile));
 
   const targets: HitTarget[] = [
+    { name: 'floor: bare Node HTTP server, fixed answer', server: floor, auth: AUTH, samples: [], ms: 0, cpuMicros: 0, uncached: 0 },
     { name: 'engine direct', server: engine, auth: null, samples: [], ms: 0, cpuMicros: 0, uncached: 0 },
     { name: 'reference proxy → engine', server: reference, auth: AUTH, samples: [], ms: 0, cpuMicros: 0, uncached: 0 },
     { name: 'gateway, cache hit', server: gateway, auth: AUTH, samples: [], ms: 0, cpuMicros: 0, uncached: 0 },
@@ -310,13 +317,14 @@ async function costOfAHit(docs: ReadonlyArray<Record<string, unknown>>, mix: Mix
   for (const t of targets) {
     rows.push({
       part: 'cost of a hit', what: `${t.name}, one client`, s: summarize(t.samples), rps: (t.samples.length * 1000) / t.ms, cpuMicrosPerRequest: t.cpuMicros / t.samples.length,
-      note: t.server === gateway ? `${t.uncached} answers not from the cache` : t.server === engine ? 'runs the search' : 'CPU: the proxy process alone (engine not counted)',
+      note: t.server === gateway ? `${t.uncached} answers not from the cache` : t.server === engine ? 'runs the search' : t.server === floor ? "the same answer's bytes: this machine's round trip" : 'CPU: the proxy process alone (engine not counted)',
     });
   }
-  const [, ref, hit] = targets.map((t) => ({ s: summarize(t.samples), cpu: t.cpuMicros / t.samples.length }));
+  const [bare, , ref, hit] = targets.map((t) => ({ s: summarize(t.samples), cpu: t.cpuMicros / t.samples.length }));
   verdicts.push(
     `cost of a hit ("${mix.prefixes[0]}"): p50 ${ms(hit.s.p50)} ms, p99 ${ms(hit.s.p99)} ms, CPU ${hit.cpu.toFixed(0)} µs/request ` +
-      `(reference proxy → engine: p50 ${ms(ref.s.p50)} ms, CPU ${ref.cpu.toFixed(0)} µs/request of its own, ×${(hit.cpu / ref.cpu).toFixed(2)}) — goal p50 < 0.3 ms: ${hit.s.p50 < 0.3 ? 'met' : 'MISSED'}`,
+      `(reference proxy → engine: p50 ${ms(ref.s.p50)} ms, CPU ${ref.cpu.toFixed(0)} µs/request of its own, ×${(hit.cpu / ref.cpu).toFixed(2)}; ` +
+      `this machine's floor, a bare Node server answering the same bytes: p50 ${ms(bare.s.p50)} ms, so the gateway adds ${ms(hit.s.p50 - bare.s.p50)} ms) — goal p50 < 0.3 ms: ${hit.s.p50 < 0.3 ? 'met' : 'MISSED'}`,
   );
 }
 
