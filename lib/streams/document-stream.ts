@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import type { DocumentListeners } from './document-listeners.js';
-import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
+import { changedMessage, deletedMessage, indexEndedMessage, liveMessage } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
 
 export interface DocumentStreamSpec {
@@ -72,6 +72,7 @@ export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spe
         if (subscriber.closed) return;
         emit(event);
       }
+      if (!subscriber.closed) subscriber.next(liveMessage());
     })().catch((err) => subscriber.error(err));
 
     return stop;

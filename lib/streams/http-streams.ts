@@ -22,7 +22,6 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
     const messages = await openRequestedStream(hub, backend, typed, target, {
       method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
     });
-    const params = new URLSearchParams(ctx.querystring);
     ctx.respond = false;
     await writeStream(ctx.res, messages, framing, {
       heartbeatMs: hub.config.heartbeatMs,
@@ -32,8 +31,9 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
         return overflowMessage();
       },
       errorMessage,
-      // a stream that starts with the current state answers only once it has it: a failed read is the answer's status
-      awaitFirst: !wantsChangesOnly(params, ctx.get('last-event-id')),
+      // the response head goes out with the stream's first message — its current state, or the
+      // live marker of a stream of changes only: a failed read or subscription is the answer's status
+      awaitFirst: true,
       start: () => {
         ctx.res.writeHead(200, {
           'content-type': framing.contentType,
@@ -48,10 +48,4 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
       throw err;
     });
   };
-}
-
-/** `streamonly=true` (changes only), or a resume (`since`, SSE's Last-Event-ID): no initial message comes first. */
-function wantsChangesOnly(params: URLSearchParams, lastEventId: string): boolean {
-  const isTrue = (v: string | null) => v !== null && v !== 'false';
-  return (isTrue(params.get('streamonly')) && !isTrue(params.get('stream'))) || params.has('since') || lastEventId !== '';
 }

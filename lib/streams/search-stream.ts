@@ -3,7 +3,7 @@ import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange
 import { EsError } from '../errors/index.js';
 import { filterSource, parseQuery, type Query, type SourceFilter } from '../engine/embedded/matching.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
-import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
+import { changedMessage, deletedMessage, indexEndedMessage, liveMessage } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
 
 export interface SearchStreamSpec {
@@ -121,6 +121,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
         if (subscriber.closed) return;
         run();
       }
+      if (!subscriber.closed) subscriber.next(liveMessage());
     })().catch((err) => subscriber.error(err));
 
     return () => remove?.();

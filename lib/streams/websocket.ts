@@ -170,7 +170,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const sub = new Subscription();
     subscriptions.set(id, sub);
     sub.add(messages.subscribe({
-      next: (message) => push(id, target.kind, message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
+      next: (message) => push(id, target.kind, message.live ? { id, channel, live: true } : message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
       error: (err) => {
         subscriptions.delete(id);
         fail(id, err);

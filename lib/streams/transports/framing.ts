@@ -11,6 +11,12 @@ export interface StreamMessage {
   event?: string;
   /** The first message of a stream (the read response or search result) rather than a change. */
   initial?: boolean;
+  /**
+   * The live marker: the stream now sees every change (its subscription is active, its initial
+   * state sent). No data; SSE writes a `:live` comment, a WebSocket a `{channel, live: true}`
+   * frame, concatenated JSON and NDJSON nothing (their response headers are sent only then).
+   */
+  live?: true;
 }
 
 export interface Framing {
@@ -28,7 +34,7 @@ export const concatenatedJson: Framing = {
   name: 'json',
   contentType: 'application/json; charset=UTF-8',
   preamble: '',
-  frame: (m) => JSON.stringify(m.data),
+  frame: (m) => (m.live ? '' : JSON.stringify(m.data)),
   heartbeat: ' ',
 };
 
@@ -37,7 +43,7 @@ export const ndjson: Framing = {
   name: 'ndjson',
   contentType: 'application/x-ndjson; charset=UTF-8',
   preamble: '',
-  frame: (m) => JSON.stringify(m.data) + '\n',
+  frame: (m) => (m.live ? '' : JSON.stringify(m.data) + '\n'),
   heartbeat: '\n',
 };
 
@@ -47,6 +53,7 @@ export const sse: Framing = {
   contentType: 'text/event-stream; charset=UTF-8',
   preamble: ':ok\n\n',
   frame: (m) =>
+    m.live ? ':live\n\n' :
     (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${JSON.stringify(m.data)}\n\n`,
   heartbeat: ':heartbeat\n\n',
 };

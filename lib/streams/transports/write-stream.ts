@@ -68,7 +68,8 @@ export function writeStream(res: ServerResponse, messages: Observable<StreamMess
     subscription = messages.subscribe({
       next: (m) => {
         start();
-        write(framing.frame(m));
+        const text = framing.frame(m);
+        if (text) write(text);
       },
       error: (err) => {
         if (!started) {
