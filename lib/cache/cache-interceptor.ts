@@ -5,6 +5,7 @@ import type { ChangeBus } from '../changes/index.js';
 import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import type { Classification } from '../request/index.js';
+import { sortedJson } from '../ndjson/index.js';
 import { simpleMatch } from '../wildcard/index.js';
 import { PreferenceStore, type CachePreferences } from './preferences.js';
 import { RESOLVED, type CachedAnswer, type SearchCache, type Snapshot } from './search-cache.js';
@@ -46,16 +47,6 @@ export interface CacheInterceptorOptions {
   /** The preferences in force (enable_cache, indices). */
   preferences: () => CachePreferences;
   log?: (line: string) => void;
-}
-
-/** A JSON value with its object keys sorted, as text: equal for bodies that differ only in key order. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const obj = value as Record<string, unknown>;
-    return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -126,7 +117,7 @@ function planOf(req: EngineRequest, info: Classification): Plan | undefined {
           const lineExpressions = typeof named === 'string' ? named.split(',') : Array.isArray(named) && named.every((n) => typeof n === 'string') ? (named as string[]) : named === undefined ? expressions : undefined;
           const { index: _index, ...rest } = header;
           const lineExpand = typeof header.expand_wildcards === 'string' ? header.expand_wildcards : expandWildcards;
-          if (lineExpressions?.length) lookup = { key: `${prefix}${lineExpressions.join(',')}\u0000${stableJson(rest)}\u0000${stableJson(body)}`, expressions: lineExpressions, expandWildcards: lineExpand };
+          if (lineExpressions?.length) lookup = { key: `${prefix}${lineExpressions.join(',')}\u0000${sortedJson(rest)}\u0000${sortedJson(body)}`, expressions: lineExpressions, expandWildcards: lineExpand };
         }
         lines.push({ header, body, lookup });
       }
@@ -136,7 +127,7 @@ function planOf(req: EngineRequest, info: Classification): Plan | undefined {
     if (text.trim() !== '') {
       const value = JSON.parse(text) as unknown;
       if (!cacheableBody(value)) return undefined;
-      canonical = stableJson(value);
+      canonical = sortedJson(value);
     }
     return { kind: 'whole', lookup: { key: `${prefix}${req.path}\u0000${canonical}`, expressions, expandWildcards } };
   } catch {

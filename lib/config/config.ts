@@ -116,6 +116,13 @@ export interface StreamConfig {
    * asked of the engine on the HTTP backend) or `engine` (always ask the engine; HTTP backend).
    */
   matching: 'local' | 'engine';
+  /** STREAM_AGG_INTERVAL_MS: a live aggregation is computed again (and pushed) at most this often. */
+  aggIntervalMs: number;
+  /**
+   * After a change, the engine shows it within this long (CACHE_QUIET_MS: Elasticsearch's
+   * refresh): a live aggregation is computed once more then. 0 on the embedded engine.
+   */
+  visibleAfterMs: number;
 }
 
 /** LOG_LEVEL's values: pino's levels, and `silent`. */
@@ -198,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
       historyLength: integer(env, 'STREAM_HISTORY', 10_000, 1, 10_000_000),
       trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
       matching: oneOf(env, 'STREAM_MATCHING', ['local', 'engine'] as const, 'local'),
+      aggIntervalMs: integer(env, 'STREAM_AGG_INTERVAL_MS', 250, 10, 3_600_000),
+      visibleAfterMs: integer(env, 'CACHE_QUIET_MS', engineUrl ? 1_500 : 0, 0, 3_600_000),
     },
     pipelines: {
       scriptTimeoutMs: integer(env, 'PIPELINE_SCRIPT_TIMEOUT_MS', 100, 1, 60_000),

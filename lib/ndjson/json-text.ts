@@ -197,3 +197,13 @@ export function losslessText(text: string): string {
 export function canonicalJson(text: string, value: unknown): string {
   return holdsRoundedInteger(value) ? losslessText(text) : JSON.stringify(value);
 }
+
+/** A JSON value with its object keys sorted (undefined members left out), as text: equal for values that differ only in key order. */
+export function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

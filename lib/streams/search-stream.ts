@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { filterSource, parseQuery, type Query, type SourceFilter } from '../engine/embedded/matching.js';
+import type { AggregationFeed, AggregationState, FeedEvent } from './aggregation-feeds.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
 import { changedMessage, deletedMessage, indexEndedMessage, liveMessage } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
@@ -22,6 +23,12 @@ export interface SearchStreamSpec {
   readMatchingIds(cap: number): Promise<{ ids: string[]; complete: boolean }>;
   /** When set, the engine decides whether a changed document matches (see LiveSearch.decide). */
   engineDecides?: (change: DocumentChange) => Promise<boolean>;
+  /**
+   * A search with aggregations: after its first message, the stream pushes
+   * `{aggregations, hits: {total}}` when they change (the shared computation `feed`);
+   * `hits: false` (a search of `size: 0`) pushes no documents.
+   */
+  aggregations?: { feed: AggregationFeed; hits: boolean };
 }
 
 /**
@@ -60,9 +67,28 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       subscriber.next(changedMessage(change, shownType, source, updated));
     };
     const onIndex = (event: ChangeEvent) => {
+      if (subscriber.closed) return;
       subscriber.next(indexEndedMessage(event));
       subscriber.complete();
     };
+
+    // aggregations: what this stream showed last, and the runs of the shared computation that
+    // started before its own answer was read (their states may be older than it: never shown)
+    const aggs = spec.aggregations;
+    let shownState: string | undefined;
+    let runsBefore = Infinity;
+    const onFeed = (event: FeedEvent) => {
+      if (event.kind === 'ended') return onIndex(event.event);
+      if (event.run <= runsBefore) return;
+      const text = stateText(event.state);
+      if (text === shownState) return;
+      shownState = text;
+      subscriber.next({ data: { aggregations: event.state.aggregations, hits: { total: event.state.total } }, id: event.position });
+    };
+    const feedSubscription = aggs?.feed.events.subscribe({
+      next: (event) => (started ? onFeed(event) : held.push(() => onFeed(event))),
+      error: (err) => subscriber.error(err),
+    });
 
     const search: LiveSearch = {
       query,
@@ -82,12 +108,17 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
 
     let remove: (() => void) | undefined;
     const index = live.of(spec.index);
+    const hits = aggs?.hits ?? true;
     (async () => {
-      const ctx = spec.engineDecides ? undefined : await live.contexts.get(spec.index);
-      if (!ctx && !spec.engineDecides) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
-      remove = await index.add(search, ctx);
-      if (subscriber.closed) return remove();
+      if (aggs) await aggs.feed.live;
+      if (hits) {
+        const ctx = spec.engineDecides ? undefined : await live.contexts.get(spec.index);
+        if (!ctx && !spec.engineDecides) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
+        remove = await index.add(search, ctx);
+        if (subscriber.closed) return remove();
+      }
       await bus.subscribed(spec.index);
+      runsBefore = aggs?.feed.runs ?? Infinity;
       if (spec.since !== undefined) {
         // the client has its state: it cannot be told which documents it holds, so updates and
         // departures are reported for every change of a document that matches, or may have
@@ -97,22 +128,29 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
           if (subscriber.closed) return;
           if (event.kind === 'index') return onIndex(event);
           lastPosition = event.position;
+          if (!hits) continue;
           const matches = event.op !== 'delete' && (await index.matches(search, event));
           if (matches || event.op === 'delete') {
             const source = matches ? filterSource((event.source ?? {}) as Record<string, unknown>, spec.source) : undefined;
             subscriber.next(matches ? changedMessage(event, shownType, source, event.version > 1) : deletedMessage(event, shownType));
           }
         }
+        // the client holds a state: it is told the current aggregations
+        aggs?.feed.refresh();
       } else {
         // which documents match now, before the client is shown anything: a change the client
         // causes after seeing the result is then never mistaken for one it already knew
-        const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
-        for (const id of ids) index.track(search, id);
-        if (!complete) search.trackedComplete = false;
+        if (hits) {
+          const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
+          for (const id of ids) index.track(search, id);
+          if (!complete) search.trackedComplete = false;
+        }
         if (!spec.streamOnly) {
           const head = await bus.head(spec.index);
           const initial = await spec.readInitial();
           for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
+          const answered = initial.body as { aggregations?: unknown; hits?: { total?: unknown } };
+          if (aggs) shownState = stateText({ aggregations: answered.aggregations, total: answered.hits?.total });
           subscriber.next({ data: initial.body, id: head, initial: true });
         }
       }
@@ -124,6 +162,12 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       if (!subscriber.closed) subscriber.next(liveMessage());
     })().catch((err) => subscriber.error(err));
 
-    return () => remove?.();
+    return () => {
+      remove?.();
+      feedSubscription?.unsubscribe();
+    };
   });
 }
+
+/** A state as text, to tell whether it differs from the one shown before. */
+const stateText = (state: AggregationState): string => JSON.stringify([state.aggregations ?? null, state.total ?? null]);

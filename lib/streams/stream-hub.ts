@@ -2,6 +2,7 @@ import { Observable, Subject } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
+import { AggregationFeeds } from './aggregation-feeds.js';
 import { DocumentListeners } from './document-listeners.js';
 import { documentStream, type DocumentStreamSpec } from './document-stream.js';
 import { LiveSearches } from './live-searches.js';
@@ -19,6 +20,8 @@ import { StreamTallies, type StreamTransport } from './stream-tallies.js';
 export class StreamHub {
   readonly documents: DocumentListeners;
   readonly searches: LiveSearches;
+  /** The live aggregations of this node's search streams, one computation per distinct search. */
+  readonly aggregations: AggregationFeeds;
   /** Streams by kind and transport: open, messages pushed, dropped for a client that does not read. */
   readonly tallies = new StreamTallies();
   private readonly shutdown$ = new Subject<void>();
@@ -28,6 +31,7 @@ export class StreamHub {
   constructor(readonly bus: ChangeBus, backend: Backend, readonly config: StreamConfig) {
     this.documents = new DocumentListeners(bus);
     this.searches = new LiveSearches(bus, new MatchContexts(backend));
+    this.aggregations = new AggregationFeeds(bus, this.searches, { intervalMs: config.aggIntervalMs, visibleAfterMs: config.visibleAfterMs });
   }
 
   /** Streams currently open on this node. */

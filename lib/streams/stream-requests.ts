@@ -4,6 +4,7 @@ import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
 import { parseQuery, sourceFilterFromBody, sourceFilterFromParams } from '../engine/embedded/matching.js';
+import { sortedJson } from '../ndjson/index.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamTransport } from './stream-tallies.js';
@@ -112,9 +113,32 @@ export async function openRequestedStream(
     return r.body;
   };
   if (!local) await search({ size: 0, query: body.query ?? { match_all: {} } }, ''); // the engine refuses a bad query before the stream opens
+  const readMatchingIds = async (cap: number) => {
+    const answer = await search({ query: body.query ?? { match_all: {} }, size: cap, _source: false, track_total_hits: true }, '');
+    const hits = answer.hits as { total?: number | { value: number }; hits?: Array<{ _id: string }> };
+    const total = typeof hits.total === 'number' ? hits.total : hits.total?.value ?? 0;
+    const ids = (hits.hits ?? []).map((h) => h._id);
+    return { ids, complete: ids.length >= total };
+  };
+  const engineDecides = local ? undefined : engineDecider(backend, index, body.query);
+  const aggregations = liveAggregations(body) && (() => {
+    // the aggregations and total alone, asked again of the engine when a change may alter them
+    const { computeBody, computeQs } = aggregationSearch(body, params);
+    const feed = hub.aggregations.feed({
+      key: sortedJson({ index, type, body: computeBody, querystring: computeQs, engine: !local }),
+      index, type, trackCap: hub.config.trackedIds, readMatchingIds,
+      query: body.query === undefined || !local ? { type: 'match_all', boost: 1 } : parseQuery(body.query),
+      decide: engineDecides,
+      async compute() {
+        const answer = await search(computeBody, computeQs);
+        return { aggregations: answer.aggregations, total: (answer.hits as { total?: unknown } | undefined)?.total };
+      },
+    });
+    return { feed, hits: sizeOf(body, params) !== 0 };
+  })();
   return hub.search({
     index, type, query: body.query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
-    engineDecides: local ? undefined : engineDecider(backend, index, body.query),
+    engineDecides, aggregations: aggregations || undefined,
     async readInitial() {
       const answer = await search({ ...body, seq_no_primary_term: true }, querystring);
       const seqNos = new Map<string, number>();
@@ -128,12 +152,30 @@ export async function openRequestedStream(
       }
       return { body: answer, seqNos };
     },
-    async readMatchingIds(cap: number) {
-      const answer = await search({ query: body.query ?? { match_all: {} }, size: cap, _source: false, track_total_hits: true }, '');
-      const hits = answer.hits as { total?: number | { value: number }; hits?: Array<{ _id: string }> };
-      const total = typeof hits.total === 'number' ? hits.total : hits.total?.value ?? 0;
-      const ids = (hits.hits ?? []).map((h) => h._id);
-      return { ids, complete: ids.length >= total };
-    },
+    readMatchingIds,
   }, input.transport);
+}
+
+/** A search stream whose body asks for aggregations: they are live. */
+const liveAggregations = (body: Record<string, unknown>): boolean => isObjectValue(body.aggs) || isObjectValue(body.aggregations);
+const isObjectValue = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length > 0;
+
+/** The size a search asks for (the parameter wins, as in Elasticsearch); undefined: the default. */
+function sizeOf(body: Record<string, unknown>, params: URLSearchParams): number | undefined {
+  const param = params.get('size');
+  if (param !== null) return Number(param);
+  return typeof body.size === 'number' ? body.size : undefined;
+}
+
+/** What of a search changes its aggregations and total: the rest (hits, their order, their fields) is not asked again. */
+const HITS_ONLY = ['size', 'from', 'sort', '_source', 'highlight', 'search_after', 'docvalue_fields', 'stored_fields', 'fields', 'script_fields', 'explain', 'version', 'seq_no_primary_term', 'collapse', 'rescore', 'suggest', 'pit', 'profile'];
+const HITS_ONLY_PARAMS = ['size', 'from', 'sort', '_source', '_source_includes', '_source_excludes', 'stored_fields', 'docvalue_fields', 'explain', 'version', 'seq_no_primary_term'];
+
+function aggregationSearch(body: Record<string, unknown>, params: URLSearchParams): { computeBody: Record<string, unknown>; computeQs: string } {
+  const computeBody: Record<string, unknown> = { ...body, size: 0 };
+  for (const name of HITS_ONLY) if (name !== 'size') delete computeBody[name];
+  const qs = new URLSearchParams(params);
+  for (const name of HITS_ONLY_PARAMS) qs.delete(name);
+  qs.sort();
+  return { computeBody, computeQs: qs.toString() };
 }
