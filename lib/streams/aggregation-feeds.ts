@@ -1,7 +1,8 @@
-import { Observable, share, type Subscription } from 'rxjs';
+import { filter, finalize, map, merge, Observable, share, Subject, takeWhile } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import type { Query } from '../engine/embedded/matching.js';
+import { coalescedRuns } from './coalesced-runs.js';
 import type { LiveSearch, LiveSearches } from './live-searches.js';
 
 /** What an aggregation stream shows after its first message: the aggregations and the total. */
@@ -61,27 +62,28 @@ export interface AggregationFeedOptions {
 }
 
 interface Entry {
-  spec: AggregationFeedSpec;
   events: Observable<FeedEvent>;
   live: Promise<void>;
-  markLive: () => void;
-  failLive: (err: unknown) => void;
   runs: number;
-  trigger?: (position?: string) => void;
+  /** Triggers a run of the feed (a resumed stream asks for the current state). */
+  refresh$: Subject<void>;
 }
+
+/** What reaches a feed from the index: a change that may alter its answer, or the index's end. */
+type Trigger = { kind: 'change'; position?: string } | { kind: 'ended'; event: ChangeEvent };
 
 /**
  * The live aggregations of one node: one computation per distinct (index, query, aggregations,
  * narrowed request), shared by every stream that asks for it — a hundred browsers on one
  * dashboard make one engine search per change, not a hundred.
  *
- * A feed is an RxJS observable shared with `share({ resetOnRefCountZero: true })`: the first
- * stream registers a live search for the query in the node's index of live searches (the same
- * matcher that decides which documents enter or leave a search stream), the last one to leave
- * removes it. A change that matches the query, or concerns a document that matched it before,
- * marks the feed dirty; a dirty feed computes its aggregations again with one search (`compute`),
- * at most once per `intervalMs`, never two at once; every state it computes goes to its streams,
- * each of which pushes it only when it differs from what that stream showed last.
+ * A feed is an RxJS pipeline shared with `share({ resetOnRefCountZero: true })`: the first stream
+ * registers a live search for the query in the node's index of live searches (the matcher that
+ * decides which documents enter or leave a search stream), the last one to leave removes it. A
+ * change that matches the query, or concerns a document that matched it before, is a trigger;
+ * triggers become computations of the aggregations by one search (`coalescedRuns`: at most one
+ * per `intervalMs`, never two at once); every state computed goes to the feed's streams, each of
+ * which pushes it only when it differs from what that stream showed last.
  */
 export class AggregationFeeds {
   private readonly entries = new Map<string, Entry>();
@@ -95,11 +97,9 @@ export class AggregationFeeds {
     return this.entries.size;
   }
 
-  /** The feed for `spec`: the one other streams share, or a new one. */
+  /** The feed for `spec`: the one other streams share, or a new one (subscribe to its events at once). */
   feed(spec: AggregationFeedSpec): AggregationFeed {
-    let entry = this.entries.get(spec.key);
-    if (!entry) entry = this.create(spec);
-    const e = entry;
+    const e = this.entries.get(spec.key) ?? this.create(spec);
     return {
       events: e.events,
       get live() {
@@ -108,122 +108,91 @@ export class AggregationFeeds {
       get runs() {
         return e.runs;
       },
-      refresh: () => e.trigger?.(),
+      refresh: () => e.refresh$.next(),
     };
   }
 
   private create(spec: AggregationFeedSpec): Entry {
-    let markLive: () => void = () => {};
-    let failLive: (err: unknown) => void = () => {};
-    const live = new Promise<void>((resolve, reject) => {
-      markLive = resolve;
-      failLive = reject;
-    });
-    live.catch(() => {}); // a stream that awaits it sees the failure; nobody else must
-    const entry: Entry = { spec, events: undefined as unknown as Observable<FeedEvent>, live, markLive, failLive, runs: 0 };
-    entry.events = new Observable<FeedEvent>((subscriber) => this.run(entry, subscriber)).pipe(share({ resetOnRefCountZero: true }));
+    const refresh$ = new Subject<void>();
+    const entry: Entry = { events: undefined as unknown as Observable<FeedEvent>, live: Promise.resolve(), runs: 0, refresh$ };
+    const triggers = this.triggers(spec, entry).pipe(share());
+    const changes = merge(triggers.pipe(filter((t) => t.kind === 'change')), refresh$.pipe(map((): Trigger => ({ kind: 'change' }))));
+    const states = changes.pipe(
+      coalescedRuns(() => spec.compute(), {
+        intervalMs: this.options.intervalMs,
+        settleMs: this.options.visibleAfterMs,
+        onStart: () => {
+          entry.runs++;
+          this.computations++;
+        },
+      }),
+      map((r): FeedEvent => ({ kind: 'state', run: entry.runs, state: r.value, position: r.trigger.kind === 'change' ? r.trigger.position : undefined })),
+    );
+    const ended = triggers.pipe(filter((t) => t.kind === 'ended'), map((t): FeedEvent => ({ kind: 'ended', event: (t as Extract<Trigger, { kind: 'ended' }>).event })));
+    entry.events = merge(states, ended).pipe(
+      takeWhile((e) => e.kind !== 'ended', true),
+      finalize(() => {
+        if (this.entries.get(spec.key) === entry) this.entries.delete(spec.key);
+      }),
+      share({ resetOnRefCountZero: true }),
+    );
     this.entries.set(spec.key, entry);
     return entry;
   }
 
-  /** One feed's life, from its first stream to its last. */
-  private run(entry: Entry, subscriber: { next(e: FeedEvent): void; error(err: unknown): void; complete(): void; closed: boolean }): () => void {
-    const { spec } = entry;
-    const { intervalMs, visibleAfterMs } = this.options;
-    let dirty = false;
-    let running = false;
-    let lastStart = -Infinity;
-    let position: string | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    let settle: NodeJS.Timeout | undefined;
-    let stopped = false;
-    const subscriptions: Subscription[] = [];
-
-    const schedule = () => {
-      if (running || timer || stopped) return;
-      timer = setTimeout(compute, Math.max(0, lastStart + intervalMs - Date.now()));
-      timer.unref();
-    };
-    const compute = async () => {
-      timer = undefined;
-      if (!dirty || stopped) return;
-      dirty = false;
-      running = true;
-      lastStart = Date.now();
-      const run = ++entry.runs;
-      const at = position;
-      this.computations++;
-      try {
-        const state = await spec.compute();
-        if (!stopped) subscriber.next({ kind: 'state', run, state, position: at });
-      } catch (err) {
-        if (!stopped) subscriber.error(err);
-        return;
-      } finally {
-        running = false;
-      }
-      if (dirty) schedule();
-    };
-    const trigger = (at?: string) => {
-      if (at !== undefined) position = at;
-      dirty = true;
-      schedule();
-      if (visibleAfterMs > 0) {
-        // the engine shows the change at its next refresh: computed again once it does
-        clearTimeout(settle);
-        settle = setTimeout(() => {
-          settle = undefined;
-          dirty = true;
-          schedule();
-        }, visibleAfterMs);
-        settle.unref();
-      }
-    };
-    entry.trigger = trigger;
-
-    const search: LiveSearch = {
-      query: spec.query,
-      type: spec.type,
-      tracked: new Set(),
-      trackedComplete: true,
-      trackCap: spec.trackCap,
-      decide: spec.decide,
-      onVerdict: (verdict) => trigger(verdict.change.position),
-      onIndexEvent: (event) => {
-        subscriber.next({ kind: 'ended', event });
-        subscriber.complete();
-      },
-      onError: (err) => subscriber.error(err),
-    };
-    let remove: (() => void) | undefined;
-    const index = this.searches.of(spec.index);
-    (async () => {
-      const ctx = spec.decide ? undefined : await this.searches.contexts.get(spec.index);
-      if (!ctx && !spec.decide) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
-      remove = await index.add(search, ctx);
-      if (stopped) return remove();
-      // a document that matched before and was not tracked (more than trackCap matched) may leave
-      // with any change: then every change of the index is one that may alter the answer
-      subscriptions.push(this.bus.changes(spec.index).subscribe((event) => {
-        if (event.kind === 'document' && !search.trackedComplete && (spec.type === undefined || event.type === spec.type)) trigger(event.position);
-      }));
-      await this.bus.subscribed(spec.index);
-      const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
-      for (const id of ids) index.track(search, id);
-      if (!complete) search.trackedComplete = false;
-      entry.markLive();
-    })().catch((err) => {
-      entry.failLive(err);
-      subscriber.error(err);
+  /**
+   * The changes of the index that may alter a feed's answer, while subscribed: a live search for
+   * its query (registered on subscription, removed on teardown), and — once more documents matched
+   * than it could track, so that one may leave unseen — every document change of the index.
+   */
+  private triggers(spec: AggregationFeedSpec, entry: Entry): Observable<Trigger> {
+    return new Observable<Trigger>((subscriber) => {
+      let markLive: () => void = () => {};
+      let failLive: (err: unknown) => void = () => {};
+      // live again with every subscription: a stream awaits the registration that serves it
+      entry.live = new Promise<void>((resolve, reject) => {
+        markLive = resolve;
+        failLive = reject;
+      });
+      entry.live.catch(() => {}); // a stream that awaits it sees the failure; nobody else must
+      let stopped = false;
+      let remove: (() => void) | undefined;
+      const search: LiveSearch = {
+        query: spec.query,
+        type: spec.type,
+        tracked: new Set(),
+        trackedComplete: true,
+        trackCap: spec.trackCap,
+        decide: spec.decide,
+        onVerdict: (verdict) => subscriber.next({ kind: 'change', position: verdict.change.position }),
+        onIndexEvent: (event) => subscriber.next({ kind: 'ended', event }),
+        onError: (err) => subscriber.error(err),
+      };
+      const untracked = this.bus.changes(spec.index).subscribe((event) => {
+        if (event.kind === 'document' && !search.trackedComplete && (spec.type === undefined || event.type === spec.type)) {
+          subscriber.next({ kind: 'change', position: event.position });
+        }
+      });
+      const index = this.searches.of(spec.index);
+      (async () => {
+        const ctx = spec.decide ? undefined : await this.searches.contexts.get(spec.index);
+        if (!ctx && !spec.decide) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
+        remove = await index.add(search, ctx);
+        if (stopped) return remove();
+        await this.bus.subscribed(spec.index);
+        const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
+        for (const id of ids) index.track(search, id);
+        if (!complete) search.trackedComplete = false;
+        markLive();
+      })().catch((err) => {
+        failLive(err);
+        subscriber.error(err);
+      });
+      return () => {
+        stopped = true;
+        remove?.();
+        untracked.unsubscribe();
+      };
     });
-
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      clearTimeout(settle);
-      remove?.();
-      for (const s of subscriptions) s.unsubscribe();
-      if (this.entries.get(spec.key) === entry) this.entries.delete(spec.key);
-    };
   }
 }
