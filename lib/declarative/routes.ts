@@ -12,6 +12,10 @@ import { searchTextHit, valuesAt, escapeHtml, type SuggestionHit } from './sugge
 import { translateDeclarative, validateDeclarative, sourceRulesOf } from './validate.js';
 import { componentIndex, sourceOf, type ComponentPlan } from './translate.js';
 import { QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
+import { resolveIndices } from '../auth/classify/resolve-indices.js';
+import { framingFor, wantsStream, writeLiveStream, type StreamHub } from '../streams/index.js';
+import { liveDeclarative } from './live-ui.js';
+import type { DeclarativeResponse } from './shape-response.js';
 import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
 
 const ROUTE = /^\/(?:([^/]+)\/)?(?:_declarative|_reactivesearch|_reactivesearch\.v3)(\/validate)?\/?$/;
@@ -41,17 +45,28 @@ export function declarativeRoutes(
   observe?: DeclarativeObserver,
   mappings = new IndexMappings(backend),
   analyticsEngine?: Backend,
+  live?: LiveDeclarativeDeps,
 ): Middleware {
   return async (ctx, next) => {
     const m = ROUTE.exec(ctx.path);
     if (!m) return next();
-    const started = performance.now();
     if (ctx.method !== 'POST') {
       throw new EsError(405, 'method_not_allowed', `Incorrect HTTP method for uri [${ctx.path}] and method [${ctx.method}], allowed: [POST]`, {}, { Allow: 'POST' });
     }
     const defaultIndex = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
     const body = await readJsonBody(ctx, maxContentLength);
     const principal = ctx.state.principal as Principal;
+    if (live && !m[2] && wantsStream(ctx.querystring)) return liveAnswer(ctx, live, (engine, record, validateOnly) => answer(ctx, engine, body, defaultIndex, principal, record, validateOnly));
+    ctx.body = await answer(ctx, backend, body, defaultIndex, principal, true, Boolean(m[2]));
+  };
+
+  /**
+   * The declarative answer to `body` as it is now, through `engine`; `record`: search analytics
+   * records it (a live UI's later answers are not searches anyone made). `validateOnly`: the
+   * `_msearch` it would send.
+   */
+  async function answer(ctx: Context, engine: Backend, body: unknown, defaultIndex: string | undefined, principal: Principal, record: boolean, validateOnly = false): Promise<DeclarativeResponse> {
+    const started = performance.now();
     let effects: Map<string, RuleEffects> | undefined;
     const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation)));
     const validated = await validateDeclarative(body, principal, mappings.get, { defaultIndex, prepare });
@@ -73,13 +88,10 @@ export function declarativeRoutes(
     const preference = ctx.query.preference;
     if (typeof preference === 'string' && preference !== '') for (let i = 0; i < lines.length; i += 2) lines[i].preference = preference;
     const msearch = translateDeclarative(validated);
-    if (m[2]) {
-      ctx.body = { method: 'POST', path: '/_msearch', body: msearch.lines, ndjson: msearch.ndjson };
-      return;
-    }
+    if (validateOnly) return { method: 'POST', path: '/_msearch', body: msearch.lines, ndjson: msearch.ndjson } as unknown as DeclarativeResponse;
     let reply: MsearchResponse = { took: 0, responses: [] };
     if (plan.executing.length) {
-      const res = await backend.request({
+      const res = await engine.request({
         method: 'POST',
         path: '/_msearch',
         querystring: msearchParameters(ctx),
@@ -98,7 +110,7 @@ export function declarativeRoutes(
     if (effects?.size) {
       const curated = plan.executing.filter((c) => effects!.has(c.id) && !answer[c.id]?.error);
       const rules = sourceRulesOf(principal);
-      const promoted = await fetchPromoted(backend, curated.map((c) => {
+      const promoted = await fetchPromoted(engine, curated.map((c) => {
         const component = components.get(c.id)!;
         return { index: c.index, effects: effects!.get(c.id)!, source: sourceOf(component.includeFields, component.excludeFields, rules) };
       }));
@@ -110,7 +122,7 @@ export function declarativeRoutes(
       }
     }
     // analytics records what the engine found, before suggestions from analytics are added to it
-    observe?.(ctx, withIndices(validated.request, defaultIndex), answer as Record<string, unknown>);
+    if (record) observe?.(ctx, withIndices(validated.request, defaultIndex), answer as Record<string, unknown>);
     const source: AnalyticsSource | undefined = analyticsEngine && {
       engine: analyticsEngine,
       scope: scopeOf(principal),
@@ -118,8 +130,41 @@ export function declarativeRoutes(
     };
     await Promise.all([...plan.executing, ...(plan.local ?? [])].map((c) => addSuggestionsFromAnalytics(answer[c.id], c, source)));
     answer.settings.took = Math.max(answer.settings.searchTook, Math.round(performance.now() - started));
-    ctx.body = answer;
-  };
+    return answer;
+  }
+}
+
+/** What a live declarative UI (`stream=true`) needs: the node's streams, and the engine as streams read it (never the cache). */
+export interface LiveDeclarativeDeps {
+  hub: StreamHub;
+  engine: Backend;
+}
+
+/**
+ * `POST /_declarative?stream=true`: the answer, then what changes in it (liveDeclarative), over
+ * the stream transports of search streams (concatenated JSON, NDJSON, SSE) with their limits.
+ */
+async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, answer: (engine: Backend, record: boolean, validateOnly?: boolean) => Promise<DeclarativeResponse>): Promise<void> {
+  const { hub, engine } = live;
+  // the request's errors (its shape, an index it may not read) are answered before any stream
+  // exists; the `_msearch` it sends names the indices the UI reads
+  const validated = (await answer(engine, false, true)) as unknown as { body: Array<Record<string, unknown>> };
+  const named = validated.body.filter((_, i) => i % 2 === 0).map((header) => header.index).filter((i): i is string => typeof i === 'string');
+  const expressions = [...new Set(named.flatMap((i) => i.split(',')))];
+  const indices = expressions.length ? (await resolveIndices(engine, expressions)).concrete.filter((i) => !i.startsWith('.')) : [];
+  let recorded = false;
+  const messages = hub.declarative(liveDeclarative(hub.bus, {
+    indices,
+    intervalMs: hub.config.aggIntervalMs,
+    settleMs: hub.config.visibleAfterMs,
+    compute: () => {
+      // the UI's first answer is a search someone made: analytics records it, once
+      const record = !recorded;
+      recorded = true;
+      return answer(engine, record);
+    },
+  }), framingFor(ctx.get('accept')).name);
+  await writeLiveStream(ctx, hub, 'declarative', messages);
 }
 
 function msearchParameters(ctx: Context): string {

@@ -1,11 +1,13 @@
 import type { Context, Middleware, Next } from 'koa';
+import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import type { Backend } from '../engine/index.js';
 import { readJsonBody } from '../request/index.js';
 import { errorMessage, overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
+import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget, wantsStream } from './stream-requests.js';
-import { framingFor, writeStream } from './transports/index.js';
+import { framingFor, writeStream, type StreamMessage } from './transports/index.js';
 
 /**
  * `?stream=true` / `?streamonly=true` on document GETs and searches, in both address styles:
@@ -22,30 +24,40 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
     const messages = await openRequestedStream(hub, backend, typed, target, {
       method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
     });
-    ctx.respond = false;
-    await writeStream(ctx.res, messages, framing, {
-      heartbeatMs: hub.config.heartbeatMs,
-      maxBufferedBytes: hub.config.maxBufferedBytes,
-      overflowMessage: () => {
-        hub.tallies.of(target.kind, framing.name).dropped++;
-        return overflowMessage();
-      },
-      errorMessage,
-      // the response head goes out with the stream's first message — its current state, or the
-      // live marker of a stream of changes only: a failed read or subscription is the answer's status
-      awaitFirst: true,
-      start: () => {
-        ctx.res.writeHead(200, {
-          'content-type': framing.contentType,
-          'cache-control': 'no-cache',
-          'x-accel-buffering': 'no',
-          'x-elastic-product': 'Elasticsearch',
-        });
-        ctx.res.flushHeaders();
-      },
-    }).catch((err) => {
-      ctx.respond = true; // nothing was written: the error middleware answers
-      throw err;
-    });
+    await writeLiveStream(ctx, hub, target.kind, messages);
   };
+}
+
+/**
+ * Writes a stream to an HTTP response in the framing the request accepts, with the node's limits
+ * (heartbeat, STREAM_BUFFER_BYTES; the duration is the hub's). The response head goes out with
+ * the stream's first message — its current state, or the live marker of a stream of changes
+ * only: a stream that fails before it (a failed read or subscription) is answered as an error,
+ * with its status, by the error middleware.
+ */
+export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: StreamKind, messages: Observable<StreamMessage>): Promise<void> {
+  const framing = framingFor(ctx.get('accept'));
+  ctx.respond = false;
+  await writeStream(ctx.res, messages, framing, {
+    heartbeatMs: hub.config.heartbeatMs,
+    maxBufferedBytes: hub.config.maxBufferedBytes,
+    overflowMessage: () => {
+      hub.tallies.of(kind, framing.name).dropped++;
+      return overflowMessage();
+    },
+    errorMessage,
+    awaitFirst: true,
+    start: () => {
+      ctx.res.writeHead(200, {
+        'content-type': framing.contentType,
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+        'x-elastic-product': 'Elasticsearch',
+      });
+      ctx.res.flushHeaders();
+    },
+  }).catch((err) => {
+    ctx.respond = true; // nothing was written: the error middleware answers
+    throw err;
+  });
 }

@@ -1,5 +1,6 @@
 export { StreamHub } from './stream-hub.js';
 export { StreamTallies, type StreamKind, type StreamTally, type StreamTransport } from './stream-tallies.js';
-export { httpStreams } from './http-streams.js';
+export { httpStreams, writeLiveStream } from './http-streams.js';
+export { wantsStream } from './stream-requests.js';
 export { framingFor, writeStream, type Framing, type StreamMessage } from './transports/index.js';
 export { attachWebSocket, type WebSocketDeps } from './websocket.js';

@@ -48,6 +48,11 @@ export class StreamHub {
     return this.tallies.track('search', transport, this.bounded(searchStream(this.bus, this.searches, spec)));
   }
 
+  /** A live declarative UI (`liveDeclarative`), with the limits and counts of every stream. */
+  declarative(messages: Observable<StreamMessage>, transport: StreamTransport = 'json'): Observable<StreamMessage> {
+    return this.tallies.track('declarative', transport, this.bounded(messages));
+  }
+
   /**
    * Ends every stream with its final message (`_stream_end`), open now or opened later
    * (graceful shutdown: a stream whose request was in flight ends as soon as it starts).

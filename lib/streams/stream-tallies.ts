@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { StreamMessage } from './transports/index.js';
 
-export type StreamKind = 'document' | 'search';
+export type StreamKind = 'document' | 'search' | 'declarative';
 /** How a stream reaches its client: an HTTP framing, or a WebSocket subscription. */
 export type StreamTransport = 'json' | 'ndjson' | 'sse' | 'websocket';
 

@@ -1,0 +1,115 @@
+import { map, merge, Observable } from 'rxjs';
+import type { ChangeBus } from '../changes/index.js';
+import { coalescedRuns } from '../streams/coalesced-runs.js';
+import { liveMessage } from '../streams/messages.js';
+import type { StreamMessage } from '../streams/transports/index.js';
+import type { DeclarativeResponse } from './shape-response.js';
+
+export interface LiveUiOptions {
+  /** The concrete indices the UI's components read: a change to one of them may change an answer. */
+  indices: string[];
+  /** At most one computation per this many ms per UI (STREAM_AGG_INTERVAL_MS). */
+  intervalMs: number;
+  /** The engine shows a change this long after it (see CoalescedRunsOptions.settleMs). */
+  settleMs: number;
+  /** The declarative answer as it is now. */
+  compute(): Promise<DeclarativeResponse>;
+}
+
+/**
+ * A whole declarative search UI, live: the answer keyed by component id, then, whenever a change
+ * to an index the UI reads alters an answer, one message holding what changed, per component:
+ *
+ *   {"<id>": {"hits": {"total": …, "hits": [entering, {…, "_updated": true}, {"_id", "_deleted": true}]},
+ *             "aggregations": {…}}, …}
+ *
+ * `hits` is there when the component's hits or total changed (its entering, updated and leaving
+ * hits, by `_index` and `_id`; a hit whose `_source` changed is updated), `aggregations` when they
+ * changed (whole, as the engine answers them), any other member (suggestions, an error) whole
+ * when it changed. Components nothing changed for are left out; a change that alters no answer
+ * pushes nothing. Changes are coalesced: the answer is computed again at most once per
+ * `intervalMs` (`coalescedRuns`), with the request's own access rules (`compute` is the request).
+ *
+ * Gap-free: the UI's indices are followed before its first answer is computed; a change that
+ * arrives meanwhile computes it again, and the difference is pushed.
+ */
+export function liveDeclarative(bus: ChangeBus, options: LiveUiOptions): Observable<StreamMessage> {
+  return new Observable<StreamMessage>((subscriber) => {
+    // any change of an index, its deletion included (the components reading it then answer its error)
+    const positions = merge(...options.indices.map((index) => bus.changes(index))).pipe(map((event) => event.position));
+    let shown: DeclarativeResponse | undefined;
+    let started = false;
+    const held: Array<() => void> = [];
+    const push = (answer: DeclarativeResponse, position: string | undefined) => {
+      const delta = shown && uiDelta(shown, answer);
+      shown = answer;
+      if (delta) subscriber.next({ data: delta, id: position });
+    };
+    const updates = positions.pipe(
+      coalescedRuns(options.compute, { intervalMs: options.intervalMs, settleMs: options.settleMs }),
+      map((r) => () => push(r.value, r.trigger)),
+    );
+    const subscription = updates.subscribe({
+      next: (run) => (started ? run() : held.push(run)),
+      error: (err) => subscriber.error(err),
+    });
+    (async () => {
+      await Promise.all(options.indices.map((index) => bus.subscribed(index)));
+      const first = await options.compute();
+      if (subscriber.closed) return;
+      shown = first;
+      subscriber.next({ data: first, initial: true });
+      started = true;
+      for (const run of held.splice(0)) run();
+      subscriber.next(liveMessage());
+    })().catch((err) => subscriber.error(err));
+    return () => subscription.unsubscribe();
+  });
+}
+
+type Answer = Record<string, unknown>;
+type Hit = Record<string, unknown> & { _id?: unknown; _index?: unknown; _source?: unknown };
+
+/** What changed between two answers of a UI, per component; undefined when nothing did. */
+export function uiDelta(before: DeclarativeResponse, after: DeclarativeResponse): Record<string, Answer> | undefined {
+  const delta: Record<string, Answer> = {};
+  for (const id of Object.keys(after)) {
+    if (id === 'settings') continue;
+    const d = componentDelta(before[id], after[id]);
+    if (d) delta[id] = d;
+  }
+  return Object.keys(delta).length ? delta : undefined;
+}
+
+/** What changed in one component's answer; undefined when nothing did. */
+function componentDelta(before: Answer | undefined, after: Answer): Answer | undefined {
+  if (!before) return after;
+  const delta: Answer = {};
+  for (const key of Object.keys(after)) {
+    if (key === 'took') continue;
+    if (key === 'hits') {
+      const hits = hitsDelta(before.hits as Answer | undefined, after.hits as Answer);
+      if (hits) delta.hits = hits;
+    } else if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) delta[key] = after[key];
+  }
+  return Object.keys(delta).length ? delta : undefined;
+}
+
+const hitKey = (hit: Hit) => `${String(hit._index)}\u0000${String(hit._id)}`;
+
+/** A result list's entering, updated and leaving hits, and its total when anything changed. */
+function hitsDelta(before: Answer | undefined, after: Answer): Answer | undefined {
+  const was = new Map(((before?.hits as Hit[] | undefined) ?? []).map((h) => [hitKey(h), h]));
+  const now = (after.hits as Hit[] | undefined) ?? [];
+  const changed: Hit[] = [];
+  for (const hit of now) {
+    const old = was.get(hitKey(hit));
+    was.delete(hitKey(hit));
+    if (!old) changed.push(hit);
+    else if (JSON.stringify(old._source) !== JSON.stringify(hit._source)) changed.push({ ...hit, _updated: true });
+  }
+  for (const gone of was.values()) changed.push({ _index: gone._index, _id: gone._id, _deleted: true });
+  const totalChanged = JSON.stringify(before?.total) !== JSON.stringify(after.total);
+  if (!changed.length && !totalChanged) return undefined;
+  return { total: after.total, hits: changed };
+}
