@@ -12,6 +12,9 @@
  *   10,000 distinct live searches in `IndexLiveSearches`; the cost of one changed document
  *   published through a memory bus until the index of live searches has handled it, against
  *   testing every search one by one with the same matcher.
+ * - live dashboards (bench/support/live-dashboards.ts): 1,000 aggregation streams over 20 distinct
+ *   dashboards, then 1,000 live declarative UIs of five components over 20 distinct ones, each
+ *   under 100 writes/s for 30 s; write → push latency, pushes per stream, gateway CPU.
  * - cross-node: redis-server, the standalone engine, two gateway processes; a document stream on
  *   node B, sequential writes through node A; write → push latency.
  *
@@ -31,6 +34,7 @@ import { requiredTerms } from '../lib/streams/required-terms.js';
 import { spawnEngine, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
+import { liveDashboards } from './support/live-dashboards.js';
 import { cpuSecondsOf, rssOf, seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX, liveSearchMix } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis, type BenchRedis } from './support/redis-server.js';
@@ -44,6 +48,9 @@ const FAN_OUT_COUNTS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').ma
 const FAN_OUT_DOCS = 100;
 const SEARCH_COUNTS = [1_000, 10_000];
 const CROSS_NODE_WRITES = Number(process.env.BENCH_CROSS_WRITES ?? 500);
+/** BENCH_PARTS: the parts to run (matching, fanout, dashboards, crossnode), all by default. */
+const PARTS = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
+const part = (name: string) => !PARTS || PARTS.includes(name);
 
 // ---- the table ----
 
@@ -523,10 +530,13 @@ async function main(): Promise<void> {
   rows.push({ part: 'floor', what: 'RxJS Subject next → subscriber (in process)', s: subject });
 
   const docs = await loadCorpus();
-  await matching(docs, subject);
-  await fanOut();
+  if (part('matching')) await matching(docs, subject);
+  if (part('fanout')) await fanOut();
+  if (part('dashboards')) rows.push(...(await liveDashboards(docs, progress)));
 
-  if (!redisServerAvailable()) {
+  if (!part('crossnode')) {
+    // not asked for
+  } else if (!redisServerAvailable()) {
     notes.push('cross-node: skipped, redis-server is not installed (apt-get install -y redis-server)');
   } else {
     const redis = await startBenchRedis();

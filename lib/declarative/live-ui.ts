@@ -1,19 +1,24 @@
 import { map, merge, Observable } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
-import { coalescedRuns } from '../streams/coalesced-runs.js';
+import type { SharedRuns } from '../streams/shared-runs.js';
 import { liveMessage } from '../streams/messages.js';
 import type { StreamMessage } from '../streams/transports/index.js';
 import type { DeclarativeResponse } from './shape-response.js';
 
 export interface LiveUiOptions {
+  /**
+   * Equal for two UIs whose answers are equal (the credential, the request, its parameters):
+   * they share one computation.
+   */
+  key: string;
   /** The concrete indices the UI's components read: a change to one of them may change an answer. */
   indices: string[];
   /** At most one computation per this many ms per UI (STREAM_AGG_INTERVAL_MS). */
   intervalMs: number;
   /** The engine shows a change this long after it (see CoalescedRunsOptions.settleMs). */
   settleMs: number;
-  /** The declarative answer as it is now. */
-  compute(): Promise<DeclarativeResponse>;
+  /** The declarative answer as it is now; `first`: this stream's first answer (a search someone made). */
+  compute(first: boolean): Promise<DeclarativeResponse>;
 }
 
 /**
@@ -27,35 +32,42 @@ export interface LiveUiOptions {
  * hits, by `_index` and `_id`; a hit whose `_source` changed is updated), `aggregations` when they
  * changed (whole, as the engine answers them), any other member (suggestions, an error) whole
  * when it changed. Components nothing changed for are left out; a change that alters no answer
- * pushes nothing. Changes are coalesced: the answer is computed again at most once per
- * `intervalMs` (`coalescedRuns`), with the request's own access rules (`compute` is the request).
+ * pushes nothing.
  *
- * Gap-free: the UI's indices are followed before its first answer is computed; a change that
- * arrives meanwhile computes it again, and the difference is pushed.
+ * The answers after the first are computed once for every UI of the same key (`SharedRuns`:
+ * changes of the UI's indices → coalesced runs, at most one per `intervalMs`), with the request's
+ * own access rules (`compute` is the request); each stream tells its client what differs from
+ * what it showed it last. Gap-free: the stream joins the shared computation and follows the
+ * indices before its first answer is computed; a computation that started before that answer was
+ * read is never shown (it may be older), and a change that arrives meanwhile computes it again.
  */
-export function liveDeclarative(bus: ChangeBus, options: LiveUiOptions): Observable<StreamMessage> {
+export function liveDeclarative(bus: ChangeBus, shared: SharedRuns, options: LiveUiOptions): Observable<StreamMessage> {
   return new Observable<StreamMessage>((subscriber) => {
-    // any change of an index, its deletion included (the components reading it then answer its error)
-    const positions = merge(...options.indices.map((index) => bus.changes(index))).pipe(map((event) => event.position));
+    const feed = shared.join(options.key, () => ({
+      // any change of an index, its deletion included (the components reading it then answer its error)
+      triggers: merge(...options.indices.map((index) => bus.changes(index))).pipe(map((event) => event.position)),
+      compute: () => options.compute(false),
+      intervalMs: options.intervalMs,
+      settleMs: options.settleMs,
+    }));
     let shown: DeclarativeResponse | undefined;
     let started = false;
+    let runsBefore = Infinity;
     const held: Array<() => void> = [];
-    const push = (answer: DeclarativeResponse, position: string | undefined) => {
-      const delta = shown && uiDelta(shown, answer);
+    const push = (run: number, answer: DeclarativeResponse, position: string | undefined) => {
+      if (run <= runsBefore || !shown) return;
+      const delta = uiDelta(shown, answer);
       shown = answer;
       if (delta) subscriber.next({ data: delta, id: position });
     };
-    const updates = positions.pipe(
-      coalescedRuns(options.compute, { intervalMs: options.intervalMs, settleMs: options.settleMs }),
-      map((r) => () => push(r.value, r.trigger)),
-    );
-    const subscription = updates.subscribe({
-      next: (run) => (started ? run() : held.push(run)),
+    const subscription = feed.values.subscribe({
+      next: ({ run, value, position }) => (started ? push(run, value, position) : held.push(() => push(run, value, position))),
       error: (err) => subscriber.error(err),
     });
     (async () => {
       await Promise.all(options.indices.map((index) => bus.subscribed(index)));
-      const first = await options.compute();
+      runsBefore = feed.runs;
+      const first = await options.compute(true);
       if (subscriber.closed) return;
       shown = first;
       subscriber.next({ data: first, initial: true });

@@ -15,6 +15,7 @@ import { QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
 import { resolveIndices } from '../auth/classify/resolve-indices.js';
 import { framingFor, wantsStream, writeLiveStream, type StreamHub } from '../streams/index.js';
 import { liveDeclarative } from './live-ui.js';
+import { sortedJson } from '../ndjson/index.js';
 import type { DeclarativeResponse } from './shape-response.js';
 import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
 
@@ -56,7 +57,7 @@ export function declarativeRoutes(
     const defaultIndex = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
     const body = await readJsonBody(ctx, maxContentLength);
     const principal = ctx.state.principal as Principal;
-    if (live && !m[2] && wantsStream(ctx.querystring)) return liveAnswer(ctx, live, (engine, record, validateOnly) => answer(ctx, engine, body, defaultIndex, principal, record, validateOnly));
+    if (live && !m[2] && wantsStream(ctx.querystring)) return liveAnswer(ctx, live, body, (engine, record, validateOnly) => answer(ctx, engine, body, defaultIndex, principal, record, validateOnly));
     ctx.body = await answer(ctx, backend, body, defaultIndex, principal, true, Boolean(m[2]));
   };
 
@@ -144,7 +145,7 @@ export interface LiveDeclarativeDeps {
  * `POST /_declarative?stream=true`: the answer, then what changes in it (liveDeclarative), over
  * the stream transports of search streams (concatenated JSON, NDJSON, SSE) with their limits.
  */
-async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, answer: (engine: Backend, record: boolean, validateOnly?: boolean) => Promise<DeclarativeResponse>): Promise<void> {
+async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, body: unknown, answer: (engine: Backend, record: boolean, validateOnly?: boolean) => Promise<DeclarativeResponse>): Promise<void> {
   const { hub, engine } = live;
   // the request's errors (its shape, an index it may not read) are answered before any stream
   // exists; the `_msearch` it sends names the indices the UI reads
@@ -152,17 +153,15 @@ async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, answer: (engi
   const named = validated.body.filter((_, i) => i % 2 === 0).map((header) => header.index).filter((i): i is string => typeof i === 'string');
   const expressions = [...new Set(named.flatMap((i) => i.split(',')))];
   const indices = expressions.length ? (await resolveIndices(engine, expressions)).concrete.filter((i) => !i.startsWith('.')) : [];
-  let recorded = false;
-  const messages = hub.declarative(liveDeclarative(hub.bus, {
+  const principal = ctx.state.principal as Principal;
+  const messages = hub.declarative(liveDeclarative(hub.bus, hub.declaratives, {
+    // UIs of one credential asking the same share their computations
+    key: sortedJson({ credential: principal.username, role: principal.role, path: ctx.path, querystring: ctx.querystring, body }),
     indices,
     intervalMs: hub.config.aggIntervalMs,
     settleMs: hub.config.visibleAfterMs,
-    compute: () => {
-      // the UI's first answer is a search someone made: analytics records it, once
-      const record = !recorded;
-      recorded = true;
-      return answer(engine, record);
-    },
+    // the UI's first answer is a search someone made: analytics records it
+    compute: (first) => answer(engine, first),
   }), framingFor(ctx.get('accept')).name);
   await writeLiveStream(ctx, hub, 'declarative', messages);
 }

@@ -3,6 +3,7 @@ import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
 import { AggregationFeeds } from './aggregation-feeds.js';
+import { SharedRuns } from './shared-runs.js';
 import { DocumentListeners } from './document-listeners.js';
 import { documentStream, type DocumentStreamSpec } from './document-stream.js';
 import { LiveSearches } from './live-searches.js';
@@ -22,6 +23,8 @@ export class StreamHub {
   readonly searches: LiveSearches;
   /** The live aggregations of this node's search streams, one computation per distinct search. */
   readonly aggregations: AggregationFeeds;
+  /** The shared computations of live declarative UIs. */
+  readonly declaratives = new SharedRuns();
   /** Streams by kind and transport: open, messages pushed, dropped for a client that does not read. */
   readonly tallies = new StreamTallies();
   private readonly shutdown$ = new Subject<void>();

@@ -73,6 +73,24 @@ for (const backend of BACKENDS) {
       s.close();
     });
 
+    it('UIs asking the same share one computation; each is told what differs from what it showed', async () => {
+      const index = await shop();
+      const uis = await Promise.all(Array.from({ length: 10 }, () => openStream(gw.url, `/${index}/_declarative?stream=true`, { method: 'POST', body: UI })));
+      await Promise.all(uis.map((s) => s.until((m) => m.length === 1)));
+      expect(gw.hub.declaratives.size).to.equal(1);
+      const before = gw.hub.declaratives.computations;
+      await call(gw.url, 'PUT', `/${index}/_doc/5?refresh=true`, json({ cat: 'saga', price: 7, name: 'dune' }));
+      await Promise.all(uis.map((s) => s.until(() => pushes(s).length === 1)));
+      for (const s of uis) expect(pushes(s)[0]).to.deep.equal(pushes(uis[0])[0]);
+      // one computation for the ten (twice on an engine that shows writes at its next refresh)
+      expect(gw.hub.declaratives.computations - before).to.be.within(1, gw.hub.config.visibleAfterMs > 0 ? 2 : 1);
+      for (const s of uis) s.close();
+      await Promise.all(uis.map((s) => s.ended));
+      const deadline = Date.now() + 5_000;
+      while (gw.hub.declaratives.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(gw.hub.declaratives.size).to.equal(0);
+    });
+
     it('SSE carries the live marker; the request is refused before any stream when it is bad or not allowed', async () => {
       const index = await shop();
       const sse = await openStream(gw.url, `/${index}/_declarative?stream=true`, { method: 'POST', body: UI, accept: 'text/event-stream' });

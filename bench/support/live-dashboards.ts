@@ -1,0 +1,235 @@
+import { Pool } from 'undici';
+import { spawnGateway, tempDir } from '../../spec/support/servers.js';
+import { JsonStreamFleet } from './json-stream-fleet.js';
+import { cpuSecondsOf, seededRandom, summarize, type Summary } from './latency.js';
+import { DEBIAN_INDEX } from './live-search-mix.js';
+import { owned } from './teardown.js';
+
+/**
+ * bench:streams' live dashboards: a gateway child process (embedded engine, memory bus) holding
+ * the Debian corpus (each package given an `updated_at` in 2024 and a `seq`), streams held open
+ * by this process over real HTTP, and writes at a steady rate through HTTP.
+ *
+ * - aggregation streams: `STREAMS` search streams over 20 distinct dashboards (one per large
+ *   section: terms on priority, a monthly date_histogram of updated_at, a sum of sizes, and a max
+ *   of `seq`), 50 streams each; every write updates a random package of one of those sections
+ *   (new `seq`, `updated_at` now, another size). Latency of a write on a stream: from sending
+ *   the write to the first push on that stream whose max `seq` covers it.
+ * - declarative streams: `STREAMS` live UIs of five components (a section facet with one section
+ *   selected, a priority facet and a size range reacting to it, a result list of the newest
+ *   packages sorted by `seq`, a search box's suggestions), 20 distinct, 50 each; every write adds
+ *   a package to one of the sections. A push covers the writes up to the largest `seq` its result
+ *   list shows; each component in it is timed from those writes.
+ */
+export interface DashboardRow {
+  part: string;
+  what: string;
+  s: Summary;
+  note?: string;
+}
+
+const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
+const AUTH = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}`).toString('base64');
+const HEADERS = { 'content-type': 'application/json', authorization: AUTH };
+const INDEX = 'dash';
+const DISTINCT = 20;
+const STREAMS = Number(process.env.BENCH_DASH_STREAMS ?? 1000);
+const WRITES_PER_SECOND = Number(process.env.BENCH_DASH_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_DASH_SECONDS ?? 30);
+const DAY = 86_400_000;
+const YEAR_START = Date.UTC(2024, 0, 1);
+
+const dashboard = (section: string) => ({
+  size: 0,
+  query: { term: { 'section.raw': section } },
+  aggs: {
+    priority: { terms: { field: 'priority' } },
+    per_month: { date_histogram: { field: 'updated_at', calendar_interval: 'month' } },
+    size: { sum: { field: 'installed_size_kb' } },
+    last: { max: { field: 'seq' } },
+  },
+});
+
+const searchUi = (section: string) => ({
+  query: [
+    { id: 'section', type: 'term', dataField: 'section.raw', value: [section], size: 30 },
+    { id: 'priority', type: 'term', dataField: 'priority', react: { and: ['section'] } },
+    { id: 'size', type: 'range', dataField: 'installed_size_kb', value: { start: 0, end: 100_000_000 }, interval: 1_000_000, react: { and: ['section'] } },
+    { id: 'results', dataField: ['name'], size: 5, sortField: 'seq', sortBy: 'desc', react: { and: ['section', 'priority', 'size'] } },
+    { id: 'box', type: 'suggestion', dataField: ['name'], value: 'pkg', size: 3, react: { and: ['section'] } },
+  ],
+});
+
+const COMPONENTS = ['section', 'priority', 'size', 'results', 'box'];
+
+/** The 20 largest sections of the corpus, most packages first. */
+function largestSections(docs: ReadonlyArray<Record<string, unknown>>): string[] {
+  const counts = new Map<string, number>();
+  for (const d of docs) counts.set(String(d.section), (counts.get(String(d.section)) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, DISTINCT).map(([s]) => s);
+}
+
+export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>>, progress: (line: string) => void): Promise<DashboardRow[]> {
+  const rows: DashboardRow[] = [];
+  const sections = largestSections(docs);
+  const data = await tempDir('bench-streams-dash-');
+  const removeData = owned(() => data.remove());
+  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir, ANALYTICS_ENABLED: 'false', LOGS_ENABLED: 'false', ACCESS_LOG: 'false' });
+  const stopGateway = owned(() => gw.stop());
+  const pool = new Pool(gw.url, { connections: 32 });
+  const closePool = owned(() => pool.close());
+  try {
+    const mapping = structuredClone(DEBIAN_INDEX) as { mappings: { properties: Record<string, unknown> } };
+    mapping.mappings.properties.updated_at = { type: 'date' };
+    mapping.mappings.properties.seq = { type: 'long' };
+    const created = await pool.request({ method: 'PUT', path: `/${INDEX}`, headers: HEADERS, body: JSON.stringify(mapping) });
+    await created.body.dump();
+    const bySection = new Map<string, string[]>(sections.map((s) => [s, []]));
+    const withIds = docs.map((d, i) => {
+      const id = `p${i}`;
+      bySection.get(String(d.section))?.push(id);
+      return { ...d, _id: id };
+    });
+    // bulkIndex takes the documents' own ids from an index action: sent here with theirs
+    const lines: Array<Record<string, unknown>> = withIds.map(({ _id, ...d }, i) => ({ ...d, updated_at: new Date(YEAR_START + (i % 365) * DAY).toISOString(), seq: 0, _gid: _id }));
+    await bulkWithIds(gw.url, lines);
+    progress(`dashboards: ${docs.length} packages indexed; sections ${sections.map((s) => `${s} (${bySection.get(s)!.length})`).join(', ')}`);
+
+    for (const kind of ['aggregations', 'declarative'] as const) {
+      const random = seededRandom(18);
+      let seq = 0;
+      /** Per section: the writes sent, in seq order (seq, sent at). */
+      const writes = new Map<string, Array<{ seq: number; at: number }>>(sections.map((s) => [s, []]));
+      const streamSection: string[] = [];
+      const covered: Array<Record<string, number>> = []; // per stream and component: writes accounted for
+      const seen: number[] = []; // per live UI: the largest seq its result list showed
+      const samples = new Map<string, number[]>(kind === 'aggregations' ? [['dashboard', []]] : COMPONENTS.map((c) => [c, []]));
+      let pushes = 0;
+      let measuring = false;
+      const pushCounts: number[] = [];
+      const account = (stream: number, component: string, upTo: number, at: number) => {
+        const list = writes.get(streamSection[stream])!;
+        const done = covered[stream];
+        let k = done[component] ?? 0;
+        while (k < list.length && list[k].seq <= upTo) {
+          samples.get(component)!.push(at - list[k].at);
+          k++;
+        }
+        done[component] = k;
+      };
+      const fleet = new JsonStreamFleet({
+        origin: gw.url,
+        authorization: AUTH,
+        onMessage: (stream, message, at) => {
+          if (!measuring) return;
+          pushes++;
+          pushCounts[stream] = (pushCounts[stream] ?? 0) + 1;
+          if (kind === 'aggregations') {
+            const last = (message.aggregations as { last?: { value?: number } } | undefined)?.last?.value;
+            if (typeof last === 'number') account(stream, 'dashboard', last, at);
+            return;
+          }
+          const results = (message.results as { hits?: { hits?: Array<{ _source?: { seq?: number } }> } } | undefined)?.hits?.hits ?? [];
+          const upTo = Math.max(seen[stream] ?? 0, ...results.map((h) => h._source?.seq ?? 0));
+          seen[stream] = upTo;
+          for (const c of COMPONENTS) if (message[c] !== undefined) account(stream, c, upTo, at);
+        },
+      });
+      const closeFleet = owned(() => fleet.closeAll());
+      try {
+        const targets = Array.from({ length: STREAMS }, (_, i) => {
+          const section = sections[i % DISTINCT];
+          return kind === 'aggregations'
+            ? { path: `/${INDEX}/_search?stream=true`, body: dashboard(section) }
+            : { path: `/${INDEX}/_declarative?stream=true`, body: searchUi(section) };
+        });
+        targets.forEach((t, i) => {
+          streamSection[i] = sections[i % DISTINCT];
+          covered[i] = {};
+        });
+        let t0 = performance.now();
+        await fleet.openAll(targets, 64); // stream i is targets[i]
+        const open = fleet.open;
+        progress(`${kind}: ${open} of ${STREAMS} streams open in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        const pid = gw.proc.pid!;
+        const cpu0 = await cpuSecondsOf(pid);
+        measuring = true;
+        t0 = performance.now();
+        const sent: Array<Promise<void>> = [];
+        const total = WRITES_PER_SECOND * SECONDS;
+        let failedWrites = 0;
+        for (let w = 0; w < total; w++) {
+          const due = t0 + (w * 1000) / WRITES_PER_SECOND;
+          const wait = due - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const section = sections[Math.floor(random() * DISTINCT)];
+          const s = ++seq;
+          const ids = bySection.get(section)!;
+          const id = kind === 'aggregations' ? ids[Math.floor(random() * ids.length)] : `w${s}`;
+          const doc = { name: `pkg${s}`, section, priority: ['optional', 'important', 'extra'][s % 3], installed_size_kb: Math.floor(random() * 100_000), updated_at: new Date().toISOString(), seq: s };
+          writes.get(section)!.push({ seq: s, at: performance.now() });
+          sent.push(
+            pool.request({ method: 'PUT', path: `/${INDEX}/_doc/${id}`, headers: HEADERS, body: JSON.stringify(doc) })
+              .then(async (res) => {
+                await res.body.dump();
+                if (res.statusCode >= 300) failedWrites++;
+              }),
+          );
+        }
+        await Promise.all(sent);
+        const writeSeconds = (performance.now() - t0) / 1000;
+        const cpu = ((await cpuSecondsOf(pid)) - cpu0) / writeSeconds;
+        // the last pushes: until every stream has accounted for every write of its section, or 5 s
+        const expected = (stream: number, component: string) => writes.get(streamSection[stream])!.length - (covered[stream][component] ?? 0);
+        const components = [...samples.keys()];
+        const deadline = performance.now() + 5_000;
+        const missingNow = () => {
+          let m = 0;
+          for (let i = 0; i < open; i++) for (const c of components) if (kind === 'aggregations' || c === 'results') m += expected(i, c);
+          return m;
+        };
+        while (missingNow() > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        measuring = false;
+        const missing = missingNow();
+        const perStream = pushCounts.filter((n) => n !== undefined).map((n) => n / writeSeconds);
+        const maxRate = Math.max(0, ...perStream);
+        const meanRate = pushes / Math.max(1, open) / writeSeconds;
+        const failures = [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ');
+        const common = `${open} streams (${DISTINCT} distinct, ${Math.round(open / DISTINCT)} each), ${WRITES_PER_SECOND} writes/s for ${writeSeconds.toFixed(1)} s (${failedWrites} failed); ` +
+          `pushes per stream ${meanRate.toFixed(2)}/s mean, ${maxRate.toFixed(2)}/s max; gateway CPU ${(cpu * 100).toFixed(0)}% of a core; ${missing} write-stream pairs never pushed${failures ? `; ${failures}` : ''}`;
+        if (kind === 'aggregations') {
+          const s = summarize(samples.get('dashboard')!);
+          rows.push({
+            part: 'live aggregations', what: 'write → push covering it, per stream', s,
+            note: `${common}; goals p99 < 300 ms: ${s.p99 < 300 ? 'met' : 'NOT met'}, ≤ 4 pushes/s per stream: ${maxRate <= 4 ? 'met' : 'NOT met'}`,
+          });
+          progress(`aggregations: p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; ${meanRate.toFixed(2)} pushes/s per stream; CPU ${(cpu * 100).toFixed(0)}%`);
+        } else {
+          for (const c of COMPONENTS) {
+            const s = summarize(samples.get(c)!);
+            rows.push({ part: 'live declarative UI', what: `component "${c}": write → push covering it`, s, note: c === 'section' ? common : undefined });
+          }
+          progress(`declarative: ${COMPONENTS.map((c) => `${c} p99 ${summarize(samples.get(c)!).p99.toFixed(1)} ms`).join(', ')}`);
+        }
+      } finally {
+        await closeFleet();
+      }
+    }
+  } finally {
+    await closePool();
+    await stopGateway();
+    await removeData();
+  }
+  return rows;
+}
+
+/** `_bulk` with each document's `_gid` as its id. */
+async function bulkWithIds(url: string, docs: Array<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < docs.length; i += 5000) {
+    const lines: string[] = [];
+    for (const { _gid, ...d } of docs.slice(i, i + 5000)) lines.push(JSON.stringify({ index: { _index: INDEX, _id: _gid } }), JSON.stringify(d));
+    const res = await fetch(`${url}/_bulk?refresh=${i + 5000 >= docs.length}`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson', authorization: AUTH }, body: lines.join('\n') + '\n' });
+    if (!res.ok) throw new Error(`bulk failed: ${res.status}`);
+    await res.arrayBuffer();
+  }
+}
