@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
-import { filterSource, parseQuery, type Query, type SourceFilter } from '../engine/embedded/matching.js';
+import { filterSource, type Query, type SourceFilter } from '../engine/embedded/matching.js';
 import type { AggregationFeed, AggregationState, FeedEvent } from './aggregation-feeds.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
 import { changedMessage, deletedMessage, indexEndedMessage, liveMessage } from './messages.js';
@@ -11,8 +11,8 @@ export interface SearchStreamSpec {
   index: string;
   /** App-addressed searches see only their type. */
   type?: string;
-  /** The search's `query` (DSL); match_all when absent. */
-  query: unknown;
+  /** The search's query as the matcher reads it, parsed once when the stream was asked for (match_all when the engine decides). */
+  query: Query;
   source: SourceFilter;
   streamOnly: boolean;
   since?: string;
@@ -38,13 +38,7 @@ export interface SearchStreamSpec {
  */
 export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStreamSpec): Observable<StreamMessage> {
   return new Observable<StreamMessage>((subscriber) => {
-    let query: Query;
-    try {
-      query = spec.query === undefined || spec.engineDecides ? { type: 'match_all', boost: 1 } : parseQuery(spec.query);
-    } catch (err) {
-      subscriber.error(err);
-      return;
-    }
+    const query = spec.query;
     const shownType = spec.type ?? '_doc';
     const held: Array<() => void> = [];
     let started = false;

@@ -3,7 +3,7 @@ import type { TypedDocuments } from '../apps/typed-documents.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
-import { parseQuery, sourceFilterFromBody, sourceFilterFromParams } from '../engine/embedded/matching.js';
+import { parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/matching.js';
 import { sortedJson } from '../ndjson/index.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
@@ -24,6 +24,7 @@ export interface StreamRequestInput {
   transport?: StreamTransport;
 }
 
+const MATCH_ALL: Query = { type: 'match_all', boost: 1 };
 const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
 const isTrue = (v: string | null) => v !== null && v !== 'false';
 
@@ -92,15 +93,18 @@ export async function openRequestedStream(
   // Decide matches locally when the engine's matcher can; on the HTTP backend, a query (or an
   // index analysis) it cannot decide exactly is decided by asking the engine instead.
   let local = !(backend.kind === 'http' && hub.config.matching === 'engine');
+  /** The query as the local matcher reads it, parsed once for the stream (match_all when the engine decides). */
+  let query: Query = MATCH_ALL;
   if (local) {
     try {
-      if (body.query !== undefined) parseQuery(body.query);
+      if (body.query !== undefined) query = parseQuery(body.query);
       if (!(await hub.searches.contexts.get(index))) {
         throw new EsError(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
       }
     } catch (err) {
       if (backend.kind !== 'http' || (err instanceof EsError && err.status === 404)) throw err;
       local = false;
+      query = MATCH_ALL;
     }
   }
   const source = sourceFilterFromParams(params, sourceFilterFromBody(body._source === undefined ? true : body._source));
@@ -127,7 +131,7 @@ export async function openRequestedStream(
     const feed = hub.aggregations.feed({
       key: sortedJson({ index, type, body: computeBody, querystring: computeQs, engine: !local }),
       index, type, trackCap: hub.config.trackedIds, readMatchingIds,
-      query: body.query === undefined || !local ? { type: 'match_all', boost: 1 } : parseQuery(body.query),
+      query,
       decide: engineDecides,
       async compute() {
         const answer = await search(computeBody, computeQs);
@@ -137,7 +141,7 @@ export async function openRequestedStream(
     return { feed, hits: sizeOf(body, params) !== 0 };
   })();
   return hub.search({
-    index, type, query: body.query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
+    index, type, query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
     engineDecides, aggregations: aggregations || undefined,
     async readInitial() {
       const answer = await search({ ...body, seq_no_primary_term: true }, querystring);
