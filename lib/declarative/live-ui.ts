@@ -1,7 +1,7 @@
-import { map, merge, Observable } from 'rxjs';
+import { defer, map, merge, type Observable } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import type { SharedRuns } from '../streams/shared-runs.js';
-import { liveMessage } from '../streams/messages.js';
+import { gapFree } from '../streams/gap-free.js';
 import type { StreamMessage } from '../streams/transports/index.js';
 import type { DeclarativeResponse } from './shape-response.js';
 
@@ -42,7 +42,7 @@ export interface LiveUiOptions {
  * read is never shown (it may be older), and a change that arrives meanwhile computes it again.
  */
 export function liveDeclarative(bus: ChangeBus, shared: SharedRuns, options: LiveUiOptions): Observable<StreamMessage> {
-  return new Observable<StreamMessage>((subscriber) => {
+  return defer(() => {
     const feed = shared.join(options.key, () => ({
       // any change of an index, its deletion included (the components reading it then answer its error)
       triggers: merge(...options.indices.map((index) => bus.changes(index))).pipe(map((event) => event.position)),
@@ -51,31 +51,18 @@ export function liveDeclarative(bus: ChangeBus, shared: SharedRuns, options: Liv
       settleMs: options.settleMs,
     }));
     let shown: DeclarativeResponse | undefined;
-    let started = false;
     let runsBefore = Infinity;
-    const held: Array<() => void> = [];
-    const push = (run: number, answer: DeclarativeResponse, position: string | undefined) => {
-      if (run <= runsBefore || !shown) return;
-      const delta = uiDelta(shown, answer);
-      shown = answer;
-      if (delta) subscriber.next({ data: delta, id: position });
-    };
-    const subscription = feed.values.subscribe({
-      next: ({ run, value, position }) => (started ? push(run, value, position) : held.push(() => push(run, value, position))),
-      error: (err) => subscriber.error(err),
-    });
-    (async () => {
+    return gapFree(feed.values, async (emit) => {
       await Promise.all(options.indices.map((index) => bus.subscribed(index)));
       runsBefore = feed.runs;
-      const first = await options.compute(true);
-      if (subscriber.closed) return;
-      shown = first;
-      subscriber.next({ data: first, initial: true });
-      started = true;
-      for (const run of held.splice(0)) run();
-      subscriber.next(liveMessage());
-    })().catch((err) => subscriber.error(err));
-    return () => subscription.unsubscribe();
+      shown = await options.compute(true);
+      emit({ data: shown, initial: true });
+    }, ({ run, value, position }) => {
+      if (run <= runsBefore || !shown) return undefined;
+      const delta = uiDelta(shown, value);
+      shown = value;
+      return delta && { message: { data: delta, id: position } };
+    });
   });
 }
 

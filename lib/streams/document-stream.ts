@@ -1,7 +1,8 @@
-import { Observable } from 'rxjs';
+import { defer, Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import type { DocumentListeners } from './document-listeners.js';
-import { changedMessage, deletedMessage, indexEndedMessage, liveMessage } from './messages.js';
+import { gapFree } from './gap-free.js';
+import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
 
 export interface DocumentStreamSpec {
@@ -19,62 +20,51 @@ export interface DocumentStreamSpec {
 
 /**
  * A document stream: the current state, then every later change of the document.
- * Gap-free by construction: the stream listens before it reads, holds the changes that arrive
- * meanwhile, and drops those the read already reflects (by `_seq_no`).
+ * Gap-free (`gapFree`): the stream listens before it reads, holds the changes that arrive
+ * meanwhile, and drops those the read already reflects (by `_seq_no`) or that came before the
+ * position it resumes from.
  */
 export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spec: DocumentStreamSpec): Observable<StreamMessage> {
-  return new Observable<StreamMessage>((subscriber) => {
-    const held: ChangeEvent[] = [];
-    let live = false;
+  return defer(() => {
     let reflectedSeqNo = -1;
     let lastPosition: string | undefined;
     const shownType = spec.type ?? '_doc';
 
-    const emit = (event: ChangeEvent) => {
-      if (lastPosition !== undefined && comparePositions(event.position, lastPosition) <= 0) return;
-      if (event.kind === 'index') {
-        subscriber.next(indexEndedMessage(event));
-        subscriber.complete();
-        return;
-      }
-      if (event.id !== spec.id) return;
-      lastPosition = event.position;
-      if (event.seqNo <= reflectedSeqNo) return;
-      subscriber.next(messageFor(event));
-    };
     const messageFor = (change: DocumentChange): StreamMessage => {
       if (change.op === 'delete' || (spec.type !== undefined && change.type !== spec.type)) return deletedMessage(change, shownType);
       return changedMessage(change, shownType, change.source);
     };
+    const render = (event: ChangeEvent) => {
+      if (lastPosition !== undefined && comparePositions(event.position, lastPosition) <= 0) return undefined;
+      if (event.kind === 'index') return { message: indexEndedMessage(event), end: true };
+      if (event.id !== spec.id) return undefined;
+      lastPosition = event.position;
+      if (event.seqNo <= reflectedSeqNo) return undefined;
+      return { message: messageFor(event) };
+    };
+    const changes = new Observable<ChangeEvent>((subscriber) =>
+      listeners.listen(spec.index, spec.id, { onChange: (event) => subscriber.next(event), onError: (err) => subscriber.error(err) }),
+    );
 
-    const stop = listeners.listen(spec.index, spec.id, {
-      onChange: (event) => (live ? emit(event) : held.push(event)),
-      onError: (err) => subscriber.error(err),
-    });
-
-    (async () => {
+    return gapFree(changes, async (emit, closed) => {
       await bus.subscribed(spec.index);
       if (spec.since !== undefined) {
         lastPosition = spec.since;
         for (const event of await bus.history(spec.index, spec.since)) {
-          if (subscriber.closed) return;
-          if (event.kind === 'index' || event.id === spec.id) emit(event);
-          else lastPosition = event.position;
+          if (closed()) return;
+          if (event.kind !== 'index' && event.id !== spec.id) {
+            lastPosition = event.position;
+            continue;
+          }
+          const out = render(event);
+          if (out) emit(out.message, out.end);
         }
       } else if (!spec.streamOnly) {
         const head = await bus.head(spec.index);
         const initial = await spec.readInitial();
         if (typeof initial._seq_no === 'number') reflectedSeqNo = initial._seq_no;
-        subscriber.next({ data: initial, id: head, initial: true });
+        emit({ data: initial, id: head, initial: true });
       }
-      live = true;
-      for (const event of held.splice(0)) {
-        if (subscriber.closed) return;
-        emit(event);
-      }
-      if (!subscriber.closed) subscriber.next(liveMessage());
-    })().catch((err) => subscriber.error(err));
-
-    return stop;
+    }, render);
   });
 }

@@ -1,10 +1,11 @@
-import { Observable } from 'rxjs';
+import { defer, EMPTY, map, merge, Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { filterSource, type Query, type SourceFilter } from '../engine/embedded/matching.js';
 import type { AggregationFeed, AggregationState, FeedEvent } from './aggregation-feeds.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
-import { changedMessage, deletedMessage, indexEndedMessage, liveMessage } from './messages.js';
+import { gapFree } from './gap-free.js';
+import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
 
 export interface SearchStreamSpec {
@@ -31,86 +32,98 @@ export interface SearchStreamSpec {
   aggregations?: { feed: AggregationFeed; hits: boolean };
 }
 
+/** What reaches a search stream: a verdict on a changed document, its index's end, or a state of its aggregations. */
+type SearchChange =
+  | { kind: 'verdict'; verdict: LiveVerdict; wasTracked: boolean }
+  | { kind: 'index'; event: ChangeEvent }
+  | { kind: 'feed'; event: FeedEvent };
+
 /**
  * A search stream: the search result, then each change to a document that matches the query
- * (`_updated: true` when it matched before) or stopped matching (`_deleted: true`).
+ * (`_updated: true` when it matched before) or stopped matching (`_deleted: true`), and, for a
+ * search with aggregations, `{aggregations, hits: {total}}` when they change (the shared feed).
  * Matching is the engine's own (the document matcher), through the node's index of live searches.
+ * Gap-free (`gapFree`): the search is registered (and the feed joined) before the result is read.
  */
 export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStreamSpec): Observable<StreamMessage> {
-  return new Observable<StreamMessage>((subscriber) => {
-    const query = spec.query;
+  return defer(() => {
     const shownType = spec.type ?? '_doc';
-    const held: Array<() => void> = [];
-    let started = false;
+    const index = live.of(spec.index);
+    const aggs = spec.aggregations;
+    const hits = aggs?.hits ?? true;
     let lastPosition: string | undefined;
     /** `_seq_no` of documents in the initial result: changes they already reflect are dropped. */
     const reflected = new Map<string, number>();
-
-    const deliver = (verdict: LiveVerdict, wasTracked: boolean) => {
-      const { change } = verdict;
-      if (lastPosition !== undefined && comparePositions(change.position, lastPosition) <= 0) return;
-      lastPosition = change.position;
-      const seen = reflected.get(change.id);
-      if (seen !== undefined && change.seqNo <= seen) return;
-      if (!verdict.matches) {
-        subscriber.next(deletedMessage(change, shownType));
-        return;
-      }
-      const source = filterSource((change.source ?? {}) as Record<string, unknown>, spec.source);
-      const updated = wasTracked || (!search.trackedComplete && change.version > 1);
-      subscriber.next(changedMessage(change, shownType, source, updated));
-    };
-    const onIndex = (event: ChangeEvent) => {
-      if (subscriber.closed) return;
-      subscriber.next(indexEndedMessage(event));
-      subscriber.complete();
-    };
-
     // aggregations: what this stream showed last, and the runs of the shared computation that
     // started before its own answer was read (their states may be older than it: never shown)
-    const aggs = spec.aggregations;
     let shownState: string | undefined;
     let runsBefore = Infinity;
-    const onFeed = (event: FeedEvent) => {
-      if (event.kind === 'ended') return onIndex(event.event);
-      if (event.run <= runsBefore) return;
-      const text = stateText(event.state);
-      if (text === shownState) return;
-      shownState = text;
-      subscriber.next({ data: { aggregations: event.state.aggregations, hits: { total: event.state.total } }, id: event.position });
-    };
-    const feedSubscription = aggs?.feed.events.subscribe({
-      next: (event) => (started ? onFeed(event) : held.push(() => onFeed(event))),
-      error: (err) => subscriber.error(err),
-    });
 
     const search: LiveSearch = {
-      query,
+      query: spec.query,
       type: spec.type,
       tracked: new Set(),
       trackedComplete: true,
       trackCap: spec.trackCap,
       decide: spec.engineDecides,
-      onVerdict: (verdict) => {
-        const wasTracked = search.tracked.has(verdict.change.id);
-        if (started) deliver(verdict, wasTracked);
-        else held.push(() => deliver(verdict, wasTracked));
-      },
-      onIndexEvent: (event) => (started ? onIndex(event) : held.push(() => onIndex(event))),
-      onError: (err) => subscriber.error(err),
+      onVerdict: () => {},
+      onIndexEvent: () => {},
+      onError: () => {},
     };
-
-    let remove: (() => void) | undefined;
-    const index = live.of(spec.index);
-    const hits = aggs?.hits ?? true;
-    (async () => {
-      if (aggs) await aggs.feed.live;
-      if (hits) {
+    /** Resolves once the search is in the index of live searches (at once without hits to follow). */
+    let registered: Promise<void> = Promise.resolve();
+    const verdicts = new Observable<SearchChange>((subscriber) => {
+      let remove: (() => void) | undefined;
+      let stopped = false;
+      search.onVerdict = (verdict) => subscriber.next({ kind: 'verdict', verdict, wasTracked: search.tracked.has(verdict.change.id) });
+      search.onIndexEvent = (event) => subscriber.next({ kind: 'index', event });
+      search.onError = (err) => subscriber.error(err);
+      registered = (async () => {
         const ctx = spec.engineDecides ? undefined : await live.contexts.get(spec.index);
         if (!ctx && !spec.engineDecides) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });
         remove = await index.add(search, ctx);
-        if (subscriber.closed) return remove();
+        if (stopped) remove();
+      })();
+      registered.catch(() => {}); // the stream's start awaits it and fails with it
+      return () => {
+        stopped = true;
+        remove?.();
+      };
+    });
+    const changes = merge(hits ? verdicts : EMPTY, aggs ? aggs.feed.events.pipe(map((event): SearchChange => ({ kind: 'feed', event }))) : EMPTY);
+
+    const verdictMessage = (verdict: LiveVerdict, wasTracked: boolean): StreamMessage | undefined => {
+      const { change } = verdict;
+      if (lastPosition !== undefined && comparePositions(change.position, lastPosition) <= 0) return undefined;
+      lastPosition = change.position;
+      const seen = reflected.get(change.id);
+      if (seen !== undefined && change.seqNo <= seen) return undefined;
+      if (!verdict.matches) return deletedMessage(change, shownType);
+      const source = filterSource((change.source ?? {}) as Record<string, unknown>, spec.source);
+      const updated = wasTracked || (!search.trackedComplete && change.version > 1);
+      return changedMessage(change, shownType, source, updated);
+    };
+    const feedMessage = (event: Extract<FeedEvent, { kind: 'state' }>): StreamMessage | undefined => {
+      if (event.run <= runsBefore) return undefined;
+      const text = stateText(event.state);
+      if (text === shownState) return undefined;
+      shownState = text;
+      return { data: { aggregations: event.state.aggregations, hits: { total: event.state.total } }, id: event.position };
+    };
+    const render = (change: SearchChange): { message: StreamMessage; end?: boolean } | undefined => {
+      if (change.kind === 'index') return { message: indexEndedMessage(change.event), end: true };
+      if (change.kind === 'feed') {
+        if (change.event.kind === 'ended') return { message: indexEndedMessage(change.event.event), end: true };
+        const message = feedMessage(change.event);
+        return message && { message };
       }
+      const message = verdictMessage(change.verdict, change.wasTracked);
+      return message && { message };
+    };
+
+    return gapFree(changes, async (emit, closed) => {
+      if (aggs) await aggs.feed.live;
+      await registered;
       await bus.subscribed(spec.index);
       runsBefore = aggs?.feed.runs ?? Infinity;
       if (spec.since !== undefined) {
@@ -119,47 +132,35 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
         search.trackedComplete = false;
         lastPosition = spec.since;
         for (const event of await bus.history(spec.index, spec.since)) {
-          if (subscriber.closed) return;
-          if (event.kind === 'index') return onIndex(event);
+          if (closed()) return;
+          if (event.kind === 'index') return emit(indexEndedMessage(event), true);
           lastPosition = event.position;
           if (!hits) continue;
           const matches = event.op !== 'delete' && (await index.matches(search, event));
           if (matches || event.op === 'delete') {
             const source = matches ? filterSource((event.source ?? {}) as Record<string, unknown>, spec.source) : undefined;
-            subscriber.next(matches ? changedMessage(event, shownType, source, event.version > 1) : deletedMessage(event, shownType));
+            emit(matches ? changedMessage(event, shownType, source, event.version > 1) : deletedMessage(event, shownType));
           }
         }
         // the client holds a state: it is told the current aggregations
         aggs?.feed.refresh();
-      } else {
-        // which documents match now, before the client is shown anything: a change the client
-        // causes after seeing the result is then never mistaken for one it already knew
-        if (hits) {
-          const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
-          for (const id of ids) index.track(search, id);
-          if (!complete) search.trackedComplete = false;
-        }
-        if (!spec.streamOnly) {
-          const head = await bus.head(spec.index);
-          const initial = await spec.readInitial();
-          for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
-          const answered = initial.body as { aggregations?: unknown; hits?: { total?: unknown } };
-          if (aggs) shownState = stateText({ aggregations: answered.aggregations, total: answered.hits?.total });
-          subscriber.next({ data: initial.body, id: head, initial: true });
-        }
+        return;
       }
-      started = true;
-      for (const run of held.splice(0)) {
-        if (subscriber.closed) return;
-        run();
+      // which documents match now, before the client is shown anything: a change the client
+      // causes after seeing the result is then never mistaken for one it already knew
+      if (hits) {
+        const { ids, complete } = await spec.readMatchingIds(spec.trackCap);
+        for (const id of ids) index.track(search, id);
+        if (!complete) search.trackedComplete = false;
       }
-      if (!subscriber.closed) subscriber.next(liveMessage());
-    })().catch((err) => subscriber.error(err));
-
-    return () => {
-      remove?.();
-      feedSubscription?.unsubscribe();
-    };
+      if (spec.streamOnly) return;
+      const head = await bus.head(spec.index);
+      const initial = await spec.readInitial();
+      for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
+      const answered = initial.body as { aggregations?: unknown; hits?: { total?: unknown } };
+      if (aggs) shownState = stateText({ aggregations: answered.aggregations, total: answered.hits?.total });
+      emit({ data: initial.body, id: head, initial: true });
+    }, render);
   });
 }
 
