@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { concat, defer, EMPTY, finalize, map, merge, Observable, of, Subject, take, takeUntil, tap, timer } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
@@ -65,29 +65,22 @@ export class StreamHub {
     this.shutdown$.next();
   }
 
-  /** At most `maxDurationMs`, then a final message; ends on shutdown with one too; counted while open. */
+  /**
+   * At most `maxDurationMs`, then a final message; ends on shutdown with one too; counted while
+   * open. A stream asked for while the node shuts down ends at once with its final message.
+   */
   private bounded(messages: Observable<StreamMessage>): Observable<StreamMessage> {
     const max = this.config.maxDurationMs;
-    return new Observable<StreamMessage>((subscriber) => {
-      const end = (final: StreamMessage) => {
-        subscriber.next(final);
-        subscriber.complete();
-      };
-      if (this.shuttingDown) {
-        end(shutdownMessage());
-        return;
-      }
+    return defer(() => {
+      if (this.shuttingDown) return of(shutdownMessage());
       this.open++;
-      const timer = setTimeout(() => end(timeLimitMessage(max)), max);
-      timer.unref();
-      const stop = this.shutdown$.subscribe(() => end(shutdownMessage()));
-      const sub = messages.subscribe(subscriber);
-      return () => {
-        this.open--;
-        clearTimeout(timer);
-        stop.unsubscribe();
-        sub.unsubscribe();
-      };
+      let final: StreamMessage | undefined;
+      const ends = merge(
+        timer(max).pipe(map(() => timeLimitMessage(max))),
+        this.shutdown$.pipe(map(() => shutdownMessage())),
+      ).pipe(take(1), tap((m) => (final = m)));
+      // the stream's own messages until its end (if it does not end first), then the final message
+      return concat(messages.pipe(takeUntil(ends)), defer(() => (final ? of(final) : EMPTY))).pipe(finalize(() => this.open--));
     });
   }
 }
