@@ -15,6 +15,8 @@
  * - live dashboards (bench/support/live-dashboards.ts): 1,000 aggregation streams over 20 distinct
  *   dashboards, then 1,000 live declarative UIs of five components over 20 distinct ones, each
  *   under 100 writes/s for 30 s; write → push latency, pushes per stream, gateway CPU.
+ * - WebSocket slow consumer (bench/support/ws-slow-consumer.ts): 200 MB of changes to a document
+ *   whose WebSocket client stopped reading; the gateway's RSS and the client's error frame.
  * - cross-node: redis-server, the standalone engine, two gateway processes; a document stream on
  *   node B, sequential writes through node A; write → push latency.
  *
@@ -35,6 +37,7 @@ import { spawnEngine, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
 import { liveDashboards } from './support/live-dashboards.js';
+import { wsSlowConsumer } from './support/ws-slow-consumer.js';
 import { cpuSecondsOf, rssOf, seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX, liveSearchMix } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis, type BenchRedis } from './support/redis-server.js';
@@ -48,7 +51,7 @@ const FAN_OUT_COUNTS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').ma
 const FAN_OUT_DOCS = 100;
 const SEARCH_COUNTS = [1_000, 10_000];
 const CROSS_NODE_WRITES = Number(process.env.BENCH_CROSS_WRITES ?? 500);
-/** BENCH_PARTS: the parts to run (matching, fanout, dashboards, crossnode), all by default. */
+/** BENCH_PARTS: the parts to run (matching, fanout, dashboards, wsslow, crossnode), all by default. */
 const PARTS = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
 const part = (name: string) => !PARTS || PARTS.includes(name);
 
@@ -533,6 +536,16 @@ async function main(): Promise<void> {
   if (part('matching')) await matching(docs, subject);
   if (part('fanout')) await fanOut();
   if (part('dashboards')) rows.push(...(await liveDashboards(docs, progress)));
+  if (part('wsslow')) {
+    const r = await wsSlowConsumer(progress);
+    notes.push(
+      `WebSocket slow consumer: ${r.writtenMb.toFixed(0)} MB of changes written in ${r.writeSeconds.toFixed(1)} s to a document whose WebSocket client stopped reading; ` +
+        `gateway RSS ${r.rssBeforeMb.toFixed(0)} → peak ${r.rssPeakMb.toFixed(0)} MB (+${(r.rssPeakMb - r.rssBeforeMb).toFixed(0)} MB), the same writes with no stream open ` +
+        `${r.reference.rssBeforeMb.toFixed(0)} → ${r.reference.rssPeakMb.toFixed(0)} MB (+${(r.reference.rssPeakMb - r.reference.rssBeforeMb).toFixed(0)} MB: the engine's own pages); ` +
+        `STREAM_BUFFER_BYTES ${r.bufferBytes / 2 ** 20} MB; the client's frame once it read again: ${r.errorFrame ? `status ${r.errorFrame.status} ${r.errorFrame.type}` : 'NONE'} — ` +
+        `bounded: ${r.errorFrame && r.rssPeakMb - r.rssBeforeMb - (r.reference.rssPeakMb - r.reference.rssBeforeMb) < 4 * (r.bufferBytes / 2 ** 20) ? 'yes' : 'NO'}`,
+    );
+  }
 
   if (!part('crossnode')) {
     // not asked for
