@@ -144,7 +144,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     void logs?.purge(); // then daily
     const server = http.createServer(app.callback());
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
-      maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures });
+      maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
     server.on('clientError', answerClientError);

@@ -35,7 +35,7 @@ export class StreamTallies {
       tally.open++;
       const sub = messages.subscribe({
         next: (message) => {
-          tally.pushed++;
+          if (!message.live) tally.pushed++; // the live marker is no message of the stream's
           subscriber.next(message);
         },
         error: (err) => subscriber.error(err),

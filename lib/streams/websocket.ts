@@ -37,6 +37,8 @@ export interface WebSocketDeps {
   maxBufferedBytes: number;
   /** Frames failing authentication (401 or 429) before the connection is closed with 1008. */
   maxAuthFailures: number;
+  /** STREAM_HEARTBEAT_MS: how often each connection is pinged; a ping unanswered by the next one drops it. */
+  heartbeatMs: number;
 }
 
 /** WebSocket close code for a policy violation (RFC 6455, 7.4.1). */
@@ -53,6 +55,10 @@ const POLICY_VIOLATION = 1008;
  * Memory is bounded per connection: unread bytes (`ws.bufferedAmount`) past `maxBufferedBytes`
  * after a push end that subscription with a 429 error frame; a client that still does not read is
  * terminated once its unread bytes pass twice the bound, whatever is being sent.
+ *
+ * Every `heartbeatMs` each connection is pinged; one that has not answered the previous ping
+ * with a pong by then is terminated: a peer gone without a close (a dropped network, a suspended
+ * laptop) does not keep its subscriptions open until the kernel gives up on the socket.
  */
 export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { close(): void; terminate(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload });
@@ -120,7 +126,20 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     }
     handle(frame).catch((err) => fail(frame?.id, err));
   });
+  let answered = true;
+  ws.on('pong', () => (answered = true));
+  const heartbeat = setInterval(() => {
+    // judged once pending I/O is read: a pong that came while this process was busy counts
+    setImmediate(() => {
+      if (ws.readyState !== ws.OPEN) return;
+      if (!answered) return ws.terminate();
+      answered = false;
+      ws.ping();
+    });
+  }, deps.heartbeatMs);
+  heartbeat.unref();
   ws.on('close', () => {
+    clearInterval(heartbeat);
     for (const sub of subscriptions.values()) sub.unsubscribe();
     subscriptions.clear();
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { basic, call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import type { TestGateway } from '../support/servers.js';
-import { openStream, type OpenStream } from '../support/stream-client.js';
+import { eventually, openStream, type OpenStream } from '../support/stream-client.js';
 
 const json = (body: unknown) => ({ body });
 
@@ -86,9 +86,7 @@ for (const backend of BACKENDS) {
       expect(gw.hub.declaratives.computations - before).to.be.within(1, gw.hub.config.visibleAfterMs > 0 ? 2 : 1);
       for (const s of uis) s.close();
       await Promise.all(uis.map((s) => s.ended));
-      const deadline = Date.now() + 5_000;
-      while (gw.hub.declaratives.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(gw.hub.declaratives.size).to.equal(0);
+      await eventually(() => expect(gw.hub.declaratives.size, 'shared computations still running').to.equal(0));
     });
 
     it('SSE carries the live marker; the request is refused before any stream when it is bad or not allowed', async () => {

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import type { TestGateway } from '../support/servers.js';
-import { openStream, type OpenStream } from '../support/stream-client.js';
+import { eventually, openStream, type OpenStream } from '../support/stream-client.js';
 
 const json = (body: unknown) => ({ body });
 const DASHBOARD = {
@@ -57,13 +57,7 @@ for (const backend of BACKENDS) {
       }
     };
     /** Waits until no feed computes (every stream closed, its computation stopped). */
-    const noFeeds = async () => {
-      const deadline = Date.now() + 5_000;
-      while (gw.hub.aggregations.size > 0) {
-        if (Date.now() > deadline) throw new Error(`${gw.hub.aggregations.size} feeds still computing`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    };
+    const noFeeds = () => eventually(() => expect(gw.hub.aggregations.size, 'feeds still computing').to.equal(0));
     before(async () => {
       ({ gateway: gw, stop } = await backend.start({ STREAM_AGG_INTERVAL_MS: '100' }));
     });

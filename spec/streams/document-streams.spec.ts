@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import { startTestGateway, type TestGateway } from '../support/servers.js';
-import { openStream, sleep } from '../support/stream-client.js';
+import { eventually, openStream } from '../support/stream-client.js';
 
 const json = (body: unknown) => ({ body });
 
@@ -77,7 +77,7 @@ for (const backend of BACKENDS) {
 
     it('streamonly=true sends changes only', async () => {
       const s = await openStream(gw.url, '/docs/_doc/so?streamonly=true');
-      await sleep(100);
+      await s.live;
       await call(gw.url, 'PUT', '/docs/_doc/so', json({ v: 1 }));
       await s.until((m) => m.length === 1);
       expect(s.messages).to.deep.equal([{ _type: '_doc', _id: 'so', _source: { v: 1 } }]);
@@ -101,10 +101,28 @@ for (const backend of BACKENDS) {
       await resumed.until((m) => m.length === 2);
       expect(resumed.messages.map((m) => m.data._source.v)).to.deep.equal([2, 3]);
       expect(resumed.messages[0].sse.id > lastId).to.equal(true);
+      await resumed.live; // after the replay
       await call(gw.url, 'PUT', '/docs/_doc/sse', json({ v: 4 }));
       await resumed.until((m) => m.length === 3);
       expect(resumed.messages[2].data._source.v).to.equal(4);
       resumed.close();
+    });
+
+    it('SSE: the current state, then a :live comment once every later change reaches the stream', async () => {
+      await call(gw.url, 'PUT', '/docs/_doc/marked', json({ v: 0 }));
+      const s = await openStream(gw.url, '/docs/_doc/marked?stream=true', { accept: 'text/event-stream' });
+      await s.live;
+      expect(s.raw()).to.match(/^:ok\n\nid: [^\n]+\ndata: [^\n]+\n\n:live\n\n$/);
+      expect(s.messages[0].data._source).to.deep.equal({ v: 0 });
+      await call(gw.url, 'PUT', '/docs/_doc/marked', json({ v: 1 }));
+      await s.until((m) => m.length === 2);
+      expect(s.messages[1].data._source).to.deep.equal({ v: 1 });
+      // changes only: the marker is the first thing after the preamble
+      const only = await openStream(gw.url, '/docs/_doc/marked?streamonly=true', { accept: 'text/event-stream' });
+      await only.live;
+      expect(only.raw()).to.equal(':ok\n\n:live\n\n');
+      s.close();
+      only.close();
     });
 
     it('NDJSON framing: one object per line; ?since= resumes too', async () => {
@@ -163,7 +181,8 @@ for (const backend of BACKENDS) {
     });
 
     it('closing the connection tears down every subscription it held', async () => {
-      await sleep(100);
+      // the streams of the tests before are gone once the node has seen their clients leave
+      await eventually(() => expect(gw.hub.openStreams).to.equal(0));
       // the node itself follows the credentials index (cache invalidation): that one stays
       const baseline = gw.bus.stats().subscriptions;
       const baseChannels = gw.bus.stats().channels;
@@ -176,9 +195,10 @@ for (const backend of BACKENDS) {
       expect(gw.bus.stats().subscriptions).to.be.greaterThan(baseline);
       expect(gw.hub.openStreams).to.be.at.least(3);
       for (const s of streams) s.close();
-      for (let i = 0; i < 50 && (gw.bus.stats().subscriptions > baseline || gw.hub.openStreams > 0); i++) await sleep(20);
-      expect(gw.hub.openStreams).to.equal(0);
-      expect(gw.bus.stats().subscriptions).to.equal(baseline);
+      await eventually(() => {
+        expect(gw.hub.openStreams).to.equal(0);
+        expect(gw.bus.stats().subscriptions).to.equal(baseline);
+      });
       expect(gw.bus.stats().channels).to.equal(baseChannels);
     });
 
@@ -219,9 +239,10 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
   it('idle streams get whitespace heartbeats; SSE gets comments', async () => {
     const s = await openStream(gw.url, '/hb/_doc/1?streamonly=true');
     const sse = await openStream(gw.url, '/hb/_doc/1?streamonly=true', { accept: 'text/event-stream' });
-    await sleep(450);
+    await s.until(() => s.raw().length >= 2); // more than one: they go on while the stream is idle
+    await sse.until(() => sse.raw().includes(':heartbeat'));
     expect(s.raw()).to.match(/^ +$/);
-    expect(sse.raw()).to.contain(':heartbeat');
+    expect(sse.raw()).to.match(/^:ok\n\n:live\n\n(:heartbeat\n\n)+$/);
     s.close();
     sse.close();
   });

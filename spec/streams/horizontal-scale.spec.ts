@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { call } from '../support/http.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { ADMIN, spawnEngine, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
-import { openStream, sleep } from '../support/stream-client.js';
+import { eventually, openStream } from '../support/stream-client.js';
 
 /**
  * The distributed setup for real: a redis-server, the standalone engine as the shared cluster,
@@ -78,7 +78,8 @@ describe('horizontal scale: two gateway nodes, Redis between them', function () 
     expect(during.status).to.equal(201);
     expect((await call(b.url, 'GET', '/')).status).to.equal(200);
     await redis.restart();
-    await sleep(1500); // both nodes reconnect
+    // both nodes are connected again (a node's readiness includes its Redis connections)
+    for (const node of [a, b]) await eventually(async () => expect((await call(node.url, 'GET', '/_gateway/ready')).status).to.equal(200), 15_000);
 
     s.close();
     await call(a.url, 'PUT', '/shared/_doc/2', { body: { n: 2 } });
@@ -86,6 +87,7 @@ describe('horizontal scale: two gateway nodes, Redis between them', function () 
     const resumed = await openStream(b.url, '/shared/_doc/2?stream=true', { accept: 'text/event-stream', headers: { 'last-event-id': lastId } });
     await resumed.until((m) => m.length === 2);
     expect(resumed.messages.map((m) => m.data._source.n)).to.deep.equal([2, 3]);
+    await resumed.live;
     await call(a.url, 'PUT', '/shared/_doc/2', { body: { n: 4 } });
     await resumed.until((m) => m.length === 3);
     expect(resumed.messages[2].data._source.n).to.equal(4);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from '../support/servers.js';
-import { openStream, sleep } from '../support/stream-client.js';
+import { openStream } from '../support/stream-client.js';
 
 const json = (body: unknown) => ({ body });
 
@@ -46,7 +46,7 @@ for (const backend of BACKENDS) {
     it('full-text, range and bool queries decide like the engine does', async () => {
       const query = { bool: { must: [{ match: { title: 'wizard' } }], filter: [{ range: { year: { gte: 1960 } } }] } };
       const s = await openStream(gw.url, '/books/_search?streamonly=true', { method: 'POST', body: { query } });
-      await sleep(100);
+      await s.live;
       const writes: Array<[string, Record<string, unknown>]> = [
         ['w1', { title: 'The Wizard of Oz', year: 1900 }], // too old
         ['w2', { title: 'Wizard and Glass', year: 1997 }], // matches
@@ -58,15 +58,34 @@ for (const backend of BACKENDS) {
       const engine = await call(gw.url, 'POST', '/books/_search', json({ query, size: 100 }));
       const expected = engine.json.hits.hits.map((h: { _id: string }) => h._id).filter((id: string) => id.startsWith('w')).sort();
       expect(expected).to.deep.equal(['w2', 'w5']);
-      await s.until((m) => m.length === expected.length);
-      await sleep(150);
-      expect(s.messages.map((m) => m._id).sort()).to.deep.equal(expected);
+      // changes reach a stream in order: once a match written last is in, every write before it was decided
+      await call(gw.url, 'PUT', '/books/_doc/last-wizard?refresh=true', json({ title: 'wizard', year: 2000 }));
+      await s.until((m) => m.some((x) => x._id === 'last-wizard'));
+      expect(s.messages.slice(0, -1).map((m) => m._id).sort()).to.deep.equal(expected);
+      expect(s.messages[s.messages.length - 1]._id).to.equal('last-wizard');
       s.close();
+    });
+
+    it('SSE: the search result, then a :live comment once every later change reaches the stream', async () => {
+      const body = { query: { term: { genre: 'drama' } } };
+      const s = await openStream(gw.url, '/books/_search?stream=true', { method: 'POST', body, accept: 'text/event-stream' });
+      await s.live;
+      expect(s.raw()).to.match(/^:ok\n\nid: [^\n]+\ndata: [^\n]+\n\n:live\n\n$/);
+      expect(s.messages[0].data.hits.total).to.deep.equal({ value: 0, relation: 'eq' });
+      await call(gw.url, 'PUT', '/books/_doc/h1', json({ title: 'Hamlet', year: 1603, genre: 'drama' }));
+      await s.until((m) => m.length === 2);
+      expect(s.messages[1].data).to.deep.equal({ _type: '_doc', _id: 'h1', _source: { title: 'Hamlet', year: 1603, genre: 'drama' } });
+      // changes only: the marker is the first thing after the preamble
+      const only = await openStream(gw.url, '/books/_search?streamonly=true', { method: 'POST', body, accept: 'text/event-stream' });
+      await only.live;
+      expect(only.raw()).to.equal(':ok\n\n:live\n\n');
+      s.close();
+      only.close();
     });
 
     it('pushes respect the search _source filter', async () => {
       const s = await openStream(gw.url, '/books/_search?streamonly=true', { method: 'POST', body: { _source: ['title'], query: { term: { genre: 'poetry' } } } });
-      await sleep(100);
+      await s.live;
       await call(gw.url, 'PUT', '/books/_doc/p1', json({ title: 'Odes', year: 1820, genre: 'poetry' }));
       await s.until((m) => m.length === 1);
       expect(s.messages[0]._source).to.deep.equal({ title: 'Odes' });
@@ -83,11 +102,12 @@ for (const backend of BACKENDS) {
       await call(gw.url, 'PUT', '/feed/comment/c1', json({ text: 'not a post' }));
       await call(gw.url, 'PUT', '/feed/post/2', json({ text: 'second post' }));
       await call(gw.url, 'PUT', '/feed/post/1', json({ text: 'edited' }));
-      await s.until((m) => m.length === 3);
-      await sleep(100);
+      await call(gw.url, 'PUT', '/feed/post/last', json({ text: 'written last' }));
+      await s.until((m) => m.some((x) => x._id === 'last'));
       expect(s.messages.slice(1)).to.deep.equal([
         { _type: 'post', _id: '2', _source: { text: 'second post' } },
         { _type: 'post', _id: '1', _source: { text: 'edited' }, _updated: true },
+        { _type: 'post', _id: 'last', _source: { text: 'written last' } },
       ]);
       s.close();
     });
@@ -98,7 +118,7 @@ for (const backend of BACKENDS) {
       await call(gw.url, 'PUT', '/byq/_doc/3?refresh=true', json({ tag: 'y', n: 3 }));
       const s = await openStream(gw.url, '/byq/_search?streamonly=true', { method: 'POST', body: { query: { match_all: {} } } });
       const d = await openStream(gw.url, '/byq/_doc/1?streamonly=true');
-      await sleep(100);
+      await Promise.all([s.live, d.live]);
       const upd = await call(gw.url, 'POST', '/byq/_update_by_query?refresh=true', json({ query: { term: { tag: 'x' } } }));
       expect(upd.json.updated).to.equal(2);
       await s.until((m) => m.length === 2);
@@ -137,10 +157,13 @@ for (const backend of BACKENDS) {
         if (rnd(10) === 0) await call(gw.url, 'DELETE', `/agree/_doc/${id}`);
         else await call(gw.url, 'PUT', `/agree/_doc/${id}`, json({ tag: tags[rnd(3)], n: rnd(100), body: words[rnd(4)] }));
       }
+      // changes reach a stream in order: once this match is in, every random write was decided
+      await call(gw.url, 'PUT', '/agree/_doc/last', json({ tag: 'red', n: 0, body: 'cherry' }));
       await call(gw.url, 'POST', '/agree/_refresh');
       const fresh = await call(gw.url, 'POST', '/agree/_search', json({ query, size: 100 }));
       const expected = new Set<string>(fresh.json.hits.hits.map((h: { _id: string }) => h._id));
-      await sleep(300);
+      expect(expected).to.include('last');
+      await s.until((m) => m.some((x) => x._id === 'last'), 20_000);
       const state = new Set<string>();
       for (const m of s.messages.slice(1)) {
         if (m._deleted) state.delete(m._id);
@@ -178,12 +201,13 @@ describe('search streams decided by the engine (STREAM_MATCHING=engine, HTTP bac
     await call(gw.url, 'PUT', '/asked/_doc/3', json({ title: 'pear', n: 3 })); // no match
     await call(gw.url, 'PUT', '/asked/_doc/1', json({ title: 'red apple', n: 50 })); // leaves
     await call(gw.url, 'DELETE', '/asked/_doc/2');
-    await s.until((m) => m.length === 4);
-    await sleep(200);
+    await call(gw.url, 'PUT', '/asked/_doc/last', json({ title: 'apple, written last', n: 4 }));
+    await s.until((m) => m.some((x) => x._id === 'last'));
     expect(s.messages.slice(1)).to.deep.equal([
       { _type: '_doc', _id: '2', _source: { title: 'green apple', n: 2 } },
       { _type: '_doc', _id: '1', _deleted: true },
       { _type: '_doc', _id: '2', _deleted: true },
+      { _type: '_doc', _id: 'last', _source: { title: 'apple, written last', n: 4 } },
     ]);
     const bad = await call(gw.url, 'POST', '/asked/_search?stream=true', json({ query: { no_such_query: {} } }));
     expect(bad.status).to.equal(400);
