@@ -95,9 +95,10 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
     await bulkWithIds(gw.url, lines);
     progress(`dashboards: ${docs.length} packages indexed; sections ${sections.map((s) => `${s} (${bySection.get(s)!.length})`).join(', ')}`);
 
-    for (const kind of ['aggregations', 'declarative'] as const) {
+    // one sequence for both parts: a write's `seq` is above every one before it, in either part
+    let seq = 0;
+    for (const kind of (process.env.BENCH_DASH_KINDS?.split(',') ?? ['aggregations', 'declarative']) as Array<'aggregations' | 'declarative'>) {
       const random = seededRandom(18);
-      let seq = 0;
       /** Per section: the writes sent, in seq order (seq, sent at). */
       const writes = new Map<string, Array<{ seq: number; at: number }>>(sections.map((s) => [s, []]));
       const streamSection: string[] = [];

@@ -118,6 +118,8 @@ export interface StreamConfig {
   matching: 'local' | 'engine';
   /** STREAM_AGG_INTERVAL_MS: a live aggregation is computed again (and pushed) at most this often. */
   aggIntervalMs: number;
+  /** STREAM_AGG_CONCURRENCY: live computations (aggregations, declarative UIs) in flight at most on a node. */
+  aggConcurrency: number;
   /**
    * After a change, the engine shows it within this long (CACHE_QUIET_MS: Elasticsearch's
    * refresh): a live aggregation is computed once more then. 0 on the embedded engine.
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
       trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
       matching: oneOf(env, 'STREAM_MATCHING', ['local', 'engine'] as const, 'local'),
       aggIntervalMs: integer(env, 'STREAM_AGG_INTERVAL_MS', 250, 10, 3_600_000),
+      aggConcurrency: integer(env, 'STREAM_AGG_CONCURRENCY', 2, 1, 1_000),
       visibleAfterMs: integer(env, 'CACHE_QUIET_MS', engineUrl ? 1_500 : 0, 0, 3_600_000),
     },
     pipelines: {

@@ -59,11 +59,24 @@ export function liveDeclarative(bus: ChangeBus, shared: SharedRuns, options: Liv
       emit({ data: shown, initial: true });
     }, ({ run, value, position }) => {
       if (run <= runsBefore || !shown) return undefined;
-      const delta = uiDelta(shown, value);
+      const delta = sharedDelta(shown, value);
       shown = value;
       return delta && { message: { data: delta, id: position } };
     });
   });
+}
+
+/**
+ * The streams of one shared computation show the same answers once past their first: the delta
+ * between two answers is worked out once for them all, not once a stream.
+ */
+const deltas = new WeakMap<DeclarativeResponse, { after: DeclarativeResponse; delta: Record<string, Answer> | undefined }>();
+function sharedDelta(before: DeclarativeResponse, after: DeclarativeResponse): Record<string, Answer> | undefined {
+  const known = deltas.get(before);
+  if (known?.after === after) return known.delta;
+  const delta = uiDelta(before, after);
+  deltas.set(before, { after, delta });
+  return delta;
 }
 
 type Answer = Record<string, unknown>;

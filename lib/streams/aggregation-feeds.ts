@@ -58,6 +58,8 @@ export interface AggregationFeedOptions {
    * this long after it, once it is visible. 0 where an acknowledged write is visible at once.
    */
   visibleAfterMs: number;
+  /** The node's limit on live computations in flight (see CoalescedRunsOptions.limit). */
+  limit?: <R>(work: () => Promise<R>) => Promise<R>;
   log?: (line: string) => void;
 }
 
@@ -121,6 +123,7 @@ export class AggregationFeeds {
       coalescedRuns(() => spec.compute(), {
         intervalMs: this.options.intervalMs,
         settleMs: this.options.visibleAfterMs,
+        limit: this.options.limit,
         onStart: () => {
           entry.runs++;
           this.computations++;

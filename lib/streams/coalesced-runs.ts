@@ -10,6 +10,12 @@ export interface CoalescedRunsOptions {
   settleMs: number;
   /** Told when a run starts (before `work` is called). */
   onStart?: (run: number) => void;
+  /**
+   * Runs `work` when the node has room for it (a limit on live computations shared by every
+   * feed of the node: under more changes than it can compute, answers come later, the node
+   * stays responsive). Absent: at once.
+   */
+  limit?: <R>(work: () => Promise<R>) => Promise<R>;
 }
 
 /** One run's outcome: its number (from 1), its value, and the last trigger it covers. */
@@ -55,7 +61,7 @@ export function coalescedRuns<T, R>(work: () => Promise<R>, options: CoalescedRu
         options.onStart?.(run);
         let value: R;
         try {
-          value = await work();
+          value = await (options.limit ? options.limit(work) : work());
         } catch (err) {
           if (!stopped) subscriber.error(err);
           return;

@@ -33,6 +33,9 @@ export class SharedRuns {
   /** Computations made since start, every key. */
   computations = 0;
 
+  /** `limit`: the node's limit on live computations in flight (see CoalescedRunsOptions.limit). */
+  constructor(private readonly limit?: <R>(work: () => Promise<R>) => Promise<R>) {}
+
   /** Keys computing now. */
   get size(): number {
     return this.entries.size;
@@ -47,6 +50,7 @@ export class SharedRuns {
         coalescedRuns(compute, {
           intervalMs,
           settleMs,
+          limit: this.limit,
           onStart: () => {
             made.runs++;
             this.computations++;

@@ -3,6 +3,7 @@ import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
 import { AggregationFeeds } from './aggregation-feeds.js';
+import pLimit from 'p-limit';
 import { SharedRuns } from './shared-runs.js';
 import { DocumentListeners } from './document-listeners.js';
 import { documentStream, type DocumentStreamSpec } from './document-stream.js';
@@ -24,7 +25,7 @@ export class StreamHub {
   /** The live aggregations of this node's search streams, one computation per distinct search. */
   readonly aggregations: AggregationFeeds;
   /** The shared computations of live declarative UIs. */
-  readonly declaratives = new SharedRuns();
+  readonly declaratives: SharedRuns;
   /** Streams by kind and transport: open, messages pushed, dropped for a client that does not read. */
   readonly tallies = new StreamTallies();
   private readonly shutdown$ = new Subject<void>();
@@ -34,7 +35,10 @@ export class StreamHub {
   constructor(readonly bus: ChangeBus, backend: Backend, readonly config: StreamConfig) {
     this.documents = new DocumentListeners(bus);
     this.searches = new LiveSearches(bus, new MatchContexts(backend));
-    this.aggregations = new AggregationFeeds(bus, this.searches, { intervalMs: config.aggIntervalMs, visibleAfterMs: config.visibleAfterMs });
+    // live aggregations and declarative UIs share one limit on the computations in flight
+    const limit = pLimit(config.aggConcurrency);
+    this.aggregations = new AggregationFeeds(bus, this.searches, { intervalMs: config.aggIntervalMs, visibleAfterMs: config.visibleAfterMs, limit });
+    this.declaratives = new SharedRuns(limit);
   }
 
   /** Streams currently open on this node. */

@@ -44,6 +44,8 @@ export class FieldIndex {
   /** Term id → term (the dictionary's own list). */
   private readonly termList: string[];
   private sorted: string[] | undefined;
+  /** How many of `termList` (its first ones: the dictionary only grows) `sorted` holds. */
+  private sortedCount = 0;
   private pool = new IntSlicePool();
   /** Term id × TS → the term's state (see `TS`). */
   private st = new Int32Array(256 * TS);
@@ -111,7 +113,8 @@ export class FieldIndex {
   /** A deep copy (when two fields that shared one index start to differ). */
   clone(): FieldIndex {
     const c = new FieldIndex(this.type, TermDict.ofDistinct(this.termList.slice()));
-    c.sorted = this.sorted;
+    c.sorted = this.sorted; // never changed in place: shared until either copy sorts anew
+    c.sortedCount = this.sortedCount;
     c.pool = this.pool.clone();
     c.st = this.st.slice();
     c.flags = this.flags.slice();
@@ -178,13 +181,20 @@ export class FieldIndex {
 
   /** All terms, sorted (code unit order, as Lucene's BytesRef order for BMP text): for prefix, range, wildcard and fuzzy. */
   sortedTerms(): string[] {
-    if (!this.sorted) this.sorted = [...this.termList].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const n = this.termList.length;
+    if (this.sorted && this.sortedCount === n) return this.sorted;
+    const added = n - this.sortedCount;
+    // terms added since the last sort (a write or a few) are merged in, in linear time; a new
+    // array each time, since a caller may still be reading the previous one
+    this.sorted = this.sorted && added <= n / 8
+      ? mergeSorted(this.sorted, this.termList.slice(this.sortedCount).sort(codeUnitOrder))
+      : [...this.termList].sort(codeUnitOrder);
+    this.sortedCount = n;
     return this.sorted;
   }
 
   /** Sets up the postings of a term the dictionary just added. */
   private newTerm(tid: number): number {
-    this.sorted = undefined;
     if ((tid + 1) * TS > this.st.length) this.st = growInt32(this.st, (tid + 1) * TS);
     const start = this.pool.alloc(0);
     const b = tid * TS;
@@ -398,4 +408,18 @@ export interface FieldIndexSnapshot {
   docCount: number;
   sumTotalTermFreq: number;
   docValues: DocValuesSnapshot;
+}
+
+const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Two arrays sorted in code unit order, as one (a new array). */
+function mergeSorted(a: string[], b: string[]): string[] {
+  const out = new Array<string>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }

@@ -111,6 +111,29 @@ describe('embedded engine: index structures', () => {
     });
   });
 
+  describe('sorted terms (prefix, range, wildcard and fuzzy read them)', () => {
+    it('stay sorted as terms are added after a read, a few (merged in) or many (sorted anew), and a clone keeps its own', () => {
+      const inv = new InvertedIndex();
+      const words = ['pear', 'apple', 'fig', 'kiwi', 'date', 'lime', 'plum', 'cherry', 'grape', 'mango'];
+      words.forEach((w, i) => inv.put(String(i), doc({ f: kw([w]), g: kw([w]) })));
+      const fi = inv.field('f')!;
+      const before = fi.sortedTerms();
+      expect(before).to.deep.equal([...words].sort());
+      inv.put('10', doc({ f: kw(['banana']), g: kw(['banana']) })); // one new term: merged into a new array
+      const merged = fi.sortedTerms();
+      expect(merged).to.deep.equal([...words, 'banana'].sort());
+      expect(before).to.deep.equal([...words].sort()); // a reader of the earlier array is not disturbed
+      expect(fi.sortedTerms()).to.equal(merged); // nothing added: the same array
+      const many = Array.from({ length: 30 }, (_, i) => `z${String(30 - i).padStart(2, '0')}`);
+      many.forEach((w, i) => inv.put(`m${i}`, doc({ f: kw([w, 'Apple']), g: kw([w, 'Apple']) })));
+      expect(fi.sortedTerms()).to.deep.equal([...words, 'banana', ...many, 'Apple'].sort());
+      // a field that starts to differ from the one it shared an index with gets its own terms
+      inv.put('x', doc({ f: kw(['aa']), g: kw(['bb']) }));
+      expect(inv.field('f')!.sortedTerms()).to.include('aa').and.not.include('bb');
+      expect(inv.field('g')!.sortedTerms()).to.include('bb').and.not.include('aa');
+    });
+  });
+
   describe('staged documents', () => {
     it('stay out of liveness and statistics until revealed; the previous version stays live until then', () => {
       const inv = new InvertedIndex();
