@@ -1,4 +1,4 @@
-import { filter, finalize, map, merge, Observable, share, Subject, takeWhile } from 'rxjs';
+import { defer, filter, finalize, map, merge, Observable, share, Subject, takeWhile } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import type { Query } from '../engine/embedded/matching.js';
@@ -99,18 +99,23 @@ export class AggregationFeeds {
     return this.entries.size;
   }
 
-  /** The feed for `spec`: the one other streams share, or a new one (subscribe to its events at once). */
+  /**
+   * The feed for `spec`: the one other streams share, or a new one — looked up when the stream
+   * subscribes to its events, so that a stream asked for and never subscribed to (its client gone
+   * meanwhile) leaves nothing behind.
+   */
   feed(spec: AggregationFeedSpec): AggregationFeed {
-    const e = this.entries.get(spec.key) ?? this.create(spec);
+    let e: Entry | undefined;
+    const entry = () => (e ??= this.entries.get(spec.key) ?? this.create(spec));
     return {
-      events: e.events,
+      events: defer(() => entry().events),
       get live() {
-        return e.live;
+        return entry().live;
       },
       get runs() {
-        return e.runs;
+        return entry().runs;
       },
-      refresh: () => e.refresh$.next(),
+      refresh: () => entry().refresh$.next(),
     };
   }
 
