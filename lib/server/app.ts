@@ -3,6 +3,8 @@ import { dispatch } from './dispatch.js';
 import type { Config } from '../config/index.js';
 import type { Backend } from '../engine/index.js';
 import { credentialRoutes, type AppCredentials, type Authenticator, type Authorizer, type CredentialStore } from '../auth/index.js';
+import { authenticateApi } from '../auth/authenticate-api.js';
+import { AUTHENTICATE_ACTION } from '../auth/classify/classify-request.js';
 import { appRoutes, registeredAppGreeting, TypedDocuments } from '../apps/index.js';
 import { httpStreams, type StreamHub } from '../streams/index.js';
 import { declarativeRoutes } from '../declarative/index.js';
@@ -95,6 +97,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
       ...(logs ? [{ claims: (info: Classification) => info.category === 'logs', handler: logs.routes() }] : []),
       ...(parts.metrics ? [{ claims: (info: Classification) => info.action === 'cluster:monitor/gateway/metrics' && info.known, handler: metricsRoutes(parts.metrics) }] : []),
+      { claims: (info: Classification) => info.action === AUTHENTICATE_ACTION, handler: authenticateApi() },
       ...(analytics
         ? [{ claims: (info: Classification) => info.category === 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,

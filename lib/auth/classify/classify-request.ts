@@ -443,6 +443,9 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
 // Routes that start with an endpoint: /_x…
 // ---------------------------------------------------------------------------------------------
 
+/** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
+export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
+
 function topLevel(c: Classifying, segments: string[]): Classification {
   const [head, ...tail] = segments;
   const op = c.op;
@@ -508,6 +511,14 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       return c.done('logs', op, gatewayAction('cluster', 'logs', op));
     // `/_gateway/metrics` (Prometheus); `/_gateway/health` and `/_gateway/ready` are answered
     // before authentication and never reach the classifier. Any other `/_gateway/…` is unknown.
+    // Elasticsearch's authenticate API, answered by the gateway for its own principal (the engine
+    // would answer for the gateway's engine user); any other `/_security/…` goes on as before
+    case '_security':
+      if (tail.length === 1 && tail[0] === '_authenticate' && (c.method === 'GET' || c.method === 'HEAD')) {
+        c.family = 'gateway';
+        return c.done('cluster', 'read', AUTHENTICATE_ACTION);
+      }
+      return clusterLevel(c, head, tail);
     case '_gateway':
       c.family = 'gateway';
       if (tail[0] !== 'metrics' || tail.length > 1) c.unknown();
