@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build install engine clean bench-proxy bench-ingest browser-app chromium
+.PHONY: run test build install engine clean bench-proxy bench-ingest browser-app console-app chromium
 
 node_modules/.install-stamp: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -10,8 +10,20 @@ node_modules/.install-stamp: package.json package-lock.json
 
 install: node_modules/.install-stamp
 
-build: install
+build: install console-app
 	node_modules/.bin/tsc -p tsconfig.json
+
+# The console the gateway serves at /_console: its own dependencies, built by Vite into console/dist.
+CONSOLE := console
+
+$(CONSOLE)/node_modules/.install-stamp: $(CONSOLE)/package.json $(CONSOLE)/package-lock.json
+	$(NPM) --prefix $(CONSOLE) ci --no-audit --no-fund
+	@touch $@
+
+$(CONSOLE)/dist/index.html: $(CONSOLE)/node_modules/.install-stamp $(CONSOLE)/index.html $(CONSOLE)/vite.config.js $(wildcard $(CONSOLE)/src/*)
+	$(NPM) --prefix $(CONSOLE) run build
+
+console-app: $(CONSOLE)/dist/index.html
 
 run: build
 	node dist/lib/main.js
@@ -46,4 +58,4 @@ test: build browser-app chromium
 	bash spec/support/run-tests.sh
 
 clean:
-	rm -rf dist $(BROWSER_APP)/dist
+	rm -rf dist $(BROWSER_APP)/dist $(CONSOLE)/dist

@@ -12,6 +12,7 @@ import { pipelineApi, pipelineRoutes, type PipelineRouterOptions } from '../pipe
 import { esResponse } from './es-response.js';
 import { requestContext, type Logger } from '../logging/index.js';
 import { health } from './health.js';
+import { consoleAssets } from '../console/console-assets.js';
 import type { Readiness } from './readiness.js';
 import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
@@ -68,6 +69,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   app.use(esResponse(log));
   // probes carry no credentials: answered before anything else (and new requests refused on shutdown)
   if (parts.readiness) app.use(health(parts.readiness));
+  // the console's static files hold no data: answered before authentication (its calls authenticate)
+  app.use(consoleAssets());
   // every request's record, queued once its response is over (it reads the classification and principal then)
   if (logs) app.use(logs.middleware());
   // browsers' preflights carry no credentials: answered before authentication

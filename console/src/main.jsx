@@ -1,0 +1,158 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { basic, call, forget, reasonOf, remember, savedAuth } from './api.js';
+import './style.css';
+
+/** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
+function SignIn({ onSignedIn }) {
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const auth = basic(String(form.get('username')), String(form.get('password')));
+    setBusy(true);
+    const me = await call('/_security/_authenticate', { auth }).catch(() => ({ status: 0 }));
+    setBusy(false);
+    if (me.status !== 200) {
+      setError(me.status === 401 ? 'Wrong username or password.' : `Could not sign in: ${reasonOf(me)}`);
+      return;
+    }
+    remember(auth);
+    onSignedIn(me.json);
+  };
+  return (
+    <main class="signin">
+      <h1>Search gateway</h1>
+      <form onSubmit={submit} aria-describedby="signin-error">
+        <label>
+          Username
+          <input name="username" autocomplete="username" required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autocomplete="current-password" required />
+        </label>
+        <button type="submit" disabled={busy}>Sign in</button>
+        <p id="signin-error" role="alert" class="error">{error}</p>
+      </form>
+    </main>
+  );
+}
+
+/** What the credential may see of the cluster, refreshed every few seconds. */
+function Overview({ me }) {
+  const [state, setState] = useState({ indices: undefined, health: undefined, cache: undefined, error: '' });
+  useEffect(() => {
+    let stopped = false;
+    const load = async () => {
+      const [indices, health, cache] = await Promise.all([
+        call('/_cat/indices?format=json&h=index,health,docs.count,store.size&s=index'),
+        me.roles.includes('admin') ? call('/_cluster/health') : Promise.resolve(undefined),
+        me.roles.includes('admin') ? call('/_cache/stats') : Promise.resolve(undefined),
+      ]);
+      if (stopped) return;
+      setState({
+        indices: indices.status === 200 ? indices.json.filter((i) => !i.index.startsWith('.')) : undefined,
+        health: health?.status === 200 ? health.json : undefined,
+        cache: cache?.status === 200 ? cache.json : undefined,
+        error: indices.status === 200 ? '' : reasonOf(indices),
+      });
+    };
+    load();
+    const timer = setInterval(load, 5000);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [me]);
+  const { indices, health, cache, error } = state;
+  return (
+    <section aria-labelledby="overview-title">
+      <h2 id="overview-title">Overview</h2>
+      <dl class="figures">
+        {health && (
+          <div>
+            <dt>Cluster</dt>
+            <dd data-testid="cluster-health">{health.status}</dd>
+          </div>
+        )}
+        {indices && (
+          <div>
+            <dt>Indices</dt>
+            <dd data-testid="index-count">{indices.length}</dd>
+          </div>
+        )}
+        {cache && (
+          <div>
+            <dt>Cache hit ratio</dt>
+            <dd data-testid="cache-hit-ratio">{cache.hit_ratio.toFixed(2)}</dd>
+          </div>
+        )}
+      </dl>
+      {error && <p role="alert" class="error">Indices: {error}</p>}
+      {indices && (
+        <table>
+          <caption>Indices this credential may read</caption>
+          <thead>
+            <tr>
+              <th scope="col">Index</th>
+              <th scope="col">Health</th>
+              <th scope="col">Documents</th>
+              <th scope="col">Size</th>
+            </tr>
+          </thead>
+          <tbody>
+            {indices.map((i) => (
+              <tr key={i.index} data-testid="index-row">
+                <th scope="row">{i.index}</th>
+                <td>{i.health}</td>
+                <td>{i['docs.count']}</td>
+                <td>{i['store.size']}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function App() {
+  const [me, setMe] = useState(undefined);
+  const [checking, setChecking] = useState(Boolean(savedAuth()));
+  useEffect(() => {
+    if (!savedAuth()) return;
+    call('/_security/_authenticate').then((r) => {
+      if (r.status === 200) setMe(r.json);
+      else forget();
+      setChecking(false);
+    });
+  }, []);
+  if (checking) return <p>Loading…</p>;
+  if (!me) return <SignIn onSignedIn={setMe} />;
+  return (
+    <>
+      <header>
+        <span class="brand">Search gateway</span>
+        <span data-testid="signed-in-as">
+          {me.username} ({me.roles.join(', ')})
+        </span>
+        <button
+          type="button"
+          onClick={() => {
+            forget();
+            setMe(undefined);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main>
+        <Overview me={me} />
+      </main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app'));

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { CONSOLE_DIST } from '../../lib/console/console-assets.js';
+import { basic, call } from '../support/http.js';
+import { ADMIN, REPO_ROOT, startTestGateway, type TestGateway } from '../support/servers.js';
+import { launchChromium, missingPrerequisites, type Browser, type Page } from './chromium.js';
+import { PageWatch } from './page-watch.js';
+
+const SCREENSHOTS = path.join(REPO_ROOT, 'spec/browser/screenshots');
+
+/**
+ * The console (`/_console`, console/), served by the gateway, in Debian's Chromium: signing in
+ * with good and bad credentials, and an overview that shows only what the credential may see.
+ */
+describe('the console in Chromium (served by the gateway at /_console)', function () {
+  const missing = missingPrerequisites();
+  if (!existsSync(path.join(CONSOLE_DIST, 'index.html'))) missing.push(`the built console in ${CONSOLE_DIST}: run 'make build'`);
+  if (missing.length > 0) {
+    const reason = `needs ${missing.join('; ')}`;
+    if (process.env.CI === 'true') it('has Chromium and the built console', () => expect.fail(reason));
+    else it.skip(reason);
+    return;
+  }
+
+  this.timeout(30_000);
+  let gw: TestGateway;
+  let browser: Browser;
+  let page: Page;
+  let watch: PageWatch;
+  let scoped: { username: string; password: string };
+
+  before(async () => {
+    gw = await startTestGateway();
+    for (const index of ['shop', 'hr']) {
+      expect((await call(gw.url, 'PUT', `/${index}`, { body: {} })).status).to.equal(200);
+      await call(gw.url, 'PUT', `/${index}/_doc/1?refresh=true`, { body: { name: index } });
+    }
+    await call(gw.url, 'PUT', '/shop/_doc/2?refresh=true', { body: { name: 'two' } });
+    const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['shop'], categories: ['indices', 'search'], ops: ['read'] } });
+    expect(made.status, made.text).to.equal(201);
+    scoped = { username: made.json.credential.username, password: made.json.password };
+    browser = await launchChromium();
+    await mkdir(SCREENSHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await gw?.close();
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    watch = new PageWatch(page, gw.url);
+    await page.goto(`${gw.url}/_console`);
+  });
+  afterEach(async function () {
+    const file = path.join(SCREENSHOTS, `console-${this.currentTest!.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`      screenshot: ${path.relative(process.cwd(), file)}`);
+    await page.close();
+  });
+
+  const signIn = async (username: string, password: string) => {
+    await page.locator('input[name="username"]').fill(username);
+    await page.locator('input[name="password"]').fill(password);
+    await page.locator('button[type="submit"]').click();
+  };
+
+  it('is served with a strict Content-Security-Policy, and says how to build it when it is not built', async () => {
+    const res = await call(gw.url, 'GET', '/_console/', { auth: null });
+    expect(res.status).to.equal(200);
+    expect(String(res.headers['content-security-policy'])).to.contain("script-src 'self'").and.contain("frame-ancestors 'none'");
+    expect(res.headers['cache-control']).to.equal('no-cache');
+    const outside = await call(gw.url, 'GET', '/_console/assets/..%2f..%2fpackage.json', { auth: null });
+    expect(outside.status).to.equal(400);
+    const missingFile = await call(gw.url, 'GET', '/_console/assets/nope.js', { auth: null });
+    expect(missingFile.status).to.equal(404);
+    expect(missingFile.text).not.to.contain(REPO_ROOT);
+  });
+
+  it('a wrong password is refused with a message; the admin sees every index', async () => {
+    await signIn(ADMIN.user, 'not-the-password');
+    await watch.textsBecome('the refusal', '[role="alert"]', ['Wrong username or password.']);
+    await signIn(ADMIN.user, ADMIN.password);
+    await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${ADMIN.user} (admin)`]);
+    await watch.textsBecome('the indices', '[data-testid="index-row"] th', ['hr', 'shop']);
+    const health = await call(gw.url, 'GET', '/_cluster/health');
+    await watch.textsBecome("the cluster's health, as the API says it", '[data-testid="cluster-health"]', [health.json.status]);
+  });
+
+  it('a scoped credential sees only its own index, and the credential stays in this tab only', async () => {
+    await signIn(scoped.username, scoped.password);
+    await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${scoped.username} (user)`]);
+    await watch.textsBecome('its one index', '[data-testid="index-row"] th', ['shop']);
+    // kept in sessionStorage, never a cookie (the page's globals, seen from the spec's side)
+    type InPage = { sessionStorage: { length: number }; document: { cookie: string } };
+    await page.waitForFunction(() => (globalThis as unknown as InPage).sessionStorage.length === 1 && (globalThis as unknown as InPage).document.cookie === '', undefined, { timeout: 5_000 });
+    // the same credential works against the API it saw
+    expect((await call(gw.url, 'GET', '/_security/_authenticate', { auth: basic(scoped.username, scoped.password) })).json.username).to.equal(scoped.username);
+  });
+});
