@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { basic, call, forget, reasonOf, remember, savedAuth } from './api.js';
+import { Credentials } from './credentials.jsx';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -120,6 +121,7 @@ function Overview({ me }) {
 
 function App() {
   const [me, setMe] = useState(undefined);
+  const [view, setView] = useState('overview');
   const [checking, setChecking] = useState(Boolean(savedAuth()));
   useEffect(() => {
     if (!savedAuth()) return;
@@ -131,10 +133,19 @@ function App() {
   }, []);
   if (checking) return <p>Loading…</p>;
   if (!me) return <SignIn onSignedIn={setMe} />;
+  const canManage = me.roles.includes('admin') || (me.metadata?.gateway?.categories ?? []).includes('credentials');
+  const views = [['overview', 'Overview'], ...(canManage ? [['credentials', 'Access control']] : [])];
   return (
     <>
       <header>
         <span class="brand">Search gateway</span>
+        <nav aria-label="Console">
+          {views.map(([id, label]) => (
+            <button type="button" key={id} aria-current={view === id ? 'page' : undefined} onClick={() => setView(id)}>
+              {label}
+            </button>
+          ))}
+        </nav>
         <span data-testid="signed-in-as">
           {me.username} ({me.roles.join(', ')})
         </span>
@@ -148,9 +159,7 @@ function App() {
           Sign out
         </button>
       </header>
-      <main>
-        <Overview me={me} />
-      </main>
+      <main>{view === 'credentials' && canManage ? <Credentials /> : <Overview me={me} />}</main>
     </>
   );
 }

@@ -32,7 +32,7 @@ export interface Locator {
   allTextContents(): Promise<string[]>;
   filter(options: { hasText: string | RegExp }): Locator;
   first(): Locator;
-  waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
+  waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
 }
 export interface ConsoleMessage {
   type(): string;

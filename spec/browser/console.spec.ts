@@ -89,6 +89,36 @@ describe('the console in Chromium (served by the gateway at /_console)', functio
     await watch.textsBecome("the cluster's health, as the API says it", '[data-testid="cluster-health"]', [health.json.status]);
   });
 
+  it('the admin creates a scoped credential (its password shown once), signs in with it, and revokes it', async () => {
+    await signIn(ADMIN.user, ADMIN.password);
+    await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${ADMIN.user} (admin)`]);
+    await page.locator('nav button').filter({ hasText: 'Access control' }).click();
+    await page.locator('input[name="description"]').fill('console-made');
+    await page.locator('input[name="indices"]').fill('shop');
+    await page.locator('input[name="categories"][value="indices"]').click(); // search and docs are checked already
+    await page.locator('button[type="submit"]').click();
+    await page.locator('[data-testid="issued-username"]').waitFor({ state: 'visible' });
+    const [username] = await page.locator('[data-testid="issued-username"]').allTextContents();
+    const [password] = await page.locator('[data-testid="issued-password"]').allTextContents();
+    const listed = await call(gw.url, 'GET', `/_credentials/${username}`);
+    expect(listed.json.credential).to.deep.include({ description: 'console-made', indices: ['shop'], ops: ['read'] });
+    expect(listed.json.credential.categories).to.have.members(['docs', 'search', 'indices']);
+    await page.locator('button').filter({ hasText: 'I have saved it' }).click();
+    await page.locator('button').filter({ hasText: 'Sign out' }).click();
+
+    await signIn(username, password);
+    await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${username} (user)`]);
+    await watch.textsBecome('its one index', '[data-testid="index-row"] th', ['shop']);
+    await page.locator('button').filter({ hasText: 'Sign out' }).click();
+
+    await signIn(ADMIN.user, ADMIN.password);
+    await page.locator('nav button').filter({ hasText: 'Access control' }).click();
+    await page.locator(`button[aria-label="Revoke ${username}"]`).click();
+    await page.locator('button').filter({ hasText: `Confirm revoking ${username}` }).click();
+    await page.locator(`button[aria-label="Revoke ${username}"]`).waitFor({ state: 'detached' });
+    expect((await call(gw.url, 'GET', '/_security/_authenticate', { auth: basic(username, password) })).status).to.equal(401);
+  });
+
   it('a scoped credential sees only its own index, and the credential stays in this tab only', async () => {
     await signIn(scoped.username, scoped.password);
     await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${scoped.username} (user)`]);
