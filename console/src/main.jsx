@@ -2,6 +2,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { basic, call, forget, reasonOf, remember, savedAuth } from './api.js';
 import { Credentials } from './credentials.jsx';
+import { DataBrowser } from './data.jsx';
+import { LiveView } from './live.jsx';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -134,7 +136,8 @@ function App() {
   if (checking) return <p>Loading…</p>;
   if (!me) return <SignIn onSignedIn={setMe} />;
   const canManage = me.roles.includes('admin') || (me.metadata?.gateway?.categories ?? []).includes('credentials');
-  const views = [['overview', 'Overview'], ...(canManage ? [['credentials', 'Access control']] : [])];
+  const views = [['overview', 'Overview'], ['data', 'Data'], ['live', 'Live view'], ...(canManage ? [['credentials', 'Access control']] : [])];
+  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView /> };
   return (
     <>
       <header>
@@ -159,7 +162,7 @@ function App() {
           Sign out
         </button>
       </header>
-      <main>{view === 'credentials' && canManage ? <Credentials /> : <Overview me={me} />}</main>
+      <main>{pages[view] || <Overview me={me} />}</main>
     </>
   );
 }

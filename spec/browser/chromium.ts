@@ -28,6 +28,7 @@ export function missingPrerequisites(): string[] {
 export interface Locator {
   click(): Promise<void>;
   fill(value: string): Promise<void>;
+  selectOption(value: string): Promise<string[]>;
   press(key: string): Promise<void>;
   allTextContents(): Promise<string[]>;
   filter(options: { hasText: string | RegExp }): Locator;

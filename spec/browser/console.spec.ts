@@ -119,6 +119,31 @@ describe('the console in Chromium (served by the gateway at /_console)', functio
     expect((await call(gw.url, 'GET', '/_security/_authenticate', { auth: basic(username, password) })).status).to.equal(401);
   });
 
+  it('the data browser adds, shows and edits a document; the live view shows a write made through the API', async () => {
+    await signIn(ADMIN.user, ADMIN.password);
+    await page.locator('nav button').filter({ hasText: 'Data' }).click();
+    await page.locator('select[name="index"]').selectOption('shop');
+    await watch.textsBecome("shop's documents", '[data-testid="doc-row"] th', ['1', '2']);
+    await page.locator('button').filter({ hasText: 'Add a document' }).click();
+    await page.locator('input[name="new-id"]').fill('console-1');
+    await page.locator('textarea[name="document"]').fill('{"name": "from the console"}');
+    await page.locator('button').filter({ hasText: /^Save$/ }).click();
+    await watch.textsBecome('the outcome', '[data-testid="data-message"]', ['Document console-1 created.']);
+    expect((await call(gw.url, 'GET', '/shop/_doc/console-1')).json._source).to.deep.equal({ name: 'from the console' });
+    await page.locator('button[aria-label="Open document console-1"]').click();
+    await page.locator('textarea[name="document"]').fill('{"name": "edited in the console", "n": 2}');
+    await page.locator('button').filter({ hasText: /^Save$/ }).click();
+    await watch.textsBecome('the outcome', '[data-testid="data-message"]', ['Document console-1 updated.']);
+    expect((await call(gw.url, 'GET', '/shop/_doc/console-1')).json._source).to.deep.equal({ name: 'edited in the console', n: 2 });
+
+    await page.locator('nav button').filter({ hasText: 'Live view' }).click();
+    await page.locator('select[name="live-index"]').selectOption('shop');
+    await page.locator('button').filter({ hasText: 'Open stream' }).click();
+    await watch.textsBecome('the first answer', '[data-testid="stream-first"]', ['result: 3 hits']);
+    await call(gw.url, 'PUT', '/shop/_doc/live-1', { body: { name: 'written through the API' } });
+    await watch.textsBecome('the change', '[data-testid="stream-change"]', ['live-1 new: {"name":"written through the API"}']);
+  });
+
   it('a scoped credential sees only its own index, and the credential stays in this tab only', async () => {
     await signIn(scoped.username, scoped.password);
     await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${scoped.username} (user)`]);
