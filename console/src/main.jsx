@@ -4,6 +4,8 @@ import { basic, call, forget, reasonOf, remember, savedAuth } from './api.js';
 import { Credentials } from './credentials.jsx';
 import { DataBrowser } from './data.jsx';
 import { LiveView } from './live.jsx';
+import { CachePage } from './cache.jsx';
+import { AnalyticsPage } from './analytics.jsx';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -136,8 +138,15 @@ function App() {
   if (checking) return <p>Loading…</p>;
   if (!me) return <SignIn onSignedIn={setMe} />;
   const canManage = me.roles.includes('admin') || (me.metadata?.gateway?.categories ?? []).includes('credentials');
-  const views = [['overview', 'Overview'], ['data', 'Data'], ['live', 'Live view'], ...(canManage ? [['credentials', 'Access control']] : [])];
-  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView /> };
+  const categories = me.metadata?.gateway?.categories ?? [];
+  const may = (category) => me.roles.includes('admin') || categories.includes(category);
+  const views = [
+    ['overview', 'Overview'], ['data', 'Data'], ['live', 'Live view'],
+    ...(may('analytics') ? [['analytics', 'Analytics']] : []),
+    ...(may('cache') ? [['cache', 'Cache']] : []),
+    ...(canManage ? [['credentials', 'Access control']] : []),
+  ];
+  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView />, cache: may('cache') && <CachePage />, analytics: may('analytics') && <AnalyticsPage /> };
   return (
     <>
       <header>

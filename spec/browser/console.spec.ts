@@ -144,6 +144,29 @@ describe('the console in Chromium (served by the gateway at /_console)', functio
     await watch.textsBecome('the change', '[data-testid="stream-change"]', ['live-1 new: {"name":"written through the API"}']);
   });
 
+  it('the cache page empties the cache and saves preferences; the analytics page shows the searches made', async () => {
+    // three users (the same user typing again within 30 s counts as one search)
+    for (const [user, q] of [['ann', 'dune'], ['bob', 'dune'], ['cy', 'nothing-like-this']]) {
+      const r = await call(gw.url, 'POST', '/shop/_search', { body: { query: { match: { name: q } } }, headers: { 'x-search-query': q, 'x-user-id': user } });
+      expect(r.status).to.equal(200);
+    }
+    await signIn(ADMIN.user, ADMIN.password);
+    await page.locator('nav button').filter({ hasText: 'Analytics' }).click();
+    await watch.textsBecome('the searches counted', '[data-testid="total-searches"]', ['3']);
+    await watch.textsBecome('the popular searches', '[data-testid="popular-searches"] tbody th', ['dune', 'nothing-like-this']);
+    await watch.textsBecome('the search without results', '[data-testid="no-result-searches"] tbody th', ['dune', 'nothing-like-this']);
+
+    await page.locator('nav button').filter({ hasText: 'Cache' }).click();
+    await page.locator('button').filter({ hasText: 'Empty the cache' }).click();
+    await watch.textsBecome('the outcome', '[data-testid="cache-message"]', ['The cache was emptied.']);
+    expect((await call(gw.url, 'GET', '/_cache/stats')).json.entries).to.equal(0);
+    await page.locator('input[name="enable_cache"]').click();
+    await page.locator('button').filter({ hasText: 'Save preferences' }).click();
+    await watch.textsBecome('the outcome', '[data-testid="cache-message"]', ['Preferences saved.']);
+    expect((await call(gw.url, 'GET', '/_cache/preferences')).json.enable_cache).to.equal(false);
+    expect((await call(gw.url, 'POST', '/_cache/preferences', { body: { enable_cache: true } })).status).to.equal(200);
+  });
+
   it('a scoped credential sees only its own index, and the credential stays in this tab only', async () => {
     await signIn(scoped.username, scoped.password);
     await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${scoped.username} (user)`]);
