@@ -36,7 +36,8 @@ export function DataBrowser() {
     setPage({ total: r.json.hits.total.value, hits: r.json.hits.hits });
   };
   useEffect(() => {
-    if (!index && indices.length) setIndex(indices[0]);
+    // the first index unless one was chosen meanwhile (the effect runs after the options appear)
+    if (indices.length) setIndex((current) => current || indices[0]);
   }, [indices]);
   useEffect(() => {
     setSelected(undefined);

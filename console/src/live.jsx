@@ -15,7 +15,8 @@ export function LiveView() {
   const [error, setError] = useState('');
   const abort = useRef(undefined);
   useEffect(() => {
-    if (!index && indices.length) setIndex(indices[0]);
+    // the first index unless one was chosen meanwhile (the effect runs after the options appear)
+    if (indices.length) setIndex((current) => current || indices[0]);
   }, [indices]);
   useEffect(() => () => abort.current?.abort(), []);
 

@@ -6,6 +6,7 @@ import { DataBrowser } from './data.jsx';
 import { LiveView } from './live.jsx';
 import { CachePage } from './cache.jsx';
 import { AnalyticsPage } from './analytics.jsx';
+import { PipelinesPage } from './pipelines.jsx';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -144,9 +145,10 @@ function App() {
     ['overview', 'Overview'], ['data', 'Data'], ['live', 'Live view'],
     ...(may('analytics') ? [['analytics', 'Analytics']] : []),
     ...(may('cache') ? [['cache', 'Cache']] : []),
+    ...(may('pipelines') ? [['pipelines', 'Pipelines']] : []),
     ...(canManage ? [['credentials', 'Access control']] : []),
   ];
-  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView />, cache: may('cache') && <CachePage />, analytics: may('analytics') && <AnalyticsPage /> };
+  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView />, cache: may('cache') && <CachePage />, analytics: may('analytics') && <AnalyticsPage />, pipelines: may('pipelines') && <PipelinesPage /> };
   return (
     <>
       <header>

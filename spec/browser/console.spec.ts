@@ -167,6 +167,24 @@ describe('the console in Chromium (served by the gateway at /_console)', functio
     expect((await call(gw.url, 'POST', '/_cache/preferences', { body: { enable_cache: true } })).status).to.equal(200);
   });
 
+  it('the pipelines page dry-runs a definition, saves it (and the route then answers through it) and deletes it', async () => {
+    await signIn(ADMIN.user, ADMIN.password);
+    await page.locator('nav button').filter({ hasText: 'Pipelines' }).click();
+    await page.locator('button').filter({ hasText: 'Dry run' }).click(); // the example: a 422 when the body has no query
+    // the search stage fails on a body without a query, and the response prepared first stands
+    await watch.textsBecome('the stages', '[data-testid="stage-outcome"]', ['prepare-response: ok', 'search: failed (query: is required)']);
+    await watch.textsBecome('the dry run answer', '[data-testid="dry-run-code"]', ['422']);
+    await page.locator('button').filter({ hasText: 'Save pipeline' }).click();
+    await watch.textsBecome('the outcome', '[data-testid="pipeline-message"]', ['Pipeline friendly-search saved.']);
+    await watch.textsBecome('the registered pipelines', '[data-testid="pipeline-row"] th', ['friendly-search']);
+    const through = await call(gw.url, 'POST', '/_declarative', { body: {} });
+    expect(through.status).to.equal(422);
+    expect(through.json).to.deep.equal({ message: 'send a query' });
+    await page.locator('button[aria-label="Delete friendly-search"]').click();
+    await watch.textsBecome('the outcome', '[data-testid="pipeline-message"]', ['Pipeline friendly-search deleted.']);
+    expect((await call(gw.url, 'GET', '/_pipeline/friendly-search')).status).to.equal(404);
+  });
+
   it('a scoped credential sees only its own index, and the credential stays in this tab only', async () => {
     await signIn(scoped.username, scoped.password);
     await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${scoped.username} (user)`]);
