@@ -7,6 +7,7 @@ import { LiveView } from './live.jsx';
 import { CachePage } from './cache.jsx';
 import { AnalyticsPage } from './analytics.jsx';
 import { PipelinesPage } from './pipelines.jsx';
+import { RulesPage } from './rules.jsx';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -146,9 +147,10 @@ function App() {
     ...(may('analytics') ? [['analytics', 'Analytics']] : []),
     ...(may('cache') ? [['cache', 'Cache']] : []),
     ...(may('pipelines') ? [['pipelines', 'Pipelines']] : []),
+    ...(may('rules') ? [['rules', 'Rules']] : []),
     ...(canManage ? [['credentials', 'Access control']] : []),
   ];
-  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView />, cache: may('cache') && <CachePage />, analytics: may('analytics') && <AnalyticsPage />, pipelines: may('pipelines') && <PipelinesPage /> };
+  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView />, cache: may('cache') && <CachePage />, analytics: may('analytics') && <AnalyticsPage />, pipelines: may('pipelines') && <PipelinesPage />, rules: may('rules') && <RulesPage /> };
   return (
     <>
       <header>

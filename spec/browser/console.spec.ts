@@ -185,6 +185,27 @@ describe('the console in Chromium (served by the gateway at /_console)', functio
     expect((await call(gw.url, 'GET', '/_pipeline/friendly-search')).status).to.equal(404);
   });
 
+  it('the rules page previews a rule on a search before it is stored, saves it (searches then follow it) and deletes it', async () => {
+    await signIn(ADMIN.user, ADMIN.password);
+    await page.locator('nav button').filter({ hasText: 'Rules' }).click();
+    await page.locator('input[name="rule-id"]').fill('promote-one');
+    await page.locator('textarea[name="rule-definition"]').fill(JSON.stringify({ trigger: { type: 'query', operator: 'is', value: 'two' }, actions: { promote: [{ doc: { _id: '1' }, position: 1 }] } }));
+    await page.locator('select[name="rule-index"]').selectOption('shop');
+    await page.locator('input[name="rule-text"]').fill('two');
+    await page.locator('button').filter({ hasText: 'Preview' }).click();
+    await watch.textsBecome('the search without the rule', '[data-testid="preview-without"] li', ['2']);
+    await watch.textsBecome('the search with it', '[data-testid="preview-with"] li', ['1 (promoted)', '2']);
+    expect((await call(gw.url, 'GET', '/_rule/promote-one')).status).to.equal(404); // a preview stores nothing
+    await page.locator('button').filter({ hasText: 'Save rule' }).click();
+    await watch.textsBecome('the outcome', '[data-testid="rule-message"]', ['Rule promote-one created.']);
+    await watch.textsBecome('the rules', '[data-testid="rule-row"] th', ['promote-one']);
+    const searched = await call(gw.url, 'POST', '/shop/_declarative', { body: { query: [{ id: 's', dataField: ['name'], value: 'two' }] } });
+    expect(searched.json.s.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['1', '2']);
+    await page.locator('button[aria-label="Delete promote-one"]').click();
+    await watch.textsBecome('the outcome', '[data-testid="rule-message"]', ['Rule promote-one deleted.']);
+    expect((await call(gw.url, 'GET', '/_rule/promote-one')).status).to.equal(404);
+  });
+
   it('a scoped credential sees only its own index, and the credential stays in this tab only', async () => {
     await signIn(scoped.username, scoped.password);
     await watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${scoped.username} (user)`]);
