@@ -1,7 +1,8 @@
 /**
  * bench:engine — the Debian corpus in the embedded engine (in-process, through Backend.request, so
  * JSON parse and serialisation count) and in MiniSearch, the same query mix on both: indexing
- * docs/s, p50/p99 per query kind, heap used, reopen time, and the ratios engine/MiniSearch.
+ * docs/s, p50/p99 per query kind, heap used, reopen time, and the ratios engine/MiniSearch; then
+ * a stored search template's p50/p99 next to the same search sent directly.
  *
  * Indexing is measured twice on the engine: with a mapping that indexes the fields MiniSearch
  * indexes and nothing else (the like-for-like figure), and with the full mapping the queries need
@@ -10,7 +11,12 @@
  * run and a MiniSearch run back to back, after a warm-up of both: on a shared 2-core machine one
  * run of either varies by ±20%. The engine's time runs from the first request sent to the last
  * answer parsed; the request bodies are built before (a load generator's payload), MiniSearch
- * gets the documents as objects.
+ * gets the documents as objects. Each round also indexes the same two fields with the `french`
+ * language analyzer, beside the standard one: what a language analyzer costs at indexing.
+ *
+ * Last, a scripted `_update_by_query` over the whole corpus (a Painless script reading and
+ * writing `_source`, some documents left as they are with `ctx.op = 'noop'`), beside the same
+ * request without a script, which rewrites every document as it is: docs/s of each.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -50,6 +56,12 @@ const SETTINGS = {
 const SAME_FIELDS = {
   settings: { number_of_shards: 1 },
   mappings: { dynamic: false, properties: { name: { type: 'text' }, summary: { type: 'text' } } },
+};
+
+/** The same fields analysed by a language analyzer (french: elision, stop words, light stemmer) instead of standard. */
+const FRENCH_FIELDS = {
+  settings: { number_of_shards: 1 },
+  mappings: { dynamic: false, properties: { name: { type: 'text', analyzer: 'french' }, summary: { type: 'text', analyzer: 'french' } } },
 };
 
 const WORDS = ['network', 'library', 'python', 'server', 'documentation', 'perl module', 'gnome desktop', 'development files', 'font', 'kernel'];
@@ -152,12 +164,15 @@ async function main() {
     // The same fields as MiniSearch, INDEX_ROUNDS times, each round one engine run (into a fresh
     // index, then dropped) and one MiniSearch run, alternating so that both see the same machine.
     const sameRuns: Array<{ seconds: number; heap: number; buffers: number }> = [];
+    const frenchRuns: number[] = [];
     const miniRuns: number[] = [];
     let mini: MiniSearch<Doc> | undefined;
     let miniHeap = 0;
     for (let round = 0; round < INDEX_ROUNDS; round++) {
       sameRuns.push(await indexCorpus(engine, `debian-same-fields-${round}`, SAME_FIELDS, bodies));
       await readJson(await engine.request({ method: 'DELETE', path: `/debian-same-fields-${round}` }));
+      frenchRuns.push((await indexCorpus(engine, `debian-french-${round}`, FRENCH_FIELDS, bodies)).seconds);
+      await readJson(await engine.request({ method: 'DELETE', path: `/debian-french-${round}` }));
       mini = undefined;
       global.gc?.();
       const heap0 = process.memoryUsage().heapUsed;
@@ -170,6 +185,7 @@ async function main() {
     }
     const same = { seconds: median(sameRuns.map((r) => r.seconds)), heap: sameRuns[0].heap, buffers: sameRuns[0].buffers };
     const miniIndexS = median(miniRuns);
+    const frenchS = median(frenchRuns);
     // Then the bench's full mapping, which the queries use.
     const full = await indexCorpus(engine, 'debian', SETTINGS, bodies);
     let t0: number;
@@ -216,6 +232,26 @@ async function main() {
       }
       : { kind: 'match + sort name.raw', e: undefined, m: undefined, note: 'n/a (sort not available)' });
 
+    // A stored search template against the same search sent directly: what rendering costs.
+    const templated = await templateAgainstDirect(engine);
+    const byQuery = async (body: unknown) => {
+      const started = performance.now();
+      const res = await engine.request({ method: 'POST', path: '/debian/_update_by_query', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (await readJson(res)) as Record<string, number>;
+      if (res.status !== 200) throw new Error(`_update_by_query failed: ${JSON.stringify(json)}`);
+      return { seconds: (performance.now() - started) / 1000, json };
+    };
+    const plainUbq = await byQuery({});
+    const scriptedUbq = await byQuery({
+      script: {
+        lang: 'painless',
+        source: "if (ctx._source.section == params.skip) { ctx.op = 'noop'; return; } " +
+          'def kb = ctx._source.installed_size_kb; ctx._source.size_mb = kb == null ? 0 : kb / 1024.0; ' +
+          "ctx._source.name_length = ctx._source.name.length(); ctx._source.tags = ctx._source.section == null ? [] : ctx._source.section.splitOnToken('/');",
+        params: { skip: 'oldlibs' },
+      },
+    });
+
     await engine.close();
     t0 = performance.now();
     engine = await openEmbeddedEngine({ dataDir: dir });
@@ -231,16 +267,20 @@ async function main() {
     console.log(`bench:engine — ${docs.length} Debian packages, Node ${process.version}, ${ROUNDS} rounds per query kind`);
     const mib = (n: number) => fmt(n / 1024 ** 2, 0);
     const settled = global.gc ? '' : ' (run with --expose-gc for settled figures)';
-    const rate = (seconds: number) => fmt(docs.length / seconds, 0);
+    const rate = (seconds: number, count = docs.length) => fmt(count / seconds, 0);
     console.log(`indexing: ${INDEX_ROUNDS} rounds, engine and MiniSearch alternating, after a warm-up of ${WARMUP_DOCS} documents each; medians, every round in brackets`);
-    console.log(`MiniSearch indexes name + summary (stores name, section, installed_size_kb): ${rate(miniIndexS)} docs/s [${miniRuns.map(rate).join(', ')}], heap +${mib(miniHeap)} MiB${settled}`);
+    console.log(`MiniSearch indexes name + summary (stores name, section, installed_size_kb): ${rate(miniIndexS)} docs/s [${miniRuns.map((s) => rate(s)).join(', ')}], heap +${mib(miniHeap)} MiB${settled}`);
     console.log(`engine, through _bulk (${BATCH} docs a request, bodies built beforehand, each answer read and parsed, each request durable in LMDB before it answers):`);
     console.log(`  same fields as MiniSearch  ${rate(same.seconds).padStart(6)} docs/s [${sameRuns.map((r) => rate(r.seconds)).join(', ')}]   ratio engine/MiniSearch ${fmt(miniIndexS / same.seconds)} (>1: engine faster)   heap +${mib(same.heap)} MiB + ${mib(same.buffers)} MiB typed arrays`);
     console.log('                             (name, summary: text; dynamic: false, the other fields kept in _source only)');
+    console.log(`  same fields, french analyzer ${rate(frenchS).padStart(4)} docs/s [${frenchRuns.map((s) => rate(s)).join(', ')}]   ratio french/standard ${fmt(same.seconds / frenchS)} (elision, stop words, light_french stemmer)`);
     console.log(`  full mapping (the queries) ${rate(full.seconds).padStart(6)} docs/s (one run)   ratio engine/MiniSearch ${fmt(miniIndexS / full.seconds)}   heap +${mib(full.heap)} MiB + ${mib(full.buffers)} MiB typed arrays`);
     console.log('                             (name text + .raw + .autosuggest edge_ngram 1-20, summary, section + .raw, installed_size_kb long,');
     console.log('                              the other 6 fields dynamic: text + .keyword + .raw each: ≈71 terms in 23 fields a document, against ≈9.4 in 2)');
     console.log(`reopen: ${fmt(reopenMs, 0)} ms from the snapshot written at close; ${fmt(rebuildMs, 0)} ms rebuilding from LMDB (no snapshot, as after a crash)`);
+    const ubqRate = (r: { seconds: number; json: Record<string, number> }) => rate(r.seconds, r.json.total);
+    console.log(`scripted _update_by_query over the Debian corpus: ${ubqRate(scriptedUbq)} docs/s (${scriptedUbq.json.updated} updated, ${scriptedUbq.json.noops} noops, ` +
+      `${fmt(scriptedUbq.seconds, 2)} s); without a script ${ubqRate(plainUbq)} docs/s (${fmt(plainUbq.seconds, 2)} s)`);
     console.log('query kind                   engine p50/p99 ms     MiniSearch p50/p99 ms   p99 ratio engine/MiniSearch');
     for (const r of rows) {
       if (!r.e || !r.m) {
@@ -249,9 +289,34 @@ async function main() {
       }
       console.log(`${r.kind.padEnd(28)} ${`${fmt(r.e.p50, 2)} / ${fmt(r.e.p99, 2)}`.padEnd(21)} ${`${fmt(r.m.p50, 2)} / ${fmt(r.m.p99, 2)}`.padEnd(23)} ${fmt(r.e.p99 / r.m.p99)}${r.note ? `   (${r.note})` : ''}`);
     }
+    console.log(`search template (stored, match summary) p50 ${fmt(templated.template.p50, 2)} ms / p99 ${fmt(templated.template.p99, 2)} ms;`
+      + ` the same search sent directly p50 ${fmt(templated.direct.p50, 2)} ms / p99 ${fmt(templated.direct.p99, 2)} ms`);
   } finally {
     await data.remove();
   }
+}
+
+/**
+ * `_search/template` with a stored Mustache template, and the search it renders to sent to
+ * `_search`, over the same words: p50/p99 of each (the difference is the template's cost:
+ * lookup, render, parse of the rendered text).
+ */
+async function templateAgainstDirect(engine: EmbeddedEngine): Promise<{ template: { p50: number; p99: number }; direct: { p50: number; p99: number } }> {
+  const json = { 'content-type': 'application/json' };
+  const stored = await engine.request({
+    method: 'PUT', path: '/_scripts/bench-match-summary', headers: json,
+    body: JSON.stringify({ script: { lang: 'mustache', source: { query: { match: { summary: '{{q}}' } }, size: '{{size}}{{^size}}10{{/size}}' } } }),
+  });
+  if (stored.status !== 200) throw new Error(`put script: ${JSON.stringify(await readJson(stored))}`);
+  await readJson(stored);
+  const viaTemplate = async (q: string) => {
+    const res = await engine.request({ method: 'POST', path: '/debian/_search/template', headers: json, body: JSON.stringify({ id: 'bench-match-summary', params: { q } }) });
+    const answer = await readJson<Record<string, unknown>>(res);
+    if (res.status !== 200) throw new Error(`search template: ${JSON.stringify(answer).slice(0, 400)}`);
+  };
+  const template = await time((i) => viaTemplate(WORDS[i % WORDS.length]));
+  const direct = await time((i) => search(engine, { query: { match: { summary: WORDS[i % WORDS.length] } }, size: '10' }));
+  return { template, direct };
 }
 
 main().catch((err) => {

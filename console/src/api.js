@@ -6,14 +6,18 @@ export const forget = () => sessionStorage.removeItem(KEY);
 export const remember = (auth) => sessionStorage.setItem(KEY, auth);
 export const basic = (username, password) => 'Basic ' + btoa(unescape(encodeURIComponent(`${username}:${password}`)));
 
-/** A call to the gateway: `{status, json}` (json undefined when the answer is not JSON). */
+/**
+ * A call to the gateway: `{status, json, text}` (json undefined when the answer is not JSON). A
+ * body is sent as JSON, or as multipart/form-data when it is a FormData.
+ */
 export async function call(path, { method = 'GET', body, auth = savedAuth() } = {}) {
   const headers = {};
   if (auth) headers.authorization = auth;
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   // `credentials: 'omit'`: the Authorization header is the credential; no cookie, and a 401 comes
   // back to the console instead of opening the browser's own sign-in dialog
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
+  const res = await fetch(path, { method, headers, body: body === undefined || form ? body : JSON.stringify(body), credentials: 'omit' });
   const text = await res.text();
   let json;
   try {
@@ -21,8 +25,45 @@ export async function call(path, { method = 'GET', body, auth = savedAuth() } = 
   } catch {
     json = undefined;
   }
-  return { status: res.status, json };
+  return { status: res.status, json, text };
 }
 
 /** An Elasticsearch error's reason, or the status. */
 export const reasonOf = (r) => r.json?.error?.reason ?? `the gateway answered ${r.status}`;
+
+/**
+ * A live stream (`?stream=true`, NDJSON; a POST of `body`, a GET without): `onMessage` for each message as it arrives. Resolves
+ * when the stream ends or `signal` aborts it; an answer other than 200 (a 4xx before any stream)
+ * is thrown as an Error with the gateway's reason. `onOpen` is called once the stream is open.
+ */
+export async function stream(path, body, { signal, onOpen = () => {}, onMessage }) {
+  // a document stream is a GET: no body
+  const headers = { authorization: savedAuth(), accept: 'application/x-ndjson' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    credentials: 'omit',
+    signal,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status !== 200) {
+    const json = await res.json().catch(() => undefined);
+    throw new Error(reasonOf({ status: res.status, json }));
+  }
+  onOpen();
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      if (line) onMessage(JSON.parse(line)); // an empty line is a heartbeat
+    }
+  }
+}

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { call, reasonOf } from './api.js';
+import { usePolling } from './polling.js';
 
 /** Cache: its figures (`GET /_cache/stats`), its preferences (`GET|POST /_cache/preferences`), evicting it (`POST /_cache/evict`). */
 export function CachePage() {
@@ -13,11 +14,7 @@ export function CachePage() {
     setStats(s.json);
     if (p.status === 200) setPrefs(p.json);
   };
-  useEffect(() => {
-    load();
-    const timer = setInterval(load, 5000);
-    return () => clearInterval(timer);
-  }, []);
+  usePolling(load, []);
   const save = async (event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);

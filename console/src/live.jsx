@@ -1,15 +1,24 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { savedAuth } from './api.js';
+import { stream } from './api.js';
 import { useIndices } from './data.jsx';
 
+const EXAMPLES = {
+  search: JSON.stringify({ query: { match_all: {} } }, null, 2),
+  declarative: JSON.stringify({ query: [{ id: 'results', dataField: ['*'], value: '', size: 10 }] }, null, 2),
+};
+
 /**
- * Live view: a search stream (`POST /{index}/_search?stream=true`, NDJSON), its first answer and
- * every change as it arrives, newest first and highlighted.
+ * Live view: a stream (NDJSON) of a search (`POST /{index}/_search?stream=true`; with `aggs`,
+ * live aggregations), of a document (`GET /{index}/_doc/{id}?stream=true`) or of a declarative
+ * search UI (`POST /{index}/_declarative?stream=true`): its first answer and every change as it
+ * arrives, newest first and highlighted.
  */
 export function LiveView() {
   const indices = useIndices();
   const [index, setIndex] = useState('');
-  const [query, setQuery] = useState('{"match_all": {}}');
+  const [kind, setKind] = useState('search');
+  const [bodies, setBodies] = useState(EXAMPLES);
+  const [id, setId] = useState('');
   const [messages, setMessages] = useState([]);
   const [state, setState] = useState('closed');
   const [error, setError] = useState('');
@@ -23,49 +32,29 @@ export function LiveView() {
   const open = async (event) => {
     event.preventDefault();
     abort.current?.abort();
-    let parsed;
+    let body;
     try {
-      parsed = JSON.parse(query);
+      body = kind === 'document' ? undefined : JSON.parse(bodies[kind]);
     } catch (err) {
-      return setError(`The query is not JSON: ${err.message}`);
+      return setError(`The request is not JSON: ${err.message}`);
     }
+    const at = `/${encodeURIComponent(index)}`;
+    const path = kind === 'document' ? `${at}/_doc/${encodeURIComponent(id)}` : kind === 'declarative' ? `${at}/_declarative` : `${at}/_search`;
     const controller = new AbortController();
     abort.current = controller;
     setMessages([]);
     setError('');
     setState('opening');
     try {
-      const res = await fetch(`/${encodeURIComponent(index)}/_search?stream=true`, {
-        method: 'POST',
-        credentials: 'omit',
-        signal: controller.signal,
-        headers: { authorization: savedAuth(), 'content-type': 'application/json', accept: 'application/x-ndjson' },
-        body: JSON.stringify({ query: parsed }),
-      });
-      if (res.status !== 200) {
-        const body = await res.json().catch(() => undefined);
-        setState('closed');
-        return setError(body?.error?.reason ?? `the gateway answered ${res.status}`);
-      }
-      setState('live');
-      const reader = res.body.getReader();
-      const decoder = new TextDecoder();
-      let buffer = '';
       let n = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let newline;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline).trim();
-          buffer = buffer.slice(newline + 1);
-          if (!line) continue; // a heartbeat
-          const message = JSON.parse(line);
+      await stream(`${path}?stream=true`, body, {
+        signal: controller.signal,
+        onOpen: () => setState('live'),
+        onMessage: (message) => {
           const key = n++;
           setMessages((ms) => [{ key, message, first: key === 0 }, ...ms].slice(0, 200));
-        }
-      }
+        },
+      });
       setState('closed');
     } catch (err) {
       if (err.name !== 'AbortError') setError(err.message);
@@ -90,9 +79,24 @@ export function LiveView() {
           </select>
         </label>
         <label>
-          Query
-          <textarea name="live-query" rows={3} value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+          Stream
+          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)} name="live-kind">
+            <option value="search">a search (with aggregations: live counts)</option>
+            <option value="document">a document</option>
+            <option value="declarative">a declarative search UI</option>
+          </select>
         </label>
+        {kind === 'document' ? (
+          <label>
+            Document id
+            <input name="live-id" required value={id} onInput={(e) => setId(e.currentTarget.value)} />
+          </label>
+        ) : (
+          <label>
+            {kind === 'search' ? 'Search body' : 'Declarative request'}
+            <textarea name="live-body" rows={6} value={bodies[kind]} onInput={(e) => setBodies({ ...bodies, [kind]: e.currentTarget.value })} />
+          </label>
+        )}
         <div class="pager">
           <button type="submit">{state === 'live' ? 'Reopen' : 'Open stream'}</button>
           <button type="button" onClick={close} disabled={state === 'closed'}>Close</button>
@@ -103,7 +107,7 @@ export function LiveView() {
       <ol class="messages" aria-live="polite">
         {messages.map(({ key, message, first }, i) => (
           <li key={key} class={i === 0 && !first ? 'fresh' : ''} data-testid={first ? 'stream-first' : 'stream-change'}>
-            {first ? `result: ${message.hits?.total?.value ?? 0} hits` : describe(message)}
+            {first ? describeFirst(message) : describe(message)}
           </li>
         ))}
       </ol>
@@ -111,9 +115,18 @@ export function LiveView() {
   );
 }
 
+function describeFirst(m) {
+  if (m.hits) return `result: ${m.hits.total?.value ?? 0} hits${m.aggregations ? `, aggregations: ${JSON.stringify(m.aggregations)}` : ''}`;
+  if (m._id !== undefined) return m.found ? `document ${m._id}: ${JSON.stringify(m._source)}` : `document ${m._id}: not found`;
+  return `answer: ${Object.keys(m).filter((k) => k !== 'settings').join(', ')}`;
+}
+
+/** A change: a document's, new aggregations, or a declarative UI's components that changed. */
 function describe(m) {
   if (m._deleted) return `${m._id} deleted`;
   if (m._id !== undefined) return `${m._id} ${m._updated ? 'updated' : 'new'}: ${JSON.stringify(m._source)}`;
-  if (m.aggregations) return `aggregations: ${JSON.stringify(m.aggregations)}`;
-  return JSON.stringify(m);
+  if (m.aggregations) return `${m.hits?.total ? `${m.hits.total.value} hits, ` : ''}aggregations: ${JSON.stringify(m.aggregations)}`;
+  return Object.entries(m)
+    .map(([component, part]) => `${component}: ${part.hits?.hits ? part.hits.hits.map((h) => `${h._id} ${h._deleted ? 'left' : h._updated ? 'updated' : 'entered'}`).join(', ') : ''}${part.aggregations ? ` aggregations ${JSON.stringify(part.aggregations)}` : ''}`.trim())
+    .join('; ');
 }

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { basic, call, forget, reasonOf, remember, savedAuth } from './api.js';
 import { Credentials } from './credentials.jsx';
 import { DataBrowser } from './data.jsx';
@@ -8,6 +8,12 @@ import { CachePage } from './cache.jsx';
 import { AnalyticsPage } from './analytics.jsx';
 import { PipelinesPage } from './pipelines.jsx';
 import { RulesPage } from './rules.jsx';
+import { SearchBuilder } from './builder.jsx';
+import { RelevancePage } from './relevance.jsx';
+import { SynonymsPage } from './synonyms.jsx';
+import { LogsPage } from './logs.jsx';
+import { liveFigures, sumsByName } from './metrics.js';
+import { usePolling } from './polling.js';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -47,33 +53,37 @@ function SignIn({ onSignedIn }) {
   );
 }
 
-/** What the credential may see of the cluster, refreshed every few seconds. */
+/** Whether the credential may use a category's APIs: the admin all of them. */
+const may = (me, category) => me.roles.includes('admin') || (me.metadata?.gateway?.categories ?? []).includes(category);
+
+/**
+ * What the credential may see of the cluster, refreshed every few seconds; for the admin (or the
+ * `cluster` category) the request rate and mean latency since the previous refresh, and the open
+ * streams, from two successive reads of the gateway's metrics.
+ */
 function Overview({ me }) {
-  const [state, setState] = useState({ indices: undefined, health: undefined, cache: undefined, error: '' });
-  useEffect(() => {
-    let stopped = false;
-    const load = async () => {
-      const [indices, health, cache] = await Promise.all([
-        call('/_cat/indices?format=json&h=index,health,docs.count,store.size&s=index'),
-        me.roles.includes('admin') ? call('/_cluster/health') : Promise.resolve(undefined),
-        me.roles.includes('admin') ? call('/_cache/stats') : Promise.resolve(undefined),
-      ]);
-      if (stopped) return;
-      setState({
-        indices: indices.status === 200 ? indices.json.filter((i) => !i.index.startsWith('.')) : undefined,
-        health: health?.status === 200 ? health.json : undefined,
-        cache: cache?.status === 200 ? cache.json : undefined,
-        error: indices.status === 200 ? '' : reasonOf(indices),
-      });
-    };
-    load();
-    const timer = setInterval(load, 5000);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
+  const [state, setState] = useState({ indices: undefined, health: undefined, cache: undefined, live: undefined, error: '' });
+  // the previous metrics sample: rates are the change since it
+  const previous = useRef(undefined);
+  usePolling(async (stale) => {
+    const [indices, health, cache, metrics] = await Promise.all([
+      call('/_cat/indices?format=json&h=index,health,docs.count,store.size&s=index'),
+      me.roles.includes('admin') ? call('/_cluster/health') : Promise.resolve(undefined),
+      me.roles.includes('admin') ? call('/_cache/stats') : Promise.resolve(undefined),
+      may(me, 'cluster') ? call('/_gateway/metrics') : Promise.resolve(undefined),
+    ]);
+    if (stale()) return;
+    const sample = metrics?.status === 200 ? { at: Date.now(), sums: sumsByName(metrics.text) } : undefined;
+    setState({
+      indices: indices.status === 200 ? indices.json.filter((i) => !i.index.startsWith('.')) : undefined,
+      health: health?.status === 200 ? health.json : undefined,
+      cache: cache?.status === 200 ? cache.json : undefined,
+      live: sample && liveFigures(previous.current, sample),
+      error: indices.status === 200 ? '' : reasonOf(indices),
+    });
+    previous.current = sample;
   }, [me]);
-  const { indices, health, cache, error } = state;
+  const { indices, health, cache, live, error } = state;
   return (
     <section aria-labelledby="overview-title">
       <h2 id="overview-title">Overview</h2>
@@ -95,6 +105,22 @@ function Overview({ me }) {
             <dt>Cache hit ratio</dt>
             <dd data-testid="cache-hit-ratio">{cache.hit_ratio.toFixed(2)}</dd>
           </div>
+        )}
+        {live && (
+          <>
+            <div>
+              <dt>Requests per second</dt>
+              <dd data-testid="request-rate">{live.rate === undefined ? '…' : live.rate.toFixed(1)}</dd>
+            </div>
+            <div>
+              <dt>Mean latency</dt>
+              <dd data-testid="mean-latency">{live.latencyMs === undefined ? '–' : `${live.latencyMs.toFixed(1)} ms`}</dd>
+            </div>
+            <div>
+              <dt>Open streams</dt>
+              <dd data-testid="open-streams">{live.streams}</dd>
+            </div>
+          </>
         )}
       </dl>
       {error && <p role="alert" class="error">Indices: {error}</p>}
@@ -139,18 +165,33 @@ function App() {
   }, []);
   if (checking) return <p>Loading…</p>;
   if (!me) return <SignIn onSignedIn={setMe} />;
-  const canManage = me.roles.includes('admin') || (me.metadata?.gateway?.categories ?? []).includes('credentials');
-  const categories = me.metadata?.gateway?.categories ?? [];
-  const may = (category) => me.roles.includes('admin') || categories.includes(category);
+  const canManage = may(me, 'credentials');
   const views = [
     ['overview', 'Overview'], ['data', 'Data'], ['live', 'Live view'],
-    ...(may('analytics') ? [['analytics', 'Analytics']] : []),
-    ...(may('cache') ? [['cache', 'Cache']] : []),
-    ...(may('pipelines') ? [['pipelines', 'Pipelines']] : []),
-    ...(may('rules') ? [['rules', 'Rules']] : []),
+    ...(may(me, 'declarative') ? [['builder', 'Search preview']] : []),
+    ...(may(me, 'analytics') ? [['analytics', 'Analytics']] : []),
+    ...(may(me, 'logs') ? [['logs', 'Logs']] : []),
+    ...(may(me, 'cache') ? [['cache', 'Cache']] : []),
+    ...(may(me, 'pipelines') ? [['pipelines', 'Pipelines']] : []),
+    ...(may(me, 'rules') ? [['rules', 'Rules']] : []),
+    ...(may(me, 'searchrelevancy') ? [['relevance', 'Relevance']] : []),
+    // Elasticsearch's synonyms API is cluster-wide: the classifier's `cluster` category
+    ...(may(me, 'cluster') ? [['synonyms', 'Synonyms']] : []),
     ...(canManage ? [['credentials', 'Access control']] : []),
   ];
-  const pages = { credentials: canManage && <Credentials />, data: <DataBrowser />, live: <LiveView />, cache: may('cache') && <CachePage />, analytics: may('analytics') && <AnalyticsPage />, pipelines: may('pipelines') && <PipelinesPage />, rules: may('rules') && <RulesPage /> };
+  const pages = {
+    credentials: canManage && <Credentials />,
+    data: <DataBrowser me={me} />,
+    live: <LiveView />,
+    cache: may(me, 'cache') && <CachePage />,
+    analytics: may(me, 'analytics') && <AnalyticsPage />,
+    logs: may(me, 'logs') && <LogsPage />,
+    pipelines: may(me, 'pipelines') && <PipelinesPage />,
+    rules: may(me, 'rules') && <RulesPage />,
+    relevance: may(me, 'searchrelevancy') && <RelevancePage admin={me.roles.includes('admin')} />,
+    synonyms: may(me, 'cluster') && <SynonymsPage />,
+    builder: may(me, 'declarative') && <SearchBuilder me={me} />,
+  };
   return (
     <>
       <header>

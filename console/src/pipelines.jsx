@@ -17,11 +17,16 @@ const EXAMPLE = JSON.stringify(
 );
 const SAMPLE = JSON.stringify({ method: 'POST', path: '/_declarative', body: {} }, null, 2);
 
-/** Pipelines: the registered ones (`GET /_pipelines`), a definition dry-run (`POST /_pipeline/validate`), saved (`POST /_pipeline`) or deleted. */
+/**
+ * Pipelines: the registered ones (`GET /_pipelines`), a definition — JSON with scripts inline, or
+ * uploaded files (a YAML/JSON definition and script files) — dry-run (`POST /_pipeline/validate`),
+ * saved (`POST /_pipeline`), enabled or disabled, or deleted.
+ */
 export function PipelinesPage() {
   const [pipelines, setPipelines] = useState(undefined);
   const [definition, setDefinition] = useState(EXAMPLE);
   const [sample, setSample] = useState(SAMPLE);
+  const [files, setFiles] = useState({ definition: undefined, scripts: [] });
   const [run, setRun] = useState(undefined);
   const [message, setMessage] = useState('');
   const [error, setError] = useState('');
@@ -41,11 +46,30 @@ export function PipelinesPage() {
       return undefined;
     }
   };
+  /**
+   * Uploaded files, sent as curl's `-F` would: the definition file (YAML or JSON) as `pipeline`
+   * (else the text above), each script file under its own name, which `scriptRef` names.
+   */
+  const uploaded = (extra = {}) => {
+    const form = new FormData();
+    form.append('pipeline', files.definition ?? definition);
+    for (const script of files.scripts) form.append(script.name, script);
+    for (const [name, value] of Object.entries(extra)) form.append(name, value);
+    return form;
+  };
+  const uploading = files.definition || files.scripts.length > 0;
   const dryRun = async () => {
-    const pipeline = parsed(definition, 'definition');
-    const request = pipeline && parsed(sample, 'sample request');
-    if (!request) return;
-    const r = await call('/_pipeline/validate', { method: 'POST', body: { pipeline, request } });
+    let body;
+    if (uploading) {
+      if (!parsed(sample, 'sample request')) return;
+      body = uploaded({ request: sample });
+    } else {
+      const pipeline = parsed(definition, 'definition');
+      const request = pipeline && parsed(sample, 'sample request');
+      if (!request) return;
+      body = { pipeline, request };
+    }
+    const r = await call('/_pipeline/validate', { method: 'POST', body });
     setMessage('');
     if (r.status !== 200) {
       setRun(undefined);
@@ -55,12 +79,24 @@ export function PipelinesPage() {
     setRun(r.json);
   };
   const save = async () => {
-    const pipeline = parsed(definition, 'definition');
+    const pipeline = uploading ? uploaded() : parsed(definition, 'definition');
     if (!pipeline) return;
     const r = await call('/_pipeline', { method: 'POST', body: pipeline });
     if (r.status !== 201) return setError(reasonOf(r));
     setError('');
     setMessage(`Pipeline ${r.json._id} saved.`);
+    await load();
+  };
+  /** The stored definition again with `enabled` flipped, its script files beside it (`PUT /_pipeline/{id}`, multipart). */
+  const toggle = async (p) => {
+    const { scripts, owner: _owner, ...definition } = p;
+    const form = new FormData();
+    form.append('pipeline', JSON.stringify({ ...definition, enabled: !p.enabled }));
+    for (const [name, source] of Object.entries(scripts ?? {})) form.append(name, source);
+    const r = await call(`/_pipeline/${encodeURIComponent(p.id)}`, { method: 'PUT', body: form });
+    if (r.status >= 300) return setError(reasonOf(r));
+    setError('');
+    setMessage(`Pipeline ${p.id} ${p.enabled ? 'disabled' : 'enabled'}.`);
     await load();
   };
   const remove = async (id) => {
@@ -94,6 +130,7 @@ export function PipelinesPage() {
                 <td>{(p.routes ?? []).map((r) => `${r.method ?? '*'} ${r.path}`).join(', ')}</td>
                 <td>{(p.stages ?? []).map((s) => s.id).join(' → ')}</td>
                 <td>
+                  <button type="button" aria-label={`${p.enabled ? 'Disable' : 'Enable'} ${p.id}`} onClick={() => toggle(p)}>{p.enabled ? 'Disable' : 'Enable'}</button>{' '}
                   <button type="button" class="danger" aria-label={`Delete ${p.id}`} onClick={() => remove(p.id)}>Delete</button>
                 </td>
               </tr>
@@ -106,6 +143,17 @@ export function PipelinesPage() {
           Definition (JSON, scripts inline)
           <textarea name="pipeline-definition" rows={14} value={definition} onInput={(e) => setDefinition(e.currentTarget.value)} />
         </label>
+        <fieldset>
+          <legend>Or upload files (as <code>curl -F</code> sends them)</legend>
+          <label>
+            Definition file (YAML or JSON; replaces the text above)
+            <input type="file" name="pipeline-file" accept=".yaml,.yml,.json" onChange={(e) => setFiles({ ...files, definition: e.currentTarget.files[0] })} />
+          </label>
+          <label>
+            Script files (named by the stages' <code>scriptRef</code>)
+            <input type="file" name="pipeline-scripts" accept=".js" multiple onChange={(e) => setFiles({ ...files, scripts: Array.from(e.currentTarget.files) })} />
+          </label>
+        </fieldset>
         <label>
           Sample request for the dry run
           <textarea name="pipeline-sample" rows={4} value={sample} onInput={(e) => setSample(e.currentTarget.value)} />

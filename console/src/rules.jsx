@@ -7,7 +7,8 @@ const EXAMPLE = JSON.stringify({ name: 'promote a document', enabled: true, trig
 /**
  * Query rules: the rules (`GET /_rules`, in evaluation order, with their usage), one edited as
  * JSON, previewed on a search before it is stored (a declarative search with
- * `settings.queryRule`), saved (`PUT /_rule/{id}`) or deleted.
+ * `settings.queryRule`), saved (`PUT /_rule/{id}`), moved up or down the order
+ * (`PUT /_rules/_order`) or deleted.
  */
 export function RulesPage() {
   const indices = useIndices();
@@ -75,6 +76,15 @@ export function RulesPage() {
     setMessage(`Rule ${ruleId} deleted.`);
     await load();
   };
+  const move = async (at, by) => {
+    const ids = rules.map((r) => r.id);
+    [ids[at], ids[at + by]] = [ids[at + by], ids[at]];
+    const r = await call('/_rules/_order', { method: 'PUT', body: { ids } });
+    if (r.status !== 200) return setError(reasonOf(r));
+    setError('');
+    setMessage(`Rule ${ids[at + by]} moved ${by < 0 ? 'up' : 'down'}.`);
+    await load();
+  };
   const edit = (r) => {
     const { id: ruleId, owner: _owner, usage: _usage, ...body } = r;
     setId(ruleId);
@@ -98,13 +108,15 @@ export function RulesPage() {
             </tr>
           </thead>
           <tbody>
-            {rules.map((r) => (
+            {rules.map((r, at) => (
               <tr key={r.id} data-testid="rule-row">
                 <th scope="row">{r.id}</th>
                 <td>{r.name ?? ''}</td>
                 <td>{JSON.stringify(r.trigger)}</td>
                 <td>{r.usage ?? 0}</td>
                 <td>
+                  <button type="button" onClick={() => move(at, -1)} disabled={at === 0} aria-label={`Move ${r.id} up`}>↑</button>{' '}
+                  <button type="button" onClick={() => move(at, 1)} disabled={at === rules.length - 1} aria-label={`Move ${r.id} down`}>↓</button>{' '}
                   <button type="button" onClick={() => edit(r)} aria-label={`Edit ${r.id}`}>Edit</button>{' '}
                   <button type="button" class="danger" onClick={() => remove(r.id)} aria-label={`Delete ${r.id}`}>Delete</button>
                 </td>

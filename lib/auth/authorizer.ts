@@ -121,7 +121,11 @@ export class Authorizer {
 
   /** Checks every index expression; returns the path with its wildcard expressions narrowed. */
   private async authorizeIndices(c: Classification, req: AuthorizationRequest, patterns: string[], user: string): Promise<string> {
-    const expressions = c.indices.length ? c.indices : ['_all'];
+    // A request that reaches every index besides the ones it names (a bare `/_search` whose body
+    // looks an index up, an `_msearch` header without an index beside one naming it) is checked
+    // for every index too: the named ones alone would let it read the rest.
+    const everyIndexToo = c.allIndices && !c.indices.some((e) => e === '_all' || /^\*+$/.test(e));
+    const expressions = !c.indices.length ? ['_all'] : everyIndexToo ? [...c.indices, '_all'] : c.indices;
     const expandWildcards = new URLSearchParams(req.querystring).get('expand_wildcards') ?? undefined;
     const key = `${expandWildcards ?? ''}\u0000${expressions.join('\u0000')}`;
     let pending = this.resolved.get(key);

@@ -370,9 +370,10 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     try {
       const targets = await Promise.all(plan.lines.map((l, i) => (leading.includes(i) && l.lookup ? prepare(next, req, l.lookup) : undefined)));
       let asked = plan.lines.map((_, i) => i).filter((i) => !answers[i] && !awaited[i]);
-      let reply = await ask(next, req, plan, asked);
+      // every line may be awaited from other requests: then nothing is asked here (an empty `_msearch` is an error)
+      let reply: Asked = asked.length ? await ask(next, req, plan, asked) : { items: [] };
       if (reply.error) return reply.error;
-      const headers = reply.headers;
+      let headers = reply.headers;
       asked.forEach((line, k) => {
         const item = reply.items[k];
         answers[line] = item.answer;
@@ -390,6 +391,7 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
       shared.forEach((answer, line) => {
         if (answer) {
           answers[line] = answer;
+          headers ??= answer.headers;
           cache.shared();
         } else if (awaited[line]) asked.push(line);
       });
@@ -397,9 +399,10 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
         // what the leading request could not keep is asked again: one more engine call
         reply = await ask(next, req, plan, asked);
         if (reply.error) return reply.error;
+        headers ??= reply.headers;
         asked.forEach((line, k) => (answers[line] = reply.items[k].answer));
       }
-      return composed(answers as CachedAnswer[], headers, started, false, req);
+      return composed(answers as CachedAnswer[], headers ?? {}, started, false, req);
     } finally {
       for (const settle of settles.values()) settle(undefined);
       plan.lines.forEach((l, i) => {
@@ -409,8 +412,9 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
   };
 
   type Item = { ok: boolean; answer: CachedAnswer };
+  type Asked = { items: Item[]; headers?: CachedAnswer['headers']; error?: EngineResponse };
   /** Asks the engine for some of an `_msearch`'s lines, in one `_msearch`; its answer split by line. */
-  const ask = async (next: Dispatch, req: EngineRequest, plan: Extract<Plan, { kind: 'lines' }>, which: number[]): Promise<{ items: Item[]; headers: CachedAnswer['headers']; error?: EngineResponse }> => {
+  const ask = async (next: Dispatch, req: EngineRequest, plan: Extract<Plan, { kind: 'lines' }>, which: number[]): Promise<Asked & { headers: CachedAnswer['headers'] }> => {
     const body = which.map((i) => `${JSON.stringify(plan.lines[i].header)}\n${JSON.stringify(plan.lines[i].body)}\n`).join('');
     // its answer is split here: asked for as plain JSON
     const res = await next({ ...req, body, json: undefined, headers: { ...req.headers, 'content-length': undefined, 'accept-encoding': undefined, 'content-type': 'application/x-ndjson' } });

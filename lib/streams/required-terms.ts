@@ -84,6 +84,7 @@ export function requiredTerms(query: Query, ctx: MatchContext): RequiredTerms {
     case 'boosting':
       return requiredTerms(query.positive, ctx);
     case 'function_score':
+    case 'script_score':
       return requiredTerms(query.query, ctx);
     default:
       return 'any';

@@ -100,6 +100,18 @@ for (const backend of BACKENDS) {
         expect((await call(gw.url, 'GET', '/shop/_doc/1')).json._source.name).to.equal('hat'); // nothing changed
       });
 
+      it('through a request that reaches every index beside its own: a header without an index, a bare _search looking up its own index', async () => {
+        const ndjson = { 'content-type': 'application/x-ndjson' };
+        // the header naming blog must not stand in for the one naming nothing (every index)
+        expect((await blogCall('POST', '/_msearch', '{"index":"blog"}\n{}\n{}\n{}\n', ndjson)).status).to.equal(403);
+        expect((await blogCall('POST', '/_msearch/template', '{"index":"blog"}\n{"source":{}}\n{}\n{"source":{}}\n', ndjson)).status).to.equal(403);
+        const lookup = { query: { terms: { _id: { index: 'blog', id: '1', path: 'title' } } } };
+        expect((await blogCall('POST', '/_search', lookup)).status).to.equal(403);
+        // the path names the credential's own index: answered
+        expect((await blogCall('POST', '/blog/_msearch', '{"index":"blog"}\n{}\n{}\n{}\n', ndjson)).status).to.equal(200);
+        expect((await blogCall('POST', '/blog/_search', lookup)).status).to.equal(200);
+      });
+
       it('through a wildcard and _all: they expand to the credential\'s own indices only', async () => {
         for (const path of ['/*/_search', '/_all/_search', '/_search', '/s*,b*/_search']) {
           const res = await blogCall('POST', path, { query: { match_all: {} } });

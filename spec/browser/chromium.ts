@@ -31,6 +31,8 @@ export interface Locator {
   selectOption(value: string): Promise<string[]>;
   press(key: string): Promise<void>;
   allTextContents(): Promise<string[]>;
+  inputValue(): Promise<string>;
+  setInputFiles(files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void>;
   filter(options: { hasText: string | RegExp }): Locator;
   first(): Locator;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
@@ -55,6 +57,10 @@ export interface Page {
   locator(selector: string): Locator;
   waitForFunction<Arg>(predicate: (arg: Arg) => boolean, arg: Arg, options?: { timeout?: number; polling?: 'raf' | number }): Promise<unknown>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
+  /** Runs in the page (a script's text, or a function and its argument); CDP's evaluation, not subject to the page's CSP. */
+  evaluate<R, Arg = undefined>(fn: string | ((arg: Arg) => R | Promise<R>), arg?: Arg): Promise<R>;
+  setViewportSize(size: { width: number; height: number }): Promise<void>;
+  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   on(event: 'console', listener: (message: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
   on(event: 'requestfailed', listener: (request: Request) => void): void;

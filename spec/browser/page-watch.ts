@@ -49,6 +49,27 @@ export class PageWatch {
     return want;
   }
 
+  /**
+   * Waits until the text of the first element matching `selector` matches `pattern` (a figure that
+   * moves on its own, like a rate); then returns it.
+   */
+  async textMatches(what: string, selector: string, pattern: RegExp): Promise<string> {
+    try {
+      await this.page.waitForFunction(
+        ([sel, source, flags]) => {
+          const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
+          return new RegExp(source, flags).test((doc.querySelector(sel)?.textContent ?? '').trim());
+        },
+        [selector, pattern.source, pattern.flags] as const,
+        { timeout: WAIT_MS, polling: 50 },
+      );
+    } catch (e) {
+      const shown = await this.page.locator(selector).allTextContents().catch(() => []);
+      throw new Error(`${what}: not shown within ${WAIT_MS} ms.\n  wanted ${pattern}\n  shown  [${shown.map((s) => s.trim()).join(' | ')}]\n${this.report()}\n(${(e as Error).message.split('\n')[0]})`);
+    }
+    return ((await this.page.locator(selector).first().allTextContents())[0] ?? '').trim();
+  }
+
   /** Waits for `selector` to be visible. */
   async visible(what: string, selector: string): Promise<void> {
     try {

@@ -331,9 +331,9 @@ for (const backend of BACKENDS) {
   });
 }
 
-/** A proxy before the engine that holds the answer of the next `_search` (the engine has already read it) until released. */
+/** A proxy before the engine that holds the answer of the next `_search` (or `_msearch`) (the engine has already read it) until released. */
 async function holdingProxy(engineUrl: string) {
-  let holding = false;
+  let holding: string | undefined;
   let held: (() => void) | undefined;
   let answered: () => void = () => {};
   const engineAnswered = new Promise<void>((resolve) => (answered = resolve));
@@ -351,8 +351,8 @@ async function holdingProxy(engineUrl: string) {
         res.writeHead(up.statusCode, out);
         res.end(body);
       };
-      if (holding && req.url?.includes('/_search')) {
-        holding = false;
+      if (holding && req.url?.includes(holding)) {
+        holding = undefined;
         held = send;
         answered();
       } else send();
@@ -361,7 +361,7 @@ async function holdingProxy(engineUrl: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    holdNextSearch: () => (holding = true),
+    holdNextSearch: (endpoint = '/_search') => (holding = endpoint),
     engineAnswered,
     release: () => held?.(),
     close: () => new Promise<void>((resolve) => {
@@ -396,6 +396,35 @@ describe('search cache: single flight never hands on an answer a change overtook
       expect(cached(f)).to.equal(false);
       const after = await call(gw.url, 'POST', '/r/_search', { body: latest });
       expect(after.json.hits.hits[0]._source.n).to.equal(2);
+    } finally {
+      await gw.close();
+      await proxy.close();
+      await engine.stop();
+      await data.remove();
+    }
+  });
+  it('an _msearch whose every line another _msearch is already asking for waits for those answers and asks the engine nothing', async () => {
+    const data = await tempDir('gw-sf-');
+    const engine = await spawnEngine(data.dir);
+    const proxy = await holdingProxy(engine.url);
+    const gw = await startTestGateway({ ENGINE_URL: proxy.url, CACHE_QUIET_MS: '0' });
+    try {
+      await call(gw.url, 'PUT', '/r/_doc/1?refresh=true', { body: { n: 1, tag: 'one' } });
+      await call(gw.url, 'PUT', '/r/_doc/2?refresh=true', { body: { n: 2, tag: 'two' } });
+      const line = (n: number) => `{"index":"r"}\n${JSON.stringify({ query: { term: { n } } })}\n`;
+      const ndjson = { 'content-type': 'application/x-ndjson' };
+      proxy.holdNextSearch('/_msearch');
+      const leader = call(gw.url, 'POST', '/_msearch', { body: line(1) + line(2), headers: ndjson });
+      await proxy.engineAnswered;
+      const misses = (await stats(gw.url)).misses;
+      const follower = call(gw.url, 'POST', '/_msearch', { body: line(2), headers: ndjson }); // its one line is the leader's second
+      await within(5_000, async () => (await stats(gw.url)).misses > misses);
+      proxy.release();
+      const [l, f] = await Promise.all([leader, follower]);
+      expect(l.status, l.text).to.equal(200);
+      expect(l.json.responses.map((r: Reply['json']) => r.hits.hits[0]._id)).to.deep.equal(['1', '2']);
+      expect(f.status, f.text).to.equal(200);
+      expect(f.json.responses.map((r: Reply['json']) => r.hits.hits[0]._id)).to.deep.equal(['2']);
     } finally {
       await gw.close();
       await proxy.close();

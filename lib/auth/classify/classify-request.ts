@@ -660,8 +660,15 @@ function cat(c: Classifying, tail: string[]): Classification {
     else c.everyIndex(2);
     return c.done('indices', 'read', indexCats[what]);
   }
+  if (what === 'templates') {
+    // Templates apply to indices by pattern, across tenants: read like `GET _template`, every index.
+    c.everyIndex();
+    return c.done('indices', 'read', 'indices:admin/template/get');
+  }
   const clusterCats: Record<string, string> = {
     health: 'cluster:monitor/health',
+    master: 'cluster:monitor/state',
+    nodeattrs: 'cluster:monitor/nodes/info',
     nodes: 'cluster:monitor/nodes/info',
     tasks: 'cluster:monitor/tasks/lists',
     pending_tasks: 'cluster:monitor/task',

@@ -3,9 +3,12 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
+import { ClusterSettings } from './cluster-settings/index.js';
 import { Indices } from './indices/index.js';
+import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
 import { RestHandler } from './rest/index.js';
+import { StoredScripts } from './scripts/index.js';
 import { Store } from './store/index.js';
 
 export interface EmbeddedEngineOptions {
@@ -39,8 +42,12 @@ export class EmbeddedEngine implements Backend {
     const store = Store.open(dataDir);
     const indices = new Indices(store);
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
+    const nodeName = os.hostname() || 'embedded';
     const rest = new RestHandler(
-      { indices, queryRules: new QueryRules(store), nodeName: os.hostname() || 'embedded', clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs },
+      {
+        indices, queryRules: new QueryRules(store), storedScripts: new StoredScripts(store), clusterSettings: new ClusterSettings(store), node: new LocalNode(nodeName, dataDir),
+        nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
+      },
       opts.maxContentLength ?? 100 * 1024 * 1024,
     );
     return new EmbeddedEngine(store, indices, rest);

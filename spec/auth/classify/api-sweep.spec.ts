@@ -27,7 +27,8 @@ function expectedCategory(api: string, p: string): Category | undefined {
   const [ns, name] = api.includes('.') ? api.split('.') : ['', api];
   if (name.endsWith('component_template')) return 'indices'; // templates are index administration here
   if (ns === 'cluster' || ns === 'nodes' || ns === 'snapshot' || ns === 'tasks' || ns === 'ingest' || ns === 'dangling_indices') return 'cluster';
-  if (ns === 'cat') return ['indices', 'aliases', 'count', 'shards', 'segments', 'recovery'].includes(name) ? 'indices' : 'cluster';
+  // cat.templates lists templates, which apply to every index by pattern: read like GET _template
+  if (ns === 'cat') return ['indices', 'aliases', 'count', 'shards', 'segments', 'recovery', 'templates'].includes(name) ? 'indices' : 'cluster';
   if (ns === 'indices') {
     if (name === 'validate_query') return 'search';
     if (name === 'clear_cache') return p.startsWith('/_cache') ? 'cache' : 'indices'; // `/_cache…` is the gateway's

@@ -41,6 +41,14 @@ const ROWS: Row[] = [
   ['GET', '/_cat/indices/shop*', { category: 'indices', operation: 'read', allIndices: false, indices: ['shop*'] }],
   ['GET', '/_cat/aliases/shop-read', { category: 'indices', indices: ['shop-read'] }],
   ['GET', '/_cat/count/shop', { category: 'indices', indices: ['shop'] }],
+  ['GET', '/_cat', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }],
+  ['GET', '/_cat/master', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }],
+  ['GET', '/_cat/nodeattrs', { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info' }],
+  ['GET', '/_cat/templates', { category: 'indices', operation: 'read', action: 'indices:admin/template/get', allIndices: true }],
+  ['GET', '/_cat/shards/shop', { category: 'indices', operation: 'read', indices: ['shop'] }],
+  ['GET', '/_nodes', { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info' }],
+  ['GET', '/_cluster/stats', { category: 'cluster', operation: 'read', action: 'cluster:monitor/stats' }],
+  ['GET', '/shop/_search_shards', { category: 'search', operation: 'read', indices: ['shop'] }],
 
   // documents
   ['GET', '/shop/_doc/1', { category: 'docs', operation: 'read', action: 'indices:data/read/get', indices: ['shop'], allIndices: false }],

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -106,4 +107,19 @@ export function spawnEngine(dataDir: string): Promise<EngineProcess> {
 
 export function ndjson(lines: unknown[]): string {
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+/** The `aggregations` of a `size: 0` search of `index` (`params`: a query string), which must answer 200. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function aggregationsOf(es: TestEngine, index: string, body: Record<string, unknown>, params = ''): Promise<any> {
+  const r = await es.call('POST', `/${index}/_search${params}`, { size: 0, ...body });
+  expect(r.status, r.text).to.equal(200);
+  return r.json.aggregations;
+}
+
+/** The error of a `size: 0` search of `index`, which must answer 400. */
+export async function refusalOf(es: TestEngine, index: string, body: Record<string, unknown>): Promise<{ type: string; reason: string }> {
+  const r = await es.call('POST', `/${index}/_search`, { size: 0, ...body });
+  expect(r.status, r.text).to.equal(400);
+  return r.json.error as { type: string; reason: string };
 }

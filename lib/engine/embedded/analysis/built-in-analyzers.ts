@@ -5,9 +5,11 @@
  * lowercased), whitespace, keyword, stop (simple + `_english_` stop words), english (standard,
  * english possessive, lowercase, english stop words, stem exclusions, Porter stemmer), german
  * (standard, lowercase, german stop words, stem exclusions, german normalization, light German
- * stemmer) and pattern (pattern tokenizer `\W+`, lowercase, no stop words).
+ * stemmer), pattern (pattern tokenizer `\W+`, lowercase, no stop words) and the other language
+ * analyzers (./language-analyzers.ts).
  */
 import { PipelineAnalyzer } from './analyzer.js';
+import { createLanguageAnalyzer, LANGUAGE_ANALYZERS } from './language-analyzers.js';
 import { StopFilter } from './filters/stop.js';
 import {
   englishPossessiveFilter, ENGLISH_STOP_WORDS, GERMAN_STOP_WORDS, germanLightStemFilter, germanNormalizationFilter, lowercaseFilter, porterStemFilter,
@@ -21,7 +23,7 @@ import { keywordTokenizer } from './tokenizers/keyword.js';
 import { compileJavaPattern, PatternTokenizer } from './tokenizers/pattern.js';
 import type { TokenFilter } from './types.js';
 
-export const BUILT_IN_ANALYZERS = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern'] as const;
+export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', ...LANGUAGE_ANALYZERS];
 
 /** Builds analyzer `name` of built-in `type`; returns undefined when the type is not built in. */
 export function createBuiltInAnalyzer(type: string, def: Definition, name: string): PipelineAnalyzer | undefined {
@@ -61,6 +63,6 @@ export function createBuiltInAnalyzer(type: string, def: Definition, name: strin
       return new PipelineAnalyzer(name, [], new PatternTokenizer(re, -1), [...filters, ...stop([])], gap);
     }
     default:
-      return undefined;
+      return createLanguageAnalyzer(type, def, name, gap);
   }
 }

@@ -170,7 +170,8 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     const tfs: TokenFilter[] = [];
     for (const spec of filters) {
       const chain = () => this.phraseAnalyzer(cfs, tok, [...tfs]);
-      tfs.push(this.resolveSpec('filter', spec, () => this.tokenFilter(spec as string, chain), (t, d) => createTokenFilter(t, d, this.limits, '_anonymous_filter', chain, this.synonyms)));
+      const resolve = (n: string) => this.tokenFilter(n, chain);
+      tfs.push(this.resolveSpec('filter', spec, () => this.tokenFilter(spec as string, chain), (t, d) => createTokenFilter(t, d, this.limits, '_anonymous_filter', chain, this.synonyms, resolve)));
     }
     if (tokenizer === undefined) {
       filters.forEach((spec, i) => {
@@ -263,7 +264,7 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     if (def) {
       const type = stringSetting(def, 'type');
       if (type === undefined) throw missingType('filter', name);
-      f = createTokenFilter(type, def, this.limits, name, chain, this.synonyms);
+      f = createTokenFilter(type, def, this.limits, name, chain, this.synonyms, (n) => (n === name ? undefined : this.tokenFilter(n, chain)));
       // A synonym filter is specific to the chain in front of it (and to its rules of the moment).
       if (type === 'synonym' || type === 'synonym_graph') return f;
     } else if (PREBUILT_FILTERS.has(name)) {

@@ -39,11 +39,37 @@ export interface UpdateRequest {
   upsert?: JsonObject;
   docAsUpsert?: boolean;
   detectNoop?: boolean;
+  /** A scripted update: decides, from the document, what becomes of it (see UpdateScript). */
+  script?: UpdateScript;
+  /** Run the script on the `upsert` document when the document is missing (op `create`). */
+  scriptedUpsert?: boolean;
 }
+
+/** What an update script is given: the document (or the upsert document, op `create`) and its metadata. */
+export interface UpdateScriptInput {
+  op: 'index' | 'create';
+  /** The source, the script's to change. */
+  source: JsonObject;
+  /** The source as stored, when there is one. */
+  sourceText?: string;
+  index: string;
+  id: string;
+  version: number;
+  routing?: string;
+  now: number;
+}
+
+/**
+ * Contract: returns `index` (store `source`), `create` (store the upsert `source`), `delete`, or
+ * `noop`; may throw (the update fails with that error and nothing is written).
+ */
+export type UpdateScript = (input: UpdateScriptInput) => { op: 'index' | 'create' | 'delete' | 'noop'; source: JsonObject };
 
 export interface LiveDocument {
   id: string;
   source: JsonObject;
+  /** `source` as stored (JSON text). */
+  sourceText?: string;
   version: number;
   seqNo: number;
   primaryTerm: number;
@@ -263,7 +289,7 @@ export class IndexHandle {
     if (!v || v.deleted) return undefined;
     const doc = this.stored(id);
     if (!doc || doc.s === undefined) return undefined;
-    return { id, source: JSON.parse(doc.s) as JsonObject, version: doc.v, seqNo: doc.q, primaryTerm: doc.t, routing: doc.r };
+    return { id, source: JSON.parse(doc.s) as JsonObject, sourceText: doc.s, version: doc.v, seqNo: doc.q, primaryTerm: doc.t, routing: doc.r };
   }
 
   /** `_shards` of a write's answer (one object per index and settings: answers only serialise it). */
@@ -368,7 +394,7 @@ export class IndexHandle {
     return new DocumentWrite(this, this.inverted!, found ? 200 : 404, this.writeBody(id, version, found ? 'deleted' : 'not_found', seqNo), writes, id, entry, current, bytesDelta, this.meta, -1);
   }
 
-  /** Partial update (`_update` with `doc` / `upsert` / `doc_as_upsert`). */
+  /** Partial or scripted update (`_update` with `doc` / `upsert` / `doc_as_upsert` / `script`). */
   update(id: string, req: UpdateRequest, params: WriteParams): PreparedWrite {
     this.ensureOpen();
     const existing = this.getCounted(id);
@@ -378,23 +404,36 @@ export class IndexHandle {
         throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: this.uuid, shard: '0', index: this.name });
       }
       if (params.ifSeqNo !== undefined) nextVersion(this, id, this.versions.get(id), params);
+      if (req.script && req.scriptedUpsert && req.upsert) {
+        const outcome = req.script({ op: 'create', source: structuredClone(req.upsert), index: this.name, id, version: -1, routing: params.routing, now: Date.now() });
+        if (outcome.op !== 'create') return this.noop(id, undefined);
+        return this.indexDocument(id, outcome.source, JSON.stringify(outcome.source), { routing: params.routing });
+      }
       return this.indexDocument(id, upsert, JSON.stringify(upsert), { routing: params.routing });
     }
     if (params.ifSeqNo !== undefined) nextVersion(this, id, this.versions.get(id), params);
-    const merged = req.doc ? deepMerge(existing.source, req.doc) : existing.source;
-    if (req.detectNoop !== false && deepEqual(merged, existing.source)) {
-      this.stats.noopUpdateTotal++;
-      return {
-        status: 200,
-        body: {
-          _index: this.name, _type: '_doc', _id: id, _version: existing.version, result: 'noop',
-          _shards: { total: 0, successful: 0, failed: 0 }, _seq_no: existing.seqNo, _primary_term: existing.primaryTerm,
-        },
-        writes: [],
-        settle: () => {},
-      };
+    if (req.script) {
+      const outcome = req.script({
+        op: 'index', source: existing.source, sourceText: existing.sourceText, index: this.name, id, version: existing.version, routing: existing.routing, now: Date.now(),
+      });
+      if (outcome.op === 'delete') return this.delete(id, { routing: existing.routing });
+      if (outcome.op !== 'index') return this.noop(id, existing);
+      return this.indexDocument(id, outcome.source, JSON.stringify(outcome.source), { routing: params.routing ?? existing.routing });
     }
+    const merged = req.doc ? deepMerge(existing.source, req.doc) : existing.source;
+    if (req.detectNoop !== false && deepEqual(merged, existing.source)) return this.noop(id, existing);
     return this.indexDocument(id, merged, JSON.stringify(merged), { routing: params.routing ?? existing.routing });
+  }
+
+  /** An update that changes nothing: no write; a missing document answers version -1 and no seq_no. */
+  private noop(id: string, existing: LiveDocument | undefined): PreparedWrite {
+    this.stats.noopUpdateTotal++;
+    const body: JsonObject = { _index: this.name, _type: '_doc', _id: id, _version: existing?.version ?? -1, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 } };
+    if (existing) {
+      body._seq_no = existing.seqNo;
+      body._primary_term = existing.primaryTerm;
+    }
+    return { status: 200, body, writes: [], settle: () => {} };
   }
 
   private writeBody(id: string, version: number, result: string, seqNo: number): JsonObject {

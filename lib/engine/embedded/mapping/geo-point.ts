@@ -122,3 +122,19 @@ export function geoPointField(value: unknown, fullPath: string, id: string, igno
   }
   return { type: 'geo_point', terms: [], positions: [], values };
 }
+
+/** Lucene's GeoEncodingUtils: latitudes and longitudes as the 32-bit grid doc values keep. */
+const LAT_DECODE = 1 / (2 ** 32 / 180);
+const LON_DECODE = 1 / (2 ** 32 / 360);
+
+/** A latitude as read back from doc values (Lucene's encodeLatitude then decodeLatitude). */
+export function quantizeLat(lat: number): number {
+  const v = lat === 90 ? 90 - Number.EPSILON * 64 : lat;
+  return Math.floor(v / LAT_DECODE) * LAT_DECODE;
+}
+
+/** A longitude as read back from doc values. */
+export function quantizeLon(lon: number): number {
+  const v = lon === 180 ? 180 - Number.EPSILON * 128 : lon;
+  return Math.floor(v / LON_DECODE) * LON_DECODE;
+}

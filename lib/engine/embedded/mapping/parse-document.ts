@@ -8,6 +8,7 @@ import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values
 import { documentParsingError } from './errors.js';
 import { checkNameLength, checkObjectDepth, fieldsCountOf, totalFieldsCount, type MappingLimits } from './mapping-limits.js';
 import { geoPointField } from './geo-point.js';
+import { rankFeatureField, rankFeaturesFields } from './rank-feature.js';
 import type { EpochTime } from './instant.js';
 
 /** Gap between the positions of two values of one array, as ES's position_increment_gap (100). */
@@ -175,6 +176,7 @@ class DocumentParser {
 
   private parseValue(value: unknown, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
     if (mapping.type === 'geo_point') return this.addGeoPoint(path.join('.'), mapping, value);
+    if (mapping.type === 'rank_feature' || mapping.type === 'rank_features') return this.addRankFeatures(path.join('.'), mapping, value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
       return;
@@ -303,6 +305,24 @@ class DocumentParser {
       throw documentParsingError(`failed to parse field [${fullPath}] of type [geo_point] in document with id '${this.id}'. Preview of field's value: '${preview(value)}'`);
     }
     if (field) this.fields.set(fullPath, field);
+  }
+
+  /** A rank_feature value, or each feature of a rank_features object (mapping/rank-feature.ts). */
+  private addRankFeatures(fullPath: string, mapping: FieldMapping, value: unknown): void {
+    if (value === null || value === undefined) return;
+    if (mapping.type === 'rank_feature') {
+      if (this.fields.has(fullPath)) {
+        throw documentParsingError(`[rank_feature] fields do not support indexing multiple values for the same field [${fullPath}] in the same document`);
+      }
+      this.fields.set(fullPath, rankFeatureField(value, mapping, fullPath, this.id));
+      return;
+    }
+    for (const [path, field] of rankFeaturesFields(value, mapping, fullPath, this.id)) {
+      if (this.fields.has(path)) {
+        throw documentParsingError(`[rank_features] fields do not support indexing multiple values for the same rank feature [${path}] in the same document`);
+      }
+      this.fields.set(path, field);
+    }
   }
 
   /** `copy_to`: the value is indexed again under the target field, as if the document had it there. */

@@ -1,5 +1,6 @@
 import { parse as parseExactly } from 'lossless-json';
 import { EsError } from '../../../errors/index.js';
+import { markWrittenDoubles } from '../painless/index.js';
 import type { RestRequest } from './types.js';
 import { hasLongDigitRun, jsonErrorReason, parseJsonWithin, tokenName } from '../../../ndjson/index.js';
 
@@ -14,13 +15,22 @@ function bodyText(req: RestRequest): string | undefined {
 /** The body of an API request (search, mapping, settings…) as a JSON object; undefined if empty. */
 export function requestBody(req: RestRequest): Record<string, unknown> | undefined {
   const text = bodyText(req);
-  return text === undefined ? undefined : (parsedObject(req) ?? jsonObject(text));
+  return text === undefined ? undefined : withScriptNumbers(parsedObject(req) ?? jsonObject(text), text);
 }
 
 /** A search body: `requestBody`, with `search_after` read exactly (see `withExactSearchAfter`). */
 export function searchRequestBody(req: RestRequest): Record<string, unknown> | undefined {
   const text = bodyText(req);
-  return text === undefined ? undefined : withExactSearchAfter(parsedObject(req) ?? jsonObject(text), text);
+  return text === undefined ? undefined : withExactSearchAfter(withScriptNumbers(parsedObject(req) ?? jsonObject(text), text), text);
+}
+
+/**
+ * A body that may hold scripts: its numbers written as decimals (`2.0`) are remembered as
+ * doubles for the scripts' `params` (ES reads them as Doubles; see painless/json-values.ts).
+ */
+function withScriptNumbers(body: Record<string, unknown>, text: string): Record<string, unknown> {
+  if (text.includes('script') || text.includes('runtime')) markWrittenDoubles(body, text);
+  return body;
 }
 
 /** The body the caller parsed already (a large one), when it is an object: no second parse. */
@@ -48,8 +58,9 @@ export function withExactSearchAfter(body: Record<string, unknown>, text: string
   return { ...body, search_after: exact.search_after };
 }
 
-function jsonObject(text: string): Record<string, unknown> {
-  const value = parseJsonWithin(
+/** A JSON value from text, with Elasticsearch's parse errors (`x_content_parse_exception` caused by `json_parse_exception`). */
+export function jsonValue(text: string): unknown {
+  return parseJsonWithin(
     text,
     (reason) => new EsError(400, 'x_content_parse_exception', reason),
     (err) =>
@@ -57,6 +68,11 @@ function jsonObject(text: string): Record<string, unknown> {
         caused_by: { type: 'json_parse_exception', reason: (err as Error).message },
       }),
   );
+}
+
+/** A JSON object (a request body, a rendered search template) from text, with Elasticsearch's parse errors. */
+export function jsonObject(text: string): Record<string, unknown> {
+  const value = jsonValue(text);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new EsError(400, 'parsing_exception', `Failed to parse object: expecting token of type [START_OBJECT] but found [${tokenName(value)}]`, { line: 1, col: 1 });
   }

@@ -6,6 +6,13 @@ import { applyFilterPath } from './filter-path.js';
 import { Router, checkParams } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { catRoutes } from './routes/cat.js';
+import { catClusterRoutes } from './routes/cat-cluster.js';
+import { catNodeRoutes } from './routes/cat-nodes.js';
+import { catShardRoutes } from './routes/cat-shards.js';
+import { clusterSettingsRoutes } from './routes/cluster-settings.js';
+import { clusterStatsRoutes } from './routes/cluster-stats.js';
+import { nodesRoutes } from './routes/nodes.js';
+import { searchShardsRoutes } from './routes/search-shards.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { documentRoutes } from './routes/documents.js';
 import { indicesRoutes } from './routes/indices.js';
@@ -21,6 +28,9 @@ import { statsRoutes } from './routes/stats.js';
 import { resolveRoutes } from './routes/resolve.js';
 import { synonymsRoutes } from './routes/synonyms.js';
 import { queryRulesRoutes } from './routes/query-rules.js';
+import { scriptRoutes } from './routes/scripts.js';
+import { searchTemplateRoutes } from './routes/search-templates.js';
+import { painlessExecuteRoutes } from './routes/painless-execute.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
 
 const PRODUCT_HEADER = { 'x-elastic-product': 'Elasticsearch' };
@@ -28,7 +38,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const router = new Router();
-  for (const r of [...clusterRoutes, ...catRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes, ...synonymsRoutes, ...queryRulesRoutes]) router.add(r);
+  for (const r of [...clusterRoutes, ...catRoutes, ...catClusterRoutes, ...catNodeRoutes, ...catShardRoutes, ...clusterSettingsRoutes, ...clusterStatsRoutes, ...nodesRoutes, ...searchShardsRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes, ...synonymsRoutes, ...queryRulesRoutes, ...scriptRoutes, ...searchTemplateRoutes, ...painlessExecuteRoutes]) router.add(r);
   return router;
 }
 

@@ -1,5 +1,8 @@
+import type { ClusterSettings } from '../cluster-settings/index.js';
 import type { Indices } from '../indices/index.js';
+import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
+import type { StoredScripts } from '../scripts/index.js';
 
 /** A request as a REST handler sees it: decoded path parameters, URL parameters, the body as text. */
 export interface RestRequest {
@@ -29,6 +32,12 @@ export interface EngineContext {
   indices: Indices;
   /** Query rulesets: the query rules API, and what `rule` queries read. */
   queryRules: QueryRules;
+  /** Stored scripts: the `_scripts` API, stored search templates, and (through `get`) any script reference by id. */
+  storedScripts: StoredScripts;
+  /** The cluster's dynamic settings (`_cluster/settings`). */
+  clusterSettings: ClusterSettings;
+  /** The one node the engine is: identity and live figures for the node-level APIs. */
+  node: LocalNode;
   nodeName: string;
   clusterName: string;
   clusterUuid: string;

@@ -7,6 +7,16 @@ import { parseQuery, type Query } from './query/index.js';
 import { parseSort, parseSortParam, type SortSpec } from './sort/index.js';
 import { parseSuggest, type SuggestRequest } from './suggest/index.js';
 import { sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './source-filter.js';
+import { parseScriptSpec, type ScriptSpec } from '../painless/index.js';
+import { parseRuntimeFields, type RuntimeField } from './scripts/index.js';
+
+/** One of `script_fields`: a field of each hit whose values a script computes. */
+export interface ScriptField {
+  name: string;
+  script: ScriptSpec;
+  /** `ignore_failure`: a script that fails leaves the field out instead of failing the search. */
+  ignoreFailure: boolean;
+}
 
 export interface SearchRequest {
   query: Query;
@@ -44,14 +54,33 @@ export interface SearchRequest {
   suggest?: SuggestRequest[];
   /** `timeout` in milliseconds (URL over body); -1: none; undefined: the engine's default. */
   timeout?: number;
+  /** `script_fields`. */
+  scriptFields: ScriptField[];
+  /** `runtime_mappings`: fields of this search only, over the mappings' own runtime fields. */
+  runtimeFields: RuntimeField[];
 }
 
 const IMPLEMENTED = new Set([
   'query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores',
   'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse', 'suggest',
+  'script_fields', 'runtime_mappings',
 ]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['rescore', 'script_fields', 'runtime_mappings', 'pit', 'knn', 'rank', 'retriever', 'slice', 'ext']);
+const NOT_YET = new Set(['rescore', 'pit', 'knn', 'rank', 'retriever', 'slice', 'ext']);
+
+function scriptFieldsOf(v: unknown): ScriptField[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v !== 'object' || Array.isArray(v)) throw parsingError('[script_fields] must be an object');
+  return Object.entries(v as Record<string, unknown>).map(([name, def]) => {
+    if (def === null || typeof def !== 'object' || Array.isArray(def)) throw parsingError(`Expected [START_OBJECT] under [${name}], but got a [VALUE_STRING] in [script_fields]`);
+    const d = def as Record<string, unknown>;
+    for (const k of Object.keys(d)) {
+      if (k !== 'script' && k !== 'ignore_failure') throw parsingError(`Unknown key for a START_OBJECT in [${name}]: [${k}].`);
+    }
+    if (d.script === undefined) throw parsingError(`[script_fields] [${name}] requires a [script]`);
+    return { name, script: parseScriptSpec(d.script), ignoreFailure: d.ignore_failure === true };
+  });
+}
 
 function intParam(name: string, raw: unknown): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
@@ -220,6 +249,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     typedKeys: flag('typed_keys'),
     suggest: b.suggest === undefined ? undefined : parseSuggest(b.suggest),
     timeout: timeoutOf(params.get('timeout') ?? b.timeout),
+    scriptFields: scriptFieldsOf(b.script_fields),
+    runtimeFields: parseRuntimeFields(b.runtime_mappings),
   };
 }
 

@@ -12,6 +12,8 @@ import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type 
 import { filterSource } from './source-filter.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
+import type { StoredScripts } from '../painless/index.js';
+import { ScriptFieldValues, asSearchFailure, indexMappings, runtimeFieldValues, searchView } from './scripts/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -34,7 +36,7 @@ interface PageRequest {
 
 /** What building one hit needs: the search's own options, or one inner hits definition's. */
 type HitRequest = Pick<SearchRequest, 'query' | 'storedFields' | 'version' | 'seqNoPrimaryTerm' | 'source' | 'sourceRequested' | 'docvalueFields' | 'fields' | 'highlight' | 'explain'>
-  & { collapse?: { field: string } };
+  & { collapse?: { field: string }; scriptFieldValues?: ScriptFieldValues };
 
 /** One document competing for the page: where it is, its score and its sort keys. */
 interface Candidate {
@@ -63,16 +65,17 @@ function indexBoost(handle: IndexHandle, boosts: Array<[string, number]>): numbe
 }
 
 function needsScores(req: SearchRequest): boolean {
-  return isScoreOrder(req.sort) || req.trackScores || req.minScore !== undefined || req.sort.some((s) => s.kind === 'score');
+  return isScoreOrder(req.sort) || req.trackScores || req.minScore !== undefined || req.sort.some((s) => s.kind === 'score' || s.kind === 'script');
 }
 
 /** Query phase of one index: matching ordinals and scores, with min_score, indices_boost and terminate_after applied. */
 async function matchIndex(
   handle: IndexHandle, handleOrder: number, req: SearchRequest, scoring: boolean, sorts: SortSpec[], mappedSomewhere: (f: string) => boolean, budget: WorkBudget,
+  scripts?: StoredScripts,
 ): Promise<IndexMatches> {
   // An index closed while an earlier one was searched (the search pauses between slices).
   ensureSearchable([handle]);
-  const ctx = queryContextOf(handle);
+  const ctx = { ...queryContextOf(handle), scripts };
   const scored: ScoredDocs = await budget.drive(queryWork(req.query, ctx, scoring, budget));
   let ords: ArrayLike<number> = scored.ords;
   let scores: ArrayLike<number> = scored.scores;
@@ -93,7 +96,7 @@ async function matchIndex(
   }
   // Ordinals are ascending (index order): terminate_after keeps the first ones, as a shard's collector would.
   if (req.terminateAfter !== undefined && req.terminateAfter > 0 && length > req.terminateAfter) length = req.terminateAfter;
-  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere) };
+  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts) };
 }
 
 async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {
@@ -297,14 +300,17 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (doc.routing !== undefined) hit._routing = doc.routing;
   const ignored = handle.inverted!.field('_ignored')?.docValues.get(c.ord);
   if (ignored?.length && req.storedFields !== '_none_') hit._ignored = ignored;
-  const sourceWanted = req.storedFields === undefined || req.sourceRequested;
+  // As ES's fetch phase: with script_fields and no explicit `_source`, hits carry no `_source`.
+  const sourceWanted = req.sourceRequested || (req.storedFields === undefined && !req.scriptFieldValues);
   if (sourceWanted && req.storedFields !== '_none_') {
     const source = filterSource(doc.source, req.source);
     if (source !== undefined) hit._source = source;
   }
   const fields = {
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
-    ...fieldsFromSource(req.fields, handle.mappings, handle.registry, doc.source),
+    ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, doc.source),
+    ...runtimeFieldValues(req.fields, handle, c.ord),
+    ...req.scriptFieldValues?.of(handle, c.ord),
   };
   if (req.collapse) {
     const v = collapseValues(handle, req.collapse.field)?.docValues.get(c.ord)?.[0];
@@ -334,6 +340,8 @@ export interface SearchOptions {
   knownIndexOrAlias?: (name: string) => boolean;
   /** The budget of a search that names no `timeout`, in ms (-1: none); DEFAULT_SEARCH_TIMEOUT_MS when not given. */
   defaultTimeoutMs?: number;
+  /** Stored scripts, for the search's scripts that name one by `id`. */
+  storedScripts?: StoredScripts;
 }
 
 /**
@@ -342,7 +350,25 @@ export interface SearchOptions {
  * default budget): it then answers the hits and aggregations of what it collected, `timed_out: true`.
  */
 export async function runSearch(handles: IndexHandle[], req: SearchRequest, started: number, options: SearchOptions = {}): Promise<Record<string, unknown>> {
-  ensureSearchable(handles);
+  try {
+    return await searchIndices(handles, req, started, options);
+  } catch (e) {
+    // A failing script fails the search as shard failures do (search_phase_execution_exception).
+    throw asSearchFailure(e, handles[0]?.name);
+  }
+}
+
+async function searchIndices(indices: IndexHandle[], req: SearchRequest, started: number, options: SearchOptions): Promise<Record<string, unknown>> {
+  ensureSearchable(indices);
+  for (const h of indices) {
+    const max = Number(h.meta.settings['index.max_script_fields'] ?? '32');
+    if (req.size > 0 && req.scriptFields.length > max) {
+      throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many script_fields. Must be less than or equal to: [${max}] but was [${req.scriptFields.length}]. ` +
+        'This limit can be set by changing the [index.max_script_fields] index level setting.');
+    }
+  }
+  // Runtime fields (the mappings' and `runtime_mappings`) are fields of the indices as this search sees them.
+  const handles = indices.map((h) => searchView(h, req.runtimeFields, options.storedScripts));
   checkQueryLimits(handles.map((h) => h.meta.settings), [req.query, req.postFilter]);
   if (options.knownIndexOrAlias) checkIndicesBoost(req, options.knownIndexOrAlias);
   const scoreOrder = isScoreOrder(req.sort);
@@ -353,7 +379,7 @@ export async function runSearch(handles: IndexHandle[], req: SearchRequest, star
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
     const t0 = performance.now();
-    matches.push(await matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere, budget));
+    matches.push(await matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere, budget, options.storedScripts));
     h.stats.queryTotal++;
     h.stats.queryMs += performance.now() - t0;
   }
@@ -373,10 +399,11 @@ export async function runSearch(handles: IndexHandle[], req: SearchRequest, star
   const out: Record<string, unknown>[] = [];
   // The fetch phase, counted once per index that has hits on the page (as per shard in ES).
   const fetching = new Set<IndexHandle>();
+  const hitRequest: HitRequest = req.scriptFields.length ? { ...req, scriptFieldValues: new ScriptFieldValues(req.scriptFields, options.storedScripts) } : req;
   for (const c of page) {
     await budget.pause();
     const t0 = performance.now();
-    const hit = buildHit(c, req, showScore, !scoreOrder);
+    const hit = buildHit(c, hitRequest, showScore, !scoreOrder);
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit) out.push(hit);
     c.m.handle.stats.fetchMs += performance.now() - t0;
@@ -412,10 +439,15 @@ export async function runSearch(handles: IndexHandle[], req: SearchRequest, star
 }
 
 /** `_count`: every match, counted with pauses for the event loop (no timeout, as in Elasticsearch). */
-export async function runCount(handles: IndexHandle[], query: Query): Promise<Record<string, unknown>> {
-  ensureSearchable(handles);
+export async function runCount(indices: IndexHandle[], query: Query, storedScripts?: StoredScripts): Promise<Record<string, unknown>> {
+  ensureSearchable(indices);
+  const handles = indices.map((h) => searchView(h, [], storedScripts));
   const budget = new WorkBudget(Infinity);
   let count = 0;
-  for (const h of handles) count += (await budget.drive(queryWork(query, queryContextOf(h), false, budget))).size;
+  try {
+    for (const h of handles) count += (await budget.drive(queryWork(query, { ...queryContextOf(h), scripts: storedScripts }, false, budget))).size;
+  } catch (e) {
+    throw asSearchFailure(e, handles[0]?.name);
+  }
   return { count, _shards: shardsOf(handles) };
 }

@@ -82,6 +82,13 @@ describe('embedded engine: executor and document matcher agree (Debian sample)',
     { nested: { path: 'deps', query: { bool: { must: [{ match: { 'deps.pkg': 'libc6' } }, { term: { 'deps.rank': 0 } }] } } } },
     { geo_distance: { distance: '2000km', loc: { lat: 10, lon: -80 } } },
     { geo_bounding_box: { loc: { top_left: '40,-100', bottom_right: '0,-50' } } },
+    { geo_shape: { loc: { shape: { type: 'polygon', coordinates: [[[-100, 0], [-50, 0], [-50, 40], [-100, 0]]] }, relation: 'within' } } },
+    { geo_polygon: { loc: { points: [{ lat: 0, lon: -100 }, { lat: 0, lon: -50 }, { lat: 40, lon: -50 }] } } },
+    { distance_feature: { field: 'loc', origin: [-80, 10], pivot: '1000km' } },
+    { intervals: { summary: { match: { query: 'shared library', max_gaps: 1, ordered: true } } } },
+    { intervals: { summary: { all_of: { intervals: [{ prefix: { prefix: 'dev' } }, { match: { query: 'files' } }], max_gaps: 3, filter: { not_containing: { match: { query: 'for' } } } } } } },
+    { combined_fields: { query: 'python module', fields: ['name', 'summary'], operator: 'and' } },
+    { terms_set: { section: { terms: ['libs', 'devel'], minimum_should_match: 1 } } },
   ];
 
   it('selects the same documents for every query kind', async () => {

@@ -150,8 +150,8 @@ describe('embedded engine REST: msearch, scroll, count, by-query', () => {
       expect(after._source).to.deep.equal(before._source);
     });
 
-    it('refuses scripts and bad conflicts values', async () => {
-      expect((await es.call('POST', '/books/_update_by_query', { script: { source: 'ctx._source.n++' } })).status).to.equal(400);
+    it('refuses a script in _delete_by_query and bad conflicts values (scripted updates: spec/engine/embedded/painless)', async () => {
+      expect((await es.call('POST', '/books/_delete_by_query', { script: { source: 'ctx._source.n++' } })).status).to.equal(400);
       const r = await es.call('POST', '/books/_delete_by_query?conflicts=maybe', { query: { match_all: {} } });
       expect(r.status).to.equal(400);
     });

@@ -8,7 +8,17 @@ import { LengthFilter } from './length.js';
 import { LimitFilter, removeDuplicatesFilter, reverseFilter, TruncateFilter } from './misc.js';
 import { NGramFilter } from './ngram.js';
 import { ShingleFilter } from './shingle.js';
-import { keywordMarkerFromDefinition, porterStemFilter, stemmerFromDefinition } from './stem.js';
+import { keywordMarkerFromDefinition, porterStemFilter, snowballFromDefinition, stemFilter, stemmerFromDefinition, stemmerOverrideFromDefinition } from './stem.js';
+import { SNOWBALL_STEMMERS, STEMMERS, arabicStem, persianStem } from '../stemmers/index.js';
+import { cjkBigramFromDefinition } from './cjk-bigram.js';
+import { conditionFromDefinition, predicateFromDefinition } from './conditional.js';
+import { decompounderFromDefinition } from './decompounder.js';
+import { fingerprintFromDefinition } from './fingerprint.js';
+import { minHashFromDefinition } from './min-hash.js';
+import {
+  apostropheFilter, arabicNormalizationFilter, cjkWidthFilter, classicFilter, decimalDigitFilter, elisionFilter, FRENCH_ARTICLES, elisionFromDefinition,
+  lowercaseForLanguage, persianNormalizationFilter, hindiNormalizationFilter, indicNormalizationFilter, bengaliNormalizationFilter, soraniNormalizationFilter, scandinavianFoldingFilter, scandinavianNormalizationFilter, serbianNormalizationFilter,
+} from './language.js';
 import { stopFilterFromDefinition } from './stop.js';
 import { germanNormalizationFilter } from './german.js';
 import { keywordRepeatFilter } from './keyword-repeat.js';
@@ -26,17 +36,23 @@ export { ENGLISH_STOP_WORDS } from './stop-words.js';
 export { stopWordsSetting } from './stop.js';
 export { englishPossessiveFilter } from './english.js';
 export { lowercaseFilter } from './case.js';
-export { porterStemFilter } from './stem.js';
+export { porterStemFilter, stemFilter, StemmerOverrideFilter } from './stem.js';
+export { LANGUAGE_STOP_WORDS } from './stop-word-lists.js';
 export { GERMAN_STOP_WORDS } from './stop-words.js';
 export { germanLightStemFilter, germanNormalizationFilter } from './german.js';
 export type { PhraseAnalyzer, SynonymsSource } from './synonym-map.js';
 export { splitRule as splitSynonymRule, synonymsSetOf } from './synonym-map.js';
 
 /** `synonyms`: where `synonyms_set` rules come from (none: every `synonyms_set` is missing). */
-export function createTokenFilter(type: string, def: Definition, limits: ComponentLimits, name: string, precedingChain: () => PhraseAnalyzer, synonyms?: SynonymsSource): TokenFilter {
+/** Resolves a filter named inside another filter's definition (`condition`'s `filter`). */
+export type FilterResolver = (name: string) => TokenFilter | undefined;
+
+export function createTokenFilter(
+  type: string, def: Definition, limits: ComponentLimits, name: string, precedingChain: () => PhraseAnalyzer, synonyms?: SynonymsSource, resolve?: FilterResolver,
+): TokenFilter {
   switch (type) {
     case 'lowercase':
-      return lowercaseFilter;
+      return lowercaseForLanguage(stringSetting(def, 'language'));
     case 'uppercase':
       return uppercaseFilter;
     case 'asciifolding':
@@ -87,6 +103,71 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
       return stemmerFromDefinition(def);
     case 'keyword_marker':
       return keywordMarkerFromDefinition(def);
+    case 'snowball':
+      return snowballFromDefinition(def);
+    case 'stemmer_override':
+      return stemmerOverrideFromDefinition(def);
+    case 'dutch_stem':
+      return stemFilter(SNOWBALL_STEMMERS.Dutch);
+    case 'french_stem':
+      return stemFilter(SNOWBALL_STEMMERS.French);
+    case 'russian_stem':
+      return stemFilter(SNOWBALL_STEMMERS.Russian);
+    case 'kstem':
+      return stemFilter(STEMMERS.kstem);
+    case 'brazilian_stem':
+      return stemFilter(STEMMERS.brazilian);
+    case 'czech_stem':
+      return stemFilter(STEMMERS.czech);
+    case 'arabic_stem':
+      return stemFilter(arabicStem);
+    case 'persian_stem':
+      return stemFilter(persianStem);
+    case 'elision':
+      // The pre-built `elision` is French's, case-insensitive; a defined one names its articles.
+      if (def.type === undefined) return elisionFilter(FRENCH_ARTICLES, true);
+      if (def.articles === undefined && def.articles_path === undefined) throw illegalArgument('elision filter requires [articles] or [articles_path] setting');
+      if (def.articles_path !== undefined) throw illegalArgument(`IOException while reading articles_path: ${String(def.articles_path)}`);
+      return elisionFromDefinition(def);
+    case 'apostrophe':
+      return apostropheFilter;
+    case 'decimal_digit':
+      return decimalDigitFilter;
+    case 'cjk_width':
+      return cjkWidthFilter;
+    case 'cjk_bigram':
+      return cjkBigramFromDefinition(def);
+    case 'arabic_normalization':
+      return arabicNormalizationFilter;
+    case 'persian_normalization':
+      return persianNormalizationFilter;
+    case 'hindi_normalization':
+      return hindiNormalizationFilter;
+    case 'indic_normalization':
+      return indicNormalizationFilter;
+    case 'bengali_normalization':
+      return bengaliNormalizationFilter;
+    case 'sorani_normalization':
+      return soraniNormalizationFilter;
+    case 'scandinavian_normalization':
+      return scandinavianNormalizationFilter;
+    case 'scandinavian_folding':
+      return scandinavianFoldingFilter;
+    case 'serbian_normalization':
+      return serbianNormalizationFilter;
+    case 'classic':
+      return classicFilter;
+    case 'fingerprint':
+      return fingerprintFromDefinition(def);
+    case 'min_hash':
+      return minHashFromDefinition(def);
+    case 'dictionary_decompounder':
+    case 'hyphenation_decompounder':
+      return decompounderFromDefinition(type, def);
+    case 'condition':
+      return conditionFromDefinition(def, name, resolve ?? (() => undefined));
+    case 'predicate_token_filter':
+      return predicateFromDefinition(def);
     case 'keyword_repeat':
       return keywordRepeatFilter;
     case 'german_normalization':
@@ -121,5 +202,8 @@ export function createTokenFilter(type: string, def: Definition, limits: Compone
 export const PREBUILT_FILTERS = new Set([
   'lowercase', 'uppercase', 'asciifolding', 'ngram', 'edge_ngram', 'stop', 'trim', 'unique', 'length', 'shingle',
   'porter_stem', 'stemmer', 'remove_duplicates', 'truncate', 'reverse', 'limit', 'word_delimiter', 'word_delimiter_graph',
-  'keyword_repeat', 'german_normalization',
+  'keyword_repeat', 'german_normalization', 'snowball', 'kstem', 'brazilian_stem', 'czech_stem', 'dutch_stem', 'french_stem', 'russian_stem', 'arabic_stem', 'persian_stem', 'elision',
+  'apostrophe', 'decimal_digit', 'cjk_width', 'cjk_bigram', 'arabic_normalization', 'persian_normalization', 'scandinavian_normalization',
+  'scandinavian_folding', 'serbian_normalization', 'classic', 'fingerprint', 'min_hash', 'hindi_normalization', 'indic_normalization', 'bengali_normalization',
+  'sorani_normalization',
 ]);

@@ -1,4 +1,5 @@
-/** Predefined stop word lists ES accepts by name (`_english_`, `_german_`, `_none_`). */
+/** Predefined stop word lists ES accepts by name (`_english_`, `_german_`, `_french_`…, `_none_`). */
+import { LANGUAGE_STOP_WORDS } from './stop-word-lists.js';
 
 /** Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET. */
 export const ENGLISH_STOP_WORDS: readonly string[] = [
@@ -28,6 +29,7 @@ export const GERMAN_STOP_WORDS: readonly string[] = [
 ];
 
 export const NAMED_STOP_WORDS: Record<string, readonly string[]> = {
+  ...Object.fromEntries(Object.entries(LANGUAGE_STOP_WORDS).map(([language, words]) => [`_${language}_`, words])),
   _english_: ENGLISH_STOP_WORDS,
   _german_: GERMAN_STOP_WORDS,
   _none_: [],

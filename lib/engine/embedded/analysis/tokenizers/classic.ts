@@ -2,8 +2,8 @@
  * `classic`: Lucene's ClassicTokenizer (the pre-UAX#29 English grammar): words with inner
  * apostrophes (<APOSTROPHE>), acronyms with dots (<ACRONYM>), company names with & or @
  * (<COMPANY>), e-mail addresses (<EMAIL>), host names (<HOST>), numbers and codes with inner
- * punctuation that contain a digit (<NUM>), and other letter/digit runs (<ALPHANUM>). A trailing
- * dot of an acronym is dropped, and a <HOST> ending with a dot is an acronym, as in Lucene.
+ * punctuation that contain a digit (<NUM>), and other letter/digit runs (<ALPHANUM>). An acronym
+ * keeps its dots, as in Lucene.
  */
 import { makeToken, type AnalysisToken, type Tokenizer } from '../types.js';
 
@@ -33,8 +33,8 @@ export class ClassicTokenizer implements Tokenizer {
           break;
         }
       }
-      let term = m[0];
-      if (type === '<ACRONYM>') term = term.replace(/\./g, '');
+      // An acronym keeps its dots (I.B.M.): the `classic` token filter removes them.
+      const term = m[0];
       if (term.length > this.maxTokenLength) continue;
       out.push(makeToken(term, m.index, m.index + m[0].length, type));
     }

@@ -7,7 +7,8 @@ import { readBulkCooperatively, type BulkAction, type BulkEntry } from '../../..
 import { TimeSlice } from '../../../../cooperative/index.js';
 import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { parseUpdateBody, updateGetResult, updateSourceFilter } from './documents.js';
+import { parseUpdateBody, toUpdateRequest, updateGetResult, updateSourceFilter } from './documents.js';
+import { markWrittenDoubles } from '../../painless/index.js';
 
 type Action = BulkAction;
 
@@ -142,7 +143,8 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
         if (item.action === 'update') {
           const body = documentSource(item.sourceText!);
           const update = parseUpdateBody(body);
-          p = handle.update(id!, update, params);
+          if (update.script) markWrittenDoubles(body, item.sourceText!);
+          p = handle.update(id!, toUpdateRequest(update, ctx), params);
           const filter = updateSourceFilter(update.source, req.params, { source: item.source });
           if (filter) {
             const result: JsonObject = { ...p.body, status: p.status };

@@ -4,6 +4,7 @@ import { parseSearchRequest, runSearch } from '../../search/index.js';
 import { WorkBudget } from '../../search/work-budget.js';
 import { requestBody } from '../body.js';
 import { booleanParam, checkRefresh, integerParam } from '../params.js';
+import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
@@ -67,17 +68,34 @@ function failureOf(t: Target, err: unknown): Record<string, unknown> {
   };
 }
 
+/** `_update_by_query`'s script, compiled once: what it decides for one document. */
+type DocumentScript = (t: Target, source: Record<string, unknown>, sourceText: string | undefined, version: number) => UpdateOutcome;
+
+function updateScript(raw: unknown, req: RestRequest, ctx: EngineContext): DocumentScript | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const resolved = resolveScript(parseScriptSpec(raw), ctx.storedScripts);
+  const script = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);
+  const params = fromJson(resolved.params);
+  const now = Date.now();
+  // ES gives the script the document's version only when the request asks for versions (`version=true`), else -1.
+  const withVersion = booleanParam(req.params, 'version', false);
+  return (t, source, sourceText, version) =>
+    runUpdateScript(script, params, 'update_by_query', { source, sourceText, index: t.handle.name, id: t.id, version: withVersion ? version : -1, routing: t.routing, now });
+}
+
 /**
- * `_delete_by_query` / `_update_by_query` (no scripts): every matching document goes through the
- * normal write path, guarded by the seq_no it was found with, so versions and seq_nos advance.
+ * `_delete_by_query` / `_update_by_query`: every matching document goes through the normal write
+ * path, guarded by the seq_no it was found with, so versions and seq_nos advance. An update's
+ * script may change the document, leave it (`ctx.op = 'noop'`) or delete it (`ctx.op = 'delete'`).
  */
 async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
   const body = requestBody(req) ?? {};
   for (const k of Object.keys(body)) {
-    if (k === 'script') throw new EsError(400, 'illegal_argument_exception', '[script] is not supported by the embedded engine yet');
+    if (k === 'script' && op === 'update') continue;
     if (!BODY_KEYS.has(k)) throw new EsError(400, 'parsing_exception', `[${op === 'delete' ? 'delete_by_query' : 'update_by_query'}] unknown field [${k}]`, { line: 1, col: 1 });
   }
+  const script = op === 'update' ? updateScript(body.script, req, ctx) : undefined;
   if (req.params.get('wait_for_completion') === 'false') {
     throw new EsError(400, 'illegal_argument_exception', '[wait_for_completion=false] is not supported by the embedded engine yet');
   }
@@ -93,6 +111,8 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
 
   const rps = requestsPerSecond(req.params.get('requests_per_second'));
   let done = 0;
+  let deleted = 0;
+  let noops = 0;
   let versionConflicts = 0;
   let throttledMillis = 0;
   const failures: Record<string, unknown>[] = [];
@@ -105,13 +125,23 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
       await budget.pause();
       try {
         const guard = { ifSeqNo: t.seqNo, ifPrimaryTerm: t.primaryTerm, routing: t.routing };
-        if (op === 'delete') prepared.push(t.handle.delete(t.id, guard));
-        else {
+        if (op === 'delete') {
+          prepared.push(t.handle.delete(t.id, guard));
+          done++;
+        } else {
           const doc = t.handle.get(t.id);
           if (!doc) throw new EsError(409, 'version_conflict_engine_exception', `[${t.id}]: version conflict, document already deleted (current version [${t.seqNo}])`, { index_uuid: t.handle.uuid, shard: '0', index: t.handle.name });
-          prepared.push(t.handle.indexDocument(t.id, doc.source, JSON.stringify(doc.source), guard));
+          const outcome = script ? script(t, doc.source, doc.sourceText, doc.version) : undefined;
+          if (outcome?.op === 'noop') noops++;
+          else if (outcome?.op === 'delete') {
+            prepared.push(t.handle.delete(t.id, guard));
+            deleted++;
+          } else {
+            const source = outcome ? outcome.source : doc.source;
+            prepared.push(t.handle.indexDocument(t.id, source, outcome ? JSON.stringify(source) : (doc.sourceText ?? JSON.stringify(source)), guard));
+            done++;
+          }
         }
-        done++;
       } catch (err) {
         const e = toEsError(err);
         if (e.status !== 409) throw err;
@@ -140,10 +170,10 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
       timed_out: false,
       total,
       ...(op === 'update' ? { updated: done } : {}),
-      deleted: op === 'delete' ? done : 0,
+      deleted: op === 'delete' ? done : deleted,
       batches: total === 0 ? 0 : Math.ceil(total / scrollSize),
       version_conflicts: versionConflicts,
-      noops: 0,
+      noops,
       retries: { bulk: 0, search: 0 },
       throttled_millis: Math.round(throttledMillis),
       requests_per_second: rps ?? -1.0,

@@ -34,6 +34,34 @@ export function indexHealth(h: IndexHandle): 'green' | 'yellow' {
   return Number(h.meta.settings['index.number_of_replicas'] ?? '1') > 0 ? 'yellow' : 'green';
 }
 
+export interface HealthSummary {
+  status: 'green' | 'yellow' | 'red';
+  /** Active shards: on one node, the primaries. */
+  primaries: number;
+  /** Replicas, which can never be assigned beside their primaries. */
+  unassigned: number;
+  activeShardsPercent: number;
+}
+
+/** The health of open indices on the one node (and of the cluster, given all of them). */
+export function healthOf(open: IndexHandle[]): HealthSummary {
+  let primaries = 0;
+  let unassigned = 0;
+  let status: 'green' | 'yellow' | 'red' = 'green';
+  for (const h of open) {
+    const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
+    primaries += shards;
+    unassigned += shards * Number(h.meta.settings['index.number_of_replicas'] ?? '1');
+    if (STATUS_RANK[indexHealth(h)] > STATUS_RANK[status]) status = indexHealth(h);
+  }
+  return { status, primaries, unassigned, activeShardsPercent: primaries + unassigned === 0 ? 100.0 : (primaries / (primaries + unassigned)) * 100 };
+}
+
+/** The cluster's health, as `GET _cluster/health` reports it. */
+export function clusterHealth(ctx: EngineContext): HealthSummary {
+  return healthOf(ctx.indices.resolve(undefined, { defaultStates: { open: true, closed: true, hidden: true } }).filter((h) => h.isOpen));
+}
+
 function health(req: RestRequest, ctx: EngineContext): RestResponse {
   let handles: IndexHandle[];
   let missing = false;
@@ -45,15 +73,9 @@ function health(req: RestRequest, ctx: EngineContext): RestResponse {
     missing = true;
   }
   const open = handles.filter((h) => h.isOpen);
-  let primaries = 0;
-  let unassigned = 0;
-  let status: 'green' | 'yellow' | 'red' = missing ? 'red' : 'green';
-  for (const h of open) {
-    const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
-    primaries += shards;
-    unassigned += shards * Number(h.meta.settings['index.number_of_replicas'] ?? '1');
-    if (STATUS_RANK[indexHealth(h)] > STATUS_RANK[status]) status = indexHealth(h);
-  }
+  const summary = healthOf(open);
+  const { primaries, unassigned } = summary;
+  const status = missing ? 'red' : summary.status;
   const wanted = req.params.get('wait_for_status');
   if (wanted !== null && !(wanted in STATUS_RANK)) {
     throw new EsError(400, 'illegal_argument_exception', `unknown cluster health status [${wanted}]`);
@@ -75,7 +97,7 @@ function health(req: RestRequest, ctx: EngineContext): RestResponse {
     number_of_pending_tasks: 0,
     number_of_in_flight_fetch: 0,
     task_max_waiting_in_queue_millis: 0,
-    active_shards_percent_as_number: primaries + unassigned === 0 ? 100.0 : (primaries / (primaries + unassigned)) * 100,
+    active_shards_percent_as_number: summary.activeShardsPercent,
   };
   const level = req.params.get('level');
   if (level === 'indices' || level === 'shards') {

@@ -1,5 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { isPlainObject, reachesDocument, type IndexHandle, type JsonObject, type LiveDocument, type WriteParams } from '../../indices/index.js';
+import { isPlainObject, reachesDocument, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
+import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { documentSource, requireBody } from '../body.js';
 import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, writeParams } from '../params.js';
@@ -130,25 +131,51 @@ async function deleteDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
 
 const UPDATE_KEYS = new Set(['doc', 'upsert', 'doc_as_upsert', 'detect_noop', 'scripted_upsert', '_source', 'script']);
 
+/** An update body, validated: a partial document or a script, with what to do when the document is missing. */
+export interface ParsedUpdate {
+  doc?: JsonObject;
+  upsert?: JsonObject;
+  docAsUpsert?: boolean;
+  detectNoop?: boolean;
+  source?: unknown;
+  script?: ScriptSpec;
+  scriptedUpsert?: boolean;
+}
+
 /** The update body → the handle's update request; throws ES's 400s. */
-export function parseUpdateBody(body: JsonObject): { doc?: JsonObject; upsert?: JsonObject; docAsUpsert?: boolean; detectNoop?: boolean; source?: unknown } {
+export function parseUpdateBody(body: JsonObject): ParsedUpdate {
   for (const k of Object.keys(body)) {
     if (!UPDATE_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:2] [UpdateRequest] unknown field [${k}]${didYouMean(k, UPDATE_KEYS)}`);
   }
-  if (body.script !== undefined) {
-    throw new EsError(400, 'illegal_argument_exception', 'script updates are not supported by the embedded engine yet');
-  }
   if (body.doc !== undefined && !isPlainObject(body.doc)) throw new EsError(400, 'x_content_parse_exception', '[1:8] [UpdateRequest] failed to parse field [doc]');
   if (body.upsert !== undefined && !isPlainObject(body.upsert)) throw new EsError(400, 'x_content_parse_exception', '[1:11] [UpdateRequest] failed to parse field [upsert]');
-  if (body.doc === undefined && body.upsert === undefined) {
-    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: script or doc is missing;');
-  }
+  const script = body.script === undefined || body.script === null ? undefined : parseScriptSpec(body.script);
+  const problems: string[] = [];
+  if (script && body.doc !== undefined) problems.push("can't provide both script and doc");
+  if (!script && body.doc === undefined && body.upsert === undefined) problems.push('script or doc is missing');
+  if (body.doc_as_upsert === true && body.doc === undefined && script) problems.push('doc must be specified if doc_as_upsert is enabled');
+  if (problems.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
   return {
     doc: body.doc as JsonObject | undefined,
     upsert: body.upsert as JsonObject | undefined,
     docAsUpsert: body.doc_as_upsert === true,
     detectNoop: body.detect_noop !== false,
     source: body._source,
+    script,
+    scriptedUpsert: body.scripted_upsert === true,
+  };
+}
+
+/** A parsed update as the handle runs it: a script compiled (once) into the handle's update callback. */
+export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext): UpdateRequest {
+  const { script: spec, ...rest } = update;
+  if (!spec) return rest;
+  const resolved = resolveScript(spec, ctx.storedScripts);
+  const compiled = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);
+  const params = fromJson(resolved.params);
+  return {
+    ...rest,
+    script: (input) => runUpdateScript(compiled, params, input.op === 'create' ? 'upsert' : 'update', input),
   };
 }
 
@@ -186,13 +213,14 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const update = parseUpdateBody(requireBody(req));
   const params = writeParams(req.params);
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false));
+  const request = toUpdateRequest(update, ctx);
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);
     if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
       throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index_uuid: handle.uuid, shard: '0', index: handle.name });
     }
   }
-  const prepared = handle.update(id, update, params);
+  const prepared = handle.update(id, request, params);
   await ctx.indices.commit([prepared], writes);
   const body = withForcedRefresh(req, { ...prepared.body });
   const get = updateGetResult(handle, id, updateSourceFilter(update.source, req.params));

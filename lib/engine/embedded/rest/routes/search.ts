@@ -14,13 +14,16 @@ function maxWindowOf(handles: IndexHandle[]): number {
   return Math.min(...handles.map((h) => Number(h.meta.settings['index.max_result_window'] ?? '10000')));
 }
 
-/** Terms lookups replaced by the looked-up document's values. */
-function withTermsLookups(ctx: EngineContext, query: unknown): unknown {
+/**
+ * Document lookups resolved: terms lookups replaced by the looked-up document's values,
+ * more_like_this documents given their source (those naming no index read the first one searched).
+ */
+function withTermsLookups(ctx: EngineContext, query: unknown, handles: IndexHandle[]): unknown {
   if (query === undefined) return undefined;
   return resolveTermsLookups(query, (index, id) => {
     const handle = ctx.indices.readTarget(index);
     return handle.getCounted(id)?.source as Record<string, unknown> | undefined;
-  });
+  }, handles[0]?.name);
 }
 
 /** The request's query and post_filter with their `rule` queries resolved. */
@@ -30,7 +33,7 @@ function withRequestRules(ctx: EngineContext, request: SearchRequest): SearchReq
   return resolved;
 }
 
-function validationError(reason: string): EsError {
+export function validationError(reason: string): EsError {
   return new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${reason};`);
 }
 
@@ -41,11 +44,13 @@ function validationError(reason: string): EsError {
  */
 export async function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
   const handles = resolveTarget(ctx, expression, params);
-  const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression)));
+  const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
-    return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles))), started, { knownIndexOrAlias, defaultTimeoutMs: ctx.defaultSearchTimeoutMs });
+    return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles))), started, {
+      knownIndexOrAlias, defaultTimeoutMs: ctx.defaultSearchTimeoutMs, storedScripts: ctx.storedScripts,
+    });
   }
 
   const keepAlive = timeValue('scroll', scroll);
@@ -57,7 +62,7 @@ export async function executeSearch(ctx: EngineContext, expression: string | und
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: ctx.defaultSearchTimeoutMs });
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: ctx.defaultSearchTimeoutMs, storedScripts: ctx.storedScripts });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;
@@ -73,8 +78,8 @@ async function search(req: RestRequest, ctx: EngineContext): Promise<RestRespons
 async function count(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
-  const query = withQueryRules(ctx, parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index)))));
-  return { status: 200, body: await runCount(handles, query) };
+  const query = withQueryRules(ctx, parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index), handles))));
+  return { status: 200, body: await runCount(handles, query, ctx.storedScripts) };
 }
 
 function scrollIds(req: RestRequest): { ids: string[]; keepAlive?: string } {
@@ -128,18 +133,29 @@ interface MsearchItem {
   body: Record<string, unknown>;
 }
 
+/** One search's target in a multi search: the header's index (or the path's), and the URL's parameters overridden by the header's. */
+export function msearchTarget(req: RestRequest, header: Record<string, unknown>): { index: string | undefined; params: URLSearchParams } {
+  const params = new URLSearchParams(req.params);
+  let index = req.pathParams.index;
+  for (const [k, v] of Object.entries(header)) {
+    if (k === 'index' || k === 'indices') index = Array.isArray(v) ? v.map(String).join(',') : String(v);
+    else if (k !== 'type' && k !== 'types') params.set(k, Array.isArray(v) ? v.map(String).join(',') : String(v));
+  }
+  return { index, params };
+}
+
+/** A multi search body must have something in it, as Elasticsearch's REST layer checks first. */
+export function requireMsearchBody(req: RestRequest): void {
+  if (!/[^ \t\r\n]/.test(req.body)) throw new EsError(400, 'parse_exception', 'request body or source parameter is required');
+}
+
 /** NDJSON header/body pairs (read by lib/ndjson, as the gateway's access check reads them); header options override the URL's. */
 function msearchItems(req: RestRequest): MsearchItem[] {
-  if (!/[^ \t\r\n]/.test(req.body)) throw new EsError(400, 'parse_exception', 'request body or source parameter is required');
+  requireMsearchBody(req);
   const items: MsearchItem[] = [];
   // readMsearch checked the header keys and kept the body line's text for exact integers
   for (const { header, body, bodyText } of readMsearch(req.body)) {
-    const params = new URLSearchParams(req.params);
-    let index = req.pathParams.index;
-    for (const [k, v] of Object.entries(header)) {
-      if (k === 'index' || k === 'indices') index = Array.isArray(v) ? v.map(String).join(',') : String(v);
-      else if (k !== 'type' && k !== 'types') params.set(k, Array.isArray(v) ? v.map(String).join(',') : String(v));
-    }
+    const { index, params } = msearchTarget(req, header);
     const track = body.track_total_hits;
     if (booleanParam(req.params, 'rest_total_hits_as_int', false) && track !== undefined && track !== true && track !== 'true' && track !== false && track !== -1) {
       // checked while reading the request, so it fails the whole msearch as in ES
@@ -168,7 +184,7 @@ async function msearch(req: RestRequest, ctx: EngineContext): Promise<RestRespon
   return { status: 200, body: { took: Math.max(0, Math.round(performance.now() - req.started)), responses } };
 }
 
-const SEARCH_PARAMS = [
+export const SEARCH_PARAMS = [
   ...INDICES_OPTIONS, 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
   'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys',
   'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version',
@@ -178,7 +194,7 @@ const SEARCH_PARAMS = [
 ];
 const COUNT_PARAMS = [...INDICES_OPTIONS, 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'];
 const SCROLL_PARAMS = ['scroll', 'scroll_id', 'rest_total_hits_as_int'];
-const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size',
+export const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size',
   'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', ...INDICES_OPTIONS, 'routing', 'include_named_queries_score'];
 
 export const searchRoutes: Route[] = [

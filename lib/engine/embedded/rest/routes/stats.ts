@@ -1,44 +1,52 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
+import { activityOf, type ActivityCounters } from '../stats-columns.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { bytesOf } from './cat.js';
 import { indexHealth } from './cluster.js';
-import { scrollContexts } from './scroll-contexts.js';
 import { resolveTarget } from './search-target.js';
 
 type Section = Record<string, number | boolean>;
 
 const ms = (n: number) => Math.round(n);
 
+/** What an index's (or several indices') stats sections are made of. */
+export interface StatsInput {
+  docs: number;
+  storeBytes: number;
+  activity: ActivityCounters;
+}
+
+export function statsInputOf(handles: IndexHandle[], ctx: EngineContext): StatsInput {
+  const open = handles.filter((h) => h.isOpen);
+  return { docs: open.reduce((n, h) => n + h.docCount, 0), storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx) };
+}
+
 /**
  * The sections of an index's stats, by metric name. What the engine counts (documents, store,
  * indexing, get, search) is measured; what it has no counterpart for (caches, merges, flushes,
  * warmers, completion) is reported as Elasticsearch reports an index that never used them.
  */
-const SECTIONS: Record<string, (h: IndexHandle, ctx: EngineContext) => Section> = {
-  docs: (h) => ({ count: h.docCount, deleted: 0 }),
-  store: (h) => ({ size_in_bytes: bytesOf(h), total_data_set_size_in_bytes: bytesOf(h), reserved_in_bytes: 0 }),
-  indexing: ({ stats: s }) => ({
+export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
+  docs: (i) => ({ count: i.docs, deleted: 0 }),
+  store: (i) => ({ size_in_bytes: i.storeBytes, total_data_set_size_in_bytes: i.storeBytes, reserved_in_bytes: 0 }),
+  indexing: ({ activity: s }) => ({
     index_total: s.indexTotal, index_time_in_millis: ms(s.indexMs), index_current: 0, index_failed: s.indexFailed,
     delete_total: s.deleteTotal, delete_time_in_millis: ms(s.deleteMs), delete_current: 0,
     noop_update_total: s.noopUpdateTotal, is_throttled: false, throttle_time_in_millis: 0,
   }),
-  get: ({ stats: s }) => ({
+  get: ({ activity: s }) => ({
     total: s.getExistsTotal + s.getMissingTotal, time_in_millis: ms(s.getExistsMs + s.getMissingMs),
     exists_total: s.getExistsTotal, exists_time_in_millis: ms(s.getExistsMs),
     missing_total: s.getMissingTotal, missing_time_in_millis: ms(s.getMissingMs), current: 0,
   }),
-  search: (h, ctx) => {
-    const s = h.stats;
-    const open = scrollContexts(ctx).openOver(s);
-    return {
-      open_contexts: open, query_total: s.queryTotal, query_time_in_millis: ms(s.queryMs), query_current: 0,
-      fetch_total: s.fetchTotal, fetch_time_in_millis: ms(s.fetchMs), fetch_current: 0,
-      scroll_total: s.scrollTotal, scroll_time_in_millis: ms(s.scrollMs), scroll_current: open,
-      suggest_total: s.suggestTotal, suggest_time_in_millis: ms(s.suggestMs), suggest_current: 0,
-    };
-  },
+  search: ({ activity: s }) => ({
+    open_contexts: s.openContexts, query_total: s.queryTotal, query_time_in_millis: ms(s.queryMs), query_current: 0,
+    fetch_total: s.fetchTotal, fetch_time_in_millis: ms(s.fetchMs), fetch_current: 0,
+    scroll_total: s.scrollTotal, scroll_time_in_millis: ms(s.scrollMs), scroll_current: s.openContexts,
+    suggest_total: s.suggestTotal, suggest_time_in_millis: ms(s.suggestMs), suggest_current: 0,
+  }),
   merges: () => ({
     current: 0, current_docs: 0, current_size_in_bytes: 0, total: 0, total_time_in_millis: 0, total_docs: 0, total_size_in_bytes: 0,
     total_stopped_time_in_millis: 0, total_throttled_time_in_millis: 0, total_auto_throttle_in_bytes: 0,
@@ -51,6 +59,7 @@ const SECTIONS: Record<string, (h: IndexHandle, ctx: EngineContext) => Section> 
   completion: () => ({ size_in_bytes: 0 }),
   request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
 };
+const SECTIONS = STATS_SECTIONS;
 
 /** Metric names of the URL → the sections they select (`merge` names the `merges` section, `suggest` is part of `search`). */
 const METRICS: Record<string, string> = {
@@ -74,7 +83,8 @@ function selectedSections(req: RestRequest): string[] {
 
 function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext): Record<string, Section> {
   const out: Record<string, Section> = {};
-  for (const s of sections) out[s] = SECTIONS[s](h, ctx);
+  const input = statsInputOf([h], ctx);
+  for (const s of sections) out[s] = SECTIONS[s](input);
   return out;
 }
 

@@ -15,8 +15,11 @@ export interface AggregateOptions {
   now?: number;
 }
 
+/** Aggregations that read query scores: top_hits shows them, the samplers keep the best-scoring documents. */
+const SCORING = new Set(['top_hits', 'sampler', 'diversified_sampler']);
+
 function needsScores(nodes: AggNode[]): boolean {
-  return nodes.some((n) => n.type === 'top_hits' || needsScores(n.subs));
+  return nodes.some((n) => SCORING.has(n.type) || needsScores(n.subs));
 }
 
 function isAscending(ords: number[]): boolean {
@@ -26,7 +29,7 @@ function isAscending(ords: number[]): boolean {
 
 /**
  * The `aggregations` of a search response, from the matching documents of each searched index.
- * `hits` need not be sorted; scores are kept only when a `top_hits` shows them.
+ * `hits` need not be sorted; scores are kept only when an aggregation reads them.
  */
 export function aggregate(
   nodes: AggNode[],

@@ -1,6 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
+import { BUCKET_SCRIPT_CONTEXT, BUCKET_SELECTOR_CONTEXT, boxDouble, compileScript, fromJson, parseScriptSpec, resolveScript, unbox, type ScriptSpec } from '../../painless/index.js';
 import { pathValue } from './bucket-order.js';
 import { isObject, type AggContext, type AggNode, type AggOutput, type AggregationType } from './types.js';
+import { decimalFormat } from './values-source.js';
 
 interface PipelineParams {
   bucketsPath: string;
@@ -8,6 +10,17 @@ interface PipelineParams {
   window?: number;
   script?: string;
   format?: string;
+  /** bucket_script / bucket_selector: the script, and its variables' paths (`buckets_path` as a map). */
+  scriptSpec?: ScriptSpec;
+  paths?: Record<string, string>;
+}
+
+/** `buckets_path` of a script pipeline: a map of variables, or a path (`_value`), or a list (`_value0`…). */
+function scriptPaths(name: string, bp: unknown): Record<string, string> {
+  if (typeof bp === 'string') return { _value: bp };
+  if (Array.isArray(bp)) return Object.fromEntries(bp.map((p, i) => [`_value${i}`, String(p)]));
+  if (isObject(bp) && Object.keys(bp).length) return Object.fromEntries(Object.entries(bp).map(([k, v]) => [k, String(v)]));
+  throw new EsError(400, 'illegal_argument_exception', `[buckets_path] must be set for aggregation [${name}]`);
 }
 
 const PARENT = new Set(['derivative', 'cumulative_sum', 'moving_fn', 'bucket_sort', 'bucket_script', 'bucket_selector', 'serial_diff']);
@@ -19,7 +32,19 @@ export function isParentPipeline(type: string): boolean {
 function parsePipeline(type: string, name: string, body: Record<string, unknown>): PipelineParams {
   const bp = body.buckets_path;
   if (type === 'bucket_script' || type === 'bucket_selector') {
-    throw new EsError(400, 'illegal_argument_exception', `[${type}] aggregations need scripts, which the embedded engine does not run`);
+    for (const k of Object.keys(body)) {
+      if (!['buckets_path', 'script', 'gap_policy', 'format'].includes(k) || (k === 'format' && type === 'bucket_selector')) {
+        throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+      }
+    }
+    const paths = scriptPaths(name, bp);
+    if (body.script === undefined) throw new EsError(400, 'parsing_exception', `Required parameter [script] is missing for [${type}] aggregation [${name}]`, { line: 1, col: 1 });
+    const gapPolicy = body.gap_policy === undefined ? 'skip' : String(body.gap_policy);
+    if (!['skip', 'insert_zeros', 'keep_values'].includes(gapPolicy)) throw new EsError(400, 'illegal_argument_exception', `Unknown gap policy [${gapPolicy}]`);
+    return {
+      bucketsPath: '', gapPolicy: gapPolicy as PipelineParams['gapPolicy'], scriptSpec: parseScriptSpec(body.script), paths,
+      format: typeof body.format === 'string' ? body.format : undefined,
+    };
   }
   if (type === 'moving_fn') {
     const w = body.window;
@@ -157,7 +182,7 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
   for (const node of subs) {
     if (!PARENT.has(node.type)) continue;
     const p = node.params as PipelineParams;
-    const key = ctx.typedKeys ? `${node.type === 'cumulative_sum' || node.type === 'moving_fn' ? 'simple_value' : node.type}#${node.name}` : node.name;
+    const key = ctx.typedKeys ? `${node.type === 'cumulative_sum' || node.type === 'moving_fn' || node.type === 'bucket_script' ? 'simple_value' : node.type}#${node.name}` : node.name;
     if (node.type === 'derivative') {
       let prev: number | undefined;
       for (const b of buckets) {
@@ -181,8 +206,46 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
         const v = bucketValue(b, p.bucketsPath, p.gapPolicy);
         if (!Number.isNaN(v)) history.push(v);
       }
+    } else if (node.type === 'bucket_script' || node.type === 'bucket_selector') {
+      applyScriptPipeline(node, p, key, buckets);
     } else {
       throw new EsError(400, 'illegal_argument_exception', `[${node.type}] is not supported by the embedded engine yet`);
     }
   }
+}
+
+/**
+ * `bucket_script` adds the script's value to each bucket (a bucket with a gap, under `skip`,
+ * gets none); `bucket_selector` keeps the buckets its script accepts. The script reads the
+ * `buckets_path` values (doubles) as `params.<name>`.
+ */
+function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>): void {
+  const selector = node.type === 'bucket_selector';
+  const resolved = resolveScript(p.scriptSpec!);
+  const script = compileScript(resolved.source, selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT, resolved.name);
+  const kept: Array<Record<string, unknown>> = [];
+  for (const b of buckets) {
+    const params = fromJson(resolved.params) as Map<unknown, unknown>;
+    let gap = false;
+    for (const [name, path] of Object.entries(p.paths!)) {
+      const v = bucketValue(b, path, p.gapPolicy);
+      if (Number.isNaN(v) && p.gapPolicy === 'skip' && !selector) gap = true;
+      params.set(name, boxDouble(v));
+    }
+    if (selector) {
+      if (script.run({ params }) === true) kept.push(b);
+      continue;
+    }
+    if (!gap) {
+      const value = unbox(script.run({ params }));
+      if (value !== null && value !== undefined) {
+        if (typeof value !== 'number') throw new EsError(400, 'aggregation_execution_exception', `Script for [${node.name}] must return a Number`);
+        const out: Record<string, unknown> = { value };
+        if (p.format !== undefined) out.value_as_string = decimalFormat(value, p.format);
+        b[key] = out;
+      }
+    }
+    kept.push(b);
+  }
+  if (selector) buckets.splice(0, buckets.length, ...kept);
 }

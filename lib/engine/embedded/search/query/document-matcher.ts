@@ -1,11 +1,17 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, parseDocument, resolveFieldMapping, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
+import { pointsRelate } from './geo-shape.js';
+import { intervalsOf } from './intervals.js';
+import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
 import { requiredShouldMatches, type Query } from './query.js';
 import { queryTerm } from './query-terms.js';
 import { rewriteQuery } from './rewrite-query.js';
+import { FILTER_CONTEXT } from '../../painless/index.js';
+import { ParsedDocFields, prepareScript, runOnDocument } from '../scripts/index.js';
 
 export interface MatchContext {
   mappings: Mappings;
@@ -161,6 +167,55 @@ function evaluate(q: Query, e: Evaluated): boolean {
       for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
       return false;
     }
+    case 'geo_shape':
+      return geoShapeApplies(q, e.mappings) && pointsRelate(e.fields.get(q.field)?.values ?? [], q.shape, q.relation);
+    case 'rank_feature': {
+      const source = rankFeatureSource(q, e.mappings);
+      return source !== undefined && (e.fields.get(source.field)?.values.length ?? 0) > 0;
+    }
+    case 'distance_feature': {
+      const origin = distanceOrigin(q, e.mappings, e.now);
+      return origin !== undefined && closestDistance(origin, e.fields.get(q.field)?.values ?? []) !== undefined;
+    }
+    case 'terms_set': {
+      const mapping = resolveFieldMapping(e.mappings, q.field);
+      if (!mapping || q.terms.length === 0) return false;
+      const required = termsSetThreshold(q, e.mappings);
+      const terms = new Set(q.terms.map((v) => queryTerm(mapping, v, e.registry)).filter((t): t is string => t !== undefined));
+      let count = 0;
+      for (const t of terms) if (hasTerm(e, q.field, t)) count++;
+      return count >= required((field) => numericDocValue(e.fields.get(field)?.values));
+    }
+    case 'interval_source':
+      return intervalsOf(q.source, (leaf) => {
+        const field = e.fields.get(leaf.field);
+        if (!field) return [];
+        return positionsOf(field, leaf.kind === 'term' ? (t) => t === leaf.term : (t) => leaf.pattern.test(t));
+      }).length > 0;
+    case 'combined_term':
+      return q.fields.some(({ field }) => q.terms.some((t) => hasTerm(e, field, t)));
+    case 'more_like_this': {
+      // Without index statistics every candidate term passes the document frequency limits.
+      const lowered = buildMoreLikeThis({ ...q.mlt, minDocFreq: 0, maxDocFreq: Number.MAX_SAFE_INTEGER }, q.boost, {
+        numDocs: 1,
+        docFreq: () => 1,
+        typeOf: (field) => {
+          const m = resolveFieldMapping(e.mappings, field);
+          return m ? fieldType(m) : undefined;
+        },
+        defaultFields: () => [...e.fields.keys()].filter((field) => {
+          const m = resolveFieldMapping(e.mappings, field);
+          return m !== undefined && ['text', 'keyword', 'match_only_text'].includes(fieldType(m));
+        }),
+        terms: (field, text, analyzer) => indexTermsOf(field, text, analyzer, e.mappings, e.registry),
+      });
+      return evaluate(lowered, e);
+    }
+    case 'script':
+      return runOnDocument(prepareScript(q.script, FILTER_CONTEXT), new ParsedDocFields(e.fields, e.mappings, e.indexName ?? ''), undefined) === true;
+    case 'script_score':
+      // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
+      return evaluate(q.query, e);
     default:
       return evaluate(rewriteQuery(q, e), e);
   }
@@ -172,7 +227,8 @@ function evaluate(q: Query, e: Evaluated): boolean {
  * semantics as the index executor (execute-query.ts): both run the clauses of `rewriteQuery`.
  * Known differences: expansions limited by `max_expansions` (fuzzy, phrase prefix) depend on the
  * index's dictionary, so the matcher accepts every term within the distance; `min_score` of a
- * function_score over a scored query is not applied.
+ * function_score over a scored query is not applied; more_like_this selects its terms by their
+ * frequency in the liked texts alone (document frequencies need the index).
  */
 export function documentMatches(query: Query, candidate: CandidateDocument, ctx: MatchContext): boolean {
   const e = prepareDocument(candidate, ctx)?.evaluated as Evaluated | undefined;

@@ -1,16 +1,24 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
+import { intToByte4, LENGTH_TABLE, SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
+import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
 import { combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
+import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
+import { pointsRelate } from './geo-shape.js';
+import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
+import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
 import { requiredShouldMatches, type Query } from './query.js';
-import { rewriteQuery } from './rewrite-query.js';
+import { expandFields, rewriteQuery } from './rewrite-query.js';
 import { avgFieldLength, bm25, idf, normInverseCache } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
 import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
+import { EsError } from '../../../../errors/index.js';
+import { FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, type ContextDefinition, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { DocScript, prepareScript } from '../scripts/index.js';
 
 export { ScoredDocs } from './doc-set.js';
 
@@ -22,6 +30,8 @@ export interface ExecutionContext {
   now?: number;
   /** The index's name, for queries on the `_index` metadata field. */
   indexName?: string;
+  /** Stored scripts, for script queries that name one by `id`. */
+  scripts?: StoredScripts;
 }
 
 /** The context queries run in on one open index. */
@@ -74,6 +84,7 @@ interface Exec {
   registry: AnalysisRegistry;
   now: number;
   indexName?: string;
+  scripts?: StoredScripts;
   reader: SliceReader;
   /** The liveness the query runs against, and its ordinal count: the index's own, or a copy taken when the query may pause. */
   live: Uint8Array;
@@ -127,7 +138,7 @@ export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): S
  * reached (the ordinals below where the first loop stopped), as a shard's collector answers.
  */
 export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
-  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, budget });
+  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, budget });
   return belowCut(yield* run(rewriteQuery(q, ctx), x, scoring), x);
 }
 
@@ -448,6 +459,7 @@ function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((valu
  * clauses give than run over the whole index: a numeric range, read from doc values.
  */
 function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefined {
+  if (q.type === 'script') return scriptFilter(q.script, x);
   if (q.type !== 'range') return undefined;
   const test = numericRangeTest(q, x);
   if (!test) return undefined;
@@ -615,6 +627,47 @@ function* disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boole
   return out.build();
 }
 
+/** A script of a query, bound to the index the query runs on (its doc values; no `_source`). */
+function docScript(spec: ScriptSpec, context: ContextDefinition, x: Exec): DocScript {
+  const globals = context === SCORE_CONTEXT ? SCORE_FUNCTION_IMPLEMENTATIONS : undefined;
+  return new DocScript(prepareScript(spec, context, x.scripts), x.index, x.mappings, x.indexName ?? '', { globals });
+}
+
+function scriptFilter(spec: ScriptSpec, x: Exec): (ord: number) => boolean {
+  const script = docScript(spec, FILTER_CONTEXT, x);
+  return (ord) => script.run(ord) === true;
+}
+
+/** A score script's result for one document: ES refuses negative and NaN scores. */
+function scriptScoreOf(script: DocScript, ord: number, score: number): number {
+  const v = Number(script.run(ord, score));
+  if (!(v >= 0)) {
+    throw new EsError(400, 'illegal_argument_exception', `script_score script returned an invalid score [${Number.isInteger(v) ? v.toFixed(1) : String(v)}] for doc [${ord}]. Must be a non-negative score!`);
+  }
+  return v;
+}
+
+function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const test = scriptFilter(q.script, x);
+  const live = x.live;
+  const out = new DocSetBuilder();
+  for (let ord = 0; ord < x.maxOrd; ord++) {
+    if ((ord & PATTERN_TICK) === PATTERN_TICK && (yield* paced(x, ord))) break;
+    if (live[ord] === 1 && test(ord)) out.add(ord, scoring ? q.boost : 0);
+  }
+  return out.build();
+}
+
+function* scriptScoreQuery(q: Extract<Query, { type: 'script_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const base = yield* run(q.query, x, true);
+  const script = docScript(q.script, SCORE_CONTEXT, x);
+  return yield* scale(base, x, (ord, score) => {
+    const total = f(scriptScoreOf(script, ord, score) * q.boost);
+    if (q.minScore !== undefined && total < q.minScore) return undefined;
+    return scoring ? total : 0;
+  });
+}
+
 function* scale(set: ScoredDocs, x: Exec, fn: (ord: number, score: number) => number | undefined): Work<ScoredDocs> {
   const out = new DocSetBuilder(set.length);
   for (let i = 0; i < set.length; i++) {
@@ -630,6 +683,7 @@ function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, 
   const filters: Array<ScoredDocs | undefined> = [];
   for (const fn of q.functions) filters.push(fn.filter ? yield* run(fn.filter, x, false) : undefined);
   const decays = q.functions.map((fn) => (fn.decay ? resolveDecay(fn.decay, resolveFieldMapping(x.mappings, fn.decay.field), x.now, GEO) : undefined));
+  const scripts = q.functions.map((fn) => (fn.script ? docScript(fn.script, SCORE_CONTEXT, x) : undefined));
   const cursors = new Int32Array(q.functions.length);
   return yield* scale(base, x, (ord, score) => {
     const scores: number[] = [];
@@ -648,6 +702,8 @@ function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, 
         v = fieldValueFactor(raw, fvf.factor, fvf.modifier);
       } else if (fn.decay) {
         v = decayOfValues(fn.decay, decays[k]!, x.index.field(fn.decay.field)?.docValues.get(ord));
+      } else if (fn.script) {
+        v = scriptScoreOf(scripts[k]!, ord, score);
       } else if (fn.randomScore) {
         v = ((Math.imul(ord + 1, 0x9e3779b1) ^ (fn.randomScore.seed ?? 0)) >>> 0) / 0x100000000;
       }
@@ -704,6 +760,197 @@ function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: b
     out.add(parent, scoring ? f(f(s) * q.boost) : 0);
   }
   return out.build();
+}
+
+/** geo_shape / geo_polygon: the documents whose points relate to the shape, a constant score. */
+function* geoShapeQuery(q: Extract<Query, { type: 'geo_shape' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  if (!geoShapeApplies(q, x.mappings)) return ScoredDocs.empty();
+  return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => pointsRelate(vs, q.shape, q.relation));
+}
+
+/** Every live document with a value in `field`, scored from its values (undefined: no match). */
+function* scoredByDocValues(field: string, x: Exec, score: (values: readonly DocValue[]) => number | undefined): Work<ScoredDocs> {
+  const fi = x.index.field(field);
+  if (!fi) return ScoredDocs.empty();
+  const live = x.live;
+  const dv = fi.docValues;
+  const out = new DocSetBuilder();
+  for (let ord = 0; ord < x.maxOrd; ord++) {
+    if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
+    if (live[ord] !== 1) continue;
+    const vs = dv.view(ord); // reused array: read by `score`, not kept
+    if (vs === undefined || vs.length === 0) continue;
+    const s = score(vs);
+    if (s !== undefined) out.add(ord, s);
+  }
+  return out.build();
+}
+
+function* rankFeatureQuery(q: Extract<Query, { type: 'rank_feature' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const source = rankFeatureSource(q, x.mappings);
+  if (!source) return ScoredDocs.empty();
+  let pivot = q.fn.kind === 'saturation' || q.fn.kind === 'sigmoid' ? q.fn.pivot : undefined;
+  if (q.fn.kind === 'saturation' && pivot === undefined && scoring) {
+    const dv = x.index.field(source.field)?.docValues;
+    const values: number[] = [];
+    if (dv) for (const ord of x.index.liveOrdinals()) {
+      const v = dv.view(ord);
+      if (v?.length) values.push(Number(v[0]));
+    }
+    pivot = defaultPivot(values);
+  }
+  return yield* scoredByDocValues(source.field, x, (vs) => (scoring ? rankFeatureScore(q.fn, pivot ?? 1, Number(vs[0]), q.boost) : 0));
+}
+
+function* distanceFeatureQuery(q: Extract<Query, { type: 'distance_feature' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const origin = distanceOrigin(q, x.mappings, x.now);
+  if (!origin) return ScoredDocs.empty();
+  return yield* scoredByDocValues(q.field, x, (vs) => {
+    const d = closestDistance(origin, vs);
+    if (d === undefined) return undefined;
+    return scoring ? distanceFeatureScore(origin.pivot, d, q.boost) : 0;
+  });
+}
+
+/** terms_set: each term's BM25 documents, kept where at least the document's required number match; scores summed. */
+function* termsSetQuery(q: Extract<Query, { type: 'terms_set' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const mapping = resolveFieldMapping(x.mappings, q.field);
+  if (!mapping || q.terms.length === 0) return ScoredDocs.empty();
+  const required = termsSetThreshold(q, x.mappings);
+  const terms = new Set<string>();
+  for (const v of q.terms) {
+    const t = queryTerm(mapping, v, x.registry);
+    if (t !== undefined) terms.add(t);
+  }
+  const constant = !SCORED_BY_BM25.has(fieldType(mapping));
+  const acc = takeAccumulator(x.index);
+  for (const t of terms) {
+    const docs = yield* indexedTerm(q.field, t, q.boost, constant, x, scoring);
+    for (let i = 0; i < docs.length; i++) acc.add(docs.ords[i], docs.scores[i]);
+  }
+  const out = new DocSetBuilder();
+  const valueOf = (ord: number) => (field: string) => numericDocValue(x.index.field(field)?.docValues.view(ord));
+  acc.drain((ord, count, sum) => {
+    if (count >= required(valueOf(ord))) out.add(ord, scoring ? f(sum) : 0);
+  });
+  giveBack(x.index, acc);
+  return out.build();
+}
+
+/** Positions of each leaf of an interval source, by document: what the interval algebra runs on. */
+function* leafPositions(source: IntervalSource, x: Exec): Work<Map<IntervalSource, Map<number, number[]>>> {
+  const out = new Map<IntervalSource, Map<number, number[]>>();
+  for (const leaf of intervalLeaves(source)) {
+    const byOrd = new Map<number, number[]>();
+    out.set(leaf, byOrd);
+    const fi = x.index.field(leaf.field);
+    if (!fi || !fi.positional) continue;
+    let tids: number[];
+    if (leaf.kind === 'term') {
+      const tid = fi.termId(leaf.term);
+      tids = tid < 0 ? [] : [tid];
+    } else tids = (yield* expand(fi, leaf.pattern, x)).slice(0, leaf.maxExpansions);
+    for (const tid of tids) {
+      const r = fi.postingsOf(tid, x.reader);
+      let n = 0;
+      while (!r.done) {
+        const ord = r.read();
+        const freq = r.read();
+        if ((++n & POSITIONS_TICK) === 0 && (yield* paced(x, ord))) break;
+        let ps = byOrd.get(ord);
+        if (!ps) byOrd.set(ord, (ps = []));
+        for (let j = 0; j < freq; j++) ps.push(r.read());
+      }
+    }
+    if (tids.length > 1) for (const ps of byOrd.values()) ps.sort((a, b) => a - b);
+  }
+  return out;
+}
+
+function* intervalQuery(q: Extract<Query, { type: 'interval_source' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const positions = yield* leafPositions(q.source, x);
+  const candidates = new Set<number>();
+  for (const byOrd of positions.values()) for (const ord of byOrd.keys()) candidates.add(ord);
+  const extent = minExtent(q.source);
+  const live = x.live;
+  const out = new DocSetBuilder();
+  for (const ord of [...candidates].sort((a, b) => a - b)) {
+    if (live[ord] !== 1) continue;
+    const intervals = intervalsOf(q.source, (leaf) => positions.get(leaf)?.get(ord) ?? []);
+    if (intervals.length) out.add(ord, scoring ? intervalScore(intervals, extent, q.boost) : 0);
+  }
+  return out.build();
+}
+
+/**
+ * combined_fields' per-position clause, Lucene's CombinedFieldQuery: document frequency the
+ * highest of the fields', collection length the weighted sum, and per document a frequency and a
+ * field length that add up the fields' with their weights.
+ */
+function* combinedTerm(q: Extract<Query, { type: 'combined_term' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const fields = q.fields.map(({ field, weight }) => ({ fi: x.index.field(field), weight })).filter((w): w is { fi: FieldIndex; weight: number } => w.fi !== undefined);
+  let maxDf = 0;
+  let docCount = 0;
+  let sumTotalTermFreq = 0;
+  for (const { fi, weight } of fields) {
+    docCount = Math.max(docCount, fi.docCount);
+    sumTotalTermFreq += weight * fi.sumTotalTermFreq;
+  }
+  sumTotalTermFreq = Math.trunc(sumTotalTermFreq);
+  const freqs = new Map<number, number>();
+  for (const { fi, weight } of fields) {
+    for (const term of q.terms) {
+      const tid = fi.termId(term);
+      if (tid < 0) continue;
+      maxDf = Math.max(maxDf, liveDocFreq(fi, tid, x));
+      const r = fi.postingsOf(tid, x.reader);
+      let n = 0;
+      while (!r.done) {
+        const ord = r.read();
+        let tf = 1;
+        if (fi.positional) {
+          tf = r.read();
+          for (let j = 0; j < tf; j++) r.read();
+        }
+        if ((++n & TICK) === 0 && (yield* paced(x, ord))) break;
+        if (x.live[ord] !== 1) continue;
+        freqs.set(ord, f((freqs.get(ord) ?? 0) + f(weight * tf)));
+      }
+    }
+  }
+  if (!freqs.size) return ScoredDocs.empty();
+  const weight = f(q.boost * idf(maxDf, docCount));
+  const cache = normInverseCache(avgFieldLength(sumTotalTermFreq, docCount));
+  const ords = [...freqs.keys()].sort((a, b) => a - b);
+  const out = new DocSetBuilder(ords.length);
+  for (const ord of ords) {
+    if (!scoring) {
+      out.add(ord, 0);
+      continue;
+    }
+    let length = 0;
+    for (const { fi, weight: w } of fields) if (fi.has(ord)) length = f(length + f(w * LENGTH_TABLE[fi.positional ? fi.norms[ord] : 1]));
+    out.add(ord, bm25(weight, freqs.get(ord)!, cache[intToByte4(Math.round(length))]));
+  }
+  return out.build();
+}
+
+/** more_like_this, lowered here where term statistics are known. */
+function moreLikeThisIndex(x: Exec): MltIndex {
+  return {
+    numDocs: x.index.docCount,
+    docFreq: (field, term) => {
+      const fi = x.index.field(field);
+      const tid = fi ? fi.termId(term) : -1;
+      return fi && tid >= 0 ? liveDocFreq(fi, tid, x) : 0;
+    },
+    typeOf: (field) => {
+      const m = resolveFieldMapping(x.mappings, field);
+      return m ? fieldType(m) : undefined;
+    },
+    defaultFields: () => expandFields(['*'], x.mappings).map((e) => e.field),
+    terms: (field, text, analyzer) => indexTermsOf(field, text, analyzer, x.mappings, x.registry),
+  };
 }
 
 function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
@@ -776,6 +1023,10 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       const inner = yield* run(q.query, x, scoring);
       return scoring ? yield* scale(inner, x, (_ord, s) => f(Math.min(s, q.cap) * q.boost)) : inner;
     }
+    case 'script':
+      return yield* scriptQuery(q, x, scoring);
+    case 'script_score':
+      return yield* scriptScoreQuery(q, x, scoring);
     case 'geo_distance':
       return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
         for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
@@ -786,6 +1037,20 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
         for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
         return false;
       });
+    case 'geo_shape':
+      return yield* geoShapeQuery(q, x, scoring);
+    case 'rank_feature':
+      return yield* rankFeatureQuery(q, x, scoring);
+    case 'distance_feature':
+      return yield* distanceFeatureQuery(q, x, scoring);
+    case 'terms_set':
+      return yield* termsSetQuery(q, x, scoring);
+    case 'interval_source':
+      return yield* intervalQuery(q, x, scoring);
+    case 'combined_term':
+      return yield* combinedTerm(q, x, scoring);
+    case 'more_like_this':
+      return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
     default:
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);

@@ -1,10 +1,17 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
 import { parseGeoPoint, parseDistance } from '../../mapping/geo-point.js';
+import { parseCombinedFieldsQuery } from './combined-fields.js';
+import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
+import { parseGeoPolygonQuery, parseGeoShapeQuery } from './geo-shape.js';
+import { parseIntervalsQuery } from './intervals.js';
+import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
 import { boostOf } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
+import { parseTermsSetQuery } from './terms-set.js';
+import { parseScriptSpec } from '../../painless/index.js';
 
 function parsingError(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
@@ -142,7 +149,9 @@ function parseFunction(f: Record<string, unknown>): ScoreFunction {
         fn.randomScore = isObject(v) ? { seed: typeof v.seed === 'number' ? v.seed : undefined, field: typeof v.field === 'string' ? v.field : undefined } : {};
         break;
       case 'script_score':
-        throw illegal('[script_score] is not supported by the embedded engine');
+        if (!isObject(v) || v.script === undefined) throw parsingError('[script_score] requires a [script]');
+        fn.script = parseScriptSpec(v.script);
+        break;
       default:
         throw parsingError(`failed to parse [function_score] query. unknown field [${k}]`);
     }
@@ -405,6 +414,39 @@ function parseQueryNode(input: unknown): Query {
       if (box.right !== undefined) right = Number(box.right);
       if (top === undefined || left === undefined || bottom === undefined || right === undefined) throw parsingError('failed to parse bounding box. Missing corners');
       return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
+    }
+    case 'geo_shape':
+      return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'geo_shape' };
+    case 'geo_polygon':
+      return { type: 'geo_shape', ...parseGeoPolygonQuery(body), relation: 'intersects', query: 'geo_polygon' };
+    case 'intervals':
+      return { type: 'intervals', ...parseIntervalsQuery(body) };
+    case 'terms_set':
+      return { type: 'terms_set', ...parseTermsSetQuery(body, (v) => boostOf(name, v)) };
+    case 'distance_feature':
+      return { type: 'distance_feature', ...parseDistanceFeatureQuery(body, (v) => boostOf(name, v)) };
+    case 'rank_feature':
+      return { type: 'rank_feature', ...parseRankFeatureQuery(body, (v) => boostOf(name, v)) };
+    case 'combined_fields':
+      return { type: 'combined_fields', ...parseCombinedFieldsQuery(body) };
+    case 'more_like_this':
+      return { type: 'more_like_this', ...parseMoreLikeThis(body) };
+    case 'script': {
+      if (!isObject(body)) throw parsingError('[script] query malformed, no start_object after query name');
+      checkKeys(name, body, ['script', 'boost', '_name']);
+      if (body.script === undefined) throw parsingError('script must be provided with a [script] query');
+      return { type: 'script', script: parseScriptSpec(body.script), boost: boostOf(name, body.boost) };
+    }
+    case 'script_score': {
+      if (!isObject(body)) throw parsingError('[script_score] query malformed, no start_object after query name');
+      checkKeys(name, body, ['query', 'script', 'min_score', 'boost', '_name']);
+      if (body.query === undefined) throw parsingError("[script_score] requires 'query' field");
+      if (body.script === undefined) throw parsingError("[script_score] requires 'script' field");
+      return {
+        type: 'script_score', query: parseQuery(body.query), script: parseScriptSpec(body.script),
+        minScore: body.min_score === undefined || body.min_score === null ? undefined : num(name, 'min_score', body.min_score, 0),
+        boost: boostOf(name, body.boost),
+      };
     }
     case 'pinned':
       return parsePinnedQuery(body, parseQuery);

@@ -42,6 +42,7 @@ function children(q: Query): Query[] {
     case 'function_score':
     case 'nested':
     case 'capped_score':
+    case 'script_score':
       return [q.query];
     case 'pinned':
     case 'rule':

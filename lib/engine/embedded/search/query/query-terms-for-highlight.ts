@@ -1,6 +1,7 @@
 import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
+import type { IntervalsRule } from './intervals.js';
 import type { Query } from './query.js';
 import { regexpPattern } from './term-patterns.js';
 
@@ -72,6 +73,31 @@ function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPr
     const edits = fuzzyEdits(opts.fuzziness, t);
     if (edits > 0) ctx.out.predicates.push((x) => editDistanceAtMost(x, t, edits));
   });
+}
+
+/** The terms an intervals rule looks for (its filters' rules only select intervals, they are not highlighted). */
+function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
+  switch (rule.kind) {
+    case 'match':
+      addAnalyzed(ctx, rule.query, { analyzer: rule.analyzer });
+      return;
+    case 'prefix': {
+      const prefix = rule.prefix.toLowerCase();
+      ctx.out.predicates.push((x) => x.startsWith(prefix));
+      return;
+    }
+    case 'wildcard':
+      ctx.out.predicates.push(compileWildcardQuery(rule.pattern.toLowerCase(), false).test);
+      return;
+    case 'fuzzy': {
+      const term = rule.term.toLowerCase();
+      const edits = fuzzyEdits(rule.fuzziness, term);
+      ctx.out.predicates.push((x) => editDistanceAtMost(x, term, edits));
+      return;
+    }
+    default:
+      for (const r of rule.rules) visitIntervals(r, ctx);
+  }
 }
 
 function visit(q: Query, ctx: Ctx): void {
@@ -148,11 +174,21 @@ function visit(q: Query, ctx: Ctx): void {
       return;
     case 'nested':
     case 'capped_score':
+    case 'script_score':
       visit(q.query, ctx);
       return;
     case 'pinned':
     case 'rule':
       visit(q.organic, ctx);
+      return;
+    case 'intervals':
+      if (targets(ctx, q.field)) visitIntervals(q.rule, ctx);
+      return;
+    case 'combined_fields':
+      if (q.fields.some((f) => targets(ctx, f.pattern))) addAnalyzed(ctx, q.query, {});
+      return;
+    case 'terms_set':
+      if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
       return;
     default:
       return;

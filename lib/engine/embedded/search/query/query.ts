@@ -1,5 +1,12 @@
 /** The query DSL, parsed and validated: what both the index executor and the document matcher run. */
+import type { CombinedFieldsOptions } from './combined-fields.js';
+import type { RankFeatureFunction } from './feature-queries.js';
+import type { GeoRelation, GeoShape } from './geo-shape.js';
+import type { IntervalSource, IntervalsRule } from './intervals.js';
+import type { MoreLikeThis } from './more-like-this.js';
+import type { ScriptSpec } from '../../painless/index.js';
 import type { TermPattern } from './term-patterns.js';
+import type { TermsSetMinimum } from './terms-set.js';
 
 export type Scalar = string | number | boolean;
 
@@ -38,6 +45,8 @@ export interface ScoreFunction {
   fieldValueFactor?: { field: string; factor: number; modifier: string; missing?: number };
   decay?: DecayFunction;
   randomScore?: { seed?: number; field?: string };
+  /** `script_score`: a score script (`_score` is the query's score). */
+  script?: ScriptSpec;
 }
 
 export interface GeoPoint {
@@ -78,6 +87,20 @@ export type Query =
   | { type: 'nested'; path: string; query: Query; scoreMode: 'avg' | 'sum' | 'min' | 'max' | 'none'; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
+  /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`). */
+  | { type: 'geo_shape'; field: string; shape: GeoShape; relation: GeoRelation; ignoreUnmapped: boolean; query: 'geo_shape' | 'geo_polygon'; boost: number }
+  /** Ordered/unordered proximity rules over a text field's positions (intervals.ts). */
+  | { type: 'intervals'; field: string; rule: IntervalsRule; boost: number }
+  /** Documents with at least their required number of the terms (terms-set.ts); no minimum given matches nothing it can check. */
+  | { type: 'terms_set'; field: string; terms: Scalar[]; minimum?: TermsSetMinimum; boost: number }
+  /** Scores `boost · pivot / (pivot + distance)` from a date or geo_point origin (feature-queries.ts). */
+  | { type: 'distance_feature'; field: string; origin: unknown; pivot: unknown; boost: number }
+  /** Scores a rank_feature field's value (or a feature of a rank_features field) through a function. */
+  | { type: 'rank_feature'; field: string; fn: RankFeatureFunction; boost: number }
+  /** BM25F over several text fields sharing an analyzer (combined-fields.ts). */
+  | { type: 'combined_fields'; fields: Array<{ pattern: string; weight: number }>; query: string; options: CombinedFieldsOptions; boost: number }
+  /** Documents like the given texts and documents (more-like-this.ts); lowered by the executor, which knows term statistics. */
+  | { type: 'more_like_this'; mlt: MoreLikeThis; boost: number }
   /** Promotes `documents`, in their order, above every hit of `organic` (pinned-query.ts). */
   | { type: 'pinned'; organic: Query; documents: PinnedDocument[]; boost: number }
   /**
@@ -85,6 +108,10 @@ export type Query =
    * pinned and excluded documents of the rules `matchCriteria` meets.
    */
   | { type: 'rule'; rulesetIds: string[]; matchCriteria: Record<string, unknown>; organic: Query; boost: number }
+  /** The documents a filter script accepts (`doc`, `params`), scored `boost`. */
+  | { type: 'script'; script: ScriptSpec; boost: number }
+  /** `query`'s documents scored by a score script (`_score`, `doc`, `params`); below `minScore` they are left out. */
+  | { type: 'script_score'; query: Query; script: ScriptSpec; minScore?: number; boost: number }
   | LoweredQuery;
 
 /** A document a `pinned` query promotes: by id on every index searched, or only on the indices `index` names. */
@@ -109,7 +136,11 @@ export type LoweredQuery =
    */
   | { type: 'phrase'; field: string; paths: PhrasePath[]; slop: number; prefixExpansions?: number; boost: number }
   /** `query`'s scores, none above `cap`, times `boost` (Lucene's CappedScoreQuery in a BoostQuery). */
-  | { type: 'capped_score'; query: Query; cap: number; boost: number };
+  | { type: 'capped_score'; query: Query; cap: number; boost: number }
+  /** An intervals query resolved against the field's analysis (intervals.ts). */
+  | { type: 'interval_source'; field: string; source: IntervalSource; boost: number }
+  /** One position of a combined_fields query: its terms scored over the fields as one (BM25F). */
+  | { type: 'combined_term'; fields: Array<{ field: string; weight: number }>; terms: string[]; boost: number };
 
 /** One way through an analyzed phrase: the terms that may stand at each position, and the positions' offsets from the first. */
 export interface PhrasePath {

@@ -3,6 +3,8 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
+import { lowerCombinedFields } from './combined-fields.js';
+import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
 import { lowerPinnedQuery } from './pinned-query.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
@@ -165,6 +167,31 @@ function rewriteCrossFields(q: Extract<Query, { type: 'multi_match' }>, fields: 
   return { type: 'bool', must: [], filter: [], should: clauses, mustNot: [], minimumShouldMatch: q.options.minimumShouldMatch, boost: q.boost };
 }
 
+/**
+ * An intervals query against the field's analysis; as in Elasticsearch, it matches nothing when
+ * its field or a `use_field` is unmapped, and is refused on fields without positions.
+ */
+function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: RewriteContext): Query {
+  const fields = [q.field, ...intervalsUseFields(q.rule)];
+  if (fields.some((field) => !resolveFieldMapping(ctx.mappings, field))) return NONE;
+  const mappingOf = (field: string): FieldMapping => {
+    const m = resolveFieldMapping(ctx.mappings, field)!;
+    const type = fieldType(m);
+    if (!TEXT_TYPES.has(type)) throw new EsError(400, 'illegal_argument_exception', `Can only use interval queries on text fields - not on [${field}] which is of type [${type}]`);
+    return m;
+  };
+  mappingOf(q.field);
+  const analysis: IntervalsAnalysis = {
+    analyze: (field, text, analyzer) => analyze(mappingOf(field), ctx.registry, text, analyzer),
+    normalize: (field, text, analyzer) => {
+      // Analyzers have no normalize step here: a term is lowercased when the analyzer lowercases.
+      const chosen = ctx.registry.analyzer(searchAnalyzer(mappingOf(field), ctx.registry, analyzer));
+      return chosen.analyze('Xx').some((t) => t.token === 'xx') ? text.toLowerCase() : text;
+    },
+  };
+  return { type: 'interval_source', field: q.field, source: lowerIntervals(q.rule, q.field, analysis), boost: q.boost };
+}
+
 function keywordValue(field: string, value: string, ctx: RewriteContext): string {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return value;
@@ -263,11 +290,16 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     }
     case 'pinned':
       return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
+    case 'intervals':
+      return rewriteIntervals(q, ctx);
+    case 'combined_fields':
+      return lowerCombinedFields(q, ctx.mappings, ctx.registry, (patterns) => expandFields(patterns, ctx.mappings));
     case 'rule':
       // Not resolved against its rulesets (a filter aggregation's, a live stream's): its organic
       // query, as Elasticsearch runs a rule query it did not rewrite.
       return rewriteQuery(q.organic, ctx);
     case 'capped_score':
+    case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
     default:
       return q;

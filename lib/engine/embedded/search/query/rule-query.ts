@@ -97,7 +97,9 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'pinned':
       return { ...q, organic: resolve(q.organic) };
     case 'capped_score':
+    case 'script_score':
       return { ...q, query: resolve(q.query) };
+    case 'script':
     case 'match_all':
     case 'match_none':
     case 'term':
@@ -116,6 +118,15 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'range':
     case 'geo_distance':
     case 'geo_bounding_box':
+    case 'geo_shape':
+    case 'intervals':
+    case 'terms_set':
+    case 'distance_feature':
+    case 'rank_feature':
+    case 'combined_fields':
+    case 'more_like_this':
+    case 'interval_source':
+    case 'combined_term':
     case 'indexed_term':
     case 'term_pattern':
     case 'phrase':

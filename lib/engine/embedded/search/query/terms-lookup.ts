@@ -2,7 +2,7 @@
  * The terms lookup form of the `terms` query (`{"terms": {"f": {"index", "id", "path", "routing"}}}`):
  * replaced, before parsing, by the values found at `path` in that document's `_source`, as ES
  * fetches them on the coordinating node. A missing document gives no terms; a missing index is
- * ES's index_not_found.
+ * ES's index_not_found. The `more_like_this` documents named by id are read the same way.
  */
 import { EsError } from '../../../../errors/index.js';
 
@@ -43,13 +43,41 @@ function resolveTerms(body: Record<string, unknown>, lookup: DocumentLookup): Re
   return out;
 }
 
-/** The query with every terms lookup replaced by its values (other parts are kept as they are). */
-export function resolveTermsLookups(query: unknown, lookup: DocumentLookup): unknown {
-  if (Array.isArray(query)) return query.map((q) => resolveTermsLookups(q, lookup));
+/**
+ * A `more_like_this` query's `like`/`unlike` documents named by `_index`/`_id` given their
+ * `_source` (left as they are when not found); an item without `_index` reads `defaultIndex`.
+ */
+function resolveMoreLikeThis(body: Record<string, unknown>, lookup: DocumentLookup, defaultIndex: string | undefined): Record<string, unknown> {
+  const resolveItem = (item: unknown): unknown => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const o = item as Record<string, unknown>;
+    const id = o._id ?? o.id;
+    const index = o._index ?? o.index ?? defaultIndex;
+    if ((typeof id !== 'string' && typeof id !== 'number') || typeof index !== 'string' || o.doc !== undefined) return item;
+    const source = lookup(index, String(id), typeof o.routing === 'string' ? o.routing : undefined);
+    return source === undefined ? item : { ...o, _source: source };
+  };
+  const out: Record<string, unknown> = { ...body };
+  for (const key of ['like', 'unlike']) {
+    const v = body[key];
+    if (v !== undefined) out[key] = Array.isArray(v) ? v.map(resolveItem) : resolveItem(v);
+  }
+  return out;
+}
+
+/**
+ * The query with every document lookup resolved: terms lookups replaced by their values,
+ * `more_like_this` documents given their source (other parts are kept as they are).
+ */
+export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defaultIndex?: string): unknown {
+  if (Array.isArray(query)) return query.map((q) => resolveTermsLookups(q, lookup, defaultIndex));
   if (query === null || typeof query !== 'object') return query;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
-    out[k] = k === 'terms' && v !== null && typeof v === 'object' && !Array.isArray(v) ? resolveTerms(v as Record<string, unknown>, lookup) : resolveTermsLookups(v, lookup);
+    const isBody = v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (k === 'terms' && isBody) out[k] = resolveTerms(v as Record<string, unknown>, lookup);
+    else if (k === 'more_like_this' && isBody) out[k] = resolveMoreLikeThis(v as Record<string, unknown>, lookup, defaultIndex);
+    else out[k] = resolveTermsLookups(v, lookup, defaultIndex);
   }
   return out;
 }

@@ -5,6 +5,8 @@ import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, formatDate, resolveFieldMappin
 import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
 import type { SortMode, SortSpec } from './sort-spec.js';
+import { NUMBER_SORT_CONTEXT, STRING_SORT_CONTEXT, type StoredScripts } from '../../painless/index.js';
+import { DocScript, documentSource, prepareScript } from '../scripts/index.js';
 
 /** The value a document is ordered by for one criterion (BigInts: date_nanos); null when it has none. */
 export type SortKey = number | bigint | string | null;
@@ -150,9 +152,29 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
   };
 }
 
-/** Resolves the sort criteria of a request against one index. */
-export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomewhere: (field: string) => boolean): ResolvedSort[] {
+/** `_script` sort: the script's double (or String) for each document, computed once per document. */
+function scriptSort(spec: Extract<SortSpec, { kind: 'script' }>, handle: IndexHandle, stored?: StoredScripts): ResolvedSort {
+  const context = spec.type === 'number' ? NUMBER_SORT_CONTEXT : STRING_SORT_CONTEXT;
+  const source = (ord: number) => documentSource(handle, ord);
+  const script = new DocScript(prepareScript(spec.script, context, stored), handle.inverted!, handle.mappings, handle.name, { source });
+  return {
+    spec,
+    direction: spec.order === 'asc' ? 1 : -1,
+    missingPlacement: 1,
+    key(ord, score) {
+      const v = script.run(ord, score);
+      if (v === null || v === undefined) return null;
+      return spec.type === 'number' ? Number(v) : String(v);
+    },
+    render: (k) => k,
+    parseAfter: (v) => (spec.type === 'number' ? Number(v) : String(v)),
+  };
+}
+
+/** Resolves the sort criteria of a request against one index; `stored`: for `_script` sorts naming a stored script. */
+export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomewhere: (field: string) => boolean, stored?: StoredScripts): ResolvedSort[] {
   return specs.map((spec): ResolvedSort => {
+    if (spec.kind === 'script') return scriptSort(spec, handle, stored);
     if (spec.kind === 'score') {
       return {
         spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,

@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { parseScriptSpec, type ScriptSpec } from '../../painless/index.js';
 
 export type SortOrder = 'asc' | 'desc';
 export type SortMode = 'min' | 'max' | 'sum' | 'avg' | 'median';
@@ -17,7 +18,9 @@ export type SortSpec =
       unmappedType?: string;
       numericType?: string;
       format?: string;
-    };
+    }
+  /** `_script`: each document's key is what a script returns (a double, or a String). */
+  | { kind: 'script'; script: ScriptSpec; type: 'number' | 'string'; order: SortOrder; mode?: SortMode };
 
 const FIELD_SORT_KEYS = new Set(['order', 'missing', 'mode', 'unmapped_type', 'numeric_type', 'format', 'nested', 'nested_path', 'nested_filter', 'ignore_unmapped']);
 
@@ -47,8 +50,12 @@ function named(name: string, order?: SortOrder): SortSpec {
 function fromObject(o: Record<string, unknown>): SortSpec[] {
   const out: SortSpec[] = [];
   for (const [name, def] of Object.entries(o)) {
-    if (name === '_geo_distance' || name === '_script') {
+    if (name === '_geo_distance') {
       throw new EsError(400, 'illegal_argument_exception', `[${name}] sort is not supported by the embedded engine`);
+    }
+    if (name === '_script') {
+      out.push(scriptSort(def));
+      continue;
     }
     if (typeof def === 'string') {
       out.push(named(name, orderOf(def)));
@@ -75,6 +82,19 @@ function fromObject(o: Record<string, unknown>): SortSpec[] {
     out.push(spec);
   }
   return out;
+}
+
+/** `{"_script": {"type": "number", "script": {…}, "order": "desc"}}`. */
+function scriptSort(def: unknown): SortSpec {
+  if (def === null || typeof def !== 'object' || Array.isArray(def)) throw parsingError('[_script] sort must be an object');
+  const d = def as Record<string, unknown>;
+  for (const k of Object.keys(d)) {
+    if (!['script', 'type', 'order', 'mode', 'nested'].includes(k)) throw parsingError(`[_script] unknown field [${k}]`);
+  }
+  if (d.script === undefined || d.type === undefined) throw parsingError(`[_script] Required [${d.script === undefined ? 'script' : 'type'}]`);
+  const type = String(d.type).toLowerCase();
+  if (type !== 'number' && type !== 'string') throw new EsError(400, 'illegal_argument_exception', `Unknown ScriptSortType [${String(d.type)}]`);
+  return { kind: 'script', script: parseScriptSpec(d.script), type, order: d.order === undefined ? 'asc' : orderOf(d.order), mode: modeOf(d.mode) };
 }
 
 /** `sort` of a search body: a name, `{name: order}`, `{name: {order, missing, mode…}}`, or an array of those. */

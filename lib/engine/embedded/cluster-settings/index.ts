@@ -1,0 +1,1 @@
+export { ClusterSettings, type ClusterSettingValues } from './cluster-settings.js';

@@ -1,0 +1,59 @@
+import os from 'node:os';
+import type { ClusterSettingValues } from '../../cluster-settings/index.js';
+import { nestSettings } from '../../indices/settings.js';
+import { requireBody } from '../body.js';
+import { booleanParam } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+
+function view(values: ClusterSettingValues, flat: boolean): Record<string, unknown> {
+  if (flat) return Object.fromEntries(Object.keys(values).sort().map((k) => [k, values[k]]));
+  return nestSettings(values);
+}
+
+/** Defaults of the settings the engine has a value for, as `include_defaults` lists them (a selection of ES's). */
+function defaults(ctx: EngineContext): ClusterSettingValues {
+  const out: ClusterSettingValues = {
+    'action.auto_create_index': 'true',
+    'action.destructive_requires_name': 'true',
+    'cluster.name': ctx.clusterName,
+    'cluster.routing.allocation.enable': 'all',
+    'cluster.max_shards_per_node': '1000',
+    'discovery.type': 'single-node',
+    'http.max_content_length': '100mb',
+    'indices.query.bool.max_clause_count': '4096',
+    'node.name': ctx.node.name,
+    'node.roles': ctx.node.roles,
+    'path.data': [],
+    'processors': String(os.availableParallelism()),
+    'search.default_search_timeout': ctx.defaultSearchTimeoutMs === undefined ? '30s' : ctx.defaultSearchTimeoutMs < 0 ? '-1' : `${ctx.defaultSearchTimeoutMs}ms`,
+    'search.max_buckets': '65536',
+    'transport.port': '9300',
+  };
+  for (const [k, v] of Object.entries(ctx.node.attributes)) out[`node.attr.${k}`] = v;
+  return out;
+}
+
+/** `GET _cluster/settings`: persistent and transient settings; `include_defaults` adds the defaults of the rest. */
+function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
+  const flat = booleanParam(req.params, 'flat_settings', false);
+  const { persistent, transient } = ctx.clusterSettings.current();
+  const body: Record<string, unknown> = { persistent: view(persistent, flat), transient: view(transient, flat) };
+  if (booleanParam(req.params, 'include_defaults', false)) {
+    const all = defaults(ctx);
+    for (const k of [...Object.keys(persistent), ...Object.keys(transient)]) delete all[k];
+    body.defaults = view(all, flat);
+  }
+  return { status: 200, body };
+}
+
+/** `PUT _cluster/settings`: `{persistent, transient}`; `null` resets a setting; answers what was set. */
+async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const flat = booleanParam(req.params, 'flat_settings', false);
+  const set = await ctx.clusterSettings.update(requireBody(req));
+  return { status: 200, body: { acknowledged: true, persistent: view(set.persistent, flat), transient: view(set.transient, flat) } };
+}
+
+export const clusterSettingsRoutes: Route[] = [
+  { methods: ['GET'], pattern: '/_cluster/settings', params: ['flat_settings', 'include_defaults', 'master_timeout', 'timeout', 'local'], handler: getSettings },
+  { methods: ['PUT'], pattern: '/_cluster/settings', params: ['flat_settings', 'master_timeout', 'timeout'], handler: putSettings },
+];

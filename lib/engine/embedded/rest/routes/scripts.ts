@@ -1,0 +1,38 @@
+import { EsError } from '../../../../errors/index.js';
+import { scriptContexts, scriptLanguages } from '../../scripts/index.js';
+import { requireBody } from '../body.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+
+const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
+const MASTER = ['master_timeout', 'timeout'];
+
+/** PUT|POST _scripts/{id}[/{context}]: the context from the path, or the `context` parameter. */
+async function putScript(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const body = requireBody(req);
+  const context = req.pathParams.context ?? req.params.get('context') ?? undefined;
+  await ctx.storedScripts.put(req.pathParams.id, body, Buffer.byteLength(req.body), context);
+  return ACK;
+}
+
+/** GET _scripts/{id}: `{_id, found, script: {lang, source, options?}}`, or 404 with `found: false`. */
+function getScript(req: RestRequest, ctx: EngineContext): RestResponse {
+  const id = req.pathParams.id;
+  const script = ctx.storedScripts.get(id);
+  if (!script) return { status: 404, body: { _id: id, found: false } };
+  return { status: 200, body: { _id: id, found: true, script } };
+}
+
+async function deleteScript(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await ctx.storedScripts.delete(req.pathParams.id);
+  return ACK;
+}
+
+/** The stored scripts API, and what the engine tells of its script languages and contexts. */
+export const scriptRoutes: Route[] = [
+  { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}', params: [...MASTER, 'context'], handler: putScript },
+  { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}/{context}', params: MASTER, handler: putScript },
+  { methods: ['GET'], pattern: '/_scripts/{id}', params: ['master_timeout'], handler: getScript },
+  { methods: ['DELETE'], pattern: '/_scripts/{id}', params: MASTER, handler: deleteScript },
+  { methods: ['GET'], pattern: '/_script_context', params: [], handler: () => ({ status: 200, body: scriptContexts() }) },
+  { methods: ['GET'], pattern: '/_script_language', params: [], handler: () => ({ status: 200, body: scriptLanguages() }) },
+];

@@ -1,0 +1,104 @@
+import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
+import { readMsearch } from '../../../../ndjson/index.js';
+import { checkHasTemplate, parseSearchTemplateRequest, renderSearchTemplate, type SearchTemplateRequest } from '../../scripts/index.js';
+import { jsonObject, jsonValue, requestBody, withExactSearchAfter } from '../body.js';
+import { booleanParam } from '../params.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { MSEARCH_PARAMS, SEARCH_PARAMS, executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
+
+/**
+ * URL parameters of `_search` that build the search source: Elasticsearch reads them, then the
+ * rendered template replaces the source, so they have no effect (`explain` is the template
+ * request's own; `track_total_hits` is kept when the template sets none).
+ */
+const SOURCE_PARAMS = new Set([
+  'q', 'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
+  'stored_fields', 'docvalue_fields', 'terminate_after', 'timeout', 'track_scores', 'version', 'seq_no_primary_term', 'explain',
+  'stats', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'suggest_field', 'suggest_mode', 'suggest_size',
+  'suggest_text', 'track_total_hits', 'include_named_queries_score', 'force_synthetic_source',
+]);
+
+/** The template request of a `_search/template` or `_render/template` body (required, as in Elasticsearch). */
+function templateRequest(req: RestRequest): SearchTemplateRequest {
+  const body = requestBody(req);
+  if (!body) throw new EsError(400, 'parse_exception', 'request body or source parameter is required');
+  return parseSearchTemplateRequest(body);
+}
+
+/** The search a rendered template stands for: its source, with the template request's `explain` and `profile`. */
+function searchBodyOf(rendered: string, request: SearchTemplateRequest): Record<string, unknown> {
+  const { explain: _explain, profile: _profile, ...body } = jsonObject(rendered);
+  void _explain;
+  void _profile;
+  if (request.explain) body.explain = true;
+  if (request.profile) body.profile = true;
+  return withExactSearchAfter(body, rendered);
+}
+
+/** The request's URL parameters that still apply once the template's source replaced the URL's. */
+function searchParamsOf(params: URLSearchParams, body: Record<string, unknown>): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.append(k, v);
+  const track = params.get('track_total_hits');
+  if (track !== null && body.track_total_hits === undefined) kept.set('track_total_hits', track);
+  return kept;
+}
+
+/** One templated search: rendered, read as a search body, run. */
+function runTemplate(ctx: EngineContext, index: string | undefined, params: URLSearchParams, request: SearchTemplateRequest, started: number): Promise<Record<string, unknown>> {
+  checkHasTemplate(request);
+  const body = searchBodyOf(renderSearchTemplate(ctx.storedScripts, request), request);
+  return executeSearch(ctx, index, searchParamsOf(params, body), body, started);
+}
+
+async function searchTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const request = templateRequest(req);
+  // the URL's explain wins over the body's
+  if (req.params.has('explain')) request.explain = booleanParam(req.params, 'explain', false);
+  return { status: 200, body: await runTemplate(ctx, req.pathParams.index, req.params, request, req.started) };
+}
+
+/** `_render/template[/{id}]`: the rendered template, as JSON, without searching. */
+function renderTemplate(req: RestRequest, ctx: EngineContext): RestResponse {
+  const request = templateRequest(req);
+  if (req.pathParams.id !== undefined) {
+    request.id = req.pathParams.id;
+    request.source = undefined;
+  }
+  checkHasTemplate(request);
+  return { status: 200, body: { template_output: jsonValue(renderSearchTemplate(ctx.storedScripts, request)) } };
+}
+
+/**
+ * `_msearch/template`: header/body pairs read as `_msearch` reads them (a body that does not parse
+ * fails the whole request); each template then rendered and run on its own, its failure an item
+ * of the answer with its status.
+ */
+async function msearchTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireMsearchBody(req);
+  const items = readMsearch(req.body).map(({ header, body }) => {
+    const request = parseSearchTemplateRequest(body);
+    if (request.id === undefined && request.source === undefined) throw new EsError(400, 'illegal_argument_exception', 'Malformed search template');
+    return { ...msearchTarget(req, header), request };
+  });
+  if (!items.length) throw validationError('no requests added');
+  const responses: Record<string, unknown>[] = [];
+  for (const item of items) {
+    try {
+      responses.push({ ...(await runTemplate(ctx, item.index, item.params, item.request, performance.now())), status: 200 });
+    } catch (err) {
+      responses.push({ ...errorBody(toEsError(err)) });
+    }
+  }
+  return { status: 200, body: { took: Math.max(0, Math.round(performance.now() - req.started)), responses } };
+}
+
+/** Search templates (Mustache): run, rendered, and run many at once. */
+export const searchTemplateRoutes: Route[] = [
+  { methods: ['GET', 'POST'], pattern: '/_search/template', params: SEARCH_PARAMS, handler: searchTemplate },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_search/template', params: SEARCH_PARAMS, handler: searchTemplate },
+  { methods: ['GET', 'POST'], pattern: '/_render/template', params: [], handler: renderTemplate },
+  { methods: ['GET', 'POST'], pattern: '/_render/template/{id}', params: [], handler: renderTemplate },
+  { methods: ['GET', 'POST'], pattern: '/_msearch/template', params: MSEARCH_PARAMS, handler: msearchTemplate },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_msearch/template', params: MSEARCH_PARAMS, handler: msearchTemplate },
+];

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { CONSOLE_DIST } from '../../lib/console/console-assets.js';
+import { BACKENDS, type BackendUnderTest } from '../support/backends.js';
+import { REPO_ROOT, type TestGateway } from '../support/servers.js';
+import { launchChromium, missingPrerequisites, type Browser, type Page } from './chromium.js';
+import { PageWatch } from './page-watch.js';
+
+const SCREENSHOTS = path.join(REPO_ROOT, 'spec/browser/screenshots');
+
+/** What a console spec drives: the gateway, and a fresh page (signed out, at /_console) per test. */
+export interface ConsoleUnderTest {
+  backend: BackendUnderTest;
+  gw: TestGateway;
+  page: Page;
+  watch: PageWatch;
+  signIn(username: string, password: string): Promise<void>;
+  /** Opens a page of the console's navigation by its label. */
+  open(label: string): Promise<void>;
+}
+
+/**
+ * Describes `title` once per backend, in Debian's Chromium against the gateway's /_console: the
+ * gateway started (with `env`) before, a new page per test, a full-page screenshot after each
+ * test (spec/browser/screenshots/{prefix}…). `body` registers the tests (and its own before hooks,
+ * which run after the gateway has started). Without Chromium or the built console the tests are
+ * skipped — failed under CI.
+ */
+export function describeConsole(title: string, prefix: string, body: (t: ConsoleUnderTest) => void, env: Record<string, string> = {}): void {
+  const missing = missingPrerequisites();
+  if (!existsSync(path.join(CONSOLE_DIST, 'index.html'))) missing.push(`the built console in ${CONSOLE_DIST}: run 'make build'`);
+  for (const backend of BACKENDS) {
+    const shot = `${prefix}${backend.name.startsWith('embedded') ? '' : 'http-'}`;
+    describe(`${title} (${backend.name})`, function () {
+      if (missing.length > 0) {
+        const reason = `needs ${missing.join('; ')}`;
+        if (process.env.CI === 'true') it('has Chromium and the built console', () => expect.fail(reason));
+        else it.skip(reason);
+        return;
+      }
+      this.timeout(30_000);
+      let browser: Browser;
+      let stop: () => Promise<void>;
+      const t = { backend } as ConsoleUnderTest;
+      t.signIn = async (username, password) => {
+        await t.page.locator('input[name="username"]').fill(username);
+        await t.page.locator('input[name="password"]').fill(password);
+        await t.page.locator('button[type="submit"]').click();
+      };
+      t.open = async (label) => {
+        await t.page.locator('nav button').filter({ hasText: label }).click();
+      };
+
+      before(async function () {
+        this.timeout(60_000);
+        ({ gateway: t.gw, stop } = await backend.start(env));
+        browser = await launchChromium();
+        await mkdir(SCREENSHOTS, { recursive: true });
+      });
+      after(async () => {
+        await browser?.close();
+        await stop?.();
+      });
+      beforeEach(async () => {
+        t.page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+        t.watch = new PageWatch(t.page, t.gw.url);
+        await t.page.goto(`${t.gw.url}/_console`);
+      });
+      afterEach(async function () {
+        const file = path.join(SCREENSHOTS, `${shot}${this.currentTest!.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
+        await t.page.screenshot({ path: file, fullPage: true });
+        console.log(`      screenshot: ${path.relative(process.cwd(), file)}`);
+        await t.page.close();
+      });
+      body(t);
+    });
+  }
+}
