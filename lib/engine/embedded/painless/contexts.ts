@@ -51,6 +51,19 @@ export const STRING_SORT_CONTEXT: ContextDefinition = { name: 'string_sort', var
 /** Aggregation scripts (`terms`, `sum`… with `script`): `doc`, `params`, `_value` for value scripts. */
 export const AGGREGATION_CONTEXT: ContextDefinition = { name: 'aggs', variables: { params: 'Map', doc: 'Map', _score: 'double', _value: 'def' }, returns: 'def', functions: DOC_FUNCTIONS };
 
+/**
+ * `scripted_metric`'s four scripts: init and map fill the shard's `state` (map with each document's
+ * `doc` and `_score`), combine turns the state into the shard's result, reduce the shards' results
+ * (`states`) into the aggregation's value.
+ */
+export const METRIC_INIT_CONTEXT: ContextDefinition = { name: 'aggs_init', variables: { params: 'Map', state: 'Map' }, returns: 'void' };
+export const METRIC_MAP_CONTEXT: ContextDefinition = { name: 'aggs_map', variables: { params: 'Map', state: 'Map', doc: 'Map', _score: 'double' }, returns: 'void', functions: DOC_FUNCTIONS };
+export const METRIC_COMBINE_CONTEXT: ContextDefinition = { name: 'aggs_combine', variables: { params: 'Map', state: 'Map' }, returns: 'def' };
+export const METRIC_REDUCE_CONTEXT: ContextDefinition = { name: 'aggs_reduce', variables: { params: 'Map', states: 'List' }, returns: 'def' };
+
+/** `moving_fn`: the window of bucket values as `values` (a double[]), and MovingFunctions; returns the bucket's value. */
+export const MOVING_FUNCTION_CONTEXT: ContextDefinition = { name: 'moving-function', variables: { params: 'Map', values: 'double[]' }, returns: 'double' };
+
 /** `bucket_script` and `bucket_selector`: the `buckets_path` values in `params`. */
 export const BUCKET_SCRIPT_CONTEXT: ContextDefinition = { name: 'aggs_bucket_script', variables: { params: 'Map' }, returns: 'def' };
 export const BUCKET_SELECTOR_CONTEXT: ContextDefinition = { name: 'aggs_bucket_selector', variables: { params: 'Map' }, returns: 'boolean' };

@@ -8,6 +8,7 @@
  */
 import type { Matcher as Re2Matcher } from 're2js';
 import { createHash } from 'node:crypto';
+import * as MovingFunctions from './moving-functions.js';
 import { ScriptRuntimeError } from './script-error.js';
 import {
   CHRONO_UNITS, ChronoUnit, DATE_TIME_FORMATTERS, DAYS, DateTimeFormatter, DayOfWeek, Instant, JavaLocale, LOCALES, MONTHS, Month, TEXT_STYLES, TextStyle, UTC, ZoneOffset,
@@ -1066,7 +1067,27 @@ const SYSTEM_STATICS = statics([
   m('nanoTime/0', 'long', [], () => Math.floor(performance.now() * 1e6)),
 ]);
 
+/** Numbers of a `double[]` (or any list of numbers) given to MovingFunctions. */
+function doubles(v: unknown): number[] {
+  if (!Array.isArray(v)) fail('class_cast_exception', `Cannot cast ${javaClassName(v)} to double[]`);
+  return (v as unknown[]).map((x) => Number(unbox(x)));
+}
+
+const MOVING_FUNCTIONS_STATICS = statics([
+  m('max/1', 'double', ['def'], (_s, v) => MovingFunctions.max(doubles(v))),
+  m('min/1', 'double', ['def'], (_s, v) => MovingFunctions.min(doubles(v))),
+  m('sum/1', 'double', ['def'], (_s, v) => MovingFunctions.sum(doubles(v))),
+  m('unweightedAvg/1', 'double', ['def'], (_s, v) => MovingFunctions.unweightedAvg(doubles(v))),
+  m('linearWeightedAvg/1', 'double', ['def'], (_s, v) => MovingFunctions.linearWeightedAvg(doubles(v))),
+  m('stdDev/2', 'double', ['def', 'double'], (_s, v, avg: number) => MovingFunctions.stdDev(doubles(v), avg)),
+  m('ewma/2', 'double', ['def', 'double'], (_s, v, alpha: number) => MovingFunctions.ewma(doubles(v), alpha)),
+  m('holt/3', 'double', ['def', 'double', 'double'], (_s, v, alpha: number, beta: number) => MovingFunctions.holt(doubles(v), alpha, beta)),
+  m('holtWinters/6', 'double', ['def', 'double', 'double', 'double', 'int', 'boolean'],
+    (_s, v, alpha: number, beta: number, gamma: number, period: number, multiplicative: boolean) => MovingFunctions.holtWinters(doubles(v), alpha, beta, gamma, period, multiplicative)),
+]);
+
 const STATIC_METHODS = new Map<string, Members>([
+  ['MovingFunctions', MOVING_FUNCTIONS_STATICS],
   ['System', SYSTEM_STATICS],
   ['Math', MATH_STATICS],
   ['StrictMath', MATH_STATICS],

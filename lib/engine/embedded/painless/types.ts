@@ -105,7 +105,7 @@ const SUPERTYPES: Record<string, Type[]> = dict({
 });
 
 /** Types that only hold static members (no values of them exist in scripts). */
-const STATIC_ONLY = new Set(['Math', 'StrictMath', 'Collections', 'Arrays', 'Objects', 'Collectors', 'Debug', 'System']);
+const STATIC_ONLY = new Set(['Math', 'StrictMath', 'Collections', 'Arrays', 'Objects', 'Collectors', 'Debug', 'System', 'MovingFunctions']);
 
 const JAVA_PACKAGE: Record<string, string> = dict({
   List: 'java.util', ArrayList: 'java.util', LinkedList: 'java.util', Map: 'java.util', HashMap: 'java.util', LinkedHashMap: 'java.util', TreeMap: 'java.util',
@@ -114,6 +114,7 @@ const JAVA_PACKAGE: Record<string, string> = dict({
   ZonedDateTime: 'java.time', Instant: 'java.time', ZoneId: 'java.time', ZoneOffset: 'java.time', DayOfWeek: 'java.time', Month: 'java.time',
   TextStyle: 'java.time.format', DateTimeFormatter: 'java.time.format', ChronoUnit: 'java.time.temporal', Pattern: 'java.util.regex', Matcher: 'java.util.regex',
   Stream: 'java.util.stream', Collectors: 'java.util.stream', Collector: 'java.util.stream', Debug: 'org.elasticsearch.painless.api',
+  MovingFunctions: 'org.elasticsearch.search.aggregations.pipeline',
 });
 
 /** Names the lexer hack reads as types (Painless's TYPE token), besides the primitives and def. */

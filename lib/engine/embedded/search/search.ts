@@ -386,7 +386,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
   await budget.pause();
-  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys }) : undefined;
+  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts }) : undefined;
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
   // Collection is over: the page and its fetch are not cut short by the timeout.
   const timedOut = budget.timedOut;

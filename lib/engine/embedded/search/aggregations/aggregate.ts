@@ -1,4 +1,5 @@
 import type { IndexHandle } from '../../indices/index.js';
+import type { StoredScripts } from '../../painless/index.js';
 import { runAggregations } from './aggregations.js';
 import type { AggNode, DocSet } from './types.js';
 
@@ -13,13 +14,18 @@ export interface MatchSegment {
 export interface AggregateOptions {
   typedKeys: boolean;
   now?: number;
+  /** Scripts stored with `_scripts`, for aggregation scripts given by id. */
+  storedScripts?: StoredScripts;
 }
 
-/** Aggregations that read query scores: top_hits shows them, the samplers keep the best-scoring documents. */
-const SCORING = new Set(['top_hits', 'sampler', 'diversified_sampler']);
+/**
+ * Aggregations that read query scores: top_hits shows them, the samplers keep the best-scoring
+ * documents, scripted metrics and scripts may read `_score`.
+ */
+const SCORING = new Set(['top_hits', 'sampler', 'diversified_sampler', 'scripted_metric']);
 
 function needsScores(nodes: AggNode[]): boolean {
-  return nodes.some((n) => SCORING.has(n.type) || needsScores(n.subs));
+  return nodes.some((n) => SCORING.has(n.type) || n.body.script !== undefined || needsScores(n.subs));
 }
 
 function isAscending(ords: number[]): boolean {
@@ -72,6 +78,7 @@ export function aggregate(
   const ctx = {
     typedKeys: opts.typedKeys,
     now: opts.now ?? Date.now(),
+    storedScripts: opts.storedScripts,
     get all(): DocSet {
       all ??= handles.map((handle) => ({ handle, ords: [...handle.inverted!.liveOrds()] }));
       return all;

@@ -82,7 +82,7 @@ export const autoDateHistogram: AggregationType<AutoDateParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx.now, p.timeZone);
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx, p.timeZone);
     const zone: TimeZone = parseTimeZone(p.timeZone);
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const roundings = p.roundings;

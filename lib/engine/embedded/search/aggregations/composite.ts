@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
 import { DateFormatter } from './date-formatter.js';
 import { dateRounding, parseDateInterval, type DateInterval } from './histogram.js';
-import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
+import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource, type SourceScope } from './source.js';
 import { DEFAULT_DATE_FORMAT, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet, type Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
@@ -67,9 +67,10 @@ interface Prepared {
   parseAfter(v: unknown): Key;
 }
 
-function prepare(spec: CompositeSource, docs: DocSet, now: number): Prepared {
+function prepare(spec: CompositeSource, docs: DocSet, scope: SourceScope): Prepared {
+  const now = scope.now;
   if (spec.type === 'terms') {
-    const src = resolveSource(docs, spec.source, now);
+    const src = resolveSource(docs, spec.source, scope);
     const numeric = src.kind !== 'bytes' && src.kind !== 'ip';
     const formatted = src.kind === 'date' || spec.source.format !== undefined;
     return {
@@ -80,7 +81,7 @@ function prepare(spec: CompositeSource, docs: DocSet, now: number): Prepared {
     };
   }
   if (spec.type === 'histogram') {
-    const src = resolveSource(docs, { ...spec.source, valueType: spec.source.valueType ?? 'double' }, now);
+    const src = resolveSource(docs, { ...spec.source, valueType: spec.source.valueType ?? 'double' }, scope);
     const i = spec.interval!;
     return {
       spec, src,
@@ -90,7 +91,7 @@ function prepare(spec: CompositeSource, docs: DocSet, now: number): Prepared {
     };
   }
   const zone = parseTimeZone(spec.timeZone);
-  const src = resolveSource(docs, { ...spec.source, valueType: spec.source.valueType ?? 'date' }, now, spec.timeZone);
+  const src = resolveSource(docs, { ...spec.source, valueType: spec.source.valueType ?? 'date' }, scope, spec.timeZone);
   const fmt = spec.source.format !== undefined ? new DateFormatter(spec.source.format, zone) : undefined;
   const rounding = dateRounding(spec.dateInterval!, zone, spec.offset);
   return {
@@ -136,7 +137,7 @@ export const composite: AggregationType<CompositeParams> = {
       throw new EsError(400, 'too_many_buckets_exception',
         `Trying to create too many buckets. Must be less than or equal to: [${MAX_BUCKETS}] but was [${p.size + 1}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`, { max_buckets: MAX_BUCKETS });
     }
-    const prepared = p.sources.map((s) => prepare(s, docs, ctx.now));
+    const prepared = p.sources.map((s) => prepare(s, docs, ctx));
     const after = p.after ? prepared.map((s) => s.parseAfter(p.after![s.spec.name])) : undefined;
     const cmp = (a: Key[], b: Key[]) => {
       for (let i = 0; i < a.length; i++) {

@@ -98,7 +98,7 @@ export const missing: AggregationType<SourceParams> = {
     return parseSourceParams('missing', name, body);
   },
   run(node, docs, ctx) {
-    const src = resolveSource(docs, { field: node.params.field }, ctx.now);
+    const src = resolveSource(docs, { field: node.params.field }, ctx);
     const out = emptyDocSet(docs);
     docs.forEach((seg, si) => {
       for (const ord of seg.ords) if (valuesOf(src, si, ord, missingArray({ ...src, missing: undefined })).length === 0) out[si].ords.push(ord);

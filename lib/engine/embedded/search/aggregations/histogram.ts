@@ -132,7 +132,7 @@ export const histogram: AggregationType<HistogramParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx.now);
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
     if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [histogram]`);
     }
@@ -245,7 +245,7 @@ export const dateHistogram: AggregationType<DateHistogramParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx.now, p.timeZone);
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx, p.timeZone);
     if (!src.unmapped && src.kind !== 'date' && src.kind !== 'long' && src.kind !== 'double') {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [date_histogram]`);
     }

@@ -122,7 +122,7 @@ export const matrixStats: AggregationType<MatrixParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const sources = p.fields.map((field) => numericSource('matrix_stats', node.name, docs, { field, missing: p.missing[field] } as SourceParams, ctx.now));
+    const sources = p.fields.map((field) => numericSource('matrix_stats', node.name, docs, { field, missing: p.missing[field] } as SourceParams, ctx));
     const misses = sources.map((s) => missingArray(s));
     const stats = new RunningStats();
     const present = p.fields.filter((_, i) => !sources[i].unmapped);

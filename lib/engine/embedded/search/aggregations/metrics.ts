@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_NUMBER } from '../../index/index.js';
-import { resolveSource, missingArray, valuesOf, type ResolvedSource } from './source.js';
+import { resolveSource, missingArray, valuesOf, type ResolvedSource, type SourceScope } from './source.js';
 import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import type { AggregationType, DocSet, Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
@@ -22,8 +22,8 @@ export class CompensatedSum {
 }
 
 /** Numeric metrics refuse non-numeric fields, as ES does. */
-export function numericSource(type: string, name: string, docs: DocSet, params: SourceParams, now: number): ResolvedSource {
-  const src = resolveSource(docs, { ...params, valueType: params.valueType ?? 'double' }, now);
+export function numericSource(type: string, name: string, docs: DocSet, params: SourceParams, scope: SourceScope): ResolvedSource {
+  const src = resolveSource(docs, { ...params, valueType: params.valueType ?? 'double' }, scope);
   if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
     throw new EsError(400, 'illegal_argument_exception', `Field [${params.field}] of type [${fieldTypeName(docs, params.field!)}] is not supported for aggregation [${type}]`);
   }
@@ -111,7 +111,7 @@ function singleValue(type: string, compute: (s: Stats) => number | null, dateFor
     kind: 'metric',
     parse: (name, body) => parseMetricSource(type, name, body),
     run(node, docs, ctx) {
-      const src = numericSource(type, node.name, docs, node.params, ctx.now);
+      const src = numericSource(type, node.name, docs, node.params, ctx);
       const v = compute(collectStats(src, docs));
       const body: Record<string, unknown> = { value: v };
       if (v !== null && Number.isFinite(v) && (dateFormatted || src.kind !== 'date')) {
@@ -132,7 +132,7 @@ export const valueCount: AggregationType<SourceParams> = {
   kind: 'metric',
   parse: (name, body) => parseMetricSource('value_count', name, body),
   run(node, docs, ctx) {
-    const src = resolveSource(docs, node.params, ctx.now);
+    const src = resolveSource(docs, node.params, ctx);
     const miss = missingArray(src);
     let n = 0;
     docs.forEach((seg, si) => {
@@ -156,7 +156,7 @@ export const stats: AggregationType<SourceParams> = {
   kind: 'metric',
   parse: (name, body) => parseMetricSource('stats', name, body),
   run(node, docs, ctx) {
-    const src = numericSource('stats', node.name, docs, node.params, ctx.now);
+    const src = numericSource('stats', node.name, docs, node.params, ctx);
     return { typed: 'stats', body: statsBody(collectStats(src, docs), src) };
   },
 };
@@ -175,7 +175,7 @@ export const extendedStats: AggregationType<ExtendedParams> = {
     return { source, sigma };
   },
   run(node, docs, ctx) {
-    const src = numericSource('extended_stats', node.name, docs, node.params.source, ctx.now);
+    const src = numericSource('extended_stats', node.name, docs, node.params.source, ctx);
     const s = collectStats(src, docs);
     const body = statsBody(s, src);
     const sigma = node.params.sigma;
@@ -225,7 +225,7 @@ export const cardinality: AggregationType<CardinalityParams> = {
   },
   run(node, docs, ctx) {
     // Exact distinct count: at this engine's scale a set is cheaper than ES's HyperLogLog++ and exact.
-    const src = resolveSource(docs, node.params.source, ctx.now);
+    const src = resolveSource(docs, node.params.source, ctx);
     const miss = missingArray(src);
     const seen = new Set<Value>();
     docs.forEach((seg, si) => {

@@ -104,7 +104,7 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const sources = p.terms.map((s) => resolveSource(docs, s, ctx.now));
+    const sources = p.terms.map((s) => resolveSource(docs, s, ctx));
     const misses = sources.map((s) => missingArray(s));
     const groups = new Map<string, { parts: Array<string | number | boolean>; count: number; docs: DocSet }>();
     docs.forEach((seg, si) => {

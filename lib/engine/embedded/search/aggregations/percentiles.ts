@@ -1,6 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { javaDouble } from './bucket-order.js';
 import { eachNumber, numericSource } from './metrics.js';
+import type { SourceScope } from './source.js';
 import type { AggregationType } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -110,8 +111,8 @@ function render(pairs: Array<[number, number | null]>, keyed: boolean, asString:
   };
 }
 
-function sortedValues(node: { name: string; params: PercentilesParams }, type: string, docs: Parameters<AggregationType['run']>[1], now: number) {
-  const src = numericSource(type, node.name, docs, node.params.source, now);
+function sortedValues(node: { name: string; params: PercentilesParams }, type: string, docs: Parameters<AggregationType['run']>[1], scope: SourceScope) {
+  const src = numericSource(type, node.name, docs, node.params.source, scope);
   const vals: number[] = [];
   eachNumber(src, docs, (v) => vals.push(v));
   return { src, sorted: Float64Array.from(vals).sort() };
@@ -121,7 +122,7 @@ export const percentiles: AggregationType<PercentilesParams> = {
   kind: 'metric',
   parse: (name, body) => parsePercentiles('percentiles', name, body),
   run(node, docs, ctx) {
-    const { src, sorted } = sortedValues(node, 'percentiles', docs, ctx.now);
+    const { src, sorted } = sortedValues(node, 'percentiles', docs, ctx);
     const { hdr, digits } = node.params;
     const pairs = node.params.percents.map((p) => [p, hdr ? hdrPercentileOf(sorted, p, digits) : percentileOf(sorted, p)] as [number, number | null]);
     return { typed: node.params.hdr ? 'hdr_percentiles' : 'tdigest_percentiles', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
@@ -132,7 +133,7 @@ export const percentileRanks: AggregationType<PercentilesParams> = {
   kind: 'metric',
   parse: (name, body) => parsePercentiles('percentile_ranks', name, body),
   run(node, docs, ctx) {
-    const { src, sorted } = sortedValues(node, 'percentile_ranks', docs, ctx.now);
+    const { src, sorted } = sortedValues(node, 'percentile_ranks', docs, ctx);
     const pairs = node.params.percents.map((x) => {
       if (sorted.length === 0) return [x, null] as [number, number | null];
       let below = 0;
@@ -159,7 +160,7 @@ export const medianAbsoluteDeviation: AggregationType<{ source: SourceParams }> 
     return { source: parseSourceParams('median_absolute_deviation', name, body) };
   },
   run(node, docs, ctx) {
-    const src = numericSource('median_absolute_deviation', node.name, docs, node.params.source, ctx.now);
+    const src = numericSource('median_absolute_deviation', node.name, docs, node.params.source, ctx);
     const vals: number[] = [];
     eachNumber(src, docs, (v) => vals.push(v));
     const sorted = Float64Array.from(vals).sort();

@@ -1,5 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
-import { BUCKET_SCRIPT_CONTEXT, BUCKET_SELECTOR_CONTEXT, boxDouble, compileScript, fromJson, parseScriptSpec, resolveScript, unbox, type ScriptSpec } from '../../painless/index.js';
+import {
+  BUCKET_SCRIPT_CONTEXT, BUCKET_SELECTOR_CONTEXT, MOVING_FUNCTION_CONTEXT, boxDouble, compileScript, fromJson, javaArray, parseScriptSpec, resolveScript, unbox,
+  type ScriptSpec, type StoredScripts,
+} from '../../painless/index.js';
 import { pathValue } from './bucket-order.js';
 import { isObject, type AggContext, type AggNode, type AggOutput, type AggregationType } from './types.js';
 import { decimalFormat } from './values-source.js';
@@ -8,6 +11,8 @@ interface PipelineParams {
   bucketsPath: string;
   gapPolicy: 'skip' | 'insert_zeros' | 'keep_values';
   window?: number;
+  /** moving_fn: how far the window moves right of the current bucket (0: the buckets before it). */
+  shift?: number;
   script?: string;
   format?: string;
   /** bucket_script / bucket_selector: the script, and its variables' paths (`buckets_path` as a map). */
@@ -49,6 +54,10 @@ function parsePipeline(type: string, name: string, body: Record<string, unknown>
   if (type === 'moving_fn') {
     const w = body.window;
     if (typeof w !== 'number' || !Number.isInteger(w) || w <= 0) throw new EsError(400, 'illegal_argument_exception', '[window] must be a positive, non-zero integer.');
+    if (body.script === undefined) throw new EsError(400, 'parsing_exception', `Required parameter [script] is missing for [moving_fn] aggregation [${name}]`, { line: 1, col: 1 });
+    if (body.shift !== undefined && (typeof body.shift !== 'number' || !Number.isInteger(body.shift))) {
+      throw new EsError(400, 'x_content_parse_exception', '[1:1] [moving_fn] failed to parse field [shift]');
+    }
   }
   if (type !== 'bucket_sort' && (typeof bp !== 'string' || bp === '')) {
     throw new EsError(400, 'illegal_argument_exception', `[buckets_path] must be set for aggregation [${name}]`);
@@ -56,7 +65,10 @@ function parsePipeline(type: string, name: string, body: Record<string, unknown>
   const gap = body.gap_policy === undefined ? 'skip' : String(body.gap_policy);
   if (!['skip', 'insert_zeros', 'keep_values'].includes(gap)) throw new EsError(400, 'illegal_argument_exception', `Unknown gap policy [${gap}]`);
   const script = isObject(body.script) ? String(body.script.source ?? '') : body.script === undefined ? undefined : String(body.script);
-  return { bucketsPath: String(bp ?? ''), gapPolicy: gap as PipelineParams['gapPolicy'], window: body.window as number | undefined, script, format: body.format as string | undefined };
+  return {
+    bucketsPath: String(bp ?? ''), gapPolicy: gap as PipelineParams['gapPolicy'], window: body.window as number | undefined, shift: (body.shift as number | undefined) ?? 0,
+    script, scriptSpec: type === 'moving_fn' ? parseScriptSpec(body.script) : undefined, format: body.format as string | undefined,
+  };
 }
 
 function pipeline(type: string): AggregationType<PipelineParams> {
@@ -168,15 +180,6 @@ export function runSiblingPipeline(node: AggNode, results: Record<string, unknow
   }
 }
 
-/** MovingFunctions of ES's moving_fn scripts that need no script engine. */
-const MOVING: Record<string, (w: number[]) => number | null> = {
-  'MovingFunctions.max(values)': (w) => (w.length ? Math.max(...w) : null),
-  'MovingFunctions.windowMax(values)': (w) => (w.length ? Math.max(...w) : null),
-  'MovingFunctions.min(values)': (w) => (w.length ? Math.min(...w) : null),
-  'MovingFunctions.sum(values)': (w) => w.reduce((a, b) => a + b, 0),
-  'MovingFunctions.unweightedAvg(values)': (w) => (w.length ? w.reduce((a, b) => a + b, 0) / w.length : null),
-};
-
 /** Parent pipelines (`derivative`, `cumulative_sum`, `moving_fn`) add a value to each bucket. */
 export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<string, unknown>>, ctx: AggContext): void {
   for (const node of subs) {
@@ -198,16 +201,9 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
         b[key] = { value: total };
       }
     } else if (node.type === 'moving_fn') {
-      const fn = MOVING[(p.script ?? '').replace(/\s+/g, '')];
-      if (!fn) throw new EsError(400, 'illegal_argument_exception', `[moving_fn] script [${p.script}] is not supported by the embedded engine`);
-      const history: number[] = [];
-      for (const b of buckets) {
-        b[key] = { value: fn(history.slice(-p.window!)) };
-        const v = bucketValue(b, p.bucketsPath, p.gapPolicy);
-        if (!Number.isNaN(v)) history.push(v);
-      }
+      applyMovingFunction(p, key, buckets, ctx.storedScripts);
     } else if (node.type === 'bucket_script' || node.type === 'bucket_selector') {
-      applyScriptPipeline(node, p, key, buckets);
+      applyScriptPipeline(node, p, key, buckets, ctx.storedScripts);
     } else {
       throw new EsError(400, 'illegal_argument_exception', `[${node.type}] is not supported by the embedded engine yet`);
     }
@@ -219,9 +215,9 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
  * gets none); `bucket_selector` keeps the buckets its script accepts. The script reads the
  * `buckets_path` values (doubles) as `params.<name>`.
  */
-function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>): void {
+function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, stored?: StoredScripts): void {
   const selector = node.type === 'bucket_selector';
-  const resolved = resolveScript(p.scriptSpec!);
+  const resolved = resolveScript(p.scriptSpec!, stored);
   const script = compileScript(resolved.source, selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT, resolved.name);
   const kept: Array<Record<string, unknown>> = [];
   for (const b of buckets) {
@@ -248,4 +244,26 @@ function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buck
     kept.push(b);
   }
   if (selector) buckets.splice(0, buckets.length, ...kept);
+}
+
+/**
+ * `moving_fn`: each bucket with a value gets the script's result over the window of the bucket
+ * values before it (`window` of them, moved right by `shift`), as `values` (a double[]). Buckets
+ * with a gap get nothing and are not part of any window; a NaN result is printed as null.
+ */
+function applyMovingFunction(p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, stored?: StoredScripts): void {
+  const resolved = resolveScript(p.scriptSpec!, stored);
+  const script = compileScript(resolved.source, MOVING_FUNCTION_CONTEXT, resolved.name);
+  const bucketValues = buckets.map((b) => bucketValue(b, p.bucketsPath, p.gapPolicy));
+  const values = bucketValues.filter((v) => !Number.isNaN(v));
+  const clamp = (i: number) => Math.max(0, Math.min(values.length, i));
+  let index = 0;
+  buckets.forEach((b, i) => {
+    if (Number.isNaN(bucketValues[i])) return;
+    const window = values.slice(clamp(index - p.window! + p.shift!), clamp(index + p.shift!));
+    const params = fromJson(resolved.params) as Map<unknown, unknown>;
+    const value = Number(unbox(script.run({ params, values: javaArray(window, 'double') })));
+    b[key] = { value: Number.isFinite(value) ? value : null };
+    index++;
+  });
 }

@@ -112,7 +112,7 @@ export const range: AggregationType<RangeParams> = {
   kind: 'bucket',
   parse: (name, body) => parseRanges('range', name, body),
   run(node, docs, ctx) {
-    const src = resolveSource(docs, { ...node.params.source, valueType: node.params.source.valueType ?? 'double' }, ctx.now);
+    const src = resolveSource(docs, { ...node.params.source, valueType: node.params.source.valueType ?? 'double' }, ctx);
     const isDate = src.kind === 'date';
     const fmt = src.format;
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : isDate ? fmt.dateFormatter!.parse(v, ctx.now) : toNum(v, node.name));
@@ -129,7 +129,7 @@ export const dateRange: AggregationType<RangeParams> = {
   parse: (name, body) => parseRanges('date_range', name, body),
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx.now, p.timeZone);
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx, p.timeZone);
     const zone = parseTimeZone(p.timeZone);
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
@@ -193,7 +193,7 @@ export const ipRange: AggregationType<RangeParams> = {
   kind: 'bucket',
   parse: (name, body) => parseRanges('ip_range', name, body),
   run(node, docs, ctx) {
-    const src = resolveSource(docs, node.params.source, ctx.now);
+    const src = resolveSource(docs, node.params.source, ctx);
     const parse = (v: unknown): bigint => {
       const n = ipToBigInt(String(v));
       if (n === undefined) throw new EsError(400, 'illegal_argument_exception', `'${String(v)}' is not an IP string literal.`);

@@ -12,6 +12,7 @@ import { medianAbsoluteDeviation, percentileRanks, percentiles } from './percent
 import { PIPELINES } from './pipelines.js';
 import { dateRange, ipRange, range } from './range.js';
 import { diversifiedSampler, sampler } from './sampler.js';
+import { scriptedMetric } from './scripted-metric.js';
 import { significantTerms, significantText } from './significant-terms.js';
 import { rareTerms, terms } from './terms.js';
 import { topHits } from './top-hits.js';
@@ -32,7 +33,7 @@ export function registry(): Record<string, AggregationType> {
     percentiles, percentile_ranks: percentileRanks, median_absolute_deviation: medianAbsoluteDeviation, top_hits: topHits,
     significant_terms: significantTerms, significant_text: significantText, adjacency_matrix: adjacencyMatrix, multi_terms: multiTerms,
     auto_date_histogram: autoDateHistogram, variable_width_histogram: variableWidthHistogram, sampler, diversified_sampler: diversifiedSampler,
-    geo_distance: geoDistance, geo_bounds: geoBounds, geo_centroid: geoCentroid, matrix_stats: matrixStats,
+    geo_distance: geoDistance, geo_bounds: geoBounds, geo_centroid: geoCentroid, matrix_stats: matrixStats, scripted_metric: scriptedMetric,
     ...PIPELINES,
   } as Record<string, AggregationType>;
   return built;

@@ -5,7 +5,7 @@
  */
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
-import { docCount, emptyDocSet, resolveSource, valuesOf } from './source.js';
+import { docCount, emptyDocSet, resolveSource, valuesOf, type SourceScope } from './source.js';
 import type { AggregationType, DocSet } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -36,7 +36,7 @@ function byScore(docs: DocSet): Candidate[] {
   return all.sort((a, b) => b.score - a.score || a.si - b.si || a.ord - b.ord);
 }
 
-function sample(node: { params: SamplerParams }, docs: DocSet, now: number): DocSet {
+function sample(node: { params: SamplerParams }, docs: DocSet, scope: SourceScope): DocSet {
   const p = node.params;
   const out = emptyDocSet(docs);
   let taken = 0;
@@ -46,7 +46,7 @@ function sample(node: { params: SamplerParams }, docs: DocSet, now: number): Doc
       out[c.si].ords.push(c.ord);
     }
   } else {
-    const src = resolveSource(docs, p.diversify.source, now);
+    const src = resolveSource(docs, p.diversify.source, scope);
     const perValue = new Map<string, number>();
     for (const c of byScore(docs)) {
       if (taken >= p.shardSize) break;
@@ -71,7 +71,7 @@ export const sampler: AggregationType<SamplerParams> = {
     return { shardSize: positiveInt('sampler', 'shard_size', body.shard_size, 100) };
   },
   run(node, docs, ctx) {
-    const sampled = sample(node, docs, ctx.now);
+    const sampled = sample(node, docs, ctx);
     return { typed: 'sampler', body: withSubs({ doc_count: docCount(sampled) }, node.subs, sampled, ctx) };
   },
 };
@@ -90,7 +90,7 @@ export const diversifiedSampler: AggregationType<SamplerParams> = {
     };
   },
   run(node, docs, ctx) {
-    const sampled = sample(node, docs, ctx.now);
+    const sampled = sample(node, docs, ctx);
     return { typed: 'sampler', body: withSubs({ doc_count: docCount(sampled) }, node.subs, sampled, ctx) };
   },
 };

@@ -15,7 +15,7 @@ import { parseQuery, type Query } from '../query/index.js';
 import { withSubs } from './aggregations.js';
 import { intersect } from './filters.js';
 import { buildIncludeExclude, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
-import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
+import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf, type SourceScope } from './source.js';
 import { isObject, type AggContext, type AggregationType, type DocSet, type Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -187,8 +187,8 @@ function addDoc(map: TermDocs, key: Value, si: number, ord: number, segments: nu
 }
 
 /** Doc values' terms of every document of `docs`. */
-function valueTerms(docs: DocSet, p: SignificantParams, now: number): Foreground {
-  const src = resolveSource(docs, p.source, now);
+function valueTerms(docs: DocSet, p: SignificantParams, scope: SourceScope): Foreground {
+  const src = resolveSource(docs, p.source, scope);
   if (src.kind === 'double') throw illegal('No support for examining floating point numerics');
   const miss = missingArray(src);
   const terms: TermDocs = new Map();
@@ -236,13 +236,13 @@ function backgroundOf(p: SignificantParams, ctx: AggContext): DocSet {
 
 function run(type: 'significant_terms' | 'significant_text', node: { name: string; subs: Parameters<typeof withSubs>[1]; params: SignificantParams }, docs: DocSet, ctx: AggContext) {
   const p = node.params;
-  const fg = p.source.field === undefined ? undefined : type === 'significant_text' ? textTerms(docs, p.source.field) : valueTerms(docs, p, ctx.now);
+  const fg = p.source.field === undefined ? undefined : type === 'significant_text' ? textTerms(docs, p.source.field) : valueTerms(docs, p, ctx);
   const subsetSize = docCount(docs);
   const background = backgroundOf(p, ctx);
   const supersetSize = docCount(background);
   // Unmapped: Elasticsearch's UnmappedSignificantTerms, typed as string terms, buckets only.
   if (!fg || fg.unmapped) return { typed: 'sigsterms', body: { buckets: [] } };
-  const bg = type === 'significant_text' ? textTerms(background, p.source.field!).terms : valueTerms(background, p, ctx.now).terms;
+  const bg = type === 'significant_text' ? textTerms(background, p.source.field!).terms : valueTerms(background, p, ctx).terms;
   const kind = fg.kind ?? 'bytes';
   const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' ? 'bytes' : 'long', node.name, (v) => Number(v));
   const count = (per: number[][] | undefined) => (per ? per.reduce((n, l) => n + l.length, 0) : 0);

@@ -1,6 +1,14 @@
 import { DocValues } from '../../index/index.js';
+import type { StoredScripts } from '../../painless/index.js';
 import type { DocSet, Value } from './types.js';
 import { fieldValues, missingValue, valueFormat, type SourceParams, type ValueFormat, type ValueKind } from './values-source.js';
+import { scriptedValues } from './script-values.js';
+
+/** What resolving a values source needs of the search: its clock (`now` in date math) and its stored scripts. */
+export interface SourceScope {
+  now: number;
+  storedScripts?: StoredScripts;
+}
 
 /** A values source resolved over the indices of a doc set. */
 export interface ResolvedSource {
@@ -15,7 +23,8 @@ export interface ResolvedSource {
 
 const NONE: Value[] = [];
 
-export function resolveSource(docs: DocSet, params: SourceParams, now: number, timeZone?: unknown): ResolvedSource {
+export function resolveSource(docs: DocSet, params: SourceParams, scope: SourceScope, timeZone?: unknown): ResolvedSource {
+  if (params.script) return resolveScriptSource(docs, params, scope, timeZone);
   let kind: ValueKind | undefined;
   let mapping;
   const values: Array<Map<number, Value[]> | undefined> = [];
@@ -31,7 +40,20 @@ export function resolveSource(docs: DocSet, params: SourceParams, now: number, t
   const unmapped = kind === undefined;
   const k: ValueKind = kind ?? params.valueType ?? 'bytes';
   const format = valueFormat(k, mapping, params.format, timeZone);
-  return { kind: k, format, unmapped, values, missing: missingValue(params.missing, k, format, now) };
+  return { kind: k, format, unmapped, values, missing: missingValue(params.missing, k, format, scope.now) };
+}
+
+/**
+ * A source whose values a script gives (`script`, or `field` + a value script reading `_value`).
+ * Its kind is the aggregation's (`value_type`, else what the aggregation reads by default:
+ * keywords for `terms`, numbers for metrics); a value script keeps the field's kind and format.
+ */
+function resolveScriptSource(docs: DocSet, params: SourceParams, scope: SourceScope, timeZone?: unknown): ResolvedSource {
+  const field = params.field === undefined ? undefined : resolveSource(docs, { ...params, script: undefined }, scope, timeZone);
+  const kind: ValueKind = field && !field.unmapped ? field.kind : params.valueType ?? 'bytes';
+  const format = field && !field.unmapped ? field.format : valueFormat(kind, undefined, params.format, timeZone);
+  const values = docs.map((seg, si) => scriptedValues(seg, params.script!, kind, scope.storedScripts, field && ((ord) => valuesOf(field, si, ord, undefined))));
+  return { kind, format, unmapped: false, values, missing: missingValue(params.missing, kind, format, scope.now) };
 }
 
 /**

@@ -95,7 +95,7 @@ export const terms: AggregationType<TermsParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, p.source, ctx.now);
+    const src = resolveSource(docs, p.source, ctx);
     const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v));
     const counts = new Map<Value, number>();
     const miss = missingArray(src);
@@ -200,7 +200,7 @@ export const rareTerms: AggregationType<RareTermsParams> = {
     const res = terms.run({ ...node, subs: [], params: node.params.terms }, docs, ctx);
     const kept = (res.body.buckets as Array<Record<string, unknown>>).filter((b) => (b.doc_count as number) <= node.params.maxDocCount);
     if (node.subs.length) {
-      const src = resolveSource(docs, node.params.terms.source, ctx.now);
+      const src = resolveSource(docs, node.params.terms.source, ctx);
       fillSubs(kept, node.subs, src, docs, ctx);
     }
     const typed = res.typed === 'sterms' ? 'srareterms' : res.typed === 'umterms' ? 'umrareterms' : 'lrareterms';

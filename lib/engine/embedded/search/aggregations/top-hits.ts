@@ -55,7 +55,7 @@ export const topHits: AggregationType<TopHitsParams> = {
     interface Row { si: number; ord: number; score: number; sort: Array<Value | null> }
     const rows: Row[] = [];
     const fieldSorts = p.sort.filter((s) => s.field !== '_score' && s.field !== '_doc');
-    const sources = fieldSorts.map((s) => resolveSource(docs, { field: s.field }, ctx.now));
+    const sources = fieldSorts.map((s) => resolveSource(docs, { field: s.field }, ctx));
     docs.forEach((seg, si) => {
       for (const ord of seg.ords) {
         const score = seg.scores?.get(ord) ?? 1;

@@ -1,4 +1,5 @@
 import type { IndexHandle } from '../../indices/index.js';
+import type { SourceScope } from './source.js';
 
 /** The documents of one index that fall into a bucket, as ascending ordinals. */
 export interface Segment {
@@ -22,9 +23,8 @@ export interface AggNode {
   params: unknown;
 }
 
-export interface AggContext {
+export interface AggContext extends SourceScope {
   typedKeys: boolean;
-  now: number;
   /** Every searched index with all its live documents (for `global`, `min_doc_count: 0`). */
   all: DocSet;
 }

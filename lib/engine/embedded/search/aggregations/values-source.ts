@@ -3,6 +3,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import { DEFAULT_DATE_FORMAT, INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
 import { DateFormatter } from './date-formatter.js';
 import { MillisOfNanos } from './millis-of-nanos.js';
+import { parseScriptSpec, type ScriptSpec } from '../../painless/index.js';
 import { isObject, type Value } from './types.js';
 
 /** What kind of values a field gives aggregations (ES's ValuesSourceType, roughly). */
@@ -104,14 +105,15 @@ export interface SourceParams {
   missing?: unknown;
   valueType?: ValueKind;
   format?: string;
-  script?: unknown;
+  /** A script giving the values (with `field`: a value script reading `_value`). */
+  script?: ScriptSpec;
 }
 
 export function parseSourceParams(aggType: string, aggName: string, body: Record<string, unknown>, requireField = true): SourceParams {
   const field = body.field;
   if (field !== undefined && typeof field !== 'string') throw new EsError(400, 'parsing_exception', `[${aggType}] field must be a string`, { line: 1, col: 1 });
-  if (body.script !== undefined) throw new EsError(400, 'illegal_argument_exception', `[script] in [${aggType}] aggregations is not supported by the embedded engine`);
-  if (requireField && field === undefined) {
+  const script = body.script === undefined || body.script === null ? undefined : parseScriptSpec(body.script);
+  if (requireField && field === undefined && script === undefined) {
     throw new EsError(400, 'illegal_argument_exception', `Required one of fields [field, script], but none were specified. `);
   }
   let valueType: ValueKind | undefined;
@@ -120,7 +122,7 @@ export function parseSourceParams(aggType: string, aggName: string, body: Record
     if (!valueType) throw new EsError(400, 'illegal_argument_exception', `Unknown value type [${String(body.value_type)}]`);
   }
   void aggName;
-  return { field: field as string | undefined, missing: body.missing, valueType, format: typeof body.format === 'string' ? body.format : undefined };
+  return { field: field as string | undefined, missing: body.missing, valueType, format: typeof body.format === 'string' ? body.format : undefined, script };
 }
 
 /** Prints keys and metric values as ES's DocValueFormat does for the field's kind. */

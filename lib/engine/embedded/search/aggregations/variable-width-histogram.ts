@@ -54,7 +54,7 @@ export const variableWidthHistogram: AggregationType<VariableWidthParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx.now);
+    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
     if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [variable_width_histogram]`);
     }

@@ -57,6 +57,11 @@ export class DocScript {
     return this.script.compiled;
   }
 
+  /** Sets a variable of the context for the next runs (a value script's `_value`). */
+  bind(name: string, value: unknown): void {
+    this.globals[name] = value;
+  }
+
   /** Runs the script for the document at `ord`; throws ES's script_exception. */
   run(ord: number, score = 0): unknown {
     this.fields.ord = ord;

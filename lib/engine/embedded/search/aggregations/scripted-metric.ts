@@ -1,0 +1,84 @@
+/**
+ * `scripted_metric`: a metric computed by four Painless scripts. Each searched index plays the
+ * part of a shard: `init_script` sets up its `state`, `map_script` runs for each of its documents
+ * in the bucket, `combine_script` turns the state into the shard's result; `reduce_script` then
+ * turns the list of shard results (`states`) into the aggregation's `value`. The aggregation's
+ * `params` are every script's `params`, merged with the script's own (a name in both is refused,
+ * as Elasticsearch does).
+ */
+import { EsError } from '../../../../errors/index.js';
+import {
+  METRIC_COMBINE_CONTEXT, METRIC_INIT_CONTEXT, METRIC_MAP_CONTEXT, METRIC_REDUCE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, toJson,
+  type ContextDefinition, type ScriptSpec, type StoredScripts,
+} from '../../painless/index.js';
+import { DocScript, documentSource } from '../scripts/doc-script.js';
+import { isObject, type AggregationType } from './types.js';
+
+interface ScriptedMetricParams {
+  init?: ScriptSpec;
+  map: ScriptSpec;
+  combine: ScriptSpec;
+  reduce: ScriptSpec;
+  params: Record<string, unknown>;
+}
+
+const KEYS = new Set(['init_script', 'map_script', 'combine_script', 'reduce_script', 'params']);
+
+function scriptOf(body: Record<string, unknown>, key: string, builderName: string, name: string, required: boolean): ScriptSpec | undefined {
+  const raw = body[key];
+  if (raw === undefined || raw === null) {
+    if (required) throw new EsError(400, 'illegal_argument_exception', `[${builderName}] must not be null: [${name}]`);
+    return undefined;
+  }
+  return parseScriptSpec(raw);
+}
+
+/** A script ready to run: compiled for its context, with the aggregation's params merged into its own. */
+function prepare(spec: ScriptSpec, context: ContextDefinition, aggParams: Record<string, unknown>, stored: StoredScripts | undefined) {
+  const resolved = resolveScript(spec, stored);
+  for (const k of Object.keys(resolved.params)) {
+    if (k in aggParams) throw new EsError(400, 'illegal_argument_exception', `Parameter name "${k}" used in both aggregation and script parameters`);
+  }
+  const params = { ...aggParams, ...resolved.params };
+  return { compiled: compileScript(resolved.source, context, resolved.name), params: fromJson(params) as Map<unknown, unknown> };
+}
+
+export const scriptedMetric: AggregationType<ScriptedMetricParams> = {
+  kind: 'metric',
+  parse(name, body) {
+    for (const k of Object.keys(body)) {
+      if (!KEYS.has(k)) throw new EsError(400, 'parsing_exception', `[scripted_metric] unknown field [${k}]`, { line: 1, col: 1 });
+    }
+    if (body.params !== undefined && !isObject(body.params)) {
+      throw new EsError(400, 'parsing_exception', '[scripted_metric] params doesn\'t support values of type: VALUE_STRING', { line: 1, col: 1 });
+    }
+    return {
+      init: scriptOf(body, 'init_script', 'initScript', name, false),
+      map: scriptOf(body, 'map_script', 'mapScript', name, true)!,
+      combine: scriptOf(body, 'combine_script', 'combineScript', name, true)!,
+      reduce: scriptOf(body, 'reduce_script', 'reduceScript', name, true)!,
+      params: (body.params as Record<string, unknown> | undefined) ?? {},
+    };
+  },
+  run(node, docs, ctx) {
+    const p = node.params;
+    const stored = ctx.storedScripts;
+    const init = p.init && prepare(p.init, METRIC_INIT_CONTEXT, p.params, stored);
+    const map = prepare(p.map, METRIC_MAP_CONTEXT, p.params, stored);
+    const combine = prepare(p.combine, METRIC_COMBINE_CONTEXT, p.params, stored);
+    const reduce = prepare(p.reduce, METRIC_REDUCE_CONTEXT, p.params, stored);
+    const states: unknown[] = [];
+    for (const seg of docs) {
+      const state = new Map<unknown, unknown>();
+      init?.compiled.run({ params: init.params, state });
+      const handle = seg.handle;
+      if (handle.inverted && seg.ords.length) {
+        const script = new DocScript(map, handle.inverted, handle.mappings, handle.name, { source: (ord) => documentSource(handle, ord), globals: { state } });
+        for (const ord of seg.ords) script.run(ord, seg.scores?.get(ord) ?? 0);
+      }
+      states.push(combine.compiled.run({ params: combine.params, state }));
+    }
+    const value = reduce.compiled.run({ params: reduce.params, states });
+    return { typed: 'scripted_metric', body: { value: toJson(value) } };
+  },
+};
