@@ -7,6 +7,7 @@ import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type Fi
 import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values.js';
 import { documentParsingError } from './errors.js';
 import { checkNameLength, checkObjectDepth, fieldsCountOf, totalFieldsCount, type MappingLimits } from './mapping-limits.js';
+import { geoShapeField } from './geo-shape.js';
 import { geoPointField } from './geo-point.js';
 import { rankFeatureField, rankFeaturesFields } from './rank-feature.js';
 import type { EpochTime } from './instant.js';
@@ -176,6 +177,7 @@ class DocumentParser {
 
   private parseValue(value: unknown, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
     if (mapping.type === 'geo_point') return this.addGeoPoint(path.join('.'), mapping, value);
+    if (mapping.type === 'geo_shape') return this.addGeoShape(path.join('.'), mapping, value);
     if (mapping.type === 'rank_feature' || mapping.type === 'rank_features') return this.addRankFeatures(path.join('.'), mapping, value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
@@ -305,6 +307,20 @@ class DocumentParser {
       throw documentParsingError(`failed to parse field [${fullPath}] of type [geo_point] in document with id '${this.id}'. Preview of field's value: '${preview(value)}'`);
     }
     if (field) this.fields.set(fullPath, field);
+  }
+
+  /** A geo_shape value (or list of them): validated, its points kept as doc values (mapping/geo-shape.ts). */
+  private addGeoShape(fullPath: string, mapping: FieldMapping, value: unknown): void {
+    if (value === null || value === undefined) return;
+    try {
+      this.fields.set(fullPath, geoShapeField(value));
+    } catch (e) {
+      if (mapping.ignore_malformed === true) {
+        this.ignored.push(fullPath);
+        return;
+      }
+      throw documentParsingError(`failed to parse field [${fullPath}] of type [geo_shape]`, { type: 'parse_exception', reason: e instanceof Error ? e.message : String(e) });
+    }
   }
 
   /** A rank_feature value, or each feature of a rank_features object (mapping/rank-feature.ts). */

@@ -227,6 +227,36 @@ describe('embedded engine: terms_set, rank_feature, distance_feature, geo_shape,
       expect(e.type).to.equal('illegal_argument_exception');
     });
 
+    it('indexed_shape: the reference example, a shape read from a document of another index', async () => {
+      await es.call('PUT', '/shapes', { mappings: { properties: { location: { type: 'geo_shape' } } } });
+      const put = await es.call('PUT', '/shapes/_doc/deu?refresh=true', { location: { type: 'envelope', coordinates: [[13.0, 53.0], [14.0, 52.0]] } });
+      expect(put.status, put.text).to.equal(201);
+      const query = { bool: { filter: { geo_shape: { location: { indexed_shape: { index: 'shapes', id: 'deu', path: 'location' } } } } } };
+      expect(await ids('example_points', query)).to.deep.equal(['1', '2', '4']);
+      const within = { geo_shape: { location: { indexed_shape: { index: 'shapes', id: 'deu', path: 'location' }, relation: 'within' } } };
+      expect(await ids('example_points', within)).to.deep.equal(['1', '2']);
+      const missing = await error('example_points', { geo_shape: { location: { indexed_shape: { index: 'shapes', id: 'nope', path: 'location' } } } });
+      expect([missing.type, missing.reason]).to.deep.equal(['illegal_argument_exception', 'Shape with ID [nope] not found']);
+      const noPath = await error('example_points', { geo_shape: { location: { indexed_shape: { index: 'shapes', id: 'deu', path: 'elsewhere' } } } });
+      expect(noPath.reason).to.equal('Shape with name [deu] found but missing elsewhere field');
+    });
+
+    it('geo_shape fields: shapes validated, points among them queried', async () => {
+      await es.call('PUT', '/example_shapes', { mappings: { properties: { location: { type: 'geo_shape' }, name: { type: 'keyword' } } } });
+      await bulk('example_shapes', [
+        { _id: 1, name: 'Wind & Wetter, Berlin, Germany', location: { type: 'point', coordinates: [13.400544, 52.530286] } },
+        { _id: 2, name: 'Paris', location: 'POINT (2.35 48.85)' },
+        { _id: 3, name: 'a road', location: { type: 'linestring', coordinates: [[-77.03653, 38.897676], [-77.009051, 38.889939]] } },
+      ]);
+      const envelope = { type: 'envelope', coordinates: [[13.0, 53.0], [14.0, 52.0]] };
+      expect(await ids('example_shapes', { geo_shape: { location: { shape: envelope } } })).to.deep.equal(['1']);
+      expect(await ids('example_shapes', { geo_shape: { location: { shape: 'BBOX (0, 3, 50, 40)', relation: 'within' } } })).to.deep.equal(['2']);
+      const bad = await es.call('PUT', '/example_shapes/_doc/9', { location: { type: 'polygon', coordinates: [[[1, 1]]] } });
+      expect(bad.status).to.equal(400);
+      expect(bad.json.error.type).to.equal('document_parsing_exception');
+      expect(bad.json.error.caused_by.reason).to.equal('Invalid number of points in LinearRing (found [1] - must be >= 4)');
+    });
+
     it('geo_polygon: points in a polygon given as objects, arrays, strings or geohashes', async () => {
       const points = [{ lat: 52, lon: 13 }, [14, 52], '53,14', 'u33'];
       const query = { bool: { must: { match_all: {} }, filter: { geo_polygon: { location: { points } } } } };

@@ -15,7 +15,7 @@ function shardError(reason: string): EsError {
   return new EsError(400, 'query_shard_exception', reason);
 }
 
-/** Whether a geo_shape / geo_polygon query can match anything here; throws for an unmapped or non-geo_point field it may not ignore. */
+/** Whether a geo_shape / geo_polygon query can match anything here; throws for an unmapped or non-geo field it may not ignore. */
 export function geoShapeApplies(q: Extract<Query, { type: 'geo_shape' }>, mappings: Mappings): boolean {
   const mapping = resolveFieldMapping(mappings, q.field);
   if (!mapping) {
@@ -25,7 +25,9 @@ export function geoShapeApplies(q: Extract<Query, { type: 'geo_shape' }>, mappin
   const type = fieldType(mapping);
   if (type === 'geo_point') return true;
   if (q.query === 'geo_polygon') throw shardError(`field [${q.field}] is not a geo_point field`);
-  if (type === 'geo_shape' || type === 'shape') throw shardError(`[geo_shape] queries on [${type}] fields are not supported by the embedded engine`);
+  // A geo_shape field answers for the points it holds (mapping/geo-shape.ts): other shapes match nothing.
+  if (type === 'geo_shape') return true;
+  if (type === 'shape') throw shardError(`[geo_shape] queries on [${type}] fields are not supported by the embedded engine`);
   throw shardError(`Field [${q.field}] of type [${type}] does not support [geo_shape] queries`);
 }
 

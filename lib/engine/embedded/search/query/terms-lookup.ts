@@ -2,7 +2,8 @@
  * The terms lookup form of the `terms` query (`{"terms": {"f": {"index", "id", "path", "routing"}}}`):
  * replaced, before parsing, by the values found at `path` in that document's `_source`, as ES
  * fetches them on the coordinating node. A missing document gives no terms; a missing index is
- * ES's index_not_found. The `more_like_this` documents named by id are read the same way.
+ * ES's index_not_found. The `more_like_this` documents named by id, and `geo_shape`'s
+ * `indexed_shape`, are read the same way.
  */
 import { EsError } from '../../../../errors/index.js';
 
@@ -66,8 +67,34 @@ function resolveMoreLikeThis(body: Record<string, unknown>, lookup: DocumentLook
 }
 
 /**
+ * A `geo_shape` query's `indexed_shape` (`{"index": "shapes", "id", "path": "shape", "routing"}`,
+ * those defaults being Elasticsearch's) replaced by the shape found in that document.
+ */
+function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLookup): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(body)) {
+    const spec = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    const indexed = spec?.indexed_shape;
+    if (!spec || indexed === null || typeof indexed !== 'object' || Array.isArray(indexed)) {
+      out[field] = value;
+      continue;
+    }
+    const { index = 'shapes', id, path = 'shape', routing } = indexed as Record<string, unknown>;
+    if (typeof id !== 'string' && typeof id !== 'number') throw new EsError(400, 'illegal_argument_exception', 'either shape or indexedShapeId is required');
+    const source = lookup(String(index), String(id), typeof routing === 'string' ? routing : undefined);
+    if (source === undefined) throw new EsError(400, 'illegal_argument_exception', `Shape with ID [${id}] not found`);
+    const [shape] = valuesAt(source, String(path).split('.'));
+    if (shape === undefined) throw new EsError(400, 'illegal_state_exception', `Shape with name [${id}] found but missing ${String(path)} field`);
+    const { indexed_shape: _, ...rest } = spec;
+    out[field] = { ...rest, shape };
+  }
+  return out;
+}
+
+/**
  * The query with every document lookup resolved: terms lookups replaced by their values,
- * `more_like_this` documents given their source (other parts are kept as they are).
+ * `more_like_this` documents given their source, indexed shapes fetched (other parts are kept as
+ * they are).
  */
 export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defaultIndex?: string): unknown {
   if (Array.isArray(query)) return query.map((q) => resolveTermsLookups(q, lookup, defaultIndex));
@@ -77,6 +104,7 @@ export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defa
     const isBody = v !== null && typeof v === 'object' && !Array.isArray(v);
     if (k === 'terms' && isBody) out[k] = resolveTerms(v as Record<string, unknown>, lookup);
     else if (k === 'more_like_this' && isBody) out[k] = resolveMoreLikeThis(v as Record<string, unknown>, lookup, defaultIndex);
+    else if (k === 'geo_shape' && isBody) out[k] = resolveIndexedShapes(v as Record<string, unknown>, lookup);
     else out[k] = resolveTermsLookups(v, lookup, defaultIndex);
   }
   return out;
