@@ -61,6 +61,9 @@ export const METRIC_MAP_CONTEXT: ContextDefinition = { name: 'aggs_map', variabl
 export const METRIC_COMBINE_CONTEXT: ContextDefinition = { name: 'aggs_combine', variables: { params: 'Map', state: 'Map' }, returns: 'def' };
 export const METRIC_REDUCE_CONTEXT: ContextDefinition = { name: 'aggs_reduce', variables: { params: 'Map', states: 'List' }, returns: 'def' };
 
+/** An `intervals` rule's `script` filter: `interval` (start, end, gaps) and `params`; returns whether the interval is kept. */
+export const INTERVAL_CONTEXT: ContextDefinition = { name: 'interval', variables: { params: 'Map', interval: 'Map' }, returns: 'boolean' };
+
 /** `moving_fn`: the window of bucket values as `values` (a double[]), and MovingFunctions; returns the bucket's value. */
 export const MOVING_FUNCTION_CONTEXT: ContextDefinition = { name: 'moving-function', variables: { params: 'Map', values: 'double[]' }, returns: 'double' };
 

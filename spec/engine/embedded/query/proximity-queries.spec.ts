@@ -89,6 +89,16 @@ describe('embedded engine: intervals, combined_fields, more_like_this', () => {
       expect(await ids('texts', { intervals: { my_text: { match: { query: 'salty', filter: { overlapping: { match: { query: 'hot salty', max_gaps: 0, ordered: true } } } } } } })).to.deep.equal(['6']);
     });
 
+    it('script filters: the reference example, and params', async () => {
+      // Positions: "when(0) it's(1) cold(2) my(3) favorite(4) food(5) is(6) porridge(7)".
+      const script = (source: string, params?: Record<string, unknown>) => ({ intervals: { my_text: { match: { query: 'favorite food', filter: { script: { source, ...(params ? { params } : {}) } } } } } });
+      expect(await ids('texts', script('interval.start > 10 && interval.end < 20 && interval.gaps == 0'))).to.deep.equal([]);
+      expect(await ids('texts', script('interval.start >= params.min && interval.gaps == 0', { min: 2 }))).to.deep.equal(['2']);
+      expect(await ids('texts', script('interval.end - interval.start == 1'))).to.have.members(['1', '2', '3']);
+      const e = await error('texts', script('interval.nope.length()'));
+      expect(e.type).to.equal('search_phase_execution_exception');
+    });
+
     it('any_of minimizes: "big" hides "big bad" inside an ordered all_of, as the reference warns', async () => {
       const query = {
         intervals: {

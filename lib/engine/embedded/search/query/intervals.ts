@@ -9,6 +9,7 @@
  * source's minimum extent + 1)) through the saturation function `boost · f / (f + 1)`.
  */
 import { EsError } from '../../../../errors/index.js';
+import { INTERVAL_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, type ScriptSpec } from '../../painless/index.js';
 import { parseFuzziness } from './parse-query.js';
 import { boostOf, isObject, requiredFields } from './query-fields.js';
 import type { Fuzziness } from './query.js';
@@ -18,10 +19,10 @@ export type IntervalRelation = 'containing' | 'contained_by' | 'not_containing' 
 
 const RELATIONS: readonly IntervalRelation[] = ['containing', 'contained_by', 'not_containing', 'not_contained_by', 'overlapping', 'not_overlapping', 'before', 'after'];
 
-export interface IntervalsFilter {
-  relation: IntervalRelation;
-  rule: IntervalsRule;
-}
+/** A rule's `filter`: a relation to the intervals of another rule, or a script over each interval. */
+export type IntervalsFilter =
+  | { relation: IntervalRelation; rule: IntervalsRule }
+  | { script: ScriptSpec };
 
 /** An intervals rule as the request gives it. */
 export type IntervalsRule =
@@ -43,7 +44,9 @@ export type IntervalSource =
   | { kind: 'or'; subs: IntervalSource[] }
   /** The source's intervals widened by `before` positions (a removed stop word ahead of a term). */
   | { kind: 'extend'; source: IntervalSource; before: number }
-  | { kind: 'filtered'; source: IntervalSource; relation: IntervalRelation; filter: IntervalSource };
+  | { kind: 'filtered'; source: IntervalSource; relation: IntervalRelation; filter: IntervalSource }
+  /** The source's intervals a script accepts (`interval.start`, `interval.end`, `interval.gaps`). */
+  | { kind: 'scripted'; source: IntervalSource; accepts: (iv: Interval) => boolean };
 
 export interface Interval {
   start: number;
@@ -95,7 +98,7 @@ function parseFilter(raw: unknown): IntervalsFilter {
   const keys = Object.keys(raw);
   if (keys.length !== 1) throw parsing(keys.length ? `Expected [END_OBJECT] but got [FIELD_NAME]` : 'Expected [FIELD_NAME] but got [END_OBJECT]');
   const type = keys[0];
-  if (type === 'script') throw new EsError(400, 'illegal_argument_exception', 'interval [script] filters are not supported by the embedded engine');
+  if (type === 'script') return { script: parseScriptSpec(raw.script) };
   if (!RELATIONS.includes(type as IntervalRelation)) throw new EsError(400, 'illegal_argument_exception', `Unknown filter type [${type}]`);
   return { relation: type as IntervalRelation, rule: parseSingleRule(raw[type]) };
 }
@@ -186,7 +189,7 @@ export function parseIntervalsQuery(body: unknown): { field: string; rule: Inter
 export function intervalsUseFields(rule: IntervalsRule): string[] {
   const own = 'useField' in rule && rule.useField !== undefined ? [rule.useField] : [];
   const inner = 'rules' in rule ? rule.rules.flatMap(intervalsUseFields) : [];
-  const filtered = 'filter' in rule && rule.filter ? intervalsUseFields(rule.filter.rule) : [];
+  const filtered = 'filter' in rule && rule.filter && 'rule' in rule.filter ? intervalsUseFields(rule.filter.rule) : [];
   return [...own, ...inner, ...filtered];
 }
 
@@ -208,7 +211,16 @@ function combine(subs: IntervalSource[], maxGaps: number, ordered: boolean): Int
 
 function withFilter(source: IntervalSource, filter: IntervalsFilter | undefined, field: string, a: IntervalsAnalysis): IntervalSource {
   if (!filter) return source;
+  if ('script' in filter) return { kind: 'scripted', source, accepts: intervalScript(filter.script) };
   return { kind: 'filtered', source, relation: filter.relation, filter: lowerIntervals(filter.rule, field, a) };
+}
+
+/** An interval filter script, run for each interval with `interval` (start, end, gaps) and `params`. */
+function intervalScript(spec: ScriptSpec): (iv: Interval) => boolean {
+  const resolved = resolveScript(spec);
+  const script = compileScript(resolved.source, INTERVAL_CONTEXT, resolved.name);
+  const params = fromJson(resolved.params);
+  return (iv) => script.run({ params, interval: new Map<unknown, unknown>([['start', iv.start], ['end', iv.end], ['gaps', iv.gaps]]) }) === true;
 }
 
 /** A rule resolved against the field's analysis (ES's IntervalsSourceProvider.getSource). */
@@ -265,6 +277,7 @@ export function intervalLeaves(source: IntervalSource, out: Array<Extract<Interv
     case 'none':
       return out;
     case 'extend':
+    case 'scripted':
       return intervalLeaves(source.source, out);
     case 'filtered':
       intervalLeaves(source.source, out);
@@ -286,6 +299,7 @@ export function minExtent(source: IntervalSource): number {
     case 'extend':
       return minExtent(source.source) + source.before;
     case 'filtered':
+    case 'scripted':
       return minExtent(source.source);
     case 'or':
       return Math.min(...source.subs.map(minExtent));
@@ -413,6 +427,8 @@ export function intervalsOf(source: IntervalSource, positionsOf: (leaf: Extract<
       const others = intervalsOf(source.filter, positionsOf);
       return own.filter((iv) => relates(iv, others, source.relation));
     }
+    case 'scripted':
+      return intervalsOf(source.source, positionsOf).filter(source.accepts);
   }
 }
 
