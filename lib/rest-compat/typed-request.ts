@@ -12,8 +12,10 @@ export interface CompatibleRequest {
   retyped: boolean;
   /** `include_type_name` must leave the parameters (Elasticsearch 8 does not know it). */
   dropsIncludeTypeName: boolean;
-  /** The deprecation warnings the answer carries. */
+  /** The deprecation warnings the answer carries for the typed path. */
   warnings: string[];
+  /** The warning for `include_type_name`, which whoever serves the parameter gives. */
+  includeTypeNameWarning?: string;
   /** The body's rewrite, if it may carry types. */
   body?: BodyForm;
   /** Mappings are answered under the type `_doc` (a mapping or index read with `include_type_name=true`). */
@@ -159,7 +161,7 @@ function mappingRequest(out: CompatibleRequest, method: string, mapping: TypedMa
     }
   }
   if (includeTypeName !== undefined) {
-    out.warnings.push(mapping.field ? INCLUDE_TYPE_NAME.getFieldMapping : reads ? INCLUDE_TYPE_NAME.getMapping : INCLUDE_TYPE_NAME.putMapping);
+    out.includeTypeNameWarning = mapping.field ? INCLUDE_TYPE_NAME.getFieldMapping : reads ? INCLUDE_TYPE_NAME.getMapping : INCLUDE_TYPE_NAME.putMapping;
   }
   out.retyped = mapping.segments.length !== out.segments.length;
   out.segments = mapping.segments;
@@ -174,10 +176,10 @@ function mappingRequest(out: CompatibleRequest, method: string, mapping: TypedMa
 function includeTypeNameOnIndex(out: CompatibleRequest, method: string, segments: readonly string[], includeTypeName: boolean): void {
   if (segments.length !== 1 || !isIndex(segments[0])) return;
   if (method === 'PUT') {
-    out.warnings.push(INCLUDE_TYPE_NAME.createIndex);
+    out.includeTypeNameWarning = INCLUDE_TYPE_NAME.createIndex;
     if (includeTypeName) out.body = 'mappings';
   } else if (method === 'GET' || method === 'HEAD') {
-    out.warnings.push(INCLUDE_TYPE_NAME.getIndex);
+    out.includeTypeNameWarning = INCLUDE_TYPE_NAME.getIndex;
     if (includeTypeName) out.typedAnswer = true;
   }
 }

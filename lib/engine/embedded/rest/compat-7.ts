@@ -34,7 +34,7 @@ export class CompatibleExchange {
     private readonly typeless: CompatibleRequest,
     readonly params: URLSearchParams,
   ) {
-    this.warnings = [...typeless.warnings];
+    this.warnings = typeless.includeTypeNameWarning ? [...typeless.warnings, typeless.includeTypeNameWarning] : [...typeless.warnings];
   }
 
   /**
