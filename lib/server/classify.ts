@@ -5,12 +5,14 @@ import { classifyRequest, prepareBody, typedMappings, typelessRequest, type Type
 import { readBody } from '../engine/index.js';
 import { bufferText, hasBody, type Classification, type ClassifiableRequest } from '../request/index.js';
 import type { GatewayState } from './state.js';
+import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
 
 type GatewayContext = Context & { state: GatewayState };
 
 /**
- * Step 3: the request is classified once, into `ctx.state.request`. An Elasticsearch 7 path typed
- * with `_doc` (`/{index}/_doc/_search`) is first put in its Elasticsearch 8 form (`typelessRequest`):
+ * Step 3: the request is classified once, into `ctx.state.request`. A request of the compatibility
+ * mode (`compatible-with=7`) is first put in its typeless form (`compatibleGatewayRequest`), and an
+ * Elasticsearch 7 path typed with `_doc` (`/{index}/_doc/_search`) in its Elasticsearch 8 form (`typelessRequest`):
  * that is the request every later step sees and the engine gets. The classifier says whether it
  * needs the body; if so the body is read here, and what it read (rebuilt: NDJSON lines, JSON
  * re-serialized) replaces the body for every later step and for the engine — what is forwarded is
@@ -19,8 +21,9 @@ type GatewayContext = Context & { state: GatewayState };
  */
 /** `sameParser`: the engine parses JSON as the classifier does and takes parsed bodies (see `prepareBody`). */
 export function classify(maxContentLength: number, sameParser = false): Middleware<GatewayState> {
-  const withBody = async (ctx: GatewayContext, next: Next, req: ClassifiableRequest, info: Classification) => {
-    const body = await bufferText(ctx, maxContentLength);
+  const withBody = async (ctx: GatewayContext, next: Next, req: ClassifiableRequest, info: Classification, compat?: GatewayCompatibleRequest) => {
+    const text = await bufferText(ctx, maxContentLength);
+    const body = compat ? typelessGatewayBody(ctx, compat, text) : text;
     const prepared = body === undefined ? undefined : await prepareBody(info, body, sameParser);
     const read = classifyRequest({ ...req, body, prepared });
     if (read.forward !== undefined && read.forward !== body) ctx.state.body = read.forward;
@@ -28,10 +31,10 @@ export function classify(maxContentLength: number, sameParser = false): Middlewa
     ctx.state.request = read;
     return next();
   };
-  const classified = (ctx: GatewayContext, next: Next) => {
+  const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
     const req = { method: ctx.method, path: ctx.path, querystring: ctx.querystring };
     const info = classifyRequest(req);
-    if (info.readsBody && hasBody(ctx)) return withBody(ctx, next, req, info);
+    if (info.readsBody && hasBody(ctx)) return withBody(ctx, next, req, info, compat);
     checkSystemIndices(info);
     ctx.state.request = info;
     return next();
@@ -44,7 +47,16 @@ export function classify(maxContentLength: number, sameParser = false): Middlewa
     await classified(ctx, next);
     if (es8.typedAnswer) await typeMappingsAnswer(ctx);
   };
+  const compatible = async (ctx: GatewayContext, next: Next, compat: GatewayCompatibleRequest) => {
+    try {
+      await classified(ctx, next, compat);
+    } finally {
+      answerWarnings(ctx, compat);
+    }
+  };
   return (ctx, next) => {
+    const compat = compatibleGatewayRequest(ctx);
+    if (compat) return compatible(ctx, next, compat);
     const es8 = typelessRequest({ method: ctx.method, path: ctx.path, querystring: ctx.querystring });
     return es8 ? typeless(ctx, next, es8) : classified(ctx, next);
   };

@@ -87,22 +87,8 @@ export function typelessRequest(req: ClassifiableRequest): TypelessRequest | und
   return { path: pathOf(untyped.segments), querystring, typedAnswer };
 }
 
-/** `{"idx": {"mappings": {…}}}` (a get mapping or get field mapping answer) as ES 7 gives it typed: `{"idx": {"mappings": {"_doc": {…}}}}`. */
-export function typedMappings(answer: unknown): unknown {
-  if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return answer;
-  const out: Record<string, unknown> = {};
-  for (const [index, entry] of Object.entries(answer as Record<string, unknown>)) {
-    const mappings = (entry as { mappings?: unknown } | null)?.mappings;
-    if (!mappings || typeof mappings !== 'object' || Array.isArray(mappings)) {
-      out[index] = entry;
-      continue;
-    }
-    // an index without mappings has no type in ES 7 either: `{"mappings": {}}`
-    const typed = Object.keys(mappings).length ? { [TYPE]: mappings } : {};
-    out[index] = { ...(entry as Record<string, unknown>), mappings: typed };
-  }
-  return out;
-}
+/** Mapping answers typed as Elasticsearch 7 gives them (one implementation, with the compatibility mode's). */
+export { typedMappings } from '../../rest-compat/index.js';
 
 function untypedSegments(method: string, segments: string[]): { segments: string[]; mapping: boolean } | undefined {
   const [first, second, ...rest] = segments;

@@ -3,6 +3,7 @@ import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js'
 import type { EngineRequest, EngineResponse } from '../../backend.js';
 import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
+import { CompatibleExchange } from './compat-7.js';
 import { Router, checkParams } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { catRoutes } from './routes/cat.js';
@@ -107,20 +108,24 @@ export class RestHandler {
     const started = performance.now();
     const method = req.method.toUpperCase();
     const qs = req.querystring ?? '';
-    const params = new URLSearchParams(qs);
+    let params = new URLSearchParams(qs);
     const pretty = params.has('pretty') && params.get('pretty') !== 'false';
     const accept = header(req.headers, 'accept') ?? '';
     const contentType = header(req.headers, 'content-type') ?? '';
-    const jsonType = /vnd\.elasticsearch\+/.test(accept) || /vnd\.elasticsearch\+/.test(contentType) ? COMPAT_JSON : 'application/json';
+    let jsonType = /vnd\.elasticsearch\+/.test(accept) || /vnd\.elasticsearch\+/.test(contentType) ? COMPAT_JSON : 'application/json';
     const uri = qs ? `${req.path}?${qs}` : req.path;
+    // the compatibility mode (`compatible-with=7`): the request in its Elasticsearch 8 form, the answer in 7's
+    let compat: CompatibleExchange | undefined;
     const respondJson = (status: number, body: unknown, extraHeaders: Record<string, string> = {}): EngineResponse => ({
       status,
-      headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...extraHeaders },
+      headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...compat?.headers(), ...extraHeaders },
       body: method === 'HEAD' ? Buffer.alloc(0) : jsonBody(body, pretty),
       value: body,
     });
     try {
-      const segments = decodeSegments(req.path);
+      let segments = decodeSegments(req.path);
+      compat = CompatibleExchange.open(req, method, segments, params);
+      if (compat) ({ segments, params, contentType: jsonType } = compat);
       const match = this.router.match(method, segments);
       if (match.kind === 'not_found') {
         await readBodyText(req.body, this.maxContentLength).catch(() => undefined);
@@ -131,18 +136,25 @@ export class RestHandler {
         return respondJson(405, { error: `Incorrect HTTP method for uri [${uri}] and method [${method}], allowed: [${match.allowed.join(', ')}]`, status: 405 }, { allow: match.allowed.join(',') });
       }
       checkParams(req.path, params, match.params);
-      const body = await readBodyText(req.body, this.maxContentLength);
+      let body = await readBodyText(req.body, this.maxContentLength);
+      let json = req.json;
+      const typeless = compat?.body(body, method);
+      if (typeless?.changed) {
+        body = typeless.text;
+        json = undefined; // a parsed copy would say what the typed body said
+      }
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
-      if (req.json !== undefined) restReq.json = req.json;
+      if (json !== undefined) restReq.json = json;
       const res: RestResponse = await match.handler(restReq, this.ctx);
       if (res.text !== undefined) {
         return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
       }
       if (res.body === undefined) {
-        return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...res.headers }, body: Buffer.alloc(0) };
+        return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...compat?.headers(), ...res.headers }, body: Buffer.alloc(0) };
       }
+      const shaped = compat ? compat.answer(res.status, res.body) : res.body;
       const filterPath = params.get('filter_path');
-      const out = filterPath ? applyFilterPath(res.body, filterPath) : res.body;
+      const out = filterPath ? applyFilterPath(shaped, filterPath) : shaped;
       return respondJson(res.status, out, res.headers);
     } catch (err) {
       const e = toEsError(err);
