@@ -3,3 +3,4 @@ export { parseSearchRequest, parseCountQuery, type SearchRequest } from './searc
 export { filterSource, sourceFilterFromBody, sourceFilterFromParams, FETCH_ALL, type SourceFilter } from './source-filter.js';
 export { resolveTermsLookups, type DocumentLookup, resolveRuleQueries, type ApplyQueryRules } from './query/index.js';
 export { parseQuery, executeQuery, queryContextOf, explainQuery, type Explanation, documentMatches, createDocumentMatcher, type Query, type MatchContext, type CandidateDocument } from './query/index.js';
+export { parseSort } from './sort/index.js';
