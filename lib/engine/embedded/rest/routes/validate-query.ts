@@ -1,6 +1,6 @@
 import { EsError, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { luceneString, parseQuery, type Query } from '../../search/index.js';
+import { luceneString, parseQuery } from '../../search/index.js';
 import { jsonValue } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse } from '../types.js';
@@ -35,7 +35,8 @@ function parsingMessage(e: EsError): string {
 
 /** A shard's failure as the explanation's `error` prints it (Elasticsearch: the exception's class and message). */
 function shardMessage(handle: IndexHandle, e: EsError): string {
-  return `[${handle.name}/${handle.uuid}] QueryShardException[failed to create query: ${e.reason}]`;
+  const name = e.type.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('').replace(/Exception$/, 'Exception');
+  return `[${handle.name}/${handle.uuid}] ${name}[${e.reason}]`;
 }
 
 /**
@@ -50,7 +51,6 @@ export function validateQuery(req: RestRequest, ctx: EngineContext): RestRespons
   const explain = booleanParam(req.params, 'explain', false);
   const rewrite = booleanParam(req.params, 'rewrite', false);
   const allShards = booleanParam(req.params, 'all_shards', false);
-  let parsed: Query;
   let bodyQuery: unknown;
   try {
     const body = req.body.trim() ? jsonValue(req.body) : undefined;
@@ -59,13 +59,13 @@ export function validateQuery(req: RestRequest, ctx: EngineContext): RestRespons
       for (const k of Object.keys(body)) if (k !== 'query') throw new EsError(400, 'parsing_exception', `request does not support [${k}]`);
       bodyQuery = (body as Record<string, unknown>).query;
     }
-    parsed = parseQuery(bodyQuery ?? { match_all: {} });
+    parseQuery(bodyQuery ?? { match_all: {} });
   } catch (err) {
     const e = toEsError(err);
     if (e.status >= 500) throw err;
-    return { status: 200, body: explain ? { valid: false, error: parsingMessage(e) } : { valid: false } };
+    // a query string's syntax is read where the query is built: a failure of each index, below
+    if (e.type !== 'query_shard_exception') return { status: 200, body: explain ? { valid: false, error: parsingMessage(e) } : { valid: false } };
   }
-  void parsed;
   const explanations: Array<Record<string, unknown>> = [];
   let failed = 0;
   for (const h of handles) {
