@@ -1,4 +1,5 @@
 import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch } from '../../ndjson/index.js';
+import { decodePitId } from '../../point-in-time/index.js';
 import type { Operation, PreparedBody } from '../../request/index.js';
 
 /**
@@ -26,6 +27,12 @@ export interface BodyReading {
   readonly prepared?: PreparedBody;
   /** A body's own `expand_wildcards` (an `_msearch` header's) reaches hidden indices. */
   expandsHidden?: boolean;
+  /**
+   * The body searches a point in time: `decoded` when every id is one the embedded engine made
+   * (its indices are the targets), `opaque` when one is not (another engine's id, garbage): the
+   * indices it reads are then unknown.
+   */
+  pointInTime?: 'decoded' | 'opaque';
 }
 
 /** Does an `expand_wildcards` value (a comma list, or a list) include hidden indices? */
@@ -171,6 +178,7 @@ export function msearchTargets(body: Body, read: BodyReading, template: boolean)
   if (body === undefined) return t.list;
   const entries = readMsearch(textOf(body));
   for (const e of entries) {
+    pointInTimeReferences(e.body.pit, t, read);
     const named = ['index', 'indices'].filter((k) => k in e.header);
     if (expandsHiddenIndices(e.header.expand_wildcards)) read.expandsHidden = true;
     if (!named.length) t.add(null, 'read');
@@ -186,7 +194,32 @@ export function msearchTargets(body: Body, read: BodyReading, template: boolean)
 
 /** A search body (search, count, explain, validate, by-query, field caps…): the indices its queries reach. */
 export function searchBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
-  return engineBodyTargets(body, read, ['read'], (json, t) => searchReferences(json, t));
+  return engineBodyTargets(body, read, ['read'], (json, t) => {
+    pointInTimeReferences(json.pit, t, read);
+    searchReferences(json, t);
+  });
+}
+
+/** `DELETE /_pit`: the indices of the point in time it closes. */
+export function closePointInTimeTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => pointInTimeReferences({ id: json.id }, t, read));
+}
+
+/**
+ * A search body's `pit` (`{"id": …}`): the indices the embedded engine encoded in the id. An id
+ * it cannot decode names indices no one can tell: `read.pointInTime` says so, and the target is
+ * unreadable, so that authorization stays strict.
+ */
+function pointInTimeReferences(pit: unknown, t: Targets, read: BodyReading): void {
+  if (pit === undefined) return;
+  const content = isObject(pit) ? decodePitId(pit.id) : undefined;
+  if (!content) {
+    read.pointInTime = 'opaque';
+    t.add(UNREADABLE, 'read');
+    return;
+  }
+  read.pointInTime ??= 'decoded';
+  for (const name of content.indices) t.add(name, 'read');
 }
 
 /** A search template request (`id` or `source`, with `params`). */

@@ -1,6 +1,7 @@
 import {
   aliasActionTargets,
   bulkTargets,
+  closePointInTimeTargets,
   credentialTargets,
   declarativeTargets,
   docsTargets,
@@ -74,6 +75,7 @@ class Classifying implements BodyReading {
   forward: string | undefined;
   parsed: unknown;
   expandsHidden = false;
+  pointInTime: 'decoded' | 'opaque' | undefined;
 
   constructor(
     readonly method: string,
@@ -319,6 +321,7 @@ function bulk(c: Classifying): Classification {
 /** `_msearch` (with or without an index in the path): the indices its header lines name. */
 function msearch(c: Classifying, tail: string[]): Classification {
   c.bodyTargets(msearchTargets(c.body, c, tail[0] === 'template'), false);
+  if (c.pointInTime === 'opaque') c.unknown();
   return c.done('search', 'read', tail[0] === 'template' ? 'indices:data/read/msearch/template' : 'indices:data/read/msearch');
 }
 
@@ -328,13 +331,22 @@ function mtermvectors(c: Classifying): Classification {
   return c.done('search', 'read', 'indices:data/read/mtv');
 }
 
-function search(c: Classifying, tail: string[]): Classification {
+/**
+ * `_search`; `everyIndexAt`: a bare `/_search` searches every index (narrowable at that segment),
+ * unless it searches a point in time — then it reads the indices the pit id names, and an id the
+ * classifier cannot decode leaves the request unknown (refused for scoped credentials).
+ */
+function search(c: Classifying, tail: string[], everyIndexAt?: number): Classification {
   if (tail[0] === 'template') {
+    if (everyIndexAt !== undefined) c.everyIndex(everyIndexAt);
     c.bodyTargets(templateBodyTargets(c.body, c), false);
     return c.done('search', 'read', 'indices:data/read/search/template');
   }
   if (tail[0] === 'scroll') return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/scroll/clear' : 'indices:data/read/scroll');
-  c.bodyTargets(searchBodyTargets(c.body, c), false);
+  const targets = searchBodyTargets(c.body, c);
+  if (everyIndexAt !== undefined && c.pointInTime === undefined) c.everyIndex(everyIndexAt);
+  c.bodyTargets(targets, false);
+  if (c.pointInTime === 'opaque') c.unknown();
   return c.done(c.streaming ? 'streams' : 'search', 'read', 'indices:data/read/search');
 }
 
@@ -545,14 +557,17 @@ function topLevel(c: Classifying, segments: string[]): Classification {
 
     // Search.
     case '_search':
-      if (tail[0] !== 'scroll') c.everyIndex(0);
-      return search(c, tail);
+      return search(c, tail, tail[0] !== 'scroll' ? 0 : undefined);
     case '_msearch':
       return msearch(c, tail);
     case '_mtermvectors':
       return mtermvectors(c);
     case '_pit':
-      return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/close_point_in_time' : 'indices:data/read/open_point_in_time');
+      if (c.method !== 'DELETE') return c.done('search', 'read', 'indices:data/read/open_point_in_time');
+      // closing reaches the indices the id names (an id that names none that can be read: unknown)
+      c.bodyTargets(closePointInTimeTargets(c.body, c), false);
+      if (c.pointInTime === 'opaque') c.unknown();
+      return c.done('search', 'read', 'indices:data/read/close_point_in_time');
     case '_render':
       c.bodyTargets(templateBodyTargets(c.body, c), false);
       return c.done('search', 'read', 'indices:data/read/search/template');

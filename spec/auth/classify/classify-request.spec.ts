@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { classifyRequest, type Classification } from '../../../lib/auth/classify/index.js';
+import { encodePitId } from '../../../lib/point-in-time/index.js';
 
 type Expected = Partial<Pick<Classification, 'category' | 'operation' | 'action' | 'indices' | 'allIndices'>>;
 type Row = [method: string, path: string, expected: Expected, querystring?: string];
@@ -194,6 +195,23 @@ describe('classifyRequest: route families × methods', () => {
       for (const e of c.indices) expect(c.sources.map((s) => s.expression)).to.include(e);
     });
   }
+
+  it('a search of a point in time reads the indices its id names, not every index; an id it cannot decode is unknown', () => {
+    const id = encodePitId(['shop', 'logs']);
+    const c = classifyRequest({ method: 'POST', path: '/_search', querystring: '', body: JSON.stringify({ pit: { id }, query: { match_all: {} } }) });
+    expect(c.indices).to.deep.equal(['shop', 'logs']);
+    expect(c.allIndices).to.equal(false);
+    expect(c.known).to.equal(true);
+    expect(c.slot).to.equal(undefined);
+    const opaque = classifyRequest({ method: 'POST', path: '/_search', querystring: '', body: JSON.stringify({ pit: { id: 'FGluY2x1ZGVfY29udGV4dF91dWlk' } }) });
+    expect(opaque.known).to.equal(false);
+    const closing = classifyRequest({ method: 'DELETE', path: '/_pit', querystring: '', body: JSON.stringify({ id }) });
+    expect(closing.indices).to.deep.equal(['shop', 'logs']);
+    const closingOpaque = classifyRequest({ method: 'DELETE', path: '/_pit', querystring: '', body: JSON.stringify({ id: 'xyz' }) });
+    expect(closingOpaque.known).to.equal(false);
+    const multi = classifyRequest({ method: 'POST', path: '/_msearch', querystring: '', body: nd({}, { pit: { id: 'xyz' } }) });
+    expect(multi.known).to.equal(false);
+  });
 
   it('records where each expression came from', () => {
     const c = classifyRequest({ method: 'POST', path: '/shop/_msearch', querystring: '', body: nd({ index: 'logs' }, {}, { index: 'shop' }, {}) });

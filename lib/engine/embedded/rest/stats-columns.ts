@@ -1,6 +1,6 @@
 import type { IndexHandle } from '../indices/index.js';
 import { ByteSize, Duration, column, type CatColumn, type Cell } from './cat-table.js';
-import { scrollContexts } from './routes/scroll-contexts.js';
+import { pointInTimeContexts, scrollContexts } from './routes/scroll-contexts.js';
 import type { EngineContext } from './types.js';
 
 /**
@@ -41,6 +41,7 @@ export const NO_ACTIVITY: ActivityCounters = {
 export function activityOf(handles: IndexHandle[], ctx: EngineContext): ActivityCounters {
   const out = { ...NO_ACTIVITY };
   const contexts = scrollContexts(ctx);
+  const pits = pointInTimeContexts(ctx);
   for (const h of handles) {
     if (!h.isOpen) continue;
     const s = h.stats;
@@ -62,7 +63,7 @@ export function activityOf(handles: IndexHandle[], ctx: EngineContext): Activity
     out.scrollMs += s.scrollMs;
     out.suggestTotal += s.suggestTotal;
     out.suggestMs += s.suggestMs;
-    out.openContexts += contexts.openOver(s);
+    out.openContexts += contexts.openOver(s) + pits.openOver(s);
     out.segments += h.docCount > 0 ? 1 : 0;
   }
   return out;

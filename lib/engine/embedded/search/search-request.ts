@@ -66,7 +66,7 @@ const IMPLEMENTED = new Set([
   'script_fields', 'runtime_mappings',
 ]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['rescore', 'pit', 'knn', 'rank', 'retriever', 'slice', 'ext']);
+const NOT_YET = new Set(['rescore', 'knn', 'rank', 'retriever', 'slice', 'ext']);
 
 function scriptFieldsOf(v: unknown): ScriptField[] {
   if (v === undefined || v === null) return [];

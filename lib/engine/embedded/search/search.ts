@@ -96,7 +96,7 @@ async function matchIndex(
   }
   // Ordinals are ascending (index order): terminate_after keeps the first ones, as a shard's collector would.
   if (req.terminateAfter !== undefined && req.terminateAfter > 0 && length > req.terminateAfter) length = req.terminateAfter;
-  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts) };
+  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts, handleOrder) };
 }
 
 async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {

@@ -161,7 +161,7 @@ describe('embedded engine REST: msearch, scroll, count, by-query', () => {
       expect((await es.call('POST', '/books/_validate/query', { query: { term: { tag: 'scifi' } } })).json).to.deep.equal({ _shards: { total: 1, successful: 1, failed: 0 }, valid: true });
       const bad = await es.call('POST', '/books/_validate/query?explain=true', { query: { query_string: { query: 'title:(' } } });
       expect(bad.json.valid).to.equal(false);
-      expect(bad.json.explanations[0].error).to.match(/query_shard_exception/);
+      expect(bad.json.explanations[0].error).to.match(/QueryShardException/);
       expect((await es.call('GET', '/books/_validate/query?q=title:(')).json.valid).to.equal(false);
     });
 

@@ -1,31 +1,58 @@
 import { randomBytes } from 'node:crypto';
 import { EsError } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
 import type { IndexStats } from '../../indices/index-stats.js';
 import type { EngineContext } from '../types.js';
 
+/** What every kept search context has: the stats of the indices it reads (it counts there once freed). */
+interface KeptContext {
+  stats: IndexStats[];
+}
+
 /** A scroll: the hits of the search, fixed when it started (a point-in-time view), and a cursor. */
-export interface ScrollContext {
+export interface ScrollContext extends KeptContext {
   hits: unknown[];
   /** The `hits` object of the first response, without its hits (total, max_score). */
   header: Record<string, unknown>;
   shards: unknown;
   next: number;
   size: number;
-  /** Stats of the indices searched: a scroll counts there once freed, with its lifetime. */
-  stats: IndexStats[];
-  opened: number;
-  expires: NodeJS.Timeout;
+}
+
+/**
+ * A point in time: a frozen view of each index it reads (documents as they were when it was
+ * opened, see pointInTimeView), in the order their `_shard_doc` values number them.
+ */
+export interface PointInTimeContext extends KeptContext {
+  views: IndexHandle[];
+  /** The live indices' uuids: a point in time over an index deleted since is gone. */
+  uuids: string[];
 }
 
 const MAX_KEEP_ALIVE_MS = 24 * 3_600_000;
+/** Open contexts of each kind at most (Elasticsearch's `search.max_open_scroll_context` default). */
+export const MAX_OPEN_CONTEXTS = 500;
 
-/** The open scrolls of one engine, each freed when its keep-alive passes unused. */
-export class ScrollContexts {
-  private readonly open = new Map<string, ScrollContext>();
+type Opened<T> = T & { opened: number; expires: NodeJS.Timeout };
 
-  add(context: Omit<ScrollContext, 'expires' | 'opened'>, keepAliveMs: number): string {
-    const id = randomBytes(24).toString('base64url');
-    this.open.set(id, { ...context, opened: performance.now(), expires: this.timer(id, keepAliveMs) });
+/**
+ * The open search contexts of one kind (scrolls, points in time) of one engine: each freed when
+ * its keep-alive passes unused, at most MAX_OPEN_CONTEXTS at once so that they cannot grow memory
+ * without bound. Contexts are found by their whole id string.
+ */
+export class SearchContexts<T extends KeptContext> {
+  private readonly open = new Map<string, Opened<T>>();
+
+  constructor(private readonly kind: 'scroll' | 'point in time') {}
+
+  add(context: T, keepAliveMs: number, id: string = randomBytes(24).toString('base64url')): string {
+    if (this.open.size >= MAX_OPEN_CONTEXTS) {
+      throw new EsError(500, 'exception', this.kind === 'scroll'
+        ? `Trying to create too many scroll contexts. Must be less than or equal to: [${MAX_OPEN_CONTEXTS}]. This limit can be set by changing the [search.max_open_scroll_context] setting.`
+        : `Trying to create too many point in time contexts. Must be less than or equal to: [${MAX_OPEN_CONTEXTS}].`);
+    }
+    const expires = this.timer(id, keepAliveMs);
+    this.open.set(id, { ...context, opened: performance.now(), expires });
     return id;
   }
 
@@ -39,14 +66,21 @@ export class ScrollContexts {
     return t;
   }
 
-  /** The scroll with this id, its keep-alive renewed; 404 search_context_missing_exception when gone. */
-  take(id: string, keepAliveMs: number | undefined): ScrollContext {
+  /** The context with this id, its keep-alive renewed; undefined when gone. */
+  find(id: string, keepAliveMs: number | undefined): T | undefined {
     const c = this.open.get(id);
-    if (!c) throw new EsError(404, 'search_context_missing_exception', `No search context found for id [${id}]`);
-    if (keepAliveMs !== undefined) {
+    if (c && keepAliveMs !== undefined) {
+      const expires = this.timer(id, keepAliveMs);
       clearTimeout(c.expires);
-      c.expires = this.timer(id, keepAliveMs);
+      c.expires = expires;
     }
+    return c;
+  }
+
+  /** The context with this id, its keep-alive renewed; 404 search_context_missing_exception when gone. */
+  take(id: string, keepAliveMs: number | undefined): T {
+    const c = this.find(id, keepAliveMs);
+    if (!c) throw new EsError(404, 'search_context_missing_exception', `No search context found for id [${id}]`);
     return c;
   }
 
@@ -59,6 +93,8 @@ export class ScrollContexts {
     if (!c) return false;
     clearTimeout(c.expires);
     this.open.delete(id);
+    // Only scrolls count in the search stats' scroll figures, as in Elasticsearch.
+    if (this.kind !== 'scroll') return true;
     const lifetime = performance.now() - c.opened;
     for (const s of c.stats) {
       s.scrollTotal++;
@@ -67,7 +103,7 @@ export class ScrollContexts {
     return true;
   }
 
-  /** Open scrolls over an index (its stats' `open_contexts`). */
+  /** Open contexts over an index (its stats' `open_contexts`). */
   openOver(stats: IndexStats): number {
     let n = 0;
     for (const c of this.open.values()) if (c.stats.includes(stats)) n++;
@@ -81,10 +117,20 @@ export class ScrollContexts {
   }
 }
 
-const byEngine = new WeakMap<EngineContext, ScrollContexts>();
+export type ScrollContexts = SearchContexts<ScrollContext>;
+
+const byEngine = new WeakMap<EngineContext, { scrolls: ScrollContexts; pits: SearchContexts<PointInTimeContext> }>();
+
+function contextsOf(ctx: EngineContext) {
+  let s = byEngine.get(ctx);
+  if (!s) byEngine.set(ctx, (s = { scrolls: new SearchContexts('scroll'), pits: new SearchContexts('point in time') }));
+  return s;
+}
 
 export function scrollContexts(ctx: EngineContext): ScrollContexts {
-  let s = byEngine.get(ctx);
-  if (!s) byEngine.set(ctx, (s = new ScrollContexts()));
-  return s;
+  return contextsOf(ctx).scrolls;
+}
+
+export function pointInTimeContexts(ctx: EngineContext): SearchContexts<PointInTimeContext> {
+  return contextsOf(ctx).pits;
 }

@@ -6,6 +6,7 @@ import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
+import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
 import { scrollContexts } from './scroll-contexts.js';
 import { effectiveQuery, resolveTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
 
@@ -43,7 +44,17 @@ export function validationError(reason: string): EsError {
  * page returned with its `_scroll_id`.
  */
 export async function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
-  const handles = resolveTarget(ctx, expression, params);
+  checkShardDocSort(body);
+  if (body?.pit !== undefined) {
+    // A point in time: its frozen views are the indices searched; its id leads the answer.
+    const pit = pointInTimeSearch(ctx, expression, params, body);
+    const result = await searchHandles(ctx, pit.handles, undefined, params, pit.body, started);
+    return { pit_id: pit.id, ...result };
+  }
+  return searchHandles(ctx, resolveTarget(ctx, expression, params), expression, params, body, started);
+}
+
+async function searchHandles(ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
   const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
   const scroll = params.get('scroll');
   if (scroll === null) {
@@ -163,6 +174,7 @@ function msearchItems(req: RestRequest): MsearchItem[] {
     }
     // every search's query is read before any runs: one that does not parse fails the whole request, as in ES
     if (body.query !== undefined) parseQuery(body.query);
+    if (body.pit !== undefined) checkPointInTimeSearch(index, params);
     items.push({ index, params, body: withExactSearchAfter(body, bodyText) });
   }
   if (!items.length) throw validationError('no requests added');

@@ -91,25 +91,33 @@ function fieldTermVector(handle: IndexHandle, mapping: FieldMapping, values: str
 }
 
 function termvectors(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handle = ctx.indices.readTarget(req.pathParams.index);
-  handle.ensureOpen();
   const body = requestBody(req) ?? {};
   const id = req.pathParams.id ?? (typeof body.id === 'string' ? body.id : undefined);
+  return { status: 200, body: termVectorsOf(ctx, req.pathParams.index, id, req.params, body) };
+}
+
+/**
+ * The term vectors of one document, as `_termvectors` answers them (and each `_mtermvectors` item):
+ * options from `params` (the URL's, which win, as Elasticsearch reads them after the body) or `body`.
+ */
+export function termVectorsOf(ctx: EngineContext, index: string, id: string | undefined, params: URLSearchParams, body: JsonObject): JsonObject {
+  const handle = ctx.indices.readTarget(index);
+  handle.ensureOpen();
   if (id === undefined) {
     throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id or doc is required;');
   }
   const started = performance.now();
-  const doc = reachableDocument(handle, id, req.params.get('routing') ?? undefined);
+  const doc = reachableDocument(handle, id, params.get('routing') ?? undefined);
   const response: JsonObject = { _index: handle.name, _id: id };
   if (!doc) {
     response.found = false;
     response.took = Math.round(performance.now() - started);
-    return { status: 200, body: response };
+    return response;
   }
   response._version = doc.version;
   response.found = true;
   response.took = Math.round(performance.now() - started);
-  const requested = req.params.get('fields') ?? (Array.isArray(body.fields) ? (body.fields as unknown[]).map(String).join(',') : null);
+  const requested = params.get('fields') ?? (Array.isArray(body.fields) ? (body.fields as unknown[]).map(String).join(',') : null);
   let fields: string[];
   if (requested) fields = requested.split(',').map((f) => f.trim()).filter(Boolean);
   else {
@@ -117,8 +125,8 @@ function termvectors(req: RestRequest, ctx: EngineContext): RestResponse {
     termFields(handle.mappings.properties, '', fields);
   }
   const opts = {
-    positions: booleanParam(req.params, 'positions', body.positions !== false),
-    offsets: booleanParam(req.params, 'offsets', body.offsets !== false),
+    positions: booleanParam(params, 'positions', body.positions !== false),
+    offsets: booleanParam(params, 'offsets', body.offsets !== false),
   };
   const vectors: Record<string, unknown> = {};
   for (const field of fields) {
@@ -131,10 +139,10 @@ function termvectors(req: RestRequest, ctx: EngineContext): RestResponse {
     vectors[field] = { terms: fieldTermVector(handle, mapping, values, opts) };
   }
   if (Object.keys(vectors).length) response.term_vectors = vectors;
-  return { status: 200, body: response };
+  return response;
 }
 
-const PARAMS = ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'];
+export const PARAMS = ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'];
 
 export const termvectorsRoutes: Route[] = [
   { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}', params: PARAMS, handler: termvectors },

@@ -1,32 +1,9 @@
-import { toEsError } from '../../../../errors/index.js';
 import { explainQuery, parseQuery, queryContextOf } from '../../search/index.js';
 import { requestBody } from '../body.js';
-import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
-import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
-
-/** `_validate/query`: whether the query parses (and, for query strings, expands) on the target indices. */
-function validateQuery(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = resolveTarget(ctx, req.pathParams.index, req.params);
-  const shards = { total: handles.length, successful: handles.length, failed: 0 };
-  const explain = booleanParam(req.params, 'explain', false);
-  let error: string | undefined;
-  try {
-    const body = requestBody(req);
-    const query = effectiveQuery(body?.query, req.params, handles, req.pathParams.index);
-    withQueryRules(ctx, parseQuery(query ?? { match_all: {} }));
-  } catch (err) {
-    const e = toEsError(err);
-    if (e.status >= 500) throw err;
-    error = `[${e.type}] ${e.reason}`;
-  }
-  const out: Record<string, unknown> = { _shards: shards, valid: error === undefined };
-  if (explain) {
-    out.explanations = handles.map((h) => (error === undefined ? { index: h.name, valid: true, explanation: '' } : { index: h.name, valid: false, error }));
-  }
-  return { status: 200, body: out };
-}
+import { validateQuery } from './validate-query.js';
+import { effectiveQuery, withQueryRules } from './search-target.js';
 
 /** `_explain/{id}`: whether one document matches, and Lucene's explanation of its score. */
 function explain(req: RestRequest, ctx: EngineContext): RestResponse {

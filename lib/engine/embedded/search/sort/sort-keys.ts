@@ -171,8 +171,12 @@ function scriptSort(spec: Extract<SortSpec, { kind: 'script' }>, handle: IndexHa
   };
 }
 
-/** Resolves the sort criteria of a request against one index; `stored`: for `_script` sorts naming a stored script. */
-export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomewhere: (field: string) => boolean, stored?: StoredScripts): ResolvedSort[] {
+/**
+ * Resolves the sort criteria of a request against one index; `stored`: for `_script` sorts naming a
+ * stored script; `shardIndex`: the index's place among those searched (`_shard_doc` is
+ * `shardIndex << 32 | ordinal`, as Elasticsearch numbers shard and document).
+ */
+export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomewhere: (field: string) => boolean, stored?: StoredScripts, shardIndex = 0): ResolvedSort[] {
   return specs.map((spec): ResolvedSort => {
     if (spec.kind === 'script') return scriptSort(spec, handle, stored);
     if (spec.kind === 'score') {
@@ -184,9 +188,10 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
       };
     }
     if (spec.kind === 'doc') {
+      const base = spec.shard ? shardIndex * 2 ** 32 : 0;
       return {
         spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
-        key: (ord) => ord,
+        key: (ord) => base + ord,
         render: (k) => k,
         parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
       };

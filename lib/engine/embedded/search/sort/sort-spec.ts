@@ -7,7 +7,8 @@ export type SortMode = 'min' | 'max' | 'sum' | 'avg' | 'median';
 /** One sort criterion of a search request, validated. */
 export type SortSpec =
   | { kind: 'score'; order: SortOrder }
-  | { kind: 'doc'; order: SortOrder }
+  /** `_doc`; `_shard_doc` (`shard`): the point-in-time tiebreaker, unique across the indices searched. */
+  | { kind: 'doc'; order: SortOrder; shard?: true }
   | {
       kind: 'field';
       field: string;
@@ -44,6 +45,7 @@ function modeOf(v: unknown): SortMode | undefined {
 function named(name: string, order?: SortOrder): SortSpec {
   if (name === '_score') return { kind: 'score', order: order ?? 'desc' };
   if (name === '_doc') return { kind: 'doc', order: order ?? 'asc' };
+  if (name === '_shard_doc') return { kind: 'doc', order: order ?? 'asc', shard: true };
   return { kind: 'field', field: name, order: order ?? 'asc', missing: '_last' };
 }
 

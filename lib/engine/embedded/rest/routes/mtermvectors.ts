@@ -1,0 +1,79 @@
+import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
+import { isPlainObject, type JsonObject } from '../../indices/index.js';
+import { requestBody } from '../body.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { PARAMS, termVectorsOf } from './termvectors.js';
+
+/** Options an item may set for itself; the URL's give every item its defaults. */
+const ITEM_OPTIONS: Record<string, string> = {
+  fields: 'fields', positions: 'positions', offsets: 'offsets', payloads: 'payloads', field_statistics: 'field_statistics',
+  term_statistics: 'term_statistics', routing: 'routing', version: 'version', version_type: 'version_type', realtime: 'realtime',
+};
+
+interface Item {
+  index: string | undefined;
+  id: string | undefined;
+  params: URLSearchParams;
+  body: JsonObject;
+}
+
+function validation(reason: string): EsError {
+  return new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${reason};`);
+}
+
+/**
+ * The documents asked for: `docs` (each with its `_index`, `_id` and options), or `ids` with the
+ * path's index — in the body, or as the `ids` URL parameter (a comma list), which GET clients use.
+ */
+function itemsOf(req: RestRequest): Item[] {
+  const body = requestBody(req) ?? {};
+  for (const k of Object.keys(body)) {
+    if (k !== 'docs' && k !== 'ids' && k !== 'parameters') throw new EsError(400, 'illegal_argument_exception', `unknown parameter [${k}] in request body or parameter is of the wrong type[${typeof body[k] === 'object' ? 'START_OBJECT' : 'VALUE_STRING'}] `);
+  }
+  const defaults = new URLSearchParams(req.params);
+  defaults.delete('ids');
+  if (isPlainObject(body.parameters)) for (const [k, v] of Object.entries(body.parameters)) if (k in ITEM_OPTIONS && !defaults.has(k)) defaults.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  const items: Item[] = [];
+  const pathIndex = req.pathParams.index;
+  if (Array.isArray(body.docs)) {
+    for (const d of body.docs) {
+      if (!isPlainObject(d)) throw new EsError(400, 'illegal_argument_exception', 'docs array element should include an object');
+      const params = new URLSearchParams(defaults);
+      for (const [k, v] of Object.entries(d)) {
+        if (k in ITEM_OPTIONS) params.set(ITEM_OPTIONS[k], Array.isArray(v) ? v.join(',') : String(v));
+      }
+      const { _index, _id, doc, ...rest } = d;
+      void rest;
+      if (doc !== undefined) throw new EsError(400, 'illegal_argument_exception', '[doc] (artificial documents) is not supported by the embedded engine');
+      items.push({ index: typeof _index === 'string' ? _index : pathIndex, id: _id === undefined ? undefined : String(_id), params, body: {} });
+    }
+  }
+  const ids = Array.isArray(body.ids) ? body.ids.map(String) : (req.params.get('ids')?.split(',').map((s) => s.trim()).filter(Boolean) ?? []);
+  for (const id of ids) items.push({ index: pathIndex, id, params: new URLSearchParams(defaults), body: {} });
+  if (!items.length) throw validation('multi term vectors: no documents requested');
+  items.forEach((item, i) => {
+    if (item.index === undefined) throw validation(`index is missing for doc ${i}`);
+  });
+  return items;
+}
+
+/** `_mtermvectors` (GET or POST): each document's term vectors, or its own error, in request order. */
+function mtermvectors(req: RestRequest, ctx: EngineContext): RestResponse {
+  const docs = itemsOf(req).map((item) => {
+    try {
+      return termVectorsOf(ctx, item.index!, item.id, item.params, item.body);
+    } catch (err) {
+      const e = toEsError(err);
+      if (e.status >= 500) throw err;
+      return { _index: item.index, _id: item.id, error: errorBody(e).error };
+    }
+  });
+  return { status: 200, body: { docs } };
+}
+
+const MTV_PARAMS = [...PARAMS, 'ids'];
+
+export const mtermvectorsRoutes: Route[] = [
+  { methods: ['GET', 'POST'], pattern: '/_mtermvectors', params: MTV_PARAMS, handler: mtermvectors },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_mtermvectors', params: MTV_PARAMS, handler: mtermvectors },
+];

@@ -1,0 +1,116 @@
+import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
+import type { Query } from './query.js';
+import { rewriteQuery, type RewriteContext } from './rewrite-query.js';
+
+/** A boost as Java prints a float: `2.0`, `0.5`. */
+function javaFloat(n: number): string {
+  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+}
+
+function boosted(text: string, boost: number): string {
+  return boost === 1 ? text : `(${text})^${javaFloat(boost)}`;
+}
+
+function isNumeric(field: string, ctx: RewriteContext): boolean {
+  const m = resolveFieldMapping(ctx.mappings, field);
+  return m !== undefined && (NUMERIC_TYPES.has(fieldType(m)) || fieldType(m) === 'date');
+}
+
+/** The query as printed: full-text queries as the clauses they become against the mappings. */
+function printed(q: Query, ctx: RewriteContext): Query {
+  if (PRINTED.has(q.type)) return q;
+  const lowered = rewriteQuery(q, ctx);
+  return lowered !== q && lowered.type !== q.type ? printed(lowered, ctx) : q;
+}
+
+/** A clause of a boolean query: a boolean query inside another is parenthesised, as Lucene prints it. */
+function clause(q: Query, ctx: RewriteContext): string {
+  const p = printed(q, ctx);
+  const s = luceneString(p, ctx);
+  return p.type === 'bool' && p.boost === 1 ? `(${s})` : s;
+}
+
+/**
+ * A query as Lucene's Query.toString prints it, which `_validate/query?explain=true` shows:
+ * `field:term`, `+a -b #c`, `field:"a phrase"~2`, `field:[1 TO 5]`, `*:*`… Full-text queries are
+ * printed as the term and phrase queries they become against the index's mappings; a query this
+ * printer does not know is printed by its name, so the answer stays valid.
+ */
+export function luceneString(q: Query, ctx: RewriteContext): string {
+  switch (q.type) {
+    case 'match_all':
+      return boosted('*:*', q.boost);
+    case 'match_none':
+      return 'MatchNoDocsQuery("")';
+    case 'indexed_term':
+      return boosted(`${q.field}:${q.term}`, q.boost);
+    case 'term':
+      if (isNumeric(q.field, ctx)) return boosted(`${q.field}:[${String(q.value)} TO ${String(q.value)}]`, q.boost);
+      return boosted(`${q.field}:${String(q.value)}`, q.boost);
+    case 'terms':
+      return boosted(`${q.field}:(${q.values.map(String).join(' ')})`, q.boost);
+    case 'ids':
+      return boosted(`_id:(${q.values.join(' ')})`, q.boost);
+    case 'exists':
+      return boosted(`FieldExistsQuery [field=${q.field}]`, q.boost);
+    case 'bool': {
+      const parts = [
+        ...q.must.map((c) => `+${clause(c, ctx)}`),
+        ...q.filter.map((c) => `#${clause(c, ctx)}`),
+        ...q.should.map((c) => clause(c, ctx)),
+        ...q.mustNot.map((c) => `-${clause(c, ctx)}`),
+      ];
+      const msm = q.minimumShouldMatch;
+      const text = msm !== undefined && Number(msm) > 0 ? `(${parts.join(' ')})~${msm}` : parts.join(' ');
+      return boosted(text, q.boost);
+    }
+    case 'phrase': {
+      const path = q.paths[0];
+      const terms = path ? path.terms.map((alts, i) => {
+        const t = alts.length > 1 ? `(${alts.join(' ')})` : alts[0];
+        return q.prefixExpansions !== undefined && i === path.terms.length - 1 ? `${t}*` : t;
+      }) : [];
+      return boosted(`${q.field}:"${terms.join(' ')}"${q.slop ? `~${q.slop}` : ''}`, q.boost);
+    }
+    case 'range': {
+      const m = resolveFieldMapping(ctx.mappings, q.field);
+      if (m && INTEGER_TYPES.has(fieldType(m))) {
+        // integer points: Lucene makes exclusive bounds inclusive ones
+        const low = q.gt !== undefined ? Number(q.gt) + 1 : q.gte;
+        const high = q.lt !== undefined ? Number(q.lt) - 1 : q.lte;
+        return boosted(`${q.field}:[${low === undefined ? '*' : String(low)} TO ${high === undefined ? '*' : String(high)}]`, q.boost);
+      }
+      const low = q.gt ?? q.gte;
+      const high = q.lt ?? q.lte;
+      const text = `${q.field}:${q.gt !== undefined ? '{' : '['}${low === undefined ? '*' : String(low)} TO ${high === undefined ? '*' : String(high)}${q.lt !== undefined ? '}' : ']'}`;
+      return boosted(text, q.boost);
+    }
+    case 'prefix':
+      return boosted(`${q.field}:${q.value}*`, q.boost);
+    case 'wildcard':
+      return boosted(`${q.field}:${q.value}`, q.boost);
+    case 'regexp':
+      return boosted(`${q.field}:/${q.value}/`, q.boost);
+    case 'fuzzy': {
+      const f = q.fuzziness;
+      const edits = f.kind === 'fixed' ? f.edits : q.value.length < f.low ? 0 : q.value.length < f.high ? 1 : 2;
+      return boosted(`${q.field}:${q.value}~${edits}`, q.boost);
+    }
+    case 'constant_score':
+      return boosted(`ConstantScore(${luceneString(q.filter, ctx)})`, q.boost);
+    case 'dis_max':
+      return boosted(`(${q.queries.map((c) => luceneString(c, ctx)).join(' | ')})${q.tieBreaker ? `~${q.tieBreaker}` : ''}`, q.boost);
+    case 'nested':
+      return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
+    default:
+      break;
+  }
+  const p = printed(q, ctx);
+  return p === q ? q.type : luceneString(p, ctx);
+}
+
+/** Query types printed as they are parsed. */
+const PRINTED = new Set<Query['type']>([
+  'match_all', 'match_none', 'indexed_term', 'term', 'terms', 'ids', 'exists', 'bool', 'phrase', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
+  'constant_score', 'dis_max', 'nested',
+]);
