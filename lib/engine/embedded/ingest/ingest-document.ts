@@ -204,10 +204,6 @@ export class IngestDocument {
     out._ingest = deepCopy(this.ingest);
     return out;
   }
-
-  snapshot(): JsonMap {
-    return this.toJson();
-  }
 }
 
 function listIndex(list: unknown[], seg: string, path: string): number {

@@ -1,10 +1,11 @@
 /**
- * Elasticsearch's default grok pattern bank (`ecs_compatibility: disabled`, the "legacy"
- * patterns: the core bank and the httpd one; the product-specific banks — aws, bind, exim,
- * firewalls, haproxy, java, maven, nagios, rails, redis, squid — are not included), one `NAME definition` a line. The linear-time engine cannot run lookahead, so the
- * three lookaheads of the bank (`(?![0-9])` after IPV4 and TIME, `(?!<[0-9])` before TIME) are
- * left out: IPV4 and TIME may then match a prefix of a longer run of digits. Atomic groups
- * `(?>…)` run as plain groups (see grok.ts). A backtick is written `\x60`.
+ * Elasticsearch's default grok pattern bank (`ecs_compatibility: disabled`, the "legacy" patterns:
+ * the core bank and the httpd one; the product banks — aws, bind, exim, firewalls, haproxy, java,
+ * maven, nagios, rails, redis, squid — are not included), one `NAME definition` a line. The
+ * linear-time engine cannot run lookahead, so the three lookaheads of the bank (`(?![0-9])` after
+ * IPV4 and TIME, `(?!<[0-9])` before TIME) are left out: IPV4 and TIME may then match a prefix of
+ * a longer run of digits. Atomic groups `(?>…)` run as plain groups (see grok.ts). A backtick is
+ * written `\x60`.
  */
 const BANK = String.raw`
 USERNAME [a-zA-Z0-9._-]+

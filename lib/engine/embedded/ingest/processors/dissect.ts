@@ -5,6 +5,7 @@
  * `%{&key}` name a field by one value and fill it with another, `->` skips repeated delimiters.
  */
 import { EsError } from '../../../../errors/index.js';
+import { illegalArgument, javaType } from '../ingest-document.js';
 import type { ConfigReader } from '../processor-config.js';
 import type { ProcessorFactory } from '../processor.js';
 import { fieldValue } from './string-processors.js';
@@ -148,7 +149,7 @@ export const dissectProcessor: ProcessorFactory = (config) => {
   return (doc) => {
     const value = fieldValue(doc, field, ignoreMissing);
     if (value === undefined) return;
-    if (typeof value !== 'string') throw new EsError(400, 'illegal_argument_exception', `field [${field}] of type [java.lang.String] cannot be cast`);
+    if (typeof value !== 'string') throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
     for (const [k, v] of dissect(parsed, pattern, value, separator)) doc.set(k, v);
   };
 };
