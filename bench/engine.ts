@@ -16,7 +16,9 @@
  *
  * Last, a scripted `_update_by_query` over the whole corpus (a Painless script reading and
  * writing `_source`, some documents left as they are with `ctx.op = 'noop'`), beside the same
- * request without a script, which rewrites every document as it is: docs/s of each.
+ * request without a script, which rewrites every document as it is: docs/s of each. And the
+ * corpus through `_bulk?pipeline=` with an ingest pipeline of five processors, beside the same
+ * `_bulk` without one: docs/s of each.
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -108,7 +110,7 @@ function bulkBodies(docs: Doc[], from = 0, to = docs.length): string[] {
  * Creates `index` with `settings` and sends it the bodies through `_bulk`, one request at a time,
  * each answer read and parsed: seconds taken, memory the index holds.
  */
-async function indexCorpus(engine: EmbeddedEngine, index: string, settings: unknown, bodies: string[]): Promise<{ seconds: number; heap: number; buffers: number }> {
+async function indexCorpus(engine: EmbeddedEngine, index: string, settings: unknown, bodies: string[], query = ''): Promise<{ seconds: number; heap: number; buffers: number }> {
   const created = await engine.request({ method: 'PUT', path: `/${index}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
   if (created.status !== 200) throw new Error(`create index: ${JSON.stringify(await readJson(created))}`);
   await readJson(created);
@@ -116,7 +118,7 @@ async function indexCorpus(engine: EmbeddedEngine, index: string, settings: unkn
   const mem0 = process.memoryUsage();
   const t0 = performance.now();
   for (const body of bodies) {
-    const res = await engine.request({ method: 'POST', path: `/${index}/_bulk`, headers: { 'content-type': 'application/x-ndjson' }, body });
+    const res = await engine.request({ method: 'POST', path: `/${index}/_bulk${query}`, headers: { 'content-type': 'application/x-ndjson' }, body });
     const answer = await readJson<{ errors: boolean }>(res);
     if (res.status !== 200 || answer.errors) throw new Error(`bulk failed: ${JSON.stringify(answer).slice(0, 400)}`);
   }
@@ -252,6 +254,8 @@ async function main() {
       },
     });
 
+    const ingest = await ingestAgainstPlain(engine, bodies);
+
     await engine.close();
     t0 = performance.now();
     engine = await openEmbeddedEngine({ dataDir: dir });
@@ -281,6 +285,8 @@ async function main() {
     const ubqRate = (r: { seconds: number; json: Record<string, number> }) => rate(r.seconds, r.json.total);
     console.log(`scripted _update_by_query over the Debian corpus: ${ubqRate(scriptedUbq)} docs/s (${scriptedUbq.json.updated} updated, ${scriptedUbq.json.noops} noops, ` +
       `${fmt(scriptedUbq.seconds, 2)} s); without a script ${ubqRate(plainUbq)} docs/s (${fmt(plainUbq.seconds, 2)} s)`);
+    console.log(`_bulk through an ingest pipeline of five processors (set with a template, lowercase, convert, split, gsub): ${fmt(ingest.piped, 0)} docs/s; ` +
+      `the same _bulk without it ${fmt(ingest.plain, 0)} docs/s (ratio ${fmt(ingest.piped / ingest.plain)}; same fields as MiniSearch, medians of ${INGEST_ROUNDS} rounds each)`);
     console.log('query kind                   engine p50/p99 ms     MiniSearch p50/p99 ms   p99 ratio engine/MiniSearch');
     for (const r of rows) {
       if (!r.e || !r.m) {
@@ -301,6 +307,40 @@ async function main() {
  * `_search`, over the same words: p50/p99 of each (the difference is the template's cost:
  * lookup, render, parse of the rendered text).
  */
+const INGEST_ROUNDS = 3;
+const BENCH_PIPELINE = {
+  description: 'bench:engine — five processors over each Debian package',
+  processors: [
+    { set: { field: 'ingested_into', value: '{{_index}}' } },
+    { lowercase: { field: 'name', target_field: 'name_lower' } },
+    { convert: { field: 'installed_size_kb', type: 'long', target_field: 'size_long', ignore_missing: true } },
+    { split: { field: 'section', separator: '/', target_field: 'section_parts', ignore_missing: true } },
+    { gsub: { field: 'summary', pattern: '\\s+', replacement: ' ', ignore_missing: true } },
+  ],
+};
+
+/**
+ * The corpus through `_bulk?pipeline=` (a pipeline of five processors) beside the same `_bulk`
+ * without it, alternating rounds into fresh indices: what running a pipeline on writes costs.
+ * Durations are in seconds; the figures handed back are docs/s (medians).
+ */
+async function ingestAgainstPlain(engine: EmbeddedEngine, bodies: string[]): Promise<{ piped: number; plain: number }> {
+  const put = await engine.request({ method: 'PUT', path: '/_ingest/pipeline/bench', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_PIPELINE) });
+  if (put.status !== 200) throw new Error(`put pipeline: ${JSON.stringify(await readJson(put))}`);
+  await readJson(put);
+  const count = bodies.reduce((n, b) => n + (b.split('\n').length - 1) / 2, 0);
+  const piped: number[] = [];
+  const plain: number[] = [];
+  for (let round = 0; round < INGEST_ROUNDS; round++) {
+    for (const [runs, query] of [[piped, '?pipeline=bench'], [plain, '']] as const) {
+      const index = `debian-ingest-${round}${query ? '-piped' : ''}`;
+      runs.push(count / (await indexCorpus(engine, index, SAME_FIELDS, bodies, query)).seconds);
+      await readJson(await engine.request({ method: 'DELETE', path: `/${index}` }));
+    }
+  }
+  return { piped: median(piped), plain: median(plain) };
+}
+
 async function templateAgainstDirect(engine: EmbeddedEngine): Promise<{ template: { p50: number; p99: number }; direct: { p50: number; p99: number } }> {
   const json = { 'content-type': 'application/json' };
   const stored = await engine.request({

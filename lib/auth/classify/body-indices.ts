@@ -164,9 +164,30 @@ export function bulkTargets(body: Body, read: BodyReading): BodyTarget[] {
   if (body === undefined) return t.list;
   const text = textOf(body);
   const entries = read.prepared?.bulk ?? readBulk(text);
-  for (const e of entries) t.add(e.index === undefined ? null : e.index.length ? e.index : UNREADABLE, e.action === 'delete' ? 'delete' : 'write');
+  for (const e of entries) {
+    t.add(e.index === undefined ? null : e.index.length ? e.index : UNREADABLE, e.action === 'delete' ? 'delete' : 'write');
+    // an ingest pipeline may send the document to any index (`ctx._index = …`)
+    if (e.action !== 'delete' && e.action !== 'update' && runsPipeline(e.meta.pipeline)) t.add(UNREADABLE, 'write');
+  }
   read.forward = bulkText(entries, text);
   return t.list;
+}
+
+/** Whether a `pipeline` value names a pipeline to run (`_none` names none). */
+export function runsPipeline(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '_none';
+}
+
+const PIPELINE_SETTING = /(?:default|final)_pipeline/;
+
+/**
+ * Index settings (creation or update) that set `index.default_pipeline` or `index.final_pipeline`:
+ * every later write to the index would run that pipeline, which may send documents anywhere, so
+ * such a body writes every index. Read as text: a mention anywhere counts (fail-closed).
+ */
+export function pipelineSettingTargets(body: Body): BodyTarget[] {
+  if (body === undefined) return [];
+  return PIPELINE_SETTING.test(textOf(body)) ? [{ expression: UNREADABLE, operation: 'write' }] : [];
 }
 
 /**

@@ -12,6 +12,9 @@ import {
   searchBodyTargets,
   splitExpressions,
   templateBodyTargets,
+  pipelineSettingTargets,
+  runsPipeline,
+  UNREADABLE,
   type BodyReading,
   type BodyTarget,
 } from './body-indices.js';
@@ -40,6 +43,10 @@ export function classifyRequest(req: ClassifiableRequest): Classification {
     for (const name of ['index', 'indices']) for (const value of params.getAll(name)) c.queryIndex(value);
   }
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
+  if (req.querystring?.includes('pipeline') && methodOperation(method) === 'write' && params.getAll('pipeline').some(runsPipeline)) {
+    // an ingest pipeline may send the document to any index (`ctx._index = …`), as `_reindex`'s dest.pipeline
+    c.bodyTargets([{ expression: UNREADABLE, operation: 'write' }], true);
+  }
   const head = segments[0];
   if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
   // `/.suggestions/_reactivesearch(.v3)`: popular searches of the caller's own indices (search
@@ -386,6 +393,10 @@ function searchOrIndices(c: Classifying, endpoint: string, tail: string[]): Clas
 /** `/{index}` itself: GET/HEAD read, PUT create, DELETE delete. */
 function indexAdmin(c: Classifying, read: string, write: string, del: string): Classification {
   const op = c.op;
+  if (op === 'write' && (write === 'indices:admin/create' || write === 'indices:admin/settings/update')) {
+    // `index.default_pipeline` / `index.final_pipeline` make every later write run a pipeline, which may re-target it
+    c.bodyTargets(pipelineSettingTargets(c.body), true);
+  }
   return c.done('indices', op, op === 'read' ? read : op === 'delete' ? del : write);
 }
 

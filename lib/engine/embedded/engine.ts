@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
 import { ClusterSettings } from './cluster-settings/index.js';
 import { Indices } from './indices/index.js';
+import { IngestPipelines } from './ingest/index.js';
 import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
 import { RestHandler } from './rest/index.js';
@@ -43,9 +44,10 @@ export class EmbeddedEngine implements Backend {
     const indices = new Indices(store);
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
     const nodeName = os.hostname() || 'embedded';
+    const storedScripts = new StoredScripts(store);
     const rest = new RestHandler(
       {
-        indices, queryRules: new QueryRules(store), storedScripts: new StoredScripts(store), clusterSettings: new ClusterSettings(store), node: new LocalNode(nodeName, dataDir),
+        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings: new ClusterSettings(store), node: new LocalNode(nodeName, dataDir),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
       },
       opts.maxContentLength ?? 100 * 1024 * 1024,

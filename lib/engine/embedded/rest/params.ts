@@ -22,15 +22,6 @@ export function forcedRefresh(params: URLSearchParams): boolean {
   return v === '' || v === 'true';
 }
 
-/**
- * The embedded engine has no ingest pipelines, so a named one never exists: ES's answer for a
- * write that names a missing pipeline. `_none` means "no pipeline".
- */
-export function checkPipeline(pipeline: unknown): void {
-  if (pipeline === undefined || pipeline === null || pipeline === '_none') return;
-  throw new EsError(400, 'illegal_argument_exception', `pipeline with id [${String(pipeline)}] does not exist`);
-}
-
 export function checkRefresh(params: URLSearchParams): void {
   const v = params.get('refresh');
   if (v === null || v === '' || v === 'true' || v === 'false' || v === 'wait_for') return;

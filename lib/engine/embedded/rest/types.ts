@@ -1,4 +1,5 @@
 import type { ClusterSettings } from '../cluster-settings/index.js';
+import type { IngestPipelines } from '../ingest/index.js';
 import type { Indices } from '../indices/index.js';
 import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
@@ -34,6 +35,8 @@ export interface EngineContext {
   queryRules: QueryRules;
   /** Stored scripts: the `_scripts` API, stored search templates, and (through `get`) any script reference by id. */
   storedScripts: StoredScripts;
+  /** Ingest pipelines: the `_ingest` API, and what writes run (`pipeline=`, default and final pipelines). */
+  ingestPipelines: IngestPipelines;
   /** The cluster's dynamic settings (`_cluster/settings`). */
   clusterSettings: ClusterSettings;
   /** The one node the engine is: identity and live figures for the node-level APIs. */

@@ -5,9 +5,10 @@ import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
 import { readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
 import { TimeSlice } from '../../../../cooperative/index.js';
-import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
+import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { parseUpdateBody, toUpdateRequest, updateGetResult, updateSourceFilter } from './documents.js';
+import { droppedResponse, parseUpdateBody, toUpdateRequest, updateGetResult, updateSourceFilter } from './documents.js';
+import { ingestForWrite } from '../../ingest/index.js';
 import { markWrittenDoubles } from '../../painless/index.js';
 
 type Action = BulkAction;
@@ -120,25 +121,42 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       committed = prepared.length;
     }
     await budget.pause();
-    const id = item.id ?? (item.action === 'index' || item.action === 'create' ? generateId() : undefined);
+    let id = item.id ?? (item.action === 'index' || item.action === 'create' ? generateId() : undefined);
     try {
       // A bulk item reports an empty id as the request's illegal argument, not as a validation failure.
       if (id === '') throw new EsError(400, 'illegal_argument_exception', 'if _id is specified it must not be empty');
       validateId(id!);
-      const params = item.params ? { ...item.params, routing: item.params.routing ?? defaultRouting } : item.action === 'create' ? plainCreate : plainIndex;
+      let params = item.params ? { ...item.params, routing: item.params.routing ?? defaultRouting } : item.action === 'create' ? plainCreate : plainIndex;
       let p: PreparedWrite;
       if (item.action === 'delete') {
         p = ctx.indices.readTarget(item.index!).delete(id!, params);
       } else {
-        if (item.action !== 'update') checkPipeline(item.pipeline ?? defaultPipeline);
+        let index = item.index!;
+        let sourceText = item.sourceText!;
+        let source: JsonObject | undefined;
+        if (item.action !== 'update') {
+          source = documentSource(sourceText);
+          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, item.pipeline ?? defaultPipeline, { index, id: item.id, routing: params.routing, source });
+          if (ingested?.kind === 'failed') throw ingested.error;
+          if (ingested?.kind === 'dropped') {
+            results.push({ [opName(item)]: { ...droppedResponse(index, id!), status: 200 } });
+            continue;
+          }
+          if (ingested) {
+            ({ index, source } = ingested);
+            if (ingested.id !== undefined) validateId((id = ingested.id));
+            params = { ...params, routing: ingested.routing };
+            sourceText = JSON.stringify(source);
+          }
+        }
         const requireAlias = item.requireAlias ?? defaultRequireAlias;
         let handle: IndexHandle;
-        if (lastTarget && lastTarget.name === item.index && lastTarget.requireAlias === requireAlias) handle = lastTarget.handle;
+        if (lastTarget && lastTarget.name === index && lastTarget.requireAlias === requireAlias) handle = lastTarget.handle;
         else {
-          const target = ctx.indices.writeTarget(item.index!, requireAlias);
+          const target = ctx.indices.writeTarget(index, requireAlias);
           for (const w of target.writes) extra.push(w);
           handle = target.handle;
-          lastTarget = { name: item.index!, requireAlias, handle };
+          lastTarget = { name: index, requireAlias, handle };
         }
         if (item.action === 'update') {
           const body = documentSource(item.sourceText!);
@@ -158,7 +176,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
             continue;
           }
         } else {
-          p = handle.indexDocument(id!, documentSource(item.sourceText!), item.sourceText!, params);
+          p = handle.indexDocument(id!, source!, sourceText, params);
         }
       }
       prepared.push(p);

@@ -7,6 +7,7 @@ import { booleanParam, checkRefresh, integerParam } from '../params.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
+import { ingestForWrite } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 
 type Operation = 'delete' | 'update';
@@ -96,6 +97,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     if (!BODY_KEYS.has(k)) throw new EsError(400, 'parsing_exception', `[${op === 'delete' ? 'delete_by_query' : 'update_by_query'}] unknown field [${k}]`, { line: 1, col: 1 });
   }
   const script = op === 'update' ? updateScript(body.script, req, ctx) : undefined;
+  const pipeline = op === 'update' ? req.params.get('pipeline') ?? undefined : undefined;
   if (req.params.get('wait_for_completion') === 'false') {
     throw new EsError(400, 'illegal_argument_exception', '[wait_for_completion=false] is not supported by the embedded engine yet');
   }
@@ -138,8 +140,22 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
             deleted++;
           } else {
             const source = outcome ? outcome.source : doc.source;
-            prepared.push(t.handle.indexDocument(t.id, source, outcome ? JSON.stringify(source) : (doc.sourceText ?? JSON.stringify(source)), guard));
-            done++;
+            const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, pipeline, { index: t.handle.name, id: t.id, routing: t.routing, source: structuredClone(source) });
+            if (ingested?.kind === 'failed') {
+              failures.push(failureOf(t, ingested.error));
+              break;
+            }
+            if (ingested?.kind === 'dropped') noops++;
+            else if (ingested) {
+              // a pipeline may move the document: the guard only holds where it was found
+              const target = ingested.index === t.handle.name ? t.handle : ctx.indices.writeTarget(ingested.index).handle;
+              const where = target === t.handle ? { ...guard, routing: ingested.routing } : { routing: ingested.routing };
+              prepared.push(target.indexDocument(ingested.id ?? t.id, ingested.source, JSON.stringify(ingested.source), where));
+              done++;
+            } else {
+              prepared.push(t.handle.indexDocument(t.id, source, outcome ? JSON.stringify(source) : (doc.sourceText ?? JSON.stringify(source)), guard));
+              done++;
+            }
           }
         }
       } catch (err) {

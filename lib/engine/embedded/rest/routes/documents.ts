@@ -2,8 +2,9 @@ import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { isPlainObject, reachesDocument, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
+import { ingestForWrite } from '../../ingest/index.js';
 import { documentSource, requireBody } from '../body.js';
-import { booleanParam, checkPipeline, checkRefresh, forcedRefresh, generateId, validateId, writeParams } from '../params.js';
+import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, writeParams } from '../params.js';
 import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
 import { didYouMean } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -18,16 +19,32 @@ function opType(req: RestRequest): boolean {
   throw new EsError(400, 'illegal_argument_exception', `opType must be 'create' or 'index', found: [${v}]`);
 }
 
-async function indexDoc(req: RestRequest, ctx: EngineContext, id: string, create: boolean): Promise<RestResponse> {
-  validateId(id);
+async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | undefined, create: boolean): Promise<RestResponse> {
+  if (givenId !== undefined) validateId(givenId);
   const params: WriteParams = { ...writeParams(req.params), create: create || opType(req) };
-  checkPipeline(req.params.get('pipeline') ?? undefined);
-  const text = req.body;
-  const source = documentSource(text);
-  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false));
-  const prepared = handle.indexDocument(id, source, text, params);
+  let text = req.body;
+  let source = documentSource(text);
+  let index = req.pathParams.index;
+  let id = givenId;
+  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source });
+  if (ingested?.kind === 'failed') throw ingested.error;
+  if (ingested?.kind === 'dropped') return { status: 200, body: droppedResponse(index, id ?? generateId()) };
+  if (ingested) {
+    ({ index, source } = ingested);
+    id = ingested.id;
+    params.routing = ingested.routing;
+    text = JSON.stringify(source);
+    if (id !== undefined) validateId(id);
+  }
+  const { handle, writes } = ctx.indices.writeTarget(index, booleanParam(req.params, 'require_alias', false));
+  const prepared = handle.indexDocument(id ?? generateId(), source, text, params);
   await ctx.indices.commit([prepared], writes);
   return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
+}
+
+/** What Elasticsearch answers for a document a pipeline dropped: a no-op that touched no shard. */
+export function droppedResponse(index: string, id: string): JsonObject {
+  return { _index: index, _id: id, _version: -3, result: 'noop', _shards: { total: 0, successful: 0, failed: 0 } };
 }
 
 /** A write response with `forced_refresh: true` when the request asked for `refresh=true`. */
@@ -280,7 +297,7 @@ function realtimeCheck(req: RestRequest): void {
 
 export const documentRoutes: Route[] = [
   { methods: ['PUT', 'POST'], pattern: '/{index}/_doc/{id}', params: WRITE_PARAMS, handler: (req, ctx) => indexDoc(req, ctx, req.pathParams.id, false) },
-  { methods: ['POST'], pattern: '/{index}/_doc', params: WRITE_PARAMS, handler: (req, ctx) => indexDoc(req, ctx, generateId(), false) },
+  { methods: ['POST'], pattern: '/{index}/_doc', params: WRITE_PARAMS, handler: (req, ctx) => indexDoc(req, ctx, undefined, false) },
   { methods: ['PUT', 'POST'], pattern: '/{index}/_create/{id}', params: WRITE_PARAMS.filter((p) => p !== 'op_type'), handler: (req, ctx) => indexDoc(req, ctx, req.pathParams.id, true) },
   { methods: ['GET', 'HEAD'], pattern: '/{index}/_doc/{id}', params: READ_PARAMS, handler: (req, ctx) => (realtimeCheck(req), getDoc(req, ctx)) },
   { methods: ['DELETE'], pattern: '/{index}/_doc/{id}', params: WRITE_PARAMS.filter((p) => p !== 'op_type' && p !== 'pipeline'), handler: deleteDoc },

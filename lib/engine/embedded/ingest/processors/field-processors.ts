@@ -1,0 +1,97 @@
+/** Processors that move values around: set, remove, rename, append (Elasticsearch's reference pages of the same names). */
+import { deepCopy, illegalArgument, isMap, METADATA_FIELDS, type IngestDocument } from '../ingest-document.js';
+import type { ProcessorFactory } from '../processor.js';
+import { compileStringTemplate, compileValueSource, readMediaType } from '../templates.js';
+
+export const set: ProcessorFactory = (config) => {
+  const field = compileStringTemplate(config.requiredString('field'), config, 'field');
+  const copyFrom = config.optionalString('copy_from');
+  const rawValue = config.take('value');
+  if (copyFrom !== undefined && rawValue !== undefined) throw config.error('copy_from', 'cannot set both `copy_from` and `value` in the same processor');
+  if (copyFrom === undefined && rawValue === undefined) throw config.error('value', 'required property is missing');
+  const override = config.boolean('override', true);
+  const ignoreEmpty = config.boolean('ignore_empty_value', false);
+  const mediaType = readMediaType(config);
+  const value = rawValue === undefined ? undefined : compileValueSource(rawValue, config, 'value', mediaType);
+  return (doc) => {
+    const path = field(doc);
+    if (!override && doc.has(path) && doc.get(path) !== null) return;
+    const v = copyFrom !== undefined ? deepCopy(doc.get(copyFrom)) : value!(doc);
+    if (ignoreEmpty && (v === null || v === undefined || v === '')) return;
+    doc.set(path, v);
+  };
+};
+
+export const remove: ProcessorFactory = (config) => {
+  const fields = config.optionalList('field', true);
+  const keep = config.optionalList('keep', true);
+  if (fields !== undefined && keep !== undefined) throw config.error('keep', 'Too many fields specified');
+  if (fields === undefined && keep === undefined) throw config.error('keep', 'At least one of [field] or [keep] must be specified');
+  const ignoreMissing = config.boolean('ignore_missing', false);
+  if (keep) {
+    const kept = keep.map((f) => compileStringTemplate(String(f), config, 'keep'));
+    return (doc) => keepOnly(doc, kept.map((k) => k(doc)));
+  }
+  const removed = fields!.map((f) => compileStringTemplate(String(f), config, 'field'));
+  return (doc) => {
+    for (const f of removed) {
+      const path = f(doc);
+      if (ignoreMissing && !doc.has(path)) continue;
+      doc.remove(path);
+    }
+  };
+};
+
+/** `keep`: the source keeps the named fields (and the objects on their paths), nothing else; metadata stays. */
+function keepOnly(doc: IngestDocument, paths: string[]): void {
+  const next: Record<string, unknown> = {};
+  for (const path of paths) {
+    if (METADATA_FIELDS.has(path) || !doc.has(path)) continue;
+    const segments = path.replace(/^_source\./, '').split('.');
+    let out: Record<string, unknown> = next;
+    let src: unknown = doc.source;
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i];
+      src = isMap(src) ? src[seg] : undefined;
+      if (i === segments.length - 1) out[seg] = src;
+      else {
+        if (!isMap(out[seg])) out[seg] = {};
+        out = out[seg] as Record<string, unknown>;
+      }
+    }
+  }
+  doc.source = next;
+}
+
+export const rename: ProcessorFactory = (config) => {
+  const field = compileStringTemplate(config.requiredString('field'), config, 'field');
+  const target = compileStringTemplate(config.requiredString('target_field'), config, 'target_field');
+  const ignoreMissing = config.boolean('ignore_missing', false);
+  const override = config.boolean('override', false);
+  return (doc) => {
+    const from = field(doc);
+    const to = target(doc);
+    if (!doc.has(from)) {
+      if (ignoreMissing) return;
+      throw illegalArgument(`field [${from}] doesn't exist`);
+    }
+    if (doc.has(to) && !override) throw illegalArgument(`field [${to}] already exists`);
+    const value = doc.get(from);
+    doc.remove(from);
+    try {
+      doc.set(to, value);
+    } catch (e) {
+      doc.set(from, value);
+      throw e;
+    }
+  };
+};
+
+export const append: ProcessorFactory = (config) => {
+  const field = compileStringTemplate(config.requiredString('field'), config, 'field');
+  const raw = config.take('value');
+  if (raw === undefined) throw config.error('value', 'required property is missing');
+  const allowDuplicates = config.boolean('allow_duplicates', true);
+  const value = compileValueSource(raw, config, 'value', readMediaType(config));
+  return (doc) => doc.set(field(doc), value(doc), true, allowDuplicates);
+};

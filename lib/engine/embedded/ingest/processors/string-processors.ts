@@ -1,0 +1,123 @@
+/**
+ * Processors over string fields: lowercase, uppercase, trim, split, join, gsub. A string field,
+ * or a list of strings, is read from `field` and written to `target_field` (default: `field`).
+ * Regular expressions (split's `separator`, gsub's `pattern`) run on the linear-time engine.
+ */
+import { compileJavaRegex, findAll, InvalidPatternError, javaReplacement } from '../../regex/index.js';
+import { illegalArgument, javaText, javaType, type IngestDocument } from '../ingest-document.js';
+import type { ConfigReader } from '../processor-config.js';
+import type { ProcessorBody, ProcessorFactory } from '../processor.js';
+
+/** A processor that maps each string of `field` (a string or a list of strings) to a new value. */
+function stringProcessor(config: ConfigReader, transform: (s: string) => unknown): ProcessorBody {
+  return stringProcessorWith(config, config.requiredString('field'), transform);
+}
+
+/** The value of `field`; undefined when it is missing or null and `ignoreMissing`, else ES's errors. */
+export function fieldValue(doc: IngestDocument, field: string, ignoreMissing: boolean): unknown {
+  const value = doc.get(field, ignoreMissing);
+  if (value === undefined || value === null) {
+    if (ignoreMissing) return undefined;
+    throw illegalArgument(`field [${field}] is null, cannot process it.`);
+  }
+  return value;
+}
+
+export const lowercase: ProcessorFactory = (config) => stringProcessor(config, (s) => s.toLowerCase());
+export const uppercase: ProcessorFactory = (config) => stringProcessor(config, (s) => s.toUpperCase());
+export const trim: ProcessorFactory = (config) => stringProcessor(config, (s) => s.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, ''));
+
+/** A Java regex option compiled on the linear-time engine; a pattern it cannot run is a configuration error. */
+export function regexOption(config: ConfigReader, property: string, source: string) {
+  try {
+    return compileJavaRegex(source);
+  } catch (e) {
+    if (e instanceof InvalidPatternError) throw config.error(property, `Invalid regex pattern [${source}]: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Java's `String.split(regex, limit)`: limit 0 drops trailing empty strings, -1 keeps them. */
+export function javaSplit(text: string, re: ReturnType<typeof compileJavaRegex>, keepTrailing: boolean): string[] {
+  const out: string[] = [];
+  let last = 0;
+  for (const m of findAll(re, text)) {
+    if (m.end() === 0) continue; // a zero-width match at the start yields no leading empty string
+    if (m.start() === m.end() && m.start() >= text.length) break;
+    out.push(text.slice(last, m.start()));
+    last = m.end();
+  }
+  out.push(text.slice(last));
+  if (out.length === 1 && last === 0) return [text];
+  if (!keepTrailing) while (out.length && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+export const split: ProcessorFactory = (config) => {
+  const field = config.requiredString('field');
+  const separator = config.requiredString('separator');
+  const re = regexOption(config, 'separator', separator);
+  const ignoreMissing = config.boolean('ignore_missing', false);
+  const preserveTrailing = config.boolean('preserve_trailing', false);
+  const target = config.optionalString('target_field', field)!;
+  return (doc) => {
+    const value = fieldValue(doc, field, ignoreMissing);
+    if (value === undefined) return;
+    if (typeof value !== 'string') throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
+    doc.set(target, javaSplit(value, re, preserveTrailing));
+  };
+};
+
+export const join: ProcessorFactory = (config) => {
+  const field = config.requiredString('field');
+  const separator = config.requiredString('separator');
+  const target = config.optionalString('target_field', field)!;
+  return (doc) => {
+    const value = doc.get(field);
+    if (value === null) throw illegalArgument(`field [${field}] is null, cannot join.`);
+    if (!Array.isArray(value)) throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.util.List]`);
+    doc.set(target, value.map(javaText).join(separator));
+  };
+};
+
+export const gsub: ProcessorFactory = (config) => {
+  const field = config.requiredString('field');
+  const pattern = config.requiredString('pattern');
+  const re = regexOption(config, 'pattern', pattern);
+  const rawReplacement = config.take('replacement');
+  if (rawReplacement === undefined) throw config.error('replacement', 'required property is missing');
+  let replace: (groups: ReadonlyArray<string | null | undefined>) => string;
+  try {
+    replace = javaReplacement(String(rawReplacement), re);
+  } catch (e) {
+    throw config.error('replacement', e instanceof Error ? e.message : String(e));
+  }
+  return stringProcessorWith(config, field, (s) => {
+    let out = '';
+    let last = 0;
+    for (const m of findAll(re, s)) {
+      const groups: Array<string | null> = [];
+      for (let g = 0; g <= re.groupCount(); g++) groups.push(m.group(g));
+      out += s.slice(last, m.start()) + replace(groups);
+      last = m.end();
+    }
+    return out + s.slice(last);
+  });
+};
+
+/** stringProcessor for a factory that has already read `field`. */
+function stringProcessorWith(config: ConfigReader, field: string, transform: (s: string) => unknown): ProcessorBody {
+  const ignoreMissing = config.boolean('ignore_missing', false);
+  const target = config.optionalString('target_field', field)!;
+  return (doc) => {
+    const value = fieldValue(doc, field, ignoreMissing);
+    if (value === undefined) return;
+    if (Array.isArray(value)) {
+      doc.set(target, value.map((v) => {
+        if (typeof v !== 'string') throw illegalArgument(`value [${javaText(v)}] of type [${javaType(v)}] in list field [${field}] cannot be cast to [java.lang.String]`);
+        return transform(v);
+      }));
+    } else if (typeof value === 'string') doc.set(target, transform(value));
+    else throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
+  };
+}

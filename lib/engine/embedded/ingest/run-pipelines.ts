@@ -1,0 +1,139 @@
+/**
+ * Pipelines on the write path. `ingestDocument` decides, for one document about to be written,
+ * which pipelines run — the request's `pipeline` (else the target's `index.default_pipeline`),
+ * then the target's `index.final_pipeline`; `_none` names none — runs them, and follows a change
+ * of `_index` to the new target's pipelines, as Elasticsearch does. `runPipelineOnDocument` is
+ * the single-pipeline entry point for other write paths (`_reindex`'s `dest.pipeline`).
+ */
+import { EsError } from '../../../errors/index.js';
+import type { Indices, IndexHandle } from '../indices/index.js';
+import { IngestDocument, type DocumentMetadata, type JsonMap } from './ingest-document.js';
+import type { IngestPipelines } from './ingest-pipelines.js';
+import { failureError, PipelineRunner } from './pipeline.js';
+import { DROPPED } from './processor.js';
+
+/** A document as a write path hands it to its pipelines. */
+export interface DocumentToIngest {
+  index: string;
+  /** Undefined for a document whose id is generated after the pipelines ran. */
+  id?: string;
+  routing?: string;
+  source: JsonMap;
+}
+
+export type IngestOutcome =
+  | { kind: 'document'; index: string; id?: string; routing?: string; source: JsonMap }
+  | { kind: 'dropped' }
+  | { kind: 'failed'; error: EsError };
+
+function missingPipeline(id: string): EsError {
+  return new EsError(400, 'illegal_argument_exception', `pipeline with id [${id}] does not exist`);
+}
+
+function ingestDocumentOf(doc: DocumentToIngest): IngestDocument {
+  const metadata: DocumentMetadata = { _index: doc.index };
+  if (doc.id !== undefined) metadata._id = doc.id;
+  if (doc.routing !== undefined) metadata._routing = doc.routing;
+  return new IngestDocument(doc.source, metadata);
+}
+
+function outcomeOf(ingest: IngestDocument): IngestOutcome {
+  const m = ingest.metadata;
+  return {
+    kind: 'document', index: m._index, source: ingest.source,
+    id: m._id === undefined || m._id === null ? undefined : String(m._id),
+    routing: m._routing === undefined || m._routing === null ? undefined : String(m._routing),
+  };
+}
+
+/**
+ * Runs the stored pipeline `pipelineId` over one document: the transformed document (its
+ * `_index`, `_id`, `_routing` as the pipeline left them), a drop, or the failure in ES's shape.
+ * Never throws.
+ */
+export function runPipelineOnDocument(pipelines: IngestPipelines, pipelineId: string, doc: DocumentToIngest): IngestOutcome {
+  try {
+    const pipeline = pipelines.get(pipelineId);
+    if (!pipeline) return { kind: 'failed', error: missingPipeline(pipelineId) };
+    const ingest = ingestDocumentOf(doc);
+    if (new PipelineRunner((id) => pipelines.get(id)).run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
+    return outcomeOf(ingest);
+  } catch (e) {
+    return { kind: 'failed', error: failureError(e) };
+  }
+}
+
+/** The index a write to `name` reaches without creating anything: the index, or the alias's write index. */
+function existingTarget(indices: Indices, name: string): IndexHandle | undefined {
+  const handle = indices.get(name);
+  if (handle) return handle;
+  const targets = indices.aliasTargets(name);
+  if (targets.length === 1) return targets[0];
+  return targets.find((h) => h.meta.aliases[name]?.is_write_index === true);
+}
+
+function setting(handle: IndexHandle | undefined, key: string): string | undefined {
+  const v = handle?.meta.settings[key];
+  return typeof v === 'string' && v !== '_none' && v !== '' ? v : undefined;
+}
+
+/** Whether a write to `index` with this request pipeline runs any pipeline at all (the fast path asks first). */
+export function hasPipelines(indices: Indices, index: string, requestPipeline: string | undefined): boolean {
+  if (requestPipeline !== undefined && requestPipeline !== '_none') return true;
+  const handle = existingTarget(indices, index);
+  return (requestPipeline === undefined && setting(handle, 'index.default_pipeline') !== undefined) || setting(handle, 'index.final_pipeline') !== undefined;
+}
+
+/**
+ * The pipelines of one write: undefined when none applies (write the document as it is),
+ * else the outcome. A missing pipeline, a failing processor, a cycle of `_index` changes, or a
+ * final pipeline that changes `_index` fail this document only.
+ */
+export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, requestPipeline: string | undefined, doc: DocumentToIngest): IngestOutcome | undefined {
+  if (!hasPipelines(indices, doc.index, requestPipeline)) return undefined;
+  try {
+    const ingest = ingestDocumentOf(doc);
+    const runner = new PipelineRunner((id) => pipelines.get(id));
+    const visited = [doc.index];
+    let handle = existingTarget(indices, doc.index);
+    let first = requestPipeline === '_none' ? undefined : requestPipeline ?? setting(handle, 'index.default_pipeline');
+    for (;;) {
+      const index = ingest.metadata._index;
+      if (first !== undefined) {
+        const pipeline = pipelines.get(first);
+        if (!pipeline) throw missingPipeline(first);
+        if (runner.run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
+      }
+      if (ingest.metadata._index !== index) {
+        // a new target: its own default and final pipelines run instead
+        const next = ingest.metadata._index;
+        if (visited.includes(next)) {
+          throw new EsError(500, 'illegal_state_exception', `index cycle detected while processing pipeline [${first}] for document [${doc.id ?? ''}]: [${[...visited, next].join(', ')}]`);
+        }
+        visited.push(next);
+        handle = existingTarget(indices, next);
+        first = setting(handle, 'index.default_pipeline');
+        continue;
+      }
+      const final = setting(handle, 'index.final_pipeline');
+      if (final !== undefined) {
+        const pipeline = pipelines.get(final);
+        if (!pipeline) throw missingPipeline(final);
+        if (runner.run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
+        if (ingest.metadata._index !== index) throw new EsError(500, 'illegal_state_exception', `final pipeline [${final}] can't change the target index`);
+      }
+      return outcomeOf(ingest);
+    }
+  } catch (e) {
+    return { kind: 'failed', error: failureError(e) };
+  }
+}
+
+/** Indices naming `id` as their default or final pipeline (a pipeline in use cannot be deleted). */
+export function pipelineUsers(indices: Indices, id: string): { setting: 'default' | 'final'; indices: string[] } | undefined {
+  for (const which of ['default', 'final'] as const) {
+    const users = indices.all().filter((h) => h.meta.settings[`index.${which}_pipeline`] === id).map((h) => h.name);
+    if (users.length) return { setting: which, indices: users };
+  }
+  return undefined;
+}
