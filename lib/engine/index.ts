@@ -4,6 +4,7 @@ import { HttpBackend } from './http/index.js';
 import { openEmbeddedEngine } from './embedded/index.js';
 
 export type { Backend, EngineRequest, EngineResponse, HeaderMap } from './backend.js';
+export { backingIndexName, dataStreamOfBackingName } from './data-stream-names.js';
 export { callJson, readBody, readJson, type JsonReply } from './json-call.js';
 
 /** ENGINE_URL set → the thin proxy to Elasticsearch/OpenSearch; absent → the embedded engine in DATA_DIR. */

@@ -11,6 +11,7 @@ import { validateIndexName } from './index-name.js';
 import { parseExpandWildcards, type WildcardStates } from './resolve.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
 import { SynonymsSets } from './synonyms-sets.js';
+import { DataStreams, ONLY_CREATE, type WriteIntent } from '../data-streams/index.js';
 import { Templates } from './templates.js';
 
 export interface ResolveOptions {
@@ -35,6 +36,12 @@ function untypedMappings(mappings: unknown): unknown {
 }
 
 const OPEN_ONLY: WildcardStates = { open: true, closed: false, hidden: false };
+const ALL_STATES: WildcardStates = { open: true, closed: true, hidden: true };
+
+/** ES's answer when a single-index operation names a data stream. */
+function matchesDataStream(name: string): EsError {
+  return new EsError(400, 'illegal_argument_exception', `The provided expression [${name}] matches a data stream, specify the corresponding concrete indices instead.`);
+}
 
 /**
  * The set of indices of the engine: creation, deletion, name resolution (lists, wildcards,
@@ -47,6 +54,8 @@ export class Indices {
   readonly templates: Templates;
   /** Synonyms sets, read by the indices' `synonyms_set` filters. */
   readonly synonyms: SynonymsSets;
+  /** Data streams: names that resolve to their backing indices, and take `create` writes only. */
+  readonly dataStreams: DataStreams;
 
   constructor(private readonly store: Store) {
     this.templates = new Templates(store);
@@ -56,6 +65,7 @@ export class Indices {
       handle.load();
       this.handles.set(meta.name, handle);
     }
+    this.dataStreams = new DataStreams(store, this);
   }
 
   all(): IndexHandle[] {
@@ -83,10 +93,13 @@ export class Indices {
     for (const p of prepared) p.apply?.();
   }
 
-  /** Creates an index in memory; the returned write makes it durable. */
-  createInMemory(name: string, body: JsonObject = {}): { handle: IndexHandle; writes: StoreWrite[] } {
+  /**
+   * Creates an index in memory; the returned write makes it durable. `templated`: the index takes
+   * the templates matching its name (a data stream's backing index takes its stream's instead).
+   */
+  createInMemory(name: string, body: JsonObject = {}, templated = true): { handle: IndexHandle; writes: StoreWrite[] } {
     validateIndexName(name);
-    if (this.handles.has(name) || this.aliasTargets(name).length) {
+    if (this.handles.has(name) || this.aliasTargets(name).length || this.dataStreams.get(name)) {
       const existing = this.handles.get(name);
       throw new EsError(400, 'resource_already_exists_exception', `index [${name}/${existing?.uuid ?? '_na_'}] already exists`, {
         index_uuid: existing?.uuid ?? '_na_',
@@ -97,7 +110,10 @@ export class Indices {
       if (k !== 'settings' && k !== 'mappings' && k !== 'aliases') throw new EsError(400, 'parse_exception', `unknown key [${k}] for create index`);
     }
     if (body.mappings !== undefined) body = { ...body, mappings: untypedMappings(body.mappings) };
-    body = this.templates.apply(name, body);
+    if (templated) {
+      this.dataStreams.checkIndexCreation(name);
+      body = this.templates.apply(name, body);
+    }
     const uuid = newUuid();
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
@@ -162,6 +178,7 @@ export class Indices {
         const pattern = part.slice(1);
         for (const name of [...result.keys()]) if (simpleMatch(pattern, name)) result.delete(name);
         for (const h of this.aliasTargetsMatching(pattern)) result.delete(h.name);
+        for (const s of this.dataStreams.matching(pattern, ALL_STATES)) for (const h of this.dataStreams.backingHandles(s)) result.delete(h.name);
         continue;
       }
       if (part.includes('*') || part === '_all') {
@@ -183,6 +200,11 @@ export class Indices {
               matched++;
             }
           }
+          // A data stream a wildcard reaches stands for all its backing indices (hidden as they are).
+          for (const s of this.dataStreams.matching(pattern, states)) {
+            for (const h of this.dataStreams.backingHandles(s)) result.set(h.name, h);
+            matched++;
+          }
         }
         // allow_no_indices=false holds for each wildcard expression on its own, as in ES.
         if (opts.allowNoIndices === false && matched === 0 && parts.length > 1) throw errors.indexNotFound(part);
@@ -191,6 +213,15 @@ export class Indices {
       const handle = this.handles.get(part);
       if (handle) {
         result.set(part, handle);
+        continue;
+      }
+      const stream = this.dataStreams.get(part);
+      if (stream && opts.ignoreAliases) {
+        if (opts.ignoreUnavailable) continue;
+        throw matchesDataStream(part);
+      }
+      if (stream) {
+        for (const h of this.dataStreams.backingHandles(stream)) result.set(h.name, h);
         continue;
       }
       const targets = this.aliasTargets(part);
@@ -220,7 +251,9 @@ export class Indices {
    * The index a document write goes to: an index, or an alias's write index; a missing name
    * auto-creates an index (with dynamic mapping) whose creation joins the write.
    */
-  writeTarget(name: string, requireAlias = false): { handle: IndexHandle; writes: StoreWrite[] } {
+  writeTarget(name: string, requireAlias = false, intent: WriteIntent = { op: 'index' }): { handle: IndexHandle; writes: StoreWrite[] } {
+    const streamTarget = requireAlias ? undefined : this.dataStreams.writeTarget(name, intent);
+    if (streamTarget) return streamTarget;
     if (requireAlias && !this.aliasTargets(name).length) {
       const e = errors.indexNotFound(name);
       throw new EsError(404, e.type, `${e.reason} and [require_alias] request flag is [true] and [${name}] is not an alias`, e.extra);
@@ -238,10 +271,15 @@ export class Indices {
     return this.createInMemory(name);
   }
 
-  /** The index a document read goes to (index or single-index alias); 404 otherwise. */
-  readTarget(name: string): IndexHandle {
+  /**
+   * The index a document read (or, `forDelete`, a delete by id) goes to: an index or a
+   * single-index alias; 404 otherwise. A data stream is refused: a document is read from, and
+   * deleted through, its backing index.
+   */
+  readTarget(name: string, forDelete = false): IndexHandle {
     const handle = this.handles.get(name);
     if (handle) return handle;
+    if (this.dataStreams.get(name)) throw forDelete ? new EsError(400, 'illegal_argument_exception', ONLY_CREATE) : matchesDataStream(name);
     const targets = this.aliasTargets(name);
     if (targets.length === 1) return targets[0];
     if (targets.length > 1) {
@@ -250,9 +288,13 @@ export class Indices {
     throw errors.indexNotFound(name);
   }
 
+  /** Deletes indices; a data stream's write index is refused, its other backing indices leave the stream. */
   async delete(handles: IndexHandle[]): Promise<void> {
+    this.dataStreams.checkIndexDeletion(handles);
     for (const h of handles) this.handles.delete(h.name);
     for (const h of handles) await this.store.deleteIndex(h.meta);
+    const streamWrites = this.dataStreams.indicesDeleted(handles.map((h) => h.name));
+    if (streamWrites.length) await this.store.write(streamWrites);
   }
 
   /** Indices whose analysis reads this synonyms set, by name. */

@@ -277,6 +277,20 @@ export class Templates {
   }
 
   /**
+   * The composable template a new index or data stream named `name` takes (highest priority
+   * wins), by name, with its content composed: what a data stream reads its `data_stream`
+   * section and its backing indices' settings and mappings from.
+   */
+  matchingIndexTemplate(name: string): { name: string; template: ComposableTemplate; content: TemplateContent } | undefined {
+    let best: [string, ComposableTemplate] | undefined;
+    for (const entry of this.composable.entries()) {
+      if (!matchesAny(entry[1].index_patterns, name)) continue;
+      if (!best || (entry[1].priority ?? 0) > (best[1].priority ?? 0)) best = entry;
+    }
+    return best && { name: best[0], template: best[1], content: this.compose(best[1]) };
+  }
+
+  /**
    * The create-index body for `index` after templates: the templates' settings, mappings and
    * aliases with the request's on top. The body is returned unchanged when no template matches.
    */

@@ -63,10 +63,12 @@ export function runPipelineOnDocument(pipelines: IngestPipelines, pipelineId: st
   }
 }
 
-/** The index a write to `name` reaches without creating anything: the index, or the alias's write index. */
+/** The index a write to `name` reaches without creating anything: the index, the alias's or the data stream's write index. */
 function existingTarget(indices: Indices, name: string): IndexHandle | undefined {
   const handle = indices.get(name);
   if (handle) return handle;
+  const stream = indices.dataStreams.get(name);
+  if (stream) return indices.get(indices.dataStreams.writeIndexOf(stream));
   const targets = indices.aliasTargets(name);
   if (targets.length === 1) return targets[0];
   return targets.find((h) => h.meta.aliases[name]?.is_write_index === true);

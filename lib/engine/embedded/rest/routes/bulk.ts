@@ -110,7 +110,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   const plainIndex: WriteParams = { routing: defaultRouting, create: false };
   const plainCreate: WriteParams = { routing: defaultRouting, create: true };
   let errors = false;
-  let lastTarget: { name: string; requireAlias: boolean; handle: IndexHandle } | undefined;
+  let lastTarget: { name: string; requireAlias: boolean; intent: string; handle: IndexHandle } | undefined;
   const commits: Array<Promise<void>> = [];
   let committed = 0;
   // Preparing items (parsing, analysis) gives the event loop a turn every slice, so other requests keep moving.
@@ -129,7 +129,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       let params = item.params ? { ...item.params, routing: item.params.routing ?? defaultRouting } : item.action === 'create' ? plainCreate : plainIndex;
       let p: PreparedWrite;
       if (item.action === 'delete') {
-        p = ctx.indices.readTarget(item.index!).delete(id!, params);
+        p = ctx.indices.readTarget(item.index!, true).delete(id!, params);
       } else {
         let index = item.index!;
         let sourceText = item.sourceText!;
@@ -150,13 +150,17 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
           }
         }
         const requireAlias = item.requireAlias ?? defaultRequireAlias;
+        // What the target must accept (data streams take appends only): `create`, or an `index` without id.
+        const op = item.action === 'update' ? 'update' : params.create || item.id === undefined ? 'create' : 'index';
+        const intent = { op, conditional: params.ifSeqNo !== undefined } as const;
+        const intentKey = `${op}:${intent.conditional}`;
         let handle: IndexHandle;
-        if (lastTarget && lastTarget.name === index && lastTarget.requireAlias === requireAlias) handle = lastTarget.handle;
+        if (lastTarget && lastTarget.name === index && lastTarget.requireAlias === requireAlias && lastTarget.intent === intentKey) handle = lastTarget.handle;
         else {
-          const target = ctx.indices.writeTarget(index, requireAlias);
+          const target = ctx.indices.writeTarget(index, requireAlias, intent);
           for (const w of target.writes) extra.push(w);
           handle = target.handle;
-          lastTarget = { name: index, requireAlias, handle };
+          lastTarget = { name: index, requireAlias, intent: intentKey, handle };
         }
         if (item.action === 'update') {
           const body = documentSource(item.sourceText!);

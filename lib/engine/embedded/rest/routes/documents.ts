@@ -36,7 +36,9 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
     text = JSON.stringify(source);
     if (id !== undefined) validateId(id);
   }
-  const { handle, writes } = ctx.indices.writeTarget(index, booleanParam(req.params, 'require_alias', false));
+  // A write without an id is a create, as in ES (what lets `POST /{data-stream}/_doc` append).
+  const intent = { op: params.create || id === undefined ? 'create' as const : 'index' as const, conditional: params.ifSeqNo !== undefined };
+  const { handle, writes } = ctx.indices.writeTarget(index, booleanParam(req.params, 'require_alias', false), intent);
   const prepared = handle.indexDocument(id ?? generateId(), source, text, params);
   await ctx.indices.commit([prepared], writes);
   return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
@@ -126,7 +128,7 @@ function getSource(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 async function deleteDoc(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const handle = ctx.indices.readTarget(req.pathParams.index);
+  const handle = ctx.indices.readTarget(req.pathParams.index, true);
   const id = req.pathParams.id;
   const params = writeParams(req.params);
   const live = handle.isOpen ? handle.get(id) : undefined;
@@ -229,7 +231,7 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   validateId(id);
   const update = parseUpdateBody(requireBody(req));
   const params = writeParams(req.params);
-  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false));
+  const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false), { op: 'update' });
   const request = toUpdateRequest(update, ctx);
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);
