@@ -150,8 +150,8 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
           }
         }
         const requireAlias = item.requireAlias ?? defaultRequireAlias;
-        // What the target must accept (data streams take appends only): `create`, or an `index` without id.
-        const op = item.action === 'update' ? 'update' : params.create || item.id === undefined ? 'create' : 'index';
+        // What the target must accept (data streams take `create` only; a bulk `index` without id is no create).
+        const op = item.action === 'update' ? 'update' : params.create ? 'create' : 'index';
         const intent = { op, conditional: params.ifSeqNo !== undefined } as const;
         const intentKey = `${op}:${intent.conditional}`;
         let handle: IndexHandle;
