@@ -1,3 +1,4 @@
+import { dataStreamOfBackingName } from '../engine/data-stream-names.js';
 import type { DocumentOp, NewChange } from './change-event.js';
 
 /**
@@ -28,7 +29,9 @@ const ACKED_RESULTS = new Set(['created', 'updated', 'deleted']);
  */
 export function changeOf(ack: WriteAck, op: DocumentOp, source: unknown, fallbackIndex?: string): NewChange | undefined {
   if (typeof ack.result !== 'string' || !ACKED_RESULTS.has(ack.result)) return undefined;
-  const index = typeof ack._index === 'string' ? ack._index : fallbackIndex;
+  const written = typeof ack._index === 'string' ? ack._index : fallbackIndex;
+  // A data stream's documents change under the stream's name, the name its readers (and streams) use.
+  const index = written === undefined ? undefined : dataStreamOfBackingName(written) ?? written;
   if (!index || typeof ack._id !== 'string') return undefined;
   const common = {
     kind: 'document' as const,

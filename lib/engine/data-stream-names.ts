@@ -16,7 +16,7 @@ export function backingIndexName(stream: string, generation: number, now = Date.
   return `.ds-${stream}-${utcDay(now)}-${String(generation).padStart(6, '0')}`;
 }
 
-const BACKING_NAME = /^\.ds-(.+)-(?:\d{4}\.\d{2}\.\d{2}-)?\d{6,}$/;
+const BACKING_NAME = /^\.ds-(.+?)-(?:\d{4}\.\d{2}\.\d{2}-)?\d{6,}$/;
 
 /**
  * The data stream a name denotes by Elasticsearch's backing-index naming (with or without the

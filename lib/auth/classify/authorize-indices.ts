@@ -1,3 +1,4 @@
+import { dataStreamOfBackingName } from '../../engine/data-stream-names.js';
 import { simpleMatch } from '../../wildcard/index.js';
 import type { ExpressionKind, ResolvedIndices } from './resolve-indices.js';
 
@@ -49,11 +50,18 @@ export function wildcardMatches(pattern: string, name: string): boolean {
   return simpleMatch(pattern, name);
 }
 
-/** Do a credential's patterns (names and wildcards) cover this concrete index name? System indices: admin only. */
+/**
+ * Do a credential's patterns (names and wildcards) cover this concrete index name? System indices:
+ * admin only. As Elasticsearch grants a data stream's backing indices with the stream, a backing
+ * index (`.ds-<stream>-<date>-<generation>`, known by its name on both engines) is covered when
+ * its stream's name is: `logs-*` reaches `.ds-logs-app-…`.
+ */
 export function patternsCover(patterns: readonly string[], name: string, options: AuthorizeIndicesOptions = {}): boolean {
   if (options.admin) return true;
   if (isSystemIndex(name)) return false;
-  return patterns.some((p) => wildcardMatches(p, name));
+  if (patterns.some((p) => wildcardMatches(p, name))) return true;
+  const stream = dataStreamOfBackingName(name);
+  return stream !== undefined && patternsCover(patterns, stream, options);
 }
 
 /**
