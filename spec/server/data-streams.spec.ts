@@ -62,6 +62,8 @@ for (const backend of BACKENDS) {
         const r = await call(gw.url, method, path, { auth: logsTenant, ...(body ? { body } : {}) });
         expect(r.status, `${method} ${path}: ${r.text}`).to.equal(403);
       }
+      // listing every data stream addresses every index: refused to a scoped credential (fail closed)
+      expect((await call(gw.url, 'GET', '/_data_stream', { auth: logsTenant })).status).to.equal(403);
       // a wildcard is narrowed to what the credential may see
       const all = await call(gw.url, 'POST', '/*/_search', { auth: logsTenant, body: { query: { match_all: {} } } });
       expect(all.status, all.text).to.equal(200);
