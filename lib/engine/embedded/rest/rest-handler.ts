@@ -31,6 +31,7 @@ import { queryRulesRoutes } from './routes/query-rules.js';
 import { scriptRoutes } from './routes/scripts.js';
 import { searchTemplateRoutes } from './routes/search-templates.js';
 import { painlessExecuteRoutes } from './routes/painless-execute.js';
+import { backgroundWorkRoutes } from './routes/background-work.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
 
 const PRODUCT_HEADER = { 'x-elastic-product': 'Elasticsearch' };
@@ -38,7 +39,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const router = new Router();
-  for (const r of [...clusterRoutes, ...catRoutes, ...catClusterRoutes, ...catNodeRoutes, ...catShardRoutes, ...clusterSettingsRoutes, ...clusterStatsRoutes, ...nodesRoutes, ...searchShardsRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes, ...synonymsRoutes, ...queryRulesRoutes, ...scriptRoutes, ...searchTemplateRoutes, ...painlessExecuteRoutes]) router.add(r);
+  for (const r of [...clusterRoutes, ...catRoutes, ...catClusterRoutes, ...catNodeRoutes, ...catShardRoutes, ...clusterSettingsRoutes, ...clusterStatsRoutes, ...nodesRoutes, ...searchShardsRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes, ...synonymsRoutes, ...queryRulesRoutes, ...scriptRoutes, ...searchTemplateRoutes, ...painlessExecuteRoutes, ...backgroundWorkRoutes]) router.add(r);
   return router;
 }
 

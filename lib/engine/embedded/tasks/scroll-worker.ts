@@ -81,8 +81,10 @@ export class ScrollWorker implements BatchCounts {
     } finally {
       stopCancel();
       this.wake = undefined;
+      // Elasticsearch counts the delay the batch was finally scheduled with: a rethrottle to
+      // unlimited leaves nothing counted, a cancel counts what was waited
+      this.throttledMillis += Math.max(0, Math.min(this.wakeAt, Date.now()) - started);
       this.wakeAt = 0;
-      this.throttledMillis += Date.now() - started;
     }
   }
 
