@@ -140,10 +140,8 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
         const e = toEsError(err);
         if (e.status !== 409) throw err;
         worker.versionConflicts++;
-        if (conflicts === 'abort') {
-          failures.push(failureOf(t, err));
-          break;
-        }
+        // a batch is one bulk request in Elasticsearch: its other writes go on, the next batch does not
+        if (conflicts === 'abort') failures.push(failureOf(t, err));
       }
     }
     await ctx.indices.commit(prepared);

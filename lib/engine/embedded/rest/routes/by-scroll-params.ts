@@ -55,12 +55,11 @@ function maxDocsValue(v: unknown): number {
  * Elasticsearch's "set to two different values"; checked against `slices`.
  */
 export function maxDocsParam(params: URLSearchParams, body: Record<string, unknown>, slices: number | undefined): number | undefined {
+  // Elasticsearch sets max_docs as it parses: the body's `size`/`max_docs` in their order, then the URL
   const given: number[] = [];
-  const fromUrl = params.get('max_docs');
+  for (const [k, v] of Object.entries(body)) if (k === 'size' || k === 'max_docs') given.push(maxDocsValue(v));
+  const fromUrl = params.get('max_docs') ?? (given.length ? null : params.get('size'));
   if (fromUrl !== null) given.push(maxDocsValue(fromUrl));
-  if (body.max_docs !== undefined) given.push(maxDocsValue(body.max_docs));
-  if (body.size !== undefined) given.push(maxDocsValue(body.size));
-  if (fromUrl === null && body.max_docs === undefined && body.size === undefined && params.get('size') !== null) given.push(maxDocsValue(params.get('size')));
   if (given.length > 1 && given.some((g) => g !== given[0])) {
     throw new EsError(400, 'illegal_argument_exception', `[max_docs] set to two different values [${given[0]}] and [${given.find((g) => g !== given[0])}]`);
   }

@@ -229,12 +229,11 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
       const external = r.dest.versionType !== 'internal';
       const params: WriteParams = { routing, create: r.dest.opType === 'create' };
       if (external) Object.assign(params, { versionType: r.dest.versionType, version: meta?.version ?? doc.version });
-      const failure = (target: string, err: unknown): boolean => {
+      // a batch is one bulk request in Elasticsearch: a failed write is listed, the batch's others go on
+      const failure = (target: string, err: unknown): void => {
         const e = toEsError(err);
         if (e.status === 409) worker.versionConflicts++;
-        if (e.status === 409 && r.conflicts === 'proceed') return false;
-        failures.push({ ...failureOf({ ...t, id, handle: { name: target } as IndexHandle }, err) });
-        return true;
+        if (e.status !== 409 || r.conflicts === 'abort') failures.push(failureOf({ ...t, id, handle: { name: target } as IndexHandle }, err));
       };
       try {
         const target = ctx.indices.writeTarget(destName);
@@ -252,7 +251,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
         if (write.status === 201) worker.created++;
         else worker.updated++;
       } catch (err) {
-        if (failure(destName, err)) break;
+        failure(destName, err);
       }
     }
     await ctx.indices.commit(prepared, creations);
