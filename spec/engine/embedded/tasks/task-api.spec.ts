@@ -74,11 +74,17 @@ describe('embedded engine: tasks (_tasks, wait_for_completion=false, slices, thr
     const malformed = await es.call('GET', '/_tasks/foo');
     expect(malformed.status).to.equal(400);
     expect(malformed.json.error).to.include({ type: 'illegal_argument_exception', reason: 'malformed task id foo' });
+    // cancel and rethrottle run on the task's node: what it cannot do is that node's failure, in a 200 answer
     const cancel = await es.call('POST', `/_tasks/${node}:4242/_cancel`);
-    expect(cancel.status).to.equal(404);
-    expect(cancel.json.error.reason).to.equal(`task [${node}:4242] is not found`);
+    expect(cancel.status).to.equal(200);
+    expect(cancel.json.nodes).to.deep.equal({});
+    expect(cancel.json.node_failures[0]).to.include({ type: 'failed_node_exception', reason: `Failed node [${node}]`, node_id: node });
+    expect(cancel.json.node_failures[0].caused_by).to.deep.equal({ type: 'resource_not_found_exception', reason: `task [${node}:4242] is not found` });
     const rethrottle = await es.call('POST', `/_reindex/${node}:4242/_rethrottle?requests_per_second=-1`);
-    expect(rethrottle.status).to.equal(404);
+    expect(rethrottle.json.node_failures[0].caused_by.reason).to.equal(`task [${node}:4242] is missing`);
+    const otherNode = await es.call('POST', '/_delete_by_query/test:007/_rethrottle?requests_per_second=2');
+    expect(otherNode.status).to.equal(200);
+    expect(otherNode.json.node_failures[0].caused_by).to.deep.equal({ type: 'no_such_node_exception', reason: 'No such node [test]', node_id: 'test' });
   });
 
   it('throttling: requests_per_second=1 with batches of one waits about a second between batches; -1 does not wait', async () => {

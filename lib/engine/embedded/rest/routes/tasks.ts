@@ -89,41 +89,72 @@ function requiredTaskId(text: string): TaskId {
   return id;
 }
 
-/** The running task a task-level action names, or Elasticsearch's 404. */
-function runningTask(ctx: EngineContext, id: TaskId): Task {
+/**
+ * A task-level action (cancel, rethrottle) that names a task it cannot act on: Elasticsearch runs
+ * these on the task's node and reports that node's failure in a 200 answer (`node_failures`), a
+ * node it does not know as `no_such_node_exception`.
+ */
+class NodeFailure extends Error {
+  constructor(readonly nodeId: string, readonly failure: Json) {
+    super(String(failure.reason));
+  }
+}
+
+function nodeFailureAnswer(req: RestRequest, ctx: EngineContext, f: NodeFailure): RestResponse {
+  const failure = { type: 'failed_node_exception', reason: `Failed node [${f.nodeId}]`, node_id: f.nodeId, caused_by: f.failure };
+  return { status: 200, body: { node_failures: [failure], ...listing(req, ctx, [], false) } };
+}
+
+/** The running task a task-level action names (`missing`: Elasticsearch's message for an unknown id on this node). */
+function runningTask(ctx: EngineContext, id: TaskId, missing: (id: string) => string): Task {
+  const text = `${id.node}:${id.id}`;
+  if (id.node !== ctx.node.id) throw new NodeFailure(id.node, { type: 'no_such_node_exception', reason: `No such node [${id.node}]`, node_id: id.node });
   const task = ctx.tasks.runningTask(id);
-  if (!task) throw new EsError(404, 'resource_not_found_exception', `task [${id.node}:${id.id}] is not found`);
+  if (!task) throw new NodeFailure(id.node, { type: 'resource_not_found_exception', reason: missing(text) });
   return task;
 }
 
-/** POST /_tasks/_cancel, POST /_tasks/{task_id}/_cancel: cancels between batches; answers the cancelled tasks. */
-async function cancelTasks(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  let tasks: Task[];
-  if (req.pathParams.task_id !== undefined) {
-    const task = runningTask(ctx, requiredTaskId(req.pathParams.task_id));
-    if (!task.cancellable) throw new EsError(400, 'illegal_argument_exception', `task [${task.fullId}] doesn't support this operation`);
-    tasks = [task];
-  } else {
-    tasks = ctx.tasks.list(filterOf(req, ctx)).filter((t) => t.cancellable);
+async function orNodeFailure(req: RestRequest, ctx: EngineContext, act: () => Promise<RestResponse> | RestResponse): Promise<RestResponse> {
+  try {
+    return await act();
+  } catch (err) {
+    if (err instanceof NodeFailure) return nodeFailureAnswer(req, ctx, err);
+    throw err;
   }
-  for (const t of tasks) t.cancel(CANCELED_BY_USER);
-  if (booleanParam(req.params, 'wait_for_completion', false)) await Promise.all(tasks.map((t) => ctx.tasks.waitFor(t, DEFAULT_WAIT_MS)));
-  return { status: 200, body: listing(req, ctx, tasks, false) };
+}
+
+/** POST /_tasks/_cancel, POST /_tasks/{task_id}/_cancel: cancels between batches; answers the cancelled tasks. */
+function cancelTasks(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  return orNodeFailure(req, ctx, async () => {
+    let tasks: Task[];
+    if (req.pathParams.task_id !== undefined) {
+      const task = runningTask(ctx, requiredTaskId(req.pathParams.task_id), (id) => `task [${id}] is not found`);
+      if (!task.cancellable) throw new NodeFailure(task.node, { type: 'illegal_argument_exception', reason: `task [${task.fullId}] doesn't support cancellation` });
+      tasks = [task];
+    } else {
+      tasks = ctx.tasks.list(filterOf(req, ctx)).filter((t) => t.cancellable);
+    }
+    for (const t of tasks) t.cancel(CANCELED_BY_USER);
+    if (booleanParam(req.params, 'wait_for_completion', false)) await Promise.all(tasks.map((t) => ctx.tasks.waitFor(t, DEFAULT_WAIT_MS)));
+    return { status: 200, body: listing(req, ctx, tasks, false) };
+  });
 }
 
 const BY_SCROLL_ACTIONS = new Set(['indices:data/write/reindex', 'indices:data/write/update/byquery', 'indices:data/write/delete/byquery']);
 
 /** POST /_reindex|_update_by_query|_delete_by_query/{task_id}/_rethrottle */
-function rethrottle(req: RestRequest, ctx: EngineContext): RestResponse {
+function rethrottle(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   if (req.params.get('requests_per_second') === null) throw new EsError(400, 'illegal_argument_exception', 'requests_per_second is a required parameter');
   const rps = requestsPerSecond(req.params);
   const id = requiredTaskId(req.pathParams.task_id);
-  const task = runningTask(ctx, id);
-  if (!BY_SCROLL_ACTIONS.has(task.action) || !task.rethrottle) {
-    throw new EsError(404, 'resource_not_found_exception', `task [${task.fullId}] doesn't support this operation`);
-  }
-  task.rethrottle(rps);
-  return { status: 200, body: listing(req, ctx, [task], true) };
+  return orNodeFailure(req, ctx, () => {
+    const task = runningTask(ctx, id, (text) => `task [${text}] is missing`);
+    if (!BY_SCROLL_ACTIONS.has(task.action) || !task.rethrottle) {
+      throw new NodeFailure(task.node, { type: 'resource_not_found_exception', reason: `task [${task.fullId}] doesn't support this operation` });
+    }
+    task.rethrottle(rps);
+    return { status: 200, body: listing(req, ctx, [task], true) };
+  });
 }
 
 const LIST_PARAMS = ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'group_by', 'timeout'];
