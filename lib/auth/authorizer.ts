@@ -69,6 +69,7 @@ export class Authorizer {
     // fail closed: an API the classifier does not know, or an index request whose indices it
     // could not tell, is refused (the admin may still pass anything through)
     if (!classification.known) throw forbidden(action, user);
+    if (TASK_ACTIONS.has(action)) throw forbidden(action, user);
     if (INDEX_CATEGORIES.has(classification.category) && !classification.indices.length && !classification.allIndices && !INDEXLESS_ACTIONS.has(action)) {
       throw forbidden(action, user);
     }
@@ -180,6 +181,14 @@ function narrowedPath(c: Classification, names: string[]): string {
   else segments[slot.segment] = list;
   return pathOf(segments);
 }
+
+/**
+ * The task management API (`_tasks`, `_cat/tasks`, `_rethrottle`) is cluster-wide: a task's status
+ * and stored result carry another tenant's counts, failures (ids, reasons) and descriptions (index
+ * names), and cancel or rethrottle act on another tenant's work. No index scope can narrow it, so
+ * it is refused to every scoped credential, whatever its categories; the admin uses it.
+ */
+const TASK_ACTIONS = new Set(['cluster:monitor/tasks/lists', 'cluster:monitor/task/get', 'cluster:admin/tasks/cancel', 'cluster:admin/reindex/rethrottle']);
 
 /** Categories whose requests reach indices: one whose indices are unknown is refused. */
 const INDEX_CATEGORIES = new Set(['docs', 'search', 'indices', 'streams', 'declarative']);

@@ -19,6 +19,11 @@ export class ChangePublisher {
 
   constructor(private readonly bus: ChangeBus, private readonly log: (line: string) => void) {}
 
+  /** Logs a change that could not be published (e.g. a background task's, whose end could not be followed). */
+  logFailure(line: string): void {
+    this.log(line);
+  }
+
   onIndexChange(handler: IndexChangeHandler): void {
     this.indexHandlers.push(handler);
   }

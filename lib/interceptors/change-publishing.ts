@@ -11,7 +11,8 @@ type Write =
   | { kind: 'document'; op: DocumentOp; index: string }
   | { kind: 'update'; index: string }
   | { kind: 'bulk' }
-  | { kind: 'by-query'; op: 'delete' | 'update'; index: string }
+  | { kind: 'by-query'; op: 'delete' | 'update'; index: string; background: boolean }
+  | { kind: 'reindex'; background: boolean }
   | { kind: 'index'; op: 'delete' | 'close'; index: string };
 
 const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
@@ -32,9 +33,10 @@ function writeOf(info: Classification, querystring: string): Write | undefined {
       return index === '_bulk' || isName(index) ? { kind: 'bulk' } : undefined;
     case 'indices:data/write/delete/byquery':
     case 'indices:data/write/update/byquery':
-      // a background task (`wait_for_completion=false`) publishes nothing (documented)
-      if (!isName(index) || /(^|&)wait_for_completion=false(&|$)/.test(querystring)) return undefined;
-      return { kind: 'by-query', op: info.action.includes('delete') ? 'delete' : 'update', index };
+      if (!isName(index) || info.segments.length !== 2) return undefined;
+      return { kind: 'by-query', op: info.action.includes('delete') ? 'delete' : 'update', index, background: inBackground(querystring) };
+    case 'indices:data/write/reindex':
+      return index === '_reindex' && info.segments.length === 1 ? { kind: 'reindex', background: inBackground(querystring) } : undefined;
     case 'indices:admin/delete':
       return info.segments.length === 1 && (isName(index) || index === '_all') ? { kind: 'index', op: 'delete', index } : undefined;
     case 'indices:admin/close':
@@ -45,6 +47,9 @@ function writeOf(info: Classification, querystring: string): Write | undefined {
 }
 
 type Json = Record<string, unknown>;
+
+/** `wait_for_completion=false`: the engine answers with a task id and does the work afterwards. */
+const inBackground = (querystring: string): boolean => new URLSearchParams(querystring).get('wait_for_completion') === 'false';
 
 /**
  * Every successful write that reaches the engine through the user-facing Backend — REST,
@@ -82,6 +87,8 @@ function publishing(next: Dispatch, publisher: ChangePublisher, req: EngineReque
       return bulk(calls, publisher, req);
     case 'by-query':
       return byQuery(calls, publisher, req, write);
+    case 'reindex':
+      return reindex(calls, publisher, req, write.background);
     case 'index':
       return indexEvent(calls, publisher, req, write);
   }
@@ -196,15 +203,79 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
 
 /**
  * By-query operations run in the engine as they are (its semantics, its answer); their changes
- * are found by comparing the matching documents' `_seq_no` before and after.
+ * are found by comparing the matching documents' `_seq_no` before and after. In the background
+ * (`wait_for_completion=false`) "after" is when the engine's task has finished (see afterTask).
  */
-async function byQuery(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: 'delete' | 'update'; index: string }): Promise<EngineResponse> {
+async function byQuery(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: 'delete' | 'update'; index: string; background: boolean }): Promise<EngineResponse> {
   const body = await bodyText(req);
   const parsed = parse(body) as { query?: unknown } | undefined;
   const before = await matchingSeqNos(calls, write.index, parsed?.query, new URLSearchParams(req.querystring ?? '').get('q'));
   const { res, answer } = await calls.forward(req, body);
-  if (res.status < 300 && before.size) await publisher.publish(await changesSince(calls, before, write.op));
+  if (res.status < 300 && before.size) {
+    const publish = async () => publisher.publish(await changesSince(calls, before, write.op));
+    if (write.background) afterTask(calls, answer, publish, publisher);
+    else await publish();
+  }
   return reply(req, res, answer);
+}
+
+/**
+ * `_reindex`: the source documents it will copy are looked up first, and their ids in the
+ * destination compared before and after (created, rewritten or, by a script's `ctx.op = 'delete'`,
+ * deleted). A script that sends a document to another id or index is not followed (documented).
+ */
+async function reindex(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, background: boolean): Promise<EngineResponse> {
+  const body = await bodyText(req);
+  const parsed = parse(body) as { source?: { index?: unknown; query?: unknown; remote?: unknown }; dest?: { index?: unknown } } | undefined;
+  const sourceIndex = parsed?.source?.index;
+  const sourceExpr = typeof sourceIndex === 'string' ? sourceIndex : Array.isArray(sourceIndex) ? sourceIndex.join(',') : undefined;
+  const dest = parsed?.dest?.index;
+  if (!sourceExpr || typeof dest !== 'string' || parsed?.source?.remote !== undefined) return calls.next({ ...req, body });
+  const sources = await matchingSeqNos(calls, sourceExpr, parsed?.source?.query, null);
+  const before = await destinationSeqNos(calls, dest, [...new Set([...sources.values()].map((s) => s.id))]);
+  const { res, answer } = await calls.forward(req, body);
+  if (res.status < 300 && before.size) {
+    const publish = async () => publisher.publish(await changesSince(calls, before, 'index'));
+    if (background) afterTask(calls, answer, publish, publisher);
+    else await publish();
+  }
+  return reply(req, res, answer);
+}
+
+/** How long one wait on the engine's task lasts before it is asked again. */
+const TASK_WAIT = '5m';
+
+/**
+ * A background operation's changes are published once the engine's task has finished: its
+ * completion is awaited through the task API (`GET _tasks/{id}?wait_for_completion=true`, on
+ * either engine), then `publish` runs. A task that cannot be followed is logged.
+ */
+function afterTask(calls: EngineCalls, answer: unknown, publish: () => Promise<void>, publisher: ChangePublisher): void {
+  const task = (answer as { task?: unknown } | undefined)?.task;
+  if (typeof task !== 'string') return;
+  const follow = async (): Promise<void> => {
+    for (;;) {
+      const res = await calls.json<{ completed?: boolean; error?: { type?: string } }>('GET', `/_tasks/${encodeURIComponent(task)}`, undefined, `wait_for_completion=true&timeout=${TASK_WAIT}`);
+      if (res.status === 200 && res.body?.completed) return publish();
+      if (res.status === 200 || res.body?.error?.type === 'elasticsearch_timeout_exception' || res.body?.error?.type === 'timeout_exception') continue;
+      throw new Error(`task ${task} could not be followed (status ${res.status})`);
+    }
+  };
+  follow().catch((err: unknown) => publisher.logFailure(`changes of background task ${task} not published: ${(err as Error).message}`));
+}
+
+/** The destination documents a reindex may write, with their `_seq_no` now (-1: missing). */
+async function destinationSeqNos(calls: EngineCalls, dest: string, ids: string[]): Promise<Map<string, Seen>> {
+  const seen = new Map<string, Seen>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const batch = ids.slice(i, i + 1000);
+    const res = await calls.json<{ docs?: Array<{ _index?: string; found?: boolean; _seq_no?: number }> }>('POST', '/_mget', { docs: batch.map((id) => ({ _index: dest, _id: id })) }, '_source=false');
+    batch.forEach((id, k) => {
+      const doc = res.body?.docs?.[k];
+      seen.set(`${dest}\u0000${id}`, { index: doc?._index ?? dest, id, seqNo: doc?.found ? Number(doc._seq_no) : -1 });
+    });
+  }
+  return seen;
 }
 
 /** Index delete and close: the concrete indices the expression stood for, then their index events. */
@@ -257,7 +328,7 @@ async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, 
 }
 
 /** What became of those documents: deleted, or rewritten (a newer `_seq_no`). */
-async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: 'delete' | 'update'): Promise<NewChange[]> {
+async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: 'delete' | 'update' | 'index'): Promise<NewChange[]> {
   const changes: NewChange[] = [];
   const all = [...before.values()];
   for (let i = 0; i < all.length; i += 1000) {
@@ -268,10 +339,13 @@ async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: '
     (res.body?.docs ?? []).forEach((doc, k) => {
       const was = batch[k];
       if (!doc.found) {
+        if (was.seqNo < 0) return; // missing before and after: nothing happened to it
         const change = changeOf({ _index: was.index, _id: was.id, _version: doc._version ?? 0, _seq_no: was.seqNo + 1, _primary_term: 1, result: 'deleted' }, 'delete', undefined);
         if (change) changes.push(change);
-      } else if (op === 'update' && Number(doc._seq_no) > was.seqNo) {
-        const change = changeOf({ ...doc, result: 'updated' }, 'update', doc._source);
+      } else if (op !== 'delete' && Number(doc._seq_no) > was.seqNo) {
+        const change = op === 'index'
+          ? changeOf({ ...doc, result: was.seqNo < 0 ? 'created' : 'updated' }, 'index', doc._source)
+          : changeOf({ ...doc, result: 'updated' }, 'update', doc._source);
         if (change) changes.push(change);
       }
     });

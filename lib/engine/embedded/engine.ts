@@ -10,6 +10,7 @@ import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
 import { RestHandler } from './rest/index.js';
 import { StoredScripts } from './scripts/index.js';
+import { TaskManager } from './tasks/index.js';
 import { Store } from './store/index.js';
 
 export interface EmbeddedEngineOptions {
@@ -45,9 +46,10 @@ export class EmbeddedEngine implements Backend {
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
     const nodeName = os.hostname() || 'embedded';
     const storedScripts = new StoredScripts(store);
+    const node = new LocalNode(nodeName, dataDir);
     const rest = new RestHandler(
       {
-        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings: new ClusterSettings(store), node: new LocalNode(nodeName, dataDir),
+        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings: new ClusterSettings(store), node, tasks: new TaskManager(node.id, store),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
       },
       opts.maxContentLength ?? 100 * 1024 * 1024,

@@ -1,4 +1,4 @@
 export { IngestPipelines } from './ingest-pipelines.js';
-export { ingestForWrite, hasPipelines, pipelineUsers, runPipelineOnDocument, type DocumentToIngest, type IngestOutcome } from './run-pipelines.js';
+export { ingestForWrite, hasPipelines, pipelineUsers, type DocumentToIngest, type IngestOutcome } from './run-pipelines.js';
 export { simulate, type SimulateRequest } from './simulate.js';
 export { DEFAULT_GROK_PATTERNS } from './grok/grok-patterns.js';

@@ -1,9 +1,9 @@
 /**
- * Pipelines on the write path. `ingestDocument` decides, for one document about to be written,
+ * Pipelines on the write path. `ingestForWrite` decides, for one document about to be written,
  * which pipelines run — the request's `pipeline` (else the target's `index.default_pipeline`),
  * then the target's `index.final_pipeline`; `_none` names none — runs them, and follows a change
- * of `_index` to the new target's pipelines, as Elasticsearch does. `runPipelineOnDocument` is
- * the single-pipeline entry point for other write paths (`_reindex`'s `dest.pipeline`).
+ * of `_index` to the new target's pipelines, as Elasticsearch does. Every write path goes through
+ * `ingestForWrite`: documents, `_bulk`, `_update_by_query` and `_reindex` (its `dest.pipeline`).
  */
 import { EsError } from '../../../errors/index.js';
 import type { Indices, IndexHandle } from '../indices/index.js';
@@ -44,23 +44,6 @@ function outcomeOf(ingest: IngestDocument): IngestOutcome {
     id: m._id === undefined || m._id === null ? undefined : String(m._id),
     routing: m._routing === undefined || m._routing === null ? undefined : String(m._routing),
   };
-}
-
-/**
- * Runs the stored pipeline `pipelineId` over one document: the transformed document (its
- * `_index`, `_id`, `_routing` as the pipeline left them), a drop, or the failure in ES's shape.
- * Never throws.
- */
-export function runPipelineOnDocument(pipelines: IngestPipelines, pipelineId: string, doc: DocumentToIngest): IngestOutcome {
-  try {
-    const pipeline = pipelines.get(pipelineId);
-    if (!pipeline) return { kind: 'failed', error: missingPipeline(pipelineId) };
-    const ingest = ingestDocumentOf(doc);
-    if (new PipelineRunner((id) => pipelines.get(id)).run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
-    return outcomeOf(ingest);
-  } catch (e) {
-    return { kind: 'failed', error: failureError(e) };
-  }
 }
 
 /** The index a write to `name` reaches without creating anything: the index, the alias's or the data stream's write index. */

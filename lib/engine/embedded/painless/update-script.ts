@@ -9,12 +9,14 @@ import type { CompiledScript } from './compile.js';
 import { fromJson, markWrittenDoubles, toJson } from './json-values.js';
 import { javaClassName, javaToString } from './values.js';
 
-export type UpdateKind = 'update' | 'upsert' | 'update_by_query';
+export type UpdateKind = 'update' | 'upsert' | 'update_by_query' | 'reindex';
 
 /** What the script decided: its operation and the document's new source. */
 export interface UpdateOutcome {
   op: 'index' | 'create' | 'delete' | 'noop';
   source: Record<string, unknown>;
+  /** `_reindex` only: the metadata as the script left it (it may change the destination index, id, routing, version). */
+  metadata?: { index: string; id: string | null; routing: string | null; version: number | null };
 }
 
 export interface UpdateInput {
@@ -32,6 +34,9 @@ interface Property {
   writable: boolean;
   /** The values `op` may take (update_by_query validates them on assignment). */
   valid?: string[];
+  /** A number (`_version` in `_reindex`) rather than a string. */
+  numeric?: boolean;
+  nullable?: boolean;
 }
 
 const READ_ONLY: Property = { writable: false };
@@ -40,6 +45,11 @@ const PROPERTIES: Record<UpdateKind, Record<string, Property>> = {
   update: { _index: READ_ONLY, _id: READ_ONLY, _version: READ_ONLY, _routing: READ_ONLY, _type: READ_ONLY, _now: READ_ONLY, op: { writable: true } },
   upsert: { _index: READ_ONLY, _id: READ_ONLY, _version: READ_ONLY, _routing: READ_ONLY, _type: READ_ONLY, _now: READ_ONLY, op: { writable: true } },
   update_by_query: { _index: READ_ONLY, _id: READ_ONLY, _version: READ_ONLY, _routing: READ_ONLY, _now: READ_ONLY, op: { writable: true, valid: ['noop', 'index', 'delete'] } },
+  // ES's ReindexMetadata: the destination's index, id, routing and version are the script's to change
+  reindex: {
+    _index: { writable: true, nullable: false }, _id: { writable: true, nullable: true }, _version: { writable: true, numeric: true, nullable: true },
+    _routing: { writable: true, nullable: true }, _now: READ_ONLY, op: { writable: true, valid: ['noop', 'index', 'delete'] },
+  },
 };
 
 function illegal(message: string): never {
@@ -60,6 +70,13 @@ class CtxMap extends Map<unknown, unknown> {
     if (typeof key === 'string' && key in this.properties) {
       const p = this.properties[key];
       if (!p.writable) illegal(`${key} cannot be updated`);
+      if ((value === null || value === undefined) && p.nullable === false) illegal(`${key} cannot be null`);
+      if (p.numeric) {
+        if (value !== null && value !== undefined && typeof value !== 'number' && typeof value !== 'bigint') {
+          illegal(`${key} [${javaToString(value)}] is wrong type, expected assignable to [java.lang.Number], not [${javaClassName(value)}]`);
+        }
+        return super.set(key, value);
+      }
       if (value !== null && value !== undefined && typeof value !== 'string') {
         illegal(`${key} [${javaToString(value)}] is wrong type, expected assignable to [java.lang.String], not [${javaClassName(value)}]`);
       }
@@ -104,6 +121,12 @@ export function runUpdateScript(script: CompiledScript, params: unknown, kind: U
   const newSource = toJson(ctx.get('_source')) as Record<string, unknown>;
   const op = ctx.get('op');
   if (kind === 'upsert') return { op: op === 'create' ? 'create' : 'noop', source: newSource };
+  if (kind === 'reindex') {
+    const str = (k: string): string | null => (ctx.get(k) === null || ctx.get(k) === undefined ? null : String(ctx.get(k)));
+    const version = ctx.get('_version');
+    const metadata = { index: str('_index') ?? input.index, id: str('_id'), routing: str('_routing'), version: version === null || version === undefined ? null : Number(version) };
+    return { op: op === 'index' ? 'index' : op === 'delete' ? 'delete' : 'noop', source: newSource, metadata };
+  }
   // Anything but index or delete leaves the document alone (UpdateHelper's lenient reading of op).
   return { op: op === 'index' ? 'index' : op === 'delete' ? 'delete' : 'noop', source: newSource };
 }

@@ -35,6 +35,7 @@ import { painlessExecuteRoutes } from './routes/painless-execute.js';
 import { pointInTimeRoutes } from './routes/point-in-time.js';
 import { mtermvectorsRoutes } from './routes/mtermvectors.js';
 import { ingestRoutes } from './routes/ingest.js';
+import { backgroundWorkRoutes } from './routes/background-work.js';
 import { dataStreamRoutes } from './routes/data-streams.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
 
@@ -43,7 +44,13 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const router = new Router();
-  for (const r of [...clusterRoutes, ...catRoutes, ...catClusterRoutes, ...catNodeRoutes, ...catShardRoutes, ...clusterSettingsRoutes, ...clusterStatsRoutes, ...nodesRoutes, ...searchShardsRoutes, ...indicesRoutes, ...documentRoutes, ...bulkRoutes, ...searchRoutes, ...aliasRoutes, ...analyzeRoutes, ...byQueryRoutes, ...validateExplainRoutes, ...fieldCapsRoutes, ...termvectorsRoutes, ...templateRoutes, ...statsRoutes, ...resolveRoutes, ...synonymsRoutes, ...queryRulesRoutes, ...scriptRoutes, ...searchTemplateRoutes, ...painlessExecuteRoutes, ...pointInTimeRoutes, ...mtermvectorsRoutes, ...ingestRoutes, ...dataStreamRoutes]) router.add(r);
+  const groups = [
+    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStatsRoutes, nodesRoutes, searchShardsRoutes,
+    indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
+    termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
+    searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,
+  ];
+  for (const group of groups) for (const r of group) router.add(r);
   return router;
 }
 

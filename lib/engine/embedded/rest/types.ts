@@ -4,6 +4,7 @@ import type { Indices } from '../indices/index.js';
 import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
 import type { StoredScripts } from '../scripts/index.js';
+import type { TaskManager } from '../tasks/index.js';
 
 /** A request as a REST handler sees it: decoded path parameters, URL parameters, the body as text. */
 export interface RestRequest {
@@ -41,6 +42,8 @@ export interface EngineContext {
   clusterSettings: ClusterSettings;
   /** The one node the engine is: identity and live figures for the node-level APIs. */
   node: LocalNode;
+  /** Running tasks and stored results of background tasks (`_tasks`, by-scroll operations). */
+  tasks: TaskManager;
   nodeName: string;
   clusterName: string;
   clusterUuid: string;

@@ -1,7 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
-import { simpleMatch } from '../../../../wildcard/index.js';
 import { CAT_PARAMS, Duration, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
+import { parseTaskId, type TaskFilter } from '../../tasks/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { asListingTask } from './tasks.js';
 import { ES_VERSION, clusterHealth, type HealthSummary } from './cluster.js';
 
 interface HealthRow extends HealthSummary {
@@ -133,30 +134,24 @@ function taskColumns(detailed: boolean, fullId: boolean): Array<CatColumn<TaskRo
   return columns;
 }
 
-let taskSeq = 0;
-
-/**
- * `_cat/tasks`: the engine runs each request to completion without a task registry, so the only
- * task running while this answers is the listing itself (with its per-node child, as in ES).
- */
-function catTasks(req: RestRequest, ctx: EngineContext): RestResponse {
+/** `_cat/tasks`: the engine's running tasks (by-scroll operations and their slices, and this listing itself, as in ES). */
+async function catTasks(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const detailed = req.params.get('detailed') === '' || req.params.get('detailed') === 'true';
   const fullId = req.params.get('full_id') === '' || req.params.get('full_id') === 'true';
-  const started = Date.now() - (performance.now() - req.started);
-  const running = Math.max(0, Math.round((performance.now() - req.started) * 1e6));
-  const seq = (taskSeq += 2);
-  const rows: TaskRow[] = [
-    { seq: seq - 1, action: 'cluster:monitor/tasks/lists', parent: null, startedAt: Math.floor(started), runningNanos: running, description: '', ctx },
-    { seq, action: 'cluster:monitor/tasks/lists[n]', parent: seq - 1, startedAt: Math.floor(started), runningNanos: running, description: '', ctx },
-  ];
   const actions = req.params.get('actions');
-  const patterns = actions === null ? [] : actions.split(',').map((a) => a.trim()).filter(Boolean);
   const nodes = req.params.get('nodes');
-  const wanted = rows.filter((r) =>
-    (!patterns.length || patterns.some((p) => simpleMatch(p, r.action))) &&
-    (nodes === null || ctx.node.matches(nodes.split(',').map((n) => n.trim()).filter(Boolean))),
-  );
-  return catResponse(req, taskColumns(detailed, fullId), wanted);
+  const parent = req.params.get('parent_task_id');
+  const filter: TaskFilter = {
+    actions: actions === null ? undefined : actions.split(',').map((a) => a.trim()).filter(Boolean),
+    parent: parent === null ? undefined : parseTaskId(parent),
+    nodes: nodes === null ? undefined : () => ctx.node.matches(nodes.split(',').map((n) => n.trim()).filter(Boolean)),
+  };
+  return asListingTask(ctx, () => {
+    const rows: TaskRow[] = ctx.tasks.list(filter).map((t) => ({
+      seq: t.id, action: t.action, parent: t.parent?.id ?? null, startedAt: t.startMillis, runningNanos: t.runningNanos, description: t.description, ctx,
+    }));
+    return catResponse(req, taskColumns(detailed, fullId), rows);
+  });
 }
 
 const none = (): never[] => [];

@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { decodePitId, encodePitId } from '../../../../point-in-time/index.js';
-import { pointInTimeView, type IndexHandle } from '../../indices/index.js';
+import { holdPointInTimeView, type IndexHandle, type PointInTimeHold } from '../../indices/index.js';
 import { parseCountQuery, parseSort, runCount } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -44,11 +44,22 @@ async function openPointInTime(req: RestRequest, ctx: EngineContext): Promise<Re
     }
     handles = kept;
   }
-  const views = handles.map((h) => pointInTimeView(h));
-  const id = encodePitId(handles.map((h) => h.name));
-  pointInTimeContexts(ctx).add({ views, uuids: handles.map((h) => h.uuid), stats: handles.map((h) => h.stats) }, keepAliveMs, id);
+  const holds: PointInTimeHold[] = [];
+  const release = () => holds.forEach((h) => h.release());
+  try {
+    for (const h of handles) holds.push(await holdPointInTimeView(h));
+    const id = encodePitId(handles.map((h) => h.name));
+    pointInTimeContexts(ctx).add({ views: holds.map((h) => h.view), release, uuids: handles.map((h) => h.uuid), stats: handles.map((h) => h.stats) }, keepAliveMs, id);
+    return { status: 200, body: { id, _shards: shardsOf(handles) } };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+function shardsOf(handles: IndexHandle[]) {
   const shards = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
-  return { status: 200, body: { id, _shards: { total: shards, successful: shards, skipped: 0, failed: 0 } } };
+  return { total: shards, successful: shards, skipped: 0, failed: 0 };
 }
 
 /** `DELETE /_pit` with `{"id": …}`: frees it (an unknown id frees nothing, and is no failure). */

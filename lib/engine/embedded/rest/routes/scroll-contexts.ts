@@ -21,10 +21,12 @@ export interface ScrollContext extends KeptContext {
 
 /**
  * A point in time: a frozen view of each index it reads (documents as they were when it was
- * opened, see pointInTimeView), in the order their `_shard_doc` values number them.
+ * opened, see holdPointInTimeView), in the order their `_shard_doc` values number them.
  */
 export interface PointInTimeContext extends KeptContext {
   views: IndexHandle[];
+  /** Lets the views go when the point in time is freed (they are shared, and bounded: holdPointInTimeView). */
+  release(): void;
   /** The live indices' uuids: a point in time over an index deleted since is gone. */
   uuids: string[];
 }
@@ -43,7 +45,11 @@ type Opened<T> = T & { opened: number; expires: NodeJS.Timeout };
 export class SearchContexts<T extends KeptContext> {
   private readonly open = new Map<string, Opened<T>>();
 
-  constructor(private readonly kind: 'scroll' | 'point in time') {}
+  constructor(
+    private readonly kind: 'scroll' | 'point in time',
+    /** What a context holds that must be let go when it is freed. */
+    private readonly onFree: (context: T) => void = () => {},
+  ) {}
 
   add(context: T, keepAliveMs: number, id: string = randomBytes(24).toString('base64url')): string {
     if (this.open.size >= MAX_OPEN_CONTEXTS) {
@@ -93,6 +99,7 @@ export class SearchContexts<T extends KeptContext> {
     if (!c) return false;
     clearTimeout(c.expires);
     this.open.delete(id);
+    this.onFree(c);
     // Only scrolls count in the search stats' scroll figures, as in Elasticsearch.
     if (this.kind !== 'scroll') return true;
     const lifetime = performance.now() - c.opened;
@@ -123,7 +130,7 @@ const byEngine = new WeakMap<EngineContext, { scrolls: ScrollContexts; pits: Sea
 
 function contextsOf(ctx: EngineContext) {
   let s = byEngine.get(ctx);
-  if (!s) byEngine.set(ctx, (s = { scrolls: new SearchContexts('scroll'), pits: new SearchContexts('point in time') }));
+  if (!s) byEngine.set(ctx, (s = { scrolls: new SearchContexts('scroll'), pits: new SearchContexts<PointInTimeContext>('point in time', (pit) => pit.release()) }));
   return s;
 }
 
