@@ -83,6 +83,17 @@ export async function readBodyText(body: Readable | Buffer | string | undefined,
   return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * An in-process caller may write the URL parameters into the path (`/i/_bulk?pipeline=p`), as
+ * an HTTP client would: they count, after any given apart in `querystring`.
+ */
+function withInlineQuery(req: EngineRequest): EngineRequest {
+  const q = req.path.indexOf('?');
+  if (q < 0) return req;
+  const inline = req.path.slice(q + 1);
+  return { ...req, path: req.path.slice(0, q), querystring: req.querystring ? `${inline}&${req.querystring}` : inline };
+}
+
 function header(headers: EngineRequest['headers'], name: string): string | undefined {
   const v = headers?.[name] ?? headers?.[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
@@ -115,8 +126,9 @@ export class RestHandler {
     private readonly maxContentLength: number,
   ) {}
 
-  async handle(req: EngineRequest): Promise<EngineResponse> {
+  async handle(request: EngineRequest): Promise<EngineResponse> {
     const started = performance.now();
+    const req = withInlineQuery(request);
     const method = req.method.toUpperCase();
     const qs = req.querystring ?? '';
     let params = new URLSearchParams(qs);

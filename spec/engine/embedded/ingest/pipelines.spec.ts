@@ -288,6 +288,15 @@ describe('ingest pipelines on the embedded engine', function () {
       expect((await es.call('GET', '/b1/_count')).json.count).to.equal(2);
     });
 
+    it('an in-process caller\'s URL parameters count whether given in the path or apart', async () => {
+      const NDJSON_TYPE = { 'content-type': 'application/x-ndjson' };
+      const inPath = await es.engine.request({ method: 'POST', path: '/inproc/_bulk?pipeline=tagger&refresh=true', headers: NDJSON_TYPE, body: ndjson([{ index: { _id: '1' } }, { n: 1 }]) });
+      expect(inPath.status).to.equal(200);
+      const apart = await es.engine.request({ method: 'POST', path: '/inproc/_bulk', querystring: 'pipeline=tagger', headers: NDJSON_TYPE, body: ndjson([{ index: { _id: '2' } }, { n: 2 }]) });
+      expect(apart.status).to.equal(200);
+      for (const id of ['1', '2']) expect((await es.call('GET', `/inproc/_doc/${id}`)).json._source.tagged).to.equal('inproc');
+    });
+
     it('index.default_pipeline and index.final_pipeline run on writes; pipeline=_none skips the default only', async () => {
       await es.call('PUT', '/dp', { settings: { index: { default_pipeline: 'tagger', final_pipeline: 'final' } } });
       await es.call('PUT', '/dp/_doc/1', { a: 1 });
