@@ -7,6 +7,8 @@ export interface Config {
   /** Upstream Elasticsearch/OpenSearch; undefined means the embedded engine. */
   engineUrl?: URL;
   dataDir: string;
+  /** ENGINE_CONFIG_DIR: the embedded engine's config directory (analysis files); default `<DATA_DIR>/config`. */
+  engineConfigDir?: string;
   redisUrl?: string;
   adminUser?: string;
   adminPassword?: string;
@@ -192,6 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     engineUrl,
     dataDir: path.resolve(env.DATA_DIR || 'data'),
+    engineConfigDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     redisUrl: env.REDIS_URL || undefined,
     adminUser,
     adminPassword,
@@ -288,6 +291,8 @@ export interface EngineServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** ENGINE_CONFIG_DIR: the config directory analysis files are read from; default `<dataDir>/config`. */
+  configDir?: string;
   /** "user:password" the standalone engine requires, as a secured cluster would; absent = open. */
   auth?: string;
   maxContentLength: number;
@@ -300,6 +305,7 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     port: integer(env, 'ENGINE_PORT', 9200, 0, 65535),
     host: env.ENGINE_HOST?.trim() || '127.0.0.1',
     dataDir: path.resolve(env.ENGINE_DATA_DIR || env.DATA_DIR || 'data/engine'),
+    configDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
   };

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
+import { ConfigFiles } from './analysis/index.js';
 import { ClusterSettings } from './cluster-settings/index.js';
 import { Indices } from './indices/index.js';
 import { IngestPipelines } from './ingest/index.js';
@@ -15,6 +16,11 @@ import { Store } from './store/index.js';
 
 export interface EmbeddedEngineOptions {
   dataDir: string;
+  /**
+   * The config directory analysis settings read files from (`hyphenation_patterns_path`,
+   * `word_list_path`), as Elasticsearch's `config/`; default `<dataDir>/config`.
+   */
+  configDir?: string;
   /** http.max_content_length in bytes (default 100mb). */
   maxContentLength?: number;
   /**
@@ -42,7 +48,7 @@ export class EmbeddedEngine implements Backend {
     const dataDir = path.resolve(opts.dataDir);
     mkdirSync(dataDir, { recursive: true });
     const store = Store.open(dataDir);
-    const indices = new Indices(store);
+    const indices = new Indices(store, new ConfigFiles(opts.configDir ?? path.join(dataDir, 'config')));
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
     const nodeName = os.hostname() || 'embedded';
     const storedScripts = new StoredScripts(store);

@@ -9,6 +9,8 @@
  *   normalizers). `createAnalysisRegistry` throws an EsError (400 illegal_argument_exception)
  *   for an invalid analysis definition, so index creation can refuse it.
  * - `analyzeRequest(registry, body)`: the `_analyze` API body semantics.
+ * - `ConfigFiles`: the engine's config directory, which `hyphenation_patterns_path` and
+ *   `word_list_path` are read from (nothing outside it is ever read).
  * - `SynonymsSource`: the synonyms sets a registry reads `synonyms_set` rules from; the
  *   registry's `reloadSearchAnalyzers` makes its search analyzers read them again.
  */
@@ -20,6 +22,7 @@ export { PipelineAnalyzer } from './analyzer.js';
 export { analyzeRequest, type AnalyzeRequestBody, type AnalyzeResponse } from './analyze-request.js';
 export { foldToAscii } from './filters/ascii-folding.js';
 export { splitSynonymRule, type SynonymsSource } from './filters/index.js';
+export { ConfigFiles } from './config-files.js';
 
 /**
  * The registry for an index's `settings.index.analysis` (may be undefined). `options` carries

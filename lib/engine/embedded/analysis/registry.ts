@@ -16,6 +16,7 @@ import { PipelineAnalyzer } from './analyzer.js';
 import { BUILT_IN_ANALYZERS, createBuiltInAnalyzer } from './built-in-analyzers.js';
 import { createCharFilter, PREBUILT_CHAR_FILTERS } from './char-filters/index.js';
 import { createTokenFilter, lowercaseFilter, PREBUILT_FILTERS, synonymsSetOf, type PhraseAnalyzer, type SynonymsSource } from './filters/index.js';
+import type { ConfigFiles } from './config-files.js';
 import { boolSetting, illegalArgument, intSetting, listSetting, stringSetting, type Definition } from './settings.js';
 import { createTokenizer, TOKENIZER_TYPES, type ComponentLimits } from './tokenizers/index.js';
 import { keywordTokenizer } from './tokenizers/keyword.js';
@@ -28,6 +29,8 @@ export interface RegistryOptions {
   maxShingleDiff?: number;
   /** The synonyms sets `synonyms_set` reads (none: every `synonyms_set` is missing). */
   synonyms?: SynonymsSource;
+  /** The config directory `*_path` settings read (none: every file fails to read). */
+  configFiles?: ConfigFiles;
 }
 
 /** A component given by name or as an inline definition (as in `_analyze`). */
@@ -54,6 +57,7 @@ function missingType(component: string, name: string): Error {
 export class IndexAnalysisRegistry implements AnalysisRegistry {
   private readonly limits: ComponentLimits;
   private readonly synonyms: SynonymsSource | undefined;
+  private readonly configFiles: ConfigFiles | undefined;
   private readonly tokenizerDefs: Record<string, Definition>;
   private readonly filterDefs: Record<string, Definition>;
   private readonly charFilterDefs: Record<string, Definition>;
@@ -68,6 +72,7 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
   constructor(analysisSettings: unknown, options: RegistryOptions = {}) {
     this.limits = { maxNgramDiff: options.maxNgramDiff ?? 1, maxShingleDiff: options.maxShingleDiff ?? 3 };
     this.synonyms = options.synonyms;
+    this.configFiles = options.configFiles;
     const analysis = (analysisSettings ?? {}) as Definition;
     if (typeof analysis !== 'object' || Array.isArray(analysis)) throw illegalArgument('[index.analysis] must be an object');
     this.tokenizerDefs = section(analysis, 'tokenizer');
@@ -171,7 +176,7 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     for (const spec of filters) {
       const chain = () => this.phraseAnalyzer(cfs, tok, [...tfs]);
       const resolve = (n: string) => this.tokenFilter(n, chain);
-      tfs.push(this.resolveSpec('filter', spec, () => this.tokenFilter(spec as string, chain), (t, d) => createTokenFilter(t, d, this.limits, '_anonymous_filter', chain, this.synonyms, resolve)));
+      tfs.push(this.resolveSpec('filter', spec, () => this.tokenFilter(spec as string, chain), (t, d) => createTokenFilter(t, d, this.limits, '_anonymous_filter', chain, this.synonyms, resolve, this.configFiles)));
     }
     if (tokenizer === undefined) {
       filters.forEach((spec, i) => {
@@ -264,7 +269,7 @@ export class IndexAnalysisRegistry implements AnalysisRegistry {
     if (def) {
       const type = stringSetting(def, 'type');
       if (type === undefined) throw missingType('filter', name);
-      f = createTokenFilter(type, def, this.limits, name, chain, this.synonyms, (n) => (n === name ? undefined : this.tokenFilter(n, chain)));
+      f = createTokenFilter(type, def, this.limits, name, chain, this.synonyms, (n) => (n === name ? undefined : this.tokenFilter(n, chain)), this.configFiles);
       // A synonym filter is specific to the chain in front of it (and to its rules of the moment).
       if (type === 'synonym' || type === 'synonym_graph') return f;
     } else if (PREBUILT_FILTERS.has(name)) {

@@ -1,5 +1,5 @@
 import { EsError, errors } from '../../../errors/index.js';
-import { createAnalysisRegistry, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
+import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { mappingLimitsOf, parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
@@ -99,15 +99,17 @@ export class IndexHandle {
     private readonly store: Store,
     /** The synonyms sets `synonyms_set` filters read. */
     private readonly synonyms?: SynonymsSource,
+    /** The config directory files named by analysis settings are read from. */
+    private readonly configFiles?: ConfigFiles,
   ) {
     try {
-      this.analysis = IndexHandle.analysisFor(meta.settings, synonyms);
+      this.analysis = IndexHandle.analysisFor(meta.settings, synonyms, configFiles);
     } catch (err) {
       if (!synonyms) throw err;
       // A synonyms set whose rules no longer build with this index's analyzers (ES leaves such an
       // index unavailable) must not keep the engine from starting: the index loads without its
       // sets' rules until a reload builds them.
-      this.analysis = IndexHandle.analysisFor(meta.settings, NO_SYNONYMS);
+      this.analysis = IndexHandle.analysisFor(meta.settings, NO_SYNONYMS, configFiles);
       this.withoutSynonyms = true;
       console.error(`embedded engine: index [${meta.name}] loaded without its synonyms sets: ${(err as Error).message}`);
     }
@@ -119,13 +121,14 @@ export class IndexHandle {
   }
 
   /** The analysis registry of an index with these (flat) settings; throws EsError 400 when invalid. */
-  static analysisFor(settings: IndexMetadata['settings'], synonyms?: SynonymsSource): IndexAnalysisRegistry {
+  static analysisFor(settings: IndexMetadata['settings'], synonyms?: SynonymsSource, configFiles?: ConfigFiles): IndexAnalysisRegistry {
     const nested = nestSettings(settings) as { index?: { analysis?: unknown; max_ngram_diff?: unknown; max_shingle_diff?: unknown } };
     const limit = (v: unknown) => (v === undefined ? undefined : Number(v));
     return createAnalysisRegistry(nested.index?.analysis, {
       maxNgramDiff: limit(nested.index?.max_ngram_diff),
       maxShingleDiff: limit(nested.index?.max_shingle_diff),
       synonyms,
+      configFiles,
     });
   }
 
@@ -151,7 +154,7 @@ export class IndexHandle {
    * them. Returns the reloaded analyzers' names.
    */
   reloadSearchAnalyzers(synonymsSet?: string): string[] {
-    if (this.withoutSynonyms) this.setAnalysis(IndexHandle.analysisFor(this.meta.settings, this.synonyms));
+    if (this.withoutSynonyms) this.setAnalysis(IndexHandle.analysisFor(this.meta.settings, this.synonyms, this.configFiles));
     return this.analysis.reloadSearchAnalyzers(synonymsSet);
   }
 
@@ -260,7 +263,7 @@ export class IndexHandle {
   setMeta(meta: IndexMetadata): void {
     const analysisChanged = JSON.stringify(meta.settings) !== JSON.stringify(this.meta.settings);
     this.meta = meta;
-    if (analysisChanged) this.setAnalysis(IndexHandle.analysisFor(meta.settings, this.synonyms));
+    if (analysisChanged) this.setAnalysis(IndexHandle.analysisFor(meta.settings, this.synonyms, this.configFiles));
   }
 
   ensureOpen(): void {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
+import type { ConfigFiles } from '../analysis/index.js';
 import { checkMappingLimits, mappingLimitsOf, mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
 import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
@@ -57,11 +58,15 @@ export class Indices {
   /** Data streams: names that resolve to their backing indices, and take `create` writes only. */
   readonly dataStreams: DataStreams;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    /** The engine's config directory, read by analysis settings that name files. */
+    readonly configFiles?: ConfigFiles,
+  ) {
     this.templates = new Templates(store);
     this.synonyms = new SynonymsSets(store);
     for (const meta of store.loadIndices()) {
-      const handle = new IndexHandle(meta, store, this.synonyms);
+      const handle = new IndexHandle(meta, store, this.synonyms, configFiles);
       handle.load();
       this.handles.set(meta.name, handle);
     }
@@ -117,13 +122,13 @@ export class Indices {
     const uuid = newUuid();
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
-    const registry = IndexHandle.analysisFor(settings, this.synonyms); // refuses an invalid analysis definition
+    const registry = IndexHandle.analysisFor(settings, this.synonyms, this.configFiles); // refuses an invalid analysis definition
     const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings));
     checkIndexTimeAnalyzers(mappings, registry);
     checkMappingLimits(mappings, mappingLimitsOf(settings));
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
-    const handle = new IndexHandle(meta, this.store, this.synonyms);
+    const handle = new IndexHandle(meta, this.store, this.synonyms, this.configFiles);
     handle.inverted = undefined;
     handle.load();
     this.handles.set(name, handle);
@@ -307,7 +312,7 @@ export class Indices {
     // An index being opened builds its analyzers anew (reading its synonyms sets now), as in ES;
     // one that cannot refuses the whole request before anything changed.
     const opening = state === 'open' ? handles.filter((h) => !h.isOpen) : [];
-    const reopened = new Map(opening.map((h) => [h, IndexHandle.analysisFor(h.meta.settings, this.synonyms)]));
+    const reopened = new Map(opening.map((h) => [h, IndexHandle.analysisFor(h.meta.settings, this.synonyms, this.configFiles)]));
     for (const h of handles) {
       if (h.meta.state === state) continue;
       h.setMeta({ ...h.meta, state });
@@ -361,7 +366,7 @@ export class Indices {
     const next = handles.map((h) => {
       const own = preserveExisting ? Object.fromEntries(Object.entries(update).filter(([k]) => !(k in h.meta.settings))) : update;
       const settings = applySettingsUpdate(h.meta.settings, own, h.isOpen, `${h.name}/${h.uuid}`);
-      checkIndexTimeAnalyzers(h.meta.mappings, IndexHandle.analysisFor(settings, this.synonyms));
+      checkIndexTimeAnalyzers(h.meta.mappings, IndexHandle.analysisFor(settings, this.synonyms, this.configFiles));
       return { h, settings };
     });
     const writes: StoreWrite[] = [];

@@ -120,7 +120,7 @@ describe('analysis: language token filters', () => {
     expect(thrown(() => createAnalysisRegistry({ filter: { m: { type: 'min_hash', bucket_count: 0 } } })).reason).to.equal('bucketCount must be greater than zero');
   });
 
-  it('hyphenation_decompounder needs a hyphenation grammar file, which this engine cannot read', () => {
+  it('hyphenation_decompounder needs a readable hyphenation grammar (none without a config directory)', () => {
     let err = thrown(() => createAnalysisRegistry({ filter: { h: { type: 'hyphenation_decompounder', word_list: ['a'] } } }));
     expect([err.status, err.reason]).to.deep.equal([400, 'hyphenation_patterns_path is a required setting.']);
     err = thrown(() => createAnalysisRegistry({ filter: { h: { type: 'hyphenation_decompounder', hyphenation_patterns_path: 'analysis/de_DR.xml', word_list: ['a'] } } }));

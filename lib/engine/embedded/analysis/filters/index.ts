@@ -12,6 +12,7 @@ import { keywordMarkerFromDefinition, porterStemFilter, snowballFromDefinition, 
 import { SNOWBALL_STEMMERS, STEMMERS, arabicStem, persianStem } from '../stemmers/index.js';
 import { cjkBigramFromDefinition } from './cjk-bigram.js';
 import { conditionFromDefinition, predicateFromDefinition } from './conditional.js';
+import type { ConfigFiles } from '../config-files.js';
 import { decompounderFromDefinition } from './decompounder.js';
 import { fingerprintFromDefinition } from './fingerprint.js';
 import { minHashFromDefinition } from './min-hash.js';
@@ -49,6 +50,7 @@ export type FilterResolver = (name: string) => TokenFilter | undefined;
 
 export function createTokenFilter(
   type: string, def: Definition, limits: ComponentLimits, name: string, precedingChain: () => PhraseAnalyzer, synonyms?: SynonymsSource, resolve?: FilterResolver,
+  files?: ConfigFiles,
 ): TokenFilter {
   switch (type) {
     case 'lowercase':
@@ -163,7 +165,7 @@ export function createTokenFilter(
       return minHashFromDefinition(def);
     case 'dictionary_decompounder':
     case 'hyphenation_decompounder':
-      return decompounderFromDefinition(type, def);
+      return decompounderFromDefinition(type, name, def, files);
     case 'condition':
       return conditionFromDefinition(def, name, resolve ?? (() => undefined));
     case 'predicate_token_filter':
