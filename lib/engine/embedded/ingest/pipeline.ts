@@ -200,11 +200,12 @@ export class PipelineRunner implements ExecutionContext {
         this.record(p, 'dropped', {}, ifResult);
         return DROPPED;
       }
-      this.record(p, 'success', { doc: doc.toJson() }, ifResult);
+      // the document is copied for the verbose trace only (simulate), never on the write path
+      if (this.trace) this.record(p, 'success', { doc: doc.toJson() }, ifResult);
     } catch (e) {
       const failure = this.asFailure(e, p, doc);
       if (p.ignoreFailure) {
-        this.record(p, 'error_ignored', { ignored_error: { error: errorOf(failure.error) }, doc: doc.toJson() }, ifResult);
+        if (this.trace) this.record(p, 'error_ignored', { ignored_error: { error: errorOf(failure.error) }, doc: doc.toJson() }, ifResult);
         return;
       }
       this.record(p, 'error', { error: errorOf(failure.error) }, ifResult);
