@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, reasonOf } from './api.js';
 
 const CATEGORIES = ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'searchrelevancy', 'cache', 'analytics', 'logs', 'cluster'];
@@ -121,8 +121,12 @@ export function Credentials() {
   const [issued, setIssued] = useState(undefined);
   const [revoking, setRevoking] = useState(undefined);
   const [editing, setEditing] = useState(undefined);
+  // the newest load wins: an answer that comes after a later load's (the list read on arrival, then again after a change) is dropped
+  const loads = useRef(0);
   const load = async () => {
+    const n = ++loads.current;
     const r = await call('/_credentials');
+    if (n !== loads.current) return;
     if (r.status === 200) {
       setCredentials(r.json.credentials);
       setError('');
@@ -166,14 +170,15 @@ export function Credentials() {
     if (r.status !== 200) return setError(reasonOf(r));
     setError('');
     setMessage(`Credential ${editing.username} updated: ${names.join(', ')}.`);
-    setEditing(undefined);
     await load();
+    setEditing(undefined);
   };
   const revoke = async (username) => {
     const r = await call(`/_credentials/${encodeURIComponent(username)}`, { method: 'DELETE' });
-    setRevoking(undefined);
     if (r.status !== 200) setError(reasonOf(r));
     await load();
+    // the confirmation goes once the list shows the outcome
+    setRevoking(undefined);
   };
 
   return (
