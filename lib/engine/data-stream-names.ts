@@ -24,5 +24,6 @@ const BACKING_NAME = /^\.ds-(.+?)-(?:\d{4}\.\d{2}\.\d{2}-)?\d{6,}$/;
  * known (the gateway's authorization and change keys, which run on Elasticsearch too).
  */
 export function dataStreamOfBackingName(name: string): string | undefined {
-  return BACKING_NAME.exec(name)?.[1];
+  // asked for every written document and every authorized index: most names are not backing ones
+  return name.startsWith('.ds-') ? BACKING_NAME.exec(name)?.[1] : undefined;
 }

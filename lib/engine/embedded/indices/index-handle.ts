@@ -2,6 +2,7 @@ import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { mappingLimitsOf, parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
+import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
 import { IndexStats } from './index-stats.js';
@@ -45,18 +46,11 @@ export interface UpdateRequest {
   scriptedUpsert?: boolean;
 }
 
-/** What an update script is given: the document (or the upsert document, op `create`) and its metadata. */
-export interface UpdateScriptInput {
+/** What an update script is given: the document (or the upsert document, op `create`) and its metadata, as Painless takes them. */
+export interface UpdateScriptInput extends UpdateInput {
   op: 'index' | 'create';
   /** The source, the script's to change. */
   source: JsonObject;
-  /** The source as stored, when there is one. */
-  sourceText?: string;
-  index: string;
-  id: string;
-  version: number;
-  routing?: string;
-  now: number;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { EsError, toEsError } from '../../../../errors/index.js';
+import { tokenName } from '../../../../ndjson/index.js';
 import type { IndexHandle, PreparedWrite, VersionType, WriteParams } from '../../indices/index.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import { parseSearchRequest, runSearch } from '../../search/index.js';
@@ -20,20 +21,10 @@ const DEST_KEYS = new Set(['index', 'version_type', 'op_type', 'routing', 'pipel
 /** What a reindex `source` may hold besides `index` and `remote`: the search it runs. */
 const SOURCE_SEARCH_KEYS = new Set(['query', 'size', '_source', 'sort', 'slice', 'from', 'stored_fields', 'runtime_mappings']);
 
-/** The XContent token a JSON value starts with (for Elasticsearch's "Unknown key for a …" messages). */
-function tokenOf(v: unknown): string {
-  if (v === null) return 'VALUE_NULL';
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (typeof v === 'object') return 'START_OBJECT';
-  if (typeof v === 'string') return 'VALUE_STRING';
-  if (typeof v === 'number') return 'VALUE_NUMBER';
-  return 'VALUE_BOOLEAN';
-}
-
 function objectAt(body: Json, key: string): Json {
   const v = body[key];
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new EsError(400, 'x_content_parse_exception', `[reindex] ${key} doesn't support values of type: ${tokenOf(v)}`);
+  if (typeof v !== 'object' || Array.isArray(v)) throw new EsError(400, 'x_content_parse_exception', `[reindex] ${key} doesn't support values of type: ${tokenName(v)}`);
   return v as Json;
 }
 
@@ -100,7 +91,7 @@ function parseRequest(req: RestRequest): ReindexRequest {
   const search: Json = {};
   for (const [k, v] of Object.entries(source)) {
     if (k === 'index') continue;
-    if (!SOURCE_SEARCH_KEYS.has(k)) throw new EsError(400, 'parsing_exception', `Unknown key for a ${tokenOf(v)} in [${k}].`, { line: 1, col: 1 });
+    if (!SOURCE_SEARCH_KEYS.has(k)) throw new EsError(400, 'parsing_exception', `Unknown key for a ${tokenName(v)} in [${k}].`, { line: 1, col: 1 });
     search[k] = v;
   }
   let size = 1000;
@@ -123,7 +114,7 @@ function parseRequest(req: RestRequest): ReindexRequest {
   const routing = routingOf(dest.routing, errors);
   if (errors.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join(' ')}`);
   if (dest.pipeline !== undefined && dest.pipeline !== null && typeof dest.pipeline !== 'string') {
-    throw new EsError(400, 'parsing_exception', `[dest] pipeline doesn't support values of type: ${tokenOf(dest.pipeline)}`, { line: 1, col: 1 });
+    throw new EsError(400, 'parsing_exception', `[dest] pipeline doesn't support values of type: ${tokenName(dest.pipeline)}`, { line: 1, col: 1 });
   }
   const opType = dest.op_type === undefined || dest.op_type === null ? 'index' : String(dest.op_type);
   if (opType !== 'index' && opType !== 'create') {

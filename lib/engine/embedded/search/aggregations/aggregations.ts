@@ -1,18 +1,11 @@
 import { EsError } from '../../../../errors/index.js';
+import { tokenName } from '../../../../ndjson/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { registry } from './registry.js';
 import { isParentPipeline, runSiblingPipeline } from './pipelines.js';
 
 function parsing(reason: string, extra: Record<string, unknown> = {}): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1, ...extra });
-}
-
-function tokenOf(v: unknown): string {
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (v === null) return 'VALUE_NULL';
-  if (typeof v === 'number') return 'VALUE_NUMBER';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  return 'VALUE_STRING';
 }
 
 /** Lucene's LevenshteinDistance similarity, as ES's "did you mean" suggestions use it. */
@@ -48,13 +41,13 @@ const FACTORY_NAMES: Record<string, string> = {
 
 /** Parses an `aggs` object (recursively), validating every aggregation as ES does at parse time. */
 export function parseAggregations(raw: unknown, parentType?: string): AggNode[] {
-  if (!isObject(raw)) throw parsing(`Unexpected token ${tokenOf(raw)} in [aggs].`);
+  if (!isObject(raw)) throw parsing(`Unexpected token ${tokenName(raw)} in [aggs].`);
   const out: AggNode[] = [];
   for (const [name, def] of Object.entries(raw)) {
     if (/[[\]>]/.test(name)) {
       throw parsing(`Invalid aggregation name [${name}]. Aggregation names can contain any character except '[', ']', and '>'`);
     }
-    if (!isObject(def)) throw parsing(`Expected [START_OBJECT] under [${name}], but got a [${tokenOf(def)}] in [${name}]`);
+    if (!isObject(def)) throw parsing(`Expected [START_OBJECT] under [${name}], but got a [${tokenName(def)}] in [${name}]`);
     let type: string | undefined;
     let body: unknown;
     let subsRaw: unknown;
@@ -64,7 +57,7 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
         if (subsRaw !== undefined) throw parsing(`Found two sub aggregation definitions under [${name}]`);
         subsRaw = v;
       } else if (k === 'meta') {
-        if (!isObject(v)) throw parsing(`Expected [START_OBJECT] under [meta], but got a [${tokenOf(v)}] in [${name}]`);
+        if (!isObject(v)) throw parsing(`Expected [START_OBJECT] under [meta], but got a [${tokenName(v)}] in [${name}]`);
         meta = v;
       } else {
         if (type !== undefined) throw parsing(`Found two aggregation type definitions in [${name}]: [${type}] and [${k}]`);
@@ -75,7 +68,7 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
     if (type === undefined) throw parsing(`Missing definition for aggregation [${name}]`, {});
     const impl: AggregationType | undefined = registry()[type];
     if (!impl) throw unknownType(type);
-    if (!isObject(body)) throw parsing(`Expected [START_OBJECT] under [${type}], but got a [${tokenOf(body)}] in [${name}]`);
+    if (!isObject(body)) throw parsing(`Expected [START_OBJECT] under [${type}], but got a [${tokenName(body)}] in [${name}]`);
     // ES 7 lets a composite sit under a `nested` (which must itself be at the top level).
     if (type === 'composite' && parentType !== undefined && parentType !== 'nested') {
       throw new EsError(400, 'illegal_argument_exception',

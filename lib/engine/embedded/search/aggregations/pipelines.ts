@@ -13,9 +13,8 @@ interface PipelineParams {
   window?: number;
   /** moving_fn: how far the window moves right of the current bucket (0: the buckets before it). */
   shift?: number;
-  script?: string;
   format?: string;
-  /** bucket_script / bucket_selector: the script, and its variables' paths (`buckets_path` as a map). */
+  /** bucket_script / bucket_selector / moving_fn: the script; the first two's variables' paths (`buckets_path` as a map). */
   scriptSpec?: ScriptSpec;
   paths?: Record<string, string>;
 }
@@ -64,10 +63,9 @@ function parsePipeline(type: string, name: string, body: Record<string, unknown>
   }
   const gap = body.gap_policy === undefined ? 'skip' : String(body.gap_policy);
   if (!['skip', 'insert_zeros', 'keep_values'].includes(gap)) throw new EsError(400, 'illegal_argument_exception', `Unknown gap policy [${gap}]`);
-  const script = isObject(body.script) ? String(body.script.source ?? '') : body.script === undefined ? undefined : String(body.script);
   return {
     bucketsPath: String(bp ?? ''), gapPolicy: gap as PipelineParams['gapPolicy'], window: body.window as number | undefined, shift: (body.shift as number | undefined) ?? 0,
-    script, scriptSpec: type === 'moving_fn' ? parseScriptSpec(body.script) : undefined, format: body.format as string | undefined,
+    scriptSpec: type === 'moving_fn' ? parseScriptSpec(body.script) : undefined, format: body.format as string | undefined,
   };
 }
 

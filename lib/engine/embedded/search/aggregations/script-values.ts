@@ -12,7 +12,7 @@ import type { Segment, Value } from './types.js';
 import type { ValueKind } from './values-source.js';
 
 /** A value-script's input: the field's values of a document. */
-export type FieldValuesOf = (ord: number) => Value[];
+type FieldValuesOf = (ord: number) => Value[];
 
 /** The values `spec` gives each document of `seg`, by ordinal. */
 export function scriptedValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, stored: StoredScripts | undefined, fieldValuesOf?: FieldValuesOf): Map<number, Value[]> {

@@ -426,19 +426,9 @@ function allLive(x: Exec, score: number): ScoredDocs {
   return new ScoredDocs(ords, scores, ords.length);
 }
 
-function* byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
-  const fi = x.index.field(field);
-  if (!fi) return ScoredDocs.empty();
-  const live = x.live;
-  const dv = fi.docValues;
-  const out = new DocSetBuilder();
-  for (let ord = 0; ord < x.maxOrd; ord++) {
-    if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
-    if (live[ord] !== 1) continue;
-    const vs = dv.view(ord); // reused array: read by `test`, not kept
-    if (vs !== undefined && test(vs)) out.add(ord, score);
-  }
-  return out.build();
+/** Every live document whose values pass `test`, each with the same score. */
+function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
+  return scoredByDocValues(field, x, (vs) => (test(vs) ? score : undefined));
 }
 
 /**

@@ -9,6 +9,7 @@
  * source's minimum extent + 1)) through the saturation function `boost · f / (f + 1)`.
  */
 import { EsError } from '../../../../errors/index.js';
+import { tokenName } from '../../../../ndjson/index.js';
 import { INTERVAL_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, type ScriptSpec } from '../../painless/index.js';
 import { parseFuzziness } from './parse-query.js';
 import { boostOf, isObject, requiredFields } from './query-fields.js';
@@ -94,7 +95,7 @@ function optionalText(rule: string, key: string, v: unknown): string | undefined
 }
 
 function parseFilter(raw: unknown): IntervalsFilter {
-  if (!isObject(raw)) throw parsing(`Expected [START_OBJECT] but got [${tokenOf(raw)}]`);
+  if (!isObject(raw)) throw parsing(`Expected [START_OBJECT] but got [${tokenName(raw)}]`);
   const keys = Object.keys(raw);
   if (keys.length !== 1) throw parsing(keys.length ? `Expected [END_OBJECT] but got [FIELD_NAME]` : 'Expected [FIELD_NAME] but got [END_OBJECT]');
   const type = keys[0];
@@ -103,17 +104,9 @@ function parseFilter(raw: unknown): IntervalsFilter {
   return { relation: type as IntervalRelation, rule: parseSingleRule(raw[type]) };
 }
 
-function tokenOf(v: unknown): string {
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (v === null) return 'VALUE_NULL';
-  if (typeof v === 'number') return 'VALUE_NUMBER';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  return 'VALUE_STRING';
-}
-
 /** `{ "match": {…} }`: an object naming exactly one rule. */
 function parseSingleRule(raw: unknown): IntervalsRule {
-  if (!isObject(raw)) throw parsing(`Expected [START_OBJECT] but got [${tokenOf(raw)}]`);
+  if (!isObject(raw)) throw parsing(`Expected [START_OBJECT] but got [${tokenName(raw)}]`);
   const keys = Object.keys(raw);
   if (keys.length === 0) throw parsing('Expected [FIELD_NAME] but got [END_OBJECT]');
   if (keys.length > 1) throw parsing(`Expected [END_OBJECT] but got [FIELD_NAME]`);
@@ -126,7 +119,7 @@ function parseRule(name: string, body: unknown): IntervalsRule {
     if (name === 'regexp' || name === 'range') throw new EsError(400, 'illegal_argument_exception', `interval [${name}] rules are not supported by the embedded engine`);
     throw parsing(`Unknown interval type [${name}], expecting one of [match, any_of, all_of, prefix, wildcard, fuzzy]`);
   }
-  if (!isObject(body)) throw parsing(`Expected [START_OBJECT] but got [${tokenOf(body)}]`);
+  if (!isObject(body)) throw parsing(`Expected [START_OBJECT] but got [${tokenName(body)}]`);
   const filter = body.filter === undefined || body.filter === null ? undefined : parseFilter(body.filter);
   switch (name) {
     case 'match':
@@ -166,13 +159,13 @@ function parseRule(name: string, body: unknown): IntervalsRule {
 
 /** `{"intervals": {"<field>": {"<rule>": {…}, "boost", "_name"}}}`, refused as Elasticsearch refuses it. */
 export function parseIntervalsQuery(body: unknown): { field: string; rule: IntervalsRule; boost: number } {
-  if (!isObject(body)) throw parsing(`Expected [FIELD_NAME] but got [${tokenOf(body)}]`);
+  if (!isObject(body)) throw parsing(`Expected [FIELD_NAME] but got [${tokenName(body)}]`);
   const fields = Object.keys(body);
   if (fields.length === 0) throw parsing('Expected [FIELD_NAME] but got [END_OBJECT]');
   if (fields.length > 1) throw parsing('Expected [END_OBJECT] but got [FIELD_NAME]');
   const field = fields[0];
   const spec = body[field];
-  if (!isObject(spec)) throw parsing(`Expected [START_OBJECT] but got [${tokenOf(spec)}]`);
+  if (!isObject(spec)) throw parsing(`Expected [START_OBJECT] but got [${tokenName(spec)}]`);
   let rule: IntervalsRule | undefined;
   let ruleName: string | undefined;
   for (const [k, v] of Object.entries(spec)) {
