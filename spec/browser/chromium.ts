@@ -32,6 +32,8 @@ export interface Locator {
   press(key: string): Promise<void>;
   allTextContents(): Promise<string[]>;
   inputValue(): Promise<string>;
+  isChecked(): Promise<boolean>;
+  check(): Promise<void>;
   setInputFiles(files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void>;
   filter(options: { hasText: string | RegExp }): Locator;
   first(): Locator;

@@ -139,6 +139,44 @@ describeConsole('the console curates search (rules order, relevance, synonyms, c
     expect(after).not.to.have.property('include_fields');
   });
 
+  it("edits a credential's sources, referers, raw-DSL permission and password; the new password signs in, the old one no longer", async () => {
+    const made = await call(t.gw.url, 'POST', '/_credentials', { body: { indices: ['shop'], categories: ['search', 'declarative'] } });
+    expect(made.status).to.equal(201);
+    const { username } = made.json.credential;
+    const oldPassword: string = made.json.password;
+    await signInAsAdmin();
+    await t.open('Access control');
+    await t.page.locator(`button[aria-label="Edit ${username}"]`).click();
+    await t.watch.textsBecome('the edit form', '#edit-title', [`Edit ${username}`]);
+    const edited = (selector: string) => t.page.locator(`form[aria-labelledby="edit-title"] ${selector}`);
+    expect(await edited('input[name="allow_raw_dsl"]').isChecked()).to.equal(false);
+    await edited('input[name="sources"]').fill('127.0.0.0/8, ::1/128');
+    await edited('input[name="referers"]').fill('https://shop.example.com/*');
+    await edited('input[name="allow_raw_dsl"]').check();
+    await edited('input[name="password"]').fill('a new long secret');
+    await edited('button[type="submit"]').click();
+    await t.watch.textsBecome('the outcome', '[data-testid="credential-message"]', [`Credential ${username} updated: sources, referers, allow_raw_dsl, password.`]);
+    const after = (await call(t.gw.url, 'GET', `/_credentials/${username}`)).json.credential;
+    expect(after).to.deep.include({ sources: ['127.0.0.0/8', '::1/128'], referers: ['https://shop.example.com/*'], allow_raw_dsl: true });
+    expect(after).not.to.have.property('hash');
+
+    const basic = (password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+    const referer = { referer: 'https://shop.example.com/search' };
+    expect((await call(t.gw.url, 'GET', '/shop/_search', { auth: basic('a new long secret'), headers: referer })).status).to.equal(200);
+    expect((await call(t.gw.url, 'GET', '/shop/_search', { auth: basic(oldPassword), headers: referer })).status).to.equal(401);
+    // the referer rule holds: the right password from another page is refused
+    expect((await call(t.gw.url, 'GET', '/shop/_search', { auth: basic('a new long secret'), headers: { referer: 'https://evil.example.net/' } })).status).to.equal(403);
+
+    // prefilled again, the password field empty: saving nothing changes nothing
+    await t.page.locator(`button[aria-label="Edit ${username}"]`).click();
+    await t.watch.textsBecome('the edit form', '#edit-title', [`Edit ${username}`]);
+    expect(await edited('input[name="sources"]').inputValue()).to.equal('127.0.0.0/8, ::1/128');
+    expect(await edited('input[name="allow_raw_dsl"]').isChecked()).to.equal(true);
+    expect(await edited('input[name="password"]').inputValue()).to.equal('');
+    await edited('button[type="submit"]').click();
+    await t.watch.textsBecome('the outcome', '[data-testid="credential-message"]', [`Nothing changed for ${username}.`]);
+  });
+
   it('disables a pipeline (the route answers as built in again) and enables it, its script file kept', async () => {
     const definition = JSON.stringify({ id: 'count-probe', routes: [{ path: '/shop/_count', method: 'GET' }], stages: [{ id: 'answer', scriptRef: 'answer.js' }] });
     const script = 'function handleRequest() { return { response: { code: 200, body: JSON.stringify({ from: "the pipeline" }) } } }';
