@@ -30,11 +30,16 @@ const DAY_MS = 24 * 3600_000;
  * does not fit is dropped and counted, as is a batch the engine refuses. A record with an id
  * replaces the one of that id (a merged search-as-you-type record). Records older than the
  * retention are purged daily.
+ *
+ * One batch is written at a time: a full batch at once, a partial one `flushMs` after its first
+ * record. Records queued while a batch is written wait for the next full batch or for the timer —
+ * never a write each (under load that was a store commit every few records).
  */
 export class BatchWriter<T extends object> {
   private queue: Array<{ id?: string; record: T }> = [];
   private timer?: NodeJS.Timeout;
-  private flushing?: Promise<void>;
+  /** The batch being written, if any; when it ends it schedules what is queued. */
+  private writing?: Promise<void>;
   private indexReady = false;
   private readonly counts = { written: 0, dropped: 0, failed: 0 };
   private readonly log: (line: string) => void;
@@ -53,24 +58,44 @@ export class BatchWriter<T extends object> {
       return false;
     }
     this.queue.push({ id, record });
-    if (this.queue.length >= this.options.maxBatch) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.options.flushMs);
-      this.timer.unref?.();
-    }
+    this.schedule();
     return true;
   }
 
-  /** Writes what is queued now (and waits for a write in progress): what a test or a shutdown awaits. */
+  /** Writes everything queued now (and waits for a write in progress): what a test or a shutdown awaits. */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    while (this.flushing) await this.flushing;
-    if (!this.queue.length) return;
+    while (this.writing || this.queue.length) {
+      this.cancelTimer();
+      if (this.writing) await this.writing;
+      else this.startBatch();
+    }
+  }
+
+  /** A full batch is written now, a partial one when the timer fires; nothing while a batch is written. */
+  private schedule(): void {
+    if (this.writing || this.queue.length === 0) return;
+    if (this.queue.length >= this.options.maxBatch) this.startBatch();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (!this.writing && this.queue.length) this.startBatch();
+      }, this.options.flushMs);
+      this.timer.unref?.();
+    }
+  }
+
+  private startBatch(): void {
+    this.cancelTimer();
     const batch = this.queue.splice(0, this.options.maxBatch);
-    this.flushing = this.write(batch).finally(() => (this.flushing = undefined));
-    await this.flushing;
-    if (this.queue.length) await this.flush();
+    this.writing = this.write(batch).finally(() => {
+      this.writing = undefined;
+      this.schedule();
+    });
+  }
+
+  private cancelTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   stats(): BatchWriterStats {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import { LRUCache } from 'lru-cache';
 import { callJson, type Backend } from '../engine/index.js';
 import { BackgroundRecords } from './batch-writer.js';
@@ -121,7 +121,8 @@ export class AnalyticsRecorder extends BackgroundRecords<AnalyticsEvent> {
     if (id === undefined) {
       const key = `${user}\u0000${s.index}`;
       const previous = this.last.get(key);
-      id = previous && now - previous.time <= MERGE_WINDOW_MS && extends_(normalized(previous.query), normalized(query)) ? previous.id : randomUUID();
+      // time-ordered (UUIDv7), as request log ids: cheap to append to the store
+      id = previous && now - previous.time <= MERGE_WINDOW_MS && extends_(normalized(previous.query), normalized(query)) ? previous.id : timeOrderedId();
       this.last.set(key, { id, query, time: now });
     }
     const custom = pairs(s.customEvents);
