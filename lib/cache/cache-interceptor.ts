@@ -29,6 +29,12 @@ const CONTENT_OPERATIONS = new Set([
 ]);
 /** Answers larger than this are not kept. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
+/**
+ * Requests whose body is larger than this are not looked up nor kept: their key (the body parsed
+ * and written again with sorted keys) would hold the event loop for as long as a parse of the
+ * whole body — tens of milliseconds for a 20 MB `match` text — for an answer nobody asks twice.
+ */
+const MAX_KEYED_BODY = 64 * 1024;
 /** The endpoints whose answers are kept: searches (GET or POST, a body) and index metadata reads (GET). */
 const CACHED_ENDPOINTS = new Map<string, 'search' | 'msearch' | 'metadata'>([
   ['_search', 'search'], ['_count', 'search'], ['_field_caps', 'search'], ['_msearch', 'msearch'],
@@ -66,8 +72,9 @@ type Plan =
   | { kind: 'whole'; lookup: Lookup }
   | { kind: 'lines'; lines: Array<{ header: Record<string, unknown>; body: unknown; lookup?: Lookup }>; params: string };
 
+/** The body as text; undefined for a stream (the engine's to read) or a body past MAX_KEYED_BODY. */
 const textOf = (body: EngineRequest['body']): string | undefined =>
-  body === undefined ? '' : typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+  body === undefined ? '' : (typeof body === 'string' || Buffer.isBuffer(body)) && body.length <= MAX_KEYED_BODY ? body.toString('utf8') : undefined;
 
 /** The request's index expressions (its path's, narrowed by authorization), endpoint and the rest of its path. */
 function pathParts(path: string): { expressions: string[]; endpoint?: string; rest: number } {
@@ -96,7 +103,7 @@ function planOf(req: EngineRequest, info: Classification): Plan | undefined {
   const qs = req.querystring ?? '';
   if (UNCACHEABLE_PARAMS.test(qs)) return undefined;
   const text = textOf(req.body);
-  if (text === undefined) return undefined; // a stream is the engine's to read
+  if (text === undefined) return undefined;
   const params = new URLSearchParams(qs);
   params.sort();
   // index metadata reads list hidden indices too: they are resolved with them (and a system index is never kept)
