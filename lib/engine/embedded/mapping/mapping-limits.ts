@@ -14,13 +14,24 @@ function setting(settings: Readonly<Record<string, unknown>>, key: string, dflt:
   return typeof v === 'string' && v !== '' ? Number(v) : dflt;
 }
 
+const LIMITS = new WeakMap<Readonly<Record<string, unknown>>, MappingLimits>();
+
+/**
+ * The limits of an index's settings, read once per settings object (an index's settings are
+ * replaced, never changed in place): every indexed document asks for them.
+ */
 export function mappingLimitsOf(settings: Readonly<Record<string, unknown>>): MappingLimits {
-  return {
-    totalFields: setting(settings, 'index.mapping.total_fields.limit', 1000),
-    depth: setting(settings, 'index.mapping.depth.limit', 20),
-    nestedFields: setting(settings, 'index.mapping.nested_fields.limit', 50),
-    fieldNameLength: setting(settings, 'index.mapping.field_name_length.limit', Number.MAX_SAFE_INTEGER),
-  };
+  let limits = LIMITS.get(settings);
+  if (!limits) {
+    limits = {
+      totalFields: setting(settings, 'index.mapping.total_fields.limit', 1000),
+      depth: setting(settings, 'index.mapping.depth.limit', 20),
+      nestedFields: setting(settings, 'index.mapping.nested_fields.limit', 50),
+      fieldNameLength: setting(settings, 'index.mapping.field_name_length.limit', Number.MAX_SAFE_INTEGER),
+    };
+    LIMITS.set(settings, limits);
+  }
+  return limits;
 }
 
 /** Fields a mapping adds to the total: itself and its multi-fields (ES's Mapper.getTotalFieldsCount). */
