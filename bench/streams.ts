@@ -195,7 +195,8 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
         onIndexEvent: () => undefined,
         onError: (err) => (failure ??= err),
       }));
-      const unindexed = searches.filter((s) => requirementOf(rewriteQuery(s.query, ctx), ctx).alternatives.some((c) => c.length === 0)).length;
+      // unindexed: a conjunction with nothing to be found by (no atom, or exclusions only) makes a search a candidate for every write
+      const unindexed = searches.filter((s) => requirementOf(rewriteQuery(s.query, ctx), ctx).alternatives.some((c) => c.every((atom) => atom.kind === 'not'))).length;
       t0 = performance.now();
       const removers: Array<() => void> = [];
       for (const s of searches) removers.push(await live.add(s, ctx));
