@@ -32,7 +32,7 @@ import { parseQuery, prepareDocument, preparedMatches, rewriteQuery, type MatchC
 import { readJson } from '../lib/engine/index.js';
 import { LiveSearches, type IndexLiveSearches, type LiveSearch } from '../lib/streams/live-searches.js';
 import { MatchContexts } from '../lib/streams/match-contexts.js';
-import { requiredTerms } from '../lib/streams/required-terms.js';
+import { requirementOf } from '../lib/streams/search-index/index.js';
 import { spawnEngine, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
@@ -190,12 +190,13 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
       let verdicts = 0;
       let failure: unknown;
       const searches: LiveSearch[] = parsed.slice(0, count).map((query) => ({
-        query, tracked: new Set<string>(), trackedComplete: true, trackCap: 10_000,
+        query, trackedComplete: true, trackCap: 10_000,
         onVerdict: (v) => void (v.matches && verdicts++),
         onIndexEvent: () => undefined,
         onError: (err) => (failure ??= err),
       }));
-      const unindexed = searches.filter((s) => requiredTerms(rewriteQuery(s.query, ctx), ctx) === 'any').length;
+      // unindexed: a conjunction with nothing to be found by (no atom, or exclusions only) makes a search a candidate for every write
+      const unindexed = searches.filter((s) => requirementOf(rewriteQuery(s.query, ctx), ctx).alternatives.some((c) => c.every((atom) => atom.kind === 'not'))).length;
       t0 = performance.now();
       const removers: Array<() => void> = [];
       for (const s of searches) removers.push(await live.add(s, ctx));
@@ -272,8 +273,9 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
 
 /** How many searches the index of live searches would test for this change (its private lookup). */
 function matchCandidates(live: IndexLiveSearches, change: NewChange, doc: ReturnType<typeof prepareDocument>): number {
-  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => Set<unknown> };
-  return view.candidates ? view.candidates.call(live, change, doc).size : NaN;
+  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => { matching: unknown[]; possible: unknown[] } };
+  const found = view.candidates?.call(live, change, doc);
+  return found ? found.matching.length + found.possible.length : NaN;
 }
 
 // ---- fan-out on one node ----

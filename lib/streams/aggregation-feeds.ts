@@ -168,7 +168,6 @@ export class AggregationFeeds {
       const search: LiveSearch = {
         query: spec.query,
         type: spec.type,
-        tracked: new Set(),
         trackedComplete: true,
         trackCap: spec.trackCap,
         decide: spec.decide,

@@ -2,13 +2,16 @@ import type { Subscription } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
 import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/matching.js';
 import { MatchContexts } from './match-contexts.js';
-import { idKey, requiredTerms, termKey, type RequiredTerms } from './required-terms.js';
+import { ANY, SearchIndex, requirementOf, type Candidates } from './search-index/index.js';
+import { TrackedIds, type Tracking } from './tracked-ids.js';
 
 /** What a live search is told about one change: does the changed document match it now? */
 export interface LiveVerdict {
   change: DocumentChange;
   /** undefined for a delete */
   matches: boolean;
+  /** Whether the search knew the document to match before this change (an update, or a departure). */
+  wasTracked: boolean;
 }
 
 /** One live search as the index of live searches sees it. */
@@ -16,11 +19,9 @@ export interface LiveSearch {
   readonly query: Query;
   /** App-addressed searches see only their type. */
   readonly type?: string;
-  /** Ids this search currently knows to match (it tells updates and departures by them). */
-  readonly tracked: Set<string>;
   /** False when the search matched more documents than it could track. */
   trackedComplete: boolean;
-  /** At most this many ids are tracked. */
+  /** At most this many ids are tracked (the documents it knows to match: it tells updates and departures by them). */
   readonly trackCap: number;
   /**
    * Set when the engine, not the local matcher, decides (a query the matcher cannot decide
@@ -32,23 +33,21 @@ export interface LiveSearch {
   onError(err: unknown): void;
 }
 
-interface Registered {
+interface Registered extends Tracking {
   search: LiveSearch;
   rewritten: Query;
-  required: RequiredTerms;
 }
 
 /**
- * The live searches of one index on this node, with an index over them by required terms (the
- * percolator idea): a changed document is tested only against the searches whose required terms
- * it contains, the searches that cannot be indexed, and the searches that tracked it before.
- * One bus subscription per index, whatever the number of searches.
+ * The live searches of one index on this node, with an index over them by what a document must
+ * satisfy to match them (the percolator idea, `SearchIndex`): a changed document is tested only
+ * against the searches whose requirement it meets, the searches that cannot be indexed, and the
+ * searches that tracked it before. One bus subscription per index, whatever the number of searches.
  */
 export class IndexLiveSearches {
   private readonly searches = new Map<LiveSearch, Registered>();
-  private readonly byKey = new Map<string, Set<Registered>>();
-  private readonly unindexed = new Set<Registered>();
-  private readonly byTrackedId = new Map<string, Set<Registered>>();
+  private readonly byRequirement = new SearchIndex<Registered>();
+  private readonly tracked = new TrackedIds<Registered>();
   private subscription?: Subscription;
   private ctx?: MatchContext;
   /** Events are handled strictly in order; this chain holds the one in progress. */
@@ -87,59 +86,26 @@ export class IndexLiveSearches {
   }
 
   private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
-    const reg: Registered = search.decide || !ctx
-      ? { search, rewritten: search.query, required: 'any' }
-      : (() => {
-          const rewritten = rewriteQuery(search.query, ctx);
-          return { search, rewritten, required: requiredTerms(rewritten, ctx) };
-        })();
+    const reg: Registered = { search, rewritten: search.query, trackedIds: [], trackedCount: 0 };
     this.searches.set(search, reg);
-    this.indexRequired(reg);
+    this.indexSearch(reg, ctx);
     return reg;
   }
 
-  private indexRequired(reg: Registered): void {
-    if (reg.required === 'any') this.unindexed.add(reg);
-    else if (reg.required !== 'none') {
-      for (const key of reg.required) {
-        let set = this.byKey.get(key);
-        if (!set) this.byKey.set(key, (set = new Set()));
-        set.add(reg);
-      }
+  /** (Re)indexes a search against the mappings in `ctx`; the engine's searches are asked about every change. */
+  private indexSearch(reg: Registered, ctx: MatchContext | undefined): void {
+    let requirement = ANY;
+    if (!reg.search.decide && ctx) {
+      reg.rewritten = rewriteQuery(reg.search.query, ctx);
+      requirement = requirementOf(reg.rewritten, ctx);
     }
-  }
-
-  private unindexRequired(reg: Registered): void {
-    this.unindexed.delete(reg);
-    if (reg.required === 'any' || reg.required === 'none') return;
-    for (const key of reg.required) {
-      const set = this.byKey.get(key);
-      set?.delete(reg);
-      if (set?.size === 0) this.byKey.delete(key);
-    }
-  }
-
-  private indexTracked(reg: Registered, id: string): void {
-    let set = this.byTrackedId.get(id);
-    if (!set) this.byTrackedId.set(id, (set = new Set()));
-    set.add(reg);
-  }
-
-  private untrack(reg: Registered, id: string): void {
-    reg.search.tracked.delete(id);
-    const set = this.byTrackedId.get(id);
-    set?.delete(reg);
-    if (set?.size === 0) this.byTrackedId.delete(id);
+    this.byRequirement.add(reg, requirement);
   }
 
   private remove(reg: Registered): void {
     if (!this.searches.delete(reg.search)) return;
-    this.unindexRequired(reg);
-    for (const id of reg.search.tracked) {
-      const set = this.byTrackedId.get(id);
-      set?.delete(reg);
-      if (set?.size === 0) this.byTrackedId.delete(id);
-    }
+    this.byRequirement.delete(reg);
+    this.tracked.forget(reg);
     if (this.searches.size === 0) {
       this.subscription?.unsubscribe();
       this.subscription = undefined;
@@ -151,17 +117,9 @@ export class IndexLiveSearches {
     for (const reg of [...this.searches.values()]) reg.search.onError(err);
   }
 
-  /** The searches a change could concern, without testing the document yet. */
-  private candidates(change: DocumentChange, doc: ReturnType<typeof prepareDocument>): Set<Registered> {
-    const out = new Set<Registered>(this.unindexed);
-    for (const reg of this.byTrackedId.get(change.id) ?? []) out.add(reg);
-    if (doc) {
-      for (const r of this.byKey.get(idKey(change.id)) ?? []) out.add(r);
-      for (const [field, f] of doc.fields) {
-        for (const term of f.terms) for (const r of this.byKey.get(termKey(field, term)) ?? []) out.add(r);
-      }
-    }
-    return out;
+  /** The searches a change concerns: those it matches, and those the matcher must decide (it may match them, or they tracked it). */
+  private candidates(change: DocumentChange, doc: ReturnType<typeof prepareDocument>): Candidates<Registered> {
+    return this.byRequirement.candidates(doc, this.tracked.trackers(change.id));
   }
 
   private async handle(event: ChangeEvent): Promise<void> {
@@ -171,11 +129,12 @@ export class IndexLiveSearches {
       return;
     }
     if (event.op === 'delete') {
+      const trackers = this.tracked.trackers(event.id);
       for (const reg of [...this.searches.values()]) {
-        const s = reg.search;
-        if (s.tracked.has(event.id) || !s.trackedComplete) {
-          this.untrack(reg, event.id);
-          s.onVerdict({ change: event, matches: false });
+        const wasTracked = trackers?.has(reg) ?? false;
+        if (wasTracked || !reg.search.trackedComplete) {
+          this.tracked.delete(reg, event.id);
+          reg.search.onVerdict({ change: event, matches: false, wasTracked });
         }
       }
       return;
@@ -188,28 +147,32 @@ export class IndexLiveSearches {
       if (fresh && fresh !== ctx) {
         ctx = fresh;
         this.ctx = fresh;
-        for (const reg of this.searches.values()) {
-          if (reg.search.decide) continue;
-          this.unindexRequired(reg);
-          reg.rewritten = rewriteQuery(reg.search.query, fresh);
-          reg.required = requiredTerms(reg.rewritten, fresh);
-          this.indexRequired(reg);
-        }
+        for (const reg of this.searches.values()) if (!reg.search.decide) this.indexSearch(reg, fresh);
       }
     }
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
-    for (const reg of this.candidates(event, doc)) {
+    const trackers = this.tracked.trackers(event.id);
+    const { matching, possible } = this.candidates(event, doc);
+    for (const reg of matching) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, trackers);
+    for (const reg of possible) {
       const s = reg.search;
       const typeOk = s.type === undefined || s.type === event.type;
-      const matches = typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc));
-      const wasTracked = s.tracked.has(event.id);
-      if (matches) {
-        s.onVerdict({ change: event, matches: true });
-        if (!wasTracked) this.trackIfRoom(reg, event.id);
-      } else if (wasTracked) {
-        this.untrack(reg, event.id);
-        s.onVerdict({ change: event, matches: false });
-      }
+      this.decided(reg, event, typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc)), trackers);
+    }
+  }
+
+  /**
+   * Tells a search whether a changed document matches it (a departure only when it tracked the
+   * document), and tracks or untracks the document. `trackers`: those tracking it before the change.
+   */
+  private decided(reg: Registered, change: DocumentChange, matches: boolean, trackers: ReadonlySet<Registered> | undefined): void {
+    const wasTracked = trackers?.has(reg) ?? false;
+    if (matches) {
+      reg.search.onVerdict({ change, matches, wasTracked });
+      if (!wasTracked) this.trackIfRoom(reg, change.id);
+    } else if (wasTracked) {
+      this.tracked.delete(reg, change.id);
+      reg.search.onVerdict({ change, matches, wasTracked });
     }
   }
 
@@ -226,14 +189,7 @@ export class IndexLiveSearches {
   }
 
   private trackIfRoom(reg: Registered, id: string): void {
-    const s = reg.search;
-    if (s.tracked.has(id)) return;
-    if (s.tracked.size >= s.trackCap) {
-      s.trackedComplete = false;
-      return;
-    }
-    s.tracked.add(id);
-    this.indexTracked(reg, id);
+    if (!this.tracked.add(reg, id, reg.search.trackCap)) reg.search.trackedComplete = false;
   }
 }
 

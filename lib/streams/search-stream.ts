@@ -34,7 +34,7 @@ export interface SearchStreamSpec {
 
 /** What reaches a search stream: a verdict on a changed document, its index's end, or a state of its aggregations. */
 type SearchChange =
-  | { kind: 'verdict'; verdict: LiveVerdict; wasTracked: boolean }
+  | { kind: 'verdict'; verdict: LiveVerdict }
   | { kind: 'index'; event: ChangeEvent }
   | { kind: 'feed'; event: FeedEvent };
 
@@ -62,7 +62,6 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
     const search: LiveSearch = {
       query: spec.query,
       type: spec.type,
-      tracked: new Set(),
       trackedComplete: true,
       trackCap: spec.trackCap,
       decide: spec.engineDecides,
@@ -75,7 +74,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
     const verdicts = new Observable<SearchChange>((subscriber) => {
       let remove: (() => void) | undefined;
       let stopped = false;
-      search.onVerdict = (verdict) => subscriber.next({ kind: 'verdict', verdict, wasTracked: search.tracked.has(verdict.change.id) });
+      search.onVerdict = (verdict) => subscriber.next({ kind: 'verdict', verdict });
       search.onIndexEvent = (event) => subscriber.next({ kind: 'index', event });
       search.onError = (err) => subscriber.error(err);
       registered = (async () => {
@@ -92,7 +91,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
     });
     const changes = merge(hits ? verdicts : EMPTY, aggs ? aggs.feed.events.pipe(map((event): SearchChange => ({ kind: 'feed', event }))) : EMPTY);
 
-    const verdictMessage = (verdict: LiveVerdict, wasTracked: boolean): StreamMessage | undefined => {
+    const verdictMessage = (verdict: LiveVerdict): StreamMessage | undefined => {
       const { change } = verdict;
       if (lastPosition !== undefined && comparePositions(change.position, lastPosition) <= 0) return undefined;
       lastPosition = change.position;
@@ -100,7 +99,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       if (seen !== undefined && change.seqNo <= seen) return undefined;
       if (!verdict.matches) return deletedMessage(change, shownType);
       const source = filterSource((change.source ?? {}) as Record<string, unknown>, spec.source);
-      const updated = wasTracked || (!search.trackedComplete && change.version > 1);
+      const updated = verdict.wasTracked || (!search.trackedComplete && change.version > 1);
       return changedMessage(change, shownType, source, updated);
     };
     const feedMessage = (event: Extract<FeedEvent, { kind: 'state' }>): StreamMessage | undefined => {
@@ -117,7 +116,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
         const message = feedMessage(change.event);
         return message && { message };
       }
-      const message = verdictMessage(change.verdict, change.wasTracked);
+      const message = verdictMessage(change.verdict);
       return message && { message };
     };
 

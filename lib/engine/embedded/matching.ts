@@ -1,10 +1,14 @@
 /**
  * The engine's one implementation of query semantics, as the gateway uses it outside the engine:
  * live search streams test each changed document against their queries with exactly the code
- * the engine searches with.
+ * the engine searches with, and index their searches by the same clause semantics (field
+ * existence, range bounds, minimum_should_match).
  */
-export { parseQuery, rewriteQuery, prepareDocument, preparedMatches, queryTerm } from './search/query/index.js';
-export type { Query, MatchContext, CandidateDocument, PreparedDocument, RewriteContext } from './search/query/index.js';
+export {
+  parseQuery, rewriteQuery, prepareDocument, preparedMatches, queryTerm, fieldExists, rangeOperands, rangeBounds, inRange,
+  requiredShouldMatches,
+} from './search/query/index.js';
+export type { Query, MatchContext, CandidateDocument, PreparedDocument, RewriteContext, RangeBounds } from './search/query/index.js';
 export { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './search/source-filter.js';
 export { createAnalysisRegistry, type AnalysisRegistry } from './analysis/index.js';
-export { resolveFieldMapping, type Mappings } from './mapping/index.js';
+export { fieldType, resolveFieldMapping, type Mappings } from './mapping/index.js';

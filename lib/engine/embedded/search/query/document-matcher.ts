@@ -1,5 +1,5 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { fieldType, parseDocument, resolveFieldMapping, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { fieldType, parseDocument, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
@@ -69,6 +69,25 @@ function positionsOf(field: IndexableField, test: (t: string) => boolean): numbe
   return out.sort((a, b) => a - b);
 }
 
+/** The `exists` query: the field, or a field under it (an object's), has a term or a doc value. */
+export function fieldExists(fields: ReadonlyMap<string, IndexableField>, path: string): boolean {
+  const has = (f: IndexableField) => f.terms.length > 0 || f.values.length > 0;
+  const own = fields.get(path);
+  if (own && has(own)) return true;
+  const prefix = path + '.';
+  for (const [name, f] of fields) if (name.startsWith(prefix) && has(f)) return true;
+  return false;
+}
+
+/**
+ * What a range query compares with its bounds (`rangeBounds`): the doc values when the bounds are
+ * numeric (a boolean field's as 0 and 1), the indexed terms otherwise.
+ */
+export function rangeOperands(field: IndexableField, numeric: boolean, booleanField: boolean): ReadonlyArray<EpochTime | string> {
+  if (!numeric) return field.terms;
+  return booleanField ? field.values.map((v) => (v ? 1 : 0)) : (field.values as EpochTime[]);
+}
+
 function evaluate(q: Query, e: Evaluated): boolean {
   switch (q.type) {
     case 'match_all':
@@ -81,14 +100,8 @@ function evaluate(q: Query, e: Evaluated): boolean {
       return q.values.some((v) => termMatches(e, q.field, v));
     case 'ids':
       return q.values.includes(e.id);
-    case 'exists': {
-      const has = (f: IndexableField) => f.terms.length > 0 || f.values.length > 0;
-      const own = e.fields.get(q.field);
-      if (own && has(own)) return true;
-      const prefix = q.field + '.';
-      for (const [name, f] of e.fields) if (name.startsWith(prefix) && has(f)) return true;
-      return false;
-    }
+    case 'exists':
+      return fieldExists(e.fields, q.field);
     case 'bool': {
       if (!q.must.every((c) => evaluate(c, e))) return false;
       if (!q.filter.every((c) => evaluate(c, e))) return false;
@@ -118,11 +131,7 @@ function evaluate(q: Query, e: Evaluated): boolean {
       const field = e.fields.get(q.field);
       if (!mapping || !field) return false;
       const b = rangeBounds(q, mapping, e.registry, e.now);
-      if (b.numeric) {
-        const bool = fieldType(mapping) === 'boolean';
-        return field.values.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number | bigint), b));
-      }
-      return field.terms.some((t) => inRange(t, b));
+      return rangeOperands(field, b.numeric, fieldType(mapping) === 'boolean').some((v) => inRange(v, b));
     }
     case 'constant_score':
       return evaluate(q.filter, e);

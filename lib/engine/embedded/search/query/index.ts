@@ -4,7 +4,12 @@ export { checkQueryLimits, MAX_CLAUSE_COUNT } from './query-limits.js';
 export { executeQuery, queryWork, float32, queryContextOf, type ExecutionContext } from './execute-query.js';
 /** Ordinal → score of the documents a query matches: ascending ordinals, parallel scores, Map-compatible. */
 export { ScoredDocs, DocSetBuilder } from './doc-set.js';
-export { documentMatches, createDocumentMatcher, prepareDocument, preparedMatches, type MatchContext, type CandidateDocument, type PreparedDocument } from './document-matcher.js';
+export {
+  documentMatches, createDocumentMatcher, prepareDocument, preparedMatches, fieldExists, rangeOperands,
+  type MatchContext, type CandidateDocument, type PreparedDocument,
+} from './document-matcher.js';
+export { rangeBounds, inRange, type RangeBounds } from './field-rules.js';
+export { requiredShouldMatches } from './query.js';
 export { queryTerm } from './query-terms.js';
 export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 export { explainQuery, type Explanation } from './explain-query.js';

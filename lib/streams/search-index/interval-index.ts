@@ -1,0 +1,138 @@
+/** A bound of a range: numbers, epoch nanoseconds (BigInt) or terms; one index holds one kind. */
+export type Bound = number | bigint | string;
+
+interface Interval<T> {
+  readonly item: T;
+  /** undefined: unbounded. */
+  readonly lo?: Bound;
+  readonly hi?: Bound;
+  live: boolean;
+}
+
+/** A centered interval tree node: the intervals that contain `center`, and those wholly left or right of it. */
+interface Node<T> {
+  /** undefined: every interval here is unbounded on both sides. */
+  center?: Bound;
+  /** Ascending lower bounds (unbounded first). */
+  byLo: Array<Interval<T>>;
+  /** Descending upper bounds (unbounded first). */
+  byHi: Array<Interval<T>>;
+  left?: Node<T>;
+  right?: Node<T>;
+}
+
+const compare = (a: Bound, b: Bound) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Unbounded ends first (an unbounded lower end is the lowest, an unbounded upper end the highest), then by `order`. */
+const unboundedFirst = (a: Bound | undefined, b: Bound | undefined, order: (a: Bound, b: Bound) => number) =>
+  a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : order(a, b);
+
+/**
+ * The items whose closed interval [lo, hi] contains a value (stabbing), among items added and
+ * deleted at any time. A centered interval tree answers in O(log n + answers); it is rebuilt
+ * lazily, at the first stab after enough changes, so a burst of registrations costs one build:
+ * until then added items wait in a short list scanned on every stab, deleted ones are skipped.
+ * Comparisons are JavaScript's `<` and `>`, those the matcher's range test uses.
+ */
+export class IntervalIndex<T> {
+  private readonly intervals = new Map<T, Interval<T>>();
+  private root?: Node<T>;
+  private pending: Array<Interval<T>> = [];
+  private deadInTree = 0;
+
+  get size(): number {
+    return this.intervals.size;
+  }
+
+  has(item: T): boolean {
+    return this.intervals.has(item);
+  }
+
+  add(item: T, lo: Bound | undefined, hi: Bound | undefined): void {
+    this.delete(item);
+    const interval: Interval<T> = { item, lo, hi, live: true };
+    this.intervals.set(item, interval);
+    this.pending.push(interval);
+  }
+
+  delete(item: T): void {
+    const interval = this.intervals.get(item);
+    if (!interval) return;
+    this.intervals.delete(item);
+    interval.live = false;
+    const at = this.pending.indexOf(interval);
+    if (at >= 0) this.pending.splice(at, 1);
+    else this.deadInTree++;
+  }
+
+  /** Calls `visit` for each item whose closed interval contains `v` (an open end is the caller's to check). */
+  stab(v: Bound, visit: (item: T) => void): void {
+    if (v !== v) {
+      // NaN is neither below nor above a bound: the matcher's test lets it through every range
+      for (const interval of this.intervals.values()) visit(interval.item);
+      return;
+    }
+    if (this.pending.length > 16 + Math.sqrt(this.intervals.size) || this.deadInTree > this.intervals.size) this.rebuild();
+    for (const interval of this.pending) if (contains(interval, v)) visit(interval.item);
+    let node = this.root;
+    while (node) {
+      if (node.center === undefined) {
+        reportAll(node.byLo, visit);
+        return;
+      }
+      if (v < node.center) {
+        for (const interval of node.byLo) {
+          if (interval.lo !== undefined && interval.lo > v) break;
+          if (interval.live) visit(interval.item);
+        }
+        node = node.left;
+      } else if (v > node.center) {
+        for (const interval of node.byHi) {
+          if (interval.hi !== undefined && interval.hi < v) break;
+          if (interval.live) visit(interval.item);
+        }
+        node = node.right;
+      } else {
+        reportAll(node.byLo, visit);
+        return;
+      }
+    }
+  }
+
+  private rebuild(): void {
+    // an interval with its ends the wrong way round contains nothing (but NaN, handled apart)
+    this.root = build([...this.intervals.values()].filter(({ lo, hi }) => lo === undefined || hi === undefined || lo <= hi));
+    this.pending = [];
+    this.deadInTree = 0;
+  }
+}
+
+function contains(interval: Interval<unknown>, v: Bound): boolean {
+  return (interval.lo === undefined || interval.lo <= v) && (interval.hi === undefined || interval.hi >= v);
+}
+
+function reportAll<T>(intervals: Array<Interval<T>>, visit: (item: T) => void): void {
+  for (const interval of intervals) if (interval.live) visit(interval.item);
+}
+
+function build<T>(intervals: Array<Interval<T>>): Node<T> | undefined {
+  if (intervals.length === 0) return undefined;
+  const ends: Bound[] = [];
+  for (const { lo, hi } of intervals) {
+    if (lo !== undefined) ends.push(lo);
+    if (hi !== undefined) ends.push(hi);
+  }
+  // the median end: the interval it belongs to stays at this node, so every level shrinks
+  const center = ends.length ? ends.sort(compare)[ends.length >> 1] : undefined;
+  const here: Array<Interval<T>> = [];
+  const left: Array<Interval<T>> = [];
+  const right: Array<Interval<T>> = [];
+  for (const interval of intervals) {
+    if (center !== undefined && interval.hi !== undefined && interval.hi < center) left.push(interval);
+    else if (center !== undefined && interval.lo !== undefined && interval.lo > center) right.push(interval);
+    else here.push(interval);
+  }
+  const byLo = [...here].sort((a, b) => unboundedFirst(a.lo, b.lo, compare));
+  const byHi = here.sort((a, b) => unboundedFirst(a.hi, b.hi, (x, y) => compare(y, x)));
+  return { center, byLo, byHi, left: build(left), right: build(right) };
+}

@@ -1,0 +1,220 @@
+import { fieldExists, type PreparedDocument } from '../../engine/embedded/matching.js';
+import { testOf, type DocumentTest } from './atom-tests.js';
+import { Bucket, type Bucketed, type RangeAtom } from './bucket.js';
+import type { Atom, Requirement } from './requirement.js';
+
+interface Slot<S> {
+  readonly search: S;
+  /** A document that satisfies one of the entries matches (the requirement is exact). */
+  readonly exact: boolean;
+  readonly entries: Array<Entry<S>>;
+  /** The last lookup that made the search a candidate (a search is one candidate, however many entries it has). */
+  round: number;
+}
+
+type KeyAtom = Exclude<Atom, RangeAtom | { kind: 'not' }>;
+
+/**
+ * One conjunction of a search's requirement: in the bucket of its most selective atom (`key`;
+ * none when it has only ranges), by interval when it has a range, and kept when the rest hold too.
+ */
+interface Entry<S> extends Bucketed {
+  readonly slot: Slot<S>;
+  readonly key?: KeyAtom;
+  readonly rest: readonly DocumentTest[];
+}
+
+interface PrefixBuckets<S> {
+  readonly byPrefix: Map<string, Bucket<Entry<S>>>;
+  /** Prefix length → how many buckets have a prefix of that length; `lengths` lists the lengths ascending. */
+  readonly counts: Map<number, number>;
+  lengths: number[];
+}
+
+/** The searches a document concerns, each once. */
+export interface Candidates<S> {
+  /** Found through an exact requirement: the document matches them. */
+  readonly matching: S[];
+  /** The document may match them: the matcher decides. */
+  readonly possible: S[];
+}
+
+/** Which atom of a conjunction is its key: the one fewest documents are expected to satisfy. */
+const SELECTIVITY: Record<KeyAtom['kind'], number> = { id: 0, term: 1, prefix: 2, exists: 3 };
+
+function bucketIn<S>(buckets: Map<string, Bucket<Entry<S>>>, key: string): Bucket<Entry<S>> {
+  let bucket = buckets.get(key);
+  if (!bucket) buckets.set(key, (bucket = new Bucket()));
+  return bucket;
+}
+
+/** Removes the entry from its bucket, and the bucket when it is left empty (false: it was not there). */
+function leave<S>(buckets: Map<string, Bucket<Entry<S>>> | undefined, key: string, entry: Entry<S>): boolean {
+  const bucket = buckets?.get(key);
+  if (!bucket) return false;
+  bucket.delete(entry);
+  if (bucket.size > 0) return false;
+  buckets!.delete(key);
+  return true;
+}
+
+/**
+ * Searches indexed by what a document must satisfy for them to match (`Requirement`), so that a
+ * changed document is looked up against it rather than tested against every search: a search is
+ * a candidate when one of its conjunctions holds — found by its most selective atom (the
+ * document's id and terms, term prefixes, field existence) and, when it has a range, by an
+ * interval tree of the ranges under that atom (or of a field's ranges), the conjunction's other
+ * atoms (exclusions among them) then tested on the document. Every atom is tested as the matcher
+ * tests its clause, so the candidates always include the searches that match, and a search whose
+ * requirement is exact matches when it is found; searches without a requirement are candidates
+ * for every document.
+ */
+export class SearchIndex<S> {
+  private readonly slots = new Map<S, Slot<S>>();
+  private readonly always = new Set<Slot<S>>();
+  private readonly byId = new Map<string, Bucket<Entry<S>>>();
+  private readonly byTerm = new Map<string, Map<string, Bucket<Entry<S>>>>();
+  private readonly byPrefix = new Map<string, PrefixBuckets<S>>();
+  private readonly byExists = new Map<string, Bucket<Entry<S>>>();
+  /** Conjunctions of ranges only. */
+  private readonly ranges = new Bucket<Entry<S>>();
+  private round = 0;
+
+  add(search: S, requirement: Requirement): void {
+    this.delete(search);
+    const { alternatives, exact } = requirement;
+    const slot: Slot<S> = { search, exact, entries: [], round: 0 };
+    this.slots.set(search, slot);
+    // a conjunction of no atoms always holds; one of exclusions only has nothing to be found by
+    if (alternatives.some((conjunction) => conjunction.every((atom) => atom.kind === 'not'))) {
+      this.always.add(slot);
+      return;
+    }
+    for (const conjunction of alternatives) {
+      let key: KeyAtom | undefined;
+      let range: RangeAtom | undefined;
+      for (const atom of conjunction) {
+        if (atom.kind === 'range') range ??= atom;
+        else if (atom.kind !== 'not' && (!key || SELECTIVITY[atom.kind] < SELECTIVITY[key.kind])) key = atom;
+      }
+      const rest = conjunction.filter((atom) => atom !== key && atom !== range).map(testOf);
+      const entry: Entry<S> = { slot, key, range, rest, at: -1 };
+      slot.entries.push(entry);
+      this.bucketOf(entry).add(entry);
+    }
+  }
+
+  delete(search: S): void {
+    const slot = this.slots.get(search);
+    if (!slot) return;
+    this.slots.delete(search);
+    this.always.delete(slot);
+    for (const entry of slot.entries) this.leave(entry);
+  }
+
+  /** The searches the document concerns, with `also` (registered searches the matcher must decide anyway). */
+  candidates(doc: PreparedDocument | undefined, also: Iterable<S> = []): Candidates<S> {
+    const round = ++this.round;
+    const matching: S[] = [];
+    const possible: S[] = [];
+    if (doc) this.lookUp(doc, round, matching, possible);
+    const mayMatch = (slot: Slot<S>) => {
+      if (slot.round === round) return;
+      slot.round = round;
+      possible.push(slot.search);
+    };
+    for (const slot of this.always) mayMatch(slot);
+    for (const search of also) {
+      const slot = this.slots.get(search);
+      if (slot) mayMatch(slot);
+    }
+    return { matching, possible };
+  }
+
+  /** The searches found through their entries (first, so that an exact one counts as matching). */
+  private lookUp(doc: PreparedDocument, round: number, matching: S[], possible: S[]): void {
+    const take = (entry: Entry<S>) => {
+      const slot = entry.slot;
+      if (slot.round === round) return;
+      const rest = entry.rest;
+      for (let i = 0; i < rest.length; i++) if (!rest[i](doc)) return;
+      slot.round = round;
+      (slot.exact ? matching : possible).push(slot.search);
+    };
+    if (this.byId.size) this.byId.get(doc.id)?.visit(doc, take);
+    for (const [field, buckets] of this.byTerm) {
+      const terms = doc.fields.get(field)?.terms;
+      if (terms) for (const term of terms) buckets.get(term)?.visit(doc, take);
+    }
+    for (const [field, prefixes] of this.byPrefix) {
+      const terms = doc.fields.get(field)?.terms;
+      if (!terms) continue;
+      for (const term of terms) {
+        for (const length of prefixes.lengths) {
+          if (length > term.length) break;
+          prefixes.byPrefix.get(term.slice(0, length))?.visit(doc, take);
+        }
+      }
+    }
+    for (const [field, bucket] of this.byExists) if (fieldExists(doc.fields, field)) bucket.visit(doc, take);
+    this.ranges.visit(doc, take);
+  }
+
+  private bucketOf(entry: Entry<S>): Bucket<Entry<S>> {
+    const key = entry.key;
+    switch (key?.kind) {
+      case undefined:
+        return this.ranges;
+      case 'id':
+        return bucketIn(this.byId, key.id);
+      case 'term': {
+        let buckets = this.byTerm.get(key.field);
+        if (!buckets) this.byTerm.set(key.field, (buckets = new Map()));
+        return bucketIn(buckets, key.term);
+      }
+      case 'prefix': {
+        let prefixes = this.byPrefix.get(key.field);
+        if (!prefixes) this.byPrefix.set(key.field, (prefixes = { byPrefix: new Map(), counts: new Map(), lengths: [] }));
+        if (!prefixes.byPrefix.has(key.prefix)) {
+          const n = prefixes.counts.get(key.prefix.length) ?? 0;
+          prefixes.counts.set(key.prefix.length, n + 1);
+          if (n === 0) prefixes.lengths = [...prefixes.counts.keys()].sort((a, b) => a - b);
+        }
+        return bucketIn(prefixes.byPrefix, key.prefix);
+      }
+      case 'exists':
+        return bucketIn(this.byExists, key.field);
+    }
+  }
+
+  private leave(entry: Entry<S>): void {
+    const key = entry.key;
+    switch (key?.kind) {
+      case undefined:
+        return this.ranges.delete(entry);
+      case 'id':
+        leave(this.byId, key.id, entry);
+        return;
+      case 'term': {
+        const buckets = this.byTerm.get(key.field);
+        if (leave(buckets, key.term, entry) && buckets!.size === 0) this.byTerm.delete(key.field);
+        return;
+      }
+      case 'prefix': {
+        const prefixes = this.byPrefix.get(key.field);
+        if (!prefixes || !leave(prefixes.byPrefix, key.prefix, entry)) return;
+        const n = prefixes.counts.get(key.prefix.length)! - 1;
+        if (n > 0) prefixes.counts.set(key.prefix.length, n);
+        else {
+          prefixes.counts.delete(key.prefix.length);
+          prefixes.lengths = [...prefixes.counts.keys()].sort((a, b) => a - b);
+        }
+        if (prefixes.byPrefix.size === 0) this.byPrefix.delete(key.field);
+        return;
+      }
+      case 'exists':
+        leave(this.byExists, key.field, entry);
+        return;
+    }
+  }
+}
