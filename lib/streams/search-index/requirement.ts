@@ -179,8 +179,10 @@ export function requirementOf(query: Query, ctx: MatchContext): Requirement {
       return query.minScore === undefined ? inner : requirement(inner.alternatives, false);
     }
     case 'capped_score':
-    case 'script_score':
       return requirementOf(query.query, ctx);
+    case 'script_score':
+      // a script decides too (min_score, or a script that fails on a document): the matcher is asked
+      return requirement(requirementOf(query.query, ctx).alternatives, false);
     default:
       return ANY;
   }
