@@ -1,6 +1,7 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
+import { parseItemsAnswer } from '../cooperative/index.js';
 import { jsonBody } from '../engine/json-body.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
@@ -128,7 +129,9 @@ class EngineCalls {
     // an engine in this process hands over its answer as a value: nothing to parse
     if (res.value !== undefined) return { res, answer: res.value };
     const buf = await readBody(res.body);
-    return { res, answer: buf.length ? parse(buf.toString('utf8')) ?? undefined : undefined };
+    // a large `_bulk`'s answer (tens of MB) is parsed a slice at a time
+    const answer = buf.length ? await parseItemsAnswer(buf.toString('utf8')).catch(() => undefined) : undefined;
+    return { res, answer: answer ?? undefined };
   }
 
   json<T>(method: string, path: string, body?: unknown, querystring = ''): Promise<JsonReply<T>> {

@@ -56,6 +56,26 @@ for (const backend of BACKENDS) {
       expect(filtered.json).to.deep.equal({ result: 'created' });
     });
 
+    it('a _bulk whose answer is megabytes long: its changes reach the streams, first item to last', async () => {
+      const count = 12_000; // an answer of about 2 MB: parsed a thousand items at a time on the HTTP backend
+      const first = await openStream(gw.url, '/big/_doc/d0?stream=true');
+      const last = await openStream(gw.url, `/big/_doc/d${count - 1}?stream=true`);
+      await first.until((m) => m.length === 1);
+      await last.until((m) => m.length === 1);
+      const lines: string[] = [];
+      for (let i = 0; i < count; i++) lines.push(JSON.stringify({ index: { _index: 'big', _id: `d${i}` } }), JSON.stringify({ n: i, note: 'a "quoted", [bracketed] {text}' }));
+      const bulk = await call(gw.url, 'POST', '/_bulk', { body: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
+      expect(bulk.status).to.equal(200);
+      expect(bulk.text.length).to.be.above(1024 * 1024);
+      expect(bulk.json.items).to.have.length(count);
+      await first.until((m) => m.length === 2);
+      await last.until((m) => m.length === 2);
+      expect(first.messages[1]).to.deep.equal({ _type: '_doc', _id: 'd0', _source: { n: 0, note: 'a "quoted", [bracketed] {text}' } });
+      expect(last.messages[1]).to.deep.equal({ _type: '_doc', _id: `d${count - 1}`, _source: { n: count - 1, note: 'a "quoted", [bracketed] {text}' } });
+      first.close();
+      last.close();
+    });
+
     it('app-addressed: /{app}/{type}/{id}?stream=true carries the type; a change to another type reads as a delete', async () => {
       await call(gw.url, 'PUT', '/_apps/streamapp');
       await call(gw.url, 'PUT', '/streamapp/tweet/t1', json({ text: 'hi' }));

@@ -61,6 +61,28 @@ describe('embedded engine: cooperative work (timeouts, event-loop turns)', () =>
     expect(bad.json.error.reason).to.contain('failed to parse setting [timeout] with value [10] as a time value');
   });
 
+  it('search.default_search_timeout, set as a dynamic cluster setting, is the budget of searches that name none', async () => {
+    try {
+      const set = await es.call('PUT', '/_cluster/settings', { transient: { search: { default_search_timeout: '1ms' } } });
+      expect(set.status, set.text).to.equal(200);
+      const r = await es.call('POST', '/coop/_search', { query: SLOW_QUERY, size: 0, track_total_hits: true });
+      expect(r.json.timed_out).to.equal(true);
+      expect(r.json.hits.total.value).to.be.below(DOCS);
+      // a search's own timeout wins; -1 is no budget at all
+      const own = await es.call('POST', '/coop/_search', { timeout: '10s', query: SLOW_QUERY, size: 0, track_total_hits: true });
+      expect(own.json.timed_out).to.equal(false);
+      await es.call('PUT', '/_cluster/settings', { transient: { 'search.default_search_timeout': '-1' } });
+      const none = await es.call('POST', '/coop/_search', { query: SLOW_QUERY, size: 0, track_total_hits: true });
+      expect(none.json.timed_out).to.equal(false);
+      expect(none.json.hits.total.value).to.equal(DOCS);
+      const bad = await es.call('PUT', '/_cluster/settings', { persistent: { 'search.default_search_timeout': 'soon' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.json.error.reason).to.equal('failed to parse setting [search.default_search_timeout] with value [soon] as a time value: unit is missing or unrecognized');
+    } finally {
+      await es.call('PUT', '/_cluster/settings', { transient: { 'search.default_search_timeout': null } });
+    }
+  });
+
   it('while a slow search runs, a document GET on the same engine is answered first', async () => {
     const order: string[] = [];
     const search = direct('POST', '/coop/_search', { query: { bool: { should: [SLOW_QUERY, { match_phrase: { t: 'beta alpha beta' } }] } }, size: 0 })

@@ -61,7 +61,7 @@ export class ClusterSettings {
    * Applies `{persistent, transient}` (nested or dotted; `null` resets a key, and a `*` key resets
    * every key it matches) and answers what was set in each scope.
    */
-  async update(body: Record<string, unknown>): Promise<{ persistent: ClusterSettingValues; transient: ClusterSettingValues }> {
+  async update(body: Record<string, unknown>, validate: (key: string, value: string | string[]) => void = () => {}): Promise<{ persistent: ClusterSettingValues; transient: ClusterSettingValues }> {
     for (const k of Object.keys(body)) {
       if (k !== 'persistent' && k !== 'transient') throw new EsError(400, 'illegal_argument_exception', `[cluster_update_settings_request] unknown field [${k}]`);
     }
@@ -75,6 +75,7 @@ export class ClusterSettings {
       flatten(flat, input ?? {}, '', scope);
       for (const [key, v] of Object.entries(flat)) {
         if (v !== null && !recognized(key)) throw new EsError(400, 'illegal_argument_exception', `${scope} setting [${key}], not recognized`);
+        if (v !== null) validate(key, v);
       }
       changes[scope] = flat;
     }

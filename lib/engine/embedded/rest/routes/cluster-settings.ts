@@ -3,6 +3,7 @@ import type { ClusterSettingValues } from '../../cluster-settings/index.js';
 import { nestSettings } from '../../indices/settings.js';
 import { requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
+import { timeValue } from './search-target.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 function view(values: ClusterSettingValues, flat: boolean): Record<string, unknown> {
@@ -46,10 +47,15 @@ function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body };
 }
 
+/** The settings the engine reads, refused at once when their value cannot be read (as ES refuses them). */
+function checkValue(key: string, value: string | string[]): void {
+  if (key === 'search.default_search_timeout' && value !== '-1') timeValue(key, String(value));
+}
+
 /** `PUT _cluster/settings`: `{persistent, transient}`; `null` resets a setting; answers what was set. */
 async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const flat = booleanParam(req.params, 'flat_settings', false);
-  const set = await ctx.clusterSettings.update(requireBody(req));
+  const set = await ctx.clusterSettings.update(requireBody(req), checkValue);
   return { status: 200, body: { acknowledged: true, persistent: view(set.persistent, flat), transient: view(set.transient, flat) } };
 }
 

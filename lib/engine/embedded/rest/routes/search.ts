@@ -54,13 +54,24 @@ export async function executeSearch(ctx: EngineContext, expression: string | und
   return searchHandles(ctx, resolveTarget(ctx, expression, params), expression, params, body, started);
 }
 
+/**
+ * The budget of a search that names no `timeout`: the dynamic cluster setting
+ * `search.default_search_timeout` when set (`PUT _cluster/settings`, `-1` for none), else the
+ * engine's option (30 s by default).
+ */
+export function defaultSearchTimeoutMs(ctx: EngineContext): number | undefined {
+  const set = ctx.clusterSettings.get('search.default_search_timeout');
+  if (typeof set !== 'string') return ctx.defaultSearchTimeoutMs;
+  return set.trim() === '-1' ? -1 : timeValue('search.default_search_timeout', set);
+}
+
 async function searchHandles(ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
   const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
     return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles))), started, {
-      knownIndexOrAlias, defaultTimeoutMs: ctx.defaultSearchTimeoutMs, storedScripts: ctx.storedScripts,
+      knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts,
     });
   }
 
@@ -73,7 +84,7 @@ async function searchHandles(ctx: EngineContext, handles: IndexHandle[], express
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: ctx.defaultSearchTimeoutMs, storedScripts: ctx.storedScripts });
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;
