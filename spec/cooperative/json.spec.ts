@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Readable } from 'node:stream';
 import { eventLoopTurn, jsonPieces, jsonStream, stringifyCooperatively } from '../../lib/cooperative/index.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { expectLoopKeptTurning, gapsDuring } from './support/loop-turns.js';
 
 /** Past this many characters a string is escaped in chunks of this size (the module's STRING_CHUNK). */
@@ -70,15 +71,6 @@ function deepChain(depth: number): unknown {
   let value: unknown = Array.from({ length: 40_000 }, (_, i) => ({ i }));
   for (let level = 0; level < depth; level++) value = { level, child: value, after: [level, { nested: [] }] };
   return value;
-}
-
-function seededRandom(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Random values of every kind JSON.stringify meets, some large enough to be written piece by piece. */

@@ -1,3 +1,5 @@
+import { seededRandom } from '../../support/seeded-random.js';
+
 /**
  * Random documents and live searches over one mapping, for specs that hold the index of live
  * searches to the matcher: small vocabularies so that terms, ranges and existence often agree,
@@ -21,17 +23,8 @@ export const SETTINGS = { analysis: { normalizer: { lower: { type: 'custom', fil
 
 export type Random = () => number;
 
-/** A seeded generator (mulberry32), so a failure can be replayed. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator, so a failure can be replayed. */
+export const seeded: (seed: number) => Random = seededRandom;
 
 const WORDS = ['red', 'green', 'blue', 'apple', 'apples', 'pear', 'fast', 'slow', 'big', 'car'];
 const TAGS = ['a', 'b', 'c', 'd', 'e'];
