@@ -1,3 +1,4 @@
+import { parseRescore, type Rescorer } from './rescore.js';
 import { EsError } from '../../../errors/index.js';
 import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
 import { parseHighlight, type HighlightRequest } from './highlight/index.js';
@@ -58,15 +59,17 @@ export interface SearchRequest {
   scriptFields: ScriptField[];
   /** `runtime_mappings`: fields of this search only, over the mappings' own runtime fields. */
   runtimeFields: RuntimeField[];
+  /** `rescore`: query rescorers applied in order to each index's top documents. */
+  rescore?: Rescorer[];
 }
 
 const IMPLEMENTED = new Set([
   'query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores',
   'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse', 'suggest',
-  'script_fields', 'runtime_mappings',
+  'script_fields', 'runtime_mappings', 'rescore',
 ]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['rescore', 'knn', 'rank', 'retriever', 'slice', 'ext']);
+const NOT_YET = new Set(['knn', 'rank', 'retriever', 'slice', 'ext']);
 
 function scriptFieldsOf(v: unknown): ScriptField[] {
   if (v === undefined || v === null) return [];
@@ -231,6 +234,10 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     if (searchAfter) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in conjunction with `search_after`');
     if (params.has('scroll')) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in a scroll context');
   }
+  const rescore = b.rescore === undefined || b.rescore === null ? undefined : parseRescore(b.rescore);
+  if (collapse && rescore?.length) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: cannot use `collapse` in conjunction with `rescore`;');
+  }
   return {
     query, postFilter, from, size, source, sourceRequested, sort, searchAfter, trackTotalHits, totalAsInt,
     trackScores: flag('track_scores'),
@@ -251,6 +258,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     timeout: timeoutOf(params.get('timeout') ?? b.timeout),
     scriptFields: scriptFieldsOf(b.script_fields),
     runtimeFields: parseRuntimeFields(b.runtime_mappings),
+    rescore: rescore?.length ? rescore : undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
+import { checkRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import type { SearchRequest } from './search-request.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
@@ -375,6 +376,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const scoring = needsScores(req);
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
+  if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
@@ -393,6 +395,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
 
   await budget.pause();
   const total = countOf(matches);
+  const firstPass = matches;
+  if (req.rescore) matches = await rescoreMatches(matches, req.rescore, req.from + req.size, budget, options.storedScripts);
   const page = req.size > 0 ? (await budget.drive(collectTop(matches, req, scoreOrder, budget))).slice(req.from) : [];
   const showScore = showsScores(req.sort, req.trackScores);
   const expand = req.collapse?.innerHits.length && page.length ? await groupExpander(handles, req, matches, page, mappedSomewhere, budget) : undefined;
@@ -421,7 +425,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     timed_out: timedOut,
   };
   if (req.terminateAfter !== undefined) {
-    body.terminated_early = matches.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
+    body.terminated_early = firstPass.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
   }
   body._shards = shardsOf(handles);
   body.hits = hitsBody;
@@ -436,6 +440,46 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     }
   }
   return body;
+}
+
+/** `index.max_rescore_window`: by default the index's `max_result_window`, as in Elasticsearch. */
+function maxRescoreWindow(h: IndexHandle): number {
+  const settings = h.meta.settings;
+  return Number(settings['index.max_rescore_window'] ?? settings['index.max_result_window'] ?? '10000');
+}
+
+/** The score a query gave `ord`, if it matched it (`docs.ords` ascending). */
+function scoreIn(docs: ScoredDocs, ord: number): number | undefined {
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = docs.ords[mid];
+    if (at === ord) return docs.scores[mid];
+    if (at < ord) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/**
+ * The rescore phase, per index as per shard in Elasticsearch: the index's best `max(from + size,
+ * window_size)` documents, each rescorer applied in turn; what the page is chosen from afterwards.
+ * `hits.total` and aggregations were taken before, from every match.
+ */
+async function rescoreMatches(matches: IndexMatches[], rescorers: Rescorer[], pageEnd: number, budget: WorkBudget, scripts?: StoredScripts): Promise<IndexMatches[]> {
+  const n = Math.max(pageEnd, ...rescorers.map((r) => r.windowSize));
+  const out: IndexMatches[] = [];
+  for (const m of matches) {
+    let docs = topDocs(m.ords, m.scores, m.length, n);
+    for (const r of rescorers) {
+      await budget.pause();
+      const second: ScoredDocs = await budget.drive(queryWork(r.query, { ...queryContextOf(m.handle), scripts }, true, budget));
+      docs = rescoreTop(docs, r, (ord) => scoreIn(second, ord));
+    }
+    out.push({ ...m, ords: docs.map((d) => d.ord), scores: docs.map((d) => d.score), length: docs.length });
+  }
+  return out;
 }
 
 /** `_count`: every match, counted with pauses for the event loop (no timeout, as in Elasticsearch). */
