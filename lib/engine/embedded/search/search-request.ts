@@ -1,4 +1,5 @@
 import { parseRescore, type Rescorer } from './rescore.js';
+import { parseSlice, type Slice } from './slice.js';
 import { EsError } from '../../../errors/index.js';
 import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
 import { parseHighlight, type HighlightRequest } from './highlight/index.js';
@@ -61,15 +62,17 @@ export interface SearchRequest {
   runtimeFields: RuntimeField[];
   /** `rescore`: query rescorers applied in order to each index's top documents. */
   rescore?: Rescorer[];
+  /** `slice` of a scroll or point-in-time search. */
+  slice?: Slice;
 }
 
 const IMPLEMENTED = new Set([
   'query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores',
   'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse', 'suggest',
-  'script_fields', 'runtime_mappings', 'rescore',
+  'script_fields', 'runtime_mappings', 'rescore', 'slice',
 ]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['knn', 'rank', 'retriever', 'slice', 'ext']);
+const NOT_YET = new Set(['knn', 'rank', 'retriever', 'ext']);
 
 function scriptFieldsOf(v: unknown): ScriptField[] {
   if (v === undefined || v === null) return [];
@@ -166,7 +169,8 @@ function validateExecutionParams(params: URLSearchParams): void {
   }
 }
 
-export function parseSearchRequest(body: Record<string, unknown> | undefined, params: URLSearchParams, maxResultWindow: number): SearchRequest {
+/** `pointInTime`: the body named a `pit` (taken off before): a `slice` then partitions by document order. */
+export function parseSearchRequest(body: Record<string, unknown> | undefined, params: URLSearchParams, maxResultWindow: number, pointInTime = false): SearchRequest {
   const b = body ?? {};
   validateExecutionParams(params);
   for (const [k, v] of Object.entries(b)) {
@@ -234,6 +238,10 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     if (searchAfter) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in conjunction with `search_after`');
     if (params.has('scroll')) throw new EsError(400, 'illegal_argument_exception', 'cannot use `collapse` in a scroll context');
   }
+  const slice = b.slice === undefined || b.slice === null ? undefined : parseSlice(b.slice, pointInTime);
+  if (slice && !pointInTime && !params.has('scroll')) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: [slice] can only be used with [scroll] or [point-in-time] requests;');
+  }
   const rescore = b.rescore === undefined || b.rescore === null ? undefined : parseRescore(b.rescore);
   if (collapse && rescore?.length) {
     throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: cannot use `collapse` in conjunction with `rescore`;');
@@ -259,6 +267,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     scriptFields: scriptFieldsOf(b.script_fields),
     runtimeFields: parseRuntimeFields(b.runtime_mappings),
     rescore: rescore?.length ? rescore : undefined,
+    slice,
   };
 }
 

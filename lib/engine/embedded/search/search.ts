@@ -9,6 +9,7 @@ import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, typ
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import type { SearchRequest } from './search-request.js';
+import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 import { runSuggest } from './suggest/index.js';
@@ -378,10 +379,12 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
+  if (req.slice) for (const h of handles) checkSlice(req.slice, h);
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
     const t0 = performance.now();
-    matches.push(await matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere, budget, options.storedScripts));
+    const matched = await matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere, budget, options.storedScripts);
+    matches.push(req.slice ? await sliced(matched, req.slice, budget) : matched);
     h.stats.queryTotal++;
     h.stats.queryMs += performance.now() - t0;
   }
@@ -440,6 +443,20 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     }
   }
   return body;
+}
+
+/** The matches of an index that belong to the search's slice (a filter: totals and aggregations see the slice only). */
+async function sliced(m: IndexMatches, slice: Slice, budget: WorkBudget): Promise<IndexMatches> {
+  const member = sliceMembership(slice, m.handle);
+  const ords: number[] = [];
+  const scores: number[] = [];
+  for (let i = 0; i < m.length; i++) {
+    if ((i & 1023) === 1023) await budget.pause();
+    if (!member(m.ords[i])) continue;
+    ords.push(m.ords[i]);
+    scores.push(m.scores[i]);
+  }
+  return { ...m, ords, scores, length: ords.length };
 }
 
 /** `index.max_rescore_window`: by default the index's `max_result_window`, as in Elasticsearch. */

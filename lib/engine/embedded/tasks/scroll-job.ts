@@ -1,5 +1,5 @@
 import { errorBody, toEsError } from '../../../errors/index.js';
-import { routingHash } from '../indices/shard-routing.js';
+import { termsSliceOf } from '../search/slice.js';
 import type { Task } from './task.js';
 import type { TaskManager } from './task-manager.js';
 import { ScrollWorker, mergedStatus, type StatusFields } from './scroll-worker.js';
@@ -37,9 +37,9 @@ export interface ScrollJob<T extends ScrollTarget> {
   afterAll?(): Promise<void> | void;
 }
 
-/** The documents of slice `id` of `max`: an id-hash partition, as a sliced scroll on `_id` makes. */
+/** The documents of slice `id` of `max`: the partition a sliced scroll on `_id` makes (Elasticsearch's TermsSliceQuery). */
 export function inSlice(id: string, slice: number, max: number): boolean {
-  return ((routingHash(id) % max) + max) % max === slice;
+  return termsSliceOf(id, max) === slice;
 }
 
 interface SliceOutcome {

@@ -48,7 +48,7 @@ export async function executeSearch(ctx: EngineContext, expression: string | und
   if (body?.pit !== undefined) {
     // A point in time: its frozen views are the indices searched; its id leads the answer.
     const pit = pointInTimeSearch(ctx, expression, params, body);
-    const result = await searchHandles(ctx, pit.handles, undefined, params, pit.body, started);
+    const result = await searchHandles(ctx, pit.handles, undefined, params, pit.body, started, true);
     return { pit_id: pit.id, ...result };
   }
   return searchHandles(ctx, resolveTarget(ctx, expression, params), expression, params, body, started);
@@ -65,18 +65,21 @@ export function defaultSearchTimeoutMs(ctx: EngineContext): number | undefined {
   return set.trim() === '-1' ? -1 : timeValue('search.default_search_timeout', set);
 }
 
-async function searchHandles(ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
+async function searchHandles(
+  ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number,
+  pointInTime = false,
+): Promise<Record<string, unknown>> {
   const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
-    return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles))), started, {
+    return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles), pointInTime)), started, {
       knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts,
     });
   }
 
   const keepAlive = timeValue('scroll', scroll);
-  const request = withRequestRules(ctx, parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER));
+  const request = withRequestRules(ctx, parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER, pointInTime));
   if (request.size === 0) throw validationError('[size] cannot be [0] in a scroll context');
   if (booleanParam(params, 'request_cache', false)) throw validationError('[request_cache] cannot be used in a scroll context');
   const maxWindow = maxWindowOf(handles);

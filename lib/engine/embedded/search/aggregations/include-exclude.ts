@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { compileLuceneRegExp, type LinearRegex } from '../../regex/index.js';
+import { murmur3 } from '../murmur3.js';
 import { isObject, type Value } from './types.js';
 import type { ValueKind } from './values-source.js';
 
@@ -7,43 +8,6 @@ import type { ValueKind } from './values-source.js';
 export interface IncludeExclude {
   accept(key: Value): boolean;
   isRegex: boolean;
-}
-
-/** Lucene's StringHelper.murmurhash3_x86_32 over the UTF-8 bytes of a term. */
-export function murmur3(text: string, seed: number): number {
-  const bytes = Buffer.from(text, 'utf8');
-  const c1 = 0xcc9e2d51;
-  const c2 = 0x1b873593;
-  let h1 = seed | 0;
-  const len = bytes.length;
-  const rounded = len & ~3;
-  for (let i = 0; i < rounded; i += 4) {
-    let k1 = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
-    k1 = Math.imul(k1, c1);
-    k1 = (k1 << 15) | (k1 >>> 17);
-    k1 = Math.imul(k1, c2);
-    h1 ^= k1;
-    h1 = (h1 << 13) | (h1 >>> 19);
-    h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
-  }
-  const tail = len & 3;
-  if (tail > 0) {
-    let k1 = 0;
-    if (tail === 3) k1 = (bytes[rounded + 2] & 0xff) << 16;
-    if (tail >= 2) k1 |= (bytes[rounded + 1] & 0xff) << 8;
-    k1 |= bytes[rounded] & 0xff;
-    k1 = Math.imul(k1, c1);
-    k1 = (k1 << 15) | (k1 >>> 17);
-    k1 = Math.imul(k1, c2);
-    h1 ^= k1;
-  }
-  h1 ^= len;
-  h1 ^= h1 >>> 16;
-  h1 = Math.imul(h1, 0x85ebca6b);
-  h1 ^= h1 >>> 13;
-  h1 = Math.imul(h1, 0xc2b2ae35);
-  h1 ^= h1 >>> 16;
-  return h1;
 }
 
 const M64 = (1n << 64n) - 1n;
