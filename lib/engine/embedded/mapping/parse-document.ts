@@ -5,6 +5,7 @@ import { matchDynamicTemplate, type DynamicType } from './dynamic-templates.js';
 import { mergeMappings, normalizeFieldDefinition } from './merge.js';
 import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
 import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values.js';
+import { checkCompletionContexts } from '../search/suggest/contexts.js';
 import { documentParsingError } from './errors.js';
 import { checkDataStreamTimestamp } from './data-stream-timestamp.js';
 import { checkNameLength, checkObjectDepth, fieldsCountOf, totalFieldsCount, type MappingLimits } from './mapping-limits.js';
@@ -491,6 +492,7 @@ function samePath(a: string[], b: string[]): boolean {
 export function parseDocument(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): ParsedDocument {
   const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
   parser.parseRoot(source);
+  checkCompletionContexts(mappings, source);
   checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
   const update = parser.mappingUpdate();
   return { fields: parser.fields, mappings: update ? mergeMappings(mappings, update) : undefined, nested: parser.nested.length ? parser.nested : undefined };

@@ -2,8 +2,9 @@
  * The search `suggest` section: `term` suggestions (dictionary terms of the field within an edit
  * distance of each analyzed token, as ES's DirectSpellChecker-based term suggester) and
  * `completion` suggestions (inputs of a `completion` field that start with the analyzed prefix,
- * best weight first, one option per document). Not supported: the `phrase` suggester and
- * completion `contexts` (refused with a clear 400).
+ * best weight first, one option per document; with `contexts` on a context-enabled field, only
+ * the suggestions a context accepts, weighted by its boost — contexts.ts). Not supported: the
+ * `phrase` suggester, completion `fuzzy` and `regex` (refused with a clear 400).
  *
  * Completion entries are read from the field's doc values (every input) and, for their weights,
  * from `_source`; a suggestion scans the documents that have the field — fine for the corpus
@@ -12,6 +13,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { bestContext, contextMappingsOf, entryContexts, queryContexts } from './contexts.js';
 
 export interface SuggestRequest {
   name: string;
@@ -28,6 +30,8 @@ export interface SuggestRequest {
   sort: 'score' | 'frequency';
   // completion
   skipDuplicates: boolean;
+  /** The completion query's `contexts`, as given (read against each index's context mappings). */
+  contexts?: unknown;
 }
 
 function bad(reason: string): EsError {
@@ -56,8 +60,8 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
     if (kind === 'phrase') throw bad('[phrase] suggester is not supported by the embedded engine yet');
     const o = (d[kind] ?? {}) as Record<string, unknown>;
     if (typeof o.field !== 'string') throw bad(`the required field option [field] is missing`);
-    if (kind === 'completion' && (o.contexts !== undefined || o.fuzzy !== undefined || o.regex !== undefined || d.regex !== undefined)) {
-      throw bad('completion suggester [contexts], [fuzzy] and [regex] are not supported by the embedded engine yet');
+    if (kind === 'completion' && (o.fuzzy !== undefined || o.regex !== undefined || d.regex !== undefined)) {
+      throw bad('completion suggester [fuzzy] and [regex] are not supported by the embedded engine yet');
     }
     const text = typeof d.prefix === 'string' ? d.prefix : typeof d.text === 'string' ? d.text : globalText;
     if (text === undefined) throw bad('The required text option is missing');
@@ -71,6 +75,7 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
       minWordLength: num(o.min_word_length ?? o.min_word_len, 4),
       sort: o.sort === 'frequency' ? 'frequency' : 'score',
       skipDuplicates: o.skip_duplicates === true,
+      contexts: o.contexts,
     });
   }
   return out;
@@ -150,27 +155,46 @@ function termSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[] {
   });
 }
 
-/** Weights of a document's completion inputs from `_source` (top-level entries only); default 1. */
-function weightsFromSource(source: unknown, path: string[]): Map<string, number> {
-  const out = new Map<string, number>();
+/** One completion entry of a document's `_source`: its inputs, weight (default 1) and the contexts given with it. */
+interface CompletionEntry {
+  inputs: string[];
+  weight: number;
+  contexts: unknown;
+}
+
+/** The completion entries at `path` of a document's `_source` (a string, an `{input, weight, contexts}` object, or a list of them). */
+function entriesFromSource(source: unknown, path: string[]): CompletionEntry[] {
   let v: unknown = source;
   for (const p of path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[p] : undefined;
+  const out: CompletionEntry[] = [];
   for (const entry of Array.isArray(v) ? v : [v]) {
-    if (entry === null || typeof entry !== 'object') continue;
+    if (typeof entry === 'string') out.push({ inputs: [entry], weight: 1, contexts: undefined });
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
     const e = entry as Record<string, unknown>;
-    const weight = Number(e.weight ?? 1);
-    for (const input of Array.isArray(e.input) ? e.input : [e.input]) if (typeof input === 'string') out.set(input, Math.max(out.get(input) ?? 0, weight));
+    out.push({ inputs: (Array.isArray(e.input) ? e.input : [e.input]).filter((i): i is string => typeof i === 'string'), weight: Number(e.weight ?? 1), contexts: e.contexts });
   }
   return out;
 }
 
+interface CompletionOption {
+  text: string;
+  _index: string;
+  _id: string;
+  _score: number;
+  _source: unknown;
+  contexts?: Record<string, string[]>;
+  order: number;
+}
+
 function completionSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[] {
-  const options: Array<{ text: string; _index: string; _id: string; _score: number; _source: unknown; order: number }> = [];
+  const options: CompletionOption[] = [];
   let order = 0;
   for (const h of handles) {
     const mapping = resolveFieldMapping(h.mappings, s.field);
     if (!mapping) continue;
     if (fieldType(mapping) !== 'completion') throw bad(`Field [${s.field}] is not a completion suggest field`);
+    const contextMappings = contextMappingsOf(mapping);
+    const accepted = contextMappings.length ? queryContexts(contextMappings, s.contexts) : undefined;
     const analyzer = h.registry.analyzer(typeof mapping.search_analyzer === 'string' ? mapping.search_analyzer : typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
     const indexAnalyzer = h.registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
     const prefix = analyzer.analyze(s.text).map((t) => t.token).join(' ');
@@ -180,30 +204,29 @@ function completionSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[]
     for (let ord = 0; ord < h.inverted!.maxOrd; ord++) {
       if (live[ord] !== 1) continue;
       const inputs = fi.docValues.get(ord);
-      if (!inputs?.length) continue;
-      let best: { text: string; weight: number } | undefined;
-      let weights: Map<string, number> | undefined;
-      for (const input of inputs) {
-        const text = String(input);
-        if (!indexAnalyzer.analyze(text).map((t) => t.token).join(' ').startsWith(prefix)) continue;
-        const id = h.inverted!.idOf(ord)!;
-        if (!weights) {
-          // A completion multi-field's entries sit at its parent's path in _source.
-          const source = h.get(id)?.source;
-          const path = s.field.split('.');
-          weights = weightsFromSource(source, path);
-          if (!weights.size && path.length > 1) weights = weightsFromSource(source, path.slice(0, -1));
+      if (!inputs?.some((input) => indexAnalyzer.analyze(String(input)).map((t) => t.token).join(' ').startsWith(prefix))) continue;
+      const id = h.inverted!.idOf(ord)!;
+      const source = h.get(id)?.source;
+      // A completion multi-field's entries sit at its parent's path in _source.
+      const path = s.field.split('.');
+      let entries = entriesFromSource(source, path);
+      if (!entries.length && path.length > 1) entries = entriesFromSource(source, path.slice(0, -1));
+      let best: { text: string; score: number; contexts?: Record<string, string[]> } | undefined;
+      for (const entry of entries) {
+        const context = accepted ? bestContext(accepted, entryContexts(contextMappings, entry.contexts, source)) : undefined;
+        if (accepted && !context) continue;
+        const score = entry.weight * (context?.boost ?? 1);
+        for (const text of entry.inputs) {
+          if (!indexAnalyzer.analyze(text).map((t) => t.token).join(' ').startsWith(prefix)) continue;
+          if (!best || score > best.score) best = { text, score, contexts: context && { [context.name]: [context.value] } };
         }
-        const weight = weights.get(text) ?? 1;
-        if (!best || weight > best.weight) best = { text, weight };
       }
       if (!best) continue;
-      const id = h.inverted!.idOf(ord)!;
-      options.push({ text: best.text, _index: h.name, _id: id, _score: best.weight, _source: h.get(id)?.source, order: order++ });
+      options.push({ text: best.text, _index: h.name, _id: id, _score: best.score, _source: source, ...(best.contexts ? { contexts: best.contexts } : {}), order: order++ });
     }
   }
   options.sort((a, b) => b._score - a._score || (a.text < b.text ? -1 : a.text > b.text ? 1 : a.order - b.order));
-  const picked: typeof options = [];
+  const picked: CompletionOption[] = [];
   const texts = new Set<string>();
   for (const o of options) {
     if (picked.length >= s.size) break;
