@@ -1,3 +1,4 @@
+import { checkIndexBlocks } from './index-blocks.js';
 import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
@@ -273,6 +274,7 @@ export class IndexHandle {
    * update, explain, terms lookup), timed and counted as found or missing.
    */
   getCounted(id: string): LiveDocument | undefined {
+    checkIndexBlocks(this.name, this.meta.settings, 'read');
     const t0 = performance.now();
     const doc = this.get(id);
     this.stats.got(doc !== undefined, performance.now() - t0);
@@ -323,6 +325,7 @@ export class IndexHandle {
 
   private prepareIndex(id: string, source: JsonObject, sourceText: string, params: WriteParams): PreparedWrite {
     this.ensureOpen();
+    checkIndexBlocks(this.name, this.meta.settings, 'write');
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
     const version = nextVersion(this, id, current, params);
@@ -372,6 +375,7 @@ export class IndexHandle {
 
   private prepareDelete(id: string, params: WriteParams): PreparedWrite {
     this.ensureOpen();
+    checkIndexBlocks(this.name, this.meta.settings, 'write');
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
     const version = nextVersion(this, id, current, params, true);
@@ -394,6 +398,7 @@ export class IndexHandle {
   /** Partial or scripted update (`_update` with `doc` / `upsert` / `doc_as_upsert` / `script`). */
   update(id: string, req: UpdateRequest, params: WriteParams): PreparedWrite {
     this.ensureOpen();
+    checkIndexBlocks(this.name, this.meta.settings, 'write');
     const existing = this.getCounted(id);
     if (!existing) {
       const upsert = req.docAsUpsert ? req.doc : req.upsert;

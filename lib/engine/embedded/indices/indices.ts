@@ -11,6 +11,7 @@ import { checkIndexTimeAnalyzers } from './index-time-analyzers.js';
 import { validateIndexName } from './index-name.js';
 import { parseExpandWildcards, type WildcardStates } from './resolve.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
+import { checkIndexBlocks, onlyBlockSettings } from './index-blocks.js';
 import { SynonymsSets } from './synonyms-sets.js';
 import { DataStreams, ONLY_CREATE, type WriteIntent } from '../data-streams/index.js';
 import { Templates } from './templates.js';
@@ -343,6 +344,7 @@ export class Indices {
 
   async putMapping(handles: IndexHandle[], input: unknown): Promise<void> {
     const update = validateMappings(input);
+    for (const h of handles) checkIndexBlocks(h.name, h.meta.settings, 'metadata_write');
     const merged = handles.map((h) => ({ h, mappings: mergeMappings(h.meta.mappings, update) as Mappings }));
     for (const { h, mappings } of merged) {
       checkIndexTimeAnalyzers(mappings, h.registry);
@@ -363,6 +365,8 @@ export class Indices {
     if (Object.keys(update).length === 0) {
       throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: no settings to update;');
     }
+    // a block is lifted by a settings update, so one that only changes blocks passes them
+    if (!onlyBlockSettings(update)) for (const h of handles) checkIndexBlocks(h.name, h.meta.settings, 'metadata_write');
     const next = handles.map((h) => {
       const own = preserveExisting ? Object.fromEntries(Object.entries(update).filter(([k]) => !(k in h.meta.settings))) : update;
       const settings = applySettingsUpdate(h.meta.settings, own, h.isOpen, `${h.name}/${h.uuid}`);

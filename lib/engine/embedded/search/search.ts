@@ -1,6 +1,7 @@
 import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { IndexHandle } from '../indices/index.js';
+import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping } from '../mapping/index.js';
 import { aggregate } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
@@ -54,7 +55,10 @@ function shardsOf(handles: IndexHandle[]) {
 }
 
 function ensureSearchable(handles: IndexHandle[]): void {
-  for (const h of handles) if (!h.isOpen) throw errors.indexClosed(h.name, h.uuid);
+  for (const h of handles) {
+    if (!h.isOpen) throw errors.indexClosed(h.name, h.uuid);
+    checkIndexBlocks(h.name, h.meta.settings, 'read');
+  }
 }
 
 /** `indices_boost`: the first entry naming the index (or one of its aliases, or a pattern) gives its factor. */

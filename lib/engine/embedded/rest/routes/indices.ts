@@ -1,6 +1,8 @@
 import { defaultsFor, humanSettings, nestSettings, type IndexHandle } from '../../indices/index.js';
 import { fieldMappings } from '../../mapping/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
+import { EsError } from '../../../../errors/index.js';
+import { BLOCK_SETTINGS } from '../../indices/index-blocks.js';
 import { requestBody, requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -104,6 +106,16 @@ async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestRe
   return ACK;
 }
 
+/** `PUT /{index}/_block/{block}`: sets the block's setting (`index.blocks.{block}`) on each index. */
+async function addBlock(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const block = req.pathParams.block;
+  const setting = BLOCK_SETTINGS[block];
+  if (!setting) throw new EsError(400, 'illegal_argument_exception', `No block found with name [${block}]`);
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  await ctx.indices.putSettings(handles, { [setting]: 'true' });
+  return { status: 200, body: { acknowledged: true, shards_acknowledged: true, indices: handles.map((h) => ({ name: h.name, blocked: true })) } };
+}
+
 async function closeIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const handles = resolveIndices(req, ctx);
   await ctx.indices.setState(handles, 'close');
@@ -146,6 +158,7 @@ export const indicesRoutes: Route[] = [
   { methods: ['GET'], pattern: '/{index}/_settings/{name}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
   { methods: ['PUT'], pattern: '/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
   { methods: ['PUT'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
+  { methods: ['PUT'], pattern: '/{index}/_block/{block}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: addBlock },
   { methods: ['POST'], pattern: '/{index}/_close', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: closeIndex },
   { methods: ['POST'], pattern: '/{index}/_open', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: openIndex },
   { methods: ['GET', 'POST'], pattern: '/_refresh', params: INDICES_OPTIONS, handler: refresh },

@@ -1,0 +1,106 @@
+import { EsError } from '../../../../errors/index.js';
+import { blocksView } from '../../indices/index-blocks.js';
+import { nestSettings, type IndexHandle } from '../../indices/index.js';
+import { numberOfShards } from '../shard-copies.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+
+type Json = Record<string, unknown>;
+
+/** The metrics `GET _cluster/state/{metric}` knows (ClusterState.Metric). */
+const METRICS = ['version', 'master_node', 'blocks', 'nodes', 'metadata', 'routing_table', 'routing_nodes', 'customs'];
+
+function metricsOf(raw: string | undefined): Set<string> {
+  if (raw === undefined || raw === '_all') return new Set(METRICS);
+  const asked = raw.split(',').map((m) => m.trim()).filter(Boolean);
+  for (const m of asked) {
+    if (m !== '_all' && !METRICS.includes(m)) throw new EsError(400, 'illegal_argument_exception', `Unknown metric [${m}] for cluster state`);
+  }
+  return asked.includes('_all') ? new Set(METRICS) : new Set(asked);
+}
+
+function shardRouting(h: IndexHandle, nodeId: string, shard: number): Json {
+  const started = h.isOpen;
+  return {
+    state: started ? 'STARTED' : 'UNASSIGNED', primary: true, node: started ? nodeId : null, relocating_node: null, shard, index: h.name,
+    ...(started ? { allocation_id: { id: `${h.uuid.slice(0, 20)}${String(shard).padStart(2, '0')}` } } : { recovery_source: { type: 'EXISTING_STORE' } }),
+  };
+}
+
+function indexMetadata(h: IndexHandle): Json {
+  const shards = numberOfShards(h);
+  const settings = h.meta.state === 'close' ? { ...h.meta.settings, 'index.verified_before_close': 'true' } : h.meta.settings;
+  return {
+    version: 1, mapping_version: 1, settings_version: 1, aliases_version: 1,
+    routing_num_shards: Number(h.meta.settings['index.number_of_routing_shards'] ?? shards),
+    state: h.meta.state === 'close' ? 'close' : 'open',
+    settings: nestSettings(settings),
+    mappings: Object.keys(h.meta.mappings).length ? { _doc: h.meta.mappings } : {},
+    aliases: Object.keys(h.meta.aliases ?? {}).sort(),
+    primary_terms: Object.fromEntries([...Array(shards).keys()].map((s) => [String(s), 1])),
+    in_sync_allocations: Object.fromEntries([...Array(shards).keys()].map((s) => [String(s), [`${h.uuid.slice(0, 20)}${String(s).padStart(2, '0')}`]])),
+    rollover_info: {},
+    system: h.name.startsWith('.'),
+    timestamp_range: { shards: [] },
+  };
+}
+
+/**
+ * `GET _cluster/state[/{metric}[/{index}]]`: the single node's cluster state as Elasticsearch
+ * shows it — the indices' metadata (settings, mappings, aliases, state), their blocks, the
+ * routing of their shards (all on this node) and the node — filtered by metric and index.
+ */
+function clusterState(req: RestRequest, ctx: EngineContext): RestResponse {
+  const metrics = metricsOf(req.pathParams.metric);
+  const handles = req.pathParams.index === undefined
+    ? ctx.indices.all()
+    : resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: true } });
+  const node = ctx.node;
+  const body: Json = { cluster_name: ctx.clusterName, cluster_uuid: ctx.clusterUuid };
+  if (metrics.has('version')) {
+    body.version = 1;
+    body.state_uuid = ctx.clusterUuid;
+  }
+  if (metrics.has('master_node')) body.master_node = node.id;
+  if (metrics.has('blocks')) {
+    const indices = Object.fromEntries(handles.map((h) => [h.name, blocksView(h.meta.settings, h.isOpen)]).filter(([, b]) => b !== undefined));
+    body.blocks = Object.keys(indices).length ? { indices } : {};
+  }
+  if (metrics.has('nodes')) {
+    body.nodes = {
+      [node.id]: { name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name, attributes: node.attributes, roles: node.roles },
+    };
+  }
+  if (metrics.has('metadata')) {
+    body.metadata = {
+      cluster_uuid: ctx.clusterUuid, cluster_uuid_committed: true,
+      cluster_coordination: { term: 1, last_committed_config: [node.id], last_accepted_config: [node.id], voting_config_exclusions: [] },
+      templates: {},
+      indices: Object.fromEntries(handles.map((h) => [h.name, indexMetadata(h)])),
+      'index-graveyard': { tombstones: [] },
+    };
+  }
+  if (metrics.has('routing_table')) {
+    body.routing_table = {
+      indices: Object.fromEntries(handles.map((h) => [h.name, { shards: Object.fromEntries([...Array(numberOfShards(h)).keys()].map((s) => [String(s), [shardRouting(h, node.id, s)]])) }])),
+    };
+  }
+  if (metrics.has('routing_nodes')) {
+    const open = handles.filter((h) => h.isOpen);
+    body.routing_nodes = {
+      unassigned: handles.filter((h) => !h.isOpen).flatMap((h) => [...Array(numberOfShards(h)).keys()].map((s) => shardRouting(h, node.id, s))),
+      nodes: { [node.id]: open.flatMap((h) => [...Array(numberOfShards(h)).keys()].map((s) => shardRouting(h, node.id, s))) },
+    };
+  }
+  return { status: 200, body };
+}
+
+const PARAMS = [...INDICES_OPTIONS, 'local', 'master_timeout', 'flat_settings', 'wait_for_metadata_version', 'wait_for_timeout'];
+
+export const clusterStateRoutes: Route[] = [
+  { methods: ['GET'], pattern: '/_cluster/state', params: PARAMS, handler: clusterState },
+  { methods: ['GET'], pattern: '/_cluster/state/{metric}', params: PARAMS, handler: clusterState },
+  { methods: ['GET'], pattern: '/_cluster/state/{metric}/{index}', params: PARAMS, handler: clusterState },
+  { methods: ['GET'], pattern: '/_cluster/pending_tasks', params: ['local', 'master_timeout'], handler: () => ({ status: 200, body: { tasks: [] } }) },
+  { methods: ['GET'], pattern: '/_remote/info', params: [], handler: () => ({ status: 200, body: {} }) },
+];
