@@ -7,7 +7,8 @@
  * end increment plus `positionIncrementGap`, and offsets continue after the previous value's
  * final offset plus `offsetGap`, as ES's _analyze and indexing do.
  */
-import type { AnalysisToken, Analyzer, CharFilter, IndexTerms, Token, TokenFilter, Tokenizer, TokenStream } from './types.js';
+import { ShingleFilter } from './filters/shingle.js';
+import type { AnalysisToken, Analyzer, CharFilter, IndexTerms, ShingleShape, Token, TokenFilter, Tokenizer, TokenStream } from './types.js';
 
 export class PipelineAnalyzer implements Analyzer {
   /**
@@ -17,6 +18,7 @@ export class PipelineAnalyzer implements Analyzer {
    */
   private readonly streaming: { scan: NonNullable<Tokenizer['scan']>; maps: Array<(term: string) => string>; expand: TokenFilter['expandTerm'] } | undefined;
   readonly graphQueries: boolean;
+  readonly shingle: ShingleShape | undefined;
 
   constructor(
     readonly name: string,
@@ -37,6 +39,7 @@ export class PipelineAnalyzer implements Analyzer {
     }
     this.streaming = ok ? { scan: tokenizer.scan!.bind(tokenizer), maps, expand } : undefined;
     this.graphQueries = !filters.some((f) => f.disablesGraph);
+    this.shingle = filters.find((f): f is ShingleFilter => f instanceof ShingleFilter)?.options;
   }
 
   /** The text after the char filters (what `_analyze` explain shows as `filtered_text`). */

@@ -24,8 +24,20 @@ export interface Analyzer {
    */
   readonly graphQueries?: boolean;
   analyze(text: string): Token[];
+  /**
+   * The analyzer's shingle filter, when it has one (ES's ShingleTokenFilterFactory, which the
+   * phrase suggester reads for its default gram size and to refuse a field without unigrams).
+   */
+  readonly shingle?: ShingleShape;
   /** Each token's term and position of one value (what `analyze` gives, without Token objects). */
   indexTerms?(text: string): IndexTerms;
+}
+
+/** What a shingle filter emits: token n-grams of these sizes, and the single tokens or not. */
+export interface ShingleShape {
+  minShingleSize: number;
+  maxShingleSize: number;
+  outputUnigrams: boolean;
 }
 
 /** The terms of one analysed value and their positions (parallel arrays, owned by the caller). */

@@ -152,6 +152,31 @@ export class FieldIndex {
     return this.st[tid * TS + DF];
   }
 
+  /**
+   * A term's document frequency and total term frequency over the live documents (`live`: the
+   * index's liveness column), as Lucene's TermStats; a DOCS-only field counts each document once.
+   * Zero for a term the field does not have.
+   */
+  termStats(term: string, live: Uint8Array): { docFreq: number; totalTermFreq: number } {
+    const tid = this.dict.get(term);
+    let docFreq = 0;
+    let totalTermFreq = 0;
+    if (tid < 0) return { docFreq, totalTermFreq };
+    const r = this.postingsOf(tid);
+    while (!r.done) {
+      const ord = r.read();
+      let freq = 1;
+      if (this.positional) {
+        freq = r.read();
+        for (let j = 0; j < freq; j++) r.read();
+      }
+      if (live[ord] !== 1) continue;
+      docFreq++;
+      totalTermFreq += freq;
+    }
+    return { docFreq, totalTermFreq };
+  }
+
   /** A reader over the postings of a term (see the class comment for the layout). */
   postingsOf(tid: number, reader: SliceReader = new SliceReader()): SliceReader {
     return reader.reset(this.pool, this.st[tid * TS + HEAD], this.st[tid * TS + TAIL]);

@@ -36,11 +36,12 @@ describe('embedded engine: suggest (term and completion suggesters)', () => {
     expect(sub.json.suggest.songs[0].options.map((o: { text: string; _score: number }) => [o.text, o._score])).to.deep.equal([['Nevermore', 10]]);
   });
 
-  it('refuses a completion suggestion on a field of another type, and the phrase suggester', async () => {
+  it('refuses a completion suggestion on a field of another type, and a phrase suggestion with collate', async () => {
     let r = await es.call('POST', '/s/_search', { suggest: { x: { prefix: 'a', completion: { field: 'body' } } } });
     expect(r.status).to.equal(400);
     expect(r.json.error.reason).to.equal('Field [body] is not a completion suggest field');
-    r = await es.call('POST', '/s/_search', { suggest: { x: { text: 'a', phrase: { field: 'body' } } } });
+    r = await es.call('POST', '/s/_search', { suggest: { x: { text: 'a', phrase: { field: 'body', collate: { query: { source: { match_all: {} } } } } } } });
     expect(r.status).to.equal(400);
+    expect(r.json.error.reason).to.equal('[collate] of the phrase suggester is not supported by the embedded engine yet');
   });
 });

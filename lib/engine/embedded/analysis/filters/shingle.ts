@@ -28,7 +28,7 @@ export class ShingleFilter implements TokenFilter {
    */
   readonly disablesGraph: boolean;
 
-  constructor(private readonly options: ShingleOptions) {
+  constructor(readonly options: ShingleOptions) {
     this.disablesGraph = options.outputUnigrams || options.minShingleSize !== options.maxShingleSize;
   }
 

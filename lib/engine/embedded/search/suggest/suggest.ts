@@ -3,8 +3,9 @@
  * distance of each analyzed token, as ES's DirectSpellChecker-based term suggester) and
  * `completion` suggestions (inputs of a `completion` field that start with the analyzed prefix,
  * best weight first, one option per document; with `contexts` on a context-enabled field, only
- * the suggestions a context accepts, weighted by its boost — contexts.ts). Not supported: the
- * `phrase` suggester, completion `fuzzy` and `regex` (refused with a clear 400).
+ * the suggestions a context accepts, weighted by its boost — contexts.ts) and `phrase` suggestions
+ * (corrections of the whole text by a noisy-channel model — phrase.ts). Not supported: completion
+ * `fuzzy` and `regex`, phrase `collate` (refused with a clear 400).
  *
  * Completion entries are read from the field's doc values (every input) and, for their weights,
  * from `_source`; a suggestion scans the documents that have the field — fine for the corpus
@@ -14,8 +15,14 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { bestContext, contextMappingsOf, entryContexts, queryContexts } from './contexts.js';
+import { editDistance } from './direct-spell-checker.js';
+import { parsePhraseOptions, phraseSuggest, type PhraseSuggestOptions } from './phrase.js';
+import { searchAnalyzerOf } from './search-analyzer.js';
 
-export interface SuggestRequest {
+export type SuggestRequest = DictionarySuggestRequest | PhraseSuggestRequest;
+
+/** A `term` or `completion` suggestion. */
+export interface DictionarySuggestRequest {
   name: string;
   kind: 'term' | 'completion';
   text: string;
@@ -32,6 +39,14 @@ export interface SuggestRequest {
   skipDuplicates: boolean;
   /** The completion query's `contexts`, as given (read against each index's context mappings). */
   contexts?: unknown;
+}
+
+/** A `phrase` suggestion (phrase.ts). */
+export interface PhraseSuggestRequest {
+  name: string;
+  kind: 'phrase';
+  text: string;
+  phrase: PhraseSuggestOptions;
 }
 
 function bad(reason: string): EsError {
@@ -57,8 +72,14 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
     const d = def as Record<string, unknown>;
     const kind = ['term', 'phrase', 'completion'].find((k) => k in d);
     if (!kind) throw new EsError(400, 'parsing_exception', `suggestion does not support [${Object.keys(d).join(', ')}]`, { line: 1, col: 1 });
-    if (kind === 'phrase') throw bad('[phrase] suggester is not supported by the embedded engine yet');
     const o = (d[kind] ?? {}) as Record<string, unknown>;
+    if (kind === 'phrase') {
+      const phrase = parsePhraseOptions(o);
+      const text = typeof d.text === 'string' ? d.text : globalText;
+      if (text === undefined) throw bad('The required text option is missing');
+      out.push({ name, kind, text, phrase });
+      continue;
+    }
     if (typeof o.field !== 'string') throw bad(`the required field option [field] is missing`);
     if (kind === 'completion' && (o.fuzzy !== undefined || o.regex !== undefined || d.regex !== undefined)) {
       throw bad('completion suggester [fuzzy] and [regex] are not supported by the embedded engine yet');
@@ -69,7 +90,7 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
       name, kind: kind as 'term' | 'completion', text, field: o.field,
       size: num(o.size, 5),
       analyzer: typeof o.analyzer === 'string' ? o.analyzer : undefined,
-      suggestMode: (o.suggest_mode as SuggestRequest['suggestMode']) ?? 'missing',
+      suggestMode: (o.suggest_mode as DictionarySuggestRequest['suggestMode']) ?? 'missing',
       maxEdits: num(o.max_edits, 2),
       prefixLength: num(o.prefix_length, 1),
       minWordLength: num(o.min_word_length ?? o.min_word_len, 4),
@@ -79,19 +100,6 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
     });
   }
   return out;
-}
-
-/** Damerau–Levenshtein distance (adjacent transpositions count one), as Lucene's internal distance. */
-function editDistance(a: string[], b: string[]): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
 }
 
 function docFreq(handles: IndexHandle[], field: string, term: string): number {
@@ -114,14 +122,7 @@ function docFreq(handles: IndexHandle[], field: string, term: string): number {
   return n;
 }
 
-function searchAnalyzerOf(mapping: FieldMapping | undefined, handle: IndexHandle, override?: string): string {
-  if (override) return override;
-  if (typeof mapping?.search_analyzer === 'string') return mapping.search_analyzer;
-  if (typeof mapping?.analyzer === 'string') return mapping.analyzer;
-  return handle.registry.hasAnalyzer('default') ? 'default' : 'standard';
-}
-
-function termSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[] {
+function termSuggest(handles: IndexHandle[], s: DictionarySuggestRequest): unknown[] {
   const first = handles.find((h) => resolveFieldMapping(h.mappings, s.field)) ?? handles[0];
   if (!first) return [];
   const tokens = first.registry.analyzer(searchAnalyzerOf(resolveFieldMapping(first.mappings, s.field), first, s.analyzer)).analyze(s.text);
@@ -186,7 +187,7 @@ interface CompletionOption {
   order: number;
 }
 
-function completionSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[] {
+function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest): unknown[] {
   const options: CompletionOption[] = [];
   let order = 0;
   for (const h of handles) {
@@ -240,6 +241,8 @@ function completionSuggest(handles: IndexHandle[], s: SuggestRequest): unknown[]
 /** The response's `suggest` section. */
 export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[]): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
-  for (const s of suggestions) out[s.name] = s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s);
+  for (const s of suggestions) {
+    out[s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s);
+  }
   return out;
 }
