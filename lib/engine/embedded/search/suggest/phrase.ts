@@ -21,6 +21,13 @@ import { float32Text } from '../sort/numbers.js';
 import { compareTerms, suggestSimilar, type SpellCheckOptions, type SuggestMode } from './direct-spell-checker.js';
 import { namedAnalyzer, searchAnalyzerOf } from './search-analyzer.js';
 
+/**
+ * Partial paths the correction search scores at most (a guard of this engine's, not Elasticsearch's):
+ * with the defaults (five candidates a word, one error, ten words) a search takes a few hundred;
+ * many errors over many candidates would take billions.
+ */
+const MAX_STEPS = 200_000;
+
 export interface DirectGenerator extends Omit<SpellCheckOptions, 'maxQueryFrequency' | 'thresholdFrequency'> {
   field: string;
   /** max_term_freq */
@@ -488,11 +495,16 @@ class CandidateScorer {
     return this.best.sort((a, b) => compareCorrections(b, a));
   }
 
+  /** Paths scored so far: a walk stops at MAX_STEPS, so that many errors over many candidates cannot hold the event loop. */
+  private steps = 0;
+
   private walk(sets: CandidateSet[], path: Candidate[], ord: number, left: number, cutoff: number, pathScore: number): void {
+    if (this.steps > MAX_STEPS) return;
     const set = sets[ord];
     const last = ord === sets.length - 1;
     const choices = left > 0 ? [set.original, ...set.candidates] : [set.original];
     for (const choice of choices) {
+      if (++this.steps > MAX_STEPS) return;
       path[ord] = choice;
       const score = pathScore + this.scorer.score(path, ord, this.gramSize);
       if (last) this.offer(path, cutoff, score);
