@@ -1,3 +1,4 @@
+import { murmur3 } from '../search/murmur3.js';
 import type { FlatSettings } from '../store/index.js';
 
 /**
@@ -10,39 +11,7 @@ import type { FlatSettings } from '../store/index.js';
 
 /** Lucene's murmurhash3_x86_32 (seed 0) over the UTF-16 code units of `s`, little-endian, as ES's Murmur3HashFunction. */
 export function routingHash(s: string): number {
-  const c1 = 0xcc9e2d51;
-  const c2 = 0x1b873593;
-  const len = s.length * 2;
-  let h = 0;
-  const byteAt = (i: number) => {
-    const unit = s.charCodeAt(i >> 1);
-    return i & 1 ? (unit >>> 8) & 0xff : unit & 0xff;
-  };
-  const blocks = len & ~3;
-  for (let i = 0; i < blocks; i += 4) {
-    let k = byteAt(i) | (byteAt(i + 1) << 8) | (byteAt(i + 2) << 16) | (byteAt(i + 3) << 24);
-    k = Math.imul(k, c1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, c2);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  if (len & 3) {
-    // UTF-16 input is an even number of bytes, so the tail is exactly one code unit.
-    let k = byteAt(blocks) | (byteAt(blocks + 1) << 8);
-    k = Math.imul(k, c1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, c2);
-    h ^= k;
-  }
-  h ^= len;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
+  return murmur3(Buffer.from(s, 'utf16le'), 0);
 }
 
 /** ES's default `index.number_of_routing_shards`: the largest numShards·2^x not above 1024 (at least one split). */
