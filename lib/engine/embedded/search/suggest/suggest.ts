@@ -14,6 +14,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { fuzzyMatcher, parseFuzzy, prefixMatcher, regexMatcher, type FuzzyOptions } from './completion-match.js';
 import { bestContext, contextMappingsOf, entryContexts, queryContexts } from './contexts.js';
 import { editDistance } from './direct-spell-checker.js';
 import { parsePhraseOptions, phraseSuggest, type PhraseSuggestOptions } from './phrase.js';
@@ -39,6 +40,10 @@ export interface DictionarySuggestRequest {
   skipDuplicates: boolean;
   /** The completion query's `contexts`, as given (read against each index's context mappings). */
   contexts?: unknown;
+  /** `fuzzy` of a completion suggestion. */
+  fuzzy?: FuzzyOptions;
+  /** `regex` of a completion suggestion (in place of a prefix). */
+  regex?: string;
 }
 
 /** A `phrase` suggestion (phrase.ts). */
@@ -81,10 +86,10 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
       continue;
     }
     if (typeof o.field !== 'string') throw bad(`the required field option [field] is missing`);
-    if (kind === 'completion' && (o.fuzzy !== undefined || o.regex !== undefined || d.regex !== undefined)) {
-      throw bad('completion suggester [fuzzy] and [regex] are not supported by the embedded engine yet');
-    }
-    const text = typeof d.prefix === 'string' ? d.prefix : typeof d.text === 'string' ? d.text : globalText;
+    const regex = kind === 'completion' && typeof d.regex === 'string' ? d.regex : undefined;
+    if (regex !== undefined && o.fuzzy !== undefined) throw bad('[fuzzy] cannot be used with [regex]');
+    if (o.regex !== undefined && (o.regex === null || typeof o.regex !== 'object' || Array.isArray(o.regex))) throw bad('[regex] options must be an object');
+    const text = regex ?? (typeof d.prefix === 'string' ? d.prefix : typeof d.text === 'string' ? d.text : globalText);
     if (text === undefined) throw bad('The required text option is missing');
     out.push({
       name, kind: kind as 'term' | 'completion', text, field: o.field,
@@ -97,6 +102,8 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
       sort: o.sort === 'frequency' ? 'frequency' : 'score',
       skipDuplicates: o.skip_duplicates === true,
       contexts: o.contexts,
+      fuzzy: kind === 'completion' ? parseFuzzy(o.fuzzy) : undefined,
+      regex,
     });
   }
   return out;
@@ -199,13 +206,15 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest):
     const analyzer = h.registry.analyzer(typeof mapping.search_analyzer === 'string' ? mapping.search_analyzer : typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
     const indexAnalyzer = h.registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
     const prefix = analyzer.analyze(s.text).map((t) => t.token).join(' ');
+    const matcher = s.regex !== undefined ? regexMatcher(s.regex) : s.fuzzy ? fuzzyMatcher(prefix, s.fuzzy) : prefixMatcher(prefix);
+    const analyzed = (input: string) => indexAnalyzer.analyze(input).map((t) => t.token).join(' ');
     const fi = h.inverted!.field(s.field);
     if (!fi) continue;
     const live = h.inverted!.liveness;
     for (let ord = 0; ord < h.inverted!.maxOrd; ord++) {
       if (live[ord] !== 1) continue;
       const inputs = fi.docValues.get(ord);
-      if (!inputs?.some((input) => indexAnalyzer.analyze(String(input)).map((t) => t.token).join(' ').startsWith(prefix))) continue;
+      if (!inputs?.some((input) => matcher(analyzed(String(input))) !== undefined)) continue;
       const id = h.inverted!.idOf(ord)!;
       const source = h.get(id)?.source;
       // A completion multi-field's entries sit at its parent's path in _source.
@@ -216,9 +225,11 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest):
       for (const entry of entries) {
         const context = accepted ? bestContext(accepted, entryContexts(contextMappings, entry.contexts, source)) : undefined;
         if (accepted && !context) continue;
-        const score = entry.weight * (context?.boost ?? 1);
         for (const text of entry.inputs) {
-          if (!indexAnalyzer.analyze(text).map((t) => t.token).join(' ').startsWith(prefix)) continue;
+          const boost = matcher(analyzed(text));
+          if (boost === undefined) continue;
+          // Lucene's CompletionScorer: a boost of 0 leaves the weight as it is
+          const score = entry.weight * (boost || 1) * (context?.boost ?? 1);
           if (!best || score > best.score) best = { text, score, contexts: context && { [context.name]: [context.value] } };
         }
       }
