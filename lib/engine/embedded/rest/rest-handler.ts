@@ -12,6 +12,7 @@ import { catNodeRoutes } from './routes/cat-nodes.js';
 import { catShardRoutes } from './routes/cat-shards.js';
 import { clusterSettingsRoutes } from './routes/cluster-settings.js';
 import { clusterStateRoutes } from './routes/cluster-state.js';
+import { resizeRoutes } from './routes/resize.js';
 import { clusterStatsRoutes } from './routes/cluster-stats.js';
 import { nodesRoutes } from './routes/nodes.js';
 import { searchShardsRoutes } from './routes/search-shards.js';
@@ -46,7 +47,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 export function createRouter(): Router {
   const router = new Router();
   const groups = [
-    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, nodesRoutes, searchShardsRoutes,
+    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, searchShardsRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,
