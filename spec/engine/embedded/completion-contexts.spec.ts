@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { geohash } from '../../../lib/engine/embedded/search/suggest/contexts.js';
+import { encodeGeohash } from '../../../lib/engine/embedded/mapping/geo-point.js';
 import { startEngine, type TestEngine } from './support.js';
 
 describe('embedded engine: completion suggester contexts (category and geo)', () => {
@@ -49,7 +49,7 @@ describe('embedded engine: completion suggester contexts (category and geo)', ()
 
   it('a geo context matches the cell of the point and its neighbours, at the mapping precision (5km: geohash length 6)', async () => {
     const near = await suggest({ contexts: { location: { lat: 52.371, lon: 4.897 } } });
-    expect(near.map((o) => [o.text, o.contexts])).to.deep.equal([['Café Amsterdam', { location: [geohash(52.3702, 4.8952, 6)] }]]);
+    expect(near.map((o) => [o.text, o.contexts])).to.deep.equal([['Café Amsterdam', { location: [encodeGeohash(52.3702, 4.8952, 6)] }]]);
     expect(near[0].contexts!.location[0]).to.have.length(6);
     // a coarser precision in the query matches as a prefix: both cities share the first geohash character
     const wide = await suggest({ contexts: { location: { context: { lat: 52.37, lon: 4.89 }, precision: 1 } } });

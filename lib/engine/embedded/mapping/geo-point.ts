@@ -4,7 +4,8 @@ import type { GeoPoint } from '../search/query/query.js';
 const EARTH_MEAN_RADIUS = 6371008.7714;
 const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 
-function decodeGeohash(hash: string): GeoPoint | undefined {
+/** The centre of a geohash's cell; undefined for a text that is not a geohash. */
+export function decodeGeohash(hash: string): GeoPoint | undefined {
   let latMin = -90, latMax = 90, lonMin = -180, lonMax = 180;
   let even = true;
   for (const ch of hash.toLowerCase()) {
@@ -25,6 +26,37 @@ function decodeGeohash(hash: string): GeoPoint | undefined {
     }
   }
   return { lat: (latMin + latMax) / 2, lon: (lonMin + lonMax) / 2 };
+}
+
+/** The geohash of a point at a length (Geohash.stringEncode): longitude and latitude bits interleaved, five a character. */
+export function encodeGeohash(lat: number, lon: number, precision: number): string {
+  let latMin = -90, latMax = 90, lonMin = -180, lonMax = 180;
+  let even = true;
+  let out = '';
+  let ch = 0;
+  let bits = 0;
+  while (out.length < precision) {
+    let on: boolean;
+    if (even) {
+      const mid = (lonMin + lonMax) / 2;
+      on = lon >= mid;
+      if (on) lonMin = mid;
+      else lonMax = mid;
+    } else {
+      const mid = (latMin + latMax) / 2;
+      on = lat >= mid;
+      if (on) latMin = mid;
+      else latMax = mid;
+    }
+    ch = (ch << 1) | (on ? 1 : 0);
+    even = !even;
+    if (++bits === 5) {
+      out += BASE32[ch];
+      ch = 0;
+      bits = 0;
+    }
+  }
+  return out;
 }
 
 function finite(v: unknown): number | undefined {

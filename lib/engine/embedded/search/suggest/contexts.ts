@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { decodeGeohash, encodeGeohash, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import type { GeoPoint } from '../query/query.js';
 import type { FieldMapping, Mappings } from '../../mapping/types.js';
 
@@ -29,7 +29,6 @@ interface QueryContext {
   prefix: boolean;
 }
 
-const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 const EARTH_EQUATOR = 2 * Math.PI * 6378137;
 const EARTH_POLAR_DISTANCE = Math.PI * 6356752.314245;
 const GEO_DEFAULT_PRECISION = 6;
@@ -74,69 +73,13 @@ export function contextMappingsOf(mapping: FieldMapping | undefined): ContextMap
   });
 }
 
-/** Geohash of a point (Geohash.stringEncode). */
-export function geohash(lat: number, lon: number, precision: number): string {
-  let latLo = -90;
-  let latHi = 90;
-  let lonLo = -180;
-  let lonHi = 180;
-  let out = '';
-  let bit = 0;
-  let ch = 0;
-  let even = true;
-  while (out.length < precision) {
-    if (even) {
-      const mid = (lonLo + lonHi) / 2;
-      if (lon >= mid) {
-        ch = (ch << 1) | 1;
-        lonLo = mid;
-      } else {
-        ch <<= 1;
-        lonHi = mid;
-      }
-    } else {
-      const mid = (latLo + latHi) / 2;
-      if (lat >= mid) {
-        ch = (ch << 1) | 1;
-        latLo = mid;
-      } else {
-        ch <<= 1;
-        latHi = mid;
-      }
-    }
-    even = !even;
-    if (++bit === 5) {
-      out += BASE32[ch];
-      bit = 0;
-      ch = 0;
-    }
-  }
-  return out;
-}
-
 /** The (up to eight) geohashes around a cell, at its length: the cell's width and height away from its centre, no further than the poles. */
 function neighbours(hash: string): string[] {
   const lonBits = Math.ceil((5 * hash.length) / 2);
   const latBits = Math.floor((5 * hash.length) / 2);
   const width = 360 / 2 ** lonBits;
   const height = 180 / 2 ** latBits;
-  // the cell's centre, from its own hash
-  let latLo = -90;
-  let latHi = 90;
-  let lonLo = -180;
-  let lonHi = 180;
-  let even = true;
-  for (const c of hash) {
-    const v = BASE32.indexOf(c);
-    for (let b = 4; b >= 0; b--) {
-      const on = (v >> b) & 1;
-      if (even) [lonLo, lonHi] = on ? [(lonLo + lonHi) / 2, lonHi] : [lonLo, (lonLo + lonHi) / 2];
-      else [latLo, latHi] = on ? [(latLo + latHi) / 2, latHi] : [latLo, (latLo + latHi) / 2];
-      even = !even;
-    }
-  }
-  const lat = (latLo + latHi) / 2;
-  const lon = (lonLo + lonHi) / 2;
+  const { lat, lon } = decodeGeohash(hash)!;
   const out = new Set<string>();
   for (const dy of [-1, 0, 1]) {
     for (const dx of [-1, 0, 1]) {
@@ -146,7 +89,7 @@ function neighbours(hash: string): string[] {
       let nLon = lon + dx * width;
       if (nLon >= 180) nLon -= 360;
       if (nLon < -180) nLon += 360;
-      out.add(geohash(nLat, nLon, hash.length));
+      out.add(encodeGeohash(nLat, nLon, hash.length));
     }
   }
   out.delete(hash);
@@ -167,8 +110,8 @@ function categoriesOf(value: unknown): string[] {
   return [String(value)];
 }
 
-/** A value of the document at a dotted path. */
-function valueAt(source: unknown, path: string): unknown {
+/** A value of a document's `_source` at a dotted path (objects only; none through arrays). */
+export function valueAt(source: unknown, path: string): unknown {
   let v = source;
   for (const p of path.split('.')) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[p] : undefined;
   return v;
@@ -182,7 +125,7 @@ export function entryContexts(mappings: ContextMapping[], given: unknown, source
     const raw = [explicit[m.name], m.path === undefined ? undefined : valueAt(source, m.path)];
     const values = m.type === 'category'
       ? raw.flatMap(categoriesOf)
-      : raw.flatMap(pointsOf).map((p) => geohash(p.lat, p.lon, m.precision));
+      : raw.flatMap(pointsOf).map((p) => encodeGeohash(p.lat, p.lon, m.precision));
     if (values.length) out.set(m.name, [...new Set(values)]);
   }
   return out;
@@ -230,7 +173,7 @@ function geoQuery(m: ContextMapping, entry: unknown): QueryContext[] {
   const point = parseGeoPoint(o.context);
   if (!point) throw bad('geo context must be a geo point');
   const precision = Math.min(m.precision, precisionOf(o.precision, QUERY_DEFAULT_PRECISION));
-  const hash = geohash(point.lat, point.lon, precision);
+  const hash = encodeGeohash(point.lat, point.lon, precision);
   const locations = new Set([hash]);
   const listed = (Array.isArray(o.neighbours) ? o.neighbours : o.neighbours === undefined ? [] : [o.neighbours]).map((n) => precisionOf(n, precision));
   if (!listed.length && hash.length === m.precision) for (const n of neighbours(hash)) locations.add(n);

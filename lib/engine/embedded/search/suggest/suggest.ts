@@ -15,7 +15,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { fuzzyMatcher, parseFuzzy, prefixMatcher, regexMatcher, type FuzzyOptions } from './completion-match.js';
-import { bestContext, contextMappingsOf, entryContexts, queryContexts } from './contexts.js';
+import { bestContext, contextMappingsOf, entryContexts, queryContexts, valueAt } from './contexts.js';
 import { editDistance } from './direct-spell-checker.js';
 import { parsePhraseOptions, phraseSuggest, type PhraseSuggestOptions } from './phrase.js';
 import { searchAnalyzerOf } from './search-analyzer.js';
@@ -172,8 +172,7 @@ interface CompletionEntry {
 
 /** The completion entries at `path` of a document's `_source` (a string, an `{input, weight, contexts}` object, or a list of them). */
 function entriesFromSource(source: unknown, path: string[]): CompletionEntry[] {
-  let v: unknown = source;
-  for (const p of path) v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[p] : undefined;
+  const v = valueAt(source, path.join('.'));
   const out: CompletionEntry[] = [];
   for (const entry of Array.isArray(v) ? v : [v]) {
     if (typeof entry === 'string') out.push({ inputs: [entry], weight: 1, contexts: undefined });
