@@ -38,12 +38,31 @@ export const BLOCK_SETTINGS: Record<string, string> = {
   write: 'index.blocks.write',
 };
 
+const ACTIVE = new WeakMap<FlatSettings, IndexBlock[]>();
+
+/** The blocks an index's settings set, read once per settings object (they are replaced, never changed in place): every write asks. */
+function activeBlocks(settings: FlatSettings): IndexBlock[] {
+  let active = ACTIVE.get(settings);
+  if (!active) {
+    active = BLOCKS.filter((b) => isOn(settings, b.setting));
+    ACTIVE.set(settings, active);
+  }
+  return active;
+}
+
+/** Whether the settings block operations at `level`. */
+export function isBlocked(settings: FlatSettings, level: BlockLevel): boolean {
+  return activeBlocks(settings).some((b) => b.levels.includes(level));
+}
+
 /**
  * Refuses an operation at `level` on an index whose settings set a block at that level, with
  * Elasticsearch's cluster_block_exception (403; 429 when every block is retryable).
  */
 export function checkIndexBlocks(name: string, settings: FlatSettings, level: BlockLevel): void {
-  const active = BLOCKS.filter((b) => b.levels.includes(level) && isOn(settings, b.setting));
+  const all = activeBlocks(settings);
+  if (!all.length) return;
+  const active = all.filter((b) => b.levels.includes(level));
   if (!active.length) return;
   const status = active.every((b) => b.retryable) ? 429 : 403;
   const listed = active.map((b) => `${b.status === 429 ? 'TOO_MANY_REQUESTS' : 'FORBIDDEN'}/${b.id}/${b.description}`).join(', ');
@@ -59,6 +78,6 @@ export function onlyBlockSettings(update: Record<string, unknown>): boolean {
 export function blocksView(settings: FlatSettings, open: boolean): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   if (!open) out[CLOSED_BLOCK.id] = { description: CLOSED_BLOCK.description, retryable: false, levels: CLOSED_BLOCK.levels };
-  for (const b of BLOCKS) if (isOn(settings, b.setting)) out[b.id] = { description: b.description, retryable: b.retryable, levels: b.levels };
+  for (const b of activeBlocks(settings)) out[b.id] = { description: b.description, retryable: b.retryable, levels: b.levels };
   return Object.keys(out).length ? out : undefined;
 }

@@ -1,7 +1,7 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import { flattenSettings, type IndexHandle } from '../../indices/index.js';
 import type { PreparedWrite } from '../../indices/index-handle.js';
-import { checkIndexBlocks } from '../../indices/index-blocks.js';
+import { isBlocked } from '../../indices/index-blocks.js';
 import type { JsonObject } from '../../indices/deep.js';
 import type { StoreWrite } from '../../store/index.js';
 import { requestBody } from '../body.js';
@@ -61,13 +61,7 @@ function resize(type: ResizeType) {
       const existing = ctx.indices.get(targetName)!;
       throw new EsError(400, 'resource_already_exists_exception', `index [${targetName}/${existing.uuid}] already exists`, { index_uuid: existing.uuid, index: targetName });
     }
-    let writable = true;
-    try {
-      checkIndexBlocks(source.name, source.meta.settings, 'write');
-    } catch {
-      writable = false;
-    }
-    if (writable) throw new EsError(500, 'illegal_state_exception', `index ${source.name} must be read-only to resize index. use "index.blocks.write=true"`);
+    if (!isBlocked(source.meta.settings, 'write')) throw new EsError(500, 'illegal_state_exception', `index ${source.name} must be read-only to resize index. use "index.blocks.write=true"`);
     source.ensureOpen();
 
     const requested = flattenSettings(isObject(body.settings) ? body.settings : {});
