@@ -281,6 +281,12 @@ export class IndexHandle {
     return doc;
   }
 
+  /** The routing a live document was written with, read from its stored record without parsing its source. */
+  routingOf(id: string): string | undefined {
+    const v = this.versions.get(id);
+    return v && !v.deleted ? this.stored(id)?.r : undefined;
+  }
+
   /** The live document with this id (realtime: includes writes not yet committed). */
   get(id: string): LiveDocument | undefined {
     this.ensureOpen();

@@ -1,5 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import { parseQuery, type Query } from './query/index.js';
+import { TopK } from './sort/index.js';
 
 /** How a rescored document's two scores are combined (Elasticsearch's QueryRescoreMode). */
 export type RescoreMode = 'total' | 'multiply' | 'avg' | 'max' | 'min';
@@ -118,11 +119,15 @@ export function rescoreTop(docs: RescoredDoc[], r: Rescorer, rescoreScore: (ord:
     .sort(byScore);
 }
 
-/** The first-pass top `n` of an index's matches, best first (ties by index order). */
+/** The first-pass top `n` of an index's matches, best first (ties by index order), without sorting every match. */
 export function topDocs(ords: ArrayLike<number>, scores: ArrayLike<number>, length: number, n: number): RescoredDoc[] {
-  const all: RescoredDoc[] = new Array(length);
-  for (let i = 0; i < length; i++) all[i] = { ord: ords[i], score: scores[i] };
-  return all.sort(byScore).slice(0, n);
+  const top = new TopK<RescoredDoc>(n, byScore);
+  for (let i = 0; i < length; i++) {
+    const score = scores[i];
+    const ord = ords[i];
+    if (top.admits((worst) => byScore({ ord, score }, worst))) top.push({ ord, score });
+  }
+  return top.sorted();
 }
 
 /**

@@ -158,7 +158,7 @@ export function sliceMembership(slice: Slice, handle: IndexHandle): (ord: number
   if (shards <= 1) return inSlice(slice.id, slice.max);
   const shardOfOrd = (ord: number) => {
     const id = inverted.idOf(ord)!;
-    return shardOf(handle.meta.settings, id, handle.get(id)?.routing);
+    return shardOf(handle.meta.settings, id, handle.routingOf(id));
   };
   if (slice.max >= shards) {
     const targetShard = slice.id % shards;
