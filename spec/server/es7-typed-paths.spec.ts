@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call } from '../support/http.js';
+import { basic, call, NDJSON } from '../support/http.js';
 import { isResolutionLookup, leaksIn, startRecordingUpstream, type RecordingUpstream } from '../support/recording-upstream.js';
 import { ADMIN, startTestGateway, type TestGateway } from '../support/servers.js';
 import { openStream } from '../support/stream-client.js';
 
 const nd = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const NDJSON = { 'content-type': 'application/x-ndjson' };
 const ids = (res: { json: { hits: { hits: Array<{ _id: string }> } } }) => res.json.hits.hits.map((h) => h._id).sort();
 
 /** The headers appbase-js 5 sends with every call (`X-Enable-Telemetry` when telemetry is off). */

@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { request } from 'undici';
 import { readFile } from 'node:fs/promises';
-import { adminAuth, basic } from '../support/http.js';
+import { adminAuth, basic, NDJSON } from '../support/http.js';
 import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
 
 const ANSWER_WITHIN_MS = 2000;
@@ -65,7 +65,6 @@ const reactNested = (depth: number): unknown => {
   return r;
 };
 const ndjson = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
-const NDJSON = { 'content-type': 'application/x-ndjson' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 const NESTING = /nesting depth \(1001\) exceeds the maximum allowed \(1000/;

@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call } from '../support/http.js';
+import { basic, call, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
 
-const NDJSON = { 'content-type': 'application/x-ndjson' };
-const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 
 /**
  * Elasticsearch lets a pipeline re-target a write (`ctx._index = …`), and the gateway cannot know

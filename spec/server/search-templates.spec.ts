@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call, type Reply } from '../support/http.js';
+import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
 
-const NDJSON = { 'content-type': 'application/x-ndjson' };
-const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const indicesOf = (r: Reply): string[] => [...new Set<string>(r.json.hits.hits.map((h: { _index: string }) => h._index))];
 const MATCH_TEMPLATE = { query: { match: { message: '{{q}}' } } };
 

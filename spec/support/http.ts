@@ -11,6 +11,11 @@ export interface Reply<T = any> {
 export const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64');
 export const adminAuth = () => basic(ADMIN.user, ADMIN.password);
 
+/** A `_bulk`/`_msearch` body: one JSON line per value, newline-terminated. */
+export const ndjson = (lines: unknown[]): string => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+/** The content type of such a body. */
+export const NDJSON = { 'content-type': 'application/x-ndjson' };
+
 export interface CallOptions {
   auth?: string | null;
   headers?: Record<string, string>;

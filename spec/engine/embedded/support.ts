@@ -105,9 +105,7 @@ export function spawnEngine(dataDir: string): Promise<EngineProcess> {
   });
 }
 
-export function ndjson(lines: unknown[]): string {
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-}
+export { ndjson } from '../../support/http.js';
 
 /** The `aggregations` of a `size: 0` search of `index` (`params`: a query string), which must answer 200. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { startEngine, type TestEngine } from '../support.js';
+import { NDJSON, ndjson } from '../../../support/http.js';
 
-const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 describe('embedded engine REST: documents as Elasticsearch 8 answers them', () => {
   let es: TestEngine;

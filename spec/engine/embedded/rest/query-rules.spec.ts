@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ndjson, startEngine, type Reply, type TestEngine } from '../support.js';
+import { NDJSON } from '../../../support/http.js';
 
-const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 interface Hit {
   _id: string;

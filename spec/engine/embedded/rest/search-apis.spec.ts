@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ndjson, startEngine, type TestEngine } from '../support.js';
+import { NDJSON } from '../../../support/http.js';
 
-const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 describe('embedded engine REST: msearch, scroll, count, by-query', () => {
   let es: TestEngine;
