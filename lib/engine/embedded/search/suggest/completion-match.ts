@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { compileLuceneRegExp } from '../../regex/index.js';
+import { editDistance } from '../query/term-patterns.js';
 
 /**
  * How a completion suggester matches an input (its analyzed form): by prefix, by fuzzy prefix
@@ -70,12 +71,12 @@ export function fuzzyMatcher(query: string, options: FuzzyOptions): CompletionMa
     return (input) => (input.startsWith(query) ? Math.max(0, q.length - 1) : undefined);
   }
   const head = q.slice(0, options.prefixLength).join('');
-  const rest = q.slice(options.prefixLength);
+  const rest = q.slice(options.prefixLength).map((c) => c.codePointAt(0)!);
   return (input) => {
     if (!input.startsWith(head)) return undefined;
-    const tail = [...input].slice(options.prefixLength, options.prefixLength + rest.length + edits);
-    if (prefixDistance(rest, tail, options.transpositions, edits) > edits) return undefined;
     const chars = [...input];
+    const tail = chars.slice(options.prefixLength, options.prefixLength + rest.length + edits).map((c) => c.codePointAt(0)!);
+    if (!prefixWithin(rest, tail, edits, options.transpositions)) return undefined;
     let shared = 0;
     while (shared < q.length - 1 && shared < chars.length && chars[shared] === q[shared]) shared++;
     return shared;
@@ -83,28 +84,15 @@ export function fuzzyMatcher(query: string, options: FuzzyOptions): CompletionMa
 }
 
 /**
- * The smallest edit distance between `a` and any prefix of `b`, up to `max` (past it: max + 1):
- * insertions, deletions, substitutions, and adjacent transpositions when allowed (Lucene's
- * Levenshtein automata). Only the band of cells within `max` of the diagonal is computed, so a
- * long query costs its length times a few cells, not its square.
+ * Whether some prefix of `b` is within `max` edits of `a` (the project's bounded optimal string
+ * alignment distance, as Lucene's Levenshtein automata): only prefixes whose length is within
+ * `max` of `a`'s can be.
  */
-function prefixDistance(a: string[], b: string[], transpositions: boolean, max: number): number {
-  const far = max + 1;
-  let prev2: number[] = [];
-  let prev: number[] = Array.from({ length: b.length + 1 }, (_, j) => (j <= max ? j : far));
-  for (let i = 1; i <= a.length; i++) {
-    const row: number[] = new Array(b.length + 1).fill(far);
-    row[0] = i <= max ? i : far;
-    for (let j = Math.max(1, i - max); j <= Math.min(b.length, i + max); j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-      if (transpositions && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
-      row[j] = Math.min(v, far);
-    }
-    prev2 = prev;
-    prev = row;
+function prefixWithin(a: number[], b: number[], max: number, transpositions: boolean): boolean {
+  for (let len = Math.max(0, a.length - max); len <= Math.min(b.length, a.length + max); len++) {
+    if (editDistance(a, b.slice(0, len), max, transpositions) <= max) return true;
   }
-  return Math.min(...prev);
+  return false;
 }
 
 /** RegexCompletionQuery: an input one of whose prefixes the expression matches whole (linear-time: the engine's Lucene regexp compiler). */
