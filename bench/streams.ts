@@ -22,6 +22,7 @@
  *
  * Everything started is stopped at the end, on failure and on SIGINT/SIGTERM too.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Subject } from 'rxjs';
@@ -33,7 +34,7 @@ import { readJson } from '../lib/engine/index.js';
 import { LiveSearches, type IndexLiveSearches, type LiveSearch } from '../lib/streams/live-searches.js';
 import { MatchContexts } from '../lib/streams/match-contexts.js';
 import { requirementOf } from '../lib/streams/search-index/index.js';
-import { spawnEngine, spawnGateway, tempDir } from '../spec/support/servers.js';
+import { spawnEngine, spawnGateway, spawnServer, tempDir } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
 import { liveDashboards } from './support/live-dashboards.js';
@@ -286,13 +287,43 @@ function timedOut(done: Promise<void>, ms: number): Promise<boolean> {
   return Promise.race([done.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), ms)))]).finally(() => clearTimeout(timer));
 }
 
-async function fanOut(): Promise<void> {
-  const data = await tempDir('bench-streams-fanout-');
-  const removeData = owned(() => data.remove());
-  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir });
-  const stopGateway = owned(() => gw.stop());
-  const pid = gw.proc.pid!;
-  const pool = new Pool(gw.url, { connections: 128, pipelining: 1 });
+/** This process's limit on open files (`/proc/self/limits`); its children inherit it. */
+function maxOpenFiles(): string {
+  const m = /Max open files\s+(\d+|unlimited)/.exec(readFileSync('/proc/self/limits', 'utf8'));
+  return m ? m[1] : 'an unknown number of';
+}
+
+/** One fan-out server under test: the gateway, or the node:http floor. */
+interface FanOutTarget {
+  url: string;
+  pid: number;
+}
+
+/** What one stream count measured on one server. */
+interface FanOutRun {
+  count: number;
+  open: number;
+  openSeconds: number;
+  failures: string;
+  writeFloor: Summary;
+  burst: Summary;
+  burstAcks: Summary;
+  burstRounds: number;
+  sequential: Summary;
+  sequentialRounds: number;
+  kibPerStream: number;
+  memory: string;
+  missing: number;
+  stray: number;
+}
+
+/**
+ * Opens FAN_OUT_COUNTS document streams on `target` over 100 documents and measures, for each
+ * count: the RSS per stream, a burst (every document written at once, so every stream is pushed
+ * in the same instant) and sequential writes (one at a time).
+ */
+async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
+  const pool = new Pool(target.url, { connections: 128, pipelining: 1 });
   const closePool = owned(() => pool.close());
   const seqs = new Array<number>(FAN_OUT_DOCS).fill(0);
   const write = async (doc: number, seq: number): Promise<number> => {
@@ -302,15 +333,16 @@ async function fanOut(): Promise<void> {
     if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
     return performance.now() - t0;
   };
-  const fleet = new DocStreamFleet({ origin: gw.url, authorization: AUTH, onChange: (doc, seq, at) => onChange(doc, seq, at) });
+  const fleet = new DocStreamFleet({ origin: target.url, authorization: AUTH, onChange: (doc, seq, at) => onChange(doc, seq, at) });
   const closeFleet = owned(() => fleet.closeAll());
   let onChange: (doc: number, seq: number, at: number) => void = () => undefined;
+  const runs: FanOutRun[] = [];
   try {
     const created = await pool.request({ method: 'PUT', path: '/fanout', headers: JSON_HEADERS, body: '{}' });
     await created.body.dump();
     for (let d = 0; d < FAN_OUT_DOCS; d++) await write(d, 0);
 
-    // floor: the same HTTP write, acknowledged, with no streams open
+    // the same HTTP write, acknowledged, with no streams open
     const acks: number[] = [];
     for (let k = 0; k < 600; k++) {
       const d = k % FAN_OUT_DOCS;
@@ -318,31 +350,28 @@ async function fanOut(): Promise<void> {
       if (k >= 100) acks.push(took);
     }
     const writeFloor = summarize(acks);
-    rows.push({ part: 'floor', what: 'HTTP write ack, one node, no streams (sequential)', s: writeFloor });
     await new Promise((r) => setTimeout(r, 500));
-    const rssBefore = await rssOf(pid);
-    const idle0 = await cpuSecondsOf(pid);
+    const rssBefore = await rssOf(target.pid);
+    const idle0 = await cpuSecondsOf(target.pid);
     await new Promise((r) => setTimeout(r, 2_000));
-    const idleBefore = ((await cpuSecondsOf(pid)) - idle0) / 2;
+    const idleBefore = ((await cpuSecondsOf(target.pid)) - idle0) / 2;
 
     let round = Math.max(...seqs);
     for (const count of FAN_OUT_COUNTS) {
       const targets = [];
       for (let i = fleet.open; i < count; i++) targets.push({ path: `/fanout/_doc/d${i % FAN_OUT_DOCS}?stream=true`, doc: i % FAN_OUT_DOCS });
-      let t0 = performance.now();
+      const t0 = performance.now();
       await fleet.openAll(targets, 256);
       const openSeconds = (performance.now() - t0) / 1000;
       const open = fleet.open;
       progress(`fan-out: ${open} of ${count} streams open (${openSeconds.toFixed(1)} s)${fleet.failures.size ? `; failures: ${[...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ')}` : ''}`);
       await new Promise((r) => setTimeout(r, 1_000));
-      const rss = await rssOf(pid);
-      const cpu0 = await cpuSecondsOf(pid);
+      const rss = await rssOf(target.pid);
+      const cpu0 = await cpuSecondsOf(target.pid);
       await new Promise((r) => setTimeout(r, 3_000));
-      const idleCpu = ((await cpuSecondsOf(pid)) - cpu0) / 3;
-
-      const failed = [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ');
-      const memory = `gateway RSS ${((rss - rssBefore) / open / 1024).toFixed(1)} KiB/stream (${(rssBefore / 2 ** 20).toFixed(0)} → ${(rss / 2 ** 20).toFixed(0)} MiB), idle CPU ${(idleCpu * 100).toFixed(1)}% (${(idleBefore * 100).toFixed(1)}% without streams)`;
-      const shortfall = open < count ? `; only ${open} of ${count} opened: ${failed}` : '';
+      const idleCpu = ((await cpuSecondsOf(target.pid)) - cpu0) / 3;
+      const kibPerStream = (rss - rssBefore) / open / 1024;
+      const memory = `RSS ${kibPerStream.toFixed(1)} KiB/stream (${(rssBefore / 2 ** 20).toFixed(0)} → ${(rss / 2 ** 20).toFixed(0)} MiB), idle CPU ${(idleCpu * 100).toFixed(1)}% (${(idleBefore * 100).toFixed(1)}% without streams)`;
 
       // burst: every document written at once, so every stream gets a push in the same instant
       const burstRounds = count <= 1_000 ? 10 : 5;
@@ -393,32 +422,73 @@ async function fanOut(): Promise<void> {
         }
       }
       onChange = () => undefined;
-
-      const b = summarize(burst);
-      const ack = summarize(burstAcks);
-      const q = summarize(sequential);
-      rows.push({
-        part: 'fan-out', what: `${open} doc streams, burst of ${FAN_OUT_DOCS} writes: write → push`, s: b, floor: { name: 'HTTP write ack', s: writeFloor },
-        note: `${burstRounds} rounds, each writing all ${FAN_OUT_DOCS} docs at once (every stream pushed per round); the writes' own ack p50 ${ms(ack.p50)} / p99 ${ms(ack.p99)} ms${shortfall}`,
+      runs.push({
+        count, open, openSeconds, failures: [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', '), writeFloor,
+        burst: summarize(burst), burstAcks: summarize(burstAcks), burstRounds, sequential: summarize(sequential), sequentialRounds,
+        kibPerStream, memory, missing, stray,
       });
-      rows.push({
-        part: 'fan-out', what: `${open} doc streams, sequential writes: write → push`, s: q, floor: { name: 'HTTP write ack', s: writeFloor },
-        note: `${sequentialRounds} rounds × ${FAN_OUT_DOCS} writes one at a time, each to ~${Math.round(open / FAN_OUT_DOCS)} streams; ${memory}; ` +
-          `${missing} pushes missing, ${stray} stray; opened in ${openSeconds.toFixed(1)} s; ` +
-          `goal p99 < 100 ms at 10,000: ${open >= 10_000 ? `${q.p99 < 100 ? 'met' : 'NOT met'} (burst: ${b.p99 < 100 ? 'met' : 'NOT met'})` : '-'}`,
-      });
-      progress(`fan-out: ${open} streams, burst p50 ${ms(b.p50)} / p99 ${ms(b.p99)} ms, sequential p50 ${ms(q.p50)} / p99 ${ms(q.p99)} ms`);
     }
-    notes.push('fan-out "burst" writes all documents at once, so its latency includes the writes queueing behind each other in the engine (see their ack); ' +
-      '"sequential" is one write at a time, each pushed to the streams of its document, with all streams open.');
-    notes.push('fan-out: the gateway is a child process (embedded engine, memory bus); the stream clients and the writer share this process, ' +
-      'so client-side socket handling is part of the measured latency (2 CPUs here: one for the gateway, one for the clients).');
+    return runs;
   } finally {
     await closeFleet();
     await closePool();
+  }
+}
+
+/**
+ * Fan-out on one node: first the floor (node:http alone, bench/support/fanout-floor.ts), then the
+ * gateway, with the same clients, documents and writes; the gateway's figures are printed against
+ * the floor's.
+ */
+async function fanOut(): Promise<void> {
+  const floorServer = await spawnServer('bench/support/fanout-floor.js', { PORT: '0' }, 'floor' as 'engine');
+  const stopFloor = owned(() => floorServer.stop());
+  let floors: FanOutRun[];
+  try {
+    floors = await fanOutOn({ url: floorServer.url, pid: floorServer.proc.pid! });
+  } finally {
+    await stopFloor();
+  }
+  const data = await tempDir('bench-streams-fanout-');
+  const removeData = owned(() => data.remove());
+  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir });
+  const stopGateway = owned(() => gw.stop());
+  let runs: FanOutRun[];
+  try {
+    runs = await fanOutOn({ url: gw.url, pid: gw.proc.pid! });
+  } finally {
     await stopGateway();
     await removeData();
   }
+  rows.push({ part: 'floor', what: 'HTTP write ack, one node, no streams (sequential)', s: runs[0].writeFloor });
+  for (const [i, run] of runs.entries()) {
+    const floor = floors[i];
+    const shortfall = run.open < run.count ? `; only ${run.open} of ${run.count} opened: ${run.failures}` : '';
+    const floorName = 'node:http floor';
+    rows.push({
+      part: 'floor', what: `${floor.open} streams on node:http alone, burst of ${FAN_OUT_DOCS} writes: write → push`, s: floor.burst,
+      note: `the same clients and writes; ${floor.memory}; its writes' ack p50 ${ms(floor.burstAcks.p50)} / p99 ${ms(floor.burstAcks.p99)} ms; ${floor.missing} pushes missing`,
+    });
+    rows.push({
+      part: 'fan-out', what: `${run.open} doc streams, burst of ${FAN_OUT_DOCS} writes: write → push`, s: run.burst, floor: { name: floorName, s: floor.burst },
+      note: `${run.burstRounds} rounds, each writing all ${FAN_OUT_DOCS} docs at once (every stream pushed per round); the writes' own ack p50 ${ms(run.burstAcks.p50)} / p99 ${ms(run.burstAcks.p99)} ms${shortfall}`,
+    });
+    rows.push({
+      part: 'fan-out', what: `${run.open} doc streams, sequential writes: write → push`, s: run.sequential, floor: { name: floorName, s: floor.sequential },
+      note: `${run.sequentialRounds} rounds × ${FAN_OUT_DOCS} writes one at a time, each to ~${Math.round(run.open / FAN_OUT_DOCS)} streams; gateway ${run.memory}, ` +
+        `×${(run.kibPerStream / floor.kibPerStream).toFixed(2)} the floor's ${floor.kibPerStream.toFixed(1)} KiB; ` +
+        `${run.missing} pushes missing, ${run.stray} stray; opened in ${run.openSeconds.toFixed(1)} s; ` +
+        `goal p99 < 100 ms at 10,000: ${run.open >= 10_000 ? `${run.sequential.p99 < 100 ? 'met' : 'NOT met'} (burst: ${run.burst.p99 < 100 ? 'met' : 'NOT met'}; the floor's burst p99 ${ms(floor.burst.p99)} ms)` : '-'}`,
+    });
+    progress(`fan-out: ${run.open} streams, burst p50 ${ms(run.burst.p50)} / p99 ${ms(run.burst.p99)} ms (floor ${ms(floor.burst.p99)}), sequential p50 ${ms(run.sequential.p50)} / p99 ${ms(run.sequential.p99)} ms`);
+  }
+  notes.push('fan-out "burst" writes all documents at once, so its latency includes the writes queueing behind each other (see their ack); ' +
+    '"sequential" is one write at a time, each pushed to the streams of its document, with all streams open.');
+  notes.push('fan-out floor: node:http alone holding the same streams (bench/support/fanout-floor.ts) — each push is one socket write, ' +
+    'so a burst to 10,000 streams costs at least 10,000 write syscalls on one thread; its RSS per stream is what an open node:http response costs.');
+  notes.push('fan-out: the gateway and the floor are child processes (embedded engine, memory bus); the stream clients and the writer share this process, ' +
+    'so client-side socket handling is part of the measured latency (2 CPUs here: one for the server, one for the clients). ' +
+    `50,000 streams need 50,000 sockets on the server and as many on the clients; this machine allows ${maxOpenFiles()} open files per process.`);
 }
 
 // ---- cross-node ----

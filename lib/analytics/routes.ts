@@ -103,7 +103,8 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
     const framing = framingFor(ctx.get('accept'));
     const messages = from(liveAnswers(answer, options.streamIntervalMs, aborted.signal)).pipe(map((text) => ({ data: JSON.parse(text) as unknown })));
     ctx.respond = false;
-    await writeStream(ctx.res, messages, framing, {
+    // the request ends once the stream has started; the answers go on until the client leaves
+    const writing = await writeStream(ctx.res, messages, framing, {
       ...options.streams,
       overflowMessage,
       errorMessage,
@@ -112,7 +113,7 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
         ctx.res.flushHeaders();
       },
     });
-    aborted.abort();
+    void writing.done.then(() => aborted.abort());
   };
 }
 

@@ -19,6 +19,12 @@ export interface DocumentStreamSpec {
 }
 
 /**
+ * The message each change was last rendered as, and for which type (`DocumentStreamSpec.type`):
+ * the streams of one document share it, and its bytes are then encoded once (`frameBytes`).
+ */
+const rendered = new WeakMap<DocumentChange, { type: string | undefined; message: StreamMessage }>();
+
+/**
  * A document stream: the current state, then every later change of the document.
  * Gap-free (`gapFree`): the stream listens before it reads, holds the changes that arrive
  * meanwhile, and drops those the read already reflects (by `_seq_no`) or that came before the
@@ -31,8 +37,13 @@ export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spe
     const shownType = spec.type ?? '_doc';
 
     const messageFor = (change: DocumentChange): StreamMessage => {
-      if (change.op === 'delete' || (spec.type !== undefined && change.type !== spec.type)) return deletedMessage(change, shownType);
-      return changedMessage(change, shownType, change.source);
+      const hit = rendered.get(change);
+      if (hit !== undefined && hit.type === spec.type) return hit.message;
+      const message = change.op === 'delete' || (spec.type !== undefined && change.type !== spec.type)
+        ? deletedMessage(change, shownType)
+        : changedMessage(change, shownType, change.source);
+      rendered.set(change, { type: spec.type, message });
+      return message;
     };
     const render = (event: ChangeEvent) => {
       if (lastPosition !== undefined && comparePositions(event.position, lastPosition) <= 0) return undefined;

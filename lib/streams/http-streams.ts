@@ -33,7 +33,9 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
  * (heartbeat, STREAM_BUFFER_BYTES; the duration is the hub's). The response head goes out with
  * the stream's first message — its current state, or the live marker of a stream of changes
  * only: a stream that fails before it (a failed read or subscription) is answered as an error,
- * with its status, by the error middleware.
+ * with its status, by the error middleware. Resolves once the head is out: the request's way
+ * through the middlewares ends there, and the stream goes on with the response alone (the
+ * access line and the request's log record are written when the response closes).
  */
 export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: StreamKind, messages: Observable<StreamMessage>): Promise<void> {
   const framing = framingFor(ctx.get('accept'));

@@ -1,4 +1,4 @@
-import { Observable, Subject } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
@@ -12,7 +12,8 @@ import { MatchContexts } from './match-contexts.js';
 import { shutdownMessage, timeLimitMessage } from './messages.js';
 import { searchStream, type SearchStreamSpec } from './search-stream.js';
 import type { StreamMessage } from './transports/index.js';
-import { StreamTallies, type StreamTransport } from './stream-tallies.js';
+import { StreamLifetimes } from './stream-lifetimes.js';
+import { StreamTallies, type StreamKind, type StreamTransport } from './stream-tallies.js';
 
 /**
  * Everything the streams of one node share: the bus, the document listeners, the index of live
@@ -28,9 +29,8 @@ export class StreamHub {
   readonly declaratives: SharedRuns;
   /** Streams by kind and transport: open, messages pushed, dropped for a client that does not read. */
   readonly tallies = new StreamTallies();
-  private readonly shutdown$ = new Subject<void>();
+  private readonly lifetimes: StreamLifetimes;
   private shuttingDown = false;
-  private open = 0;
 
   constructor(readonly bus: ChangeBus, backend: Backend, readonly config: StreamConfig) {
     this.documents = new DocumentListeners(bus);
@@ -39,25 +39,26 @@ export class StreamHub {
     const limit = pLimit(config.aggConcurrency);
     this.aggregations = new AggregationFeeds(bus, this.searches, { intervalMs: config.aggIntervalMs, visibleAfterMs: config.visibleAfterMs, limit });
     this.declaratives = new SharedRuns(limit);
+    this.lifetimes = new StreamLifetimes(config.maxDurationMs);
   }
 
   /** Streams currently open on this node. */
   get openStreams(): number {
-    return this.open;
+    return this.lifetimes.size;
   }
 
   /** `transport`: how the stream reaches its client, for the node's counts (`tallies`). */
   document(spec: DocumentStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.tallies.track('document', transport, this.bounded(documentStream(this.bus, this.documents, spec)));
+    return this.bounded('document', transport, documentStream(this.bus, this.documents, spec));
   }
 
   search(spec: SearchStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.tallies.track('search', transport, this.bounded(searchStream(this.bus, this.searches, spec)));
+    return this.bounded('search', transport, searchStream(this.bus, this.searches, spec));
   }
 
   /** A live declarative UI (`liveDeclarative`), with the limits and counts of every stream. */
   declarative(messages: Observable<StreamMessage>, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.tallies.track('declarative', transport, this.bounded(messages));
+    return this.bounded('declarative', transport, messages);
   }
 
   /**
@@ -66,38 +67,45 @@ export class StreamHub {
    */
   closeAll(): void {
     this.shuttingDown = true;
-    this.shutdown$.next();
+    this.lifetimes.endAll();
   }
 
   /**
    * At most `maxDurationMs`, then a final message; ends on shutdown with one too (at once for a
-   * stream asked for while the node shuts down); counted while open. This is `takeUntil(timer or shutdown)` + the final message + `finalize`, written out:
-   * the operator chain costs about 9 KiB more per open stream (measured with bench:streams at
-   * 10,000 document streams: 29.0 against 19.7 KiB), and a node holds tens of thousands.
+   * stream asked for while the node shuts down); counted while open (`tallies`: open streams and
+   * messages pushed, the live marker not counted). This is `takeUntil(timer or shutdown)` + the
+   * final message + `finalize`, written as one subscriber over one timer for all streams
+   * (`StreamLifetimes`): a node holds tens of thousands of streams, and each operator, timer and
+   * subscription costs every one of them memory (bench:streams prints the RSS per stream).
    */
-  private bounded(messages: Observable<StreamMessage>): Observable<StreamMessage> {
-    const max = this.config.maxDurationMs;
+  private bounded(kind: StreamKind, transport: StreamTransport, messages: Observable<StreamMessage>): Observable<StreamMessage> {
     return new Observable<StreamMessage>((subscriber) => {
-      const end = (final: StreamMessage) => {
+      const end = (why: 'time' | 'shutdown') => {
+        const final = why === 'time' ? timeLimitMessage(this.config.maxDurationMs) : shutdownMessage();
+        tally.pushed++;
         subscriber.next(final);
         subscriber.complete();
       };
+      const tally = this.tallies.of(kind, transport);
       if (this.shuttingDown) {
-        end(shutdownMessage());
+        end('shutdown');
         return;
       }
-      this.open++;
-      const timer = setTimeout(() => end(timeLimitMessage(max)), max);
-      timer.unref();
-      const stop = this.shutdown$.subscribe(() => end(shutdownMessage()));
-      const sub = messages.subscribe(subscriber);
+      tally.open++;
+      const release = this.lifetimes.add(end);
+      const sub = messages.subscribe({
+        next: (message) => {
+          if (!message.live) tally.pushed++;
+          subscriber.next(message);
+        },
+        error: (err) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      });
       return () => {
-        this.open--;
-        clearTimeout(timer);
-        stop.unsubscribe();
+        tally.open--;
+        release();
         sub.unsubscribe();
       };
     });
   }
-
 }

@@ -1,5 +1,3 @@
-import { Observable } from 'rxjs';
-import type { StreamMessage } from './transports/index.js';
 
 export type StreamKind = 'document' | 'search' | 'declarative';
 /** How a stream reaches its client: an HTTP framing, or a WebSocket subscription. */
@@ -26,26 +24,6 @@ export class StreamTallies {
     let tally = this.tallies.get(key);
     if (!tally) this.tallies.set(key, (tally = { kind, transport, open: 0, pushed: 0, dropped: 0 }));
     return tally;
-  }
-
-  /** `messages`, counted while subscribed and per message. */
-  track(kind: StreamKind, transport: StreamTransport, messages: Observable<StreamMessage>): Observable<StreamMessage> {
-    return new Observable<StreamMessage>((subscriber) => {
-      const tally = this.of(kind, transport);
-      tally.open++;
-      const sub = messages.subscribe({
-        next: (message) => {
-          if (!message.live) tally.pushed++; // the live marker is no message of the stream's
-          subscriber.next(message);
-        },
-        error: (err) => subscriber.error(err),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        tally.open--;
-        sub.unsubscribe();
-      };
-    });
   }
 
   stats(): StreamTally[] {

@@ -65,3 +65,21 @@ export function framingFor(accept: string | undefined): Framing {
   if (a.includes('application/x-ndjson')) return ndjson;
   return concatenatedJson;
 }
+
+/** The last framing each message was encoded in, and its bytes. */
+const encoded = new WeakMap<StreamMessage, { framing: Framing; bytes: Buffer }>();
+
+/**
+ * A message's bytes in a framing; undefined when the framing writes nothing for it. Encoded once
+ * however many streams send the same message object: the streams of one document share each
+ * change's message, a burst of changes is thousands of writes of a few distinct messages.
+ */
+export function frameBytes(framing: Framing, message: StreamMessage): Buffer | undefined {
+  const hit = encoded.get(message);
+  if (hit !== undefined && hit.framing === framing) return hit.bytes;
+  const text = framing.frame(message);
+  if (!text) return undefined;
+  const bytes = Buffer.from(text);
+  encoded.set(message, { framing, bytes });
+  return bytes;
+}

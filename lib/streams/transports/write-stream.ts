@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { Observable, Subscription } from 'rxjs';
-import type { Framing, StreamMessage } from './framing.js';
+import type { Observable, Observer, Subscription } from 'rxjs';
+import { frameBytes, type Framing, type StreamMessage } from './framing.js';
+import { heartbeatClock, type Beating } from './heartbeats.js';
 
 export interface WriteOptions {
   heartbeatMs: number;
@@ -22,70 +23,121 @@ export interface WriteOptions {
   awaitFirst?: boolean;
 }
 
+/** A stream being written: `done` settles when its response is over. */
+export interface StreamWriting {
+  done: Promise<void>;
+}
+
 /**
  * Writes an observable of messages to an HTTP response with the given framing: heartbeats while
- * idle, a bounded buffer, and teardown of the subscription when the client goes away.
- * Resolves when the response is finished (stream completed, errored, or client gone).
+ * idle (one shared timer, `heartbeatClock`), a bounded buffer, and teardown of the subscription
+ * when the client goes away.
+ *
+ * Resolves once the response has started (its head written: at once, or with the first message
+ * under `awaitFirst`), so that the caller's request handling ends there and keeps nothing of a
+ * stream that lives for hours; `done` settles when the response is finished (stream completed,
+ * errored, or client gone).
  */
-export function writeStream(res: ServerResponse, messages: Observable<StreamMessage>, framing: Framing, options: WriteOptions): Promise<void> {
+export function writeStream(res: ServerResponse, messages: Observable<StreamMessage>, framing: Framing, options: WriteOptions): Promise<StreamWriting> {
   return new Promise((resolve, reject) => {
-    let subscription: Subscription | undefined;
-    let heartbeat: NodeJS.Timeout | undefined;
-    let lastWrite = Date.now();
-    let started = false;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearInterval(heartbeat);
-      subscription?.unsubscribe();
-      if (!res.writableEnded) res.end();
-      resolve();
-    };
-    const write = (text: string): boolean => {
-      if (done) return false;
-      lastWrite = Date.now();
-      res.write(text);
-      if (res.writableLength > options.maxBufferedBytes) {
-        res.write(framing.frame(options.overflowMessage()));
-        finish();
-        return false;
-      }
-      return true;
-    };
-    const start = () => {
-      if (started) return;
-      started = true;
-      options.start();
-      heartbeat = setInterval(() => {
-        if (Date.now() - lastWrite >= options.heartbeatMs) write(framing.heartbeat);
-      }, Math.max(50, Math.min(options.heartbeatMs, 1000)));
-      heartbeat.unref();
-      if (framing.preamble) write(framing.preamble);
-    };
-    res.once('close', finish);
-    if (!options.awaitFirst) start();
-    subscription = messages.subscribe({
-      next: (m) => {
-        start();
-        const text = framing.frame(m);
-        if (text) write(text);
-      },
-      error: (err) => {
-        if (!started) {
-          done = true;
-          subscription?.unsubscribe();
-          reject(err);
-          return;
-        }
-        write(framing.frame(options.errorMessage(err)));
-        finish();
-      },
-      complete: () => {
-        start();
-        finish();
-      },
-    });
-    if (done) subscription.unsubscribe();
+    const sink = new HttpSink(res, framing, options, resolve, reject);
+    sink.subscribe(messages);
   });
+}
+
+/**
+ * One HTTP stream: the observer of its messages and its heartbeat, as one object (a node holds
+ * tens of thousands; closures per stream would cost each of them more).
+ */
+class HttpSink implements Observer<StreamMessage>, Beating {
+  private subscription: Subscription | undefined;
+  private started = false;
+  private finished = false;
+  /** Heartbeat ticks since the last write. */
+  private idleTicks = 0;
+  private readonly ticksPerBeat: number;
+  private readonly clock: ReturnType<typeof heartbeatClock>;
+  private readonly done: Promise<void>;
+  private ended: () => void = () => undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly framing: Framing,
+    private readonly options: WriteOptions,
+    private readonly resolveStart: (writing: StreamWriting) => void,
+    private readonly rejectStart: (err: unknown) => void,
+  ) {
+    const periodMs = Math.max(50, Math.min(options.heartbeatMs, 1000));
+    this.ticksPerBeat = Math.max(1, Math.round(options.heartbeatMs / periodMs));
+    this.clock = heartbeatClock(periodMs);
+    this.done = new Promise((resolve) => (this.ended = resolve));
+    res.once('close', () => this.finish());
+  }
+
+  subscribe(messages: Observable<StreamMessage>): void {
+    if (!this.options.awaitFirst) this.start();
+    this.subscription = messages.subscribe(this);
+    if (this.finished) this.subscription.unsubscribe();
+  }
+
+  next(message: StreamMessage): void {
+    this.start();
+    const bytes = frameBytes(this.framing, message);
+    if (bytes) this.write(bytes);
+  }
+
+  error(err: unknown): void {
+    if (!this.started) {
+      this.finished = true;
+      this.subscription?.unsubscribe();
+      this.ended();
+      this.rejectStart(err);
+      return;
+    }
+    this.write(frameBytes(this.framing, this.options.errorMessage(err)));
+    this.finish();
+  }
+
+  complete(): void {
+    this.start();
+    this.finish();
+  }
+
+  tick(): void {
+    if (++this.idleTicks >= this.ticksPerBeat) this.write(this.framing.heartbeat);
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.options.start();
+    this.clock.add(this);
+    if (this.framing.preamble) this.write(this.framing.preamble);
+    this.resolveStart({ done: this.done });
+  }
+
+  private write(bytes: Buffer | string | undefined): void {
+    if (this.finished || bytes === undefined) return;
+    this.idleTicks = 0;
+    const res = this.res;
+    res.write(bytes);
+    if (res.writableLength > this.options.maxBufferedBytes) {
+      res.write(frameBytes(this.framing, this.options.overflowMessage()) ?? '');
+      this.finish();
+    }
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.clock.delete(this);
+    this.subscription?.unsubscribe();
+    if (!this.res.writableEnded) this.res.end();
+    if (!this.started) {
+      // over before it began (the client left first): nothing was written, nothing to answer
+      this.started = true;
+      this.resolveStart({ done: this.done });
+    }
+    this.ended();
+  }
 }

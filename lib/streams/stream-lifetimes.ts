@@ -1,0 +1,72 @@
+/**
+ * The open streams of one node and how each one ends: at its maximum duration, or when the node
+ * shuts down. One timer for all of them, not one per stream (a node holds tens of thousands):
+ * every stream gets the same maximum, so the order streams open in is the order their deadlines
+ * come in, and a `Set` (which iterates in insertion order) is the queue.
+ */
+export class StreamLifetimes {
+  private readonly open = new Set<Lifetime>();
+  private timer: NodeJS.Timeout | undefined;
+  private armedFor = Infinity;
+
+  constructor(private readonly maxMs: number) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /**
+   * Counts a stream as open until the returned function is called. `end` is called once the
+   * stream's maximum duration is reached (`'time'`) or the node shuts down (`'shutdown'`); the
+   * caller then ends the stream, which calls the returned function.
+   */
+  add(end: (why: 'time' | 'shutdown') => void): () => void {
+    const lifetime: Lifetime = { deadline: performance.now() + this.maxMs, end };
+    this.open.add(lifetime);
+    if (this.timer === undefined) this.arm(lifetime.deadline);
+    return () => {
+      this.open.delete(lifetime);
+      if (this.open.size === 0) this.disarm();
+    };
+  }
+
+  /** Ends every open stream (node shutdown). */
+  endAll(): void {
+    for (const lifetime of [...this.open]) lifetime.end('shutdown');
+  }
+
+  private arm(deadline: number): void {
+    this.disarm();
+    this.armedFor = deadline;
+    this.timer = setTimeout(() => this.due(), Math.max(0, deadline - performance.now()));
+    this.timer.unref();
+  }
+
+  private disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedFor = Infinity;
+  }
+
+  private due(): void {
+    this.timer = undefined;
+    this.armedFor = Infinity;
+    const now = performance.now();
+    const expired: Lifetime[] = [];
+    for (const lifetime of this.open) {
+      if (lifetime.deadline > now) break;
+      expired.push(lifetime);
+    }
+    for (const lifetime of expired) {
+      this.open.delete(lifetime);
+      lifetime.end('time');
+    }
+    const next = this.open.values().next();
+    if (!next.done && next.value.deadline < this.armedFor) this.arm(next.value.deadline);
+  }
+}
+
+interface Lifetime {
+  readonly deadline: number;
+  readonly end: (why: 'time' | 'shutdown') => void;
+}
