@@ -31,48 +31,51 @@ const rendered = new WeakMap<DocumentChange, { type: string | undefined; message
  * position it resumes from.
  */
 export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spec: DocumentStreamSpec): Observable<StreamMessage> {
+  // what the stream's closures keep for its whole life: these, not the spec (and its reader)
+  const { index, id, type } = spec;
   return defer(() => {
     let reflectedSeqNo = -1;
     let lastPosition: string | undefined;
-    const shownType = spec.type ?? '_doc';
+    const shownType = type ?? '_doc';
 
     const messageFor = (change: DocumentChange): StreamMessage => {
       const hit = rendered.get(change);
-      if (hit !== undefined && hit.type === spec.type) return hit.message;
-      const message = change.op === 'delete' || (spec.type !== undefined && change.type !== spec.type)
+      if (hit !== undefined && hit.type === type) return hit.message;
+      const message = change.op === 'delete' || (type !== undefined && change.type !== type)
         ? deletedMessage(change, shownType)
         : changedMessage(change, shownType, change.source);
-      rendered.set(change, { type: spec.type, message });
+      rendered.set(change, { type, message });
       return message;
     };
     const render = (event: ChangeEvent) => {
       if (lastPosition !== undefined && comparePositions(event.position, lastPosition) <= 0) return undefined;
       if (event.kind === 'index') return { message: indexEndedMessage(event), end: true };
-      if (event.id !== spec.id) return undefined;
+      if (event.id !== id) return undefined;
       lastPosition = event.position;
       if (event.seqNo <= reflectedSeqNo) return undefined;
       return { message: messageFor(event) };
     };
     const changes = new Observable<ChangeEvent>((subscriber) =>
-      listeners.listen(spec.index, spec.id, { onChange: (event) => subscriber.next(event), onError: (err) => subscriber.error(err) }),
+      listeners.listen(index, id, { onChange: (event) => subscriber.next(event), onError: (err) => subscriber.error(err) }),
     );
 
+    const { since, streamOnly, readInitial } = spec;
     return gapFree(changes, async (emit, closed) => {
-      await bus.subscribed(spec.index);
-      if (spec.since !== undefined) {
-        lastPosition = spec.since;
-        for (const event of await bus.history(spec.index, spec.since)) {
+      await bus.subscribed(index);
+      if (since !== undefined) {
+        lastPosition = since;
+        for (const event of await bus.history(index, since)) {
           if (closed()) return;
-          if (event.kind !== 'index' && event.id !== spec.id) {
+          if (event.kind !== 'index' && event.id !== id) {
             lastPosition = event.position;
             continue;
           }
           const out = render(event);
           if (out) emit(out.message, out.end);
         }
-      } else if (!spec.streamOnly) {
-        const head = await bus.head(spec.index);
-        const initial = await spec.readInitial();
+      } else if (!streamOnly) {
+        const head = await bus.head(index);
+        const initial = await readInitial();
         if (typeof initial._seq_no === 'number') reflectedSeqNo = initial._seq_no;
         emit({ data: initial, id: head, initial: true });
       }

@@ -56,6 +56,27 @@ function relayed(status: number, body: Record<string, unknown> | undefined): EsE
 }
 
 /**
+ * Reads a document as the plain GET answers it. A function of its own: a stream keeps its reader
+ * for its whole life, and a closure keeps every variable of the scope it was made in.
+ */
+function documentReader(
+  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, querystring: string,
+): () => Promise<Record<string, unknown>> {
+  const enc = encodeURIComponent;
+  return async () => {
+    if (type !== undefined) return (await typed.get(index, type, id, querystring)).body;
+    const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(id)}`, undefined, querystring);
+    // a missing document or index is a state like any other: the stream waits for it to appear
+    if (res.status >= 400 && res.status !== 404) throw relayed(res.status, res.body);
+    if (res.body && '_id' in res.body && !('_type' in res.body)) {
+      const { _index, ...rest } = res.body; // Elasticsearch 8 has no _type; the stream protocol does
+      return { _index, _type: '_doc', ...rest };
+    }
+    return res.body;
+  };
+}
+
+/**
  * Builds the stream a request asks for. Bad input (a malformed query, a missing index for a
  * search) throws an EsError before any stream exists, so the transport can answer it plainly.
  */
@@ -73,18 +94,7 @@ export async function openRequestedStream(
   const enc = encodeURIComponent;
 
   if (target.kind === 'document') {
-    const readInitial = async () => {
-      if (type !== undefined) return (await typed.get(index, type, target.id, querystring)).body;
-      const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(target.id)}`, undefined, querystring);
-      // a missing document or index is a state like any other: the stream waits for it to appear
-      if (res.status >= 400 && res.status !== 404) throw relayed(res.status, res.body);
-      if (res.body && '_id' in res.body && !('_type' in res.body)) {
-        const { _index, ...rest } = res.body; // Elasticsearch 8 has no _type; the stream protocol does
-        return { _index, _type: '_doc', ...rest };
-      }
-      return res.body;
-    };
-    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial }, input.transport);
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial: documentReader(backend, typed, index, type, target.id, querystring) }, input.transport);
   }
 
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
