@@ -309,6 +309,9 @@ interface FanOutRun {
   burst: Summary;
   burstAcks: Summary;
   burstRounds: number;
+  /** CPU per burst, from the first write sent to the last push received: the server's (all its threads), and this process's (the clients and the writer). */
+  serverMsPerBurst: number;
+  clientMsPerBurst: number;
   sequential: Summary;
   sequentialRounds: number;
   kibPerStream: number;
@@ -379,7 +382,11 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
       const burstAcks: number[] = [];
       let missing = 0;
       let stray = 0;
+      let serverCpu = 0;
+      let clientCpu = 0;
       for (let r = 0; r <= burstRounds; r++) {
+        const serverBefore = await cpuSecondsOf(target.pid);
+        const clientBefore = process.cpuUsage();
         const seq = ++round;
         const sentAt = new Float64Array(FAN_OUT_DOCS);
         let received = 0;
@@ -398,6 +405,11 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
         );
         if (r > 0) burstAcks.push(...acks);
         if (await timedOut(done, 15_000)) missing += r > 0 ? open - received : 0;
+        if (r > 0) {
+          const client = process.cpuUsage(clientBefore);
+          clientCpu += (client.user + client.system) / 1e6;
+          serverCpu += (await cpuSecondsOf(target.pid)) - serverBefore;
+        }
         await new Promise((r) => setTimeout(r, 200));
       }
 
@@ -424,7 +436,8 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
       onChange = () => undefined;
       runs.push({
         count, open, openSeconds, failures: [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', '), writeFloor,
-        burst: summarize(burst), burstAcks: summarize(burstAcks), burstRounds, sequential: summarize(sequential), sequentialRounds,
+        burst: summarize(burst), burstAcks: summarize(burstAcks), burstRounds,
+        serverMsPerBurst: (serverCpu / burstRounds) * 1000, clientMsPerBurst: (clientCpu / burstRounds) * 1000, sequential: summarize(sequential), sequentialRounds,
         kibPerStream, memory, missing, stray,
       });
     }
@@ -467,11 +480,13 @@ async function fanOut(): Promise<void> {
     const floorName = 'node:http floor';
     rows.push({
       part: 'floor', what: `${floor.open} streams on node:http alone, burst of ${FAN_OUT_DOCS} writes: write → push`, s: floor.burst,
-      note: `the same clients and writes; ${floor.memory}; its writes' ack p50 ${ms(floor.burstAcks.p50)} / p99 ${ms(floor.burstAcks.p99)} ms; ${floor.missing} pushes missing`,
+      note: `the same clients and writes; ${floor.memory}; its writes' ack p50 ${ms(floor.burstAcks.p50)} / p99 ${ms(floor.burstAcks.p99)} ms; ` +
+        `CPU per burst: server ${floor.serverMsPerBurst.toFixed(0)} ms, clients ${floor.clientMsPerBurst.toFixed(0)} ms; ${floor.missing} pushes missing`,
     });
     rows.push({
       part: 'fan-out', what: `${run.open} doc streams, burst of ${FAN_OUT_DOCS} writes: write → push`, s: run.burst, floor: { name: floorName, s: floor.burst },
-      note: `${run.burstRounds} rounds, each writing all ${FAN_OUT_DOCS} docs at once (every stream pushed per round); the writes' own ack p50 ${ms(run.burstAcks.p50)} / p99 ${ms(run.burstAcks.p99)} ms${shortfall}`,
+      note: `${run.burstRounds} rounds, each writing all ${FAN_OUT_DOCS} docs at once (every stream pushed per round); the writes' own ack p50 ${ms(run.burstAcks.p50)} / p99 ${ms(run.burstAcks.p99)} ms; ` +
+        `CPU per burst: gateway ${run.serverMsPerBurst.toFixed(0)} ms, clients ${run.clientMsPerBurst.toFixed(0)} ms${shortfall}`,
     });
     rows.push({
       part: 'fan-out', what: `${run.open} doc streams, sequential writes: write → push`, s: run.sequential, floor: { name: floorName, s: floor.sequential },
