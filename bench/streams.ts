@@ -39,6 +39,7 @@ import { loadCorpus } from './support/corpus.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
 import { liveDashboards } from './support/live-dashboards.js';
 import { wsSlowConsumer } from './support/ws-slow-consumer.js';
+import { WsDocFleet } from './support/ws-fleet.js';
 import { cpuSecondsOf, rssOf, seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX, liveSearchMix } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis, type BenchRedis } from './support/redis-server.js';
@@ -52,7 +53,7 @@ const FAN_OUT_COUNTS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').ma
 const FAN_OUT_DOCS = 100;
 const SEARCH_COUNTS = [1_000, 10_000];
 const CROSS_NODE_WRITES = Number(process.env.BENCH_CROSS_WRITES ?? 500);
-/** BENCH_PARTS: the parts to run (matching, fanout, dashboards, wsslow, crossnode), all by default. */
+/** BENCH_PARTS: the parts to run (matching, fanout, wsmany, dashboards, wsslow, crossnode), all by default. */
 const PARTS = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
 const part = (name: string) => !PARTS || PARTS.includes(name);
 
@@ -611,6 +612,111 @@ async function crossNode(redis: BenchRedis, redisFloorS: Summary): Promise<void>
   }
 }
 
+/** BENCH_WS_STREAMS, BENCH_WS_CONNECTIONS: the multiplexed WebSocket part's subscriptions and connections. */
+const WS_STREAMS = Number(process.env.BENCH_WS_STREAMS ?? 50_000);
+const WS_CONNECTIONS = Number(process.env.BENCH_WS_CONNECTIONS ?? 500);
+
+/**
+ * 50,000 document streams on one node, multiplexed over 500 WebSockets (100 subscriptions each,
+ * spread over 100 documents): what the gateway's streams cost without a socket each. The RSS per
+ * stream, then bursts of 100 writes (every stream pushed per round) and sequential writes.
+ */
+async function wsMany(): Promise<void> {
+  const data = await tempDir('bench-streams-wsmany-');
+  const removeData = owned(() => data.remove());
+  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir });
+  const stopGateway = owned(() => gw.stop());
+  const pid = gw.proc.pid!;
+  const pool = new Pool(gw.url, { connections: 128, pipelining: 1 });
+  const closePool = owned(() => pool.close());
+  let onChange: (doc: number, seq: number, at: number) => void = () => undefined;
+  const fleet = new WsDocFleet({ origin: gw.url, authorization: AUTH, index: 'wsmany', onChange: (doc, seq, at) => onChange(doc, seq, at) });
+  const closeFleet = owned(() => fleet.close());
+  const write = async (doc: number, seq: number): Promise<void> => {
+    const res = await pool.request({ method: 'PUT', path: `/wsmany/_doc/d${doc}`, headers: JSON_HEADERS, body: JSON.stringify({ seq, doc, title: `document ${doc}` }) });
+    await res.body.dump();
+    if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
+  };
+  try {
+    for (let d = 0; d < FAN_OUT_DOCS; d++) await write(d, 0);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const rssBefore = await rssOf(pid);
+    const t0 = performance.now();
+    await fleet.open(WS_CONNECTIONS, WS_STREAMS, FAN_OUT_DOCS, 50);
+    const openSeconds = (performance.now() - t0) / 1000;
+    const open = fleet.live;
+    progress(`websocket: ${open} of ${WS_STREAMS} subscriptions live over ${WS_CONNECTIONS} connections (${openSeconds.toFixed(1)} s)`);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const rss = await rssOf(pid);
+    const cpu0 = await cpuSecondsOf(pid);
+    await new Promise((r) => setTimeout(r, 3_000));
+    const idleCpu = ((await cpuSecondsOf(pid)) - cpu0) / 3;
+    const kibPerStream = (rss - rssBefore) / open / 1024;
+
+    let round = 0;
+    const burst: number[] = [];
+    let missing = 0;
+    let gatewayCpu = 0;
+    const rounds = 3;
+    for (let r = 0; r <= rounds; r++) {
+      const seq = ++round;
+      const sentAt = new Float64Array(FAN_OUT_DOCS);
+      let received = 0;
+      let allIn: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (allIn = resolve));
+      onChange = (doc, s, at) => {
+        if (s !== seq) return;
+        if (r > 0) burst.push(at - sentAt[doc]);
+        if (++received === open) allIn();
+      };
+      const cpuBefore = await cpuSecondsOf(pid);
+      await Promise.all(Array.from({ length: FAN_OUT_DOCS }, (_, d) => {
+        sentAt[d] = performance.now();
+        return write(d, seq);
+      }));
+      if (await timedOut(done, 30_000)) missing += r > 0 ? open - received : 0;
+      if (r > 0) gatewayCpu += (await cpuSecondsOf(pid)) - cpuBefore;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const sequential: number[] = [];
+    for (let d = 0; d < FAN_OUT_DOCS; d++) {
+      const seq = ++round;
+      const expected = Math.round(open / FAN_OUT_DOCS);
+      let received = 0;
+      let allIn: () => void = () => undefined;
+      const done = new Promise<void>((resolve) => (allIn = resolve));
+      const sentAt = performance.now();
+      onChange = (doc, s, at) => {
+        if (doc !== d || s !== seq) return;
+        sequential.push(at - sentAt);
+        if (++received === expected) allIn();
+      };
+      await write(d, seq);
+      if (await timedOut(done, 10_000)) missing += expected - received;
+    }
+    onChange = () => undefined;
+    const failed = [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ');
+    rows.push({
+      part: 'websocket', what: `${open} doc streams over ${WS_CONNECTIONS} WebSockets, burst of ${FAN_OUT_DOCS} writes: write → push`, s: summarize(burst),
+      note: `${rounds} rounds, every stream pushed per round; gateway CPU ${((gatewayCpu / rounds) * 1000).toFixed(0)} ms per burst; ` +
+        `gateway RSS ${kibPerStream.toFixed(1)} KiB/stream (${(rssBefore / 2 ** 20).toFixed(0)} → ${(rss / 2 ** 20).toFixed(0)} MiB), idle CPU ${(idleCpu * 100).toFixed(1)}%; ` +
+        `opened in ${openSeconds.toFixed(1)} s; goal ≤ 10 KiB/stream at 50,000: ${open >= 50_000 ? (kibPerStream <= 10 ? 'met' : 'NOT met') : '-'}${failed ? `; failures: ${failed}` : ''}`,
+    });
+    rows.push({
+      part: 'websocket', what: `${open} doc streams over ${WS_CONNECTIONS} WebSockets, sequential writes: write → push`, s: summarize(sequential),
+      note: `${FAN_OUT_DOCS} writes one at a time, each to ~${Math.round(open / FAN_OUT_DOCS)} streams; ${missing} pushes missing`,
+    });
+    progress(`websocket: ${open} streams, ${kibPerStream.toFixed(1)} KiB/stream, burst p99 ${ms(summarize(burst).p99)} ms`);
+    notes.push('websocket: one gateway (embedded engine, memory bus), its streams multiplexed over WebSockets (the appbase frame protocol, one subscription per frame id), ' +
+      'the clients in this process; each HTTP stream needs a socket of its own, each WebSocket subscription does not.');
+  } finally {
+    await closeFleet();
+    await closePool();
+    await stopGateway();
+    await removeData();
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const os = await import('node:os');
@@ -622,6 +728,7 @@ async function main(): Promise<void> {
   const docs = await loadCorpus();
   if (part('matching')) await matching(docs, subject);
   if (part('fanout')) await fanOut();
+  if (part('wsmany')) await wsMany();
   if (part('dashboards')) rows.push(...(await liveDashboards(docs, progress)));
   if (part('wsslow')) {
     const r = await wsSlowConsumer(progress);
