@@ -5,9 +5,12 @@
  *   round trip on the same redis-server the cross-node part uses; an HTTP write's acknowledgement
  *   through the same gateway with no streams open.
  * - fan-out: 1,000 and 10,000 document streams over real HTTP on one gateway (a child process on
- *   the embedded engine, memory bus; the clients live in this process), spread over 100
- *   documents; every round writes each document once through HTTP; write → push latency across
- *   all subscribers, and the gateway's RSS per stream (from /proc/<pid>/status).
+ *   the embedded engine, memory bus; the clients live in this process, on bare sockets), spread
+ *   over 100 documents; every round writes each document once through HTTP; write → push latency
+ *   across all subscribers, CPU per burst, and the RSS per stream (from /proc/<pid>/status) —
+ *   first on node:http alone doing the same pushes (bench/support/fanout-floor.ts), the floor.
+ * - wsmany: 50,000 document streams multiplexed over 500 WebSockets on one gateway; RSS per
+ *   stream, bursts and sequential writes.
  * - search-stream matching: the Debian corpus in an embedded engine index (in process), 1,000 and
  *   10,000 distinct live searches in `IndexLiveSearches`; the cost of one changed document
  *   published through a memory bus until the index of live searches has handled it, against
