@@ -30,9 +30,10 @@ const rendered = new WeakMap<DocumentChange, { type: string | undefined; message
  * meanwhile, and drops those the read already reflects (by `_seq_no`) or that came before the
  * position it resumes from.
  */
-export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spec: DocumentStreamSpec): Observable<StreamMessage> {
-  // what the stream's closures keep for its whole life: these, not the spec (and its reader)
-  const { index, id, type } = spec;
+export function documentStream(
+  bus: ChangeBus, listeners: DocumentListeners, { index, id, type, since, streamOnly, readInitial }: DocumentStreamSpec,
+): Observable<StreamMessage> {
+  // the spec's fields, not the spec: what the stream's closures keep for its whole life
   return defer(() => {
     let reflectedSeqNo = -1;
     let lastPosition: string | undefined;
@@ -59,7 +60,6 @@ export function documentStream(bus: ChangeBus, listeners: DocumentListeners, spe
       listeners.listen(index, id, { onChange: (event) => subscriber.next(event), onError: (err) => subscriber.error(err) }),
     );
 
-    const { since, streamOnly, readInitial } = spec;
     return gapFree(changes, async (emit, closed) => {
       await bus.subscribed(index);
       if (since !== undefined) {

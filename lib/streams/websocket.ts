@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Subscription } from 'rxjs';
+import { Subscription, type Observable } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
@@ -11,6 +11,7 @@ import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget } from './stream-requests.js';
+import { messageJson, type StreamMessage } from './transports/index.js';
 
 /** A subscribe (or unsubscribe) frame of the appbase WebSocket protocol. */
 interface Frame {
@@ -88,14 +89,14 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
 function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
   const subscriptions = new Map<string, Subscription>();
   let authFailures = 0;
-  /** `last`: the final frame of a subscription, sent even past the bound (one per subscription). */
+  /** A frame (an object, or its JSON text); `last`: the final frame of a subscription, sent even past the bound (one per subscription). */
   const send = (payload: unknown, last = false) => {
     if (ws.readyState !== ws.OPEN) return;
     if (!last && ws.bufferedAmount > 2 * deps.maxBufferedBytes) {
       ws.terminate(); // the client does not read: drop what it left, and every subscription with it
       return;
     }
-    ws.send(JSON.stringify(payload));
+    ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
   };
   const errorFrame = (id: unknown, e: EsError) => ({ id, message: e.reason, status: e.status, error: errorBody(e).error });
   const fail = (id: unknown, err: unknown) => {
@@ -183,13 +184,27 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, target, {
       method, segments, querystring, body, transport: 'websocket',
     });
-    const channel = id;
     if (ws.readyState !== ws.OPEN) return;
-    send({ id, channel });
+    send({ id, channel: id });
+    follow(id, target.kind, messages);
+  }
+
+  /**
+   * Pushes a subscription's messages as frames. A function of its own: the subscription lives as
+   * long as the connection, and its closures keep only the id and kind, not the subscribe
+   * frame's scope. A change's frame is `{channel, event}` around the change's JSON, serialized
+   * once for every subscription it reaches (`messageJson`).
+   */
+  function follow(id: string, kind: StreamKind, messages: Observable<StreamMessage>): void {
+    const channel = JSON.stringify(id);
     const sub = new Subscription();
     subscriptions.set(id, sub);
     sub.add(messages.subscribe({
-      next: (message) => push(id, target.kind, message.live ? { id, channel, live: true } : message.initial ? { id, channel, body: message.data } : { channel, event: message.data }),
+      next: (message) => {
+        if (message.live) push(id, kind, { id, channel: id, live: true });
+        else if (message.initial) push(id, kind, { id, channel: id, body: message.data });
+        else push(id, kind, `{"channel":${channel},"event":${messageJson(message)}}`);
+      },
       error: (err) => {
         subscriptions.delete(id);
         fail(id, err);

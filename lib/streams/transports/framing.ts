@@ -34,7 +34,7 @@ export const concatenatedJson: Framing = {
   name: 'json',
   contentType: 'application/json; charset=UTF-8',
   preamble: '',
-  frame: (m) => (m.live ? '' : JSON.stringify(m.data)),
+  frame: (m) => (m.live ? '' : messageJson(m)),
   heartbeat: ' ',
 };
 
@@ -43,7 +43,7 @@ export const ndjson: Framing = {
   name: 'ndjson',
   contentType: 'application/x-ndjson; charset=UTF-8',
   preamble: '',
-  frame: (m) => (m.live ? '' : JSON.stringify(m.data) + '\n'),
+  frame: (m) => (m.live ? '' : messageJson(m) + '\n'),
   heartbeat: '\n',
 };
 
@@ -54,7 +54,7 @@ export const sse: Framing = {
   preamble: ':ok\n\n',
   frame: (m) =>
     m.live ? ':live\n\n' :
-    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${JSON.stringify(m.data)}\n\n`,
+    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${messageJson(m)}\n\n`,
   heartbeat: ':heartbeat\n\n',
 };
 
@@ -64,6 +64,19 @@ export function framingFor(accept: string | undefined): Framing {
   if (a.includes('text/event-stream')) return sse;
   if (a.includes('application/x-ndjson')) return ndjson;
   return concatenatedJson;
+}
+
+/** Each message's data as JSON, once. */
+const texts = new WeakMap<StreamMessage, string>();
+
+/**
+ * A message's data as JSON text, serialized once however many streams send the same message
+ * object (the streams of one document share each change's message).
+ */
+export function messageJson(message: StreamMessage): string {
+  let text = texts.get(message);
+  if (text === undefined) texts.set(message, (text = JSON.stringify(message.data)));
+  return text;
 }
 
 /** The last framing each message was encoded in, and its bytes. */
