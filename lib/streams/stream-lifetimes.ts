@@ -4,10 +4,12 @@
  * every stream gets the same maximum, so the order streams open in is the order their deadlines
  * come in, and a `Set` (which iterates in insertion order) is the queue.
  */
+/** The longest delay setTimeout takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class StreamLifetimes {
   private readonly open = new Set<Lifetime>();
   private timer: NodeJS.Timeout | undefined;
-  private armedFor = Infinity;
 
   constructor(private readonly maxMs: number) {}
 
@@ -37,20 +39,19 @@ export class StreamLifetimes {
 
   private arm(deadline: number): void {
     this.disarm();
-    this.armedFor = deadline;
-    this.timer = setTimeout(() => this.due(), Math.max(0, deadline - performance.now()));
+    // a timer longer than setTimeout allows (~24.8 days) would fire at once: it wakes up at
+    // that longest delay instead, and sets itself again for what is left
+    this.timer = setTimeout(() => this.due(), Math.min(MAX_TIMER_MS, Math.max(0, deadline - performance.now())));
     this.timer.unref();
   }
 
   private disarm(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.armedFor = Infinity;
   }
 
   private due(): void {
     this.timer = undefined;
-    this.armedFor = Infinity;
     const now = performance.now();
     const expired: Lifetime[] = [];
     for (const lifetime of this.open) {
@@ -62,7 +63,7 @@ export class StreamLifetimes {
       lifetime.end('time');
     }
     const next = this.open.values().next();
-    if (!next.done && next.value.deadline < this.armedFor) this.arm(next.value.deadline);
+    if (!next.done) this.arm(next.value.deadline);
   }
 }
 
