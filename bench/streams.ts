@@ -37,7 +37,7 @@ import { readJson } from '../lib/engine/index.js';
 import { LiveSearches, type IndexLiveSearches, type LiveSearch } from '../lib/streams/live-searches.js';
 import { MatchContexts } from '../lib/streams/match-contexts.js';
 import { requirementOf } from '../lib/streams/search-index/index.js';
-import { spawnEngine, spawnGateway, spawnServer, tempDir } from '../spec/support/servers.js';
+import { spawnEngine, spawnGateway, spawnServer, tempDir, type ChildServer } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
 import { liveDashboards } from './support/live-dashboards.js';
@@ -297,6 +297,43 @@ function maxOpenFiles(): string {
   return m ? m[1] : 'an unknown number of';
 }
 
+/** What one burst measured: write sent → push received per push, the writes' acknowledgements, pushes that never came, pushes of another round. */
+interface Burst {
+  pushes: number[];
+  acks: number[];
+  missing: number;
+  stray: number;
+}
+
+/**
+ * One burst: each of the FAN_OUT_DOCS documents written at once with `seq`, so every stream is
+ * pushed in the same instant; resolves once `expected` pushes of it arrived, or `timeoutMs`
+ * passed. `listen` installs the fleet's change handler for the round.
+ */
+async function burstOf(
+  seq: number, expected: number, write: (doc: number, seq: number) => Promise<number>,
+  listen: (handler: (doc: number, seq: number, at: number) => void) => void, timeoutMs: number,
+): Promise<Burst> {
+  const sentAt = new Float64Array(FAN_OUT_DOCS);
+  const pushes: number[] = [];
+  let stray = 0;
+  let allIn: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (allIn = resolve));
+  listen((doc, s, at) => {
+    if (s !== seq) return void stray++;
+    pushes.push(at - sentAt[doc]);
+    if (pushes.length === expected) allIn();
+  });
+  const acks = await Promise.all(
+    Array.from({ length: FAN_OUT_DOCS }, (_, d) => {
+      sentAt[d] = performance.now();
+      return write(d, seq);
+    }),
+  );
+  const missing = (await timedOut(done, timeoutMs)) ? expected - pushes.length : 0;
+  return { pushes, acks, missing, stray };
+}
+
 /** One fan-out server under test: the gateway, or the node:http floor. */
 interface FanOutTarget {
   url: string;
@@ -391,28 +428,16 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
       for (let r = 0; r <= burstRounds; r++) {
         const serverBefore = await cpuSecondsOf(target.pid);
         const clientBefore = process.cpuUsage();
-        const seq = ++round;
-        const sentAt = new Float64Array(FAN_OUT_DOCS);
-        let received = 0;
-        let allIn: () => void = () => undefined;
-        const done = new Promise<void>((resolve) => (allIn = resolve));
-        onChange = (doc, s, at) => {
-          if (s !== seq) return void stray++;
-          if (r > 0) burst.push(at - sentAt[doc]);
-          if (++received === open) allIn();
-        };
-        const acks = await Promise.all(
-          Array.from({ length: FAN_OUT_DOCS }, (_, d) => {
-            sentAt[d] = performance.now();
-            return write(d, seq);
-          }),
-        );
-        if (r > 0) burstAcks.push(...acks);
-        if (await timedOut(done, 15_000)) missing += r > 0 ? open - received : 0;
+        const b = await burstOf(++round, open, write, (handler) => (onChange = handler), 15_000);
         if (r > 0) {
+          // round 0 warms up
           const client = process.cpuUsage(clientBefore);
           clientCpu += (client.user + client.system) / 1e6;
           serverCpu += (await cpuSecondsOf(target.pid)) - serverBefore;
+          burst.push(...b.pushes);
+          burstAcks.push(...b.acks);
+          missing += b.missing;
+          stray += b.stray;
         }
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -452,31 +477,28 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
   }
 }
 
+/** `fanOutOn` a server started for it, stopped once measured (or on failure). */
+async function fanOutOnServer(starting: Promise<ChildServer>): Promise<FanOutRun[]> {
+  const server = await starting;
+  const stop = owned(() => server.stop());
+  try {
+    return await fanOutOn({ url: server.url, pid: server.proc.pid! });
+  } finally {
+    await stop();
+  }
+}
+
 /**
  * Fan-out on one node: first the floor (node:http alone, bench/support/fanout-floor.ts), then the
  * gateway, with the same clients, documents and writes; the gateway's figures are printed against
  * the floor's.
  */
 async function fanOut(): Promise<void> {
-  const floorServer = await spawnServer('bench/support/fanout-floor.js', { PORT: '0' }, 'floor' as 'engine');
-  const stopFloor = owned(() => floorServer.stop());
-  let floors: FanOutRun[];
-  try {
-    floors = await fanOutOn({ url: floorServer.url, pid: floorServer.proc.pid! });
-  } finally {
-    await stopFloor();
-  }
+  const floors = await fanOutOnServer(spawnServer('bench/support/fanout-floor.js', { PORT: '0' }, 'floor' as 'engine'));
   const data = await tempDir('bench-streams-fanout-');
   const removeData = owned(() => data.remove());
-  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir });
-  const stopGateway = owned(() => gw.stop());
-  let runs: FanOutRun[];
-  try {
-    runs = await fanOutOn({ url: gw.url, pid: gw.proc.pid! });
-  } finally {
-    await stopGateway();
-    await removeData();
-  }
+  const runs = await fanOutOnServer(spawnGateway({ ...ADMIN, DATA_DIR: data.dir }));
+  await removeData();
   rows.push({ part: 'floor', what: 'HTTP write ack, one node, no streams (sequential)', s: runs[0].writeFloor });
   for (const [i, run] of runs.entries()) {
     const floor = floors[i];
@@ -635,10 +657,12 @@ async function wsMany(): Promise<void> {
   let onChange: (doc: number, seq: number, at: number) => void = () => undefined;
   const fleet = new WsDocFleet({ origin: gw.url, authorization: AUTH, index: 'wsmany', onChange: (doc, seq, at) => onChange(doc, seq, at) });
   const closeFleet = owned(() => fleet.close());
-  const write = async (doc: number, seq: number): Promise<void> => {
+  const write = async (doc: number, seq: number): Promise<number> => {
+    const t0 = performance.now();
     const res = await pool.request({ method: 'PUT', path: `/wsmany/_doc/d${doc}`, headers: JSON_HEADERS, body: JSON.stringify({ seq, doc, title: `document ${doc}` }) });
     await res.body.dump();
     if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
+    return performance.now() - t0;
   };
   try {
     for (let d = 0; d < FAN_OUT_DOCS; d++) await write(d, 0);
@@ -662,23 +686,13 @@ async function wsMany(): Promise<void> {
     let gatewayCpu = 0;
     const rounds = 3;
     for (let r = 0; r <= rounds; r++) {
-      const seq = ++round;
-      const sentAt = new Float64Array(FAN_OUT_DOCS);
-      let received = 0;
-      let allIn: () => void = () => undefined;
-      const done = new Promise<void>((resolve) => (allIn = resolve));
-      onChange = (doc, s, at) => {
-        if (s !== seq) return;
-        if (r > 0) burst.push(at - sentAt[doc]);
-        if (++received === open) allIn();
-      };
       const cpuBefore = await cpuSecondsOf(pid);
-      await Promise.all(Array.from({ length: FAN_OUT_DOCS }, (_, d) => {
-        sentAt[d] = performance.now();
-        return write(d, seq);
-      }));
-      if (await timedOut(done, 30_000)) missing += r > 0 ? open - received : 0;
-      if (r > 0) gatewayCpu += (await cpuSecondsOf(pid)) - cpuBefore;
+      const b = await burstOf(++round, open, write, (handler) => (onChange = handler), 30_000);
+      if (r > 0) {
+        gatewayCpu += (await cpuSecondsOf(pid)) - cpuBefore;
+        burst.push(...b.pushes);
+        missing += b.missing;
+      }
       await new Promise((r) => setTimeout(r, 500));
     }
     const sequential: number[] = [];
