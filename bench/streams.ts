@@ -297,6 +297,24 @@ function maxOpenFiles(): string {
   return m ? m[1] : 'an unknown number of';
 }
 
+/** The process's share of a CPU over `ms` of quiet. */
+async function idleCpuOf(pid: number, ms: number): Promise<number> {
+  const before = await cpuSecondsOf(pid);
+  await new Promise((r) => setTimeout(r, ms));
+  return ((await cpuSecondsOf(pid)) - before) / (ms / 1000);
+}
+
+/** Writes document `d{doc}` of `index` with its `seq` (what the stream clients recognise a change by); resolves with the time to its acknowledgement. */
+function documentWriter(pool: Pool, index: string): (doc: number, seq: number) => Promise<number> {
+  return async (doc, seq) => {
+    const t0 = performance.now();
+    const res = await pool.request({ method: 'PUT', path: `/${index}/_doc/d${doc}`, headers: JSON_HEADERS, body: JSON.stringify({ seq, doc, title: `document ${doc}` }) });
+    await res.body.dump();
+    if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
+    return performance.now() - t0;
+  };
+}
+
 /** What one burst measured: write sent → push received per push, the writes' acknowledgements, pushes that never came, pushes of another round. */
 interface Burst {
   pushes: number[];
@@ -370,13 +388,7 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
   const pool = new Pool(target.url, { connections: 128, pipelining: 1 });
   const closePool = owned(() => pool.close());
   const seqs = new Array<number>(FAN_OUT_DOCS).fill(0);
-  const write = async (doc: number, seq: number): Promise<number> => {
-    const t0 = performance.now();
-    const res = await pool.request({ method: 'PUT', path: `/fanout/_doc/d${doc}`, headers: JSON_HEADERS, body: JSON.stringify({ seq, doc, title: `document ${doc}` }) });
-    await res.body.dump();
-    if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
-    return performance.now() - t0;
-  };
+  const write = documentWriter(pool, 'fanout');
   const fleet = new DocStreamFleet({ origin: target.url, authorization: AUTH, onChange: (doc, seq, at) => onChange(doc, seq, at) });
   const closeFleet = owned(() => fleet.closeAll());
   let onChange: (doc: number, seq: number, at: number) => void = () => undefined;
@@ -396,9 +408,7 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
     const writeFloor = summarize(acks);
     await new Promise((r) => setTimeout(r, 500));
     const rssBefore = await rssOf(target.pid);
-    const idle0 = await cpuSecondsOf(target.pid);
-    await new Promise((r) => setTimeout(r, 2_000));
-    const idleBefore = ((await cpuSecondsOf(target.pid)) - idle0) / 2;
+    const idleBefore = await idleCpuOf(target.pid, 2_000);
 
     let round = Math.max(...seqs);
     for (const count of FAN_OUT_COUNTS) {
@@ -411,9 +421,7 @@ async function fanOutOn(target: FanOutTarget): Promise<FanOutRun[]> {
       progress(`fan-out: ${open} of ${count} streams open (${openSeconds.toFixed(1)} s)${fleet.failures.size ? `; failures: ${[...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ')}` : ''}`);
       await new Promise((r) => setTimeout(r, 1_000));
       const rss = await rssOf(target.pid);
-      const cpu0 = await cpuSecondsOf(target.pid);
-      await new Promise((r) => setTimeout(r, 3_000));
-      const idleCpu = ((await cpuSecondsOf(target.pid)) - cpu0) / 3;
+      const idleCpu = await idleCpuOf(target.pid, 3_000);
       const kibPerStream = (rss - rssBefore) / open / 1024;
       const memory = `RSS ${kibPerStream.toFixed(1)} KiB/stream (${(rssBefore / 2 ** 20).toFixed(0)} → ${(rss / 2 ** 20).toFixed(0)} MiB), idle CPU ${(idleCpu * 100).toFixed(1)}% (${(idleBefore * 100).toFixed(1)}% without streams)`;
 
@@ -657,13 +665,7 @@ async function wsMany(): Promise<void> {
   let onChange: (doc: number, seq: number, at: number) => void = () => undefined;
   const fleet = new WsDocFleet({ origin: gw.url, authorization: AUTH, index: 'wsmany', onChange: (doc, seq, at) => onChange(doc, seq, at) });
   const closeFleet = owned(() => fleet.close());
-  const write = async (doc: number, seq: number): Promise<number> => {
-    const t0 = performance.now();
-    const res = await pool.request({ method: 'PUT', path: `/wsmany/_doc/d${doc}`, headers: JSON_HEADERS, body: JSON.stringify({ seq, doc, title: `document ${doc}` }) });
-    await res.body.dump();
-    if (res.statusCode >= 300) throw new Error(`write d${doc} answered ${res.statusCode}`);
-    return performance.now() - t0;
-  };
+  const write = documentWriter(pool, 'wsmany');
   try {
     for (let d = 0; d < FAN_OUT_DOCS; d++) await write(d, 0);
     await new Promise((r) => setTimeout(r, 1_000));
@@ -675,9 +677,7 @@ async function wsMany(): Promise<void> {
     progress(`websocket: ${open} of ${WS_STREAMS} subscriptions live over ${WS_CONNECTIONS} connections (${openSeconds.toFixed(1)} s)`);
     await new Promise((r) => setTimeout(r, 1_000));
     const rss = await rssOf(pid);
-    const cpu0 = await cpuSecondsOf(pid);
-    await new Promise((r) => setTimeout(r, 3_000));
-    const idleCpu = ((await cpuSecondsOf(pid)) - cpu0) / 3;
+    const idleCpu = await idleCpuOf(pid, 3_000);
     const kibPerStream = (rss - rssBefore) / open / 1024;
 
     let round = 0;

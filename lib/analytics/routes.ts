@@ -104,7 +104,8 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
     const messages = from(liveAnswers(answer, options.streamIntervalMs, aborted.signal)).pipe(map((text) => ({ data: JSON.parse(text) as unknown })));
     ctx.respond = false;
     // the request ends once the stream has started; the answers go on until the client leaves
-    const writing = await writeStream(ctx.res, messages, framing, {
+    // (the response's close aborts them, above)
+    await writeStream(ctx.res, messages, framing, {
       ...options.streams,
       overflowMessage,
       errorMessage,
@@ -113,7 +114,6 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
         ctx.res.flushHeaders();
       },
     });
-    void writing.done.then(() => aborted.abort());
   };
 }
 

@@ -1,12 +1,12 @@
+/** The longest delay setTimeout takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * The open streams of one node and how each one ends: at its maximum duration, or when the node
  * shuts down. One timer for all of them, not one per stream (a node holds tens of thousands):
  * every stream gets the same maximum, so the order streams open in is the order their deadlines
  * come in, and a `Set` (which iterates in insertion order) is the queue.
  */
-/** The longest delay setTimeout takes (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 export class StreamLifetimes {
   private readonly open = new Set<Lifetime>();
   private timer: NodeJS.Timeout | undefined;

@@ -1,4 +1,3 @@
-
 export type StreamKind = 'document' | 'search' | 'declarative';
 /** How a stream reaches its client: an HTTP framing, or a WebSocket subscription. */
 export type StreamTransport = 'json' | 'ndjson' | 'sse' | 'websocket';

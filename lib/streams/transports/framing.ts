@@ -34,7 +34,7 @@ export const concatenatedJson: Framing = {
   name: 'json',
   contentType: 'application/json; charset=UTF-8',
   preamble: '',
-  frame: (m) => (m.live ? '' : messageJson(m)),
+  frame: (m) => (m.live ? '' : JSON.stringify(m.data)),
   heartbeat: ' ',
 };
 
@@ -43,7 +43,7 @@ export const ndjson: Framing = {
   name: 'ndjson',
   contentType: 'application/x-ndjson; charset=UTF-8',
   preamble: '',
-  frame: (m) => (m.live ? '' : messageJson(m) + '\n'),
+  frame: (m) => (m.live ? '' : JSON.stringify(m.data) + '\n'),
   heartbeat: '\n',
 };
 
@@ -54,7 +54,7 @@ export const sse: Framing = {
   preamble: ':ok\n\n',
   frame: (m) =>
     m.live ? ':live\n\n' :
-    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${messageJson(m)}\n\n`,
+    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${JSON.stringify(m.data)}\n\n`,
   heartbeat: ':heartbeat\n\n',
 };
 
@@ -70,8 +70,9 @@ export function framingFor(accept: string | undefined): Framing {
 const texts = new WeakMap<StreamMessage, string>();
 
 /**
- * A message's data as JSON text, serialized once however many streams send the same message
- * object (the streams of one document share each change's message).
+ * A message's data as JSON text, serialized once however many WebSocket subscriptions send the
+ * same message object (the streams of one document share each change's message). HTTP framings
+ * need no such cache: `frameBytes` keeps their whole frame.
  */
 export function messageJson(message: StreamMessage): string {
   let text = texts.get(message);

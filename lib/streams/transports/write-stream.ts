@@ -23,22 +23,17 @@ export interface WriteOptions {
   awaitFirst?: boolean;
 }
 
-/** A stream being written: `done` settles when its response is over. */
-export interface StreamWriting {
-  done: Promise<void>;
-}
-
 /**
  * Writes an observable of messages to an HTTP response with the given framing: heartbeats while
  * idle (one shared timer, `heartbeatClock`), a bounded buffer, and teardown of the subscription
  * when the client goes away.
  *
  * Resolves once the response has started (its head written: at once, or with the first message
- * under `awaitFirst`), so that the caller's request handling ends there and keeps nothing of a
- * stream that lives for hours; `done` settles when the response is finished (stream completed,
- * errored, or client gone).
+ * under `awaitFirst`; or the client left first), so that the caller's request handling ends there
+ * and keeps nothing of a stream that lives for hours; what must happen when the response is over
+ * listens to its `close`.
  */
-export function writeStream(res: ServerResponse, messages: Observable<StreamMessage>, framing: Framing, options: WriteOptions): Promise<StreamWriting> {
+export function writeStream(res: ServerResponse, messages: Observable<StreamMessage>, framing: Framing, options: WriteOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const sink = new HttpSink(res, framing, options, resolve, reject);
     sink.subscribe(messages);
@@ -57,20 +52,17 @@ class HttpSink implements Observer<StreamMessage>, Beating {
   private idleTicks = 0;
   private readonly ticksPerBeat: number;
   private readonly clock: ReturnType<typeof heartbeatClock>;
-  private readonly done: Promise<void>;
-  private ended: () => void = () => undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly framing: Framing,
     private readonly options: WriteOptions,
-    private readonly resolveStart: (writing: StreamWriting) => void,
+    private readonly resolveStart: () => void,
     private readonly rejectStart: (err: unknown) => void,
   ) {
     const periodMs = Math.max(50, Math.min(options.heartbeatMs, 1000));
     this.ticksPerBeat = Math.max(1, Math.round(options.heartbeatMs / periodMs));
     this.clock = heartbeatClock(periodMs);
-    this.done = new Promise((resolve) => (this.ended = resolve));
     res.once('close', () => this.finish());
   }
 
@@ -90,7 +82,6 @@ class HttpSink implements Observer<StreamMessage>, Beating {
     if (!this.started) {
       this.finished = true;
       this.subscription?.unsubscribe();
-      this.ended();
       this.rejectStart(err);
       return;
     }
@@ -113,7 +104,7 @@ class HttpSink implements Observer<StreamMessage>, Beating {
     this.options.start();
     this.clock.add(this);
     if (this.framing.preamble) this.write(this.framing.preamble);
-    this.resolveStart({ done: this.done });
+    this.resolveStart();
   }
 
   private write(bytes: Buffer | string | undefined): void {
@@ -133,11 +124,7 @@ class HttpSink implements Observer<StreamMessage>, Beating {
     this.clock.delete(this);
     this.subscription?.unsubscribe();
     if (!this.res.writableEnded) this.res.end();
-    if (!this.started) {
-      // over before it began (the client left first): nothing was written, nothing to answer
-      this.started = true;
-      this.resolveStart({ done: this.done });
-    }
-    this.ended();
+    // over before it began (the client left first): nothing was written, nothing to answer
+    if (!this.started) this.resolveStart();
   }
 }
