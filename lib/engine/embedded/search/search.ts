@@ -469,20 +469,6 @@ function maxRescoreWindow(h: IndexHandle): number {
   return Number(settings['index.max_rescore_window'] ?? settings['index.max_result_window'] ?? '10000');
 }
 
-/** The score a query gave `ord`, if it matched it (`docs.ords` ascending). */
-function scoreIn(docs: ScoredDocs, ord: number): number | undefined {
-  let lo = 0;
-  let hi = docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = docs.ords[mid];
-    if (at === ord) return docs.scores[mid];
-    if (at < ord) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
-}
-
 /**
  * The rescore phase, per index as per shard in Elasticsearch: the index's best `max(from + size,
  * window_size)` documents, each rescorer applied in turn; what the page is chosen from afterwards.
@@ -496,7 +482,7 @@ async function rescoreMatches(matches: IndexMatches[], rescorers: Rescorer[], pa
     for (const r of rescorers) {
       await budget.pause();
       const second: ScoredDocs = await budget.drive(queryWork(r.query, { ...queryContextOf(m.handle), scripts }, true, budget));
-      docs = rescoreTop(docs, r, (ord) => scoreIn(second, ord));
+      docs = rescoreTop(docs, r, (ord) => second.get(ord));
     }
     out.push({ ...m, ords: docs.map((d) => d.ord), scores: docs.map((d) => d.score), length: docs.length });
   }

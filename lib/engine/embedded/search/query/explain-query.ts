@@ -85,17 +85,7 @@ interface Ctx {
 
 /** The executor's score of one document for a (lowered) query, or undefined when it does not match. */
 function scoreOf(q: Query, ord: number, c: Ctx, scoring: boolean): number | undefined {
-  const docs = executeQuery(q, c.exec, scoring);
-  let lo = 0;
-  let hi = docs.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const o = docs.ords[mid];
-    if (o === ord) return docs.scores[mid];
-    if (o < ord) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
+  return executeQuery(q, c.exec, scoring).get(ord);
 }
 
 /** Live document frequency and the document's own frequency of a term. */

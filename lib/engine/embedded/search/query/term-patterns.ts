@@ -72,7 +72,8 @@ export function editDistance(a: number[], b: number[], max: number, transpositio
   return prev[m];
 }
 
-function codePoints(s: string): number[] {
+/** A string's code points. */
+export function codePoints(s: string): number[] {
   const out: number[] = [];
   for (const ch of s) out.push(ch.codePointAt(0)!);
   return out;

@@ -5,6 +5,7 @@
  * draw their candidates.
  */
 import type { FieldIndex } from '../../index/index.js';
+import { codePoints, editDistance } from '../query/term-patterns.js';
 
 export type SuggestMode = 'missing' | 'popular' | 'always';
 
@@ -35,19 +36,6 @@ export interface SuggestWord {
   score: number;
   /** Document frequency. */
   freq: number;
-}
-
-/** Damerau–Levenshtein distance (adjacent transpositions count one), as Lucene's internal distance. */
-export function editDistance(a: string[], b: string[]): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
 }
 
 /** Code point order (UTF-8 byte order, Lucene's BytesRef order) of two strings. */
@@ -109,14 +97,15 @@ export function suggestSimilar(field: FieldIndex, live: Uint8Array, maxDoc: numb
 /** One pass of FuzzyTermsEnum: the best `inspections` terms within `maxEdits` sharing the prefix, more frequent than `minDocFreq`. */
 function similarTerms(field: FieldIndex, live: Uint8Array, chars: string[], word: string, inspections: number, minDocFreq: number, maxEdits: number, prefixLength: number, accuracy: number): SuggestWord[] {
   const prefix = chars.slice(0, prefixLength).join('');
+  const points = codePoints(word);
   const sorted = field.sortedTerms();
   const out: SuggestWord[] = [];
   for (let i = lowerBound(sorted, prefix); i < sorted.length && sorted[i].startsWith(prefix); i++) {
     const term = sorted[i];
     if (term === word) continue;
-    const cand = Array.from(term);
-    if (Math.abs(cand.length - chars.length) > maxEdits) continue;
-    const ed = editDistance(chars, cand);
+    const cand = codePoints(term);
+    // adjacent transpositions count one edit, as Lucene's internal distance
+    const ed = editDistance(points, cand, maxEdits, true);
     if (ed > maxEdits) continue;
     const freq = field.termStats(term, live).docFreq;
     if (freq <= minDocFreq) continue;

@@ -16,7 +16,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { fuzzyMatcher, parseFuzzy, prefixMatcher, regexMatcher, type FuzzyOptions } from './completion-match.js';
 import { bestContext, contextMappingsOf, entryContexts, queryContexts, valueAt } from './contexts.js';
-import { editDistance } from './direct-spell-checker.js';
+import { codePoints, editDistance } from '../query/term-patterns.js';
 import { parsePhraseOptions, phraseSuggest, type PhraseSuggestOptions } from './phrase.js';
 import { searchAnalyzerOf } from './search-analyzer.js';
 
@@ -111,21 +111,7 @@ export function parseSuggest(raw: unknown): SuggestRequest[] {
 
 function docFreq(handles: IndexHandle[], field: string, term: string): number {
   let n = 0;
-  for (const h of handles) {
-    const fi = h.inverted?.field(field);
-    const tid = fi ? fi.termId(term) : -1;
-    if (!fi || tid < 0) continue;
-    const r = fi.postingsOf(tid);
-    const live = h.inverted!.liveness;
-    while (!r.done) {
-      const ord = r.read();
-      if (fi.positional) {
-        const f = r.read();
-        for (let j = 0; j < f; j++) r.read();
-      }
-      if (live[ord] === 1) n++;
-    }
-  }
+  for (const h of handles) n += h.inverted?.field(field)?.termStats(term, h.inverted.liveness).docFreq ?? 0;
   return n;
 }
 
@@ -140,15 +126,16 @@ function termSuggest(handles: IndexHandle[], s: DictionarySuggestRequest): unkno
     const ownFreq = docFreq(handles, s.field, t.token);
     if (s.suggestMode === 'missing' && ownFreq > 0) return entry;
     const prefix = chars.slice(0, s.prefixLength).join('');
+    const points = codePoints(t.token);
     const seen = new Map<string, { text: string; score: number; freq: number }>();
     for (const h of handles) {
       const fi = h.inverted?.field(s.field);
       if (!fi) continue;
       for (const term of fi.sortedTerms()) {
         if (term === t.token || seen.has(term) || !term.startsWith(prefix)) continue;
-        const cand = Array.from(term);
-        if (Math.abs(cand.length - chars.length) > s.maxEdits) continue;
-        const ed = editDistance(chars, cand);
+        const cand = codePoints(term);
+        // adjacent transpositions count one edit, as Lucene's internal distance
+        const ed = editDistance(points, cand, s.maxEdits, true);
         if (ed > s.maxEdits) continue;
         const freq = docFreq(handles, s.field, term);
         if (freq === 0 || (s.suggestMode === 'popular' && freq <= ownFreq)) continue;
