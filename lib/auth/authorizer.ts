@@ -8,6 +8,7 @@ import {
 } from './classify/index.js';
 import { LRUCache } from 'lru-cache';
 import { AUTHENTICATE_ACTION } from './classify/classify-request.js';
+import { holdsClusterPrivilege, type ClusterPrivilege } from './classify/cluster-privileges.js';
 import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
@@ -32,6 +33,13 @@ const SOURCE_CATEGORIES = new Set(['docs', 'search', 'streams']);
 
 const forbidden = (action: string, user: string, indices?: string[]) =>
   new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${user}]` + (indices?.length ? ` on indices [${indices.join(',')}]` : ''));
+
+/** ES's refusal of an action a cluster privilege grants; running a pipeline on a write is said as such. */
+function lacksPrivilege(action: string, user: string, privilege: ClusterPrivilege): EsError {
+  const granting = privilege === 'manage' ? 'manage' : `${privilege},manage`;
+  const what = privilege === 'manage_pipeline' && !action.startsWith('cluster:admin/ingest/') ? 'running or setting an ingest pipeline' : 'this action';
+  return new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${user}], ${what} is granted by the cluster privileges [${granting}]`);
+}
 
 /**
  * Decides whether a scoped credential may make a request, and how the request must be narrowed:
@@ -78,6 +86,9 @@ export class Authorizer {
     if (!cred.categories.includes(classification.category)) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
     for (const op of operations) if (!cred.ops.includes(op)) throw forbidden(action, user);
+    for (const privilege of classification.clusterPrivileges ?? []) {
+      if (!holdsClusterPrivilege(cred.cluster_privileges, privilege)) throw lacksPrivilege(action, user, privilege);
+    }
 
     let path = req.path;
     if (classification.category === 'credentials') {
@@ -98,6 +109,7 @@ export class Authorizer {
     if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read') {
       querystring = enforceSourceFilter(querystring, cred.include_fields, cred.exclude_fields);
     }
+    if (action === CLUSTER_STATE_ACTION) querystring = clusterStateFilter(querystring);
     return { classification, path, querystring };
   }
 
@@ -139,8 +151,9 @@ export class Authorizer {
     const fromElsewhere = c.sources.some((s) => s.from !== 'path');
     const narrowable = c.operation === 'read' && !fromElsewhere && c.slot !== undefined;
     const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable });
+    // named as the request wrote them: never the indices a wildcard or alias stands for (another tenant's, backing indices)
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
-    if (denied.length) throw forbidden(c.action, user, denied.flatMap((d) => (d.denied.length ? d.denied : [d.expression])));
+    if (denied.length) throw forbidden(c.action, user, denied.map((d) => d.expression));
     if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return req.path;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
@@ -213,6 +226,32 @@ function checkSize(req: AuthorizationRequest, max: number): void {
   for (const size of sizes) {
     if (size > max) throw new EsError(400, 'illegal_argument_exception', `[size] ${size} is above this credential's max_size of ${max}`);
   }
+}
+
+const CLUSTER_STATE_ACTION = 'cluster:monitor/state';
+
+/**
+ * What of the cluster state a scoped credential sees besides its own indices' entries (the
+ * request's index list is narrowed to them): on Elasticsearch the metadata also holds every
+ * template, ingest pipeline, stored script, data stream and deleted index name, which no index
+ * list narrows. The answer is kept to these paths (`filter_path`), within which the request's own
+ * `filter_path` still applies.
+ */
+const CLUSTER_STATE_PATHS = [
+  'cluster_name', 'cluster_uuid', 'version', 'state_uuid', 'master_node', 'blocks', 'nodes',
+  'metadata.cluster_uuid', 'metadata.cluster_uuid_committed', 'metadata.cluster_coordination', 'metadata.indices',
+  'routing_table', 'routing_nodes',
+];
+
+function clusterStateFilter(querystring: string): string {
+  const params = new URLSearchParams(querystring);
+  const asked = params.getAll('filter_path').flatMap((v) => v.split(',')).map((p) => p.trim()).filter((p) => p.length > 0);
+  const within = (p: string) => CLUSTER_STATE_PATHS.some((safe) => p === safe || p.startsWith(`${safe}.`));
+  // an exclusion only takes away; an inclusion outside the paths (`metadata.templates`, `*`) is dropped
+  const kept = asked.filter((p) => p.startsWith('-') || within(p));
+  const includes = kept.some((p) => !p.startsWith('-'));
+  params.set('filter_path', [...(includes ? [] : CLUSTER_STATE_PATHS), ...kept].join(','));
+  return params.toString();
 }
 
 /** The credential's field rules win over the request's own `_source` parameters. */

@@ -25,6 +25,11 @@ export interface BodyReading {
   parsed?: unknown;
   /** The body as a caller read it ahead (large bodies, read cooperatively). */
   readonly prepared?: PreparedBody;
+  /**
+   * The body runs an ingest pipeline (a `_bulk` item's `pipeline`, `_reindex`'s `dest.pipeline`) or
+   * sets an index's default or final pipeline: a pipeline may send documents to any index.
+   */
+  namesPipeline?: boolean;
   /** A body's own `expand_wildcards` (an `_msearch` header's) reaches hidden indices. */
   expandsHidden?: boolean;
   /**
@@ -167,7 +172,7 @@ export function bulkTargets(body: Body, read: BodyReading): BodyTarget[] {
   for (const e of entries) {
     t.add(e.index === undefined ? null : e.index.length ? e.index : UNREADABLE, e.action === 'delete' ? 'delete' : 'write');
     // an ingest pipeline may send the document to any index (`ctx._index = …`)
-    if (e.action !== 'delete' && e.action !== 'update' && runsPipeline(e.meta.pipeline)) t.add(UNREADABLE, 'write');
+    if (e.action !== 'delete' && e.action !== 'update' && runsPipeline(e.meta.pipeline)) read.namesPipeline = true;
   }
   read.forward = bulkText(entries, text);
   return t.list;
@@ -178,16 +183,88 @@ export function runsPipeline(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '_none';
 }
 
-const PIPELINE_SETTING = /(?:default|final)_pipeline/;
+/** The settings that make every write to an index run a pipeline (`index.` may be left out, as ES normalizes it). */
+const PIPELINE_SETTINGS = new Set(['default_pipeline', 'final_pipeline']);
+/** Members whose content holds no index setting: a mapping, an alias (checked as an alias). */
+const HOLDS_NO_SETTING = new Set(['mappings', 'aliases']);
 
 /**
- * Index settings (creation or update) that set `index.default_pipeline` or `index.final_pipeline`:
- * every later write to the index would run that pipeline, which may send documents anywhere, so
- * such a body writes every index. Read as text: a mention anywhere counts (fail-closed).
+ * Does a parsed settings-bearing body (index creation, settings update, index template) set
+ * `index.default_pipeline` or `index.final_pipeline` to a pipeline? Every later write to the index
+ * would run it, and a pipeline may send documents anywhere. Decided on the parsed value, however
+ * the key is spelled in JSON: nested (`{"index":{"default_pipeline":…}}`), flat
+ * (`"index.default_pipeline"`), wrapped (`settings`, `template.settings`) — any member whose last
+ * dotted segment names the setting counts, at any depth outside mappings and aliases (fail-closed).
  */
-export function pipelineSettingTargets(body: Body): BodyTarget[] {
-  if (body === undefined) return [];
-  return PIPELINE_SETTING.test(textOf(body)) ? [{ expression: UNREADABLE, operation: 'write' }] : [];
+export function setsPipeline(body: unknown): boolean {
+  const stack: unknown[] = [body];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
+      continue;
+    }
+    if (!isObject(v)) continue;
+    for (const key of Object.keys(v)) {
+      const child = v[key];
+      if (HOLDS_NO_SETTING.has(key)) continue;
+      const named = PIPELINE_SETTINGS.has(key.slice(key.lastIndexOf('.') + 1));
+      if (isObject(child)) stack.push(child);
+      else if (named && runsPipeline(child)) return true;
+      else if (Array.isArray(child)) stack.push(child);
+    }
+  }
+  return false;
+}
+
+/** `PUT /{index}/_settings`: no index besides the path's; whether it sets a default or final pipeline. */
+export function settingsTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, [], (json) => {
+    if (setsPipeline(json)) read.namesPipeline = true;
+  });
+}
+
+/**
+ * A body that creates an index (`PUT /{index}`, `_shrink`/`_split`/`_clone`, `_rollover`): the
+ * aliases it gives the new index (written; what their filters look up, read) and whether its
+ * settings set a default or final pipeline.
+ */
+export function indexCreationTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['write'], (json, t) => {
+    if (setsPipeline(json)) read.namesPipeline = true;
+    aliasDefinitions(json.aliases, t);
+  });
+}
+
+/**
+ * An index template (`_index_template`, `_component_template`, legacy `_template`): the index
+ * patterns it applies to and the aliases it gives (written), what alias filters look up (read),
+ * and whether its settings set a default or final pipeline. Composable templates hold these under
+ * `template`, legacy ones at the top.
+ */
+export function indexTemplateTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['write'], (json, t) => {
+    if (setsPipeline(json)) read.namesPipeline = true;
+    if ('index_patterns' in json) t.addValue(json.index_patterns, 'write');
+    aliasDefinitions(json.aliases, t);
+    if (json.template !== undefined) {
+      if (!isObject(json.template)) t.add(UNREADABLE, 'write');
+      else aliasDefinitions(json.template.aliases, t);
+    }
+  });
+}
+
+/** `{"aliases": {name: {filter, …}}}`: each name is written, each filter's lookups read. */
+function aliasDefinitions(aliases: unknown, t: Targets): void {
+  if (aliases === undefined) return;
+  if (!isObject(aliases)) {
+    t.add(UNREADABLE, 'write');
+    return;
+  }
+  for (const [name, spec] of Object.entries(aliases)) {
+    t.addValue(name, 'write');
+    searchReferences(spec, t);
+  }
 }
 
 /**
@@ -331,6 +408,17 @@ function templateReferences(json: Record<string, unknown>, t: Targets): void {
   if (isObject(json.source)) searchReferences(json.source, t);
 }
 
+/** `_scripts/painless/_execute`: the index a script runs against (`context_setup.index`) is read. */
+export function painlessContextTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => {
+    const setup = json.context_setup;
+    if (setup === undefined) return;
+    if (isObject(setup)) {
+      if ('index' in setup) t.addValue(setup.index, 'read');
+    } else t.add(UNREADABLE, 'read');
+  });
+}
+
 /** `_mget` and `_mtermvectors`: `docs[]._index`; `ids` and docs without `_index` use the path's index. */
 export function docsTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['read'], (json, t) => {
@@ -361,8 +449,9 @@ export function reindexTargets(body: Body, read: BodyReading): BodyTarget[] {
     if (dest !== undefined) {
       if (isObject(dest) && 'index' in dest) t.addValue(typeof dest.index === 'string' ? dest.index : undefined, 'write');
       else t.add(UNREADABLE, 'write');
-      // a script (`ctx._index = …`) or an ingest pipeline may send documents to any index
-      if (json.script !== undefined || (isObject(dest) && dest.pipeline !== undefined)) t.add(UNREADABLE, 'write');
+      // a script (`ctx._index = …`) may send documents to any index; so may an ingest pipeline (see namesPipeline)
+      if (json.script !== undefined) t.add(UNREADABLE, 'write');
+      if (isObject(dest) && runsPipeline(dest.pipeline)) read.namesPipeline = true;
     }
   });
 }
@@ -381,7 +470,8 @@ export function declarativeTargets(body: Body): BodyTarget[] {
 
 /**
  * `POST /_aliases`: `add`/`remove` write the indices they name and write (add) or delete (remove)
- * the aliases; `remove_index` deletes its indices.
+ * the aliases, and what an added alias's filter looks up is read; `remove_index` deletes its
+ * indices. An action naming no index (or no alias) is unreadable: it reaches what no one can tell.
  */
 export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['write'], (json, t) => {
@@ -390,9 +480,16 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
       for (const [kind, spec] of Object.entries(entry)) {
         if (!isObject(spec)) continue;
         const indexOp: Operation = kind === 'remove_index' ? 'delete' : 'write';
-        for (const k of ['index', 'indices']) if (k in spec) t.addValue(spec[k], indexOp);
+        const named = (keys: string[], op: Operation) => {
+          const present = keys.filter((k) => k in spec);
+          if (!present.length) t.add(UNREADABLE, op);
+          for (const k of present) t.addValue(spec[k], op);
+        };
+        named(['index', 'indices'], indexOp);
         if (kind === 'remove_index') continue;
-        for (const k of ['alias', 'aliases']) if (k in spec) t.addValue(spec[k], kind === 'remove' ? 'delete' : 'write');
+        named(['alias', 'aliases'], kind === 'remove' ? 'delete' : 'write');
+        // an alias's filter is a query: what it looks up is read as the search body's lookups are
+        if (kind === 'add') searchReferences(spec, t);
       }
     }
   }, (json) => Array.isArray(json.actions));

@@ -8,16 +8,19 @@ import {
   expandsHiddenIndices,
   msearchTargets,
   namedIndexTargets,
+  painlessContextTargets,
   reindexTargets,
   searchBodyTargets,
   splitExpressions,
   templateBodyTargets,
-  pipelineSettingTargets,
+  indexCreationTargets,
+  indexTemplateTargets,
+  settingsTargets,
   runsPipeline,
-  UNREADABLE,
   type BodyReading,
   type BodyTarget,
 } from './body-indices.js';
+import type { ClusterPrivilege } from './cluster-privileges.js';
 import { pathSegments } from './path-segments.js';
 import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
@@ -37,16 +40,11 @@ export function classifyRequest(req: ClassifiableRequest): Classification {
   const segments = pathSegments(req.path);
   const params = new URLSearchParams(req.querystring ?? '');
   const c = new Classifying(method, params, req.body, segments, req.prepared);
-  // (a query string that can hold no such name is not searched: an encoded one, `%69ndex`, has a `%`)
-  if (req.querystring && (req.querystring.includes('ind') || req.querystring.includes('%'))) {
-    // a parameter naming indices is read like a body's index: checked, never narrowed
-    for (const name of ['index', 'indices']) for (const value of params.getAll(name)) c.queryIndex(value);
-  }
+  // a parameter naming indices is read like a body's index: checked, never narrowed
+  for (const name of ['index', 'indices']) for (const value of params.getAll(name)) c.queryIndex(value);
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
-  if (req.querystring?.includes('pipeline') && methodOperation(method) === 'write' && params.getAll('pipeline').some(runsPipeline)) {
-    // an ingest pipeline may send the document to any index (`ctx._index = …`), as `_reindex`'s dest.pipeline
-    c.bodyTargets([{ expression: UNREADABLE, operation: 'write' }], true);
-  }
+  // an ingest pipeline may send the document to any index (`ctx._index = …`), as `_reindex`'s dest.pipeline
+  if (methodOperation(method) === 'write' && params.getAll('pipeline').some(runsPipeline)) c.namesPipeline = true;
   const head = segments[0];
   if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
   // `/.suggestions/_reactivesearch(.v3)`: popular searches of the caller's own indices (search
@@ -76,21 +74,34 @@ class Classifying implements BodyReading {
   private known = true;
   private slot: IndexSlot | undefined;
   private narrowable = true;
+  private readonly privileges: ClusterPrivilege[] = [];
   family: RouteFamily = 'engine';
   id: string | undefined;
   type: string | undefined;
   forward: string | undefined;
   parsed: unknown;
   expandsHidden = false;
+  namesPipeline = false;
   pointInTime: 'decoded' | 'opaque' | undefined;
 
   constructor(
     readonly method: string,
     readonly params: URLSearchParams,
     private readonly rawBody: Buffer | string | undefined,
-    readonly segments: readonly string[],
+    /** The path's segments; a request may be written in its explicit form (see `writtenAs`). */
+    private segments: readonly string[],
     readonly prepared?: PreparedBody,
   ) {}
+
+  /** The same request with the path's implicit parts spelled out (`/_cluster/state` is `/_cluster/state/_all`), so that a list can follow. */
+  writtenAs(segments: readonly string[]): void {
+    this.segments = segments;
+  }
+
+  /** A named cluster privilege the request needs (see Classification.clusterPrivileges). */
+  needs(privilege: ClusterPrivilege): void {
+    if (!this.privileges.includes(privilege)) this.privileges.push(privilege);
+  }
 
   /** The body, for a reader: asking for it is what makes the classifier need it. */
   get body(): Buffer | string | undefined {
@@ -178,6 +189,9 @@ class Classifying implements BodyReading {
   }
 
   done(category: Category, operation: Operation, action: string): Classification {
+    if (this.namesPipeline) this.needs('manage_pipeline');
+    // changing the cluster (settings, snapshots, nodes…) is the admin's, unless a named privilege covers it
+    if (category === 'cluster' && operation !== 'read' && !this.privileges.length) this.needs('manage');
     const out: Classification = {
       family: category === 'streams' ? 'stream' : this.family,
       category,
@@ -197,6 +211,7 @@ class Classifying implements BodyReading {
     if (this.forward !== undefined) out.forward = this.forward;
     if (this.parsed !== undefined) out.parsed = this.parsed;
     if (this.slot && this.narrowable) out.slot = this.slot;
+    if (this.privileges.length) out.clusterPrivileges = [...this.privileges];
     return out;
   }
 }
@@ -390,13 +405,16 @@ function searchOrIndices(c: Classifying, endpoint: string, tail: string[]): Clas
   return c.done('search', 'read', action);
 }
 
-/** `/{index}` itself: GET/HEAD read, PUT create, DELETE delete. */
+/**
+ * `/{index}` itself: GET/HEAD read, PUT create, DELETE delete. A creation body's aliases are
+ * written and their filters' lookups read; a creation or settings body that sets
+ * `index.default_pipeline` / `index.final_pipeline` makes every later write run a pipeline, which
+ * may re-target it.
+ */
 function indexAdmin(c: Classifying, read: string, write: string, del: string): Classification {
   const op = c.op;
-  if (op === 'write' && (write === 'indices:admin/create' || write === 'indices:admin/settings/update')) {
-    // `index.default_pipeline` / `index.final_pipeline` make every later write run a pipeline, which may re-target it
-    c.bodyTargets(pipelineSettingTargets(c.body), true);
-  }
+  if (op === 'write' && write === 'indices:admin/create') c.bodyTargets(indexCreationTargets(c.body, c), false);
+  if (op === 'write' && write === 'indices:admin/settings/update') c.bodyTargets(settingsTargets(c.body, c), false);
   return c.done('indices', op, op === 'read' ? read : op === 'delete' ? del : write);
 }
 
@@ -450,10 +468,12 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
     case '_shrink':
     case '_split':
     case '_clone': {
-      // The source is read (rollover: the alias is written), the new index written.
+      // The source is read (rollover: the alias is written), the new index written, with the
+      // aliases and settings its body gives it.
       c.markMixed();
       for (const s of c.pathList) c.addOperation(s, endpoint === '_rollover' ? 'write' : 'read');
       if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, 'write');
+      c.bodyTargets(indexCreationTargets(c.body, c), true);
       return c.done('indices', 'write', endpoint === '_rollover' ? 'indices:admin/rollover' : 'indices:admin/resize');
     }
     default:
@@ -481,7 +501,8 @@ function topLevel(c: Classifying, segments: string[]): Classification {
         return c.done('indices', op, op === 'read' ? 'indices:admin/get' : op === 'delete' ? 'indices:admin/delete' : 'indices:admin/create');
       }
       c.pathIndex(tail[0]);
-      return indexAdmin(c, 'indices:admin/get', 'indices:admin/create', 'indices:admin/delete');
+      // the apps API creates the index itself, from no body
+      return c.done('indices', op, op === 'read' ? 'indices:admin/get' : op === 'delete' ? 'indices:admin/delete' : 'indices:admin/create');
     case '_credentials':
       c.family = 'credentials';
       if (tail[0] !== undefined) c.id = tail[0];
@@ -511,8 +532,10 @@ function topLevel(c: Classifying, segments: string[]): Classification {
       return c.done('searchrelevancy', op, gatewayAction(tail[0] !== undefined && tail[0] !== '_default' ? 'indices' : 'cluster', 'searchrelevancy', op));
     // Elasticsearch's synonyms sets and query rulesets are cluster-wide: cluster category
     case '_synonyms':
+      c.needs('manage_search_synonyms');
       return c.done('cluster', op, op === 'read' ? 'cluster:admin/synonyms/get' : op === 'delete' ? 'cluster:admin/synonyms/delete' : 'cluster:admin/synonyms/put');
     case '_query_rules':
+      c.needs('manage_search_query_rules');
       if (tail[1] === '_test') return c.done('cluster', 'read', 'cluster:admin/xpack/query_rules/test');
       return c.done('cluster', op, op === 'read' ? 'cluster:admin/xpack/query_rules/get' : op === 'delete' ? 'cluster:admin/xpack/query_rules/delete' : 'cluster:admin/xpack/query_rules/put');
     case '_cache':
@@ -637,11 +660,13 @@ function topLevel(c: Classifying, segments: string[]): Classification {
     case '_template':
     case '_index_template':
     case '_component_template': {
-      // Templates apply to indices by pattern, across tenants: they address every index.
-      c.everyIndex();
+      // Templates apply to indices by pattern, across tenants: a cluster-level resource. Whoever
+      // manages them writes only the index patterns and aliases its own indices allow.
+      c.needs('manage_index_templates');
       const kind = head === '_template' ? 'indices:admin/template' : head === '_index_template' ? 'indices:admin/index_template' : 'cluster:admin/component_template';
-      if (tail[0] === '_simulate' || tail[0] === '_simulate_index') return c.done('indices', 'read', 'indices:admin/index_template/simulate');
-      return c.done('indices', op, `${kind}/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put'}`);
+      if (tail[0] === '_simulate' || tail[0] === '_simulate_index') return c.done('cluster', 'read', 'indices:admin/index_template/simulate');
+      if (op === 'write') c.bodyTargets(indexTemplateTargets(c.body, c), false);
+      return c.done('cluster', op, `${kind}/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put'}`);
     }
     case '_data_stream': {
       const name = tail.find((t) => !t.startsWith('_'));
@@ -687,10 +712,12 @@ function cat(c: Classifying, tail: string[]): Classification {
     return c.done('indices', 'read', indexCats[what]);
   }
   if (what === 'templates') {
-    // Templates apply to indices by pattern, across tenants: read like `GET _template`, every index.
-    c.everyIndex();
-    return c.done('indices', 'read', 'indices:admin/template/get');
+    // Templates apply to indices by pattern, across tenants: read like `GET _template`.
+    c.needs('manage_index_templates');
+    return c.done('cluster', 'read', 'indices:admin/template/get');
   }
+  // snapshots list every tenant's indices, pending tasks name the indices they act on
+  if (what === 'snapshots' || what === 'repositories' || what === 'pending_tasks') c.needs('manage');
   const clusterCats: Record<string, string> = {
     health: 'cluster:monitor/health',
     master: 'cluster:monitor/state',
@@ -714,21 +741,30 @@ function cluster(c: Classifying, tail: string[]): Classification {
   const op = c.op;
   switch (what) {
     case 'health':
-      if (a !== undefined) c.pathIndex(a);
+      if (a !== undefined) c.pathIndex(a, 2);
+      // per index, it lists every index: narrowed to the credential's own (`/_cluster/health/{list}`)
+      else if (perIndexLevel(c.params)) c.everyIndex(2);
       return c.done('cluster', 'read', 'cluster:monitor/health');
     case 'state':
-      if (b !== undefined) c.pathIndex(b);
+      // every index's metadata unless named: narrowed to the credential's own (`/_cluster/state/{metric}/{list}`)
+      if (a === undefined) c.writtenAs(['_cluster', 'state', '_all']);
+      if (b !== undefined) c.pathIndex(b, 3);
+      else c.everyIndex(3);
       return c.done('cluster', 'read', 'cluster:monitor/state');
     case 'stats':
       return c.done('cluster', 'read', 'cluster:monitor/stats');
     case 'settings':
       return op === 'read' ? c.done('cluster', 'read', 'cluster:monitor/settings') : c.done('cluster', 'write', 'cluster:admin/settings/update');
     case 'pending_tasks':
+      // a pending task's source names the index it acts on
+      c.needs('manage');
       return c.done('cluster', 'read', 'cluster:monitor/task');
     case 'reroute':
       c.bodyTargets(namedIndexTargets(c.body, c, 'write'), false);
       return c.done('cluster', 'write', 'cluster:admin/reroute');
     case 'allocation':
+      // without a body it explains the first unassigned shard of any index
+      c.needs('manage');
       c.bodyTargets(namedIndexTargets(c.body, c, 'read'), false);
       return c.done('cluster', 'read', 'cluster:monitor/allocation/explain');
     case 'voting_config_exclusions':
@@ -741,6 +777,9 @@ function cluster(c: Classifying, tail: string[]): Classification {
   }
 }
 
+/** `level=indices|shards`: a cluster-level answer broken down by index. */
+const perIndexLevel = (params: URLSearchParams) => params.getAll('level').some((l) => l === 'indices' || l === 'shards');
+
 /** Read-only POSTs at the cluster level (simulations, executions, verifications, explanations). */
 const READ_ONLY_POST = new Set(['_simulate', '_execute', '_verify', 'grok', 'explain', '_explain', 'hot_threads']);
 
@@ -751,6 +790,8 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
   const name = head.slice(1);
   switch (head) {
     case '_nodes':
+      // per index or shard, node statistics list every index
+      if (perIndexLevel(c.params)) c.needs('manage');
       if (tail.includes('reload_secure_settings')) return c.done('cluster', 'write', 'cluster:admin/nodes/reload_secure_settings');
       return c.done('cluster', 'read', `cluster:monitor/nodes/${tail.find((t) => ['stats', 'hot_threads', 'usage'].includes(t)) ?? 'info'}`);
     case '_tasks':
@@ -759,17 +800,24 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
     case '_snapshot':
       return snapshot(c, tail);
     case '_ingest': {
+      c.needs('manage_pipeline');
       if (op === 'read') return c.done('cluster', 'read', tail.includes('_simulate') ? 'cluster:admin/ingest/pipeline/simulate' : tail[0] === 'processor' ? 'cluster:admin/ingest/processor/grok/get' : 'cluster:admin/ingest/pipeline/get');
       return c.done('cluster', op, op === 'delete' ? 'cluster:admin/ingest/pipeline/delete' : 'cluster:admin/ingest/pipeline/put');
     }
     case '_scripts':
-      if (tail[0] === 'painless') return c.done('cluster', 'read', 'cluster:admin/scripts/painless/execute');
+      if (tail[0] === 'painless') {
+        // a script run in the context of an index reads that index
+        c.bodyTargets(painlessContextTargets(c.body, c), false);
+        return c.done('cluster', 'read', 'cluster:admin/scripts/painless/execute');
+      }
+      c.needs('manage_scripts');
       return c.done('cluster', op, `cluster:admin/script/${op === 'read' ? 'get' : op === 'delete' ? 'delete' : 'put'}`);
     case '_script_context':
       return c.done('cluster', 'read', 'cluster:admin/script_context/get');
     case '_script_language':
       return c.done('cluster', 'read', 'cluster:admin/script_language/get');
     case '_dangling':
+      c.needs('manage');
       return c.done('cluster', op, `cluster:admin/indices/dangling/${op === 'read' ? 'list' : op === 'delete' ? 'delete' : 'import'}`);
     case '_remote':
       return c.done('cluster', 'read', 'cluster:monitor/remote/info');
@@ -784,6 +832,8 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
 }
 
 function snapshot(c: Classifying, tail: string[]): Classification {
+  // snapshots hold (and list) every tenant's indices
+  c.needs('manage');
   const op = c.op;
   const [repo, snap, sub] = tail;
   if (tail.includes('_verify')) return c.done('cluster', 'read', 'cluster:admin/repository/verify');

@@ -25,10 +25,11 @@ const SAMPLES: Record<string, string> = {
 /** The category each API namespace belongs to; the exceptions are explained next to them. */
 function expectedCategory(api: string, p: string): Category | undefined {
   const [ns, name] = api.includes('.') ? api.split('.') : ['', api];
-  if (name.endsWith('component_template')) return 'indices'; // templates are index administration here
+  // templates apply to every tenant's indices by pattern: cluster-level resources, as in Elasticsearch
+  if (name.endsWith('template') && name !== 'search_template' && name !== 'render_search_template' && name !== 'msearch_template') return 'cluster';
   if (ns === 'cluster' || ns === 'nodes' || ns === 'snapshot' || ns === 'tasks' || ns === 'ingest' || ns === 'dangling_indices') return 'cluster';
-  // cat.templates lists templates, which apply to every index by pattern: read like GET _template
-  if (ns === 'cat') return ['indices', 'aliases', 'count', 'shards', 'segments', 'recovery', 'templates'].includes(name) ? 'indices' : 'cluster';
+  // cat.templates lists templates: read like GET _template, cluster-level
+  if (ns === 'cat') return ['indices', 'aliases', 'count', 'shards', 'segments', 'recovery'].includes(name) ? 'indices' : 'cluster';
   if (ns === 'indices') {
     if (name === 'validate_query') return 'search';
     if (name === 'clear_cache') return p.startsWith('/_cache') ? 'cache' : 'indices'; // `/_cache…` is the gateway's

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { classifyRequest, type Classification } from '../../../lib/auth/classify/index.js';
 import { encodePitId } from '../../../lib/point-in-time/index.js';
 
-type Expected = Partial<Pick<Classification, 'category' | 'operation' | 'action' | 'indices' | 'allIndices'>>;
+type Expected = Partial<Pick<Classification, 'category' | 'operation' | 'action' | 'indices' | 'allIndices' | 'clusterPrivileges'>>;
 type Row = [method: string, path: string, expected: Expected, querystring?: string];
 
 const nd = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
@@ -45,7 +45,7 @@ const ROWS: Row[] = [
   ['GET', '/_cat', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }],
   ['GET', '/_cat/master', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }],
   ['GET', '/_cat/nodeattrs', { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info' }],
-  ['GET', '/_cat/templates', { category: 'indices', operation: 'read', action: 'indices:admin/template/get', allIndices: true }],
+  ['GET', '/_cat/templates', { category: 'cluster', operation: 'read', action: 'indices:admin/template/get', allIndices: false, clusterPrivileges: ['manage_index_templates'] }],
   ['GET', '/_cat/shards/shop', { category: 'indices', operation: 'read', indices: ['shop'] }],
   ['GET', '/_nodes', { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info' }],
   ['GET', '/_cluster/stats', { category: 'cluster', operation: 'read', action: 'cluster:monitor/stats' }],
@@ -127,9 +127,10 @@ const ROWS: Row[] = [
   ['PUT', '/shop/_block/write', { category: 'indices', operation: 'write' }],
   ['POST', '/shop/_shrink/small', { category: 'indices', operation: 'write', action: 'indices:admin/resize', indices: ['shop', 'small'] }],
   ['POST', '/logs/_rollover/logs-2', { category: 'indices', operation: 'write', action: 'indices:admin/rollover', indices: ['logs', 'logs-2'] }],
-  ['PUT', '/_index_template/t1', { category: 'indices', operation: 'write', action: 'indices:admin/index_template/put', allIndices: true }],
-  ['GET', '/_template', { category: 'indices', operation: 'read', action: 'indices:admin/template/get', allIndices: true }],
-  ['DELETE', '/_component_template/c1', { category: 'indices', operation: 'delete', allIndices: true }],
+  // templates apply to every tenant's indices by pattern: cluster-level, managed with manage_index_templates
+  ['PUT', '/_index_template/t1', { category: 'cluster', operation: 'write', action: 'indices:admin/index_template/put', allIndices: false, clusterPrivileges: ['manage_index_templates'] }],
+  ['GET', '/_template', { category: 'cluster', operation: 'read', action: 'indices:admin/template/get', allIndices: false, clusterPrivileges: ['manage_index_templates'] }],
+  ['DELETE', '/_component_template/c1', { category: 'cluster', operation: 'delete', allIndices: false, clusterPrivileges: ['manage_index_templates'] }],
   ['PUT', '/_data_stream/logs-ds', { category: 'indices', operation: 'write', indices: ['logs-ds'] }],
   ['GET', '/_resolve/index/shop*', { category: 'indices', operation: 'read', indices: ['shop*'] }],
 
@@ -185,6 +186,27 @@ const ROWS: Row[] = [
   ['POST', '/shop/books/_search', { category: 'streams', indices: ['shop'] }, 'streamonly=true&pretty'],
   ['POST', '/_search', { category: 'streams', allIndices: true }, 'stream=true'],
   ['PUT', '/shop/_doc/1', { category: 'docs', operation: 'write' }, 'stream=true'],
+
+  // cluster-level resources: managed with a named cluster privilege (`manage` stands for all)
+  ['PUT', '/_ingest/pipeline/p1', { clusterPrivileges: ['manage_pipeline'] }],
+  ['GET', '/_ingest/pipeline', { clusterPrivileges: ['manage_pipeline'] }],
+  ['PUT', '/_scripts/s1', { clusterPrivileges: ['manage_scripts'] }],
+  ['PUT', '/_synonyms/set1', { category: 'cluster', clusterPrivileges: ['manage_search_synonyms'] }],
+  ['PUT', '/_query_rules/rs1', { category: 'cluster', clusterPrivileges: ['manage_search_query_rules'] }],
+  ['PUT', '/_cluster/settings', { clusterPrivileges: ['manage'] }],
+  ['PUT', '/_snapshot/repo', { clusterPrivileges: ['manage'] }],
+  ['GET', '/_snapshot/repo/_all', { clusterPrivileges: ['manage'] }],
+  ['GET', '/_cluster/health', { clusterPrivileges: undefined }],
+  // a write naming a pipeline needs manage_pipeline, however the parameter is spelled
+  ['PUT', '/shop/_doc/1', { category: 'docs', indices: ['shop'], clusterPrivileges: ['manage_pipeline'] }, 'pipeline=p1'],
+  ['PUT', '/shop/_doc/1', { clusterPrivileges: ['manage_pipeline'] }, '%70ipeline=p1'],
+  ['PUT', '/shop/_doc/1', { clusterPrivileges: ['manage_pipeline'] }, 'pipelin%65=p1'],
+  ['POST', '/_bulk', { clusterPrivileges: ['manage_pipeline'] }, 'p%69peline=p1'],
+  ['PUT', '/shop/_doc/1', { clusterPrivileges: undefined }, 'pipeline=_none'],
+  ['GET', '/shop/_doc/1', { clusterPrivileges: undefined }, 'pipeline=p1'],
+  // cluster state: every index unless named, narrowable to a list after the metric
+  ['GET', '/_cluster/state', { category: 'cluster', allIndices: true, indices: [] }],
+  ['GET', '/_cluster/state/metadata/shop*', { category: 'cluster', allIndices: false, indices: ['shop*'] }],
 ];
 
 describe('classifyRequest: route families × methods', () => {
@@ -240,5 +262,17 @@ describe('classifyRequest: route families × methods', () => {
     const c = classifyRequest({ method: 'GET', path: '/,/_search', querystring: '' });
     expect(c.indices).to.deep.equal(['*']);
     expect(c.allIndices).to.equal(true);
+  });
+});
+
+describe('classifyRequest: cluster state is narrowed in place', () => {
+  it('puts the narrowed list after the metric, spelling out `_all` when the path has none', () => {
+    const bare = classifyRequest({ method: 'GET', path: '/_cluster/state', querystring: '' });
+    expect(bare.segments).to.deep.equal(['_cluster', 'state', '_all']);
+    expect(bare.slot).to.deep.equal({ segment: 3, insert: true });
+    const metric = classifyRequest({ method: 'GET', path: '/_cluster/state/metadata', querystring: '' });
+    expect(metric.slot).to.deep.equal({ segment: 3, insert: true });
+    const named = classifyRequest({ method: 'GET', path: '/_cluster/state/metadata/shop*', querystring: '' });
+    expect(named.slot).to.deep.equal({ segment: 3, insert: false });
   });
 });
