@@ -18,6 +18,7 @@ import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { classify } from './classify.js';
 import { cors } from './cors.js';
+import { canonicalRequest } from './request-target.js';
 import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
@@ -67,6 +68,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   // the request's id (X-Request-Id), its X-Opaque-Id echoed, and its access line once the response is over
   app.use(requestContext({ logger: parts.logger, accessLog: config.accessLog }));
   app.use(esResponse(log));
+  // the request target read once, in the one reading every later step and the engine act on
+  app.use(canonicalRequest());
   // probes carry no credentials: answered before anything else (and new requests refused on shutdown)
   if (parts.readiness) app.use(health(parts.readiness));
   // the console's static files hold no data: answered before authentication (its calls authenticate)
@@ -76,7 +79,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   // browsers' preflights carry no credentials: answered before authentication
   if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
   app.use(authenticate(authenticator));
-  app.use(classify(config.maxContentLength, backend.kind === 'embedded'));
+  app.use(classify(config.maxContentLength, backend.kind === 'embedded', engine));
   // every classified request counted and timed, by what the classification says it is
   if (parts.metrics) app.use(requestMetrics(parts.metrics));
   // a route a pipeline claims runs its stages instead (its `authorization` stage is its access check)

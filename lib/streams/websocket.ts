@@ -6,7 +6,8 @@ import type { TypedDocuments } from '../apps/typed-documents.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
-import { errorBody, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
+import { errorBody, errors, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
+import { canonicalPath, requestTarget } from '../request/index.js';
 import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
@@ -65,13 +66,20 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxPayload });
 
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const app = (req.url ?? '/').split('?')[0].split('/').filter(Boolean);
+    let app: readonly string[];
+    try {
+      app = canonicalPath((req.url ?? '/').split('?')[0]).segments;
+    } catch {
+      // a path that cannot be decoded is refused before anything reads it, as on HTTP
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      return;
+    }
     if (app.length !== 1 || app[0].startsWith('_')) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
     const client = { ip: req.socket.remoteAddress ?? '', referer: req.headers.referer ?? req.headers.origin };
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, decodeURIComponent(app[0]), req.headers.authorization, client, deps));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, app[0], req.headers.authorization, client, deps));
   });
 
   return {
@@ -159,34 +167,39 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     if (subscriptions.has(id)) throw toEsError({ status: 400, message: `subscription [${id}] already exists on this connection` });
     if (typeof frame.path !== 'string') throw toEsError({ status: 400, message: 'a subscribe frame needs a string "path"' });
     const authorization = typeof frame.authorization === 'string' ? frame.authorization : upgradeAuthorization;
-    const [pathPart, rawQuery = ''] = frame.path.replace(/^\/+/, '').split('?', 2);
+    const framed = frame.body && typeof frame.body === 'object' && Object.keys(frame.body).length ? frame.body : undefined;
+    // the frame's target is read once, as an HTTP request's is: its path and query string as the
+    // engine will read them, and a `source` parameter as the body
+    const q = frame.path.indexOf('?');
+    const target = requestTarget('/' + (q < 0 ? frame.path : frame.path.slice(0, q)), q < 0 ? '' : frame.path.slice(q + 1), framed !== undefined);
     let principal: Principal;
     try {
-      principal = await deps.authenticator.authenticate(authorization, `/${pathPart}`, client.ip || undefined);
+      principal = await deps.authenticator.authenticate(authorization, target.path, client.ip || undefined);
     } catch (err) {
       authFailures++; // `fail` closes the connection once the error frame is out
       throw err;
     }
-    const requested = pathPart.split('/').filter(Boolean).map(decodeURIComponent);
+    const requested = target.segments;
     if (requested[0] !== app) throw toEsError({ status: 400, message: `this connection serves app [${app}]; the path names [${requested[0]}]` });
     const method = typeof frame.method === 'string' ? frame.method.toUpperCase() : 'GET';
-    const body = frame.body && typeof frame.body === 'object' && Object.keys(frame.body).length ? frame.body : undefined;
+    const body = framed ?? (target.source ? sourceBody(target.source.text) : undefined);
     // a frame is authorized exactly like the equivalent HTTP request
-    const streamQuery = /(^|&)(stream|streamonly)=/.test(rawQuery) ? rawQuery : `${rawQuery}${rawQuery ? '&' : ''}stream=true`;
-    const asked = { method, path: `/${pathPart}`, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer };
+    const params = new URLSearchParams(target.querystring);
+    const streamQuery = params.has('stream') || params.has('streamonly') ? target.querystring : `${target.querystring}${target.querystring ? '&' : ''}stream=true`;
+    const asked = { method, path: target.path, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer };
     const info = classifyRequest(asked);
     checkSystemIndices(info);
     const decision = await deps.authorizer.authorize(principal, asked, info);
     const querystring = decision.querystring;
-    const segments = decision.path.split('/').filter(Boolean).map(decodeURIComponent);
-    const target = streamTarget(method, segments);
-    if (!target) throw toEsError({ status: 400, message: `[${method} ${pathPart}] is not a document or search that can be streamed` });
-    const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, target, {
+    const segments = canonicalPath(decision.path).segments;
+    const streamed = streamTarget(method, segments);
+    if (!streamed) throw toEsError({ status: 400, message: `[${method} ${target.path}] is not a document or search that can be streamed` });
+    const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, streamed, {
       method, segments, querystring, body, transport: 'websocket',
     });
     if (ws.readyState !== ws.OPEN) return;
     send({ id, channel: id });
-    follow(id, target.kind, messages);
+    follow(id, streamed.kind, messages);
   }
 
   /**
@@ -214,3 +227,14 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
   }
 }
 
+/** A frame's `source` parameter, read as its body would be: a JSON object. */
+function sourceBody(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw errors.parse(`the [source] parameter is not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw errors.parse('the [source] parameter must be a JSON object');
+  return value as Record<string, unknown>;
+}

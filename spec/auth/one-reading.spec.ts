@@ -1,0 +1,283 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+
+import net from 'node:net';
+import { Pool } from 'undici';
+import WebSocket from 'ws';
+import { basic, call } from '../support/http.js';
+import { leaksIn, sendRaw, startRecordingUpstream, type Recorded, type RecordingUpstream } from '../support/recording-upstream.js';
+import { startTestGateway, type TestGateway } from '../support/servers.js';
+
+/**
+ * Tenancy holds whatever spelling a hostile tenant uses for a request: the gateway decides on the
+ * same reading the engine acts on. A credential scoped to `tenant-a` (every category, every
+ * operation, raw DSL) sends generated requests that name `tenant-b` or the gateway's system
+ * indices through the path, the query string (`source` spelled every way) and the body, with every
+ * path spelling (`//`, `%5F`, percent-encoded names); none of them reads or writes outside
+ * `tenant-a`:
+ * - through the HTTP backend, no request reaching the engine (recorded between them) names them;
+ * - on both backends, no answer carries the foreign index's marker, `tenant-b`'s documents and the
+ *   credentials are as they were, and every refusal is an Elasticsearch-shaped 4xx.
+ * Cases: FAST_CHECK_RUNS (default 60 per backend, fixed seed); `npm run fuzz:tenancy` runs more.
+ */
+
+const FOREIGN = 'tenant-b';
+const MARKER = 'foreign-marker-7c1';
+const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 60);
+const SEED = Number(process.env.FAST_CHECK_SEED ?? 3232);
+const TIMEOUT_MS = 5000;
+
+/** The foreign target, spelled as a tenant might. */
+const foreignName = fc.constantFrom(FOREIGN, '%74enant-b', 'tenant-%62', 'tenant-*', `tenant-a,${FOREIGN}`, '_all', '*', '.gateway-credentials', '%2Egateway-credentials', '.gateway-*');
+/** A path segment written with a leading `_` as is or encoded. */
+const underscore = fc.constantFrom('_', '%5F', '%5f');
+const slash = fc.constantFrom('/', '//', '///');
+/** The `source` parameter's name, spelled every way it decodes to. */
+const sourceName = fc.constantFrom('source', '%73ource', 'sourc%65', '%73%6F%75%72%63%65');
+const pipelineName = fc.constantFrom('pipeline', '%70ipeline', 'pipelin%65');
+/** JSON keys spelled plainly or \u-escaped. */
+const key = (k: string) => fc.constantFrom(JSON.stringify(k), JSON.stringify(k).replace(/[a-z_]/, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+
+interface Probe {
+  label: string;
+  method: string;
+  path: string;
+  body?: string;
+  ndjson?: boolean;
+}
+
+const enc = encodeURIComponent;
+
+/** Requests that would read or write outside `tenant-a` if the gateway and the engine read them differently. */
+const probeArb: fc.Arbitrary<Probe> = fc.oneof(
+  // the path names the foreign index, spelled with extra slashes
+  fc.tuple(slash, foreignName, slash, fc.constantFrom('_doc/1', '_search', '_count', '_mapping', '_settings')).map(([s1, ix, s2, api]) => ({
+    label: 'path', method: 'GET', path: `${s1}${ix}${s2}${api}`,
+  })),
+  // a body smuggled in `source`: mget, search with a terms lookup, count, explain, validate
+  fc.tuple(slash, sourceName, foreignName, key('_index'), key('index'), fc.constantFrom('_mget', '_search', '_count', '_validate/query', '_explain/1')).map(([s, name, ix, kIndex, kLookup, api]) => {
+    const decodedIx = decodeURIComponent(ix);
+    const body = api === '_mget'
+      ? `{"docs":[{${kIndex}:${JSON.stringify(decodedIx)},"_id":"1"}]}`
+      : `{"query":{"terms":{"f":{${kLookup}:${JSON.stringify(decodedIx)},"id":"1","path":"f"}}}}`;
+    return { label: `source→${api}`, method: 'GET', path: `${s}tenant-a/${api}?${name}=${enc(body)}&source_content_type=application/json` };
+  }),
+  // the credentials API under another spelling: list, read, take over, delete another credential
+  fc.tuple(slash, underscore, fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE'), fc.constantFrom('', '/victim')).map(([s, u, method, target]) => ({
+    label: 'credentials', method, path: `${s}${u}credentials${target}`,
+    body: method === 'PUT' || method === 'PATCH' ? JSON.stringify({ password: 'taken-over-password', indices: ['*'], categories: ['docs'], ops: ['read'] }) : undefined,
+  })),
+  // writes routed elsewhere by an ingest pipeline named in the query string
+  fc.tuple(pipelineName, fc.constantFrom(FOREIGN, '.gateway-credentials')).map(([name, target]) => ({
+    label: 'pipeline', method: 'POST', path: `/tenant-a/_doc?${name}=route-by-target&refresh=true`, body: JSON.stringify({ target, f: 'smuggled' }),
+  })),
+  // a default pipeline set through the settings API, the body plain or in `source`, keys escaped
+  fc.tuple(key('default_pipeline'), key('index'), fc.boolean(), sourceName).map(([kPipeline, kIndex, inSource, name]) => {
+    const body = `{${kIndex}:{${kPipeline}:"route-by-target"}}`;
+    return inSource
+      ? { label: 'settings in source', method: 'PUT', path: `/tenant-a/_settings?${name}=${enc(body)}` }
+      : { label: 'settings', method: 'PUT', path: '/tenant-a/_settings', body };
+  }),
+  // a bulk item naming the foreign index, its key escaped
+  fc.tuple(foreignName, key('_index')).map(([ix, kIndex]) => ({
+    label: 'bulk', method: 'POST', path: '/tenant-a/_bulk?refresh=true', ndjson: true,
+    body: `{"index":{${kIndex}:${JSON.stringify(decodeURIComponent(ix))},"_id":"x"}}\n{"f":"smuggled"}\n`,
+  })),
+);
+
+async function send(pool: Pool, probe: Probe, authorization: string) {
+  return sendRaw(pool, {
+    method: probe.method, path: probe.path, body: probe.body,
+    contentType: probe.body === undefined ? undefined : probe.ndjson ? 'application/x-ndjson' : 'application/json',
+  }, authorization, TIMEOUT_MS);
+}
+
+interface Setup {
+  name: string;
+  start(): Promise<{ gw: TestGateway; upstream?: RecordingUpstream; stop(): Promise<void> }>;
+}
+
+const SETUPS: Setup[] = [
+  {
+    name: 'embedded engine',
+    async start() {
+      const gw = await startTestGateway({ LOGS_ENABLED: 'false' });
+      return { gw, stop: () => gw.close() };
+    },
+  },
+  {
+    name: 'HTTP backend, a recording upstream in front of the engine',
+    async start() {
+      const upstream = await startRecordingUpstream();
+      const gw = await startTestGateway({ ENGINE_URL: upstream.url, LOGS_ENABLED: 'false' });
+      return { gw, upstream, async stop() { await gw.close(); await upstream.stop(); } };
+    },
+  },
+];
+
+for (const setup of SETUPS) {
+  describe(`one reading of every request: a hostile tenant's spellings (${setup.name})`, function () {
+    this.timeout(120_000);
+    let gw: TestGateway;
+    let upstream: RecordingUpstream | undefined;
+    let stop: () => Promise<void>;
+    let pool: Pool;
+    let tenant = '';
+    let victimAuth = '';
+
+    /** What `tenant-b` holds and which credentials exist, as the admin sees them. */
+    const foreignState = async () => {
+      await call(gw.url, 'POST', `/${FOREIGN}/_refresh`);
+      const docs = await call(gw.url, 'GET', `/${FOREIGN}/_search?version=true&size=100`);
+      const creds = await call(gw.url, 'GET', '/_credentials');
+      const hits = (docs.json?.hits?.hits ?? []).map((h: { _id: string; _version: number }) => `${h._id}@${h._version}`).sort();
+      const users = (creds.json?.credentials ?? creds.json ?? []).map?.((c: { username: string; updated_at: string }) => `${c.username}@${c.updated_at}`).sort();
+      // a default or final pipeline on the tenant's index would route its later writes anywhere
+      const settings = await call(gw.url, 'GET', '/tenant-a/_settings?flat_settings=true');
+      const pipelines = Object.entries(settings.json?.['tenant-a']?.settings ?? {}).filter(([k]) => /_pipeline$/.test(k));
+      return JSON.stringify({ hits, users, pipelines });
+    };
+
+    before(async () => {
+      ({ gw, upstream, stop } = await setup.start());
+      pool = new Pool(gw.url, { connections: 4 });
+      for (const ix of ['tenant-a', FOREIGN]) {
+        expect((await call(gw.url, 'PUT', `/${ix}`, { body: { mappings: { properties: { f: { type: 'keyword' } } } } })).status).to.equal(200);
+        expect((await call(gw.url, 'PUT', `/${ix}/_doc/1?refresh=true`, { body: { f: ix === FOREIGN ? MARKER : ix } })).status).to.equal(201);
+      }
+      // an admin's pipeline that routes a document by its data: harmless for the admin's own writes
+      const pipeline = await call(gw.url, 'PUT', '/_ingest/pipeline/route-by-target', { body: { processors: [{ set: { field: '_index', value: '{{target}}' } }] } });
+      expect(pipeline.status, pipeline.text).to.equal(200);
+      const created = await call(gw.url, 'POST', '/_credentials', {
+        body: {
+          username: 'hostile', password: 'hostile-password',
+          indices: ['tenant-a'], ops: ['read', 'write', 'delete'], allow_raw_dsl: true,
+          categories: ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'cache', 'analytics', 'logs', 'cluster'],
+        },
+      });
+      expect(created.status, created.text).to.equal(201);
+      tenant = basic('hostile', 'hostile-password');
+      const victim = await call(gw.url, 'POST', '/_credentials', { body: { username: 'victim', password: 'victim-password', indices: [FOREIGN], categories: ['docs'], ops: ['read'] } });
+      expect(victim.status, victim.text).to.equal(201);
+      victimAuth = basic('victim', 'victim-password');
+    });
+    after(async () => {
+      await pool?.close();
+      await stop?.();
+    });
+
+    it('generated requests: nothing outside the tenant is read or written, every refusal an ES-shaped 4xx', async () => {
+      const before = await foreignState();
+      const problems: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(probeArb, async (probe) => {
+          upstream?.clear();
+          const res = await send(pool, probe, tenant);
+          const where = `[${probe.label}] ${probe.method} ${probe.path}`;
+          if (res === 'timeout') return void problems.push(`${where}: no answer`);
+          if (res.status >= 500) problems.push(`${where} → ${res.status} ${res.text.slice(0, 200)}`);
+          if (res.status === 401) problems.push(`${where} → 401: the case did not run as the tenant`);
+          if (res.text.includes(MARKER)) problems.push(`${where} → ${res.status}: the answer carries tenant-b's document`);
+          if (res.status >= 400 && res.status < 500) {
+            let body: { error?: { type?: string }; status?: number } | undefined;
+            try {
+              body = JSON.parse(res.text);
+            } catch {
+              body = undefined;
+            }
+            if (typeof body?.error?.type !== 'string' || body.status !== res.status) problems.push(`${where} → ${res.status}, not Elasticsearch-shaped: ${res.text.slice(0, 200)}`);
+          }
+          if (upstream) {
+            const sent = upstream.requests.filter((r: Recorded) => !isGatewayOwnRead(r));
+            for (const leak of leaksIn(sent, { names: [FOREIGN, '.gateway-'], reachable: [FOREIGN, '.gateway-credentials'] })) problems.push(`${where} → ${res.status}; the engine got ${leak}`);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      expect(problems, problems.slice(0, 20).join('\n')).to.deep.equal([]);
+      expect(await foreignState(), 'tenant-b and the credentials are as they were').to.equal(before);
+      const victim = await call(gw.url, 'GET', `/${FOREIGN}/_doc/1`, { auth: victimAuth });
+      expect(victim.status, 'the victim still signs in with its own password').to.equal(200);
+    });
+
+    it('the concrete escapes of the last review are refused', async () => {
+      const cases: Array<[string, Probe]> = [
+        ['credential takeover through //', { label: '', method: 'PATCH', path: '//_credentials/victim', body: '{"password":"taken-over-password"}' }],
+        ['credential takeover through %5F', { label: '', method: 'PATCH', path: '/%5Fcredentials/victim', body: '{"password":"taken-over-password"}' }],
+        ['credential list through //', { label: '', method: 'GET', path: '//_credentials' }],
+        ['mget in source', { label: '', method: 'GET', path: `/tenant-a/_mget?source=${enc(`{"docs":[{"_index":"${FOREIGN}","_id":"1"}]}`)}` }],
+        ['mget in %73ource', { label: '', method: 'GET', path: `/tenant-a/_mget?%73ource=${enc(`{"docs":[{"_index":".gateway-credentials","_id":"victim"}]}`)}` }],
+        ['pipeline spelled %70ipeline', { label: '', method: 'POST', path: '/tenant-a/_doc?%70ipeline=route-by-target', body: `{"target":"${FOREIGN}"}` }],
+      ];
+      for (const [name, probe] of cases) {
+        const res = await send(pool, probe, tenant);
+        expect(res, name).not.to.equal('timeout');
+        if (res === 'timeout') continue;
+        expect(res.status, `${name}: ${res.text.slice(0, 300)}`).to.be.oneOf([400, 403, 404]);
+        expect(res.text, name).not.to.include(MARKER);
+      }
+      expect((await call(gw.url, 'GET', `/${FOREIGN}/_doc/1`, { auth: victimAuth })).status).to.equal(200);
+    });
+
+    it('`source` is a body: the tenant reads its own index through it, as Elasticsearch answers', async () => {
+      const res = await send(pool, { label: '', method: 'GET', path: `/tenant-a/_search?source=${enc('{"query":{"term":{"f":"tenant-a"}}}')}&source_content_type=application/json` }, tenant);
+      expect(res).not.to.equal('timeout');
+      if (res === 'timeout') return;
+      expect(res.status, res.text).to.equal(200);
+      expect(JSON.parse(res.text).hits.total.value).to.equal(1);
+    });
+
+    it('a path that cannot be decoded is a 400 on every transport, and the node stays up', async () => {
+      const plain = await send(pool, { label: '', method: 'GET', path: '/%E0%A4%A/_doc/1' }, tenant);
+      const stream = await send(pool, { label: '', method: 'GET', path: '/%E0%A4%A/_doc/1?stream=true' }, tenant);
+      for (const res of [plain, stream]) {
+        expect(res).not.to.equal('timeout');
+        if (res === 'timeout') continue;
+        expect(res.status, res.text).to.equal(400);
+        expect(JSON.parse(res.text).error.type).to.equal('illegal_argument_exception');
+      }
+      expect(await upgradeStatus(gw.url, '/%E0%A4%A')).to.equal(400);
+      expect((await call(gw.url, 'GET', '/')).status, 'the node still answers').to.equal(200);
+    });
+
+    it('a WebSocket frame reads its path as HTTP does: `source` is its body, authorized', async () => {
+      const ws = new WebSocket(gw.url.replace(/^http/, 'ws') + '/tenant-a', { headers: { authorization: tenant } });
+      await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+      const answer = new Promise<{ id: string; status?: number }>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+      const lookup = enc(`{"query":{"terms":{"f":{"index":"${FOREIGN}","id":"1","path":"f"}}}}`);
+      ws.send(JSON.stringify({ id: 'q1', path: `tenant-a/_search?%73ource=${lookup}`, method: 'POST' }));
+      const frame = await answer;
+      ws.close();
+      expect(frame.id).to.equal('q1');
+      expect(frame.status).to.equal(403);
+    });
+  });
+}
+
+/** The gateway's own reads as itself (authentication's credential lookups): not a client's request. */
+function isGatewayOwnRead(r: Recorded): boolean {
+  return r.method === 'GET' && r.body === '' && /^\/\.gateway-credentials\/_doc\/[^/]+$/.test(r.path);
+}
+
+/** The status line's code of a WebSocket upgrade to `path`. */
+function upgradeStatus(base: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${Buffer.from('0123456789abcdef').toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    });
+    let text = '';
+    socket.on('data', (d) => {
+      text += d.toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (m) {
+        socket.destroy();
+        resolve(Number(m[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+  });
+}
+
+
