@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Classification } from '../request/index.js';
+import type { Classification, Operation } from '../request/index.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -27,6 +27,30 @@ export interface EngineRequest {
    * interceptors read it instead of classifying the request again. Engines ignore it.
    */
   info?: Classification;
+  /**
+   * The caller's rights, when the caller is not the admin or the gateway itself: the embedded
+   * engine checks them where it resolves and touches an index (as Elasticsearch authorizes each
+   * action on its concrete indices), whatever the gateway decided before. Absent: unrestricted.
+   * The HTTP engine ignores it (the cluster has its own security, or the gateway's check alone).
+   */
+  access?: EngineAccess;
+}
+
+/** Index names and `*` patterns, with the operations a caller may do on the indices they cover. */
+export interface IndexGrant {
+  names: readonly string[];
+  ops: readonly Operation[];
+}
+
+/**
+ * What a caller may reach: an index is reachable for an operation when a grant covers its name
+ * (a data stream's backing index when its stream's name is) with that operation. System indices
+ * (`.gateway-*`) are never reachable, whatever the grants say.
+ */
+export interface EngineAccess {
+  /** Named in refusals: "action [..] is unauthorized for user [user] on indices [..]". */
+  user: string;
+  indices: readonly IndexGrant[];
 }
 
 export interface EngineResponse {

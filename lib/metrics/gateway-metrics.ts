@@ -5,6 +5,7 @@ import type { BatchWriterStats } from '../analytics/index.js';
 import type { AuthenticationStats } from '../auth/index.js';
 import type { StageOutcome } from '../pipelines/index.js';
 import type { StreamTally } from '../streams/index.js';
+import { authorizationDisagreements } from './authorization-disagreements.js';
 
 /** What the gateway already counts, read when Prometheus scrapes (nothing on the request path). */
 export interface MetricSources {
@@ -51,6 +52,7 @@ export class GatewayMetrics {
     });
     this.stageSeconds = new Histogram({ name: 'gateway_pipeline_stage_duration_seconds', help: 'Pipeline stage run time', labelNames: ['pipeline', 'stage'], buckets: LATENCY_BUCKETS, registers });
     this.stageFailures = new Counter({ name: 'gateway_pipeline_stage_failures_total', help: 'Pipeline stages that failed', labelNames: ['pipeline', 'stage'], registers });
+    this.registry.registerMetric(authorizationDisagreements);
   }
 
   /** A change reached this node's subscribers (ChangeBusOptions.onDelivered). */

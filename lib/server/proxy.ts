@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { engineAccessOf } from '../auth/engine-access.js';
 import { readBody, type Backend } from '../engine/index.js';
 import { DocTypeInjection, injectDocType } from '../engine/http/doc-type-injection.js';
 import { bodyStream, type Classification } from '../request/index.js';
@@ -39,6 +40,7 @@ export function proxy(backend: Backend, maxContentLength: number): Middleware<Ga
       body: rebuilt ? info.forward : bodyStream(ctx, maxContentLength),
       json: info.parsed,
       info,
+      access: engineAccessOf(ctx.state.principal),
     });
     ctx.status = res.status;
     const typed = addsType && res.status < 300 && carriesDocuments(info, ctx.method) && String(res.headers['content-type'] ?? '').includes('json');

@@ -3,6 +3,7 @@ import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js'
 import type { EngineRequest, EngineResponse } from '../../backend.js';
 import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
+import { authorizedContext } from './authorized-context.js';
 import { CompatibleExchange } from './compat-7.js';
 import { Router, checkParams } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -170,7 +171,9 @@ export class RestHandler {
       }
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
       if (json !== undefined) restReq.json = json;
-      const res: RestResponse = await match.handler(restReq, this.ctx);
+      // a request with rights acts through a context that checks them where it touches an index
+      const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.pattern) : this.ctx;
+      const res: RestResponse = await match.handler(restReq, ctx);
       if (res.text !== undefined) {
         return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
       }

@@ -5,6 +5,7 @@ import type { Handler, Route } from './types.js';
 export const COMMON_PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type']);
 
 interface CompiledRoute {
+  pattern: string;
   segments: Array<{ literal: string } | { param: string }>;
   /** Preference: literal segments earlier win (as ES's path trie). */
   rank: string;
@@ -12,7 +13,7 @@ interface CompiledRoute {
 }
 
 export type RouteMatch =
-  | { kind: 'found'; handler: Handler; pathParams: Record<string, string>; params: Set<string> }
+  | { kind: 'found'; handler: Handler; pathParams: Record<string, string>; params: Set<string>; pattern: string }
   | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'not_found' };
 
@@ -24,7 +25,7 @@ export class Router {
     let compiled = this.routes.get(route.pattern);
     if (!compiled) {
       const segments = route.pattern.split('/').filter(Boolean).map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s }));
-      compiled = { segments, rank: segments.map((s) => ('literal' in s ? '0' : '1')).join(''), byMethod: new Map() };
+      compiled = { pattern: route.pattern, segments, rank: segments.map((s) => ('literal' in s ? '0' : '1')).join(''), byMethod: new Map() };
       this.routes.set(route.pattern, compiled);
     }
     for (const m of route.methods) compiled.byMethod.set(m, { handler: route.handler, params: new Set(route.params) });
@@ -48,7 +49,7 @@ export class Router {
     candidates.sort((a, b) => (a.route.rank < b.route.rank ? -1 : a.route.rank > b.route.rank ? 1 : 0));
     for (const c of candidates) {
       const h = c.route.byMethod.get(method) ?? (method === 'HEAD' ? c.route.byMethod.get('GET') : undefined);
-      if (h) return { kind: 'found', handler: h.handler, pathParams: c.pathParams, params: h.params };
+      if (h) return { kind: 'found', handler: h.handler, pathParams: c.pathParams, params: h.params, pattern: c.route.pattern };
     }
     const allowed = new Set<string>();
     for (const c of candidates) for (const m of c.route.byMethod.keys()) allowed.add(m);

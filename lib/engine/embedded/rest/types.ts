@@ -1,3 +1,4 @@
+import type { IndexAccess } from '../access/index.js';
 import type { ClusterSettings } from '../cluster-settings/index.js';
 import type { IngestPipelines } from '../ingest/index.js';
 import type { Indices } from '../indices/index.js';
@@ -49,6 +50,12 @@ export interface EngineContext {
   clusterUuid: string;
   /** `search.default_search_timeout` in ms, for searches that name no `timeout` (-1: none); unset: DEFAULT_SEARCH_TIMEOUT_MS. */
   defaultSearchTimeoutMs?: number;
+  /**
+   * The rights of the request this context serves, when it carries some (EngineRequest.access):
+   * `indices` is then a view that checks them (authorizedContext); this is for the few checks
+   * outside it (a point in time's frozen indices). Absent: unrestricted.
+   */
+  access?: IndexAccess;
 }
 
 export type Handler = (req: RestRequest, ctx: EngineContext) => Promise<RestResponse> | RestResponse;

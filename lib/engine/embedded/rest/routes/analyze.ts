@@ -7,8 +7,8 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 
 const BODY_KEYS = new Set(['analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'text', 'explain', 'attributes']);
 
-/** Per engine (its config directory): the registry of index-less requests. */
-const builtIns = new WeakMap<EngineContext['indices'], AnalysisRegistry>();
+/** Per engine (its node; its config directory): the registry of index-less requests. */
+const builtIns = new WeakMap<EngineContext['node'], AnalysisRegistry>();
 
 function list<T>(v: T | T[] | undefined): T[] {
   return v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
@@ -95,8 +95,8 @@ function analyze(req: RestRequest, ctx: EngineContext): RestResponse {
     if (body.field !== undefined && body.analyzer === undefined && body.tokenizer === undefined) {
       throw new EsError(400, 'illegal_argument_exception', 'analysis based on a specific field requires an index');
     }
-    registry = builtIns.get(ctx.indices) ?? createAnalysisRegistry(undefined, { configFiles: ctx.indices.configFiles });
-    builtIns.set(ctx.indices, registry);
+    registry = builtIns.get(ctx.node) ?? createAnalysisRegistry(undefined, { configFiles: ctx.indices.configFiles });
+    builtIns.set(ctx.node, registry);
   }
   if (body.explain === true || body.explain === 'true') return { status: 200, body: explain(registry, body) };
   const { explain: _e, attributes: _a, field: _f, ...rest } = body;

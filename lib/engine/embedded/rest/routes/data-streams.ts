@@ -23,6 +23,7 @@ function streamStates(req: RestRequest): WildcardStates {
 }
 
 async function createDataStream(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  ctx.access?.require([req.pathParams.name], 'write', 'indices:admin/data_stream/create');
   await ctx.indices.dataStreams.create(req.pathParams.name);
   return ACK;
 }
@@ -66,6 +67,10 @@ function getDataStreams(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 async function deleteDataStreams(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  if (ctx.access) {
+    const streams = ctx.indices.dataStreams.select(req.pathParams.name, streamStates(req));
+    ctx.access.require(streams.map((s) => s.name), 'delete', 'indices:admin/data_stream/delete');
+  }
   await ctx.indices.dataStreams.delete(req.pathParams.name, streamStates(req));
   return ACK;
 }

@@ -50,6 +50,8 @@ function resize(type: ResizeType) {
   return async (req: RestRequest, ctx: EngineContext): Promise<RestResponse> => {
     const sourceName = req.pathParams.index;
     const targetName = req.pathParams.target;
+    // the source's documents are read into the target (its creation is checked where it is created)
+    ctx.access?.require([sourceName], 'read', 'indices:admin/resize');
     const source: IndexHandle | undefined = ctx.indices.get(sourceName);
     if (!source) throw errors.indexNotFound(sourceName);
     const body = requestBody(req) ?? {};

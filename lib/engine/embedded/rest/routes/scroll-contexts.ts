@@ -126,11 +126,12 @@ export class SearchContexts<T extends KeptContext> {
 
 export type ScrollContexts = SearchContexts<ScrollContext>;
 
-const byEngine = new WeakMap<EngineContext, { scrolls: ScrollContexts; pits: SearchContexts<PointInTimeContext> }>();
+/** Per engine (its node: a request's own context, with its rights, shares the engine's contexts). */
+const byEngine = new WeakMap<EngineContext['node'], { scrolls: ScrollContexts; pits: SearchContexts<PointInTimeContext> }>();
 
 function contextsOf(ctx: EngineContext) {
-  let s = byEngine.get(ctx);
-  if (!s) byEngine.set(ctx, (s = { scrolls: new SearchContexts('scroll'), pits: new SearchContexts<PointInTimeContext>('point in time', (pit) => pit.release()) }));
+  let s = byEngine.get(ctx.node);
+  if (!s) byEngine.set(ctx.node, (s = { scrolls: new SearchContexts('scroll'), pits: new SearchContexts<PointInTimeContext>('point in time', (pit) => pit.release()) }));
   return s;
 }
 

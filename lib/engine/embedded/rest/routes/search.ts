@@ -48,6 +48,8 @@ export async function executeSearch(ctx: EngineContext, expression: string | und
   if (body?.pit !== undefined) {
     // A point in time: its frozen views are the indices searched; its id leads the answer.
     const pit = pointInTimeSearch(ctx, expression, params, body);
+    // frozen when opened (perhaps by someone else): read now, so checked now
+    ctx.access?.require(pit.handles.map((h) => h.name), 'read', 'indices:data/read/search');
     const result = await searchHandles(ctx, pit.handles, undefined, params, pit.body, started, true);
     return { pit_id: pit.id, ...result };
   }

@@ -1,0 +1,98 @@
+import type { Operation } from '../../../request/index.js';
+import { Indices, isPlainObject, type AliasAction, type IndexHandle, type JsonObject, type ResolveOptions } from '../indices/index.js';
+import type { WriteIntent } from '../data-streams/index.js';
+import type { StoreWrite } from '../store/index.js';
+import { countDisagreement } from './disagreements.js';
+import type { IndexAccess } from './index-access.js';
+
+/** How a request's index expressions are checked: the operation its resolved indices need, and the action its refusal names. */
+export interface ResolveCheck {
+  /** Undefined: any operation (reach) — index administration, whose operation the gateway decides. */
+  op: Operation | undefined;
+  action: string;
+}
+
+/** ES's shard-level write action: how it names a refused index, create, update or delete of a document. */
+export const WRITE_ACTION = 'indices:data/write/bulk[s]';
+const GET_ACTION = 'indices:data/read/get';
+const CREATE_ACTION = 'indices:admin/create';
+const ALIASES_ACTION = 'indices:admin/aliases';
+
+/**
+ * The engine's indices as one request with rights may use them: every place an index expression
+ * is resolved or an index named for a document read or write goes through `resolve`,
+ * `readTarget`, `writeTarget`, `createInMemory` and `updateAliases`, and these check the
+ * resolved, concrete indices (data streams as their backing indices, aliases as the indices
+ * they point to, a write's target after its pipelines changed `_index`) against the rights:
+ * - a name, alias or data stream the caller may not use: 403, before anything happens;
+ * - a wildcard reaching indices the caller may not use: narrowed to those it may (Elasticsearch
+ *   expands wildcards to authorized indices only) — and counted, the gateway having narrowed it
+ *   already;
+ * - a missing name the caller may not use: 403, not 404 (as Elasticsearch: no probing).
+ * Everything else is the engine's own `Indices` (a view: same state, same durability).
+ */
+export function authorizedIndices(indices: Indices, access: IndexAccess, check: ResolveCheck): Indices {
+  const base = Indices.prototype;
+  const view: Indices = Object.create(indices);
+  const exists = (name: string) => indices.get(name) !== undefined || indices.aliasTargets(name).length > 0 || indices.dataStreams.get(name) !== undefined;
+
+  view.resolve = function resolve(expression: string | undefined, opts: ResolveOptions = {}): IndexHandle[] {
+    const parts = !expression || expression === '_all' ? [] : expression.split(',').map((p) => p.trim()).filter(Boolean);
+    let sawWildcard = false;
+    for (const part of parts) {
+      const wildcard = part.includes('*') || part === '_all';
+      if (wildcard) sawWildcard = true;
+      if (wildcard || (part.startsWith('-') && sawWildcard)) continue;
+      // a name (index, alias, data stream): each index it stands for, or the name itself when it names nothing
+      const named = base.resolve.call(this, part, { ...opts, ignoreUnavailable: true, allowNoIndices: true });
+      if (named.length) access.require(named.map((h) => h.name), check.op, check.action);
+      else if (!exists(part)) access.require([part], check.op, check.action);
+    }
+    const handles = base.resolve.call(this, expression, opts);
+    const reachable = handles.filter((h) => access.allows(h.name, check.op));
+    // the gateway narrows wildcards before they get here: one that still reaches further is a disagreement
+    if (reachable.length < handles.length) countDisagreement();
+    return reachable;
+  };
+
+  view.readTarget = function readTarget(name: string, forDelete = false): IndexHandle {
+    const op = forDelete ? 'delete' : 'read';
+    const action = forDelete ? WRITE_ACTION : GET_ACTION;
+    let handle: IndexHandle;
+    try {
+      handle = base.readTarget.call(this, name, forDelete);
+    } catch (e) {
+      access.require([name], op, action);
+      throw e;
+    }
+    access.require([handle.name], op, action);
+    return handle;
+  };
+
+  view.writeTarget = function writeTarget(name: string, requireAlias = false, intent: WriteIntent = { op: 'index' }): { handle: IndexHandle; writes: StoreWrite[] } {
+    const op = intent.op === 'delete' ? 'delete' : 'write';
+    // a name that names nothing is created by the write (an index, a data stream): checked before it is
+    if (!exists(name)) access.require([name], op, WRITE_ACTION);
+    const target = base.writeTarget.call(this, name, requireAlias, intent);
+    access.require([target.handle.name], op, WRITE_ACTION);
+    return target;
+  };
+
+  view.createInMemory = function createInMemory(name: string, body: JsonObject = {}, templated = true): { handle: IndexHandle; writes: StoreWrite[] } {
+    access.require([name], 'write', CREATE_ACTION);
+    if (isPlainObject(body.aliases)) access.require(Object.keys(body.aliases), 'write', CREATE_ACTION);
+    return base.createInMemory.call(this, name, body, templated);
+  };
+
+  view.updateAliases = function updateAliases(actions: AliasAction[]): Promise<void> {
+    for (const a of actions) {
+      access.require(a.indices, a.kind === 'remove_index' ? 'delete' : 'write', ALIASES_ACTION);
+      if (a.kind === 'remove_index') continue;
+      const denied = a.aliases.filter((alias) => !access.allowsPattern(alias, 'write'));
+      if (denied.length) throw access.refusal(ALIASES_ACTION, denied);
+    }
+    return base.updateAliases.call(this, actions);
+  };
+
+  return view;
+}

@@ -1,0 +1,44 @@
+import type { EngineAccess } from '../../backend.js';
+import { IndexAccess, authorizedIndices, type ResolveCheck } from '../access/index.js';
+import type { EngineContext } from './types.js';
+
+/**
+ * What the index expressions of a route's request need, by the route's endpoint (its first `_`
+ * segment): searches and reads read, by-query operations write or delete. Other endpoints (index
+ * administration) need reach to the indices, whatever the operation.
+ */
+const RESOLVE_CHECKS: Record<string, ResolveCheck> = {
+  _search: { op: 'read', action: 'indices:data/read/search' },
+  _count: { op: 'read', action: 'indices:data/read/search' },
+  _msearch: { op: 'read', action: 'indices:data/read/search' },
+  _field_caps: { op: 'read', action: 'indices:data/read/field_caps' },
+  _validate: { op: 'read', action: 'indices:admin/validate/query' },
+  _explain: { op: 'read', action: 'indices:data/read/explain' },
+  _termvectors: { op: 'read', action: 'indices:data/read/tv' },
+  _mtermvectors: { op: 'read', action: 'indices:data/read/mtv' },
+  _mget: { op: 'read', action: 'indices:data/read/mget' },
+  _pit: { op: 'read', action: 'indices:data/read/open_point_in_time' },
+  _search_shards: { op: 'read', action: 'indices:admin/shards/search_shards' },
+  // a reindex resolves its source only (its destination is a write target)
+  _reindex: { op: 'read', action: 'indices:data/read/search' },
+  _update_by_query: { op: 'write', action: 'indices:data/write/update/byquery' },
+  _delete_by_query: { op: 'delete', action: 'indices:data/write/delete/byquery' },
+};
+
+function resolveCheckOf(method: string, pattern: string): ResolveCheck {
+  const endpoint = pattern.split('/').find((s) => s.startsWith('_'));
+  const known = endpoint === undefined ? undefined : RESOLVE_CHECKS[endpoint];
+  if (known) return known;
+  if (endpoint !== undefined) return { op: undefined, action: `indices:admin/${endpoint.slice(1)}` };
+  return { op: undefined, action: method === 'DELETE' ? 'indices:admin/delete' : method === 'PUT' || method === 'POST' ? 'indices:admin/create' : 'indices:admin/get' };
+}
+
+/**
+ * The engine's context for one request carrying rights: the same engine, its indices seen
+ * through the view that checks the rights where an index is resolved and touched. A request
+ * without rights keeps the engine's own context (no work at all).
+ */
+export function authorizedContext(ctx: EngineContext, access: EngineAccess, method: string, pattern: string): EngineContext {
+  const rights = IndexAccess.of(access);
+  return { ...ctx, indices: authorizedIndices(ctx.indices, rights, resolveCheckOf(method, pattern)), access: rights };
+}
