@@ -114,6 +114,13 @@ describe('embedded engine: authorization at the point of effect', function () {
         expect(mine.json.hits.hits.map((h: { _index: string }) => h._index)).to.have.length(1).and.to.satisfy((names: string[]) => names[0].startsWith('.ds-logs-mine-'));
       });
 
+      it('a point in time: opening it, and searching one opened by someone else', async () => {
+        expectRefused(await as('POST', '/other/_pit?keep_alive=1m'));
+        const pit = await admin('POST', '/other/_pit?keep_alive=1m');
+        expect(pit.status).to.equal(200);
+        expectRefused(await as('POST', '/_search', { pit: { id: pit.json.id }, query: { match_all: {} } }));
+      });
+
       it('the operation counts: a search needs read', async () => {
         const writeOnly: EngineAccess = { user: 'writer', indices: [{ names: ['mine'], ops: ['write'] }] };
         expectRefused(await as('POST', '/mine/_search', {}, writeOnly), 'mine');
