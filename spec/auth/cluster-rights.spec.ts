@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
-import type { TestGateway } from '../support/servers.js';
+import { startRecordingUpstream, type RecordingUpstream } from '../support/recording-upstream.js';
+import { startTestGateway, type TestGateway } from '../support/servers.js';
 import { settingsSpelling } from './classify/settings-spellings.js';
 
 /**
@@ -236,3 +237,46 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('cluster-level rights: a refused request reaches no engine (HTTP backend, recorded)', function () {
+  this.timeout(120_000);
+  let upstream: RecordingUpstream;
+  let gw: TestGateway;
+  let tenant: string;
+
+  before(async () => {
+    upstream = await startRecordingUpstream();
+    gw = await startTestGateway({ ENGINE_URL: upstream.url, LOGS_ENABLED: 'false' });
+    for (const index of ['mine', FOREIGN]) expect((await call(gw.url, 'PUT', `/${index}`)).status).to.equal(200);
+    const cred = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['mine', 'mine-*'], categories: ['docs', 'indices', 'cluster'], ops: ['read', 'write', 'delete'] } });
+    expect(cred.status, cred.text).to.equal(201);
+    tenant = basic(cred.json.credential.username, cred.json.password);
+  });
+  after(async () => {
+    await gw?.close();
+    await upstream?.stop();
+  });
+
+  const HOSTILE: Array<[method: string, path: string, body: unknown]> = [
+    ['PUT', '/_ingest/pipeline/shared', { processors: [] }],
+    ['PUT', '/_synonyms/shared-set', { synonyms_set: [] }],
+    ['PUT', '/_index_template/t', { index_patterns: ['mine-*'] }],
+    ['PUT', '/_cluster/settings', { persistent: {} }],
+    ['PUT', '/mine/_doc/1?%70ipeline=to-theirs', { n: 1 }],
+    ['POST', '/_bulk', '{"index":{"_index":"mine","\\u0070ipeline":"to-theirs"}}\n{"n":1}\n'],
+    ['PUT', '/mine/_settings', '{"index":{"default\\u005fpipeline":"to-theirs"}}'],
+    ['PUT', '/mine/_settings', '{"index.final_pipeline":"_none","index.final_pipeline":"to-theirs"}'],
+    ['PUT', '/mine-x', { aliases: { [`${FOREIGN}-alias`]: {} } }],
+    ['POST', '/_aliases', { actions: [{ add: { index: 'mine', alias: 'mine-f', filter: { terms: { f: { index: FOREIGN, id: '1', path: 'f' } } } } }] }],
+  ];
+  for (const [method, path, body] of HOSTILE) {
+    it(`${method} ${path} ${typeof body === 'string' ? body.trim() : JSON.stringify(body)}`, async () => {
+      upstream.clear();
+      const res = await call(gw.url, method, path, { auth: tenant, body, headers: typeof body === 'string' && path.includes('_bulk') ? NDJSON : undefined });
+      expect(res.status, res.text).to.equal(403);
+      // only the gateway's own read-only lookups (index resolution) may have reached the engine
+      const writes = upstream.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD');
+      expect(writes.map((r) => `${r.method} ${r.path}?${r.query} ${r.body}`)).to.deep.equal([]);
+    });
+  }
+});
