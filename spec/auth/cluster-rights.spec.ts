@@ -218,6 +218,23 @@ for (const backend of BACKENDS) {
         }
         expectRefused(await as(reader)('GET', '/_cat/templates'), 'indices:admin/template/get');
       });
+
+      it('no listing a reader may call names another tenant\'s index (answered narrowed, refused, or not supported)', async () => {
+        const cats = ['allocation', 'fielddata', 'health', 'master', 'nodeattrs', 'nodes', 'plugins', 'thread_pool', 'pending_tasks', 'count', 'recovery',
+          'segments', 'shards', 'indices', 'aliases', 'templates', 'snapshots', 'repositories', 'tasks'];
+        const paths = [
+          ...cats.map((c) => `/_cat/${c}?v=true`), '/_cat/indices?expand_wildcards=all', '/_cat/indices/*,-mine', '/_stats/docs', '/_stats?level=shards',
+          '/_nodes/stats', '/_nodes/stats/indices', '/_cluster/stats', '/_cluster/health', '/_cluster/health?level=shards', '/_cluster/state?expand_wildcards=all',
+          '/_resolve/cluster', '/_data_stream', '/_alias', '/_aliases', '/_segments', '/_recovery', '/_shard_stores', '/_mapping/field/f', '/_field_caps?fields=*',
+          '/_settings?include_defaults=true', '/_cluster/settings?include_defaults=true', '/_cluster/pending_tasks', '/_cat/indices/theirs*',
+        ];
+        for (const path of paths) {
+          const res = await as(reader)('GET', path);
+          expect(res.status, `${path}: ${res.text.slice(0, 200)}`).to.be.below(500);
+          expect(res.text, `${path} → ${res.status}`).not.to.contain(FOREIGN);
+          expect(res.text, `${path} → ${res.status}`).not.to.contain(`.ds-${FOREIGN_STREAM}`);
+        }
+      });
     });
 
     describe('a refusal names only what the request wrote', () => {
