@@ -3,12 +3,11 @@ import { callJson } from '../engine/json-call.js';
 import { EsError } from '../errors/index.js';
 import type { Principal } from './authenticator.js';
 import {
-  authorizeIndices, classifyRequest, pathOf, patternsCoverPattern, resolveIndices,
-  type Classification, type ClassifiableRequest, type ResolvedIndices,
+  authorizeIndices, classifyRequest, holdsClusterPrivilege, pathOf, patternsCoverPattern, resolveIndices,
+  type Classification, type ClassifiableRequest, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { LRUCache } from 'lru-cache';
 import { AUTHENTICATE_ACTION } from './classify/classify-request.js';
-import { holdsClusterPrivilege, type ClusterPrivilege } from './classify/cluster-privileges.js';
 import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';

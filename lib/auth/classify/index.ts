@@ -14,6 +14,7 @@ export { pathOf, pathSegments } from './path-segments.js';
 export { typelessRequest, typedMappings, type TypelessRequest } from './es7-typed-paths.js';
 export { prepareBody, PREPARED_BODY_CHARS } from './prepare-body.js';
 export { UNREADABLE } from './body-indices.js';
+export { holdsClusterPrivilege, type ClusterPrivilege } from './cluster-privileges.js';
 export { resolveIndices, type ExpressionKind, type ResolvedExpression, type ResolvedIndices, type ResolveOptions } from './resolve-indices.js';
 export {
   authorizeIndices,
