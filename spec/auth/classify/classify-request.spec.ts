@@ -204,6 +204,13 @@ const ROWS: Row[] = [
   ['POST', '/_bulk', { clusterPrivileges: ['manage_pipeline'] }, 'p%69peline=p1'],
   ['PUT', '/shop/_doc/1', { clusterPrivileges: undefined }, 'pipeline=_none'],
   ['GET', '/shop/_doc/1', { clusterPrivileges: undefined }, 'pipeline=p1'],
+  // per-index breakdowns of cluster-wide answers: narrowed (health), or the admin's
+  ['GET', '/_cluster/health', { allIndices: true, clusterPrivileges: undefined }, 'level=indices'],
+  ['GET', '/_nodes/stats', { clusterPrivileges: ['manage'] }, 'level=shards'],
+  ['POST', '/_cluster/allocation/explain', { clusterPrivileges: ['manage'] }],
+  ['GET', '/_cat/pending_tasks', { clusterPrivileges: ['manage'] }],
+  // a script run against an index reads it
+  ['POST', '/_scripts/painless/_execute', { category: 'cluster', operation: 'read', clusterPrivileges: undefined }],
   // cluster state: every index unless named, narrowable to a list after the metric
   ['GET', '/_cluster/state', { category: 'cluster', allIndices: true, indices: [] }],
   ['GET', '/_cluster/state/metadata/shop*', { category: 'cluster', allIndices: false, indices: ['shop*'] }],

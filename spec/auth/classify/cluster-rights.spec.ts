@@ -75,6 +75,12 @@ describe('classifyRequest: cluster-level rights', () => {
     });
   });
 
+  it('a painless script run in the context of an index reads that index', () => {
+    const c = classify('POST', '/_scripts/painless/_execute', { script: { source: 'doc.size()' }, context: 'score', context_setup: { index: 'secret', document: { index: 'not-an-index' } } });
+    expect(c.indices).to.deep.equal(['secret']);
+    expect(c.operation).to.equal('read');
+  });
+
   describe('managing cluster-level resources needs a named privilege', () => {
     const rows: Array<[string, string, string]> = [
       ['PUT', '/_ingest/pipeline/p', 'manage_pipeline'],
