@@ -95,8 +95,9 @@ export class Authorizer {
       for (const expr of classification.indices) {
         if (!patternsCoverPattern(cred.indices, expr)) throw forbidden(action, user, [expr]);
       }
-      if (classification.operation === 'write') checkGrant(req, principal, action);
-      await this.checkCredentialTarget(req, principal, action);
+      // what a new or changed credential may hold is decided where it is written, on its parsed
+      // value and the stored record (credentials/grant.ts, used by the credentials routes)
+      await this.checkCredentialTarget(classification, principal);
     } else if (classification.indices.length || classification.allIndices) {
       path = await this.authorizeIndices(classification, req, cred.indices, user);
     }
@@ -115,19 +116,26 @@ export class Authorizer {
   /**
    * Another credential is reachable only if all its indices lie within this credential's own:
    * a tenant manages its own credentials, never another tenant's; the full list is the admin's.
+   * Read from the classification's decoded segments and id, never the path's text; a shape the
+   * credentials API does not have (`/_credentials/a/b`, `/{index}/_credentials/x`) is refused.
    */
-  private async checkCredentialTarget(req: AuthorizationRequest, principal: Principal, action: string): Promise<void> {
-    const m = /^\/_credentials(?:\/([^/]+))?\/?$/.exec(req.path);
-    if (!m) return;
-    if (m[1] === undefined) {
-      if (req.method === 'GET') throw forbidden(action, principal.username);
+  private async checkCredentialTarget(c: Classification, principal: Principal): Promise<void> {
+    const refuse = () => forbidden(c.action, principal.username);
+    const { segments } = c;
+    // `/{index}/_credentials`: its index was checked against this credential's patterns
+    if (segments.length === 2 && segments[1] === '_credentials' && c.id === undefined) return;
+    if (segments[0] !== '_credentials' || segments.length > 2) throw refuse();
+    if (segments.length === 1) {
+      // creating is checked where the credential is written; listing every credential is the admin's
+      if (c.operation !== 'write') throw refuse();
       return;
     }
-    const target = await this.store?.get(decodeURIComponent(m[1])).catch(() => undefined);
-    if (!target) return; // the API answers 404
+    const username = c.id ?? segments[1];
+    const target = await this.store?.get(username).catch(() => undefined);
+    if (!target) return; // the API answers 404 (or 400 for a malformed name)
     const own = principal.credential.indices;
     if (target.role === 'admin' || !target.indices.length || !target.indices.every((i) => patternsCoverPattern(own, i))) {
-      throw forbidden(action, principal.username);
+      throw refuse();
     }
   }
 
@@ -266,20 +274,4 @@ function enforceSourceFilter(querystring: string, include?: string[], exclude?: 
     params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
   }
   return params.toString();
-}
-
-/** A credential created or changed by a non-admin gets no role, category or operation its maker lacks. */
-function checkGrant(req: AuthorizationRequest, principal: Principal, action: string): void {
-  if (!req.body || !req.body.length) return;
-  let body: { role?: unknown; categories?: unknown; ops?: unknown; allow_raw_dsl?: unknown };
-  try {
-    body = JSON.parse(typeof req.body === 'string' ? req.body : req.body.toString('utf8'));
-  } catch {
-    return; // the credentials API answers the malformed body
-  }
-  const own = principal.credential;
-  const over = (asked: unknown, mine: readonly string[]) => Array.isArray(asked) && asked.some((x) => !mine.includes(String(x)));
-  if (body.role !== undefined && body.role !== 'user') throw forbidden(action, principal.username);
-  if (over(body.categories, own.categories) || over(body.ops, own.ops)) throw forbidden(action, principal.username);
-  if (body.allow_raw_dsl === true && !own.allow_raw_dsl) throw forbidden(action, principal.username);
 }

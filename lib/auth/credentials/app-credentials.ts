@@ -1,5 +1,6 @@
 import type { CredentialStore } from './credential-store.js';
 import { validateCreate, type Category, type CredentialSpec, type IssuedCredential } from './credential.js';
+import { admitWithin, inheritRestrictions, type Grantor } from './grant.js';
 
 /** What an app's own credentials may do: its documents, searches, streams and declarative queries. */
 export const APP_CATEGORIES: Category[] = ['docs', 'search', 'streams', 'declarative'];
@@ -9,13 +10,17 @@ export const APP_CATEGORIES: Category[] = ['docs', 'search', 'streams', 'declara
  * read-only pairs for browsers. The app name is checked like any credential's
  * `indices`. Each is a plain scoped credential, tagged with `app`, so
  * `GET /{index}/_credentials` lists it and it can be changed or deleted like any other.
+ *
+ * With a `grantor` (a scoped caller, not the admin), the pair inherits the grantor's restrictions
+ * and is refused (403) unless it lies within the grantor's rights: a caller without raw query DSL,
+ * `delete` or one of the app categories gets no read-write pair (grant.ts).
  */
 export class AppCredentials {
   constructor(private readonly store: CredentialStore) {}
 
   /** Read, write and delete on `app` alone; may send raw query DSL to the declarative API. */
-  createAppPair(app: string, extra: Pick<CredentialSpec, 'description' | 'expires_at'> = {}): Promise<IssuedCredential> {
-    return this.store.create(validateCreate({
+  createAppPair(app: string, extra: Pick<CredentialSpec, 'description' | 'expires_at'> = {}, grantor?: Grantor): Promise<IssuedCredential> {
+    return this.issue({
       description: `read-write credential for app [${app}]`,
       ...extra,
       indices: [app],
@@ -24,12 +29,12 @@ export class AppCredentials {
       allow_raw_dsl: true,
       role: 'user',
       app,
-    }));
+    }, grantor);
   }
 
   /** Read only, for code that runs in browsers: no writes, no raw query DSL. */
-  createReadOnly(app: string, extra: Pick<CredentialSpec, 'description' | 'expires_at'> = {}): Promise<IssuedCredential> {
-    return this.store.create(validateCreate({
+  createReadOnly(app: string, extra: Pick<CredentialSpec, 'description' | 'expires_at'> = {}, grantor?: Grantor): Promise<IssuedCredential> {
+    return this.issue({
       description: `read-only credential for app [${app}]`,
       ...extra,
       indices: [app],
@@ -38,7 +43,13 @@ export class AppCredentials {
       allow_raw_dsl: false,
       role: 'user',
       app,
-    }));
+    }, grantor);
+  }
+
+  private issue(body: CredentialSpec, grantor: Grantor | undefined): Promise<IssuedCredential> {
+    const spec = validateCreate(body);
+    if (!grantor) return this.store.create(spec);
+    return this.store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) });
   }
 
   /** Deletes every credential issued for `app` (for when the app or index is deleted); returns their usernames. */

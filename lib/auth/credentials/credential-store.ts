@@ -21,6 +21,11 @@ export interface CredentialStoreOptions {
   log?: (line: string) => void;
 }
 
+/** For a write on behalf of a caller: `admit` sees the credential exactly as it would be stored, and throws to refuse it. */
+export interface WriteOptions {
+  admit?: (credential: Credential) => void;
+}
+
 interface GetReply {
   found?: boolean;
   _source?: Record<string, unknown>;
@@ -59,7 +64,7 @@ export class CredentialStore {
   }
 
   /** Creates a credential; generates the username and password when absent. The password is returned here only. */
-  async create(spec: CredentialSpec): Promise<IssuedCredential> {
+  async create(spec: CredentialSpec, options: WriteOptions = {}): Promise<IssuedCredential> {
     const username = spec.username ?? generateUsername();
     if (this.reserved.has(username)) {
       throw errors.illegalArgument(`invalid credential: [username] [${username}] is reserved`);
@@ -67,14 +72,9 @@ export class CredentialStore {
     const password = spec.password ?? generatePassword();
     const now = new Date().toISOString();
     const { password: _plain, username: _name, ...fields } = spec;
-    const record: StoredUserCredential = {
-      username,
-      ...CREDENTIAL_DEFAULTS,
-      ...fields,
-      hash: await hashSecret(password),
-      created_at: now,
-      updated_at: now,
-    };
+    const credential: Credential = { username, ...CREDENTIAL_DEFAULTS, ...fields, created_at: now, updated_at: now };
+    options.admit?.(credential);
+    const record: StoredUserCredential = { ...credential, hash: await hashSecret(password) };
     const reply = await callJson<WriteReply>(this.backend, 'PUT', this.docPath('_create', username), record, 'refresh=true');
     if (reply.status === 409) throw alreadyExists(username);
     this.checkWrite('create', username, reply.status);
@@ -115,8 +115,9 @@ export class CredentialStore {
   /**
    * Applies a validated patch (null clears a member, `password` re-hashes). Optimistic
    * concurrency on `_seq_no`/`_primary_term`, retried, so concurrent patches do not lose members.
+   * `admit` is asked about each attempt's result (the record as read then, patched).
    */
-  async update(username: string, patch: CredentialPatch): Promise<Credential> {
+  async update(username: string, patch: CredentialPatch, options: WriteOptions = {}): Promise<Credential> {
     const hash = patch.password === undefined ? undefined : await hashSecret(patch.password);
     for (let attempt = 1; ; attempt++) {
       const found = await this.read(username);
@@ -127,6 +128,7 @@ export class CredentialStore {
       if (hash !== undefined) merged.hash = hash;
       merged.updated_at = new Date().toISOString();
       const record = merged as unknown as StoredUserCredential;
+      options.admit?.(publicCredential(record));
       const reply = await callJson<WriteReply>(
         this.backend, 'PUT', this.docPath('_doc', username), record,
         `refresh=true&if_seq_no=${found.seqNo}&if_primary_term=${found.primaryTerm}`,

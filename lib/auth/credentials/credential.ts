@@ -11,6 +11,15 @@ export type Op = Operation;
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 
+/**
+ * Named cluster-level rights, each admin-equivalent for what it names (cluster resources are
+ * shared by all tenants): `manage` covers every other one, as in Elasticsearch.
+ */
+export const CLUSTER_PRIVILEGES = [
+  'manage', 'manage_pipeline', 'manage_index_templates', 'manage_search_synonyms', 'manage_search_query_rules', 'manage_scripts',
+] as const;
+export type ClusterPrivilege = (typeof CLUSTER_PRIVILEGES)[number];
+
 export const USERNAME_PATTERN = /^[a-zA-Z0-9_.@-]{1,64}$/;
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -41,6 +50,8 @@ export interface Credential {
   max_size?: number;
   allow_raw_dsl: boolean;
   role: Role;
+  /** Cluster-level rights beyond the index patterns; absent = none. */
+  cluster_privileges?: ClusterPrivilege[];
   /** The app (index) the credential was issued for, if any. */
   app?: string;
   created_at: string;
@@ -107,7 +118,7 @@ const invalid = (member: string, must: string) => errors.illegalArgument(`invali
 
 const SETTABLE = [
   'description', 'indices', 'categories', 'ops', 'sources', 'referers', 'expires_at', 'rate_limit',
-  'include_fields', 'exclude_fields', 'max_size', 'allow_raw_dsl', 'role', 'app',
+  'include_fields', 'exclude_fields', 'max_size', 'allow_raw_dsl', 'role', 'cluster_privileges', 'app',
 ] as const;
 const SERVER_SET = ['created_at', 'updated_at', 'hash'];
 
@@ -149,7 +160,7 @@ export function validatePatch(body: unknown, currentUsername: string): Credentia
 }
 
 /** Members whose absence means something, so a PATCH may clear them with null. */
-const CLEARABLE = new Set<string>(['description', 'expires_at', 'rate_limit', 'include_fields', 'exclude_fields', 'max_size', 'app']);
+const CLEARABLE = new Set<string>(['description', 'expires_at', 'rate_limit', 'include_fields', 'exclude_fields', 'max_size', 'cluster_privileges', 'app']);
 
 export function username(value: unknown): string {
   if (typeof value !== 'string' || !USERNAME_PATTERN.test(value)) {
@@ -266,5 +277,6 @@ const MEMBER_VALIDATORS: Record<(typeof SETTABLE)[number], Validator> = {
     if (typeof value !== 'string' || !(ROLES as readonly string[]).includes(value)) throw invalid(member, `must be one of [${ROLES.join(', ')}]`);
     return value;
   },
+  cluster_privileges: oneOf(CLUSTER_PRIVILEGES),
   app: indexName,
 };

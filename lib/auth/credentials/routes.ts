@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { errors } from '../../errors/index.js';
-import { readJsonBody } from '../../request/index.js';
+import { EsError, errors } from '../../errors/index.js';
+import { readJsonBody, type Classification } from '../../request/index.js';
 import { AppCredentials } from './app-credentials.js';
-import type { CredentialStore } from './credential-store.js';
-import { validateCreate, validatePatch } from './credential.js';
+import type { CredentialStore, WriteOptions } from './credential-store.js';
+import { validateCreate, validatePatch, type Credential, type Role } from './credential.js';
+import { admitWithin, inheritRestrictions, type Grantor } from './grant.js';
 
 export interface CredentialRoutesOptions {
   /** Body size limit for these routes (bytes); credential bodies are small. */
@@ -12,8 +13,12 @@ export interface CredentialRoutesOptions {
 }
 
 /**
- * The credentials API. These routes do not authorize: the authorization middleware in front of
- * them lets only the admin and credentials with the `credentials` category through.
+ * The credentials API. The authorization middleware in front of these routes lets only the admin
+ * and credentials with the `credentials` category through, and only to credentials within their
+ * indices. What these routes decide, on the parsed values where the credential is written: rights
+ * only narrow. A scoped caller's new credential inherits the caller's restrictions it leaves out
+ * and must lie within the caller's rights; a PATCH's result (the stored record with the patch)
+ * must lie within them as it stands; an app pair must too (grant.ts). Otherwise 403.
  *
  *   POST   /_credentials                → 201 {credential, password}   (password shown once)
  *   GET    /_credentials                → 200 {credentials: [...]}
@@ -30,7 +35,11 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
   const body = (ctx: Context) => readJsonBody(ctx, limit);
 
   router.post('/_credentials', async (ctx) => {
-    const issued = await store.create(validateCreate(await body(ctx)));
+    const spec = validateCreate(await body(ctx));
+    const grantor = grantorOf(ctx);
+    const issued = grantor
+      ? await store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) })
+      : await store.create(spec);
     ctx.status = 201;
     ctx.body = { credential: issued.credential, password: issued.password };
   });
@@ -42,7 +51,10 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
   });
   router.patch('/_credentials/:username', async (ctx) => {
     const { username } = ctx.params;
-    ctx.body = { credential: await store.update(username, validatePatch(await body(ctx), username)) };
+    const patch = validatePatch(await body(ctx), username);
+    const grantor = grantorOf(ctx);
+    const options: WriteOptions = grantor ? { admit: admitWithin(grantor) } : {};
+    ctx.body = { credential: await store.update(username, patch, options) };
   });
   router.delete('/_credentials/:username', async (ctx) => {
     await store.delete(ctx.params.username);
@@ -58,14 +70,27 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
     const index = indexParam(ctx.params.index);
     if (index === undefined) return next();
     const { readOnly, description } = appPairRequest(await body(ctx));
-    const issued = readOnly
-      ? await apps.createReadOnly(index, description === undefined ? {} : { description })
-      : await apps.createAppPair(index, description === undefined ? {} : { description });
+    const extra = description === undefined ? {} : { description };
+    const grantor = grantorOf(ctx);
+    const issued = readOnly ? await apps.createReadOnly(index, extra, grantor) : await apps.createAppPair(index, extra, grantor);
     ctx.status = 201;
     ctx.body = { credential: issued.credential, password: issued.password };
   });
 
   return router.routes() as unknown as Middleware;
+}
+
+/**
+ * The caller a write is made for, unless it is the admin (who is not restricted). Fails closed:
+ * without an authenticated principal nothing is written.
+ */
+function grantorOf(ctx: Context): Grantor | undefined {
+  // the authenticated principal (lib/auth/authenticator.ts) and the classification, as lib/server/state.ts types them
+  const state = ctx.state as { principal?: { role: Role; credential: Credential }; request?: Classification };
+  const principal = state.principal;
+  if (!principal) throw new EsError(403, 'security_exception', 'the credentials API needs an authenticated caller');
+  if (principal.role === 'admin') return undefined;
+  return { credential: principal.credential, action: state.request?.action ?? 'cluster:admin/gateway/credentials/put' };
 }
 
 /** A concrete index name, or undefined for an API word (`/_all/_credentials`, `/_credentials/_credentials`…). */
