@@ -1,12 +1,18 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
-import type { AppCredentials } from '../auth/index.js';
+import type { AppCredentials, Principal } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { readJsonBody, type Classification } from '../request/index.js';
 import { AppRegistry, relay } from './app-registry.js';
 import { callJson } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { TypedDocuments, Reply } from './typed-documents.js';
+
+/** What the request path knows of the caller (lib/server's GatewayState, read here without importing the server). */
+interface GatewayCaller {
+  principal?: Principal;
+  request?: Classification;
+}
 
 /** A path segment that is an index/app or type name rather than an Elasticsearch API word. */
 const isName = (segment: string | undefined): segment is string => !!segment && !segment.startsWith('_');
@@ -33,8 +39,11 @@ export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocumen
   router.put('/_apps/:app', async (ctx) => {
     // a leading dot is how system indices are named: not an app's name
     if (ctx.params.app.startsWith('.')) throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${ctx.params.app}], an app's name must not start with '.'`, { 'index_uuid': '_na_', index: ctx.params.app });
+    // a scoped caller gets a pair only within its own rights (the admin's is unrestricted)
+    const principal = (ctx.state as GatewayCaller).principal;
+    const grantor = principal && principal.role !== 'admin' ? { credential: principal.credential, action: (ctx.state as GatewayCaller).request?.action ?? 'cluster:admin/gateway/apps/put' } : undefined;
     const { indexCreated } = await registry.create(ctx.params.app);
-    const pair = await appCredentials.createAppPair(ctx.params.app);
+    const pair = await appCredentials.createAppPair(ctx.params.app, {}, grantor);
     ctx.body = {
       acknowledged: true, app: ctx.params.app, index: ctx.params.app, index_created: indexCreated,
       // shown once: only the hash is kept

@@ -266,6 +266,16 @@ for (const backend of BACKENDS) describe(`credentials API: rights only narrow ($
       expectSecurityException(await as(minter, 'POST', '/other/_credentials'), 'another index');
     });
 
+    it('registering an app (PUT /_apps/{app}) hands a scoped caller no pair wider than itself', async () => {
+      const name = fresh('tenantapp');
+      const creator = await callerWith({ indices: [`${name}*`], categories: ['indices', 'docs'], ops: ['read', 'write'] });
+      const res = await as(creator, 'PUT', `/_apps/${name}`);
+      if (res.status === 200) expect.fail(`a read-write, raw-DSL pair was handed out: ${res.text}`);
+      expect(res.status, res.text).to.equal(403);
+      const listed = await asAdmin('GET', '/_credentials');
+      expect(JSON.stringify(listed.json)).not.to.include(`"app":"${name}"`);
+    });
+
     it('the admin mints the full pair', async () => {
       const pair = await asAdmin('POST', '/shop/_credentials');
       expect(pair.status, pair.text).to.equal(201);
