@@ -2,6 +2,7 @@ import net from 'node:net';
 import { EsError } from '../../errors/index.js';
 import { simpleMatch } from '../../wildcard/index.js';
 import { patternsCover, patternsCoverPattern } from '../classify/authorize-indices.js';
+import { holdsClusterPrivilege } from '../classify/cluster-privileges.js';
 import { cidrOf } from './credential-access.js';
 import type { ClusterPrivilege, Credential, CredentialSpec, RateLimit } from './credential.js';
 
@@ -34,7 +35,7 @@ export function excessOf(grantor: Rights, granted: Rights): string[] {
   const ops = granted.ops.filter((o) => !grantor.ops.includes(o));
   if (ops.length) wider('ops', `[${ops.join(',')}] not held`);
   if (granted.allow_raw_dsl && !grantor.allow_raw_dsl) wider('allow_raw_dsl', 'not held');
-  const privileges = (granted.cluster_privileges ?? []).filter((p) => !holdsPrivilege(grantor.cluster_privileges ?? [], p));
+  const privileges = (granted.cluster_privileges ?? []).filter((p) => !holdsClusterPrivilege(grantor.cluster_privileges, p));
   if (privileges.length) wider('cluster_privileges', `[${privileges.join(',')}] not held`);
 
   const grantorIncludes = nonEmpty(grantor.include_fields);
@@ -124,10 +125,6 @@ export function inheritRestrictions(grantor: Rights, spec: CredentialSpec): Cred
 const nonEmpty = (list: string[] | undefined): string[] | undefined => (list?.length ? list : undefined);
 
 /** `manage` holds every cluster privilege, as in Elasticsearch. */
-function holdsPrivilege(held: readonly ClusterPrivilege[], wanted: ClusterPrivilege): boolean {
-  return held.includes(wanted) || held.includes('manage');
-}
-
 /**
  * Does the `_source` field pattern `outer` reach every field `inner` reaches? A pattern reaches
  * the fields it matches and everything under them (`user` reaches `user.name`); `*` in `inner`
