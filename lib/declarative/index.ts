@@ -1,4 +1,5 @@
 export { declarativeRoutes, type DeclarativeObserver } from './routes.js';
+export { checkIndexReferences } from './index-references.js';
 export { validateDeclarative, translateDeclarative, mayUseRawDsl, type ValidatedDeclarative, type ValidateOptions, type DeclarativeMsearch } from './validate.js';
 export { shapeDeclarativeResponse, suggestionsOf, type DeclarativeResponse, type MsearchResponse, type ResponseSettings, type Suggestion } from './shape-response.js';
 export { indexSuggestions, type SuggestionHit } from './suggestion-hits.js';

@@ -70,7 +70,7 @@ export function declarativeRoutes(
     const started = performance.now();
     let effects: Map<string, RuleEffects> | undefined;
     const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation)));
-    const validated = await validateDeclarative(body, principal, mappings.get, { defaultIndex, prepare });
+    const validated = await validateDeclarative(body, principal, mappings.get, { defaultIndex, prepare, engine });
     const plan = validated.translation.plan;
     // hidden documents are counted by searches sent after the components' own
     const counting = new Map<string, number>();

@@ -1,6 +1,8 @@
 import type { Principal } from '../auth/index.js';
+import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { isRawBody, RAW_BODY_KEYS, UnknownFieldError } from './component-queries.js';
+import { checkIndexReferences } from './index-references.js';
 import type { Component, DeclarativeRequest } from './declarative-request.js';
 import type { FieldCatalog, MappingsOf } from './field-catalog.js';
 import { QUERY_SUGGESTIONS_CATALOG, QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
@@ -17,6 +19,11 @@ export interface ValidateOptions {
    * then checked as if the client had sent them. `indexOf(i)`: the index component i reads.
    */
   prepare?: (request: DeclarativeRequest, indexOf: (i: number) => string) => void;
+  /**
+   * The engine, where the indices the translated DSL refers to (raw DSL's lookups) are resolved to
+   * be authorized (`checkIndexReferences`); without it a scoped credential's references are refused.
+   */
+  engine?: Backend;
 }
 
 /** A request that passed every check, with its translation (translation is where fields are checked). */
@@ -33,8 +40,9 @@ export const mayUseRawDsl = (principal: Principal) => principal.role === 'admin'
  * Everything checked before a declarative request reaches the engine, in order: the JSON schema
  * (unknown keys, wrong types), the react graph (unknown ids, self-reference), raw DSL permission (403),
  * sizes within the credential's `max_size`, the indices' existence and every field name against
- * their mappings. Each failure is an EsError naming the JSON path of the member at fault.
- * Index authorization is not repeated here: the authorizer has checked every `query[].index`.
+ * their mappings, then the indices the translation refers to inside its queries (403). Each
+ * failure is an EsError naming the JSON path of the member at fault. The components' own indices
+ * are not checked again here: the authorizer has checked every `query[].index`.
  */
 export async function validateDeclarative(
   body: unknown,
@@ -83,6 +91,7 @@ export async function validateDeclarative(
     catalogs = await read(true); // the mapping may have grown since it was cached
     translation = translateWith(catalogs);
   }
+  await checkIndexReferences(translation.msearch.filter((_, i) => i % 2 === 1), principal, options.engine);
   return { request, catalogs, translation };
 }
 

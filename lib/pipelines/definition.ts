@@ -44,6 +44,9 @@ export interface Pipeline {
 export interface PipelineOwner {
   username: string;
   indices: string[];
+  /** The owner's categories and operations when it registered the pipeline (absent: registered before they were kept). */
+  categories?: string[];
+  ops?: string[];
 }
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Authorizer, Principal } from '../auth/index.js';
-import { patternsCover } from '../auth/classify/index.js';
+import { patternsCover, patternsCoverPattern } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { bufferBody, readJsonBody } from '../request/index.js';
+import { bufferBody, readJsonBody, type Classification } from '../request/index.js';
 import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
-import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineRoute } from './definition.js';
+import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
 import type { PipelineMatch, PipelineRegistry } from './registry.js';
 import { runPipeline, type StageOutcome } from './runner.js';
@@ -88,7 +88,7 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
   return (ctx, next) => {
     if (registry.size === 0) return next();
     const match = registry.match(ctx.method, ctx.path);
-    return match && claims(match) ? run(ctx, match) : next();
+    return match && claims(match, (ctx.state.request as Classification | undefined)?.segments[0]) ? run(ctx, match) : next();
   };
 }
 
@@ -111,13 +111,38 @@ const notFound = (id: string) => new EsError(404, 'resource_not_found_exception'
 /** A pipeline as the API shows it. */
 const view = (p: Pipeline) => ({ ...p });
 
-/** A tenant's pipeline claims only requests to that tenant's own indices (named in the path). */
-function claims(match: PipelineMatch): boolean {
+/**
+ * A tenant's pipeline claims only requests to that tenant's own indices: the request's first path
+ * segment (`first`, as classified) is a list of index names within the owner's patterns — no API
+ * (`_…`), no wildcard.
+ */
+function claims(match: PipelineMatch, first: string | undefined): boolean {
   const owner = match.pipeline.owner;
   if (!owner) return true;
-  const index = match.params.index;
-  if (!index) return false;
-  return index.split(',').every((name) => !/[*]/.test(name) && patternsCover(owner.indices, name));
+  if (first === undefined || (match.params.index !== undefined && match.params.index !== first)) return false;
+  return first.split(',').every((name) => name !== '' && !name.startsWith('_') && !/[*]/.test(name) && patternsCover(owner.indices, name));
+}
+
+/**
+ * What a scoped credential may register: routes whose index part (the first segment) is the
+ * `{index}` parameter or index names within its patterns. A route of an API (`/_security/user/{name}`),
+ * one whose first segment is another parameter, or names reaching beyond its patterns would let its
+ * stages see (and copy) other principals' requests: refused (403).
+ */
+function checkOwnRoutes(pipeline: Pipeline, owner: PipelineOwner): void {
+  pipeline.routes.forEach((route, i) => {
+    const first = route.path.split('/').find((segment) => segment !== '');
+    const refuse = (why: string) => {
+      throw new EsError(403, 'security_exception',
+        `action [cluster:admin/gateway/pipelines] is unauthorized for user [${owner.username}]: [routes][${i}][path] [${route.path}] ${why}; a pipeline of a scoped credential claims only requests to its own indices`);
+    };
+    if (first === '{index}') return;
+    if (first === undefined) return refuse('names no index');
+    if (first.startsWith('{')) return refuse('does not start with the {index} parameter or an index name');
+    for (const name of first.split(',')) {
+      if (name === '' || name.startsWith('_') || name.startsWith('-') || !patternsCoverPattern(owner.indices, name)) return refuse(`reaches [${name}], not within [${owner.indices.join(',')}]`);
+    }
+  });
 }
 
 /** The admin manages every pipeline; a scoped credential only the ones it registered. */
@@ -126,7 +151,9 @@ function mayManage(principal: Principal, pipeline: Pipeline | undefined): boolea
 }
 
 function ownerOf(principal: Principal): Pipeline['owner'] {
-  return principal.role === 'admin' ? undefined : { username: principal.username, indices: [...principal.credential.indices] };
+  if (principal.role === 'admin') return undefined;
+  const { credential } = principal;
+  return { username: principal.username, indices: [...credential.indices], categories: [...credential.categories], ops: [...credential.ops] };
 }
 
 const notYours = (id: string, principal: Principal) =>
@@ -155,6 +182,7 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
       const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
       if (registry.get(pipeline.id)) throw new EsError(409, 'resource_already_exists_exception', `pipeline [${pipeline.id}] already exists; PUT /_pipeline/${pipeline.id} replaces it`);
       pipeline.owner = ownerOf(principal);
+      if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
       await registry.put(pipeline);
       ctx.status = 201;
       ctx.body = { _id: pipeline.id, result: 'created', pipeline: view(pipeline) };
@@ -179,6 +207,7 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
         if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
         const pipeline = validatePipeline(definition, files, id);
         pipeline.owner = principal.role === 'admin' ? existing?.owner : ownerOf(principal);
+        if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
         const created = await registry.put(pipeline);
         ctx.status = created ? 201 : 200;
         ctx.body = { _id: id, result: created ? 'created' : 'updated', pipeline: view(pipeline) };

@@ -5,7 +5,8 @@ import type { PipelineOwner } from './definition.js';
 import type { ScriptPool } from './script-pool.js';
 import { readBody, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { querystringOf, type Caller, type PipelineContext } from './context.js';
+import { requestTarget } from '../request/index.js';
+import { queryOf, querystringOf, type Caller, type PipelineContext } from './context.js';
 import { changeHitLists, changeSearchBodies, constrainQuery, rewriteSearchText } from './search-bodies.js';
 
 /** What pre-built stages reach outside the context. */
@@ -28,8 +29,11 @@ export interface StageServices {
 }
 
 export interface DeclarativeStageApi {
-  /** Replaces the request by the engine request; returns what shaping the engine's reply needs. */
-  translate(context: PipelineContext, caller: Caller): Promise<unknown>;
+  /**
+   * Replaces the request by the engine request; returns what shaping the engine's reply needs. The
+   * indices its queries look up are authorized for the caller and for `owner` (the pipeline's).
+   */
+  translate(context: PipelineContext, caller: Caller, owner?: Principal): Promise<unknown>;
   /** The engine's `_msearch` reply → the declarative response body. */
   shape(plan: unknown, engineBody: string, tookMs: number): string;
 }
@@ -58,14 +62,49 @@ const authorization: PrebuiltStage = async (context, _inputs, services) => {
  * the pipeline owner's when a scoped credential registered it — so that a stage never reaches
  * more than both may, whoever calls the pipeline.
  */
-function principalsOf({ caller, owner }: StageServices): Principal[] {
+function principalsOf(services: StageServices): Principal[] {
   const out: Principal[] = [];
-  if (caller.principal.role !== 'admin') out.push(caller.principal);
-  if (owner) {
-    const credential = { ...caller.principal.credential, username: owner.username, role: 'user' as const, indices: [...owner.indices] };
-    out.push({ username: owner.username, role: 'user', credential });
-  }
+  if (services.caller.principal.role !== 'admin') out.push(services.caller.principal);
+  const owner = ownerPrincipal(services);
+  if (owner) out.push(owner);
   return out;
+}
+
+/** The pipeline's owner, with the caller's rights narrowed to the owner's: its indices, categories and operations. */
+function ownerPrincipal({ caller, owner }: StageServices): Principal | undefined {
+  if (!owner) return undefined;
+  const own = caller.principal.credential;
+  const credential = {
+    ...own,
+    username: owner.username,
+    role: 'user' as const,
+    indices: [...owner.indices],
+    categories: owner.categories ? own.categories.filter((c) => owner.categories!.includes(c)) : own.categories,
+    ops: owner.ops ? own.ops.filter((o) => owner.ops!.includes(o)) : own.ops,
+  };
+  return { username: owner.username, role: 'user', credential };
+}
+
+/**
+ * The stage's request target read once, as an HTTP request's (`requestTarget`): a query string a
+ * script wrote into `path` (`?pipeline=…`) joins `query` (where `query` names a parameter too, its
+ * value wins), the path is decoded once and re-encoded one way (no `.`/`..`), and a `source`
+ * parameter becomes the body — so that the request classified and authorized is the very one the
+ * engine gets.
+ */
+function readTarget(context: PipelineContext): void {
+  const req = context.request;
+  const path = String(req.path ?? '/');
+  const q = path.indexOf('?');
+  const rawQuery = [q < 0 ? '' : path.slice(q + 1), querystringOf(req.query)].filter((part) => part !== '').join('&');
+  const target = requestTarget('/' + (q < 0 ? path : path.slice(0, q)), rawQuery, req.body !== '');
+  req.method = String(req.method ?? 'GET').toUpperCase();
+  req.path = target.path;
+  req.query = queryOf(target.querystring);
+  if (target.source) {
+    req.body = target.source.text;
+    req.headers = { ...req.headers, 'content-type': target.source.contentType };
+  }
 }
 
 /** A stage's request as the authorizer reads it. */
@@ -83,6 +122,7 @@ function requestOf(context: PipelineContext, caller: StageServices['caller']) {
 
 async function authorize(context: PipelineContext, services: StageServices): Promise<void> {
   const { authorizer, caller, category } = services;
+  readTarget(context);
   const req = context.request;
   let asked = requestOf(context, caller);
   let info = classifyRequest(asked);
@@ -115,7 +155,8 @@ const declarativeQuery: PrebuiltStage = async (context, _inputs, services) => {
   const marks = marksOf(context);
   const approved = marks[AUTHORIZED] === fingerprint(context);
   if (!approved) await authorize(context, services);
-  marks[DECLARATIVE_PLAN] = await declarative.translate(context, caller);
+  marks[DECLARATIVE_PLAN] = await declarative.translate(context, caller, ownerPrincipal(services));
+  readTarget(context);
   marks[AUTHORIZED] = fingerprint(context);
 };
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { checkSystemIndices } from '../auth/index.js';
 import { classifyRequest, prepareBody, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
+import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/render-template.js';
 import { readBody } from '../engine/index.js';
 import { bufferText, hasBody, type Classification, type ClassifiableRequest } from '../request/index.js';
 import type { GatewayState } from './state.js';
@@ -19,13 +20,23 @@ type GatewayContext = Context & { state: GatewayState };
  * exactly what was authorized. A large body is read ahead in pieces (`prepareBody`), so that it
  * does not hold the event loop. The gateway's system indices are refused here for every principal.
  */
-/** `sameParser`: the engine parses JSON as the classifier does and takes parsed bodies (see `prepareBody`). */
-export function classify(maxContentLength: number, sameParser = false): Middleware<GatewayState> {
+/**
+ * `sameParser`: the engine parses JSON as the classifier does and takes parsed bodies (see `prepareBody`).
+ * A scoped credential's search template becomes the plain search it renders to (`renderTemplateRequest`;
+ * `templates`: where stored ones are read, as the gateway — without it they are refused).
+ */
+export function classify(maxContentLength: number, sameParser = false, templates?: StoredTemplateSource): Middleware<GatewayState> {
   const withBody = async (ctx: GatewayContext, next: Next, req: ClassifiableRequest, info: Classification, compat?: GatewayCompatibleRequest) => {
     const text = await bufferText(ctx, maxContentLength);
     const body = compat ? typelessGatewayBody(ctx, compat, text) : text;
     const prepared = body === undefined ? undefined : await prepareBody(info, body, sameParser);
-    const read = classifyRequest({ ...req, body, prepared });
+    let read = classifyRequest({ ...req, body, prepared });
+    const plain = ctx.state.principal.role === 'admin' ? undefined : await renderTemplateRequest({ ...req, body }, read, templates);
+    if (plain) {
+      ctx.path = plain.path;
+      ctx.querystring = plain.querystring;
+      read = plain.request;
+    }
     if (read.forward !== undefined && read.forward !== body) ctx.state.body = read.forward;
     checkSystemIndices(read);
     ctx.state.request = read;

@@ -22,7 +22,8 @@ describe('pipelines and tenants', function () {
       await call(gw.url, 'PUT', `/${app}/_doc/1?refresh=true`, { body: { a: 1 } });
     }
     const make = async (index: string) => {
-      const res = await call(gw.url, 'POST', '/_credentials', { body: { indices: [index], categories: ['search', 'pipelines'], ops: ['read', 'write', 'delete'] } });
+      // (a pipeline's stages have its owner's categories at most: `docs`, for the writer below)
+      const res = await call(gw.url, 'POST', '/_credentials', { body: { indices: [index], categories: ['docs', 'search', 'pipelines'], ops: ['read', 'write', 'delete'] } });
       return basic(res.json.credential.username, res.json.password);
     };
     shopAuth = await make('shop');

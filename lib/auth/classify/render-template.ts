@@ -1,0 +1,180 @@
+import type { Backend } from '../../engine/backend.js';
+import { callJson } from '../../engine/json-call.js';
+import {
+  checkHasTemplate, compileTemplate, parseSearchTemplateRequest, renderTemplate, type CompiledTemplate, type SearchTemplateRequest,
+} from '../../engine/embedded/scripts/index.js';
+import { EsError } from '../../errors/index.js';
+import { canonicalJson, isJsonObject, msearchText, parseJsonText, readMsearch, tokenName, type MsearchEntry } from '../../ndjson/index.js';
+import type { Classification, ClassifiableRequest } from '../../request/index.js';
+import { classifyRequest } from './classify-request.js';
+import { pathOf } from './path-segments.js';
+
+/**
+ * Search templates rendered by the gateway, for scoped credentials. A template's text says nothing
+ * certain about what it searches (`"in{{x}}"` with `x: "dex"` is a key `index`; so is `\u0069ndex`),
+ * so it is rendered here, with the renderer of the embedded engine (Elasticsearch's mustache
+ * flavour), and the request becomes the plain one it stands for: `_search/template` a `_search`,
+ * `_msearch/template` an `_msearch`, each with the rendered body, classified by the structural
+ * search-body reader. That request is what is authorized and what the engine gets; no engine
+ * renders a scoped credential's template. A stored template (`id`) is read from the engine as the
+ * gateway (`GET /_scripts/{id}`) and rendered the same way.
+ *
+ * Where it differs from the engine rendering: an `_msearch/template` item that cannot be rendered
+ * (a missing stored template) fails the whole request instead of its own item.
+ */
+
+/** Where stored templates are read from: the engine, as the gateway. */
+export type StoredTemplateSource = Pick<Backend, 'request'>;
+
+/** The plain request a template request stands for. */
+export interface RenderedTemplate {
+  path: string;
+  querystring: string;
+  /** Its classification; `forward` is the rendered body. */
+  request: Classification;
+}
+
+const SEARCH_TEMPLATE = 'indices:data/read/search/template';
+const MSEARCH_TEMPLATE = 'indices:data/read/msearch/template';
+
+/**
+ * URL parameters of `_search` that build the search source: the rendered template replaces the
+ * source, so they have no effect on a template search (as the engine's `SOURCE_PARAMS`), and are
+ * not passed on to the plain `_search`.
+ */
+const SOURCE_PARAMS = new Set([
+  'q', 'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
+  'stored_fields', 'docvalue_fields', 'terminate_after', 'timeout', 'track_scores', 'version', 'seq_no_primary_term', 'explain',
+  'stats', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'suggest_field', 'suggest_mode', 'suggest_size',
+  'suggest_text', 'track_total_hits', 'include_named_queries_score', 'force_synthetic_source',
+]);
+
+/**
+ * The plain request a classified template request (`info`, classified with its body) stands for;
+ * undefined for any other request, or one without a body (the engine answers it, rendering nothing
+ * that searches). Throws the engine's errors for a template that does not parse or render.
+ */
+export async function renderTemplateRequest(req: ClassifiableRequest, info: Classification, stored?: StoredTemplateSource): Promise<RenderedTemplate | undefined> {
+  const text = info.forward;
+  if (text === undefined || text === '') return undefined;
+  const segments = info.segments;
+  if (info.action === SEARCH_TEMPLATE && segments[0] === '_render') return renderOnly(req, text, segments, stored);
+  if (segments[segments.length - 1] !== 'template') return undefined;
+  const path = pathOf(segments.slice(0, -1));
+  if (info.action === SEARCH_TEMPLATE) {
+    const request = parseSearchTemplateRequest(jsonObject(text));
+    const params = new URLSearchParams(req.querystring);
+    // the URL's explain wins over the body's
+    if (params.has('explain')) request.explain = params.get('explain') !== 'false';
+    checkHasTemplate(request);
+    const body = searchBody(await render(request, stored), request);
+    const querystring = searchParams(params, body.value).toString();
+    return { path, querystring, request: classifyRequest({ method: req.method, path, querystring, body: body.text }) };
+  }
+  if (info.action === MSEARCH_TEMPLATE) {
+    const items = readMsearch(text).map(({ header, headerText, body }) => {
+      const request = parseSearchTemplateRequest(body);
+      if (request.id === undefined && request.source === undefined) throw new EsError(400, 'illegal_argument_exception', 'Malformed search template');
+      return { header, headerText, request };
+    });
+    if (!items.length) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: no requests added;');
+    const entries: MsearchEntry[] = [];
+    for (const { header, headerText, request } of items) {
+      checkHasTemplate(request);
+      const body = searchBody(await render(request, stored), request);
+      entries.push({ header, headerText, body: body.value, bodyText: body.text });
+    }
+    const querystring = req.querystring;
+    return { path, querystring, request: classifyRequest({ method: req.method, path, querystring, body: msearchText(entries) }) };
+  }
+  return undefined;
+}
+
+/**
+ * `_render/template[/{id}]` searches nothing: it is authorized on what its rendered body would
+ * search (the indices it names), and the engine is asked to write out the rendered value as it is
+ * (`toJson` of it), so that it renders nothing of the client's.
+ */
+async function renderOnly(req: ClassifiableRequest, text: string, segments: readonly string[], stored?: StoredTemplateSource): Promise<RenderedTemplate> {
+  const template = parseSearchTemplateRequest(jsonObject(text));
+  if (segments[2] !== undefined) {
+    template.id = segments[2];
+    template.source = undefined;
+  }
+  checkHasTemplate(template);
+  const rendered = await render(template, stored);
+  const value = parseJsonText(rendered);
+  const forward = JSON.stringify({ source: '{{#toJson}}output{{/toJson}}', params: { output: value } });
+  const asked = classifyRequest({ method: req.method, path: '/_render/template', querystring: req.querystring, body: forward });
+  const searched = classifyRequest({ method: 'POST', path: '/_search', querystring: '', body: canonicalJson(rendered, value) });
+  const named = searched.sources.filter((s) => s.from === 'body');
+  const request: Classification = {
+    ...asked,
+    indices: named.map((s) => s.expression),
+    sources: named,
+    allIndices: named.some((s) => s.expression === '_all' || /^\*+$/.test(s.expression)),
+    forward,
+  };
+  delete request.parsed;
+  delete request.slot;
+  return { path: '/_render/template', querystring: req.querystring, request };
+}
+
+/** The compiled template of a request: its inline source, or the stored template it names. */
+async function templateOf(request: SearchTemplateRequest, stored: StoredTemplateSource | undefined): Promise<CompiledTemplate> {
+  if (request.id === undefined) return compileTemplate(request.source ?? '');
+  const id = request.id;
+  // without the engine to read it from, a stored template's search cannot be known: refused
+  if (!stored) throw new EsError(403, 'security_exception', `stored template [${id}] cannot be checked by this gateway: its search is unauthorized`);
+  const reply = await callJson<{ found?: boolean; script?: { lang?: string; source?: unknown; options?: Record<string, string> } }>(
+    stored, 'GET', `/_scripts/${encodeURIComponent(id)}`,
+  );
+  const script = reply.body?.script;
+  if (reply.status === 404 || (reply.status === 200 && reply.body?.found === false)) {
+    throw new EsError(404, 'resource_not_found_exception', `unable to find script [${id}] in cluster state`);
+  }
+  if (reply.status !== 200 || !script) throw new EsError(reply.status >= 400 ? reply.status : 500, 'exception', `stored template [${id}] could not be read`);
+  if (script.lang !== 'mustache') {
+    // the engine's answer when a non-template language is asked to compile a template
+    throw new EsError(500, 'general_script_exception', `Failed to compile stored script [${id}] using lang [${script.lang}]`);
+  }
+  const source = typeof script.source === 'string' ? script.source : JSON.stringify(script.source ?? '');
+  return compileTemplate(source, script.options?.content_type);
+}
+
+async function render(request: SearchTemplateRequest, stored: StoredTemplateSource | undefined): Promise<string> {
+  return renderTemplate(await templateOf(request, stored), request.params);
+}
+
+/** A JSON object (a template request, a rendered search), with the engine's parse errors. */
+function jsonObject(text: string): Record<string, unknown> {
+  const value = parseJsonText(text);
+  if (!isJsonObject(value)) {
+    throw new EsError(400, 'parsing_exception', `Failed to parse object: expecting token of type [START_OBJECT] but found [${tokenName(value)}]`, { line: 1, col: 1 });
+  }
+  return value;
+}
+
+/**
+ * The search a rendered template stands for: its source, with the template request's `explain`
+ * and `profile` (the source's own are dropped, as the engine drops them), as one line of JSON.
+ */
+function searchBody(rendered: string, request: SearchTemplateRequest): { value: Record<string, unknown>; text: string } {
+  const value = jsonObject(rendered);
+  if (!('explain' in value) && !('profile' in value) && !request.explain && !request.profile) return { value, text: canonicalJson(rendered, value) };
+  const { explain: _explain, profile: _profile, ...body } = value;
+  void _explain;
+  void _profile;
+  if (request.explain) body.explain = true;
+  if (request.profile) body.profile = true;
+  return { value: body, text: JSON.stringify(body) };
+}
+
+/** The template request's URL parameters that still apply to the plain search. */
+function searchParams(params: URLSearchParams, body: Record<string, unknown>): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.append(k, v);
+  const track = params.get('track_total_hits');
+  if (track !== null && body.track_total_hits === undefined) kept.set('track_total_hits', track);
+  return kept;
+}
