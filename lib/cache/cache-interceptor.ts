@@ -423,8 +423,11 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
   /** Asks the engine for some of an `_msearch`'s lines, in one `_msearch`; its answer split by line. */
   const ask = async (next: Dispatch, req: EngineRequest, plan: Extract<Plan, { kind: 'lines' }>, which: number[]): Promise<Asked & { headers: CachedAnswer['headers'] }> => {
     const body = which.map((i) => `${JSON.stringify(plan.lines[i].header)}\n${JSON.stringify(plan.lines[i].body)}\n`).join('');
-    // its answer is split here: asked for as plain JSON
-    const res = await next({ ...req, body, json: undefined, headers: { ...req.headers, 'content-length': undefined, 'accept-encoding': undefined, 'content-type': 'application/x-ndjson' } });
+    // its answer is split here: asked for uncompressed, in the NDJSON media type the client sent
+    // (a compatible-with one stays one: Elasticsearch refuses a versioned Accept beside a plain Content-Type)
+    const sent = header(req, 'content-type');
+    const contentType = sent.toLowerCase().includes('x-ndjson') ? sent : 'application/x-ndjson';
+    const res = await next({ ...req, body, json: undefined, headers: { ...req.headers, 'content-length': undefined, 'accept-encoding': undefined, 'content-type': contentType } });
     const headers = keptHeaders(res.headers);
     if (res.status !== 200) return { items: [], headers, error: res };
     const value = (res.value ?? JSON.parse((await readBody(res.body)).toString('utf8'))) as { responses?: unknown[] };

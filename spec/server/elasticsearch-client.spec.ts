@@ -55,6 +55,18 @@ for (const backend of BACKENDS) {
       expect(await client.indices.exists({ index: 'books' })).to.equal(false);
     });
 
+    it('msearch with the search cache on: asked, then answered from the cache, then partly', async () => {
+      await client.indices.create({ index: 'shelf' });
+      await client.index({ index: 'shelf', id: '1', document: { title: 'Dune' }, refresh: true });
+      const searches = (q: string) => [{ index: 'shelf' }, { query: { match: { title: q } } }, { index: 'shelf' }, { query: { match_all: {} } }];
+      for (const q of ['dune', 'dune', 'other']) {
+        const res = await client.msearch({ searches: searches(q) });
+        expect(res.responses).to.have.length(2);
+        for (const item of res.responses) expect('hits' in item, JSON.stringify(item)).to.equal(true);
+      }
+      await client.indices.delete({ index: 'shelf' });
+    });
+
     it('surfaces ES errors as ResponseError with the ES type', async () => {
       try {
         await client.get({ index: 'no-such-index', id: '1' });
