@@ -19,6 +19,7 @@ import { authorize } from './authorize.js';
 import { classify } from './classify.js';
 import { cors } from './cors.js';
 import { canonicalRequest } from './request-target.js';
+import { mediaTypes } from './media-types.js';
 import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
@@ -70,6 +71,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   app.use(esResponse(log));
   // the request target read once, in the one reading every later step and the engine act on
   app.use(canonicalRequest());
+  // a v9 client's `compatible-with=9` asks the engine for 8 and is answered in kind
+  app.use(mediaTypes());
   // probes carry no credentials: answered before anything else (and new requests refused on shutdown)
   if (parts.readiness) app.use(health(parts.readiness));
   // the console's static files hold no data: answered before authentication (its calls authenticate)

@@ -1,17 +1,24 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
+import { Client as Client9 } from '@elastic/elasticsearch9';
 import { BACKENDS } from '../support/backends.js';
 import { ADMIN, type TestGateway } from '../support/servers.js';
 
-for (const backend of BACKENDS) {
-  describe(`official @elastic/elasticsearch v8 client, unchanged (${backend.name})`, function () {
+/** v8, and v9 — what `npm i @elastic/elasticsearch` installs today (it asks for `compatible-with=9`). */
+const CLIENTS = [
+  { label: 'v8', make: (node: string) => new Client({ node, auth: { username: ADMIN.user, password: ADMIN.password } }) },
+  { label: 'v9', make: (node: string) => new Client9({ node, auth: { username: ADMIN.user, password: ADMIN.password } }) as unknown as Client },
+];
+
+for (const backend of BACKENDS) for (const flavour of CLIENTS) {
+  describe(`official @elastic/elasticsearch ${flavour.label} client, unchanged (${backend.name})`, function () {
     this.timeout(30_000);
     let gw: TestGateway;
     let stop: () => Promise<void>;
     let client: Client;
     before(async () => {
       ({ gateway: gw, stop } = await backend.start());
-      client = new Client({ node: gw.url, auth: { username: ADMIN.user, password: ADMIN.password } });
+      client = flavour.make(gw.url);
     });
     after(async () => {
       await client.close();
