@@ -4,7 +4,11 @@ import { EsError } from '../errors/index.js';
 import { Readable } from 'node:stream';
 import { ScrollOwners, scrollIdsOf } from '../auth/scroll-owners.js';
 import { readBody } from '../engine/index.js';
-import { bufferBody } from '../request/index.js';
+import { bufferBody, bufferText, type Classification } from '../request/index.js';
+import type { Credential } from '../auth/index.js';
+import { FieldVisibility, fieldReadRefusal, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/field-rules.js';
+import { parseJsonText, readMsearch } from '../ndjson/index.js';
+import type { Context } from 'koa';
 import type { GatewayState } from './state.js';
 
 const SCROLL_ACTIONS = new Set(['indices:data/read/scroll', 'indices:data/read/scroll/clear']);
@@ -12,7 +16,8 @@ const SCROLL_ACTIONS = new Set(['indices:data/read/scroll', 'indices:data/read/s
 /**
  * Authorization of every request after authentication: the admin passes; a scoped credential is
  * checked by the Authorizer, and the request continues narrowed (index wildcards expanded to what
- * the credential may see, its field rules on `_source`).
+ * the credential may see, its field rules on `_source`). A credential with field rules is also
+ * refused any request that reads a hidden field elsewhere (`withFieldRules`).
  */
 export function authorize(authorizer: Authorizer, maxContentLength: number): Middleware<GatewayState> {
   const scrolls = new ScrollOwners();
@@ -40,7 +45,8 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     // the engine gets the path as it was read: no encoding or empty segment it could read otherwise
     else if (/%|\/\//.test(ctx.path)) ctx.path = pathOf(info.segments);
     if (decision.querystring !== ctx.querystring) ctx.querystring = decision.querystring;
-    await next();
+    const visibility = visibilityOf(principal.credential);
+    await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((new URLSearchParams(ctx.querystring).has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
       const body = ctx.body as unknown;
@@ -52,4 +58,89 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
   };
   // the admin passes without a promise of this step's own
   return (ctx, next) => (ctx.state.principal.role === 'admin' ? next() : scoped(ctx, next));
+}
+
+type GatewayContext = Context & { state: GatewayState };
+
+/** What each credential's field rules let it read; null for a credential without rules (nothing more to do). */
+const visibilities = new WeakMap<Credential, FieldVisibility | null>();
+
+function visibilityOf(credential: Credential): FieldVisibility | undefined {
+  let visibility = visibilities.get(credential);
+  if (visibility === undefined) {
+    const rules = { include: credential.include_fields, exclude: credential.exclude_fields };
+    visibility = hasFieldRules(rules) ? new FieldVisibility(rules) : null;
+    visibilities.set(credential, visibility);
+  }
+  return visibility ?? undefined;
+}
+
+/**
+ * A credential with field rules: the request is refused when it reads a field the rules hide
+ * anywhere but `_source` (lib/auth/field-rules.ts), and a mappings answer comes back without the
+ * hidden fields. The gateway's check is the only one in front of a real cluster, so it stands on
+ * its own; a scroll this credential opens was checked as the search that opened it.
+ */
+async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>, visibility: FieldVisibility, maxContentLength: number): Promise<void> {
+  const info = ctx.state.request;
+  const refusal = fieldReadRefusal(visibility, info, new URLSearchParams(ctx.querystring), await bodyOf(ctx, info, maxContentLength));
+  if (refusal) {
+    throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
+  }
+  if (takesNoSource(info)) {
+    // the source filter's parameters mean nothing to an API without `_source`, which would refuse them
+    const params = new URLSearchParams(ctx.querystring);
+    for (const name of SOURCE_PARAMETERS) params.delete(name);
+    ctx.querystring = params.toString();
+  }
+  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read';
+  // the answer is read here to be narrowed: the engine is asked for it uncompressed
+  if (mappings) delete ctx.req.headers['accept-encoding'];
+  await next();
+  if (mappings && ctx.status === 200 && ctx.body) await narrowMappingsAnswer(ctx, visibility);
+}
+
+const SOURCE_PARAMETERS = ['_source', '_source_includes', '_source_excludes'];
+/** APIs of the categories the authorizer's source filter covers whose answers carry no `_source` (and which refuse its parameters). */
+const SOURCELESS_APIS = new Set(['_count', '_msearch', '_field_caps', '_validate', '_terms_enum', '_knn_search', '_pit', '_search_shards', '_mtermvectors', '_termvectors']);
+
+function takesNoSource(info: Classification): boolean {
+  if (info.action === 'indices:data/read/scroll' || info.action === 'indices:data/read/scroll/clear') return true;
+  const api = info.segments.find((s) => s.startsWith('_') && s !== '_all');
+  return api !== undefined && SOURCELESS_APIS.has(api);
+}
+
+/** Answers that hold index mappings: their hidden fields are taken out. */
+const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state']);
+
+/** The request's body as the decision reads it: the classifier's value, or the text forwarded (read from the socket if no step has). */
+async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLength: number): Promise<FieldRulesBody> {
+  const text = fieldRulesReadBody(info) ? await bufferText(ctx, maxContentLength) : undefined;
+  return {
+    json: () => (info.parsed !== undefined ? info.parsed : text === undefined || text.trim() === '' ? undefined : parseJsonText(text)),
+    searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),
+  };
+}
+
+/** A mappings answer (or the cluster state's index metadata) without the fields the credential's rules hide. */
+async function narrowMappingsAnswer(ctx: GatewayContext, visibility: FieldVisibility): Promise<void> {
+  const body = ctx.body as unknown;
+  let value: unknown;
+  try {
+    value = body instanceof Readable || Buffer.isBuffer(body) ? JSON.parse((await readBody(body)).toString('utf8'))
+      : typeof body === 'string' ? JSON.parse(body) : body;
+  } catch {
+    throw new EsError(500, 'security_exception', 'the mappings answer could not be read to hide the fields the credential\'s rules hide');
+  }
+  if (ctx.state.request.action !== 'cluster:monitor/state') {
+    ctx.body = visibleMappings(visibility, value);
+    return;
+  }
+  const indices = (value as { metadata?: { indices?: Record<string, unknown> } } | null)?.metadata?.indices;
+  if (indices && typeof indices === 'object') {
+    for (const [name, entry] of Object.entries(indices)) {
+      if (entry && typeof entry === 'object') indices[name] = { ...(entry as object), mappings: {} };
+    }
+  }
+  ctx.body = value;
 }
