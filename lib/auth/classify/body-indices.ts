@@ -197,7 +197,20 @@ const HOLDS_NO_SETTING = new Set(['mappings', 'aliases']);
  * dotted segment names the setting counts, at any depth outside mappings and aliases (fail-closed).
  */
 export function setsPipeline(body: unknown): boolean {
-  const stack: unknown[] = [body];
+  const setsOne = (v: Record<string, unknown>) => Object.keys(v).some((key) => {
+    const child = v[key];
+    if (HOLDS_NO_SETTING.has(key) || (typeof child === 'object' && child !== null)) return false;
+    return PIPELINE_SETTINGS.has(key.slice(key.lastIndexOf('.') + 1)) && runsPipeline(child);
+  });
+  return someObject(body, setsOne, (key) => !HOLDS_NO_SETTING.has(key));
+}
+
+/**
+ * Whether `visit` holds for some object within a JSON value, walked depth first without recursion
+ * (nesting depth is the client's choice); `descend(key)` false leaves a member's subtree out.
+ */
+function someObject(root: unknown, visit: (obj: Record<string, unknown>) => boolean, descend: (key: string) => boolean = () => true): boolean {
+  const stack: unknown[] = [root];
   while (stack.length) {
     const v = stack.pop();
     if (Array.isArray(v)) {
@@ -205,13 +218,10 @@ export function setsPipeline(body: unknown): boolean {
       continue;
     }
     if (!isObject(v)) continue;
-    for (const key of Object.keys(v)) {
+    if (visit(v)) return true;
+    for (const key in v) {
       const child = v[key];
-      if (HOLDS_NO_SETTING.has(key)) continue;
-      const named = PIPELINE_SETTINGS.has(key.slice(key.lastIndexOf('.') + 1));
-      if (isObject(child)) stack.push(child);
-      else if (named && runsPipeline(child)) return true;
-      else if (Array.isArray(child)) stack.push(child);
+      if (typeof child === 'object' && child !== null && descend(key)) stack.push(child);
     }
   }
   return false;
@@ -351,22 +361,12 @@ export function namedIndexTargets(body: Body, read: BodyReading, operation: Oper
  * depth is the client's choice.
  */
 function searchReferences(root: unknown, t: Targets): void {
-  const stack: unknown[] = [root];
-  while (stack.length) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
-      continue;
-    }
-    if (!isObject(v)) continue;
+  someObject(root, (v) => {
     // a document reference (`more_like_this` likes, `pinned` docs, `_rank_eval` ratings…)
     if ('_index' in v && '_id' in v) t.addValue(v._index, 'read');
     for (const key in v) {
-      const child = v[key];
-      if (typeof child !== 'object' || child === null) continue;
-      stack.push(child);
-      if (!isObject(child)) continue;
-      const val = child;
+      const val = v[key];
+      if (!isObject(val)) continue;
       switch (key) {
         case 'terms':
           for (const spec of Object.values(val)) if (isObject(spec) && 'index' in spec) t.addValue(spec.index, 'read');
@@ -394,7 +394,8 @@ function searchReferences(root: unknown, t: Targets): void {
           break;
       }
     }
-  }
+    return false;
+  });
 }
 
 /**
