@@ -1,3 +1,4 @@
+import type { BulkEntry } from '../ndjson/index.js';
 import type { Classification } from '../request/index.js';
 import { simpleMatch } from '../wildcard/index.js';
 
@@ -822,6 +823,28 @@ export function updateRefusal(visibility: FieldVisibility, body: unknown, params
   });
 }
 
+/** `_bulk`: its updates are `_update`s (a script reads the whole document; a `_source` asked back shows it). */
+export function bulkRefusal(visibility: FieldVisibility, entries: readonly Pick<BulkEntry, 'action' | 'meta' | 'sourceText'>[], params: FieldParameters): FieldRefusal | undefined {
+  const updates = entries.filter((e) => e.action === 'update');
+  if (!updates.length) return undefined;
+  const asked = updateRefusal(visibility, undefined, params);
+  if (asked) return asked;
+  return walked(visibility, (w: Walker) => {
+    for (const e of updates) {
+      if (e.meta._source !== undefined) w.sourceFetch(e.meta._source, '_source');
+      let body: unknown;
+      try {
+        body = e.sourceText === undefined ? undefined : JSON.parse(e.sourceText);
+      } catch {
+        w.refuse('update', 'could not be read');
+      }
+      if (!isObject(body)) continue;
+      if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
+      if (body._source !== undefined) w.sourceFetch(body._source, '_source');
+    }
+  });
+}
+
 /** `_reindex`: copies documents (no script; its source must name the fields it copies). */
 export function reindexRefusal(visibility: FieldVisibility, body: unknown): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
@@ -901,7 +924,8 @@ const COMPONENT_FIELDS = ['aggregationField', 'categoryField', 'distinctField', 
 
 /**
  * A declarative request (`_declarative`, `_reactivesearch`): each component's field members
- * (`dataField`, `sortField`, `highlightField`, `includeFields`, `nestedField`, …), its raw
+ * (`dataField`, `sortField`, `highlightField`, `nestedField`, …; `includeFields` is a `_source`
+ * filter, which the declarative API narrows by the credential's rules itself), its raw
  * `defaultQuery`/`customQuery` (a query, or a search body), a query-string value, and scripts.
  */
 export function declarativeRefusal(visibility: FieldVisibility, body: unknown): FieldRefusal | undefined {
@@ -913,7 +937,6 @@ export function declarativeRefusal(visibility: FieldVisibility, body: unknown): 
       for (const f of listOf(c.dataField)) w.field(isObject(f) ? f.field : f, `${at}.dataField`);
       for (const name of COMPONENT_FIELDS) if (c[name] !== undefined) w.field(c[name], `${at}.${name}`);
       if (c.nestedField !== undefined) w.path(c.nestedField, `${at}.nestedField`);
-      for (const f of listOf(c.includeFields)) w.field(f, `${at}.includeFields`);
       for (const f of listOf(c.highlightField)) w.field(f, `${at}.highlightField`);
       for (const s of listOf(c.sortField)) w.sort(s, `${at}.sortField`);
       if (isObject(c.rankFeature)) for (const f of Object.keys(c.rankFeature)) w.field(f, `${at}.rankFeature`);
@@ -948,7 +971,7 @@ const SEARCH_BODIES = new Set([
 /** Actions the decision reads the body of (as JSON, an `_msearch` as its searches). */
 const BODY_ACTIONS = new Set([
   ...SEARCH_BODIES, 'indices:data/read/msearch', 'indices:data/read/field_caps', 'indices:data/read/xpack/termsenum/list',
-  'indices:data/read/mget', 'indices:data/write/update', 'indices:data/write/reindex',
+  'indices:data/read/mget', 'indices:data/write/update', 'indices:data/write/reindex', 'indices:data/write/bulk',
 ]);
 
 /** Does the decision on `info` read its body? (A caller reads it only then.) */
@@ -964,6 +987,8 @@ export function fieldRulesReadBody(info: Classification): boolean {
 export interface FieldRulesBody {
   json(): unknown;
   searches(): unknown[];
+  /** A `_bulk` body's items (lib/ndjson's `readBulk`). */
+  bulk(): readonly BulkEntry[];
 }
 
 /**
@@ -1001,6 +1026,8 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
       return updateRefusal(visibility, body.json(), params);
     case 'indices:data/write/reindex':
       return reindexRefusal(visibility, body.json());
+    case 'indices:data/write/bulk':
+      return bulkRefusal(visibility, body.bulk(), params);
     default:
       return undefined;
   }

@@ -7,7 +7,7 @@ import { readBody } from '../engine/index.js';
 import { bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
 import { FieldVisibility, fieldReadRefusal, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/field-rules.js';
-import { parseJsonText, readMsearch } from '../ndjson/index.js';
+import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
 import type { Context } from 'koa';
 import type { GatewayState } from './state.js';
 
@@ -116,9 +116,12 @@ const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/ge
 /** The request's body as the decision reads it: the classifier's value, or the text forwarded (read from the socket if no step has). */
 async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLength: number): Promise<FieldRulesBody> {
   const text = fieldRulesReadBody(info) ? await bufferText(ctx, maxContentLength) : undefined;
+  // a `_bulk` body may be tens of megabytes: read in pieces, as the classifier reads it
+  const bulk = info.action === 'indices:data/write/bulk' && text ? await readBulkCooperatively(text) : [];
   return {
     json: () => (info.parsed !== undefined ? info.parsed : text === undefined || text.trim() === '' ? undefined : parseJsonText(text)),
     searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),
+    bulk: () => bulk,
   };
 }
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
-  FieldVisibility, declarativeRefusal, fieldCapsRefusal, mgetRefusal, patternsIntersect, queryTextFields, searchRefusal, visibleMappings,
+  FieldVisibility, bulkRefusal, declarativeRefusal, fieldCapsRefusal, mgetRefusal, patternsIntersect, queryTextFields, searchRefusal, updateRefusal,
+  visibleMappings,
 } from '../../lib/auth/field-rules.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
@@ -125,6 +126,16 @@ describe('field rules: what a request may name (unit)', () => {
     expect(declarativeRefusal(hiding, { query: [{ id: 'a', dataField: ['public'], sortField: 'n', defaultQuery: { term: { public: 'x' } } }] })).to.equal(undefined);
   });
 
+  it('_update and _bulk updates: no script, and a _source asked back names allowed fields', () => {
+    expect(updateRefusal(hiding, { script: { source: 'ctx._source.public = ctx._source.secret' } }, params())).to.be.a('string');
+    expect(updateRefusal(hiding, { doc: { public: 'x' } }, params('_source=true'))).to.be.a('string');
+    expect(updateRefusal(hiding, { doc: { public: 'x' }, _source: ['public'] }, params())).to.equal(undefined);
+    const update = (sourceText: string, meta: Record<string, unknown> = {}) => ({ action: 'update' as const, meta, sourceText });
+    expect(bulkRefusal(hiding, [update('{"script":"ctx._source.public = ctx._source.secret"}')], params())).to.be.a('string');
+    expect(bulkRefusal(hiding, [update('{"doc":{"public":"x"}}', { _source: true })], params())).to.be.a('string');
+    expect(bulkRefusal(hiding, [update('{"doc":{"public":"x"}}'), { action: 'index', meta: {}, sourceText: '{"script":1}' }], params())).to.equal(undefined);
+  });
+
   it('a mappings answer loses the hidden fields (and their multi-fields), keeps the rest', () => {
     const answer = { i: { mappings: { properties: { public: { type: 'text', fields: { raw: { type: 'keyword' } } }, secret: { type: 'keyword' }, user: { properties: { ssn: { type: 'keyword' }, name: { type: 'keyword' } } } } } } };
     expect(visibleMappings(hiding, answer)).to.deep.equal({ i: { mappings: { properties: { public: answer.i.mappings.properties.public, user: { properties: { name: { type: 'keyword' } } } } } } });
@@ -140,6 +151,7 @@ for (const backend of BACKENDS) {
     let url: string;
     let stop: (() => Promise<void>) | undefined;
     let auth: string;
+    let writer: string;
 
     before(async () => {
       const started = await backend.start();
@@ -155,6 +167,13 @@ for (const backend of BACKENDS) {
       });
       expect(cred.status, cred.text).to.equal(201);
       auth = basic(cred.json.credential.username, cred.json.password);
+      const writes = await call(url, 'POST', '/_credentials', {
+        body: { indices: ['flsw'], categories: ['docs'], ops: ['read', 'write'], exclude_fields: ['secret'] },
+      });
+      expect(writes.status, writes.text).to.equal(201);
+      writer = basic(writes.json.credential.username, writes.json.password);
+      const put = await call(url, 'PUT', '/flsw/_doc/1?refresh=true', { body: { public: 'alpha', secret: `${SECRET}9` } });
+      expect(put.status, put.text).to.be.oneOf([200, 201]);
     });
     after(() => stop?.());
 
@@ -246,6 +265,21 @@ for (const backend of BACKENDS) {
       expect(next.status, next.text).to.equal(200);
       expect(next.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
       expect(first.text + next.text).not.to.contain(SECRET);
+    });
+
+    it('writes: an update script (alone or in a _bulk) is refused, a partial document goes through', async () => {
+      const copy = { script: { source: 'ctx._source.public = ctx._source.secret' } };
+      const scripted = await call(url, 'POST', '/flsw/_update/1', { auth: writer, body: copy });
+      expect(scripted.status, scripted.text).to.equal(403);
+      const bulk = await call(url, 'POST', '/_bulk', { auth: writer, headers: NDJSON, body: ndjson([{ update: { _index: 'flsw', _id: '1' } }, copy]) });
+      expect(bulk.status, bulk.text).to.equal(403);
+      const shown = await call(url, 'POST', '/flsw/_update/1?_source=true', { auth: writer, body: { doc: { public: 'alpha' } } });
+      expect(shown.status, shown.text).to.equal(403);
+      const plain = await call(url, 'POST', '/flsw/_update/1', { auth: writer, body: { doc: { public: 'alpha' } } });
+      expect(plain.status, plain.text).to.equal(200);
+      const indexed = await call(url, 'POST', '/_bulk', { auth: writer, headers: NDJSON, body: ndjson([{ index: { _index: 'flsw', _id: '2' } }, { public: 'beta' }]) });
+      expect(indexed.status, indexed.text).to.equal(200);
+      for (const res of [scripted, bulk, shown, plain, indexed]) expect(res.text).not.to.contain(SECRET);
     });
 
     it('the aggregation on an allowed field counts every document', async () => {
