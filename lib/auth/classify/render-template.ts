@@ -1,7 +1,7 @@
 import type { Backend } from '../../engine/backend.js';
 import { callJson } from '../../engine/json-call.js';
 import {
-  checkHasTemplate, compileTemplate, parseSearchTemplateRequest, renderTemplate, type CompiledTemplate, type SearchTemplateRequest,
+  checkHasTemplate, compileTemplate, parseSearchTemplateRequest, renderTemplate, templateSearchParams, type CompiledTemplate, type SearchTemplateRequest,
 } from '../../engine/embedded/scripts/index.js';
 import { EsError } from '../../errors/index.js';
 import { canonicalJson, isJsonObject, msearchText, parseJsonText, readMsearch, tokenName, type MsearchEntry } from '../../ndjson/index.js';
@@ -38,18 +38,6 @@ const SEARCH_TEMPLATE = 'indices:data/read/search/template';
 const MSEARCH_TEMPLATE = 'indices:data/read/msearch/template';
 
 /**
- * URL parameters of `_search` that build the search source: the rendered template replaces the
- * source, so they have no effect on a template search (as the engine's `SOURCE_PARAMS`), and are
- * not passed on to the plain `_search`.
- */
-const SOURCE_PARAMS = new Set([
-  'q', 'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
-  'stored_fields', 'docvalue_fields', 'terminate_after', 'timeout', 'track_scores', 'version', 'seq_no_primary_term', 'explain',
-  'stats', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'suggest_field', 'suggest_mode', 'suggest_size',
-  'suggest_text', 'track_total_hits', 'include_named_queries_score', 'force_synthetic_source',
-]);
-
-/**
  * The plain request a classified template request (`info`, classified with its body) stands for;
  * undefined for any other request, or one without a body (the engine answers it, rendering nothing
  * that searches). Throws the engine's errors for a template that does not parse or render.
@@ -68,7 +56,7 @@ export async function renderTemplateRequest(req: ClassifiableRequest, info: Clas
     if (params.has('explain')) request.explain = params.get('explain') !== 'false';
     checkHasTemplate(request);
     const body = searchBody(await render(request, stored), request);
-    const querystring = searchParams(params, body.value).toString();
+    const querystring = templateSearchParams(params, body.value).toString();
     return { path, querystring, request: classifyRequest({ method: req.method, path, querystring, body: body.text }) };
   }
   if (info.action === MSEARCH_TEMPLATE) {
@@ -170,11 +158,3 @@ function searchBody(rendered: string, request: SearchTemplateRequest): { value: 
   return { value: body, text: JSON.stringify(body) };
 }
 
-/** The template request's URL parameters that still apply to the plain search. */
-function searchParams(params: URLSearchParams, body: Record<string, unknown>): URLSearchParams {
-  const kept = new URLSearchParams();
-  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.append(k, v);
-  const track = params.get('track_total_hits');
-  if (track !== null && body.track_total_hits === undefined) kept.set('track_total_hits', track);
-  return kept;
-}

@@ -79,3 +79,23 @@ export function renderSearchTemplate(scripts: StoredScripts, request: SearchTemp
   const template = request.id !== undefined ? scripts.template(request.id) : compileTemplate(request.source ?? '');
   return renderTemplate(template, request.params);
 }
+
+/**
+ * URL parameters of `_search` that build the search source: a template's rendered source replaces
+ * them, so they have no effect on a template search and are not passed on to the plain search.
+ */
+const SOURCE_PARAMS = new Set([
+  'q', 'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
+  'stored_fields', 'docvalue_fields', 'terminate_after', 'timeout', 'track_scores', 'version', 'seq_no_primary_term', 'explain',
+  'stats', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'suggest_field', 'suggest_mode', 'suggest_size',
+  'suggest_text', 'track_total_hits', 'include_named_queries_score', 'force_synthetic_source',
+]);
+
+/** A template request's URL parameters that still apply once the rendered source replaced the URL's. */
+export function templateSearchParams(params: URLSearchParams, body: Record<string, unknown>): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.append(k, v);
+  const track = params.get('track_total_hits');
+  if (track !== null && body.track_total_hits === undefined) kept.set('track_total_hits', track);
+  return kept;
+}

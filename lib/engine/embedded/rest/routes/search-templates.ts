@@ -1,22 +1,10 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
-import { checkHasTemplate, parseSearchTemplateRequest, renderSearchTemplate, type SearchTemplateRequest } from '../../scripts/index.js';
+import { checkHasTemplate, parseSearchTemplateRequest, renderSearchTemplate, templateSearchParams, type SearchTemplateRequest } from '../../scripts/index.js';
 import { jsonObject, jsonValue, requestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { MSEARCH_PARAMS, SEARCH_PARAMS, executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
-
-/**
- * URL parameters of `_search` that build the search source: Elasticsearch reads them, then the
- * rendered template replaces the source, so they have no effect (`explain` is the template
- * request's own; `track_total_hits` is kept when the template sets none).
- */
-const SOURCE_PARAMS = new Set([
-  'q', 'from', 'size', 'sort', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
-  'stored_fields', 'docvalue_fields', 'terminate_after', 'timeout', 'track_scores', 'version', 'seq_no_primary_term', 'explain',
-  'stats', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'suggest_field', 'suggest_mode', 'suggest_size',
-  'suggest_text', 'track_total_hits', 'include_named_queries_score', 'force_synthetic_source',
-]);
 
 /** The template request of a `_search/template` or `_render/template` body (required, as in Elasticsearch). */
 function templateRequest(req: RestRequest): SearchTemplateRequest {
@@ -35,20 +23,11 @@ function searchBodyOf(rendered: string, request: SearchTemplateRequest): Record<
   return withExactSearchAfter(body, rendered);
 }
 
-/** The request's URL parameters that still apply once the template's source replaced the URL's. */
-function searchParamsOf(params: URLSearchParams, body: Record<string, unknown>): URLSearchParams {
-  const kept = new URLSearchParams();
-  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.append(k, v);
-  const track = params.get('track_total_hits');
-  if (track !== null && body.track_total_hits === undefined) kept.set('track_total_hits', track);
-  return kept;
-}
-
 /** One templated search: rendered, read as a search body, run. */
 function runTemplate(ctx: EngineContext, index: string | undefined, params: URLSearchParams, request: SearchTemplateRequest, started: number): Promise<Record<string, unknown>> {
   checkHasTemplate(request);
   const body = searchBodyOf(renderSearchTemplate(ctx.storedScripts, request), request);
-  return executeSearch(ctx, index, searchParamsOf(params, body), body, started);
+  return executeSearch(ctx, index, templateSearchParams(params, body), body, started);
 }
 
 async function searchTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
