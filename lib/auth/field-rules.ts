@@ -413,8 +413,9 @@ const fieldKeyed = (...options: string[]): Walk => {
     for (const [key, value] of Object.entries(body)) {
       if (known.has(key)) continue;
       w.field(key, member);
-      // a terms lookup reads `path` of a document: a field too
-      if (isObject(value) && typeof value.path === 'string' && value.id !== undefined) w.field(value.path, `${member}.${key}.path`);
+      // a terms lookup and an indexed shape read `path` of a document: a field too
+      if (isObject(value) && value.id !== undefined && value.path !== undefined) w.field(value.path, `${member}.${key}.path`);
+      if (isObject(value) && isObject(value.indexed_shape)) w.field(value.indexed_shape.path ?? 'shape', `${member}.${key}.indexed_shape.path`);
     }
   };
 };

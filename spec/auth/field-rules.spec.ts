@@ -72,6 +72,7 @@ describe('field rules: what a request may name (unit)', () => {
     ['exists', { query: { exists: { field: 'secret' } } }],
     ['prefix in must_not', { query: { bool: { must_not: { prefix: { secret: 'a' } } } } }],
     ['terms lookup path', { query: { terms: { public: { index: 'x', id: '1', path: 'secret' } } } }],
+    ['indexed shape path', { query: { geo_shape: { public: { indexed_shape: { index: 'x', id: '1', path: 'secret' } } } } }],
     ['query_string default fields', { query: { query_string: { query: 'x' } } }],
     ['query_string field in text', { query: { query_string: { query: 'secret:x', default_field: 'public' } } }],
     ['simple_query_string', { query: { simple_query_string: { query: 'x' } } }],
