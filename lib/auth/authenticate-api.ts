@@ -9,7 +9,7 @@ const REALM = { name: 'search-gateway', type: 'gateway' };
  * `GET /_security/_authenticate`, Elasticsearch's authenticate API, answered for the request's
  * own principal (classified `cluster:admin/xpack/security/user/authenticate`; every credential
  * may ask it): its username, its role as `roles`, and — for a scoped credential — what it may do
- * under `metadata.gateway` (indices, categories, operations, field rules, app, expiry). Never the
+ * under `metadata.gateway` (indices, categories, operations, field rules, app, referers, expiry). Never the
  * hash. Elasticsearch's shape, so its clients' `security.authenticate()` reads it.
  */
 export function authenticateApi(): Middleware<GatewayState> {
@@ -25,6 +25,8 @@ export function authenticateAnswer(principal: Principal): Record<string, unknown
     ? {
         indices: cred.indices, categories: cred.categories, ops: cred.ops, allow_raw_dsl: cred.allow_raw_dsl,
         ...(cred.app !== undefined ? { app: cred.app } : {}),
+        // the pages it may be used from: a browser app's origin is allowed by them (lib/server/cors.ts)
+        ...(cred.referers?.length ? { referers: cred.referers } : {}),
         ...(cred.include_fields !== undefined ? { include_fields: cred.include_fields } : {}),
         ...(cred.exclude_fields !== undefined ? { exclude_fields: cred.exclude_fields } : {}),
         ...(cred.max_size !== undefined ? { max_size: cred.max_size } : {}),

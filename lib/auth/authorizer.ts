@@ -7,7 +7,7 @@ import {
   type Classification, type ClassifiableRequest, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { LRUCache } from 'lru-cache';
-import { AUTHENTICATE_ACTION } from './classify/classify-request.js';
+import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
@@ -82,7 +82,9 @@ export class Authorizer {
     }
     // who am I: every credential may ask (Elasticsearch asks no privilege for it)
     if (action === AUTHENTICATE_ACTION) return { classification, path: req.path, querystring: req.querystring };
-    if (!cred.categories.includes(classification.category)) throw forbidden(action, user);
+    // an index's metadata is read by its readers too (classify-request.ts, readsIndexMetadata)
+    const readerMetadata = readsIndexMetadata(classification) && cred.categories.includes('search');
+    if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
     for (const op of operations) if (!cred.ops.includes(op)) throw forbidden(action, user);
     for (const privilege of classification.clusterPrivileges ?? []) {

@@ -18,6 +18,7 @@ import { authenticate } from './authenticate.js';
 import { authorize } from './authorize.js';
 import { classify } from './classify.js';
 import { cors } from './cors.js';
+import { CredentialOrigins } from './credential-origins.js';
 import { canonicalRequest } from './request-target.js';
 import { mediaTypes } from './media-types.js';
 import type { GatewayState } from './state.js';
@@ -79,9 +80,12 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   app.use(consoleAssets());
   // every request's record, queued once its response is over (it reads the classification and principal then)
   if (logs) app.use(logs.middleware());
-  // browsers' preflights carry no credentials: answered before authentication
-  if (config.corsOrigins.length) app.use(cors(config.corsOrigins));
+  // browsers' preflights carry no credentials: answered before authentication, from CORS_ORIGINS and
+  // the origins stored credentials' referers allow; an actual request, by its own credential's
+  const browsers = cors(config.corsOrigins, new CredentialOrigins(store, hub.bus, log));
+  app.use(browsers.beforeAuthentication);
   app.use(authenticate(authenticator));
+  app.use(browsers.afterAuthentication);
   app.use(classify(config.maxContentLength, backend.kind === 'embedded', engine));
   // every classified request counted and timed, by what the classification says it is
   if (parts.metrics) app.use(requestMetrics(parts.metrics));

@@ -1,4 +1,6 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { credentialAllowsOrigin, type CredentialOrigins } from './credential-origins.js';
+import type { GatewayState } from './state.js';
 
 /** What an allowed page may call with. */
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE, PATCH';
@@ -26,40 +28,66 @@ const MAX_AGE_SECONDS = '7200';
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * Cross-origin requests from browsers (`CORS_ORIGINS`): exact origins (`https://app.example.com`),
- * or `*` for any. Runs before authentication, because a browser's preflight (`OPTIONS` with
- * `Access-Control-Request-Method`) carries no credentials: one from an allowed origin is answered
- * here, 204, and goes no further. Every other request goes on to be authenticated and authorized
- * as any request is (a credential's `referers` still apply); from an allowed origin, its answer —
- * an error too — carries the headers that let the page read it. A request from any other origin,
- * a preflight too, gets no CORS header and is answered as without this step (a preflight: 401, it
- * has no credentials), so that the browser keeps the page from reading anything.
+ * Cross-origin requests from browsers, allowed two ways:
+ *
+ * - `CORS_ORIGINS`: exact origins (`https://app.example.com`), or `*` for any — for every request;
+ * - a credential's `referers` (`https://shop.example/*`): the origins they allow (credential-origins.ts),
+ *   for the requests made with that credential.
+ *
+ * `beforeAuthentication` answers a browser's preflight (`OPTIONS` with `Access-Control-Request-Method`),
+ * which carries no credentials: one from an origin `CORS_ORIGINS` or any stored credential allows
+ * is answered there, 204, and goes no further; and an answer to an origin of `CORS_ORIGINS` — an
+ * error too, a 401 — carries the headers that let the page read it. `afterAuthentication` gives
+ * them to an origin allowed only by credentials when the request's own credential allows it. A
+ * request from any other origin, a preflight too, gets no CORS header and is answered as without
+ * this step (a preflight: 401, it has no credentials), so that the browser keeps the page from
+ * reading anything. The request is authorized as any request is either way (a credential's
+ * `referers` are checked against its `Referer`).
  *
  * With a list, the answer says which origin it allows and that credentials may be sent, and varies
  * by `Origin`; with `*` it allows any origin and no browser-held credentials (an `Authorization`
  * header the page sets itself is still sent: it is allowed like any header).
  */
-export function cors(origins: readonly string[]): Middleware {
+export function cors(origins: readonly string[], byCredentials?: CredentialOrigins): { beforeAuthentication: Middleware; afterAuthentication: Middleware<GatewayState> } {
   const any = origins.includes('*');
   const allowed = new Set(origins);
-  return (ctx, next) => {
+  const configured = (origin: string) => any || allowed.has(origin);
+  const allow = (ctx: Context, origin: string, wildcard: boolean) => {
+    ctx.set('Access-Control-Allow-Origin', wildcard ? '*' : origin);
+    if (!wildcard) ctx.set('Access-Control-Allow-Credentials', 'true');
+  };
+  const beforeAuthentication: Middleware = async (ctx, next) => {
     // the answer to the same request differs by origin: caches must keep them apart
-    if (!any) ctx.vary('Origin');
+    if (!any && origins.length) ctx.vary('Origin');
     const origin = ctx.get('origin');
-    if (origin === '' || !(any || allowed.has(origin))) return next();
-    ctx.set('Access-Control-Allow-Origin', any ? '*' : origin);
-    if (!any) ctx.set('Access-Control-Allow-Credentials', 'true');
-    if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method') !== '') {
-      ctx.set('Access-Control-Allow-Methods', ALLOW_METHODS);
-      ctx.set('Access-Control-Allow-Headers', requestedHeaders(ctx.get('access-control-request-headers')) ?? ALLOW_HEADERS);
-      ctx.set('Access-Control-Max-Age', MAX_AGE_SECONDS);
-      ctx.vary('Access-Control-Request-Headers');
-      ctx.status = 204;
-      return;
+    if (origin === '') return next();
+    const byConfiguration = configured(origin);
+    const byCredential = !byConfiguration && (await byCredentials?.allow(origin)) === true;
+    if (byCredential) ctx.vary('Origin');
+    if (ctx.method !== 'OPTIONS' || ctx.get('access-control-request-method') === '') {
+      if (byConfiguration) {
+        allow(ctx, origin, any);
+        ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+      }
+      return next();
     }
+    if (!byConfiguration && !byCredential) return next();
+    allow(ctx, origin, any && byConfiguration);
+    ctx.set('Access-Control-Allow-Methods', ALLOW_METHODS);
+    ctx.set('Access-Control-Allow-Headers', requestedHeaders(ctx.get('access-control-request-headers')) ?? ALLOW_HEADERS);
+    ctx.set('Access-Control-Max-Age', MAX_AGE_SECONDS);
+    ctx.vary('Access-Control-Request-Headers');
+    ctx.status = 204;
+  };
+  const afterAuthentication: Middleware<GatewayState> = (ctx, next) => {
+    const origin = ctx.get('origin');
+    if (origin === '' || configured(origin) || !credentialAllowsOrigin(ctx.state.principal.credential, origin)) return next();
+    ctx.vary('Origin');
+    allow(ctx, origin, false);
     ctx.set('Access-Control-Expose-Headers', EXPOSE_HEADERS);
     return next();
   };
+  return { beforeAuthentication, afterAuthentication };
 }
 
 /** The headers a preflight asks for, to be allowed as asked; undefined when it names none. */

@@ -486,6 +486,23 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
 // Routes that start with an endpoint: /_x…
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The reads of an index's metadata that its readers hold too: its mappings (and a field's), its
+ * statistics, its line in `_cat/indices` and its `_cat/count` — Elasticsearch's
+ * `view_index_metadata` and `monitor` index privileges, which roles that read an index are given
+ * in practice (a search UI needs the fields it searches; appbase-js's `getMappings()` asks for
+ * them). Classified `indices` (index administration holds them), and granted as well to a
+ * credential with `search`, on its own indices only: they are narrowed and checked like any index
+ * read. `_cat/shards` (node addresses) and `_settings` stay the index administrator's.
+ */
+export function readsIndexMetadata(c: Classification): boolean {
+  if (c.category !== 'indices' || c.operation !== 'read' || c.perIndex?.length) return false;
+  if (c.segments[0] === '_cat') return c.segments[1] === 'indices' || c.segments[1] === 'count';
+  return INDEX_METADATA_READS.has(c.action);
+}
+
+const INDEX_METADATA_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:monitor/stats']);
+
 /** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
 export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
 
