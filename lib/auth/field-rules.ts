@@ -1,6 +1,7 @@
 import type { BulkEntry } from '../ndjson/index.js';
 import type { Classification } from '../request/index.js';
 import { simpleMatch } from '../wildcard/index.js';
+import type { Credential } from './credentials/credential.js';
 
 /**
  * A credential's field rules (`include_fields` / `exclude_fields`, `*` patterns) held wherever a
@@ -1032,4 +1033,18 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
     default:
       return undefined;
   }
+}
+
+/** What each credential's field rules let it read; null for a credential without rules (nothing more to do). */
+const visibilities = new WeakMap<Credential, FieldVisibility | null>();
+
+/** A credential's field visibility, built once per credential record; undefined when it has no field rules. */
+export function fieldVisibilityOf(credential: Credential): FieldVisibility | undefined {
+  let visibility = visibilities.get(credential);
+  if (visibility === undefined) {
+    const rules = { include: credential.include_fields, exclude: credential.exclude_fields };
+    visibility = hasFieldRules(rules) ? new FieldVisibility(rules) : null;
+    visibilities.set(credential, visibility);
+  }
+  return visibility ?? undefined;
 }

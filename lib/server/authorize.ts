@@ -6,7 +6,7 @@ import { ScrollOwners, scrollIdsOf } from '../auth/scroll-owners.js';
 import { readBody } from '../engine/index.js';
 import { bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
-import { FieldVisibility, fieldReadRefusal, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/field-rules.js';
+import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/field-rules.js';
 import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
 import type { Context } from 'koa';
 import type { GatewayState } from './state.js';
@@ -45,7 +45,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     // the engine gets the path as it was read: no encoding or empty segment it could read otherwise
     else if (/%|\/\//.test(ctx.path)) ctx.path = pathOf(info.segments);
     if (decision.querystring !== ctx.querystring) ctx.querystring = decision.querystring;
-    const visibility = visibilityOf(principal.credential);
+    const visibility = fieldVisibilityOf(principal.credential);
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((new URLSearchParams(ctx.querystring).has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
@@ -61,19 +61,6 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
 }
 
 type GatewayContext = Context & { state: GatewayState };
-
-/** What each credential's field rules let it read; null for a credential without rules (nothing more to do). */
-const visibilities = new WeakMap<Credential, FieldVisibility | null>();
-
-function visibilityOf(credential: Credential): FieldVisibility | undefined {
-  let visibility = visibilities.get(credential);
-  if (visibility === undefined) {
-    const rules = { include: credential.include_fields, exclude: credential.exclude_fields };
-    visibility = hasFieldRules(rules) ? new FieldVisibility(rules) : null;
-    visibilities.set(credential, visibility);
-  }
-  return visibility ?? undefined;
-}
 
 /**
  * A credential with field rules: the request is refused when it reads a field the rules hide

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import WebSocket from 'ws';
 import fc from 'fast-check';
 import {
   FieldVisibility, bulkRefusal, declarativeRefusal, fieldCapsRefusal, mgetRefusal, patternsIntersect, queryTextFields, searchRefusal, updateRefusal,
@@ -224,6 +225,23 @@ for (const backend of BACKENDS) {
         expect(res.text).not.to.contain(SECRET);
       });
     }
+
+    it('a WebSocket subscription is held to the same rules as the HTTP request', async () => {
+      const ws = new WebSocket(url.replace(/^http/, 'ws') + '/fls', { headers: { authorization: auth } });
+      await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+      const frames: Array<{ id: string; status?: number; channel?: string }> = [];
+      const next = () => new Promise<{ id: string; status?: number; channel?: string }>((resolve) => ws.once('message', (d) => resolve(JSON.parse(String(d)))));
+      let answer = next();
+      ws.send(JSON.stringify({ id: 'hidden', path: 'fls/_search', method: 'POST', body: { query: { term: { secret: `${SECRET}1` } } } }));
+      frames.push(await answer);
+      answer = next();
+      ws.send(JSON.stringify({ id: 'open', path: 'fls/_search', method: 'POST', body: { query: { term: { public: 'alpha' } } } }));
+      frames.push(await answer);
+      ws.close();
+      expect(frames[0]).to.include({ id: 'hidden', status: 403 });
+      expect(frames[1]).to.include({ id: 'open', channel: 'open' });
+      expect(JSON.stringify(frames)).not.to.contain(SECRET);
+    });
 
     it('names the hidden field in the refusal', async () => {
       const res = await as('POST', '/fls/_search', { aggs: { s: { terms: { field: 'secret' } } } });
