@@ -1,6 +1,8 @@
-import type { BulkEntry } from '../ndjson/index.js';
+import { EsError } from '../errors/index.js';
+import { parseJsonText, readBulk, readMsearch, type BulkEntry } from '../ndjson/index.js';
 import type { Classification } from '../request/index.js';
 import { simpleMatch } from '../wildcard/index.js';
+import type { Principal } from './authenticator.js';
 import type { Credential } from './credentials/credential.js';
 
 /**
@@ -1047,4 +1049,22 @@ export function fieldVisibilityOf(credential: Credential): FieldVisibility | und
     visibilities.set(credential, visibility);
   }
   return visibility ?? undefined;
+}
+
+/**
+ * A scoped caller's request that reads a field its credential's rules hide is refused (403, as the
+ * HTTP path refuses it): for callers that hold the request's body as text (WebSocket frames,
+ * pipeline stages). The admin and credentials without field rules pass at no cost.
+ */
+export function checkFieldRules(principal: Principal, info: Classification, querystring: string, text: string | undefined): void {
+  if (principal.role === 'admin') return;
+  const visibility = fieldVisibilityOf(principal.credential);
+  if (!visibility) return;
+  const body: FieldRulesBody = {
+    json: () => (text === undefined || text.trim() === '' ? undefined : parseJsonText(text)),
+    searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),
+    bulk: () => (text ? readBulk(text) : []),
+  };
+  const refusal = fieldReadRefusal(visibility, info, new URLSearchParams(querystring), body);
+  if (refusal) throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${principal.username}]: ${refusal}`);
 }

@@ -1,6 +1,7 @@
 import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
+import { checkFieldRules } from '../auth/field-rules.js';
 import type { PipelineOwner } from './definition.js';
 import type { ScriptPool } from './script-pool.js';
 import { readBody, type Backend } from '../engine/index.js';
@@ -132,6 +133,8 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
       throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);
     }
     const decision = await authorizer.authorize(principal, asked, info);
+    // the credential's field rules hold for a stage's call as for a client's request
+    checkFieldRules(principal, info, decision.querystring, asked.body);
     if (decision.path === req.path && decision.querystring === asked.querystring) continue;
     // narrowed: the next principal is asked about the request as it now stands
     req.path = decision.path;

@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
-import { fieldReadRefusal, fieldVisibilityOf } from '../auth/field-rules.js';
+import { checkFieldRules } from '../auth/field-rules.js';
 import type { Backend } from '../engine/index.js';
 import { errorBody, errors, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
 import { canonicalPath, requestTarget } from '../request/index.js';
@@ -192,9 +192,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     checkSystemIndices(info);
     const decision = await deps.authorizer.authorize(principal, asked, info);
     // a credential's field rules hold for a frame as for the equivalent HTTP request
-    const visibility = principal.role === 'admin' ? undefined : fieldVisibilityOf(principal.credential);
-    const refusal = visibility && fieldReadRefusal(visibility, info, new URLSearchParams(decision.querystring), { json: () => body, searches: () => [], bulk: () => [] });
-    if (refusal) throw errors.forbidden(`action [${info.action}] is unauthorized for user [${principal.username}]: ${refusal}`);
+    checkFieldRules(principal, info, decision.querystring, asked.body);
     const querystring = decision.querystring;
     const segments = canonicalPath(decision.path).segments;
     const streamed = streamTarget(method, segments);
