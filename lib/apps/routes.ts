@@ -86,12 +86,34 @@ export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocumen
   return router.routes() as unknown as Middleware;
 }
 
-/** `GET /{app}` of a registered app answers as the service does; any other index read goes on to the engine. */
+/**
+ * `GET /{app}` is two things: the service's greeting (`{status, message}`, what a person or a
+ * plain HTTP check reaching the app sees) and Elasticsearch's get-index API (what every client's
+ * `indices.get` asks for). A registered app is greeted only when the request is a bare
+ * `GET /{app}` — no query parameter at all — from a client that does not say it is an
+ * Elasticsearch client; any other index read goes on to the engine. Elasticsearch clients say so:
+ * the official ones send `X-Elastic-Client-Meta` and/or an `application/vnd.elasticsearch+json`
+ * Accept (the compatibility media type), and name themselves in their User-Agent
+ * (`elasticsearch-js/…`, `elasticsearch-py/…`, `opensearch-…`). A plain client that wants the
+ * index gives any parameter (`GET /{app}?pretty`, `?flat_settings=true`).
+ */
 export function registeredAppGreeting(engine: Backend): Middleware<{ request: Classification }> {
   const registry = new AppRegistry(engine);
   return async (ctx, next) => {
     const app = ctx.state.request.segments[0];
-    if (ctx.method !== 'GET' || !isName(app) || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
+    if (ctx.method !== 'GET' || ctx.querystring !== '' || isElasticsearchClient(ctx)) return next();
+    if (!isName(app) || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
     ctx.body = { status: 200, message: `You have reached /${app}/ and are all set to make API requests` };
   };
+}
+
+const ES_MEDIA_TYPE = /vnd\.elasticsearch\+/i;
+const ES_CLIENT_AGENT = /^(elasticsearch|opensearch)[-_/]|\belastic-transport\b/i;
+
+/** Does the request come from an Elasticsearch client (which means Elasticsearch's APIs)? */
+function isElasticsearchClient(ctx: Pick<Context, 'get'>): boolean {
+  return ctx.get('x-elastic-client-meta') !== ''
+    || ES_MEDIA_TYPE.test(ctx.get('accept'))
+    || ES_MEDIA_TYPE.test(ctx.get('content-type'))
+    || ES_CLIENT_AGENT.test(ctx.get('user-agent'));
 }

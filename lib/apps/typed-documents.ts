@@ -2,6 +2,7 @@ import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { APP_MAPPINGS, relay } from './app-registry.js';
 import { TYPE_FIELD } from './type-field.js';
+import { withoutTypeField } from './type-field-hiding.js';
 
 type Json = Record<string, unknown>;
 export interface Reply {
@@ -116,8 +117,7 @@ export class TypedDocuments {
     if (stored !== type) return { status: 404, body: { _index: res.body._index, _type: type, _id: id, found: false } };
     const body = withType(res.body, type);
     if (dropSource) delete body._source;
-    else body._source = stripTypeField(body._source);
-    return { status: 200, body };
+    return { status: 200, body: withoutTypeField(body) };
   }
 
   async delete(app: string, type: string, id: string, querystring: string): Promise<Reply> {
@@ -182,14 +182,10 @@ export class TypedDocuments {
     if (endpoint === '_search') params.set('rest_total_hits_as_int', 'true');
     const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/${endpoint}`, req, params.toString());
     if (res.status !== 200 || endpoint === '_count') return { status: res.status, body: res.body };
-    const hits = res.body.hits as { hits?: Json[] } | undefined;
-    if (hits?.hits) {
-      hits.hits = hits.hits.map((hit) => {
-        const out = withType(hit, type);
-        if (out._source !== undefined) out._source = stripTypeField(out._source);
-        return out;
-      });
-    }
-    return { status: 200, body: res.body };
+    // the type field out of sources, `fields`, highlights and inner hits alike (it reads the engine inside the hiding)
+    const answer = withoutTypeField(res.body);
+    const hits = answer.hits as { hits?: Json[] } | undefined;
+    if (hits?.hits) hits.hits = hits.hits.map((hit) => withType(hit, type));
+    return { status: 200, body: answer };
   }
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** The only module that reads process.env. Everything else receives a Config. */
@@ -11,7 +12,16 @@ export interface Config {
   engineConfigDir?: string;
   redisUrl?: string;
   adminUser?: string;
+  /** ADMIN_PASSWORD: at least MIN_ADMIN_PASSWORD_LENGTH characters (a shorter one stops the start). */
   adminPassword?: string;
+  /**
+   * TRUSTED_PROXIES: the addresses and CIDR ranges (`10.0.0.5`, `172.18.0.0/16`, `::1`) of the
+   * reverse proxies in front of the gateway. A request whose direct peer is one of them has its
+   * client address read from `X-Forwarded-For` (else `Forwarded`), right to left past the trusted
+   * hops; any other request's client address is its peer's. Empty (the default): forwarding
+   * headers are never believed.
+   */
+  trustedProxies: TrustedProxy[];
   /** http.max_content_length, in bytes. */
   maxContentLength: number;
   /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
@@ -135,6 +145,29 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
+export const MIN_ADMIN_PASSWORD_LENGTH = 12;
+
+/** One TRUSTED_PROXIES entry: an address, or a range of them (`prefix` bits). */
+export interface TrustedProxy {
+  address: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
+}
+
+function trustedProxies(raw: string | undefined): TrustedProxy[] {
+  const entries = (raw ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  return entries.map((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    const version = isIP(address);
+    const max = version === 4 ? 32 : 128;
+    const prefix = bits === undefined ? max : /^\d+$/.test(bits) ? Number(bits) : NaN;
+    if (version === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
+      throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an address or a CIDR range like 10.0.0.0/8`);
+    }
+    return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+  });
+}
+
 type Env = Record<string, string | undefined>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -189,6 +222,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminUser !== undefined && /[:\s]/.test(adminUser)) {
     throw new ConfigError('ADMIN_USER must not contain ":" or whitespace');
   }
+  if (adminPassword !== undefined && [...adminPassword].length < MIN_ADMIN_PASSWORD_LENGTH) {
+    throw new ConfigError(`ADMIN_PASSWORD must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters long`);
+  }
   return {
     port,
     host,
@@ -198,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     adminUser,
     adminPassword,
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { AppCredentials, Authenticator, Authorizer, CredentialStore, LoginThrottle, RateLimits, ensureAdminCredential, systemIndexGuard } from '../auth/index.js';
 import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
 import { StreamHub, attachWebSocket } from '../streams/index.js';
-import { TypedDocuments } from '../apps/index.js';
+import { TypedDocuments, typeFieldHiding } from '../apps/index.js';
 import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
 import { PipelineRegistry, ScriptPool, declarativeStageApi, loadSandbox } from '../pipelines/index.js';
 import { createApp } from './app.js';
@@ -19,11 +19,14 @@ import { answerClientError } from './client-errors.js';
 import { AnalyticsRecorder } from '../analytics/index.js';
 import { RequestLog } from '../logs/index.js';
 import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js';
-import { createLogger, lineLogger, type Logger } from '../logging/index.js';
+import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
 
 export interface RunningGateway {
+  /** Where this host reaches the gateway (loopback when it is bound to every interface). */
   url: string;
+  /** The address it is bound to (`http://0.0.0.0:8000` when bound to every interface). */
+  listening: string;
   port: number;
   /** The engine itself, as the gateway's own stores reach it (no interceptor). */
   backend: Backend;
@@ -76,7 +79,10 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   }, { log, changed: (p) => cache.configure({ maxBytes: Math.max(1, Math.round(p.max_size * 1024 ** 2)), ttlMs: p.max_duration * 1000 }) });
   const cacheLayer = cache && preferences ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log, preferences: () => preferences.current() })] : [];
   // metrics innermost: they time the engine itself, not what the gateway answers without it (lib/metrics/engine-metrics.ts)
-  const backend = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher), ...(metrics ? [engineMetrics(metrics)] : []));
+  const withoutHiding = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher), ...(metrics ? [engineMetrics(metrics)] : []));
+  // what a client is answered never shows the gateway's type field (lib/apps/type-field-hiding.ts);
+  // the gateway's own readers of it (typed documents, the streams' matching) use the engine inside
+  const backend = intercept(withoutHiding, typeFieldHiding());
   let pipelineRegistry: PipelineRegistry | undefined;
   let scripts: ScriptPool | undefined;
   let rules: RuleStore | undefined;
@@ -103,8 +109,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const appCredentials = new AppCredentials(store);
     // streams read the engine as it is now, never the search cache (their changes follow the read)
     const streamBackend = uncached(backend);
-    const hub = new StreamHub(bus, streamBackend, config.streams);
-    const typed = new TypedDocuments(backend);
+    const hub = new StreamHub(bus, uncached(withoutHiding), config.streams);
+    const typed = new TypedDocuments(withoutHiding);
     const apps = new AppRegistry(engine);
     // what an index took with it when it was deleted through this node: its stored records
     // (once, before the delete is answered) and this node's cache of it
@@ -140,6 +146,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     metrics?.watch({ streams: hub.tallies, bus, cache, analytics, logs, authentication: authenticator });
     const readiness = new Readiness({ engine, redisBus: config.redisUrl ? bus : undefined });
     const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics }, typed);
+    // the client's address as the trusted proxies tell it (TRUSTED_PROXIES), wherever the request path reads it
+    new ClientAddresses(config.trustedProxies).install(app);
     void analytics?.purge(); // then daily
     void logs?.purge(); // then daily
     const server = http.createServer(app.callback());
@@ -159,7 +167,11 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
           throw err;
         })
       : undefined;
-    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    // `url` is where this host reaches the gateway (an unspecified bind address is reached on
+    // loopback); `listening` is what it is bound to, as the startup line tells it
+    const bound = server.address() as AddressInfo;
+    const unspecified = bound.address === '0.0.0.0' || bound.address === '::';
+    const reachHost = unspecified ? (bound.family === 'IPv6' ? '[::1]' : '127.0.0.1') : urlHost(bound.address);
     let closing: Promise<void> | undefined;
     const shutdown = async (drainMs: number) => {
       readiness.shutdown(); // ready answers 503; new requests on open connections too
@@ -184,7 +196,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       await engine.close();
     };
     return {
-      url: `http://${shownHost}:${port}`,
+      url: `http://${reachHost}:${port}`,
+      listening: `http://${urlHost(bound.address)}:${port}`,
       port,
       backend: engine,
       bus,
@@ -210,6 +223,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     throw err;
   }
 }
+
+/** An address as a URL's host: an IPv6 one in brackets. */
+const urlHost = (address: string): string => (address.includes(':') ? `[${address}]` : address);
 
 /**
  * Lets the requests in flight finish, at most `ms`: connections are closed as soon as they fall

@@ -51,9 +51,15 @@ export function wantsStream(querystring: string): boolean {
 }
 
 function relayed(status: number, body: Record<string, unknown> | undefined): EsError {
-  const err = body?.error as { type?: string; reason?: string } | undefined;
-  return new EsError(status, err?.type ?? 'exception', err?.reason ?? `engine answered ${status}`);
+  const err = body?.error as { type?: string; reason?: string; root_cause?: unknown; caused_by?: unknown } | undefined;
+  if (!err || typeof err !== 'object') return new EsError(status, 'exception', `engine answered ${status}`);
+  const { type, reason, root_cause: _rootCause, caused_by: _causedBy, ...extra } = err;
+  return new EsError(status, type ?? 'exception', reason ?? `engine answered ${status}`, extra);
 }
+
+/** A 404 for the index itself (not for a document of it): a document stream has nothing to wait on. */
+const indexMissing = (status: number, body: Record<string, unknown> | undefined): boolean =>
+  status === 404 && (body?.error as { type?: string } | undefined)?.type === 'index_not_found_exception';
 
 /**
  * Reads a document as the plain GET answers it. A function of its own: a stream keeps its reader
@@ -64,10 +70,15 @@ function documentReader(
 ): () => Promise<Record<string, unknown>> {
   const enc = encodeURIComponent;
   return async () => {
-    if (type !== undefined) return (await typed.get(index, type, id, querystring)).body;
+    if (type !== undefined) {
+      const typedRead = await typed.get(index, type, id, querystring);
+      if (indexMissing(typedRead.status, typedRead.body)) throw relayed(typedRead.status, typedRead.body);
+      return typedRead.body;
+    }
     const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(id)}`, undefined, querystring);
-    // a missing document or index is a state like any other: the stream waits for it to appear
-    if (res.status >= 400 && res.status !== 404) throw relayed(res.status, res.body);
+    // a missing document is a state like any other: the stream waits for it to appear; a missing
+    // index is answered 404 (as the plain GET is) and the stream is not opened
+    if (res.status >= 400 && (res.status !== 404 || indexMissing(res.status, res.body))) throw relayed(res.status, res.body);
     if (res.body && '_id' in res.body && !('_type' in res.body)) {
       const { _index, ...rest } = res.body; // Elasticsearch 8 has no _type; the stream protocol does
       return { _index, _type: '_doc', ...rest };

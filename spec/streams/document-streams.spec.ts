@@ -58,6 +58,7 @@ for (const backend of BACKENDS) {
 
     it('a _bulk whose answer is megabytes long: its changes reach the streams, first item to last', async () => {
       const count = 12_000; // an answer of about 2 MB: parsed a thousand items at a time on the HTTP backend
+      await call(gw.url, 'PUT', '/big'); // a document stream opens on an index that exists (a missing one answers 404)
       const first = await openStream(gw.url, '/big/_doc/d0?stream=true');
       const last = await openStream(gw.url, `/big/_doc/d${count - 1}?stream=true`);
       await first.until((m) => m.length === 1);
@@ -268,6 +269,7 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
   });
 
   it('a stream ends cleanly at STREAM_MAX_DURATION', async () => {
+    await call(gw.url, 'PUT', '/hb'); // a document stream opens on an index that exists (a missing one answers 404)
     const t0 = Date.now();
     const s = await openStream(gw.url, '/hb/_doc/1?stream=true');
     await s.ended;
@@ -277,6 +279,7 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
   });
 
   it('a resume position older than the history is a clear error, never a silent gap', async () => {
+    await call(gw.url, 'PUT', '/old'); // a document stream opens on an index that exists (a missing one answers 404)
     const s = await openStream(gw.url, '/old/_doc/1?stream=true', { accept: 'text/event-stream' });
     await call(gw.url, 'PUT', '/old/_doc/1', { body: { v: 1 } });
     await s.until((m) => m.length === 2);
@@ -292,6 +295,7 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
 
   it('graceful shutdown ends open streams cleanly, with a final object', async () => {
     const other = await startTestGateway();
+    await call(other.url, 'PUT', '/bye'); // a document stream opens on an index that exists (a missing one answers 404)
     const s = await openStream(other.url, '/bye/_doc/1?stream=true');
     await s.until((m) => m.length === 1);
     await other.close();

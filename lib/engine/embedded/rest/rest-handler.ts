@@ -155,6 +155,9 @@ export class RestHandler {
       const match = this.router.match(method, segments);
       if (match.kind === 'not_found') {
         await readBodyText(req.body, this.maxContentLength).catch(() => undefined);
+        // Elasticsearch's answer for an API it has no handler for is this flat body (RestController's
+        // handleBadRequest), not the usual error shape: a client tells "no such API" by it
+        if (segments[0]?.startsWith('_')) return respondJson(400, { error: `no handler found for uri [${uri}] and method [${method}]` });
         throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`);
       }
       if (match.kind === 'method_not_allowed') {
