@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, reasonOf, stream } from './api.js';
 import { useIndices } from './data.jsx';
+import { allowedOrigins, may, originsOf } from './rights.js';
 
 const enc = encodeURIComponent;
 const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date']);
@@ -133,6 +134,49 @@ function Copy({ text, label }) {
  * that concerns it shows at once), and see the declarative request, the engine request it
  * becomes (`/_declarative/validate`) and code that sends it.
  */
+/**
+ * Where a browser app may call from: with the signed-in credential, the origins its referers allow;
+ * for a credential that manages credentials, also the origins the index's own credentials allow
+ * (`GET /{index}/_credentials`). The gateway answers those origins with CORS headers.
+ */
+function AllowedOrigins({ me, index }) {
+  const own = allowedOrigins(me);
+  const [issued, setIssued] = useState([]);
+  useEffect(() => {
+    setIssued([]);
+    if (!index || !may(me, 'credentials')) return undefined;
+    let current = true;
+    call(`/${enc(index)}/_credentials`).then((r) => {
+      if (!current || r.status !== 200) return;
+      setIssued(r.json.credentials.flatMap((c) => originsOf(c.referers).map((origin) => ({ origin, username: c.username }))));
+    });
+    return () => {
+      current = false;
+    };
+  }, [index]);
+  return (
+    <div data-testid="allowed-origins">
+      <p>
+        {own.length
+          ? <>A browser app may call with {me.username} from <strong data-testid="own-origins">{own.join(', ')}</strong> (its referers): the gateway answers those origins with CORS headers.</>
+          : <>{me.username} names no referers: a browser app on another origin may call with it only from an origin in CORS_ORIGINS.</>}
+      </p>
+      {issued.length > 0 && (
+        <p>
+          Browser apps may call {index} from{' '}
+          {issued.map(({ origin, username }, i) => (
+            <span key={`${origin}-${username}`}>
+              {i > 0 && ', '}
+              <strong data-testid="index-origin">{origin}</strong> (with {username})
+            </span>
+          ))}
+          .
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function SearchBuilder({ me }) {
   const indices = useIndices();
   const [index, setIndex] = useState('');
@@ -256,6 +300,7 @@ export function SearchBuilder({ me }) {
       </form>
       {fields && !fields.text.length && <p>This index has no text field to search.</p>}
       {error && <p role="alert" class="error">{error}</p>}
+      <AllowedOrigins me={me} index={index} />
       {request && (
         <div class="builder">
           <div class="preview-ui" aria-label="The search UI">

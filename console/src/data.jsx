@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, reasonOf } from './api.js';
+import { may } from './rights.js';
 
 const PAGE = 10;
 const enc = encodeURIComponent;
@@ -122,12 +123,12 @@ function CreateIndex({ onCreated }) {
 /** Data browser: an index's documents, ten at a time; one shown, edited, deleted or added as JSON; its mapping and settings. */
 export function DataBrowser({ me }) {
   // what the credential may do here (the gateway refuses the rest anyway: this hides what would fail)
-  const admin = me.roles.includes('admin');
-  const { categories = [], ops = [] } = me.metadata?.gateway ?? {};
-  const may = (category, op) => admin || (categories.includes(category) && ops.includes(op));
-  const canWrite = may('docs', 'write');
-  const canDelete = may('docs', 'delete');
-  const canManage = may('indices', 'write');
+  const canSearch = may(me, 'search');
+  const canWrite = may(me, 'docs', 'write');
+  const canDelete = may(me, 'docs', 'delete');
+  const canManage = may(me, 'indices', 'write');
+  // an index's settings are its administrator's; its mapping is read by its readers too
+  const readsSettings = may(me, 'indices');
   const [version, setVersion] = useState(0);
   const indices = useIndices(version);
   const [autosuggestField, setAutosuggestField] = useState('');
@@ -144,7 +145,7 @@ export function DataBrowser({ me }) {
   // the newest load wins: the first index's page, answered late, never replaces the chosen one's
   const latest = useRef(0);
   const load = async (name = index, start = from) => {
-    if (!name) return;
+    if (!name || !canSearch) return;
     const ticket = ++latest.current;
     const r = await call(`/${enc(name)}/_search`, { method: 'POST', body: { from: start, size: PAGE, sort: ['_doc'], track_total_hits: true } });
     if (ticket !== latest.current) return;
@@ -199,10 +200,10 @@ export function DataBrowser({ me }) {
     await load();
   };
   const showMapping = async () => {
-    const [m, st] = await Promise.all([call(`/${enc(index)}/_mapping`), call(`/${enc(index)}/_settings`)]);
+    const [m, st] = await Promise.all([call(`/${enc(index)}/_mapping`), readsSettings ? call(`/${enc(index)}/_settings`) : undefined]);
     if (m.status !== 200) return setError(reasonOf(m));
-    if (st.status !== 200) return setError(reasonOf(st));
-    setMapping({ mapping: m.json, settings: st.json });
+    if (st && st.status !== 200) return setError(reasonOf(st));
+    setMapping({ mapping: m.json, settings: st?.json });
   };
   const autosuggest = async () => {
     const failed = await addAutosuggest(index, autosuggestField.trim());
@@ -229,6 +230,11 @@ export function DataBrowser({ me }) {
       </label>
       {error && <p role="alert" class="error">{error}</p>}
       {message && <p role="status" data-testid="data-message">{message}</p>}
+      {index && !canSearch && (
+        <div class="pager">
+          <button type="button" onClick={showMapping}>Mapping{readsSettings ? ' and settings' : ''}</button>
+        </div>
+      )}
       {page && (
         <>
           <table>
@@ -256,7 +262,7 @@ export function DataBrowser({ me }) {
             <button type="button" disabled={from === 0} onClick={() => go(Math.max(0, from - PAGE))}>Previous</button>
             <button type="button" disabled={from + PAGE >= page.total} onClick={() => go(from + PAGE)}>Next</button>
             {canWrite && <button type="button" onClick={() => { setSelected(undefined); setDraft('{\n}'); setNewId(''); setMessage(''); }}>Add a document</button>}
-            <button type="button" onClick={showMapping}>Mapping and settings</button>
+            <button type="button" onClick={showMapping}>Mapping{readsSettings ? ' and settings' : ''}</button>
           </div>
         </>
       )}
@@ -283,8 +289,12 @@ export function DataBrowser({ me }) {
         <>
           <h3>Mapping</h3>
           <pre data-testid="mapping">{JSON.stringify(mapping.mapping, null, 2)}</pre>
-          <h3>Settings</h3>
-          <pre data-testid="settings">{JSON.stringify(mapping.settings, null, 2)}</pre>
+          {mapping.settings && (
+            <>
+              <h3>Settings</h3>
+              <pre data-testid="settings">{JSON.stringify(mapping.settings, null, 2)}</pre>
+            </>
+          )}
         </>
       )}
       {index && canManage && (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { stream } from './api.js';
 import { useIndices } from './data.jsx';
+import { may } from './rights.js';
 
 const EXAMPLES = {
   search: JSON.stringify({ query: { match_all: {} } }, null, 2),
@@ -13,10 +14,15 @@ const EXAMPLES = {
  * search UI (`POST /{index}/_declarative?stream=true`): its first answer and every change as it
  * arrives, newest first and highlighted.
  */
-export function LiveView() {
+export function LiveView({ me }) {
   const indices = useIndices();
+  // the streams it may open: search and document streams are `streams`, a declarative UI's `declarative`
+  const kinds = [
+    ...(may(me, 'streams') ? [['search', 'a search (with aggregations: live counts)'], ['document', 'a document']] : []),
+    ...(may(me, 'declarative') ? [['declarative', 'a declarative search UI']] : []),
+  ];
   const [index, setIndex] = useState('');
-  const [kind, setKind] = useState('search');
+  const [kind, setKind] = useState(kinds[0]?.[0] ?? 'search');
   const [bodies, setBodies] = useState(EXAMPLES);
   const [id, setId] = useState('');
   const [messages, setMessages] = useState([]);
@@ -81,9 +87,9 @@ export function LiveView() {
         <label>
           Stream
           <select value={kind} onChange={(e) => setKind(e.currentTarget.value)} name="live-kind">
-            <option value="search">a search (with aggregations: live counts)</option>
-            <option value="document">a document</option>
-            <option value="declarative">a declarative search UI</option>
+            {kinds.map(([value, label]) => (
+              <option key={value} value={value}>{label}</option>
+            ))}
           </select>
         </label>
         {kind === 'document' ? (

@@ -14,6 +14,7 @@ import { SynonymsPage } from './synonyms.jsx';
 import { LogsPage } from './logs.jsx';
 import { liveFigures, sumsByName } from './metrics.js';
 import { usePolling } from './polling.js';
+import { allowedOrigins, isAdmin, may, readsIndices } from './rights.js';
 import './style.css';
 
 /** Sign in with any credential: checked with GET /_security/_authenticate, kept in sessionStorage. */
@@ -53,9 +54,6 @@ function SignIn({ onSignedIn }) {
   );
 }
 
-/** Whether the credential may use a category's APIs: the admin all of them. */
-const may = (me, category) => me.roles.includes('admin') || (me.metadata?.gateway?.categories ?? []).includes(category);
-
 /**
  * What the credential may see of the cluster, refreshed every few seconds; for the admin (or the
  * `cluster` category) the request rate and mean latency since the previous refresh, and the open
@@ -67,7 +65,8 @@ function Overview({ me }) {
   const previous = useRef(undefined);
   usePolling(async (stale) => {
     const [indices, health, cache, metrics] = await Promise.all([
-      call('/_cat/indices?format=json&h=index,health,docs.count,store.size&s=index'),
+      // the indices it reads (a credential that reads none is shown its rights alone)
+      readsIndices(me) ? call('/_cat/indices?format=json&h=index,health,docs.count,store.size&s=index') : Promise.resolve(undefined),
       me.roles.includes('admin') ? call('/_cluster/health') : Promise.resolve(undefined),
       me.roles.includes('admin') ? call('/_cache/stats') : Promise.resolve(undefined),
       may(me, 'cluster') ? call('/_gateway/metrics') : Promise.resolve(undefined),
@@ -75,11 +74,11 @@ function Overview({ me }) {
     if (stale()) return;
     const sample = metrics?.status === 200 ? { at: Date.now(), sums: sumsByName(metrics.text) } : undefined;
     setState({
-      indices: indices.status === 200 ? indices.json.filter((i) => !i.index.startsWith('.')) : undefined,
+      indices: indices?.status === 200 ? indices.json.filter((i) => !i.index.startsWith('.')) : undefined,
       health: health?.status === 200 ? health.json : undefined,
       cache: cache?.status === 200 ? cache.json : undefined,
       live: sample && liveFigures(previous.current, sample),
-      error: indices.status === 200 ? '' : reasonOf(indices),
+      error: !indices || indices.status === 200 ? '' : reasonOf(indices),
     });
     previous.current = sample;
   }, [me]);
@@ -123,6 +122,7 @@ function Overview({ me }) {
           </>
         )}
       </dl>
+      {!isAdmin(me) && <Rights me={me} />}
       {error && <p role="alert" class="error">Indices: {error}</p>}
       {indices && (
         <table>
@@ -151,6 +151,34 @@ function Overview({ me }) {
   );
 }
 
+/** What a scoped credential may do, as the gateway says it: its indices, categories, operations, origins. */
+function Rights({ me }) {
+  const { indices = [], categories = [], ops = [], app } = me.metadata?.gateway ?? {};
+  const origins = allowedOrigins(me);
+  return (
+    <dl class="rights" data-testid="rights">
+      <div>
+        <dt>Index patterns</dt>
+        <dd data-testid="rights-indices">{indices.join(', ') || 'none'}{app ? ` (app ${app})` : ''}</dd>
+      </div>
+      <div>
+        <dt>May use</dt>
+        <dd data-testid="rights-categories">{categories.join(', ') || 'nothing'}</dd>
+      </div>
+      <div>
+        <dt>Operations</dt>
+        <dd data-testid="rights-ops">{ops.join(', ')}</dd>
+      </div>
+      {origins.length > 0 && (
+        <div>
+          <dt>Browser origins</dt>
+          <dd data-testid="rights-origins">{origins.join(', ')}</dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
 function App() {
   const [me, setMe] = useState(undefined);
   const [view, setView] = useState('overview');
@@ -167,8 +195,11 @@ function App() {
   if (!me) return <SignIn onSignedIn={setMe} />;
   const canManage = may(me, 'credentials');
   const views = [
-    ['overview', 'Overview'], ['data', 'Data'], ['live', 'Live view'],
-    ...(may(me, 'declarative') ? [['builder', 'Search preview']] : []),
+    // a page shows only for a credential that may use it: the gateway would refuse the rest
+    ['overview', 'Overview'],
+    ...(readsIndices(me) ? [['data', 'Data']] : []),
+    ...(readsIndices(me) && (may(me, 'streams') || may(me, 'declarative')) ? [['live', 'Live view']] : []),
+    ...(readsIndices(me) && may(me, 'declarative') ? [['builder', 'Search preview']] : []),
     ...(may(me, 'analytics') ? [['analytics', 'Analytics']] : []),
     ...(may(me, 'logs') ? [['logs', 'Logs']] : []),
     ...(may(me, 'cache') ? [['cache', 'Cache']] : []),
@@ -181,16 +212,16 @@ function App() {
   ];
   const pages = {
     credentials: canManage && <Credentials />,
-    data: <DataBrowser me={me} />,
-    live: <LiveView />,
+    data: readsIndices(me) && <DataBrowser me={me} />,
+    live: readsIndices(me) && (may(me, 'streams') || may(me, 'declarative')) && <LiveView me={me} />,
     cache: may(me, 'cache') && <CachePage />,
     analytics: may(me, 'analytics') && <AnalyticsPage />,
     logs: may(me, 'logs') && <LogsPage />,
     pipelines: may(me, 'pipelines') && <PipelinesPage />,
     rules: may(me, 'rules') && <RulesPage />,
-    relevance: may(me, 'searchrelevancy') && <RelevancePage admin={me.roles.includes('admin')} />,
+    relevance: may(me, 'searchrelevancy') && <RelevancePage admin={isAdmin(me)} />,
     synonyms: may(me, 'cluster') && <SynonymsPage />,
-    builder: may(me, 'declarative') && <SearchBuilder me={me} />,
+    builder: readsIndices(me) && may(me, 'declarative') && <SearchBuilder me={me} />,
   };
   return (
     <>

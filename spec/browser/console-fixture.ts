@@ -19,7 +19,16 @@ export interface ConsoleUnderTest {
   signIn(username: string, password: string): Promise<void>;
   /** Opens a page of the console's navigation by its label. */
   open(label: string): Promise<void>;
+  /**
+   * Full-page screenshots of what the page shows now, at a desktop and a phone width
+   * (spec/browser/screenshots/{prefix}{name}-desktop.png, -phone.png); the viewport is put back after.
+   */
+  screenshots(name: string): Promise<string[]>;
 }
+
+/** The widths the console is looked at: a desktop's and a phone's. */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const DEFAULT_VIEWPORT = { width: 1000, height: 700 };
 
 /**
  * Describes `title` once per backend, in Debian's Chromium against the gateway's /_console: the
@@ -52,6 +61,18 @@ export function describeConsole(title: string, prefix: string, body: (t: Console
       t.open = async (label) => {
         await t.page.locator('nav button').filter({ hasText: label }).click();
       };
+      t.screenshots = async (name) => {
+        const files: string[] = [];
+        for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+          await t.page.setViewportSize(viewport);
+          const file = path.join(SCREENSHOTS, `${shot}${name}-${width}.png`);
+          await t.page.screenshot({ path: file, fullPage: true });
+          console.log(`      screenshot: ${path.relative(process.cwd(), file)}`);
+          files.push(file);
+        }
+        await t.page.setViewportSize(DEFAULT_VIEWPORT);
+        return files;
+      };
 
       before(async function () {
         this.timeout(60_000);
@@ -64,9 +85,11 @@ export function describeConsole(title: string, prefix: string, body: (t: Console
         await stop?.();
       });
       beforeEach(async () => {
-        t.page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+        t.page = await browser.newPage({ viewport: DEFAULT_VIEWPORT });
         t.watch = new PageWatch(t.page, t.gw.url);
-        await t.page.goto(`${t.gw.url}/_console`);
+        // the page itself: `/_console` and `/_console/` redirect to `/_console/` in a loop since the
+        // request target is read canonically (its trailing slash dropped) — see console-assets.ts
+        await t.page.goto(`${t.gw.url}/_console/index.html`);
       });
       afterEach(async function () {
         const file = path.join(SCREENSHOTS, `${shot}${this.currentTest!.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
