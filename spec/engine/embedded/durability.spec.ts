@@ -52,6 +52,44 @@ describe('embedded engine: durability', function () {
     }
   });
 
+  it('odd ids: every acknowledged one survives SIGKILL as it was written; unpaired surrogates and NUL are refused, never acknowledged', async () => {
+    const data = await tempDir();
+    try {
+      let engine = await spawnEngine(data.dir);
+      const odd = ['\ud800', '\udc00', 'a\udbffz', 'a\u0000b', '\u0000', 'x'.repeat(512), 'é'.repeat(256), '😀'.repeat(128), 'a/b?c#d', ' ', '\u2028', '\ufffd'];
+      const lines = odd.flatMap((id, n) => [JSON.stringify({ create: { _index: 'odd', _id: id } }), JSON.stringify({ n })]).join('\n') + '\n';
+      const bulk = await call(engine.url, 'POST', '/_bulk', lines, { 'content-type': 'application/x-ndjson' });
+      expect(bulk.status, bulk.text).to.equal(200);
+      const acknowledged = new Map<string, number>();
+      bulk.json.items.forEach((item: { create: { _id: string; status: number; error?: { type: string } } }, n: number) => {
+        const id = odd[n];
+        const refused = /\p{Cs}/u.test(id) || id.includes('\u0000');
+        if (refused) expect(item.create.status, `id ${JSON.stringify(id)}`).to.equal(400);
+        else {
+          expect(item.create.status, `id ${JSON.stringify(id)}: ${JSON.stringify(item)}`).to.equal(201);
+          expect(item.create._id).to.equal(id);
+          acknowledged.set(id, n);
+        }
+      });
+      expect(acknowledged.size).to.equal(7);
+      engine.proc.kill('SIGKILL');
+      await engine.exited;
+      engine = await spawnEngine(data.dir);
+      try {
+        const ids = [...acknowledged.keys()];
+        const r = await call(engine.url, 'POST', '/odd/_mget', { ids });
+        expect(r.json.docs.map((d: { _id: string; found: boolean; _source?: { n: number } }) => [d._id, d.found, d._source?.n])).to.deep.equal(ids.map((id) => [id, true, acknowledged.get(id)]));
+        const count = await call(engine.url, 'GET', '/odd/_count');
+        expect(count.json.count).to.equal(acknowledged.size);
+      } finally {
+        engine.proc.kill('SIGTERM');
+        expect(await engine.exited).to.equal(0);
+      }
+    } finally {
+      await data.remove();
+    }
+  });
+
   it('index, mapping, documents, versions and closed state survive a restart', async () => {
     let es = await startEngine();
     const dataDir = es.dataDir;

@@ -1,3 +1,4 @@
+import { hasUnpairedSurrogate } from '../indices/index-name.js';
 import { EsError } from '../../../errors/index.js';
 import type { VersionType, WriteParams } from '../indices/index.js';
 
@@ -59,6 +60,10 @@ export function validateId(id: string): void {
     throw new EsError(400, 'illegal_argument_exception', `id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`);
   }
   if (id.length === 0) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: if _id is specified it must not be empty;');
+  // stored as UTF-8: an id with an unpaired surrogate would be read back as another id (U+FFFD),
+  // and two such ids as one — refused rather than acknowledged and lost
+  if (hasUnpairedSurrogate(id)) throw new EsError(400, 'illegal_argument_exception', 'id must be well-formed UTF-8: it contains an unpaired surrogate');
+  if (id.includes('\u0000')) throw new EsError(400, 'illegal_argument_exception', 'id must not contain a NUL character');
 }
 
 let lastMillis = 0;
