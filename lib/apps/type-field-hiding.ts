@@ -2,6 +2,7 @@ import { parse as parseExactly, stringify as stringifyExactly } from 'lossless-j
 import type { EngineRequest, EngineResponse } from '../engine/index.js';
 import { readBody } from '../engine/index.js';
 import { jsonBody } from '../engine/json-body.js';
+import { holdsRoundedInteger } from '../ndjson/index.js';
 import type { Interceptor } from '../engine/interceptor.js';
 import { TYPE_FIELD } from './type-field.js';
 
@@ -23,8 +24,8 @@ type Json = Record<string, unknown>;
  * Cost: the embedded engine hands its answer as a value (`EngineResponse.value`): its structure is
  * walked — never the inside of a document — and a copy is made only when the field is there. An
  * HTTP engine's answer is read whole (uncompressed: the request's Accept-Encoding is dropped) and
- * parsed only when its bytes hold the field's name; the parse is lossless (longs past 2^53 stay
- * exact). Other answers (writes, cluster APIs, `_cat`) are not touched.
+ * parsed only when its bytes hold the field's name; longs past 2^53 stay exact (such an answer is
+ * read again by a lossless parser). Other answers (writes, cluster APIs, `_cat`) are not touched.
  *
  * The gateway's own readers of the field (lib/apps' TypedDocuments, the streams' matching) use the
  * engine inside this interceptor.
@@ -43,8 +44,11 @@ export function typeFieldHiding(): Interceptor {
     }
     const bytes = await readBody(res.body);
     if (!bytes.includes(FIELD_NAME)) return answer(res, bytes, undefined);
-    const hidden = withoutTypeField(parseExactly(bytes.toString('utf8')));
-    return answer(res, Buffer.from(stringifyExactly(hidden) ?? ''), undefined);
+    const text = bytes.toString('utf8');
+    const parsed: unknown = JSON.parse(text);
+    // an integer past 2^53 (a long in a source, a date_nanos sort value) is read again exactly: rare, and slower
+    if (holdsRoundedInteger(parsed)) return answer(res, Buffer.from(stringifyExactly(withoutTypeField(parseExactly(text))) ?? ''), undefined);
+    return answer(res, Buffer.from(JSON.stringify(withoutTypeField(parsed))), undefined);
   };
 }
 

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import { ConfigError, loadConfig } from '../../lib/config/index.js';
 import { ClientAddresses } from '../../lib/logging/index.js';
+import { typeFieldHiding } from '../../lib/apps/index.js';
+import { readBody } from '../../lib/engine/index.js';
+import { Readable } from 'node:stream';
 import { basic, call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import { ADMIN, REPO_ROOT, spawnGateway, tempDir, type TestGateway } from '../support/servers.js';
@@ -196,6 +199,21 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe('the type field hidden from an HTTP engine\'s answer', () => {
+  const engineAnswer = (text: string) => typeFieldHiding()(async () => ({ status: 200, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from(text)]) }));
+  const read = async (text: string) => (await readBody((await engineAnswer(text)({ method: 'GET', path: '/i/_doc/1' })).body)).toString();
+
+  it('takes the field out, and keeps integers past 2^53 exact', async () => {
+    expect(await read(`{"_id":"1","_source":{"serial":9007199254740993,"${TYPE_FIELD}":"book"}}`)).to.equal('{"_id":"1","_source":{"serial":9007199254740993}}');
+    expect(await read(`{"hits":{"hits":[{"_source":{"a":1,"${TYPE_FIELD}":"b"},"fields":{"${TYPE_FIELD}":["b"],"a":[1]}}]}}`)).to.equal('{"hits":{"hits":[{"_source":{"a":1},"fields":{"a":[1]}}]}}');
+  });
+
+  it('leaves an answer without it as the engine wrote it, and aggregations named like it alone', async () => {
+    expect(await read('{ "a" : 1.50 }')).to.equal('{ "a" : 1.50 }');
+    expect(await read(`{"aggregations":{"${TYPE_FIELD}":{"buckets":[]}}}`)).to.equal(`{"aggregations":{"${TYPE_FIELD}":{"buckets":[]}}}`);
+  });
+});
 
 describe('TRUSTED_PROXIES: reading the chain', () => {
   const request = (peer: string, headers: Record<string, string>) => ({ socket: { remoteAddress: peer }, headers } as unknown as IncomingMessage);
