@@ -73,7 +73,13 @@ export function checkSyntax(source: string, name: string): void {
   const runtime = engine().newRuntime();
   const vm = runtime.newContext();
   try {
-    const result = vm.evalCode(source, name, { compileOnly: true });
+    let result: ReturnType<typeof vm.evalCode>;
+    try {
+      result = vm.evalCode(source, name, { compileOnly: true });
+    } catch (err) {
+      if (err instanceof RangeError) throw new ScriptError('the script is nested too deeply to compile');
+      throw err;
+    }
     if (result.error) {
       const message = describe(vm, result.error);
       result.error.dispose();

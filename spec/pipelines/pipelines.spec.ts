@@ -139,6 +139,11 @@ describe(`pipelines (${backend.name})`, function () {
       const bad = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': 'function handleRequest( {', 'require-query.js': REQUIRE_QUERY });
       expect(bad.status).to.equal(400);
       expect(bad.json.error.reason).to.include('stage [prepare-response]').and.include('does not parse');
+      // a million nested parentheses: the parser's own limit, a 400 naming the stage (it was a 500)
+      const deep = `function handleRequest() { return ${'('.repeat(1_000_000)}1${')'.repeat(1_000_000)}; }`;
+      const nested = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': deep, 'require-query.js': REQUIRE_QUERY });
+      expect(nested.status, JSON.stringify(nested.json).slice(0, 300)).to.equal(400);
+      expect(nested.json.error.reason).to.include('stage [prepare-response]').and.include('nested too deeply');
       const missing = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': PREPARE });
       expect(missing.status).to.equal(400);
       expect(missing.json.error.reason).to.include('stage [require-query]').and.include('require-query.js');
