@@ -61,6 +61,8 @@ const READS_WITHOUT_FIELDS = new Set([
 /** Answers outside `indices:data/read/*` that list fields or carry a document. */
 const OTHER_ANSWERS_WITH_FIELDS = new Set([
   'indices:admin/get', 'indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:data/write/update',
+  // `GET /_cluster/state` holds every index's mappings
+  'cluster:monitor/state',
 ]);
 
 /** Could the answer hold the field? A request without a classification (the gateway's own callers acting for a client) might. */

@@ -52,6 +52,7 @@ for (const backend of BACKENDS) {
         ['GET', `/library/_mapping/field/${TYPE_FIELD}`],
         ['GET', '/library/_mapping/field/*'],
         ['GET', '/library?pretty'],
+        ['GET', '/_cluster/state/metadata/library'],
         ['POST', '/library/_update/2?_source=true', { doc: { minutes: 156 } }],
         ['GET', '/library/book/1'],
         ['POST', '/library/book/_search', { fields: ['*'] }],
