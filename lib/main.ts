@@ -33,8 +33,12 @@ async function run(config: Config, logger: Logger): Promise<void> {
   const gateway = await startGateway(config, {
     logger,
     // a notice, whatever LOG_LEVEL says: it is the only time the password is shown
-    onGeneratedAdmin: (user, password) => notice(logger, { username: user },
-      `generated admin credential (shown once, stored hashed): ${user}:${password} (keep it: it is not shown again)`),
+    onGeneratedAdmin: (user, password) => {
+      const line = `generated admin credential (shown once, stored hashed): ${user}:${password} (keep it: it is not shown again)`;
+      // LOG_LEVEL=silent writes no log at all: the only showing of the password goes to stderr then
+      if (logger.level === 'silent') process.stderr.write(`${line}\n`);
+      else notice(logger, { username: user }, line);
+    },
   });
   const engine = config.engineUrl ? `engine ${config.engineUrl.origin}` : `embedded engine in ${config.dataDir}`;
   notice(logger, { address: gateway.listening, engine }, `gateway listening on ${gateway.listening} (${engine})`);
