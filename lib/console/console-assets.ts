@@ -36,7 +36,9 @@ export function consoleAssets(dist = CONSOLE_DIST): Middleware {
     ctx.set('Content-Security-Policy', CSP);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
-    if (ctx.path === CONSOLE_PATH) {
+    // the page's relative URLs need the slash; the request as sent says whether it has it (the
+    // path every step reads is canonical, empty segments dropped: `/_console/` reads `/_console`)
+    if (ctx.path === CONSOLE_PATH && !ctx.originalUrl.split('?')[0].endsWith('/')) {
       ctx.redirect(`${CONSOLE_PATH}/`);
       return;
     }

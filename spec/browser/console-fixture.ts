@@ -87,9 +87,8 @@ export function describeConsole(title: string, prefix: string, body: (t: Console
       beforeEach(async () => {
         t.page = await browser.newPage({ viewport: DEFAULT_VIEWPORT });
         t.watch = new PageWatch(t.page, t.gw.url);
-        // the page itself: `/_console` and `/_console/` redirect to `/_console/` in a loop since the
-        // request target is read canonically (its trailing slash dropped) — see console-assets.ts
-        await t.page.goto(`${t.gw.url}/_console/index.html`);
+        // the page itself, at the address a user types (it redirects to `/_console/`)
+        await t.page.goto(`${t.gw.url}/_console`);
       });
       afterEach(async function () {
         const file = path.join(SCREENSHOTS, `${shot}${this.currentTest!.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`);
