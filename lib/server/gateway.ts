@@ -147,11 +147,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const readiness = new Readiness({ engine, redisBus: config.redisUrl ? bus : undefined });
     const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics }, typed);
     // the client's address as the trusted proxies tell it (TRUSTED_PROXIES), wherever the request path reads it
-    new ClientAddresses(config.trustedProxies).install(app);
+    const clientAddresses = new ClientAddresses(config.trustedProxies);
+    clientAddresses.install(app);
     void analytics?.purge(); // then daily
     void logs?.purge(); // then daily
     const server = http.createServer(app.callback());
-    const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength,
+    const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength, clientAddress: (req) => clientAddresses.of(req),
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
     server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout

@@ -38,6 +38,8 @@ export interface WebSocketDeps {
    * subscription with an error frame; past twice as much the connection is terminated.
    */
   maxBufferedBytes: number;
+  /** The client's address as the trusted proxies tell it (TRUSTED_PROXIES); absent = the socket's peer. */
+  clientAddress?: (req: http.IncomingMessage) => string;
   /** Frames failing authentication (401 or 429) before the connection is closed with 1008. */
   maxAuthFailures: number;
   /** STREAM_HEARTBEAT_MS: how often each connection is pinged; a ping unanswered by the next one drops it. */
@@ -79,7 +81,7 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    const client = { ip: req.socket.remoteAddress ?? '', referer: req.headers.referer ?? req.headers.origin };
+    const client = { ip: deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '', referer: req.headers.referer ?? req.headers.origin };
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws, app[0], req.headers.authorization, client, deps));
   });
 
