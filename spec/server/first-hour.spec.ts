@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import WebSocket from 'ws';
 import { spawn } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
@@ -185,6 +186,23 @@ for (const backend of BACKENDS) {
         // walked right to left: the hop the trusted proxy appended is the client, whatever it was told before
         expect(await read({ 'x-forwarded-for': '203.0.113.7, 198.51.100.1' })).to.equal(403);
         expect(await read({ 'x-forwarded-for': '198.51.100.1, 203.0.113.7, 127.0.0.1' })).to.equal(200);
+      });
+
+      it('a WebSocket subscription sees the forwarded client too', async () => {
+        const created = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['library'], categories: ['docs', 'streams'], ops: ['read'], sources: ['203.0.113.0/24'] } });
+        expect(created.status, created.text).to.equal(201);
+        const streamer = basic(created.json.credential.username, created.json.password);
+        const subscribe = async (headers: Record<string, string>) => {
+          const ws = new WebSocket(gw.url.replace(/^http/, 'ws') + '/library', { headers: { authorization: streamer, ...headers } });
+          await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+          const answer = new Promise<{ status?: number; channel?: string }>((resolve) => ws.once('message', (d) => resolve(JSON.parse(String(d)))));
+          ws.send(JSON.stringify({ id: 's', path: 'library/_doc/1' }));
+          const frame = await answer;
+          ws.close();
+          return frame.channel === 's' ? 200 : frame.status;
+        };
+        expect(await subscribe({})).to.equal(403);
+        expect(await subscribe({ 'x-forwarded-for': '203.0.113.7' })).to.equal(200);
       });
 
       it('the login limit per address counts the forwarded client', async () => {
