@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build install engine clean bench-proxy bench-ingest browser-app console-app chromium
+.PHONY: run test build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq
 
 node_modules/.install-stamp: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -54,7 +54,16 @@ chromium:
 	  echo "warning: $(CHROMIUM) is missing: install it as root with 'apt-get install -y chromium'; the browser spec fails without it" >&2; \
 	fi
 
-test: build browser-app chromium
+# jq for the examples spec/docs runs (README.md and docs/ use it); installed as chromium is.
+jq:
+	@if command -v jq >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y jq; \
+	else \
+	  echo "warning: jq is missing: install it as root with 'apt-get install -y jq'; the docs examples spec fails without it" >&2; \
+	fi
+
+test: build browser-app chromium jq
 	bash spec/support/run-tests.sh
 
 clean:

@@ -33,6 +33,7 @@ interface BlockOutcome {
 }
 
 interface PageRun {
+  remove(): Promise<void>;
   outcomes: Map<number, BlockOutcome>;
   output: string;
   dir: string;
@@ -49,8 +50,8 @@ curl() {
   # a file, not a variable: CRED=$(curl …) runs the call in a subshell
   echo "$__docs_last" > "$__docs_dir/last"
   echo "$__docs_last" > "$__docs_dir/last.$BASHPID"
-  command curl -sS -D "$__docs_last.head" "$@" | tee "$__docs_last.body"
-  local rc="\${PIPESTATUS[0]}"
+  local rc=0
+  command curl -sS -D "$__docs_last.head" "$@" | tee "$__docs_last.body" || rc="\${PIPESTATUS[0]}"
   echo >&2
   return "$rc"
 }
@@ -79,7 +80,8 @@ function scriptOf(blocks: ShellBlock[]): { script: string; lineOf: Map<number, n
       push(text, line);
       const cmd = block.commands[c];
       if (cmd && line === cmd.line + cmd.lines.length - 1) {
-        if (cmd.expectation) push(/&\s*(#.*)?$/.test(text) ? `__docs_expect_bg ${b}.${c} $!` : `__docs_expect ${b}.${c}`);
+        // every call is checked: the status shown, else a success (2xx/3xx)
+        if (/(^|[\s|($])curl\s/.test(cmd.lines.join('\n'))) push(/&\s*(#.*)?$/.test(text) ? `__docs_expect_bg ${b}.${c} $!` : `__docs_expect ${b}.${c}`);
         c++;
       }
     }
@@ -127,7 +129,7 @@ async function runPage(page: string, blocks: ShellBlock[], env: Record<string, s
     }
   }
   if (exit !== 0 && outcomes.size === 0) output += `\n[bash exited ${exit}]`;
-  return { outcomes, output, dir: state, lineOf };
+  return { outcomes, output, dir: state, lineOf, remove: work.remove };
 }
 
 function answerOf(dir: string, id: string): { status?: number; head: string; body: string } {
@@ -156,6 +158,17 @@ function firstJson(body: string): unknown {
   }
   return JSON.parse(text);
 }
+
+describe('docs examples: the tools they use', () => {
+  for (const tool of ['bash', 'curl', 'jq']) {
+    it(`${tool} is installed (make test installs jq as root; else apt-get install -y ${tool})`, async () => {
+      const found = await new Promise<boolean>((resolve) => {
+        spawn('bash', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).once('exit', (code) => resolve(code === 0));
+      });
+      expect(found, `${tool} is not on PATH`).to.equal(true);
+    });
+  }
+});
 
 for (const page of PAGES) {
   const blocks = shellBlocks(readFileSync(path.join(REPO_ROOT, page), 'utf8'));
@@ -188,7 +201,10 @@ for (const page of PAGES) {
       run = await runPage(page, blocks, { GW: gateway.url.replace(/\/$/, ''), ADMIN: `${ADMIN.user}:${ADMIN.password}` });
     });
 
-    after(() => stopServers());
+    after(async () => {
+      await run?.remove();
+      await stopServers();
+    });
 
     blocks.forEach((block, b) => {
       const title = `${page}:${block.line}`;
@@ -202,10 +218,14 @@ for (const page of PAGES) {
         expect(outcome, `the block was not reached (an earlier block failed)`).to.not.equal(undefined);
         expect(outcome!.exit, `a command failed${where}; the page's last output:\n${run.output.slice(-3000)}`).to.equal(0);
         block.commands.forEach((cmd, c) => {
+          if (!existsSync(path.join(run.dir, `expect.${b}.${c}`))) return;
+          const answer = answerOf(run.dir, `${b}.${c}`);
           const shown = cmd.expectation;
+          if (shown?.status === undefined) {
+            expect(answer.status, `${page}:${cmd.line} shows no status, so it must succeed; got ${answer.status}: ${answer.body.slice(0, 500)}`).to.be.below(400);
+          }
           if (!shown) return;
           const at = `${page}:${cmd.line} shows ${JSON.stringify(shown.text)}`;
-          const answer = answerOf(run.dir, `${b}.${c}`);
           if (shown.status !== undefined) expect(answer.status, `${at}; got ${answer.status}: ${answer.body.slice(0, 500)}`).to.equal(shown.status);
           for (const header of shown.headers) expect(answer.head.toLowerCase(), `${at}; the head was:\n${answer.head}`).to.include(`\n${header.toLowerCase()}:`);
           if (shown.shape) {
