@@ -1,3 +1,5 @@
+import { Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { parse as parseExactly, stringify as stringifyExactly } from 'lossless-json';
 import type { EngineRequest, EngineResponse } from '../engine/index.js';
 import { readBody } from '../engine/index.js';
@@ -42,6 +44,17 @@ export function typeFieldHiding(): Interceptor {
       const pretty = Buffer.isBuffer(res.body) && res.body[1] === 0x0a; // `{\n`: the engine wrote it `?pretty`
       return answer(res, jsonBody(hidden, pretty), hidden);
     }
+    // a large or chunked answer streams on, its members dropped as it passes (the client sees its
+    // first bytes before the engine has finished); a small one is read whole
+    const length = Number(res.headers['content-length']);
+    if (!Buffer.isBuffer(res.body) && !(length <= WHOLE_ANSWER_BYTES)) {
+      const source = res.body;
+      const hidden = source.pipe(typeFieldRemovalStream());
+      // an engine that fails mid-answer fails the answer; a client gone stops the engine's
+      source.once('error', (err) => hidden.destroy(err));
+      hidden.once('close', () => source.destroy());
+      return answer(res, hidden, undefined);
+    }
     const bytes = await readBody(res.body);
     if (!bytes.includes(FIELD_NAME)) return answer(res, bytes, undefined);
     const text = bytes.toString('utf8');
@@ -53,6 +66,24 @@ export function typeFieldHiding(): Interceptor {
 }
 
 const FIELD_NAME = Buffer.from(`"${TYPE_FIELD}"`);
+/** Answers up to this size are read whole (as the proxy path reads them); larger ones stream. */
+const WHOLE_ANSWER_BYTES = 256 * 1024;
+
+/** Bytes in, bytes out: `TypeFieldRemoval` over UTF-8 decoded across chunk boundaries. */
+function typeFieldRemovalStream(): Transform {
+  const decoder = new StringDecoder('utf8');
+  const removal = new TypeFieldRemoval();
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const out = removal.write(decoder.write(chunk));
+      done(null, out.length ? Buffer.from(out) : undefined);
+    },
+    flush(done) {
+      const out = removal.write(decoder.end()) + removal.end();
+      done(null, out.length ? Buffer.from(out) : undefined);
+    },
+  });
+}
 
 /** Answers of these actions carry no document and no field list. */
 const READS_WITHOUT_FIELDS = new Set([
@@ -137,4 +168,155 @@ function withoutMember(value: object): unknown {
   if (Array.isArray(value) || !(TYPE_FIELD in value)) return value;
   const { [TYPE_FIELD]: _hidden, ...rest } = value as Json;
   return rest;
+}
+
+interface Scope {
+  object: boolean;
+  /** Inside a document's data below its top level: member names are the user's, not looked at. */
+  userData: boolean;
+  /** A source, field list or highlight: its own members are looked at, what they hold is the user's. */
+  keyed: boolean;
+  /** Below `aggregations`: member names are the user's names of aggregations (up to a top hits' `hits`). */
+  aggregationNames: boolean;
+  /** The name of the member being read (objects). */
+  key?: string;
+}
+
+/**
+ * The same hiding on an answer that streams (chunked, or too large to read whole): a small JSON
+ * scanner drops every `"_gateway_type": …` member of the answer's structure and of the top level
+ * of a `_source`, `fields`, `highlight` and the like, never looking deeper into a document. Only a
+ * member that may be the field (its name, and the comma before it) is held back until its name is
+ * read. Text in, text out: the caller decodes bytes across chunks.
+ */
+export class TypeFieldRemoval {
+  private readonly scopes: Scope[] = [];
+  private inString = false;
+  private escaped = false;
+  /** The member name being read, when it is one to look at. */
+  private name: string | undefined;
+  private expectingKey = false;
+  /** What is held back: a comma, white space and a member name that may be the field's. */
+  private held = '';
+  private holding = false;
+  /** The member being dropped: its value's nesting, and whether the comma after it goes too. */
+  private skipping = false;
+  private skipDepth = 0;
+  private skipInString = false;
+  private skipEscaped = false;
+  private dropNextComma = false;
+
+  write(piece: string): string {
+    let out = '';
+    for (let i = 0; i < piece.length; i++) {
+      const ch = piece[i];
+      if (this.skipping) {
+        if (this.skipInString) {
+          if (this.skipEscaped) this.skipEscaped = false;
+          else if (ch === '\\') this.skipEscaped = true;
+          else if (ch === '"') this.skipInString = false;
+        } else if (ch === '"') this.skipInString = true;
+        else if (ch === '{' || ch === '[') this.skipDepth++;
+        else if ((ch === '}' || ch === ']') && this.skipDepth > 0) this.skipDepth--;
+        else if (this.skipDepth === 0 && (ch === ',' || ch === '}')) {
+          this.skipping = false;
+          const dropComma = ch === ',' && this.dropNextComma;
+          this.dropNextComma = false;
+          if (dropComma) this.expectingKey = true;
+          else out += this.structural(ch);
+        }
+        continue;
+      }
+      if (this.inString) {
+        if (this.holding) this.held += ch;
+        else out += ch;
+        if (this.escaped) this.escaped = false;
+        else if (ch === '\\') this.escaped = true;
+        else if (ch === '"') {
+          this.inString = false;
+          if (this.name !== undefined) out += this.memberNamed(this.name);
+        } else if (this.name !== undefined) this.name += ch;
+        continue;
+      }
+      if (ch === '"') {
+        const top = this.scopes[this.scopes.length - 1];
+        if (this.expectingKey && top?.object && !top.userData) {
+          // every member name of the structure is read (an aggregation's `hits` turns names back
+          // into the structure's); only one that may be dropped is held back
+          this.name = '';
+          this.holding = !top.aggregationNames;
+        }
+        this.expectingKey = false;
+        this.inString = true;
+        if (this.holding) this.held += ch;
+        else out += ch;
+        continue;
+      }
+      out += this.structural(ch);
+    }
+    return out;
+  }
+
+  /** A member's name is read: what was held goes out, or the member is dropped. */
+  private memberNamed(name: string): string {
+    this.name = undefined;
+    const top = this.scopes[this.scopes.length - 1];
+    top.key = name;
+    if (top.aggregationNames) return ''; // an aggregation's name, already out as read
+    const held = this.held;
+    this.held = '';
+    this.holding = false;
+    if (name !== TYPE_FIELD) return held;
+    // dropped with the comma before it, or (the first member) with the one after it
+    this.dropNextComma = !held.startsWith(',');
+    this.skipping = true;
+    this.skipDepth = 0;
+    return '';
+  }
+
+  private structural(ch: string): string {
+    switch (ch) {
+      case '{':
+      case '[': {
+        const parent = this.scopes[this.scopes.length - 1];
+        const userData = parent !== undefined && (parent.userData || parent.keyed);
+        const key = parent?.object ? parent.key : undefined;
+        const aggregationNames = key !== undefined && AGGREGATIONS.has(key) ? true : key === 'hits' ? false : parent?.aggregationNames === true;
+        const keyed = !userData && !aggregationNames && key !== undefined && KEYED_BY_FIELD.has(key);
+        this.scopes.push({ object: ch === '{', userData, keyed, aggregationNames });
+        this.expectingKey = ch === '{';
+        return ch;
+      }
+      case '}':
+      case ']':
+        this.scopes.pop();
+        this.expectingKey = false;
+        return ch;
+      case ',': {
+        const top = this.scopes[this.scopes.length - 1];
+        this.expectingKey = top?.object === true;
+        if (top?.object && !top.userData && !top.aggregationNames) {
+          // the comma waits with the next member's name: it goes if the member does
+          this.holding = true;
+          this.held = ',';
+          return '';
+        }
+        return ch;
+      }
+      default:
+        if (this.holding) {
+          this.held += ch;
+          return '';
+        }
+        return ch;
+    }
+  }
+
+  /** What was held back, at the end of the answer. */
+  end(): string {
+    const rest = this.held;
+    this.held = '';
+    this.holding = false;
+    return rest;
+  }
 }
