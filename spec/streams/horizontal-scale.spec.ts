@@ -31,8 +31,9 @@ describe('horizontal scale: two gateway nodes, Redis between them', function () 
   });
 
   it('an index deleted through one node is forgotten by the other: its next app-style write maps the type field again', async () => {
+    // read from the engine itself: the gateway hides its type field from every answer
     const keywordMapped = async () => {
-      const mapping = await call(a.url, 'GET', '/crossapp/_mapping');
+      const mapping = await call(engine.url, 'GET', '/crossapp/_mapping', { auth: null });
       return mapping.json.crossapp.mappings.properties._gateway_type?.type;
     };
     expect((await call(a.url, 'PUT', '/crossapp/tweet/t1', { body: { text: 'one' } })).status).to.be.oneOf([200, 201]);
