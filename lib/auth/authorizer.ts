@@ -108,7 +108,7 @@ export class Authorizer {
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       checkSize(req, cred.max_size);
     }
-    if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read') {
+    if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
       querystring = enforceSourceFilter(querystring, cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) querystring = clusterStateFilter(querystring);
@@ -276,4 +276,14 @@ function enforceSourceFilter(querystring: string, include?: string[], exclude?: 
     params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
   }
   return params.toString();
+}
+
+/** APIs of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */
+const SOURCELESS_APIS = new Set(['_count', '_msearch', '_field_caps', '_validate', '_terms_enum', '_knn_search', '_pit', '_search_shards', '_mtermvectors', '_termvectors']);
+
+/** Whether the answer carries `_source`, so that the credential's field rules go on as its source filter. */
+function answersWithSource(info: Classification): boolean {
+  if (info.action === 'indices:data/read/scroll' || info.action === 'indices:data/read/scroll/clear') return false;
+  const api = info.segments.find((s) => s.startsWith('_') && s !== '_all');
+  return api === undefined || !SOURCELESS_APIS.has(api);
 }

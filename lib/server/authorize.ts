@@ -74,27 +74,11 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
   if (refusal) {
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }
-  if (takesNoSource(info)) {
-    // the source filter's parameters mean nothing to an API without `_source`, which would refuse them
-    const params = new URLSearchParams(ctx.querystring);
-    for (const name of SOURCE_PARAMETERS) params.delete(name);
-    ctx.querystring = params.toString();
-  }
   const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read';
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
   if (mappings) delete ctx.req.headers['accept-encoding'];
   await next();
   if (mappings && ctx.status === 200 && ctx.body) await narrowMappingsAnswer(ctx, visibility);
-}
-
-const SOURCE_PARAMETERS = ['_source', '_source_includes', '_source_excludes'];
-/** APIs of the categories the authorizer's source filter covers whose answers carry no `_source` (and which refuse its parameters). */
-const SOURCELESS_APIS = new Set(['_count', '_msearch', '_field_caps', '_validate', '_terms_enum', '_knn_search', '_pit', '_search_shards', '_mtermvectors', '_termvectors']);
-
-function takesNoSource(info: Classification): boolean {
-  if (info.action === 'indices:data/read/scroll' || info.action === 'indices:data/read/scroll/clear') return true;
-  const api = info.segments.find((s) => s.startsWith('_') && s !== '_all');
-  return api !== undefined && SOURCELESS_APIS.has(api);
 }
 
 /** Answers that hold index mappings: their hidden fields are taken out. */
