@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
-import { startRecordingUpstream, type RecordingUpstream } from '../support/recording-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
+import type { TestGateway } from '../support/servers.js';
 import { settingsSpelling } from './classify/settings-spellings.js';
 
 /**
@@ -259,20 +259,17 @@ describe('cluster-level rights: a refused request reaches no engine (HTTP backen
   this.timeout(120_000);
   let upstream: RecordingUpstream;
   let gw: TestGateway;
+  let stop: (() => Promise<void>) | undefined;
   let tenant: string;
 
   before(async () => {
-    upstream = await startRecordingUpstream();
-    gw = await startTestGateway({ ENGINE_URL: upstream.url, LOGS_ENABLED: 'false' });
+    ({ upstream, gateway: gw, stop } = await startRecordedGateway());
     for (const index of ['mine', FOREIGN]) expect((await call(gw.url, 'PUT', `/${index}`)).status).to.equal(200);
     const cred = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['mine', 'mine-*'], categories: ['docs', 'indices', 'cluster'], ops: ['read', 'write', 'delete'] } });
     expect(cred.status, cred.text).to.equal(201);
     tenant = basic(cred.json.credential.username, cred.json.password);
   });
-  after(async () => {
-    await gw?.close();
-    await upstream?.stop();
-  });
+  after(() => stop?.());
 
   const HOSTILE: Array<[method: string, path: string, body: unknown]> = [
     ['PUT', '/_ingest/pipeline/shared', { processors: [] }],

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { basic, call } from '../support/http.js';
-import { leaksIn, sendRaw, startRecordingUpstream, type Recorded, type RecordingUpstream } from '../support/recording-upstream.js';
+import { leaksIn, sendRaw, startRecordedGateway, type Recorded, type RecordingUpstream } from '../support/recording-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/servers.js';
 import { catalogueProbes } from '../support/tenant-probes.js';
 import { authorizationDisagreementCount } from '../../lib/metrics/index.js';
@@ -146,9 +146,8 @@ const SETUPS: Setup[] = [
   {
     name: 'HTTP backend, a recording upstream in front of the engine',
     async start() {
-      const upstream = await startRecordingUpstream();
-      const gw = await startTestGateway({ ENGINE_URL: upstream.url, LOGS_ENABLED: 'false' });
-      return { gw, upstream, async stop() { await gw.close(); await upstream.stop(); } };
+      const { upstream, gateway: gw, stop } = await startRecordedGateway();
+      return { gw, upstream, stop };
     },
   },
 ];

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
-import { leaksIn, startRecordingUpstream, type RecordingUpstream } from '../support/recording-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { leaksIn, startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
+import type { TestGateway } from '../support/servers.js';
 
 /**
  * Security issue 32: three doors where the gateway checked text, or nothing. A search template is
@@ -228,18 +228,16 @@ describe('issue 32: no template request reaching the engine names a foreign inde
   this.timeout(120_000);
   let upstream: RecordingUpstream;
   let gw: TestGateway;
+  let stop: (() => Promise<void>) | undefined;
   let tenant: string;
 
   before(async () => {
-    upstream = await startRecordingUpstream();
-    gw = await startTestGateway({ ENGINE_URL: upstream.url });
+    // request logs on: the gateway's own `.gateway-logs` writes are told apart below
+    ({ upstream, gateway: gw, stop } = await startRecordedGateway({ LOGS_ENABLED: 'true' }));
     tenant = await seed(gw.url);
     await call(gw.url, 'PUT', '/_scripts/lookup-any', { body: { script: { lang: 'mustache', source: '{"query":{"terms":{"tag":{"in{{k}}":"{{i}}","id":"1","path":"tags"}}}}' } } });
   });
-  after(async () => {
-    await gw?.close();
-    await upstream?.stop();
-  });
+  after(() => stop?.());
 
   it('property: whatever the spelling, what the engine gets for the foreign index names it nowhere', async () => {
     await fc.assert(

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Pool, request as undiciRequest } from 'undici';
-import { spawnEngine, tempDir, type ChildServer } from './servers.js';
+import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from './servers.js';
 
 /** One request as it reached the engine. */
 export interface Recorded {
@@ -302,4 +302,21 @@ export async function sendRaw(
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
     throw err;
   }
+}
+
+/**
+ * A gateway in front of a recording upstream (`ENGINE_URL`): what reaches the engine is what
+ * clients' requests make — the gateway's own request-log writes are off unless `env` turns them on.
+ */
+export async function startRecordedGateway(env: Record<string, string> = {}): Promise<{ upstream: RecordingUpstream; gateway: TestGateway; stop(): Promise<void> }> {
+  const upstream = await startRecordingUpstream();
+  const gateway = await startTestGateway({ ENGINE_URL: upstream.url, LOGS_ENABLED: 'false', ...env });
+  return {
+    upstream,
+    gateway,
+    async stop() {
+      await gateway.close();
+      await upstream.stop();
+    },
+  };
 }
