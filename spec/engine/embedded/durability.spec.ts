@@ -3,13 +3,24 @@ import { open } from 'lmdb';
 import { decodeDocRecord, docRecordMaxBytes, writeDocRecord, type StoredDocument } from '../../../lib/engine/embedded/store/index.js';
 import { call, spawnEngine, startEngine, tempDir } from './support.js';
 
+/** The engine started again on `dataDir`, `check` run against it, and the engine stopped cleanly. */
+async function afterRestart(dataDir: string, check: (url: string) => Promise<void>): Promise<void> {
+  const engine = await spawnEngine(dataDir);
+  try {
+    await check(engine.url);
+  } finally {
+    engine.proc.kill('SIGTERM');
+    expect(await engine.exited).to.equal(0);
+  }
+}
+
 describe('embedded engine: durability', function () {
   this.timeout(40_000);
 
   it('every acknowledged write survives SIGKILL mid-stream', async () => {
     const data = await tempDir();
     try {
-      let engine = await spawnEngine(data.dir);
+      const engine = await spawnEngine(data.dir);
       const acknowledged = new Map<string, { n: number; text: string }>();
       let next = 0;
       let killed = false;
@@ -34,19 +45,15 @@ describe('embedded engine: durability', function () {
       await engine.exited;
       expect(acknowledged.size).to.be.greaterThan(20);
 
-      engine = await spawnEngine(data.dir);
-      try {
-        const count = await call(engine.url, 'GET', '/durable/_count');
+      await afterRestart(data.dir, async (url) => {
+        const count = await call(url, 'GET', '/durable/_count');
         expect(count.json.count).to.be.at.least(acknowledged.size);
         const ids = [...acknowledged.keys()];
-        const r = await call(engine.url, 'POST', '/durable/_mget', { ids });
+        const r = await call(url, 'POST', '/durable/_mget', { ids });
         const missing = r.json.docs.filter((d: { found: boolean }) => !d.found).map((d: { _id: string }) => d._id);
         expect(missing).to.deep.equal([]);
         for (const d of r.json.docs) expect(d._source).to.deep.equal(acknowledged.get(d._id));
-      } finally {
-        engine.proc.kill('SIGTERM');
-        expect(await engine.exited).to.equal(0);
-      }
+      });
     } finally {
       await data.remove();
     }
@@ -55,7 +62,7 @@ describe('embedded engine: durability', function () {
   it('odd ids: every acknowledged one survives SIGKILL as it was written; unpaired surrogates and NUL are refused, never acknowledged', async () => {
     const data = await tempDir();
     try {
-      let engine = await spawnEngine(data.dir);
+      const engine = await spawnEngine(data.dir);
       const odd = ['\ud800', '\udc00', 'a\udbffz', 'a\u0000b', '\u0000', 'x'.repeat(512), 'é'.repeat(256), '😀'.repeat(128), 'a/b?c#d', ' ', '\u2028', '\ufffd'];
       const lines = odd.flatMap((id, n) => [JSON.stringify({ create: { _index: 'odd', _id: id } }), JSON.stringify({ n })]).join('\n') + '\n';
       const bulk = await call(engine.url, 'POST', '/_bulk', lines, { 'content-type': 'application/x-ndjson' });
@@ -74,17 +81,13 @@ describe('embedded engine: durability', function () {
       expect(acknowledged.size).to.equal(7);
       engine.proc.kill('SIGKILL');
       await engine.exited;
-      engine = await spawnEngine(data.dir);
-      try {
+      await afterRestart(data.dir, async (url) => {
         const ids = [...acknowledged.keys()];
-        const r = await call(engine.url, 'POST', '/odd/_mget', { ids });
+        const r = await call(url, 'POST', '/odd/_mget', { ids });
         expect(r.json.docs.map((d: { _id: string; found: boolean; _source?: { n: number } }) => [d._id, d.found, d._source?.n])).to.deep.equal(ids.map((id) => [id, true, acknowledged.get(id)]));
-        const count = await call(engine.url, 'GET', '/odd/_count');
+        const count = await call(url, 'GET', '/odd/_count');
         expect(count.json.count).to.equal(acknowledged.size);
-      } finally {
-        engine.proc.kill('SIGTERM');
-        expect(await engine.exited).to.equal(0);
-      }
+      });
     } finally {
       await data.remove();
     }
