@@ -25,6 +25,8 @@ export interface RequestTarget {
   segments: readonly string[];
   /** The canonical query string, without `?` ('' when none); `source` and `source_content_type` taken out. */
   querystring: string;
+  /** The parameters it was made of, decoded (`source` and `source_content_type` included). */
+  params: ReadonlyMap<string, string>;
   /** The body the `source` parameter carried, when there was one. */
   source?: { text: string; contentType: string };
 }
@@ -37,18 +39,20 @@ const DOT_SEGMENT = /\/\.\.?(?=\/|$)/;
 /** A query string whose names and values need no decoding. */
 const PLAIN_QUERY = /^[A-Za-z0-9\-_.~!$'()*,;:@/?=&]*$/;
 
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
+
 const badTarget = (reason: string) => new EsError(400, 'illegal_argument_exception', reason);
 
 /** `hasBody`: the request carries a body of its own (then `source` is dropped, not used). */
 export function requestTarget(rawPath: string, rawQuery: string, hasBody = false): RequestTarget {
   const { path, segments } = canonicalPath(rawPath);
-  if (rawQuery === '') return { path, segments, querystring: '' };
+  if (rawQuery === '') return { path, segments, querystring: '', params: NO_PARAMS };
   const params = queryParams(rawQuery);
   const sourceText = params.get('source');
   const contentType = params.get('source_content_type');
   const plain = PLAIN_QUERY.test(rawQuery) && sourceText === undefined && contentType === undefined && params.size === countPairs(rawQuery);
   const querystring = plain ? rawQuery : serializeQuery(params);
-  const target: RequestTarget = { path, segments, querystring };
+  const target: RequestTarget = { path, segments, querystring, params };
   if (sourceText !== undefined && !hasBody) target.source = { text: sourceText, contentType: contentType || 'application/json' };
   return target;
 }

@@ -187,8 +187,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const method = typeof frame.method === 'string' ? frame.method.toUpperCase() : 'GET';
     const body = framed ?? (target.source ? sourceBody(target.source.text) : undefined);
     // a frame is authorized exactly like the equivalent HTTP request
-    const params = new URLSearchParams(target.querystring);
-    const streamQuery = params.has('stream') || params.has('streamonly') ? target.querystring : `${target.querystring}${target.querystring ? '&' : ''}stream=true`;
+    const streamQuery = target.params.has('stream') || target.params.has('streamonly') ? target.querystring : `${target.querystring}${target.querystring ? '&' : ''}stream=true`;
     const asked = { method, path: target.path, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer };
     const info = classifyRequest(asked);
     checkSystemIndices(info);
