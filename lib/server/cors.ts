@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { credentialAllowsOrigin, type CredentialOrigins } from './credential-origins.js';
 import type { GatewayState } from './state.js';
 
@@ -56,11 +56,14 @@ export function cors(origins: readonly string[], byCredentials?: CredentialOrigi
     ctx.set('Access-Control-Allow-Origin', wildcard ? '*' : origin);
     if (!wildcard) ctx.set('Access-Control-Allow-Credentials', 'true');
   };
-  const beforeAuthentication: Middleware = async (ctx, next) => {
+  // a request without Origin (every non-browser client) pays no promise of this step's own
+  const beforeAuthentication: Middleware = (ctx, next) => {
     // the answer to the same request differs by origin: caches must keep them apart
     if (!any && origins.length) ctx.vary('Origin');
     const origin = ctx.get('origin');
-    if (origin === '') return next();
+    return origin === '' ? next() : fromOrigin(ctx, next, origin);
+  };
+  const fromOrigin = async (ctx: Context, next: Next, origin: string): Promise<void> => {
     const byConfiguration = configured(origin);
     const byCredential = !byConfiguration && (await byCredentials?.allow(origin)) === true;
     if (byCredential) ctx.vary('Origin');
