@@ -86,6 +86,27 @@ describe('embedded engine REST: msearch, scroll, count, by-query', () => {
       expect(r.status).to.equal(400);
       expect(r.json.error.reason).to.equal('key [nope] is not supported in the metadata section');
     });
+
+    it('runs searches whose queries look documents up (terms lookup, indexed shape), checking their form first', async () => {
+      await es.call('PUT', '/shapes', { mappings: { properties: { shape: { type: 'geo_shape' } } } });
+      await es.call('PUT', '/shapes/_doc/all?refresh=true', { shape: { type: 'point', coordinates: [1, 1] } });
+      await es.call('PUT', '/books/_doc/lists?refresh=true', { wanted: ['scifi', 'tale'] });
+      const body = ndjson([
+        { index: 'books' }, { query: { terms: { tag: { index: 'books', id: 'lists', path: 'wanted' } } } },
+        { index: 'books' }, { query: { terms: { tag: { index: 'books', id: 'nobody', path: 'wanted' } } } },
+        { index: 'shapes' }, { query: { geo_shape: { shape: { indexed_shape: { index: 'shapes', id: 'all', path: 'shape' } } } } },
+      ]);
+      const r = await es.call('POST', '/_msearch', body, NDJSON);
+      expect(r.status).to.equal(200);
+      const [looked, missing, shaped] = r.json.responses;
+      expect(ids(looked)).to.deep.equal(['1', '3', '4']);
+      expect(missing.hits.total.value).to.equal(0);
+      expect(ids(shaped)).to.deep.equal(['all']);
+      // a lookup of the wrong form still fails the whole request before any search runs
+      const bad = await es.call('POST', '/_msearch', ndjson([{ index: 'books' }, { query: { terms: { tag: { index: 'books', id: 'lists' } } } }]), NDJSON);
+      expect(bad.status).to.equal(400);
+      expect(bad.json.error.reason).to.equal('[terms] query lookup element requires specifying [index], [id] and [path]');
+    });
   });
 
   describe('scroll', () => {

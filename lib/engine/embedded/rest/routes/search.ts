@@ -1,6 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, runCount, runSearch, type SearchRequest } from '../../search/index.js';
+import { parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
@@ -189,7 +189,7 @@ function msearchItems(req: RestRequest): MsearchItem[] {
       throw new EsError(400, 'illegal_argument_exception', `[rest_total_hits_as_int] cannot be used if the tracking of total hits is not accurate, got ${String(track)}`);
     }
     // every search's query is read before any runs: one that does not parse fails the whole request, as in ES
-    if (body.query !== undefined) parseQuery(body.query);
+    if (body.query !== undefined) parseQuery(withLookupsUnread(body.query));
     if (body.pit !== undefined) checkPointInTimeSearch(index, params);
     items.push({ index, params, body: withExactSearchAfter(body, bodyText) });
   }

@@ -13,6 +13,6 @@ export { requiredShouldMatches } from './query.js';
 export { queryTerm } from './query-terms.js';
 export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 export { explainQuery, type Explanation } from './explain-query.js';
-export { resolveTermsLookups, type DocumentLookup } from './terms-lookup.js';
+export { resolveTermsLookups, withLookupsUnread, type DocumentLookup } from './terms-lookup.js';
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';

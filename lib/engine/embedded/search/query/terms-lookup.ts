@@ -70,7 +70,7 @@ function resolveMoreLikeThis(body: Record<string, unknown>, lookup: DocumentLook
  * A `geo_shape` query's `indexed_shape` (`{"index": "shapes", "id", "path": "shape", "routing"}`,
  * those defaults being Elasticsearch's) replaced by the shape found in that document.
  */
-function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLookup): Record<string, unknown> {
+function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLookup, unread = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(body)) {
     const spec = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -83,7 +83,7 @@ function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLoo
     if (typeof id !== 'string' && typeof id !== 'number') throw new EsError(400, 'illegal_argument_exception', 'either shape or indexedShapeId is required');
     const source = lookup(String(index), String(id), typeof routing === 'string' ? routing : undefined);
     if (source === undefined) throw new EsError(400, 'illegal_argument_exception', `Shape with ID [${id}] not found`);
-    const [shape] = valuesAt(source, String(path).split('.'));
+    const [shape] = unread ? [PLACEHOLDER_SHAPE] : valuesAt(source, String(path).split('.'));
     if (shape === undefined) throw new EsError(400, 'illegal_state_exception', `Shape with name [${id}] found but missing ${String(path)} field`);
     const { indexed_shape: _, ...rest } = spec;
     out[field] = { ...rest, shape };
@@ -96,16 +96,30 @@ function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLoo
  * `more_like_this` documents given their source, indexed shapes fetched (other parts are kept as
  * they are).
  */
-export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defaultIndex?: string): unknown {
-  if (Array.isArray(query)) return query.map((q) => resolveTermsLookups(q, lookup, defaultIndex));
+export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defaultIndex?: string, unread = false): unknown {
+  if (Array.isArray(query)) return query.map((q) => resolveTermsLookups(q, lookup, defaultIndex, unread));
   if (query === null || typeof query !== 'object') return query;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
     const isBody = v !== null && typeof v === 'object' && !Array.isArray(v);
     if (k === 'terms' && isBody) out[k] = resolveTerms(v as Record<string, unknown>, lookup);
     else if (k === 'more_like_this' && isBody) out[k] = resolveMoreLikeThis(v as Record<string, unknown>, lookup, defaultIndex);
-    else if (k === 'geo_shape' && isBody) out[k] = resolveIndexedShapes(v as Record<string, unknown>, lookup);
-    else out[k] = resolveTermsLookups(v, lookup, defaultIndex);
+    else if (k === 'geo_shape' && isBody) out[k] = resolveIndexedShapes(v as Record<string, unknown>, unread ? () => ({ shape: PLACEHOLDER_SHAPE }) : lookup, unread);
+    else out[k] = resolveTermsLookups(v, lookup, defaultIndex, unread);
   }
   return out;
+}
+
+/** An indexed shape's stand-in while a query is only checked: where it lies plays no part in parsing. */
+const PLACEHOLDER_SHAPE = { type: 'point', coordinates: [0, 0] };
+
+/**
+ * The query as it will parse once its lookups are resolved, read without reading any document:
+ * terms lookups give no terms, `more_like_this` documents are kept as named, indexed shapes are
+ * stood in for by a point. For checking a request's queries before any of them runs (`_msearch`
+ * refuses the whole request when one does not parse, as Elasticsearch does) — a lookup's own form
+ * is still checked.
+ */
+export function withLookupsUnread(query: unknown): unknown {
+  return resolveTermsLookups(query, () => undefined, undefined, true);
 }
