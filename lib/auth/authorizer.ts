@@ -1,5 +1,6 @@
 import type { Backend } from '../engine/backend.js';
 import { callJson } from '../engine/json-call.js';
+import { checkEngineRoute } from '../engine/embedded/index.js';
 import { EsError } from '../errors/index.js';
 import type { Principal } from './authenticator.js';
 import {
@@ -18,6 +19,8 @@ export { pathOf } from './classify/index.js';
 export interface AuthorizationRequest extends ClassifiableRequest {
   ip: string;
   referer?: string;
+  /** The request's Accept and Content-Type, where the caller has them: they say whether the request is read in Elasticsearch 7's compatible form. */
+  headers?: { accept?: string; 'content-type'?: string };
 }
 
 /** What the request becomes once authorized: narrowed index expressions, enforced source filters. */
@@ -104,6 +107,10 @@ export class Authorizer {
       path = await this.authorizeIndices(classification, req, cred.indices, user);
     }
 
+    // an engine request is one the engine's own route table describes, parameters included, read
+    // as the engine reads it: once the rights allow it, a route, method or parameter the table does
+    // not know is refused with the engine's own error (on an HTTP backend too, whose engine may know more)
+    if (classification.family === 'engine') checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: req.headers });
     let querystring = req.querystring;
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       checkSize(req, cred.max_size);

@@ -33,6 +33,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
       body,
       ip: ctx.request.ip || ctx.req.socket.remoteAddress || '',
       referer: ctx.get('referer') || undefined,
+      headers: { accept: ctx.get('accept') || undefined, 'content-type': ctx.get('content-type') || undefined },
     }, info);
     if (scrolling) {
       for (const id of scrollIdsOf(ctx.path, ctx.querystring, scrollBody)) {

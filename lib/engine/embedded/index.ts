@@ -3,5 +3,6 @@
  * Backend interface, and servable standalone over HTTP.
  */
 export { EmbeddedEngine, openEmbeddedEngine, type EmbeddedEngineOptions } from './engine.js';
+export { checkEngineRoute } from './rest/rest-handler.js';
 export { createEngineHttpServer, type EngineHttpServerOptions } from './http-server.js';
 export { createDocumentMatcher, documentMatches, parseQuery, type Query, type MatchContext, type CandidateDocument } from './search/index.js';

@@ -5,7 +5,7 @@ import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
 import { authorizedContext } from './authorized-context.js';
 import { CompatibleExchange } from './compat-7.js';
-import { Router, checkParams } from './router.js';
+import { Router, checkParams, type RouteMatch } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { catRoutes } from './routes/cat.js';
 import { catClusterRoutes } from './routes/cat-cluster.js';
@@ -117,6 +117,54 @@ function decodeSegments(path: string): string[] {
   });
 }
 
+/** What the engine's route table makes of a request: the route it reaches, read as the engine reads it. */
+export interface RouteReading {
+  /** The path's segments as routed (a request compatible with 7 in its Elasticsearch 8 form). */
+  segments: string[];
+  params: URLSearchParams;
+  compat?: CompatibleExchange;
+  match: RouteMatch;
+}
+
+function readRoute(router: Router, req: EngineRequest, method: string, params: URLSearchParams): RouteReading {
+  let segments = decodeSegments(req.path);
+  const compat = CompatibleExchange.open(req, method, segments, params);
+  if (compat) ({ segments, params } = compat);
+  return { segments, params, compat, match: router.match(method, segments) };
+}
+
+/** The answer to a request that reaches no route: the status and Elasticsearch's flat error body. */
+function routeRefusal(reading: RouteReading, method: string, uri: string): [number, unknown, Record<string, string>?] {
+  const { match, segments } = reading;
+  if (match.kind === 'method_not_allowed') {
+    // ES answers a known path with the wrong method with this flat body, not the usual error shape.
+    return [405, { error: `Incorrect HTTP method for uri [${uri}] and method [${method}], allowed: [${match.allowed.join(', ')}]`, status: 405 }, { allow: match.allowed.join(',') }];
+  }
+  // Elasticsearch's answer for an API it has no handler for is this flat body (RestController's
+  // handleBadRequest), not the usual error shape: a client tells "no such API" by it
+  if (segments[0]?.startsWith('_')) return [400, { error: `no handler found for uri [${uri}] and method [${method}]` }];
+  throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`);
+}
+
+let sharedTable: Router | undefined;
+
+/**
+ * Checks a request against the engine's own route table as the engine will read it (the same
+ * router, the same compatible-with=7 reading, the same parameter lists): a route it lacks, a
+ * method the route does not take or a parameter it does not know throws the error the engine
+ * answers. The gateway asks it for scoped credentials, so that what a tenant sends is a request
+ * the table describes ("unknown means refused"), on every backend.
+ */
+export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers'>): void {
+  sharedTable ??= createRouter();
+  const method = req.method.toUpperCase();
+  const reading = readRoute(sharedTable, req, method, new URLSearchParams(req.querystring ?? ''));
+  if (reading.match.kind === 'found') return checkParams(req.path, reading.params, reading.match.params);
+  const uri = req.querystring ? `${req.path}?${req.querystring}` : req.path;
+  const [status, body, headers] = routeRefusal(reading, method, uri);
+  throw new EsError(status, status === 405 ? 'method_not_allowed' : 'illegal_argument_exception', (body as { error: string }).error, {}, headers);
+}
+
 /**
  * The engine's REST surface: one EngineRequest in, one EngineResponse out, every failure turned
  * into Elasticsearch's error body with its status. Never rejects.
@@ -149,20 +197,13 @@ export class RestHandler {
       value: body,
     });
     try {
-      let segments = decodeSegments(req.path);
-      compat = CompatibleExchange.open(req, method, segments, params);
-      if (compat) ({ segments, params, contentType: jsonType } = compat);
-      const match = this.router.match(method, segments);
-      if (match.kind === 'not_found') {
+      const reading = readRoute(this.router, req, method, params);
+      ({ compat, params } = reading);
+      if (compat) jsonType = compat.contentType;
+      const { match } = reading;
+      if (match.kind !== 'found') {
         await readBodyText(req.body, this.maxContentLength).catch(() => undefined);
-        // Elasticsearch's answer for an API it has no handler for is this flat body (RestController's
-        // handleBadRequest), not the usual error shape: a client tells "no such API" by it
-        if (segments[0]?.startsWith('_')) return respondJson(400, { error: `no handler found for uri [${uri}] and method [${method}]` });
-        throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uri}] and method [${method}]`);
-      }
-      if (match.kind === 'method_not_allowed') {
-        // ES answers a known path with the wrong method with this flat body, not the usual error shape.
-        return respondJson(405, { error: `Incorrect HTTP method for uri [${uri}] and method [${method}], allowed: [${match.allowed.join(', ')}]`, status: 405 }, { allow: match.allowed.join(',') });
+        return respondJson(...routeRefusal(reading, method, uri));
       }
       checkParams(req.path, params, match.params);
       let body = await readBodyText(req.body, this.maxContentLength);
