@@ -1,15 +1,16 @@
+import FindMyWay from 'find-my-way';
 import { EsError } from '../../../errors/index.js';
 import type { Handler, Route } from './types.js';
 
 /** Parameters every route accepts. */
 export const COMMON_PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type']);
 
-interface CompiledRoute {
+interface RouteEntry {
   pattern: string;
-  segments: Array<{ literal: string } | { param: string }>;
-  /** Preference: literal segments earlier win (as ES's path trie). */
-  rank: string;
-  byMethod: Map<string, { handler: Handler; params: Set<string> }>;
+  handler: Handler;
+  params: Set<string>;
+  /** The pattern starts with a parameter (`/{index}/…`): it never takes an Elasticsearch API's name there. */
+  indexFirst: boolean;
 }
 
 export type RouteMatch =
@@ -37,45 +38,55 @@ export const ES_API_ROOTS = new Set([
   '_transform', '_update_by_query', '_upgrade', '_validate', '_watcher', '_xpack',
 ]);
 
-/** Method + path-pattern routing (`/{index}/_doc/{id}`), with ES's 405-versus-400 distinction. */
+/** Elasticsearch's order of methods (its RestRequest.Method), in which a 405 lists them. */
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'] as const;
+
+/**
+ * Method + path-pattern routing (`/{index}/_doc/{id}`) on find-my-way's radix tree: a literal
+ * segment wins over a parameter at the same place, as in Elasticsearch's path trie, and a path that
+ * matches with another method is a 405 naming the methods it takes. Matched on the decoded
+ * segments, re-encoded one way, so a parameter is exactly one decoded segment.
+ */
 export class Router {
-  private readonly routes = new Map<string, CompiledRoute>();
+  /** Each pattern's handlers by method: a later route for the same pattern and method replaces the earlier one. */
+  private readonly routes = new Map<string, Map<string, RouteEntry>>();
+  private tree: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | undefined;
 
   add(route: Route): void {
-    let compiled = this.routes.get(route.pattern);
-    if (!compiled) {
-      const segments = route.pattern.split('/').filter(Boolean).map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s }));
-      compiled = { pattern: route.pattern, segments, rank: segments.map((s) => ('literal' in s ? '0' : '1')).join(''), byMethod: new Map() };
-      this.routes.set(route.pattern, compiled);
-    }
-    for (const m of route.methods) compiled.byMethod.set(m, { handler: route.handler, params: new Set(route.params) });
+    let byMethod = this.routes.get(route.pattern);
+    if (!byMethod) this.routes.set(route.pattern, (byMethod = new Map()));
+    const indexFirst = route.pattern.startsWith('/{');
+    for (const m of route.methods) byMethod.set(m, { pattern: route.pattern, handler: route.handler, params: new Set(route.params), indexFirst });
+    this.tree = undefined;
   }
 
   match(method: string, segments: string[]): RouteMatch {
-    const candidates: Array<{ route: CompiledRoute; pathParams: Record<string, string> }> = [];
-    for (const route of this.routes.values()) {
-      if (route.segments.length !== segments.length) continue;
-      const pathParams: Record<string, string> = {};
-      let ok = true;
-      // an Elasticsearch API this engine lacks is not an index name (`/_snapshot` is no `/{index}`)
-      if (ES_API_ROOTS.has(segments[0]) && route.segments.length > 0 && 'param' in route.segments[0]) continue;
-      for (let i = 0; i < segments.length && ok; i++) {
-        const s = route.segments[i];
-        if ('literal' in s) ok = s.literal === segments[i];
-        else if (segments[i] === '') ok = false;
-        else pathParams[s.param] = segments[i];
-      }
-      if (ok) candidates.push({ route, pathParams });
+    // no pattern has an empty segment, and no parameter takes one
+    if (segments.includes('')) return { kind: 'not_found' };
+    const tree = (this.tree ??= this.build());
+    const path = '/' + segments.map(encodeURIComponent).join('/');
+    // an Elasticsearch API this engine lacks is not an index name (`/_snapshot` is no `/{index}`)
+    const apiRoot = ES_API_ROOTS.has(segments[0]);
+    const find = (m: string) => {
+      const found = tree.find(m as FindMyWay.HTTPMethod, path);
+      if (!found) return undefined;
+      const entry = found.store as RouteEntry;
+      return apiRoot && entry.indexFirst ? undefined : { entry, pathParams: found.params as Record<string, string> };
+    };
+    const hit = find(method) ?? (method === 'HEAD' ? find('GET') : undefined);
+    if (hit) return { kind: 'found', handler: hit.entry.handler, pathParams: { ...hit.pathParams }, params: hit.entry.params, pattern: hit.entry.pattern };
+    const allowed = METHODS.filter((m) => find(m) !== undefined);
+    return allowed.length ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };
+  }
+
+  private build(): FindMyWay.Instance<FindMyWay.HTTPVersion.V1> {
+    const tree = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, maxParamLength: 1 << 20 });
+    const noop = () => undefined;
+    for (const [pattern, byMethod] of this.routes) {
+      const path = pattern.replace(/\{([^}]+)\}/g, ':$1');
+      for (const [m, entry] of byMethod) tree.on(m as FindMyWay.HTTPMethod, path, noop, entry);
     }
-    if (!candidates.length) return { kind: 'not_found' };
-    candidates.sort((a, b) => (a.route.rank < b.route.rank ? -1 : a.route.rank > b.route.rank ? 1 : 0));
-    for (const c of candidates) {
-      const h = c.route.byMethod.get(method) ?? (method === 'HEAD' ? c.route.byMethod.get('GET') : undefined);
-      if (h) return { kind: 'found', handler: h.handler, pathParams: c.pathParams, params: h.params, pattern: c.route.pattern };
-    }
-    const allowed = new Set<string>();
-    for (const c of candidates) for (const m of c.route.byMethod.keys()) allowed.add(m);
-    return { kind: 'method_not_allowed', allowed: [...allowed] };
+    return tree;
   }
 }
 
