@@ -10,8 +10,15 @@ node_modules/.install-stamp: package.json package-lock.json
 
 install: node_modules/.install-stamp
 
-build: install console-app
+# tsc runs only when a source file, the config or the dependencies changed since the last build
+# (`make run` on an unchanged tree starts at once); tsc itself is incremental when it does run.
+TS_SOURCES := $(shell find lib spec bench conformance -name '*.ts' -not -path 'spec/browser/app/*' 2>/dev/null)
+
+dist/.build-stamp: $(TS_SOURCES) tsconfig.json node_modules/.install-stamp
 	node_modules/.bin/tsc -p tsconfig.json
+	@touch $@
+
+build: install console-app dist/.build-stamp
 
 # The console the gateway serves at /_console: its own dependencies, built by Vite into console/dist.
 CONSOLE := console
