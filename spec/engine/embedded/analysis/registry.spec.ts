@@ -202,19 +202,4 @@ describe('analysis: registry, custom analyzers and the _analyze body', () => {
       );
     });
   });
-
-  it('analyzes a 200-char summary in microseconds (printed, not asserted)', () => {
-    const summary =
-      'Élan vital and naïve café culture: 3.14 apples, 1,000 oranges — user@example.com wrote "hello" to the U.S.A. team at 10:30 on 2024-05-01 while the wi-fi was down again, sadly!';
-    const analyzers = ['standard', 'english', 'autosuggest_analyzer', 'ngram_analyzer'] as const;
-    for (const name of analyzers) {
-      const a = registry.analyzer(name);
-      for (let i = 0; i < 500; i++) a.analyze(summary);
-      const n = 5000;
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < n; i++) a.analyze(summary);
-      const micros = Number(process.hrtime.bigint() - start) / n / 1000;
-      console.log(`      ${name}: ${micros.toFixed(1)} µs per ${summary.length}-char text`);
-    }
-  });
 });
