@@ -1,3 +1,4 @@
+import { within } from '../support/within.js';
 import type { Subscription } from 'rxjs';
 import type { ChangeBus, ChangeEvent, NewChange } from '../../lib/changes/index.js';
 
@@ -44,11 +45,7 @@ export async function recordLive(bus: ChangeBus, index: string): Promise<Recorde
 }
 
 export async function eventually(check: () => boolean | Promise<boolean>, ms = 5_000, what = () => 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await within(ms, check, what);
 }
 
 export function docChange(index: string, id: string, version: number, source: Record<string, unknown> = { n: version }): NewChange {

@@ -1,13 +1,15 @@
 /**
- * Asks `check` again, every 20 ms, until it says yes: how long that took, or a failure past `ms`.
- * For what another process makes true at a time of its own (a bus event reaching another node):
- * the answer it gives is the signal waited for.
+ * The one wait of the specs: asks `check` again, every 10 ms, until it says yes, and answers how
+ * long that took; past `ms` it fails, naming what it waited for. For what another process makes
+ * true at a time of its own (a bus event reaching another node): the answer `check` gives is the
+ * signal waited for, never a fixed sleep. `eventually` (stream-client.ts) is the same wait for an
+ * assertion.
  */
-export async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+export async function within(ms: number, check: () => boolean | Promise<boolean>, what: () => string = () => 'condition'): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await check()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what()}`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -1,3 +1,4 @@
+import { within } from '../../support/within.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -76,11 +77,4 @@ export async function startNode(backend: Backend, bus?: ChangeBus): Promise<Test
   };
 }
 
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 3_000, stepMs = 10): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - start;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, stepMs));
-  }
-}
+export const eventually = (check: () => Promise<boolean> | boolean, timeoutMs = 3_000): Promise<number> => within(timeoutMs, check);
