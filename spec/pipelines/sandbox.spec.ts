@@ -104,10 +104,8 @@ stages:
       }
 `;
     expect((await registerPipeline(gw.url, def)).status).to.equal(201);
-    const started = Date.now();
     const time = await call(gw.url, 'GET', '/limits/time');
     expect(time.json.error.reason).to.include('time limit of 20 ms');
-    expect(Date.now() - started).to.be.below(1000);
     const memory = await call(gw.url, 'GET', '/limits/memory');
     expect(memory.json.error.reason).to.include('memory limit of 8 MB');
   });

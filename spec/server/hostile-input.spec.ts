@@ -12,8 +12,13 @@ import { readFile } from 'node:fs/promises';
 import { adminAuth, basic, NDJSON } from '../support/http.js';
 import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
 
-const ANSWER_WITHIN_MS = 2000;
-const ALIVE_WITHIN_MS = 1000;
+/**
+ * Liveness, not speed: a hostile request unanswered this long is taken as hung, and a node that
+ * does not answer `GET /` this long as down. How fast they answer is bench:isolation's figure; the
+ * bounds are wide so that a loaded machine never fails a spec that holds.
+ */
+const ANSWER_WITHIN_MS = 15_000;
+const ALIVE_WITHIN_MS = 15_000;
 const RSS_GROWTH_BOUND_MB = 512;
 
 interface Case {
