@@ -13,9 +13,20 @@ import type { GatewayMetrics } from './gateway-metrics.js';
  */
 export function requestMetrics(metrics: GatewayMetrics): Middleware<GatewayState> {
   const { requests, requestSeconds } = metrics;
+  // each label set's children bound once (families × categories × statuses: a few hundred at
+  // most), so a request costs a map lookup, not prom-client's label hashing and validation
+  const counters = new Map<string, ReturnType<typeof requests.labels>>();
+  const timers = new Map<string, ReturnType<typeof requestSeconds.labels>>();
   const done = (family: string, category: string, status: number, started: number, timed: boolean) => {
-    requests.inc({ family, category, status });
-    if (timed) requestSeconds.observe({ family, category }, (performance.now() - started) / 1000);
+    const route = `${family} ${category}`;
+    const key = `${route} ${status}`;
+    let counter = counters.get(key);
+    if (!counter) counters.set(key, (counter = requests.labels({ family, category, status })));
+    counter.inc();
+    if (!timed) return;
+    let timer = timers.get(route);
+    if (!timer) timers.set(route, (timer = requestSeconds.labels({ family, category })));
+    timer.observe((performance.now() - started) / 1000);
   };
   return (ctx, next) => {
     const { family, category } = ctx.state.request;
