@@ -142,9 +142,21 @@ function planOf(req: EngineRequest, info: Classification): Plan | undefined {
   }
 }
 
-/** `"took":n` at the start of an answer (of a search, or of an `_msearch` line) made the lookup's, 0. */
+const TOOK = Buffer.from('"took":');
+const ZERO = Buffer.from('0');
+
+/**
+ * `"took":n` as an answer's first member (a search's, or an `_msearch` line's) made the lookup's, 0:
+ * the digits after it are spliced out of the bytes, nothing else of the answer is read or decoded.
+ */
 function tookZero(body: Buffer): Buffer {
-  return body.subarray(0, 32).includes('"took":') ? Buffer.from(body.toString('utf8').replace(/"took":\d+/, '"took":0')) : body;
+  const at = body.subarray(0, 32).indexOf(TOOK);
+  if (at < 0) return body;
+  const from = at + TOOK.length;
+  let to = from;
+  while (to < body.length && body[to] >= 0x30 && body[to] <= 0x39) to++;
+  if (to === from || (to === from + 1 && body[from] === 0x30)) return body;
+  return Buffer.concat([body.subarray(0, from), ZERO, body.subarray(to)]);
 }
 
 const HIT = { 'x-request-cache': 'true' } as const;

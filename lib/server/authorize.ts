@@ -52,7 +52,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     if ((new URLSearchParams(ctx.querystring).has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
       const body = ctx.body as unknown;
       const text = body instanceof Readable || Buffer.isBuffer(body) ? (await readBody(body)).toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
-      const id = /"_scroll_id"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+      const id = scrollIdOf(text);
       if (id) scrolls.record(id, principal.username);
       ctx.body = text;
     }
@@ -62,6 +62,16 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
 }
 
 type GatewayContext = Context & { state: GatewayState };
+
+/** The answer's own `_scroll_id` (its top-level member, never one inside a document), read from its parsed value. */
+function scrollIdOf(text: string): string | undefined {
+  try {
+    const id = (JSON.parse(text) as { _scroll_id?: unknown } | null)?._scroll_id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined; // not a JSON answer: it opened no scroll
+  }
+}
 
 /**
  * A credential with field rules: the request is refused when it reads a field the rules hide
