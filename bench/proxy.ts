@@ -9,8 +9,10 @@
  *   koa floor          koa and the embedded engine alone (bench/support/koa-floor.ts): what the
  *                      gateway embedded cannot go below while it is a koa application.
  * For each: requests/s, p50/p99 latency and CPU time per request of the serving process alone (a
- * proxy's own, never the engine's behind it). Ratios: gateway/reference CPU per request (goal ≤ 1.3)
- * and gateway embedded/engine requests/s (goal ≥ 0.8).
+ * proxy's own, never the engine's behind it). Goals, with the defaults (request logs, access lines,
+ * metrics and cache on): gateway/reference CPU per request ≤ 1.3, and gateway embedded/koa floor
+ * requests/s ≥ 0.75. The process exits 1 when a goal is missed, so the command says where the
+ * product stands.
  *
  * The load runs in this process; the servers are child processes. Each target gets
  * BENCH_DURATION_MS of load per request kind, split into BENCH_ROUNDS rounds that take the targets
@@ -150,6 +152,7 @@ async function main() {
     );
     console.log('load          | target                         |   req/s | ±req/s |  p50 ms |  p99 ms | CPU µs/req | errors');
     const ratioLines: string[] = [];
+    const missed: string[] = [];
     for (const kind of KINDS.filter((k) => !ONLY || k.name.toLowerCase().includes(ONLY))) {
       for (const target of targets) {
         await checkAnswers(target, kind);
@@ -181,15 +184,23 @@ async function main() {
       const logsCpu = perRound(proxied, proxiedOff, (r) => r.cpuMicrosPerRequest);
       const offCpuRatio = perRound(proxiedOff, ref, (r) => r.cpuMicrosPerRequest);
       const offRpsRatio = perRound(onEmbeddedOff, direct, (r) => r.rps);
+      const embeddedToFloor = perRound(onEmbedded, koaFloor, (r) => r.rps);
+      if (!(cpuRatio <= 1.3)) missed.push(`${kind.name}: gateway/reference CPU per request ${fmt(cpuRatio)} > 1.3`);
+      if (!(embeddedToFloor >= 0.75)) missed.push(`${kind.name}: gateway embedded/koa floor req/s ${fmt(embeddedToFloor)} < 0.75`);
       ratioLines.push(
         `${kind.name.padEnd(13)} | gateway/reference CPU per request ${fmt(cpuRatio)} (goal ≤ 1.3: ${cpuRatio <= 1.3 ? 'met' : 'missed'})` +
-          ` | gateway embedded/engine req/s ${fmt(rpsRatio)} (goal ≥ 0.8: ${rpsRatio >= 0.8 ? 'met' : 'missed'}), CPU per request ×${fmt(embeddedCpuRatio)}` +
+          ` | gateway embedded/koa floor req/s ${fmt(embeddedToFloor)} (goal ≥ 0.75: ${embeddedToFloor >= 0.75 ? 'met' : 'missed'})` +
+          ` | gateway embedded/engine req/s ${fmt(rpsRatio)}, CPU per request ×${fmt(embeddedCpuRatio)}` +
           ` | koa floor/engine req/s ${fmt(floorRps)}, CPU ×${fmt(floorCpu)}; gateway embedded/koa floor CPU ×${fmt(aboveFloor)}` +
           ` | logs off: gateway/reference CPU per request ${fmt(offCpuRatio)}, gateway embedded/engine req/s ${fmt(offRpsRatio)}; logs on/off CPU per request (gateway → engine) ×${fmt(logsCpu)}`,
       );
     }
     console.log('ratios (median of per-round ratios)');
     for (const line of ratioLines) console.log(line);
+    if (missed.length) {
+      console.log(`goals missed (defaults on): ${missed.join('; ')}`);
+      process.exitCode = 1;
+    } else console.log('every goal met with the defaults');
   } finally {
     await Promise.all(running.map((s) => s.stop()));
     await data.remove();
