@@ -324,8 +324,11 @@ async function costOfAHit(docs: ReadonlyArray<Record<string, unknown>>, mix: Mix
   verdicts.push(
     `cost of a hit ("${mix.prefixes[0]}"): p50 ${ms(hit.s.p50)} ms, p99 ${ms(hit.s.p99)} ms, CPU ${hit.cpu.toFixed(0)} µs/request ` +
       `(reference proxy → engine: p50 ${ms(ref.s.p50)} ms, CPU ${ref.cpu.toFixed(0)} µs/request of its own, ×${(hit.cpu / ref.cpu).toFixed(2)}; ` +
-      `this machine's floor, a bare Node server answering the same bytes: p50 ${ms(bare.s.p50)} ms, so the gateway adds ${ms(hit.s.p50 - bare.s.p50)} ms) — goal p50 < 0.3 ms: ${hit.s.p50 < 0.3 ? 'met' : 'MISSED'}`,
+      `this machine's floor, a bare Node server answering the same bytes: p50 ${ms(bare.s.p50)} ms, so the gateway adds ${ms(hit.s.p50 - bare.s.p50)} ms) — ` +
+      `goal p50 < 0.3 ms: ${hit.s.p50 < 0.3 ? 'met' : 'MISSED'}; goal ≤ 1.5× the floor's p50: ×${(hit.s.p50 / bare.s.p50).toFixed(2)} ${hit.s.p50 <= 1.5 * bare.s.p50 ? 'met' : 'MISSED'}`,
   );
+  // issue 35's goals, with the defaults: the command exits 1 when one is missed
+  if (!(hit.s.p50 < 0.3) || !(hit.s.p50 <= 1.5 * bare.s.p50)) process.exitCode = 1;
 }
 
 // ---- staleness across two nodes ----
