@@ -14,8 +14,9 @@ export function engineAccessOf(principal: Principal): EngineAccess | undefined {
   if (principal.role === 'admin') return undefined;
   let access = accessByPrincipal.get(principal);
   if (!access) {
-    const { indices, ops } = principal.credential;
+    const { indices, ops, include_fields: include, exclude_fields: exclude } = principal.credential;
     access = { user: principal.username, indices: [{ names: indices, ops }] };
+    if (include?.length || exclude?.length) access.fields = { include, exclude };
     accessByPrincipal.set(principal, access);
   }
   return access;

@@ -51,6 +51,11 @@ export interface EngineAccess {
   /** Named in refusals: "action [..] is unauthorized for user [user] on indices [..]". */
   user: string;
   indices: readonly IndexGrant[];
+  /**
+   * The credential's field rules (`include_fields`/`exclude_fields`): the embedded engine takes the
+   * hidden fields out of every document it answers with, as a second line behind the gateway.
+   */
+  fields?: { include?: readonly string[]; exclude?: readonly string[] };
 }
 
 export interface EngineResponse {

@@ -5,3 +5,4 @@
 export { IndexAccess } from './index-access.js';
 export { authorizedIndices, WRITE_ACTION, type ResolveCheck } from './authorized-indices.js';
 export { countDisagreement } from './disagreements.js';
+export { hideFields, type FieldRules } from './field-rules.js';

@@ -4,6 +4,7 @@ import type { EngineRequest, EngineResponse } from '../../backend.js';
 import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
 import { authorizedContext } from './authorized-context.js';
+import { countDisagreement, hideFields } from '../access/index.js';
 import { CompatibleExchange } from './compat-7.js';
 import { Router, checkParams, type RouteMatch } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -218,6 +219,8 @@ export class RestHandler {
       // a request with rights acts through a context that checks them where it touches an index
       const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.pattern) : this.ctx;
       const res: RestResponse = await match.handler(restReq, ctx);
+      // field rules where the documents are read out: anything the gateway let through is hidden here, and counted
+      if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) countDisagreement();
       if (res.text !== undefined) {
         return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
       }
