@@ -172,7 +172,7 @@ const EDITABLE = [
  * its aliases (added, removed), search-as-you-type on a text field, deletion after the name is
  * typed again.
  */
-function IndexActions({ index, status, onChanged, onDeleted, canDelete }) {
+function IndexActions({ index, status, onChanged, onDeleted, canWrite, canDelete }) {
   const [settings, setSettings] = useState(undefined);
   const [aliases, setAliases] = useState([]);
   const [edit, setEdit] = useState({});
@@ -227,7 +227,8 @@ function IndexActions({ index, status, onChanged, onDeleted, canDelete }) {
       const index = Object.fromEntries(EDITABLE.map(([name]) => [name, edit[name]]).filter(([, v]) => String(v).trim() !== '').map(([k, v]) => [k, String(v).trim()]));
       body = { index };
     }
-    await done(await call(`${at}/_settings`, { method: 'PUT', body }), `Settings of ${index} saved.`);
+    const named = Object.keys(body.index && typeof body.index === 'object' ? body.index : body);
+    await done(await call(`${at}/_settings`, { method: 'PUT', body }), `Settings of ${index} saved (${named.join(', ')}).`);
   };
   const addAlias = async (event) => {
     event.preventDefault();
@@ -260,7 +261,7 @@ function IndexActions({ index, status, onChanged, onDeleted, canDelete }) {
       {error && <p role="alert" class="error">{error}</p>}
       {message && <p role="status" data-testid="index-message">{message}</p>}
       <div class="pager">
-        <button type="button" onClick={toggle}>{status === 'close' ? 'Open' : 'Close'} {index}</button>
+        {canWrite && <button type="button" onClick={toggle}>{status === 'close' ? 'Open' : 'Close'} {index}</button>}
         {canDelete && !confirming && <button type="button" class="danger" onClick={() => setConfirming(true)}>Delete {index}…</button>}
       </div>
       {confirming && (
@@ -276,7 +277,7 @@ function IndexActions({ index, status, onChanged, onDeleted, canDelete }) {
           </div>
         </div>
       )}
-      <form onSubmit={saveSettings}>
+      {canWrite && <form onSubmit={saveSettings}>
         <h4>Settings</h4>
         <label class="inline">
           <input type="checkbox" name="settings-as-json" checked={asJson} onChange={(e) => setAsJson(e.currentTarget.checked)} />
@@ -292,13 +293,13 @@ function IndexActions({ index, status, onChanged, onDeleted, canDelete }) {
             {EDITABLE.map(([name, label]) => (
               <label key={name}>
                 {label} ({name})
-                <input name={`setting-${name}`} value={edit[name] ?? ''} onInput={(e) => setEdit({ ...edit, [name]: e.currentTarget.value })} />
+                <input name={`setting-${name}`} value={edit[name] ?? ''} onInput={(e) => { const value = e.currentTarget.value; setEdit((was) => ({ ...was, [name]: value })); }} />
               </label>
             ))}
           </div>
         )}
         <div class="pager"><button type="submit">Save settings</button></div>
-      </form>
+      </form>}
       {settings && (
         <details>
           <summary>All settings</summary>
@@ -311,25 +312,25 @@ function IndexActions({ index, status, onChanged, onDeleted, canDelete }) {
         {aliases.map((a) => (
           <li key={a} data-testid="alias">
             {a}{' '}
-            <button type="button" class="danger" onClick={() => removeAlias(a)} aria-label={`Remove alias ${a}`}>Remove</button>
+            {canWrite && <button type="button" class="danger" onClick={() => removeAlias(a)} aria-label={`Remove alias ${a}`}>Remove</button>}
           </li>
         ))}
       </ul>
-      <form class="pager" onSubmit={addAlias}>
+      {canWrite && <form class="pager" onSubmit={addAlias}>
         <label>
           New alias
           <input name="new-alias" value={alias} onInput={(e) => setAlias(e.currentTarget.value)} />
         </label>
         <button type="submit">Add alias</button>
-      </form>
-      <h4>Search-as-you-type</h4>
-      <div class="pager">
+      </form>}
+      {canWrite && <h4>Search-as-you-type</h4>}
+      {canWrite && <div class="pager">
         <label>
           Text field
           <input name="autosuggest-field" value={field} onInput={(e) => setField(e.currentTarget.value)} />
         </label>
         <button type="button" onClick={searchAsYouType} disabled={!field.trim() || status === 'close'}>Add search-as-you-type</button>
-      </div>
+      </div>}
     </div>
   );
 }
@@ -394,6 +395,7 @@ export function IndicesPage({ me }) {
         <IndexActions
           index={current.index}
           status={current.status}
+          canWrite={canCreate}
           canDelete={canDelete}
           onChanged={refresh}
           onDeleted={(name) => {

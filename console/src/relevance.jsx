@@ -117,15 +117,21 @@ export function RelevancePage({ admin }) {
     name: `relevance-${name}-${at}`,
     value: form.rows[at][name],
     onInput: (e) => {
-      const rows = form.rows.map((r, i) => (i === at ? { ...r, [name]: e.currentTarget.value } : r));
-      // there is always an empty row to add a field in
-      setForm({ ...form, rows: rows[rows.length - 1].field.trim() ? [...rows, { field: '', weight: '' }] : rows });
+      const value = e.currentTarget.value;
+      setForm((f) => {
+        const rows = f.rows.map((r, i) => (i === at ? { ...r, [name]: value } : r));
+        // there is always an empty row to add a field in
+        return { ...f, rows: rows[rows.length - 1].field.trim() ? [...rows, { field: '', weight: '' }] : rows };
+      });
     },
   });
   const chosen = (name) => ({
     name: `relevance-${name}`,
     value: form[name],
-    onChange: (e) => setForm({ ...form, [name]: e.currentTarget.value }),
+    onChange: (e) => {
+      const value = e.currentTarget.value;
+      setForm((f) => ({ ...f, [name]: value }));
+    },
   });
   const switchTo = (toJson) => {
     if (part !== WHOLE && settings) {
@@ -215,7 +221,7 @@ export function RelevancePage({ admin }) {
                 </label>
                 <label>
                   Results (size)
-                  <input type="number" min="0" name="relevance-size" value={form.size} onInput={(e) => setForm({ ...form, size: e.currentTarget.value })} />
+                  <input type="number" min="0" name="relevance-size" value={form.size} onInput={(e) => { const size = e.currentTarget.value; setForm((f) => ({ ...f, size })); }} />
                 </label>
                 <label>
                   Highlight

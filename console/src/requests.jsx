@@ -147,7 +147,7 @@ export function RequestPanel({ me }) {
         <div class="editor" aria-live="polite">
           <h3>
             Answer: <span data-testid="answer-status" class={answer.status >= 400 || answer.status === 0 ? 'error' : undefined}>{answer.status || 'no answer'}</span>
-            {' '}<span class="muted">in {answer.took} ms ({answer.method} {answer.path})</span>
+            {' '}<span class="muted">in {answer.took} ms (<span data-testid="answer-request">{answer.method} {answer.path}</span>)</span>
           </h3>
           <pre data-testid="answer-body">{shown(answer)}</pre>
         </div>

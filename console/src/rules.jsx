@@ -9,7 +9,10 @@ const list = (text) => text.split(',').map((t) => t.trim()).filter(Boolean);
 /** A rule as the form shows it (what the form has no field for stays in the rule as it is). */
 function formOf(rule) {
   const trigger = rule.trigger ?? {};
-  const actions = Array.isArray(rule.actions) ? {} : rule.actions ?? {};
+  const listed = Array.isArray(rule.actions) ? rule.actions : undefined;
+  // the API answers a rule's actions as a list (`[{type, value}]`): each type once is the object form
+  const byType = listed && new Set(listed.map((a) => a.type)).size === listed.length ? Object.fromEntries(listed.map((a) => [a.type, a.value])) : undefined;
+  const actions = listed ? byType ?? {} : rule.actions ?? {};
   const [filterField = '', filterValue = ''] = Object.entries(actions.add_filter ?? {})[0] ?? [];
   return {
     name: rule.name ?? '',
@@ -21,12 +24,13 @@ function formOf(rule) {
     triggerValue: trigger.filter?.value ?? '',
     indices: (trigger.indices ?? []).join(', '),
     promote: [...(actions.promote ?? [])].sort((a, b) => a.position - b.position).map((p) => p.doc?._id).join(', '),
-    hide: (actions.hide ?? []).join(', '),
+    hide: (actions.hide ?? []).map((h) => (typeof h === 'string' ? h : h._id)).join(', '),
     filterField,
     filterValue: Array.isArray(filterValue) ? filterValue.join(', ') : String(filterValue),
     replaceTerm: actions.replace_search_term ?? '',
     customData: actions.custom_data === undefined ? '' : JSON.stringify(actions.custom_data),
-    listedActions: Array.isArray(rule.actions),
+    // a list the form cannot show as one (a type twice: applied in order) is edited as JSON
+    listedActions: Boolean(listed) && !byType,
   };
 }
 
@@ -37,7 +41,7 @@ function ruleOf(form, base) {
   if (form.type === 'query') Object.assign(trigger, { operator: form.operator, value: form.value });
   if (form.type === 'filter') trigger.filter = { field: form.triggerField, value: form.triggerValue };
   if (list(form.indices).length) trigger.indices = list(form.indices);
-  const actions = form.listedActions ? base.actions : { ...(base.actions ?? {}) };
+  const actions = form.listedActions ? base.actions : Array.isArray(base.actions) ? Object.fromEntries(base.actions.map((a) => [a.type, a.value])) : { ...(base.actions ?? {}) };
   if (!form.listedActions) {
     for (const k of ['promote', 'hide', 'add_filter', 'replace_search_term', 'custom_data']) delete actions[k];
     const promoted = list(form.promote);
@@ -118,7 +122,10 @@ export function RulesPage() {
   const bound = (name) => ({
     name: `rule-${name}`,
     value: form[name],
-    onInput: (e) => setForm({ ...form, [name]: e.currentTarget.value }),
+    onInput: (e) => {
+      const value = e.currentTarget.value;
+      setForm((f) => ({ ...f, [name]: value }));
+    },
   });
   const search = async (queryRule) => {
     const body = { query: [{ id: 'preview', dataField: [field], value: text, size: 10 }] };
@@ -229,7 +236,7 @@ export function RulesPage() {
                 <input {...bound('name')} />
               </label>
               <label class="inline">
-                <input type="checkbox" name="rule-enabled" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} />
+                <input type="checkbox" name="rule-enabled" checked={form.enabled} onChange={(e) => { const v = e.currentTarget.checked; setForm((f) => ({ ...f, enabled: v })); }} />
                 Enabled
               </label>
             </div>
@@ -237,7 +244,7 @@ export function RulesPage() {
               <legend>When</legend>
               <label>
                 Trigger
-                <select {...bound('type')} onChange={(e) => setForm({ ...form, type: e.currentTarget.value })}>
+                <select {...bound('type')} onChange={(e) => { const v = e.currentTarget.value; setForm((f) => ({ ...f, type: v })); }}>
                   <option value="query">the search text</option>
                   <option value="filter">a facet value is selected</option>
                   <option value="always">always</option>
@@ -247,7 +254,7 @@ export function RulesPage() {
                 <>
                   <label>
                     Operator
-                    <select {...bound('operator')} onChange={(e) => setForm({ ...form, operator: e.currentTarget.value })}>
+                    <select {...bound('operator')} onChange={(e) => { const v = e.currentTarget.value; setForm((f) => ({ ...f, operator: v })); }}>
                       {OPERATORS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
                     </select>
                   </label>
