@@ -200,7 +200,7 @@ export function DataBrowser({ me }) {
         {canSearch && (
           <form class="pager" onSubmit={(e) => { e.preventDefault(); setFrom(0); setApplied(filter); }}>
             <label>
-              Filter (query string: <code>genre:sf AND year:&gt;1960</code>)
+              Filter (a query string, as genre:sf AND year:&gt;1960)
               <input name="data-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
             </label>
             <button type="submit">Filter</button>
