@@ -18,6 +18,9 @@ export function useIndices(version = 0) {
   return indices;
 }
 
+/** The index the URL names (`#/data/{index}`): an index's documents can be bookmarked and linked to. */
+const indexInUrl = () => decodeURIComponent(location.hash.replace(/^#\/?/, '').split('/')[1] ?? '');
+
 /** Types that sort and filter as they are; a text field sorts on a keyword sub-field, if it has one. */
 const SORTS_AS_IS = new Set(['keyword', 'constant_keyword', 'wildcard', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date', 'date_nanos', 'boolean', 'ip', 'version']);
 
@@ -69,7 +72,7 @@ export function DataBrowser({ me }) {
   // an index's settings are its administrator's; its mapping is read by its readers too
   const readsSettings = may(me, 'indices');
   const indices = useIndices();
-  const [index, setIndex] = useState('');
+  const [index, setIndex] = useState(indexInUrl);
   const [fields, setFields] = useState([]);
   const [columns, setColumns] = useState([]);
   const [sort, setSort] = useState(undefined); // {field, sortBy, order}
@@ -88,11 +91,15 @@ export function DataBrowser({ me }) {
 
   useEffect(() => {
     // the first index unless one was chosen meanwhile (the effect runs after the options appear)
-    if (indices.length) setIndex((current) => current || indices[0]);
+    if (indices.length) setIndex((current) => (indices.includes(current) ? current : indices[0]));
   }, [indices]);
+  useEffect(() => {
+    if (index) history.replaceState(null, '', `#/data/${enc(index)}`);
+  }, [index]);
   // a new index: its fields (the columns offered), the first few shown, no sort, no filter
   useEffect(() => {
-    if (!index) return undefined;
+    // an index from the URL is looked at once the list says the credential may read it
+    if (!index || !indices.includes(index)) return undefined;
     let current = true;
     setSelected(undefined);
     setDraft('');
@@ -110,12 +117,12 @@ export function DataBrowser({ me }) {
     return () => {
       current = false;
     };
-  }, [index]);
+  }, [index, indices]);
 
   // the newest load wins: an answer that comes late never replaces a later one's
   const latest = useRef(0);
   const load = async () => {
-    if (!index || !canSearch) return;
+    if (!index || !canSearch || !indices.includes(index)) return;
     const ticket = ++latest.current;
     const body = {
       from, size, track_total_hits: true,
@@ -134,7 +141,7 @@ export function DataBrowser({ me }) {
   };
   useEffect(() => {
     load();
-  }, [index, from, size, sort, applied]);
+  }, [index, indices, from, size, sort, applied]);
 
   const open = (hit) => {
     setSelected(hit);

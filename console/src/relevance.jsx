@@ -46,6 +46,8 @@ export function RelevancePage({ admin }) {
   const [settings, setSettings] = useState(undefined);
   const [part, setPart] = useState('search');
   const [asJson, setAsJson] = useState(false);
+  // the index whose settings are shown: until another one's arrive, the editor waits for them
+  const [loadedFor, setLoadedFor] = useState('');
   const [form, setForm] = useState(formOf());
   const [text, setText] = useState('');
   const [message, setMessage] = useState('');
@@ -68,6 +70,7 @@ export function RelevancePage({ admin }) {
         const stored = r.status === 200 ? r.json.settings : {};
         setError('');
         setSettings(stored);
+        setLoadedFor(index);
         setText(textOf(stored, part));
         if (part !== WHOLE) setForm(formOf(stored[part]));
       } else setError(reasonOf(r));
@@ -172,7 +175,7 @@ export function RelevancePage({ admin }) {
           </select>
         </label>
       </div>
-      {settings && (
+      {settings && loadedFor === index && (
         <div class="editor">
           <p data-testid="relevance-stored">{stored.length ? `Stored for: ${stored.join(', ')}` : `No settings for ${index} yet.`}</p>
           {part !== WHOLE && (

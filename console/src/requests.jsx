@@ -67,8 +67,11 @@ export function RequestPanel({ me }) {
   const [answer, setAnswer] = useState(undefined);
   const [busy, setBusy] = useState(false);
   const [history, setHistory] = useState(() => loadHistory(me));
-  const problem = bodyProblem(path, body);
   const hasBody = body.trim() !== '';
+  // fetch sends no body with GET or HEAD; Elasticsearch's search APIs take POST alike
+  const problem = hasBody && (method === 'GET' || method === 'HEAD')
+    ? `a browser sends no body with ${method}: use POST (the search APIs take either)`
+    : bodyProblem(path, body);
 
   const keep = (list) => {
     setHistory(list);
@@ -136,7 +139,7 @@ export function RequestPanel({ me }) {
           />
         </label>
         <p id="request-body-check" data-testid="body-check" class={problem ? 'error' : 'ok'}>
-          {problem ? `Not valid: ${problem}` : hasBody ? 'Valid JSON.' : 'No body.'}
+          {problem ? `Not sent: ${problem}` : hasBody ? 'Valid JSON.' : 'No body.'}
         </p>
         <div class="pager">
           <button type="submit" disabled={Boolean(problem) || busy}>Send</button>

@@ -53,6 +53,14 @@ describeConsole('the console for daily work', 'daily-', (t) => {
     await t.open('Data');
     await t.page.evaluate(() => (globalThis as unknown as { history: { back(): void } }).history.back());
     await t.watch.textsBecome('back where it was', 'main h2', ['Request logs']);
+    // the Data page's index is in the URL too
+    await t.page.goto(`${t.gw.url}/_console/#/data/library`);
+    await t.watch.textsBecome("the index the link names, its documents", '[data-testid="doc-row"] th', ['1', '2']);
+    expect(await t.page.locator('select[name="index"]').inputValue()).to.equal('library');
+    await t.page.locator('select[name="index"]').selectOption('daily');
+    await t.watch.textsBecome('the index chosen', '[data-testid="doc-total"]', [String((await call(t.gw.url, 'GET', '/daily/_count')).json.count)]);
+    expect(await hash()).to.equal('#/data/daily');
+    await t.open('Logs');
     await t.page.locator('button').filter({ hasText: 'Sign out' }).click();
 
     await t.signIn(reader.username, reader.password);
@@ -68,7 +76,7 @@ describeConsole('the console for daily work', 'daily-', (t) => {
     await t.page.locator('select[name="request-method"]').selectOption('PUT');
     await t.page.locator('input[name="request-path"]').fill('/daily/_doc/panel-1?refresh=true');
     await t.page.locator('textarea[name="request-body"]').fill('{"title": "From the panel", "year": 2001,}');
-    await t.watch.textMatches('where the body stops being JSON', '[data-testid="body-check"]', /^Not valid: line 1, column \d+/);
+    await t.watch.textMatches('where the body stops being JSON', '[data-testid="body-check"]', /^Not sent: line 1, column \d+/);
     await t.watch.visible('nothing is sent while it is not', 'form.request button[type="submit"]:disabled');
     await t.page.locator('textarea[name="request-body"]').fill('{"title": "From the panel", "year": 2001}');
     await t.watch.textsBecome('the body checked', '[data-testid="body-check"]', ['Valid JSON.']);
@@ -79,13 +87,14 @@ describeConsole('the console for daily work', 'daily-', (t) => {
     await t.page.locator('select[name="request-method"]').selectOption('POST');
     await t.page.locator('input[name="request-path"]').fill('/daily/_bulk?refresh=true');
     await t.page.locator('textarea[name="request-body"]').fill('{"index": {"_id": "panel-2"}}\n{"title": "Bulk"\n');
-    await t.watch.textMatches('the line that is not JSON', '[data-testid="body-check"]', /^Not valid: line 2 \(NDJSON/);
+    await t.watch.textMatches('the line that is not JSON', '[data-testid="body-check"]', /^Not sent: line 2 \(NDJSON/);
     await t.page.locator('textarea[name="request-body"]').fill('{"index": {"_id": "panel-2"}}\n{"title": "Bulk", "year": 2002}\n');
     await send('POST /daily/_bulk?refresh=true', 200);
     expect((await call(t.gw.url, 'GET', '/daily/_doc/panel-2')).json._source).to.deep.equal({ title: 'Bulk', year: 2002 });
 
     await t.page.locator('select[name="request-method"]').selectOption('GET');
     await t.page.locator('input[name="request-path"]').fill('/daily/_doc/panel-1');
+    await t.watch.textMatches('a GET carries no body in a browser', '[data-testid="body-check"]', /^Not sent: a browser sends no body with GET/);
     await t.page.locator('textarea[name="request-body"]').fill('');
     await send('GET /daily/_doc/panel-1', 200);
     const [shown] = await t.page.locator('[data-testid="answer-body"]').allTextContents();
