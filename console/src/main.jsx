@@ -245,6 +245,7 @@ function App() {
   };
   // a page the credential may not use (an old bookmark, another credential's) is the overview
   const view = pages[asked] ? asked : 'overview';
+  document.title = `${views.find(([id]) => id === view)?.[1] ?? 'Overview'} · Search gateway console`;
   return (
     <>
       <header>

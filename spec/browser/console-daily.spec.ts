@@ -208,6 +208,15 @@ describeConsole('the console for daily work', 'daily-', (t) => {
     await t.page.locator('button').filter({ hasText: /^Save$/ }).click();
     await t.watch.textsBecome('the outcome', '[data-testid="data-message"]', ['Document 3 created.']);
     expect((await call(t.gw.url, 'GET', '/library/film/3')).json).to.deep.include({ _type: 'film', _source: { title: 'Solaris' } });
+
+    // a credential whose field rules may not read the type field still browses the documents
+    const made = await call(t.gw.url, 'POST', '/_credentials', { body: { indices: ['library'], categories: ['search'], ops: ['read'], include_fields: ['title'] } });
+    expect(made.status, made.text).to.equal(201);
+    await t.page.locator('button').filter({ hasText: 'Sign out' }).click();
+    await t.signIn(made.json.credential.username, made.json.password);
+    await t.open('Data');
+    await t.watch.textsBecome('its documents', '[data-testid="doc-row"] th', ['1', '2', '3']);
+    await t.watch.textsBecome('what it may read of them', '[data-testid="cell-title"]', ['Dune', 'Alien', 'Solaris']);
   });
 
   it('the Indices page creates an index with the search analyzers, closes and opens it, changes its settings and aliases, and deletes it after a confirmation', async () => {
