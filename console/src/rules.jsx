@@ -185,6 +185,7 @@ export function RulesPage() {
       {error && <p role="alert" class="error">{error}</p>}
       {message && <p role="status" data-testid="rule-message">{message}</p>}
       {rules && (
+        <div class="scroll" role="region" aria-label="Rules table" tabindex={0}>
         <table>
           <caption>Rules, in the order they are evaluated</caption>
           <thead>
@@ -201,7 +202,7 @@ export function RulesPage() {
               <tr key={r.id} data-testid="rule-row">
                 <th scope="row">{r.id}</th>
                 <td>{r.name ?? ''}</td>
-                <td>{JSON.stringify(r.trigger)}</td>
+                <td class="source">{JSON.stringify(r.trigger)}</td>
                 <td>{r.usage ?? 0}</td>
                 <td>
                   <button type="button" onClick={() => move(at, -1)} disabled={at === 0} aria-label={`Move ${r.id} up`}>↑</button>{' '}
@@ -213,6 +214,7 @@ export function RulesPage() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <div class="editor">
         <label>
