@@ -41,6 +41,9 @@ export function bodyProblem(path, text) {
   return '';
 }
 
+/** A body that names a secret (a password, a token…) is not kept in the history: it stays in this browser. */
+const SECRET_MEMBER = /"[^"]*(password|secret|token|api_key|authorization)[^"]*"\s*:/i;
+
 function loadHistory(me) {
   try {
     const kept = JSON.parse(localStorage.getItem(historyKey(me)) ?? '[]');
@@ -91,7 +94,8 @@ export function RequestPanel({ me }) {
     }).catch((err) => ({ status: 0, text: String(err.message), json: undefined, took: 0 }));
     setBusy(false);
     setAnswer({ ...r, method, path: target });
-    const entry = { method, path: target, body: hasBody ? body : '', status: r.status, at: Date.now() };
+    const secret = hasBody && SECRET_MEMBER.test(body);
+    const entry = { method, path: target, body: hasBody && !secret ? body : '', secret, status: r.status, at: Date.now() };
     keep([entry, ...history.filter((h) => h.method !== method || h.path !== target || h.body !== entry.body)].slice(0, HISTORY_SIZE));
   };
   const format = () => {
@@ -165,6 +169,7 @@ export function RequestPanel({ me }) {
                   {h.method} {h.path}
                 </button>{' '}
                 <span class={h.status >= 400 ? 'error' : 'muted'}>{h.status}</span>
+                {h.secret && <span class="muted"> (its body named a secret: not kept)</span>}
               </li>
             ))}
           </ol>

@@ -111,6 +111,15 @@ describeConsole('the console for daily work', 'daily-', (t) => {
     await t.page.locator('button[aria-label="Load PUT /daily/_doc/panel-1?refresh=true"]').click();
     expect(await t.page.locator('select[name="request-method"]').inputValue()).to.equal('PUT');
     expect(JSON.parse(await t.page.locator('textarea[name="request-body"]').inputValue())).to.deep.equal({ title: 'From the panel', year: 2001 });
+    // a body that names a secret is sent, and not kept
+    await t.page.locator('select[name="request-method"]').selectOption('POST');
+    await t.page.locator('input[name="request-path"]').fill('/_credentials');
+    await t.page.locator('textarea[name="request-body"]').fill('{"indices": ["daily"], "categories": ["search"], "password": "a-password-of-mine"}');
+    await send('POST /_credentials', 201);
+    await t.watch.textMatches('not kept', '[data-testid="history-entry"]:first-child', /POST \/_credentials 201 \(its body named a secret: not kept\)/);
+    type InPage = { localStorage: { getItem(k: string): string | null } };
+    const kept = await t.page.evaluate((key) => (globalThis as unknown as InPage).localStorage.getItem(key), `search-gateway-requests:${ADMIN.user}`);
+    expect(kept).to.contain('/_credentials').and.not.contain('a-password-of-mine');
     await t.screenshots('requests');
     await t.page.locator('button').filter({ hasText: 'Sign out' }).click();
 
