@@ -7,17 +7,28 @@ export const remember = (auth) => sessionStorage.setItem(KEY, auth);
 export const basic = (username, password) => 'Basic ' + btoa(unescape(encodeURIComponent(`${username}:${password}`)));
 
 /**
- * A call to the gateway: `{status, json, text}` (json undefined when the answer is not JSON). A
- * body is sent as JSON, or as multipart/form-data when it is a FormData.
+ * How the console marks the reads it makes on its own (its polling, the lists a page loads): the
+ * gateway still records them, and the Logs page leaves them out (`background=false`), so what it
+ * shows is the user's traffic, not the console's.
  */
-export async function call(path, { method = 'GET', body, auth = savedAuth() } = {}) {
-  const headers = {};
+const BACKGROUND = { 'x-gateway-console': 'background' };
+
+/**
+ * A call to the gateway: `{status, json, text, took}` (json undefined when the answer is not JSON;
+ * took in ms). A body is sent as JSON, as it is when a string (`contentType` says what it is), or
+ * as multipart/form-data when it is a FormData. `background`: one of the console's own reads (by
+ * default every GET); what the user sends (a write, the request panel) is not.
+ */
+export async function call(path, { method = 'GET', body, auth = savedAuth(), background = method === 'GET', contentType = 'application/json' } = {}) {
+  const headers = background ? { ...BACKGROUND } : {};
   if (auth) headers.authorization = auth;
   const form = body instanceof FormData;
-  if (body !== undefined && !form) headers['content-type'] = 'application/json';
+  const raw = form || typeof body === 'string';
+  if (body !== undefined && !form) headers['content-type'] = contentType;
+  const started = performance.now();
   // `credentials: 'omit'`: the Authorization header is the credential; no cookie, and a 401 comes
   // back to the console instead of opening the browser's own sign-in dialog
-  const res = await fetch(path, { method, headers, body: body === undefined || form ? body : JSON.stringify(body), credentials: 'omit' });
+  const res = await fetch(path, { method, headers, body: body === undefined || raw ? body : JSON.stringify(body), credentials: 'omit' });
   const text = await res.text();
   let json;
   try {
@@ -25,7 +36,7 @@ export async function call(path, { method = 'GET', body, auth = savedAuth() } = 
   } catch {
     json = undefined;
   }
-  return { status: res.status, json, text };
+  return { status: res.status, json, text, took: Math.round(performance.now() - started) };
 }
 
 /** An Elasticsearch error's reason, or the status. */

@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, reasonOf } from './api.js';
 import { may } from './rights.js';
 
-const PAGE = 10;
+const SIZES = [10, 25, 50];
+/** Columns shown at first: the mapping's first fields. */
+const FIRST_COLUMNS = 5;
 const enc = encodeURIComponent;
 
 /** The indices the credential may read (`_cat/indices`), the system ones left out. */
@@ -16,153 +18,137 @@ export function useIndices(version = 0) {
   return indices;
 }
 
-/** The analysis an autosuggest field uses: edge n-grams of 1 to 20 characters at index time. */
-const AUTOSUGGEST_ANALYSIS = {
-  analysis: {
-    filter: { autosuggest_edge_ngram: { type: 'edge_ngram', min_gram: 1, max_gram: 20 } },
-    analyzer: { autosuggest: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'autosuggest_edge_ngram'] } },
-  },
-};
+/** The index the URL names (`#/data/{index}`): an index's documents can be bookmarked and linked to. */
+const indexInUrl = () => decodeURIComponent(location.hash.replace(/^#\/?/, '').split('/')[1] ?? '');
 
-/**
- * Adds `{field}.autosuggest` (edge n-grams, searched with the standard analyzer) to a text field:
- * analyzers can be added only to a closed index, so the index is closed, given the analyzer,
- * opened again (also when a step fails), then the sub-field is mapped and the stored documents
- * indexed again. Returns the steps' failure, if any.
- */
-async function addAutosuggest(index, field) {
-  const at = `/${enc(index)}`;
-  const mapping = await call(`${at}/_mapping`);
-  if (mapping.status !== 200) return reasonOf(mapping);
-  const current = mapping.json[index]?.mappings?.properties?.[field];
-  if (!current) return `the index has no field [${field}]`;
-  const settings = await call(`${at}/_settings`);
-  const hasAnalyzer = Boolean(settings.json?.[index]?.settings?.index?.analysis?.analyzer?.autosuggest);
-  if (!hasAnalyzer) {
-    const closed = await call(`${at}/_close`, { method: 'POST' });
-    if (closed.status !== 200) return reasonOf(closed);
-    const set = await call(`${at}/_settings`, { method: 'PUT', body: AUTOSUGGEST_ANALYSIS });
-    const opened = await call(`${at}/_open`, { method: 'POST' });
-    if (set.status !== 200) return reasonOf(set);
-    if (opened.status !== 200) return reasonOf(opened);
-  }
-  const fields = { ...(current.fields ?? {}), autosuggest: { type: 'text', analyzer: 'autosuggest', search_analyzer: 'standard' } };
-  const put = await call(`${at}/_mapping`, { method: 'PUT', body: { properties: { [field]: { ...current, fields } } } });
-  if (put.status !== 200) return reasonOf(put);
-  // the documents already stored are indexed again, so the sub-field covers them too
-  const again = await call(`${at}/_update_by_query?conflicts=proceed&refresh=true`, { method: 'POST', body: {} });
-  return again.status === 200 ? undefined : reasonOf(again);
-}
+/** Types that sort and filter as they are; a text field sorts on a keyword sub-field, if it has one. */
+const SORTS_AS_IS = new Set(['keyword', 'constant_keyword', 'wildcard', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'date', 'date_nanos', 'boolean', 'ip', 'version']);
 
-/**
- * A new index with its mapping (`PUT /{index}`), or an app (`PUT /_apps/{app}`, then the mapping
- * with `PUT /{app}/_mapping`). Either answers with the new index's own read-write credential,
- * shown here once, as the API shows it once.
- */
-function CreateIndex({ onCreated }) {
-  const [error, setError] = useState('');
-  const [issued, setIssued] = useState(undefined);
-  const create = async (event) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const name = String(form.get('new-index') ?? '').trim();
-    const app = form.get('new-kind') === 'app';
-    let mappings;
-    try {
-      mappings = JSON.parse(String(form.get('new-mapping') ?? '{}'));
-    } catch (err) {
-      return setError(`The mapping is not JSON: ${err.message}`);
+/** An index's fields from its mapping, objects flattened (`a.b`): `[{name, type, sortBy}]`, in mapping order. */
+export function fieldsOf(mapping) {
+  const fields = [];
+  const walk = (properties, prefix) => {
+    for (const [name, node] of Object.entries(properties ?? {})) {
+      const path = prefix + name;
+      if (node.properties && (!node.type || node.type === 'object')) {
+        walk(node.properties, `${path}.`);
+        continue;
+      }
+      const keyword = Object.entries(node.fields ?? {}).find(([, sub]) => sub.type === 'keyword');
+      const sortBy = SORTS_AS_IS.has(node.type) ? path : keyword ? `${path}.${keyword[0]}` : undefined;
+      fields.push({ name: path, type: node.type ?? 'object', sortBy });
     }
-    const r = app ? await call(`/_apps/${enc(name)}`, { method: 'PUT' }) : await call(`/${enc(name)}`, { method: 'PUT', body: { mappings } });
-    if (r.status !== 200) return setError(reasonOf(r));
-    setIssued(r.json?.credentials?.read_write);
-    if (app && Object.keys(mappings.properties ?? {}).length) {
-      const mapped = await call(`/${enc(name)}/_mapping`, { method: 'PUT', body: mappings });
-      if (mapped.status !== 200) return setError(`The app was created; its mapping was refused: ${reasonOf(mapped)}`);
-    }
-    setError('');
-    onCreated(name, app);
   };
-  return (
-    <form onSubmit={create} class="create">
-      <h3>New index or app</h3>
-      <fieldset>
-        <legend>Kind</legend>
-        <label class="inline">
-          <input type="radio" name="new-kind" value="index" defaultChecked />
-          index
-        </label>
-        <label class="inline">
-          <input type="radio" name="new-kind" value="app" />
-          app (documents addressed as /app/type/id)
-        </label>
-      </fieldset>
-      <label>
-        Name
-        <input name="new-index" required />
-      </label>
-      <label>
-        Mapping (JSON)
-        <textarea name="new-mapping" rows={6} defaultValue={'{\n  "properties": {\n    "title": { "type": "text" }\n  }\n}'} />
-      </label>
-      {error && <p role="alert" class="error">{error}</p>}
-      {issued && (
-        <div class="issued" role="status">
-          <p>
-            Its read-write credential — the password is shown only now: <code data-testid="issued-rw-username">{issued.username}</code> /{' '}
-            <code data-testid="issued-rw-password">{issued.password}</code>
-          </p>
-          <button type="button" onClick={() => setIssued(undefined)}>I have saved it</button>
-        </div>
-      )}
-      <button type="submit">Create</button>
-    </form>
-  );
+  for (const index of Object.values(mapping ?? {})) walk(index.mappings?.properties, '');
+  return fields;
 }
 
-/** Data browser: an index's documents, ten at a time; one shown, edited, deleted or added as JSON; its mapping and settings. */
+/** A field's value in a document (`a.b` through objects), as the table shows it. */
+function cell(source, path) {
+  let value = source;
+  for (const part of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : value[part];
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * The gateway keeps an app's document type in a field it never shows (docs/apps.md); a sort on it,
+ * after the page's own, gives each hit's type in its sort values without changing the order.
+ */
+const TYPE_SORT = { _gateway_type: { order: 'asc', unmapped_type: 'keyword', missing: '_last' } };
+/** Where a typed document (`/{app}/{type}/{id}`) is read and written; `_doc`: index-addressed. */
+const docPath = (index, type, id) => `/${enc(index)}/${type && type !== '_doc' ? enc(type) : '_doc'}${id === undefined ? '' : `/${enc(id)}`}`;
+
+/**
+ * Data browser (as Kibana's Discover): an index's documents in columns chosen from its mapping,
+ * sorted on a column, filtered by a query string, a page at a time; one shown, edited, deleted
+ * or added as JSON — an app's typed document (`/{app}/{type}/{id}`) saved under its own type.
+ */
 export function DataBrowser({ me }) {
   // what the credential may do here (the gateway refuses the rest anyway: this hides what would fail)
   const canSearch = may(me, 'search');
   const canWrite = may(me, 'docs', 'write');
   const canDelete = may(me, 'docs', 'delete');
-  const canManage = may(me, 'indices', 'write');
   // an index's settings are its administrator's; its mapping is read by its readers too
   const readsSettings = may(me, 'indices');
-  const [version, setVersion] = useState(0);
-  const indices = useIndices(version);
-  const [autosuggestField, setAutosuggestField] = useState('');
-  const [index, setIndex] = useState('');
+  const indices = useIndices();
+  const [index, setIndex] = useState(indexInUrl);
+  const [fields, setFields] = useState([]);
+  const [columns, setColumns] = useState([]);
+  const [sort, setSort] = useState(undefined); // {field, sortBy, order}
+  const [filter, setFilter] = useState('');
+  const [applied, setApplied] = useState('');
+  const [size, setSize] = useState(SIZES[0]);
   const [from, setFrom] = useState(0);
   const [page, setPage] = useState(undefined);
   const [selected, setSelected] = useState(undefined);
   const [draft, setDraft] = useState('');
   const [newId, setNewId] = useState('');
+  const [newType, setNewType] = useState('');
   const [mapping, setMapping] = useState(undefined);
   const [message, setMessage] = useState('');
   const [error, setError] = useState('');
 
-  // the newest load wins: the first index's page, answered late, never replaces the chosen one's
-  const latest = useRef(0);
-  const load = async (name = index, start = from) => {
-    if (!name || !canSearch) return;
-    const ticket = ++latest.current;
-    const r = await call(`/${enc(name)}/_search`, { method: 'POST', body: { from: start, size: PAGE, sort: ['_doc'], track_total_hits: true } });
-    if (ticket !== latest.current) return;
-    if (r.status !== 200) return setError(reasonOf(r));
-    setError('');
-    setPage({ total: r.json.hits.total.value, hits: r.json.hits.hits });
-  };
   useEffect(() => {
     // the first index unless one was chosen meanwhile (the effect runs after the options appear)
-    if (indices.length) setIndex((current) => current || indices[0]);
+    if (indices.length) setIndex((current) => (indices.includes(current) ? current : indices[0]));
   }, [indices]);
   useEffect(() => {
-    setSelected(undefined);
-    setMapping(undefined);
-    setFrom(0);
-    load(index, 0);
+    if (index) history.replaceState(null, '', `#/data/${enc(index)}`);
   }, [index]);
+  // a new index: its fields (the columns offered), the first few shown, no sort, no filter
+  useEffect(() => {
+    // an index from the URL is looked at once the list says the credential may read it
+    if (!index || !indices.includes(index)) return undefined;
+    let current = true;
+    setSelected(undefined);
+    setDraft('');
+    setMapping(undefined);
+    setSort(undefined);
+    setFilter('');
+    setApplied('');
+    setFrom(0);
+    call(`/${enc(index)}/_mapping`).then((r) => {
+      if (!current) return;
+      const found = r.status === 200 ? fieldsOf(r.json) : [];
+      setFields(found);
+      setColumns(found.slice(0, FIRST_COLUMNS).map((f) => f.name));
+    });
+    return () => {
+      current = false;
+    };
+  }, [index, indices]);
+
+  // the newest load wins: an answer that comes late never replaces a later one's
+  const latest = useRef(0);
+  const load = async () => {
+    if (!index || !canSearch || !indices.includes(index)) return;
+    const ticket = ++latest.current;
+    const search = (withTypes) => call(`/${enc(index)}/_search`, {
+      method: 'POST',
+      background: true,
+      body: {
+        from, size, track_total_hits: true,
+        sort: [sort ? { [sort.sortBy]: { order: sort.order } } : '_doc', ...(withTypes ? [TYPE_SORT] : [])],
+        ...(applied.trim() ? { query: { query_string: { query: applied.trim() } } } : {}),
+      },
+    });
+    let r = await search(true);
+    // a credential whose field rules allow only some fields may not sort on the type field: its
+    // documents are then shown without their types (and it may only read what it may see)
+    if (r.status === 403) r = await search(false);
+    if (ticket !== latest.current) return;
+    if (r.status !== 200) {
+      setPage(undefined);
+      return setError(reasonOf(r));
+    }
+    setError('');
+    const hits = r.json.hits.hits.map((h) => ({ ...h, _type: h.sort?.[h.sort.length - 1] ?? h._type ?? '_doc' }));
+    setPage({ total: r.json.hits.total.value, hits });
+  };
+  useEffect(() => {
+    load();
+  }, [index, indices, from, size, sort, applied]);
 
   const open = (hit) => {
     setSelected(hit);
@@ -182,21 +168,21 @@ export function DataBrowser({ me }) {
   const save = async () => {
     const doc = parsedDraft();
     if (!doc) return;
-    const id = selected ? selected._id : newId.trim();
-    const r = id
-      ? await call(`/${enc(index)}/_doc/${enc(id)}?refresh=true`, { method: 'PUT', body: doc })
-      : await call(`/${enc(index)}/_doc?refresh=true`, { method: 'POST', body: doc });
+    const id = selected ? selected._id : newId.trim() || undefined;
+    const type = selected ? selected._type : newType.trim();
+    const r = await call(`${docPath(index, type, id)}?refresh=true`, { method: id === undefined ? 'POST' : 'PUT', body: doc });
     if (r.status >= 300) return setError(reasonOf(r));
     setError('');
     setMessage(`Document ${r.json._id} ${r.json.result}.`);
-    setSelected({ _id: r.json._id, _source: doc });
+    setSelected({ _id: r.json._id, _type: r.json._type ?? type, _source: doc });
     await load();
   };
   const remove = async () => {
-    const r = await call(`/${enc(index)}/_doc/${enc(selected._id)}?refresh=true`, { method: 'DELETE' });
+    const r = await call(`${docPath(index, selected._type, selected._id)}?refresh=true`, { method: 'DELETE' });
     if (r.status >= 300) return setError(reasonOf(r));
     setMessage(`Document ${selected._id} deleted.`);
     setSelected(undefined);
+    setDraft('');
     await load();
   };
   const showMapping = async () => {
@@ -205,31 +191,49 @@ export function DataBrowser({ me }) {
     if (st && st.status !== 200) return setError(reasonOf(st));
     setMapping({ mapping: m.json, settings: st?.json });
   };
-  const autosuggest = async () => {
-    const failed = await addAutosuggest(index, autosuggestField.trim());
-    if (failed) return setError(`Autosuggest: ${failed}`);
-    setError('');
-    setMessage(`${autosuggestField.trim()}.autosuggest added.`);
-    setMapping(undefined);
+  const sortOn = (field) => {
+    setFrom(0);
+    setSort((s) => (s?.field === field.name && s.order === 'asc' ? { field: field.name, sortBy: field.sortBy, order: 'desc' } : { field: field.name, sortBy: field.sortBy, order: 'asc' }));
   };
-  const go = (start) => {
-    setFrom(start);
-    load(index, start);
-  };
+  const toggleColumn = (name) => setColumns((shown) => (shown.includes(name) ? shown.filter((c) => c !== name) : fields.map((f) => f.name).filter((f) => f === name || shown.includes(f))));
+  const shownFields = fields.filter((f) => columns.includes(f.name));
+  const typed = page?.hits.some((h) => h._type !== '_doc');
 
   return (
     <section aria-labelledby="data-title">
       <h2 id="data-title">Data</h2>
-      <label>
-        Index
-        <select value={index} onChange={(e) => setIndex(e.currentTarget.value)} name="index">
-          {indices.map((i) => (
-            <option key={i} value={i}>{i}</option>
-          ))}
-        </select>
-      </label>
+      <div class="pager">
+        <label>
+          Index
+          <select value={index} onChange={(e) => setIndex(e.currentTarget.value)} name="index">
+            {indices.map((i) => (
+              <option key={i} value={i}>{i}</option>
+            ))}
+          </select>
+        </label>
+        {canSearch && (
+          <form class="pager" onSubmit={(e) => { e.preventDefault(); setFrom(0); setApplied(filter); }}>
+            <label>
+              Filter (a query string, as genre:sf AND year:&gt;1960)
+              <input name="data-filter" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+            </label>
+            <button type="submit">Filter</button>
+          </form>
+        )}
+      </div>
       {error && <p role="alert" class="error">{error}</p>}
       {message && <p role="status" data-testid="data-message">{message}</p>}
+      {fields.length > 0 && canSearch && (
+        <fieldset class="columns">
+          <legend>Columns</legend>
+          {fields.map((f) => (
+            <label class="inline" key={f.name}>
+              <input type="checkbox" name="column" value={f.name} checked={columns.includes(f.name)} onChange={() => toggleColumn(f.name)} />
+              {f.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {index && !canSearch && (
         <div class="pager">
           <button type="button" onClick={showMapping}>Mapping{readsSettings ? ' and settings' : ''}</button>
@@ -237,30 +241,51 @@ export function DataBrowser({ me }) {
       )}
       {page && (
         <>
-          <table>
-            <caption>
-              {index}: documents {page.total ? from + 1 : 0}–{Math.min(from + PAGE, page.total)} of <span data-testid="doc-total">{page.total}</span>
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">_id</th>
-                <th scope="col">_source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.hits.map((h) => (
-                <tr key={h._id} data-testid="doc-row">
-                  <th scope="row">
-                    <button type="button" class="link" onClick={() => open(h)} aria-label={`Open document ${h._id}`}>{h._id}</button>
-                  </th>
-                  <td class="source">{JSON.stringify(h._source)}</td>
+          <div class="scroll" role="region" aria-label="Documents table" tabindex={0}>
+            <table>
+              <caption>
+                {index}: documents {page.total ? from + 1 : 0}–{Math.min(from + size, page.total)} of <span data-testid="doc-total">{page.total}</span>
+                {applied.trim() ? ` matching ${applied.trim()}` : ''}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">_id</th>
+                  {typed && <th scope="col">_type</th>}
+                  {shownFields.map((f) => (
+                    <th scope="col" key={f.name} data-testid="column" aria-sort={sort?.field === f.name ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}>
+                      {f.sortBy ? (
+                        <button type="button" class="sort" onClick={() => sortOn(f)} aria-label={`Sort by ${f.name}`}>
+                          {f.name}{sort?.field === f.name ? (sort.order === 'asc' ? ' ▲' : ' ▼') : ''}
+                        </button>
+                      ) : f.name}
+                    </th>
+                  ))}
+                  {shownFields.length === 0 && <th scope="col">_source</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {page.hits.map((h) => (
+                  <tr key={h._id} data-testid="doc-row">
+                    <th scope="row">
+                      <button type="button" class="link" onClick={() => open(h)} aria-label={`Open document ${h._id}`}>{h._id}</button>
+                    </th>
+                    {typed && <td data-testid="doc-type">{h._type}</td>}
+                    {shownFields.map((f) => <td class="source" key={f.name} data-testid={`cell-${f.name}`}>{cell(h._source, f.name)}</td>)}
+                    {shownFields.length === 0 && <td class="source">{JSON.stringify(h._source)}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <div class="pager">
-            <button type="button" disabled={from === 0} onClick={() => go(Math.max(0, from - PAGE))}>Previous</button>
-            <button type="button" disabled={from + PAGE >= page.total} onClick={() => go(from + PAGE)}>Next</button>
+            <button type="button" disabled={from === 0} onClick={() => setFrom(Math.max(0, from - size))}>Previous</button>
+            <button type="button" disabled={from + size >= page.total} onClick={() => setFrom(from + size)}>Next</button>
+            <label class="inline">
+              Per page
+              <select name="data-size" value={String(size)} onChange={(e) => { setFrom(0); setSize(Number(e.currentTarget.value)); }}>
+                {SIZES.map((n) => <option key={n} value={String(n)}>{n}</option>)}
+              </select>
+            </label>
             {canWrite && <button type="button" onClick={() => { setSelected(undefined); setDraft('{\n}'); setNewId(''); setMessage(''); }}>Add a document</button>}
             <button type="button" onClick={showMapping}>Mapping{readsSettings ? ' and settings' : ''}</button>
           </div>
@@ -268,12 +293,18 @@ export function DataBrowser({ me }) {
       )}
       {(selected || draft) && (
         <div class="editor">
-          <h3>{selected ? `Document ${selected._id}` : 'New document'}</h3>
+          <h3>{selected ? `Document ${selected._id}${selected._type && selected._type !== '_doc' ? ` (type ${selected._type})` : ''}` : 'New document'}</h3>
           {!selected && (
-            <label>
-              Id (empty: generated)
-              <input name="new-id" value={newId} onInput={(e) => setNewId(e.currentTarget.value)} />
-            </label>
+            <div class="form-grid">
+              <label>
+                Id (empty: generated)
+                <input name="new-id" value={newId} onInput={(e) => setNewId(e.currentTarget.value)} />
+              </label>
+              <label>
+                Type (an app's: /app/type/id; empty: _doc)
+                <input name="new-type" value={newType} onInput={(e) => setNewType(e.currentTarget.value)} />
+              </label>
+            </div>
           )}
           <label>
             JSON
@@ -296,24 +327,6 @@ export function DataBrowser({ me }) {
             </>
           )}
         </>
-      )}
-      {index && canManage && (
-        <div class="pager">
-          <label>
-            Text field to suggest on
-            <input name="autosuggest-field" value={autosuggestField} onInput={(e) => setAutosuggestField(e.currentTarget.value)} />
-          </label>
-          <button type="button" onClick={autosuggest} disabled={!autosuggestField.trim()}>Add autosuggest</button>
-        </div>
-      )}
-      {canManage && (
-        <CreateIndex
-          onCreated={(name, app) => {
-            setVersion((v) => v + 1);
-            setIndex(name);
-            setMessage(`${app ? 'App' : 'Index'} ${name} created.`);
-          }}
-        />
       )}
     </section>
   );

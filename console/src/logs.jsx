@@ -11,7 +11,7 @@ const FILTERS = [
   ['error', 'Failed (400 and above)'], ['success', 'Succeeded'],
 ];
 const SIZES = ['20', '50', '100'];
-const NO_FILTER = { filter: '', index: '', start_latency: '', order_by_latency: '', start_date: '', end_date: '', size: '20' };
+const NO_FILTER = { filter: '', index: '', start_latency: '', order_by_latency: '', start_date: '', end_date: '', size: '20', own: false };
 /** The records reachable by paging: `from + size` at most 10,000. */
 const WINDOW = 10_000;
 
@@ -21,6 +21,8 @@ const epochMs = (local) => String(new Date(local).getTime());
 /** `/_logs/search` (or `/{index}/_logs/search`): `/_logs` with the latency filter and order. */
 function logsPath(q, from) {
   const params = new URLSearchParams({ from: String(from), size: q.size });
+  // the console's own polling and page loads (api.js marks them) are not the traffic looked for
+  if (!q.own) params.set('background', 'false');
   for (const name of ['filter', 'start_latency', 'order_by_latency']) if (q[name]) params.set(name, q[name]);
   for (const name of ['start_date', 'end_date']) if (q[name]) params.set(name, epochMs(q[name]));
   return `${q.index ? `/${enc(q.index)}` : ''}/_logs/search?${params}`;
@@ -28,7 +30,8 @@ function logsPath(q, from) {
 
 /**
  * Request logs: the newest requests (or the slowest) with filters, a page at a time, refreshed
- * every 5 s unless told not to; one opened shows its whole record (`GET /_log/{id}`).
+ * every 5 s unless told not to; one opened shows its whole record (`GET /_log/{id}`). The
+ * console's own background requests are left out unless asked for.
  */
 export function LogsPage() {
   const indices = useIndices();
@@ -107,6 +110,10 @@ export function LogsPage() {
             <option value="desc">Slowest first</option>
             <option value="asc">Fastest first</option>
           </select>
+        </label>
+        <label class="inline">
+          <input type="checkbox" name="logs-own" checked={query.own} onChange={(e) => { const own = e.currentTarget.checked; setFrom(0); setQuery((q) => ({ ...q, own })); }} />
+          Show the console's own requests
         </label>
         <label>
           Per page

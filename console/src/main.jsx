@@ -12,6 +12,8 @@ import { SearchBuilder } from './builder.jsx';
 import { RelevancePage } from './relevance.jsx';
 import { SynonymsPage } from './synonyms.jsx';
 import { LogsPage } from './logs.jsx';
+import { RequestPanel } from './requests.jsx';
+import { IndicesPage } from './indices.jsx';
 import { liveFigures, sumsByName } from './metrics.js';
 import { usePolling } from './polling.js';
 import { allowedOrigins, isAdmin, may, readsIndices } from './rights.js';
@@ -179,9 +181,22 @@ function Rights({ me }) {
   );
 }
 
+/** The page the URL names (`#/logs`): a page can be bookmarked, reloaded, and gone back to. */
+const pageInUrl = () => decodeURIComponent(location.hash.replace(/^#\/?/, '').split(/[/?]/)[0]);
+
+function usePageInUrl() {
+  const [page, setPage] = useState(pageInUrl());
+  useEffect(() => {
+    const follow = () => setPage(pageInUrl());
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  return [page, (id) => { location.hash = `#/${id}`; }];
+}
+
 function App() {
   const [me, setMe] = useState(undefined);
-  const [view, setView] = useState('overview');
+  const [asked, go] = usePageInUrl();
   const [checking, setChecking] = useState(Boolean(savedAuth()));
   useEffect(() => {
     if (!savedAuth()) return;
@@ -197,7 +212,10 @@ function App() {
   const views = [
     // a page shows only for a credential that may use it: the gateway would refuse the rest
     ['overview', 'Overview'],
+    // any credential: what it sends goes through the same access rules as any client's
+    ['requests', 'Requests'],
     ...(readsIndices(me) ? [['data', 'Data']] : []),
+    ...(may(me, 'indices') ? [['indices', 'Indices']] : []),
     ...(readsIndices(me) && (may(me, 'streams') || may(me, 'declarative')) ? [['live', 'Live view']] : []),
     ...(readsIndices(me) && may(me, 'declarative') ? [['builder', 'Search preview']] : []),
     ...(may(me, 'analytics') ? [['analytics', 'Analytics']] : []),
@@ -211,6 +229,8 @@ function App() {
     ...(canManage ? [['credentials', 'Access control']] : []),
   ];
   const pages = {
+    requests: <RequestPanel me={me} />,
+    indices: may(me, 'indices') && <IndicesPage me={me} />,
     credentials: canManage && <Credentials />,
     data: readsIndices(me) && <DataBrowser me={me} />,
     live: readsIndices(me) && (may(me, 'streams') || may(me, 'declarative')) && <LiveView me={me} />,
@@ -223,13 +243,16 @@ function App() {
     synonyms: may(me, 'cluster') && <SynonymsPage />,
     builder: readsIndices(me) && may(me, 'declarative') && <SearchBuilder me={me} />,
   };
+  // a page the credential may not use (an old bookmark, another credential's) is the overview
+  const view = pages[asked] ? asked : 'overview';
+  document.title = `${views.find(([id]) => id === view)?.[1] ?? 'Overview'} · Search gateway console`;
   return (
     <>
       <header>
         <span class="brand">Search gateway</span>
         <nav aria-label="Console">
           {views.map(([id, label]) => (
-            <button type="button" key={id} aria-current={view === id ? 'page' : undefined} onClick={() => setView(id)}>
+            <button type="button" key={id} aria-current={view === id ? 'page' : undefined} onClick={() => go(id)}>
               {label}
             </button>
           ))}

@@ -2,11 +2,73 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, reasonOf } from './api.js';
 import { useIndices } from './data.jsx';
 
-const EXAMPLE = JSON.stringify({ name: 'promote a document', enabled: true, trigger: { type: 'query', operator: 'is', value: 'sale' }, actions: { promote: [{ doc: { _id: '1' }, position: 1 }] } }, null, 2);
+const EXAMPLE = { name: 'promote a document', enabled: true, trigger: { type: 'query', operator: 'is', value: 'sale' }, actions: { promote: [{ doc: { _id: '1' }, position: 1 }] } };
+const OPERATORS = [['is', 'is'], ['contains', 'contains'], ['starts_with', 'starts with'], ['ends_with', 'ends with'], ['matches', 'matches (regular expression)']];
+const list = (text) => text.split(',').map((t) => t.trim()).filter(Boolean);
+
+/** A rule as the form shows it (what the form has no field for stays in the rule as it is). */
+function formOf(rule) {
+  const trigger = rule.trigger ?? {};
+  const listed = Array.isArray(rule.actions) ? rule.actions : undefined;
+  // the API answers a rule's actions as a list (`[{type, value}]`): each type once is the object form
+  const byType = listed && new Set(listed.map((a) => a.type)).size === listed.length ? Object.fromEntries(listed.map((a) => [a.type, a.value])) : undefined;
+  const actions = listed ? byType ?? {} : rule.actions ?? {};
+  const [filterField = '', filterValue = ''] = Object.entries(actions.add_filter ?? {})[0] ?? [];
+  return {
+    name: rule.name ?? '',
+    enabled: rule.enabled !== false,
+    type: trigger.type ?? 'query',
+    operator: trigger.operator ?? 'is',
+    value: trigger.value ?? '',
+    triggerField: trigger.filter?.field ?? '',
+    triggerValue: trigger.filter?.value ?? '',
+    indices: (trigger.indices ?? []).join(', '),
+    promote: [...(actions.promote ?? [])].sort((a, b) => a.position - b.position).map((p) => p.doc?._id).join(', '),
+    hide: (actions.hide ?? []).map((h) => (typeof h === 'string' ? h : h._id)).join(', '),
+    filterField,
+    filterValue: Array.isArray(filterValue) ? filterValue.join(', ') : String(filterValue),
+    replaceTerm: actions.replace_search_term ?? '',
+    customData: actions.custom_data === undefined ? '' : JSON.stringify(actions.custom_data),
+    // a list the form cannot show as one (a type twice: applied in order) is edited as JSON
+    listedActions: Boolean(listed) && !byType,
+  };
+}
+
+/** The rule a form says, over the rule it was filled from; throws when custom data is not JSON. */
+function ruleOf(form, base) {
+  const trigger = { ...(base.trigger ?? {}), type: form.type };
+  for (const k of ['operator', 'value', 'filter', 'indices']) delete trigger[k];
+  if (form.type === 'query') Object.assign(trigger, { operator: form.operator, value: form.value });
+  if (form.type === 'filter') trigger.filter = { field: form.triggerField, value: form.triggerValue };
+  if (list(form.indices).length) trigger.indices = list(form.indices);
+  const actions = form.listedActions ? base.actions : Array.isArray(base.actions) ? Object.fromEntries(base.actions.map((a) => [a.type, a.value])) : { ...(base.actions ?? {}) };
+  if (!form.listedActions) {
+    for (const k of ['promote', 'hide', 'add_filter', 'replace_search_term', 'custom_data']) delete actions[k];
+    const promoted = list(form.promote);
+    if (promoted.length) actions.promote = promoted.map((_id, i) => ({ doc: { _id }, position: i + 1 }));
+    if (list(form.hide).length) actions.hide = list(form.hide);
+    if (form.filterField.trim()) {
+      const values = list(form.filterValue);
+      actions.add_filter = { [form.filterField.trim()]: values.length === 1 ? values[0] : values };
+    }
+    if (form.replaceTerm.trim()) actions.replace_search_term = form.replaceTerm.trim();
+    if (form.customData.trim()) {
+      try {
+        actions.custom_data = JSON.parse(form.customData);
+      } catch (err) {
+        throw new Error(`The custom data is not JSON: ${err.message}`);
+      }
+    }
+  }
+  const rule = { ...base, name: form.name, enabled: form.enabled, trigger, actions };
+  if (!form.name) delete rule.name;
+  return rule;
+}
 
 /**
- * Query rules: the rules (`GET /_rules`, in evaluation order, with their usage), one edited as
- * JSON, previewed on a search before it is stored (a declarative search with
+ * Query rules: the rules (`GET /_rules`, in evaluation order, with their usage), one edited in a
+ * form (trigger, promoted and hidden documents, a filter, the search text replaced, custom data)
+ * or as JSON, previewed on a search before it is stored (a declarative search with
  * `settings.queryRule`), saved (`PUT /_rule/{id}`), moved up or down the order
  * (`PUT /_rules/_order`) or deleted.
  */
@@ -14,7 +76,11 @@ export function RulesPage() {
   const indices = useIndices();
   const [rules, setRules] = useState(undefined);
   const [id, setId] = useState('');
-  const [definition, setDefinition] = useState(EXAMPLE);
+  // the rule edited: in the form (the default) or as JSON
+  const [base, setBase] = useState(EXAMPLE);
+  const [form, setForm] = useState(() => formOf(EXAMPLE));
+  const [asJson, setAsJson] = useState(false);
+  const [definition, setDefinition] = useState(JSON.stringify(EXAMPLE, null, 2));
   const [index, setIndex] = useState('');
   const [field, setField] = useState('name');
   const [text, setText] = useState('sale');
@@ -34,12 +100,33 @@ export function RulesPage() {
   }, [indices]);
   const rule = () => {
     try {
+      if (!asJson) return ruleOf(form, base);
       return JSON.parse(definition);
     } catch (err) {
-      setError(`The rule is not JSON: ${err.message}`);
+      setError(asJson ? `The rule is not JSON: ${err.message}` : err.message);
       return undefined;
     }
   };
+  /** Shows the rule in the form, or as JSON: the one the other showed. */
+  const switchTo = (json) => {
+    const current = rule();
+    if (!current) return;
+    setError('');
+    if (json) setDefinition(JSON.stringify(current, null, 2));
+    else {
+      setBase(current);
+      setForm(formOf(current));
+    }
+    setAsJson(json);
+  };
+  const bound = (name) => ({
+    name: `rule-${name}`,
+    value: form[name],
+    onInput: (e) => {
+      const value = e.currentTarget.value;
+      setForm((f) => ({ ...f, [name]: value }));
+    },
+  });
   const search = async (queryRule) => {
     const body = { query: [{ id: 'preview', dataField: [field], value: text, size: 10 }] };
     if (queryRule) body.settings = { queryRule };
@@ -88,6 +175,8 @@ export function RulesPage() {
   const edit = (r) => {
     const { id: ruleId, owner: _owner, usage: _usage, ...body } = r;
     setId(ruleId);
+    setBase(body);
+    setForm(formOf(body));
     setDefinition(JSON.stringify(body, null, 2));
   };
   return (
@@ -96,6 +185,7 @@ export function RulesPage() {
       {error && <p role="alert" class="error">{error}</p>}
       {message && <p role="status" data-testid="rule-message">{message}</p>}
       {rules && (
+        <div class="scroll" role="region" aria-label="Rules table" tabindex={0}>
         <table>
           <caption>Rules, in the order they are evaluated</caption>
           <thead>
@@ -112,7 +202,7 @@ export function RulesPage() {
               <tr key={r.id} data-testid="rule-row">
                 <th scope="row">{r.id}</th>
                 <td>{r.name ?? ''}</td>
-                <td>{JSON.stringify(r.trigger)}</td>
+                <td class="source">{JSON.stringify(r.trigger)}</td>
                 <td>{r.usage ?? 0}</td>
                 <td>
                   <button type="button" onClick={() => move(at, -1)} disabled={at === 0} aria-label={`Move ${r.id} up`}>↑</button>{' '}
@@ -124,16 +214,106 @@ export function RulesPage() {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <div class="editor">
         <label>
           Id (empty: generated)
           <input name="rule-id" value={id} onInput={(e) => setId(e.currentTarget.value)} />
         </label>
-        <label>
-          Rule (JSON)
-          <textarea name="rule-definition" rows={10} value={definition} onInput={(e) => setDefinition(e.currentTarget.value)} />
+        <label class="inline">
+          <input type="checkbox" name="rule-as-json" checked={asJson} onChange={(e) => switchTo(e.currentTarget.checked)} />
+          Edit as JSON
         </label>
+        {asJson ? (
+          <label>
+            Rule (JSON)
+            <textarea name="rule-definition" rows={10} value={definition} onInput={(e) => setDefinition(e.currentTarget.value)} />
+          </label>
+        ) : (
+          <>
+            <div class="form-grid">
+              <label>
+                Name
+                <input {...bound('name')} />
+              </label>
+              <label class="inline">
+                <input type="checkbox" name="rule-enabled" checked={form.enabled} onChange={(e) => { const v = e.currentTarget.checked; setForm((f) => ({ ...f, enabled: v })); }} />
+                Enabled
+              </label>
+            </div>
+            <fieldset>
+              <legend>When</legend>
+              <label>
+                Trigger
+                <select {...bound('type')} onChange={(e) => { const v = e.currentTarget.value; setForm((f) => ({ ...f, type: v })); }}>
+                  <option value="query">the search text</option>
+                  <option value="filter">a facet value is selected</option>
+                  <option value="always">always</option>
+                </select>
+              </label>
+              {form.type === 'query' && (
+                <>
+                  <label>
+                    Operator
+                    <select {...bound('operator')} onChange={(e) => { const v = e.currentTarget.value; setForm((f) => ({ ...f, operator: v })); }}>
+                      {OPERATORS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+                    </select>
+                  </label>
+                  <label>
+                    Text
+                    <input {...bound('value')} />
+                  </label>
+                </>
+              )}
+              {form.type === 'filter' && (
+                <>
+                  <label>
+                    Facet field
+                    <input {...bound('triggerField')} />
+                  </label>
+                  <label>
+                    Facet value
+                    <input {...bound('triggerValue')} />
+                  </label>
+                </>
+              )}
+              <label>
+                On indices (patterns, comma-separated; empty: all yours)
+                <input {...bound('indices')} />
+              </label>
+            </fieldset>
+            {form.listedActions ? <p>This rule's actions are a list applied in order: edit them as JSON.</p> : (
+              <fieldset>
+                <legend>Then</legend>
+                <label>
+                  Promote (document ids, in order)
+                  <input {...bound('promote')} />
+                </label>
+                <label>
+                  Hide (document ids)
+                  <input {...bound('hide')} />
+                </label>
+                <label>
+                  Filter on field
+                  <input {...bound('filterField')} />
+                </label>
+                <label>
+                  Filter values (comma-separated)
+                  <input {...bound('filterValue')} />
+                </label>
+                <label>
+                  Replace the search text with
+                  <input {...bound('replaceTerm')} />
+                </label>
+                <label>
+                  Custom data (JSON)
+                  <input {...bound('customData')} />
+                </label>
+              </fieldset>
+            )}
+          </>
+        )}
         <fieldset>
           <legend>Preview on a search</legend>
           <label>

@@ -26,6 +26,8 @@ export interface LogQuery {
   startLatency?: number;
   endLatency?: number;
   orderByLatency?: 'asc' | 'desc';
+  /** `background=false`: without a console's own requests; `true`: only those (LogRecord.background). */
+  background?: boolean;
   /** `/{index}/_logs`: the records naming one of these index expressions. */
   indices?: readonly string[];
 }
@@ -34,7 +36,7 @@ type Clause = Record<string, unknown>;
 
 const invalid = (reason: string) => new EsError(400, 'illegal_argument_exception', reason);
 
-const COMMON_PARAMS = ['from', 'size', 'start_date', 'end_date', 'filter', 'pretty', 'human', 'error_trace', 'filter_path'];
+const COMMON_PARAMS = ['from', 'size', 'start_date', 'end_date', 'filter', 'background', 'pretty', 'human', 'error_trace', 'filter_path'];
 const LATENCY_PARAMS = ['start_latency', 'end_latency', 'order_by_latency'];
 
 /** The parameters of `GET /_logs` (and, with `latency`, of `GET /_logs/search`); 400 naming the first bad one. */
@@ -57,6 +59,11 @@ export function parseLogQuery(querystring: string, latency: boolean): LogQuery {
   if (filter !== null) {
     if (!FILTERS.includes(filter)) throw invalid(`[filter] must be one of ${FILTERS.join(', ')}, got [${filter}]`);
     q.filter = filter as LogFilter;
+  }
+  const background = params.get('background');
+  if (background !== null) {
+    if (background !== 'true' && background !== 'false') throw invalid(`[background] must be true or false, got [${background}]`);
+    q.background = background === 'true';
   }
   if (latency) {
     q.startLatency = number(params, 'start_latency');
@@ -110,6 +117,9 @@ export function logSearch(q: LogQuery, scope?: Clause): Clause {
   if (q.filter === 'success') filter.push({ range: { status: { lt: 400 } } });
   else if (q.filter === 'error') filter.push({ range: { status: { gte: 400 } } });
   else if (q.filter) filter.push({ term: { kind: q.filter } });
+  // records from before the field was mapped have none: they count as not background
+  if (q.background === true) filter.push({ term: { background: true } });
+  else if (q.background === false) mustNot.push({ term: { background: true } });
   if (scope) filter.push(scope);
   const newestFirst = { time_us: { order: 'desc' } };
   return {

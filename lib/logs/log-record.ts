@@ -7,6 +7,10 @@ import type { Classification } from '../request/index.js';
  */
 export const LOGS_INDEX = '.gateway-logs';
 
+/** The header (and its value) by which a console marks the requests it makes on its own. */
+export const CONSOLE_BACKGROUND_HEADER = 'x-gateway-console';
+export const CONSOLE_BACKGROUND = 'background';
+
 /** What a request was, for the `filter` parameter. */
 export type LogKind = 'search' | 'suggestion' | 'index' | 'delete' | 'other';
 export const LOG_KINDS: readonly LogKind[] = ['search', 'suggestion', 'index', 'delete', 'other'];
@@ -41,6 +45,12 @@ export interface LogRecord {
   kind: LogKind;
   /** True for a live stream (`stream=true`): logged when it ends. */
   stream?: boolean;
+  /**
+   * True for a request a console made on its own (its polling and page loads), as it says with
+   * `X-Gateway-Console: background` (CONSOLE_BACKGROUND_HEADER): still recorded — a header hides
+   * nothing — and left out of a listing that asks `background=false`, as the console's Logs page does.
+   */
+  background?: boolean;
   /** With LOGS_BODIES=true: the body texts, cut at LOGS_BODY_MAX bytes, secrets redacted. */
   request_body?: string;
   response_body?: string;
@@ -67,6 +77,7 @@ export const LOGS_INDEX_BODY = {
       status: { type: 'integer' },
       took: { type: 'long' },
       kind: { type: 'keyword' },
+      background: { type: 'boolean' },
     },
   },
 };

@@ -8,7 +8,7 @@ import { hasBody, type Classification } from '../request/index.js';
 import type { GatewayState } from '../server/state.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
-import { kindOf, LOGS_INDEX, LOGS_INDEX_BODY, type LogRecord } from './log-record.js';
+import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS_INDEX_BODY, type LogRecord } from './log-record.js';
 import { redactQuerystring } from './redact.js';
 
 export interface RequestLogOptions {
@@ -153,6 +153,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         kind: kindOf(info, info.category === 'declarative' ? declarativeBody(ctx.state.body) : undefined),
       };
       if (info.category === 'streams') record.stream = true;
+      if (ctx.get(CONSOLE_BACKGROUND_HEADER) === CONSOLE_BACKGROUND) record.background = true;
       if (this.options.bodies) this.addBodies(ctx, arrival, record);
       this.writer.add(record, record.id);
     } catch (err) {

@@ -34,6 +34,7 @@ export interface Locator {
   inputValue(): Promise<string>;
   isChecked(): Promise<boolean>;
   check(): Promise<void>;
+  uncheck(): Promise<void>;
   setInputFiles(files: Array<{ name: string; mimeType: string; buffer: Buffer }>): Promise<void>;
   filter(options: { hasText: string | RegExp }): Locator;
   first(): Locator;

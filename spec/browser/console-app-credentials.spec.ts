@@ -34,7 +34,7 @@ describeConsole('the console with an app\'s credentials', 'console-app-', (t) =>
     await t.signIn(readOnly.username, readOnly.password);
     await t.watch.textsBecome('who is signed in', '[data-testid="signed-in-as"]', [`${readOnly.username} (user)`]);
     // the pages it may use, and no others (no access control, logs, analytics, rules…)
-    await t.watch.textsBecome('its pages', 'nav button', ['Overview', 'Data', 'Live view', 'Search preview']);
+    await t.watch.textsBecome('its pages', 'nav button', ['Overview', 'Requests', 'Data', 'Live view', 'Search preview']);
 
     await t.watch.textsBecome('its one index', '[data-testid="index-row"] th', ['books']);
     await t.watch.textsBecome('its document count', '[data-testid="index-row"] td:nth-of-type(2)', ['2']);

@@ -51,6 +51,7 @@ describeConsole('the console curates search (rules order, relevance, synonyms, c
     await t.page.locator('select[name="relevance-index"]').selectOption('shop');
     await t.watch.textsBecome('no settings yet', '[data-testid="relevance-stored"]', ['No settings for shop yet.']);
     await t.page.locator('select[name="relevance-part"]').selectOption('search');
+    await t.page.locator('input[name="relevance-as-json"]').check();
     await t.page.locator('textarea[name="relevance-settings"]').fill(JSON.stringify({ dataField: ['name'], size: 1 }));
     await t.page.locator('button').filter({ hasText: 'Save settings' }).click();
     await t.watch.textsBecome('the outcome', '[data-testid="relevance-message"]', ['Settings for shop saved.']);

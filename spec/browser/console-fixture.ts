@@ -8,7 +8,8 @@ import { REPO_ROOT, type TestGateway } from '../support/servers.js';
 import { launchChromium, missingPrerequisites, type Browser, type Page } from './chromium.js';
 import { PageWatch } from './page-watch.js';
 
-const SCREENSHOTS = path.join(REPO_ROOT, 'spec/browser/screenshots');
+/** Test artifacts, kept out of git (.gitignore): what each page looked like in the last run. */
+export const SCREENSHOTS = path.join(REPO_ROOT, 'spec/browser/artifacts');
 
 /** What a console spec drives: the gateway, and a fresh page (signed out, at /_console) per test. */
 export interface ConsoleUnderTest {
@@ -21,7 +22,7 @@ export interface ConsoleUnderTest {
   open(label: string): Promise<void>;
   /**
    * Full-page screenshots of what the page shows now, at a desktop and a phone width
-   * (spec/browser/screenshots/{prefix}{name}-desktop.png, -phone.png); the viewport is put back after.
+   * (spec/browser/artifacts/{prefix}{name}-desktop.png, -phone.png); the viewport is put back after.
    */
   screenshots(name: string): Promise<string[]>;
 }
@@ -33,7 +34,7 @@ const DEFAULT_VIEWPORT = { width: 1000, height: 700 };
 /**
  * Describes `title` once per backend, in Debian's Chromium against the gateway's /_console: the
  * gateway started (with `env`) before, a new page per test, a full-page screenshot after each
- * test (spec/browser/screenshots/{prefix}…). `body` registers the tests (and its own before hooks,
+ * test (spec/browser/artifacts/{prefix}…). `body` registers the tests (and its own before hooks,
  * which run after the gateway has started). Without Chromium or the built console the tests are
  * skipped — failed under CI.
  */

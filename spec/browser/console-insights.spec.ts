@@ -117,7 +117,7 @@ describeConsole('the console insights in Chromium (overview figures, analytics, 
     const plain = await credential({ indices: ['shop'], categories: ['search', 'indices'] });
     await t.signIn(plain.username, plain.password);
     // no stream category: no live view (a page it may not use is hidden)
-    await t.watch.textsBecome('its pages', 'nav button', ['Overview', 'Data']);
+    await t.watch.textsBecome('its pages', 'nav button', ['Overview', 'Requests', 'Data', 'Indices']);
     await t.page.locator('button').filter({ hasText: 'Sign out' }).click();
 
     const reader = await credential({ indices: ['shop'], categories: ['indices', 'logs'] });
@@ -125,7 +125,7 @@ describeConsole('the console insights in Chromium (overview figures, analytics, 
     // the admin's write on shop (before); the writes on other indices are not its to see
     await within(10_000, async () => (await call(t.gw.url, 'GET', '/_logs?filter=index', { auth })).json.total === 1);
     await t.signIn(reader.username, reader.password);
-    await t.watch.textsBecome('its pages', 'nav button', ['Overview', 'Data', 'Logs']);
+    await t.watch.textsBecome('its pages', 'nav button', ['Overview', 'Requests', 'Data', 'Indices', 'Logs']);
     await t.open('Logs');
     await t.page.locator('select[name="logs-filter"]').selectOption('index');
     await t.watch.textsBecome("the write on its index, and not the others'", '[data-testid="log-path"]', ['/shop/_doc/1?refresh=true']);

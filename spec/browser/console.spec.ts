@@ -206,6 +206,7 @@ describeConsole('the console in Chromium (served by the gateway at /_console)', 
     await t.signIn(ADMIN.user, ADMIN.password);
     await t.page.locator('nav button').filter({ hasText: 'Rules' }).click();
     await t.page.locator('input[name="rule-id"]').fill('promote-one');
+    await t.page.locator('input[name="rule-as-json"]').check();
     await t.page.locator('textarea[name="rule-definition"]').fill(JSON.stringify({ trigger: { type: 'query', operator: 'is', value: 'two' }, actions: { promote: [{ doc: { _id: '1' }, position: 1 }] } }));
     await t.page.locator('select[name="rule-index"]').selectOption('shop');
     await t.page.locator('input[name="rule-text"]').fill('two');
@@ -223,13 +224,14 @@ describeConsole('the console in Chromium (served by the gateway at /_console)', 
     expect((await call(t.gw.url, 'GET', '/_rule/promote-one')).status).to.equal(404);
   });
 
-  it('creates an app with its mapping (its read-write credential shown once), and adds autosuggest to a text field (close, analyzer, open, mapping)', async () => {
+  it('creates an app with its mapping (its read-write credential shown once), and adds search-as-you-type to a text field (close, analyzers, open, mapping)', async () => {
     await t.signIn(ADMIN.user, ADMIN.password);
-    await t.page.locator('nav button').filter({ hasText: 'Data' }).click();
+    await t.open('Indices');
     await t.page.locator('input[name="new-kind"][value="app"]').click();
     await t.page.locator('input[name="new-index"]').fill('books');
+    await t.page.locator('input[name="new-analyzers"]').click(); // without them: added below, to an app holding a document
     await t.page.locator('form.create button[type="submit"]').click();
-    await t.watch.textsBecome('the outcome', '[data-testid="data-message"]', ['App books created.']);
+    await t.watch.textsBecome('the outcome', '[data-testid="indices-message"]', ['App books created.']);
     expect((await call(t.gw.url, 'GET', '/_apps')).json.apps.map((a: { app: string }) => a.app)).to.include('books');
     const mapping = await call(t.gw.url, 'GET', '/books/_mapping');
     expect(mapping.json.books.mappings.properties.title).to.deep.equal({ type: 'text' });
@@ -240,18 +242,22 @@ describeConsole('the console in Chromium (served by the gateway at /_console)', 
     expect(rw.json.metadata.gateway.indices).to.deep.equal(['books']);
     await call(t.gw.url, 'PUT', '/books/book/1?refresh=true', { body: { title: 'Dune' } }); // app style
     await t.page.locator('input[name="autosuggest-field"]').fill('title');
-    await t.page.locator('button').filter({ hasText: 'Add autosuggest' }).click();
-    await t.watch.textsBecome('the outcome', '[data-testid="data-message"]', ['title.autosuggest added.']);
+    await t.page.locator('button').filter({ hasText: 'Add search-as-you-type' }).click();
+    await t.watch.textsBecome('the outcome', '[data-testid="index-message"]', ['title.autosuggest and title.search added.']);
     await call(t.gw.url, 'PUT', '/books/book/2?refresh=true', { body: { title: 'Dune Messiah' } });
     // document 1 was written before the sub-field existed: the console indexed it again
     const typed = await call(t.gw.url, 'POST', '/books/_search', { body: { query: { match: { 'title.autosuggest': 'du' } } } });
     expect(typed.json.hits.hits.map((h: { _id: string }) => h._id).sort()).to.deep.equal(['1', '2']);
     const settings = await call(t.gw.url, 'GET', '/books/_settings');
-    expect(settings.json.books.settings.index.analysis.analyzer.autosuggest).to.be.an('object');
-    // the mapping and settings the page shows are the API's
+    expect(Object.keys(settings.json.books.settings.index.analysis.analyzer)).to.have.members(['autosuggest_analyzer', 'ngram_analyzer']);
+    const inner = await call(t.gw.url, 'POST', '/books/_search', { body: { query: { match: { 'title.search': 'essi' } } } });
+    expect(inner.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
+    // the mapping and settings the Data page shows are the API's
+    await t.open('Data');
+    await t.page.locator('select[name="index"]').selectOption('books');
     await t.page.locator('button').filter({ hasText: 'Mapping and settings' }).click();
     const mapped = await call(t.gw.url, 'GET', '/books/_mapping');
-    expect(mapped.json.books.mappings.properties.title.fields.autosuggest).to.include({ analyzer: 'autosuggest' });
+    expect(mapped.json.books.mappings.properties.title.fields.autosuggest).to.include({ analyzer: 'autosuggest_analyzer' });
     await t.watch.textsBecome('the mapping', '[data-testid="mapping"]', [JSON.stringify(mapped.json, null, 2)]);
     await t.watch.textsBecome('the settings', '[data-testid="settings"]', [JSON.stringify(settings.json, null, 2)]);
   });
@@ -269,7 +275,11 @@ describeConsole('the console in Chromium (served by the gateway at /_console)', 
     await t.open('Data');
     const total = (await call(t.gw.url, 'GET', '/shop/_count')).json.count;
     await t.watch.textsBecome('its documents', '[data-testid="doc-total"]', [String(total)]);
-    for (const action of ['Add a document', 'Add autosuggest', 'Create']) {
+    expect(await t.page.locator('main button').filter({ hasText: 'Add a document' }).allTextContents()).to.deep.equal([]);
+    await t.open('Indices');
+    await t.page.locator('button[aria-label="Manage shop"]').click();
+    await t.watch.visible("shop's actions", '[data-testid="index-actions"]');
+    for (const action of ['Delete shop', 'Create']) {
       expect(await t.page.locator('main button').filter({ hasText: action }).allTextContents(), action).to.deep.equal([]);
     }
   });

@@ -25,6 +25,7 @@ interface Log {
   ip: string;
   kind: string;
   stream?: boolean;
+  background?: boolean;
   request_body?: string;
   response_body?: string;
   request_truncated?: boolean;
@@ -160,6 +161,23 @@ for (const backend of BACKENDS) {
       expect(await took(`start_latency=${max + 1}&end_latency=${max + 1000}`)).to.deep.equal([]);
       expect((await call(gw.url, 'GET', '/_logs/search?order_by_latency=up')).status).to.equal(400);
       expect((await call(gw.url, 'GET', '/_logs?order_by_latency=desc')).status).to.equal(400);
+    });
+
+    it("background: a console's own requests (X-Gateway-Console: background) are recorded, marked, and left out or listed alone", async () => {
+      await call(gw.url, 'GET', '/marked/_doc/polled', { headers: { 'x-gateway-console': 'background' } });
+      await call(gw.url, 'GET', '/marked/_doc/sent');
+      // another value of the header marks nothing
+      await call(gw.url, 'GET', '/marked/_doc/other', { headers: { 'x-gateway-console': 'yes' } });
+      const all = await logsWhen(gw, '/marked/_logs', (l) => l.length === 3);
+      expect(find(all, 'GET', '/marked/_doc/polled')).to.include({ background: true });
+      expect(find(all, 'GET', '/marked/_doc/sent')).not.to.have.property('background');
+      const paths = async (q: string) => (await call(gw.url, 'GET', `/marked/_logs?${q}`)).json.logs.map((l: Log) => l.path);
+      expect(await paths('background=false')).to.deep.equal(['/marked/_doc/other', '/marked/_doc/sent']);
+      expect(await paths('background=true')).to.deep.equal(['/marked/_doc/polled']);
+      expect((await call(gw.url, 'GET', '/marked/_logs/search?background=false&order_by_latency=asc')).json.logs).to.have.length(2);
+      const bad = await call(gw.url, 'GET', '/_logs?background=maybe');
+      expect(bad.status).to.equal(400);
+      expect(bad.json.error.reason).to.equal('[background] must be true or false, got [maybe]');
     });
 
     it('records a live stream when it ends', async () => {
