@@ -26,7 +26,7 @@ export interface LogQuery {
   startLatency?: number;
   endLatency?: number;
   orderByLatency?: 'asc' | 'desc';
-  /** `background=false`: without a console's own requests; `true`: only those (LogRecord.background). */
+  /** `background=false`: without the caller's own console background requests; `true`: only those (LogRecord.background). */
   background?: boolean;
   /** `/{index}/_logs`: the records naming one of these index expressions. */
   indices?: readonly string[];
@@ -103,8 +103,11 @@ function date(params: URLSearchParams, name: string): number | undefined {
   return n;
 }
 
-/** The engine search for a query; `scope`: what a scoped credential may see (`scopeClause`). */
-export function logSearch(q: LogQuery, scope?: Clause): Clause {
+/**
+ * The engine search for a query; `scope`: what a scoped credential may see (`scopeClause`);
+ * `caller`: the username asking, whose own background requests `background` selects.
+ */
+export function logSearch(q: LogQuery, scope?: Clause, caller?: string): Clause {
   const filter: Clause[] = [];
   const mustNot: Clause[] = [];
   if (q.indices) {
@@ -117,9 +120,11 @@ export function logSearch(q: LogQuery, scope?: Clause): Clause {
   if (q.filter === 'success') filter.push({ range: { status: { lt: 400 } } });
   else if (q.filter === 'error') filter.push({ range: { status: { gte: 400 } } });
   else if (q.filter) filter.push({ term: { kind: q.filter } });
-  // records from before the field was mapped have none: they count as not background
-  if (q.background === true) filter.push({ term: { background: true } });
-  else if (q.background === false) mustNot.push({ term: { background: true } });
+  // a console's own requests are the caller's own: a header anyone can send never hides another
+  // user's requests from a listing (records from before the fields were mapped count as not background)
+  const ownBackground: Clause = { bool: { filter: [{ term: { background: true } }, { term: { user: caller ?? '' } }] } };
+  if (q.background === true) filter.push(ownBackground);
+  else if (q.background === false) mustNot.push(ownBackground);
   if (scope) filter.push(scope);
   const newestFirst = { time_us: { order: 'desc' } };
   return {

@@ -48,7 +48,8 @@ export interface LogRecord {
   /**
    * True for a request a console made on its own (its polling and page loads), as it says with
    * `X-Gateway-Console: background` (CONSOLE_BACKGROUND_HEADER): still recorded — a header hides
-   * nothing — and left out of a listing that asks `background=false`, as the console's Logs page does.
+   * nothing — and left out of a listing that asks `background=false` (as the console's Logs page
+   * does) only for the user who made it: another user's header never hides their requests.
    */
   background?: boolean;
   /** With LOGS_BODIES=true: the body texts, cut at LOGS_BODY_MAX bytes, secrets redacted. */
@@ -78,6 +79,7 @@ export const LOGS_INDEX_BODY = {
       took: { type: 'long' },
       kind: { type: 'keyword' },
       background: { type: 'boolean' },
+      user: { type: 'keyword' },
     },
   },
 };

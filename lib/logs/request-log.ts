@@ -103,7 +103,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       const principal = ctx.state.principal;
       const scope = principal.role === 'admin' ? undefined : await scopeClause(this.backend, principal);
       const res = await callJson<{ hits?: { total?: { value: number }; hits?: Array<{ _source: LogRecord }> } }>(
-        this.backend, 'POST', `/${LOGS_INDEX}/_search`, logSearch(query, scope), 'ignore_unavailable=true',
+        this.backend, 'POST', `/${LOGS_INDEX}/_search`, logSearch(query, scope, principal.username), 'ignore_unavailable=true',
       );
       if (res.status >= 300 && res.status !== 404) throw engineError(res.status, res.body);
       ctx.body = {

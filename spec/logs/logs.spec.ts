@@ -175,6 +175,13 @@ for (const backend of BACKENDS) {
       expect(await paths('background=false')).to.deep.equal(['/marked/_doc/other', '/marked/_doc/sent']);
       expect(await paths('background=true')).to.deep.equal(['/marked/_doc/polled']);
       expect((await call(gw.url, 'GET', '/marked/_logs/search?background=false&order_by_latency=asc')).json.logs).to.have.length(2);
+      // the header is anyone's to send: another user's marked requests are never left out of the admin's listing
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['marked'], categories: ['docs'], ops: ['read'] } });
+      const tenant = basic(made.json.credential.username, made.json.password);
+      await call(gw.url, 'GET', '/marked/_doc/hidden-by-a-tenant', { auth: tenant, headers: { 'x-gateway-console': 'background' } });
+      await logsWhen(gw, '/marked/_logs', (l) => has(l, 'GET', '/marked/_doc/hidden-by-a-tenant'));
+      expect(await paths('background=false')).to.include('/marked/_doc/hidden-by-a-tenant');
+      expect(await paths('background=true')).to.deep.equal(['/marked/_doc/polled']);
       const bad = await call(gw.url, 'GET', '/_logs?background=maybe');
       expect(bad.status).to.equal(400);
       expect(bad.json.error.reason).to.equal('[background] must be true or false, got [maybe]');
