@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
 import { ConfigFiles } from './analysis/index.js';
 import { ClusterSettings } from './cluster-settings/index.js';
-import { Indices } from './indices/index.js';
+import { DEFAULT_MAX_SHARDS_PER_NODE, Indices } from './indices/index.js';
 import { IngestPipelines } from './ingest/index.js';
 import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
@@ -53,9 +53,11 @@ export class EmbeddedEngine implements Backend {
     const nodeName = os.hostname() || 'embedded';
     const storedScripts = new StoredScripts(store);
     const node = new LocalNode(nodeName, dataDir);
+    const clusterSettings = new ClusterSettings(store);
+    indices.maxShardsPerNode = () => Number(clusterSettings.get('cluster.max_shards_per_node') ?? DEFAULT_MAX_SHARDS_PER_NODE);
     const rest = new RestHandler(
       {
-        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings: new ClusterSettings(store), node, tasks: new TaskManager(node.id, store),
+        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings, node, tasks: new TaskManager(node.id, store),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
       },
       opts.maxContentLength ?? 100 * 1024 * 1024,

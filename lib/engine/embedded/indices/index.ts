@@ -1,4 +1,4 @@
-export { Indices, newUuid, type ResolveOptions } from './indices.js';
+export { DEFAULT_MAX_SHARDS_PER_NODE, Indices, newUuid, type ResolveOptions } from './indices.js';
 export { IndexHandle, PRIMARY_TERM, type PreparedWrite, type LiveDocument, type UpdateRequest, type UpdateScript, type UpdateScriptInput, type WriteParams } from './index-handle.js';
 export { nestSettings, flattenSettings, INDEX_VERSION_CREATED } from './settings.js';
 export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js';
