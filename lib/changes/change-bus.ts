@@ -113,6 +113,11 @@ export interface ChangeBusOptions {
   /** Events kept per index for resume (memory: exact; Redis: `MAXLEN ~`, at least this many). */
   historyLength?: number;
   /**
+   * Bytes of events (their documents' JSON) the histories of all indices keep together; the oldest
+   * go first. Memory bus only: with Redis, the history lives in Redis (bounded by `historyLength`).
+   */
+  historyBytes?: number;
+  /**
    * Told of each event as it is delivered to this node's subscribers (once per event, after they
    * have it; not for an index nobody on this node follows). Must not throw. For metrics.
    */
@@ -120,3 +125,4 @@ export interface ChangeBusOptions {
 }
 
 export const DEFAULT_HISTORY_LENGTH = 10_000;
+export const DEFAULT_HISTORY_BYTES = 64 * 1024 ** 2;

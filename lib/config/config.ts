@@ -121,6 +121,8 @@ export interface StreamConfig {
   maxBufferedBytes: number;
   /** STREAM_HISTORY: changes kept per index for resume (memory ring buffer or Redis Stream cap). */
   historyLength: number;
+  /** STREAM_HISTORY_BYTES: bytes of changes kept for resume over all indices (in-process bus; "64mb"-style). */
+  historyBytes: number;
   /** STREAM_TRACKED_IDS: matching ids a search stream tracks to tell updates and departures. */
   trackedIds: number;
   /**
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
       heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
       maxBufferedBytes: env.STREAM_BUFFER_BYTES ? parseByteSize(env.STREAM_BUFFER_BYTES, 'STREAM_BUFFER_BYTES') : 8 * 1024 ** 2,
       historyLength: integer(env, 'STREAM_HISTORY', 10_000, 1, 10_000_000),
+      historyBytes: env.STREAM_HISTORY_BYTES ? parseByteSize(env.STREAM_HISTORY_BYTES, 'STREAM_HISTORY_BYTES') : 64 * 1024 ** 2,
       trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
       matching: oneOf(env, 'STREAM_MATCHING', ['local', 'engine'] as const, 'local'),
       aggIntervalMs: integer(env, 'STREAM_AGG_INTERVAL_MS', 250, 10, 3_600_000),
