@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** ENGINE_CONFIG_DIR: the embedded engine's config directory (analysis files); default `<DATA_DIR>/config`. */
   engineConfigDir?: string;
+  /** POINT_IN_TIME_BYTES: what the embedded engine's point-in-time views may hold together; default a quarter of the heap. */
+  pointInTimeBytes?: number;
   redisUrl?: string;
   adminUser?: string;
   /** ADMIN_PASSWORD: at least MIN_ADMIN_PASSWORD_LENGTH characters (a shorter one stops the start). */
@@ -233,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     engineUrl,
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     engineConfigDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
+    pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
     redisUrl: env.REDIS_URL || undefined,
     adminUser,
     adminPassword,
@@ -336,6 +339,8 @@ export interface EngineServerConfig {
   /** "user:password" the standalone engine requires, as a secured cluster would; absent = open. */
   auth?: string;
   maxContentLength: number;
+  /** POINT_IN_TIME_BYTES, as for the gateway's embedded engine. */
+  pointInTimeBytes?: number;
 }
 
 export function loadEngineServerConfig(env: Env = process.env): EngineServerConfig {
@@ -348,5 +353,6 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     configDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+    pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
   };
 }

@@ -9,4 +9,4 @@ export { defaultsFor, humanSettings } from './settings-defaults.js';
 export { Templates } from './templates.js';
 export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRule, type UpdateResult } from './synonyms-sets.js';
 export { reloadSearchAnalyzers, type ReloadAnalyzersResponse } from './reload-analyzers.js';
-export { holdPointInTimeView, type PointInTimeHold } from './point-in-time-view.js';
+export { DEFAULT_POINT_IN_TIME_BYTES, holdPointInTimeView, pointInTimeBytes, setPointInTimeBudget, type PointInTimeHold } from './point-in-time-view.js';
