@@ -25,11 +25,34 @@ interface Published {
 }
 
 /**
- * What an event costs the history: its document's JSON length (UTF-16 units, about its bytes)
- * and a fixed part for the event itself. The bound is on these, not on exact heap bytes.
+ * What an event costs the history: about its document's JSON length (strings by length, without
+ * escapes; numbers and the like 8) and a fixed part for the event itself. The bound is on these,
+ * not on exact heap bytes; measuring walks the document without serializing it.
  */
 function eventBytes(event: ChangeEvent): number {
-  return EVENT_OVERHEAD_BYTES + event.index.length + (event.kind === 'document' ? event.id.length + event.type.length + (event.source ? JSON.stringify(event.source).length : 0) : 0);
+  return EVENT_OVERHEAD_BYTES + event.index.length + (event.kind === 'document' ? event.id.length + event.type.length + (event.source ? jsonLength(event.source) : 0) : 0);
+}
+
+/** Walked with a stack of its own: a deeply nested document cannot overflow the call stack. */
+function jsonLength(root: unknown): number {
+  let n = 0;
+  const pending: unknown[] = [root];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === 'string') n += value.length + 2;
+    else if (value === null || typeof value !== 'object') n += 8;
+    else if (Array.isArray(value)) {
+      n += 2 + value.length;
+      for (const v of value) pending.push(v);
+    } else {
+      n += 2;
+      for (const k in value) {
+        n += k.length + 4;
+        pending.push((value as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return n;
 }
 
 const EVENT_OVERHEAD_BYTES = 200;
