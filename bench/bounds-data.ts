@@ -16,6 +16,7 @@
  *               rebuilding the set after a change
  *   indices     indices created until refused (cluster.max_shards_per_node, default 1000);
  *               BENCH_INDEX_CAP=1 raises the setting to 100,000 to show the store's own cap
+ * BENCH_PARTS=ingest,pit,rules,indices,history runs only those parts (default: all).
  */
 import { RE2JS } from 're2js';
 import { MemoryChangeBus } from '../lib/changes/index.js';
@@ -177,22 +178,25 @@ async function indices(es: TestEngine): Promise<void> {
   if (cap) await es.call('PUT', '/_cluster/settings', { transient: { 'cluster.max_shards_per_node': null } });
 }
 
+const parts = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
+function runs(part: string): boolean {
+  const yes = !parts || parts.includes(part);
+  if (yes) console.log('');
+  return yes;
+}
+
 async function main(): Promise<void> {
   console.log(`bench:bounds-data — Node ${process.version}${gc ? '' : ' (run with --expose-gc for heap figures)'}`);
   const es = await startEngine();
   try {
-    await ingest(es);
-    console.log('');
-    await pointsInTime(es);
-    console.log('');
-    rules();
-    console.log('');
-    await indices(es);
+    if (runs('ingest')) await ingest(es);
+    if (runs('pit')) await pointsInTime(es);
+    if (runs('rules')) rules();
+    if (runs('indices')) await indices(es);
   } finally {
     await es.close();
   }
-  console.log('');
-  await history();
+  if (runs('history')) await history();
 }
 
 main().catch((err) => {

@@ -110,11 +110,11 @@ export interface ChangeBusConnection {
 }
 
 export interface ChangeBusOptions {
-  /** Events kept per index for resume (memory: exact; Redis: `MAXLEN ~`, at least this many). */
+  /** Events kept per index for resume, at most (both implementations trim exactly). */
   historyLength?: number;
   /**
-   * Bytes of events (their documents' JSON) the histories of all indices keep together; the oldest
-   * go first. Memory bus only: with Redis, the history lives in Redis (bounded by `historyLength`).
+   * Bytes of events (about their JSON) kept for resume, the oldest going first: over all indices
+   * together on the memory bus; per index with Redis (an index's keys live on one slot).
    */
   historyBytes?: number;
   /**

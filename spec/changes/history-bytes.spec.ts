@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { EsError } from '../../lib/errors/index.js';
-import { MemoryChangeBus } from '../../lib/changes/index.js';
+import { Redis } from 'ioredis';
+import { MemoryChangeBus, RedisChangeBus } from '../../lib/changes/index.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
 import { docChange, uniqueIndex } from './support.js';
 
 const MB = 1024 * 1024;
@@ -70,6 +72,33 @@ describe('the in-process change history is bounded in bytes (STREAM_HISTORY_BYTE
     expect((await refusal(bus.history(index, before))).reason).to.match(/older than the retained history/);
     expect(await bus.history(index, huge)).to.deep.equal([]);
     sub.unsubscribe();
+    await bus.close();
+  });
+});
+
+describe('the Redis change history is bounded in bytes per index (STREAM_HISTORY_BYTES)', function () {
+  let redis: TestRedis;
+  let admin: Redis;
+  before(async function () {
+    redis = await startRedis(this);
+    admin = new Redis(redis.url);
+  });
+  after(async () => {
+    admin?.disconnect();
+    await redis?.stop();
+  });
+
+  it('1 MB overwrites keep at most the byte budget in the stream; older positions get the reset, recent ones resume', async () => {
+    const bus = new RedisChangeBus(redis.url, { historyLength: 10_000, historyBytes: 4 * MB });
+    const index = uniqueIndex();
+    const positions: string[] = [];
+    for (let v = 1; v <= 40; v++) positions.push(await bus.publish(docChange(index, String(v % 10), v, big(v))));
+    const kept = Number(await admin.xlen(`gw:changes:{${index}}:history`));
+    expect(kept).to.be.within(3, 4);
+    expect(Number(await admin.hget(`gw:changes:{${index}}:meta`, 'bytes'))).to.be.at.most(4 * MB);
+    expect((await bus.history(index, positions[38])).map((e) => e.position)).to.deep.equal([positions[39]]);
+    const err = await refusal(bus.history(index, positions[10]));
+    expect(err.reason).to.equal(`position [${positions[10]}] is older than the retained history of index [${index}]; read the current state again`);
     await bus.close();
   });
 });
