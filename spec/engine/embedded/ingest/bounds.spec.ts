@@ -78,6 +78,14 @@ describe('embedded engine: every ingest unit of work is bounded per document', f
     expect(source.error).to.match(/^\[gsub\] processor would take the document's ingest output/);
   });
 
+  it('set templates copying a large field again and again stop at the budget (each under the 1 MB template limit)', async () => {
+    const copies = Array.from({ length: 40 }, (_, i) => ({ set: { field: `g${i}`, value: '{{{f}}}' } }));
+    expect((await pipeline('set-copies', copies)).status).to.equal(200);
+    expectRefused(await write('set-copies', { f: 'x'.repeat(900_000) }), 400, 'illegal_argument_exception', /^\[set\] processor would take the document's ingest output/);
+    expect((await write('set-copies', { f: 'x'.repeat(1000) })).status).to.equal(201);
+    expect((await stored()).g39).to.have.length(1000);
+  });
+
   it('json nested deeper than Jackson allows (1000) is a 400 with Jackson\'s message, not a 500', async () => {
     expect((await pipeline('deep', [{ json: { field: 'f' } }])).status).to.equal(200);
     expectRefused(await write('deep', { f: '['.repeat(100_000) + ']'.repeat(100_000) }), 400, 'illegal_argument_exception',

@@ -22,7 +22,10 @@ export const set: ProcessorFactory = (config) => {
       const from = doc.get(copyFrom);
       doc.budget.charge('set', ingestBytes(from)); // before the copy is made
       v = deepCopy(from);
-    } else v = value!(doc);
+    } else {
+      v = value!(doc);
+      doc.budget.charge('set', ingestBytes(v)); // a template may repeat a field: set after set doubles it
+    }
     if (ignoreEmpty && (v === null || v === undefined || v === '')) return;
     doc.set(path, v);
   };

@@ -88,7 +88,9 @@ export const join: ProcessorFactory = (config) => {
     const value = doc.get(field);
     if (value === null) throw illegalArgument(`field [${field}] is null, cannot join.`);
     if (!Array.isArray(value)) throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.util.List]`);
-    doc.set(target, value.map(javaText).join(separator));
+    const joined = value.map(javaText).join(separator);
+    doc.budget.charge('join', joined.length);
+    doc.set(target, joined);
   };
 };
 
