@@ -11,8 +11,13 @@ import { EsError } from '../../../errors/index.js';
 
 /** Bytes (UTF-16 units, about bytes) processors may produce for one document. */
 export const MAX_INGEST_BYTES_PER_DOCUMENT = 32 * 1024 * 1024;
-/** What one produced list element, map entry or regex match costs beyond its own contents. */
+/** What one produced list element or map entry costs beyond its own contents. */
 export const INGEST_ELEMENT_BYTES = 16;
+/**
+ * What one replacement costs beyond its text (gsub): the match's groups, the replacement and the
+ * concatenation it feeds; charging it also bounds the regex engine's per-match time (about 1 µs).
+ */
+export const INGEST_REPLACEMENT_BYTES = 64;
 /** Processor runs per document: bounds nested pipeline fan-out, and foreach over foreach. */
 export const MAX_PROCESSOR_RUNS_PER_DOCUMENT = 100_000;
 

@@ -5,7 +5,7 @@
  */
 import { compileJavaRegex, findAll, InvalidPatternError, javaReplacement } from '../../regex/index.js';
 import { illegalArgument, javaText, javaType, type IngestDocument } from '../ingest-document.js';
-import { INGEST_ELEMENT_BYTES, type IngestBudget } from '../ingest-budget.js';
+import { INGEST_ELEMENT_BYTES, INGEST_REPLACEMENT_BYTES, type IngestBudget } from '../ingest-budget.js';
 import type { ConfigReader } from '../processor-config.js';
 import type { ProcessorBody, ProcessorFactory } from '../processor.js';
 
@@ -117,7 +117,7 @@ export const gsub: ProcessorFactory = (config) => {
       for (let g = 0; g <= re.groupCount(); g++) groups.push(m.group(g));
       out += s.slice(last, m.start()) + replace(groups);
       last = m.end();
-      used += INGEST_ELEMENT_BYTES;
+      used += INGEST_REPLACEMENT_BYTES;
       if (used + out.length + s.length - last > room) throw doc.budget.exceeded('gsub', doc.budget.maxBytes - room + used + out.length + s.length - last);
     }
     out += s.slice(last);
