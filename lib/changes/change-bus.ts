@@ -110,8 +110,13 @@ export interface ChangeBusConnection {
 }
 
 export interface ChangeBusOptions {
-  /** Events kept per index for resume (memory: exact; Redis: `MAXLEN ~`, at least this many). */
+  /** Events kept per index for resume, at most (both implementations trim exactly). */
   historyLength?: number;
+  /**
+   * Bytes of events (about their JSON) kept for resume, the oldest going first: over all indices
+   * together on the memory bus; per index with Redis (an index's keys live on one slot).
+   */
+  historyBytes?: number;
   /**
    * Told of each event as it is delivered to this node's subscribers (once per event, after they
    * have it; not for an index nobody on this node follows). Must not throw. For metrics.
@@ -120,3 +125,4 @@ export interface ChangeBusOptions {
 }
 
 export const DEFAULT_HISTORY_LENGTH = 10_000;
+export const DEFAULT_HISTORY_BYTES = 64 * 1024 ** 2;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Observable, Subject } from 'rxjs';
 import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
-import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
+import { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, historyGone, newEpoch, parsePosition, type Position } from './position.js';
 import { busClosed, busUnavailable } from './bus-errors.js';
@@ -12,8 +12,9 @@ import { busClosed, busUnavailable } from './bus-errors.js';
  * an index land on one slot, so the scripts below stay valid on a cluster. (Index names cannot
  * contain `:`, so the keys of two indices never collide.)
  *   gw:changes:{i}          pub/sub channel: every event of index i, as JSON
- *   gw:changes:{i}:history  Redis Stream: the last ≥ historyLength events, entry id `<offset>-0`
- *   gw:changes:{i}:meta     hash: epoch, top (offset of the latest event)
+ *   gw:changes:{i}:history  Redis Stream: the last ≤ historyLength events, at most historyBytes
+ *                           of them, entry id `<offset>-0`
+ *   gw:changes:{i}:meta     hash: epoch, top (offset of the latest event), bytes (of the history)
  */
 export function changeChannel(index: string): string {
   return `gw:changes:{${index}}`;
@@ -32,7 +33,7 @@ const ENSURE_EPOCH = `local epoch = redis.call('HGET', KEYS[1], 'epoch')
 if not epoch then
   epoch = ARGV[1]
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0, 'bytes', 0)
 end
 `;
 
@@ -43,14 +44,28 @@ end
  * An index event also goes to the channel of every index event (ARGV[5], '' for a document
  * event), before its index's channel: a node has dropped its caches of an index by the time its
  * streams on that index see the event.
+ * The history is trimmed exactly, oldest first, to at most ARGV[6] events and ARGV[7] bytes of
+ * event JSON (the meta hash counts them), each trimmed entry read for its size: amortised O(1).
  * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position,
- * index-events channel or ''.
+ * index-events channel or '', history bytes.
  */
 const PUBLISH_SCRIPT = `
 ${ENSURE_EPOCH}local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
 local position = epoch .. '-' .. string.format('%016d', top)
 local event = '{"position":"' .. position .. '",' .. string.sub(ARGV[4], 2)
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], string.format('%d-0', top), 'e', event)
+redis.call('XADD', KEYS[2], string.format('%d-0', top), 'e', event)
+local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', #event)
+local maxLength = tonumber(ARGV[2])
+local maxBytes = tonumber(ARGV[6])
+local length = redis.call('XLEN', KEYS[2])
+while length > 0 and (length > maxLength or bytes > maxBytes) do
+  local oldest = redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 1)
+  bytes = bytes - #oldest[1][2][2]
+  redis.call('XDEL', KEYS[2], oldest[1][1])
+  length = length - 1
+end
+if bytes < 0 or length == 0 then bytes = 0 end
+redis.call('HSET', KEYS[1], 'bytes', bytes)
 if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], event) end
 redis.call('PUBLISH', ARGV[3], event)
 return position
@@ -87,7 +102,7 @@ interface HistoryRead {
 }
 
 interface ScriptCommands {
-  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string): Promise<string>;
+  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string, maxBytes: string): Promise<string>;
   gwChangesRead(
     meta: string,
     history: string,
@@ -133,6 +148,7 @@ export class RedisChangeBus implements ChangeBus {
   private readonly channels = new Map<string, Channel>();
   private readonly fanOut: LocalFanOut;
   private readonly historyLength: number;
+  private readonly historyBytes: number;
   private readonly connectTimeoutMs: number;
   private readonly log: (message: string) => void;
   /** True until the publisher's first connection attempt succeeds or fails. */
@@ -146,6 +162,7 @@ export class RedisChangeBus implements ChangeBus {
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
+    this.historyBytes = Math.max(0, options.historyBytes ?? DEFAULT_HISTORY_BYTES);
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
     this.log = options.log ?? (() => {});
     const maxDelay = options.maxReconnectDelayMs ?? 1_000;
@@ -209,6 +226,7 @@ export class RedisChangeBus implements ChangeBus {
         changeChannel(change.index),
         event,
         change.kind === 'index' ? INDEX_EVENTS_CHANNEL : '',
+        String(this.historyBytes),
       );
     } catch (err) {
       throw busUnavailable(`publishing to Redis failed: ${(err as Error).message}`);

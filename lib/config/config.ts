@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** ENGINE_CONFIG_DIR: the embedded engine's config directory (analysis files); default `<DATA_DIR>/config`. */
   engineConfigDir?: string;
+  /** POINT_IN_TIME_BYTES: what the embedded engine's point-in-time views may hold together; default a quarter of the heap. */
+  pointInTimeBytes?: number;
   redisUrl?: string;
   adminUser?: string;
   /** ADMIN_PASSWORD: at least MIN_ADMIN_PASSWORD_LENGTH characters (a shorter one stops the start). */
@@ -121,6 +123,8 @@ export interface StreamConfig {
   maxBufferedBytes: number;
   /** STREAM_HISTORY: changes kept per index for resume (memory ring buffer or Redis Stream cap). */
   historyLength: number;
+  /** STREAM_HISTORY_BYTES: bytes of changes kept for resume over all indices (in-process bus; "64mb"-style). */
+  historyBytes: number;
   /** STREAM_TRACKED_IDS: matching ids a search stream tracks to tell updates and departures. */
   trackedIds: number;
   /**
@@ -231,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     engineUrl,
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     engineConfigDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
+    pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
     redisUrl: env.REDIS_URL || undefined,
     adminUser,
     adminPassword,
@@ -245,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
       heartbeatMs: integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 10, 3_600_000),
       maxBufferedBytes: env.STREAM_BUFFER_BYTES ? parseByteSize(env.STREAM_BUFFER_BYTES, 'STREAM_BUFFER_BYTES') : 8 * 1024 ** 2,
       historyLength: integer(env, 'STREAM_HISTORY', 10_000, 1, 10_000_000),
+      historyBytes: env.STREAM_HISTORY_BYTES ? parseByteSize(env.STREAM_HISTORY_BYTES, 'STREAM_HISTORY_BYTES') : 64 * 1024 ** 2,
       trackedIds: integer(env, 'STREAM_TRACKED_IDS', 10_000, 0, 1_000_000),
       matching: oneOf(env, 'STREAM_MATCHING', ['local', 'engine'] as const, 'local'),
       aggIntervalMs: integer(env, 'STREAM_AGG_INTERVAL_MS', 250, 10, 3_600_000),
@@ -333,6 +339,8 @@ export interface EngineServerConfig {
   /** "user:password" the standalone engine requires, as a secured cluster would; absent = open. */
   auth?: string;
   maxContentLength: number;
+  /** POINT_IN_TIME_BYTES, as for the gateway's embedded engine. */
+  pointInTimeBytes?: number;
 }
 
 export function loadEngineServerConfig(env: Env = process.env): EngineServerConfig {
@@ -345,5 +353,6 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     configDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+    pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
   };
 }

@@ -10,5 +10,5 @@ export { callJson, readBody, readJson, type JsonReply } from './json-call.js';
 /** ENGINE_URL set → the thin proxy to Elasticsearch/OpenSearch; absent → the embedded engine in DATA_DIR. */
 export async function openBackend(config: Config): Promise<Backend> {
   if (config.engineUrl) return new HttpBackend(config.engineUrl, { timeoutMs: config.engineTimeoutMs });
-  return openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.engineConfigDir, maxContentLength: config.maxContentLength });
+  return openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.engineConfigDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes });
 }

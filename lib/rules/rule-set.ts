@@ -1,5 +1,6 @@
 import jexlModule from 'jexl';
-import { RE2JS } from 're2js';
+import { LRUCache } from 'lru-cache';
+import { RE2JS, RE2Set } from 're2js';
 import { patternsCover } from '../auth/classify/authorize-indices.js';
 import { compileLinear, InvalidPatternError } from '../engine/embedded/regex/index.js';
 import { EsError } from '../errors/index.js';
@@ -22,21 +23,75 @@ export interface SearchSituation {
   now: number;
 }
 
-interface CompiledRule {
-  rule: QueryRule;
-  /** Position in evaluation order. */
-  order: number;
+/** What compiling a rule gives, whatever its place in the order. */
+interface CompiledTrigger {
   folded?: string;
   regex?: RE2JS;
   expression?: { evalSync(context: Record<string, unknown>): unknown };
 }
 
-/** The candidates of one index, by trigger: an exact text or a selected facet value is a map lookup. */
+interface CompiledRule extends CompiledTrigger {
+  rule: QueryRule;
+  /** Position in evaluation order. */
+  order: number;
+}
+
+/**
+ * The candidates of one index, by trigger: an exact text or a selected facet value is a map
+ * lookup; the `matches` triggers are one RE2 set (one automaton, a DFA whose states are cached,
+ * run once over the text, instead of one regex run per rule); the other operators are cheap
+ * string tests, one by one.
+ */
 interface IndexRules {
   is: Map<string, CompiledRule[]>;
   filter: Map<string, CompiledRule[]>;
   scanned: CompiledRule[];
+  /** The `matches` rules, and the key of their set (indices with the same rules share one). */
+  patterns: CompiledRule[];
+  patternsKey: string;
 }
+
+/** The `matches` triggers of one index as one matcher; built on the first search that needs it. */
+class PatternSet {
+  private set: RE2Set | undefined | null;
+
+  constructor(readonly rules: readonly CompiledRule[]) {}
+
+  /** The rules whose pattern is found in any of `texts`. */
+  matching(texts: string[]): CompiledRule[] {
+    if (this.rules.length === 0) return [];
+    if (this.set === undefined) this.set = this.build();
+    const hits = new Set<number>();
+    if (this.set) {
+      for (const text of texts) for (const i of this.set.match(text)) hits.add(i);
+    } else {
+      // patterns too large to combine: one by one, as each was compiled
+      this.rules.forEach((c, i) => {
+        if (texts.some((text) => c.regex!.matcher(text).find())) hits.add(i);
+      });
+    }
+    return [...hits].map((i) => this.rules[i]);
+  }
+
+  private build(): RE2Set | null {
+    const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE, SET_DFA_BYTES);
+    try {
+      for (const c of this.rules) set.add(c.rule.trigger.value!);
+      set.compile();
+      return set;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** DFA state memory of one pattern set (past it, RE2 runs the set as an NFA: slower, as bounded). */
+const SET_DFA_BYTES = 8 * 1024 * 1024;
+/** Pattern sets kept per rule set (indices with the same `matches` rules share one): memory ≤ this × SET_DFA_BYTES. */
+const MAX_PATTERN_SETS = 32;
+
+/** Each rule compiled once while it is unchanged (a stored rule object is replaced when the rule changes). */
+const compiledTriggers = new WeakMap<QueryRule, CompiledTrigger>();
 
 const Jexl = (jexlModule as unknown as { Jexl: new () => { compile(expr: string): { evalSync(context: Record<string, unknown>): unknown } } }).Jexl;
 /** A jexl instance with no transforms or functions added: expressions compare and combine values, nothing else. */
@@ -46,7 +101,16 @@ const filterKey = (field: string, value: string | number | boolean) => `${field}
 
 /** Compiles a rule's `matches` pattern and `expression`; a 400 naming the member when either is wrong. */
 function compile(rule: QueryRule, order: number): CompiledRule {
-  const out: CompiledRule = { rule, order };
+  let trigger = compiledTriggers.get(rule);
+  if (!trigger) {
+    trigger = compileTrigger(rule);
+    compiledTriggers.set(rule, trigger);
+  }
+  return { ...trigger, rule, order };
+}
+
+function compileTrigger(rule: QueryRule): CompiledTrigger {
+  const out: CompiledTrigger = {};
   const t = rule.trigger;
   if (t.type === 'query' && t.value !== undefined) {
     if (t.operator === 'matches') {
@@ -72,7 +136,7 @@ function compile(rule: QueryRule, order: number): CompiledRule {
 
 /** Checks that a rule's pattern and expression compile (400 otherwise). */
 export function checkCompiles(rule: QueryRule): void {
-  compile(rule, 0);
+  compileTrigger(rule);
 }
 
 /** The index patterns a rule applies to: its own, within its owner's. */
@@ -91,6 +155,7 @@ function appliesTo(rule: QueryRule, index: string): boolean {
 export class RuleSet {
   private readonly compiled: CompiledRule[];
   private readonly byIndex = new Map<string, IndexRules>();
+  private readonly patternSets = new LRUCache<string, PatternSet>({ max: MAX_PATTERN_SETS });
 
   constructor(rules: readonly QueryRule[], private readonly log: (line: string) => void = () => {}) {
     this.compiled = [];
@@ -121,7 +186,8 @@ export class RuleSet {
         if (hit) found.push(...hit);
       }
     }
-    for (const c of rules.scanned) if (textMatches(c, query, situation.query)) found.push(c);
+    for (const c of rules.scanned) if (textMatches(c, query)) found.push(c);
+    if (rules.patterns.length) found.push(...this.patternSetOf(rules).matching(query === situation.query ? [query] : [situation.query, query]));
     const fired = found.filter((c) => conditionsHold(c, situation));
     fired.sort((a, b) => a.order - b.order);
     return dedupe(fired).map((c) => c.rule);
@@ -130,17 +196,28 @@ export class RuleSet {
   private rulesOf(index: string): IndexRules {
     let rules = this.byIndex.get(index);
     if (rules) return rules;
-    rules = { is: new Map(), filter: new Map(), scanned: [] };
+    rules = { is: new Map(), filter: new Map(), scanned: [], patterns: [], patternsKey: '' };
     for (const c of this.compiled) {
       if (!appliesTo(c.rule, index)) continue;
       const t = c.rule.trigger;
       if (t.type === 'query' && t.operator === 'is') push(rules.is, c.folded!, c);
       else if (t.type === 'filter') push(rules.filter, filterKey(t.filter!.field, t.filter!.value), c);
+      else if (t.type === 'query' && t.operator === 'matches') rules.patterns.push(c);
       else rules.scanned.push(c);
     }
+    rules.patternsKey = rules.patterns.map((c) => c.order).join(',');
     if (this.byIndex.size > 10_000) this.byIndex.clear(); // bounded: indices named by searches are not
     this.byIndex.set(index, rules);
     return rules;
+  }
+
+  private patternSetOf(rules: IndexRules): PatternSet {
+    let set = this.patternSets.get(rules.patternsKey);
+    if (!set) {
+      set = new PatternSet(rules.patterns);
+      this.patternSets.set(rules.patternsKey, set);
+    }
+    return set;
   }
 }
 
@@ -154,8 +231,8 @@ function dedupe(list: CompiledRule[]): CompiledRule[] {
   return list.filter((c, i) => i === 0 || list[i - 1] !== c);
 }
 
-/** The text part of a trigger that is not a lookup. */
-function textMatches(c: CompiledRule, folded: string, raw: string): boolean {
+/** The text part of a trigger that is neither a lookup nor a pattern. */
+function textMatches(c: CompiledRule, folded: string): boolean {
   const t = c.rule.trigger;
   if (t.type !== 'query') return true; // always
   switch (t.operator) {
@@ -165,8 +242,6 @@ function textMatches(c: CompiledRule, folded: string, raw: string): boolean {
       return folded.startsWith(c.folded!);
     case 'ends_with':
       return folded.endsWith(c.folded!);
-    case 'matches':
-      return c.regex!.matcher(raw).find() || c.regex!.matcher(folded).find();
     default:
       return false;
   }

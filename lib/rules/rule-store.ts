@@ -8,21 +8,30 @@ export const RULES_INDEX = '.gateway-rules';
 /** The record holding the evaluation order (rule ids cannot start with a dot). */
 const ORDER_ID = '.order';
 
-type RuleRecord = { rule: QueryRule } | { order: string[] };
+/** A rule, and when it was created (ms; ordered after the order record's rules by it, then by id). */
+type RuleRecord = { rule: QueryRule; created?: number } | { order: string[] };
 
 /**
  * The stored query rules (system index `.gateway-rules`, every node holding them, see
  * SystemRecords), their evaluation order, and the compiled RuleSet a search consults. The order
- * is one record: rules it does not list (new ones) come after it, oldest… by id.
+ * is one record: rules it does not list (new ones) come after it, oldest first (by creation time,
+ * then id), so creating a rule writes that rule alone, whatever the number of rules. The RuleSet
+ * is rebuilt on the first search after a change (a burst of writes costs one rebuild), and each
+ * rule is compiled once (rule-set.ts).
  */
 export class RuleStore {
   private readonly records: SystemRecords<RuleRecord>;
   private current = new RuleSet([]);
+  private stale = false;
+  /** The latest creation time handed out or seen, so that a new rule sorts after every other. */
+  private lastCreated = 0;
   /** How many times each rule fired, since this node started (per rule id). */
   private readonly usage = new Map<string, number>();
 
   constructor(backend: Backend, bus: ChangeBus, private readonly log: (line: string) => void = () => {}) {
-    this.records = new SystemRecords<RuleRecord>(backend, bus, { index: RULES_INDEX, what: 'rule', log, changed: () => this.rebuild() });
+    this.records = new SystemRecords<RuleRecord>(backend, bus, { index: RULES_INDEX, what: 'rule', log, changed: () => {
+      this.stale = true;
+    } });
   }
 
   start(): Promise<void> {
@@ -35,6 +44,7 @@ export class RuleStore {
 
   /** The compiled enabled rules, for searches. */
   get rules(): RuleSet {
+    if (this.stale) this.rebuild();
     return this.current;
   }
 
@@ -51,27 +61,42 @@ export class RuleStore {
 
   /** Every rule, in evaluation order. */
   list(): QueryRule[] {
-    const rules = new Map<string, QueryRule>();
-    for (const [id, r] of this.records.entries()) if ('rule' in r) rules.set(id, r.rule);
+    const rules = new Map<string, { rule: QueryRule; created: number }>();
+    for (const [id, r] of this.records.entries()) {
+      if (!('rule' in r)) continue;
+      rules.set(id, { rule: r.rule, created: r.created ?? 0 });
+      if (r.created !== undefined && r.created > this.lastCreated) this.lastCreated = r.created;
+    }
     const ordered: QueryRule[] = [];
     for (const id of this.order()) {
-      const rule = rules.get(id);
-      if (!rule) continue;
-      ordered.push(rule);
+      const entry = rules.get(id);
+      if (!entry) continue;
+      ordered.push(entry.rule);
       rules.delete(id);
     }
-    return [...ordered, ...[...rules.values()].sort((a, b) => a.id.localeCompare(b.id))];
+    const rest = [...rules.values()].sort((a, b) => a.created - b.created || a.rule.id.localeCompare(b.rule.id));
+    return [...ordered, ...rest.map((e) => e.rule)];
   }
 
   /** Stores the rule (creating or replacing it); a new rule goes last in the order. True when new. */
   async put(rule: QueryRule): Promise<boolean> {
-    const isNew = this.get(rule.id) === undefined;
-    if (isNew) await this.setOrder([...this.list().map((r) => r.id), rule.id]);
-    return (await this.records.put(rule.id, { rule })) || isNew;
+    const previous = this.records.get(rule.id);
+    const isNew = previous === undefined || !('rule' in previous);
+    // a rule stored before creation times were kept keeps its place (by id)
+    let created = isNew ? undefined : previous.created;
+    if (isNew) {
+      created = Math.max(Date.now(), this.lastCreated + 1);
+      this.lastCreated = created;
+      // a new rule goes last: an order that still names the id (a rule deleted elsewhere) lets it go
+      if (this.order().includes(rule.id)) await this.setOrder(this.order().filter((id) => id !== rule.id));
+    }
+    return (await this.records.put(rule.id, { rule, created })) || isNew;
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.records.delete(id);
+    const deleted = await this.records.delete(id);
+    if (deleted && this.order().includes(id)) await this.setOrder(this.order().filter((o) => o !== id));
+    return deleted;
   }
 
   /** Puts `ids` first, in that order; the rules it does not name keep their relative order after them. */
@@ -100,6 +125,7 @@ export class RuleStore {
   }
 
   private rebuild(): void {
+    this.stale = false;
     this.current = new RuleSet(this.list(), this.log);
   }
 }

@@ -70,7 +70,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   // through `backend`, the engine behind the interceptors (DESIGN.md, step 6)
   const engine = await openBackend(config);
   const metrics = config.metrics.enabled ? new GatewayMetrics() : undefined;
-  const bus = createChangeBus(config, { historyLength: config.streams.historyLength, log, onDelivered: metrics?.delivered });
+  const bus = createChangeBus(config, { historyLength: config.streams.historyLength, historyBytes: config.streams.historyBytes, log, onDelivered: metrics?.delivered });
   const publisher = new ChangePublisher(bus, log);
   const cache = config.cache.enabled ? new SearchCache({ maxBytes: config.cache.maxBytes, ttlMs: config.cache.ttlMs }) : undefined;
   // the preferences stored for the fleet go over the configuration's, on every node

@@ -112,6 +112,18 @@ for (const backend of BACKENDS) {
       expect([s.customData, ids(s.hits.hits)]).to.deep.equal(['b', ['5']]);
     });
 
+    it('a new rule goes last, in creation order (not by id), before and after an explicit order', async () => {
+      const listed = async () => (await call(gw.url, 'GET', '/_rules')).json.rules.map((r: { id: string }) => r.id);
+      for (const id of ['z', 'm', 'a']) await putRule(id, { trigger: { type: 'always' }, actions: { custom_data: id } });
+      expect(await listed()).to.deep.equal(['z', 'm', 'a']);
+      await putRule('m', { trigger: { type: 'always' }, actions: { custom_data: 'm2' } }); // an update keeps its place
+      expect(await listed()).to.deep.equal(['z', 'm', 'a']);
+      expect((await call(gw.url, 'PUT', '/_rules/_order', { body: { ids: ['a'] } })).status).to.equal(200);
+      await putRule('b', { trigger: { type: 'always' }, actions: { custom_data: 'b' } });
+      expect(await listed()).to.deep.equal(['a', 'z', 'm', 'b']);
+      expect((await search('anything')).customData).to.equal('a');
+    });
+
     it('filter, matches and expression triggers', async () => {
       await putRule('brand', { trigger: { type: 'filter', filter: { field: 'brand', value: 'Apple' } }, actions: { custom_data: 'apple selected' } });
       const withFacet = await call(gw.url, 'POST', '/shop/_declarative', {

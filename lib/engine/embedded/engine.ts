@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Backend, EngineRequest, EngineResponse } from '../backend.js';
 import { ConfigFiles } from './analysis/index.js';
 import { ClusterSettings } from './cluster-settings/index.js';
-import { Indices } from './indices/index.js';
+import { DEFAULT_MAX_SHARDS_PER_NODE, Indices, setPointInTimeBudget } from './indices/index.js';
 import { IngestPipelines } from './ingest/index.js';
 import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
@@ -28,6 +28,11 @@ export interface EmbeddedEngineOptions {
    * before it answers what it has with `timed_out: true` (-1: none). Default 30 s (DEFAULT_SEARCH_TIMEOUT_MS).
    */
   defaultSearchTimeoutMs?: number;
+  /**
+   * Bytes the views of all open points in time may hold together (default a quarter of the heap
+   * limit); past it, opening one is a 429 circuit_breaking_exception. Process-wide.
+   */
+  pointInTimeBytes?: number;
 }
 
 /**
@@ -48,14 +53,17 @@ export class EmbeddedEngine implements Backend {
     const dataDir = path.resolve(opts.dataDir);
     mkdirSync(dataDir, { recursive: true });
     const store = Store.open(dataDir);
+    if (opts.pointInTimeBytes !== undefined) setPointInTimeBudget(opts.pointInTimeBytes);
     const indices = new Indices(store, new ConfigFiles(opts.configDir ?? path.join(dataDir, 'config')));
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);
     const nodeName = os.hostname() || 'embedded';
     const storedScripts = new StoredScripts(store);
     const node = new LocalNode(nodeName, dataDir);
+    const clusterSettings = new ClusterSettings(store);
+    indices.maxShardsPerNode = () => Number(clusterSettings.get('cluster.max_shards_per_node') ?? DEFAULT_MAX_SHARDS_PER_NODE);
     const rest = new RestHandler(
       {
-        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings: new ClusterSettings(store), node, tasks: new TaskManager(node.id, store),
+        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings, node, tasks: new TaskManager(node.id, store),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
       },
       opts.maxContentLength ?? 100 * 1024 * 1024,

@@ -9,7 +9,7 @@ import { createEngineHttpServer } from './http-server.js';
 
 async function main(): Promise<void> {
   const config = loadEngineServerConfig();
-  const engine = await openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.configDir, maxContentLength: config.maxContentLength });
+  const engine = await openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.configDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes });
   const server = createEngineHttpServer(engine, { auth: config.auth, maxContentLength: config.maxContentLength });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

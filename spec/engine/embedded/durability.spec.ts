@@ -59,20 +59,21 @@ describe('embedded engine: durability', function () {
     }
   });
 
-  it('odd ids: every acknowledged one survives SIGKILL as it was written; unpaired surrogates and NUL are refused, never acknowledged', async () => {
+  it('odd ids: every acknowledged one (512-byte ids included) survives SIGKILL as it was written; unpaired surrogates, NUL and 513-byte ids are refused, never acknowledged', async () => {
     const data = await tempDir();
     try {
       const engine = await spawnEngine(data.dir);
-      const odd = ['\ud800', '\udc00', 'a\udbffz', 'a\u0000b', '\u0000', 'x'.repeat(512), 'é'.repeat(256), '😀'.repeat(128), 'a/b?c#d', ' ', '\u2028', '\ufffd'];
+      const odd = ['\ud800', '\udc00', 'a\udbffz', 'a\u0000b', '\u0000', 'x'.repeat(512), 'é'.repeat(256), '😀'.repeat(128), 'a/b?c#d', ' ', '\u2028', '\ufffd', 'x'.repeat(513), `${'é'.repeat(256)}a`];
       const lines = odd.flatMap((id, n) => [JSON.stringify({ create: { _index: 'odd', _id: id } }), JSON.stringify({ n })]).join('\n') + '\n';
       const bulk = await call(engine.url, 'POST', '/_bulk', lines, { 'content-type': 'application/x-ndjson' });
       expect(bulk.status, bulk.text).to.equal(200);
       const acknowledged = new Map<string, number>();
       bulk.json.items.forEach((item: { create: { _id: string; status: number; error?: { type: string } } }, n: number) => {
         const id = odd[n];
-        const refused = /\p{Cs}/u.test(id) || id.includes('\u0000');
+        const refused = /\p{Cs}/u.test(id) || id.includes('\u0000') || Buffer.byteLength(id) > 512;
         if (refused) expect(item.create.status, `id ${JSON.stringify(id)}`).to.equal(400);
-        else {
+        if (Buffer.byteLength(id) === 513) expect(item.create.error!.type).to.equal('illegal_argument_exception');
+        if (!refused) {
           expect(item.create.status, `id ${JSON.stringify(id)}: ${JSON.stringify(item)}`).to.equal(201);
           expect(item.create._id).to.equal(id);
           acknowledged.set(id, n);

@@ -1,4 +1,4 @@
-export { Indices, newUuid, type ResolveOptions } from './indices.js';
+export { DEFAULT_MAX_SHARDS_PER_NODE, Indices, newUuid, type ResolveOptions } from './indices.js';
 export { IndexHandle, PRIMARY_TERM, type PreparedWrite, type LiveDocument, type UpdateRequest, type UpdateScript, type UpdateScriptInput, type WriteParams } from './index-handle.js';
 export { nestSettings, flattenSettings, INDEX_VERSION_CREATED } from './settings.js';
 export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js';
@@ -9,4 +9,4 @@ export { defaultsFor, humanSettings } from './settings-defaults.js';
 export { Templates } from './templates.js';
 export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRule, type UpdateResult } from './synonyms-sets.js';
 export { reloadSearchAnalyzers, type ReloadAnalyzersResponse } from './reload-analyzers.js';
-export { holdPointInTimeView, type PointInTimeHold } from './point-in-time-view.js';
+export { DEFAULT_POINT_IN_TIME_BYTES, holdPointInTimeView, pointInTimeBytes, setPointInTimeBudget, type PointInTimeHold } from './point-in-time-view.js';

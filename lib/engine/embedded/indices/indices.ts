@@ -3,7 +3,7 @@ import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { ConfigFiles } from '../analysis/index.js';
 import { checkMappingLimits, mappingLimitsOf, mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
-import type { AliasDefinition, IndexMetadata, Store, StoreWrite } from '../store/index.js';
+import { MAX_INDEX_DATABASES, type AliasDefinition, type IndexMetadata, type Store, type StoreWrite } from '../store/index.js';
 import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
 import { IndexHandle, type PreparedWrite } from './index-handle.js';
@@ -25,6 +25,9 @@ export interface ResolveOptions {
   /** Aliases do not resolve (delete index): a concrete alias name is a 400, wildcards skip aliases. */
   ignoreAliases?: boolean;
 }
+
+/** `cluster.max_shards_per_node`'s default, as Elasticsearch's. */
+export const DEFAULT_MAX_SHARDS_PER_NODE = 1000;
 
 /** Base64url uuid, 22 chars, as ES prints index uuids. */
 export function newUuid(): string {
@@ -58,6 +61,11 @@ export class Indices {
   readonly synonyms: SynonymsSets;
   /** Data streams: names that resolve to their backing indices, and take `create` writes only. */
   readonly dataStreams: DataStreams;
+  /**
+   * `cluster.max_shards_per_node` as the cluster settings say now (the engine wires it). Each
+   * index is one shard here: one copy, one document database, whatever `number_of_shards` says.
+   */
+  maxShardsPerNode: () => number = () => DEFAULT_MAX_SHARDS_PER_NODE;
 
   constructor(
     private readonly store: Store,
@@ -115,6 +123,7 @@ export class Indices {
     for (const k of Object.keys(body)) {
       if (k !== 'settings' && k !== 'mappings' && k !== 'aliases') throw new EsError(400, 'parse_exception', `unknown key [${k}] for create index`);
     }
+    this.checkShardLimit();
     if (body.mappings !== undefined) body = { ...body, mappings: untypedMappings(body.mappings) };
     if (templated) {
       this.dataStreams.checkIndexCreation(name);
@@ -134,6 +143,18 @@ export class Indices {
     handle.load();
     this.handles.set(name, handle);
     return { handle, writes: [{ kind: 'meta', meta }] };
+  }
+
+  /**
+   * Elasticsearch's shard limit (ShardLimitValidator) for one more index: open and closed indices
+   * alike hold a database, so both count. The limit never exceeds what the store can hold.
+   */
+  private checkShardLimit(): void {
+    const limit = Math.min(this.maxShardsPerNode(), MAX_INDEX_DATABASES);
+    const current = this.handles.size;
+    if (current + 1 <= limit) return;
+    throw new EsError(400, 'validation_exception',
+      `Validation Failed: 1: this action would add [1] shards, but this cluster currently has [${current}]/[${limit}] maximum normal shards open;`);
   }
 
   async create(name: string, body: JsonObject = {}): Promise<IndexHandle> {

@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { EsError } from '../../../errors/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
 import { InvertedIndex } from '../index/index.js';
@@ -6,12 +7,30 @@ import type { JsonObject } from './deep.js';
 import type { IndexHandle, LiveDocument } from './index-handle.js';
 
 /**
- * The most documents the frozen views of all open points in time may hold together: a view is a
- * copy of its index, so without a bound, points in time opened between writes would grow memory
- * without limit. Past it, opening one is refused as Elasticsearch refuses what its breakers would
- * not hold (429 circuit_breaking_exception); closing points in time frees room.
+ * What the frozen views of all open points in time may hold together, in bytes: a view is a copy
+ * of its index (sources and postings), so a bound on documents does not bound memory (46 views of
+ * 2 KB documents took 9.8 GB). A view is charged its sources' JSON length times
+ * VIEW_BYTES_PER_SOURCE_BYTE plus VIEW_BYTES_PER_DOCUMENT each, as measured; past the budget,
+ * opening one is refused as Elasticsearch refuses what its breakers would not hold (429
+ * circuit_breaking_exception). Closing (or expiry) gives the bytes back. Default: a quarter of
+ * the heap limit; the engine's `pointInTimeBytes` option (POINT_IN_TIME_BYTES) sets it.
  */
-export const MAX_POINT_IN_TIME_DOCS = 2_000_000;
+export const DEFAULT_POINT_IN_TIME_BYTES = Math.floor(v8.getHeapStatistics().heap_size_limit / 4);
+/** Heap a view takes per byte of source JSON: measured about 1 (2 KB documents, postings included); 2 leaves room. */
+export const VIEW_BYTES_PER_SOURCE_BYTE = 2;
+export const VIEW_BYTES_PER_DOCUMENT = 256;
+
+let budgetBytes = DEFAULT_POINT_IN_TIME_BYTES;
+
+/** Sets the budget of all points in time of this process (the engine's `pointInTimeBytes`). */
+export function setPointInTimeBudget(bytes: number): void {
+  budgetBytes = bytes;
+}
+
+/** Bytes the views of open points in time hold now, and the budget. */
+export function pointInTimeBytes(): { held: number; limit: number } {
+  return { held: heldBytes, limit: budgetBytes };
+}
 
 /** A frozen view and the points in time that read it. */
 interface SharedView {
@@ -19,14 +38,17 @@ interface SharedView {
   docCount: number;
   meta: IndexHandle['meta'];
   view: IndexHandle;
-  docs: number;
+  bytes: number;
   users: number;
 }
 
+/** What a view keeps of a document: its source as stored (parsed again when read), and its versions. */
+type FrozenDocument = Omit<LiveDocument, 'source'> & { sourceText: string };
+
 /** The newest view of each live in-memory index: two points in time over an unchanged index share one. */
 const newest = new WeakMap<InvertedIndex, SharedView>();
-/** Documents held by every view some point in time still reads. */
-let heldDocs = 0;
+/** Bytes charged for every view some point in time still reads. */
+let heldBytes = 0;
 
 /** A point in time's hold on a view: the view, and how to let it go (once). */
 export interface PointInTimeHold {
@@ -35,9 +57,22 @@ export interface PointInTimeHold {
 }
 
 function tooLarge(wanted: number): EsError {
+  const total = heldBytes + wanted;
   return new EsError(429, 'circuit_breaking_exception',
-    `[point_in_time] Data too large, data for [open_point_in_time] would be [${heldDocs + wanted}] documents, which is larger than the limit of [${MAX_POINT_IN_TIME_DOCS}] documents; close points in time to free them`,
-    { bytes_wanted: heldDocs + wanted, bytes_limit: MAX_POINT_IN_TIME_DOCS, durability: 'TRANSIENT' });
+    `[point_in_time] Data too large, data for [open_point_in_time] would be [${total}/${byteSize(total)}], which is larger than the limit of [${budgetBytes}/${byteSize(budgetBytes)}], real usage: [${heldBytes}], new bytes reserved: [${wanted}]; close points in time to free them`,
+    { bytes_wanted: total, bytes_limit: budgetBytes, durability: 'TRANSIENT' });
+}
+
+/** Elasticsearch's ByteSizeValue text (`1.5gb`, `10mb`, `512b`). */
+function byteSize(bytes: number): string {
+  const units = ['b', 'kb', 'mb', 'gb', 'tb'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${Math.round(v * 10) / 10}${units[u]}`;
 }
 
 function hold(shared: SharedView, live: InvertedIndex): PointInTimeHold {
@@ -49,7 +84,7 @@ function hold(shared: SharedView, live: InvertedIndex): PointInTimeHold {
       if (released) return;
       released = true;
       if (--shared.users > 0) return;
-      heldDocs -= shared.docs;
+      heldBytes -= shared.bytes;
       if (newest.get(live) === shared) newest.delete(live);
     },
   };
@@ -64,33 +99,39 @@ function hold(shared: SharedView, live: InvertedIndex): PointInTimeHold {
  *
  * The documents are taken at once (the state the point in time names); they are indexed into the
  * copy a time slice at a time, so that a large index does not stall the engine's other requests.
- * Cost: a copy of the index's sources and postings per distinct state held, bounded by
- * MAX_POINT_IN_TIME_DOCS over all of them.
+ * Cost: a copy of the index's sources (as JSON text) and postings per distinct state held,
+ * bounded in bytes over all of them (the point-in-time budget).
  */
 export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInTimeHold> {
   handle.ensureOpen();
   const live = handle.inverted!;
   const cached = newest.get(live);
   if (cached && cached.maxOrd === live.maxOrd && cached.docCount === live.docCount && cached.meta === handle.meta) return hold(cached, live);
-  if (heldDocs + live.docCount > MAX_POINT_IN_TIME_DOCS) throw tooLarge(live.docCount);
+  // a first bound before anything is read: even a document with an empty source costs its share
+  if (heldBytes + live.docCount * VIEW_BYTES_PER_DOCUMENT > budgetBytes) throw tooLarge(live.docCount * VIEW_BYTES_PER_DOCUMENT);
   const meta = handle.meta;
   const state = { maxOrd: live.maxOrd, docCount: live.docCount };
-  const docs = new Map<string, LiveDocument>();
+  const docs = new Map<string, FrozenDocument>();
+  let bytes = 0;
   for (const ord of live.liveOrds()) {
     const id = live.idOf(ord);
     const doc = id === undefined ? undefined : handle.get(id);
-    if (doc) docs.set(id!, doc);
+    if (!doc) continue;
+    const sourceText = doc.sourceText ?? JSON.stringify(doc.source);
+    docs.set(id!, { id: doc.id, sourceText, version: doc.version, seqNo: doc.seqNo, primaryTerm: doc.primaryTerm, routing: doc.routing });
+    bytes += VIEW_BYTES_PER_DOCUMENT + sourceText.length * VIEW_BYTES_PER_SOURCE_BYTE;
+    if (heldBytes + bytes > budgetBytes) throw tooLarge(bytes);
   }
-  heldDocs += docs.size;
+  heldBytes += bytes;
   const frozen = new InvertedIndex();
   const slice = new TimeSlice();
   try {
     for (const [id, doc] of docs) {
-      frozen.put(id, parseDocument(structuredClone(doc.source) as JsonObject, meta.mappings, handle.registry, id));
+      frozen.put(id, parseDocument(JSON.parse(doc.sourceText) as JsonObject, meta.mappings, handle.registry, id));
       await slice.pause();
     }
   } catch (e) {
-    heldDocs -= docs.size;
+    heldBytes -= bytes;
     throw e;
   }
   const view = Object.create(handle) as IndexHandle;
@@ -98,9 +139,9 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
   Object.defineProperty(view, 'inverted', { value: frozen, writable: false });
   view.get = (id: string) => {
     const doc = docs.get(id);
-    return doc && { ...doc, source: structuredClone(doc.source) };
+    return doc && { ...doc, source: JSON.parse(doc.sourceText) as JsonObject };
   };
-  const shared: SharedView = { ...state, meta, view, docs: docs.size, users: 0 };
+  const shared: SharedView = { ...state, meta, view, bytes, users: 0 };
   newest.set(live, shared);
   return hold(shared, live);
 }

@@ -7,6 +7,7 @@
  */
 import { EsError } from '../../../errors/index.js';
 import { fromJson, javaToString } from '../painless/index.js';
+import { IngestBudget } from './ingest-budget.js';
 
 export type JsonMap = Record<string, unknown>;
 
@@ -66,6 +67,8 @@ export interface DocumentMetadata {
 export class IngestDocument {
   /** The ids of the pipelines running, outermost first (for `pipeline` recursion detection). */
   readonly pipelineStack: string[] = [];
+  /** What the document's processors may still produce and run (ingest-budget.ts). */
+  readonly budget = new IngestBudget();
 
   constructor(
     public source: JsonMap,

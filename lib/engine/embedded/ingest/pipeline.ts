@@ -194,6 +194,7 @@ export class PipelineRunner implements ExecutionContext {
       }
       // a nested pipeline's own entry comes before those of its processors, and carries no document
       if (p.type === 'pipeline') this.record(p, 'success', {}, ifResult);
+      doc.budget.run(p.type);
       const outcome = p.execute(doc, this);
       if (p.type === 'pipeline') return outcome;
       if (outcome === DROPPED) {

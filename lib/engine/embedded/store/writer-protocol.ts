@@ -8,6 +8,13 @@ import type { IndexMetadata, StoredDocument } from './types.js';
  */
 export const ENV_OPTIONS = { maxDbs: 10_000, compression: false, noSubdir: false } as const;
 
+/**
+ * The most indices the environment can hold: one document database each, beside the store's own
+ * (`indices`, `cluster`) with room to spare. Index creation is refused before this (the shard
+ * limit, Indices.createInMemory), so LMDB's MDB_DBS_FULL is never reached.
+ */
+export const MAX_INDEX_DATABASES = ENV_OPTIONS.maxDbs - 16;
+
 /** The name of an index's document database in its document format. */
 export function docsDbName(uuid: string, docFormat: 2 | undefined): string {
   return docFormat === 2 ? `docs2:${uuid}` : `docs:${uuid}`;

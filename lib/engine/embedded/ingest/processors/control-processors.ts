@@ -41,8 +41,10 @@ export const foreach: ProcessorFactory = (config, env) => {
     const previous = { value: doc.ingest._value, key: doc.ingest._key };
     try {
       if (Array.isArray(value)) {
+        // the elements as they are now: an inner processor that appends to this list cannot make the loop endless
+        const elements = value.slice();
         const out: unknown[] = [];
-        for (const element of value) {
+        for (const element of elements) {
           doc.ingest._value = element;
           if (ctx.runProcessors([inner], doc) === DROPPED) return DROPPED;
           out.push(doc.ingest._value);

@@ -1,5 +1,6 @@
 /** Processors that move values around: set, remove, rename, append (Elasticsearch's reference pages of the same names). */
 import { deepCopy, illegalArgument, isMap, METADATA_FIELDS, type IngestDocument } from '../ingest-document.js';
+import { ingestBytes } from '../ingest-budget.js';
 import type { ProcessorFactory } from '../processor.js';
 import { compileStringTemplate, compileValueSource, readMediaType } from '../templates.js';
 
@@ -16,7 +17,15 @@ export const set: ProcessorFactory = (config) => {
   return (doc) => {
     const path = field(doc);
     if (!override && doc.has(path) && doc.get(path) !== null) return;
-    const v = copyFrom !== undefined ? deepCopy(doc.get(copyFrom)) : value!(doc);
+    let v: unknown;
+    if (copyFrom !== undefined) {
+      const from = doc.get(copyFrom);
+      doc.budget.charge('set', ingestBytes(from)); // before the copy is made
+      v = deepCopy(from);
+    } else {
+      v = value!(doc);
+      doc.budget.charge('set', ingestBytes(v)); // a template may repeat a field: set after set doubles it
+    }
     if (ignoreEmpty && (v === null || v === undefined || v === '')) return;
     doc.set(path, v);
   };
@@ -93,5 +102,9 @@ export const append: ProcessorFactory = (config) => {
   if (raw === undefined) throw config.error('value', 'required property is missing');
   const allowDuplicates = config.boolean('allow_duplicates', true);
   const value = compileValueSource(raw, config, 'value', readMediaType(config));
-  return (doc) => doc.set(field(doc), value(doc), true, allowDuplicates);
+  return (doc) => {
+    const v = value(doc);
+    doc.budget.charge('append', ingestBytes(v));
+    doc.set(field(doc), v, true, allowDuplicates);
+  };
 };

@@ -2,6 +2,7 @@
 import { DEFAULT_GROK_PATTERNS } from '../grok/grok-patterns.js';
 import { compileGrok, grokMatch, GrokError, type Grok } from '../grok/grok.js';
 import { illegalArgument, javaType } from '../ingest-document.js';
+import { INGEST_ELEMENT_BYTES } from '../ingest-budget.js';
 import type { ProcessorFactory } from '../processor.js';
 import { fieldValue } from './string-processors.js';
 
@@ -37,6 +38,9 @@ export const grok: ProcessorFactory = (config) => {
         throw e;
       }
       if (!captures) continue;
+      let bytes = 0;
+      for (const v of captures.values()) bytes += INGEST_ELEMENT_BYTES + (typeof v === 'string' ? v.length : 8);
+      doc.budget.charge('grok', bytes);
       for (const [k, v] of captures) doc.set(k, v);
       if (traceMatch) doc.ingest._grok_match_index = String(i);
       return;

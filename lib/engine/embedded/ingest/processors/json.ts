@@ -2,8 +2,33 @@
 import { illegalArgument, isMap, type JsonMap } from '../ingest-document.js';
 import type { ProcessorFactory } from '../processor.js';
 
+/** Jackson's default `StreamReadConstraints` nesting limit, which Elasticsearch's parser keeps. */
+export const MAX_JSON_NESTING_DEPTH = 1000;
+
+/**
+ * Refuses text nested deeper than Jackson allows, with Jackson's message, before anything is
+ * parsed: a value nested 100,000 deep would otherwise overflow the stack of whatever walks it next.
+ */
+function checkNestingDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_NESTING_DEPTH) {
+        throw illegalArgument(`com.fasterxml.jackson.core.exc.StreamConstraintsException: Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`);
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
+
 function parseJson(text: unknown, allowDuplicateKeys: boolean, strict: boolean): unknown {
   if (typeof text !== 'string') return text;
+  checkNestingDepth(text);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -56,7 +81,9 @@ export const json: ProcessorFactory = (config) => {
   }
   const target = targetField ?? field;
   return (doc) => {
-    const value = parseJson(doc.get(field), allowDuplicateKeys, strict);
+    const text = doc.get(field);
+    if (typeof text === 'string') doc.budget.charge('json', text.length); // what it parses to is about as large
+    const value = parseJson(text, allowDuplicateKeys, strict);
     if (!addToRoot) {
       doc.set(target, value);
       return;

@@ -48,7 +48,7 @@ export const kv: ProcessorFactory = (config) => {
   return (doc) => {
     const value = fieldValue(doc, field, ignoreMissing);
     if (value === undefined) return;
-    for (const pair of javaSplit(String(value), fieldRe, false)) {
+    for (const pair of javaSplit(String(value), fieldRe, false, doc.budget, 'kv')) {
       const parts = splitOnce(pair, valueRe);
       if (parts.length !== 2) throw illegalArgument(`field [${field}] does not contain value_split [${valueSplit}]`);
       const key = trimKey(parts[0]);

@@ -5,6 +5,7 @@
  */
 import { compileJavaRegex, findAll, InvalidPatternError, javaReplacement } from '../../regex/index.js';
 import { illegalArgument, javaText, javaType, type IngestDocument } from '../ingest-document.js';
+import { INGEST_ELEMENT_BYTES, INGEST_REPLACEMENT_BYTES, type IngestBudget } from '../ingest-budget.js';
 import type { ConfigReader } from '../processor-config.js';
 import type { ProcessorBody, ProcessorFactory } from '../processor.js';
 
@@ -37,13 +38,24 @@ export function regexOption(config: ConfigReader, property: string, source: stri
   }
 }
 
-/** Java's `String.split(regex, limit)`: limit 0 drops trailing empty strings, -1 keeps them. */
-export function javaSplit(text: string, re: ReturnType<typeof compileJavaRegex>, keepTrailing: boolean): string[] {
+/**
+ * Java's `String.split(regex, limit)`: limit 0 drops trailing empty strings, -1 keeps them.
+ * `budget`, when given, is charged for each piece as it is cut (split by "" makes one per character).
+ */
+export function javaSplit(text: string, re: ReturnType<typeof compileJavaRegex>, keepTrailing: boolean, budget?: IngestBudget, processor = 'split'): string[] {
+  if (re.pattern() === '') {
+    // Java splits "abc" by "" into its characters: charged (and refused) up front, not piece by piece
+    budget?.charge(processor, text.length * (INGEST_ELEMENT_BYTES + 1));
+    const chars = text.split('');
+    if (keepTrailing) chars.push('');
+    return chars;
+  }
   const out: string[] = [];
   let last = 0;
   for (const m of findAll(re, text)) {
     if (m.end() === 0) continue; // a zero-width match at the start yields no leading empty string
     if (m.start() === m.end() && m.start() >= text.length) break;
+    budget?.charge(processor, INGEST_ELEMENT_BYTES + m.start() - last);
     out.push(text.slice(last, m.start()));
     last = m.end();
   }
@@ -64,7 +76,7 @@ export const split: ProcessorFactory = (config) => {
     const value = fieldValue(doc, field, ignoreMissing);
     if (value === undefined) return;
     if (typeof value !== 'string') throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
-    doc.set(target, javaSplit(value, re, preserveTrailing));
+    doc.set(target, javaSplit(value, re, preserveTrailing, doc.budget));
   };
 };
 
@@ -76,7 +88,9 @@ export const join: ProcessorFactory = (config) => {
     const value = doc.get(field);
     if (value === null) throw illegalArgument(`field [${field}] is null, cannot join.`);
     if (!Array.isArray(value)) throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.util.List]`);
-    doc.set(target, value.map(javaText).join(separator));
+    const joined = value.map(javaText).join(separator);
+    doc.budget.charge('join', joined.length);
+    doc.set(target, joined);
   };
 };
 
@@ -92,7 +106,10 @@ export const gsub: ProcessorFactory = (config) => {
   } catch (e) {
     throw config.error('replacement', e instanceof Error ? e.message : String(e));
   }
-  return stringProcessorWith(config, field, (s) => {
+  return stringProcessorWith(config, field, (s, doc) => {
+    // the output is measured as it grows, so an amplifying replacement is refused before it is built
+    const room = doc.budget.remaining();
+    let used = 0;
     let out = '';
     let last = 0;
     for (const m of findAll(re, s)) {
@@ -100,13 +117,17 @@ export const gsub: ProcessorFactory = (config) => {
       for (let g = 0; g <= re.groupCount(); g++) groups.push(m.group(g));
       out += s.slice(last, m.start()) + replace(groups);
       last = m.end();
+      used += INGEST_REPLACEMENT_BYTES;
+      if (used + out.length + s.length - last > room) throw doc.budget.exceeded('gsub', doc.budget.maxBytes - room + used + out.length + s.length - last);
     }
-    return out + s.slice(last);
+    out += s.slice(last);
+    doc.budget.charge('gsub', used + out.length);
+    return out;
   });
 };
 
 /** stringProcessor for a factory that has already read `field`. */
-function stringProcessorWith(config: ConfigReader, field: string, transform: (s: string) => unknown): ProcessorBody {
+function stringProcessorWith(config: ConfigReader, field: string, transform: (s: string, doc: IngestDocument) => unknown): ProcessorBody {
   const ignoreMissing = config.boolean('ignore_missing', false);
   const target = config.optionalString('target_field', field)!;
   return (doc) => {
@@ -115,9 +136,9 @@ function stringProcessorWith(config: ConfigReader, field: string, transform: (s:
     if (Array.isArray(value)) {
       doc.set(target, value.map((v) => {
         if (typeof v !== 'string') throw illegalArgument(`value [${javaText(v)}] of type [${javaType(v)}] in list field [${field}] cannot be cast to [java.lang.String]`);
-        return transform(v);
+        return transform(v, doc);
       }));
-    } else if (typeof value === 'string') doc.set(target, transform(value));
+    } else if (typeof value === 'string') doc.set(target, transform(value, doc));
     else throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
   };
 }

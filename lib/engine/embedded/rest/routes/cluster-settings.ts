@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { EsError } from '../../../../errors/index.js';
 import type { ClusterSettingValues } from '../../cluster-settings/index.js';
 import { nestSettings } from '../../indices/settings.js';
 import { requireBody } from '../body.js';
@@ -50,6 +51,11 @@ function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
 /** The settings the engine reads, refused at once when their value cannot be read (as ES refuses them). */
 function checkValue(key: string, value: string | string[]): void {
   if (key === 'search.default_search_timeout' && value !== '-1') timeValue(key, String(value));
+  if (key === 'cluster.max_shards_per_node') {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(String(value))) throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${String(value)}] for setting [${key}]`);
+    if (n < 1) throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${String(value)}] for setting [${key}] must be >= 1`);
+  }
 }
 
 /** `PUT _cluster/settings`: `{persistent, transient}`; `null` resets a setting; answers what was set. */

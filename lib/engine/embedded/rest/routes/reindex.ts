@@ -7,7 +7,7 @@ import { WorkBudget } from '../../search/work-budget.js';
 import { filterSource, sourceFilterFromBody, type SourceFilter } from '../../search/source-filter.js';
 import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWorker } from '../../tasks/index.js';
 import { requestBody } from '../body.js';
-import { checkRefresh, generateId, versionType } from '../params.js';
+import { checkRefresh, generateId, validateId, versionType } from '../params.js';
 import { ingestForWrite } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { failureOf, manualSlice, type Target } from './by-query.js';
@@ -220,6 +220,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
       };
       try {
         if (outcome?.op === 'delete') {
+          validateId(id);
           const target = ctx.indices.writeTarget(destName);
           creations.push(...target.writes);
           const del = target.handle.delete(id, { routing });
@@ -237,6 +238,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
         }
         const into = ingested ? { index: ingested.index, id: ingested.id ?? id, params: { ...params, routing: ingested.routing } } : { index: destName, id, params };
         if (ingested) source = ingested.source as Json;
+        validateId(into.id); // the script or a pipeline may have set it
         const target = ctx.indices.writeTarget(into.index);
         creations.push(...target.writes);
         const text = ingested || outcome || r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? JSON.stringify(source) : doc.sourceText;

@@ -1,0 +1,205 @@
+/**
+ * bench:bounds-data — the hostile cases of issue 39's data half, each against its bound.
+ *
+ * One process, the embedded engine in-process (as the specs start it), `--expose-gc` for heap
+ * figures. Each case prints what it took (ms), what it answered, and the heap it left; the floor
+ * is a small document written through a one-processor pipeline in the same run, and every
+ * ingest case is printed as a ratio to it.
+ *
+ *   ingest      grok definitions doubling over 30 levels (PUT), 200 × GREEDYDATA on a 1 MB field,
+ *               foreach appending to its own list, nested pipelines doubling over 24 levels,
+ *               split of 5 MB by "", gsub amplifying ×10 ten times, json nested 100,000 deep
+ *   history     10 ids overwritten 5,000 times with 1 MB documents (in-process bus, default bytes)
+ *   pit         points in time over 20,000 documents of 2 KB, a write between each, until refused;
+ *               then all closed
+ *   rules       2,000 `matches` rules and a 4 KB search text: the rule set vs one regex per rule;
+ *               rebuilding the set after a change
+ *   indices     indices created until refused (cluster.max_shards_per_node, default 1000);
+ *               BENCH_INDEX_CAP=1 raises the setting to 100,000 to show the store's own cap
+ * BENCH_PARTS=ingest,pit,rules,indices,history runs only those parts (default: all).
+ */
+import { RE2JS } from 're2js';
+import { MemoryChangeBus } from '../lib/changes/index.js';
+import { pointInTimeBytes } from '../lib/engine/embedded/indices/index.js';
+import { fold, RuleSet, type SearchSituation } from '../lib/rules/rule-set.js';
+import type { QueryRule } from '../lib/rules/rule.js';
+import { ndjson, startEngine, type Reply, type TestEngine } from '../spec/engine/embedded/support.js';
+
+const MB = 1024 * 1024;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function heapMb(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed / MB;
+}
+
+async function timed<T>(f: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await f();
+  return { ms: performance.now() - t0, value };
+}
+
+const answer = (r: Reply) => `${r.status} ${r.json?.error ? `${r.json.error.type}: ${String(r.json.error.reason).slice(0, 110)}` : (r.json?.result ?? '')}`;
+
+async function ingest(es: TestEngine): Promise<void> {
+  const put = (id: string, processors: unknown[]) => es.call('PUT', `/_ingest/pipeline/${id}`, { processors });
+  let n = 0;
+  const write = (pipeline: string, doc: unknown) => es.call('PUT', `/bench/_doc/${++n}?pipeline=${pipeline}`, doc);
+
+  await put('floor', [{ set: { field: 'x', value: 1 } }]);
+  for (let i = 0; i < 50; i++) await write('floor', { f: 'warm' });
+  const floorRuns: number[] = [];
+  for (let i = 0; i < 200; i++) floorRuns.push((await timed(() => write('floor', { f: 'small' }))).ms);
+  floorRuns.sort((a, b) => a - b);
+  const floor = floorRuns[100];
+  console.log(`floor: a small document through a one-processor pipeline, p50 ${floor.toFixed(2)} ms (200 writes)`);
+  console.log('');
+  console.log('ingest case                                   | ms        | × floor  | heap after MB | answer');
+
+  const row = (name: string, ms: number, r: Reply) =>
+    console.log(`${name.padEnd(45)} | ${ms.toFixed(0).padStart(9)} | ${(ms / floor).toFixed(0).padStart(8)} | ${heapMb().toFixed(0).padStart(13)} | ${answer(r)}`);
+
+  const defs: Record<string, string> = { P0: 'a' };
+  for (let i = 1; i <= 30; i++) defs[`P${i}`] = `%{P${i - 1}}%{P${i - 1}}`;
+  let t = await timed(() => put('doubling', [{ grok: { field: 'f', patterns: ['%{P30}'], pattern_definitions: defs } }]));
+  row('grok definitions doubling ×30 (PUT)', t.ms, t.value);
+
+  await put('greedy', [{ grok: { field: 'f', patterns: [Array.from({ length: 200 }, (_, i) => `%{GREEDYDATA:f${i}}`).join(' ')] } }]);
+  const spaced = Array.from({ length: 1 << 19 }, () => 'x').join(' ');
+  t = await timed(() => write('greedy', { f: spaced }));
+  row('200 × GREEDYDATA on a 1 MB field', t.ms, t.value);
+
+  await put('grow', [{ foreach: { field: 'a', processor: { append: { field: 'a', value: 'x' } } } }]);
+  t = await timed(() => write('grow', { a: ['y'] }));
+  row('foreach appending to its own list', t.ms, t.value);
+
+  for (let i = 24; i >= 0; i--) await put(`fan${i}`, i === 24 ? [{ set: { field: 'leaf', value: 1 } }] : [{ pipeline: { name: `fan${i + 1}` } }, { pipeline: { name: `fan${i + 1}` } }]);
+  t = await timed(() => write('fan0', { f: 1 }));
+  row('nested pipelines doubling ×24', t.ms, t.value);
+
+  await put('chars', [{ split: { field: 'f', separator: '' } }]);
+  t = await timed(() => write('chars', { f: 'x'.repeat(5 * MB) }));
+  row('split of 5 MB by ""', t.ms, t.value);
+
+  await put('amplify', Array.from({ length: 10 }, () => ({ gsub: { field: 'f', pattern: '', replacement: 'xxxxxxxxxx' } })));
+  t = await timed(() => write('amplify', { f: 'x'.repeat(1000) }));
+  row('gsub "" → 10 chars, ten times, on 1,000', t.ms, t.value);
+
+  await put('deep', [{ json: { field: 'f' } }]);
+  t = await timed(() => write('deep', { f: '['.repeat(100_000) + ']'.repeat(100_000) }));
+  row('json nested 100,000 deep', t.ms, t.value);
+}
+
+async function history(): Promise<void> {
+  const bus = new MemoryChangeBus();
+  const before = heapMb();
+  const t0 = performance.now();
+  const writes = 5000;
+  for (let v = 1; v <= writes; v++) {
+    await bus.publish({ kind: 'document', index: 'big', type: '_doc', id: String(v % 10), op: 'index', version: v, seqNo: v, primaryTerm: 1, source: { v, text: `${v}`.padEnd(MB, 'x') } });
+  }
+  const ms = performance.now() - t0;
+  console.log(`history: ${writes} overwrites of 10 ids with 1 MB documents in ${ms.toFixed(0)} ms; the history holds ${(bus.historyBytes() / MB).toFixed(1)} MB (STREAM_HISTORY_BYTES default 64 MB); heap ${before.toFixed(0)} → ${heapMb().toFixed(0)} MB`);
+  await bus.close();
+}
+
+async function pointsInTime(es: TestEngine): Promise<void> {
+  const docs = Number(process.env.BENCH_PIT_DOCS ?? 20_000);
+  const words = Array.from({ length: 2000 }, (_, i) => `w${i.toString(36)}`);
+  for (let start = 0; start < docs; start += 2000) {
+    const lines: unknown[] = [];
+    for (let i = start; i < Math.min(docs, start + 2000); i++) {
+      lines.push({ index: { _index: 'pit', _id: String(i) } }, { text: Array.from({ length: 300 }, (_, j) => words[(i * 7 + j * 13) % 2000]).join(' ').slice(0, 2000), n: i });
+    }
+    await es.call('POST', '/_bulk', ndjson(lines), { 'content-type': 'application/x-ndjson' });
+  }
+  await es.call('POST', '/pit/_refresh');
+  const base = heapMb();
+  const ids: string[] = [];
+  let refused: Reply | undefined;
+  const t0 = performance.now();
+  for (let k = 0; k < 200 && !refused; k++) {
+    await es.call('PUT', `/pit/_doc/changed-${k}?refresh=true`, { text: 'changed' });
+    const r = await es.call('POST', '/pit/_pit?keep_alive=10m');
+    if (r.status === 200) ids.push(r.json.id);
+    else refused = r;
+  }
+  const ms = performance.now() - t0;
+  const held = pointInTimeBytes();
+  const atPeak = heapMb();
+  console.log(`pit: ${docs} documents of 2 KB; ${ids.length} points in time opened in ${ms.toFixed(0)} ms (a write between each), then ${refused ? answer(refused) : 'none refused'}`);
+  console.log(`pit: charged ${(held.held / MB).toFixed(0)} MB of ${(held.limit / MB).toFixed(0)} MB; heap ${base.toFixed(0)} → ${atPeak.toFixed(0)} MB (${((atPeak - base) / Math.max(1, ids.length)).toFixed(1)} MB a view)`);
+  for (const id of ids) await es.call('DELETE', '/_pit', { id });
+  console.log(`pit: all closed: charged ${(pointInTimeBytes().held / MB).toFixed(0)} MB, heap ${heapMb().toFixed(0)} MB`);
+}
+
+function rules(): void {
+  const N = 2000;
+  const ruleList: QueryRule[] = Array.from({ length: N }, (_, i) => ({
+    id: `r${i}`, enabled: true, trigger: { type: 'query', operator: 'matches', value: `(shoe|boot)s?\\s+size\\s+${i}\\b|brand-${i}[a-z]+` }, actions: [{ type: 'custom_data', value: i }],
+  }));
+  const text = `${Array.from({ length: 800 }, (_, i) => `word${i % 97}`).join(' ').slice(0, 4000)} brand-77abc`;
+  const situation: SearchSituation = { index: 'shop', query: text, filters: new Map(), now: 0 };
+  const compiled = ruleList.map((r) => RE2JS.compile(r.trigger.value!, RE2JS.CASE_INSENSITIVE));
+  const oneByOne = timedSync(() => compiled.filter((re) => re.matcher(text).find() || re.matcher(fold(text)).find()).length);
+  const build = timedSync(() => new RuleSet(ruleList));
+  const set = build.value;
+  const first = timedSync(() => set.matching(situation).length);
+  const steady: number[] = [];
+  for (let i = 0; i < 50; i++) steady.push(timedSync(() => set.matching(situation)).ms);
+  steady.sort((a, b) => a - b);
+  const other = timedSync(() => set.matching({ ...situation, query: text.replace('brand-77', 'brand-1999') }).length);
+  const rebuild = timedSync(() => new RuleSet([...ruleList, { ...ruleList[0], id: 'extra' }]));
+  console.log(`rules: ${N} matches rules, a 4 KB text: one regex per rule ${oneByOne.ms.toFixed(0)} ms (${oneByOne.value} fired); the set: first search ${first.ms.toFixed(0)} ms (builds it), then p50 ${steady[25].toFixed(2)} ms, another text ${other.ms.toFixed(0)} ms (${other.value} fired)`);
+  console.log(`rules: ratio one-by-one / set p50 = ${(oneByOne.ms / steady[25]).toFixed(0)}×; building the rule set ${build.ms.toFixed(0)} ms the first time, ${rebuild.ms.toFixed(1)} ms after a change (each rule compiled once)`);
+}
+
+function timedSync<T>(f: () => T): { ms: number; value: T } {
+  const t0 = performance.now();
+  const value = f();
+  return { ms: performance.now() - t0, value };
+}
+
+async function indices(es: TestEngine): Promise<void> {
+  const cap = process.env.BENCH_INDEX_CAP === '1';
+  if (cap) await es.call('PUT', '/_cluster/settings', { transient: { 'cluster.max_shards_per_node': 100_000 } });
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  let created = 0;
+  let refused: Reply | undefined;
+  for (let i = 0; i < 20_000 && !refused; i++) {
+    const r = await es.call('PUT', `/many-${i}`);
+    if (r.status === 200) created++;
+    else refused = r;
+  }
+  const ms = performance.now() - t0;
+  console.log(`indices: ${created} created in ${ms.toFixed(0)} ms (${((process.memoryUsage().rss - rss0) / 1024 / Math.max(1, created)).toFixed(0)} KB RSS each), then ${refused ? answer(refused) : 'none refused'}`);
+  if (cap) await es.call('PUT', '/_cluster/settings', { transient: { 'cluster.max_shards_per_node': null } });
+}
+
+const parts = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
+function runs(part: string): boolean {
+  const yes = !parts || parts.includes(part);
+  if (yes) console.log('');
+  return yes;
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:bounds-data — Node ${process.version}${gc ? '' : ' (run with --expose-gc for heap figures)'}`);
+  const es = await startEngine();
+  try {
+    if (runs('ingest')) await ingest(es);
+    if (runs('pit')) await pointsInTime(es);
+    if (runs('rules')) rules();
+    if (runs('indices')) await indices(es);
+  } finally {
+    await es.close();
+  }
+  if (runs('history')) await history();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
