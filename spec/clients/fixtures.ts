@@ -152,6 +152,8 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'indices.close': () => ({ setup: index(c, `${p}-closed`), args: { index: `${p}-closed` } }),
     'indices.open': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-reopened`); await ok(c.url, 'POST', `/${p}-reopened/_close`); }, args: { index: `${p}-reopened` } }),
     'indices.add_block': () => ({ setup: index(c, `${p}-blocked`), args: { index: `${p}-blocked`, block: 'write' } }),
+    'indices.forcemerge': () => ({ args: { index: ix, max_num_segments: 1 }, check: (a) => expect(a._shards.failed).to.equal(0) }),
+    'indices.clear_cache': () => ({ args: { index: ix }, check: (a) => expect(a._shards.failed).to.equal(0) }),
     'indices.analyze': () => ({ args: { body: { analyzer: 'standard', text: 'Dune Messiah' } }, check: (a) => expect(a.tokens).to.have.length(2) }),
     'indices.clone': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-clone-src`); await ok(c.url, 'PUT', `/${p}-clone-src/_block/write`); }, args: { index: `${p}-clone-src`, target: `${p}-clone-dst` } }),
     'indices.shrink': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-shrink-src`, { settings: { number_of_shards: 2 } }); await ok(c.url, 'PUT', `/${p}-shrink-src/_block/write`); }, args: { index: `${p}-shrink-src`, target: `${p}-shrink-dst`, body: { settings: { 'index.number_of_shards': 1 } } } }),

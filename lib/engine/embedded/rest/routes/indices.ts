@@ -165,4 +165,10 @@ export const indicesRoutes: Route[] = [
   { methods: ['GET', 'POST'], pattern: '/{index}/_refresh', params: INDICES_OPTIONS, handler: refresh },
   { methods: ['GET', 'POST'], pattern: '/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
   { methods: ['GET', 'POST'], pattern: '/{index}/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
+  // no Lucene segments to merge and no shard-level caches of its own: both are done once the index is
+  // readable, and answer as Elasticsearch does (the shards they went over)
+  { methods: ['POST'], pattern: '/_forcemerge', params: [...INDICES_OPTIONS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'], handler: refresh },
+  { methods: ['POST'], pattern: '/{index}/_forcemerge', params: [...INDICES_OPTIONS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'], handler: refresh },
+  { methods: ['POST'], pattern: '/_cache/clear', params: [...INDICES_OPTIONS, 'fielddata', 'fields', 'query', 'request', 'index'], handler: refresh },
+  { methods: ['POST'], pattern: '/{index}/_cache/clear', params: [...INDICES_OPTIONS, 'fielddata', 'fields', 'query', 'request'], handler: refresh },
 ];
