@@ -36,7 +36,11 @@ export const DOCS = [
   { title: 'Dune Messiah', year: 1969, tag: 'sf' },
 ];
 
-/** The main index, and what the run's calls read. */
+/**
+ * The main index, and what the run's calls read. Index templates get priority 10: on the HTTP
+ * backend the gateway's own catch-all template (`gateway-raw-subfields`, pattern `*`) has priority
+ * 0, and Elasticsearch refuses a second overlapping template of the same priority (a known gap).
+ */
 export async function createFixtures(c: RunContext): Promise<void> {
   await ok(c.url, 'PUT', `/${c.ix}`, { mappings: MAPPING });
   await ok(c.url, 'POST', `/_bulk?refresh=true`, ndjson(DOCS.flatMap((d, i) => [{ index: { _index: c.ix, _id: String(i + 1) } }, d])), NDJSON);

@@ -4,6 +4,7 @@ import { Client as Client7 } from '@elastic/elasticsearch7';
 import { Client as Client9 } from '@elastic/elasticsearch9';
 import { Client as OpenSearch2 } from '@opensearch-project/opensearch2';
 import { Client as OpenSearch3 } from '@opensearch-project/opensearch3';
+import { selectedEngines } from '../engines/engines.js';
 import { BACKENDS } from '../support/backends.js';
 import { call } from '../support/http.js';
 import { ADMIN, type TestGateway } from '../support/servers.js';
@@ -46,6 +47,11 @@ const CLIENTS: ClientUnderTest[] = [
 ];
 
 const SPECS = restSpecs();
+/**
+ * Behind a real Elasticsearch or OpenSearch (TEST_ENGINES), what the embedded engine does not serve
+ * may be the engine's to answer: such an answer is the engine's, not a failure.
+ */
+const REAL_ENGINE_BEHIND = selectedEngines().length > 0;
 const CLIENT_PARTS = clientPathParts();
 
 type Outcome = { api: string; outcome: 'passed' | 'failed' | 'not served' | 'not called' | 'refused'; detail?: string };
@@ -149,10 +155,12 @@ async function runApis(client: ClientUnderTest, instance: object, c: RunContext,
         try {
           await callApi(api, args, c, client.wrapsAnswers);
         } catch (err) {
-          outcomes.push({ api: api.name, outcome: 'not served', detail: `${expectNoHandler(err)}: ${reason}` });
+          if (REAL_ENGINE_BEHIND) outcomes.push({ api: api.name, outcome: 'not served', detail: `${describeError(err)}: ${reason}` });
+          else outcomes.push({ api: api.name, outcome: 'not served', detail: `${expectNoHandler(err)}: ${reason}` });
           continue;
         }
-        outcomes.push({ api: api.name, outcome: 'failed', detail: `listed as not served (${reason}), but it answered` });
+        if (REAL_ENGINE_BEHIND) outcomes.push({ api: api.name, outcome: 'passed', detail: 'answered by the engine behind' });
+        else outcomes.push({ api: api.name, outcome: 'failed', detail: `listed as not served (${reason}), but it answered` });
         continue;
       }
       const answer = await callApi(api, args, c, client.wrapsAnswers);
@@ -196,6 +204,7 @@ for (const backend of BACKENDS) {
         try {
           const outcomes = await runApis(client, instance, c);
           MATRIX.push(tally(`${client.label} × ${backend.name}`, outcomes));
+          // CLIENT_MATRIX_DUMP=file: every outcome as a JSON line, to read the matrix call by call
           if (process.env.CLIENT_MATRIX_DUMP) (await import('node:fs')).appendFileSync(process.env.CLIENT_MATRIX_DUMP, outcomes.map((o) => JSON.stringify({ client: client.p, backend: backend.name, ...o })).join('\n') + '\n');
           const failed = outcomes.filter((o) => o.outcome === 'failed');
           expect(failed.map((f) => `${f.api}: ${f.detail}`)).to.deep.equal([]);
