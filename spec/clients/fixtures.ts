@@ -158,6 +158,11 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'indices.add_block': () => ({ setup: index(c, `${p}-blocked`), args: { index: `${p}-blocked`, block: 'write' } }),
     'indices.forcemerge': () => ({ args: { index: ix, max_num_segments: 1 }, check: (a) => expect(a._shards.failed).to.equal(0) }),
     'indices.clear_cache': () => ({ args: { index: ix }, check: (a) => expect(a._shards.failed).to.equal(0) }),
+    'indices.remove_block': () => ({
+      setup: async () => { await ok(c.url, 'PUT', `/${p}-unblocked`); await ok(c.url, 'PUT', `/${p}-unblocked/_block/write`); },
+      args: { index: `${p}-unblocked`, block: 'write' },
+      check: (a) => expect(a.indices).to.deep.equal([{ name: `${p}-unblocked`, unblocked: true }]),
+    }),
     'indices.analyze': () => ({ args: { body: { analyzer: 'standard', text: 'Dune Messiah' } }, check: (a) => expect(a.tokens).to.have.length(2) }),
     'indices.clone': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-clone-src`); await ok(c.url, 'PUT', `/${p}-clone-src/_block/write`); }, args: { index: `${p}-clone-src`, target: `${p}-clone-dst` } }),
     'indices.shrink': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-shrink-src`, { settings: { number_of_shards: 2 } }); await ok(c.url, 'PUT', `/${p}-shrink-src/_block/write`); }, args: { index: `${p}-shrink-src`, target: `${p}-shrink-dst`, body: { settings: { 'index.number_of_shards': 1 } } } }),

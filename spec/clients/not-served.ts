@@ -17,7 +17,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^indices\.(flush_synced|upgrade|get_upgrade|freeze|unfreeze)$/, 'removed from Elasticsearch 8 (the 7.x client still lists it)'],
   [/^indices\.exists_type$/, 'mapping types were removed in Elasticsearch 8'],
   [/^indices\.(recovery|segments|shard_stores|disk_usage|field_usage_stats)$/, 'Lucene segment, shard-recovery and cache internals the engine does not have'],
-  [/^indices\.(simulate_index_template|simulate_template|resolve_cluster|downsample|create_from|migrate_to_data_stream|promote_data_stream|remove_block)$/, 'not implemented by the engine'],
+  [/^indices\.(simulate_index_template|simulate_template|resolve_cluster|downsample|create_from|migrate_to_data_stream|promote_data_stream)$/, 'not implemented by the engine'],
   [/^indices\.((get|put|delete|explain)_data_lifecycle|get_data_lifecycle_stats|(get|put|delete)_data_stream_(options|settings|mappings)|(cancel_)?migrate_reindex|get_migrate_reindex_status)$/, 'data stream lifecycle, options and migration (8.11+) are not implemented'],
   [/^ingest\.(\w+_geoip_database|\w+_ip_location_database|geo_ip_stats)$/, 'no GeoIP databases (the geoip processor is not part of the engine)'],
   [/^(cancel_reindex|get_reindex|list_reindex)$/, 'the reindex management APIs of Elasticsearch 9.2+; reindex tasks are served through /_tasks'],
