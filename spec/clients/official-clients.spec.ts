@@ -22,7 +22,6 @@ interface ClientUnderTest {
   close(client: object): Promise<void>;
   /** The client answers `{body, statusCode, headers}` rather than the body itself. */
   wrapsAnswers: boolean;
-  /** API names the client knows that are the Elasticsearch ones under another name (OpenSearch). */
 }
 
 /** The 7.17 client in compatibility mode, as its users switch it on (ELASTIC_CLIENT_APIVERSIONING, read at construction). */
