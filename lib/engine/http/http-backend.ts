@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { EsError, errors } from '../../errors/index.js';
 import type { Backend, EngineRequest, EngineResponse, HeaderMap } from '../backend.js';
+import { COMPATIBLE_JSON_8, isPlainJson, plainMediaType } from './plain-media-types.js';
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1), plus the client's own credentials. */
 const HOP_BY_HOP = new Set([
@@ -47,6 +48,10 @@ export class HttpBackend implements Backend {
   async request(req: EngineRequest): Promise<EngineResponse> {
     const headers = forwardable(req.headers);
     if (this.authorization) headers.authorization = this.authorization;
+    const plainAccept = plainMediaType(headers.accept);
+    if (plainAccept) headers.accept = plainAccept;
+    const plainContent = plainMediaType(headers['content-type']);
+    if (plainContent) headers['content-type'] = plainContent;
     const path = this.prefix + req.path + (req.querystring ? `?${req.querystring}` : '');
     try {
       const res = await this.pool.request({
@@ -56,7 +61,9 @@ export class HttpBackend implements Backend {
         body: req.body ?? null,
         signal: req.signal,
       });
-      return { status: res.statusCode, headers: responseHeaders(res.headers), body: res.body as unknown as Readable };
+      const answered = responseHeaders(res.headers);
+      if (plainAccept && isPlainJson(answered['content-type'])) answered['content-type'] = COMPATIBLE_JSON_8;
+      return { status: res.statusCode, headers: answered, body: res.body as unknown as Readable };
     } catch (err) {
       throw upstreamError(err, this.options.timeoutMs);
     }

@@ -116,6 +116,16 @@ async function addBlock(req: RestRequest, ctx: EngineContext): Promise<RestRespo
   return { status: 200, body: { acknowledged: true, shards_acknowledged: true, indices: handles.map((h) => ({ name: h.name, blocked: true })) } };
 }
 
+/** `DELETE /{index}/_block/{block}` (Elasticsearch 9.1, the v9 client's `indices.removeBlock`): the block's setting back to false. */
+async function removeBlock(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const block = req.pathParams.block;
+  const setting = BLOCK_SETTINGS[block];
+  if (!setting) throw new EsError(400, 'illegal_argument_exception', `No block found with name [${block}]`);
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  await ctx.indices.putSettings(handles, { [setting]: 'false' });
+  return { status: 200, body: { acknowledged: true, indices: handles.map((h) => ({ name: h.name, unblocked: true })) } };
+}
+
 async function closeIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const handles = resolveIndices(req, ctx);
   await ctx.indices.setState(handles, 'close');
@@ -159,10 +169,17 @@ export const indicesRoutes: Route[] = [
   { methods: ['PUT'], pattern: '/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
   { methods: ['PUT'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
   { methods: ['PUT'], pattern: '/{index}/_block/{block}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: addBlock },
+  { methods: ['DELETE'], pattern: '/{index}/_block/{block}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: removeBlock },
   { methods: ['POST'], pattern: '/{index}/_close', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: closeIndex },
   { methods: ['POST'], pattern: '/{index}/_open', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: openIndex },
   { methods: ['GET', 'POST'], pattern: '/_refresh', params: INDICES_OPTIONS, handler: refresh },
   { methods: ['GET', 'POST'], pattern: '/{index}/_refresh', params: INDICES_OPTIONS, handler: refresh },
   { methods: ['GET', 'POST'], pattern: '/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
   { methods: ['GET', 'POST'], pattern: '/{index}/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
+  // no Lucene segments to merge and no shard-level caches of its own: both are done once the index is
+  // readable, and answer as Elasticsearch does (the shards they went over)
+  { methods: ['POST'], pattern: '/_forcemerge', params: [...INDICES_OPTIONS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'], handler: refresh },
+  { methods: ['POST'], pattern: '/{index}/_forcemerge', params: [...INDICES_OPTIONS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'], handler: refresh },
+  { methods: ['POST'], pattern: '/_cache/clear', params: [...INDICES_OPTIONS, 'fielddata', 'fields', 'query', 'request', 'index'], handler: refresh },
+  { methods: ['POST'], pattern: '/{index}/_cache/clear', params: [...INDICES_OPTIONS, 'fielddata', 'fields', 'query', 'request'], handler: refresh },
 ];

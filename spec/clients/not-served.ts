@@ -1,0 +1,83 @@
+/**
+ * The APIs of today's clients that the gateway and its engines deliberately do not serve, each
+ * with its reason. Each is still called: it must answer as Elasticsearch answers a path it has no
+ * handler for (400 `no handler found for uri [...] and method [...]`), or 405 for a known path.
+ */
+const NOT_SERVED: Array<[RegExp, string]> = [
+  // Elasticsearch's commercial (X-Pack) features: none of them is part of the engine
+  [/^(async_search|autoscaling|ccr|connector|enrich|eql|esql|fleet|graph|ilm|inference|license|logstash|migration|ml|monitoring|profiling|rollup|search_application|searchable_snapshots|shutdown|slm|sql|ssl|streams|text_structure|transform|watcher|xpack)\./, 'an X-Pack feature of Elasticsearch, not part of the engine'],
+  [/^cat\.(ml_\w+|transforms)$/, 'lists an X-Pack feature of Elasticsearch, not part of the engine'],
+  [/^security\.(?!authenticate$)/, "Elasticsearch's security realm: the gateway's own credentials (/_credentials) take its place; only authenticate() is answered"],
+  [/^project\./, 'serverless projects are not part of the engine'],
+  [/^simulate\.ingest$/, 'ingest simulation against index templates (8.12+) is not implemented; ingest.simulate is'],
+  [/^features\./, 'no plugins, so no feature states'],
+  [/^(dangling_indices\.|cluster\.(allocation_explain|reroute|post_voting_config_exclusions|delete_voting_config_exclusions)$)/, 'one node, no shard allocation: nothing to explain, reroute or vote on'],
+  [/^snapshot\.|^cat\.snapshots$/, 'no snapshot repositories: the engine is backed up by copying its data directory'],
+  [/^nodes\.(usage|reload_secure_settings|clear_metering_archive|clear_repositories_metering_archive)$/, 'no keystore, no REST usage counters, no repository metering'],
+  [/^indices\.(flush_synced|upgrade|get_upgrade|freeze|unfreeze)$/, 'removed from Elasticsearch 8 (the 7.x client still lists it)'],
+  [/^indices\.exists_type$/, 'mapping types were removed in Elasticsearch 8'],
+  [/^indices\.(recovery|segments|shard_stores|disk_usage|field_usage_stats)$/, 'Lucene segment, shard-recovery and cache internals the engine does not have'],
+  [/^indices\.(simulate_index_template|simulate_template|resolve_cluster|downsample|create_from|migrate_to_data_stream|promote_data_stream)$/, 'not implemented by the engine'],
+  [/^indices\.((get|put|delete|explain)_data_lifecycle|get_data_lifecycle_stats|(get|put|delete)_data_stream_(options|settings|mappings)|(cancel_)?migrate_reindex|get_migrate_reindex_status)$/, 'data stream lifecycle, options and migration (8.11+) are not implemented'],
+  [/^ingest\.(\w+_geoip_database|\w+_ip_location_database|geo_ip_stats)$/, 'no GeoIP databases (the geoip processor is not part of the engine)'],
+  [/^(cancel_reindex|get_reindex|list_reindex)$/, 'the reindex management APIs of Elasticsearch 9.2+; reindex tasks are served through /_tasks'],
+  [/^(capabilities|health_report)$/, 'not implemented by the engine'],
+  [/^(rank_eval|terms_enum|search_mvt|knn_search)$/, 'not implemented by the engine'],
+  // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
+  [/^(asynchronous_search|flow_framework|geospatial|ingestion|insights|ism|knn|ltr|neural|notifications|observability|ppl|query|remote_store|replication|rollups|search_pipeline|search_relevance|security_analytics|sm|transforms|ubi|wlm|list)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
+  [/^bulk_stream$/, "OpenSearch's streaming bulk (/_bulk/stream); /_bulk is served"],
+  [/^(create_pit|delete_pit|delete_all_pits|get_all_pits|cat\.(pit_segments|all_pit_segments))$/, "OpenSearch's point in time (/_search/point_in_time); Elasticsearch's /{index}/_pit is served"],
+  [/^(cat\.(cluster_manager|segment_replication|circuit_breaker|component_templates)|cluster\.(\w+_decommission_awareness|\w+_weighted_routing|info)|tasks\.delete)$/, 'not implemented by the engine'],
+  [/^http\.(options|patch|trace)$/, 'no Elasticsearch API takes this method'],
+];
+
+/**
+ * APIs whose path Elasticsearch (without the plugin that would own it) answers as another API:
+ * the gateway does the same, and says so.
+ */
+const ANSWERED_AS: Record<string, [string, string]> = {
+  'shutdown.get_node': ['nodes.info for a node named "shutdown" (GET /_nodes/shutdown)', 'node shutdown is an X-Pack feature'],
+  'ingestion.get_state': ['a document read in the app-addressed style (GET /{app}/{type}/{id}: 404, found false)', "OpenSearch's pull-based ingestion is an OpenSearch-only API"],
+};
+
+/** The clients that serve an API otherwise unserved: the 7.x client in compatibility mode has typed mappings. */
+const SERVED_FOR: Record<string, string[]> = { 'indices.exists_type': ['es7c'] };
+
+export function notServed(api: string, client: string): { reason: string; answersAs?: string } | undefined {
+  if (SERVED_FOR[api]?.includes(client)) return undefined;
+  const answered = ANSWERED_AS[api];
+  if (answered) return { reason: answered[1], answersAs: answered[0] };
+  const reason = NOT_SERVED.find(([pattern]) => pattern.test(api))?.[1];
+  return reason ? { reason } : undefined;
+}
+
+/** Members of a client's API surface that are not calls of a server API of their own. */
+const NOT_CALLED: Record<string, string> = {
+  'http.connect': 'HTTP CONNECT opens a proxy tunnel: no REST API takes it, and the client\'s own transport (undici) refuses it',
+  'http.request': "OpenSearch 2's raw call, (method, params): every other http.* method goes through it, and each is called",
+};
+
+export function notCalled(api: string): string | undefined {
+  return NOT_CALLED[api];
+}
+
+/**
+ * What a read-only credential scoped to the run's indices may not do, and why: each is called,
+ * and must be refused (403 `security_exception`), as Elasticsearch refuses a role with index
+ * `read` alone.
+ */
+export const READ_REFUSED: Record<string, string> = {
+  info: 'cluster:monitor/main is a cluster privilege (Elasticsearch refuses GET / to a role with index privileges only)',
+  ping: 'HEAD / is cluster:monitor/main too',
+  'indices.exists': "an index's existence (HEAD /{index}) is the `indices` category's; `search` grants mappings, field capabilities, stats, listing and count",
+  index: 'a write',
+  delete: 'a delete',
+  'indices.delete': "an index's deletion",
+};
+
+/** The APIs a read-only credential scoped to the run's indices calls: these must work. */
+export const READ_APIS = new Set([
+  ...Object.keys(READ_REFUSED), 'search', 'count', 'get', 'get_source', 'exists', 'exists_source', 'mget', 'msearch', 'explain', 'field_caps',
+  'termvectors', 'mtermvectors', 'search_template', 'msearch_template', 'indices.get_mapping', 'indices.get_field_mapping',
+  'open_point_in_time', 'terms_enum', 'validate_query', 'indices.validate_query',
+]);
