@@ -170,12 +170,15 @@ for (const backend of BACKENDS) {
       expect(agg.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['Apple pie', 'Banana split']);
     });
 
-    it('on Elasticsearch the convention is an index template the gateway installs', async function () {
+    it('on Elasticsearch the convention is a legacy index template the gateway installs, which a user template at the default priority does not clash with', async function () {
       if (gw.backend.kind !== 'http') this.skip();
-      const template = await call(gw.url, 'GET', '/_index_template/gateway-raw-subfields');
+      const template = await call(gw.url, 'GET', '/_template/gateway-raw-subfields');
       expect(template.status).to.equal(200);
-      const dyn = template.json.index_templates[0].index_template.template.mappings.dynamic_templates[0];
+      const dyn = template.json['gateway-raw-subfields'].mappings.dynamic_templates[0];
       expect(dyn.gateway_strings.mapping.fields.raw).to.deep.equal({ type: 'keyword' });
+      expect((await call(gw.url, 'GET', '/_index_template/gateway-raw-subfields')).status).to.equal(404);
+      const user = await call(gw.url, 'PUT', '/_index_template/users-own', { body: { index_patterns: ['users-own-*'], template: { settings: { number_of_shards: 1 } } } });
+      expect(user.status, user.text).to.equal(200);
     });
   });
 }

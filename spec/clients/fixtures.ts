@@ -36,17 +36,13 @@ export const DOCS = [
   { title: 'Dune Messiah', year: 1969, tag: 'sf' },
 ];
 
-/**
- * The main index, and what the run's calls read. Index templates get priority 10: on the HTTP
- * backend the gateway's own catch-all template (`gateway-raw-subfields`, pattern `*`) has priority
- * 0, and Elasticsearch refuses a second overlapping template of the same priority (a known gap).
- */
+/** The main index, and what the run's calls read. */
 export async function createFixtures(c: RunContext): Promise<void> {
   await ok(c.url, 'PUT', `/${c.ix}`, { mappings: MAPPING });
   await ok(c.url, 'POST', `/_bulk?refresh=true`, ndjson(DOCS.flatMap((d, i) => [{ index: { _index: c.ix, _id: String(i + 1) } }, d])), NDJSON);
   await ok(c.url, 'PUT', `/_scripts/${c.p}-script`, { script: { lang: 'mustache', source: { query: { match: { title: '{{q}}' } } } } });
   await ok(c.url, 'PUT', `/_ingest/pipeline/${c.p}-pipeline`, { processors: [{ set: { field: 'seen', value: true } }] });
-  await ok(c.url, 'PUT', `/_index_template/${c.p}-template`, { index_patterns: [`${c.p}-tpl-*`], priority: 10, template: { settings: { number_of_shards: 1 } } });
+  await ok(c.url, 'PUT', `/_index_template/${c.p}-template`, { index_patterns: [`${c.p}-tpl-*`], template: { settings: { number_of_shards: 1 } } });
   await ok(c.url, 'PUT', `/_component_template/${c.p}-component`, { template: { settings: { number_of_shards: 1 } } });
   await ok(c.url, 'PUT', `/_template/${c.p}-legacy`, { index_patterns: [`${c.p}-legacy-*`], settings: { number_of_shards: 1 } });
   await ok(c.url, 'PUT', `/${c.ix}/_alias/${c.p}-alias`);
@@ -168,21 +164,21 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'indices.shrink': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-shrink-src`, { settings: { number_of_shards: 2 } }); await ok(c.url, 'PUT', `/${p}-shrink-src/_block/write`); }, args: { index: `${p}-shrink-src`, target: `${p}-shrink-dst`, body: { settings: { 'index.number_of_shards': 1 } } } }),
     'indices.split': () => ({ setup: async () => { await ok(c.url, 'PUT', `/${p}-split-src`); await ok(c.url, 'PUT', `/${p}-split-src/_block/write`); }, args: { index: `${p}-split-src`, target: `${p}-split-dst`, body: { settings: { 'index.number_of_shards': 2 } } } }),
     'indices.rollover': () => ({ setup: () => ok(c.url, 'PUT', `/${p}-roll-000001`, { aliases: { [`${p}-roll`]: { is_write_index: true } } }), args: { alias: `${p}-roll` } }),
-    'indices.put_index_template': () => ({ args: { name: `${p}-template2`, body: { index_patterns: [`${p}-t2-*`], priority: 10 } } }),
+    'indices.put_index_template': () => ({ args: { name: `${p}-template2`, body: { index_patterns: [`${p}-t2-*`] } } }),
     'indices.get_index_template': () => ({ args: { name: `${p}-template` } }),
-    'indices.delete_index_template': () => ({ setup: () => ok(c.url, 'PUT', `/_index_template/${p}-template3`, { index_patterns: [`${p}-t3-*`], priority: 10 }), args: { name: `${p}-template3` } }),
+    'indices.delete_index_template': () => ({ setup: () => ok(c.url, 'PUT', `/_index_template/${p}-template3`, { index_patterns: [`${p}-t3-*`] }), args: { name: `${p}-template3` } }),
     'indices.simulate_index_template': () => ({ args: { name: `${p}-tpl-1` } }),
     'indices.simulate_template': () => ({ args: { name: `${p}-template` } }),
     'indices.put_template': () => ({ args: { name: `${p}-legacy2`, body: { index_patterns: [`${p}-l2-*`] } } }),
     'indices.get_template': () => ({ args: { name: `${p}-legacy` } }),
     'indices.delete_template': () => ({ setup: () => ok(c.url, 'PUT', `/_template/${p}-legacy3`, { index_patterns: [`${p}-l3-*`] }), args: { name: `${p}-legacy3` } }),
-    'indices.create_data_stream': () => ({ setup: () => ok(c.url, 'PUT', `/_index_template/${p}-ds`, { index_patterns: [`${p}-ds-*`], priority: 10, data_stream: {} }), args: { name: `${p}-ds-one` } }),
+    'indices.create_data_stream': () => ({ setup: () => ok(c.url, 'PUT', `/_index_template/${p}-ds`, { index_patterns: [`${p}-ds-*`], data_stream: {} }), args: { name: `${p}-ds-one` } }),
     'indices.get_data_stream': () => ({ args: { name: `${p}-ds-*` } }),
     'indices.data_streams_stats': () => ({ args: { name: `${p}-ds-*` } }),
     'indices.delete_data_stream': () => ({ setup: () => ok(c.url, 'PUT', `/_data_stream/${p}-ds-two`), args: { name: `${p}-ds-two` } }),
     'indices.modify_data_stream': () => ({
       setup: async () => {
-        await ok(c.url, 'PUT', `/_index_template/${p}-ds`, { index_patterns: [`${p}-ds-*`], priority: 10, data_stream: {} });
+        await ok(c.url, 'PUT', `/_index_template/${p}-ds`, { index_patterns: [`${p}-ds-*`], data_stream: {} });
         await ok(c.url, 'PUT', `/_data_stream/${p}-ds-mod`);
         await ok(c.url, 'PUT', `/${p}-mod-extra`);
       },
