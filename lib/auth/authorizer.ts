@@ -86,7 +86,7 @@ export class Authorizer {
     // who am I: every credential may ask (Elasticsearch asks no privilege for it)
     if (action === AUTHENTICATE_ACTION) return { classification, path: req.path, querystring: req.querystring };
     // an index's metadata is read by its readers too (classify-request.ts, readsIndexMetadata)
-    const readerMetadata = readsIndexMetadata(classification) && cred.categories.includes('search');
+    const readerMetadata = readsIndexMetadata(classification, req.method.toUpperCase()) && cred.categories.includes('search');
     if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
     for (const op of operations) if (!cred.ops.includes(op)) throw forbidden(action, user);

@@ -69,7 +69,6 @@ export function notCalled(api: string): string | undefined {
 export const READ_REFUSED: Record<string, string> = {
   info: 'cluster:monitor/main is a cluster privilege (Elasticsearch refuses GET / to a role with index privileges only)',
   ping: 'HEAD / is cluster:monitor/main too',
-  'indices.exists': "an index's existence (HEAD /{index}) is the `indices` category's; `search` grants mappings, field capabilities, stats, listing and count",
   index: 'a write',
   delete: 'a delete',
   'indices.delete': "an index's deletion",
@@ -77,7 +76,7 @@ export const READ_REFUSED: Record<string, string> = {
 
 /** The APIs a read-only credential scoped to the run's indices calls: these must work. */
 export const READ_APIS = new Set([
-  ...Object.keys(READ_REFUSED), 'search', 'count', 'get', 'get_source', 'exists', 'exists_source', 'mget', 'msearch', 'explain', 'field_caps',
+  ...Object.keys(READ_REFUSED), 'indices.exists', 'search', 'count', 'get', 'get_source', 'exists', 'exists_source', 'mget', 'msearch', 'explain', 'field_caps',
   'termvectors', 'mtermvectors', 'search_template', 'msearch_template', 'indices.get_mapping', 'indices.get_field_mapping',
   'open_point_in_time', 'terms_enum', 'validate_query', 'indices.validate_query',
 ]);

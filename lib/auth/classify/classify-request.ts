@@ -495,9 +495,12 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
  * credential with `search`, on its own indices only: they are narrowed and checked like any index
  * read. `_cat/shards` (node addresses) and `_settings` stay the index administrator's.
  */
-export function readsIndexMetadata(c: Classification): boolean {
+export function readsIndexMetadata(c: Classification, method = 'GET'): boolean {
   if (c.category !== 'indices' || c.operation !== 'read' || c.perIndex?.length) return false;
   if (c.segments[0] === '_cat') return c.segments[1] === 'indices' || c.segments[1] === 'count';
+  // `HEAD /{index}`: whether the index exists, which clients ask before using one (Elasticsearch's
+  // view_index_metadata holds it); `GET /{index}` shows settings too, which stay `indices`
+  if (c.action === 'indices:admin/get') return method === 'HEAD' && c.family === 'engine' && c.segments.length === 1;
   return INDEX_METADATA_READS.has(c.action);
 }
 
