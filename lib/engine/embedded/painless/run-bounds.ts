@@ -81,7 +81,8 @@ function humanBytes(n: number): string {
   return `${u === 0 ? v : v.toFixed(1)}${units[u]}`;
 }
 
-const NO_CLOCK: SearchClock = { deadline: Infinity, timedOut: false };
+/** A clock that never runs out: runs outside a search, and work its timeout does not cut short (fetch, reduce). */
+export const NO_SEARCH_CLOCK: SearchClock = { deadline: Infinity, timedOut: false };
 
 interface Bounds {
   steps: number;
@@ -93,9 +94,9 @@ interface Bounds {
 }
 
 /** The run in progress (the compiled code reads `steps` at every back-edge). */
-export const bounds: Bounds = { steps: MAX_LOOP_COUNTER, deadline: Infinity, clock: NO_CLOCK, memory: new ScriptMemory(), depth: 0 };
+export const bounds: Bounds = { steps: MAX_LOOP_COUNTER, deadline: Infinity, clock: NO_SEARCH_CLOCK, memory: new ScriptMemory(), depth: 0 };
 
-let searchClock: SearchClock = NO_CLOCK;
+let searchClock: SearchClock = NO_SEARCH_CLOCK;
 
 /** Runs `fn` (synchronous work of a search) with its scripts held to the search's clock. */
 export function withSearchClock<T>(clock: SearchClock, fn: () => T): T {
@@ -118,7 +119,13 @@ export function bounded<T>(body: () => T, memory?: ScriptMemory): T {
   if (clock.timedOut) throw new SearchTimedOut();
   bounds.steps = MAX_LOOP_COUNTER;
   if (bounds.depth === 0) {
-    bounds.deadline = Math.min(performance.now() + MAX_RUN_MS, clock.deadline);
+    // One clock read per run: a cheap script never reaches a back-edge's check.
+    const now = performance.now();
+    if (now >= clock.deadline) {
+      clock.timedOut = true;
+      throw new SearchTimedOut();
+    }
+    bounds.deadline = Math.min(now + MAX_RUN_MS, clock.deadline);
     bounds.memory = memory ?? new ScriptMemory();
   } else if (memory) bounds.memory = memory;
   bounds.clock = clock;

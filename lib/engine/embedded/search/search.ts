@@ -15,7 +15,7 @@ import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type 
 import { filterSource } from './source-filter.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
-import type { StoredScripts } from '../painless/index.js';
+import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
 import { ScriptFieldValues, asSearchFailure, indexMappings, runtimeFieldValues, searchView } from './scripts/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
@@ -167,8 +167,10 @@ function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: bool
     const n = m.sorts.length;
     const scratch: SortKey[] = new Array(n);
     const probe: Candidate = { m, ord: 0, score: 0, keys: scratch };
+    // A script's key may take long to compute: the clock is read at every document then.
+    const tick = m.sorts.some((s) => s.spec.kind === 'script') ? 0 : 1023;
     for (let i = 0; i < m.length; i++) {
-      if ((i & 1023) === 1023 && budget.check()) yield;
+      if ((i & tick) === tick && budget.check()) yield;
       const ord = m.ords[i];
       const score = m.scores[i];
       probe.ord = ord;
@@ -395,7 +397,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
   await budget.pause();
-  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts }) : undefined;
+  const aggregations = req.aggregations ? aggregateWithin(budget, () => aggregate(req.aggregations!, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts })) : undefined;
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
   // Collection is over: the page and its fetch are not cut short by the timeout.
   const timedOut = budget.timedOut;
@@ -447,6 +449,20 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     }
   }
   return body;
+}
+
+/**
+ * Aggregations whose scripts are held to the search's deadline. A script aggregation stops at
+ * the deadline with what it collected; one that cannot (a script of a pipeline) leaves the
+ * aggregations empty: the search answers `timed_out: true` either way.
+ */
+function aggregateWithin(budget: WorkBudget, run: () => Record<string, unknown>): Record<string, unknown> {
+  try {
+    return budget.within(run);
+  } catch (e) {
+    if (e instanceof SearchTimedOut) return {};
+    throw e;
+  }
 }
 
 /** The matches of an index that belong to the search's slice (a filter: totals and aggregations see the slice only). */

@@ -1,4 +1,5 @@
 import { eventLoopTurn, SLICE_MS } from '../../../cooperative/index.js';
+import { withSearchClock } from '../painless/index.js';
 
 /**
  * `search.default_search_timeout` of this engine: a search that names no `timeout` stops
@@ -46,10 +47,15 @@ export class WorkBudget {
     if (this.check()) await this.turn();
   }
 
+  /** Runs synchronous work of the search with the scripts it runs held to this budget's deadline (painless/run-bounds.ts). */
+  within<T>(fn: () => T): T {
+    return withSearchClock(this, fn);
+  }
+
   /** Runs work to its end, giving the event loop a turn at each pause it asks for. */
   async drive<T>(work: Work<T>): Promise<T> {
     for (;;) {
-      const step = work.next();
+      const step = this.within(() => work.next());
       if (step.done) return step.value;
       await this.turn();
     }

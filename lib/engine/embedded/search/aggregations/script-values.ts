@@ -6,7 +6,7 @@
  * values, or null for none — becomes the document's values, converted to the source's kind.
  */
 import { EsError } from '../../../../errors/index.js';
-import { AGGREGATION_CONTEXT, ScriptDocValues, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { AGGREGATION_CONTEXT, ScriptDocValues, SearchTimedOut, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { DocScript, documentSource, prepareScript } from '../scripts/doc-script.js';
 import type { Segment, Value } from './types.js';
 import type { ValueKind } from './values-source.js';
@@ -23,18 +23,23 @@ export function scriptedValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, 
     source: (ord) => documentSource(handle, ord),
     globals: { _value: null },
   });
-  for (const ord of seg.ords) {
-    const score = seg.scores?.get(ord) ?? 0;
-    const values: Value[] = [];
-    if (fieldValuesOf) {
-      for (const v of fieldValuesOf(ord)) {
-        script.bind('_value', v);
+  try {
+    for (const ord of seg.ords) {
+      const score = seg.scores?.get(ord) ?? 0;
+      const values: Value[] = [];
+      if (fieldValuesOf) {
+        for (const v of fieldValuesOf(ord)) {
+          script.bind('_value', v);
+          collect(script.run(ord, score), kind, values);
+        }
+      } else {
         collect(script.run(ord, score), kind, values);
       }
-    } else {
-      collect(script.run(ord, score), kind, values);
+      if (values.length) out.set(ord, values);
     }
-    if (values.length) out.set(ord, values);
+  } catch (e) {
+    // The search reached its timeout: the values of the documents reached so far.
+    if (!(e instanceof SearchTimedOut)) throw e;
   }
   return out;
 }

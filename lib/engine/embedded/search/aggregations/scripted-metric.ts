@@ -8,8 +8,8 @@
  */
 import { EsError } from '../../../../errors/index.js';
 import {
-  METRIC_COMBINE_CONTEXT, METRIC_INIT_CONTEXT, METRIC_MAP_CONTEXT, METRIC_REDUCE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, toJson,
-  type ContextDefinition, type ScriptSpec, type StoredScripts,
+  METRIC_COMBINE_CONTEXT, METRIC_INIT_CONTEXT, METRIC_MAP_CONTEXT, METRIC_REDUCE_CONTEXT, NO_SEARCH_CLOCK, ScriptMemory, SearchTimedOut, compileScript, fromJson,
+  parseScriptSpec, resolveScript, toJson, withSearchClock, type ContextDefinition, type ScriptSpec, type StoredScripts,
 } from '../../painless/index.js';
 import { DocScript, documentSource } from '../scripts/doc-script.js';
 import { isObject, type AggregationType } from './types.js';
@@ -68,17 +68,25 @@ export const scriptedMetric: AggregationType<ScriptedMetricParams> = {
     const combine = prepare(p.combine, METRIC_COMBINE_CONTEXT, p.params, stored);
     const reduce = prepare(p.reduce, METRIC_REDUCE_CONTEXT, p.params, stored);
     const states: unknown[] = [];
+    // What the scripts keep (the states) outlives each run: one memory account for all of them.
+    const memory = new ScriptMemory();
     for (const seg of docs) {
       const state = new Map<unknown, unknown>();
-      init?.compiled.run({ params: init.params, state });
+      init?.compiled.run({ params: init.params, state }, memory);
       const handle = seg.handle;
       if (handle.inverted && seg.ords.length) {
-        const script = new DocScript(map, handle.inverted, handle.mappings, handle.name, { source: (ord) => documentSource(handle, ord), globals: { state } });
-        for (const ord of seg.ords) script.run(ord, seg.scores?.get(ord) ?? 0);
+        const script = new DocScript(map, handle.inverted, handle.mappings, handle.name, { source: (ord) => documentSource(handle, ord), globals: { state }, memory });
+        try {
+          for (const ord of seg.ords) script.run(ord, seg.scores?.get(ord) ?? 0);
+        } catch (e) {
+          // The search reached its timeout: the state holds the documents mapped so far.
+          if (!(e instanceof SearchTimedOut)) throw e;
+        }
       }
-      states.push(combine.compiled.run({ params: combine.params, state }));
+      // Combining and reducing what was mapped is not cut short by the search's timeout.
+      states.push(withSearchClock(NO_SEARCH_CLOCK, () => combine.compiled.run({ params: combine.params, state }, memory)));
     }
-    const value = reduce.compiled.run({ params: reduce.params, states });
+    const value = withSearchClock(NO_SEARCH_CLOCK, () => reduce.compiled.run({ params: reduce.params, states }, memory));
     return { typed: 'scripted_metric', body: { value: toJson(value) } };
   },
 };

@@ -9,7 +9,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { toIndexedValue, type FieldMapping, type IndexableField, type Mappings } from '../../mapping/index.js';
-import { ScriptRuntimeError, parseScriptSpec, runtimeFieldContext, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { ScriptRuntimeError, SearchTimedOut, parseScriptSpec, runtimeFieldContext, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { valuesAtPath } from '../fields/index.js';
 import { DocScript, documentSource, prepareScript } from './doc-script.js';
 
@@ -124,8 +124,15 @@ export function searchView(handle: IndexHandle, requested: RuntimeField[], store
       const script = prepared ? new DocScript(prepared, index, mappings, handle.name, { source, globals: { emit } }) : undefined;
       for (const ord of base.liveOrdinals()) {
         emitted.length = 0;
-        if (script) script.run(ord);
-        else for (const v of valuesAtPath(source(ord) ?? {}, f.name)) if (v !== null && typeof v !== 'object') emitted.push(v);
+        if (script) {
+          try {
+            script.run(ord);
+          } catch (e) {
+            // The search reached its timeout: the field has the values of the documents reached.
+            if (e instanceof SearchTimedOut) break;
+            throw e;
+          }
+        } else for (const v of valuesAtPath(source(ord) ?? {}, f.name)) if (v !== null && typeof v !== 'object') emitted.push(v);
         if (emitted.length) fi.add(ord, indexable(f, mapping, emitted, handle, base.idOf(ord)!));
       }
       return fi;
