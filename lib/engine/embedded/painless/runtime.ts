@@ -557,7 +557,7 @@ function newArray(elementType: string, sizes: number[], p: number): unknown[] {
   const total = sizes.reduce((a, b) => a * b, 1);
   if (total > MAX_ARRAY_LENGTH) tooLarge('array', total, MAX_ARRAY_LENGTH);
   if (rest.length === 0) charge(8 * n + 16);
-  const items = Array.from({ length: n }, () => (rest.length ? newArray(elementType, rest, p) : defaultOf(elementType)));
+  const items = rest.length ? Array.from({ length: n }, () => newArray(elementType, rest, p)) : new Array(n).fill(defaultOf(elementType));
   return javaArray(items, rest.length ? elementType + '[]'.repeat(rest.length) : elementType);
 }
 

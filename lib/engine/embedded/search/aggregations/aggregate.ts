@@ -79,6 +79,7 @@ export function aggregate(
     typedKeys: opts.typedKeys,
     now: opts.now ?? Date.now(),
     storedScripts: opts.storedScripts,
+    buckets: { count: 0 },
     get all(): DocSet {
       all ??= handles.map((handle) => ({ handle, ords: [...handle.inverted!.liveOrds()] }));
       return all;
