@@ -3,7 +3,7 @@ import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
-import { buildIncludeExclude, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
+import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
 import type { AggContext, AggNode, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
@@ -96,7 +96,7 @@ export const terms: AggregationType<TermsParams> = {
   run(node, docs, ctx) {
     const p = node.params;
     const src = resolveSource(docs, p.source, ctx);
-    const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v));
+    const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v), maxRegexLengthOf(docs));
     const counts = new Map<Value, number>();
     const miss = missingArray(src);
     for (let si = 0; si < docs.length; si++) {
