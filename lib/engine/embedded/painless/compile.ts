@@ -9,7 +9,7 @@ import { CodeGenerator, type ContextDefinition } from './codegen.js';
 import { parse } from './parser.js';
 import { MAX_FUNCTION_CALLS, RUNTIME, callBudget, position } from './runtime.js';
 import { CompileError, ScriptRuntimeError, scriptException, type ScriptIdentity } from './script-error.js';
-import { SearchTimedOut, bounded, type ScriptMemory } from './run-bounds.js';
+import { SearchTimedOut, bounds, enterRun, leaveRun, type ScriptMemory } from './run-bounds.js';
 
 /** Painless refuses longer sources (its Compiler's MAXIMUM_SOURCE_LENGTH). */
 export const MAX_SOURCE_LENGTH = 16384;
@@ -61,13 +61,16 @@ export function compileScript(source: string, context: ContextDefinition, name: 
     usesScore,
     run(globals, memory) {
       const outer = callBudget.left;
+      const { steps, deadline, clock, memory: outerMemory } = bounds;
+      enterRun(memory);
       callBudget.left = MAX_FUNCTION_CALLS;
       try {
-        return bounded(() => fn(globals), memory);
+        return fn(globals);
       } catch (e) {
         throw runtimeFailure(e, identity, statements);
       } finally {
         callBudget.left = outer;
+        leaveRun(steps, deadline, clock, outerMemory);
       }
     },
   };

@@ -109,33 +109,48 @@ export function withSearchClock<T>(clock: SearchClock, fn: () => T): T {
   }
 }
 
+/** The account of a run that shares none: one object, emptied at each outermost run. */
+const ownMemory = new ScriptMemory();
+
 /**
- * Runs a compiled script's body under fresh bounds (a nested run shares the outer run's deadline
- * and memory); `memory`: the account shared with other runs, if any.
+ * Starts a run under fresh bounds (`memory`: an account shared with other runs, if any); the
+ * caller saves `bounds` before and restores them with `leaveRun` after. A nested run (a runtime
+ * field a script reads) gets its own steps and keeps the outer run's deadline and memory.
  */
-export function bounded<T>(body: () => T, memory?: ScriptMemory): T {
-  const saved = { steps: bounds.steps, deadline: bounds.deadline, clock: bounds.clock, memory: bounds.memory };
-  const clock = bounds.depth > 0 ? bounds.clock : searchClock;
-  if (clock.timedOut) throw new SearchTimedOut();
-  bounds.steps = MAX_LOOP_COUNTER;
+export function enterRun(memory: ScriptMemory | undefined): void {
   if (bounds.depth === 0) {
-    // One clock read per run: a cheap script never reaches a back-edge's check.
-    const now = performance.now();
-    if (now >= clock.deadline) {
-      clock.timedOut = true;
-      throw new SearchTimedOut();
+    const clock = searchClock;
+    if (clock.timedOut) throw new SearchTimedOut();
+    if (clock.deadline !== Infinity) {
+      // One clock read per run in a search: a cheap script never reaches a back-edge's check.
+      const now = performance.now();
+      if (now >= clock.deadline) {
+        clock.timedOut = true;
+        throw new SearchTimedOut();
+      }
+      bounds.deadline = Math.min(now + MAX_RUN_MS, clock.deadline);
+    } else {
+      // Outside a search the run's own limit starts at its first clock check (1024 steps in).
+      bounds.deadline = NaN;
     }
-    bounds.deadline = Math.min(now + MAX_RUN_MS, clock.deadline);
-    bounds.memory = memory ?? new ScriptMemory();
+    bounds.clock = clock;
+    if (memory) bounds.memory = memory;
+    else {
+      ownMemory.used = 0;
+      bounds.memory = ownMemory;
+    }
   } else if (memory) bounds.memory = memory;
-  bounds.clock = clock;
+  bounds.steps = MAX_LOOP_COUNTER;
   bounds.depth++;
-  try {
-    return body();
-  } finally {
-    bounds.depth--;
-    Object.assign(bounds, saved);
-  }
+}
+
+/** Ends a run: the bounds saved before `enterRun` are in force again. */
+export function leaveRun(steps: number, deadline: number, clock: SearchClock, memory: ScriptMemory): void {
+  bounds.depth--;
+  bounds.steps = steps;
+  bounds.deadline = deadline;
+  bounds.clock = clock;
+  bounds.memory = memory;
 }
 
 /** Spends `n` steps of the run (a library method walking `n` elements); checks the clock as a back-edge does. */
@@ -156,6 +171,7 @@ export function charge(bytes: number): void {
 /** The clock check of a back-edge (every 1024 steps): the run's limit, then the search's deadline. */
 export function checkClock(): void {
   const now = performance.now();
+  if (Number.isNaN(bounds.deadline)) bounds.deadline = Math.min(now + MAX_RUN_MS, bounds.clock.deadline);
   if (now < bounds.deadline) return;
   if (now >= bounds.clock.deadline) {
     bounds.clock.timedOut = true;
