@@ -18,6 +18,33 @@ export function consumeBucket(counter: { count: number } | undefined): void {
   if (counter && ++counter.count > MAX_BUCKETS) throw tooManyBuckets(counter.count);
 }
 
+/**
+ * Counting for an aggregation that builds the sub-aggregations of its candidate buckets before it
+ * chooses the ones it returns (terms ordered by a sub-aggregation): `fill(b)` builds one
+ * candidate's sub-aggregations, whose own buckets count at once (they take memory); the candidate
+ * itself does not. `chosen` then takes back what the dropped candidates counted and counts the
+ * chosen buckets.
+ */
+export function candidateBuckets<B>(counter: { count: number } | undefined): { fill(b: B, build: () => void): void; chosen(kept: Iterable<B>): void } {
+  const before = counter?.count ?? 0;
+  const nested = new Map<B, number>();
+  return {
+    fill(b, build) {
+      const start = counter?.count ?? 0;
+      build();
+      nested.set(b, (counter?.count ?? 0) - start);
+    },
+    chosen(kept) {
+      if (!counter) return;
+      counter.count = before;
+      for (const b of kept) {
+        counter.count += nested.get(b) ?? 0;
+        consumeBucket(counter);
+      }
+    },
+  };
+}
+
 /** Refuses `count` buckets past the limit, before they (and their sub-aggregations) are built. */
 export function checkBucketCount(count: number): void {
   if (count > MAX_BUCKETS) throw tooManyBuckets(count);
