@@ -27,7 +27,7 @@ export const MAX_LOOP_COUNTER = 1_000_000;
 export const MAX_RUN_MS = 2_000;
 
 /** Bytes the values a run (or a phase's runs together) builds may take: strings 1 byte a character, arrays 8 a slot. */
-export const MAX_SCRIPT_MEMORY_BYTES = 128 * 1024 * 1024;
+export const MAX_SCRIPT_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** A failure a script cannot catch (Painless's PainlessError and the bounds' failures). */
 export class UncatchableScriptError extends ScriptRuntimeError {}

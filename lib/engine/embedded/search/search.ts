@@ -407,6 +407,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const firstPass = matches;
   if (req.rescore) matches = await rescoreMatches(matches, req.rescore, req.from + req.size, budget, options.storedScripts);
   const page = req.size > 0 ? (await budget.drive(collectTop(matches, req, scoreOrder, budget))).slice(req.from) : [];
+  // A `_script` sort's keys are cut at the deadline (the documents left sort as missing).
+  const sortTimedOut = scriptSorted(matches) && budget.timedOut;
   const showScore = showsScores(req.sort, req.trackScores);
   const expand = req.collapse?.innerHits.length && page.length ? await groupExpander(handles, req, matches, page, mappedSomewhere, budget) : undefined;
   const out: Record<string, unknown>[] = [];
@@ -431,7 +433,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   hitsBody.hits = out;
   const body: Record<string, unknown> = {
     took: Math.max(0, Math.round(performance.now() - started)),
-    timed_out: timedOut,
+    timed_out: timedOut || sortTimedOut,
   };
   if (req.terminateAfter !== undefined) {
     body.terminated_early = firstPass.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
@@ -449,6 +451,10 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     }
   }
   return body;
+}
+
+function scriptSorted(matches: IndexMatches[]): boolean {
+  return matches.some((m) => m.sorts.some((s) => s.spec.kind === 'script'));
 }
 
 /**

@@ -53,7 +53,7 @@ describe('painless: the bounds of a run', () => {
     it('what a run builds is charged: a hundred 60 MB strings fail with circuit_breaking_exception', async () => {
       const cause = await runtimeCause('List l = new ArrayList(); for (int i = 0; i < 100; i++) { l.add("x".repeat(60000000)) } return l.size();');
       expect(cause.type).to.equal('circuit_breaking_exception');
-      expect(cause.reason).to.match(/^\[script\] Data too large, data for \[painless allocations\] would be \[\d+\/[\d.]+mb\], which is larger than the limit of \[134217728\/128\.0mb\]$/);
+      expect(cause.reason).to.match(/^\[script\] Data too large, data for \[painless allocations\] would be \[\d+\/[\d.]+mb\], which is larger than the limit of \[67108864\/64\.0mb\]$/);
     });
 
     it('a scripted_metric that keeps a new long[1e6] per document fails once its state outgrows the account', async () => {
@@ -74,8 +74,8 @@ describe('painless: the bounds of a run', () => {
       expect(r.text).to.include('circuit_breaking_exception');
     });
 
-    it('script_fields share one account across the hits: 50 MB per hit fails at the third', async () => {
-      const r = await es.call('POST', '/docs/_search', { size: 3, script_fields: { big: { script: '"x".repeat(50000000)' } } });
+    it('script_fields share one account across the hits: 40 MB per hit fails at the second', async () => {
+      const r = await es.call('POST', '/docs/_search', { size: 3, script_fields: { big: { script: '"x".repeat(40000000)' } } });
       expect(r.status, r.text.slice(0, 2000)).to.equal(400);
       expect(r.text).to.include('circuit_breaking_exception');
       const small = await es.call('POST', '/docs/_search', { size: 3, sort: ['n'], script_fields: { s: { script: '"x".repeat(3)' } } });
