@@ -16,7 +16,7 @@ import { filterSource } from './source-filter.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
 import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
-import { ScriptFieldValues, asSearchFailure, indexMappings, runtimeFieldValues, searchView } from './scripts/index.js';
+import { ScriptFieldValues, asSearchFailure, indexMappings, prepareRuntimeFields, runtimeFieldValues, searchView } from './scripts/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -386,6 +386,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
+  // The request's runtime fields are computed first, pausing for the event loop (their scripts are per-document work).
+  if (req.runtimeFields.length) for (const h of handles) await budget.drive(prepareRuntimeFields(h, budget));
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
     const t0 = performance.now();

@@ -96,11 +96,12 @@ describe('painless: the bounds of a run', () => {
       expect(r.json.hits.total.value).to.be.below(40);
     });
 
-    it('a script query, a _script sort, a terms script and a scripted_metric do too', async () => {
+    it('a script query, a _script sort, a terms script, a runtime field and a scripted_metric do too', async () => {
       const bodies = [
         { query: { bool: { filter: { script: { script: `${loop} return s >= 0;` } } } } },
         { sort: { _script: { type: 'number', script: heavy, order: 'asc' } } },
         { size: 0, aggs: { t: { terms: { script: heavy } } } },
+        { runtime_mappings: { r: { type: 'long', script: `${loop} emit(s % 2);` } }, query: { range: { r: { gte: 0 } } } },
         { size: 0, aggs: { m: { scripted_metric: { init_script: 'state.n = 0', map_script: `${loop} state.n += s % 2;`, combine_script: 'state.n', reduce_script: 'states.size()' } } } },
       ];
       for (const body of bodies) {
