@@ -3,7 +3,7 @@ import { simpleMatch } from '../../../wildcard/index.js';
 import type { IndexHandle } from '../indices/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping } from '../mapping/index.js';
-import { aggregate } from './aggregations/index.js';
+import { aggregationInput, aggregationScriptsAhead, runAggregations } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
@@ -399,7 +399,13 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
   await budget.pause();
-  const aggregations = req.aggregations ? aggregateWithin(budget, () => aggregate(req.aggregations!, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts })) : undefined;
+  let aggregations: Record<string, unknown> | undefined;
+  if (req.aggregations) {
+    const nodes = req.aggregations;
+    const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts });
+    await budget.drive(aggregationScriptsAhead(nodes, input.docs, input.ctx, budget));
+    aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, input.ctx));
+  }
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
   // Collection is over: the page and its fetch are not cut short by the timeout.
   const timedOut = budget.timedOut;
