@@ -37,11 +37,11 @@ export function* scriptValuesAhead(seg: Segment, spec: ScriptSpec, stored: Store
   if (!handle.inverted || seg.ords.length === 0) return;
   const covered = new Uint8Array(handle.inverted.maxOrd);
   const raw = new Map<number, unknown[]>();
-  const script = new DocScript(prepareScript(spec, AGGREGATION_CONTEXT, stored), handle.inverted, handle.mappings, handle.name, {
-    source: (ord) => documentSource(handle, ord),
-    globals: { _value: null },
-  });
   try {
+    const script = new DocScript(prepareScript(spec, AGGREGATION_CONTEXT, stored), handle.inverted, handle.mappings, handle.name, {
+      source: (ord) => documentSource(handle, ord),
+      globals: { _value: null },
+    });
     for (const ord of seg.ords) {
       if (budget.check()) yield;
       if (budget.timedOut) break;

@@ -6,6 +6,7 @@
  */
 import type { ScriptSpec } from '../../painless/index.js';
 import type { WorkBudget, Work } from '../work-budget.js';
+import { registry } from './registry.js';
 import { scriptValuesAhead } from './script-values.js';
 import { resolveSource, valuesOf, type SourceScope } from './source.js';
 import type { AggNode, DocSet } from './types.js';
@@ -13,6 +14,8 @@ import type { SourceParams } from './values-source.js';
 
 /** The values source of an aggregation whose values a script gives, if any. */
 function scriptSourceOf(node: AggNode): SourceParams | undefined {
+  // Pipelines' scripts run per bucket, and scripted_metric's own way: not values sources.
+  if (registry()[node.type]?.kind === 'pipeline' || node.type === 'scripted_metric') return undefined;
   const p = node.params as ({ source?: SourceParams } & Partial<SourceParams>) | undefined;
   if (p?.source?.script) return p.source;
   if (p?.script && typeof p.script === 'object') return p as SourceParams;
