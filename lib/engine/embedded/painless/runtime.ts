@@ -7,7 +7,7 @@
  */
 import { compileJavaRegex } from '../regex/index.js';
 import { ScriptRuntimeError } from './script-error.js';
-import { LoopLimitError, MAX_LOOP_COUNTER, UncatchableScriptError, bounds, charge, checkClock } from './run-bounds.js';
+import { LoopLimitError, MAX_LOOP_COUNTER, UncatchableScriptError, bounds, charge, checkClock, spend } from './run-bounds.js';
 import {
   JavaPattern, StringBuilder, ThrowableValue, callFn, fail, membersOf, staticField, staticMethod, toIntValue,
   type Method, type StaticField,
@@ -599,15 +599,22 @@ function regex(source: string, flags: string, p: number): JavaPattern {
   }
 }
 
+/** A regex scan of `s` spends a step per KiB it reads (a long scan per iteration still reaches the clock check). */
+function spendScan(s: string): void {
+  if (s.length > 1024) spend(s.length >> 10);
+}
+
 function findIn(s: unknown, pattern: JavaPattern, p: number): boolean {
   position.at = p;
   if (typeof s !== 'string') classCast(s, 'java.lang.CharSequence');
+  spendScan(s);
   return pattern.re.matcher(s).find();
 }
 
 function matchesAll(s: unknown, pattern: JavaPattern, p: number): boolean {
   position.at = p;
   if (typeof s !== 'string') classCast(s, 'java.lang.CharSequence');
+  spendScan(s);
   return pattern.re.matcher(s).matches();
 }
 
