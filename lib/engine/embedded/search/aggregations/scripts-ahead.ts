@@ -8,6 +8,7 @@ import type { ScriptSpec } from '../../painless/index.js';
 import type { WorkBudget, Work } from '../work-budget.js';
 import { registry } from './registry.js';
 import { scriptValuesAhead } from './script-values.js';
+import { scriptedMetricAhead } from './scripted-metric.js';
 import { resolveSource, valuesOf, type SourceScope } from './source.js';
 import type { AggNode, DocSet } from './types.js';
 import type { SourceParams } from './values-source.js';
@@ -22,8 +23,10 @@ function scriptSourceOf(node: AggNode): SourceParams | undefined {
   return undefined;
 }
 
-export function* aggregationScriptsAhead(nodes: AggNode[], docs: DocSet, scope: SourceScope, budget: WorkBudget): Work<void> {
+export function* aggregationScriptsAhead(nodes: AggNode[], docs: DocSet, scope: SourceScope, budget: WorkBudget, top = true): Work<void> {
   for (const node of nodes) {
+    // A top-level scripted_metric maps the documents ahead (one under a bucket maps that bucket's).
+    if (top && node.type === 'scripted_metric') yield* scriptedMetricAhead(node.params as Parameters<typeof scriptedMetricAhead>[0], docs, scope.storedScripts, budget);
     const source = scriptSourceOf(node);
     if (source) {
       const field = source.field === undefined ? undefined : resolveSource(docs, { field: source.field }, scope);
@@ -31,6 +34,6 @@ export function* aggregationScriptsAhead(nodes: AggNode[], docs: DocSet, scope: 
         yield* scriptValuesAhead(seg, source.script as ScriptSpec, scope.storedScripts, field && ((ord) => valuesOf(field, si, ord, undefined)), budget);
       }
     }
-    yield* aggregationScriptsAhead(node.subs, docs, scope, budget);
+    yield* aggregationScriptsAhead(node.subs, docs, scope, budget, false);
   }
 }
