@@ -6,7 +6,8 @@
  *   spends one step of a budget shared by the whole run (`script.painless.max_loop_counter`,
  *   1,000,000). Painless counts per loop and per function; shared, a loop calling a function that
  *   loops runs 10^6 steps, not 10^12.
- * - Time: every 1024 steps the run reads the clock. Past the run's own limit (MAX_RUN_MS) it
+ * - Time: a run in a search reads the clock as it starts, and every run every 1024 steps (a regex
+ *   scan spends a step per KiB). Past the run's own limit (MAX_RUN_MS) it
  *   fails; past the deadline of the search it runs for (`withSearchClock`), it marks the search
  *   timed out and throws SearchTimedOut, which the search's per-document loops catch to answer
  *   what they collected (`timed_out: true`), as Elasticsearch does.
@@ -86,7 +87,7 @@ export const NO_SEARCH_CLOCK: SearchClock = { deadline: Infinity, timedOut: fals
 
 interface Bounds {
   steps: number;
-  /** performance.now() ms: the earlier of the run's own limit and the search's deadline. */
+  /** performance.now() ms: the earlier of the run's own limit and the search's deadline (NaN: set at the first clock check). */
   deadline: number;
   clock: SearchClock;
   memory: ScriptMemory;
