@@ -4,12 +4,12 @@
  * implicit narrowing, `def` deciding at run time) and emits JS whose only free name is `rt`, the
  * runtime (runtime.ts), and `$g`, the values the context hands the script (params, ctx, doc…).
  * Script variables become `v_<name>`, temporaries `$t<n>`; every member access is an `rt` call;
- * every loop iteration counts against the loop budget. Nothing a script writes becomes a JS
+ * every loop iteration and every call counts against the run's step budget ($b, run-bounds.ts),
+ * which checks the clock every 1024 steps. Nothing a script writes becomes a JS
  * identifier or property name of its own.
  */
 import type { Block, Expr, FunctionDecl, Program, Stmt, TypeRef } from './ast.js';
 import { membersOfClass, staticField, staticMethod, type Members, type Method } from './members.js';
-import { MAX_LOOP_COUNTER } from './runtime.js';
 import { CompileError } from './script-error.js';
 import {
   BOXED, DEF, UNBOXED, canonicalName, defaultValueCode, elementType, isArray, isIntegral, isNumeric, isPrimitive, isStaticOnly, isSubtype, isTypeName, promote,
@@ -116,7 +116,7 @@ export class CodeGenerator {
   generate(): string {
     const fns = this.program.functions.map((f) => this.userFunction(f));
     const main = this.mainFunction();
-    return `"use strict";\n${this.hoisted.join('\n')}\n${fns.join('\n')}\nreturn ${main};`;
+    return `"use strict";\nconst $b = rt.budget;\n${this.hoisted.join('\n')}\n${fns.join('\n')}\nreturn ${main};`;
   }
 
   private hoist(code: string): string {
@@ -139,10 +139,10 @@ export class CodeGenerator {
     return `function ($g) {\n${this.frame(fn)}${prologue.join('\n')}\n${body}\n${fallthrough}\n}`;
   }
 
-  /** Declarations every JS function of the script starts with: its loop counter and temporaries. */
+  /** Declarations every JS function of the script starts with: its temporaries. */
   private frame(fn: FnContext): string {
     const temps = Array.from({ length: fn.temps }, (_, i) => `$t${i}`);
-    return `let $l = 0${temps.length ? ', ' + temps.join(', ') : ''};\n`;
+    return temps.length ? `let ${temps.join(', ')};\n` : '';
   }
 
   private userFunction(f: FunctionDecl): string {
@@ -157,7 +157,7 @@ export class CodeGenerator {
     });
     const body = this.statements(f.body.body, new Scope(scope, fn), false);
     const fallthrough = returns === 'void' ? '' : `return ${defaultValueCode(returns)};`;
-    const budget = `if (--rt.calls.left < 0) rt.callLimit(${f.at});\n`;
+    const budget = `if (--rt.calls.left < 0) rt.callLimit(${f.at});\n${this.loopCheck(f.at)}\n`;
     return `function f_${f.name}$${f.params.length}(${params.join(', ')}) {\n${budget}${this.frame(fn)}${body}\n${fallthrough}\n}`;
   }
 
@@ -172,7 +172,7 @@ export class CodeGenerator {
   }
 
   private loopCheck(at: number): string {
-    return `if (++$l > ${MAX_LOOP_COUNTER}) rt.loopLimit(${at});`;
+    return `if (--$b.steps < 0) rt.loopLimit(${at}); else if (($b.steps & 1023) === 0) rt.tick(${at});`;
   }
 
   /** `last`: the script's final statement, whose value is what a non-void script returns. */
@@ -879,7 +879,7 @@ export class CodeGenerator {
     let body: string;
     if (e.body.kind === 'block') body = this.statements((e.body as Block).body, new Scope(inner, fn), false);
     else body = `return ${this.toDef(this.expr(e.body as Expr, inner))};`;
-    return { code: `((${params.join(', ')}) => {\n${this.frame(fn)}${conversions.join('\n')}\n${body}\n})`, type: DEF };
+    return { code: `((${params.join(', ')}) => {\n${this.loopCheck(e.at)}\n${this.frame(fn)}${conversions.join('\n')}\n${body}\n})`, type: DEF };
   }
 
   private funcref(e: Extract<Expr, { kind: 'funcref' }>, scope: Scope): R {

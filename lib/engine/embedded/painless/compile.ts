@@ -9,14 +9,19 @@ import { CodeGenerator, type ContextDefinition } from './codegen.js';
 import { parse } from './parser.js';
 import { MAX_FUNCTION_CALLS, RUNTIME, callBudget, position } from './runtime.js';
 import { CompileError, ScriptRuntimeError, scriptException, type ScriptIdentity } from './script-error.js';
+import { SearchTimedOut, bounds, enterRun, leaveRun, type ScriptMemory } from './run-bounds.js';
 
 /** Painless refuses longer sources (its Compiler's MAXIMUM_SOURCE_LENGTH). */
 export const MAX_SOURCE_LENGTH = 16384;
 
 export interface CompiledScript {
   readonly source: string;
-  /** Runs the script with the context's variables (`params`, `ctx`, `doc`…); throws ES's script_exception. */
-  run(globals: Record<string, unknown>): unknown;
+  /**
+   * Runs the script with the context's variables (`params`, `ctx`, `doc`…) within the bounds of a
+   * run (run-bounds.ts); `memory`: an account the run shares with others (what they keep). Throws
+   * ES's script_exception, or SearchTimedOut when the search it runs for reaches its timeout.
+   */
+  run(globals: Record<string, unknown>, memory?: ScriptMemory): unknown;
   /** The script reads `_score` (a score or sort script that needs scores). */
   readonly usesScore: boolean;
 }
@@ -54,9 +59,10 @@ export function compileScript(source: string, context: ContextDefinition, name: 
   return {
     source,
     usesScore,
-    run(globals) {
-      // A run nested in another (a runtime field a script reads) keeps the outer run's budget.
+    run(globals, memory) {
       const outer = callBudget.left;
+      const { steps, deadline, clock, memory: outerMemory } = bounds;
+      enterRun(memory);
       callBudget.left = MAX_FUNCTION_CALLS;
       try {
         return fn(globals);
@@ -64,13 +70,14 @@ export function compileScript(source: string, context: ContextDefinition, name: 
         throw runtimeFailure(e, identity, statements);
       } finally {
         callBudget.left = outer;
+        leaveRun(steps, deadline, clock, outerMemory);
       }
     },
   };
 }
 
 function runtimeFailure(e: unknown, identity: ScriptIdentity, statements: number[]): unknown {
-  if (e instanceof EsError) return e;
+  if (e instanceof EsError || e instanceof SearchTimedOut) return e;
   if (e instanceof ScriptRuntimeError) {
     if (e.offset < 0) e.offset = position.at;
     return scriptException(e, identity, statements);

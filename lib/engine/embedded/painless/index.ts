@@ -6,7 +6,7 @@ export {
 } from './contexts.js';
 export { parseScriptSpec, resolveScript, NO_STORED_SCRIPTS, type ScriptSpec, type StoredScripts, type ResolvedScript } from './script-spec.js';
 export { fromJson, toJson, markWrittenDoubles } from './json-values.js';
-export { MAX_LOOP_COUNTER } from './runtime.js';
+export { MAX_LOOP_COUNTER, MAX_RUN_MS, MAX_SCRIPT_MEMORY_BYTES, NO_SEARCH_CLOCK, ScriptMemory, SearchTimedOut, withSearchClock, type SearchClock } from './run-bounds.js';
 export { LOOP_LIMIT_MESSAGE, ScriptRuntimeError } from './script-error.js';
 export { javaToString, javaArray, boxDouble, unbox } from './values.js';
 export { runUpdateScript, type UpdateKind, type UpdateOutcome, type UpdateInput } from './update-script.js';

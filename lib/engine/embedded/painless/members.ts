@@ -10,6 +10,7 @@ import type { Matcher as Re2Matcher } from 're2js';
 import { createHash } from 'node:crypto';
 import * as MovingFunctions from './moving-functions.js';
 import { ScriptRuntimeError } from './script-error.js';
+import { charge, spend } from './run-bounds.js';
 import {
   CHRONO_UNITS, ChronoUnit, DATE_TIME_FORMATTERS, DAYS, DateTimeFormatter, DayOfWeek, Instant, JavaLocale, LOCALES, MONTHS, Month, TEXT_STYLES, TextStyle, UTC, ZoneOffset,
   ZonedDateTime, parseIsoInstant, zoneOf,
@@ -36,6 +37,12 @@ export function fail(type: string, message: string): never {
   throw new ScriptRuntimeError(type, message);
 }
 
+/** A string a method built, charged to the run's memory (run-bounds.ts). */
+function built(s: string): string {
+  charge(s.length);
+  return s;
+}
+
 function checkIndex(i: number, length: number): number {
   if (i < 0 || i >= length) fail('index_out_of_bounds_exception', `Index ${i} out of bounds for length ${length}`);
   return i;
@@ -60,7 +67,13 @@ function comparatorOf(c: unknown): (a: unknown, b: unknown) => number {
 
 /** Java's stable sort (TimSort is stable; Array.prototype.sort is too). */
 function sortList(list: unknown[], c: unknown): void {
+  spendSorting(list.length);
   list.sort(comparatorOf(c));
+}
+
+/** The steps of sorting `n` elements (n log n comparisons). */
+function spendSorting(n: number): void {
+  if (n > 1) spend(Math.ceil(n * Math.log2(n)));
 }
 
 type Entry = [string, Method];
@@ -143,14 +156,15 @@ const STRING: Members = table(OBJECT, COMPARABLE, [
   m('replace/2', 'String', ['def', 'def'], (s: string, a: unknown, b: unknown) => {
     const from = typeof a === 'string' ? a : indexArg(a);
     const to = typeof b === 'string' ? b : indexArg(b);
-    return from === '' ? s : s.split(from).join(to);
+    return from === '' ? s : built(s.split(from).join(to));
   }),
   m('equalsIgnoreCase/1', 'boolean', ['def'], (s: string, o: unknown) => typeof o === 'string' && s.toLowerCase() === o.toLowerCase()),
   m('compareToIgnoreCase/1', 'int', ['def'], (s: string, o: unknown) => naturalCompare(s.toLowerCase(), str(o).toLowerCase())),
-  m('concat/1', 'String', ['def'], (s: string, o: unknown) => s + str(o)),
+  m('concat/1', 'String', ['def'], (s: string, o: unknown) => built(s + str(o))),
   m('repeat/1', 'String', ['int'], (s: string, n: number) => {
     if (n < 0) fail('illegal_argument_exception', `count is negative: ${n}`);
     if (s.length * n > LIMITS.string) fail('circuit_breaking_exception', `[painless] a string of ${s.length * n} elements would be larger than the limit of [${LIMITS.string}]`);
+    charge(s.length * n);
     return s.repeat(n);
   }),
   m('splitOnToken/1', 'String[]', ['def'], (s: string, t: unknown) => splitOnToken(s, str(t))),
@@ -194,10 +208,20 @@ function list(s: unknown): unknown[] {
   return s as unknown[];
 }
 
+/** The elements a library method walks, each a step of the run (run-bounds.ts). */
 function each(s: unknown): Iterable<unknown> {
-  if (Array.isArray(s)) return s;
-  if (s instanceof Set) return s.values();
-  if (s instanceof Map) return [...s.entries()].map(([k, v]) => new MapEntry(s, k, v));
+  if (Array.isArray(s)) {
+    spend(s.length);
+    return s;
+  }
+  if (s instanceof Set) {
+    spend(s.size);
+    return s.values();
+  }
+  if (s instanceof Map) {
+    spend(s.size);
+    return [...s.entries()].map(([k, v]) => new MapEntry(s, k, v));
+  }
   const it = (s as { iterate?: () => Iterable<unknown> }).iterate;
   if (s instanceof JavaObject && typeof it === 'function') return it.call(s);
   return fail('class_cast_exception', `Cannot iterate over ${javaClassName(s)}`);
@@ -218,6 +242,7 @@ function addAll(s: unknown, other: unknown): boolean {
   }
   const l = list(s);
   if (l.length + items.length > LIMITS.array) fail('circuit_breaking_exception', `[painless] a list of ${l.length + items.length} elements would be larger than the limit of [${LIMITS.array}]`);
+  charge(8 * items.length);
   for (const x of items) l.push(x);
   return items.length > 0;
 }
@@ -249,6 +274,7 @@ const COLLECTION: Members = table(OBJECT, [
   m('contains/1', 'boolean', ['def'], (s, x) => contains(s, x)),
   m('containsAll/1', 'boolean', ['def'], (s, o) => [...each(o)].every((x) => contains(s, x))),
   m('add/1', 'boolean', ['def'], (s, x) => {
+    charge(8);
     if (s instanceof Set) {
       const n = s.size;
       s.add(mapKey(x));
@@ -283,7 +309,7 @@ const COLLECTION: Members = table(OBJECT, [
   m('find/1', 'def', ['def'], (s, p) => [...each(s)].find((x) => truthy(callFn(p, x))) ?? null),
   m('findAll/1', 'List', ['def'], (s, p) => [...each(s)].filter((x) => truthy(callFn(p, x)))),
   m('collect/1', 'List', ['def'], (s, f) => [...each(s)].map((x) => callFn(f, x))),
-  m('join/1', 'String', ['def'], (s, d) => [...each(s)].map(javaToString).join(str(d))),
+  m('join/1', 'String', ['def'], (s, d) => built([...each(s)].map(javaToString).join(str(d)))),
   m('sum/0', 'double', [], (s) => sum(s)),
   m('sum/1', 'double', ['def'], (s, f) => sum(s, f)),
 ]);
@@ -341,6 +367,7 @@ function map(s: unknown): Map<unknown, unknown> {
 const MAP: Members = table(OBJECT, [
   m('get/1', 'def', ['def'], (s, k) => map(s).get(mapKey(k)) ?? null),
   m('put/2', 'def', ['def', 'def'], (s, k, v) => {
+    charge(32);
     const old = map(s).get(mapKey(k));
     map(s).set(mapKey(k), v);
     return old ?? null;
@@ -491,11 +518,20 @@ const STREAM: Members = table(OBJECT, [
   m('mapToLong/1', 'Stream', ['def'], (s, f) => new Stream(streamOf(s).items.map((x) => unbox(callFn(f, x))), 'long')),
   m('mapToDouble/1', 'Stream', ['def'], (s, f) => new Stream(streamOf(s).items.map((x) => unbox(callFn(f, x))), 'double')),
   m('boxed/0', 'Stream', [], (s) => new Stream(streamOf(s).items.map((x) => (streamOf(s).numeric === 'double' ? boxDouble(x as number) : x)))),
-  m('sorted/0', 'Stream', [], (s) => new Stream([...streamOf(s).items].sort(naturalCompare), streamOf(s).numeric)),
-  m('sorted/1', 'Stream', ['def'], (s, c) => new Stream([...streamOf(s).items].sort(comparatorOf(c)), streamOf(s).numeric)),
+  m('sorted/0', 'Stream', [], (s) => {
+    spendSorting(streamOf(s).items.length);
+    return new Stream([...streamOf(s).items].sort(naturalCompare), streamOf(s).numeric);
+  }),
+  m('sorted/1', 'Stream', ['def'], (s, c) => {
+    spendSorting(streamOf(s).items.length);
+    return new Stream([...streamOf(s).items].sort(comparatorOf(c)), streamOf(s).numeric);
+  }),
   m('distinct/0', 'Stream', [], (s) => {
     const out: unknown[] = [];
-    for (const x of streamOf(s).items) if (!out.some((y) => javaEquals(x, y))) out.push(x);
+    for (const x of streamOf(s).items) {
+      spend(out.length + 1);
+      if (!out.some((y) => javaEquals(x, y))) out.push(x);
+    }
     return new Stream(out, streamOf(s).numeric);
   }),
   m('limit/1', 'Stream', ['long'], (s, n: number) => new Stream(streamOf(s).items.slice(0, n), streamOf(s).numeric)),
@@ -558,6 +594,7 @@ const STRING_BUILDER: Members = table(OBJECT, [
   m('append/1', 'StringBuilder', ['def'], (s: StringBuilder, x) => {
     const more = javaToString(x);
     if (s.text.length + more.length > LIMITS.string) fail('circuit_breaking_exception', `[painless] a string of ${s.text.length + more.length} elements would be larger than the limit of [${LIMITS.string}]`);
+    charge(more.length);
     s.text += more;
     return s;
   }),
@@ -956,7 +993,7 @@ const CHARACTER_STATICS = statics([
 
 const STRING_STATICS = statics([
   m('valueOf/1', 'String', ['def'], (_s, x) => javaToString(x)),
-  m('join/2', 'String', ['def', 'def'], (_s, d, items) => [...each(items)].map(javaToString).join(str(d))),
+  m('join/2', 'String', ['def', 'def'], (_s, d, items) => built([...each(items)].map(javaToString).join(str(d)))),
 ]);
 
 const OBJECTS_STATICS = statics([
@@ -987,6 +1024,8 @@ const COLLECTIONS_STATICS = statics([
   m('singleton/1', 'Set', ['def'], (_s, x) => new Set([mapKey(x)])),
   m('nCopies/2', 'List', ['int', 'def'], (_s, n: number, x) => {
     if (n > LIMITS.array) fail('circuit_breaking_exception', `[painless] a list of ${n} elements would be larger than the limit of [${LIMITS.array}]`);
+    spend(Math.max(0, n));
+    charge(8 * Math.max(0, n));
     return Array(Math.max(0, n)).fill(x);
   }),
   m('unmodifiableList/1', 'List', ['def'], (_s, l) => l),

@@ -6,7 +6,8 @@
  * they run for (`position`), so that the error points at the expression that failed.
  */
 import { compileJavaRegex } from '../regex/index.js';
-import { LOOP_LIMIT_MESSAGE, ScriptRuntimeError } from './script-error.js';
+import { ScriptRuntimeError } from './script-error.js';
+import { LoopLimitError, MAX_LOOP_COUNTER, UncatchableScriptError, bounds, charge, checkClock, spend } from './run-bounds.js';
 import {
   JavaPattern, StringBuilder, ThrowableValue, callFn, fail, membersOf, staticField, staticMethod, toIntValue,
   type Method, type StaticField,
@@ -30,9 +31,15 @@ export function tooLarge(what: string, size: number, limit: number): never {
 }
 
 function concat(a: string, b: string, p: number): string {
-  if (a.length + b.length > MAX_STRING_LENGTH) {
+  const length = a.length + b.length;
+  if (length > MAX_STRING_LENGTH) {
     position.at = p;
-    tooLarge('string', a.length + b.length, MAX_STRING_LENGTH);
+    tooLarge('string', length, MAX_STRING_LENGTH);
+  }
+  // Short results are charged by the statements that build them; long ones by size.
+  if (length > 256) {
+    position.at = p;
+    charge(length);
   }
   return a + b;
 }
@@ -40,8 +47,7 @@ function concat(a: string, b: string, p: number): string {
 /** The offset of the expression the script is evaluating, for its error (see the module comment). */
 export const position = { at: -1 };
 
-/** Painless stops a loop that has run this many iterations (script.painless.max_loop_counter). */
-export const MAX_LOOP_COUNTER = 1_000_000;
+export { MAX_LOOP_COUNTER, LoopLimitError };
 
 /**
  * Calls of a script's own functions one run may make: recursion that branches (`f(n+1) + f(n+1)`)
@@ -55,12 +61,6 @@ function callLimit(p: number): never {
   throw new LoopLimitError(`The maximum number of function calls [${MAX_FUNCTION_CALLS}] in a script has been reached.`);
 }
 
-/** Thrown when the loop budget runs out: not an exception a script's `catch` sees. */
-export class LoopLimitError extends ScriptRuntimeError {
-  constructor(message = LOOP_LIMIT_MESSAGE) {
-    super('painless_error', message);
-  }
-}
 
 function npe(): never {
   fail('null_pointer_exception', 'Cannot invoke "Object.getClass()" because "callArgs[0]" is null');
@@ -556,7 +556,8 @@ function newArray(elementType: string, sizes: number[], p: number): unknown[] {
   if (n < 0) fail('negative_array_size_exception', String(n));
   const total = sizes.reduce((a, b) => a * b, 1);
   if (total > MAX_ARRAY_LENGTH) tooLarge('array', total, MAX_ARRAY_LENGTH);
-  const items = Array.from({ length: n }, () => (rest.length ? newArray(elementType, rest, p) : defaultOf(elementType)));
+  if (rest.length === 0) charge(8 * n + 16);
+  const items = rest.length ? Array.from({ length: n }, () => newArray(elementType, rest, p)) : new Array(n).fill(defaultOf(elementType));
   return javaArray(items, rest.length ? elementType + '[]'.repeat(rest.length) : elementType);
 }
 
@@ -598,15 +599,22 @@ function regex(source: string, flags: string, p: number): JavaPattern {
   }
 }
 
+/** A regex scan of `s` spends a step per KiB it reads (a long scan per iteration still reaches the clock check). */
+function spendScan(s: string): void {
+  if (s.length > 1024) spend(s.length >> 10);
+}
+
 function findIn(s: unknown, pattern: JavaPattern, p: number): boolean {
   position.at = p;
   if (typeof s !== 'string') classCast(s, 'java.lang.CharSequence');
+  spendScan(s);
   return pattern.re.matcher(s).find();
 }
 
 function matchesAll(s: unknown, pattern: JavaPattern, p: number): boolean {
   position.at = p;
   if (typeof s !== 'string') classCast(s, 'java.lang.CharSequence');
+  spendScan(s);
   return pattern.re.matcher(s).matches();
 }
 
@@ -629,7 +637,7 @@ function throwValue(v: unknown, p: number): never {
 
 /** In a `catch (Type e)`: the exception as a script value when it is a `Type`; otherwise it is thrown on. */
 function caught(err: unknown, type: string): ThrowableValue | undefined {
-  if (err instanceof LoopLimitError || !(err instanceof ScriptRuntimeError)) return undefined;
+  if (err instanceof UncatchableScriptError || !(err instanceof ScriptRuntimeError)) return undefined;
   const value = (err as ScriptRuntimeError & { thrown?: ThrowableValue }).thrown ?? new ThrowableValue(JAVA_EXCEPTION_CLASS[err.javaType] ?? 'RuntimeException', err.message);
   return isSubtype(value.javaClass, type) ? value : undefined;
 }
@@ -637,6 +645,12 @@ function caught(err: unknown, type: string): ThrowableValue | undefined {
 function loopLimit(p: number): never {
   position.at = p;
   throw new LoopLimitError();
+}
+
+/** A back-edge's clock check (every 1024 steps, see run-bounds.ts). */
+function tick(p: number): void {
+  position.at = p;
+  checkClock();
 }
 
 function staticMember(type: string, key: string): Method {
@@ -696,6 +710,8 @@ export const RUNTIME = Object.freeze({
   regex, findIn, matchesAll,
   throwValue, caught,
   loopLimit,
+  tick,
+  budget: bounds,
   callLimit,
   calls: callBudget,
   staticMember, staticValue,

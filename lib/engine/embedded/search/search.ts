@@ -3,7 +3,7 @@ import { simpleMatch } from '../../../wildcard/index.js';
 import type { IndexHandle } from '../indices/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping } from '../mapping/index.js';
-import { aggregate } from './aggregations/index.js';
+import { aggregationInput, aggregationScriptsAhead, runAggregations } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
@@ -15,8 +15,8 @@ import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type 
 import { filterSource } from './source-filter.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
-import type { StoredScripts } from '../painless/index.js';
-import { ScriptFieldValues, asSearchFailure, indexMappings, runtimeFieldValues, searchView } from './scripts/index.js';
+import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
+import { ScriptFieldValues, asSearchFailure, indexMappings, prepareRuntimeFields, runtimeFieldValues, searchView } from './scripts/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -167,8 +167,10 @@ function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: bool
     const n = m.sorts.length;
     const scratch: SortKey[] = new Array(n);
     const probe: Candidate = { m, ord: 0, score: 0, keys: scratch };
+    // A script's key may take long to compute: the clock is read at every document then.
+    const tick = m.sorts.some((s) => s.spec.kind === 'script') ? 0 : 1023;
     for (let i = 0; i < m.length; i++) {
-      if ((i & 1023) === 1023 && budget.check()) yield;
+      if ((i & tick) === tick && budget.check()) yield;
       const ord = m.ords[i];
       const score = m.scores[i];
       probe.ord = ord;
@@ -384,6 +386,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
+  // The request's runtime fields are computed first, pausing for the event loop (their scripts are per-document work).
+  if (req.runtimeFields.length) for (const h of handles) await budget.drive(prepareRuntimeFields(h, budget));
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
     const t0 = performance.now();
@@ -395,7 +399,13 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
   await budget.pause();
-  const aggregations = req.aggregations ? aggregate(req.aggregations, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts }) : undefined;
+  let aggregations: Record<string, unknown> | undefined;
+  if (req.aggregations) {
+    const nodes = req.aggregations;
+    const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts });
+    await budget.drive(aggregationScriptsAhead(nodes, input.docs, input.ctx, budget));
+    aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, input.ctx));
+  }
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
   // Collection is over: the page and its fetch are not cut short by the timeout.
   const timedOut = budget.timedOut;
@@ -405,6 +415,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const firstPass = matches;
   if (req.rescore) matches = await rescoreMatches(matches, req.rescore, req.from + req.size, budget, options.storedScripts);
   const page = req.size > 0 ? (await budget.drive(collectTop(matches, req, scoreOrder, budget))).slice(req.from) : [];
+  // A `_script` sort's keys are cut at the deadline (the documents left sort as missing).
+  const sortTimedOut = scriptSorted(matches) && budget.timedOut;
   const showScore = showsScores(req.sort, req.trackScores);
   const expand = req.collapse?.innerHits.length && page.length ? await groupExpander(handles, req, matches, page, mappedSomewhere, budget) : undefined;
   const out: Record<string, unknown>[] = [];
@@ -429,7 +441,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   hitsBody.hits = out;
   const body: Record<string, unknown> = {
     took: Math.max(0, Math.round(performance.now() - started)),
-    timed_out: timedOut,
+    timed_out: timedOut || sortTimedOut,
   };
   if (req.terminateAfter !== undefined) {
     body.terminated_early = firstPass.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
@@ -447,6 +459,24 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     }
   }
   return body;
+}
+
+function scriptSorted(matches: IndexMatches[]): boolean {
+  return matches.some((m) => m.sorts.some((s) => s.spec.kind === 'script'));
+}
+
+/**
+ * Aggregations whose scripts are held to the search's deadline. A script aggregation stops at
+ * the deadline with what it collected; one that cannot (a script of a pipeline) leaves the
+ * aggregations empty: the search answers `timed_out: true` either way.
+ */
+function aggregateWithin(budget: WorkBudget, run: () => Record<string, unknown>): Record<string, unknown> {
+  try {
+    return budget.within(run);
+  } catch (e) {
+    if (e instanceof SearchTimedOut) return {};
+    throw e;
+  }
 }
 
 /** The matches of an index that belong to the search's slice (a filter: totals and aggregations see the slice only). */

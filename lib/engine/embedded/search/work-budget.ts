@@ -1,4 +1,5 @@
 import { eventLoopTurn, SLICE_MS } from '../../../cooperative/index.js';
+import { withSearchClock } from '../painless/index.js';
 
 /**
  * `search.default_search_timeout` of this engine: a search that names no `timeout` stops
@@ -6,6 +7,9 @@ import { eventLoopTurn, SLICE_MS } from '../../../cooperative/index.js';
  * default is -1, none; here no search may run forever).
  */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
+
+/** The longest a search's scripts may hold the event loop in one piece of work that cannot pause. */
+export const MAX_SYNC_SCRIPT_MS = 1_000;
 
 /** Work written as a generator: it yields where it may pause, and returns its result. */
 export type Work<T> = Generator<void, T, void>;
@@ -46,10 +50,26 @@ export class WorkBudget {
     if (this.check()) await this.turn();
   }
 
+  /**
+   * Runs synchronous work of the search with the scripts it runs held to this budget's deadline
+   * (painless/run-bounds.ts), and to MAX_SYNC_SCRIPT_MS from now: scripts in work that cannot
+   * pause (an aggregation, a runtime field's values) hold the event loop at most that long; past
+   * it the search has timed out, as past its deadline.
+   */
+  within<T>(fn: () => T): T {
+    if (this.deadline === Infinity && !this.cooperative) return withSearchClock(this, fn);
+    const clock = { deadline: Math.min(this.deadline, performance.now() + MAX_SYNC_SCRIPT_MS), timedOut: this.timedOut };
+    try {
+      return withSearchClock(clock, fn);
+    } finally {
+      if (clock.timedOut) this.timedOut = true;
+    }
+  }
+
   /** Runs work to its end, giving the event loop a turn at each pause it asks for. */
   async drive<T>(work: Work<T>): Promise<T> {
     for (;;) {
-      const step = work.next();
+      const step = this.within(() => work.next());
       if (step.done) return step.value;
       await this.turn();
     }

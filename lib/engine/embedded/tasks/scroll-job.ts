@@ -2,6 +2,7 @@ import { errorBody, toEsError } from '../../../errors/index.js';
 import { termsSliceOf } from '../search/slice.js';
 import type { Task } from './task.js';
 import type { TaskManager } from './task-manager.js';
+import type { WorkQueue } from './work-queue.js';
 import { ScrollWorker, mergedStatus, type StatusFields } from './scroll-worker.js';
 
 type Json = Record<string, unknown>;
@@ -84,7 +85,7 @@ function responseOf(status: Json, failures: Json[], took: number): Json {
  * waits for the task finds its result.
  */
 export async function runScrollJob<T extends ScrollTarget>(
-  manager: TaskManager, job: ScrollJob<T>, opts: { onTask?: (task: Task) => void; storeResult?: boolean } = {},
+  manager: TaskManager, job: ScrollJob<T>, opts: { onTask?: (task: Task) => void; storeResult?: boolean; queue?: WorkQueue } = {},
 ): Promise<{ status: number; body: Json }> {
   const started = performance.now();
   const fields = job.fields;
@@ -96,7 +97,10 @@ export async function runScrollJob<T extends ScrollTarget>(
       : (workers[0] ?? new ScrollWorker(job.sliceId, job.requestsPerSecond)).status(fields, parent.cancelReason);
   const parent = manager.start({ action: job.action, description: job.description, cancellable: true, status: parentStatus });
   opts.onTask?.(parent);
+  let release: (() => void) | undefined;
   try {
+    // Queued behind the background work already running (its id is known meanwhile).
+    if (opts.queue) release = await opts.queue.acquire(parent);
     let outcomes: SliceOutcome[];
     if (job.slices > 1) {
       const perSlice = job.requestsPerSecond / job.slices;
@@ -130,14 +134,15 @@ export async function runScrollJob<T extends ScrollTarget>(
     }
     throw err;
   } finally {
+    release?.();
     manager.finish(parent);
   }
 }
 
-/** `wait_for_completion=false`: the job runs on after the answer `{"task": id}`. */
+/** `wait_for_completion=false`: the job runs on after the answer `{"task": id}`, when the background queue gives it a turn. */
 export function startInBackground<T extends ScrollTarget>(manager: TaskManager, job: ScrollJob<T>): Json {
   let id = '';
-  runScrollJob(manager, job, { onTask: (task) => (id = task.fullId), storeResult: true }).catch((err: unknown) => {
+  runScrollJob(manager, job, { onTask: (task) => (id = task.fullId), storeResult: true, queue: manager.background }).catch((err: unknown) => {
     const e = toEsError(err);
     if (e.status >= 500) console.error('embedded engine: background task failed', err);
   });

@@ -2,6 +2,7 @@ import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { Store } from '../store/index.js';
 import { Task, type TaskSpec } from './task.js';
+import { WorkQueue } from './work-queue.js';
 import { formatTaskId, type TaskId } from './task-id.js';
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,8 @@ export class TaskManager {
   private readonly running = new Map<number, Task>();
   private readonly finished = new Map<number, Array<() => void>>();
   private readonly results = new Map<string, TaskResult>();
+  /** Background by-scroll work runs through this queue (a concurrency limit; the rest wait). */
+  readonly background = new WorkQueue();
 
   constructor(readonly nodeId: string, private readonly store?: Store) {
     for (const { key, value } of store?.loadCluster() ?? []) {

@@ -34,6 +34,14 @@ export function slicesParam(params: URLSearchParams, sources: IndexHandle[]): nu
   }
   const n = /^\d+$/.test(v) ? Number(v) : NaN;
   if (!(n > 0)) throw new EsError(400, 'illegal_argument_exception', `[slices] must be a positive integer or the string "auto", but was [${v}]`);
+  // Each slice is a sliced scroll of the sources: Elasticsearch's search refuses more than index.max_slices_per_scroll.
+  for (const h of sources) {
+    const limit = Number(h.meta.settings['index.max_slices_per_scroll'] ?? '1024');
+    if (n > limit) {
+      throw new EsError(400, 'illegal_argument_exception',
+        `The number of slices [${n}] is too large. It must be less than [${limit}]. This limit can be set by changing the [index.max_slices_per_scroll] index level setting.`);
+    }
+  }
   return n;
 }
 

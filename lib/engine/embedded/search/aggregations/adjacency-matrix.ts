@@ -10,6 +10,9 @@ import { intersect } from './filters.js';
 import { docCount } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 
+/** `index.max_adjacency_matrix_filters`: the filters one adjacency_matrix may have (Elasticsearch 7's setting and message). */
+const DEFAULT_MAX_FILTERS = 100;
+
 interface AdjacencyParams {
   filters: Array<[string, Query]>;
   separator: string;
@@ -41,6 +44,12 @@ export const adjacencyMatrix: AggregationType<AdjacencyParams> = {
   },
   run(node, docs, ctx) {
     const { filters, separator } = node.params;
+    // A cell per pair: the work and the buckets grow with the square of the filters.
+    const max = Math.min(...docs.map((seg) => Number(seg.handle.meta.settings['index.max_adjacency_matrix_filters'] ?? DEFAULT_MAX_FILTERS)));
+    if (filters.length > max) {
+      throw new EsError(400, 'illegal_argument_exception',
+        `Number of filters is too large, must be less than or equal to: [${max}] but was [${filters.length}].This limit can be set by changing the [index.max_adjacency_matrix_filters] index level setting.`);
+    }
     const sets = filters.map(([, q]) => intersect(docs, q));
     const buckets: Array<Record<string, unknown>> = [];
     const add = (key: string, set: DocSet) => {

@@ -1,7 +1,7 @@
 import type { IndexHandle } from '../../indices/index.js';
 import type { StoredScripts } from '../../painless/index.js';
 import { runAggregations } from './aggregations.js';
-import type { AggNode, DocSet } from './types.js';
+import type { AggContext, AggNode, DocSet } from './types.js';
 
 /** The matches of one index as parallel columns (`length` entries used). */
 export interface MatchSegment {
@@ -43,6 +43,17 @@ export function aggregate(
   hits: Iterable<{ handle: IndexHandle; ord: number; score: number }> | MatchSegment[],
   opts: AggregateOptions,
 ): Record<string, unknown> {
+  const { docs, ctx } = aggregationInput(nodes, handles, hits, opts);
+  return runAggregations(nodes, docs, ctx);
+}
+
+/** What `aggregate` runs the aggregations over: the matches as a doc set, and the context. */
+export function aggregationInput(
+  nodes: AggNode[],
+  handles: IndexHandle[],
+  hits: Iterable<{ handle: IndexHandle; ord: number; score: number }> | MatchSegment[],
+  opts: AggregateOptions,
+): { docs: DocSet; ctx: AggContext } {
   const withScores = needsScores(nodes);
   const docs: DocSet = handles.map((handle) => ({ handle, ords: [], scores: withScores ? new Map<number, number>() : undefined }));
   const segOf = new Map<IndexHandle, DocSet[number]>(docs.map((s) => [s.handle, s]));
@@ -75,14 +86,15 @@ export function aggregate(
   }
   for (const seg of docs) if (!isAscending(seg.ords)) seg.ords = Array.from(seg.ords).sort((a, b) => a - b);
   let all: DocSet | undefined;
-  const ctx = {
+  const ctx: AggContext = {
     typedKeys: opts.typedKeys,
     now: opts.now ?? Date.now(),
     storedScripts: opts.storedScripts,
+    buckets: { count: 0 },
     get all(): DocSet {
       all ??= handles.map((handle) => ({ handle, ords: [...handle.inverted!.liveOrds()] }));
       return all;
     },
   };
-  return runAggregations(nodes, docs, ctx);
+  return { docs, ctx };
 }

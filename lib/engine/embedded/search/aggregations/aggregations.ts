@@ -3,6 +3,7 @@ import { tokenName } from '../../../../ndjson/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { registry } from './registry.js';
 import { isParentPipeline, runSiblingPipeline } from './pipelines.js';
+import { consumeBucket } from './max-buckets.js';
 
 function parsing(reason: string, extra: Record<string, unknown> = {}): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1, ...extra });
@@ -117,8 +118,13 @@ export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext)
   return out;
 }
 
-/** Sub-aggregation results merged into a bucket object. */
-export function withSubs(bucket: Record<string, unknown>, subs: AggNode[], docs: DocSet, ctx: AggContext): Record<string, unknown> {
+/**
+ * Sub-aggregation results merged into a bucket object. A bucket of a multi-bucket aggregation
+ * counts against the response's `search.max_buckets` (`multi` false: a single-bucket one, which
+ * Elasticsearch does not count).
+ */
+export function withSubs(bucket: Record<string, unknown>, subs: AggNode[], docs: DocSet, ctx: AggContext, multi = true): Record<string, unknown> {
+  if (multi) consumeBucket(ctx.buckets);
   if (subs.length === 0) return bucket;
   return Object.assign(bucket, runAggregations(subs, docs, ctx));
 }

@@ -9,6 +9,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { addUnits, DEFAULT_DATE_FORMAT, parseTimeZone, roundDown, type TimeZone } from '../../mapping/index.js';
 import { withSubs } from './aggregations.js';
+import { MAX_BUCKETS } from './max-buckets.js';
 import { DateFormatter } from './date-formatter.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
 import type { AggregationType, DocSet } from './types.js';
@@ -78,7 +79,11 @@ export const autoDateHistogram: AggregationType<AutoDateParams> = {
       first = m;
     }
     if (body.time_zone !== undefined) parseTimeZone(body.time_zone);
-    return { source: parseSourceParams('auto_date_histogram', name, body), targetBuckets: target, roundings: ROUNDINGS.slice(first), timeZone: body.time_zone };
+    // Elasticsearch's ceiling: so many buckets, each merged up to the widest inner interval, stay within search.max_buckets.
+    const roundings = ROUNDINGS.slice(first);
+    const ceiling = Math.floor(MAX_BUCKETS / Math.max(...roundings.flatMap((r) => r.innerIntervals)));
+    if (target > ceiling) throw new EsError(400, 'illegal_argument_exception', `buckets must be less than ${ceiling}`);
+    return { source: parseSourceParams('auto_date_histogram', name, body), targetBuckets: target, roundings, timeZone: body.time_zone };
   },
   run(node, docs, ctx) {
     const p = node.params;

@@ -33,7 +33,7 @@ export const filter: AggregationType<Query> = {
   },
   run(node, docs, ctx) {
     const inBucket = intersect(docs, node.params);
-    return { typed: 'filter', body: withSubs({ doc_count: docCount(inBucket) }, node.subs, inBucket, ctx) };
+    return { typed: 'filter', body: withSubs({ doc_count: docCount(inBucket) }, node.subs, inBucket, ctx, false) };
   },
 };
 
@@ -103,7 +103,7 @@ export const missing: AggregationType<SourceParams> = {
     docs.forEach((seg, si) => {
       for (const ord of seg.ords) if (valuesOf(src, si, ord, missingArray({ ...src, missing: undefined })).length === 0) out[si].ords.push(ord);
     });
-    return { typed: 'missing', body: withSubs({ doc_count: docCount(out) }, node.subs, out, ctx) };
+    return { typed: 'missing', body: withSubs({ doc_count: docCount(out) }, node.subs, out, ctx, false) };
   },
 };
 
@@ -114,6 +114,6 @@ export const global: AggregationType<null> = {
     return null;
   },
   run(node, _docs, ctx) {
-    return { typed: 'global', body: withSubs({ doc_count: docCount(ctx.all) }, node.subs, ctx.all, ctx) };
+    return { typed: 'global', body: withSubs({ doc_count: docCount(ctx.all) }, node.subs, ctx.all, ctx, false) };
   },
 };

@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { compileLuceneRegExp, type LinearRegex } from '../../regex/index.js';
 import { murmur3 } from '../murmur3.js';
-import { isObject, type Value } from './types.js';
+import { isObject, type DocSet, type Value } from './types.js';
 import type { ValueKind } from './values-source.js';
 
 /** A terms `include`/`exclude` filter: regular expressions, exact values, or hash partitions. */
@@ -30,8 +30,24 @@ function toSigned(x: bigint): bigint {
 
 const HASH_PARTITIONING_SEED = 31;
 
-/** A Lucene regular expression (always anchored), as the `regexp` query reads it. */
-function luceneRegex(src: string): LinearRegex {
+/** `index.max_regex_length` of the searched indices (the smallest): the longest include/exclude regex. */
+export function maxRegexLengthOf(docs: DocSet): number {
+  let max = DEFAULT_MAX_REGEX_LENGTH;
+  for (const seg of docs) {
+    const v = seg.handle.meta.settings['index.max_regex_length'];
+    if (v !== undefined && Number(v) < max) max = Number(v);
+  }
+  return max;
+}
+
+const DEFAULT_MAX_REGEX_LENGTH = 1000;
+
+/** A Lucene regular expression (always anchored), as the `regexp` query reads it; compiled by the linear engine. */
+function luceneRegex(src: string, maxLength: number): LinearRegex {
+  if (src.length > maxLength) {
+    throw new EsError(400, 'illegal_argument_exception',
+      `The length of regex [${src.length}] used in the request has exceeded the allowed maximum of [${maxLength}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`);
+  }
   try {
     return compileLuceneRegExp(src);
   } catch (err) {
@@ -65,8 +81,8 @@ export function validateIncludeExclude(spec: IncludeExcludeSpec, aggName: string
   }
 }
 
-/** Builds the filter for one kind of keys; regular expressions only work on strings. */
-export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, aggName: string, parseDate: (v: unknown) => number): IncludeExclude | undefined {
+/** Builds the filter for one kind of keys; regular expressions only work on strings, and no longer than `maxRegexLength`. */
+export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, aggName: string, parseDate: (v: unknown) => number, maxRegexLength = DEFAULT_MAX_REGEX_LENGTH): IncludeExclude | undefined {
   const { include, exclude } = spec;
   if (include === undefined && exclude === undefined) return undefined;
   const isRegex = typeof include === 'string' || typeof exclude === 'string';
@@ -76,7 +92,7 @@ export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, a
   }
   const tests: Array<(k: Value) => boolean> = [];
   if (typeof include === 'string') {
-    const re = luceneRegex(include);
+    const re = luceneRegex(include, maxRegexLength);
     tests.push((k) => re.testExact(String(k)));
   } else if (Array.isArray(include)) {
     const set = new Set(include.map((v) => normalizeKey(v, kind, parseDate)));
@@ -97,7 +113,7 @@ export function buildIncludeExclude(spec: IncludeExcludeSpec, kind: ValueKind, a
     }
   }
   if (typeof exclude === 'string') {
-    const re = luceneRegex(exclude);
+    const re = luceneRegex(exclude, maxRegexLength);
     tests.push((k) => !re.testExact(String(k)));
   } else if (Array.isArray(exclude)) {
     const set = new Set(exclude.map((v) => normalizeKey(v, kind, parseDate)));

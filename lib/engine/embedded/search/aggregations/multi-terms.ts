@@ -5,7 +5,7 @@
  * formatted dates, numbers, booleans.
  */
 import { EsError } from '../../../../errors/index.js';
-import { checkBucketCount } from './max-buckets.js';
+import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, javaDouble, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
@@ -132,7 +132,8 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
       return { b, g };
     });
     const bySubs = p.order.some((o) => o.path !== '_key' && o.path !== '_count');
-    if (bySubs) for (const { b, g } of buckets) withSubs(b, node.subs, g.docs, ctx);
+    const candidates = candidateBuckets<Record<string, unknown>>(ctx.buckets);
+    if (bySubs) for (const { b, g } of buckets) candidates.fill(b, () => withSubs(b, node.subs, g.docs, ctx, false));
     const criteria = p.order.map((o) => (o.path === '_key' ? undefined : bucketComparator([o], false)));
     buckets.sort((x, y) => {
       for (let i = 0; i < p.order.length; i++) {
@@ -149,6 +150,7 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
     checkBucketCount(Math.min(kept.length, p.size));
     buckets = kept.slice(0, p.size);
     for (const x of kept.slice(p.size)) other += x.g.count;
+    if (bySubs) candidates.chosen(buckets.map(({ b }) => b));
     const out = buckets.map(({ b, g }) => (bySubs ? b : withSubs(b, node.subs, g.docs, ctx)));
     return { typed: 'multi_terms', body: { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets: out } };
   },

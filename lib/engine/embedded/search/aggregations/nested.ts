@@ -58,7 +58,7 @@ export const nested: AggregationType<NestedParams> = {
       if (mapped === 'unmapped') return { handle: seg.handle, ords: [], scores: seg.scores };
       return moveTo(seg, nestedChain(seg.handle, path));
     });
-    return { typed: 'nested', body: withSubs({ doc_count: docCount(inBucket) }, node.subs, inBucket, ctx) };
+    return { typed: 'nested', body: withSubs({ doc_count: docCount(inBucket) }, node.subs, inBucket, ctx, false) };
   },
 };
 
@@ -83,6 +83,6 @@ export const reverseNested: AggregationType<ReverseNestedParams> = {
       if (mapped === 'unmapped') return { handle: seg.handle, ords: [], scores: seg.scores };
       return moveTo(seg, nestedChain(seg.handle, path));
     });
-    return { typed: 'reverse_nested', body: withSubs({ doc_count: docCount(inBucket) }, node.subs, inBucket, ctx) };
+    return { typed: 'reverse_nested', body: withSubs({ doc_count: docCount(inBucket) }, node.subs, inBucket, ctx, false) };
   },
 };

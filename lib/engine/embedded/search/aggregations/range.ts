@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { checkBucketCount } from './max-buckets.js';
 import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
 import { DateFormatter } from './date-formatter.js';
@@ -45,22 +46,41 @@ interface Resolved {
   to: number;
 }
 
-/** Ranges are [from, to): a document counts once per range that one of its values falls in. */
+/**
+ * Ranges are [from, to): a document counts once per range that one of its values falls in.
+ * `ranges` are sorted by `from` (sortRanges): a value's ranges are found by a binary search and
+ * a walk back while some earlier range still reaches past it (the running maximum of `to`), so a
+ * value costs the log of the ranges and the ranges it is in, not every range.
+ */
 function collect(ranges: Resolved[], docs: DocSet, src: ReturnType<typeof resolveSource>, toNumber: (v: unknown) => number): DocSet[] {
   const out = ranges.map(() => emptyDocSet(docs));
   const miss = missingArray(src);
+  const reach = new Float64Array(ranges.length);
+  for (let r = 0, m = -Infinity; r < ranges.length; r++) reach[r] = m = Math.max(m, ranges[r].to);
+  // The last document (ordinal + 1) each range took, per index: a document counts once per range.
+  const last = new Float64Array(ranges.length);
   docs.forEach((seg, si) => {
     if (!src.values[si] && !miss) return;
+    last.fill(-1);
     for (const ord of seg.ords) {
       const vs = valuesOf(src, si, ord, miss);
-      if (vs.length === 0) continue;
-      for (let r = 0; r < ranges.length; r++) {
-        const { from, to } = ranges[r];
-        for (const v of vs) {
-          const n = toNumber(v);
-          if (n >= from && n < to) {
+      for (const v of vs) {
+        const n = toNumber(v);
+        // The last range whose `from` is at most n.
+        let lo = 0;
+        let hi = ranges.length - 1;
+        let at = -1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          if (ranges[mid].from <= n) {
+            at = mid;
+            lo = mid + 1;
+          } else hi = mid - 1;
+        }
+        for (let r = at; r >= 0 && reach[r] > n; r--) {
+          if (n < ranges[r].to && last[r] !== ord) {
+            last[r] = ord;
             out[r][si].ords.push(ord);
-            break;
           }
         }
       }
@@ -117,6 +137,7 @@ export const range: AggregationType<RangeParams> = {
     const fmt = src.format;
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : isDate ? fmt.dateFormatter!.parse(v, ctx.now) : toNum(v, node.name));
     const ranges = sortRanges(node.params.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
+    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length);
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
     const formatted = isDate || node.params.source.format !== undefined;
     const asString = formatted ? (n: number) => fmt.asString(n) ?? String(n) : undefined;
@@ -134,6 +155,7 @@ export const dateRange: AggregationType<RangeParams> = {
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
     const ranges = sortRanges(p.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
+    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length);
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
     const print = (n: number) => fmt.print(n);
     return render(node, ranges, sets, ctx, print, print, 'date_range');

@@ -72,7 +72,7 @@ export const sampler: AggregationType<SamplerParams> = {
   },
   run(node, docs, ctx) {
     const sampled = sample(node, docs, ctx);
-    return { typed: 'sampler', body: withSubs({ doc_count: docCount(sampled) }, node.subs, sampled, ctx) };
+    return { typed: 'sampler', body: withSubs({ doc_count: docCount(sampled) }, node.subs, sampled, ctx, false) };
   },
 };
 
@@ -91,6 +91,6 @@ export const diversifiedSampler: AggregationType<SamplerParams> = {
   },
   run(node, docs, ctx) {
     const sampled = sample(node, docs, ctx);
-    return { typed: 'sampler', body: withSubs({ doc_count: docCount(sampled) }, node.subs, sampled, ctx) };
+    return { typed: 'sampler', body: withSubs({ doc_count: docCount(sampled) }, node.subs, sampled, ctx, false) };
   },
 };

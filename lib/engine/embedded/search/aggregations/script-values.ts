@@ -6,16 +6,95 @@
  * values, or null for none — becomes the document's values, converted to the source's kind.
  */
 import { EsError } from '../../../../errors/index.js';
-import { AGGREGATION_CONTEXT, ScriptDocValues, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { AGGREGATION_CONTEXT, ScriptDocValues, SearchTimedOut, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { DocScript, documentSource, prepareScript } from '../scripts/doc-script.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { WorkBudget, type Work } from '../work-budget.js';
 import type { Segment, Value } from './types.js';
 import type { ValueKind } from './values-source.js';
 
 /** A value-script's input: the field's values of a document. */
 type FieldValuesOf = (ord: number) => Value[];
 
+/** What a script gave the documents of one index ahead of the aggregation (`scriptValuesAhead`): raw values, by ordinal. */
+interface Ahead {
+  valueScript: boolean;
+  covered: Uint8Array;
+  raw: Map<number, unknown[]>;
+}
+
+/** Per script (the request's parsed spec, so per request), per index. */
+const ahead = new WeakMap<ScriptSpec, Map<IndexHandle, Ahead>>();
+
+/**
+ * Runs `spec` for the documents of `seg` as work that pauses every slice of the search's budget
+ * and stops at its deadline; the aggregation then reads the values of the documents reached
+ * (`scriptedValues`) instead of running the script without a pause. A failing script leaves
+ * nothing (the aggregation runs it again, and fails where Elasticsearch does).
+ */
+export function* scriptValuesAhead(seg: Segment, spec: ScriptSpec, stored: StoredScripts | undefined, fieldValuesOf: FieldValuesOf | undefined, budget: WorkBudget): Work<void> {
+  const handle = seg.handle;
+  if (!handle.inverted || seg.ords.length === 0) return;
+  const covered = new Uint8Array(handle.inverted.maxOrd);
+  const raw = new Map<number, unknown[]>();
+  try {
+    const script = new DocScript(prepareScript(spec, AGGREGATION_CONTEXT, stored), handle.inverted, handle.mappings, handle.name, {
+      source: (ord) => documentSource(handle, ord),
+      globals: { _value: null },
+    });
+    for (const ord of seg.ords) {
+      if (budget.check()) yield;
+      if (budget.timedOut) break;
+      const score = seg.scores?.get(ord) ?? 0;
+      const values: unknown[] = [];
+      if (fieldValuesOf) {
+        for (const v of fieldValuesOf(ord)) {
+          script.bind('_value', v);
+          flatten(script.run(ord, score), values);
+        }
+      } else flatten(script.run(ord, score), values);
+      if (values.length) raw.set(ord, values);
+      covered[ord] = 1;
+    }
+  } catch (e) {
+    if (!(e instanceof SearchTimedOut)) return;
+  }
+  let byHandle = ahead.get(spec);
+  if (!byHandle) ahead.set(spec, (byHandle = new Map()));
+  byHandle.set(handle, { valueScript: fieldValuesOf !== undefined, covered, raw });
+}
+
+/** A script's result as plain values (what `collect` converts): lists and doc values flattened, numbers unboxed. */
+function flatten(result: unknown, into: unknown[]): void {
+  if (result === null || result === undefined) return;
+  if (result instanceof ScriptDocValues) {
+    for (const item of result.items) flatten(item, into);
+    return;
+  }
+  if (Array.isArray(result) || result instanceof Set) {
+    for (const item of result) flatten(item, into);
+    return;
+  }
+  into.push(unbox(result));
+}
+
+/** The values computed ahead for `seg`, when every one of its documents was reached. */
+function aheadValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, valueScript: boolean): Map<number, Value[]> | undefined {
+  const a = ahead.get(spec)?.get(seg.handle);
+  if (!a || a.valueScript !== valueScript) return undefined;
+  for (const ord of seg.ords) if (a.covered[ord] !== 1) return undefined;
+  const out = new Map<number, Value[]>();
+  for (const ord of seg.ords) {
+    const vs = a.raw.get(ord);
+    if (vs) out.set(ord, vs.map((v) => asKind(v, kind)));
+  }
+  return out;
+}
+
 /** The values `spec` gives each document of `seg`, by ordinal. */
 export function scriptedValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, stored: StoredScripts | undefined, fieldValuesOf?: FieldValuesOf): Map<number, Value[]> {
+  const computed = aheadValues(seg, spec, kind, fieldValuesOf !== undefined);
+  if (computed) return computed;
   const out = new Map<number, Value[]>();
   const handle = seg.handle;
   if (!handle.inverted || seg.ords.length === 0) return out;
@@ -23,18 +102,23 @@ export function scriptedValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, 
     source: (ord) => documentSource(handle, ord),
     globals: { _value: null },
   });
-  for (const ord of seg.ords) {
-    const score = seg.scores?.get(ord) ?? 0;
-    const values: Value[] = [];
-    if (fieldValuesOf) {
-      for (const v of fieldValuesOf(ord)) {
-        script.bind('_value', v);
+  try {
+    for (const ord of seg.ords) {
+      const score = seg.scores?.get(ord) ?? 0;
+      const values: Value[] = [];
+      if (fieldValuesOf) {
+        for (const v of fieldValuesOf(ord)) {
+          script.bind('_value', v);
+          collect(script.run(ord, score), kind, values);
+        }
+      } else {
         collect(script.run(ord, score), kind, values);
       }
-    } else {
-      collect(script.run(ord, score), kind, values);
+      if (values.length) out.set(ord, values);
     }
-    if (values.length) out.set(ord, values);
+  } catch (e) {
+    // The search reached its timeout: the values of the documents reached so far.
+    if (!(e instanceof SearchTimedOut)) throw e;
   }
   return out;
 }

@@ -14,7 +14,7 @@ import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import { parseQuery, type Query } from '../query/index.js';
 import { withSubs } from './aggregations.js';
 import { intersect } from './filters.js';
-import { buildIncludeExclude, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
+import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
 import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf, type SourceScope } from './source.js';
 import { isObject, type AggContext, type AggregationType, type DocSet, type Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
@@ -244,7 +244,7 @@ function run(type: 'significant_terms' | 'significant_text', node: { name: strin
   if (!fg || fg.unmapped) return { typed: 'sigsterms', body: { buckets: [] } };
   const bg = type === 'significant_text' ? textTerms(background, p.source.field!).terms : valueTerms(background, p, ctx).terms;
   const kind = fg.kind ?? 'bytes';
-  const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' ? 'bytes' : 'long', node.name, (v) => Number(v));
+  const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' ? 'bytes' : 'long', node.name, (v) => Number(v), maxRegexLengthOf(docs));
   const count = (per: number[][] | undefined) => (per ? per.reduce((n, l) => n + l.length, 0) : 0);
   let candidates: Array<{ key: Value; subsetDf: number; supersetDf: number; score: number }> = [];
   for (const [key, per] of fg.terms) {

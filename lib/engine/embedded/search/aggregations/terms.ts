@@ -1,9 +1,9 @@
-import { checkBucketCount } from './max-buckets.js';
+import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
-import { buildIncludeExclude, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
+import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
 import type { AggContext, AggNode, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
@@ -96,7 +96,7 @@ export const terms: AggregationType<TermsParams> = {
   run(node, docs, ctx) {
     const p = node.params;
     const src = resolveSource(docs, p.source, ctx);
-    const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v));
+    const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v), maxRegexLengthOf(docs));
     const counts = new Map<Value, number>();
     const miss = missingArray(src);
     for (let si = 0; si < docs.length; si++) {
@@ -127,7 +127,8 @@ export const terms: AggregationType<TermsParams> = {
       buckets.push(render(k, c));
     }
     const bySub = ordersBySubAgg(p.order);
-    if (bySub) fillSubs(buckets, node.subs, src, docs, ctx);
+    const candidates = candidateBuckets<Record<string, unknown>>(ctx.buckets);
+    if (bySub) fillSubs(buckets, node.subs, src, docs, ctx, candidates);
     buckets.sort(bucketComparator(p.order, true));
     // As one ES shard then the reduce: the shard keeps its top shard_size buckets (the rest is
     // "other"), the reduce drops those under min_doc_count and counts those beyond size as other.
@@ -138,14 +139,16 @@ export const terms: AggregationType<TermsParams> = {
     checkBucketCount(Math.min(kept.length, p.size));
     buckets = kept.slice(0, p.size);
     for (const b of kept.slice(p.size)) other += b.doc_count as number;
-    if (!bySub && node.subs.length) fillSubs(buckets, node.subs, src, docs, ctx);
+    if (bySub) candidates.chosen(buckets);
+    else if (node.subs.length) fillSubs(buckets, node.subs, src, docs, ctx);
     const body: Record<string, unknown> = { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets };
     return { typed, body };
   },
 };
 
-/** Gathers each bucket's documents in one pass, then runs the sub-aggregations per bucket. */
-function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src: ResolvedSource, docs: DocSet, ctx: AggContext): void {
+/** Gathers each bucket's documents in one pass, then runs the sub-aggregations per bucket (of `candidates`: counted as such). */
+function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src: ResolvedSource, docs: DocSet, ctx: AggContext,
+  candidates?: ReturnType<typeof candidateBuckets<Record<string, unknown>>>): void {
   const byKey = new Map<Value, DocSet>();
   for (const b of buckets) byKey.set(b.key as Value, emptyDocSet(docs));
   const miss = missingArray(src);
@@ -154,7 +157,10 @@ function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src:
       forEachDistinct(valuesOf(src, si, ord, miss), (v) => byKey.get(keyOf(v))?.[si].ords.push(ord));
     }
   });
-  for (const b of buckets) withSubs(b, subs, byKey.get(b.key as Value)!, ctx);
+  for (const b of buckets) {
+    if (candidates) candidates.fill(b, () => withSubs(b, subs, byKey.get(b.key as Value)!, ctx, false));
+    else withSubs(b, subs, byKey.get(b.key as Value)!, ctx);
+  }
 }
 
 /** `min_doc_count: 0`: every term of the searched indices appears, with 0 when no hit has it. */

@@ -27,6 +27,8 @@ export interface AggContext extends SourceScope {
   typedKeys: boolean;
   /** Every searched index with all its live documents (for `global`, `min_doc_count: 0`). */
   all: DocSet;
+  /** Buckets of multi-bucket aggregations built so far in the whole response (`search.max_buckets`, max-buckets.ts). */
+  buckets?: { count: number };
 }
 
 /** An aggregation's result: its JSON body and the type prefix `typed_keys` shows. */

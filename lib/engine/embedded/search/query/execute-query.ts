@@ -17,7 +17,7 @@ import { avgFieldLength, bm25, idf, normInverseCache } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
 import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 import { EsError } from '../../../../errors/index.js';
-import { FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, type ContextDefinition, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, SearchTimedOut, type ContextDefinition, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { DocScript, prepareScript } from '../scripts/index.js';
 
 export { ScoredDocs } from './doc-set.js';
@@ -111,6 +111,17 @@ function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'liv
 function* paced(x: Exec, ord: number): Work<boolean> {
   if (x.budget.check()) yield;
   if (!x.budget.timedOut) return false;
+  if (ord < x.cut.below) x.cut.below = ord;
+  return true;
+}
+
+/**
+ * A script that ran into the search's deadline (SearchTimedOut): the loop stops as at a timed-out
+ * tick, cut below `ord`; true when it did. Any other failure is thrown on.
+ */
+function scriptTimedOut(e: unknown, x: Exec, ord: number): boolean {
+  if (!(e instanceof SearchTimedOut)) throw e;
+  x.budget.timedOut = true;
   if (ord < x.cut.below) x.cut.below = ord;
   return true;
 }
@@ -641,9 +652,18 @@ function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, scoring: b
   const test = scriptFilter(q.script, x);
   const live = x.live;
   const out = new DocSetBuilder();
+  // A script's run may take long: the clock is read at every document, not every few thousand.
   for (let ord = 0; ord < x.maxOrd; ord++) {
-    if ((ord & PATTERN_TICK) === PATTERN_TICK && (yield* paced(x, ord))) break;
-    if (live[ord] === 1 && test(ord)) out.add(ord, scoring ? q.boost : 0);
+    if (live[ord] !== 1) continue;
+    if (yield* paced(x, ord)) break;
+    let matched: boolean;
+    try {
+      matched = test(ord);
+    } catch (e) {
+      if (scriptTimedOut(e, x, ord)) break;
+      throw e;
+    }
+    if (matched) out.add(ord, scoring ? q.boost : 0);
   }
   return out.build();
 }
@@ -655,14 +675,21 @@ function* scriptScoreQuery(q: Extract<Query, { type: 'script_score' }>, x: Exec,
     const total = f(scriptScoreOf(script, ord, score) * q.boost);
     if (q.minScore !== undefined && total < q.minScore) return undefined;
     return scoring ? total : 0;
-  });
+  }, 0);
 }
 
-function* scale(set: ScoredDocs, x: Exec, fn: (ord: number, score: number) => number | undefined): Work<ScoredDocs> {
+/** `fn` of each document of `set`; `tick`: the clock is read every `tick + 1` documents (0 for scripts: every one). */
+function* scale(set: ScoredDocs, x: Exec, fn: (ord: number, score: number) => number | undefined, tick = TICK): Work<ScoredDocs> {
   const out = new DocSetBuilder(set.length);
   for (let i = 0; i < set.length; i++) {
-    if ((i & TICK) === TICK && (yield* paced(x, set.ords[i]))) break;
-    const v = fn(set.ords[i], set.scores[i]);
+    if ((i & tick) === tick && (yield* paced(x, set.ords[i]))) break;
+    let v: number | undefined;
+    try {
+      v = fn(set.ords[i], set.scores[i]);
+    } catch (e) {
+      if (scriptTimedOut(e, x, set.ords[i])) break;
+      throw e;
+    }
     if (v !== undefined) out.add(set.ords[i], v);
   }
   return out.build();
@@ -706,7 +733,7 @@ function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, 
     const total = f(combineBoostMode(q.boostMode, score, funcScore) * q.boost);
     if (q.minScore !== undefined && total < q.minScore) return undefined;
     return scoring ? total : 0;
-  });
+  }, scripts.some((s) => s !== undefined) ? 0 : TICK);
 }
 
 function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {

@@ -3,7 +3,7 @@ import type { InvertedIndex } from '../../index/index.js';
 import type { Mappings } from '../../mapping/index.js';
 import {
   DocMap, NO_STORED_SCRIPTS, SearchParams, compileScript, fieldOf, fromJson, markWrittenDoubles, resolveScript,
-  type CompiledScript, type ContextDefinition, type DocFields, type ScriptSpec, type StoredScripts,
+  type CompiledScript, type ScriptMemory, type ContextDefinition, type DocFields, type ScriptSpec, type StoredScripts,
 } from '../../painless/index.js';
 import { IndexDocFields } from './doc-fields.js';
 
@@ -31,6 +31,8 @@ export interface DocScriptOptions {
   source?: (ord: number) => Record<string, unknown> | undefined;
   /** Functions and variables the context adds (`emit`, `saturation`…). */
   globals?: Record<string, unknown>;
+  /** The memory account the runs share, when what they build outlives each run (a scripted_metric's state). */
+  memory?: ScriptMemory;
 }
 
 /** A prepared script bound to one index: runs for a document (ordinal), with its `doc`, `params` and `_score`. */
@@ -69,7 +71,7 @@ export class DocScript {
     const load = this.options.source;
     if (load) this.params.withSource(() => fromJson(load(ord) ?? {}));
     this.globals._score = score;
-    return this.script.compiled.run(this.globals);
+    return this.script.compiled.run(this.globals, this.options.memory);
   }
 }
 

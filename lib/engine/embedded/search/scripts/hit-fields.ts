@@ -1,7 +1,7 @@
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { DEFAULT_DATE_FORMAT, formatDate, type EpochTime } from '../../mapping/index.js';
-import { FIELD_CONTEXT, ScriptDocValues, toJson, type StoredScripts } from '../../painless/index.js';
+import { FIELD_CONTEXT, ScriptDocValues, ScriptMemory, toJson, type StoredScripts } from '../../painless/index.js';
 import type { FieldAndFormat } from '../fields/index.js';
 import type { ScriptField } from '../search-request.js';
 import { DocScript, documentSource, prepareScript } from './doc-script.js';
@@ -16,6 +16,8 @@ function valuesOf(v: unknown): unknown[] {
 /** `script_fields` of the hits of one search: each script compiled once, bound once per index. */
 export class ScriptFieldValues {
   private readonly scripts = new Map<IndexHandle, DocScript[]>();
+  /** The values go into the response: what every hit's scripts build is charged to one account. */
+  private readonly memory = new ScriptMemory();
 
   constructor(
     private readonly fields: ScriptField[],
@@ -26,7 +28,7 @@ export class ScriptFieldValues {
     let scripts = this.scripts.get(handle);
     if (!scripts) {
       const source = (ord: number) => documentSource(handle, ord);
-      scripts = this.fields.map((f) => new DocScript(prepareScript(f.script, FIELD_CONTEXT, this.stored), handle.inverted!, handle.mappings, handle.name, { source }));
+      scripts = this.fields.map((f) => new DocScript(prepareScript(f.script, FIELD_CONTEXT, this.stored), handle.inverted!, handle.mappings, handle.name, { source, memory: this.memory }));
       this.scripts.set(handle, scripts);
     }
     return scripts;

@@ -9,9 +9,10 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { toIndexedValue, type FieldMapping, type IndexableField, type Mappings } from '../../mapping/index.js';
-import { ScriptRuntimeError, parseScriptSpec, runtimeFieldContext, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { ScriptRuntimeError, SearchTimedOut, parseScriptSpec, runtimeFieldContext, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { valuesAtPath } from '../fields/index.js';
 import { DocScript, documentSource, prepareScript } from './doc-script.js';
+import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 
 export interface RuntimeField {
   name: string;
@@ -52,8 +53,20 @@ export function parseRuntimeFields(raw: unknown): RuntimeField[] {
 const RUNTIME = Symbol('runtimeFields');
 
 interface SearchView {
-  [RUNTIME]: { fields: Map<string, RuntimeField>; base: IndexHandle };
+  [RUNTIME]: { fields: Map<string, RuntimeField>; base: IndexHandle; prepare(budget: WorkBudget): Work<void> };
 }
+
+/**
+ * Computes the values of the request's scripted runtime fields (`runtime_mappings`) as work that
+ * pauses every slice of the search's budget and stops at its deadline (the documents reached
+ * keep their values); the mappings' runtime fields are computed when first read.
+ */
+export function prepareRuntimeFields(handle: IndexHandle, budget: WorkBudget): Work<void> {
+  const view = (handle as Partial<SearchView>)[RUNTIME];
+  return view ? view.prepare(budget) : nothing();
+}
+
+function* nothing(): Work<void> {}
 
 /** The runtime fields a search view of an index has (undefined for a plain index handle). */
 export function runtimeFieldsOf(handle: IndexHandle): Map<string, RuntimeField> | undefined {
@@ -104,7 +117,8 @@ export function searchView(handle: IndexHandle, requested: RuntimeField[], store
   // Compiled when the search starts (a script that does not compile fails the search, used or not).
   const scripts = new Map([...fields.values()].filter((f) => f.script).map((f) => [f.name, prepareScript(f.script!, runtimeFieldContext(f.type), stored)]));
 
-  const compute = (f: RuntimeField): FieldIndex => {
+  const compute = (f: RuntimeField): FieldIndex => runAtOnce(computeWork(f, WorkBudget.unbounded));
+  const computeWork = function* (f: RuntimeField, budget: WorkBudget): Work<FieldIndex> {
     if (resolving.includes(f.name)) {
       throw new EsError(400, 'illegal_argument_exception', `Cyclic dependency detected while resolving runtime fields: ${[...resolving.slice(resolving.indexOf(f.name)), f.name].join(' -> ')}`);
     }
@@ -124,8 +138,17 @@ export function searchView(handle: IndexHandle, requested: RuntimeField[], store
       const script = prepared ? new DocScript(prepared, index, mappings, handle.name, { source, globals: { emit } }) : undefined;
       for (const ord of base.liveOrdinals()) {
         emitted.length = 0;
-        if (script) script.run(ord);
-        else for (const v of valuesAtPath(source(ord) ?? {}, f.name)) if (v !== null && typeof v !== 'object') emitted.push(v);
+        if (script && budget.check()) yield;
+        if (budget.timedOut) break;
+        if (script) {
+          try {
+            script.run(ord);
+          } catch (e) {
+            // The search reached its timeout: the field has the values of the documents reached.
+            if (e instanceof SearchTimedOut) break;
+            throw e;
+          }
+        } else for (const v of valuesAtPath(source(ord) ?? {}, f.name)) if (v !== null && typeof v !== 'object') emitted.push(v);
         if (emitted.length) fi.add(ord, indexable(f, mapping, emitted, handle, base.idOf(ord)!));
       }
       return fi;
@@ -147,7 +170,20 @@ export function searchView(handle: IndexHandle, requested: RuntimeField[], store
   };
   Object.defineProperty(view, 'mappings', { value: mappings });
   Object.defineProperty(view, 'inverted', { value: index });
-  Object.defineProperty(view, RUNTIME, { value: { fields, base: handle } });
+  const prepare = function* (budget: WorkBudget): Work<void> {
+    for (const f of requested) {
+      if (!f.script || computed.has(f.name)) continue;
+      let fi: FieldIndex;
+      try {
+        fi = yield* computeWork(f, budget);
+      } catch {
+        // A field whose script fails fails the search only where it is read (computed again then).
+        continue;
+      }
+      if (!computed.has(f.name)) computed.set(f.name, fi);
+    }
+  };
+  Object.defineProperty(view, RUNTIME, { value: { fields, base: handle, prepare } });
   return view;
 }
 

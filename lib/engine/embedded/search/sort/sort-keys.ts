@@ -5,7 +5,7 @@ import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, formatDate, resolveFieldMappin
 import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
 import type { SortMode, SortSpec } from './sort-spec.js';
-import { NUMBER_SORT_CONTEXT, STRING_SORT_CONTEXT, type StoredScripts } from '../../painless/index.js';
+import { NUMBER_SORT_CONTEXT, STRING_SORT_CONTEXT, SearchTimedOut, type StoredScripts } from '../../painless/index.js';
 import { DocScript, documentSource, prepareScript } from '../scripts/index.js';
 
 /** The value a document is ordered by for one criterion (BigInts: date_nanos); null when it has none. */
@@ -162,7 +162,14 @@ function scriptSort(spec: Extract<SortSpec, { kind: 'script' }>, handle: IndexHa
     direction: spec.order === 'asc' ? 1 : -1,
     missingPlacement: 1,
     key(ord, score) {
-      const v = script.run(ord, score);
+      let v: unknown;
+      try {
+        v = script.run(ord, score);
+      } catch (e) {
+        // Past the search's timeout the documents left get no key (they sort as missing ones).
+        if (e instanceof SearchTimedOut) return null;
+        throw e;
+      }
       if (v === null || v === undefined) return null;
       return spec.type === 'number' ? Number(v) : String(v);
     },

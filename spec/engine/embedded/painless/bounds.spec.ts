@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import { LOOP_LIMIT_MESSAGE } from '../../../../lib/engine/embedded/painless/index.js';
+import { ndjson, startEngine, type TestEngine } from '../support.js';
+
+/** Every run of a script is bounded: one step budget for the whole run, its time and its memory (issue 39). */
+describe('painless: the bounds of a run', () => {
+  let es: TestEngine;
+  before(async () => {
+    es = await startEngine();
+    const lines: unknown[] = [];
+    for (let i = 0; i < 40; i++) lines.push({ index: { _index: 'docs', _id: String(i) } }, { n: i, tag: `t${i % 4}` });
+    const r = await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
+    expect(r.json.errors, r.text).to.equal(false);
+  });
+  after(() => es.close());
+
+  const execute = (source: string) => es.call('POST', '/_scripts/painless/_execute', { script: { source } });
+
+  async function runtimeCause(source: string): Promise<{ type: string; reason: string }> {
+    const r = await execute(source);
+    expect(r.status, r.text).to.equal(400);
+    expect(r.json.error.type).to.equal('script_exception');
+    expect(r.json.error.reason).to.equal('runtime error');
+    return r.json.error.caused_by;
+  }
+
+  describe('one step budget for the whole run', () => {
+    it('a loop calling a function that loops stops at the budget (10^6 steps, not 10^12)', async () => {
+      const cause = await runtimeCause('long f(){long s=0;for(int i=0;i<999999;i++){s++}return s;} long t=0; for(int k=0;k<999999;k++){t+=f();} return t;');
+      expect(cause).to.deep.equal({ type: 'painless_error', reason: LOOP_LIMIT_MESSAGE });
+    });
+
+    it('lambdas and the elements library methods walk count: nCopies with nested forEach, distinct on 10^5 items', async () => {
+      const nested = await runtimeCause('long[] t = new long[1]; Collections.nCopies(1000, 1).forEach(x -> { Collections.nCopies(1000, 1).forEach(y -> { t[0]++ }) }); return t[0];');
+      expect(nested.type).to.equal('painless_error');
+      const distinct = await runtimeCause('List l = new ArrayList(); for (int i = 0; i < 100000; i++) { l.add(i) } return l.stream().distinct().count();');
+      expect(distinct).to.deep.equal({ type: 'painless_error', reason: LOOP_LIMIT_MESSAGE });
+    });
+
+    it('a script below the budget still finishes, its calls and lambdas included', async () => {
+      const r = await execute('long f(int n){long s=0;for(int i=0;i<n;i++){s++}return s;} long t=0; for(int k=0;k<300;k++){t+=f(1000);} List l = [1, 2, 3]; l.forEach(x -> { t += x }); return t;');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.result).to.equal('300006');
+    });
+
+    it('a script cannot catch the budget running out', async () => {
+      const cause = await runtimeCause('int n = 0; try { while (true) { n++ } } catch (Exception e) { return -1 } return n;');
+      expect(cause.type).to.equal('painless_error');
+    });
+  });
+
+  describe('memory', () => {
+    it('what a run builds is charged: a hundred 60 MB strings fail with circuit_breaking_exception', async () => {
+      const cause = await runtimeCause('List l = new ArrayList(); for (int i = 0; i < 100; i++) { l.add("x".repeat(60000000)) } return l.size();');
+      expect(cause.type).to.equal('circuit_breaking_exception');
+      expect(cause.reason).to.match(/^\[script\] Data too large, data for \[painless allocations\] would be \[\d+\/[\d.]+mb\], which is larger than the limit of \[67108864\/64\.0mb\]$/);
+    });
+
+    it('a scripted_metric that keeps a new long[1e6] per document fails once its state outgrows the account', async () => {
+      const r = await es.call('POST', '/docs/_search', {
+        size: 0,
+        aggs: {
+          m: {
+            scripted_metric: {
+              init_script: 'state.kept = new ArrayList()',
+              map_script: 'state.kept.add(new long[1000000])',
+              combine_script: 'return state.kept.size()',
+              reduce_script: 'int n = 0; for (s in states) { n += s } return n',
+            },
+          },
+        },
+      });
+      expect(r.status, r.text).to.equal(400);
+      expect(r.text).to.include('circuit_breaking_exception');
+    });
+
+    it('script_fields share one account across the hits: 40 MB per hit fails at the second', async () => {
+      const r = await es.call('POST', '/docs/_search', { size: 3, script_fields: { big: { script: '"x".repeat(40000000)' } } });
+      expect(r.status, r.text.slice(0, 2000)).to.equal(400);
+      expect(r.text).to.include('circuit_breaking_exception');
+      const small = await es.call('POST', '/docs/_search', { size: 3, sort: ['n'], script_fields: { s: { script: '"x".repeat(3)' } } });
+      expect(small.status, small.text).to.equal(200);
+      expect(small.json.hits.hits.map((h: { fields: { s: string[] } }) => h.fields.s[0])).to.deep.equal(['xxx', 'xxx', 'xxx']);
+    });
+  });
+
+  describe("per-document scripts and the search's timeout", () => {
+    // Each run: ~900,000 steps, near the budget; 40 documents take far longer than the timeouts below.
+    const loop = 'long s = 0; for (int i = 0; i < 900000; i++) { s += i % 3 }';
+    const heavy = `${loop} return 1 + s % 2;`;
+
+    it('script_score stops at the timeout and answers what it scored, timed_out: true', async () => {
+      const r = await es.call('POST', '/docs/_search', { timeout: '1ms', query: { script_score: { query: { match_all: {} }, script: { source: heavy } } } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.timed_out).to.equal(true);
+      expect(r.json.hits.total.value).to.be.below(40);
+    });
+
+    it('a script query, a _script sort, a terms script, a runtime field and a scripted_metric do too', async () => {
+      const bodies = [
+        { query: { bool: { filter: { script: { script: `${loop} return s >= 0;` } } } } },
+        { sort: { _script: { type: 'number', script: heavy, order: 'asc' } } },
+        { size: 0, aggs: { t: { terms: { script: heavy } } } },
+        { runtime_mappings: { r: { type: 'long', script: `${loop} emit(s % 2);` } }, query: { range: { r: { gte: 0 } } } },
+        { size: 0, aggs: { m: { scripted_metric: { init_script: 'state.n = 0', map_script: `${loop} state.n += s % 2;`, combine_script: 'state.n', reduce_script: 'states.size()' } } } },
+      ];
+      for (const body of bodies) {
+        const r = await es.call('POST', '/docs/_search', { timeout: '1ms', ...body });
+        expect(r.status, `${JSON.stringify(body)}: ${r.text}`).to.equal(200);
+        expect(r.json.timed_out, JSON.stringify(body)).to.equal(true);
+      }
+    });
+
+    it('without a timeout the same search runs every document', async () => {
+      const r = await es.call('POST', '/docs/_search', { size: 0, query: { script_score: { query: { range: { n: { lt: 3 } } }, script: { source: heavy } } } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.timed_out).to.equal(false);
+      expect(r.json.hits.total.value).to.equal(3);
+    });
+  });
+});

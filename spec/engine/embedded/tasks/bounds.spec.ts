@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { MAX_RUNNING_BACKGROUND_TASKS } from '../../../../lib/engine/embedded/tasks/index.js';
+import { startEngine, type TestEngine } from '../support.js';
+
+/** Background by-scroll work is bounded: a concurrency limit (the rest queued), and slices as Elasticsearch limits them (issue 39). */
+describe('embedded engine: bounded background tasks', function () {
+  this.timeout(30_000);
+  let es: TestEngine;
+
+  before(async () => {
+    es = await startEngine();
+    for (let i = 1; i <= 3; i++) await es.call('PUT', `/test/_doc/${i}?refresh=true`, { n: i });
+  });
+  after(() => es.close());
+
+  /** A background _update_by_query that does one batch, then waits years on its throttle. */
+  const stalled = async () => {
+    const r = await es.call('POST', '/test/_update_by_query?wait_for_completion=false&scroll_size=1&requests_per_second=0.00000001');
+    expect(r.status, r.text).to.equal(200);
+    return r.json.task as string;
+  };
+
+  /** The task's status, re-read until `done` says so (the signal; no sleep). */
+  const statusWhen = async (task: string, done: (status: { batches: number; throttled_until_millis: number }) => boolean) => {
+    for (;;) {
+      const r = await es.call('GET', `/_tasks/${task}`);
+      expect(r.status, r.text).to.equal(200);
+      if (r.json.completed) return r.json;
+      if (done(r.json.task.status)) return r.json;
+    }
+  };
+
+  it('runs a few background tasks at once; the others are queued (listed, answered), not failed, and run when a slot frees', async () => {
+    const n = MAX_RUNNING_BACKGROUND_TASKS + 2;
+    const tasks: string[] = [];
+    for (let i = 0; i < n; i++) tasks.push(await stalled());
+    // The first ones run: each did its first batch and waits on its throttle.
+    for (const t of tasks.slice(0, MAX_RUNNING_BACKGROUND_TASKS)) await statusWhen(t, (s) => s.throttled_until_millis > 0);
+    // The others wait their turn: listed as running tasks, no batch done.
+    const listed = await es.call('GET', '/_tasks?actions=*byquery&detailed=true');
+    const all = Object.values(listed.json.nodes as Record<string, { tasks: Record<string, { status: { batches: number } }> }>).flatMap((node) => Object.entries(node.tasks));
+    expect(all.map(([id]) => id)).to.include.members(tasks);
+    for (const t of tasks.slice(MAX_RUNNING_BACKGROUND_TASKS)) {
+      expect(all.find(([id]) => id === t)![1].status.batches, t).to.equal(0);
+    }
+    // A queued task cancelled while it waits ends at once, having done nothing.
+    const lastQueued = tasks[n - 1];
+    await es.call('POST', `/_tasks/${lastQueued}/_cancel`);
+    const cancelled = await es.call('GET', `/_tasks/${lastQueued}?wait_for_completion=true`);
+    expect(cancelled.json.completed).to.equal(true);
+    expect(cancelled.json.response.updated).to.equal(0);
+    expect(cancelled.json.response.canceled).to.equal('by user request');
+    // A running task ends: the next queued one takes its slot and does its first batch.
+    await es.call('POST', `/_tasks/${tasks[0]}/_cancel`);
+    await statusWhen(tasks[MAX_RUNNING_BACKGROUND_TASKS], (s) => s.batches >= 1);
+    for (const t of tasks) await es.call('POST', `/_tasks/${t}/_cancel`);
+    for (const t of tasks) expect((await es.call('GET', `/_tasks/${t}?wait_for_completion=true`)).json.completed).to.equal(true);
+  });
+
+  it('slices beyond index.max_slices_per_scroll (1024) are refused with Elasticsearch\'s message; 1024 run', async () => {
+    for (const path of ['/test/_update_by_query?slices=10000', '/test/_delete_by_query?slices=1025']) {
+      const r = await es.call('POST', path, path.includes('delete') ? { query: { match_none: {} } } : undefined);
+      expect(r.status, r.text).to.equal(400);
+      expect(r.json.error.type).to.equal('illegal_argument_exception');
+      expect(r.json.error.reason).to.match(/^The number of slices \[\d+\] is too large\. It must be less than \[1024\]\. This limit can be set by changing the \[index\.max_slices_per_scroll\] index level setting\.$/);
+    }
+    const reindex = await es.call('POST', '/_reindex?slices=2000', { source: { index: 'test' }, dest: { index: 'copy' } });
+    expect(reindex.status, reindex.text).to.equal(400);
+    expect(reindex.json.error.reason).to.include('The number of slices [2000] is too large');
+    const ok = await es.call('POST', '/test/_update_by_query?slices=1024');
+    expect(ok.status, ok.text).to.equal(200);
+    expect(ok.json.updated).to.equal(3);
+  });
+});
