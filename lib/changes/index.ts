@@ -5,7 +5,7 @@ import { RedisChangeBus, type RedisChangeBusOptions } from './redis-bus.js';
 
 export type { ChangeEvent, DocumentChange, IndexChange, DocumentOp, IndexOp, NewChange } from './change-event.js';
 export { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
-export { comparePositions, formatPosition, parsePosition, historyGone, type Position } from './position.js';
+export { comparePositions, formatPosition, parsePosition, historyGone, isHistoryGone, HistoryGone, type Position } from './position.js';
 export { busUnavailable } from './bus-errors.js';
 export { MemoryChangeBus } from './memory-bus.js';
 export { RedisChangeBus, changeChannel, type RedisChangeBusOptions } from './redis-bus.js';

@@ -79,6 +79,29 @@ end
 return {epoch, first, top, events}
 `;
 
+/**
+ * A new life of one index's history: its events are dropped and the next one is offset 1 of a
+ * fresh epoch, and every node subscribed is told on the channel (a `reset` notice, never handed
+ * to subscribers: a node that reads it finds the new epoch and ends its streams on the index with
+ * `historyGone`, which they answer with `_reset` and a fresh read). What a node does when changes
+ * of the index may be missing from the history: a write whose change it could not publish, or a
+ * history that lost events it had delivered (a failover to a replica that had not received them).
+ * With a guard (ARGV[3] = epoch, ARGV[4] = offset), only while the history is still that epoch
+ * and below that offset: the first node to notice rotates, the others find it done.
+ * KEYS: meta, history. ARGV: fresh epoch, channel, guard epoch or '', guard offset.
+ */
+const ROTATE_SCRIPT = `
+if ARGV[3] ~= '' then
+  local epoch = redis.call('HGET', KEYS[1], 'epoch')
+  local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
+  if epoch ~= ARGV[3] or top >= tonumber(ARGV[4]) then return 0 end
+end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'top', 0)
+redis.call('PUBLISH', ARGV[2], '{"kind":"reset","position":"' .. ARGV[1] .. '-0000000000000000"}')
+return 1
+`;
+
 interface HistoryRead {
   epoch: string;
   first: number;
@@ -96,6 +119,7 @@ interface ScriptCommands {
     sinceOffset: string,
     fromEpochStart: '0' | '1',
   ): Promise<[string, number, number, string[]]>;
+  gwChangesRotate(meta: string, history: string, epoch: string, channel: string, guardEpoch: string, guardOffset: string): Promise<number>;
 }
 
 /** This node's subscription to one index's channel. */
@@ -105,6 +129,8 @@ interface Channel {
   /** True while events are being read from the history; live ones wait in `pending`. */
   catchingUp: boolean;
   pending: ChangeEvent[];
+  /** A reset notice came while catching up: read the history once more before stopping. */
+  again: boolean;
   /** Settles when the channel subscription is first confirmed (or the channel is dropped). */
   live: Promise<void>;
   settleLive(error?: Error): void;
@@ -117,6 +143,13 @@ export interface RedisChangeBusOptions extends ChangeBusOptions {
   maxReconnectDelayMs?: number;
   /** Connection problems, for the node's log; the bus itself carries on. */
   log?: (message: string) => void;
+  /**
+   * Each connection is PINGed this often, and one that has not answered by the next PING is
+   * dropped and connected again (ms): a connection that stalls without closing (a partition, a
+   * paused proxy) is noticed in at most twice this, and the subscriber then fills what it missed
+   * from the history. Also the longest a publish or history read waits for its answer.
+   */
+  livenessMs?: number;
 }
 
 /**
@@ -143,12 +176,17 @@ export class RedisChangeBus implements ChangeBus {
   private readonly indexEvents = new Subject<IndexChange>();
   private indexWatchers = 0;
   private reconnected = 0;
+  /** Indices a publish failed for: their history is rotated once Redis answers again (`settleOwed`). */
+  private readonly owed = new Set<string>();
+  private settling = false;
+  private readonly liveness: NodeJS.Timeout;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
     this.log = options.log ?? (() => {});
     const maxDelay = options.maxReconnectDelayMs ?? 1_000;
+    const livenessMs = options.livenessMs ?? 2_000;
     const connection = {
       retryStrategy: (attempt: number) => Math.min(50 * attempt, maxDelay),
       // Fail fast instead of queueing: a publish must reject while Redis is down, and a
@@ -157,10 +195,11 @@ export class RedisChangeBus implements ChangeBus {
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
     };
-    this.pub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher' });
+    this.pub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher', commandTimeout: livenessMs });
     this.sub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-subscriber', autoResubscribe: false });
     this.pub.defineCommand('gwChangesPublish', { numberOfKeys: 2, lua: PUBLISH_SCRIPT });
     this.pub.defineCommand('gwChangesRead', { numberOfKeys: 2, lua: READ_SCRIPT });
+    this.pub.defineCommand('gwChangesRotate', { numberOfKeys: 2, lua: ROTATE_SCRIPT });
     this.scripts = this.pub as unknown as ScriptCommands;
 
     for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
@@ -172,6 +211,7 @@ export class RedisChangeBus implements ChangeBus {
     this.pub.on('ready', () => {
       this.firstConnect = false;
       this.lastError = '';
+      void this.settleOwed();
     });
     this.pub.on('close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
@@ -194,10 +234,16 @@ export class RedisChangeBus implements ChangeBus {
         wasReady = true;
       });
     }
+    this.liveness = this.watchLiveness(livenessMs);
   }
 
   async publish(change: NewChange): Promise<string> {
-    await this.publisherReady();
+    try {
+      await this.publisherReady();
+    } catch (err) {
+      if (!this.closed) this.owe(change.index);
+      throw err;
+    }
     // The script puts the position first; a stray one in the input must not override it.
     const event = JSON.stringify({ ...change, position: undefined, time: change.time ?? Date.now() });
     try {
@@ -211,6 +257,10 @@ export class RedisChangeBus implements ChangeBus {
         change.kind === 'index' ? INDEX_EVENTS_CHANNEL : '',
       );
     } catch (err) {
+      // the write happened and its change may never reach anyone: the history is rotated once
+      // Redis answers again, so that every stream on the index is told (it may also have been
+      // appended after all: a reset too many costs a read, a gap never told costs a wrong view)
+      this.owe(change.index);
       throw busUnavailable(`publishing to Redis failed: ${(err as Error).message}`);
     }
   }
@@ -269,6 +319,7 @@ export class RedisChangeBus implements ChangeBus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.liveness);
     this.fanOut.close();
     this.indexEvents.complete();
     for (const channel of this.channels.values()) channel.settleLive(busClosed());
@@ -277,6 +328,69 @@ export class RedisChangeBus implements ChangeBus {
   }
 
   // ---- publisher side ----
+
+  private owe(index: string): void {
+    this.owed.add(index);
+    void this.settleOwed();
+  }
+
+  /**
+   * Rotates the history of every index a publish failed for (`ROTATE_SCRIPT`), as soon as Redis
+   * answers: the streams on it, on every node, are told to read again. Retries until done or the
+   * bus closes. (A node that dies before it could rotate leaves that gap untold: see
+   * docs/running-at-scale.md.)
+   */
+  private async settleOwed(): Promise<void> {
+    if (this.settling) return;
+    this.settling = true;
+    try {
+      while (this.owed.size > 0 && !this.closed) {
+        if (this.pub.status !== 'ready') {
+          await this.untilReady(this.pub, 60_000);
+          continue;
+        }
+        for (const index of [...this.owed]) {
+          try {
+            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), '', '0');
+            this.owed.delete(index);
+            this.log(`change bus: a change of index [${index}] could not be published; its history was reset, streams on it read again`);
+          } catch {
+            break;
+          }
+        }
+        if (this.owed.size > 0) await sleep(250);
+      }
+    } finally {
+      this.settling = false;
+    }
+  }
+
+  /**
+   * PINGs both connections every `ms`; one whose previous PING is still unanswered is dropped
+   * and connected again (ioredis reconnects on its own; the subscriber then catches up).
+   */
+  private watchLiveness(ms: number): NodeJS.Timeout {
+    const waiting = new Map<Redis, boolean>();
+    const timer = setInterval(() => {
+      for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
+        if (conn.status !== 'ready') {
+          waiting.delete(conn);
+          continue;
+        }
+        if (waiting.get(conn)) {
+          this.log(`change bus: the Redis ${role} connection did not answer a PING within ${ms} ms; connecting again`);
+          waiting.delete(conn);
+          conn.disconnect(true);
+          continue;
+        }
+        waiting.set(conn, true);
+        const answered = () => waiting.delete(conn);
+        conn.ping().then(answered, answered);
+      }
+    }, ms);
+    timer.unref();
+    return timer;
+  }
 
   private async publisherReady(): Promise<void> {
     if (this.closed) throw busClosed();
@@ -331,7 +445,7 @@ export class RedisChangeBus implements ChangeBus {
       settle = (error) => (error ? reject(error) : resolve());
     });
     live.catch(() => {}); // nobody may be waiting on it
-    const channel: Channel = { catchingUp: false, pending: [], live, settleLive: settle };
+    const channel: Channel = { catchingUp: false, pending: [], again: false, live, settleLive: settle };
     this.channels.set(index, channel);
     if (this.sub.status === 'ready') this.subscribeChannel(index, channel);
   }
@@ -379,6 +493,12 @@ export class RedisChangeBus implements ChangeBus {
       this.log(`change bus: dropped a malformed message on ${channelName}`);
       return;
     }
+    if ((event as { kind: string }).kind === 'reset') {
+      // another life of the history began: catching up finds it, and what it means
+      channel.again = true;
+      void this.catchUp(index, channel);
+      return;
+    }
     if (channel.catchingUp) {
       channel.pending.push(event);
       return;
@@ -403,7 +523,9 @@ export class RedisChangeBus implements ChangeBus {
   /**
    * Brings the channel up to date from the history, then delivers the live events that
    * arrived meanwhile. Without a starting point yet, it only sets one: the events received
-   * since the subscription, or else the latest position.
+   * since the subscription, or else the latest position. When the history cannot bridge the gap
+   * — it is another life (Redis lost its data, or a node rotated it), it no longer reaches back
+   * far enough, or it lost events this node delivered — the channel fails with `historyGone`.
    */
   private async catchUp(index: string, channel: Channel): Promise<void> {
     if (channel.catchingUp) return;
@@ -411,38 +533,43 @@ export class RedisChangeBus implements ChangeBus {
     try {
       for (;;) {
         if (this.channels.get(index) !== channel) return;
+        channel.again = false;
         let read: HistoryRead;
         try {
           read = await this.read(index, channel.last, true);
         } catch (err) {
           // Redis is away: try again once the publisher connection is back (or in a moment).
           this.log(`change bus: catching up on index [${index}] failed, will retry: ${(err as Error).message}`);
-          if (this.pub.status === 'ready') await sleep(1_000);
+          if (this.pub.status === 'ready') await sleep(250);
           else await this.untilReady(this.pub, 60_000);
           if (this.closed) return;
           continue;
         }
         if (this.channels.get(index) !== channel) return;
 
-        // Live events of another life of the history (Redis restarted meanwhile) are stale:
-        // what this life holds comes from the read.
+        // Live events of another life of the history are stale: what this life holds comes from the read.
         const pending = channel.pending.filter((event) => positionOf(event.position).epoch === read.epoch);
         channel.pending = [];
         const last = channel.last;
         if (last === undefined) {
           channel.last = { epoch: read.epoch, offset: pending.length > 0 ? positionOf(pending[0].position).offset - 1 : read.top };
-        } else if (last.epoch !== read.epoch ? read.first > 1 : last.offset < read.first - 1) {
+        } else if (last.epoch !== read.epoch || last.offset < read.first - 1 || last.offset > read.top) {
           const missed = formatPosition(last.epoch, last.offset);
-          this.fanOut.fail(index, historyGone(index, missed, last.epoch !== read.epoch ? 'unknown' : 'older'));
+          if (last.epoch === read.epoch && last.offset > read.top) {
+            // the history lost events this node delivered (a failover to a replica behind it):
+            // offsets would be given again to other events, so the history starts a new life
+            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), last.epoch, String(last.offset)).catch(() => {});
+          }
+          const why = last.epoch === read.epoch && last.offset < read.first - 1 ? 'older' : 'discontinued';
+          this.log(`change bus: live changes of index [${index}] after ${missed} cannot be recovered (${why}); its streams are reset`);
+          this.fanOut.fail(index, historyGone(index, missed, why));
           return;
         } else {
-          // A new epoch is complete from offset 1 (first <= 1): nothing of it was missed.
-          if (last.epoch !== read.epoch) channel.last = { epoch: read.epoch, offset: 0 };
           for (const json of read.events) this.deliverInOrder(index, channel, JSON.parse(json) as ChangeEvent);
         }
         const gapAt = pending.findIndex((event) => this.deliverInOrder(index, channel, event) === 'gap');
-        if (gapAt < 0) return;
-        channel.pending = pending.slice(gapAt).concat(channel.pending);
+        if (gapAt >= 0) channel.pending = pending.slice(gapAt).concat(channel.pending);
+        else if (!channel.again) return;
       }
     } finally {
       channel.catchingUp = false;

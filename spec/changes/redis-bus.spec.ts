@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { EsError } from '../../lib/errors/index.js';
-import { RedisChangeBus, type ChangeBus, type ChangeEvent } from '../../lib/changes/index.js';
+import { isHistoryGone, RedisChangeBus, type ChangeEvent } from '../../lib/changes/index.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { docChange, eventually, record, recordLive, uniqueIndex } from './support.js';
 
@@ -25,19 +25,6 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
     () => undefined,
     (err: unknown) => err,
   );
-}
-
-/** Publishes until Redis accepts again (it rejects while reconnecting). */
-async function publishWhenBack(bus: ChangeBus, ...args: Parameters<ChangeBus['publish']>): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      return await bus.publish(...args);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 const versions = (events: ChangeEvent[]) => events.map((e) => (e.kind === 'document' ? e.version : -1));
@@ -148,7 +135,7 @@ describe('RedisChangeBus: Redis killed and restarted', function () {
         unhandled.stop();
       });
 
-      it('no node crashes, publishing during the outage rejects cleanly, live delivery resumes after', async () => {
+      it('no node crashes, publishing during the outage rejects cleanly, and every live subscriber is told of the change it lost', async () => {
         const index = uniqueIndex();
         const onB = await recordLive(nodeB, index);
         const onA = await recordLive(nodeA, index);
@@ -162,22 +149,43 @@ describe('RedisChangeBus: Redis killed and restarted', function () {
         expect(refused).to.be.instanceOf(EsError).and.include({ status: 503, type: 'change_bus_unavailable_exception' });
         expect((refused as EsError).reason).to.match(/^the change bus is unavailable: /);
         expect(await rejection(nodeB.history(index, before))).to.be.instanceOf(EsError).and.include({ status: 503 });
-        await new Promise((resolve) => setTimeout(resolve, 300)); // a few failed reconnect attempts
-
         await redis.restart();
-        await publishWhenBack(nodeA, docChange(index, 'a', 3));
+
+        // event 2 was never published: node A rotates the history once Redis is back, and the
+        // live subscribers of both nodes end with historyGone instead of going on past the gap
+        await eventually(() => onA.error !== undefined && onB.error !== undefined, 15_000, () => 'both live subscribers are told');
+        for (const err of [onA.error, onB.error]) {
+          expect(isHistoryGone(err), String(err)).to.equal(true);
+          expect((err as EsError).reason).to.contain('read the current state again');
+        }
+        expect(versions(onB.events)).to.deep.equal([1]);
+        // the old position cannot be resumed from: the history was reset
+        const err = await rejection(nodeB.history(index, before));
+        expect(isHistoryGone(err)).to.equal(true);
+        // subscribers that start again (after a fresh read) get what is published from now on
+        const againB = await recordLive(nodeB, index);
+        await nodeA.publish(docChange(index, 'a', 3));
         await nodeB.publish(docChange(index, 'a', 4));
-        expect(versions(await onB.until(3))).to.deep.equal([1, 3, 4]);
-        expect(versions(await onA.until(3))).to.deep.equal([1, 3, 4]);
-        expect(onA.error ?? onB.error).to.equal(undefined);
+        expect(versions(await againB.until(2))).to.deep.equal([3, 4]);
+        expect(againB.error).to.equal(undefined);
+        expect(unhandled.errors).to.deep.equal([]);
+      });
+
+      it(durable ? 'a live subscriber through a restart without writes meanwhile goes on, losing nothing' : 'a live subscriber through a restart that lost the history is told, even without writes meanwhile', async () => {
+        const index = uniqueIndex();
+        const onB = await recordLive(nodeB, index);
+        await nodeA.publish(docChange(index, 'a', 1));
+        await onB.until(1);
+        await redis.kill();
+        await redis.restart();
         if (durable) {
-          // Same life of the history: the position from before the outage still resumes.
-          expect(versions(await nodeB.history(index, before))).to.deep.equal([3, 4]);
+          await eventually(() => nodeA.connection().connected && nodeB.connection().connected, 15_000, () => 'both nodes connected');
+          await nodeA.publish(docChange(index, 'a', 2));
+          expect(versions(await onB.until(2))).to.deep.equal([1, 2]);
+          expect(onB.error).to.equal(undefined);
         } else {
-          // Redis lost everything: the old position is refused, never answered with a gap.
-          const err = await rejection(nodeB.history(index, before));
-          expect(err).to.be.instanceOf(EsError).and.include({ status: 400 });
-          expect((err as EsError).reason).to.contain('is unknown to the change history');
+          await eventually(() => onB.error !== undefined, 15_000, () => 'the subscriber is told');
+          expect(isHistoryGone(onB.error)).to.equal(true);
         }
         expect(unhandled.errors).to.deep.equal([]);
       });
@@ -188,13 +196,15 @@ describe('RedisChangeBus: Redis killed and restarted', function () {
         const late = new RedisChangeBus(redis.url);
         try {
           const started = Date.now();
-          expect(await rejection(late.publish(docChange(index, 'a', 1)))).to.be.instanceOf(EsError).and.include({ status: 503 });
+          // (another index: the refused change is a gap there, which the node announces once Redis is back)
+          expect(await rejection(late.publish(docChange(`${index}-refused`, 'a', 1)))).to.be.instanceOf(EsError).and.include({ status: 503 });
           expect(Date.now() - started, 'rejects without waiting long').to.be.below(2_000);
           const stream = record(late, index);
           const live = late.subscribed(index); // resolves once the subscription is taken, after the restart
           await redis.restart();
           await live;
-          await publishWhenBack(nodeA, docChange(index, 'a', 2));
+          await eventually(() => nodeA.connection().connected, 15_000, () => 'node A connected');
+          await nodeA.publish(docChange(index, 'a', 2));
           expect(versions(await stream.until(1))).to.deep.equal([2]);
           expect(unhandled.errors).to.deep.equal([]);
         } finally {
@@ -214,7 +224,9 @@ describe('RedisChangeBus: Redis killed and restarted', function () {
 
           await redis.kill();
           await redis.restart();
-          for (let v = 4; v <= 6; v++) await publishWhenBack(nodeA, docChange(index, 'a', v));
+          // (a publish refused while reconnecting would be a gap: the history would start again)
+          await eventually(() => nodeA.connection().connected, 15_000, () => 'node A connected');
+          for (let v = 4; v <= 6; v++) await nodeA.publish(docChange(index, 'a', v));
 
           const resumed = await recordLive(nodeB, index);
           const missed = await nodeB.history(index, lastSeen);
