@@ -11,6 +11,12 @@ export interface Config {
   /** ENGINE_CONFIG_DIR: the embedded engine's config directory (analysis files); default `<DATA_DIR>/config`. */
   engineConfigDir?: string;
   redisUrl?: string;
+  /**
+   * REDIS_PING_MS: the change bus PINGs its Redis connections this often and connects again one
+   * that has not answered by the next PING (a stalled connection, a partition): the longest a node
+   * can go without noticing that it may be missing changes is about twice this.
+   */
+  redisPingMs: number;
   adminUser?: string;
   /** ADMIN_PASSWORD: at least MIN_ADMIN_PASSWORD_LENGTH characters (a shorter one stops the start). */
   adminPassword?: string;
@@ -232,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     engineConfigDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPingMs: integer(env, 'REDIS_PING_MS', 2_000, 50, 600_000),
     adminUser,
     adminPassword,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
