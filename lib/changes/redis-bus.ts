@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { Observable, Subject } from 'rxjs';
 import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
@@ -44,7 +44,8 @@ end
  * event), before its index's channel: a node has dropped its caches of an index by the time its
  * streams on that index see the event.
  * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position,
- * index-events channel or ''.
+ * index-events channel or '', PUBLISH or SPUBLISH (sharded pub/sub: the channel's hash tag puts
+ * it on the keys' slot; the index-events channel is classic pub/sub, every node of a cluster).
  */
 const PUBLISH_SCRIPT = `
 ${ENSURE_EPOCH}local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
@@ -52,7 +53,7 @@ local position = epoch .. '-' .. string.format('%016d', top)
 local event = '{"position":"' .. position .. '",' .. string.sub(ARGV[4], 2)
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], string.format('%d-0', top), 'e', event)
 if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], event) end
-redis.call('PUBLISH', ARGV[3], event)
+redis.call(ARGV[6], ARGV[3], event)
 return position
 `;
 
@@ -88,7 +89,7 @@ return {epoch, first, top, events}
  * history that lost events it had delivered (a failover to a replica that had not received them).
  * With a guard (ARGV[3] = epoch, ARGV[4] = offset), only while the history is still that epoch
  * and below that offset: the first node to notice rotates, the others find it done.
- * KEYS: meta, history. ARGV: fresh epoch, channel, guard epoch or '', guard offset.
+ * KEYS: meta, history. ARGV: fresh epoch, channel, guard epoch or '', guard offset, PUBLISH or SPUBLISH.
  */
 const ROTATE_SCRIPT = `
 if ARGV[3] ~= '' then
@@ -98,7 +99,7 @@ if ARGV[3] ~= '' then
 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'top', 0)
-redis.call('PUBLISH', ARGV[2], '{"kind":"reset","position":"' .. ARGV[1] .. '-0000000000000000"}')
+redis.call(ARGV[5], ARGV[2], '{"kind":"reset","position":"' .. ARGV[1] .. '-0000000000000000"}')
 return 1
 `;
 
@@ -110,7 +111,7 @@ interface HistoryRead {
 }
 
 interface ScriptCommands {
-  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string): Promise<string>;
+  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string, publish: PublishCommand): Promise<string>;
   gwChangesRead(
     meta: string,
     history: string,
@@ -119,8 +120,10 @@ interface ScriptCommands {
     sinceOffset: string,
     fromEpochStart: '0' | '1',
   ): Promise<[string, number, number, string[]]>;
-  gwChangesRotate(meta: string, history: string, epoch: string, channel: string, guardEpoch: string, guardOffset: string): Promise<number>;
+  gwChangesRotate(meta: string, history: string, epoch: string, channel: string, guardEpoch: string, guardOffset: string, publish: PublishCommand): Promise<number>;
 }
+
+type PublishCommand = 'PUBLISH' | 'SPUBLISH';
 
 /** This node's subscription to one index's channel. */
 interface Channel {
@@ -150,6 +153,12 @@ export interface RedisChangeBusOptions extends ChangeBusOptions {
    * from the history. Also the longest a publish or history read waits for its answer.
    */
   livenessMs?: number;
+  /**
+   * Sharded pub/sub (Redis 7: SPUBLISH / SSUBSCRIBE, REDIS_SHARDED_PUBSUB): an index's channel
+   * lives on the cluster node that owns its keys' slot, so pub/sub traffic spreads over the
+   * cluster instead of going to every node. Also valid on a single Redis 7.
+   */
+  sharded?: boolean;
 }
 
 /**
@@ -160,8 +169,9 @@ export interface RedisChangeBusOptions extends ChangeBusOptions {
  * contiguous, so any missed event is noticed).
  */
 export class RedisChangeBus implements ChangeBus {
-  private readonly pub: Redis;
-  private readonly sub: Redis;
+  private readonly pub: RedisConnection;
+  private readonly sub: RedisConnection;
+  private readonly publishCommand: PublishCommand;
   private readonly scripts: ScriptCommands;
   private readonly channels = new Map<string, Channel>();
   private readonly fanOut: LocalFanOut;
@@ -195,8 +205,9 @@ export class RedisChangeBus implements ChangeBus {
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
     };
-    this.pub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher', commandTimeout: livenessMs });
-    this.sub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-subscriber', autoResubscribe: false });
+    this.publishCommand = options.sharded ? 'SPUBLISH' : 'PUBLISH';
+    this.pub = connectRedis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher', commandTimeout: livenessMs });
+    this.sub = connectRedis(redisUrl, { ...connection, connectionName: 'gw-changes-subscriber', autoResubscribe: false });
     this.pub.defineCommand('gwChangesPublish', { numberOfKeys: 2, lua: PUBLISH_SCRIPT });
     this.pub.defineCommand('gwChangesRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.pub.defineCommand('gwChangesRotate', { numberOfKeys: 2, lua: ROTATE_SCRIPT });
@@ -220,6 +231,7 @@ export class RedisChangeBus implements ChangeBus {
       if (this.indexWatchers > 0) this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
     });
     this.sub.on('message', (channelName: string, message: string) => this.receive(channelName, message));
+    this.sub.on('smessage', (channelName: string, message: string) => this.receive(channelName, message));
 
     this.fanOut = new LocalFanOut({
       onFirstSubscriber: (index) => this.join(index),
@@ -255,6 +267,7 @@ export class RedisChangeBus implements ChangeBus {
         changeChannel(change.index),
         event,
         change.kind === 'index' ? INDEX_EVENTS_CHANNEL : '',
+        this.publishCommand,
       );
     } catch (err) {
       // the write happened and its change may never reach anyone: the history is rotated once
@@ -351,7 +364,7 @@ export class RedisChangeBus implements ChangeBus {
         }
         for (const index of [...this.owed]) {
           try {
-            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), '', '0');
+            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), '', '0', this.publishCommand);
             this.owed.delete(index);
             this.log(`change bus: a change of index [${index}] could not be published; its history was reset, streams on it read again`);
           } catch {
@@ -370,7 +383,7 @@ export class RedisChangeBus implements ChangeBus {
    * and connected again (ioredis reconnects on its own; the subscriber then catches up).
    */
   private watchLiveness(ms: number): NodeJS.Timeout {
-    const waiting = new Map<Redis, boolean>();
+    const waiting = new Map<RedisConnection, boolean>();
     const timer = setInterval(() => {
       for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
         if (conn.status !== 'ready') {
@@ -401,7 +414,7 @@ export class RedisChangeBus implements ChangeBus {
   }
 
   /** Resolves true on the connection's next 'ready', false on timeout, 'end' or `giveUpOn`. */
-  private untilReady(conn: Redis, timeoutMs: number, giveUpOn: 'end' | 'close' = 'end'): Promise<boolean> {
+  private untilReady(conn: RedisConnection, timeoutMs: number, giveUpOn: 'end' | 'close' = 'end'): Promise<boolean> {
     if (conn.status === 'ready') return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (ok: boolean) => {
@@ -455,11 +468,11 @@ export class RedisChangeBus implements ChangeBus {
     if (channel === undefined) return;
     this.channels.delete(index);
     channel.settleLive(new Error(`the subscription to changes of index [${index}] ended`));
-    if (!this.closed && this.sub.status === 'ready') this.sub.unsubscribe(changeChannel(index)).catch(() => {});
+    if (!this.closed && this.sub.status === 'ready') (this.publishCommand === 'SPUBLISH' ? this.sub.sunsubscribe(changeChannel(index)) : this.sub.unsubscribe(changeChannel(index))).catch(() => {});
   }
 
   private subscribeChannel(index: string, channel: Channel): void {
-    this.sub.subscribe(changeChannel(index)).then(
+    (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
       () => {
         if (this.channels.get(index) !== channel) return;
         channel.settleLive();
@@ -558,7 +571,7 @@ export class RedisChangeBus implements ChangeBus {
           if (last.epoch === read.epoch && last.offset > read.top) {
             // the history lost events this node delivered (a failover to a replica behind it):
             // offsets would be given again to other events, so the history starts a new life
-            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), last.epoch, String(last.offset)).catch(() => {});
+            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), last.epoch, String(last.offset), this.publishCommand).catch(() => {});
           }
           const why = last.epoch === read.epoch && last.offset < read.first - 1 ? 'older' : 'discontinued';
           this.log(`change bus: live changes of index [${index}] after ${missed} cannot be recovered (${why}); its streams are reset`);

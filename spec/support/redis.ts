@@ -130,3 +130,33 @@ function pings(port: number): Promise<boolean> {
     });
   });
 }
+
+export interface TestSentinel {
+  readonly port: number;
+  /** REDIS_URL through this Sentinel, for the master it monitors as `name`. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** A Redis Sentinel (redis-server --sentinel) monitoring the given server as master `name`. */
+export async function launchSentinel(master: TestRedis, name = 'gwmaster'): Promise<TestSentinel> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-sentinel-'));
+  const port = await freePort();
+  const conf = path.join(dir, 'sentinel.conf');
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${master.port} 1`, `sentinel down-after-milliseconds ${name} 1000`, ''].join('\n'));
+  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  await waitForPing(port, 10_000);
+  return {
+    port,
+    url: `redis+sentinel://127.0.0.1:${port}/${name}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
