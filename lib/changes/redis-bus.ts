@@ -103,6 +103,32 @@ redis.call(ARGV[5], ARGV[2], '{"kind":"reset","position":"' .. ARGV[1] .. '-0000
 return 1
 `;
 
+/**
+ * Writes in flight on one node, by index (`inFlight`), and whether the node is alive: the hash
+ * `gw:node:{id}:inflight` (index → writes in flight) and the key `gw:node:{id}:alive` (expires
+ * unless the node refreshes it), on one slot; `gw:nodes` lists the node ids.
+ */
+const NODES_KEY = 'gw:nodes';
+const aliveKey = (node: string) => `gw:node:{${node}}:alive`;
+const inflightKey = (node: string) => `gw:node:{${node}}:inflight`;
+/** One write done: its index's count goes down, and out at zero. KEYS: inflight. ARGV: index. */
+const RELEASE_SCRIPT = `
+local v = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if v <= 1 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HINCRBY', KEYS[1], ARGV[1], -1) end
+return 1
+`;
+/**
+ * A node found dead (its alive key gone) is claimed by one node: its writes in flight are
+ * returned and forgotten at once, so only the claimer resets their indices. KEYS: alive, inflight.
+ * Returns the flat HGETALL of the writes in flight, or false when the node is alive.
+ */
+const CLAIM_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local inflight = redis.call('HGETALL', KEYS[2])
+redis.call('DEL', KEYS[2])
+return inflight
+`;
+
 interface HistoryRead {
   epoch: string;
   first: number;
@@ -121,6 +147,8 @@ interface ScriptCommands {
     fromEpochStart: '0' | '1',
   ): Promise<[string, number, number, string[]]>;
   gwChangesRotate(meta: string, history: string, epoch: string, channel: string, guardEpoch: string, guardOffset: string, publish: PublishCommand): Promise<number>;
+  gwInflightRelease(inflight: string, index: string): Promise<number>;
+  gwNodeClaim(alive: string, inflight: string): Promise<string[] | null>;
 }
 
 type PublishCommand = 'PUBLISH' | 'SPUBLISH';
@@ -190,6 +218,11 @@ export class RedisChangeBus implements ChangeBus {
   private readonly owed = new Set<string>();
   private settling = false;
   private readonly liveness: NodeJS.Timeout;
+  /** This node's id in `gw:nodes` (one per process life). */
+  private readonly nodeId = `${newEpoch()}${newEpoch()}`;
+  private readonly livenessMs: number;
+  /** Whether this node is in `gw:nodes` (with its alive key) yet. */
+  private listed = false;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
@@ -211,6 +244,9 @@ export class RedisChangeBus implements ChangeBus {
     this.pub.defineCommand('gwChangesPublish', { numberOfKeys: 2, lua: PUBLISH_SCRIPT });
     this.pub.defineCommand('gwChangesRead', { numberOfKeys: 2, lua: READ_SCRIPT });
     this.pub.defineCommand('gwChangesRotate', { numberOfKeys: 2, lua: ROTATE_SCRIPT });
+    this.pub.defineCommand('gwInflightRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+    this.pub.defineCommand('gwNodeClaim', { numberOfKeys: 2, lua: CLAIM_SCRIPT });
+    this.livenessMs = livenessMs;
     this.scripts = this.pub as unknown as ScriptCommands;
 
     for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
@@ -247,6 +283,24 @@ export class RedisChangeBus implements ChangeBus {
       });
     }
     this.liveness = this.watchLiveness(livenessMs);
+  }
+
+  async inFlight(index: string): Promise<() => void> {
+    if (this.closed || this.pub.status !== 'ready') {
+      this.owe(index);
+      return () => {};
+    }
+    try {
+      // others can only notice this node's death once they know it: listed before its first mark
+      if (!this.listed) await this.beat();
+      await this.pub.hincrby(inflightKey(this.nodeId), index, 1);
+    } catch {
+      this.owe(index); // the write goes on; its streams are reset once Redis answers
+      return () => {};
+    }
+    return () => {
+      this.scripts.gwInflightRelease(inflightKey(this.nodeId), index).catch(() => {});
+    };
   }
 
   async publish(change: NewChange): Promise<string> {
@@ -400,6 +454,7 @@ export class RedisChangeBus implements ChangeBus {
         const answered = () => waiting.delete(conn);
         conn.ping().then(answered, answered);
       }
+      if (this.pub.status === 'ready') void this.beatAndSweep();
     }, ms);
     timer.unref();
     return timer;
@@ -448,6 +503,35 @@ export class RedisChangeBus implements ChangeBus {
     } catch (err) {
       throw busUnavailable(`reading the change history from Redis failed: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Keeps this node's alive key (3 PING periods), and claims the nodes whose key expired: the
+   * indices they had writes in flight on get a new life of their history (their streams reset).
+   */
+  private async beatAndSweep(): Promise<void> {
+    try {
+      await this.beat();
+      for (const node of await this.pub.smembers(NODES_KEY)) {
+        if (node === this.nodeId) continue;
+        const inflight = await this.scripts.gwNodeClaim(aliveKey(node), inflightKey(node));
+        if (!inflight) continue;
+        await this.pub.srem(NODES_KEY, node);
+        for (let i = 0; i + 1 < inflight.length; i += 2) {
+          if (Number(inflight[i + 1]) <= 0) continue;
+          this.log(`change bus: node ${node} is gone with writes to index [${inflight[i]}] in flight; its history is reset`);
+          this.owe(inflight[i]);
+        }
+      }
+    } catch {
+      // Redis is away: the next beat tries again
+    }
+  }
+
+  private async beat(): Promise<void> {
+    await this.pub.set(aliveKey(this.nodeId), '1', 'PX', 3 * this.livenessMs);
+    await this.pub.sadd(NODES_KEY, this.nodeId);
+    this.listed = true;
   }
 
   // ---- subscriber side ----
@@ -562,9 +646,15 @@ export class RedisChangeBus implements ChangeBus {
 
         // Live events of another life of the history are stale: what this life holds comes from the read.
         const pending = channel.pending.filter((event) => positionOf(event.position).epoch === read.epoch);
+        const stale = channel.pending.find((event) => positionOf(event.position).epoch !== read.epoch);
         channel.pending = [];
         const last = channel.last;
-        if (last === undefined) {
+        if (last === undefined && stale !== undefined) {
+          // events delivered live since the subscription belong to a history that is gone: those
+          // of them not yet shown are lost with it (the streams' first reads may predate them)
+          this.fanOut.fail(index, historyGone(index, stale.position, 'discontinued'));
+          return;
+        } else if (last === undefined) {
           channel.last = { epoch: read.epoch, offset: pending.length > 0 ? positionOf(pending[0].position).offset - 1 : read.top };
         } else if (last.epoch !== read.epoch || last.offset < read.first - 1 || last.offset > read.top) {
           const missed = formatPosition(last.epoch, last.offset);

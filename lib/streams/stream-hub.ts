@@ -85,9 +85,10 @@ export class StreamHub {
     return this.bounded('search', transport, resettable((since) => searchStream(this.bus, this.searches, { ...spec, since }), spec.since));
   }
 
-  /** A live declarative UI (`liveDeclarative`), with the limits and counts of every stream. */
+  /** A live declarative UI (`liveDeclarative`), with the limits, counts and resets of every stream. */
   declarative(messages: Observable<StreamMessage>, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.bounded('declarative', transport, messages);
+    // `messages` starts afresh on each subscription (a new shared run, a new first answer)
+    return this.bounded('declarative', transport, resettable(() => messages));
   }
 
   /**

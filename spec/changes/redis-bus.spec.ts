@@ -108,6 +108,76 @@ describe('RedisChangeBus: two nodes on one Redis', function () {
   });
 });
 
+describe('RedisChangeBus: a node dies with a write in flight', function () {
+  this.timeout(30_000);
+  let redis: TestRedis;
+
+  before(async function () {
+    redis = await startRedis(this);
+  });
+  after(async () => redis?.stop());
+
+  it('another node notices once its liveness key expires, and resets the streams on the index', async () => {
+    const index = uniqueIndex();
+    const survivor = new RedisChangeBus(redis.url, { livenessMs: 100 });
+    const doomed = new RedisChangeBus(redis.url, { livenessMs: 100 });
+    try {
+      const onSurvivor = await recordLive(survivor, index);
+      await doomed.publish(docChange(index, 'a', 1));
+      await onSurvivor.until(1);
+      // the engine may have applied this write; its change is never published: the node "dies"
+      await doomed.inFlight(index);
+      const other = uniqueIndex();
+      const onOther = await recordLive(survivor, other);
+      await doomed.close();
+      await eventually(() => onSurvivor.error !== undefined, 10_000, () => 'the stream on the index is told');
+      expect(isHistoryGone(onSurvivor.error)).to.equal(true);
+      expect(versions(onSurvivor.events)).to.deep.equal([1]);
+      // an index the dead node was not writing to goes on
+      await survivor.publish(docChange(other, 'b', 1));
+      expect(versions(await onOther.until(1))).to.deep.equal([1]);
+      expect(onOther.error).to.equal(undefined);
+    } finally {
+      await survivor.close();
+      await doomed.close();
+    }
+  });
+
+  it('a write that completes releases its mark: nothing is reset when its node goes away', async () => {
+    const index = uniqueIndex();
+    const survivor = new RedisChangeBus(redis.url, { livenessMs: 100 });
+    const leaving = new RedisChangeBus(redis.url, { livenessMs: 100 });
+    try {
+      const onSurvivor = await recordLive(survivor, index);
+      const release = await leaving.inFlight(index); // lists the node in gw:nodes first
+      await leaving.publish(docChange(index, 'a', 1));
+      release();
+      await onSurvivor.until(1);
+      await eventually(async () => Object.keys(await new Promise<Record<string, string>>((resolve) => {
+        const admin = new Redis(redis.url);
+        admin.hgetall(`gw:node:{${(leaving as unknown as { nodeId: string }).nodeId}}:inflight`).then((h) => {
+          admin.disconnect();
+          resolve(h);
+        });
+      })).length === 0, 5_000, () => 'the mark released');
+      await leaving.close();
+      // its liveness key expires and the survivor claims it (nothing in flight): the stream goes on
+      await eventually(async () => {
+        const admin = new Redis(redis.url);
+        const members = await admin.smembers('gw:nodes');
+        admin.disconnect();
+        return !members.includes((leaving as unknown as { nodeId: string }).nodeId);
+      }, 10_000, () => 'the departed node claimed');
+      await survivor.publish(docChange(index, 'a', 2));
+      expect(versions(await onSurvivor.until(2))).to.deep.equal([1, 2]);
+      expect(onSurvivor.error).to.equal(undefined);
+    } finally {
+      await survivor.close();
+      await leaving.close();
+    }
+  });
+});
+
 describe('RedisChangeBus: Redis killed and restarted', function () {
   this.timeout(60_000);
 

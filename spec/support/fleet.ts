@@ -377,7 +377,10 @@ class FleetClient {
     if (typeof n !== 'number') return;
     const prev = this.lastN.get(doc);
     if (prev !== undefined && n <= prev) this.counts.duplicates++;
-    else if (prev !== undefined && n > prev + 1) this.counts.silentGaps++;
+    else if (prev !== undefined && n > prev + 1) {
+      this.counts.silentGaps++;
+      if (this.errors.length < 20) this.errors.push(`gap: ${doc} ${prev} -> ${n} (id ${id}, resets ${this.view.resets}, reconnects ${this.counts.reconnects}, live ${this.live})`);
+    }
     this.lastN.set(doc, n);
     note(doc, n);
   }
