@@ -35,10 +35,11 @@ export function errorMessage(err: unknown): StreamMessage {
  * A discontinuity (`historyGone`): the changes after the client's position can no longer be
  * replayed, or some may have been lost on their way. The client drops what it holds; the stream
  * then sends the current state again (unless it streams changes only) and goes on live from it.
- * No `id`: until that state, the client has no position worth resuming from.
+ * Its id is empty: until that state, the client has no position worth resuming from — an SSE
+ * client (a browser's EventSource too) then reconnects without Last-Event-ID, i.e. afresh.
  */
 export function resetMessage(err: Error): StreamMessage {
-  return { data: { _reset: true, reason: err.message }, event: 'reset' };
+  return { data: { _reset: true, reason: err.message }, event: 'reset', id: '' };
 }
 
 export function overflowMessage(): StreamMessage {

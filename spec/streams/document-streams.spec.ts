@@ -289,7 +289,8 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
     const resumed = await openStream(gw.url, '/old/_doc/1?stream=true', { accept: 'text/event-stream', headers: { 'last-event-id': first } });
     await resumed.live;
     expect(resumed.status).to.equal(200);
-    expect(resumed.messages[0].sse).to.deep.equal({ id: undefined, event: 'reset' });
+    // an empty id: a client that reconnects before the new state does so afresh
+    expect(resumed.messages[0].sse).to.deep.equal({ id: '', event: 'reset' });
     expect(resumed.messages[0].data._reset).to.equal(true);
     expect(resumed.messages[0].data.reason).to.match(/read the current state again/);
     // then the document as it is now, with a position to resume from, and live changes after it

@@ -337,7 +337,7 @@ class FleetClient {
   private connect(): void {
     if (this.closed) return;
     this.live = false;
-    this.resumed = this.position !== undefined;
+    this.resumed = !!this.position;
     if (this.transport === 'sse') this.connectSse();
     else this.connectWs();
   }
