@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Cluster } from 'ioredis';
 import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { Observable, Subject } from 'rxjs';
 import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
@@ -464,7 +465,8 @@ export class RedisChangeBus implements ChangeBus {
     if (this.closed) throw busClosed();
     if (this.pub.status === 'ready') return;
     // Only a node that is still starting waits (briefly); otherwise a write is not held up.
-    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, 'close'))) return;
+    // (a cluster closes connections while it learns its slots: only its end is final)
+    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, this.pub instanceof Cluster ? 'end' : 'close'))) return;
     throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
   }
 
