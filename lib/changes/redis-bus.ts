@@ -163,6 +163,8 @@ interface Channel {
   pending: ChangeEvent[];
   /** A reset notice came while catching up: read the history once more before stopping. */
   again: boolean;
+  /** The history's top when a check found this node behind it (`checkTails`); undefined when not behind. */
+  behindAt?: number;
   /** Settles when the channel subscription is first confirmed (or the channel is dropped). */
   live: Promise<void>;
   settleLive(error?: Error): void;
@@ -261,7 +263,7 @@ export class RedisChangeBus implements ChangeBus {
       this.lastError = '';
       void this.settleOwed();
     });
-    this.pub.on('close', () => (this.firstConnect = false));
+    this.pub.on(this.pub instanceof Cluster ? 'end' : 'close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
       for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
@@ -455,7 +457,10 @@ export class RedisChangeBus implements ChangeBus {
         const answered = () => waiting.delete(conn);
         conn.ping().then(answered, answered);
       }
-      if (this.pub.status === 'ready') void this.beatAndSweep();
+      if (this.pub.status === 'ready') {
+        void this.beatAndSweep();
+        void this.checkTails();
+      }
     }, ms);
     timer.unref();
     return timer;
@@ -527,6 +532,34 @@ export class RedisChangeBus implements ChangeBus {
       }
     } catch {
       // Redis is away: the next beat tries again
+    }
+  }
+
+  /**
+   * The safety net under live delivery: a message lost on the way with nothing after it (a
+   * subscription moved by a cluster's subscriber, a connection that dropped a message without
+   * closing) shows no gap until the next event of its index. Each PING period the history's top
+   * of every index this node follows is read; a channel still behind a top it was already behind
+   * at the previous check (or on another epoch) catches up from the history.
+   */
+  private async checkTails(): Promise<void> {
+    for (const [index, channel] of [...this.channels]) {
+      if (channel.catchingUp || channel.last === undefined) continue;
+      let meta: Record<string, string>;
+      try {
+        meta = await this.pub.hgetall(metaKey(index));
+      } catch {
+        return; // Redis is away: reconnecting catches up
+      }
+      const last = channel.last;
+      if (this.channels.get(index) !== channel || channel.catchingUp || meta.epoch === undefined) continue;
+      const top = Number(meta.top);
+      if (meta.epoch !== last.epoch || (channel.behindAt !== undefined && last.offset < channel.behindAt)) {
+        channel.behindAt = undefined;
+        void this.catchUp(index, channel);
+      } else {
+        channel.behindAt = top > last.offset ? top : undefined;
+      }
     }
   }
 
