@@ -39,7 +39,7 @@ for (const kind of ['kill-node', 'restart-redis', 'pause-redis'] as const) {
 }
 const sum = (f: (c: (typeof report.clients)[number]) => number) => report.clients.reduce((n, c) => n + f(c), 0);
 console.log(`\nreconnects ${sum((c) => c.reconnects)}, changes replayed on resume ${sum((c) => c.replayed)}, resets announced ${sum((c) => c.resets)}`);
-console.log(`lost (views unlike a fresh read) ${report.clients.filter((c) => !c.matches).length}, duplicates ${sum((c) => c.duplicates)}, unannounced gaps ${sum((c) => c.silentGaps)}, faults not recovered from ${report.unrecovered.length}`);
+console.log(`lost (views unlike a fresh read) ${report.clients.filter((c) => !c.matches).length}, duplicates ${sum((c) => c.duplicates)}, unannounced gaps ${sum((c) => c.silentGaps)}, gaps announced after later changes ${sum((c) => c.lateResets)}, faults not recovered from ${report.unrecovered.length}`);
 for (const c of report.clients.filter((x) => !x.matches || x.duplicates || x.silentGaps)) console.log(`  ${c.name}: ${JSON.stringify(c).slice(0, 600)}`);
 const ok = report.clients.every((c) => c.matches && c.duplicates === 0 && c.silentGaps === 0) && report.unrecovered.length === 0;
 console.log(ok ? '\nOK' : '\nFAILED');

@@ -53,8 +53,13 @@ export interface ClientReport {
   actual: unknown;
   /** A change whose `n` is not above the last one shown for its document (applied twice, or out of order). */
   duplicates: number;
-  /** A change whose `n` skips one, with no `_reset` announced since the last state: a silent gap. */
+  /** A change whose `n` skips one, and no `_reset` announced after it, ever: a silent gap. */
   silentGaps: number;
+  /**
+   * A change whose `n` skips one, announced by a `_reset` only after it: the node that lost the
+   * change was found dead (its liveness key expired) after later changes were shown.
+   */
+  lateResets: number;
   resets: number;
   reconnects: number;
   /** Changes received on a resumed connection before its live marker (the replay from history). */
@@ -265,7 +270,7 @@ class FleetClient {
   private readonly seen: Array<{ doc: string; n: number; at: number }> = [];
   /** Aggregation clients: each sum shown, and when. */
   private readonly sums: Array<{ sum: number; at: number }> = [];
-  private readonly counts = { duplicates: 0, silentGaps: 0, reconnects: 0, replayed: 0 };
+  private readonly counts = { duplicates: 0, silentGaps: 0, lateResets: 0, reconnects: 0, replayed: 0 };
   private readonly errors: string[] = [];
 
   constructor(
@@ -347,6 +352,9 @@ class FleetClient {
     this.view.apply(data);
     if (data?._reset === true) {
       this.lastN.clear();
+      // the gaps shown since the last reset are announced now
+      this.counts.lateResets += this.counts.silentGaps;
+      this.counts.silentGaps = 0;
       return;
     }
     if (data?.error !== undefined) return;
