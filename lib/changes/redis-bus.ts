@@ -289,16 +289,13 @@ export class RedisChangeBus implements ChangeBus {
   }
 
   async inFlight(index: string): Promise<() => void> {
-    if (this.closed || this.pub.status !== 'ready') {
-      this.owe(index);
-      return () => {};
-    }
     try {
+      await this.publisherReady(); // a node still starting waits for Redis, as its publishes do
       // others can only notice this node's death once they know it: listed before its first mark
       if (!this.listed) await this.beat();
       await this.pub.hincrby(inflightKey(this.nodeId), index, 1);
     } catch {
-      this.owe(index); // the write goes on; its streams are reset once Redis answers
+      if (!this.closed) this.owe(index); // the write goes on; its streams are reset once Redis answers
       return () => {};
     }
     return () => {
