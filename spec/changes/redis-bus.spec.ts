@@ -86,6 +86,23 @@ describe('RedisChangeBus: two nodes on one Redis', function () {
     expect(onB.error).to.equal(undefined);
   });
 
+  it('a history that lost events a node delivered (a failover to a replica behind) starts a new life, and the streams are reset', async () => {
+    const index = uniqueIndex();
+    const onB = await recordLive(nodeB, index);
+    for (let v = 1; v <= 3; v++) await nodeA.publish(docChange(index, 'a', v));
+    await onB.until(3);
+    // what a replica promoted before it received events 2 and 3 holds; then the connections move to it
+    await admin.hset(`gw:changes:{${index}}:meta`, 'top', 1);
+    await admin.xtrim(`gw:changes:{${index}}:history`, 'MAXLEN', 1);
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    await eventually(() => onB.error !== undefined, 5_000, () => 'the stream is told');
+    expect(isHistoryGone(onB.error)).to.equal(true);
+    // offsets 2 and 3 are not handed out again in the same epoch: a position B's clients hold stays unambiguous
+    const next = await nodeA.publish(docChange(index, 'a', 4));
+    expect(next.split('-')[0]).to.not.equal(onB.events[2].position.split('-')[0]);
+    expect(isHistoryGone(await rejection(nodeA.history(index, onB.events[2].position)))).to.equal(true);
+  });
+
   it('ends the streams with the clear error when the history no longer holds what a node missed', async () => {
     const index = uniqueIndex();
     const onB = await recordLive(nodeB, index);
