@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { EsError } from '../errors/index.js';
@@ -9,7 +9,7 @@ export interface LoginThrottleOptions {
   /** Failed logins from one client address per window, whatever the username (0 = no limit). */
   maxFailuresPerIp: number;
   /** Counts are shared by every node through this Redis; memory (this node only) while it is away. */
-  redis?: Redis;
+  redis?: Redis | Cluster;
   /** The counting window, in seconds (default 60). */
   windowSeconds?: number;
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { EsError } from '../errors/index.js';
 
@@ -16,7 +16,7 @@ export interface RateLimit {
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
 
-  constructor(private readonly redis?: Redis) {}
+  constructor(private readonly redis?: Redis | Cluster) {}
 
   private limiter(points: number, duration: number): RateLimiterAbstract {
     const key = `${points}/${duration}`;

@@ -83,6 +83,18 @@ export interface ChangeBus {
   /** Live subscriptions (subscribers of `changes`) and index channels this node holds. */
   stats(): ChangeBusStats;
 
+  /**
+   * Marks a write to `index` as in flight on this node until the returned release is called
+   * (after its change is published, or its publish failed). A bus shared by nodes (Redis) keeps
+   * the mark where every node sees it: when a node dies with writes in flight — acknowledged by
+   * the engine, perhaps, but never published — another node notices (its liveness key expired)
+   * and starts a new life of those indices' histories, so every stream on them is reset instead
+   * of missing that change in silence. Never rejects: when the mark cannot be set, the index is
+   * treated as if its publish had failed. Absent on a single-process bus (a dead process has no
+   * streams left to tell).
+   */
+  inFlight?(index: string): Promise<() => void>;
+
   /** Connections to its store re-established since start (Redis); absent on a bus that has none. */
   readonly reconnects?: number;
 

@@ -24,6 +24,21 @@ export class ChangePublisher {
     this.log(line);
   }
 
+  /**
+   * Runs a write to `index` (forwarded to the engine, then its changes published) marked as in
+   * flight on the bus (`ChangeBus.inFlight`): if this node dies in between, the streams on the
+   * index are reset rather than left without the change.
+   */
+  async inFlight<T>(index: string, write: () => Promise<T>): Promise<T> {
+    if (!this.bus.inFlight) return write();
+    const release = await this.bus.inFlight(index);
+    try {
+      return await write();
+    } finally {
+      release();
+    }
+  }
+
   onIndexChange(handler: IndexChangeHandler): void {
     this.indexHandlers.push(handler);
   }

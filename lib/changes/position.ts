@@ -49,13 +49,32 @@ export function comparePositions(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The one error for "the history cannot bridge this gap": a resume position older than the
+ * retained history or from another life of it, or a node's live delivery that lost events it
+ * cannot recover (Redis lost its data, a write's change could not be published). Streams answer
+ * it with a `_reset` message and a fresh read of the state; other consumers (caches) drop what
+ * they hold. A class of its own so that they can tell it from any other failure.
+ */
+export class HistoryGone extends EsError {
+  constructor(index: string, reason: string) {
+    super(400, 'illegal_argument_exception', reason);
+  }
+}
+
+export function isHistoryGone(err: unknown): err is HistoryGone {
+  return err instanceof HistoryGone;
+}
+
 /** The one error for "cannot resume from here": the client must read the current state again. */
-export function historyGone(index: string, position: string, why: 'older' | 'unknown'): EsError {
+export function historyGone(index: string, position: string, why: 'older' | 'unknown' | 'discontinued'): HistoryGone {
   const reason =
     why === 'older'
       ? `position [${position}] is older than the retained history of index [${index}]; read the current state again`
-      : `position [${position}] is unknown to the change history of index [${index}] (the history was reset); read the current state again`;
-  return new EsError(400, 'illegal_argument_exception', reason);
+      : why === 'unknown'
+        ? `position [${position}] is unknown to the change history of index [${index}] (the history was reset); read the current state again`
+        : `changes of index [${index}] after position [${position}] may have been lost (Redis lost its data, or a node could not publish a write's change); read the current state again`;
+  return new HistoryGone(index, reason);
 }
 
 /**

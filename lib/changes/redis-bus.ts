@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { Observable, Subject } from 'rxjs';
 import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
@@ -44,10 +45,12 @@ end
  * An index event also goes to the channel of every index event (ARGV[5], '' for a document
  * event), before its index's channel: a node has dropped its caches of an index by the time its
  * streams on that index see the event.
- * The history is trimmed exactly, oldest first, to at most ARGV[6] events and ARGV[7] bytes of
+ * The history is trimmed exactly, oldest first, to at most ARGV[2] events and ARGV[6] bytes of
  * event JSON (the meta hash counts them), each trimmed entry read for its size: amortised O(1).
  * KEYS: meta, history. ARGV: fresh epoch, history length, channel, event JSON without position,
- * index-events channel or '', history bytes.
+ * index-events channel or '', history bytes, PUBLISH or SPUBLISH (sharded pub/sub: the channel's
+ * hash tag puts it on the keys' slot; the index-events channel is classic pub/sub, every node of a
+ * cluster).
  */
 const PUBLISH_SCRIPT = `
 ${ENSURE_EPOCH}local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
@@ -67,7 +70,7 @@ end
 if bytes < 0 or length == 0 then bytes = 0 end
 redis.call('HSET', KEYS[1], 'bytes', bytes)
 if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], event) end
-redis.call('PUBLISH', ARGV[3], event)
+redis.call(ARGV[7], ARGV[3], event)
 return position
 `;
 
@@ -94,6 +97,55 @@ end
 return {epoch, first, top, events}
 `;
 
+/**
+ * A new life of one index's history: its events are dropped and the next one is offset 1 of a
+ * fresh epoch, and every node subscribed is told on the channel (a `reset` notice, never handed
+ * to subscribers: a node that reads it finds the new epoch and ends its streams on the index with
+ * `historyGone`, which they answer with `_reset` and a fresh read). What a node does when changes
+ * of the index may be missing from the history: a write whose change it could not publish, or a
+ * history that lost events it had delivered (a failover to a replica that had not received them).
+ * With a guard (ARGV[3] = epoch, ARGV[4] = offset), only while the history is still that epoch
+ * and below that offset: the first node to notice rotates, the others find it done.
+ * KEYS: meta, history. ARGV: fresh epoch, channel, guard epoch or '', guard offset, PUBLISH or SPUBLISH.
+ */
+const ROTATE_SCRIPT = `
+if ARGV[3] ~= '' then
+  local epoch = redis.call('HGET', KEYS[1], 'epoch')
+  local top = tonumber(redis.call('HGET', KEYS[1], 'top') or '0')
+  if epoch ~= ARGV[3] or top >= tonumber(ARGV[4]) then return 0 end
+end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'epoch', ARGV[1], 'top', 0)
+redis.call(ARGV[5], ARGV[2], '{"kind":"reset","position":"' .. ARGV[1] .. '-0000000000000000"}')
+return 1
+`;
+
+/**
+ * Writes in flight on one node, by index (`inFlight`), and whether the node is alive: the hash
+ * `gw:node:{id}:inflight` (index → writes in flight) and the key `gw:node:{id}:alive` (expires
+ * unless the node refreshes it), on one slot; `gw:nodes` lists the node ids.
+ */
+const NODES_KEY = 'gw:nodes';
+const aliveKey = (node: string) => `gw:node:{${node}}:alive`;
+const inflightKey = (node: string) => `gw:node:{${node}}:inflight`;
+/** One write done: its index's count goes down, and out at zero. KEYS: inflight. ARGV: index. */
+const RELEASE_SCRIPT = `
+local v = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if v <= 1 then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HINCRBY', KEYS[1], ARGV[1], -1) end
+return 1
+`;
+/**
+ * A node found dead (its alive key gone) is claimed by one node: its writes in flight are
+ * returned and forgotten at once, so only the claimer resets their indices. KEYS: alive, inflight.
+ * Returns the flat HGETALL of the writes in flight, or false when the node is alive.
+ */
+const CLAIM_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local inflight = redis.call('HGETALL', KEYS[2])
+redis.call('DEL', KEYS[2])
+return inflight
+`;
+
 interface HistoryRead {
   epoch: string;
   first: number;
@@ -102,7 +154,9 @@ interface HistoryRead {
 }
 
 interface ScriptCommands {
-  gwChangesPublish(meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string, maxBytes: string): Promise<string>;
+  gwChangesPublish(
+    meta: string, history: string, epoch: string, maxLength: string, channel: string, event: string, indexEventsChannel: string, maxBytes: string, publish: PublishCommand,
+  ): Promise<string>;
   gwChangesRead(
     meta: string,
     history: string,
@@ -111,7 +165,12 @@ interface ScriptCommands {
     sinceOffset: string,
     fromEpochStart: '0' | '1',
   ): Promise<[string, number, number, string[]]>;
+  gwChangesRotate(meta: string, history: string, epoch: string, channel: string, guardEpoch: string, guardOffset: string, publish: PublishCommand): Promise<number>;
+  gwInflightRelease(inflight: string, index: string): Promise<number>;
+  gwNodeClaim(alive: string, inflight: string): Promise<string[] | null>;
 }
+
+type PublishCommand = 'PUBLISH' | 'SPUBLISH';
 
 /** This node's subscription to one index's channel. */
 interface Channel {
@@ -120,6 +179,10 @@ interface Channel {
   /** True while events are being read from the history; live ones wait in `pending`. */
   catchingUp: boolean;
   pending: ChangeEvent[];
+  /** A reset notice came while catching up: read the history once more before stopping. */
+  again: boolean;
+  /** The history's top when a check found this node behind it (`checkTails`); undefined when not behind. */
+  behindAt?: number;
   /** Settles when the channel subscription is first confirmed (or the channel is dropped). */
   live: Promise<void>;
   settleLive(error?: Error): void;
@@ -132,6 +195,19 @@ export interface RedisChangeBusOptions extends ChangeBusOptions {
   maxReconnectDelayMs?: number;
   /** Connection problems, for the node's log; the bus itself carries on. */
   log?: (message: string) => void;
+  /**
+   * Each connection is PINGed this often, and one that has not answered by the next PING is
+   * dropped and connected again (ms): a connection that stalls without closing (a partition, a
+   * paused proxy) is noticed in at most twice this, and the subscriber then fills what it missed
+   * from the history. Also the longest a publish or history read waits for its answer.
+   */
+  livenessMs?: number;
+  /**
+   * Sharded pub/sub (Redis 7: SPUBLISH / SSUBSCRIBE, REDIS_SHARDED_PUBSUB): an index's channel
+   * lives on the cluster node that owns its keys' slot, so pub/sub traffic spreads over the
+   * cluster instead of going to every node. Also valid on a single Redis 7.
+   */
+  sharded?: boolean;
 }
 
 /**
@@ -142,8 +218,9 @@ export interface RedisChangeBusOptions extends ChangeBusOptions {
  * contiguous, so any missed event is noticed).
  */
 export class RedisChangeBus implements ChangeBus {
-  private readonly pub: Redis;
-  private readonly sub: Redis;
+  private readonly pub: RedisConnection;
+  private readonly sub: RedisConnection;
+  private readonly publishCommand: PublishCommand;
   private readonly scripts: ScriptCommands;
   private readonly channels = new Map<string, Channel>();
   private readonly fanOut: LocalFanOut;
@@ -159,6 +236,15 @@ export class RedisChangeBus implements ChangeBus {
   private readonly indexEvents = new Subject<IndexChange>();
   private indexWatchers = 0;
   private reconnected = 0;
+  /** Indices a publish failed for: their history is rotated once Redis answers again (`settleOwed`). */
+  private readonly owed = new Set<string>();
+  private settling = false;
+  private readonly liveness: NodeJS.Timeout;
+  /** This node's id in `gw:nodes` (one per process life). */
+  private readonly nodeId = `${newEpoch()}${newEpoch()}`;
+  private readonly livenessMs: number;
+  /** Whether this node is in `gw:nodes` (with its alive key) yet. */
+  private listed = false;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
@@ -166,6 +252,7 @@ export class RedisChangeBus implements ChangeBus {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
     this.log = options.log ?? (() => {});
     const maxDelay = options.maxReconnectDelayMs ?? 1_000;
+    const livenessMs = options.livenessMs ?? 2_000;
     const connection = {
       retryStrategy: (attempt: number) => Math.min(50 * attempt, maxDelay),
       // Fail fast instead of queueing: a publish must reject while Redis is down, and a
@@ -174,10 +261,15 @@ export class RedisChangeBus implements ChangeBus {
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
     };
-    this.pub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher' });
-    this.sub = new Redis(redisUrl, { ...connection, connectionName: 'gw-changes-subscriber', autoResubscribe: false });
+    this.publishCommand = options.sharded ? 'SPUBLISH' : 'PUBLISH';
+    this.pub = connectRedis(redisUrl, { ...connection, connectionName: 'gw-changes-publisher', commandTimeout: livenessMs });
+    this.sub = connectRedis(redisUrl, { ...connection, connectionName: 'gw-changes-subscriber', autoResubscribe: false });
     this.pub.defineCommand('gwChangesPublish', { numberOfKeys: 2, lua: PUBLISH_SCRIPT });
     this.pub.defineCommand('gwChangesRead', { numberOfKeys: 2, lua: READ_SCRIPT });
+    this.pub.defineCommand('gwChangesRotate', { numberOfKeys: 2, lua: ROTATE_SCRIPT });
+    this.pub.defineCommand('gwInflightRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT });
+    this.pub.defineCommand('gwNodeClaim', { numberOfKeys: 2, lua: CLAIM_SCRIPT });
+    this.livenessMs = livenessMs;
     this.scripts = this.pub as unknown as ScriptCommands;
 
     for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
@@ -189,14 +281,16 @@ export class RedisChangeBus implements ChangeBus {
     this.pub.on('ready', () => {
       this.firstConnect = false;
       this.lastError = '';
+      void this.settleOwed();
     });
-    this.pub.on('close', () => (this.firstConnect = false));
+    this.pub.on(this.pub instanceof Cluster ? 'end' : 'close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
       for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
       if (this.indexWatchers > 0) this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
     });
     this.sub.on('message', (channelName: string, message: string) => this.receive(channelName, message));
+    this.sub.on('smessage', (channelName: string, message: string) => this.receive(channelName, message));
 
     this.fanOut = new LocalFanOut({
       onFirstSubscriber: (index) => this.join(index),
@@ -211,10 +305,31 @@ export class RedisChangeBus implements ChangeBus {
         wasReady = true;
       });
     }
+    this.liveness = this.watchLiveness(livenessMs);
+  }
+
+  async inFlight(index: string): Promise<() => void> {
+    try {
+      await this.publisherReady(); // a node still starting waits for Redis, as its publishes do
+      // others can only notice this node's death once they know it: listed before its first mark
+      if (!this.listed) await this.beat();
+      await this.pub.hincrby(inflightKey(this.nodeId), index, 1);
+    } catch {
+      if (!this.closed) this.owe(index); // the write goes on; its streams are reset once Redis answers
+      return () => {};
+    }
+    return () => {
+      this.scripts.gwInflightRelease(inflightKey(this.nodeId), index).catch(() => {});
+    };
   }
 
   async publish(change: NewChange): Promise<string> {
-    await this.publisherReady();
+    try {
+      await this.publisherReady();
+    } catch (err) {
+      if (!this.closed) this.owe(change.index);
+      throw err;
+    }
     // The script puts the position first; a stray one in the input must not override it.
     const event = JSON.stringify({ ...change, position: undefined, time: change.time ?? Date.now() });
     try {
@@ -227,8 +342,13 @@ export class RedisChangeBus implements ChangeBus {
         event,
         change.kind === 'index' ? INDEX_EVENTS_CHANNEL : '',
         String(this.historyBytes),
+        this.publishCommand,
       );
     } catch (err) {
+      // the write happened and its change may never reach anyone: the history is rotated once
+      // Redis answers again, so that every stream on the index is told (it may also have been
+      // appended after all: a reset too many costs a read, a gap never told costs a wrong view)
+      this.owe(change.index);
       throw busUnavailable(`publishing to Redis failed: ${(err as Error).message}`);
     }
   }
@@ -287,6 +407,7 @@ export class RedisChangeBus implements ChangeBus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.liveness);
     this.fanOut.close();
     this.indexEvents.complete();
     for (const channel of this.channels.values()) channel.settleLive(busClosed());
@@ -296,16 +417,84 @@ export class RedisChangeBus implements ChangeBus {
 
   // ---- publisher side ----
 
+  private owe(index: string): void {
+    this.owed.add(index);
+    void this.settleOwed();
+  }
+
+  /**
+   * Rotates the history of every index a publish failed for (`ROTATE_SCRIPT`), as soon as Redis
+   * answers: the streams on it, on every node, are told to read again. Retries until done or the
+   * bus closes. (A node that dies before it could rotate leaves that gap untold: see
+   * docs/running-at-scale.md.)
+   */
+  private async settleOwed(): Promise<void> {
+    if (this.settling) return;
+    this.settling = true;
+    try {
+      while (this.owed.size > 0 && !this.closed) {
+        if (this.pub.status !== 'ready') {
+          await this.untilReady(this.pub, 60_000);
+          continue;
+        }
+        for (const index of [...this.owed]) {
+          try {
+            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), '', '0', this.publishCommand);
+            this.owed.delete(index);
+            this.log(`change bus: a change of index [${index}] could not be published; its history was reset, streams on it read again`);
+          } catch {
+            break;
+          }
+        }
+        if (this.owed.size > 0) await sleep(250);
+      }
+    } finally {
+      this.settling = false;
+    }
+  }
+
+  /**
+   * PINGs both connections every `ms`; one whose previous PING is still unanswered is dropped
+   * and connected again (ioredis reconnects on its own; the subscriber then catches up).
+   */
+  private watchLiveness(ms: number): NodeJS.Timeout {
+    const waiting = new Map<RedisConnection, boolean>();
+    const timer = setInterval(() => {
+      for (const [role, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
+        if (conn.status !== 'ready') {
+          waiting.delete(conn);
+          continue;
+        }
+        if (waiting.get(conn)) {
+          this.log(`change bus: the Redis ${role} connection did not answer a PING within ${ms} ms; connecting again`);
+          waiting.delete(conn);
+          conn.disconnect(true);
+          continue;
+        }
+        waiting.set(conn, true);
+        const answered = () => waiting.delete(conn);
+        conn.ping().then(answered, answered);
+      }
+      if (this.pub.status === 'ready') {
+        void this.beatAndSweep();
+        void this.checkTails();
+      }
+    }, ms);
+    timer.unref();
+    return timer;
+  }
+
   private async publisherReady(): Promise<void> {
     if (this.closed) throw busClosed();
     if (this.pub.status === 'ready') return;
     // Only a node that is still starting waits (briefly); otherwise a write is not held up.
-    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, 'close'))) return;
+    // (a cluster closes connections while it learns its slots: only its end is final)
+    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, this.pub instanceof Cluster ? 'end' : 'close'))) return;
     throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
   }
 
   /** Resolves true on the connection's next 'ready', false on timeout, 'end' or `giveUpOn`. */
-  private untilReady(conn: Redis, timeoutMs: number, giveUpOn: 'end' | 'close' = 'end'): Promise<boolean> {
+  private untilReady(conn: RedisConnection, timeoutMs: number, giveUpOn: 'end' | 'close' = 'end'): Promise<boolean> {
     if (conn.status === 'ready') return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (ok: boolean) => {
@@ -341,6 +530,63 @@ export class RedisChangeBus implements ChangeBus {
     }
   }
 
+  /**
+   * Keeps this node's alive key (3 PING periods), and claims the nodes whose key expired: the
+   * indices they had writes in flight on get a new life of their history (their streams reset).
+   */
+  private async beatAndSweep(): Promise<void> {
+    try {
+      await this.beat();
+      for (const node of await this.pub.smembers(NODES_KEY)) {
+        if (node === this.nodeId) continue;
+        const inflight = await this.scripts.gwNodeClaim(aliveKey(node), inflightKey(node));
+        if (!inflight) continue;
+        await this.pub.srem(NODES_KEY, node);
+        for (let i = 0; i + 1 < inflight.length; i += 2) {
+          if (Number(inflight[i + 1]) <= 0) continue;
+          this.log(`change bus: node ${node} is gone with writes to index [${inflight[i]}] in flight; its history is reset`);
+          this.owe(inflight[i]);
+        }
+      }
+    } catch {
+      // Redis is away: the next beat tries again
+    }
+  }
+
+  /**
+   * The safety net under live delivery: a message lost on the way with nothing after it (a
+   * subscription moved by a cluster's subscriber, a connection that dropped a message without
+   * closing) shows no gap until the next event of its index. Each PING period the history's top
+   * of every index this node follows is read; a channel still behind a top it was already behind
+   * at the previous check (or on another epoch) catches up from the history.
+   */
+  private async checkTails(): Promise<void> {
+    for (const [index, channel] of [...this.channels]) {
+      if (channel.catchingUp || channel.last === undefined) continue;
+      let meta: Record<string, string>;
+      try {
+        meta = await this.pub.hgetall(metaKey(index));
+      } catch {
+        return; // Redis is away: reconnecting catches up
+      }
+      const last = channel.last;
+      if (this.channels.get(index) !== channel || channel.catchingUp || meta.epoch === undefined) continue;
+      const top = Number(meta.top);
+      if (meta.epoch !== last.epoch || (channel.behindAt !== undefined && last.offset < channel.behindAt)) {
+        channel.behindAt = undefined;
+        void this.catchUp(index, channel);
+      } else {
+        channel.behindAt = top > last.offset ? top : undefined;
+      }
+    }
+  }
+
+  private async beat(): Promise<void> {
+    await this.pub.set(aliveKey(this.nodeId), '1', 'PX', 3 * this.livenessMs);
+    await this.pub.sadd(NODES_KEY, this.nodeId);
+    this.listed = true;
+  }
+
   // ---- subscriber side ----
 
   private join(index: string): void {
@@ -349,7 +595,7 @@ export class RedisChangeBus implements ChangeBus {
       settle = (error) => (error ? reject(error) : resolve());
     });
     live.catch(() => {}); // nobody may be waiting on it
-    const channel: Channel = { catchingUp: false, pending: [], live, settleLive: settle };
+    const channel: Channel = { catchingUp: false, pending: [], again: false, live, settleLive: settle };
     this.channels.set(index, channel);
     if (this.sub.status === 'ready') this.subscribeChannel(index, channel);
   }
@@ -359,11 +605,11 @@ export class RedisChangeBus implements ChangeBus {
     if (channel === undefined) return;
     this.channels.delete(index);
     channel.settleLive(new Error(`the subscription to changes of index [${index}] ended`));
-    if (!this.closed && this.sub.status === 'ready') this.sub.unsubscribe(changeChannel(index)).catch(() => {});
+    if (!this.closed && this.sub.status === 'ready') (this.publishCommand === 'SPUBLISH' ? this.sub.sunsubscribe(changeChannel(index)) : this.sub.unsubscribe(changeChannel(index))).catch(() => {});
   }
 
   private subscribeChannel(index: string, channel: Channel): void {
-    this.sub.subscribe(changeChannel(index)).then(
+    (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
       () => {
         if (this.channels.get(index) !== channel) return;
         channel.settleLive();
@@ -397,6 +643,12 @@ export class RedisChangeBus implements ChangeBus {
       this.log(`change bus: dropped a malformed message on ${channelName}`);
       return;
     }
+    if ((event as { kind: string }).kind === 'reset') {
+      // another life of the history began: catching up finds it, and what it means
+      channel.again = true;
+      void this.catchUp(index, channel);
+      return;
+    }
     if (channel.catchingUp) {
       channel.pending.push(event);
       return;
@@ -421,7 +673,9 @@ export class RedisChangeBus implements ChangeBus {
   /**
    * Brings the channel up to date from the history, then delivers the live events that
    * arrived meanwhile. Without a starting point yet, it only sets one: the events received
-   * since the subscription, or else the latest position.
+   * since the subscription, or else the latest position. When the history cannot bridge the gap
+   * — it is another life (Redis lost its data, or a node rotated it), it no longer reaches back
+   * far enough, or it lost events this node delivered — the channel fails with `historyGone`.
    */
   private async catchUp(index: string, channel: Channel): Promise<void> {
     if (channel.catchingUp) return;
@@ -429,38 +683,49 @@ export class RedisChangeBus implements ChangeBus {
     try {
       for (;;) {
         if (this.channels.get(index) !== channel) return;
+        channel.again = false;
         let read: HistoryRead;
         try {
           read = await this.read(index, channel.last, true);
         } catch (err) {
           // Redis is away: try again once the publisher connection is back (or in a moment).
           this.log(`change bus: catching up on index [${index}] failed, will retry: ${(err as Error).message}`);
-          if (this.pub.status === 'ready') await sleep(1_000);
+          if (this.pub.status === 'ready') await sleep(250);
           else await this.untilReady(this.pub, 60_000);
           if (this.closed) return;
           continue;
         }
         if (this.channels.get(index) !== channel) return;
 
-        // Live events of another life of the history (Redis restarted meanwhile) are stale:
-        // what this life holds comes from the read.
+        // Live events of another life of the history are stale: what this life holds comes from the read.
         const pending = channel.pending.filter((event) => positionOf(event.position).epoch === read.epoch);
+        const stale = channel.pending.find((event) => positionOf(event.position).epoch !== read.epoch);
         channel.pending = [];
         const last = channel.last;
-        if (last === undefined) {
+        if (last === undefined && stale !== undefined) {
+          // events delivered live since the subscription belong to a history that is gone: those
+          // of them not yet shown are lost with it (the streams' first reads may predate them)
+          this.fanOut.fail(index, historyGone(index, stale.position, 'discontinued'));
+          return;
+        } else if (last === undefined) {
           channel.last = { epoch: read.epoch, offset: pending.length > 0 ? positionOf(pending[0].position).offset - 1 : read.top };
-        } else if (last.epoch !== read.epoch ? read.first > 1 : last.offset < read.first - 1) {
+        } else if (last.epoch !== read.epoch || last.offset < read.first - 1 || last.offset > read.top) {
           const missed = formatPosition(last.epoch, last.offset);
-          this.fanOut.fail(index, historyGone(index, missed, last.epoch !== read.epoch ? 'unknown' : 'older'));
+          if (last.epoch === read.epoch && last.offset > read.top) {
+            // the history lost events this node delivered (a failover to a replica behind it):
+            // offsets would be given again to other events, so the history starts a new life
+            await this.scripts.gwChangesRotate(metaKey(index), historyKey(index), newEpoch(), changeChannel(index), last.epoch, String(last.offset), this.publishCommand).catch(() => {});
+          }
+          const why = last.epoch === read.epoch && last.offset < read.first - 1 ? 'older' : 'discontinued';
+          this.log(`change bus: live changes of index [${index}] after ${missed} cannot be recovered (${why}); its streams are reset`);
+          this.fanOut.fail(index, historyGone(index, missed, why));
           return;
         } else {
-          // A new epoch is complete from offset 1 (first <= 1): nothing of it was missed.
-          if (last.epoch !== read.epoch) channel.last = { epoch: read.epoch, offset: 0 };
           for (const json of read.events) this.deliverInOrder(index, channel, JSON.parse(json) as ChangeEvent);
         }
         const gapAt = pending.findIndex((event) => this.deliverInOrder(index, channel, event) === 'gap');
-        if (gapAt < 0) return;
-        channel.pending = pending.slice(gapAt).concat(channel.pending);
+        if (gapAt >= 0) channel.pending = pending.slice(gapAt).concat(channel.pending);
+        else if (!channel.again) return;
       }
     } finally {
       channel.catchingUp = false;

@@ -13,6 +13,14 @@ export interface Config {
   /** POINT_IN_TIME_BYTES: what the embedded engine's point-in-time views may hold together; default a quarter of the heap. */
   pointInTimeBytes?: number;
   redisUrl?: string;
+  /**
+   * REDIS_PING_MS: the change bus PINGs its Redis connections this often and connects again one
+   * that has not answered by the next PING (a stalled connection, a partition): the longest a node
+   * can go without noticing that it may be missing changes is about twice this.
+   */
+  redisPingMs: number;
+  /** REDIS_SHARDED_PUBSUB=true: the change bus uses SPUBLISH/SSUBSCRIBE (Redis 7), which scales with a cluster. */
+  redisShardedPubSub: boolean;
   adminUser?: string;
   /** ADMIN_PASSWORD: at least MIN_ADMIN_PASSWORD_LENGTH characters (a shorter one stops the start). */
   adminPassword?: string;
@@ -212,8 +220,8 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(`ENGINE_URL must be http:// or https://, got "${engineUrl.protocol}"`);
     }
   }
-  if (env.REDIS_URL && !/^rediss?:\/\//.test(env.REDIS_URL)) {
-    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${env.REDIS_URL}"`);
+  if (env.REDIS_URL && !/^rediss?(\+sentinel|\+cluster)?:\/\//.test(env.REDIS_URL)) {
+    throw new ConfigError(`REDIS_URL must start with redis://, rediss://, redis+sentinel:// or redis+cluster://, got "${env.REDIS_URL}"`);
   }
   const adminUser = env.ADMIN_USER || undefined;
   const adminPassword = env.ADMIN_PASSWORD || undefined;
@@ -237,6 +245,8 @@ export function loadConfig(env: Env = process.env): Config {
     engineConfigDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPingMs: integer(env, 'REDIS_PING_MS', 2_000, 50, 600_000),
+    redisShardedPubSub: oneOf(env, 'REDIS_SHARDED_PUBSUB', ['true', 'false'] as const, 'false') === 'true',
     adminUser,
     adminPassword,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),

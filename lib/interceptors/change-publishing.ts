@@ -80,14 +80,17 @@ export function changePublishing(publisher: ChangePublisher): Interceptor {
 function publishing(next: Dispatch, publisher: ChangePublisher, req: EngineRequest, write: Write): Promise<EngineResponse> {
   const calls = new EngineCalls(next);
   switch (write.kind) {
+    // marked in flight while the engine applies them and their changes go out (see ChangeBus.inFlight)
     case 'document':
-      return documentWrite(calls, publisher, req, write);
+      return publisher.inFlight(write.index, () => documentWrite(calls, publisher, req, write));
     case 'update':
-      return update(calls, publisher, req, write.index);
-    case 'bulk':
-      return bulk(calls, publisher, req);
+      return publisher.inFlight(write.index, () => update(calls, publisher, req, write.index));
+    case 'bulk': {
+      const [index] = req.info?.segments ?? [];
+      return isName(index) ? publisher.inFlight(index, () => bulk(calls, publisher, req)) : bulk(calls, publisher, req);
+    }
     case 'by-query':
-      return byQuery(calls, publisher, req, write);
+      return write.background ? byQuery(calls, publisher, req, write) : publisher.inFlight(write.index, () => byQuery(calls, publisher, req, write));
     case 'reindex':
       return reindex(calls, publisher, req, write.background);
     case 'index':

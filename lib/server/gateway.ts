@@ -5,9 +5,8 @@ import { openBackend, type Backend } from '../engine/index.js';
 import { intercept } from '../engine/interceptor.js';
 import { changePublishing } from '../interceptors/index.js';
 import { AppRegistry } from '../apps/app-registry.js';
-import { Redis } from 'ioredis';
 import { AppCredentials, Authenticator, Authorizer, CredentialStore, LoginThrottle, RateLimits, ensureAdminCredential, systemIndexGuard } from '../auth/index.js';
-import { ChangePublisher, createChangeBus, type ChangeBus } from '../changes/index.js';
+import { ChangePublisher, connectRedis, createChangeBus, type ChangeBus } from '../changes/index.js';
 import { StreamHub, attachWebSocket } from '../streams/index.js';
 import { TypedDocuments, typeFieldHiding } from '../apps/index.js';
 import { installRawSubfieldTemplate } from '../apps/raw-subfields.js';
@@ -100,7 +99,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     await installRawSubfieldTemplate(engine, log);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
     const store = new CredentialStore(engine, { bus, reservedUsernames: [credential.username], log });
-    const limiterRedis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+    const limiterRedis = config.redisUrl ? connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
     limiterRedis?.on('error', () => {}); // the limiter falls back to memory while Redis is away
     const throttle = new LoginThrottle({ maxFailuresPerUser: config.auth.maxFailuresPerUser, maxFailuresPerIp: config.auth.maxFailuresPerIp, redis: limiterRedis });
     const authenticator = new Authenticator(credential, config.realm, { store, bus, log, throttle, rememberedFailures: config.auth.rememberedFailures });

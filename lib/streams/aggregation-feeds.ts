@@ -106,7 +106,9 @@ export class AggregationFeeds {
    */
   feed(spec: AggregationFeedSpec): AggregationFeed {
     let e: Entry | undefined;
-    const entry = () => (e ??= this.entries.get(spec.key) ?? this.create(spec));
+    // the entry shared now; after it ended (its last stream left, or a gap reset it) the next
+    // subscription joins, or starts, the one shared then
+    const entry = () => (e !== undefined && this.entries.get(spec.key) === e ? e : (e = this.entries.get(spec.key) ?? this.create(spec)));
     return {
       events: defer(() => entry().events),
       get live() {
@@ -175,10 +177,13 @@ export class AggregationFeeds {
         onIndexEvent: (event) => subscriber.next({ kind: 'ended', event }),
         onError: (err) => subscriber.error(err),
       };
-      const untracked = this.bus.changes(spec.index).subscribe((event) => {
-        if (event.kind === 'document' && !search.trackedComplete && (spec.type === undefined || event.type === spec.type)) {
-          subscriber.next({ kind: 'change', position: event.position });
-        }
+      const untracked = this.bus.changes(spec.index).subscribe({
+        next: (event) => {
+          if (event.kind === 'document' && !search.trackedComplete && (spec.type === undefined || event.type === spec.type)) {
+            subscriber.next({ kind: 'change', position: event.position });
+          }
+        },
+        error: (err) => subscriber.error(err),
       });
       const index = this.searches.of(spec.index);
       (async () => {

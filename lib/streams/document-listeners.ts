@@ -37,6 +37,8 @@ export class DocumentListeners {
           }
         },
         error: (err) => {
+          // the next listener subscribes afresh (a stream reset after this error does)
+          if (this.indices.get(index) === entry) this.indices.delete(index);
           for (const set of [...byId.values()]) for (const l of [...set]) l.onError(err);
         },
       });
@@ -57,7 +59,7 @@ export class DocumentListeners {
       if (s?.size === 0) e.byId.delete(id);
       if (--e.count === 0) {
         e.subscription.unsubscribe();
-        this.indices.delete(index);
+        if (this.indices.get(index) === e) this.indices.delete(index);
       }
     };
   }

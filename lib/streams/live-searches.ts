@@ -73,7 +73,11 @@ export class IndexLiveSearches {
         next: (event) => {
           this.queue = this.queue.then(() => this.handle(event)).catch((err) => this.fail(err));
         },
-        error: (err) => this.fail(err),
+        error: (err) => {
+          // the next search registered subscribes afresh (a stream reset after this error does)
+          this.subscription = undefined;
+          this.fail(err);
+        },
       });
     }
     return () => this.remove(reg);

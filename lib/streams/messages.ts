@@ -31,6 +31,17 @@ export function errorMessage(err: unknown): StreamMessage {
   return { data: errorBody(toEsError(err)), event: 'error' };
 }
 
+/**
+ * A discontinuity (`historyGone`): the changes after the client's position can no longer be
+ * replayed, or some may have been lost on their way. The client drops what it holds; the stream
+ * then sends the current state again (unless it streams changes only) and goes on live from it.
+ * Its id is empty: until that state, the client has no position worth resuming from — an SSE
+ * client (a browser's EventSource too) then reconnects without Last-Event-ID, i.e. afresh.
+ */
+export function resetMessage(err: Error): StreamMessage {
+  return { data: { _reset: true, reason: err.message }, event: 'reset', id: '' };
+}
+
 export function overflowMessage(): StreamMessage {
   return {
     data: errorBody(new EsError(429, 'stream_buffer_overflow_exception', 'the client reads the stream too slowly: its buffer is full and the stream ends; reconnect with the last event id to resume')),

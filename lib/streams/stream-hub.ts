@@ -1,5 +1,5 @@
-import { Observable } from 'rxjs';
-import type { ChangeBus } from '../changes/index.js';
+import { Observable, type Subscription } from 'rxjs';
+import { isHistoryGone, type ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
 import { AggregationFeeds } from './aggregation-feeds.js';
@@ -9,11 +9,40 @@ import { DocumentListeners } from './document-listeners.js';
 import { documentStream, type DocumentStreamSpec } from './document-stream.js';
 import { LiveSearches } from './live-searches.js';
 import { MatchContexts } from './match-contexts.js';
-import { shutdownMessage, timeLimitMessage } from './messages.js';
+import { resetMessage, shutdownMessage, timeLimitMessage } from './messages.js';
 import { searchStream, type SearchStreamSpec } from './search-stream.js';
 import type { StreamMessage } from './transports/index.js';
 import { StreamLifetimes } from './stream-lifetimes.js';
 import { StreamTallies, type StreamKind, type StreamTransport } from './stream-tallies.js';
+
+/**
+ * A stream that survives a discontinuity: when the history cannot bridge a gap (`historyGone`:
+ * the position it resumes from is gone, or its node's live delivery lost changes it cannot
+ * recover), the client is told `_reset` and the stream starts again from the current state —
+ * never a silent gap, never a stream that just ends. `open(since)` builds the stream; the first
+ * time with the client's resume position, after a reset without one.
+ */
+function resettable(open: (since: string | undefined) => Observable<StreamMessage>, since?: string): Observable<StreamMessage> {
+  return new Observable<StreamMessage>((subscriber) => {
+    let inner: Subscription | undefined;
+    const run = (from: string | undefined) => {
+      inner = open(from).subscribe({
+        next: (message) => subscriber.next(message),
+        error: (err) => {
+          if (!isHistoryGone(err)) return subscriber.error(err);
+          subscriber.next(resetMessage(err));
+          // once the failed subscriptions' teardowns have run: the new one subscribes afresh
+          setImmediate(() => {
+            if (!subscriber.closed) run(undefined);
+          });
+        },
+        complete: () => subscriber.complete(),
+      });
+    };
+    run(since);
+    return () => inner?.unsubscribe();
+  });
+}
 
 /**
  * Everything the streams of one node share: the bus, the document listeners, the index of live
@@ -49,16 +78,17 @@ export class StreamHub {
 
   /** `transport`: how the stream reaches its client, for the node's counts (`tallies`). */
   document(spec: DocumentStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.bounded('document', transport, documentStream(this.bus, this.documents, spec));
+    return this.bounded('document', transport, resettable((since) => documentStream(this.bus, this.documents, { ...spec, since }), spec.since));
   }
 
   search(spec: SearchStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.bounded('search', transport, searchStream(this.bus, this.searches, spec));
+    return this.bounded('search', transport, resettable((since) => searchStream(this.bus, this.searches, { ...spec, since }), spec.since));
   }
 
-  /** A live declarative UI (`liveDeclarative`), with the limits and counts of every stream. */
+  /** A live declarative UI (`liveDeclarative`), with the limits, counts and resets of every stream. */
   declarative(messages: Observable<StreamMessage>, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.bounded('declarative', transport, messages);
+    // `messages` starts afresh on each subscription (a new shared run, a new first answer)
+    return this.bounded('declarative', transport, resettable(() => messages));
   }
 
   /**

@@ -218,9 +218,11 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     subscriptions.set(id, sub);
     sub.add(messages.subscribe({
       next: (message) => {
+        // `position`: the stream's resume token (an SSE client's event id), for `since=` on a
+        // subscribe frame after a reconnect — to this node or any other
         if (message.live) push(id, kind, { id, channel: id, live: true });
-        else if (message.initial) push(id, kind, { id, channel: id, body: message.data });
-        else push(id, kind, `{"channel":${channel},"event":${messageJson(message)}}`);
+        else if (message.initial) push(id, kind, { id, channel: id, body: message.data, position: message.id });
+        else push(id, kind, `{"channel":${channel},"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":"${message.id}"`}}`);
       },
       error: (err) => {
         subscriptions.delete(id);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { EsError } from '../../lib/errors/index.js';
 import { MemoryChangeBus, RedisChangeBus, formatPosition, type ChangeBus, type NewChange } from '../../lib/changes/index.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { launchSentinel, startRedis, type TestRedis, type TestSentinel } from '../support/redis.js';
 import { docChange, eventually, record, recordLive, uniqueIndex } from './support.js';
 
 /** One bus implementation, as the contract spec drives it. */
@@ -43,33 +43,40 @@ const IMPLEMENTATIONS: BusUnderTest[] = [
       return true;
     },
   },
-  {
-    name: 'redis',
-    deliversBeforePublishResolves: false,
-    async setUp(suite) {
-      redis = await startRedis(suite);
-      admin = new Redis(redis.url);
-      // One entry per stream node, so `MAXLEN ~ N` trims to N exactly and small histories are testable.
-      await admin.config('SET', 'stream-node-max-entries', '1');
-    },
-    async tearDown() {
-      admin?.disconnect();
-      await redis?.stop();
-    },
-    create: (historyLength) => new RedisChangeBus(redis!.url, { historyLength }),
-    async reset(bus) {
-      await admin!.flushall();
-      return bus;
-    },
-    async channelSubscribers(_bus, index) {
-      const [, count] = (await admin!.pubsub('NUMSUB', `gw:changes:{${index}}`)) as [string, number];
-      return Number(count);
-    },
-    async indexFeedsLive(count) {
-      const [, live] = (await admin!.pubsub('NUMSUB', 'gw:index-events')) as [string, number];
-      return Number(live) >= count;
-    },
-  },
+  ...(['redis', 'redis, sharded pub/sub', 'redis through Sentinel'] as const).map((name): BusUnderTest => {
+    const sharded = name === 'redis, sharded pub/sub';
+    let sentinel: TestSentinel | undefined;
+    return {
+      name,
+      deliversBeforePublishResolves: false,
+      async setUp(suite) {
+        redis = await startRedis(suite);
+        admin = new Redis(redis.url);
+        // One entry per stream node, so `MAXLEN ~ N` trims to N exactly and small histories are testable.
+        await admin.config('SET', 'stream-node-max-entries', '1');
+        if (name === 'redis through Sentinel') sentinel = await launchSentinel(redis);
+      },
+      async tearDown() {
+        admin?.disconnect();
+        await sentinel?.stop();
+        await redis?.stop();
+      },
+      create: (historyLength) => new RedisChangeBus(sentinel?.url ?? redis!.url, { historyLength, sharded }),
+      async reset(bus) {
+        await admin!.flushall();
+        return bus;
+      },
+      async channelSubscribers(_bus, index) {
+        const channel = `gw:changes:{${index}}`;
+        const [, count] = (sharded ? await admin!.pubsub('SHARDNUMSUB', channel) : await admin!.pubsub('NUMSUB', channel)) as [string, number];
+        return Number(count);
+      },
+      async indexFeedsLive(count) {
+        const [, live] = (await admin!.pubsub('NUMSUB', 'gw:index-events')) as [string, number];
+        return Number(live) >= count;
+      },
+    };
+  }),
 ];
 
 for (const impl of IMPLEMENTATIONS) {

@@ -278,7 +278,7 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
     expect(s.messages[s.messages.length - 1]).to.include({ _stream_end: true });
   });
 
-  it('a resume position older than the history is a clear error, never a silent gap', async () => {
+  it('a resume position older than the history is told _reset, then the current state — never a silent gap', async () => {
     await call(gw.url, 'PUT', '/old'); // a document stream opens on an index that exists (a missing one answers 404)
     const s = await openStream(gw.url, '/old/_doc/1?stream=true', { accept: 'text/event-stream' });
     await call(gw.url, 'PUT', '/old/_doc/1', { body: { v: 1 } });
@@ -287,10 +287,19 @@ describe('document streams: lifetime, heartbeats, history bounds', function () {
     s.close();
     for (let i = 0; i < 20; i++) await call(gw.url, 'PUT', '/old/_doc/1', { body: { v: i } });
     const resumed = await openStream(gw.url, '/old/_doc/1?stream=true', { accept: 'text/event-stream', headers: { 'last-event-id': first } });
-    await resumed.ended;
-    // the resume fails before the stream is live: the answer's status says so, not a 200
-    expect(resumed.status).to.be.within(400, 499);
-    expect(JSON.parse(resumed.raw()).error.reason).to.match(/read the current state again/);
+    await resumed.live;
+    expect(resumed.status).to.equal(200);
+    // an empty id: a client that reconnects before the new state does so afresh
+    expect(resumed.messages[0].sse).to.deep.equal({ id: '', event: 'reset' });
+    expect(resumed.messages[0].data._reset).to.equal(true);
+    expect(resumed.messages[0].data.reason).to.match(/read the current state again/);
+    // then the document as it is now, with a position to resume from, and live changes after it
+    expect(resumed.messages[1].data).to.deep.include({ _id: '1', found: true, _source: { v: 19 } });
+    expect(resumed.messages[1].sse.id).to.be.a('string');
+    await call(gw.url, 'PUT', '/old/_doc/1', { body: { v: 20 } });
+    await resumed.until((m) => m.length === 3);
+    expect(resumed.messages[2].data._source).to.deep.equal({ v: 20 });
+    resumed.close();
   });
 
   it('graceful shutdown ends open streams cleanly, with a final object', async () => {

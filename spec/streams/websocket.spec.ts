@@ -116,12 +116,21 @@ describe('WebSocket streams (appbase frame protocol)', function () {
       const replies = log.frames.filter((f) => f.id === 'sub-1');
       expect(replies).to.have.length(3);
       expect(replies[0]).to.deep.equal({ id: 'sub-1', channel: 'sub-1' });
-      expect(replies[1]).to.have.keys('id', 'channel', 'body');
+      expect(replies[1]).to.have.keys('id', 'channel', 'body', 'position');
       expect(replies[1].body).to.include({ _type: 'tweet', _id: 'r1', found: true });
       expect(replies[2]).to.deep.equal({ id: 'sub-1', channel: 'sub-1', live: true });
       await call(gw.url, 'PUT', '/wsapp/tweet/r1', { body: { text: 'raw 2' } });
       const pushed = await log.frame((f) => f.channel === 'sub-1' && f.event);
-      expect(pushed).to.deep.equal({ channel: 'sub-1', event: { _type: 'tweet', _id: 'r1', _source: { text: 'raw 2' } } });
+      expect(pushed).to.deep.include({ channel: 'sub-1', event: { _type: 'tweet', _id: 'r1', _source: { text: 'raw 2' } } });
+      // the change's position, later than the body's: a reconnecting client subscribes with `since=` it
+      expect(pushed.position > replies[1].position).to.equal(true);
+      ws.send(JSON.stringify({ id: 'sub-1', unsubscribe: true }));
+      await call(gw.url, 'PUT', '/wsapp/tweet/r1', { body: { text: 'raw 3' } });
+      ws.send(JSON.stringify({ id: 'resumed', path: `wsapp/tweet/r1?stream=true&since=${pushed.position}`, method: 'GET', authorization: adminAuth() }));
+      const replayed = await log.frame((f) => f.channel === 'resumed' && f.event);
+      expect(replayed.event).to.deep.equal({ _type: 'tweet', _id: 'r1', _source: { text: 'raw 3' } });
+      expect(replayed.position > pushed.position).to.equal(true);
+      ws.send(JSON.stringify({ id: 'resumed', unsubscribe: true }));
     });
 
     it('streamonly: {id, channel}, then the live marker, no body', async () => {

@@ -130,3 +130,79 @@ function pings(port: number): Promise<boolean> {
     });
   });
 }
+
+export interface TestSentinel {
+  readonly port: number;
+  /** REDIS_URL through this Sentinel, for the master it monitors as `name`. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** A Redis Sentinel (redis-server --sentinel) monitoring the given server as master `name`. */
+export async function launchSentinel(master: TestRedis, name = 'gwmaster'): Promise<TestSentinel> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-sentinel-'));
+  const port = await freePort();
+  const conf = path.join(dir, 'sentinel.conf');
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${master.port} 1`, `sentinel down-after-milliseconds ${name} 1000`, ''].join('\n'));
+  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  await waitForPing(port, 10_000);
+  return {
+    port,
+    url: `redis+sentinel://127.0.0.1:${port}/${name}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestRedisCluster {
+  /** REDIS_URL of the cluster (two of its nodes as seeds). */
+  readonly url: string;
+  readonly ports: number[];
+  stop(): Promise<void>;
+}
+
+/** A Redis Cluster of three masters (no replicas) on free ports, created with `redis-cli --cluster create`. */
+export async function launchRedisCluster(): Promise<TestRedisCluster> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-cluster-'));
+  const ports: number[] = [];
+  const children: ChildProcess[] = [];
+  const stop = async () => {
+    await Promise.all(children.map((child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      return exited;
+    }));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const port = await freePort();
+      const nodeDir = path.join(dir, String(port));
+      await import('node:fs/promises').then((fs) => fs.mkdir(nodeDir));
+      children.push(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--save', '', '--appendonly', 'no', '--dir', nodeDir], { stdio: 'ignore' }));
+      await waitForPing(port, 10_000);
+      ports.push(port);
+    }
+    const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+    const deadline = Date.now() + 20_000;
+    for (const port of ports) {
+      while (!/cluster_state:ok/.test(spawnSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout ?? '')) {
+        if (Date.now() > deadline) throw new Error(`the cluster did not become ready on port ${port}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `redis+cluster://127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}`, ports, stop };
+}
