@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { ConnectionLimits } from '../connections/index.js';
 
 /** The only module that reads process.env. Everything else receives a Config. */
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   trustedProxies: TrustedProxy[];
   /** http.max_content_length, in bytes. */
   maxContentLength: number;
+  /** Connection caps and read timeouts (HTTP_*; lib/connections). */
+  http: ConnectionLimits;
   /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
   engineTimeoutMs: number;
   realm: string;
@@ -236,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+    http: connectionLimits(env),
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
@@ -333,6 +337,20 @@ export interface EngineServerConfig {
   /** "user:password" the standalone engine requires, as a secured cluster would; absent = open. */
   auth?: string;
   maxContentLength: number;
+  http: ConnectionLimits;
+}
+
+/** HTTP_*: what one client connection may hold, for the gateway and the standalone engine alike. */
+function connectionLimits(env: Env): ConnectionLimits {
+  const maxConnections = integer(env, 'HTTP_MAX_CONNECTIONS', 10_000, 1, 10_000_000);
+  return {
+    maxConnections,
+    maxConnectionsPerClient: integer(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', Math.min(1_000, maxConnections), 1, 10_000_000),
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 10, 3_600_000),
+    bodyTimeoutMs: integer(env, 'HTTP_BODY_TIMEOUT_MS', 10_000, 10, 3_600_000),
+    bodyMinBytesPerSecond: env.HTTP_BODY_MIN_RATE ? parseByteSize(env.HTTP_BODY_MIN_RATE, 'HTTP_BODY_MIN_RATE') : 1024,
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 10, 3_600_000),
+  };
 }
 
 export function loadEngineServerConfig(env: Env = process.env): EngineServerConfig {
@@ -345,5 +363,6 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     configDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+    http: connectionLimits(env),
   };
 }

@@ -21,6 +21,7 @@ import { RequestLog } from '../logs/index.js';
 import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js';
 import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
+import { guardConnections, serverOptions } from '../connections/index.js';
 
 export interface RunningGateway {
   /** Where this host reaches the gateway (loopback when it is bound to every interface). */
@@ -151,11 +152,12 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     clientAddresses.install(app);
     void analytics?.purge(); // then daily
     void logs?.purge(); // then daily
-    const server = http.createServer(app.callback());
+    const server = http.createServer(serverOptions(config.http), app.callback());
+    // connection caps and read timeouts: a crowd of slow clients cannot hold every descriptor
+    const connections = guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) });
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength, clientAddress: (req) => clientAddresses.of(req),
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
-    server.keepAliveTimeout = 65_000;
-    server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
+    // streams stay open for hours (requestTimeout 0: serverOptions); the proxy has its own upstream timeout
     server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -182,6 +184,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       await drain(server, serverClosed, drainMs);
       websockets.terminate();
       await serverClosed;
+      connections.close();
       await metricsServer?.close();
       authenticator.close();
       pipelineRegistry?.close();
