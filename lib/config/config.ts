@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { ConnectionLimits } from '../connections/index.js';
+import { heapLimit, type BreakerLimits } from '../breakers/index.js';
 
 /** The only module that reads process.env. Everything else receives a Config. */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   maxContentLength: number;
   /** Connection caps and read timeouts (HTTP_*; lib/connections). */
   http: ConnectionLimits;
+  /** Circuit breakers (NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT, INDICES_BREAKER_REQUEST_LIMIT, INDICES_BREAKER_TOTAL_LIMIT; lib/breakers). */
+  breakers: BreakerLimits;
   /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
   engineTimeoutMs: number;
   realm: string;
@@ -240,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     http: connectionLimits(env),
+    breakers: breakerLimits(env),
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
@@ -338,6 +342,26 @@ export interface EngineServerConfig {
   auth?: string;
   maxContentLength: number;
   http: ConnectionLimits;
+  breakers: BreakerLimits;
+}
+
+/** A breaker limit as Elasticsearch writes it: a share of the heap (`60%`) or a byte size (`2gb`). */
+function heapShare(env: Env, name: string, fallbackPercent: number): number {
+  const raw = env[name]?.trim();
+  const m = raw ? /^(\d+(?:\.\d+)?)%$/.exec(raw) : null;
+  if (raw && !m) return parseByteSize(raw, name);
+  const percent = m ? Number(m[1]) : fallbackPercent;
+  if (percent <= 0 || percent > 100) throw new ConfigError(`${name} must be a share of the heap between 0% and 100%, got "${raw}"`);
+  return Math.floor((heapLimit() * percent) / 100);
+}
+
+/** The circuit breakers' limits, with Elasticsearch's defaults (shares of V8's heap limit). */
+function breakerLimits(env: Env): BreakerLimits {
+  return {
+    inFlightBytes: heapShare(env, 'NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT', 100),
+    requestBytes: heapShare(env, 'INDICES_BREAKER_REQUEST_LIMIT', 60),
+    totalBytes: heapShare(env, 'INDICES_BREAKER_TOTAL_LIMIT', 95),
+  };
 }
 
 /** HTTP_*: what one client connection may hold, for the gateway and the standalone engine alike. */
@@ -364,5 +388,6 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     http: connectionLimits(env),
+    breakers: breakerLimits(env),
   };
 }

@@ -22,6 +22,7 @@ import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js
 import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
 import { guardConnections, serverOptions } from '../connections/index.js';
+import { CircuitBreakers } from '../breakers/index.js';
 
 export interface RunningGateway {
   /** Where this host reaches the gateway (loopback when it is bound to every interface). */
@@ -146,7 +147,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     };
     metrics?.watch({ streams: hub.tallies, bus, cache, analytics, logs, authentication: authenticator });
     const readiness = new Readiness({ engine, redisBus: config.redisUrl ? bus : undefined });
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics, breakers: new CircuitBreakers(config.breakers) }, typed);
     // the client's address as the trusted proxies tell it (TRUSTED_PROXIES), wherever the request path reads it
     const clientAddresses = new ClientAddresses(config.trustedProxies);
     clientAddresses.install(app);

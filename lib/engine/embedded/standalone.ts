@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     auth: config.auth,
     maxContentLength: config.maxContentLength,
     http: config.http,
+    breakers: config.breakers,
     log: (line) => process.stderr.write(`${line}\n`),
   });
   await new Promise<void>((resolve, reject) => {
