@@ -147,10 +147,10 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     const { req, res } = entry;
     const got = req.socket.bytesRead - entry.bytesAtFirst;
     const took = Math.round(now - entry.firstByteAt);
-    options.log(
-      `request body from [${req.socket.remoteAddress}] cut: ${got} bytes in ${took} ms, slower than ${limits.bodyMinBytesPerSecond} bytes/s ` +
-        `over ${windowMs} ms (HTTP_BODY_MIN_RATE, HTTP_BODY_TIMEOUT_MS): ${req.method} ${req.url?.split('?')[0]}`,
-    );
+    return `request body from [${req.socket.remoteAddress}] cut: ${got} bytes in ${took} ms, slower than ${limits.bodyMinBytesPerSecond} bytes/s ` +
+      `over ${windowMs} ms (HTTP_BODY_MIN_RATE, HTTP_BODY_TIMEOUT_MS): ${req.method} ${req.url?.split('?')[0]}`;
+  };
+  const answerCut = ({ req, res }: WatchedBody) => {
     const err = new EsError(408, 'request_timeout_exception',
       `the request body arrived slower than [${limits.bodyMinBytesPerSecond}] bytes a second over [${windowMs}ms] (HTTP_BODY_MIN_RATE)`);
     if (res.headersSent) {
@@ -164,8 +164,12 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     res.end(body, () => req.destroy());
     setTimeout(() => req.socket.destroy(), 2_000).unref();
   };
-  const sweep = setInterval(() => {
+  // a crowd of slow clients is cut a slice at a time (thousands of answers in one go would hold the
+  // event loop), and logged as one line per sweep: the first cut in full, the others counted
+  let sweeping = false;
+  const sweepOnce = (cuts: { first?: string; more: number }) => {
     const now = performance.now();
+    const sliceEnd = now + 5;
     for (const entry of watched) {
       if (entry.req.complete || entry.req.destroyed) {
         watched.delete(entry);
@@ -175,12 +179,27 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
       const bytes = entry.req.socket.bytesRead;
       // a request whose unread body fills its buffer is waiting on the server, not the client
       const serverBound = entry.req.readableLength >= entry.req.readableHighWaterMark || entry.req.socket.isPaused();
-      if (!serverBound && bytes - entry.bytesAtWindowStart < minBytes) cut(entry, now);
-      else {
+      if (!serverBound && bytes - entry.bytesAtWindowStart < minBytes) {
+        const line = cut(entry, now);
+        if (cuts.first === undefined) cuts.first = line;
+        else cuts.more++;
+        answerCut(entry);
+        if (performance.now() > sliceEnd) {
+          setImmediate(() => sweepOnce(cuts));
+          return;
+        }
+      } else {
         entry.windowStart = now;
         entry.bytesAtWindowStart = bytes;
       }
     }
+    sweeping = false;
+    if (cuts.first !== undefined) options.log(cuts.more ? `${cuts.first} (and ${cuts.more} more bodies cut)` : cuts.first);
+  };
+  const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweepOnce({ more: 0 });
   }, Math.max(10, Math.min(1_000, Math.floor(windowMs / 4))));
   sweep.unref();
 
