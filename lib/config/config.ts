@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import type { ConnectionLimits } from '../connections/index.js';
@@ -364,9 +365,24 @@ function breakerLimits(env: Env): BreakerLimits {
   };
 }
 
+/**
+ * The default cap on open connections: the process's open-file limit (`ulimit -n`) less 1,024
+ * descriptors for everything else (the store's files, upstream connections, logs), so that
+ * connections alone can never exhaust it; 10,000 where the limit cannot be read.
+ */
+function descriptorBudget(): number {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (m) return Math.max(256, Number(m[1]) - 1_024);
+  } catch {
+    // not Linux: the fixed default
+  }
+  return 10_000;
+}
+
 /** HTTP_*: what one client connection may hold, for the gateway and the standalone engine alike. */
 function connectionLimits(env: Env): ConnectionLimits {
-  const maxConnections = integer(env, 'HTTP_MAX_CONNECTIONS', 10_000, 1, 10_000_000);
+  const maxConnections = integer(env, 'HTTP_MAX_CONNECTIONS', descriptorBudget(), 1, 10_000_000);
   return {
     maxConnections,
     maxConnectionsPerClient: integer(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', Math.min(1_000, maxConnections), 1, 10_000_000),
