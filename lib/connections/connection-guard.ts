@@ -67,6 +67,19 @@ function hasBody(req: http.IncomingMessage): boolean {
   return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * A request answered before its body was read to the end (refused: 413, 429, 408…) closes its
+ * connection (`Connection: close`), as Elasticsearch closes the channel: the rest of that body is
+ * not read, and a client that went on using the connection would wait for an answer forever.
+ */
+function closeWhenAnsweredEarly(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete) this.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+}
+
 interface WatchedBody {
   req: http.IncomingMessage;
   res: http.ServerResponse;
@@ -128,6 +141,7 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
   const watched = new Set<WatchedBody>();
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hasBody(req) || req.complete) return;
+    closeWhenAnsweredEarly(req, res);
     const bytes = req.socket.bytesRead;
     const now = performance.now();
     const entry: WatchedBody = { req, res, windowStart: now, bytesAtWindowStart: bytes, firstByteAt: now, bytesAtFirst: bytes };

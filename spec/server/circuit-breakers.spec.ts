@@ -9,8 +9,8 @@ import { BACKENDS } from '../support/backends.js';
 import { call, ndjson, NDJSON } from '../support/http.js';
 import { spawnEngine, tempDir } from '../support/servers.js';
 
-/** About `bytes` of `_bulk` body. */
-const bulkOf = (bytes: number) => ndjson(Array.from({ length: Math.ceil(bytes / 120) }, (_, i) => (i % 2 ? { text: 'x'.repeat(80) } : { index: { _index: 'breaker-sink', _id: String(i) } })));
+/** About `bytes` of `_bulk` body, in documents of 4 KB (few of them: indexing is not what is tested). */
+const bulkOf = (bytes: number) => ndjson(Array.from({ length: 2 * Math.ceil(bytes / 4100) }, (_, i) => (i % 2 ? { text: 'x'.repeat(4000) } : { index: { _index: 'breaker-sink', _id: String(i) } })));
 
 for (const backend of BACKENDS) {
   describe(`circuit breakers (${backend.name})`, function () {
@@ -27,6 +27,11 @@ for (const backend of BACKENDS) {
         const small = await call(gateway.url, 'POST', '/_bulk?refresh=true', { body: bulkOf(10_000), headers: NDJSON });
         expect(small.status, small.text.slice(0, 300)).to.equal(200);
         expect(small.json.errors).to.equal(false);
+        // each answered request gives its bytes back: ten bodies of 600 KB, one after another, under a 1 MB limit
+        for (let i = 0; i < 10; i++) {
+          const next = await call(gateway.url, 'POST', '/_bulk', { body: bulkOf(600 * 1024), headers: NDJSON });
+          expect(next.status, `request ${i}: ${next.text.slice(0, 200)}`).to.equal(200);
+        }
       } finally {
         await stop();
       }

@@ -108,6 +108,19 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a request answered before its body was read (413) closes its connection, so nothing waits on it', async () => {
+      const { gateway, stop } = await backend.start({ MAX_CONTENT_LENGTH: '1kb' });
+      try {
+        const url = new URL(gateway.url);
+        const x = await connect(gateway.url, head(url.host, ['Transfer-Encoding: chunked']) + `7d0\r\n${'x'.repeat(2000)}\r\n`);
+        const raw = await x.closed;
+        expect(parse(raw).status).to.equal(413);
+        expect(raw.toLowerCase()).to.include('connection: close');
+      } finally {
+        await stop();
+      }
+    });
+
     it('a body arriving steadily is read whole, however long it takes in all', async () => {
       const { gateway, stop } = await backend.start({ HTTP_BODY_TIMEOUT_MS: '200', HTTP_BODY_MIN_RATE: '1' });
       try {
