@@ -167,15 +167,17 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
   const answerCut = ({ req, res }: WatchedBody) => {
     const err = new EsError(408, 'request_timeout_exception',
       `the request body arrived slower than [${limits.bodyMinBytesPerSecond}] bytes a second over [${windowMs}ms] (HTTP_BODY_MIN_RATE)`);
+    // the handler still waiting for the body fails with this 408 (not a premature close, which it
+    // would take for the gateway's own failure and log)
     if (res.headersSent) {
-      req.socket.destroy();
+      req.destroy(err);
       return;
     }
     const body = JSON.stringify(errorBody(err));
     res.shouldKeepAlive = false;
     res.writeHead(408, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-elastic-product': 'Elasticsearch', connection: 'close' });
-    // the handler still waiting for the body fails once the request is destroyed; its answer is this one
-    res.end(body, () => req.destroy());
+    // the handler's own answer to that failure is not written: this one was
+    res.end(body, () => req.destroy(err));
     setTimeout(() => req.socket.destroy(), 2_000).unref();
   };
   // a crowd of slow clients is cut a slice at a time (thousands of answers in one go would hold the
