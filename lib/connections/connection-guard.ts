@@ -146,10 +146,10 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     const now = performance.now();
     const entry: WatchedBody = { req, res, windowStart: now, bytesAtWindowStart: bytes, firstByteAt: now, bytesAtFirst: bytes };
     watched.add(entry);
+    // (an entry whose request was destroyed, its response over, is dropped by the sweep itself)
     const done = () => watched.delete(entry);
     req.once('end', done);
     req.once('close', done);
-    res.once('close', done);
   };
   server.prependListener('request', onRequest);
 
