@@ -3,24 +3,36 @@
  * the embedded engine holds ~50,000 Debian packages. A steady probe (`GET /`, PROBE_RATE a second for
  * PROBE_MS, open loop, from this process) measures p50/p99 alone, then during each hostile load:
  * pipeline scripts that spin or allocate, a 50 MB `_bulk`, a `(a+)+b` regexp over the keyword field,
- * a 20 MB `match` text, a 10,000-field document, failed logins at 30 a second. The goal for each:
- * probe p99 ≤ 2 × baseline p99 + 50 ms. Every hostile request has its own timeout, so the bench always
- * ends; one that runs out is reported as hung. BENCH_LOADS=bulk,match runs only the loads whose name
- * contains one of those words; BENCH_DOCS and BENCH_PROBE_MS shorten a run.
+ * a 20 MB `match` text and a 20 MB `match_phrase` (one word the documents hold, 3.5 million times),
+ * a 10,000-field document (refused by the default field limit, and indexed where the limit was raised),
+ * a document through a 1..100000 ngram filter, a credential naming 100,000 index patterns, a pipeline
+ * script of a million nested parentheses, failed logins at 30 a second, and SLOW_CLIENTS (12,000)
+ * clients sending their bodies a byte at a time from 4 addresses. The goal for each: probe p99 ≤
+ * 2 × baseline p99 + 50 ms, no failed probe, the node's RSS up by at most 1 GB. Every hostile request
+ * has its own timeout, so the bench always ends; one that runs out is reported as hung.
+ * BENCH_LOADS=bulk,match runs only the loads whose name contains one of those words; BENCH_DOCS and
+ * BENCH_PROBE_MS shorten a run.
  */
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
-import { summarize, type Summary } from './support/latency.js';
+import { rssOf, summarize, type Summary } from './support/latency.js';
 import { fmt } from './support/load.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
 const PROBE_RATE = 20;
 const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 10_000);
 const PROBE_TIMEOUT_MS = 10_000;
+/** Slow-body clients (each one socket here and one in the gateway: keep under both processes' `ulimit -n`). */
+const SLOW_CLIENTS = Number(process.env.SLOW_CLIENTS ?? 12_000);
+const SLOW_ADDRESSES = ['127.0.0.20', '127.0.0.21', '127.0.0.22', '127.0.0.23'];
+const RSS_GROWTH_GOAL_MB = 1024;
 /** A comma list of words; only the loads whose name contains one of them run (default: all). */
 const LOADS = (process.env.BENCH_LOADS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
 const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
@@ -40,6 +52,8 @@ interface HostileLoad {
   intervalMs: number;
   timeoutMs: number;
   send: (pool: Pool, signal: AbortSignal, i: number) => Promise<number>;
+  /** A load that is not request after request (raw sockets): runs until `stop` aborts, returns what its clients got. */
+  run?: (stop: AbortSignal) => Promise<Outcome[]>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -97,9 +111,11 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
       if (running && rest > 0) await sleep(rest);
     }
   };
-  const clients = Array.from({ length: load.clients }, client);
+  const stop = new AbortController();
+  const clients = load.run ? [load.run(stop.signal).then((o) => void outcomes.push(...o))] : Array.from({ length: load.clients }, client);
   const probed = await probe(probePool);
   running = false;
+  stop.abort();
   await Promise.all(clients);
   await pool.destroy();
   return { probe: probed, outcomes };
@@ -133,6 +149,81 @@ function failedLogin(url: string, i: number, signal: AbortSignal): Promise<numbe
     });
     req.once('error', reject);
   });
+}
+
+/**
+ * SLOW_CLIENTS clients from SLOW_ADDRESSES, each sending a search's head and then its body a byte
+ * every 2 s (slowloris on the body); a client whose connection the gateway ends (408 cut, 429/503
+ * refused) records the answer and connects again after a second, until `stop`.
+ */
+async function slowBodies(url: string, stop: AbortSignal): Promise<Outcome[]> {
+  const { port, hostname, host } = new URL(url);
+  const outcomes: Outcome[] = [];
+  const head = `POST /packages/_search HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${AUTHORIZATION}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
+  const client = async (i: number) => {
+    while (!stop.aborted) {
+      const t0 = performance.now();
+      const outcome = await new Promise<Outcome>((resolve) => {
+        const socket = net.connect({ port: Number(port), host: hostname, localAddress: SLOW_ADDRESSES[i % SLOW_ADDRESSES.length] });
+        let received = '';
+        let drip: NodeJS.Timeout | undefined;
+        const end = (status: Outcome['status']) => {
+          clearInterval(drip);
+          stop.removeEventListener('abort', onStop);
+          socket.destroy();
+          resolve({ status, ms: performance.now() - t0 });
+        };
+        const onStop = () => end('hung');
+        stop.addEventListener('abort', onStop, { once: true });
+        socket.on('connect', () => {
+          socket.write(head + '{');
+          drip = setInterval(() => socket.write(' '), 2_000);
+        });
+        socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+        socket.on('error', () => end('error'));
+        socket.on('close', () => end(received.startsWith('HTTP/1.1 ') ? Number(received.slice(9, 12)) : 'error'));
+      });
+      // a client still trickling when the probe ends is the one the gateway holds: not an outcome
+      if (outcome.status !== 'hung') outcomes.push(outcome);
+      if (!stop.aborted) await sleep(1_000);
+    }
+  };
+  // connections opened over the first second, not in one burst
+  await Promise.all(Array.from({ length: SLOW_CLIENTS }, (_, i) => sleep((i / SLOW_CLIENTS) * 1_000).then(() => client(i))));
+  return outcomes;
+}
+
+/**
+ * The slow clients run on a worker thread of their own: 12,000 sockets' timers and reconnections
+ * on this thread would delay the probe itself, which is not the gateway's doing.
+ */
+function slowBodiesOffThread(url: string, stop: AbortSignal): Promise<Outcome[]> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { slowBodies: url } });
+  stop.addEventListener('abort', () => worker.postMessage('stop'), { once: true });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (outcomes: Outcome[]) => resolve(outcomes));
+    worker.once('error', reject);
+  });
+}
+
+/** Registers a pipeline whose script is `depth` parentheses deep (its answer's status). */
+async function deepScriptPipeline(url: string, depth: number, i: number, signal: AbortSignal): Promise<number> {
+  const script = `function handleRequest() { return ${'('.repeat(depth)}1${')'.repeat(depth)}; }`;
+  const form = new FormData();
+  form.append('pipeline', new Blob([`id: deep-${i}\nroutes: [{ path: /deep-${i}, method: POST }]\nstages:\n  - { id: deep, continueOnError: false, scriptRef: deep.js }\n`], { type: 'application/yaml' }), 'pipeline.yaml');
+  form.append('deep.js', new Blob([script], { type: 'application/javascript' }), 'deep.js');
+  const res = await fetch(url + '/_pipeline', { method: 'POST', headers: { authorization: AUTHORIZATION }, body: form, signal });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** The word the most summaries hold (five letters or more, so 3.5 million of them make ~20 MB). */
+function commonWord(docs: Array<Record<string, unknown>>): string {
+  const counts = new Map<string, number>();
+  for (const d of docs.slice(0, 5000)) {
+    for (const w of new Set(String(d.summary ?? '').toLowerCase().match(/[a-z]{5,}/g) ?? [])) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'library';
 }
 
 async function ingest(url: string, docs: Array<Record<string, unknown>>): Promise<number> {
@@ -193,6 +284,21 @@ async function main(): Promise<void> {
     const words = Array.from({ length: 4_000_000 }, (_, i) => `w${i % 100_000}`).join(' ');
     const matchText = Buffer.from(JSON.stringify({ query: { match: { summary: words.slice(0, 20 * 1024 * 1024) } } }));
     const wideDoc = Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`field_${i}`, i]))));
+    const word = commonWord(docs);
+    const phraseText = Buffer.from(JSON.stringify({ query: { match_phrase: { summary: `${word} `.repeat(3_500_000) } } }));
+    const manyPatterns = Buffer.from(JSON.stringify({ indices: Array.from({ length: 100_000 }, (_, i) => `tenant-${i}-*`), ops: ['read'] }));
+    const ngramDoc = Buffer.from(JSON.stringify({ text: 'abcdefghijklmnopqrstuvwxyz'.repeat(40) }));
+    // the heavy-but-legal loads' indices: a raised field limit, a 1..100000 ngram filter
+    for (const [index, body] of [
+      ['wide', { settings: { 'index.mapping.total_fields.limit': 20_000 } }],
+      ['ngrams', {
+        settings: { 'index.max_ngram_diff': 100_000, analysis: { filter: { grams: { type: 'ngram', min_gram: 1, max_gram: 100_000 } }, analyzer: { grams: { tokenizer: 'keyword', filter: ['grams'] } } } },
+        mappings: { properties: { text: { type: 'text', analyzer: 'grams' } } },
+      }],
+    ] as const) {
+      const res = await fetch(`${gw.url}/${index}`, { method: 'PUT', headers: JSON_HEADERS, body: JSON.stringify(body) });
+      if (res.status !== 200) throw new Error(`creating ${index} failed: ${res.status} ${await res.text()}`);
+    }
 
     const loads: HostileLoad[] = [
       { name: '2 clients: while(true){} script', clients: 2, intervalMs: 0, timeoutMs: 10_000, send: (p, s) => statusOf(p, s, 'POST', '/spin', '{}', JSON_HEADERS) },
@@ -206,8 +312,14 @@ async function main(): Promise<void> {
         send: (p, s) => statusOf(p, s, 'POST', '/packages/_search', JSON.stringify({ query: { regexp: { name: '(a+)+b' } } }), JSON_HEADERS),
       },
       { name: '20 MB match text', clients: 1, intervalMs: 0, timeoutMs: 30_000, send: (p, s) => statusOf(p, s, 'POST', '/packages/_search', matchText, JSON_HEADERS) },
+      { name: '20 MB match_phrase', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (p, s) => statusOf(p, s, 'POST', '/packages/_search', phraseText, JSON_HEADERS) },
       { name: '10,000-field document', clients: 1, intervalMs: 0, timeoutMs: 30_000, send: (p, s, i) => statusOf(p, s, 'PUT', `/packages/_doc/wide-${i}`, wideDoc, JSON_HEADERS) },
+      { name: '10,000 fields, limit raised', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (p, s, i) => statusOf(p, s, 'PUT', `/wide/_doc/wide-${i}`, wideDoc, JSON_HEADERS) },
+      { name: '1..100000 ngram document', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (p, s, i) => statusOf(p, s, 'PUT', `/ngrams/_doc/n-${i}`, ngramDoc, JSON_HEADERS) },
+      { name: '100,000-pattern credential', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (p, s) => statusOf(p, s, 'POST', '/_credentials', manyPatterns, JSON_HEADERS) },
+      { name: '10^6-deep script pipeline', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (_p, s, i) => deepScriptPipeline(gw.url, 1_000_000, i, s) },
       { name: '30 failed logins/s', clients: 1, intervalMs: 1000 / 30, timeoutMs: 10_000, send: (_p, s, i) => failedLogin(gw.url, i, s) },
+      { name: `${SLOW_CLIENTS} slow-body clients`, clients: 1, intervalMs: 0, timeoutMs: 0, send: async () => 0, run: (stop) => slowBodiesOffThread(gw.url, stop) },
     ];
 
     console.log(
@@ -218,13 +330,20 @@ async function main(): Promise<void> {
     const baseline = await probe(probePool);
     const goal = 2 * baseline.p99 + 50;
     console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed); goal under load: p99 ≤ ${fmt(goal)} ms`);
-    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | hostile requests');
+    console.log(`RSS goal: grows by at most ${RSS_GROWTH_GOAL_MB} MB during a load (peak, sampled every 100 ms)`);
+    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | RSS +MB | hostile requests');
     for (const load of loads.filter((l) => !LOADS.length || LOADS.some((w) => l.name.toLowerCase().includes(w)))) {
       await settle(probePool);
+      const rssBefore = await rssOf(gw.proc.pid!);
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => void rssOf(gw.proc.pid!).then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 100);
       const { probe: p, outcomes } = await during(load, gw.url, probePool);
+      clearInterval(sampler);
+      const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
+      const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB;
       console.log(
         `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
-          `${(p.p99 <= goal ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${describeOutcomes(outcomes)}`,
+          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${describeOutcomes(outcomes)}`,
       );
     }
   } finally {
@@ -234,7 +353,18 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (isMainThread) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  // the slow-body clients' thread (slowBodiesOffThread)
+  const stop = new AbortController();
+  setMaxListeners(0, stop.signal); // one listener per client
+  parentPort!.once('message', () => stop.abort());
+  void slowBodies((workerData as { slowBodies: string }).slowBodies, stop.signal).then((outcomes) => {
+    parentPort!.postMessage(outcomes);
+    process.exit(0);
+  });
+}

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { ConnectionLimits } from '../connections/index.js';
+import { heapLimit, type BreakerLimits } from '../breakers/index.js';
 
 /** The only module that reads process.env. Everything else receives a Config. */
 export interface Config {
@@ -34,6 +37,10 @@ export interface Config {
   trustedProxies: TrustedProxy[];
   /** http.max_content_length, in bytes. */
   maxContentLength: number;
+  /** Connection caps and read timeouts (HTTP_*; lib/connections). */
+  http: ConnectionLimits;
+  /** Circuit breakers (NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT, INDICES_BREAKER_REQUEST_LIMIT, INDICES_BREAKER_TOTAL_LIMIT; lib/breakers). */
+  breakers: BreakerLimits;
   /** Upstream request timeout (ms) on the proxy path; streams are not subject to it. */
   engineTimeoutMs: number;
   realm: string;
@@ -251,6 +258,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
+    http: connectionLimits(env),
+    breakers: breakerLimits(env),
     engineTimeoutMs: integer(env, 'ENGINE_TIMEOUT_MS', 60_000, 1, 3_600_000),
     realm: 'search-gateway',
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
@@ -351,6 +360,55 @@ export interface EngineServerConfig {
   maxContentLength: number;
   /** POINT_IN_TIME_BYTES, as for the gateway's embedded engine. */
   pointInTimeBytes?: number;
+  http: ConnectionLimits;
+  breakers: BreakerLimits;
+}
+
+/** A breaker limit as Elasticsearch writes it: a share of the heap (`60%`) or a byte size (`2gb`). */
+function heapShare(env: Env, name: string, fallbackPercent: number): number {
+  const raw = env[name]?.trim();
+  const m = raw ? /^(\d+(?:\.\d+)?)%$/.exec(raw) : null;
+  if (raw && !m) return parseByteSize(raw, name);
+  const percent = m ? Number(m[1]) : fallbackPercent;
+  if (percent <= 0 || percent > 100) throw new ConfigError(`${name} must be a share of the heap between 0% and 100%, got "${raw}"`);
+  return Math.floor((heapLimit() * percent) / 100);
+}
+
+/** The circuit breakers' limits, with Elasticsearch's defaults (shares of V8's heap limit). */
+function breakerLimits(env: Env): BreakerLimits {
+  return {
+    inFlightBytes: heapShare(env, 'NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT', 100),
+    requestBytes: heapShare(env, 'INDICES_BREAKER_REQUEST_LIMIT', 60),
+    totalBytes: heapShare(env, 'INDICES_BREAKER_TOTAL_LIMIT', 95),
+  };
+}
+
+/**
+ * The default cap on open connections: the process's open-file limit (`ulimit -n`) less 1,024
+ * descriptors for everything else (the store's files, upstream connections, logs), so that
+ * connections alone can never exhaust it; 10,000 where the limit cannot be read.
+ */
+function descriptorBudget(): number {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    if (m) return Math.max(256, Number(m[1]) - 1_024);
+  } catch {
+    // not Linux: the fixed default
+  }
+  return 10_000;
+}
+
+/** HTTP_*: what one client connection may hold, for the gateway and the standalone engine alike. */
+function connectionLimits(env: Env): ConnectionLimits {
+  const maxConnections = integer(env, 'HTTP_MAX_CONNECTIONS', descriptorBudget(), 1, 10_000_000);
+  return {
+    maxConnections,
+    maxConnectionsPerClient: integer(env, 'HTTP_MAX_CONNECTIONS_PER_CLIENT', Math.min(1_000, maxConnections), 1, 10_000_000),
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 10, 3_600_000),
+    bodyTimeoutMs: integer(env, 'HTTP_BODY_TIMEOUT_MS', 10_000, 10, 3_600_000),
+    bodyMinBytesPerSecond: env.HTTP_BODY_MIN_RATE ? parseByteSize(env.HTTP_BODY_MIN_RATE, 'HTTP_BODY_MIN_RATE') : 1024,
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 10, 3_600_000),
+  };
 }
 
 export function loadEngineServerConfig(env: Env = process.env): EngineServerConfig {
@@ -364,5 +422,7 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
+    http: connectionLimits(env),
+    breakers: breakerLimits(env),
   };
 }

@@ -35,6 +35,11 @@ export class ClientAddresses {
     return client;
   }
 
+  /** Whether a connection's peer is a trusted proxy (its connections carry many clients). */
+  isTrustedPeer(remoteAddress: string): boolean {
+    return this.any && this.isTrusted(plain(remoteAddress));
+  }
+
   private walk(peer: string, hops: string[]): string {
     let client = peer;
     for (let i = hops.length - 1; i >= 0; i--) {

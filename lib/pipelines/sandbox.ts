@@ -68,8 +68,39 @@ const DRIVER = `(async () => {
   return result === undefined || result === null ? '' : JSON.stringify(result);
 })()`;
 
+/** Brackets a script may nest: far past any written by hand, far below what the parser's stack holds. */
+export const MAX_SCRIPT_NESTING = 1_000;
+
+/**
+ * The deepest nesting of `(`, `[` and `{` in a script, outside its strings and comments, in one
+ * linear scan that stops past `limit`: a script of a million nested parentheses is refused here,
+ * in a few milliseconds, instead of being copied into the parser to overflow its stack.
+ */
+export function nestingDepth(source: string, limit = MAX_SCRIPT_NESTING): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > max && (max = depth) > limit) return max;
+    } else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
+    else if (c === 34 || c === 39 || c === 96) {
+      // a string or template literal: skipped to its closing quote (escapes included)
+      for (i++; i < source.length && source.charCodeAt(i) !== c; i++) if (source.charCodeAt(i) === 92) i++;
+    } else if (c === 47 && source.charCodeAt(i + 1) === 47) {
+      const end = source.indexOf('\n', i);
+      i = end < 0 ? source.length : end;
+    } else if (c === 47 && source.charCodeAt(i + 1) === 42) {
+      const end = source.indexOf('*/', i + 2);
+      i = end < 0 ? source.length : end + 1;
+    }
+  }
+  return max;
+}
+
 /** Throws a ScriptError when the source does not parse. */
 export function checkSyntax(source: string, name: string): void {
+  if (nestingDepth(source) > MAX_SCRIPT_NESTING) throw new ScriptError(`the script is nested too deeply to compile (more than ${MAX_SCRIPT_NESTING} levels)`);
   const runtime = engine().newRuntime();
   const vm = runtime.newContext();
   try {

@@ -4,6 +4,16 @@ import type { Context } from 'koa';
 import { TimeSlice } from '../cooperative/index.js';
 import { errors, EsError } from '../errors/index.js';
 import { parseJsonWithin } from '../ndjson/index.js';
+import type { IncomingMessage } from 'node:http';
+import type { Reservation } from '../breakers/index.js';
+
+/** Each request's in-flight reservation (network.breaker.inflight_requests): its body's bytes are added as they are read. */
+const inFlight = new WeakMap<IncomingMessage, Reservation>();
+
+/** Counts what is read of `req`'s body against `reservation` (which trips with a 429 when the breaker would). */
+export function holdBodyIn(req: IncomingMessage, reservation: Reservation): void {
+  inFlight.set(req, reservation);
+}
 
 export function hasBody(ctx: Context): boolean {
   const len = ctx.get('content-length');
@@ -19,11 +29,17 @@ export function checkDeclaredLength(ctx: Context, limit: number): void {
 /** The request body as a stream that fails with 413 once more than `limit` bytes have flowed. */
 export function limitedBody(req: Readable, limit: number): Readable {
   let seen = 0;
+  const held = inFlight.get(req as IncomingMessage);
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > limit) done(errors.contentTooLong(limit));
-      else done(null, chunk);
+      if (seen > limit) return done(errors.contentTooLong(limit));
+      try {
+        held?.add(chunk.length);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done(null, chunk);
     },
   });
   req.on('error', (err) => counter.destroy(err));
@@ -39,9 +55,11 @@ export function limitedBody(req: Readable, limit: number): Readable {
 async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffer> {
   let size = 0;
   const slice = new TimeSlice();
+  const held = inFlight.get(ctx.req);
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) throw errors.contentTooLong(limit);
+    held?.add(chunk.length);
     yield chunk;
     await slice.pause();
   }

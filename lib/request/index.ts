@@ -3,5 +3,5 @@
  * read: the low module every feature reads requests through.
  */
 export * from './request-info.js';
-export { bodyStream, bufferBody, bufferText, checkDeclaredLength, hasBody, limitedBody, readJsonBody, readJsonObject } from './body.js';
+export { bodyStream, bufferBody, bufferText, checkDeclaredLength, hasBody, holdBodyIn, limitedBody, readJsonBody, readJsonObject } from './body.js';
 export { canonicalPath, encodeSegment, requestTarget, type RequestTarget } from './request-target.js';

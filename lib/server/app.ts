@@ -24,6 +24,8 @@ import { mediaTypes } from './media-types.js';
 import type { GatewayState } from './state.js';
 import { issueIndexCredentials } from './index-credentials.js';
 import { proxy } from './proxy.js';
+import { inFlightRequests } from './in-flight-requests.js';
+import type { CircuitBreakers } from '../breakers/index.js';
 import { carriesSearchText, curatedSearch, relevancyRoutes, ruleRoutes, type Curation } from '../rules/index.js';
 import { cacheRoutes, uncached, type PreferenceStore, type SearchCache } from '../cache/index.js';
 import type { ChangeBus } from '../changes/index.js';
@@ -60,6 +62,8 @@ export interface GatewayParts {
   metrics?: GatewayMetrics;
   /** `/_gateway/health` and `/_gateway/ready`, and refusing new requests on shutdown; absent = neither. */
   readiness?: Readiness;
+  /** The circuit breakers request bodies are counted against; absent = none. */
+  breakers?: CircuitBreakers;
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
@@ -70,6 +74,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   // the request's id (X-Request-Id), its X-Opaque-Id echoed, and its access line once the response is over
   app.use(requestContext({ logger: parts.logger, accessLog: config.accessLog }));
   app.use(esResponse(log));
+  // request bodies counted against network.breaker.inflight_requests while they are read and held
+  if (parts.breakers) app.use(inFlightRequests(parts.breakers));
   // the request target read once, in the one reading every later step and the engine act on
   app.use(canonicalRequest());
   // a v9 client's `compatible-with=9` asks the engine for 8 and is answered in kind

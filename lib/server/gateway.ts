@@ -20,6 +20,8 @@ import { RequestLog } from '../logs/index.js';
 import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js';
 import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
+import { guardConnections, serverOptions } from '../connections/index.js';
+import { CircuitBreakers } from '../breakers/index.js';
 
 export interface RunningGateway {
   /** Where this host reaches the gateway (loopback when it is bound to every interface). */
@@ -144,17 +146,18 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     };
     metrics?.watch({ streams: hub.tallies, bus, cache, analytics, logs, authentication: authenticator });
     const readiness = new Readiness({ engine, redisBus: config.redisUrl ? bus : undefined });
-    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics }, typed);
+    const app = createApp({ config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, logger, pipelines, curation: { rules, relevancy }, cache: cache && preferences && { cache, bus, preferences }, analytics, logs, readiness, metrics, breakers: new CircuitBreakers(config.breakers) }, typed);
     // the client's address as the trusted proxies tell it (TRUSTED_PROXIES), wherever the request path reads it
     const clientAddresses = new ClientAddresses(config.trustedProxies);
     clientAddresses.install(app);
     void analytics?.purge(); // then daily
     void logs?.purge(); // then daily
-    const server = http.createServer(app.callback());
+    const server = http.createServer(serverOptions(config.http), app.callback());
+    // connection caps and read timeouts: a crowd of slow clients cannot hold every descriptor
+    const connections = guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) });
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength, clientAddress: (req) => clientAddresses.of(req),
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
-    server.keepAliveTimeout = 65_000;
-    server.requestTimeout = 0; // streams stay open for hours; the proxy has its own upstream timeout
+    // streams stay open for hours (requestTimeout 0: serverOptions); the proxy has its own upstream timeout
     server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -181,6 +184,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       await drain(server, serverClosed, drainMs);
       websockets.terminate();
       await serverClosed;
+      connections.close();
       await metricsServer?.close();
       authenticator.close();
       pipelineRegistry?.close();

@@ -67,6 +67,10 @@ class Classifying implements BodyReading {
   private readonly indices: string[] = [];
   private readonly sources: ExpressionSource[] = [];
   private readonly perIndex: ExpressionOperation[] = [];
+  // what is already listed, so that a body naming 100,000 patterns is classified in linear time
+  private readonly listed = new Set<string>();
+  private readonly sourced = new Set<string>();
+  private readonly operated = new Set<string>();
   private readonly pathExpressions: string[] = [];
   private allIndices = false;
   private mixed = false;
@@ -179,12 +183,22 @@ class Classifying implements BodyReading {
 
   addOperation(expression: string, operation: Operation): void {
     this.mixed = true;
-    if (!this.perIndex.some((p) => p.expression === expression && p.operation === operation)) this.perIndex.push({ expression, operation });
+    const key = `${operation}\u0000${expression}`;
+    if (this.operated.has(key)) return;
+    this.operated.add(key);
+    this.perIndex.push({ expression, operation });
   }
 
   private add(expression: string, from: ExpressionSource['from']): void {
-    if (!this.indices.includes(expression)) this.indices.push(expression);
-    if (!this.sources.some((s) => s.expression === expression && s.from === from)) this.sources.push({ expression, from });
+    if (!this.listed.has(expression)) {
+      this.listed.add(expression);
+      this.indices.push(expression);
+    }
+    const key = `${from}\u0000${expression}`;
+    if (!this.sourced.has(key)) {
+      this.sourced.add(key);
+      this.sources.push({ expression, from });
+    }
     if (expression === '_all' || /^\*+$/.test(expression)) this.allIndices = true;
   }
 

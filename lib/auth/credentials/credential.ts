@@ -195,13 +195,13 @@ type Validator = (value: unknown, member: string) => unknown;
 function stringArray(check: (item: string, member: string) => void = () => {}): Validator {
   return (value, member) => {
     if (!Array.isArray(value)) throw invalid(member, 'must be an array of strings');
-    const out: string[] = [];
+    const out = new Set<string>();
     value.forEach((item, i) => {
       if (typeof item !== 'string' || item === '') throw invalid(`${member}][${i}`, 'must be a non-empty string');
       check(item, `${member}][${i}`);
-      if (!out.includes(item)) out.push(item);
+      out.add(item);
     });
-    return out;
+    return [...out];
   };
 }
 

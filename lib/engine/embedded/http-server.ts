@@ -2,11 +2,19 @@ import http from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { errorBody, errors, type EsError } from '../../errors/index.js';
 import type { Backend } from '../backend.js';
+import { guardConnections, serverOptions, type ConnectionLimits } from '../../connections/index.js';
+import { CircuitBreakers, type BreakerLimits } from '../../breakers/index.js';
 
 export interface EngineHttpServerOptions {
   /** "user:password" required as HTTP Basic, as a secured cluster would; absent = open. */
   auth?: string;
   maxContentLength: number;
+  /** Connection caps and read timeouts, as the gateway has them (lib/connections); absent = Node's defaults. */
+  http?: ConnectionLimits;
+  /** Circuit breakers request bodies are counted against (network.breaker.inflight_requests); absent = none. */
+  breakers?: BreakerLimits;
+  /** Where the guard's lines go (a cut slow body, refused connections). */
+  log?: (line: string) => void;
 }
 
 const REALM = 'security';
@@ -37,7 +45,8 @@ function authorized(header: string | undefined, expected: string): boolean | 'mi
  * `X-Elastic-Product: Elasticsearch` on every response.
  */
 export function createEngineHttpServer(engine: Backend, opts: EngineHttpServerOptions): http.Server {
-  return http.createServer(async (req, res) => {
+  const breakers = opts.breakers && new CircuitBreakers(opts.breakers);
+  const server = http.createServer(opts.http ? serverOptions(opts.http) : {}, async (req, res) => {
     const head = req.method === 'HEAD';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -67,7 +76,7 @@ export function createEngineHttpServer(engine: Backend, opts: EngineHttpServerOp
         path,
         querystring: q < 0 ? '' : url.slice(q + 1),
         headers: req.headers,
-        body: req,
+        body: breakers && (declared > 0 || req.headers['transfer-encoding'] !== undefined) ? breakers.countedBody(req, (release) => res.once('close', release)) : req,
       });
       if (!req.complete) {
         req.resume();
@@ -86,4 +95,9 @@ export function createEngineHttpServer(engine: Backend, opts: EngineHttpServerOp
       else res.destroy();
     }
   });
+  if (opts.http) {
+    const guard = guardConnections(server, opts.http, { log: opts.log ?? (() => {}) });
+    server.once('close', () => guard.close());
+  }
+  return server;
 }

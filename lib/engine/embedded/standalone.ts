@@ -10,8 +10,13 @@ import { createEngineHttpServer } from './http-server.js';
 async function main(): Promise<void> {
   const config = loadEngineServerConfig();
   const engine = await openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.configDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes });
-  const server = createEngineHttpServer(engine, { auth: config.auth, maxContentLength: config.maxContentLength });
-  server.keepAliveTimeout = 65_000;
+  const server = createEngineHttpServer(engine, {
+    auth: config.auth,
+    maxContentLength: config.maxContentLength,
+    http: config.http,
+    breakers: config.breakers,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

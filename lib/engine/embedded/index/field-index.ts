@@ -48,15 +48,16 @@ export class FieldIndex {
   private sortedCount = 0;
   private pool = new IntSlicePool();
   /** Term id × TS → the term's state (see `TS`). */
-  private st = new Int32Array(256 * TS);
+  // every column starts small and doubles: an index of 10,000 fields holds 10,000 of them
+  private st = new Int32Array(16 * TS);
   private tidBuf = new Int32Array(64);
   private uniqBuf = new Int32Array(64);
   private startBuf = new Int32Array(64);
   private posBuf = new Int32Array(64);
-  private flags = new Uint8Array(1024);
-  private tokenCounts = new Int32Array(1024);
+  private flags = new Uint8Array(64);
+  private tokenCounts = new Int32Array(64);
   /** One-byte encoded field length per document (positional fields). */
-  norms = new Uint8Array(1024);
+  norms = new Uint8Array(64);
   /** Typed values per live document, for sorting, aggregations and ranges (string ids = term ids). */
   docValues: DocValues;
   /** Live documents with at least one term in this field (Lucene's Terms.getDocCount). */

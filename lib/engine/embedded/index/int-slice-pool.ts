@@ -10,7 +10,8 @@ export class IntSlicePool {
   buffer: Int32Array<ArrayBuffer>;
   private used = 0;
 
-  constructor(initial = 1 << 16) {
+  // small to begin with: an index of 10,000 fields holds 10,000 pools, most of them a few postings
+  constructor(initial = 1 << 10) {
     this.buffer = new Int32Array(initial);
   }
 

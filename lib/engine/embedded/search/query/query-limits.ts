@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { FlatSettings } from '../../store/index.js';
+import type { IntervalsRule } from './intervals.js';
 import type { Query } from './query.js';
 
 /** `indices.query.bool.max_clause_count` as Elasticsearch 8 documents it (static, node level). */
@@ -27,6 +28,17 @@ function wordCount(text: unknown, limit: number): number {
   let n = 0;
   while (n <= limit && WORD.exec(s) !== null) n++;
   return n;
+}
+
+/** The texts an intervals rule analyses (its `match` rules'), each of whose words is a position to find. */
+function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
+  const pending = [rule];
+  for (let r = pending.pop(); r !== undefined; r = pending.pop()) {
+    if (r.kind === 'match') into.push(r.query);
+    else if (r.kind === 'all_of' || r.kind === 'any_of') pending.push(...r.rules);
+    if ((r.kind === 'match' || r.kind === 'all_of' || r.kind === 'any_of') && r.filter && 'rule' in r.filter) pending.push(r.filter.rule);
+  }
+  return into;
 }
 
 function children(q: Query): Query[] {
@@ -64,9 +76,17 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
     if (q.type === 'terms') demand.largestTerms = Math.max(demand.largestTerms, q.values.length);
     if (q.type === 'regexp') demand.longestRegex = Math.max(demand.longestRegex, q.value.length);
     switch (q.type) {
+      // a phrase's every position is a term it must find and keep positions for: bounded as
+      // clauses are, so a 20 MB phrase is refused before it is analysed (not after minutes of matching)
       case 'match':
       case 'match_bool_prefix':
+      case 'match_phrase':
+      case 'match_phrase_prefix':
+      case 'combined_fields':
         demand.clauses += Math.max(1, wordCount(q.query, MAX_CLAUSE_COUNT - demand.clauses));
+        break;
+      case 'intervals':
+        for (const text of intervalTexts(q.rule, [])) demand.clauses += Math.max(1, wordCount(text, MAX_CLAUSE_COUNT - demand.clauses));
         break;
       case 'multi_match': {
         const fields = Math.max(1, q.fields.length);

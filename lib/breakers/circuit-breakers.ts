@@ -1,0 +1,132 @@
+import v8 from 'node:v8';
+import { Transform, type Readable } from 'node:stream';
+import { EsError } from '../errors/index.js';
+
+/**
+ * The memory limits, as Elasticsearch's circuit breakers have them: bytes (a share of the heap by
+ * default, as Elasticsearch's percentages of the JVM heap).
+ */
+export interface BreakerLimits {
+  /** network.breaker.inflight_requests.limit: request bodies being read or held (default 100% of the heap). */
+  inFlightBytes: number;
+  /** indices.breaker.request.limit: what one request's own work reserves (default 60% of the heap). */
+  requestBytes: number;
+  /** indices.breaker.total.limit: the parent, against real usage (heap and off-heap buffers) plus the new reservation (default 95%). */
+  totalBytes: number;
+}
+
+/** The heap as V8 has it (Elasticsearch's limits are shares of the JVM heap; ours of V8's). */
+export const heapLimit = (): number => v8.getHeapStatistics().heap_size_limit;
+
+/** A byte count as Elasticsearch's ByteSizeValue prints it: `1234/1.2kb`. */
+export function byteSize(bytes: number): string {
+  const units: Array<[string, number]> = [['pb', 1024 ** 5], ['tb', 1024 ** 4], ['gb', 1024 ** 3], ['mb', 1024 ** 2], ['kb', 1024]];
+  for (const [unit, size] of units) {
+    if (bytes >= size) return `${bytes}/${format1(bytes / size)}${unit}`;
+  }
+  return `${bytes}/${bytes}b`;
+}
+
+function format1(n: number): string {
+  const s = n.toFixed(1);
+  return s.endsWith('.0') ? s.slice(0, -2) : s;
+}
+
+type BreakerName = 'request' | 'in_flight_requests';
+
+/**
+ * The node's circuit breakers: reservations are counted per breaker, and each is checked against
+ * its own limit and against the parent's (real memory in use plus the reservation), so a request
+ * that would take the heap near its limit is answered 429 `circuit_breaking_exception` instead of
+ * being read further. Contract: every successful `reserve` is matched by one `release` of the same
+ * bytes (the `Reservation` does it once, whatever ends the request).
+ */
+export class CircuitBreakers {
+  private readonly used: Record<BreakerName, number> = { request: 0, in_flight_requests: 0 };
+  private trips = 0;
+
+  constructor(private readonly limits: BreakerLimits, private readonly realUsage: () => number = defaultRealUsage) {}
+
+  /** Bytes reserved now, per breaker, and how often one tripped. */
+  stats(): { request: number; in_flight_requests: number; tripped: number } {
+    return { ...this.used, tripped: this.trips };
+  }
+
+  /** Reserves `bytes` on `breaker` for `label` (`<http_request>`, a search's…), or throws 429. */
+  reserve(breaker: BreakerName, bytes: number, label: string): void {
+    const limit = breaker === 'request' ? this.limits.requestBytes : this.limits.inFlightBytes;
+    const wanted = this.used[breaker] + bytes;
+    if (wanted > limit) {
+      this.trips++;
+      throw new EsError(429, 'circuit_breaking_exception',
+        `[${breaker}] Data too large, data for [${label}] would be [${byteSize(wanted)}], which is larger than the limit of [${byteSize(limit)}]`,
+        { bytes_wanted: wanted, bytes_limit: limit, durability: 'TRANSIENT' });
+    }
+    const real = this.realUsage();
+    if (real + bytes > this.limits.totalBytes) {
+      this.trips++;
+      throw new EsError(429, 'circuit_breaking_exception',
+        `[parent] Data too large, data for [${label}] would be [${byteSize(real + bytes)}], which is larger than the limit of [${byteSize(this.limits.totalBytes)}], ` +
+          `real usage: [${byteSize(real)}], new bytes reserved: [${byteSize(bytes)}], usages [request=${byteSize(this.used.request)}, fielddata=0/0b, ` +
+          `in_flight_requests=${byteSize(this.used.in_flight_requests)}, model_inference=0/0b, eql_sequence=0/0b, accounting=0/0b]`,
+        { bytes_wanted: real + bytes, bytes_limit: this.limits.totalBytes, durability: 'TRANSIENT' });
+    }
+    this.used[breaker] = wanted;
+  }
+
+  release(breaker: BreakerName, bytes: number): void {
+    this.used[breaker] = Math.max(0, this.used[breaker] - bytes);
+  }
+
+  /** A reservation that grows as a request's body arrives and is released once, when `release()` is called. */
+  reservation(breaker: BreakerName, label: string): Reservation {
+    return new Reservation(this, breaker, label);
+  }
+
+  /**
+   * `body` counted against the in-flight breaker as it flows (released when `done` fires): a body
+   * the breaker refuses fails the stream with the 429, so the reader answers it.
+   */
+  countedBody(body: Readable, done: (release: () => void) => void, label = '<http_request>'): Readable {
+    const held = this.reservation('in_flight_requests', label);
+    done(() => held.release());
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, next) {
+        try {
+          held.add(chunk.length);
+          next(null, chunk);
+        } catch (err) {
+          next(err as Error);
+        }
+      },
+    });
+    body.on('error', (err) => counter.destroy(err));
+    return body.pipe(counter);
+  }
+}
+
+export class Reservation {
+  private bytes = 0;
+  private released = false;
+
+  constructor(private readonly breakers: CircuitBreakers, private readonly breaker: BreakerName, private readonly label: string) {}
+
+  add(bytes: number): void {
+    if (this.released) return;
+    this.breakers.reserve(this.breaker, bytes, this.label);
+    this.bytes += bytes;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.breakers.release(this.breaker, this.bytes);
+    this.bytes = 0;
+  }
+}
+
+/** Real memory in use: V8's heap and the buffers outside it (request bodies are Buffers). */
+function defaultRealUsage(): number {
+  const h = v8.getHeapStatistics() as v8.HeapInfo & { external_memory?: number };
+  return h.used_heap_size + (h.external_memory ?? 0);
+}

@@ -1,0 +1,1 @@
+export { CircuitBreakers, Reservation, byteSize, heapLimit, type BreakerLimits } from './circuit-breakers.js';

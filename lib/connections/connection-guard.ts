@@ -1,0 +1,229 @@
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import { EsError, errorBody } from '../errors/index.js';
+
+/** What one HTTP server lets its clients hold: connections, and time to send a request. */
+export interface ConnectionLimits {
+  /** HTTP_MAX_CONNECTIONS: open client connections at most; one more is answered 503 and closed. */
+  maxConnections: number;
+  /** HTTP_MAX_CONNECTIONS_PER_CLIENT: open connections from one client address at most; one more is answered 429 and closed. */
+  maxConnectionsPerClient: number;
+  /** HTTP_HEADERS_TIMEOUT_MS: a request's line and headers must have arrived within this long (408). */
+  headersTimeoutMs: number;
+  /**
+   * HTTP_BODY_TIMEOUT_MS and HTTP_BODY_MIN_RATE: while a body is read, every HTTP_BODY_TIMEOUT_MS
+   * must bring at least HTTP_BODY_MIN_RATE bytes a second of it (from the client; time the server
+   * itself is not reading does not count), or the request is answered 408 and its connection closed.
+   */
+  bodyTimeoutMs: number;
+  bodyMinBytesPerSecond: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+}
+
+export interface ConnectionGuardOptions {
+  /** A line for the log when a slow body is cut or a connection refused (refusals at most once a second). */
+  log: (line: string) => void;
+  /** Peers not held to the per-client cap (trusted reverse proxies: their connections carry many clients). */
+  sharedPeer?: (address: string) => boolean;
+}
+
+export interface ConnectionGuard {
+  /** Connections open now, and those refused or cut since the start. */
+  stats(): { open: number; refused: number; slowBodiesCut: number };
+  /** Stops the body watch (the server's own close ends the connections). */
+  close(): void;
+}
+
+/** Options for `http.createServer` that carry the limits Node enforces itself. */
+export function serverOptions(limits: ConnectionLimits): http.ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    // the whole request has no deadline of its own (a large body on a slow but steady link is fine):
+    // the body's minimum rate bounds it instead
+    requestTimeout: 0,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the headers deadline this often: a tenth of it keeps the overshoot small
+    connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 10))),
+  };
+}
+
+function rawAnswer(socket: Socket, err: EsError): void {
+  const body = JSON.stringify(errorBody(err));
+  socket.on('error', () => socket.destroy());
+  // what the client sent is read and dropped: closing with unread bytes would reset the connection
+  // and could lose the answer on the client's side
+  socket.resume();
+  socket.end(
+    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Elastic-Product: Elasticsearch\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), 2_000).unref();
+}
+
+function hasBody(req: http.IncomingMessage): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A request answered before its body was read to the end (refused: 413, 429, 408…) closes its
+ * connection (`Connection: close`), as Elasticsearch closes the channel: the rest of that body is
+ * not read, and a client that went on using the connection would wait for an answer forever.
+ */
+function closeWhenAnsweredEarly(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete) this.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+}
+
+interface WatchedBody {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  windowStart: number;
+  bytesAtWindowStart: number;
+  firstByteAt: number;
+  bytesAtFirst: number;
+}
+
+/**
+ * Holds an HTTP server to `limits`: every connection over a cap is answered (503 over
+ * HTTP_MAX_CONNECTIONS, 429 over HTTP_MAX_CONNECTIONS_PER_CLIENT) and closed at once, never left
+ * unanswered; a body that trickles in slower than the minimum rate is cut with a 408 and a log line.
+ * The server must have been made with `serverOptions(limits)`. A connection holds one descriptor
+ * (its socket) and nothing else here: the counts are plain numbers, the body watch one sweep.
+ */
+export function guardConnections(server: http.Server, limits: ConnectionLimits, options: ConnectionGuardOptions): ConnectionGuard {
+  const perClient = new Map<string, number>();
+  let open = 0;
+  let refused = 0;
+  let slowBodiesCut = 0;
+  let lastRefusalLog = 0;
+
+  // the HTTP server's own connection handling runs only for the connections the caps admit
+  const httpListeners = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const fromClient = options.sharedPeer?.(address) ? 0 : (perClient.get(address) ?? 0);
+    const refusal = open >= limits.maxConnections
+      ? new EsError(503, 'es_rejected_execution_exception',
+          `rejected connection: [${open}] connections are open, which is the limit of [${limits.maxConnections}] (HTTP_MAX_CONNECTIONS)`)
+      : fromClient >= limits.maxConnectionsPerClient
+        ? new EsError(429, 'es_rejected_execution_exception',
+            `rejected connection from [${address}]: [${fromClient}] connections from this client are open, which is the limit of [${limits.maxConnectionsPerClient}] (HTTP_MAX_CONNECTIONS_PER_CLIENT)`)
+        : undefined;
+    if (refusal) {
+      refused++;
+      const now = Date.now();
+      if (now - lastRefusalLog >= 1_000) {
+        lastRefusalLog = now;
+        options.log(`${refusal.reason} (${refused} refused so far)`);
+      }
+      rawAnswer(socket, refusal);
+      return;
+    }
+    open++;
+    perClient.set(address, (perClient.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      open--;
+      const left = (perClient.get(address) ?? 1) - 1;
+      if (left > 0) perClient.set(address, left);
+      else perClient.delete(address);
+    });
+    for (const listener of httpListeners) listener.call(server, socket);
+  });
+
+  // the body watch: one sweep over the requests whose bodies are still coming
+  const watched = new Set<WatchedBody>();
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!hasBody(req) || req.complete) return;
+    closeWhenAnsweredEarly(req, res);
+    const bytes = req.socket.bytesRead;
+    const now = performance.now();
+    const entry: WatchedBody = { req, res, windowStart: now, bytesAtWindowStart: bytes, firstByteAt: now, bytesAtFirst: bytes };
+    watched.add(entry);
+    // (an entry whose request was destroyed, its response over, is dropped by the sweep itself)
+    const done = () => watched.delete(entry);
+    req.once('end', done);
+    req.once('close', done);
+  };
+  server.prependListener('request', onRequest);
+
+  const windowMs = limits.bodyTimeoutMs;
+  const minBytes = (limits.bodyMinBytesPerSecond * windowMs) / 1000;
+  const cut = (entry: WatchedBody, now: number) => {
+    watched.delete(entry);
+    slowBodiesCut++;
+    const { req, res } = entry;
+    const got = req.socket.bytesRead - entry.bytesAtFirst;
+    const took = Math.round(now - entry.firstByteAt);
+    return `request body from [${req.socket.remoteAddress}] cut: ${got} bytes in ${took} ms, slower than ${limits.bodyMinBytesPerSecond} bytes/s ` +
+      `over ${windowMs} ms (HTTP_BODY_MIN_RATE, HTTP_BODY_TIMEOUT_MS): ${req.method} ${req.url?.split('?')[0]}`;
+  };
+  const answerCut = ({ req, res }: WatchedBody) => {
+    const err = new EsError(408, 'request_timeout_exception',
+      `the request body arrived slower than [${limits.bodyMinBytesPerSecond}] bytes a second over [${windowMs}ms] (HTTP_BODY_MIN_RATE)`);
+    // the handler still waiting for the body fails with this 408 (not a premature close, which it
+    // would take for the gateway's own failure and log)
+    if (res.headersSent) {
+      req.destroy(err);
+      return;
+    }
+    const body = JSON.stringify(errorBody(err));
+    res.shouldKeepAlive = false;
+    res.writeHead(408, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-elastic-product': 'Elasticsearch', connection: 'close' });
+    // the handler's own answer to that failure is not written: this one was
+    res.end(body, () => req.destroy(err));
+    setTimeout(() => req.socket.destroy(), 2_000).unref();
+  };
+  // a crowd of slow clients is cut a slice at a time (thousands of answers in one go would hold the
+  // event loop), and logged as one line per sweep: the first cut in full, the others counted
+  let sweeping = false;
+  const sweepOnce = (cuts: { first?: string; more: number }) => {
+    const now = performance.now();
+    const sliceEnd = now + 5;
+    for (const entry of watched) {
+      if (entry.req.complete || entry.req.destroyed) {
+        watched.delete(entry);
+        continue;
+      }
+      if (now - entry.windowStart < windowMs) continue;
+      const bytes = entry.req.socket.bytesRead;
+      // a request whose unread body fills its buffer is waiting on the server, not the client
+      const serverBound = entry.req.readableLength >= entry.req.readableHighWaterMark || entry.req.socket.isPaused();
+      if (!serverBound && bytes - entry.bytesAtWindowStart < minBytes) {
+        const line = cut(entry, now);
+        if (cuts.first === undefined) cuts.first = line;
+        else cuts.more++;
+        answerCut(entry);
+        if (performance.now() > sliceEnd) {
+          setImmediate(() => sweepOnce(cuts));
+          return;
+        }
+      } else {
+        entry.windowStart = now;
+        entry.bytesAtWindowStart = bytes;
+      }
+    }
+    sweeping = false;
+    if (cuts.first !== undefined) options.log(cuts.more ? `${cuts.first} (and ${cuts.more} more bodies cut)` : cuts.first);
+  };
+  const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweepOnce({ more: 0 });
+  }, Math.max(10, Math.min(1_000, Math.floor(windowMs / 4))));
+  sweep.unref();
+
+  return {
+    stats: () => ({ open, refused, slowBodiesCut }),
+    close() {
+      clearInterval(sweep);
+      server.removeListener('request', onRequest);
+    },
+  };
+}
