@@ -421,7 +421,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     fetching.add(c.m.handle);
   }
   for (const h of fetching) h.stats.fetchTotal++;
-  const maxScore = showScore ? maxScoreOf(matches) : null;
+  // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
+  const maxScore = showScore && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
   const renderedTotal = totalBody(total, req.trackTotalHits, req.totalAsInt);
   if (renderedTotal !== undefined) hitsBody.total = renderedTotal;

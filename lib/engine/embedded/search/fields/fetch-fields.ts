@@ -3,7 +3,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
@@ -19,6 +19,7 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     if (m.null_value === undefined || m.null_value === null) return undefined;
     v = m.null_value;
   }
+  if (isRangeType(type)) return fetchedRange(v, m, format);
   if (typeof v === 'object') return undefined;
   if (TEXT_TYPES.has(type)) return String(v);
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard') {
@@ -42,6 +43,29 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
   }
   if (type === 'boolean') return coerceBoolean(v);
   return v;
+}
+
+/**
+ * A range field's value as the fields API shows it (ES's RangeFieldMapper value fetcher): its bounds
+ * under their own keys, each parsed as the range's element type (dates printed in the field's or
+ * the requested format); an ip_range CIDR string as given.
+ */
+function fetchedRange(v: unknown, m: FieldMapping, format: string | undefined): unknown {
+  const type = fieldType(m);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return type === 'ip_range' && typeof v === 'string' ? v : undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, raw] of Object.entries(v as Record<string, unknown>)) {
+    if (raw === null || raw === undefined) continue;
+    if (type === 'date_range') {
+      const date = dateFieldValue(raw, m);
+      out[k] = date.problem === undefined ? formatDate(date.value, format ?? dateFormatOf(m)) : raw;
+    } else if (type === 'ip_range') out[k] = String(raw);
+    else {
+      const n = coerceNumber(raw, 'double');
+      out[k] = n === undefined ? raw : type === 'integer_range' || type === 'long_range' ? Math.trunc(n) : type === 'float_range' ? float32Text(n) : n;
+    }
+  }
+  return out;
 }
 
 /** `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`. */

@@ -1,7 +1,7 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { intToByte4, LENGTH_TABLE, SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
-import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
+import { fieldType, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
@@ -438,6 +438,10 @@ function byDocValues(field: string, x: Exec, score: number, test: (values: reado
 function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((values: readonly DocValue[]) => boolean) | undefined {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping) return undefined;
+  if (isRangeType(fieldType(mapping))) {
+    const interval = rangeQueryInterval(mapping, q, x.now);
+    return (vs) => rangeValuesRelate(vs, interval, q.relation ?? 'intersects');
+  }
   const b = rangeBounds(q, mapping, x.registry, x.now);
   if (!b.numeric) return undefined;
   const bool = fieldType(mapping) === 'boolean';

@@ -327,6 +327,12 @@ function parseQueryNode(input: unknown): Query {
       if (raw.lte !== undefined) q.lte = bound(raw.lte);
       if (typeof raw.format === 'string') q.format = raw.format;
       if (typeof raw.time_zone === 'string') q.timeZone = raw.time_zone;
+      if (raw.relation !== undefined && raw.relation !== null) {
+        const relation = String(raw.relation).toLowerCase();
+        if (relation === 'disjoint') throw illegal('[range] query does not support relation [disjoint]');
+        if (relation !== 'intersects' && relation !== 'contains' && relation !== 'within') throw illegal(`Unknown relation [${String(raw.relation)}]`);
+        q.relation = relation;
+      }
       return q;
     }
     case 'constant_score': {

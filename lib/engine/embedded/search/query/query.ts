@@ -75,7 +75,9 @@ export type Query =
   | { type: 'regexp'; field: string; value: string; caseInsensitive: boolean; flags: string; boost: number }
   | { type: 'fuzzy'; field: string; value: string; fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean; boost: number }
   | {
-      type: 'range'; field: string; gt?: Scalar; gte?: Scalar; lt?: Scalar; lte?: Scalar; format?: string; timeZone?: string; boost: number;
+      type: 'range'; field: string; gt?: Scalar; gte?: Scalar; lt?: Scalar; lte?: Scalar; format?: string; timeZone?: string;
+      /** How a range field's interval relates to the query's (ignored on other fields); intersects when not given. */
+      relation?: 'intersects' | 'contains' | 'within'; boost: number;
     }
   | { type: 'constant_score'; filter: Query; boost: number }
   | { type: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number }
