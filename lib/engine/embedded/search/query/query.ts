@@ -5,6 +5,7 @@ import type { GeoRelation, GeoShape } from './geo-shape.js';
 import type { IntervalSource, IntervalsRule } from './intervals.js';
 import type { MoreLikeThis } from './more-like-this.js';
 import type { ScriptSpec } from '../../painless/index.js';
+import type { SpanQuery } from './span-queries.js';
 import type { TermPattern } from './term-patterns.js';
 import type { TermsSetMinimum } from './terms-set.js';
 
@@ -91,6 +92,8 @@ export type Query =
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
   /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`). */
   | { type: 'geo_shape'; field: string; shape: GeoShape; relation: GeoRelation; ignoreUnmapped: boolean; query: 'geo_shape' | 'geo_polygon'; boost: number }
+  /** A span query (span-queries.ts), lowered to an interval source against the mappings; `field` is the one it reports. */
+  | { type: 'span'; field: string; span: SpanQuery; boost: number }
   /** Ordered/unordered proximity rules over a text field's positions (intervals.ts). */
   | { type: 'intervals'; field: string; rule: IntervalsRule; boost: number }
   /** Documents with at least their required number of the terms (terms-set.ts); no minimum given matches nothing it can check. */

@@ -6,6 +6,8 @@ import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause
 import { lowerCombinedFields } from './combined-fields.js';
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
 import { lowerPinnedQuery } from './pinned-query.js';
+import { inRange, rangeBounds } from './field-rules.js';
+import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import type { FullTextOptions, Query, Scalar } from './query.js';
@@ -192,6 +194,21 @@ function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: Rewrite
   return { type: 'interval_source', field: q.field, source: lowerIntervals(q.rule, q.field, analysis), boost: q.boost };
 }
 
+/** A span query as an interval query: matches nothing when its field is unmapped (as Lucene's span queries on a missing field). */
+function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
+  if (!resolveFieldMapping(ctx.mappings, q.field)) return NONE;
+  const analysis: SpanAnalysis = {
+    term: (field, value) => keywordValue(field, value, ctx),
+    multiTerm: (match) => multiTermSource(match, (field, value) => keywordValue(field, value, ctx), (field) => {
+      const mapping = resolveFieldMapping(ctx.mappings, field);
+      if (!mapping || match.type !== 'range') return undefined;
+      const bounds = rangeBounds(match, mapping, ctx.registry, Date.now());
+      return bounds.numeric ? undefined : (t) => inRange(t, bounds);
+    }),
+  };
+  return { type: 'interval_source', field: q.field, source: lowerSpan(q.span, analysis), boost: q.boost };
+}
+
 function keywordValue(field: string, value: string, ctx: RewriteContext): string {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return value;
@@ -320,6 +337,8 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
     case 'intervals':
       return rewriteIntervals(q, ctx);
+    case 'span':
+      return rewriteSpan(q, ctx);
     case 'combined_fields':
       return lowerCombinedFields(q, ctx.mappings, ctx.registry, (patterns) => expandFields(patterns, ctx.mappings));
     case 'rule':
