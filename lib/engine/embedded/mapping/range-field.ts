@@ -188,6 +188,7 @@ export function rangeTermInterval(mapping: FieldMapping, value: unknown, now: nu
 
 /** Whether one of a document's intervals (lower, upper pairs) relates to the query's as asked. */
 export function rangeValuesRelate(values: readonly unknown[], [qlo, qhi]: [RangeEnd, RangeEnd], relation: RangeRelation): boolean {
+  if (qlo > qhi) return false; // exclusive bounds with nothing between them
   for (let i = 0; i + 1 < values.length; i += 2) {
     const lo = values[i] as RangeEnd;
     const hi = values[i + 1] as RangeEnd;
