@@ -372,6 +372,11 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
       throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many script_fields. Must be less than or equal to: [${max}] but was [${req.scriptFields.length}]. ` +
         'This limit can be set by changing the [index.max_script_fields] index level setting.');
     }
+    const maxDocvalueFields = Number(h.meta.settings['index.max_docvalue_fields_search'] ?? '100');
+    if (req.docvalueFields.length > maxDocvalueFields) {
+      throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDocvalueFields}] but was [${req.docvalueFields.length}]. ` +
+        'This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.');
+    }
   }
   // Runtime fields (the mappings' and `runtime_mappings`) are fields of the indices as this search sees them.
   const handles = indices.map((h) => searchView(h, req.runtimeFields, options.storedScripts));

@@ -16,3 +16,4 @@ export { explainQuery, type Explanation } from './explain-query.js';
 export { resolveTermsLookups, type DocumentLookup } from './terms-lookup.js';
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
+export { checkExpensiveQueries } from './expensive-queries.js';
