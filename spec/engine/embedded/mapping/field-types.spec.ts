@@ -116,6 +116,28 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
     expect(r.json.error.reason).to.equal('The _source field is not searchable');
   });
 
+  it('the fields API: numbers as numbers, dates in the mapping\'s or the requested format (the last request naming a field wins), refused without _source', async () => {
+    const created = await es.call('PUT', '/fetched', {
+      mappings: { properties: { d: { type: 'date', format: 'yyyy/MM/dd' }, n: { type: 'long' }, k: { type: 'keyword' } } },
+    });
+    expect(created.status, created.text).to.equal(200);
+    expect((await es.call('PUT', '/fetched/_doc/1?refresh=true', { d: '2020/01/02', n: '12', k: 5 })).status).to.equal(201);
+    const body = await search('fetched', { fields: ['*', { field: 'd', format: 'epoch_millis' }] });
+    expect(body.hits.hits[0].fields).to.deep.equal({ d: ['1577923200000'], n: [12], k: ['5'] });
+    expect((await search('fetched', { fields: ['d'] })).hits.hits[0].fields).to.deep.equal({ d: ['2020/01/02'] });
+
+    await es.call('PUT', '/sourceless', { mappings: { _source: { enabled: false }, properties: { n: { type: 'long' } } } });
+    expect((await es.call('PUT', '/sourceless/_doc/1?refresh=true', { n: 1 })).status).to.equal(201);
+    const refused = await es.call('POST', '/sourceless/_search', { fields: ['n'] });
+    expect(refused.status).to.equal(400);
+    expect(refused.json.error.root_cause[0]).to.include({
+      type: 'illegal_argument_exception', reason: 'Unable to retrieve the requested [fields] since _source is disabled in the mappings for index [sourceless]',
+    });
+    const hits = (await search('sourceless', { docvalue_fields: ['n'] })).hits.hits;
+    expect(hits[0]).to.not.have.property('_source');
+    expect(hits[0].fields).to.deep.equal({ n: [1] });
+  });
+
   it('hits.max_score is null when no hit is scored: size 0, or a sort without track_scores', async () => {
     expect((await search('ranges', { size: 0 })).hits.max_score).to.equal(null);
     expect((await search('ranges', { sort: ['_doc'] })).hits.max_score).to.equal(null);

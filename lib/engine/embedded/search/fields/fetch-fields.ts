@@ -73,7 +73,8 @@ export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings,
   const out: Record<string, unknown[]> = {};
   if (!requests.length) return out;
   for (const leaf of leafFields(mappings)) {
-    const req = requests.find((r) => simpleMatch(r.field, leaf.name));
+    // the last request naming the field wins (ES's FieldFetcher keeps one context per field, the last put)
+    const req = requests.findLast((r) => simpleMatch(r.field, leaf.name));
     if (!req) continue;
     const values: unknown[] = [];
     for (const raw of valuesAtPath(source, leaf.sourcePath)) {
