@@ -143,7 +143,11 @@ export type LoweredQuery =
   /** `query`'s scores, none above `cap`, times `boost` (Lucene's CappedScoreQuery in a BoostQuery). */
   | { type: 'capped_score'; query: Query; cap: number; boost: number }
   /** An intervals query resolved against the field's analysis (intervals.ts). */
-  | { type: 'interval_source'; field: string; source: IntervalSource; boost: number }
+  | {
+      type: 'interval_source'; field: string; source: IntervalSource; boost: number;
+      /** `span`: scored as Lucene's span queries (BM25 over the sloppy frequency, idf summed over the terms); else the intervals scorer. */
+      scoring?: 'span';
+    }
   /** One position of a combined_fields query: its terms scored over the fields as one (BM25F). */
   | { type: 'combined_term'; fields: Array<{ field: string; weight: number }>; terms: string[]; boost: number };
 

@@ -206,7 +206,7 @@ function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): 
       return bounds.numeric ? undefined : (t) => inRange(t, bounds);
     }),
   };
-  return { type: 'interval_source', field: q.field, source: lowerSpan(q.span, analysis), boost: q.boost };
+  return { type: 'interval_source', field: q.field, source: lowerSpan(q.span, analysis), boost: q.boost, scoring: 'span' };
 }
 
 function keywordValue(field: string, value: string, ctx: RewriteContext): string {
