@@ -88,6 +88,16 @@ describe('embedded engine: span queries', () => {
     expect((await error({ span_first: { match: term('a') } })).type).to.equal('parsing_exception');
   });
 
+  it('scores as Lucene\'s span scorer: span_term as term, a tighter span_near above a looser one', async () => {
+    const scores = async (query: unknown) => {
+      const r = await es.call('POST', '/spans/_search', { query });
+      return Object.fromEntries((r.json.hits.hits as Array<{ _id: string; _score: number }>).map((h) => [h._id, h._score]));
+    };
+    expect(await scores(term('quick'))).to.deep.equal(await scores({ term: { text: 'quick' } }));
+    const near = await scores({ span_near: { clauses: [term('quick'), term('fox')], slop: 1, in_order: true } });
+    expect(near['3']).to.be.greaterThan(near['1']);
+  });
+
   it('a span on an unmapped field matches nothing', async () => {
     expect(await ids(term('x', 'missing'))).to.deep.equal([]);
   });
