@@ -65,6 +65,19 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a live search on _routing (not in the changed source) is decided by the engine', async () => {
+      const stream = await openStream(gateway.url, '/events/_search?stream=true', { method: 'POST', body: { query: { term: { _routing: 'r1' } } } });
+      try {
+        await stream.live;
+        await call(gateway.url, 'PUT', '/events/_doc/7?routing=r2', { body: { text: 'other route' } });
+        await call(gateway.url, 'PUT', '/events/_doc/8?routing=r1', { body: { text: 'routed' } });
+        const messages = await stream.until((m) => m.some((x) => x._id === '8'));
+        expect(messages.filter((m) => m._id !== undefined).map((m) => m._id)).to.deep.equal(['8']);
+      } finally {
+        stream.close();
+      }
+    });
+
     it('OpenSearch points in time: create, search with, list, delete', async () => {
       const created = await call(gateway.url, 'POST', '/events/_search/point_in_time?keep_alive=1m');
       expect(created.status, created.text).to.equal(200);

@@ -17,3 +17,4 @@ export { resolveTermsLookups, type DocumentLookup } from './terms-lookup.js';
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
 export { checkExpensiveQueries } from './expensive-queries.js';
+export { matcherDecides } from './matcher-decides.js';
