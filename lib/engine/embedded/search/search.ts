@@ -3,6 +3,7 @@ import { simpleMatch } from '../../../wildcard/index.js';
 import type { IndexHandle } from '../indices/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
+import { storedFieldValues } from '../rest/stored-fields.js';
 import { aggregate } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
@@ -313,6 +314,8 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
     if (source !== undefined) hit._source = source;
   }
   const fields = {
+    // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
+    ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, doc.source),
     ...runtimeFieldValues(req.fields, handle, c.ord),

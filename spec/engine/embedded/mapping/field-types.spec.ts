@@ -138,6 +138,28 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
     expect(hits[0].fields).to.deep.equal({ n: [1] });
   });
 
+  it('the fields API: formats only where the type prints them, token_count from doc values, stored_fields, include_unmapped', async () => {
+    await es.call('PUT', '/fetch2', {
+      mappings: {
+        dynamic: false,
+        properties: {
+          keyword: { type: 'keyword' }, count: { type: 'token_count', analyzer: 'standard' },
+          count_without_dv: { type: 'token_count', analyzer: 'standard', doc_values: false }, integer: { type: 'integer', store: true },
+          off: { type: 'object', enabled: false },
+        },
+      },
+    });
+    const w = await es.call('PUT', '/fetch2/_doc/1?refresh=true', { keyword: 'a', count: 'some text', count_without_dv: 'some text', integer: 42, off: { a: 'foo' }, extra: 'x' });
+    expect(w.status, w.text).to.equal(201);
+    const refused = await es.call('POST', '/fetch2/_search', { fields: [{ field: 'keyword', format: 'yyyy/MM/dd' }] });
+    expect(refused.status).to.equal(400);
+    expect(refused.json.error.root_cause[0].reason).to.equal("Field [keyword] of type [keyword] doesn't support formats.");
+    expect((await search('fetch2', { fields: ['count', 'count_without_dv'] })).hits.hits[0].fields).to.deep.equal({ count: [2] });
+    expect((await search('fetch2', { fields: ['keyword'], stored_fields: ['integer'], _source: false })).hits.hits[0].fields).to.deep.equal({ keyword: ['a'], integer: [42] });
+    expect((await search('fetch2', { fields: ['keyword', { field: 'extra', include_unmapped: true }, { field: 'off.*', include_unmapped: true }] })).hits.hits[0].fields)
+      .to.deep.equal({ keyword: ['a'], extra: ['x'], 'off.a': ['foo'] });
+  });
+
   it('hits.max_score is null when no hit is scored: size 0, or a sort without track_scores', async () => {
     expect((await search('ranges', { size: 0 })).hits.max_score).to.equal(null);
     expect((await search('ranges', { sort: ['_doc'] })).hits.max_score).to.equal(null);

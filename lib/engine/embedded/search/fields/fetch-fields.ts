@@ -1,3 +1,4 @@
+import { EsError } from '../../../../errors/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
@@ -8,7 +9,7 @@ import {
 } from '../../mapping/index.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
 import type { FieldAndFormat } from './field-and-format.js';
-import { leafFields, valuesAtPath } from './leaf-fields.js';
+import { leafFields, valuesAtPath, type LeafField } from './leaf-fields.js';
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
@@ -20,6 +21,12 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     v = m.null_value;
   }
   if (isRangeType(type)) return fetchedRange(v, m, format);
+  if (type === 'token_count') {
+    // read from doc values in Elasticsearch: none without them
+    if (m.doc_values === false) return undefined;
+    const tokens = registry.analyzer(typeof m.analyzer === 'string' ? m.analyzer : 'standard').analyze(String(v));
+    return m.enable_position_increments === false || !tokens.length ? tokens.length : tokens[tokens.length - 1].position + 1;
+  }
   if (typeof v === 'object') return undefined;
   if (TEXT_TYPES.has(type)) return String(v);
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard') {
@@ -72,10 +79,14 @@ function fetchedRange(v: unknown, m: FieldMapping, format: string | undefined): 
 export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   if (!requests.length) return out;
-  for (const leaf of leafFields(mappings)) {
+  const leaves = leafFields(mappings);
+  for (const leaf of leaves) {
     // the last request naming the field wins (ES's FieldFetcher keeps one context per field, the last put)
     const req = requests.findLast((r) => simpleMatch(r.field, leaf.name));
     if (!req) continue;
+    if (req.format !== undefined && !FORMATTED_TYPES.has(fieldType(leaf.mapping))) {
+      throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
+    }
     const values: unknown[] = [];
     for (const raw of valuesAtPath(source, leaf.sourcePath)) {
       const v = fetchedValue(raw, leaf.mapping, req.format, registry);
@@ -83,7 +94,50 @@ export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings,
     }
     if (values.length) out[leaf.name] = values;
   }
+  if (requests.some((r) => r.includeUnmapped)) addUnmapped(requests, mappings, leaves, source, out);
   return out;
+}
+
+/** Types whose values the fields API prints in a requested format. */
+const FORMATTED_TYPES = new Set(['date', 'date_nanos', 'date_range', 'geo_point', 'geo_shape']);
+
+/**
+ * `include_unmapped`: the source's values at paths no mapping knows (dynamic: false, disabled
+ * objects) that such a request's pattern names, as they are in the source, leaves only.
+ */
+function addUnmapped(requests: FieldAndFormat[], mappings: Mappings, leaves: LeafField[], source: Record<string, unknown>, out: Record<string, unknown[]>): void {
+  const mapped = new Set(leaves.map((l) => l.name));
+  const patterns = requests.filter((r) => r.includeUnmapped).map((r) => r.field);
+  const add = (path: string, value: unknown) => {
+    if (mapped.has(path) || !patterns.some((p) => simpleMatch(p, path))) return;
+    if (isMappedObject(mappings, path)) return;
+    (out[path] ??= []).push(value);
+  };
+  const walk = (node: unknown, path: string) => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, path);
+      return;
+    }
+    if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node as Record<string, unknown>)) walk(v, path ? `${path}.${k}` : k);
+      return;
+    }
+    if (node !== null && node !== undefined && path) add(path, node);
+  };
+  walk(source, '');
+  for (const values of Object.values(out)) if (values.every((v) => typeof v === 'number' || typeof v === 'string')) values.sort((a, b) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === 'number' ? -1 : 1));
+}
+
+/** A path a mapped object (not disabled) has as a field of its own: its values are the mapped leaves', not unmapped ones. */
+function isMappedObject(mappings: Mappings, path: string): boolean {
+  let props = mappings.properties;
+  for (const part of path.split('.')) {
+    const m = props?.[part];
+    if (!m) return false;
+    if (m.enabled === false) return false;
+    props = m.properties;
+  }
+  return true;
 }
 
 /** `docvalue_fields` of a hit: values from doc values, sorted as Lucene keeps them, formatted per type. */
