@@ -160,6 +160,18 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
       .to.deep.equal({ keyword: ['a'], extra: ['x'], 'off.a': ['foo'] });
   });
 
+  it('the fields API groups a nested field\'s values by its objects (names relative to them)', async () => {
+    await es.call('PUT', '/nested-fetch', {
+      mappings: { properties: { obj: { properties: { products: { type: 'nested', properties: { m: { type: 'keyword' }, p: { type: 'double' } } }, other: { type: 'keyword' } } } } },
+    });
+    expect((await es.call('PUT', '/nested-fetch/_doc/1?refresh=true', { obj: { products: [{ m: 'A', p: 1.55 }, { m: 'B', p: 20.2 }], other: 'o' } })).status).to.equal(201);
+    expect((await search('nested-fetch', { fields: ['*'], _source: false })).hits.hits[0].fields).to.deep.equal({
+      'obj.other': ['o'], 'obj.products': [{ m: ['A'], p: [1.55] }, { m: ['B'], p: [20.2] }],
+    });
+    expect((await search('nested-fetch', { fields: ['obj.pro*ts.m'], _source: false })).hits.hits[0].fields).to.deep.equal({ 'obj.products': [{ m: ['A'] }, { m: ['B'] }] });
+    expect((await search('nested-fetch', { fields: ['obj.products'], _source: false })).hits.hits[0]).to.not.have.property('fields');
+  });
+
   it('hits.max_score is null when no hit is scored: size 0, or a sort without track_scores', async () => {
     expect((await search('ranges', { size: 0 })).hits.max_score).to.equal(null);
     expect((await search('ranges', { sort: ['_doc'] })).hits.max_score).to.equal(null);

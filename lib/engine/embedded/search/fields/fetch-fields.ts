@@ -77,24 +77,58 @@ function fetchedRange(v: unknown, m: FieldMapping, format: string | undefined): 
 
 /** `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`. */
 export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  if (!requests.length) return out;
+  if (!requests.length) return {};
   const leaves = leafFields(mappings);
-  for (const leaf of leaves) {
-    // the last request naming the field wins (ES's FieldFetcher keeps one context per field, the last put)
-    const req = requests.findLast((r) => simpleMatch(r.field, leaf.name));
-    if (!req) continue;
-    if (req.format !== undefined && !FORMATTED_TYPES.has(fieldType(leaf.mapping))) {
-      throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
+  const nested = nestedPaths(mappings);
+  const innermost = (path: string) => {
+    let best = '';
+    for (const n of nested) if (path.startsWith(n + '.') && n.length > best.length) best = n;
+    return best;
+  };
+  /**
+   * The fields of one level: the top (full names), or one object of a nested field (names relative
+   * to it), each nested field below it as a list of its objects' own fields (ES 7.12+).
+   */
+  const level = (node: unknown, at: string): Record<string, unknown[]> => {
+    const out: Record<string, unknown[]> = {};
+    const relative = (path: string) => (at ? path.slice(at.length + 1) : path);
+    for (const leaf of leaves) {
+      if (innermost(leaf.sourcePath) !== at) continue;
+      // the last request naming the field wins (ES's FieldFetcher keeps one context per field, the last put)
+      const req = requests.findLast((r) => simpleMatch(r.field, leaf.name));
+      if (!req) continue;
+      if (req.format !== undefined && !FORMATTED_TYPES.has(fieldType(leaf.mapping))) {
+        throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
+      }
+      const values: unknown[] = [];
+      for (const raw of valuesAtPath(node, relative(leaf.sourcePath))) {
+        const v = fetchedValue(raw, leaf.mapping, req.format, registry);
+        if (v !== undefined) values.push(v);
+      }
+      if (values.length) out[relative(leaf.name)] = values;
     }
-    const values: unknown[] = [];
-    for (const raw of valuesAtPath(source, leaf.sourcePath)) {
-      const v = fetchedValue(raw, leaf.mapping, req.format, registry);
-      if (v !== undefined) values.push(v);
+    for (const child of nested) {
+      if (child === at || innermost(child) !== at) continue;
+      const objects = valuesAtPath(node, relative(child)).map((o) => level(o, child)).filter((f) => Object.keys(f).length > 0);
+      if (objects.length) out[relative(child)] = objects;
     }
-    if (values.length) out[leaf.name] = values;
-  }
+    return out;
+  };
+  const out = level(source, '');
   if (requests.some((r) => r.includeUnmapped)) addUnmapped(requests, mappings, leaves, source, out);
+  return out;
+}
+
+/** The full paths of a mapping's nested fields. */
+function nestedPaths(mappings: Mappings): string[] {
+  const out: string[] = [];
+  const walk = (props: Mappings['properties'], prefix: string) => {
+    for (const [name, m] of Object.entries(props ?? {})) {
+      if (fieldType(m) === 'nested') out.push(prefix + name);
+      if (m.properties) walk(m.properties, `${prefix}${name}.`);
+    }
+  };
+  walk(mappings.properties, '');
   return out;
 }
 
