@@ -119,9 +119,14 @@ export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings,
   return out;
 }
 
-/** The full paths of a mapping's nested fields. */
+const NESTED_PATHS = new WeakMap<Mappings, string[]>();
+
+/** The full paths of a mapping's nested fields (worked out once per mappings object). */
 function nestedPaths(mappings: Mappings): string[] {
+  const known = NESTED_PATHS.get(mappings);
+  if (known) return known;
   const out: string[] = [];
+  NESTED_PATHS.set(mappings, out);
   const walk = (props: Mappings['properties'], prefix: string) => {
     for (const [name, m] of Object.entries(props ?? {})) {
       if (fieldType(m) === 'nested') out.push(prefix + name);
