@@ -115,6 +115,7 @@ async function count(req: RestRequest, ctx: EngineContext): Promise<RestResponse
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
   const query = withQueryRules(ctx, parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index), handles))));
+  refuseExpensiveQueries(ctx, handles, [query]);
   return { status: 200, body: await runCount(handles, query, ctx.storedScripts) };
 }
 
