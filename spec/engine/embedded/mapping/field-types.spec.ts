@@ -110,6 +110,8 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
     expect(await ids('ranges', { exists: { field: '_routing' } })).to.deep.equal(['1']);
     expect(await ids('ranges', { term: { _routing: 'r1' } })).to.deep.equal(['1']);
     expect(await ids('ranges', { terms: { _id: ['2', '3', 'x'] } })).to.deep.equal(['2', '3']);
+    const v = await es.call('POST', '/ranges/_search', { query: { term: { _version: 1 } } });
+    expect([v.status, v.json.error.reason]).to.deep.equal([400, 'The _version field is not searchable']);
     const r = await es.call('POST', '/ranges/_search', { query: { exists: { field: '_source' } } });
     expect(r.status).to.equal(400);
     expect(r.json.error.type).to.equal('query_shard_exception');

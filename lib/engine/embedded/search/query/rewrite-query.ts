@@ -268,6 +268,8 @@ const ALWAYS_PRESENT = new Set(['_id', '_index', '_seq_no', '_version', '_primar
 function metadataFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
   if (!('field' in q) || typeof q.field !== 'string' || !q.field.startsWith('_')) return undefined;
   if (q.field === '_source') throw new EsError(400, 'query_shard_exception', 'The _source field is not searchable');
+  // _version has doc values only (exists works); its field type refuses term-level queries
+  if (q.field === '_version' && q.type !== 'exists') throw new EsError(400, 'query_shard_exception', 'The _version field is not searchable');
   if (resolveFieldMapping(ctx.mappings, q.field) !== undefined && q.field !== '_routing') return undefined;
   const boost = 'boost' in q && typeof q.boost === 'number' ? q.boost : 1;
   if (q.type === 'exists' && ALWAYS_PRESENT.has(q.field)) return { type: 'match_all', boost };
