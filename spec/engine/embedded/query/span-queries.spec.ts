@@ -53,6 +53,14 @@ describe('embedded engine: span queries', () => {
     expect(await ids({ span_near: { clauses: [term('fox'), term('quick')], slop: 1, in_order: false } })).to.deep.equal(['1', '2', '3']);
   });
 
+  it('span_gap among span_near\'s clauses: exactly that many positions between its neighbours', async () => {
+    const near = (width: number) => ({ span_near: { clauses: [term('quick'), { span_gap: { text: width } }, term('fox')], slop: 0, in_order: true } });
+    expect(await ids(near(1))).to.deep.equal(['1']);
+    expect(await ids(near(2))).to.deep.equal([]);
+    const r = await es.call('POST', '/spans/_search', { query: { span_near: { clauses: [term('quick'), { span_gap: { text: 1 } }, term('fox')], slop: 0, in_order: false } } });
+    expect([r.status, r.json.error.reason]).to.deep.equal([400, 'Gaps can only be added to ordered near queries']);
+  });
+
   it('span_or, span_first (end is exclusive), span_multi', async () => {
     expect(await ids({ span_or: { clauses: [term('jumps'), term('dog')] } })).to.deep.equal(['1', '4']);
     expect(await ids({ span_first: { match: term('quick'), end: 1 } })).to.deep.equal(['3']);

@@ -22,7 +22,9 @@ export type SpanQuery =
   | { kind: 'span_multi'; match: Query; boost: number }
   | { kind: 'span_containing'; big: SpanQuery; little: SpanQuery; boost: number }
   | { kind: 'span_within'; big: SpanQuery; little: SpanQuery; boost: number }
-  | { kind: 'field_masking_span'; query: SpanQuery; field: string; boost: number };
+  | { kind: 'field_masking_span'; query: SpanQuery; field: string; boost: number }
+  /** `span_gap` (only among span_near's clauses): `width` positions that must lie between its neighbours. */
+  | { kind: 'span_gap'; field: string; width: number; boost: number };
 
 export const SPAN_QUERY_NAMES = new Set([
   'span_term', 'span_near', 'span_or', 'span_not', 'span_first', 'span_multi', 'span_containing', 'span_within', 'field_masking_span',
@@ -79,8 +81,12 @@ export function parseSpanQuery(name: string, body: unknown, parseQuery: (q: unkn
     case 'span_near': {
       checkKeys(name, body, ['clauses', 'slop', 'in_order', 'collect_payloads', 'boost', '_name']);
       if (!Array.isArray(body.clauses) || body.clauses.length === 0) throw parsing('span_near must include [clauses]');
+      const clauses = body.clauses.map((c) => (isObject(c) && Object.keys(c).length === 1 && 'span_gap' in c ? spanGap(c.span_gap) : spanClause(name, 'clauses', c, parseQuery)));
+      if (clauses.some((c) => c.kind === 'span_gap') && (body.in_order === false || body.in_order === 'false')) {
+        throw new EsError(400, 'illegal_argument_exception', 'Gaps can only be added to ordered near queries');
+      }
       return {
-        kind: 'span_near', clauses: body.clauses.map((c) => spanClause(name, 'clauses', c, parseQuery)),
+        kind: 'span_near', clauses,
         slop: intOf(name, 'slop', body.slop, 0), inOrder: body.in_order !== false && body.in_order !== 'false', boost: boostOf(name, body.boost),
       };
     }
@@ -135,11 +141,19 @@ export function parseSpanQuery(name: string, body: unknown, parseQuery: (q: unkn
   }
 }
 
+/** `{"span_gap": {"field": width}}`. */
+function spanGap(body: unknown): SpanQuery {
+  if (!isObject(body) || Object.keys(body).length !== 1) throw parsing('[span_gap] must include a single field and its width');
+  const [field, width] = Object.entries(body)[0];
+  return { kind: 'span_gap', field, width: intOf('span_gap', field, width), boost: 1 };
+}
+
 /** The field a span reports (the one a field_masking_span names, else its terms' field). */
 export function spanField(span: SpanQuery): string {
   switch (span.kind) {
     case 'span_term':
     case 'field_masking_span':
+    case 'span_gap':
       return span.field;
     case 'span_multi':
       return 'field' in span.match ? span.match.field : '';
@@ -175,7 +189,18 @@ export function lowerSpan(span: SpanQuery, a: SpanAnalysis): IntervalSource {
       return { kind: 'term', field: span.field, term: a.term(span.field, span.value) };
     case 'span_near': {
       sameField('span_near', span.clauses);
-      const subs = span.clauses.map((c) => lowerSpan(c, a));
+      // a gap widens the clause after it by its width (that many positions must come first)
+      const subs: IntervalSource[] = [];
+      let gap = 0;
+      for (const c of span.clauses) {
+        if (c.kind === 'span_gap') {
+          gap += c.width;
+          continue;
+        }
+        const source = lowerSpan(c, a);
+        subs.push(gap > 0 && subs.length > 0 ? { kind: 'extend', source, before: gap } : source);
+        gap = 0;
+      }
       if (subs.length === 1) return subs[0];
       if (span.slop === 0 && span.inOrder) return { kind: 'phrase', subs };
       return { kind: span.inOrder ? 'ordered' : 'unordered', subs, maxGaps: span.slop };
@@ -201,6 +226,8 @@ export function lowerSpan(span: SpanQuery, a: SpanAnalysis): IntervalSource {
     case 'field_masking_span':
       // The inner span keeps reading its own field's positions; only the reported field changes.
       return lowerSpan(span.query, a);
+    case 'span_gap':
+      return { kind: 'none' };
   }
 }
 
