@@ -3,7 +3,7 @@ import type { TypedDocuments } from '../apps/typed-documents.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
-import { parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/matching.js';
+import { matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/matching.js';
 import { sortedJson } from '../ndjson/index.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
@@ -119,6 +119,11 @@ export async function openRequestedStream(
   if (local) {
     try {
       if (body.query !== undefined) query = parseQuery(body.query);
+      // what the changed document's source cannot tell (its routing): the engine decides
+      if (!matcherDecides(query)) {
+        local = false;
+        query = MATCH_ALL;
+      }
       if (!(await hub.searches.contexts.get(index))) {
         throw new EsError(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
       }

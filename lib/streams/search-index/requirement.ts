@@ -1,5 +1,5 @@
 import {
-  fieldType, queryTerm, rangeBounds, requiredShouldMatches, resolveFieldMapping, type MatchContext, type Query, type RangeBounds,
+  fieldType, isRangeType, queryTerm, rangeBounds, requiredShouldMatches, resolveFieldMapping, type MatchContext, type Query, type RangeBounds,
 } from '../../engine/embedded/matching.js';
 
 /** One condition on a document, each one the document matcher's own test for a clause. */
@@ -92,7 +92,8 @@ function exactTerms(field: string, values: Array<string | number | boolean>, ctx
  */
 function rangeRequirement(q: Extract<Query, { type: 'range' }>, ctx: MatchContext): Requirement {
   const mapping = resolveFieldMapping(ctx.mappings, q.field);
-  if (!mapping) return ANY;
+  // a range field's values are intervals related by the query's relation: the matcher decides
+  if (!mapping || isRangeType(fieldType(mapping))) return ANY;
   let bounds: RangeBounds;
   try {
     bounds = rangeBounds(q, mapping, ctx.registry, NOW_A);

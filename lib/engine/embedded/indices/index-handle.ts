@@ -2,7 +2,7 @@ import { checkIndexBlocks } from './index-blocks.js';
 import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
-import { mappingLimitsOf, parseDocument, type Mappings, type ParsedDocument } from '../mapping/index.js';
+import { mappingLimitsOf, parseDocument, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
@@ -198,7 +198,7 @@ export class IndexHandle {
       if (doc.q > this.maxSeqNo) this.maxSeqNo = doc.q;
       if (doc.s !== undefined) {
         this.sourceBytes += doc.s.length;
-        if (inverted) inverted.put(id, this.parseForLoad(id, doc.s));
+        if (inverted) inverted.put(id, withRouting(this.parseForLoad(id, doc.s), doc.r));
       }
     }
     if (!this.isOpen) return;
@@ -210,7 +210,7 @@ export class IndexHandle {
     if (this.inverted) return;
     const rebuilt = new InvertedIndex();
     for (const { id, doc } of this.store.documents(this.meta)) {
-      if (doc.s !== undefined) rebuilt.put(id, this.parseForLoad(id, doc.s));
+      if (doc.s !== undefined) rebuilt.put(id, withRouting(this.parseForLoad(id, doc.s), doc.r));
     }
     this.inverted = rebuilt;
   }
@@ -335,7 +335,7 @@ export class IndexHandle {
     validateConcurrencyParams(params);
     const current = this.versions.get(id);
     const version = nextVersion(this, id, current, params);
-    const parsed = parseDocument(source, this.meta.mappings, this.analysis, id, mappingLimitsOf(this.meta.settings));
+    const parsed = withRouting(parseDocument(source, this.meta.mappings, this.analysis, id, mappingLimitsOf(this.meta.settings)), params.routing);
     checkNestedObjectsLimit(parsed, this.meta.settings);
     const metaBefore = this.meta;
     const created = !current || current.deleted;

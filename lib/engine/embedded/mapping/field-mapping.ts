@@ -16,6 +16,16 @@ function withDefaults(m: FieldMapping): FieldMapping {
   return { ...defaults, ...m };
 }
 
+/** Elasticsearch's metadata fields (each index has them; get field mapping finds them by exact name). */
+const METADATA_FIELDS = new Set([
+  '_id', '_index', '_source', '_routing', '_seq_no', '_version', '_ignored', '_field_names', '_doc_count', '_nested_path', '_data_stream_timestamp', '_tier', '_feature',
+]);
+const METADATA_DEFAULTS: Record<string, FieldMapping> = {
+  _source: { enabled: true, includes: [], excludes: [] },
+  _routing: { required: false },
+  _field_names: { enabled: true },
+};
+
 /**
  * `GET /{index}/_mapping/field/{fields}` for one index: each leaf field (multi-fields included)
  * named by a pattern, as `{full_name, mapping: {leaf: definition}}`.
@@ -40,5 +50,13 @@ export function fieldMappings(mappings: Mappings, patterns: string[], includeDef
     }
   };
   walk(mappings.properties, '');
+  // Metadata fields named exactly: their configured parameters (none configured: an empty mapping), as ES's metadata mappers print
+  for (const name of patterns) {
+    if (!METADATA_FIELDS.has(name) || out[name] !== undefined) continue;
+    const configured = mappings[name];
+    const own = configured !== null && typeof configured === 'object' ? (configured as FieldMapping) : undefined;
+    const defaults = includeDefaults ? METADATA_DEFAULTS[name] : undefined;
+    out[name] = { full_name: name, mapping: own || defaults ? { [name]: { ...defaults, ...own } } : {} };
+  }
   return out;
 }

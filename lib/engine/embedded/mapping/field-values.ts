@@ -105,6 +105,14 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     const term = keywordTerm(mapping, text, registry);
     return { terms: [term], value: term };
   }
+  if (type === 'token_count') {
+    // ES's TokenCountFieldMapper: the number of tokens (position increments when enabled) of the text under its analyzer
+    const analyzer = registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'standard');
+    const tokens = analyzer.analyze(String(value));
+    let count = tokens.length;
+    if (mapping.enable_position_increments !== false && tokens.length) count = tokens[tokens.length - 1].position + 1;
+    return { terms: [numericTerm(count)], value: count };
+  }
   if (NUMERIC_TYPES.has(type)) {
     const coerce = mapping.coerce !== false;
     const number = typeof value === 'string' && coerce ? coerceNumber(value, 'double') : typeof value === 'number' ? value : undefined;

@@ -1,3 +1,4 @@
+import { isRangeType, rangeField } from './range-field.js';
 import { EsError } from '../../../errors/index.js';
 import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
@@ -55,6 +56,15 @@ interface NewField {
 
 /** Field name of the metadata field listing fields whose values were left out of the index. */
 export const IGNORED_FIELD = '_ignored';
+/** The `_routing` metadata field: indexed (a keyword) for documents written with a routing. */
+export const ROUTING_FIELD = '_routing';
+const ROUTING_MAPPING: FieldMapping = { type: 'keyword' };
+
+/** The document's routing as its `_routing` field, so that term, terms and exists queries find it. */
+export function withRouting(doc: ParsedDocument, routing: string | undefined): ParsedDocument {
+  if (routing !== undefined) doc.fields.set(ROUTING_FIELD, { type: 'keyword', terms: [routing], positions: [0], values: [routing] });
+  return doc;
+}
 const IGNORED_MAPPING: FieldMapping = { type: 'keyword' };
 
 function dynamicTypeOf(mapping: FieldMapping, value: unknown): DynamicType {
@@ -220,6 +230,11 @@ class DocumentParser {
     if (value === null || value === undefined) {
       if (mapping.null_value === undefined || mapping.null_value === null) return;
       value = mapping.null_value;
+    }
+    if (isRangeType(type)) {
+      const field = rangeField(value, mapping, fullPath, this.id, this.fields.get(fullPath));
+      if (field) this.fields.set(fullPath, field);
+      return;
     }
     if (type === 'completion' && typeof value === 'object' && !Array.isArray(value)) {
       // A completion entry ({input, weight, contexts}): its inputs are indexed; the suggester reads weight and contexts from _source.
@@ -501,6 +516,7 @@ export function parseDocument(source: Record<string, unknown>, mappings: Mapping
 /** The mapping of a field path ("user.name", "title.raw"), looking through objects and multi-fields. */
 export function resolveFieldMapping(mappings: Mappings, path: string): FieldMapping | undefined {
   if (path === IGNORED_FIELD) return IGNORED_MAPPING;
+  if (path === ROUTING_FIELD) return ROUTING_MAPPING;
   const parts = path.split('.');
   let props = mappings.properties;
   let current: FieldMapping | undefined;

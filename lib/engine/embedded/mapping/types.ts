@@ -35,8 +35,9 @@ export const LEAF_TYPES = new Set([
   'date_range', 'ip_range', 'alias', 'version', 'histogram', 'percolator', 'join',
 ]);
 
-export const NUMERIC_TYPES = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long']);
-export const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+/** token_count is an integer field whose value is the number of tokens its text analyzes to. */
+export const NUMERIC_TYPES = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'token_count']);
+export const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long', 'token_count']);
 
 /** The effective type of a mapping node: objects carry no explicit type in ES output. */
 export function fieldType(m: FieldMapping): string {

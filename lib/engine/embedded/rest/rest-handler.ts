@@ -37,6 +37,7 @@ import { scriptRoutes } from './routes/scripts.js';
 import { searchTemplateRoutes } from './routes/search-templates.js';
 import { painlessExecuteRoutes } from './routes/painless-execute.js';
 import { pointInTimeRoutes } from './routes/point-in-time.js';
+import { openSearchPointInTimeRoutes } from './routes/opensearch-point-in-time.js';
 import { mtermvectorsRoutes } from './routes/mtermvectors.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { backgroundWorkRoutes } from './routes/background-work.js';
@@ -52,7 +53,7 @@ export function createRouter(): Router {
     clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, searchShardsRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
-    searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,
+    searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,
   ];
   for (const group of groups) for (const r of group) router.add(r);
   return router;

@@ -2,7 +2,8 @@ import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { IndexHandle } from '../indices/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
-import { resolveFieldMapping } from '../mapping/index.js';
+import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
+import { storedFieldValues } from '../rest/stored-fields.js';
 import { aggregationInput, aggregationScriptsAhead, runAggregations } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
@@ -310,11 +311,13 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (ignored?.length && req.storedFields !== '_none_') hit._ignored = ignored;
   // As ES's fetch phase: with script_fields and no explicit `_source`, hits carry no `_source`.
   const sourceWanted = req.sourceRequested || (req.storedFields === undefined && !req.scriptFieldValues);
-  if (sourceWanted && req.storedFields !== '_none_') {
+  if (sourceWanted && req.storedFields !== '_none_' && !sourceDisabled(handle.mappings)) {
     const source = filterSource(doc.source, req.source);
     if (source !== undefined) hit._source = source;
   }
   const fields = {
+    // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
+    ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, doc.source),
     ...runtimeFieldValues(req.fields, handle, c.ord),
@@ -366,6 +369,12 @@ export async function runSearch(handles: IndexHandle[], req: SearchRequest, star
   }
 }
 
+/** `"_source": {"enabled": false}` in the mappings: hits carry no `_source`, and the fields API (which reads it) is refused. */
+function sourceDisabled(mappings: Mappings): boolean {
+  const source = mappings._source as { enabled?: unknown } | undefined;
+  return source !== null && typeof source === 'object' && (source.enabled === false || source.enabled === 'false');
+}
+
 async function searchIndices(indices: IndexHandle[], req: SearchRequest, started: number, options: SearchOptions): Promise<Record<string, unknown>> {
   ensureSearchable(indices);
   for (const h of indices) {
@@ -373,6 +382,14 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     if (req.size > 0 && req.scriptFields.length > max) {
       throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many script_fields. Must be less than or equal to: [${max}] but was [${req.scriptFields.length}]. ` +
         'This limit can be set by changing the [index.max_script_fields] index level setting.');
+    }
+    if (req.fields.length && sourceDisabled(h.mappings)) {
+      throw new EsError(400, 'illegal_argument_exception', `Unable to retrieve the requested [fields] since _source is disabled in the mappings for index [${h.name}]`);
+    }
+    const maxDocvalueFields = Number(h.meta.settings['index.max_docvalue_fields_search'] ?? '100');
+    if (req.docvalueFields.length > maxDocvalueFields) {
+      throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDocvalueFields}] but was [${req.docvalueFields.length}]. ` +
+        'This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.');
     }
   }
   // Runtime fields (the mappings' and `runtime_mappings`) are fields of the indices as this search sees them.
@@ -433,7 +450,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     fetching.add(c.m.handle);
   }
   for (const h of fetching) h.stats.fetchTotal++;
-  const maxScore = showScore ? maxScoreOf(matches) : null;
+  // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
+  const maxScore = showScore && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
   const renderedTotal = totalBody(total, req.trackTotalHits, req.totalAsInt);
   if (renderedTotal !== undefined) hitsBody.total = renderedTotal;

@@ -92,6 +92,16 @@ describe('embedded engine: executor and document matcher agree (Debian sample)',
     { intervals: { summary: { all_of: { intervals: [{ prefix: { prefix: 'dev' } }, { match: { query: 'files' } }], max_gaps: 3, filter: { not_containing: { match: { query: 'for' } } } } } } },
     { combined_fields: { query: 'python module', fields: ['name', 'summary'], operator: 'and' } },
     { terms_set: { section: { terms: ['libs', 'devel'], minimum_should_match: 1 } } },
+    { span_near: { clauses: [{ span_term: { summary: 'shared' } }, { span_term: { summary: 'library' } }], slop: 1, in_order: true } },
+    { span_near: { clauses: [{ span_term: { summary: 'library' } }, { span_term: { summary: 'shared' } }], slop: 2, in_order: false } },
+    { span_not: { include: { span_term: { summary: 'library' } }, exclude: { span_term: { summary: 'shared' } }, pre: 1 } },
+    { span_first: { match: { span_multi: { match: { prefix: { summary: 'pyth' } } } }, end: 2 } },
+    {
+      span_containing: {
+        big: { span_near: { clauses: [{ span_term: { summary: 'library' } }, { span_term: { summary: 'files' } }], slop: 3 } },
+        little: { span_or: { clauses: [{ span_term: { summary: 'development' } }, { span_term: { summary: 'header' } }] } },
+      },
+    },
   ];
 
   it('selects the same documents for every query kind', async () => {

@@ -68,7 +68,8 @@ async function deleteIndex(req: RestRequest, ctx: EngineContext): Promise<RestRe
 }
 
 function getFieldMapping(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  // GetFieldMappingsRequest expands wildcards (and all indices) to open indices only
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: false, hidden: false } });
   const patterns = req.pathParams.fields.split(',').map((f) => f.trim()).filter(Boolean);
   const includeDefaults = booleanParam(req.params, 'include_defaults', false);
   return { status: 200, body: Object.fromEntries(handles.map((h) => [h.name, { mappings: fieldMappings(h.meta.mappings, patterns, includeDefaults) }])) };

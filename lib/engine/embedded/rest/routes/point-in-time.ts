@@ -25,7 +25,7 @@ function invalidId(id: unknown): EsError {
 }
 
 /** `POST /{index}/_pit?keep_alive=…`: a frozen view of each index the expression resolves to, under a new id. */
-async function openPointInTime(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+export async function openPointInTime(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const keepAlive = req.params.get('keep_alive');
   if (keepAlive === null) throw validationFailed(['[keep_alive] is not specified']);
   const keepAliveMs = timeValue('keep_alive', keepAlive);

@@ -35,7 +35,7 @@ const MAX_KEEP_ALIVE_MS = 24 * 3_600_000;
 /** Open contexts of each kind at most (Elasticsearch's `search.max_open_scroll_context` default). */
 export const MAX_OPEN_CONTEXTS = 500;
 
-type Opened<T> = T & { opened: number; expires: NodeJS.Timeout };
+type Opened<T> = T & { opened: number; expires: NodeJS.Timeout; createdAt: number; keepAliveMs: number };
 
 /**
  * The open search contexts of one kind (scrolls, points in time) of one engine: each freed when
@@ -58,7 +58,7 @@ export class SearchContexts<T extends KeptContext> {
         : `Trying to create too many point in time contexts. Must be less than or equal to: [${MAX_OPEN_CONTEXTS}].`);
     }
     const expires = this.timer(id, keepAliveMs);
-    this.open.set(id, { ...context, opened: performance.now(), expires });
+    this.open.set(id, { ...context, opened: performance.now(), expires, createdAt: Date.now(), keepAliveMs });
     return id;
   }
 
@@ -79,6 +79,7 @@ export class SearchContexts<T extends KeptContext> {
       const expires = this.timer(id, keepAliveMs);
       clearTimeout(c.expires);
       c.expires = expires;
+      c.keepAliveMs = keepAliveMs;
     }
     return c;
   }
@@ -88,6 +89,11 @@ export class SearchContexts<T extends KeptContext> {
     const c = this.find(id, keepAliveMs);
     if (!c) throw new EsError(404, 'search_context_missing_exception', `No search context found for id [${id}]`);
     return c;
+  }
+
+  /** Each open context's id, creation time (epoch ms) and keep-alive (OpenSearch's list of points in time). */
+  list(): Array<{ id: string; createdAt: number; keepAliveMs: number }> {
+    return [...this.open].map(([id, c]) => ({ id, createdAt: c.createdAt, keepAliveMs: c.keepAliveMs }));
   }
 
   has(id: string): boolean {

@@ -1,6 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type SearchRequest } from '../../search/index.js';
+import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam } from '../params.js';
@@ -67,6 +67,12 @@ export function defaultSearchTimeoutMs(ctx: EngineContext): number | undefined {
   return set.trim() === '-1' ? -1 : timeValue('search.default_search_timeout', set);
 }
 
+/** `search.allow_expensive_queries: false` (cluster setting): the search's expensive queries refused as Elasticsearch refuses them. */
+function refuseExpensiveQueries(ctx: EngineContext, handles: IndexHandle[], queries: Array<Query | undefined>): void {
+  if (String(ctx.clusterSettings.get('search.allow_expensive_queries') ?? 'true') !== 'false') return;
+  checkExpensiveQueries(queries, handles.map((h) => h.mappings));
+}
+
 async function searchHandles(
   ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number,
   pointInTime = false,
@@ -75,13 +81,16 @@ async function searchHandles(
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
-    return runSearch(handles, withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles), pointInTime)), started, {
+    const request = withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles), pointInTime));
+    refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
+    return runSearch(handles, request, started, {
       knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts,
     });
   }
 
   const keepAlive = timeValue('scroll', scroll);
   const request = withRequestRules(ctx, parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER, pointInTime));
+  refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
   if (request.size === 0) throw validationError('[size] cannot be [0] in a scroll context');
   if (booleanParam(params, 'request_cache', false)) throw validationError('[request_cache] cannot be used in a scroll context');
   const maxWindow = maxWindowOf(handles);
@@ -106,6 +115,7 @@ async function count(req: RestRequest, ctx: EngineContext): Promise<RestResponse
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
   const query = withQueryRules(ctx, parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index), handles))));
+  refuseExpensiveQueries(ctx, handles, [query]);
   return { status: 200, body: await runCount(handles, query, ctx.storedScripts) };
 }
 

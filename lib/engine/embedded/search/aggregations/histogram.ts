@@ -5,6 +5,7 @@ import { bucketComparator, javaDouble, parseOrder, type OrderCriterion } from '.
 import { DateFormatter } from './date-formatter.js';
 import { groupBy } from './grouping.js';
 import { applyParentPipelines } from './pipelines.js';
+import { rangeBucketSource, rangeFieldType } from './range-field-source.js';
 import { resolveSource, type ResolvedSource } from './source.js';
 import { addUnits, DEFAULT_DATE_FORMAT, parseTimeZone, roundDown, type TimeZone } from '../../mapping/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
@@ -132,14 +133,16 @@ export const histogram: AggregationType<HistogramParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
-    if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
-      throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [histogram]`);
-    }
+    let src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
     const rounding: Rounding = {
       round: (v) => Math.floor((v - p.offset) / p.interval) * p.interval + p.offset,
       next: (k) => k + p.interval,
     };
+    const rangeType = rangeFieldType(docs, p.source.field);
+    if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, undefined, rounding);
+    if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
+      throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [histogram]`);
+    }
     const num = (v: unknown) => (v === undefined ? undefined : Number(v));
     const buckets = buildBuckets(node, docs, ctx, src, rounding,
       { ext: p.extendedBounds && [num(p.extendedBounds.min), num(p.extendedBounds.max)], hard: p.hardBounds && [num(p.hardBounds.min), num(p.hardBounds.max)] },
@@ -245,13 +248,15 @@ export const dateHistogram: AggregationType<DateHistogramParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx, p.timeZone);
+    let src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx, p.timeZone);
+    const zone = parseTimeZone(p.timeZone);
+    const rounding = dateRounding(p.interval, zone, p.offset);
+    const rangeType = rangeFieldType(docs, p.source.field);
+    if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, p.timeZone, rounding);
     if (!src.unmapped && src.kind !== 'date' && src.kind !== 'long' && src.kind !== 'double') {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [date_histogram]`);
     }
-    const zone = parseTimeZone(p.timeZone);
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
-    const rounding = dateRounding(p.interval, zone, p.offset);
     const date = (v: unknown, up: boolean) => (v === undefined ? undefined : fmt.parse(v, ctx.now, up));
     const buckets = buildBuckets(node, docs, ctx, src, rounding,
       {

@@ -1,14 +1,15 @@
+import { EsError } from '../../../../errors/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
 import type { FieldAndFormat } from './field-and-format.js';
-import { leafFields, valuesAtPath } from './leaf-fields.js';
+import { leafFields, valuesAtPath, type LeafField } from './leaf-fields.js';
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
@@ -18,6 +19,13 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
   if (v === null) {
     if (m.null_value === undefined || m.null_value === null) return undefined;
     v = m.null_value;
+  }
+  if (isRangeType(type)) return fetchedRange(v, m, format);
+  if (type === 'token_count') {
+    // read from doc values in Elasticsearch: none without them
+    if (m.doc_values === false) return undefined;
+    const tokens = registry.analyzer(typeof m.analyzer === 'string' ? m.analyzer : 'standard').analyze(String(v));
+    return m.enable_position_increments === false || !tokens.length ? tokens.length : tokens[tokens.length - 1].position + 1;
   }
   if (typeof v === 'object') return undefined;
   if (TEXT_TYPES.has(type)) return String(v);
@@ -44,21 +52,131 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
   return v;
 }
 
-/** `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`. */
-export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  if (!requests.length) return out;
-  for (const leaf of leafFields(mappings)) {
-    const req = requests.find((r) => simpleMatch(r.field, leaf.name));
-    if (!req) continue;
-    const values: unknown[] = [];
-    for (const raw of valuesAtPath(source, leaf.sourcePath)) {
-      const v = fetchedValue(raw, leaf.mapping, req.format, registry);
-      if (v !== undefined) values.push(v);
+/**
+ * A range field's value as the fields API shows it (ES's RangeFieldMapper value fetcher): its bounds
+ * under their own keys, each parsed as the range's element type (dates printed in the field's or
+ * the requested format); an ip_range CIDR string as given.
+ */
+function fetchedRange(v: unknown, m: FieldMapping, format: string | undefined): unknown {
+  const type = fieldType(m);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return type === 'ip_range' && typeof v === 'string' ? v : undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, raw] of Object.entries(v as Record<string, unknown>)) {
+    if (raw === null || raw === undefined) continue;
+    if (type === 'date_range') {
+      const date = dateFieldValue(raw, m);
+      out[k] = date.problem === undefined ? formatDate(date.value, format ?? dateFormatOf(m)) : raw;
+    } else if (type === 'ip_range') out[k] = String(raw);
+    else {
+      const n = coerceNumber(raw, 'double');
+      out[k] = n === undefined ? raw : type === 'integer_range' || type === 'long_range' ? Math.trunc(n) : type === 'float_range' ? float32Text(n) : n;
     }
-    if (values.length) out[leaf.name] = values;
   }
   return out;
+}
+
+/** `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`. */
+export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>): Record<string, unknown[]> {
+  if (!requests.length) return {};
+  const leaves = leafFields(mappings);
+  const nested = nestedPaths(mappings);
+  const innermost = (path: string) => {
+    let best = '';
+    for (const n of nested) if (path.startsWith(n + '.') && n.length > best.length) best = n;
+    return best;
+  };
+  /**
+   * The fields of one level: the top (full names), or one object of a nested field (names relative
+   * to it), each nested field below it as a list of its objects' own fields (ES 7.12+).
+   */
+  const level = (node: unknown, at: string): Record<string, unknown[]> => {
+    const out: Record<string, unknown[]> = {};
+    const relative = (path: string) => (at ? path.slice(at.length + 1) : path);
+    for (const leaf of leaves) {
+      if (innermost(leaf.sourcePath) !== at) continue;
+      // the last request naming the field wins (ES's FieldFetcher keeps one context per field, the last put)
+      const req = requests.findLast((r) => simpleMatch(r.field, leaf.name));
+      if (!req) continue;
+      if (req.format !== undefined && !FORMATTED_TYPES.has(fieldType(leaf.mapping))) {
+        throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
+      }
+      const values: unknown[] = [];
+      for (const raw of valuesAtPath(node, relative(leaf.sourcePath))) {
+        const v = fetchedValue(raw, leaf.mapping, req.format, registry);
+        if (v !== undefined) values.push(v);
+      }
+      if (values.length) out[relative(leaf.name)] = values;
+    }
+    for (const child of nested) {
+      if (child === at || innermost(child) !== at) continue;
+      const objects = valuesAtPath(node, relative(child)).map((o) => level(o, child)).filter((f) => Object.keys(f).length > 0);
+      if (objects.length) out[relative(child)] = objects;
+    }
+    return out;
+  };
+  const out = level(source, '');
+  if (requests.some((r) => r.includeUnmapped)) addUnmapped(requests, mappings, leaves, source, out);
+  return out;
+}
+
+const NESTED_PATHS = new WeakMap<Mappings, string[]>();
+
+/** The full paths of a mapping's nested fields (worked out once per mappings object). */
+function nestedPaths(mappings: Mappings): string[] {
+  const known = NESTED_PATHS.get(mappings);
+  if (known) return known;
+  const out: string[] = [];
+  NESTED_PATHS.set(mappings, out);
+  const walk = (props: Mappings['properties'], prefix: string) => {
+    for (const [name, m] of Object.entries(props ?? {})) {
+      if (fieldType(m) === 'nested') out.push(prefix + name);
+      if (m.properties) walk(m.properties, `${prefix}${name}.`);
+    }
+  };
+  walk(mappings.properties, '');
+  return out;
+}
+
+/** Types whose values the fields API prints in a requested format. */
+const FORMATTED_TYPES = new Set(['date', 'date_nanos', 'date_range', 'geo_point', 'geo_shape']);
+
+/**
+ * `include_unmapped`: the source's values at paths no mapping knows (dynamic: false, disabled
+ * objects) that such a request's pattern names, as they are in the source, leaves only.
+ */
+function addUnmapped(requests: FieldAndFormat[], mappings: Mappings, leaves: LeafField[], source: Record<string, unknown>, out: Record<string, unknown[]>): void {
+  const mapped = new Set(leaves.map((l) => l.name));
+  const patterns = requests.filter((r) => r.includeUnmapped).map((r) => r.field);
+  const add = (path: string, value: unknown) => {
+    if (mapped.has(path) || !patterns.some((p) => simpleMatch(p, path))) return;
+    if (isMappedObject(mappings, path)) return;
+    (out[path] ??= []).push(value);
+  };
+  const walk = (node: unknown, path: string) => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, path);
+      return;
+    }
+    if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node as Record<string, unknown>)) walk(v, path ? `${path}.${k}` : k);
+      return;
+    }
+    if (node !== null && node !== undefined && path) add(path, node);
+  };
+  walk(source, '');
+  for (const values of Object.values(out)) if (values.every((v) => typeof v === 'number' || typeof v === 'string')) values.sort((a, b) => (typeof a === typeof b ? (a < b ? -1 : a > b ? 1 : 0) : typeof a === 'number' ? -1 : 1));
+}
+
+/** A path a mapped object (not disabled) has as a field of its own: its values are the mapped leaves', not unmapped ones. */
+function isMappedObject(mappings: Mappings, path: string): boolean {
+  let props = mappings.properties;
+  for (const part of path.split('.')) {
+    const m = props?.[part];
+    if (!m) return false;
+    if (m.enabled === false) return false;
+    props = m.properties;
+  }
+  return true;
 }
 
 /** `docvalue_fields` of a hit: values from doc values, sorted as Lucene keeps them, formatted per type. */

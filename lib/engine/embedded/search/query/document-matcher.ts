@@ -1,5 +1,5 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { fieldType, parseDocument, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { fieldType, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
@@ -130,6 +130,7 @@ function evaluate(q: Query, e: Evaluated): boolean {
       const mapping = resolveFieldMapping(e.mappings, q.field);
       const field = e.fields.get(q.field);
       if (!mapping || !field) return false;
+      if (isRangeType(fieldType(mapping))) return rangeValuesRelate(field.values, rangeQueryInterval(mapping, q, e.now), q.relation ?? 'intersects');
       const b = rangeBounds(q, mapping, e.registry, e.now);
       return rangeOperands(field, b.numeric, fieldType(mapping) === 'boolean').some((v) => inRange(v, b));
     }

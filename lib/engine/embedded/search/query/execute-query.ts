@@ -1,7 +1,7 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { intToByte4, LENGTH_TABLE, SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
-import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
+import { fieldType, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
@@ -449,6 +449,10 @@ function byDocValues(field: string, x: Exec, score: number, test: (values: reado
 function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((values: readonly DocValue[]) => boolean) | undefined {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping) return undefined;
+  if (isRangeType(fieldType(mapping))) {
+    const interval = rangeQueryInterval(mapping, q, x.now);
+    return (vs) => rangeValuesRelate(vs, interval, q.relation ?? 'intersects');
+  }
   const b = rangeBounds(q, mapping, x.registry, x.now);
   if (!b.numeric) return undefined;
   const bool = fieldType(mapping) === 'boolean';
@@ -891,12 +895,39 @@ function* intervalQuery(q: Extract<Query, { type: 'interval_source' }>, x: Exec,
   const extent = minExtent(q.source);
   const live = x.live;
   const out = new DocSetBuilder();
+  const spanScore = scoring && q.scoring === 'span' ? spanScorer(q, positions, x) : undefined;
   for (const ord of [...candidates].sort((a, b) => a - b)) {
     if (live[ord] !== 1) continue;
     const intervals = intervalsOf(q.source, (leaf) => positions.get(leaf)?.get(ord) ?? []);
-    if (intervals.length) out.add(ord, scoring ? intervalScore(intervals, extent, q.boost) : 0);
+    if (intervals.length) out.add(ord, !scoring ? 0 : spanScore ? spanScore(ord, intervals) : intervalScore(intervals, extent, q.boost));
   }
   return out.build();
+}
+
+/**
+ * Lucene's SpanScorer over BM25: the weight is the boost times the summed idf of the span's terms
+ * (a pattern's: of the documents it reaches), the frequency of a document the sum over its matches
+ * of 1 / (1 + width), the width being the positions a match leaves between its parts.
+ */
+function spanScorer(q: Extract<Query, { type: 'interval_source' }>, positions: Map<IntervalSource, Map<number, number[]>>, x: Exec) {
+  const fi = x.index.field(q.field);
+  if (!fi || !fi.positional || fi.docCount === 0) return undefined;
+  let idfSum = 0;
+  for (const [leaf, byOrd] of positions) {
+    if (leaf.kind !== 'term' && leaf.kind !== 'pattern') continue;
+    const lfi = x.index.field(leaf.field);
+    if (!lfi || byOrd.size === 0) continue;
+    const tid = leaf.kind === 'term' ? lfi.termId(leaf.term) : -1;
+    const df = tid >= 0 ? liveDocFreq(lfi, tid, x) : byOrd.size;
+    idfSum = f(idfSum + idf(df, lfi.docCount));
+  }
+  const weight = f(q.boost * idfSum);
+  const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
+  return (ord: number, intervals: ReturnType<typeof intervalsOf>) => {
+    let freq = 0;
+    for (const iv of intervals) freq = f(freq + f(1 / (1 + iv.gaps)));
+    return bm25(weight, freq, cache[fi.norms[ord]]);
+  };
 }
 
 /**

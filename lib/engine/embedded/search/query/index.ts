@@ -16,3 +16,5 @@ export { explainQuery, type Explanation } from './explain-query.js';
 export { resolveTermsLookups, withLookupsUnread, type DocumentLookup } from './terms-lookup.js';
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
+export { checkExpensiveQueries } from './expensive-queries.js';
+export { matcherDecides } from './matcher-decides.js';

@@ -47,7 +47,11 @@ export type IntervalSource =
   | { kind: 'extend'; source: IntervalSource; before: number }
   | { kind: 'filtered'; source: IntervalSource; relation: IntervalRelation; filter: IntervalSource }
   /** The source's intervals a script accepts (`interval.start`, `interval.end`, `interval.gaps`). */
-  | { kind: 'scripted'; source: IntervalSource; accepts: (iv: Interval) => boolean };
+  | { kind: 'scripted'; source: IntervalSource; accepts: (iv: Interval) => boolean }
+  /** The source's intervals ending before position `end` (span_first). */
+  | { kind: 'first'; source: IntervalSource; end: number }
+  /** The source's intervals no `exclude` interval comes within `pre` positions before or `post` after (span_not). */
+  | { kind: 'not'; source: IntervalSource; exclude: IntervalSource; pre: number; post: number };
 
 export interface Interval {
   start: number;
@@ -271,10 +275,14 @@ export function intervalLeaves(source: IntervalSource, out: Array<Extract<Interv
       return out;
     case 'extend':
     case 'scripted':
+    case 'first':
       return intervalLeaves(source.source, out);
     case 'filtered':
       intervalLeaves(source.source, out);
       return intervalLeaves(source.filter, out);
+    case 'not':
+      intervalLeaves(source.source, out);
+      return intervalLeaves(source.exclude, out);
     default:
       for (const s of source.subs) intervalLeaves(s, out);
       return out;
@@ -293,6 +301,8 @@ export function minExtent(source: IntervalSource): number {
       return minExtent(source.source) + source.before;
     case 'filtered':
     case 'scripted':
+    case 'first':
+    case 'not':
       return minExtent(source.source);
     case 'or':
       return Math.min(...source.subs.map(minExtent));
@@ -422,6 +432,15 @@ export function intervalsOf(source: IntervalSource, positionsOf: (leaf: Extract<
     }
     case 'scripted':
       return intervalsOf(source.source, positionsOf).filter(source.accepts);
+    case 'first':
+      return intervalsOf(source.source, positionsOf).filter((iv) => iv.end < source.end);
+    case 'not': {
+      const own = intervalsOf(source.source, positionsOf);
+      if (!own.length) return own;
+      const excluded = intervalsOf(source.exclude, positionsOf);
+      // Lucene's SpanNotQuery: an exclude span within [start - pre, end + post] of the include span removes it
+      return own.filter((iv) => !excluded.some((ex) => ex.end >= iv.start - source.pre && ex.start <= iv.end + source.post));
+    }
   }
 }
 

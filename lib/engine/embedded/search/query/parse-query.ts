@@ -10,6 +10,7 @@ import { parsePinnedQuery } from './pinned-query.js';
 import { boostOf } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
+import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
 import { parseTermsSetQuery } from './terms-set.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
@@ -327,6 +328,12 @@ function parseQueryNode(input: unknown): Query {
       if (raw.lte !== undefined) q.lte = bound(raw.lte);
       if (typeof raw.format === 'string') q.format = raw.format;
       if (typeof raw.time_zone === 'string') q.timeZone = raw.time_zone;
+      if (raw.relation !== undefined && raw.relation !== null) {
+        const relation = String(raw.relation).toLowerCase();
+        if (relation === 'disjoint') throw illegal('[range] query does not support relation [disjoint]');
+        if (relation !== 'intersects' && relation !== 'contains' && relation !== 'within') throw illegal(`Unknown relation [${String(raw.relation)}]`);
+        q.relation = relation;
+      }
       return q;
     }
     case 'constant_score': {
@@ -458,6 +465,10 @@ function parseQueryNode(input: unknown): Query {
       // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)
       return parseQuery(queryStringToDsl(name, body));
     default:
+      if (SPAN_QUERY_NAMES.has(name)) {
+        const span = parseSpanQuery(name, body, parseQuery);
+        return { type: 'span', field: spanField(span), span, boost: span.boost };
+      }
       throw new EsError(400, 'parsing_exception', `unknown query [${name}]`, {
         line: 1,
         col: 1,

@@ -19,7 +19,7 @@ export function queryTerm(mapping: FieldMapping, value: string | number | boolea
         caused_by: { type: 'number_format_exception', reason: `For input string: "${String(value)}"` },
       });
     }
-    if ((type === 'long' || type === 'integer' || type === 'short' || type === 'byte') && !Number.isInteger(n)) return undefined;
+    if ((type === 'long' || type === 'integer' || type === 'short' || type === 'byte' || type === 'token_count') && !Number.isInteger(n)) return undefined;
     return numericTerm(n);
   }
   if (type === 'boolean') {

@@ -5,6 +5,7 @@ import type { GeoRelation, GeoShape } from './geo-shape.js';
 import type { IntervalSource, IntervalsRule } from './intervals.js';
 import type { MoreLikeThis } from './more-like-this.js';
 import type { ScriptSpec } from '../../painless/index.js';
+import type { SpanQuery } from './span-queries.js';
 import type { TermPattern } from './term-patterns.js';
 import type { TermsSetMinimum } from './terms-set.js';
 
@@ -75,7 +76,9 @@ export type Query =
   | { type: 'regexp'; field: string; value: string; caseInsensitive: boolean; flags: string; boost: number }
   | { type: 'fuzzy'; field: string; value: string; fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean; boost: number }
   | {
-      type: 'range'; field: string; gt?: Scalar; gte?: Scalar; lt?: Scalar; lte?: Scalar; format?: string; timeZone?: string; boost: number;
+      type: 'range'; field: string; gt?: Scalar; gte?: Scalar; lt?: Scalar; lte?: Scalar; format?: string; timeZone?: string;
+      /** How a range field's interval relates to the query's (ignored on other fields); intersects when not given. */
+      relation?: 'intersects' | 'contains' | 'within'; boost: number;
     }
   | { type: 'constant_score'; filter: Query; boost: number }
   | { type: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number }
@@ -89,6 +92,8 @@ export type Query =
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
   /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`). */
   | { type: 'geo_shape'; field: string; shape: GeoShape; relation: GeoRelation; ignoreUnmapped: boolean; query: 'geo_shape' | 'geo_polygon'; boost: number }
+  /** A span query (span-queries.ts), lowered to an interval source against the mappings; `field` is the one it reports. */
+  | { type: 'span'; field: string; span: SpanQuery; boost: number }
   /** Ordered/unordered proximity rules over a text field's positions (intervals.ts). */
   | { type: 'intervals'; field: string; rule: IntervalsRule; boost: number }
   /** Documents with at least their required number of the terms (terms-set.ts); no minimum given matches nothing it can check. */
@@ -138,7 +143,11 @@ export type LoweredQuery =
   /** `query`'s scores, none above `cap`, times `boost` (Lucene's CappedScoreQuery in a BoostQuery). */
   | { type: 'capped_score'; query: Query; cap: number; boost: number }
   /** An intervals query resolved against the field's analysis (intervals.ts). */
-  | { type: 'interval_source'; field: string; source: IntervalSource; boost: number }
+  | {
+      type: 'interval_source'; field: string; source: IntervalSource; boost: number;
+      /** `span`: scored as Lucene's span queries (BM25 over the sloppy frequency, idf summed over the terms); else the intervals scorer. */
+      scoring?: 'span';
+    }
   /** One position of a combined_fields query: its terms scored over the fields as one (BM25F). */
   | { type: 'combined_term'; fields: Array<{ field: string; weight: number }>; terms: string[]; boost: number };
 

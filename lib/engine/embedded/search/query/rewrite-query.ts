@@ -1,11 +1,13 @@
 import { EsError } from '../../../../errors/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
-import { fieldType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
+import { fieldType, isRangeType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
 import { lowerCombinedFields } from './combined-fields.js';
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
 import { lowerPinnedQuery } from './pinned-query.js';
+import { inRange, rangeBounds } from './field-rules.js';
+import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import type { FullTextOptions, Query, Scalar } from './query.js';
@@ -192,6 +194,21 @@ function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: Rewrite
   return { type: 'interval_source', field: q.field, source: lowerIntervals(q.rule, q.field, analysis), boost: q.boost };
 }
 
+/** A span query as an interval query: matches nothing when its field is unmapped (as Lucene's span queries on a missing field). */
+function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
+  if (!resolveFieldMapping(ctx.mappings, q.field)) return NONE;
+  const analysis: SpanAnalysis = {
+    term: (field, value) => keywordValue(field, value, ctx),
+    multiTerm: (match) => multiTermSource(match, (field, value) => keywordValue(field, value, ctx), (field) => {
+      const mapping = resolveFieldMapping(ctx.mappings, field);
+      if (!mapping || match.type !== 'range') return undefined;
+      const bounds = rangeBounds(match, mapping, ctx.registry, Date.now());
+      return bounds.numeric ? undefined : (t) => inRange(t, bounds);
+    }),
+  };
+  return { type: 'interval_source', field: q.field, source: lowerSpan(q.span, analysis), boost: q.boost, scoring: 'span' };
+}
+
 function keywordValue(field: string, value: string, ctx: RewriteContext): string {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return value;
@@ -241,8 +258,38 @@ function indexFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
   return matches ? { type: 'match_all', boost: 'boost' in q && typeof q.boost === 'number' ? q.boost : 1 } : NONE;
 }
 
+/** Metadata fields every document has (ES: exists matches all; `_source` is not searchable at all). */
+const ALWAYS_PRESENT = new Set(['_id', '_index', '_seq_no', '_version', '_primary_term', '_type']);
+
+/**
+ * A query on a metadata field other than `_index`, as Elasticsearch's metadata field types answer
+ * it; undefined for any other query.
+ */
+function metadataFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
+  if (!('field' in q) || typeof q.field !== 'string' || !q.field.startsWith('_')) return undefined;
+  if (q.field === '_source') throw new EsError(400, 'query_shard_exception', 'The _source field is not searchable');
+  // _version has doc values only (exists works); its field type refuses term-level queries
+  if (q.field === '_version' && q.type !== 'exists') throw new EsError(400, 'query_shard_exception', 'The _version field is not searchable');
+  if (resolveFieldMapping(ctx.mappings, q.field) !== undefined && q.field !== '_routing') return undefined;
+  const boost = 'boost' in q && typeof q.boost === 'number' ? q.boost : 1;
+  if (q.type === 'exists' && ALWAYS_PRESENT.has(q.field)) return { type: 'match_all', boost };
+  if (q.field === '_id' && q.type === 'term') return { type: 'ids', values: [String(q.value)], boost };
+  if (q.field === '_id' && q.type === 'terms') return { type: 'ids', values: q.values.map(String), boost };
+  return undefined;
+}
+
+/** A term (terms) query on a range field: the documents whose intervals hold the value (ES's RangeFieldType.termQuery). */
+function rangeFieldTermQuery(q: Query, ctx: RewriteContext): Query | undefined {
+  if (q.type !== 'term' && q.type !== 'terms') return undefined;
+  const mapping = resolveFieldMapping(ctx.mappings, q.field);
+  if (!mapping || !isRangeType(fieldType(mapping))) return undefined;
+  const point = (v: Scalar): Query => ({ type: 'range', field: q.field, gte: v, lte: v, relation: 'intersects', boost: q.boost });
+  if (q.type === 'term') return point(q.value);
+  return { type: 'bool', must: [], filter: [], should: q.values.map(point), mustNot: [], boost: q.boost };
+}
+
 export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
-  const onIndex = indexFieldQuery(q, ctx);
+  const onIndex = indexFieldQuery(q, ctx) ?? metadataFieldQuery(q, ctx) ?? rangeFieldTermQuery(q, ctx);
   if (onIndex) return onIndex;
   switch (q.type) {
     case 'match':
@@ -292,6 +339,8 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
     case 'intervals':
       return rewriteIntervals(q, ctx);
+    case 'span':
+      return rewriteSpan(q, ctx);
     case 'combined_fields':
       return lowerCombinedFields(q, ctx.mappings, ctx.registry, (patterns) => expandFields(patterns, ctx.mappings));
     case 'rule':

@@ -120,6 +120,7 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'geo_bounding_box':
     case 'geo_shape':
     case 'intervals':
+    case 'span':
     case 'terms_set':
     case 'distance_feature':
     case 'rank_feature':

@@ -1,0 +1,46 @@
+/**
+ * Histograms over range fields (ES's RangeHistogramAggregator): a document falls in every bucket
+ * its interval overlaps. The range field's doc values (lower, upper pairs) are turned into one
+ * value per bucket key covered, so the histogram groups them as any numeric field's.
+ */
+import { fieldType, isRangeType, resolveFieldMapping } from '../../mapping/index.js';
+import type { ResolvedSource } from './source.js';
+import type { DocSet, Value } from './types.js';
+import { valueFormat } from './values-source.js';
+
+/** The range field's mapping when `field` is one in the searched indices; undefined otherwise. */
+export function rangeFieldType(docs: DocSet, field: string | undefined): string | undefined {
+  if (field === undefined) return undefined;
+  for (const seg of docs) {
+    const m = resolveFieldMapping(seg.handle.mappings, field);
+    if (m && isRangeType(fieldType(m))) return fieldType(m);
+  }
+  return undefined;
+}
+
+/** The source with each document's intervals replaced by the bucket keys they cover (at most `limit` per document). */
+export function rangeBucketSource(
+  src: ResolvedSource, docs: DocSet, type: string, field: string, format: string | undefined, timeZone: unknown,
+  rounding: { round(v: number): number; next(k: number): number }, limit = 65_536,
+): ResolvedSource {
+  const values: Array<Map<number, Value[]> | undefined> = docs.map((seg, si) => {
+    const dv = src.values[si];
+    if (!dv) return undefined;
+    const out = new Map<number, Value[]>();
+    for (const ord of seg.ords) {
+      const pairs = dv.get(ord);
+      if (!pairs) continue;
+      const keys = new Set<number>();
+      for (let i = 0; i + 1 < pairs.length; i += 2) {
+        const lo = Number(pairs[i]);
+        const hi = Number(pairs[i + 1]);
+        for (let k = rounding.round(lo); k <= hi && keys.size < limit; k = rounding.next(k)) keys.add(k);
+      }
+      out.set(ord, [...keys].sort((a, b) => a - b));
+    }
+    return out;
+  });
+  const kind = type === 'date_range' ? 'date' : 'double';
+  const mapping = docs.length ? resolveFieldMapping(docs[0].handle.mappings, field) : undefined;
+  return { ...src, kind, values, format: valueFormat(kind, mapping, format, timeZone) };
+}
