@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
-import { readJsonBody, type Classification } from '../request/index.js';
+import { bufferBody, readJsonBody, type Classification } from '../request/index.js';
 import { AppRegistry, relay } from './app-registry.js';
 import { callJson } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
@@ -27,6 +27,7 @@ export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocumen
   const registry = new AppRegistry(engine);
   const router = new Router();
   const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);
+  const bodyText = async (ctx: Context) => (await bufferBody(ctx, maxContentLength))?.toString('utf8') ?? '';
   const send = (ctx: Context, reply: Reply) => {
     ctx.status = reply.status;
     ctx.body = reply.body; // koa writes no body for HEAD, but keeps its length
@@ -74,6 +75,8 @@ export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocumen
     router.get(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), ctx.querystring)));
     router.post(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), ctx.querystring)));
   }
+  router.post('/:app/:type/_bulk', typedRoute(async (ctx, app, type) => typed.bulk(app, type, await bodyText(ctx), ctx.querystring)));
+  router.put('/:app/:type/_bulk', typedRoute(async (ctx, app, type) => typed.bulk(app, type, await bodyText(ctx), ctx.querystring)));
   router.post('/:app/:type/:id/_update', typedRoute(async (ctx, app, type) =>
     typed.update(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
   router.post('/:app/:type', typedRoute(async (ctx, app, type) => typed.index(app, type, undefined, await body(ctx), ctx.querystring)));

@@ -1,5 +1,6 @@
 import { callJson, type Backend } from '../engine/index.js';
-import { EsError } from '../errors/index.js';
+import { EsError, errorBody, toEsError } from '../errors/index.js';
+import { readBulk, type BulkEntry } from '../ndjson/index.js';
 import { APP_MAPPINGS, relay } from './app-registry.js';
 import { TYPE_FIELD } from './type-field.js';
 import { withoutTypeField } from './type-field-hiding.js';
@@ -160,6 +161,64 @@ export class TypedDocuments {
       return { status: res.status, body: out };
     }
     return { status: res.status, body: res.body };
+  }
+
+  /**
+   * `POST /{app}/{type}/_bulk` (appbase-js's `bulk({type})`): each item is the typed write it names
+   * — index, create, update or delete of a document of that type, with the same type checks as the
+   * single-document calls — and the answer is Elasticsearch's bulk answer. An item naming another
+   * `_index` fails alone (a typed bulk writes its app only); `refresh` applies once, at the end.
+   */
+  async bulk(app: string, type: string, text: string, querystring: string): Promise<Reply> {
+    const started = performance.now();
+    const entries = readBulk(text);
+    const params = new URLSearchParams(querystring);
+    const refresh = params.get('refresh');
+    params.delete('refresh');
+    const items: Json[] = [];
+    let failed = false;
+    for (const entry of entries) {
+      const item = await this.bulkItem(app, type, entry, params).catch((err: unknown) => {
+        const e = toEsError(err);
+        return { status: e.status, body: { _index: app, _type: type, _id: entry.meta._id ?? null, status: e.status, error: errorBody(e).error } as Json };
+      });
+      if (item.status >= 300) failed = true;
+      items.push({ [entry.action]: { ...item.body, status: item.status } });
+    }
+    if (refresh !== null && refresh !== 'false') await callJson(this.backend, 'POST', `/${enc(app)}/_refresh`);
+    return { status: 200, body: { took: Math.round(performance.now() - started), errors: failed, items } };
+  }
+
+  private async bulkItem(app: string, type: string, entry: BulkEntry, params: URLSearchParams): Promise<Reply> {
+    if (entry.index !== undefined && entry.index !== app) {
+      throw new EsError(400, 'illegal_argument_exception', `a typed bulk writes documents of app [${app}] only, not of [${entry.index}]`);
+    }
+    const id = entry.meta._id === undefined || entry.meta._id === null ? undefined : String(entry.meta._id);
+    const qs = new URLSearchParams(params);
+    for (const name of ['routing', 'if_seq_no', 'if_primary_term', 'pipeline', 'version', 'version_type']) {
+      const v = entry.meta[name] ?? entry.meta[`_${name}`];
+      if (v !== undefined && v !== null) qs.set(name, String(v));
+    }
+    const source = () => {
+      try {
+        return JSON.parse(entry.sourceText ?? '') as unknown;
+      } catch (err) {
+        throw new EsError(400, 'mapper_parsing_exception', `failed to parse: ${(err as Error).message}`);
+      }
+    };
+    switch (entry.action) {
+      case 'index':
+        return this.index(app, type, id, source(), qs.toString());
+      case 'create':
+        qs.set('op_type', 'create');
+        return this.index(app, type, id, source(), qs.toString());
+      case 'update':
+        if (id === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id is missing;');
+        return this.update(app, type, id, source(), qs.toString());
+      case 'delete':
+        if (id === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id is missing;');
+        return this.delete(app, type, id, qs.toString());
+    }
   }
 
   /** `/{app}/{type}/_search` and `_count`: the query restricted to the type; hits.total an integer. */

@@ -124,10 +124,32 @@ for (const backend of BACKENDS) {
       expect(outcomes.filter((o) => o.outcome === 'failed').map((o) => `${o.api}: ${o.detail}`)).to.deep.equal([]);
     });
 
-    // Known gap, not fixed here (lib/apps): POST /{app}/{type}/_bulk (appbase-js's bulk({type}),
-    // Elasticsearch 7's typed bulk path) is taken for a document write with the id `_bulk`, and
-    // answered 400 parse_exception. Untyped bulk({body}) works, and is what the runs above call.
-    it('appbase-js 5 and 2: bulk({type}) (POST /{app}/{type}/_bulk) — known gap, pending');
+    it('appbase-js 5: bulk({type}) writes typed documents (POST /{app}/{type}/_bulk), each with the type checks of its single call', async () => {
+      await createApp('abt');
+      const c = Appbase5({ url: gw.url, app: 'abt', credentials, enableTelemetry: false });
+      const r = await c.bulk({
+        type: 'book',
+        body: [
+          { index: { _id: '40' } }, { title: 'Solaris' },
+          { create: { _id: '41' } }, { title: 'Ubik' },
+          { update: { _id: '1' } }, { doc: { year: 1965 } },
+          { delete: { _id: '2' } },
+          { index: { _index: 'elsewhere', _id: '42' } }, { title: 'not here' },
+        ],
+      });
+      expect(r.items.map((i: Json) => (Object.values(i)[0] as Json).status)).to.deep.equal([201, 201, 200, 200, 400]);
+      expect(r.errors).to.equal(true);
+      expect(r.items[0].index).to.include({ _index: 'abt', _type: 'book', _id: '40', result: 'created' });
+      expect((await c.get({ type: 'book', id: '40' }))._source).to.deep.equal({ title: 'Solaris' });
+      expect((await call(gw.url, 'GET', '/abt/book/1')).json._source.year).to.equal(1965);
+      expect((await call(gw.url, 'GET', '/abt/book/2')).status).to.equal(404);
+      expect((await call(gw.url, 'GET', '/elsewhere/_doc/42')).status).to.equal(404);
+      // a document of another type is not this type's to change or delete
+      await call(gw.url, 'PUT', '/abt/film/50', { body: { title: 'Alien' } });
+      const other = await c.bulk({ type: 'book', body: [{ delete: { _id: '50' } }] });
+      expect(other.items[0].delete.status).to.equal(404);
+      expect((await call(gw.url, 'GET', '/abt/film/50')).status).to.equal(200);
+    });
 
     it('appbase-js 2: every method, over the WebSocket frame protocol', async () => {
       await createApp('ab2');
