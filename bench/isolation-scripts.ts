@@ -13,22 +13,15 @@ import os from 'node:os';
 import { Pool } from 'undici';
 import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
-import { summarize, type Summary } from './support/latency.js';
+import { type Summary } from './support/latency.js';
 import { fmt } from './support/load.js';
+import { JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 20_000);
 const PROBE_RATE = 20;
 const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 5_000);
 const PROBE_TIMEOUT_MS = 10_000;
-const LOADS = (process.env.BENCH_LOADS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
-const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTHORIZATION };
-const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson', authorization: AUTHORIZATION };
 
-interface Outcome {
-  status: number | 'hung' | 'error';
-  ms: number;
-}
 
 interface HostileLoad {
   name: string;
@@ -40,41 +33,8 @@ interface HostileLoad {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function timed(send: (signal: AbortSignal) => Promise<number>, timeoutMs: number): Promise<Outcome> {
-  const t0 = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const status = await send(signal);
-    return { status, ms: performance.now() - t0 };
-  } catch {
-    return { status: signal.aborted ? 'hung' : 'error', ms: performance.now() - t0 };
-  }
-}
-
-async function statusOf(pool: Pool, signal: AbortSignal, method: 'GET' | 'POST' | 'PUT', path: string, body: string | undefined): Promise<number> {
-  const res = await pool.request({ method, path, body, headers: JSON_HEADERS, signal, headersTimeout: 0, bodyTimeout: 0 });
-  await res.body.dump();
-  return res.statusCode;
-}
-
-async function probe(pool: Pool): Promise<Summary & { failed: number }> {
-  const latencies: number[] = [];
-  let failed = 0;
-  const inFlight: Promise<void>[] = [];
-  const start = performance.now();
-  for (let i = 0; i < (PROBE_MS / 1000) * PROBE_RATE; i++) {
-    const wait = start + (i * 1000) / PROBE_RATE - performance.now();
-    if (wait > 0) await sleep(wait);
-    inFlight.push(
-      timed((signal) => statusOf(pool, signal, 'GET', '/', undefined), PROBE_TIMEOUT_MS).then((o) => {
-        if (o.status !== 200) failed++;
-        latencies.push(o.ms);
-      }),
-    );
-  }
-  await Promise.all(inFlight);
-  return { ...summarize(latencies), failed };
-}
+const PROBE = { rate: PROBE_RATE, durationMs: PROBE_MS, timeoutMs: PROBE_TIMEOUT_MS, headers: JSON_HEADERS };
+const probe = (pool: Pool) => probeOf(pool, PROBE);
 
 async function during(load: HostileLoad, url: string, probePool: Pool): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[] }> {
   const pool = new Pool(url, { connections: load.clients, pipelining: 1 });
@@ -85,7 +45,7 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
     while (running) {
       const r = load.request(n++);
       const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
-      outcomes.push(await timed((signal) => statusOf(pool, signal, r.method, r.path, body), load.timeoutMs));
+      outcomes.push(await timed((signal) => statusOf(pool, signal, r.method, r.path, body, JSON_HEADERS), load.timeoutMs));
     }
   };
   const clients = Array.from({ length: load.clients }, client);
@@ -96,17 +56,11 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
   return { probe: probed, outcomes };
 }
 
-function describeOutcomes(outcomes: Outcome[]): string {
-  const byStatus = new Map<string, number>();
-  for (const o of outcomes) byStatus.set(String(o.status), (byStatus.get(String(o.status)) ?? 0) + 1);
-  const times = summarize(outcomes.map((o) => o.ms));
-  return `${outcomes.length} sent: ${[...byStatus].map(([s, k]) => `${s}×${k}`).join(' ')}; p50 ${fmt(times.p50, 0)} ms, max ${fmt(times.max, 0)} ms`;
-}
 
 async function settle(pool: Pool): Promise<void> {
   const deadline = performance.now() + 60_000;
   while (performance.now() < deadline) {
-    const o = await timed((signal) => statusOf(pool, signal, 'GET', '/', undefined), 5000);
+    const o = await timed((signal) => statusOf(pool, signal, 'GET', '/', undefined, JSON_HEADERS), 5000);
     if (o.status === 200 && o.ms < 50) return;
     await sleep(200);
   }

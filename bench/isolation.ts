@@ -22,7 +22,8 @@ import { Pool } from 'undici';
 import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
-import { rssOf, summarize, type Summary } from './support/latency.js';
+import { rssOf, type Summary } from './support/latency.js';
+import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
@@ -33,16 +34,7 @@ const PROBE_TIMEOUT_MS = 10_000;
 const SLOW_CLIENTS = Number(process.env.SLOW_CLIENTS ?? 12_000);
 const SLOW_ADDRESSES = ['127.0.0.20', '127.0.0.21', '127.0.0.22', '127.0.0.23'];
 const RSS_GROWTH_GOAL_MB = 1024;
-/** A comma list of words; only the loads whose name contains one of them run (default: all). */
-const LOADS = (process.env.BENCH_LOADS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
-const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
-const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTHORIZATION };
-const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson', authorization: AUTHORIZATION };
 
-interface Outcome {
-  status: number | 'hung' | 'error';
-  ms: number;
-}
 
 interface HostileLoad {
   name: string;
@@ -58,43 +50,8 @@ interface HostileLoad {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function timed(send: (signal: AbortSignal) => Promise<number>, timeoutMs: number): Promise<Outcome> {
-  const t0 = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const status = await send(signal);
-    return { status, ms: performance.now() - t0 };
-  } catch {
-    return { status: signal.aborted ? 'hung' : 'error', ms: performance.now() - t0 };
-  }
-}
-
-async function statusOf(pool: Pool, signal: AbortSignal, method: 'GET' | 'POST' | 'PUT', path: string, body: string | Buffer | undefined, headers: Record<string, string>): Promise<number> {
-  const res = await pool.request({ method, path, body, headers, signal, headersTimeout: 0, bodyTimeout: 0 });
-  await res.body.dump();
-  return res.statusCode;
-}
-
-/** `GET /` at PROBE_RATE a second for PROBE_MS; a probe that gets no answer counts as PROBE_TIMEOUT_MS. */
-async function probe(pool: Pool): Promise<Summary & { failed: number }> {
-  const latencies: number[] = [];
-  let failed = 0;
-  const inFlight: Promise<void>[] = [];
-  const start = performance.now();
-  for (let i = 0; i < (PROBE_MS / 1000) * PROBE_RATE; i++) {
-    const due = start + (i * 1000) / PROBE_RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    inFlight.push(
-      timed((signal) => statusOf(pool, signal, 'GET', '/', undefined, { authorization: AUTHORIZATION }), PROBE_TIMEOUT_MS).then((o) => {
-        if (o.status !== 200) failed++;
-        latencies.push(o.ms);
-      }),
-    );
-  }
-  await Promise.all(inFlight);
-  return { ...summarize(latencies), failed };
-}
+const PROBE = { rate: PROBE_RATE, durationMs: PROBE_MS, timeoutMs: PROBE_TIMEOUT_MS, headers: { authorization: AUTHORIZATION } };
+const probe = (pool: Pool) => probeOf(pool, PROBE);
 
 /** Runs `load` for as long as the probe runs, then waits for its requests in flight (each bounded by its timeout). */
 async function during(load: HostileLoad, url: string, probePool: Pool): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[] }> {
@@ -121,13 +78,6 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
   return { probe: probed, outcomes };
 }
 
-function describeOutcomes(outcomes: Outcome[]): string {
-  const byStatus = new Map<string, number>();
-  for (const o of outcomes) byStatus.set(String(o.status), (byStatus.get(String(o.status)) ?? 0) + 1);
-  const times = summarize(outcomes.map((o) => o.ms));
-  const statuses = [...byStatus].map(([s, k]) => `${s}×${k}`).join(' ');
-  return `${outcomes.length} sent: ${statuses}; p50 ${fmt(times.p50, 0)} ms, max ${fmt(times.max, 0)} ms`;
-}
 
 /** Waits until `GET /` answers within 50 ms again (a previous load's work may still be draining), at most 60 s. */
 async function settle(pool: Pool): Promise<void> {

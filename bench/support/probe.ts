@@ -1,0 +1,78 @@
+import { Pool } from 'undici';
+import { ADMIN } from '../../spec/support/servers.js';
+import { summarize, type Summary } from './latency.js';
+import { fmt } from './load.js';
+
+export const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64');
+export const JSON_HEADERS = { 'content-type': 'application/json', authorization: AUTHORIZATION };
+export const NDJSON_HEADERS = { 'content-type': 'application/x-ndjson', authorization: AUTHORIZATION };
+/** BENCH_LOADS: a comma list of words; only the loads whose name contains one of them run (default: all). */
+export const LOADS = (process.env.BENCH_LOADS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+
+/**
+ * The isolation benches' shared parts (bench:isolation, bench:bounds): a hostile request's
+ * outcome, timed under its own timeout, and the steady `GET /` probe whose latency is measured
+ * alone and then during each hostile load.
+ */
+export interface Outcome {
+  status: number | 'hung' | 'error';
+  ms: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `send` under a timeout of its own: its status, or `hung` when the timeout went off first. */
+export async function timed(send: (signal: AbortSignal) => Promise<number>, timeoutMs: number): Promise<Outcome> {
+  const t0 = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const status = await send(signal);
+    return { status, ms: performance.now() - t0 };
+  } catch {
+    return { status: signal.aborted ? 'hung' : 'error', ms: performance.now() - t0 };
+  }
+}
+
+export async function statusOf(
+  pool: Pool, signal: AbortSignal, method: 'GET' | 'POST' | 'PUT', path: string, body: string | Buffer | undefined, headers: Record<string, string>,
+): Promise<number> {
+  const res = await pool.request({ method, path, body, headers, signal, headersTimeout: 0, bodyTimeout: 0 });
+  await res.body.dump();
+  return res.statusCode;
+}
+
+export interface ProbeOptions {
+  /** Probes a second. */
+  rate: number;
+  durationMs: number;
+  /** A probe that gets no answer in time counts as this long, and as failed. */
+  timeoutMs: number;
+  headers: Record<string, string>;
+}
+
+/** `GET /` at `rate` a second for `durationMs`, open loop: its latencies and how many failed. */
+export async function probe(pool: Pool, o: ProbeOptions): Promise<Summary & { failed: number }> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < (o.durationMs / 1000) * o.rate; i++) {
+    const wait = start + (i * 1000) / o.rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    inFlight.push(
+      timed((signal) => statusOf(pool, signal, 'GET', '/', undefined, o.headers), o.timeoutMs).then((r) => {
+        if (r.status !== 200) failed++;
+        latencies.push(r.ms);
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return { ...summarize(latencies), failed };
+}
+
+export function describeOutcomes(outcomes: Outcome[]): string {
+  const byStatus = new Map<string, number>();
+  for (const o of outcomes) byStatus.set(String(o.status), (byStatus.get(String(o.status)) ?? 0) + 1);
+  const times = summarize(outcomes.map((o) => o.ms));
+  return `${outcomes.length} sent: ${[...byStatus].map(([s, k]) => `${s}×${k}`).join(' ')}; p50 ${fmt(times.p50, 0)} ms, max ${fmt(times.max, 0)} ms`;
+}
