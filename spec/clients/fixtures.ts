@@ -91,6 +91,14 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
       prepare: async () => ({ body: { id: (await ok(c.url, 'POST', `/${ix}/_pit?keep_alive=1m`)).id } }),
       check: (a) => expect(a.succeeded).to.equal(true),
     }),
+    // OpenSearch's point in time API (/_search/point_in_time), served over the same views as _pit
+    create_pit: () => ({ args: { index: ix, keep_alive: '1m' }, check: (a) => expect(a.pit_id).to.be.a('string') }),
+    delete_pit: () => ({
+      prepare: async () => ({ body: { pit_id: [(await ok(c.url, 'POST', `/${ix}/_search/point_in_time?keep_alive=1m`)).pit_id] } }),
+      check: (a) => expect(a.pits[0].successful).to.equal(true),
+    }),
+    get_all_pits: () => ({ check: (a) => expect(a.pits).to.be.an('array') }),
+    delete_all_pits: () => ({ check: (a) => expect(a.pits).to.be.an('array') }),
     scroll: () => ({
       prepare: async () => ({ scroll_id: (await ok(c.url, 'POST', `/${ix}/_search?scroll=1m&size=1`, {}))._scroll_id }),
       args: { scroll: '1m' },
