@@ -113,7 +113,7 @@ export function LogsPage() {
         </label>
         <label class="inline">
           <input type="checkbox" name="logs-own" checked={query.own} onChange={(e) => { const own = e.currentTarget.checked; setFrom(0); setQuery((q) => ({ ...q, own })); }} />
-          Show the console's own requests
+          Show your console's own requests
         </label>
         <label>
           Per page
