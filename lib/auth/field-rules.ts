@@ -898,7 +898,22 @@ export function visibleMappings(visibility: FieldVisibility, answer: unknown): u
       out[index] = entry;
       continue;
     }
-    out[index] = { ...entry, mappings: visibleMapping(visibility, entry.mappings, '') };
+    out[index] = { ...entry, mappings: visibleMappings7(visibility, entry.mappings) };
+  }
+  return out;
+}
+
+/**
+ * An index's mappings, typeless (`{properties, runtime…}`) or in Elasticsearch 7's typed form
+ * (`{"_doc": {properties…}}`, what `include_type_name` and a compatible-with=7 client get): each
+ * type's mapping narrowed as a typeless one is.
+ */
+function visibleMappings7(visibility: FieldVisibility, mappings: Json): Json {
+  if (isObject(mappings.properties) || isObject(mappings.runtime) || Object.keys(mappings).length === 0) return visibleMapping(visibility, mappings, '');
+  const out: Json = {};
+  for (const [key, value] of Object.entries(mappings)) {
+    // a member that is itself a mapping is a type's; the typeless members (dynamic, _source, _meta…) pass
+    out[key] = isObject(value) && (isObject(value.properties) || isObject(value.runtime)) ? visibleMapping(visibility, value, '') : value;
   }
   return out;
 }

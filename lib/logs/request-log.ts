@@ -110,7 +110,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         total: res.body?.hits?.total?.value ?? 0,
         from: query.from,
         size: query.size,
-        logs: (res.body?.hits?.hits ?? []).map((h) => view(h._source)),
+        logs: (res.body?.hits?.hits ?? []).map((h) => view(h._source, principal)),
       };
     };
   }
@@ -122,7 +122,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
     const record = res.status === 200 && res.body?.found ? res.body._source : undefined;
     if (res.status >= 300 && res.status !== 404) throw engineError(res.status, res.body);
     if (!record || !visibleTo(ctx.state.principal, record)) throw new EsError(404, 'resource_not_found_exception', `request log [${id}] not found`);
-    ctx.body = { _id: id, found: true, log: view(record) };
+    ctx.body = { _id: id, found: true, log: view(record, ctx.state.principal) };
   }
 
   /** The request's record, queued; whatever goes wrong here is logged, never the request's concern. */
@@ -176,9 +176,17 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
   }
 }
 
-/** A record as the API shows it: with an ISO `timestamp`, without the sort key. */
-function view(record: LogRecord): Omit<LogRecord, 'time_us'> & { timestamp: string } {
+/**
+ * A record as the API shows it: with an ISO `timestamp`, without the sort key. A reader with field
+ * rules gets no bodies: a body holds whole documents, the fields its rules hide among them.
+ */
+function view(record: LogRecord, reader: Principal): Omit<LogRecord, 'time_us'> & { timestamp: string } {
   const { time_us: _order, ...shown } = record;
+  const { include_fields: include, exclude_fields: exclude } = reader.credential;
+  if (reader.role !== 'admin' && (include?.length || exclude?.length)) {
+    delete shown.request_body;
+    delete shown.response_body;
+  }
   return { ...shown, timestamp: new Date(record.time).toISOString() };
 }
 

@@ -85,7 +85,8 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
   if (refusal) {
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }
-  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read';
+  // a HEAD answer has no body: nothing to narrow
+  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD';
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
   if (mappings) delete ctx.req.headers['accept-encoding'];
   await next();

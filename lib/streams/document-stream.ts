@@ -1,5 +1,6 @@
 import { defer, Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
+import { filterSource, type SourceFilter } from '../engine/embedded/matching.js';
 import type { DocumentListeners } from './document-listeners.js';
 import { gapFree } from './gap-free.js';
 import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
@@ -14,6 +15,11 @@ export interface DocumentStreamSpec {
   streamOnly: boolean;
   /** Resume after this position (SSE Last-Event-ID / `since`): replay from history, no initial read. */
   since?: string;
+  /**
+   * What of `_source` the stream shows (the request's `_source` parameters, a credential's field
+   * rules among them): each change is filtered as the initial read was. Undefined: all of it.
+   */
+  source?: SourceFilter;
   /** The document read response, as the plain GET would answer it. */
   readInitial(): Promise<Record<string, unknown>>;
 }
@@ -31,7 +37,7 @@ const rendered = new WeakMap<DocumentChange, { type: string | undefined; message
  * position it resumes from.
  */
 export function documentStream(
-  bus: ChangeBus, listeners: DocumentListeners, { index, id, type, since, streamOnly, readInitial }: DocumentStreamSpec,
+  bus: ChangeBus, listeners: DocumentListeners, { index, id, type, since, streamOnly, source, readInitial }: DocumentStreamSpec,
 ): Observable<StreamMessage> {
   // the spec's fields, not the spec: what the stream's closures keep for its whole life
   return defer(() => {
@@ -40,11 +46,14 @@ export function documentStream(
     const shownType = type ?? '_doc';
 
     const messageFor = (change: DocumentChange): StreamMessage => {
+      const deleted = change.op === 'delete' || (type !== undefined && change.type !== type);
+      // a filtered stream renders its own message: the shared one shows the whole document
+      if (source !== undefined) {
+        return deleted ? deletedMessage(change, shownType) : changedMessage(change, shownType, filterSource((change.source ?? {}) as Record<string, unknown>, source));
+      }
       const hit = rendered.get(change);
       if (hit !== undefined && hit.type === type) return hit.message;
-      const message = change.op === 'delete' || (type !== undefined && change.type !== type)
-        ? deletedMessage(change, shownType)
-        : changedMessage(change, shownType, change.source);
+      const message = deleted ? deletedMessage(change, shownType) : changedMessage(change, shownType, change.source);
       rendered.set(change, { type, message });
       return message;
     };

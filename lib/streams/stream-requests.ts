@@ -105,7 +105,11 @@ export async function openRequestedStream(
   const enc = encodeURIComponent;
 
   if (target.kind === 'document') {
-    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, readInitial: documentReader(backend, typed, index, type, target.id, querystring) }, input.transport);
+    // the request's source filter (with a credential's field rules, the authorizer put them there)
+    // holds for every change as for the initial read
+    const filter = sourceFilterFromParams(params);
+    const source = filter.fetch && !filter.includes.length && !filter.excludes.length ? undefined : filter;
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, querystring) }, input.transport);
   }
 
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');

@@ -6,6 +6,8 @@ import { authorizationDisagreementCount } from '../../lib/metrics/index.js';
 import { tempDir } from '../engine/embedded/support.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
+import { within } from '../support/within.js';
+import { openStream } from '../support/stream-client.js';
 
 /**
  * Field rules in every answer that carries documents: whatever API reads them out (search, get,
@@ -92,14 +94,14 @@ for (const backend of BACKENDS) {
     let showing: string;
 
     before(async () => {
-      const { gateway, stop: s } = await backend.start();
+      const { gateway, stop: s } = await backend.start({ LOGS_BODIES: 'true' });
       url = gateway.url;
       stop = s;
       const lines = [{ index: { _index: 'ruled', _id: '1' } }, { title: 'one', secret: 'sesame', user: { name: 'ann', ssn: '123' } },
         { index: { _index: 'ruled', _id: '2' } }, { title: 'two', secret: 'sesame', user: { name: 'bob', ssn: '456' } }];
       expect((await call(url, 'POST', '/_bulk?refresh=true', { body: ndjson(lines), headers: NDJSON })).json.errors).to.equal(false);
       const make = async (rules: Record<string, unknown>) => {
-        const res = await call(url, 'POST', '/_credentials', { body: { indices: ['ruled'], categories: ['docs', 'search'], ops: ['read'], ...rules } });
+        const res = await call(url, 'POST', '/_credentials', { body: { indices: ['ruled'], categories: ['docs', 'search', 'streams', 'logs'], ops: ['read'], ...rules } });
         expect(res.status, res.text).to.equal(201);
         return basic(res.json.credential.username, res.json.password);
       };
@@ -140,6 +142,50 @@ for (const backend of BACKENDS) {
         }
       });
     }
+
+    it('a document stream hides them in every change, not only in its first read', async () => {
+      for (const auth of [hiding, showing]) {
+        const stream = await openStream(url, '/ruled/_doc/9?stream=true', { auth });
+        await stream.live;
+        await call(url, 'PUT', '/ruled/_doc/9', { body: { title: 'nine', secret: 'sesame', user: { name: 'cy', ssn: '123' } } });
+        await stream.until((m) => m.some((x) => x._source?.title === 'nine'));
+        stream.close();
+        const text = JSON.stringify(stream.messages);
+        expect(text).not.to.contain('sesame');
+        expect(text).not.to.contain('123');
+        expect(text).to.contain('"name":"cy"');
+        await call(url, 'DELETE', '/ruled/_doc/9');
+      }
+    });
+
+    it('HEAD /{index} answers whether it exists (no body to narrow), and compatible-with=7 typed mappings hide the fields too', async () => {
+      for (const auth of [hiding, showing]) {
+        expect((await call(url, 'HEAD', '/ruled', { auth })).status).to.equal(200);
+        const compat = { accept: 'application/vnd.elasticsearch+json;compatible-with=7' };
+        for (const path of ['/ruled/_mapping?include_type_name=true', '/_mapping?include_type_name=true']) {
+          const res = await call(url, 'GET', path, { auth, headers: compat });
+          expect(res.status, res.text).to.equal(200);
+          expect(res.text).to.contain('title');
+          expect(res.text, path).not.to.contain('secret');
+          expect(res.text, path).not.to.contain('ssn');
+        }
+      }
+    });
+
+    it('request logs show a reader with field rules no bodies (they hold whole documents)', async () => {
+      await call(url, 'GET', '/ruled/_doc/1');
+      await within(15_000, async () => (await call(url, 'GET', '/ruled/_logs?size=100', { auth: hiding })).json.logs?.some((l: { path: string }) => l.path === '/ruled/_doc/1'));
+      for (const auth of [hiding, showing]) {
+        const res = await call(url, 'GET', '/ruled/_logs?size=100', { auth });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.json.logs.length).to.be.above(0);
+        expect(res.json.logs.some((l: Record<string, unknown>) => 'response_body' in l || 'request_body' in l)).to.equal(false);
+      }
+      // the admin still reads them: the document's hidden field among them (`secret` is redacted from every body by its name)
+      const admin = (await call(url, 'GET', '/ruled/_logs?size=100')).json.logs as Array<Record<string, string>>;
+      const own = admin.filter((l) => l.path === '/ruled/_doc/1' && l.user === 'admin');
+      expect(own.map((l) => l.response_body).join(), JSON.stringify(own)).to.contain('"ssn":"123"');
+    });
 
     it('a scroll\'s later pages hide them too', async () => {
       for (const auth of [hiding, showing]) {
