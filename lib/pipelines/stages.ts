@@ -1,7 +1,8 @@
 import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
 import { classifyRequest } from '../auth/classify/index.js';
-import { checkFieldRules } from '../auth/field-rules.js';
+import { checkFieldRules, fieldVisibilityOf } from '../auth/field-rules.js';
+import { engineAccessOf } from '../auth/engine-access.js';
 import type { PipelineOwner } from './definition.js';
 import type { ScriptPool } from './script-pool.js';
 import { readBody, type Backend } from '../engine/index.js';
@@ -121,6 +122,9 @@ function requestOf(context: PipelineContext, caller: StageServices['caller']) {
   };
 }
 
+/** Actions whose answers hold index mappings. */
+const MAPPING_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:admin/get', 'cluster:monitor/state']);
+
 async function authorize(context: PipelineContext, services: StageServices): Promise<void> {
   const { authorizer, caller, category } = services;
   readTarget(context);
@@ -135,6 +139,11 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
     const decision = await authorizer.authorize(principal, asked, info);
     // the credential's field rules hold for a stage's call as for a client's request
     checkFieldRules(principal, info, decision.querystring, asked.body);
+    // an answer holding mappings is narrowed to the visible fields on the HTTP path only: a stage's
+    // call would hand it on whole, so a caller with field rules gets none
+    if (MAPPING_READS.has(info.action) && fieldVisibilityOf(principal.credential)) {
+      throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${principal.username}]: a pipeline stage does not narrow mappings to the credential's field rules`);
+    }
     if (decision.path === req.path && decision.querystring === asked.querystring) continue;
     // narrowed: the next principal is asked about the request as it now stands
     req.path = decision.path;
@@ -177,7 +186,9 @@ const engineQuery: PrebuiltStage = async (context, _inputs, services) => {
   const headers: Record<string, string> = {};
   if (req.body !== '') headers['content-type'] = req.headers['content-type'] || 'application/json';
   const cache = marksOf(context)[USE_CACHE] === true ? true : undefined;
-  const reply = await backend.request({ method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body, cache });
+  // the caller's rights go with the call: the embedded engine checks them where it acts, as for a client's request
+  const access = engineAccessOf(services.caller.principal);
+  const reply = await backend.request({ method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body, cache, ...(access ? { access } : {}) });
   let body = (await readBody(reply.body)).toString('utf8');
   const plan = marksOf(context)[DECLARATIVE_PLAN];
   if (plan !== undefined && declarative && reply.status === 200) body = declarative.shape(plan, body, Date.now() - started);

@@ -172,6 +172,21 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a pipeline that claims a mappings route hands a reader with field rules no mapping', async () => {
+      const def = { id: 'map-leak', enabled: true, priority: 5, routes: [{ path: '/ruled/_mapping', method: 'GET', classify: { category: 'search' } }], stages: [{ id: 'q', use: 'engineQuery' }] };
+      expect((await call(url, 'POST', '/_pipeline', { body: def })).status).to.be.below(300);
+      try {
+        for (const auth of [hiding, showing]) {
+          const res = await call(url, 'GET', '/ruled/_mapping', { auth });
+          expect(res.text).not.to.contain('secret');
+          expect(res.text).not.to.contain('ssn');
+          expect(res.status, res.text).to.equal(403);
+        }
+      } finally {
+        await call(url, 'DELETE', '/_pipeline/map-leak');
+      }
+    });
+
     it('request logs show a reader with field rules no bodies (they hold whole documents)', async () => {
       await call(url, 'GET', '/ruled/_doc/1');
       await within(15_000, async () => (await call(url, 'GET', '/ruled/_logs?size=100', { auth: hiding })).json.logs?.some((l: { path: string }) => l.path === '/ruled/_doc/1'));
