@@ -11,6 +11,12 @@ const HOP_BY_HOP = new Set([
   'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'authorization', 'expect',
 ]);
 
+/**
+ * Headers the engine's own security acts on: a client's would speak for it there (run as another
+ * user, a second credential, a session). The gateway decides who a request is; never forwarded.
+ */
+const ENGINE_SECURITY = new Set(['es-security-runas-user', 'es-secondary-authorization', 'es-client-authentication', 'cookie']);
+
 export interface HttpBackendOptions {
   /** Time to wait for the upstream's response headers, and between body chunks. */
   timeoutMs: number;
@@ -81,7 +87,7 @@ function forwardable(headers: HeaderMap | undefined): Record<string, string | st
     if (value === undefined) continue;
     const lower = name.toLowerCase();
     // a browser's Origin is the gateway's to answer (CORS): an engine with CORS of its own would refuse it
-    if (HOP_BY_HOP.has(lower) || lower === 'origin') continue;
+    if (HOP_BY_HOP.has(lower) || ENGINE_SECURITY.has(lower) || lower === 'origin') continue;
     out[lower] = value;
   }
   return out;
