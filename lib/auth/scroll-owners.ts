@@ -1,3 +1,4 @@
+import { EsError } from '../errors/index.js';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -31,10 +32,14 @@ export function scrollIdsOf(path: string, querystring: string, body: Buffer | un
   if (body?.length) {
     const text = body.toString('utf8').trim();
     try {
-      const parsed = JSON.parse(text) as { scroll_id?: string | string[] };
-      if (typeof parsed.scroll_id === 'string') ids.push(...parsed.scroll_id.split(','));
-      else if (Array.isArray(parsed.scroll_id)) ids.push(...parsed.scroll_id);
-    } catch {
+      const parsed = JSON.parse(text) as { scroll_id?: unknown };
+      const id = parsed?.scroll_id;
+      if (typeof id === 'string') ids.push(...id.split(','));
+      else if (Array.isArray(id) && id.every((x) => typeof x === 'string')) ids.push(...(id as string[]));
+      // any other value names ids the owner check cannot read: refused, never let through unchecked
+      else if (id !== undefined) throw new EsError(400, 'illegal_argument_exception', 'scroll_id must be a string or an array of strings');
+    } catch (err) {
+      if (err instanceof EsError) throw err;
       if (!text.startsWith('{')) ids.push(text); // a bare id as the body, as clients may send
     }
   }

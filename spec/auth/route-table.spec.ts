@@ -98,6 +98,16 @@ for (const backend of BACKENDS) {
       for (const r of upstream.requests) for (const name of Object.keys(smuggled)) expect(r.headers, `${r.path}: ${name}`).not.to.have.property(name);
     });
 
+    it('a scroll id the owner check cannot read is refused, not let through unchecked', async () => {
+      upstream?.clear();
+      for (const scroll_id of [{ a: '_all' }, ['_all', { a: 1 }], 7]) {
+        const res = await call(gw.url, 'DELETE', '/_search/scroll', { auth: tenant, body: { scroll_id } });
+        expect(res.status, res.text).to.equal(400);
+        expect(res.json.error.reason).to.equal('scroll_id must be a string or an array of strings');
+      }
+      if (upstream) expect(upstream.requests.filter((r) => r.path.startsWith('/_search/scroll'))).to.deep.equal([]);
+    });
+
     it('the admin is answered by the engine itself (it refuses the parameter too)', async () => {
       const res = await call(gw.url, 'GET', '/mine/_search?zz_nope=1');
       expect(res.status).to.equal(400);
