@@ -98,6 +98,18 @@ for (const backend of BACKENDS) {
       for (const r of upstream.requests) for (const name of Object.keys(smuggled)) expect(r.headers, `${r.path}: ${name}`).not.to.have.property(name);
     });
 
+    it('an app-style endpoint the classifier reads as a read never runs as a document write (POST /{app}/{type}/_mget)', async () => {
+      expect((await call(gw.url, 'PUT', '/_apps/shopx')).status).to.be.below(300);
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['shopx'], categories: ['docs', 'search'], ops: ['read'] } });
+      const reader = basic(made.json.credential.username, made.json.password);
+      for (const auth of [reader, undefined]) {
+        const res = await call(gw.url, 'POST', '/shopx/product/_mget', { auth, body: { ids: ['1'] } });
+        expect(res.status, res.text).not.to.be.within(200, 299);
+      }
+      await call(gw.url, 'POST', '/shopx/_refresh');
+      expect((await call(gw.url, 'POST', '/shopx/_count', { body: { query: { ids: { values: ['_mget'] } } } })).json.count).to.equal(0);
+    });
+
     it('a scroll id the owner check cannot read is refused, not let through unchecked', async () => {
       upstream?.clear();
       for (const scroll_id of [{ a: '_all' }, ['_all', { a: 1 }], 7]) {
