@@ -286,7 +286,7 @@ function enforceSourceFilter(querystring: string, include?: string[], exclude?: 
 }
 
 /** APIs of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */
-const SOURCELESS_APIS = new Set(['_count', '_msearch', '_field_caps', '_validate', '_terms_enum', '_knn_search', '_pit', '_search_shards', '_mtermvectors', '_termvectors']);
+const SOURCELESS_APIS = new Set(['_count', '_render', '_msearch', '_field_caps', '_validate', '_terms_enum', '_knn_search', '_pit', '_search_shards', '_mtermvectors', '_termvectors']);
 
 /** Whether the answer carries `_source`, so that the credential's field rules go on as its source filter. */
 function answersWithSource(info: Classification): boolean {
