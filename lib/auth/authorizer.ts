@@ -8,6 +8,7 @@ import {
   type Classification, type ClassifiableRequest, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { LRUCache } from 'lru-cache';
+import { ScriptedFields } from './scripted-fields.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
@@ -58,7 +59,21 @@ export class Authorizer {
    */
   private readonly resolved = new LRUCache<string, Promise<ResolvedIndices>>({ max: 10_000, ttl: 1000 });
 
-  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore) {}
+  private readonly scripted: ScriptedFields;
+
+  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore) {
+    this.scripted = new ScriptedFields(backend);
+  }
+
+  /**
+   * The fields the indices a request reaches compute with a script, when the principal has field
+   * rules (none else: nothing is asked of the engine): its field rules refuse reading them.
+   */
+  async scriptedFieldsFor(principal: Principal, info: Classification): Promise<ReadonlySet<string> | undefined> {
+    const cred = principal.credential;
+    if (principal.role === 'admin' || !(cred.include_fields?.length || cred.exclude_fields?.length) || !info.indices.length) return undefined;
+    return this.scripted.of(info.indices);
+  }
 
   /**
    * `classification` is the request's, made once by its caller; a caller without one (a pipeline

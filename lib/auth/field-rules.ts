@@ -102,15 +102,25 @@ export class FieldVisibility {
   private readonly include: readonly string[];
   private readonly exclude: readonly string[];
 
-  constructor(rules: FieldRules) {
+  /**
+   * `scripted`: the fields the target indices' mappings compute with a script (runtime fields,
+   * scripted fields): a script reads any field, so reading one is refused as a hidden field's is.
+   */
+  constructor(rules: FieldRules, private readonly scripted: ReadonlySet<string> = new Set()) {
     this.include = rules.include ?? [];
     this.exclude = rules.exclude ?? [];
+  }
+
+  /** The same rules, with the scripted fields of the indices a request reaches. */
+  withScripted(scripted: ReadonlySet<string>): FieldVisibility {
+    return scripted.size ? new FieldVisibility({ include: this.include, exclude: this.exclude }, scripted) : this;
   }
 
   /** The refusal for reading `ref` (a name or a `*` pattern), or undefined when every field it reaches is visible. */
   refusalOfField(ref: string): FieldRefusal | undefined {
     if (METADATA_FIELDS.has(ref)) return undefined;
     if (ref.length > MAX_REFERENCE_LENGTH || ref === '') return hidden(ref.slice(0, 64));
+    for (const name of this.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping, which may read the fields the credential's rules hide`;
     if (this.exclude.some((e) => meets(ref, e))) return hidden(ref);
     if (this.include.length && !this.include.some((i) => covers(i, ref))) return hidden(ref);
     return undefined;
@@ -988,9 +998,29 @@ const SEARCH_BODIES = new Set([
   'indices:data/write/delete/byquery', 'indices:data/write/update/byquery',
 ]);
 /** Actions the decision reads the body of (as JSON, an `_msearch` as its searches). */
+/** Actions whose bodies define mappings: a credential with field rules may not add scripted fields there. */
+const MAPPING_WRITES = ['indices:admin/mapping/put', 'indices:admin/create'];
+
+/** Does a mappings body (or an index creation's, under `mappings`) define a runtime field or a field with a script? */
+function definesScripts(body: unknown): boolean {
+  if (!isObject(body)) return false;
+  const walk = (mapping: unknown): boolean => {
+    if (!isObject(mapping)) return false;
+    if (mapping.runtime !== undefined || mapping.script !== undefined) return true;
+    for (const member of ['properties', 'fields']) {
+      const fields = mapping[member];
+      if (isObject(fields) && Object.values(fields).some(walk)) return true;
+    }
+    // typed forms (`{"_doc": {...}}`) and the creation body's `mappings`
+    return Object.entries(mapping).some(([k, v]) => k !== 'properties' && k !== 'fields' && isObject(v) && (isObject(v.properties) || v.runtime !== undefined) && walk(v));
+  };
+  return walk(body) || walk(body.mappings);
+}
+
 const BODY_ACTIONS = new Set([
   ...SEARCH_BODIES, 'indices:data/read/msearch', 'indices:data/read/field_caps', 'indices:data/read/xpack/termsenum/list',
   'indices:data/read/mget', 'indices:data/write/update', 'indices:data/write/reindex', 'indices:data/write/bulk',
+  ...MAPPING_WRITES,
 ]);
 
 /** Does the decision on `info` read its body? (A caller reads it only then.) */
@@ -1023,6 +1053,9 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
   if (UNCHECKABLE.has(action) && info.segments[0] !== '_render') return 'this API reads fields that cannot be checked against the credential\'s field rules';
   if (action === 'indices:admin/mappings/fields/get') return mappingFieldsRefusal(visibility, info.segments[info.segments.indexOf('field') + 1] ?? '*');
   if (info.category === 'declarative') return declarativeRefusal(visibility, body.json());
+  if (MAPPING_WRITES.includes(action) && info.operation === 'write' && definesScripts(body.json())) {
+    return 'a runtime or scripted field may read the fields the credential\'s rules hide';
+  }
   if (info.category !== 'search' && info.category !== 'docs' && info.category !== 'streams') return undefined;
   if (action === 'indices:data/read/search' && info.segments.includes('_suggest')) return suggestRefusal(visibility, body.json());
   if (SEARCH_BODIES.has(action)) return searchRefusal(visibility, body.json(), params);
@@ -1071,10 +1104,11 @@ export function fieldVisibilityOf(credential: Credential): FieldVisibility | und
  * HTTP path refuses it): for callers that hold the request's body as text (WebSocket frames,
  * pipeline stages). The admin and credentials without field rules pass at no cost.
  */
-export function checkFieldRules(principal: Principal, info: Classification, querystring: string, text: string | undefined): void {
+export function checkFieldRules(principal: Principal, info: Classification, querystring: string, text: string | undefined, scripted?: ReadonlySet<string>): void {
   if (principal.role === 'admin') return;
-  const visibility = fieldVisibilityOf(principal.credential);
-  if (!visibility) return;
+  const rules = fieldVisibilityOf(principal.credential);
+  if (!rules) return;
+  const visibility = scripted ? rules.withScripted(scripted) : rules;
   const body: FieldRulesBody = {
     json: () => (text === undefined || text.trim() === '' ? undefined : parseJsonText(text)),
     searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),

@@ -138,7 +138,7 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
     }
     const decision = await authorizer.authorize(principal, asked, info);
     // the credential's field rules hold for a stage's call as for a client's request
-    checkFieldRules(principal, info, decision.querystring, asked.body);
+    checkFieldRules(principal, info, decision.querystring, asked.body, await authorizer.scriptedFieldsFor(principal, info));
     // an answer holding mappings is narrowed to the visible fields on the HTTP path only: a stage's
     // call would hand it on whole, so a caller with field rules gets none
     if (MAPPING_READS.has(info.action) && fieldVisibilityOf(principal.credential)) {

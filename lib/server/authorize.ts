@@ -46,7 +46,9 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     // the engine gets the path as it was read: no encoding or empty segment it could read otherwise
     else if (/%|\/\//.test(ctx.path)) ctx.path = pathOf(info.segments);
     if (decision.querystring !== ctx.querystring) ctx.querystring = decision.querystring;
-    const visibility = fieldVisibilityOf(principal.credential);
+    const rules = fieldVisibilityOf(principal.credential);
+    const scripted = rules && (await authorizer.scriptedFieldsFor(principal, info));
+    const visibility = rules && scripted ? rules.withScripted(scripted) : rules;
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((new URLSearchParams(ctx.querystring).has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {

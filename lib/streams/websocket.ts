@@ -193,7 +193,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     checkSystemIndices(info);
     const decision = await deps.authorizer.authorize(principal, asked, info);
     // a credential's field rules hold for a frame as for the equivalent HTTP request
-    checkFieldRules(principal, info, decision.querystring, asked.body);
+    checkFieldRules(principal, info, decision.querystring, asked.body, await deps.authorizer.scriptedFieldsFor(principal, info));
     const querystring = decision.querystring;
     const segments = canonicalPath(decision.path).segments;
     const streamed = streamTarget(method, segments);

@@ -187,6 +187,39 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a field the mapping computes with a script (runtime) is not readable with field rules, and none may be added by them', async () => {
+      const runtime = { runtime: { copy: { type: 'keyword', script: { source: "emit(params._source.secret)" } } } };
+      expect((await call(url, 'PUT', '/ruled/_mapping', { body: runtime })).status).to.equal(200);
+      try {
+        const reads: unknown[] = [
+          { fields: ['copy'], _source: false },
+          { size: 0, aggs: { c: { terms: { field: 'copy' } } } },
+          { sort: [{ copy: 'asc' }], _source: ['title'] },
+          { query: { term: { copy: 'sesame' } }, _source: ['title'] },
+          { fields: ['co*'], _source: false },
+        ];
+        for (const auth of [hiding, showing]) {
+          for (const body of reads) {
+            const res = await call(url, 'POST', '/ruled/_search', { auth, body });
+            expect(res.status, `${JSON.stringify(body)}: ${res.text}`).to.equal(403);
+            expect(res.text).not.to.contain('sesame');
+          }
+        }
+        // the admin reads it
+        expect((await call(url, 'POST', '/ruled/_search', { body: { fields: ['copy'], _source: false } })).text).to.contain('sesame');
+        // a credential with field rules adds no scripted field, through a mapping or an index's creation
+        const made = await call(url, 'POST', '/_credentials', { body: { indices: ['ruled', 'ruled-*'], categories: ['indices', 'search'], ops: ['read', 'write'], exclude_fields: ['secret'] } });
+        const writer = basic(made.json.credential.username, made.json.password);
+        const add = await call(url, 'PUT', '/ruled/_mapping', { auth: writer, body: { runtime: { copy2: { type: 'keyword', script: { source: "emit(params._source.secret)" } } } } });
+        expect(add.status, add.text).to.equal(403);
+        const create = await call(url, 'PUT', '/ruled-2', { auth: writer, body: { mappings: runtime } });
+        expect(create.status, create.text).to.equal(403);
+        expect((await call(url, 'PUT', '/ruled/_mapping', { auth: writer, body: { properties: { plain: { type: 'keyword' } } } })).status).to.equal(200);
+      } finally {
+        await call(url, 'PUT', '/ruled/_mapping', { body: { runtime: { copy: null } } });
+      }
+    });
+
     it('request logs show a reader with field rules no bodies (they hold whole documents)', async () => {
       await call(url, 'GET', '/ruled/_doc/1');
       await within(15_000, async () => (await call(url, 'GET', '/ruled/_logs?size=100', { auth: hiding })).json.logs?.some((l: { path: string }) => l.path === '/ruled/_doc/1'));

@@ -192,8 +192,15 @@ export function mergeMappings(existing: Mappings, update: Mappings): Mappings {
   const out: Mappings = { ...existing };
   for (const [k, v] of Object.entries(update)) {
     if (k === 'properties') continue;
-    if (k === 'runtime' && existing.runtime && v && typeof v === 'object') {
-      out.runtime = { ...(existing.runtime as Record<string, unknown>), ...(v as Record<string, unknown>) };
+    if (k === 'runtime' && v && typeof v === 'object') {
+      // a runtime field set to null is removed, as Elasticsearch removes it
+      const runtime: Record<string, unknown> = { ...((existing.runtime as Record<string, unknown> | undefined) ?? {}) };
+      for (const [name, def] of Object.entries(v as Record<string, unknown>)) {
+        if (def === null) delete runtime[name];
+        else runtime[name] = def;
+      }
+      if (Object.keys(runtime).length) out.runtime = runtime;
+      else delete out.runtime;
       continue;
     }
     if (k === 'dynamic_templates' && Array.isArray(existing.dynamic_templates) && Array.isArray(v)) {
