@@ -71,8 +71,9 @@ export class Authorizer {
    */
   async scriptedFieldsFor(principal: Principal, info: Classification): Promise<ReadonlySet<string> | undefined> {
     const cred = principal.credential;
-    if (principal.role === 'admin' || !(cred.include_fields?.length || cred.exclude_fields?.length) || !info.indices.length) return undefined;
-    return this.scripted.of(info.indices);
+    if (principal.role === 'admin' || !(cred.include_fields?.length || cred.exclude_fields?.length)) return undefined;
+    // a request that names no index (`/_search`) reaches every index the credential may see
+    return this.scripted.of(info.indices.length && !info.allIndices ? info.indices : cred.indices);
   }
 
   /**

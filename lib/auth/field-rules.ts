@@ -1000,27 +1000,48 @@ const SEARCH_BODIES = new Set([
 /** Actions the decision reads the body of (as JSON, an `_msearch` as its searches). */
 /** Actions whose bodies define mappings: a credential with field rules may not add scripted fields there. */
 const MAPPING_WRITES = ['indices:admin/mapping/put', 'indices:admin/create'];
+/** Actions whose bodies may carry alias filters, read as queries (a value oracle otherwise). */
+const ALIAS_WRITES = ['indices:admin/aliases', 'indices:admin/create'];
 
-/** Does a mappings body (or an index creation's, under `mappings`) define a runtime field or a field with a script? */
+/**
+ * Does a mappings body (or an index creation's, under `mappings`) define what reads one field into
+ * another: a runtime field, a field with a script, `copy_to`, an `alias` field, runtime dynamic
+ * mapping, or a dynamic template that makes any of these?
+ */
 function definesScripts(body: unknown): boolean {
   if (!isObject(body)) return false;
+  const field = (def: unknown): boolean => isObject(def) && (def.script !== undefined || def.copy_to !== undefined || def.type === 'alias' || walk(def));
   const walk = (mapping: unknown): boolean => {
     if (!isObject(mapping)) return false;
-    if (mapping.runtime !== undefined || mapping.script !== undefined) return true;
+    if (mapping.runtime !== undefined || mapping.script !== undefined || mapping.dynamic === 'runtime') return true;
+    if (Array.isArray(mapping.dynamic_templates) && mapping.dynamic_templates.some((t) => isObject(t) && Object.values(t).some((d) => isObject(d) && (d.runtime !== undefined || field(d.mapping))))) return true;
     for (const member of ['properties', 'fields']) {
       const fields = mapping[member];
-      if (isObject(fields) && Object.values(fields).some(walk)) return true;
+      if (isObject(fields) && Object.values(fields).some(field)) return true;
     }
-    // typed forms (`{"_doc": {...}}`) and the creation body's `mappings`
-    return Object.entries(mapping).some(([k, v]) => k !== 'properties' && k !== 'fields' && isObject(v) && (isObject(v.properties) || v.runtime !== undefined) && walk(v));
+    // typed forms (`{"_doc": {...}}`)
+    return Object.entries(mapping).some(([k, v]) => k !== 'properties' && k !== 'fields' && isObject(v) && (isObject(v.properties) || v.runtime !== undefined || v.dynamic_templates !== undefined) && walk(v));
   };
   return walk(body) || walk(body.mappings);
+}
+
+/** The filters of an alias body: `PUT /{index}/_alias/{name}` (`filter`), `_aliases` add actions, an index creation's `aliases`. */
+function aliasFilters(body: unknown): unknown[] {
+  if (!isObject(body)) return [];
+  const out: unknown[] = [];
+  if (body.filter !== undefined) out.push(body.filter);
+  for (const action of listOf(body.actions)) {
+    if (!isObject(action)) continue;
+    for (const spec of Object.values(action)) if (isObject(spec) && spec.filter !== undefined) out.push(spec.filter);
+  }
+  if (isObject(body.aliases)) for (const spec of Object.values(body.aliases)) if (isObject(spec) && spec.filter !== undefined) out.push(spec.filter);
+  return out;
 }
 
 const BODY_ACTIONS = new Set([
   ...SEARCH_BODIES, 'indices:data/read/msearch', 'indices:data/read/field_caps', 'indices:data/read/xpack/termsenum/list',
   'indices:data/read/mget', 'indices:data/write/update', 'indices:data/write/reindex', 'indices:data/write/bulk',
-  ...MAPPING_WRITES,
+  ...MAPPING_WRITES, ...ALIAS_WRITES,
 ]);
 
 /** Does the decision on `info` read its body? (A caller reads it only then.) */
@@ -1054,7 +1075,13 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
   if (action === 'indices:admin/mappings/fields/get') return mappingFieldsRefusal(visibility, info.segments[info.segments.indexOf('field') + 1] ?? '*');
   if (info.category === 'declarative') return declarativeRefusal(visibility, body.json());
   if (MAPPING_WRITES.includes(action) && info.operation === 'write' && definesScripts(body.json())) {
-    return 'a runtime or scripted field may read the fields the credential\'s rules hide';
+    return 'a runtime or scripted field, copy_to or an alias field may read the fields the credential\'s rules hide';
+  }
+  if (ALIAS_WRITES.includes(action) && info.operation === 'write') {
+    for (const filter of aliasFilters(body.json())) {
+      const refusal = searchRefusal(visibility, { query: filter, _source: false });
+      if (refusal) return refusal;
+    }
   }
   if (info.category !== 'search' && info.category !== 'docs' && info.category !== 'streams') return undefined;
   if (action === 'indices:data/read/search' && info.segments.includes('_suggest')) return suggestRefusal(visibility, body.json());

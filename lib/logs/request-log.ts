@@ -178,7 +178,8 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
 
 /**
  * A record as the API shows it: with an ISO `timestamp`, without the sort key. A reader with field
- * rules gets no bodies: a body holds whole documents, the fields its rules hide among them.
+ * rules gets no bodies and no query strings: they hold whole documents and searched values, the
+ * fields its rules hide among them.
  */
 function view(record: LogRecord, reader: Principal): Omit<LogRecord, 'time_us'> & { timestamp: string } {
   const { time_us: _order, ...shown } = record;
@@ -186,6 +187,8 @@ function view(record: LogRecord, reader: Principal): Omit<LogRecord, 'time_us'> 
   if (reader.role !== 'admin' && (include?.length || exclude?.length)) {
     delete shown.request_body;
     delete shown.response_body;
+    // a query string may name a hidden field's value (`q=secret:…`): such a reader gets none
+    if (shown.querystring) shown.querystring = '[hidden by the credential\'s field rules]';
   }
   return { ...shown, timestamp: new Date(record.time).toISOString() };
 }

@@ -205,15 +205,43 @@ for (const backend of BACKENDS) {
             expect(res.text).not.to.contain('sesame');
           }
         }
+        // nor through a request that names no index (it reaches every index the credential may see)
+        for (const auth of [hiding, showing]) {
+          for (const [path, body] of [['/_search', { size: 0, aggs: { c: { terms: { field: 'copy' } } } }], ['/_count', { query: { term: { copy: 'sesame' } } }]] as const) {
+            const res = await call(url, 'POST', path, { auth, body });
+            expect(res.status, `${path}: ${res.text}`).to.equal(403);
+          }
+        }
         // the admin reads it
         expect((await call(url, 'POST', '/ruled/_search', { body: { fields: ['copy'], _source: false } })).text).to.contain('sesame');
         // a credential with field rules adds no scripted field, through a mapping or an index's creation
-        const made = await call(url, 'POST', '/_credentials', { body: { indices: ['ruled', 'ruled-*'], categories: ['indices', 'search'], ops: ['read', 'write'], exclude_fields: ['secret'] } });
+        const made = await call(url, 'POST', '/_credentials', { body: { indices: ['ruled', 'ruled-*'], categories: ['indices', 'search'], ops: ['read', 'write', 'delete'], exclude_fields: ['secret'] } });
         const writer = basic(made.json.credential.username, made.json.password);
         const add = await call(url, 'PUT', '/ruled/_mapping', { auth: writer, body: { runtime: { copy2: { type: 'keyword', script: { source: "emit(params._source.secret)" } } } } });
         expect(add.status, add.text).to.equal(403);
         const create = await call(url, 'PUT', '/ruled-2', { auth: writer, body: { mappings: runtime } });
         expect(create.status, create.text).to.equal(403);
+        // nor what copies or points one field into another, nor a dynamic template making any of them
+        const copying: unknown[] = [
+          { properties: { secret: { type: 'keyword', copy_to: 'vis' }, vis: { type: 'keyword' } } },
+          { properties: { leak: { type: 'alias', path: 'secret' } } },
+          { dynamic_templates: [{ x: { match: '*zz', runtime: { type: 'keyword', script: { source: 'emit(params._source.secret)' } } } }] },
+          { dynamic_templates: [{ x: { match: 'secret*', mapping: { type: 'keyword', copy_to: 'vis' } } }] },
+          { dynamic: 'runtime' },
+        ];
+        for (const body of copying) {
+          const res = await call(url, 'PUT', '/ruled/_mapping', { auth: writer, body });
+          expect(res.status, `${JSON.stringify(body)}: ${res.text}`).to.equal(403);
+        }
+        // an alias filter is a query: one on a hidden field would be a value oracle
+        for (const [method, path, body] of [
+          ['PUT', '/ruled/_alias/ruled-d', { filter: { term: { secret: 'sesame' } } }],
+          ['POST', '/_aliases', { actions: [{ add: { index: 'ruled', alias: 'ruled-e', filter: { prefix: { secret: 's' } } } }] }],
+        ] as const) {
+          const res = await call(url, method, path, { auth: writer, body });
+          expect(res.status, `${path}: ${res.text}`).to.equal(403);
+        }
+        expect((await call(url, 'PUT', '/ruled/_alias/ruled-f', { auth: writer, body: { filter: { term: { title: 'one' } } } })).status).to.equal(200);
         expect((await call(url, 'PUT', '/ruled/_mapping', { auth: writer, body: { properties: { plain: { type: 'keyword' } } } })).status).to.equal(200);
       } finally {
         await call(url, 'PUT', '/ruled/_mapping', { body: { runtime: { copy: null } } });
@@ -228,6 +256,7 @@ for (const backend of BACKENDS) {
         expect(res.status, res.text).to.equal(200);
         expect(res.json.logs.length).to.be.above(0);
         expect(res.json.logs.some((l: Record<string, unknown>) => 'response_body' in l || 'request_body' in l)).to.equal(false);
+        expect(res.text, 'a query string may hold a hidden value').not.to.contain('q=sesame');
       }
       // the admin still reads them: the document's hidden field among them (`secret` is redacted from every body by its name)
       const admin = (await call(url, 'GET', '/ruled/_logs?size=100')).json.logs as Array<Record<string, string>>;
