@@ -18,7 +18,8 @@ describe('RedisChangeBus on a Redis Cluster (redis+cluster://)', function () {
 
   for (const sharded of [false, true]) {
     it(`${sharded ? 'sharded pub/sub (SPUBLISH/SSUBSCRIBE)' : 'classic pub/sub'}: delivery between nodes, history, and a dead node's write in flight announced`, async () => {
-      const options = { sharded, livenessMs: 100 };
+      // liveness well above a loaded machine's round trips: it also bounds each publish and history read
+      const options = { sharded, livenessMs: 500 };
       const a = new RedisChangeBus(cluster.url, options);
       const b = new RedisChangeBus(cluster.url, options);
       try {
@@ -27,7 +28,7 @@ describe('RedisChangeBus on a Redis Cluster (redis+cluster://)', function () {
         const onB = await Promise.all(indices.map((index) => recordLive(b, index)));
         const first = await Promise.all(indices.map((index) => a.publish(docChange(index, 'x', 1))));
         await Promise.all(indices.map((index) => a.publish(docChange(index, 'x', 2))));
-        for (const r of onB) expect(versions(await r.until(2))).to.deep.equal([1, 2]);
+        for (const r of onB) expect(versions(await r.until(2, 20_000))).to.deep.equal([1, 2]);
         expect(versions(await b.history(indices[0], first[0]))).to.deep.equal([2]);
 
         // node A dies with a write to indices[1] in flight: B resets that index's streams only
