@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import { EsError, errors } from '../errors/index.js';
 import { parseBasic } from './basic-header.js';
@@ -58,6 +58,9 @@ export class Authenticator {
   private readonly failures: CredentialCache<{ username: string }> | undefined;
   private readonly adminPrincipal: Principal;
   private readonly feed: CredentialChangeFeed | undefined;
+  private readonly changed = new Subject<string>();
+  /** The usernames whose credentials changed or were deleted, on this node or another (through the bus). */
+  readonly credentialChanges: Observable<string> = this.changed.asObservable();
   private readonly localWrites: Subscription | undefined;
   private dummyHash: Promise<string> | undefined;
   /** Verifications under way, by client address and keyed digest of the header. */
@@ -73,7 +76,22 @@ export class Authenticator {
     const remembered = options.rememberedFailures ?? 10_000;
     this.failures = remembered > 0 ? new CredentialCache({ max: remembered, ttlMs: options.cacheTtlMs }) : undefined;
     this.adminPrincipal = { username: admin.username, role: 'admin', credential: adminCredential(admin) };
-    const caches = bothCaches(this.cache, this.failures);
+    const both = bothCaches(this.cache, this.failures);
+    // every username dropped is a credential changed or deleted (here or on another node): its open streams end
+    const changed = this.changed;
+    const caches: InvalidatableCache = {
+      get enabled() {
+        return both.enabled;
+      },
+      set enabled(v: boolean) {
+        both.enabled = v;
+      },
+      dropUser(username: string) {
+        both.dropUser(username);
+        changed.next(username);
+      },
+      clear: () => both.clear(),
+    };
     this.localWrites = options.store?.written.subscribe((username) => caches.dropUser(username));
     this.feed = options.bus ? followCredentialChanges(options.bus, caches, options.log) : undefined;
   }

@@ -7,13 +7,14 @@ import { errorMessage, overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget, wantsStream } from './stream-requests.js';
+import { boundToCredential } from './credential-bound.js';
 import { framingFor, writeStream, type StreamMessage } from './transports/index.js';
 
 /**
  * `?stream=true` / `?streamonly=true` on document GETs and searches, in both address styles:
  * the response stays open and carries the stream in the framing the client accepts.
  */
-export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
+export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number, credentialChanges?: Observable<string>): Middleware {
   return async (ctx: Context, next: Next) => {
     if (!wantsStream(ctx.querystring)) return next();
     const segments = ctx.path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -24,7 +25,10 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
     const messages = await openRequestedStream(hub, backend, typed, target, {
       method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
     });
-    await writeLiveStream(ctx, hub, target.kind, messages);
+    // a scoped credential's stream ends when its credential changes: the client's reconnection is authorized again
+    const principal = (ctx.state as { principal?: { role: string; username: string } }).principal;
+    const bound = principal && principal.role !== 'admin' ? boundToCredential(messages, credentialChanges, principal.username) : messages;
+    await writeLiveStream(ctx, hub, target.kind, bound);
   };
 }
 

@@ -57,3 +57,8 @@ export function timeLimitMessage(maxMs: number): StreamMessage {
 export function shutdownMessage(): StreamMessage {
   return { data: { _stream_end: true, reason: 'the gateway is shutting down; reconnect to continue' }, event: 'end' };
 }
+
+/** The final message of a stream whose credential changed or was deleted: it reconnects, and is authorized again. */
+export function credentialChangedMessage(): StreamMessage {
+  return { data: { _stream_end: true, reason: 'the credential that opened the stream changed or was deleted; reconnect to continue' }, event: 'end' };
+}

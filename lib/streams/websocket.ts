@@ -13,6 +13,7 @@ import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget } from './stream-requests.js';
+import { boundToCredential } from './credential-bound.js';
 import { messageJson, type StreamMessage } from './transports/index.js';
 
 /** A subscribe (or unsubscribe) frame of the appbase WebSocket protocol. */
@@ -203,7 +204,8 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     });
     if (ws.readyState !== ws.OPEN) return;
     send({ id, channel: id });
-    follow(id, streamed.kind, messages);
+    // a scoped credential's subscription ends when its credential changes, as an HTTP stream does
+    follow(id, streamed.kind, principal.role === 'admin' ? messages : boundToCredential(messages, deps.authenticator.credentialChanges, principal.username));
   }
 
   /**
