@@ -40,11 +40,7 @@ async function run(config: Config, logger: Logger): Promise<void> {
       else notice(logger, { username: user }, line);
     },
   });
-  const engine = config.engineUrl ? `engine ${config.engineUrl.origin}` : `embedded engine in ${config.dataDir}`;
-  notice(logger, { address: gateway.listening, engine }, `gateway listening on ${gateway.listening} (${engine})`);
-  // the startup lines go out now, not with the next 4 KB of access lines
-  await flushed(logger);
-
+  // the signals are handled before the startup line says the node is up: whoever starts it may stop it at once
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -59,6 +55,11 @@ async function run(config: Config, logger: Logger): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  const engine = config.engineUrl ? `engine ${config.engineUrl.origin}` : `embedded engine in ${config.dataDir}`;
+  notice(logger, { address: gateway.listening, engine }, `gateway listening on ${gateway.listening} (${engine})`);
+  // the startup lines go out now, not with the next 4 KB of access lines
+  await flushed(logger);
+
 }
 
 /** A line the operator must see: at info, or at LOG_LEVEL's own level when that is higher (never dropped but for `silent`). */
