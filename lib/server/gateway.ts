@@ -111,6 +111,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     // streams read the engine as it is now, never the search cache (their changes follow the read)
     const streamBackend = uncached(backend);
     const hub = new StreamHub(bus, uncached(withoutHiding), config.streams);
+    hub.credentialChanges = authenticator.credentialChanges;
     const typed = new TypedDocuments(withoutHiding);
     const apps = new AppRegistry(engine);
     // what an index took with it when it was deleted through this node: its stored records
