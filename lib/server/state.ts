@@ -1,15 +1,2 @@
-import type { Principal } from '../auth/index.js';
-import type { Classification } from '../request/index.js';
-
-/**
- * What the request path knows about a request, step by step (README, "The request's way through"):
- * typed, so that later steps read it without casts.
- */
-export interface GatewayState {
-  /** Who the request authenticated as (step 2). */
-  principal: Principal;
-  /** What the request is (step 3), classified once; later steps dispatch on it and never parse the path again. */
-  request: Classification;
-  /** The body, once a step had to read it: what every later step (and the engine) reads instead of the socket. */
-  body?: Buffer | string | null;
-}
+/** The request path's state (lib/auth/gateway-state.ts), under the name the server's modules use. */
+export type { GatewayState } from '../auth/index.js';
