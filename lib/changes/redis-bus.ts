@@ -390,7 +390,7 @@ export class RedisChangeBus implements ChangeBus {
     this.mappingEvents.next(change);
     try {
       await this.publisherReady();
-      await this.pub.publish(MAPPING_EVENTS_CHANNEL, JSON.stringify(change));
+      await this.pub.publish(MAPPING_EVENTS_CHANNEL, JSON.stringify({ ...change, from: this.nodeId }));
     } catch (err) {
       // other nodes keep what they read of the old mappings until they hear of it: told when Redis is back
       if (!this.closed) this.owedMappings.add(index);
@@ -401,7 +401,7 @@ export class RedisChangeBus implements ChangeBus {
   private async announceOwedMappings(): Promise<void> {
     for (const index of [...this.owedMappings]) {
       this.owedMappings.delete(index);
-      await this.pub.publish(MAPPING_EVENTS_CHANNEL, JSON.stringify({ index, time: Date.now() })).catch(() => this.owedMappings.add(index));
+      await this.pub.publish(MAPPING_EVENTS_CHANNEL, JSON.stringify({ index, time: Date.now(), from: this.nodeId })).catch(() => this.owedMappings.add(index));
     }
   }
 
@@ -668,7 +668,9 @@ export class RedisChangeBus implements ChangeBus {
   private receive(channelName: string, message: string): void {
     if (channelName === MAPPING_EVENTS_CHANNEL) {
       try {
-        this.mappingEvents.next(JSON.parse(message) as MappingChange);
+        const { from, index, time } = JSON.parse(message) as MappingChange & { from?: string };
+        // this node's own subscribers had it when it was announced
+        if (from !== this.nodeId) this.mappingEvents.next({ index, time });
       } catch {
         this.log(`change bus: dropped a malformed message on ${channelName}`);
       }
