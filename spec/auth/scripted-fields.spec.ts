@@ -5,9 +5,8 @@ import { openEmbeddedEngine, type EmbeddedEngine } from '../../lib/engine/embedd
 import type { Backend, EngineRequest } from '../../lib/engine/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call } from '../support/http.js';
-import { tempDir } from '../support/servers.js';
-import type { ChildServer } from '../support/servers.js';
-import { startTwoNodes, type TwoNodes } from '../support/two-nodes.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from '../support/servers.js';
 import { within } from '../support/within.js';
 
 const MAPPING = { mappings: { properties: { title: { type: 'keyword' }, secret: { type: 'keyword' } } } };
@@ -130,15 +129,25 @@ for (const backend of BACKENDS) {
 
 describe('a field made runtime through one gateway node is refused on the other', function () {
   this.timeout(120_000);
-  let nodes: TwoNodes;
-  let a: ChildServer;
-  let b: ChildServer;
+  let redis: TestRedis;
+  let engine: ChildServer;
+  let data: { dir: string; remove(): Promise<void> };
+  let a: TestGateway;
+  let b: TestGateway;
 
   before(async function () {
-    nodes = await startTwoNodes(this, 'gw-scripted-nodes-');
-    ({ a, b } = nodes);
+    // two gateway nodes in this process (each with its own Redis bus), one standalone engine, one Redis
+    redis = await startRedis(this);
+    data = await tempDir('gw-scripted-nodes-');
+    engine = await spawnEngine(data.dir);
+    [a, b] = await Promise.all([0, 1].map(() => startTestGateway({ ENGINE_URL: engine.url, REDIS_URL: redis.url })));
   });
-  after(() => nodes?.stop());
+  after(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await engine?.stop();
+    await redis?.stop();
+    await data?.remove();
+  });
 
   it('node B, which read the index before, refuses the read once the change reaches it; node A at once', async () => {
     await createIndex(a.url, 'sfn');
@@ -146,6 +155,7 @@ describe('a field made runtime through one gateway node is refused on the other'
     expect((await call(a.url, 'POST', '/sfn/_search', { auth: reader, body: READ_LEAK })).status).to.equal(200);
     // node B knows the credential once the bus brought it
     await within(5000, async () => (await call(b.url, 'POST', '/sfn/_search', { auth: reader, body: READ_LEAK })).status === 200, () => 'node B answers the reader');
+    expect((await call(b.url, 'POST', '/sfn/_search', { auth: reader, body: READ_LEAK })).status).to.equal(200);
     expect((await call(a.url, 'PUT', '/sfn/_mapping', { body: LEAK })).status).to.equal(200);
     expect((await call(a.url, 'POST', '/sfn/_search', { auth: reader, body: READ_LEAK })).status).to.equal(403);
     await within(5000, async () => (await call(b.url, 'POST', '/sfn/_search', { auth: reader, body: READ_LEAK })).status === 403, () => 'node B refuses the runtime field');
