@@ -8,6 +8,7 @@ import {
   type Classification, type ClassifiableRequest, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { LRUCache } from 'lru-cache';
+import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
@@ -61,8 +62,9 @@ export class Authorizer {
 
   private readonly scripted: ScriptedFields;
 
-  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore) {
-    this.scripted = new ScriptedFields(backend);
+  /** `bus`: what tells the scripted fields kept of mappings to drop (without one, they are read for every request). */
+  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore, bus?: ChangeBus) {
+    this.scripted = new ScriptedFields(backend, bus);
   }
 
   /**

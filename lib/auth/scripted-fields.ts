@@ -1,3 +1,6 @@
+import { LRUCache } from 'lru-cache';
+import type { Subscription } from 'rxjs';
+import type { ChangeBus } from '../changes/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 
 type Json = Record<string, unknown>;
@@ -5,39 +8,120 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' 
 
 const NONE: ReadonlySet<string> = new Set();
 
+/** What an expression's mappings make scripted, and whether it may be kept until a mapping change. */
+interface Reading {
+  names: ReadonlySet<string>;
+  keep: boolean;
+}
+
 /**
  * The fields that indices' mappings compute with a script — runtime fields and fields mapped with
  * a `script` — for the field rules: a script reads whatever field it likes, so a credential whose
  * rules hide fields may not read a scripted one (Elasticsearch's field-level security runs such
  * scripts over the filtered source; the gateway, in front of any engine, refuses them instead).
- * Read from the engine's mappings for each request of such a credential (not remembered: a
- * runtime field added a moment ago must be refused at once); requests of one expression that are
- * in flight together share one read.
+ *
+ * Read from the engine's mappings, and kept per expression until a mapping may have changed: a
+ * stale answer here lets a script read hidden fields, so an answer is kept only when it cannot
+ * change but by an event the bus carries to every node —
+ * - the expression names concrete indices only (no pattern, alias, data stream or missing name:
+ *   an index created or an alias moved would change what it covers);
+ * - no mapping of them adds runtime fields by itself (`dynamic: runtime`, a dynamic template
+ *   mapping to `runtime`): a document write would;
+ * - and it is dropped on any mapping change (an index created, a mapping put) or index event
+ *   (deleted, closed) from any node, on a reconnection of the bus, and not used while the bus is
+ *   not connected (an announcement may have been lost).
+ * Without a bus nothing is kept. Requests of one expression in flight together share one read.
  */
 export class ScriptedFields {
-  private readonly inFlight = new Map<string, Promise<ReadonlySet<string>>>();
+  private readonly inFlight = new Map<string, Promise<Reading>>();
+  private readonly kept = new LRUCache<string, ReadonlySet<string>>({ max: 10_000 });
+  /** Bumped by every invalidation: a read that started before one is not kept. */
+  private generation = 0;
+  private reconnects: number | undefined;
+  private readonly feeds: Subscription[] = [];
 
-  constructor(private readonly backend: Backend) {}
-
-  of(indices: readonly string[]): Promise<ReadonlySet<string>> {
-    if (!indices.length) return Promise.resolve(NONE);
-    const expression = indices.join(',');
-    let found = this.inFlight.get(expression);
-    if (!found) {
-      found = this.read(expression).finally(() => this.inFlight.delete(expression));
-      this.inFlight.set(expression, found);
-    }
-    return found;
+  constructor(private readonly backend: Backend, private readonly bus?: ChangeBus) {
+    if (!bus) return;
+    this.reconnects = bus.reconnects;
+    this.feeds.push(bus.mappingChanges().subscribe(() => this.forget()), bus.indexChanges().subscribe(() => this.forget()));
   }
 
-  private async read(expression: string): Promise<ReadonlySet<string>> {
+  async of(indices: readonly string[]): Promise<ReadonlySet<string>> {
+    if (!indices.length) return NONE;
+    const expression = indices.join(',');
+    if (this.trusted()) {
+      const kept = this.kept.get(expression);
+      if (kept) return kept;
+    }
+    let found = this.inFlight.get(expression);
+    if (!found) {
+      const generation = this.generation;
+      found = this.read(expression, indices).finally(() => this.inFlight.delete(expression));
+      this.inFlight.set(expression, found);
+      void found.then(({ names, keep }) => {
+        if (keep && generation === this.generation && this.trusted()) this.kept.set(expression, names);
+      }, () => undefined);
+    }
+    return (await found).names;
+  }
+
+  /** Stops following the bus. */
+  close(): void {
+    for (const feed of this.feeds) feed.unsubscribe();
+    this.forget();
+  }
+
+  /** Whether what is kept can be used: the bus is connected and has not reconnected since it was kept. */
+  private trusted(): boolean {
+    if (!this.bus || !this.bus.connection().connected) return false;
+    if (this.bus.reconnects !== this.reconnects) {
+      this.reconnects = this.bus.reconnects;
+      this.forget();
+    }
+    return true;
+  }
+
+  private forget(): void {
+    this.generation++;
+    this.kept.clear();
+  }
+
+  private async read(expression: string, indices: readonly string[]): Promise<Reading> {
     const res = await callJson<Json>(this.backend, 'GET', `/${encodeURIComponent(expression).replace(/%2C/gi, ',').replace(/%2A/gi, '*')}/_mapping`, undefined,
       'ignore_unavailable=true&allow_no_indices=true');
     const names = new Set<string>();
-    if (res.status !== 200 || !isObject(res.body)) return names;
-    for (const entry of Object.values(res.body)) if (isObject(entry) && isObject(entry.mappings)) collect(entry.mappings, '', names);
-    return names;
+    if (res.status !== 200 || !isObject(res.body)) return { names, keep: false };
+    let keep = this.bus !== undefined && sameNames(Object.keys(res.body), indices);
+    for (const entry of Object.values(res.body)) {
+      if (!isObject(entry) || !isObject(entry.mappings)) continue;
+      collect(entry.mappings, '', names);
+      if (keep && addsRuntimeFields(entry.mappings)) keep = false;
+    }
+    return { names, keep };
   }
+}
+
+/** The answer's indices are exactly the names asked for: each a concrete index, none missing, no pattern or alias. */
+function sameNames(answered: readonly string[], asked: readonly string[]): boolean {
+  const names = new Set(asked);
+  return answered.length === names.size && answered.every((name) => names.has(name));
+}
+
+/** A mapping that maps new fields as runtime fields by itself, when documents bring them. */
+function addsRuntimeFields(mapping: Json): boolean {
+  if (mapping.dynamic === 'runtime') return true;
+  if (Array.isArray(mapping.dynamic_templates)) {
+    for (const named of mapping.dynamic_templates) {
+      if (!isObject(named)) return true;
+      for (const template of Object.values(named)) if (!isObject(template) || template.runtime !== undefined) return true;
+    }
+  }
+  for (const member of ['properties', 'fields'] as const) {
+    const fields = mapping[member];
+    if (!isObject(fields)) continue;
+    for (const sub of Object.values(fields)) if (isObject(sub) && addsRuntimeFields(sub)) return true;
+  }
+  return false;
 }
 
 function collect(mapping: Json, prefix: string, names: Set<string>): void {

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
+import type { ChangeEvent, IndexChange, MappingChange, NewChange } from './change-event.js';
 
 /**
  * Carries ChangeEvents from the node that made a write to every node with a live stream on
@@ -79,6 +79,20 @@ export interface ChangeBus {
    * the moment this node subscribes; no history. Completes on `close()`.
    */
   indexChanges(): Observable<IndexChange>;
+
+  /**
+   * Tells every node that mappings changed (MappingChange): no history, no position. This node's
+   * `mappingChanges()` subscribers have been called when it resolves, whatever the store does.
+   * Rejects with the 503 EsError when the store cannot be reached (other nodes are not told).
+   */
+  announceMapping(index: string): Promise<void>;
+
+  /**
+   * Mapping changes of every index, from every node, live and at-most-once like `indexChanges`.
+   * A cache that drops what it kept on them must also drop it when the bus was not connected or
+   * reconnected since (`connection()`, `reconnects`): an announcement may have been lost then.
+   */
+  mappingChanges(): Observable<MappingChange>;
 
   /** Live subscriptions (subscribers of `changes`) and index channels this node holds. */
   stats(): ChangeBusStats;

@@ -39,6 +39,16 @@ export interface IndexChange {
 
 export type ChangeEvent = DocumentChange | IndexChange;
 
+/**
+ * The mappings of the indices `index` names (an index name, a list or a pattern, as the request
+ * named them) may have changed: an index was created or a mapping put. Not in any index's
+ * history, and no stream ends on it: it is what caches of mappings drop.
+ */
+export interface MappingChange {
+  readonly index: string;
+  readonly time: number;
+}
+
 /** What a caller hands to `ChangeBus.publish`: the bus assigns `position`, and `time` if omitted. */
 export type NewChange =
   | (Omit<DocumentChange, 'position' | 'time'> & { readonly time?: number })

@@ -43,6 +43,15 @@ export class ChangePublisher {
     this.indexHandlers.push(handler);
   }
 
+  /** Tells every node that the mappings of the indices `index` names changed (ChangeBus.announceMapping); a failure is logged. */
+  async announceMapping(index: string): Promise<void> {
+    try {
+      await this.bus.announceMapping(index);
+    } catch (err) {
+      this.log(`mapping change of ${index} not announced: ${(err as Error).message}`);
+    }
+  }
+
   async publish(changes: Iterable<NewChange | undefined>): Promise<void> {
     const slice = new TimeSlice(); // the events of a large write go out a slice at a time
     for (const change of changes) {

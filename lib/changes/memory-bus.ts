@@ -1,5 +1,5 @@
 import { Subject, type Observable } from 'rxjs';
-import { stampChange, type ChangeEvent, type IndexChange, type NewChange } from './change-event.js';
+import { stampChange, type ChangeEvent, type IndexChange, type MappingChange, type NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, newEpoch } from './position.js';
@@ -75,6 +75,7 @@ export class MemoryChangeBus implements ChangeBus {
   private readonly histories = new Map<string, IndexHistory>();
   private readonly fanOut: LocalFanOut;
   private readonly indexEvents = new Subject<IndexChange>();
+  private readonly mappingEvents = new Subject<MappingChange>();
   private closed = false;
 
   constructor(options: ChangeBusOptions = {}) {
@@ -85,6 +86,15 @@ export class MemoryChangeBus implements ChangeBus {
 
   indexChanges(): Observable<IndexChange> {
     return this.indexEvents.asObservable();
+  }
+
+  mappingChanges(): Observable<MappingChange> {
+    return this.mappingEvents.asObservable();
+  }
+
+  async announceMapping(index: string): Promise<void> {
+    if (this.closed) throw busClosed();
+    this.mappingEvents.next({ index, time: Date.now() });
   }
 
   async publish(change: NewChange): Promise<string> {
@@ -132,6 +142,7 @@ export class MemoryChangeBus implements ChangeBus {
     this.closed = true;
     this.fanOut.close();
     this.indexEvents.complete();
+    this.mappingEvents.complete();
   }
 
   /** Bytes the histories hold together (at most `historyBytes`). */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Cluster } from 'ioredis';
 import { connectRedis, type RedisConnection } from './redis-connection.js';
 import { Observable, Subject } from 'rxjs';
-import type { ChangeEvent, IndexChange, NewChange } from './change-event.js';
+import type { ChangeEvent, IndexChange, MappingChange, NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 import { LocalFanOut } from './local-fan-out.js';
 import { checkResumable, formatPosition, historyGone, newEpoch, parsePosition, type Position } from './position.js';
@@ -23,6 +23,7 @@ export function changeChannel(index: string): string {
 const CHANNEL_PREFIX = 'gw:changes:{';
 /** pub/sub channel of every index event (delete, close), for the nodes' caches: no history. */
 const INDEX_EVENTS_CHANNEL = 'gw:index-events';
+const MAPPING_EVENTS_CHANNEL = 'gw:mapping-events';
 const historyKey = (index: string) => `gw:changes:{${index}}:history`;
 const metaKey = (index: string) => `gw:changes:{${index}}:meta`;
 
@@ -235,6 +236,11 @@ export class RedisChangeBus implements ChangeBus {
   /** Index events of every index, for `indexChanges()`; its channel is held while it has watchers. */
   private readonly indexEvents = new Subject<IndexChange>();
   private indexWatchers = 0;
+  /** Mapping changes of every index, for `mappingChanges()`; its channel is held while it has watchers. */
+  private readonly mappingEvents = new Subject<MappingChange>();
+  private mappingWatchers = 0;
+  /** Mapping changes that could not be announced: announced once Redis answers again. */
+  private readonly owedMappings = new Set<string>();
   private reconnected = 0;
   /** Indices a publish failed for: their history is rotated once Redis answers again (`settleOwed`). */
   private readonly owed = new Set<string>();
@@ -282,12 +288,14 @@ export class RedisChangeBus implements ChangeBus {
       this.firstConnect = false;
       this.lastError = '';
       void this.settleOwed();
+      void this.announceOwedMappings();
     });
     this.pub.on(this.pub instanceof Cluster ? 'end' : 'close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
       for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
       if (this.indexWatchers > 0) this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
+      if (this.mappingWatchers > 0) this.sub.subscribe(MAPPING_EVENTS_CHANNEL).catch(() => {});
     });
     this.sub.on('message', (channelName: string, message: string) => this.receive(channelName, message));
     this.sub.on('smessage', (channelName: string, message: string) => this.receive(channelName, message));
@@ -364,6 +372,39 @@ export class RedisChangeBus implements ChangeBus {
     });
   }
 
+  mappingChanges(): Observable<MappingChange> {
+    return new Observable<MappingChange>((subscriber) => {
+      if (this.mappingWatchers++ === 0 && this.sub.status === 'ready') this.sub.subscribe(MAPPING_EVENTS_CHANNEL).catch(() => {});
+      const subscription = this.mappingEvents.subscribe(subscriber);
+      return () => {
+        subscription.unsubscribe();
+        if (--this.mappingWatchers === 0 && !this.closed && this.sub.status === 'ready') this.sub.unsubscribe(MAPPING_EVENTS_CHANNEL).catch(() => {});
+      };
+    });
+  }
+
+  async announceMapping(index: string): Promise<void> {
+    if (this.closed) throw busClosed();
+    const change: MappingChange = { index, time: Date.now() };
+    // this node's caches first, before the write is answered (the message comes back to it too)
+    this.mappingEvents.next(change);
+    try {
+      await this.publisherReady();
+      await this.pub.publish(MAPPING_EVENTS_CHANNEL, JSON.stringify({ ...change, from: this.nodeId }));
+    } catch (err) {
+      // other nodes keep what they read of the old mappings until they hear of it: told when Redis is back
+      if (!this.closed) this.owedMappings.add(index);
+      throw busUnavailable(`publishing to Redis failed: ${(err as Error).message}`);
+    }
+  }
+
+  private async announceOwedMappings(): Promise<void> {
+    for (const index of [...this.owedMappings]) {
+      this.owedMappings.delete(index);
+      await this.pub.publish(MAPPING_EVENTS_CHANNEL, JSON.stringify({ index, time: Date.now(), from: this.nodeId })).catch(() => this.owedMappings.add(index));
+    }
+  }
+
   changes(index: string): Observable<ChangeEvent> {
     return this.fanOut.changes(index);
   }
@@ -410,6 +451,7 @@ export class RedisChangeBus implements ChangeBus {
     clearInterval(this.liveness);
     this.fanOut.close();
     this.indexEvents.complete();
+    this.mappingEvents.complete();
     for (const channel of this.channels.values()) channel.settleLive(busClosed());
     this.channels.clear();
     await Promise.all([this.pub, this.sub].map((conn) => (conn.status === 'ready' ? conn.quit().catch(() => conn.disconnect()) : conn.disconnect())));
@@ -624,6 +666,16 @@ export class RedisChangeBus implements ChangeBus {
 
   /** One JSON.parse per message, whatever the number of local subscribers. */
   private receive(channelName: string, message: string): void {
+    if (channelName === MAPPING_EVENTS_CHANNEL) {
+      try {
+        const { from, index, time } = JSON.parse(message) as MappingChange & { from?: string };
+        // this node's own subscribers had it when it was announced
+        if (from !== this.nodeId) this.mappingEvents.next({ index, time });
+      } catch {
+        this.log(`change bus: dropped a malformed message on ${channelName}`);
+      }
+      return;
+    }
     if (channelName === INDEX_EVENTS_CHANNEL) {
       try {
         this.indexEvents.next(JSON.parse(message) as IndexChange);

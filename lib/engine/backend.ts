@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Classification, Operation } from '../request/index.js';
+import type { Classification, Operation, RequestTarget } from '../request/index.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -10,6 +10,19 @@ export interface EngineRequest {
   path: string;
   /** Raw query string without the leading "?" ("" when absent); passed on untouched. */
   querystring?: string;
+  /**
+   * The target (`path` and `querystring`) as the caller decoded it already (lib/request's
+   * `requestTarget`): the embedded engine reads its segments and parameters instead of decoding
+   * them again. One that does not say what `path` and `querystring` say (a later step changed them)
+   * is ignored. Other engines ignore it.
+   */
+  target?: RequestTarget;
+  /**
+   * The request's route in the embedded engine's table, as `checkEngineRoute` returned it for this
+   * very request (same method, and the same `target`, or path and query string): the embedded
+   * engine reuses it instead of matching again. Any other route is ignored. Other engines ignore it.
+   */
+  route?: EngineRoute;
   headers?: HeaderMap;
   /** Request body; a stream is consumed once. */
   body?: Readable | Buffer | string;
@@ -34,6 +47,12 @@ export interface EngineRequest {
    * The HTTP engine ignores it (the cluster has its own security, or the gateway's check alone).
    */
   access?: EngineAccess;
+}
+
+/** A request's route in the embedded engine's table (opaque but for what it was found for). */
+export interface EngineRoute {
+  readonly method: string;
+  readonly target: RequestTarget;
 }
 
 /** Index names and `*` patterns, with the operations a caller may do on the indices they cover. */

@@ -3,7 +3,7 @@ import type { Backend } from './backend.js';
 import { HttpBackend } from './http/index.js';
 import { openEmbeddedEngine } from './embedded/index.js';
 
-export type { Backend, EngineRequest, EngineResponse, HeaderMap } from './backend.js';
+export type { Backend, EngineRequest, EngineResponse, EngineRoute, HeaderMap } from './backend.js';
 export { backingIndexName, dataStreamOfBackingName } from './data-stream-names.js';
 export { authorizationDisagreements, authorizationDisagreementCount } from './embedded/access/disagreements.js';
 export { SYSTEM_INDEX_PREFIX, isSystemIndex, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from './index-patterns.js';

@@ -14,7 +14,8 @@ type Write =
   | { kind: 'bulk' }
   | { kind: 'by-query'; op: 'delete' | 'update'; index: string; background: boolean }
   | { kind: 'reindex'; background: boolean }
-  | { kind: 'index'; op: 'delete' | 'close'; index: string };
+  | { kind: 'index'; op: 'delete' | 'close'; index: string }
+  | { kind: 'mapping'; index: string };
 
 const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
 
@@ -40,6 +41,10 @@ function writeOf(info: Classification, querystring: string): Write | undefined {
       return index === '_reindex' && info.segments.length === 1 ? { kind: 'reindex', background: inBackground(querystring) } : undefined;
     case 'indices:admin/delete':
       return info.segments.length === 1 && (isName(index) || index === '_all') ? { kind: 'index', op: 'delete', index } : undefined;
+    case 'indices:admin/create':
+      return info.segments.length === 1 && isName(index) ? { kind: 'mapping', index } : undefined;
+    case 'indices:admin/mapping/put':
+      return isName(index) || index === '_mapping' ? { kind: 'mapping', index: isName(index) ? index : '_all' } : undefined;
     case 'indices:admin/close':
       return (isName(index) || index === '_all') && endpoint === '_close' ? { kind: 'index', op: 'close', index } : undefined;
     default:
@@ -95,6 +100,8 @@ function publishing(next: Dispatch, publisher: ChangePublisher, req: EngineReque
       return reindex(calls, publisher, req, write.background);
     case 'index':
       return indexEvent(calls, publisher, req, write);
+    case 'mapping':
+      return mappingChange(calls, publisher, req, write.index);
   }
 }
 
@@ -285,6 +292,13 @@ async function destinationSeqNos(calls: EngineCalls, dest: string, ids: string[]
 }
 
 /** Index delete and close: the concrete indices the expression stood for, then their index events. */
+/** An index created or a mapping put: every node's caches of mappings are told once the engine has acknowledged it. */
+async function mappingChange(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, index: string): Promise<EngineResponse> {
+  const res = await calls.next(req);
+  if (res.status < 300) await publisher.announceMapping(index);
+  return res;
+}
+
 async function indexEvent(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: 'delete' | 'close'; index: string }): Promise<EngineResponse> {
   const names = await concreteIndices(calls, write.index);
   const res = await calls.next(req);

@@ -4,4 +4,4 @@
  */
 export * from './request-info.js';
 export { bodyStream, bufferBody, bufferText, checkDeclaredLength, hasBody, holdBodyIn, limitedBody, readJsonBody, readJsonObject } from './body.js';
-export { canonicalPath, encodeSegment, requestTarget, type RequestTarget } from './request-target.js';
+export { canonicalPath, encodeSegment, queryString, requestTarget, type RequestTarget } from './request-target.js';

@@ -109,6 +109,20 @@ function serializeQuery(params: Map<string, string>): string {
   return out.join('&');
 }
 
+/**
+ * A query string (without `?`) saying these parameters, in `requestTarget`'s one encoding: for a
+ * request built in-process or handed on. A parameter with an empty value is written by its name.
+ */
+export function queryString(params: ReadonlyMap<string, string> | Iterable<readonly [string, string]> | Readonly<Record<string, string | number | boolean>>): string {
+  const pairs: Iterable<readonly [string, unknown]> = Symbol.iterator in params ? (params as Iterable<readonly [string, string]>) : Object.entries(params);
+  const out: string[] = [];
+  for (const [name, value] of pairs) {
+    const text = String(value);
+    out.push(text === '' ? encodeQueryPart(name) : `${encodeQueryPart(name)}=${encodeQueryPart(text)}`);
+  }
+  return out.join('&');
+}
+
 const QUERY_KEEPS = /^[A-Za-z0-9\-_.~!$'()*,;:@/?]*$/;
 
 function encodeQueryPart(s: string): string {

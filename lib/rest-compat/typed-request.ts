@@ -77,6 +77,11 @@ const isType = (s: string | undefined): s is string => s !== undefined && s.leng
 /** A path's first segment that names indices (ES's `_all` among them). */
 const isIndex = (s: string | undefined): s is string => s !== undefined && (!s.startsWith('_') || s === '_all' || s.startsWith('_all,'));
 
+/** A request's URL parameters, as far as compatibility reads them (URLSearchParams, or the engine's). */
+export interface ParamLookup {
+  get(name: string): string | null;
+}
+
 /**
  * The Elasticsearch 8 form of a request made in compatibility mode: Elasticsearch 8's routes
  * deprecated for version 7 (the typed document, search and mapping paths, `include_type_name`), each
@@ -84,7 +89,7 @@ const isIndex = (s: string | undefined): s is string => s !== undefined && (!s.s
  * a path is read and ignored, as Elasticsearch 8 does: an index has one type, `_doc`. Throws ES's
  * 400s for a type a mapping API refuses without `include_type_name=true`.
  */
-export function compatibleRequest(method: string, segments: readonly string[], params: URLSearchParams): CompatibleRequest {
+export function compatibleRequest(method: string, segments: readonly string[], params: ParamLookup): CompatibleRequest {
   const out: CompatibleRequest = { segments: [...segments], retyped: false, dropsIncludeTypeName: false, warnings: [], typedAnswer: false };
   const includeTypeName = includeTypeNameOf(params);
   if (includeTypeName !== undefined) out.dropsIncludeTypeName = true;
@@ -185,7 +190,7 @@ function includeTypeNameOnIndex(out: CompatibleRequest, method: string, segments
 }
 
 /** `include_type_name`, read as Elasticsearch reads a flag: present without a value or `true` is on, `false` off, anything else a 400. */
-function includeTypeNameOf(params: URLSearchParams): boolean | undefined {
+function includeTypeNameOf(params: ParamLookup): boolean | undefined {
   const value = params.get('include_type_name');
   if (value === null) return undefined;
   if (value === '' || value === 'true') return true;

@@ -289,6 +289,32 @@ for (const impl of IMPLEMENTATIONS) {
       }
     });
 
+    it('mappingChanges() carries announcements to every node (this one before announceMapping resolves), outside any history', async () => {
+      const other = impl.create(50);
+      try {
+        const index = uniqueIndex();
+        const here: Array<{ index: string }> = [];
+        const there: Array<{ index: string }> = [];
+        const subs = [bus.mappingChanges().subscribe((e) => here.push(e)), other.mappingChanges().subscribe((e) => there.push(e))];
+        await eventually(() => bus.connection().connected && other.connection().connected);
+        await bus.announceMapping(index);
+        expect(here.map((e) => e.index)).to.deep.equal([index]);
+        // the other node hears of it once its subscription is live: announced until it does
+        if (impl.name !== 'memory') {
+          await eventually(async () => {
+            await bus.announceMapping(index);
+            return there.length > 0;
+          });
+          expect(there[0].index).to.equal(index);
+        }
+        // no event in the index's history
+        expect((await bus.head(index)).endsWith('-' + '0'.repeat((await bus.head(index)).split('-')[1].length))).to.equal(true);
+        for (const sub of subs) sub.unsubscribe();
+      } finally {
+        await other.close();
+      }
+    });
+
     it('close() completes every live observable and refuses to publish', async () => {
       const index = uniqueIndex();
       const seen = await recordLive(bus, index);

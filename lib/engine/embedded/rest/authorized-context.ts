@@ -25,8 +25,7 @@ const RESOLVE_CHECKS: Record<string, ResolveCheck> = {
   _delete_by_query: { op: 'delete', action: 'indices:data/write/delete/byquery' },
 };
 
-function resolveCheckOf(method: string, pattern: string): ResolveCheck {
-  const endpoint = pattern.split('/').find((s) => s.startsWith('_'));
+function resolveCheckOf(method: string, endpoint: string | undefined): ResolveCheck {
   const known = endpoint === undefined ? undefined : RESOLVE_CHECKS[endpoint];
   if (known) return known;
   if (endpoint !== undefined) return { op: undefined, action: `indices:admin/${endpoint.slice(1)}` };
@@ -38,7 +37,7 @@ function resolveCheckOf(method: string, pattern: string): ResolveCheck {
  * through the view that checks the rights where an index is resolved and touched. A request
  * without rights keeps the engine's own context (no work at all).
  */
-export function authorizedContext(ctx: EngineContext, access: EngineAccess, method: string, pattern: string): EngineContext {
+export function authorizedContext(ctx: EngineContext, access: EngineAccess, method: string, endpoint: string | undefined): EngineContext {
   const rights = IndexAccess.of(access);
-  return { ...ctx, indices: authorizedIndices(ctx.indices, rights, resolveCheckOf(method, pattern)), access: rights };
+  return { ...ctx, indices: authorizedIndices(ctx.indices, rights, resolveCheckOf(method, endpoint)), access: rights };
 }

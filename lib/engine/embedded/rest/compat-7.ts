@@ -2,6 +2,7 @@ import {
   COMPATIBLE_JSON, compatibleRequest, mayBeCompatible, restApiVersion, typedMappings, typelessBody, warningHeader, type CompatibleRequest,
 } from '../../../rest-compat/index.js';
 import type { EngineRequest } from '../../backend.js';
+import type { UrlParams } from './params.js';
 
 type Headers = EngineRequest['headers'];
 
@@ -32,7 +33,7 @@ export class CompatibleExchange {
 
   private constructor(
     private readonly typeless: CompatibleRequest,
-    readonly params: URLSearchParams,
+    readonly params: UrlParams,
   ) {
     this.warnings = typeless.includeTypeNameWarning ? [...typeless.warnings, typeless.includeTypeNameWarning] : [...typeless.warnings];
   }
@@ -41,22 +42,17 @@ export class CompatibleExchange {
    * Checks the versions the headers ask for (ES's 400 `media_type_header_exception` when they do not
    * agree); a request of the compatibility mode gets its exchange, any other undefined.
    */
-  static open(req: EngineRequest, method: string, segments: string[], params: URLSearchParams): CompatibleExchange | undefined {
+  static open(req: EngineRequest, method: string, segments: readonly string[], params: UrlParams): CompatibleExchange | undefined {
     const accept = header(req.headers, 'accept');
     const contentType = header(req.headers, 'content-type');
     if (!mayBeCompatible(accept, contentType)) return undefined;
     if (restApiVersion(accept, contentType, hasContent(req)) !== 7) return undefined;
     const typeless = compatibleRequest(method, segments, params);
-    let es8Params = params;
-    if (typeless.dropsIncludeTypeName) {
-      es8Params = new URLSearchParams(params);
-      es8Params.delete('include_type_name');
-    }
-    return new CompatibleExchange(typeless, es8Params);
+    return new CompatibleExchange(typeless, typeless.dropsIncludeTypeName ? params.without('include_type_name') : params);
   }
 
   /** The path's segments the router matches. */
-  get segments(): string[] {
+  get segments(): readonly string[] {
     return this.typeless.segments;
   }
 

@@ -1,8 +1,76 @@
 import { hasUnpairedSurrogate } from '../indices/index-name.js';
 import { EsError } from '../../../errors/index.js';
+import { queryString } from '../../../request/index.js';
 import type { VersionType, WriteParams } from '../indices/index.js';
 
-export function booleanParam(params: URLSearchParams, name: string, fallback: boolean): boolean {
+/**
+ * URL parameters as the engine reads them: `get` and `has` as on the WHATWG URL's search parameters (a
+ * missing one is null), and its `[name, value]` pairs. A request's parameters (UrlParams) or a caller's own.
+ */
+export interface ParamReader extends Iterable<[string, string]> {
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
+
+/**
+ * A request's URL parameters, decoded once at the edge (RequestTarget.params): each name once,
+ * with its last value, as Elasticsearch reads them. Immutable: `with`/`without` make a changed
+ * copy (a multi search header's options over the URL's, say).
+ */
+export class UrlParams implements ParamReader {
+  static readonly NONE = new UrlParams(new Map());
+
+  private constructor(private readonly map: ReadonlyMap<string, string>) {}
+
+  /** The parameters of a decoded target (taken as they are, not copied), or pairs (a later pair of a name wins). */
+  static of(source: ReadonlyMap<string, string> | Iterable<readonly [string, string]> | Record<string, string>): UrlParams {
+    if (source instanceof Map) return source.size ? new UrlParams(source) : UrlParams.NONE;
+    const pairs = Symbol.iterator in source ? (source as Iterable<readonly [string, string]>) : Object.entries(source);
+    return new UrlParams(new Map(pairs));
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get(name: string): string | null {
+    return this.map.get(name) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.map.has(name);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.map.entries();
+  }
+
+  /** A copy with these values set (each replacing the name's value). */
+  with(values: Iterable<readonly [string, string]>): UrlParams {
+    const map = new Map(this.map);
+    for (const [k, v] of values) map.set(k, v);
+    return new UrlParams(map);
+  }
+
+  /** A copy without these names. */
+  without(...names: string[]): UrlParams {
+    if (!names.some((n) => this.map.has(n))) return this;
+    const map = new Map(this.map);
+    for (const n of names) map.delete(n);
+    return new UrlParams(map);
+  }
+
+  /** The query string that says the same (for a request handed on, or a URL in an answer). */
+  toString(): string {
+    return queryString(this.map);
+  }
+}
+
+export function booleanParam(params: ParamReader, name: string, fallback: boolean): boolean {
   const v = params.get(name);
   if (v === null) return fallback;
   if (v === '' || v === 'true') return true;
@@ -10,7 +78,7 @@ export function booleanParam(params: URLSearchParams, name: string, fallback: bo
   throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${v}] as only [true] or [false] are allowed.`);
 }
 
-export function integerParam(params: URLSearchParams, name: string): number | undefined {
+export function integerParam(params: ParamReader, name: string): number | undefined {
   const v = params.get(name);
   if (v === null) return undefined;
   if (!/^-?\d+$/.test(v)) throw new EsError(400, 'illegal_argument_exception', `Failed to parse long parameter [${name}] with value [${v}]`);
@@ -18,12 +86,12 @@ export function integerParam(params: URLSearchParams, name: string): number | un
 }
 
 /** `refresh=true` (or empty): ES refreshes at once and says so with `forced_refresh: true`. */
-export function forcedRefresh(params: URLSearchParams): boolean {
+export function forcedRefresh(params: ParamReader): boolean {
   const v = params.get('refresh');
   return v === '' || v === 'true';
 }
 
-export function checkRefresh(params: URLSearchParams): void {
+export function checkRefresh(params: ParamReader): void {
   const v = params.get('refresh');
   if (v === null || v === '' || v === 'true' || v === 'false' || v === 'wait_for') return;
   throw new EsError(400, 'illegal_argument_exception', `Unknown value for refresh: [${v}].`);
@@ -40,7 +108,7 @@ export function versionType(v: unknown): VersionType | undefined {
 }
 
 /** Concurrency and routing parameters of a single-document write, from the URL. */
-export function writeParams(params: URLSearchParams): WriteParams {
+export function writeParams(params: ParamReader): WriteParams {
   checkRefresh(params);
   return {
     ifSeqNo: integerParam(params, 'if_seq_no'),

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js';
-import type { EngineRequest, EngineResponse } from '../../backend.js';
+import type { EngineRequest, EngineResponse, EngineRoute } from '../../backend.js';
+import { requestTarget, type RequestTarget } from '../../../request/index.js';
+import { UrlParams } from './params.js';
 import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
 import { authorizedContext } from './authorized-context.js';
@@ -90,7 +92,8 @@ export async function readBodyText(body: Readable | Buffer | string | undefined,
 
 /**
  * An in-process caller may write the URL parameters into the path (`/i/_bulk?pipeline=p`), as
- * an HTTP client would: they count, after any given apart in `querystring`.
+ * an HTTP client would: they count, before any given apart in `querystring` (a later value of a
+ * name wins).
  */
 function withInlineQuery(req: EngineRequest): EngineRequest {
   const q = req.path.indexOf('?');
@@ -104,35 +107,58 @@ function header(headers: EngineRequest['headers'], name: string): string | undef
   return Array.isArray(v) ? v[0] : v;
 }
 
-function decodeSegments(path: string): string[] {
-  const clean = path.split('?')[0];
-  const parts = clean.split('/').slice(1);
-  if (parts.length && parts[parts.length - 1] === '') parts.pop();
-  // An empty leading index (`//_refresh`, a client joining an empty index list) means all indices, as in ES.
-  if (parts.length > 1 && parts[0] === '') parts.shift();
-  return parts.map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      throw new EsError(400, 'illegal_argument_exception', `unable to decode path segment [${p}]`);
-    }
-  });
-}
-
-/** What the engine's route table makes of a request: the route it reaches, read as the engine reads it. */
-export interface RouteReading {
+/**
+ * What the engine's route table makes of a request: its target decoded once (the caller's, when
+ * it gave one), and the route it reaches, read as the engine reads it.
+ */
+export interface RouteReading extends EngineRoute {
   /** The path's segments as routed (a request compatible with 7 in its Elasticsearch 8 form). */
-  segments: string[];
-  params: URLSearchParams;
+  segments: readonly string[];
+  params: UrlParams;
   compat?: CompatibleExchange;
   match: RouteMatch;
+  /** The path and query string it was read from, as given (a reading is reused for these only). */
+  rawPath: string;
+  rawQuery: string;
 }
 
-function readRoute(router: Router, req: EngineRequest, method: string, params: URLSearchParams): RouteReading {
-  let segments = decodeSegments(req.path);
+/** Readings made by `readRoute`: the only route an EngineRequest may hand back to be reused. */
+const issued = new WeakSet<EngineRoute>();
+
+/**
+ * The request's target: the one its caller decoded, or decoded here, once. A caller's target that
+ * no longer says what `path` and `querystring` say (a step changed them and kept the target) is
+ * not believed.
+ */
+function targetOf(req: EngineRequest): RequestTarget {
+  const given = req.target;
+  if (given && given.path === req.path && given.querystring === (req.querystring ?? '')) return given;
+  return requestTarget(req.path, req.querystring ?? '', true);
+}
+
+function readRoute(router: Router, req: EngineRequest, method: string): RouteReading {
+  const target = targetOf(req);
+  let segments = target.segments;
+  let params = UrlParams.of(target.params);
   const compat = CompatibleExchange.open(req, method, segments, params);
   if (compat) ({ segments, params } = compat);
-  return { segments, params, compat, match: router.match(method, segments) };
+  const reading: RouteReading = { method, target, segments, params, compat, match: router.match(method, segments), rawPath: req.path, rawQuery: req.querystring ?? '' };
+  issued.add(reading);
+  return reading;
+}
+
+/**
+ * The route `checkEngineRoute` found for this very request, when the request carries it: reused
+ * as it is, unless it was not made here, or for another method, path or query string (a step
+ * changed them and kept the route), or has a compatible exchange (which keeps the warnings of
+ * one answer).
+ */
+function reusedRoute(req: EngineRequest, method: string): RouteReading | undefined {
+  const route = req.route;
+  if (!route || !issued.has(route) || route.method !== method) return undefined;
+  const reading = route as RouteReading;
+  if (reading.compat || reading.rawPath !== req.path || reading.rawQuery !== (req.querystring ?? '')) return undefined;
+  return reading;
 }
 
 /** The answer to a request that reaches no route: the status and Elasticsearch's flat error body. */
@@ -150,6 +176,11 @@ function routeRefusal(reading: RouteReading, method: string, uri: string): [numb
 
 let sharedTable: Router | undefined;
 
+/** The engine's route table, one for the process: its handlers are the same functions whoever routes. */
+function routeTable(): Router {
+  return (sharedTable ??= createRouter());
+}
+
 /**
  * Checks a request against the engine's own route table as the engine will read it (the same
  * router, the same compatible-with=7 reading, the same parameter lists): a route it lacks, a
@@ -157,11 +188,13 @@ let sharedTable: Router | undefined;
  * answers. The gateway asks it for scoped credentials, so that what a tenant sends is a request
  * the table describes ("unknown means refused"), on every backend.
  */
-export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers'>): void {
-  sharedTable ??= createRouter();
+export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers' | 'target'>): EngineRoute {
   const method = req.method.toUpperCase();
-  const reading = readRoute(sharedTable, req, method, new URLSearchParams(req.querystring ?? ''));
-  if (reading.match.kind === 'found') return checkParams(req.path, reading.params, reading.match.params);
+  const reading = readRoute(routeTable(), req, method);
+  if (reading.match.kind === 'found') {
+    checkParams(req.path, reading.params, reading.match.params);
+    return reading;
+  }
   const uri = req.querystring ? `${req.path}?${req.querystring}` : req.path;
   const [status, body, headers] = routeRefusal(reading, method, uri);
   throw new EsError(status, status === 405 ? 'method_not_allowed' : 'illegal_argument_exception', (body as { error: string }).error, {}, headers);
@@ -172,7 +205,7 @@ export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'q
  * into Elasticsearch's error body with its status. Never rejects.
  */
 export class RestHandler {
-  private readonly router = createRouter();
+  private readonly router = routeTable();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -184,10 +217,10 @@ export class RestHandler {
     const req = withInlineQuery(request);
     const method = req.method.toUpperCase();
     const qs = req.querystring ?? '';
-    let params = new URLSearchParams(qs);
-    const pretty = params.has('pretty') && params.get('pretty') !== 'false';
+    let params = UrlParams.NONE;
     const accept = header(req.headers, 'accept') ?? '';
     const contentType = header(req.headers, 'content-type') ?? '';
+    let pretty = false;
     let jsonType = /vnd\.elasticsearch\+/.test(accept) || /vnd\.elasticsearch\+/.test(contentType) ? COMPAT_JSON : 'application/json';
     const uri = qs ? `${req.path}?${qs}` : req.path;
     // the compatibility mode (`compatible-with=7`): the request in its Elasticsearch 8 form, the answer in 7's
@@ -199,8 +232,9 @@ export class RestHandler {
       value: body,
     });
     try {
-      const reading = readRoute(this.router, req, method, params);
+      const reading = reusedRoute(req, method) ?? readRoute(this.router, req, method);
       ({ compat, params } = reading);
+      pretty = params.has('pretty') && params.get('pretty') !== 'false';
       if (compat) jsonType = compat.contentType;
       const { match } = reading;
       if (match.kind !== 'found') {
@@ -218,7 +252,7 @@ export class RestHandler {
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
       if (json !== undefined) restReq.json = json;
       // a request with rights acts through a context that checks them where it touches an index
-      const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.pattern) : this.ctx;
+      const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.endpoint) : this.ctx;
       const res: RestResponse = await match.handler(restReq, ctx);
       // field rules where the documents are read out: anything the gateway let through is hidden here, and counted
       if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) countDisagreement();

@@ -1,5 +1,6 @@
 import FindMyWay from 'find-my-way';
 import { EsError } from '../../../errors/index.js';
+import type { UrlParams } from './params.js';
 import type { Handler, Route } from './types.js';
 
 /** Parameters every route accepts. */
@@ -11,10 +12,12 @@ interface RouteEntry {
   params: Set<string>;
   /** The pattern starts with a parameter (`/{index}/…`): it never takes an Elasticsearch API's name there. */
   indexFirst: boolean;
+  /** The API the pattern names: its first literal segment starting with `_` (`_search` in `/{index}/_search`), if any. */
+  endpoint: string | undefined;
 }
 
 export type RouteMatch =
-  | { kind: 'found'; handler: Handler; pathParams: Record<string, string>; params: Set<string>; pattern: string }
+  | { kind: 'found'; handler: Handler; pathParams: Record<string, string>; params: Set<string>; pattern: string; endpoint: string | undefined }
   | { kind: 'method_not_allowed'; allowed: string[] }
   | { kind: 'not_found' };
 
@@ -38,6 +41,9 @@ export const ES_API_ROOTS = new Set([
   '_transform', '_update_by_query', '_upgrade', '_validate', '_watcher', '_xpack',
 ]);
 
+/** A route pattern's first segment naming an API (`/{index}/_search/…`). */
+const ENDPOINT = /\/(_[^/]*)/;
+
 /** Elasticsearch's order of methods (its RestRequest.Method), in which a 405 lists them. */
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'] as const;
 
@@ -56,11 +62,12 @@ export class Router {
     let byMethod = this.routes.get(route.pattern);
     if (!byMethod) this.routes.set(route.pattern, (byMethod = new Map()));
     const indexFirst = route.pattern.startsWith('/{');
-    for (const m of route.methods) byMethod.set(m, { pattern: route.pattern, handler: route.handler, params: new Set(route.params), indexFirst });
+    const endpoint = ENDPOINT.exec(route.pattern)?.[1];
+    for (const m of route.methods) byMethod.set(m, { pattern: route.pattern, handler: route.handler, params: new Set(route.params), indexFirst, endpoint });
     this.tree = undefined;
   }
 
-  match(method: string, segments: string[]): RouteMatch {
+  match(method: string, segments: readonly string[]): RouteMatch {
     // no pattern has an empty segment, and no parameter takes one
     if (segments.includes('')) return { kind: 'not_found' };
     const tree = (this.tree ??= this.build());
@@ -74,7 +81,10 @@ export class Router {
       return apiRoot && entry.indexFirst ? undefined : { entry, pathParams: found.params as Record<string, string> };
     };
     const hit = find(method) ?? (method === 'HEAD' ? find('GET') : undefined);
-    if (hit) return { kind: 'found', handler: hit.entry.handler, pathParams: { ...hit.pathParams }, params: hit.entry.params, pattern: hit.entry.pattern };
+    if (hit) {
+      const { handler, params, pattern, endpoint } = hit.entry;
+      return { kind: 'found', handler, pathParams: { ...hit.pathParams }, params, pattern, endpoint };
+    }
     const allowed = METHODS.filter((m) => find(m) !== undefined);
     return allowed.length ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };
   }
@@ -91,8 +101,8 @@ export class Router {
 }
 
 /** ES's error for URL parameters a route does not know. */
-export function checkParams(path: string, params: URLSearchParams, allowed: Set<string>): void {
-  const unknown = [...new Set(params.keys())].filter((k) => !allowed.has(k) && !COMMON_PARAMS.has(k));
+export function checkParams(path: string, params: UrlParams, allowed: Set<string>): void {
+  const unknown = [...params.keys()].filter((k) => !allowed.has(k) && !COMMON_PARAMS.has(k));
   if (!unknown.length) return;
   const list = unknown.map((k) => `[${k}]`).join(', ');
   throw new EsError(400, 'illegal_argument_exception', `request [${path}] contains unrecognized parameter${unknown.length > 1 ? 's' : ''}: ${list}`);

@@ -6,6 +6,7 @@ import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
 import type { StoredScripts } from '../scripts/index.js';
 import type { TaskManager } from '../tasks/index.js';
+import type { UrlParams } from './params.js';
 
 /** A request as a REST handler sees it: decoded path parameters, URL parameters, the body as text. */
 export interface RestRequest {
@@ -14,7 +15,8 @@ export interface RestRequest {
   path: string;
   querystring: string;
   pathParams: Record<string, string>;
-  params: URLSearchParams;
+  /** The URL parameters, decoded once at the edge. */
+  params: UrlParams;
   headers: Record<string, string | string[] | undefined>;
   /** The body, decoded as UTF-8 ('' when there is none). */
   body: string;

@@ -3,6 +3,7 @@ import { unknownField, unsupportedValue, failedField } from '../query-rules/pars
 import { didYouMean } from '../rest/unknown-field.js';
 import { compileTemplate, renderTemplate } from './mustache-template.js';
 import type { StoredScripts } from './stored-scripts.js';
+import { type ParamReader, UrlParams } from '../rest/params.js';
 
 /** A search template request (`SearchTemplateRequest`): a stored template's id or an inline source, and its params. */
 export interface SearchTemplateRequest {
@@ -92,10 +93,10 @@ const SOURCE_PARAMS = new Set([
 ]);
 
 /** A template request's URL parameters that still apply once the rendered source replaced the URL's. */
-export function templateSearchParams(params: URLSearchParams, body: Record<string, unknown>): URLSearchParams {
-  const kept = new URLSearchParams();
-  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.append(k, v);
+export function templateSearchParams(params: ParamReader, body: Record<string, unknown>): UrlParams {
+  const kept: Array<[string, string]> = [];
+  for (const [k, v] of params) if (!SOURCE_PARAMS.has(k)) kept.push([k, v]);
   const track = params.get('track_total_hits');
-  if (track !== null && body.track_total_hits === undefined) kept.set('track_total_hits', track);
-  return kept;
+  if (track !== null && body.track_total_hits === undefined) kept.push(['track_total_hits', track]);
+  return UrlParams.of(kept);
 }

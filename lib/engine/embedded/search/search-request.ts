@@ -11,6 +11,7 @@ import { parseSuggest, type SuggestRequest } from './suggest/index.js';
 import { sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './source-filter.js';
 import { parseScriptSpec, type ScriptSpec } from '../painless/index.js';
 import { parseRuntimeFields, type RuntimeField } from './scripts/index.js';
+import type { ParamReader } from '../rest/params.js';
 
 /** One of `script_fields`: a field of each hit whose values a script computes. */
 export interface ScriptField {
@@ -153,7 +154,7 @@ function indicesBoostOf(v: unknown): Array<[string, number]> {
 
 /** A search (or count) request from its body and URL parameters, with ES's validation. */
 /** `search_type` and `batched_reduce_size`, validated as ES's RestSearchAction and SearchRequest do. */
-function validateExecutionParams(params: URLSearchParams): void {
+function validateExecutionParams(params: ParamReader): void {
   const searchType = params.get('search_type');
   if (searchType !== null) {
     if (searchType === 'query_and_fetch' || searchType === 'dfs_query_and_fetch') {
@@ -170,7 +171,7 @@ function validateExecutionParams(params: URLSearchParams): void {
 }
 
 /** `pointInTime`: the body named a `pit` (taken off before): a `slice` then partitions by document order. */
-export function parseSearchRequest(body: Record<string, unknown> | undefined, params: URLSearchParams, maxResultWindow: number, pointInTime = false): SearchRequest {
+export function parseSearchRequest(body: Record<string, unknown> | undefined, params: ParamReader, maxResultWindow: number, pointInTime = false): SearchRequest {
   const b = body ?? {};
   validateExecutionParams(params);
   for (const [k, v] of Object.entries(b)) {

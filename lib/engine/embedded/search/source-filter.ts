@@ -1,5 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
+import type { ParamReader } from '../rest/params.js';
 
 /** What of `_source` a response returns: nothing, everything, or filtered by path patterns. */
 export interface SourceFilter {
@@ -35,7 +36,7 @@ export function sourceFilterFromBody(v: unknown): SourceFilter {
 }
 
 /** `_source`, `_source_includes`, `_source_excludes` URL parameters, over a base filter. */
-export function sourceFilterFromParams(params: URLSearchParams, base: SourceFilter = FETCH_ALL): SourceFilter {
+export function sourceFilterFromParams(params: ParamReader, base: SourceFilter = FETCH_ALL): SourceFilter {
   const split = (s: string | null) => (s === null ? [] : s.split(',').map((x) => x.trim()).filter(Boolean));
   let f = base;
   const src = params.get('_source');

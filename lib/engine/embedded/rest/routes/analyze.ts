@@ -75,15 +75,15 @@ function analyze(req: RestRequest, ctx: EngineContext): RestResponse {
   for (const k of Object.keys(body)) {
     if (!BODY_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:2] [analyze_request] unknown field [${k}]`);
   }
-  const textParam = req.params.getAll('text');
-  if (body.text === undefined && textParam.length) body = { ...body, text: textParam.length === 1 ? textParam[0] : textParam };
+  const textParam = req.params.get('text');
+  if (body.text === undefined && textParam !== null) body = { ...body, text: textParam };
   for (const p of ['analyzer', 'tokenizer', 'normalizer', 'field'] as const) {
     const v = req.params.get(p);
     if (v !== null && body[p] === undefined) body = { ...body, [p]: v };
   }
   for (const p of ['filter', 'char_filter'] as const) {
-    const v = req.params.getAll(p);
-    if (v.length && body[p] === undefined) body = { ...body, [p]: v.flatMap((s) => s.split(',')) };
+    const v = req.params.get(p);
+    if (v !== null && body[p] === undefined) body = { ...body, [p]: v.split(',') };
   }
   let registry: AnalysisRegistry;
   const index = req.pathParams.index ?? req.params.get('index') ?? undefined;

@@ -3,7 +3,7 @@ import type { IndexHandle, PreparedWrite } from '../../indices/index.js';
 import { parseSearchRequest, runSearch } from '../../search/index.js';
 import { WorkBudget } from '../../search/work-budget.js';
 import { requestBody } from '../body.js';
-import { booleanParam, checkRefresh } from '../params.js';
+import { booleanParam, checkRefresh, UrlParams } from '../params.js';
 import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWorker } from '../../tasks/index.js';
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, waitsForCompletion } from './by-scroll-params.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
@@ -29,7 +29,7 @@ async function targets(req: RestRequest, ctx: EngineContext, handles: IndexHandl
   const query = effectiveQuery(body.query, req.params, handles, req.pathParams.index);
   const searchBody: Record<string, unknown> = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
-  const request = parseSearchRequest(searchBody, new URLSearchParams(), Number.MAX_SAFE_INTEGER);
+  const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
   // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
   const result = await runSearch(handles, { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 }, req.started);
   const byName = new Map(handles.map((h) => [h.name, h]));

@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { booleanParam, integerParam } from '../params.js';
+import { booleanParam, integerParam, type ParamReader } from '../params.js';
 
 /**
  * The parameters `_reindex`, `_update_by_query` and `_delete_by_query` share (Elasticsearch's
@@ -14,7 +14,7 @@ export function conflictsMode(v: unknown): 'abort' | 'proceed' {
 }
 
 /** `requests_per_second`: a positive number, or -1 for no throttling (Infinity). */
-export function requestsPerSecond(params: URLSearchParams): number {
+export function requestsPerSecond(params: ParamReader): number {
   const v = params.get('requests_per_second');
   if (v === null || v === '-1') return Infinity;
   const n = Number(v);
@@ -25,7 +25,7 @@ export function requestsPerSecond(params: URLSearchParams): number {
 }
 
 /** `slices`: a positive number, or `auto` (one slice per shard of the source, the fewest if several). */
-export function slicesParam(params: URLSearchParams, sources: IndexHandle[]): number {
+export function slicesParam(params: ParamReader, sources: IndexHandle[]): number {
   const v = params.get('slices');
   if (v === null) return 1;
   if (v === 'auto') {
@@ -46,7 +46,7 @@ export function slicesParam(params: URLSearchParams, sources: IndexHandle[]): nu
 }
 
 /** `slices` as a number for validation before the sources are known (`auto` → undefined). */
-export function requestedSlices(params: URLSearchParams): number | undefined {
+export function requestedSlices(params: ParamReader): number | undefined {
   const v = params.get('slices');
   return v === null || v === 'auto' ? undefined : slicesParam(params, []);
 }
@@ -62,7 +62,7 @@ function maxDocsValue(v: unknown): number {
  * `max_docs` from the URL and the body (`size` there is its old name): one value, or
  * Elasticsearch's "set to two different values"; checked against `slices`.
  */
-export function maxDocsParam(params: URLSearchParams, body: Record<string, unknown>, slices: number | undefined): number | undefined {
+export function maxDocsParam(params: ParamReader, body: Record<string, unknown>, slices: number | undefined): number | undefined {
   // Elasticsearch sets max_docs as it parses: the body's `size`/`max_docs` in their order, then the URL
   const given: number[] = [];
   for (const [k, v] of Object.entries(body)) if (k === 'size' || k === 'max_docs') given.push(maxDocsValue(v));
@@ -81,12 +81,12 @@ export function maxDocsParam(params: URLSearchParams, body: Record<string, unkno
 }
 
 /** `wait_for_completion` (default true). */
-export function waitsForCompletion(params: URLSearchParams): boolean {
+export function waitsForCompletion(params: ParamReader): boolean {
   return booleanParam(params, 'wait_for_completion', true);
 }
 
 /** The scroll batch size: `scroll_size` in the URL (by-query), `source.size` in a reindex body; default 1000. */
-export function batchSize(params: URLSearchParams): number {
+export function batchSize(params: ParamReader): number {
   const n = integerParam(params, 'scroll_size') ?? 1000;
   if (n <= 0) throw new EsError(400, 'illegal_argument_exception', `[size] must be greater than 0 but was [${n}]`);
   return n;

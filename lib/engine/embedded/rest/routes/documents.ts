@@ -4,7 +4,7 @@ import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { ingestForWrite } from '../../ingest/index.js';
 import { documentSource, requireBody } from '../body.js';
-import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, writeParams } from '../params.js';
+import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, writeParams, type ParamReader } from '../params.js';
 import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
 import { didYouMean } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -96,11 +96,11 @@ export function getResponse(handle: IndexHandle, id: string, filter: SourceFilte
 /** The source filter of a read: the URL's, or FETCH_DEFAULT (identity-compared) when it says nothing. */
 const FETCH_DEFAULT: SourceFilter = { fetch: true, includes: [], excludes: [] };
 
-function hasSourceParams(params: URLSearchParams): boolean {
+function hasSourceParams(params: ParamReader): boolean {
   return ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude'].some((p) => params.has(p));
 }
 
-function readFilter(params: URLSearchParams): SourceFilter {
+function readFilter(params: ParamReader): SourceFilter {
   return hasSourceParams(params) ? sourceFilterFromParams(params) : FETCH_DEFAULT;
 }
 
@@ -203,7 +203,7 @@ export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext): Updat
  * takes the body's `_source` over the URL's; a bulk update takes its action line's `_source`,
  * else the URL's, over the body's (ES parses the body first and then applies those).
  */
-export function updateSourceFilter(bodySource: unknown, params: URLSearchParams, bulkAction?: { source: unknown }): SourceFilter | undefined {
+export function updateSourceFilter(bodySource: unknown, params: ParamReader, bulkAction?: { source: unknown }): SourceFilter | undefined {
   if (bulkAction) {
     if (bulkAction.source !== undefined) return sourceFilterFromBody(bulkAction.source);
     if (hasSourceParams(params)) return sourceFilterFromParams(params);

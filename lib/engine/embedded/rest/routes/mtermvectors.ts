@@ -3,6 +3,7 @@ import { isPlainObject, type JsonObject } from '../../indices/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { PARAMS, termVectorsOf } from './termvectors.js';
+import type { UrlParams } from '../params.js';
 
 /** Options an item may set for itself; the URL's give every item its defaults. */
 const ITEM_OPTIONS: Record<string, string> = {
@@ -13,7 +14,7 @@ const ITEM_OPTIONS: Record<string, string> = {
 interface Item {
   index: string | undefined;
   id: string | undefined;
-  params: URLSearchParams;
+  params: UrlParams;
   body: JsonObject;
 }
 
@@ -30,18 +31,18 @@ function itemsOf(req: RestRequest): Item[] {
   for (const k of Object.keys(body)) {
     if (k !== 'docs' && k !== 'ids' && k !== 'parameters') throw new EsError(400, 'illegal_argument_exception', `unknown parameter [${k}] in request body or parameter is of the wrong type[${typeof body[k] === 'object' ? 'START_OBJECT' : 'VALUE_STRING'}] `);
   }
-  const defaults = new URLSearchParams(req.params);
-  defaults.delete('ids');
-  if (isPlainObject(body.parameters)) for (const [k, v] of Object.entries(body.parameters)) if (k in ITEM_OPTIONS && !defaults.has(k)) defaults.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  let defaults = req.params.without('ids');
+  if (isPlainObject(body.parameters)) {
+    const given = Object.entries(body.parameters).filter(([k]) => k in ITEM_OPTIONS && !defaults.has(k));
+    defaults = defaults.with(given.map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
+  }
   const items: Item[] = [];
   const pathIndex = req.pathParams.index;
   if (Array.isArray(body.docs)) {
     for (const d of body.docs) {
       if (!isPlainObject(d)) throw new EsError(400, 'illegal_argument_exception', 'docs array element should include an object');
-      const params = new URLSearchParams(defaults);
-      for (const [k, v] of Object.entries(d)) {
-        if (k in ITEM_OPTIONS) params.set(ITEM_OPTIONS[k], Array.isArray(v) ? v.join(',') : String(v));
-      }
+      const options = Object.entries(d).filter(([k]) => k in ITEM_OPTIONS);
+      const params = defaults.with(options.map(([k, v]) => [ITEM_OPTIONS[k], Array.isArray(v) ? v.join(',') : String(v)]));
       const { _index, _id, doc, ...rest } = d;
       void rest;
       if (doc !== undefined) throw new EsError(400, 'illegal_argument_exception', '[doc] (artificial documents) is not supported by the embedded engine');
@@ -49,7 +50,7 @@ function itemsOf(req: RestRequest): Item[] {
     }
   }
   const ids = Array.isArray(body.ids) ? body.ids.map(String) : (req.params.get('ids')?.split(',').map((s) => s.trim()).filter(Boolean) ?? []);
-  for (const id of ids) items.push({ index: pathIndex, id, params: new URLSearchParams(defaults), body: {} });
+  for (const id of ids) items.push({ index: pathIndex, id, params: defaults, body: {} });
   if (!items.length) throw validation('multi term vectors: no documents requested');
   items.forEach((item, i) => {
     if (item.index === undefined) throw validation(`index is missing for doc ${i}`);

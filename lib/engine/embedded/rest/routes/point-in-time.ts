@@ -7,6 +7,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { INDICES_OPTIONS } from './resolve.js';
 import { pointInTimeContexts, type PointInTimeContext } from './scroll-contexts.js';
 import { effectiveQuery, resolveTarget, timeValue, withQueryRules } from './search-target.js';
+import { type ParamReader, UrlParams } from '../params.js';
 
 function validationFailed(reasons: string[]): EsError {
   return new EsError(400, 'action_request_validation_exception', `Validation Failed: ${reasons.map((r, i) => `${i + 1}: ${r};`).join('')}`);
@@ -38,7 +39,7 @@ export async function openPointInTime(req: RestRequest, ctx: EngineContext): Pro
     // An index where the filter matches nothing is left out, as a shard whose filter rewrites to match_none.
     const kept: IndexHandle[] = [];
     for (const h of handles) {
-      const query = withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(body.index_filter, new URLSearchParams(), [h]) }));
+      const query = withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(body.index_filter, UrlParams.NONE, [h]) }));
       const { count } = await runCount([h], query, ctx.storedScripts) as { count: number };
       if (count > 0) kept.push(h);
     }
@@ -76,7 +77,7 @@ function closePointInTime(req: RestRequest, ctx: EngineContext): RestResponse {
  * What a search request may not say next to a `pit` (Elasticsearch's REST layer checks it before
  * anything runs; an `_msearch` with such an item fails whole).
  */
-export function checkPointInTimeSearch(expression: string | undefined, params: URLSearchParams): void {
+export function checkPointInTimeSearch(expression: string | undefined, params: ParamReader): void {
   const reasons: string[] = [];
   if (expression !== undefined && expression !== '') reasons.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
   if (INDICES_OPTIONS.some((o) => params.has(o))) reasons.push('[indicesOptions] cannot be used with point in time');
@@ -99,7 +100,7 @@ export interface PointInTimeSearch {
  * 404 when it is gone. A search that sorts gets the implicit `_shard_doc` tiebreaker, unless its
  * sort ends with one or its `search_after` leaves it out (as Elasticsearch's SearchRequest.rewrite).
  */
-export function pointInTimeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown>): PointInTimeSearch {
+export function pointInTimeSearch(ctx: EngineContext, expression: string | undefined, params: ParamReader, body: Record<string, unknown>): PointInTimeSearch {
   checkPointInTimeSearch(expression, params);
   const pit = body.pit;
   if (pit === null || typeof pit !== 'object' || Array.isArray(pit)) throw new EsError(400, 'parsing_exception', '[pit] must be an object', { line: 1, col: 1 });

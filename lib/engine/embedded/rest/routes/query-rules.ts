@@ -1,6 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { requireBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import type { ParamReader } from '../params.js';
 
 const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
 
@@ -10,7 +11,7 @@ function putResult(result: 'created' | 'updated'): RestResponse {
 }
 
 /** `from` / `size` of GET _query_rules, as Elasticsearch's PageParams reads and refuses them. */
-function pageParam(params: URLSearchParams, name: 'from' | 'size', dflt: number): number {
+function pageParam(params: ParamReader, name: 'from' | 'size', dflt: number): number {
   const v = params.get(name);
   if (v === null) return dflt;
   const n = /^[+-]?\d+$/.test(v.trim()) ? Number(v) : NaN;

@@ -7,7 +7,7 @@ import { WorkBudget } from '../../search/work-budget.js';
 import { filterSource, sourceFilterFromBody, type SourceFilter } from '../../search/source-filter.js';
 import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWorker } from '../../tasks/index.js';
 import { requestBody } from '../body.js';
-import { checkRefresh, generateId, validateId, versionType } from '../params.js';
+import { checkRefresh, generateId, validateId, versionType, UrlParams } from '../params.js';
 import { ingestForWrite } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { failureOf, manualSlice, type Target } from './by-query.js';
@@ -137,12 +137,12 @@ function routingOf(v: unknown, errors: string[]): Routing {
 
 /** The source documents in scroll order (`sort` honoured, as Elasticsearch still does while deprecating it). */
 async function sourceTargets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], r: ReindexRequest): Promise<Target[]> {
-  const query = effectiveQuery(r.search.query, new URLSearchParams(), handles, r.sources.join(','));
+  const query = effectiveQuery(r.search.query, UrlParams.NONE, handles, r.sources.join(','));
   const searchBody: Json = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
   if (r.search.sort !== undefined) searchBody.sort = r.search.sort;
   if (r.search.runtime_mappings !== undefined) searchBody.runtime_mappings = r.search.runtime_mappings;
-  const request = parseSearchRequest(searchBody, new URLSearchParams(), Number.MAX_SAFE_INTEGER);
+  const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
   const result = await runSearch(handles, { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 }, req.started);
   const byName = new Map(handles.map((h) => [h.name, h]));
   return (result.hits as { hits: Json[] }).hits.map((h) => ({

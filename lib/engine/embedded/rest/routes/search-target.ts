@@ -2,11 +2,11 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle, ResolveOptions } from '../../indices/index.js';
 import { resolveRuleQueries, type ApplyQueryRules, type Query } from '../../search/index.js';
 import { createFieldResolver, expandQueryStrings, uriSearchQuery } from '../../search/query-string/index.js';
-import { booleanParam } from '../params.js';
+import { booleanParam, type ParamReader } from '../params.js';
 import type { EngineContext } from '../types.js';
 
 /** Resolves an index expression with the indices options found in `params` (URL or msearch header). */
-export function resolveTarget(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, defaults: Partial<ResolveOptions> = {}): IndexHandle[] {
+export function resolveTarget(ctx: EngineContext, expression: string | undefined, params: ParamReader, defaults: Partial<ResolveOptions> = {}): IndexHandle[] {
   return ctx.indices.resolve(expression, {
     ...defaults,
     expandWildcards: params.get('expand_wildcards') ?? defaults.expandWildcards,
@@ -30,7 +30,7 @@ function aliasFilterOf(handle: IndexHandle, expression: string | undefined): unk
  * query; query strings are expanded against the indices' mappings; the filter of an alias the
  * request named is added when every target index is reached through a filtered alias.
  */
-export function effectiveQuery(bodyQuery: unknown, params: URLSearchParams, handles: IndexHandle[], expression?: string): unknown {
+export function effectiveQuery(bodyQuery: unknown, params: ParamReader, handles: IndexHandle[], expression?: string): unknown {
   let query = uriSearchQuery(params) ?? bodyQuery;
   const filters = handles.map((h) => aliasFilterOf(h, expression));
   if (query === undefined && filters.every((f) => f === undefined)) return undefined;

@@ -2,7 +2,7 @@ import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { checkHasTemplate, parseSearchTemplateRequest, renderSearchTemplate, templateSearchParams, type SearchTemplateRequest } from '../../scripts/index.js';
 import { jsonObject, jsonValue, requestBody, withExactSearchAfter } from '../body.js';
-import { booleanParam } from '../params.js';
+import { booleanParam, type ParamReader } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { MSEARCH_PARAMS, SEARCH_PARAMS, executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
 
@@ -24,7 +24,7 @@ function searchBodyOf(rendered: string, request: SearchTemplateRequest): Record<
 }
 
 /** One templated search: rendered, read as a search body, run. */
-function runTemplate(ctx: EngineContext, index: string | undefined, params: URLSearchParams, request: SearchTemplateRequest, started: number): Promise<Record<string, unknown>> {
+function runTemplate(ctx: EngineContext, index: string | undefined, params: ParamReader, request: SearchTemplateRequest, started: number): Promise<Record<string, unknown>> {
   checkHasTemplate(request);
   const body = searchBodyOf(renderSearchTemplate(ctx.storedScripts, request), request);
   return executeSearch(ctx, index, templateSearchParams(params, body), body, started);

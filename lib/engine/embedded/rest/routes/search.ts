@@ -3,7 +3,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
-import { booleanParam } from '../params.js';
+import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
 import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
@@ -43,7 +43,7 @@ export function validationError(reason: string): EsError {
  * filters), run it. With `scroll`, the full result is kept as a scroll context and the first
  * page returned with its `_scroll_id`.
  */
-export async function executeSearch(ctx: EngineContext, expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
+export async function executeSearch(ctx: EngineContext, expression: string | undefined, params: ParamReader, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
   checkShardDocSort(body);
   if (body?.pit !== undefined) {
     // A point in time: its frozen views are the indices searched; its id leads the answer.
@@ -74,7 +74,7 @@ function refuseExpensiveQueries(ctx: EngineContext, handles: IndexHandle[], quer
 }
 
 async function searchHandles(
-  ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: URLSearchParams, body: Record<string, unknown> | undefined, started: number,
+  ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: ParamReader, body: Record<string, unknown> | undefined, started: number,
   pointInTime = false,
 ): Promise<Record<string, unknown>> {
   const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
@@ -166,19 +166,19 @@ function clearScroll(req: RestRequest, ctx: EngineContext): RestResponse {
 
 interface MsearchItem {
   index: string | undefined;
-  params: URLSearchParams;
+  params: UrlParams;
   body: Record<string, unknown>;
 }
 
 /** One search's target in a multi search: the header's index (or the path's), and the URL's parameters overridden by the header's. */
-export function msearchTarget(req: RestRequest, header: Record<string, unknown>): { index: string | undefined; params: URLSearchParams } {
-  const params = new URLSearchParams(req.params);
+export function msearchTarget(req: RestRequest, header: Record<string, unknown>): { index: string | undefined; params: UrlParams } {
+  const options: Array<[string, string]> = [];
   let index = req.pathParams.index;
   for (const [k, v] of Object.entries(header)) {
     if (k === 'index' || k === 'indices') index = Array.isArray(v) ? v.map(String).join(',') : String(v);
-    else if (k !== 'type' && k !== 'types') params.set(k, Array.isArray(v) ? v.map(String).join(',') : String(v));
+    else if (k !== 'type' && k !== 'types') options.push([k, Array.isArray(v) ? v.map(String).join(',') : String(v)]);
   }
-  return { index, params };
+  return { index, params: options.length ? req.params.with(options) : req.params };
 }
 
 /** A multi search body must have something in it, as Elasticsearch's REST layer checks first. */

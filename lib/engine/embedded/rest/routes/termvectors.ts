@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { isPlainObject, type IndexHandle, type JsonObject } from '../../indices/index.js';
 import { fieldType, indexAnalyzerName, keywordTerm, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { requestBody } from '../body.js';
-import { booleanParam } from '../params.js';
+import { booleanParam, type ParamReader } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { reachableDocument } from './documents.js';
 
@@ -100,7 +100,7 @@ function termvectors(req: RestRequest, ctx: EngineContext): RestResponse {
  * The term vectors of one document, as `_termvectors` answers them (and each `_mtermvectors` item):
  * options from `params` (the URL's, which win, as Elasticsearch reads them after the body) or `body`.
  */
-export function termVectorsOf(ctx: EngineContext, index: string, id: string | undefined, params: URLSearchParams, body: JsonObject): JsonObject {
+export function termVectorsOf(ctx: EngineContext, index: string, id: string | undefined, params: ParamReader, body: JsonObject): JsonObject {
   const handle = ctx.indices.readTarget(index);
   handle.ensureOpen();
   if (id === undefined) {

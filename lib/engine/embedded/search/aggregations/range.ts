@@ -224,7 +224,7 @@ export const ipRange: AggregationType<RangeParams> = {
     interface IpRange { spec: RangeSpec; from?: bigint; to?: bigint }
     const ranges: IpRange[] = node.params.ranges.map((spec) => {
       if (spec.mask !== undefined) {
-        const [addr, bits] = spec.mask.split('/');
+        const { addr, bits } = cidr(spec.mask);
         const base = parse(addr);
         const isV4 = !addr.includes(':');
         const prefix = Number(bits) + (isV4 ? 96 : 0);
@@ -269,3 +269,9 @@ export const ipRange: AggregationType<RangeParams> = {
     return { typed: 'ip_range', body: { buckets: obj } };
   },
 };
+
+/** A CIDR mask's address and prefix length (`10.0.0.0/8`). */
+function cidr(mask: string): { addr: string; bits: string | undefined } {
+  const slash = mask.indexOf('/');
+  return slash < 0 ? { addr: mask, bits: undefined } : { addr: mask.slice(0, slash), bits: mask.slice(slash + 1) };
+}

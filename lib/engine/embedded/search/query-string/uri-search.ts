@@ -1,7 +1,8 @@
 import type { Json } from './to-dsl.js';
+import type { ParamReader } from '../../rest/params.js';
 
 /** The `query_string` query of a URI search (`q` with `df`, `default_operator`, `analyzer`, …), or undefined without `q`. */
-export function uriSearchQuery(params: URLSearchParams): Json | undefined {
+export function uriSearchQuery(params: ParamReader): Json | undefined {
   const q = params.get('q');
   if (q === null) return undefined;
   const body: Json = { query: q };
