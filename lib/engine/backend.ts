@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Classification, Operation } from '../request/index.js';
+import type { GatewayRequest, Operation, RequestTarget } from '../request/index.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -23,10 +23,18 @@ export interface EngineRequest {
   cache?: boolean;
   signal?: AbortSignal;
   /**
-   * What the request is, when its caller classified it (the HTTP request path does, once):
-   * interceptors read it instead of classifying the request again. Engines ignore it.
+   * The request as the gateway read it (lib/request's `GatewayRequest`: route, decoded segments and
+   * parameters, body, classification), narrowed by authorization: interceptors read it instead of
+   * reading the path, query string or body again. A caller without one (the gateway's own calls)
+   * gets one at the Backend's edge (lib/interceptors' `requestValue`); engines ignore it.
    */
-  info?: Classification;
+  request?: GatewayRequest;
+  /**
+   * The target (path and query string) decoded, set at the Backend's edge from `request`: the
+   * embedded engine reads it instead of parsing `path` and `querystring` again; it says exactly what
+   * they say. Other engines ignore it.
+   */
+  target?: RequestTarget;
   /**
    * The caller's rights, when the caller is not the admin or the gateway itself: the embedded
    * engine checks them where it resolves and touches an index (as Elasticsearch authorizes each
