@@ -6,7 +6,6 @@ import { callJson } from '../../lib/engine/index.js';
 import { EsError } from '../../lib/errors/index.js';
 import { BACKENDS } from '../support/backends.js';
 import type { TestGateway } from '../support/servers.js';
-import { queryParams } from '../../lib/request/index.js';
 
 const NOW = Date.UTC(2024, 2, 15, 12, 0, 0); // Friday 15 March 2024, noon UTC
 const HOUR = 3600_000;
@@ -50,7 +49,7 @@ for (const backend of BACKENDS) {
     let stop: () => Promise<void>;
     /** An endpoint's answer as the gateway's analytics routes compute it (the system index is not reachable over HTTP). */
     const ask = (name: string, params: Record<string, string> | string = {}, scope: AnalyticsScope = {}) =>
-      analyticsQuery(gw.backend, name, typeof params === 'string' ? queryParams(params) : new Map(Object.entries(params)), scope, NOW) as Promise<any>;
+      analyticsQuery(gw.backend, name, new URLSearchParams(params), scope, NOW) as Promise<any>;
     const refusal = async (name: string, params: Record<string, string> | string, scope: AnalyticsScope = {}) => {
       try {
         await ask(name, params, scope);

@@ -50,7 +50,7 @@ export async function renderTemplateRequest(req: GatewayRequest, stored?: Stored
     if (explain !== undefined) request.explain = explain !== 'false';
     checkHasTemplate(request);
     const body = searchBody(await render(request, stored), request);
-    // the engine's own reading of which parameters still apply (it takes them as URLSearchParams)
+    // the engine's own reading of which parameters still apply (lib/engine/embedded takes them in its form)
     const kept = new Map(templateSearchParams(new URLSearchParams([...req.params]), body.value));
     return readRequest({ method: req.method, target: { path, segments: searchSegments, params: kept, querystring: queryString(kept) }, body: body.text });
   }
