@@ -3,7 +3,7 @@ import { from, map } from 'rxjs';
 import type { Principal } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { framingFor, writeStream } from '../streams/index.js';
 import { errorMessage, overflowMessage } from '../streams/messages.js';

@@ -1,9 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import { Readable } from 'node:stream';
-import type { Component, DeclarativeRequest, ReactExpression } from '../declarative/declarative-request.js';
-import type { DeclarativeObserver } from '../declarative/routes.js';
+import type { Component, DeclarativeRequest, ReactExpression } from '../declarative-request/index.js';
+import type { DeclarativeObserver } from '../declarative-request/index.js';
 import type { Classification } from '../request/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import type { AnalyticsRecorder } from './recorder.js';
 import { clientIp, headerPairs, SEARCH_ID_HEADER } from './routes.js';
 

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from './gateway-state.js';
 import type { Principal } from './authenticator.js';
 
 /** The realm every gateway principal is authenticated by (the admin and the stored credentials). */

@@ -1,5 +1,5 @@
 import type { ChangeBus } from '../changes/index.js';
-import { shapeCheck } from '../declarative/request-schema.js';
+import { shapeCheck } from '../declarative-request/index.js';
 import type { Backend } from '../engine/index.js';
 import { SystemRecords } from '../records/index.js';
 import { simpleMatch } from '../wildcard/index.js';

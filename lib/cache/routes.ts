@@ -3,7 +3,7 @@ import type { Principal } from '../auth/index.js';
 import type { ChangeBus } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import { CACHE_CHANNEL, type CacheMessage } from './cache-interceptor.js';
 import { checkPreferences, type PreferenceStore } from './preferences.js';
 import type { SearchCache } from './search-cache.js';

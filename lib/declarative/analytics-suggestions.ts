@@ -1,7 +1,7 @@
 import { analyticsQuery, ANALYTICS_PARAMETERS, type AnalyticsScope } from '../analytics/queries.js';
 import { EMPTY_QUERY } from '../analytics/events.js';
 import type { Backend } from '../engine/index.js';
-import type { PopularSuggestionsConfig, RecentSuggestionsConfig } from './declarative-request.js';
+import type { PopularSuggestionsConfig, RecentSuggestionsConfig } from '../declarative-request/index.js';
 import { matchesTyped, searchTextHit, type SuggestionHit } from './suggestion-hits.js';
 import type { AnalyticsSuggestionsPlan } from './translate.js';
 

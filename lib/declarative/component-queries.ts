@@ -1,5 +1,5 @@
 import { EsError } from '../errors/index.js';
-import type { Component, ComponentType, EngineKind, GeoLocation, GeoValue, RangeValue, RawQuery, TermScalar, WeightedField } from './declarative-request.js';
+import type { Component, ComponentType, EngineKind, GeoLocation, GeoValue, RangeValue, RawQuery, TermScalar, WeightedField } from '../declarative-request/index.js';
 import type { FieldCatalog, FieldInfo } from './field-catalog.js';
 
 /**

@@ -1,5 +1,5 @@
 import { EsError } from '../errors/index.js';
-import type { Component, ReactExpression } from './declarative-request.js';
+import type { Component, ReactExpression } from '../declarative-request/index.js';
 
 export interface ReactReference {
   id: string;

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { Component, DeclarativeRequest } from './declarative-request.js';
+import type { Component, DeclarativeObserver, DeclarativeRequest } from '../declarative-request/index.js';
 import type { Principal } from '../auth/index.js';
 import { clientIp, scopeOf } from '../analytics/routes.js';
 import { readJson, type Backend } from '../engine/index.js';
@@ -23,8 +23,6 @@ import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hidden
 /** `_msearch` URL parameters a declarative request passes on (ReactiveSearch takes `_msearch`'s); any other is ignored. */
 const MSEARCH_PARAMETERS = ['routing', 'search_type', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'ccs_minimize_roundtrips'];
 
-/** Told of every declarative search answered (search analytics records what it asks to). */
-export type DeclarativeObserver = (ctx: Context, request: DeclarativeRequest, answer: Record<string, unknown>) => void;
 
 /**
  * The declarative query API, under its own names and ReactiveSearch's. Requests arrive

@@ -4,7 +4,7 @@ import {
   categoryKeyword, checkedField, dataFields, isRawBody, rangeAggregations, rankFeatureClauses, rawClause, suggestionFields, termAggregations,
   textOf, valueClause, type Clause, type ComponentContext,
 } from './component-queries.js';
-import type { Component, ComponentType, DeclarativeRequest, PopularSuggestionsConfig, ReactExpression, RecentSuggestionsConfig } from './declarative-request.js';
+import type { Component, ComponentType, DeclarativeRequest, PopularSuggestionsConfig, ReactExpression, RecentSuggestionsConfig } from '../declarative-request/index.js';
 import type { FieldCatalog } from './field-catalog.js';
 import { QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
 

@@ -3,11 +3,11 @@ import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { isRawBody, RAW_BODY_KEYS, UnknownFieldError } from './component-queries.js';
 import { checkIndexReferences } from './index-references.js';
-import type { Component, DeclarativeRequest } from './declarative-request.js';
+import type { Component, DeclarativeRequest } from '../declarative-request/index.js';
 import type { FieldCatalog, MappingsOf } from './field-catalog.js';
 import { QUERY_SUGGESTIONS_CATALOG, QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
 import { checkReactDepth, checkReactGraph } from './react-graph.js';
-import { checkRequestShape } from './request-schema.js';
+import { checkRequestShape } from '../declarative-request/index.js';
 import { componentIndex, OPENSEARCH_SPACES, translate, type SourceRules, type Translation } from './translate.js';
 
 export interface ValidateOptions {

@@ -1,5 +1,5 @@
 import { readRawRequest } from '../auth/classify/index.js';
-import type { Interceptor } from '../engine/interceptor.js';
+import type { Interceptor } from '../engine/index.js';
 
 /**
  * The Backend's edge, outside: every request reaching the engine through the interceptors carries

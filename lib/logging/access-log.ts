@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { redactQuerystring } from '../logs/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 
 /** An X-Opaque-Id is logged up to this many characters. */
 const MAX_OPAQUE_ID = 256;

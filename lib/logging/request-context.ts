@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import { AccessLog } from './access-log.js';
 
 /** A client's own X-Request-Id is kept when it is this sane; any other is replaced by a generated one. */

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { hasBody, type Classification } from '../request/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
 import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS_INDEX_BODY, type LogRecord } from './log-record.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Middleware } from 'koa';
 import { EsError } from '../errors/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { toEsError } from '../errors/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 /**

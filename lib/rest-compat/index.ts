@@ -9,3 +9,4 @@ export { compatibleRequest, type BodyForm, type CompatibleRequest } from './type
 export { typelessBody, type TypelessBody } from './typed-bodies.js';
 export { typedMappings } from './typed-mappings.js';
 export { TYPES_REMOVAL, INCLUDE_TYPE_NAME, warningHeader } from './warnings.js';
+export { ES_VERSION } from './es-version.js';

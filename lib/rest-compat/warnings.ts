@@ -1,4 +1,4 @@
-import { ES_VERSION } from '../engine/embedded/rest/routes/cluster.js';
+import { ES_VERSION } from './es-version.js';
 
 /** Who speaks in a `Warning` header: Elasticsearch's agent text (`Elasticsearch-{version}-{build hash}`). */
 const WARN_AGENT = `Elasticsearch-${ES_VERSION.number}${ES_VERSION.build_snapshot ? '-SNAPSHOT' : ''}-${ES_VERSION.build_hash}`;

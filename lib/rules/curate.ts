@@ -1,4 +1,4 @@
-import type { Component, DeclarativeRequest, ReactExpression } from '../declarative/declarative-request.js';
+import type { Component, DeclarativeRequest, ReactExpression } from '../declarative-request/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { DocRef, QueryRule } from './rule.js';

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { readJson, type Backend } from '../engine/index.js';
 import { errors } from '../errors/index.js';
 import { bufferText, narrowRequest, queryString, type Classification } from '../request/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import { constrainSearch, curateAnswer, curatePlainSearch, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from './curate.js';
 import { readMsearch } from '../ndjson/index.js';
 

@@ -1,6 +1,6 @@
 import type { ChangeBus } from '../changes/index.js';
-import { COMPONENT_TYPES, type Component, type ComponentType } from '../declarative/declarative-request.js';
-import { shapeCheck, TUNING_PROPERTIES } from '../declarative/request-schema.js';
+import { COMPONENT_TYPES, type Component, type ComponentType } from '../declarative-request/index.js';
+import { shapeCheck, TUNING_PROPERTIES } from '../declarative-request/index.js';
 import type { Backend } from '../engine/index.js';
 import { SystemRecords } from '../records/index.js';
 import type { SearchSettings } from './rule.js';

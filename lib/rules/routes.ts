@@ -4,7 +4,7 @@ import type { Principal } from '../auth/index.js';
 import { patternsCoverPattern } from '../auth/classify/authorize-indices.js';
 import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
-import type { GatewayState } from '../server/state.js';
+import type { GatewayState } from '../auth/index.js';
 import { parseRule, ruleView, type QueryRule } from './rule.js';
 import { checkCompiles } from './rule-set.js';
 import type { RuleStore } from './rule-store.js';

@@ -1,5 +1,5 @@
-import { shapeCheck, TUNING_PROPERTIES } from '../declarative/request-schema.js';
-import type { Component } from '../declarative/index.js';
+import { shapeCheck, TUNING_PROPERTIES } from '../declarative-request/index.js';
+import type { Component } from '../declarative-request/index.js';
 import { EsError } from '../errors/index.js';
 
 /** What a trigger compares the search text with. */

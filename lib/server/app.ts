@@ -100,7 +100,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   app.use(authorize(authorizer, config.maxContentLength));
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
-    stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength, parts.authenticator.credentialChanges) }],
+    stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength) }],
     declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics), undefined, analytics && engine, { hub, engine: uncached(backend) }) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],

@@ -20,6 +20,7 @@ import { RequestLog } from '../logs/index.js';
 import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js';
 import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
+import { Parts } from './parts.js';
 import { guardConnections, serverOptions } from '../connections/index.js';
 import { CircuitBreakers } from '../breakers/index.js';
 
@@ -69,15 +70,16 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   const log = options.log ?? lineLogger(logger);
   // the gateway's own stores reach the engine as it is; every caller acting for a client goes
   // through `backend`, the engine behind the interceptors (DESIGN.md, step 6)
-  const engine = await openBackend(config);
+  const parts = new Parts(log);
+  const engine = parts.add('engine', await openBackend(config), (e) => e.close());
   const metrics = config.metrics.enabled ? new GatewayMetrics() : undefined;
-  const bus = createChangeBus(config, { historyLength: config.streams.historyLength, historyBytes: config.streams.historyBytes, log, onDelivered: metrics?.delivered });
+  const bus = parts.add('change bus', createChangeBus(config, { historyLength: config.streams.historyLength, historyBytes: config.streams.historyBytes, log, onDelivered: metrics?.delivered }), (b) => b.close());
   const publisher = new ChangePublisher(bus, log);
   const cache = config.cache.enabled ? new SearchCache({ maxBytes: config.cache.maxBytes, ttlMs: config.cache.ttlMs }) : undefined;
   // the preferences stored for the fleet go over the configuration's, on every node
-  const preferences = cache && new PreferenceStore(engine, bus, {
+  const preferences = cache && parts.add('cache preferences', new PreferenceStore(engine, bus, {
     enable_cache: true, max_duration: Math.max(1, Math.round(config.cache.ttlMs / 1000)), max_size: config.cache.maxBytes / 1024 ** 2, indices: [],
-  }, { log, changed: (p) => cache.configure({ maxBytes: Math.max(1, Math.round(p.max_size * 1024 ** 2)), ttlMs: p.max_duration * 1000 }) });
+  }, { log, changed: (p) => cache.configure({ maxBytes: Math.max(1, Math.round(p.max_size * 1024 ** 2)), ttlMs: p.max_duration * 1000 }) }), (p) => p.close());
   const cacheLayer = cache && preferences ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log, preferences: () => preferences.current() })] : [];
   // metrics innermost: they time the engine itself, not what the gateway answers without it (lib/metrics/engine-metrics.ts)
   // the request's value is read at the edge of the Backend (the client's, or one made here for the
@@ -86,33 +88,33 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   // what a client is answered never shows the gateway's type field (lib/apps/type-field-hiding.ts);
   // the gateway's own readers of it (typed documents, the streams' matching) use the engine inside
   const backend = intercept(withoutHiding, typeFieldHiding());
-  let pipelineRegistry: PipelineRegistry | undefined;
-  let scripts: ScriptPool | undefined;
-  let rules: RuleStore | undefined;
   let relevancy: RelevancyStore | undefined;
   // search analytics go to the engine as it is (system records), in the background
   const analytics = config.analytics.enabled
-    ? new AnalyticsRecorder(engine, { maxQueued: config.analytics.maxQueued, retentionDays: config.analytics.retentionDays, log })
+    ? parts.add('search analytics', new AnalyticsRecorder(engine, { maxQueued: config.analytics.maxQueued, retentionDays: config.analytics.retentionDays, log }), (a) => a.close())
     : undefined;
-  // so do request logs
+  // so do request logs; closed after the server: the records of the last requests (and streams) are written
   const logs = config.logs.enabled
-    ? new RequestLog(engine, { bodies: config.logs.bodies, bodyMaxBytes: config.logs.bodyMaxBytes, retentionDays: config.logs.retentionDays, log })
+    ? parts.add('request logs', new RequestLog(engine, { bodies: config.logs.bodies, bodyMaxBytes: config.logs.bodyMaxBytes, retentionDays: config.logs.retentionDays, log }), (l) => l.close())
     : undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(engine, config);
     await installRawSubfieldTemplate(engine, log);
     if (generatedPassword) options.onGeneratedAdmin?.(credential.username, generatedPassword);
     const store = new CredentialStore(engine, { bus, reservedUsernames: [credential.username], log });
-    const limiterRedis = config.redisUrl ? connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : undefined;
+    const limiterRedis = config.redisUrl
+      ? parts.add('rate limiter Redis', connectRedis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }), (r) => r.disconnect())
+      : undefined;
     limiterRedis?.on('error', () => {}); // the limiter falls back to memory while Redis is away
     const throttle = new LoginThrottle({ maxFailuresPerUser: config.auth.maxFailuresPerUser, maxFailuresPerIp: config.auth.maxFailuresPerIp, redis: limiterRedis });
-    const authenticator = new Authenticator(credential, config.realm, { store, bus, log, throttle, rememberedFailures: config.auth.rememberedFailures });
+    const authenticator = parts.add('authenticator', new Authenticator(credential, config.realm, { store, bus, log, throttle, rememberedFailures: config.auth.rememberedFailures }), (a) => a.close());
     await authenticator.ready();
     const authorizer = new Authorizer(engine, new RateLimits(limiterRedis), store);
     const appCredentials = new AppCredentials(store);
     // streams read the engine as it is now, never the search cache (their changes follow the read)
     const streamBackend = uncached(backend);
     const hub = new StreamHub(bus, uncached(withoutHiding), config.streams);
+    hub.credentialChanges = authenticator.credentialChanges;
     const typed = new TypedDocuments(withoutHiding);
     const apps = new AppRegistry(engine);
     // what an index took with it when it was deleted through this node: its stored records
@@ -126,15 +128,15 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       if (relevancy?.get(index)) await relevancy.delete(index);
     });
     // every other node drops its cache of it when the index event reaches it through the bus
-    const indexFeed = bus.indexChanges().subscribe(({ index, op }) => {
+    parts.add('index feed', bus.indexChanges().subscribe(({ index, op }) => {
       if (op === 'delete') typed.forgetIndices([index]);
-    });
+    }), (feed) => feed.unsubscribe());
     await loadSandbox();
-    pipelineRegistry = new PipelineRegistry(engine, bus, log);
+    const pipelineRegistry = parts.add('pipeline registry', new PipelineRegistry(engine, bus, log), (r) => r.close());
     await pipelineRegistry.start();
-    scripts = new ScriptPool();
-    rules = new RuleStore(engine, bus, log);
-    relevancy = new RelevancyStore(engine, bus, log);
+    const scripts = parts.add('script pool', new ScriptPool(), (p) => p.close());
+    const rules = parts.add('query rules', new RuleStore(engine, bus, log), (r) => r.close());
+    relevancy = parts.add('relevancy settings', new RelevancyStore(engine, bus, log), (r) => r.close());
     await Promise.all([rules.start(), relevancy.start(), preferences?.start()]);
     const pipelines = {
       registry: pipelineRegistry,
@@ -156,7 +158,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     void logs?.purge(); // then daily
     const server = http.createServer(serverOptions(config.http), app.callback());
     // connection caps and read timeouts: a crowd of slow clients cannot hold every descriptor
-    const connections = guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) });
+    parts.add('connection guard', guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) }), (c) => c.close());
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength, clientAddress: (req) => clientAddresses.of(req),
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
     // streams stay open for hours (requestTimeout 0: serverOptions); the proxy has its own upstream timeout
@@ -166,11 +168,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       server.listen(config.port, config.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
+    parts.add('server', server, (s) => s.close());
     const metricsServer = metrics && config.metrics.port !== undefined
-      ? await serveMetrics(metrics, config.metrics.port).catch((err: unknown) => {
-          server.close();
-          throw err;
-        })
+      ? parts.add('metrics server', await serveMetrics(metrics, config.metrics.port), (m) => m.close())
       : undefined;
     // `url` is where this host reaches the gateway (an unspecified bind address is reached on
     // loopback); `listening` is what it is bound to, as the startup line tells it
@@ -186,20 +186,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       await drain(server, serverClosed, drainMs);
       websockets.terminate();
       await serverClosed;
-      connections.close();
-      await metricsServer?.close();
-      authenticator.close();
-      pipelineRegistry?.close();
-      rules?.close();
-      relevancy?.close();
-      preferences?.close();
-      await analytics?.close();
-      await logs?.close(); // after the server: the records of the last requests (and streams) are written
-      indexFeed.unsubscribe();
-      await scripts?.close();
-      limiterRedis?.disconnect();
-      await bus.close();
-      await engine.close();
+      await parts.closeAll(); // the rest, last started first
     };
     return {
       url: `http://${reachHost}:${port}`,
@@ -217,15 +204,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       },
     };
   } catch (err) {
-    pipelineRegistry?.close();
-    rules?.close();
-    relevancy?.close();
-    preferences?.close();
-    await analytics?.close();
-    await logs?.close();
-    await scripts?.close();
-    await bus.close();
-    await engine.close();
+    await parts.closeAll();
     throw err;
   }
 }

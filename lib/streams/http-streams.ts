@@ -14,7 +14,7 @@ import { framingFor, writeStream, type StreamMessage } from './transports/index.
  * `?stream=true` / `?streamonly=true` on document GETs and searches, in both address styles:
  * the response stays open and carries the stream in the framing the client accepts.
  */
-export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number, credentialChanges?: Observable<string>): Middleware {
+export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
   return async (ctx: Context, next: Next) => {
     const { segments, params } = (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest;
     if (!wantsStream(params)) return next();
@@ -25,10 +25,7 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
     const messages = await openRequestedStream(hub, backend, typed, target, {
       method: ctx.method, segments, params, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
     });
-    // a scoped credential's stream ends when its credential changes: the client's reconnection is authorized again
-    const principal = (ctx.state as { principal?: { role: string; username: string } }).principal;
-    const bound = principal && principal.role !== 'admin' ? boundToCredential(messages, credentialChanges, principal.username) : messages;
-    await writeLiveStream(ctx, hub, target.kind, bound);
+    await writeLiveStream(ctx, hub, target.kind, messages);
   };
 }
 
@@ -40,9 +37,13 @@ export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocume
  * with its status, by the error middleware. Resolves once the head is out: the request's way
  * through the middlewares ends there, and the stream goes on with the response alone (the
  * access line and the request's log record are written when the response closes).
+ * A scoped credential's stream ends when its credential changes (`boundToCredential`): the
+ * client's reconnection is authorized again.
  */
-export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: StreamKind, messages: Observable<StreamMessage>): Promise<void> {
+export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: StreamKind, stream: Observable<StreamMessage>): Promise<void> {
   const framing = framingFor(ctx.get('accept'));
+  const principal = (ctx.state as { principal?: { role: string; username: string } }).principal;
+  const messages = principal && principal.role !== 'admin' ? boundToCredential(stream, hub.credentialChanges, principal.username) : stream;
   ctx.respond = false;
   await writeStream(ctx.res, messages, framing, {
     heartbeatMs: hub.config.heartbeatMs,

@@ -60,6 +60,11 @@ export class StreamHub {
   readonly tallies = new StreamTallies();
   private readonly lifetimes: StreamLifetimes;
   private shuttingDown = false;
+  /**
+   * The usernames whose credentials changed (Authenticator.credentialChanges), on any node: a
+   * scoped credential's stream, of any kind and on any transport, ends when its credential does.
+   */
+  credentialChanges?: Observable<string>;
 
   constructor(readonly bus: ChangeBus, backend: Backend, readonly config: StreamConfig) {
     this.documents = new DocumentListeners(bus);

@@ -207,7 +207,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     if (ws.readyState !== ws.OPEN) return;
     send({ id, channel: id });
     // a scoped credential's subscription ends when its credential changes, as an HTTP stream does
-    follow(id, streamed.kind, principal.role === 'admin' ? messages : boundToCredential(messages, deps.authenticator.credentialChanges, principal.username));
+    follow(id, streamed.kind, principal.role === 'admin' ? messages : boundToCredential(messages, deps.hub.credentialChanges, principal.username));
   }
 
   /**

@@ -50,5 +50,24 @@ for (const backend of BACKENDS) {
         expect(JSON.stringify(doc.messages) + JSON.stringify(search.messages)).not.to.contain(`after-${change}`);
       });
     }
+
+    it('a live declarative UI and a live aggregation end when their credential is changed', async () => {
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['bound'], categories: ['search', 'streams', 'declarative'], ops: ['read'] } });
+      expect(made.status, made.text).to.equal(201);
+      const username = made.json.credential.username as string;
+      const auth = basic(username, made.json.password);
+      const ui = { query: [{ id: 'pins', type: 'term', dataField: 'pin.keyword', aggregationSize: 5 }] };
+      const live = await openStream(gw.url, '/bound/_declarative?stream=true', { auth, method: 'POST', body: ui });
+      const aggs = await openStream(gw.url, '/bound/_search?stream=true', { auth, method: 'POST', body: { size: 0, aggs: { pins: { terms: { field: 'pin.keyword' } } } } });
+      await live.until((m) => m.length >= 1);
+      expect(live.status, JSON.stringify(live.messages)).to.equal(200);
+      await aggs.live;
+      const res = await call(gw.url, 'PATCH', `/_credentials/${username}`, { body: { exclude_fields: ['pin'] } });
+      expect(res.status, res.text).to.equal(200);
+      await live.ended;
+      await aggs.ended;
+      expect(ended(live.messages), JSON.stringify(live.messages)).to.equal(true);
+      expect(ended(aggs.messages), JSON.stringify(aggs.messages)).to.equal(true);
+    });
   });
 }

@@ -1,19 +1,7 @@
-import { dataStreamOfBackingName } from '../../engine/data-stream-names.js';
-import { simpleMatch } from '../../wildcard/index.js';
+import { isSystemIndex, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from '../../engine/index.js';
 import type { ExpressionKind, ResolvedIndices } from './resolve-indices.js';
 
-/** Indices of the gateway's own configuration: reachable by the admin alone. */
-export const SYSTEM_INDEX_PREFIX = '.gateway-';
-
-export interface AuthorizeIndicesOptions {
-  /** The admin reaches every index, system indices included. */
-  admin?: boolean;
-  /**
-   * For expressions the caller cannot rewrite (a `_bulk` line's `_index`, an unreadable body
-   * reported as `*`): a wildcard must then be covered whole instead of being narrowed.
-   */
-  strictWildcards?: boolean;
-}
+export { SYSTEM_INDEX_PREFIX, isSystemIndex, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from '../../engine/index.js';
 
 /**
  * - `allow`: use the expression as written.
@@ -39,43 +27,6 @@ export interface IndexAuthorization {
   decisions: ExpressionDecision[];
   /** The expressions denied, for the 403 message. */
   denied: string[];
-}
-
-export function isSystemIndex(name: string): boolean {
-  return name.startsWith(SYSTEM_INDEX_PREFIX);
-}
-
-/** `*`-wildcard match, as index patterns match names. */
-export function wildcardMatches(pattern: string, name: string): boolean {
-  return simpleMatch(pattern, name);
-}
-
-/**
- * Do a credential's patterns (names and wildcards) cover this concrete index name? System indices:
- * admin only. As Elasticsearch grants a data stream's backing indices with the stream, a backing
- * index (`.ds-<stream>-<date>-<generation>`, known by its name on both engines) is covered when
- * its stream's name is: `logs-*` reaches `.ds-logs-app-…`.
- */
-export function patternsCover(patterns: readonly string[], name: string, options: AuthorizeIndicesOptions = {}): boolean {
-  if (options.admin) return true;
-  if (isSystemIndex(name)) return false;
-  if (patterns.some((p) => wildcardMatches(p, name))) return true;
-  const stream = dataStreamOfBackingName(name);
-  return stream !== undefined && patternsCover(patterns, stream, options);
-}
-
-/**
- * Does every name the index pattern `requested` could ever match fall under the credential's
- * patterns? (For patterns granted in bodies — a new credential's `indices` — and for deciding that
- * a wildcard needs no narrowing.) A pattern that could match a system index is never covered.
- */
-export function patternsCoverPattern(patterns: readonly string[], requested: string, options: AuthorizeIndicesOptions = {}): boolean {
-  if (options.admin) return true;
-  if (!requested.includes('*')) return patternsCover(patterns, requested, options);
-  const prefix = requested.slice(0, requested.indexOf('*'));
-  if (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) return false;
-  // A pattern whose wildcards can absorb `requested`'s wildcards matches every name `requested` matches.
-  return patterns.some((p) => wildcardMatches(p, requested));
 }
 
 /**

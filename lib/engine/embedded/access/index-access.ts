@@ -1,5 +1,5 @@
 import { EsError } from '../../../errors/index.js';
-import { isSystemIndex, patternsCover, patternsCoverPattern } from '../../../auth/classify/authorize-indices.js';
+import { isSystemIndex, patternsCover, patternsCoverPattern } from '../../index-patterns.js';
 import type { EngineAccess, IndexGrant } from '../../backend.js';
 import type { Operation } from '../../../request/index.js';
 import { countDisagreement } from './disagreements.js';

@@ -1,0 +1,57 @@
+import { dataStreamOfBackingName } from './data-stream-names.js';
+import { simpleMatch } from '../wildcard/index.js';
+
+/**
+ * What index patterns mean for access, on both sides of the engine's door: the gateway's
+ * authorization (lib/auth) and the embedded engine's own check where it acts.
+ */
+
+/** Indices of the gateway's own configuration: reachable by the admin alone. */
+export const SYSTEM_INDEX_PREFIX = '.gateway-';
+
+export interface AuthorizeIndicesOptions {
+  /** The admin reaches every index, system indices included. */
+  admin?: boolean;
+  /**
+   * For expressions the caller cannot rewrite (a `_bulk` line's `_index`, an unreadable body
+   * reported as `*`): a wildcard must then be covered whole instead of being narrowed.
+   */
+  strictWildcards?: boolean;
+}
+
+export function isSystemIndex(name: string): boolean {
+  return name.startsWith(SYSTEM_INDEX_PREFIX);
+}
+
+/** `*`-wildcard match, as index patterns match names. */
+export function wildcardMatches(pattern: string, name: string): boolean {
+  return simpleMatch(pattern, name);
+}
+
+/**
+ * Do a credential's patterns (names and wildcards) cover this concrete index name? System indices:
+ * admin only. As Elasticsearch grants a data stream's backing indices with the stream, a backing
+ * index (`.ds-<stream>-<date>-<generation>`, known by its name on both engines) is covered when
+ * its stream's name is: `logs-*` reaches `.ds-logs-app-…`.
+ */
+export function patternsCover(patterns: readonly string[], name: string, options: AuthorizeIndicesOptions = {}): boolean {
+  if (options.admin) return true;
+  if (isSystemIndex(name)) return false;
+  if (patterns.some((p) => wildcardMatches(p, name))) return true;
+  const stream = dataStreamOfBackingName(name);
+  return stream !== undefined && patternsCover(patterns, stream, options);
+}
+
+/**
+ * Does every name the index pattern `requested` could ever match fall under the credential's
+ * patterns? (For patterns granted in bodies — a new credential's `indices` — and for deciding that
+ * a wildcard needs no narrowing.) A pattern that could match a system index is never covered.
+ */
+export function patternsCoverPattern(patterns: readonly string[], requested: string, options: AuthorizeIndicesOptions = {}): boolean {
+  if (options.admin) return true;
+  if (!requested.includes('*')) return patternsCover(patterns, requested, options);
+  const prefix = requested.slice(0, requested.indexOf('*'));
+  if (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) return false;
+  // A pattern whose wildcards can absorb `requested`'s wildcards matches every name `requested` matches.
+  return patterns.some((p) => wildcardMatches(p, requested));
+}
