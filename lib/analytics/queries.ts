@@ -81,7 +81,11 @@ interface AnalyticsRequest {
 }
 
 /** The answer of the analytics endpoint `name`, in the scope's events. */
-export async function analyticsQuery(backend: Backend, name: string, params: URLSearchParams, scope: AnalyticsScope, now = Date.now()): Promise<object> {
+/**
+ * `params`: the request's parameters as name-value pairs (its value's decoded `params`, or pairs a
+ * caller lists itself, where a custom-event filter may be given more than once: any of its values).
+ */
+export async function analyticsQuery(backend: Backend, name: string, params: Iterable<readonly [string, string]>, scope: AnalyticsScope, now = Date.now()): Promise<object> {
   const req = readRequest(name, params, now);
   return ANSWERS[req.endpoint](new Events(backend, req, scope), req);
 }
@@ -369,7 +373,13 @@ function indexMatching(globs: string[]): object {
 // ---------------------------------------------------------------------------------------------
 // Reading the parameters
 
-function readRequest(name: string, params: URLSearchParams, now: number): AnalyticsRequest {
+function readRequest(name: string, pairs: Iterable<readonly [string, string]>, now: number): AnalyticsRequest {
+  const params = new Map<string, string>();
+  const custom = new Map<string, string[]>();
+  for (const [key, value] of pairs) {
+    if (!params.has(key)) params.set(key, value); // the first value, as a reader of pairs reads one
+    if (!ANALYTICS_PARAMETERS.has(key)) custom.set(key, [...(custom.get(key) ?? []), value]);
+  }
   if (!ANALYTICS_ENDPOINTS.includes(name)) {
     throw new EsError(404, 'resource_not_found_exception', `no analytics endpoint [${name}]; the endpoints are [${ANALYTICS_ENDPOINTS.join(', ')}]`);
   }
@@ -377,20 +387,16 @@ function readRequest(name: string, params: URLSearchParams, now: number): Analyt
   const to = readTime(params, 'to_timestamp') ?? now;
   const from = readTime(params, 'from_timestamp') ?? to - DEFAULT_RANGE_MS;
   if (from > to) throw errors.illegalArgument(`[from_timestamp] must not be after [to_timestamp]`);
-  const query = params.get('query');
+  const query = params.get('query') ?? null;
   if (endpoint === 'query-overview' && query === null) throw errors.illegalArgument(`[query] is required by [query-overview]`);
-  const custom = new Map<string, string[]>();
-  for (const [key, value] of params) {
-    if (!ANALYTICS_PARAMETERS.has(key)) custom.set(key, [...(custom.get(key) ?? []), value]);
-  }
   return {
     endpoint,
     from,
     to,
-    size: readSize(params.get('size')),
-    timeZone: readTimeZone(params.get('time_zone')),
-    clickAnalytics: readBoolean(params.get('click_analytics'), 'click_analytics'),
-    interval: readInterval(params.get('interval')),
+    size: readSize(params.get('size') ?? null),
+    timeZone: readTimeZone(params.get('time_zone') ?? null),
+    clickAnalytics: readBoolean(params.get('click_analytics') ?? null, 'click_analytics'),
+    interval: readInterval(params.get('interval') ?? null),
     userId: params.get('user_id') ?? undefined,
     // an empty search is recorded as EMPTY_QUERY
     query: query === null ? undefined : query.trim() || EMPTY_QUERY,
@@ -399,7 +405,7 @@ function readRequest(name: string, params: URLSearchParams, now: number): Analyt
 }
 
 /** Epoch seconds (fractions allowed) or an ISO 8601 date → epoch ms; undefined when absent. */
-function readTime(params: URLSearchParams, name: string): number | undefined {
+function readTime(params: ReadonlyMap<string, string>, name: string): number | undefined {
   const raw = params.get(name)?.trim();
   if (raw === undefined || raw === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(raw)) {

@@ -83,7 +83,7 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
     if (name === undefined || rest.length > 2 || !ANALYTICS_ENDPOINTS.includes(name)) {
       throw new EsError(404, 'resource_not_found_exception', `no analytics endpoint [${rest.join('/')}]; there are: ${ANALYTICS_ENDPOINTS.join(', ')}, rules/usage`);
     }
-    const params = new URLSearchParams(ctx.querystring);
+    const { params } = ctx.state.gatewayRequest;
     const scope = scopeOf(principal, index);
     const compute = () => analyticsQuery(engine, name, params, scope);
     if (params.get('stream') !== 'true') {

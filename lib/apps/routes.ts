@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
-import { bufferBody, readJsonBody, type Classification } from '../request/index.js';
+import { bufferBody, readJsonBody, type Classification, type GatewayRequest } from '../request/index.js';
 import { AppRegistry, relay } from './app-registry.js';
 import { callJson } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
@@ -15,6 +15,9 @@ interface GatewayCaller {
 }
 
 /** A path segment that is an index/app or type name rather than an Elasticsearch API word. */
+/** The request's query parameters, as the edge decoded them (lib/server/state.ts). */
+const paramsOf = (ctx: Context): ReadonlyMap<string, string> => (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest.params;
+
 const isName = (segment: string | undefined): segment is string => !!segment && !segment.startsWith('_');
 
 /**
@@ -74,19 +77,19 @@ export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocumen
     };
 
   for (const endpoint of ['_search', '_count'] as const) {
-    router.get(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), ctx.querystring)));
-    router.post(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), ctx.querystring)));
+    router.get(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), paramsOf(ctx))));
+    router.post(`/:app/:type/${endpoint}`, typedRoute(async (ctx, app, type) => typed.search(app, type, endpoint, await body(ctx), paramsOf(ctx))));
   }
-  router.post('/:app/:type/_bulk', typedRoute(async (ctx, app, type) => typed.bulk(app, type, await bodyText(ctx), ctx.querystring)));
-  router.put('/:app/:type/_bulk', typedRoute(async (ctx, app, type) => typed.bulk(app, type, await bodyText(ctx), ctx.querystring)));
+  router.post('/:app/:type/_bulk', typedRoute(async (ctx, app, type) => typed.bulk(app, type, await bodyText(ctx), paramsOf(ctx))));
+  router.put('/:app/:type/_bulk', typedRoute(async (ctx, app, type) => typed.bulk(app, type, await bodyText(ctx), paramsOf(ctx))));
   router.post('/:app/:type/:id/_update', typedRoute(async (ctx, app, type) =>
-    typed.update(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
-  router.post('/:app/:type', typedRoute(async (ctx, app, type) => typed.index(app, type, undefined, await body(ctx), ctx.querystring)));
-  router.get('/:app/:type/:id', typedRoute((ctx, app, type) => typed.get(app, type, ctx.params.id, ctx.querystring)));
-  router.head('/:app/:type/:id', typedRoute((ctx, app, type) => typed.get(app, type, ctx.params.id, ctx.querystring)));
-  router.put('/:app/:type/:id', typedRoute(async (ctx, app, type) => typed.index(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
-  router.post('/:app/:type/:id', typedRoute(async (ctx, app, type) => typed.index(app, type, ctx.params.id, await body(ctx), ctx.querystring)));
-  router.delete('/:app/:type/:id', typedRoute((ctx, app, type) => typed.delete(app, type, ctx.params.id, ctx.querystring)));
+    typed.update(app, type, ctx.params.id, await body(ctx), paramsOf(ctx))));
+  router.post('/:app/:type', typedRoute(async (ctx, app, type) => typed.index(app, type, undefined, await body(ctx), paramsOf(ctx))));
+  router.get('/:app/:type/:id', typedRoute((ctx, app, type) => typed.get(app, type, ctx.params.id, paramsOf(ctx))));
+  router.head('/:app/:type/:id', typedRoute((ctx, app, type) => typed.get(app, type, ctx.params.id, paramsOf(ctx))));
+  router.put('/:app/:type/:id', typedRoute(async (ctx, app, type) => typed.index(app, type, ctx.params.id, await body(ctx), paramsOf(ctx))));
+  router.post('/:app/:type/:id', typedRoute(async (ctx, app, type) => typed.index(app, type, ctx.params.id, await body(ctx), paramsOf(ctx))));
+  router.delete('/:app/:type/:id', typedRoute((ctx, app, type) => typed.delete(app, type, ctx.params.id, paramsOf(ctx))));
 
   return router.routes() as unknown as Middleware;
 }

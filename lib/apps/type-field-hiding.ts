@@ -99,7 +99,7 @@ const OTHER_ANSWERS_WITH_FIELDS = new Set([
 /** Could the answer hold the field? A request without a classification (the gateway's own callers acting for a client) might. */
 function carriesFields(req: EngineRequest): boolean {
   if (req.method === 'HEAD') return false;
-  const action = req.info?.action;
+  const action = req.request?.info.action;
   if (action === undefined) return true;
   if (action.startsWith('indices:data/read/')) return !READS_WITHOUT_FIELDS.has(action);
   return OTHER_ANSWERS_WITH_FIELDS.has(action);

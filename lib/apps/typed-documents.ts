@@ -1,6 +1,7 @@
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError, errorBody, toEsError } from '../errors/index.js';
 import { readBulk, type BulkEntry } from '../ndjson/index.js';
+import { queryString, withParam } from '../request/index.js';
 import { APP_MAPPINGS, relay } from './app-registry.js';
 import { TYPE_FIELD } from './type-field.js';
 import { withoutTypeField } from './type-field-hiding.js';
@@ -38,11 +39,8 @@ function documentBody(body: unknown): Json {
   return body as Json;
 }
 
-function withParam(querystring: string, name: string, value: string): string {
-  const params = new URLSearchParams(querystring);
-  params.set(name, value);
-  return params.toString();
-}
+/** Query parameters, decoded (the request value's `params`), as the typed calls take them. */
+export type Params = ReadonlyMap<string, string>;
 
 /**
  * Translates app-addressed calls (/{app}/{type}/…) into index-addressed engine calls. The type is
@@ -80,11 +78,11 @@ export class TypedDocuments {
     this.prepared.add(app);
   }
 
-  async index(app: string, type: string, id: string | undefined, body: unknown, querystring: string): Promise<Reply> {
+  async index(app: string, type: string, id: string | undefined, body: unknown, params: Params): Promise<Reply> {
     const doc = { ...documentBody(body), [TYPE_FIELD]: type };
     await this.prepare(app);
     const path = id === undefined ? `/${enc(app)}/_doc` : `/${enc(app)}/_doc/${enc(id)}`;
-    const res = await callJson<Json>(this.backend, id === undefined ? 'POST' : 'PUT', path, doc, querystring);
+    const res = await callJson<Json>(this.backend, id === undefined ? 'POST' : 'PUT', path, doc, queryString(params));
     if (res.status >= 300) return { status: res.status, body: res.body };
     return { status: res.status, body: withType(res.body, type) };
   }
@@ -99,20 +97,20 @@ export class TypedDocuments {
     return { type: res.body._source?.[TYPE_FIELD] as string | undefined, seqNo: res.body._seq_no, primaryTerm: res.body._primary_term };
   }
 
-  async get(app: string, type: string, id: string, querystring: string): Promise<Reply> {
-    const params = new URLSearchParams(querystring);
+  async get(app: string, type: string, id: string, asked: Params): Promise<Reply> {
+    const params = new Map(asked);
     let dropSource = false;
     const source = params.get('_source');
     if (source === 'false') {
       params.delete('_source');
       params.set('_source_includes', TYPE_FIELD);
       dropSource = true;
-    } else if (source !== null && source !== 'true') {
+    } else if (source !== undefined && source !== 'true') {
       params.set('_source', `${source},${TYPE_FIELD}`);
     }
     const includes = params.get('_source_includes');
-    if (includes !== null && !dropSource) params.set('_source_includes', `${includes},${TYPE_FIELD}`);
-    const res = await callJson<Json>(this.backend, 'GET', `/${enc(app)}/_doc/${enc(id)}`, undefined, params.toString());
+    if (includes !== undefined && !dropSource) params.set('_source_includes', `${includes},${TYPE_FIELD}`);
+    const res = await callJson<Json>(this.backend, 'GET', `/${enc(app)}/_doc/${enc(id)}`, undefined, queryString(params));
     if (res.status !== 200) return { status: res.status, body: res.body.found === false ? withType(res.body, type) : res.body };
     const stored = (res.body._source as Json | undefined)?.[TYPE_FIELD];
     if (stored !== type) return { status: 404, body: { _index: res.body._index, _type: type, _id: id, found: false } };
@@ -121,23 +119,22 @@ export class TypedDocuments {
     return { status: 200, body: withoutTypeField(body) };
   }
 
-  async delete(app: string, type: string, id: string, querystring: string): Promise<Reply> {
+  async delete(app: string, type: string, id: string, params: Params): Promise<Reply> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const cur = await this.current(app, id);
       if (cur && cur.type !== type) {
         return { status: 404, body: { _index: app, _type: type, _id: id, result: 'not_found', _shards: { total: 1, successful: 1, failed: 0 } } };
       }
-      let qs = querystring;
-      if (cur) qs = withParam(withParam(qs, 'if_seq_no', String(cur.seqNo)), 'if_primary_term', String(cur.primaryTerm));
-      const res = await callJson<Json>(this.backend, 'DELETE', `/${enc(app)}/_doc/${enc(id)}`, undefined, qs);
+      const sent = cur ? withParam(withParam(params, 'if_seq_no', String(cur.seqNo)), 'if_primary_term', String(cur.primaryTerm)) : params;
+      const res = await callJson<Json>(this.backend, 'DELETE', `/${enc(app)}/_doc/${enc(id)}`, undefined, queryString(sent));
       // a concurrent write changed the document between the type check and the delete: check again
-      if (res.status === 409 && cur && !new URLSearchParams(querystring).has('if_seq_no')) continue;
+      if (res.status === 409 && cur && !params.has('if_seq_no')) continue;
       return { status: res.status, body: res.status < 300 || res.body.result ? withType(res.body, type) : res.body };
     }
     throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: the document kept changing while it was being deleted`);
   }
 
-  async update(app: string, type: string, id: string, body: unknown, querystring: string): Promise<Reply> {
+  async update(app: string, type: string, id: string, body: unknown, params: Params): Promise<Reply> {
     const req = documentBody(body);
     const cur = await this.current(app, id);
     if (cur && cur.type !== type) {
@@ -151,7 +148,7 @@ export class TypedDocuments {
     }
     if (translated.doc !== undefined) documentBody(translated.doc);
     await this.prepare(app);
-    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/_update/${enc(id)}`, translated, querystring);
+    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/_update/${enc(id)}`, translated, queryString(params));
     if (res.status < 300) {
       const out = withType(res.body, type);
       if (out.get && typeof out.get === 'object') {
@@ -169,12 +166,11 @@ export class TypedDocuments {
    * single-document calls — and the answer is Elasticsearch's bulk answer. An item naming another
    * `_index` fails alone (a typed bulk writes its app only); `refresh` applies once, at the end.
    */
-  async bulk(app: string, type: string, text: string, querystring: string): Promise<Reply> {
+  async bulk(app: string, type: string, text: string, asked: Params): Promise<Reply> {
     const started = performance.now();
     const entries = readBulk(text);
-    const params = new URLSearchParams(querystring);
-    const refresh = params.get('refresh');
-    params.delete('refresh');
+    const refresh = asked.get('refresh');
+    const params = withParam(asked, 'refresh', undefined);
     const items: Json[] = [];
     let failed = false;
     for (const entry of entries) {
@@ -185,16 +181,16 @@ export class TypedDocuments {
       if (item.status >= 300) failed = true;
       items.push({ [entry.action]: { ...item.body, status: item.status } });
     }
-    if (refresh !== null && refresh !== 'false') await callJson(this.backend, 'POST', `/${enc(app)}/_refresh`);
+    if (refresh !== undefined && refresh !== 'false') await callJson(this.backend, 'POST', `/${enc(app)}/_refresh`);
     return { status: 200, body: { took: Math.round(performance.now() - started), errors: failed, items } };
   }
 
-  private async bulkItem(app: string, type: string, entry: BulkEntry, params: URLSearchParams): Promise<Reply> {
+  private async bulkItem(app: string, type: string, entry: BulkEntry, params: Params): Promise<Reply> {
     if (entry.index !== undefined && entry.index !== app) {
       throw new EsError(400, 'illegal_argument_exception', `a typed bulk writes documents of app [${app}] only, not of [${entry.index}]`);
     }
     const id = entry.meta._id === undefined || entry.meta._id === null ? undefined : String(entry.meta._id);
-    const qs = new URLSearchParams(params);
+    const qs = new Map(params);
     for (const name of ['routing', 'if_seq_no', 'if_primary_term', 'pipeline', 'version', 'version_type']) {
       const v = entry.meta[name] ?? entry.meta[`_${name}`];
       if (v !== undefined && v !== null) qs.set(name, String(v));
@@ -208,30 +204,30 @@ export class TypedDocuments {
     };
     switch (entry.action) {
       case 'index':
-        return this.index(app, type, id, source(), qs.toString());
+        return this.index(app, type, id, source(), qs);
       case 'create':
         qs.set('op_type', 'create');
-        return this.index(app, type, id, source(), qs.toString());
+        return this.index(app, type, id, source(), qs);
       case 'update':
         if (id === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id is missing;');
-        return this.update(app, type, id, source(), qs.toString());
+        return this.update(app, type, id, source(), qs);
       case 'delete':
         if (id === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id is missing;');
-        return this.delete(app, type, id, qs.toString());
+        return this.delete(app, type, id, qs);
     }
   }
 
   /** `/{app}/{type}/_search` and `_count`: the query restricted to the type; hits.total an integer. */
-  async search(app: string, type: string, endpoint: '_search' | '_count', body: unknown, querystring: string): Promise<Reply> {
+  async search(app: string, type: string, endpoint: '_search' | '_count', body: unknown, asked: Params): Promise<Reply> {
     const req: Json = body === undefined ? {} : (documentBody(body), { ...(body as Json) });
-    const params = new URLSearchParams(querystring);
+    const params = new Map(asked);
     let query = req.query as Json | undefined;
     const q = params.get('q');
-    if (q !== null) {
+    if (q !== undefined) {
       const qs: Json = { query: q };
       for (const [param, key] of [['df', 'default_field'], ['default_operator', 'default_operator'], ['analyzer', 'analyzer'], ['lenient', 'lenient']]) {
         const v = params.get(param);
-        if (v !== null) qs[key] = v;
+        if (v !== undefined) qs[key] = v;
         params.delete(param);
       }
       params.delete('q');
@@ -239,7 +235,7 @@ export class TypedDocuments {
     }
     req.query = { bool: { must: query ?? { match_all: {} }, filter: { term: { [TYPE_FIELD]: type } } } };
     if (endpoint === '_search') params.set('rest_total_hits_as_int', 'true');
-    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/${endpoint}`, req, params.toString());
+    const res = await callJson<Json>(this.backend, 'POST', `/${enc(app)}/${endpoint}`, req, queryString(params));
     if (res.status !== 200 || endpoint === '_count') return { status: res.status, body: res.body };
     // the type field out of sources, `fields`, highlights and inner hits alike (it reads the engine inside the hiding)
     const answer = withoutTypeField(res.body);

@@ -4,9 +4,10 @@ import { checkEngineRoute } from '../engine/embedded/index.js';
 import { EsError } from '../errors/index.js';
 import type { Principal } from './authenticator.js';
 import {
-  authorizeIndices, classifyRequest, holdsClusterPrivilege, pathOf, patternsCoverPattern, resolveIndices,
-  type Classification, type ClassifiableRequest, type ClusterPrivilege, type ResolvedIndices,
+  authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
+  type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
+import { narrowRequest, type GatewayRequest } from '../request/index.js';
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
@@ -15,22 +16,14 @@ import { accessOf } from './credentials/credential-access.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
 
-/** Segments → a path (lib/server/authorize rebuilds the forwarded path with it). */
-export { pathOf } from './classify/index.js';
-
-export interface AuthorizationRequest extends ClassifiableRequest {
+/** Where a request comes from, beside the request itself: what the credential's source and referer rules read. */
+export interface RequestOrigin {
   ip: string;
   referer?: string;
   /** The request's Accept and Content-Type, where the caller has them: they say whether the request is read in Elasticsearch 7's compatible form. */
   headers?: { accept?: string; 'content-type'?: string };
 }
 
-/** What the request becomes once authorized: narrowed index expressions, enforced source filters. */
-export interface Authorized {
-  classification: Classification;
-  path: string;
-  querystring: string;
-}
 
 /** The categories whose answers carry documents' `_source`, filtered by include/exclude_fields. */
 const SOURCE_CATEGORIES = new Set(['docs', 'search', 'streams']);
@@ -79,19 +72,21 @@ export class Authorizer {
   }
 
   /**
-   * `classification` is the request's, made once by its caller; a caller without one (a pipeline
-   * stage, a WebSocket frame) has the request classified here. The system indices are not this
-   * method's concern: `checkSystemIndices` guards them for every principal.
+   * The request (the value its transport built, lib/request's `GatewayRequest`) as this principal
+   * may make it: the same value, or a narrowed one (index wildcards expanded to what the
+   * credential may see, its field rules as the source filter); a refusal is thrown. The system
+   * indices are not this method's concern: `checkSystemIndices` guards them for every principal.
    */
-  async authorize(principal: Principal, req: AuthorizationRequest, classification: Classification = classifyRequest(req)): Promise<Authorized> {
+  async authorize(principal: Principal, req: GatewayRequest, origin: RequestOrigin): Promise<GatewayRequest> {
     const cred = principal.credential;
     const user = principal.username;
-    if (principal.role === 'admin') return { classification, path: req.path, querystring: req.querystring };
+    if (principal.role === 'admin') return req;
+    const classification = req.info;
 
     const access = accessOf(cred);
-    if (!access.allowsSource(req.ip)) throw new EsError(403, 'security_exception', `requests from [${req.ip}] are not allowed for user [${user}]`);
-    if (!access.allowsReferer(req.referer)) throw new EsError(403, 'security_exception', `referer [${req.referer ?? ''}] is not allowed for user [${user}]`);
-    await this.rateLimits.consume(user, req.ip, cred.rate_limit);
+    if (!access.allowsSource(origin.ip)) throw new EsError(403, 'security_exception', `requests from [${origin.ip}] are not allowed for user [${user}]`);
+    if (!access.allowsReferer(origin.referer)) throw new EsError(403, 'security_exception', `referer [${origin.referer ?? ''}] is not allowed for user [${user}]`);
+    await this.rateLimits.consume(user, origin.ip, cred.rate_limit);
 
     const { action } = classification;
     // fail closed: an API the classifier does not know, or an index request whose indices it
@@ -102,7 +97,7 @@ export class Authorizer {
       throw forbidden(action, user);
     }
     // who am I: every credential may ask (Elasticsearch asks no privilege for it)
-    if (action === AUTHENTICATE_ACTION) return { classification, path: req.path, querystring: req.querystring };
+    if (action === AUTHENTICATE_ACTION) return req;
     // an index's metadata is read by its readers too (classify-request.ts, readsIndexMetadata)
     const readerMetadata = readsIndexMetadata(classification, req.method.toUpperCase()) && cred.categories.includes('search');
     if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);
@@ -112,7 +107,7 @@ export class Authorizer {
       if (!holdsClusterPrivilege(cred.cluster_privileges, privilege)) throw lacksPrivilege(action, user, privilege);
     }
 
-    let path = req.path;
+    let segments: readonly string[] | undefined;
     if (classification.category === 'credentials') {
       // a credential may only hand out access it has itself
       for (const expr of classification.indices) {
@@ -122,22 +117,25 @@ export class Authorizer {
       // value and the stored record (credentials/grant.ts, used by the credentials routes)
       await this.checkCredentialTarget(classification, principal);
     } else if (classification.indices.length || classification.allIndices) {
-      path = await this.authorizeIndices(classification, req, cred.indices, user);
+      segments = await this.authorizeIndices(classification, req, cred.indices, user);
     }
 
     // an engine request is one the engine's own route table describes, parameters included, read
     // as the engine reads it: once the rights allow it, a route, method or parameter the table does
     // not know is refused with the engine's own error (on an HTTP backend too, whose engine may know more)
-    if (classification.family === 'engine') checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: req.headers });
-    let querystring = req.querystring;
+    const engineRoute = classification.family === 'engine'
+      ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req })
+      : undefined;
+    let params: ReadonlyMap<string, string> | undefined;
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       checkSize(req, cred.max_size);
     }
     if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
-      querystring = enforceSourceFilter(querystring, cred.include_fields, cred.exclude_fields);
+      params = enforceSourceFilter(req.params, cred.include_fields, cred.exclude_fields);
     }
-    if (action === CLUSTER_STATE_ACTION) querystring = clusterStateFilter(querystring);
-    return { classification, path, querystring };
+    if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
+    // the engine reuses the route found here, unless narrowing changed the request since
+    return segments || params || engineRoute ? narrowRequest(req, { segments, params, engineRoute }) : req;
   }
 
   /**
@@ -166,14 +164,14 @@ export class Authorizer {
     }
   }
 
-  /** Checks every index expression; returns the path with its wildcard expressions narrowed. */
-  private async authorizeIndices(c: Classification, req: AuthorizationRequest, patterns: string[], user: string): Promise<string> {
+  /** Checks every index expression; returns the path's segments with its wildcard expressions narrowed (undefined: as they are). */
+  private async authorizeIndices(c: Classification, req: GatewayRequest, patterns: string[], user: string): Promise<readonly string[] | undefined> {
     // A request that reaches every index besides the ones it names (a bare `/_search` whose body
     // looks an index up, an `_msearch` header without an index beside one naming it) is checked
     // for every index too: the named ones alone would let it read the rest.
     const everyIndexToo = c.allIndices && !c.indices.some((e) => e === '_all' || /^\*+$/.test(e));
     const expressions = !c.indices.length ? ['_all'] : everyIndexToo ? [...c.indices, '_all'] : c.indices;
-    const expandWildcards = new URLSearchParams(req.querystring).get('expand_wildcards') ?? undefined;
+    const expandWildcards = req.params.get('expand_wildcards');
     const key = `${expandWildcards ?? ''}\u0000${expressions.join('\u0000')}`;
     let pending = this.resolved.get(key);
     if (!pending) {
@@ -188,13 +186,13 @@ export class Authorizer {
     // named as the request wrote them: never the indices a wildcard or alias stands for (another tenant's, backing indices)
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
     if (denied.length) throw forbidden(c.action, user, denied.map((d) => d.expression));
-    if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return req.path;
+    if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return undefined;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
     for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
     if (!names.length) throw forbidden(c.action, user, expressions);
-    if (c.slot?.holds === 'aliases') return narrowedPath(c, await this.aliasesWithin(names, patterns));
-    return narrowedPath(c, names);
+    if (c.slot?.holds === 'aliases') return narrowedSegments(c, await this.aliasesWithin(names, patterns));
+    return narrowedSegments(c, names);
   }
 
   /**
@@ -220,13 +218,13 @@ export class Authorizer {
  * inserted where the path had none: `/_search` → `/a,b/_search`, `/_cat/indices` →
  * `/_cat/indices/a,b`), built from the decoded segments the request was classified on.
  */
-function narrowedPath(c: Classification, names: string[]): string {
+function narrowedSegments(c: Classification, names: string[]): readonly string[] {
   const slot = c.slot!;
   const segments = [...c.segments];
   const list = names.join(',');
   if (slot.insert) segments.splice(slot.segment, 0, list);
   else segments[slot.segment] = list;
-  return pathOf(segments);
+  return segments;
 }
 
 /**
@@ -245,13 +243,17 @@ const INDEXLESS_ACTIONS = new Set([
   'indices:data/read/async_search/get', 'indices:data/read/search/template',
 ]);
 
-function checkSize(req: AuthorizationRequest, max: number): void {
-  const params = new URLSearchParams(req.querystring);
+function checkSize(req: GatewayRequest, max: number): void {
   const sizes: number[] = [];
-  if (params.has('size')) sizes.push(Number(params.get('size')));
-  if (req.body && req.body.length) {
+  const size = req.params.get('size');
+  if (size !== undefined) sizes.push(Number(size));
+  const parsed = req.info.parsed;
+  if (parsed !== undefined) {
+    const body = parsed as { size?: unknown } | null;
+    if (typeof body?.size === 'number') sizes.push(body.size);
+  } else if (req.body && req.body.length) {
     try {
-      const body = JSON.parse(typeof req.body === 'string' ? req.body : req.body.toString('utf8')) as { size?: unknown; from?: unknown };
+      const body = JSON.parse(req.body) as { size?: unknown; from?: unknown };
       if (typeof body.size === 'number') sizes.push(body.size);
     } catch {
       /* the engine reports a malformed body */
@@ -277,21 +279,19 @@ const CLUSTER_STATE_PATHS = [
   'routing_table', 'routing_nodes',
 ];
 
-function clusterStateFilter(querystring: string): string {
-  const params = new URLSearchParams(querystring);
-  const asked = params.getAll('filter_path').flatMap((v) => v.split(',')).map((p) => p.trim()).filter((p) => p.length > 0);
+function clusterStateFilter(params: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  const asked = (params.get('filter_path') ?? '').split(',').map((p) => p.trim()).filter((p) => p.length > 0);
   const within = (p: string) => CLUSTER_STATE_PATHS.some((safe) => p === safe || p.startsWith(`${safe}.`));
   // an exclusion only takes away; an inclusion outside the paths (`metadata.templates`, `*`) is dropped
   const kept = asked.filter((p) => p.startsWith('-') || within(p));
   const includes = kept.some((p) => !p.startsWith('-'));
-  params.set('filter_path', [...(includes ? [] : CLUSTER_STATE_PATHS), ...kept].join(','));
-  return params.toString();
+  return new Map(params).set('filter_path', [...(includes ? [] : CLUSTER_STATE_PATHS), ...kept].join(','));
 }
 
 /** The credential's field rules win over the request's own `_source` parameters. */
-function enforceSourceFilter(querystring: string, include?: string[], exclude?: string[]): string {
-  if (!include?.length && !exclude?.length) return querystring;
-  const params = new URLSearchParams(querystring);
+function enforceSourceFilter(asked: ReadonlyMap<string, string>, include?: string[], exclude?: string[]): ReadonlyMap<string, string> | undefined {
+  if (!include?.length && !exclude?.length) return undefined;
+  const params = new Map(asked);
   if (include?.length) {
     params.delete('_source');
     params.set('_source_includes', include.join(','));
@@ -300,7 +300,7 @@ function enforceSourceFilter(querystring: string, include?: string[], exclude?: 
     const own = params.get('_source_excludes');
     params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
   }
-  return params.toString();
+  return params;
 }
 
 /** APIs of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */

@@ -1,6 +1,6 @@
 import { EsError } from '../errors/index.js';
 import { parseJsonText, readBulk, readMsearch, type BulkEntry } from '../ndjson/index.js';
-import type { Classification } from '../request/index.js';
+import type { Classification, GatewayRequest } from '../request/index.js';
 import { simpleMatch } from '../wildcard/index.js';
 import type { Principal } from './authenticator.js';
 import type { Credential } from './credentials/credential.js';
@@ -759,10 +759,14 @@ function walked(visibility: FieldVisibility, walk: (w: Walker) => void): FieldRe
 }
 
 /** Query parameters that name fields or search text: what a search, count or get may carry in its URL. */
-export interface FieldParameters {
-  get(name: string): string | null;
-  getAll(name: string): string[];
-}
+/** The request's query parameters as the edge decoded them (`GatewayRequest.params`). */
+export type FieldParameters = ReadonlyMap<string, string>;
+
+/** A parameter's values: the edge keeps each parameter's last one, as Elasticsearch reads it. */
+const valuesOf = (params: FieldParameters, name: string): string[] => {
+  const value = params.get(name);
+  return value === undefined ? [] : [value];
+};
 
 /**
  * A search-like body (`_search`, `_count`, `_explain`, `_validate/query`, `_async_search`,
@@ -786,13 +790,13 @@ export function suggestRefusal(visibility: FieldVisibility, body: unknown): Fiel
 
 function searchParameters(w: Walker, params: FieldParameters): void {
   const q = params.get('q');
-  if (q !== null) {
+  if (q !== undefined) {
     const df = params.get('df');
-    if (df === null) w.refuse('q', 'searches every field when df is not given');
+    if (df === undefined) w.refuse('q', 'searches every field when df is not given');
     w.field(df, 'df');
     w.queryText(q, 'q');
   }
-  for (const sort of params.getAll('sort')) {
+  for (const sort of valuesOf(params, 'sort')) {
     for (const item of sort.split(',')) {
       if (!item) continue;
       // `field:order`: the order follows the last colon
@@ -802,21 +806,21 @@ function searchParameters(w: Walker, params: FieldParameters): void {
     }
   }
   for (const name of ['docvalue_fields', 'stored_fields', 'fields', 'suggest_field']) {
-    for (const value of params.getAll(name)) w.storedFields(value, name);
+    for (const value of valuesOf(params, name)) w.storedFields(value, name);
   }
 }
 
 /** A document read (`GET /{index}/_doc/{id}`, `_source`, a document stream): its URL's field parameters. */
 export function documentRefusal(visibility: FieldVisibility, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
-    for (const value of params.getAll('stored_fields')) w.storedFields(value, 'stored_fields');
+    for (const value of valuesOf(params, 'stored_fields')) w.storedFields(value, 'stored_fields');
   });
 }
 
 /** `_mget`: each item's `stored_fields`, and an item's own `_source` (it overrides the URL's). */
 export function mgetRefusal(visibility: FieldVisibility, body: unknown, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
-    for (const value of params.getAll('stored_fields')) w.storedFields(value, 'stored_fields');
+    for (const value of valuesOf(params, 'stored_fields')) w.storedFields(value, 'stored_fields');
     if (!isObject(body)) return;
     for (const doc of listOf(body.docs)) {
       if (!isObject(doc)) continue;
@@ -830,7 +834,7 @@ export function mgetRefusal(visibility: FieldVisibility, body: unknown, params: 
 export function updateRefusal(visibility: FieldVisibility, body: unknown, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
     const includes = params.get('_source_includes') ?? params.get('_source');
-    if (includes !== null) w.sourceFetch(includes === 'false' ? false : includes === 'true' || includes === '' ? true : includes.split(','), '_source');
+    if (includes !== undefined) w.sourceFetch(includes === 'false' ? false : includes === 'true' || includes === '' ? true : includes.split(','), '_source');
     if (!isObject(body)) return;
     if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
     if (body._source !== undefined) w.sourceFetch(body._source, '_source');
@@ -873,7 +877,7 @@ export function reindexRefusal(visibility: FieldVisibility, body: unknown): Fiel
 /** `_field_caps`: the fields asked for (its answer lists only what they match), and its `index_filter`. */
 export function fieldCapsRefusal(visibility: FieldVisibility, body: unknown, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
-    const asked = [...params.getAll('fields'), ...listOf(isObject(body) ? body.fields : undefined)];
+    const asked = [...valuesOf(params, 'fields'), ...listOf(isObject(body) ? body.fields : undefined)];
     if (!asked.length) w.refuse('fields', 'is missing');
     for (const f of asked) w.storedFields(f, 'fields');
     if (isObject(body) && body.index_filter !== undefined) w.query(body.index_filter, 'index_filter');
@@ -1131,7 +1135,8 @@ export function fieldVisibilityOf(credential: Credential): FieldVisibility | und
  * HTTP path refuses it): for callers that hold the request's body as text (WebSocket frames,
  * pipeline stages). The admin and credentials without field rules pass at no cost.
  */
-export function checkFieldRules(principal: Principal, info: Classification, querystring: string, text: string | undefined, scripted?: ReadonlySet<string>): void {
+export function checkFieldRules(principal: Principal, req: GatewayRequest, scripted?: ReadonlySet<string>): void {
+  const { info, body: text } = req;
   if (principal.role === 'admin') return;
   const rules = fieldVisibilityOf(principal.credential);
   if (!rules) return;
@@ -1141,6 +1146,6 @@ export function checkFieldRules(principal: Principal, info: Classification, quer
     searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),
     bulk: () => (text ? readBulk(text) : []),
   };
-  const refusal = fieldReadRefusal(visibility, info, new URLSearchParams(querystring), body);
+  const refusal = fieldReadRefusal(visibility, info, req.params, body);
   if (refusal) throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${principal.username}]: ${refusal}`);
 }

@@ -1,5 +1,5 @@
 import type { Principal } from './authenticator.js';
-import type { Classification } from '../request/index.js';
+import type { Classification, GatewayRequest, RequestTarget } from '../request/index.js';
 
 /**
  * What the request path knows about a request, step by step (README, "The request's way through"):
@@ -8,7 +8,15 @@ import type { Classification } from '../request/index.js';
 export interface GatewayState {
   /** Who the request authenticated as (step 2). */
   principal: Principal;
-  /** What the request is (step 3), classified once; later steps dispatch on it and never parse the path again. */
+  /** The request target as the edge decoded it (step 1). */
+  target?: RequestTarget;
+  /**
+   * The request (step 3), read once into an immutable value (lib/request's `GatewayRequest`), then
+   * narrowed by authorization (step 4): what every later step reads, and what the Backend edge
+   * serializes the engine's request from. Later steps never parse the path or query string again.
+   */
+  gatewayRequest: GatewayRequest;
+  /** What the request is: `gatewayRequest.info`, the classification, kept here for the steps that only read that. */
   request: Classification;
   /** The body, once a step had to read it: what every later step (and the engine) reads instead of the socket. */
   body?: Buffer | string | null;

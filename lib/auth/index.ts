@@ -12,7 +12,7 @@ export {
   type Cidr, type CredentialStoreOptions, type CredentialCacheOptions, type CredentialChangeFeed, type InvalidatableCache,
   type CredentialRoutesOptions,
 } from './credentials/index.js';
-export { Authorizer, type AuthorizationRequest, type Authorized } from './authorizer.js';
+export { Authorizer, type RequestOrigin } from './authorizer.js';
 export { checkSystemIndices, systemIndexGuard } from './system-index-guard.js';
 export { RateLimits } from './rate-limits.js';
 export { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';

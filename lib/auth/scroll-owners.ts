@@ -1,3 +1,4 @@
+import type { GatewayRequest } from '../request/index.js';
 import { EsError } from '../errors/index.js';
 import { LRUCache } from 'lru-cache';
 
@@ -23,11 +24,11 @@ export class ScrollOwners {
 }
 
 /** The scroll ids a continuation or clear request names (path, query string or body). */
-export function scrollIdsOf(path: string, querystring: string, body: Buffer | undefined): string[] {
+export function scrollIdsOf(req: Pick<GatewayRequest, 'segments' | 'params'>, body: Buffer | undefined): string[] {
   const ids: string[] = [];
-  const m = /^\/_search\/scroll\/([^/]+)$/.exec(path);
-  if (m) ids.push(...decodeURIComponent(m[1]).split(','));
-  const q = new URLSearchParams(querystring).get('scroll_id');
+  const { segments } = req;
+  if (segments.length === 3 && segments[0] === '_search' && segments[1] === 'scroll') ids.push(...segments[2].split(','));
+  const q = req.params.get('scroll_id');
   if (q) ids.push(...q.split(','));
   if (body?.length) {
     const text = body.toString('utf8').trim();

@@ -1,7 +1,7 @@
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import { EsError } from '../errors/index.js';
 import type { Classification } from '../request/index.js';
-import { classifyRequest, isSystemIndex, SYSTEM_INDEX_PREFIX } from './classify/index.js';
+import { isSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX } from './classify/index.js';
 
 /**
  * The gateway's own indices (`.gateway-*`: credentials, pipelines, apps) are reachable only
@@ -54,14 +54,15 @@ function stripDateMath(expression: string): string {
 }
 
 /**
- * The guard as a Backend interceptor: a request that carries its classification is checked on
- * it; any other (a pipeline stage's, a stream's, a WebSocket frame's) is classified here first.
+ * The guard as a Backend interceptor: a request is checked on its value (`EngineRequest.request`,
+ * which the Backend's edge gives every request); one without (a Backend composed without that
+ * edge) is read here first, by the same builder — the guard never lets an unread request through.
  */
 export function systemIndexGuard(): Interceptor {
   return (next: Dispatch): Dispatch => (req) => {
     try {
       const body = typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
-      checkSystemIndices(req.info ?? classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body }));
+      checkSystemIndices((req.request ?? readRawRequest(req.method, req.path, req.querystring ?? '', body)).info);
     } catch (err) {
       return Promise.reject(err);
     }

@@ -1,10 +1,10 @@
 import type { Subscription } from 'rxjs';
-import { classifyRequest } from '../auth/classify/index.js';
+import { readRawRequest } from '../auth/classify/index.js';
 import { resolveIndices, type ResolvedIndices } from '../auth/classify/resolve-indices.js';
 import type { ChangeBus } from '../changes/index.js';
 import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
-import type { Classification } from '../request/index.js';
+import { queryString, type Classification, type GatewayRequest } from '../request/index.js';
 import { sortedJson } from '../ndjson/index.js';
 import { simpleMatch } from '../wildcard/index.js';
 import { PreferenceStore, type CachePreferences } from './preferences.js';
@@ -40,8 +40,6 @@ const CACHED_ENDPOINTS = new Map<string, 'search' | 'msearch' | 'metadata'>([
   ['_search', 'search'], ['_count', 'search'], ['_field_caps', 'search'], ['_msearch', 'msearch'],
   ['_mapping', 'metadata'], ['_mappings', 'metadata'], ['_settings', 'metadata'],
 ]);
-/** Parameters that make an answer one of a kind (a scroll, a stream) or ask for no cache. */
-const UNCACHEABLE_PARAMS = /(^|&)(scroll|stream|streamonly)=|(^|&)request_cache=false(&|$)/;
 
 export interface CacheInterceptorOptions {
   /**
@@ -77,17 +75,14 @@ const textOf = (body: EngineRequest['body']): string | undefined =>
   body === undefined ? '' : (typeof body === 'string' || Buffer.isBuffer(body)) && body.length <= MAX_KEYED_BODY ? body.toString('utf8') : undefined;
 
 /** The request's index expressions (its path's, narrowed by authorization), endpoint and the rest of its path. */
-function pathParts(path: string): { expressions: string[]; endpoint?: string; rest: number } {
-  const segments = path.split('/').filter(Boolean);
+function pathParts(segments: readonly string[]): { expressions: string[]; endpoint?: string; rest: number } {
   if (segments[0]?.startsWith('_')) return { expressions: ['_all'], endpoint: segments[0], rest: segments.length - 1 };
-  let first: string;
-  try {
-    first = decodeURIComponent(segments[0] ?? '');
-  } catch {
-    return { expressions: [], rest: 0 };
-  }
-  return { expressions: first.split(','), endpoint: segments[1], rest: segments.length - 2 };
+  return { expressions: (segments[0] ?? '').split(','), endpoint: segments[1], rest: segments.length - 2 };
 }
+
+/** Parameters that keep an answer out of the cache: a scroll, a stream, `request_cache=false`. */
+const uncacheable = (params: ReadonlyMap<string, string>): boolean =>
+  params.has('scroll') || params.has('stream') || params.has('streamonly') || params.get('request_cache') === 'false';
 
 const header = (req: EngineRequest, name: string): string => {
   const value = req.headers?.[name];
@@ -95,21 +90,21 @@ const header = (req: EngineRequest, name: string): string => {
 };
 
 /** What of the request may be answered from the cache, or undefined. */
-function planOf(req: EngineRequest, info: Classification): Plan | undefined {
+function planOf(req: EngineRequest, value: GatewayRequest): Plan | undefined {
+  const { info } = value;
   if (req.cache === false || (req.method !== 'GET' && req.method !== 'POST') || info.operation !== 'read' || !info.known) return undefined;
-  const { expressions, endpoint, rest } = pathParts(req.path);
+  const { expressions, endpoint, rest } = pathParts(value.segments);
   const kind = endpoint === undefined ? undefined : CACHED_ENDPOINTS.get(endpoint);
   if (!kind || !expressions.length || (kind === 'metadata' ? req.method !== 'GET' : rest !== 0)) return undefined;
-  const qs = req.querystring ?? '';
-  if (UNCACHEABLE_PARAMS.test(qs)) return undefined;
+  const qs = value.querystring;
+  if (uncacheable(value.params)) return undefined;
   const text = textOf(req.body);
   if (text === undefined) return undefined;
-  const params = new URLSearchParams(qs);
-  params.sort();
+  const sorted = queryString([...value.params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // index metadata reads list hidden indices too: they are resolved with them (and a system index is never kept)
-  const expandWildcards = params.get('expand_wildcards') ?? (kind === 'metadata' ? 'all' : 'open');
+  const expandWildcards = value.params.get('expand_wildcards') ?? (kind === 'metadata' ? 'all' : 'open');
   // the headers that change the answer's bytes: its encoding, its media type (a compatibility version)
-  const prefix = `${req.method}\u0000${endpoint}\u0000${params.toString()}\u0000${header(req, 'accept-encoding')}\u0000${header(req, 'accept')}\u0000`;
+  const prefix = `${req.method}\u0000${endpoint}\u0000${sorted}\u0000${header(req, 'accept-encoding')}\u0000${header(req, 'accept')}\u0000`;
   try {
     if (kind === 'msearch') {
       const values = text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
@@ -136,7 +131,7 @@ function planOf(req: EngineRequest, info: Classification): Plan | undefined {
       if (!cacheableBody(value)) return undefined;
       canonical = sortedJson(value);
     }
-    return { kind: 'whole', lookup: { key: `${prefix}${req.path}\u0000${canonical}`, expressions, expandWildcards } };
+    return { kind: 'whole', lookup: { key: `${prefix}${value.path}\u0000${canonical}`, expressions, expandWildcards } };
   } catch {
     return undefined; // the engine answers what is wrong with it
   }
@@ -461,13 +456,14 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
   };
 
   return (next: Dispatch): Dispatch => async (req) => {
-    let info = req.info;
-    if (!info) {
-      // classified once here, for the interceptors after this one too
-      info = classifyRequest({ method: req.method, path: req.path, querystring: req.querystring ?? '', body: typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined });
-      req = { ...req, info };
+    let value = req.request;
+    if (!value) {
+      // read once here (a Backend without the edge's `requestValue`), for the interceptors after this one too
+      value = readRawRequest(req.method, req.path, req.querystring ?? '', typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined);
+      req = { ...req, request: value };
     }
-    const plan = req.cache === true || options.preferences().enable_cache ? planOf(req, info) : undefined;
+    const { info } = value;
+    const plan = req.cache === true || options.preferences().enable_cache ? planOf(req, value) : undefined;
     if (plan === undefined) {
       const res = await next(req);
       if (info.operation !== 'read' && res.status < 300) wrote(info);

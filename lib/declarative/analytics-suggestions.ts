@@ -27,11 +27,11 @@ interface RecentSearches {
 const READ_AT_MOST = 1000;
 const DEFAULT_SIZE = 5;
 
-function paramsOf(config: { customEvents?: Record<string, unknown> }, size: number, user?: string): URLSearchParams {
-  const params = new URLSearchParams({ size: String(size) });
+function paramsOf(config: { customEvents?: Record<string, unknown> }, size: number, user?: string): ReadonlyMap<string, string> {
+  const params = new Map([['size', String(size)]]);
   if (user !== undefined) params.set('user_id', user);
   // any other parameter of an analytics query is a custom-event filter
-  for (const [k, v] of Object.entries(config.customEvents ?? {})) if (!ANALYTICS_PARAMETERS.has(k)) params.append(k, String(v));
+  for (const [k, v] of Object.entries(config.customEvents ?? {})) if (!ANALYTICS_PARAMETERS.has(k)) params.set(k, String(v));
   return params;
 }
 

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/index.js';
 import { clientIp, scopeOf } from '../analytics/routes.js';
 import { readJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { readJsonBody } from '../request/index.js';
+import { queryString, readJsonBody, type GatewayRequest } from '../request/index.js';
 import { analyticsSuggestions, popularSuggestions, type AnalyticsSource } from './analytics-suggestions.js';
 import { IndexMappings } from './field-catalog.js';
 import { shapeDeclarativeResponse, type MsearchResponse } from './shape-response.js';
@@ -19,7 +19,6 @@ import { sortedJson } from '../ndjson/index.js';
 import type { DeclarativeResponse } from './shape-response.js';
 import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
 
-const ROUTE = /^\/(?:([^/]+)\/)?(?:_declarative|_reactivesearch|_reactivesearch\.v3)(\/validate)?\/?$/;
 
 /** `_msearch` URL parameters a declarative request passes on (ReactiveSearch takes `_msearch`'s); any other is ignored. */
 const MSEARCH_PARAMETERS = ['routing', 'search_type', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'ccs_minimize_roundtrips'];
@@ -47,15 +46,16 @@ export function declarativeRoutes(
   live?: LiveDeclarativeDeps,
 ): Middleware {
   return async (ctx, next) => {
-    const m = ROUTE.exec(ctx.path);
+    const request = requestOf(ctx);
+    const m = declarativeRoute(request.segments);
     if (!m) return next();
     if (ctx.method !== 'POST') {
       throw new EsError(405, 'method_not_allowed', `Incorrect HTTP method for uri [${ctx.path}] and method [${ctx.method}], allowed: [POST]`, {}, { Allow: 'POST' });
     }
-    const defaultIndex = m[1] === undefined ? undefined : decodeURIComponent(m[1]);
+    const defaultIndex = m[1];
     const body = await readJsonBody(ctx, maxContentLength);
     const principal = ctx.state.principal as Principal;
-    if (live && !m[2] && wantsStream(ctx.querystring)) return liveAnswer(ctx, live, body, (engine, record, validateOnly) => answer(ctx, engine, body, defaultIndex, principal, record, validateOnly));
+    if (live && !m[2] && wantsStream(request.params)) return liveAnswer(ctx, live, body, (engine, record, validateOnly) => answer(ctx, engine, body, defaultIndex, principal, record, validateOnly));
     ctx.body = await answer(ctx, backend, body, defaultIndex, principal, true, Boolean(m[2]));
   };
 
@@ -84,7 +84,7 @@ export function declarativeRoutes(
       });
       lines.push(...counts);
     }
-    const preference = ctx.query.preference;
+    const preference = requestOf(ctx).params.get('preference');
     if (typeof preference === 'string' && preference !== '') for (let i = 0; i < lines.length; i += 2) lines[i].preference = preference;
     const msearch = translateDeclarative(validated);
     if (validateOnly) return { method: 'POST', path: '/_msearch', body: msearch.lines, ndjson: msearch.ndjson } as unknown as DeclarativeResponse;
@@ -165,13 +165,26 @@ async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, body: unknown
 }
 
 function msearchParameters(ctx: Context): string {
-  const params = new URLSearchParams();
-  for (const name of MSEARCH_PARAMETERS) {
-    const value = ctx.query[name];
-    if (typeof value === 'string') params.set(name, value);
-  }
-  return params.toString();
+  const { params } = requestOf(ctx);
+  return queryString(MSEARCH_PARAMETERS.map((name) => [name, params.get(name)] as const).filter((e): e is readonly [string, string] => e[1] !== undefined));
 }
+
+/** The request as the edge read it (lib/server/state.ts). */
+const requestOf = (ctx: Context): GatewayRequest => (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest;
+
+/**
+ * `/[{index}/]{_declarative|_reactivesearch|_reactivesearch.v3}[/validate]`, read from the decoded
+ * segments: [whole, index, '/validate'] as the route's former pattern matched them; null for another path.
+ */
+function declarativeRoute(segments: readonly string[]): [string, string | undefined, string | undefined] | null {
+  const at = segments.length > 0 && DECLARATIVE_ENDPOINTS.has(segments[0]) ? 0 : segments.length > 1 && DECLARATIVE_ENDPOINTS.has(segments[1]) ? 1 : -1;
+  if (at < 0) return null;
+  const rest = segments.slice(at + 1);
+  if (rest.length > 1 || (rest.length === 1 && rest[0] !== 'validate')) return null;
+  return ['', at === 1 ? segments[0] : undefined, rest.length ? '/validate' : undefined];
+}
+
+const DECLARATIVE_ENDPOINTS = new Set(['_declarative', '_reactivesearch', '_reactivesearch.v3']);
 
 /** The request as analytics should see it: every component with the index it read. */
 function withIndices(request: DeclarativeRequest, defaultIndex: string | undefined): DeclarativeRequest {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Classification, Operation, RequestTarget } from '../request/index.js';
+import type { GatewayRequest, Operation, RequestTarget } from '../request/index.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -12,8 +12,8 @@ export interface EngineRequest {
   querystring?: string;
   /**
    * The target (`path` and `querystring`) as the caller decoded it already (lib/request's
-   * `requestTarget`): the embedded engine reads its segments and parameters instead of decoding
-   * them again. One that does not say what `path` and `querystring` say (a later step changed them)
+   * `requestTarget`; the gateway sets it at the Backend's edge from `request`): the embedded engine
+   * reads its segments and parameters instead of decoding them again. One that does not say what `path` and `querystring` say (a later step changed them)
    * is ignored. Other engines ignore it.
    */
   target?: RequestTarget;
@@ -36,10 +36,12 @@ export interface EngineRequest {
   cache?: boolean;
   signal?: AbortSignal;
   /**
-   * What the request is, when its caller classified it (the HTTP request path does, once):
-   * interceptors read it instead of classifying the request again. Engines ignore it.
+   * The request as the gateway read it (lib/request's `GatewayRequest`: route, decoded segments and
+   * parameters, body, classification), narrowed by authorization: interceptors read it instead of
+   * reading the path, query string or body again. A caller without one (the gateway's own calls)
+   * gets one at the Backend's edge (lib/interceptors' `requestValue`); engines ignore it.
    */
-  info?: Classification;
+  request?: GatewayRequest;
   /**
    * The caller's rights, when the caller is not the admin or the gateway itself: the embedded
    * engine checks them where it resolves and touches an index (as Elasticsearch authorizes each

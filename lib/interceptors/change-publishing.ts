@@ -1,11 +1,11 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
-import { classifyRequest } from '../auth/classify/index.js';
+import { readRawRequest } from '../auth/classify/index.js';
 import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
 import { parseItemsAnswer } from '../cooperative/index.js';
 import { jsonBody } from '../engine/json-body.js';
 import type { Dispatch, Interceptor } from '../engine/interceptor.js';
 import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
-import type { Classification } from '../request/index.js';
+import { narrowRequest, queryString, withParam, type Classification } from '../request/index.js';
 
 /** What a successful write through the engine publishes, told from the request's classification. */
 type Write =
@@ -19,7 +19,7 @@ type Write =
 
 const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
 
-function writeOf(info: Classification, querystring: string): Write | undefined {
+function writeOf(info: Classification, params: ReadonlyMap<string, string>): Write | undefined {
   if (info.family !== 'engine') return undefined;
   const [index, endpoint] = info.segments;
   if (info.segments.length > 3) return undefined; // `/{index}/_doc/{id}` at most: anything longer is another API
@@ -36,9 +36,9 @@ function writeOf(info: Classification, querystring: string): Write | undefined {
     case 'indices:data/write/delete/byquery':
     case 'indices:data/write/update/byquery':
       if (!isName(index) || info.segments.length !== 2) return undefined;
-      return { kind: 'by-query', op: info.action.includes('delete') ? 'delete' : 'update', index, background: inBackground(querystring) };
+      return { kind: 'by-query', op: info.action.includes('delete') ? 'delete' : 'update', index, background: inBackground(params) };
     case 'indices:data/write/reindex':
-      return index === '_reindex' && info.segments.length === 1 ? { kind: 'reindex', background: inBackground(querystring) } : undefined;
+      return index === '_reindex' && info.segments.length === 1 ? { kind: 'reindex', background: inBackground(params) } : undefined;
     case 'indices:admin/delete':
       return info.segments.length === 1 && (isName(index) || index === '_all') ? { kind: 'index', op: 'delete', index } : undefined;
     case 'indices:admin/create':
@@ -55,7 +55,7 @@ function writeOf(info: Classification, querystring: string): Write | undefined {
 type Json = Record<string, unknown>;
 
 /** `wait_for_completion=false`: the engine answers with a task id and does the work afterwards. */
-const inBackground = (querystring: string): boolean => new URLSearchParams(querystring).get('wait_for_completion') === 'false';
+const inBackground = (params: ReadonlyMap<string, string>): boolean => params.get('wait_for_completion') === 'false';
 
 /**
  * Every successful write that reaches the engine through the user-facing Backend — REST,
@@ -69,10 +69,11 @@ const inBackground = (querystring: string): boolean => new URLSearchParams(query
  */
 export function changePublishing(publisher: ChangePublisher): Interceptor {
   return (next: Dispatch): Dispatch => (req) => {
-    const querystring = req.querystring ?? '';
     let write: Write | undefined;
     try {
-      write = writeOf(req.info ?? classifyRequest({ method: req.method, path: req.path, querystring, body: textBody(req) }), querystring);
+      // read here when the Backend was composed without the edge's `requestValue`
+      if (!req.request) req = { ...req, request: readRawRequest(req.method, req.path, req.querystring ?? '', textBody(req)) };
+      write = writeOf(req.request!.info, req.request!.params);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -91,7 +92,7 @@ function publishing(next: Dispatch, publisher: ChangePublisher, req: EngineReque
     case 'update':
       return publisher.inFlight(write.index, () => update(calls, publisher, req, write.index));
     case 'bulk': {
-      const [index] = req.info?.segments ?? [];
+      const [index] = req.request?.info.segments ?? [];
       return isName(index) ? publisher.inFlight(index, () => bulk(calls, publisher, req)) : bulk(calls, publisher, req);
     }
     case 'by-query':
@@ -104,6 +105,10 @@ function publishing(next: Dispatch, publisher: ChangePublisher, req: EngineReque
       return mappingChange(calls, publisher, req, write.index);
   }
 }
+
+/** The request's decoded parameters (its value's: every request through the Backend has one by now). */
+const paramsOf = (req: EngineRequest): ReadonlyMap<string, string> => req.request?.params ?? NO_PARAMS;
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
 
 function textBody(req: EngineRequest): string | Buffer | undefined {
   return typeof req.body === 'string' || Buffer.isBuffer(req.body) ? req.body : undefined;
@@ -129,13 +134,14 @@ class EngineCalls {
   constructor(readonly next: Dispatch) {}
 
   /** The request with the presentation parameters held back: the events need the full answer. */
-  async forward(req: EngineRequest, body: string | undefined, querystring = req.querystring ?? ''): Promise<{ res: EngineResponse; answer: unknown }> {
-    const params = new URLSearchParams(querystring);
+  async forward(req: EngineRequest, body: string | undefined, asked: ReadonlyMap<string, string> = paramsOf(req)): Promise<{ res: EngineResponse; answer: unknown }> {
+    const params = new Map(asked);
     params.delete('filter_path');
     params.delete('pretty');
     const headers = { ...req.headers };
     delete headers['content-length'];
-    const res = await this.next({ ...req, querystring: params.toString(), headers, body });
+    const request = req.request && narrowRequest(req.request, { params });
+    const res = await this.next({ ...req, request, querystring: request?.querystring ?? queryString(params), headers, body });
     // an engine in this process hands over its answer as a value: nothing to parse
     if (res.value !== undefined) return { res, answer: res.value };
     const buf = await readBody(res.body);
@@ -156,7 +162,7 @@ class EngineCalls {
 
 /** The engine's answer as the client asked for it (`filter_path`, `pretty` applied here). */
 function reply(req: EngineRequest, res: EngineResponse, answer: unknown): EngineResponse {
-  const params = new URLSearchParams(req.querystring ?? '');
+  const params = paramsOf(req);
   const filterPath = params.get('filter_path');
   const shown = filterPath ? (applyFilterPath(answer, filterPath) ?? {}) : answer;
   const pretty = params.has('pretty') && params.get('pretty') !== 'false';
@@ -174,10 +180,9 @@ async function documentWrite(calls: EngineCalls, publisher: ChangePublisher, req
 
 async function update(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, index: string): Promise<EngineResponse> {
   const body = await bodyText(req);
-  const params = new URLSearchParams(req.querystring ?? '');
-  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => params.has(p));
-  if (!choosesSource) params.set('_source', 'true');
-  const { res, answer: engineAnswer } = await calls.forward(req, body, params.toString());
+  const asked = paramsOf(req);
+  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => asked.has(p));
+  const { res, answer: engineAnswer } = await calls.forward(req, body, choosesSource ? asked : withParam(asked, '_source', 'true'));
   // a copy: the engine's own answer (a value it may share) is not changed here
   const answer = typeof engineAnswer === 'object' && engineAnswer !== null ? { ...engineAnswer } : engineAnswer;
   const ack = answer as (WriteAck & { get?: { _source?: unknown } }) | undefined;
@@ -192,7 +197,7 @@ async function update(calls: EngineCalls, publisher: ChangePublisher, req: Engin
 }
 
 async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest): Promise<EngineResponse> {
-  const params = new URLSearchParams(req.querystring ?? '');
+  const params = paramsOf(req);
   const filtered = params.has('_source_includes') || params.has('_source_excludes') || (params.has('_source') && params.get('_source') !== 'true');
   const text = await bodyText(req);
   if (text === undefined) return calls.next(req); // the engine answers a bulk without a body
@@ -222,7 +227,7 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
 async function byQuery(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, write: { op: 'delete' | 'update'; index: string; background: boolean }): Promise<EngineResponse> {
   const body = await bodyText(req);
   const parsed = parse(body) as { query?: unknown } | undefined;
-  const before = await matchingSeqNos(calls, write.index, parsed?.query, new URLSearchParams(req.querystring ?? '').get('q'));
+  const before = await matchingSeqNos(calls, write.index, parsed?.query, paramsOf(req).get('q') ?? null);
   const { res, answer } = await calls.forward(req, body);
   if (res.status < 300 && before.size) {
     const publish = async () => publisher.publish(await changesSince(calls, before, write.op));
@@ -332,12 +337,11 @@ interface ScrollPage {
 /** The documents a by-query operation is about to touch, with their `_seq_no` now. */
 async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, q: string | null): Promise<Map<string, Seen>> {
   const seen = new Map<string, Seen>();
-  const qs = new URLSearchParams({ scroll: '1m' });
-  if (q !== null) qs.set('q', q);
+  const qs = queryString({ scroll: '1m', q: q ?? undefined });
   const path = `/${expr.split(',').map(encodeURIComponent).join(',')}/_search`;
   let page = await calls.json<ScrollPage>('POST', path, {
     ...(q === null ? { query: query ?? { match_all: {} } } : {}), size: 1000, _source: false, seq_no_primary_term: true, sort: ['_doc'],
-  }, qs.toString());
+  }, qs);
   while (page.status === 200 && page.body.hits?.hits?.length) {
     for (const h of page.body.hits.hits) seen.set(`${h._index}\u0000${h._id}`, { index: h._index, id: h._id, seqNo: h._seq_no ?? -1 });
     if (!page.body._scroll_id) break;

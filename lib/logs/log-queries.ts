@@ -2,6 +2,7 @@ import type { Principal } from '../auth/index.js';
 import { patternsCoverPattern } from '../auth/classify/authorize-indices.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
+import { queryParams } from '../request/index.js';
 import { LOG_KINDS, LOGS_INDEX, type LogKind, type LogRecord } from './log-record.js';
 
 export const DEFAULT_SIZE = 100;
@@ -39,9 +40,13 @@ const invalid = (reason: string) => new EsError(400, 'illegal_argument_exception
 const COMMON_PARAMS = ['from', 'size', 'start_date', 'end_date', 'filter', 'background', 'pretty', 'human', 'error_trace', 'filter_path'];
 const LATENCY_PARAMS = ['start_latency', 'end_latency', 'order_by_latency'];
 
-/** The parameters of `GET /_logs` (and, with `latency`, of `GET /_logs/search`); 400 naming the first bad one. */
-export function parseLogQuery(querystring: string, latency: boolean): LogQuery {
-  const params = new URLSearchParams(querystring);
+/**
+ * The parameters of `GET /_logs` (and, with `latency`, of `GET /_logs/search`); 400 naming the first
+ * bad one. `asked`: the request value's decoded parameters (`GatewayRequest.params`); a query string
+ * is read by the edge's decoder (for a caller that has not the value at hand).
+ */
+export function parseLogQuery(asked: ReadonlyMap<string, string> | string, latency: boolean): LogQuery {
+  const params = typeof asked === 'string' ? queryParams(asked, true) : asked;
   const known = latency ? [...COMMON_PARAMS, ...LATENCY_PARAMS] : COMMON_PARAMS;
   for (const name of params.keys()) {
     if (!known.includes(name)) {
@@ -56,12 +61,12 @@ export function parseLogQuery(querystring: string, latency: boolean): LogQuery {
   };
   if (q.from + q.size > MAX_WINDOW) throw invalid(`[from] + [size] must be at most ${MAX_WINDOW}, got ${q.from + q.size}`);
   const filter = params.get('filter');
-  if (filter !== null) {
+  if (filter !== undefined) {
     if (!FILTERS.includes(filter)) throw invalid(`[filter] must be one of ${FILTERS.join(', ')}, got [${filter}]`);
     q.filter = filter as LogFilter;
   }
   const background = params.get('background');
-  if (background !== null) {
+  if (background !== undefined) {
     if (background !== 'true' && background !== 'false') throw invalid(`[background] must be true or false, got [${background}]`);
     q.background = background === 'true';
   }
@@ -69,7 +74,7 @@ export function parseLogQuery(querystring: string, latency: boolean): LogQuery {
     q.startLatency = number(params, 'start_latency');
     q.endLatency = number(params, 'end_latency');
     const order = params.get('order_by_latency');
-    if (order !== null) {
+    if (order !== undefined) {
       if (order !== 'asc' && order !== 'desc') throw invalid(`[order_by_latency] must be asc or desc, got [${order}]`);
       q.orderByLatency = order;
     }
@@ -77,27 +82,27 @@ export function parseLogQuery(querystring: string, latency: boolean): LogQuery {
   return q;
 }
 
-function integer(params: URLSearchParams, name: string, fallback: number, max: number): number {
+function integer(params: ReadonlyMap<string, string>, name: string, fallback: number, max: number): number {
   const raw = params.get(name);
-  if (raw === null || raw === '') return fallback;
+  if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw)) throw invalid(`[${name}] must be a non-negative integer, got [${raw}]`);
   const n = Number(raw);
   if (n > max) throw invalid(`[${name}] must be at most ${max}, got ${raw}`);
   return n;
 }
 
-function number(params: URLSearchParams, name: string): number | undefined {
+function number(params: ReadonlyMap<string, string>, name: string): number | undefined {
   const raw = params.get(name);
-  if (raw === null || raw === '') return undefined;
+  if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n)) throw invalid(`[${name}] must be a non-negative number of milliseconds, got [${raw}]`);
   return n;
 }
 
 /** ISO 8601 or epoch milliseconds. */
-function date(params: URLSearchParams, name: string): number | undefined {
+function date(params: ReadonlyMap<string, string>, name: string): number | undefined {
   const raw = params.get(name);
-  if (raw === null || raw === '') return undefined;
+  if (raw === undefined || raw === '') return undefined;
   const n = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
   if (!Number.isFinite(n)) throw invalid(`[${name}] must be an ISO 8601 date or epoch milliseconds, got [${raw}]`);
   return n;

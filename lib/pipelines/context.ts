@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/index.js';
+import { queryString } from '../request/index.js';
 
 /** The request as scripts see and change it: every member plain JSON, the body as a string. */
 export interface PipelineRequest {
@@ -47,15 +48,17 @@ export interface Caller {
 /** A response has been prepared once a stage gave it a code or a body. */
 export const hasResponse = (r: PipelineResponse): boolean => r.code !== undefined || (r.body !== undefined && r.body !== '');
 
-export function queryOf(querystring: string): Record<string, string> {
+/** A request's decoded parameters as the `query` object scripts see (`source`, a body's, is not one). */
+export function queryOf(params: ReadonlyMap<string, string>): Record<string, string> {
   const query: Record<string, string> = {};
-  if (querystring) for (const [k, v] of new URLSearchParams(querystring)) query[k] = v;
+  for (const [k, v] of params) if (k !== 'source' && k !== 'source_content_type') query[k] = v;
   return query;
 }
 
+/** The `query` object (as a script left it) as a query string. */
 export function querystringOf(query: Record<string, unknown> | undefined): string {
   if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v));
-  return params.toString();
+  const values: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) values.push([k, String(v)]);
+  return queryString(values);
 }

@@ -4,7 +4,10 @@ import type { Authorizer, Principal } from '../auth/index.js';
 import { patternsCover, patternsCoverPattern } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { bufferBody, readJsonBody, type Classification } from '../request/index.js';
+import { bufferBody, readJsonBody, type Classification, type GatewayRequest } from '../request/index.js';
+
+/** What the edge put in the state before this step (lib/server/state.ts): the request as read. */
+type GatewayRequestState = { gatewayRequest: GatewayRequest };
 import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
 import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
@@ -73,7 +76,7 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
       method: ctx.method,
       path: ctx.path,
       params: match.params,
-      query: queryOf(ctx.querystring),
+      query: queryOf((ctx.state as GatewayRequestState).gatewayRequest.params),
       headers,
       body: body ? body.toString('utf8') : '',
     };

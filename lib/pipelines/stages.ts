@@ -1,13 +1,13 @@
 import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
-import { classifyRequest } from '../auth/classify/index.js';
+import { readRequest } from '../auth/classify/index.js';
 import { checkFieldRules, fieldVisibilityOf } from '../auth/field-rules.js';
 import { engineAccessOf } from '../auth/engine-access.js';
 import type { PipelineOwner } from './definition.js';
 import type { ScriptPool } from './script-pool.js';
 import { readBody, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { requestTarget } from '../request/index.js';
+import { requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import { queryOf, querystringOf, type Caller, type PipelineContext } from './context.js';
 import { changeHitLists, changeSearchBodies, constrainQuery, rewriteSearchText } from './search-bodies.js';
 
@@ -94,7 +94,7 @@ function ownerPrincipal({ caller, owner }: StageServices): Principal | undefined
  * parameter becomes the body — so that the request classified and authorized is the very one the
  * engine gets.
  */
-function readTarget(context: PipelineContext): void {
+function readTarget(context: PipelineContext): RequestTarget {
   const req = context.request;
   const path = String(req.path ?? '/');
   const q = path.indexOf('?');
@@ -102,56 +102,53 @@ function readTarget(context: PipelineContext): void {
   const target = requestTarget('/' + (q < 0 ? path : path.slice(0, q)), rawQuery, req.body !== '');
   req.method = String(req.method ?? 'GET').toUpperCase();
   req.path = target.path;
-  req.query = queryOf(target.querystring);
+  req.query = queryOf(target.params);
   if (target.source) {
     req.body = target.source.text;
     req.headers = { ...req.headers, 'content-type': target.source.contentType };
   }
+  return target;
 }
 
-/** A stage's request as the authorizer reads it. */
-function requestOf(context: PipelineContext, caller: StageServices['caller']) {
+/** The request value of a stage's call (the one builder's, as for an HTTP request), for its target as read. */
+function requestOf(context: PipelineContext, target: Pick<RequestTarget, 'path' | 'segments' | 'querystring' | 'params'>): GatewayRequest {
   const req = context.request;
-  return {
-    method: req.method,
-    path: req.path,
-    querystring: querystringOf(req.query),
-    body: req.body === '' ? undefined : req.body,
-    ip: caller.ip,
-    referer: caller.referer,
-  };
+  return readRequest({ method: req.method, target, body: req.body === '' ? undefined : req.body });
 }
+
+/** The value the stage's request was last authorized as, with the fingerprint it was for: the engine call carries it. */
+const AUTHORIZED_REQUEST = Symbol.for('pipelines.authorizedRequest');
 
 /** Actions whose answers hold index mappings. */
 const MAPPING_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:admin/get', 'cluster:monitor/state']);
 
 async function authorize(context: PipelineContext, services: StageServices): Promise<void> {
   const { authorizer, caller, category } = services;
-  readTarget(context);
   const req = context.request;
-  let asked = requestOf(context, caller);
-  let info = classifyRequest(asked);
-  checkSystemIndices(info);
+  let asked = requestOf(context, readTarget(context));
+  checkSystemIndices(asked.info);
   for (const principal of principalsOf(services)) {
+    const { info } = asked;
     if (category !== undefined && !principal.credential.categories.includes(category as never)) {
       throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);
     }
-    const decision = await authorizer.authorize(principal, asked, info);
+    const decision = await authorizer.authorize(principal, asked, { ip: caller.ip, referer: caller.referer });
     // the credential's field rules hold for a stage's call as for a client's request
-    checkFieldRules(principal, info, decision.querystring, asked.body, await authorizer.scriptedFieldsFor(principal, info));
+    checkFieldRules(principal, decision, await authorizer.scriptedFieldsFor(principal, info));
     // an answer holding mappings is narrowed to the visible fields on the HTTP path only: a stage's
     // call would hand it on whole, so a caller with field rules gets none
     if (MAPPING_READS.has(info.action) && fieldVisibilityOf(principal.credential)) {
       throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${principal.username}]: a pipeline stage does not narrow mappings to the credential's field rules`);
     }
-    if (decision.path === req.path && decision.querystring === asked.querystring) continue;
+    if (decision.path === asked.path && decision.querystring === asked.querystring) continue;
     // narrowed: the next principal is asked about the request as it now stands
     req.path = decision.path;
-    req.query = Object.fromEntries(new URLSearchParams(decision.querystring));
-    asked = requestOf(context, caller);
-    info = classifyRequest(asked);
+    req.query = queryOf(decision.params);
+    asked = requestOf(context, decision);
   }
-  marksOf(context)[AUTHORIZED] = fingerprint(context);
+  const marks = marksOf(context);
+  marks[AUTHORIZED] = fingerprint(context);
+  marks[AUTHORIZED_REQUEST] = { fingerprint: marks[AUTHORIZED], request: asked };
 }
 
 const DECLARATIVE_PLAN = Symbol.for('pipelines.declarativePlan');
@@ -188,7 +185,12 @@ const engineQuery: PrebuiltStage = async (context, _inputs, services) => {
   const cache = marksOf(context)[USE_CACHE] === true ? true : undefined;
   // the caller's rights go with the call: the embedded engine checks them where it acts, as for a client's request
   const access = engineAccessOf(services.caller.principal);
-  const reply = await backend.request({ method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body, cache, ...(access ? { access } : {}) });
+  // the value authorized, when the request still stands as it was (else the Backend edge reads it)
+  const authorized = marksOf(context)[AUTHORIZED_REQUEST] as { fingerprint: string; request: GatewayRequest } | undefined;
+  const request = authorized?.fingerprint === fingerprint(context) ? authorized.request : undefined;
+  const reply = await backend.request({
+    method: req.method, path: req.path, querystring: querystringOf(req.query), headers, body: req.body === '' ? undefined : req.body, cache, request, ...(access ? { access } : {}),
+  });
   let body = (await readBody(reply.body)).toString('utf8');
   const plan = marksOf(context)[DECLARATIVE_PLAN];
   if (plan !== undefined && declarative && reply.status === 200) body = declarative.shape(plan, body, Date.now() - started);

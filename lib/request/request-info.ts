@@ -116,6 +116,10 @@ export interface ClassifiableRequest {
   body?: Buffer | string;
   /** The body read ahead by a caller that can wait (see `PreparedBody`). */
   prepared?: PreparedBody;
+  /** The path's segments as the edge decoded them (`RequestTarget.segments`): read instead of `path`. */
+  segments?: readonly string[];
+  /** The query parameters as the edge decoded them (`RequestTarget.params`): read instead of `querystring`. */
+  params?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -80,14 +80,18 @@ export function encodeSegment(segment: string): string {
 }
 
 /** Parameters in order of first appearance, each with its last value (Elasticsearch keeps the last). */
-function queryParams(rawQuery: string): Map<string, string> {
+export function queryParams(rawQuery: string, lenient = false): Map<string, string> {
   const params = new Map<string, string>();
+  const decode = lenient ? decodeLeniently : decodeStrictly;
   for (const pair of rawQuery.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    const name = decodeStrictly(eq < 0 ? pair : pair.slice(0, eq), true);
-    const value = eq < 0 ? '' : decodeStrictly(pair.slice(eq + 1), true);
-    if (name === '') throw badTarget(`a query parameter without a name in [${rawQuery}]`);
+    const name = decode(eq < 0 ? pair : pair.slice(0, eq), true);
+    const value = eq < 0 ? '' : decode(pair.slice(eq + 1), true);
+    if (name === '') {
+      if (lenient) continue;
+      throw badTarget(`a query parameter without a name in [${rawQuery}]`);
+    }
     params.delete(name); // its place is its last spelling's, as its value is
     params.set(name, value);
   }
@@ -100,10 +104,11 @@ function countPairs(rawQuery: string): number {
   return n;
 }
 
-function serializeQuery(params: Map<string, string>): string {
+/** The canonical query string of decoded parameters (`source` and `source_content_type`, a body's, left out). */
+export function serializeQuery(params: ReadonlyMap<string, string>, keepSource = false): string {
   const out: string[] = [];
   for (const [name, value] of params) {
-    if (name === 'source' || name === 'source_content_type') continue;
+    if (!keepSource && (name === 'source' || name === 'source_content_type')) continue;
     out.push(value === '' ? encodeQueryPart(name) : `${encodeQueryPart(name)}=${encodeQueryPart(value)}`);
   }
   return out.join('&');
@@ -111,12 +116,14 @@ function serializeQuery(params: Map<string, string>): string {
 
 /**
  * A query string (without `?`) saying these parameters, in `requestTarget`'s one encoding: for a
- * request built in-process or handed on. A parameter with an empty value is written by its name.
+ * request built in-process or handed on — the one serializer of outgoing query strings. A parameter
+ * with an empty value is written by its name; an undefined one is left out.
  */
-export function queryString(params: ReadonlyMap<string, string> | Iterable<readonly [string, string]> | Readonly<Record<string, string | number | boolean>>): string {
+export function queryString(params: ReadonlyMap<string, string> | Iterable<readonly [string, string]> | Readonly<Record<string, string | number | boolean | undefined>>): string {
   const pairs: Iterable<readonly [string, unknown]> = Symbol.iterator in params ? (params as Iterable<readonly [string, string]>) : Object.entries(params);
   const out: string[] = [];
   for (const [name, value] of pairs) {
+    if (value === undefined) continue; // left out
     const text = String(value);
     out.push(text === '' ? encodeQueryPart(name) : `${encodeQueryPart(name)}=${encodeQueryPart(text)}`);
   }
@@ -130,6 +137,15 @@ function encodeQueryPart(s: string): string {
   let out = '';
   for (const ch of s) out += QUERY_KEEPS.test(ch) ? ch : encodeURIComponent(ch);
   return out;
+}
+
+/** Percent-decoding that keeps what does not decode as it is (for readers of a target no edge read). */
+function decodeLeniently(raw: string, plusIsSpace: boolean): string {
+  try {
+    return decodeStrictly(raw, plusIsSpace);
+  } catch {
+    return raw;
+  }
 }
 
 /** Percent-decoding that refuses what does not decode to well-formed UTF-8 (as Elasticsearch does). */

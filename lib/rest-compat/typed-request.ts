@@ -77,10 +77,8 @@ const isType = (s: string | undefined): s is string => s !== undefined && s.leng
 /** A path's first segment that names indices (ES's `_all` among them). */
 const isIndex = (s: string | undefined): s is string => s !== undefined && (!s.startsWith('_') || s === '_all' || s.startsWith('_all,'));
 
-/** A request's URL parameters, as far as compatibility reads them (URLSearchParams, or the engine's). */
-export interface ParamLookup {
-  get(name: string): string | null;
-}
+/** A request's URL parameters, as far as compatibility reads them (the engine's UrlParams, or the gateway's decoded map). */
+export type ParamLookup = QueryParameters;
 
 /**
  * The Elasticsearch 8 form of a request made in compatibility mode: Elasticsearch 8's routes
@@ -89,7 +87,12 @@ export interface ParamLookup {
  * a path is read and ignored, as Elasticsearch 8 does: an index has one type, `_doc`. Throws ES's
  * 400s for a type a mapping API refuses without `include_type_name=true`.
  */
-export function compatibleRequest(method: string, segments: readonly string[], params: ParamLookup): CompatibleRequest {
+/** Query parameters as a reader of them has them: the gateway's decoded map, or the engine's own. */
+export interface QueryParameters {
+  get(name: string): string | null | undefined;
+}
+
+export function compatibleRequest(method: string, segments: readonly string[], params: QueryParameters): CompatibleRequest {
   const out: CompatibleRequest = { segments: [...segments], retyped: false, dropsIncludeTypeName: false, warnings: [], typedAnswer: false };
   const includeTypeName = includeTypeNameOf(params);
   if (includeTypeName !== undefined) out.dropsIncludeTypeName = true;
@@ -190,9 +193,9 @@ function includeTypeNameOnIndex(out: CompatibleRequest, method: string, segments
 }
 
 /** `include_type_name`, read as Elasticsearch reads a flag: present without a value or `true` is on, `false` off, anything else a 400. */
-function includeTypeNameOf(params: ParamLookup): boolean | undefined {
+function includeTypeNameOf(params: QueryParameters): boolean | undefined {
   const value = params.get('include_type_name');
-  if (value === null) return undefined;
+  if (value === null || value === undefined) return undefined;
   if (value === '' || value === 'true') return true;
   if (value === 'false') return false;
   throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${value}] as only [true] or [false] are allowed.`);

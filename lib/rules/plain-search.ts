@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { readJson, type Backend } from '../engine/index.js';
 import { errors } from '../errors/index.js';
-import { bufferText, type Classification } from '../request/index.js';
+import { bufferText, narrowRequest, queryString, type Classification } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { constrainSearch, curateAnswer, curatePlainSearch, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from './curate.js';
 import { readMsearch } from '../ndjson/index.js';
@@ -39,14 +39,8 @@ interface Curated {
 const concrete = (index: string | undefined): index is string => index !== undefined && !/[*,]/.test(index);
 
 /** The credential's source rules reached the search as parameters: promoted documents get them too. */
-function sourceParams(querystring: string): string {
-  const params = new URLSearchParams(querystring);
-  const out = new URLSearchParams();
-  for (const name of ['_source', '_source_includes', '_source_excludes']) {
-    const v = params.get(name);
-    if (v !== null) out.set(name, v);
-  }
-  return out.toString();
+function sourceParams(params: ReadonlyMap<string, string>): string {
+  return queryString({ _source: params.get('_source'), _source_includes: params.get('_source_includes'), _source_excludes: params.get('_source_excludes') });
 }
 
 /**
@@ -58,7 +52,8 @@ function sourceParams(querystring: string): string {
  */
 export function curatedSearch(backend: Backend, curation: Curation, maxContentLength: number): Middleware<GatewayState> {
   return async (ctx, next) => {
-    const info = ctx.state.request;
+    const request = ctx.state.gatewayRequest;
+    const { info } = request;
     const query = ctx.get(SEARCH_QUERY_HEADER);
     const filters = filtersOf(ctx.get('x-search-filters'));
     const multi = info.action === 'indices:data/read/msearch';
@@ -88,7 +83,7 @@ export function curatedSearch(backend: Backend, curation: Curation, maxContentLe
       counts.push({ index: c.index, body: count });
     }
     const send = (path: string, body: string, json = true) =>
-      backend.request({ method: 'POST', path, querystring: ctx.querystring, headers: { 'content-type': json ? 'application/json' : 'application/x-ndjson' }, body, info });
+      backend.request({ method: 'POST', path, querystring: request.querystring, headers: { 'content-type': json ? 'application/json' : 'application/x-ndjson' }, body, request: narrowRequest(request, { body }) });
     let answers: Array<Record<string, unknown> | undefined>;
     let status: number;
     let reply: Record<string, unknown>;
@@ -96,16 +91,16 @@ export function curatedSearch(backend: Backend, curation: Curation, maxContentLe
       let ndjson = '';
       searches.forEach((s, i) => (ndjson += JSON.stringify(s.header ?? {}) + '\n' + JSON.stringify(curated[i].body) + '\n'));
       for (const c of counts) ndjson += JSON.stringify(c.index === undefined ? {} : { index: c.index }) + '\n' + JSON.stringify(c.body) + '\n';
-      const res = await send(ctx.path, ndjson, false);
+      const res = await send(request.path, ndjson, false);
       status = res.status;
       reply = await readJson<Record<string, unknown>>(res);
       const responses = (reply?.responses as Array<Record<string, unknown>> | undefined) ?? [];
       answers = responses;
       if (reply?.responses) reply.responses = responses.slice(0, searches.length);
     } else {
-      const counted = counts.length ? send(ctx.path, JSON.stringify(counts[0].body)) : undefined;
+      const counted = counts.length ? send(request.path, JSON.stringify(counts[0].body)) : undefined;
       counted?.catch(() => {}); // awaited below, unless the search itself fails first
-      const res = await send(ctx.path, JSON.stringify(curated[0].body));
+      const res = await send(request.path, JSON.stringify(curated[0].body));
       status = res.status;
       reply = await readJson<Record<string, unknown>>(res);
       answers = [reply, counted ? await readJson<Record<string, unknown>>(await counted) : undefined];
@@ -113,7 +108,7 @@ export function curatedSearch(backend: Backend, curation: Curation, maxContentLe
     }
     if (status === 200 && reply) {
       const promotable = curated.filter((c) => c.effects?.promote.length && concrete(c.index));
-      const promoted = await fetchPromoted(backend, promotable.map((c) => ({ index: c.index!, effects: c.effects!, source: c.body._source })), sourceParams(ctx.querystring));
+      const promoted = await fetchPromoted(backend, promotable.map((c) => ({ index: c.index!, effects: c.effects!, source: c.body._source })), sourceParams(request.params));
       curated.forEach((c, i) => {
         const answer = multi ? answers[i] : reply;
         if (!c.effects || !answer || answer.error) return;

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { pathOf, type Authorizer } from '../auth/authorizer.js';
+import type { Authorizer } from '../auth/authorizer.js';
 import { EsError } from '../errors/index.js';
 import { Readable } from 'node:stream';
 import { ScrollOwners, scrollIdsOf } from '../auth/scroll-owners.js';
@@ -22,36 +22,33 @@ const SCROLL_ACTIONS = new Set(['indices:data/read/scroll', 'indices:data/read/s
 export function authorize(authorizer: Authorizer, maxContentLength: number): Middleware<GatewayState> {
   const scrolls = new ScrollOwners();
   const scoped: Middleware<GatewayState> = async (ctx, next) => {
-    const { principal, request: info } = ctx.state;
+    const { principal, gatewayRequest: asked } = ctx.state;
+    const info = asked.info;
     const scrolling = SCROLL_ACTIONS.has(info.action);
     const scrollBody = scrolling ? await bufferBody(ctx, maxContentLength) : undefined;
-    const body = scrollBody ?? ctx.state.body ?? undefined;
-    const decision = await authorizer.authorize(principal, {
-      method: ctx.method,
-      path: ctx.path,
-      querystring: ctx.querystring,
-      body,
+    const decision = await authorizer.authorize(principal, asked, {
       ip: ctx.request.ip || ctx.req.socket.remoteAddress || '',
       referer: ctx.get('referer') || undefined,
       headers: { accept: ctx.get('accept') || undefined, 'content-type': ctx.get('content-type') || undefined },
-    }, info);
+    });
     if (scrolling) {
-      for (const id of scrollIdsOf(ctx.path, ctx.querystring, scrollBody)) {
+      for (const id of scrollIdsOf(asked, scrollBody)) {
         if (!scrolls.owns(id, principal.username)) {
-          throw new EsError(403, 'security_exception', `action [${decision.classification.action}] is unauthorized for user [${principal.username}]: the scroll was not opened by this credential`);
+          throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${principal.username}]: the scroll was not opened by this credential`);
         }
       }
     }
+    // the narrowed request is what every later step reads, and the engine gets (its URL says the same
+    // for the handlers that read it)
+    ctx.state.gatewayRequest = decision;
     if (decision.path !== ctx.path) ctx.path = decision.path;
-    // the engine gets the path as it was read: no encoding or empty segment it could read otherwise
-    else if (/%|\/\//.test(ctx.path)) ctx.path = pathOf(info.segments);
     if (decision.querystring !== ctx.querystring) ctx.querystring = decision.querystring;
     const rules = fieldVisibilityOf(principal.credential);
     const scripted = rules && (await authorizer.scriptedFieldsFor(principal, info));
     const visibility = rules && scripted ? rules.withScripted(scripted) : rules;
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
-    if ((new URLSearchParams(ctx.querystring).has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
+    if ((decision.params.has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
       const body = ctx.body as unknown;
       const text = body instanceof Readable || Buffer.isBuffer(body) ? (await readBody(body)).toString('utf8') : typeof body === 'string' ? body : JSON.stringify(body);
       const id = scrollIdOf(text);
@@ -82,8 +79,8 @@ function scrollIdOf(text: string): string | undefined {
  * its own; a scroll this credential opens was checked as the search that opened it.
  */
 async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>, visibility: FieldVisibility, maxContentLength: number): Promise<void> {
-  const info = ctx.state.request;
-  const refusal = fieldReadRefusal(visibility, info, new URLSearchParams(ctx.querystring), await bodyOf(ctx, info, maxContentLength));
+  const { info, params } = ctx.state.gatewayRequest;
+  const refusal = fieldReadRefusal(visibility, info, params, await bodyOf(ctx, info, maxContentLength));
   if (refusal) {
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }

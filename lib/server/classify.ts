@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { checkSystemIndices } from '../auth/index.js';
-import { classifyRequest, prepareBody, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
+import { prepareBody, readRequest, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/render-template.js';
 import { readBody } from '../engine/index.js';
-import { bufferText, hasBody, type Classification, type ClassifiableRequest } from '../request/index.js';
+import { bufferText, hasBody, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';
 import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
 
@@ -26,29 +26,25 @@ type GatewayContext = Context & { state: GatewayState };
  * `templates`: where stored ones are read, as the gateway — without it they are refused).
  */
 export function classify(maxContentLength: number, sameParser = false, templates?: StoredTemplateSource): Middleware<GatewayState> {
-  const withBody = async (ctx: GatewayContext, next: Next, req: ClassifiableRequest, info: Classification, compat?: GatewayCompatibleRequest) => {
+  const withBody = async (ctx: GatewayContext, next: Next, asked: GatewayRequest, target: RequestTarget, compat?: GatewayCompatibleRequest) => {
     const text = await bufferText(ctx, maxContentLength);
     const body = compat ? typelessGatewayBody(ctx, compat, text) : text;
-    const prepared = body === undefined ? undefined : await prepareBody(info, body, sameParser);
-    let read = classifyRequest({ ...req, body, prepared });
-    const plain = ctx.state.principal.role === 'admin' ? undefined : await renderTemplateRequest({ ...req, body }, read, templates);
+    const prepared = body === undefined ? undefined : await prepareBody(asked.info, body, sameParser);
+    let read = readRequest({ method: ctx.method, target, body, prepared });
+    const plain = ctx.state.principal.role === 'admin' ? undefined : await renderTemplateRequest(read, templates);
     if (plain) {
       ctx.path = plain.path;
       ctx.querystring = plain.querystring;
-      read = plain.request;
+      read = plain;
     }
-    if (read.forward !== undefined && read.forward !== body) ctx.state.body = read.forward;
-    checkSystemIndices(read);
-    ctx.state.request = read;
-    return next();
+    if (read.info.forward !== undefined && read.info.forward !== body) ctx.state.body = read.info.forward;
+    return accepted(ctx, next, read);
   };
   const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
-    const req = { method: ctx.method, path: ctx.path, querystring: ctx.querystring };
-    const info = classifyRequest(req);
-    if (info.readsBody && hasBody(ctx)) return withBody(ctx, next, req, info, compat);
-    checkSystemIndices(info);
-    ctx.state.request = info;
-    return next();
+    const target = targetOf(ctx);
+    const read = readRequest({ method: ctx.method, target });
+    if (read.info.readsBody && hasBody(ctx)) return withBody(ctx, next, read, target, compat);
+    return accepted(ctx, next, read);
   };
   const typeless = async (ctx: GatewayContext, next: Next, es8: TypelessRequest) => {
     ctx.path = es8.path;
@@ -71,6 +67,24 @@ export function classify(maxContentLength: number, sameParser = false, templates
     const es8 = typelessRequest({ method: ctx.method, path: ctx.path, querystring: ctx.querystring });
     return es8 ? typeless(ctx, next, es8) : classified(ctx, next);
   };
+}
+
+/** The request, once read: the system indices refused for every principal, then the value is what every later step reads. */
+function accepted(ctx: GatewayContext, next: Next, read: GatewayRequest): Promise<unknown> {
+  checkSystemIndices(read.info);
+  ctx.state.gatewayRequest = read;
+  ctx.state.request = read.info;
+  return next();
+}
+
+/**
+ * The target the edge read (`canonicalRequest`), or — when the compatibility steps put the request
+ * in its typeless form — that form's, read by the same decoder.
+ */
+function targetOf(ctx: GatewayContext): RequestTarget {
+  const read = ctx.state.target;
+  if (read && read.path === ctx.path && read.querystring === ctx.querystring) return read;
+  return requestTarget(ctx.path, ctx.querystring, true);
 }
 
 /** A mapping read with `include_type_name=true` answers as Elasticsearch 7 did: each index's mappings under `_doc`. */

@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { pathOf, pathSegments } from '../auth/classify/path-segments.js';
-import { hasBody } from '../request/index.js';
+import { hasBody, pathOfSegments, requestTarget, type RequestTarget } from '../request/index.js';
 import { compatibleRequest, mayBeCompatible, restApiVersion, typelessBody, warningHeader, type BodyForm } from '../rest-compat/index.js';
 
 /**
@@ -26,9 +25,10 @@ export function compatibleGatewayRequest(ctx: Context): GatewayCompatibleRequest
   const contentType = ctx.get('content-type');
   if (!mayBeCompatible(accept, contentType)) return undefined;
   if (restApiVersion(accept || undefined, contentType || undefined, hasBody(ctx)) !== 7) return undefined;
-  const segments = pathSegments(ctx.path);
-  const typeless = compatibleRequest(ctx.method, segments, new URLSearchParams(ctx.querystring));
-  if (typeless.retyped) ctx.path = pathOf(typeless.segments);
+  // the target as the edge read it (`canonicalRequest`): its decoded segments and parameters
+  const target = (ctx.state as { target?: RequestTarget }).target ?? requestTarget(ctx.path, ctx.querystring, true);
+  const typeless = compatibleRequest(ctx.method, target.segments, target.params);
+  if (typeless.retyped) ctx.path = pathOfSegments(typeless.segments);
   const out: GatewayCompatibleRequest = { warnings: typeless.warnings };
   if (typeless.body && typeless.body !== 'mappings') out.body = typeless.body;
   return out;

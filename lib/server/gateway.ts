@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/index.js';
 import { openBackend, type Backend } from '../engine/index.js';
 import { intercept } from '../engine/interceptor.js';
-import { changePublishing } from '../interceptors/index.js';
+import { changePublishing, requestValue, wireRequest } from '../interceptors/index.js';
 import { AppRegistry } from '../apps/app-registry.js';
 import { AppCredentials, Authenticator, Authorizer, CredentialStore, LoginThrottle, RateLimits, ensureAdminCredential, systemIndexGuard } from '../auth/index.js';
 import { ChangePublisher, connectRedis, createChangeBus, type ChangeBus } from '../changes/index.js';
@@ -82,7 +82,9 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
   }, { log, changed: (p) => cache.configure({ maxBytes: Math.max(1, Math.round(p.max_size * 1024 ** 2)), ttlMs: p.max_duration * 1000 }) }), (p) => p.close());
   const cacheLayer = cache && preferences ? [searchCacheInterceptor(cache, bus, { quietMs: config.cache.quietMs, log, preferences: () => preferences.current() })] : [];
   // metrics innermost: they time the engine itself, not what the gateway answers without it (lib/metrics/engine-metrics.ts)
-  const withoutHiding = intercept(engine, systemIndexGuard(), ...cacheLayer, changePublishing(publisher), ...(metrics ? [engineMetrics(metrics)] : []));
+  // the request's value is read at the edge of the Backend (the client's, or one made here for the
+  // gateway's own calls) and the wire request serialized from it innermost (lib/interceptors/request-value.ts)
+  const withoutHiding = intercept(engine, requestValue(), systemIndexGuard(), ...cacheLayer, changePublishing(publisher), ...(metrics ? [engineMetrics(metrics)] : []), wireRequest());
   // what a client is answered never shows the gateway's type field (lib/apps/type-field-hiding.ts);
   // the gateway's own readers of it (typed documents, the streams' matching) use the engine inside
   const backend = intercept(withoutHiding, typeFieldHiding());

@@ -24,7 +24,8 @@ function carriesDocuments(info: Classification, method: string): boolean {
 export function proxy(backend: Backend, maxContentLength: number): Middleware<GatewayState> {
   const addsType = backend.kind === 'http';
   return async (ctx) => {
-    const info = ctx.state.request;
+    const request = ctx.state.gatewayRequest;
+    const { info } = request;
     const rebuilt = info.forward !== undefined;
     let headers = ctx.headers;
     if (rebuilt && headers['content-length'] !== undefined) {
@@ -33,13 +34,13 @@ export function proxy(backend: Backend, maxContentLength: number): Middleware<Ga
       delete headers['content-length'];
     }
     const res = await backend.request({
-      method: ctx.method,
-      path: ctx.path,
-      querystring: ctx.querystring,
+      method: request.method,
+      path: request.path,
+      querystring: request.querystring,
       headers,
       body: rebuilt ? info.forward : bodyStream(ctx, maxContentLength),
       json: info.parsed,
-      info,
+      request,
       access: engineAccessOf(ctx.state.principal),
     });
     ctx.status = res.status;

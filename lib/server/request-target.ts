@@ -27,6 +27,7 @@ export function canonicalRequest(): Middleware<GatewayState> {
       delete headers['transfer-encoding'];
       ctx.state.body = target.source.text;
     }
+    ctx.state.target = target;
     return next();
   };
 }

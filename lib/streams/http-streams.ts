@@ -2,7 +2,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import type { Backend } from '../engine/index.js';
-import { readJsonBody } from '../request/index.js';
+import { readJsonBody, type GatewayRequest } from '../request/index.js';
 import { errorMessage, overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
@@ -16,14 +16,14 @@ import { framingFor, writeStream, type StreamMessage } from './transports/index.
  */
 export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
   return async (ctx: Context, next: Next) => {
-    if (!wantsStream(ctx.querystring)) return next();
-    const segments = ctx.path.split('/').filter(Boolean).map(decodeURIComponent);
+    const { segments, params } = (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest;
+    if (!wantsStream(params)) return next();
     const target = streamTarget(ctx.method, segments);
     if (!target) return next();
     const body = target.kind === 'search' ? await readJsonBody(ctx, maxContentLength) : undefined;
     const framing = framingFor(ctx.get('accept'));
     const messages = await openRequestedStream(hub, backend, typed, target, {
-      method: ctx.method, segments, querystring: ctx.querystring, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
+      method: ctx.method, segments, params, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
     });
     await writeLiveStream(ctx, hub, target.kind, messages);
   };

@@ -5,6 +5,7 @@ import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
 import { matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/matching.js';
 import { sortedJson } from '../ndjson/index.js';
+import { queryString } from '../request/index.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamTransport } from './stream-tallies.js';
@@ -14,8 +15,9 @@ import type { StreamMessage } from './transports/index.js';
 export interface StreamRequestInput {
   method: string;
   /** Decoded path segments ("books", "_doc", "1"). */
-  segments: string[];
-  querystring: string;
+  segments: readonly string[];
+  /** The query parameters, decoded (the request value's `params`). */
+  params: ReadonlyMap<string, string>;
   /** Parsed body (searches); undefined when none. */
   body: unknown;
   /** SSE Last-Event-ID, when the transport has one. */
@@ -26,14 +28,14 @@ export interface StreamRequestInput {
 
 const MATCH_ALL: Query = { type: 'match_all', boost: 1 };
 const isName = (s: string | undefined): s is string => !!s && !s.startsWith('_');
-const isTrue = (v: string | null) => v !== null && v !== 'false';
+const isTrue = (v: string | undefined) => v !== undefined && v !== 'false';
 
 export type StreamTarget =
   | { kind: 'document'; index: string; type?: string; id: string }
   | { kind: 'search'; index: string; type?: string };
 
 /** Which stream a method and path name, if any: the document GETs and searches of both styles. */
-export function streamTarget(method: string, segments: string[]): StreamTarget | undefined {
+export function streamTarget(method: string, segments: readonly string[]): StreamTarget | undefined {
   const [index, second, third] = segments;
   if (!isName(index)) return undefined;
   const m = method.toUpperCase();
@@ -44,9 +46,8 @@ export function streamTarget(method: string, segments: string[]): StreamTarget |
   return undefined;
 }
 
-/** Does the query string ask for a stream (`stream=true` or `streamonly=true`)? */
-export function wantsStream(querystring: string): boolean {
-  const params = new URLSearchParams(querystring);
+/** Do the query parameters ask for a stream (`stream=true` or `streamonly=true`)? */
+export function wantsStream(params: ReadonlyMap<string, string>): boolean {
   return isTrue(params.get('stream')) || isTrue(params.get('streamonly'));
 }
 
@@ -66,16 +67,16 @@ const indexMissing = (status: number, body: Record<string, unknown> | undefined)
  * for its whole life, and a closure keeps every variable of the scope it was made in.
  */
 function documentReader(
-  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, querystring: string,
+  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>,
 ): () => Promise<Record<string, unknown>> {
   const enc = encodeURIComponent;
   return async () => {
     if (type !== undefined) {
-      const typedRead = await typed.get(index, type, id, querystring);
+      const typedRead = await typed.get(index, type, id, params);
       if (indexMissing(typedRead.status, typedRead.body)) throw relayed(typedRead.status, typedRead.body);
       return typedRead.body;
     }
-    const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(id)}`, undefined, querystring);
+    const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(id)}`, undefined, queryString(params));
     // a missing document is a state like any other: the stream waits for it to appear; a missing
     // index is answered 404 (as the plain GET is) and the stream is not opened
     if (res.status >= 400 && (res.status !== 404 || indexMissing(res.status, res.body))) throw relayed(res.status, res.body);
@@ -94,22 +95,23 @@ function documentReader(
 export async function openRequestedStream(
   hub: StreamHub, backend: Backend, typed: TypedDocuments, target: StreamTarget, input: StreamRequestInput,
 ): Promise<Observable<StreamMessage>> {
-  const params = new URLSearchParams(input.querystring);
+  const params = new Map(input.params);
   const streamOnly = isTrue(params.get('streamonly')) && !isTrue(params.get('stream'));
   const since = params.get('since') ?? input.lastEventId ?? undefined;
   // a resume token that cannot be one is the request's error, before any stream exists
   if (since) parsePosition(since, target.index);
   for (const p of ['stream', 'streamonly', 'since']) params.delete(p);
-  const querystring = params.toString();
+  // the engine's source-filter reader takes its parameters in this form
+  const sourceParams = new URLSearchParams([...params]);
   const { index, type } = target;
   const enc = encodeURIComponent;
 
   if (target.kind === 'document') {
     // the request's source filter (with a credential's field rules, the authorizer put them there)
     // holds for every change as for the initial read
-    const filter = sourceFilterFromParams(params);
+    const filter = sourceFilterFromParams(sourceParams);
     const source = filter.fetch && !filter.includes.length && !filter.excludes.length ? undefined : filter;
-    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, querystring) }, input.transport);
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, params) }, input.transport);
   }
 
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
@@ -137,18 +139,18 @@ export async function openRequestedStream(
       query = MATCH_ALL;
     }
   }
-  const source = sourceFilterFromParams(params, sourceFilterFromBody(body._source === undefined ? true : body._source));
+  const source = sourceFilterFromParams(sourceParams, sourceFilterFromBody(body._source === undefined ? true : body._source));
   const askedSeqNo = body.seq_no_primary_term === true;
-  const search = async (searchBody: Record<string, unknown>, qs: string) => {
+  const search = async (searchBody: Record<string, unknown>, qs: ReadonlyMap<string, string>) => {
     const r = type !== undefined
       ? await typed.search(index, type, '_search', searchBody, qs)
-      : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, qs);
+      : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, queryString(qs));
     if (r.status >= 400) throw relayed(r.status, r.body);
     return r.body;
   };
-  if (!local) await search({ size: 0, query: body.query ?? { match_all: {} } }, ''); // the engine refuses a bad query before the stream opens
+  if (!local) await search({ size: 0, query: body.query ?? { match_all: {} } }, NO_PARAMS); // the engine refuses a bad query before the stream opens
   const readMatchingIds = async (cap: number) => {
-    const answer = await search({ query: body.query ?? { match_all: {} }, size: cap, _source: false, track_total_hits: true }, '');
+    const answer = await search({ query: body.query ?? { match_all: {} }, size: cap, _source: false, track_total_hits: true }, NO_PARAMS);
     const hits = answer.hits as { total?: number | { value: number }; hits?: Array<{ _id: string }> };
     const total = typeof hits.total === 'number' ? hits.total : hits.total?.value ?? 0;
     const ids = (hits.hits ?? []).map((h) => h._id);
@@ -157,14 +159,14 @@ export async function openRequestedStream(
   const engineDecides = local ? undefined : engineDecider(backend, index, body.query);
   const aggregations = liveAggregations(body) && (() => {
     // the aggregations and total alone, asked again of the engine when a change may alter them
-    const { computeBody, computeQs } = aggregationSearch(body, params);
+    const { computeBody, computeParams } = aggregationSearch(body, params);
     const feed = hub.aggregations.feed({
-      key: sortedJson({ index, type, body: computeBody, querystring: computeQs, engine: !local }),
+      key: sortedJson({ index, type, body: computeBody, querystring: queryString(computeParams), engine: !local }),
       index, type, trackCap: hub.config.trackedIds, readMatchingIds,
       query,
       decide: engineDecides,
       async compute() {
-        const answer = await search(computeBody, computeQs);
+        const answer = await search(computeBody, computeParams);
         return { aggregations: answer.aggregations, total: (answer.hits as { total?: unknown } | undefined)?.total };
       },
     });
@@ -174,7 +176,7 @@ export async function openRequestedStream(
     index, type, query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
     engineDecides, aggregations: aggregations || undefined,
     async readInitial() {
-      const answer = await search({ ...body, seq_no_primary_term: true }, querystring);
+      const answer = await search({ ...body, seq_no_primary_term: true }, params);
       const seqNos = new Map<string, number>();
       for (const hit of (answer.hits as { hits?: Array<Record<string, unknown>> } | undefined)?.hits ?? []) {
         if (typeof hit._seq_no === 'number') seqNos.set(String(hit._id), hit._seq_no);
@@ -191,13 +193,15 @@ export async function openRequestedStream(
 }
 
 /** A search stream whose body asks for aggregations: they are live. */
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
+
 const liveAggregations = (body: Record<string, unknown>): boolean => isObjectValue(body.aggs) || isObjectValue(body.aggregations);
 const isObjectValue = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length > 0;
 
 /** The size a search asks for (the parameter wins, as in Elasticsearch); undefined: the default. */
-function sizeOf(body: Record<string, unknown>, params: URLSearchParams): number | undefined {
+function sizeOf(body: Record<string, unknown>, params: ReadonlyMap<string, string>): number | undefined {
   const param = params.get('size');
-  if (param !== null) return Number(param);
+  if (param !== undefined) return Number(param);
   return typeof body.size === 'number' ? body.size : undefined;
 }
 
@@ -205,11 +209,9 @@ function sizeOf(body: Record<string, unknown>, params: URLSearchParams): number 
 const HITS_ONLY = ['size', 'from', 'sort', '_source', 'highlight', 'search_after', 'docvalue_fields', 'stored_fields', 'fields', 'script_fields', 'explain', 'version', 'seq_no_primary_term', 'collapse', 'rescore', 'suggest', 'pit', 'profile'];
 const HITS_ONLY_PARAMS = ['size', 'from', 'sort', '_source', '_source_includes', '_source_excludes', 'stored_fields', 'docvalue_fields', 'explain', 'version', 'seq_no_primary_term'];
 
-function aggregationSearch(body: Record<string, unknown>, params: URLSearchParams): { computeBody: Record<string, unknown>; computeQs: string } {
+function aggregationSearch(body: Record<string, unknown>, params: ReadonlyMap<string, string>): { computeBody: Record<string, unknown>; computeParams: ReadonlyMap<string, string> } {
   const computeBody: Record<string, unknown> = { ...body, size: 0 };
   for (const name of HITS_ONLY) if (name !== 'size') delete computeBody[name];
-  const qs = new URLSearchParams(params);
-  for (const name of HITS_ONLY_PARAMS) qs.delete(name);
-  qs.sort();
-  return { computeBody, computeQs: qs.toString() };
+  const kept = [...params].filter(([name]) => !HITS_ONLY_PARAMS.includes(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { computeBody, computeParams: new Map(kept) };
 }

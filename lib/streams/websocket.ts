@@ -4,11 +4,11 @@ import { Subscription, type Observable } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/typed-documents.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
-import { classifyRequest } from '../auth/classify/index.js';
+import { readRequest } from '../auth/classify/index.js';
 import { checkFieldRules } from '../auth/field-rules.js';
 import type { Backend } from '../engine/index.js';
 import { errorBody, errors, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
-import { canonicalPath, requestTarget } from '../request/index.js';
+import { canonicalPath, requestTarget, withParam } from '../request/index.js';
 import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
@@ -188,19 +188,21 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const method = typeof frame.method === 'string' ? frame.method.toUpperCase() : 'GET';
     const body = framed ?? (target.source ? sourceBody(target.source.text) : undefined);
     // a frame is authorized exactly like the equivalent HTTP request
-    const streamQuery = target.params.has('stream') || target.params.has('streamonly') ? target.querystring : `${target.querystring}${target.querystring ? '&' : ''}stream=true`;
-    const asked = { method, path: target.path, querystring: streamQuery, body: body === undefined ? undefined : JSON.stringify(body), ip: client.ip, referer: client.referer };
-    const info = classifyRequest(asked);
-    checkSystemIndices(info);
-    const decision = await deps.authorizer.authorize(principal, asked, info);
+    const streaming = target.params.has('stream') || target.params.has('streamonly');
+    const asked = readRequest({
+      method,
+      target: streaming ? target : { ...target, params: withParam(target.params, 'stream', 'true'), querystring: `${target.querystring}${target.querystring ? '&' : ''}stream=true` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    checkSystemIndices(asked.info);
+    const decision = await deps.authorizer.authorize(principal, asked, { ip: client.ip, referer: client.referer });
     // a credential's field rules hold for a frame as for the equivalent HTTP request
-    checkFieldRules(principal, info, decision.querystring, asked.body, await deps.authorizer.scriptedFieldsFor(principal, info));
-    const querystring = decision.querystring;
-    const segments = canonicalPath(decision.path).segments;
+    checkFieldRules(principal, decision, await deps.authorizer.scriptedFieldsFor(principal, asked.info));
+    const { params, segments } = decision;
     const streamed = streamTarget(method, segments);
     if (!streamed) throw toEsError({ status: 400, message: `[${method} ${target.path}] is not a document or search that can be streamed` });
     const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, streamed, {
-      method, segments, querystring, body, transport: 'websocket',
+      method, segments, params, body, transport: 'websocket',
     });
     if (ws.readyState !== ws.OPEN) return;
     send({ id, channel: id });

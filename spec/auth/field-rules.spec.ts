@@ -5,10 +5,11 @@ import {
   FieldVisibility, bulkRefusal, declarativeRefusal, fieldCapsRefusal, mgetRefusal, patternsIntersect, queryTextFields, searchRefusal, updateRefusal,
   visibleMappings,
 } from '../../lib/auth/field-rules.js';
+import { queryParams } from '../../lib/request/index.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
 
-const params = (qs = '') => new URLSearchParams(qs);
+const params = (qs = '') => queryParams(qs);
 
 describe('field rules: what a request may name (unit)', () => {
   const hiding = new FieldVisibility({ exclude: ['secret', 'user.ssn'] });

@@ -22,6 +22,7 @@ import {
 } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
 import { pathSegments } from './path-segments.js';
+import { queryParams } from '../../request/index.js';
 import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
@@ -37,14 +38,14 @@ import type { Category, Classification, ClassifiableRequest, PreparedBody, Expre
  */
 export function classifyRequest(req: ClassifiableRequest): Classification {
   const method = (req.method || 'GET').toUpperCase();
-  const segments = pathSegments(req.path);
-  const params = new URLSearchParams(req.querystring ?? '');
+  const segments = req.segments ?? pathSegments(req.path);
+  const params = req.params ?? queryParams(req.querystring ?? '', true);
   const c = new Classifying(method, params, req.body, segments, req.prepared);
   // a parameter naming indices is read like a body's index: checked, never narrowed
-  for (const name of ['index', 'indices']) for (const value of params.getAll(name)) c.queryIndex(value);
+  for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
   // an ingest pipeline may send the document to any index (`ctx._index = …`), as `_reindex`'s dest.pipeline
-  if (methodOperation(method) === 'write' && params.getAll('pipeline').some(runsPipeline)) c.namesPipeline = true;
+  if (methodOperation(method) === 'write' && all(params, 'pipeline').some(runsPipeline)) c.namesPipeline = true;
   const head = segments[0];
   if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
   // `/.suggestions/_reactivesearch(.v3)`: popular searches of the caller's own indices (search
@@ -57,9 +58,15 @@ export function classifyRequest(req: ClassifiableRequest): Classification {
 const methodOperation = (method: string): Operation =>
   method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
 
-function booleanFlag(params: URLSearchParams, name: string): boolean {
+/** A parameter's values: the edge keeps each parameter's last one, as Elasticsearch reads it. */
+function all(params: ReadonlyMap<string, string>, name: string): string[] {
   const v = params.get(name);
-  return v !== null && (v === '' || v.toLowerCase() === 'true');
+  return v === undefined ? [] : [v];
+}
+
+function booleanFlag(params: ReadonlyMap<string, string>, name: string): boolean {
+  const v = params.get(name);
+  return v !== undefined && (v === '' || v.toLowerCase() === 'true');
 }
 
 /** Accumulates one classification. */
@@ -90,7 +97,7 @@ class Classifying implements BodyReading {
 
   constructor(
     readonly method: string,
-    readonly params: URLSearchParams,
+    readonly params: ReadonlyMap<string, string>,
     private readonly rawBody: Buffer | string | undefined,
     /** The path's segments; a request may be written in its explicit form (see `writtenAs`). */
     private segments: readonly string[],
@@ -217,7 +224,7 @@ class Classifying implements BodyReading {
       segments: this.segments,
       readsBody: this.readsBody,
       known: this.known,
-      expandsHidden: this.expandsHidden || this.params.getAll('expand_wildcards').some(expandsHiddenIndices),
+      expandsHidden: this.expandsHidden || all(this.params, 'expand_wildcards').some(expandsHiddenIndices),
     };
     if (this.mixed) out.perIndex = this.perIndex;
     if (this.id !== undefined) out.id = this.id;
@@ -523,7 +530,7 @@ const INDEX_METADATA_READS = new Set(['indices:admin/mappings/get', 'indices:adm
 /** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
 export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
 
-function topLevel(c: Classifying, segments: string[]): Classification {
+function topLevel(c: Classifying, segments: readonly string[]): Classification {
   const [head, ...tail] = segments;
   const op = c.op;
   switch (head) {
@@ -812,7 +819,7 @@ function cluster(c: Classifying, tail: string[]): Classification {
 }
 
 /** `level=indices|shards`: a cluster-level answer broken down by index. */
-const perIndexLevel = (params: URLSearchParams) => params.getAll('level').some((l) => l === 'indices' || l === 'shards');
+const perIndexLevel = (params: ReadonlyMap<string, string>) => all(params, 'level').some((l) => l === 'indices' || l === 'shards');
 
 /** Read-only POSTs at the cluster level (simulations, executions, verifications, explanations). */
 const READ_ONLY_POST = new Set(['_simulate', '_execute', '_verify', 'grok', 'explain', '_explain', 'hot_threads']);

@@ -5,9 +5,8 @@ import {
 } from '../../engine/embedded/scripts/index.js';
 import { EsError } from '../../errors/index.js';
 import { canonicalJson, isJsonObject, msearchText, parseJsonText, readMsearch, tokenName, type MsearchEntry } from '../../ndjson/index.js';
-import type { Classification, ClassifiableRequest } from '../../request/index.js';
-import { classifyRequest } from './classify-request.js';
-import { pathOf } from './path-segments.js';
+import { gatewayRequest, pathOfSegments, queryString, type Classification, type GatewayRequest } from '../../request/index.js';
+import { readRequest } from './read-request.js';
 
 /**
  * Search templates rendered by the gateway, for scoped credentials. A template's text says nothing
@@ -26,13 +25,6 @@ import { pathOf } from './path-segments.js';
 /** Where stored templates are read from: the engine, as the gateway. */
 export type StoredTemplateSource = Pick<Backend, 'request'>;
 
-/** The plain request a template request stands for. */
-export interface RenderedTemplate {
-  path: string;
-  querystring: string;
-  /** Its classification; `forward` is the rendered body. */
-  request: Classification;
-}
 
 const SEARCH_TEMPLATE = 'indices:data/read/search/template';
 const MSEARCH_TEMPLATE = 'indices:data/read/msearch/template';
@@ -42,22 +34,25 @@ const MSEARCH_TEMPLATE = 'indices:data/read/msearch/template';
  * undefined for any other request, or one without a body (the engine answers it, rendering nothing
  * that searches). Throws the engine's errors for a template that does not parse or render.
  */
-export async function renderTemplateRequest(req: ClassifiableRequest, info: Classification, stored?: StoredTemplateSource): Promise<RenderedTemplate | undefined> {
+export async function renderTemplateRequest(req: GatewayRequest, stored?: StoredTemplateSource): Promise<GatewayRequest | undefined> {
+  const { info } = req;
   const text = info.forward;
   if (text === undefined || text === '') return undefined;
   const segments = info.segments;
   if (info.action === SEARCH_TEMPLATE && segments[0] === '_render') return renderOnly(req, text, segments, stored);
   if (segments[segments.length - 1] !== 'template') return undefined;
-  const path = pathOf(segments.slice(0, -1));
+  const searchSegments = segments.slice(0, -1);
+  const path = pathOfSegments(searchSegments);
   if (info.action === SEARCH_TEMPLATE) {
     const request = parseSearchTemplateRequest(jsonObject(text));
-    const params = new URLSearchParams(req.querystring);
+    const explain = req.params.get('explain');
     // the URL's explain wins over the body's
-    if (params.has('explain')) request.explain = params.get('explain') !== 'false';
+    if (explain !== undefined) request.explain = explain !== 'false';
     checkHasTemplate(request);
     const body = searchBody(await render(request, stored), request);
-    const querystring = templateSearchParams(params, body.value).toString();
-    return { path, querystring, request: classifyRequest({ method: req.method, path, querystring, body: body.text }) };
+    // the engine's own reading of which parameters still apply (lib/engine/embedded takes them in its form)
+    const kept = new Map(templateSearchParams(new URLSearchParams([...req.params]), body.value));
+    return readRequest({ method: req.method, target: { path, segments: searchSegments, params: kept, querystring: queryString(kept) }, body: body.text });
   }
   if (info.action === MSEARCH_TEMPLATE) {
     const items = readMsearch(text).map(({ header, headerText, body }) => {
@@ -72,8 +67,7 @@ export async function renderTemplateRequest(req: ClassifiableRequest, info: Clas
       const body = searchBody(await render(request, stored), request);
       entries.push({ header, headerText, body: body.value, bodyText: body.text });
     }
-    const querystring = req.querystring;
-    return { path, querystring, request: classifyRequest({ method: req.method, path, querystring, body: msearchText(entries) }) };
+    return readRequest({ method: req.method, target: { path, segments: searchSegments, params: req.params, querystring: req.querystring }, body: msearchText(entries) });
   }
   return undefined;
 }
@@ -83,7 +77,7 @@ export async function renderTemplateRequest(req: ClassifiableRequest, info: Clas
  * search (the indices it names), and the engine is asked to write out the rendered value as it is
  * (`toJson` of it), so that it renders nothing of the client's.
  */
-async function renderOnly(req: ClassifiableRequest, text: string, segments: readonly string[], stored?: StoredTemplateSource): Promise<RenderedTemplate> {
+async function renderOnly(req: GatewayRequest, text: string, segments: readonly string[], stored?: StoredTemplateSource): Promise<GatewayRequest> {
   const template = parseSearchTemplateRequest(jsonObject(text));
   if (segments[2] !== undefined) {
     template.id = segments[2];
@@ -93,8 +87,8 @@ async function renderOnly(req: ClassifiableRequest, text: string, segments: read
   const rendered = await render(template, stored);
   const value = parseJsonText(rendered);
   const forward = JSON.stringify({ source: '{{#toJson}}output{{/toJson}}', params: { output: value } });
-  const asked = classifyRequest({ method: req.method, path: '/_render/template', querystring: req.querystring, body: forward });
-  const searched = classifyRequest({ method: 'POST', path: '/_search', querystring: '', body: canonicalJson(rendered, value) });
+  const asked = readRequest({ method: req.method, target: { path: '/_render/template', segments: ['_render', 'template'], params: req.params, querystring: req.querystring }, body: forward }).info;
+  const searched = readRequest({ method: 'POST', target: { path: '/_search', segments: ['_search'], params: NO_PARAMS, querystring: '' }, body: canonicalJson(rendered, value) }).info;
   const named = searched.sources.filter((s) => s.from === 'body');
   const request: Classification = {
     ...asked,
@@ -105,8 +99,10 @@ async function renderOnly(req: ClassifiableRequest, text: string, segments: read
   };
   delete request.parsed;
   delete request.slot;
-  return { path: '/_render/template', querystring: req.querystring, request };
+  return gatewayRequest(req.method, { path: '/_render/template', segments: ['_render', 'template'], params: req.params, querystring: req.querystring }, request, forward);
 }
+
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
 
 /** The compiled template of a request: its inline source, or the stored template it names. */
 async function templateOf(request: SearchTemplateRequest, stored: StoredTemplateSource | undefined): Promise<CompiledTemplate> {

@@ -1,6 +1,7 @@
 import type { Backend } from '../../engine/backend.js';
 import { callJson } from '../../engine/json-call.js';
 import { EsError } from '../../errors/index.js';
+import { queryString } from '../../request/index.js';
 
 /** How an expression stood for indices when it was resolved. */
 export type ExpressionKind = 'index' | 'alias' | 'wildcard' | 'all' | 'exclusion' | 'missing';
@@ -96,8 +97,8 @@ function classifyExpressions(expressions: string[]): ExpressionKind[] {
 const encode = (expressions: string[]) => expressions.map((e) => encodeURIComponent(e)).join(',');
 
 async function concreteIndices(backend: Backend, expressions: string[], expandWildcards: string): Promise<string[]> {
-  const qs = new URLSearchParams({ expand_wildcards: expandWildcards, ignore_unavailable: 'true', allow_no_indices: 'true', flat_settings: 'true' });
-  const reply = await callJson<Record<string, unknown>>(backend, 'GET', `/${encode(expressions)}/_settings/index.uuid`, undefined, qs.toString());
+  const qs = queryString({ expand_wildcards: expandWildcards, ignore_unavailable: true, allow_no_indices: true, flat_settings: true });
+  const reply = await callJson<Record<string, unknown>>(backend, 'GET', `/${encode(expressions)}/_settings/index.uuid`, undefined, qs);
   // An unknown or invalid name is a 404/400 even when lenient on some engines: it stands for nothing.
   if (reply.status === 404 || reply.status === 400) return [];
   if (reply.status !== 200 || typeof reply.body !== 'object' || reply.body === null) throw engineFailure(reply.status, 'index resolution');
