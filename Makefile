@@ -2,7 +2,11 @@
 SHELL := /bin/bash
 NPM ?= npm
 
-.PHONY: run test build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq
+# The independent steps of a build (the three npm installs, then tsc and the two Vite builds, and
+# the system tools) run side by side; `make -j1 test` runs them one at a time.
+MAKEFLAGS += --jobs=4
+
+.PHONY: run test test-unit build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq system-tools
 
 node_modules/.install-stamp: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -51,27 +55,29 @@ $(BROWSER_APP)/dist/index.html: $(BROWSER_APP)/node_modules/.install-stamp $(BRO
 
 browser-app: $(BROWSER_APP)/dist/index.html
 
-# Debian's Chromium for spec/browser (a browser build downloaded by Playwright can't be had here).
-# Without root the spec itself says how to install it.
-chromium:
-	@if [ -x "$(CHROMIUM)" ]; then :; \
+# System tools the specs need: Debian's Chromium for spec/browser (a browser build downloaded by
+# Playwright can't be had here) and jq for the examples spec/docs runs (README.md and docs/ use it).
+# One apt-get for both (two would race for dpkg's lock). Without root it says how to install them.
+system-tools:
+	@missing=""; \
+	[ -x "$(CHROMIUM)" ] || missing="$$missing chromium"; \
+	command -v jq >/dev/null || missing="$$missing jq"; \
+	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
-	  export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y chromium; \
+	  export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y $$missing; \
 	else \
-	  echo "warning: $(CHROMIUM) is missing: install it as root with 'apt-get install -y chromium'; the browser spec fails without it" >&2; \
+	  echo "warning:$$missing missing: install as root with 'apt-get install -y$$missing'; spec/browser needs chromium, spec/docs needs jq" >&2; \
 	fi
 
-# jq for the examples spec/docs runs (README.md and docs/ use it); installed as chromium is.
-jq:
-	@if command -v jq >/dev/null; then :; \
-	elif [ "$$(id -u)" = 0 ]; then \
-	  export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y jq; \
-	else \
-	  echo "warning: jq is missing: install it as root with 'apt-get install -y jq'; the docs examples spec fails without it" >&2; \
-	fi
+chromium jq: system-tools
 
-test: build browser-app chromium jq
+# Every spec, in parallel workers (.mocharc.cjs); the last line is "N passed, N failed".
+test: build browser-app system-tools
 	bash spec/support/run-tests.sh
+
+# The unit specs only (no servers, processes or files): seconds.
+test-unit: install dist/.build-stamp
+	SPEC=unit node_modules/.bin/mocha
 
 clean:
 	rm -rf dist $(BROWSER_APP)/dist $(CONSOLE)/dist

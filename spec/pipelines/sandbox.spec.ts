@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { call } from '../support/http.js';
 import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { within } from '../support/within.js';
 import { registerPipeline } from './support.js';
 
 const ATTEMPTS: Array<[string, string, RegExp]> = [
@@ -141,7 +142,7 @@ stages:
         return res;
       }));
       // both scripts are running on the pool's workers: GET / must not wait for them
-      while (gw.scripts.stats().running < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+      await within(15_000, () => gw.scripts.stats().running >= 2, () => `both scripts running (${gw.scripts.stats().running})`);
       const alive = await call(gw.url, 'GET', '/');
       expect(alive.status).to.equal(200);
       expect(settled, `${what}: GET / was answered only after the scripts ended`).to.deep.equal([]);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { call } from '../support/http.js';
 import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
+import { within } from '../support/within.js';
 
 describe('durability: acknowledged writes survive kill -9 (embedded engine)', function () {
   this.timeout(60_000);
@@ -25,7 +26,7 @@ describe('durability: acknowledged writes survive kill -9 (embedded engine)', fu
         }
       };
       const writers = Array.from({ length: 8 }, writer);
-      while (acknowledged.size < 300) await new Promise((r) => setTimeout(r, 5));
+      await within(45_000, () => acknowledged.size >= 300, () => `300 acknowledged writes (${acknowledged.size})`);
       gw.proc.kill('SIGKILL');
       killed = true;
       await Promise.all(writers);

@@ -6,6 +6,7 @@ import { MemoryChangeBus } from '../../../lib/changes/index.js';
 import { CREDENTIALS_INDEX } from '../../../lib/auth/index.js';
 import { basic } from '../../support/http.js';
 import { spawnEngine, tempDir } from '../../support/servers.js';
+import { within } from '../../support/within.js';
 import { startNode, type TestNode } from './support.js';
 
 const PUBLIC_MEMBERS = [
@@ -151,7 +152,8 @@ for (const backendUnderTest of BACKENDS) describe(`credentials API and Basic aut
 
     it('PATCH changes only the members given; null clears an optional member; updated_at moves', async () => {
       const before = (await node.request('GET', '/_credentials/reporter')).json.credential;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // the clock has moved past the creation time (timestamps are in milliseconds)
+      await within(1_000, () => new Date().toISOString() > before.updated_at, () => `the clock past ${before.updated_at}`);
       const res = await node.request('PATCH', '/_credentials/reporter', {
         body: { description: 'reads books and films', ops: ['read', 'write'], expires_at: null, rate_limit: null, username: 'reporter' },
       });
@@ -304,11 +306,12 @@ for (const backendUnderTest of BACKENDS) describe(`credentials API and Basic aut
       expect(wrong.status).to.equal(401);
       expect(wrong.json.error.reason).not.to.contain('expired at');
 
-      const expiresAt = new Date(Date.now() + 1_500).toISOString();
+      // time enough to create it and use it once on a loaded machine (a password hash each)
+      const expiresAt = new Date(Date.now() + 4_000).toISOString();
       await create({ username: 'expiring', password: 'expiring-password', expires_at: expiresAt });
       expect((await whoami('expiring', 'expiring-password')).status).to.equal(200);
       expect(node.authenticator.cache.size('expiring')).to.equal(1);
-      await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 20));
+      await within(10_000, () => Date.now() > Date.parse(expiresAt), () => `the clock past ${expiresAt}`);
       const late = await whoami('expiring', 'expiring-password');
       expect(late.status).to.equal(401);
       expect(late.json.error.reason).to.contain('expired at');

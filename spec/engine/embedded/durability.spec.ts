@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { open } from 'lmdb';
 import { decodeDocRecord, docRecordMaxBytes, writeDocRecord, type StoredDocument } from '../../../lib/engine/embedded/store/index.js';
+import { within } from '../../support/within.js';
 import { call, spawnEngine, startEngine, tempDir } from './support.js';
 
 /** The engine started again on `dataDir`, `check` run against it, and the engine stopped cleanly. */
@@ -38,7 +39,8 @@ describe('embedded engine: durability', function () {
         }
       };
       const writers = Array.from({ length: 8 }, () => writer());
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // killed mid-stream: once enough writes are acknowledged, while the writers keep going
+      await within(30_000, () => acknowledged.size > 50, () => `50 acknowledged writes (${acknowledged.size})`);
       killed = true;
       engine.proc.kill('SIGKILL');
       await Promise.all(writers);

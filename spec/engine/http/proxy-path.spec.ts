@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { adminAuth, call } from '../../support/http.js';
 import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from '../../support/servers.js';
+import { within } from '../../support/within.js';
 
 /** A scripted upstream, to observe what the proxy path sends and when. */
 function upstream(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
@@ -126,14 +127,13 @@ describe('thin proxy path (ENGINE_URL set)', function () {
     });
     const gw2 = await startTestGatewayAllowingDeadEngine(recorder.url);
     try {
-      let lastSentAt = 0;
       const line = JSON.stringify({ pad: 'y'.repeat(1000) }) + '\n';
+      // the client sends the rest only once the engine has seen the first bytes: a gateway that
+      // buffered the body would never forward them, and the wait would fail
       async function* slowBody() {
-        for (let i = 0; i < 10; i++) {
-          yield Buffer.from(line.repeat(100));
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        lastSentAt = Date.now();
+        yield Buffer.from(line.repeat(100));
+        await within(15_000, () => firstChunkAt > 0, () => 'the engine to see the first bytes before the client sends the rest');
+        for (let i = 1; i < 10; i++) yield Buffer.from(line.repeat(100));
       }
       const res = await request(`${gw2.url}/_ingest/pipeline/_simulate`, {
         method: 'POST',
@@ -143,8 +143,6 @@ describe('thin proxy path (ENGINE_URL set)', function () {
       expect(res.statusCode).to.equal(200);
       await res.body.json();
       expect(bytes).to.equal(line.length * 1000);
-      expect(firstChunkAt).to.be.greaterThan(0);
-      expect(firstChunkAt).to.be.lessThan(lastSentAt - 200);
     } finally {
       await gw2.close();
       await recorder.close();
