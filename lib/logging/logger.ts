@@ -61,7 +61,17 @@ function bufferedStdout(): DestinationStream {
   // pino flushes sonic-boom at exit (it registered first); what this holds goes after it
   process.once('exit', () => {
     const text = lines.take();
-    if (text) writeSync(1, text);
+    if (!text) return;
+    try {
+      out.write(text);
+      out.flushSync();
+    } catch {
+      try {
+        writeSync(1, text);
+      } catch {
+        // stdout is gone: nothing can be written at exit
+      }
+    }
   });
   return {
     write: (line: string) => lines.add(line),
