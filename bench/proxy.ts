@@ -108,29 +108,34 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Starts every server, or none: a failed start stops those already running. */
-async function startAll<T extends readonly Promise<ChildServer>[]>(starts: T, running: ChildServer[]): Promise<{ [K in keyof T]: ChildServer }> {
-  const settled = await Promise.allSettled(starts);
-  for (const s of settled) if (s.status === 'fulfilled') running.push(s.value);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<ChildServer>).value) as { [K in keyof T]: ChildServer };
+/**
+ * Starts the servers one after another (all at once, seven processes booting on a loaded machine
+ * missed the start timeout), or none: a failed start stops those already running.
+ */
+async function startAll<T extends ReadonlyArray<() => Promise<ChildServer>>>(starts: T, running: ChildServer[]): Promise<{ [K in keyof T]: ChildServer }> {
+  const started: ChildServer[] = [];
+  for (const start of starts) {
+    const server = await start();
+    running.push(server);
+    started.push(server);
+  }
+  return started as { [K in keyof T]: ChildServer };
 }
 
 async function main() {
   const data = await tempDir('bench-proxy-');
   const running: ChildServer[] = [];
   try {
-    const [engine] = await startAll([spawnEngine(data.dir + '/engine')], running);
+    const [engine] = await startAll([() => spawnEngine(data.dir + '/engine')], running);
     // the gateway is up before the engine gets its documents, so its index templates apply to both
     const [gateway, embedded, reference, floor, gatewayOff, embeddedOff] = await startAll(
       [
-        spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
-        spawnGateway({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
-        spawnReference(engine.url),
-        spawnFloor(data.dir + '/floor'),
-        spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway-off', ...LOGS_OFF, ...ADMIN }),
-        spawnGateway({ DATA_DIR: data.dir + '/embedded-off', ...LOGS_OFF, ...ADMIN }),
+        () => spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
+        () => spawnGateway({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
+        () => spawnReference(engine.url),
+        () => spawnFloor(data.dir + '/floor'),
+        () => spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway-off', ...LOGS_OFF, ...ADMIN }),
+        () => spawnGateway({ DATA_DIR: data.dir + '/embedded-off', ...LOGS_OFF, ...ADMIN }),
       ],
       running,
     );

@@ -119,7 +119,7 @@ export class BatchWriter<T extends object> {
   private async write(batch: Array<{ id?: string; record: T }>): Promise<void> {
     try {
       await this.ensureIndex();
-      const lines = batch.map(({ id, record }) => `${JSON.stringify({ index: id === undefined ? {} : { _id: id } })}\n${JSON.stringify(record)}\n`).join('');
+      const lines = batch.map(({ id, record }) => `${id === undefined ? '{"index":{}}' : `{"index":{"_id":${JSON.stringify(id)}}}`}\n${JSON.stringify(record)}\n`).join('');
       const res = await this.backend.request({ method: 'POST', path: `/${this.options.index}/_bulk`, querystring: '', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
       const reply = await readJson<{ items?: Array<{ index?: { status: number } }> }>(res);
       if (res.status >= 300) throw new Error(`the engine answered ${res.status}`);

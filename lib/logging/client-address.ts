@@ -25,7 +25,7 @@ export class ClientAddresses {
   }
 
   of(req: IncomingMessage): string {
-    const peer = plain(req.socket.remoteAddress ?? '');
+    const peer = peerOf(req);
     if (!this.any || !this.isTrusted(peer)) return peer;
     let client = this.resolved.get(req);
     if (client === undefined) {
@@ -74,6 +74,22 @@ export class ClientAddresses {
       },
     });
   }
+}
+
+/**
+ * A connection's peer address, made plain once per connection: it is read several times per
+ * request (authentication, access line, request log), and a keep-alive connection carries many.
+ */
+const peers = new WeakMap<object, string>();
+function peerOf(req: IncomingMessage): string {
+  const socket = req.socket;
+  let peer = peers.get(socket);
+  if (peer === undefined) {
+    peer = plain(socket.remoteAddress ?? '');
+    // before the socket knows its peer (or after it is gone) the answer is not kept
+    if (socket.remoteAddress !== undefined) peers.set(socket, peer);
+  }
+  return peer;
 }
 
 /** `::ffff:10.0.0.1` is 10.0.0.1; `[::1]:443` and `10.0.0.1:443` (Forwarded's node form) lose the port. */

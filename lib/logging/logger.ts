@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -32,7 +33,7 @@ export function createLogger(options: LoggerOptions): Logger {
     ?? (human ? pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : bufferedStdout());
   return pino({
     level: options.level,
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
     redact: { paths: SECRET_PATHS, censor: '[redacted]' },
     // pino-pretty reads pino's numeric levels; a JSON reader is better served by the label
     formatters: human ? {} : { level: (label) => ({ level: label }) },
@@ -40,20 +41,91 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 /**
- * Stdout written in pieces of at least 4 KB (one write per request's access line costs a busy
- * gateway more than the line itself), and at least every second, so a quiet node's lines are not
- * held; pino flushes what is left when the process exits.
+ * Stdout written in pieces of 64 KB, and at least every second, so a quiet node's lines are not
+ * held; what is pending is written when the process exits. sonic-boom does the writing (partial
+ * writes, EAGAIN, the exit flush), but it is handed whole pieces, not lines: given a line at a time
+ * it measures the UTF-8 length of all it holds on every write, which cost a busy gateway ~3 µs per
+ * access line (measured: 7.8 µs a line through sonic-boom, 5.0 µs through this, 3.9 µs to nowhere).
  */
 function bufferedStdout(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const out = pino.destination({ dest: 1, sync: false });
+  const lines = new PendingLines((text) => out.write(text));
   setInterval(() => {
     try {
+      lines.drain();
       out.flush();
     } catch {
-      // not ready yet, or closed at exit: the next tick, or pino's own exit flush, writes it
+      // not ready yet, or closed at exit: the next tick, or the exit flush, writes it
     }
   }, 1000).unref();
-  return out;
+  // pino flushes sonic-boom at exit (it registered first); what this holds goes after it
+  process.once('exit', () => {
+    const text = lines.take();
+    if (!text) return;
+    try {
+      out.write(text);
+      out.flushSync();
+    } catch {
+      try {
+        writeSync(1, text);
+      } catch {
+        // stdout is gone: nothing can be written at exit
+      }
+    }
+  });
+  return {
+    write: (line: string) => lines.add(line),
+    flush(cb?: (err?: Error) => void) {
+      lines.drain();
+      out.flush(cb);
+    },
+  } as DestinationStream;
+}
+
+/** Lines held as a list until they make a piece worth a write (`PIECE` characters). */
+class PendingLines {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  add(line: string): void {
+    this.parts.push(line);
+    this.size += line.length;
+    if (this.size >= PIECE) this.drain();
+  }
+
+  /** Hands what is held to the writer. */
+  drain(): void {
+    const text = this.take();
+    if (text) this.write(text);
+  }
+
+  take(): string {
+    if (!this.parts.length) return '';
+    const text = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return text;
+  }
+}
+
+const PIECE = 64 * 1024;
+
+/**
+ * pino's `isoTime`, with the date and time up to the second made once a second: every access line
+ * has a time, and a Date's ISO string was a tenth of the line's cost.
+ */
+let second = -1;
+let secondPrefix = '';
+function isoTime(): string {
+  const now = Date.now();
+  const s = Math.floor(now / 1000);
+  if (s !== second) {
+    second = s;
+    secondPrefix = `,"time":"${new Date(s * 1000).toISOString().slice(0, 20)}`; // 2026-11-28T21:34:11.
+  }
+  return `${secondPrefix}${String(now - s * 1000).padStart(3, '0')}Z"`;
 }
 
 /** A logger that writes nothing (tests, benchmarks). */

@@ -6,6 +6,7 @@ import type { AuthenticationStats } from '../auth/index.js';
 import type { StageOutcome } from '../pipelines/index.js';
 import type { StreamTally } from '../streams/index.js';
 import { authorizationDisagreements } from './authorization-disagreements.js';
+import { TallyCounter, TallyHistogram } from './tallies.js';
 
 /** What the gateway already counts, read when Prometheus scrapes (nothing on the request path). */
 export interface MetricSources {
@@ -24,13 +25,16 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
  * One gateway's metrics, in a registry of its own (never prom-client's global one: a process may
  * run several gateways, as the tests do). What the request path records is a few label lookups
  * and additions; what other parts already count (streams, bus, cache, background writers,
- * authentication) is read from their `stats()` at scrape time.
+ * authentication) is read from their `stats()` at scrape time. The request path's own metrics
+ * (requests, their latency, the engine's latency) are tallies (`tallies.ts`): bound once per
+ * label set, an addition per request.
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly requests: Counter<'family' | 'category' | 'status'>;
-  readonly requestSeconds: Histogram<'family' | 'category'>;
-  readonly engineSeconds: Histogram;
+  readonly requests: TallyCounter<'family' | 'category' | 'status'>;
+  readonly requestSeconds: TallyHistogram<'family' | 'category'>;
+  /** The engine's latency (no labels: one child, bound here). */
+  readonly engineSeconds: { observe(seconds: number): void };
   readonly engineErrors: Counter<'kind'>;
   private readonly busLag: Histogram;
   private readonly stageSeconds: Histogram<'pipeline' | 'stage'>;
@@ -39,12 +43,14 @@ export class GatewayMetrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
-    this.requests = new Counter({ name: 'gateway_requests_total', help: 'HTTP requests answered, by route family, category and status', labelNames: ['family', 'category', 'status'], registers });
-    this.requestSeconds = new Histogram({
-      name: 'gateway_request_duration_seconds', help: 'HTTP request latency from classification to the answer (streams excluded: their lifetime is no latency)',
-      labelNames: ['family', 'category'], buckets: LATENCY_BUCKETS, registers,
-    });
-    this.engineSeconds = new Histogram({ name: 'gateway_engine_request_duration_seconds', help: 'Engine calls made for clients, until the engine\'s answer head (cache hits excluded)', buckets: LATENCY_BUCKETS, registers });
+    this.requests = new TallyCounter('gateway_requests_total', 'HTTP requests answered, by route family, category and status', ['family', 'category', 'status'], this.registry);
+    this.requestSeconds = new TallyHistogram(
+      'gateway_request_duration_seconds', 'HTTP request latency from classification to the answer (streams excluded: their lifetime is no latency)',
+      ['family', 'category'], LATENCY_BUCKETS, this.registry,
+    );
+    this.engineSeconds = new TallyHistogram(
+      'gateway_engine_request_duration_seconds', 'Engine calls made for clients, until the engine\'s answer head (cache hits excluded)', [], LATENCY_BUCKETS, this.registry,
+    ).child({});
     this.engineErrors = new Counter({ name: 'gateway_engine_errors_total', help: 'Engine calls that failed (no answer: unreachable, timed out) or answered 5xx', labelNames: ['kind'], registers });
     this.busLag = new Histogram({
       name: 'gateway_bus_delivery_lag_seconds', help: 'From a change\'s acknowledgement (its time) to its delivery to this node\'s streams',

@@ -14,18 +14,18 @@ import type { GatewayMetrics } from './gateway-metrics.js';
 export function requestMetrics(metrics: GatewayMetrics): Middleware<GatewayState> {
   const { requests, requestSeconds } = metrics;
   // each label set's children bound once (families × categories × statuses: a few hundred at
-  // most), so a request costs a map lookup, not prom-client's label hashing and validation
-  const counters = new Map<string, ReturnType<typeof requests.labels>>();
-  const timers = new Map<string, ReturnType<typeof requestSeconds.labels>>();
+  // most), so a request costs a map lookup and additions
+  const counters = new Map<string, ReturnType<typeof requests.child>>();
+  const timers = new Map<string, ReturnType<typeof requestSeconds.child>>();
   const done = (family: string, category: string, status: number, started: number, timed: boolean) => {
     const route = `${family} ${category}`;
     const key = `${route} ${status}`;
     let counter = counters.get(key);
-    if (!counter) counters.set(key, (counter = requests.labels({ family, category, status })));
+    if (!counter) counters.set(key, (counter = requests.child({ family, category, status })));
     counter.inc();
     if (!timed) return;
     let timer = timers.get(route);
-    if (!timer) timers.set(route, (timer = requestSeconds.labels({ family, category })));
+    if (!timer) timers.set(route, (timer = requestSeconds.child({ family, category })));
     timer.observe((performance.now() - started) / 1000);
   };
   return (ctx, next) => {
