@@ -49,6 +49,28 @@ describe('painless: the bounds of a run', () => {
     });
   });
 
+  describe('a script run on its own', () => {
+    it('runs off the event loop: the engine answers other requests while it spends its whole budget', async () => {
+      const order: string[] = [];
+      const spin = execute('long t = 0; while (true) { t++ }').then((r) => {
+        order.push('script');
+        return r;
+      });
+      const root = await es.call('GET', '/');
+      order.push('root');
+      expect(root.status).to.equal(200);
+      const r = await spin;
+      expect(r.json.error.caused_by).to.deep.equal({ type: 'painless_error', reason: LOOP_LIMIT_MESSAGE });
+      expect(order).to.deep.equal(['root', 'script']);
+    });
+
+    it('keeps its params and its result shape: Java toString of what it returns', async () => {
+      const r = await es.call('POST', '/_scripts/painless/_execute', { script: { source: 'params.a * params.b + params.list.size()', params: { a: 6, b: 7, list: [1, 2] } } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json).to.deep.equal({ result: '44' });
+    });
+  });
+
   describe('memory', () => {
     it('what a run builds is charged: a hundred 60 MB strings fail with circuit_breaking_exception', async () => {
       const cause = await runtimeCause('List l = new ArrayList(); for (int i = 0; i < 100; i++) { l.add("x".repeat(60000000)) } return l.size();');
