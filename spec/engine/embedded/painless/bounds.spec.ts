@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { LOOP_LIMIT_MESSAGE } from '../../../../lib/engine/embedded/painless/index.js';
+import { BACKENDS } from '../../../support/backends.js';
+import { call } from '../../../support/http.js';
 import { ndjson, startEngine, type TestEngine } from '../support.js';
 
 /** Every run of a script is bounded: one step budget for the whole run, its time and its memory (issue 39). */
@@ -140,4 +142,23 @@ describe('painless: the bounds of a run', () => {
       expect(r.json.hits.total.value).to.equal(3);
     });
   });
+
+  for (const backend of BACKENDS) {
+    describe(`a script run on its own, through the gateway: ${backend.name}`, () => {
+      let running: Awaited<ReturnType<typeof backend.start>>;
+      before(async () => {
+        running = await backend.start();
+      });
+      after(() => running.stop());
+
+      it('answers its result, or the bound it reached, from the script thread', async () => {
+        const ok = await call(running.gateway.url, 'POST', '/_scripts/painless/_execute', { body: { script: { source: 'params.n * 2.0', params: { n: 21 } } } });
+        expect(ok.status, ok.text).to.equal(200);
+        expect(ok.json).to.deep.equal({ result: '42.0' });
+        const spin = await call(running.gateway.url, 'POST', '/_scripts/painless/_execute', { body: { script: { source: 'long t = 0; while (true) { t++ }' } } });
+        expect(spin.status, spin.text).to.equal(400);
+        expect(spin.json.error.caused_by).to.deep.equal({ type: 'painless_error', reason: LOOP_LIMIT_MESSAGE });
+      });
+    });
+  }
 });
