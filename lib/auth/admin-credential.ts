@@ -61,12 +61,14 @@ export async function ensureAdminCredential(
 
 /**
  * The credentials system index: hidden, so wildcard expressions do not reach it, and mapped so
- * that hashes are stored, never indexed.
+ * that hashes are stored, never indexed. Credentials are read by id or all at once (match_all),
+ * never searched by a member: nothing but `username`, `role` and `app` is indexed (`dynamic:
+ * false`), so a credential naming 100,000 index patterns is a small write, not 100,000 terms.
  */
-async function ensureCredentialsIndex(backend: Backend): Promise<void> {
+export async function ensureCredentialsIndex(backend: Backend): Promise<void> {
   const res = await callJson<{ error?: { type?: string } }>(backend, 'PUT', `/${CREDENTIALS_INDEX}`, {
     settings: { 'index.hidden': true, number_of_shards: 1, number_of_replicas: 0 },
-    mappings: { properties: { username: { type: 'keyword' }, hash: { type: 'keyword', index: false, doc_values: false }, indices: { type: 'keyword' }, app: { type: 'keyword' }, role: { type: 'keyword' } } },
+    mappings: { dynamic: false, properties: { username: { type: 'keyword' }, app: { type: 'keyword' }, role: { type: 'keyword' } } },
   });
   if (res.status >= 300 && res.body?.error?.type !== 'resource_already_exists_exception') {
     throw new Error(`creating ${CREDENTIALS_INDEX} failed with status ${res.status}`);

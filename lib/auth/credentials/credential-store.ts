@@ -4,7 +4,7 @@ import type { Backend } from '../../engine/backend.js';
 import { callJson } from '../../engine/json-call.js';
 import type { ChangeBus, DocumentOp } from '../../changes/index.js';
 import { EsError, errors } from '../../errors/index.js';
-import { CREDENTIALS_INDEX } from '../admin-credential.js';
+import { CREDENTIALS_INDEX, ensureCredentialsIndex } from '../admin-credential.js';
 import { generatePassword, hashSecret } from '../secret-hash.js';
 import { accessOf } from './credential-access.js';
 import {
@@ -58,6 +58,8 @@ export class CredentialStore {
   /** Usernames written or deleted through this store, as soon as the engine acknowledged it. */
   readonly written: Observable<string> = this.writes.asObservable();
   private readonly reserved: Set<string>;
+  /** The index exists with its mapping (created here when the admin came from configuration and nothing made it yet). */
+  private indexReady: Promise<void> | undefined;
 
   constructor(private readonly backend: Backend, private readonly options: CredentialStoreOptions = {}) {
     this.reserved = new Set(['admin', ...(options.reservedUsernames ?? [])]);
@@ -75,6 +77,10 @@ export class CredentialStore {
     const credential: Credential = { username, ...CREDENTIAL_DEFAULTS, ...fields, created_at: now, updated_at: now };
     options.admit?.(credential);
     const record: StoredUserCredential = { ...credential, hash: await hashSecret(password) };
+    await (this.indexReady ??= ensureCredentialsIndex(this.backend).catch((err) => {
+      this.indexReady = undefined;
+      throw err;
+    }));
     const reply = await callJson<WriteReply>(this.backend, 'PUT', this.docPath('_create', username), record, 'refresh=true');
     if (reply.status === 409) throw alreadyExists(username);
     this.checkWrite('create', username, reply.status);

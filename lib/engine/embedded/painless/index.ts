@@ -11,3 +11,4 @@ export { LOOP_LIMIT_MESSAGE, ScriptRuntimeError } from './script-error.js';
 export { javaToString, javaArray, boxDouble, unbox } from './values.js';
 export { runUpdateScript, type UpdateKind, type UpdateOutcome, type UpdateInput } from './update-script.js';
 export { DocMap, SearchParams, ScriptDocValues, scriptDocValues, fieldOf, type DocFields } from './doc-values.js';
+export { runTestScript } from './test-runs.js';

@@ -49,6 +49,33 @@ function walk(plain: unknown, exact: unknown): void {
   }
 }
 
+/** A key's way down from a value to a number it holds. */
+export type JsonPath = Array<string | number>;
+
+/** Where `value`'s numbers written as doubles are: the marks of `markWrittenDoubles`, for a copy made on another thread. */
+export function writtenDoublePaths(value: unknown, path: JsonPath = [], out: JsonPath[] = []): JsonPath[] {
+  if (value === null || typeof value !== 'object') return out;
+  const keys = WRITTEN_DOUBLES.get(value);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  for (const [k, v] of entries) {
+    if (keys?.has(k)) out.push([...path, k]);
+    else writtenDoublePaths(v, [...path, k], out);
+  }
+  return out;
+}
+
+/** Marks the numbers at `paths` (from `writtenDoublePaths`) of a copy of the value as written doubles. */
+export function markWrittenDoublesAt(value: unknown, paths: readonly JsonPath[]): void {
+  for (const path of paths) {
+    let container = value;
+    for (const k of path.slice(0, -1)) container = container !== null && typeof container === 'object' ? (container as Record<string | number, unknown>)[k] : undefined;
+    if (container === null || typeof container !== 'object') continue;
+    let keys = WRITTEN_DOUBLES.get(container);
+    if (!keys) WRITTEN_DOUBLES.set(container, (keys = new Set()));
+    keys.add(path[path.length - 1]);
+  }
+}
+
 function writtenDouble(container: object, key: string | number): boolean {
   return WRITTEN_DOUBLES.get(container)?.has(key) === true;
 }

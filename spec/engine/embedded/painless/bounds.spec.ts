@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { LOOP_LIMIT_MESSAGE } from '../../../../lib/engine/embedded/painless/index.js';
+import { BACKENDS } from '../../../support/backends.js';
+import { call } from '../../../support/http.js';
 import { ndjson, startEngine, type TestEngine } from '../support.js';
 
 /** Every run of a script is bounded: one step budget for the whole run, its time and its memory (issue 39). */
@@ -46,6 +48,28 @@ describe('painless: the bounds of a run', () => {
     it('a script cannot catch the budget running out', async () => {
       const cause = await runtimeCause('int n = 0; try { while (true) { n++ } } catch (Exception e) { return -1 } return n;');
       expect(cause.type).to.equal('painless_error');
+    });
+  });
+
+  describe('a script run on its own', () => {
+    it('runs off the event loop: the engine answers other requests while it spends its whole budget', async () => {
+      const order: string[] = [];
+      const spin = execute('long t = 0; while (true) { t++ }').then((r) => {
+        order.push('script');
+        return r;
+      });
+      const root = await es.call('GET', '/');
+      order.push('root');
+      expect(root.status).to.equal(200);
+      const r = await spin;
+      expect(r.json.error.caused_by).to.deep.equal({ type: 'painless_error', reason: LOOP_LIMIT_MESSAGE });
+      expect(order).to.deep.equal(['root', 'script']);
+    });
+
+    it('keeps its params and its result shape: Java toString of what it returns', async () => {
+      const r = await es.call('POST', '/_scripts/painless/_execute', { script: { source: 'params.a * params.b + params.list.size()', params: { a: 6, b: 7, list: [1, 2] } } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json).to.deep.equal({ result: '44' });
     });
   });
 
@@ -118,4 +142,23 @@ describe('painless: the bounds of a run', () => {
       expect(r.json.hits.total.value).to.equal(3);
     });
   });
+
+  for (const backend of BACKENDS) {
+    describe(`a script run on its own, through the gateway: ${backend.name}`, () => {
+      let running: Awaited<ReturnType<typeof backend.start>>;
+      before(async () => {
+        running = await backend.start();
+      });
+      after(() => running.stop());
+
+      it('answers its result, or the bound it reached, from the script thread', async () => {
+        const ok = await call(running.gateway.url, 'POST', '/_scripts/painless/_execute', { body: { script: { source: 'params.n * 2.0', params: { n: 21 } } } });
+        expect(ok.status, ok.text).to.equal(200);
+        expect(ok.json).to.deep.equal({ result: '42.0' });
+        const spin = await call(running.gateway.url, 'POST', '/_scripts/painless/_execute', { body: { script: { source: 'long t = 0; while (true) { t++ }' } } });
+        expect(spin.status, spin.text).to.equal(400);
+        expect(spin.json.error.caused_by).to.deep.equal({ type: 'painless_error', reason: LOOP_LIMIT_MESSAGE });
+      });
+    });
+  }
 });

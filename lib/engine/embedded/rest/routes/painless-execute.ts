@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { InvertedIndex } from '../../index/index.js';
 import { DEFAULT_DATE_FORMAT, formatDate, parseDocument } from '../../mapping/index.js';
 import {
-  FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, TEST_CONTEXT, compileScript, fromJson, javaToString, parseScriptSpec, resolveScript, runtimeFieldContext,
+  FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, parseScriptSpec, resolveScript, runTestScript, runtimeFieldContext,
   toJson, unbox, type ContextDefinition,
 } from '../../painless/index.js';
 import { executeQuery, parseQuery } from '../../search/index.js';
@@ -64,11 +64,7 @@ async function execute(req: RestRequest, ctx: EngineContext): Promise<RestRespon
   }
   if (problems.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
 
-  if (contextName === 'painless_test') {
-    const resolved = resolveScript(spec);
-    const result = compileScript(resolved.source, TEST_CONTEXT, resolved.name).run({ params: fromJson(resolved.params) });
-    return { status: 200, body: { result: javaToString(result) } };
-  }
+  if (contextName === 'painless_test') return { status: 200, body: { result: await runTestScript(resolveScript(spec)) } };
 
   const handle = ctx.indices.readTarget(setup!.index!);
   handle.ensureOpen();
