@@ -14,6 +14,7 @@ import { jsonObject, requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
 import { executeSearch } from './search.js';
+import { resolveTarget } from './search-target.js';
 
 type Obj = Record<string, unknown>;
 
@@ -223,6 +224,8 @@ async function rankEval(req: RestRequest, ctx: EngineContext): Promise<RestRespo
   for (const k of Object.keys(body)) {
     if (!['requests', 'metric', 'templates', 'max_concurrent_searches'].includes(k)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [rank_eval] unknown field [${k}]`);
   }
+  // the request's indices are authorized as one read before any rated search runs (403 for the whole request, as Elasticsearch)
+  resolveTarget(ctx, req.pathParams.index, req.params);
   const templates = parseTemplates(body.templates);
   const requests = parseRequests(body.requests, templates);
   const metric = parseMetric(body.metric);
