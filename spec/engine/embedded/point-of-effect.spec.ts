@@ -125,6 +125,24 @@ describe('embedded engine: authorization at the point of effect', function () {
         const writeOnly: EngineAccess = { user: 'writer', indices: [{ names: ['mine'], ops: ['write'] }] };
         expectRefused(await as('POST', '/mine/_search', {}, writeOnly), 'mine');
       });
+
+      it('_rank_eval reads its targets: out of reach refused, write rights are not enough', async () => {
+        const body = { requests: [{ id: 'q', request: { query: { match_all: {} } }, ratings: [{ _index: 'mine', _id: '1', rating: 1 }] }], metric: { precision: {} } };
+        expectRefused(await as('POST', '/other/_rank_eval', body));
+        const writeOnly: EngineAccess = { user: 'writer', indices: [{ names: ['mine'], ops: ['write'] }] };
+        expectRefused(await as('GET', '/mine/_rank_eval', body, writeOnly), 'mine');
+        const res = await as('POST', '/mine/_rank_eval', body);
+        expect([res.status, res.json.metric_score]).to.deep.equal([200, 1]);
+      });
+
+      it('date math names are checked as the indices they resolve to', async () => {
+        for (const res of [await as('POST', `/${encodeURIComponent('<other-{now/d}>')}/_search`), await as('PUT', `/${encodeURIComponent('<other-{now/d}>')}/_doc/1`, { a: 1 })]) {
+          expectRefused(res, 'other-');
+          expect(res.json.error.reason).to.match(/\[other-\d{4}\.\d{2}\.\d{2}\]/);
+        }
+        const res = await as('PUT', `/${encodeURIComponent('<mine-{now/d}>')}/_doc/1?pipeline=_none`, { a: 1 });
+        expect(res.status, JSON.stringify(res.json)).to.equal(201);
+      });
     });
 
     describe('documents', () => {

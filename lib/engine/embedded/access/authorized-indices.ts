@@ -1,5 +1,5 @@
 import type { Operation } from '../../../request/index.js';
-import { Indices, isPlainObject, type AliasAction, type IndexHandle, type JsonObject, type ResolveOptions } from '../indices/index.js';
+import { Indices, isPlainObject, resolveDateMathExpression, resolveDateMathName, type AliasAction, type IndexHandle, type JsonObject, type ResolveOptions } from '../indices/index.js';
 import type { WriteIntent } from '../data-streams/index.js';
 import type { StoreWrite } from '../store/index.js';
 import { countDisagreement } from './disagreements.js';
@@ -36,7 +36,9 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
   const view: Indices = Object.create(indices);
   const exists = (name: string) => indices.get(name) !== undefined || indices.aliasTargets(name).length > 0 || indices.dataStreams.get(name) !== undefined;
 
+  // names are checked as the engine reads them: date math resolved first (`<logs-{now/d}>` is `logs-2024.03.01`)
   view.resolve = function resolve(expression: string | undefined, opts: ResolveOptions = {}): IndexHandle[] {
+    expression = resolveDateMathExpression(expression);
     const parts = !expression || expression === '_all' ? [] : expression.split(',').map((p) => p.trim()).filter(Boolean);
     let sawWildcard = false;
     for (const part of parts) {
@@ -56,6 +58,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
   };
 
   view.readTarget = function readTarget(name: string, forDelete = false): IndexHandle {
+    name = resolveDateMathName(name);
     const op = forDelete ? 'delete' : 'read';
     const action = forDelete ? WRITE_ACTION : GET_ACTION;
     let handle: IndexHandle;
@@ -70,6 +73,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
   };
 
   view.writeTarget = function writeTarget(name: string, requireAlias = false, intent: WriteIntent = { op: 'index' }): { handle: IndexHandle; writes: StoreWrite[] } {
+    name = resolveDateMathName(name);
     const op = intent.op === 'delete' ? 'delete' : 'write';
     // a name that names nothing is created by the write (an index, a data stream): checked before it is
     if (!exists(name)) access.require([name], op, WRITE_ACTION);
@@ -79,6 +83,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
   };
 
   view.createInMemory = function createInMemory(name: string, body: JsonObject = {}, templated = true): { handle: IndexHandle; writes: StoreWrite[] } {
+    name = resolveDateMathName(name);
     access.require([name], 'write', CREATE_ACTION);
     if (isPlainObject(body.aliases)) access.require(Object.keys(body.aliases), 'write', CREATE_ACTION);
     return base.createInMemory.call(this, name, body, templated);

@@ -10,3 +10,4 @@ export { Templates } from './templates.js';
 export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRule, type UpdateResult } from './synonyms-sets.js';
 export { reloadSearchAnalyzers, type ReloadAnalyzersResponse } from './reload-analyzers.js';
 export { DEFAULT_POINT_IN_TIME_BYTES, holdPointInTimeView, pointInTimeBytes, setPointInTimeBudget, type PointInTimeHold } from './point-in-time-view.js';
+export { resolveDateMathExpression, resolveDateMathName } from './date-math-name.js';

@@ -15,6 +15,7 @@ import { checkIndexBlocks, onlyBlockSettings } from './index-blocks.js';
 import { SynonymsSets } from './synonyms-sets.js';
 import { DataStreams, ONLY_CREATE, type WriteIntent } from '../data-streams/index.js';
 import { Templates } from './templates.js';
+import { resolveDateMathExpression, resolveDateMathName } from './date-math-name.js';
 
 export interface ResolveOptions {
   /** Default states a wildcard expands to (`expand_wildcards`). */
@@ -112,6 +113,7 @@ export class Indices {
    * the templates matching its name (a data stream's backing index takes its stream's instead).
    */
   createInMemory(name: string, body: JsonObject = {}, templated = true): { handle: IndexHandle; writes: StoreWrite[] } {
+    name = resolveDateMathName(name);
     validateIndexName(name);
     if (this.handles.has(name) || this.aliasTargets(name).length || this.dataStreams.get(name)) {
       const existing = this.handles.get(name);
@@ -191,6 +193,7 @@ export class Indices {
    * A missing concrete name is a 404 index_not_found_exception unless ignore_unavailable.
    */
   resolve(expression: string | undefined, opts: ResolveOptions = {}): IndexHandle[] {
+    expression = resolveDateMathExpression(expression);
     let states: WildcardStates;
     try {
       states = parseExpandWildcards(opts.expandWildcards, opts.defaultStates ?? OPEN_ONLY);
@@ -279,6 +282,7 @@ export class Indices {
    * auto-creates an index (with dynamic mapping) whose creation joins the write.
    */
   writeTarget(name: string, requireAlias = false, intent: WriteIntent = { op: 'index' }): { handle: IndexHandle; writes: StoreWrite[] } {
+    name = resolveDateMathName(name);
     const streamTarget = requireAlias ? undefined : this.dataStreams.writeTarget(name, intent);
     if (streamTarget) return streamTarget;
     if (requireAlias && !this.aliasTargets(name).length) {
@@ -304,6 +308,7 @@ export class Indices {
    * deleted through, its backing index.
    */
   readTarget(name: string, forDelete = false): IndexHandle {
+    name = resolveDateMathName(name);
     const handle = this.handles.get(name);
     if (handle) return handle;
     if (this.dataStreams.get(name)) throw forDelete ? new EsError(400, 'illegal_argument_exception', ONLY_CREATE) : matchesDataStream(name);

@@ -6,6 +6,7 @@ import { INDEX_VERSION_CREATED } from './settings.js';
  * `include_defaults=true` lists them under `defaults` (those the index does not set itself).
  */
 export const INDEX_SETTING_DEFAULTS: FlatSettings = {
+  'index.analyze.max_token_count': '10000',
   'index.auto_expand_replicas': 'false',
   'index.blocks.metadata': 'false',
   'index.blocks.read': 'false',
@@ -29,9 +30,14 @@ export const INDEX_SETTING_DEFAULTS: FlatSettings = {
   'index.max_result_window': '10000',
   'index.max_script_fields': '32',
   'index.max_shingle_diff': '3',
+  'index.max_slices_per_scroll': '1024',
   'index.max_terms_count': '65536',
   'index.query.default_field': ['*'],
+  'index.priority': '1',
   'index.refresh_interval': '1s',
+  'index.store.preload': [],
+  'index.store.stats_refresh_interval': '10s',
+  'index.store.type': '',
   'index.translog.durability': 'REQUEST',
   'index.write.wait_for_active_shards': '1',
 };

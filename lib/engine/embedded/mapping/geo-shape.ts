@@ -1,8 +1,6 @@
 /**
  * Geo shapes as Elasticsearch reads them (GeoJSON, in any case of `type`, and WKT): what the
- * `geo_shape` query is given and what a `geo_shape` field holds. A field keeps a shape's points
- * as doc values (lat, lon pairs) when the shape is made of points; other shapes are validated and
- * kept in `_source` only.
+ * `geo_shape` query is given and what a `geo_shape` field holds (each shape as a doc value).
  */
 import { EsError } from '../../../errors/index.js';
 import type { GeoPoint } from '../search/query/query.js';
@@ -193,12 +191,11 @@ export function shapePoints(shape: GeoShape): GeoPoint[] | undefined {
 }
 
 /**
- * A `geo_shape` field's value as the index holds it: the shape's points as doc values (lat, lon
- * pairs) when it is made of points, nothing searchable otherwise. Throws on a malformed shape.
+ * A `geo_shape` field's value as the index holds it: each shape as a doc value (its parsed form,
+ * JSON), which the geo_shape query relates to its own shape (geo-shape-relation.ts). Throws on a
+ * malformed shape.
  */
-export function geoShapeField(value: unknown): { type: string; terms: string[]; positions: number[]; values: number[] } {
+export function geoShapeField(value: unknown): { type: string; terms: string[]; positions: number[]; values: string[] } {
   const shapes = Array.isArray(value) && !(value.length >= 2 && typeof value[0] === 'number') ? value.map(parseGeoShape) : [parseGeoShape(value)];
-  const values: number[] = [];
-  for (const shape of shapes) for (const p of shapePoints(shape) ?? []) values.push(p.lat, p.lon);
-  return { type: 'geo_shape', terms: [], positions: [], values };
+  return { type: 'geo_shape', terms: [], positions: [], values: shapes.map((s) => JSON.stringify(s)) };
 }

@@ -19,6 +19,7 @@ const RESOLVE_CHECKS: Record<string, ResolveCheck> = {
   _mget: { op: 'read', action: 'indices:data/read/mget' },
   _pit: { op: 'read', action: 'indices:data/read/open_point_in_time' },
   _search_shards: { op: 'read', action: 'indices:admin/shards/search_shards' },
+  _rank_eval: { op: 'read', action: 'indices:data/read/rank_eval' },
   // a reindex resolves its source only (its destination is a write target)
   _reindex: { op: 'read', action: 'indices:data/read/search' },
   _update_by_query: { op: 'write', action: 'indices:data/write/update/byquery' },

@@ -153,7 +153,7 @@ function indicesBoostOf(v: unknown): Array<[string, number]> {
 }
 
 /** A search (or count) request from its body and URL parameters, with ES's validation. */
-/** `search_type` and `batched_reduce_size`, validated as ES's RestSearchAction and SearchRequest do. */
+/** `search_type`, `batched_reduce_size`, `pre_filter_shard_size` and `max_concurrent_shard_requests`, validated as ES's RestSearchAction and SearchRequest do. */
 function validateExecutionParams(params: ParamReader): void {
   const searchType = params.get('search_type');
   if (searchType !== null) {
@@ -168,6 +168,11 @@ function validateExecutionParams(params: ParamReader): void {
   if (batched !== null && intParam('batched_reduce_size', batched) < 2) {
     throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: batchedReduceSize must be >= 2;');
   }
+  // SearchRequest's setters refuse these before any validation runs
+  const preFilter = params.get('pre_filter_shard_size');
+  if (preFilter !== null && intParam('pre_filter_shard_size', preFilter) < 1) throw new EsError(400, 'illegal_argument_exception', 'preFilterShardSize must be >= 1');
+  const concurrent = params.get('max_concurrent_shard_requests');
+  if (concurrent !== null && intParam('max_concurrent_shard_requests', concurrent) < 1) throw new EsError(400, 'illegal_argument_exception', 'maxConcurrentShardRequests must be >= 1');
 }
 
 /** `pointInTime`: the body named a `pit` (taken off before): a `slice` then partitions by document order. */

@@ -86,10 +86,12 @@ function analyze(req: RestRequest, ctx: EngineContext): RestResponse {
     if (v !== null && body[p] === undefined) body = { ...body, [p]: v.split(',') };
   }
   let registry: AnalysisRegistry;
+  let maxTokenCount = DEFAULT_MAX_TOKEN_COUNT;
   const index = req.pathParams.index ?? req.params.get('index') ?? undefined;
   if (index !== undefined) {
     const handle = ctx.indices.readTarget(index);
     registry = handle.registry;
+    maxTokenCount = Number(handle.meta.settings['index.analyze.max_token_count'] ?? DEFAULT_MAX_TOKEN_COUNT);
     body = resolveField(handle, body);
   } else {
     if (body.field !== undefined && body.analyzer === undefined && body.tokenizer === undefined) {
@@ -98,12 +100,28 @@ function analyze(req: RestRequest, ctx: EngineContext): RestResponse {
     registry = builtIns.get(ctx.node) ?? createAnalysisRegistry(undefined, { configFiles: ctx.indices.configFiles });
     builtIns.set(ctx.node, registry);
   }
-  if (body.explain === true || body.explain === 'true') return { status: 200, body: explain(registry, body) };
+  if (body.explain === true || body.explain === 'true') {
+    const detail = explain(registry, body);
+    const d = detail.detail as { analyzer?: { tokens: unknown[] }; tokenizer?: { tokens: unknown[] }; tokenfilters?: Array<{ tokens: unknown[] }> };
+    for (const stage of [d.analyzer, d.tokenizer, ...(d.tokenfilters ?? [])]) if (stage) checkTokenCount(stage.tokens.length, maxTokenCount);
+    return { status: 200, body: detail };
+  }
   const { explain: _e, attributes: _a, field: _f, ...rest } = body;
   void _e;
   void _a;
   void _f;
-  return { status: 200, body: analyzeRequest(registry, rest) };
+  const analyzed = analyzeRequest(registry, rest);
+  checkTokenCount(analyzed.tokens.length, maxTokenCount);
+  return { status: 200, body: analyzed };
+}
+
+/** `index.analyze.max_token_count` (default 10000, also without an index): more tokens is Elasticsearch's illegal_state_exception. */
+const DEFAULT_MAX_TOKEN_COUNT = 10_000;
+
+function checkTokenCount(count: number, max: number): void {
+  if (count <= max) return;
+  throw new EsError(500, 'illegal_state_exception',
+    `The number of tokens produced by calling _analyze has exceeded the allowed maximum of [${max}]. This limit can be set by changing the [index.analyze.max_token_count] index level setting.`);
 }
 
 const PARAMS = ['index', 'text', 'analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'explain', 'attributes'];

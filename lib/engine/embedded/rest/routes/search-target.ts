@@ -15,6 +15,15 @@ export function resolveTarget(ctx: EngineContext, expression: string | undefined
   });
 }
 
+/**
+ * The indices a search or count reads: Elasticsearch forbids closed indices there, so a closed
+ * index is the request's index_closed_exception — unless `ignore_unavailable`, which leaves it out.
+ */
+export function resolveReadTarget(ctx: EngineContext, expression: string | undefined, params: ParamReader): IndexHandle[] {
+  const handles = resolveTarget(ctx, expression, params);
+  return booleanParam(params, 'ignore_unavailable', false) ? handles.filter((h) => h.isOpen) : handles;
+}
+
 function aliasFilterOf(handle: IndexHandle, expression: string | undefined): unknown {
   if (!expression) return undefined;
   const parts = expression.split(',').map((p) => p.trim());

@@ -4,6 +4,7 @@ import { checkHasTemplate, parseSearchTemplateRequest, renderSearchTemplate, tem
 import { jsonObject, jsonValue, requestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam, type ParamReader } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { rankEvalRoutes } from './rank-eval.js';
 import { MSEARCH_PARAMS, SEARCH_PARAMS, executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
 
 /** The template request of a `_search/template` or `_render/template` body (required, as in Elasticsearch). */
@@ -80,4 +81,6 @@ export const searchTemplateRoutes: Route[] = [
   { methods: ['GET', 'POST'], pattern: '/_render/template/{id}', params: [], handler: renderTemplate },
   { methods: ['GET', 'POST'], pattern: '/_msearch/template', params: MSEARCH_PARAMS, handler: msearchTemplate },
   { methods: ['GET', 'POST'], pattern: '/{index}/_msearch/template', params: MSEARCH_PARAMS, handler: msearchTemplate },
+  // `_rank_eval` runs rated searches, templated or not (rank-eval.ts); served with the templated searches
+  ...rankEvalRoutes,
 ];

@@ -8,7 +8,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { INDICES_OPTIONS } from './resolve.js';
 import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
 import { scrollContexts } from './scroll-contexts.js';
-import { effectiveQuery, resolveTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
+import { effectiveQuery, resolveReadTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
 
 function maxWindowOf(handles: IndexHandle[]): number {
   if (!handles.length) return 10_000;
@@ -53,7 +53,7 @@ export async function executeSearch(ctx: EngineContext, expression: string | und
     const result = await searchHandles(ctx, pit.handles, undefined, params, pit.body, started, true);
     return { pit_id: pit.id, ...result };
   }
-  return searchHandles(ctx, resolveTarget(ctx, expression, params), expression, params, body, started);
+  return searchHandles(ctx, resolveReadTarget(ctx, expression, params), expression, params, body, started);
 }
 
 /**
@@ -108,11 +108,22 @@ async function searchHandles(
 }
 
 async function search(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  return { status: 200, body: await executeSearch(ctx, req.pathParams.index, req.params, searchRequestBody(req), req.started) };
+  // OpenSearch's search parameters: `cancel_after_time_interval` (validated; a search here never outlives its timeout) and `phase_took`
+  const cancelAfter = req.params.get('cancel_after_time_interval');
+  if (cancelAfter !== null) timeValue('cancel_after_time_interval', cancelAfter);
+  const body = await executeSearch(ctx, req.pathParams.index, req.params, searchRequestBody(req), req.started);
+  return { status: 200, body: booleanParam(req.params, 'phase_took', false) ? withPhaseTook(body) : body };
+}
+
+/** OpenSearch's `phase_took`: the time of each search phase; one shard, no DFS: all of it is the query phase's. */
+function withPhaseTook(body: Record<string, unknown>): Record<string, unknown> {
+  const { took, timed_out, ...rest } = body;
+  const phases = { dfs_pre_query: 0, query: took, fetch: 0, dfs_query: 0, expand: 0, can_match: 0 };
+  return took === undefined ? body : { took, timed_out, phase_took: phases, ...rest };
 }
 
 async function count(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const handles = resolveTarget(ctx, req.pathParams.index, req.params);
+  const handles = resolveReadTarget(ctx, req.pathParams.index, req.params);
   const body = requestBody(req);
   const query = withQueryRules(ctx, parseCountQuery(withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, req.params, handles, req.pathParams.index), handles))));
   refuseExpensiveQueries(ctx, handles, [query]);
@@ -230,14 +241,16 @@ export const SEARCH_PARAMS = [
   'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score',
   'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source',
 ];
+/** `/_search` also takes OpenSearch's own parameters (its dialect); `SEARCH_PARAMS` stays Elasticsearch's, for the routes that share it. */
+const OPENSEARCH_SEARCH_PARAMS = ['cancel_after_time_interval', 'phase_took'];
 const COUNT_PARAMS = [...INDICES_OPTIONS, 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'];
 const SCROLL_PARAMS = ['scroll', 'scroll_id', 'rest_total_hits_as_int'];
 export const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size',
   'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', ...INDICES_OPTIONS, 'routing', 'include_named_queries_score'];
 
 export const searchRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_search', params: SEARCH_PARAMS, handler: search },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_search', params: SEARCH_PARAMS, handler: search },
+  { methods: ['GET', 'POST'], pattern: '/_search', params: [...SEARCH_PARAMS, ...OPENSEARCH_SEARCH_PARAMS], handler: search },
+  { methods: ['GET', 'POST'], pattern: '/{index}/_search', params: [...SEARCH_PARAMS, ...OPENSEARCH_SEARCH_PARAMS], handler: search },
   { methods: ['GET', 'POST'], pattern: '/_count', params: COUNT_PARAMS, handler: count },
   { methods: ['GET', 'POST'], pattern: '/{index}/_count', params: COUNT_PARAMS, handler: count },
   { methods: ['GET', 'POST'], pattern: '/_search/scroll', params: SCROLL_PARAMS, handler: scroll },

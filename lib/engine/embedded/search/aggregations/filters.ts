@@ -58,6 +58,7 @@ export const filters: AggregationType<FiltersParams> = {
     if (Array.isArray(raw)) anonymous = raw.map((q) => parseQuery(q));
     else if (isObject(raw)) named = Object.entries(raw).map(([k, q]) => [k, parseQuery(q)] as [string, Query]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     else throw new EsError(400, 'parsing_exception', `Unknown key for a VALUE_STRING in [filters].`, { line: 1, col: 1 });
+    if ((anonymous ?? named)!.length === 0) throw new EsError(400, 'illegal_argument_exception', '[filters] cannot be empty.');
     const otherKey = typeof body.other_bucket_key === 'string' ? body.other_bucket_key : '_other_';
     void name;
     return {

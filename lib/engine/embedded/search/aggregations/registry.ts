@@ -17,6 +17,7 @@ import { significantTerms, significantText } from './significant-terms.js';
 import { rareTerms, terms } from './terms.js';
 import { topHits } from './top-hits.js';
 import { variableWidthHistogram } from './variable-width-histogram.js';
+import { weightedAvg } from './weighted-avg.js';
 import type { AggregationType } from './types.js';
 
 let built: Record<string, AggregationType> | undefined;
@@ -29,7 +30,7 @@ export function registry(): Record<string, AggregationType> {
   built ??= {
     terms, rare_terms: rareTerms, range, date_range: dateRange, ip_range: ipRange, histogram, date_histogram: dateHistogram,
     filter, filters, missing, global, nested, reverse_nested: reverseNested, composite,
-    min, max, avg, sum, value_count: valueCount, stats, extended_stats: extendedStats, cardinality,
+    min, max, avg, weighted_avg: weightedAvg, sum, value_count: valueCount, stats, extended_stats: extendedStats, cardinality,
     percentiles, percentile_ranks: percentileRanks, median_absolute_deviation: medianAbsoluteDeviation, top_hits: topHits,
     significant_terms: significantTerms, significant_text: significantText, adjacency_matrix: adjacencyMatrix, multi_terms: multiTerms,
     auto_date_histogram: autoDateHistogram, variable_width_histogram: variableWidthHistogram, sampler, diversified_sampler: diversifiedSampler,

@@ -25,7 +25,6 @@ export function geoShapeApplies(q: Extract<Query, { type: 'geo_shape' }>, mappin
   const type = fieldType(mapping);
   if (type === 'geo_point') return true;
   if (q.query === 'geo_polygon') throw shardError(`field [${q.field}] is not a geo_point field`);
-  // A geo_shape field answers for the points it holds (mapping/geo-shape.ts): other shapes match nothing.
   if (type === 'geo_shape') return true;
   if (type === 'shape') throw shardError(`[geo_shape] queries on [${type}] fields are not supported by the embedded engine`);
   throw shardError(`Field [${q.field}] of type [${type}] does not support [geo_shape] queries`);

@@ -1,15 +1,14 @@
 /**
  * Shapes of the `geo_shape` query (GeoJSON and WKT, as Elasticsearch reads them) and of the
- * deprecated `geo_polygon` query, tested against `geo_point` fields: a document's points relate to
- * the shape as `intersects` (a point in it), `disjoint` (none in it), `within` (all in it) or
- * `contains` (the shape is made of the document's points). Polygons are planar in lon/lat, holes
- * excluded, boundaries included; envelopes may cross the dateline (left > right).
+ * deprecated `geo_polygon` query, tested against `geo_point` and `geo_shape` fields: a document's
+ * points or shapes relate to the query's shape as `intersects`, `disjoint`, `within` or `contains`
+ * (mapping/geo-shape-relation.ts).
  */
 import { EsError } from '../../../../errors/index.js';
-import { arcDistance, inBoundingBox, parseGeoPoint } from '../../mapping/geo-point.js';
-import { parseGeoShape, parsing, shapePoints, type GeoShape } from '../../mapping/geo-shape.js';
+import { parseGeoPoint } from '../../mapping/geo-point.js';
+import { partsRelate, shapeParts, type ShapePart } from '../../mapping/geo-shape-relation.js';
+import { parseGeoShape, parsing, type GeoShape } from '../../mapping/geo-shape.js';
 import { boostOf, isObject } from './query-fields.js';
-import type { GeoPoint } from './query.js';
 
 export { parseGeoShape, type GeoShape };
 
@@ -65,84 +64,36 @@ export function parseGeoPolygonQuery(body: unknown): { field: string; shape: Geo
   };
 }
 
-const EPS = 1e-9;
+/** The query shape's parts, once per parsed query. */
+const queryParts = new WeakMap<GeoShape, ShapePart[]>();
+/** Parsed document shapes by their doc value, bounded: a search reads the same documents' shapes again. */
+const docParts = new Map<string, ShapePart[]>();
+const DOC_PARTS_MAX = 10_000;
 
-function samePoint(a: GeoPoint, lat: number, lon: number): boolean {
-  return Math.abs(a.lat - lat) < EPS && Math.abs(a.lon - lon) < EPS;
-}
-
-function onSegment(lat: number, lon: number, a: GeoPoint, b: GeoPoint): boolean {
-  const cross = (b.lon - a.lon) * (lat - a.lat) - (b.lat - a.lat) * (lon - a.lon);
-  if (Math.abs(cross) > EPS) return false;
-  return lon >= Math.min(a.lon, b.lon) - EPS && lon <= Math.max(a.lon, b.lon) + EPS && lat >= Math.min(a.lat, b.lat) - EPS && lat <= Math.max(a.lat, b.lat) + EPS;
-}
-
-/** Point in a ring (even-odd rule), its boundary included. */
-function inRing(lat: number, lon: number, ring: GeoPoint[]): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[i];
-    const b = ring[j];
-    if (onSegment(lat, lon, a, b)) return true;
-    if (a.lat > lat !== b.lat > lat && lon < ((b.lon - a.lon) * (lat - a.lat)) / (b.lat - a.lat) + a.lon) inside = !inside;
+function partsOfValue(json: string): ShapePart[] {
+  let parts = docParts.get(json);
+  if (!parts) {
+    parts = shapeParts(JSON.parse(json) as GeoShape);
+    if (docParts.size >= DOC_PARTS_MAX) docParts.clear();
+    docParts.set(json, parts);
   }
-  return inside;
+  return parts;
 }
 
-function inPolygon(lat: number, lon: number, rings: GeoPoint[][]): boolean {
-  if (!inRing(lat, lon, rings[0])) return false;
-  for (let h = 1; h < rings.length; h++) {
-    const hole = rings[h];
-    if (inRing(lat, lon, hole) && !hole.some((a, i) => onSegment(lat, lon, a, hole[(i + 1) % hole.length]))) return false;
-  }
-  return true;
-}
-
-/** Is the point (lat, lon) in the shape (its boundary included)? */
-export function pointInShape(lat: number, lon: number, shape: GeoShape): boolean {
-  switch (shape.type) {
-    case 'point':
-      return samePoint(shape.point, lat, lon);
-    case 'multipoint':
-      return shape.points.some((p) => samePoint(p, lat, lon));
-    case 'linestring':
-      return shape.points.some((p, i) => i > 0 && onSegment(lat, lon, shape.points[i - 1], p));
-    case 'multilinestring':
-      return shape.lines.some((line) => line.some((p, i) => i > 0 && onSegment(lat, lon, line[i - 1], p)));
-    case 'envelope':
-      return inBoundingBox(lat, lon, shape.top, shape.left, shape.bottom, shape.right);
-    case 'polygon':
-      return inPolygon(lat, lon, shape.rings);
-    case 'multipolygon':
-      return shape.polygons.some((rings) => inPolygon(lat, lon, rings));
-    case 'circle':
-      return arcDistance(lat, lon, shape.center.lat, shape.center.lon) <= shape.radiusMeters;
-    case 'geometrycollection':
-      return shape.geometries.some((g) => pointInShape(lat, lon, g));
-  }
-}
-
-/** Do a document's points (doc values: lat, lon pairs) relate to the shape as asked? */
+/**
+ * Does a document's field value relate to the shape as asked? Doc values are a geo_point field's
+ * points (lat, lon pairs) or a geo_shape field's shapes (JSON, mapping/geo-shape.ts); the
+ * relation is decided on the whole of them (geo-shape-relation.ts).
+ */
 export function pointsRelate(values: ArrayLike<unknown>, shape: GeoShape, relation: GeoRelation): boolean {
-  const n = values.length - (values.length % 2);
-  if (n === 0) return false;
-  switch (relation) {
-    case 'intersects':
-      for (let i = 0; i < n; i += 2) if (pointInShape(values[i] as number, values[i + 1] as number, shape)) return true;
-      return false;
-    case 'disjoint':
-      for (let i = 0; i < n; i += 2) if (pointInShape(values[i] as number, values[i + 1] as number, shape)) return false;
-      return true;
-    case 'within':
-      for (let i = 0; i < n; i += 2) if (!pointInShape(values[i] as number, values[i + 1] as number, shape)) return false;
-      return true;
-    case 'contains': {
-      const ps = shapePoints(shape);
-      if (!ps) return false;
-      return ps.every((p) => {
-        for (let i = 0; i < n; i += 2) if (samePoint(p, values[i] as number, values[i + 1] as number)) return true;
-        return false;
-      });
-    }
+  if (values.length === 0) return false;
+  let q = queryParts.get(shape);
+  if (!q) queryParts.set(shape, (q = shapeParts(shape)));
+  const d: ShapePart[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v === 'string') d.push(...partsOfValue(v));
+    else if (typeof v === 'number' && i + 1 < values.length) d.push({ kind: 'point', p: { lat: v, lon: values[++i] as number } });
   }
+  return partsRelate(d, q, relation);
 }
