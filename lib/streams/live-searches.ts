@@ -106,6 +106,20 @@ export class IndexLiveSearches {
     this.byRequirement.add(reg, requirement);
   }
 
+  /**
+   * Indexes a search again against new mappings. A query the new mappings make invalid (a nested
+   * query whose path is now an object) is that search's error alone: it ends, the others go on.
+   */
+  private reindex(reg: Registered, ctx: MatchContext): void {
+    this.byRequirement.delete(reg);
+    try {
+      this.indexSearch(reg, ctx);
+    } catch (err) {
+      this.remove(reg);
+      reg.search.onError(err);
+    }
+  }
+
   private remove(reg: Registered): void {
     if (!this.searches.delete(reg.search)) return;
     this.byRequirement.delete(reg);
@@ -151,7 +165,7 @@ export class IndexLiveSearches {
       if (fresh && fresh !== ctx) {
         ctx = fresh;
         this.ctx = fresh;
-        for (const reg of this.searches.values()) if (!reg.search.decide) this.indexSearch(reg, fresh);
+        for (const reg of [...this.searches.values()]) if (!reg.search.decide) this.reindex(reg, fresh);
       }
     }
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;

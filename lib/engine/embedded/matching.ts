@@ -6,7 +6,7 @@
  */
 export {
   parseQuery, rewriteQuery, prepareDocument, preparedMatches, queryTerm, fieldExists, rangeOperands, rangeBounds, inRange,
-  requiredShouldMatches, matcherDecides,
+  requiredShouldMatches, matcherDecides, assertNever,
 } from './search/query/index.js';
 export type { Query, MatchContext, CandidateDocument, PreparedDocument, RewriteContext, RangeBounds } from './search/query/index.js';
 export { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './search/source-filter.js';

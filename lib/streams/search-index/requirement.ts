@@ -1,5 +1,5 @@
 import {
-  fieldType, isRangeType, queryTerm, rangeBounds, requiredShouldMatches, resolveFieldMapping, type MatchContext, type Query, type RangeBounds,
+  assertNever, fieldType, isRangeType, queryTerm, rangeBounds, requiredShouldMatches, resolveFieldMapping, type MatchContext, type Query, type RangeBounds,
 } from '../../engine/embedded/matching.js';
 
 /** One condition on a document, each one the document matcher's own test for a clause. */
@@ -184,7 +184,12 @@ export function requirementOf(query: Query, ctx: MatchContext): Requirement {
     case 'script_score':
       // a script decides too (min_score, or a script that fails on a document): the matcher is asked
       return requirement(requirementOf(query.query, ctx).alternatives, false);
-    default:
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
+    case 'wildcard': case 'regexp': case 'fuzzy': case 'nested': case 'geo_distance': case 'geo_bounding_box':
+    case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'interval_source':
       return ANY;
+    default:
+      return assertNever(query);
   }
 }

@@ -7,7 +7,7 @@ import { pointsRelate } from './geo-shape.js';
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
-import { requiredShouldMatches, type Query } from './query.js';
+import { assertNever, requiredShouldMatches, type Query } from './query.js';
 import { queryTerm } from './query-terms.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { FILTER_CONTEXT } from '../../painless/index.js';
@@ -226,8 +226,12 @@ function evaluate(q: Query, e: Evaluated): boolean {
     case 'script_score':
       // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
       return evaluate(q.query, e);
-    default:
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
+    case 'wildcard': case 'regexp': case 'fuzzy': case 'span': case 'intervals': case 'combined_fields':
+    case 'pinned': case 'rule':
       return evaluate(rewriteQuery(q, e), e);
+    default:
+      return assertNever(q);
   }
 }
 

@@ -11,9 +11,9 @@ import { pointsRelate } from './geo-shape.js';
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
-import { requiredShouldMatches, type Query } from './query.js';
+import { assertNever, requiredShouldMatches, type Query } from './query.js';
 import { expandFields, rewriteQuery } from './rewrite-query.js';
-import { avgFieldLength, bm25, idf, normInverseCache } from './similarity.js';
+import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
 import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 import { EsError } from '../../../../errors/index.js';
@@ -40,7 +40,6 @@ export function queryContextOf(handle: IndexHandle): ExecutionContext {
 }
 
 const f = Math.fround;
-const SCORED_BY_BM25 = new Set(['text', 'match_only_text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
 const GEO = { parsePoint: parseGeoPoint, distance: parseDistance, arc: arcDistance };
 
 /** A float32 score as ES prints it: the shortest decimal that reads back as the same float. */
@@ -174,7 +173,6 @@ function* termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number
   const r = fi.postingsOf(tid, x.reader);
   const live = x.live;
   const cache = score.bm25 ? normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount)) : undefined;
-  const norms = fi.norms;
   let n = 0;
   while (!r.done) {
     const ord = r.read();
@@ -185,7 +183,7 @@ function* termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number
       for (let j = 0; j < freq; j++) r.read();
     }
     if (live[ord] !== 1) continue;
-    out.add(ord, cache ? bm25(score.weight, freq, cache[fi.positional ? norms[ord] : 1]) : score.constant);
+    out.add(ord, cache ? bm25(score.weight, freq, cache[normOf(fi, ord)]) : score.constant);
   }
 }
 
@@ -195,8 +193,8 @@ function* indexedTerm(field: string, term: string, boost: number, constant: bool
   const tid = fi.termId(term);
   if (tid < 0) return ScoredDocs.empty();
   const out = new DocSetBuilder(fi.postingsCount(tid));
-  const useBm25 = scoring && !constant && SCORED_BY_BM25.has(fi.type);
-  const weight = useBm25 ? f(boost * idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
+  const useBm25 = scoring && !constant && scoredByBm25(fi.type);
+  const weight = useBm25 ? bm25Weight(boost, idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
   yield* termDocs(fi, tid, x, { weight, bm25: useBm25, constant: scoring ? boost : 0 }, out);
   return out.build();
 }
@@ -272,7 +270,7 @@ function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scor
   let maxDf = 0;
   for (const c of chosen) maxDf = Math.max(maxDf, liveDocFreq(fi, c.tid, x));
   const termIdf = idf(maxDf, fi.docCount);
-  const useBm25 = SCORED_BY_BM25.has(fi.type);
+  const useBm25 = scoredByBm25(fi.type);
   const acc = takeAccumulator(x.index);
   for (const c of chosen) {
     const b = new DocSetBuilder(fi.postingsCount(c.tid));
@@ -305,13 +303,11 @@ function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolea
   }
   if (freqs.size === 0) return ScoredDocs.empty();
   const idfTerms = q.paths.length === 1 ? termIds[0].flat() : [...new Set(termIds.flat(2))];
-  let sumIdf = 0;
-  for (const tid of idfTerms) sumIdf += idf(liveDocFreq(fi, tid, x), fi.docCount);
-  const weight = f(q.boost * f(sumIdf));
+  const weight = bm25Weight(q.boost, idfSum(idfTerms.map((tid) => idf(liveDocFreq(fi, tid, x), fi.docCount))));
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);
-  for (const ord of ords) out.add(ord, scoring ? bm25(weight, freqs.get(ord)!, cache[fi.norms[ord]]) : 0);
+  for (const ord of ords) out.add(ord, scoring ? bm25(weight, freqs.get(ord)!, cache[normOf(fi, ord)]) : 0);
   return out.build();
 }
 
@@ -556,7 +552,7 @@ function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boole
   const { sets: required, tests, mustSet, mustConstant } = yield* requiredClauses(q, x, scoring);
   const should = yield* runAll(q.should, x, scoring);
   const mustNot = yield* runAll(q.mustNot, x, false);
-  const needed = requiredShouldMatches(q.minimumShouldMatch, should.length, required.length > 0);
+  const needed = requiredShouldMatches(q.minimumShouldMatch, should.length, required.length + tests.length > 0);
   if (should.length && needed > should.length) return ScoredDocs.empty();
   const notCursors = new Int32Array(mustNot.length);
   const excluded = (ord: number) => {
@@ -843,7 +839,7 @@ function* termsSetQuery(q: Extract<Query, { type: 'terms_set' }>, x: Exec, scori
     const t = queryTerm(mapping, v, x.registry);
     if (t !== undefined) terms.add(t);
   }
-  const constant = !SCORED_BY_BM25.has(fieldType(mapping));
+  const constant = !scoredByBm25(fieldType(mapping));
   const acc = takeAccumulator(x.index);
   for (const t of terms) {
     const docs = yield* indexedTerm(q.field, t, q.boost, constant, x, scoring);
@@ -921,7 +917,7 @@ function spanScorer(q: Extract<Query, { type: 'interval_source' }>, positions: M
     const df = tid >= 0 ? liveDocFreq(lfi, tid, x) : byOrd.size;
     idfSum = f(idfSum + idf(df, lfi.docCount));
   }
-  const weight = f(q.boost * idfSum);
+  const weight = bm25Weight(q.boost, idfSum);
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   return (ord: number, intervals: ReturnType<typeof intervalsOf>) => {
     let freq = 0;
@@ -967,7 +963,7 @@ function* combinedTerm(q: Extract<Query, { type: 'combined_term' }>, x: Exec, sc
     }
   }
   if (!freqs.size) return ScoredDocs.empty();
-  const weight = f(q.boost * idf(maxDf, docCount));
+  const weight = bm25Weight(q.boost, idf(maxDf, docCount));
   const cache = normInverseCache(avgFieldLength(sumTotalTermFreq, docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);
@@ -1022,7 +1018,7 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
         const lower = term.toLowerCase();
         return yield* termPattern({ type: 'term_pattern', field: q.field, pattern: { prefix: '', test: (t) => t.toLowerCase() === lower }, scoring: 'constant', maxExpansions: Infinity, boost: q.boost }, x, scoring);
       }
-      return yield* indexedTerm(q.field, term, q.boost, !SCORED_BY_BM25.has(fieldType(mapping)), x, scoring);
+      return yield* indexedTerm(q.field, term, q.boost, !scoredByBm25(fieldType(mapping)), x, scoring);
     }
     case 'terms': {
       if (q.field === '_id') return yield* run({ type: 'ids', values: q.values.map(String), boost: q.boost }, x, scoring);
@@ -1099,8 +1095,12 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* combinedTerm(q, x, scoring);
     case 'more_like_this':
       return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    default:
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
+    case 'wildcard': case 'regexp': case 'fuzzy': case 'span': case 'intervals': case 'combined_fields':
+    case 'pinned': case 'rule':
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);
+    default:
+      return assertNever(q);
   }
 }

@@ -1,8 +1,8 @@
 import { LENGTH_TABLE, SliceReader, type FieldIndex } from '../../index/index.js';
 import { executeQuery, float32, type ExecutionContext } from './execute-query.js';
-import type { Query } from './query.js';
+import { assertNever, type Query } from './query.js';
 import { rewriteQuery } from './rewrite-query.js';
-import { BM25_B, BM25_K1, avgFieldLength, idf, normInverseCache } from './similarity.js';
+import { BM25_B, BM25_K1, avgFieldLength, bm25, bm25Tf, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 
 /** Lucene's Explanation as Elasticsearch renders it: `value`, `description`, `details`. */
 export interface Explanation {
@@ -12,7 +12,6 @@ export interface Explanation {
 }
 
 const f = Math.fround;
-const SCORED_BY_BM25 = new Set(['text', 'match_only_text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
 
 function node(value: number, description: string, details: Explanation[] = []): Explanation {
   return { value: float32(value), description, details };
@@ -73,8 +72,14 @@ function describe(q: Query): string {
       return `ToParentBlockJoinQuery (${describe(q.query)})`;
     case 'capped_score':
       return `CappedScore(${describe(q.query)})`;
-    default:
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
+    case 'wildcard': case 'regexp': case 'fuzzy': case 'boosting': case 'geo_distance': case 'geo_bounding_box':
+    case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
+    case 'interval_source': case 'combined_term':
       return `${q.type}`;
+    default:
+      return assertNever(q);
   }
 }
 
@@ -111,20 +116,17 @@ function termStats(fi: FieldIndex, tid: number, ord: number, c: Ctx): { df: numb
 /** BM25Similarity's explanation: boost (when not 1), idf (n, N) and tf (freq, k1, b, dl, avgdl). */
 function bm25Explanation(fi: FieldIndex, boost: number, idfExpl: Explanation, freq: number, freqExpl: Explanation, ord: number): Explanation {
   const avgdl = avgFieldLength(fi.sumTotalTermFreq, fi.docCount);
-  const norm = fi.positional ? fi.norms[ord] : 1;
-  const dl = LENGTH_TABLE[norm];
+  const norm = normOf(fi, ord);
   const normInverse = normInverseCache(avgdl)[norm];
-  const weight = f(boost * idfExpl.value);
-  const tfNormInverse = f(1 / f(f(BM25_K1) * f(f(1 - f(BM25_B)) + f(f(f(BM25_B) * dl) / avgdl))));
-  const tf = node(f(1 - f(1 / f(1 + f(freq * tfNormInverse)))), 'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:', [
+  const tf = node(bm25Tf(freq, normInverse), 'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:', [
     freqExpl,
     node(BM25_K1, 'k1, term saturation parameter'),
     node(BM25_B, 'b, length normalization parameter'),
-    node(dl, norm > 39 ? 'dl, length of field (approximate)' : 'dl, length of field'),
+    node(LENGTH_TABLE[norm], norm > 39 ? 'dl, length of field (approximate)' : 'dl, length of field'),
     node(avgdl, 'avgdl, average length of field'),
   ]);
   const subs = boost !== 1 ? [node(boost, 'boost'), idfExpl, tf] : [idfExpl, tf];
-  return node(f(weight - f(weight / f(1 + f(freq * normInverse)))), `score(freq=${javaFloat(freq)}), computed as boost * idf * tf from:`, subs);
+  return node(bm25(bm25Weight(boost, idfExpl.value), freq, normInverse), `score(freq=${javaFloat(freq)}), computed as boost * idf * tf from:`, subs);
 }
 
 function idfExplanation(df: number, docCount: number): Explanation {
@@ -140,7 +142,7 @@ function explainTerm(q: Extract<Query, { type: 'indexed_term' }>, ord: number, c
   const stats = fi && tid >= 0 ? termStats(fi, tid, ord, c) : { df: 0, freq: 0 };
   if (!fi || stats.freq === 0) return node(0, 'no matching term');
   if (!scoring) return node(0, `${q.field}:${q.term}`);
-  if (q.constant || !SCORED_BY_BM25.has(fi.type)) return node(q.boost, boosted(`${q.field}:${q.term}`, q.boost));
+  if (q.constant || !scoredByBm25(fi.type)) return node(q.boost, boosted(`${q.field}:${q.term}`, q.boost));
   const score = bm25Explanation(fi, q.boost, idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
   return node(score.value, `weight(${q.field}:${q.term} in ${ord}) [PerFieldSimilarity], result of:`, [score]);
 }
@@ -155,11 +157,9 @@ function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number, c: Ct
     const tid = fi.termId(t);
     return idfExplanation(tid >= 0 ? termStats(fi, tid, ord, c).df : 0, fi.docCount);
   }));
-  let sum = 0;
-  for (const e of idfs) sum += e.value;
-  const idfExpl = node(f(sum), 'idf, sum of:', idfs);
-  const weight = f(q.boost * idfExpl.value);
-  const normInverse = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount))[fi.norms[ord]];
+  const idfExpl = node(idfSum(idfs.map((e) => e.value)), 'idf, sum of:', idfs);
+  const weight = bm25Weight(q.boost, idfExpl.value);
+  const normInverse = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount))[normOf(fi, ord)];
   // score = w − w / (1 + freq·n)  ⇒  freq = (w / (w − score) − 1) / n, rounded to the float it was.
   const freq = float32((weight / (weight - score) - 1) / normInverse);
   const bm = bm25Explanation(fi, q.boost, idfExpl, freq, node(freq, `phraseFreq=${javaFloat(freq)}`), ord);
@@ -232,10 +232,17 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
     }
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
-    default: {
+    case 'match_none': case 'term': case 'terms': case 'ids': case 'exists': case 'match':
+    case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix': case 'wildcard':
+    case 'regexp': case 'fuzzy': case 'range': case 'boosting': case 'function_score': case 'nested':
+    case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'span': case 'intervals': case 'terms_set':
+    case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule':
+    case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
       const score = scoreOf(q, ord, c, scoring);
       return score === undefined ? undefined : node(score, describe(q));
     }
+    default:
+      return assertNever(q);
   }
 }
 

@@ -9,7 +9,7 @@ export {
   type MatchContext, type CandidateDocument, type PreparedDocument,
 } from './document-matcher.js';
 export { rangeBounds, inRange, type RangeBounds } from './field-rules.js';
-export { requiredShouldMatches } from './query.js';
+export { assertNever, requiredShouldMatches } from './query.js';
 export { queryTerm } from './query-terms.js';
 export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 export { explainQuery, type Explanation } from './explain-query.js';

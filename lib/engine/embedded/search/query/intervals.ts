@@ -11,8 +11,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
 import { INTERVAL_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, type ScriptSpec } from '../../painless/index.js';
-import { parseFuzziness } from './parse-query.js';
-import { boostOf, isObject, requiredFields } from './query-fields.js';
+import { boostOf, isObject, parseFuzziness, requiredFields } from './query-fields.js';
 import type { Fuzziness } from './query.js';
 import { fuzzyPattern, wildcardPattern, type TermPattern } from './term-patterns.js';
 

@@ -1,5 +1,5 @@
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
-import type { Query } from './query.js';
+import { assertNever, type Query } from './query.js';
 import { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 
 /** A boost as Java prints a float: `2.0`, `0.5`. */
@@ -102,8 +102,14 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
       return boosted(`(${q.queries.map((c) => luceneString(c, ctx)).join(' | ')})${q.tieBreaker ? `~${q.tieBreaker}` : ''}`, q.boost);
     case 'nested':
       return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
-    default:
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'boosting':
+    case 'function_score': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'span': case 'intervals':
+    case 'terms_set': case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned':
+    case 'rule': case 'script': case 'script_score': case 'term_pattern': case 'capped_score': case 'interval_source':
+    case 'combined_term':
       break;
+    default:
+      return assertNever(q);
   }
   const p = printed(q, ctx);
   return p === q ? q.type : luceneString(p, ctx);

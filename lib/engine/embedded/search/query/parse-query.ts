@@ -7,7 +7,7 @@ import { parseGeoPolygonQuery, parseGeoShapeQuery } from './geo-shape.js';
 import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
-import { boostOf } from './query-fields.js';
+import { boostOf, parseFuzziness } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
 import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
@@ -67,17 +67,6 @@ function checkKeys(name: string, spec: Record<string, unknown>, allowed: string[
 function clauses(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];
   return Array.isArray(v) ? v : [v];
-}
-
-export function parseFuzziness(v: unknown): Fuzziness | undefined {
-  if (v === undefined || v === null) return undefined;
-  const s = String(v).trim();
-  const auto = /^auto(?::(\d+),(\d+))?$/i.exec(s);
-  if (auto) return { kind: 'auto', low: auto[1] ? Number(auto[1]) : 3, high: auto[2] ? Number(auto[2]) : 6 };
-  const n = Number(s);
-  if (!Number.isFinite(n)) throw parsingError(`failed to parse fuzziness [${s}]`);
-  // Fractional fuzziness is a 0..1 similarity in old Lucene; ES maps 0.x to edits (x ≥ 0.5 → 1 …); keep integer edits.
-  return { kind: 'fixed', edits: Math.min(2, Math.max(0, Math.floor(n))) };
 }
 
 function zeroTerms(name: string, v: unknown): 'none' | 'all' {

@@ -7,6 +7,7 @@
  */
 import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
+import type { Fuzziness } from './query.js';
 
 const AT = '[1:2]';
 
@@ -75,4 +76,16 @@ export function boostOf(name: string, v: unknown): number {
   if (!Number.isFinite(n)) throw new EsError(400, 'parsing_exception', `[${name}] query does not support [boost] with value [${String(v)}]`, { line: 1, col: 1 });
   if (n < 0) throw new EsError(400, 'illegal_argument_exception', `negative [boost] are not allowed in [${name}], but got [${n}]`);
   return n;
+}
+
+/** `fuzziness`: an edit distance (0, 1, 2), or AUTO[:low,high]. Shared by the match family and intervals' fuzzy rule. */
+export function parseFuzziness(v: unknown): Fuzziness | undefined {
+  if (v === undefined || v === null) return undefined;
+  const s = String(v).trim();
+  const auto = /^auto(?::(\d+),(\d+))?$/i.exec(s);
+  if (auto) return { kind: 'auto', low: auto[1] ? Number(auto[1]) : 3, high: auto[2] ? Number(auto[2]) : 6 };
+  const n = Number(s);
+  if (!Number.isFinite(n)) throw new EsError(400, 'parsing_exception', `failed to parse fuzziness [${s}]`, { line: 1, col: 1 });
+  // Fractional fuzziness is a 0..1 similarity in old Lucene; ES maps 0.x to edits (x ≥ 0.5 → 1 …); keep integer edits.
+  return { kind: 'fixed', edits: Math.min(2, Math.max(0, Math.floor(n))) };
 }

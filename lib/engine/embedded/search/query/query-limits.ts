@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { FlatSettings } from '../../store/index.js';
 import type { IntervalsRule } from './intervals.js';
-import type { Query } from './query.js';
+import { assertNever, type Query } from './query.js';
 
 /** `indices.query.bool.max_clause_count` as Elasticsearch 8 documents it (static, node level). */
 export const MAX_CLAUSE_COUNT = 4096;
@@ -59,8 +59,15 @@ function children(q: Query): Query[] {
     case 'pinned':
     case 'rule':
       return [q.organic];
-    default:
+    case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists':
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
+    case 'wildcard': case 'regexp': case 'fuzzy': case 'range': case 'geo_distance': case 'geo_bounding_box':
+    case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'combined_fields': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
+    case 'interval_source': case 'combined_term':
       return [];
+    default:
+      return assertNever(q);
   }
 }
 
@@ -93,8 +100,16 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
         demand.clauses += Math.max(1, wordCount(q.query, Math.ceil((MAX_CLAUSE_COUNT - demand.clauses) / fields))) * fields;
         break;
       }
-      default:
+      case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists':
+      case 'bool': case 'prefix': case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
+      case 'constant_score': case 'dis_max': case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
+      case 'geo_bounding_box': case 'geo_shape': case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
+      case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
+      case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':
         demand.clauses += 1;
+        break;
+      default:
+        return assertNever(q);
     }
   }
   return demand;

@@ -2,7 +2,7 @@ import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { IntervalsRule } from './intervals.js';
-import type { Query } from './query.js';
+import { assertNever, type Query } from './query.js';
 import { regexpPattern } from './term-patterns.js';
 
 /** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
@@ -190,8 +190,12 @@ function visit(q: Query, ctx: Ctx): void {
     case 'terms_set':
       if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
       return;
-    default:
+    case 'match_all': case 'match_none': case 'ids': case 'exists': case 'range': case 'geo_distance':
+    case 'geo_bounding_box': case 'geo_shape': case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
+    case 'script': case 'indexed_term': case 'term_pattern': case 'phrase': case 'interval_source': case 'combined_term':
       return;
+    default:
+      return assertNever(q);
   }
 }
 

@@ -157,11 +157,17 @@ export interface PhrasePath {
   offsets: number[];
 }
 
-/** How many should clauses must match (ES's minimum_should_match, integers, percentages and combinations). */
+/**
+ * How many should clauses must match (ES's minimum_should_match, integers, percentages and
+ * combinations). Without must or filter clauses at least one must, whatever the spec says: ES sets
+ * no minimum when the spec comes to 0 or less, and a Lucene BooleanQuery without required clauses
+ * is a disjunction of its should clauses.
+ */
 export function requiredShouldMatches(spec: string | number | undefined, shouldCount: number, hasMustOrFilter: boolean): number {
   if (shouldCount === 0) return 0;
-  if (spec === undefined) return hasMustOrFilter ? 0 : 1;
-  return Math.max(0, Math.min(minimumShouldMatchOf(spec, shouldCount), shouldCount));
+  const floor = hasMustOrFilter ? 0 : 1;
+  if (spec === undefined) return floor;
+  return Math.max(floor, Math.min(minimumShouldMatchOf(spec, shouldCount), shouldCount));
 }
 
 /** ES's Queries.calculateMinShouldMatch: `3`, `-2`, `75%`, `-25%`, `3<90%`, `2<-25% 9<-3`. */

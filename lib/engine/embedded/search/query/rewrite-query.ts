@@ -10,7 +10,7 @@ import { inRange, rangeBounds } from './field-rules.js';
 import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
-import type { FullTextOptions, Query, Scalar } from './query.js';
+import { assertNever, type FullTextOptions, type Query, type Scalar } from './query.js';
 
 export interface RewriteContext {
   mappings: Mappings;
@@ -350,7 +350,12 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     case 'capped_score':
     case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
-    default:
+    case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists':
+    case 'range': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature':
+    case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
+    case 'interval_source': case 'combined_term':
       return q;
+    default:
+      return assertNever(q);
   }
 }

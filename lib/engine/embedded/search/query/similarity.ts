@@ -1,4 +1,8 @@
-import { LENGTH_TABLE } from '../../index/index.js';
+/**
+ * Lucene's BM25Similarity in float arithmetic: the one place scores and their explanations
+ * (explain-query.ts) compute BM25, so an explanation always adds up to the score it explains.
+ */
+import { LENGTH_TABLE, type FieldIndex } from '../../index/index.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -36,3 +40,32 @@ export function bm25(weight: number, freq: number, normInverse: number): number 
 
 export const BM25_K1 = K1;
 export const BM25_B = B;
+
+/** Field types whose terms BM25 scores (others score their boost, constant). */
+const SCORED_BY_BM25 = new Set(['text', 'match_only_text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
+
+export function scoredByBm25(fieldType: string): boolean {
+  return SCORED_BY_BM25.has(fieldType);
+}
+
+/** The norm byte of a document's field: its encoded length, 1 for a field without positions (no norms). */
+export function normOf(fi: FieldIndex, ord: number): number {
+  return fi.positional ? fi.norms[ord] : 1;
+}
+
+/** A term's BM25 weight: boost · idf. */
+export function bm25Weight(boost: number, idfValue: number): number {
+  return f(boost * idfValue);
+}
+
+/** BM25's tf factor, freq / (freq + k1 · (1 − b + b · dl / avgdl)): the score of a weight of 1. */
+export function bm25Tf(freq: number, normInverse: number): number {
+  return bm25(1, freq, normInverse);
+}
+
+/** BM25Similarity.idfExplain over several terms (a phrase): their idfs summed in double, then rounded to float. */
+export function idfSum(idfs: Iterable<number>): number {
+  let sum = 0;
+  for (const v of idfs) sum += v;
+  return f(sum);
+}

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { BACKENDS } from '../support/backends.js';
+import { call, ndjson, NDJSON } from '../support/http.js';
+import { openStream, type OpenStream } from '../support/stream-client.js';
+import { hitsSnapshot, StreamView } from '../support/stream-views.js';
+import type { TestGateway } from '../support/servers.js';
+import { parityCase, type ParityCase, type Write } from './support/parity-cases.js';
+
+/**
+ * The live-search parity property: whatever the mapping, the documents, the query and the writes,
+ * a search stream's pushes applied to its initial answer equal a fresh run of the search. The
+ * local matcher decides what it can; what it cannot (matcherDecides) the engine decides, and the
+ * property holds either way. `make test` runs PARITY_RUNS cases (default 20) from a fixed seed;
+ * `npm run parity:long` runs 10,000 (PARITY_SEED picks another seed; PARITY_PATH replays a reported case).
+ */
+const RUNS = Number(process.env.PARITY_RUNS ?? 20);
+const SEED = Number(process.env.PARITY_SEED ?? 3407);
+/** Written last: every search matches it (its query is `bool.should: [query, ids: END]`), so once its push is in, every write before it was decided. */
+const END = 'zz-end';
+const SIZE = 100;
+
+const enc = encodeURIComponent;
+
+async function applyWrite(gw: TestGateway, index: string, w: Write): Promise<void> {
+  if (w.op === 'index') await call(gw.url, 'PUT', `/${index}/_doc/${enc(w.id)}`, { body: w.source });
+  else if (w.op === 'update') await call(gw.url, 'POST', `/${index}/_update/${enc(w.id)}`, { body: { doc: w.doc, doc_as_upsert: w.upsert } });
+  else await call(gw.url, 'DELETE', `/${index}/_doc/${enc(w.id)}`);
+}
+
+const withoutEnd = (snapshot: Record<string, unknown>) => Object.fromEntries(Object.entries(snapshot).filter(([id]) => id !== END));
+
+/** Runs one case; answers what went wrong, or undefined when the property holds. */
+async function checkCase(gw: TestGateway, index: string, c: ParityCase): Promise<string | undefined> {
+  const created = await call(gw.url, 'PUT', `/${index}`, { body: { settings: { number_of_shards: 1 }, mappings: c.mappings } });
+  if (created.status !== 200) return `index not created: ${created.text}`;
+  try {
+    if (c.initial.length > 0) {
+      const lines = c.initial.flatMap(([id, source]) => [{ index: { _index: index, _id: id } }, source]);
+      await call(gw.url, 'POST', '/_bulk?refresh=true', { body: ndjson(lines), headers: NDJSON });
+    }
+    const streams: Array<{ query: unknown; body: Record<string, unknown>; stream: OpenStream; view: StreamView }> = [];
+    for (const q of c.queries) {
+      const body = { size: SIZE, query: { bool: { should: [q, { ids: { values: [END] } }] } } };
+      const plain = await call(gw.url, 'POST', `/${index}/_search`, { body });
+      const stream = await openStream(gw.url, `/${index}/_search?stream=true`, { method: 'POST', body });
+      if (plain.status !== 200) {
+        // a query the engine refuses is refused as a stream too, with the same status
+        stream.close();
+        if (stream.status !== plain.status) return `query ${JSON.stringify(q)}: search answered ${plain.status}, the stream ${stream.status}`;
+        continue;
+      }
+      if (stream.status !== 200) return `query ${JSON.stringify(q)}: search answered 200, the stream ${stream.status}`;
+      await stream.live;
+      streams.push({ query: q, body, stream, view: new StreamView('search') });
+    }
+    try {
+      for (const w of c.writes) await applyWrite(gw, index, w);
+      await call(gw.url, 'PUT', `/${index}/_doc/${END}?refresh=true`, { body: {} });
+      for (const s of streams) {
+        const fresh = await call(gw.url, 'POST', `/${index}/_search`, { body: s.body });
+        // a query that fails on the documents written (a script on a field they lack) has no answer to compare with
+        if (fresh.status !== 200) continue;
+        const ended = await s.stream.until((m) => m.some((x) => x._id === END), Number(process.env.PARITY_WAIT_MS ?? 20_000)).then(() => true, () => false);
+        if (!ended) return `query ${JSON.stringify(s.query)}: the last write never reached the stream; it got ${JSON.stringify(s.stream.messages).slice(0, 1500)}`;
+        for (const m of s.stream.messages) s.view.apply(m);
+        const pushed = withoutEnd(s.view.snapshot());
+        const expected = withoutEnd(hitsSnapshot(fresh.json));
+        if (JSON.stringify(pushed) !== JSON.stringify(expected)) {
+          return `query ${JSON.stringify(s.query)}:\n  pushes applied to the initial answer: ${JSON.stringify(pushed)}\n  a fresh search: ${JSON.stringify(expected)}`;
+        }
+      }
+    } finally {
+      for (const s of streams) s.stream.close();
+    }
+    return undefined;
+  } finally {
+    await call(gw.url, 'DELETE', `/${index}`);
+  }
+}
+
+for (const backend of BACKENDS) {
+  describe(`live-search parity property (${backend.name})`, function () {
+    this.timeout(Math.max(120_000, RUNS * 3_000));
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+    });
+    after(() => stop?.());
+
+    it(`a search stream's pushes applied to its initial answer equal a fresh search (${RUNS} generated cases, seed ${SEED})`, async () => {
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(parityCase, async (c) => {
+          const failure = await checkCase(gw, `parity-${n++}`, c);
+          if (process.env.PARITY_PROGRESS && n % 100 === 0) console.log(`  ${backend.name}: ${n} cases`);
+          expect(failure, failure).to.equal(undefined);
+        }),
+        { numRuns: RUNS, seed: SEED, path: process.env.PARITY_PATH, endOnFailure: process.env.PARITY_SHRINK !== '1', verbose: 1 },
+      );
+    });
+  });
+}
