@@ -245,6 +245,8 @@ export class RedisChangeBus implements ChangeBus {
   private readonly livenessMs: number;
   /** Whether this node is in `gw:nodes` (with its alive key) yet. */
   private listed = false;
+  /** The pending `untilPublisherBack` wait, if any. */
+  private publisherBack: Promise<boolean> | undefined;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
@@ -434,7 +436,7 @@ export class RedisChangeBus implements ChangeBus {
     try {
       while (this.owed.size > 0 && !this.closed) {
         if (this.pub.status !== 'ready') {
-          await this.untilReady(this.pub, 60_000);
+          await this.untilPublisherBack();
           continue;
         }
         for (const index of [...this.owed]) {
@@ -491,6 +493,15 @@ export class RedisChangeBus implements ChangeBus {
     // (a cluster closes connections while it learns its slots: only its end is final)
     if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, this.pub instanceof Cluster ? 'end' : 'close'))) return;
     throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
+  }
+
+  /**
+   * Waits (at most a minute) for the publisher connection to be ready again: one wait shared by
+   * every channel catching up and every owed rotation, not a pair of listeners each.
+   */
+  private untilPublisherBack(): Promise<boolean> {
+    this.publisherBack ??= this.untilReady(this.pub, 60_000).finally(() => (this.publisherBack = undefined));
+    return this.publisherBack;
   }
 
   /** Resolves true on the connection's next 'ready', false on timeout, 'end' or `giveUpOn`. */
@@ -608,18 +619,46 @@ export class RedisChangeBus implements ChangeBus {
     if (!this.closed && this.sub.status === 'ready') (this.publishCommand === 'SPUBLISH' ? this.sub.sunsubscribe(changeChannel(index)) : this.sub.unsubscribe(changeChannel(index))).catch(() => {});
   }
 
+  /**
+   * Subscribes the node to the index's channel. The first time, the starting point (the
+   * history's top) is read BEFORE the subscription is sent: every event after it is then either
+   * in the history that `catchUp` reads once the subscription is live, or arrives live after it.
+   * (Taken after, it could count an event published meanwhile as delivered before its message
+   * came — on a Redis Cluster a PUBLISH reaches other nodes' subscribers later than its reply —
+   * and drop it as a duplicate: an event lost in silence. Delivering one the streams' first reads
+   * already reflect costs nothing: they drop it by version.)
+   */
   private subscribeChannel(index: string, channel: Channel): void {
-    (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
-      () => {
-        if (this.channels.get(index) !== channel) return;
-        channel.settleLive();
-        // Set the starting point (first time), or fill what was published while unsubscribed.
-        void this.catchUp(index, channel);
-      },
-      () => {
-        // The connection dropped before the reply; 'ready' subscribes again.
-      },
-    );
+    void this.startingPoint(index, channel).then((ready) => {
+      if (!ready || this.channels.get(index) !== channel || this.sub.status !== 'ready') return;
+      (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
+        () => {
+          if (this.channels.get(index) !== channel) return;
+          channel.settleLive();
+          // Fill what was published since the starting point (or while unsubscribed).
+          void this.catchUp(index, channel);
+        },
+        () => {
+          // The connection dropped before the reply; 'ready' subscribes again.
+        },
+      );
+    });
+  }
+
+  /** Reads the channel's starting point if it has none yet; false when the channel was dropped or the bus closed. */
+  private async startingPoint(index: string, channel: Channel): Promise<boolean> {
+    while (channel.last === undefined) {
+      if (this.closed || this.channels.get(index) !== channel) return false;
+      try {
+        const read = await this.read(index, undefined, false);
+        channel.last ??= { epoch: read.epoch, offset: read.top };
+      } catch (err) {
+        this.log(`change bus: reading the position of index [${index}] failed, will retry: ${(err as Error).message}`);
+        if (this.pub.status === 'ready') await sleep(250);
+        else await this.untilPublisherBack();
+      }
+    }
+    return !this.closed && this.channels.get(index) === channel;
   }
 
   /** One JSON.parse per message, whatever the number of local subscribers. */
@@ -691,7 +730,7 @@ export class RedisChangeBus implements ChangeBus {
           // Redis is away: try again once the publisher connection is back (or in a moment).
           this.log(`change bus: catching up on index [${index}] failed, will retry: ${(err as Error).message}`);
           if (this.pub.status === 'ready') await sleep(250);
-          else await this.untilReady(this.pub, 60_000);
+          else await this.untilPublisherBack();
           if (this.closed) return;
           continue;
         }

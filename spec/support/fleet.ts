@@ -24,6 +24,11 @@ export interface FleetOptions {
   nodes: number;
   /** Faults in order; after each one, every client must have received a later write before the next. */
   faults: Fault[];
+  /**
+   * Keep going through `faults` again, in order, until this long has passed since the first
+   * fault (ms; the soak's duration). Without it, each fault runs once.
+   */
+  faultsForMs?: number;
   /** Milliseconds between writes (one writer, round-robin over `documents`). */
   writeEveryMs: number;
   documents: number;
@@ -38,6 +43,8 @@ export interface FleetOptions {
 
 export interface FleetReport {
   writes: number;
+  /** The faults run, in order. */
+  faults: Fault[];
   clients: ClientReport[];
   /** Milliseconds from each fault to each client's first message reflecting a write started after it. */
   resumeLatencies: Array<{ fault: Fault; ms: number }>;
@@ -93,7 +100,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
         ENGINE_URL: engine.url, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password,
         REDIS_PING_MS: '250', STREAM_HEARTBEAT_MS: '1000', CACHE_QUIET_MS: '300', STREAM_AGG_INTERVAL_MS: '100',
         ACCESS_LOG: 'false', REQUEST_LOGS_ENABLED: 'false', ANALYTICS_ENABLED: 'false',
-      });
+      }, options.recoverMs); // a restart on a loaded machine may take longer than the usual 20 s
       return { server, redisProxy };
     };
     for (let i = 0; i < options.nodes; i++) nodes.push(await start(await new TcpProxy([redis.port]).listen()));
@@ -118,7 +125,11 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
 
     const latencies: FleetReport['resumeLatencies'] = [];
     const unrecovered: Fault[] = [];
-    for (const fault of options.faults) {
+    const firstFault = performance.now();
+    const ran: Fault[] = [];
+    for (let f = 0; f < options.faults.length || (options.faultsForMs !== undefined && performance.now() - firstFault < options.faultsForMs); f++) {
+      const fault = options.faults[f % options.faults.length];
+      ran.push(fault);
       const at = performance.now();
       log(`fault: ${fault}`);
       let restarted: Promise<void> | undefined;
@@ -163,6 +174,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     await until(() => clients.every((c) => same(c.shown(), expectedOf(c))), options.recoverMs);
     return {
       writes: writer.count,
+      faults: ran,
       resumeLatencies: latencies,
       unrecovered,
       clients: clients.map((c) => ({ ...c.report(), expected: expectedOf(c), actual: c.shown(), matches: same(c.shown(), expectedOf(c)) })),

@@ -56,8 +56,9 @@ const MAX_OUTPUT = 4 * 1024 ** 2;
 
 /**
  * Spawns `node <script>` from the built tree and resolves once stdout prints `<what> listening on <url>`.
+ * A child not listening within `startTimeoutMs` is killed and the promise rejects.
  */
-export function spawnServer(script: string, env: Record<string, string>, what: 'gateway' | 'engine'): Promise<ChildServer> {
+export function spawnServer(script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = 20_000): Promise<ChildServer> {
   const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', script)], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,7 +72,10 @@ export function spawnServer(script: string, env: Record<string, string>, what: '
   };
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not start in time:\n${out}`)), 20_000);
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${what} did not start within ${startTimeoutMs} ms:\n${out}`));
+    }, startTimeoutMs);
     const listening = new RegExp(`${what} listening on (http://[^\\s]+)`);
     let started = false;
     const onData = (chunk: Buffer) => {
@@ -107,6 +111,6 @@ export async function spawnEngine(dataDir: string, env: Record<string, string> =
   return spawnServer('lib/engine/embedded/standalone.js', { ENGINE_PORT: '0', ENGINE_DATA_DIR: dataDir, ...env }, 'engine');
 }
 
-export async function spawnGateway(env: Record<string, string>): Promise<ChildServer> {
-  return spawnServer('lib/main.js', { PORT: '0', HOST: '127.0.0.1', ...env }, 'gateway');
+export async function spawnGateway(env: Record<string, string>, startTimeoutMs?: number): Promise<ChildServer> {
+  return spawnServer('lib/main.js', { PORT: '0', HOST: '127.0.0.1', ...env }, 'gateway', startTimeoutMs);
 }
