@@ -631,8 +631,21 @@ export class RedisChangeBus implements ChangeBus {
   private subscribeChannel(index: string, channel: Channel): void {
     void this.startingPoint(index, channel).then((ready) => {
       if (!ready || this.channels.get(index) !== channel || this.sub.status !== 'ready') return;
+      // A cluster's subscriber connection can be replaced under a SUBSCRIBE not yet answered
+      // (ioredis picks another node): that command then never settles, and the channel would
+      // never go live. Unanswered after two PING periods, it is sent again (subscribing twice is
+      // harmless; what was published meanwhile is filled from the history).
+      let answered = false;
+      const retry = setTimeout(() => {
+        if (answered || this.closed || this.channels.get(index) !== channel || this.sub.status !== 'ready') return;
+        this.log(`change bus: the subscription to changes of index [${index}] was not confirmed within ${2 * this.livenessMs} ms; subscribing again`);
+        this.subscribeChannel(index, channel);
+      }, 2 * this.livenessMs);
+      retry.unref();
       (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
         () => {
+          answered = true;
+          clearTimeout(retry);
           if (this.channels.get(index) !== channel) return;
           channel.settleLive();
           // Fill what was published since the starting point (or while unsubscribed).
@@ -640,6 +653,8 @@ export class RedisChangeBus implements ChangeBus {
         },
         () => {
           // The connection dropped before the reply; 'ready' subscribes again.
+          answered = true;
+          clearTimeout(retry);
         },
       );
     });

@@ -284,6 +284,7 @@ class FleetClient {
   private readonly sums: Array<{ sum: number; at: number }> = [];
   private readonly counts = { duplicates: 0, silentGaps: 0, lateResets: 0, reconnects: 0, replayed: 0 };
   private readonly errors: string[] = [];
+  private readonly duplicateSamples: string[] = [];
 
   constructor(
     private readonly balancer: TcpProxy,
@@ -305,7 +306,7 @@ class FleetClient {
   }
 
   report(): Omit<ClientReport, 'matches' | 'expected' | 'actual'> {
-    return { name: this.name, ...this.counts, resets: this.view.resets, errors: this.errors };
+    return { name: this.name, ...this.counts, resets: this.view.resets, errors: [...this.duplicateSamples, ...this.errors] };
   }
 
   async untilLive(ms: number): Promise<void> {
@@ -396,7 +397,10 @@ class FleetClient {
     const n = data?._source?.n;
     if (typeof n !== 'number') return;
     const prev = this.lastN.get(doc);
-    if (prev !== undefined && n <= prev) this.counts.duplicates++;
+    if (prev !== undefined && n <= prev) {
+      this.counts.duplicates++;
+      if (this.duplicateSamples.length < 5) this.duplicateSamples.push(`duplicate: ${doc} ${prev} -> ${n} (id ${id}, resets ${this.view.resets}, reconnects ${this.counts.reconnects}, live ${this.live})`);
+    }
     else if (prev !== undefined && n > prev + 1) {
       this.counts.silentGaps++;
       if (this.errors.length < 20) this.errors.push(`gap: ${doc} ${prev} -> ${n} (id ${id}, resets ${this.view.resets}, reconnects ${this.counts.reconnects}, live ${this.live})`);
@@ -407,18 +411,23 @@ class FleetClient {
 
   private connectSse(): void {
     const abort = new AbortController();
+    // aborting a body makes it emit 'error': only the current connection's events count, or one
+    // reconnect would open two connections and show each change twice
+    const current = () => !abort.signal.aborted;
     this.stopConnection = () => abort.abort();
     const headers: Record<string, string> = { authorization: adminAuth(), accept: 'text/event-stream' };
     const body = this.body();
     if (body !== undefined) headers['content-type'] = 'application/json';
     request(this.balancer.url + this.path(), { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), signal: abort.signal }).then((res) => {
+      if (!current()) return;
       if (res.statusCode !== 200) {
-        res.body.text().then((text) => this.reconnect(`status ${res.statusCode}: ${text.slice(0, 200)}`), () => this.reconnect(`status ${res.statusCode}`));
+        res.body.text().then((text) => current() && this.reconnect(`status ${res.statusCode}: ${text.slice(0, 200)}`), () => current() && this.reconnect(`status ${res.statusCode}`));
         return;
       }
       let buf = '';
       let first = true;
       res.body.on('data', (chunk: Buffer) => {
+        if (!current()) return;
         buf += chunk.toString('utf8');
         let at;
         while ((at = buf.indexOf('\n\n')) >= 0) {
@@ -436,9 +445,9 @@ class FleetClient {
           this.onMessage(data, id, initial);
         }
       });
-      res.body.on('end', () => this.reconnect(''));
-      res.body.on('error', () => this.reconnect(''));
-    }, () => this.reconnect(''));
+      res.body.on('end', () => current() && this.reconnect(''));
+      res.body.on('error', () => current() && this.reconnect(''));
+    }, () => current() && this.reconnect(''));
   }
 
   private connectWs(): void {
