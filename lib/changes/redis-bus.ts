@@ -183,6 +183,11 @@ interface Channel {
   again: boolean;
   /** The history's top when a check found this node behind it (`checkTails`); undefined when not behind. */
   behindAt?: number;
+  /**
+   * The channel's subscription on the current subscriber connection: none (to send), sending
+   * (its starting point read or SUBSCRIBE sent, no answer yet), or confirmed.
+   */
+  subscription: 'none' | 'sending' | 'confirmed';
   /** Settles when the channel subscription is first confirmed (or the channel is dropped). */
   live: Promise<void>;
   settleLive(error?: Error): void;
@@ -288,7 +293,10 @@ export class RedisChangeBus implements ChangeBus {
     this.pub.on(this.pub instanceof Cluster ? 'end' : 'close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
-      for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
+      for (const [index, channel] of this.channels) {
+        channel.subscription = 'none';
+        this.subscribeChannel(index, channel);
+      }
       if (this.indexWatchers > 0) this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
     });
     this.sub.on('message', (channelName: string, message: string) => this.receive(channelName, message));
@@ -477,6 +485,9 @@ export class RedisChangeBus implements ChangeBus {
         const answered = () => waiting.delete(conn);
         conn.ping().then(answered, answered);
       }
+      if (this.sub.status === 'ready') {
+        for (const [index, channel] of this.channels) if (channel.subscription === 'none') this.subscribeChannel(index, channel);
+      }
       if (this.pub.status === 'ready') {
         void this.beatAndSweep();
         void this.checkTails();
@@ -606,7 +617,7 @@ export class RedisChangeBus implements ChangeBus {
       settle = (error) => (error ? reject(error) : resolve());
     });
     live.catch(() => {}); // nobody may be waiting on it
-    const channel: Channel = { catchingUp: false, pending: [], again: false, live, settleLive: settle };
+    const channel: Channel = { catchingUp: false, pending: [], again: false, subscription: 'none', live, settleLive: settle };
     this.channels.set(index, channel);
     if (this.sub.status === 'ready') this.subscribeChannel(index, channel);
   }
@@ -629,16 +640,23 @@ export class RedisChangeBus implements ChangeBus {
    * already reflect costs nothing: they drop it by version.)
    */
   private subscribeChannel(index: string, channel: Channel): void {
+    if (channel.subscription !== 'none') return;
+    channel.subscription = 'sending';
+    const unsent = () => {
+      // not sent (the connection is not ready): 'ready', or the next liveness check, sends it
+      if (channel.subscription === 'sending') channel.subscription = 'none';
+    };
     void this.startingPoint(index, channel).then((ready) => {
-      if (!ready || this.channels.get(index) !== channel || this.sub.status !== 'ready') return;
+      if (!ready || this.channels.get(index) !== channel || this.sub.status !== 'ready') return unsent();
       // A cluster's subscriber connection can be replaced under a SUBSCRIBE not yet answered
-      // (ioredis picks another node): that command then never settles, and the channel would
+      // (ioredis picks another node): that command may then never settle, and the channel would
       // never go live. Unanswered after two PING periods, it is sent again (subscribing twice is
       // harmless; what was published meanwhile is filled from the history).
       let answered = false;
       const retry = setTimeout(() => {
-        if (answered || this.closed || this.channels.get(index) !== channel || this.sub.status !== 'ready') return;
+        if (answered || this.closed || this.channels.get(index) !== channel) return;
         this.log(`change bus: the subscription to changes of index [${index}] was not confirmed within ${2 * this.livenessMs} ms; subscribing again`);
+        channel.subscription = 'none';
         this.subscribeChannel(index, channel);
       }, 2 * this.livenessMs);
       retry.unref();
@@ -647,14 +665,16 @@ export class RedisChangeBus implements ChangeBus {
           answered = true;
           clearTimeout(retry);
           if (this.channels.get(index) !== channel) return;
+          channel.subscription = 'confirmed';
           channel.settleLive();
           // Fill what was published since the starting point (or while unsubscribed).
           void this.catchUp(index, channel);
         },
         () => {
-          // The connection dropped before the reply; 'ready' subscribes again.
+          // The connection dropped before the reply: 'ready', or the next liveness check, sends it again.
           answered = true;
           clearTimeout(retry);
+          unsent();
         },
       );
     });
