@@ -56,9 +56,10 @@ const MAX_OUTPUT = 4 * 1024 ** 2;
 
 /**
  * Spawns `node <script>` from the built tree and resolves once stdout prints `<what> listening on <url>`.
- * A child not listening within `startTimeoutMs` is killed and the promise rejects.
+ * A child not listening within `startTimeoutMs` is killed and the promise rejects (a minute: a
+ * gateway on the HTTP backend took 16–20 s to start on this machine under its shared load).
  */
-export function spawnServer(script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = 20_000): Promise<ChildServer> {
+export function spawnServer(script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = 60_000): Promise<ChildServer> {
   const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', script)], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
