@@ -39,6 +39,7 @@ import { MatchContexts } from '../lib/streams/match-contexts.js';
 import { requirementOf } from '../lib/streams/search-index/index.js';
 import { spawnEngine, spawnGateway, spawnServer, tempDir, type ChildServer } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
+import { busPerWrite } from './support/bus-per-write.js';
 import { DocStreamFleet } from './support/doc-stream-fleet.js';
 import { liveDashboards } from './support/live-dashboards.js';
 import { wsSlowConsumer } from './support/ws-slow-consumer.js';
@@ -58,7 +59,7 @@ const FAN_OUT_COUNTS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').ma
 const FAN_OUT_DOCS = 100;
 const SEARCH_COUNTS = [1_000, 10_000];
 const CROSS_NODE_WRITES = Number(process.env.BENCH_CROSS_WRITES ?? 500);
-/** BENCH_PARTS: the parts to run (matching, fanout, wsmany, dashboards, wsslow, crossnode), all by default. */
+/** BENCH_PARTS: the parts to run (matching, fanout, wsmany, dashboards, wsslow, bus, crossnode), all by default. */
 const PARTS = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
 const part = (name: string) => !PARTS || PARTS.includes(name);
 
@@ -647,6 +648,37 @@ async function crossNode(redis: BenchRedis, redisFloorS: Summary): Promise<void>
   }
 }
 
+/**
+ * bus: what one write costs the Redis bus with 1, 2 and 4 nodes, every node interested in the
+ * written index or only one (bench/support/bus-per-write.ts): Redis commands and pub/sub
+ * deliveries per write, Redis CPU per write, the nodes' bus CPU per delivered change, and the
+ * `inFlight` mark's extra round trip.
+ */
+async function busCost(): Promise<void> {
+  const redis = await startBenchRedis();
+  const stopRedis = owned(() => redis.stop());
+  const writes = Number(process.env.BENCH_BUS_WRITES ?? 2_000);
+  try {
+    for (const nodes of [1, 2, 4]) {
+      for (const interested of nodes === 1 ? [1] : [1, nodes]) {
+        const r = await busPerWrite(redis.url, nodes, interested, writes);
+        const commands = Object.entries(r.commandsPerWrite).map(([c, k]) => `${c} ${k.toFixed(2)}`).join(', ');
+        notes.push(
+          `bus, ${nodes} node(s), ${interested} interested in the index: per write ${commands}; pub/sub deliveries ${r.deliveriesPerWrite.toFixed(2)}; ` +
+            `Redis CPU ${r.redisCpuUsPerWrite.toFixed(0)} µs; nodes' bus CPU ${r.nodeCpuUsPerDelivery.toFixed(0)} µs per delivered change (publish side included); ${writes} writes`,
+        );
+        if (nodes === 1) {
+          rows.push({ part: 'bus', what: 'publish alone (1 node)', s: r.publishOnly });
+          rows.push({ part: 'bus', what: 'inFlight mark + publish (1 node)', s: r.markThenPublish, floor: { name: 'publish alone', s: r.publishOnly }, note: 'the mark is one more round trip before the engine write' });
+        }
+        progress(`bus: ${nodes} node(s), ${interested} interested: ${commands}; deliveries ${r.deliveriesPerWrite.toFixed(2)}`);
+      }
+    }
+  } finally {
+    await stopRedis();
+  }
+}
+
 /** BENCH_WS_STREAMS, BENCH_WS_CONNECTIONS: the multiplexed WebSocket part's subscriptions and connections. */
 const WS_STREAMS = Number(process.env.BENCH_WS_STREAMS ?? 50_000);
 const WS_CONNECTIONS = Number(process.env.BENCH_WS_CONNECTIONS ?? 500);
@@ -759,6 +791,8 @@ async function main(): Promise<void> {
         `bounded: ${r.errorFrame && r.rssPeakMb - r.rssBeforeMb - (r.reference.rssPeakMb - r.reference.rssBeforeMb) < 4 * (r.bufferBytes / 2 ** 20) ? 'yes' : 'NO'}`,
     );
   }
+
+  if (part('bus') && redisServerAvailable()) await busCost();
 
   if (!part('crossnode')) {
     // not asked for

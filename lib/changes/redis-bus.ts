@@ -184,6 +184,11 @@ interface Channel {
   again: boolean;
   /** The history's top when a check found this node behind it (`checkTails`); undefined when not behind. */
   behindAt?: number;
+  /**
+   * The channel's subscription on the current subscriber connection: none (to send), sending
+   * (its starting point read or SUBSCRIBE sent, no answer yet), or confirmed.
+   */
+  subscription: 'none' | 'sending' | 'confirmed';
   /** Settles when the channel subscription is first confirmed (or the channel is dropped). */
   live: Promise<void>;
   settleLive(error?: Error): void;
@@ -251,6 +256,8 @@ export class RedisChangeBus implements ChangeBus {
   private readonly livenessMs: number;
   /** Whether this node is in `gw:nodes` (with its alive key) yet. */
   private listed = false;
+  /** The pending `untilPublisherBack` wait, if any. */
+  private publisherBack: Promise<boolean> | undefined;
 
   constructor(redisUrl: string, options: RedisChangeBusOptions = {}) {
     this.historyLength = Math.max(1, options.historyLength ?? DEFAULT_HISTORY_LENGTH);
@@ -293,7 +300,10 @@ export class RedisChangeBus implements ChangeBus {
     this.pub.on(this.pub instanceof Cluster ? 'end' : 'close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
-      for (const [index, channel] of this.channels) this.subscribeChannel(index, channel);
+      for (const [index, channel] of this.channels) {
+        channel.subscription = 'none';
+        this.subscribeChannel(index, channel);
+      }
       if (this.indexWatchers > 0) this.sub.subscribe(INDEX_EVENTS_CHANNEL).catch(() => {});
       if (this.mappingWatchers > 0) this.sub.subscribe(MAPPING_EVENTS_CHANNEL).catch(() => {});
     });
@@ -476,7 +486,7 @@ export class RedisChangeBus implements ChangeBus {
     try {
       while (this.owed.size > 0 && !this.closed) {
         if (this.pub.status !== 'ready') {
-          await this.untilReady(this.pub, 60_000);
+          await this.untilPublisherBack();
           continue;
         }
         for (const index of [...this.owed]) {
@@ -517,6 +527,9 @@ export class RedisChangeBus implements ChangeBus {
         const answered = () => waiting.delete(conn);
         conn.ping().then(answered, answered);
       }
+      if (this.sub.status === 'ready') {
+        for (const [index, channel] of this.channels) if (channel.subscription === 'none') this.subscribeChannel(index, channel);
+      }
       if (this.pub.status === 'ready') {
         void this.beatAndSweep();
         void this.checkTails();
@@ -533,6 +546,15 @@ export class RedisChangeBus implements ChangeBus {
     // (a cluster closes connections while it learns its slots: only its end is final)
     if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, this.pub instanceof Cluster ? 'end' : 'close'))) return;
     throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
+  }
+
+  /**
+   * Waits (at most a minute) for the publisher connection to be ready again: one wait shared by
+   * every channel catching up and every owed rotation, not a pair of listeners each.
+   */
+  private untilPublisherBack(): Promise<boolean> {
+    this.publisherBack ??= this.untilReady(this.pub, 60_000).finally(() => (this.publisherBack = undefined));
+    return this.publisherBack;
   }
 
   /** Resolves true on the connection's next 'ready', false on timeout, 'end' or `giveUpOn`. */
@@ -637,7 +659,7 @@ export class RedisChangeBus implements ChangeBus {
       settle = (error) => (error ? reject(error) : resolve());
     });
     live.catch(() => {}); // nobody may be waiting on it
-    const channel: Channel = { catchingUp: false, pending: [], again: false, live, settleLive: settle };
+    const channel: Channel = { catchingUp: false, pending: [], again: false, subscription: 'none', live, settleLive: settle };
     this.channels.set(index, channel);
     if (this.sub.status === 'ready') this.subscribeChannel(index, channel);
   }
@@ -650,18 +672,70 @@ export class RedisChangeBus implements ChangeBus {
     if (!this.closed && this.sub.status === 'ready') (this.publishCommand === 'SPUBLISH' ? this.sub.sunsubscribe(changeChannel(index)) : this.sub.unsubscribe(changeChannel(index))).catch(() => {});
   }
 
+  /**
+   * Subscribes the node to the index's channel. The first time, the starting point (the
+   * history's top) is read BEFORE the subscription is sent: every event after it is then either
+   * in the history that `catchUp` reads once the subscription is live, or arrives live after it.
+   * (Taken after, it could count an event published meanwhile as delivered before its message
+   * came — on a Redis Cluster a PUBLISH reaches other nodes' subscribers later than its reply —
+   * and drop it as a duplicate: an event lost in silence. Delivering one the streams' first reads
+   * already reflect costs nothing: they drop it by version.)
+   */
   private subscribeChannel(index: string, channel: Channel): void {
-    (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
-      () => {
-        if (this.channels.get(index) !== channel) return;
-        channel.settleLive();
-        // Set the starting point (first time), or fill what was published while unsubscribed.
-        void this.catchUp(index, channel);
-      },
-      () => {
-        // The connection dropped before the reply; 'ready' subscribes again.
-      },
-    );
+    if (channel.subscription !== 'none') return;
+    channel.subscription = 'sending';
+    const unsent = () => {
+      // not sent (the connection is not ready): 'ready', or the next liveness check, sends it
+      if (channel.subscription === 'sending') channel.subscription = 'none';
+    };
+    void this.startingPoint(index, channel).then((ready) => {
+      if (!ready || this.channels.get(index) !== channel || this.sub.status !== 'ready') return unsent();
+      // A cluster's subscriber connection can be replaced under a SUBSCRIBE not yet answered
+      // (ioredis picks another node): that command may then never settle, and the channel would
+      // never go live. Unanswered after two PING periods, it is sent again (subscribing twice is
+      // harmless; what was published meanwhile is filled from the history).
+      let answered = false;
+      const retry = setTimeout(() => {
+        if (answered || this.closed || this.channels.get(index) !== channel) return;
+        this.log(`change bus: the subscription to changes of index [${index}] was not confirmed within ${2 * this.livenessMs} ms; subscribing again`);
+        channel.subscription = 'none';
+        this.subscribeChannel(index, channel);
+      }, 2 * this.livenessMs);
+      retry.unref();
+      (this.publishCommand === 'SPUBLISH' ? this.sub.ssubscribe(changeChannel(index)) : this.sub.subscribe(changeChannel(index))).then(
+        () => {
+          answered = true;
+          clearTimeout(retry);
+          if (this.channels.get(index) !== channel) return;
+          channel.subscription = 'confirmed';
+          channel.settleLive();
+          // Fill what was published since the starting point (or while unsubscribed).
+          void this.catchUp(index, channel);
+        },
+        () => {
+          // The connection dropped before the reply: 'ready', or the next liveness check, sends it again.
+          answered = true;
+          clearTimeout(retry);
+          unsent();
+        },
+      );
+    });
+  }
+
+  /** Reads the channel's starting point if it has none yet; false when the channel was dropped or the bus closed. */
+  private async startingPoint(index: string, channel: Channel): Promise<boolean> {
+    while (channel.last === undefined) {
+      if (this.closed || this.channels.get(index) !== channel) return false;
+      try {
+        const read = await this.read(index, undefined, false);
+        channel.last ??= { epoch: read.epoch, offset: read.top };
+      } catch (err) {
+        this.log(`change bus: reading the position of index [${index}] failed, will retry: ${(err as Error).message}`);
+        if (this.pub.status === 'ready') await sleep(250);
+        else await this.untilPublisherBack();
+      }
+    }
+    return !this.closed && this.channels.get(index) === channel;
   }
 
   /** One JSON.parse per message, whatever the number of local subscribers. */
@@ -743,7 +817,7 @@ export class RedisChangeBus implements ChangeBus {
           // Redis is away: try again once the publisher connection is back (or in a moment).
           this.log(`change bus: catching up on index [${index}] failed, will retry: ${(err as Error).message}`);
           if (this.pub.status === 'ready') await sleep(250);
-          else await this.untilReady(this.pub, 60_000);
+          else await this.untilPublisherBack();
           if (this.closed) return;
           continue;
         }

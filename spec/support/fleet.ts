@@ -24,6 +24,11 @@ export interface FleetOptions {
   nodes: number;
   /** Faults in order; after each one, every client must have received a later write before the next. */
   faults: Fault[];
+  /**
+   * Keep going through `faults` again, in order, until this long has passed since the first
+   * fault (ms; the soak's duration). Without it, each fault runs once.
+   */
+  faultsForMs?: number;
   /** Milliseconds between writes (one writer, round-robin over `documents`). */
   writeEveryMs: number;
   documents: number;
@@ -38,6 +43,8 @@ export interface FleetOptions {
 
 export interface FleetReport {
   writes: number;
+  /** The faults run, in order. */
+  faults: Fault[];
   clients: ClientReport[];
   /** Milliseconds from each fault to each client's first message reflecting a write started after it. */
   resumeLatencies: Array<{ fault: Fault; ms: number }>;
@@ -93,7 +100,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
         ENGINE_URL: engine.url, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password,
         REDIS_PING_MS: '250', STREAM_HEARTBEAT_MS: '1000', CACHE_QUIET_MS: '300', STREAM_AGG_INTERVAL_MS: '100',
         ACCESS_LOG: 'false', REQUEST_LOGS_ENABLED: 'false', ANALYTICS_ENABLED: 'false',
-      });
+      }, Math.max(60_000, options.recoverMs)); // a restart on a loaded machine is slow
       return { server, redisProxy };
     };
     for (let i = 0; i < options.nodes; i++) nodes.push(await start(await new TcpProxy([redis.port]).listen()));
@@ -118,7 +125,11 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
 
     const latencies: FleetReport['resumeLatencies'] = [];
     const unrecovered: Fault[] = [];
-    for (const fault of options.faults) {
+    const firstFault = performance.now();
+    const ran: Fault[] = [];
+    for (let f = 0; f < options.faults.length || (options.faultsForMs !== undefined && performance.now() - firstFault < options.faultsForMs); f++) {
+      const fault = options.faults[f % options.faults.length];
+      ran.push(fault);
       const at = performance.now();
       log(`fault: ${fault}`);
       let restarted: Promise<void> | undefined;
@@ -163,6 +174,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     await until(() => clients.every((c) => same(c.shown(), expectedOf(c))), options.recoverMs);
     return {
       writes: writer.count,
+      faults: ran,
       resumeLatencies: latencies,
       unrecovered,
       clients: clients.map((c) => ({ ...c.report(), expected: expectedOf(c), actual: c.shown(), matches: same(c.shown(), expectedOf(c)) })),
@@ -272,6 +284,7 @@ class FleetClient {
   private readonly sums: Array<{ sum: number; at: number }> = [];
   private readonly counts = { duplicates: 0, silentGaps: 0, lateResets: 0, reconnects: 0, replayed: 0 };
   private readonly errors: string[] = [];
+  private readonly duplicateSamples: string[] = [];
 
   constructor(
     private readonly balancer: TcpProxy,
@@ -293,7 +306,7 @@ class FleetClient {
   }
 
   report(): Omit<ClientReport, 'matches' | 'expected' | 'actual'> {
-    return { name: this.name, ...this.counts, resets: this.view.resets, errors: this.errors };
+    return { name: this.name, ...this.counts, resets: this.view.resets, errors: [...this.duplicateSamples, ...this.errors] };
   }
 
   async untilLive(ms: number): Promise<void> {
@@ -384,7 +397,10 @@ class FleetClient {
     const n = data?._source?.n;
     if (typeof n !== 'number') return;
     const prev = this.lastN.get(doc);
-    if (prev !== undefined && n <= prev) this.counts.duplicates++;
+    if (prev !== undefined && n <= prev) {
+      this.counts.duplicates++;
+      if (this.duplicateSamples.length < 5) this.duplicateSamples.push(`duplicate: ${doc} ${prev} -> ${n} (id ${id}, resets ${this.view.resets}, reconnects ${this.counts.reconnects}, live ${this.live})`);
+    }
     else if (prev !== undefined && n > prev + 1) {
       this.counts.silentGaps++;
       if (this.errors.length < 20) this.errors.push(`gap: ${doc} ${prev} -> ${n} (id ${id}, resets ${this.view.resets}, reconnects ${this.counts.reconnects}, live ${this.live})`);
@@ -395,18 +411,23 @@ class FleetClient {
 
   private connectSse(): void {
     const abort = new AbortController();
+    // aborting a body makes it emit 'error': only the current connection's events count, or one
+    // reconnect would open two connections and show each change twice
+    const current = () => !abort.signal.aborted;
     this.stopConnection = () => abort.abort();
     const headers: Record<string, string> = { authorization: adminAuth(), accept: 'text/event-stream' };
     const body = this.body();
     if (body !== undefined) headers['content-type'] = 'application/json';
     request(this.balancer.url + this.path(), { method: body === undefined ? 'GET' : 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), signal: abort.signal }).then((res) => {
+      if (!current()) return;
       if (res.statusCode !== 200) {
-        res.body.text().then((text) => this.reconnect(`status ${res.statusCode}: ${text.slice(0, 200)}`), () => this.reconnect(`status ${res.statusCode}`));
+        res.body.text().then((text) => current() && this.reconnect(`status ${res.statusCode}: ${text.slice(0, 200)}`), () => current() && this.reconnect(`status ${res.statusCode}`));
         return;
       }
       let buf = '';
       let first = true;
       res.body.on('data', (chunk: Buffer) => {
+        if (!current()) return;
         buf += chunk.toString('utf8');
         let at;
         while ((at = buf.indexOf('\n\n')) >= 0) {
@@ -424,9 +445,9 @@ class FleetClient {
           this.onMessage(data, id, initial);
         }
       });
-      res.body.on('end', () => this.reconnect(''));
-      res.body.on('error', () => this.reconnect(''));
-    }, () => this.reconnect(''));
+      res.body.on('end', () => current() && this.reconnect(''));
+      res.body.on('error', () => current() && this.reconnect(''));
+    }, () => current() && this.reconnect(''));
   }
 
   private connectWs(): void {
