@@ -6,7 +6,7 @@ import { readJsonBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { framingFor, writeStream } from '../streams/index.js';
-import { errorMessage, overflowMessage } from '../streams/messages.js';
+import { errorMessage, overflowMessage } from '../streams/index.js';
 import { liveAnswers } from './live.js';
 import { analyticsQuery, ANALYTICS_ENDPOINTS, type AnalyticsScope } from './queries.js';
 import type { AnalyticsRecorder } from './recorder.js';

@@ -3,3 +3,4 @@ export { AppRegistry, APPS_INDEX, APP_MAPPINGS, type AppRecord } from './app-reg
 export { TYPE_FIELD } from './type-field.js';
 export { TypedDocuments, type Reply } from './typed-documents.js';
 export { typeFieldHiding, withoutTypeField } from './type-field-hiding.js';
+export { installRawSubfieldTemplate } from './raw-subfields.js';

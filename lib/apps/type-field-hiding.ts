@@ -3,9 +3,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { parse as parseExactly, stringify as stringifyExactly } from 'lossless-json';
 import type { EngineRequest, EngineResponse } from '../engine/index.js';
 import { readBody } from '../engine/index.js';
-import { jsonBody } from '../engine/json-body.js';
+import { jsonBody } from '../engine/index.js';
 import { holdsRoundedInteger } from '../ndjson/index.js';
-import type { Interceptor } from '../engine/interceptor.js';
+import type { Interceptor } from '../engine/index.js';
 import { TYPE_FIELD } from './type-field.js';
 
 type Json = Record<string, unknown>;

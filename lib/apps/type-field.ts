@@ -3,4 +3,4 @@
  * is stored as an ordinary keyword field and hidden from `_source` in app-style responses.
  * (Defined with the change events, which carry it as `type`.)
  */
-export { TYPE_FIELD } from '../changes/write-changes.js';
+export { TYPE_FIELD } from '../changes/index.js';

@@ -1,5 +1,5 @@
-import type { Backend } from '../engine/backend.js';
-import { callJson } from '../engine/json-call.js';
+import type { Backend } from '../engine/index.js';
+import { callJson } from '../engine/index.js';
 import { generatePassword, hashSecret } from './secret-hash.js';
 
 export const CREDENTIALS_INDEX = '.gateway-credentials';

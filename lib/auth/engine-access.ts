@@ -1,4 +1,4 @@
-import type { EngineAccess } from '../engine/backend.js';
+import type { EngineAccess } from '../engine/index.js';
 import type { Principal } from './authenticator.js';
 
 /** One per principal (the authenticator caches principals): nothing is built per request. */

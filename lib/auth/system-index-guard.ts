@@ -1,4 +1,4 @@
-import type { Dispatch, Interceptor } from '../engine/interceptor.js';
+import type { Dispatch, Interceptor } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { Classification } from '../request/index.js';
 import { isSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX } from './classify/index.js';

@@ -1,9 +1,9 @@
 import type { Subscription } from 'rxjs';
 import { readRawRequest } from '../auth/classify/index.js';
-import { resolveIndices, type ResolvedIndices } from '../auth/classify/resolve-indices.js';
+import { resolveIndices, type ResolvedIndices } from '../auth/classify/index.js';
 import type { ChangeBus } from '../changes/index.js';
 import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
-import type { Dispatch, Interceptor } from '../engine/interceptor.js';
+import type { Dispatch, Interceptor } from '../engine/index.js';
 import { queryString, type Classification, type GatewayRequest } from '../request/index.js';
 import { sortedJson } from '../ndjson/index.js';
 import { simpleMatch } from '../wildcard/index.js';

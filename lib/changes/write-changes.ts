@@ -1,4 +1,4 @@
-import { dataStreamOfBackingName } from '../engine/data-stream-names.js';
+import { dataStreamOfBackingName } from '../engine/index.js';
 import type { DocumentOp, NewChange } from './change-event.js';
 
 /**

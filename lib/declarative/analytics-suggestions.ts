@@ -1,5 +1,5 @@
-import { analyticsQuery, ANALYTICS_PARAMETERS, type AnalyticsScope } from '../analytics/queries.js';
-import { EMPTY_QUERY } from '../analytics/events.js';
+import { analyticsQuery, ANALYTICS_PARAMETERS, type AnalyticsScope } from '../analytics/index.js';
+import { EMPTY_QUERY } from '../analytics/index.js';
 import type { Backend } from '../engine/index.js';
 import type { PopularSuggestionsConfig, RecentSuggestionsConfig } from '../declarative-request/index.js';
 import { matchesTyped, searchTextHit, type SuggestionHit } from './suggestion-hits.js';

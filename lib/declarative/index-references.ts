@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/index.js';
 import { authorizeIndices, resolveIndices } from '../auth/classify/index.js';
-import { searchBodyTargets } from '../auth/classify/body-indices.js';
+import { searchBodyTargets } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 

@@ -1,7 +1,7 @@
 import { defer, map, merge, type Observable } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
-import type { SharedRuns } from '../streams/shared-runs.js';
-import { gapFree } from '../streams/gap-free.js';
+import type { SharedRuns } from '../streams/index.js';
+import { gapFree } from '../streams/index.js';
 import type { StreamMessage } from '../streams/transports/index.js';
 import type { DeclarativeResponse } from './shape-response.js';
 

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Component, DeclarativeObserver, DeclarativeRequest } from '../declarative-request/index.js';
 import type { Principal } from '../auth/index.js';
-import { clientIp, scopeOf } from '../analytics/routes.js';
+import { clientIp, scopeOf } from '../analytics/index.js';
 import { readJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { queryString, readJsonBody, type GatewayRequest } from '../request/index.js';
@@ -12,12 +12,12 @@ import { searchTextHit, valuesAt, escapeHtml, type SuggestionHit } from './sugge
 import { translateDeclarative, validateDeclarative, sourceRulesOf } from './validate.js';
 import { componentIndex, sourceOf, type ComponentPlan } from './translate.js';
 import { QUERY_SUGGESTIONS_INDEX } from './query-suggestions.js';
-import { resolveIndices } from '../auth/classify/resolve-indices.js';
+import { resolveIndices } from '../auth/classify/index.js';
 import { framingFor, wantsStream, writeLiveStream, type StreamHub } from '../streams/index.js';
 import { liveDeclarative } from './live-ui.js';
 import { sortedJson } from '../ndjson/index.js';
 import type { DeclarativeResponse } from './shape-response.js';
-import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/curate.js';
+import { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from '../rules/index.js';
 
 
 /** `_msearch` URL parameters a declarative request passes on (ReactiveSearch takes `_msearch`'s); any other is ignored. */

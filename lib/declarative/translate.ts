@@ -1,4 +1,4 @@
-import { wildcardMatches } from '../auth/classify/authorize-indices.js';
+import { wildcardMatches } from '../auth/classify/index.js';
 import { EsError } from '../errors/index.js';
 import {
   categoryKeyword, checkedField, dataFields, isRawBody, rangeAggregations, rankFeatureClauses, rawClause, suggestionFields, termAggregations,

@@ -15,3 +15,5 @@ export async function openBackend(config: Config): Promise<Backend> {
   if (config.engineUrl) return new HttpBackend(config.engineUrl, { timeoutMs: config.engineTimeoutMs });
   return openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.engineConfigDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes });
 }
+export { type EngineAccess } from './backend.js';
+export { jsonBody } from './json-body.js';

@@ -2,9 +2,9 @@ import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type Document
 import { readRawRequest } from '../auth/classify/index.js';
 import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
 import { parseItemsAnswer } from '../cooperative/index.js';
-import { jsonBody } from '../engine/json-body.js';
-import type { Dispatch, Interceptor } from '../engine/interceptor.js';
-import { applyFilterPath } from '../engine/embedded/rest/filter-path.js';
+import { jsonBody } from '../engine/index.js';
+import type { Dispatch, Interceptor } from '../engine/index.js';
+import { applyFilterPath } from '../engine/embedded/rest/index.js';
 import { narrowRequest, queryString, withParam, type Classification } from '../request/index.js';
 
 /** What a successful write through the engine publishes, told from the request's classification. */

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/index.js';
-import { patternsCoverPattern } from '../auth/classify/authorize-indices.js';
+import { patternsCoverPattern } from '../auth/classify/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { queryParams } from '../request/index.js';

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { BackgroundRecords } from '../analytics/batch-writer.js';
+import { BackgroundRecords } from '../analytics/index.js';
 import type { Principal } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';

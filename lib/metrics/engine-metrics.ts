@@ -1,4 +1,4 @@
-import type { Interceptor } from '../engine/interceptor.js';
+import type { Interceptor } from '../engine/index.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
 import { readRequest } from '../auth/classify/index.js';
-import { checkFieldRules, fieldVisibilityOf } from '../auth/field-rules.js';
-import { engineAccessOf } from '../auth/engine-access.js';
+import { checkFieldRules, fieldVisibilityOf } from '../auth/index.js';
+import { engineAccessOf } from '../auth/index.js';
 import type { PipelineOwner } from './definition.js';
 import type { ScriptPool } from './script-pool.js';
 import { readBody, type Backend } from '../engine/index.js';

@@ -5,3 +5,4 @@ export { curatedSearch, carriesSearchText, SEARCH_QUERY_HEADER } from './plain-s
 export { type Curation, type RuleEffects } from './curate.js';
 export { RuleSet, fold, type SearchSituation } from './rule-set.js';
 export { parseRule, type QueryRule, type Action, type Trigger } from './rule.js';
+export { constrainSearch, curateAnswer, curateDeclarative, fetchPromoted, hiddenCount } from './curate.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Principal } from '../auth/index.js';
-import { patternsCoverPattern } from '../auth/classify/authorize-indices.js';
+import { patternsCoverPattern } from '../auth/classify/index.js';
 import { EsError } from '../errors/index.js';
 import { readJsonBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';

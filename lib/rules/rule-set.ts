@@ -1,7 +1,7 @@
 import jexlModule from 'jexl';
 import { LRUCache } from 'lru-cache';
 import { RE2JS, RE2Set } from 're2js';
-import { patternsCover } from '../auth/classify/authorize-indices.js';
+import { patternsCover } from '../auth/classify/index.js';
 import { compileLinear, InvalidPatternError } from '../engine/embedded/regex/index.js';
 import { EsError } from '../errors/index.js';
 import { simpleMatch } from '../wildcard/index.js';

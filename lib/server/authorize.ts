@@ -1,12 +1,12 @@
 import type { Middleware } from 'koa';
-import type { Authorizer } from '../auth/authorizer.js';
+import type { Authorizer } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
 import { Readable } from 'node:stream';
-import { ScrollOwners, scrollIdsOf } from '../auth/scroll-owners.js';
+import { ScrollOwners, scrollIdsOf } from '../auth/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
-import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/field-rules.js';
+import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/index.js';
 import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
 import type { Context } from 'koa';
 import type { GatewayState } from './state.js';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import { checkSystemIndices } from '../auth/index.js';
 import { prepareBody, readRequest, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
-import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/render-template.js';
+import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferText, hasBody, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
-import { engineAccessOf } from '../auth/engine-access.js';
+import { engineAccessOf } from '../auth/index.js';
 import { readBody, type Backend } from '../engine/index.js';
-import { DocTypeInjection, injectDocType } from '../engine/http/doc-type-injection.js';
+import { DocTypeInjection, injectDocType } from '../engine/http/index.js';
 import { bodyStream, type Classification } from '../request/index.js';
 import type { GatewayState } from './state.js';
 

@@ -1,7 +1,7 @@
 import { defer, filter, finalize, map, merge, Observable, share, Subject, takeWhile } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
-import type { Query } from '../engine/embedded/matching.js';
+import type { Query } from '../engine/embedded/index.js';
 import { coalescedRuns } from './coalesced-runs.js';
 import type { LiveSearch, LiveSearches } from './live-searches.js';
 

@@ -1,6 +1,6 @@
 import { defer, Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
-import { filterSource, type SourceFilter } from '../engine/embedded/matching.js';
+import { filterSource, type SourceFilter } from '../engine/embedded/index.js';
 import type { DocumentListeners } from './document-listeners.js';
 import { gapFree } from './gap-free.js';
 import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';

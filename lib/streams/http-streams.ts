@@ -1,6 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { Observable } from 'rxjs';
-import type { TypedDocuments } from '../apps/typed-documents.js';
+import type { TypedDocuments } from '../apps/index.js';
 import type { Backend } from '../engine/index.js';
 import { readJsonBody, type GatewayRequest } from '../request/index.js';
 import { errorMessage, overflowMessage } from './messages.js';

@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
-import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/matching.js';
+import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/index.js';
 import { MatchContexts } from './match-contexts.js';
 import { ANY, SearchIndex, requirementOf, type Candidates } from './search-index/index.js';
 import { TrackedIds, type Tracking } from './tracked-ids.js';

@@ -1,5 +1,5 @@
 import { callJson, type Backend } from '../engine/index.js';
-import { createAnalysisRegistry, type MatchContext, type Mappings } from '../engine/embedded/matching.js';
+import { createAnalysisRegistry, type MatchContext, type Mappings } from '../engine/embedded/index.js';
 
 interface Entry {
   ctx: Promise<MatchContext | undefined>;

@@ -1,7 +1,7 @@
 import { defer, EMPTY, map, merge, Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
-import { filterSource, type Query, type SourceFilter } from '../engine/embedded/matching.js';
+import { filterSource, type Query, type SourceFilter } from '../engine/embedded/index.js';
 import type { AggregationFeed, AggregationState, FeedEvent } from './aggregation-feeds.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
 import { gapFree } from './gap-free.js';

@@ -1,9 +1,9 @@
 import type { Observable } from 'rxjs';
-import type { TypedDocuments } from '../apps/typed-documents.js';
+import type { TypedDocuments } from '../apps/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
-import { matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/matching.js';
+import { matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/index.js';
 import { sortedJson } from '../ndjson/index.js';
 import { queryString } from '../request/index.js';
 import { engineDecider } from './engine-decider.js';

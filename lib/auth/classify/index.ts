@@ -30,3 +30,6 @@ export {
   type IndexAuthorization,
   type Verdict,
 } from './authorize-indices.js';
+export { searchBodyTargets } from './body-indices.js';
+export { AUTHENTICATE_ACTION } from './classify-request.js';
+export { type StoredTemplateSource, renderTemplateRequest } from './render-template.js';

@@ -1,5 +1,5 @@
-import type { Backend } from '../../engine/backend.js';
-import { callJson } from '../../engine/json-call.js';
+import type { Backend } from '../../engine/index.js';
+import { callJson } from '../../engine/index.js';
 import {
   checkHasTemplate, compileTemplate, parseSearchTemplateRequest, renderTemplate, templateSearchParams, type CompiledTemplate, type SearchTemplateRequest,
 } from '../../engine/embedded/scripts/index.js';

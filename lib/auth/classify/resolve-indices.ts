@@ -1,5 +1,5 @@
-import type { Backend } from '../../engine/backend.js';
-import { callJson } from '../../engine/json-call.js';
+import type { Backend } from '../../engine/index.js';
+import { callJson } from '../../engine/index.js';
 import { EsError } from '../../errors/index.js';
 import { queryString } from '../../request/index.js';
 

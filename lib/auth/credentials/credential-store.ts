@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
-import type { Backend } from '../../engine/backend.js';
-import { callJson } from '../../engine/json-call.js';
+import type { Backend } from '../../engine/index.js';
+import { callJson } from '../../engine/index.js';
 import type { ChangeBus, DocumentOp } from '../../changes/index.js';
 import { EsError, errors } from '../../errors/index.js';
 import { CREDENTIALS_INDEX, ensureCredentialsIndex } from '../admin-credential.js';

@@ -1,4 +1,4 @@
-import { fieldExists, inRange, rangeOperands, type PreparedDocument } from '../../engine/embedded/matching.js';
+import { fieldExists, inRange, rangeOperands, type PreparedDocument } from '../../engine/embedded/index.js';
 import type { Atom } from './requirement.js';
 
 export type DocumentTest = (doc: PreparedDocument) => boolean;

@@ -1,4 +1,4 @@
-import { inRange, rangeOperands, type PreparedDocument } from '../../engine/embedded/matching.js';
+import { inRange, rangeOperands, type PreparedDocument } from '../../engine/embedded/index.js';
 import { IntervalIndex } from './interval-index.js';
 import type { Atom } from './requirement.js';
 

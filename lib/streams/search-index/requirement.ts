@@ -1,6 +1,6 @@
 import {
   assertNever, fieldType, isRangeType, queryTerm, rangeBounds, requiredShouldMatches, resolveFieldMapping, type MatchContext, type Query, type RangeBounds,
-} from '../../engine/embedded/matching.js';
+} from '../../engine/embedded/index.js';
 
 /** One condition on a document, each one the document matcher's own test for a clause. */
 export type Atom =

@@ -1,4 +1,4 @@
-import { fieldExists, type PreparedDocument } from '../../engine/embedded/matching.js';
+import { fieldExists, type PreparedDocument } from '../../engine/embedded/index.js';
 import { testOf, type DocumentTest } from './atom-tests.js';
 import { Bucket, type Bucketed, type RangeAtom } from './bucket.js';
 import type { Atom, Requirement } from './requirement.js';
