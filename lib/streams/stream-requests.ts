@@ -3,7 +3,7 @@ import type { TypedDocuments } from '../apps/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
-import { matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/index.js';
+import { UrlParams, matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/index.js';
 import { sortedJson } from '../ndjson/index.js';
 import { queryString } from '../request/index.js';
 import { engineDecider } from './engine-decider.js';
@@ -102,7 +102,7 @@ export async function openRequestedStream(
   if (since) parsePosition(since, target.index);
   for (const p of ['stream', 'streamonly', 'since']) params.delete(p);
   // the engine's source-filter reader takes its parameters in this form
-  const sourceParams = new URLSearchParams([...params]);
+  const sourceParams = UrlParams.of(params);
   const { index, type } = target;
   const enc = encodeURIComponent;
 

@@ -8,6 +8,7 @@ import { readRequest } from '../auth/classify/index.js';
 import { checkFieldRules } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { errorBody, errors, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
+import { parseJsonText } from '../ndjson/index.js';
 import { canonicalPath, requestTarget, withParam } from '../request/index.js';
 import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
@@ -133,9 +134,10 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     if (ws.readyState !== ws.OPEN) return; // closing: no more work for this client
     let frame: Frame;
     try {
-      frame = JSON.parse(data.toString());
-    } catch {
-      return fail(undefined, new Error('the frame is not valid JSON'));
+      // read as a request body is: Elasticsearch's nesting limit, a 400 for what is not JSON
+      frame = parseJsonText(data.toString()) as Frame;
+    } catch (err) {
+      return fail(undefined, err);
     }
     handle(frame).catch((err) => fail(frame?.id, err));
   });
@@ -241,7 +243,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
 function sourceBody(text: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonText(text);
   } catch (err) {
     throw errors.parse(`the [source] parameter is not valid JSON: ${(err as Error).message}`);
   }

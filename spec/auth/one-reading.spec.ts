@@ -259,6 +259,60 @@ for (const setup of SETUPS) {
       expect((await call(gw.url, 'GET', `/${FOREIGN}/_doc/1`, { auth: victimAuth })).status).to.equal(200);
     });
 
+    it('templates the engine renders inside a request, and a script context\'s query, reach no other index (this round\'s review)', async () => {
+      const lookup = { terms: { f: { index: FOREIGN, id: '1', path: 'f' } } };
+      const rankEval = (template: unknown) => JSON.stringify({
+        requests: [{ id: 'a', template_id: 't', params: { ix: FOREIGN }, ratings: [{ _index: 'tenant-a', _id: '1', rating: 1 }] }],
+        templates: [{ id: 't', template }],
+        metric: { precision: { k: 10, relevant_rating_threshold: 1 } },
+      });
+      const stored = await call(gw.url, 'PUT', '/_scripts/lookup-template', { body: { script: { lang: 'mustache', source: { query: lookup } } } });
+      expect(stored.status, stored.text).to.equal(200);
+      const cases: Array<[string, Probe]> = [
+        ['_rank_eval, template as a string', { label: '', method: 'POST', path: '/tenant-a/_rank_eval', body: rankEval({ source: JSON.stringify({ query: lookup }) }) }],
+        ['_rank_eval, index from params', { label: '', method: 'POST', path: '/tenant-a/_rank_eval', body: rankEval({ source: '{"query":{"terms":{"f":{"index":"{{ix}}","id":"1","path":"f"}}}}' }) }],
+        ['_rank_eval, stored template', { label: '', method: 'POST', path: '/tenant-a/_rank_eval', body: rankEval({ id: 'lookup-template' }) }],
+        ['phrase suggester collate', { label: '', method: 'POST', path: '/tenant-a/_search', body: JSON.stringify({ suggest: { s: { text: 'x', phrase: { field: 'f', collate: { query: { source: JSON.stringify({ query: lookup }) } } } } } }) }],
+        ['painless context query', { label: '', method: 'POST', path: '/_scripts/painless/_execute', body: JSON.stringify({ script: { source: '1' }, context: 'score', context_setup: { index: 'tenant-a', document: { f: 'x' }, query: lookup } }) }],
+      ];
+      for (const [name, probe] of cases) {
+        upstream?.clear();
+        const res = await send(pool, probe, tenant);
+        expect(res, name).not.to.equal('timeout');
+        if (res === 'timeout') continue;
+        expect(res.status, `${name}: ${res.text.slice(0, 300)}`).to.equal(403);
+        expect(res.text, name).not.to.include(MARKER);
+        if (upstream) {
+          const sent = upstream.requests.filter((r: Recorded) => !isGatewayOwnRead(r));
+          expect(leaksIn(sent, { names: [FOREIGN, '.gateway-'], reachable: [FOREIGN, '.gateway-credentials'] }), name).to.deep.equal([]);
+          expect(sent.filter((r: Recorded) => /_rank_eval|_execute/.test(r.path) || r.body.includes('collate')), `${name} reached the engine`).to.deep.equal([]);
+        }
+      }
+    });
+
+    it('a declarative refusal names the expression as written, not the indices it expanded to', async () => {
+      const body = { query: [{ id: 'q', type: 'search', dataField: ['f'], defaultQuery: { query: { rule: { match_criteria: {}, ruleset_ids: ['x'], organic: { match_all: {} } } } } }] };
+      const res = await send(pool, { label: '', method: 'POST', path: '/tenant-a/_declarative', body: JSON.stringify(body) }, tenant);
+      expect(res).not.to.equal('timeout');
+      if (res === 'timeout') return;
+      expect(res.status, res.text).to.equal(403);
+      expect(res.text).not.to.include(FOREIGN);
+    });
+
+    it('a WebSocket frame that is not JSON, or nests too deep, is answered 400', async () => {
+      const ws = new WebSocket(gw.url.replace(/^http/, 'ws') + '/tenant-a', { headers: { authorization: tenant } });
+      await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+      const next = () => new Promise<{ status?: number; error?: { type?: string } }>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+      for (const text of ['{not json', '['.repeat(20_000) + ']'.repeat(20_000)]) {
+        const answer = next();
+        ws.send(text);
+        const frame = await answer;
+        expect(frame.status, JSON.stringify(frame).slice(0, 300)).to.equal(400);
+      }
+      ws.close();
+      expect((await call(gw.url, 'GET', '/')).status, 'the node still answers').to.equal(200);
+    });
+
     it('`source` is a body: the tenant reads its own index through it, as Elasticsearch answers', async () => {
       const res = await send(pool, { label: '', method: 'GET', path: `/tenant-a/_search?source=${enc('{"query":{"term":{"f":"tenant-a"}}}')}&source_content_type=application/json` }, tenant);
       expect(res).not.to.equal('timeout');

@@ -357,7 +357,8 @@ export function namedIndexTargets(body: Body, read: BodyReading, operation: Oper
  * lookups, `more_like_this` documents, `geo_shape`/`shape` indexed shapes (index `shapes` when
  * unnamed, as in Elasticsearch), `percolate` documents, and any document reference
  * (`{_index, _id}`: `pinned` documents, `_rank_eval` ratings). A `rule` query pins
- * documents chosen by stored rulesets: it may reach any index. Walked without recursion: nesting
+ * documents chosen by stored rulesets, and a template rendered by the engine inside a search
+ * (`_rank_eval` templates, a suggester's `collate`) may say anything: they may reach any index. Walked without recursion: nesting
  * depth is the client's choice.
  */
 function searchReferences(root: unknown, t: Targets): void {
@@ -366,6 +367,12 @@ function searchReferences(root: unknown, t: Targets): void {
     if ('_index' in v && '_id' in v) t.addValue(v._index, 'read');
     for (const key in v) {
       const val = v[key];
+      // templates rendered by the engine, inside a search (`_rank_eval`'s `templates`, a phrase
+      // suggester's `collate` query): their text or parameters may name any index after rendering
+      if ((key === 'templates' && Array.isArray(val) && val.length) || (key === 'collate' && val !== null && val !== undefined)) {
+        t.add(UNREADABLE, 'read');
+        continue;
+      }
       if (!isObject(val)) continue;
       switch (key) {
         case 'terms':
@@ -416,6 +423,8 @@ export function painlessContextTargets(body: Body, read: BodyReading): BodyTarge
     if (setup === undefined) return;
     if (isObject(setup)) {
       if ('index' in setup) t.addValue(setup.index, 'read');
+      // the query the script's context runs against may look up other indices, as a search's may
+      if ('query' in setup) searchReferences(setup.query, t);
     } else t.add(UNREADABLE, 'read');
   });
 }

@@ -1,5 +1,6 @@
 import type { Backend } from '../../engine/index.js';
 import { callJson } from '../../engine/index.js';
+import { UrlParams } from '../../engine/embedded/index.js';
 import {
   checkHasTemplate, compileTemplate, parseSearchTemplateRequest, renderTemplate, templateSearchParams, type CompiledTemplate, type SearchTemplateRequest,
 } from '../../engine/embedded/scripts/index.js';
@@ -51,7 +52,7 @@ export async function renderTemplateRequest(req: GatewayRequest, stored?: Stored
     checkHasTemplate(request);
     const body = searchBody(await render(request, stored), request);
     // the engine's own reading of which parameters still apply (lib/engine/embedded takes them in its form)
-    const kept = new Map(templateSearchParams(new URLSearchParams([...req.params]), body.value));
+    const kept = new Map(templateSearchParams(UrlParams.of(req.params), body.value));
     return readRequest({ method: req.method, target: { path, segments: searchSegments, params: kept, querystring: queryString(kept) }, body: body.text });
   }
   if (info.action === MSEARCH_TEMPLATE) {
