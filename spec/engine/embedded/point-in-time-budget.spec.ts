@@ -11,6 +11,7 @@ describe('embedded engine: point-in-time views are accounted in bytes, and given
     const r = await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
     expect(r.json.errors).to.equal(false);
     // 200 documents of about 2 KB: a view is charged about 0.9 MB; two fit in 2 MB, three do not
+    // (what other specs of this worker may still hold is a few KB)
     setPointInTimeBudget(2 * 1024 * 1024);
   });
   after(async () => {
@@ -23,16 +24,19 @@ describe('embedded engine: point-in-time views are accounted in bytes, and given
   const write = (n: number) => es.call('PUT', `/pits/_doc/new-${n}?refresh=true`, { text: 'changed' });
 
   it('views past the budget are refused with 429 circuit_breaking_exception; closing gives the bytes back', async () => {
-    expect(pointInTimeBytes().held).to.equal(0);
+    // the account is the process's: another spec run before this one in the same mocha worker may
+    // still hold a view (until its keep-alive ends), so what this case holds is counted from here
+    const base = pointInTimeBytes().held;
+    const held = () => pointInTimeBytes().held - base;
     const first = await open();
     expect(first.status).to.equal(200);
-    const oneView = pointInTimeBytes().held;
+    const oneView = held();
     expect(oneView).to.be.within(800_000, 1_100_000);
 
     // over an unchanged index, a second point in time shares the view: no more bytes
     const shared = await open();
     expect(shared.status).to.equal(200);
-    expect(pointInTimeBytes().held).to.equal(oneView);
+    expect(held()).to.equal(oneView);
 
     await write(1);
     const second = await open();
@@ -47,9 +51,9 @@ describe('embedded engine: point-in-time views are accounted in bytes, and given
 
     // the shared view stays while one point in time still reads it
     await close(first.json.id);
-    expect(pointInTimeBytes().held).to.be.above(oneView);
+    expect(held()).to.be.above(oneView);
     await close(shared.json.id);
-    const afterFirst = pointInTimeBytes().held;
+    const afterFirst = held();
     expect(afterFirst).to.be.below(oneView * 1.1);
     const third = await open();
     expect(third.status).to.equal(200);
@@ -61,6 +65,6 @@ describe('embedded engine: point-in-time views are accounted in bytes, and given
 
     await close(second.json.id);
     await close(third.json.id);
-    expect(pointInTimeBytes().held).to.equal(0);
+    expect(held()).to.equal(0);
   });
 });
