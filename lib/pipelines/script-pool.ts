@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { EsError } from '../errors/index.js';
 import { ScriptError, type SandboxLimits } from './sandbox.js';
 import type { ScriptJob, ScriptOutcome } from './script-worker.js';
@@ -27,15 +27,20 @@ class PoolWorker {
   readonly ready: Promise<void>;
   running: Running | undefined;
   private readonly thread: Worker;
+  /** Outcomes come on a port of their own, so a late watchdog can read one already sent (settleWaiting). */
+  private readonly outcomes: MessagePort;
 
   constructor(heapMb: number, private readonly onIdle: (w: PoolWorker) => void, private readonly onLost: (w: PoolWorker, err: Error) => void) {
-    this.thread = new Worker(new URL('./script-worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    const { port1, port2 } = new MessageChannel();
+    this.outcomes = port1;
+    this.thread = new Worker(new URL('./script-worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb }, workerData: { outcomes: port2 }, transferList: [port2] });
     this.thread.unref();
     this.ready = new Promise((resolve, reject) => {
       this.thread.once('message', () => resolve());
       this.thread.once('error', reject);
     });
-    this.ready.then(() => this.thread.on('message', (m: ScriptOutcome) => this.settle(m)), () => {});
+    this.outcomes.on('message', (m: ScriptOutcome) => this.settle(m));
+    this.outcomes.unref();
     this.thread.on('error', (err) => this.onLost(this, err));
     this.thread.on('exit', () => this.onLost(this, new Error('the script worker stopped')));
   }
@@ -43,6 +48,19 @@ class PoolWorker {
   start(run: Running): void {
     this.running = run;
     this.thread.postMessage(run.job);
+  }
+
+  /**
+   * Settles the run with an outcome the worker already sent but the event loop has not delivered
+   * yet; false when there is none. A watchdog calls it first: after the loop was held (a long
+   * synchronous task, a descheduled process) the timer fires before the waiting message is read,
+   * and a run that finished in time must not be reported as overrunning.
+   */
+  settleWaiting(): boolean {
+    const waiting = receiveMessageOnPort(this.outcomes);
+    if (!waiting) return false;
+    this.settle(waiting.message as ScriptOutcome);
+    return true;
   }
 
   private settle(outcome: ScriptOutcome): void {
@@ -56,6 +74,7 @@ class PoolWorker {
   }
 
   end(): Promise<number> {
+    this.outcomes.close();
     return this.thread.terminate();
   }
 }
@@ -123,7 +142,10 @@ export class ScriptPool {
       }
       const run = this.queue.shift()!;
       const w = worker;
-      run.watchdog = setTimeout(() => this.lose(w, new ScriptError(`script exceeded its time limit of ${run.job.limits.timeoutMs} ms`)), run.job.limits.timeoutMs + GRACE_MS);
+      run.watchdog = setTimeout(() => {
+        while (w.running === run && w.settleWaiting());
+        if (w.running === run) this.lose(w, new ScriptError(`script exceeded its time limit of ${run.job.limits.timeoutMs} ms`));
+      }, run.job.limits.timeoutMs + GRACE_MS);
       run.watchdog.unref();
       w.start(run);
     }

@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadSandbox, runScript, ScriptError, type SandboxLimits } from './sandbox.js';
 
 /** One script run, as the pool sends it to a worker. */
@@ -21,6 +21,8 @@ export type ScriptOutcome =
  * stuck past its limits only holds this thread; the pool ends it if it does not answer in time.
  */
 const port = parentPort!;
+// outcomes go on the port the pool gave for them; jobs and the ready signal on the worker's own
+const outcomes = (workerData as { outcomes: MessagePort }).outcomes;
 await loadSandbox();
 port.on('message', (job: ScriptJob) => {
   let outcome: ScriptOutcome;
@@ -30,6 +32,6 @@ port.on('message', (job: ScriptJob) => {
   } catch (err) {
     outcome = { id: job.id, ok: false, scriptError: err instanceof ScriptError, message: (err as Error)?.message ?? String(err) };
   }
-  port.postMessage(outcome);
+  outcomes.postMessage(outcome);
 });
 port.postMessage({ ready: true });
