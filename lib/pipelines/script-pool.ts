@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { EsError } from '../errors/index.js';
-import { ScriptError, type SandboxLimits } from './sandbox.js';
+import { ScriptError, WALL_FACTOR, type SandboxLimits } from './sandbox.js';
 import type { ScriptJob, ScriptOutcome } from './script-worker.js';
 
 export interface ScriptPoolOptions {
@@ -13,8 +13,12 @@ export interface ScriptPoolOptions {
   workerHeapMb?: number;
 }
 
-/** Past its time limit a run gets this much longer to answer before its worker is ended. */
-const GRACE_MS = 500;
+/**
+ * A run the sandbox could not stop (its budget is checked between the script's steps, not inside
+ * one long native call) has its worker ended this long after it started, in wall-clock time: its
+ * budget's longest wall-clock allowance for a run starved of CPU, and a grace period.
+ */
+const watchdogMs = (limits: SandboxLimits) => limits.timeoutMs * WALL_FACTOR + 500;
 
 interface Running {
   job: ScriptJob;
@@ -145,7 +149,7 @@ export class ScriptPool {
       run.watchdog = setTimeout(() => {
         while (w.running === run && w.settleWaiting());
         if (w.running === run) this.lose(w, new ScriptError(`script exceeded its time limit of ${run.job.limits.timeoutMs} ms`));
-      }, run.job.limits.timeoutMs + GRACE_MS);
+      }, watchdogMs(run.job.limits));
       run.watchdog.unref();
       w.start(run);
     }

@@ -13,7 +13,8 @@ describe('pipelines: the script pool', function () {
   beforeEach(() => (pool = new ScriptPool({ size: 1 })));
   afterEach(() => pool.close());
 
-  const limits = { timeoutMs: 100, memoryMb: 32 };
+  // the watchdog of a 20 ms budget is due 20 × WALL_FACTOR + 500 = 700 ms after a run starts
+  const limits = { timeoutMs: 20, memoryMb: 32 };
   const answer = 'function handleRequest() { return { response: { body: "done", code: 200 } }; }';
 
   it('a run that finished in time is not reported as overrunning when the loop was held past its watchdog', async () => {
@@ -21,8 +22,8 @@ describe('pipelines: the script pool', function () {
     // out of the port's message handler (which reads every message that arrives while it runs), into the check phase
     await new Promise((resolve) => setImmediate(resolve));
     const run = pool.run(answer, 'held.js', {}, {}, limits);
-    // the worker answers within milliseconds; this thread reads the answer only after its watchdog (100 + 500 ms) is due
-    holdLoop(1_500);
+    // the worker answers within milliseconds; this thread reads the answer only after its watchdog is due
+    holdLoop(1_000);
     expect(await run).to.deep.equal({ response: { body: 'done', code: 200 } });
     expect(pool.stats()).to.include({ running: 0, queued: 0, workers: 1 });
   });
@@ -30,7 +31,7 @@ describe('pipelines: the script pool', function () {
   it('a run that does overrun still fails with the time limit, and the pool goes on', async () => {
     const spin = 'function handleRequest() { for (;;) {} }';
     const failure = await pool.run(spin, 'spin.js', {}, {}, limits).then(() => undefined, (err: Error) => err);
-    expect(failure?.message).to.equal('script exceeded its time limit of 100 ms');
+    expect(failure?.message).to.equal('script exceeded its time limit of 20 ms');
     expect(await pool.run(answer, 'after.js', {}, {}, limits)).to.deep.equal({ response: { body: 'done', code: 200 } });
   });
 });
