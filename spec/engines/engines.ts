@@ -73,15 +73,17 @@ export function engineUrl(engine: RealEngine): URL {
 }
 
 /**
- * Deletes every index a test could have made (user indices and the gateway's `.gateway-*` ones),
- * so each target starts on an empty engine as the standalone-engine target does. The engine's
- * own dot-indices are left alone.
+ * Puts the engine back to empty for the next target: every data stream and index a test could
+ * have made (user indices and the gateway's `.gateway-*` ones; the engine's own dot-indices are left
+ * alone), and the cluster-level state tests write — index, component and legacy templates, ingest
+ * pipelines, stored scripts, synonym sets, query rules, cluster settings and open scrolls.
  */
 export async function resetEngine(url: URL): Promise<void> {
+  await engineCall(url, 'DELETE', '/_data_stream/*?expand_wildcards=all', true);
   // Two listings: the user's indices, and the gateway's hidden ones by name (not every engine lists
   // hidden indices under expand_wildcards=all, and the engine's own system indices stay out of it).
   const listings = await Promise.all(
-    ['/_cat/indices?format=json&h=index', '/_cat/indices/.gateway*?format=json&h=index&expand_wildcards=all'].map(
+    ['/_cat/indices?format=json&h=index&expand_wildcards=all', '/_cat/indices/.gateway*?format=json&h=index&expand_wildcards=all'].map(
       async (path) => (await engineCall(url, 'GET', path)) as Array<{ index: string }>,
     ),
   );
@@ -89,14 +91,33 @@ export async function resetEngine(url: URL): Promise<void> {
   for (let i = 0; i < ours.length; i += 50) {
     await engineCall(url, 'DELETE', `/${ours.slice(i, i + 50).map(encodeURIComponent).join(',')}?ignore_unavailable=true&expand_wildcards=all`);
   }
+  const named = async (path: string, pick: (answer: any) => string[]) => pick(await engineCall(url, 'GET', path, true)).filter((name) => !name.startsWith('.'));
+  const remove = async (base: string, names: string[]) => {
+    for (const name of names) await engineCall(url, 'DELETE', `${base}/${encodeURIComponent(name)}`, true);
+  };
+  await remove('/_index_template', await named('/_index_template', (a) => (a?.index_templates ?? []).map((t: { name: string }) => t.name)));
+  await remove('/_component_template', await named('/_component_template', (a) => (a?.component_templates ?? []).map((t: { name: string }) => t.name)));
+  await remove('/_template', await named('/_template', (a) => Object.keys(a ?? {})));
+  await remove('/_ingest/pipeline', await named('/_ingest/pipeline', (a) => Object.keys(a ?? {})));
+  await remove('/_scripts', await named('/_cluster/state/metadata?filter_path=metadata.stored_scripts', (a) => Object.keys(a?.metadata?.stored_scripts ?? {})));
+  await remove('/_synonyms', await named('/_synonyms?size=10000', (a) => (a?.results ?? []).map((r: { synonyms_set: string }) => r.synonyms_set)));
+  await remove('/_query_rules', await named('/_query_rules?size=10000', (a) => (a?.results ?? []).map((r: { ruleset_id: string }) => r.ruleset_id)));
+  const settings = (await engineCall(url, 'GET', '/_cluster/settings?flat_settings=true')) as { persistent?: object; transient?: object };
+  const cleared = (section: object | undefined) => Object.fromEntries(Object.keys(section ?? {}).map((key) => [key, null]));
+  if (Object.keys(settings.persistent ?? {}).length + Object.keys(settings.transient ?? {}).length > 0) {
+    await engineCall(url, 'PUT', '/_cluster/settings', false, { persistent: cleared(settings.persistent), transient: cleared(settings.transient) });
+  }
+  await engineCall(url, 'DELETE', '/_search/scroll/_all', true);
 }
 
-async function engineCall(url: URL, method: string, path: string): Promise<unknown> {
+/** One call to the engine; `absentIsFine`: a 404 (nothing of that kind exists) answers undefined. */
+async function engineCall(url: URL, method: string, path: string, absentIsFine = false, body?: unknown): Promise<unknown> {
   // fetch refuses URLs with userinfo: it goes in the Authorization header instead.
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
   if (url.username) headers.authorization = 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
-  const res = await fetch(new URL(path, url.origin), { method, headers });
+  const res = await fetch(new URL(path, url.origin), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
+  if (res.status === 404 && absentIsFine) return undefined;
   if (!res.ok) throw new Error(`${method} ${path} on the engine answered ${res.status}: ${text}`);
   return JSON.parse(text);
 }

@@ -1,10 +1,37 @@
 import { engineUrl, resetEngine, selectedEngines, type RealEngine } from '../engines/engines.js';
-import { spawnEngine, startTestGateway, tempDir, type ChildServer, type TestGateway } from './servers.js';
+import { rmSync } from 'node:fs';
+import { spawnEngine, startTestGateway, tempDir, type TestGateway } from './servers.js';
 
 export interface BackendUnderTest {
   name: string;
   /** `env`: more of the gateway's configuration. */
   start(env?: Record<string, string>): Promise<{ gateway: TestGateway; stop(): Promise<void> }>;
+}
+
+/**
+ * The standalone engine of this process (a spec run's process, or each of its parallel workers):
+ * started by the first HTTP-backend target, emptied before each (as the real engines of
+ * `npm run test:engines` are), and killed when the process exits. One engine a process instead of
+ * one a target: starting one costs about a second of CPU, and a run starts the backend a few
+ * hundred times. Specs that need an engine of their own (killed, restarted, configured) spawn one.
+ */
+let engine: Promise<URL> | undefined;
+function sharedEngine(): Promise<URL> {
+  engine ??= (async () => {
+    const data = await tempDir('gw-engine-');
+    const child = await spawnEngine(data.dir, { ENGINE_AUTH: 'elastic:upstream-secret' });
+    // nothing of it keeps the process alive: it ends with the process
+    for (const handle of [child.proc, child.proc.stdout, child.proc.stderr]) (handle as { unref?: () => void } | null)?.unref?.();
+    process.once('exit', () => {
+      child.proc.kill('SIGKILL');
+      rmSync(data.dir, { recursive: true, force: true });
+    });
+    const url = new URL(child.url);
+    url.username = 'elastic';
+    url.password = 'upstream-secret';
+    return url;
+  })();
+  return engine;
 }
 
 /**
@@ -23,20 +50,10 @@ const DEFAULT_BACKENDS: BackendUnderTest[] = [
   {
     name: 'HTTP backend (standalone engine)',
     async start(env = {}) {
-      const data = await tempDir('gw-engine-');
-      const engine: ChildServer = await spawnEngine(data.dir, { ENGINE_AUTH: 'elastic:upstream-secret' });
-      const url = new URL(engine.url);
-      url.username = 'elastic';
-      url.password = 'upstream-secret';
+      const url = await sharedEngine();
+      await resetEngine(url);
       const gateway = await startTestGateway({ ENGINE_URL: url.href, ...env });
-      return {
-        gateway,
-        async stop() {
-          await gateway.close();
-          await engine.stop();
-          await data.remove();
-        },
-      };
+      return { gateway, stop: () => gateway.close() };
     },
   },
 ];
