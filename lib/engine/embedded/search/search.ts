@@ -15,6 +15,7 @@ import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 import { SearchProfiler } from './profile/index.js';
+import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
 import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
@@ -83,7 +84,7 @@ async function matchIndex(
 ): Promise<IndexMatches> {
   // An index closed while an earlier one was searched (the search pauses between slices).
   ensureSearchable([handle]);
-  const ctx = { ...queryContextOf(handle), scripts };
+  const ctx = withSeqNoField({ ...queryContextOf(handle), scripts }, handle, [req.query]);
   const scored: ScoredDocs = await budget.drive(queryWork(req.query, ctx, scoring, budget));
   let ords: ArrayLike<number> = scored.ords;
   let scores: ArrayLike<number> = scored.scores;
@@ -110,7 +111,7 @@ async function matchIndex(
 async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {
   const out: IndexMatches[] = [];
   for (const m of matches) {
-    const pass = await budget.drive(queryWork(filter, queryContextOf(m.handle), false, budget));
+    const pass = await budget.drive(queryWork(filter, withSeqNoField(queryContextOf(m.handle), m.handle, [filter]), false, budget));
     const ords: number[] = [];
     const scores: number[] = [];
     // Both sides are ascending: one merge walk.
@@ -409,7 +410,10 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   // The request's runtime fields are computed first, pausing for the event loop (their scripts are per-document work).
   if (req.runtimeFields.length) for (const h of handles) await budget.drive(prepareRuntimeFields(h, budget));
   const profiler = req.profile
-    ? new SearchProfiler({ query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations }, options.nodeId ?? 'embedded')
+    ? new SearchProfiler({
+      query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations,
+      contextOf: (h) => withSeqNoField({ ...queryContextOf(h), scripts: options.storedScripts }, h, [req.query]),
+    }, options.nodeId ?? 'embedded')
     : undefined;
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
@@ -556,7 +560,7 @@ export async function runCount(indices: IndexHandle[], query: Query, storedScrip
   const budget = new WorkBudget(Infinity);
   let count = 0;
   try {
-    for (const h of handles) count += (await budget.drive(queryWork(query, { ...queryContextOf(h), scripts: storedScripts }, false, budget))).size;
+    for (const h of handles) count += (await budget.drive(queryWork(query, withSeqNoField({ ...queryContextOf(h), scripts: storedScripts }, h, [query]), false, budget))).size;
   } catch (e) {
     throw asSearchFailure(e, handles[0]?.name);
   }

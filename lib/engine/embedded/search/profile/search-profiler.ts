@@ -1,6 +1,6 @@
 import type { IndexHandle } from '../../indices/index.js';
 import type { AggNode } from '../aggregations/index.js';
-import { queryContextOf, type Query } from '../query/index.js';
+import type { ExecutionContext, Query } from '../query/index.js';
 import { AggregationProfiler } from './aggregation-profile.js';
 import { profileQuery } from './query-profile.js';
 
@@ -11,6 +11,8 @@ export interface ProfiledSearch {
   scoreOrder: boolean;
   scoring: boolean;
   aggregations?: AggNode[];
+  /** The context the search ran its query in on an index. */
+  contextOf(handle: IndexHandle): ExecutionContext;
 }
 
 interface Fetched {
@@ -60,7 +62,7 @@ export class SearchProfiler {
   }
 
   private shard(handle: IndexHandle, handles: IndexHandle[]): Record<string, unknown> {
-    const { query, rewriteNanos } = profileQuery(this.search.query, queryContextOf(handle), this.search.scoring);
+    const { query, rewriteNanos } = profileQuery(this.search.query, this.search.contextOf(handle), this.search.scoring);
     const out: Record<string, unknown> = {
       id: `[${this.nodeId}][${handle.name}][0]`, node_id: this.nodeId, shard_id: 0, index: handle.name, cluster: '(local)',
       searches: [{ query, rewrite_time: rewriteNanos, collector: [this.collector(handle)] }],
