@@ -451,6 +451,12 @@ export class IndexHandle {
     };
   }
 
+  /** The sequence number of a live document (realtime, from the versions kept in memory: no store read). */
+  seqNoOf(id: string): number | undefined {
+    const v = this.versions.get(id);
+    return v && !v.deleted ? v.seqNo : undefined;
+  }
+
   /** Ids of live documents, for searches that iterate (and for tests). */
   liveIds(): string[] {
     return [...this.versions.entries()].filter(([, v]) => !v.deleted).map(([id]) => id);

@@ -20,6 +20,7 @@ import { resizeRoutes } from './routes/resize.js';
 import { clusterStatsRoutes } from './routes/cluster-stats.js';
 import { nodesRoutes } from './routes/nodes.js';
 import { searchShardsRoutes } from './routes/search-shards.js';
+import { shardLevelRoutes } from './routes/shard-level.js';
 import { clusterRoutes } from './routes/cluster.js';
 import { documentRoutes } from './routes/documents.js';
 import { indicesRoutes } from './routes/indices.js';
@@ -52,7 +53,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 export function createRouter(): Router {
   const router = new Router();
   const groups = [
-    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, searchShardsRoutes,
+    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, searchShardsRoutes, shardLevelRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,

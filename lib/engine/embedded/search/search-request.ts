@@ -39,6 +39,8 @@ export interface SearchRequest {
   version: boolean;
   seqNoPrimaryTerm: boolean;
   explain: boolean;
+  /** `profile`: the response carries the Profile API's `profile.shards`. */
+  profile: boolean;
   minScore?: number;
   /** undefined: default (_id and _source); `_none_`: no stored fields, not even _id; a list: those (none are stored here). */
   storedFields?: string[] | '_none_';
@@ -258,6 +260,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     version: flag('version'),
     seqNoPrimaryTerm: flag('seq_no_primary_term'),
     explain: flag('explain'),
+    profile: b.profile === true || b.profile === 'true',
     minScore,
     storedFields,
     docvalueFields,

@@ -14,6 +14,8 @@ import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
+import { SearchProfiler } from './profile/index.js';
+import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
 import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
@@ -82,7 +84,7 @@ async function matchIndex(
 ): Promise<IndexMatches> {
   // An index closed while an earlier one was searched (the search pauses between slices).
   ensureSearchable([handle]);
-  const ctx = { ...queryContextOf(handle), scripts };
+  const ctx = withSeqNoField({ ...queryContextOf(handle), scripts }, handle, [req.query]);
   const scored: ScoredDocs = await budget.drive(queryWork(req.query, ctx, scoring, budget));
   let ords: ArrayLike<number> = scored.ords;
   let scores: ArrayLike<number> = scored.scores;
@@ -109,7 +111,7 @@ async function matchIndex(
 async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {
   const out: IndexMatches[] = [];
   for (const m of matches) {
-    const pass = await budget.drive(queryWork(filter, queryContextOf(m.handle), false, budget));
+    const pass = await budget.drive(queryWork(filter, withSeqNoField(queryContextOf(m.handle), m.handle, [filter]), false, budget));
     const ords: number[] = [];
     const scores: number[] = [];
     // Both sides are ascending: one merge walk.
@@ -353,6 +355,8 @@ export interface SearchOptions {
   defaultTimeoutMs?: number;
   /** Stored scripts, for the search's scripts that name one by `id`. */
   storedScripts?: StoredScripts;
+  /** The node's id, as `profile.shards[].id` names it. */
+  nodeId?: string;
 }
 
 /**
@@ -405,6 +409,12 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
   // The request's runtime fields are computed first, pausing for the event loop (their scripts are per-document work).
   if (req.runtimeFields.length) for (const h of handles) await budget.drive(prepareRuntimeFields(h, budget));
+  const profiler = req.profile
+    ? new SearchProfiler({
+      query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations,
+      contextOf: (h) => withSeqNoField({ ...queryContextOf(h), scripts: options.storedScripts }, h, [req.query]),
+    }, options.nodeId ?? 'embedded')
+    : undefined;
   let matches: IndexMatches[] = [];
   for (const [i, h] of handles.entries()) {
     const t0 = performance.now();
@@ -412,6 +422,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     matches.push(req.slice ? await sliced(matched, req.slice, budget) : matched);
     h.stats.queryTotal++;
     h.stats.queryMs += performance.now() - t0;
+    profiler?.queryPhase(h, performance.now() - t0);
   }
 
   // Aggregations see every match of the query; post_filter only narrows the hits.
@@ -419,9 +430,12 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   let aggregations: Record<string, unknown> | undefined;
   if (req.aggregations) {
     const nodes = req.aggregations;
+    const t0 = performance.now();
     const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts });
-    await budget.drive(aggregationScriptsAhead(nodes, input.docs, input.ctx, budget));
-    aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, input.ctx));
+    const ctx = profiler ? { ...input.ctx, timings: profiler.aggregations } : input.ctx;
+    await budget.drive(aggregationScriptsAhead(nodes, input.docs, ctx, budget));
+    aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, ctx));
+    profiler?.aggregationPhase(performance.now() - t0);
   }
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
   // Collection is over: the page and its fetch are not cut short by the timeout.
@@ -448,6 +462,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     if (hit) out.push(hit);
     c.m.handle.stats.fetchMs += performance.now() - t0;
     fetching.add(c.m.handle);
+    profiler?.fetchedHit(c.m.handle, performance.now() - t0);
   }
   for (const h of fetching) h.stats.fetchTotal++;
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
@@ -476,6 +491,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
       h.stats.suggestMs += ms;
     }
   }
+  if (profiler) body.profile = profiler.render(handles);
   return body;
 }
 
@@ -544,7 +560,7 @@ export async function runCount(indices: IndexHandle[], query: Query, storedScrip
   const budget = new WorkBudget(Infinity);
   let count = 0;
   try {
-    for (const h of handles) count += (await budget.drive(queryWork(query, { ...queryContextOf(h), scripts: storedScripts }, false, budget))).size;
+    for (const h of handles) count += (await budget.drive(queryWork(query, withSeqNoField({ ...queryContextOf(h), scripts: storedScripts }, h, [query]), false, budget))).size;
   } catch (e) {
     throw asSearchFailure(e, handles[0]?.name);
   }

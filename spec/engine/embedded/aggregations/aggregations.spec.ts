@@ -221,6 +221,17 @@ describe('embedded engine: aggregations', () => {
       });
     });
 
+    it('missing with a `missing` value: every valueless document takes it, so none is missing (mapped or not); a script gives the values', async () => {
+      expect(await aggs({
+        aggs: {
+          given: { missing: { field: 'tag', missing: 'none' } },
+          unmapped: { missing: { field: 'nope', missing: 0 } },
+          unmappedBare: { missing: { field: 'nope' } },
+          scripted: { missing: { script: { source: "doc['price'].size() == 0 ? [] : doc['price']" } } },
+        },
+      })).to.deep.equal({ given: { doc_count: 0 }, unmapped: { doc_count: 0 }, unmappedBare: { doc_count: 5 }, scripted: { doc_count: 1 } });
+    });
+
     it('composite pages through keys with after_key', async () => {
       const first = await aggs({ aggs: { c: { composite: { size: 2, sources: [{ tag: { terms: { field: 'tag' } } }, { ok: { terms: { field: 'ok' } } }] } } } });
       expect(first.c).to.deep.equal({

@@ -84,7 +84,7 @@ async function searchHandles(
     const request = withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles), pointInTime));
     refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
     return runSearch(handles, request, started, {
-      knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts,
+      knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id,
     });
   }
 
@@ -98,7 +98,7 @@ async function searchHandles(
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts });
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;

@@ -106,7 +106,9 @@ export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext)
       if (!isParentPipeline(node.type)) siblings.push(node);
       continue;
     }
+    const started = ctx.timings ? process.hrtime.bigint() : 0n;
     const res = impl.run(node, docs, ctx);
+    ctx.timings?.record(node, docs, process.hrtime.bigint() - started);
     if (node.meta !== undefined) res.body.meta = node.meta;
     out[outputKey(node.name, res.typed, ctx)] = res.body;
   }

@@ -99,11 +99,14 @@ export const missing: AggregationType<SourceParams> = {
     return parseSourceParams('missing', name, body);
   },
   run(node, docs, ctx) {
-    const src = resolveSource(docs, { field: node.params.field }, ctx);
     const out = emptyDocSet(docs);
-    docs.forEach((seg, si) => {
-      for (const ord of seg.ords) if (valuesOf(src, si, ord, missingArray({ ...src, missing: undefined })).length === 0) out[si].ords.push(ord);
-    });
+    // A `missing` value is every valueless document's value (Elasticsearch's MissingValues): none is missing then.
+    if (node.params.missing === undefined || node.params.missing === null) {
+      const src = resolveSource(docs, { ...node.params, missing: undefined }, ctx);
+      docs.forEach((seg, si) => {
+        for (const ord of seg.ords) if (valuesOf(src, si, ord, missingArray({ ...src, missing: undefined })).length === 0) out[si].ords.push(ord);
+      });
+    }
     return { typed: 'missing', body: withSubs({ doc_count: docCount(out) }, node.subs, out, ctx, false) };
   },
 };

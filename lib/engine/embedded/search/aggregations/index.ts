@@ -1,4 +1,4 @@
 export { parseAggregations, runAggregations } from './aggregations.js';
-export type { AggNode, AggContext, DocSet, Segment } from './types.js';
+export type { AggNode, AggContext, AggregationTimings, DocSet, Segment } from './types.js';
 export { aggregate, aggregationInput } from './aggregate.js';
 export { aggregationScriptsAhead } from './scripts-ahead.js';

@@ -29,6 +29,13 @@ export interface AggContext extends SourceScope {
   all: DocSet;
   /** Buckets of multi-bucket aggregations built so far in the whole response (`search.max_buckets`, max-buckets.ts). */
   buckets?: { count: number };
+  /** `profile: true`: told of every run of an aggregation (the search's profiler, search/profile). */
+  timings?: AggregationTimings;
+}
+
+/** Receives the time of each run of an aggregation over one bucket's documents (inclusive of its sub-aggregations). */
+export interface AggregationTimings {
+  record(node: AggNode, docs: DocSet, nanos: bigint): void;
 }
 
 /** An aggregation's result: its JSON body and the type prefix `typed_keys` shows. */

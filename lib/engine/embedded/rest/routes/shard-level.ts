@@ -1,0 +1,164 @@
+import { EsError, errors } from '../../../../errors/index.js';
+import type { IndexHandle } from '../../indices/index.js';
+import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
+import { booleanParam } from '../params.js';
+import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { ES_VERSION } from './cluster.js';
+import { resolveTarget } from './search-target.js';
+
+/**
+ * Index shard-level monitoring APIs, as Elasticsearch 8.15 (and OpenSearch 2) answer them for
+ * the one node: `_segments` (one Lucene segment per started primary that holds documents),
+ * `_recovery` (each primary recovered, DONE: from an empty store when the index was created since
+ * the node started, else from the existing store), `_shard_stores` (the primary's store on this
+ * node, for the shards whose health `status` names) and OpenSearch's `_upgrade` (nothing is ever
+ * older than the running version: nothing to upgrade; a POST upgrades nothing and says so).
+ */
+
+type Json = Record<string, unknown>;
+
+const RESOLVE_PARAMS = ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable'];
+
+/** The indices named, Elasticsearch's index_closed_exception for a closed one unless `ignore_unavailable`. */
+function targets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
+  const handles = resolveTarget(ctx, req.pathParams.index, req.params).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (booleanParam(req.params, 'ignore_unavailable', false)) return handles.filter((h) => h.isOpen);
+  const closed = handles.find((h) => !h.isOpen);
+  if (closed) throw errors.indexClosed(closed.name, closed.uuid);
+  return handles;
+}
+
+/** A broadcast action's `_shards`: every copy counts, the started ones answered. */
+function broadcastShards(handles: IndexHandle[]): Json {
+  const copies = shardCopies(handles);
+  return { total: copies.length, successful: copies.filter((c) => c.started).length, failed: 0 };
+}
+
+function nodeRouting(ctx: EngineContext): Json {
+  return { state: 'STARTED', primary: true, node: ctx.node.id };
+}
+
+/** `GET [/{index}]/_segments`. */
+function segments(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = targets(req, ctx);
+  const indices: Json = {};
+  for (const copy of shardCopies(handles)) {
+    if (!copy.started) continue;
+    const docs = copy.docs ?? 0;
+    const segs: Json = {};
+    if (docs > 0) {
+      segs._0 = {
+        generation: 0, num_docs: docs, deleted_docs: 0, size_in_bytes: copy.storeBytes ?? 0, committed: true, search: true,
+        version: ES_VERSION.lucene_version, compound: true, attributes: { 'Lucene90StoredFieldsFormat.mode': 'BEST_SPEED' },
+      };
+    }
+    const count = Object.keys(segs).length;
+    const index = (indices[copy.index.name] ??= { shards: {} }) as { shards: Json };
+    index.shards[String(copy.shard)] = [{ routing: nodeRouting(ctx), num_committed_segments: count, num_search_segments: count, segments: segs }];
+  }
+  return { status: 200, body: { _shards: broadcastShards(handles), indices } };
+}
+
+/** `GET [/{index}]/_recovery`: each started primary's last recovery, done. */
+function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = targets(req, ctx);
+  // Every recovery here is over: `active_only` lists none.
+  if (booleanParam(req.params, 'active_only', false)) return { status: 200, body: {} };
+  const node = ctx.node;
+  const body: Json = {};
+  for (const copy of shardCopies(handles)) {
+    if (!copy.started) continue;
+    const h = copy.index;
+    const created = Number(h.meta.settings['index.creation_date'] ?? 0);
+    const fresh = created >= node.startedAt;
+    const start = fresh ? created : node.startedAt;
+    const files = fresh || !copy.docs ? 0 : 1;
+    const bytes = fresh ? 0 : copy.storeBytes ?? 0;
+    const shard: Json = {
+      id: copy.shard, type: fresh ? 'EMPTY_STORE' : 'EXISTING_STORE', stage: 'DONE', primary: true,
+      start_time_in_millis: start, stop_time_in_millis: start, total_time_in_millis: 0,
+      source: fresh ? {} : { bootstrap_new_history_uuid: false },
+      target: { id: node.id, host: node.host, transport_address: node.transportAddress, ip: node.ip, name: node.name },
+      index: {
+        size: { total_in_bytes: bytes, reused_in_bytes: bytes, recovered_in_bytes: 0, recovered_from_snapshot_in_bytes: 0, percent: '100.0%' },
+        files: { total: files, reused: files, recovered: 0, percent: '100.0%' },
+        total_time_in_millis: 0, source_throttle_time_in_millis: 0, target_throttle_time_in_millis: 0,
+      },
+      translog: { recovered: 0, total: 0, percent: '100.0%', total_on_start: 0, total_time_in_millis: 0 },
+      verify_index: { check_index_time_in_millis: 0, total_time_in_millis: 0 },
+    };
+    if (booleanParam(req.params, 'detailed', false)) (shard.index as Json).files = { ...((shard.index as Json).files as Json), details: [] };
+    const entry = (body[h.name] ??= { shards: [] }) as { shards: Json[] };
+    entry.shards.push(shard);
+  }
+  return { status: 200, body };
+}
+
+const HEALTH = new Set(['green', 'yellow', 'red', 'all']);
+
+/** `GET [/{index}]/_shard_stores`: the shards whose health `status` names (default yellow and red), with the store on this node. */
+function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
+  const statuses = (req.params.get('status') ?? 'yellow,red').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of statuses) {
+    if (!HEALTH.has(s)) throw new EsError(400, 'illegal_argument_exception', `unknown health status [${s}]`);
+  }
+  const wanted = (health: string) => statuses.includes('all') || statuses.includes(health);
+  const handles = resolveTarget(ctx, req.pathParams.index, req.params).filter((h) => h.isOpen).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const node = ctx.node;
+  const indices: Json = {};
+  for (const h of handles) {
+    // A replica never sits beside its primary on the one node: a shard with replicas is yellow.
+    const health = numberOfReplicas(h) > 0 ? 'yellow' : 'green';
+    if (!wanted(health)) continue;
+    const shards: Json = {};
+    for (let shard = 0; shard < numberOfShards(h); shard++) {
+      shards[String(shard)] = {
+        stores: [{
+          [node.id]: {
+            name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name,
+            attributes: node.attributes, roles: node.roles, version: ES_VERSION.number, min_index_version: 7000099, max_index_version: Number(INDEX_VERSION_CREATED),
+          },
+          allocation_id: `${h.uuid.slice(0, 20)}${String(shard).padStart(2, '0')}`,
+          allocation: 'primary',
+        }],
+      };
+    }
+    indices[h.name] = { shards };
+  }
+  return { status: 200, body: { indices } };
+}
+
+/** OpenSearch's `GET [/{index}]/_upgrade`: the bytes of each index, none of them needing an upgrade. */
+function upgradeStatus(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = targets(req, ctx);
+  const indices: Json = {};
+  let total = 0;
+  for (const h of handles) {
+    const bytes = docsPerShard(h).length ? shardCopies([h]).reduce((n, c) => n + (c.storeBytes ?? 0), 0) : 0;
+    total += bytes;
+    indices[h.name] = { size_in_bytes: bytes, size_to_upgrade_in_bytes: 0, size_to_upgrade_ancient_in_bytes: 0 };
+  }
+  return { status: 200, body: { size_in_bytes: total, size_to_upgrade_in_bytes: 0, size_to_upgrade_ancient_in_bytes: 0, indices } };
+}
+
+/** OpenSearch's `POST [/{index}]/_upgrade`: every index is at the running version already. */
+function upgrade(req: RestRequest, ctx: EngineContext): RestResponse {
+  const handles = targets(req, ctx);
+  const upgraded: Json = {};
+  for (const h of handles) upgraded[h.name] = { upgrade_version: ES_VERSION.number, oldest_lucene_segment_version: ES_VERSION.lucene_version };
+  return { status: 200, body: { _shards: broadcastShards(handles), upgraded_indices: upgraded } };
+}
+
+export const shardLevelRoutes: Route[] = [
+  { methods: ['GET'], pattern: '/_segments', params: [...RESOLVE_PARAMS, 'verbose'], handler: segments },
+  { methods: ['GET'], pattern: '/{index}/_segments', params: [...RESOLVE_PARAMS, 'verbose'], handler: segments },
+  { methods: ['GET'], pattern: '/_recovery', params: [...RESOLVE_PARAMS, 'active_only', 'detailed'], handler: recovery },
+  { methods: ['GET'], pattern: '/{index}/_recovery', params: [...RESOLVE_PARAMS, 'active_only', 'detailed'], handler: recovery },
+  { methods: ['GET'], pattern: '/_shard_stores', params: [...RESOLVE_PARAMS, 'status'], handler: shardStores },
+  { methods: ['GET'], pattern: '/{index}/_shard_stores', params: [...RESOLVE_PARAMS, 'status'], handler: shardStores },
+  { methods: ['GET'], pattern: '/_upgrade', params: RESOLVE_PARAMS, handler: upgradeStatus },
+  { methods: ['GET'], pattern: '/{index}/_upgrade', params: RESOLVE_PARAMS, handler: upgradeStatus },
+  { methods: ['POST'], pattern: '/_upgrade', params: [...RESOLVE_PARAMS, 'wait_for_completion', 'only_ancient_segments'], handler: upgrade },
+  { methods: ['POST'], pattern: '/{index}/_upgrade', params: [...RESOLVE_PARAMS, 'wait_for_completion', 'only_ancient_segments'], handler: upgrade },
+];

@@ -1,0 +1,3 @@
+export { SearchProfiler, type ProfiledSearch } from './search-profiler.js';
+export { queryClassOf, type QueryProfile } from './query-profile.js';
+export type { AggregationProfile } from './aggregation-profile.js';
