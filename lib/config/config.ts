@@ -85,9 +85,9 @@ export interface LogsConfig {
   retentionDays: number;
   /**
    * Which requests get a record (lib/logs/log-sampling.ts): every error, slow request
-   * (LOGS_SLOW_MS, default 500), write and stream; the fast, successful reads all while the node
-   * records fewer than LOGS_ALL_PER_SECOND (default 100) a second, then one in LOGS_SAMPLE_EVERY
-   * (default 10; 1 records every request).
+   * (LOGS_SLOW_MS, default 500), write and stream; the fast, successful reads all up to
+   * LOGS_ALL_PER_SECOND (default 100) of them a second, then one in LOGS_SAMPLE_EVERY (default 10;
+   * 1 records every request).
    */
   sampling: { allPerSecond: number; sampleEvery: number; slowMs: number };
 }

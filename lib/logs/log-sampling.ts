@@ -1,6 +1,6 @@
 /** Which requests get a record (LOGS_ALL_PER_SECOND, LOGS_SAMPLE_EVERY, LOGS_SLOW_MS). */
 export interface LogSamplingOptions {
-  /** Every request is recorded while this node has recorded fewer than this many in the current second. */
+  /** The sampled requests (fast, successful reads) are all recorded up to this many in each second. */
   allPerSecond: number;
   /** Past that, one in this many of the sampled requests (fast, successful reads) is recorded; 1 = every one. */
   sampleEvery: number;
@@ -26,15 +26,16 @@ export interface FinishedRequest {
  *
  * - always recorded: every error (status 400 and above), every slow request (`slowMs`), every
  *   request that is not a read (writes, deletes, index and cluster changes), every live stream;
- * - the rest (fast, successful reads and searches) are all recorded while the node has recorded
- *   fewer than `allPerSecond` records in the current second, and past that one in `sampleEvery`
- *   (counted, not random: the 1st, the n+1st…).
+ * - the rest (fast, successful reads and searches) are all recorded up to `allPerSecond` of them
+ *   in each second, and past that one in `sampleEvery` (counted, not random: the 1st, the n+1st…).
  *
  * A quiet node records every request; what a busy one leaves out is counted (`sampledOut`).
  */
 export class LogSampling {
   private second = -1;
-  private recordedThisSecond = 0;
+  /** Reads seen in the current second. */
+  private readsThisSecond = 0;
+  /** Reads seen past the budget, since start. */
   private passed = 0;
   /** Requests the rule left unrecorded since start. */
   sampledOut = 0;
@@ -46,14 +47,11 @@ export class LogSampling {
     const second = Math.floor(now / 1000);
     if (second !== this.second) {
       this.second = second;
-      this.recordedThisSecond = 0;
+      this.readsThisSecond = 0;
     }
-    const always = request.status >= 400 || request.tookMs >= this.options.slowMs || request.operation !== 'read' || request.stream;
-    if (!always && this.recordedThisSecond >= this.options.allPerSecond && this.passed++ % this.options.sampleEvery !== 0) {
-      this.sampledOut++;
-      return false;
-    }
-    this.recordedThisSecond++;
-    return true;
+    if (request.status >= 400 || request.tookMs >= this.options.slowMs || request.operation !== 'read' || request.stream) return true;
+    if (this.readsThisSecond++ < this.options.allPerSecond || this.passed++ % this.options.sampleEvery === 0) return true;
+    this.sampledOut++;
+    return false;
   }
 }

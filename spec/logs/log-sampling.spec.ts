@@ -28,6 +28,13 @@ describe('request logs: the sampling rule', () => {
     expect(rule.sampledOut).to.equal(1);
   });
 
+  it('spends the budget on reads only: errors and writes never leave a read unrecorded', () => {
+    const rule = new LogSampling({ allPerSecond: 2, sampleEvery: 1000, slowMs: 500 });
+    for (let i = 0; i < 50; i++) expect(rule.keeps({ status: 201, tookMs: 1, operation: 'write', stream: false }, 100)).to.equal(true);
+    for (let i = 0; i < 50; i++) expect(rule.keeps(read(1, 404), 100)).to.equal(true);
+    expect([rule.keeps(read(), 100), rule.keeps(read(), 100), rule.keeps(read(), 100), rule.keeps(read(), 100)]).to.deep.equal([true, true, true, false]);
+  });
+
   it('whatever the traffic: what it must keep is kept, and kept + sampled out = every request', () => {
     const request = fc.record({
       status: fc.constantFrom(200, 201, 304, 400, 404, 500),
@@ -47,12 +54,12 @@ describe('request logs: the sampling rule', () => {
         const must = r.status >= 400 || r.tookMs >= 500 || r.operation !== 'read' || r.stream;
         if (must) expect(keeps).to.equal(true);
         const second = Math.floor(now / 1000);
-        // within its budget, a second records everything
-        if ((perSecond.get(second) ?? 0) < allPerSecond) expect(keeps).to.equal(true);
-        if (keeps) {
-          kept++;
+        if (!must) {
+          // within its budget, a second records every read
+          if ((perSecond.get(second) ?? 0) < allPerSecond) expect(keeps).to.equal(true);
           perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
         }
+        if (keeps) kept++;
       }
       expect(kept + rule.sampledOut).to.equal(requests.length);
     }));
