@@ -83,6 +83,13 @@ export interface LogsConfig {
   bodyMaxBytes: number;
   /** LOGS_RETENTION_DAYS: records older than this are purged daily (default 7). */
   retentionDays: number;
+  /**
+   * Which requests get a record (lib/logs/log-sampling.ts): every error, slow request
+   * (LOGS_SLOW_MS, default 500), write and stream; the fast, successful reads all up to
+   * LOGS_ALL_PER_SECOND (default 100) of them a second, then one in LOGS_SAMPLE_EVERY (default 10;
+   * 1 records every request).
+   */
+  sampling: { allPerSecond: number; sampleEvery: number; slowMs: number };
 }
 
 export interface AnalyticsConfig {
@@ -301,6 +308,11 @@ export function loadConfig(env: Env = process.env): Config {
       bodies: oneOf(env, 'LOGS_BODIES', ['true', 'false'] as const, 'false') === 'true',
       bodyMaxBytes: env.LOGS_BODY_MAX ? parseByteSize(env.LOGS_BODY_MAX, 'LOGS_BODY_MAX') : 100 * 1024,
       retentionDays: integer(env, 'LOGS_RETENTION_DAYS', 7, 1, 36_500),
+      sampling: {
+        allPerSecond: integer(env, 'LOGS_ALL_PER_SECOND', 100, 0, 1_000_000_000),
+        sampleEvery: integer(env, 'LOGS_SAMPLE_EVERY', 10, 1, 1_000_000_000),
+        slowMs: integer(env, 'LOGS_SLOW_MS', 500, 0, 86_400_000),
+      },
     },
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     accessLog: oneOf(env, 'ACCESS_LOG', ['true', 'false'] as const, 'true') === 'true',

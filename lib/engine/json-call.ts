@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import type { Backend, EngineResponse } from './backend.js';
 
 export interface JsonReply<T = unknown> {
@@ -6,11 +6,23 @@ export interface JsonReply<T = unknown> {
   body: T;
 }
 
-export async function readBody(body: Readable | Buffer): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return body;
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/**
+ * A body read whole. A stream is read with `data` listeners and `finished` (an error or a close
+ * before its end rejects, as a `for await` would): half the cost of an async iterator, which every
+ * proxied answer paid (~5 µs).
+ */
+export function readBody(body: Readable | Buffer): Promise<Buffer> {
+  if (Buffer.isBuffer(body)) return Promise.resolve(body);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(bytes);
+      size += bytes.length;
+    });
+    finished(body, (err) => (err ? reject(err) : resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))));
+  });
 }
 
 export async function readJson<T = unknown>(res: EngineResponse): Promise<T> {

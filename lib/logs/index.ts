@@ -1,5 +1,6 @@
 /** Request logs: every request's record, kept in a system index and read back through `/_logs`. */
-export { RequestLog, type RequestLogOptions } from './request-log.js';
+export { RequestLog, type RequestLogOptions, type RequestLogStats } from './request-log.js';
+export { LogSampling, type LogSamplingOptions } from './log-sampling.js';
 export { LOGS_INDEX, LOG_KINDS, type LogKind, type LogRecord } from './log-record.js';
 export { DEFAULT_SIZE as LOGS_DEFAULT_SIZE, MAX_SIZE as LOGS_MAX_SIZE } from './log-queries.js';
 export { redactJsonText, redactQuerystring, isSecretName, REDACTED } from './redact.js';

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { BackgroundRecords } from '../analytics/index.js';
+import { BackgroundRecords, type BatchWriterStats } from '../analytics/index.js';
 import type { Principal } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
@@ -8,6 +8,7 @@ import type { GatewayState } from '../auth/index.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
 import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS_INDEX_BODY, type LogRecord } from './log-record.js';
+import { LogSampling, type LogSamplingOptions } from './log-sampling.js';
 import { recordId } from './record-id.js';
 import { redactQuerystring } from './redact.js';
 
@@ -22,7 +23,14 @@ export interface RequestLogOptions {
   maxQueued?: number;
   /** Records are written at least this often, ms (default 1000). */
   flushMs?: number;
+  /** Which requests get a record (`LogSampling`); absent: every request. */
+  sampling?: LogSamplingOptions;
   log?: (line: string) => void;
+}
+
+/** The writer's counts, and the requests the sampling rule left unrecorded. */
+export interface RequestLogStats extends BatchWriterStats {
+  sampled_out: number;
 }
 
 /** What the middleware knows of a request when it comes in. */
@@ -49,12 +57,15 @@ type LogContext = Context & { state: GatewayState };
  * - A request is recorded once its response is over (a live stream: when it ends): logging never
  *   delays nor fails it. Requests to the logs API itself are not recorded, nor requests refused
  *   before they were classified (authentication, the system-index guard, an unreadable body).
+ * - A busy node samples its fast, successful reads (`sampling`, `log-sampling.ts`): every error,
+ *   slow request, write and stream is recorded, and what is left out is counted.
  * - Never recorded: headers (Authorization, cookies), secret-looking query parameters' values, and
  *   in bodies the values of members named like secrets (`redact.ts`), at any depth.
  * - A scoped credential reads only the records whose every index lies within its patterns.
  */
 export class RequestLog extends BackgroundRecords<LogRecord> {
   private readonly log: (line: string) => void;
+  private readonly sampling: LogSampling | undefined;
 
   constructor(private readonly backend: Backend, private readonly options: RequestLogOptions) {
     super(backend, {
@@ -62,6 +73,12 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       retentionDays: options.retentionDays, log: options.log,
     });
     this.log = options.log ?? (() => {});
+    this.sampling = options.sampling && new LogSampling(options.sampling);
+  }
+
+  /** The writer's counts, and the requests the sampling rule left unrecorded. */
+  override stats(): RequestLogStats {
+    return { ...super.stats(), sampled_out: this.sampling?.sampledOut ?? 0 };
   }
 
   /**
@@ -130,6 +147,12 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
     try {
       const info: Classification | undefined = ctx.state.request;
       if (!info || info.category === 'logs') return void arrival.tap?.take();
+      const ended = performance.now();
+      const took = Math.round(ended - arrival.started);
+      const status = ctx.res.statusCode;
+      if (this.sampling && !this.sampling.keeps({ status, tookMs: took, operation: info.operation, stream: info.category === 'streams' }, ended)) {
+        return void arrival.tap?.take();
+      }
       const principal: Principal | undefined = ctx.state.principal;
       const record: LogRecord = {
         // time-ordered: a batch's ids follow each other in the store's key order (`recordId`)
@@ -145,8 +168,8 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         indices: info.indices,
         index_count: info.indices.length,
         all_indices: info.allIndices,
-        status: ctx.res.statusCode,
-        took: Math.round(performance.now() - arrival.started),
+        status,
+        took,
         user: principal?.username ?? '',
         ip: ctx.request.ip || ctx.req.socket.remoteAddress || '',
         kind: kindOf(info, info.category === 'declarative' ? declarativeBody(ctx.state.body) : undefined),

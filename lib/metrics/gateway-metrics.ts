@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ChangeBusStats, ChangeEvent } from '../changes/index.js';
 import type { SearchCacheStats } from '../cache/index.js';
 import type { BatchWriterStats } from '../analytics/index.js';
+import type { RequestLogStats } from '../logs/index.js';
 import type { AuthenticationStats } from '../auth/index.js';
 import type { StageOutcome } from '../pipelines/index.js';
 import type { StreamTally } from '../streams/index.js';
@@ -14,7 +15,7 @@ export interface MetricSources {
   bus?: { stats(): ChangeBusStats; readonly reconnects?: number };
   cache?: { stats(): SearchCacheStats };
   analytics?: { stats(): BatchWriterStats };
-  logs?: { stats(): BatchWriterStats };
+  logs?: { stats(): RequestLogStats };
   authentication?: { stats(): AuthenticationStats };
 }
 
@@ -129,6 +130,7 @@ export class GatewayMetrics {
       total(`${prefix}_dropped_total`, `${what} dropped: the queue was full`, [], () => [[{}, writer.stats().dropped]]);
       total(`${prefix}_failed_total`, `${what} the engine refused or did not take`, [], () => [[{}, writer.stats().failed]]);
     }
+    if (logs) total('gateway_request_logs_sampled_out_total', 'Requests left unrecorded by the request logs\' sampling rule (fast, successful reads on a busy node)', [], () => [[{}, logs.stats().sampled_out]]);
     if (authentication) {
       total('gateway_auth_failures_total', 'Failed authentications (HTTP and WebSocket frames), by reason', ['reason'], () => {
         const s = authentication.stats();

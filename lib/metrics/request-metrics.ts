@@ -11,22 +11,31 @@ import type { GatewayMetrics } from './gateway-metrics.js';
  * its duration is its lifetime. Requests refused before classification (authentication) are
  * counted by `gateway_auth_failures_total` instead.
  */
+/** One route family and category's children: its timer, and its counter per status. */
+interface Route {
+  timer: { observe(seconds: number): void };
+  counters: Map<number, { inc(n?: number): void }>;
+}
+
 export function requestMetrics(metrics: GatewayMetrics): Middleware<GatewayState> {
   const { requests, requestSeconds } = metrics;
   // each label set's children bound once (families × categories × statuses: a few hundred at
-  // most), so a request costs a map lookup and additions
-  const counters = new Map<string, ReturnType<typeof requests.child>>();
-  const timers = new Map<string, ReturnType<typeof requestSeconds.child>>();
+  // most), found by map lookups on the labels themselves (no key string made per request), so a
+  // request costs those lookups and additions
+  const routes = new Map<string, Map<string, Route>>();
+  const routeOf = (family: string, category: string): Route => {
+    let byCategory = routes.get(family);
+    if (!byCategory) routes.set(family, (byCategory = new Map()));
+    let route = byCategory.get(category);
+    if (!route) byCategory.set(category, (route = { timer: requestSeconds.child({ family, category }), counters: new Map() }));
+    return route;
+  };
   const done = (family: string, category: string, status: number, started: number, timed: boolean) => {
-    const route = `${family} ${category}`;
-    const key = `${route} ${status}`;
-    let counter = counters.get(key);
-    if (!counter) counters.set(key, (counter = requests.child({ family, category, status })));
+    const route = routeOf(family, category);
+    let counter = route.counters.get(status);
+    if (!counter) route.counters.set(status, (counter = requests.child({ family, category, status })));
     counter.inc();
-    if (!timed) return;
-    let timer = timers.get(route);
-    if (!timer) timers.set(route, (timer = requestSeconds.child({ family, category })));
-    timer.observe((performance.now() - started) / 1000);
+    if (timed) route.timer.observe((performance.now() - started) / 1000);
   };
   return (ctx, next) => {
     const { family, category } = ctx.state.request;

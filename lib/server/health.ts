@@ -14,12 +14,7 @@ export const READY_PATH = '/_gateway/ready';
  * kept-alive connection retries elsewhere; requests already in flight finish.
  */
 export function health(readiness: Readiness): Middleware {
-  return async (ctx, next) => {
-    const probe = (ctx.path === HEALTH_PATH || ctx.path === READY_PATH) && (ctx.method === 'GET' || ctx.method === 'HEAD');
-    if (!probe) {
-      if (readiness.shuttingDown) throw shuttingDown();
-      return next();
-    }
+  const probe: Middleware = async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     if (ctx.path === HEALTH_PATH) {
       ctx.body = { status: 'ok' };
@@ -28,6 +23,12 @@ export function health(readiness: Readiness): Middleware {
     const report = await readiness.check();
     ctx.status = report.status === 'ready' ? 200 : 503;
     ctx.body = report;
+  };
+  // any other request goes on without a promise of this step's own
+  return (ctx, next) => {
+    if ((ctx.path === HEALTH_PATH || ctx.path === READY_PATH) && (ctx.method === 'GET' || ctx.method === 'HEAD')) return probe(ctx, next);
+    if (readiness.shuttingDown) throw shuttingDown();
+    return next();
   };
 }
 

@@ -8,8 +8,7 @@ import { hasBody, holdBodyIn } from '../request/index.js';
  * real memory) cannot hold is answered 429 `circuit_breaking_exception` where it is being read.
  */
 export function inFlightRequests(breakers: CircuitBreakers): Middleware {
-  return async (ctx, next) => {
-    if (!hasBody(ctx)) return next();
+  const counted: Middleware = async (ctx, next) => {
     const held = breakers.reservation('in_flight_requests', '<http_request>');
     holdBodyIn(ctx.req, held);
     ctx.res.once('close', () => held.release());
@@ -20,4 +19,6 @@ export function inFlightRequests(breakers: CircuitBreakers): Middleware {
       if (ctx.res.writableFinished || ctx.res.destroyed) held.release();
     }
   };
+  // a request without a body goes on without a promise of this step's own
+  return (ctx, next) => (hasBody(ctx) ? counted(ctx, next) : next());
 }

@@ -20,20 +20,25 @@ function askedVersion(value: string | string[] | undefined): 8 | 9 | undefined {
 }
 
 export function mediaTypes(): Middleware<GatewayState> {
-  return async (ctx, next) => {
+  // a request that asks for no version (nearly every one) goes on without a promise of this step's own
+  return (ctx, next) => {
     const headers = ctx.req.headers;
     const asked = askedVersion(headers.accept) ?? askedVersion(headers['content-type']);
-    if (asked === undefined) return next();
-    if (asked === 9) {
-      for (const name of ['accept', 'content-type'] as const) {
-        const value = headers[name];
-        if (askedVersion(value) === 9) headers[name] = (value as string).replace(/compatible-with\s*=\s*9\b/gi, 'compatible-with=8');
-      }
-    }
-    await next();
-    const answered = ctx.response.get('content-type');
-    if (/^application\/json\b/i.test(answered) || /^application\/vnd\.elasticsearch\+json\s*;\s*compatible-with=8\b/i.test(answered)) {
-      ctx.set('content-type', `application/vnd.elasticsearch+json;compatible-with=${asked}`);
-    }
+    return asked === undefined ? next() : versioned(ctx, next, asked);
   };
+}
+
+async function versioned(ctx: Parameters<Middleware<GatewayState>>[0], next: () => Promise<unknown>, asked: 8 | 9): Promise<void> {
+  const headers = ctx.req.headers;
+  if (asked === 9) {
+    for (const name of ['accept', 'content-type'] as const) {
+      const value = headers[name];
+      if (askedVersion(value) === 9) headers[name] = (value as string).replace(/compatible-with\s*=\s*9\b/gi, 'compatible-with=8');
+    }
+  }
+  await next();
+  const answered = ctx.response.get('content-type');
+  if (/^application\/json\b/i.test(answered) || /^application\/vnd\.elasticsearch\+json\s*;\s*compatible-with=8\b/i.test(answered)) {
+    ctx.set('content-type', `application/vnd.elasticsearch+json;compatible-with=${asked}`);
+  }
 }

@@ -268,6 +268,39 @@ for (const backend of BACKENDS) {
     });
   });
 
+  describe(`request logs on a busy node: the sampling rule (${backend.name})`, function () {
+    this.timeout(60_000);
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+
+    // every second is past its budget of full records (0): each fast, successful read is sampled, one in four
+    before(async () => {
+      // the metrics are read on METRICS_PORT's server: outside the request path, so the reads are not sampled themselves
+      ({ gateway: gw, stop } = await backend.start({ LOGS_ALL_PER_SECOND: '0', LOGS_SAMPLE_EVERY: '4', METRICS_PORT: '0' }));
+    });
+    after(() => stop());
+
+    it('keeps every error and write, one in LOGS_SAMPLE_EVERY fast successful reads, and counts what it leaves out', async () => {
+      await call(gw.url, 'PUT', '/sampled/_doc/1?refresh=true', { body: { n: 1 } });
+      for (let i = 0; i < 12; i++) expect((await call(gw.url, 'GET', `/sampled/_doc/1?preference=read-${i}`)).status).to.equal(200);
+      for (let i = 0; i < 3; i++) expect((await call(gw.url, 'GET', `/sampled/_doc/missing-${i}`)).status).to.equal(404);
+      let sampledOut = NaN;
+      await within(WAIT_MS, async () => {
+        const metrics = await (await fetch(`${gw.metricsUrl}/metrics`)).text();
+        sampledOut = Number(/^gateway_request_logs_sampled_out_total (\d+)$/m.exec(metrics)?.[1]);
+        return sampledOut === 9;
+      });
+      expect(sampledOut).to.equal(9);
+      const logs = await logsWhen(gw, '/sampled/_logs?size=100', (l) => l.length >= 7);
+      const reads = logs.filter((l) => l.status === 200).map((l) => l.querystring);
+      // the 1st, 5th and 9th of the twelve: counted, not random
+      expect(reads).to.deep.equal(['preference=read-8', 'preference=read-4', 'preference=read-0']);
+      expect(logs.filter((l) => l.status === 404).map((l) => l.path)).to.have.members(['/sampled/_doc/missing-0', '/sampled/_doc/missing-1', '/sampled/_doc/missing-2']);
+      expect(has(logs, 'PUT', '/sampled/_doc/1')).to.equal(true);
+      expect(logs).to.have.length(7);
+    });
+  });
+
   describe(`request logs with bodies (${backend.name})`, function () {
     this.timeout(60_000);
     let gw: TestGateway;

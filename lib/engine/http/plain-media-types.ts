@@ -8,6 +8,8 @@
  */
 const VERSIONED = /^application\/vnd\.elasticsearch\+(json|x-ndjson)\s*;\s*compatible-with\s*=\s*8\s*$/i;
 
+const NAMES_VERSION = /compatible-with/i;
+
 export const COMPATIBLE_JSON_8 = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 /**
@@ -16,7 +18,8 @@ export const COMPATIBLE_JSON_8 = 'application/vnd.elasticsearch+json;compatible-
  * undefined when it names none.
  */
 export function plainMediaType(value: string | string[] | undefined): string | undefined {
-  if (typeof value !== 'string') return undefined;
+  // nearly every header names no version (`application/json`, `*/*`): no split for those
+  if (typeof value !== 'string' || !NAMES_VERSION.test(value)) return undefined;
   let changed = false;
   const types = value.split(',').map((type) => {
     const m = VERSIONED.exec(type.trim());
