@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call } from '../support/http.js';
+import { NDJSON, call, ndjson } from '../support/http.js';
 import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
 import { within } from '../support/within.js';
 
@@ -39,6 +39,36 @@ describe('durability: acknowledged writes survive kill -9 (embedded engine)', fu
       const missing = mget.json.docs.filter((d: { found: boolean }) => !d.found).map((d: { _id: string }) => d._id);
       expect(missing, 'acknowledged but lost').to.deep.equal([]);
       for (const doc of mget.json.docs) expect(doc._source.payload).to.have.length(200);
+    } finally {
+      await gw?.stop('SIGKILL');
+      await data.remove();
+    }
+  });
+
+  it('an id written by a _bulk and by a single write at once: after SIGKILL and restart, the higher acknowledged _version', async () => {
+    const data = await tempDir();
+    const env = { DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password };
+    let gw: ChildServer | undefined = await spawnGateway(env);
+    try {
+      const latest = new Map<string, { version: number; who: string }>();
+      for (let round = 0; round < 3; round++) {
+        const id = `x${round}`;
+        const lines: unknown[] = [{ index: { _id: id } }, { who: 'bulk' }];
+        for (let i = 0; i < 3000; i++) lines.push({ index: { _id: `f${round}-${i}` } }, { t: 'filler text '.repeat(20) });
+        const [b, s] = await Promise.all([
+          call(gw.url, 'POST', '/race/_bulk', { body: ndjson(lines), headers: NDJSON }),
+          call(gw.url, 'PUT', `/race/_doc/${id}`, { body: { who: 'put' } }),
+        ]);
+        expect(b.json.errors).to.equal(false);
+        const fromBulk = b.json.items[0].index._version;
+        latest.set(id, fromBulk > s.json._version ? { version: fromBulk, who: 'bulk' } : { version: s.json._version, who: 'put' });
+      }
+      gw.proc.kill('SIGKILL');
+      await gw.stop();
+      gw = await spawnGateway(env);
+      const mget = await call(gw.url, 'POST', '/race/_mget', { body: { ids: [...latest.keys()] } });
+      const after = Object.fromEntries(mget.json.docs.map((d: { _id: string; _version: number; _source: { who: string } }) => [d._id, { version: d._version, who: d._source.who }]));
+      expect(after).to.deep.equal(Object.fromEntries(latest));
     } finally {
       await gw?.stop('SIGKILL');
       await data.remove();
