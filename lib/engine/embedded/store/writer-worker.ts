@@ -39,7 +39,12 @@ function openDatabases(b: Batch): void {
  * write stays, as Elasticsearch keeps the operation of the higher sequence number.
  */
 function storedIsNewer(d: Database, id: string, seqNo: number): boolean {
-  const stored = d.getBinary(id) as Uint8Array | undefined;
+  let stored: Uint8Array | undefined;
+  try {
+    stored = d.getBinary(id) as Uint8Array | undefined;
+  } catch {
+    return false; // a key LMDB cannot hold: its put fails with LMDB's own error
+  }
   return stored !== undefined && stored.length >= 17 && docRecordSeqNo(stored) > seqNo;
 }
 
@@ -55,7 +60,12 @@ function put(b: Batch): void {
     switch (o.op) {
       case 'doc': {
         const d = db(o.db, 1);
-        const stored = d.get(o.id) as StoredDocument | undefined;
+        let stored: StoredDocument | undefined;
+        try {
+          stored = d.get(o.id) as StoredDocument | undefined;
+        } catch {
+          stored = undefined; // as above
+        }
         if (!stored || !(stored.q > o.doc.q)) d.putSync(o.id, o.doc);
         break;
       }
