@@ -133,6 +133,7 @@ class DocumentParser {
       const value = source[rawKey];
       yield* this.analyzeAhead(existing?.[rawKey], value);
       this.parseMember(rawKey, value, existing, [], dynamic);
+      this.ahead = undefined; // for this member only (its arrays become a field's own)
       yield;
     }
     this.endRoot();
