@@ -3,7 +3,7 @@ import { EsError } from '../../../errors/index.js';
 import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
 import { matchDynamicTemplate, type DynamicType } from './dynamic-templates.js';
-import { mergeMappings, normalizeFieldDefinition } from './merge.js';
+import { mergeMappings, mergeMappingsSteps, normalizeFieldDefinition } from './merge.js';
 import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
 import { analyzedValue, indexAnalyzerName, toIndexedValue, type IndexedValue } from './field-values.js';
 import { checkCompletionContexts } from '../search/suggest/contexts.js';
@@ -22,6 +22,8 @@ const POSITION_INCREMENT_GAP = 100;
 const ANALYZED_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 /** A top-level text value at least this long is analysed ahead of its parse, a stretch at a time (parseDocumentSteps). */
 const ANALYZE_AHEAD_CHARS = 64;
+/** New fields put in a document's mapping update between two yields (parseDocumentSteps). */
+const MAPPING_UPDATE_STEP = 256;
 
 const METADATA_FIELDS = new Set(['_id', '_index', '_source', '_routing', '_version', '_seq_no', '_primary_term', '_field_names', '_ignored', '_doc_count', '_tier', '_data_stream_timestamp', '_nested_path', '_type']);
 
@@ -460,10 +462,19 @@ class DocumentParser {
   }
 
   mappingUpdate(): Mappings | undefined {
+    for (const steps = this.mappingUpdateSteps(); ; ) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /** `mappingUpdate`, yielding every MAPPING_UPDATE_STEP new fields (a document that adds thousands). */
+  *mappingUpdateSteps(): Generator<void, Mappings | undefined, void> {
     if (this.newFields.size === 0 && this.newRuntime.size === 0) return undefined;
     const root: Mappings = {};
     if (this.newFields.size) root.properties = {};
     const entries = [...this.newFields.values()].sort((a, b) => a.path.length - b.path.length);
+    let done = 0;
     for (const { path, mapping } of entries) {
       let props = root.properties!;
       for (let i = 0; i < path.length - 1; i++) {
@@ -473,6 +484,7 @@ class DocumentParser {
       }
       const leaf = path[path.length - 1];
       props[leaf] = props[leaf] ? { ...mapping, properties: { ...(mapping.properties ?? {}), ...(props[leaf].properties ?? {}) } } : structuredClone(mapping);
+      if (++done % MAPPING_UPDATE_STEP === 0) yield;
     }
     if (this.newRuntime.size) root.runtime = Object.fromEntries(this.newRuntime);
     return root;
@@ -565,7 +577,10 @@ function samePath(a: string[], b: string[]): boolean {
 export function parseDocument(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): ParsedDocument {
   const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
   parser.parseRoot(source);
-  return parsed(parser, mappings, source);
+  checkCompletionContexts(mappings, source);
+  checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
+  const update = parser.mappingUpdate();
+  return parsed(parser, update ? mergeMappings(mappings, update) : undefined);
 }
 
 /**
@@ -575,14 +590,14 @@ export function parseDocument(source: Record<string, unknown>, mappings: Mapping
 export function* parseDocumentSteps(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): Generator<void, ParsedDocument, void> {
   const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
   yield* parser.parseRootSteps(source);
-  return parsed(parser, mappings, source);
-}
-
-function parsed(parser: DocumentParser, mappings: Mappings, source: Record<string, unknown>): ParsedDocument {
   checkCompletionContexts(mappings, source);
   checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
-  const update = parser.mappingUpdate();
-  return { fields: parser.fields, mappings: update ? mergeMappings(mappings, update) : undefined, nested: parser.nested.length ? parser.nested : undefined };
+  const update = yield* parser.mappingUpdateSteps();
+  return parsed(parser, update ? yield* mergeMappingsSteps(mappings, update) : undefined);
+}
+
+function parsed(parser: DocumentParser, mappings: Mappings | undefined): ParsedDocument {
+  return { fields: parser.fields, mappings, nested: parser.nested.length ? parser.nested : undefined };
 }
 
 /** The mapping of a field path ("user.name", "title.raw"), looking through objects and multi-fields. */
