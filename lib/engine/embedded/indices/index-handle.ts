@@ -14,6 +14,13 @@ import { nextVersion, validateConcurrencyParams, type ConcurrencyParams, type Do
 
 export const PRIMARY_TERM = 1;
 
+/** A source at least this long is prepared a stretch at a time (see IndexHandle.mayBeHeavy). */
+const HEAVY_SOURCE_CHARS = 16 * 1024;
+/** An ngram or shingle range past this many sizes can expand one value into thousands of terms. */
+const WIDE_EXPANSION = 16;
+/** How long a cooperative write's stretches run back to back before its time slice is looked at. */
+const STRETCH_MS = 2;
+
 /** Every synonyms set empty. */
 const NO_SYNONYMS: SynonymsSource = { rules: () => [] };
 
@@ -341,15 +348,34 @@ export class IndexHandle {
    */
   async indexDocumentCooperatively(id: string, source: JsonObject, sourceText: string, params: WriteParams, slice: { pause(): Promise<void> } = new TimeSlice()): Promise<PreparedWrite> {
     while (this.preparing) await this.preparing.over;
+    // most documents are light: prepared at once, as fast as a synchronous write
+    if (!this.mayBeHeavy(sourceText)) return runToEnd(this.indexSteps(id, source, sourceText, params, false));
     const run = new SteppedWrite(this.indexSteps(id, source, sourceText, params, true));
     this.preparing = run;
     try {
-      while (!run.step()) await slice.pause();
+      // stretches run back to back for a moment before `slice` is asked for a turn: a small
+      // document (a `_bulk` item) is prepared without an await between its fields
+      for (let until = performance.now() + STRETCH_MS; !run.step(); ) {
+        if (performance.now() < until) continue;
+        await slice.pause();
+        until = performance.now() + STRETCH_MS;
+      }
     } finally {
       this.preparing = undefined;
       run.end();
     }
     return run.result();
+  }
+
+  /**
+   * Whether preparing a document may take long enough to be worth doing a stretch at a time: a
+   * long source (many fields, long values), or any document of an index whose analysis may expand
+   * a short value into many terms (`index.max_ngram_diff` or `index.max_shingle_diff` raised).
+   */
+  private mayBeHeavy(sourceText: string): boolean {
+    if (sourceText.length >= HEAVY_SOURCE_CHARS) return true;
+    const settings = this.meta.settings;
+    return Number(settings['index.max_ngram_diff'] ?? 1) > WIDE_EXPANSION || Number(settings['index.max_shingle_diff'] ?? 3) > WIDE_EXPANSION;
   }
 
   /** The cooperative write being prepared into this index, if any (see indexDocumentCooperatively). */
