@@ -116,6 +116,28 @@ describe('embedded engine: store and its writer thread', function () {
     }
   });
 
+  it('a document version committed after a later one of the same id does not replace it (both formats)', async () => {
+    const data = await tempDir();
+    try {
+      let store = Store.open(data.dir);
+      for (const index of [INDEX, LEGACY]) {
+        await store.write([doc('x', 2, '{"later":true}', index)]);
+        await store.write([doc('x', 1, '{"earlier":true}', index), doc('y', 1, '{}', index)]);
+        expect(store.getDocument(index, 'x')).to.deep.include({ v: 2, s: '{"later":true}' });
+        expect(store.getDocument(index, 'y')?.v).to.equal(1);
+        // a delete (a record without source) of an earlier sequence number neither
+        await store.write([doc('x', 1, undefined, index)]);
+        expect(store.getDocument(index, 'x')?.v).to.equal(2);
+      }
+      await store.close();
+      store = Store.open(data.dir);
+      for (const index of [INDEX, LEGACY]) expect(store.getDocument(index, 'x')).to.deep.include({ v: 2, s: '{"later":true}' });
+      await store.close();
+    } finally {
+      await data.remove();
+    }
+  });
+
   it('deleting an index drops its documents after every write issued before', async () => {
     const data = await tempDir();
     try {

@@ -140,6 +140,41 @@ export class PipelineAnalyzer implements Analyzer {
     return { terms: this.scratchTerms.slice(0, n), positions: this.scratchPositions.slice(0, n) };
   }
 
+  /**
+   * `indexTerms` a stretch at a time, for a streaming pipeline whose expanding filter can yield
+   * (an ngram filter over a wide range); any other pipeline in one go. The same terms and
+   * positions as `indexTerms`, in arrays of its own (another value may be analysed in between).
+   */
+  *indexTermsSteps(text: string): Generator<void, IndexTerms, void> {
+    const p = this.streaming;
+    const expanding = this.filters[this.filters.length - 1];
+    if (!p?.expand || !expanding?.expandTermSteps) return this.indexTerms(text);
+    const starts: number[] = [];
+    const ends: number[] = [];
+    p.scan(text, (start, end) => {
+      starts.push(start);
+      ends.push(end);
+    });
+    const terms: string[] = [];
+    const positions: number[] = [];
+    let position = -1;
+    let pending = 0;
+    const emit = (term: string) => {
+      position += pending;
+      pending = 0;
+      terms.push(term);
+      positions.push(position);
+    };
+    for (let i = 0; i < starts.length; i++) {
+      let term = text.slice(starts[i], ends[i]);
+      for (const map of p.maps) term = map(term);
+      pending += 1;
+      yield* expanding.expandTermSteps(term, emit);
+      if ((i & 1023) === 1023) yield;
+    }
+    return { terms, positions };
+  }
+
   /** Tokens of several values of one field, positions and offsets continuing across them. */
   analyzeValues(texts: readonly string[]): Token[] {
     const out: Token[] = [];

@@ -31,6 +31,11 @@ export interface Analyzer {
   readonly shingle?: ShingleShape;
   /** Each token's term and position of one value (what `analyze` gives, without Token objects). */
   indexTerms?(text: string): IndexTerms;
+  /**
+   * `indexTerms` a stretch at a time, yielding between stretches so that the caller can give the
+   * event loop a turn (an analysis that expands a value into hundreds of thousands of terms).
+   */
+  indexTermsSteps?(text: string): Generator<void, IndexTerms, void>;
 }
 
 /** What a shingle filter emits: token n-grams of these sizes, and the single tokens or not. */
@@ -111,6 +116,8 @@ export interface TokenFilter {
    * those terms, in order. `filter` must equal it.
    */
   readonly expandTerm?: (term: string, emit: (term: string) => void) => void;
+  /** `expandTerm` a stretch at a time, yielding between stretches (for a filter whose expansion can be large). */
+  readonly expandTermSteps?: (term: string, emit: (term: string) => void) => Generator<void, void, void>;
   /** True when the filter's positionLength must not be read as a token graph by queries (see Analyzer.graphQueries). */
   readonly disablesGraph?: boolean;
 }

@@ -16,6 +16,9 @@ const POSITIONAL_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type
  * count, the last ordinal added, and two scratch slots of `addPositional`.
  */
 const TS = 8;
+/** Terms `addSteps` adds between two yields, at most (and characters of terms hashed, at most). */
+const STEP_TERMS = 2048;
+const STEP_CHARS = 1 << 20;
 const HEAD = 0;
 const TAIL = 1;
 const END = 2;
@@ -261,11 +264,54 @@ export class FieldIndex {
   /** Adds a document's field; a `pending` one stays out of the statistics until `activate`. */
   add(ord: number, field: IndexableField, pending = false): void {
     this.ensureOrd(ord);
-    const terms = field.terms;
-    const n = terms.length;
+    const n = field.terms.length;
     let firstTid = -1;
     if (n > 0) {
-      firstTid = this.positional ? this.addPositional(ord, terms, field.positions) : this.addDocsOnly(ord, terms);
+      if (this.positional) {
+        this.startPositional(n);
+        this.internPositional(ord, field.terms, field.positions, 0, n);
+        this.groupPositions(n, field.positions);
+        this.writePositional(ord, field.positions, 0, this.runUnique);
+        firstTid = this.endPositional(ord, n);
+      } else firstTid = this.addDocsOnly(ord, field.terms);
+    }
+    this.addValues(ord, field, pending, firstTid);
+  }
+
+  /**
+   * `add`, a stretch of about STEP_TERMS terms between two yields, for a field of many terms (a
+   * value through a large ngram filter): the caller gives the event loop a turn at the yields. Who
+   * drives it must let no other `add` or `clone` of this index run before it is over (the term
+   * states hold this document's counts in between); readers and `activate`/`remove` of other
+   * documents may. A field of fewer terms is added in one go.
+   */
+  *addSteps(ord: number, field: IndexableField, pending = false): Generator<void, void, void> {
+    const n = field.terms.length;
+    if (n < STEP_TERMS || !this.positional) return this.add(ord, field, pending);
+    this.ensureOrd(ord);
+    this.startPositional(n);
+    const { terms, positions } = field;
+    for (let from = 0; from < n; ) {
+      let to = from;
+      // a stretch ends after STEP_TERMS terms or STEP_CHARS characters hashed (a gram can be long)
+      for (let chars = 0; to < n && to - from < STEP_TERMS && chars < STEP_CHARS; ) chars += terms[to++].length;
+      this.internPositional(ord, terms, positions, from, to);
+      from = to;
+      yield;
+    }
+    this.groupPositions(n, positions);
+    yield;
+    const end = this.runUnique;
+    for (let from = 0; from < end; from += STEP_TERMS) {
+      this.writePositional(ord, positions, from, Math.min(end, from + STEP_TERMS));
+      yield;
+    }
+    this.addValues(ord, field, pending, this.endPositional(ord, n));
+  }
+
+  private addValues(ord: number, field: IndexableField, pending: boolean, firstTid: number): void {
+    const n = field.terms.length;
+    if (n > 0) {
       if (!pending) {
         this.docCount++;
         this.sumTotalTermFreq += this.tokenCounts[ord];
@@ -274,7 +320,7 @@ export class FieldIndex {
     }
     const values = field.values;
     if (values.length) {
-      this.docValues.set(ord, values, values.length === 1 && n > 0 && values[0] === terms[0] ? firstTid : -1);
+      this.docValues.set(ord, values, values.length === 1 && n > 0 && values[0] === field.terms[0] ? firstTid : -1);
       this.flags[ord] |= HAS_VALUE;
     }
     if (pending && this.flags[ord] !== 0) this.flags[ord] |= PENDING;
@@ -315,23 +361,33 @@ export class FieldIndex {
     return first;
   }
 
-  /** Returns the term id of the first term. */
-  private addPositional(ord: number, terms: string[], positions: number[]): number {
-    const n = terms.length;
+  // A positional field's document being added (the stretches of `addSteps` share it): its distinct
+  // terms so far (in `uniqBuf`) and the positions that repeat the previous one.
+  private runTerms = 0;
+  private runUnique = 0;
+  private runOverlaps = 0;
+
+  private startPositional(n: number): void {
     if (this.tidBuf.length < n) {
       this.tidBuf = growInt32(this.tidBuf, n);
       this.uniqBuf = growInt32(this.uniqBuf, n);
       this.startBuf = growInt32(this.startBuf, n + 1);
       this.posBuf = growInt32(this.posBuf, n);
     }
+    this.runTerms = n;
+    this.runUnique = 0;
+    this.runOverlaps = 0;
+  }
+
+  /** Term ids of terms [from, to), counting each distinct term's frequency in this document. */
+  private internPositional(ord: number, terms: string[], positions: number[], from: number, to: number): void {
     const tids = this.tidBuf;
     const uniq = this.uniqBuf;
-    let u = 0;
-    let overlaps = 0;
-    for (let i = 0; i < n; i++) {
+    let u = this.runUnique;
+    for (let i = from; i < to; i++) {
       const tid = this.termIdFor(terms[i]);
       tids[i] = tid;
-      if (i > 0 && positions[i] === positions[i - 1]) overlaps++;
+      if (i > 0 && positions[i] === positions[i - 1]) this.runOverlaps++;
       const b = tid * TS;
       const st = this.st;
       if (st[b + LAST_ORD] !== ord) {
@@ -342,41 +398,52 @@ export class FieldIndex {
       }
       st[b + FREQ]++;
     }
+    this.runUnique = u;
+  }
+
+  /** With repeated terms: the positions grouped by term (counting sort by first appearance), into `posBuf`. */
+  private groupPositions(n: number, positions: number[]): void {
+    const u = this.runUnique;
+    if (u === n) return;
     const st = this.st;
-    if (u === n) {
-      for (let i = 0; i < n; i++) {
-        const b = tids[i] * TS;
-        st[b + DF]++;
-        this.append(b, ord);
-        this.append(b, 1);
-        this.append(b, positions[i]);
-      }
-    } else {
-      // Group positions by term (counting sort by first appearance), then write each posting.
-      const start = this.startBuf;
-      let acc = 0;
-      for (let k = 0; k < u; k++) {
-        start[k] = acc;
-        acc += st[uniq[k] * TS + FREQ];
-      }
-      for (let i = 0; i < n; i++) {
-        const slot = st[tids[i] * TS + SLOT];
-        this.posBuf[start[slot]++] = positions[i];
-      }
-      let from = 0;
-      for (let k = 0; k < u; k++) {
-        const b = uniq[k] * TS;
-        const f = st[b + FREQ];
-        st[b + DF]++;
-        this.append(b, ord);
-        this.append(b, f);
-        for (let j = from; j < from + f; j++) this.append(b, this.posBuf[j]);
-        from += f;
-      }
+    const start = this.startBuf;
+    let acc = 0;
+    for (let k = 0; k < u; k++) {
+      start[k] = acc;
+      acc += st[this.uniqBuf[k] * TS + FREQ];
     }
-    this.norms[ord] = intToByte4(n - overlaps);
+    for (let i = 0; i < n; i++) {
+      const slot = st[this.tidBuf[i] * TS + SLOT];
+      this.posBuf[start[slot]++] = positions[i];
+    }
+    // start[k] now ends term k's positions: term k's start is the end of term k - 1
+  }
+
+  /** Writes the postings of distinct terms [from, to) (in order of first appearance). */
+  private writePositional(ord: number, positions: number[], from: number, to: number): void {
+    const st = this.st;
+    const uniq = this.uniqBuf;
+    // every term distinct: term k is the k-th token, its one position is positions[k]
+    const distinct = this.runUnique === this.runTerms;
+    for (let k = from; k < to; k++) {
+      const b = uniq[k] * TS;
+      const f = st[b + FREQ];
+      st[b + DF]++;
+      this.append(b, ord);
+      this.append(b, f);
+      if (distinct) {
+        this.append(b, positions[k]);
+        continue;
+      }
+      const end = this.startBuf[k];
+      for (let j = end - f; j < end; j++) this.append(b, this.posBuf[j]);
+    }
+  }
+
+  private endPositional(ord: number, n: number): number {
+    this.norms[ord] = intToByte4(n - this.runOverlaps);
     this.tokenCounts[ord] = n;
-    return tids[0];
+    return this.tidBuf[0];
   }
 
   remove(ord: number): void {

@@ -34,6 +34,11 @@ function sameContent(a: IndexableField | undefined, b: IndexableField | undefine
   return true;
 }
 
+/** The fields a document being added created so far, by content bucket (made with the first). */
+interface CreatedFields {
+  buckets?: Map<string, string[]>;
+}
+
 /** The shape of a document the index takes: its fields, and its nested objects as sub-documents. */
 export interface IndexableDocument {
   fields: ParsedDocument['fields'];
@@ -118,6 +123,8 @@ export class InvertedIndex {
   private live = new Uint8Array(1024);
   private liveCount = 0;
   private dead = 0;
+  /** Documents being staged a stretch at a time (stageSteps): postings are not compacted meanwhile. */
+  private staging = 0;
   /** The live ordinals as a column, built on demand; dropped when a document becomes live or dead. */
   private liveColumn: Int32Array<ArrayBuffer> | undefined;
 
@@ -180,7 +187,48 @@ export class InvertedIndex {
     return this.append(parentId, doc, pending);
   }
 
+  /**
+   * `stage`, a stretch at a time: yields between fields and inside a field of many terms, so its
+   * driver can give the event loop a turn; returns the ordinal. Until it is over, the driver lets
+   * no other write into this index (see FieldIndex.addSteps); searches and the reveal or removal of
+   * other documents may run in between (the document is pending: no reader sees it yet).
+   */
+  *stageSteps(id: string, doc: IndexableDocument): Generator<void, number, void> {
+    const ord = this.openOrd(id, true);
+    const fields = doc.fields;
+    if (this.sharing.size) this.checkSharing(fields);
+    const created: CreatedFields = {};
+    this.staging++;
+    try {
+      for (const name of fields.keys()) {
+        const field = fields.get(name)!;
+        const fi = this.fieldIndexFor(name, field, fields, created);
+        if (fi) yield* fi.addSteps(ord, field, true);
+        yield;
+      }
+    } finally {
+      this.staging--;
+    }
+    this.appendNested(ord, id, doc, true);
+    return ord;
+  }
+
   private append(id: string, doc: IndexableDocument, pending: boolean): number {
+    const ord = this.openOrd(id, pending);
+    const fields = doc.fields;
+    if (this.sharing.size) this.checkSharing(fields);
+    const created: CreatedFields = {};
+    // Keys then get: iterating entries would allocate a [name, field] pair per field.
+    for (const name of fields.keys()) {
+      const field = fields.get(name)!;
+      this.fieldIndexFor(name, field, fields, created)?.add(ord, field, pending);
+    }
+    this.appendNested(ord, id, doc, pending);
+    return ord;
+  }
+
+  /** A new ordinal for a document of `id`, live or pending. */
+  private openOrd(id: string, pending: boolean): number {
     const ord = this.ordToId.length;
     this.ordToId.push(id);
     if (ord >= this.live.length) this.live = growUint8(this.live, ord + 1);
@@ -190,40 +238,42 @@ export class InvertedIndex {
       this.liveCount++;
       this.liveColumn = undefined;
     }
-    const fields = doc.fields;
-    if (this.sharing.size) this.checkSharing(fields);
-    let created: Map<string, string[]> | undefined;
-    // Keys then get: iterating entries would allocate a [name, field] pair per field.
-    for (const name of fields.keys()) {
-      const field = fields.get(name)!;
-      let fi = this.fieldIndexes.get(name);
-      if (!fi) {
-        if (created) {
-          const twin = this.twinAmong(created, fields, field);
-          if (twin !== undefined) {
-            this.fieldIndexes.set(name, this.fieldIndexes.get(twin)!);
-            this.sharing.set(name, twin);
-            continue;
-          }
-        }
-        this.fieldIndexes.set(name, (fi = new FieldIndex(field.type)));
-        this.distinct.push(fi);
-        created ??= new Map();
-        const bucket = contentBucket(field);
-        const same = created.get(bucket);
-        if (same) same.push(name);
-        else created.set(bucket, [name]);
-      } else if (this.sharing.size && this.sharing.has(name)) continue;
-      fi.add(ord, field, pending);
-    }
-    if (doc.nested) {
-      for (const n of doc.nested) {
-        let ni = this.nestedIndexes.get(n.path);
-        if (!ni) this.nestedIndexes.set(n.path, (ni = new NestedIndex()));
-        ni.add(ord, id, n.doc, pending);
-      }
-    }
     return ord;
+  }
+
+  /**
+   * The FieldIndex a document's field is added to: the field's own (created with its first
+   * document); undefined when the field shares its twin's, which takes the values once.
+   */
+  private fieldIndexFor(name: string, field: IndexableField, fields: IndexableDocument['fields'], created: CreatedFields): FieldIndex | undefined {
+    let fi = this.fieldIndexes.get(name);
+    if (!fi) {
+      if (created.buckets) {
+        const twin = this.twinAmong(created.buckets, fields, field);
+        if (twin !== undefined) {
+          this.fieldIndexes.set(name, this.fieldIndexes.get(twin)!);
+          this.sharing.set(name, twin);
+          return undefined;
+        }
+      }
+      this.fieldIndexes.set(name, (fi = new FieldIndex(field.type)));
+      this.distinct.push(fi);
+      created.buckets ??= new Map();
+      const bucket = contentBucket(field);
+      const same = created.buckets.get(bucket);
+      if (same) same.push(name);
+      else created.buckets.set(bucket, [name]);
+    } else if (this.sharing.size && this.sharing.has(name)) return undefined;
+    return fi;
+  }
+
+  private appendNested(ord: number, id: string, doc: IndexableDocument, pending: boolean): void {
+    if (!doc.nested) return;
+    for (const n of doc.nested) {
+      let ni = this.nestedIndexes.get(n.path);
+      if (!ni) this.nestedIndexes.set(n.path, (ni = new NestedIndex()));
+      ni.add(ord, id, n.doc, pending);
+    }
   }
 
   /** A field created by this document that `field` can share (same type, same content), if any. */
@@ -276,7 +326,7 @@ export class InvertedIndex {
     this.ordToId[ord] = undefined;
     for (const fi of this.distinct) fi.remove(ord);
     for (const ni of this.nestedIndexes.values()) ni.removeChildrenOf(ord);
-    if (++this.dead > 10_000 && this.dead > this.liveCount) this.compact();
+    if (++this.dead > 10_000 && this.dead > this.liveCount && this.staging === 0) this.compact();
   }
 
   isLive(ord: number): boolean {

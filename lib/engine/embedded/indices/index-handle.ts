@@ -2,7 +2,8 @@ import { checkIndexBlocks } from './index-blocks.js';
 import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
-import { mappingLimitsOf, parseDocument, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
+import { TimeSlice } from '../../../cooperative/index.js';
+import { mappingLimitsOf, parseDocument, parseDocumentSteps, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
@@ -12,6 +13,13 @@ import { nestSettings } from './settings.js';
 import { nextVersion, validateConcurrencyParams, type ConcurrencyParams, type DocVersion } from './versioning.js';
 
 export const PRIMARY_TERM = 1;
+
+/** A source at least this long is prepared a stretch at a time (see IndexHandle.mayBeHeavy). */
+const HEAVY_SOURCE_CHARS = 16 * 1024;
+/** An ngram or shingle range past this many sizes can expand one value into thousands of terms. */
+const WIDE_EXPANSION = 16;
+/** How long a cooperative write's stretches run back to back before its time slice is looked at. */
+const STRETCH_MS = 2;
 
 /** Every synonyms set empty. */
 const NO_SYNONYMS: SynonymsSource = { rules: () => [] };
@@ -239,7 +247,7 @@ export class IndexHandle {
    * the snapshot) does not match, and the index is rebuilt from the store.
    */
   saveSnapshot(): void {
-    if (!this.inverted || this.pendingWrites) return;
+    if (!this.inverted || this.pendingWrites || this.preparing) return;
     const fp = new Fingerprint();
     for (const [id, v] of this.versions) fp.add(id, v.version, v.seqNo, v.primaryTerm, v.deleted);
     const w = new SnapshotWriter();
@@ -309,6 +317,12 @@ export class IndexHandle {
     return this.shardsBody.body;
   }
 
+  /** @internal Whether a later version of the document than `entry`'s is already visible. */
+  isSuperseded(id: string, entry: DocVersion): boolean {
+    const current = this.versions.get(id);
+    return current !== undefined && current !== entry && current.visible === true && current.seqNo > entry.seqNo;
+  }
+
   /** @internal A prepared write's version stops being pending (its store commit is over). */
   settlePending(entry: DocVersion): void {
     entry.pending = undefined;
@@ -317,9 +331,65 @@ export class IndexHandle {
 
   /** Index (create or replace) a document. `sourceText` is the source as JSON, `source` its parse. */
   indexDocument(id: string, source: JsonObject, sourceText: string, params: WriteParams): PreparedWrite {
+    this.finishPreparing();
+    return runToEnd(this.indexSteps(id, source, sourceText, params, false));
+  }
+
+  /**
+   * `indexDocument` a time slice at a time: parsing, analysis and indexing yield between top-level
+   * fields and inside large analyses, and the event loop gets a turn whenever `slice` is used up,
+   * so a heavy document (thousands of fields, a value through a wide ngram filter) does not hold
+   * other requests back. The write is the same: versions and sequence number are assigned when its
+   * preparation ends, in one go with its checks.
+   *
+   * Contract: one write at a time is prepared into an index. A cooperative write waits for the
+   * one in progress; a synchronous write (`indexDocument`, `delete`, `update`) first finishes it,
+   * at once. Searches run in between, and do not see the document before its write is durable.
+   */
+  async indexDocumentCooperatively(id: string, source: JsonObject, sourceText: string, params: WriteParams, slice: { pause(): Promise<void> } = new TimeSlice()): Promise<PreparedWrite> {
+    while (this.preparing) await this.preparing.over;
+    // most documents are light: prepared at once, as fast as a synchronous write
+    if (!this.mayBeHeavy(sourceText)) return runToEnd(this.indexSteps(id, source, sourceText, params, false));
+    const run = new SteppedWrite(this.indexSteps(id, source, sourceText, params, true));
+    this.preparing = run;
+    try {
+      // stretches run back to back for a moment before `slice` is asked for a turn: a small
+      // document (a `_bulk` item) is prepared without an await between its fields
+      for (let until = performance.now() + STRETCH_MS; !run.step(); ) {
+        if (performance.now() < until) continue;
+        await slice.pause();
+        until = performance.now() + STRETCH_MS;
+      }
+    } finally {
+      this.preparing = undefined;
+      run.end();
+    }
+    return run.result();
+  }
+
+  /**
+   * Whether preparing a document may take long enough to be worth doing a stretch at a time: a
+   * long source (many fields, long values), or any document of an index whose analysis may expand
+   * a short value into many terms (`index.max_ngram_diff` or `index.max_shingle_diff` raised).
+   */
+  private mayBeHeavy(sourceText: string): boolean {
+    if (sourceText.length >= HEAVY_SOURCE_CHARS) return true;
+    const settings = this.meta.settings;
+    return Number(settings['index.max_ngram_diff'] ?? 1) > WIDE_EXPANSION || Number(settings['index.max_shingle_diff'] ?? 3) > WIDE_EXPANSION;
+  }
+
+  /** The cooperative write being prepared into this index, if any (see indexDocumentCooperatively). */
+  private preparing: SteppedWrite | undefined;
+
+  /** Finishes the cooperative write in progress, at once (before a synchronous write). */
+  private finishPreparing(): void {
+    this.preparing?.finish();
+  }
+
+  private *indexSteps(id: string, source: JsonObject, sourceText: string, params: WriteParams, stepwise: boolean): Generator<void, PreparedWrite, void> {
     const t0 = performance.now();
     try {
-      const write = this.prepareIndex(id, source, sourceText, params);
+      const write = yield* this.prepareIndex(id, source, sourceText, params, stepwise);
       this.stats.indexTotal++;
       this.stats.indexMs += performance.now() - t0;
       return write;
@@ -329,14 +399,39 @@ export class IndexHandle {
     }
   }
 
-  private prepareIndex(id: string, source: JsonObject, sourceText: string, params: WriteParams): PreparedWrite {
+  private *prepareIndex(id: string, source: JsonObject, sourceText: string, params: WriteParams, stepwise: boolean): Generator<void, PreparedWrite, void> {
     this.ensureOpen();
     checkIndexBlocks(this.name, this.meta.settings, 'write');
     validateConcurrencyParams(params);
+    // a version conflict is refused before the document is parsed
+    nextVersion(this, id, this.versions.get(id), params);
+    const mappings = this.meta.mappings;
+    const inverted = this.inverted!;
+    const limits = mappingLimitsOf(this.meta.settings);
+    const doc = stepwise ? yield* parseDocumentSteps(source, mappings, this.analysis, id, limits) : parseDocument(source, mappings, this.analysis, id, limits);
+    const parsed = withRouting(doc, params.routing);
+    checkNestedObjectsLimit(parsed, this.meta.settings);
+    // Indexed now (so nothing of the parse is kept waiting), visible once durable.
+    const ord = stepwise ? yield* inverted.stageSteps(id, parsed) : inverted.stage(id, parsed);
+    if (stepwise && (this.inverted !== inverted || this.meta.mappings !== mappings)) {
+      // Closed and opened, or its mappings changed, while it was prepared: again, on what is now.
+      inverted.discard(ord);
+      return yield* this.prepareIndex(id, source, sourceText, params, false);
+    }
+    try {
+      return this.assignIndexWrite(id, sourceText, params, parsed, inverted, ord);
+    } catch (err) {
+      inverted.discard(ord);
+      throw err;
+    }
+  }
+
+  /** A parsed and staged document's write: its version and sequence number, its store writes. */
+  private assignIndexWrite(id: string, sourceText: string, params: WriteParams, parsed: ParsedDocument, inverted: InvertedIndex, ord: number): PreparedWrite {
+    this.ensureOpen();
+    checkIndexBlocks(this.name, this.meta.settings, 'write');
     const current = this.versions.get(id);
     const version = nextVersion(this, id, current, params);
-    const parsed = withRouting(parseDocument(source, this.meta.mappings, this.analysis, id, mappingLimitsOf(this.meta.settings)), params.routing);
-    checkNestedObjectsLimit(parsed, this.meta.settings);
     const metaBefore = this.meta;
     const created = !current || current.deleted;
     const seqNo = ++this.maxSeqNo;
@@ -348,9 +443,6 @@ export class IndexHandle {
     const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false, pending: doc };
     this.versions.set(id, entry);
     this.pendingWrites++;
-    // Indexed now (so nothing of the parse is kept waiting), visible once durable.
-    const inverted = this.inverted!;
-    const ord = inverted.stage(id, parsed);
     const docWrite: StoreWrite = { kind: 'doc', index: this.meta, id, doc };
     let writes: StoreWrite[];
     if (parsed.mappings) {
@@ -372,6 +464,7 @@ export class IndexHandle {
   }
 
   delete(id: string, params: WriteParams): PreparedWrite {
+    this.finishPreparing();
     const t0 = performance.now();
     const write = this.prepareDelete(id, params);
     this.stats.deleteTotal++;
@@ -403,6 +496,7 @@ export class IndexHandle {
 
   /** Partial or scripted update (`_update` with `doc` / `upsert` / `doc_as_upsert` / `script`). */
   update(id: string, req: UpdateRequest, params: WriteParams): PreparedWrite {
+    this.finishPreparing();
     this.ensureOpen();
     checkIndexBlocks(this.name, this.meta.settings, 'write');
     const existing = this.getCounted(id);
@@ -492,8 +586,17 @@ class DocumentWrite implements PreparedWrite {
     this.handle.settlePending(this.entry);
   }
 
-  /** Store writes complete in the order they were issued, so applies run in seqNo order. */
+  /**
+   * Store writes complete in the order they were issued, which is not always seqNo order (a
+   * `_bulk` commits its items by chunks, a write of the same id between them at once): a write
+   * whose id already shows a later version stays out of the index, as the store keeps that one.
+   */
   apply(): void {
+    if (this.handle.isSuperseded(this.id, this.entry)) {
+      if (this.ord >= 0) this.inverted.discard(this.ord);
+      return;
+    }
+    this.entry.visible = true;
     if (this.ord >= 0) this.inverted.reveal(this.id, this.ord);
     else this.inverted.delete(this.id);
   }
@@ -501,6 +604,51 @@ class DocumentWrite implements PreparedWrite {
   rollback(): void {
     if (this.ord >= 0) this.inverted.discard(this.ord);
     this.handle.undo(this.id, this.entry, this.previous, this.bytesDelta, this.metaBefore);
+  }
+}
+
+/** Runs work written as a generator to its end, at once. */
+function runToEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** A write being prepared a stretch at a time, which its driver or a synchronous write may finish. */
+class SteppedWrite {
+  private outcome: { value: PreparedWrite } | { error: unknown } | undefined;
+  private ended!: () => void;
+  /** Settles once the driver is done with it (the next cooperative write may start). */
+  readonly over = new Promise<void>((resolve) => (this.ended = resolve));
+
+  constructor(private readonly steps: Generator<void, PreparedWrite, void>) {}
+
+  /** Runs the next stretch; true once the preparation is over (done or failed). */
+  step(): boolean {
+    if (this.outcome) return true;
+    try {
+      const next = this.steps.next();
+      if (!next.done) return false;
+      this.outcome = { value: next.value };
+    } catch (error) {
+      this.outcome = { error };
+    }
+    return true;
+  }
+
+  finish(): void {
+    while (!this.step());
+  }
+
+  end(): void {
+    this.ended();
+  }
+
+  result(): PreparedWrite {
+    const outcome = this.outcome!;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 }
 

@@ -14,6 +14,8 @@ export interface DocVersion {
    * see it); undefined once committed (reads go to the store).
    */
   pending?: StoredDocument;
+  /** Set once a write made this version visible to searches (its store commit is over). */
+  visible?: boolean;
 }
 
 export interface ConcurrencyParams {

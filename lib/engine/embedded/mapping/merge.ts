@@ -189,6 +189,17 @@ export function normalizeFieldDefinition(name: string, def: FieldMapping): Field
  * illegal_argument_exception). Returns a new object; inputs are not modified.
  */
 export function mergeMappings(existing: Mappings, update: Mappings): Mappings {
+  for (const steps = mergeMappingsSteps(existing, update); ; ) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Top-level properties merged between two yields of `mergeMappingsSteps`. */
+const MERGE_STEP = 256;
+
+/** `mergeMappings`, yielding every MERGE_STEP top-level properties (a document that adds thousands of fields). */
+export function* mergeMappingsSteps(existing: Mappings, update: Mappings): Generator<void, Mappings, void> {
   const out: Mappings = { ...existing };
   for (const [k, v] of Object.entries(update)) {
     if (k === 'properties') continue;
@@ -217,15 +228,26 @@ export function mergeMappings(existing: Mappings, update: Mappings): Mappings {
     }
     out[k] = v;
   }
-  if (update.properties) out.properties = mergeProperties(existing.properties ?? {}, update.properties, '');
+  if (update.properties) out.properties = yield* mergePropertiesSteps(existing.properties ?? {}, update.properties, '', MERGE_STEP);
   return out;
 }
 
 function mergeProperties(existing: Record<string, FieldMapping>, update: Record<string, FieldMapping>, prefix: string): Record<string, FieldMapping> {
+  for (const steps = mergePropertiesSteps(existing, update, prefix, Infinity); ; ) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** The merged properties, yielding every `step` of them. */
+function* mergePropertiesSteps(existing: Record<string, FieldMapping>, update: Record<string, FieldMapping>, prefix: string, step: number): Generator<void, Record<string, FieldMapping>, void> {
   const out: Record<string, FieldMapping> = { ...existing };
-  for (const [name, next] of Object.entries(update)) {
+  let n = 0;
+  for (const name in update) {
+    const next = update[name];
     const prev = existing[name];
     out[name] = prev ? mergeField(prev, next, prefix + name) : next;
+    if (++n % step === 0) yield;
   }
   return out;
 }

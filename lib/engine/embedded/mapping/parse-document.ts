@@ -3,9 +3,9 @@ import { EsError } from '../../../errors/index.js';
 import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
 import { matchDynamicTemplate, type DynamicType } from './dynamic-templates.js';
-import { mergeMappings, normalizeFieldDefinition } from './merge.js';
+import { mergeMappings, mergeMappingsSteps, normalizeFieldDefinition } from './merge.js';
 import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
-import { analyzedValue, indexAnalyzerName, toIndexedValue } from './field-values.js';
+import { analyzedValue, indexAnalyzerName, toIndexedValue, type IndexedValue } from './field-values.js';
 import { checkCompletionContexts } from '../search/suggest/contexts.js';
 import { documentParsingError } from './errors.js';
 import { checkDataStreamTimestamp } from './data-stream-timestamp.js';
@@ -17,6 +17,13 @@ import type { EpochTime } from './instant.js';
 
 /** Gap between the positions of two values of one array, as ES's position_increment_gap (100). */
 const POSITION_INCREMENT_GAP = 100;
+
+/** Field types whose values go through their index analyzer. */
+const ANALYZED_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
+/** A top-level text value at least this long is analysed ahead of its parse, a stretch at a time (parseDocumentSteps). */
+const ANALYZE_AHEAD_CHARS = 64;
+/** New fields put in a document's mapping update between two yields (parseDocumentSteps). */
+const MAPPING_UPDATE_STEP = 256;
 
 const METADATA_FIELDS = new Set(['_id', '_index', '_source', '_routing', '_version', '_seq_no', '_primary_term', '_field_names', '_ignored', '_doc_count', '_tier', '_data_stream_timestamp', '_nested_path', '_type']);
 
@@ -110,12 +117,63 @@ class DocumentParser {
   }
 
   parseRoot(source: Record<string, unknown>): void {
+    this.checkMetadataFields(source);
+    this.parseObject(source, this.mappings.properties, [], normalizeDynamic(this.mappings.dynamic) ?? true);
+    this.endRoot();
+  }
+
+  /**
+   * `parseRoot`, yielding after each of the document's top-level fields, and inside the analysis
+   * of a top-level text value whose analyzer can yield (see Analyzer.indexTermsSteps), so that the
+   * caller can give the event loop a turn. The fields and mapping update are `parseRoot`'s.
+   */
+  *parseRootSteps(source: Record<string, unknown>): Generator<void, void, void> {
+    this.checkMetadataFields(source);
+    const existing = this.mappings.properties;
+    const dynamic = normalizeDynamic(this.mappings.dynamic) ?? true;
+    for (const rawKey in source) {
+      const value = source[rawKey];
+      yield* this.analyzeAhead(existing?.[rawKey], value);
+      this.parseMember(rawKey, value, existing, [], dynamic);
+      this.ahead = undefined; // for this member only (its arrays become a field's own)
+      yield;
+    }
+    this.endRoot();
+  }
+
+  /**
+   * A value analysed ahead of its parse, a stretch at a time: the next analysis of that very
+   * string by that analyzer takes it (once) instead of analysing it again in one go.
+   */
+  private ahead: { value: string; analyzer: Analyzer; terms: IndexedValue } | undefined;
+
+  private *analyzeAhead(mapping: FieldMapping | undefined, value: unknown): Generator<void, void, void> {
+    if (!mapping || typeof value !== 'string' || value.length < ANALYZE_AHEAD_CHARS || !ANALYZED_TYPES.has(fieldType(mapping))) return;
+    const analyzer = this.registry.analyzer(indexAnalyzerName(mapping, this.registry));
+    if (!analyzer.indexTermsSteps) return;
+    const terms = yield* analyzer.indexTermsSteps(value);
+    this.ahead = { value, analyzer, terms };
+  }
+
+  /** A text value's terms: analysed ahead, or now. */
+  private analyzed(analyzer: Analyzer, value: unknown): IndexedValue {
+    const ahead = this.ahead;
+    if (ahead && ahead.value === value && ahead.analyzer === analyzer) {
+      this.ahead = undefined;
+      return ahead.terms;
+    }
+    return analyzedValue(analyzer, value);
+  }
+
+  private checkMetadataFields(source: Record<string, unknown>): void {
     for (const key in source) {
       if (METADATA_FIELDS.has(key)) {
         throw documentParsingError(`Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`);
       }
     }
-    this.parseObject(source, this.mappings.properties, [], normalizeDynamic(this.mappings.dynamic) ?? true);
+  }
+
+  private endRoot(): void {
     if (this.ignored.length) {
       const names = [...new Set(this.ignored)].sort();
       this.fields.set(IGNORED_FIELD, { type: 'keyword', terms: names, positions: names.map(() => 0), values: names });
@@ -123,23 +181,25 @@ class DocumentParser {
   }
 
   private parseObject(obj: Record<string, unknown>, existing: Record<string, FieldMapping> | undefined, path: string[], dynamic: DynamicSetting): void {
-    for (const rawKey in obj) {
-      const value = obj[rawKey];
-      if (rawKey.trim() === '') {
-        throw documentParsingError(`Field name cannot contain only whitespace: [${[...path, rawKey].join('.')}]`);
+    for (const rawKey in obj) this.parseMember(rawKey, obj[rawKey], existing, path, dynamic);
+  }
+
+  /** One member of an object, its name as written (a dotted name is a path of objects). */
+  private parseMember(rawKey: string, value: unknown, existing: Record<string, FieldMapping> | undefined, path: string[], dynamic: DynamicSetting): void {
+    if (rawKey.trim() === '') {
+      throw documentParsingError(`Field name cannot contain only whitespace: [${[...path, rawKey].join('.')}]`);
+    }
+    if (rawKey.includes('.')) {
+      // "a.b": v is the object a: { b: v } (subobjects: true).
+      const parts = rawKey.split('.');
+      if (parts.some((p) => p === '')) {
+        throw documentParsingError(`field name cannot contain only dots: [${rawKey}]`);
       }
-      if (rawKey.includes('.')) {
-        // "a.b": v is the object a: { b: v } (subobjects: true).
-        const parts = rawKey.split('.');
-        if (parts.some((p) => p === '')) {
-          throw documentParsingError(`field name cannot contain only dots: [${rawKey}]`);
-        }
-        let nested: unknown = value;
-        for (let i = parts.length - 1; i > 0; i--) nested = { [parts[i]]: nested };
-        this.parseField(parts[0], nested, existing, path, dynamic);
-      } else {
-        this.parseField(rawKey, value, existing, path, dynamic);
-      }
+      let nested: unknown = value;
+      for (let i = parts.length - 1; i > 0; i--) nested = { [parts[i]]: nested };
+      this.parseField(parts[0], nested, existing, path, dynamic);
+    } else {
+      this.parseField(rawKey, value, existing, path, dynamic);
     }
   }
 
@@ -248,7 +308,7 @@ class DocumentParser {
         { type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT` },
       );
     }
-    const indexed = plan.analyzed ? analyzedValue(this.analyzerOf(plan), value) : toIndexedValue(value, mapping, fullPath, this.id, this.registry);
+    const indexed = plan.analyzed ? this.analyzed(this.analyzerOf(plan), value) : toIndexedValue(value, mapping, fullPath, this.id, this.registry);
     if (indexed?.ignored) this.ignored.push(fullPath);
     else if (indexed) {
       const field = this.fields.get(fullPath);
@@ -402,10 +462,19 @@ class DocumentParser {
   }
 
   mappingUpdate(): Mappings | undefined {
+    for (const steps = this.mappingUpdateSteps(); ; ) {
+      const next = steps.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /** `mappingUpdate`, yielding every MAPPING_UPDATE_STEP new fields (a document that adds thousands). */
+  *mappingUpdateSteps(): Generator<void, Mappings | undefined, void> {
     if (this.newFields.size === 0 && this.newRuntime.size === 0) return undefined;
     const root: Mappings = {};
     if (this.newFields.size) root.properties = {};
     const entries = [...this.newFields.values()].sort((a, b) => a.path.length - b.path.length);
+    let done = 0;
     for (const { path, mapping } of entries) {
       let props = root.properties!;
       for (let i = 0; i < path.length - 1; i++) {
@@ -415,6 +484,7 @@ class DocumentParser {
       }
       const leaf = path[path.length - 1];
       props[leaf] = props[leaf] ? { ...mapping, properties: { ...(mapping.properties ?? {}), ...(props[leaf].properties ?? {}) } } : structuredClone(mapping);
+      if (++done % MAPPING_UPDATE_STEP === 0) yield;
     }
     if (this.newRuntime.size) root.runtime = Object.fromEntries(this.newRuntime);
     return root;
@@ -470,7 +540,7 @@ function makePlan(mapping: FieldMapping, full: string, path: string[] | undefine
     indexed: mapping.index !== false,
     docValues: mapping.doc_values !== false,
     fielddata: mapping.fielddata === true,
-    analyzed: type === 'text' || type === 'match_only_text' || type === 'search_as_you_type',
+    analyzed: ANALYZED_TYPES.has(type),
     analyzer: undefined,
     analyzerRegistry: undefined,
     subs,
@@ -510,7 +580,24 @@ export function parseDocument(source: Record<string, unknown>, mappings: Mapping
   checkCompletionContexts(mappings, source);
   checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
   const update = parser.mappingUpdate();
-  return { fields: parser.fields, mappings: update ? mergeMappings(mappings, update) : undefined, nested: parser.nested.length ? parser.nested : undefined };
+  return parsed(parser, update ? mergeMappings(mappings, update) : undefined);
+}
+
+/**
+ * `parseDocument` a stretch at a time (see DocumentParser.parseRootSteps): the driver gives the
+ * event loop a turn at the yields. The document and its mappings must not change until it is over.
+ */
+export function* parseDocumentSteps(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): Generator<void, ParsedDocument, void> {
+  const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
+  yield* parser.parseRootSteps(source);
+  checkCompletionContexts(mappings, source);
+  checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
+  const update = yield* parser.mappingUpdateSteps();
+  return parsed(parser, update ? yield* mergeMappingsSteps(mappings, update) : undefined);
+}
+
+function parsed(parser: DocumentParser, mappings: Mappings | undefined): ParsedDocument {
+  return { fields: parser.fields, mappings, nested: parser.nested.length ? parser.nested : undefined };
 }
 
 /** The mapping of a field path ("user.name", "title.raw"), looking through objects and multi-fields. */

@@ -38,6 +38,11 @@ export function writeDocRecord(buf: Buffer, off: number, doc: StoredDocument): n
   return end;
 }
 
+/** The `_seq_no` of a record, read without decoding the rest. */
+export function docRecordSeqNo(buf: Uint8Array): number {
+  return Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).readDoubleLE(9);
+}
+
 export function decodeDocRecord(buf: Uint8Array): StoredDocument {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (b.length < HEADER) throw new Error(`document record too short (${b.length} bytes)`);

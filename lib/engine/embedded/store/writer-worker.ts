@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { open, type Database } from 'lmdb';
 import type { IndexMetadata, StoredDocument } from './types.js';
+import { docRecordSeqNo } from './doc-record.js';
 import { ENV_OPTIONS, unpackDocs, type PackedDocs, type WriterOp, type WriterReply, type WriterRequest } from './writer-protocol.js';
 
 const port = parentPort!;
@@ -31,14 +32,43 @@ function openDatabases(b: Batch): void {
   if (b.packed) for (const name of b.packed.dbs) db(name, 2);
 }
 
+/**
+ * Whether the stored version of a document is newer than the one about to be written. The main
+ * thread prepares writes in sequence-number order but may issue their commits in another (a
+ * `_bulk` commits its items by chunks, a single write between them commits at once): the later
+ * write stays, as Elasticsearch keeps the operation of the higher sequence number.
+ */
+function storedIsNewer(d: Database, id: string, seqNo: number): boolean {
+  let stored: Uint8Array | undefined;
+  try {
+    stored = d.getBinary(id) as Uint8Array | undefined;
+  } catch {
+    return false; // a key LMDB cannot hold: its put fails with LMDB's own error
+  }
+  return stored !== undefined && stored.length >= 17 && docRecordSeqNo(stored) > seqNo;
+}
+
 /** A batch's writes, in the transaction open now. */
 function put(b: Batch): void {
-  if (b.packed) for (const { db: name, id, record } of unpackDocs(b.packed)) db(name, 2).putSync(id, record);
+  if (b.packed) {
+    for (const { db: name, id, record } of unpackDocs(b.packed)) {
+      const d = db(name, 2);
+      if (!storedIsNewer(d, id, docRecordSeqNo(record))) d.putSync(id, record);
+    }
+  }
   for (const o of b.ops) {
     switch (o.op) {
-      case 'doc':
-        db(o.db, 1).putSync(o.id, o.doc);
+      case 'doc': {
+        const d = db(o.db, 1);
+        let stored: StoredDocument | undefined;
+        try {
+          stored = d.get(o.id) as StoredDocument | undefined;
+        } catch {
+          stored = undefined; // as above
+        }
+        if (!stored || !(stored.q > o.doc.q)) d.putSync(o.id, o.doc);
         break;
+      }
       case 'meta':
         meta.putSync(o.meta.name, o.meta);
         break;

@@ -8,6 +8,9 @@
  */
 import type { AnalysisToken, TokenFilter, TokenStream } from '../types.js';
 
+/** Grams between two yields of `expandTermSteps`, about. */
+const EXPANSION_STEP = 4096;
+
 export class NGramFilter implements TokenFilter {
   constructor(
     private readonly minGram: number,
@@ -18,19 +21,33 @@ export class NGramFilter implements TokenFilter {
 
   /** The grams of one term, in order (with the original when preserve_original asks for it). */
   readonly expandTerm = (term: string, emit: (gram: string) => void): void => {
+    for (const _ of this.expandTermSteps(term, emit));
+  };
+
+  /**
+   * `expandTerm`, yielding after every EXPANSION_STEP grams or so: a long term through a wide
+   * min..max range gives hundreds of thousands (1,040 characters through 1..100000: 541,320).
+   */
+  *expandTermSteps(term: string, emit: (gram: string) => void): Generator<void, void, void> {
     const astral = /[\ud800-\udfff]/.test(term);
     const cps = astral ? Array.from(term) : null;
     const count = cps ? cps.length : term.length;
     if (this.preserveOriginal && count < this.minGram) emit(term);
     const lastStart = this.edgesOnly ? 0 : count - this.minGram;
+    let emitted = 0;
     for (let s = 0; s <= lastStart; s++) {
       const maxSize = Math.min(this.maxGram, count - s);
       for (let size = this.minGram; size <= maxSize; size++) {
         emit(cps ? cps.slice(s, s + size).join('') : term.slice(s, s + size));
       }
+      emitted += maxSize - this.minGram + 1;
+      if (emitted >= EXPANSION_STEP) {
+        emitted = 0;
+        yield;
+      }
     }
     if (this.preserveOriginal && count > this.maxGram) emit(term);
-  };
+  }
 
   filter(stream: TokenStream): void {
     const out: AnalysisToken[] = [];

@@ -3,4 +3,5 @@ import { makeToken, type AnalysisToken, type Tokenizer } from '../types.js';
 
 export const keywordTokenizer: Tokenizer = {
   tokenize: (text: string): AnalysisToken[] => [makeToken(text, 0, text.length, 'word')],
+  scan: (text: string, onToken: (start: number, end: number, type: string) => void): void => onToken(0, text.length, 'word'),
 };

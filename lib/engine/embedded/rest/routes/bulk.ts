@@ -180,7 +180,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
             continue;
           }
         } else {
-          p = handle.indexDocument(id!, source!, sourceText, params);
+          p = await handle.indexDocumentCooperatively(id!, source!, sourceText, params, budget);
         }
       }
       prepared.push(p);

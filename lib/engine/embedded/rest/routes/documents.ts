@@ -39,8 +39,11 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   // A write without an id is a create, as in ES (what lets `POST /{data-stream}/_doc` append).
   const intent = { op: params.create || id === undefined ? 'create' as const : 'index' as const, conditional: params.ifSeqNo !== undefined };
   const { handle, writes } = ctx.indices.writeTarget(index, booleanParam(req.params, 'require_alias', false), intent);
-  const prepared = handle.indexDocument(id ?? generateId(), source, text, params);
-  await ctx.indices.commit([prepared], writes);
+  // An index this write creates is durable before the document is prepared (a time slice at a
+  // time: other writes to the new index may be committed meanwhile).
+  if (writes.length) await ctx.indices.commit([], writes);
+  const prepared = await handle.indexDocumentCooperatively(id ?? generateId(), source, text, params);
+  await ctx.indices.commit([prepared]);
   return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
 }
 

@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createAnalysisRegistry } from '../../../../lib/engine/embedded/analysis/index.js';
+import { InvertedIndex, SnapshotWriter } from '../../../../lib/engine/embedded/index/index.js';
+import { parseDocument, parseDocumentSteps, type Mappings } from '../../../../lib/engine/embedded/mapping/index.js';
+
+/** Runs stepwise work to its end, counting its yields. */
+function drain<T>(steps: Generator<void, T, void>): { value: T; yields: number } {
+  let yields = 0;
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return { value: next.value, yields };
+    yields++;
+  }
+}
+
+/** Everything an in-memory index holds, as comparable values. */
+function contents(index: InvertedIndex): unknown {
+  const w = new SnapshotWriter();
+  const header = index.toSnapshot(w);
+  return { header, columns: w.toBuffers({}).map((b) => Buffer.from(b).toString('base64')) };
+}
+
+/**
+ * A heavy document is indexed a stretch at a time (parseDocumentSteps, the analyzers'
+ * indexTermsSteps, InvertedIndex.stageSteps): whatever the stretches, the result must be exactly
+ * what the same work gives at once.
+ */
+describe('embedded engine: indexing a stretch at a time gives what indexing at once gives', () => {
+  const registry = createAnalysisRegistry(
+    {
+      filter: {
+        wide: { type: 'ngram', min_gram: 1, max_gram: 400 },
+        edges: { type: 'edge_ngram', min_gram: 2, max_gram: 300, preserve_original: true },
+      },
+      analyzer: {
+        wide: { type: 'custom', tokenizer: 'keyword', filter: ['lowercase', 'wide'] },
+        edges: { type: 'custom', tokenizer: 'whitespace', filter: ['edges'] },
+      },
+    },
+    { maxNgramDiff: 1000 },
+  );
+  const mappings: Mappings = {
+    properties: {
+      grams: { type: 'text', analyzer: 'wide' },
+      edges: { type: 'text', analyzer: 'edges', fields: { raw: { type: 'keyword' } } },
+      plain: { type: 'text' },
+    },
+  };
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'D', ' ', 'é', '\ud83d\ude00'), maxLength: 300 });
+
+  it('analysis: indexTermsSteps equals indexTerms (and yields for a large expansion)', () => {
+    for (const name of ['wide', 'edges', 'standard']) {
+      const analyzer = registry.analyzer(name);
+      fc.assert(
+        fc.property(text, (t) => {
+          expect(drain(analyzer.indexTermsSteps!(t)).value).to.deep.equal(analyzer.indexTerms!(t));
+        }),
+        { numRuns: 60 },
+      );
+    }
+    expect(drain(registry.analyzer('wide').indexTermsSteps!('abcdefghij'.repeat(30))).yields).to.be.above(5);
+  });
+
+  it('parse and staging: the same fields, mapping update and index contents', () => {
+    const document = fc.record(
+      { grams: text, edges: fc.array(text, { maxLength: 3 }), plain: text, extra: fc.oneof(fc.integer(), text), nested: fc.record({ a: text }) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.array(document, { minLength: 1, maxLength: 4 }), (docs) => {
+        const atOnce = new InvertedIndex();
+        const stepwise = new InvertedIndex();
+        docs.forEach((source, i) => {
+          const whole = parseDocument(source, mappings, registry, String(i));
+          const stepped = drain(parseDocumentSteps(source, mappings, registry, String(i))).value;
+          expect(stepped).to.deep.equal(whole);
+          atOnce.reveal(String(i), atOnce.stage(String(i), whole));
+          stepwise.reveal(String(i), drain(stepwise.stageSteps(String(i), stepped)).value);
+        });
+        expect(contents(stepwise)).to.deep.equal(contents(atOnce));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a field of many terms is staged in many stretches', () => {
+    const source = { grams: 'abcdefghijklmnopqrstuvwxyz'.repeat(12) };
+    const parsed = parseDocument(source, mappings, registry, '1');
+    expect(parsed.fields.get('grams')!.terms.length).to.be.above(40_000);
+    expect(drain(new InvertedIndex().stageSteps('1', parsed)).yields).to.be.above(20);
+  });
+});
