@@ -129,8 +129,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       // a search that says what was typed is recorded once answered, whoever answers it
       ...(analytics ? [{ claims: carriesSearchQuery, handler: plainSearchRecording(analytics) }] : []),
       ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),
-      { claims: (info) => info.action === 'indices:admin/create' && info.segments.length === 1, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
-      { claims: (info) => info.action === 'indices:admin/get' && info.segments.length === 1, handler: registeredAppGreeting(engine) },
+      { route: 'index.create', handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
+      { route: 'index.get', handler: registeredAppGreeting(engine) },
     ],
   }, proxy(backend, config.maxContentLength)));
   return app;

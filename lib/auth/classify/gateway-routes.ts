@@ -1,0 +1,79 @@
+import { RouteTable, patternParam, patternSegments } from '../../request/index.js';
+import type { RouteFamily } from '../../request/index.js';
+
+/**
+ * The gateway's own APIs as entries of the route table (lib/request's `RouteTable`, the matcher
+ * the embedded engine's Elasticsearch table runs on): each one a route id, its methods and its
+ * pattern. The edge (`readRequest`) matches a request of a gateway family here and puts the id
+ * and the decoded path parameters in the request value; the server dispatches on that id. A
+ * request of a gateway family that no entry describes has no id, and goes on as an engine
+ * request would.
+ */
+export type GatewayRouteId =
+  | 'credentials.create' | 'credentials.list' | 'credentials.get' | 'credentials.update' | 'credentials.delete'
+  | 'index_credentials.list' | 'index_credentials.create'
+  | 'apps.list' | 'apps.create' | 'apps.delete'
+  | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
+  | 'index.create' | 'index.get';
+
+interface GatewayRoute {
+  id: GatewayRouteId;
+  /** The route family the classifier gives these requests: only a request of it is looked up here. */
+  family: RouteFamily;
+  methods: readonly string[];
+  pattern: string;
+}
+
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
+  // the credentials API (lib/auth/credentials/routes.ts)
+  { id: 'credentials.create', family: 'credentials', methods: ['POST'], pattern: '/_credentials' },
+  { id: 'credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials' },
+  { id: 'credentials.get', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials/{username}' },
+  { id: 'credentials.update', family: 'credentials', methods: ['PATCH'], pattern: '/_credentials/{username}' },
+  { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}' },
+  { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials' },
+  { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials' },
+  // the apps registry and the app-addressed style (lib/apps/routes.ts)
+  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps' },
+  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}' },
+  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}' },
+  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search' },
+  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count' },
+  { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk' },
+  { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update' },
+  { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}' },
+  { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}' },
+  { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}' },
+  { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}' },
+  // Elasticsearch's own index creation and read, which the gateway answers in part itself
+  // (a new index's credential pair; a registered app's greeting: lib/server/app.ts)
+  { id: 'index.create', family: 'engine', methods: ['PUT'], pattern: '/{index}' },
+  { id: 'index.get', family: 'engine', methods: ['GET'], pattern: '/{index}' },
+];
+
+/** Path parameters that hold a name (an index, app, type, document or credential), never an API word (`_x`). */
+const NAMES = new Set(['index', 'app', 'type', 'id']);
+
+interface TableEntry {
+  route: GatewayRoute;
+  /** Where each of the pattern's parameters sits among the path's segments. */
+  slots: Readonly<Record<string, number>>;
+}
+
+const table = new RouteTable<TableEntry>();
+for (const route of GATEWAY_ROUTES) {
+  const slots: Record<string, number> = {};
+  patternSegments(route.pattern).forEach((segment, at) => {
+    const name = patternParam(segment);
+    if (name !== undefined) slots[name] = at;
+  });
+  table.add(route.methods, route.pattern, { route, slots: Object.freeze(slots) });
+}
+
+/** The gateway route a request of `family` reaches, with where its path parameters sit; undefined when none. */
+export function gatewayRoute(family: RouteFamily, method: string, segments: readonly string[]): { id: GatewayRouteId; slots: Readonly<Record<string, number>> } | undefined {
+  const found = table.find(method, segments);
+  if (!found || found.value.route.family !== family) return undefined;
+  for (const [name, value] of Object.entries(found.pathParams)) if (NAMES.has(name) && value.startsWith('_')) return undefined;
+  return { id: found.value.route.id, slots: found.value.slots };
+}
