@@ -14,7 +14,8 @@ export type GatewayRouteId =
   | 'index_credentials.list' | 'index_credentials.create'
   | 'apps.list' | 'apps.create' | 'apps.delete'
   | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
-  | 'index.create' | 'index.get';
+  | 'index.create' | 'index.get'
+  | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'pipelines' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
 
 interface GatewayRoute {
   id: GatewayRouteId;
@@ -22,36 +23,69 @@ interface GatewayRoute {
   family: RouteFamily;
   methods: readonly string[];
   pattern: string;
+  /** Its `{index}`, `{app}`, `{type}` and `{id}` hold names, never an API word (`_x`): a path with one there is not this route. */
+  names?: boolean;
 }
+
+/** Every method: the route's own handler answers a method it does not take (405), as it always has. */
+const ANY = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+/** `/{prefix}` and everything below it, as one route whose handler reads the rest of the path. */
+const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, methods: readonly string[] = ANY): GatewayRoute[] => [
+  { id, family, methods, pattern: prefix },
+  { id, family, methods, pattern: `${prefix}/*` },
+];
 
 export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // the credentials API (lib/auth/credentials/routes.ts)
-  { id: 'credentials.create', family: 'credentials', methods: ['POST'], pattern: '/_credentials' },
-  { id: 'credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials' },
-  { id: 'credentials.get', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials/{username}' },
-  { id: 'credentials.update', family: 'credentials', methods: ['PATCH'], pattern: '/_credentials/{username}' },
-  { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}' },
-  { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials' },
-  { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials' },
+  { id: 'credentials.create', family: 'credentials', methods: ['POST'], pattern: '/_credentials', names: true },
+  { id: 'credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials', names: true },
+  { id: 'credentials.get', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials/{username}', names: true },
+  { id: 'credentials.update', family: 'credentials', methods: ['PATCH'], pattern: '/_credentials/{username}', names: true },
+  { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}', names: true },
+  { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials', names: true },
+  { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials', names: true },
   // the apps registry and the app-addressed style (lib/apps/routes.ts)
-  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps' },
-  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}' },
-  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}' },
-  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search' },
-  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count' },
-  { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk' },
-  { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update' },
-  { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}' },
-  { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}' },
-  { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}' },
-  { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}' },
+  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps', names: true },
+  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}', names: true },
+  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}', names: true },
+  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true },
+  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true },
+  { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true },
+  { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update', names: true },
+  { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}', names: true },
+  { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}', names: true },
+  { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}', names: true },
+  { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}', names: true },
   // Elasticsearch's own index creation and read, which the gateway answers in part itself
   // (a new index's credential pair; a registered app's greeting: lib/server/app.ts)
-  { id: 'index.create', family: 'engine', methods: ['PUT'], pattern: '/{index}' },
-  { id: 'index.get', family: 'engine', methods: ['GET'], pattern: '/{index}' },
+  { id: 'index.create', family: 'engine', methods: ['PUT'], pattern: '/{index}', names: true },
+  { id: 'index.get', family: 'engine', methods: ['GET'], pattern: '/{index}', names: true },
+  // the gateway's other APIs, each answered by its module's handler, which reads the rest of the path
+  ...subtree('rules', 'gateway', '/_rule'),
+  ...subtree('rules', 'gateway', '/_rules'),
+  ...subtree('rules', 'gateway', '/{index}/_rules'),
+  ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy'),
+  ...subtree('cache', 'gateway', '/_cache'),
+  ...subtree('cache', 'gateway', '/{index}/_cache'),
+  ...subtree('logs', 'gateway', '/_logs'),
+  ...subtree('logs', 'gateway', '/_log'),
+  ...subtree('logs', 'gateway', '/{index}/_logs'),
+  ...subtree('analytics', 'gateway', '/_analytics'),
+  ...subtree('analytics', 'gateway', '/{index}/_analytics'),
+  ...subtree('pipelines', 'pipelines', '/_pipeline'),
+  ...subtree('pipelines', 'pipelines', '/_pipelines'),
+  ...subtree('declarative', 'declarative', '/_declarative'),
+  ...subtree('declarative', 'declarative', '/_reactivesearch'),
+  ...subtree('declarative', 'declarative', '/_reactivesearch.v3'),
+  ...subtree('declarative', 'declarative', '/{index}/_declarative'),
+  ...subtree('declarative', 'declarative', '/{index}/_reactivesearch'),
+  ...subtree('declarative', 'declarative', '/{index}/_reactivesearch.v3'),
+  { id: 'gateway.metrics', family: 'gateway', methods: ANY, pattern: '/_gateway/metrics' },
+  { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate' },
 ];
 
-/** Path parameters that hold a name (an index, app, type, document or credential), never an API word (`_x`). */
+/** Path parameters that hold a name (an index, app, type or document), never an API word (`_x`), in a route of `names`. */
 const NAMES = new Set(['index', 'app', 'type', 'id']);
 
 interface TableEntry {
@@ -74,6 +108,6 @@ for (const route of GATEWAY_ROUTES) {
 export function gatewayRoute(family: RouteFamily, method: string, segments: readonly string[]): { id: GatewayRouteId; slots: Readonly<Record<string, number>> } | undefined {
   const found = table.find(method, segments);
   if (!found || found.value.route.family !== family) return undefined;
-  for (const [name, value] of Object.entries(found.pathParams)) if (NAMES.has(name) && value.startsWith('_')) return undefined;
+  if (found.value.route.names) for (const [name, value] of Object.entries(found.pathParams)) if (NAMES.has(name) && value.startsWith('_')) return undefined;
   return { id: found.value.route.id, slots: found.value.slots };
 }
