@@ -108,18 +108,16 @@ export interface Classification {
   slot?: IndexSlot;
 }
 
-/** What the classifier needs of a request. `path` is as sent (percent-encoded), `querystring` without "?". */
+/** What the classifier needs of a request: its target as the edge decoded it (`requestTarget`), never the text as sent. */
 export interface ClassifiableRequest {
   method: string;
-  path: string;
-  querystring: string;
+  /** The path's decoded segments (`RequestTarget.segments`). */
+  segments: readonly string[];
+  /** The decoded query parameters (`RequestTarget.params`). */
+  params: ReadonlyMap<string, string>;
   body?: Buffer | string;
   /** The body read ahead by a caller that can wait (see `PreparedBody`). */
   prepared?: PreparedBody;
-  /** The path's segments as the edge decoded them (`RequestTarget.segments`): read instead of `path`. */
-  segments?: readonly string[];
-  /** The query parameters as the edge decoded them (`RequestTarget.params`): read instead of `querystring`. */
-  params?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -101,7 +101,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
     stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength) }],
     declarative: [{ route: 'declarative', handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics), undefined, analytics && engine, { hub, engine: uncached(backend) }) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
-    pipelines: pipelines ? [{ route: 'pipelines', handler: pipelineApi(pipelines) }] : [],
+    pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
     apps: [{ handler: apps }],
     app: [{ handler: apps }],
     gateway: [

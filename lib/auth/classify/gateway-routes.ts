@@ -15,7 +15,8 @@ export type GatewayRouteId =
   | 'apps.list' | 'apps.create' | 'apps.delete'
   | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
   | 'index.create' | 'index.get'
-  | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'pipelines' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
+  | 'pipelines.list' | 'pipelines.create' | 'pipelines.validate' | 'pipelines.get' | 'pipelines.put' | 'pipelines.delete'
+  | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
 
 interface GatewayRoute {
   id: GatewayRouteId;
@@ -73,8 +74,13 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   ...subtree('logs', 'gateway', '/{index}/_logs'),
   ...subtree('analytics', 'gateway', '/_analytics'),
   ...subtree('analytics', 'gateway', '/{index}/_analytics'),
-  ...subtree('pipelines', 'pipelines', '/_pipeline'),
-  ...subtree('pipelines', 'pipelines', '/_pipelines'),
+  // the pipelines API (lib/pipelines/router.ts)
+  { id: 'pipelines.list', family: 'pipelines', methods: ['GET'], pattern: '/_pipelines' },
+  { id: 'pipelines.create', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline' },
+  { id: 'pipelines.validate', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline/validate' },
+  { id: 'pipelines.get', family: 'pipelines', methods: ['GET', 'HEAD'], pattern: '/_pipeline/{id}' },
+  { id: 'pipelines.put', family: 'pipelines', methods: ['PUT'], pattern: '/_pipeline/{id}' },
+  { id: 'pipelines.delete', family: 'pipelines', methods: ['DELETE'], pattern: '/_pipeline/{id}' },
   ...subtree('declarative', 'declarative', '/_declarative'),
   ...subtree('declarative', 'declarative', '/_reactivesearch'),
   ...subtree('declarative', 'declarative', '/_reactivesearch.v3'),

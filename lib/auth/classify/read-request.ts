@@ -1,5 +1,5 @@
 import { gatewayRequest, requestTarget, type GatewayRequest, type PreparedBody, type RequestTarget } from '../../request/index.js';
-import { classifyRequest } from './classify-request.js';
+import { classifyTarget } from './classify-request.js';
 import { gatewayRoute } from './gateway-routes.js';
 
 /** A request as a transport received it: its target decoded once (`requestTarget`), its body if read. */
@@ -22,10 +22,8 @@ export interface RequestInput {
 export function readRequest(input: RequestInput): GatewayRequest {
   const method = (input.method || 'GET').toUpperCase();
   const { target } = input;
-  const info = classifyRequest({
+  const info = classifyTarget({
     method,
-    path: target.path,
-    querystring: target.querystring,
     segments: target.segments,
     params: target.params,
     body: input.body,
