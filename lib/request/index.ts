@@ -8,3 +8,4 @@ export { canonicalPath, encodeSegment, queryParams, queryString, requestTarget, 
 export { gatewayRequest, narrowRequest, pathOfSegments, withParam, type GatewayRequest, type RequestChange } from './gateway-request.js';
 export { RouteTable, patternParam, patternSegments } from './route-table.js';
 export { byRoute, type RouteHandler } from './route-dispatch.js';
+export { streamRead, STREAM_PARAMS, type StreamRead } from './stream-read.js';

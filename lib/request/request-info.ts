@@ -25,8 +25,12 @@ export const OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
 
 export interface ExpressionSource {
   expression: string;
-  /** `query`: a parameter naming indices (`index=`); like a body's, never narrowed. */
-  from: 'path' | 'body' | 'query';
+  /**
+   * `query`: a parameter naming indices (`index=`); like a body's, never narrowed. `template`: a
+   * stored search template's rendered body names it — authorized like a body's, but the caller did
+   * not write it, so a refusal never names it (it would tell a tenant what another's template reads).
+   */
+  from: 'path' | 'body' | 'query' | 'template';
 }
 
 export interface ExpressionOperation {
