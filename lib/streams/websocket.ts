@@ -204,7 +204,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const streamed = streamTarget(method, segments);
     if (!streamed) throw toEsError({ status: 400, message: `[${method} ${target.path}] is not a document or search that can be streamed` });
     const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, streamed, {
-      method, segments, params, body, transport: 'websocket',
+      method, segments, params, body, transport: 'websocket', request: decision,
     });
     if (ws.readyState !== ws.OPEN) return;
     send({ id, channel: id });
