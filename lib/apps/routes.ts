@@ -92,9 +92,11 @@ export function registeredAppGreeting(engine: Backend): Middleware<{ gatewayRequ
   const registry = new AppRegistry(engine);
   // dispatched on the route `index.get` (`GET /{index}`, the table's `{index}`: a name, never an API word)
   return async (ctx, next) => {
-    const app = ctx.state.gatewayRequest.pathParams.index;
+    const { pathParams, info } = ctx.state.gatewayRequest;
+    const app = pathParams.index;
     if (ctx.method !== 'GET' || ctx.querystring !== '' || isElasticsearchClient(ctx)) return next();
-    if (app === undefined || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
+    // the app as the caller wrote it: a pattern authorization narrowed to one index greets nobody
+    if (app === undefined || app !== info.segments[0] || app.includes(',') || app.includes('*') || !(await registry.get(app))) return next();
     ctx.body = { status: 200, message: `You have reached /${app}/ and are all set to make API requests` };
   };
 }

@@ -232,7 +232,9 @@ function narrowedSegments(c: Classification, names: string[]): readonly string[]
 /** Of `expressions`, the ones the caller wrote (in the path, a parameter or the body): what a refusal may name. */
 function written(c: Classification, expressions: readonly string[]): string[] {
   const theirs = new Set(c.sources.filter((s) => s.from !== 'template').map((s) => s.expression));
-  return expressions.filter((e) => theirs.has(e) || e === '_all');
+  // `_all` named by no source stands for a request that reaches every index (a bare `/_search`)
+  const templates = new Set(c.sources.filter((s) => s.from === 'template').map((s) => s.expression));
+  return expressions.filter((e) => theirs.has(e) || (e === '_all' && !templates.has(e)));
 }
 
 /** The route check of the engine read a stream request makes, naming the path the caller wrote; undefined for no stream's read. */

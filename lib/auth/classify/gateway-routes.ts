@@ -46,10 +46,11 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}', names: true },
   { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials', names: true },
   { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials', names: true },
-  // the apps registry and the app-addressed style (lib/apps/routes.ts)
-  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps', names: true },
-  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}', names: true },
-  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}', names: true },
+  // the apps registry (its `{app}` is checked by the registry, as an index name) and the
+  // app-addressed style (lib/apps/routes.ts)
+  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps' },
+  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}' },
+  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}' },
   { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true },
   { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true },
   { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true },
