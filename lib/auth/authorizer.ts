@@ -1,4 +1,4 @@
-import type { Backend } from '../engine/index.js';
+import type { Backend, EngineRoute } from '../engine/index.js';
 import { callJson } from '../engine/index.js';
 import { checkEngineRoute } from '../engine/embedded/index.js';
 import { EsError } from '../errors/index.js';
@@ -7,7 +7,7 @@ import {
   authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
-import { narrowRequest, type GatewayRequest } from '../request/index.js';
+import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
@@ -123,9 +123,10 @@ export class Authorizer {
     // an engine request is one the engine's own route table describes, parameters included, read
     // as the engine reads it: once the rights allow it, a route, method or parameter the table does
     // not know is refused with the engine's own error (on an HTTP backend too, whose engine may know more)
+    // a stream's is the engine read it makes (its document, its search), without the stream's own parameters
     const engineRoute = classification.family === 'engine'
       ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req })
-      : undefined;
+      : classification.family === 'stream' ? checkStreamRead(req, origin) : undefined;
     let params: ReadonlyMap<string, string> | undefined;
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       checkSize(req, cred.max_size);
@@ -183,14 +184,15 @@ export class Authorizer {
     const fromElsewhere = c.sources.some((s) => s.from !== 'path');
     const narrowable = c.operation === 'read' && !fromElsewhere && c.slot !== undefined;
     const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable });
-    // named as the request wrote them: never the indices a wildcard or alias stands for (another tenant's, backing indices)
+    // named as the request wrote them: never the indices a wildcard or alias stands for (another
+    // tenant's, backing indices), nor what a stored template reads (its author wrote it, not the caller)
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
-    if (denied.length) throw forbidden(c.action, user, denied.map((d) => d.expression));
+    if (denied.length) throw forbidden(c.action, user, written(c, denied.map((d) => d.expression)));
     if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return undefined;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
     for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
-    if (!names.length) throw forbidden(c.action, user, expressions);
+    if (!names.length) throw forbidden(c.action, user, written(c, expressions));
     if (c.slot?.holds === 'aliases') return narrowedSegments(c, await this.aliasesWithin(names, patterns));
     return narrowedSegments(c, names);
   }
@@ -225,6 +227,23 @@ function narrowedSegments(c: Classification, names: string[]): readonly string[]
   if (slot.insert) segments.splice(slot.segment, 0, list);
   else segments[slot.segment] = list;
   return segments;
+}
+
+/** Of `expressions`, the ones the caller wrote (in the path, a parameter or the body): what a refusal may name. */
+function written(c: Classification, expressions: readonly string[]): string[] {
+  const theirs = new Set(c.sources.filter((s) => s.from !== 'template').map((s) => s.expression));
+  // `_all` named by no source stands for a request that reaches every index (a bare `/_search`)
+  const templates = new Set(c.sources.filter((s) => s.from === 'template').map((s) => s.expression));
+  return expressions.filter((e) => theirs.has(e) || (e === '_all' && !templates.has(e)));
+}
+
+/** The route check of the engine read a stream request makes, naming the path the caller wrote; undefined for no stream's read. */
+function checkStreamRead(req: GatewayRequest, origin: RequestOrigin): EngineRoute | undefined {
+  const read = streamRead(req.method, req.segments, req.params);
+  if (!read) return undefined;
+  const path = pathOfSegments(read.segments);
+  const querystring = serializeQuery(read.params);
+  return checkEngineRoute({ method: read.method, path, querystring, headers: origin.headers, target: { path, segments: read.segments, querystring, params: read.params } }, req.path);
 }
 
 /**

@@ -18,6 +18,8 @@ export type RedisTarget =
   | { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; username?: string; password?: string; tls: boolean };
 
 const SCHEME = /^(rediss?)(\+sentinel|\+cluster)?:\/\//;
+/** What follows a sentinel or cluster URL's credentials: the host list, then (sentinel) the master's name and the database. */
+const HOSTS_NAME_DB = /^([^/]*)(?:\/([^/]*)(?:\/([^/]*))?)?/;
 
 /** Reads REDIS_URL; throws an Error naming what is wrong. */
 export function parseRedisUrl(url: string): RedisTarget {
@@ -28,7 +30,8 @@ export function parseRedisUrl(url: string): RedisTarget {
   const rest = url.slice(m[0].length);
   const at = rest.lastIndexOf('@');
   const credentials = at >= 0 ? rest.slice(0, at) : '';
-  const [hostList, ...path] = (at >= 0 ? rest.slice(at + 1) : rest).split('/');
+  const [, hostList, masterName, database] = HOSTS_NAME_DB.exec(at >= 0 ? rest.slice(at + 1) : rest)!;
+  const path = [masterName, database];
   const colon = credentials.indexOf(':');
   const username = credentials ? decodeURIComponent(colon >= 0 ? credentials.slice(0, colon) : credentials) || undefined : undefined;
   const password = colon >= 0 ? decodeURIComponent(credentials.slice(colon + 1)) : undefined;

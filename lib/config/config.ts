@@ -183,15 +183,21 @@ export interface TrustedProxy {
 function trustedProxies(raw: string | undefined): TrustedProxy[] {
   const entries = (raw ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
   return entries.map((entry) => {
-    const [address, bits, extra] = entry.split('/');
+    const { address, bits } = cidrParts(entry);
     const version = isIP(address);
     const max = version === 4 ? 32 : 128;
     const prefix = bits === undefined ? max : /^\d+$/.test(bits) ? Number(bits) : NaN;
-    if (version === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
+    if (version === 0 || !(prefix >= 0 && prefix <= max)) {
       throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an address or a CIDR range like 10.0.0.0/8`);
     }
     return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
   });
+}
+
+/** A CIDR range's address and prefix length (`10.0.0.0/8`); a lone address has no length (a second `/` leaves it none that reads). */
+function cidrParts(entry: string): { address: string; bits?: string } {
+  const slash = entry.indexOf('/');
+  return slash < 0 ? { address: entry } : { address: entry.slice(0, slash), bits: entry.slice(slash + 1) };
 }
 
 type Env = Record<string, string | undefined>;

@@ -333,10 +333,15 @@ export const DECLARATIVE_SCHEMA = {
 const Ajv = AjvModule.default;
 const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false });
 
+/** A JSON pointer's reference tokens, still escaped (RFC 6901: each one follows a `/`; `''` has none). */
+function pointerTokens(pointer: string): string[] {
+  return [...pointer.matchAll(/\/([^/]*)/g)].map((m) => m[1]);
+}
+
 /** `/query/2/react/and/0` → `query[2].react.and[0]` */
 export function jsonPath(pointer: string, member?: string): string {
   let out = '';
-  for (const raw of pointer.split('/').slice(1)) {
+  for (const raw of pointerTokens(pointer)) {
     const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     out += /^\d+$/.test(seg) ? `[${seg}]` : out === '' ? seg : `.${seg}`;
   }
@@ -349,7 +354,7 @@ function mostSpecific(errs: ErrorObject[]): ErrorObject {
   const depthOf = (e: ErrorObject) => {
     const p = e.params as Record<string, unknown>;
     const member = e.keyword === 'additionalProperties' ? p.additionalProperty : e.keyword === 'required' ? p.missingProperty : undefined;
-    return e.instancePath.split('/').length + (member === undefined ? 0 : 1);
+    return pointerTokens(e.instancePath).length + 1 + (member === undefined ? 0 : 1);
   };
   const depth = Math.max(...errs.map(depthOf));
   const deepest = errs.filter((e) => depthOf(e) === depth);

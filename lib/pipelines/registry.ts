@@ -1,6 +1,7 @@
 import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import { SystemRecords } from '../records/index.js';
+import { patternParam, patternSegments } from '../request/index.js';
 import type { Pipeline, PipelineRoute } from './definition.js';
 
 export const PIPELINES_INDEX = '.gateway-pipelines';
@@ -15,8 +16,8 @@ export interface PipelineMatch {
 interface CompiledRoute {
   pipeline: Pipeline;
   route: PipelineRoute;
-  pattern: RegExp;
-  names: string[];
+  /** The pattern's segments: a literal one (matched as the request's decoded segment reads) or a `{name}` parameter. */
+  segments: Array<{ literal: string } | { param: string }>;
 }
 
 /**
@@ -45,15 +46,12 @@ export class PipelineRegistry {
     this.records.close();
   }
 
-  /** The enabled pipeline of highest priority that claims (method, path). */
-  match(method: string, path: string): PipelineMatch | undefined {
+  /** The enabled pipeline of highest priority that claims a request (its method and decoded path segments, as the edge read them). */
+  match(method: string, segments: readonly string[]): PipelineMatch | undefined {
     for (const r of this.routes) {
       if (r.route.method !== undefined && r.route.method !== method && !(method === 'HEAD' && r.route.method === 'GET')) continue;
-      const m = r.pattern.exec(path);
-      if (!m) continue;
-      const params: Record<string, string> = {};
-      r.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1])));
-      return { pipeline: r.pipeline, route: r.route, params };
+      const params = matchSegments(r.segments, segments);
+      if (params) return { pipeline: r.pipeline, route: r.route, params };
     }
     return undefined;
   }
@@ -92,28 +90,26 @@ export class PipelineRegistry {
     enabled.sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));
     for (const pipeline of enabled) {
       for (const route of pipeline.routes) {
-        const names: string[] = [];
-        const source = route.path
-          .replace(/\/$/, '')
-          .split('/')
-          .map((segment) => {
-            const param = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(segment);
-            if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-            names.push(param[1]);
-            return '([^/]+)';
-          })
-          .join('/');
-        routes.push({ pipeline, route, pattern: new RegExp(`^${source}/?$`), names });
+        // a route pattern is read as the route table reads its own (lib/request's patternSegments)
+        const segments = patternSegments(route.path).map((segment) => {
+          const param = patternParam(segment);
+          return param !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(param) ? { param } : { literal: segment };
+        });
+        routes.push({ pipeline, route, segments });
       }
     }
     this.routes = routes;
   }
 }
 
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
+/** The parameters of a pattern that a request's decoded segments match, one segment each; undefined when they do not. */
+function matchSegments(pattern: CompiledRoute['segments'], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const part = pattern[i];
+    if ('param' in part) params[part.param] = segments[i];
+    else if (part.literal !== segments[i]) return undefined;
   }
+  return params;
 }

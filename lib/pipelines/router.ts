@@ -4,7 +4,7 @@ import type { Authorizer, Principal } from '../auth/index.js';
 import { patternsCover, patternsCoverPattern } from '../auth/classify/index.js';
 import type { Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { bufferBody, readJsonBody, type Classification, type GatewayRequest } from '../request/index.js';
+import { bufferBody, byRoute, patternSegments, readJsonBody, type Classification, type GatewayRequest } from '../request/index.js';
 
 /** What the edge put in the state before this step (lib/server/state.ts): the request as read. */
 type GatewayRequestState = { gatewayRequest: GatewayRequest };
@@ -90,7 +90,7 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
   };
   return (ctx, next) => {
     if (registry.size === 0) return next();
-    const match = registry.match(ctx.method, ctx.path);
+    const match = registry.match(ctx.method, (ctx.state as GatewayRequestState).gatewayRequest.segments);
     return match && claims(match, (ctx.state.request as Classification | undefined)?.segments[0]) ? run(ctx, match) : next();
   };
 }
@@ -134,7 +134,7 @@ function claims(match: PipelineMatch, first: string | undefined): boolean {
  */
 function checkOwnRoutes(pipeline: Pipeline, owner: PipelineOwner): void {
   pipeline.routes.forEach((route, i) => {
-    const first = route.path.split('/').find((segment) => segment !== '');
+    const first = patternSegments(route.path)[0];
     const refuse = (why: string) => {
       throw new EsError(403, 'security_exception',
         `action [cluster:admin/gateway/pipelines] is unauthorized for user [${owner.username}]: [routes][${i}][path] [${route.path}] ${why}; a pipeline of a scoped credential claims only requests to its own indices`);
@@ -164,66 +164,60 @@ const notYours = (id: string, principal: Principal) =>
 
 /**
  * The management API (category `pipelines`, authorized by the normal `authorize` middleware):
- * `POST /_pipeline`, `GET /_pipelines`, `GET|PUT|DELETE /_pipeline/{id}`, `POST /_pipeline/validate`.
+ * `POST /_pipeline`, `GET /_pipelines`, `GET|PUT|DELETE /_pipeline/{id}`, `POST /_pipeline/validate`,
+ * dispatched on their ids in the route table (lib/auth's `GATEWAY_ROUTES`).
  */
 export function pipelineApi(options: PipelineRouterOptions): Middleware {
   const { registry, maxContentLength } = options;
-  return async (ctx, next) => {
-    const path = ctx.path.replace(/\/$/, '');
-    const principal = ctx.state.principal as Principal;
-    if (path === '/_pipelines' && ctx.method === 'GET') {
-      ctx.body = { pipelines: registry.list().filter((p) => mayManage(principal, p)).map(view) };
-      return;
-    }
-    if (path === '/_pipeline/validate' && ctx.method === 'POST') {
+  const principalOf = (ctx: Context) => ctx.state.principal as Principal;
+  /** The stored pipeline `id`, which the caller may manage (a missing one: undefined). */
+  const managed = (ctx: Context, id: string) => {
+    const existing = registry.get(id);
+    if (existing && !mayManage(principalOf(ctx), existing)) throw notYours(id, principalOf(ctx));
+    return existing;
+  };
+  return byRoute({
+    'pipelines.list': (ctx) => {
+      ctx.body = { pipelines: registry.list().filter((p) => mayManage(principalOf(ctx), p)).map(view) };
+    },
+    'pipelines.validate': async (ctx) => {
       ctx.body = await validate(ctx, options);
-      return;
-    }
-    if (path === '/_pipeline' && ctx.method === 'POST') {
+    },
+    'pipelines.create': async (ctx) => {
       const { definition, files } = await readDefinition(ctx, maxContentLength);
       const raw = definition as Record<string, unknown>;
       const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
       if (registry.get(pipeline.id)) throw new EsError(409, 'resource_already_exists_exception', `pipeline [${pipeline.id}] already exists; PUT /_pipeline/${pipeline.id} replaces it`);
-      pipeline.owner = ownerOf(principal);
+      pipeline.owner = ownerOf(principalOf(ctx));
       if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
       await registry.put(pipeline);
       ctx.status = 201;
       ctx.body = { _id: pipeline.id, result: 'created', pipeline: view(pipeline) };
-      return;
-    }
-    const m = /^\/_pipeline\/([^/]+)$/.exec(path);
-    if (!m) return next();
-    const id = decodeURIComponent(m[1]);
-    const existing = registry.get(id);
-    if (existing && !mayManage(principal, existing)) throw notYours(id, principal);
-    switch (ctx.method) {
-      case 'GET':
-      case 'HEAD': {
-        const pipeline = registry.get(id);
-        if (!pipeline) throw notFound(id);
-        ctx.body = { _id: id, found: true, pipeline: view(pipeline) };
-        return;
-      }
-      case 'PUT': {
-        const { definition, files } = await readDefinition(ctx, maxContentLength);
-        const given = (definition as Record<string, unknown> | null)?.id;
-        if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
-        const pipeline = validatePipeline(definition, files, id);
-        pipeline.owner = principal.role === 'admin' ? existing?.owner : ownerOf(principal);
-        if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
-        const created = await registry.put(pipeline);
-        ctx.status = created ? 201 : 200;
-        ctx.body = { _id: id, result: created ? 'created' : 'updated', pipeline: view(pipeline) };
-        return;
-      }
-      case 'DELETE':
-        if (!(await registry.delete(id))) throw notFound(id);
-        ctx.body = { _id: id, result: 'deleted' };
-        return;
-      default:
-        return next();
-    }
-  };
+    },
+    'pipelines.get': (ctx, { id }) => {
+      const pipeline = managed(ctx, id);
+      if (!pipeline) throw notFound(id);
+      ctx.body = { _id: id, found: true, pipeline: view(pipeline) };
+    },
+    'pipelines.put': async (ctx, { id }) => {
+      const existing = managed(ctx, id);
+      const principal = principalOf(ctx);
+      const { definition, files } = await readDefinition(ctx, maxContentLength);
+      const given = (definition as Record<string, unknown> | null)?.id;
+      if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
+      const pipeline = validatePipeline(definition, files, id);
+      pipeline.owner = principal.role === 'admin' ? existing?.owner : ownerOf(principal);
+      if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
+      const created = await registry.put(pipeline);
+      ctx.status = created ? 201 : 200;
+      ctx.body = { _id: id, result: created ? 'created' : 'updated', pipeline: view(pipeline) };
+    },
+    'pipelines.delete': async (ctx, { id }) => {
+      managed(ctx, id);
+      if (!(await registry.delete(id))) throw notFound(id);
+      ctx.body = { _id: id, result: 'deleted' };
+    },
+  });
 }
 
 /**

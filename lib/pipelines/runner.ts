@@ -34,7 +34,9 @@ const KEPT = new Set(['errors', 'envs']);
  * response prepared so far, or an error naming the stage: 400 when a user script failed, the
  * stage's own status for an Elasticsearch-shaped failure (401/403/429 of authorization, 502/504
  * of the engine), 500 when the gateway failed. A denied `authorization` always ends the run with
- * its own error, as does any access denied by a pre-built stage. The end of the pipeline returns `context.response`.
+ * its own error, as does any access denied by a pre-built stage. The end of the pipeline returns
+ * `context.response`; a run that has none after a stage failed and was passed over answers that
+ * stage's failure (its status, naming it), else a 500.
  */
 export async function runPipeline(pipeline: Pipeline, context: PipelineContext, services: StageServices, limits: SandboxLimits): Promise<PipelineRun> {
   const outcomes: StageOutcome[] = [];
@@ -44,6 +46,8 @@ export async function runPipeline(pipeline: Pipeline, context: PipelineContext, 
     outcomes.push(outcome);
     ran?.(pipeline.id, outcome);
   };
+  // the last stage that failed and was passed over: what a run that ends without a response answers
+  let passedOver: EsError | undefined;
   for (const stage of pipeline.stages) {
     const started = performance.now();
     const ms = () => Math.round((performance.now() - started) * 1000) / 1000;
@@ -64,11 +68,16 @@ export async function runPipeline(pipeline: Pipeline, context: PipelineContext, 
       const denied = err instanceof EsError && ACCESS_STATUSES.has(err.status);
       if ((stage.use === 'authorization' || denied) && !services.dryRun) throw err instanceof EsError ? err : failure.error;
       context.errors.push({ stage: stage.id, message: failure.message });
-      if (stage.continueOnError) continue;
+      if (stage.continueOnError) {
+        passedOver = failure.error;
+        continue;
+      }
       return finish(hasResponse(context.response) ? context.response : undefined, failure.error, outcomes, context);
     }
   }
-  const noResponse = new EsError(500, 'pipeline_exception', `pipeline [${pipeline.id}] ended without a response (no engineQuery stage and no script set one)`, { pipeline: pipeline.id });
+  // a run with no response after a failed stage answers that stage's failure (a bad request a script
+  // computed is a 400 naming the stage, not a gateway failure)
+  const noResponse = passedOver ?? new EsError(500, 'pipeline_exception', `pipeline [${pipeline.id}] ended without a response (no engineQuery stage and no script set one)`, { pipeline: pipeline.id });
   return finish(hasResponse(context.response) ? context.response : undefined, noResponse, outcomes, context);
 }
 

@@ -99,7 +99,8 @@ function readTarget(context: PipelineContext): RequestTarget {
   const path = String(req.path ?? '/');
   const q = path.indexOf('?');
   const rawQuery = [q < 0 ? '' : path.slice(q + 1), querystringOf(req.query)].filter((part) => part !== '').join('&');
-  const target = requestTarget('/' + (q < 0 ? path : path.slice(0, q)), rawQuery, req.body !== '');
+  const written = q < 0 ? path : path.slice(0, q);
+  const target = requestTarget(written.startsWith('/') ? written : `/${written}`, rawQuery, req.body !== '');
   req.method = String(req.method ?? 'GET').toUpperCase();
   req.path = target.path;
   req.query = queryOf(target.params);

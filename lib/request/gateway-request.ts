@@ -16,8 +16,16 @@ import { encodeSegment, serializeQuery, type RequestTarget } from './request-tar
 export interface GatewayRequest {
   /** Upper case. */
   readonly method: string;
-  /** The route the request matched: the action name the one route table gives it (`indices:data/read/search`). */
+  /**
+   * The route the request matched: a gateway API's route id (`credentials.get`, lib/auth's
+   * `GATEWAY_ROUTES`), on which the server dispatches; else the Elasticsearch action name the
+   * classifier gives it (`indices:data/read/search`).
+   */
   readonly route: string;
+  /** The route's path parameters, decoded (`{username}` of `/_credentials/{username}`); empty when the route has none or is Elasticsearch's. */
+  readonly pathParams: Readonly<Record<string, string>>;
+  /** Where each path parameter sits among `segments`: a narrowed request's parameters are read from its own segments. */
+  readonly paramSlots?: Readonly<Record<string, number>>;
   /** The decoded path segments, empty ones dropped. */
   readonly segments: readonly string[];
   /** The canonical path, serialized from `segments`. */
@@ -44,9 +52,21 @@ export interface GatewayRequest {
 const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value);
 
 /** The value for a classified target. The only maker besides `narrowRequest`; lib/auth's `readRequest` calls it. */
-export function gatewayRequest(method: string, target: Pick<RequestTarget, 'path' | 'segments' | 'querystring' | 'params'>, info: Classification, body?: string): GatewayRequest {
+export function gatewayRequest(
+  method: string, target: Pick<RequestTarget, 'path' | 'segments' | 'querystring' | 'params'>, info: Classification, body?: string,
+  route?: { id: string; slots: Readonly<Record<string, number>> },
+): GatewayRequest {
   const params = target.params.has('source') || target.params.has('source_content_type') ? withoutSource(target.params) : target.params;
-  return frozen({ method, route: info.action, segments: target.segments, path: target.path, params, querystring: target.querystring, body, info });
+  const pathParams = route ? paramsAt(target.segments, route.slots) : NO_PATH_PARAMS;
+  return frozen({ method, route: route?.id ?? info.action, pathParams, paramSlots: route?.slots, segments: target.segments, path: target.path, params, querystring: target.querystring, body, info });
+}
+
+const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function paramsAt(segments: readonly string[], slots: Readonly<Record<string, number>>): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, at] of Object.entries(slots)) out[name] = segments[at];
+  return Object.freeze(out);
 }
 
 function withoutSource(params: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
@@ -75,6 +95,7 @@ export function narrowRequest(req: GatewayRequest, change: RequestChange): Gatew
     ...req,
     segments,
     path: change.segments ? pathOfSegments(segments) : req.path,
+    pathParams: change.segments && req.paramSlots ? paramsAt(segments, req.paramSlots) : req.pathParams,
     params,
     querystring: change.params ? serializeQuery(params) : req.querystring,
     body: 'body' in change ? change.body : req.body,

@@ -25,8 +25,12 @@ export const OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
 
 export interface ExpressionSource {
   expression: string;
-  /** `query`: a parameter naming indices (`index=`); like a body's, never narrowed. */
-  from: 'path' | 'body' | 'query';
+  /**
+   * `query`: a parameter naming indices (`index=`); like a body's, never narrowed. `template`: a
+   * stored search template's rendered body names it — authorized like a body's, but the caller did
+   * not write it, so a refusal never names it (it would tell a tenant what another's template reads).
+   */
+  from: 'path' | 'body' | 'query' | 'template';
 }
 
 export interface ExpressionOperation {
@@ -108,18 +112,16 @@ export interface Classification {
   slot?: IndexSlot;
 }
 
-/** What the classifier needs of a request. `path` is as sent (percent-encoded), `querystring` without "?". */
+/** What the classifier needs of a request: its target as the edge decoded it (`requestTarget`), never the text as sent. */
 export interface ClassifiableRequest {
   method: string;
-  path: string;
-  querystring: string;
+  /** The path's decoded segments (`RequestTarget.segments`). */
+  segments: readonly string[];
+  /** The decoded query parameters (`RequestTarget.params`). */
+  params: ReadonlyMap<string, string>;
   body?: Buffer | string;
   /** The body read ahead by a caller that can wait (see `PreparedBody`). */
   prepared?: PreparedBody;
-  /** The path's segments as the edge decoded them (`RequestTarget.segments`): read instead of `path`. */
-  segments?: readonly string[];
-  /** The query parameters as the edge decoded them (`RequestTarget.params`): read instead of `querystring`. */
-  params?: ReadonlyMap<string, string>;
 }
 
 /**

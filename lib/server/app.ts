@@ -4,7 +4,6 @@ import type { Config } from '../config/index.js';
 import type { Backend } from '../engine/index.js';
 import { credentialRoutes, type AppCredentials, type Authenticator, type Authorizer, type CredentialStore } from '../auth/index.js';
 import { authenticateApi } from '../auth/index.js';
-import { AUTHENTICATE_ACTION } from '../auth/classify/index.js';
 import { appRoutes, registeredAppGreeting, TypedDocuments } from '../apps/index.js';
 import { httpStreams, type StreamHub } from '../streams/index.js';
 import { declarativeRoutes } from '../declarative/index.js';
@@ -30,7 +29,6 @@ import { carriesSearchText, curatedSearch, relevancyRoutes, ruleRoutes, type Cur
 import { cacheRoutes, uncached, type PreferenceStore, type SearchCache } from '../cache/index.js';
 import type { ChangeBus } from '../changes/index.js';
 import { analyticsRoutes, carriesSearchQuery, declarativeRecording, plainSearchRecording, type AnalyticsRecorder } from '../analytics/index.js';
-import type { Classification } from '../request/index.js';
 import type { RequestLog } from '../logs/index.js';
 import { metricsRoutes, requestMetrics, type GatewayMetrics } from '../metrics/index.js';
 
@@ -101,7 +99,7 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   const apps = appRoutes(engine, backend, typed, appCredentials, config.maxContentLength);
   app.use(dispatch({
     stream: [{ handler: httpStreams(hub, uncached(backend), typed, config.maxContentLength) }],
-    declarative: [{ handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics), undefined, analytics && engine, { hub, engine: uncached(backend) }) }],
+    declarative: [{ route: 'declarative', handler: declarativeRoutes(backend, config.maxContentLength, curation, analytics && declarativeRecording(analytics), undefined, analytics && engine, { hub, engine: uncached(backend) }) }],
     credentials: [{ handler: credentialRoutes(store, { maxContentLength: config.maxContentLength }) }],
     pipelines: pipelines ? [{ handler: pipelineApi(pipelines) }] : [],
     apps: [{ handler: apps }],
@@ -109,16 +107,16 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
     gateway: [
       ...(curation
         ? [
-            { claims: (info: Classification) => info.category === 'rules', handler: ruleRoutes(curation.rules, config.maxContentLength) },
-            { claims: (info: Classification) => info.category === 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
+            { route: 'rules', handler: ruleRoutes(curation.rules, config.maxContentLength) },
+            { route: 'searchrelevancy', handler: relevancyRoutes(curation.relevancy, config.maxContentLength) },
           ]
         : []),
-      ...(cache ? [{ claims: (info: Classification) => info.category === 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
-      ...(logs ? [{ claims: (info: Classification) => info.category === 'logs', handler: logs.routes() }] : []),
-      ...(parts.metrics ? [{ claims: (info: Classification) => info.action === 'cluster:monitor/gateway/metrics' && info.known, handler: metricsRoutes(parts.metrics) }] : []),
-      { claims: (info: Classification) => info.action === AUTHENTICATE_ACTION, handler: authenticateApi() },
+      ...(cache ? [{ route: 'cache', handler: cacheRoutes(cache.cache, cache.bus, cache.preferences) }] : []),
+      ...(logs ? [{ route: 'logs', handler: logs.routes() }] : []),
+      ...(parts.metrics ? [{ route: 'gateway.metrics', handler: metricsRoutes(parts.metrics) }] : []),
+      { route: 'security.authenticate', handler: authenticateApi() },
       ...(analytics
-        ? [{ claims: (info: Classification) => info.category === 'analytics', handler: analyticsRoutes(engine, analytics, {
+        ? [{ route: 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,
             streams: config.streams,
             ruleUsage: curation && (() => curation.rules.list().map((r) => ({ id: r.id, usage: curation.rules.usageOf(r.id) }))),
@@ -129,8 +127,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       // a search that says what was typed is recorded once answered, whoever answers it
       ...(analytics ? [{ claims: carriesSearchQuery, handler: plainSearchRecording(analytics) }] : []),
       ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),
-      { claims: (info) => info.action === 'indices:admin/create' && info.segments.length === 1, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
-      { claims: (info) => info.action === 'indices:admin/get' && info.segments.length === 1, handler: registeredAppGreeting(engine) },
+      { route: 'index.create', handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
+      { route: 'index.get', handler: registeredAppGreeting(engine) },
     ],
   }, proxy(backend, config.maxContentLength)));
   return app;

@@ -47,8 +47,9 @@ export function classify(maxContentLength: number, sameParser = false, templates
     return accepted(ctx, next, read);
   };
   const typeless = async (ctx: GatewayContext, next: Next, es8: TypelessRequest) => {
-    ctx.path = es8.path;
-    if (es8.querystring !== ctx.querystring) ctx.querystring = es8.querystring;
+    ctx.path = es8.target.path;
+    if (es8.target.querystring !== ctx.querystring) ctx.querystring = es8.target.querystring;
+    ctx.state.target = es8.target;
     // the answer is read here to be typed: the engine is asked for it uncompressed
     if (es8.typedAnswer) delete ctx.req.headers['accept-encoding'];
     await classified(ctx, next);
@@ -64,7 +65,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
   return (ctx, next) => {
     const compat = compatibleGatewayRequest(ctx);
     if (compat) return compatible(ctx, next, compat);
-    const es8 = typelessRequest({ method: ctx.method, path: ctx.path, querystring: ctx.querystring });
+    const es8 = typelessRequest(ctx.method, targetOf(ctx));
     return es8 ? typeless(ctx, next, es8) : classified(ctx, next);
   };
 }

@@ -3,8 +3,12 @@ import type { Context, Middleware } from 'koa';
 import type { Classification, RouteFamily } from '../request/index.js';
 import type { GatewayState } from './state.js';
 
-/** A handler of a route family; with `claims`, it takes only the requests it says yes to. */
+/**
+ * A handler of a route family; with `route`, it takes only the requests of that route id (the one
+ * route table's, in the request value); with `claims`, only the requests it says yes to.
+ */
 export interface FamilyHandler {
+  route?: string;
   claims?: (info: Classification, ctx: Context) => boolean;
   handler: Middleware<GatewayState>;
 }
@@ -29,13 +33,14 @@ export function dispatch(handlers: FamilyHandlers, thinPath: Middleware<GatewayS
   };
   return (ctx, next) => {
     const info = ctx.state.request;
+    const { route } = ctx.state.gatewayRequest;
     const list = table.get(info.family);
     if (!list) return thinPath(ctx, next);
     let key = '';
     let claiming: FamilyHandler[] | undefined;
     for (let i = 0; i < list.length; i++) {
       const h = list[i];
-      if (h.claims && !h.claims(info, ctx)) continue;
+      if ((h.route !== undefined && h.route !== route) || (h.claims && !h.claims(info, ctx))) continue;
       (claiming ??= []).push(h);
       key += `${i},`;
     }

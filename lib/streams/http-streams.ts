@@ -16,14 +16,15 @@ import { framingFor, writeStream, type StreamMessage } from './transports/index.
  */
 export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
   return async (ctx: Context, next: Next) => {
-    const { segments, params } = (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest;
+    const request = (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest;
+    const { segments, params } = request;
     if (!wantsStream(params)) return next();
     const target = streamTarget(ctx.method, segments);
     if (!target) return next();
     const body = target.kind === 'search' ? await readJsonBody(ctx, maxContentLength) : undefined;
     const framing = framingFor(ctx.get('accept'));
     const messages = await openRequestedStream(hub, backend, typed, target, {
-      method: ctx.method, segments, params, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name,
+      method: ctx.method, segments, params, body, lastEventId: ctx.get('last-event-id') || undefined, transport: framing.name, request,
     });
     await writeLiveStream(ctx, hub, target.kind, messages);
   };

@@ -1,11 +1,11 @@
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
-import { callJson, type Backend } from '../engine/index.js';
+import { callJson, callRequest, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition } from '../changes/index.js';
 import { UrlParams, matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/index.js';
 import { sortedJson } from '../ndjson/index.js';
-import { queryString } from '../request/index.js';
+import { narrowRequest, queryString, STREAM_PARAMS, type GatewayRequest } from '../request/index.js';
 import { engineDecider } from './engine-decider.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamTransport } from './stream-tallies.js';
@@ -24,6 +24,13 @@ export interface StreamRequestInput {
   lastEventId?: string;
   /** How the stream reaches its client, for the node's counts (default `json`). */
   transport?: StreamTransport;
+  /**
+   * The stream request's value as authorized (lib/request's `GatewayRequest`): its engine reads
+   * are that value narrowed to what they read, so that the Backend's edge classifies none of them
+   * again. Without it (or for the app-addressed style, read through the typed documents) each read
+   * is read at the Backend's edge.
+   */
+  request?: GatewayRequest;
 }
 
 const MATCH_ALL: Query = { type: 'match_all', boost: 1 };
@@ -67,7 +74,7 @@ const indexMissing = (status: number, body: Record<string, unknown> | undefined)
  * for its whole life, and a closure keeps every variable of the scope it was made in.
  */
 function documentReader(
-  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>,
+  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>, read?: GatewayRequest,
 ): () => Promise<Record<string, unknown>> {
   const enc = encodeURIComponent;
   return async () => {
@@ -76,7 +83,9 @@ function documentReader(
       if (indexMissing(typedRead.status, typedRead.body)) throw relayed(typedRead.status, typedRead.body);
       return typedRead.body;
     }
-    const res = await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(id)}`, undefined, queryString(params));
+    const res = read
+      ? await callRequest<Record<string, unknown>>(backend, read)
+      : await callJson<Record<string, unknown>>(backend, 'GET', `/${enc(index)}/_doc/${enc(id)}`, undefined, queryString(params));
     // a missing document is a state like any other: the stream waits for it to appear; a missing
     // index is answered 404 (as the plain GET is) and the stream is not opened
     if (res.status >= 400 && (res.status !== 404 || indexMissing(res.status, res.body))) throw relayed(res.status, res.body);
@@ -100,7 +109,7 @@ export async function openRequestedStream(
   const since = params.get('since') ?? input.lastEventId ?? undefined;
   // a resume token that cannot be one is the request's error, before any stream exists
   if (since) parsePosition(since, target.index);
-  for (const p of ['stream', 'streamonly', 'since']) params.delete(p);
+  for (const p of STREAM_PARAMS) params.delete(p);
   // the engine's source-filter reader takes its parameters in this form
   const sourceParams = UrlParams.of(params);
   const { index, type } = target;
@@ -111,7 +120,9 @@ export async function openRequestedStream(
     // holds for every change as for the initial read
     const filter = sourceFilterFromParams(sourceParams);
     const source = filter.fetch && !filter.includes.length && !filter.excludes.length ? undefined : filter;
-    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, params) }, input.transport);
+    // the initial read and every re-read: the stream's value narrowed to its document's GET
+    const read = input.request && narrowRequest(input.request, { segments: [index, '_doc', target.id], params, body: undefined });
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, params, read) }, input.transport);
   }
 
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
@@ -141,10 +152,14 @@ export async function openRequestedStream(
   }
   const source = sourceFilterFromParams(sourceParams, sourceFilterFromBody(body._source === undefined ? true : body._source));
   const askedSeqNo = body.seq_no_primary_term === true;
+  // each search the stream makes: the stream's value narrowed to that search (its body, its parameters)
+  const streamValue = input.request;
   const search = async (searchBody: Record<string, unknown>, qs: ReadonlyMap<string, string>) => {
     const r = type !== undefined
       ? await typed.search(index, type, '_search', searchBody, qs)
-      : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, queryString(qs));
+      : streamValue
+        ? await callRequest<Record<string, unknown>>(backend, narrowRequest(streamValue, { segments: [index, '_search'], params: qs, body: JSON.stringify(searchBody) }))
+        : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, queryString(qs));
     if (r.status >= 400) throw relayed(r.status, r.body);
     return r.body;
   };

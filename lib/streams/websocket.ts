@@ -9,7 +9,7 @@ import { checkFieldRules } from '../auth/index.js';
 import type { Backend } from '../engine/index.js';
 import { errorBody, errors, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
 import { parseJsonText } from '../ndjson/index.js';
-import { canonicalPath, requestTarget, withParam } from '../request/index.js';
+import { canonicalPath, requestTarget, serializeQuery, withParam, type RequestTarget } from '../request/index.js';
 import { overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
@@ -193,7 +193,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const streaming = target.params.has('stream') || target.params.has('streamonly');
     const asked = readRequest({
       method,
-      target: streaming ? target : { ...target, params: withParam(target.params, 'stream', 'true'), querystring: `${target.querystring}${target.querystring ? '&' : ''}stream=true` },
+      target: streaming ? target : withStreamParam(target),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     checkSystemIndices(asked.info);
@@ -204,7 +204,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     const streamed = streamTarget(method, segments);
     if (!streamed) throw toEsError({ status: 400, message: `[${method} ${target.path}] is not a document or search that can be streamed` });
     const messages = await openRequestedStream(deps.hub, deps.backend, deps.typed, streamed, {
-      method, segments, params, body, transport: 'websocket',
+      method, segments, params, body, transport: 'websocket', request: decision,
     });
     if (ws.readyState !== ws.OPEN) return;
     send({ id, channel: id });
@@ -249,4 +249,10 @@ function sourceBody(text: string): Record<string, unknown> {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw errors.parse('the [source] parameter must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/** A frame's target with `stream=true` among its parameters: a frame always asks for a stream. */
+function withStreamParam(target: RequestTarget): RequestTarget {
+  const params = withParam(target.params, 'stream', 'true');
+  return { ...target, params, querystring: serializeQuery(params) };
 }

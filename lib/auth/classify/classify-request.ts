@@ -21,8 +21,6 @@ import {
   type BodyTarget,
 } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
-import { pathSegments } from './path-segments.js';
-import { queryParams } from '../../request/index.js';
 import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
@@ -35,11 +33,13 @@ import type { Category, Classification, ClassifiableRequest, PreparedBody, Expre
  * hands back the body to forward (`forward`). A request it does not recognise is classified by its
  * shape (a leading index expression makes it an index request, anything else is cluster-level)
  * and marked `known: false`.
+ *
+ * It reads the target the edge decoded, and its one caller is the edge's builder of the request
+ * value (`readRequest`, read-request.ts): no other step classifies a request again.
  */
-export function classifyRequest(req: ClassifiableRequest): Classification {
+export function classifyTarget(req: ClassifiableRequest): Classification {
   const method = (req.method || 'GET').toUpperCase();
-  const segments = req.segments ?? pathSegments(req.path);
-  const params = req.params ?? queryParams(req.querystring ?? '', true);
+  const { segments, params } = req;
   const c = new Classifying(method, params, req.body, segments, req.prepared);
   // a parameter naming indices is read like a body's index: checked, never narrowed
   for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);

@@ -1,6 +1,5 @@
 import { EsError } from '../../errors/index.js';
-import type { ClassifiableRequest } from '../../request/index.js';
-import { pathOf, pathSegments } from './path-segments.js';
+import { pathOfSegments, serializeQuery, withParam, type RequestTarget } from '../../request/index.js';
 
 /**
  * Elasticsearch 7's typed paths with the type `_doc` (`/{index}/_doc/_search`,
@@ -18,10 +17,8 @@ import { pathOf, pathSegments } from './path-segments.js';
  * index, a registered app's too (the app-addressed style's types never start with `_`).
  */
 export interface TypelessRequest {
-  /** The Elasticsearch 8 path, percent-encoded. */
-  path: string;
-  /** The query string, without `include_type_name` (which Elasticsearch 8 does not know). */
-  querystring: string;
+  /** The Elasticsearch 8 target: its path, and its parameters without `include_type_name` (which Elasticsearch 8 does not know). */
+  target: RequestTarget;
   /**
    * A mapping read that asked `include_type_name=true`: Elasticsearch 7 answers with each index's
    * mappings under the type's name (`{"idx": {"mappings": {"_doc": {…}}}}`); see `typedMappings`.
@@ -64,33 +61,30 @@ const MAPPING_METHODS = new Set(['GET', 'PUT', 'POST']);
 const MAYBE_TYPED = /\/_doc\/+(?:[^/]+\/+)?_|\/_mappings?\/+_doc(?:\/|$)/;
 
 /**
- * The Elasticsearch 8 form of an Elasticsearch 7 request typed with `_doc`; undefined for any
- * other request (most of them, answered without decoding the path).
+ * The Elasticsearch 8 form of an Elasticsearch 7 request typed with `_doc`, from the target the
+ * edge decoded; undefined for any other request (most of them, answered by a look at the
+ * canonical path, where `_doc` is never escaped).
  */
-export function typelessRequest(req: ClassifiableRequest): TypelessRequest | undefined {
-  // a look at the path as sent before decoding it (`_doc` may also be spelled with escapes: `%5Fdoc`)
-  if (!MAYBE_TYPED.test(req.path) && !req.path.includes('%')) return undefined;
-  const method = (req.method || 'GET').toUpperCase();
-  const untyped = untypedSegments(method, pathSegments(req.path));
+export function typelessRequest(method: string, target: RequestTarget): TypelessRequest | undefined {
+  if (!MAYBE_TYPED.test(target.path)) return undefined;
+  const m = (method || 'GET').toUpperCase();
+  const untyped = untypedSegments(m, target.segments);
   if (!untyped) return undefined;
-  let querystring = req.querystring ?? '';
+  let { params, querystring } = target;
   let typedAnswer = false;
-  if (untyped.mapping && querystring.includes('include_type_name')) {
-    // the other parameters go on as they were written
-    const parts = querystring.split('&');
-    const named = parts.filter((p) => parameterName(p) === 'include_type_name');
-    if (named.length) {
-      typedAnswer = method === 'GET' && includeTypeName(named[named.length - 1]);
-      querystring = parts.filter((p) => parameterName(p) !== 'include_type_name').join('&');
-    }
+  const include = untyped.mapping ? params.get('include_type_name') : undefined;
+  if (include !== undefined) {
+    typedAnswer = m === 'GET' && includeTypeName(include);
+    params = withParam(params, 'include_type_name', undefined);
+    querystring = serializeQuery(params);
   }
-  return { path: pathOf(untyped.segments), querystring, typedAnswer };
+  return { target: { ...target, path: pathOfSegments(untyped.segments), segments: untyped.segments, params, querystring }, typedAnswer };
 }
 
 /** Mapping answers typed as Elasticsearch 7 gives them (one implementation, with the compatibility mode's). */
 export { typedMappings } from '../../rest-compat/index.js';
 
-function untypedSegments(method: string, segments: string[]): { segments: string[]; mapping: boolean } | undefined {
+function untypedSegments(method: string, segments: readonly string[]): { segments: string[]; mapping: boolean } | undefined {
   const [first, second, ...rest] = segments;
   if (first === undefined || second === undefined) return undefined;
   // `/_mapping/_doc[/field/{fields}]`: every index's mappings
@@ -122,25 +116,8 @@ function isMappingApi(method: string, after: readonly string[]): boolean {
   return method === 'GET' && after.length === 2 && after[0] === 'field';
 }
 
-function parameterName(part: string): string {
-  const eq = part.indexOf('=');
-  return decoded(eq < 0 ? part : part.slice(0, eq));
-}
-
-/** A query string's name or value, decoded as ES decodes it (`+` is a space). */
-function decoded(text: string): string {
-  const raw = text.replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
 /** The flag, read as ES reads it: present without a value, or `true`, is on; `false` off; anything else a 400. */
-function includeTypeName(part: string): boolean {
-  const eq = part.indexOf('=');
-  const value = eq < 0 ? '' : decoded(part.slice(eq + 1));
+function includeTypeName(value: string): boolean {
   if (value === '' || value === 'true') return true;
   if (value === 'false') return false;
   throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${value}] as only [true] or [false] are allowed.`);

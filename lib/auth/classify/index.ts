@@ -9,9 +9,7 @@ export {
   type ExpressionSource,
   type Operation,
 } from '../../request/index.js';
-export { classifyRequest } from './classify-request.js';
 export { readRawRequest, readRequest, type RequestInput } from './read-request.js';
-export { pathOf, pathSegments } from './path-segments.js';
 export { typelessRequest, typedMappings, type TypelessRequest } from './es7-typed-paths.js';
 export { prepareBody, PREPARED_BODY_CHARS } from './prepare-body.js';
 export { UNREADABLE } from './body-indices.js';
@@ -33,3 +31,4 @@ export {
 export { searchBodyTargets } from './body-indices.js';
 export { AUTHENTICATE_ACTION } from './classify-request.js';
 export { type StoredTemplateSource, renderTemplateRequest } from './render-template.js';
+export { GATEWAY_ROUTES, gatewayRoute, type GatewayRouteId } from './gateway-routes.js';

@@ -1,5 +1,6 @@
 import { gatewayRequest, requestTarget, type GatewayRequest, type PreparedBody, type RequestTarget } from '../../request/index.js';
-import { classifyRequest } from './classify-request.js';
+import { classifyTarget } from './classify-request.js';
+import { gatewayRoute } from './gateway-routes.js';
 
 /** A request as a transport received it: its target decoded once (`requestTarget`), its body if read. */
 export interface RequestInput {
@@ -21,17 +22,18 @@ export interface RequestInput {
 export function readRequest(input: RequestInput): GatewayRequest {
   const method = (input.method || 'GET').toUpperCase();
   const { target } = input;
-  const info = classifyRequest({
+  const info = classifyTarget({
     method,
-    path: target.path,
-    querystring: target.querystring,
     segments: target.segments,
     params: target.params,
     body: input.body,
     prepared: input.prepared,
   });
   const text = info.forward ?? (typeof input.body === 'string' ? input.body : undefined);
-  return gatewayRequest(method, target, info, text);
+  // the gateway's own APIs are entries of the route table: their id is what the server dispatches on
+  // (an engine request is looked up only for `/{index}`, which the gateway answers in part)
+  const route = info.family !== 'engine' || target.segments.length === 1 ? gatewayRoute(info.family, method, target.segments) : undefined;
+  return gatewayRequest(method, target, info, text, route);
 }
 
 /**

@@ -53,7 +53,8 @@ export async function renderTemplateRequest(req: GatewayRequest, stored?: Stored
     const body = searchBody(await render(request, stored), request);
     // the engine's own reading of which parameters still apply (lib/engine/embedded takes them in its form)
     const kept = new Map(templateSearchParams(UrlParams.of(req.params), body.value));
-    return readRequest({ method: req.method, target: { path, segments: searchSegments, params: kept, querystring: queryString(kept) }, body: body.text });
+    const plain = readRequest({ method: req.method, target: { path, segments: searchSegments, params: kept, querystring: queryString(kept) }, body: body.text });
+    return request.id === undefined ? plain : storedTemplateSearch(plain, new Set());
   }
   if (info.action === MSEARCH_TEMPLATE) {
     const items = readMsearch(text).map(({ header, headerText, body }) => {
@@ -68,9 +69,24 @@ export async function renderTemplateRequest(req: GatewayRequest, stored?: Stored
       const body = searchBody(await render(request, stored), request);
       entries.push({ header, headerText, body: body.value, bodyText: body.text });
     }
-    return readRequest({ method: req.method, target: { path, segments: searchSegments, params: req.params, querystring: req.querystring }, body: msearchText(entries) });
+    const plain = readRequest({ method: req.method, target: { path, segments: searchSegments, params: req.params, querystring: req.querystring }, body: msearchText(entries) });
+    if (!items.some(({ request }) => request.id !== undefined)) return plain;
+    // the header lines are the caller's: what they name is the caller's to be told
+    const written = new Set<string>();
+    for (const { header } of items) for (const e of [header.index].flat()) if (typeof e === 'string') for (const one of e.split(',')) written.add(one.trim());
+    return storedTemplateSearch(plain, written);
   }
   return undefined;
+}
+
+/**
+ * The search a stored template rendered to, with the expressions its rendered body names (but the
+ * ones in `written`, which the caller wrote) marked `template`: authorized as any body's, never
+ * named in a refusal.
+ */
+function storedTemplateSearch(plain: GatewayRequest, written: ReadonlySet<string>): GatewayRequest {
+  const sources = plain.info.sources.map((s) => (s.from === 'body' && !written.has(s.expression) ? { ...s, from: 'template' as const } : s));
+  return gatewayRequest(plain.method, plain, { ...plain.info, sources }, plain.body);
 }
 
 /**
@@ -90,7 +106,8 @@ async function renderOnly(req: GatewayRequest, text: string, segments: readonly 
   const forward = JSON.stringify({ source: '{{#toJson}}output{{/toJson}}', params: { output: value } });
   const asked = readRequest({ method: req.method, target: { path: '/_render/template', segments: ['_render', 'template'], params: req.params, querystring: req.querystring }, body: forward }).info;
   const searched = readRequest({ method: 'POST', target: { path: '/_search', segments: ['_search'], params: NO_PARAMS, querystring: '' }, body: canonicalJson(rendered, value) }).info;
-  const named = searched.sources.filter((s) => s.from === 'body');
+  // a stored template's expressions are not the caller's: authorized, never named in a refusal
+  const named = searched.sources.filter((s) => s.from === 'body').map((s) => (template.id === undefined ? s : { ...s, from: 'template' as const }));
   const request: Classification = {
     ...asked,
     indices: named.map((s) => s.expression),

@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { EsError, errors } from '../../errors/index.js';
-import { readJsonBody, type Classification } from '../../request/index.js';
+import { byRoute, readJsonBody, type Classification } from '../../request/index.js';
 import { AppCredentials } from './app-credentials.js';
 import type { CredentialStore, WriteOptions } from './credential-store.js';
 import { validateCreate, validatePatch, type Credential, type Role } from './credential.js';
@@ -31,53 +30,48 @@ export interface CredentialRoutesOptions {
 export function credentialRoutes(store: CredentialStore, options: CredentialRoutesOptions = {}): Middleware {
   const limit = options.maxContentLength ?? 1024 * 1024;
   const apps = new AppCredentials(store);
-  const router = new Router();
   const body = (ctx: Context) => readJsonBody(ctx, limit);
 
-  router.post('/_credentials', async (ctx) => {
-    const spec = validateCreate(await body(ctx));
-    const grantor = grantorOf(ctx);
-    const issued = grantor
-      ? await store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) })
-      : await store.create(spec);
-    ctx.status = 201;
-    ctx.body = { credential: issued.credential, password: issued.password };
+  return byRoute({
+    'credentials.create': async (ctx) => {
+      const spec = validateCreate(await body(ctx));
+      const grantor = grantorOf(ctx);
+      const issued = grantor
+        ? await store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) })
+        : await store.create(spec);
+      ctx.status = 201;
+      ctx.body = { credential: issued.credential, password: issued.password };
+    },
+    'credentials.list': async (ctx) => {
+      ctx.body = { credentials: await store.list() };
+    },
+    'credentials.get': async (ctx, { username }) => {
+      ctx.body = { credential: await store.get(username) };
+    },
+    'credentials.update': async (ctx, { username }) => {
+      const patch = validatePatch(await body(ctx), username);
+      const grantor = grantorOf(ctx);
+      const options: WriteOptions = grantor ? { admit: admitWithin(grantor) } : {};
+      ctx.body = { credential: await store.update(username, patch, options) };
+    },
+    'credentials.delete': async (ctx, { username }) => {
+      await store.delete(username);
+      ctx.body = { acknowledged: true, username };
+    },
+    'index_credentials.list': async (ctx, params) => {
+      const index = indexParam(params.index);
+      ctx.body = { index, credentials: await store.listForIndex(index) };
+    },
+    'index_credentials.create': async (ctx, params) => {
+      const index = indexParam(params.index);
+      const { readOnly, description } = appPairRequest(await body(ctx));
+      const extra = description === undefined ? {} : { description };
+      const grantor = grantorOf(ctx);
+      const issued = readOnly ? await apps.createReadOnly(index, extra, grantor) : await apps.createAppPair(index, extra, grantor);
+      ctx.status = 201;
+      ctx.body = { credential: issued.credential, password: issued.password };
+    },
   });
-  router.get('/_credentials', async (ctx) => {
-    ctx.body = { credentials: await store.list() };
-  });
-  router.get('/_credentials/:username', async (ctx) => {
-    ctx.body = { credential: await store.get(ctx.params.username) };
-  });
-  router.patch('/_credentials/:username', async (ctx) => {
-    const { username } = ctx.params;
-    const patch = validatePatch(await body(ctx), username);
-    const grantor = grantorOf(ctx);
-    const options: WriteOptions = grantor ? { admit: admitWithin(grantor) } : {};
-    ctx.body = { credential: await store.update(username, patch, options) };
-  });
-  router.delete('/_credentials/:username', async (ctx) => {
-    await store.delete(ctx.params.username);
-    ctx.body = { acknowledged: true, username: ctx.params.username };
-  });
-
-  router.get('/:index/_credentials', async (ctx, next) => {
-    const index = indexParam(ctx.params.index);
-    if (index === undefined) return next();
-    ctx.body = { index, credentials: await store.listForIndex(index) };
-  });
-  router.post('/:index/_credentials', async (ctx, next) => {
-    const index = indexParam(ctx.params.index);
-    if (index === undefined) return next();
-    const { readOnly, description } = appPairRequest(await body(ctx));
-    const extra = description === undefined ? {} : { description };
-    const grantor = grantorOf(ctx);
-    const issued = readOnly ? await apps.createReadOnly(index, extra, grantor) : await apps.createAppPair(index, extra, grantor);
-    ctx.status = 201;
-    ctx.body = { credential: issued.credential, password: issued.password };
-  });
-
-  return router.routes() as unknown as Middleware;
 }
 
 /**
@@ -93,9 +87,8 @@ function grantorOf(ctx: Context): Grantor | undefined {
   return { credential: principal.credential, action: state.request?.action ?? 'cluster:admin/gateway/credentials/put' };
 }
 
-/** A concrete index name, or undefined for an API word (`/_all/_credentials`, `/_credentials/_credentials`…). */
-function indexParam(name: string | undefined): string | undefined {
-  if (!name || name.startsWith('_')) return undefined;
+/** A concrete index name (the route table gives no API word, `_all`, for `{index}`). */
+function indexParam(name: string): string {
   if (/[,*]/.test(name)) throw errors.illegalArgument(`[${name}]: credentials are listed and issued for one concrete index, not a list or pattern`);
   return name;
 }

@@ -1,9 +1,10 @@
+import { classificationOf } from '../../support/classification.js';
 import { expect } from 'chai';
-import { classifyRequest } from '../../../lib/auth/classify/index.js';
+
 import { EsError } from '../../../lib/errors/index.js';
 
 const nd = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
-const post = (path: string, body: Buffer | string, method = 'POST') => classifyRequest({ method, path, querystring: '', body });
+const post = (path: string, body: Buffer | string, method = 'POST') => classificationOf({ method, path, querystring: '', body });
 /** The engine's own 400 for a body it would refuse: the classifier refuses it the same way. */
 const refused = (path: string, body: Buffer | string): EsError => {
   try {
@@ -89,9 +90,9 @@ describe('classifyRequest: indices named in bodies', () => {
         size += action.length + source.length + 2;
       }
       const body = Buffer.from(lines.join('\n') + '\n');
-      classifyRequest({ method: 'POST', path: '/_bulk', querystring: '', body }); // warm up
+      classificationOf({ method: 'POST', path: '/_bulk', querystring: '', body }); // warm up
       const t0 = process.hrtime.bigint();
-      const c = classifyRequest({ method: 'POST', path: '/_bulk', querystring: '', body });
+      const c = classificationOf({ method: 'POST', path: '/_bulk', querystring: '', body });
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       console.log(`      10 MB _bulk (${lines.length / 2} items, ${(body.length / 1048576).toFixed(1)} MB): classified in ${ms.toFixed(1)} ms`);
       expect(c.indices).to.have.length(7);
@@ -137,7 +138,7 @@ describe('classifyRequest: indices named in bodies', () => {
   describe('parameters naming indices', () => {
     it('index= and indices=, encoded or not, are targets that cannot be narrowed', () => {
       for (const qs of ['index=other', 'indices=other', '%69ndex=other', 'ind%65x=other', 'a=1&index=x,other']) {
-        const c = classifyRequest({ method: 'GET', path: '/mine/_field_caps', querystring: qs });
+        const c = classificationOf({ method: 'GET', path: '/mine/_field_caps', querystring: qs });
         expect(c.indices, qs).to.include('other');
         expect(c.sources, qs).to.deep.include({ expression: 'other', from: 'query' });
       }

@@ -1,5 +1,7 @@
+import type { EsError } from '../../../lib/errors/index.js';
+import { classificationOf } from '../../support/classification.js';
 import { expect } from 'chai';
-import { classifyRequest, type Classification } from '../../../lib/auth/classify/index.js';
+import { type Classification } from '../../../lib/auth/classify/index.js';
 import { encodePitId } from '../../../lib/point-in-time/index.js';
 
 type Expected = Partial<Pick<Classification, 'category' | 'operation' | 'action' | 'indices' | 'allIndices' | 'clusterPrivileges'>>;
@@ -219,7 +221,7 @@ const ROWS: Row[] = [
 describe('classifyRequest: route families × methods', () => {
   for (const [method, path, expected, qs] of ROWS) {
     it(`${method} ${path}${qs ? '?' + qs : ''} → ${expected.category ?? ''} ${expected.operation ?? ''}`, () => {
-      const c = classifyRequest({ method, path, querystring: qs ?? '' });
+      const c = classificationOf({ method, path, querystring: qs ?? '' });
       for (const [k, v] of Object.entries(expected)) expect(c[k as keyof Expected], k).to.deep.equal(v);
       for (const e of c.indices) expect(c.sources.map((s) => s.expression)).to.include(e);
     });
@@ -227,23 +229,23 @@ describe('classifyRequest: route families × methods', () => {
 
   it('a search of a point in time reads the indices its id names, not every index; an id it cannot decode is unknown', () => {
     const id = encodePitId(['shop', 'logs']);
-    const c = classifyRequest({ method: 'POST', path: '/_search', querystring: '', body: JSON.stringify({ pit: { id }, query: { match_all: {} } }) });
+    const c = classificationOf({ method: 'POST', path: '/_search', querystring: '', body: JSON.stringify({ pit: { id }, query: { match_all: {} } }) });
     expect(c.indices).to.deep.equal(['shop', 'logs']);
     expect(c.allIndices).to.equal(false);
     expect(c.known).to.equal(true);
     expect(c.slot).to.equal(undefined);
-    const opaque = classifyRequest({ method: 'POST', path: '/_search', querystring: '', body: JSON.stringify({ pit: { id: 'FGluY2x1ZGVfY29udGV4dF91dWlk' } }) });
+    const opaque = classificationOf({ method: 'POST', path: '/_search', querystring: '', body: JSON.stringify({ pit: { id: 'FGluY2x1ZGVfY29udGV4dF91dWlk' } }) });
     expect(opaque.known).to.equal(false);
-    const closing = classifyRequest({ method: 'DELETE', path: '/_pit', querystring: '', body: JSON.stringify({ id }) });
+    const closing = classificationOf({ method: 'DELETE', path: '/_pit', querystring: '', body: JSON.stringify({ id }) });
     expect(closing.indices).to.deep.equal(['shop', 'logs']);
-    const closingOpaque = classifyRequest({ method: 'DELETE', path: '/_pit', querystring: '', body: JSON.stringify({ id: 'xyz' }) });
+    const closingOpaque = classificationOf({ method: 'DELETE', path: '/_pit', querystring: '', body: JSON.stringify({ id: 'xyz' }) });
     expect(closingOpaque.known).to.equal(false);
-    const multi = classifyRequest({ method: 'POST', path: '/_msearch', querystring: '', body: nd({}, { pit: { id: 'xyz' } }) });
+    const multi = classificationOf({ method: 'POST', path: '/_msearch', querystring: '', body: nd({}, { pit: { id: 'xyz' } }) });
     expect(multi.known).to.equal(false);
   });
 
   it('records where each expression came from', () => {
-    const c = classifyRequest({ method: 'POST', path: '/shop/_msearch', querystring: '', body: nd({ index: 'logs' }, {}, { index: 'shop' }, {}) });
+    const c = classificationOf({ method: 'POST', path: '/shop/_msearch', querystring: '', body: nd({ index: 'logs' }, {}, { index: 'shop' }, {}) });
     expect(c.sources).to.deep.equal([
       { expression: 'shop', from: 'path' },
       { expression: 'logs', from: 'body' },
@@ -253,20 +255,28 @@ describe('classifyRequest: route families × methods', () => {
   });
 
   it('is case-insensitive on the method and ignores a query string left in the path', () => {
-    expect(classifyRequest({ method: 'delete', path: '/shop/_doc/1?refresh=true', querystring: '' })).to.include({ category: 'docs', operation: 'delete' });
+    expect(classificationOf({ method: 'delete', path: '/shop/_doc/1?refresh=true', querystring: '' })).to.include({ category: 'docs', operation: 'delete' });
   });
 
-  it('never throws on odd paths', () => {
+  it('classifies odd paths, or refuses what cannot be decoded with a 400 (never another error)', () => {
     for (const path of ['', '/', '//', '/%', '/%E0%A4%A', '/_', '/_all', '/,', '/a/b/c/d/e/f/g', '/_unknown/x/y', '/shop/_unknown', '/shop/_cat']) {
       for (const method of ['GET', 'PUT', 'POST', 'DELETE', 'HEAD', 'PATCH', 'OPTIONS', '']) {
-        const c = classifyRequest({ method, path, querystring: '%%%&&=' });
-        expect(c.category).to.be.a('string');
+        for (const querystring of ['', 'a=%41&&b', '%%%&&=']) {
+          let c;
+          try {
+            c = classificationOf({ method, path, querystring });
+          } catch (err) {
+            expect((err as EsError).status, `${method} ${path}?${querystring}`).to.equal(400);
+            continue;
+          }
+          expect(c.category).to.be.a('string');
+        }
       }
     }
   });
 
   it('an empty comma list in the path reads as every index, never as none', () => {
-    const c = classifyRequest({ method: 'GET', path: '/,/_search', querystring: '' });
+    const c = classificationOf({ method: 'GET', path: '/,/_search', querystring: '' });
     expect(c.indices).to.deep.equal(['*']);
     expect(c.allIndices).to.equal(true);
   });
@@ -274,12 +284,12 @@ describe('classifyRequest: route families × methods', () => {
 
 describe('classifyRequest: cluster state is narrowed in place', () => {
   it('puts the narrowed list after the metric, spelling out `_all` when the path has none', () => {
-    const bare = classifyRequest({ method: 'GET', path: '/_cluster/state', querystring: '' });
+    const bare = classificationOf({ method: 'GET', path: '/_cluster/state', querystring: '' });
     expect(bare.segments).to.deep.equal(['_cluster', 'state', '_all']);
     expect(bare.slot).to.deep.equal({ segment: 3, insert: true });
-    const metric = classifyRequest({ method: 'GET', path: '/_cluster/state/metadata', querystring: '' });
+    const metric = classificationOf({ method: 'GET', path: '/_cluster/state/metadata', querystring: '' });
     expect(metric.slot).to.deep.equal({ segment: 3, insert: true });
-    const named = classifyRequest({ method: 'GET', path: '/_cluster/state/metadata/shop*', querystring: '' });
+    const named = classificationOf({ method: 'GET', path: '/_cluster/state/metadata/shop*', querystring: '' });
     expect(named.slot).to.deep.equal({ segment: 3, insert: false });
   });
 });

@@ -1,11 +1,12 @@
+import { classificationOf } from '../../support/classification.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { classifyRequest } from '../../../lib/auth/classify/index.js';
+
 import { settingsSpelling, setsPipeline } from './settings-spellings.js';
 
 const nd = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const classify = (method: string, path: string, body?: unknown, querystring = '') =>
-  classifyRequest({ method, path, querystring, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  classificationOf({ method, path, querystring, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
 const needsPipelineRight = (method: string, path: string, body?: unknown, querystring = '') =>
   (classify(method, path, body, querystring).clusterPrivileges ?? []).includes('manage_pipeline');
 

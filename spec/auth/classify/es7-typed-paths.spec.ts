@@ -1,5 +1,7 @@
+import { classificationOf } from '../../support/classification.js';
+import { requestTarget } from '../../../lib/request/index.js';
 import { expect } from 'chai';
-import { classifyRequest, typedMappings, typelessRequest } from '../../../lib/auth/classify/index.js';
+import { typedMappings, typelessRequest } from '../../../lib/auth/classify/index.js';
 
 /** [method, path, query string, the Elasticsearch 8 path (and query string) or undefined: not a typed path]. */
 type Row = [method: string, path: string, querystring: string, expected: string | undefined];
@@ -63,10 +65,16 @@ const ROWS: Row[] = [
   ['GET', '/books/_doc/_stats', '', undefined],
 ];
 
+/** The Elasticsearch 8 form of a request given as a client writes it, read through the edge's decoder. */
+const typeless = (r: { method: string; path: string; querystring: string }) => {
+  const out = typelessRequest(r.method, requestTarget(r.path, r.querystring));
+  return out && { path: out.target.path, querystring: out.target.querystring, typedAnswer: out.typedAnswer };
+};
+
 describe('Elasticsearch 7 typed paths (`_doc`) in their Elasticsearch 8 form', () => {
   for (const [method, path, querystring, expected] of ROWS) {
     it(`${method} ${path}${querystring ? '?' + querystring : ''} → ${expected ?? 'as it is'}`, () => {
-      const out = typelessRequest({ method, path, querystring });
+      const out = typeless({ method, path, querystring });
       if (expected === undefined) return void expect(out).to.equal(undefined);
       expect(out, 'a typed path').not.to.equal(undefined);
       expect(out!.path + (out!.querystring ? '?' + out!.querystring : '')).to.equal(expected);
@@ -74,15 +82,15 @@ describe('Elasticsearch 7 typed paths (`_doc`) in their Elasticsearch 8 form', (
   }
 
   it('a typed mapping read asks for the typed answer only with include_type_name=true', () => {
-    expect(typelessRequest({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name=true' })!.typedAnswer).to.equal(true);
-    expect(typelessRequest({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name' })!.typedAnswer).to.equal(true);
-    expect(typelessRequest({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name=false' })!.typedAnswer).to.equal(false);
-    expect(typelessRequest({ method: 'GET', path: '/books/_mapping/_doc', querystring: '' })!.typedAnswer).to.equal(false);
-    expect(typelessRequest({ method: 'PUT', path: '/books/_mapping/_doc', querystring: 'include_type_name=true' })!.typedAnswer).to.equal(false);
+    expect(typeless({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name=true' })!.typedAnswer).to.equal(true);
+    expect(typeless({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name' })!.typedAnswer).to.equal(true);
+    expect(typeless({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name=false' })!.typedAnswer).to.equal(false);
+    expect(typeless({ method: 'GET', path: '/books/_mapping/_doc', querystring: '' })!.typedAnswer).to.equal(false);
+    expect(typeless({ method: 'PUT', path: '/books/_mapping/_doc', querystring: 'include_type_name=true' })!.typedAnswer).to.equal(false);
   });
 
   it('include_type_name that is not a boolean is refused as Elasticsearch refuses it', () => {
-    expect(() => typelessRequest({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name=maybe' }))
+    expect(() => typeless({ method: 'GET', path: '/books/_mapping/_doc', querystring: 'include_type_name=maybe' }))
       .to.throw('Failed to parse value [maybe] as only [true] or [false] are allowed.');
   });
 
@@ -94,17 +102,17 @@ describe('Elasticsearch 7 typed paths (`_doc`) in their Elasticsearch 8 form', (
   });
 
   it('the normalized request is classified as its Elasticsearch 8 form', () => {
-    const es8 = typelessRequest({ method: 'POST', path: '/books/_doc/_search', querystring: '' })!;
-    expect(classifyRequest({ method: 'POST', ...es8 })).to.include({ category: 'search', operation: 'read', action: 'indices:data/read/search' });
-    const update = typelessRequest({ method: 'POST', path: '/books/_doc/1/_update', querystring: '' })!;
-    expect(classifyRequest({ method: 'POST', ...update })).to.include({ category: 'docs', operation: 'write', action: 'indices:data/write/update', id: '1' });
+    const es8 = typeless({ method: 'POST', path: '/books/_doc/_search', querystring: '' })!;
+    expect(classificationOf({ method: 'POST', ...es8 })).to.include({ category: 'search', operation: 'read', action: 'indices:data/read/search' });
+    const update = typeless({ method: 'POST', path: '/books/_doc/1/_update', querystring: '' })!;
+    expect(classificationOf({ method: 'POST', ...update })).to.include({ category: 'docs', operation: 'write', action: 'indices:data/write/update', id: '1' });
   });
 
   it('a typed path that was not normalized is classified as Elasticsearch 8 reads it (the engine gets it so)', () => {
     // `_search` is then a document's id: a write, not a read
-    expect(classifyRequest({ method: 'POST', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'write', id: '_search' });
-    expect(classifyRequest({ method: 'GET', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'read', id: '_search' });
+    expect(classificationOf({ method: 'POST', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'write', id: '_search' });
+    expect(classificationOf({ method: 'GET', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'read', id: '_search' });
     // no Elasticsearch 8 API: unknown, so refused for scoped credentials
-    expect(classifyRequest({ method: 'POST', path: '/books/_doc/1/_update', querystring: '' })).to.include({ known: false });
+    expect(classificationOf({ method: 'POST', path: '/books/_doc/1/_update', querystring: '' })).to.include({ known: false });
   });
 });

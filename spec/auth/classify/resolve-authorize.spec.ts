@@ -1,3 +1,4 @@
+import { classificationOf } from '../../support/classification.js';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,7 +8,6 @@ import type { Backend } from '../../../lib/engine/backend.js';
 import { callJson } from '../../../lib/engine/json-call.js';
 import {
   authorizeIndices,
-  classifyRequest,
   narrowExpression,
   patternsCover,
   patternsCoverPattern,
@@ -128,11 +128,11 @@ describe('resolveIndices and authorizeIndices against the embedded engine', () =
       ['/_mget', JSON.stringify({ docs: [{ _index: 'logs', _id: '1' }] })],
     ];
     for (const [p, body] of bodies) {
-      const c = classifyRequest({ method: 'POST', path: p, querystring: '', body });
+      const c = classificationOf({ method: 'POST', path: p, querystring: '', body });
       const a = authorizeIndices(tenant, await resolveIndices(engine, c.indices));
       expect(a.allowed, p).to.equal(false);
     }
-    const own = classifyRequest({ method: 'POST', path: '/shop/_bulk', querystring: '', body: '{"index":{}}\n{"a":1}\n{"delete":{"_index":"shop-read","_id":"1"}}\n' });
+    const own = classificationOf({ method: 'POST', path: '/shop/_bulk', querystring: '', body: '{"index":{}}\n{"a":1}\n{"delete":{"_index":"shop-read","_id":"1"}}\n' });
     expect(authorizeIndices(tenant, await resolveIndices(engine, own.indices)).allowed).to.equal(true);
   });
 

@@ -8,6 +8,8 @@ import type { ChangeBus } from '../../../lib/changes/index.js';
 import { Authenticator, CredentialStore, credentialRoutes, hashSecret, type Principal, type StoredCredential } from '../../../lib/auth/index.js';
 import { esResponse } from '../../../lib/server/es-response.js';
 import { authenticate } from '../../../lib/server/authenticate.js';
+import { canonicalRequest } from '../../../lib/server/request-target.js';
+import { classify } from '../../../lib/server/classify.js';
 import { call, type CallOptions, type Reply } from '../../support/http.js';
 import { ADMIN } from '../../support/servers.js';
 
@@ -46,7 +48,10 @@ export async function startNode(backend: Backend, bus?: ChangeBus): Promise<Test
   const app = new Koa();
   app.silent = true;
   app.use(esResponse(log));
+  app.use(canonicalRequest());
   app.use(authenticate(authenticator));
+  // the request value, which the credential routes are dispatched on
+  app.use(classify(1024 * 1024));
   app.use(credentialRoutes(store));
   const probe = new Router();
   probe.get('/_whoami', (ctx) => {

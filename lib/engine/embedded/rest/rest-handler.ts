@@ -187,16 +187,17 @@ function routeTable(): Router {
  * router, the same compatible-with=7 reading, the same parameter lists): a route it lacks, a
  * method the route does not take or a parameter it does not know throws the error the engine
  * answers. The gateway asks it for scoped credentials, so that what a tenant sends is a request
- * the table describes ("unknown means refused"), on every backend.
+ * the table describes ("unknown means refused"), on every backend. `named`: the path its errors
+ * name, when the request checked is one the caller's stands for (a stream's engine read).
  */
-export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers' | 'target'>): EngineRoute {
+export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers' | 'target'>, named = req.path): EngineRoute {
   const method = req.method.toUpperCase();
   const reading = readRoute(routeTable(), req, method);
   if (reading.match.kind === 'found') {
-    checkParams(req.path, reading.params, reading.match.params);
+    checkParams(named, reading.params, reading.match.params);
     return reading;
   }
-  const uri = req.querystring ? `${req.path}?${req.querystring}` : req.path;
+  const uri = req.querystring ? `${named}?${req.querystring}` : named;
   const [status, body, headers] = routeRefusal(reading, method, uri);
   throw new EsError(status, status === 405 ? 'method_not_allowed' : 'illegal_argument_exception', (body as { error: string }).error, {}, headers);
 }

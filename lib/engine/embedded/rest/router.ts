@@ -1,5 +1,5 @@
-import FindMyWay from 'find-my-way';
 import { EsError } from '../../../errors/index.js';
+import { RouteTable, patternSegments } from '../../../request/index.js';
 import type { UrlParams } from './params.js';
 import type { Handler, Route } from './types.js';
 
@@ -41,62 +41,39 @@ export const ES_API_ROOTS = new Set([
   '_transform', '_update_by_query', '_upgrade', '_validate', '_watcher', '_xpack',
 ]);
 
-/** A route pattern's first segment naming an API (`/{index}/_search/…`). */
-const ENDPOINT = /\/(_[^/]*)/;
-
 /** Elasticsearch's order of methods (its RestRequest.Method), in which a 405 lists them. */
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'] as const;
 
 /**
- * Method + path-pattern routing (`/{index}/_doc/{id}`) on find-my-way's radix tree: a literal
- * segment wins over a parameter at the same place, as in Elasticsearch's path trie, and a path that
- * matches with another method is a 405 naming the methods it takes. Matched on the decoded
- * segments, re-encoded one way, so a parameter is exactly one decoded segment.
+ * Method + path-pattern routing (`/{index}/_doc/{id}`) on lib/request's `RouteTable`, the matcher
+ * the gateway's own route table uses too: a literal segment wins over a parameter at the same
+ * place, as in Elasticsearch's path trie, and a path that matches with another method is a 405
+ * naming the methods it takes. Matched on the decoded segments, so a parameter is exactly one
+ * decoded segment.
  */
 export class Router {
-  /** Each pattern's handlers by method: a later route for the same pattern and method replaces the earlier one. */
-  private readonly routes = new Map<string, Map<string, RouteEntry>>();
-  private tree: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | undefined;
+  private readonly table = new RouteTable<RouteEntry>();
 
   add(route: Route): void {
-    let byMethod = this.routes.get(route.pattern);
-    if (!byMethod) this.routes.set(route.pattern, (byMethod = new Map()));
     const indexFirst = route.pattern.startsWith('/{');
-    const endpoint = ENDPOINT.exec(route.pattern)?.[1];
-    for (const m of route.methods) byMethod.set(m, { pattern: route.pattern, handler: route.handler, params: new Set(route.params), indexFirst, endpoint });
-    this.tree = undefined;
+    const endpoint = patternSegments(route.pattern).find((s) => s.startsWith('_'));
+    this.table.add(route.methods, route.pattern, { pattern: route.pattern, handler: route.handler, params: new Set(route.params), indexFirst, endpoint });
   }
 
   match(method: string, segments: readonly string[]): RouteMatch {
-    // no pattern has an empty segment, and no parameter takes one
-    if (segments.includes('')) return { kind: 'not_found' };
-    const tree = (this.tree ??= this.build());
-    const path = '/' + segments.map(encodeURIComponent).join('/');
     // an Elasticsearch API this engine lacks is not an index name (`/_snapshot` is no `/{index}`)
     const apiRoot = ES_API_ROOTS.has(segments[0]);
     const find = (m: string) => {
-      const found = tree.find(m as FindMyWay.HTTPMethod, path);
-      if (!found) return undefined;
-      const entry = found.store as RouteEntry;
-      return apiRoot && entry.indexFirst ? undefined : { entry, pathParams: found.params as Record<string, string> };
+      const found = this.table.find(m, segments);
+      return found && apiRoot && found.value.indexFirst ? undefined : found;
     };
     const hit = find(method) ?? (method === 'HEAD' ? find('GET') : undefined);
     if (hit) {
-      const { handler, params, pattern, endpoint } = hit.entry;
-      return { kind: 'found', handler, pathParams: { ...hit.pathParams }, params, pattern, endpoint };
+      const { handler, params, pattern, endpoint } = hit.value;
+      return { kind: 'found', handler, pathParams: hit.pathParams, params, pattern, endpoint };
     }
     const allowed = METHODS.filter((m) => find(m) !== undefined);
     return allowed.length ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };
-  }
-
-  private build(): FindMyWay.Instance<FindMyWay.HTTPVersion.V1> {
-    const tree = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, maxParamLength: 1 << 20 });
-    const noop = () => undefined;
-    for (const [pattern, byMethod] of this.routes) {
-      const path = pattern.replace(/\{([^}]+)\}/g, ':$1');
-      for (const [m, entry] of byMethod) tree.on(m as FindMyWay.HTTPMethod, path, noop, entry);
-    }
-    return tree;
   }
 }
 

@@ -1,0 +1,120 @@
+import { RouteTable, patternParam, patternSegments } from '../../request/index.js';
+import type { RouteFamily } from '../../request/index.js';
+
+/**
+ * The gateway's own APIs as entries of the route table (lib/request's `RouteTable`, the matcher
+ * the embedded engine's Elasticsearch table runs on): each one a route id, its methods and its
+ * pattern. The edge (`readRequest`) matches a request of a gateway family here and puts the id
+ * and the decoded path parameters in the request value; the server dispatches on that id. A
+ * request of a gateway family that no entry describes has no id, and goes on as an engine
+ * request would.
+ */
+export type GatewayRouteId =
+  | 'credentials.create' | 'credentials.list' | 'credentials.get' | 'credentials.update' | 'credentials.delete'
+  | 'index_credentials.list' | 'index_credentials.create'
+  | 'apps.list' | 'apps.create' | 'apps.delete'
+  | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
+  | 'index.create' | 'index.get'
+  | 'pipelines.list' | 'pipelines.create' | 'pipelines.validate' | 'pipelines.get' | 'pipelines.put' | 'pipelines.delete'
+  | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
+
+interface GatewayRoute {
+  id: GatewayRouteId;
+  /** The route family the classifier gives these requests: only a request of it is looked up here. */
+  family: RouteFamily;
+  methods: readonly string[];
+  pattern: string;
+  /** Its `{index}`, `{app}`, `{type}` and `{id}` hold names, never an API word (`_x`): a path with one there is not this route. */
+  names?: boolean;
+}
+
+/** Every method: the route's own handler answers a method it does not take (405), as it always has. */
+const ANY = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+/** `/{prefix}` and everything below it, as one route whose handler reads the rest of the path. */
+const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, methods: readonly string[] = ANY): GatewayRoute[] => [
+  { id, family, methods, pattern: prefix },
+  { id, family, methods, pattern: `${prefix}/*` },
+];
+
+export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
+  // the credentials API (lib/auth/credentials/routes.ts)
+  { id: 'credentials.create', family: 'credentials', methods: ['POST'], pattern: '/_credentials', names: true },
+  { id: 'credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials', names: true },
+  { id: 'credentials.get', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials/{username}', names: true },
+  { id: 'credentials.update', family: 'credentials', methods: ['PATCH'], pattern: '/_credentials/{username}', names: true },
+  { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}', names: true },
+  { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials', names: true },
+  { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials', names: true },
+  // the apps registry (its `{app}` is checked by the registry, as an index name) and the
+  // app-addressed style (lib/apps/routes.ts)
+  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps' },
+  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}' },
+  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}' },
+  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true },
+  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true },
+  { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true },
+  { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update', names: true },
+  { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}', names: true },
+  { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}', names: true },
+  { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}', names: true },
+  { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}', names: true },
+  // Elasticsearch's own index creation and read, which the gateway answers in part itself
+  // (a new index's credential pair; a registered app's greeting: lib/server/app.ts)
+  { id: 'index.create', family: 'engine', methods: ['PUT'], pattern: '/{index}', names: true },
+  { id: 'index.get', family: 'engine', methods: ['GET'], pattern: '/{index}', names: true },
+  // the gateway's other APIs, each answered by its module's handler, which reads the rest of the path
+  ...subtree('rules', 'gateway', '/_rule'),
+  ...subtree('rules', 'gateway', '/_rules'),
+  ...subtree('rules', 'gateway', '/{index}/_rules'),
+  ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy'),
+  ...subtree('cache', 'gateway', '/_cache'),
+  ...subtree('cache', 'gateway', '/{index}/_cache'),
+  ...subtree('logs', 'gateway', '/_logs'),
+  ...subtree('logs', 'gateway', '/_log'),
+  ...subtree('logs', 'gateway', '/{index}/_logs'),
+  ...subtree('analytics', 'gateway', '/_analytics'),
+  ...subtree('analytics', 'gateway', '/{index}/_analytics'),
+  // the pipelines API (lib/pipelines/router.ts)
+  { id: 'pipelines.list', family: 'pipelines', methods: ['GET'], pattern: '/_pipelines' },
+  { id: 'pipelines.create', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline' },
+  { id: 'pipelines.validate', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline/validate' },
+  { id: 'pipelines.get', family: 'pipelines', methods: ['GET', 'HEAD'], pattern: '/_pipeline/{id}' },
+  { id: 'pipelines.put', family: 'pipelines', methods: ['PUT'], pattern: '/_pipeline/{id}' },
+  { id: 'pipelines.delete', family: 'pipelines', methods: ['DELETE'], pattern: '/_pipeline/{id}' },
+  ...subtree('declarative', 'declarative', '/_declarative'),
+  ...subtree('declarative', 'declarative', '/_reactivesearch'),
+  ...subtree('declarative', 'declarative', '/_reactivesearch.v3'),
+  ...subtree('declarative', 'declarative', '/{index}/_declarative'),
+  ...subtree('declarative', 'declarative', '/{index}/_reactivesearch'),
+  ...subtree('declarative', 'declarative', '/{index}/_reactivesearch.v3'),
+  { id: 'gateway.metrics', family: 'gateway', methods: ANY, pattern: '/_gateway/metrics' },
+  { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate' },
+];
+
+/** Path parameters that hold a name (an index, app, type or document), never an API word (`_x`), in a route of `names`. */
+const NAMES = new Set(['index', 'app', 'type', 'id']);
+
+interface TableEntry {
+  route: GatewayRoute;
+  /** Where each of the pattern's parameters sits among the path's segments. */
+  slots: Readonly<Record<string, number>>;
+}
+
+const table = new RouteTable<TableEntry>();
+for (const route of GATEWAY_ROUTES) {
+  const slots: Record<string, number> = {};
+  patternSegments(route.pattern).forEach((segment, at) => {
+    const name = patternParam(segment);
+    if (name !== undefined) slots[name] = at;
+  });
+  table.add(route.methods, route.pattern, { route, slots: Object.freeze(slots) });
+}
+
+/** The gateway route a request of `family` reaches, with where its path parameters sit; undefined when none. */
+export function gatewayRoute(family: RouteFamily, method: string, segments: readonly string[]): { id: GatewayRouteId; slots: Readonly<Record<string, number>> } | undefined {
+  const found = table.find(method, segments);
+  if (!found || found.value.route.family !== family) return undefined;
+  if (found.value.route.names) for (const [name, value] of Object.entries(found.pathParams)) if (NAMES.has(name) && value.startsWith('_')) return undefined;
+  return { id: found.value.route.id, slots: found.value.slots };
+}

@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * Issue 32's criterion, as a test: a request is parsed once, at the edge, into the request value;
+ * no later step splits a path, parses a query string or classifies a request again. A grep over
+ * lib/ for the three ways of doing it finds them in the edge's files only, and the classifier is
+ * reached only through the edge's builder of the request value.
+ */
+const EDGE = (file: string) => file.startsWith('lib/request/') || file === 'lib/auth/classify/read-request.ts';
+const FORBIDDEN = ["split('/')", 'split("/")', 'URLSearchParams', 'classifyRequest('];
+
+async function sources(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...(await sources(rel)));
+    else if (entry.name.endsWith('.ts')) out.push(rel);
+  }
+  return out;
+}
+
+describe('the request is parsed at the edge only (issue 32)', () => {
+  let files: Array<{ file: string; text: string }>;
+  before(async () => {
+    files = await Promise.all((await sources('lib')).map(async (file) => ({ file, text: await readFile(path.join(ROOT, file), 'utf8') })));
+  });
+
+  it('reads lib/ (the test sees the sources)', () => {
+    expect(files.length).to.be.above(100);
+    expect(files.some((f) => f.file === 'lib/auth/classify/read-request.ts')).to.equal(true);
+  });
+
+  it(`no ${FORBIDDEN.join(', ')} outside lib/request/ and lib/auth/classify/read-request.ts`, () => {
+    const found: string[] = [];
+    for (const { file, text } of files) {
+      if (EDGE(file)) continue;
+      text.split('\n').forEach((line, i) => {
+        for (const pattern of FORBIDDEN) if (line.includes(pattern)) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(found).to.deep.equal([]);
+  });
+
+  it('the classifier is imported by the edge\'s builder of the request value alone', () => {
+    const importers = files.filter(({ text }) => /from '\.\.?\/[^']*classify-request\.js'/.test(text)).map((f) => f.file);
+    // the authorizer takes two named facts of it (the authenticate action, what an index's readers may read), not the classifier
+    const classifying = files.filter(({ text }) => /\bclassifyTarget\b/.test(text)).map((f) => f.file);
+    expect(classifying.sort()).to.deep.equal(['lib/auth/classify/classify-request.ts', 'lib/auth/classify/read-request.ts']);
+    expect(importers).to.include('lib/auth/classify/read-request.ts');
+  });
+});
