@@ -31,3 +31,4 @@ export class TimeSlice {
 export { jsonPieces, jsonStream, stringifyCooperatively } from './json.js';
 export { parseJsonCooperatively, LONG_LITERAL_CHARS } from './json-parse.js';
 export { parseItemsAnswer } from './items-answer.js';
+export { threadCpuMs, WALL_FACTOR } from './thread-clock.js';

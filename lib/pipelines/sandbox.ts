@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { threadCpuMs, WALL_FACTOR } from '../cooperative/index.js';
 import { getQuickJS, newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
 
 export interface SandboxLimits {
@@ -24,26 +24,6 @@ export class ScriptError extends Error {
 let quickjs: QuickJSWASMModule | undefined;
 let loading: Promise<QuickJSWASMModule> | undefined;
 
-/** However starved of CPU, a run ends after this many times its budget in wall-clock time. */
-export const WALL_FACTOR = 10;
-
-const THREAD_STAT = '/proc/thread-self/stat';
-let threadClock = existsSync(THREAD_STAT);
-
-/** CPU time this thread has used, in ms (10 ms resolution); undefined where the system does not tell. */
-function threadCpuMs(): number | undefined {
-  if (!threadClock) return undefined;
-  try {
-    const stat = readFileSync(THREAD_STAT, 'latin1');
-    // fields after the command name (which may hold spaces): state is the 3rd field, utime the 14th, stime the 15th
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    threadClock = false;
-    return undefined;
-  }
-}
-
 /**
  * The interrupt check of one run: false until the run has used its budget. Time is read from the
  * wall clock until the budget has passed, then from this thread's CPU clock, so a run that
@@ -64,6 +44,8 @@ function budgetCheck(timeoutMs: number): () => boolean {
     return false;
   };
 }
+
+export { WALL_FACTOR };
 
 export async function loadSandbox(): Promise<void> {
   if (quickjs) return;

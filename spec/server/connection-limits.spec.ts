@@ -173,11 +173,13 @@ describe('connection limits (standalone engine)', function () {
     const engine = await spawnEngine(data.dir, { HTTP_MAX_CONNECTIONS_PER_CLIENT: '2', HTTP_BODY_TIMEOUT_MS: '300' });
     try {
       const host = new URL(engine.url).host;
-      const slow = await connect(engine.url, [`POST /_search HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', 'Content-Length: 1000', '', '{"q'].join('\r\n'), '127.0.0.6');
-      const held = await admitted(engine.url, 1, '127.0.0.6');
+      // the cap, from one address: two connections admitted, the third refused
+      const held = await admitted(engine.url, 2, '127.0.0.6');
       const over = parse(await (await connect(engine.url, '', '127.0.0.6')).closed);
       expect(over.status).to.equal(429);
       expect(over.json.error.type).to.equal('es_rejected_execution_exception');
+      // a slow body, from another address (cut after 300 ms: on a busy machine, before the cap's connections were all made)
+      const slow = await connect(engine.url, [`POST /_search HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', 'Content-Length: 1000', '', '{"q'].join('\r\n'), '127.0.0.7');
       const cut = parse(await slow.closed);
       expect(cut.status).to.equal(408);
       expect(cut.json.error.type).to.equal('request_timeout_exception');

@@ -7,7 +7,7 @@
  *   1,000,000). Painless counts per loop and per function; shared, a loop calling a function that
  *   loops runs 10^6 steps, not 10^12.
  * - Time: a run in a search reads the clock as it starts, and every run every 1024 steps (a regex
- *   scan spends a step per KiB). Past the run's own limit (MAX_RUN_MS) it
+ *   scan spends a step per KiB). Past the run's own limit (MAX_RUN_MS of CPU time, see checkClock) it
  *   fails; past the deadline of the search it runs for (`withSearchClock`), it marks the search
  *   timed out and throws SearchTimedOut, which the search's per-document loops catch to answer
  *   what they collected (`timed_out: true`), as Elasticsearch does.
@@ -19,6 +19,7 @@
  * are one module-level value, saved and restored around a nested run (a runtime field a script
  * reads).
  */
+import { threadCpuMs, WALL_FACTOR } from '../../../cooperative/index.js';
 import { LOOP_LIMIT_MESSAGE, ScriptRuntimeError } from './script-error.js';
 
 /** Painless's `script.painless.max_loop_counter`: here the steps of a whole run. */
@@ -89,13 +90,21 @@ interface Bounds {
   steps: number;
   /** performance.now() ms: the earlier of the run's own limit and the search's deadline (NaN: set at the first clock check). */
   deadline: number;
+  /** performance.now() ms the outermost run's time started from (NaN until it is set with the deadline). */
+  started: number;
+  /** This thread's CPU ms and the performance.now() ms when they were read, once a run passed CPU_MARK_MS (NaN before). */
+  cpuMark: number;
+  cpuMarkAt: number;
   clock: SearchClock;
   memory: ScriptMemory;
   depth: number;
 }
 
 /** The run in progress (the compiled code reads `steps` at every back-edge). */
-export const bounds: Bounds = { steps: MAX_LOOP_COUNTER, deadline: Infinity, clock: NO_SEARCH_CLOCK, memory: new ScriptMemory(), depth: 0 };
+export const bounds: Bounds = { steps: MAX_LOOP_COUNTER, deadline: Infinity, started: NaN, cpuMark: NaN, cpuMarkAt: NaN, clock: NO_SEARCH_CLOCK, memory: new ScriptMemory(), depth: 0 };
+
+/** A run this long (wall clock) reads the thread's CPU clock once, to be charged by CPU time at its limit. */
+const CPU_MARK_MS = 100;
 
 let searchClock: SearchClock = NO_SEARCH_CLOCK;
 
@@ -129,11 +138,14 @@ export function enterRun(memory: ScriptMemory | undefined): void {
         clock.timedOut = true;
         throw new SearchTimedOut();
       }
+      bounds.started = now;
       bounds.deadline = Math.min(now + MAX_RUN_MS, clock.deadline);
     } else {
       // Outside a search the run's own limit starts at its first clock check (1024 steps in).
+      bounds.started = NaN;
       bounds.deadline = NaN;
     }
+    bounds.cpuMark = NaN;
     bounds.clock = clock;
     if (memory) bounds.memory = memory;
     else {
@@ -169,14 +181,35 @@ export function charge(bytes: number): void {
   bounds.memory.charge(bytes);
 }
 
-/** The clock check of a back-edge (every 1024 steps): the run's limit, then the search's deadline. */
+/**
+ * The clock check of a back-edge (every 1024 steps): the run's limit, then the search's deadline.
+ * The run's limit is MAX_RUN_MS of this thread's CPU time where the system tells it (read once when
+ * the run passes CPU_MARK_MS, and again at the limit: a run that waited for a CPU on a busy machine
+ * is given the rest), and never more than WALL_FACTOR times that in wall-clock time. The search's
+ * `timeout` is wall-clock time, as in Elasticsearch.
+ */
 export function checkClock(): void {
   const now = performance.now();
-  if (Number.isNaN(bounds.deadline)) bounds.deadline = Math.min(now + MAX_RUN_MS, bounds.clock.deadline);
+  if (Number.isNaN(bounds.deadline)) {
+    bounds.started = now;
+    bounds.deadline = Math.min(now + MAX_RUN_MS, bounds.clock.deadline);
+  }
+  if (Number.isNaN(bounds.cpuMark) && now - bounds.started >= CPU_MARK_MS) {
+    bounds.cpuMark = threadCpuMs() ?? Infinity;
+    bounds.cpuMarkAt = now;
+  }
   if (now < bounds.deadline) return;
   if (now >= bounds.clock.deadline) {
     bounds.clock.timedOut = true;
     throw new SearchTimedOut();
+  }
+  if (Number.isFinite(bounds.cpuMark) && now - bounds.started < MAX_RUN_MS * WALL_FACTOR) {
+    // the time before the mark is counted as if the run had the CPU all along
+    const used = bounds.cpuMarkAt - bounds.started + (threadCpuMs() ?? Infinity) - bounds.cpuMark;
+    if (used < MAX_RUN_MS) {
+      bounds.deadline = Math.min(now + Math.max(10, MAX_RUN_MS - used), bounds.clock.deadline);
+      return;
+    }
   }
   throw new UncatchableScriptError('painless_error', `The script ran for longer than the limit of [${MAX_RUN_MS}ms] for one execution.`);
 }

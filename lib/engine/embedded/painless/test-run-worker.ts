@@ -2,7 +2,7 @@
  * The thread that runs scripts given to `_scripts/painless/_execute` in the painless_test context
  * (test-runs.ts): the same compiler and runtime as the event loop's, under the same run bounds.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { EsError } from '../../../errors/index.js';
 import { compileScript } from './compile.js';
 import { TEST_CONTEXT } from './contexts.js';
@@ -34,4 +34,6 @@ function outcomeOf(job: TestRunJob): TestRunOutcome {
   }
 }
 
-parentPort!.on('message', (job: TestRunJob) => parentPort!.postMessage(outcomeOf(job)));
+// outcomes go on the port the pool gave for them, so a late watchdog can read one already sent
+const outcomes = (workerData as { outcomes: MessagePort }).outcomes;
+parentPort!.on('message', (job: TestRunJob) => outcomes.postMessage(outcomeOf(job)));
