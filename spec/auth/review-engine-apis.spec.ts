@@ -1,0 +1,181 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { BACKENDS } from '../support/backends.js';
+import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
+
+/**
+ * Hostile-tenant review of the engine APIs added together: search profiling (`profile: true` on
+ * `_search` and `_msearch` lines), the shard-level monitoring APIs (`_segments`, `_recovery`,
+ * `_shard_stores`, OpenSearch's `_upgrade`), queries on `_seq_no` and the `missing` aggregation's
+ * `missing` value and script. A credential for `mine*` (read, field rules hiding `secret`) must
+ * learn nothing of `other-*`, of `.gateway-*` or of the hidden field through any of them, on
+ * both backends; every refusal is an Elasticsearch-shaped 4xx.
+ */
+
+const SECRET = 'sesame-7f3';
+const FOREIGN = ['other-1', '.gateway-', 'other-ds'];
+
+/** No foreign index name, no hidden value, and never a 5xx; a refusal is Elasticsearch-shaped. */
+function expectNothingForeign(res: Reply, what: string): void {
+  expect(res.status, `${what} → ${res.status} ${res.text}`).to.be.below(500);
+  // a refusal may repeat what the request named itself, nothing more
+  const named = (name: string) => res.status >= 400 && decodeURIComponent(what).includes(name.replace(/-$/, ''));
+  for (const name of FOREIGN) if (!named(name)) expect(res.text, `${what} names ${name}: ${res.text}`).not.to.contain(name);
+  expect(res.text, `${what} tells the hidden value: ${res.text}`).not.to.contain(SECRET);
+  if (res.status >= 400) {
+    expect(res.json?.error?.type, `${what}: ${res.text}`).to.be.a('string');
+    expect(res.json?.status, `${what}: ${res.text}`).to.equal(res.status);
+  }
+}
+
+/** Spellings of an index list a tenant may try in a path, with `X` the foreign index. */
+const INDEX_SPELLINGS = ['', '/', '/_all', '/*', '/other-1', '/mine-1,other-1', '/mine-1%2Cother-1', '/mine-1%2cother-1', '/other*', '/*,-mine-1',
+  '/%2A', '/.gateway-*', '/mine-1,.gateway-*', '/_all,other-1', '/<other-{now/d}>', '/%3Cother-%7Bnow%2Fd%7D%3E', '/mine-alias-to-other', '/_ALL', '/other-ds', '/.ds-*', '/mine-1/../other-1', '/mine-1/%2E%2E/other-1', '/_data_stream/other-ds'];
+const SHARD_ENDPOINTS = ['_segments', '_recovery', '_shard_stores', '_upgrade'];
+const SPELL_ENDPOINT = (e: string) => [e, `%5F${e.slice(1)}`, `%5f${e.slice(1)}`];
+const SMUGGLED = ['', '/other-1', '/../other-1', '?index=other-1', '?status=all', '?status=all&index=other-1', '?source=%7B%7D', '?%73ource=x', '?ignore_unavailable=true&ignore_unavailable=false',
+  '?expand_wildcards=all', '?expand_wildcards=all,hidden', '?allow_no_indices=false', '?unknown_param=1', '?detailed=true&active_only=false'];
+
+for (const backend of BACKENDS) {
+  describe(`hostile tenant against profile, shard-level APIs, _seq_no and missing (${backend.name})`, function () {
+    this.timeout(120_000);
+    let url: string;
+    let stop: () => Promise<void>;
+    let tenant: string;
+    let including: string;
+    let writer: string;
+
+    before(async () => {
+      const started = await backend.start();
+      url = started.gateway.url;
+      stop = started.stop;
+      for (const ix of ['mine-1', 'other-1']) {
+        const made = await call(url, 'PUT', `/${ix}`, { body: { mappings: { properties: { f: { type: 'keyword' }, secret: { type: 'keyword' }, n: { type: 'long' } } } } });
+        expect(made.status, made.text).to.equal(200);
+      }
+      const lines = [
+        { index: { _index: 'mine-1', _id: '1' } }, { f: 'a', secret: SECRET, n: 1 },
+        { index: { _index: 'mine-1', _id: '2' } }, { f: 'b', n: 2 },
+        { index: { _index: 'other-1', _id: '1' } }, { f: 'x', secret: SECRET, n: 3 },
+      ];
+      const bulk = await call(url, 'POST', '/_bulk?refresh=true', { body: ndjson(lines), headers: NDJSON });
+      expect(bulk.json.errors, bulk.text).to.equal(false);
+      // another tenant's data stream: its backing indices are hidden `.ds-` indices
+      const template = await call(url, 'PUT', '/_index_template/other-ds', { body: { index_patterns: ['other-ds*'], data_stream: {} } });
+      expect(template.status, template.text).to.equal(200);
+      const ds = await call(url, 'POST', '/other-ds/_doc?refresh=true', { body: { '@timestamp': '2024-01-01T00:00:00Z', secret: SECRET } });
+      expect(ds.status, ds.text).to.equal(201);
+      // an alias in the tenant's namespace that points at another tenant's index
+      const alias = await call(url, 'POST', '/_aliases', { body: { actions: [{ add: { index: 'other-1', alias: 'mine-alias-to-other' } }] } });
+      expect(alias.status, alias.text).to.equal(200);
+      // a filtered alias of the tenant's own index, its filter on the hidden field
+      const view = await call(url, 'POST', '/_aliases', { body: { actions: [{ add: { index: 'mine-1', alias: 'mine-view', filter: { term: { secret: SECRET } } } }] } });
+      expect(view.status, view.text).to.equal(200);
+      const res = await call(url, 'POST', '/_credentials', {
+        body: { description: 'mine, read', indices: ['mine*'], categories: ['docs', 'search', 'indices'], ops: ['read'], exclude_fields: ['secret'] },
+      });
+      expect(res.status, res.text).to.equal(201);
+      tenant = basic(res.json.credential.username, res.json.password);
+      const inc = await call(url, 'POST', '/_credentials', {
+        body: { description: 'mine, read, f and n only', indices: ['mine*'], categories: ['docs', 'search', 'indices'], ops: ['read'], include_fields: ['f', 'n'] },
+      });
+      expect(inc.status, inc.text).to.equal(201);
+      including = basic(inc.json.credential.username, inc.json.password);
+      const w = await call(url, 'POST', '/_credentials', { body: { description: 'mine, write', indices: ['mine*'], categories: ['docs', 'search', 'indices'], ops: ['read', 'write'] } });
+      expect(w.status, w.text).to.equal(201);
+      writer = basic(w.json.credential.username, w.json.password);
+    });
+    after(() => stop());
+
+    it('shard-level APIs: every index spelling, endpoint spelling and smuggled parameter shows only the tenant\'s own indices (generated)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...INDEX_SPELLINGS), fc.constantFrom(...SHARD_ENDPOINTS), fc.nat(2), fc.constantFrom(...SMUGGLED), fc.constantFrom('GET', 'POST'),
+          async (index, endpoint, spelling, query, method) => {
+            const path = `${index}/${SPELL_ENDPOINT(endpoint)[spelling]}${query}`;
+            const res = await call(url, method, path, { auth: tenant });
+            expectNothingForeign(res, `${method} ${path}`);
+            // a POST _upgrade is a write: a reader is refused it
+            if (method === 'POST' && endpoint === '_upgrade') expect(res.status, `${method} ${path} ${res.text}`).to.be.oneOf([403, 404, 400]);
+          }),
+        { numRuns: 150 },
+      );
+    });
+
+    it('shard-level APIs without an index answer the tenant\'s own indices', async () => {
+      for (const endpoint of SHARD_ENDPOINTS) {
+        const res = await call(url, 'GET', `/${endpoint}${endpoint === '_shard_stores' ? '?status=all' : ''}`, { auth: tenant });
+        expectNothingForeign(res, endpoint);
+        if (res.status === 200) expect(res.text, endpoint).to.contain('mine-1');
+      }
+    });
+
+    const searches: Array<[string, unknown]> = [
+      ['profile of a terms lookup into the tenant\'s hidden field', { profile: true, query: { terms: { f: { index: 'mine-1', id: '1', path: 'secret' } } } }],
+      ['profile of a terms lookup into another index', { profile: true, query: { terms: { f: { index: 'other-1', id: '1', path: 'f' } } } }],
+      ['profile of a query on the hidden field', { profile: true, query: { prefix: { secret: 's' } } }],
+      ['profile of an aggregation on the hidden field', { profile: true, size: 0, aggs: { t: { terms: { field: 'secret' } } } }],
+      ['profile of a wildcard field query', { profile: true, query: { query_string: { query: 'sesame*' } } }],
+      ['profile of a more_like_this naming another index', { profile: true, query: { more_like_this: { fields: ['f'], like: [{ _index: 'other-1', _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } } }],
+      ['profile of a query_string over every field (field names expanded)', { profile: true, query: { query_string: { query: 'a' } } }],
+      ['profile of a multi_match over a wildcard field list', { profile: true, query: { multi_match: { query: 'a', fields: ['*'] } } }],
+      ['profile of a simple_query_string over every field', { profile: true, query: { simple_query_string: { query: 'a' } } }],
+      ['profile of an exists over a field pattern', { profile: true, query: { exists: { field: 's*' } } }],
+      ['_seq_no term on its own', { query: { range: { _seq_no: { gte: 0 } } } }],
+      ['_seq_no with the hidden field', { query: { bool: { filter: [{ range: { _seq_no: { gte: 0 } } }, { exists: { field: 'secret' } }] } } }],
+      ['_seq_no profile', { profile: true, query: { terms: { _seq_no: [0, 1, 2] } } }],
+      ['missing aggregation on the hidden field with a missing value', { size: 0, aggs: { m: { missing: { field: 'secret', missing: 'x' } } } }],
+      ['missing aggregation with a script reading the hidden field', { size: 0, aggs: { m: { missing: { script: { source: "doc['secret'].size() > 0 && doc['secret'].value.startsWith('s') ? doc['secret'].value : null" } } } } }],
+      ['missing aggregation with a script reading _source', { size: 0, aggs: { m: { missing: { script: { source: "params._source.secret" } } } } }],
+      ['missing on a hidden field, profiled', { profile: true, size: 0, aggs: { m: { missing: { field: 'secret' } } } }],
+    ];
+    for (const [name, body] of searches) {
+      it(`${name}: nothing of the hidden field or another index`, async () => {
+        for (const [path, auth] of ['/mine-1/_search', '/mine*/_search', '/_search', '/mine-alias-to-other/_search', '/other-1/_search'].flatMap((p) => [[p, tenant], [p, including]])) {
+          const res = await call(url, 'POST', path, { auth, body });
+          expectNothingForeign(res, `${name} ${path} ${JSON.stringify(body)}`);
+          // a hidden field is not even named in an answer to a request that did not name it
+          if (res.status === 200 && !JSON.stringify(body).includes('secret')) expect(res.text, `${name} ${path}: ${res.text}`).not.to.contain('secret');
+        }
+      });
+    }
+
+    it('_msearch lines with profile naming other indices, aliases and system indices', async () => {
+      for (const header of [{ index: 'other-1' }, { index: 'mine-alias-to-other' }, { index: '.gateway-credentials' }, { index: ['mine-1', 'other-1'] }, { index: 'mine-1,other-1' }, {}]) {
+        for (const path of ['/_msearch', '/mine-1/_msearch']) {
+          const body = ndjson([header, { profile: true, query: { match_all: {} } }, {}, { profile: true, query: { terms: { f: { index: 'other-1', id: '1', path: 'f' } } } }]);
+          const res = await call(url, 'POST', path, { auth: tenant, body, headers: NDJSON });
+          expectNothingForeign(res, `msearch ${path} ${body}`);
+        }
+      }
+    });
+
+    it('POST _upgrade by a writer of mine* upgrades (and names) only its own indices, whatever the spelling; every index is refused', async () => {
+      for (const index of INDEX_SPELLINGS) {
+        const res = await call(url, 'POST', `${index}/_upgrade`, { auth: writer });
+        expectNothingForeign(res, `POST ${index}/_upgrade`);
+        if (res.status === 200) expect(Object.keys(res.json.upgraded_indices ?? {}).every((n) => n.startsWith('mine')), res.text).to.equal(true);
+      }
+      // a write is never narrowed (as _forcemerge or _close): every index is refused, the tenant's own is upgraded
+      for (const path of ['/_upgrade', '/_forcemerge']) {
+        const every = await call(url, 'POST', path, { auth: writer });
+        expect(every.status, every.text).to.equal(403);
+        expect(every.json.error.type).to.equal('security_exception');
+      }
+      const own = await call(url, 'POST', '/mine-1/_upgrade', { auth: writer });
+      expect(own.status, own.text).to.equal(200);
+      expect(Object.keys(own.json.upgraded_indices)).to.deep.equal(['mine-1']);
+    });
+
+    it('the admin path is unchanged: the admin sees every index in each shard-level API and profiles', async () => {
+      for (const endpoint of SHARD_ENDPOINTS) {
+        const res = await call(url, 'GET', `/${endpoint}${endpoint === '_shard_stores' ? '?status=all' : ''}`);
+        expect(res.status, res.text).to.equal(200);
+        expect(res.text).to.contain('other-1');
+        expect(res.text).to.contain('mine-1');
+      }
+      const prof = await call(url, 'POST', '/mine-1/_search', { body: { profile: true, query: { terms: { f: { index: 'mine-1', id: '1', path: 'secret' } } } } });
+      expect(prof.status, prof.text).to.equal(200);
+      expect(prof.json.profile.shards.length).to.be.above(0);
+    });
+  });
+}
