@@ -12,6 +12,9 @@ import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
  * both backends; every refusal is an Elasticsearch-shaped 4xx.
  */
 
+/** Cases: FAST_CHECK_RUNS (default 150 per backend, fixed seed FAST_CHECK_SEED); `npm run fuzz:tenancy` runs more. */
+const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 150);
+const SEED = Number(process.env.FAST_CHECK_SEED ?? 3737);
 const SECRET = 'sesame-7f3';
 const FOREIGN = ['other-1', '.gateway-', 'other-ds'];
 
@@ -38,7 +41,8 @@ function decoded(text: string): string {
 
 /** Spellings of an index list a tenant may try in a path, with `X` the foreign index. */
 const INDEX_SPELLINGS = ['', '/', '/_all', '/*', '/other-1', '/mine-1,other-1', '/mine-1%2Cother-1', '/mine-1%2cother-1', '/other*', '/*,-mine-1',
-  '/%2A', '/.gateway-*', '/mine-1,.gateway-*', '/_all,other-1', '/<other-{now/d}>', '/%3Cother-%7Bnow%2Fd%7D%3E', '/mine-alias-to-other', '/_ALL', '/other-ds', '/.ds-*', '/mine-1/../other-1', '/mine-1/%2E%2E/other-1', '/_data_stream/other-ds'];
+  '/%2A', '/.gateway-*', '/mine-1,.gateway-*', '/_all,other-1', '/<other-{now/d}>', '/%3Cother-%7Bnow%2Fd%7D%3E', '/mine-alias-to-other', '/_ALL', '/other-ds', '/.ds-*', '/mine-1/../other-1', '/mine-1/%2E%2E/other-1', '/_data_stream/other-ds',
+  '/remote:other-1', '/*:*', '/mine-1,*:other-1', '/*,-mine*', '/-other-1', '/mine-1,-*,other-1', '/mine-1,_all', '/mine-1,,other-1', '/%20other-1', '/mine-1%2C%20other-1', '/mine-?', '/other-%2A', '/_all%2Cother-1'];
 const SHARD_ENDPOINTS = ['_segments', '_recovery', '_shard_stores', '_upgrade'];
 const SPELL_ENDPOINT = (e: string) => [e, `%5F${e.slice(1)}`, `%5f${e.slice(1)}`];
 const SMUGGLED = ['', '/other-1', '/../other-1', '?index=other-1', '?status=all', '?status=all&index=other-1', '?source=%7B%7D', '?%73ource=x', '?ignore_unavailable=true&ignore_unavailable=false',
@@ -105,8 +109,31 @@ for (const backend of BACKENDS) {
             // a POST _upgrade is a write: a reader is refused it
             if (method === 'POST' && endpoint === '_upgrade') expect(res.status, `${method} ${path} ${res.text}`).to.be.oneOf([403, 404, 400]);
           }),
-        { numRuns: 150 },
+        { seed: SEED, numRuns: RUNS },
       );
+    });
+
+    it('shard-level APIs need the indices category, and a credential none of whose indices exist is refused, not failed', async () => {
+      const make = async (body: Record<string, unknown>) => {
+        const res = await call(url, 'POST', '/_credentials', { body: { ops: ['read', 'write'], ...body } });
+        expect(res.status, res.text).to.equal(201);
+        return basic(res.json.credential.username, res.json.password);
+      };
+      const searchOnly = await make({ indices: ['mine*'], categories: ['docs', 'search'] });
+      const nothing = await make({ indices: ['nothing*'], categories: ['docs', 'search', 'indices'] });
+      for (const endpoint of SHARD_ENDPOINTS) {
+        for (const method of endpoint === '_upgrade' ? ['GET', 'POST'] : ['GET']) {
+          for (const path of [`/${endpoint}`, `/mine-1/${endpoint}`]) {
+            const refused = await call(url, method, path, { auth: searchOnly });
+            expectNothingForeign(refused, `${method} ${path}`);
+            expect(refused.status, `${method} ${path} ${refused.text}`).to.equal(403);
+          }
+          const none = await call(url, method, `/${endpoint}`, { auth: nothing });
+          expectNothingForeign(none, `${method} /${endpoint}`);
+          expect(none.status, `${method} /${endpoint} ${none.text}`).to.be.oneOf([200, 403]);
+          if (none.status === 200) expect(none.text).not.to.contain('mine-1');
+        }
+      }
     });
 
     it('shard-level APIs without an index answer the tenant\'s own indices', async () => {
@@ -208,7 +235,7 @@ for (const backend of BACKENDS) {
           if (res.status === 405) expect(res.json?.error?.reason ?? res.json?.error, res.text).to.match(/^Incorrect HTTP method/);
           else if (res.status >= 400 && method !== 'HEAD') expect(res.json?.error?.type, `${method} ${path} ${res.text}`).to.be.a('string');
         }),
-        { numRuns: 120 },
+        { seed: SEED, numRuns: Math.min(RUNS, 150) },
       );
     });
 
