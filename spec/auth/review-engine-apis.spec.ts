@@ -1,5 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import type { EngineAccess } from '../../lib/engine/backend.js';
+import { openEmbeddedEngine, type EmbeddedEngine } from '../../lib/engine/embedded/index.js';
+import { authorizationDisagreementCount } from '../../lib/metrics/index.js';
+import { tempDir } from '../engine/embedded/support.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
 
@@ -47,6 +51,56 @@ const SHARD_ENDPOINTS = ['_segments', '_recovery', '_shard_stores', '_upgrade'];
 const SPELL_ENDPOINT = (e: string) => [e, `%5F${e.slice(1)}`, `%5f${e.slice(1)}`];
 const SMUGGLED = ['', '/other-1', '/../other-1', '?index=other-1', '?status=all', '?status=all&index=other-1', '?source=%7B%7D', '?%73ource=x', '?ignore_unavailable=true&ignore_unavailable=false',
   '?expand_wildcards=all', '?expand_wildcards=all,hidden', '?allow_no_indices=false', '?unknown_param=1', '?detailed=true&active_only=false'];
+
+describe('the shard-level APIs on the engine alone: its second line checks them as the gateway\'s table does', function () {
+  this.timeout(60_000);
+  let engine: EmbeddedEngine;
+  let remove: () => Promise<void>;
+  const reader: EngineAccess = { user: 'reader', indices: [{ names: ['mine*'], ops: ['read'] }] };
+  const writer: EngineAccess = { user: 'writer', indices: [{ names: ['mine*'], ops: ['read', 'write'] }] };
+  const send = async (method: string, path: string, access?: EngineAccess, body?: string) => {
+    const res = await engine.request({ method, path, headers: { 'content-type': 'application/x-ndjson' }, body, access });
+    const text = (res.body as Buffer | undefined)?.toString('utf8') ?? '';
+    return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
+  };
+
+  before(async () => {
+    const dir = await tempDir();
+    remove = dir.remove;
+    engine = await openEmbeddedEngine({ dataDir: dir.dir });
+    await send('POST', '/_bulk', undefined, '{"index":{"_index":"mine-1","_id":"1"}}\n{"f":"a"}\n{"index":{"_index":"other-1","_id":"1"}}\n{"f":"x"}\n');
+    await send('POST', '/_refresh');
+  });
+  after(async () => {
+    await engine.close();
+    await remove();
+  });
+
+  it('a named foreign index is refused with Elasticsearch\'s monitoring action; a wildcard is narrowed and counted', async () => {
+    for (const [endpoint, action] of [['_segments', 'indices:monitor/segments'], ['_recovery', 'indices:monitor/recovery'], ['_shard_stores', 'indices:monitor/shard_stores'], ['_upgrade', 'indices:monitor/upgrade']]) {
+      const named = await send('GET', `/other-1/${endpoint}`, reader);
+      expect(named.status, named.text).to.equal(403);
+      expect(named.json.error.reason).to.equal(`action [${action}] is unauthorized for user [reader] on indices [other-1]`);
+      const before = await authorizationDisagreementCount();
+      const every = await send('GET', `/${endpoint}${endpoint === '_shard_stores' ? '?status=all' : ''}`, reader);
+      expect(every.status, every.text).to.equal(200);
+      expect(every.text).to.contain('mine-1');
+      expect(every.text).not.to.contain('other-1');
+      expect((await authorizationDisagreementCount()) - before).to.equal(1);
+    }
+  });
+
+  it('POST _upgrade is a write (indices:admin/upgrade): refused to a reader, done for a writer', async () => {
+    const refused = await send('POST', '/mine-1/_upgrade', reader);
+    expect(refused.status, refused.text).to.equal(403);
+    expect(refused.json.error.reason).to.equal('action [indices:admin/upgrade] is unauthorized for user [reader] on indices [mine-1]');
+    const none = await send('POST', '/_upgrade', reader);
+    expect(none.json.upgraded_indices ?? {}, none.text).to.deep.equal({});
+    const done = await send('POST', '/mine-1/_upgrade', writer);
+    expect(done.status, done.text).to.equal(200);
+    expect(Object.keys(done.json.upgraded_indices)).to.deep.equal(['mine-1']);
+  });
+});
 
 for (const backend of BACKENDS) {
   describe(`hostile tenant against profile, shard-level APIs, _seq_no and missing (${backend.name})`, function () {
