@@ -4,10 +4,12 @@ import type { EngineContext } from './types.js';
 
 /**
  * What the index expressions of a route's request need, by the route's endpoint (its first `_`
- * segment): searches and reads read, by-query operations write or delete. Other endpoints (index
- * administration) need reach to the indices, whatever the operation.
+ * segment) and, where the endpoint reads and acts, its method: searches, reads and index
+ * monitoring read, by-query operations write or delete. Other endpoints (index administration)
+ * need reach to the indices, whatever the operation. The actions are Elasticsearch's (OpenSearch's
+ * for `_upgrade`), as the gateway's route table names them.
  */
-const RESOLVE_CHECKS: Record<string, ResolveCheck> = {
+const RESOLVE_CHECKS: Record<string, ResolveCheck | ((method: string) => ResolveCheck)> = {
   _search: { op: 'read', action: 'indices:data/read/search' },
   _count: { op: 'read', action: 'indices:data/read/search' },
   _msearch: { op: 'read', action: 'indices:data/read/search' },
@@ -24,11 +26,15 @@ const RESOLVE_CHECKS: Record<string, ResolveCheck> = {
   _reindex: { op: 'read', action: 'indices:data/read/search' },
   _update_by_query: { op: 'write', action: 'indices:data/write/update/byquery' },
   _delete_by_query: { op: 'delete', action: 'indices:data/write/delete/byquery' },
+  _segments: { op: 'read', action: 'indices:monitor/segments' },
+  _recovery: { op: 'read', action: 'indices:monitor/recovery' },
+  _shard_stores: { op: 'read', action: 'indices:monitor/shard_stores' },
+  _upgrade: (method) => (method === 'GET' || method === 'HEAD' ? { op: 'read', action: 'indices:monitor/upgrade' } : { op: 'write', action: 'indices:admin/upgrade' }),
 };
 
 function resolveCheckOf(method: string, endpoint: string | undefined): ResolveCheck {
-  const known = endpoint === undefined ? undefined : RESOLVE_CHECKS[endpoint];
-  if (known) return known;
+  const known = endpoint !== undefined && Object.hasOwn(RESOLVE_CHECKS, endpoint) ? RESOLVE_CHECKS[endpoint] : undefined;
+  if (known) return typeof known === 'function' ? known(method) : known;
   if (endpoint !== undefined) return { op: undefined, action: `indices:admin/${endpoint.slice(1)}` };
   return { op: undefined, action: method === 'DELETE' ? 'indices:admin/delete' : method === 'PUT' || method === 'POST' ? 'indices:admin/create' : 'indices:admin/get' };
 }
