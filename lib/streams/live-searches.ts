@@ -12,6 +12,20 @@ export interface LiveVerdict {
   matches: boolean;
   /** Whether the search knew the document to match before this change (an update, or a departure). */
   wasTracked: boolean;
+  /**
+   * Set when the verdict is about a document the change did not write: a search whose matches
+   * depend on the rest of the index (`LiveSearch.rerun`) gained or lost it through the change.
+   * `change` then describes that document as the engine shows it, at the position of the change.
+   */
+  untouched?: true;
+}
+
+/** A document a search matches now, as the engine shows it. */
+export interface MatchingDocument {
+  source: Record<string, unknown>;
+  seqNo: number;
+  primaryTerm: number;
+  version: number;
 }
 
 /** One live search as the index of live searches sees it. */
@@ -28,6 +42,13 @@ export interface LiveSearch {
    * exactly, on the HTTP backend): asked for every change of the index.
    */
   readonly decide?: (change: DocumentChange) => Promise<boolean>;
+  /**
+   * Set when a write can change whether *other* documents match (matchScope `index`: statistics,
+   * a dictionary): the search is run again by the engine after every change of the index, once
+   * the engine reflects it. Answers the documents matching now (at most `trackCap`) and whether
+   * that is all of them.
+   */
+  readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean }>;
   onVerdict(verdict: LiveVerdict): void;
   onIndexEvent(event: ChangeEvent): void;
   onError(err: unknown): void;
@@ -146,9 +167,12 @@ export class IndexLiveSearches {
       if (event.op === 'delete') this.contexts.invalidate(this.index);
       return;
     }
+    const rerun = [...this.searches.values()].filter((reg) => reg.search.rerun);
+    for (const reg of rerun) await this.rerun(reg, event);
     if (event.op === 'delete') {
       const trackers = this.tracked.trackers(event.id);
       for (const reg of [...this.searches.values()]) {
+        if (reg.search.rerun) continue;
         const wasTracked = trackers?.has(reg) ?? false;
         if (wasTracked || !reg.search.trackedComplete) {
           this.tracked.delete(reg, event.id);
@@ -171,11 +195,58 @@ export class IndexLiveSearches {
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
     const trackers = this.tracked.trackers(event.id);
     const { matching, possible } = this.candidates(event, doc);
-    for (const reg of matching) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, trackers);
+    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, trackers);
     for (const reg of possible) {
       const s = reg.search;
+      if (s.rerun) continue;
       const typeOk = s.type === undefined || s.type === event.type;
       this.decided(reg, event, typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc)), trackers);
+    }
+  }
+
+  /**
+   * A search whose matches depend on the rest of the index, after a change: run again by the
+   * engine, its verdict on the changed document, then on every other document that joined or
+   * left it. Departures of other documents are told only when the answer is complete (a document
+   * past the cap may still match).
+   */
+  private async rerun(reg: Registered, change: DocumentChange): Promise<void> {
+    const { search } = reg;
+    let answer: Awaited<ReturnType<NonNullable<LiveSearch['rerun']>>>;
+    try {
+      answer = await search.rerun!(change);
+    } catch (err) {
+      // the search fails on the documents written now (a script reading a field they lack): that search's error alone
+      this.remove(reg);
+      search.onError(err);
+      return;
+    }
+    const { matching, complete } = answer;
+    if (!this.searches.has(search)) return;
+    const trackers = this.tracked.trackers(change.id);
+    if (change.op === 'delete') {
+      const wasTracked = trackers?.has(reg) ?? false;
+      if (wasTracked || !search.trackedComplete) {
+        this.tracked.delete(reg, change.id);
+        search.onVerdict({ change, matches: false, wasTracked });
+      }
+    } else {
+      this.decided(reg, change, matching.has(change.id), trackers);
+    }
+    const untouched = (id: string, doc?: MatchingDocument): DocumentChange => ({
+      kind: 'document', index: change.index, type: change.type, id, op: 'index', position: change.position, time: change.time,
+      version: doc?.version ?? 0, seqNo: doc?.seqNo ?? 0, primaryTerm: doc?.primaryTerm ?? 0, source: doc?.source,
+    });
+    for (const [id, doc] of matching) {
+      if (id === change.id || this.tracked.trackers(id)?.has(reg)) continue;
+      search.onVerdict({ change: untouched(id, doc), matches: true, wasTracked: false, untouched: true });
+      this.trackIfRoom(reg, id);
+    }
+    if (!complete) return;
+    for (const id of this.tracked.idsOf(reg)) {
+      if (id === change.id || matching.has(id)) continue;
+      this.tracked.delete(reg, id);
+      search.onVerdict({ change: untouched(id), matches: false, wasTracked: true, untouched: true });
     }
   }
 
