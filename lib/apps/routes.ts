@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
-import type { Backend } from '../engine/index.js';
+import type { Backend, InterceptedBackend } from '../engine/index.js';
 import { bufferBody, readJsonBody, type Classification, type GatewayRequest } from '../request/index.js';
 import { AppRegistry, relay } from './app-registry.js';
 import { callJson } from '../engine/index.js';
@@ -26,7 +26,7 @@ const isName = (segment: string | undefined): segment is string => !!segment && 
  *   /{app}/{type}[/{id}[/_update]], /{app}/{type}/_search|_count.
  * Anything else falls through (next) to the proxy path.
  */
-export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
+export function appRoutes(engine: Backend, backend: InterceptedBackend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
   const registry = new AppRegistry(engine);
   const router = new Router();
   const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
-import { readJson, type Backend } from '../engine/index.js';
+import { readJson, type InterceptedBackend } from '../engine/index.js';
 import { bodyStream } from '../request/index.js';
 
 /**
@@ -9,7 +9,7 @@ import { bodyStream } from '../request/index.js';
  * returned once in the creation response (`credentials.read_write`). (Deleting an index deletes
  * the credentials issued for it: an index-change clean-up, see lib/server/gateway.ts.)
  */
-export function issueIndexCredentials(backend: Backend, appCredentials: AppCredentials, maxContentLength: number): Middleware {
+export function issueIndexCredentials(backend: InterceptedBackend, appCredentials: AppCredentials, maxContentLength: number): Middleware {
   const router = new Router();
   const isAdminOnIndex = (ctx: Context) => (ctx.state.principal as Principal).role === 'admin' && !!ctx.params.index && !ctx.params.index.startsWith('_') && !/[*,]/.test(ctx.params.index);
 

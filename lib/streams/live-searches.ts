@@ -46,9 +46,11 @@ export interface LiveSearch {
    * Set when a write can change whether *other* documents match (matchScope `index`: statistics,
    * a dictionary): the search is run again by the engine after every change of the index, once
    * the engine reflects it. Answers the documents matching now (at most `trackCap`) and whether
-   * that is all of them.
+   * that is all of them; undefined when the engine refuses the search on the documents as they
+   * are now (a script reading a value they lack), as a plain search would be refused: the changed
+   * document is then decided alone (`decide`), the others at the next change the engine answers.
    */
-  readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean }>;
+  readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean } | undefined>;
   onVerdict(verdict: LiveVerdict): void;
   onIndexEvent(event: ChangeEvent): void;
   onError(err: unknown): void;
@@ -171,14 +173,7 @@ export class IndexLiveSearches {
     for (const reg of rerun) await this.rerun(reg, event);
     if (event.op === 'delete') {
       const trackers = this.tracked.trackers(event.id);
-      for (const reg of [...this.searches.values()]) {
-        if (reg.search.rerun) continue;
-        const wasTracked = trackers?.has(reg) ?? false;
-        if (wasTracked || !reg.search.trackedComplete) {
-          this.tracked.delete(reg, event.id);
-          reg.search.onVerdict({ change: event, matches: false, wasTracked });
-        }
-      }
+      for (const reg of [...this.searches.values()]) if (!reg.search.rerun) this.departed(reg, event, trackers);
       return;
     }
     let ctx = this.ctx ?? (await this.contexts.get(this.index).catch(() => undefined));
@@ -212,27 +207,17 @@ export class IndexLiveSearches {
    */
   private async rerun(reg: Registered, change: DocumentChange): Promise<void> {
     const { search } = reg;
-    let answer: Awaited<ReturnType<NonNullable<LiveSearch['rerun']>>>;
-    try {
-      answer = await search.rerun!(change);
-    } catch (err) {
-      // the search fails on the documents written now (a script reading a field they lack): that search's error alone
-      this.remove(reg);
-      search.onError(err);
+    const answer = await search.rerun!(change);
+    if (!this.searches.has(search)) return;
+    const trackers = this.tracked.trackers(change.id);
+    if (!answer) {
+      if (change.op === 'delete') this.departed(reg, change, trackers);
+      else this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)), trackers);
       return;
     }
     const { matching, complete } = answer;
-    if (!this.searches.has(search)) return;
-    const trackers = this.tracked.trackers(change.id);
-    if (change.op === 'delete') {
-      const wasTracked = trackers?.has(reg) ?? false;
-      if (wasTracked || !search.trackedComplete) {
-        this.tracked.delete(reg, change.id);
-        search.onVerdict({ change, matches: false, wasTracked });
-      }
-    } else {
-      this.decided(reg, change, matching.has(change.id), trackers);
-    }
+    if (change.op === 'delete') this.departed(reg, change, trackers);
+    else this.decided(reg, change, matching.has(change.id), trackers);
     const untouched = (id: string, doc?: MatchingDocument): DocumentChange => ({
       kind: 'document', index: change.index, type: change.type, id, op: 'index', position: change.position, time: change.time,
       version: doc?.version ?? 0, seqNo: doc?.seqNo ?? 0, primaryTerm: doc?.primaryTerm ?? 0, source: doc?.source,
@@ -247,6 +232,18 @@ export class IndexLiveSearches {
       if (id === change.id || matching.has(id)) continue;
       this.tracked.delete(reg, id);
       search.onVerdict({ change: untouched(id), matches: false, wasTracked: true, untouched: true });
+    }
+  }
+
+  /**
+   * Tells a search that a document was deleted: when it tracked it, or when it may have matched
+   * it without tracking it (it matched more than it could track). `trackers`: those tracking it before.
+   */
+  private departed(reg: Registered, change: DocumentChange, trackers: ReadonlySet<Registered> | undefined): void {
+    const wasTracked = trackers?.has(reg) ?? false;
+    if (wasTracked || !reg.search.trackedComplete) {
+      this.tracked.delete(reg, change.id);
+      reg.search.onVerdict({ change, matches: false, wasTracked });
     }
   }
 

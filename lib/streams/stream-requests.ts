@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
-import { callJson, type Backend } from '../engine/index.js';
+import { callJson, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition, type DocumentChange } from '../changes/index.js';
 import { UrlParams, matchScope, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type MatchScope, type Query } from '../engine/embedded/index.js';
@@ -68,7 +68,7 @@ const indexMissing = (status: number, body: Record<string, unknown> | undefined)
  * for its whole life, and a closure keeps every variable of the scope it was made in.
  */
 function documentReader(
-  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>,
+  backend: InterceptedBackend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>,
 ): () => Promise<Record<string, unknown>> {
   const enc = encodeURIComponent;
   return async () => {
@@ -94,7 +94,7 @@ function documentReader(
  * search) throws an EsError before any stream exists, so the transport can answer it plainly.
  */
 export async function openRequestedStream(
-  hub: StreamHub, backend: Backend, typed: TypedDocuments, target: StreamTarget, input: StreamRequestInput,
+  hub: StreamHub, backend: InterceptedBackend, typed: TypedDocuments, target: StreamTarget, input: StreamRequestInput,
 ): Promise<Observable<StreamMessage>> {
   const params = new Map(input.params);
   const streamOnly = isTrue(params.get('streamonly')) && !isTrue(params.get('stream'));
@@ -168,10 +168,16 @@ export async function openRequestedStream(
   // a write can change whether other documents match: the engine runs the search again after each change
   const rerun = scope !== 'index' ? undefined : async (change: DocumentChange) => {
     await engineReflects(backend, index, change);
-    const answer = await search({
-      query: body.query ?? { match_all: {} }, size: Math.min(hub.config.trackedIds, MAX_RESULT_WINDOW), seq_no_primary_term: true, version: true, track_total_hits: true,
-    }, NO_PARAMS);
-    return matchingDocuments(answer);
+    try {
+      const answer = await search({
+        query: body.query ?? { match_all: {} }, size: Math.min(hub.config.trackedIds, MAX_RESULT_WINDOW), seq_no_primary_term: true, version: true, track_total_hits: true,
+      }, NO_PARAMS);
+      return matchingDocuments(answer);
+    } catch (err) {
+      // the engine refuses the search on the documents as they are now: no answer at this change
+      if (err instanceof EsError && err.status < 500) return undefined;
+      throw err;
+    }
   };
   const aggregations = liveAggregations(body) && (() => {
     // the aggregations and total alone, asked again of the engine when a change may alter them
