@@ -8,6 +8,7 @@ import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
 import { assertNever, requiredShouldMatches, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { queryTerm } from './query-terms.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { FILTER_CONTEXT } from '../../painless/index.js';
@@ -27,7 +28,7 @@ export interface CandidateDocument {
   source: Record<string, unknown>;
 }
 
-interface Evaluated {
+export interface Evaluated {
   id: string;
   indexName?: string;
   fields: Map<string, IndexableField>;
@@ -89,19 +90,12 @@ export function rangeOperands(field: IndexableField, numeric: boolean, booleanFi
 }
 
 function evaluate(q: Query, e: Evaluated): boolean {
+  if (isRegistered(q)) return queryTypeOf(q).matches(q, e);
   switch (q.type) {
-    case 'match_all':
-      return true;
-    case 'match_none':
-      return false;
     case 'term':
       return termMatches(e, q.field, q.value, q.caseInsensitive);
     case 'terms':
       return q.values.some((v) => termMatches(e, q.field, v));
-    case 'ids':
-      return q.values.includes(e.id);
-    case 'exists':
-      return fieldExists(e.fields, q.field);
     case 'bool': {
       if (!q.must.every((c) => evaluate(c, e))) return false;
       if (!q.filter.every((c) => evaluate(c, e))) return false;

@@ -1,4 +1,5 @@
 import { assertNever, type Query, type ScoreFunction } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import type { SpanQuery } from './span-queries.js';
 import type { IntervalsFilter, IntervalsRule } from './intervals.js';
 
@@ -30,8 +31,9 @@ const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'i
 
 export function matchScope(q: Query): MatchScope {
   if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
+  if (isRegistered(q)) return queryTypeOf(q).scope(q);
   switch (q.type) {
-    case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists': case 'range':
+    case 'term': case 'terms': case 'range':
     case 'prefix': case 'wildcard': case 'regexp': case 'match_phrase':
     case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'script': case 'indexed_term': case 'combined_fields': case 'combined_term':
