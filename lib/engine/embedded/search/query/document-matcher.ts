@@ -89,7 +89,7 @@ export function rangeOperands(field: IndexableField, numeric: boolean, booleanFi
   return booleanField ? field.values.map((v) => (v ? 1 : 0)) : (field.values as EpochTime[]);
 }
 
-function evaluate(q: Query, e: Evaluated): boolean {
+export function evaluate(q: Query, e: Evaluated): boolean {
   if (isRegistered(q)) return queryTypeOf(q).matches(q, e);
   switch (q.type) {
     case 'term':
@@ -128,10 +128,6 @@ function evaluate(q: Query, e: Evaluated): boolean {
       const b = rangeBounds(q, mapping, e.registry, e.now);
       return rangeOperands(field, b.numeric, fieldType(mapping) === 'boolean').some((v) => inRange(v, b));
     }
-    case 'constant_score':
-      return evaluate(q.filter, e);
-    case 'dis_max':
-      return q.queries.some((c) => evaluate(c, e));
     case 'capped_score':
       return evaluate(q.query, e);
     case 'boosting':

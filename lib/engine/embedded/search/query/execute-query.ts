@@ -618,7 +618,7 @@ function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boole
   return out.build();
 }
 
-function* disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const sets = yield* runAll(q.queries, x, scoring);
   const acc = takeAccumulator(x.index);
   for (const s of sets) for (let i = 0; i < s.length; i++) acc.add(s.ords[i], s.scores[i]);
@@ -998,6 +998,8 @@ function moreLikeThisIndex(x: Exec): MltIndex {
   };
 }
 
+export { run as runQuery };
+
 function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
   if (isRegistered(q)) return yield* queryTypeOf(q).execute(q, x, scoring);
   switch (q.type) {
@@ -1039,10 +1041,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* phrase(q, x, scoring);
     case 'range':
       return yield* rangeQuery(q, x, scoring);
-    case 'constant_score':
-      return (yield* run(q.filter, x, false)).withScore(scoring ? q.boost : 0);
-    case 'dis_max':
-      return yield* disMax(q, x, scoring);
     case 'boosting': {
       const pos = yield* run(q.positive, x, scoring);
       const neg = yield* run(q.negative, x, false);

@@ -29,8 +29,8 @@ export function boosted(text: string, boost: number): string {
 }
 
 /** Lucene's Query.toString, as far as explanations show it. */
-function describe(q: Query): string {
-  if (isRegistered(q)) return queryTypeOf(q).print(q);
+export function describe(q: Query): string {
+  if (isRegistered(q)) return queryTypeOf(q).print(q, describe, javaFloat);
   switch (q.type) {
     case 'indexed_term':
       return `${q.field}:${q.term}`;
@@ -56,10 +56,6 @@ function describe(q: Query): string {
       ];
       return `(${parts.join(' ')})`;
     }
-    case 'constant_score':
-      return `ConstantScore(${describe(q.filter)})`;
-    case 'dis_max':
-      return `(${q.queries.map(describe).join(' | ')})${q.tieBreaker ? `~${javaFloat(q.tieBreaker)}` : ''}`;
     case 'function_score':
       return `function score, product of:`;
     case 'nested':
@@ -84,7 +80,7 @@ export interface ExplainContext {
 type Ctx = ExplainContext;
 
 /** The executor's score of one document for a (lowered) query, or undefined when it does not match. */
-function scoreOf(q: Query, ord: number, c: Ctx, scoring: boolean): number | undefined {
+export function scoreOf(q: Query, ord: number, c: Ctx, scoring: boolean): number | undefined {
   return executeQuery(q, c.exec, scoring).get(ord);
 }
 
@@ -182,7 +178,7 @@ function explainBool(q: Extract<Query, { type: 'bool' }>, ord: number, c: Ctx, s
   return node(total, 'product of:', [sumExpl, node(q.boost, 'boost')]);
 }
 
-function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+export function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   const total = scoreOf(q, ord, c, scoring);
   if (total === undefined) return undefined;
   const subs = q.queries.map((sub) => explainNode(sub, ord, c, scoring)).filter((e): e is Explanation => e !== undefined);
@@ -216,14 +212,8 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
     }
     case 'bool':
       return explainBool(q, ord, c, scoring);
-    case 'dis_max':
-      return explainDisMax(q, ord, c, scoring);
     case 'phrase':
       return explainPhrase(q, ord, c, scoring);
-    case 'constant_score': {
-      if (scoreOf(q.filter, ord, c, false) === undefined) return undefined;
-      return node(scoring ? q.boost : 0, boosted(`ConstantScore(${describe(q.filter)})`, q.boost));
-    }
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
     case 'term': case 'terms': case 'match':

@@ -39,7 +39,7 @@ function clause(q: Query, ctx: RewriteContext): string {
  */
 export function luceneString(q: Query, ctx: RewriteContext): string {
   if (isRegistered(q)) {
-    const text = queryTypeOf(q).print(q);
+    const text = queryTypeOf(q).print(q, (c) => luceneString(c, ctx), String);
     return 'boost' in q ? boosted(text, q.boost) : text;
   }
   switch (q.type) {
@@ -93,10 +93,6 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
       const edits = f.kind === 'fixed' ? f.edits : q.value.length < f.low ? 0 : q.value.length < f.high ? 1 : 2;
       return boosted(`${q.field}:${q.value}~${edits}`, q.boost);
     }
-    case 'constant_score':
-      return boosted(`ConstantScore(${luceneString(q.filter, ctx)})`, q.boost);
-    case 'dis_max':
-      return boosted(`(${q.queries.map((c) => luceneString(c, ctx)).join(' | ')})${q.tieBreaker ? `~${q.tieBreaker}` : ''}`, q.boost);
     case 'nested':
       return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
     case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'boosting':

@@ -24,8 +24,8 @@ const NOT_IN_SOURCE = new Set(['_routing']);
 const RANK: Record<MatchScope, number> = { document: 0, engine: 1, index: 2 };
 
 /** The widest of the scopes (an empty list: the matcher decides). */
-const widest = (scopes: MatchScope[]): MatchScope => scopes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'document' as MatchScope);
-const all = (qs: Query[]): MatchScope => widest(qs.map(matchScope));
+export const widestScope = (scopes: MatchScope[]): MatchScope => scopes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'document' as MatchScope);
+const all = (qs: Query[]): MatchScope => widestScope(qs.map(matchScope));
 /** `document` when the test holds, else `index` (the verdict depends on the index's dictionary or statistics). */
 const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
 
@@ -60,13 +60,9 @@ export function matchScope(q: Query): MatchScope {
       return 'index';
     // stored rulesets pin and exclude: a write to this index changes no other document's verdict through them
     case 'rule':
-      return widest(['engine', matchScope(q.organic)]);
+      return widestScope(['engine', matchScope(q.organic)]);
     case 'bool':
       return all([...q.must, ...q.filter, ...q.should, ...q.mustNot]);
-    case 'constant_score':
-      return matchScope(q.filter);
-    case 'dis_max':
-      return all(q.queries);
     case 'boosting':
       return all([q.positive, q.negative]);
     case 'capped_score': case 'nested':
@@ -74,9 +70,9 @@ export function matchScope(q: Query): MatchScope {
     case 'pinned':
       return matchScope(q.organic);
     case 'script_score':
-      return widest([matchScope(q.query), unlessIndex(q.minScore === undefined)]);
+      return widestScope([matchScope(q.query), unlessIndex(q.minScore === undefined)]);
     case 'function_score':
-      return widest([
+      return widestScope([
         matchScope(q.query), all(q.functions.flatMap((f) => (f.filter ? [f.filter] : []))),
         unlessIndex(q.minScore === undefined || constantScoreDecides(q)),
       ]);

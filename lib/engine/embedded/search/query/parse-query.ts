@@ -33,7 +33,7 @@ function scalar(name: string, v: unknown): Scalar {
   throw parsingError(`[${name}] query does not support array of values`);
 }
 
-function num(name: string, key: string, v: unknown, dflt: number): number {
+export function num(name: string, key: string, v: unknown, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw parsingError(`[${name}] failed to parse field [${key}]`);
@@ -309,17 +309,6 @@ function parseQueryNode(input: unknown): Query {
         q.relation = relation;
       }
       return q;
-    }
-    case 'constant_score': {
-      if (!isObject(body) || body.filter === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
-      checkKeys(name, body, ['filter', 'boost', '_name']);
-      return { type: 'constant_score', filter: parseQuery(body.filter), boost: boostOf(name, body.boost) };
-    }
-    case 'dis_max': {
-      if (!isObject(body)) throw parsingError('[dis_max] query malformed');
-      checkKeys(name, body, ['queries', 'tie_breaker', 'boost', '_name']);
-      if (!Array.isArray(body.queries)) throw parsingError('[dis_max] requires \'queries\' field with at least one clause');
-      return { type: 'dis_max', queries: body.queries.map(parseQuery), tieBreaker: num(name, 'tie_breaker', body.tie_breaker, 0), boost: boostOf(name, body.boost) };
     }
     case 'boosting': {
       if (!isObject(body)) throw parsingError('[boosting] query malformed');

@@ -47,10 +47,6 @@ function children(q: Query): Query[] {
   switch (q.type) {
     case 'bool':
       return [...q.must, ...q.filter, ...q.should, ...q.mustNot];
-    case 'constant_score':
-      return [q.filter];
-    case 'dis_max':
-      return q.queries;
     case 'boosting':
       return [q.positive, q.negative];
     case 'function_score':
@@ -108,7 +104,7 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
       }
       case 'term': case 'terms':
       case 'bool': case 'prefix': case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
-      case 'constant_score': case 'dis_max': case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
+      case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
       case 'geo_bounding_box': case 'geo_shape': case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
       case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':

@@ -102,6 +102,8 @@ function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
   }
 }
 
+export { visit as collectHighlightTerms };
+
 function visit(q: Query, ctx: Ctx): void {
   if (isRegistered(q)) return queryTypeOf(q).highlightTerms(q, ctx);
   switch (q.type) {
@@ -162,12 +164,6 @@ function visit(q: Query, ctx: Ctx): void {
       return;
     case 'bool':
       for (const c of [...q.must, ...q.should, ...q.filter]) visit(c, ctx);
-      return;
-    case 'constant_score':
-      visit(q.filter, ctx);
-      return;
-    case 'dis_max':
-      for (const c of q.queries) visit(c, ctx);
       return;
     case 'boosting':
       visit(q.positive, ctx);

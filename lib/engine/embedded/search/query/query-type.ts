@@ -1,5 +1,6 @@
 import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
+import { constantScore, disMaxQuery } from './compound-queries.js';
 import type { ScoredDocs } from './doc-set.js';
 import type { Evaluated } from './document-matcher.js';
 import type { Exec } from './execute-query.js';
@@ -39,8 +40,11 @@ export interface QueryType<T extends Query['type']> {
   matches(q: QueryOf<T>, doc: Evaluated): boolean;
   /** Why one document got its score; undefined when it does not match (explain-query). */
   explain(q: QueryOf<T>, ord: number, c: ExplainContext, scoring: boolean): Explanation | undefined;
-  /** Lucene's Query.toString without the boost (explanations, `_validate/query?explain`). */
-  print(q: QueryOf<T>): string;
+  /**
+   * Lucene's Query.toString without the boost (explanations, `_validate/query?explain`), its
+   * clauses printed by `child` and its numbers by `float` (each printer's own).
+   */
+  print(q: QueryOf<T>, child: (c: Query) => string, float: (n: number) => string): string;
   /** Adds the terms it contributes to highlighting `ctx.field` (query-terms-for-highlight). */
   highlightTerms(q: QueryOf<T>, ctx: HighlightContext): void;
   /** Who can decide whether a changed document matches it in a live search (matcher-decides). */
@@ -48,7 +52,7 @@ export interface QueryType<T extends Query['type']> {
 }
 
 /** The types registered so far; the others are still cases of each pass's switch. */
-const REGISTERED = ['match_all', 'match_none', 'ids', 'exists'] as const;
+const REGISTERED = ['match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max'] as const;
 export type RegisteredType = (typeof REGISTERED)[number];
 export type RegisteredQuery = QueryOf<RegisteredType>;
 /** The query nodes the passes' switches still handle. */
@@ -62,7 +66,7 @@ let built: Registry | undefined;
  * up here, so it must not be read while modules are still being evaluated.
  */
 function registry(): Registry {
-  built ??= { match_all: matchAll, match_none: matchNone, ids, exists };
+  built ??= { match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery };
   return built;
 }
 

@@ -321,10 +321,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
         ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
         should: q.should.map((c) => rewriteQuery(c, ctx)), mustNot: q.mustNot.map((c) => rewriteQuery(c, ctx)),
       };
-    case 'constant_score':
-      return { ...q, filter: rewriteQuery(q.filter, ctx) };
-    case 'dis_max':
-      return { ...q, queries: q.queries.map((c) => rewriteQuery(c, ctx)) };
     case 'boosting':
       return { ...q, positive: rewriteQuery(q.positive, ctx), negative: rewriteQuery(q.negative, ctx) };
     case 'function_score':

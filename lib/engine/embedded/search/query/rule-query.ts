@@ -86,10 +86,6 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
       return resolveRule(q, apply);
     case 'bool':
       return { ...q, must: q.must.map(resolve), filter: q.filter.map(resolve), should: q.should.map(resolve), mustNot: q.mustNot.map(resolve) };
-    case 'constant_score':
-      return { ...q, filter: resolve(q.filter) };
-    case 'dis_max':
-      return { ...q, queries: q.queries.map(resolve) };
     case 'boosting':
       return { ...q, positive: resolve(q.positive), negative: resolve(q.negative) };
     case 'function_score':
