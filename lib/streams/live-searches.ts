@@ -46,8 +46,8 @@ export interface LiveSearch {
    * Set when a write can change whether *other* documents match (matchScope `index`: statistics,
    * a dictionary): the search is run again by the engine after every change of the index, once
    * the engine reflects it. Answers the documents matching now (at most `trackCap`) and whether
-   * that is all of them; undefined when the engine refuses the search on the documents as they
-   * are now (a script reading a value they lack), as a plain search would be refused: the changed
+   * that is all of them; undefined when the engine does not show the change yet, or refuses the
+   * search on the documents as they are now (a script reading a value they lack): the changed
    * document is then decided alone (`decide`), the others at the next change the engine answers.
    */
   readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean } | undefined>;

@@ -167,7 +167,8 @@ export async function openRequestedStream(
   const engineDecides = local ? undefined : engineDecider(backend, index, body.query);
   // a write can change whether other documents match: the engine runs the search again after each change
   const rerun = scope !== 'index' ? undefined : async (change: DocumentChange) => {
-    await engineReflects(backend, index, change);
+    // an answer that may not show the change yet is no answer (its documents' sources could be older than pushes already made)
+    if (!(await engineReflects(backend, index, change))) return undefined;
     try {
       const answer = await search({
         query: body.query ?? { match_all: {} }, size: Math.min(hub.config.trackedIds, MAX_RESULT_WINDOW), seq_no_primary_term: true, version: true, track_total_hits: true,

@@ -64,6 +64,12 @@ function termMatches(e: Evaluated, field: string, value: string | number | boole
   return hasTerm(e, field, term);
 }
 
+/**
+ * The field types whose postings keep positions (the inverted index's FieldIndex.positional):
+ * interval and span queries find nothing in any other, a keyword's one token included.
+ */
+const POSITIONAL_TYPES: ReadonlySet<string> = new Set(['text', 'match_only_text', 'search_as_you_type']);
+
 function positionsOf(field: IndexableField, test: (t: string) => boolean): number[] {
   const out: number[] = [];
   for (let i = 0; i < field.terms.length; i++) if (test(field.terms[i])) out.push(field.positions[i]);
@@ -189,7 +195,8 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'interval_source':
       return intervalsOf(q.source, (leaf) => {
         const field = e.fields.get(leaf.field);
-        if (!field) return [];
+        // as the executor reads positions: only from the postings of a positional field
+        if (!field || !POSITIONAL_TYPES.has(field.type)) return [];
         return positionsOf(field, leaf.kind === 'term' ? (t) => t === leaf.term : (t) => leaf.pattern.test(t));
       }).length > 0;
     case 'combined_term':
