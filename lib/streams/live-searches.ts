@@ -75,6 +75,11 @@ export class IndexLiveSearches {
   private ctx?: MatchContext;
   /** Events are handled strictly in order; this chain holds the one in progress. */
   private queue: Promise<void> = Promise.resolve();
+  /**
+   * Documents with changes received and not handled yet, by id (how many): a search run again
+   * after an earlier change (`rerun`) leaves them to their own change, which comes after.
+   */
+  private readonly pending = new Map<string, number>();
 
   constructor(
     readonly index: string,
@@ -94,7 +99,12 @@ export class IndexLiveSearches {
     if (!this.subscription) {
       this.subscription = this.bus.changes(this.index).subscribe({
         next: (event) => {
-          this.queue = this.queue.then(() => this.handle(event)).catch((err) => this.fail(err));
+          const id = event.kind === 'document' ? event.id : undefined;
+          if (id !== undefined) this.pending.set(id, (this.pending.get(id) ?? 0) + 1);
+          this.queue = this.queue.then(() => {
+            if (id !== undefined) this.unqueue(id);
+            return this.handle(event);
+          }).catch((err) => this.fail(err));
         },
         error: (err) => {
           // the next search registered subscribes afresh (a stream reset after this error does)
@@ -154,6 +164,12 @@ export class IndexLiveSearches {
     }
   }
 
+  private unqueue(id: string): void {
+    const n = this.pending.get(id) ?? 0;
+    if (n <= 1) this.pending.delete(id);
+    else this.pending.set(id, n - 1);
+  }
+
   private fail(err: unknown): void {
     for (const reg of [...this.searches.values()]) reg.search.onError(err);
   }
@@ -195,7 +211,16 @@ export class IndexLiveSearches {
       const s = reg.search;
       if (s.rerun) continue;
       const typeOk = s.type === undefined || s.type === event.type;
-      this.decided(reg, event, typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc)), trackers);
+      let matches: boolean;
+      try {
+        matches = typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc));
+      } catch (err) {
+        // the query fails on this document (a script reading a value it lacks), as a search would: that search's error alone
+        this.remove(reg);
+        s.onError(err);
+        continue;
+      }
+      this.decided(reg, event, matches, trackers);
     }
   }
 
@@ -223,13 +248,13 @@ export class IndexLiveSearches {
       version: doc?.version ?? 0, seqNo: doc?.seqNo ?? 0, primaryTerm: doc?.primaryTerm ?? 0, source: doc?.source,
     });
     for (const [id, doc] of matching) {
-      if (id === change.id || this.tracked.trackers(id)?.has(reg)) continue;
+      if (id === change.id || this.pending.has(id) || this.tracked.trackers(id)?.has(reg)) continue;
       search.onVerdict({ change: untouched(id, doc), matches: true, wasTracked: false, untouched: true });
       this.trackIfRoom(reg, id);
     }
     if (!complete) return;
     for (const id of this.tracked.idsOf(reg)) {
-      if (id === change.id || matching.has(id)) continue;
+      if (id === change.id || this.pending.has(id) || matching.has(id)) continue;
       this.tracked.delete(reg, id);
       search.onVerdict({ change: untouched(id), matches: false, wasTracked: true, untouched: true });
     }
