@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
-import type { Backend } from '../engine/index.js';
+import type { Backend, InterceptedBackend } from '../engine/index.js';
 import { bufferBody, byRoute, readJsonBody, type Classification, type GatewayRequest, type RouteHandler } from '../request/index.js';
 import { AppRegistry, relay } from './app-registry.js';
 import { callJson } from '../engine/index.js';
@@ -23,7 +23,7 @@ const paramsOf = (ctx: Context): ReadonlyMap<string, string> => (ctx.state as { 
  *   /{app}/{type}[/{id}[/_update]], /{app}/{type}/_search|_count.
  * Anything else falls through (next) to the proxy path.
  */
-export function appRoutes(engine: Backend, backend: Backend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
+export function appRoutes(engine: Backend, backend: InterceptedBackend, typed: TypedDocuments, appCredentials: AppCredentials, maxContentLength: number): Middleware {
   const registry = new AppRegistry(engine);
   const body = (ctx: Context) => readJsonBody(ctx, maxContentLength);
   const bodyText = async (ctx: Context) => (await bufferBody(ctx, maxContentLength))?.toString('utf8') ?? '';

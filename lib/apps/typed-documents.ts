@@ -1,4 +1,4 @@
-import { callJson, type Backend } from '../engine/index.js';
+import { callJson, type InterceptedBackend } from '../engine/index.js';
 import { EsError, errorBody, toEsError } from '../errors/index.js';
 import { readBulk, type BulkEntry } from '../ndjson/index.js';
 import { queryString, withParam } from '../request/index.js';
@@ -52,7 +52,7 @@ export class TypedDocuments {
   /** Indices whose type field is known to be mapped as keyword (dropped when an index is deleted). */
   private readonly prepared = new Set<string>();
 
-  constructor(private readonly backend: Backend) {}
+  constructor(private readonly backend: InterceptedBackend) {}
 
   forgetIndices(names?: string[]): void {
     if (!names) this.prepared.clear();

@@ -3,7 +3,7 @@ import { readRawRequest } from '../auth/classify/index.js';
 import { resolveIndices, type ResolvedIndices } from '../auth/classify/index.js';
 import type { ChangeBus } from '../changes/index.js';
 import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
-import type { Dispatch, Interceptor } from '../engine/index.js';
+import { intercept, type Dispatch, type InterceptedBackend, type Interceptor } from '../engine/index.js';
 import { queryString, type Classification, type GatewayRequest } from '../request/index.js';
 import { sortedJson } from '../ndjson/index.js';
 import { simpleMatch } from '../wildcard/index.js';
@@ -474,6 +474,6 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
 }
 
 /** The backend as a caller that must read the engine as it is now sees it (streams): its requests never use the cache. */
-export function uncached(backend: Backend): Backend {
-  return { kind: backend.kind, request: (req) => backend.request({ ...req, cache: false }), close: () => backend.close() };
+export function uncached(backend: InterceptedBackend): InterceptedBackend {
+  return intercept(backend, (next) => (req) => next({ ...req, cache: false }));
 }

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Component, DeclarativeObserver, DeclarativeRequest } from '../declarative-request/index.js';
 import type { Principal } from '../auth/index.js';
 import { clientIp, scopeOf } from '../analytics/index.js';
-import { readJson, type Backend } from '../engine/index.js';
+import { readJson, type Backend, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { queryString, readJsonBody, type GatewayRequest } from '../request/index.js';
 import { analyticsSuggestions, popularSuggestions, type AnalyticsSource } from './analytics-suggestions.js';
@@ -37,7 +37,7 @@ const MSEARCH_PARAMETERS = ['routing', 'search_type', 'max_concurrent_searches',
  * none (and `.suggestions` is not found).
  */
 export function declarativeRoutes(
-  backend: Backend,
+  backend: InterceptedBackend,
   maxContentLength: number,
   curation?: Curation,
   observe?: DeclarativeObserver,
@@ -64,7 +64,7 @@ export function declarativeRoutes(
    * records it (a live UI's later answers are not searches anyone made). `validateOnly`: the
    * `_msearch` it would send.
    */
-  async function answer(ctx: Context, engine: Backend, body: unknown, defaultIndex: string | undefined, principal: Principal, record: boolean, validateOnly = false): Promise<DeclarativeResponse> {
+  async function answer(ctx: Context, engine: InterceptedBackend, body: unknown, defaultIndex: string | undefined, principal: Principal, record: boolean, validateOnly = false): Promise<DeclarativeResponse> {
     const started = performance.now();
     let effects: Map<string, RuleEffects> | undefined;
     const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation)));
@@ -136,14 +136,14 @@ export function declarativeRoutes(
 /** What a live declarative UI (`stream=true`) needs: the node's streams, and the engine as streams read it (never the cache). */
 export interface LiveDeclarativeDeps {
   hub: StreamHub;
-  engine: Backend;
+  engine: InterceptedBackend;
 }
 
 /**
  * `POST /_declarative?stream=true`: the answer, then what changes in it (liveDeclarative), over
  * the stream transports of search streams (concatenated JSON, NDJSON, SSE) with their limits.
  */
-async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, body: unknown, answer: (engine: Backend, record: boolean, validateOnly?: boolean) => Promise<DeclarativeResponse>): Promise<void> {
+async function liveAnswer(ctx: Context, live: LiveDeclarativeDeps, body: unknown, answer: (engine: InterceptedBackend, record: boolean, validateOnly?: boolean) => Promise<DeclarativeResponse>): Promise<void> {
   const { hub, engine } = live;
   // the request's errors (its shape, an index it may not read) are answered before any stream
   // exists; the `_msearch` it sends names the indices the UI reads

@@ -19,13 +19,32 @@ export type Dispatch = (req: EngineRequest) => Promise<EngineResponse>;
  */
 export type Interceptor = (next: Dispatch) => Dispatch;
 
-/** The engine with `interceptors` in front of it, the first one outermost. */
-export function intercept(engine: Backend, ...interceptors: Interceptor[]): Backend {
+/**
+ * The engine with the gateway's interceptors in front of it (`intercept`): what every caller
+ * acting for a client is given (DESIGN.md, step 6). A class with a private member, so the engine
+ * as it is — a plain Backend — does not type-check where this is meant: passing it there would
+ * silently skip the system-index guard, the cache and change publishing. (This one passes where
+ * a Backend is meant: the gateway's own stores take the engine, and either type-checks there.)
+ */
+export class InterceptedBackend implements Backend {
+  readonly kind: Backend['kind'];
+
+  constructor(private readonly engine: Backend, private readonly dispatch: Dispatch) {
+    this.kind = engine.kind;
+  }
+
+  request(req: EngineRequest): Promise<EngineResponse> {
+    return this.dispatch(req);
+  }
+
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+}
+
+/** The engine (or an intercepted backend) with `interceptors` in front of it, the first one outermost. */
+export function intercept(engine: Backend, ...interceptors: Interceptor[]): InterceptedBackend {
   let dispatch: Dispatch = (req) => engine.request(req);
   for (let i = interceptors.length - 1; i >= 0; i--) dispatch = interceptors[i](dispatch);
-  return {
-    kind: engine.kind,
-    request: dispatch,
-    close: () => engine.close(),
-  };
+  return new InterceptedBackend(engine, dispatch);
 }

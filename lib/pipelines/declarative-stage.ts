@@ -1,10 +1,10 @@
 import { checkIndexReferences, IndexMappings, shapeDeclarativeResponse, translateDeclarative, validateDeclarative, type DeclarativePlan, type MsearchResponse } from '../declarative/index.js';
-import type { Backend } from '../engine/index.js';
+import type { InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { DeclarativeStageApi } from './stages.js';
 
 /** The `declarativeQuery` stage's use of lib/declarative: the same validation and translation as `POST /_declarative`. */
-export function declarativeStageApi(backend: Backend, mappings = new IndexMappings(backend)): DeclarativeStageApi {
+export function declarativeStageApi(backend: InterceptedBackend, mappings = new IndexMappings(backend)): DeclarativeStageApi {
   return {
     async translate(context, caller, owner) {
       let body: unknown;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Authorizer, Principal } from '../auth/index.js';
 import { patternsCover, patternsCoverPattern } from '../auth/classify/index.js';
-import type { Backend } from '../engine/index.js';
+import type { InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { bufferBody, byRoute, patternSegments, readJsonBody, type Classification, type GatewayRequest } from '../request/index.js';
 
@@ -19,7 +19,7 @@ import type { DeclarativeStageApi, StageServices } from './stages.js';
 
 export interface PipelineRouterOptions {
   registry: PipelineRegistry;
-  backend: Backend;
+  backend: InterceptedBackend;
   authorizer: Authorizer;
   limits: SandboxLimits;
   /** The worker threads script stages run on. */

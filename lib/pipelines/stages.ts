@@ -5,7 +5,7 @@ import { checkFieldRules, fieldVisibilityOf } from '../auth/index.js';
 import { engineAccessOf } from '../auth/index.js';
 import type { PipelineOwner } from './definition.js';
 import type { ScriptPool } from './script-pool.js';
-import { readBody, type Backend } from '../engine/index.js';
+import { readBody, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import { queryOf, querystringOf, type Caller, type PipelineContext } from './context.js';
@@ -13,7 +13,7 @@ import { changeHitLists, changeSearchBodies, constrainQuery, rewriteSearchText }
 
 /** What pre-built stages reach outside the context. */
 export interface StageServices {
-  backend: Backend;
+  backend: InterceptedBackend;
   authorizer: Authorizer;
   caller: Caller;
   /** The route's `classify.category`, if it names one. */

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { readJson, type Backend } from '../engine/index.js';
+import { readJson, type InterceptedBackend } from '../engine/index.js';
 import { errors } from '../errors/index.js';
 import { bufferText, narrowRequest, queryString, type Classification } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
@@ -50,7 +50,7 @@ function sourceParams(params: ReadonlyMap<string, string>): string {
  * hidden documents are counted by searches sent with the request (after an `_msearch`'s own). No
  * rule fires: the request goes on to the thin path untouched.
  */
-export function curatedSearch(backend: Backend, curation: Curation, maxContentLength: number): Middleware<GatewayState> {
+export function curatedSearch(backend: InterceptedBackend, curation: Curation, maxContentLength: number): Middleware<GatewayState> {
   return async (ctx, next) => {
     const request = ctx.state.gatewayRequest;
     const { info } = request;

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { dispatch } from './dispatch.js';
 import type { Config } from '../config/index.js';
-import type { Backend } from '../engine/index.js';
+import type { Backend, InterceptedBackend } from '../engine/index.js';
 import { credentialRoutes, type AppCredentials, type Authenticator, type Authorizer, type CredentialStore } from '../auth/index.js';
 import { authenticateApi } from '../auth/index.js';
 import { appRoutes, registeredAppGreeting, TypedDocuments } from '../apps/index.js';
@@ -37,7 +37,7 @@ export interface GatewayParts {
   /** The engine as the gateway's own stores (system indices) reach it. */
   engine: Backend;
   /** The engine behind the interceptors: what every caller acting for a client uses. */
-  backend: Backend;
+  backend: InterceptedBackend;
   authenticator: Authenticator;
   authorizer: Authorizer;
   store: CredentialStore;

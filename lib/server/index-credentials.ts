@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { AppCredentials, Principal } from '../auth/index.js';
-import { readJson, type Backend } from '../engine/index.js';
+import { readJson, type InterceptedBackend } from '../engine/index.js';
 import { bodyStream } from '../request/index.js';
 import type { GatewayState } from './state.js';
 
@@ -9,7 +9,7 @@ import type { GatewayState } from './state.js';
  * returned once in the creation response (`credentials.read_write`). (Deleting an index deletes
  * the credentials issued for it: an index-change clean-up, see lib/server/gateway.ts.)
  */
-export function issueIndexCredentials(backend: Backend, appCredentials: AppCredentials, maxContentLength: number): Middleware<GatewayState> {
+export function issueIndexCredentials(backend: InterceptedBackend, appCredentials: AppCredentials, maxContentLength: number): Middleware<GatewayState> {
   // dispatched on the route `index.create` (`PUT /{index}`, the table's `{index}`: a name, never an API word)
   return async (ctx, next) => {
     const { index } = ctx.state.gatewayRequest.pathParams;

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { engineAccessOf } from '../auth/index.js';
-import { readBody, type Backend } from '../engine/index.js';
+import { readBody, type InterceptedBackend } from '../engine/index.js';
 import { DocTypeInjection, injectDocType } from '../engine/http/index.js';
 import { bodyStream, type Classification } from '../request/index.js';
 import type { GatewayState } from './state.js';
@@ -21,7 +21,7 @@ function carriesDocuments(info: Classification, method: string): boolean {
  * JSON. A small answer is read whole and written in one piece; a large one streams, and stops
  * when the client goes away. Time limits are the engine client's own (its pool's timeouts).
  */
-export function proxy(backend: Backend, maxContentLength: number): Middleware<GatewayState> {
+export function proxy(backend: InterceptedBackend, maxContentLength: number): Middleware<GatewayState> {
   const addsType = backend.kind === 'http';
   return async (ctx) => {
     const request = ctx.state.gatewayRequest;

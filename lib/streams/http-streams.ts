@@ -1,7 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
-import type { Backend } from '../engine/index.js';
+import type { InterceptedBackend } from '../engine/index.js';
 import { readJsonBody, type GatewayRequest } from '../request/index.js';
 import { errorMessage, overflowMessage } from './messages.js';
 import type { StreamHub } from './stream-hub.js';
@@ -14,7 +14,7 @@ import { framingFor, writeStream, type StreamMessage } from './transports/index.
  * `?stream=true` / `?streamonly=true` on document GETs and searches, in both address styles:
  * the response stays open and carries the stream in the framing the client accepts.
  */
-export function httpStreams(hub: StreamHub, backend: Backend, typed: TypedDocuments, maxContentLength: number): Middleware {
+export function httpStreams(hub: StreamHub, backend: InterceptedBackend, typed: TypedDocuments, maxContentLength: number): Middleware {
   return async (ctx: Context, next: Next) => {
     const request = (ctx.state as { gatewayRequest: GatewayRequest }).gatewayRequest;
     const { segments, params } = request;

@@ -12,6 +12,20 @@ export interface LiveVerdict {
   matches: boolean;
   /** Whether the search knew the document to match before this change (an update, or a departure). */
   wasTracked: boolean;
+  /**
+   * Set when the verdict is about a document the change did not write: a search whose matches
+   * depend on the rest of the index (`LiveSearch.rerun`) gained or lost it through the change.
+   * `change` then describes that document as the engine shows it, at the position of the change.
+   */
+  untouched?: true;
+}
+
+/** A document a search matches now, as the engine shows it. */
+export interface MatchingDocument {
+  source: Record<string, unknown>;
+  seqNo: number;
+  primaryTerm: number;
+  version: number;
 }
 
 /** One live search as the index of live searches sees it. */
@@ -28,6 +42,15 @@ export interface LiveSearch {
    * exactly, on the HTTP backend): asked for every change of the index.
    */
   readonly decide?: (change: DocumentChange) => Promise<boolean>;
+  /**
+   * Set when a write can change whether *other* documents match (matchScope `index`: statistics,
+   * a dictionary): the search is run again by the engine after every change of the index, once
+   * the engine reflects it. Answers the documents matching now (at most `trackCap`) and whether
+   * that is all of them; undefined when the engine does not show the change yet, or refuses the
+   * search on the documents as they are now (a script reading a value they lack): the changed
+   * document is then decided alone (`decide`), the others at the next change the engine answers.
+   */
+  readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean } | undefined>;
   onVerdict(verdict: LiveVerdict): void;
   onIndexEvent(event: ChangeEvent): void;
   onError(err: unknown): void;
@@ -52,6 +75,11 @@ export class IndexLiveSearches {
   private ctx?: MatchContext;
   /** Events are handled strictly in order; this chain holds the one in progress. */
   private queue: Promise<void> = Promise.resolve();
+  /**
+   * Documents with changes received and not handled yet, by id (how many): a search run again
+   * after an earlier change (`rerun`) leaves them to their own change, which comes after.
+   */
+  private readonly pending = new Map<string, number>();
 
   constructor(
     readonly index: string,
@@ -71,7 +99,12 @@ export class IndexLiveSearches {
     if (!this.subscription) {
       this.subscription = this.bus.changes(this.index).subscribe({
         next: (event) => {
-          this.queue = this.queue.then(() => this.handle(event)).catch((err) => this.fail(err));
+          const id = event.kind === 'document' ? event.id : undefined;
+          if (id !== undefined) this.pending.set(id, (this.pending.get(id) ?? 0) + 1);
+          this.queue = this.queue.then(() => {
+            if (id !== undefined) this.unqueue(id);
+            return this.handle(event);
+          }).catch((err) => this.fail(err));
         },
         error: (err) => {
           // the next search registered subscribes afresh (a stream reset after this error does)
@@ -131,6 +164,12 @@ export class IndexLiveSearches {
     }
   }
 
+  private unqueue(id: string): void {
+    const n = this.pending.get(id) ?? 0;
+    if (n <= 1) this.pending.delete(id);
+    else this.pending.set(id, n - 1);
+  }
+
   private fail(err: unknown): void {
     for (const reg of [...this.searches.values()]) reg.search.onError(err);
   }
@@ -146,15 +185,11 @@ export class IndexLiveSearches {
       if (event.op === 'delete') this.contexts.invalidate(this.index);
       return;
     }
+    const rerun = [...this.searches.values()].filter((reg) => reg.search.rerun);
+    for (const reg of rerun) await this.rerun(reg, event);
     if (event.op === 'delete') {
       const trackers = this.tracked.trackers(event.id);
-      for (const reg of [...this.searches.values()]) {
-        const wasTracked = trackers?.has(reg) ?? false;
-        if (wasTracked || !reg.search.trackedComplete) {
-          this.tracked.delete(reg, event.id);
-          reg.search.onVerdict({ change: event, matches: false, wasTracked });
-        }
-      }
+      for (const reg of [...this.searches.values()]) if (!reg.search.rerun) this.departed(reg, event, trackers);
       return;
     }
     let ctx = this.ctx ?? (await this.contexts.get(this.index).catch(() => undefined));
@@ -171,11 +206,69 @@ export class IndexLiveSearches {
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
     const trackers = this.tracked.trackers(event.id);
     const { matching, possible } = this.candidates(event, doc);
-    for (const reg of matching) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, trackers);
+    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, trackers);
     for (const reg of possible) {
       const s = reg.search;
+      if (s.rerun) continue;
       const typeOk = s.type === undefined || s.type === event.type;
-      this.decided(reg, event, typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc)), trackers);
+      let matches: boolean;
+      try {
+        matches = typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc));
+      } catch (err) {
+        // the query fails on this document (a script reading a value it lacks), as a search would: that search's error alone
+        this.remove(reg);
+        s.onError(err);
+        continue;
+      }
+      this.decided(reg, event, matches, trackers);
+    }
+  }
+
+  /**
+   * A search whose matches depend on the rest of the index, after a change: run again by the
+   * engine, its verdict on the changed document, then on every other document that joined or
+   * left it. Departures of other documents are told only when the answer is complete (a document
+   * past the cap may still match).
+   */
+  private async rerun(reg: Registered, change: DocumentChange): Promise<void> {
+    const { search } = reg;
+    const answer = await search.rerun!(change);
+    if (!this.searches.has(search)) return;
+    const trackers = this.tracked.trackers(change.id);
+    if (!answer) {
+      if (change.op === 'delete') this.departed(reg, change, trackers);
+      else this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)), trackers);
+      return;
+    }
+    const { matching, complete } = answer;
+    if (change.op === 'delete') this.departed(reg, change, trackers);
+    else this.decided(reg, change, matching.has(change.id), trackers);
+    const untouched = (id: string, doc?: MatchingDocument): DocumentChange => ({
+      kind: 'document', index: change.index, type: change.type, id, op: 'index', position: change.position, time: change.time,
+      version: doc?.version ?? 0, seqNo: doc?.seqNo ?? 0, primaryTerm: doc?.primaryTerm ?? 0, source: doc?.source,
+    });
+    for (const [id, doc] of matching) {
+      if (id === change.id || this.pending.has(id) || this.tracked.trackers(id)?.has(reg)) continue;
+      search.onVerdict({ change: untouched(id, doc), matches: true, wasTracked: false, untouched: true });
+      this.trackIfRoom(reg, id);
+    }
+    if (!complete) return;
+    for (const id of this.tracked.idsOf(reg)) {
+      if (id === change.id || this.pending.has(id) || matching.has(id)) continue;
+      this.tracked.delete(reg, id);
+      search.onVerdict({ change: untouched(id), matches: false, wasTracked: true, untouched: true });
+    }
+  }
+
+  /**
+   * Tells a search that a document was deleted: when it tracked it, or when it may have matched
+   * it without tracking it (it matched more than it could track). `trackers`: those tracking it before.
+   */
+  private departed(reg: Registered, change: DocumentChange, trackers: ReadonlySet<Registered> | undefined): void {
+    const wasTracked = trackers?.has(reg) ?? false;
+    if (wasTracked || !reg.search.trackedComplete) {
+      this.tracked.delete(reg, change.id);
+      reg.search.onVerdict({ change, matches: false, wasTracked });
     }
   }
 

@@ -24,6 +24,8 @@ export interface SearchStreamSpec {
   readMatchingIds(cap: number): Promise<{ ids: string[]; complete: boolean }>;
   /** When set, the engine decides whether a changed document matches (see LiveSearch.decide). */
   engineDecides?: (change: DocumentChange) => Promise<boolean>;
+  /** When set, the engine runs the search again after every change (see LiveSearch.rerun). */
+  rerun?: LiveSearch['rerun'];
   /**
    * A search with aggregations: after its first message, the stream pushes
    * `{aggregations, hits: {total}}` when they change (the shared computation `feed`);
@@ -65,6 +67,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       trackedComplete: true,
       trackCap: spec.trackCap,
       decide: spec.engineDecides,
+      rerun: spec.rerun,
       onVerdict: () => {},
       onIndexEvent: () => {},
       onError: () => {},
@@ -93,10 +96,17 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
 
     const verdictMessage = (verdict: LiveVerdict): StreamMessage | undefined => {
       const { change } = verdict;
-      if (lastPosition !== undefined && comparePositions(change.position, lastPosition) <= 0) return undefined;
-      lastPosition = change.position;
-      const seen = reflected.get(change.id);
-      if (seen !== undefined && change.seqNo <= seen) return undefined;
+      if (verdict.untouched) {
+        // another document that joined or left the search through the change (its position, the
+        // change's own verdict may have been shown at it): its `_seq_no` says nothing of the change
+        if (lastPosition !== undefined && comparePositions(change.position, lastPosition) < 0) return undefined;
+        lastPosition = change.position;
+      } else {
+        if (lastPosition !== undefined && comparePositions(change.position, lastPosition) <= 0) return undefined;
+        lastPosition = change.position;
+        const seen = reflected.get(change.id);
+        if (seen !== undefined && change.seqNo <= seen) return undefined;
+      }
       if (!verdict.matches) return deletedMessage(change, shownType);
       const source = filterSource((change.source ?? {}) as Record<string, unknown>, spec.source);
       const updated = verdict.wasTracked || (!search.trackedComplete && change.version > 1);

@@ -1,6 +1,6 @@
 import { Observable, type Subscription } from 'rxjs';
 import { isHistoryGone, type ChangeBus } from '../changes/index.js';
-import type { Backend } from '../engine/index.js';
+import type { InterceptedBackend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
 import { AggregationFeeds } from './aggregation-feeds.js';
 import pLimit from 'p-limit';
@@ -66,7 +66,7 @@ export class StreamHub {
    */
   credentialChanges?: Observable<string>;
 
-  constructor(readonly bus: ChangeBus, backend: Backend, readonly config: StreamConfig) {
+  constructor(readonly bus: ChangeBus, backend: InterceptedBackend, readonly config: StreamConfig) {
     this.documents = new DocumentListeners(bus);
     this.searches = new LiveSearches(bus, new MatchContexts(backend));
     // live aggregations and declarative UIs share one limit on the computations in flight

@@ -1,12 +1,13 @@
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
-import { callJson, callRequest, type Backend } from '../engine/index.js';
+import { callJson, callRequest, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { parsePosition } from '../changes/index.js';
-import { UrlParams, matcherDecides, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type Query } from '../engine/embedded/index.js';
+import { parsePosition, type DocumentChange } from '../changes/index.js';
+import { UrlParams, matchScope, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type MatchScope, type Query } from '../engine/embedded/index.js';
 import { sortedJson } from '../ndjson/index.js';
 import { narrowRequest, queryString, STREAM_PARAMS, type GatewayRequest } from '../request/index.js';
-import { engineDecider } from './engine-decider.js';
+import { engineDecider, engineReflects } from './engine-decider.js';
+import type { MatchingDocument } from './live-searches.js';
 import type { StreamHub } from './stream-hub.js';
 import type { StreamTransport } from './stream-tallies.js';
 import type { StreamMessage } from './transports/index.js';
@@ -74,7 +75,7 @@ const indexMissing = (status: number, body: Record<string, unknown> | undefined)
  * for its whole life, and a closure keeps every variable of the scope it was made in.
  */
 function documentReader(
-  backend: Backend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>, read?: GatewayRequest,
+  backend: InterceptedBackend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>, read?: GatewayRequest,
 ): () => Promise<Record<string, unknown>> {
   const enc = encodeURIComponent;
   return async () => {
@@ -102,7 +103,7 @@ function documentReader(
  * search) throws an EsError before any stream exists, so the transport can answer it plainly.
  */
 export async function openRequestedStream(
-  hub: StreamHub, backend: Backend, typed: TypedDocuments, target: StreamTarget, input: StreamRequestInput,
+  hub: StreamHub, backend: InterceptedBackend, typed: TypedDocuments, target: StreamTarget, input: StreamRequestInput,
 ): Promise<Observable<StreamMessage>> {
   const params = new Map(input.params);
   const streamOnly = isTrue(params.get('streamonly')) && !isTrue(params.get('stream'));
@@ -133,14 +134,21 @@ export async function openRequestedStream(
   let local = !(backend.kind === 'http' && hub.config.matching === 'engine');
   /** The query as the local matcher reads it, parsed once for the stream (match_all when the engine decides). */
   let query: Query = MATCH_ALL;
+  /** Who decides (matchScope); a query the gateway cannot read is the engine's to decide, change by change. */
+  let scope: MatchScope = 'engine';
+  let parsed: { query: Query } | { error: unknown };
+  try {
+    parsed = { query: body.query === undefined ? MATCH_ALL : parseQuery(body.query) };
+    scope = matchScope(parsed.query);
+  } catch (error) {
+    parsed = { error };
+  }
   if (local) {
     try {
-      if (body.query !== undefined) query = parseQuery(body.query);
-      // what the changed document's source cannot tell (its routing): the engine decides
-      if (!matcherDecides(query)) {
-        local = false;
-        query = MATCH_ALL;
-      }
+      if ('error' in parsed) throw parsed.error;
+      // what the changed document's source cannot tell (its routing, the index's statistics): the engine decides
+      if (scope === 'document') query = parsed.query;
+      else local = false;
       if (!(await hub.searches.contexts.get(index))) {
         throw new EsError(404, 'index_not_found_exception', `no such index [${index}]`, { 'resource.type': 'index_or_alias', 'resource.id': index, index });
       }
@@ -172,6 +180,21 @@ export async function openRequestedStream(
     return { ids, complete: ids.length >= total };
   };
   const engineDecides = local ? undefined : engineDecider(backend, index, body.query);
+  // a write can change whether other documents match: the engine runs the search again after each change
+  const rerun = scope !== 'index' ? undefined : async (change: DocumentChange) => {
+    // an answer that may not show the change yet is no answer (its documents' sources could be older than pushes already made)
+    if (!(await engineReflects(backend, index, change))) return undefined;
+    try {
+      const answer = await search({
+        query: body.query ?? { match_all: {} }, size: Math.min(hub.config.trackedIds, MAX_RESULT_WINDOW), seq_no_primary_term: true, version: true, track_total_hits: true,
+      }, NO_PARAMS);
+      return matchingDocuments(answer);
+    } catch (err) {
+      // the engine refuses the search on the documents as they are now: no answer at this change
+      if (err instanceof EsError && err.status < 500) return undefined;
+      throw err;
+    }
+  };
   const aggregations = liveAggregations(body) && (() => {
     // the aggregations and total alone, asked again of the engine when a change may alter them
     const { computeBody, computeParams } = aggregationSearch(body, params);
@@ -189,7 +212,7 @@ export async function openRequestedStream(
   })();
   return hub.search({
     index, type, query, source, streamOnly, since: since || undefined, trackCap: hub.config.trackedIds,
-    engineDecides, aggregations: aggregations || undefined,
+    engineDecides, rerun, aggregations: aggregations || undefined,
     async readInitial() {
       const answer = await search({ ...body, seq_no_primary_term: true }, params);
       const seqNos = new Map<string, number>();
@@ -206,6 +229,23 @@ export async function openRequestedStream(
     readMatchingIds,
   }, input.transport);
 }
+
+/** The hits of a search answer (asked with `_seq_no` and `_version`), by id, and whether they are all of its matches. */
+function matchingDocuments(answer: Record<string, unknown>): { matching: Map<string, MatchingDocument>; complete: boolean } {
+  const hits = answer.hits as { total?: number | { value: number }; hits?: Array<Record<string, unknown>> } | undefined;
+  const matching = new Map<string, MatchingDocument>();
+  for (const hit of hits?.hits ?? []) {
+    matching.set(String(hit._id), {
+      source: (hit._source ?? {}) as Record<string, unknown>,
+      seqNo: Number(hit._seq_no ?? 0), primaryTerm: Number(hit._primary_term ?? 0), version: Number(hit._version ?? 0),
+    });
+  }
+  const total = typeof hits?.total === 'number' ? hits.total : hits?.total?.value ?? 0;
+  return { matching, complete: matching.size >= total };
+}
+
+/** Elasticsearch's default `index.max_result_window`: the most hits one search answers. */
+const MAX_RESULT_WINDOW = 10_000;
 
 /** A search stream whose body asks for aggregations: they are live. */
 const NO_PARAMS: ReadonlyMap<string, string> = new Map();

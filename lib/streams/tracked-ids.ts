@@ -34,6 +34,11 @@ export class TrackedIds<S extends Tracking> {
     return true;
   }
 
+  /** The ids a search tracks now. */
+  idsOf(search: S): string[] {
+    return [...new Set(search.trackedIds)].filter((id) => this.byId.get(id)?.has(search));
+  }
+
   delete(search: S, id: string): void {
     const trackers = this.byId.get(id);
     if (!trackers?.delete(search)) return;

@@ -6,7 +6,7 @@ import type { TypedDocuments } from '../apps/index.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
 import { readRequest } from '../auth/classify/index.js';
 import { checkFieldRules } from '../auth/index.js';
-import type { Backend } from '../engine/index.js';
+import type { InterceptedBackend } from '../engine/index.js';
 import { errorBody, errors, toEsError, type EsError, type EsErrorBody } from '../errors/index.js';
 import { parseJsonText } from '../ndjson/index.js';
 import { canonicalPath, requestTarget, serializeQuery, withParam, type RequestTarget } from '../request/index.js';
@@ -29,7 +29,7 @@ interface Frame {
 
 export interface WebSocketDeps {
   hub: StreamHub;
-  backend: Backend;
+  backend: InterceptedBackend;
   typed: TypedDocuments;
   authenticator: Authenticator;
   authorizer: Authorizer;

@@ -6,5 +6,5 @@ export { EmbeddedEngine, openEmbeddedEngine, type EmbeddedEngineOptions } from '
 export { checkEngineRoute } from './rest/rest-handler.js';
 export { createEngineHttpServer, type EngineHttpServerOptions } from './http-server.js';
 export { createDocumentMatcher, documentMatches, parseQuery, type Query, type MatchContext, type CandidateDocument } from './search/index.js';
-export { type Mappings, type PreparedDocument, type RangeBounds, type SourceFilter, assertNever, createAnalysisRegistry, fieldExists, fieldType, filterSource, inRange, isRangeType, matcherDecides, prepareDocument, preparedMatches, queryTerm, rangeBounds, rangeOperands, requiredShouldMatches, resolveFieldMapping, rewriteQuery, sourceFilterFromBody, sourceFilterFromParams } from './matching.js';
+export { type Mappings, type PreparedDocument, type RangeBounds, type SourceFilter, assertNever, createAnalysisRegistry, fieldExists, fieldType, filterSource, inRange, isRangeType, matcherDecides, matchScope, type MatchScope, prepareDocument, preparedMatches, queryTerm, rangeBounds, rangeOperands, requiredShouldMatches, resolveFieldMapping, rewriteQuery, sourceFilterFromBody, sourceFilterFromParams } from './matching.js';
 export { UrlParams, type ParamReader } from './rest/params.js';

@@ -6,9 +6,9 @@
  */
 export {
   parseQuery, rewriteQuery, prepareDocument, preparedMatches, queryTerm, fieldExists, rangeOperands, rangeBounds, inRange,
-  requiredShouldMatches, matcherDecides, assertNever,
+  requiredShouldMatches, matcherDecides, matchScope, assertNever,
 } from './search/query/index.js';
-export type { Query, MatchContext, CandidateDocument, PreparedDocument, RewriteContext, RangeBounds } from './search/query/index.js';
+export type { Query, MatchScope, MatchContext, CandidateDocument, PreparedDocument, RewriteContext, RangeBounds } from './search/query/index.js';
 export { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './search/source-filter.js';
 export { createAnalysisRegistry, type AnalysisRegistry } from './analysis/index.js';
 export { fieldType, isRangeType, resolveFieldMapping, type Mappings } from './mapping/index.js';

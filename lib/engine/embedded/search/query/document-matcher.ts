@@ -8,6 +8,7 @@ import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
 import { assertNever, requiredShouldMatches, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { queryTerm } from './query-terms.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { FILTER_CONTEXT } from '../../painless/index.js';
@@ -27,7 +28,7 @@ export interface CandidateDocument {
   source: Record<string, unknown>;
 }
 
-interface Evaluated {
+export interface Evaluated {
   id: string;
   indexName?: string;
   fields: Map<string, IndexableField>;
@@ -63,6 +64,12 @@ function termMatches(e: Evaluated, field: string, value: string | number | boole
   return hasTerm(e, field, term);
 }
 
+/**
+ * The field types whose postings keep positions (the inverted index's FieldIndex.positional):
+ * interval and span queries find nothing in any other, a keyword's one token included.
+ */
+const POSITIONAL_TYPES: ReadonlySet<string> = new Set(['text', 'match_only_text', 'search_as_you_type']);
+
 function positionsOf(field: IndexableField, test: (t: string) => boolean): number[] {
   const out: number[] = [];
   for (let i = 0; i < field.terms.length; i++) if (test(field.terms[i])) out.push(field.positions[i]);
@@ -88,20 +95,13 @@ export function rangeOperands(field: IndexableField, numeric: boolean, booleanFi
   return booleanField ? field.values.map((v) => (v ? 1 : 0)) : (field.values as EpochTime[]);
 }
 
-function evaluate(q: Query, e: Evaluated): boolean {
+export function evaluate(q: Query, e: Evaluated): boolean {
+  if (isRegistered(q)) return queryTypeOf(q).matches(q, e);
   switch (q.type) {
-    case 'match_all':
-      return true;
-    case 'match_none':
-      return false;
     case 'term':
       return termMatches(e, q.field, q.value, q.caseInsensitive);
     case 'terms':
       return q.values.some((v) => termMatches(e, q.field, v));
-    case 'ids':
-      return q.values.includes(e.id);
-    case 'exists':
-      return fieldExists(e.fields, q.field);
     case 'bool': {
       if (!q.must.every((c) => evaluate(c, e))) return false;
       if (!q.filter.every((c) => evaluate(c, e))) return false;
@@ -134,10 +134,6 @@ function evaluate(q: Query, e: Evaluated): boolean {
       const b = rangeBounds(q, mapping, e.registry, e.now);
       return rangeOperands(field, b.numeric, fieldType(mapping) === 'boolean').some((v) => inRange(v, b));
     }
-    case 'constant_score':
-      return evaluate(q.filter, e);
-    case 'dis_max':
-      return q.queries.some((c) => evaluate(c, e));
     case 'capped_score':
       return evaluate(q.query, e);
     case 'boosting':
@@ -199,7 +195,8 @@ function evaluate(q: Query, e: Evaluated): boolean {
     case 'interval_source':
       return intervalsOf(q.source, (leaf) => {
         const field = e.fields.get(leaf.field);
-        if (!field) return [];
+        // as the executor reads positions: only from the postings of a positional field
+        if (!field || !POSITIONAL_TYPES.has(field.type)) return [];
         return positionsOf(field, leaf.kind === 'term' ? (t) => t === leaf.term : (t) => leaf.pattern.test(t));
       }).length > 0;
     case 'combined_term':

@@ -12,6 +12,7 @@ import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSou
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
 import { assertNever, requiredShouldMatches, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { expandFields, rewriteQuery } from './rewrite-query.js';
 import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
@@ -77,7 +78,7 @@ const TICK = 2047;
 const POSITIONS_TICK = 63;
 const PATTERN_TICK = 255;
 
-interface Exec {
+export interface Exec {
   index: InvertedIndex;
   mappings: Mappings;
   registry: AnalysisRegistry;
@@ -419,7 +420,7 @@ const allLiveCache = new WeakMap<InvertedIndex, { ords: Int32Array<ArrayBuffer>;
  * score column, both reused until liveness changes (results are read-only for their callers), so a
  * match_all (`size: 0` aggregations…) allocates nothing per query.
  */
-function allLive(x: Exec, score: number): ScoredDocs {
+export function allLive(x: Exec, score: number): ScoredDocs {
   const ords = x.index.liveOrdinals();
   let cached = allLiveCache.get(x.index);
   if (!cached || cached.ords !== ords) allLiveCache.set(x.index, (cached = { ords, byScore: new Map() }));
@@ -485,7 +486,7 @@ function* rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boo
   return tids.length ? yield* unionConstant(fi, tids, x, score) : ScoredDocs.empty();
 }
 
-function* existsQuery(field: string, x: Exec, score: number): Work<ScoredDocs> {
+export function* existsQuery(field: string, x: Exec, score: number): Work<ScoredDocs> {
   const fis: FieldIndex[] = [];
   const prefix = field + '.';
   for (const name of x.index.fieldNames()) if (name === field || name.startsWith(prefix)) fis.push(x.index.field(name)!);
@@ -617,7 +618,7 @@ function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boole
   return out.build();
 }
 
-function* disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* disMax(q: Extract<Query, { type: 'dis_max' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const sets = yield* runAll(q.queries, x, scoring);
   const acc = takeAccumulator(x.index);
   for (const s of sets) for (let i = 0; i < s.length; i++) acc.add(s.ords[i], s.scores[i]);
@@ -997,12 +998,11 @@ function moreLikeThisIndex(x: Exec): MltIndex {
   };
 }
 
+export { run as runQuery };
+
 function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  if (isRegistered(q)) return yield* queryTypeOf(q).execute(q, x, scoring);
   switch (q.type) {
-    case 'match_all':
-      return allLive(x, scoring ? q.boost : 0);
-    case 'match_none':
-      return ScoredDocs.empty();
     case 'indexed_term':
       return yield* indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
     case 'term': {
@@ -1033,14 +1033,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       }
       return tids.size ? yield* unionConstant(fi, [...tids], x, scoring ? q.boost : 0) : ScoredDocs.empty();
     }
-    case 'ids': {
-      const ords = [...new Set(q.values.map((id) => x.index.ordOf(id)).filter((o): o is number => o !== undefined))].sort((a, b) => a - b);
-      const out = new DocSetBuilder(ords.length);
-      for (const o of ords) out.add(o, scoring ? q.boost : 0);
-      return out.build();
-    }
-    case 'exists':
-      return yield* existsQuery(q.field, x, scoring ? q.boost : 0);
     case 'bool':
       return yield* boolQuery(q, x, scoring);
     case 'term_pattern':
@@ -1049,10 +1041,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* phrase(q, x, scoring);
     case 'range':
       return yield* rangeQuery(q, x, scoring);
-    case 'constant_score':
-      return (yield* run(q.filter, x, false)).withScore(scoring ? q.boost : 0);
-    case 'dis_max':
-      return yield* disMax(q, x, scoring);
     case 'boosting': {
       const pos = yield* run(q.positive, x, scoring);
       const neg = yield* run(q.negative, x, false);

@@ -1,6 +1,7 @@
 import { LENGTH_TABLE, SliceReader, type FieldIndex } from '../../index/index.js';
 import { executeQuery, float32, type ExecutionContext } from './execute-query.js';
 import { assertNever, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { BM25_B, BM25_K1, avgFieldLength, bm25, bm25Tf, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 
@@ -13,7 +14,7 @@ export interface Explanation {
 
 const f = Math.fround;
 
-function node(value: number, description: string, details: Explanation[] = []): Explanation {
+export function node(value: number, description: string, details: Explanation[] = []): Explanation {
   return { value: float32(value), description, details };
 }
 
@@ -23,27 +24,20 @@ export function javaFloat(x: number): string {
   return Number.isInteger(v) ? v.toFixed(1) : String(v);
 }
 
-function boosted(text: string, boost: number): string {
+export function boosted(text: string, boost: number): string {
   return boost === 1 ? text : `(${text})^${javaFloat(boost)}`;
 }
 
 /** Lucene's Query.toString, as far as explanations show it. */
-function describe(q: Query): string {
+export function describe(q: Query): string {
+  if (isRegistered(q)) return queryTypeOf(q).print(q, describe, javaFloat);
   switch (q.type) {
-    case 'match_all':
-      return '*:*';
-    case 'match_none':
-      return 'MatchNoDocsQuery("")';
     case 'indexed_term':
       return `${q.field}:${q.term}`;
     case 'term':
       return `${q.field}:${String(q.value)}`;
     case 'terms':
       return `${q.field}:(${q.values.map(String).join(' ')})`;
-    case 'ids':
-      return `_id:(${q.values.join(' ')})`;
-    case 'exists':
-      return `FieldExistsQuery [field=${q.field}]`;
     case 'phrase': {
       const phrases = q.paths.map(({ terms }) =>
         `${q.field}:"${terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`);
@@ -62,10 +56,6 @@ function describe(q: Query): string {
       ];
       return `(${parts.join(' ')})`;
     }
-    case 'constant_score':
-      return `ConstantScore(${describe(q.filter)})`;
-    case 'dis_max':
-      return `(${q.queries.map(describe).join(' | ')})${q.tieBreaker ? `~${javaFloat(q.tieBreaker)}` : ''}`;
     case 'function_score':
       return `function score, product of:`;
     case 'nested':
@@ -83,13 +73,14 @@ function describe(q: Query): string {
   }
 }
 
-interface Ctx {
+export interface ExplainContext {
   exec: ExecutionContext;
   reader: SliceReader;
 }
+type Ctx = ExplainContext;
 
 /** The executor's score of one document for a (lowered) query, or undefined when it does not match. */
-function scoreOf(q: Query, ord: number, c: Ctx, scoring: boolean): number | undefined {
+export function scoreOf(q: Query, ord: number, c: Ctx, scoring: boolean): number | undefined {
   return executeQuery(q, c.exec, scoring).get(ord);
 }
 
@@ -187,7 +178,7 @@ function explainBool(q: Extract<Query, { type: 'bool' }>, ord: number, c: Ctx, s
   return node(total, 'product of:', [sumExpl, node(q.boost, 'boost')]);
 }
 
-function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+export function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   const total = scoreOf(q, ord, c, scoring);
   if (total === undefined) return undefined;
   const subs = q.queries.map((sub) => explainNode(sub, ord, c, scoring)).filter((e): e is Explanation => e !== undefined);
@@ -213,6 +204,7 @@ function explainCapped(q: Extract<Query, { type: 'capped_score' }>, ord: number,
 
 /** The explanation of a lowered query for one document; undefined when the document does not match. */
 function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  if (isRegistered(q)) return queryTypeOf(q).explain(q, ord, c, scoring);
   switch (q.type) {
     case 'indexed_term': {
       const e = explainTerm(q, ord, c, scoring);
@@ -220,30 +212,27 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
     }
     case 'bool':
       return explainBool(q, ord, c, scoring);
-    case 'dis_max':
-      return explainDisMax(q, ord, c, scoring);
     case 'phrase':
       return explainPhrase(q, ord, c, scoring);
-    case 'match_all':
-      return node(scoring ? q.boost : 0, boosted('*:*', q.boost));
-    case 'constant_score': {
-      if (scoreOf(q.filter, ord, c, false) === undefined) return undefined;
-      return node(scoring ? q.boost : 0, boosted(`ConstantScore(${describe(q.filter)})`, q.boost));
-    }
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
-    case 'match_none': case 'term': case 'terms': case 'ids': case 'exists': case 'match':
+    case 'term': case 'terms': case 'match':
     case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix': case 'wildcard':
     case 'regexp': case 'fuzzy': case 'range': case 'boosting': case 'function_score': case 'nested':
     case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'span': case 'intervals': case 'terms_set':
     case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule':
     case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
-      const score = scoreOf(q, ord, c, scoring);
-      return score === undefined ? undefined : node(score, describe(q));
+      return explainByScore(q, ord, c, scoring);
     }
     default:
       return assertNever(q);
   }
+}
+
+/** A query without explanation details of its own: the executor's score of the document, described as Lucene prints the query. */
+export function explainByScore(q: Query, ord: number, c: ExplainContext, scoring: boolean): Explanation | undefined {
+  const score = scoreOf(q, ord, c, scoring);
+  return score === undefined ? undefined : node(score, describe(q));
 }
 
 /**

@@ -17,4 +17,4 @@ export { resolveTermsLookups, withLookupsUnread, type DocumentLookup } from './t
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
 export { checkExpensiveQueries } from './expensive-queries.js';
-export { matcherDecides } from './matcher-decides.js';
+export { matcherDecides, matchScope, type MatchScope } from './matcher-decides.js';

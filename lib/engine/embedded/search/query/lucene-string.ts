@@ -1,5 +1,6 @@
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import { assertNever, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 
 /** A boost as Java prints a float: `2.0`, `0.5`. */
@@ -37,11 +38,11 @@ function clause(q: Query, ctx: RewriteContext): string {
  * printer does not know is printed by its name, so the answer stays valid.
  */
 export function luceneString(q: Query, ctx: RewriteContext): string {
+  if (isRegistered(q)) {
+    const text = queryTypeOf(q).print(q, (c) => luceneString(c, ctx), String);
+    return 'boost' in q ? boosted(text, q.boost) : text;
+  }
   switch (q.type) {
-    case 'match_all':
-      return boosted('*:*', q.boost);
-    case 'match_none':
-      return 'MatchNoDocsQuery("")';
     case 'indexed_term':
       return boosted(`${q.field}:${q.term}`, q.boost);
     case 'term':
@@ -49,10 +50,6 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
       return boosted(`${q.field}:${String(q.value)}`, q.boost);
     case 'terms':
       return boosted(`${q.field}:(${q.values.map(String).join(' ')})`, q.boost);
-    case 'ids':
-      return boosted(`_id:(${q.values.join(' ')})`, q.boost);
-    case 'exists':
-      return boosted(`FieldExistsQuery [field=${q.field}]`, q.boost);
     case 'bool': {
       const parts = [
         ...q.must.map((c) => `+${clause(c, ctx)}`),
@@ -96,10 +93,6 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
       const edits = f.kind === 'fixed' ? f.edits : q.value.length < f.low ? 0 : q.value.length < f.high ? 1 : 2;
       return boosted(`${q.field}:${q.value}~${edits}`, q.boost);
     }
-    case 'constant_score':
-      return boosted(`ConstantScore(${luceneString(q.filter, ctx)})`, q.boost);
-    case 'dis_max':
-      return boosted(`(${q.queries.map((c) => luceneString(c, ctx)).join(' | ')})${q.tieBreaker ? `~${q.tieBreaker}` : ''}`, q.boost);
     case 'nested':
       return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
     case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'boosting':

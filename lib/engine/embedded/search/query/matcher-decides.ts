@@ -1,66 +1,88 @@
-/**
- * Whether the one-document matcher (live search streams) can decide a query from a changed
- * document's source alone, exactly as the index executor would. It cannot when the answer depends
- * on the rest of the index — term expansions limited by `max_expansions` (which terms are kept
- * depends on the dictionary), document frequencies (more_like_this), a `min_score` over a score
- * that needs index statistics — or on what the source does not carry (the `_routing` a document
- * was written with), or on stored rulesets (rule). The stream then asks the engine, never guesses.
- */
 import { assertNever, type Query, type ScoreFunction } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import type { SpanQuery } from './span-queries.js';
 import type { IntervalsFilter, IntervalsRule } from './intervals.js';
 
-const NOT_IN_SOURCE = new Set(['_routing']);
+/**
+ * Who can decide whether a document matches a live search, as the index executor would:
+ *
+ * - `document`: the one-document matcher, from a changed document's source alone;
+ * - `engine`: the engine, asked about the changed document — the answer depends on what the source
+ *   does not carry (the `_routing` a document was written with) or on stored rulesets (rule), but
+ *   a write changes the verdict of the document it writes only;
+ * - `index`: the engine, for every document at every change — the answer depends on the rest of
+ *   the index: term expansions limited by `max_expansions` (which terms are kept depends on the
+ *   dictionary), document frequencies (more_like_this), a `min_score` over a score that reads index
+ *   statistics. A write to one document can make another one match or leave: the stream runs the
+ *   search again after every change.
+ *
+ * The stream asks the engine what the matcher cannot decide, never guesses.
+ */
+export type MatchScope = 'document' | 'engine' | 'index';
 
-export function matcherDecides(q: Query): boolean {
-  if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return false;
+const NOT_IN_SOURCE = new Set(['_routing']);
+const RANK: Record<MatchScope, number> = { document: 0, engine: 1, index: 2 };
+
+/** The widest of the scopes (an empty list: the matcher decides). */
+export const widestScope = (scopes: MatchScope[]): MatchScope => scopes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'document' as MatchScope);
+const all = (qs: Query[]): MatchScope => widestScope(qs.map(matchScope));
+/** `document` when the test holds, else `index` (the verdict depends on the index's dictionary or statistics). */
+const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
+
+export function matchScope(q: Query): MatchScope {
+  if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
+  if (isRegistered(q)) return queryTypeOf(q).scope(q);
   switch (q.type) {
-    case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists': case 'range':
+    case 'term': case 'terms': case 'range':
     case 'prefix': case 'wildcard': case 'regexp': case 'match_phrase':
     case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'script': case 'indexed_term': case 'combined_fields': case 'combined_term':
-      return true;
-    case 'match': case 'match_bool_prefix':
-      return q.options.fuzziness === undefined;
-    case 'multi_match':
-      return q.options.fuzziness === undefined && q.matchType !== 'phrase_prefix' && q.matchType !== 'bool_prefix';
+      return 'document';
     // which terms a limited expansion keeps depends on the index's dictionary
+    case 'match': case 'match_bool_prefix':
+      return unlessIndex(q.options.fuzziness === undefined);
+    case 'multi_match':
+      return unlessIndex(q.options.fuzziness === undefined && q.matchType !== 'phrase_prefix' && q.matchType !== 'bool_prefix');
     case 'fuzzy': case 'match_phrase_prefix':
-      return false;
+      return 'index';
     case 'term_pattern':
-      return q.maxExpansions === Infinity;
+      return unlessIndex(q.maxExpansions === Infinity);
     case 'phrase':
-      return q.prefixExpansions === undefined;
+      return unlessIndex(q.prefixExpansions === undefined);
     case 'interval_source':
-      return !JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"');
+      return unlessIndex(!JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"'));
     case 'span':
-      return spanDecides(q.span);
+      return unlessIndex(spanDecides(q.span));
     case 'intervals':
-      return intervalsRuleDecides(q.rule);
-    // document frequencies, stored rulesets
-    case 'more_like_this': case 'rule':
-      return false;
+      return unlessIndex(intervalsRuleDecides(q.rule));
+    // the terms kept are chosen by document frequency
+    case 'more_like_this':
+      return 'index';
+    // stored rulesets pin and exclude: a write to this index changes no other document's verdict through them
+    case 'rule':
+      return widestScope(['engine', matchScope(q.organic)]);
     case 'bool':
-      return [...q.must, ...q.filter, ...q.should, ...q.mustNot].every(matcherDecides);
-    case 'constant_score':
-      return matcherDecides(q.filter);
-    case 'dis_max':
-      return q.queries.every(matcherDecides);
+      return all([...q.must, ...q.filter, ...q.should, ...q.mustNot]);
     case 'boosting':
-      return matcherDecides(q.positive) && matcherDecides(q.negative);
+      return all([q.positive, q.negative]);
     case 'capped_score': case 'nested':
-      return matcherDecides(q.query);
+      return matchScope(q.query);
     case 'pinned':
-      return matcherDecides(q.organic);
+      return matchScope(q.organic);
     case 'script_score':
-      return q.minScore === undefined && matcherDecides(q.query);
+      return widestScope([matchScope(q.query), unlessIndex(q.minScore === undefined)]);
     case 'function_score':
-      return matcherDecides(q.query) && q.functions.every((f) => f.filter === undefined || matcherDecides(f.filter))
-        && (q.minScore === undefined || constantScoreDecides(q));
+      return widestScope([
+        matchScope(q.query), all(q.functions.flatMap((f) => (f.filter ? [f.filter] : []))),
+        unlessIndex(q.minScore === undefined || constantScoreDecides(q)),
+      ]);
     default:
       return assertNever(q);
   }
 }
+
+/** Whether the one-document matcher decides the query from a changed document's source alone (matchScope). */
+export const matcherDecides = (q: Query): boolean => matchScope(q) === 'document';
 
 /**
  * A `min_score` the matcher can check: decay functions and weights over match_all, multiplied

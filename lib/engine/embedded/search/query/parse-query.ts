@@ -12,9 +12,10 @@ import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, 
 import { parseRuleQuery } from './rule-query.js';
 import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
 import { parseTermsSetQuery } from './terms-set.js';
+import { isRegisteredName, queryTypeOf } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
-function parsingError(reason: string): EsError {
+export function parsingError(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
 }
 
@@ -22,7 +23,7 @@ function illegal(reason: string): EsError {
   return new EsError(400, 'illegal_argument_exception', reason);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
@@ -32,7 +33,7 @@ function scalar(name: string, v: unknown): Scalar {
   throw parsingError(`[${name}] query does not support array of values`);
 }
 
-function num(name: string, key: string, v: unknown, dflt: number): number {
+export function num(name: string, key: string, v: unknown, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw parsingError(`[${name}] failed to parse field [${key}]`);
@@ -60,7 +61,7 @@ function fieldAndBody(name: string, body: unknown, extraKeys: string[] = []): [s
   return [keys[0], body[keys[0]]];
 }
 
-function checkKeys(name: string, spec: Record<string, unknown>, allowed: string[]): void {
+export function checkKeys(name: string, spec: Record<string, unknown>, allowed: string[]): void {
   for (const k of Object.keys(spec)) if (!allowed.includes(k)) throw parsingError(`[${name}] query does not support [${k}]`);
 }
 
@@ -201,13 +202,8 @@ export function parseQuery(input: unknown): Query {
 function parseQueryNode(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
   const [name, body] = singleEntry(input);
+  if (isRegisteredName(name)) return queryTypeOf(name).parse(body);
   switch (name) {
-    case 'match_all': {
-      if (!isObject(body)) throw parsingError('[match_all] query malformed, no start_object after query name');
-      return { type: 'match_all', boost: boostOf(name, body.boost) };
-    }
-    case 'match_none':
-      return { type: 'match_none' };
     case 'term': {
       const [field, spec] = fieldAndBody(name, body);
       if (isObject(spec)) {
@@ -220,17 +216,6 @@ function parseQueryNode(input: unknown): Query {
       const [field, values] = fieldAndBody(name, body);
       if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${field}]`);
       return { type: 'terms', field, values: values.map((v) => scalar(name, v)), boost: boostOf(name, (body as Record<string, unknown>).boost) };
-    }
-    case 'ids': {
-      if (!isObject(body)) throw parsingError('[ids] query malformed, no start_object after query name');
-      checkKeys(name, body, ['values', 'boost', '_name', 'type']);
-      const values = body.values === undefined ? [] : body.values;
-      if (!Array.isArray(values)) throw parsingError('[ids] values doesn\'t support values of type: VALUE_STRING');
-      return { type: 'ids', values: values.map((v) => String(v)), boost: boostOf(name, body.boost) };
-    }
-    case 'exists': {
-      if (!isObject(body) || typeof body.field !== 'string') throw parsingError('[exists] must be provided with a [field]');
-      return { type: 'exists', field: body.field, boost: boostOf(name, body.boost) };
     }
     case 'bool': {
       if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
@@ -324,17 +309,6 @@ function parseQueryNode(input: unknown): Query {
         q.relation = relation;
       }
       return q;
-    }
-    case 'constant_score': {
-      if (!isObject(body) || body.filter === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
-      checkKeys(name, body, ['filter', 'boost', '_name']);
-      return { type: 'constant_score', filter: parseQuery(body.filter), boost: boostOf(name, body.boost) };
-    }
-    case 'dis_max': {
-      if (!isObject(body)) throw parsingError('[dis_max] query malformed');
-      checkKeys(name, body, ['queries', 'tie_breaker', 'boost', '_name']);
-      if (!Array.isArray(body.queries)) throw parsingError('[dis_max] requires \'queries\' field with at least one clause');
-      return { type: 'dis_max', queries: body.queries.map(parseQuery), tieBreaker: num(name, 'tie_breaker', body.tie_breaker, 0), boost: boostOf(name, body.boost) };
     }
     case 'boosting': {
       if (!isObject(body)) throw parsingError('[boosting] query malformed');

@@ -2,6 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { FlatSettings } from '../../store/index.js';
 import type { IntervalsRule } from './intervals.js';
 import { assertNever, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 
 /** `indices.query.bool.max_clause_count` as Elasticsearch 8 documents it (static, node level). */
 export const MAX_CLAUSE_COUNT = 4096;
@@ -42,13 +43,10 @@ function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
 }
 
 function children(q: Query): Query[] {
+  if (isRegistered(q)) return queryTypeOf(q).children(q);
   switch (q.type) {
     case 'bool':
       return [...q.must, ...q.filter, ...q.should, ...q.mustNot];
-    case 'constant_score':
-      return [q.filter];
-    case 'dis_max':
-      return q.queries;
     case 'boosting':
       return [q.positive, q.negative];
     case 'function_score':
@@ -59,7 +57,7 @@ function children(q: Query): Query[] {
     case 'pinned':
     case 'rule':
       return [q.organic];
-    case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists':
+    case 'term': case 'terms':
     case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
     case 'wildcard': case 'regexp': case 'fuzzy': case 'range': case 'geo_distance': case 'geo_bounding_box':
     case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
@@ -82,6 +80,10 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
     }
     if (q.type === 'terms') demand.largestTerms = Math.max(demand.largestTerms, q.values.length);
     if (q.type === 'regexp') demand.longestRegex = Math.max(demand.longestRegex, q.value.length);
+    if (isRegistered(q)) {
+      demand.clauses += 1;
+      continue;
+    }
     switch (q.type) {
       // a phrase's every position is a term it must find and keep positions for: bounded as
       // clauses are, so a 20 MB phrase is refused before it is analysed (not after minutes of matching)
@@ -100,9 +102,9 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
         demand.clauses += Math.max(1, wordCount(q.query, Math.ceil((MAX_CLAUSE_COUNT - demand.clauses) / fields))) * fields;
         break;
       }
-      case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists':
+      case 'term': case 'terms':
       case 'bool': case 'prefix': case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
-      case 'constant_score': case 'dis_max': case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
+      case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
       case 'geo_bounding_box': case 'geo_shape': case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
       case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':

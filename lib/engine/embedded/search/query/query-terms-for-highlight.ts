@@ -3,6 +3,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { IntervalsRule } from './intervals.js';
 import { assertNever, type Query } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { regexpPattern } from './term-patterns.js';
 
 /** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
@@ -11,7 +12,7 @@ export interface HighlightTerms {
   predicates: Array<(term: string) => boolean>;
 }
 
-interface Ctx {
+export interface HighlightContext {
   field: string;
   mapping: FieldMapping;
   mappings: Mappings;
@@ -19,6 +20,7 @@ interface Ctx {
   requireFieldMatch: boolean;
   out: HighlightTerms;
 }
+type Ctx = HighlightContext;
 
 function searchAnalyzer(m: FieldMapping, registry: AnalysisRegistry, override?: string): string {
   if (override) return override;
@@ -100,7 +102,10 @@ function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
   }
 }
 
+export { visit as collectHighlightTerms };
+
 function visit(q: Query, ctx: Ctx): void {
+  if (isRegistered(q)) return queryTypeOf(q).highlightTerms(q, ctx);
   switch (q.type) {
     case 'term':
       if (targets(ctx, q.field)) {
@@ -160,12 +165,6 @@ function visit(q: Query, ctx: Ctx): void {
     case 'bool':
       for (const c of [...q.must, ...q.should, ...q.filter]) visit(c, ctx);
       return;
-    case 'constant_score':
-      visit(q.filter, ctx);
-      return;
-    case 'dis_max':
-      for (const c of q.queries) visit(c, ctx);
-      return;
     case 'boosting':
       visit(q.positive, ctx);
       return;
@@ -190,7 +189,7 @@ function visit(q: Query, ctx: Ctx): void {
     case 'terms_set':
       if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
       return;
-    case 'match_all': case 'match_none': case 'ids': case 'exists': case 'range': case 'geo_distance':
+    case 'range': case 'geo_distance':
     case 'geo_bounding_box': case 'geo_shape': case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
     case 'script': case 'indexed_term': case 'term_pattern': case 'phrase': case 'interval_source': case 'combined_term':
       return;

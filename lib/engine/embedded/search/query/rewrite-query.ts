@@ -11,6 +11,7 @@ import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import { assertNever, type FullTextOptions, type Query, type Scalar } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 
 export interface RewriteContext {
   mappings: Mappings;
@@ -291,6 +292,7 @@ function rangeFieldTermQuery(q: Query, ctx: RewriteContext): Query | undefined {
 export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
   const onIndex = indexFieldQuery(q, ctx) ?? metadataFieldQuery(q, ctx) ?? rangeFieldTermQuery(q, ctx);
   if (onIndex) return onIndex;
+  if (isRegistered(q)) return queryTypeOf(q).rewrite(q, ctx);
   switch (q.type) {
     case 'match':
       return rewriteMatch(q.field, q.query, q.options, q.boost, ctx);
@@ -319,10 +321,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
         ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
         should: q.should.map((c) => rewriteQuery(c, ctx)), mustNot: q.mustNot.map((c) => rewriteQuery(c, ctx)),
       };
-    case 'constant_score':
-      return { ...q, filter: rewriteQuery(q.filter, ctx) };
-    case 'dis_max':
-      return { ...q, queries: q.queries.map((c) => rewriteQuery(c, ctx)) };
     case 'boosting':
       return { ...q, positive: rewriteQuery(q.positive, ctx), negative: rewriteQuery(q.negative, ctx) };
     case 'function_score':
@@ -350,7 +348,7 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     case 'capped_score':
     case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
-    case 'match_all': case 'match_none': case 'term': case 'terms': case 'ids': case 'exists':
+    case 'term': case 'terms':
     case 'range': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature':
     case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':

@@ -8,6 +8,7 @@
  */
 import type { PinnedDocument, Query } from './query.js';
 import { assertNever } from './query.js';
+import { isRegistered, queryTypeOf } from './query-type.js';
 import { MAX_PINNED_HITS } from './pinned-query.js';
 import { boostOf, checkFields, failedToBuild, inField, isObject, malformed, requiredFields, textArray, unsupportedValue } from './query-fields.js';
 
@@ -79,15 +80,12 @@ function resolveRule(q: Extract<Query, { type: 'rule' }>, apply: ApplyQueryRules
  */
 export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
   const resolve = (c: Query) => resolveRuleQueries(c, apply);
+  if (isRegistered(q)) return queryTypeOf(q).withChildren(q, resolve);
   switch (q.type) {
     case 'rule':
       return resolveRule(q, apply);
     case 'bool':
       return { ...q, must: q.must.map(resolve), filter: q.filter.map(resolve), should: q.should.map(resolve), mustNot: q.mustNot.map(resolve) };
-    case 'constant_score':
-      return { ...q, filter: resolve(q.filter) };
-    case 'dis_max':
-      return { ...q, queries: q.queries.map(resolve) };
     case 'boosting':
       return { ...q, positive: resolve(q.positive), negative: resolve(q.negative) };
     case 'function_score':
@@ -100,12 +98,8 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'script_score':
       return { ...q, query: resolve(q.query) };
     case 'script':
-    case 'match_all':
-    case 'match_none':
     case 'term':
     case 'terms':
-    case 'ids':
-    case 'exists':
     case 'match':
     case 'match_phrase':
     case 'match_phrase_prefix':

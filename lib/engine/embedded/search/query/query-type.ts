@@ -1,0 +1,84 @@
+import type { Work } from '../work-budget.js';
+import { exists, ids, matchAll, matchNone } from './basic-queries.js';
+import { constantScore, disMaxQuery } from './compound-queries.js';
+import type { ScoredDocs } from './doc-set.js';
+import type { Evaluated } from './document-matcher.js';
+import type { Exec } from './execute-query.js';
+import type { ExplainContext, Explanation } from './explain-query.js';
+import type { MatchScope } from './matcher-decides.js';
+import type { Query } from './query.js';
+import type { HighlightContext } from './query-terms-for-highlight.js';
+import type { RewriteContext } from './rewrite-query.js';
+
+/** The query nodes of one type. */
+export type QueryOf<T extends Query['type']> = Extract<Query, { type: T }>;
+
+/**
+ * One query type of the DSL with every pass over the query tree that concerns it, in one object
+ * (Lucene's Query with its Weight, Scorer, explain and toString; as aggregation types and ingest
+ * processors are registered in this engine). A pass over the tree looks a node's type up here
+ * (`isRegistered`, `queryTypeOf`) and keeps a `switch` ending in `assertNever` for the types not
+ * registered yet, so the compiler still names a type a pass forgot.
+ *
+ * Passes not (yet) here: the live searches' requirement (streams/search-index/requirement.ts,
+ * another layer), the `_index`/metadata-field rewrites that apply to every field query
+ * (rewrite-query.ts), and the expensive-query checks (expensive-queries.ts), which test a few types by name.
+ */
+export interface QueryType<T extends Query['type']> {
+  readonly name: T;
+  /** The DSL body under the query's name → the node; throws Elasticsearch's 400s (parse-query). */
+  parse(body: unknown): QueryOf<T>;
+  /** The queries directly inside it (query limits, rule resolution). */
+  children(q: QueryOf<T>): Query[];
+  /** The node with `f` applied to each of its children (rule resolution); the node itself without children. */
+  withChildren(q: QueryOf<T>, f: (child: Query) => Query): QueryOf<T>;
+  /** Lowered against one index's mappings, for the executor and the matcher alike (rewrite-query). */
+  rewrite(q: QueryOf<T>, ctx: RewriteContext): Query;
+  /** Its documents in one index, ascending, scored (BM25, similarity.ts) or not (filter context) (execute-query). */
+  execute(q: QueryOf<T>, x: Exec, scoring: boolean): Work<ScoredDocs>;
+  /** Whether one document, from its source alone, matches it (document-matcher: live search streams). */
+  matches(q: QueryOf<T>, doc: Evaluated): boolean;
+  /** Why one document got its score; undefined when it does not match (explain-query). */
+  explain(q: QueryOf<T>, ord: number, c: ExplainContext, scoring: boolean): Explanation | undefined;
+  /**
+   * Lucene's Query.toString without the boost (explanations, `_validate/query?explain`), its
+   * clauses printed by `child` and its numbers by `float` (each printer's own).
+   */
+  print(q: QueryOf<T>, child: (c: Query) => string, float: (n: number) => string): string;
+  /** Adds the terms it contributes to highlighting `ctx.field` (query-terms-for-highlight). */
+  highlightTerms(q: QueryOf<T>, ctx: HighlightContext): void;
+  /** Who can decide whether a changed document matches it in a live search (matcher-decides). */
+  scope(q: QueryOf<T>): MatchScope;
+}
+
+/** The types registered so far; the others are still cases of each pass's switch. */
+const REGISTERED = ['match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max'] as const;
+export type RegisteredType = (typeof REGISTERED)[number];
+export type RegisteredQuery = QueryOf<RegisteredType>;
+/** The query nodes the passes' switches still handle. */
+export type SwitchedQuery = Exclude<Query, RegisteredQuery>;
+
+type Registry = { [T in RegisteredType]: QueryType<T> };
+let built: Registry | undefined;
+
+/**
+ * Every registered type by name. Built on first use: the types import the passes that look them
+ * up here, so it must not be read while modules are still being evaluated.
+ */
+function registry(): Registry {
+  built ??= { match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery };
+  return built;
+}
+
+const names: ReadonlySet<string> = new Set(REGISTERED);
+
+/** Whether a query type name is registered (parse-query looks the DSL's names up). */
+export const isRegisteredName = (name: string): name is RegisteredType => names.has(name);
+
+/** Whether a node's type is registered: the pass then asks `queryTypeOf(q)`. */
+export const isRegistered = (q: Query): q is RegisteredQuery => names.has(q.type);
+
+/** The registered type of a node (`isRegistered`), or of a DSL name (`isRegisteredName`). */
+export function queryTypeOf(q: RegisteredQuery | RegisteredType): QueryType<RegisteredType> {
+  return registry()[typeof q === 'string' ? q : q.type] as QueryType<RegisteredType>;
+}
