@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Pool } from 'undici';
+import WebSocket from 'ws';
 import { isResolutionLookup, startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
 import { startTestGateway } from '../support/servers.js';
 import { adminAuth, basic, call } from '../support/http.js';
+import { openStream } from '../support/stream-client.js';
 
 /**
  * Hostile-tenant review of the route table (issue 32): the gateway's own APIs matched by route id
@@ -27,6 +29,9 @@ const spellWord = (word: string): string[] => [
 /** Ways to join segments: every one names the same segments, or none Elasticsearch would read. */
 const PREFIXES = ['/', '//', '/./', '/%2F', '/%2f/', '///', '/mine-1/../', '/%2E/', '/.%2F'];
 const SEPARATORS = ['/', '//', '%2F', '/./', '%252F'];
+const STREAM_PATHS = ['/mine-1/_doc/1', '/mine-1/_search', '//mine-1/_search', '/mine-1/%5Fsearch', '/mine-1/_source/1', '/mine-1,other-1/_search', '/mine-1%2Cother-1/_search', '/mine-*/_search', '/%2A/_search', '/mine-1/./_doc/1', '/mine-1/_doc/%31'];
+const STREAM_PARAMS = ['', '&_source_includes=secret', '&_source=secret', '&stored_fields=secret', '&index=other-1', '&source=%7B%22query%22%3A%7B%22match_all%22%3A%7B%7D%7D%2C%22docvalue_fields%22%3A%5B%22secret%22%5D%7D',
+  '&%73ource=%7B%22query%22%3A%7B%22match_all%22%3A%7B%7D%7D%2C%22fields%22%3A%5B%22*%22%5D%7D', '&docvalue_fields=secret', '&stream=false&stream=true', '&routing=1', '&filter_path=*', '&version=true&seq_no_primary_term=true', '&unknown_param=1'];
 const QUERIES = ['', '?source=%7B%7D', '?%73ource=%7B%22indices%22%3A%5B%22*%22%5D%7D', '?pretty&pretty=false', '?index=other-1', '?stream=true', '?username=victim', '?filter_path=*', '?stream=true&index=other-1'];
 const WORDS = ['_credentials', '_pipeline', '_pipelines', '_rules', '_rule', '_searchrelevancy', '_cache', '_logs', '_log', '_analytics', '_reactivesearch', '_reactivesearch.v3', '_declarative', '_apps', '_gateway', '_security'];
 const OWNERS = ['', 'mine-1', 'other-1', '_all', '*', 'other-*', '.gateway-credentials', 'mine-1,other-1', 'mine-1%2Cother-1'];
@@ -111,6 +116,7 @@ for (const target of TARGETS) {
 
     /** No 5xx; a refusal is Elasticsearch-shaped; an answer never names what is outside the tenant. */
     const expectContained = (res: { status: number; text: string; json: any }, what: string) => {
+      if (process.env.REVIEW_TALLY) console.log('TALLY', res.status, what, res.text.slice(0, 160));
       expect(res.status, `${what} → ${res.status} ${res.text}`).to.be.below(500);
       if (res.status >= 400 && res.status !== 405 && res.text) {
         expect(res.json?.error?.type, `${what}: ${res.text}`).to.be.a('string');
@@ -151,7 +157,7 @@ for (const target of TARGETS) {
       for (const ix of ['mine-1', 'other-1']) {
         const made = await call(started.url, 'PUT', `/${ix}`, { body: { mappings: { properties: { f: { type: 'keyword' }, secret: { type: 'keyword' } } } } });
         expect(made.status, made.text).to.equal(200);
-        const doc = await call(started.url, 'PUT', `/${ix}/_doc/1?refresh=true`, { body: { f: 'a', secret: ix === 'other-1' ? SECRET : 'mine' } });
+        const doc = await call(started.url, 'PUT', `/${ix}/_doc/1?refresh=true`, { body: { f: 'a', secret: `${SECRET}-${ix}` } });
         expect(doc.status, doc.text).to.be.oneOf([200, 201]);
       }
       const v = await call(started.url, 'POST', '/_credentials', { body: { description: 'victim', indices: ['other*'], categories: ['docs', 'search'], ops: ['read', 'write'] } });
@@ -237,6 +243,86 @@ for (const target of TARGETS) {
         { seed: SEED, numRuns: RUNS },
       );
       await victimIntact('the gateway route sweep');
+    });
+
+    it('streams with parameters the route check should refuse: no hidden field, nothing of another tenant (generated)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...STREAM_PATHS), fc.constantFrom(...STREAM_PARAMS), fc.constantFrom('GET', 'POST'), async (path, extra, method) => {
+          const target = `${path}?stream=true${extra}`;
+          const body = method === 'POST' ? { query: { match_all: {} }, fields: ['*'], docvalue_fields: ['secret'], script_fields: { s: { script: "params._source['secret']" } } } : undefined;
+          started.upstream?.clear();
+          const stream = await openStream(started.url, target, { method, body, auth: tenant });
+          try {
+            if (stream.status === 200) await stream.until((m) => m.length > 0, 5000);
+            else await stream.ended;
+            const text = stream.raw();
+            let json: any;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+            expectContained({ status: stream.status, text, json }, `${method} ${target}`);
+            noLeaks(`${method} ${target}`);
+          } finally {
+            stream.close();
+          }
+        }),
+        { seed: SEED, numRuns: Math.ceil(RUNS / 2) },
+      );
+    });
+
+    it('WebSocket frames to the gateway\'s own routes, spelled every way: no other credential, nothing outside the tenant (generated)', async () => {
+      const ws = new WebSocket(started.url.replace(/^http/, 'ws') + '/mine-1', { headers: { authorization: tenant } });
+      await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+      const waiting = new Map<string, (frame: any) => void>();
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data));
+        waiting.get(frame.id)?.(frame);
+      });
+      let n = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.constantFrom('', '/', '//', './', '%2F'), fc.constantFrom('', 'mine-1/', 'other-1/', '*/'), fc.constantFrom(...WORDS), fc.nat(7), fc.constantFrom('', '/victim', '/other-1', '/_search', '//victim'),
+            fc.constantFrom(...QUERIES), fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+            async (lead, owner, word, spelling, tail, query, method) => {
+              const id = `f${n++}`;
+              const who = tail.replace('victim', encodeURIComponent(victim.username));
+              const path = `${lead}${owner}${spellWord(word)[spelling]}${who}${query}`;
+              const body = method === 'GET' || method === 'DELETE' ? undefined : { password: 'pwned-password-32', indices: ['*'], role: 'admin', query: { match_all: {} } };
+              started.upstream?.clear();
+              const answer = new Promise<any>((resolve) => waiting.set(id, resolve));
+              ws.send(JSON.stringify({ id, path, method, body }));
+              const frame = await answer;
+              waiting.delete(id);
+              const text = JSON.stringify(frame.body ?? frame);
+              const status = Number(frame.status ?? 200);
+              if (process.env.REVIEW_TALLY) console.log('TALLY', status, `frame ${method} ${path}`, text.slice(0, 160));
+              expect(status, `frame ${method} ${path}: ${text.slice(0, 300)}`).to.be.below(500);
+              expect(text, `frame ${method} ${path} shows a hidden value`).not.to.contain(SECRET);
+              if (status < 300) expect(text, `frame ${method} ${path} names the victim`).not.to.contain(victim.username);
+              noLeaks(`frame ${method} ${path}`);
+              await victimIntact(`frame ${method} ${path}`);
+            }),
+          { seed: SEED, numRuns: RUNS },
+        );
+      } finally {
+        ws.close();
+      }
+    });
+
+    it('a path the table reads as `/{index}/_rules` or `/{index}/_cache` is no gateway API: its handler never reads the API word as a rule id or an index', async () => {
+      // the rules API is `/_rule/{id}` and `/_rules[/_order]`; the cache API `/_cache/{what}`: their
+      // handlers read segments by place, so `/mine-1/_rules` was `/_rule/_rules` and `/mine-1/_cache` `/_cache/_cache`
+      const rule = { trigger: { type: 'always' }, actions: { custom_data: 'route confusion' } };
+      for (const [method, path] of [['PUT', '/mine-1/_rules'], ['POST', '//mine-1/%5Frules'], ['PUT', '/mine-1/_rules/'], ['DELETE', '/mine-1/_cache'], ['DELETE', '/mine-1//%5Fcache']]) {
+        const res = await raw(method, path, tenant, method === 'DELETE' ? undefined : rule);
+        expectContained(res, `${method} ${path}`);
+        expect(res.status, `${method} ${path} reached a gateway API: ${res.text}`).to.be.oneOf([400, 404, 405]);
+      }
+      const stored = await call(started.url, 'GET', '/_rule/_rules');
+      expect(stored.status, `a rule [_rules] was stored: ${stored.text}`).to.be.oneOf([404, 400]);
     });
 
     it('a gateway API word as an index name is an index of the tenant\'s, never the gateway API', async () => {

@@ -63,13 +63,14 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // (a new index's credential pair; a registered app's greeting: lib/server/app.ts)
   { id: 'index.create', family: 'engine', methods: ['PUT'], pattern: '/{index}', names: true },
   { id: 'index.get', family: 'engine', methods: ['GET'], pattern: '/{index}', names: true },
-  // the gateway's other APIs, each answered by its module's handler, which reads the rest of the path
+  // the gateway's other APIs, each answered by its module's handler, which reads the rest of the
+  // path by place: only the patterns it reads that way are its routes (`/{index}/_rules` and
+  // `/{index}/_cache` are none: the rules handler read them as `/_rule/_rules`, the cache handler
+  // as `/_cache/_cache`; they go on to the engine, which has no such API)
   ...subtree('rules', 'gateway', '/_rule'),
   ...subtree('rules', 'gateway', '/_rules'),
-  ...subtree('rules', 'gateway', '/{index}/_rules'),
   ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy'),
   ...subtree('cache', 'gateway', '/_cache'),
-  ...subtree('cache', 'gateway', '/{index}/_cache'),
   ...subtree('logs', 'gateway', '/_logs'),
   ...subtree('logs', 'gateway', '/_log'),
   ...subtree('logs', 'gateway', '/{index}/_logs'),
