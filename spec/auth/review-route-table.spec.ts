@@ -20,6 +20,7 @@ import { openStream } from '../support/stream-client.js';
 
 const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 120);
 const SEED = Number(process.env.FAST_CHECK_SEED ?? 3232);
+const STAGE_PATHS_RUNS = 40;
 const SECRET = 'sesame-32x';
 
 /** Ways to spell a path segment that names a gateway API word (`_credentials`). */
@@ -323,6 +324,39 @@ for (const target of TARGETS) {
       }
       const stored = await call(started.url, 'GET', '/_rule/_rules');
       expect(stored.status, `a rule [_rules] was stored: ${stored.text}`).to.be.oneOf([404, 400]);
+    });
+
+    it('a gateway pipeline stage\'s engine call spelled every way: never outside the tenant, never a 5xx (generated)', async () => {
+      const retarget = (path: string) => ({
+        id: 'retarget32',
+        routes: [{ path: '/mine-1/_doc/{id}', method: 'PUT' }],
+        stages: [
+          { id: 'retarget', script: `function handleRequest() { return { request: { path: ${JSON.stringify(path)} } }; }` },
+          { id: 'send', use: 'engineQuery' },
+        ],
+      });
+      const ingest = await call(started.url, 'PUT', '/_ingest/pipeline/to-other', { body: { processors: [{ set: { field: '_index', value: 'other-1' } }] } });
+      expect(ingest.status, ingest.text).to.equal(200);
+      const STAGE_PATHS = ['/mine-1/../other-1/_doc/s', '/mine-1/%2e%2e/other-1/_doc/s', '/mine-1/%252e%252e/other-1/_doc/s', '/mine-1/.%2E/other-1/_doc/s', '//other-1/_doc/s', '/%6Fther-1/_doc/s',
+        '/mine-1%2F..%2Fother-1/_doc/s', '/mine-1/./_doc/s', '/other-1/_doc/s', '/mine-1/_doc/s?pipeline=to-other', '/mine-1/_doc/s?%70ipeline=to-other', '/mine-1/_doc/s?source=%7B%7D&pipeline=to-other',
+        '/_credentials/victim', '//_credentials', '/%5Fcredentials/victim', '/_security/user/x', '/mine-1/_doc/%2E%2E', '/mine-1/_doc/s/..', 'mine-1/_doc/s', '/mine-1/_doc/s?%E0%A4%A', '/%E0%A4%A/_doc/s'];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...STAGE_PATHS), async (template) => {
+          const path = template.replace('victim', encodeURIComponent(victim.username));
+          const reg = await raw('PUT', '/_pipeline/retarget32', tenant, retarget(path));
+          expect(reg.status, reg.text).to.be.oneOf([200, 201]);
+          started.upstream?.clear();
+          const res = await raw('PUT', '/mine-1/_doc/7', tenant, { f: 'stage' });
+          expectContained(res, `a stage's call to ${path}`);
+          noLeaks(`a stage's call to ${path}`);
+          await victimIntact(`a stage's call to ${path}`);
+        }),
+        { seed: SEED, numRuns: STAGE_PATHS_RUNS },
+      );
+      await call(started.url, 'POST', '/other-1/_refresh');
+      const count = await call(started.url, 'GET', '/other-1/_count');
+      expect(count.json.count, 'other-1 holds only its own document').to.equal(1);
+      expect((await raw('DELETE', '/_pipeline/retarget32', tenant)).status).to.equal(200);
     });
 
     it('a gateway API word as an index name is an index of the tenant\'s, never the gateway API', async () => {
