@@ -359,6 +359,37 @@ for (const target of TARGETS) {
       expect((await raw('DELETE', '/_pipeline/retarget32', tenant)).status).to.equal(200);
     });
 
+    it('the app-addressed style `/{app}/{type}/{id}` and index creation spelled every way: only the tenant\'s own indices (generated)', async () => {
+      const APPS = ['mine-1', 'other-1', '%6Fther-1', 'mine-1,other-1', 'mine-1%2Cother-1', '*', 'other-*', '_all', '.gateway-credentials', '%2Egateway-credentials', 'mine-1%2F..%2Fother-1', 'OTHER-1'];
+      const TYPES = ['t', '_doc', '%5Fdoc', '_credentials', '%5Fcredentials', '_search', '_count', '_bulk', '_source', '_update'];
+      const IDS = ['', '/1', '/%31', '/1/_update', '/victim', '/_search', '/%2E%2E', '/..%2Fother-1'];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('/', '//', '/%2F'), fc.constantFrom(...APPS), fc.constantFrom(...TYPES), fc.constantFrom(...IDS), fc.constantFrom('', '?refresh=true', '?source=%7B%22query%22%3A%7B%22match_all%22%3A%7B%7D%7D%7D', '?index=other-1'),
+          fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'HEAD'),
+          async (lead, app, type, id, query, method) => {
+            const path = `${lead}${app}/${type}${id.replace('victim', encodeURIComponent(victim.username))}${query}`;
+            const body = method === 'PUT' || method === 'POST' ? (type === '_bulk' ? undefined : { f: 'typed', query: { match_all: {} }, doc: { f: 'typed' } }) : undefined;
+            started.upstream?.clear();
+            const res = await raw(method, path, tenant, body);
+            expectContained(res, `${method} ${path}`);
+            noLeaks(`${method} ${path}`);
+          }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      for (const app of ['other-1', '%6Fther-1', 'other-2', '_all', 'mine-1%2Cother-3', '.gateway-x']) {
+        for (const method of ['PUT', 'GET', 'DELETE', 'HEAD']) {
+          const res = await raw(method, `/${app}`, tenant);
+          expectContained(res, `${method} /${app}`);
+          if (method !== 'GET' && method !== 'HEAD') expect(res.status, `${method} /${app}: ${res.text}`).to.be.within(400, 499);
+        }
+      }
+      const other = await call(started.url, 'GET', '/other-1/_doc/1');
+      expect(other.status, other.text).to.equal(200);
+      expect(other.json._source.f, other.text).to.equal('a');
+      await call(started.url, 'POST', '/other-1/_refresh');
+      expect((await call(started.url, 'GET', '/other-1/_count')).json.count).to.equal(1);
+    });
+
     it('a gateway API word as an index name is an index of the tenant\'s, never the gateway API', async () => {
       for (const word of ['mine-credentials', 'mine-_credentials', 'mine_pipeline']) {
         const res = await raw('PUT', `/${word}`, tenant);
