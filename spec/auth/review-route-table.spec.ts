@@ -390,6 +390,20 @@ for (const target of TARGETS) {
       expect((await call(started.url, 'GET', '/other-1/_count')).json.count).to.equal(1);
     });
 
+    it('`/{index}/_credentials` with an index expression that matches nothing yet: never a credential beyond the tenant\'s patterns', async () => {
+      for (const expr of ['z*', 'o*', 'other-9', 'other-9*', '*-9', 'm*', 'mi*', '*', 'mine-1,zz-1', 'mine-1%2Czz-*', '%7Azz*', 'mine-1,-mine-1,zz', '<zz-{now/d}>', '%3Czz-%7Bnow%2Fd%7D%3E', 'remote:zz', 'zz?']) {
+        for (const method of ['POST', 'GET']) {
+          const path = `/${expr}/_credentials`;
+          const res = await raw(method, path, tenant, method === 'POST' ? {} : undefined);
+          expectContained(res, `${method} ${path}`);
+          if (method === 'POST' && res.status < 300) {
+            const minted = [res.json?.read, res.json?.write, res.json?.credential, ...(res.json?.credentials ?? [])].filter(Boolean);
+            for (const c of minted) for (const ix of c.indices ?? []) expect(ix, `${method} ${path} minted ${JSON.stringify(c)}`).to.match(/^mine/);
+          }
+        }
+      }
+    });
+
     it('a gateway API word as an index name is an index of the tenant\'s, never the gateway API', async () => {
       for (const word of ['mine-credentials', 'mine-_credentials', 'mine_pipeline']) {
         const res = await raw('PUT', `/${word}`, tenant);
