@@ -186,9 +186,9 @@ for (const backend of BACKENDS) {
           [`/${OWN}/_doc/smuggled?pipeline=to-foreign`, [403]],
           [`/${OWN}/_doc/smuggled?refresh=true&pipeline=to-foreign`, [403]],
           ['/%74enant-b/_doc/smuggled', [403]],
-          // refused as unreadable (400; a stage that goes on after its error ends without a response, 500)
-          [`/${OWN}/../${FOREIGN}/_doc/smuggled`, [400, 403, 500]],
-          [`/${OWN}/%2e%2e/${FOREIGN}/_doc/smuggled`, [400, 403, 500]],
+          // refused as unreadable (400, the stage's failure answered even where the pipeline goes on after it)
+          [`/${OWN}/../${FOREIGN}/_doc/smuggled`, [400, 403]],
+          [`/${OWN}/%2e%2e/${FOREIGN}/_doc/smuggled`, [400, 403]],
         ] as Array<[string, number[]]>) {
           const reg = await call(gw.url, 'PUT', '/_pipeline/smuggle', { auth: tenant, body: smuggle(path) });
           expect(reg.status, reg.text).to.be.oneOf([200, 201]);

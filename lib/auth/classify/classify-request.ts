@@ -1,3 +1,4 @@
+import { EsError } from '../../errors/index.js';
 import {
   aliasActionTargets,
   bulkTargets,
@@ -197,6 +198,12 @@ class Classifying implements BodyReading {
   }
 
   private add(expression: string, from: ExpressionSource['from']): void {
+    // A name holding a path separator is no index (Elasticsearch refuses it at creation and
+    // resolution alike); read here as one name, it would be another path to anything that decoded
+    // it again. Date math (`<logs-{now/d}>`) is resolved, not read as a name.
+    if (!expression.startsWith('<') && /[/\\]/.test(expression)) {
+      throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${expression}], must not contain the following characters [ , ", *, \\, <, |, ,, >, /, ?]`, { index_uuid: '_na_', index: expression });
+    }
     if (!this.listed.has(expression)) {
       this.listed.add(expression);
       this.indices.push(expression);
