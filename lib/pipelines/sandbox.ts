@@ -45,8 +45,6 @@ function budgetCheck(timeoutMs: number): () => boolean {
   };
 }
 
-export { WALL_FACTOR };
-
 export async function loadSandbox(): Promise<void> {
   if (quickjs) return;
   loading ??= getQuickJS();

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { EsError } from '../errors/index.js';
-import { ScriptError, WALL_FACTOR, type SandboxLimits } from './sandbox.js';
+import { WALL_FACTOR } from '../cooperative/index.js';
+import { ScriptError, type SandboxLimits } from './sandbox.js';
 import type { ScriptJob, ScriptOutcome } from './script-worker.js';
 
 export interface ScriptPoolOptions {

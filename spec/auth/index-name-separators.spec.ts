@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { basic, call } from '../support/http.js';
-import { startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
+import type { TestGateway } from '../support/servers.js';
 
 /**
  * An index name holding a path separator (`/` or `\`, written `%2F` / `%5C` in a path, or in a
@@ -9,10 +9,6 @@ import { startTestGateway, type TestGateway } from '../support/servers.js';
  * read as one name that a pattern like `mine*` covers, it would be another path to anything that
  * decoded it again (the route-table review, finding 3). Date math keeps its `/`.
  */
-const BACKENDS: Array<{ name: string; start(): Promise<{ gateway: TestGateway; upstream?: RecordingUpstream; stop(): Promise<void> }> }> = [
-  { name: 'embedded engine', async start() { const gateway = await startTestGateway(); return { gateway, stop: () => gateway.close() }; } },
-  { name: 'HTTP backend (recorded)', start: () => startRecordedGateway() },
-];
 
 const SPELLINGS = [
   ['GET', '/mine-1%2F..%2Fother-1/_search'],
@@ -22,7 +18,7 @@ const SPELLINGS = [
   ['GET', '/mine-1%2F..%2Fother-1/_doc/1'],
 ] as const;
 
-for (const backend of BACKENDS) {
+for (const backend of RECORDED_BACKENDS) {
   describe(`index names with a path separator are refused where the request is read (${backend.name})`, function () {
     this.timeout(60_000);
     let gw: TestGateway;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
-import { startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/servers.js';
+import { RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
+import type { TestGateway } from '../support/servers.js';
 import { openStream } from '../support/stream-client.js';
 
 /**
@@ -11,10 +11,6 @@ import { openStream } from '../support/stream-client.js';
  * of a stored search template names only what the caller wrote; a pipeline stage's computed path
  * that cannot be a request is the stage's 400.
  */
-const BACKENDS: Array<{ name: string; start(): Promise<{ gateway: TestGateway; upstream?: RecordingUpstream; stop(): Promise<void> }> }> = [
-  { name: 'embedded engine', async start() { const gateway = await startTestGateway(); return { gateway, stop: () => gateway.close() }; } },
-  { name: 'HTTP backend (recorded)', start: () => startRecordedGateway() },
-];
 
 /** Stream requests of both kinds and address styles, both ways of asking; `path` is what an error names. */
 const STREAMS = [
@@ -25,7 +21,7 @@ const STREAMS = [
 ];
 const ASKING = ['stream=true', 'streamonly=true'];
 
-for (const backend of BACKENDS) {
+for (const backend of RECORDED_BACKENDS) {
   describe(`request value, low findings (${backend.name})`, function () {
     this.timeout(120_000);
     let gw: TestGateway;

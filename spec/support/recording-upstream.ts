@@ -320,3 +320,12 @@ export async function startRecordedGateway(env: Record<string, string> = {}): Pr
     },
   };
 }
+
+/**
+ * The embedded engine and the HTTP backend behind a recording upstream: for specs that check what
+ * reached the engine (`upstream`, absent on the embedded engine) as well as what the client got.
+ */
+export const RECORDED_BACKENDS: Array<{ name: string; start(): Promise<{ gateway: TestGateway; upstream?: RecordingUpstream; stop(): Promise<void> }> }> = [
+  { name: 'embedded engine', async start() { const gateway = await startTestGateway(); return { gateway, stop: () => gateway.close() }; } },
+  { name: 'HTTP backend (recorded)', start: () => startRecordedGateway() },
+];
