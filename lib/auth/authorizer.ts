@@ -13,6 +13,7 @@ import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
+import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -140,8 +141,9 @@ export class Authorizer {
   }
 
   /**
-   * Another credential is reachable only if all its indices lie within this credential's own:
-   * a tenant manages its own credentials, never another tenant's; the full list is the admin's.
+   * Another credential is reachable only if it lies within this credential's rights (its indices,
+   * categories, operations, field rules, limits: grant.ts): a tenant manages the credentials it
+   * could have granted, never another tenant's or a wider one; the full list is the admin's.
    * Read from the classification's decoded segments and id, never the path's text; a shape the
    * credentials API does not have (`/_credentials/a/b`, `/{index}/_credentials/x`) is refused.
    */
@@ -159,10 +161,9 @@ export class Authorizer {
     const username = c.id ?? segments[1];
     const target = await this.store?.get(username).catch(() => undefined);
     if (!target) return; // the API answers 404 (or 400 for a malformed name)
-    const own = principal.credential.indices;
-    if (target.role === 'admin' || !target.indices.length || !target.indices.every((i) => patternsCoverPattern(own, i))) {
-      throw refuse();
-    }
+    // within the caller's rights as a whole (grant.ts), not only its indices: a pair the admin
+    // minted for the caller's index with more categories is not the caller's to read, reset or delete
+    if (target.role === 'admin' || !target.indices.length || !isWithin(target, principal.credential)) throw refuse();
   }
 
   /** Checks every index expression; returns the path's segments with its wildcard expressions narrowed (undefined: as they are). */

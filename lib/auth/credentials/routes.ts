@@ -4,7 +4,7 @@ import { byRoute, readJsonBody, type Classification } from '../../request/index.
 import { AppCredentials } from './app-credentials.js';
 import type { CredentialStore, WriteOptions } from './credential-store.js';
 import { validateCreate, validatePatch, type Credential, type Role } from './credential.js';
-import { admitWithin, inheritRestrictions, type Grantor } from './grant.js';
+import { admitWithin, inheritRestrictions, isWithin, type Grantor } from './grant.js';
 
 export interface CredentialRoutesOptions {
   /** Body size limit for these routes (bytes); credential bodies are small. */
@@ -60,7 +60,11 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
     },
     'index_credentials.list': async (ctx, params) => {
       const index = indexParam(params.index);
-      ctx.body = { index, credentials: await store.listForIndex(index) };
+      // a scoped caller sees the credentials it could have granted itself, never wider ones
+      // (the admin's own pairs for the index): rights only narrow, in what is shown too
+      const grantor = grantorOf(ctx);
+      const credentials = await store.listForIndex(index);
+      ctx.body = { index, credentials: grantor ? credentials.filter((c) => isWithin(c, grantor.credential)) : credentials };
     },
     'index_credentials.create': async (ctx, params) => {
       const index = indexParam(params.index);
