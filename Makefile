@@ -6,7 +6,7 @@ NPM ?= npm
 # the system tools) run side by side; `make -j1 test` runs them one at a time.
 MAKEFLAGS += --jobs=4
 
-.PHONY: run test test-unit build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq system-tools
+.PHONY: run test test-unit typecheck build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq system-tools
 
 node_modules/.install-stamp: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
@@ -14,13 +14,20 @@ node_modules/.install-stamp: package.json package-lock.json
 
 install: node_modules/.install-stamp
 
-# tsc runs only when a source file, the config or the dependencies changed since the last build
-# (`make run` on an unchanged tree starts at once); tsc itself is incremental when it does run.
+# The build transpiles each TypeScript file to dist/ with esbuild (about a second for the whole
+# tree; `isolatedModules` holds, so a file compiles on its own) when a source file, the config or
+# the dependencies changed since the last build (`make run` on an unchanged tree starts at once).
+# Types are checked by tsc: `make typecheck`, and spec/layers/typecheck.spec.ts in `make test`,
+# where it runs beside the other specs instead of before them.
 TS_SOURCES := $(shell find lib spec bench conformance -name '*.ts' -not -path 'spec/browser/app/*' 2>/dev/null)
 
 dist/.build-stamp: $(TS_SOURCES) tsconfig.json node_modules/.install-stamp
-	node_modules/.bin/tsc -p tsconfig.json
+	@echo "esbuild: $(words $(TS_SOURCES)) files to dist/"
+	@node_modules/.bin/esbuild $(TS_SOURCES) --outdir=dist --outbase=. --format=esm --platform=node --target=node20 --sourcemap --log-level=warning
 	@touch $@
+
+typecheck: install
+	node_modules/.bin/tsc -p tsconfig.json --noEmit
 
 build: install console-app dist/.build-stamp
 
