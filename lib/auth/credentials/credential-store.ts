@@ -76,7 +76,11 @@ export class CredentialStore {
     const { password: _plain, username: _name, ...fields } = spec;
     const credential: Credential = { username, ...CREDENTIAL_DEFAULTS, ...fields, created_at: now, updated_at: now };
     options.admit?.(credential);
-    const record: StoredUserCredential = { ...credential, hash: await hashSecret(password) };
+    // a generated name and password are random (a fast salted hash suffices, secret-hash.ts); a
+    // chosen password gets scrypt, and so does a generated one under a chosen name, whose sign-in
+    // must cost what an unknown name's does (the authenticator's dummy scrypt)
+    const generated = spec.username === undefined && spec.password === undefined;
+    const record: StoredUserCredential = { ...credential, hash: await hashSecret(password, generated ? 'generated' : 'memorized') };
     await (this.indexReady ??= ensureCredentialsIndex(this.backend).catch((err) => {
       this.indexReady = undefined;
       throw err;

@@ -185,6 +185,23 @@ for (const backendUnderTest of BACKENDS) describe(`credentials API and Basic aut
       expect(doc.body._source.hash).to.match(/^scrypt\$/);
       expect(JSON.stringify(doc.body._source)).not.to.contain('reporter-password-1');
     });
+
+    it('a generated name and password are stored as a salted SHA-256 (random secrets need no slow hash), and only the password opens it', async () => {
+      const res = await create({ description: 'minted' });
+      const { credential, password } = res.json;
+      const doc = await callJson<{ _source: Record<string, unknown> }>(engine, 'GET', `/${CREDENTIALS_INDEX}/_doc/${credential.username}`);
+      expect(doc.body._source.hash).to.match(/^ssha256\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+      expect(JSON.stringify(doc.body._source)).not.to.contain(password);
+      expect((await whoami(credential.username, password)).status).to.equal(200);
+      for (const wrong of [password.slice(0, -1), `${password}x`, password.toLowerCase() === password ? password.toUpperCase() : password.toLowerCase(), '']) {
+        expect((await whoami(credential.username, wrong)).status, wrong).to.equal(401);
+      }
+      // a chosen name with a generated password keeps scrypt: its sign-in costs what an unknown name's does
+      const named = await create({ username: 'named-minted' });
+      const stored = await callJson<{ _source: Record<string, unknown> }>(engine, 'GET', `/${CREDENTIALS_INDEX}/_doc/named-minted`);
+      expect(stored.body._source.hash).to.match(/^scrypt\$/);
+      expect((await whoami('named-minted', named.json.password)).status).to.equal(200);
+    });
   });
 
   describe('validation: 400 naming the member', () => {
