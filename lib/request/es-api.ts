@@ -1,0 +1,1095 @@
+/**
+ * Elasticsearch's REST API as the embedded engine serves it, one entry per API (Elasticsearch's
+ * rest-api-spec names: `search`, `indices.create`): its paths (methods and pattern) and the URL
+ * parameters each path takes besides the ones every route takes (`COMMON_PARAMS`). It is half of
+ * the one route table (`API_TABLE`, api-table.ts): the embedded engine registers a handler for
+ * each id (lib/engine's router: an id not in this table does not compile, an entry without a
+ * handler stops the engine at startup), and the gateway reads a request by matching it here.
+ */
+
+/** Parameters every route accepts. */
+export const COMMON_PARAMS: ReadonlySet<string> = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type']);
+
+const CAT_SHARD_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards'];
+const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
+const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards'];
+const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
+const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
+const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];
+const GET_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
+const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'routing', 'include_named_queries_score'];
+const BY_QUERY_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'from', 'lenient', 'preference', 'q', 'routing', 'scroll', 'search_type', 'search_timeout', 'max_docs', 'size', 'sort', 'terminate_after', 'stats', 'version', 'request_cache', 'refresh', 'timeout', 'wait_for_active_shards', 'scroll_size', 'wait_for_completion', 'requests_per_second', 'slices', 'conflicts', 'pipeline', 'version_type'];
+const TEMPLATE_GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'include_defaults'];
+
+export const ES_API = [
+  {
+    id: 'info',
+    params: [],
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/' },
+    ],
+  },
+  {
+    id: 'cluster.health',
+    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/health' },
+      { methods: ['GET'], pattern: '/_cluster/health/{index}' },
+    ],
+  },
+  {
+    id: 'cat.help',
+    params: ['help', 's'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat' },
+    ],
+  },
+  {
+    id: 'cat.indices',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/indices' },
+      { methods: ['GET'], pattern: '/_cat/indices/{index}' },
+    ],
+  },
+  {
+    id: 'cat.aliases',
+    params: CAT_SHARD_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/aliases' },
+      { methods: ['GET'], pattern: '/_cat/aliases/{name}' },
+    ],
+  },
+  {
+    id: 'cat.count',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/count' },
+      { methods: ['GET'], pattern: '/_cat/count/{index}' },
+    ],
+  },
+  {
+    id: 'cat.health',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/health' },
+    ],
+  },
+  {
+    id: 'cat.master',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/master' },
+    ],
+  },
+  {
+    id: 'cat.pending_tasks',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/pending_tasks' },
+    ],
+  },
+  {
+    id: 'cat.plugins',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'include_bootstrap'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/plugins' },
+    ],
+  },
+  {
+    id: 'cat.repositories',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/repositories' },
+    ],
+  },
+  {
+    id: 'cat.templates',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/templates' },
+      { methods: ['GET'], pattern: '/_cat/templates/{name}' },
+    ],
+  },
+  {
+    id: 'cat.tasks',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'actions', 'detailed', 'nodes', 'parent_task_id', 'full_id'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/tasks' },
+    ],
+  },
+  {
+    id: 'cat.nodes',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id', 'include_unloaded_segments'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/nodes' },
+    ],
+  },
+  {
+    id: 'cat.nodeattrs',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/nodeattrs' },
+    ],
+  },
+  {
+    id: 'cat.allocation',
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/allocation' },
+      { methods: ['GET'], pattern: '/_cat/allocation/{node_id}' },
+    ],
+  },
+  {
+    id: 'cat.fielddata',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'fields'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/fielddata' },
+      { methods: ['GET'], pattern: '/_cat/fielddata/{fields}' },
+    ],
+  },
+  {
+    id: 'cat.thread_pool',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'thread_pool_patterns'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/thread_pool' },
+      { methods: ['GET'], pattern: '/_cat/thread_pool/{thread_pool_patterns}' },
+    ],
+  },
+  {
+    id: 'cat.shards',
+    params: CAT_SHARD_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/shards' },
+      { methods: ['GET'], pattern: '/_cat/shards/{index}' },
+    ],
+  },
+  {
+    id: 'cat.segments',
+    params: CAT_SHARD_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/segments' },
+      { methods: ['GET'], pattern: '/_cat/segments/{index}' },
+    ],
+  },
+  {
+    id: 'cat.recovery',
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards', 'active_only', 'detailed', 'index'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/recovery' },
+      { methods: ['GET'], pattern: '/_cat/recovery/{index}' },
+    ],
+  },
+  {
+    id: 'cluster.get_settings',
+    params: ['flat_settings', 'include_defaults', 'master_timeout', 'timeout', 'local'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/settings' },
+    ],
+  },
+  {
+    id: 'cluster.put_settings',
+    params: ['flat_settings', 'master_timeout', 'timeout'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_cluster/settings' },
+    ],
+  },
+  {
+    id: 'cluster.state',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout', 'flat_settings', 'wait_for_metadata_version', 'wait_for_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/state' },
+      { methods: ['GET'], pattern: '/_cluster/state/{metric}' },
+      { methods: ['GET'], pattern: '/_cluster/state/{metric}/{index}' },
+    ],
+  },
+  {
+    id: 'cluster.pending_tasks',
+    params: ['local', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/pending_tasks' },
+    ],
+  },
+  {
+    id: 'cluster.remote_info',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_remote/info' },
+    ],
+  },
+  {
+    id: 'cluster.stats',
+    params: ['flat_settings', 'timeout', 'include_remotes'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/stats' },
+      { methods: ['GET'], pattern: '/_cluster/stats/nodes/{node_id}' },
+    ],
+  },
+  {
+    id: 'indices.clone',
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_clone/{target}' },
+    ],
+  },
+  {
+    id: 'indices.split',
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_split/{target}' },
+    ],
+  },
+  {
+    id: 'indices.shrink',
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_shrink/{target}' },
+    ],
+  },
+  {
+    id: 'nodes.info',
+    params: ['flat_settings', 'timeout', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/{metric}' },
+    ],
+  },
+  {
+    id: 'nodes.stats',
+    params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments', 'level', 'timeout', 'types'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/stats' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/stats' },
+      { methods: ['GET'], pattern: '/_nodes/stats/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/stats/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/stats/{metric}/{index_metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/stats/{metric}/{index_metric}' },
+    ],
+  },
+  {
+    id: 'search_shards',
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'local', 'preference', 'routing', 'master_timeout'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search_shards' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_search_shards' },
+    ],
+  },
+  {
+    id: 'indices.segments',
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'verbose'],
+    paths: [
+      { methods: ['GET'], pattern: '/_segments' },
+      { methods: ['GET'], pattern: '/{index}/_segments' },
+    ],
+  },
+  {
+    id: 'indices.recovery',
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'active_only', 'detailed'],
+    paths: [
+      { methods: ['GET'], pattern: '/_recovery' },
+      { methods: ['GET'], pattern: '/{index}/_recovery' },
+    ],
+  },
+  {
+    id: 'indices.shard_stores',
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'status'],
+    paths: [
+      { methods: ['GET'], pattern: '/_shard_stores' },
+      { methods: ['GET'], pattern: '/{index}/_shard_stores' },
+    ],
+  },
+  {
+    id: 'indices.get_upgrade',
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable'],
+    paths: [
+      { methods: ['GET'], pattern: '/_upgrade' },
+      { methods: ['GET'], pattern: '/{index}/_upgrade' },
+    ],
+  },
+  {
+    id: 'indices.upgrade',
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'wait_for_completion', 'only_ancient_segments'],
+    paths: [
+      { methods: ['POST'], pattern: '/_upgrade' },
+      { methods: ['POST'], pattern: '/{index}/_upgrade' },
+    ],
+  },
+  {
+    id: 'indices.create',
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT'], pattern: '/{index}' },
+    ],
+  },
+  {
+    id: 'indices.get',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'],
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/{index}' },
+    ],
+  },
+  {
+    id: 'indices.delete',
+    params: INDICES_TIMEOUT_PARAMS,
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}' },
+    ],
+  },
+  {
+    id: 'indices.get_mapping',
+    params: INDICES_LOCAL_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_mapping' },
+      { methods: ['GET'], pattern: '/{index}/_mapping' },
+    ],
+  },
+  {
+    id: 'indices.get_field_mapping',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'include_defaults'],
+    paths: [
+      { methods: ['GET'], pattern: '/_mapping/field/{fields}' },
+      { methods: ['GET'], pattern: '/{index}/_mapping/field/{fields}' },
+    ],
+  },
+  {
+    id: 'indices.put_mapping',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'write_index_only'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping' },
+    ],
+  },
+  {
+    id: 'indices.get_settings',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_settings' },
+      { methods: ['GET'], pattern: '/{index}/_settings' },
+      { methods: ['GET'], pattern: '/_settings/{name}' },
+      { methods: ['GET'], pattern: '/{index}/_settings/{name}' },
+    ],
+  },
+  {
+    id: 'indices.put_settings',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'preserve_existing', 'flat_settings', 'reopen'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_settings' },
+      { methods: ['PUT'], pattern: '/{index}/_settings' },
+    ],
+  },
+  {
+    id: 'indices.add_block',
+    params: INDICES_TIMEOUT_PARAMS,
+    paths: [
+      { methods: ['PUT'], pattern: '/{index}/_block/{block}' },
+    ],
+  },
+  {
+    id: 'indices.remove_block',
+    params: INDICES_TIMEOUT_PARAMS,
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}/_block/{block}' },
+    ],
+  },
+  {
+    id: 'indices.close',
+    params: INDICES_OPEN_CLOSE_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_close' },
+    ],
+  },
+  {
+    id: 'indices.open',
+    params: INDICES_OPEN_CLOSE_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_open' },
+    ],
+  },
+  {
+    id: 'indices.refresh',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_refresh' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_refresh' },
+    ],
+  },
+  {
+    id: 'indices.flush',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'force', 'wait_if_ongoing'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_flush' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_flush' },
+    ],
+  },
+  {
+    id: 'indices.forcemerge',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
+    paths: [
+      { methods: ['POST'], pattern: '/_forcemerge' },
+      { methods: ['POST'], pattern: '/{index}/_forcemerge' },
+    ],
+  },
+  {
+    id: 'indices.clear_cache',
+    paths: [
+      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index'] },
+      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request'] },
+    ],
+  },
+  {
+    id: 'index',
+    params: ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream', 'op_type'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_doc/{id}' },
+      { methods: ['POST'], pattern: '/{index}/_doc' },
+    ],
+  },
+  {
+    id: 'create',
+    params: ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_create/{id}' },
+    ],
+  },
+  {
+    id: 'get',
+    params: GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_doc/{id}' },
+    ],
+  },
+  {
+    id: 'delete',
+    params: ['if_seq_no', 'if_primary_term', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}/_doc/{id}' },
+    ],
+  },
+  {
+    id: 'get_source',
+    params: GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_source/{id}' },
+    ],
+  },
+  {
+    id: 'update',
+    params: ['if_seq_no', 'if_primary_term', 'lang', 'refresh', 'require_alias', 'retry_on_conflict', 'routing', 'timeout', 'wait_for_active_shards', '_source', '_source_excludes', '_source_includes'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_update/{id}' },
+    ],
+  },
+  {
+    id: 'mget',
+    params: GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_mget' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_mget' },
+    ],
+  },
+  {
+    id: 'bulk',
+    params: ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_excludes', '_source_includes', 'list_executed_pipelines'],
+    paths: [
+      { methods: ['POST', 'PUT'], pattern: '/_bulk' },
+      { methods: ['POST', 'PUT'], pattern: '/{index}/_bulk' },
+    ],
+  },
+  {
+    id: 'search',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source', 'cancel_after_time_interval', 'phase_took'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_search' },
+    ],
+  },
+  {
+    id: 'count',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_count' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_count' },
+    ],
+  },
+  {
+    id: 'scroll',
+    params: ['scroll', 'scroll_id', 'rest_total_hits_as_int'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search/scroll' },
+      { methods: ['GET', 'POST'], pattern: '/_search/scroll/{scroll_id}' },
+    ],
+  },
+  {
+    id: 'clear_scroll',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/scroll' },
+      { methods: ['DELETE'], pattern: '/_search/scroll/{scroll_id}' },
+    ],
+  },
+  {
+    id: 'msearch',
+    params: MSEARCH_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_msearch' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_msearch' },
+    ],
+  },
+  {
+    id: 'indices.put_alias',
+    params: ['timeout', 'master_timeout'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases/{name}' },
+    ],
+  },
+  {
+    id: 'indices.delete_alias',
+    params: ['timeout', 'master_timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}/_alias/{name}' },
+      { methods: ['DELETE'], pattern: '/{index}/_aliases/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_alias',
+    params: INDICES_LOCAL_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_alias' },
+      { methods: ['GET', 'HEAD'], pattern: '/_alias/{name}' },
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_alias' },
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_alias/{name}' },
+    ],
+  },
+  {
+    id: 'indices.update_aliases',
+    params: ['timeout', 'master_timeout'],
+    paths: [
+      { methods: ['POST'], pattern: '/_aliases' },
+    ],
+  },
+  {
+    id: 'indices.analyze',
+    params: ['index', 'text', 'analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'explain', 'attributes'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_analyze' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_analyze' },
+    ],
+  },
+  {
+    id: 'delete_by_query',
+    params: BY_QUERY_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_delete_by_query' },
+    ],
+  },
+  {
+    id: 'update_by_query',
+    params: BY_QUERY_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_update_by_query' },
+    ],
+  },
+  {
+    id: 'indices.validate_query',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'explain', 'rewrite', 'all_shards', 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_validate/query' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_validate/query' },
+    ],
+  },
+  {
+    id: 'explain',
+    params: ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields', '_source', '_source_includes', '_source_excludes'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_explain/{id}' },
+    ],
+  },
+  {
+    id: 'field_caps',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fields', 'include_unmapped', 'filters', 'types', 'include_empty_fields'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_field_caps' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_field_caps' },
+    ],
+  },
+  {
+    id: 'termvectors',
+    params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors' },
+    ],
+  },
+  {
+    id: 'mtermvectors',
+    params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type', 'ids'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_mtermvectors' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_mtermvectors' },
+    ],
+  },
+  {
+    id: 'indices.put_index_template',
+    params: ['master_timeout', 'timeout', 'create', 'cause'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_index_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_index_template',
+    params: TEMPLATE_GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_index_template/{name}' },
+      { methods: ['GET'], pattern: '/_index_template' },
+    ],
+  },
+  {
+    id: 'indices.delete_index_template',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_index_template/{name}' },
+    ],
+  },
+  {
+    id: 'cluster.put_component_template',
+    params: ['master_timeout', 'timeout', 'create'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_component_template/{name}' },
+    ],
+  },
+  {
+    id: 'cluster.get_component_template',
+    params: TEMPLATE_GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_component_template/{name}' },
+      { methods: ['GET'], pattern: '/_component_template' },
+    ],
+  },
+  {
+    id: 'cluster.delete_component_template',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_component_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.put_template',
+    params: ['master_timeout', 'timeout', 'create', 'order', 'cause'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_template',
+    params: TEMPLATE_GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_template/{name}' },
+      { methods: ['GET'], pattern: '/_template' },
+    ],
+  },
+  {
+    id: 'indices.delete_template',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.stats',
+    params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'level', 'types', 'include_segment_file_sizes', 'include_unloaded_segments', 'expand_wildcards', 'forbid_closed_indices', 'ignore_unavailable', 'allow_no_indices'],
+    paths: [
+      { methods: ['GET'], pattern: '/_stats' },
+      { methods: ['GET'], pattern: '/_stats/{metric}' },
+      { methods: ['GET'], pattern: '/{index}/_stats' },
+      { methods: ['GET'], pattern: '/{index}/_stats/{metric}' },
+    ],
+  },
+  {
+    id: 'indices.resolve_index',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'mode'],
+    paths: [
+      { methods: ['GET'], pattern: '/_resolve/index/{name}' },
+    ],
+  },
+  {
+    id: 'synonyms.get_synonyms_sets',
+    params: ['from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_synonyms' },
+    ],
+  },
+  {
+    id: 'synonyms.put_synonym',
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_synonyms/{set}' },
+    ],
+  },
+  {
+    id: 'synonyms.get_synonym',
+    params: ['from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_synonyms/{set}' },
+    ],
+  },
+  {
+    id: 'synonyms.delete_synonym',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_synonyms/{set}' },
+    ],
+  },
+  {
+    id: 'synonyms.put_synonym_rule',
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_synonyms/{set}/{rule}' },
+    ],
+  },
+  {
+    id: 'synonyms.get_synonym_rule',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_synonyms/{set}/{rule}' },
+    ],
+  },
+  {
+    id: 'synonyms.delete_synonym_rule',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_synonyms/{set}/{rule}' },
+    ],
+  },
+  {
+    id: 'indices.reload_search_analyzers',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'resource'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_reload_search_analyzers' },
+    ],
+  },
+  {
+    id: 'query_rules.list_rulesets',
+    params: ['from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_query_rules' },
+    ],
+  },
+  {
+    id: 'query_rules.put_ruleset',
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.get_ruleset',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.delete_ruleset',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.put_rule',
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.get_rule',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.delete_rule',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.test',
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_query_rules/{ruleset_id}/_test' },
+    ],
+  },
+  {
+    id: 'put_script',
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}', params: ['master_timeout', 'timeout', 'context'] },
+      { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}/{context}', params: ['master_timeout', 'timeout'] },
+    ],
+  },
+  {
+    id: 'get_script',
+    params: ['master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_scripts/{id}' },
+    ],
+  },
+  {
+    id: 'delete_script',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_scripts/{id}' },
+    ],
+  },
+  {
+    id: 'get_script_context',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_script_context' },
+    ],
+  },
+  {
+    id: 'get_script_languages',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_script_language' },
+    ],
+  },
+  {
+    id: 'search_template',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search/template' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_search/template' },
+    ],
+  },
+  {
+    id: 'render_search_template',
+    params: [],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_render/template' },
+      { methods: ['GET', 'POST'], pattern: '/_render/template/{id}' },
+    ],
+  },
+  {
+    id: 'msearch_template',
+    params: MSEARCH_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_msearch/template' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_msearch/template' },
+    ],
+  },
+  {
+    id: 'rank_eval',
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'search_type'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_rank_eval' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_rank_eval' },
+    ],
+  },
+  {
+    id: 'scripts_painless_execute',
+    params: [],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_scripts/painless/_execute' },
+    ],
+  },
+  {
+    id: 'open_point_in_time',
+    params: ['keep_alive', 'routing', 'preference', 'allow_partial_search_results', 'max_concurrent_shard_requests', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_pit' },
+    ],
+  },
+  {
+    id: 'close_point_in_time',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_pit' },
+    ],
+  },
+  {
+    id: 'opensearch.create_pit',
+    params: ['keep_alive', 'routing', 'preference', 'allow_partial_pit_creation', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_search/point_in_time' },
+    ],
+  },
+  {
+    id: 'opensearch.get_all_pits',
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_search/point_in_time/_all' },
+    ],
+  },
+  {
+    id: 'opensearch.delete_all_pits',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/point_in_time/_all' },
+    ],
+  },
+  {
+    id: 'opensearch.delete_pit',
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/point_in_time' },
+    ],
+  },
+  {
+    id: 'ingest.put_pipeline',
+    params: ['master_timeout', 'timeout', 'if_version'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_ingest/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'ingest.get_pipeline',
+    params: ['master_timeout', 'summary'],
+    paths: [
+      { methods: ['GET'], pattern: '/_ingest/pipeline' },
+      { methods: ['GET'], pattern: '/_ingest/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'ingest.delete_pipeline',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_ingest/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'ingest.simulate',
+    params: ['verbose'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/_simulate' },
+      { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/{id}/_simulate' },
+    ],
+  },
+  {
+    id: 'ingest.processor_grok',
+    params: ['s', 'ecs_compatibility'],
+    paths: [
+      { methods: ['GET'], pattern: '/_ingest/processor/grok' },
+    ],
+  },
+  {
+    id: 'tasks.list',
+    params: ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'group_by', 'timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_tasks' },
+    ],
+  },
+  {
+    id: 'tasks.get',
+    params: ['wait_for_completion', 'timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_tasks/{task_id}' },
+    ],
+  },
+  {
+    id: 'tasks.cancel',
+    params: ['nodes', 'actions', 'parent_task_id', 'wait_for_completion', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_tasks/_cancel' },
+      { methods: ['POST'], pattern: '/_tasks/{task_id}/_cancel' },
+    ],
+  },
+  {
+    id: 'reindex_rethrottle',
+    params: ['requests_per_second', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_reindex/{task_id}/_rethrottle' },
+    ],
+  },
+  {
+    id: 'update_by_query_rethrottle',
+    params: ['requests_per_second', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_update_by_query/{task_id}/_rethrottle' },
+    ],
+  },
+  {
+    id: 'delete_by_query_rethrottle',
+    params: ['requests_per_second', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_delete_by_query/{task_id}/_rethrottle' },
+    ],
+  },
+  {
+    id: 'reindex',
+    params: ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'scroll', 'slices', 'max_docs', 'require_alias'],
+    paths: [
+      { methods: ['POST'], pattern: '/_reindex' },
+    ],
+  },
+  {
+    id: 'indices.create_data_stream',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_data_stream/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_data_stream',
+    params: ['expand_wildcards', 'include_defaults', 'master_timeout', 'verbose'],
+    paths: [
+      { methods: ['GET'], pattern: '/_data_stream' },
+      { methods: ['GET'], pattern: '/_data_stream/{name}' },
+    ],
+  },
+  {
+    id: 'indices.delete_data_stream',
+    params: ['expand_wildcards', 'master_timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_data_stream/{name}' },
+    ],
+  },
+  {
+    id: 'indices.data_streams_stats',
+    params: ['expand_wildcards'],
+    paths: [
+      { methods: ['GET'], pattern: '/_data_stream/_stats' },
+      { methods: ['GET'], pattern: '/_data_stream/{name}/_stats' },
+    ],
+  },
+  {
+    id: 'indices.modify_data_stream',
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['POST'], pattern: '/_data_stream/_modify' },
+    ],
+  },
+  {
+    id: 'indices.rollover',
+    params: ['dry_run', 'lazy', 'master_timeout', 'timeout', 'wait_for_active_shards'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_rollover' },
+      { methods: ['POST'], pattern: '/{index}/_rollover/{new_index}' },
+    ],
+  },
+] as const satisfies readonly EsApi[];
+
+/** One path of an API: the methods it takes at a pattern, and its own parameters when they differ from the API's. */
+export interface EsPath {
+  readonly methods: readonly string[];
+  readonly pattern: string;
+  readonly params?: readonly string[];
+}
+
+export interface EsApi {
+  readonly id: string;
+  /** The URL parameters of every path of the API that names none of its own. */
+  readonly params?: readonly string[];
+  readonly paths: readonly EsPath[];
+}
+
+/** An API of the table, by its Elasticsearch name. */
+export type EsRouteId = (typeof ES_API)[number]['id'];
+
+/** The parameters a path takes, besides the common ones. */
+export const paramsOf = (api: EsApi, path: EsPath): readonly string[] => path.params ?? api.params ?? [];
