@@ -1,3 +1,5 @@
+import type { RouteAuth } from './route-auth.js';
+
 /**
  * Elasticsearch's REST API as the embedded engine serves it, one entry per API (Elasticsearch's
  * rest-api-spec names: `search`, `indices.create`): its paths (methods and pattern) and the URL
@@ -21,9 +23,17 @@ const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_
 const BY_QUERY_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'from', 'lenient', 'preference', 'q', 'routing', 'scroll', 'search_type', 'search_timeout', 'max_docs', 'size', 'sort', 'terminate_after', 'stats', 'version', 'request_cache', 'refresh', 'timeout', 'wait_for_active_shards', 'scroll_size', 'wait_for_completion', 'requests_per_second', 'slices', 'conflicts', 'pipeline', 'version_type'];
 const TEMPLATE_GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'include_defaults'];
 
+/** A search: every index unless the path names some (or a body's `pit` names them), lookups in its body; a live stream with `stream=true`. */
+const SEARCH = { category: 'search', operation: 'read', action: 'indices:data/read/search', every: 0, body: 'search', pointInTime: true, streams: 'any' } as const;
+/** A resize reads its source and writes the new index, with the aliases and settings its body gives it. */
+const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin/resize', sourceOperation: 'read', names: { target: 'write' }, body: 'index_creation', bodyPerIndex: true } as const;
+/** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
+const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
+
 export const ES_API = [
   {
     id: 'info',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/main' },
     params: [],
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/' },
@@ -227,6 +237,7 @@ export const ES_API = [
   },
   {
     id: 'indices.clone',
+    auth: RESIZE,
     params: RESIZE_PARAMS,
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_clone/{target}' },
@@ -234,6 +245,7 @@ export const ES_API = [
   },
   {
     id: 'indices.split',
+    auth: RESIZE,
     params: RESIZE_PARAMS,
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_split/{target}' },
@@ -241,6 +253,7 @@ export const ES_API = [
   },
   {
     id: 'indices.shrink',
+    auth: RESIZE,
     params: RESIZE_PARAMS,
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_shrink/{target}' },
@@ -269,6 +282,7 @@ export const ES_API = [
   },
   {
     id: 'search_shards',
+    auth: { category: 'search', operation: 'read', action: 'indices:admin/shards/search_shards', every: 0 },
     params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'local', 'preference', 'routing', 'master_timeout'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search_shards' },
@@ -277,6 +291,7 @@ export const ES_API = [
   },
   {
     id: 'indices.segments',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/segments', every: 0 },
     params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'verbose'],
     paths: [
       { methods: ['GET'], pattern: '/_segments' },
@@ -285,6 +300,7 @@ export const ES_API = [
   },
   {
     id: 'indices.recovery',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/recovery', every: 0 },
     params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'active_only', 'detailed'],
     paths: [
       { methods: ['GET'], pattern: '/_recovery' },
@@ -293,6 +309,7 @@ export const ES_API = [
   },
   {
     id: 'indices.shard_stores',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/shard_stores', every: 0 },
     params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'status'],
     paths: [
       { methods: ['GET'], pattern: '/_shard_stores' },
@@ -301,6 +318,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_upgrade',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/upgrade', every: 0 },
     params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable'],
     paths: [
       { methods: ['GET'], pattern: '/_upgrade' },
@@ -309,6 +327,7 @@ export const ES_API = [
   },
   {
     id: 'indices.upgrade',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/upgrade', every: 0 },
     params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'wait_for_completion', 'only_ancient_segments'],
     paths: [
       { methods: ['POST'], pattern: '/_upgrade' },
@@ -317,6 +336,7 @@ export const ES_API = [
   },
   {
     id: 'indices.create',
+    auth: { category: 'indices', action: 'indices:admin/create', body: 'index_creation' },
     params: RESIZE_PARAMS,
     paths: [
       { methods: ['PUT'], pattern: '/{index}' },
@@ -324,6 +344,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get',
+    auth: { category: 'indices', action: 'indices:admin/get' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'],
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/{index}' },
@@ -331,6 +352,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete',
+    auth: { category: 'indices', action: 'indices:admin/delete' },
     params: INDICES_TIMEOUT_PARAMS,
     paths: [
       { methods: ['DELETE'], pattern: '/{index}' },
@@ -338,6 +360,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_mapping',
+    auth: { category: 'indices', action: 'indices:admin/mappings/get', every: 0 },
     params: INDICES_LOCAL_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_mapping' },
@@ -346,6 +369,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_field_mapping',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/mappings/fields/get', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'include_defaults'],
     paths: [
       { methods: ['GET'], pattern: '/_mapping/field/{fields}' },
@@ -354,6 +378,7 @@ export const ES_API = [
   },
   {
     id: 'indices.put_mapping',
+    auth: { category: 'indices', action: 'indices:admin/mapping/put' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'write_index_only'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping' },
@@ -361,6 +386,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_settings',
+    auth: { category: 'indices', action: 'indices:monitor/settings/get', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_settings' },
@@ -371,6 +397,7 @@ export const ES_API = [
   },
   {
     id: 'indices.put_settings',
+    auth: { category: 'indices', action: 'indices:admin/settings/update', every: 0, body: 'settings' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'preserve_existing', 'flat_settings', 'reopen'],
     paths: [
       { methods: ['PUT'], pattern: '/_settings' },
@@ -379,6 +406,7 @@ export const ES_API = [
   },
   {
     id: 'indices.add_block',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/block/add' },
     params: INDICES_TIMEOUT_PARAMS,
     paths: [
       { methods: ['PUT'], pattern: '/{index}/_block/{block}' },
@@ -386,6 +414,7 @@ export const ES_API = [
   },
   {
     id: 'indices.remove_block',
+    auth: { category: 'indices', operation: 'delete', action: 'indices:admin/block/add' },
     params: INDICES_TIMEOUT_PARAMS,
     paths: [
       { methods: ['DELETE'], pattern: '/{index}/_block/{block}' },
@@ -393,6 +422,7 @@ export const ES_API = [
   },
   {
     id: 'indices.close',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/close' },
     params: INDICES_OPEN_CLOSE_PARAMS,
     paths: [
       { methods: ['POST'], pattern: '/{index}/_close' },
@@ -400,6 +430,7 @@ export const ES_API = [
   },
   {
     id: 'indices.open',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/open' },
     params: INDICES_OPEN_CLOSE_PARAMS,
     paths: [
       { methods: ['POST'], pattern: '/{index}/_open' },
@@ -407,6 +438,7 @@ export const ES_API = [
   },
   {
     id: 'indices.refresh',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/refresh', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_refresh' },
@@ -415,6 +447,7 @@ export const ES_API = [
   },
   {
     id: 'indices.flush',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/flush', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'force', 'wait_if_ongoing'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_flush' },
@@ -423,6 +456,7 @@ export const ES_API = [
   },
   {
     id: 'indices.forcemerge',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/forcemerge', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
     paths: [
       { methods: ['POST'], pattern: '/_forcemerge' },
@@ -431,6 +465,7 @@ export const ES_API = [
   },
   {
     id: 'indices.clear_cache',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear' },
     paths: [
       { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index'] },
       { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request'] },
@@ -438,6 +473,7 @@ export const ES_API = [
   },
   {
     id: 'index',
+    auth: { category: 'docs', action: 'indices:data/write/index', id: 'id' },
     params: ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream', 'op_type'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_doc/{id}' },
@@ -446,6 +482,7 @@ export const ES_API = [
   },
   {
     id: 'create',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/index', id: 'id' },
     params: ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_create/{id}' },
@@ -453,6 +490,7 @@ export const ES_API = [
   },
   {
     id: 'get',
+    auth: { category: 'docs', action: 'indices:data/read/get', id: 'id', streams: 'GET' },
     params: GET_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/{index}/_doc/{id}' },
@@ -460,6 +498,7 @@ export const ES_API = [
   },
   {
     id: 'delete',
+    auth: { category: 'docs', action: 'indices:data/write/delete', id: 'id' },
     params: ['if_seq_no', 'if_primary_term', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
     paths: [
       { methods: ['DELETE'], pattern: '/{index}/_doc/{id}' },
@@ -467,6 +506,7 @@ export const ES_API = [
   },
   {
     id: 'get_source',
+    auth: { category: 'docs', operation: 'read', action: 'indices:data/read/get', id: 'id' },
     params: GET_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/{index}/_source/{id}' },
@@ -474,6 +514,7 @@ export const ES_API = [
   },
   {
     id: 'update',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update', id: 'id' },
     params: ['if_seq_no', 'if_primary_term', 'lang', 'refresh', 'require_alias', 'retry_on_conflict', 'routing', 'timeout', 'wait_for_active_shards', '_source', '_source_excludes', '_source_includes'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_update/{id}' },
@@ -481,6 +522,7 @@ export const ES_API = [
   },
   {
     id: 'mget',
+    auth: { category: 'docs', operation: 'read', action: 'indices:data/read/mget', body: 'docs' },
     params: GET_PARAMS,
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_mget' },
@@ -489,6 +531,7 @@ export const ES_API = [
   },
   {
     id: 'bulk',
+    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true },
     params: ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_excludes', '_source_includes', 'list_executed_pipelines'],
     paths: [
       { methods: ['POST', 'PUT'], pattern: '/_bulk' },
@@ -497,6 +540,7 @@ export const ES_API = [
   },
   {
     id: 'search',
+    auth: SEARCH,
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source', 'cancel_after_time_interval', 'phase_took'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search' },
@@ -505,6 +549,7 @@ export const ES_API = [
   },
   {
     id: 'count',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search', every: 0, body: 'search' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_count' },
@@ -513,6 +558,7 @@ export const ES_API = [
   },
   {
     id: 'scroll',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/scroll' },
     params: ['scroll', 'scroll_id', 'rest_total_hits_as_int'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search/scroll' },
@@ -521,6 +567,7 @@ export const ES_API = [
   },
   {
     id: 'clear_scroll',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/scroll/clear' },
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_search/scroll' },
@@ -529,6 +576,7 @@ export const ES_API = [
   },
   {
     id: 'msearch',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/msearch', body: 'msearch' },
     params: MSEARCH_PARAMS,
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_msearch' },
@@ -537,6 +585,7 @@ export const ES_API = [
   },
   {
     id: 'indices.put_alias',
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, body: 'search' },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
@@ -545,6 +594,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_alias',
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true } },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/{index}/_alias/{name}' },
@@ -553,6 +603,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_alias',
+    auth: { category: 'indices', action: 'indices:admin/aliases/get', names: { name: true }, every: 0 },
     params: INDICES_LOCAL_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/_alias' },
@@ -563,6 +614,7 @@ export const ES_API = [
   },
   {
     id: 'indices.update_aliases',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/aliases', body: 'alias_actions', bodyPerIndex: true },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['POST'], pattern: '/_aliases' },
@@ -570,6 +622,7 @@ export const ES_API = [
   },
   {
     id: 'indices.analyze',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/analyze' },
     params: ['index', 'text', 'analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'explain', 'attributes'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_analyze' },
@@ -578,6 +631,7 @@ export const ES_API = [
   },
   {
     id: 'delete_by_query',
+    auth: { category: 'docs', operation: 'delete', action: 'indices:data/write/delete/byquery', body: 'search' },
     params: BY_QUERY_PARAMS,
     paths: [
       { methods: ['POST'], pattern: '/{index}/_delete_by_query' },
@@ -585,6 +639,7 @@ export const ES_API = [
   },
   {
     id: 'update_by_query',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update/byquery', body: 'search' },
     params: BY_QUERY_PARAMS,
     paths: [
       { methods: ['POST'], pattern: '/{index}/_update_by_query' },
@@ -592,6 +647,7 @@ export const ES_API = [
   },
   {
     id: 'indices.validate_query',
+    auth: { category: 'search', operation: 'read', action: 'indices:admin/validate/query', every: 0, body: 'search' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'explain', 'rewrite', 'all_shards', 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_validate/query' },
@@ -600,6 +656,7 @@ export const ES_API = [
   },
   {
     id: 'explain',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/explain', id: 'id', body: 'search' },
     params: ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields', '_source', '_source_includes', '_source_excludes'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/{index}/_explain/{id}' },
@@ -607,6 +664,7 @@ export const ES_API = [
   },
   {
     id: 'field_caps',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/field_caps', every: 0, body: 'search' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fields', 'include_unmapped', 'filters', 'types', 'include_empty_fields'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_field_caps' },
@@ -615,6 +673,7 @@ export const ES_API = [
   },
   {
     id: 'termvectors',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/tv', id: 'id' },
     params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}' },
@@ -623,6 +682,7 @@ export const ES_API = [
   },
   {
     id: 'mtermvectors',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/mtv', body: 'docs' },
     params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type', 'ids'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_mtermvectors' },
@@ -697,6 +757,7 @@ export const ES_API = [
   },
   {
     id: 'indices.stats',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 0 },
     params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'level', 'types', 'include_segment_file_sizes', 'include_unloaded_segments', 'expand_wildcards', 'forbid_closed_indices', 'ignore_unavailable', 'allow_no_indices'],
     paths: [
       { methods: ['GET'], pattern: '/_stats' },
@@ -707,6 +768,7 @@ export const ES_API = [
   },
   {
     id: 'indices.resolve_index',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/resolve/index', index: 'name' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'mode'],
     paths: [
       { methods: ['GET'], pattern: '/_resolve/index/{name}' },
@@ -763,6 +825,7 @@ export const ES_API = [
   },
   {
     id: 'indices.reload_search_analyzers',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/reload_analyzers' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'resource'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/{index}/_reload_search_analyzers' },
@@ -861,6 +924,7 @@ export const ES_API = [
   },
   {
     id: 'search_template',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', every: 0, body: 'search_template' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search/template' },
@@ -869,6 +933,7 @@ export const ES_API = [
   },
   {
     id: 'render_search_template',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', body: 'search_template' },
     params: [],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_render/template' },
@@ -877,6 +942,7 @@ export const ES_API = [
   },
   {
     id: 'msearch_template',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/msearch/template', body: 'msearch_template' },
     params: MSEARCH_PARAMS,
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_msearch/template' },
@@ -885,6 +951,7 @@ export const ES_API = [
   },
   {
     id: 'rank_eval',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/rank_eval', every: 0, body: 'search' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'search_type'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_rank_eval' },
@@ -900,6 +967,7 @@ export const ES_API = [
   },
   {
     id: 'open_point_in_time',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/open_point_in_time', body: 'search' },
     params: ['keep_alive', 'routing', 'preference', 'allow_partial_search_results', 'max_concurrent_shard_requests', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_pit' },
@@ -907,6 +975,7 @@ export const ES_API = [
   },
   {
     id: 'close_point_in_time',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/close_point_in_time', body: 'close_pit' },
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_pit' },
@@ -914,6 +983,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.create_pit',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search', body: 'search', pointInTime: true, streams: 'any' },
     params: ['keep_alive', 'routing', 'preference', 'allow_partial_pit_creation', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_search/point_in_time' },
@@ -921,6 +991,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.get_all_pits',
+    auth: SEARCH,
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_search/point_in_time/_all' },
@@ -928,6 +999,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.delete_all_pits',
+    auth: SEARCH,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_search/point_in_time/_all' },
@@ -935,6 +1007,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.delete_pit',
+    auth: SEARCH,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_search/point_in_time' },
@@ -1001,6 +1074,7 @@ export const ES_API = [
   },
   {
     id: 'reindex_rethrottle',
+    auth: RETHROTTLE,
     params: ['requests_per_second', 'group_by'],
     paths: [
       { methods: ['POST'], pattern: '/_reindex/{task_id}/_rethrottle' },
@@ -1008,6 +1082,7 @@ export const ES_API = [
   },
   {
     id: 'update_by_query_rethrottle',
+    auth: RETHROTTLE,
     params: ['requests_per_second', 'group_by'],
     paths: [
       { methods: ['POST'], pattern: '/_update_by_query/{task_id}/_rethrottle' },
@@ -1015,6 +1090,7 @@ export const ES_API = [
   },
   {
     id: 'delete_by_query_rethrottle',
+    auth: RETHROTTLE,
     params: ['requests_per_second', 'group_by'],
     paths: [
       { methods: ['POST'], pattern: '/_delete_by_query/{task_id}/_rethrottle' },
@@ -1022,6 +1098,7 @@ export const ES_API = [
   },
   {
     id: 'reindex',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/reindex', body: 'reindex', bodyPerIndex: true },
     params: ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'scroll', 'slices', 'max_docs', 'require_alias'],
     paths: [
       { methods: ['POST'], pattern: '/_reindex' },
@@ -1029,6 +1106,7 @@ export const ES_API = [
   },
   {
     id: 'indices.create_data_stream',
+    auth: { category: 'indices', action: 'indices:admin/data_stream/create', names: { name: true } },
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['PUT'], pattern: '/_data_stream/{name}' },
@@ -1036,6 +1114,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_data_stream',
+    auth: { category: 'indices', action: 'indices:admin/data_stream/get', names: { name: true }, every: 'strict' },
     params: ['expand_wildcards', 'include_defaults', 'master_timeout', 'verbose'],
     paths: [
       { methods: ['GET'], pattern: '/_data_stream' },
@@ -1044,6 +1123,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_data_stream',
+    auth: { category: 'indices', action: 'indices:admin/data_stream/delete', names: { name: true } },
     params: ['expand_wildcards', 'master_timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/_data_stream/{name}' },
@@ -1051,6 +1131,7 @@ export const ES_API = [
   },
   {
     id: 'indices.data_streams_stats',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/data_stream/stats', names: { name: true }, every: 'strict' },
     params: ['expand_wildcards'],
     paths: [
       { methods: ['GET'], pattern: '/_data_stream/_stats' },
@@ -1059,6 +1140,7 @@ export const ES_API = [
   },
   {
     id: 'indices.modify_data_stream',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/data_stream/modify', every: 'strict' },
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['POST'], pattern: '/_data_stream/_modify' },
@@ -1066,6 +1148,7 @@ export const ES_API = [
   },
   {
     id: 'indices.rollover',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/rollover', sourceOperation: 'write', names: { new_index: 'write' }, body: 'index_creation', bodyPerIndex: true },
     params: ['dry_run', 'lazy', 'master_timeout', 'timeout', 'wait_for_active_shards'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_rollover' },
@@ -1083,6 +1166,8 @@ export interface EsPath {
 
 export interface EsApi {
   readonly id: string;
+  /** What the API does, for authorization (read by lib/auth's classifier); absent: read by the classifier's older path reading. */
+  readonly auth?: RouteAuth;
   /** The URL parameters of every path of the API that names none of its own. */
   readonly params?: readonly string[];
   readonly paths: readonly EsPath[];

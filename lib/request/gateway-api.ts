@@ -1,26 +1,25 @@
-import { RouteTable, patternParam, patternSegments } from '../../request/index.js';
-import type { RouteFamily } from '../../request/index.js';
+import type { RouteFamily } from './request-info.js';
 
 /**
- * The gateway's own APIs as entries of the route table (lib/request's `RouteTable`, the matcher
- * the embedded engine's Elasticsearch table runs on): each one a route id, its methods and its
- * pattern. The edge (`readRequest`) matches a request of a gateway family here and puts the id
- * and the decoded path parameters in the request value; the server dispatches on that id. A
- * request of a gateway family that no entry describes has no id, and goes on as an engine
- * request would.
+ * The gateway's own APIs, the other half of the one route table (`API_TABLE`, api-table.ts,
+ * beside Elasticsearch's `ES_API`): each one a route id, its methods and its pattern. The edge
+ * (lib/auth's `readRequest`) matches a request once in that table and puts the id and the
+ * decoded path parameters in the request value; the server dispatches on that id.
+ * Elasticsearch's own `PUT /{index}` and `GET /{index}`, which the gateway answers in part (a
+ * new index's credential pair, a registered app's greeting), are dispatched on their
+ * Elasticsearch ids (`indices.create`, `indices.get`).
  */
 export type GatewayRouteId =
   | 'credentials.create' | 'credentials.list' | 'credentials.get' | 'credentials.update' | 'credentials.delete'
   | 'index_credentials.list' | 'index_credentials.create'
   | 'apps.list' | 'apps.create' | 'apps.delete'
   | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
-  | 'index.create' | 'index.get'
   | 'pipelines.list' | 'pipelines.create' | 'pipelines.validate' | 'pipelines.get' | 'pipelines.put' | 'pipelines.delete'
   | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
 
-interface GatewayRoute {
+export interface GatewayRoute {
   id: GatewayRouteId;
-  /** The route family the classifier gives these requests: only a request of it is looked up here. */
+  /** The route family of these requests (who answers them). */
   family: RouteFamily;
   methods: readonly string[];
   pattern: string;
@@ -29,10 +28,10 @@ interface GatewayRoute {
 }
 
 /** Every method: the route's own handler answers a method it does not take (405), as it always has. */
-const ANY = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+export const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
 /** `/{prefix}` and everything below it, as one route whose handler reads the rest of the path. */
-const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, methods: readonly string[] = ANY): GatewayRoute[] => [
+const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, methods: readonly string[] = ANY_METHOD): GatewayRoute[] => [
   { id, family, methods, pattern: prefix },
   { id, family, methods, pattern: `${prefix}/*` },
 ];
@@ -59,10 +58,6 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}', names: true },
   { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}', names: true },
   { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}', names: true },
-  // Elasticsearch's own index creation and read, which the gateway answers in part itself
-  // (a new index's credential pair; a registered app's greeting: lib/server/app.ts)
-  { id: 'index.create', family: 'engine', methods: ['PUT'], pattern: '/{index}', names: true },
-  { id: 'index.get', family: 'engine', methods: ['GET'], pattern: '/{index}', names: true },
   // the gateway's other APIs, each answered by its module's handler, which reads the rest of the
   // path by place: only the patterns it reads that way are its routes (`/{index}/_rules` and
   // `/{index}/_cache` are none: the rules handler read them as `/_rule/_rules`, the cache handler
@@ -89,33 +84,7 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   ...subtree('declarative', 'declarative', '/{index}/_declarative'),
   ...subtree('declarative', 'declarative', '/{index}/_reactivesearch'),
   ...subtree('declarative', 'declarative', '/{index}/_reactivesearch.v3'),
-  { id: 'gateway.metrics', family: 'gateway', methods: ANY, pattern: '/_gateway/metrics' },
+  { id: 'gateway.metrics', family: 'gateway', methods: ANY_METHOD, pattern: '/_gateway/metrics' },
   { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate' },
 ];
 
-/** Path parameters that hold a name (an index, app, type or document), never an API word (`_x`), in a route of `names`. */
-const NAMES = new Set(['index', 'app', 'type', 'id']);
-
-interface TableEntry {
-  route: GatewayRoute;
-  /** Where each of the pattern's parameters sits among the path's segments. */
-  slots: Readonly<Record<string, number>>;
-}
-
-const table = new RouteTable<TableEntry>();
-for (const route of GATEWAY_ROUTES) {
-  const slots: Record<string, number> = {};
-  patternSegments(route.pattern).forEach((segment, at) => {
-    const name = patternParam(segment);
-    if (name !== undefined) slots[name] = at;
-  });
-  table.add(route.methods, route.pattern, { route, slots: Object.freeze(slots) });
-}
-
-/** The gateway route a request of `family` reaches, with where its path parameters sit; undefined when none. */
-export function gatewayRoute(family: RouteFamily, method: string, segments: readonly string[]): { id: GatewayRouteId; slots: Readonly<Record<string, number>> } | undefined {
-  const found = table.find(method, segments);
-  if (!found || found.value.route.family !== family) return undefined;
-  if (found.value.route.names) for (const [name, value] of Object.entries(found.pathParams)) if (NAMES.has(name) && value.startsWith('_')) return undefined;
-  return { id: found.value.route.id, slots: found.value.slots };
-}
