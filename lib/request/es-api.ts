@@ -30,6 +30,21 @@ const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin
 /** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
 const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
 
+/** A cluster-level `_cat` listing: read by any credential with `cluster`. */
+const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read', action }) as const;
+/**
+ * Cluster-level resources shared by every tenant: managing them (reading them too) needs the
+ * named privilege, admin-equivalent for what it names; a template written is checked for the
+ * index patterns and aliases it applies to.
+ */
+const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+const SCRIPTS = { category: 'cluster', action: { read: 'cluster:admin/script/get', write: 'cluster:admin/script/put', delete: 'cluster:admin/script/delete' }, privilege: 'manage_scripts' } as const;
+const INDEX_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/index_template/get', write: 'indices:admin/index_template/put', delete: 'indices:admin/index_template/delete' }, privilege: 'manage_index_templates' } as const;
+const COMPONENT_TEMPLATES = { category: 'cluster', action: { read: 'cluster:admin/component_template/get', write: 'cluster:admin/component_template/put', delete: 'cluster:admin/component_template/delete' }, privilege: 'manage_index_templates' } as const;
+const LEGACY_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/template/get', write: 'indices:admin/template/put', delete: 'indices:admin/template/delete' }, privilege: 'manage_index_templates' } as const;
+const SYNONYMS = { category: 'cluster', action: { read: 'cluster:admin/synonyms/get', write: 'cluster:admin/synonyms/put', delete: 'cluster:admin/synonyms/delete' }, privilege: 'manage_search_synonyms' } as const;
+const QUERY_RULES = { category: 'cluster', action: { read: 'cluster:admin/xpack/query_rules/get', write: 'cluster:admin/xpack/query_rules/put', delete: 'cluster:admin/xpack/query_rules/delete' }, privilege: 'manage_search_query_rules' } as const;
+
 export const ES_API = [
   {
     id: 'info',
@@ -41,6 +56,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.health',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/health', every: 2, perIndexLevel: 'narrowed' },
     params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/health' },
@@ -49,6 +65,7 @@ export const ES_API = [
   },
   {
     id: 'cat.help',
+    auth: CAT_CLUSTER('cluster:monitor/state'),
     params: ['help', 's'],
     paths: [
       { methods: ['GET'], pattern: '/_cat' },
@@ -56,6 +73,7 @@ export const ES_API = [
   },
   {
     id: 'cat.indices',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/indices' },
@@ -64,6 +82,7 @@ export const ES_API = [
   },
   {
     id: 'cat.aliases',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/aliases/get', names: { name: true }, every: 2, everyHolds: 'aliases' },
     params: CAT_SHARD_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/aliases' },
@@ -72,6 +91,7 @@ export const ES_API = [
   },
   {
     id: 'cat.count',
+    auth: { category: 'indices', operation: 'read', action: 'indices:data/read/search', every: 2 },
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/count' },
@@ -80,6 +100,7 @@ export const ES_API = [
   },
   {
     id: 'cat.health',
+    auth: CAT_CLUSTER('cluster:monitor/health'),
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/health' },
@@ -87,6 +108,7 @@ export const ES_API = [
   },
   {
     id: 'cat.master',
+    auth: CAT_CLUSTER('cluster:monitor/state'),
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/master' },
@@ -94,6 +116,7 @@ export const ES_API = [
   },
   {
     id: 'cat.pending_tasks',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task', privilege: 'manage' },
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/pending_tasks' },
@@ -101,6 +124,7 @@ export const ES_API = [
   },
   {
     id: 'cat.plugins',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'include_bootstrap'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/plugins' },
@@ -108,6 +132,7 @@ export const ES_API = [
   },
   {
     id: 'cat.repositories',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/repository/get', privilege: 'manage' },
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/repositories' },
@@ -115,6 +140,7 @@ export const ES_API = [
   },
   {
     id: 'cat.templates',
+    auth: { category: 'cluster', operation: 'read', action: 'indices:admin/template/get', privilege: 'manage_index_templates' },
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/templates' },
@@ -123,6 +149,7 @@ export const ES_API = [
   },
   {
     id: 'cat.tasks',
+    auth: CAT_CLUSTER('cluster:monitor/tasks/lists'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'actions', 'detailed', 'nodes', 'parent_task_id', 'full_id'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/tasks' },
@@ -130,6 +157,7 @@ export const ES_API = [
   },
   {
     id: 'cat.nodes',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id', 'include_unloaded_segments'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/nodes' },
@@ -137,6 +165,7 @@ export const ES_API = [
   },
   {
     id: 'cat.nodeattrs',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/nodeattrs' },
@@ -144,6 +173,7 @@ export const ES_API = [
   },
   {
     id: 'cat.allocation',
+    auth: CAT_CLUSTER('cluster:monitor/state'),
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/allocation' },
@@ -152,6 +182,7 @@ export const ES_API = [
   },
   {
     id: 'cat.fielddata',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'fields'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/fielddata' },
@@ -160,6 +191,7 @@ export const ES_API = [
   },
   {
     id: 'cat.thread_pool',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'thread_pool_patterns'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/thread_pool' },
@@ -168,6 +200,7 @@ export const ES_API = [
   },
   {
     id: 'cat.shards',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
     params: CAT_SHARD_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/shards' },
@@ -176,6 +209,7 @@ export const ES_API = [
   },
   {
     id: 'cat.segments',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/segments', every: 2 },
     params: CAT_SHARD_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/segments' },
@@ -184,6 +218,7 @@ export const ES_API = [
   },
   {
     id: 'cat.recovery',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/recovery', every: 2 },
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards', 'active_only', 'detailed', 'index'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/recovery' },
@@ -192,6 +227,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.get_settings',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/settings' },
     params: ['flat_settings', 'include_defaults', 'master_timeout', 'timeout', 'local'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/settings' },
@@ -199,6 +235,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.put_settings',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/settings/update' },
     params: ['flat_settings', 'master_timeout', 'timeout'],
     paths: [
       { methods: ['PUT'], pattern: '/_cluster/settings' },
@@ -206,6 +243,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.state',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/state', every: 3, explicit: ['_cluster', 'state', '_all'] },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout', 'flat_settings', 'wait_for_metadata_version', 'wait_for_timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/state' },
@@ -215,6 +253,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.pending_tasks',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task', privilege: 'manage' },
     params: ['local', 'master_timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/pending_tasks' },
@@ -222,6 +261,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.remote_info',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/remote/info' },
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_remote/info' },
@@ -229,6 +269,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.stats',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/stats' },
     params: ['flat_settings', 'timeout', 'include_remotes'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/stats' },
@@ -261,6 +302,7 @@ export const ES_API = [
   },
   {
     id: 'nodes.info',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info', perIndexLevel: 'manage' },
     params: ['flat_settings', 'timeout', 'master_timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_nodes' },
@@ -270,6 +312,7 @@ export const ES_API = [
   },
   {
     id: 'nodes.stats',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/stats', perIndexLevel: 'manage' },
     params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments', 'level', 'timeout', 'types'],
     paths: [
       { methods: ['GET'], pattern: '/_nodes/stats' },
@@ -691,6 +734,7 @@ export const ES_API = [
   },
   {
     id: 'indices.put_index_template',
+    auth: { ...INDEX_TEMPLATES, body: 'index_template' },
     params: ['master_timeout', 'timeout', 'create', 'cause'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/_index_template/{name}' },
@@ -698,6 +742,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_index_template',
+    auth: INDEX_TEMPLATES,
     params: TEMPLATE_GET_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/_index_template/{name}' },
@@ -706,6 +751,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_index_template',
+    auth: INDEX_TEMPLATES,
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/_index_template/{name}' },
@@ -713,6 +759,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.put_component_template',
+    auth: { ...COMPONENT_TEMPLATES, body: 'index_template' },
     params: ['master_timeout', 'timeout', 'create'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/_component_template/{name}' },
@@ -720,6 +767,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.get_component_template',
+    auth: COMPONENT_TEMPLATES,
     params: TEMPLATE_GET_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/_component_template/{name}' },
@@ -728,6 +776,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.delete_component_template',
+    auth: COMPONENT_TEMPLATES,
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/_component_template/{name}' },
@@ -735,6 +784,7 @@ export const ES_API = [
   },
   {
     id: 'indices.put_template',
+    auth: { ...LEGACY_TEMPLATES, body: 'index_template' },
     params: ['master_timeout', 'timeout', 'create', 'order', 'cause'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/_template/{name}' },
@@ -742,6 +792,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_template',
+    auth: LEGACY_TEMPLATES,
     params: TEMPLATE_GET_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/_template/{name}' },
@@ -750,6 +801,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_template',
+    auth: LEGACY_TEMPLATES,
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/_template/{name}' },
@@ -776,6 +828,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.get_synonyms_sets',
+    auth: SYNONYMS,
     params: ['from', 'size'],
     paths: [
       { methods: ['GET'], pattern: '/_synonyms' },
@@ -783,6 +836,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.put_synonym',
+    auth: SYNONYMS,
     params: [],
     paths: [
       { methods: ['PUT'], pattern: '/_synonyms/{set}' },
@@ -790,6 +844,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.get_synonym',
+    auth: SYNONYMS,
     params: ['from', 'size'],
     paths: [
       { methods: ['GET'], pattern: '/_synonyms/{set}' },
@@ -797,6 +852,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.delete_synonym',
+    auth: SYNONYMS,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_synonyms/{set}' },
@@ -804,6 +860,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.put_synonym_rule',
+    auth: SYNONYMS,
     params: [],
     paths: [
       { methods: ['PUT'], pattern: '/_synonyms/{set}/{rule}' },
@@ -811,6 +868,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.get_synonym_rule',
+    auth: SYNONYMS,
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_synonyms/{set}/{rule}' },
@@ -818,6 +876,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.delete_synonym_rule',
+    auth: SYNONYMS,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_synonyms/{set}/{rule}' },
@@ -833,6 +892,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.list_rulesets',
+    auth: QUERY_RULES,
     params: ['from', 'size'],
     paths: [
       { methods: ['GET'], pattern: '/_query_rules' },
@@ -840,6 +900,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.put_ruleset',
+    auth: QUERY_RULES,
     params: [],
     paths: [
       { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}' },
@@ -847,6 +908,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.get_ruleset',
+    auth: QUERY_RULES,
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}' },
@@ -854,6 +916,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.delete_ruleset',
+    auth: QUERY_RULES,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}' },
@@ -861,6 +924,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.put_rule',
+    auth: QUERY_RULES,
     params: [],
     paths: [
       { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
@@ -868,6 +932,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.get_rule',
+    auth: QUERY_RULES,
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
@@ -875,6 +940,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.delete_rule',
+    auth: QUERY_RULES,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
@@ -882,6 +948,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.test',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/xpack/query_rules/test', privilege: 'manage_search_query_rules' },
     params: [],
     paths: [
       { methods: ['POST'], pattern: '/_query_rules/{ruleset_id}/_test' },
@@ -889,6 +956,7 @@ export const ES_API = [
   },
   {
     id: 'put_script',
+    auth: SCRIPTS,
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}', params: ['master_timeout', 'timeout', 'context'] },
       { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}/{context}', params: ['master_timeout', 'timeout'] },
@@ -896,6 +964,7 @@ export const ES_API = [
   },
   {
     id: 'get_script',
+    auth: SCRIPTS,
     params: ['master_timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_scripts/{id}' },
@@ -903,6 +972,7 @@ export const ES_API = [
   },
   {
     id: 'delete_script',
+    auth: SCRIPTS,
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/_scripts/{id}' },
@@ -910,6 +980,7 @@ export const ES_API = [
   },
   {
     id: 'get_script_context',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_context/get' },
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_script_context' },
@@ -917,6 +988,7 @@ export const ES_API = [
   },
   {
     id: 'get_script_languages',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_language/get' },
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_script_language' },
@@ -960,6 +1032,7 @@ export const ES_API = [
   },
   {
     id: 'scripts_painless_execute',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/scripts/painless/execute', body: 'painless_context' },
     params: [],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_scripts/painless/_execute' },
@@ -1015,6 +1088,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.put_pipeline',
+    auth: INGEST,
     params: ['master_timeout', 'timeout', 'if_version'],
     paths: [
       { methods: ['PUT'], pattern: '/_ingest/pipeline/{id}' },
@@ -1022,6 +1096,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.get_pipeline',
+    auth: INGEST,
     params: ['master_timeout', 'summary'],
     paths: [
       { methods: ['GET'], pattern: '/_ingest/pipeline' },
@@ -1030,6 +1105,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.delete_pipeline',
+    auth: INGEST,
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['DELETE'], pattern: '/_ingest/pipeline/{id}' },
@@ -1037,6 +1113,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.simulate',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ingest/pipeline/simulate', privilege: 'manage_pipeline' },
     params: ['verbose'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/_simulate' },
@@ -1045,6 +1122,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.processor_grok',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ingest/processor/grok/get', privilege: 'manage_pipeline' },
     params: ['s', 'ecs_compatibility'],
     paths: [
       { methods: ['GET'], pattern: '/_ingest/processor/grok' },
@@ -1052,6 +1130,7 @@ export const ES_API = [
   },
   {
     id: 'tasks.list',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/tasks/lists' },
     params: ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'group_by', 'timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_tasks' },
@@ -1059,6 +1138,7 @@ export const ES_API = [
   },
   {
     id: 'tasks.get',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task/get' },
     params: ['wait_for_completion', 'timeout'],
     paths: [
       { methods: ['GET'], pattern: '/_tasks/{task_id}' },
@@ -1066,6 +1146,7 @@ export const ES_API = [
   },
   {
     id: 'tasks.cancel',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/tasks/cancel' },
     params: ['nodes', 'actions', 'parent_task_id', 'wait_for_completion', 'group_by'],
     paths: [
       { methods: ['POST'], pattern: '/_tasks/_cancel' },

@@ -1,4 +1,4 @@
-import type { Category, Operation } from './request-info.js';
+import type { Category, ClusterPrivilege, Operation } from './request-info.js';
 
 /**
  * How a route's body names indices: each is one reader of lib/auth's classifier, which reads the
@@ -13,10 +13,12 @@ import type { Category, Operation } from './request-info.js';
  * - `settings`: the pipelines a settings body sets.
  * - `alias_actions`: each `_aliases` action's indices and aliases, with its operation.
  * - `close_pit`: the indices of the point in time `DELETE /_pit` closes.
+ * - `index_template`: the index patterns and aliases a template applies to.
+ * - `painless_context`: the index a script runs in the context of.
  */
 export type BodyReader =
   | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
-  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit';
+  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'index_template' | 'painless_context';
 
 /**
  * What a route does, for authorization: read from the route table's entry once the request has
@@ -57,4 +59,19 @@ export interface RouteAuth {
   readonly pointInTime?: boolean;
   /** `stream=true` (or `streamonly`) makes it a live stream: for `GET` only, or for any method. */
   readonly streams?: 'GET' | 'any';
+  /**
+   * A named cluster privilege the route needs besides its category (a cluster-level resource
+   * shared by every tenant: pipelines, templates, scripts, synonyms, query rules). A cluster-level
+   * change that names none needs `manage`.
+   */
+  readonly privilege?: ClusterPrivilege;
+  /**
+   * `level=indices|shards` breaks a cluster-level answer down by index: `narrowed` — only then
+   * does it address every index (narrowed at `every`); `manage` — it then needs `manage`.
+   */
+  readonly perIndexLevel?: 'narrowed' | 'manage';
+  /** What every index's list holds when `every` narrows it: aliases (`_cat/aliases`), narrowed to those whose every index the credential sees. */
+  readonly everyHolds?: 'aliases';
+  /** The path's explicit form when it is shorter (`/_cluster/state` is `/_cluster/state/_all`), so that a narrowed list can follow. */
+  readonly explicit?: readonly string[];
 }

@@ -5,7 +5,9 @@ import {
   closePointInTimeTargets,
   docsTargets,
   indexCreationTargets,
+  indexTemplateTargets,
   msearchTargets,
+  painlessContextTargets,
   reindexTargets,
   searchBodyTargets,
   settingsTargets,
@@ -25,6 +27,12 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
   if (route.owner !== 'elasticsearch' || !route.auth) return undefined;
   const auth = route.auth;
   const c = startClassifying(req);
+  if (auth.explicit && req.segments.length < auth.explicit.length) c.writtenAs(auth.explicit);
+  if (auth.privilege) c.needs(auth.privilege);
+  const perIndexLevel = ['indices', 'shards'].includes(req.params.get('level') ?? '');
+  if (auth.perIndexLevel === 'manage' && perIndexLevel) c.needs('manage');
+  // without an index in the path: every index (per index only, for a cluster-level answer broken down by index)
+  const every = auth.perIndexLevel === 'narrowed' && !perIndexLevel ? undefined : auth.every;
   const param = (name: string): string | undefined => (slots[name] === undefined ? undefined : req.segments[slots[name]]);
   const indexParam = auth.index ?? 'index';
   const list = param(indexParam);
@@ -42,17 +50,17 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
     const targets = readBody(c, auth.body);
     if (auth.body === 'bulk' && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
     // without an index in the path: every index — unless the body searches a point in time, whose indices it names
-    if (list === undefined && !named && auth.every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, auth.every);
+    if (list === undefined && !named && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
     c.bodyTargets(targets, auth.bodyPerIndex === true);
-  } else if (list === undefined && !named && auth.every !== undefined) everyIndex(c, auth.every);
+  } else if (list === undefined && !named && every !== undefined) everyIndex(c, every, auth);
   if (auth.pointInTime && c.pointInTime === 'opaque') c.unknown();
   const streams = auth.streams !== undefined && c.streaming && (auth.streams === 'any' || c.method === auth.streams);
   return c.done(streams ? 'streams' : auth.category, operation, actionOf(auth, operation));
 }
 
-function everyIndex(c: Classifying, every: number | 'strict'): void {
+function everyIndex(c: Classifying, every: number | 'strict', auth: RouteAuth): void {
   if (every === 'strict') c.everyIndex();
-  else c.everyIndex(every);
+  else c.everyIndex(every, auth.everyHolds);
 }
 
 function actionOf(auth: RouteAuth, operation: Operation): string {
@@ -87,6 +95,10 @@ function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
       return settingsTargets(c.body, c);
     case 'alias_actions':
       return aliasActionTargets(c.body, c);
+    case 'index_template':
+      return indexTemplateTargets(c.body, c);
+    case 'painless_context':
+      return painlessContextTargets(c.body, c);
     case 'close_pit': {
       const targets = closePointInTimeTargets(c.body, c);
       if (c.pointInTime === 'opaque') c.unknown();
