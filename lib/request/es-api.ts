@@ -19,6 +19,8 @@ const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expan
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
 const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];
 const GET_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
+/** A search's parameters (`_search`, `_search/template`); OpenSearch's own two are the plain search's. */
+const SEARCH_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source'];
 const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'routing', 'include_named_queries_score'];
 const BY_QUERY_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'from', 'lenient', 'preference', 'q', 'routing', 'scroll', 'search_type', 'search_timeout', 'max_docs', 'size', 'sort', 'terminate_after', 'stats', 'version', 'request_cache', 'refresh', 'timeout', 'wait_for_active_shards', 'scroll_size', 'wait_for_completion', 'requests_per_second', 'slices', 'conflicts', 'pipeline', 'version_type'];
 const TEMPLATE_GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'include_defaults'];
@@ -584,7 +586,7 @@ export const ES_API = [
   {
     id: 'search',
     auth: SEARCH,
-    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source', 'cancel_after_time_interval', 'phase_took'],
+    params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_search' },
@@ -997,7 +999,7 @@ export const ES_API = [
   {
     id: 'search_template',
     auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', every: 0, body: 'search_template' },
-    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source'],
+    params: SEARCH_PARAMS,
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search/template' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_search/template' },
