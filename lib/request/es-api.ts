@@ -12,13 +12,14 @@ import type { RouteAuth } from './route-auth.js';
 /** Parameters every route accepts. */
 export const COMMON_PARAMS: ReadonlySet<string> = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type']);
 
+/** Parameter lists several APIs share. */
 const CAT_SHARD_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards'];
 const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
 const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards'];
 const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
 const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];
-const GET_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
+const DOC_READ_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
 /** A search's parameters (`_search`, `_search/template`); OpenSearch's own two are the plain search's. */
 const SEARCH_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source'];
 const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'routing', 'include_named_queries_score'];
@@ -536,7 +537,7 @@ export const ES_API = [
   {
     id: 'get',
     auth: { category: 'docs', action: 'indices:data/read/get', id: 'id', streams: 'GET' },
-    params: GET_PARAMS,
+    params: DOC_READ_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/{index}/_doc/{id}' },
     ],
@@ -552,7 +553,7 @@ export const ES_API = [
   {
     id: 'get_source',
     auth: { category: 'docs', operation: 'read', action: 'indices:data/read/get', id: 'id' },
-    params: GET_PARAMS,
+    params: DOC_READ_PARAMS,
     paths: [
       { methods: ['GET', 'HEAD'], pattern: '/{index}/_source/{id}' },
     ],
@@ -568,7 +569,7 @@ export const ES_API = [
   {
     id: 'mget',
     auth: { category: 'docs', operation: 'read', action: 'indices:data/read/mget', body: 'docs' },
-    params: GET_PARAMS,
+    params: DOC_READ_PARAMS,
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_mget' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_mget' },
