@@ -1,4 +1,5 @@
 import type { RouteFamily } from './request-info.js';
+import type { RouteAuth } from './route-auth.js';
 
 /**
  * The gateway's own APIs, the other half of the one route table (`API_TABLE`, api-table.ts,
@@ -25,7 +26,23 @@ export interface GatewayRoute {
   pattern: string;
   /** Its `{index}`, `{app}`, `{type}` and `{id}` hold names, never an API word (`_x`): a path with one there is not this route. */
   names?: boolean;
+  /** What it does, for authorization (see `RouteAuth`); absent: read by the classifier's path reading. */
+  auth?: RouteAuth;
 }
+
+/** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
+export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
+
+/** The gateway's own API over its cluster-level records (`/_credentials`, `/_pipeline/{id}`), named in Elasticsearch's scheme. */
+const CLUSTER_RECORDS = (api: string, category: RouteAuth['category']) =>
+  ({ category, action: { read: `cluster:admin/gateway/${api}/get`, write: `cluster:admin/gateway/${api}/put`, delete: `cluster:admin/gateway/${api}/delete` } }) as const;
+/** The same API over one index's records (`/{index}/_credentials`). */
+const INDEX_RECORDS = (api: string, category: RouteAuth['category']) =>
+  ({ category, action: { read: `indices:admin/gateway/${api}/get`, write: `indices:admin/gateway/${api}/put`, delete: `indices:admin/gateway/${api}/delete` } }) as const;
+const CREDENTIALS = CLUSTER_RECORDS('credentials', 'credentials');
+const PIPELINES = CLUSTER_RECORDS('pipelines', 'pipelines');
+/** The apps registry: an app is an index, created and deleted by the registry itself. */
+const APPS = { category: 'indices', action: { read: 'indices:admin/get', write: 'indices:admin/create', delete: 'indices:admin/delete' } } as const;
 
 /** Every method: the route's own handler answers a method it does not take (405), as it always has. */
 export const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
@@ -38,18 +55,18 @@ const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, method
 
 export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // the credentials API (lib/auth/credentials/routes.ts)
-  { id: 'credentials.create', family: 'credentials', methods: ['POST'], pattern: '/_credentials', names: true },
-  { id: 'credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials', names: true },
-  { id: 'credentials.get', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials/{username}', names: true },
-  { id: 'credentials.update', family: 'credentials', methods: ['PATCH'], pattern: '/_credentials/{username}', names: true },
-  { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}', names: true },
-  { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials', names: true },
-  { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials', names: true },
+  { id: 'credentials.create', family: 'credentials', methods: ['POST'], pattern: '/_credentials', names: true, auth: { ...CREDENTIALS, body: 'credentials' } },
+  { id: 'credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials', names: true, auth: CREDENTIALS },
+  { id: 'credentials.get', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/_credentials/{username}', names: true, auth: { ...CREDENTIALS, id: 'username' } },
+  { id: 'credentials.update', family: 'credentials', methods: ['PATCH'], pattern: '/_credentials/{username}', names: true, auth: { ...CREDENTIALS, id: 'username', body: 'credentials' } },
+  { id: 'credentials.delete', family: 'credentials', methods: ['DELETE'], pattern: '/_credentials/{username}', names: true, auth: { ...CREDENTIALS, id: 'username' } },
+  { id: 'index_credentials.list', family: 'credentials', methods: ['GET', 'HEAD'], pattern: '/{index}/_credentials', names: true, auth: INDEX_RECORDS('credentials', 'credentials') },
+  { id: 'index_credentials.create', family: 'credentials', methods: ['POST'], pattern: '/{index}/_credentials', names: true, auth: { ...INDEX_RECORDS('credentials', 'credentials'), body: 'credentials' } },
   // the apps registry (its `{app}` is checked by the registry, as an index name) and the
   // app-addressed style (lib/apps/routes.ts)
-  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps' },
-  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}' },
-  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}' },
+  { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps', auth: { ...APPS, every: 'strict' } },
+  { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}', auth: { ...APPS, names: { app: true } } },
+  { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}', auth: { ...APPS, names: { app: true } } },
   { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true },
   { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true },
   { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true },
@@ -72,19 +89,19 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   ...subtree('analytics', 'gateway', '/_analytics'),
   ...subtree('analytics', 'gateway', '/{index}/_analytics'),
   // the pipelines API (lib/pipelines/router.ts)
-  { id: 'pipelines.list', family: 'pipelines', methods: ['GET'], pattern: '/_pipelines' },
-  { id: 'pipelines.create', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline' },
+  { id: 'pipelines.list', family: 'pipelines', methods: ['GET'], pattern: '/_pipelines', auth: PIPELINES },
+  { id: 'pipelines.create', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline', auth: PIPELINES },
   { id: 'pipelines.validate', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline/validate' },
-  { id: 'pipelines.get', family: 'pipelines', methods: ['GET', 'HEAD'], pattern: '/_pipeline/{id}' },
-  { id: 'pipelines.put', family: 'pipelines', methods: ['PUT'], pattern: '/_pipeline/{id}' },
-  { id: 'pipelines.delete', family: 'pipelines', methods: ['DELETE'], pattern: '/_pipeline/{id}' },
+  { id: 'pipelines.get', family: 'pipelines', methods: ['GET', 'HEAD'], pattern: '/_pipeline/{id}', auth: { ...PIPELINES, id: 'id' } },
+  { id: 'pipelines.put', family: 'pipelines', methods: ['PUT'], pattern: '/_pipeline/{id}', auth: { ...PIPELINES, id: 'id' } },
+  { id: 'pipelines.delete', family: 'pipelines', methods: ['DELETE'], pattern: '/_pipeline/{id}', auth: { ...PIPELINES, id: 'id' } },
   ...subtree('declarative', 'declarative', '/_declarative'),
   ...subtree('declarative', 'declarative', '/_reactivesearch'),
   ...subtree('declarative', 'declarative', '/_reactivesearch.v3'),
   ...subtree('declarative', 'declarative', '/{index}/_declarative'),
   ...subtree('declarative', 'declarative', '/{index}/_reactivesearch'),
   ...subtree('declarative', 'declarative', '/{index}/_reactivesearch.v3'),
-  { id: 'gateway.metrics', family: 'gateway', methods: ANY_METHOD, pattern: '/_gateway/metrics' },
-  { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate' },
+  { id: 'gateway.metrics', family: 'gateway', methods: ANY_METHOD, pattern: '/_gateway/metrics', auth: { category: 'cluster', action: 'cluster:monitor/gateway/metrics' } },
+  { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate', auth: { category: 'cluster', operation: 'read', action: AUTHENTICATE_ACTION } },
 ];
 

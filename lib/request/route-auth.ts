@@ -15,10 +15,11 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  * - `close_pit`: the indices of the point in time `DELETE /_pit` closes.
  * - `index_template`: the index patterns and aliases a template applies to.
  * - `painless_context`: the index a script runs in the context of.
+ * - `credentials`: the indices a credential written may reach.
  */
 export type BodyReader =
   | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
-  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'index_template' | 'painless_context';
+  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'index_template' | 'painless_context' | 'credentials';
 
 /**
  * What a route does, for authorization: read from the route table's entry once the request has

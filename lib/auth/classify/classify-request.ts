@@ -22,7 +22,7 @@ import {
   type BodyTarget,
 } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
-import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
+import { AUTHENTICATE_ACTION, type Category, type Classification, type ClassifiableRequest, type PreparedBody, type ExpressionOperation, type ExpressionSource, type IndexSlot, type Operation, type RouteFamily } from '../../request/index.js';
 
 /**
  * The one resolver from a request to what it is: route family, category, operation, action,
@@ -544,8 +544,7 @@ export function readsIndexMetadata(c: Classification, method = 'GET'): boolean {
 
 const INDEX_METADATA_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:monitor/stats']);
 
-/** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
-export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
+export { AUTHENTICATE_ACTION };
 
 function topLevel(c: Classifying, segments: readonly string[]): Classification {
   const [head, ...tail] = segments;

@@ -3,6 +3,7 @@ import {
   aliasActionTargets,
   bulkTargets,
   closePointInTimeTargets,
+  credentialTargets,
   docsTargets,
   indexCreationTargets,
   indexTemplateTargets,
@@ -24,9 +25,11 @@ import { methodOperation, startClassifying, type Classifying } from './classify-
  */
 export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Classification | undefined {
   const { route, slots } = match;
-  if (route.owner !== 'elasticsearch' || !route.auth) return undefined;
-  const auth = route.auth;
+  const auth = route.owner === 'elasticsearch' ? route.auth : route.route.auth;
+  if (!auth) return undefined;
   const c = startClassifying(req);
+  // who answers it: the engine, or the gateway API's module
+  if (route.owner === 'gateway') c.family = route.route.family;
   if (auth.explicit && req.segments.length < auth.explicit.length) c.writtenAs(auth.explicit);
   if (auth.privilege) c.needs(auth.privilege);
   const perIndexLevel = ['indices', 'shards'].includes(req.params.get('level') ?? '');
@@ -99,6 +102,8 @@ function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
       return indexTemplateTargets(c.body, c);
     case 'painless_context':
       return painlessContextTargets(c.body, c);
+    case 'credentials':
+      return credentialTargets(c.body);
     case 'close_pit': {
       const targets = closePointInTimeTargets(c.body, c);
       if (c.pointInTime === 'opaque') c.unknown();

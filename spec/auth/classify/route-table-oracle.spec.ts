@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { classifyTarget } from '../../../lib/auth/classify/classify-request.js';
 import { classifyRoute } from '../../../lib/auth/classify/classify-route.js';
-import { ES_API, findRoute, patternParam, patternSegments, requestTarget, type EsApi } from '../../../lib/request/index.js';
+import { ES_API, GATEWAY_ROUTES, findRoute, patternParam, patternSegments, requestTarget, type EsApi } from '../../../lib/request/index.js';
 
 /**
  * Issue 32: the gateway classifies a request by its route in the one route table (the entry's
  * authorization metadata, read with the path parameters the table matched), and that gives what
- * the classifier's path reading gave. Generated over every path of the table's Elasticsearch APIs
- * that carry metadata × its methods (and HEAD) × index expressions (names, lists, wildcards,
+ * the classifier's path reading gave. Generated over every path of the table's APIs (Elasticsearch's
+ * and the gateway's own) that carry metadata × its methods (and HEAD) × index expressions (names, lists, wildcards,
  * exclusions, `_all`, hidden and system names, date math) × path spellings (`//`, `%5F`, every
  * character escaped) × parameters (`stream`, `pipeline`, `index=`, `expand_wildcards`,
  * `source`) × bodies (none, a search with a terms lookup, a point in time, `_bulk` and `_msearch`
@@ -19,7 +19,10 @@ import { ES_API, findRoute, patternParam, patternSegments, requestTarget, type E
 const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 1000);
 const SEED = Number(process.env.FAST_CHECK_SEED ?? 3232);
 
-const PATHS = (ES_API as readonly EsApi[]).filter((api) => api.auth).flatMap((api) => api.paths.map((path) => ({ id: api.id, ...path })));
+const PATHS = [
+  ...(ES_API as readonly EsApi[]).filter((api) => api.auth).flatMap((api) => api.paths.map((path) => ({ id: api.id as string, ...path }))),
+  ...GATEWAY_ROUTES.filter((route) => route.auth).map((route) => ({ id: route.id as string, methods: route.methods, pattern: route.pattern })),
+];
 
 const expression = fc.constantFrom(
   'books', 'books,films', 'bo*', '*', '_all', '-books', 'books,-films', '.gateway-credentials', '.ds-logs-000001', '<logs-{now/d}>',
@@ -35,7 +38,7 @@ const spelled = (segment: string, how: number): string => {
   return encoded;
 };
 
-const INDEX_PARAMS = new Set(['index', 'target', 'new_index', 'name']);
+const INDEX_PARAMS = new Set(['index', 'target', 'new_index', 'name', 'app']);
 
 const lookupQuery = (index: string) => JSON.stringify({ query: { terms: { user: { index, id: '1', path: 'followers' } } } });
 const body = fc.oneof(
@@ -52,6 +55,8 @@ const body = fc.oneof(
   expression.map((i) => JSON.stringify({ aliases: { [i]: { filter: { terms: { f: { index: 'films', id: '1', path: 'p' } } } } }, settings: { 'index.default_pipeline': 'p' } })),
   expression.map((i) => JSON.stringify({ source: { index: i }, dest: { index: 'films', pipeline: 'p' } })),
   fc.constant('{"id":"x","params":{"a":1}}'),
+  expression.map((i) => JSON.stringify({ indices: [i, 'films'], categories: ['docs'], ops: ['read'] })),
+  expression.map((i) => JSON.stringify({ indices: i })),
   fc.constant('{"source":{"query":{"match":{"{{f}}":"x"}}},"params":{"f":"title"}}'),
   fc.constant('{"index":{"default_pipeline":"p"}}'),
   fc.constant('{broken'),
@@ -97,9 +102,9 @@ function classifyBoth(method: string, path: string, querystring: string, text: s
 }
 
 describe('the route table\'s metadata classifies as the path reading did (issue 32)', () => {
-  it('covers the families converted (documents, search, index administration)', () => {
+  it('covers the families converted (every Elasticsearch API of the table; the gateway\'s credentials, apps, pipelines, metrics, authenticate)', () => {
     const ids = new Set(PATHS.map((p) => p.id));
-    for (const id of ['index', 'get', 'bulk', 'mget', 'search', 'msearch', 'count', 'indices.create', 'indices.put_settings', 'indices.update_aliases', 'indices.rollover', 'reindex']) expect(ids, id).to.include(id);
+    for (const id of ['index', 'get', 'bulk', 'mget', 'search', 'msearch', 'count', 'indices.create', 'indices.put_settings', 'indices.update_aliases', 'indices.rollover', 'reindex', 'cluster.state', 'cat.aliases', 'put_script', 'credentials.update', 'index_credentials.create', 'apps.create', 'pipelines.put', 'security.authenticate']) expect(ids, id).to.include(id);
   });
 
   it('every path of an API with metadata × methods × names × spellings × parameters × bodies', () => {
