@@ -90,7 +90,7 @@ export function appRoutes(engine: Backend, backend: InterceptedBackend, typed: T
  */
 export function registeredAppGreeting(engine: Backend): Middleware<{ gatewayRequest: GatewayRequest }> {
   const registry = new AppRegistry(engine);
-  // dispatched on the route `index.get` (`GET /{index}`, the table's `{index}`: a name, never an API word)
+  // dispatched on the route `indices.get` (`GET /{index}`, a name: the server's `namesAnIndex` leaves `_all` out)
   return async (ctx, next) => {
     const { pathParams, info } = ctx.state.gatewayRequest;
     const app = pathParams.index;

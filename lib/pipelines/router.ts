@@ -165,7 +165,7 @@ const notYours = (id: string, principal: Principal) =>
 /**
  * The management API (category `pipelines`, authorized by the normal `authorize` middleware):
  * `POST /_pipeline`, `GET /_pipelines`, `GET|PUT|DELETE /_pipeline/{id}`, `POST /_pipeline/validate`,
- * dispatched on their ids in the route table (lib/auth's `GATEWAY_ROUTES`).
+ * dispatched on their ids in the route table (lib/request's `GATEWAY_ROUTES`).
  */
 export function pipelineApi(options: PipelineRouterOptions): Middleware {
   const { registry, maxContentLength } = options;

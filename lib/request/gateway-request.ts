@@ -17,12 +17,13 @@ export interface GatewayRequest {
   /** Upper case. */
   readonly method: string;
   /**
-   * The route the request matched: a gateway API's route id (`credentials.get`, lib/auth's
-   * `GATEWAY_ROUTES`), on which the server dispatches; else the Elasticsearch action name the
-   * classifier gives it (`indices:data/read/search`).
+   * The route the request matched in the one route table (api-table.ts): an Elasticsearch API's
+   * name (`search`, `indices.create`) or a gateway API's id (`credentials.get`), on which the
+   * server dispatches; for a path no route takes, the Elasticsearch action name the classifier
+   * gives it (`indices:data/read/search`).
    */
   readonly route: string;
-  /** The route's path parameters, decoded (`{username}` of `/_credentials/{username}`); empty when the route has none or is Elasticsearch's. */
+  /** The route's path parameters, decoded (`{username}` of `/_credentials/{username}`, `{index}` of `/{index}/_search`); empty when it has none. */
   readonly pathParams: Readonly<Record<string, string>>;
   /** Where each path parameter sits among `segments`: a narrowed request's parameters are read from its own segments. */
   readonly paramSlots?: Readonly<Record<string, number>>;

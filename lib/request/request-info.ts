@@ -23,6 +23,15 @@ export const CATEGORIES: readonly Category[] = [
 ];
 export const OPERATIONS: readonly Operation[] = ['read', 'write', 'delete'];
 
+/**
+ * Named cluster-level rights, each admin-equivalent for what it names (cluster resources are
+ * shared by all tenants): `manage` covers every other one, as in Elasticsearch.
+ */
+export const CLUSTER_PRIVILEGES = [
+  'manage', 'manage_pipeline', 'manage_index_templates', 'manage_search_synonyms', 'manage_search_query_rules', 'manage_scripts',
+] as const;
+export type ClusterPrivilege = (typeof CLUSTER_PRIVILEGES)[number];
+
 export interface ExpressionSource {
   expression: string;
   /**

@@ -6,7 +6,7 @@ export type RouteHandler = (ctx: Context, params: Readonly<Record<string, string
 
 /**
  * The dispatcher of a module's routes: the handler of the request value's route id (the one route
- * table's, lib/auth's `GATEWAY_ROUTES`), called with its path parameters; a request of another
+ * table's `GATEWAY_ROUTES`), called with its path parameters; a request of another
  * route goes on (`next`).
  */
 export function byRoute(handlers: Readonly<Partial<Record<string, RouteHandler>>>): Middleware {

@@ -25,7 +25,11 @@ export class RouteTable<T> {
     if (segments.includes('')) return undefined;
     const tree = (this.tree ??= this.build());
     const found = tree.find(method as FindMyWay.HTTPMethod, '/' + segments.map(encodeURIComponent).join('/'));
-    return found ? { value: found.store as T, pathParams: { ...(found.params as Record<string, string>) } } : undefined;
+    if (!found) return undefined;
+    const pathParams = { ...(found.params as Record<string, string>) };
+    // `/` is no `/{index}` (find-my-way would take it, with an empty parameter)
+    if (Object.values(pathParams).includes('')) return undefined;
+    return { value: found.store as T, pathParams };
   }
 
   private build(): FindMyWay.Instance<FindMyWay.HTTPVersion.V1> {

@@ -65,6 +65,12 @@ export interface GatewayParts {
 }
 
 /** The request path, in order: README.md, "The request's way through", describes each step. */
+/**
+ * `PUT /{index}` and `GET /{index}` name an index the gateway answers for in part (a new index's
+ * credential pair, a registered app's greeting): never `_all`, which the table's `{index}` also takes.
+ */
+const namesAnIndex = (_: unknown, ctx: Koa.Context): boolean => !(ctx.state as GatewayState).gatewayRequest.pathParams.index?.startsWith('_');
+
 export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.backend)): Koa<GatewayState> {
   const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache, analytics, logs } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
@@ -127,8 +133,8 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       // a search that says what was typed is recorded once answered, whoever answers it
       ...(analytics ? [{ claims: carriesSearchQuery, handler: plainSearchRecording(analytics) }] : []),
       ...(curation ? [{ claims: carriesSearchText, handler: curatedSearch(backend, curation, config.maxContentLength) }] : []),
-      { route: 'index.create', handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
-      { route: 'index.get', handler: registeredAppGreeting(engine) },
+      { route: 'indices.create', claims: namesAnIndex, handler: issueIndexCredentials(backend, appCredentials, config.maxContentLength) },
+      { route: 'indices.get', claims: namesAnIndex, handler: registeredAppGreeting(engine) },
     ],
   }, proxy(backend, config.maxContentLength)));
   return app;

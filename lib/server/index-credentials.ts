@@ -10,7 +10,7 @@ import type { GatewayState } from './state.js';
  * the credentials issued for it: an index-change clean-up, see lib/server/gateway.ts.)
  */
 export function issueIndexCredentials(backend: InterceptedBackend, appCredentials: AppCredentials, maxContentLength: number): Middleware<GatewayState> {
-  // dispatched on the route `index.create` (`PUT /{index}`, the table's `{index}`: a name, never an API word)
+  // dispatched on the route `indices.create` (`PUT /{index}`, a name: the server's `namesAnIndex` leaves `_all` out)
   return async (ctx, next) => {
     const { index } = ctx.state.gatewayRequest.pathParams;
     if ((ctx.state.principal as Principal).role !== 'admin' || index === undefined || /[*,]/.test(index)) return next();

@@ -94,6 +94,19 @@ for (const backend of BACKENDS) {
         expectRefused(await t('GET', '/_index_template'), 'indices:admin/index_template/get');
       });
 
+      it('nor a stored script or pipeline named after an API word (`painless`, `explain`, `_simulate`): it is read as the route table reads it', async () => {
+        // the table's `/_scripts/{id}` takes `painless` as the script's id, as the engine does
+        expect((await call(gw.url, 'PUT', '/_scripts/painless', { body: { script: { lang: 'painless', source: 'return 7' } } })).status).to.equal(200);
+        const t = as(tenant);
+        expectRefused(await t('PUT', '/_scripts/painless', { script: { lang: 'painless', source: 'return 1' } }), 'cluster:admin/script/put');
+        expectRefused(await t('POST', '/_scripts/explain', { script: { lang: 'painless', source: 'return 1' } }), 'cluster:admin/script/put');
+        expectRefused(await t('DELETE', '/_scripts/painless'), 'cluster:admin/script/delete');
+        expectRefused(await t('GET', '/_scripts/painless'), 'cluster:admin/script/get');
+        const stored = await call(gw.url, 'GET', '/_scripts/painless');
+        expect(stored.json.script.source, 'the shared script is as the admin stored it').to.equal('return 7');
+        expectRefused(await as(reader)('PUT', '/_ingest/pipeline/_simulate', { processors: [] }), 'cluster:admin/ingest/pipeline/put');
+      });
+
       it('with manage_pipeline a credential manages pipelines and writes its own documents through one', async () => {
         const put = await as(piper)('PUT', '/_ingest/pipeline/mine-tags', { processors: [{ set: { field: 'tag', value: 'mine' } }] });
         expect(put.status, put.text).to.equal(200);

@@ -22,7 +22,7 @@ import {
   type BodyTarget,
 } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
-import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
+import { AUTHENTICATE_ACTION, type Category, type Classification, type ClassifiableRequest, type PreparedBody, type ExpressionOperation, type ExpressionSource, type IndexSlot, type Operation, type RouteFamily } from '../../request/index.js';
 
 /**
  * The one resolver from a request to what it is: route family, category, operation, action,
@@ -39,14 +39,9 @@ import type { Category, Classification, ClassifiableRequest, PreparedBody, Expre
  * value (`readRequest`, read-request.ts): no other step classifies a request again.
  */
 export function classifyTarget(req: ClassifiableRequest): Classification {
-  const method = (req.method || 'GET').toUpperCase();
-  const { segments, params } = req;
-  const c = new Classifying(method, params, req.body, segments, req.prepared);
-  // a parameter naming indices is read like a body's index: checked, never narrowed
-  for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);
+  const c = startClassifying(req);
+  const { segments } = req;
   if (!segments.length) return c.done('cluster', 'read', 'cluster:monitor/main');
-  // an ingest pipeline may send the document to any index (`ctx._index = …`), as `_reindex`'s dest.pipeline
-  if (methodOperation(method) === 'write' && all(params, 'pipeline').some(runsPipeline)) c.namesPipeline = true;
   const head = segments[0];
   if (head.startsWith('_') && head !== '_all' && !head.startsWith('_all,')) return topLevel(c, segments);
   // `/.suggestions/_reactivesearch(.v3)`: popular searches of the caller's own indices (search
@@ -56,7 +51,22 @@ export function classifyTarget(req: ClassifiableRequest): Classification {
   return indexScoped(c, segments.slice(1));
 }
 
-const methodOperation = (method: string): Operation =>
+/**
+ * A classification begun: what every request's parameters say, whatever its route — a parameter
+ * naming indices (`index=`) is read like a body's index (checked, never narrowed), and a write
+ * running an ingest pipeline (`pipeline=`) may send documents to any index (`ctx._index = …`), as
+ * `_reindex`'s `dest.pipeline` does.
+ */
+export function startClassifying(req: ClassifiableRequest): Classifying {
+  const method = (req.method || 'GET').toUpperCase();
+  const { segments, params } = req;
+  const c = new Classifying(method, params, req.body, segments, req.prepared);
+  for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);
+  if (segments.length && methodOperation(method) === 'write' && all(params, 'pipeline').some(runsPipeline)) c.namesPipeline = true;
+  return c;
+}
+
+export const methodOperation = (method: string): Operation =>
   method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
 
 /** A parameter's values: the edge keeps each parameter's last one, as Elasticsearch reads it. */
@@ -71,7 +81,7 @@ function booleanFlag(params: ReadonlyMap<string, string>, name: string): boolean
 }
 
 /** Accumulates one classification. */
-class Classifying implements BodyReading {
+export class Classifying implements BodyReading {
   private readonly indices: string[] = [];
   private readonly sources: ExpressionSource[] = [];
   private readonly perIndex: ExpressionOperation[] = [];
@@ -534,8 +544,7 @@ export function readsIndexMetadata(c: Classification, method = 'GET'): boolean {
 
 const INDEX_METADATA_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:monitor/stats']);
 
-/** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
-export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
+export { AUTHENTICATE_ACTION };
 
 function topLevel(c: Classifying, segments: readonly string[]): Classification {
   const [head, ...tail] = segments;

@@ -31,4 +31,4 @@ export {
 export { searchBodyTargets } from './body-indices.js';
 export { AUTHENTICATE_ACTION } from './classify-request.js';
 export { type StoredTemplateSource, renderTemplateRequest } from './render-template.js';
-export { GATEWAY_ROUTES, gatewayRoute, type GatewayRouteId } from './gateway-routes.js';
+export { GATEWAY_ROUTES, type GatewayRouteId } from '../../request/index.js';

@@ -1,6 +1,6 @@
-import { gatewayRequest, requestTarget, type GatewayRequest, type PreparedBody, type RequestTarget } from '../../request/index.js';
+import { findRoute, gatewayRequest, requestTarget, type GatewayRequest, type PreparedBody, type RequestTarget } from '../../request/index.js';
 import { classifyTarget } from './classify-request.js';
-import { gatewayRoute } from './gateway-routes.js';
+import { classifyRoute } from './classify-route.js';
 
 /** A request as a transport received it: its target decoded once (`requestTarget`), its body if read. */
 export interface RequestInput {
@@ -15,24 +15,21 @@ export interface RequestInput {
 /**
  * The one builder of the request value (lib/request's `GatewayRequest`), used by every transport:
  * the HTTP edge, each WebSocket frame, each pipeline stage's engine call, a rendered search
- * template, a call reaching the Backend without one. It is the only caller of the classifier.
- * Given no body, the value says whether the classifier needs one (`info.readsBody`): the caller
- * then reads it and builds the value again with it.
+ * template, a call reaching the Backend without one. The request is matched once in the one
+ * route table (lib/request's `findRoute`: Elasticsearch's APIs and the gateway's own); its
+ * classification is the matched entry's metadata (`classifyRoute`), or, for a route without it,
+ * the classifier's path reading (`classifyTarget`). Given no body, the value says whether the
+ * classifier needs one (`info.readsBody`): the caller then reads it and builds the value again with it.
  */
 export function readRequest(input: RequestInput): GatewayRequest {
   const method = (input.method || 'GET').toUpperCase();
   const { target } = input;
-  const info = classifyTarget({
-    method,
-    segments: target.segments,
-    params: target.params,
-    body: input.body,
-    prepared: input.prepared,
-  });
+  const asked = { method, segments: target.segments, params: target.params, body: input.body, prepared: input.prepared };
+  const match = findRoute(method, target.segments);
+  const info = (match && classifyRoute(asked, match)) ?? classifyTarget(asked);
   const text = info.forward ?? (typeof input.body === 'string' ? input.body : undefined);
-  // the gateway's own APIs are entries of the route table: their id is what the server dispatches on
-  // (an engine request is looked up only for `/{index}`, which the gateway answers in part)
-  const route = info.family !== 'engine' || target.segments.length === 1 ? gatewayRoute(info.family, method, target.segments) : undefined;
+  // a gateway API's id is what the server dispatches on, for a request of its family
+  const route = match && (match.route.owner === 'elasticsearch' || match.route.route.family === info.family) ? { id: match.route.id, slots: match.slots } : undefined;
   return gatewayRequest(method, target, info, text, route);
 }
 

@@ -1,7 +1,7 @@
 import { errors } from '../../errors/index.js';
 import { cidrOf } from './credential-access.js';
 
-import { CATEGORIES, OPERATIONS, type Category, type Operation } from '../../request/index.js';
+import { CATEGORIES, CLUSTER_PRIVILEGES, OPERATIONS, type Category, type ClusterPrivilege, type Operation } from '../../request/index.js';
 
 /** What a credential may touch and do: the classifier's categories and operations, one definition. */
 export { CATEGORIES, type Category };
@@ -11,14 +11,8 @@ export type Op = Operation;
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 
-/**
- * Named cluster-level rights, each admin-equivalent for what it names (cluster resources are
- * shared by all tenants): `manage` covers every other one, as in Elasticsearch.
- */
-export const CLUSTER_PRIVILEGES = [
-  'manage', 'manage_pipeline', 'manage_index_templates', 'manage_search_synonyms', 'manage_search_query_rules', 'manage_scripts',
-] as const;
-export type ClusterPrivilege = (typeof CLUSTER_PRIVILEGES)[number];
+/** Named cluster-level rights (lib/request's, which the route table names): one definition. */
+export { CLUSTER_PRIVILEGES, type ClusterPrivilege };
 
 export const USERNAME_PATTERN = /^[a-zA-Z0-9_.@-]{1,64}$/;
 export const MIN_PASSWORD_LENGTH = 8;

@@ -63,10 +63,11 @@ describe('the gateway\'s own routes in the route table', () => {
     expect(readRawRequest('GET', '/shop/product/1', '', undefined)).to.include({ route: 'typed.get' });
   });
 
-  it('an Elasticsearch request keeps its action as its route, and has no path parameters of the gateway\'s', () => {
-    const req = readRawRequest('GET', '/books/_doc/1', '', undefined);
-    expect(req.route).to.equal('indices:data/read/get');
-    expect(req.pathParams).to.deep.equal({});
+  it('an Elasticsearch request\'s route is its API in the same table, with the path parameters the engine\'s router reads', () => {
+    const req = readRawRequest('GET', '/books/_doc/%31', '', undefined);
+    expect(req.route).to.equal('get');
+    expect(req.pathParams).to.deep.equal({ index: 'books', id: '1' });
+    expect(readRawRequest('PUT', '//%62ooks', '', undefined)).to.deep.include({ route: 'indices.create', pathParams: { index: 'books' } });
   });
 
   it('the matcher: a literal segment wins over a parameter, a parameter is one decoded segment, another method is no match', () => {

@@ -2,9 +2,9 @@ import { within } from '../../support/within.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { Backend } from '../../../lib/engine/index.js';
 import type { ChangeBus } from '../../../lib/changes/index.js';
+import type { GatewayRequest } from '../../../lib/request/index.js';
 import { Authenticator, CredentialStore, credentialRoutes, hashSecret, type Principal, type StoredCredential } from '../../../lib/auth/index.js';
 import { esResponse } from '../../../lib/server/es-response.js';
 import { authenticate } from '../../../lib/server/authenticate.js';
@@ -53,12 +53,12 @@ export async function startNode(backend: Backend, bus?: ChangeBus): Promise<Test
   // the request value, which the credential routes are dispatched on
   app.use(classify(1024 * 1024));
   app.use(credentialRoutes(store));
-  const probe = new Router();
-  probe.get('/_whoami', (ctx) => {
-    const principal = ctx.state.principal as Principal;
-    ctx.body = principal;
+  // `GET /_whoami`, read from the request value as every route is
+  app.use(async (ctx, next) => {
+    const req = ctx.state.gatewayRequest as GatewayRequest | undefined;
+    if (req?.method !== 'GET' || req.segments.length !== 1 || req.segments[0] !== '_whoami') return next();
+    ctx.body = ctx.state.principal as Principal;
   });
-  app.use(probe.routes() as unknown as Koa.Middleware);
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

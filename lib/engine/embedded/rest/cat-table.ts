@@ -94,9 +94,6 @@ export function timestampColumns<Row>(at: (row: Row) => number): Array<CatColumn
   ];
 }
 
-/** URL parameters every `_cat` API takes. */
-export const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
-
 const TIMESTAMP_COLUMNS = new Set(['epoch', 'timestamp']);
 
 interface Shown<Row> {

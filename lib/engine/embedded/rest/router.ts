@@ -1,10 +1,7 @@
 import { EsError } from '../../../errors/index.js';
-import { RouteTable, patternSegments } from '../../../request/index.js';
+import { COMMON_PARAMS, ES_API, RouteTable, paramsOf, patternSegments, type EsRouteId } from '../../../request/index.js';
 import type { UrlParams } from './params.js';
 import type { Handler, Route } from './types.js';
-
-/** Parameters every route accepts. */
-export const COMMON_PARAMS = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type']);
 
 interface RouteEntry {
   pattern: string;
@@ -45,19 +42,32 @@ export const ES_API_ROOTS = new Set([
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'] as const;
 
 /**
- * Method + path-pattern routing (`/{index}/_doc/{id}`) on lib/request's `RouteTable`, the matcher
- * the gateway's own route table uses too: a literal segment wins over a parameter at the same
- * place, as in Elasticsearch's path trie, and a path that matches with another method is a 405
- * naming the methods it takes. Matched on the decoded segments, so a parameter is exactly one
- * decoded segment.
+ * Method + path-pattern routing (`/{index}/_doc/{id}`) of the one route table's Elasticsearch
+ * APIs (lib/request's `ES_API`), on lib/request's `RouteTable`, the matcher the gateway reads
+ * requests with too: a literal segment wins over a parameter at the same place, as in
+ * Elasticsearch's path trie, and a path that matches with another method is a 405 naming the
+ * methods it takes. Matched on the decoded segments, so a parameter is exactly one decoded segment.
+ *
+ * Built from the engine's handlers by route id: every API of the table has exactly one.
  */
 export class Router {
   private readonly table = new RouteTable<RouteEntry>();
 
-  add(route: Route): void {
-    const indexFirst = route.pattern.startsWith('/{');
-    const endpoint = patternSegments(route.pattern).find((s) => s.startsWith('_'));
-    this.table.add(route.methods, route.pattern, { pattern: route.pattern, handler: route.handler, params: new Set(route.params), indexFirst, endpoint });
+  constructor(routes: readonly Route[]) {
+    const handlers = new Map<EsRouteId, Handler>();
+    for (const { id, handler } of routes) {
+      if (handlers.has(id)) throw new Error(`embedded engine: two handlers for route ${id}`);
+      handlers.set(id, handler);
+    }
+    for (const api of ES_API) {
+      const handler = handlers.get(api.id);
+      if (!handler) throw new Error(`embedded engine: no handler for route ${api.id}`);
+      for (const path of api.paths) {
+        const indexFirst = path.pattern.startsWith('/{');
+        const endpoint = patternSegments(path.pattern).find((s) => s.startsWith('_'));
+        this.table.add(path.methods, path.pattern, { pattern: path.pattern, handler, params: new Set(paramsOf(api, path)), indexFirst, endpoint });
+      }
+    }
   }
 
   match(method: string, segments: readonly string[]): RouteMatch {

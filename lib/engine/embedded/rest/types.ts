@@ -6,6 +6,7 @@ import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
 import type { StoredScripts } from '../scripts/index.js';
 import type { TaskManager } from '../tasks/index.js';
+import type { EsRouteId } from '../../../request/index.js';
 import type { UrlParams } from './params.js';
 
 /** A request as a REST handler sees it: decoded path parameters, URL parameters, the body as text. */
@@ -62,10 +63,8 @@ export interface EngineContext {
 
 export type Handler = (req: RestRequest, ctx: EngineContext) => Promise<RestResponse> | RestResponse;
 
+/** The engine's handler of one API of the route table (lib/request's `ES_API`), which says its paths and parameters. */
 export interface Route {
-  methods: string[];
-  pattern: string;
-  /** URL parameters this route accepts, besides the ones every route accepts. */
-  params: string[];
+  id: EsRouteId;
   handler: Handler;
 }

@@ -4,7 +4,6 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import { parseQuery } from '../../search/index.js';
 import { requestBody, requireBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS } from './resolve.js';
 import { resolveTarget } from './search-target.js';
 
 const ACK = { status: 200, body: { acknowledged: true } };
@@ -129,17 +128,9 @@ async function updateAliases(req: RestRequest, ctx: EngineContext): Promise<Rest
   return ACK;
 }
 
-const PARAMS = ['timeout', 'master_timeout'];
-const GET_PARAMS = [...INDICES_OPTIONS, 'local', 'master_timeout'];
-
 export const aliasRoutes: Route[] = [
-  { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}', params: PARAMS, handler: putAlias },
-  { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases/{name}', params: PARAMS, handler: putAlias },
-  { methods: ['DELETE'], pattern: '/{index}/_alias/{name}', params: PARAMS, handler: deleteAlias },
-  { methods: ['DELETE'], pattern: '/{index}/_aliases/{name}', params: PARAMS, handler: deleteAlias },
-  { methods: ['GET', 'HEAD'], pattern: '/_alias', params: GET_PARAMS, handler: getAlias },
-  { methods: ['GET', 'HEAD'], pattern: '/_alias/{name}', params: GET_PARAMS, handler: getAlias },
-  { methods: ['GET', 'HEAD'], pattern: '/{index}/_alias', params: GET_PARAMS, handler: getAlias },
-  { methods: ['GET', 'HEAD'], pattern: '/{index}/_alias/{name}', params: GET_PARAMS, handler: getAlias },
-  { methods: ['POST'], pattern: '/_aliases', params: PARAMS, handler: updateAliases },
+  { id: 'indices.put_alias', handler: putAlias },
+  { id: 'indices.delete_alias', handler: deleteAlias },
+  { id: 'indices.get_alias', handler: getAlias },
+  { id: 'indices.update_aliases', handler: updateAliases },
 ];

@@ -124,9 +124,6 @@ function checkTokenCount(count: number, max: number): void {
     `The number of tokens produced by calling _analyze has exceeded the allowed maximum of [${max}]. This limit can be set by changing the [index.analyze.max_token_count] index level setting.`);
 }
 
-const PARAMS = ['index', 'text', 'analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'explain', 'attributes'];
-
 export const analyzeRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_analyze', params: PARAMS, handler: analyze },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_analyze', params: PARAMS, handler: analyze },
+  { id: 'indices.analyze', handler: analyze },
 ];

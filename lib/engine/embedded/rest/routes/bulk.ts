@@ -205,9 +205,6 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   };
 }
 
-const BULK_PARAMS = ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_excludes', '_source_includes', 'list_executed_pipelines'];
-
 export const bulkRoutes: Route[] = [
-  { methods: ['POST', 'PUT'], pattern: '/_bulk', params: BULK_PARAMS, handler: bulk },
-  { methods: ['POST', 'PUT'], pattern: '/{index}/_bulk', params: BULK_PARAMS, handler: bulk },
+  { id: 'bulk', handler: bulk },
 ];

@@ -8,7 +8,6 @@ import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWo
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, waitsForCompletion } from './by-scroll-params.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS } from './resolve.js';
 import { ingestForWrite } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 
@@ -180,13 +179,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
   return runScrollJob(ctx.tasks, job);
 }
 
-const PARAMS = [
-  ...INDICES_OPTIONS, 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'from', 'lenient', 'preference', 'q', 'routing', 'scroll',
-  'search_type', 'search_timeout', 'max_docs', 'size', 'sort', 'terminate_after', 'stats', 'version', 'request_cache', 'refresh', 'timeout',
-  'wait_for_active_shards', 'scroll_size', 'wait_for_completion', 'requests_per_second', 'slices', 'conflicts', 'pipeline', 'version_type',
-];
-
 export const byQueryRoutes: Route[] = [
-  { methods: ['POST'], pattern: '/{index}/_delete_by_query', params: PARAMS, handler: (req, ctx) => byQuery('delete', req, ctx) },
-  { methods: ['POST'], pattern: '/{index}/_update_by_query', params: PARAMS, handler: (req, ctx) => byQuery('update', req, ctx) },
+  { id: 'delete_by_query', handler: (req, ctx) => byQuery('delete', req, ctx) },
+  { id: 'update_by_query', handler: (req, ctx) => byQuery('update', req, ctx) },
 ];

@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { CAT_PARAMS, Duration, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
+import { Duration, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
 import { parseTaskId, type TaskFilter } from '../../tasks/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { asListingTask } from './tasks.js';
@@ -157,12 +157,11 @@ async function catTasks(req: RestRequest, ctx: EngineContext): Promise<RestRespo
 const none = (): never[] => [];
 
 export const catClusterRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cat/health', params: CAT_PARAMS, handler: catHealth },
-  { methods: ['GET'], pattern: '/_cat/master', params: CAT_PARAMS, handler: (req, ctx) => catResponse(req, MASTER_COLUMNS, [ctx]) },
-  { methods: ['GET'], pattern: '/_cat/pending_tasks', params: CAT_PARAMS, handler: (req) => catResponse(req, PENDING_TASK_COLUMNS, none) },
-  { methods: ['GET'], pattern: '/_cat/plugins', params: [...CAT_PARAMS, 'include_bootstrap'], handler: (req) => catResponse(req, PLUGIN_COLUMNS, none) },
-  { methods: ['GET'], pattern: '/_cat/repositories', params: CAT_PARAMS, handler: (req) => catResponse(req, REPOSITORY_COLUMNS, none) },
-  { methods: ['GET'], pattern: '/_cat/templates', params: CAT_PARAMS, handler: catTemplates },
-  { methods: ['GET'], pattern: '/_cat/templates/{name}', params: CAT_PARAMS, handler: catTemplates },
-  { methods: ['GET'], pattern: '/_cat/tasks', params: [...CAT_PARAMS, 'actions', 'detailed', 'nodes', 'parent_task_id', 'full_id'], handler: catTasks },
+  { id: 'cat.health', handler: catHealth },
+  { id: 'cat.master', handler: (req, ctx) => catResponse(req, MASTER_COLUMNS, [ctx]) },
+  { id: 'cat.pending_tasks', handler: (req) => catResponse(req, PENDING_TASK_COLUMNS, none) },
+  { id: 'cat.plugins', handler: (req) => catResponse(req, PLUGIN_COLUMNS, none) },
+  { id: 'cat.repositories', handler: (req) => catResponse(req, REPOSITORY_COLUMNS, none) },
+  { id: 'cat.templates', handler: catTemplates },
+  { id: 'cat.tasks', handler: catTasks },
 ];

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import { percentOf, threadPools, type NodeFigures, type ThreadPool } from '../../node/index.js';
-import { ByteSize, CAT_PARAMS, Duration, catResponse, column, type CatColumn } from '../cat-table.js';
+import { ByteSize, Duration, catResponse, column, type CatColumn } from '../cat-table.js';
 import { mappedFields } from '../mapped-fields.js';
 import { shardCopies } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
@@ -236,12 +236,9 @@ function catThreadPool(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 export const catNodeRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cat/nodes', params: [...CAT_PARAMS, 'full_id', 'include_unloaded_segments'], handler: catNodes },
-  { methods: ['GET'], pattern: '/_cat/nodeattrs', params: [...CAT_PARAMS, 'full_id'], handler: catNodeAttrs },
-  { methods: ['GET'], pattern: '/_cat/allocation', params: CAT_PARAMS, handler: catAllocation },
-  { methods: ['GET'], pattern: '/_cat/allocation/{node_id}', params: CAT_PARAMS, handler: catAllocation },
-  { methods: ['GET'], pattern: '/_cat/fielddata', params: [...CAT_PARAMS, 'fields'], handler: catFielddata },
-  { methods: ['GET'], pattern: '/_cat/fielddata/{fields}', params: [...CAT_PARAMS, 'fields'], handler: catFielddata },
-  { methods: ['GET'], pattern: '/_cat/thread_pool', params: [...CAT_PARAMS, 'thread_pool_patterns'], handler: catThreadPool },
-  { methods: ['GET'], pattern: '/_cat/thread_pool/{thread_pool_patterns}', params: [...CAT_PARAMS, 'thread_pool_patterns'], handler: catThreadPool },
+  { id: 'cat.nodes', handler: catNodes },
+  { id: 'cat.nodeattrs', handler: catNodeAttrs },
+  { id: 'cat.allocation', handler: catAllocation },
+  { id: 'cat.fielddata', handler: catFielddata },
+  { id: 'cat.thread_pool', handler: catThreadPool },
 ];

@@ -1,6 +1,6 @@
 import { errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { ByteSize, CAT_PARAMS, Duration, catResponse, column, type CatColumn } from '../cat-table.js';
+import { ByteSize, Duration, catResponse, column, type CatColumn } from '../cat-table.js';
 import { shardCopies, type ShardCopy } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, NO_ACTIVITY, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -167,13 +167,8 @@ function catRecovery(req: RestRequest, ctx: EngineContext): RestResponse {
   });
 }
 
-const SHARD_PARAMS = [...CAT_PARAMS, 'expand_wildcards'];
-
 export const catShardRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cat/shards', params: SHARD_PARAMS, handler: catShards },
-  { methods: ['GET'], pattern: '/_cat/shards/{index}', params: SHARD_PARAMS, handler: catShards },
-  { methods: ['GET'], pattern: '/_cat/segments', params: SHARD_PARAMS, handler: catSegments },
-  { methods: ['GET'], pattern: '/_cat/segments/{index}', params: SHARD_PARAMS, handler: catSegments },
-  { methods: ['GET'], pattern: '/_cat/recovery', params: [...SHARD_PARAMS, 'active_only', 'detailed', 'index'], handler: catRecovery },
-  { methods: ['GET'], pattern: '/_cat/recovery/{index}', params: [...SHARD_PARAMS, 'active_only', 'detailed', 'index'], handler: catRecovery },
+  { id: 'cat.shards', handler: catShards },
+  { id: 'cat.segments', handler: catSegments },
+  { id: 'cat.recovery', handler: catRecovery },
 ];

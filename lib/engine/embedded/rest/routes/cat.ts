@@ -1,7 +1,7 @@
 import type { IndexHandle } from '../../indices/index.js';
 import type { AliasDefinition } from '../../store/types.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
-import { ByteSize, CAT_PARAMS, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
+import { ByteSize, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { indexHealth } from './cluster.js';
 
@@ -93,14 +93,9 @@ const CAT_LISTING = [
   '/_cat/ml/data_frame/analytics/{id}', '/_cat/transforms', '/_cat/transforms/{transform_id}',
 ].map((l) => l + '\n').join('');
 
-const INDEX_CAT_PARAMS = [...CAT_PARAMS, 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'];
-
 export const catRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cat', params: ['help', 's'], handler: () => ({ status: 200, text: CAT_LISTING }) },
-  { methods: ['GET'], pattern: '/_cat/indices', params: INDEX_CAT_PARAMS, handler: catIndices },
-  { methods: ['GET'], pattern: '/_cat/indices/{index}', params: INDEX_CAT_PARAMS, handler: catIndices },
-  { methods: ['GET'], pattern: '/_cat/aliases', params: [...CAT_PARAMS, 'expand_wildcards'], handler: catAliases },
-  { methods: ['GET'], pattern: '/_cat/aliases/{name}', params: [...CAT_PARAMS, 'expand_wildcards'], handler: catAliases },
-  { methods: ['GET'], pattern: '/_cat/count', params: CAT_PARAMS, handler: catCount },
-  { methods: ['GET'], pattern: '/_cat/count/{index}', params: CAT_PARAMS, handler: catCount },
+  { id: 'cat.help', handler: () => ({ status: 200, text: CAT_LISTING }) },
+  { id: 'cat.indices', handler: catIndices },
+  { id: 'cat.aliases', handler: catAliases },
+  { id: 'cat.count', handler: catCount },
 ];

@@ -66,6 +66,6 @@ async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestRe
 }
 
 export const clusterSettingsRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cluster/settings', params: ['flat_settings', 'include_defaults', 'master_timeout', 'timeout', 'local'], handler: getSettings },
-  { methods: ['PUT'], pattern: '/_cluster/settings', params: ['flat_settings', 'master_timeout', 'timeout'], handler: putSettings },
+  { id: 'cluster.get_settings', handler: getSettings },
+  { id: 'cluster.put_settings', handler: putSettings },
 ];

@@ -3,7 +3,7 @@ import { blocksView } from '../../indices/index-blocks.js';
 import { nestSettings, type IndexHandle } from '../../indices/index.js';
 import { numberOfShards } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+import { resolveIndices } from './resolve.js';
 
 type Json = Record<string, unknown>;
 
@@ -95,12 +95,8 @@ function clusterState(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body };
 }
 
-const PARAMS = [...INDICES_OPTIONS, 'local', 'master_timeout', 'flat_settings', 'wait_for_metadata_version', 'wait_for_timeout'];
-
 export const clusterStateRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cluster/state', params: PARAMS, handler: clusterState },
-  { methods: ['GET'], pattern: '/_cluster/state/{metric}', params: PARAMS, handler: clusterState },
-  { methods: ['GET'], pattern: '/_cluster/state/{metric}/{index}', params: PARAMS, handler: clusterState },
-  { methods: ['GET'], pattern: '/_cluster/pending_tasks', params: ['local', 'master_timeout'], handler: () => ({ status: 200, body: { tasks: [] } }) },
-  { methods: ['GET'], pattern: '/_remote/info', params: [], handler: () => ({ status: 200, body: {} }) },
+  { id: 'cluster.state', handler: clusterState },
+  { id: 'cluster.pending_tasks', handler: () => ({ status: 200, body: { tasks: [] } }) },
+  { id: 'cluster.remote_info', handler: () => ({ status: 200, body: {} }) },
 ];

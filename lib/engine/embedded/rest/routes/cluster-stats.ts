@@ -149,6 +149,5 @@ async function clusterStats(_req: RestRequest, ctx: EngineContext): Promise<Rest
 }
 
 export const clusterStatsRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_cluster/stats', params: ['flat_settings', 'timeout', 'include_remotes'], handler: clusterStats },
-  { methods: ['GET'], pattern: '/_cluster/stats/nodes/{node_id}', params: ['flat_settings', 'timeout', 'include_remotes'], handler: clusterStats },
+  { id: 'cluster.stats', handler: clusterStats },
 ];

@@ -108,13 +108,7 @@ function health(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: timedOut && !return200 ? 408 : 200, body };
 }
 
-const HEALTH_PARAMS = [
-  'wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards',
-  'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout',
-];
-
 export const clusterRoutes: Route[] = [
-  { methods: ['GET', 'HEAD'], pattern: '/', params: [], handler: root },
-  { methods: ['GET'], pattern: '/_cluster/health', params: HEALTH_PARAMS, handler: health },
-  { methods: ['GET'], pattern: '/_cluster/health/{index}', params: HEALTH_PARAMS, handler: health },
+  { id: 'info', handler: root },
+  { id: 'cluster.health', handler: health },
 ];

@@ -167,16 +167,11 @@ async function rolloverTarget(req: RestRequest, ctx: EngineContext): Promise<Res
   return { status: 200, body: answer };
 }
 
-const ROLLOVER_PARAMS = ['dry_run', 'lazy', 'master_timeout', 'timeout', 'wait_for_active_shards'];
-
 export const dataStreamRoutes: Route[] = [
-  { methods: ['PUT'], pattern: '/_data_stream/{name}', params: ['master_timeout', 'timeout'], handler: createDataStream },
-  { methods: ['GET'], pattern: '/_data_stream', params: ['expand_wildcards', 'include_defaults', 'master_timeout', 'verbose'], handler: getDataStreams },
-  { methods: ['GET'], pattern: '/_data_stream/{name}', params: ['expand_wildcards', 'include_defaults', 'master_timeout', 'verbose'], handler: getDataStreams },
-  { methods: ['DELETE'], pattern: '/_data_stream/{name}', params: ['expand_wildcards', 'master_timeout'], handler: deleteDataStreams },
-  { methods: ['GET'], pattern: '/_data_stream/_stats', params: ['expand_wildcards'], handler: dataStreamStats },
-  { methods: ['GET'], pattern: '/_data_stream/{name}/_stats', params: ['expand_wildcards'], handler: dataStreamStats },
-  { methods: ['POST'], pattern: '/_data_stream/_modify', params: ['master_timeout', 'timeout'], handler: modifyDataStreams },
-  { methods: ['POST'], pattern: '/{index}/_rollover', params: ROLLOVER_PARAMS, handler: rolloverTarget },
-  { methods: ['POST'], pattern: '/{index}/_rollover/{new_index}', params: ROLLOVER_PARAMS, handler: rolloverTarget },
+  { id: 'indices.create_data_stream', handler: createDataStream },
+  { id: 'indices.get_data_stream', handler: getDataStreams },
+  { id: 'indices.delete_data_stream', handler: deleteDataStreams },
+  { id: 'indices.data_streams_stats', handler: dataStreamStats },
+  { id: 'indices.modify_data_stream', handler: modifyDataStreams },
+  { id: 'indices.rollover', handler: rolloverTarget },
 ];

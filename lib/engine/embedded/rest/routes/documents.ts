@@ -9,9 +9,6 @@ import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
 import { didYouMean } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
-const READ_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
-const WRITE_PARAMS = ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream', 'op_type'];
-
 function opType(req: RestRequest): boolean {
   const v = req.params.get('op_type');
   if (v === null || v === 'index') return false;
@@ -301,18 +298,13 @@ function realtimeCheck(req: RestRequest): void {
 }
 
 export const documentRoutes: Route[] = [
-  { methods: ['PUT', 'POST'], pattern: '/{index}/_doc/{id}', params: WRITE_PARAMS, handler: (req, ctx) => indexDoc(req, ctx, req.pathParams.id, false) },
-  { methods: ['POST'], pattern: '/{index}/_doc', params: WRITE_PARAMS, handler: (req, ctx) => indexDoc(req, ctx, undefined, false) },
-  { methods: ['PUT', 'POST'], pattern: '/{index}/_create/{id}', params: WRITE_PARAMS.filter((p) => p !== 'op_type'), handler: (req, ctx) => indexDoc(req, ctx, req.pathParams.id, true) },
-  { methods: ['GET', 'HEAD'], pattern: '/{index}/_doc/{id}', params: READ_PARAMS, handler: (req, ctx) => (realtimeCheck(req), getDoc(req, ctx)) },
-  { methods: ['DELETE'], pattern: '/{index}/_doc/{id}', params: WRITE_PARAMS.filter((p) => p !== 'op_type' && p !== 'pipeline'), handler: deleteDoc },
-  { methods: ['GET', 'HEAD'], pattern: '/{index}/_source/{id}', params: READ_PARAMS, handler: (req, ctx) => (realtimeCheck(req), getSource(req, ctx)) },
-  {
-    methods: ['POST'], pattern: '/{index}/_update/{id}',
-    params: ['if_seq_no', 'if_primary_term', 'lang', 'refresh', 'require_alias', 'retry_on_conflict', 'routing', 'timeout', 'wait_for_active_shards', '_source', '_source_excludes', '_source_includes'],
-    handler: updateDoc,
-  },
-  { methods: ['GET', 'POST'], pattern: '/_mget', params: READ_PARAMS, handler: mget },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_mget', params: READ_PARAMS, handler: mget },
+  // `/{index}/_doc` has no `{id}`: the id is generated
+  { id: 'index', handler: (req, ctx) => indexDoc(req, ctx, req.pathParams.id, false) },
+  { id: 'create', handler: (req, ctx) => indexDoc(req, ctx, req.pathParams.id, true) },
+  { id: 'get', handler: (req, ctx) => (realtimeCheck(req), getDoc(req, ctx)) },
+  { id: 'delete', handler: deleteDoc },
+  { id: 'get_source', handler: (req, ctx) => (realtimeCheck(req), getSource(req, ctx)) },
+  { id: 'update', handler: updateDoc },
+  { id: 'mget', handler: mget },
 ];
 

@@ -5,7 +5,7 @@ import { fieldType, hasDocValues, isIndexed, NUMERIC_TYPES, OBJECT_TYPES, type F
 import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+import { resolveIndices } from './resolve.js';
 
 interface Capability {
   type: string;
@@ -107,9 +107,6 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { indices: handles.map((h) => h.name).sort(), fields: out } };
 }
 
-const PARAMS = [...INDICES_OPTIONS, 'fields', 'include_unmapped', 'filters', 'types', 'include_empty_fields'];
-
 export const fieldCapsRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_field_caps', params: PARAMS, handler: fieldCaps },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_field_caps', params: PARAMS, handler: fieldCaps },
+  { id: 'field_caps', handler: fieldCaps },
 ];

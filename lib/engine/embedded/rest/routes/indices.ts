@@ -6,7 +6,7 @@ import { BLOCK_SETTINGS } from '../../indices/index-blocks.js';
 import { requestBody, requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+import { resolveIndices } from './resolve.js';
 
 const ACK = { status: 200, body: { acknowledged: true } };
 
@@ -151,36 +151,23 @@ function refresh(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { _shards: { total, successful, failed: 0 } } };
 }
 
-
-const TIMEOUTS = ['timeout', 'master_timeout'];
-
 export const indicesRoutes: Route[] = [
-  { methods: ['PUT'], pattern: '/{index}', params: [...TIMEOUTS, 'wait_for_active_shards'], handler: createIndex },
-  { methods: ['GET', 'HEAD'], pattern: '/{index}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'], handler: getIndex },
-  { methods: ['DELETE'], pattern: '/{index}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: deleteIndex },
-  { methods: ['GET'], pattern: '/_mapping', params: [...INDICES_OPTIONS, 'local', 'master_timeout'], handler: getMapping },
-  { methods: ['GET'], pattern: '/_mapping/field/{fields}', params: [...INDICES_OPTIONS, 'local', 'include_defaults'], handler: getFieldMapping },
-  { methods: ['GET'], pattern: '/{index}/_mapping/field/{fields}', params: [...INDICES_OPTIONS, 'local', 'include_defaults'], handler: getFieldMapping },
-  { methods: ['GET'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, 'local', 'master_timeout'], handler: getMapping },
-  { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'write_index_only'], handler: putMapping },
-  { methods: ['GET'], pattern: '/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
-  { methods: ['GET'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
-  { methods: ['GET'], pattern: '/_settings/{name}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
-  { methods: ['GET'], pattern: '/{index}/_settings/{name}', params: [...INDICES_OPTIONS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'], handler: getSettings },
-  { methods: ['PUT'], pattern: '/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
-  { methods: ['PUT'], pattern: '/{index}/_settings', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'preserve_existing', 'flat_settings', 'reopen'], handler: putSettings },
-  { methods: ['PUT'], pattern: '/{index}/_block/{block}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: addBlock },
-  { methods: ['DELETE'], pattern: '/{index}/_block/{block}', params: [...INDICES_OPTIONS, ...TIMEOUTS], handler: removeBlock },
-  { methods: ['POST'], pattern: '/{index}/_close', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: closeIndex },
-  { methods: ['POST'], pattern: '/{index}/_open', params: [...INDICES_OPTIONS, ...TIMEOUTS, 'wait_for_active_shards'], handler: openIndex },
-  { methods: ['GET', 'POST'], pattern: '/_refresh', params: INDICES_OPTIONS, handler: refresh },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_refresh', params: INDICES_OPTIONS, handler: refresh },
-  { methods: ['GET', 'POST'], pattern: '/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_flush', params: [...INDICES_OPTIONS, 'force', 'wait_if_ongoing'], handler: refresh },
+  { id: 'indices.create', handler: createIndex },
+  { id: 'indices.get', handler: getIndex },
+  { id: 'indices.delete', handler: deleteIndex },
+  { id: 'indices.get_mapping', handler: getMapping },
+  { id: 'indices.get_field_mapping', handler: getFieldMapping },
+  { id: 'indices.put_mapping', handler: putMapping },
+  { id: 'indices.get_settings', handler: getSettings },
+  { id: 'indices.put_settings', handler: putSettings },
+  { id: 'indices.add_block', handler: addBlock },
+  { id: 'indices.remove_block', handler: removeBlock },
+  { id: 'indices.close', handler: closeIndex },
+  { id: 'indices.open', handler: openIndex },
+  { id: 'indices.refresh', handler: refresh },
+  { id: 'indices.flush', handler: refresh },
   // no Lucene segments to merge and no shard-level caches of its own: both are done once the index is
   // readable, and answer as Elasticsearch does (the shards they went over)
-  { methods: ['POST'], pattern: '/_forcemerge', params: [...INDICES_OPTIONS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'], handler: refresh },
-  { methods: ['POST'], pattern: '/{index}/_forcemerge', params: [...INDICES_OPTIONS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'], handler: refresh },
-  { methods: ['POST'], pattern: '/_cache/clear', params: [...INDICES_OPTIONS, 'fielddata', 'fields', 'query', 'request', 'index'], handler: refresh },
-  { methods: ['POST'], pattern: '/{index}/_cache/clear', params: [...INDICES_OPTIONS, 'fielddata', 'fields', 'query', 'request'], handler: refresh },
+  { id: 'indices.forcemerge', handler: refresh },
+  { id: 'indices.clear_cache', handler: refresh },
 ];

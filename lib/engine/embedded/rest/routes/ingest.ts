@@ -5,7 +5,6 @@ import { booleanParam, integerParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
-const MASTER = ['master_timeout', 'timeout'];
 
 async function putPipeline(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   await ctx.ingestPipelines.put(req.pathParams.id, requireBody(req), integerParam(req.params, 'if_version'));
@@ -42,11 +41,9 @@ function grokPatterns(req: RestRequest): RestResponse {
 
 /** Ingest pipelines: CRUD, simulation, and the grok pattern bank. */
 export const ingestRoutes: Route[] = [
-  { methods: ['PUT'], pattern: '/_ingest/pipeline/{id}', params: [...MASTER, 'if_version'], handler: putPipeline },
-  { methods: ['GET'], pattern: '/_ingest/pipeline', params: ['master_timeout', 'summary'], handler: getPipelines },
-  { methods: ['GET'], pattern: '/_ingest/pipeline/{id}', params: ['master_timeout', 'summary'], handler: getPipelines },
-  { methods: ['DELETE'], pattern: '/_ingest/pipeline/{id}', params: MASTER, handler: deletePipeline },
-  { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/_simulate', params: ['verbose'], handler: simulatePipeline },
-  { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/{id}/_simulate', params: ['verbose'], handler: simulatePipeline },
-  { methods: ['GET'], pattern: '/_ingest/processor/grok', params: ['s', 'ecs_compatibility'], handler: grokPatterns },
+  { id: 'ingest.put_pipeline', handler: putPipeline },
+  { id: 'ingest.get_pipeline', handler: getPipelines },
+  { id: 'ingest.delete_pipeline', handler: deletePipeline },
+  { id: 'ingest.simulate', handler: simulatePipeline },
+  { id: 'ingest.processor_grok', handler: grokPatterns },
 ];

@@ -2,7 +2,7 @@ import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { isPlainObject, type JsonObject } from '../../indices/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { PARAMS, termVectorsOf } from './termvectors.js';
+import { termVectorsOf } from './termvectors.js';
 import type { UrlParams } from '../params.js';
 
 /** Options an item may set for itself; the URL's give every item its defaults. */
@@ -72,9 +72,6 @@ function mtermvectors(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { docs } };
 }
 
-const MTV_PARAMS = [...PARAMS, 'ids'];
-
 export const mtermvectorsRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_mtermvectors', params: MTV_PARAMS, handler: mtermvectors },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_mtermvectors', params: MTV_PARAMS, handler: mtermvectors },
+  { id: 'mtermvectors', handler: mtermvectors },
 ];

@@ -262,17 +262,7 @@ function nodesStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   });
 }
 
-const INFO_PARAMS = ['flat_settings', 'timeout', 'master_timeout'];
-const STATS_PARAMS = ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments', 'level', 'timeout', 'types'];
-
 export const nodesRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_nodes', params: INFO_PARAMS, handler: nodesInfo },
-  { methods: ['GET'], pattern: '/_nodes/{node_id}', params: INFO_PARAMS, handler: nodesInfo },
-  { methods: ['GET'], pattern: '/_nodes/{node_id}/{metric}', params: INFO_PARAMS, handler: nodesInfo },
-  { methods: ['GET'], pattern: '/_nodes/stats', params: STATS_PARAMS, handler: nodesStats },
-  { methods: ['GET'], pattern: '/_nodes/{node_id}/stats', params: STATS_PARAMS, handler: nodesStats },
-  { methods: ['GET'], pattern: '/_nodes/stats/{metric}', params: STATS_PARAMS, handler: nodesStats },
-  { methods: ['GET'], pattern: '/_nodes/{node_id}/stats/{metric}', params: STATS_PARAMS, handler: nodesStats },
-  { methods: ['GET'], pattern: '/_nodes/stats/{metric}/{index_metric}', params: STATS_PARAMS, handler: nodesStats },
-  { methods: ['GET'], pattern: '/_nodes/{node_id}/stats/{metric}/{index_metric}', params: STATS_PARAMS, handler: nodesStats },
+  { id: 'nodes.info', handler: nodesInfo },
+  { id: 'nodes.stats', handler: nodesStats },
 ];

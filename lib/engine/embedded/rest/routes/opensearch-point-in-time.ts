@@ -13,7 +13,6 @@ import { EsError } from '../../../../errors/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { openPointInTime } from './point-in-time.js';
-import { INDICES_OPTIONS } from './resolve.js';
 import { pointInTimeContexts } from './scroll-contexts.js';
 
 async function createPit(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
@@ -45,11 +44,8 @@ function deleteAllPits(_req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 export const openSearchPointInTimeRoutes: Route[] = [
-  {
-    methods: ['POST'], pattern: '/{index}/_search/point_in_time',
-    params: ['keep_alive', 'routing', 'preference', 'allow_partial_pit_creation', ...INDICES_OPTIONS], handler: createPit,
-  },
-  { methods: ['GET'], pattern: '/_search/point_in_time/_all', params: [], handler: listPits },
-  { methods: ['DELETE'], pattern: '/_search/point_in_time/_all', params: [], handler: deleteAllPits },
-  { methods: ['DELETE'], pattern: '/_search/point_in_time', params: [], handler: deletePits },
+  { id: 'opensearch.create_pit', handler: createPit },
+  { id: 'opensearch.get_all_pits', handler: listPits },
+  { id: 'opensearch.delete_all_pits', handler: deleteAllPits },
+  { id: 'opensearch.delete_pit', handler: deletePits },
 ];

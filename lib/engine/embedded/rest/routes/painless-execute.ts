@@ -99,5 +99,5 @@ async function execute(req: RestRequest, ctx: EngineContext): Promise<RestRespon
 }
 
 export const painlessExecuteRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_scripts/painless/_execute', params: [], handler: execute },
+  { id: 'scripts_painless_execute', handler: execute },
 ];

@@ -143,6 +143,6 @@ export function checkShardDocSort(body: Record<string, unknown> | undefined): vo
 }
 
 export const pointInTimeRoutes: Route[] = [
-  { methods: ['POST'], pattern: '/{index}/_pit', params: ['keep_alive', 'routing', 'preference', 'allow_partial_search_results', 'max_concurrent_shard_requests', ...INDICES_OPTIONS], handler: openPointInTime },
-  { methods: ['DELETE'], pattern: '/_pit', params: [], handler: closePointInTime },
+  { id: 'open_point_in_time', handler: openPointInTime },
+  { id: 'close_point_in_time', handler: closePointInTime },
 ];

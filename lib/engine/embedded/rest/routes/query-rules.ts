@@ -60,12 +60,12 @@ function testRuleset(req: RestRequest, ctx: EngineContext): RestResponse {
 
 /** The query rules API (Elasticsearch 8.15): rulesets, their single rules, and a test of match criteria. */
 export const queryRulesRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_query_rules', params: ['from', 'size'], handler: listRulesets },
-  { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}', params: [], handler: putRuleset },
-  { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}', params: [], handler: getRuleset },
-  { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}', params: [], handler: deleteRuleset },
-  { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}', params: [], handler: putRule },
-  { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}', params: [], handler: getRule },
-  { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}', params: [], handler: deleteRule },
-  { methods: ['POST'], pattern: '/_query_rules/{ruleset_id}/_test', params: [], handler: testRuleset },
+  { id: 'query_rules.list_rulesets', handler: listRulesets },
+  { id: 'query_rules.put_ruleset', handler: putRuleset },
+  { id: 'query_rules.get_ruleset', handler: getRuleset },
+  { id: 'query_rules.delete_ruleset', handler: deleteRuleset },
+  { id: 'query_rules.put_rule', handler: putRule },
+  { id: 'query_rules.get_rule', handler: getRule },
+  { id: 'query_rules.delete_rule', handler: deleteRule },
+  { id: 'query_rules.test', handler: testRuleset },
 ];

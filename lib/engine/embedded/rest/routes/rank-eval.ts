@@ -12,7 +12,6 @@ import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { parseSearchTemplateRequest, renderSearchTemplate } from '../../scripts/index.js';
 import { jsonObject, requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS } from './resolve.js';
 import { executeSearch } from './search.js';
 import { resolveTarget } from './search-target.js';
 
@@ -254,9 +253,6 @@ async function rankEval(req: RestRequest, ctx: EngineContext): Promise<RestRespo
   return { status: 200, body: { metric_score: mean, details, failures } };
 }
 
-const PARAMS = [...INDICES_OPTIONS, 'search_type'];
-
 export const rankEvalRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_rank_eval', params: PARAMS, handler: rankEval },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_rank_eval', params: PARAMS, handler: rankEval },
+  { id: 'rank_eval', handler: rankEval },
 ];

@@ -270,6 +270,4 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
   return runScrollJob(ctx.tasks, job);
 }
 
-const PARAMS = ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'scroll', 'slices', 'max_docs', 'require_alias'];
-
-export const reindexRoutes: Route[] = [{ methods: ['POST'], pattern: '/_reindex', params: PARAMS, handler: reindex }];
+export const reindexRoutes: Route[] = [{ id: 'reindex', handler: reindex }];

@@ -114,8 +114,4 @@ async function copyDocuments(ctx: EngineContext, source: IndexHandle, target: In
   if (pending.length || extra.length) await commit();
 }
 
-const PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards'];
-
-export const resizeRoutes: Route[] = (['clone', 'split', 'shrink'] as const).map((type) => ({
-  methods: ['PUT', 'POST'], pattern: `/{index}/_${type}/{target}`, params: PARAMS, handler: resize(type),
-}));
+export const resizeRoutes: Route[] = (['clone', 'split', 'shrink'] as const).map((type) => ({ id: `indices.${type}`, handler: resize(type) }));

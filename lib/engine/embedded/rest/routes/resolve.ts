@@ -83,5 +83,5 @@ function resolvedDataStreams(req: RestRequest, ctx: EngineContext, parts: string
 }
 
 export const resolveRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_resolve/index/{name}', params: [...INDICES_OPTIONS, 'mode'], handler: resolveIndex },
+  { id: 'indices.resolve_index', handler: resolveIndex },
 ];

@@ -4,7 +4,6 @@ import { requireBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
-const MASTER = ['master_timeout', 'timeout'];
 
 /** PUT|POST _scripts/{id}[/{context}]: the context from the path, or the `context` parameter. */
 async function putScript(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
@@ -29,10 +28,9 @@ async function deleteScript(req: RestRequest, ctx: EngineContext): Promise<RestR
 
 /** The stored scripts API, and what the engine tells of its script languages and contexts. */
 export const scriptRoutes: Route[] = [
-  { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}', params: [...MASTER, 'context'], handler: putScript },
-  { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}/{context}', params: MASTER, handler: putScript },
-  { methods: ['GET'], pattern: '/_scripts/{id}', params: ['master_timeout'], handler: getScript },
-  { methods: ['DELETE'], pattern: '/_scripts/{id}', params: MASTER, handler: deleteScript },
-  { methods: ['GET'], pattern: '/_script_context', params: [], handler: () => ({ status: 200, body: scriptContexts() }) },
-  { methods: ['GET'], pattern: '/_script_language', params: [], handler: () => ({ status: 200, body: scriptLanguages() }) },
+  { id: 'put_script', handler: putScript },
+  { id: 'get_script', handler: getScript },
+  { id: 'delete_script', handler: deleteScript },
+  { id: 'get_script_context', handler: () => ({ status: 200, body: scriptContexts() }) },
+  { id: 'get_script_languages', handler: () => ({ status: 200, body: scriptLanguages() }) },
 ];

@@ -78,9 +78,6 @@ function searchShards(req: RestRequest, ctx: EngineContext): RestResponse {
   };
 }
 
-const PARAMS = ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'local', 'preference', 'routing', 'master_timeout'];
-
 export const searchShardsRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_search_shards', params: PARAMS, handler: searchShards },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_search_shards', params: PARAMS, handler: searchShards },
+  { id: 'search_shards', handler: searchShards },
 ];

@@ -5,7 +5,7 @@ import { jsonObject, jsonValue, requestBody, withExactSearchAfter } from '../bod
 import { booleanParam, type ParamReader } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { rankEvalRoutes } from './rank-eval.js';
-import { MSEARCH_PARAMS, SEARCH_PARAMS, executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
+import { executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
 
 /** The template request of a `_search/template` or `_render/template` body (required, as in Elasticsearch). */
 function templateRequest(req: RestRequest): SearchTemplateRequest {
@@ -75,12 +75,9 @@ async function msearchTemplate(req: RestRequest, ctx: EngineContext): Promise<Re
 
 /** Search templates (Mustache): run, rendered, and run many at once. */
 export const searchTemplateRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_search/template', params: SEARCH_PARAMS, handler: searchTemplate },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_search/template', params: SEARCH_PARAMS, handler: searchTemplate },
-  { methods: ['GET', 'POST'], pattern: '/_render/template', params: [], handler: renderTemplate },
-  { methods: ['GET', 'POST'], pattern: '/_render/template/{id}', params: [], handler: renderTemplate },
-  { methods: ['GET', 'POST'], pattern: '/_msearch/template', params: MSEARCH_PARAMS, handler: msearchTemplate },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_msearch/template', params: MSEARCH_PARAMS, handler: msearchTemplate },
+  { id: 'search_template', handler: searchTemplate },
+  { id: 'render_search_template', handler: renderTemplate },
+  { id: 'msearch_template', handler: msearchTemplate },
   // `_rank_eval` runs rated searches, templated or not (rank-eval.ts); served with the templated searches
   ...rankEvalRoutes,
 ];

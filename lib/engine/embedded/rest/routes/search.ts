@@ -5,7 +5,6 @@ import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS } from './resolve.js';
 import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
 import { scrollContexts } from './scroll-contexts.js';
 import { effectiveQuery, resolveReadTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
@@ -174,7 +173,6 @@ function clearScroll(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: freed > 0 || ids.length === 0 ? 200 : 404, body: { succeeded: true, num_freed: freed } };
 }
 
-
 interface MsearchItem {
   index: string | undefined;
   params: UrlParams;
@@ -233,30 +231,10 @@ async function msearch(req: RestRequest, ctx: EngineContext): Promise<RestRespon
   return { status: 200, body: { took: Math.max(0, Math.round(performance.now() - req.started)), responses } };
 }
 
-export const SEARCH_PARAMS = [
-  ...INDICES_OPTIONS, 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude',
-  'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys',
-  'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version',
-  'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df',
-  'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score',
-  'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source',
-];
-/** `/_search` also takes OpenSearch's own parameters (its dialect); `SEARCH_PARAMS` stays Elasticsearch's, for the routes that share it. */
-const OPENSEARCH_SEARCH_PARAMS = ['cancel_after_time_interval', 'phase_took'];
-const COUNT_PARAMS = [...INDICES_OPTIONS, 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'];
-const SCROLL_PARAMS = ['scroll', 'scroll_id', 'rest_total_hits_as_int'];
-export const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size',
-  'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', ...INDICES_OPTIONS, 'routing', 'include_named_queries_score'];
-
 export const searchRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_search', params: [...SEARCH_PARAMS, ...OPENSEARCH_SEARCH_PARAMS], handler: search },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_search', params: [...SEARCH_PARAMS, ...OPENSEARCH_SEARCH_PARAMS], handler: search },
-  { methods: ['GET', 'POST'], pattern: '/_count', params: COUNT_PARAMS, handler: count },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_count', params: COUNT_PARAMS, handler: count },
-  { methods: ['GET', 'POST'], pattern: '/_search/scroll', params: SCROLL_PARAMS, handler: scroll },
-  { methods: ['GET', 'POST'], pattern: '/_search/scroll/{scroll_id}', params: SCROLL_PARAMS, handler: scroll },
-  { methods: ['DELETE'], pattern: '/_search/scroll', params: [], handler: clearScroll },
-  { methods: ['DELETE'], pattern: '/_search/scroll/{scroll_id}', params: [], handler: clearScroll },
-  { methods: ['GET', 'POST'], pattern: '/_msearch', params: MSEARCH_PARAMS, handler: msearch },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_msearch', params: MSEARCH_PARAMS, handler: msearch },
+  { id: 'search', handler: search },
+  { id: 'count', handler: count },
+  { id: 'scroll', handler: scroll },
+  { id: 'clear_scroll', handler: clearScroll },
+  { id: 'msearch', handler: msearch },
 ];

@@ -18,8 +18,6 @@ import { resolveTarget } from './search-target.js';
 
 type Json = Record<string, unknown>;
 
-const RESOLVE_PARAMS = ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable'];
-
 /** The indices named, Elasticsearch's index_closed_exception for a closed one unless `ignore_unavailable`. */
 function targets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -151,14 +149,9 @@ function upgrade(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 export const shardLevelRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_segments', params: [...RESOLVE_PARAMS, 'verbose'], handler: segments },
-  { methods: ['GET'], pattern: '/{index}/_segments', params: [...RESOLVE_PARAMS, 'verbose'], handler: segments },
-  { methods: ['GET'], pattern: '/_recovery', params: [...RESOLVE_PARAMS, 'active_only', 'detailed'], handler: recovery },
-  { methods: ['GET'], pattern: '/{index}/_recovery', params: [...RESOLVE_PARAMS, 'active_only', 'detailed'], handler: recovery },
-  { methods: ['GET'], pattern: '/_shard_stores', params: [...RESOLVE_PARAMS, 'status'], handler: shardStores },
-  { methods: ['GET'], pattern: '/{index}/_shard_stores', params: [...RESOLVE_PARAMS, 'status'], handler: shardStores },
-  { methods: ['GET'], pattern: '/_upgrade', params: RESOLVE_PARAMS, handler: upgradeStatus },
-  { methods: ['GET'], pattern: '/{index}/_upgrade', params: RESOLVE_PARAMS, handler: upgradeStatus },
-  { methods: ['POST'], pattern: '/_upgrade', params: [...RESOLVE_PARAMS, 'wait_for_completion', 'only_ancient_segments'], handler: upgrade },
-  { methods: ['POST'], pattern: '/{index}/_upgrade', params: [...RESOLVE_PARAMS, 'wait_for_completion', 'only_ancient_segments'], handler: upgrade },
+  { id: 'indices.segments', handler: segments },
+  { id: 'indices.recovery', handler: recovery },
+  { id: 'indices.shard_stores', handler: shardStores },
+  { id: 'indices.get_upgrade', handler: upgradeStatus },
+  { id: 'indices.upgrade', handler: upgrade },
 ];

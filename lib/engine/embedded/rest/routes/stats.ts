@@ -139,11 +139,6 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body };
 }
 
-const STATS_PARAMS = ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'level', 'types', 'include_segment_file_sizes', 'include_unloaded_segments', 'expand_wildcards', 'forbid_closed_indices', 'ignore_unavailable', 'allow_no_indices'];
-
 export const statsRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_stats', params: STATS_PARAMS, handler: stats },
-  { methods: ['GET'], pattern: '/_stats/{metric}', params: STATS_PARAMS, handler: stats },
-  { methods: ['GET'], pattern: '/{index}/_stats', params: STATS_PARAMS, handler: stats },
-  { methods: ['GET'], pattern: '/{index}/_stats/{metric}', params: STATS_PARAMS, handler: stats },
+  { id: 'indices.stats', handler: stats },
 ];

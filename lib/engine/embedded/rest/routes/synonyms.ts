@@ -10,7 +10,7 @@ import { reloadSearchAnalyzers, synonymRuleSyntaxError, type IndexHandle, type U
 import { jsonErrorReason } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS, resolveIndices } from './resolve.js';
+import { resolveIndices } from './resolve.js';
 
 /** ES's bound on `from + size` of the synonyms listings. */
 const MAX_RESULTS = 10_000;
@@ -166,12 +166,12 @@ function reload(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 export const synonymsRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_synonyms', params: ['from', 'size'], handler: listSets },
-  { methods: ['PUT'], pattern: '/_synonyms/{set}', params: [], handler: putSet },
-  { methods: ['GET'], pattern: '/_synonyms/{set}', params: ['from', 'size'], handler: getSet },
-  { methods: ['DELETE'], pattern: '/_synonyms/{set}', params: [], handler: deleteSet },
-  { methods: ['PUT'], pattern: '/_synonyms/{set}/{rule}', params: [], handler: putRule },
-  { methods: ['GET'], pattern: '/_synonyms/{set}/{rule}', params: [], handler: getRule },
-  { methods: ['DELETE'], pattern: '/_synonyms/{set}/{rule}', params: [], handler: deleteRule },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_reload_search_analyzers', params: [...INDICES_OPTIONS, 'resource'], handler: reload },
+  { id: 'synonyms.get_synonyms_sets', handler: listSets },
+  { id: 'synonyms.put_synonym', handler: putSet },
+  { id: 'synonyms.get_synonym', handler: getSet },
+  { id: 'synonyms.delete_synonym', handler: deleteSet },
+  { id: 'synonyms.put_synonym_rule', handler: putRule },
+  { id: 'synonyms.get_synonym_rule', handler: getRule },
+  { id: 'synonyms.delete_synonym_rule', handler: deleteRule },
+  { id: 'indices.reload_search_analyzers', handler: reload },
 ];

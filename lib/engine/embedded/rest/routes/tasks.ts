@@ -157,14 +157,9 @@ function rethrottle(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   });
 }
 
-const LIST_PARAMS = ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'group_by', 'timeout'];
-
 export const taskRoutes: Route[] = [
-  { methods: ['GET'], pattern: '/_tasks', params: LIST_PARAMS, handler: listTasks },
-  { methods: ['GET'], pattern: '/_tasks/{task_id}', params: ['wait_for_completion', 'timeout'], handler: getTask },
-  { methods: ['POST'], pattern: '/_tasks/_cancel', params: ['nodes', 'actions', 'parent_task_id', 'wait_for_completion', 'group_by'], handler: cancelTasks },
-  { methods: ['POST'], pattern: '/_tasks/{task_id}/_cancel', params: ['nodes', 'actions', 'parent_task_id', 'wait_for_completion', 'group_by'], handler: cancelTasks },
-  ...['_reindex', '_update_by_query', '_delete_by_query'].map((api) => ({
-    methods: ['POST'], pattern: `/${api}/{task_id}/_rethrottle`, params: ['requests_per_second', 'group_by'], handler: rethrottle,
-  })),
+  { id: 'tasks.list', handler: listTasks },
+  { id: 'tasks.get', handler: getTask },
+  { id: 'tasks.cancel', handler: cancelTasks },
+  ...(['reindex', 'update_by_query', 'delete_by_query'] as const).map((api) => ({ id: `${api}_rethrottle` as const, handler: rethrottle })),
 ];

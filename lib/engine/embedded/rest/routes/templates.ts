@@ -3,7 +3,6 @@ import { booleanParam, integerParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
-const MASTER = ['master_timeout', 'timeout'];
 
 async function putIndexTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   await ctx.indices.templates.putIndexTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false));
@@ -56,19 +55,14 @@ async function deleteLegacyTemplate(req: RestRequest, ctx: EngineContext): Promi
   return ACK;
 }
 
-const GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'include_defaults'];
-
 export const templateRoutes: Route[] = [
-  { methods: ['PUT', 'POST'], pattern: '/_index_template/{name}', params: [...MASTER, 'create', 'cause'], handler: putIndexTemplate },
-  { methods: ['GET', 'HEAD'], pattern: '/_index_template/{name}', params: GET_PARAMS, handler: getIndexTemplates },
-  { methods: ['GET'], pattern: '/_index_template', params: GET_PARAMS, handler: getIndexTemplates },
-  { methods: ['DELETE'], pattern: '/_index_template/{name}', params: MASTER, handler: deleteIndexTemplate },
-  { methods: ['PUT', 'POST'], pattern: '/_component_template/{name}', params: [...MASTER, 'create'], handler: putComponentTemplate },
-  { methods: ['GET', 'HEAD'], pattern: '/_component_template/{name}', params: GET_PARAMS, handler: getComponentTemplates },
-  { methods: ['GET'], pattern: '/_component_template', params: GET_PARAMS, handler: getComponentTemplates },
-  { methods: ['DELETE'], pattern: '/_component_template/{name}', params: MASTER, handler: deleteComponentTemplate },
-  { methods: ['PUT', 'POST'], pattern: '/_template/{name}', params: [...MASTER, 'create', 'order', 'cause'], handler: putLegacyTemplate },
-  { methods: ['GET', 'HEAD'], pattern: '/_template/{name}', params: GET_PARAMS, handler: getLegacyTemplates },
-  { methods: ['GET'], pattern: '/_template', params: GET_PARAMS, handler: getLegacyTemplates },
-  { methods: ['DELETE'], pattern: '/_template/{name}', params: MASTER, handler: deleteLegacyTemplate },
+  { id: 'indices.put_index_template', handler: putIndexTemplate },
+  { id: 'indices.get_index_template', handler: getIndexTemplates },
+  { id: 'indices.delete_index_template', handler: deleteIndexTemplate },
+  { id: 'cluster.put_component_template', handler: putComponentTemplate },
+  { id: 'cluster.get_component_template', handler: getComponentTemplates },
+  { id: 'cluster.delete_component_template', handler: deleteComponentTemplate },
+  { id: 'indices.put_template', handler: putLegacyTemplate },
+  { id: 'indices.get_template', handler: getLegacyTemplates },
+  { id: 'indices.delete_template', handler: deleteLegacyTemplate },
 ];

@@ -142,9 +142,6 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
   return response;
 }
 
-export const PARAMS = ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'];
-
 export const termvectorsRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}', params: PARAMS, handler: termvectors },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors', params: PARAMS, handler: termvectors },
+  { id: 'termvectors', handler: termvectors },
 ];

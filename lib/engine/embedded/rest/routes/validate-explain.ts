@@ -1,7 +1,6 @@
 import { explainQuery, parseQuery, queryContextOf } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { INDICES_OPTIONS } from './resolve.js';
 import { validateQuery } from './validate-query.js';
 import { effectiveQuery, withQueryRules } from './search-target.js';
 
@@ -19,11 +18,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { ...head, matched, explanation } };
 }
 
-const VALIDATE_PARAMS = [...INDICES_OPTIONS, 'explain', 'rewrite', 'all_shards', 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient'];
-const EXPLAIN_PARAMS = ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields', '_source', '_source_includes', '_source_excludes'];
-
 export const validateExplainRoutes: Route[] = [
-  { methods: ['GET', 'POST'], pattern: '/_validate/query', params: VALIDATE_PARAMS, handler: validateQuery },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_validate/query', params: VALIDATE_PARAMS, handler: validateQuery },
-  { methods: ['GET', 'POST'], pattern: '/{index}/_explain/{id}', params: EXPLAIN_PARAMS, handler: explain },
+  { id: 'indices.validate_query', handler: validateQuery },
+  { id: 'explain', handler: explain },
 ];

@@ -1,0 +1,117 @@
+import type { BodyReader, Classification, ClassifiableRequest, Operation, RouteAuth, RouteMatch } from '../../request/index.js';
+import {
+  aliasActionTargets,
+  bulkTargets,
+  closePointInTimeTargets,
+  credentialTargets,
+  docsTargets,
+  indexCreationTargets,
+  indexTemplateTargets,
+  msearchTargets,
+  painlessContextTargets,
+  reindexTargets,
+  searchBodyTargets,
+  settingsTargets,
+  templateBodyTargets,
+  type BodyTarget,
+} from './body-indices.js';
+import { methodOperation, startClassifying, type Classifying } from './classify-request.js';
+
+/**
+ * A request classified by its route in the one route table: the entry's authorization metadata
+ * (`RouteAuth`) read with the path parameters the table matched — the same match the embedded
+ * engine's router makes — and the body read by the entry's reader. Undefined when the route has
+ * no metadata (its family is still read by the classifier's path reading).
+ */
+export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Classification | undefined {
+  const { route, slots } = match;
+  const auth = route.owner === 'elasticsearch' ? route.auth : route.route.auth;
+  if (!auth) return undefined;
+  const c = startClassifying(req);
+  // who answers it: the engine, or the gateway API's module
+  if (route.owner === 'gateway') c.family = route.route.family;
+  if (auth.explicit && req.segments.length < auth.explicit.length) c.writtenAs(auth.explicit);
+  if (auth.privilege) c.needs(auth.privilege);
+  const perIndexLevel = ['indices', 'shards'].includes(req.params.get('level') ?? '');
+  if (auth.perIndexLevel === 'manage' && perIndexLevel) c.needs('manage');
+  // without an index in the path: every index (per index only, for a cluster-level answer broken down by index)
+  const every = auth.perIndexLevel === 'narrowed' && !perIndexLevel ? undefined : auth.every;
+  const param = (name: string): string | undefined => (slots[name] === undefined ? undefined : req.segments[slots[name]]);
+  const indexParam = auth.index ?? 'index';
+  const list = param(indexParam);
+  if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation);
+  let named = false;
+  for (const [name, operation] of Object.entries(auth.names ?? {})) {
+    const value = param(name);
+    if (value === undefined) continue;
+    named = true;
+    c.pathIndex(value, undefined, operation === true ? undefined : operation);
+  }
+  if (auth.id !== undefined) c.id = param(auth.id);
+  let operation = auth.operation ?? methodOperation(c.method);
+  if (auth.body) {
+    const targets = readBody(c, auth.body);
+    if (auth.body === 'bulk' && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
+    // without an index in the path: every index — unless the body searches a point in time, whose indices it names
+    if (list === undefined && !named && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
+    c.bodyTargets(targets, auth.bodyPerIndex === true);
+  } else if (list === undefined && !named && every !== undefined) everyIndex(c, every, auth);
+  if (auth.pointInTime && c.pointInTime === 'opaque') c.unknown();
+  const streams = auth.streams !== undefined && c.streaming && (auth.streams === 'any' || c.method === auth.streams);
+  return c.done(streams ? 'streams' : auth.category, operation, actionOf(auth, operation));
+}
+
+function everyIndex(c: Classifying, every: number | 'strict', auth: RouteAuth): void {
+  if (every === 'strict') c.everyIndex();
+  else c.everyIndex(every, auth.everyHolds);
+}
+
+function actionOf(auth: RouteAuth, operation: Operation): string {
+  if (typeof auth.action === 'string') return auth.action;
+  const action = auth.action[operation];
+  if (action === undefined) throw new Error(`route table: no action for ${operation}`);
+  return action;
+}
+
+/** The targets the entry's body reader finds (reading the body makes the request need it: `readsBody`). */
+function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
+  switch (reader) {
+    case 'search':
+      return searchBodyTargets(c.body, c);
+    case 'docs':
+      return docsTargets(c.body, c);
+    case 'bulk':
+      return bulkTargets(c.body, c);
+    case 'msearch':
+    case 'msearch_template': {
+      const targets = msearchTargets(c.body, c, reader === 'msearch_template');
+      if (c.pointInTime === 'opaque') c.unknown();
+      return targets;
+    }
+    case 'search_template':
+      return templateBodyTargets(c.body, c);
+    case 'reindex':
+      return reindexTargets(c.body, c);
+    case 'index_creation':
+      return indexCreationTargets(c.body, c);
+    case 'settings':
+      return settingsTargets(c.body, c);
+    case 'alias_actions':
+      return aliasActionTargets(c.body, c);
+    case 'index_template':
+      return indexTemplateTargets(c.body, c);
+    case 'painless_context':
+      return painlessContextTargets(c.body, c);
+    case 'credentials':
+      return credentialTargets(c.body);
+    case 'close_pit': {
+      const targets = closePointInTimeTargets(c.body, c);
+      if (c.pointInTime === 'opaque') c.unknown();
+      return targets;
+    }
+    default: {
+      const unknown: never = reader;
+      throw new Error(`route table: no body reader ${String(unknown)}`);
+    }
+  }
+}

@@ -1,0 +1,1264 @@
+import type { RouteAuth } from './route-auth.js';
+
+/**
+ * Elasticsearch's REST API as the embedded engine serves it, one entry per API (Elasticsearch's
+ * rest-api-spec names: `search`, `indices.create`): its paths (methods and pattern) and the URL
+ * parameters each path takes besides the ones every route takes (`COMMON_PARAMS`). It is half of
+ * the one route table (`API_TABLE`, api-table.ts): the embedded engine registers a handler for
+ * each id (lib/engine's router: an id not in this table does not compile, an entry without a
+ * handler stops the engine at startup), and the gateway reads a request by matching it here.
+ */
+
+/** Parameters every route accepts. */
+export const COMMON_PARAMS: ReadonlySet<string> = new Set(['pretty', 'human', 'error_trace', 'filter_path', 'format', 'source', 'source_content_type']);
+
+/** Parameter lists several APIs share. */
+const CAT_SHARD_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards'];
+const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
+const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards'];
+const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
+const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
+const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];
+const DOC_READ_PARAMS = ['preference', 'realtime', 'refresh', 'routing', '_source', '_source_excludes', '_source_includes', '_source_exclude', '_source_include', 'stored_fields', 'version', 'version_type'];
+/** A search's parameters (`_search`, `_search/template`); OpenSearch's own two are the plain search's. */
+const SEARCH_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'q', 'from', 'size', '_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude', 'track_total_hits', 'rest_total_hits_as_int', 'routing', 'preference', 'timeout', 'search_type', 'request_cache', 'typed_keys', 'batched_reduce_size', 'pre_filter_shard_size', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'track_scores', 'version', 'seq_no_primary_term', 'explain', 'stored_fields', 'docvalue_fields', 'sort', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'stats', 'scroll', 'max_concurrent_shard_requests', 'ignore_throttled', 'include_named_queries_score', 'suggest_field', 'suggest_mode', 'suggest_size', 'suggest_text', 'force_synthetic_source'];
+const MSEARCH_PARAMS = ['rest_total_hits_as_int', 'typed_keys', 'max_concurrent_searches', 'max_concurrent_shard_requests', 'pre_filter_shard_size', 'search_type', 'ccs_minimize_roundtrips', 'ignore_throttled', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'routing', 'include_named_queries_score'];
+const BY_QUERY_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'from', 'lenient', 'preference', 'q', 'routing', 'scroll', 'search_type', 'search_timeout', 'max_docs', 'size', 'sort', 'terminate_after', 'stats', 'version', 'request_cache', 'refresh', 'timeout', 'wait_for_active_shards', 'scroll_size', 'wait_for_completion', 'requests_per_second', 'slices', 'conflicts', 'pipeline', 'version_type'];
+const TEMPLATE_GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'include_defaults'];
+
+/** A search: every index unless the path names some (or a body's `pit` names them), lookups in its body; a live stream with `stream=true`. */
+const SEARCH = { category: 'search', operation: 'read', action: 'indices:data/read/search', every: 0, body: 'search', pointInTime: true, streams: 'any' } as const;
+/** A resize reads its source and writes the new index, with the aliases and settings its body gives it. */
+const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin/resize', sourceOperation: 'read', names: { target: 'write' }, body: 'index_creation', bodyPerIndex: true } as const;
+/** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
+const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
+
+/** A cluster-level `_cat` listing: read by any credential with `cluster`. */
+const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read', action }) as const;
+/**
+ * Cluster-level resources shared by every tenant: managing them (reading them too) needs the
+ * named privilege, admin-equivalent for what it names; a template written is checked for the
+ * index patterns and aliases it applies to.
+ */
+const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+const SCRIPTS = { category: 'cluster', action: { read: 'cluster:admin/script/get', write: 'cluster:admin/script/put', delete: 'cluster:admin/script/delete' }, privilege: 'manage_scripts' } as const;
+const INDEX_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/index_template/get', write: 'indices:admin/index_template/put', delete: 'indices:admin/index_template/delete' }, privilege: 'manage_index_templates' } as const;
+const COMPONENT_TEMPLATES = { category: 'cluster', action: { read: 'cluster:admin/component_template/get', write: 'cluster:admin/component_template/put', delete: 'cluster:admin/component_template/delete' }, privilege: 'manage_index_templates' } as const;
+const LEGACY_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/template/get', write: 'indices:admin/template/put', delete: 'indices:admin/template/delete' }, privilege: 'manage_index_templates' } as const;
+const SYNONYMS = { category: 'cluster', action: { read: 'cluster:admin/synonyms/get', write: 'cluster:admin/synonyms/put', delete: 'cluster:admin/synonyms/delete' }, privilege: 'manage_search_synonyms' } as const;
+const QUERY_RULES = { category: 'cluster', action: { read: 'cluster:admin/xpack/query_rules/get', write: 'cluster:admin/xpack/query_rules/put', delete: 'cluster:admin/xpack/query_rules/delete' }, privilege: 'manage_search_query_rules' } as const;
+
+export const ES_API = [
+  {
+    id: 'info',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/main' },
+    params: [],
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/' },
+    ],
+  },
+  {
+    id: 'cluster.health',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/health', every: 2, perIndexLevel: 'narrowed' },
+    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/health' },
+      { methods: ['GET'], pattern: '/_cluster/health/{index}' },
+    ],
+  },
+  {
+    id: 'cat.help',
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: ['help', 's'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat' },
+    ],
+  },
+  {
+    id: 'cat.indices',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/indices' },
+      { methods: ['GET'], pattern: '/_cat/indices/{index}' },
+    ],
+  },
+  {
+    id: 'cat.aliases',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/aliases/get', names: { name: true }, every: 2, everyHolds: 'aliases' },
+    params: CAT_SHARD_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/aliases' },
+      { methods: ['GET'], pattern: '/_cat/aliases/{name}' },
+    ],
+  },
+  {
+    id: 'cat.count',
+    auth: { category: 'indices', operation: 'read', action: 'indices:data/read/search', every: 2 },
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/count' },
+      { methods: ['GET'], pattern: '/_cat/count/{index}' },
+    ],
+  },
+  {
+    id: 'cat.health',
+    auth: CAT_CLUSTER('cluster:monitor/health'),
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/health' },
+    ],
+  },
+  {
+    id: 'cat.master',
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/master' },
+    ],
+  },
+  {
+    id: 'cat.pending_tasks',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task', privilege: 'manage' },
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/pending_tasks' },
+    ],
+  },
+  {
+    id: 'cat.plugins',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'include_bootstrap'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/plugins' },
+    ],
+  },
+  {
+    id: 'cat.repositories',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/repository/get', privilege: 'manage' },
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/repositories' },
+    ],
+  },
+  {
+    id: 'cat.templates',
+    auth: { category: 'cluster', operation: 'read', action: 'indices:admin/template/get', privilege: 'manage_index_templates' },
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/templates' },
+      { methods: ['GET'], pattern: '/_cat/templates/{name}' },
+    ],
+  },
+  {
+    id: 'cat.tasks',
+    auth: CAT_CLUSTER('cluster:monitor/tasks/lists'),
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'actions', 'detailed', 'nodes', 'parent_task_id', 'full_id'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/tasks' },
+    ],
+  },
+  {
+    id: 'cat.nodes',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id', 'include_unloaded_segments'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/nodes' },
+    ],
+  },
+  {
+    id: 'cat.nodeattrs',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/nodeattrs' },
+    ],
+  },
+  {
+    id: 'cat.allocation',
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/allocation' },
+      { methods: ['GET'], pattern: '/_cat/allocation/{node_id}' },
+    ],
+  },
+  {
+    id: 'cat.fielddata',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'fields'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/fielddata' },
+      { methods: ['GET'], pattern: '/_cat/fielddata/{fields}' },
+    ],
+  },
+  {
+    id: 'cat.thread_pool',
+    auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'thread_pool_patterns'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/thread_pool' },
+      { methods: ['GET'], pattern: '/_cat/thread_pool/{thread_pool_patterns}' },
+    ],
+  },
+  {
+    id: 'cat.shards',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    params: CAT_SHARD_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/shards' },
+      { methods: ['GET'], pattern: '/_cat/shards/{index}' },
+    ],
+  },
+  {
+    id: 'cat.segments',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/segments', every: 2 },
+    params: CAT_SHARD_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/segments' },
+      { methods: ['GET'], pattern: '/_cat/segments/{index}' },
+    ],
+  },
+  {
+    id: 'cat.recovery',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/recovery', every: 2 },
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards', 'active_only', 'detailed', 'index'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/recovery' },
+      { methods: ['GET'], pattern: '/_cat/recovery/{index}' },
+    ],
+  },
+  {
+    id: 'cluster.get_settings',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/settings' },
+    params: ['flat_settings', 'include_defaults', 'master_timeout', 'timeout', 'local'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/settings' },
+    ],
+  },
+  {
+    id: 'cluster.put_settings',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/settings/update' },
+    params: ['flat_settings', 'master_timeout', 'timeout'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_cluster/settings' },
+    ],
+  },
+  {
+    id: 'cluster.state',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/state', every: 3, explicit: ['_cluster', 'state', '_all'] },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout', 'flat_settings', 'wait_for_metadata_version', 'wait_for_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/state' },
+      { methods: ['GET'], pattern: '/_cluster/state/{metric}' },
+      { methods: ['GET'], pattern: '/_cluster/state/{metric}/{index}' },
+    ],
+  },
+  {
+    id: 'cluster.pending_tasks',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task', privilege: 'manage' },
+    params: ['local', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/pending_tasks' },
+    ],
+  },
+  {
+    id: 'cluster.remote_info',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/remote/info' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_remote/info' },
+    ],
+  },
+  {
+    id: 'cluster.stats',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/stats' },
+    params: ['flat_settings', 'timeout', 'include_remotes'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cluster/stats' },
+      { methods: ['GET'], pattern: '/_cluster/stats/nodes/{node_id}' },
+    ],
+  },
+  {
+    id: 'indices.clone',
+    auth: RESIZE,
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_clone/{target}' },
+    ],
+  },
+  {
+    id: 'indices.split',
+    auth: RESIZE,
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_split/{target}' },
+    ],
+  },
+  {
+    id: 'indices.shrink',
+    auth: RESIZE,
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_shrink/{target}' },
+    ],
+  },
+  {
+    id: 'nodes.info',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info', perIndexLevel: 'manage' },
+    params: ['flat_settings', 'timeout', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/{metric}' },
+    ],
+  },
+  {
+    id: 'nodes.stats',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/stats', perIndexLevel: 'manage' },
+    params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments', 'level', 'timeout', 'types'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/stats' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/stats' },
+      { methods: ['GET'], pattern: '/_nodes/stats/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/stats/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/stats/{metric}/{index_metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/stats/{metric}/{index_metric}' },
+    ],
+  },
+  {
+    id: 'search_shards',
+    auth: { category: 'search', operation: 'read', action: 'indices:admin/shards/search_shards', every: 0 },
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'local', 'preference', 'routing', 'master_timeout'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search_shards' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_search_shards' },
+    ],
+  },
+  {
+    id: 'indices.segments',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/segments', every: 0 },
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'verbose'],
+    paths: [
+      { methods: ['GET'], pattern: '/_segments' },
+      { methods: ['GET'], pattern: '/{index}/_segments' },
+    ],
+  },
+  {
+    id: 'indices.recovery',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/recovery', every: 0 },
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'active_only', 'detailed'],
+    paths: [
+      { methods: ['GET'], pattern: '/_recovery' },
+      { methods: ['GET'], pattern: '/{index}/_recovery' },
+    ],
+  },
+  {
+    id: 'indices.shard_stores',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/shard_stores', every: 0 },
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'status'],
+    paths: [
+      { methods: ['GET'], pattern: '/_shard_stores' },
+      { methods: ['GET'], pattern: '/{index}/_shard_stores' },
+    ],
+  },
+  {
+    id: 'indices.get_upgrade',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/upgrade', every: 0 },
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable'],
+    paths: [
+      { methods: ['GET'], pattern: '/_upgrade' },
+      { methods: ['GET'], pattern: '/{index}/_upgrade' },
+    ],
+  },
+  {
+    id: 'indices.upgrade',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/upgrade', every: 0 },
+    params: ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'wait_for_completion', 'only_ancient_segments'],
+    paths: [
+      { methods: ['POST'], pattern: '/_upgrade' },
+      { methods: ['POST'], pattern: '/{index}/_upgrade' },
+    ],
+  },
+  {
+    id: 'indices.create',
+    auth: { category: 'indices', action: 'indices:admin/create', body: 'index_creation' },
+    params: RESIZE_PARAMS,
+    paths: [
+      { methods: ['PUT'], pattern: '/{index}' },
+    ],
+  },
+  {
+    id: 'indices.get',
+    auth: { category: 'indices', action: 'indices:admin/get' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'],
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/{index}' },
+    ],
+  },
+  {
+    id: 'indices.delete',
+    auth: { category: 'indices', action: 'indices:admin/delete' },
+    params: INDICES_TIMEOUT_PARAMS,
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}' },
+    ],
+  },
+  {
+    id: 'indices.get_mapping',
+    auth: { category: 'indices', action: 'indices:admin/mappings/get', every: 0 },
+    params: INDICES_LOCAL_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_mapping' },
+      { methods: ['GET'], pattern: '/{index}/_mapping' },
+    ],
+  },
+  {
+    id: 'indices.get_field_mapping',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/mappings/fields/get', every: 0 },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'include_defaults'],
+    paths: [
+      { methods: ['GET'], pattern: '/_mapping/field/{fields}' },
+      { methods: ['GET'], pattern: '/{index}/_mapping/field/{fields}' },
+    ],
+  },
+  {
+    id: 'indices.put_mapping',
+    auth: { category: 'indices', action: 'indices:admin/mapping/put' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'write_index_only'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping' },
+    ],
+  },
+  {
+    id: 'indices.get_settings',
+    auth: { category: 'indices', action: 'indices:monitor/settings/get', every: 0 },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_settings' },
+      { methods: ['GET'], pattern: '/{index}/_settings' },
+      { methods: ['GET'], pattern: '/_settings/{name}' },
+      { methods: ['GET'], pattern: '/{index}/_settings/{name}' },
+    ],
+  },
+  {
+    id: 'indices.put_settings',
+    auth: { category: 'indices', action: 'indices:admin/settings/update', every: 0, body: 'settings' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'preserve_existing', 'flat_settings', 'reopen'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_settings' },
+      { methods: ['PUT'], pattern: '/{index}/_settings' },
+    ],
+  },
+  {
+    id: 'indices.add_block',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/block/add' },
+    params: INDICES_TIMEOUT_PARAMS,
+    paths: [
+      { methods: ['PUT'], pattern: '/{index}/_block/{block}' },
+    ],
+  },
+  {
+    id: 'indices.remove_block',
+    auth: { category: 'indices', operation: 'delete', action: 'indices:admin/block/add' },
+    params: INDICES_TIMEOUT_PARAMS,
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}/_block/{block}' },
+    ],
+  },
+  {
+    id: 'indices.close',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/close' },
+    params: INDICES_OPEN_CLOSE_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_close' },
+    ],
+  },
+  {
+    id: 'indices.open',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/open' },
+    params: INDICES_OPEN_CLOSE_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_open' },
+    ],
+  },
+  {
+    id: 'indices.refresh',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/refresh', every: 0 },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_refresh' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_refresh' },
+    ],
+  },
+  {
+    id: 'indices.flush',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/flush', every: 0 },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'force', 'wait_if_ongoing'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_flush' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_flush' },
+    ],
+  },
+  {
+    id: 'indices.forcemerge',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/forcemerge', every: 0 },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
+    paths: [
+      { methods: ['POST'], pattern: '/_forcemerge' },
+      { methods: ['POST'], pattern: '/{index}/_forcemerge' },
+    ],
+  },
+  {
+    id: 'indices.clear_cache',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear' },
+    paths: [
+      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index'] },
+      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request'] },
+    ],
+  },
+  {
+    id: 'index',
+    auth: { category: 'docs', action: 'indices:data/write/index', id: 'id' },
+    params: ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream', 'op_type'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_doc/{id}' },
+      { methods: ['POST'], pattern: '/{index}/_doc' },
+    ],
+  },
+  {
+    id: 'create',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/index', id: 'id' },
+    params: ['if_seq_no', 'if_primary_term', 'pipeline', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_create/{id}' },
+    ],
+  },
+  {
+    id: 'get',
+    auth: { category: 'docs', action: 'indices:data/read/get', id: 'id', streams: 'GET' },
+    params: DOC_READ_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_doc/{id}' },
+    ],
+  },
+  {
+    id: 'delete',
+    auth: { category: 'docs', action: 'indices:data/write/delete', id: 'id' },
+    params: ['if_seq_no', 'if_primary_term', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}/_doc/{id}' },
+    ],
+  },
+  {
+    id: 'get_source',
+    auth: { category: 'docs', operation: 'read', action: 'indices:data/read/get', id: 'id' },
+    params: DOC_READ_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_source/{id}' },
+    ],
+  },
+  {
+    id: 'update',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update', id: 'id' },
+    params: ['if_seq_no', 'if_primary_term', 'lang', 'refresh', 'require_alias', 'retry_on_conflict', 'routing', 'timeout', 'wait_for_active_shards', '_source', '_source_excludes', '_source_includes'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_update/{id}' },
+    ],
+  },
+  {
+    id: 'mget',
+    auth: { category: 'docs', operation: 'read', action: 'indices:data/read/mget', body: 'docs' },
+    params: DOC_READ_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_mget' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_mget' },
+    ],
+  },
+  {
+    id: 'bulk',
+    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true },
+    params: ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_excludes', '_source_includes', 'list_executed_pipelines'],
+    paths: [
+      { methods: ['POST', 'PUT'], pattern: '/_bulk' },
+      { methods: ['POST', 'PUT'], pattern: '/{index}/_bulk' },
+    ],
+  },
+  {
+    id: 'search',
+    auth: SEARCH,
+    params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_search' },
+    ],
+  },
+  {
+    id: 'count',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search', every: 0, body: 'search' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'min_score', 'preference', 'routing', 'q', 'analyzer', 'analyze_wildcard', 'default_operator', 'df', 'lenient', 'terminate_after', 'ignore_throttled'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_count' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_count' },
+    ],
+  },
+  {
+    id: 'scroll',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/scroll' },
+    params: ['scroll', 'scroll_id', 'rest_total_hits_as_int'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search/scroll' },
+      { methods: ['GET', 'POST'], pattern: '/_search/scroll/{scroll_id}' },
+    ],
+  },
+  {
+    id: 'clear_scroll',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/scroll/clear' },
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/scroll' },
+      { methods: ['DELETE'], pattern: '/_search/scroll/{scroll_id}' },
+    ],
+  },
+  {
+    id: 'msearch',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/msearch', body: 'msearch' },
+    params: MSEARCH_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_msearch' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_msearch' },
+    ],
+  },
+  {
+    id: 'indices.put_alias',
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, body: 'search' },
+    params: ['timeout', 'master_timeout'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases/{name}' },
+    ],
+  },
+  {
+    id: 'indices.delete_alias',
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true } },
+    params: ['timeout', 'master_timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/{index}/_alias/{name}' },
+      { methods: ['DELETE'], pattern: '/{index}/_aliases/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_alias',
+    auth: { category: 'indices', action: 'indices:admin/aliases/get', names: { name: true }, every: 0 },
+    params: INDICES_LOCAL_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_alias' },
+      { methods: ['GET', 'HEAD'], pattern: '/_alias/{name}' },
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_alias' },
+      { methods: ['GET', 'HEAD'], pattern: '/{index}/_alias/{name}' },
+    ],
+  },
+  {
+    id: 'indices.update_aliases',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/aliases', body: 'alias_actions', bodyPerIndex: true },
+    params: ['timeout', 'master_timeout'],
+    paths: [
+      { methods: ['POST'], pattern: '/_aliases' },
+    ],
+  },
+  {
+    id: 'indices.analyze',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/analyze' },
+    params: ['index', 'text', 'analyzer', 'tokenizer', 'filter', 'char_filter', 'normalizer', 'field', 'explain', 'attributes'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_analyze' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_analyze' },
+    ],
+  },
+  {
+    id: 'delete_by_query',
+    auth: { category: 'docs', operation: 'delete', action: 'indices:data/write/delete/byquery', body: 'search' },
+    params: BY_QUERY_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_delete_by_query' },
+    ],
+  },
+  {
+    id: 'update_by_query',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update/byquery', body: 'search' },
+    params: BY_QUERY_PARAMS,
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_update_by_query' },
+    ],
+  },
+  {
+    id: 'indices.validate_query',
+    auth: { category: 'search', operation: 'read', action: 'indices:admin/validate/query', every: 0, body: 'search' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'explain', 'rewrite', 'all_shards', 'q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_validate/query' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_validate/query' },
+    ],
+  },
+  {
+    id: 'explain',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/explain', id: 'id', body: 'search' },
+    params: ['q', 'df', 'default_operator', 'analyzer', 'analyze_wildcard', 'lenient', 'routing', 'preference', 'stored_fields', '_source', '_source_includes', '_source_excludes'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_explain/{id}' },
+    ],
+  },
+  {
+    id: 'field_caps',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/field_caps', every: 0, body: 'search' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fields', 'include_unmapped', 'filters', 'types', 'include_empty_fields'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_field_caps' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_field_caps' },
+    ],
+  },
+  {
+    id: 'termvectors',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/tv', id: 'id' },
+    params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors' },
+    ],
+  },
+  {
+    id: 'mtermvectors',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/mtv', body: 'docs' },
+    params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type', 'ids'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_mtermvectors' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_mtermvectors' },
+    ],
+  },
+  {
+    id: 'indices.put_index_template',
+    auth: { ...INDEX_TEMPLATES, body: 'index_template' },
+    params: ['master_timeout', 'timeout', 'create', 'cause'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_index_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_index_template',
+    auth: INDEX_TEMPLATES,
+    params: TEMPLATE_GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_index_template/{name}' },
+      { methods: ['GET'], pattern: '/_index_template' },
+    ],
+  },
+  {
+    id: 'indices.delete_index_template',
+    auth: INDEX_TEMPLATES,
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_index_template/{name}' },
+    ],
+  },
+  {
+    id: 'cluster.put_component_template',
+    auth: { ...COMPONENT_TEMPLATES, body: 'index_template' },
+    params: ['master_timeout', 'timeout', 'create'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_component_template/{name}' },
+    ],
+  },
+  {
+    id: 'cluster.get_component_template',
+    auth: COMPONENT_TEMPLATES,
+    params: TEMPLATE_GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_component_template/{name}' },
+      { methods: ['GET'], pattern: '/_component_template' },
+    ],
+  },
+  {
+    id: 'cluster.delete_component_template',
+    auth: COMPONENT_TEMPLATES,
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_component_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.put_template',
+    auth: { ...LEGACY_TEMPLATES, body: 'index_template' },
+    params: ['master_timeout', 'timeout', 'create', 'order', 'cause'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_template',
+    auth: LEGACY_TEMPLATES,
+    params: TEMPLATE_GET_PARAMS,
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_template/{name}' },
+      { methods: ['GET'], pattern: '/_template' },
+    ],
+  },
+  {
+    id: 'indices.delete_template',
+    auth: LEGACY_TEMPLATES,
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_template/{name}' },
+    ],
+  },
+  {
+    id: 'indices.stats',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 0 },
+    params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'level', 'types', 'include_segment_file_sizes', 'include_unloaded_segments', 'expand_wildcards', 'forbid_closed_indices', 'ignore_unavailable', 'allow_no_indices'],
+    paths: [
+      { methods: ['GET'], pattern: '/_stats' },
+      { methods: ['GET'], pattern: '/_stats/{metric}' },
+      { methods: ['GET'], pattern: '/{index}/_stats' },
+      { methods: ['GET'], pattern: '/{index}/_stats/{metric}' },
+    ],
+  },
+  {
+    id: 'indices.resolve_index',
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/resolve/index', index: 'name' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'mode'],
+    paths: [
+      { methods: ['GET'], pattern: '/_resolve/index/{name}' },
+    ],
+  },
+  {
+    id: 'synonyms.get_synonyms_sets',
+    auth: SYNONYMS,
+    params: ['from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_synonyms' },
+    ],
+  },
+  {
+    id: 'synonyms.put_synonym',
+    auth: SYNONYMS,
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_synonyms/{set}' },
+    ],
+  },
+  {
+    id: 'synonyms.get_synonym',
+    auth: SYNONYMS,
+    params: ['from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_synonyms/{set}' },
+    ],
+  },
+  {
+    id: 'synonyms.delete_synonym',
+    auth: SYNONYMS,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_synonyms/{set}' },
+    ],
+  },
+  {
+    id: 'synonyms.put_synonym_rule',
+    auth: SYNONYMS,
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_synonyms/{set}/{rule}' },
+    ],
+  },
+  {
+    id: 'synonyms.get_synonym_rule',
+    auth: SYNONYMS,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_synonyms/{set}/{rule}' },
+    ],
+  },
+  {
+    id: 'synonyms.delete_synonym_rule',
+    auth: SYNONYMS,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_synonyms/{set}/{rule}' },
+    ],
+  },
+  {
+    id: 'indices.reload_search_analyzers',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/reload_analyzers' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'resource'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_reload_search_analyzers' },
+    ],
+  },
+  {
+    id: 'query_rules.list_rulesets',
+    auth: QUERY_RULES,
+    params: ['from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_query_rules' },
+    ],
+  },
+  {
+    id: 'query_rules.put_ruleset',
+    auth: QUERY_RULES,
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.get_ruleset',
+    auth: QUERY_RULES,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.delete_ruleset',
+    auth: QUERY_RULES,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.put_rule',
+    auth: QUERY_RULES,
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.get_rule',
+    auth: QUERY_RULES,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.delete_rule',
+    auth: QUERY_RULES,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_query_rules/{ruleset_id}/_rule/{rule_id}' },
+    ],
+  },
+  {
+    id: 'query_rules.test',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/xpack/query_rules/test', privilege: 'manage_search_query_rules' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_query_rules/{ruleset_id}/_test' },
+    ],
+  },
+  {
+    id: 'put_script',
+    auth: SCRIPTS,
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}', params: ['master_timeout', 'timeout', 'context'] },
+      { methods: ['PUT', 'POST'], pattern: '/_scripts/{id}/{context}', params: ['master_timeout', 'timeout'] },
+    ],
+  },
+  {
+    id: 'get_script',
+    auth: SCRIPTS,
+    params: ['master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_scripts/{id}' },
+    ],
+  },
+  {
+    id: 'delete_script',
+    auth: SCRIPTS,
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_scripts/{id}' },
+    ],
+  },
+  {
+    id: 'get_script_context',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_context/get' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_script_context' },
+    ],
+  },
+  {
+    id: 'get_script_languages',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_language/get' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_script_language' },
+    ],
+  },
+  {
+    id: 'search_template',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', every: 0, body: 'search_template' },
+    params: SEARCH_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_search/template' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_search/template' },
+    ],
+  },
+  {
+    id: 'render_search_template',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', body: 'search_template' },
+    params: [],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_render/template' },
+      { methods: ['GET', 'POST'], pattern: '/_render/template/{id}' },
+    ],
+  },
+  {
+    id: 'msearch_template',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/msearch/template', body: 'msearch_template' },
+    params: MSEARCH_PARAMS,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_msearch/template' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_msearch/template' },
+    ],
+  },
+  {
+    id: 'rank_eval',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/rank_eval', every: 0, body: 'search' },
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'search_type'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_rank_eval' },
+      { methods: ['GET', 'POST'], pattern: '/{index}/_rank_eval' },
+    ],
+  },
+  {
+    id: 'scripts_painless_execute',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/scripts/painless/execute', body: 'painless_context' },
+    params: [],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_scripts/painless/_execute' },
+    ],
+  },
+  {
+    id: 'open_point_in_time',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/open_point_in_time', body: 'search' },
+    params: ['keep_alive', 'routing', 'preference', 'allow_partial_search_results', 'max_concurrent_shard_requests', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_pit' },
+    ],
+  },
+  {
+    id: 'close_point_in_time',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/close_point_in_time', body: 'close_pit' },
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_pit' },
+    ],
+  },
+  {
+    id: 'opensearch.create_pit',
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/search', body: 'search', pointInTime: true, streams: 'any' },
+    params: ['keep_alive', 'routing', 'preference', 'allow_partial_pit_creation', 'ignore_unavailable', 'allow_no_indices', 'expand_wildcards'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_search/point_in_time' },
+    ],
+  },
+  {
+    id: 'opensearch.get_all_pits',
+    auth: SEARCH,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_search/point_in_time/_all' },
+    ],
+  },
+  {
+    id: 'opensearch.delete_all_pits',
+    auth: SEARCH,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/point_in_time/_all' },
+    ],
+  },
+  {
+    id: 'opensearch.delete_pit',
+    auth: SEARCH,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/point_in_time' },
+    ],
+  },
+  {
+    id: 'ingest.put_pipeline',
+    auth: INGEST,
+    params: ['master_timeout', 'timeout', 'if_version'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_ingest/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'ingest.get_pipeline',
+    auth: INGEST,
+    params: ['master_timeout', 'summary'],
+    paths: [
+      { methods: ['GET'], pattern: '/_ingest/pipeline' },
+      { methods: ['GET'], pattern: '/_ingest/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'ingest.delete_pipeline',
+    auth: INGEST,
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_ingest/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'ingest.simulate',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ingest/pipeline/simulate', privilege: 'manage_pipeline' },
+    params: ['verbose'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/_simulate' },
+      { methods: ['GET', 'POST'], pattern: '/_ingest/pipeline/{id}/_simulate' },
+    ],
+  },
+  {
+    id: 'ingest.processor_grok',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ingest/processor/grok/get', privilege: 'manage_pipeline' },
+    params: ['s', 'ecs_compatibility'],
+    paths: [
+      { methods: ['GET'], pattern: '/_ingest/processor/grok' },
+    ],
+  },
+  {
+    id: 'tasks.list',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/tasks/lists' },
+    params: ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'group_by', 'timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_tasks' },
+    ],
+  },
+  {
+    id: 'tasks.get',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task/get' },
+    params: ['wait_for_completion', 'timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_tasks/{task_id}' },
+    ],
+  },
+  {
+    id: 'tasks.cancel',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/tasks/cancel' },
+    params: ['nodes', 'actions', 'parent_task_id', 'wait_for_completion', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_tasks/_cancel' },
+      { methods: ['POST'], pattern: '/_tasks/{task_id}/_cancel' },
+    ],
+  },
+  {
+    id: 'reindex_rethrottle',
+    auth: RETHROTTLE,
+    params: ['requests_per_second', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_reindex/{task_id}/_rethrottle' },
+    ],
+  },
+  {
+    id: 'update_by_query_rethrottle',
+    auth: RETHROTTLE,
+    params: ['requests_per_second', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_update_by_query/{task_id}/_rethrottle' },
+    ],
+  },
+  {
+    id: 'delete_by_query_rethrottle',
+    auth: RETHROTTLE,
+    params: ['requests_per_second', 'group_by'],
+    paths: [
+      { methods: ['POST'], pattern: '/_delete_by_query/{task_id}/_rethrottle' },
+    ],
+  },
+  {
+    id: 'reindex',
+    auth: { category: 'docs', operation: 'write', action: 'indices:data/write/reindex', body: 'reindex', bodyPerIndex: true },
+    params: ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'scroll', 'slices', 'max_docs', 'require_alias'],
+    paths: [
+      { methods: ['POST'], pattern: '/_reindex' },
+    ],
+  },
+  {
+    id: 'indices.create_data_stream',
+    auth: { category: 'indices', action: 'indices:admin/data_stream/create', names: { name: true } },
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_data_stream/{name}' },
+    ],
+  },
+  {
+    id: 'indices.get_data_stream',
+    auth: { category: 'indices', action: 'indices:admin/data_stream/get', names: { name: true }, every: 'strict' },
+    params: ['expand_wildcards', 'include_defaults', 'master_timeout', 'verbose'],
+    paths: [
+      { methods: ['GET'], pattern: '/_data_stream' },
+      { methods: ['GET'], pattern: '/_data_stream/{name}' },
+    ],
+  },
+  {
+    id: 'indices.delete_data_stream',
+    auth: { category: 'indices', action: 'indices:admin/data_stream/delete', names: { name: true } },
+    params: ['expand_wildcards', 'master_timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_data_stream/{name}' },
+    ],
+  },
+  {
+    id: 'indices.data_streams_stats',
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/data_stream/stats', names: { name: true }, every: 'strict' },
+    params: ['expand_wildcards'],
+    paths: [
+      { methods: ['GET'], pattern: '/_data_stream/_stats' },
+      { methods: ['GET'], pattern: '/_data_stream/{name}/_stats' },
+    ],
+  },
+  {
+    id: 'indices.modify_data_stream',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/data_stream/modify', every: 'strict' },
+    params: ['master_timeout', 'timeout'],
+    paths: [
+      { methods: ['POST'], pattern: '/_data_stream/_modify' },
+    ],
+  },
+  {
+    id: 'indices.rollover',
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/rollover', sourceOperation: 'write', names: { new_index: 'write' }, body: 'index_creation', bodyPerIndex: true },
+    params: ['dry_run', 'lazy', 'master_timeout', 'timeout', 'wait_for_active_shards'],
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_rollover' },
+      { methods: ['POST'], pattern: '/{index}/_rollover/{new_index}' },
+    ],
+  },
+] as const satisfies readonly EsApi[];
+
+/** One path of an API: the methods it takes at a pattern, and its own parameters when they differ from the API's. */
+export interface EsPath {
+  readonly methods: readonly string[];
+  readonly pattern: string;
+  readonly params?: readonly string[];
+}
+
+export interface EsApi {
+  readonly id: string;
+  /** What the API does, for authorization (read by lib/auth's classifier); absent: read by the classifier's older path reading. */
+  readonly auth?: RouteAuth;
+  /** The URL parameters of every path of the API that names none of its own. */
+  readonly params?: readonly string[];
+  readonly paths: readonly EsPath[];
+}
+
+/** An API of the table, by its Elasticsearch name. */
+export type EsRouteId = (typeof ES_API)[number]['id'];
+
+/** The parameters a path takes, besides the common ones. */
+export const paramsOf = (api: EsApi, path: EsPath): readonly string[] => path.params ?? api.params ?? [];

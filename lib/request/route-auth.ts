@@ -1,0 +1,78 @@
+import type { Category, ClusterPrivilege, Operation } from './request-info.js';
+
+/**
+ * How a route's body names indices: each is one reader of lib/auth's classifier, which reads the
+ * body as the engine will (and throws the engine's 400 for a body the engine would refuse).
+ * - `search`: a search body's lookups (terms lookup, `more_like_this`, indexed shapes, a `pit`).
+ * - `docs`: `docs[]._index` of `_mget` / `_mtermvectors`.
+ * - `bulk`: each action line's `_index`, with its operation; the request deletes only when every item does.
+ * - `msearch`, `msearch_template`: each header line's `index`, and each body's lookups.
+ * - `search_template`: a template's rendered body (or `*` when it cannot be rendered).
+ * - `reindex`: `source.index` read, `dest.index` written (and `dest.pipeline`).
+ * - `index_creation`: the aliases a new index gets, their filters' lookups, pipelines its settings set.
+ * - `settings`: the pipelines a settings body sets.
+ * - `alias_actions`: each `_aliases` action's indices and aliases, with its operation.
+ * - `close_pit`: the indices of the point in time `DELETE /_pit` closes.
+ * - `index_template`: the index patterns and aliases a template applies to.
+ * - `painless_context`: the index a script runs in the context of.
+ * - `credentials`: the indices a credential written may reach.
+ */
+export type BodyReader =
+  | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
+  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'index_template' | 'painless_context' | 'credentials';
+
+/**
+ * What a route does, for authorization: read from the route table's entry once the request has
+ * matched it (same match, same decoded path parameters as the engine's router), never from a
+ * second reading of the path.
+ */
+export interface RouteAuth {
+  readonly category: Category;
+  /** The operation, when the route's is not the method's (GET/HEAD read, DELETE delete, anything else write). */
+  readonly operation?: Operation;
+  /** Elasticsearch's action name, or one per operation. */
+  readonly action: string | Readonly<Partial<Record<Operation, string>>>;
+  /**
+   * The path parameter holding the request's index list (default `index`), which a narrowed list
+   * may replace. A path of the route without it addresses every index: `every` says where a
+   * narrowed list goes then (a segment position), or `strict` when it cannot be narrowed.
+   * Absent `every`: such a path names its indices elsewhere (a body), or none.
+   */
+  readonly index?: string;
+  readonly every?: number | 'strict';
+  /**
+   * Other path parameters that name indices or aliases (`{name}` of `/_alias/{name}`, the
+   * `{target}` of a resize): checked, never narrowed. `true`: with the request's operation; an
+   * operation: that one, for that index (a mixed request, like `_bulk`).
+   */
+  readonly names?: Readonly<Record<string, true | Operation>>;
+  /** The operation on the index list itself when the request is mixed (a resize reads its source, a rollover writes its alias). */
+  readonly sourceOperation?: Operation;
+  /** The path parameter holding a document id. */
+  readonly id?: string;
+  readonly body?: BodyReader;
+  /** The body's targets carry their own operations (a mixed request). */
+  readonly bodyPerIndex?: boolean;
+  /**
+   * A `pit` in the body replaces the index list (it reads the point in time's indices, not every
+   * index); a point in time the gateway cannot decode leaves the request unknown.
+   */
+  readonly pointInTime?: boolean;
+  /** `stream=true` (or `streamonly`) makes it a live stream: for `GET` only, or for any method. */
+  readonly streams?: 'GET' | 'any';
+  /**
+   * A named cluster privilege the route needs besides its category (a cluster-level resource
+   * shared by every tenant: pipelines, templates, scripts, synonyms, query rules). A cluster-level
+   * change that names none needs `manage`.
+   */
+  readonly privilege?: ClusterPrivilege;
+  /**
+   * `level=indices|shards` breaks a cluster-level answer down by index: `narrowed` — only then
+   * does it address every index (narrowed at `every`); `manage` — it then needs `manage`.
+   */
+  readonly perIndexLevel?: 'narrowed' | 'manage';
+  /** What every index's list holds when `every` narrows it: aliases (`_cat/aliases`), narrowed to those whose every index the credential sees. */
+  readonly everyHolds?: 'aliases';
+  /** The path's explicit form when it is shorter (`/_cluster/state` is `/_cluster/state/_all`), so that a narrowed list can follow. */
+  readonly explicit?: readonly string[];
+}
