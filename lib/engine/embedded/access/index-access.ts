@@ -3,6 +3,7 @@ import { isSystemIndex, patternsCover, patternsCoverPattern } from '../../index-
 import type { EngineAccess, IndexGrant } from '../../backend.js';
 import type { Operation } from '../../../request/index.js';
 import { countDisagreement } from './disagreements.js';
+import { FieldSubset } from './field-subset.js';
 
 /** Compiled once per EngineAccess value (callers reuse them, one per principal). */
 const compiled = new WeakMap<EngineAccess, IndexAccess>();
@@ -17,11 +18,13 @@ export class IndexAccess {
   private constructor(
     readonly user: string,
     private readonly grants: readonly IndexGrant[],
+    /** The fields the caller may read, when its field rules hide some (FieldSubset). */
+    readonly fields: FieldSubset | undefined,
   ) {}
 
   static of(access: EngineAccess): IndexAccess {
     let a = compiled.get(access);
-    if (!a) compiled.set(access, (a = new IndexAccess(access.user, access.indices)));
+    if (!a) compiled.set(access, (a = new IndexAccess(access.user, access.indices, FieldSubset.of(access.fields))));
     return a;
   }
 
