@@ -230,6 +230,24 @@ describe('field rules close value oracles: the embedded engine alone (its own vi
     expect(answer.aggregations.a.buckets).to.deep.equal([]);
   });
 
+  it('an update whose partial document writes a hidden field (its `noop` would tell the value) or runs a script is refused, and counted', async () => {
+    const writer: EngineAccess = { user: 'writer', indices: [{ names: ['fls-*'], ops: ['read', 'write'] }], fields: { exclude: HIDDEN } };
+    const before = await authorizationDisagreementCount();
+    for (const doc of [{ secret: SECRETS[0] }, { vault: { code: SECRETS[1] } }, { 'vault.code': null }, { pin: [] }]) {
+      const res = await send('POST', `/${HOLDS}/_update/0`, JSON.stringify({ doc }), writer);
+      expect(res.status, res.text).to.equal(403);
+      expect(JSON.parse(res.text).error.type).to.equal('security_exception');
+    }
+    const scripted = await send('POST', `/${HOLDS}/_update/0`, JSON.stringify({ script: { source: 'ctx._source.title = ctx._source.secret' } }), writer);
+    expect(scripted.status, scripted.text).to.equal(403);
+    expect((await authorizationDisagreementCount()) - before).to.equal(5);
+    const bulk = await send('POST', '/_bulk', ndjson([{ update: { _index: HOLDS, _id: '0' } }, { doc: { secret: 'guess' } }]), writer);
+    expect(JSON.parse(bulk.text).items[0].update.status, bulk.text).to.equal(403);
+    const visible = await send('POST', `/${HOLDS}/_update/0`, JSON.stringify({ doc: { vault: { label: 'v0' }, tag: 't0' } }), writer);
+    expect(visible.status, visible.text).to.equal(200);
+    expect(JSON.parse((await send('GET', `/${HOLDS}/_doc/0`)).text)._source).to.include({ secret: SECRETS[0], pin: PINS[0], title: 'door red number 0' });
+  });
+
   it('a by-query operation finds documents as the caller reads them, and writes them whole; its script is refused', async () => {
     const writer: EngineAccess = { user: 'writer', indices: [{ names: ['fls-*'], ops: ['read', 'write', 'delete'] }], fields: { exclude: HIDDEN } };
     const deleted = await send('POST', `/${HOLDS}/_delete_by_query?refresh=true`, JSON.stringify({ query: { term: { secret: 'sesame' } } }), writer);
@@ -283,6 +301,21 @@ for (const backend of BACKENDS) {
         }),
         { seed: 3232, numRuns: 60 },
       );
+    });
+
+    it('an update whose partial document writes a hidden field is refused (its `noop` would tell the value); one writing visible fields goes through', async () => {
+      const res = await call(url, 'POST', '/_credentials', { body: { indices: ['fls-*'], categories: ['docs'], ops: ['read', 'write'], exclude_fields: HIDDEN } });
+      const writer = basic(res.json.credential.username, res.json.password);
+      for (const doc of [{ secret: SECRETS[0] }, { vault: { code: SECRETS[1] } }, { 'vault.code': null }, { pin: [] }]) {
+        const refused = await call(url, 'POST', `/${HOLDS}/_update/0`, { auth: writer, body: { doc } });
+        expect(refused.status, refused.text).to.equal(403);
+        expect(refused.json.error.type).to.equal('security_exception');
+      }
+      const bulk = await call(url, 'POST', '/_bulk', { auth: writer, headers: NDJSON, body: ndjson([{ update: { _index: HOLDS, _id: '0' } }, { doc: { secret: SECRETS[0] } }]) });
+      expect(bulk.status, bulk.text).to.equal(403);
+      const visible = await call(url, 'POST', `/${HOLDS}/_update/0`, { auth: writer, body: { doc: { vault: { label: 'v0' }, tag: 't0' } } });
+      expect(visible.status, visible.text).to.equal(200);
+      expect((await call(url, 'GET', `/${HOLDS}/_doc/0`)).json._source).to.include({ secret: SECRETS[0], pin: PINS[0] });
     });
   });
 }

@@ -125,6 +125,29 @@ export class FieldSubset {
   }
 
   /**
+   * The first field a partial document (`_update`'s `doc`) writes that the caller may not read:
+   * merged into the stored document, it answers `noop` exactly when that field held the value.
+   */
+  hiddenIn(doc: unknown, prefix = '', depth = 0): string | undefined {
+    if (depth > 100) return prefix || 'doc';
+    if (Array.isArray(doc) && doc.length) {
+      for (const item of doc) {
+        const hidden = this.hiddenIn(item, prefix, depth + 1);
+        if (hidden) return hidden;
+      }
+      return undefined;
+    }
+    if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+      for (const [key, v] of Object.entries(doc)) {
+        const hidden = this.hiddenIn(v, prefix ? `${prefix}.${key}` : key, depth + 1);
+        if (hidden) return hidden;
+      }
+      return undefined;
+    }
+    return prefix && !this.shows(prefix) ? prefix : undefined;
+  }
+
+  /**
    * Mappings without the hidden fields: leaves (and their multi-fields) the caller may not read,
    * objects with nothing visible under them, runtime fields, and aliases to a hidden field.
    */

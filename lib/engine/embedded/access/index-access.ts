@@ -47,6 +47,16 @@ export class IndexAccess {
   }
 
   /**
+   * The refusal of an action that would read a field the caller's field rules hide (`what`: the
+   * field, or the part that reads any field), as the gateway words it. Counted, as `refusal`.
+   */
+  fieldRefusal(action: string, what: { field: string } | { member: string; why: string }): EsError {
+    countDisagreement();
+    const reason = 'field' in what ? `field [${what.field}] is hidden by the credential's field rules` : `[${what.member}] ${what.why}, and the credential's field rules hide some fields`;
+    return new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${this.user}]: ${reason}`);
+  }
+
+  /**
    * Elasticsearch's refusal of an action on indices. Counted: a request carrying rights reached
    * the engine, so the gateway let through what the engine refuses.
    */
