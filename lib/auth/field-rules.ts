@@ -120,7 +120,7 @@ export class FieldVisibility {
   refusalOfField(ref: string): FieldRefusal | undefined {
     if (METADATA_FIELDS.has(ref)) return undefined;
     if (ref.length > MAX_REFERENCE_LENGTH || ref === '') return hidden(ref.slice(0, 64));
-    for (const name of this.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping, which may read the fields the credential's rules hide`;
+    for (const name of this.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping (or is an alias of another field), which may read the fields the credential's rules hide`;
     if (this.exclude.some((e) => meets(ref, e))) return hidden(ref);
     if (this.include.length && !this.include.some((i) => covers(i, ref))) return hidden(ref);
     return undefined;

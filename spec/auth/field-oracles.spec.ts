@@ -303,6 +303,17 @@ for (const backend of BACKENDS) {
       );
     });
 
+    it('an alias field (which reads its target, perhaps a hidden field) is refused as a scripted field is', async () => {
+      const index = 'fls-aliased';
+      expect((await call(url, 'PUT', `/${index}`, { body: { mappings: { properties: { secret: { type: 'keyword' }, also: { type: 'alias', path: 'secret' } } } } })).status).to.equal(200);
+      expect((await call(url, 'PUT', `/${index}/_doc/1?refresh=true`, { body: { secret: SECRETS[0] } })).status).to.equal(201);
+      for (const body of [{ query: { term: { also: SECRETS[0] } } }, { size: 0, aggs: { a: { terms: { field: 'also' } } } }, { fields: ['also'], _source: false }]) {
+        const res = await call(url, 'POST', `/${index}/_search`, { auth: tenant, body });
+        expect(res.status, `${JSON.stringify(body)} → ${res.text}`).to.equal(403);
+        expect(res.json.error.reason).to.contain('alias');
+      }
+    });
+
     it('an update whose partial document writes a hidden field is refused (its `noop` would tell the value); one writing visible fields goes through', async () => {
       const res = await call(url, 'POST', '/_credentials', { body: { indices: ['fls-*'], categories: ['docs'], ops: ['read', 'write'], exclude_fields: HIDDEN } });
       const writer = basic(res.json.credential.username, res.json.password);
