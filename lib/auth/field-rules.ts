@@ -120,7 +120,7 @@ export class FieldVisibility {
   refusalOfField(ref: string): FieldRefusal | undefined {
     if (METADATA_FIELDS.has(ref)) return undefined;
     if (ref.length > MAX_REFERENCE_LENGTH || ref === '') return hidden(ref.slice(0, 64));
-    for (const name of this.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping, which may read the fields the credential's rules hide`;
+    for (const name of this.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping (or is an alias of another field), which may read the fields the credential's rules hide`;
     if (this.exclude.some((e) => meets(ref, e))) return hidden(ref);
     if (this.include.length && !this.include.some((i) => covers(i, ref))) return hidden(ref);
     return undefined;
@@ -207,6 +207,20 @@ class Walker {
     const includes = value.includes ?? value.include;
     if (!listOf(includes).length) this.refuse(`${member}.includes`, 'returns the whole _source when left out: name the fields to return');
     for (const f of listOf(includes)) this.field(f, `${member}.includes`);
+  }
+
+  /**
+   * A partial document (`_update`'s `doc`): every field it writes. Merged into the stored one, it
+   * answers `noop` exactly when a hidden field already held the value it writes there.
+   */
+  documentFields(value: unknown, member: string, prefix = '', depth = 0): void {
+    if (depth > 100) this.refuse(member, 'is nested too deeply to be read');
+    // a value (null and [] included) is written at `prefix`
+    if (Array.isArray(value) && value.length) {
+      for (const item of value) this.documentFields(item, member, prefix, depth + 1);
+    } else if (isObject(value)) {
+      for (const [key, v] of Object.entries(value)) this.documentFields(v, member, prefix ? `${prefix}.${key}` : key, depth + 1);
+    } else if (prefix) this.field(prefix, member);
   }
 
   query(value: unknown, member: string): void {
@@ -830,7 +844,10 @@ export function mgetRefusal(visibility: FieldVisibility, body: unknown, params: 
   });
 }
 
-/** `_update`: a script reads the whole document, and an answer with `_source` would show it. */
+/**
+ * `_update`: a script reads the whole document, an answer with `_source` would show it, and a
+ * partial document writing a hidden field tells by `noop` whether the field held that value.
+ */
 export function updateRefusal(visibility: FieldVisibility, body: unknown, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
     const includes = params.get('_source_includes') ?? params.get('_source');
@@ -838,10 +855,11 @@ export function updateRefusal(visibility: FieldVisibility, body: unknown, params
     if (!isObject(body)) return;
     if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
     if (body._source !== undefined) w.sourceFetch(body._source, '_source');
+    if (body.doc !== undefined) w.documentFields(body.doc, 'doc');
   });
 }
 
-/** `_bulk`: its updates are `_update`s (a script reads the whole document; a `_source` asked back shows it). */
+/** `_bulk`: its updates are `_update`s (a script reads the whole document; a `_source` asked back shows it; a partial document's `noop` tells a hidden value). */
 export function bulkRefusal(visibility: FieldVisibility, entries: readonly Pick<BulkEntry, 'action' | 'meta' | 'sourceText'>[], params: FieldParameters): FieldRefusal | undefined {
   const updates = entries.filter((e) => e.action === 'update');
   if (!updates.length) return undefined;
@@ -859,6 +877,7 @@ export function bulkRefusal(visibility: FieldVisibility, entries: readonly Pick<
       if (!isObject(body)) continue;
       if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
       if (body._source !== undefined) w.sourceFetch(body._source, '_source');
+      if (body.doc !== undefined) w.documentFields(body.doc, 'doc');
     }
   });
 }

@@ -16,8 +16,9 @@ interface Reading {
 
 /**
  * The fields that indices' mappings compute with a script — runtime fields and fields mapped with
- * a `script` — for the field rules: a script reads whatever field it likes, so a credential whose
- * rules hide fields may not read a scripted one (Elasticsearch's field-level security runs such
+ * a `script` — or take from another field (`alias` fields), for the field rules: a script reads
+ * whatever field it likes, and an alias its target, so a credential whose rules hide fields may
+ * not read such a one (Elasticsearch's field-level security runs such
  * scripts over the filtered source; the gateway, in front of any engine, refuses them instead).
  *
  * Read from the engine's mappings, and kept per expression until a mapping may have changed: a
@@ -132,7 +133,8 @@ function collect(mapping: Json, prefix: string, names: Set<string>): void {
     if (!isObject(fields)) continue;
     for (const [name, sub] of Object.entries(fields)) {
       if (!isObject(sub)) continue;
-      if (sub.script !== undefined) names.add(at(name));
+      // an alias reads the field it points to, perhaps a hidden one: refused as a scripted field is
+      if (sub.script !== undefined || sub.type === 'alias') names.add(at(name));
       collect(sub, at(name), names);
     }
   }

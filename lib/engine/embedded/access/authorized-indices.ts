@@ -4,12 +4,19 @@ import type { WriteIntent } from '../data-streams/index.js';
 import type { StoreWrite } from '../store/index.js';
 import { countDisagreement } from './disagreements.js';
 import type { IndexAccess } from './index-access.js';
+import { fieldSubsetView } from './field-subset.js';
 
 /** How a request's index expressions are checked: the operation its resolved indices need, and the action its refusal names. */
 export interface ResolveCheck {
   /** Undefined: any operation (reach) — index administration, whose operation the gateway decides. */
   op: Operation | undefined;
   action: string;
+  /**
+   * The resolved indices are read (searched, counted, their mappings shown): with field rules,
+   * each is seen without the fields they hide (fieldSubsetView). Never for a request that writes
+   * or changes an index through them.
+   */
+  readsFields?: boolean;
 }
 
 /** ES's shard-level write action: how it names a refused index, create, update or delete of a document. */
@@ -29,11 +36,22 @@ const ALIASES_ACTION = 'indices:admin/aliases';
  *   expands wildcards to authorized indices only) — and counted, the gateway having narrowed it
  *   already;
  * - a missing name the caller may not use: 403, not 404 (as Elasticsearch: no probing).
- * Everything else is the engine's own `Indices` (a view: same state, same durability).
+ * With field rules, the indices a request reads (`check.readsFields`, and every read target) are
+ * seen without the fields the rules hide (fieldSubsetView; `onHiddenField` told when the request
+ * names one). Everything else is the engine's own `Indices` (a view: same state, same durability).
  */
-export function authorizedIndices(indices: Indices, access: IndexAccess, check: ResolveCheck): Indices {
+export function authorizedIndices(indices: Indices, access: IndexAccess, check: ResolveCheck, onHiddenField?: () => void): Indices {
   const base = Indices.prototype;
   const view: Indices = Object.create(indices);
+  // field rules where fields are read: one view per index and request, so a request sees one handle per index
+  const subset = access.fields;
+  const fieldViews = new Map<IndexHandle, IndexHandle>();
+  const readable = (h: IndexHandle): IndexHandle => {
+    if (!subset) return h;
+    let v = fieldViews.get(h);
+    if (!v) fieldViews.set(h, (v = fieldSubsetView(h, subset, onHiddenField)));
+    return v;
+  };
   const exists = (name: string) => indices.get(name) !== undefined || indices.aliasTargets(name).length > 0 || indices.dataStreams.get(name) !== undefined;
 
   // names are checked as the engine reads them: date math resolved first (`<logs-{now/d}>` is `logs-2024.03.01`)
@@ -54,7 +72,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
     const reachable = handles.filter((h) => access.allows(h.name, check.op));
     // the gateway narrows wildcards before they get here: one that still reaches further is a disagreement
     if (reachable.length < handles.length) countDisagreement();
-    return reachable;
+    return check.readsFields ? reachable.map(readable) : reachable;
   };
 
   view.readTarget = function readTarget(name: string, forDelete = false): IndexHandle {
@@ -69,7 +87,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
       throw e;
     }
     access.require([handle.name], op, action);
-    return handle;
+    return forDelete ? handle : readable(handle);
   };
 
   view.writeTarget = function writeTarget(name: string, requireAlias = false, intent: WriteIntent = { op: 'index' }): { handle: IndexHandle; writes: StoreWrite[] } {

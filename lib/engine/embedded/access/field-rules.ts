@@ -1,5 +1,6 @@
 import { simpleMatch } from '../../../wildcard/index.js';
 import { filterSource } from '../search/source-filter.js';
+import { HIDDEN_MEMBERS } from './field-subset.js';
 
 /** A credential's field rules as the engine applies them: the fields a caller may see of `_source`. */
 export interface FieldRules {
@@ -14,7 +15,9 @@ export interface FieldRules {
  * security, as a second line behind the gateway's check): every document in it — a hit, an inner
  * or top hit, a `get`, an `_mget` doc, an `_msearch` response's hits — loses the hidden fields of
  * its `_source`, and of its `fields` and `highlight`. The answer is changed in place; true when
- * anything was hidden here, that is when the gateway let a hidden field through.
+ * anything was hidden here, or a `_source` shows a document as the engine's view read it (without
+ * its hidden fields, HIDDEN_MEMBERS) with nothing narrowing it on the way: the gateway let a
+ * hidden field through.
  */
 export function hideFields(answer: unknown, rules: FieldRules): boolean {
   const filter = { fetch: true, includes: [...(rules.include ?? [])], excludes: [...(rules.exclude ?? [])] };
@@ -32,6 +35,8 @@ export function hideFields(answer: unknown, rules: FieldRules): boolean {
       if (key === '_source' && member !== null && typeof member === 'object' && !Array.isArray(member)) {
         const source = member as Record<string, unknown>;
         const kept = filterSource(source, filter) ?? {};
+        // hidden where the document was read (fieldSubsetView), and shown as read: nothing narrowed it on the way
+        if (HIDDEN_MEMBERS in source) hid = true;
         if (kept !== source && countLeaves(kept) !== countLeaves(source)) hid = true;
         node._source = kept;
       } else if ((key === 'fields' || key === 'highlight') && member !== null && typeof member === 'object' && !Array.isArray(member) && '_id' in node) {

@@ -3,6 +3,7 @@ import { isSystemIndex, patternsCover, patternsCoverPattern } from '../../index-
 import type { EngineAccess, IndexGrant } from '../../backend.js';
 import type { Operation } from '../../../request/index.js';
 import { countDisagreement } from './disagreements.js';
+import { FieldSubset } from './field-subset.js';
 
 /** Compiled once per EngineAccess value (callers reuse them, one per principal). */
 const compiled = new WeakMap<EngineAccess, IndexAccess>();
@@ -17,11 +18,13 @@ export class IndexAccess {
   private constructor(
     readonly user: string,
     private readonly grants: readonly IndexGrant[],
+    /** The fields the caller may read, when its field rules hide some (FieldSubset). */
+    readonly fields: FieldSubset | undefined,
   ) {}
 
   static of(access: EngineAccess): IndexAccess {
     let a = compiled.get(access);
-    if (!a) compiled.set(access, (a = new IndexAccess(access.user, access.indices)));
+    if (!a) compiled.set(access, (a = new IndexAccess(access.user, access.indices, FieldSubset.of(access.fields))));
     return a;
   }
 
@@ -41,6 +44,16 @@ export class IndexAccess {
     let denied: string[] | undefined;
     for (const name of names) if (!this.allows(name, op)) (denied ??= []).push(name);
     if (denied) throw this.refusal(action, denied);
+  }
+
+  /**
+   * The refusal of an action that would read a field the caller's field rules hide (`what`: the
+   * field, or the part that reads any field), as the gateway words it. Counted, as `refusal`.
+   */
+  fieldRefusal(action: string, what: { field: string } | { member: string; why: string }): EsError {
+    countDisagreement();
+    const reason = 'field' in what ? `field [${what.field}] is hidden by the credential's field rules` : `[${what.member}] ${what.why}, and the credential's field rules hide some fields`;
+    return new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${this.user}]: ${reason}`);
   }
 
   /**

@@ -6,3 +6,4 @@ export { IndexAccess } from './index-access.js';
 export { authorizedIndices, WRITE_ACTION, type ResolveCheck } from './authorized-indices.js';
 export { countDisagreement } from './disagreements.js';
 export { hideFields, type FieldRules } from './field-rules.js';
+export { FieldSubset, fieldSubsetView } from './field-subset.js';

@@ -1,5 +1,5 @@
 export type { FieldMapping, Mappings, DynamicSetting } from './types.js';
-export { fieldType, normalizeDynamic, NUMERIC_TYPES, INTEGER_TYPES, OBJECT_TYPES } from './types.js';
+export { fieldType, normalizeDynamic, NUMERIC_TYPES, INTEGER_TYPES, OBJECT_TYPES, UNMAPPED_LOOKUP } from './types.js';
 export { dynamicStringMapping } from './dynamic.js';
 export { validateMappings, mergeMappings } from './merge.js';
 export { documentParsingError } from './errors.js';

@@ -4,7 +4,7 @@ import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
 import { matchDynamicTemplate, type DynamicType } from './dynamic-templates.js';
 import { mergeMappings, mergeMappingsSteps, normalizeFieldDefinition } from './merge.js';
-import { OBJECT_TYPES, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
+import { OBJECT_TYPES, UNMAPPED_LOOKUP, fieldType, normalizeDynamic, type DynamicSetting, type FieldMapping, type Mappings } from './types.js';
 import { analyzedValue, indexAnalyzerName, toIndexedValue, type IndexedValue } from './field-values.js';
 import { checkCompletionContexts } from '../search/suggest/contexts.js';
 import { documentParsingError } from './errors.js';
@@ -610,7 +610,10 @@ export function resolveFieldMapping(mappings: Mappings, path: string): FieldMapp
   for (let i = 0; i < parts.length; i++) {
     // Try the longest dotted key first is unnecessary: ES stores objects, never dotted names.
     current = props?.[parts[i]] ?? current?.fields?.[parts[i]];
-    if (!current) return undefined;
+    if (!current) {
+      mappings[UNMAPPED_LOOKUP]?.(path);
+      return undefined;
+    }
     props = current.properties;
   }
   return current;

@@ -21,8 +21,17 @@ export interface Mappings {
   properties?: Record<string, FieldMapping>;
   date_detection?: boolean;
   numeric_detection?: boolean;
+  /** Told of each field path looked up and not found (resolveFieldMapping): a view's own mappings only, never stored. */
+  [UNMAPPED_LOOKUP]?: (path: string) => void;
   [param: string]: unknown;
 }
+
+/**
+ * The member of a mappings value told of lookups that found nothing: a request's view of an index
+ * (field rules) learns that the request named a field it hides. A symbol, so that the mappings'
+ * text, keys and copies for storage never show it (a spread copy keeps it, as a view's should).
+ */
+export const UNMAPPED_LOOKUP: unique symbol = Symbol('unmapped lookup');
 
 export const OBJECT_TYPES = new Set(['object', 'nested']);
 

@@ -41,10 +41,26 @@ function resolveCheckOf(method: string, endpoint: string | undefined): ResolveCh
 
 /**
  * The engine's context for one request carrying rights: the same engine, its indices seen
- * through the view that checks the rights where an index is resolved and touched. A request
+ * through the view that checks the rights where an index is resolved and touched, and read
+ * without the fields its field rules hide (`onHiddenField` told when the request names one). A request
  * without rights keeps the engine's own context (no work at all).
  */
-export function authorizedContext(ctx: EngineContext, access: EngineAccess, method: string, endpoint: string | undefined): EngineContext {
+export function authorizedContext(ctx: EngineContext, access: EngineAccess, method: string, endpoint: string | undefined, onHiddenField?: () => void): EngineContext {
   const rights = IndexAccess.of(access);
-  return { ...ctx, indices: authorizedIndices(ctx.indices, rights, resolveCheckOf(method, endpoint)), access: rights };
+  const check = { ...resolveCheckOf(method, endpoint) };
+  if (rights.fields && readsFields(check, method, endpoint)) check.readsFields = true;
+  return { ...ctx, indices: authorizedIndices(ctx.indices, rights, check, onHiddenField), access: rights, onHiddenField };
+}
+
+/** Index administration that shows mappings: `GET /{index}`, `GET /{index}/_mapping`, the cluster state's metadata. */
+const MAPPING_READS = new Set([undefined, '_mapping', '_mappings', '_cluster']);
+
+/**
+ * Does the request read its indices' fields (field rules then hide some)? Searches and document
+ * reads do (their operation is `read`); of the index administration, only the reads that show
+ * mappings — never one that changes an index through the handles it resolves.
+ */
+function readsFields(check: ResolveCheck, method: string, endpoint: string | undefined): boolean {
+  if (check.op === 'read') return true;
+  return check.op === undefined && (method === 'GET' || method === 'HEAD') && MAPPING_READS.has(endpoint);
 }

@@ -225,6 +225,12 @@ export class RestHandler {
     const uri = qs ? `${req.path}?${qs}` : req.path;
     // the compatibility mode (`compatible-with=7`): the request in its Elasticsearch 8 form, the answer in 7's
     let compat: CompatibleExchange | undefined;
+    // the request named or was shown a field its field rules hide: the gateway let it through (counted once)
+    let namedHidden = false;
+    const countHidden = () => {
+      if (namedHidden) countDisagreement();
+      namedHidden = false;
+    };
     const respondJson = (status: number, body: unknown, extraHeaders: Record<string, string> = {}): EngineResponse => ({
       status,
       headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...compat?.headers(), ...extraHeaders },
@@ -251,11 +257,13 @@ export class RestHandler {
       }
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
       if (json !== undefined) restReq.json = json;
-      // a request with rights acts through a context that checks them where it touches an index
-      const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.endpoint) : this.ctx;
+      // a request with rights acts through a context that checks them where it touches an index,
+      // and reads its indices without the fields its field rules hide
+      const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.endpoint, () => (namedHidden = true)) : this.ctx;
       const res: RestResponse = await match.handler(restReq, ctx);
       // field rules where the documents are read out: anything the gateway let through is hidden here, and counted
-      if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) countDisagreement();
+      if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) namedHidden = true;
+      countHidden();
       if (res.text !== undefined) {
         return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
       }
@@ -267,6 +275,7 @@ export class RestHandler {
       const out = filterPath ? applyFilterPath(shaped, filterPath) : shaped;
       return respondJson(res.status, out, res.headers);
     } catch (err) {
+      countHidden();
       const e = toEsError(err);
       if (e.status >= 500) console.error('embedded engine: request failed', err);
       const filterPath = params.get('filter_path');

@@ -59,6 +59,8 @@ export interface EngineContext {
    * outside it (a point in time's frozen indices). Absent: unrestricted.
    */
   access?: IndexAccess;
+  /** Told when the request names a field its field rules hide (views made outside `indices`: a point in time's). */
+  onHiddenField?: () => void;
 }
 
 export type Handler = (req: RestRequest, ctx: EngineContext) => Promise<RestResponse> | RestResponse;

@@ -1,4 +1,5 @@
 import { EsError, toEsError } from '../../../../errors/index.js';
+import { countDisagreement, fieldSubsetView } from '../../access/index.js';
 import type { IndexHandle, PreparedWrite } from '../../indices/index.js';
 import { parseSearchRequest, runSearch } from '../../search/index.js';
 import { WorkBudget } from '../../search/work-budget.js';
@@ -25,12 +26,15 @@ const BODY_KEYS = new Set(['query', 'max_docs', 'conflicts', 'slice', 'size']);
 
 /** The documents a by-query request touches, in the order a scroll would return them. */
 async function targets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], body: Record<string, unknown>): Promise<Target[]> {
-  const query = effectiveQuery(body.query, req.params, handles, req.pathParams.index);
+  // the documents are found as the caller reads them (without the fields its rules hide), and written as they are
+  const fields = ctx.access?.fields;
+  const searched = fields ? handles.map((h) => fieldSubsetView(h, fields, ctx.onHiddenField)) : handles;
+  const query = effectiveQuery(body.query, req.params, searched, req.pathParams.index);
   const searchBody: Record<string, unknown> = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
   const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
   // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
-  const result = await runSearch(handles, { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 }, req.started);
+  const result = await runSearch(searched, { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 }, req.started);
   const byName = new Map(handles.map((h) => [h.name, h]));
   const hits = (result.hits as { hits: Array<Record<string, unknown>> }).hits;
   return hits.map((h) => ({
@@ -56,6 +60,11 @@ type DocumentScript = (t: Target, source: Record<string, unknown>, sourceText: s
 
 function updateScript(raw: unknown, req: RestRequest, ctx: EngineContext): DocumentScript | undefined {
   if (raw === undefined || raw === null) return undefined;
+  // the script reads and writes the whole document, hidden fields included (Elasticsearch refuses updates under field rules)
+  if (ctx.access?.fields) {
+    countDisagreement();
+    throw new EsError(400, 'security_exception', "Can't execute an update request if field or document level security is enabled");
+  }
   const resolved = resolveScript(parseScriptSpec(raw), ctx.storedScripts);
   const script = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);
   const params = fromJson(resolved.params);

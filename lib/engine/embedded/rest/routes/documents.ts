@@ -186,8 +186,15 @@ export function parseUpdateBody(body: JsonObject): ParsedUpdate {
 }
 
 /** A parsed update as the handle runs it: a script compiled (once) into the handle's update callback. */
+const UPDATE_ACTION = 'indices:data/write/update';
+
 export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext): UpdateRequest {
   const { script: spec, ...rest } = update;
+  // under field rules: a script reads (and may copy) the hidden fields; a partial document writing one tells by `noop` what it held
+  const fields = ctx.access?.fields;
+  if (fields && spec) throw ctx.access!.fieldRefusal(UPDATE_ACTION, { member: 'script', why: 'reads any field through a script' });
+  const hidden = fields && update.doc !== undefined ? fields.hiddenIn(update.doc) : undefined;
+  if (hidden) throw ctx.access!.fieldRefusal(UPDATE_ACTION, { field: hidden });
   if (!spec) return rest;
   const resolved = resolveScript(spec, ctx.storedScripts);
   const compiled = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);

@@ -1,4 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
+import { fieldSubsetView } from '../../access/index.js';
 import { decodePitId, encodePitId } from '../../../../point-in-time/index.js';
 import { holdPointInTimeView, type IndexHandle, type PointInTimeHold } from '../../indices/index.js';
 import { parseCountQuery, parseSort, runCount } from '../../search/index.js';
@@ -119,7 +120,9 @@ export function pointInTimeSearch(ctx: EngineContext, expression: string | undef
   }
   const { pit: _pit, ...search } = body;
   void _pit;
-  return { id, handles: context.views, body: withTiebreaker(search) };
+  // frozen when opened, perhaps by a caller who sees every field: read with this caller's field rules
+  const fields = ctx.access?.fields;
+  return { id, handles: fields ? context.views.map((v) => fieldSubsetView(v, fields, ctx.onHiddenField)) : context.views, body: withTiebreaker(search) };
 }
 
 function withTiebreaker(body: Record<string, unknown>): Record<string, unknown> {
