@@ -4,6 +4,7 @@ import { dateFieldValue } from './dates.js';
 import type { EpochTime } from './instant.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, type FieldMapping } from './types.js';
 import { documentParsingError } from './errors.js';
+import { UNSIGNED_LONG_MAX, exactUnsignedLong } from './unsigned-long.js';
 
 export interface IndexedValue {
   terms: string[];
@@ -112,6 +113,19 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     let count = tokens.length;
     if (mapping.enable_position_increments !== false && tokens.length) count = tokens[tokens.length - 1].position + 1;
     return { terms: [numericTerm(count)], value: count };
+  }
+  if (type === 'unsigned_long') {
+    // past 2^53 (a BigInt, or digits in a string): the exact integer, term and doc value alike
+    const exact = exactUnsignedLong(value);
+    // digits a double prints (a source a script or pipeline wrote again) are read as that double, as before
+    if (typeof exact === 'bigint' && String(Number(exact)) !== String(exact)) {
+      if (exact < 0n || exact > UNSIGNED_LONG_MAX) {
+        if (mapping.ignore_malformed === true) return IGNORED;
+        throw fail({ type: 'illegal_argument_exception', reason: `Value [${String(value)}] is out of range for an unsigned long` });
+      }
+      return { terms: [numericTerm(exact)], value: exact };
+    }
+    if (typeof value === 'bigint') value = Number(value);
   }
   if (NUMERIC_TYPES.has(type)) {
     const coerce = mapping.coerce !== false;

@@ -20,3 +20,4 @@ export type { AnalysisNames } from './merge.js';
 export { fieldMappings } from './field-mapping.js';
 export { checkMappingLimits, mappingLimitsOf, type MappingLimits } from './mapping-limits.js';
 export { RANGE_TYPES, isRangeType, ipToBigInt, rangeQueryInterval, rangeTermInterval, rangeValuesRelate, rangeBucketKeys, type RangeRelation } from './range-field.js';
+export { withExactUnsignedLongs, exactUnsignedLong } from './unsigned-long.js';

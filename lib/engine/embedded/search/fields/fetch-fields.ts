@@ -4,7 +4,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
@@ -33,6 +33,10 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     const s = String(v);
     if (typeof m.ignore_above === 'number' && s.length > m.ignore_above) return undefined;
     return keywordTerm(m, s, registry);
+  }
+  if (type === 'unsigned_long') {
+    const exact = exactUnsignedLong(v);
+    if (typeof exact === 'bigint') return exact;
   }
   if (NUMERIC_TYPES.has(type)) {
     const n = coerceNumber(v, type);

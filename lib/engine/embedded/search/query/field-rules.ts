@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, exactUnsignedLong, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { Query } from './query.js';
 
@@ -37,6 +37,9 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
   }
   if (NUMERIC_TYPES.has(type)) {
     const n = (v: unknown) => {
+      // an unsigned_long bound past 2^53 compares exactly (doc values hold such values as BigInts)
+      const exact = type === 'unsigned_long' ? exactUnsignedLong(v) : undefined;
+      if (typeof exact === 'bigint') return exact;
       const x = typeof v === 'number' ? v : Number(String(v).trim());
       if (typeof v === 'boolean' || !Number.isFinite(x)) {
         throw new EsError(400, 'query_shard_exception', `failed to create query: For input string: "${String(v)}"`);

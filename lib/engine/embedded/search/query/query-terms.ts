@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { coerceBoolean, coerceNumber, dateFieldValue, fieldType, keywordTerm, numericTerm, NUMERIC_TYPES, type FieldMapping } from '../../mapping/index.js';
+import { coerceBoolean, coerceNumber, dateFieldValue, exactUnsignedLong, fieldType, keywordTerm, numericTerm, NUMERIC_TYPES, type FieldMapping } from '../../mapping/index.js';
 
 /**
  * The indexed term a term-level query value looks for in a field of this mapping, or undefined
@@ -11,6 +11,11 @@ export function queryTerm(mapping: FieldMapping, value: string | number | boolea
   const type = fieldType(mapping);
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard' || type === 'version') {
     return keywordTerm(mapping, String(value), registry);
+  }
+  if (type === 'unsigned_long') {
+    // an integer past 2^53 (its digits, as the search body keeps them) looks for its exact term
+    const exact = exactUnsignedLong(value);
+    if (typeof exact === 'bigint') return numericTerm(exact);
   }
   if (NUMERIC_TYPES.has(type)) {
     const n = coerceNumber(value, 'double');
