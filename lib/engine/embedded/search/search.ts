@@ -361,6 +361,8 @@ export interface SearchOptions {
   storedScripts?: StoredScripts;
   /** The node's id, as `profile.shards[].id` names it. */
   nodeId?: string;
+  /** `search.max_buckets` (the cluster setting): the buckets the aggregations may answer. */
+  maxBuckets?: number;
 }
 
 /**
@@ -435,7 +437,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.aggregations) {
     const nodes = req.aggregations;
     const t0 = performance.now();
-    const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts });
+    const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts, maxBuckets: options.maxBuckets });
     const ctx = profiler ? { ...input.ctx, timings: profiler.aggregations } : input.ctx;
     await budget.drive(aggregationScriptsAhead(nodes, input.docs, ctx, budget));
     aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, ctx));

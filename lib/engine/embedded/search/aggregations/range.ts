@@ -137,7 +137,7 @@ export const range: AggregationType<RangeParams> = {
     const fmt = src.format;
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : isDate ? fmt.dateFormatter!.parse(v, ctx.now) : toNum(v, node.name));
     const ranges = sortRanges(node.params.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
-    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length);
+    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length, ctx.buckets);
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
     const formatted = isDate || node.params.source.format !== undefined;
     const asString = formatted ? (n: number) => fmt.asString(n) ?? String(n) : undefined;
@@ -155,7 +155,7 @@ export const dateRange: AggregationType<RangeParams> = {
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
     const ranges = sortRanges(p.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
-    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length);
+    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length, ctx.buckets);
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
     const print = (n: number) => fmt.print(n);
     return render(node, ranges, sets, ctx, print, print, 'date_range');

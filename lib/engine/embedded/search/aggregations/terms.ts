@@ -139,7 +139,7 @@ export const terms: AggregationType<TermsParams> = {
     let other = total;
     for (const b of shardTop) other -= b.doc_count as number;
     const kept = shardTop.filter((b) => (b.doc_count as number) >= p.minDocCount);
-    checkBucketCount(Math.min(kept.length, p.size));
+    checkBucketCount(Math.min(kept.length, p.size), ctx.buckets);
     buckets = kept.slice(0, p.size);
     for (const b of kept.slice(p.size)) other += b.doc_count as number;
     if (bySub) candidates.chosen(buckets);
