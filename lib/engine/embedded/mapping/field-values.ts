@@ -5,6 +5,7 @@ import type { EpochTime } from './instant.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, type FieldMapping } from './types.js';
 import { documentParsingError } from './errors.js';
 import { UNSIGNED_LONG_MAX, exactUnsignedLong } from './unsigned-long.js';
+import { canonicalIp } from './range-field.js';
 
 export interface IndexedValue {
   terms: string[];
@@ -182,11 +183,13 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
   }
   if (type === 'ip') {
     const text = String(value);
-    if (isIP(text) === 0) {
+    // one address, one term: as Elasticsearch stores it (::ffff:1.2.3.4 is 1.2.3.4, IPv6 compressed)
+    const canonical = canonicalIp(text);
+    if (canonical === undefined) {
       if (mapping.ignore_malformed === true) return IGNORED;
       throw fail({ type: 'illegal_argument_exception', reason: `'${text}' is not an IP string literal.` });
     }
-    return { terms: [text], value: text };
+    return { terms: [canonical], value: canonical };
   }
   // Other types (geo_point, binary…) are stored and indexed by their string form for now.
   const text = String(value);

@@ -4,7 +4,7 @@ import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
 import { DateFormatter } from './date-formatter.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
-import { DEFAULT_DATE_FORMAT, parseTimeZone } from '../../mapping/index.js';
+import { DEFAULT_DATE_FORMAT, bigIntToIp, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -189,24 +189,6 @@ export function ipToBigInt(ip: string): bigint | undefined {
     out = (out << 16n) | v;
   });
   return out;
-}
-
-/** A BigInt on the IPv6 line → ES's text form (v4 when mapped, compressed v6 otherwise). */
-export function bigIntToIp(n: bigint): string {
-  if (n >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.');
-  const groups: string[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== '0') { i++; continue; }
-    let j = i;
-    while (j < 8 && groups[j] === '0') j++;
-    if (j - i > bestLen && j - i > 1) { best = i; bestLen = j - i; }
-    i = j;
-  }
-  if (best < 0) return groups.join(':');
-  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
 
 const MAX_IP = (1n << 128n);

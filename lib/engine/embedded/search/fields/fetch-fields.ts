@@ -4,7 +4,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { isSingleGeoPoint, parseGeoPoint } from '../../mapping/geo-point.js';
@@ -56,6 +56,7 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     return date.problem === undefined ? formatDate(date.value, format ?? dateFormatOf(m)) : undefined;
   }
   if (type === 'boolean') return coerceBoolean(v);
+  if (type === 'ip') return canonicalIp(String(v));
   return v;
 }
 

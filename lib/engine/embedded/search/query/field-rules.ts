@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, exactUnsignedLong, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, ipToBigInt, dateFormatOf, exactUnsignedLong, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { Query } from './query.js';
 
@@ -47,6 +48,15 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
       return x;
     };
     return { numeric: true, lo: lower === undefined ? undefined : n(lower), hi: upper === undefined ? undefined : n(upper), loInc, hiInc };
+  }
+  if (type === 'ip') {
+    // addresses compare as the numbers they are (10.0.0.1 after 9.0.0.0), as ES's InetAddressPoint does
+    const ip = (v: unknown) => {
+      const n = isIP(String(v).trim()) === 0 ? undefined : ipToBigInt(String(v).trim());
+      if (n === undefined) throw new EsError(400, 'query_shard_exception', `failed to create query: '${String(v)}' is not an IP string literal.`);
+      return n;
+    };
+    return { numeric: true, lo: lower === undefined ? undefined : ip(lower), hi: upper === undefined ? undefined : ip(upper), loInc, hiInc };
   }
   if (type === 'boolean') {
     const b = (v: unknown) => (v === true || v === 'true' ? 1 : 0);
