@@ -1,5 +1,6 @@
 import type { DocValue, DocValues } from '../../index/index.js';
 import type { Value } from './types.js';
+import { ConvertedValues } from './converted-values.js';
 
 function toNumbers(values: DocValue[]): Value[] {
   return values.some((v) => typeof v === 'bigint') ? values.map((v) => (typeof v === 'bigint' ? Number(v) : v)) : (values as Value[]);
@@ -10,22 +11,9 @@ function toNumbers(values: DocValue[]): Value[] {
  * a BigInt in the column, as the nearest double — what ES's metrics answer for such a field, a
  * double). The terms aggregation keys its buckets by the exact values (`exact`), as ES's does.
  */
-export class UnsignedLongValues extends Map<number, Value[]> {
-  constructor(readonly exact: DocValues) {
-    super();
-  }
-
-  override get(ord: number): Value[] | undefined {
-    const values = this.exact.get(ord);
-    return values && toNumbers(values);
-  }
-
-  override has(ord: number): boolean {
-    return this.exact.has(ord);
-  }
-
-  override values(): MapIterator<Value[]> {
-    return new Map([...this.exact.entries()].map(([ord, values]) => [ord, toNumbers(values)])).values();
+export class UnsignedLongValues extends ConvertedValues {
+  constructor(exact: DocValues) {
+    super(exact, toNumbers);
   }
 }
 
