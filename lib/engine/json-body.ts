@@ -44,18 +44,42 @@ export function isLargeAnswer(value: unknown): boolean {
  */
 export function jsonBody(value: unknown, pretty: boolean): Buffer | Readable {
   const space = pretty ? 2 : undefined;
-  if (!pretty && !sortsByBigInt(value) && isLargeAnswer(value)) return jsonStream(value);
+  if (!pretty && isLargeAnswer(value) && !writtenWhole(value)) return jsonStream(value);
   return Buffer.from(pretty ? stringifyLeaf(value, space) + '\n' : stringifyLeaf(value, space));
 }
 
+/** Answer members (hits, documents) the engine put BigInts in: integers past 2^53 of a `_source`. */
+const HOLDING_BIGINTS = new WeakSet<object>();
+
+/** Marks an answer, or a hit or document of one, as holding BigInts (see `writtenWhole`); returns it. */
+export function holdingBigInts<T extends object>(member: T): T {
+  HOLDING_BIGINTS.add(member);
+  return member;
+}
+
 /**
- * Whether an answer's hits carry BigInt sort values (date_nanos, past 2^53), which the native
- * serializer refuses: where the engine puts BigInts in an answer. Such an answer is written whole.
+ * Whether an answer holds BigInts where the engine puts them — sort values (date_nanos, an
+ * unsigned_long past 2^53), a hit's or document's exact `_source`, bucket keys — which the native
+ * serializer refuses: such an answer is written whole (by lossless-json's serializer).
  */
-function sortsByBigInt(value: unknown): boolean {
-  const hits = (value as { hits?: { hits?: Array<{ sort?: unknown[] }> } } | undefined)?.hits?.hits;
-  if (!Array.isArray(hits) || !hits.length) return false;
-  return [hits[0], hits[hits.length - 1]].some((h) => Array.isArray(h?.sort) && h.sort.some((v) => typeof v === 'bigint'));
+function writtenWhole(value: unknown): boolean {
+  const answer = value as { hits?: { hits?: unknown }; docs?: unknown; aggregations?: unknown } | undefined;
+  if (answer !== null && typeof answer === 'object' && HOLDING_BIGINTS.has(answer)) return true;
+  const hits = answer?.hits?.hits;
+  if (Array.isArray(hits) && hits.some((h: { sort?: unknown[] } | null) => HOLDING_BIGINTS.has(h ?? {}) || (Array.isArray(h?.sort) && h.sort.some((v) => typeof v === 'bigint')))) return true;
+  if (Array.isArray(answer?.docs) && answer.docs.some((d: unknown) => HOLDING_BIGINTS.has((d ?? {}) as object))) return true;
+  return answer?.aggregations !== undefined && holdsBigInt(answer.aggregations);
+}
+
+/** A walk over a value's members (aggregations: small), without recursion. */
+function holdsBigInt(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'bigint') return true;
+    if (v !== null && typeof v === 'object') for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return false;
 }
 
 /** JSON.stringify, or lossless-json's for a value holding a BigInt (which JSON.stringify refuses). */

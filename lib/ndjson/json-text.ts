@@ -179,6 +179,21 @@ export function holdsRoundedInteger(value: unknown): boolean {
   return false;
 }
 
+/** A JSON number's text → a number, or a BigInt for an integer a number would round. */
+export function exactNumber(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isInteger(n) && !Number.isSafeInteger(n) && /^-?\d+$/.test(text) ? BigInt(text) : n;
+}
+
+/**
+ * A JSON text (one JSON.parse accepted already) read with its integers kept exactly: those past
+ * 2^53 come back as BigInts, every other value as JSON.parse reads it; duplicate keys resolve as
+ * JSON.parse resolves them (the last one wins).
+ */
+export function exactJson(text: string): unknown {
+  return parseLossless(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue });
+}
+
 /** A text holding integers past what a JS number keeps, once a parser that keeps them (and refuses duplicate keys) has read it. */
 export function losslessText(text: string): string {
   try {

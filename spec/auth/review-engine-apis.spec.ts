@@ -137,6 +137,12 @@ for (const backend of BACKENDS) {
       // a filtered alias of the tenant's own index, its filter on the hidden field
       const view = await call(url, 'POST', '/_aliases', { body: { actions: [{ add: { index: 'mine-1', alias: 'mine-view', filter: { term: { secret: SECRET } } } }] } });
       expect(view.status, view.text).to.equal(200);
+      // a filtered alias in the tenant's namespace over its own index and another tenant's: the
+      // profile (which shows an alias filter, as Elasticsearch's does) must not show the other's
+      const both = await call(url, 'POST', '/_aliases', {
+        body: { actions: [{ add: { index: 'mine-1', alias: 'mine-filtered-both', filter: { term: { f: 'a' } } } }, { add: { index: 'other-1', alias: 'mine-filtered-both', filter: { term: { f: 'x' } } } }] },
+      });
+      expect(both.status, both.text).to.equal(200);
       const res = await call(url, 'POST', '/_credentials', {
         body: { description: 'mine, read', indices: ['mine*'], categories: ['docs', 'search', 'indices'], ops: ['read'], exclude_fields: ['secret'] },
       });
@@ -219,7 +225,7 @@ for (const backend of BACKENDS) {
     ];
     for (const [name, body] of searches) {
       it(`${name}: nothing of the hidden field or another index`, async () => {
-        for (const [path, auth] of ['/mine-1/_search', '/mine*/_search', '/_search', '/mine-alias-to-other/_search', '/other-1/_search'].flatMap((p) => [[p, tenant], [p, including]])) {
+        for (const [path, auth] of ['/mine-1/_search', '/mine*/_search', '/_search', '/mine-filtered-both/_search', '/mine-alias-to-other/_search', '/other-1/_search'].flatMap((p) => [[p, tenant], [p, including]])) {
           const res = await call(url, 'POST', path, { auth, body });
           expectNothingForeign(res, `${name} ${path} ${JSON.stringify(body)}`);
           // a hidden field is not even named in an answer to a request that did not name it

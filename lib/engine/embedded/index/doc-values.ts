@@ -185,6 +185,11 @@ export class DocValues implements Map<number, DocValue[]> {
       if (!this.nums || ord >= this.nums.length) this.nums = growColumn(this.nums, Math.max(ord + 1, this.kinds.length), (n) => new Float64Array(n));
       this.nums[ord] = v;
       this.kinds[ord] = DV_NUMBER;
+    } else if (typeof v === 'bigint' && BigInt.asIntN(64, v) !== v) {
+      // past a signed 64-bit column (an unsigned_long from 2^63): kept as a list of one
+      this.multi ??= [];
+      this.multi[ord] = values;
+      this.kinds[ord] = DV_MULTI;
     } else if (typeof v === 'bigint') {
       if (!this.bigs || ord >= this.bigs.length) this.bigs = growColumn(this.bigs, Math.max(ord + 1, this.kinds.length), (n) => new BigInt64Array(n));
       this.bigs[ord] = v;

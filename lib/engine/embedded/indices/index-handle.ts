@@ -3,7 +3,9 @@ import { EsError, errors } from '../../../errors/index.js';
 import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, type SynonymsSource } from '../analysis/index.js';
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
-import { mappingLimitsOf, parseDocument, parseDocumentSteps, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
+import { stringify as stringifyExactly } from 'lossless-json';
+import { exactJson, hasLongDigitRun, holdsRoundedInteger } from '../../../ndjson/index.js';
+import { mappingLimitsOf, parseDocument, parseDocumentSteps, withExactUnsignedLongs, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
 import { deepEqual, deepMerge, isPlainObject, type JsonObject } from './deep.js';
@@ -77,6 +79,16 @@ export interface LiveDocument {
   seqNo: number;
   primaryTerm: number;
   routing?: string;
+}
+
+/**
+ * A document's `_source` as an answer shows it: as stored, so with the integers past 2^53 of its
+ * text exact (BigInts), as Elasticsearch answers the bytes it was given; else `source` itself.
+ */
+export function shownSource(doc: LiveDocument): JsonObject {
+  const text = doc.sourceText;
+  if (text === undefined || !hasLongDigitRun(text) || !holdsRoundedInteger(doc.source)) return doc.source;
+  return exactJson(text) as JsonObject;
 }
 
 /**
@@ -257,7 +269,7 @@ export class IndexHandle {
 
   private parseForLoad(id: string, text: string): ParsedDocument {
     try {
-      return parseDocument(JSON.parse(text) as JsonObject, this.meta.mappings, this.analysis, id);
+      return parseDocument(withExactUnsignedLongs(JSON.parse(text) as JsonObject, text, this.meta.mappings), this.meta.mappings, this.analysis, id);
     } catch {
       return { fields: new Map() };
     }
@@ -408,7 +420,8 @@ export class IndexHandle {
     const mappings = this.meta.mappings;
     const inverted = this.inverted!;
     const limits = mappingLimitsOf(this.meta.settings);
-    const doc = stepwise ? yield* parseDocumentSteps(source, mappings, this.analysis, id, limits) : parseDocument(source, mappings, this.analysis, id, limits);
+    const indexed = withExactUnsignedLongs(source, sourceText, mappings);
+    const doc = stepwise ? yield* parseDocumentSteps(indexed, mappings, this.analysis, id, limits) : parseDocument(indexed, mappings, this.analysis, id, limits);
     const parsed = withRouting(doc, params.routing);
     checkNestedObjectsLimit(parsed, this.meta.settings);
     // Indexed now (so nothing of the parse is kept waiting), visible once durable.
@@ -522,9 +535,13 @@ export class IndexHandle {
       if (outcome.op !== 'index') return this.noop(id, existing);
       return this.indexDocument(id, outcome.source, JSON.stringify(outcome.source), { routing: params.routing ?? existing.routing });
     }
-    const merged = req.doc ? deepMerge(existing.source, req.doc) : existing.source;
-    if (req.detectNoop !== false && deepEqual(merged, existing.source)) return this.noop(id, existing);
-    return this.indexDocument(id, merged, JSON.stringify(merged), { routing: params.routing ?? existing.routing });
+    // merged into the source as stored: its integers past 2^53 stay as written
+    const base = shownSource(existing);
+    const merged = req.doc ? deepMerge(base, req.doc) : base;
+    if (req.detectNoop !== false && deepEqual(merged, base)) return this.noop(id, existing);
+    if (base === existing.source) return this.indexDocument(id, merged, JSON.stringify(merged), { routing: params.routing ?? existing.routing });
+    const text = stringifyExactly(merged) ?? '{}';
+    return this.indexDocument(id, JSON.parse(text) as JsonObject, text, { routing: params.routing ?? existing.routing });
   }
 
   /** An update that changes nothing: no write; a missing document answers version -1 and no seq_no. */

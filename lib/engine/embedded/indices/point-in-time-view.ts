@@ -2,7 +2,7 @@ import v8 from 'node:v8';
 import { EsError } from '../../../errors/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
 import { InvertedIndex } from '../index/index.js';
-import { parseDocument } from '../mapping/index.js';
+import { parseDocument, withExactUnsignedLongs } from '../mapping/index.js';
 import type { JsonObject } from './deep.js';
 import type { IndexHandle, LiveDocument } from './index-handle.js';
 
@@ -127,7 +127,7 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
   const slice = new TimeSlice();
   try {
     for (const [id, doc] of docs) {
-      frozen.put(id, parseDocument(JSON.parse(doc.sourceText) as JsonObject, meta.mappings, handle.registry, id));
+      frozen.put(id, parseDocument(withExactUnsignedLongs(JSON.parse(doc.sourceText) as JsonObject, doc.sourceText, meta.mappings), meta.mappings, handle.registry, id));
       await slice.pause();
     }
   } catch (e) {

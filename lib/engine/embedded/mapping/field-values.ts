@@ -4,6 +4,8 @@ import { dateFieldValue } from './dates.js';
 import type { EpochTime } from './instant.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, type FieldMapping } from './types.js';
 import { documentParsingError } from './errors.js';
+import { UNSIGNED_LONG_MAX, exactUnsignedLong } from './unsigned-long.js';
+import { canonicalIp } from './range-field.js';
 
 export interface IndexedValue {
   terms: string[];
@@ -113,6 +115,19 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     if (mapping.enable_position_increments !== false && tokens.length) count = tokens[tokens.length - 1].position + 1;
     return { terms: [numericTerm(count)], value: count };
   }
+  if (type === 'unsigned_long') {
+    // past 2^53 (a BigInt, or digits in a string): the exact integer, term and doc value alike
+    const exact = exactUnsignedLong(value);
+    // digits a double prints (a source a script or pipeline wrote again) are read as that double, as before
+    if (typeof exact === 'bigint' && String(Number(exact)) !== String(exact)) {
+      if (exact < 0n || exact > UNSIGNED_LONG_MAX) {
+        if (mapping.ignore_malformed === true) return IGNORED;
+        throw fail({ type: 'illegal_argument_exception', reason: `Value [${String(value)}] is out of range for an unsigned long` });
+      }
+      return { terms: [numericTerm(exact)], value: exact };
+    }
+    if (typeof value === 'bigint') value = Number(value);
+  }
   if (NUMERIC_TYPES.has(type)) {
     const coerce = mapping.coerce !== false;
     const number = typeof value === 'string' && coerce ? coerceNumber(value, 'double') : typeof value === 'number' ? value : undefined;
@@ -168,11 +183,13 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
   }
   if (type === 'ip') {
     const text = String(value);
-    if (isIP(text) === 0) {
+    // one address, one term: as Elasticsearch stores it (::ffff:1.2.3.4 is 1.2.3.4, IPv6 compressed)
+    const canonical = canonicalIp(text);
+    if (canonical === undefined) {
       if (mapping.ignore_malformed === true) return IGNORED;
       throw fail({ type: 'illegal_argument_exception', reason: `'${text}' is not an IP string literal.` });
     }
-    return { terms: [text], value: text };
+    return { terms: [canonical], value: canonical };
   }
   // Other types (geo_point, binary…) are stored and indexed by their string form for now.
   const text = String(value);

@@ -62,6 +62,48 @@ export function ipToBigInt(text: string): bigint | undefined {
   return n;
 }
 
+/** A BigInt on the IPv6 line → ES's text form (v4 when mapped, compressed v6 otherwise). */
+export function bigIntToIp(n: bigint): string {
+  if (n >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.');
+  const groups: string[] = [];
+  for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
+  let best = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== '0') { i++; continue; }
+    let j = i;
+    while (j < 8 && groups[j] === '0') j++;
+    if (j - i > bestLen && j - i > 1) { best = i; bestLen = j - i; }
+    i = j;
+  }
+  if (best < 0) return groups.join(':');
+  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
+}
+
+/**
+ * An ip's text as Elasticsearch shows and indexes it (InetAddresses.toAddrString): an IPv4-mapped
+ * IPv6 address as IPv4, IPv6 compressed and in lower case; undefined when it is no ip.
+ */
+export function canonicalIp(text: string): string | undefined {
+  if (isIP(text) === 0) return undefined;
+  const n = ipToBigInt(text);
+  return n === undefined ? undefined : bigIntToIp(n);
+}
+
+/** The first and last address of a CIDR block (`10.0.0.0/8`, `2001:db8::/32`) on the IPv6 line; undefined when it is none. */
+export function cidrBounds(text: string): [bigint, bigint] | undefined {
+  const slash = text.indexOf('/');
+  if (slash < 0) return undefined;
+  const address = text.slice(0, slash);
+  const bits = Number(text.slice(slash + 1));
+  const v4 = isIP(address) === 4;
+  const n = isIP(address) === 0 ? undefined : ipToBigInt(address);
+  const max = v4 ? 32 : 128;
+  if (n === undefined || !/^\d+$/.test(text.slice(slash + 1)) || bits > max) return undefined;
+  const host = (1n << BigInt(max - bits)) - 1n;
+  return [n & ~host, n | host];
+}
+
 function step(type: string, v: RangeEnd, up: boolean): RangeEnd {
   if (typeof v === 'bigint') return up ? v + 1n : v - 1n;
   if (type === 'float_range' || type === 'double_range') {

@@ -1,8 +1,7 @@
-import { parse as parseExactly } from 'lossless-json';
 import { EsError } from '../../../errors/index.js';
 import { markWrittenDoubles } from '../painless/index.js';
 import type { RestRequest } from './types.js';
-import { hasLongDigitRun, jsonErrorReason, parseJsonWithin, tokenName } from '../../../ndjson/index.js';
+import { exactJson, hasLongDigitRun, holdsRoundedInteger, jsonErrorReason, parseJsonWithin, tokenName } from '../../../ndjson/index.js';
 
 export { jsonErrorReason };
 
@@ -39,23 +38,33 @@ function parsedObject(req: RestRequest): Record<string, unknown> | undefined {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-/** A JSON number's text → a number, or a BigInt for an integer a number would round. */
-function exactNumber(text: string): number | bigint {
-  const n = Number(text);
-  return Number.isInteger(n) && !Number.isSafeInteger(n) && /^-?\d+$/.test(text) ? BigInt(text) : n;
-}
-
 /**
- * A search body (`text` parsed) whose `search_after` values keep their exact integers: ES reads
- * them as longs, and a date_nanos sort value (epoch nanoseconds, 1.5e18 for 2018) is past what a
- * JS number holds exactly. Such integers come back as BigInts; the rest of the body is as JSON.parse
- * reads it, so only the sort values that need it leave the number type.
+ * A search body (`text` parsed) whose integers past 2^53 are read exactly where that changes the
+ * answer: `search_after` values as BigInts (ES reads them as longs, and a date_nanos sort value —
+ * epoch nanoseconds, 1.5e18 for 2018 — is past what a JS number holds exactly); in `query` and
+ * `post_filter`, as the digits written (a string, which every query reads as the number it spells),
+ * so that a term or range on an unsigned_long (up to 2^64 - 1) or a keyword compares the value
+ * given, not its nearest double. The rest of the body is as JSON.parse reads it.
  */
 export function withExactSearchAfter(body: Record<string, unknown>, text: string): Record<string, unknown> {
-  if (!Array.isArray(body.search_after) || !hasLongDigitRun(text)) return body;
-  // JSON.parse already accepted the text; duplicate keys resolve as it does (the last one wins).
-  const exact = parseExactly(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue }) as Record<string, unknown>;
-  return { ...body, search_after: exact.search_after };
+  const sortValues = Array.isArray(body.search_after);
+  const queries = EXACT_QUERY_KEYS.filter((k) => body[k] !== undefined && holdsRoundedInteger(body[k]));
+  if ((!sortValues && !queries.length) || !hasLongDigitRun(text)) return body;
+  const exact = exactJson(text) as Record<string, unknown>;
+  const out = { ...body };
+  if (sortValues) out.search_after = exact.search_after;
+  for (const k of queries) out[k] = integersAsText(exact[k]);
+  return out;
+}
+
+const EXACT_QUERY_KEYS = ['query', 'post_filter'] as const;
+
+/** A JSON value with its BigInts written as their digits. */
+function integersAsText(v: unknown): unknown {
+  if (typeof v === 'bigint') return String(v);
+  if (Array.isArray(v)) return v.map(integersAsText);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, integersAsText(x)]));
+  return v;
 }
 
 /** A JSON value from text, with Elasticsearch's parse errors (`x_content_parse_exception` caused by `json_parse_exception`). */

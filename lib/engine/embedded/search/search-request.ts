@@ -11,7 +11,8 @@ import { parseSuggest, type SuggestRequest } from './suggest/index.js';
 import { sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './source-filter.js';
 import { parseScriptSpec, type ScriptSpec } from '../painless/index.js';
 import { parseRuntimeFields, type RuntimeField } from './scripts/index.js';
-import type { ParamReader } from '../rest/params.js';
+import { booleanParam, type ParamReader } from '../rest/params.js';
+import { booleanValue } from './query/query-fields.js';
 
 /** One of `script_fields`: a field of each hit whose values a script computes. */
 export interface ScriptField {
@@ -224,7 +225,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
   }
   const source = sourceFilterFromParams(params, sourceFilterFromBody(b._source));
   const sourceRequested = b._source !== undefined || params.has('_source') || params.has('_source_includes') || params.has('_source_excludes');
-  const flag = (k: string) => b[k] === true || params.get(k) === 'true' || params.get(k) === '';
+  // a URL flag over the body's; "yes" or 1 is refused by either, as Elasticsearch's parsers do
+  const flag = (k: string) => booleanParam(params, k, booleanValue(b[k], false));
   let storedFields = b.stored_fields === undefined ? undefined : storedFieldsOf(b.stored_fields);
   if (params.has('stored_fields')) storedFields = storedFieldsOf(params.get('stored_fields'));
   if (storedFields === '_none_' && sourceRequested && source.fetch) {
@@ -260,7 +262,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     version: flag('version'),
     seqNoPrimaryTerm: flag('seq_no_primary_term'),
     explain: flag('explain'),
-    profile: b.profile === true || b.profile === 'true',
+    profile: booleanValue(b.profile, false),
     minScore,
     storedFields,
     docvalueFields,

@@ -1,6 +1,7 @@
 import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
-import type { IndexHandle } from '../indices/index.js';
+import { shownSource, type IndexHandle } from '../indices/index.js';
+import { holdingBigInts } from '../../json-body.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
@@ -311,17 +312,20 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (doc.routing !== undefined) hit._routing = doc.routing;
   const ignored = handle.inverted!.field('_ignored')?.docValues.get(c.ord);
   if (ignored?.length && req.storedFields !== '_none_') hit._ignored = ignored;
+  // integers past 2^53 as written (BigInts), in `_source`, `fields` and doc values alike
+  const shown = shownSource(doc);
+  if (shown !== doc.source) holdingBigInts(hit);
   // As ES's fetch phase: with script_fields and no explicit `_source`, hits carry no `_source`.
   const sourceWanted = req.sourceRequested || (req.storedFields === undefined && !req.scriptFieldValues);
   if (sourceWanted && req.storedFields !== '_none_' && !sourceDisabled(handle.mappings)) {
-    const source = filterSource(doc.source, req.source);
+    const source = filterSource(shown, req.source);
     if (source !== undefined) hit._source = source;
   }
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
     ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
-    ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, doc.source),
+    ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown),
     ...runtimeFieldValues(req.fields, handle, c.ord),
     ...req.scriptFieldValues?.of(handle, c.ord),
   };
@@ -357,6 +361,8 @@ export interface SearchOptions {
   storedScripts?: StoredScripts;
   /** The node's id, as `profile.shards[].id` names it. */
   nodeId?: string;
+  /** `search.max_buckets` (the cluster setting): the buckets the aggregations may answer. */
+  maxBuckets?: number;
 }
 
 /**
@@ -431,7 +437,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.aggregations) {
     const nodes = req.aggregations;
     const t0 = performance.now();
-    const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts });
+    const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts, maxBuckets: options.maxBuckets });
     const ctx = profiler ? { ...input.ctx, timings: profiler.aggregations } : input.ctx;
     await budget.drive(aggregationScriptsAhead(nodes, input.docs, ctx, budget));
     aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, ctx));

@@ -1,5 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { isPlainObject, reachesDocument, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
+import { isPlainObject, reachesDocument, shownSource, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
+import { holdingBigInts } from '../../../json-body.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { ingestForWrite } from '../../ingest/index.js';
@@ -88,8 +89,10 @@ export function getResponse(handle: IndexHandle, id: string, filter: SourceFilte
     if (fields) body.fields = fields;
     if (!opts.storedFields.includes('_source') && filter === FETCH_DEFAULT) sourceFilter = { fetch: false, includes: [], excludes: [] };
   }
-  const source = sourceEnabled(handle) ? filterSource(doc.source, sourceFilter) : undefined;
+  const shown = shownSource(doc);
+  const source = sourceEnabled(handle) ? filterSource(shown, sourceFilter) : undefined;
   if (source !== undefined) body._source = source;
+  if (shown !== doc.source) holdingBigInts(body);
   return { found: true, body };
 }
 
@@ -124,7 +127,9 @@ function getSource(req: RestRequest, ctx: EngineContext): RestResponse {
   }
   if (!sourceEnabled(handle)) throw new EsError(404, 'resource_not_found_exception', `Source not found [${handle.name}]/[${id}]`);
   if (req.method === 'HEAD') return { status: 200 };
-  return { status: 200, body: filterSource(doc.source, sourceFilterFromParams(req.params)) ?? {} };
+  const shown = shownSource(doc);
+  const body = filterSource(shown, sourceFilterFromParams(req.params)) ?? {};
+  return { status: 200, body: shown === doc.source ? body : holdingBigInts(body) };
 }
 
 async function deleteDoc(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {

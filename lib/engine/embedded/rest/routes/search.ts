@@ -66,6 +66,12 @@ export function defaultSearchTimeoutMs(ctx: EngineContext): number | undefined {
   return set.trim() === '-1' ? -1 : timeValue('search.default_search_timeout', set);
 }
 
+/** `search.max_buckets` (a dynamic cluster setting): the buckets a search's aggregations may answer; undefined: the default. */
+function maxBucketsOf(ctx: EngineContext): number | undefined {
+  const set = ctx.clusterSettings.get('search.max_buckets');
+  return set === undefined || set === null ? undefined : Number(set);
+}
+
 /** `search.allow_expensive_queries: false` (cluster setting): the search's expensive queries refused as Elasticsearch refuses them. */
 function refuseExpensiveQueries(ctx: EngineContext, handles: IndexHandle[], queries: Array<Query | undefined>): void {
   if (String(ctx.clusterSettings.get('search.allow_expensive_queries') ?? 'true') !== 'false') return;
@@ -83,7 +89,7 @@ async function searchHandles(
     const request = withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles), pointInTime));
     refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
     return runSearch(handles, request, started, {
-      knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id,
+      knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx),
     });
   }
 
@@ -97,7 +103,7 @@ async function searchHandles(
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id });
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx) });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;

@@ -16,6 +16,8 @@ export interface AggregateOptions {
   now?: number;
   /** Scripts stored with `_scripts`, for aggregation scripts given by id. */
   storedScripts?: StoredScripts;
+  /** `search.max_buckets`: the buckets the response may hold (MAX_BUCKETS when not given). */
+  maxBuckets?: number;
 }
 
 /**
@@ -90,7 +92,7 @@ export function aggregationInput(
     typedKeys: opts.typedKeys,
     now: opts.now ?? Date.now(),
     storedScripts: opts.storedScripts,
-    buckets: { count: 0 },
+    buckets: { count: 0, max: opts.maxBuckets },
     get all(): DocSet {
       all ??= handles.map((handle) => ({ handle, ords: [...handle.inverted!.liveOrds()] }));
       return all;

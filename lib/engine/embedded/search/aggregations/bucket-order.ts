@@ -95,6 +95,8 @@ export function javaDouble(n: number): string {
 
 function compareKeys(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
+  // an unsigned_long's keys past 2^53 are BigInts, beside numbers: compared exactly
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return a < b ? -1 : a > b ? 1 : 0;
   const x = String(a);
   const y = String(b);
   return x < y ? -1 : x > y ? 1 : 0;

@@ -6,6 +6,7 @@ import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource
 import { DEFAULT_DATE_FORMAT, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet, type Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { MAX_BUCKETS, tooManyBuckets } from './max-buckets.js';
 
 type Key = string | number | null;
 
@@ -27,7 +28,6 @@ interface CompositeParams {
   after?: Record<string, unknown>;
 }
 
-const MAX_BUCKETS = 65536;
 
 function parseSource(entry: unknown): CompositeSource {
   if (!isObject(entry) || Object.keys(entry).length !== 1) throw new EsError(400, 'parsing_exception', 'Composite [sources] must be an array of single-key objects', { line: 1, col: 1 });
@@ -133,10 +133,8 @@ export const composite: AggregationType<CompositeParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    if (p.size > MAX_BUCKETS) {
-      throw new EsError(400, 'too_many_buckets_exception',
-        `Trying to create too many buckets. Must be less than or equal to: [${MAX_BUCKETS}] but was [${p.size + 1}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`, { max_buckets: MAX_BUCKETS });
-    }
+    const max = ctx.buckets?.max ?? MAX_BUCKETS;
+    if (p.size > max) throw tooManyBuckets(p.size + 1, max);
     const prepared = p.sources.map((s) => prepare(s, docs, ctx));
     const after = p.after ? prepared.map((s) => s.parseAfter(p.after![s.spec.name])) : undefined;
     const cmp = (a: Key[], b: Key[]) => {

@@ -1,21 +1,27 @@
 import { EsError } from '../../../../errors/index.js';
 
 /**
- * `search.max_buckets` (Elasticsearch 8: 65536, cluster level): buckets the whole response may
- * hold, every level of every multi-bucket aggregation together (ES's MultiBucketConsumer).
+ * `search.max_buckets` (Elasticsearch 8: 65536, a dynamic cluster setting): buckets the whole
+ * response may hold, every level of every multi-bucket aggregation together (ES's MultiBucketConsumer).
  */
 export const MAX_BUCKETS = 65536;
 
+/** The buckets a search's aggregations built so far, and the most they may (`search.max_buckets`; MAX_BUCKETS when not given). */
+export interface BucketCounter {
+  count: number;
+  max?: number;
+}
+
 /** ES's MultiBucketConsumer error, thrown as soon as `count` buckets would be built. */
-export function tooManyBuckets(count: number): EsError {
+export function tooManyBuckets(count: number, max = MAX_BUCKETS): EsError {
   return new EsError(400, 'too_many_buckets_exception',
-    `Trying to create too many buckets. Must be less than or equal to: [${MAX_BUCKETS}] but was [${count}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
-    { max_buckets: MAX_BUCKETS });
+    `Trying to create too many buckets. Must be less than or equal to: [${max}] but was [${count}]. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
+    { max_buckets: max });
 }
 
 /** Counts one more bucket of the response (`counter`: the search's, AggContext.buckets); refuses the one past the limit. */
-export function consumeBucket(counter: { count: number } | undefined): void {
-  if (counter && ++counter.count > MAX_BUCKETS) throw tooManyBuckets(counter.count);
+export function consumeBucket(counter: BucketCounter | undefined): void {
+  if (counter && ++counter.count > (counter.max ?? MAX_BUCKETS)) throw tooManyBuckets(counter.count, counter.max);
 }
 
 /**
@@ -25,7 +31,7 @@ export function consumeBucket(counter: { count: number } | undefined): void {
  * itself does not. `chosen` then takes back what the dropped candidates counted and counts the
  * chosen buckets.
  */
-export function candidateBuckets<B>(counter: { count: number } | undefined): { fill(b: B, build: () => void): void; chosen(kept: Iterable<B>): void } {
+export function candidateBuckets<B>(counter: BucketCounter | undefined): { fill(b: B, build: () => void): void; chosen(kept: Iterable<B>): void } {
   const before = counter?.count ?? 0;
   const nested = new Map<B, number>();
   return {
@@ -45,7 +51,8 @@ export function candidateBuckets<B>(counter: { count: number } | undefined): { f
   };
 }
 
-/** Refuses `count` buckets past the limit, before they (and their sub-aggregations) are built. */
-export function checkBucketCount(count: number): void {
-  if (count > MAX_BUCKETS) throw tooManyBuckets(count);
+/** Refuses `count` buckets past the search's limit, before they (and their sub-aggregations) are built. */
+export function checkBucketCount(count: number, counter: BucketCounter | undefined): void {
+  const max = counter?.max ?? MAX_BUCKETS;
+  if (count > max) throw tooManyBuckets(count, max);
 }

@@ -1,6 +1,7 @@
 import type { DocValue, DocValues } from '../../index/index.js';
 import { millisOfNanos } from '../../mapping/index.js';
 import type { Value } from './types.js';
+import { ConvertedValues } from './converted-values.js';
 
 function toMillis(values: DocValue[]): Value[] {
   return values.map((v) => (typeof v === 'bigint' ? millisOfNanos(v) : v));
@@ -11,21 +12,8 @@ function toMillis(values: DocValue[]): Value[] {
  * aggregations see such a field (buckets, keys and metrics of dates are in milliseconds). Sorting,
  * range queries and fetched values read the nanoseconds from the doc values themselves.
  */
-export class MillisOfNanos extends Map<number, Value[]> {
-  constructor(private readonly nanos: DocValues) {
-    super();
-  }
-
-  override get(ord: number): Value[] | undefined {
-    const values = this.nanos.get(ord);
-    return values && toMillis(values);
-  }
-
-  override has(ord: number): boolean {
-    return this.nanos.has(ord);
-  }
-
-  override values(): MapIterator<Value[]> {
-    return new Map([...this.nanos.entries()].map(([ord, values]) => [ord, toMillis(values)])).values();
+export class MillisOfNanos extends ConvertedValues {
+  constructor(nanos: DocValues) {
+    super(nanos, toMillis);
   }
 }

@@ -147,7 +147,7 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
     let other = total;
     for (const x of shardTop) other -= x.g.count;
     const kept = shardTop.filter((x) => x.g.count >= p.minDocCount);
-    checkBucketCount(Math.min(kept.length, p.size));
+    checkBucketCount(Math.min(kept.length, p.size), ctx.buckets);
     buckets = kept.slice(0, p.size);
     for (const x of kept.slice(p.size)) other += x.g.count;
     if (bySubs) candidates.chosen(buckets.map(({ b }) => b));

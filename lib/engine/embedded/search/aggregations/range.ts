@@ -4,7 +4,7 @@ import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
 import { DateFormatter } from './date-formatter.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
-import { DEFAULT_DATE_FORMAT, parseTimeZone } from '../../mapping/index.js';
+import { DEFAULT_DATE_FORMAT, bigIntToIp, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 
@@ -137,7 +137,7 @@ export const range: AggregationType<RangeParams> = {
     const fmt = src.format;
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : isDate ? fmt.dateFormatter!.parse(v, ctx.now) : toNum(v, node.name));
     const ranges = sortRanges(node.params.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
-    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length);
+    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length, ctx.buckets);
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
     const formatted = isDate || node.params.source.format !== undefined;
     const asString = formatted ? (n: number) => fmt.asString(n) ?? String(n) : undefined;
@@ -155,7 +155,7 @@ export const dateRange: AggregationType<RangeParams> = {
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
     const ranges = sortRanges(p.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
-    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length);
+    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length, ctx.buckets);
     const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
     const print = (n: number) => fmt.print(n);
     return render(node, ranges, sets, ctx, print, print, 'date_range');
@@ -189,24 +189,6 @@ export function ipToBigInt(ip: string): bigint | undefined {
     out = (out << 16n) | v;
   });
   return out;
-}
-
-/** A BigInt on the IPv6 line → ES's text form (v4 when mapped, compressed v6 otherwise). */
-export function bigIntToIp(n: bigint): string {
-  if (n >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.');
-  const groups: string[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== '0') { i++; continue; }
-    let j = i;
-    while (j < 8 && groups[j] === '0') j++;
-    if (j - i > bestLen && j - i > 1) { best = i; bestLen = j - i; }
-    i = j;
-  }
-  if (best < 0) return groups.join(':');
-  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }
 
 const MAX_IP = (1n << 128n);

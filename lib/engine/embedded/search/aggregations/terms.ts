@@ -7,6 +7,7 @@ import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type Inc
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
 import type { AggContext, AggNode, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
+import { exactKeys } from './unsigned-long-values.js';
 
 interface TermsParams {
   source: SourceParams;
@@ -95,7 +96,9 @@ export const terms: AggregationType<TermsParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
-    const src = resolveSource(docs, p.source, ctx);
+    const resolved = resolveSource(docs, p.source, ctx);
+    // buckets keyed by the exact values (an unsigned_long's past 2^53 are BigInts)
+    const src: ResolvedSource = { ...resolved, values: resolved.values.map(exactKeys) };
     const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v), maxRegexLengthOf(docs));
     const counts = new Map<Value, number>();
     const miss = missingArray(src);
@@ -136,7 +139,7 @@ export const terms: AggregationType<TermsParams> = {
     let other = total;
     for (const b of shardTop) other -= b.doc_count as number;
     const kept = shardTop.filter((b) => (b.doc_count as number) >= p.minDocCount);
-    checkBucketCount(Math.min(kept.length, p.size));
+    checkBucketCount(Math.min(kept.length, p.size), ctx.buckets);
     buckets = kept.slice(0, p.size);
     for (const b of kept.slice(p.size)) other += b.doc_count as number;
     if (bySub) candidates.chosen(buckets);

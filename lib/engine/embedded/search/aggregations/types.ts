@@ -1,5 +1,6 @@
 import type { IndexHandle } from '../../indices/index.js';
 import type { SourceScope } from './source.js';
+import type { BucketCounter } from './max-buckets.js';
 
 /** The documents of one index that fall into a bucket, as ascending ordinals. */
 export interface Segment {
@@ -28,7 +29,7 @@ export interface AggContext extends SourceScope {
   /** Every searched index with all its live documents (for `global`, `min_doc_count: 0`). */
   all: DocSet;
   /** Buckets of multi-bucket aggregations built so far in the whole response (`search.max_buckets`, max-buckets.ts). */
-  buckets?: { count: number };
+  buckets?: BucketCounter;
   /** `profile: true`: told of every run of an aggregation (the search's profiler, search/profile). */
   timings?: AggregationTimings;
 }

@@ -3,6 +3,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import { DEFAULT_DATE_FORMAT, INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
 import { DateFormatter } from './date-formatter.js';
 import { MillisOfNanos } from './millis-of-nanos.js';
+import { UnsignedLongValues } from './unsigned-long-values.js';
 import { parseScriptSpec, type ScriptSpec } from '../../painless/index.js';
 import { isObject, type Value } from './types.js';
 
@@ -95,7 +96,8 @@ export function fieldValues(handle: IndexHandle, field: string): FieldValues | u
   }
   const docValues = handle.inverted?.field(field)?.docValues;
   if (type === 'date_nanos') return { kind: 'date', docValues: docValues && new MillisOfNanos(docValues), mapping };
-  // Only date_nanos columns hold BigInts: every other column's values are Values.
+  if (type === 'unsigned_long') return { kind: 'long', docValues: docValues && new UnsignedLongValues(docValues), mapping };
+  // Only date_nanos and unsigned_long columns hold BigInts: every other column's values are Values.
   return { kind: kindOfType(type), docValues: docValues as Map<number, Value[]> | undefined, mapping };
 }
 

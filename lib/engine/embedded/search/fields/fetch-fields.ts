@@ -4,10 +4,12 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
+import { isSingleGeoPoint, parseGeoPoint } from '../../mapping/geo-point.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
+import { javaDouble } from '../aggregations/bucket-order.js';
 import type { FieldAndFormat } from './field-and-format.js';
 import { leafFields, valuesAtPath, type LeafField } from './leaf-fields.js';
 
@@ -27,12 +29,17 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     const tokens = registry.analyzer(typeof m.analyzer === 'string' ? m.analyzer : 'standard').analyze(String(v));
     return m.enable_position_increments === false || !tokens.length ? tokens.length : tokens[tokens.length - 1].position + 1;
   }
+  if (type === 'geo_point') return fetchedGeoPoint(v, format);
   if (typeof v === 'object') return undefined;
   if (TEXT_TYPES.has(type)) return String(v);
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard') {
     const s = String(v);
     if (typeof m.ignore_above === 'number' && s.length > m.ignore_above) return undefined;
     return keywordTerm(m, s, registry);
+  }
+  if (type === 'unsigned_long') {
+    const exact = exactUnsignedLong(v);
+    if (typeof exact === 'bigint') return exact;
   }
   if (NUMERIC_TYPES.has(type)) {
     const n = coerceNumber(v, type);
@@ -49,7 +56,19 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     return date.problem === undefined ? formatDate(date.value, format ?? dateFormatOf(m)) : undefined;
   }
   if (type === 'boolean') return coerceBoolean(v);
+  if (type === 'ip') return canonicalIp(String(v));
   return v;
+}
+
+/**
+ * A geo_point's value as the fields API shows it (ES's GeoPointFieldMapper value fetcher): GeoJSON
+ * by default, or WKT (`format: "wkt"`), whatever form the source gives it in; undefined when malformed.
+ */
+function fetchedGeoPoint(v: unknown, format: string | undefined): unknown {
+  const point = parseGeoPoint(v);
+  if (!point) return undefined;
+  if (format === 'wkt') return `POINT (${javaDouble(point.lon)} ${javaDouble(point.lat)})`;
+  return { type: 'Point', coordinates: [point.lon, point.lat] };
 }
 
 /**
@@ -101,7 +120,8 @@ export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings,
         throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
       }
       const values: unknown[] = [];
-      for (const raw of valuesAtPath(node, relative(leaf.sourcePath))) {
+      const point = fieldType(leaf.mapping) === 'geo_point' ? isSingleGeoPoint : undefined;
+      for (const raw of valuesAtPath(node, relative(leaf.sourcePath), point)) {
         const v = fetchedValue(raw, leaf.mapping, req.format, registry);
         if (v !== undefined) values.push(v);
       }

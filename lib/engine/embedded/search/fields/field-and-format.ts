@@ -7,6 +7,8 @@ export interface FieldAndFormat {
   includeUnmapped?: boolean;
 }
 
+const USE_FIELD_MAPPING = 'use_field_mapping';
+
 /** `["a", {"field": "b*", "format": "epoch_millis"}]` as given in a search body. */
 export function parseFieldAndFormats(input: unknown, what: string): FieldAndFormat[] {
   if (input === undefined || input === null) return [];
@@ -20,7 +22,9 @@ export function parseFieldAndFormats(input: unknown, what: string): FieldAndForm
           throw new EsError(400, 'x_content_parse_exception', `[1:1] [field_and_format] unknown field [${k}]`);
         }
       }
-      return { field: o.field as string, format: typeof o.format === 'string' ? o.format : undefined, includeUnmapped: o.include_unmapped === true };
+      // Elasticsearch 7's docvalue_fields format for "the field's own format", the default since: read as no format
+      const format = typeof o.format === 'string' && !(o.format === USE_FIELD_MAPPING && what === 'docvalue_fields') ? o.format : undefined;
+      return { field: o.field as string, format, includeUnmapped: o.include_unmapped === true };
     }
     throw new EsError(400, 'parsing_exception', `Expected [VALUE_STRING] or [START_OBJECT] in [${what}]`, { line: 1, col: 1 });
   });

@@ -31,10 +31,11 @@ export function leafFields(mappings: Mappings): LeafField[] {
 }
 
 /** The values at a dotted path of a source document, through arrays and dotted keys. */
-export function valuesAtPath(source: unknown, path: string): unknown[] {
+export function valuesAtPath(source: unknown, path: string, isValue?: (array: unknown[]) => boolean): unknown[] {
   const out: unknown[] = [];
   const visit = (node: unknown, rest: string) => {
-    if (Array.isArray(node)) {
+    // an array that is one value (a geo point's [lon, lat], when `isValue` says so) is not a list of values
+    if (Array.isArray(node) && !(rest === '' && isValue?.(node))) {
       for (const n of node) visit(n, rest);
       return;
     }

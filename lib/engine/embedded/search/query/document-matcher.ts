@@ -1,5 +1,5 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { fieldType, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { fieldType, ipToBigInt, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
@@ -92,6 +92,8 @@ export function fieldExists(fields: ReadonlyMap<string, IndexableField>, path: s
  */
 export function rangeOperands(field: IndexableField, numeric: boolean, booleanField: boolean): ReadonlyArray<EpochTime | string> {
   if (!numeric) return field.terms;
+  // an ip's addresses as numbers, as its range bounds are
+  if (field.type === 'ip') return field.values.map((v) => ipToBigInt(String(v)) ?? -1n);
   return booleanField ? field.values.map((v) => (v ? 1 : 0)) : (field.values as EpochTime[]);
 }
 

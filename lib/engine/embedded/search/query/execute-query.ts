@@ -1,7 +1,7 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { intToByte4, LENGTH_TABLE, SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
-import { fieldType, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
+import { fieldType, ipToBigInt, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
@@ -453,6 +453,8 @@ function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((valu
   const b = rangeBounds(q, mapping, x.registry, x.now);
   if (!b.numeric) return undefined;
   const bool = fieldType(mapping) === 'boolean';
+  // an ip's doc values (its text) compare as the numbers its bounds are
+  if (fieldType(mapping) === 'ip') return (vs) => vs.some((v) => inRange(ipToBigInt(String(v)) ?? -1n, b));
   return (vs) => vs.some((v) => inRange(bool ? (v ? 1 : 0) : (v as number | bigint), b));
 }
 

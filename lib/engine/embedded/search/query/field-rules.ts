@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, ipToBigInt, dateFormatOf, exactUnsignedLong, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { Query } from './query.js';
 
@@ -37,6 +38,9 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
   }
   if (NUMERIC_TYPES.has(type)) {
     const n = (v: unknown) => {
+      // an unsigned_long bound past 2^53 compares exactly (doc values hold such values as BigInts)
+      const exact = type === 'unsigned_long' ? exactUnsignedLong(v) : undefined;
+      if (typeof exact === 'bigint') return exact;
       const x = typeof v === 'number' ? v : Number(String(v).trim());
       if (typeof v === 'boolean' || !Number.isFinite(x)) {
         throw new EsError(400, 'query_shard_exception', `failed to create query: For input string: "${String(v)}"`);
@@ -44,6 +48,15 @@ export function rangeBounds(q: Extract<Query, { type: 'range' }>, mapping: Field
       return x;
     };
     return { numeric: true, lo: lower === undefined ? undefined : n(lower), hi: upper === undefined ? undefined : n(upper), loInc, hiInc };
+  }
+  if (type === 'ip') {
+    // addresses compare as the numbers they are (10.0.0.1 after 9.0.0.0), as ES's InetAddressPoint does
+    const ip = (v: unknown) => {
+      const n = isIP(String(v).trim()) === 0 ? undefined : ipToBigInt(String(v).trim());
+      if (n === undefined) throw new EsError(400, 'query_shard_exception', `failed to create query: '${String(v)}' is not an IP string literal.`);
+      return n;
+    };
+    return { numeric: true, lo: lower === undefined ? undefined : ip(lower), hi: upper === undefined ? undefined : ip(upper), loInc, hiInc };
   }
   if (type === 'boolean') {
     const b = (v: unknown) => (v === true || v === 'true' ? 1 : 0);

@@ -7,7 +7,7 @@ import { parseGeoPolygonQuery, parseGeoShapeQuery } from './geo-shape.js';
 import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
-import { boostOf, parseFuzziness } from './query-fields.js';
+import { boostOf, booleanValue, parseFuzziness } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
 import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
@@ -38,11 +38,6 @@ export function num(name: string, key: string, v: unknown, dflt: number): number
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isFinite(n)) throw parsingError(`[${name}] failed to parse field [${key}]`);
   return n;
-}
-
-function bool(v: unknown, dflt: boolean): boolean {
-  if (v === undefined || v === null) return dflt;
-  return v === true || v === 'true';
 }
 
 /** Only single-key objects: `{ "term": { … } }`. */
@@ -93,10 +88,10 @@ function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextO
     fuzziness: parseFuzziness(spec.fuzziness),
     prefixLength: num(name, 'prefix_length', spec.prefix_length, 0),
     maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
-    transpositions: bool(spec.fuzzy_transpositions, true),
+    transpositions: booleanValue(spec.fuzzy_transpositions, true),
     zeroTermsQuery: zeroTerms(name, spec.zero_terms_query),
-    lenient: bool(spec.lenient, false),
-    autoGenerateSynonymsPhraseQuery: bool(spec.auto_generate_synonyms_phrase_query, true),
+    lenient: booleanValue(spec.lenient, false),
+    autoGenerateSynonymsPhraseQuery: booleanValue(spec.auto_generate_synonyms_phrase_query, true),
   };
 }
 
@@ -285,7 +280,7 @@ function parseQueryNode(input: unknown): Query {
       return {
         type: 'fuzzy', field, value: String(scalar(name, spec.value)), fuzziness: parseFuzziness(spec.fuzziness) ?? { kind: 'auto', low: 3, high: 6 },
         prefixLength: num(name, 'prefix_length', spec.prefix_length, 0), maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
-        transpositions: bool(spec.transpositions, true), boost: boostOf(name, spec.boost),
+        transpositions: booleanValue(spec.transpositions, true), boost: boostOf(name, spec.boost),
       };
     }
     case 'range': {
@@ -347,7 +342,7 @@ function parseQueryNode(input: unknown): Query {
       return {
         type: 'nested', path: body.path, query: parseQuery(body.query),
         scoreMode: enumOf(name, 'score_mode', body.score_mode, ['avg', 'sum', 'min', 'max', 'none'] as const, 'avg'),
-        ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
+        ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
       };
     }
     case 'geo_distance': {
@@ -358,7 +353,7 @@ function parseQueryNode(input: unknown): Query {
       if (!center) throw parsingError(`[geo_distance] failed to parse point for field [${field}]`);
       return {
         type: 'geo_distance', field, center, distanceMeters: parseDistance(body.distance),
-        ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
+        ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
       };
     }
     case 'geo_bounding_box': {
@@ -383,7 +378,7 @@ function parseQueryNode(input: unknown): Query {
       if (box.bottom !== undefined) bottom = Number(box.bottom);
       if (box.right !== undefined) right = Number(box.right);
       if (top === undefined || left === undefined || bottom === undefined || right === undefined) throw parsingError('failed to parse bounding box. Missing corners');
-      return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
+      return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
     }
     case 'geo_shape':
       return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'geo_shape' };

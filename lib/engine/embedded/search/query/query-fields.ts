@@ -89,3 +89,16 @@ export function parseFuzziness(v: unknown): Fuzziness | undefined {
   // Fractional fuzziness is a 0..1 similarity in old Lucene; ES maps 0.x to edits (x ≥ 0.5 → 1 …); keep integer edits.
   return { kind: 'fixed', edits: Math.min(2, Math.max(0, Math.floor(n))) };
 }
+
+/**
+ * A boolean of a request body, as Elasticsearch's XContentParser.booleanValue() reads it: `true`,
+ * `false`, or those two words as strings; anything else ("yes", "1", "on") is refused rather than
+ * read as false. `fallback` when the field is absent (or null).
+ */
+export function booleanValue(v: unknown, fallback: boolean): boolean {
+  if (v === undefined || v === null) return fallback;
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  if (typeof v === 'string') throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${v}] as only [true] or [false] are allowed.`);
+  throw new EsError(400, 'x_content_parse_exception', `[1:2] Current token (${tokenName(v)}) not of boolean type`);
+}

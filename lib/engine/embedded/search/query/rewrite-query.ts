@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
-import { fieldType, isRangeType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
+import { NUMERIC_TYPES, RANGE_TYPES, bigIntToIp, cidrBounds, fieldType, isRangeType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
 import { lowerCombinedFields } from './combined-fields.js';
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
@@ -279,6 +279,23 @@ function metadataFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
   return undefined;
 }
 
+/**
+ * Field types whose values are not terms a pattern can run over: Elasticsearch's field types for
+ * them refuse prefix, wildcard, regexp and fuzzy queries (MappedFieldType's defaults) instead of
+ * matching nothing. `_seq_no` is such a field too (a long point), unlike the keyword-like
+ * metadata fields (`_id`, `_index`, `_routing`).
+ */
+const NOT_PATTERN_TYPES = new Set([...NUMERIC_TYPES, ...RANGE_TYPES, 'date', 'date_nanos', 'boolean', 'ip', 'geo_point', 'binary', 'dense_vector', '_seq_no']);
+const PATTERN_FIELDS = { prefix: 'keyword, text and wildcard', wildcard: 'keyword, text and wildcard', regexp: 'keyword and text', fuzzy: 'keyword and text' } as const;
+
+function refusePatternQueryOnValues(q: Query, ctx: RewriteContext): void {
+  if (q.type !== 'prefix' && q.type !== 'wildcard' && q.type !== 'regexp' && q.type !== 'fuzzy') return;
+  const mapping = q.field === '_seq_no' ? undefined : resolveFieldMapping(ctx.mappings, q.field);
+  const type = q.field === '_seq_no' ? '_seq_no' : mapping && fieldType(mapping);
+  if (type === undefined || !NOT_PATTERN_TYPES.has(type)) return;
+  throw new EsError(400, 'query_shard_exception', `Can only use ${q.type} queries on ${PATTERN_FIELDS[q.type]} fields - not on [${q.field}] which is of type [${type}]`);
+}
+
 /** A term (terms) query on a range field: the documents whose intervals hold the value (ES's RangeFieldType.termQuery). */
 function rangeFieldTermQuery(q: Query, ctx: RewriteContext): Query | undefined {
   if (q.type !== 'term' && q.type !== 'terms') return undefined;
@@ -289,8 +306,29 @@ function rangeFieldTermQuery(q: Query, ctx: RewriteContext): Query | undefined {
   return { type: 'bool', must: [], filter: [], should: q.values.map(point), mustNot: [], boost: q.boost };
 }
 
+/**
+ * A term (terms) query on an ip field naming a CIDR block (`10.0.0.0/8`): the addresses in it, a
+ * range (ES's IpFieldType.termQuery); undefined when no value is one.
+ */
+function ipBlockTermQuery(q: Query, ctx: RewriteContext): Query | undefined {
+  if (q.type !== 'term' && q.type !== 'terms') return undefined;
+  const values = q.type === 'term' ? [q.value] : q.values;
+  if (!values.some((v) => typeof v === 'string' && v.includes('/'))) return undefined;
+  const mapping = resolveFieldMapping(ctx.mappings, q.field);
+  if (!mapping || fieldType(mapping) !== 'ip') return undefined;
+  const clause = (v: Scalar): Query => {
+    if (typeof v !== 'string' || !v.includes('/')) return { type: 'term', field: q.field, value: v, caseInsensitive: false, boost: q.boost };
+    const block = cidrBounds(v.trim());
+    if (!block) throw new EsError(400, 'query_shard_exception', `failed to create query: Expected [ip/prefix] but was [${v}]`);
+    return { type: 'range', field: q.field, gte: bigIntToIp(block[0]), lte: bigIntToIp(block[1]), boost: q.boost };
+  };
+  if (q.type === 'term') return clause(q.value);
+  return { type: 'bool', must: [], filter: [], should: q.values.map(clause), mustNot: [], boost: q.boost };
+}
+
 export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
-  const onIndex = indexFieldQuery(q, ctx) ?? metadataFieldQuery(q, ctx) ?? rangeFieldTermQuery(q, ctx);
+  refusePatternQueryOnValues(q, ctx);
+  const onIndex = indexFieldQuery(q, ctx) ?? metadataFieldQuery(q, ctx) ?? rangeFieldTermQuery(q, ctx) ?? ipBlockTermQuery(q, ctx);
   if (onIndex) return onIndex;
   if (isRegistered(q)) return queryTypeOf(q).rewrite(q, ctx);
   switch (q.type) {

@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
-import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, formatDate, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, fieldType, formatDate, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
 import type { SortMode, SortSpec } from './sort-spec.js';
@@ -63,7 +63,8 @@ function pick(values: readonly DocValue[], mode: SortMode, integer: boolean): So
     for (const v of values) if (mode === 'max' ? (v as string) > best : (v as string) < best) best = v as string;
     return best;
   }
-  if (typeof values[0] === 'bigint') return pickBigInt(values as bigint[], mode);
+  // BigInts (date_nanos; an unsigned_long's values past 2^53, beside numbers) are picked exactly
+  if (values.some((v) => typeof v === 'bigint')) return pickBigInt(values.map((v) => BigInt(v as number | bigint)), mode);
   const nums = values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : (v as number)));
   switch (mode) {
     case 'min':
@@ -119,6 +120,8 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
     if (dates) return dates.parse(value);
     if (type === 'boolean') return value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : Number(value);
     if (isNumeric) {
+      const exact = type === 'unsigned_long' ? exactUnsignedLong(value) : undefined;
+      if (exact !== undefined) return exact;
       const n = typeof value === 'number' ? value : Number(value);
       if (Number.isNaN(n)) throw illegal(`For input string: "${String(value)}"`);
       return n;

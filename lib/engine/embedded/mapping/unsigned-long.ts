@@ -1,0 +1,55 @@
+import { exactJson, hasLongDigitRun } from '../../../ndjson/index.js';
+import { resolveFieldMapping } from './parse-document.js';
+import { fieldType, type Mappings } from './types.js';
+
+/**
+ * unsigned_long holds integers up to 2^64 - 1, past what a JS number keeps exactly (2^53). Such a
+ * value is a BigInt from the document's text to its term (the digits), its doc value and its sort
+ * value; a value a number holds exactly stays a number, so that every other reader (aggregations,
+ * scripts) sees what it always saw.
+ */
+export const UNSIGNED_LONG_MAX = 18446744073709551615n;
+
+const mapsUnsignedLong = new WeakMap<Mappings, boolean>();
+
+function hasUnsignedLong(mappings: Mappings): boolean {
+  let known = mapsUnsignedLong.get(mappings);
+  if (known === undefined) mapsUnsignedLong.set(mappings, (known = JSON.stringify(mappings).includes('"unsigned_long"')));
+  return known;
+}
+
+/**
+ * The document to index from its source and text: when the index maps an unsigned_long and the
+ * text holds an integer a number rounds, the source read again exactly, with BigInts left only
+ * where an unsigned_long field takes them (elsewhere the number JSON.parse reads, as before).
+ */
+export function withExactUnsignedLongs(source: Record<string, unknown>, text: string, mappings: Mappings): Record<string, unknown> {
+  if (!hasUnsignedLong(mappings) || !hasLongDigitRun(text)) return source;
+  return keepUnsignedLongs(exactJson(text), '', mappings) as Record<string, unknown>;
+}
+
+function keepUnsignedLongs(v: unknown, path: string, mappings: Mappings): unknown {
+  if (typeof v === 'bigint') {
+    const mapping = resolveFieldMapping(mappings, path);
+    return mapping && fieldType(mapping) === 'unsigned_long' ? v : Number(v);
+  }
+  if (Array.isArray(v)) return v.map((x) => keepUnsignedLongs(x, path, mappings));
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keepUnsignedLongs(x, path ? `${path}.${k}` : k, mappings)]));
+  }
+  return v;
+}
+
+/**
+ * An unsigned_long value (a number, a BigInt, or a string of digits) as the integer it is: a
+ * number when one holds it exactly, else a BigInt; undefined when it is not an integer written in
+ * digits (the caller reads it as any number).
+ */
+export function exactUnsignedLong(value: unknown): number | bigint | undefined {
+  let big: bigint;
+  if (typeof value === 'bigint') big = value;
+  else if (typeof value === 'string' && /^\s*\+?\d+\s*$/.test(value)) big = BigInt(value.trim().replace(/^\+/, ''));
+  else if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  else return undefined;
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+}

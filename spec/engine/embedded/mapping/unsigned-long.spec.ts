@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { parse } from 'lossless-json';
+import { call, NDJSON } from '../../../support/http.js';
+import { BACKENDS } from '../../../support/backends.js';
+
+/**
+ * unsigned_long keeps integers up to 2^64 - 1 exactly, past what a JS number holds (2^53): in
+ * `_source`, term and range queries, sort values and search_after, terms buckets, docvalue_fields
+ * and the fields option. Bodies are written as text and answers read exactly (BigInts), so that a
+ * value rounded anywhere on the way shows. Both backends: the gateway forwards such integers as written.
+ */
+const MAX = 18446744073709551615n;
+const BULK = [
+  ['1', '0'], ['2', '9223372036854775807'], ['3', '9223372036854775808'], ['4', '18446744073709551614'], ['5', '18446744073709551615'],
+  ['6', '[13835058055282163712, 1]'],
+].map(([id, n]) => `{"index":{"_index":"ul","_id":"${id}"}}\n{"n":${n}}\n`).join('');
+
+/** An answer read with its integers past 2^53 as BigInts. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const exact = (text: string): any => parse(text, null, (digits: string) => (/^-?\d+$/.test(digits) && !Number.isSafeInteger(Number(digits)) ? BigInt(digits) : Number(digits)));
+
+for (const backend of BACKENDS) {
+  describe(`unsigned_long past 2^53 (${backend.name})`, function () {
+    this.timeout(60_000);
+    let stop: () => Promise<void>;
+    let url: string;
+    before(async () => {
+      const started = await backend.start();
+      stop = started.stop;
+      url = started.gateway.url;
+      expect((await call(url, 'PUT', '/ul', { body: { mappings: { properties: { n: { type: 'unsigned_long' } } } } })).status).to.equal(200);
+      const bulk = await call(url, 'POST', '/_bulk?refresh=true', { body: BULK, headers: NDJSON });
+      expect(bulk.json.errors, bulk.text).to.equal(false);
+    });
+    after(() => stop());
+
+    const search = async (body: string) => {
+      const r = await call(url, 'POST', '/ul/_search', { body });
+      expect(r.status, r.text).to.equal(200);
+      return exact(r.text);
+    };
+    const ids = (answer: { hits: { hits: Array<{ _id: string }> } }) => answer.hits.hits.map((h) => h._id);
+
+    it('keeps the value as written in _source (get, _source, search hits)', async () => {
+      const got = await call(url, 'GET', '/ul/_doc/5');
+      expect(exact(got.text)._source.n).to.equal(MAX);
+      expect(exact((await call(url, 'GET', '/ul/_source/4')).text).n).to.equal(MAX - 1n);
+      const hits = await search('{"query":{"ids":{"values":["3"]}}}');
+      expect(hits.hits.hits[0]._source.n).to.equal(9223372036854775808n);
+    });
+
+    it('a term query finds the one value, not its neighbours that round alike', async () => {
+      expect(ids(await search('{"query":{"term":{"n":18446744073709551614}}}'))).to.deep.equal(['4']);
+      expect(ids(await search('{"query":{"term":{"n":"18446744073709551615"}}}'))).to.deep.equal(['5']);
+      expect(ids(await search('{"query":{"terms":{"n":[9223372036854775807, 18446744073709551615]}}}')).sort()).to.deep.equal(['2', '5']);
+    });
+
+    it('range bounds compare exactly', async () => {
+      const r = await search('{"query":{"range":{"n":{"gt":9223372036854775807,"lt":18446744073709551615}}}}');
+      expect(ids(r).sort()).to.deep.equal(['3', '4', '6']);
+      expect(ids(await search('{"query":{"range":{"n":{"gte":18446744073709551615}}}}'))).to.deep.equal(['5']);
+    });
+
+    it('sorts by the exact values, answers them as sort values and pages after them', async () => {
+      const desc = await search('{"sort":[{"n":"desc"}]}');
+      expect(ids(desc)).to.deep.equal(['5', '4', '6', '3', '2', '1']);
+      expect(desc.hits.hits.slice(0, 2).map((h: { sort: unknown[] }) => h.sort[0])).to.deep.equal([MAX, MAX - 1n]);
+      const after = await search('{"sort":[{"n":"desc"}],"search_after":[18446744073709551614]}');
+      expect(ids(after)).to.deep.equal(['6', '3', '2', '1']);
+      // a document's smallest value sorts it ascending
+      expect(ids(await search('{"sort":[{"n":"asc"}]}'))).to.deep.equal(['1', '6', '2', '3', '4', '5']);
+    });
+
+    it('a terms aggregation keeps each value its own bucket, keyed exactly', async () => {
+      const r = await search('{"size":0,"aggs":{"t":{"terms":{"field":"n","order":{"_key":"asc"}}}}}');
+      const keys = r.aggregations.t.buckets.map((b: { key: unknown }) => BigInt(b.key as number | bigint));
+      expect(keys).to.deep.equal([0n, 1n, 9223372036854775807n, 9223372036854775808n, 13835058055282163712n, MAX - 1n, MAX]);
+      expect(r.aggregations.t.buckets.every((b: { doc_count: number }) => b.doc_count === 1)).to.equal(true);
+    });
+
+    it('docvalue_fields and the fields option answer the exact values', async () => {
+      const r = await search('{"query":{"ids":{"values":["5"]}},"docvalue_fields":["n"],"_source":false}');
+      expect(r.hits.hits[0].fields.n).to.deep.equal([MAX]);
+      const f = await search('{"query":{"ids":{"values":["4"]}},"fields":["n"],"_source":false}');
+      expect(f.hits.hits[0].fields.n).to.deep.equal([MAX - 1n]);
+    });
+
+    it('a partial update keeps the other values exact; a value past 2^64 - 1 is refused', async () => {
+      const updated = await call(url, 'POST', '/ul/_update/4?refresh=true', { body: { doc: { tag: 'x' } } });
+      expect(updated.status, updated.text).to.equal(200);
+      expect(exact((await call(url, 'GET', '/ul/_doc/4')).text)._source).to.deep.equal({ n: MAX - 1n, tag: 'x' });
+      expect(ids(await search('{"query":{"term":{"n":18446744073709551614}}}'))).to.deep.equal(['4']);
+      const over = await call(url, 'PUT', '/ul/_doc/9', { body: '{"n":18446744073709551617}' });
+      expect(over.status, over.text).to.equal(400);
+      expect(over.json.error.caused_by.reason).to.equal('Value [18446744073709551617] is out of range for an unsigned long');
+    });
+  });
+}
