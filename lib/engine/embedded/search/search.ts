@@ -19,7 +19,7 @@ import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
 import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
-import { ScriptFieldValues, asSearchFailure, indexMappings, prepareRuntimeFields, runtimeFieldValues, searchView } from './scripts/index.js';
+import { ScriptFieldValues, asSearchFailure, fieldsMentionedBy, indexMappings, prepareRuntimeFields, runtimeFieldValues, runtimeFieldsOf, searchView } from './scripts/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -407,8 +407,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
-  // The request's runtime fields are computed first, pausing for the event loop (their scripts are per-document work).
-  if (req.runtimeFields.length) for (const h of handles) await budget.drive(prepareRuntimeFields(h, budget));
+  // The runtime fields the search reads are computed first, pausing for the event loop (their scripts are per-document work).
+  await prepareReadRuntimeFields(handles, req, budget, options.storedScripts);
   const profiler = req.profile
     ? new SearchProfiler({
       query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations,
@@ -553,6 +553,16 @@ async function rescoreMatches(matches: IndexMatches[], rescorers: Rescorer[], pa
   return out;
 }
 
+/** Computes ahead, with pauses, the scripted runtime fields of `handles` that `request` (parsed) may read. */
+async function prepareReadRuntimeFields(handles: IndexHandle[], request: unknown, budget: WorkBudget, storedScripts: StoredScripts | undefined): Promise<void> {
+  let reads: ((name: string) => boolean) | undefined;
+  for (const h of handles) {
+    if (!runtimeFieldsOf(h)) continue;
+    reads ??= fieldsMentionedBy(request, storedScripts);
+    await budget.drive(prepareRuntimeFields(h, budget, reads));
+  }
+}
+
 /** `_count`: every match, counted with pauses for the event loop (no timeout, as in Elasticsearch). */
 export async function runCount(indices: IndexHandle[], query: Query, storedScripts?: StoredScripts): Promise<Record<string, unknown>> {
   ensureSearchable(indices);
@@ -560,6 +570,7 @@ export async function runCount(indices: IndexHandle[], query: Query, storedScrip
   const budget = new WorkBudget(Infinity);
   let count = 0;
   try {
+    await prepareReadRuntimeFields(handles, query, budget, storedScripts);
     for (const h of handles) count += (await budget.drive(queryWork(query, withSeqNoField({ ...queryContextOf(h), scripts: storedScripts }, h, [query]), false, budget))).size;
   } catch (e) {
     throw asSearchFailure(e, handles[0]?.name);

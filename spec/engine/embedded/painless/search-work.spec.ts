@@ -1,0 +1,68 @@
+/**
+ * A search's per-document script work is done a time slice at a time and within the search's
+ * bounds (issues 38 and 39): the engine answers others meanwhile, a search without a `timeout`
+ * runs every document, and what the scripts keep is held to a breaker. On both backends.
+ */
+import { expect } from 'chai';
+import { expectAnsweredThroughout, readsDuring } from '../../../support/answered-meanwhile.js';
+import { BACKENDS } from '../../../support/backends.js';
+import { call, ndjson } from '../../../support/http.js';
+
+/** ~900,000 steps of Painless (near a run's budget): a few milliseconds a document. */
+const LOOP = 'long s = 0; for (int i = 0; i < 900000; i++) { s += i % 3 }';
+/** Documents enough for a second or more of such scripts. */
+const DOCS = 300;
+
+for (const backend of BACKENDS) {
+  describe(`per-document search work yields and keeps its bounds (${backend.name})`, function () {
+    this.timeout(180_000);
+    let running: Awaited<ReturnType<typeof backend.start>>;
+    let url: string;
+
+    before(async () => {
+      running = await backend.start();
+      url = running.gateway.url;
+      const created = await call(url, 'PUT', '/scripted', {
+        body: {
+          mappings: {
+            runtime: { heavy: { type: 'long', script: { source: `${LOOP} emit(doc['n'].value % 3 + s - s);` } } },
+            properties: { n: { type: 'long' } },
+          },
+        },
+      });
+      expect(created.status, created.text).to.equal(200);
+      const lines: unknown[] = [];
+      for (let i = 0; i < DOCS; i++) lines.push({ index: { _index: 'scripted', _id: String(i) } }, { n: i });
+      const bulk = await call(url, 'POST', '/_bulk?refresh=true', { body: ndjson(lines), headers: { 'content-type': 'application/x-ndjson' } });
+      expect(bulk.json.errors, bulk.text.slice(0, 500)).to.equal(false);
+      expect((await call(url, 'PUT', '/small/_doc/1?refresh=true', { body: { a: 1 } })).status).to.equal(201);
+    });
+    after(() => running.stop());
+
+    it("a mapping's runtime field sorted on is computed a slice at a time, for every document", async () => {
+      const during = await readsDuring(url, '/small/_doc/1', () => call(url, 'POST', '/scripted/_search', { body: { size: 4, sort: [{ heavy: 'desc' }, { n: 'asc' }] } }));
+      expect(during.heavy.status, during.heavy.text.slice(0, 500)).to.equal(200);
+      expect(during.heavy.json.timed_out).to.equal(false);
+      expect(during.heavy.json.hits.hits.map((h: { _id: string; sort: number[] }) => [h._id, h.sort[0]])).to.deep.equal([['2', 2], ['5', 2], ['8', 2], ['11', 2]]);
+      expectAnsweredThroughout(during, 'a sort on a runtime field of the mappings');
+    });
+
+    it("a mapping's runtime field in an aggregation, without a timeout, counts every document", async () => {
+      const during = await readsDuring(url, '/small/_doc/1', () => call(url, 'POST', '/scripted/_search', { body: { size: 0, aggs: { t: { terms: { field: 'heavy' } } } } }));
+      expect(during.heavy.status, during.heavy.text.slice(0, 500)).to.equal(200);
+      expect(during.heavy.json.timed_out).to.equal(false);
+      expect(during.heavy.json.aggregations.t.buckets).to.deep.equal([{ key: 0, doc_count: 100 }, { key: 1, doc_count: 100 }, { key: 2, doc_count: 100 }]);
+      expectAnsweredThroughout(during, 'an aggregation on a runtime field of the mappings');
+    });
+
+    it("a mapping's runtime field stops at the search's timeout: timed_out, with what it reached", async () => {
+      const r = await call(url, 'POST', '/scripted/_count', { body: { query: { range: { heavy: { gte: 1 } } } } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.count).to.equal(200);
+      const cut = await call(url, 'POST', '/scripted/_search', { body: { timeout: '1ms', size: 0, query: { range: { heavy: { gte: 1 } } } } });
+      expect(cut.status, cut.text).to.equal(200);
+      expect(cut.json.timed_out).to.equal(true);
+      expect(cut.json.hits.total.value).to.be.below(200);
+    });
+  });
+}
