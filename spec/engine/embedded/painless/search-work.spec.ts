@@ -64,5 +64,24 @@ for (const backend of BACKENDS) {
       expect(cut.json.timed_out).to.equal(true);
       expect(cut.json.hits.total.value).to.be.below(200);
     });
+
+    it('a scripted_metric keeping a new long[1e6] per document is refused by the breaker: 429 circuit_breaking_exception', async () => {
+      const keep = (mapScript: string) => ({
+        size: 0,
+        aggs: { m: { scripted_metric: { init_script: 'state.kept = new ArrayList()', map_script: mapScript, combine_script: 'return state.kept.size()', reduce_script: 'long n = 0; for (s in states) { n += s } return n' } } },
+      });
+      const r = await call(url, 'POST', '/scripted/_search', { body: keep('state.kept.add(new long[1000000])') });
+      expect(r.status, r.text.slice(0, 1000)).to.equal(429);
+      expect(r.json.error.type).to.equal('search_phase_execution_exception');
+      const [root] = r.json.error.root_cause;
+      expect(root.type).to.equal('circuit_breaking_exception');
+      expect(root.reason).to.match(/^\[script\] Data too large, data for \[painless allocations\] would be \[\d+\/[\d.]+mb\], which is larger than the limit of \[67108864\/64\.0mb\]$/);
+      expect(root).to.include({ bytes_limit: 67108864, durability: 'TRANSIENT' });
+      expect(r.json.error.failed_shards[0].reason.caused_by.type).to.equal('circuit_breaking_exception');
+      // the same aggregation keeping little is answered
+      const small = await call(url, 'POST', '/scripted/_search', { body: keep('state.kept.add(1)') });
+      expect(small.status, small.text.slice(0, 500)).to.equal(200);
+      expect(small.json.aggregations.m.value).to.equal(DOCS);
+    });
   });
 }
