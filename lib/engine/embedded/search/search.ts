@@ -4,7 +4,7 @@ import type { IndexHandle } from '../indices/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
-import { aggregationInput, aggregationScriptsAhead, runAggregations } from './aggregations/index.js';
+import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
@@ -434,7 +434,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts });
     const ctx = profiler ? { ...input.ctx, timings: profiler.aggregations } : input.ctx;
     await budget.drive(aggregationScriptsAhead(nodes, input.docs, ctx, budget));
-    aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, ctx));
+    aggregations = await aggregateWithin(budget, ctx, (passCtx) => runAggregations(nodes, input.docs, passCtx));
     profiler?.aggregationPhase(performance.now() - t0);
   }
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
@@ -500,16 +500,28 @@ function scriptSorted(matches: IndexMatches[]): boolean {
 }
 
 /**
- * Aggregations whose scripts are held to the search's deadline. A script aggregation stops at
- * the deadline with what it collected; one that cannot (a script of a pipeline) leaves the
- * aggregations empty: the search answers `timed_out: true` either way.
+ * The aggregation phase, held to the search's budget: it runs in passes of a time slice each
+ * (aggregations/aggregation-steps.ts), the event loop gets a turn between two, and its scripts are
+ * held to the search's deadline. A script aggregation stops at the deadline with what it
+ * collected; a phase still running at the deadline (a pipeline's script, a pass that paused)
+ * leaves the aggregations empty: the search answers `timed_out: true` either way. A profiled
+ * search runs the phase in one piece (its timings are of one run of each aggregation).
  */
-function aggregateWithin(budget: WorkBudget, run: () => Record<string, unknown>): Record<string, unknown> {
-  try {
-    return budget.within(run);
-  } catch (e) {
-    if (e instanceof SearchTimedOut) return {};
-    throw e;
+async function aggregateWithin(budget: WorkBudget, ctx: AggContext, run: (ctx: AggContext) => Record<string, unknown>): Promise<Record<string, unknown>> {
+  const steps = ctx.timings ? undefined : new AggregationSteps();
+  for (;;) {
+    steps?.begin();
+    // the context's own members, `all` a getter computed once when read
+    const pass: AggContext = Object.assign(Object.create(ctx) as AggContext, { steps, buckets: { count: 0 } });
+    try {
+      return budget.within(() => run(pass));
+    } catch (e) {
+      if (e instanceof SearchTimedOut) return {};
+      if (!(e instanceof AggregationPaused)) throw e;
+    }
+    await budget.turn();
+    budget.check();
+    if (budget.timedOut) return {};
   }
 }
 

@@ -65,6 +65,29 @@ for (const backend of BACKENDS) {
       expect(cut.json.hits.total.value).to.be.below(200);
     });
 
+    it('bucket_script and bucket_selector over many buckets run a slice at a time and, without a timeout, reach every bucket', async () => {
+      const body = {
+        size: 0,
+        aggs: {
+          h: {
+            histogram: { field: 'n', interval: 1 },
+            aggs: {
+              top: { max: { field: 'n' } },
+              twice: { bucket_script: { buckets_path: { x: 'top' }, script: `${LOOP} return params.x * 2 + s - s;` } },
+              even: { bucket_selector: { buckets_path: { x: 'top' }, script: `${LOOP} return params.x % 2 == 0 && s >= 0;` } },
+            },
+          },
+        },
+      };
+      const during = await readsDuring(url, '/small/_doc/1', () => call(url, 'POST', '/scripted/_search', { body }));
+      expect(during.heavy.status, during.heavy.text.slice(0, 500)).to.equal(200);
+      expect(during.heavy.json.timed_out).to.equal(false);
+      const buckets = during.heavy.json.aggregations.h.buckets as Array<{ key: number; twice: { value: number } }>;
+      expect(buckets).to.have.length(DOCS / 2);
+      expect(buckets.every((b) => b.key % 2 === 0 && b.twice.value === b.key * 2)).to.equal(true);
+      expectAnsweredThroughout(during, 'bucket_script and bucket_selector over many buckets');
+    });
+
     it('a scripted_metric keeping a new long[1e6] per document is refused by the breaker: 429 circuit_breaking_exception', async () => {
       const keep = (mapScript: string) => ({
         size: 0,
