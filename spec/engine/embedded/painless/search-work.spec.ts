@@ -88,6 +88,30 @@ for (const backend of BACKENDS) {
       expectAnsweredThroughout(during, 'bucket_script and bucket_selector over many buckets');
     });
 
+    it('aggregations run in passes answer what they answer in one piece (as a profiled search runs them)', async () => {
+      // 300 terms × 200 histogram buckets, each with a metric and a pipeline script: many passes
+      const aggs = {
+        t: {
+          terms: { field: 'n', size: DOCS },
+          aggs: {
+            h: {
+              histogram: { field: 'n', interval: 1, min_doc_count: 0, extended_bounds: { min: 0, max: 199 } },
+              aggs: { top: { max: { field: 'n' } }, twice: { bucket_script: { buckets_path: { x: 'top' }, script: 'params.x * 2' } } },
+            },
+            total: { sum: { field: 'n' } },
+          },
+        },
+        spread: { range: { field: 'n', ranges: [{ to: 100 }, { from: 100, to: 250 }, { from: 250 }] }, aggs: { top: { max: { field: 'n' } } } },
+      };
+      const passes = await call(url, 'POST', '/scripted/_search', { body: { size: 0, aggs } });
+      const onePiece = await call(url, 'POST', '/scripted/_search', { body: { size: 0, profile: true, aggs } });
+      expect(passes.status, passes.text.slice(0, 500)).to.equal(200);
+      expect(onePiece.status, onePiece.text.slice(0, 500)).to.equal(200);
+      expect(passes.json.timed_out).to.equal(false);
+      expect(passes.json.aggregations.t.buckets).to.have.length(DOCS);
+      expect(passes.json.aggregations).to.deep.equal(onePiece.json.aggregations);
+    });
+
     it('a scripted_metric keeping a new long[1e6] per document is refused by the breaker: 429 circuit_breaking_exception', async () => {
       const keep = (mapScript: string) => ({
         size: 0,

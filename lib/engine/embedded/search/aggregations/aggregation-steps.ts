@@ -10,8 +10,9 @@
  * the next pass runs it again, replaying the steps it holds.
  *
  * Contract: the aggregation phase is deterministic for one request (the same documents, the same
- * `now`, the same order of runs), so the n-th step of a key in one pass is the n-th step of that
- * key in every pass, and its kept result is what the step would compute again. A step runs at
+ * `now`, the same order of runs), so a step is known by its place — the n-th step of its key
+ * within the step that runs it — in every pass, and its kept result is what it would compute
+ * again. A step runs at
  * most once: a scripted_metric's combine and reduce, which may change the state they are given,
  * are not run twice. A pass finishes one new step at least; it goes on for the longer of SLICE_MS
  * and the time it took to finish its first (replaying included), so the passes together cost at
@@ -33,16 +34,29 @@ interface Done {
   buckets: number;
 }
 
+/** A step, by its place: the n-th step of a key within the step that runs it (or within the phase). */
+interface Step {
+  done?: Done;
+  /** The steps it runs, by key then place; dropped once it is done (a replay does not enter it). */
+  inner: Map<object, Step[]>;
+  /** Steps of each key it started in its current run. */
+  calls: Map<object, number>;
+}
+
+const newStep = (): Step => ({ inner: new Map(), calls: new Map() });
+
 export class AggregationSteps {
-  private readonly done = new Map<object, Done[]>();
-  private readonly calls = new Map<object, number>();
+  private readonly phase = newStep();
+  /** The steps running now, the phase first. */
+  private running: Step[] = [this.phase];
   private passStarted = 0;
   /** performance.now() past which a new step pauses the pass (NaN: no new step finished yet in this pass). */
   private until = NaN;
 
   /** Starts a pass. */
   begin(): void {
-    this.calls.clear();
+    this.phase.calls.clear();
+    this.running = [this.phase];
     this.passStarted = performance.now();
     this.until = NaN;
   }
@@ -55,26 +69,36 @@ export class AggregationSteps {
   }
 
   /**
-   * The result of the next step of `key`: kept from an earlier pass, or computed by `fn` now (and
-   * kept); `counter` is the response's bucket count, which a replayed step adds its buckets to.
-   * Throws AggregationPaused instead of starting a new step once the pass's slice is used up.
+   * The result of the next step of `key` in the step running now: kept from an earlier pass, or
+   * computed by `fn` now (and kept); `counter` is the response's bucket count, which a replayed
+   * step adds its buckets to. Throws AggregationPaused instead of starting a new step once the
+   * pass's slice is used up.
    */
   step<T>(key: object, counter: { count: number } | undefined, fn: () => T): T {
-    const n = this.calls.get(key) ?? 0;
-    this.calls.set(key, n + 1);
-    let done = this.done.get(key);
-    const kept = done?.[n];
-    if (kept) {
+    const outer = this.running[this.running.length - 1];
+    const n = outer.calls.get(key) ?? 0;
+    outer.calls.set(key, n + 1);
+    let places = outer.inner.get(key);
+    if (!places) outer.inner.set(key, (places = []));
+    const step = (places[n] ??= newStep());
+    if (step.done) {
       // counted once already at this point of an earlier pass, within the limit
-      if (counter) counter.count += kept.buckets;
-      return kept.value as T;
+      if (counter) counter.count += step.done.buckets;
+      return step.done.value as T;
     }
     // a pass finishes one new step at least, so every pass moves the phase on
     if (performance.now() >= this.until) throw new AggregationPaused();
     const before = counter?.count ?? 0;
-    const value = fn();
-    if (!done) this.done.set(key, (done = []));
-    done[n] = { value, buckets: (counter?.count ?? 0) - before };
+    step.calls.clear();
+    this.running.push(step);
+    let value: T;
+    try {
+      value = fn();
+    } finally {
+      this.running.pop();
+    }
+    step.done = { value, buckets: (counter?.count ?? 0) - before };
+    step.inner.clear();
     this.finished();
     return value;
   }
