@@ -217,24 +217,24 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
 function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, ctx: AggContext): void {
   const selector = node.type === 'bucket_selector';
   const resolved = resolveScript(p.scriptSpec!, ctx.storedScripts);
-  // each bucket's run is a step of the phase (it may pause between two)
-  const run = (globals: Record<string, unknown>) => asStep(ctx.steps, node, undefined, () => script.run(globals));
   const script = compileScript(resolved.source, selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT, resolved.name);
+  const paths = Object.entries(p.paths!);
+  // each bucket's run is a step of the phase (it may pause between two; a replayed one builds no params)
+  const run = (values: number[]) => asStep(ctx.steps, node, undefined, () => {
+    const params = fromJson(resolved.params) as Map<unknown, unknown>;
+    paths.forEach(([name], i) => params.set(name, boxDouble(values[i])));
+    return script.run({ params });
+  });
   const kept: Array<Record<string, unknown>> = [];
   for (const b of buckets) {
-    const params = fromJson(resolved.params) as Map<unknown, unknown>;
-    let gap = false;
-    for (const [name, path] of Object.entries(p.paths!)) {
-      const v = bucketValue(b, path, p.gapPolicy);
-      if (Number.isNaN(v) && p.gapPolicy === 'skip' && !selector) gap = true;
-      params.set(name, boxDouble(v));
-    }
+    const values = paths.map(([, path]) => bucketValue(b, path, p.gapPolicy));
+    const gap = !selector && p.gapPolicy === 'skip' && values.some((v) => Number.isNaN(v));
     if (selector) {
-      if (run({ params }) === true) kept.push(b);
+      if (run(values) === true) kept.push(b);
       continue;
     }
     if (!gap) {
-      const value = unbox(run({ params }));
+      const value = unbox(run(values));
       if (value !== null && value !== undefined) {
         if (typeof value !== 'number') throw new EsError(400, 'aggregation_execution_exception', `Script for [${node.name}] must return a Number`);
         const out: Record<string, unknown> = { value };
