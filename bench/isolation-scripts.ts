@@ -2,7 +2,8 @@
  * bench:bounds — the script, aggregation and task loads of issue 39 ("every unit of work is
  * bounded"), in bench:isolation's manner (kept in its own file so the two grow apart without
  * conflicts). One gateway child process on the embedded engine holds BENCH_DOCS (20,000) Debian
- * packages, each with a date `at` (over one day) and a number `n`. A steady probe (`GET /`,
+ * packages, each with a date `at` (over one day), a number `n` and a runtime field `heavy_rt` of
+ * HEAVY's cost. A steady probe (`GET /`,
  * PROBE_RATE a second for PROBE_MS) measures p50/p99 alone, then during each hostile load. The
  * goal for each: probe p99 ≤ 2 × baseline p99 + 50 ms, and no hostile request hung (each has its
  * own timeout). The hostile requests' own statuses and times are shown: a bounded one answers (an
@@ -74,6 +75,10 @@ async function ingest(url: string, docs: Array<Record<string, unknown>>): Promis
   });
   if (created.statusCode !== 200) throw new Error(`creating the index failed: ${created.statusCode} ${await created.body.text()}`);
   await created.body.dump();
+  // a runtime field of the mappings, as heavy as HEAVY per document
+  const runtime = await pool.request({ method: 'PUT', path: '/packages/_mapping', headers: JSON_HEADERS, body: JSON.stringify({ runtime: { heavy_rt: { type: 'long', script: HEAVY.replace(/return (.*);$/, 'emit($1);') } } }) });
+  if (runtime.statusCode !== 200) throw new Error(`adding the runtime field failed: ${runtime.statusCode} ${await runtime.body.text()}`);
+  await runtime.body.dump();
   const day = Date.UTC(2024, 0, 1);
   for (let start = 0; start < docs.length; start += 5000) {
     const lines: string[] = [];
@@ -109,6 +114,11 @@ const LOADS_ALL: HostileLoad[] = [
   { name: '_script sort', clients: 2, timeoutMs: 60_000, request: () => search({ sort: { _script: { type: 'number', script: HEAVY, order: 'asc' } } }) },
   { name: 'terms script', clients: 2, timeoutMs: 60_000, request: () => search({ size: 0, aggs: { t: { terms: { script: HEAVY } } } }) },
   { name: 'runtime field', clients: 2, timeoutMs: 60_000, request: () => search({ runtime_mappings: { r: { type: 'long', script: `${HEAVY.replace(/return (.*);$/, 'emit($1);')}` } }, query: { range: { r: { gte: 2 } } } }) },
+  { name: 'runtime field of the mappings, sort', clients: 2, timeoutMs: 60_000, request: () => search({ sort: [{ heavy_rt: 'asc' }] }) },
+  {
+    name: 'bucket_script, 20,000 buckets', clients: 2, timeoutMs: 60_000,
+    request: () => search({ size: 0, aggs: { h: { histogram: { field: 'n', interval: 1 }, aggs: { m: { max: { field: 'n' } }, b: { bucket_script: { buckets_path: { x: 'm' }, script: HEAVY.replace(/return (.*);$/, 'return params.x + $1;') } } } } } }),
+  },
   { name: 'terms 5000 × date_histogram 288', clients: 1, timeoutMs: 60_000, request: () => search({ size: 0, aggs: { t: { terms: { field: 'name', size: 5000 }, aggs: { h: { date_histogram: { field: 'at', fixed_interval: '5m', min_doc_count: 0, extended_bounds: { min: '2024-01-01T00:00:00Z', max: '2024-01-01T23:59:59Z' } } } } } } }) },
   { name: 'auto_date_histogram buckets 1e9', clients: 1, timeoutMs: 60_000, request: () => search({ size: 0, aggs: { h: { auto_date_histogram: { field: 'at', buckets: 1_000_000_000 } } } }) },
   { name: 'adjacency_matrix 1,000 filters', clients: 1, timeoutMs: 60_000, request: () => search({ size: 0, aggs: { m: { adjacency_matrix: { filters: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`f${i}`, { range: { n: { gte: i * 20, lt: i * 20 + 40 } } }])) } } } }) },

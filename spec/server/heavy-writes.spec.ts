@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
+import { expectAnsweredThroughout, readsDuring } from '../support/answered-meanwhile.js';
 import { basic, call, type Reply } from '../support/http.js';
 
 /** One value of 1,040 characters through a 1..100000 ngram filter: 541,320 grams (seconds of indexing in one piece). */
@@ -15,36 +16,6 @@ const NGRAM_INDEX = {
   settings: { 'index.max_ngram_diff': 100_000, analysis: { filter: { grams: { type: 'ngram', min_gram: 1, max_gram: 100_000 } }, analyzer: { grams: { tokenizer: 'keyword', filter: ['grams'] } } } },
   mappings: { properties: { text: { type: 'text', analyzer: 'grams' } } },
 };
-
-/**
- * Sends `write` and, one after another until it is answered, reads of a small document: how many
- * reads were answered while the write was in flight, the longest wait between two answers (or
- * from the start to the first), how long the write took, and its answer.
- */
-async function readsDuring(url: string, write: () => Promise<Reply>): Promise<{ reads: number; longestWaitMs: number; writeMs: number; write: Reply }> {
-  let done = false;
-  const started = performance.now();
-  const pending = write().finally(() => (done = true));
-  let reads = 0;
-  let last = started;
-  let longestWaitMs = 0;
-  while (!done) {
-    const r = await call(url, 'GET', '/small/_doc/1');
-    expect(r.status).to.equal(200);
-    const now = performance.now();
-    longestWaitMs = Math.max(longestWaitMs, now - last);
-    last = now;
-    if (!done) reads++;
-  }
-  const answer = await pending;
-  return { reads, longestWaitMs, writeMs: performance.now() - started, write: answer };
-}
-
-/** The reads went on through the write: several answered, none held back for a good part of it (as one piece of work would). */
-function expectAnsweredThroughout(during: { reads: number; longestWaitMs: number; writeMs: number }, what: string): void {
-  expect(during.reads, `reads answered during ${what}`).to.be.at.least(3);
-  expect(during.longestWaitMs, `longest wait for a read during ${what} (${Math.round(during.writeMs)} ms)`).to.be.below(during.writeMs / 3);
-}
 
 for (const backend of BACKENDS) {
   describe(`heavy but legal writes (${backend.name})`, function () {
@@ -97,13 +68,13 @@ for (const backend of BACKENDS) {
 
         // a create of the same id sent while the heavy one is prepared: one of them conflicts
         let second: Promise<Reply> | undefined;
-        const ngram = await readsDuring(url, () => {
+        const ngram = await readsDuring(url, '/small/_doc/1', () => {
           const first = call(url, 'PUT', '/ngrams/_create/n1?refresh=true', { body: { text: NGRAM_TEXT } });
           second = call(url, 'PUT', '/ngrams/_create/n1', { body: { text: 'short' } });
           return first;
         });
         const other = await second!;
-        expect(ngram.write.status, ngram.write.text.slice(0, 300)).to.equal(201);
+        expect(ngram.heavy.status, ngram.heavy.text.slice(0, 300)).to.equal(201);
         expect(other.status).to.equal(409);
         expect(other.json.error.type).to.equal('version_conflict_engine_exception');
         expectAnsweredThroughout(ngram, 'the ngram document');
@@ -114,8 +85,8 @@ for (const backend of BACKENDS) {
         expect(got.json._source.text).to.equal(NGRAM_TEXT);
 
         const fields = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`field_${i}`, i]));
-        const wide = await readsDuring(url, () => call(url, 'PUT', '/wide/_doc/w1?refresh=wait_for', { body: fields }));
-        expect(wide.write.status, wide.write.text.slice(0, 300)).to.equal(201);
+        const wide = await readsDuring(url, '/small/_doc/1', () => call(url, 'PUT', '/wide/_doc/w1?refresh=wait_for', { body: fields }));
+        expect(wide.heavy.status, wide.heavy.text.slice(0, 300)).to.equal(201);
         expectAnsweredThroughout(wide, 'the 10,000-field document');
         const found = await call(url, 'POST', '/wide/_search', { body: { query: { term: { field_9999: 9999 } } } });
         expect(found.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['w1']);

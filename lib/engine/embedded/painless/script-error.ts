@@ -86,10 +86,12 @@ export function scriptException(err: unknown, script: ScriptIdentity, statements
   }
   if (err instanceof ScriptRuntimeError) {
     const located = err.offset >= 0 ? runtimeStack(script.source, err.offset, statements) : { stack: ['<<< unknown portion of script >>>'], position: undefined };
-    const extra: Record<string, unknown> = { ...err.extra, script_stack: located.stack, script: script.name, lang: 'painless' };
+    // A breaker's figures (bytes_wanted…) are its exception's own; Debug.explain's (painless_class…) the script_exception's.
+    const breaker = err.javaType === 'circuit_breaking_exception';
+    const extra: Record<string, unknown> = { ...(breaker ? {} : err.extra), script_stack: located.stack, script: script.name, lang: 'painless' };
     if (located.position) extra.position = located.position;
     // Debug.explain's painless_explain_error carries no message.
-    extra.caused_by = { type: err.javaType, reason: err.javaType === 'painless_explain_error' ? null : err.message };
+    extra.caused_by = { type: err.javaType, reason: err.javaType === 'painless_explain_error' ? null : err.message, ...(breaker ? err.extra : {}) };
     return new EsError(400, 'script_exception', 'runtime error', extra);
   }
   if (err instanceof RangeError && /call stack/i.test(err.message)) {

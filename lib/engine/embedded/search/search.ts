@@ -5,7 +5,7 @@ import { holdingBigInts } from '../../json-body.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
-import { aggregationInput, aggregationScriptsAhead, runAggregations } from './aggregations/index.js';
+import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
@@ -20,7 +20,7 @@ import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
 import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
-import { ScriptFieldValues, asSearchFailure, indexMappings, prepareRuntimeFields, runtimeFieldValues, searchView } from './scripts/index.js';
+import { ScriptFieldValues, asSearchFailure, fieldsMentionedBy, indexMappings, prepareRuntimeFields, runtimeFieldValues, runtimeFieldsOf, searchView } from './scripts/index.js';
 
 /** The documents of one index that match a search (after min_score and terminate_after), with their scores. */
 interface IndexMatches {
@@ -413,8 +413,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
-  // The request's runtime fields are computed first, pausing for the event loop (their scripts are per-document work).
-  if (req.runtimeFields.length) for (const h of handles) await budget.drive(prepareRuntimeFields(h, budget));
+  // The runtime fields the search reads are computed first, pausing for the event loop (their scripts are per-document work).
+  await prepareReadRuntimeFields(handles, req, budget, options.storedScripts);
   const profiler = req.profile
     ? new SearchProfiler({
       query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations,
@@ -440,7 +440,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     const input = aggregationInput(nodes, handles, matches, { typedKeys: req.typedKeys, storedScripts: options.storedScripts, maxBuckets: options.maxBuckets });
     const ctx = profiler ? { ...input.ctx, timings: profiler.aggregations } : input.ctx;
     await budget.drive(aggregationScriptsAhead(nodes, input.docs, ctx, budget));
-    aggregations = aggregateWithin(budget, () => runAggregations(nodes, input.docs, ctx));
+    aggregations = await aggregateWithin(budget, ctx, (passCtx) => runAggregations(nodes, input.docs, passCtx));
     profiler?.aggregationPhase(performance.now() - t0);
   }
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
@@ -506,16 +506,28 @@ function scriptSorted(matches: IndexMatches[]): boolean {
 }
 
 /**
- * Aggregations whose scripts are held to the search's deadline. A script aggregation stops at
- * the deadline with what it collected; one that cannot (a script of a pipeline) leaves the
- * aggregations empty: the search answers `timed_out: true` either way.
+ * The aggregation phase, held to the search's budget: it runs in passes of a time slice each
+ * (aggregations/aggregation-steps.ts), the event loop gets a turn between two, and its scripts are
+ * held to the search's deadline. A script aggregation stops at the deadline with what it
+ * collected; a phase still running at the deadline (a pipeline's script, a pass that paused)
+ * leaves the aggregations empty: the search answers `timed_out: true` either way. A profiled
+ * search runs the phase in one piece (its timings are of one run of each aggregation).
  */
-function aggregateWithin(budget: WorkBudget, run: () => Record<string, unknown>): Record<string, unknown> {
-  try {
-    return budget.within(run);
-  } catch (e) {
-    if (e instanceof SearchTimedOut) return {};
-    throw e;
+async function aggregateWithin(budget: WorkBudget, ctx: AggContext, run: (ctx: AggContext) => Record<string, unknown>): Promise<Record<string, unknown>> {
+  const steps = ctx.timings ? undefined : new AggregationSteps();
+  for (;;) {
+    steps?.begin();
+    // the context's own members, `all` a getter computed once when read
+    const pass: AggContext = Object.assign(Object.create(ctx) as AggContext, { steps, buckets: { count: 0 } });
+    try {
+      return budget.within(() => run(pass));
+    } catch (e) {
+      if (e instanceof SearchTimedOut) return {};
+      if (!(e instanceof AggregationPaused)) throw e;
+    }
+    await budget.turn();
+    budget.check();
+    if (budget.timedOut) return {};
   }
 }
 
@@ -559,6 +571,16 @@ async function rescoreMatches(matches: IndexMatches[], rescorers: Rescorer[], pa
   return out;
 }
 
+/** Computes ahead, with pauses, the scripted runtime fields of `handles` that `request` (parsed) may read. */
+async function prepareReadRuntimeFields(handles: IndexHandle[], request: unknown, budget: WorkBudget, storedScripts: StoredScripts | undefined): Promise<void> {
+  let reads: ((name: string) => boolean) | undefined;
+  for (const h of handles) {
+    if (!runtimeFieldsOf(h)) continue;
+    reads ??= fieldsMentionedBy(request, storedScripts);
+    await budget.drive(prepareRuntimeFields(h, budget, reads));
+  }
+}
+
 /** `_count`: every match, counted with pauses for the event loop (no timeout, as in Elasticsearch). */
 export async function runCount(indices: IndexHandle[], query: Query, storedScripts?: StoredScripts): Promise<Record<string, unknown>> {
   ensureSearchable(indices);
@@ -566,6 +588,7 @@ export async function runCount(indices: IndexHandle[], query: Query, storedScrip
   const budget = new WorkBudget(Infinity);
   let count = 0;
   try {
+    await prepareReadRuntimeFields(handles, query, budget, storedScripts);
     for (const h of handles) count += (await budget.drive(queryWork(query, withSeqNoField({ ...queryContextOf(h), scripts: storedScripts }, h, [query]), false, budget))).size;
   } catch (e) {
     throw asSearchFailure(e, handles[0]?.name);

@@ -75,7 +75,8 @@ export class WorkBudget {
     }
   }
 
-  private async turn(): Promise<void> {
+  /** Gives the event loop a turn now, and starts a new slice. */
+  async turn(): Promise<void> {
     await eventLoopTurn();
     this.sliceEnd = performance.now() + SLICE_MS;
   }

@@ -94,14 +94,14 @@ describe('painless: the bounds of a run', () => {
           },
         },
       });
-      expect(r.status, r.text).to.equal(400);
-      expect(r.text).to.include('circuit_breaking_exception');
+      expect(r.status, r.text).to.equal(429);
+      expect(r.json.error.root_cause[0].type).to.equal('circuit_breaking_exception');
     });
 
     it('script_fields share one account across the hits: 40 MB per hit fails at the second', async () => {
       const r = await es.call('POST', '/docs/_search', { size: 3, script_fields: { big: { script: '"x".repeat(40000000)' } } });
-      expect(r.status, r.text.slice(0, 2000)).to.equal(400);
-      expect(r.text).to.include('circuit_breaking_exception');
+      expect(r.status, r.text.slice(0, 2000)).to.equal(429);
+      expect(r.json.error.root_cause[0].type).to.equal('circuit_breaking_exception');
       const small = await es.call('POST', '/docs/_search', { size: 3, sort: ['n'], script_fields: { s: { script: '"x".repeat(3)' } } });
       expect(small.status, small.text).to.equal(200);
       expect(small.json.hits.hits.map((h: { fields: { s: string[] } }) => h.fields.s[0])).to.deep.equal(['xxx', 'xxx', 'xxx']);

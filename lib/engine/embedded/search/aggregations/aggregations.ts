@@ -1,3 +1,4 @@
+import { asStep } from './aggregation-steps.js';
 import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
@@ -107,7 +108,7 @@ export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext)
       continue;
     }
     const started = ctx.timings ? process.hrtime.bigint() : 0n;
-    const res = impl.run(node, docs, ctx);
+    const res = asStep(ctx.steps, node, ctx.buckets, () => impl.run(node, docs, ctx));
     ctx.timings?.record(node, docs, process.hrtime.bigint() - started);
     if (node.meta !== undefined) res.body.meta = node.meta;
     out[outputKey(node.name, res.typed, ctx)] = res.body;

@@ -1,3 +1,4 @@
+import { asStep } from './aggregation-steps.js';
 import { tooManyBuckets } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
@@ -64,6 +65,21 @@ function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ct
     if (hard && ((hard[0] !== undefined && n < hard[0]) || (hard[1] !== undefined && n > hard[1]))) return undefined;
     return rounding.round(n);
   };
+  // The buckets with their sub-aggregations are one step of a phase run in passes (a pass that
+  // pauses in the parent pipelines' scripts below replays them at once); the pipelines work on a copy.
+  const buckets = [...asStep(ctx.steps, p, ctx.buckets, () => bucketsWithSubs(node, docs, ctx, src, rounding, bounds, keyString, keyOf))];
+  applyParentPipelines(node.subs, buckets, ctx);
+  const isKeyAsc = p.order.length === 1 && p.order[0].path === '_key' && p.order[0].asc;
+  if (!isKeyAsc) buckets.sort(bucketComparator(p.order, true));
+  return buckets;
+}
+
+/** The buckets of grouped keys, gaps filled when min_doc_count is 0, bounded, in key order, with their sub-aggregations. */
+function bucketsWithSubs(node: AggNode & { params: CommonParams }, docs: DocSet, ctx: AggContext, src: ResolvedSource, rounding: Rounding,
+  bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] }, keyString: (k: number) => string | undefined,
+  keyOf: (v: unknown) => number | undefined): Record<string, unknown>[] {
+  const p = node.params;
+  const hard = bounds.hard;
   const groups = groupBy<number>(docs, src, keyOf, node.subs.length > 0);
   const keys = [...groups.keys()].sort((a, b) => a - b);
   if (p.minDocCount === 0) {
@@ -99,9 +115,6 @@ function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ct
     withSubs(b, node.subs, g.docs ?? docs.map((seg) => ({ handle: seg.handle, ords: [] })), ctx);
     buckets.push(b);
   }
-  applyParentPipelines(node.subs, buckets, ctx);
-  const isKeyAsc = p.order.length === 1 && p.order[0].path === '_key' && p.order[0].asc;
-  if (!isKeyAsc) buckets.sort(bucketComparator(p.order, true));
   return buckets;
 }
 

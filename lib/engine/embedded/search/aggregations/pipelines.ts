@@ -1,3 +1,4 @@
+import { asStep } from './aggregation-steps.js';
 import { EsError } from '../../../../errors/index.js';
 import {
   BUCKET_SCRIPT_CONTEXT, BUCKET_SELECTOR_CONTEXT, MOVING_FUNCTION_CONTEXT, boxDouble, compileScript, fromJson, javaArray, parseScriptSpec, resolveScript, unbox,
@@ -199,9 +200,9 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
         b[key] = { value: total };
       }
     } else if (node.type === 'moving_fn') {
-      applyMovingFunction(p, key, buckets, ctx.storedScripts);
+      applyMovingFunction(node, p, key, buckets, ctx);
     } else if (node.type === 'bucket_script' || node.type === 'bucket_selector') {
-      applyScriptPipeline(node, p, key, buckets, ctx.storedScripts);
+      applyScriptPipeline(node, p, key, buckets, ctx);
     } else {
       throw new EsError(400, 'illegal_argument_exception', `[${node.type}] is not supported by the embedded engine yet`);
     }
@@ -213,25 +214,27 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
  * gets none); `bucket_selector` keeps the buckets its script accepts. The script reads the
  * `buckets_path` values (doubles) as `params.<name>`.
  */
-function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, stored?: StoredScripts): void {
+function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, ctx: AggContext): void {
   const selector = node.type === 'bucket_selector';
-  const resolved = resolveScript(p.scriptSpec!, stored);
+  const resolved = resolveScript(p.scriptSpec!, ctx.storedScripts);
   const script = compileScript(resolved.source, selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT, resolved.name);
+  const paths = Object.entries(p.paths!);
+  // each bucket's run is a step of the phase (it may pause between two; a replayed one builds no params)
+  const run = (values: number[]) => asStep(ctx.steps, node, undefined, () => {
+    const params = fromJson(resolved.params) as Map<unknown, unknown>;
+    paths.forEach(([name], i) => params.set(name, boxDouble(values[i])));
+    return script.run({ params });
+  });
   const kept: Array<Record<string, unknown>> = [];
   for (const b of buckets) {
-    const params = fromJson(resolved.params) as Map<unknown, unknown>;
-    let gap = false;
-    for (const [name, path] of Object.entries(p.paths!)) {
-      const v = bucketValue(b, path, p.gapPolicy);
-      if (Number.isNaN(v) && p.gapPolicy === 'skip' && !selector) gap = true;
-      params.set(name, boxDouble(v));
-    }
+    const values = paths.map(([, path]) => bucketValue(b, path, p.gapPolicy));
+    const gap = !selector && p.gapPolicy === 'skip' && values.some((v) => Number.isNaN(v));
     if (selector) {
-      if (script.run({ params }) === true) kept.push(b);
+      if (run(values) === true) kept.push(b);
       continue;
     }
     if (!gap) {
-      const value = unbox(script.run({ params }));
+      const value = unbox(run(values));
       if (value !== null && value !== undefined) {
         if (typeof value !== 'number') throw new EsError(400, 'aggregation_execution_exception', `Script for [${node.name}] must return a Number`);
         const out: Record<string, unknown> = { value };
@@ -249,8 +252,8 @@ function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buck
  * values before it (`window` of them, moved right by `shift`), as `values` (a double[]). Buckets
  * with a gap get nothing and are not part of any window; a NaN result is printed as null.
  */
-function applyMovingFunction(p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, stored?: StoredScripts): void {
-  const resolved = resolveScript(p.scriptSpec!, stored);
+function applyMovingFunction(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, ctx: AggContext): void {
+  const resolved = resolveScript(p.scriptSpec!, ctx.storedScripts);
   const script = compileScript(resolved.source, MOVING_FUNCTION_CONTEXT, resolved.name);
   const bucketValues = buckets.map((b) => bucketValue(b, p.bucketsPath, p.gapPolicy));
   const values = bucketValues.filter((v) => !Number.isNaN(v));
@@ -260,7 +263,8 @@ function applyMovingFunction(p: PipelineParams, key: string, buckets: Array<Reco
     if (Number.isNaN(bucketValues[i])) return;
     const window = values.slice(clamp(index - p.window! + p.shift!), clamp(index + p.shift!));
     const params = fromJson(resolved.params) as Map<unknown, unknown>;
-    const value = Number(unbox(script.run({ params, values: javaArray(window, 'double') })));
+    const globals = { params, values: javaArray(window, 'double') };
+    const value = Number(unbox(asStep(ctx.steps, node, undefined, () => script.run(globals))));
     b[key] = { value: Number.isFinite(value) ? value : null };
     index++;
   });

@@ -1,3 +1,4 @@
+import { asStep } from './aggregation-steps.js';
 import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
@@ -5,7 +6,7 @@ import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
-import type { AggContext, AggNode, AggregationType, DocSet, Value } from './types.js';
+import type { AggContext, AggNode, AggOutput, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
 import { exactKeys } from './unsigned-long-values.js';
 
@@ -99,6 +100,22 @@ export const terms: AggregationType<TermsParams> = {
     const resolved = resolveSource(docs, p.source, ctx);
     // buckets keyed by the exact values (an unsigned_long's past 2^53 are BigInts)
     const src: ResolvedSource = { ...resolved, values: resolved.values.map(exactKeys) };
+    if (ordersBySubAgg(p.order)) return chooseBuckets(node, docs, ctx, src, true);
+    // The chosen buckets are one step of a phase run in passes (a pass that pauses in their
+    // sub-aggregations does not count and sort the terms again); the sub-aggregations go on copies.
+    const chosen = asStep(ctx.steps, p, ctx.buckets, () => chooseBuckets(node, docs, ctx, src, false));
+    const buckets = (chosen.body.buckets as Array<Record<string, unknown>>).map((b) => ({ ...b }));
+    if (node.subs.length) fillSubs(buckets, node.subs, src, docs, ctx);
+    return { typed: chosen.typed, body: { ...chosen.body, buckets } };
+  },
+};
+
+/**
+ * The terms' buckets: counted, filtered, sorted and cut as one ES shard and the reduce would; with
+ * their sub-aggregations when they are ordered by one (`bySub`), without them otherwise.
+ */
+function chooseBuckets(node: AggNode & { params: TermsParams }, docs: DocSet, ctx: AggContext, src: ResolvedSource, bySub: boolean): AggOutput {
+    const p = node.params;
     const filter = buildIncludeExclude(p.includeExclude, src.kind, node.name, (v) => src.format.dateFormatter?.parse(v, ctx.now) ?? Number(v), maxRegexLengthOf(docs));
     const counts = new Map<Value, number>();
     const miss = missingArray(src);
@@ -129,7 +146,6 @@ export const terms: AggregationType<TermsParams> = {
       total += c;
       buckets.push(render(k, c));
     }
-    const bySub = ordersBySubAgg(p.order);
     const candidates = candidateBuckets<Record<string, unknown>>(ctx.buckets);
     if (bySub) fillSubs(buckets, node.subs, src, docs, ctx, candidates);
     buckets.sort(bucketComparator(p.order, true));
@@ -143,11 +159,9 @@ export const terms: AggregationType<TermsParams> = {
     buckets = kept.slice(0, p.size);
     for (const b of kept.slice(p.size)) other += b.doc_count as number;
     if (bySub) candidates.chosen(buckets);
-    else if (node.subs.length) fillSubs(buckets, node.subs, src, docs, ctx);
     const body: Record<string, unknown> = { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets };
     return { typed, body };
-  },
-};
+}
 
 /** Gathers each bucket's documents in one pass, then runs the sub-aggregations per bucket (of `candidates`: counted as such). */
 function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src: ResolvedSource, docs: DocSet, ctx: AggContext,

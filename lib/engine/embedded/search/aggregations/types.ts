@@ -1,3 +1,4 @@
+import type { AggregationSteps } from './aggregation-steps.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { SourceScope } from './source.js';
 import type { BucketCounter } from './max-buckets.js';
@@ -32,6 +33,8 @@ export interface AggContext extends SourceScope {
   buckets?: BucketCounter;
   /** `profile: true`: told of every run of an aggregation (the search's profiler, search/profile). */
   timings?: AggregationTimings;
+  /** The phase runs in passes, a time slice each (aggregation-steps.ts): its steps go through this record. */
+  steps?: AggregationSteps;
 }
 
 /** Receives the time of each run of an aggregation over one bucket's documents (inclusive of its sub-aggregations). */

@@ -53,17 +53,45 @@ export function parseRuntimeFields(raw: unknown): RuntimeField[] {
 const RUNTIME = Symbol('runtimeFields');
 
 interface SearchView {
-  [RUNTIME]: { fields: Map<string, RuntimeField>; base: IndexHandle; prepare(budget: WorkBudget): Work<void> };
+  [RUNTIME]: { fields: Map<string, RuntimeField>; base: IndexHandle; prepare(budget: WorkBudget, reads: (name: string) => boolean): Work<void> };
 }
 
 /**
- * Computes the values of the request's scripted runtime fields (`runtime_mappings`) as work that
- * pauses every slice of the search's budget and stops at its deadline (the documents reached
- * keep their values); the mappings' runtime fields are computed when first read.
+ * Computes the values of the scripted runtime fields a search reads — every one of its
+ * `runtime_mappings`, and the mappings' runtime fields `reads` answers true for (what the request
+ * mentions, scripts.fieldsMentionedBy), with the runtime fields their scripts mention — as work
+ * that pauses every slice of the search's budget and stops at its deadline (the documents reached
+ * keep their values). A runtime field read without being prepared is computed when first read,
+ * without a pause.
  */
-export function prepareRuntimeFields(handle: IndexHandle, budget: WorkBudget): Work<void> {
+export function prepareRuntimeFields(handle: IndexHandle, budget: WorkBudget, reads: (name: string) => boolean): Work<void> {
   const view = (handle as Partial<SearchView>)[RUNTIME];
-  return view ? view.prepare(budget) : nothing();
+  return view ? view.prepare(budget, reads) : nothing();
+}
+
+/**
+ * The scripted runtime fields to compute ahead, a field after the runtime fields its script
+ * mentions (so that it reads them computed); a cycle is left to the first read, which refuses it.
+ */
+function readOrder(fields: Map<string, RuntimeField>, requested: RuntimeField[], reads: (name: string) => boolean, stored: StoredScripts | undefined): RuntimeField[] {
+  const ordered: RuntimeField[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const scriptText = (f: RuntimeField) => (f.script?.source ?? (f.script?.id !== undefined ? stored?.get(f.script.id)?.source : undefined) ?? '');
+  const visit = (f: RuntimeField): boolean => {
+    const at = state.get(f.name);
+    if (at) return at === 'done';
+    state.set(f.name, 'visiting');
+    const text = scriptText(f);
+    for (const other of fields.values()) {
+      if (other !== f && other.script && text.includes(other.name) && !visit(other)) return false;
+    }
+    state.set(f.name, 'done');
+    ordered.push(f);
+    return true;
+  };
+  const wanted = new Set(requested.map((f) => f.name));
+  for (const f of fields.values()) if (f.script && (wanted.has(f.name) || reads(f.name))) visit(f);
+  return ordered;
 }
 
 function* nothing(): Work<void> {}
@@ -170,9 +198,9 @@ export function searchView(handle: IndexHandle, requested: RuntimeField[], store
   };
   Object.defineProperty(view, 'mappings', { value: mappings });
   Object.defineProperty(view, 'inverted', { value: index });
-  const prepare = function* (budget: WorkBudget): Work<void> {
-    for (const f of requested) {
-      if (!f.script || computed.has(f.name)) continue;
+  const prepare = function* (budget: WorkBudget, reads: (name: string) => boolean): Work<void> {
+    for (const f of readOrder(fields, requested, reads, stored)) {
+      if (computed.has(f.name)) continue;
       let fi: FieldIndex;
       try {
         fi = yield* computeWork(f, budget);

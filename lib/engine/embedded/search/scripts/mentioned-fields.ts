@@ -1,0 +1,53 @@
+import { simpleMatch } from '../../../../wildcard/index.js';
+import type { StoredScripts } from '../../painless/index.js';
+
+/** Values of a parsed request looked at before giving up and answering that it may read anything. */
+const MAX_VISITS = 200_000;
+
+/**
+ * Which fields a parsed search request may read, from the text it holds: a field is read when a
+ * string of the request (a member name, a `field`, a `fields` entry, a script's source — a stored
+ * script's too —, a query_string's text) contains its name, or is a pattern (`*`) matching it.
+ *
+ * Contract: never answers false for a field the request reads by name; may answer true for one it
+ * does not (a name that is a substring of another, a word of a query text). Only arrays, plain
+ * objects, maps and sets are walked (what the request parsers build); past MAX_VISITS values, or
+ * over a cycle of values, every field counts as read.
+ */
+export function fieldsMentionedBy(request: unknown, stored?: StoredScripts): (name: string) => boolean {
+  const strings = new Set<string>();
+  const seen = new WeakSet<object>();
+  const stack: unknown[] = [request];
+  let visits = 0;
+  const add = (s: string) => void strings.add(s);
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      add(v);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (seen.has(v) || ++visits > MAX_VISITS) return () => true;
+    seen.add(v);
+    if (Array.isArray(v) || v instanceof Set) {
+      for (const item of v) stack.push(item);
+    } else if (v instanceof Map) {
+      for (const [k, item] of v) stack.push(k, item);
+    } else {
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (proto !== Object.prototype && proto !== null) continue;
+      const record = v as Record<string, unknown>;
+      for (const k of Object.keys(record)) {
+        add(k);
+        stack.push(record[k]);
+      }
+      // a stored script's source reads what it names too
+      if (typeof record.id === 'string' && stored) {
+        const script = stored.get(record.id);
+        if (script) add(script.source);
+      }
+    }
+  }
+  const texts = [...strings];
+  return (name) => texts.some((s) => s.includes(name) || (s.includes('*') && simpleMatch(s, name)));
+}
