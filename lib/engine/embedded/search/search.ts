@@ -518,7 +518,7 @@ async function aggregateWithin(budget: WorkBudget, ctx: AggContext, run: (ctx: A
   for (;;) {
     steps?.begin();
     // the context's own members, `all` a getter computed once when read
-    const pass: AggContext = Object.assign(Object.create(ctx) as AggContext, { steps, buckets: { count: 0 } });
+    const pass: AggContext = Object.assign(Object.create(ctx) as AggContext, { steps, buckets: { count: 0, max: ctx.buckets?.max } });
     try {
       return budget.within(() => run(pass));
     } catch (e) {
