@@ -229,6 +229,7 @@ for (const backend of BACKENDS) {
       tenants.excluding = await make({ description: 'hides secret*', ops: ['read'], exclude_fields: ['secret*'] });
       tenants.including = await make({ description: 'shows public.* and f', ops: ['read'], include_fields: ['public.*', 'f', 'q'] });
       tenants.unruled = await make({ description: 'no field rules', ops: ['read'] });
+      tenants.piper = await make({ description: 'pipelines, hides secret*', ops: ['read', 'write'], exclude_fields: ['secret*'], categories: ['docs', 'search', 'pipelines'] });
       tenants.writer = await make({ description: 'writes, hides secret*', ops: ['read', 'write'], exclude_fields: ['secret*'] });
     });
     after(() => stop());
@@ -329,6 +330,29 @@ for (const backend of BACKENDS) {
         }),
         { seed: SEED, numRuns: RUNS },
       );
+    });
+
+    it('a tenant\'s own pipeline that rewrites its request into a query on the hidden field, and reads the engine\'s answer in a script, learns nothing', async () => {
+      const rewrite = 'function handleRequest() { const b = JSON.parse(context.request.body); '
+        + 'const body = b.kind === "term" ? { query: { term: { [b.field]: b.probe } }, _source: ["f"] } '
+        + ': b.kind === "source" ? { query: { match_all: {} }, _source: true } '
+        + ': { size: 0, aggs: { x: { terms: { field: b.field } } } }; '
+        + 'return { request: { method: "POST", path: "/mine-1/_search", query: {}, body: JSON.stringify(body) } }; }';
+      const report = 'function handleRequest() { const r = JSON.parse(context.response.body); '
+        + 'return { response: { code: context.response.code, body: JSON.stringify({ n: r.hits ? r.hits.total.value : -1, raw: r }) } }; }';
+      const definition = {
+        id: 'probe', enabled: true, priority: 10, routes: [{ path: '/mine-1/_probe', method: 'POST', classify: { category: 'search' } }],
+        stages: [{ id: 'rewrite', script: rewrite }, { id: 'search', use: 'engineQuery' }, { id: 'report', script: report }],
+      };
+      const reg = await call(url, 'POST', '/_pipeline', { auth: tenants.piper, body: definition });
+      expect(reg.status, reg.text).to.be.below(300);
+      try {
+        for (const kind of ['term', 'source', 'agg']) {
+          await expectNoOracle(`pipeline ${kind}`, (f, v) => ({ path: '/mine-1/_probe', body: { kind, field: f, probe: v } }), tenants.piper, 'piper');
+        }
+      } finally {
+        await call(url, 'DELETE', '/_pipeline/probe', { auth: tenants.piper });
+      }
     });
 
     it('a partial update naming a hidden field is no value oracle (detect_noop answers "noop" only when the value is the same)', async () => {
