@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
+import { openStream } from '../support/stream-client.js';
 
 /**
  * Hostile-tenant review of the field rules (issue 32): a credential whose `exclude_fields` hide
@@ -134,6 +135,15 @@ const QUERY_ATTACKS: Record<string, Template> = {
   'declarative queryString': (f, v) => ({ path: '/mine-1/_declarative', body: { query: [{ id: 's', dataField: ['f'], queryString: true, value: `${f}:"${v}"`, includeFields: ['f'] }] } }),
   'declarative queryString, a blank before the colon': (f, v) => ({ path: '/mine-1/_declarative', body: { query: [{ id: 's', dataField: ['f'], queryString: true, value: `${f} :"${v}"`, includeFields: ['f'] }] } }),
   'declarative suggestion without dataField': (_f, v) => ({ path: '/mine-1/_declarative', body: { query: [{ id: 's', type: 'suggestion', value: v.slice(0, 4) }] } }),
+  'GET _doc with stored_fields': (f) => ({ method: 'GET', path: `/mine-1/_doc/1?stored_fields=${f}` }),
+  'GET _doc with _source_includes': (f) => ({ method: 'GET', path: `/mine-1/_doc/1?_source_includes=${f}` }),
+  'GET _source': () => ({ method: 'GET', path: '/mine-1/_source/1' }),
+  'GET _source with _source_includes': (f) => ({ method: 'GET', path: `/mine-1/_source/1?_source_includes=${f}*` }),
+  '_mget with an item _source': (f) => ({ path: '/_mget', body: { docs: [{ _index: 'mine-1', _id: '1', _source: [f] }] } }),
+  '_mget with an item stored_fields': (f) => ({ path: '/mine-1/_mget', body: { docs: [{ _id: '1', stored_fields: [f] }] } }),
+  '_mget with _source true': () => ({ path: '/mine-1/_mget', body: { docs: [{ _id: '1', _source: true }] } }),
+  '_field_caps of the hidden field': (f) => ({ method: 'GET', path: `/mine-1/_field_caps?fields=${f}*` }),
+  '_mapping/field of the hidden field': (f) => ({ method: 'GET', path: `/mine-1/_mapping/field/${f}*` }),
   'an admin-made field alias to the hidden field': (_f, v) => ({ body: q({ term: { nick: v } }) }),
   'an admin-made field alias, aggregated': () => ({ body: { size: 0, aggs: { x: { terms: { field: 'nick' } } } } }),
   'an admin-made field alias, sorted': () => ({ body: { ...(q({ match_all: {} }) as object), sort: [{ nick: 'asc' }, '_id'] } }),
@@ -352,6 +362,36 @@ for (const backend of BACKENDS) {
         }
       } finally {
         await call(url, 'DELETE', '/_pipeline/probe', { auth: tenants.piper });
+      }
+    });
+
+    it('a live search on visible fields shows no hidden value in its pushes, a change to the hidden field included', async () => {
+      for (const who of ['excluding', 'including']) {
+        const stream = await openStream(url, '/mine-1/_search?stream=true&streamonly=true', { auth: tenants[who], method: 'POST', body: { query: { term: { f: 'a' } } } });
+        await stream.live;
+        // only the hidden field changes, then (the marker) a visible one
+        const hiddenOnly = await call(url, 'POST', '/mine-1/_update/1?refresh=true', { body: { doc: { secret: `${SECRET}-2`, secret_n: 99 } } });
+        expect(hiddenOnly.status, hiddenOnly.text).to.equal(200);
+        const visible = await call(url, 'POST', '/mine-1/_update/3?refresh=true', { body: { doc: { public: { title: `gamma ${who}`, tag: 'x' } } } });
+        expect(visible.status, visible.text).to.equal(200);
+        const messages = await stream.until((m) => m.some((x) => x._id === '3'));
+        stream.close();
+        await call(url, 'POST', '/mine-1/_update/1?refresh=true', { body: { doc: { secret: SECRET, secret_n: SECRET_N } } });
+        const text = JSON.stringify(messages);
+        expect(text, text).not.to.contain('sesame');
+        expect(text, text).not.to.contain('99');
+        // a change to the hidden field alone is pushed (as `_updated`, its visible source unchanged): it tells
+        // that the document changed, as its `_version` does in Elasticsearch under field-level security
+        expect(messages.filter((x) => x._id === '1').every((x) => !JSON.stringify(x._source).includes('secret_n')), text).to.equal(true);
+      }
+    });
+
+    it('by-query writes with a query on the hidden field are no count oracle for a writer', async () => {
+      const byQuery: Template = (f, v) => ({ path: '/mine-1/_update_by_query?refresh=true', body: { query: { term: { [f]: v } } } });
+      const byQueryText: Template = (f, v) => ({ path: `/mine-1/_update_by_query?refresh=true&df=f&q=${encodeURIComponent(`${f} :"${v}"`)}` });
+      const byQueryAbsent: Template = (f, v) => ({ path: '/mine-1/_delete_by_query?refresh=true', body: { query: { bool: { filter: [{ term: { [f]: v } }, { term: { f: 'nothing' } }] } } } });
+      for (const [name, template] of [['_update_by_query', byQuery], ['_update_by_query q', byQueryText], ['_delete_by_query', byQueryAbsent]] as const) {
+        await expectNoOracle(name, template, tenants.writer, 'writer');
       }
     });
 
