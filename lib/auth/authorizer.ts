@@ -11,6 +11,7 @@ import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type Gateway
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
+import type { DerivedFields } from './field-rules.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
@@ -62,10 +63,11 @@ export class Authorizer {
   }
 
   /**
-   * The fields the indices a request reaches compute with a script, when the principal has field
-   * rules (none else: nothing is asked of the engine): its field rules refuse reading them.
+   * The fields the indices a request reaches derive from others (by a script, or as an alias),
+   * when the principal has field rules (none else: nothing is asked of the engine): its field
+   * rules refuse reading a scripted one, and an alias of a hidden one.
    */
-  async scriptedFieldsFor(principal: Principal, info: Classification): Promise<ReadonlySet<string> | undefined> {
+  async derivedFieldsFor(principal: Principal, info: Classification): Promise<DerivedFields | undefined> {
     const cred = principal.credential;
     if (principal.role === 'admin' || !(cred.include_fields?.length || cred.exclude_fields?.length)) return undefined;
     // a request that names no index (`/_search`) reaches every index the credential may see

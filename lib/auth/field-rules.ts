@@ -30,6 +30,18 @@ export interface FieldRules {
   readonly exclude?: readonly string[];
 }
 
+/**
+ * What the mappings of the indices a request reaches derive from other fields (lib/auth's
+ * `ScriptedFields` reads them): fields computed by a script (runtime fields, fields mapped with a
+ * `script`), and `alias` fields with the path each stands for.
+ */
+export interface DerivedFields {
+  readonly scripted: ReadonlySet<string>;
+  readonly aliases: ReadonlyMap<string, string>;
+}
+
+export const NO_DERIVED_FIELDS: DerivedFields = { scripted: new Set(), aliases: new Map() };
+
 /** The reason a request is refused (the 403's text after `…is unauthorized for user [u]: `). */
 export type FieldRefusal = string;
 
@@ -103,27 +115,36 @@ export class FieldVisibility {
   private readonly exclude: readonly string[];
 
   /**
-   * `scripted`: the fields the target indices' mappings compute with a script (runtime fields,
-   * scripted fields): a script reads any field, so reading one is refused as a hidden field's is.
+   * `derived`: the fields the target indices' mappings derive from other fields. A script reads
+   * any field, so reading a scripted one is refused as a hidden field's is; an `alias` field reads
+   * the field it stands for, so it is hidden when that field is (Elasticsearch's field-level
+   * security applies to the concrete field an alias resolves to).
    */
-  constructor(rules: FieldRules, private readonly scripted: ReadonlySet<string> = new Set()) {
+  constructor(rules: FieldRules, private readonly derived: DerivedFields = NO_DERIVED_FIELDS) {
     this.include = rules.include ?? [];
     this.exclude = rules.exclude ?? [];
   }
 
-  /** The same rules, with the scripted fields of the indices a request reaches. */
-  withScripted(scripted: ReadonlySet<string>): FieldVisibility {
-    return scripted.size ? new FieldVisibility({ include: this.include, exclude: this.exclude }, scripted) : this;
+  /** The same rules, with the derived fields of the indices a request reaches. */
+  withDerived(derived: DerivedFields): FieldVisibility {
+    return derived.scripted.size || derived.aliases.size ? new FieldVisibility({ include: this.include, exclude: this.exclude }, derived) : this;
   }
 
   /** The refusal for reading `ref` (a name or a `*` pattern), or undefined when every field it reaches is visible. */
   refusalOfField(ref: string): FieldRefusal | undefined {
     if (METADATA_FIELDS.has(ref)) return undefined;
     if (ref.length > MAX_REFERENCE_LENGTH || ref === '') return hidden(ref.slice(0, 64));
-    for (const name of this.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping (or is an alias of another field), which may read the fields the credential's rules hide`;
-    if (this.exclude.some((e) => meets(ref, e))) return hidden(ref);
-    if (this.include.length && !this.include.some((i) => covers(i, ref))) return hidden(ref);
-    return undefined;
+    for (const name of this.derived.scripted) if (meets(ref, name)) return `field [${ref}] is computed by a script in the index's mapping, which may read the fields the credential's rules hide`;
+    for (const [alias, path] of this.derived.aliases) {
+      if (meets(ref, alias) && this.hides(path)) return `field [${ref}] is an alias of a field the credential's field rules hide`;
+    }
+    return this.hides(ref) ? hidden(ref) : undefined;
+  }
+
+  /** Do the rules hide a field that `ref` reaches? */
+  private hides(ref: string): boolean {
+    if (this.exclude.some((e) => meets(ref, e))) return true;
+    return this.include.length > 0 && !this.include.some((i) => covers(i, ref));
   }
 
   /** An object path (`nested.path`): refused only when the path itself is hidden (its fields are checked where named). */
@@ -717,6 +738,8 @@ export function queryTextFields(text: string): string[] {
   const fields: string[] = [];
   let term = '';
   let exists = false;
+  // the term a blank ended: Lucene's grammar skips blanks between a field and its colon (`f :x`)
+  let beforeBlank = '';
   const endTerm = () => {
     if (exists && term) {
       fields.push(term);
@@ -726,6 +749,13 @@ export function queryTextFields(text: string): string[] {
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
+    if (WHITESPACE.has(c)) {
+      if (term !== '') beforeBlank = exists ? '' : term;
+      endTerm();
+      continue;
+    }
+    const named = term !== '' ? term : beforeBlank;
+    beforeBlank = '';
     if (c === '\\') {
       const [char, length] = escapeAt(text, i);
       term += char;
@@ -743,13 +773,13 @@ export function queryTextFields(text: string): string[] {
       endTerm();
       i = rangeEnd(text, i) - 1;
     } else if (c === ':') {
-      // `field:` — a colon with no name before it qualifies nothing Elasticsearch accepts;
+      // `field:` (or `field :`) — a colon with no name before it qualifies nothing Elasticsearch accepts;
       // `_exists_:` names a field by the term after it (and by anything else, fields this does not tell: `*`)
-      if (term === '_exists_') {
+      if (named === '_exists_') {
         const next = text[i + 1];
         if (next !== undefined && (next === '\\' || !TERM_END.has(next)) && next !== '+' && next !== '-') exists = true;
         else fields.push('*');
-      } else if (term !== '') fields.push(term);
+      } else if (named !== '') fields.push(named);
       term = '';
     } else if ((c === '+' || c === '-') && term === '') {
       continue;
@@ -844,10 +874,7 @@ export function mgetRefusal(visibility: FieldVisibility, body: unknown, params: 
   });
 }
 
-/**
- * `_update`: a script reads the whole document, an answer with `_source` would show it, and a
- * partial document writing a hidden field tells by `noop` whether the field held that value.
- */
+/** `_update`: a script reads the whole document, an answer with `_source` would show it, and merging `doc` compares the fields it sets. */
 export function updateRefusal(visibility: FieldVisibility, body: unknown, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
     const includes = params.get('_source_includes') ?? params.get('_source');
@@ -960,6 +987,8 @@ function visibleMapping(visibility: FieldVisibility, mapping: Json, prefix: stri
     for (const [name, sub] of Object.entries(fields)) {
       const path = prefix ? `${prefix}.${name}` : name;
       if (!visibility.showsMapping(path)) continue;
+      // an alias names the field it stands for
+      if (isObject(sub) && sub.type === 'alias' && typeof sub.path === 'string' && !visibility.showsMapping(sub.path)) continue;
       kept[name] = isObject(sub) ? visibleMapping(visibility, sub, path) : sub;
     }
     out[member] = kept;
@@ -1154,12 +1183,12 @@ export function fieldVisibilityOf(credential: Credential): FieldVisibility | und
  * HTTP path refuses it): for callers that hold the request's body as text (WebSocket frames,
  * pipeline stages). The admin and credentials without field rules pass at no cost.
  */
-export function checkFieldRules(principal: Principal, req: GatewayRequest, scripted?: ReadonlySet<string>): void {
+export function checkFieldRules(principal: Principal, req: GatewayRequest, derived?: DerivedFields): void {
   const { info, body: text } = req;
   if (principal.role === 'admin') return;
   const rules = fieldVisibilityOf(principal.credential);
   if (!rules) return;
-  const visibility = scripted ? rules.withScripted(scripted) : rules;
+  const visibility = derived ? rules.withDerived(derived) : rules;
   const body: FieldRulesBody = {
     json: () => (text === undefined || text.trim() === '' ? undefined : parseJsonText(text)),
     searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),

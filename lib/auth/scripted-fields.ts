@@ -2,24 +2,23 @@ import { LRUCache } from 'lru-cache';
 import type { Subscription } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import { callJson, type Backend } from '../engine/index.js';
+import { NO_DERIVED_FIELDS, type DerivedFields } from './field-rules.js';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const NONE: ReadonlySet<string> = new Set();
-
 /** What an expression's mappings make scripted, and whether it may be kept until a mapping change. */
 interface Reading {
-  names: ReadonlySet<string>;
+  fields: DerivedFields;
   keep: boolean;
 }
 
 /**
  * The fields that indices' mappings compute with a script — runtime fields and fields mapped with
- * a `script` — or take from another field (`alias` fields), for the field rules: a script reads
- * whatever field it likes, and an alias its target, so a credential whose rules hide fields may
- * not read such a one (Elasticsearch's field-level security runs such
+ * a `script` — for the field rules: a script reads whatever field it likes, so a credential whose
+ * rules hide fields may not read a scripted one (Elasticsearch's field-level security runs such
  * scripts over the filtered source; the gateway, in front of any engine, refuses them instead).
+ * And the `alias` fields, with the field each stands for: an alias of a hidden field is hidden.
  *
  * Read from the engine's mappings, and kept per expression until a mapping may have changed: a
  * stale answer here lets a script read hidden fields, so an answer is kept only when it cannot
@@ -35,7 +34,7 @@ interface Reading {
  */
 export class ScriptedFields {
   private readonly inFlight = new Map<string, Promise<Reading>>();
-  private readonly kept = new LRUCache<string, ReadonlySet<string>>({ max: 10_000 });
+  private readonly kept = new LRUCache<string, DerivedFields>({ max: 10_000 });
   /** Bumped by every invalidation: a read that started before one is not kept. */
   private generation = 0;
   private reconnects: number | undefined;
@@ -47,8 +46,8 @@ export class ScriptedFields {
     this.feeds.push(bus.mappingChanges().subscribe(() => this.forget()), bus.indexChanges().subscribe(() => this.forget()));
   }
 
-  async of(indices: readonly string[]): Promise<ReadonlySet<string>> {
-    if (!indices.length) return NONE;
+  async of(indices: readonly string[]): Promise<DerivedFields> {
+    if (!indices.length) return NO_DERIVED_FIELDS;
     const expression = indices.join(',');
     if (this.trusted()) {
       const kept = this.kept.get(expression);
@@ -59,11 +58,11 @@ export class ScriptedFields {
       const generation = this.generation;
       found = this.read(expression, indices).finally(() => this.inFlight.delete(expression));
       this.inFlight.set(expression, found);
-      void found.then(({ names, keep }) => {
-        if (keep && generation === this.generation && this.trusted()) this.kept.set(expression, names);
+      void found.then(({ fields, keep }) => {
+        if (keep && generation === this.generation && this.trusted()) this.kept.set(expression, fields);
       }, () => undefined);
     }
-    return (await found).names;
+    return (await found).fields;
   }
 
   /** Stops following the bus. */
@@ -90,15 +89,15 @@ export class ScriptedFields {
   private async read(expression: string, indices: readonly string[]): Promise<Reading> {
     const res = await callJson<Json>(this.backend, 'GET', `/${encodeURIComponent(expression).replace(/%2C/gi, ',').replace(/%2A/gi, '*')}/_mapping`, undefined,
       'ignore_unavailable=true&allow_no_indices=true');
-    const names = new Set<string>();
-    if (res.status !== 200 || !isObject(res.body)) return { names, keep: false };
+    const fields = { scripted: new Set<string>(), aliases: new Map<string, string>() };
+    if (res.status !== 200 || !isObject(res.body)) return { fields, keep: false };
     let keep = this.bus !== undefined && sameNames(Object.keys(res.body), indices);
     for (const entry of Object.values(res.body)) {
       if (!isObject(entry) || !isObject(entry.mappings)) continue;
-      collect(entry.mappings, '', names);
+      collect(entry.mappings, '', fields);
       if (keep && addsRuntimeFields(entry.mappings)) keep = false;
     }
-    return { names, keep };
+    return { fields, keep };
   }
 }
 
@@ -125,17 +124,18 @@ function addsRuntimeFields(mapping: Json): boolean {
   return false;
 }
 
-function collect(mapping: Json, prefix: string, names: Set<string>): void {
+function collect(mapping: Json, prefix: string, found: { scripted: Set<string>; aliases: Map<string, string> }): void {
   const at = (name: string) => (prefix ? `${prefix}.${name}` : name);
-  if (isObject(mapping.runtime)) for (const name of Object.keys(mapping.runtime)) names.add(at(name));
+  if (isObject(mapping.runtime)) for (const name of Object.keys(mapping.runtime)) found.scripted.add(at(name));
   for (const member of ['properties', 'fields'] as const) {
     const fields = mapping[member];
     if (!isObject(fields)) continue;
     for (const [name, sub] of Object.entries(fields)) {
       if (!isObject(sub)) continue;
-      // an alias reads the field it points to, perhaps a hidden one: refused as a scripted field is
-      if (sub.script !== undefined || sub.type === 'alias') names.add(at(name));
-      collect(sub, at(name), names);
+      if (sub.script !== undefined) found.scripted.add(at(name));
+      // an alias's path is the full path of the field it stands for
+      if (sub.type === 'alias') found.aliases.set(at(name), typeof sub.path === 'string' ? sub.path : '');
+      collect(sub, at(name), found);
     }
   }
 }

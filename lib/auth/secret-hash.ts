@@ -15,6 +15,7 @@ const N = 16384;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
+const SALT_BYTES = 16;
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -23,26 +24,43 @@ function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptO
 }
 
 export async function hashSecret(password: string, kind: SecretKind = 'memorized'): Promise<string> {
-  const salt = randomBytes(16);
+  const salt = randomBytes(SALT_BYTES);
   if (kind === 'generated') return ['ssha256', salt.toString('base64'), sha256(salt, password).toString('base64')].join('$');
   const hash = await scrypt(password, salt, KEYLEN, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
   return ['scrypt', N, R, P, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
-/** Constant-time comparison; false (never a throw) for a malformed stored hash. */
+/**
+ * Constant-time comparison; false (never a throw) for a malformed stored hash. Only the shapes
+ * `hashSecret` writes verify: a salt of SALT_BYTES, a hash of KEYLEN (SHA-256's length), scrypt
+ * parameters no weaker than N, R, P — a record of another shape (an empty salt, a truncated hash,
+ * `N=2`, which would make a chosen password cheap to guess) opens nothing.
+ */
 export async function verifySecret(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length === 3 && parts[0] === 'ssha256') {
-    const expected = Buffer.from(parts[2], 'base64');
-    const actual = sha256(Buffer.from(parts[1], 'base64'), password);
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    const salt = exactBase64(parts[1], SALT_BYTES);
+    const expected = exactBase64(parts[2], KEYLEN);
+    if (!salt || !expected) return false;
+    return timingSafeEqual(sha256(salt, password), expected);
   }
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [n, r, p] = parts.slice(1, 4).map(Number);
-  const salt = Buffer.from(parts[4], 'base64');
-  const expected = Buffer.from(parts[5], 'base64');
-  const actual = await scrypt(password, salt, expected.length, { N: n, r, p, maxmem: 64 * 1024 * 1024 });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const salt = exactBase64(parts[4], SALT_BYTES);
+  const expected = exactBase64(parts[5], KEYLEN);
+  if (!salt || !expected || !Number.isSafeInteger(n) || !Number.isSafeInteger(r) || !Number.isSafeInteger(p) || n < N || r < R || p < P) return false;
+  try {
+    const actual = await scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: 64 * 1024 * 1024 });
+    return timingSafeEqual(actual, expected);
+  } catch {
+    return false; // parameters scrypt refuses (N not a power of two, memory beyond maxmem)
+  }
+}
+
+/** The bytes of a canonical base64 text of exactly `length` bytes; undefined for anything else. */
+function exactBase64(text: string, length: number): Buffer | undefined {
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.length === length && bytes.toString('base64') === text ? bytes : undefined;
 }
 
 function sha256(salt: Buffer, secret: string): Buffer {

@@ -44,8 +44,8 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     if (decision.path !== ctx.path) ctx.path = decision.path;
     if (decision.querystring !== ctx.querystring) ctx.querystring = decision.querystring;
     const rules = fieldVisibilityOf(principal.credential);
-    const scripted = rules && (await authorizer.scriptedFieldsFor(principal, info));
-    const visibility = rules && scripted ? rules.withScripted(scripted) : rules;
+    const derived = rules && (await authorizer.derivedFieldsFor(principal, info));
+    const visibility = rules && derived ? rules.withDerived(derived) : rules;
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((decision.params.has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {

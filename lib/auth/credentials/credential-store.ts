@@ -145,16 +145,25 @@ export class CredentialStore {
       );
       if (reply.status === 409 && attempt < 5) continue;
       if (reply.status === 404) throw notFound(username);
+      if (reply.status === 409) throw conflict(username);
       this.checkWrite('update', username, reply.status);
       await this.announce(username, 'index', reply.body, record);
       return publicCredential(record);
     }
   }
 
-  async delete(username: string): Promise<void> {
-    if (!(await this.read(username))) throw notFound(username);
-    const reply = await callJson<WriteReply>(this.backend, 'DELETE', this.docPath('_doc', username), undefined, 'refresh=true');
+  /**
+   * Deletes a credential; `admit` is asked about the record as read, and the delete holds only if
+   * it is still that record (a credential widened meanwhile is not deleted on the old verdict).
+   */
+  async delete(username: string, options: WriteOptions = {}): Promise<void> {
+    const found = await this.read(username);
+    if (!found) throw notFound(username);
+    options.admit?.(publicCredential(found.record));
+    const reply = await callJson<WriteReply>(this.backend, 'DELETE', this.docPath('_doc', username), undefined,
+      `refresh=true&if_seq_no=${found.seqNo}&if_primary_term=${found.primaryTerm}`);
     if (reply.status === 404) throw notFound(username);
+    if (reply.status === 409) throw conflict(username);
     this.checkWrite('delete', username, reply.status);
     await this.announce(username, 'delete', reply.body);
   }
@@ -217,6 +226,10 @@ export function generateUsername(): string {
 
 export const notFound = (username: string) =>
   new EsError(404, 'resource_not_found_exception', `credential [${username}] not found`, { 'resource.type': 'credential', 'resource.id': username });
+
+/** Elasticsearch's answer to a write that lost a race, after the store's retries: the caller may retry. */
+const conflict = (username: string) =>
+  new EsError(409, 'version_conflict_engine_exception', `[${username}]: version conflict, the credential was changed concurrently; retry the request`);
 
 export const alreadyExists = (username: string) =>
   new EsError(409, 'resource_already_exists_exception', `credential [${username}] already exists`, { 'resource.type': 'credential', 'resource.id': username });

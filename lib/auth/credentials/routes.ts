@@ -55,7 +55,8 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
       ctx.body = { credential: await store.update(username, patch, options) };
     },
     'credentials.delete': async (ctx, { username }) => {
-      await store.delete(username);
+      const grantor = grantorOf(ctx);
+      await store.delete(username, grantor ? { admit: admitWithin(grantor) } : {});
       ctx.body = { acknowledged: true, username };
     },
     'index_credentials.list': async (ctx, params) => {
