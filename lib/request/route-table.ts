@@ -26,9 +26,10 @@ export class RouteTable<T> {
     const tree = (this.tree ??= this.build());
     const found = tree.find(method as FindMyWay.HTTPMethod, '/' + segments.map(encodeURIComponent).join('/'));
     if (!found) return undefined;
-    const pathParams = { ...(found.params as Record<string, string>) };
+    // find-my-way makes the parameters' object for this lookup: it is the caller's
+    const pathParams = found.params as Record<string, string>;
     // `/` is no `/{index}` (find-my-way would take it, with an empty parameter)
-    if (Object.values(pathParams).includes('')) return undefined;
+    for (const name in pathParams) if (pathParams[name] === '') return undefined;
     return { value: found.store as T, pathParams };
   }
 
