@@ -3,9 +3,9 @@ import FindMyWay from 'find-my-way';
 /**
  * The one matcher of routes (`/{index}/_doc/{id}`) over a request's decoded path segments, on
  * find-my-way's radix tree: a literal segment wins over a parameter at the same place (as in
- * Elasticsearch's path trie), a parameter is exactly one decoded segment. The embedded engine's
- * route table (Elasticsearch's REST API) and the gateway's own (lib/auth's `GATEWAY_ROUTES`) are
- * built on it, so both read a path the same way.
+ * Elasticsearch's path trie), a parameter is exactly one decoded segment. The one route table
+ * (api-table.ts: Elasticsearch's REST API and the gateway's own) and the embedded engine's router
+ * (built from the same table's Elasticsearch APIs) are built on it, so both read a path the same way.
  */
 export class RouteTable<T> {
   /** Each pattern's values by method: a later entry for the same pattern and method replaces the earlier one. */
