@@ -3,9 +3,9 @@ import FindMyWay from 'find-my-way';
 /**
  * The one matcher of routes (`/{index}/_doc/{id}`) over a request's decoded path segments, on
  * find-my-way's radix tree: a literal segment wins over a parameter at the same place (as in
- * Elasticsearch's path trie), a parameter is exactly one decoded segment. The embedded engine's
- * route table (Elasticsearch's REST API) and the gateway's own (lib/auth's `GATEWAY_ROUTES`) are
- * built on it, so both read a path the same way.
+ * Elasticsearch's path trie), a parameter is exactly one decoded segment. The one route table
+ * (api-table.ts: Elasticsearch's REST API and the gateway's own) and the embedded engine's router
+ * (built from the same table's Elasticsearch APIs) are built on it, so both read a path the same way.
  */
 export class RouteTable<T> {
   /** Each pattern's values by method: a later entry for the same pattern and method replaces the earlier one. */
@@ -26,9 +26,10 @@ export class RouteTable<T> {
     const tree = (this.tree ??= this.build());
     const found = tree.find(method as FindMyWay.HTTPMethod, '/' + segments.map(encodeURIComponent).join('/'));
     if (!found) return undefined;
-    const pathParams = { ...(found.params as Record<string, string>) };
+    // find-my-way makes the parameters' object for this lookup: it is the caller's
+    const pathParams = found.params as Record<string, string>;
     // `/` is no `/{index}` (find-my-way would take it, with an empty parameter)
-    if (Object.values(pathParams).includes('')) return undefined;
+    for (const name in pathParams) if (pathParams[name] === '') return undefined;
     return { value: found.store as T, pathParams };
   }
 
