@@ -219,28 +219,27 @@ function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buck
   const resolved = resolveScript(p.scriptSpec!, ctx.storedScripts);
   const script = compileScript(resolved.source, selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT, resolved.name);
   const paths = Object.entries(p.paths!);
-  // each bucket's run is a step of the phase (it may pause between two; a replayed one builds no params)
-  const run = (values: number[]) => asStep(ctx.steps, node, undefined, () => {
+  // Each bucket is a step of the phase (it may pause between two; a replayed one reads no
+  // values): the script's result, undefined for a bucket_script's gap under `skip`.
+  const run = (b: Record<string, unknown>) => asStep(ctx.steps, node, undefined, () => {
+    const values = paths.map(([, path]) => bucketValue(b, path, p.gapPolicy));
+    if (!selector && p.gapPolicy === 'skip' && values.some((v) => Number.isNaN(v))) return undefined;
     const params = fromJson(resolved.params) as Map<unknown, unknown>;
     paths.forEach(([name], i) => params.set(name, boxDouble(values[i])));
     return script.run({ params });
   });
   const kept: Array<Record<string, unknown>> = [];
   for (const b of buckets) {
-    const values = paths.map(([, path]) => bucketValue(b, path, p.gapPolicy));
-    const gap = !selector && p.gapPolicy === 'skip' && values.some((v) => Number.isNaN(v));
     if (selector) {
-      if (run(values) === true) kept.push(b);
+      if (run(b) === true) kept.push(b);
       continue;
     }
-    if (!gap) {
-      const value = unbox(run(values));
-      if (value !== null && value !== undefined) {
-        if (typeof value !== 'number') throw new EsError(400, 'aggregation_execution_exception', `Script for [${node.name}] must return a Number`);
-        const out: Record<string, unknown> = { value };
-        if (p.format !== undefined) out.value_as_string = decimalFormat(value, p.format);
-        b[key] = out;
-      }
+    const value = unbox(run(b));
+    if (value !== null && value !== undefined) {
+      if (typeof value !== 'number') throw new EsError(400, 'aggregation_execution_exception', `Script for [${node.name}] must return a Number`);
+      const out: Record<string, unknown> = { value };
+      if (p.format !== undefined) out.value_as_string = decimalFormat(value, p.format);
+      b[key] = out;
     }
     kept.push(b);
   }
