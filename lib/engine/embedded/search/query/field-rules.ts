@@ -166,6 +166,10 @@ export function resolveDecay(fn: import('./query.js').DecayFunction, mapping: Fi
     const millis = (v: FieldValue) => (typeof v === 'bigint' ? millisOfNanos(v) : (v as number));
     return { scale: timeValueMs(fn.scale), offset: fn.offset === undefined ? 0 : timeValueMs(fn.offset), distances: (vs) => vs.map((v) => Math.abs(millis(v) - origin)) };
   }
+  // Elasticsearch decays numbers, dates and geo points only; any other field type is the query's error, on every document alike
+  if (type !== 'boolean' && !NUMERIC_TYPES.has(type)) {
+    throw new EsError(400, 'parsing_exception', `field [${fn.field}] is of type [${type}], but only numeric types are supported.`);
+  }
   if (fn.origin === undefined) throw new EsError(400, 'parsing_exception', `[${fn.kind}] must supply origin`);
   const origin = Number(fn.origin);
   return { scale: Number(fn.scale), offset: fn.offset === undefined ? 0 : Number(fn.offset), distances: (vs) => vs.map((v) => Math.abs((v as number) - origin)) };
