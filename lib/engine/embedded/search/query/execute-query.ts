@@ -149,8 +149,13 @@ export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): S
  * reached (the ordinals below where the first loop stopped), as a shard's collector answers.
  */
 export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
+  return yield* rewrittenQueryWork(rewriteQuery(q, ctx), ctx, scoring, budget);
+}
+
+/** `queryWork` of a query already rewritten against `ctx` (rewriteQuery), for a caller whose other passes read the same tree. */
+export function* rewrittenQueryWork(rewritten: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
   const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, budget });
-  return belowCut(yield* run(rewriteQuery(q, ctx), x, scoring), x);
+  return belowCut(yield* run(rewritten, x, scoring), x);
 }
 
 function liveDocFreq(fi: FieldIndex, tid: number, x: Exec): number {

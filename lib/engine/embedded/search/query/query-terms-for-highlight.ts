@@ -1,7 +1,7 @@
 import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
-import type { IntervalsRule } from './intervals.js';
+import type { IntervalSource, IntervalsRule } from './intervals.js';
 import { assertNever, type Query } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
 import { regexpPattern } from './term-patterns.js';
@@ -102,6 +102,25 @@ function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
   }
 }
 
+/** The terms of a lowered intervals or span source; what filters and exclusions look for only selects intervals. */
+function visitSource(source: IntervalSource, ctx: Ctx): void {
+  switch (source.kind) {
+    case 'term':
+      if (targets(ctx, source.field)) ctx.out.terms.add(source.term);
+      return;
+    case 'pattern':
+      if (targets(ctx, source.field)) ctx.out.predicates.push(source.pattern.test);
+      return;
+    case 'none':
+      return;
+    case 'extend': case 'scripted': case 'first': case 'filtered': case 'not':
+      visitSource(source.source, ctx);
+      return;
+    default:
+      for (const s of source.subs) visitSource(s, ctx);
+  }
+}
+
 export { visit as collectHighlightTerms };
 
 function visit(q: Query, ctx: Ctx): void {
@@ -189,16 +208,43 @@ function visit(q: Query, ctx: Ctx): void {
     case 'terms_set':
       if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
       return;
+    // the clauses the rewrite lowers full-text and multi-term queries to, analyzed for their own field
+    case 'indexed_term':
+      if (targets(ctx, q.field)) ctx.out.terms.add(q.term);
+      return;
+    case 'term_pattern':
+      if (targets(ctx, q.field)) ctx.out.predicates.push(q.pattern.test);
+      return;
+    case 'phrase':
+      if (targets(ctx, q.field)) {
+        for (const path of q.paths) {
+          path.terms.forEach((alts, i) => {
+            if (q.prefixExpansions !== undefined && i === path.terms.length - 1) for (const a of alts) ctx.out.predicates.push((x) => x.startsWith(a));
+            else for (const a of alts) ctx.out.terms.add(a);
+          });
+        }
+      }
+      return;
+    case 'interval_source':
+      visitSource(q.source, ctx);
+      return;
+    case 'combined_term':
+      if (q.fields.some((f) => targets(ctx, f.field))) for (const t of q.terms) ctx.out.terms.add(t);
+      return;
     case 'range': case 'geo_distance':
     case 'geo_bounding_box': case 'geo_shape': case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
-    case 'script': case 'indexed_term': case 'term_pattern': case 'phrase': case 'interval_source': case 'combined_term':
+    case 'script':
       return;
     default:
       return assertNever(q);
   }
 }
 
-/** The terms of `query` that highlight `field` (all fields' terms when `requireFieldMatch` is false). */
+/**
+ * The terms of `query` that highlight `field` (all fields' terms when `requireFieldMatch` is false).
+ * `query` is the tree rewritten against the index (rewriteQuery), as Lucene extracts highlight terms
+ * from the rewritten query: analyzed for the field each clause searches, metadata-field queries decided.
+ */
 export function queryTermsForHighlight(query: Query, field: string, mappings: Mappings, registry: AnalysisRegistry, requireFieldMatch: boolean): HighlightTerms {
   const out: HighlightTerms = { terms: new Set(), predicates: [] };
   const mapping = resolveFieldMapping(mappings, field);
