@@ -1,9 +1,8 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
-import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
-import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
+import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
-import { pointsRelate } from './geo-shape.js';
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
@@ -163,18 +162,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
       }
       return false;
     }
-    case 'geo_distance': {
-      const vs = e.fields.get(q.field)?.values ?? [];
-      for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
-      return false;
-    }
-    case 'geo_bounding_box': {
-      const vs = e.fields.get(q.field)?.values ?? [];
-      for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
-      return false;
-    }
-    case 'geo_shape':
-      return geoShapeApplies(q, e.mappings) && pointsRelate(e.fields.get(q.field)?.values ?? [], q.shape, q.relation);
     case 'rank_feature': {
       const source = rankFeatureSource(q, e.mappings);
       return source !== undefined && (e.fields.get(source.field)?.values.length ?? 0) > 0;

@@ -2,12 +2,11 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { intToByte4, LENGTH_TABLE, SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { fieldType, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
-import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
 import { combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
-import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
-import { pointsRelate } from './geo-shape.js';
+import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
@@ -440,7 +439,7 @@ export function allLive(x: Exec, score: number): ScoredDocs {
 }
 
 /** Every live document whose values pass `test`, each with the same score. */
-function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
+export function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
   return scoredByDocValues(field, x, (vs) => (test(vs) ? score : undefined));
 }
 
@@ -785,12 +784,6 @@ function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: b
   return out.build();
 }
 
-/** geo_shape / geo_polygon: the documents whose points relate to the shape, a constant score. */
-function* geoShapeQuery(q: Extract<Query, { type: 'geo_shape' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
-  if (!geoShapeApplies(q, x.mappings)) return ScoredDocs.empty();
-  return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => pointsRelate(vs, q.shape, q.relation));
-}
-
 /** Every live document with a value in `field`, scored from its values (undefined: no match). */
 function* scoredByDocValues(field: string, x: Exec, score: (values: readonly DocValue[]) => number | undefined): Work<ScoredDocs> {
   const fi = x.index.field(field);
@@ -1064,18 +1057,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* scriptQuery(q, x, scoring);
     case 'script_score':
       return yield* scriptScoreQuery(q, x, scoring);
-    case 'geo_distance':
-      return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
-        for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
-        return false;
-      });
-    case 'geo_bounding_box':
-      return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
-        for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
-        return false;
-      });
-    case 'geo_shape':
-      return yield* geoShapeQuery(q, x, scoring);
     case 'rank_feature':
       return yield* rankFeatureQuery(q, x, scoring);
     case 'distance_feature':

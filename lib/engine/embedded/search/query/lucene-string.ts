@@ -39,7 +39,9 @@ function clause(q: Query, ctx: RewriteContext): string {
  */
 export function luceneString(q: Query, ctx: RewriteContext): string {
   if (isRegistered(q)) {
-    const text = queryTypeOf(q).print(q, (c) => luceneString(c, ctx), String);
+    // the others are printed as the clauses they are rewritten to, or by their name
+    if (!PRINTED.has(q.type)) return printedAsRewritten(q, ctx);
+    const text = queryTypeOf(q).print(q, { child: (c) => luceneString(c, ctx), float: String, lucene: ctx });
     return 'boost' in q ? boosted(text, q.boost) : text;
   }
   switch (q.type) {
@@ -96,7 +98,7 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
     case 'nested':
       return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
     case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'boosting':
-    case 'function_score': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'span': case 'intervals':
+    case 'function_score': case 'span': case 'intervals':
     case 'terms_set': case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned':
     case 'rule': case 'script': case 'script_score': case 'term_pattern': case 'capped_score': case 'interval_source':
     case 'combined_term':
@@ -104,6 +106,10 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
     default:
       return assertNever(q);
   }
+  return printedAsRewritten(q, ctx);
+}
+
+function printedAsRewritten(q: Query, ctx: RewriteContext): string {
   const p = printed(q, ctx);
   return p === q ? q.type : luceneString(p, ctx);
 }

@@ -35,7 +35,7 @@ export function matchScope(q: Query): MatchScope {
   switch (q.type) {
     case 'term': case 'terms': case 'range':
     case 'prefix': case 'wildcard': case 'regexp': case 'match_phrase':
-    case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'script': case 'indexed_term': case 'combined_fields': case 'combined_term':
       return 'document';
     // which terms a limited expansion keeps depends on the index's dictionary

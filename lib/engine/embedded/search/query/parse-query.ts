@@ -1,9 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
-import { parseGeoPoint, parseDistance } from '../../mapping/geo-point.js';
 import { parseCombinedFieldsQuery } from './combined-fields.js';
 import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
-import { parseGeoPolygonQuery, parseGeoShapeQuery } from './geo-shape.js';
 import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
@@ -12,14 +10,14 @@ import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, 
 import { parseRuleQuery } from './rule-query.js';
 import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
 import { parseTermsSetQuery } from './terms-set.js';
-import { isRegisteredName, queryTypeOf } from './query-type.js';
+import { registeredTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
 export function parsingError(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
 }
 
-function illegal(reason: string): EsError {
+export function illegal(reason: string): EsError {
   return new EsError(400, 'illegal_argument_exception', reason);
 }
 
@@ -40,7 +38,7 @@ export function num(name: string, key: string, v: unknown, dflt: number): number
   return n;
 }
 
-function bool(v: unknown, dflt: boolean): boolean {
+export function bool(v: unknown, dflt: boolean): boolean {
   if (v === undefined || v === null) return dflt;
   return v === true || v === 'true';
 }
@@ -174,7 +172,7 @@ function enumOf<T extends string>(name: string, key: string, v: unknown, allowed
 const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
 const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
 
-function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
+export function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
   const keys = Object.keys(body).filter((k) => !reserved.includes(k));
   if (keys.length !== 1) throw parsingError(`[${name}] query requires exactly one field`);
   return [keys[0], body[keys[0]]];
@@ -202,7 +200,8 @@ export function parseQuery(input: unknown): Query {
 function parseQueryNode(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
   const [name, body] = singleEntry(input);
-  if (isRegisteredName(name)) return queryTypeOf(name).parse(body);
+  const registered = registeredTypeOfName(name);
+  if (registered) return registered.parse(body, name);
   switch (name) {
     case 'term': {
       const [field, spec] = fieldAndBody(name, body);
@@ -350,45 +349,6 @@ function parseQueryNode(input: unknown): Query {
         ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
       };
     }
-    case 'geo_distance': {
-      if (!isObject(body)) throw parsingError('[geo_distance] query malformed');
-      const [field, point] = geoField(name, body, ['distance', 'distance_type', 'validation_method', 'ignore_unmapped', 'boost', '_name']);
-      if (body.distance === undefined) throw illegal('geo_distance requires \'distance\' to be specified');
-      const center = parseGeoPoint(point);
-      if (!center) throw parsingError(`[geo_distance] failed to parse point for field [${field}]`);
-      return {
-        type: 'geo_distance', field, center, distanceMeters: parseDistance(body.distance),
-        ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
-      };
-    }
-    case 'geo_bounding_box': {
-      if (!isObject(body)) throw parsingError('[geo_bbox] query malformed');
-      const [field, box] = geoField(name, body, ['validation_method', 'type', 'ignore_unmapped', 'boost', '_name']);
-      if (!isObject(box)) throw parsingError('[geo_bbox] failed to parse bounding box');
-      let top: number | undefined, left: number | undefined, bottom: number | undefined, right: number | undefined;
-      const tl = box.top_left !== undefined ? parseGeoPoint(box.top_left) : undefined;
-      const br = box.bottom_right !== undefined ? parseGeoPoint(box.bottom_right) : undefined;
-      const tr = box.top_right !== undefined ? parseGeoPoint(box.top_right) : undefined;
-      const bl = box.bottom_left !== undefined ? parseGeoPoint(box.bottom_left) : undefined;
-      if (tl) [top, left] = [tl.lat, tl.lon];
-      if (br) [bottom, right] = [br.lat, br.lon];
-      if (tr) [top, right] = [tr.lat, tr.lon];
-      if (bl) [bottom, left] = [bl.lat, bl.lon];
-      if (typeof box.wkt === 'string') {
-        const m = /^\s*BBOX\s*\(\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*\)\s*$/i.exec(box.wkt);
-        if (m) [left, right, top, bottom] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
-      }
-      if (box.top !== undefined) top = Number(box.top);
-      if (box.left !== undefined) left = Number(box.left);
-      if (box.bottom !== undefined) bottom = Number(box.bottom);
-      if (box.right !== undefined) right = Number(box.right);
-      if (top === undefined || left === undefined || bottom === undefined || right === undefined) throw parsingError('failed to parse bounding box. Missing corners');
-      return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
-    }
-    case 'geo_shape':
-      return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'geo_shape' };
-    case 'geo_polygon':
-      return { type: 'geo_shape', ...parseGeoPolygonQuery(body), relation: 'intersects', query: 'geo_polygon' };
     case 'intervals':
       return { type: 'intervals', ...parseIntervalsQuery(body) };
     case 'terms_set':

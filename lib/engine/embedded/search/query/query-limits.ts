@@ -59,8 +59,8 @@ function children(q: Query): Query[] {
       return [q.organic];
     case 'term': case 'terms':
     case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'range': case 'geo_distance': case 'geo_bounding_box':
-    case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
+    case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'combined_fields': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return [];
@@ -104,8 +104,8 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
       }
       case 'term': case 'terms':
       case 'bool': case 'prefix': case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
-      case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
-      case 'geo_bounding_box': case 'geo_shape': case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
+      case 'boosting': case 'function_score': case 'nested':
+      case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
       case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':
         demand.clauses += 1;

@@ -231,8 +231,8 @@ function visit(q: Query, ctx: Ctx): void {
     case 'combined_term':
       if (q.fields.some((f) => targets(ctx, f.field))) for (const t of q.terms) ctx.out.terms.add(t);
       return;
-    case 'range': case 'geo_distance':
-    case 'geo_bounding_box': case 'geo_shape': case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
+    case 'range':
+    case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
     case 'script':
       return;
     default:

@@ -349,7 +349,7 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
     case 'term': case 'terms':
-    case 'range': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature':
+    case 'range': case 'terms_set': case 'distance_feature':
     case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return q;

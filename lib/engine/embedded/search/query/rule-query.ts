@@ -110,9 +110,6 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'regexp':
     case 'fuzzy':
     case 'range':
-    case 'geo_distance':
-    case 'geo_bounding_box':
-    case 'geo_shape':
     case 'intervals':
     case 'span':
     case 'terms_set':
