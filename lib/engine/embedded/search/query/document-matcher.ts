@@ -2,7 +2,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
-import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
+import { checkedPerCandidate, decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
@@ -102,8 +102,11 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'terms':
       return q.values.some((v) => termMatches(e, q.field, v));
     case 'bool': {
-      if (!q.must.every((c) => evaluate(c, e))) return false;
-      if (!q.filter.every((c) => evaluate(c, e))) return false;
+      // in the executor's order: once a required clause is run, scripts and doc-value ranges are checked last
+      const required = [...q.must, ...q.filter];
+      const checked = required.map((c) => checkedPerCandidate(c, e.mappings, e.registry, e.now));
+      const ordered = checked.includes(false) ? [...required.filter((_, i) => !checked[i]), ...required.filter((_, i) => checked[i])] : required;
+      if (!ordered.every((c) => evaluate(c, e))) return false;
       if (q.mustNot.some((c) => evaluate(c, e))) return false;
       const needed = requiredShouldMatches(q.minimumShouldMatch, q.should.length, q.must.length + q.filter.length > 0);
       if (needed === 0) return true;

@@ -5,7 +5,7 @@ import { fieldType, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveF
 import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
-import { combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
+import { checkedPerCandidate, combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
 import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
@@ -465,6 +465,7 @@ function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((valu
  * clauses give than run over the whole index: a numeric range, read from doc values.
  */
 function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefined {
+  if (!checkedPerCandidate(q, x.mappings, x.registry, x.now)) return undefined;
   if (q.type === 'script') return scriptFilter(q.script, x);
   if (q.type !== 'range') return undefined;
   const test = numericRangeTest(q, x);

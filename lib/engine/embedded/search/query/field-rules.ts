@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, fieldType, isRangeType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, resolveFieldMapping, type EpochTime, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { Query } from './query.js';
 
@@ -16,6 +16,20 @@ export interface RangeBounds {
   hi?: EpochTime | string;
   loInc: boolean;
   hiInc: boolean;
+}
+
+/**
+ * Whether a required clause of a bool is checked on the documents the other required clauses give
+ * rather than run over the index (when one of them is run): a script, or a range read from doc values
+ * (numbers, dates, booleans, range fields). The executor and the one-document matcher both test such
+ * clauses last, so a script that fails on a document the other clauses exclude fails neither.
+ */
+export function checkedPerCandidate(q: Query, mappings: Mappings, registry: AnalysisRegistry, now: number): boolean {
+  if (q.type === 'script') return true;
+  if (q.type !== 'range') return false;
+  const mapping = resolveFieldMapping(mappings, q.field);
+  if (!mapping) return false;
+  return isRangeType(fieldType(mapping)) || rangeBounds(q, mapping, registry, now).numeric;
 }
 
 /** Range bounds as ES computes them for the field's type (date math with rounding, keyword normalizer). */
