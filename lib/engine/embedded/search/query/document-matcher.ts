@@ -1,8 +1,8 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { fieldType, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { fieldType, parseDocument, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
-import { checkedPerCandidate, decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
+import { checkedPerCandidate, decayOfValues, phraseFreq, resolveDecay } from './field-rules.js';
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
@@ -50,7 +50,7 @@ function anyTerm(e: Evaluated, field: string, test: (t: string) => boolean): boo
   return false;
 }
 
-function termMatches(e: Evaluated, field: string, value: string | number | boolean, caseInsensitive = false): boolean {
+export function termMatches(e: Evaluated, field: string, value: string | number | boolean, caseInsensitive = false): boolean {
   if (field === '_id') return String(value) === e.id;
   const mapping = resolveFieldMapping(e.mappings, field);
   if (!mapping) return false;
@@ -97,10 +97,6 @@ export function rangeOperands(field: IndexableField, numeric: boolean, booleanFi
 export function evaluate(q: Query, e: Evaluated): boolean {
   if (isRegistered(q)) return queryTypeOf(q).matches(q, e);
   switch (q.type) {
-    case 'term':
-      return termMatches(e, q.field, q.value, q.caseInsensitive);
-    case 'terms':
-      return q.values.some((v) => termMatches(e, q.field, v));
     case 'bool': {
       // in the executor's order: once a required clause is run, scripts and doc-value ranges are checked last
       const required = [...q.must, ...q.filter];
@@ -127,14 +123,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
           positionsOf(field, q.prefixExpansions !== undefined && gi === last ? (t) => alts.some((a) => t.startsWith(a)) : (t) => alts.includes(t)));
         return positions.every((p) => p.length > 0) && phraseFreq(positions, offsets, q.slop) > 0;
       });
-    }
-    case 'range': {
-      const mapping = resolveFieldMapping(e.mappings, q.field);
-      const field = e.fields.get(q.field);
-      if (!mapping || !field) return false;
-      if (isRangeType(fieldType(mapping))) return rangeValuesRelate(field.values, rangeQueryInterval(mapping, q, e.now), q.relation ?? 'intersects');
-      const b = rangeBounds(q, mapping, e.registry, e.now);
-      return rangeOperands(field, b.numeric, fieldType(mapping) === 'boolean').some((v) => inRange(v, b));
     }
     case 'capped_score':
       return evaluate(q.query, e);
@@ -213,8 +201,8 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'script_score':
       // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
       return evaluate(q.query, e);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'span': case 'intervals': case 'combined_fields':
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
+    case 'span': case 'intervals': case 'combined_fields':
     case 'pinned': case 'rule':
       return evaluate(rewriteQuery(q, e), e);
     default:

@@ -192,7 +192,7 @@ function* termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number
   }
 }
 
-function* indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(field);
   if (!fi) return ScoredDocs.empty();
   const tid = fi.termId(term);
@@ -225,7 +225,7 @@ function* expand(fi: FieldIndex, pattern: TermPattern, x: Exec): Work<number[]> 
   return out;
 }
 
-function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): Work<ScoredDocs> {
+export function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): Work<ScoredDocs> {
   if (tids.length === 1) {
     const out = new DocSetBuilder(fi.postingsCount(tids[0]));
     yield* termDocs(fi, tids[0], x, { weight: 0, bm25: false, constant: score }, out);
@@ -258,7 +258,7 @@ function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number):
   return out.build();
 }
 
-function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(q.field);
   if (!fi) return ScoredDocs.empty();
   let tids = yield* expand(fi, q.pattern, x);
@@ -478,7 +478,7 @@ function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefin
   };
 }
 
-function* rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping) return ScoredDocs.empty();
   const score = scoring ? q.boost : 0;
@@ -1004,42 +1004,12 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
   switch (q.type) {
     case 'indexed_term':
       return yield* indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
-    case 'term': {
-      if (q.field === '_id') {
-        const ord = x.index.ordOf(String(q.value));
-        return ord === undefined ? ScoredDocs.empty() : new ScoredDocs(Int32Array.of(ord), Float64Array.of(scoring ? q.boost : 0), 1);
-      }
-      const mapping = resolveFieldMapping(x.mappings, q.field);
-      if (!mapping) return ScoredDocs.empty();
-      const term = queryTerm(mapping, q.value, x.registry);
-      if (term === undefined) return ScoredDocs.empty();
-      if (q.caseInsensitive) {
-        const lower = term.toLowerCase();
-        return yield* termPattern({ type: 'term_pattern', field: q.field, pattern: { prefix: '', test: (t) => t.toLowerCase() === lower }, scoring: 'constant', maxExpansions: Infinity, boost: q.boost }, x, scoring);
-      }
-      return yield* indexedTerm(q.field, term, q.boost, !scoredByBm25(fieldType(mapping)), x, scoring);
-    }
-    case 'terms': {
-      if (q.field === '_id') return yield* run({ type: 'ids', values: q.values.map(String), boost: q.boost }, x, scoring);
-      const mapping = resolveFieldMapping(x.mappings, q.field);
-      const fi = x.index.field(q.field);
-      if (!mapping || !fi) return ScoredDocs.empty();
-      const tids = new Set<number>();
-      for (const v of q.values) {
-        const term = queryTerm(mapping, v, x.registry);
-        const tid = term === undefined ? -1 : fi.termId(term);
-        if (tid >= 0) tids.add(tid);
-      }
-      return tids.size ? yield* unionConstant(fi, [...tids], x, scoring ? q.boost : 0) : ScoredDocs.empty();
-    }
     case 'bool':
       return yield* boolQuery(q, x, scoring);
     case 'term_pattern':
       return yield* termPattern(q, x, scoring);
     case 'phrase':
       return yield* phrase(q, x, scoring);
-    case 'range':
-      return yield* rangeQuery(q, x, scoring);
     case 'boosting': {
       const pos = yield* run(q.positive, x, scoring);
       const neg = yield* run(q.negative, x, false);
@@ -1070,8 +1040,8 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* combinedTerm(q, x, scoring);
     case 'more_like_this':
       return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'span': case 'intervals': case 'combined_fields':
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
+    case 'span': case 'intervals': case 'combined_fields':
     case 'pinned': case 'rule':
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);

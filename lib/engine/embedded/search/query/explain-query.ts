@@ -36,10 +36,6 @@ export function describe(q: Query): string {
   switch (q.type) {
     case 'indexed_term':
       return `${q.field}:${q.term}`;
-    case 'term':
-      return `${q.field}:${String(q.value)}`;
-    case 'terms':
-      return `${q.field}:(${q.values.map(String).join(' ')})`;
     case 'phrase': {
       const phrases = q.paths.map(({ terms }) =>
         `${q.field}:"${terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`);
@@ -47,8 +43,6 @@ export function describe(q: Query): string {
     }
     case 'term_pattern':
       return `${q.field}:${q.pattern.prefix ?? ''}*`;
-    case 'range':
-      return `${q.field}:[${String(q.gte ?? q.gt ?? '*')} TO ${String(q.lte ?? q.lt ?? '*')}]`;
     case 'bool': {
       const parts = [
         ...q.must.map((c) => `+${describe(c)}`),
@@ -64,8 +58,8 @@ export function describe(q: Query): string {
       return `ToParentBlockJoinQuery (${describe(q.query)})`;
     case 'capped_score':
       return `CappedScore(${describe(q.query)})`;
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'boosting':
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
+    case 'boosting':
     case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
     case 'interval_source': case 'combined_term':
@@ -218,9 +212,9 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
       return explainPhrase(q, ord, c, scoring);
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
-    case 'term': case 'terms': case 'match':
-    case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix': case 'wildcard':
-    case 'regexp': case 'fuzzy': case 'range': case 'boosting': case 'function_score': case 'nested':
+    case 'match':
+    case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
+    case 'boosting': case 'function_score': case 'nested':
     case 'span': case 'intervals': case 'terms_set':
     case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule':
     case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {

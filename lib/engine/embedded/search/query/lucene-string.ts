@@ -1,4 +1,4 @@
-import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import { assertNever, type Query } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
 import { rewriteQuery, type RewriteContext } from './rewrite-query.js';
@@ -12,7 +12,7 @@ function boosted(text: string, boost: number): string {
   return boost === 1 ? text : `(${text})^${javaFloat(boost)}`;
 }
 
-function isNumeric(field: string, ctx: RewriteContext): boolean {
+export function isNumeric(field: string, ctx: RewriteContext): boolean {
   const m = resolveFieldMapping(ctx.mappings, field);
   return m !== undefined && (NUMERIC_TYPES.has(fieldType(m)) || fieldType(m) === 'date');
 }
@@ -47,11 +47,6 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
   switch (q.type) {
     case 'indexed_term':
       return boosted(`${q.field}:${q.term}`, q.boost);
-    case 'term':
-      if (isNumeric(q.field, ctx)) return boosted(`${q.field}:[${String(q.value)} TO ${String(q.value)}]`, q.boost);
-      return boosted(`${q.field}:${String(q.value)}`, q.boost);
-    case 'terms':
-      return boosted(`${q.field}:(${q.values.map(String).join(' ')})`, q.boost);
     case 'bool': {
       const parts = [
         ...q.must.map((c) => `+${clause(c, ctx)}`),
@@ -70,30 +65,6 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
         return q.prefixExpansions !== undefined && i === path.terms.length - 1 ? `${t}*` : t;
       }) : [];
       return boosted(`${q.field}:"${terms.join(' ')}"${q.slop ? `~${q.slop}` : ''}`, q.boost);
-    }
-    case 'range': {
-      const m = resolveFieldMapping(ctx.mappings, q.field);
-      if (m && INTEGER_TYPES.has(fieldType(m))) {
-        // integer points: Lucene makes exclusive bounds inclusive ones
-        const low = q.gt !== undefined ? Number(q.gt) + 1 : q.gte;
-        const high = q.lt !== undefined ? Number(q.lt) - 1 : q.lte;
-        return boosted(`${q.field}:[${low === undefined ? '*' : String(low)} TO ${high === undefined ? '*' : String(high)}]`, q.boost);
-      }
-      const low = q.gt ?? q.gte;
-      const high = q.lt ?? q.lte;
-      const text = `${q.field}:${q.gt !== undefined ? '{' : '['}${low === undefined ? '*' : String(low)} TO ${high === undefined ? '*' : String(high)}${q.lt !== undefined ? '}' : ']'}`;
-      return boosted(text, q.boost);
-    }
-    case 'prefix':
-      return boosted(`${q.field}:${q.value}*`, q.boost);
-    case 'wildcard':
-      return boosted(`${q.field}:${q.value}`, q.boost);
-    case 'regexp':
-      return boosted(`${q.field}:/${q.value}/`, q.boost);
-    case 'fuzzy': {
-      const f = q.fuzziness;
-      const edits = f.kind === 'fixed' ? f.edits : q.value.length < f.low ? 0 : q.value.length < f.high ? 1 : 2;
-      return boosted(`${q.field}:${q.value}~${edits}`, q.boost);
     }
     case 'nested':
       return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);

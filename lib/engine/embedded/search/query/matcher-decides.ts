@@ -33,8 +33,7 @@ export function matchScope(q: Query): MatchScope {
   if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
   if (isRegistered(q)) return queryTypeOf(q).scope(q);
   switch (q.type) {
-    case 'term': case 'terms': case 'range':
-    case 'prefix': case 'wildcard': case 'regexp': case 'match_phrase':
+    case 'match_phrase':
     case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'script': case 'indexed_term': case 'combined_fields': case 'combined_term':
       return 'document';
@@ -43,7 +42,7 @@ export function matchScope(q: Query): MatchScope {
       return unlessIndex(q.options.fuzziness === undefined);
     case 'multi_match':
       return unlessIndex(q.options.fuzziness === undefined && q.matchType !== 'phrase_prefix' && q.matchType !== 'bool_prefix');
-    case 'fuzzy': case 'match_phrase_prefix':
+    case 'match_phrase_prefix':
       return 'index';
     case 'term_pattern':
       return unlessIndex(q.maxExpansions === Infinity);

@@ -6,7 +6,7 @@ import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
 import { boostOf, parseFuzziness } from './query-fields.js';
-import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
+import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
 import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
 import { parseTermsSetQuery } from './terms-set.js';
@@ -25,7 +25,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function scalar(name: string, v: unknown): Scalar {
+export function scalar(name: string, v: unknown): Scalar {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   if (v === null) throw illegal('field name is null or empty');
   throw parsingError(`[${name}] query does not support array of values`);
@@ -51,7 +51,7 @@ function singleEntry(q: Record<string, unknown>): [string, unknown] {
   return [keys[0], q[keys[0]]];
 }
 
-function fieldAndBody(name: string, body: unknown, extraKeys: string[] = []): [string, unknown] {
+export function fieldAndBody(name: string, body: unknown, extraKeys: string[] = []): [string, unknown] {
   if (!isObject(body)) throw parsingError(`[${name}] query malformed, no start_object after query name`);
   const keys = Object.keys(body).filter((k) => k !== 'boost' && k !== '_name' && !extraKeys.includes(k));
   if (keys.length === 0) throw illegal('field name is null or empty');
@@ -203,19 +203,6 @@ function parseQueryNode(input: unknown): Query {
   const registered = registeredTypeOfName(name);
   if (registered) return registered.parse(body, name);
   switch (name) {
-    case 'term': {
-      const [field, spec] = fieldAndBody(name, body);
-      if (isObject(spec)) {
-        checkKeys(name, spec, ['value', 'boost', 'case_insensitive', '_name']);
-        return { type: 'term', field, value: scalar(name, spec.value), boost: boostOf(name, spec.boost), caseInsensitive: spec.case_insensitive === true };
-      }
-      return { type: 'term', field, value: scalar(name, spec), boost: boostOf(name, isObject(body) ? body.boost : undefined), caseInsensitive: false };
-    }
-    case 'terms': {
-      const [field, values] = fieldAndBody(name, body);
-      if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${field}]`);
-      return { type: 'terms', field, values: values.map((v) => scalar(name, v)), boost: boostOf(name, (body as Record<string, unknown>).boost) };
-    }
     case 'bool': {
       if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
       for (const k of Object.keys(body)) if (!BOOL_KEYS.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
@@ -263,51 +250,6 @@ function parseQueryNode(input: unknown): Query {
         tieBreaker: body.tie_breaker === undefined ? undefined : num(name, 'tie_breaker', body.tie_breaker, 0),
         slop: num(name, 'slop', body.slop, 0), options: fullTextOptions(name, body), boost: boostOf(name, body.boost),
       };
-    }
-    case 'prefix':
-    case 'wildcard':
-    case 'regexp': {
-      const [field, raw] = fieldAndBody(name, body);
-      const spec = isObject(raw) ? raw : { value: raw };
-      const valueKey = name === 'wildcard' && spec.value === undefined && spec.wildcard !== undefined ? 'wildcard' : 'value';
-      checkKeys(name, spec, ['value', 'wildcard', 'boost', 'case_insensitive', 'rewrite', 'flags', 'flags_value', 'max_determinized_states', '_name']);
-      const value = String(scalar(name, spec[valueKey]));
-      const caseInsensitive = spec.case_insensitive === true;
-      const boost = boostOf(name, spec.boost);
-      if (name === 'regexp') return { type: 'regexp', field, value, caseInsensitive, flags: typeof spec.flags === 'string' ? spec.flags : 'ALL', boost };
-      return { type: name, field, value, caseInsensitive, boost };
-    }
-    case 'fuzzy': {
-      const [field, raw] = fieldAndBody(name, body);
-      const spec = isObject(raw) ? raw : { value: raw };
-      checkKeys(name, spec, ['value', 'fuzziness', 'prefix_length', 'max_expansions', 'transpositions', 'rewrite', 'boost', '_name']);
-      return {
-        type: 'fuzzy', field, value: String(scalar(name, spec.value)), fuzziness: parseFuzziness(spec.fuzziness) ?? { kind: 'auto', low: 3, high: 6 },
-        prefixLength: num(name, 'prefix_length', spec.prefix_length, 0), maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
-        transpositions: bool(spec.transpositions, true), boost: boostOf(name, spec.boost),
-      };
-    }
-    case 'range': {
-      const [field, raw] = fieldAndBody(name, body);
-      if (!isObject(raw)) throw parsingError(`[range] query does not support [${field}]`);
-      checkKeys(name, raw, ['gt', 'gte', 'lt', 'lte', 'from', 'to', 'include_lower', 'include_upper', 'format', 'time_zone', 'relation', 'boost', '_name']);
-      const q: Extract<Query, { type: 'range' }> = { type: 'range', field, boost: boostOf(name, raw.boost) };
-      const bound = (v: unknown) => (v === undefined || v === null ? undefined : scalar(name, v));
-      if (raw.from !== undefined && raw.from !== null) q[raw.include_lower === false ? 'gt' : 'gte'] = bound(raw.from);
-      if (raw.to !== undefined && raw.to !== null) q[raw.include_upper === false ? 'lt' : 'lte'] = bound(raw.to);
-      if (raw.gt !== undefined) q.gt = bound(raw.gt);
-      if (raw.gte !== undefined) q.gte = bound(raw.gte);
-      if (raw.lt !== undefined) q.lt = bound(raw.lt);
-      if (raw.lte !== undefined) q.lte = bound(raw.lte);
-      if (typeof raw.format === 'string') q.format = raw.format;
-      if (typeof raw.time_zone === 'string') q.timeZone = raw.time_zone;
-      if (raw.relation !== undefined && raw.relation !== null) {
-        const relation = String(raw.relation).toLowerCase();
-        if (relation === 'disjoint') throw illegal('[range] query does not support relation [disjoint]');
-        if (relation !== 'intersects' && relation !== 'contains' && relation !== 'within') throw illegal(`Unknown relation [${String(raw.relation)}]`);
-        q.relation = relation;
-      }
-      return q;
     }
     case 'boosting': {
       if (!isObject(body)) throw parsingError('[boosting] query malformed');

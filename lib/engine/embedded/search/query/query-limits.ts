@@ -57,9 +57,7 @@ function children(q: Query): Query[] {
     case 'pinned':
     case 'rule':
       return [q.organic];
-    case 'term': case 'terms':
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
+    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
     case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'combined_fields': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
@@ -102,8 +100,7 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
         demand.clauses += Math.max(1, wordCount(q.query, Math.ceil((MAX_CLAUSE_COUNT - demand.clauses) / fields))) * fields;
         break;
       }
-      case 'term': case 'terms':
-      case 'bool': case 'prefix': case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
+      case 'bool':
       case 'boosting': case 'function_score': case 'nested':
       case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':

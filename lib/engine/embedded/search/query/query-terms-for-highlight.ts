@@ -4,7 +4,6 @@ import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Ma
 import type { IntervalSource, IntervalsRule } from './intervals.js';
 import { assertNever, type Query } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
-import { regexpPattern } from './term-patterns.js';
 
 /** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
 export interface HighlightTerms {
@@ -40,12 +39,12 @@ function analyzeFor(ctx: Ctx, text: string, analyzer?: string): string[] {
   return [text];
 }
 
-function targets(ctx: Ctx, field: string): boolean {
+export function targets(ctx: Ctx, field: string): boolean {
   if (!ctx.requireFieldMatch) return true;
   return simpleMatch(field.split('^')[0], ctx.field);
 }
 
-function editDistanceAtMost(a: string, b: string, max: number): boolean {
+export function editDistanceAtMost(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) return false;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
@@ -61,7 +60,7 @@ function editDistanceAtMost(a: string, b: string, max: number): boolean {
   return prev[b.length] <= max;
 }
 
-function fuzzyEdits(fuzziness: { kind: 'fixed'; edits: number } | { kind: 'auto'; low: number; high: number } | undefined, term: string): number {
+export function fuzzyEdits(fuzziness: { kind: 'fixed'; edits: number } | { kind: 'auto'; low: number; high: number } | undefined, term: string): number {
   if (!fuzziness) return 0;
   if (fuzziness.kind === 'fixed') return fuzziness.edits;
   return term.length < fuzziness.low ? 0 : term.length < fuzziness.high ? 1 : 2;
@@ -126,16 +125,6 @@ export { visit as collectHighlightTerms };
 function visit(q: Query, ctx: Ctx): void {
   if (isRegistered(q)) return queryTypeOf(q).highlightTerms(q, ctx);
   switch (q.type) {
-    case 'term':
-      if (targets(ctx, q.field)) {
-        const t = fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(q.value), ctx.registry) : String(q.value);
-        if (q.caseInsensitive) ctx.out.predicates.push((x) => x.toLowerCase() === t.toLowerCase());
-        else ctx.out.terms.add(t);
-      }
-      return;
-    case 'terms':
-      if (targets(ctx, q.field)) for (const v of q.values) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
-      return;
     case 'match':
       if (targets(ctx, q.field)) addAnalyzed(ctx, String(q.query), { analyzer: q.options.analyzer, fuzziness: q.options.fuzziness });
       return;
@@ -155,30 +144,6 @@ function visit(q: Query, ctx: Ctx): void {
           lastIsPrefix: q.matchType === 'phrase_prefix' || q.matchType === 'bool_prefix',
           fuzziness: q.options.fuzziness,
         });
-      }
-      return;
-    case 'prefix':
-      if (targets(ctx, q.field)) ctx.out.predicates.push(q.caseInsensitive ? (x) => x.toLowerCase().startsWith(q.value.toLowerCase()) : (x) => x.startsWith(q.value));
-      return;
-    case 'wildcard':
-      if (targets(ctx, q.field)) {
-        const { test } = compileWildcardQuery(q.value, q.caseInsensitive);
-        ctx.out.predicates.push(test);
-      }
-      return;
-    case 'regexp':
-      if (targets(ctx, q.field)) {
-        try {
-          ctx.out.predicates.push(regexpPattern(q.value, q.caseInsensitive).test);
-        } catch {
-          /* the query itself answers the invalid pattern: nothing highlighted */
-        }
-      }
-      return;
-    case 'fuzzy':
-      if (targets(ctx, q.field)) {
-        const edits = fuzzyEdits(q.fuzziness, q.value);
-        ctx.out.predicates.push((x) => editDistanceAtMost(x, q.value, edits));
       }
       return;
     case 'bool':
@@ -231,7 +196,6 @@ function visit(q: Query, ctx: Ctx): void {
     case 'combined_term':
       if (q.fields.some((f) => targets(ctx, f.field))) for (const t of q.terms) ctx.out.terms.add(t);
       return;
-    case 'range':
     case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
     case 'script':
       return;

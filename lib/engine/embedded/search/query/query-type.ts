@@ -2,6 +2,7 @@ import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { constantScore, disMaxQuery } from './compound-queries.js';
 import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
+import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level-queries.js';
 import type { ScoredDocs } from './doc-set.js';
 import type { Evaluated } from './document-matcher.js';
 import type { Exec } from './execute-query.js';
@@ -66,6 +67,7 @@ export interface Printer {
 const REGISTERED = [
   'match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max',
   'geo_distance', 'geo_bounding_box', 'geo_shape',
+  'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
 ] as const;
 export type RegisteredType = (typeof REGISTERED)[number];
 export type RegisteredQuery = QueryOf<RegisteredType>;
@@ -83,6 +85,7 @@ function registry(): Registry {
   built ??= {
     match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery,
     geo_distance: geoDistance, geo_bounding_box: geoBoundingBox, geo_shape: geoShape,
+    term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
   };
   return built;
 }

@@ -8,7 +8,7 @@ import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './in
 import { lowerPinnedQuery } from './pinned-query.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
-import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
+import { prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import { assertNever, type FullTextOptions, type Query, type Scalar } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
@@ -210,7 +210,7 @@ function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): 
   return { type: 'interval_source', field: q.field, source: lowerSpan(q.span, analysis), boost: q.boost, scoring: 'span' };
 }
 
-function keywordValue(field: string, value: string, ctx: RewriteContext): string {
+export function keywordValue(field: string, value: string, ctx: RewriteContext): string {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return value;
   const type = fieldType(mapping);
@@ -304,18 +304,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       return rewriteBoolPrefix(q.field, q.query, q.options, q.boost, ctx);
     case 'multi_match':
       return rewriteMultiMatch(q, ctx);
-    case 'prefix':
-      return { type: 'term_pattern', field: q.field, pattern: prefixPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
-    case 'wildcard':
-      return { type: 'term_pattern', field: q.field, pattern: wildcardPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
-    case 'regexp':
-      return { type: 'term_pattern', field: q.field, pattern: regexpPattern(q.value, q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
-    case 'fuzzy': {
-      const mapping = resolveFieldMapping(ctx.mappings, q.field);
-      if (!mapping) return NONE;
-      const pattern = fuzzyPattern(keywordValue(q.field, q.value, ctx), q.fuzziness, q.prefixLength, q.transpositions);
-      return { type: 'term_pattern', field: q.field, pattern, scoring: 'fuzzy', maxExpansions: q.maxExpansions, boost: q.boost };
-    }
     case 'bool':
       return {
         ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
@@ -348,8 +336,7 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     case 'capped_score':
     case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
-    case 'term': case 'terms':
-    case 'range': case 'terms_set': case 'distance_feature':
+    case 'terms_set': case 'distance_feature':
     case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return q;

@@ -98,18 +98,11 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'script_score':
       return { ...q, query: resolve(q.query) };
     case 'script':
-    case 'term':
-    case 'terms':
     case 'match':
     case 'match_phrase':
     case 'match_phrase_prefix':
     case 'match_bool_prefix':
     case 'multi_match':
-    case 'prefix':
-    case 'wildcard':
-    case 'regexp':
-    case 'fuzzy':
-    case 'range':
     case 'intervals':
     case 'span':
     case 'terms_set':
