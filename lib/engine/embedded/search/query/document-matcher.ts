@@ -201,8 +201,7 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'script_score':
       // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
       return evaluate(q.query, e);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
-    case 'span': case 'intervals': case 'combined_fields':
+    case 'span': case 'intervals':
     case 'pinned': case 'rule':
       return evaluate(rewriteQuery(q, e), e);
     default:

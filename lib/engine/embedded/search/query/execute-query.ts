@@ -1040,8 +1040,7 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* combinedTerm(q, x, scoring);
     case 'more_like_this':
       return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
-    case 'span': case 'intervals': case 'combined_fields':
+    case 'span': case 'intervals':
     case 'pinned': case 'rule':
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);

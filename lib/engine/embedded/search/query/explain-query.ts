@@ -58,10 +58,9 @@ export function describe(q: Query): string {
       return `ToParentBlockJoinQuery (${describe(q.query)})`;
     case 'capped_score':
       return `CappedScore(${describe(q.query)})`;
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
     case 'boosting':
     case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
-    case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
+    case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
     case 'interval_source': case 'combined_term':
       return `${q.type}`;
     default:
@@ -212,11 +211,9 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
       return explainPhrase(q, ord, c, scoring);
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
-    case 'match':
-    case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match':
     case 'boosting': case 'function_score': case 'nested':
     case 'span': case 'intervals': case 'terms_set':
-    case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule':
+    case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned': case 'rule':
     case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
       return explainByScore(q, ord, c, scoring);
     }

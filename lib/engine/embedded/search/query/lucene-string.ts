@@ -68,9 +68,9 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
     }
     case 'nested':
       return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'boosting':
+    case 'boosting':
     case 'function_score': case 'span': case 'intervals':
-    case 'terms_set': case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned':
+    case 'terms_set': case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned':
     case 'rule': case 'script': case 'script_score': case 'term_pattern': case 'capped_score': case 'interval_source':
     case 'combined_term':
       break;

@@ -27,23 +27,16 @@ const RANK: Record<MatchScope, number> = { document: 0, engine: 1, index: 2 };
 export const widestScope = (scopes: MatchScope[]): MatchScope => scopes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'document' as MatchScope);
 const all = (qs: Query[]): MatchScope => widestScope(qs.map(matchScope));
 /** `document` when the test holds, else `index` (the verdict depends on the index's dictionary or statistics). */
-const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
+export const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
 
 export function matchScope(q: Query): MatchScope {
   if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
   if (isRegistered(q)) return queryTypeOf(q).scope(q);
   switch (q.type) {
-    case 'match_phrase':
     case 'terms_set': case 'distance_feature': case 'rank_feature':
-    case 'script': case 'indexed_term': case 'combined_fields': case 'combined_term':
+    case 'script': case 'indexed_term': case 'combined_term':
       return 'document';
     // which terms a limited expansion keeps depends on the index's dictionary
-    case 'match': case 'match_bool_prefix':
-      return unlessIndex(q.options.fuzziness === undefined);
-    case 'multi_match':
-      return unlessIndex(q.options.fuzziness === undefined && q.matchType !== 'phrase_prefix' && q.matchType !== 'bool_prefix');
-    case 'match_phrase_prefix':
-      return 'index';
     case 'term_pattern':
       return unlessIndex(q.maxExpansions === Infinity);
     case 'phrase':

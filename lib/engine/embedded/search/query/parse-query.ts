@@ -1,6 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
-import { parseCombinedFieldsQuery } from './combined-fields.js';
 import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
 import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
@@ -68,7 +67,7 @@ function clauses(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [v];
 }
 
-function zeroTerms(name: string, v: unknown): 'none' | 'all' {
+export function zeroTerms(name: string, v: unknown): 'none' | 'all' {
   if (v === undefined) return 'none';
   const s = String(v).toLowerCase();
   if (s !== 'none' && s !== 'all') throw parsingError(`[${name}] Unsupported zero_terms_query value [${String(v)}]`);
@@ -82,7 +81,7 @@ function operatorOf(name: string, v: unknown): 'or' | 'and' {
   return s;
 }
 
-function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextOptions {
+export function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextOptions {
   const msm = spec.minimum_should_match;
   return {
     analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined,
@@ -98,10 +97,10 @@ function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextO
   };
 }
 
-const MATCH_KEYS = ['query', 'analyzer', 'operator', 'minimum_should_match', 'fuzziness', 'prefix_length', 'max_expansions', 'fuzzy_transpositions',
+export const MATCH_KEYS = ['query', 'analyzer', 'operator', 'minimum_should_match', 'fuzziness', 'prefix_length', 'max_expansions', 'fuzzy_transpositions',
   'fuzzy_rewrite', 'zero_terms_query', 'lenient', 'auto_generate_synonyms_phrase_query', 'cutoff_frequency', 'boost', '_name'];
 
-function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown> } {
+export function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown> } {
   const [field, raw] = fieldAndBody(name, body);
   const spec = isObject(raw) ? raw : { query: raw };
   checkKeys(name, spec, allowed);
@@ -162,14 +161,14 @@ function parseDecay(kind: 'gauss' | 'exp' | 'linear', v: unknown): DecayFunction
   return { kind, field, origin: spec.origin, scale: spec.scale, offset: spec.offset, decay: num(kind, 'decay', spec.decay, 0.5), multiValueMode: mode };
 }
 
-function enumOf<T extends string>(name: string, key: string, v: unknown, allowed: readonly T[], dflt: T): T {
+export function enumOf<T extends string>(name: string, key: string, v: unknown, allowed: readonly T[], dflt: T): T {
   if (v === undefined) return dflt;
   const s = String(v).toLowerCase() as T;
   if (!allowed.includes(s)) throw parsingError(`[${name}] illegal ${key} [${String(v)}]`);
   return s;
 }
 
-const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
+export const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
 const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
 
 export function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
@@ -216,39 +215,6 @@ function parseQueryNode(input: unknown): Query {
         mustNot: clauses(body.must_not).map(parseQuery),
         minimumShouldMatch: msm as string | number | undefined,
         boost: boostOf(name, body.boost),
-      };
-    }
-    case 'match': {
-      const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
-      return { type: 'match', field, query: scalar(name, spec.query), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
-    }
-    case 'match_phrase':
-    case 'match_phrase_prefix': {
-      const { field, spec } = parseFieldQuery(name, body, ['query', 'analyzer', 'slop', 'zero_terms_query', 'max_expansions', 'boost', '_name']);
-      const common = {
-        field, query: String(scalar(name, spec.query)), slop: num(name, 'slop', spec.slop, 0),
-        analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined, zeroTermsQuery: zeroTerms(name, spec.zero_terms_query), boost: boostOf(name, spec.boost),
-      };
-      if (name === 'match_phrase') return { type: 'match_phrase', ...common };
-      return { type: 'match_phrase_prefix', ...common, maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50) };
-    }
-    case 'match_bool_prefix': {
-      const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
-      return { type: 'match_bool_prefix', field, query: String(scalar(name, spec.query)), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
-    }
-    case 'multi_match': {
-      if (!isObject(body)) throw parsingError('[multi_match] query malformed, no start_object after query name');
-      checkKeys(name, body, [...MATCH_KEYS, 'fields', 'type', 'tie_breaker', 'slop']);
-      if (body.query === undefined) throw illegal('[multi_match] requires query value');
-      const fields = body.fields === undefined ? ['*'] : (Array.isArray(body.fields) ? body.fields : [body.fields]).map(String);
-      if (body.type === 'bool_prefix') {
-        for (const k of ['slop', 'cutoff_frequency']) if (body[k] !== undefined) throw illegal(`[${k}] not allowed for type [bool_prefix]`);
-      }
-      return {
-        type: 'multi_match', fields, query: scalar(name, body.query),
-        matchType: enumOf(name, 'type', body.type, MULTI_MATCH_TYPES, 'best_fields'),
-        tieBreaker: body.tie_breaker === undefined ? undefined : num(name, 'tie_breaker', body.tie_breaker, 0),
-        slop: num(name, 'slop', body.slop, 0), options: fullTextOptions(name, body), boost: boostOf(name, body.boost),
       };
     }
     case 'boosting': {
@@ -299,8 +265,6 @@ function parseQueryNode(input: unknown): Query {
       return { type: 'distance_feature', ...parseDistanceFeatureQuery(body, (v) => boostOf(name, v)) };
     case 'rank_feature':
       return { type: 'rank_feature', ...parseRankFeatureQuery(body, (v) => boostOf(name, v)) };
-    case 'combined_fields':
-      return { type: 'combined_fields', ...parseCombinedFieldsQuery(body) };
     case 'more_like_this':
       return { type: 'more_like_this', ...parseMoreLikeThis(body) };
     case 'script': {

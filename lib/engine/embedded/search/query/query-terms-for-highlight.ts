@@ -66,7 +66,7 @@ export function fuzzyEdits(fuzziness: { kind: 'fixed'; edits: number } | { kind:
   return term.length < fuzziness.low ? 0 : term.length < fuzziness.high ? 1 : 2;
 }
 
-function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPrefix?: boolean; fuzziness?: Parameters<typeof fuzzyEdits>[0] }): void {
+export function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPrefix?: boolean; fuzziness?: Parameters<typeof fuzzyEdits>[0] }): void {
   const terms = analyzeFor(ctx, text, opts.analyzer);
   terms.forEach((t, i) => {
     if (opts.lastIsPrefix && i === terms.length - 1) ctx.out.predicates.push((x) => x.startsWith(t));
@@ -125,27 +125,6 @@ export { visit as collectHighlightTerms };
 function visit(q: Query, ctx: Ctx): void {
   if (isRegistered(q)) return queryTypeOf(q).highlightTerms(q, ctx);
   switch (q.type) {
-    case 'match':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, String(q.query), { analyzer: q.options.analyzer, fuzziness: q.options.fuzziness });
-      return;
-    case 'match_bool_prefix':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.options.analyzer, lastIsPrefix: true, fuzziness: q.options.fuzziness });
-      return;
-    case 'match_phrase':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.analyzer });
-      return;
-    case 'match_phrase_prefix':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.analyzer, lastIsPrefix: true });
-      return;
-    case 'multi_match':
-      if (q.fields.some((f) => targets(ctx, f)) || (q.fields.length === 0 && !ctx.requireFieldMatch)) {
-        addAnalyzed(ctx, String(q.query), {
-          analyzer: q.options.analyzer,
-          lastIsPrefix: q.matchType === 'phrase_prefix' || q.matchType === 'bool_prefix',
-          fuzziness: q.options.fuzziness,
-        });
-      }
-      return;
     case 'bool':
       for (const c of [...q.must, ...q.should, ...q.filter]) visit(c, ctx);
       return;
@@ -166,9 +145,6 @@ function visit(q: Query, ctx: Ctx): void {
       return;
     case 'intervals':
       if (targets(ctx, q.field)) visitIntervals(q.rule, ctx);
-      return;
-    case 'combined_fields':
-      if (q.fields.some((f) => targets(ctx, f.pattern))) addAnalyzed(ctx, q.query, {});
       return;
     case 'terms_set':
       if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));

@@ -1,6 +1,7 @@
 import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { constantScore, disMaxQuery } from './compound-queries.js';
+import { combinedFieldsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
 import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
 import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level-queries.js';
 import type { ScoredDocs } from './doc-set.js';
@@ -53,6 +54,11 @@ export interface QueryType<T extends Query['type']> {
   highlightTerms(q: QueryOf<T>, ctx: HighlightContext): void;
   /** Who can decide whether a changed document matches it in a live search (matcher-decides). */
   scope(q: QueryOf<T>): MatchScope;
+  /**
+   * The clauses a leaf counts for against `indices.query.bool.max_clause_count` (query-limits),
+   * counted no further than `left`; one when absent.
+   */
+  clauses?(q: QueryOf<T>, left: number): number;
 }
 
 /** How one printer (explanations, or `_validate/query`'s Lucene strings) prints a node's clauses and numbers. */
@@ -68,6 +74,7 @@ const REGISTERED = [
   'match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max',
   'geo_distance', 'geo_bounding_box', 'geo_shape',
   'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
+  'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'multi_match', 'combined_fields',
 ] as const;
 export type RegisteredType = (typeof REGISTERED)[number];
 export type RegisteredQuery = QueryOf<RegisteredType>;
@@ -86,6 +93,8 @@ function registry(): Registry {
     match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery,
     geo_distance: geoDistance, geo_bounding_box: geoBoundingBox, geo_shape: geoShape,
     term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
+    match: matchQuery, match_phrase: matchPhraseQuery, match_phrase_prefix: matchPhrasePrefixQuery, match_bool_prefix: matchBoolPrefixQuery,
+    multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery,
   };
   return built;
 }

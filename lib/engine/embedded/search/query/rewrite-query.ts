@@ -3,7 +3,6 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { fieldType, isRangeType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
-import { lowerCombinedFields } from './combined-fields.js';
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
 import { lowerPinnedQuery } from './pinned-query.js';
 import { inRange, rangeBounds } from './field-rules.js';
@@ -60,7 +59,7 @@ function zeroTerms(kind: 'none' | 'all'): Query {
   return kind === 'all' ? { type: 'match_all', boost: 1 } : NONE;
 }
 
-function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
+export function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
@@ -68,7 +67,7 @@ function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: nu
   return tokens.length ? matchQuery(field, mapping, tokens, o, boost) : zeroTerms(o.zeroTermsQuery);
 }
 
-function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
+export function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) {
@@ -79,7 +78,7 @@ function rewritePhrase(field: string, text: string, slop: number, analyzer: stri
   return tokens.length ? phraseQuery(field, mapping, tokens, slop, boost, prefixExpansions) : zeroTerms(zero);
 }
 
-function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
+export function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
@@ -125,7 +124,7 @@ export function expandFields(specs: string[], mappings: Mappings): Array<{ field
   return out;
 }
 
-function rewriteMultiMatch(q: Extract<Query, { type: 'multi_match' }>, ctx: RewriteContext): Query {
+export function rewriteMultiMatch(q: Extract<Query, { type: 'multi_match' }>, ctx: RewriteContext): Query {
   const fields = expandFields(q.fields, ctx.mappings);
   if (!fields.length) return NONE;
   const o = q.options;
@@ -294,16 +293,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
   if (onIndex) return onIndex;
   if (isRegistered(q)) return queryTypeOf(q).rewrite(q, ctx);
   switch (q.type) {
-    case 'match':
-      return rewriteMatch(q.field, q.query, q.options, q.boost, ctx);
-    case 'match_phrase':
-      return rewritePhrase(q.field, q.query, q.slop, q.analyzer, q.zeroTermsQuery, q.boost, ctx);
-    case 'match_phrase_prefix':
-      return rewritePhrase(q.field, q.query, q.slop, q.analyzer, q.zeroTermsQuery, q.boost, ctx, q.maxExpansions);
-    case 'match_bool_prefix':
-      return rewriteBoolPrefix(q.field, q.query, q.options, q.boost, ctx);
-    case 'multi_match':
-      return rewriteMultiMatch(q, ctx);
     case 'bool':
       return {
         ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
@@ -327,8 +316,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       return rewriteIntervals(q, ctx);
     case 'span':
       return rewriteSpan(q, ctx);
-    case 'combined_fields':
-      return lowerCombinedFields(q, ctx.mappings, ctx.registry, (patterns) => expandFields(patterns, ctx.mappings));
     case 'rule':
       // Not resolved against its rulesets (a filter aggregation's, a live stream's): its organic
       // query, as Elasticsearch runs a rule query it did not rewrite.

@@ -98,17 +98,11 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'script_score':
       return { ...q, query: resolve(q.query) };
     case 'script':
-    case 'match':
-    case 'match_phrase':
-    case 'match_phrase_prefix':
-    case 'match_bool_prefix':
-    case 'multi_match':
     case 'intervals':
     case 'span':
     case 'terms_set':
     case 'distance_feature':
     case 'rank_feature':
-    case 'combined_fields':
     case 'more_like_this':
     case 'interval_source':
     case 'combined_term':
