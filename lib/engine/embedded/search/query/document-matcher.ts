@@ -1,7 +1,7 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, parseDocument, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
 import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
-import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
+import { closestDistance, distanceOrigin, rankFeatureSource } from './field-features.js';
 import { checkedPerCandidate, decayOfValues, phraseFreq, resolveDecay } from './field-rules.js';
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
@@ -39,7 +39,7 @@ export interface Evaluated {
 
 const GEO = { parsePoint: parseGeoPoint, distance: parseDistance, arc: arcDistance };
 
-function hasTerm(e: Evaluated, field: string, term: string): boolean {
+export function hasTerm(e: Evaluated, field: string, term: string): boolean {
   return e.fields.get(field)?.terms.includes(term) ?? false;
 }
 
@@ -161,15 +161,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
       const origin = distanceOrigin(q, e.mappings, e.now);
       return origin !== undefined && closestDistance(origin, e.fields.get(q.field)?.values ?? []) !== undefined;
     }
-    case 'terms_set': {
-      const mapping = resolveFieldMapping(e.mappings, q.field);
-      if (!mapping || q.terms.length === 0) return false;
-      const required = termsSetThreshold(q, e.mappings);
-      const terms = new Set(q.terms.map((v) => queryTerm(mapping, v, e.registry)).filter((t): t is string => t !== undefined));
-      let count = 0;
-      for (const t of terms) if (hasTerm(e, q.field, t)) count++;
-      return count >= required((field) => numericDocValue(e.fields.get(field)?.values));
-    }
     case 'interval_source':
       return intervalsOf(q.source, (leaf) => {
         const field = e.fields.get(leaf.field);
@@ -201,7 +192,7 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'script_score':
       // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
       return evaluate(q.query, e);
-    case 'span': case 'intervals':
+    case 'span':
     case 'pinned': case 'rule':
       return evaluate(rewriteQuery(q, e), e);
     default:

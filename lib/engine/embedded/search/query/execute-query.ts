@@ -830,7 +830,7 @@ function* distanceFeatureQuery(q: Extract<Query, { type: 'distance_feature' }>, 
 }
 
 /** terms_set: each term's BM25 documents, kept where at least the document's required number match; scores summed. */
-function* termsSetQuery(q: Extract<Query, { type: 'terms_set' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* termsSetQuery(q: Extract<Query, { type: 'terms_set' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping || q.terms.length === 0) return ScoredDocs.empty();
   const required = termsSetThreshold(q, x.mappings);
@@ -1032,15 +1032,13 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* rankFeatureQuery(q, x, scoring);
     case 'distance_feature':
       return yield* distanceFeatureQuery(q, x, scoring);
-    case 'terms_set':
-      return yield* termsSetQuery(q, x, scoring);
     case 'interval_source':
       return yield* intervalQuery(q, x, scoring);
     case 'combined_term':
       return yield* combinedTerm(q, x, scoring);
     case 'more_like_this':
       return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    case 'span': case 'intervals':
+    case 'span':
     case 'pinned': case 'rule':
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);

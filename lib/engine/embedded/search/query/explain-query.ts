@@ -59,7 +59,7 @@ export function describe(q: Query): string {
     case 'capped_score':
       return `CappedScore(${describe(q.query)})`;
     case 'boosting':
-    case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'span': case 'distance_feature': case 'rank_feature':
     case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
     case 'interval_source': case 'combined_term':
       return `${q.type}`;
@@ -212,7 +212,7 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
     case 'boosting': case 'function_score': case 'nested':
-    case 'span': case 'intervals': case 'terms_set':
+    case 'span':
     case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned': case 'rule':
     case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
       return explainByScore(q, ord, c, scoring);

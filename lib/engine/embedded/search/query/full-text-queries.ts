@@ -1,6 +1,6 @@
 /**
  * The full-text query types: match, match_phrase, match_phrase_prefix, match_bool_prefix,
- * multi_match and combined_fields. Each is rewritten against the field's analysis into term,
+ * multi_match, combined_fields and intervals. Each is rewritten against the field's analysis into term,
  * phrase and pattern clauses (rewrite-query.ts, analyzed-query.ts), which the executor and the
  * matcher run; each one object with every pass over the query tree (query-type.ts), code moved
  * from each pass as it was.
@@ -9,16 +9,17 @@ import { lowerCombinedFields, parseCombinedFieldsQuery } from './combined-fields
 import { evaluate, type Evaluated } from './document-matcher.js';
 import { runQuery, type Exec } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
-import { unlessIndex } from './matcher-decides.js';
+import { parseIntervalsQuery } from './intervals.js';
+import { intervalsRuleDecides, unlessIndex } from './matcher-decides.js';
 import { checkKeys, enumOf, fullTextOptions, illegal, isObject, MATCH_KEYS, MULTI_MATCH_TYPES, num, parseFieldQuery, parsingError, scalar, zeroTerms } from './parse-query.js';
 import { boostOf } from './query-fields.js';
-import { wordCount } from './query-limits.js';
-import { addAnalyzed, targets } from './query-terms-for-highlight.js';
+import { intervalTexts, wordCount } from './query-limits.js';
+import { addAnalyzed, targets, visitIntervals } from './query-terms-for-highlight.js';
 import type { Query } from './query.js';
 import type { QueryOf, QueryType } from './query-type.js';
-import { expandFields, rewriteBoolPrefix, rewriteMatch, rewriteMultiMatch, rewritePhrase, rewriteQuery } from './rewrite-query.js';
+import { expandFields, rewriteBoolPrefix, rewriteIntervals, rewriteMatch, rewriteMultiMatch, rewritePhrase, rewriteQuery } from './rewrite-query.js';
 
-type FullText = 'match' | 'match_phrase' | 'match_phrase_prefix' | 'match_bool_prefix' | 'multi_match' | 'combined_fields';
+type FullText = 'match' | 'match_phrase' | 'match_phrase_prefix' | 'match_bool_prefix' | 'multi_match' | 'combined_fields' | 'intervals';
 
 /**
  * What every full-text type answers the same: no children; run, matched and explained as the
@@ -145,4 +146,21 @@ export const combinedFieldsQuery: QueryType<'combined_fields'> = {
     if (q.fields.some((f) => targets(ctx, f.pattern))) addAnalyzed(ctx, q.query, {});
   },
   scope: () => 'document',
+};
+
+/** Ordered/unordered proximity rules over a text field's positions (intervals.ts). */
+export const intervalsQuery: QueryType<'intervals'> = {
+  ...fullText('intervals'),
+  parse: (body) => ({ type: 'intervals', ...parseIntervalsQuery(body) }),
+  rewrite: (q, ctx) => rewriteIntervals(q, ctx),
+  highlightTerms(q, ctx) {
+    if (targets(ctx, q.field)) visitIntervals(q.rule, ctx);
+  },
+  scope: (q) => unlessIndex(intervalsRuleDecides(q.rule)),
+  // each word of each text its rules analyse
+  clauses(q, left) {
+    let n = 0;
+    for (const text of intervalTexts(q.rule, [])) n += Math.max(1, wordCount(text, left - n));
+    return n;
+  },
 };

@@ -33,7 +33,7 @@ export function matchScope(q: Query): MatchScope {
   if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
   if (isRegistered(q)) return queryTypeOf(q).scope(q);
   switch (q.type) {
-    case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'distance_feature': case 'rank_feature':
     case 'script': case 'indexed_term': case 'combined_term':
       return 'document';
     // which terms a limited expansion keeps depends on the index's dictionary
@@ -45,8 +45,6 @@ export function matchScope(q: Query): MatchScope {
       return unlessIndex(!JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"'));
     case 'span':
       return unlessIndex(spanDecides(q.span));
-    case 'intervals':
-      return unlessIndex(intervalsRuleDecides(q.rule));
     // the terms kept are chosen by document frequency
     case 'more_like_this':
       return 'index';
@@ -107,7 +105,7 @@ function spanDecides(s: SpanQuery): boolean {
   }
 }
 
-function intervalsRuleDecides(r: IntervalsRule): boolean {
+export function intervalsRuleDecides(r: IntervalsRule): boolean {
   switch (r.kind) {
     case 'match':
       return filterDecides(r.filter);

@@ -1,14 +1,12 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
 import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
-import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
 import { boostOf, parseFuzziness } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
 import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
-import { parseTermsSetQuery } from './terms-set.js';
 import { registeredTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
@@ -257,10 +255,6 @@ function parseQueryNode(input: unknown): Query {
         ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
       };
     }
-    case 'intervals':
-      return { type: 'intervals', ...parseIntervalsQuery(body) };
-    case 'terms_set':
-      return { type: 'terms_set', ...parseTermsSetQuery(body, (v) => boostOf(name, v)) };
     case 'distance_feature':
       return { type: 'distance_feature', ...parseDistanceFeatureQuery(body, (v) => boostOf(name, v)) };
     case 'rank_feature':

@@ -32,7 +32,7 @@ export function wordCount(text: unknown, limit: number): number {
 }
 
 /** The texts an intervals rule analyses (its `match` rules'), each of whose words is a position to find. */
-function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
+export function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
   const pending = [rule];
   for (let r = pending.pop(); r !== undefined; r = pending.pop()) {
     if (r.kind === 'match') into.push(r.query);
@@ -57,7 +57,7 @@ function children(q: Query): Query[] {
     case 'pinned':
     case 'rule':
       return [q.organic];
-    case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
+    case 'span': case 'distance_feature': case 'rank_feature':
     case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return [];
@@ -82,12 +82,9 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
       continue;
     }
     switch (q.type) {
-      case 'intervals':
-        for (const text of intervalTexts(q.rule, [])) demand.clauses += Math.max(1, wordCount(text, MAX_CLAUSE_COUNT - demand.clauses));
-        break;
       case 'bool':
       case 'boosting': case 'function_score': case 'nested':
-      case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
+      case 'span': case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
       case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':
         demand.clauses += 1;

@@ -77,7 +77,7 @@ export function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; l
 }
 
 /** The terms an intervals rule looks for (its filters' rules only select intervals, they are not highlighted). */
-function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
+export function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
   switch (rule.kind) {
     case 'match':
       addAnalyzed(ctx, rule.query, { analyzer: rule.analyzer });
@@ -142,12 +142,6 @@ function visit(q: Query, ctx: Ctx): void {
     case 'pinned':
     case 'rule':
       visit(q.organic, ctx);
-      return;
-    case 'intervals':
-      if (targets(ctx, q.field)) visitIntervals(q.rule, ctx);
-      return;
-    case 'terms_set':
-      if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
       return;
     // the clauses the rewrite lowers full-text and multi-term queries to, analyzed for their own field
     case 'indexed_term':

@@ -1,9 +1,9 @@
 import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { constantScore, disMaxQuery } from './compound-queries.js';
-import { combinedFieldsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
+import { combinedFieldsQuery, intervalsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
 import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
-import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, wildcardQuery } from './term-level-queries.js';
+import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, termsSetQuery, wildcardQuery } from './term-level-queries.js';
 import type { ScoredDocs } from './doc-set.js';
 import type { Evaluated } from './document-matcher.js';
 import type { Exec } from './execute-query.js';
@@ -74,7 +74,7 @@ const REGISTERED = [
   'match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max',
   'geo_distance', 'geo_bounding_box', 'geo_shape',
   'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
-  'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'multi_match', 'combined_fields',
+  'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'multi_match', 'combined_fields', 'intervals', 'terms_set',
 ] as const;
 export type RegisteredType = (typeof REGISTERED)[number];
 export type RegisteredQuery = QueryOf<RegisteredType>;
@@ -94,7 +94,7 @@ function registry(): Registry {
     geo_distance: geoDistance, geo_bounding_box: geoBoundingBox, geo_shape: geoShape,
     term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
     match: matchQuery, match_phrase: matchPhraseQuery, match_phrase_prefix: matchPhrasePrefixQuery, match_bool_prefix: matchBoolPrefixQuery,
-    multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery,
+    multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery, intervals: intervalsQuery, terms_set: termsSetQuery,
   };
   return built;
 }

@@ -173,7 +173,7 @@ function rewriteCrossFields(q: Extract<Query, { type: 'multi_match' }>, fields: 
  * An intervals query against the field's analysis; as in Elasticsearch, it matches nothing when
  * its field or a `use_field` is unmapped, and is refused on fields without positions.
  */
-function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: RewriteContext): Query {
+export function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: RewriteContext): Query {
   const fields = [q.field, ...intervalsUseFields(q.rule)];
   if (fields.some((field) => !resolveFieldMapping(ctx.mappings, field))) return NONE;
   const mappingOf = (field: string): FieldMapping => {
@@ -312,8 +312,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     }
     case 'pinned':
       return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
-    case 'intervals':
-      return rewriteIntervals(q, ctx);
     case 'span':
       return rewriteSpan(q, ctx);
     case 'rule':
@@ -323,7 +321,7 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     case 'capped_score':
     case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
-    case 'terms_set': case 'distance_feature':
+    case 'distance_feature':
     case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return q;

@@ -98,9 +98,7 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
     case 'script_score':
       return { ...q, query: resolve(q.query) };
     case 'script':
-    case 'intervals':
     case 'span':
-    case 'terms_set':
     case 'distance_feature':
     case 'rank_feature':
     case 'more_like_this':

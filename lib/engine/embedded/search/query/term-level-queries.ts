@@ -1,13 +1,15 @@
 /**
  * The term-level query types: exact values (term, terms), ranges, and the multi-term queries the
- * rewrite lowers to a test over a field's terms (prefix, wildcard, regexp, fuzzy). Each one object
+ * rewrite lowers to a test over a field's terms (prefix, wildcard, regexp, fuzzy), and terms_set. Each one object
  * with every pass over the query tree (query-type.ts); code moved from each pass as it was.
  */
 import { fieldType, keywordTerm, resolveFieldMapping, INTEGER_TYPES, isRangeType, rangeQueryInterval, rangeValuesRelate } from '../../mapping/index.js';
 import { compileWildcardQuery } from '../../../../wildcard/index.js';
 import { ScoredDocs } from './doc-set.js';
-import { evaluate, rangeOperands, termMatches } from './document-matcher.js';
-import { indexedTerm, rangeQuery, runQuery, termPattern, unionConstant } from './execute-query.js';
+import { evaluate, hasTerm, rangeOperands, termMatches } from './document-matcher.js';
+import { numericDocValue, termsSetThreshold } from './field-features.js';
+import { parseTermsSetQuery } from './terms-set.js';
+import { indexedTerm, rangeQuery, runQuery, termPattern, termsSetQuery as termsSetDocs, unionConstant } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { isNumeric as isNumericField } from './lucene-string.js';
@@ -21,7 +23,7 @@ import { keywordValue, rewriteQuery } from './rewrite-query.js';
 import { scoredByBm25 } from './similarity.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 
-type TermLevel = 'term' | 'terms' | 'range' | 'prefix' | 'wildcard' | 'regexp' | 'fuzzy';
+type TermLevel = 'term' | 'terms' | 'range' | 'prefix' | 'wildcard' | 'regexp' | 'fuzzy' | 'terms_set';
 
 /** What every term-level type answers the same: no children, explained by its score. */
 const termLevel = <T extends TermLevel>(name: T) => ({
@@ -262,4 +264,28 @@ export const fuzzyQuery: QueryType<'fuzzy'> = {
   },
   // which terms a limited expansion keeps depends on the index's dictionary
   scope: () => 'index',
+};
+
+/** Documents with at least their required number of the terms (terms-set.ts). */
+export const termsSetQuery: QueryType<'terms_set'> = {
+  ...termLevel('terms_set'),
+  parse: (body) => ({ type: 'terms_set', ...parseTermsSetQuery(body, (v) => boostOf('terms_set', v)) }),
+  rewrite: (q) => q,
+  *execute(q, x, scoring) {
+    return yield* termsSetDocs(q, x, scoring);
+  },
+  matches(q, e) {
+    const mapping = resolveFieldMapping(e.mappings, q.field);
+    if (!mapping || q.terms.length === 0) return false;
+    const required = termsSetThreshold(q, e.mappings);
+    const terms = new Set(q.terms.map((v) => queryTerm(mapping, v, e.registry)).filter((t): t is string => t !== undefined));
+    let count = 0;
+    for (const t of terms) if (hasTerm(e, q.field, t)) count++;
+    return count >= required((field) => numericDocValue(e.fields.get(field)?.values));
+  },
+  print: () => 'terms_set',
+  highlightTerms(q, ctx) {
+    if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
+  },
+  scope: () => 'document',
 };
