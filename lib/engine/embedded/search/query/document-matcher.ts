@@ -144,15 +144,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
       }
       return Math.fround(score) >= q.minScore;
     }
-    case 'nested': {
-      for (const n of e.nested ?? []) {
-        const sub: Evaluated = { ...e, fields: n.doc.fields, nested: n.doc.nested };
-        if (n.path === q.path) {
-          if (evaluate(q.query, sub)) return true;
-        } else if (q.path.startsWith(n.path + '.') && evaluate(q, sub)) return true;
-      }
-      return false;
-    }
     case 'rank_feature': {
       const source = rankFeatureSource(q, e.mappings);
       return source !== undefined && (e.fields.get(source.field)?.values.length ?? 0) > 0;
@@ -192,7 +183,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'script_score':
       // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
       return evaluate(q.query, e);
-    case 'span':
     case 'pinned': case 'rule':
       return evaluate(rewriteQuery(q, e), e);
     default:

@@ -742,7 +742,7 @@ function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, 
   }, scripts.some((s) => s !== undefined) ? 0 : TICK);
 }
 
-function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const direct = x.index.nested(q.path);
   let children: ScoredDocs;
   let parentOf: Int32Array;
@@ -1018,8 +1018,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
     }
     case 'function_score':
       return yield* functionScore(q, x, scoring);
-    case 'nested':
-      return yield* nestedQuery(q, x, scoring);
     case 'capped_score': {
       const inner = yield* run(q.query, x, scoring);
       return scoring ? yield* scale(inner, x, (_ord, s) => f(Math.min(s, q.cap) * q.boost)) : inner;
@@ -1038,7 +1036,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* combinedTerm(q, x, scoring);
     case 'more_like_this':
       return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    case 'span':
     case 'pinned': case 'rule':
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);

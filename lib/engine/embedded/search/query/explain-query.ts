@@ -54,12 +54,10 @@ export function describe(q: Query): string {
     }
     case 'function_score':
       return `function score, product of:`;
-    case 'nested':
-      return `ToParentBlockJoinQuery (${describe(q.query)})`;
     case 'capped_score':
       return `CappedScore(${describe(q.query)})`;
     case 'boosting':
-    case 'span': case 'distance_feature': case 'rank_feature':
+    case 'distance_feature': case 'rank_feature':
     case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
     case 'interval_source': case 'combined_term':
       return `${q.type}`;
@@ -211,8 +209,7 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
       return explainPhrase(q, ord, c, scoring);
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
-    case 'boosting': case 'function_score': case 'nested':
-    case 'span':
+    case 'boosting': case 'function_score':
     case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned': case 'rule':
     case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
       return explainByScore(q, ord, c, scoring);

@@ -95,7 +95,7 @@ export const geoBoundingBox: QueryType<'geo_bounding_box'> = {
 
 export const geoShape: QueryType<'geo_shape'> = {
   ...geoLeaf('geo_shape'),
-  aliases: ['geo_polygon'],
+  parsedFrom: ['geo_shape', 'geo_polygon'],
   parse(body, name) {
     if (name === 'geo_polygon') return { type: 'geo_shape', ...parseGeoPolygonQuery(body), relation: 'intersects', query: 'geo_polygon' };
     return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'geo_shape' };

@@ -66,10 +66,8 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
       }) : [];
       return boosted(`${q.field}:"${terms.join(' ')}"${q.slop ? `~${q.slop}` : ''}`, q.boost);
     }
-    case 'nested':
-      return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
     case 'boosting':
-    case 'function_score': case 'span':
+    case 'function_score':
     case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned':
     case 'rule': case 'script': case 'script_score': case 'term_pattern': case 'capped_score': case 'interval_source':
     case 'combined_term':

@@ -43,8 +43,6 @@ export function matchScope(q: Query): MatchScope {
       return unlessIndex(q.prefixExpansions === undefined);
     case 'interval_source':
       return unlessIndex(!JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"'));
-    case 'span':
-      return unlessIndex(spanDecides(q.span));
     // the terms kept are chosen by document frequency
     case 'more_like_this':
       return 'index';
@@ -55,7 +53,7 @@ export function matchScope(q: Query): MatchScope {
       return all([...q.must, ...q.filter, ...q.should, ...q.mustNot]);
     case 'boosting':
       return all([q.positive, q.negative]);
-    case 'capped_score': case 'nested':
+    case 'capped_score':
       return matchScope(q.query);
     case 'pinned':
       return matchScope(q.organic);
@@ -84,7 +82,7 @@ function constantScoreDecides(q: Extract<Query, { type: 'function_score' }>): bo
     && (q.boostMode === 'multiply' || q.boostMode === 'replace') && q.functions.every(plain) && q.maxBoost === Number.MAX_VALUE;
 }
 
-function spanDecides(s: SpanQuery): boolean {
+export function spanDecides(s: SpanQuery): boolean {
   switch (s.kind) {
     case 'span_term': case 'span_gap':
       return true;

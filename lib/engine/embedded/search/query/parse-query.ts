@@ -6,7 +6,6 @@ import { parsePinnedQuery } from './pinned-query.js';
 import { boostOf, parseFuzziness } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
-import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
 import { registeredTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
@@ -244,17 +243,6 @@ function parseQueryNode(input: unknown): Query {
         boost: boostOf(name, body.boost),
       };
     }
-    case 'nested': {
-      if (!isObject(body)) throw parsingError('[nested] query malformed');
-      checkKeys(name, body, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
-      if (typeof body.path !== 'string') throw parsingError('[nested] requires \'path\' field');
-      if (body.query === undefined) throw parsingError('[nested] requires \'query\' field');
-      return {
-        type: 'nested', path: body.path, query: parseQuery(body.query),
-        scoreMode: enumOf(name, 'score_mode', body.score_mode, ['avg', 'sum', 'min', 'max', 'none'] as const, 'avg'),
-        ignoreUnmapped: bool(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
-      };
-    }
     case 'distance_feature':
       return { type: 'distance_feature', ...parseDistanceFeatureQuery(body, (v) => boostOf(name, v)) };
     case 'rank_feature':
@@ -288,10 +276,6 @@ function parseQueryNode(input: unknown): Query {
       // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)
       return parseQuery(queryStringToDsl(name, body));
     default:
-      if (SPAN_QUERY_NAMES.has(name)) {
-        const span = parseSpanQuery(name, body, parseQuery);
-        return { type: 'span', field: spanField(span), span, boost: span.boost };
-      }
       throw new EsError(400, 'parsing_exception', `unknown query [${name}]`, {
         line: 1,
         col: 1,

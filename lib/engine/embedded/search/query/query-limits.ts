@@ -50,14 +50,13 @@ function children(q: Query): Query[] {
     case 'boosting':
       return [q.positive, q.negative];
     case 'function_score':
-    case 'nested':
     case 'capped_score':
     case 'script_score':
       return [q.query];
     case 'pinned':
     case 'rule':
       return [q.organic];
-    case 'span': case 'distance_feature': case 'rank_feature':
+    case 'distance_feature': case 'rank_feature':
     case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return [];
@@ -83,8 +82,8 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
     }
     switch (q.type) {
       case 'bool':
-      case 'boosting': case 'function_score': case 'nested':
-      case 'span': case 'distance_feature': case 'rank_feature':
+      case 'boosting': case 'function_score':
+      case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
       case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':
         demand.clauses += 1;

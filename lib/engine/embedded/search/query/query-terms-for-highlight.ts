@@ -134,7 +134,6 @@ function visit(q: Query, ctx: Ctx): void {
     case 'function_score':
       visit(q.query, ctx);
       return;
-    case 'nested':
     case 'capped_score':
     case 'script_score':
       visit(q.query, ctx);
@@ -166,7 +165,7 @@ function visit(q: Query, ctx: Ctx): void {
     case 'combined_term':
       if (q.fields.some((f) => targets(ctx, f.field))) for (const t of q.terms) ctx.out.terms.add(t);
       return;
-    case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
+    case 'distance_feature': case 'rank_feature': case 'more_like_this':
     case 'script':
       return;
     default:

@@ -3,6 +3,8 @@ import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { constantScore, disMaxQuery } from './compound-queries.js';
 import { combinedFieldsQuery, intervalsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
 import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
+import { nestedQueryType } from './joining-queries.js';
+import { spanQuery } from './span-query.js';
 import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, termsSetQuery, wildcardQuery } from './term-level-queries.js';
 import type { ScoredDocs } from './doc-set.js';
 import type { Evaluated } from './document-matcher.js';
@@ -29,8 +31,8 @@ export type QueryOf<T extends Query['type']> = Extract<Query, { type: T }>;
  */
 export interface QueryType<T extends Query['type']> {
   readonly name: T;
-  /** Other DSL names it is parsed from (geo_polygon is a geo_shape). */
-  readonly aliases?: readonly string[];
+  /** The DSL names it is parsed from (geo_shape and geo_polygon; span_term, span_near…); its own name when absent. */
+  readonly parsedFrom?: readonly string[];
   /** The DSL body under the query's name (`name`, or one of its aliases) → the node; throws Elasticsearch's 400s (parse-query). */
   parse(body: unknown, name: string): QueryOf<T>;
   /** The queries directly inside it (query limits, rule resolution). */
@@ -75,6 +77,7 @@ const REGISTERED = [
   'geo_distance', 'geo_bounding_box', 'geo_shape',
   'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
   'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'multi_match', 'combined_fields', 'intervals', 'terms_set',
+  'nested', 'span',
 ] as const;
 export type RegisteredType = (typeof REGISTERED)[number];
 export type RegisteredQuery = QueryOf<RegisteredType>;
@@ -95,6 +98,7 @@ function registry(): Registry {
     term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
     match: matchQuery, match_phrase: matchPhraseQuery, match_phrase_prefix: matchPhrasePrefixQuery, match_bool_prefix: matchBoolPrefixQuery,
     multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery, intervals: intervalsQuery, terms_set: termsSetQuery,
+    nested: nestedQueryType, span: spanQuery,
   };
   return built;
 }
@@ -102,12 +106,12 @@ function registry(): Registry {
 const names: ReadonlySet<string> = new Set(REGISTERED);
 let dslNames: Map<string, RegisteredType> | undefined;
 
-/** The registered type a DSL query name parses into (its own name or an alias), or undefined (parse-query looks the DSL's names up). */
+/** The registered type a DSL query name parses into (parsedFrom), or undefined (parse-query looks the DSL's names up). */
 export function registeredTypeOfName(name: string): QueryType<RegisteredType> | undefined {
   if (!dslNames) {
     dslNames = new Map();
-    for (const t of Object.values(registry()) as Array<{ name: RegisteredType; aliases?: readonly string[] }>) {
-      for (const name of [t.name, ...(t.aliases ?? [])]) dslNames.set(name, t.name);
+    for (const t of Object.values(registry()) as Array<{ name: RegisteredType; parsedFrom?: readonly string[] }>) {
+      for (const name of t.parsedFrom ?? [t.name]) dslNames.set(name, t.name);
     }
   }
   const type = dslNames.get(name);

@@ -195,7 +195,7 @@ export function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: 
 }
 
 /** A span query as an interval query: matches nothing when its field is unmapped (as Lucene's span queries on a missing field). */
-function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
+export function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
   if (!resolveFieldMapping(ctx.mappings, q.field)) return NONE;
   const analysis: SpanAnalysis = {
     term: (field, value) => keywordValue(field, value, ctx),
@@ -302,18 +302,8 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       return { ...q, positive: rewriteQuery(q.positive, ctx), negative: rewriteQuery(q.negative, ctx) };
     case 'function_score':
       return { ...q, query: rewriteQuery(q.query, ctx), functions: q.functions.map((f) => (f.filter ? { ...f, filter: rewriteQuery(f.filter, ctx) } : f)) };
-    case 'nested': {
-      const mapping = resolveFieldMapping(ctx.mappings, q.path);
-      if (!mapping || fieldType(mapping) !== 'nested') {
-        if (q.ignoreUnmapped) return NONE;
-        throw new EsError(400, 'query_shard_exception', `[nested] failed to find nested object under path [${q.path}]`);
-      }
-      return { ...q, query: rewriteQuery(q.query, ctx) };
-    }
     case 'pinned':
       return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
-    case 'span':
-      return rewriteSpan(q, ctx);
     case 'rule':
       // Not resolved against its rulesets (a filter aggregation's, a live stream's): its organic
       // query, as Elasticsearch runs a rule query it did not rewrite.

@@ -90,15 +90,12 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
       return { ...q, positive: resolve(q.positive), negative: resolve(q.negative) };
     case 'function_score':
       return { ...q, query: resolve(q.query), functions: q.functions.map((f) => (f.filter ? { ...f, filter: resolve(f.filter) } : f)) };
-    case 'nested':
-      return { ...q, query: resolve(q.query) };
     case 'pinned':
       return { ...q, organic: resolve(q.organic) };
     case 'capped_score':
     case 'script_score':
       return { ...q, query: resolve(q.query) };
     case 'script':
-    case 'span':
     case 'distance_feature':
     case 'rank_feature':
     case 'more_like_this':
