@@ -8,7 +8,7 @@ import { storedFieldValues } from '../rest/stored-fields.js';
 import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
 import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, type Query, type ScoredDocs } from './query/index.js';
+import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import type { SearchRequest } from './search-request.js';
@@ -31,6 +31,8 @@ interface IndexMatches {
   scores: ArrayLike<number>;
   length: number;
   sorts: ResolvedSort[];
+  /** The search's query rewritten against this index: what was run, and what its hits are highlighted by. */
+  query: Query;
 }
 
 /** What choosing a page of hits needs: the search's own, or one inner hits definition's. */
@@ -86,7 +88,8 @@ async function matchIndex(
   // An index closed while an earlier one was searched (the search pauses between slices).
   ensureSearchable([handle]);
   const ctx = withSeqNoField({ ...queryContextOf(handle), scripts }, handle, [req.query]);
-  const scored: ScoredDocs = await budget.drive(queryWork(req.query, ctx, scoring, budget));
+  const query = rewriteQuery(req.query, ctx);
+  const scored: ScoredDocs = await budget.drive(rewrittenQueryWork(query, ctx, scoring, budget));
   let ords: ArrayLike<number> = scored.ords;
   let scores: ArrayLike<number> = scored.scores;
   let length = scored.length;
@@ -106,7 +109,7 @@ async function matchIndex(
   }
   // Ordinals are ascending (index order): terminate_after keeps the first ones, as a shard's collector would.
   if (req.terminateAfter !== undefined && req.terminateAfter > 0 && length > req.terminateAfter) length = req.terminateAfter;
-  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts, handleOrder) };
+  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts, handleOrder), query };
 }
 
 async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {
@@ -336,7 +339,7 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (Object.keys(fields).length) hit.fields = fields;
   if (req.highlight) {
     const maxAnalyzedOffset = Number(handle.meta.settings['index.highlight.max_analyzed_offset'] ?? 1_000_000);
-    const highlight = highlightHit(req.highlight, req.query, doc.source, handle.mappings, handle.registry, { index: handle.name, id, maxAnalyzedOffset });
+    const highlight = highlightHit(req.highlight, c.m.query, doc.source, handle.mappings, handle.registry, { index: handle.name, id, maxAnalyzedOffset });
     if (highlight) hit.highlight = highlight;
   }
   if (showSort) hit.sort = c.m.sorts.map((s, i) => s.render(c.keys[i]));

@@ -146,6 +146,12 @@ describe('embedded engine: queries', () => {
     expect(scores(w)['1']).to.equal(5);
   });
 
+  it('function_score: a decay over a keyword field is refused, as Elasticsearch refuses it (it scored every document NaN)', async () => {
+    const r = await search({ query: { function_score: { functions: [{ gauss: { tag: { origin: 'a', scale: 5 } } }], min_score: 0.5 } } });
+    expect(r.status).to.equal(400);
+    expect(JSON.stringify(r.json)).to.include('field [tag] is of type [keyword], but only numeric types are supported.');
+  });
+
   it('nested: conditions match within one nested object; score_mode', async () => {
     const q = (author: string, stars: number) => ({ query: { nested: { path: 'comments', query: { bool: { must: [{ term: { 'comments.author': author } }, { term: { 'comments.stars': stars } }] } } } } });
     expect(ids(await search(q('ann', 5)))).to.deep.equal(['1']);

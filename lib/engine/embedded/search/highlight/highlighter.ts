@@ -3,7 +3,7 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, indexAnalyzerName, keywordTerm, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { leafFields, valuesAtPath } from '../fields/index.js';
-import type { Query } from '../query/index.js';
+import { rewriteQuery, type Query } from '../query/index.js';
 import { queryTermsForHighlight, type HighlightTerms } from '../query/query-terms-for-highlight.js';
 import type { HighlightOptions, HighlightRequest } from './highlight-request.js';
 
@@ -148,15 +148,20 @@ export interface HighlightDoc {
   maxAnalyzedOffset: number;
 }
 
+/**
+ * `query` is the search's query rewritten against the hit's index (rewriteQuery); a field's own
+ * `highlight_query` is rewritten here the same way.
+ */
 export function highlightHit(request: HighlightRequest, query: Query, source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, doc: HighlightDoc): Record<string, string[]> | undefined {
   const out: Record<string, string[]> = {};
   for (const { pattern, options } of request.fields) {
     const wildcard = pattern.includes('*');
+    const highlightQuery = options.highlightQuery ? rewriteQuery(options.highlightQuery, { mappings, registry, indexName: doc.index }) : query;
     for (const leaf of leafFields(mappings)) {
       if (!simpleMatch(pattern, leaf.name) || leaf.name in out) continue;
       const type = fieldType(leaf.mapping);
       if (wildcard && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
-      const terms = queryTermsForHighlight(options.highlightQuery ?? query, leaf.name, mappings, registry, options.requireFieldMatch);
+      const terms = queryTermsForHighlight(highlightQuery, leaf.name, mappings, registry, options.requireFieldMatch);
       if (!terms.terms.size && !terms.predicates.length && options.noMatchSize <= 0) continue;
       const values = stringValues(source, leaf.sourcePath);
       if (!values.length) continue;

@@ -32,7 +32,7 @@ export const constantScore: QueryType<'constant_score'> = {
     if (scoreOf(q.filter, ord, c, false) === undefined) return undefined;
     return node(scoring ? q.boost : 0, boosted(`ConstantScore(${describe(q.filter)})`, q.boost));
   },
-  print: (q, child) => `ConstantScore(${child(q.filter)})`,
+  print: (q, p) => `ConstantScore(${p.child(q.filter)})`,
   highlightTerms: (q, ctx) => collectHighlightTerms(q.filter, ctx),
   scope: (q) => matchScope(q.filter),
 };
@@ -53,7 +53,7 @@ export const disMaxQuery: QueryType<'dis_max'> = {
   },
   matches: (q, doc) => q.queries.some((c) => evaluate(c, doc)),
   explain: (q, ord, c, scoring) => explainDisMax(q, ord, c, scoring),
-  print: (q, child, float) => `(${q.queries.map(child).join(' | ')})${q.tieBreaker ? `~${float(q.tieBreaker)}` : ''}`,
+  print: (q, p) => `(${q.queries.map((c) => p.child(c)).join(' | ')})${q.tieBreaker ? `~${p.float(q.tieBreaker)}` : ''}`,
   highlightTerms: (q, ctx) => q.queries.forEach((c) => collectHighlightTerms(c, ctx)),
   scope: (q) => widestScope(q.queries.map(matchScope)),
 };

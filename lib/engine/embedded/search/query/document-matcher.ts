@@ -1,9 +1,8 @@
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { fieldType, ipToBigInt, isRangeType, parseDocument, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
-import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
-import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
-import { decayOfValues, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
-import { pointsRelate } from './geo-shape.js';
+import { fieldType, ipToBigInt, parseDocument, resolveFieldMapping, type EpochTime, type IndexableField, type Mappings, type ParsedDocument } from '../../mapping/index.js';
+import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { closestDistance, distanceOrigin, rankFeatureSource } from './field-features.js';
+import { checkedPerCandidate, decayOfValues, phraseFreq, resolveDecay } from './field-rules.js';
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
@@ -40,7 +39,7 @@ export interface Evaluated {
 
 const GEO = { parsePoint: parseGeoPoint, distance: parseDistance, arc: arcDistance };
 
-function hasTerm(e: Evaluated, field: string, term: string): boolean {
+export function hasTerm(e: Evaluated, field: string, term: string): boolean {
   return e.fields.get(field)?.terms.includes(term) ?? false;
 }
 
@@ -51,7 +50,7 @@ function anyTerm(e: Evaluated, field: string, test: (t: string) => boolean): boo
   return false;
 }
 
-function termMatches(e: Evaluated, field: string, value: string | number | boolean, caseInsensitive = false): boolean {
+export function termMatches(e: Evaluated, field: string, value: string | number | boolean, caseInsensitive = false): boolean {
   if (field === '_id') return String(value) === e.id;
   const mapping = resolveFieldMapping(e.mappings, field);
   if (!mapping) return false;
@@ -100,13 +99,12 @@ export function rangeOperands(field: IndexableField, numeric: boolean, booleanFi
 export function evaluate(q: Query, e: Evaluated): boolean {
   if (isRegistered(q)) return queryTypeOf(q).matches(q, e);
   switch (q.type) {
-    case 'term':
-      return termMatches(e, q.field, q.value, q.caseInsensitive);
-    case 'terms':
-      return q.values.some((v) => termMatches(e, q.field, v));
     case 'bool': {
-      if (!q.must.every((c) => evaluate(c, e))) return false;
-      if (!q.filter.every((c) => evaluate(c, e))) return false;
+      // in the executor's order: once a required clause is run, scripts and doc-value ranges are checked last
+      const required = [...q.must, ...q.filter];
+      const checked = required.map((c) => checkedPerCandidate(c, e.mappings, e.registry, e.now));
+      const ordered = checked.includes(false) ? [...required.filter((_, i) => !checked[i]), ...required.filter((_, i) => checked[i])] : required;
+      if (!ordered.every((c) => evaluate(c, e))) return false;
       if (q.mustNot.some((c) => evaluate(c, e))) return false;
       const needed = requiredShouldMatches(q.minimumShouldMatch, q.should.length, q.must.length + q.filter.length > 0);
       if (needed === 0) return true;
@@ -128,14 +126,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
         return positions.every((p) => p.length > 0) && phraseFreq(positions, offsets, q.slop) > 0;
       });
     }
-    case 'range': {
-      const mapping = resolveFieldMapping(e.mappings, q.field);
-      const field = e.fields.get(q.field);
-      if (!mapping || !field) return false;
-      if (isRangeType(fieldType(mapping))) return rangeValuesRelate(field.values, rangeQueryInterval(mapping, q, e.now), q.relation ?? 'intersects');
-      const b = rangeBounds(q, mapping, e.registry, e.now);
-      return rangeOperands(field, b.numeric, fieldType(mapping) === 'boolean').some((v) => inRange(v, b));
-    }
     case 'capped_score':
       return evaluate(q.query, e);
     case 'boosting':
@@ -156,27 +146,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
       }
       return Math.fround(score) >= q.minScore;
     }
-    case 'nested': {
-      for (const n of e.nested ?? []) {
-        const sub: Evaluated = { ...e, fields: n.doc.fields, nested: n.doc.nested };
-        if (n.path === q.path) {
-          if (evaluate(q.query, sub)) return true;
-        } else if (q.path.startsWith(n.path + '.') && evaluate(q, sub)) return true;
-      }
-      return false;
-    }
-    case 'geo_distance': {
-      const vs = e.fields.get(q.field)?.values ?? [];
-      for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
-      return false;
-    }
-    case 'geo_bounding_box': {
-      const vs = e.fields.get(q.field)?.values ?? [];
-      for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
-      return false;
-    }
-    case 'geo_shape':
-      return geoShapeApplies(q, e.mappings) && pointsRelate(e.fields.get(q.field)?.values ?? [], q.shape, q.relation);
     case 'rank_feature': {
       const source = rankFeatureSource(q, e.mappings);
       return source !== undefined && (e.fields.get(source.field)?.values.length ?? 0) > 0;
@@ -184,15 +153,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'distance_feature': {
       const origin = distanceOrigin(q, e.mappings, e.now);
       return origin !== undefined && closestDistance(origin, e.fields.get(q.field)?.values ?? []) !== undefined;
-    }
-    case 'terms_set': {
-      const mapping = resolveFieldMapping(e.mappings, q.field);
-      if (!mapping || q.terms.length === 0) return false;
-      const required = termsSetThreshold(q, e.mappings);
-      const terms = new Set(q.terms.map((v) => queryTerm(mapping, v, e.registry)).filter((t): t is string => t !== undefined));
-      let count = 0;
-      for (const t of terms) if (hasTerm(e, q.field, t)) count++;
-      return count >= required((field) => numericDocValue(e.fields.get(field)?.values));
     }
     case 'interval_source':
       return intervalsOf(q.source, (leaf) => {
@@ -225,8 +185,6 @@ export function evaluate(q: Query, e: Evaluated): boolean {
     case 'script_score':
       // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
       return evaluate(q.query, e);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'span': case 'intervals': case 'combined_fields':
     case 'pinned': case 'rule':
       return evaluate(rewriteQuery(q, e), e);
     default:

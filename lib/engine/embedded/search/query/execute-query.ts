@@ -2,12 +2,11 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { intToByte4, LENGTH_TABLE, SliceReader, type DocValue, type FieldIndex, type InvertedIndex } from '../../index/index.js';
 import { fieldType, ipToBigInt, isRangeType, rangeQueryInterval, rangeValuesRelate, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
-import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
+import { arcDistance, parseDistance, parseGeoPoint } from '../../mapping/geo-point.js';
 import { Accumulator, DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { defaultPivot, distanceFeatureScore, rankFeatureScore } from './feature-queries.js';
-import { combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
-import { closestDistance, distanceOrigin, geoShapeApplies, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
-import { pointsRelate } from './geo-shape.js';
+import { checkedPerCandidate, combineBoostMode, combineFunctions, decayOfValues, fieldValueFactor, inRange, phraseFreq, rangeBounds, resolveDecay } from './field-rules.js';
+import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, termsSetThreshold } from './field-features.js';
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
@@ -149,8 +148,13 @@ export function executeQuery(q: Query, ctx: ExecutionContext, scoring = true): S
  * reached (the ordinals below where the first loop stopped), as a shard's collector answers.
  */
 export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
+  return yield* rewrittenQueryWork(rewriteQuery(q, ctx), ctx, scoring, budget);
+}
+
+/** `queryWork` of a query already rewritten against `ctx` (rewriteQuery), for a caller whose other passes read the same tree. */
+export function* rewrittenQueryWork(rewritten: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
   const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, budget });
-  return belowCut(yield* run(rewriteQuery(q, ctx), x, scoring), x);
+  return belowCut(yield* run(rewritten, x, scoring), x);
 }
 
 function liveDocFreq(fi: FieldIndex, tid: number, x: Exec): number {
@@ -188,7 +192,7 @@ function* termDocs(fi: FieldIndex, tid: number, x: Exec, score: { weight: number
   }
 }
 
-function* indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* indexedTerm(field: string, term: string, boost: number, constant: boolean, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(field);
   if (!fi) return ScoredDocs.empty();
   const tid = fi.termId(term);
@@ -221,7 +225,7 @@ function* expand(fi: FieldIndex, pattern: TermPattern, x: Exec): Work<number[]> 
   return out;
 }
 
-function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): Work<ScoredDocs> {
+export function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number): Work<ScoredDocs> {
   if (tids.length === 1) {
     const out = new DocSetBuilder(fi.postingsCount(tids[0]));
     yield* termDocs(fi, tids[0], x, { weight: 0, bm25: false, constant: score }, out);
@@ -254,7 +258,7 @@ function* unionConstant(fi: FieldIndex, tids: number[], x: Exec, score: number):
   return out.build();
 }
 
-function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(q.field);
   if (!fi) return ScoredDocs.empty();
   let tids = yield* expand(fi, q.pattern, x);
@@ -435,7 +439,7 @@ export function allLive(x: Exec, score: number): ScoredDocs {
 }
 
 /** Every live document whose values pass `test`, each with the same score. */
-function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
+export function byDocValues(field: string, x: Exec, score: number, test: (values: readonly DocValue[]) => boolean): Work<ScoredDocs> {
   return scoredByDocValues(field, x, (vs) => (test(vs) ? score : undefined));
 }
 
@@ -463,6 +467,7 @@ function numericRangeTest(q: Extract<Query, { type: 'range' }>, x: Exec): ((valu
  * clauses give than run over the whole index: a numeric range, read from doc values.
  */
 function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefined {
+  if (!checkedPerCandidate(q, x.mappings, x.registry, x.now)) return undefined;
   if (q.type === 'script') return scriptFilter(q.script, x);
   if (q.type !== 'range') return undefined;
   const test = numericRangeTest(q, x);
@@ -475,7 +480,7 @@ function candidateCheck(q: Query, x: Exec): ((ord: number) => boolean) | undefin
   };
 }
 
-function* rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* rangeQuery(q: Extract<Query, { type: 'range' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping) return ScoredDocs.empty();
   const score = scoring ? q.boost : 0;
@@ -739,7 +744,7 @@ function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, 
   }, scripts.some((s) => s !== undefined) ? 0 : TICK);
 }
 
-function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const direct = x.index.nested(q.path);
   let children: ScoredDocs;
   let parentOf: Int32Array;
@@ -780,12 +785,6 @@ function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, scoring: b
     out.add(parent, scoring ? f(f(s) * q.boost) : 0);
   }
   return out.build();
-}
-
-/** geo_shape / geo_polygon: the documents whose points relate to the shape, a constant score. */
-function* geoShapeQuery(q: Extract<Query, { type: 'geo_shape' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
-  if (!geoShapeApplies(q, x.mappings)) return ScoredDocs.empty();
-  return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => pointsRelate(vs, q.shape, q.relation));
 }
 
 /** Every live document with a value in `field`, scored from its values (undefined: no match). */
@@ -833,7 +832,7 @@ function* distanceFeatureQuery(q: Extract<Query, { type: 'distance_feature' }>, 
 }
 
 /** terms_set: each term's BM25 documents, kept where at least the document's required number match; scores summed. */
-function* termsSetQuery(q: Extract<Query, { type: 'terms_set' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* termsSetQuery(q: Extract<Query, { type: 'terms_set' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const mapping = resolveFieldMapping(x.mappings, q.field);
   if (!mapping || q.terms.length === 0) return ScoredDocs.empty();
   const required = termsSetThreshold(q, x.mappings);
@@ -1007,42 +1006,12 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
   switch (q.type) {
     case 'indexed_term':
       return yield* indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
-    case 'term': {
-      if (q.field === '_id') {
-        const ord = x.index.ordOf(String(q.value));
-        return ord === undefined ? ScoredDocs.empty() : new ScoredDocs(Int32Array.of(ord), Float64Array.of(scoring ? q.boost : 0), 1);
-      }
-      const mapping = resolveFieldMapping(x.mappings, q.field);
-      if (!mapping) return ScoredDocs.empty();
-      const term = queryTerm(mapping, q.value, x.registry);
-      if (term === undefined) return ScoredDocs.empty();
-      if (q.caseInsensitive) {
-        const lower = term.toLowerCase();
-        return yield* termPattern({ type: 'term_pattern', field: q.field, pattern: { prefix: '', test: (t) => t.toLowerCase() === lower }, scoring: 'constant', maxExpansions: Infinity, boost: q.boost }, x, scoring);
-      }
-      return yield* indexedTerm(q.field, term, q.boost, !scoredByBm25(fieldType(mapping)), x, scoring);
-    }
-    case 'terms': {
-      if (q.field === '_id') return yield* run({ type: 'ids', values: q.values.map(String), boost: q.boost }, x, scoring);
-      const mapping = resolveFieldMapping(x.mappings, q.field);
-      const fi = x.index.field(q.field);
-      if (!mapping || !fi) return ScoredDocs.empty();
-      const tids = new Set<number>();
-      for (const v of q.values) {
-        const term = queryTerm(mapping, v, x.registry);
-        const tid = term === undefined ? -1 : fi.termId(term);
-        if (tid >= 0) tids.add(tid);
-      }
-      return tids.size ? yield* unionConstant(fi, [...tids], x, scoring ? q.boost : 0) : ScoredDocs.empty();
-    }
     case 'bool':
       return yield* boolQuery(q, x, scoring);
     case 'term_pattern':
       return yield* termPattern(q, x, scoring);
     case 'phrase':
       return yield* phrase(q, x, scoring);
-    case 'range':
-      return yield* rangeQuery(q, x, scoring);
     case 'boosting': {
       const pos = yield* run(q.positive, x, scoring);
       const neg = yield* run(q.negative, x, false);
@@ -1051,8 +1020,6 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
     }
     case 'function_score':
       return yield* functionScore(q, x, scoring);
-    case 'nested':
-      return yield* nestedQuery(q, x, scoring);
     case 'capped_score': {
       const inner = yield* run(q.query, x, scoring);
       return scoring ? yield* scale(inner, x, (_ord, s) => f(Math.min(s, q.cap) * q.boost)) : inner;
@@ -1061,32 +1028,16 @@ function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
       return yield* scriptQuery(q, x, scoring);
     case 'script_score':
       return yield* scriptScoreQuery(q, x, scoring);
-    case 'geo_distance':
-      return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
-        for (let i = 0; i + 1 < vs.length; i += 2) if (arcDistance(vs[i] as number, vs[i + 1] as number, q.center.lat, q.center.lon) <= q.distanceMeters) return true;
-        return false;
-      });
-    case 'geo_bounding_box':
-      return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => {
-        for (let i = 0; i + 1 < vs.length; i += 2) if (inBoundingBox(vs[i] as number, vs[i + 1] as number, q.top, q.left, q.bottom, q.right)) return true;
-        return false;
-      });
-    case 'geo_shape':
-      return yield* geoShapeQuery(q, x, scoring);
     case 'rank_feature':
       return yield* rankFeatureQuery(q, x, scoring);
     case 'distance_feature':
       return yield* distanceFeatureQuery(q, x, scoring);
-    case 'terms_set':
-      return yield* termsSetQuery(q, x, scoring);
     case 'interval_source':
       return yield* intervalQuery(q, x, scoring);
     case 'combined_term':
       return yield* combinedTerm(q, x, scoring);
     case 'more_like_this':
       return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'span': case 'intervals': case 'combined_fields':
     case 'pinned': case 'rule':
       // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
       return yield* run(rewriteQuery(q, x), x, scoring);

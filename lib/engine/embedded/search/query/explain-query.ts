@@ -1,7 +1,7 @@
 import { LENGTH_TABLE, SliceReader, type FieldIndex } from '../../index/index.js';
 import { executeQuery, float32, type ExecutionContext } from './execute-query.js';
 import { assertNever, type Query } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import { isRegistered, queryTypeOf, type Printer } from './query-type.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { BM25_B, BM25_K1, avgFieldLength, bm25, bm25Tf, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 
@@ -28,16 +28,14 @@ export function boosted(text: string, boost: number): string {
   return boost === 1 ? text : `(${text})^${javaFloat(boost)}`;
 }
 
+const EXPLAIN_PRINTER: Printer = { child: (c) => describe(c), float: javaFloat };
+
 /** Lucene's Query.toString, as far as explanations show it. */
 export function describe(q: Query): string {
-  if (isRegistered(q)) return queryTypeOf(q).print(q, describe, javaFloat);
+  if (isRegistered(q)) return queryTypeOf(q).print(q, EXPLAIN_PRINTER);
   switch (q.type) {
     case 'indexed_term':
       return `${q.field}:${q.term}`;
-    case 'term':
-      return `${q.field}:${String(q.value)}`;
-    case 'terms':
-      return `${q.field}:(${q.values.map(String).join(' ')})`;
     case 'phrase': {
       const phrases = q.paths.map(({ terms }) =>
         `${q.field}:"${terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`);
@@ -45,8 +43,6 @@ export function describe(q: Query): string {
     }
     case 'term_pattern':
       return `${q.field}:${q.pattern.prefix ?? ''}*`;
-    case 'range':
-      return `${q.field}:[${String(q.gte ?? q.gt ?? '*')} TO ${String(q.lte ?? q.lt ?? '*')}]`;
     case 'bool': {
       const parts = [
         ...q.must.map((c) => `+${describe(c)}`),
@@ -58,14 +54,11 @@ export function describe(q: Query): string {
     }
     case 'function_score':
       return `function score, product of:`;
-    case 'nested':
-      return `ToParentBlockJoinQuery (${describe(q.query)})`;
     case 'capped_score':
       return `CappedScore(${describe(q.query)})`;
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'boosting': case 'geo_distance': case 'geo_bounding_box':
-    case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
-    case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
+    case 'boosting':
+    case 'distance_feature': case 'rank_feature':
+    case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
     case 'interval_source': case 'combined_term':
       return `${q.type}`;
     default:
@@ -216,11 +209,8 @@ function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanati
       return explainPhrase(q, ord, c, scoring);
     case 'capped_score':
       return explainCapped(q, ord, c, scoring);
-    case 'term': case 'terms': case 'match':
-    case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix': case 'wildcard':
-    case 'regexp': case 'fuzzy': case 'range': case 'boosting': case 'function_score': case 'nested':
-    case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'span': case 'intervals': case 'terms_set':
-    case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule':
+    case 'boosting': case 'function_score':
+    case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned': case 'rule':
     case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
       return explainByScore(q, ord, c, scoring);
     }

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { EsError } from '../../../../errors/index.js';
-import { NUMERIC_TYPES, clampedEpochNanos, ipToBigInt, dateFormatOf, exactUnsignedLong, fieldType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, type EpochTime, type FieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, clampedEpochNanos, dateFormatOf, exactUnsignedLong, ipToBigInt, fieldType, isRangeType, keywordTerm, millisOfNanos, parseDateMath, parseTimeZone, resolveFieldMapping, type EpochTime, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { Query } from './query.js';
 
@@ -17,6 +17,20 @@ export interface RangeBounds {
   hi?: EpochTime | string;
   loInc: boolean;
   hiInc: boolean;
+}
+
+/**
+ * Whether a required clause of a bool is checked on the documents the other required clauses give
+ * rather than run over the index (when one of them is run): a script, or a range read from doc values
+ * (numbers, dates, booleans, range fields). The executor and the one-document matcher both test such
+ * clauses last, so a script that fails on a document the other clauses exclude fails neither.
+ */
+export function checkedPerCandidate(q: Query, mappings: Mappings, registry: AnalysisRegistry, now: number): boolean {
+  if (q.type === 'script') return true;
+  if (q.type !== 'range') return false;
+  const mapping = resolveFieldMapping(mappings, q.field);
+  if (!mapping) return false;
+  return isRangeType(fieldType(mapping)) || rangeBounds(q, mapping, registry, now).numeric;
 }
 
 /** Range bounds as ES computes them for the field's type (date math with rounding, keyword normalizer). */
@@ -178,6 +192,10 @@ export function resolveDecay(fn: import('./query.js').DecayFunction, mapping: Fi
     const origin = fn.origin === undefined ? now : parseDateMath(typeof fn.origin === 'number' ? fn.origin : String(fn.origin), { now }).millis;
     const millis = (v: FieldValue) => (typeof v === 'bigint' ? millisOfNanos(v) : (v as number));
     return { scale: timeValueMs(fn.scale), offset: fn.offset === undefined ? 0 : timeValueMs(fn.offset), distances: (vs) => vs.map((v) => Math.abs(millis(v) - origin)) };
+  }
+  // Elasticsearch decays numbers, dates and geo points only; any other field type is the query's error, on every document alike
+  if (type !== 'boolean' && !NUMERIC_TYPES.has(type)) {
+    throw new EsError(400, 'parsing_exception', `field [${fn.field}] is of type [${type}], but only numeric types are supported.`);
   }
   if (fn.origin === undefined) throw new EsError(400, 'parsing_exception', `[${fn.kind}] must supply origin`);
   const origin = Number(fn.origin);

@@ -1,4 +1,4 @@
-import { INTEGER_TYPES, NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
+import { NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import { assertNever, type Query } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
 import { rewriteQuery, type RewriteContext } from './rewrite-query.js';
@@ -12,7 +12,7 @@ function boosted(text: string, boost: number): string {
   return boost === 1 ? text : `(${text})^${javaFloat(boost)}`;
 }
 
-function isNumeric(field: string, ctx: RewriteContext): boolean {
+export function isNumeric(field: string, ctx: RewriteContext): boolean {
   const m = resolveFieldMapping(ctx.mappings, field);
   return m !== undefined && (NUMERIC_TYPES.has(fieldType(m)) || fieldType(m) === 'date');
 }
@@ -39,17 +39,14 @@ function clause(q: Query, ctx: RewriteContext): string {
  */
 export function luceneString(q: Query, ctx: RewriteContext): string {
   if (isRegistered(q)) {
-    const text = queryTypeOf(q).print(q, (c) => luceneString(c, ctx), String);
+    // the others are printed as the clauses they are rewritten to, or by their name
+    if (!PRINTED.has(q.type)) return printedAsRewritten(q, ctx);
+    const text = queryTypeOf(q).print(q, { child: (c) => luceneString(c, ctx), float: String, lucene: ctx });
     return 'boost' in q ? boosted(text, q.boost) : text;
   }
   switch (q.type) {
     case 'indexed_term':
       return boosted(`${q.field}:${q.term}`, q.boost);
-    case 'term':
-      if (isNumeric(q.field, ctx)) return boosted(`${q.field}:[${String(q.value)} TO ${String(q.value)}]`, q.boost);
-      return boosted(`${q.field}:${String(q.value)}`, q.boost);
-    case 'terms':
-      return boosted(`${q.field}:(${q.values.map(String).join(' ')})`, q.boost);
     case 'bool': {
       const parts = [
         ...q.must.map((c) => `+${clause(c, ctx)}`),
@@ -69,41 +66,19 @@ export function luceneString(q: Query, ctx: RewriteContext): string {
       }) : [];
       return boosted(`${q.field}:"${terms.join(' ')}"${q.slop ? `~${q.slop}` : ''}`, q.boost);
     }
-    case 'range': {
-      const m = resolveFieldMapping(ctx.mappings, q.field);
-      if (m && INTEGER_TYPES.has(fieldType(m))) {
-        // integer points: Lucene makes exclusive bounds inclusive ones
-        const low = q.gt !== undefined ? Number(q.gt) + 1 : q.gte;
-        const high = q.lt !== undefined ? Number(q.lt) - 1 : q.lte;
-        return boosted(`${q.field}:[${low === undefined ? '*' : String(low)} TO ${high === undefined ? '*' : String(high)}]`, q.boost);
-      }
-      const low = q.gt ?? q.gte;
-      const high = q.lt ?? q.lte;
-      const text = `${q.field}:${q.gt !== undefined ? '{' : '['}${low === undefined ? '*' : String(low)} TO ${high === undefined ? '*' : String(high)}${q.lt !== undefined ? '}' : ']'}`;
-      return boosted(text, q.boost);
-    }
-    case 'prefix':
-      return boosted(`${q.field}:${q.value}*`, q.boost);
-    case 'wildcard':
-      return boosted(`${q.field}:${q.value}`, q.boost);
-    case 'regexp':
-      return boosted(`${q.field}:/${q.value}/`, q.boost);
-    case 'fuzzy': {
-      const f = q.fuzziness;
-      const edits = f.kind === 'fixed' ? f.edits : q.value.length < f.low ? 0 : q.value.length < f.high ? 1 : 2;
-      return boosted(`${q.field}:${q.value}~${edits}`, q.boost);
-    }
-    case 'nested':
-      return boosted(`ToParentBlockJoinQuery (${luceneString(q.query, ctx)})`, q.boost);
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'boosting':
-    case 'function_score': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'span': case 'intervals':
-    case 'terms_set': case 'distance_feature': case 'rank_feature': case 'combined_fields': case 'more_like_this': case 'pinned':
+    case 'boosting':
+    case 'function_score':
+    case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned':
     case 'rule': case 'script': case 'script_score': case 'term_pattern': case 'capped_score': case 'interval_source':
     case 'combined_term':
       break;
     default:
       return assertNever(q);
   }
+  return printedAsRewritten(q, ctx);
+}
+
+function printedAsRewritten(q: Query, ctx: RewriteContext): string {
   const p = printed(q, ctx);
   return p === q ? q.type : luceneString(p, ctx);
 }

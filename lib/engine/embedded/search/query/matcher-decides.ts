@@ -27,34 +27,22 @@ const RANK: Record<MatchScope, number> = { document: 0, engine: 1, index: 2 };
 export const widestScope = (scopes: MatchScope[]): MatchScope => scopes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'document' as MatchScope);
 const all = (qs: Query[]): MatchScope => widestScope(qs.map(matchScope));
 /** `document` when the test holds, else `index` (the verdict depends on the index's dictionary or statistics). */
-const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
+export const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
 
 export function matchScope(q: Query): MatchScope {
   if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
   if (isRegistered(q)) return queryTypeOf(q).scope(q);
   switch (q.type) {
-    case 'term': case 'terms': case 'range':
-    case 'prefix': case 'wildcard': case 'regexp': case 'match_phrase':
-    case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature': case 'rank_feature':
-    case 'script': case 'indexed_term': case 'combined_fields': case 'combined_term':
+    case 'distance_feature': case 'rank_feature':
+    case 'script': case 'indexed_term': case 'combined_term':
       return 'document';
     // which terms a limited expansion keeps depends on the index's dictionary
-    case 'match': case 'match_bool_prefix':
-      return unlessIndex(q.options.fuzziness === undefined);
-    case 'multi_match':
-      return unlessIndex(q.options.fuzziness === undefined && q.matchType !== 'phrase_prefix' && q.matchType !== 'bool_prefix');
-    case 'fuzzy': case 'match_phrase_prefix':
-      return 'index';
     case 'term_pattern':
       return unlessIndex(q.maxExpansions === Infinity);
     case 'phrase':
       return unlessIndex(q.prefixExpansions === undefined);
     case 'interval_source':
       return unlessIndex(!JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"'));
-    case 'span':
-      return unlessIndex(spanDecides(q.span));
-    case 'intervals':
-      return unlessIndex(intervalsRuleDecides(q.rule));
     // the terms kept are chosen by document frequency
     case 'more_like_this':
       return 'index';
@@ -65,7 +53,7 @@ export function matchScope(q: Query): MatchScope {
       return all([...q.must, ...q.filter, ...q.should, ...q.mustNot]);
     case 'boosting':
       return all([q.positive, q.negative]);
-    case 'capped_score': case 'nested':
+    case 'capped_score':
       return matchScope(q.query);
     case 'pinned':
       return matchScope(q.organic);
@@ -94,7 +82,7 @@ function constantScoreDecides(q: Extract<Query, { type: 'function_score' }>): bo
     && (q.boostMode === 'multiply' || q.boostMode === 'replace') && q.functions.every(plain) && q.maxBoost === Number.MAX_VALUE;
 }
 
-function spanDecides(s: SpanQuery): boolean {
+export function spanDecides(s: SpanQuery): boolean {
   switch (s.kind) {
     case 'span_term': case 'span_gap':
       return true;
@@ -115,7 +103,7 @@ function spanDecides(s: SpanQuery): boolean {
   }
 }
 
-function intervalsRuleDecides(r: IntervalsRule): boolean {
+export function intervalsRuleDecides(r: IntervalsRule): boolean {
   switch (r.kind) {
     case 'match':
       return filterDecides(r.filter);

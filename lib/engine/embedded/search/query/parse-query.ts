@@ -1,25 +1,19 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
-import { parseGeoPoint, parseDistance } from '../../mapping/geo-point.js';
-import { parseCombinedFieldsQuery } from './combined-fields.js';
 import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
-import { parseGeoPolygonQuery, parseGeoShapeQuery } from './geo-shape.js';
-import { parseIntervalsQuery } from './intervals.js';
 import { parseMoreLikeThis } from './more-like-this.js';
 import { parsePinnedQuery } from './pinned-query.js';
-import { boostOf, booleanValue, parseFuzziness } from './query-fields.js';
-import type { DecayFunction, FullTextOptions, Fuzziness, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
+import { booleanValue, boostOf, parseFuzziness } from './query-fields.js';
+import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { parseRuleQuery } from './rule-query.js';
-import { SPAN_QUERY_NAMES, parseSpanQuery, spanField } from './span-queries.js';
-import { parseTermsSetQuery } from './terms-set.js';
-import { isRegisteredName, queryTypeOf } from './query-type.js';
+import { registeredTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
 export function parsingError(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });
 }
 
-function illegal(reason: string): EsError {
+export function illegal(reason: string): EsError {
   return new EsError(400, 'illegal_argument_exception', reason);
 }
 
@@ -27,7 +21,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function scalar(name: string, v: unknown): Scalar {
+export function scalar(name: string, v: unknown): Scalar {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   if (v === null) throw illegal('field name is null or empty');
   throw parsingError(`[${name}] query does not support array of values`);
@@ -48,7 +42,7 @@ function singleEntry(q: Record<string, unknown>): [string, unknown] {
   return [keys[0], q[keys[0]]];
 }
 
-function fieldAndBody(name: string, body: unknown, extraKeys: string[] = []): [string, unknown] {
+export function fieldAndBody(name: string, body: unknown, extraKeys: string[] = []): [string, unknown] {
   if (!isObject(body)) throw parsingError(`[${name}] query malformed, no start_object after query name`);
   const keys = Object.keys(body).filter((k) => k !== 'boost' && k !== '_name' && !extraKeys.includes(k));
   if (keys.length === 0) throw illegal('field name is null or empty');
@@ -65,7 +59,7 @@ function clauses(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [v];
 }
 
-function zeroTerms(name: string, v: unknown): 'none' | 'all' {
+export function zeroTerms(name: string, v: unknown): 'none' | 'all' {
   if (v === undefined) return 'none';
   const s = String(v).toLowerCase();
   if (s !== 'none' && s !== 'all') throw parsingError(`[${name}] Unsupported zero_terms_query value [${String(v)}]`);
@@ -79,7 +73,7 @@ function operatorOf(name: string, v: unknown): 'or' | 'and' {
   return s;
 }
 
-function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextOptions {
+export function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextOptions {
   const msm = spec.minimum_should_match;
   return {
     analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined,
@@ -95,10 +89,10 @@ function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextO
   };
 }
 
-const MATCH_KEYS = ['query', 'analyzer', 'operator', 'minimum_should_match', 'fuzziness', 'prefix_length', 'max_expansions', 'fuzzy_transpositions',
+export const MATCH_KEYS = ['query', 'analyzer', 'operator', 'minimum_should_match', 'fuzziness', 'prefix_length', 'max_expansions', 'fuzzy_transpositions',
   'fuzzy_rewrite', 'zero_terms_query', 'lenient', 'auto_generate_synonyms_phrase_query', 'cutoff_frequency', 'boost', '_name'];
 
-function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown> } {
+export function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown> } {
   const [field, raw] = fieldAndBody(name, body);
   const spec = isObject(raw) ? raw : { query: raw };
   checkKeys(name, spec, allowed);
@@ -159,17 +153,17 @@ function parseDecay(kind: 'gauss' | 'exp' | 'linear', v: unknown): DecayFunction
   return { kind, field, origin: spec.origin, scale: spec.scale, offset: spec.offset, decay: num(kind, 'decay', spec.decay, 0.5), multiValueMode: mode };
 }
 
-function enumOf<T extends string>(name: string, key: string, v: unknown, allowed: readonly T[], dflt: T): T {
+export function enumOf<T extends string>(name: string, key: string, v: unknown, allowed: readonly T[], dflt: T): T {
   if (v === undefined) return dflt;
   const s = String(v).toLowerCase() as T;
   if (!allowed.includes(s)) throw parsingError(`[${name}] illegal ${key} [${String(v)}]`);
   return s;
 }
 
-const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
+export const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
 const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
 
-function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
+export function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
   const keys = Object.keys(body).filter((k) => !reserved.includes(k));
   if (keys.length !== 1) throw parsingError(`[${name}] query requires exactly one field`);
   return [keys[0], body[keys[0]]];
@@ -197,21 +191,9 @@ export function parseQuery(input: unknown): Query {
 function parseQueryNode(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
   const [name, body] = singleEntry(input);
-  if (isRegisteredName(name)) return queryTypeOf(name).parse(body);
+  const registered = registeredTypeOfName(name);
+  if (registered) return registered.parse(body, name);
   switch (name) {
-    case 'term': {
-      const [field, spec] = fieldAndBody(name, body);
-      if (isObject(spec)) {
-        checkKeys(name, spec, ['value', 'boost', 'case_insensitive', '_name']);
-        return { type: 'term', field, value: scalar(name, spec.value), boost: boostOf(name, spec.boost), caseInsensitive: spec.case_insensitive === true };
-      }
-      return { type: 'term', field, value: scalar(name, spec), boost: boostOf(name, isObject(body) ? body.boost : undefined), caseInsensitive: false };
-    }
-    case 'terms': {
-      const [field, values] = fieldAndBody(name, body);
-      if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${field}]`);
-      return { type: 'terms', field, values: values.map((v) => scalar(name, v)), boost: boostOf(name, (body as Record<string, unknown>).boost) };
-    }
     case 'bool': {
       if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
       for (const k of Object.keys(body)) if (!BOOL_KEYS.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
@@ -226,84 +208,6 @@ function parseQueryNode(input: unknown): Query {
         minimumShouldMatch: msm as string | number | undefined,
         boost: boostOf(name, body.boost),
       };
-    }
-    case 'match': {
-      const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
-      return { type: 'match', field, query: scalar(name, spec.query), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
-    }
-    case 'match_phrase':
-    case 'match_phrase_prefix': {
-      const { field, spec } = parseFieldQuery(name, body, ['query', 'analyzer', 'slop', 'zero_terms_query', 'max_expansions', 'boost', '_name']);
-      const common = {
-        field, query: String(scalar(name, spec.query)), slop: num(name, 'slop', spec.slop, 0),
-        analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined, zeroTermsQuery: zeroTerms(name, spec.zero_terms_query), boost: boostOf(name, spec.boost),
-      };
-      if (name === 'match_phrase') return { type: 'match_phrase', ...common };
-      return { type: 'match_phrase_prefix', ...common, maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50) };
-    }
-    case 'match_bool_prefix': {
-      const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
-      return { type: 'match_bool_prefix', field, query: String(scalar(name, spec.query)), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
-    }
-    case 'multi_match': {
-      if (!isObject(body)) throw parsingError('[multi_match] query malformed, no start_object after query name');
-      checkKeys(name, body, [...MATCH_KEYS, 'fields', 'type', 'tie_breaker', 'slop']);
-      if (body.query === undefined) throw illegal('[multi_match] requires query value');
-      const fields = body.fields === undefined ? ['*'] : (Array.isArray(body.fields) ? body.fields : [body.fields]).map(String);
-      if (body.type === 'bool_prefix') {
-        for (const k of ['slop', 'cutoff_frequency']) if (body[k] !== undefined) throw illegal(`[${k}] not allowed for type [bool_prefix]`);
-      }
-      return {
-        type: 'multi_match', fields, query: scalar(name, body.query),
-        matchType: enumOf(name, 'type', body.type, MULTI_MATCH_TYPES, 'best_fields'),
-        tieBreaker: body.tie_breaker === undefined ? undefined : num(name, 'tie_breaker', body.tie_breaker, 0),
-        slop: num(name, 'slop', body.slop, 0), options: fullTextOptions(name, body), boost: boostOf(name, body.boost),
-      };
-    }
-    case 'prefix':
-    case 'wildcard':
-    case 'regexp': {
-      const [field, raw] = fieldAndBody(name, body);
-      const spec = isObject(raw) ? raw : { value: raw };
-      const valueKey = name === 'wildcard' && spec.value === undefined && spec.wildcard !== undefined ? 'wildcard' : 'value';
-      checkKeys(name, spec, ['value', 'wildcard', 'boost', 'case_insensitive', 'rewrite', 'flags', 'flags_value', 'max_determinized_states', '_name']);
-      const value = String(scalar(name, spec[valueKey]));
-      const caseInsensitive = spec.case_insensitive === true;
-      const boost = boostOf(name, spec.boost);
-      if (name === 'regexp') return { type: 'regexp', field, value, caseInsensitive, flags: typeof spec.flags === 'string' ? spec.flags : 'ALL', boost };
-      return { type: name, field, value, caseInsensitive, boost };
-    }
-    case 'fuzzy': {
-      const [field, raw] = fieldAndBody(name, body);
-      const spec = isObject(raw) ? raw : { value: raw };
-      checkKeys(name, spec, ['value', 'fuzziness', 'prefix_length', 'max_expansions', 'transpositions', 'rewrite', 'boost', '_name']);
-      return {
-        type: 'fuzzy', field, value: String(scalar(name, spec.value)), fuzziness: parseFuzziness(spec.fuzziness) ?? { kind: 'auto', low: 3, high: 6 },
-        prefixLength: num(name, 'prefix_length', spec.prefix_length, 0), maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
-        transpositions: booleanValue(spec.transpositions, true), boost: boostOf(name, spec.boost),
-      };
-    }
-    case 'range': {
-      const [field, raw] = fieldAndBody(name, body);
-      if (!isObject(raw)) throw parsingError(`[range] query does not support [${field}]`);
-      checkKeys(name, raw, ['gt', 'gte', 'lt', 'lte', 'from', 'to', 'include_lower', 'include_upper', 'format', 'time_zone', 'relation', 'boost', '_name']);
-      const q: Extract<Query, { type: 'range' }> = { type: 'range', field, boost: boostOf(name, raw.boost) };
-      const bound = (v: unknown) => (v === undefined || v === null ? undefined : scalar(name, v));
-      if (raw.from !== undefined && raw.from !== null) q[raw.include_lower === false ? 'gt' : 'gte'] = bound(raw.from);
-      if (raw.to !== undefined && raw.to !== null) q[raw.include_upper === false ? 'lt' : 'lte'] = bound(raw.to);
-      if (raw.gt !== undefined) q.gt = bound(raw.gt);
-      if (raw.gte !== undefined) q.gte = bound(raw.gte);
-      if (raw.lt !== undefined) q.lt = bound(raw.lt);
-      if (raw.lte !== undefined) q.lte = bound(raw.lte);
-      if (typeof raw.format === 'string') q.format = raw.format;
-      if (typeof raw.time_zone === 'string') q.timeZone = raw.time_zone;
-      if (raw.relation !== undefined && raw.relation !== null) {
-        const relation = String(raw.relation).toLowerCase();
-        if (relation === 'disjoint') throw illegal('[range] query does not support relation [disjoint]');
-        if (relation !== 'intersects' && relation !== 'contains' && relation !== 'within') throw illegal(`Unknown relation [${String(raw.relation)}]`);
-        q.relation = relation;
-      }
-      return q;
     }
     case 'boosting': {
       if (!isObject(body)) throw parsingError('[boosting] query malformed');
@@ -334,66 +238,10 @@ function parseQueryNode(input: unknown): Query {
         boost: boostOf(name, body.boost),
       };
     }
-    case 'nested': {
-      if (!isObject(body)) throw parsingError('[nested] query malformed');
-      checkKeys(name, body, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
-      if (typeof body.path !== 'string') throw parsingError('[nested] requires \'path\' field');
-      if (body.query === undefined) throw parsingError('[nested] requires \'query\' field');
-      return {
-        type: 'nested', path: body.path, query: parseQuery(body.query),
-        scoreMode: enumOf(name, 'score_mode', body.score_mode, ['avg', 'sum', 'min', 'max', 'none'] as const, 'avg'),
-        ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
-      };
-    }
-    case 'geo_distance': {
-      if (!isObject(body)) throw parsingError('[geo_distance] query malformed');
-      const [field, point] = geoField(name, body, ['distance', 'distance_type', 'validation_method', 'ignore_unmapped', 'boost', '_name']);
-      if (body.distance === undefined) throw illegal('geo_distance requires \'distance\' to be specified');
-      const center = parseGeoPoint(point);
-      if (!center) throw parsingError(`[geo_distance] failed to parse point for field [${field}]`);
-      return {
-        type: 'geo_distance', field, center, distanceMeters: parseDistance(body.distance),
-        ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
-      };
-    }
-    case 'geo_bounding_box': {
-      if (!isObject(body)) throw parsingError('[geo_bbox] query malformed');
-      const [field, box] = geoField(name, body, ['validation_method', 'type', 'ignore_unmapped', 'boost', '_name']);
-      if (!isObject(box)) throw parsingError('[geo_bbox] failed to parse bounding box');
-      let top: number | undefined, left: number | undefined, bottom: number | undefined, right: number | undefined;
-      const tl = box.top_left !== undefined ? parseGeoPoint(box.top_left) : undefined;
-      const br = box.bottom_right !== undefined ? parseGeoPoint(box.bottom_right) : undefined;
-      const tr = box.top_right !== undefined ? parseGeoPoint(box.top_right) : undefined;
-      const bl = box.bottom_left !== undefined ? parseGeoPoint(box.bottom_left) : undefined;
-      if (tl) [top, left] = [tl.lat, tl.lon];
-      if (br) [bottom, right] = [br.lat, br.lon];
-      if (tr) [top, right] = [tr.lat, tr.lon];
-      if (bl) [bottom, left] = [bl.lat, bl.lon];
-      if (typeof box.wkt === 'string') {
-        const m = /^\s*BBOX\s*\(\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*,\s*([-\d.eE]+)\s*\)\s*$/i.exec(box.wkt);
-        if (m) [left, right, top, bottom] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
-      }
-      if (box.top !== undefined) top = Number(box.top);
-      if (box.left !== undefined) left = Number(box.left);
-      if (box.bottom !== undefined) bottom = Number(box.bottom);
-      if (box.right !== undefined) right = Number(box.right);
-      if (top === undefined || left === undefined || bottom === undefined || right === undefined) throw parsingError('failed to parse bounding box. Missing corners');
-      return { type: 'geo_bounding_box', field, top, left, bottom, right, ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost) };
-    }
-    case 'geo_shape':
-      return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'geo_shape' };
-    case 'geo_polygon':
-      return { type: 'geo_shape', ...parseGeoPolygonQuery(body), relation: 'intersects', query: 'geo_polygon' };
-    case 'intervals':
-      return { type: 'intervals', ...parseIntervalsQuery(body) };
-    case 'terms_set':
-      return { type: 'terms_set', ...parseTermsSetQuery(body, (v) => boostOf(name, v)) };
     case 'distance_feature':
       return { type: 'distance_feature', ...parseDistanceFeatureQuery(body, (v) => boostOf(name, v)) };
     case 'rank_feature':
       return { type: 'rank_feature', ...parseRankFeatureQuery(body, (v) => boostOf(name, v)) };
-    case 'combined_fields':
-      return { type: 'combined_fields', ...parseCombinedFieldsQuery(body) };
     case 'more_like_this':
       return { type: 'more_like_this', ...parseMoreLikeThis(body) };
     case 'script': {
@@ -423,10 +271,6 @@ function parseQueryNode(input: unknown): Query {
       // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)
       return parseQuery(queryStringToDsl(name, body));
     default:
-      if (SPAN_QUERY_NAMES.has(name)) {
-        const span = parseSpanQuery(name, body, parseQuery);
-        return { type: 'span', field: spanField(span), span, boost: span.boost };
-      }
       throw new EsError(400, 'parsing_exception', `unknown query [${name}]`, {
         line: 1,
         col: 1,

@@ -23,7 +23,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * The words analysed text would most likely give: an estimate made before analysis, so before the
  * cost. One scan that stops past `limit` (a 20 MB text is refused after its first few thousand words).
  */
-function wordCount(text: unknown, limit: number): number {
+export function wordCount(text: unknown, limit: number): number {
   const s = String(text);
   WORD.lastIndex = 0;
   let n = 0;
@@ -32,7 +32,7 @@ function wordCount(text: unknown, limit: number): number {
 }
 
 /** The texts an intervals rule analyses (its `match` rules'), each of whose words is a position to find. */
-function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
+export function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
   const pending = [rule];
   for (let r = pending.pop(); r !== undefined; r = pending.pop()) {
     if (r.kind === 'match') into.push(r.query);
@@ -50,18 +50,14 @@ function children(q: Query): Query[] {
     case 'boosting':
       return [q.positive, q.negative];
     case 'function_score':
-    case 'nested':
     case 'capped_score':
     case 'script_score':
       return [q.query];
     case 'pinned':
     case 'rule':
       return [q.organic];
-    case 'term': case 'terms':
-    case 'match': case 'match_phrase': case 'match_phrase_prefix': case 'match_bool_prefix': case 'multi_match': case 'prefix':
-    case 'wildcard': case 'regexp': case 'fuzzy': case 'range': case 'geo_distance': case 'geo_bounding_box':
-    case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
-    case 'combined_fields': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
+    case 'distance_feature': case 'rank_feature':
+    case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return [];
     default:
@@ -81,31 +77,13 @@ function demandOf(queries: Array<Query | undefined>): QueryDemand {
     if (q.type === 'terms') demand.largestTerms = Math.max(demand.largestTerms, q.values.length);
     if (q.type === 'regexp') demand.longestRegex = Math.max(demand.longestRegex, q.value.length);
     if (isRegistered(q)) {
-      demand.clauses += 1;
+      demand.clauses += queryTypeOf(q).clauses?.(q, MAX_CLAUSE_COUNT - demand.clauses) ?? 1;
       continue;
     }
     switch (q.type) {
-      // a phrase's every position is a term it must find and keep positions for: bounded as
-      // clauses are, so a 20 MB phrase is refused before it is analysed (not after minutes of matching)
-      case 'match':
-      case 'match_bool_prefix':
-      case 'match_phrase':
-      case 'match_phrase_prefix':
-      case 'combined_fields':
-        demand.clauses += Math.max(1, wordCount(q.query, MAX_CLAUSE_COUNT - demand.clauses));
-        break;
-      case 'intervals':
-        for (const text of intervalTexts(q.rule, [])) demand.clauses += Math.max(1, wordCount(text, MAX_CLAUSE_COUNT - demand.clauses));
-        break;
-      case 'multi_match': {
-        const fields = Math.max(1, q.fields.length);
-        demand.clauses += Math.max(1, wordCount(q.query, Math.ceil((MAX_CLAUSE_COUNT - demand.clauses) / fields))) * fields;
-        break;
-      }
-      case 'term': case 'terms':
-      case 'bool': case 'prefix': case 'wildcard': case 'regexp': case 'fuzzy': case 'range':
-      case 'boosting': case 'function_score': case 'nested': case 'geo_distance':
-      case 'geo_bounding_box': case 'geo_shape': case 'span': case 'terms_set': case 'distance_feature': case 'rank_feature':
+      case 'bool':
+      case 'boosting': case 'function_score':
+      case 'distance_feature': case 'rank_feature':
       case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
       case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':
         demand.clauses += 1;

@@ -1,10 +1,9 @@
 import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
-import type { IntervalsRule } from './intervals.js';
+import type { IntervalSource, IntervalsRule } from './intervals.js';
 import { assertNever, type Query } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
-import { regexpPattern } from './term-patterns.js';
 
 /** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
 export interface HighlightTerms {
@@ -40,12 +39,12 @@ function analyzeFor(ctx: Ctx, text: string, analyzer?: string): string[] {
   return [text];
 }
 
-function targets(ctx: Ctx, field: string): boolean {
+export function targets(ctx: Ctx, field: string): boolean {
   if (!ctx.requireFieldMatch) return true;
   return simpleMatch(field.split('^')[0], ctx.field);
 }
 
-function editDistanceAtMost(a: string, b: string, max: number): boolean {
+export function editDistanceAtMost(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) return false;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
@@ -61,13 +60,13 @@ function editDistanceAtMost(a: string, b: string, max: number): boolean {
   return prev[b.length] <= max;
 }
 
-function fuzzyEdits(fuzziness: { kind: 'fixed'; edits: number } | { kind: 'auto'; low: number; high: number } | undefined, term: string): number {
+export function fuzzyEdits(fuzziness: { kind: 'fixed'; edits: number } | { kind: 'auto'; low: number; high: number } | undefined, term: string): number {
   if (!fuzziness) return 0;
   if (fuzziness.kind === 'fixed') return fuzziness.edits;
   return term.length < fuzziness.low ? 0 : term.length < fuzziness.high ? 1 : 2;
 }
 
-function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPrefix?: boolean; fuzziness?: Parameters<typeof fuzzyEdits>[0] }): void {
+export function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPrefix?: boolean; fuzziness?: Parameters<typeof fuzzyEdits>[0] }): void {
   const terms = analyzeFor(ctx, text, opts.analyzer);
   terms.forEach((t, i) => {
     if (opts.lastIsPrefix && i === terms.length - 1) ctx.out.predicates.push((x) => x.startsWith(t));
@@ -78,7 +77,7 @@ function addAnalyzed(ctx: Ctx, text: string, opts: { analyzer?: string; lastIsPr
 }
 
 /** The terms an intervals rule looks for (its filters' rules only select intervals, they are not highlighted). */
-function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
+export function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
   switch (rule.kind) {
     case 'match':
       addAnalyzed(ctx, rule.query, { analyzer: rule.analyzer });
@@ -102,66 +101,30 @@ function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
   }
 }
 
+/** The terms of a lowered intervals or span source; what filters and exclusions look for only selects intervals. */
+function visitSource(source: IntervalSource, ctx: Ctx): void {
+  switch (source.kind) {
+    case 'term':
+      if (targets(ctx, source.field)) ctx.out.terms.add(source.term);
+      return;
+    case 'pattern':
+      if (targets(ctx, source.field)) ctx.out.predicates.push(source.pattern.test);
+      return;
+    case 'none':
+      return;
+    case 'extend': case 'scripted': case 'first': case 'filtered': case 'not':
+      visitSource(source.source, ctx);
+      return;
+    default:
+      for (const s of source.subs) visitSource(s, ctx);
+  }
+}
+
 export { visit as collectHighlightTerms };
 
 function visit(q: Query, ctx: Ctx): void {
   if (isRegistered(q)) return queryTypeOf(q).highlightTerms(q, ctx);
   switch (q.type) {
-    case 'term':
-      if (targets(ctx, q.field)) {
-        const t = fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(q.value), ctx.registry) : String(q.value);
-        if (q.caseInsensitive) ctx.out.predicates.push((x) => x.toLowerCase() === t.toLowerCase());
-        else ctx.out.terms.add(t);
-      }
-      return;
-    case 'terms':
-      if (targets(ctx, q.field)) for (const v of q.values) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
-      return;
-    case 'match':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, String(q.query), { analyzer: q.options.analyzer, fuzziness: q.options.fuzziness });
-      return;
-    case 'match_bool_prefix':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.options.analyzer, lastIsPrefix: true, fuzziness: q.options.fuzziness });
-      return;
-    case 'match_phrase':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.analyzer });
-      return;
-    case 'match_phrase_prefix':
-      if (targets(ctx, q.field)) addAnalyzed(ctx, q.query, { analyzer: q.analyzer, lastIsPrefix: true });
-      return;
-    case 'multi_match':
-      if (q.fields.some((f) => targets(ctx, f)) || (q.fields.length === 0 && !ctx.requireFieldMatch)) {
-        addAnalyzed(ctx, String(q.query), {
-          analyzer: q.options.analyzer,
-          lastIsPrefix: q.matchType === 'phrase_prefix' || q.matchType === 'bool_prefix',
-          fuzziness: q.options.fuzziness,
-        });
-      }
-      return;
-    case 'prefix':
-      if (targets(ctx, q.field)) ctx.out.predicates.push(q.caseInsensitive ? (x) => x.toLowerCase().startsWith(q.value.toLowerCase()) : (x) => x.startsWith(q.value));
-      return;
-    case 'wildcard':
-      if (targets(ctx, q.field)) {
-        const { test } = compileWildcardQuery(q.value, q.caseInsensitive);
-        ctx.out.predicates.push(test);
-      }
-      return;
-    case 'regexp':
-      if (targets(ctx, q.field)) {
-        try {
-          ctx.out.predicates.push(regexpPattern(q.value, q.caseInsensitive).test);
-        } catch {
-          /* the query itself answers the invalid pattern: nothing highlighted */
-        }
-      }
-      return;
-    case 'fuzzy':
-      if (targets(ctx, q.field)) {
-        const edits = fuzzyEdits(q.fuzziness, q.value);
-        ctx.out.predicates.push((x) => editDistanceAtMost(x, q.value, edits));
-      }
-      return;
     case 'bool':
       for (const c of [...q.must, ...q.should, ...q.filter]) visit(c, ctx);
       return;
@@ -171,7 +134,6 @@ function visit(q: Query, ctx: Ctx): void {
     case 'function_score':
       visit(q.query, ctx);
       return;
-    case 'nested':
     case 'capped_score':
     case 'script_score':
       visit(q.query, ctx);
@@ -180,25 +142,42 @@ function visit(q: Query, ctx: Ctx): void {
     case 'rule':
       visit(q.organic, ctx);
       return;
-    case 'intervals':
-      if (targets(ctx, q.field)) visitIntervals(q.rule, ctx);
+    // the clauses the rewrite lowers full-text and multi-term queries to, analyzed for their own field
+    case 'indexed_term':
+      if (targets(ctx, q.field)) ctx.out.terms.add(q.term);
       return;
-    case 'combined_fields':
-      if (q.fields.some((f) => targets(ctx, f.pattern))) addAnalyzed(ctx, q.query, {});
+    case 'term_pattern':
+      if (targets(ctx, q.field)) ctx.out.predicates.push(q.pattern.test);
       return;
-    case 'terms_set':
-      if (targets(ctx, q.field)) for (const v of q.terms) ctx.out.terms.add(fieldType(ctx.mapping) === 'keyword' ? keywordTerm(ctx.mapping, String(v), ctx.registry) : String(v));
+    case 'phrase':
+      if (targets(ctx, q.field)) {
+        for (const path of q.paths) {
+          path.terms.forEach((alts, i) => {
+            if (q.prefixExpansions !== undefined && i === path.terms.length - 1) for (const a of alts) ctx.out.predicates.push((x) => x.startsWith(a));
+            else for (const a of alts) ctx.out.terms.add(a);
+          });
+        }
+      }
       return;
-    case 'range': case 'geo_distance':
-    case 'geo_bounding_box': case 'geo_shape': case 'span': case 'distance_feature': case 'rank_feature': case 'more_like_this':
-    case 'script': case 'indexed_term': case 'term_pattern': case 'phrase': case 'interval_source': case 'combined_term':
+    case 'interval_source':
+      visitSource(q.source, ctx);
+      return;
+    case 'combined_term':
+      if (q.fields.some((f) => targets(ctx, f.field))) for (const t of q.terms) ctx.out.terms.add(t);
+      return;
+    case 'distance_feature': case 'rank_feature': case 'more_like_this':
+    case 'script':
       return;
     default:
       return assertNever(q);
   }
 }
 
-/** The terms of `query` that highlight `field` (all fields' terms when `requireFieldMatch` is false). */
+/**
+ * The terms of `query` that highlight `field` (all fields' terms when `requireFieldMatch` is false).
+ * `query` is the tree rewritten against the index (rewriteQuery), as Lucene extracts highlight terms
+ * from the rewritten query: analyzed for the field each clause searches, metadata-field queries decided.
+ */
 export function queryTermsForHighlight(query: Query, field: string, mappings: Mappings, registry: AnalysisRegistry, requireFieldMatch: boolean): HighlightTerms {
   const out: HighlightTerms = { terms: new Set(), predicates: [] };
   const mapping = resolveFieldMapping(mappings, field);

@@ -1,6 +1,11 @@
 import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { constantScore, disMaxQuery } from './compound-queries.js';
+import { combinedFieldsQuery, intervalsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
+import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
+import { nestedQueryType } from './joining-queries.js';
+import { spanQuery } from './span-query.js';
+import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, termsSetQuery, wildcardQuery } from './term-level-queries.js';
 import type { ScoredDocs } from './doc-set.js';
 import type { Evaluated } from './document-matcher.js';
 import type { Exec } from './execute-query.js';
@@ -26,8 +31,10 @@ export type QueryOf<T extends Query['type']> = Extract<Query, { type: T }>;
  */
 export interface QueryType<T extends Query['type']> {
   readonly name: T;
-  /** The DSL body under the query's name → the node; throws Elasticsearch's 400s (parse-query). */
-  parse(body: unknown): QueryOf<T>;
+  /** The DSL names it is parsed from (geo_shape and geo_polygon; span_term, span_near…); its own name when absent. */
+  readonly parsedFrom?: readonly string[];
+  /** The DSL body under the query's name (`name`, or one of its aliases) → the node; throws Elasticsearch's 400s (parse-query). */
+  parse(body: unknown, name: string): QueryOf<T>;
   /** The queries directly inside it (query limits, rule resolution). */
   children(q: QueryOf<T>): Query[];
   /** The node with `f` applied to each of its children (rule resolution); the node itself without children. */
@@ -42,17 +49,36 @@ export interface QueryType<T extends Query['type']> {
   explain(q: QueryOf<T>, ord: number, c: ExplainContext, scoring: boolean): Explanation | undefined;
   /**
    * Lucene's Query.toString without the boost (explanations, `_validate/query?explain`), its
-   * clauses printed by `child` and its numbers by `float` (each printer's own).
+   * clauses printed by `p.child` and its numbers by `p.float` (each printer's own).
    */
-  print(q: QueryOf<T>, child: (c: Query) => string, float: (n: number) => string): string;
+  print(q: QueryOf<T>, p: Printer): string;
   /** Adds the terms it contributes to highlighting `ctx.field` (query-terms-for-highlight). */
   highlightTerms(q: QueryOf<T>, ctx: HighlightContext): void;
   /** Who can decide whether a changed document matches it in a live search (matcher-decides). */
   scope(q: QueryOf<T>): MatchScope;
+  /**
+   * The clauses a leaf counts for against `indices.query.bool.max_clause_count` (query-limits),
+   * counted no further than `left`; one when absent.
+   */
+  clauses?(q: QueryOf<T>, left: number): number;
+}
+
+/** How one printer (explanations, or `_validate/query`'s Lucene strings) prints a node's clauses and numbers. */
+export interface Printer {
+  child(c: Query): string;
+  float(n: number): string;
+  /** Set for `_validate/query`'s printer, which prints some queries as they read against the mappings (a term on a number as a range). */
+  lucene?: RewriteContext;
 }
 
 /** The types registered so far; the others are still cases of each pass's switch. */
-const REGISTERED = ['match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max'] as const;
+const REGISTERED = [
+  'match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max',
+  'geo_distance', 'geo_bounding_box', 'geo_shape',
+  'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
+  'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'multi_match', 'combined_fields', 'intervals', 'terms_set',
+  'nested', 'span',
+] as const;
 export type RegisteredType = (typeof REGISTERED)[number];
 export type RegisteredQuery = QueryOf<RegisteredType>;
 /** The query nodes the passes' switches still handle. */
@@ -66,19 +92,36 @@ let built: Registry | undefined;
  * up here, so it must not be read while modules are still being evaluated.
  */
 function registry(): Registry {
-  built ??= { match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery };
+  built ??= {
+    match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery,
+    geo_distance: geoDistance, geo_bounding_box: geoBoundingBox, geo_shape: geoShape,
+    term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
+    match: matchQuery, match_phrase: matchPhraseQuery, match_phrase_prefix: matchPhrasePrefixQuery, match_bool_prefix: matchBoolPrefixQuery,
+    multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery, intervals: intervalsQuery, terms_set: termsSetQuery,
+    nested: nestedQueryType, span: spanQuery,
+  };
   return built;
 }
 
 const names: ReadonlySet<string> = new Set(REGISTERED);
+let dslNames: Map<string, RegisteredType> | undefined;
 
-/** Whether a query type name is registered (parse-query looks the DSL's names up). */
-export const isRegisteredName = (name: string): name is RegisteredType => names.has(name);
+/** The registered type a DSL query name parses into (parsedFrom), or undefined (parse-query looks the DSL's names up). */
+export function registeredTypeOfName(name: string): QueryType<RegisteredType> | undefined {
+  if (!dslNames) {
+    dslNames = new Map();
+    for (const t of Object.values(registry()) as Array<{ name: RegisteredType; parsedFrom?: readonly string[] }>) {
+      for (const name of t.parsedFrom ?? [t.name]) dslNames.set(name, t.name);
+    }
+  }
+  const type = dslNames.get(name);
+  return type === undefined ? undefined : queryTypeOf(type);
+}
 
 /** Whether a node's type is registered: the pass then asks `queryTypeOf(q)`. */
 export const isRegistered = (q: Query): q is RegisteredQuery => names.has(q.type);
 
-/** The registered type of a node (`isRegistered`), or of a DSL name (`isRegisteredName`). */
+/** The registered type of a node (`isRegistered`), or of a type name. */
 export function queryTypeOf(q: RegisteredQuery | RegisteredType): QueryType<RegisteredType> {
   return registry()[typeof q === 'string' ? q : q.type] as QueryType<RegisteredType>;
 }

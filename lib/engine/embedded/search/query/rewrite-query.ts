@@ -3,12 +3,11 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { NUMERIC_TYPES, RANGE_TYPES, bigIntToIp, cidrBounds, fieldType, isRangeType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
-import { lowerCombinedFields } from './combined-fields.js';
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
 import { lowerPinnedQuery } from './pinned-query.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
-import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
+import { prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import { assertNever, type FullTextOptions, type Query, type Scalar } from './query.js';
 import { isRegistered, queryTypeOf } from './query-type.js';
@@ -60,7 +59,7 @@ function zeroTerms(kind: 'none' | 'all'): Query {
   return kind === 'all' ? { type: 'match_all', boost: 1 } : NONE;
 }
 
-function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
+export function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
@@ -68,7 +67,7 @@ function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: nu
   return tokens.length ? matchQuery(field, mapping, tokens, o, boost) : zeroTerms(o.zeroTermsQuery);
 }
 
-function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
+export function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) {
@@ -79,7 +78,7 @@ function rewritePhrase(field: string, text: string, slop: number, analyzer: stri
   return tokens.length ? phraseQuery(field, mapping, tokens, slop, boost, prefixExpansions) : zeroTerms(zero);
 }
 
-function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
+export function rewriteBoolPrefix(field: string, text: string, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
@@ -125,7 +124,7 @@ export function expandFields(specs: string[], mappings: Mappings): Array<{ field
   return out;
 }
 
-function rewriteMultiMatch(q: Extract<Query, { type: 'multi_match' }>, ctx: RewriteContext): Query {
+export function rewriteMultiMatch(q: Extract<Query, { type: 'multi_match' }>, ctx: RewriteContext): Query {
   const fields = expandFields(q.fields, ctx.mappings);
   if (!fields.length) return NONE;
   const o = q.options;
@@ -174,7 +173,7 @@ function rewriteCrossFields(q: Extract<Query, { type: 'multi_match' }>, fields: 
  * An intervals query against the field's analysis; as in Elasticsearch, it matches nothing when
  * its field or a `use_field` is unmapped, and is refused on fields without positions.
  */
-function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: RewriteContext): Query {
+export function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: RewriteContext): Query {
   const fields = [q.field, ...intervalsUseFields(q.rule)];
   if (fields.some((field) => !resolveFieldMapping(ctx.mappings, field))) return NONE;
   const mappingOf = (field: string): FieldMapping => {
@@ -196,7 +195,7 @@ function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: Rewrite
 }
 
 /** A span query as an interval query: matches nothing when its field is unmapped (as Lucene's span queries on a missing field). */
-function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
+export function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
   if (!resolveFieldMapping(ctx.mappings, q.field)) return NONE;
   const analysis: SpanAnalysis = {
     term: (field, value) => keywordValue(field, value, ctx),
@@ -210,7 +209,7 @@ function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): 
   return { type: 'interval_source', field: q.field, source: lowerSpan(q.span, analysis), boost: q.boost, scoring: 'span' };
 }
 
-function keywordValue(field: string, value: string, ctx: RewriteContext): string {
+export function keywordValue(field: string, value: string, ctx: RewriteContext): string {
   const mapping = resolveFieldMapping(ctx.mappings, field);
   if (!mapping) return value;
   const type = fieldType(mapping);
@@ -332,28 +331,6 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
   if (onIndex) return onIndex;
   if (isRegistered(q)) return queryTypeOf(q).rewrite(q, ctx);
   switch (q.type) {
-    case 'match':
-      return rewriteMatch(q.field, q.query, q.options, q.boost, ctx);
-    case 'match_phrase':
-      return rewritePhrase(q.field, q.query, q.slop, q.analyzer, q.zeroTermsQuery, q.boost, ctx);
-    case 'match_phrase_prefix':
-      return rewritePhrase(q.field, q.query, q.slop, q.analyzer, q.zeroTermsQuery, q.boost, ctx, q.maxExpansions);
-    case 'match_bool_prefix':
-      return rewriteBoolPrefix(q.field, q.query, q.options, q.boost, ctx);
-    case 'multi_match':
-      return rewriteMultiMatch(q, ctx);
-    case 'prefix':
-      return { type: 'term_pattern', field: q.field, pattern: prefixPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
-    case 'wildcard':
-      return { type: 'term_pattern', field: q.field, pattern: wildcardPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
-    case 'regexp':
-      return { type: 'term_pattern', field: q.field, pattern: regexpPattern(q.value, q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost };
-    case 'fuzzy': {
-      const mapping = resolveFieldMapping(ctx.mappings, q.field);
-      if (!mapping) return NONE;
-      const pattern = fuzzyPattern(keywordValue(q.field, q.value, ctx), q.fuzziness, q.prefixLength, q.transpositions);
-      return { type: 'term_pattern', field: q.field, pattern, scoring: 'fuzzy', maxExpansions: q.maxExpansions, boost: q.boost };
-    }
     case 'bool':
       return {
         ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
@@ -363,22 +340,8 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
       return { ...q, positive: rewriteQuery(q.positive, ctx), negative: rewriteQuery(q.negative, ctx) };
     case 'function_score':
       return { ...q, query: rewriteQuery(q.query, ctx), functions: q.functions.map((f) => (f.filter ? { ...f, filter: rewriteQuery(f.filter, ctx) } : f)) };
-    case 'nested': {
-      const mapping = resolveFieldMapping(ctx.mappings, q.path);
-      if (!mapping || fieldType(mapping) !== 'nested') {
-        if (q.ignoreUnmapped) return NONE;
-        throw new EsError(400, 'query_shard_exception', `[nested] failed to find nested object under path [${q.path}]`);
-      }
-      return { ...q, query: rewriteQuery(q.query, ctx) };
-    }
     case 'pinned':
       return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
-    case 'intervals':
-      return rewriteIntervals(q, ctx);
-    case 'span':
-      return rewriteSpan(q, ctx);
-    case 'combined_fields':
-      return lowerCombinedFields(q, ctx.mappings, ctx.registry, (patterns) => expandFields(patterns, ctx.mappings));
     case 'rule':
       // Not resolved against its rulesets (a filter aggregation's, a live stream's): its organic
       // query, as Elasticsearch runs a rule query it did not rewrite.
@@ -386,8 +349,7 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
     case 'capped_score':
     case 'script_score':
       return { ...q, query: rewriteQuery(q.query, ctx) };
-    case 'term': case 'terms':
-    case 'range': case 'geo_distance': case 'geo_bounding_box': case 'geo_shape': case 'terms_set': case 'distance_feature':
+    case 'distance_feature':
     case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
     case 'interval_source': case 'combined_term':
       return q;

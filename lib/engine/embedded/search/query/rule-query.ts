@@ -90,35 +90,14 @@ export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
       return { ...q, positive: resolve(q.positive), negative: resolve(q.negative) };
     case 'function_score':
       return { ...q, query: resolve(q.query), functions: q.functions.map((f) => (f.filter ? { ...f, filter: resolve(f.filter) } : f)) };
-    case 'nested':
-      return { ...q, query: resolve(q.query) };
     case 'pinned':
       return { ...q, organic: resolve(q.organic) };
     case 'capped_score':
     case 'script_score':
       return { ...q, query: resolve(q.query) };
     case 'script':
-    case 'term':
-    case 'terms':
-    case 'match':
-    case 'match_phrase':
-    case 'match_phrase_prefix':
-    case 'match_bool_prefix':
-    case 'multi_match':
-    case 'prefix':
-    case 'wildcard':
-    case 'regexp':
-    case 'fuzzy':
-    case 'range':
-    case 'geo_distance':
-    case 'geo_bounding_box':
-    case 'geo_shape':
-    case 'intervals':
-    case 'span':
-    case 'terms_set':
     case 'distance_feature':
     case 'rank_feature':
-    case 'combined_fields':
     case 'more_like_this':
     case 'interval_source':
     case 'combined_term':
