@@ -275,6 +275,11 @@ for (const backend of RECORDED_BACKENDS) {
           expect(res.json.error.type).to.equal('security_exception');
         }
       }
+      // mappings that read nothing across go through, the index's creation and a rollover alike
+      const plain = { properties: { title: { type: 'text', fields: { raw: { type: 'keyword' } } } } };
+      expect((await call(url, 'PUT', '/mine-plain-32b', { auth: tenant, body: { mappings: plain } })).status).to.equal(200);
+      const rolled = await call(url, 'POST', '/mine-roll/_rollover', { auth: tenant, body: { mappings: plain } });
+      expect(rolled.status, rolled.text).to.equal(200);
       // the admin's next write through the alias: the tenant finds no hidden value in a visible field
       expect((await call(url, 'POST', '/mine-roll/_doc?refresh=true', { body: { secret: SECRET } })).status).to.equal(201);
       const found = await call(url, 'POST', '/mine-roll/_search', { auth: tenant, body: { query: { term: { leak: SECRET } } } });
