@@ -1,3 +1,4 @@
+import { mappingReadsFields } from '../engine/embedded/index.js';
 import { EsError } from '../errors/index.js';
 import { parseJsonText, readBulk, readMsearch, type BulkEntry } from '../ndjson/index.js';
 import type { Classification, GatewayRequest } from '../request/index.js';
@@ -1051,31 +1052,9 @@ const SEARCH_BODIES = new Set([
 ]);
 /** Actions the decision reads the body of (as JSON, an `_msearch` as its searches). */
 /** Actions whose bodies define mappings: a credential with field rules may not add scripted fields there. */
-const MAPPING_WRITES = ['indices:admin/mapping/put', 'indices:admin/create'];
+const MAPPING_WRITES = ['indices:admin/mapping/put', 'indices:admin/create', 'indices:admin/rollover'];
 /** Actions whose bodies may carry alias filters, read as queries (a value oracle otherwise). */
 const ALIAS_WRITES = ['indices:admin/aliases', 'indices:admin/create'];
-
-/**
- * Does a mappings body (or an index creation's, under `mappings`) define what reads one field into
- * another: a runtime field, a field with a script, `copy_to`, an `alias` field, runtime dynamic
- * mapping, or a dynamic template that makes any of these?
- */
-function definesScripts(body: unknown): boolean {
-  if (!isObject(body)) return false;
-  const field = (def: unknown): boolean => isObject(def) && (def.script !== undefined || def.copy_to !== undefined || def.type === 'alias' || walk(def));
-  const walk = (mapping: unknown): boolean => {
-    if (!isObject(mapping)) return false;
-    if (mapping.runtime !== undefined || mapping.script !== undefined || mapping.dynamic === 'runtime') return true;
-    if (Array.isArray(mapping.dynamic_templates) && mapping.dynamic_templates.some((t) => isObject(t) && Object.values(t).some((d) => isObject(d) && (d.runtime !== undefined || field(d.mapping))))) return true;
-    for (const member of ['properties', 'fields']) {
-      const fields = mapping[member];
-      if (isObject(fields) && Object.values(fields).some(field)) return true;
-    }
-    // typed forms (`{"_doc": {...}}`)
-    return Object.entries(mapping).some(([k, v]) => k !== 'properties' && k !== 'fields' && isObject(v) && (isObject(v.properties) || v.runtime !== undefined || v.dynamic_templates !== undefined) && walk(v));
-  };
-  return walk(body) || walk(body.mappings);
-}
 
 /** The filters of an alias body: `PUT /{index}/_alias/{name}` (`filter`), `_aliases` add actions, an index creation's `aliases`. */
 function aliasFilters(body: unknown): unknown[] {
@@ -1126,7 +1105,7 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
   if (UNCHECKABLE.has(action) && info.segments[0] !== '_render') return 'this API reads fields that cannot be checked against the credential\'s field rules';
   if (action === 'indices:admin/mappings/fields/get') return mappingFieldsRefusal(visibility, info.segments[info.segments.indexOf('field') + 1] ?? '*');
   if (info.category === 'declarative') return declarativeRefusal(visibility, body.json());
-  if (MAPPING_WRITES.includes(action) && info.operation === 'write' && definesScripts(body.json())) {
+  if (MAPPING_WRITES.includes(action) && info.operation === 'write' && mappingReadsFields(body.json())) {
     return 'a runtime or scripted field, copy_to or an alias field may read the fields the credential\'s rules hide';
   }
   if (ALIAS_WRITES.includes(action) && info.operation === 'write') {

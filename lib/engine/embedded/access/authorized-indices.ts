@@ -5,6 +5,7 @@ import type { StoreWrite } from '../store/index.js';
 import { countDisagreement } from './disagreements.js';
 import type { IndexAccess } from './index-access.js';
 import { fieldSubsetView } from './field-subset.js';
+import { mappingReadsFields } from './mapping-reads.js';
 
 /** How a request's index expressions are checked: the operation its resolved indices need, and the action its refusal names. */
 export interface ResolveCheck {
@@ -24,6 +25,8 @@ export const WRITE_ACTION = 'indices:data/write/bulk[s]';
 const GET_ACTION = 'indices:data/read/get';
 const CREATE_ACTION = 'indices:admin/create';
 const ALIASES_ACTION = 'indices:admin/aliases';
+const PUT_MAPPING_ACTION = 'indices:admin/mapping/put';
+const MAPPING_READS = { member: 'mappings', why: 'a runtime or scripted field, copy_to or an alias field may read the fields the credential\'s rules hide' };
 
 /**
  * The engine's indices as one request with rights may use them: every place an index expression
@@ -104,7 +107,13 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
     name = resolveDateMathName(name);
     access.require([name], 'write', CREATE_ACTION);
     if (isPlainObject(body.aliases)) access.require(Object.keys(body.aliases), 'write', CREATE_ACTION);
+    if (access.fields && mappingReadsFields(body)) throw access.fieldRefusal(CREATE_ACTION, MAPPING_READS);
     return base.createInMemory.call(this, name, body, templated);
+  };
+
+  view.putMapping = function putMapping(handles: IndexHandle[], input: unknown): Promise<void> {
+    if (access.fields && mappingReadsFields(input)) throw access.fieldRefusal(PUT_MAPPING_ACTION, MAPPING_READS);
+    return base.putMapping.call(this, handles, input);
   };
 
   view.updateAliases = function updateAliases(actions: AliasAction[]): Promise<void> {

@@ -7,3 +7,4 @@ export { authorizedIndices, WRITE_ACTION, type ResolveCheck } from './authorized
 export { countDisagreement } from './disagreements.js';
 export { hideFields, type FieldRules } from './field-rules.js';
 export { FieldSubset, fieldSubsetView } from './field-subset.js';
+export { mappingReadsFields } from './mapping-reads.js';
