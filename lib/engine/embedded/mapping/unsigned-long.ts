@@ -1,6 +1,6 @@
 import { exactJson, hasLongDigitRun } from '../../../ndjson/index.js';
 import { resolveFieldMapping } from './parse-document.js';
-import { fieldType, type Mappings } from './types.js';
+import { fieldType, type FieldMapping, type Mappings } from './types.js';
 
 /**
  * unsigned_long holds integers up to 2^64 - 1, past what a JS number keeps exactly (2^53). Such a
@@ -12,11 +12,26 @@ export const UNSIGNED_LONG_MAX = 18446744073709551615n;
 
 const mapsUnsignedLong = new WeakMap<Mappings, boolean>();
 
+/** Whether the mappings map an unsigned_long: a field, a multi-field, or a dynamic template's mapping for new fields. */
 function hasUnsignedLong(mappings: Mappings): boolean {
   let known = mapsUnsignedLong.get(mappings);
-  if (known === undefined) mapsUnsignedLong.set(mappings, (known = JSON.stringify(mappings).includes('"unsigned_long"')));
+  if (known === undefined) mapsUnsignedLong.set(mappings, (known = mapsUnsignedLongIn(mappings.properties) || templatesMapUnsignedLong(mappings.dynamic_templates)));
   return known;
 }
+
+function mapsUnsignedLongIn(fields: Record<string, FieldMapping> | undefined): boolean {
+  for (const field of Object.values(fields ?? {})) {
+    if (field.type === 'unsigned_long' || mapsUnsignedLongIn(field.properties) || mapsUnsignedLongIn(field.fields)) return true;
+  }
+  return false;
+}
+
+function templatesMapUnsignedLong(templates: unknown): boolean {
+  if (!Array.isArray(templates)) return false;
+  return templates.some((entry) => Object.values(isObject(entry) ? entry : {}).some((t) => isObject(t) && isObject(t.mapping) && t.mapping.type === 'unsigned_long'));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * The document to index from its source and text: when the index maps an unsigned_long and the
