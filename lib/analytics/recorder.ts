@@ -156,18 +156,29 @@ export class AnalyticsRecorder extends BackgroundRecords<AnalyticsEvent> {
   }
 
 
+  /**
+   * Whether events sent to `index` may name the search `id`: a recorded search is its index's. An
+   * id this node does not know and the store does not hold (yet) is a new search's, anyone's.
+   */
+  async isSearchOf(id: string, index: string): Promise<boolean> {
+    const known = this.searches.get(id) ?? (await this.storedSearch(id));
+    return known === undefined || known.index === index;
+  }
+
   /** The search a click or conversion names: remembered, else read back, else only the index it was sent to. */
   private async searchOf(id: string, index: string | undefined): Promise<KnownSearch> {
-    const known = this.searches.get(id);
-    if (known) return known;
+    const known = this.searches.get(id) ?? (await this.storedSearch(id));
+    return known ?? { index: index ?? '', query: '', user: '', custom: [] };
+  }
+
+  /** A search as its stored record holds it (then remembered), or undefined. */
+  private async storedSearch(id: string): Promise<KnownSearch | undefined> {
     const res = await callJson<{ found?: boolean; _source?: AnalyticsEvent }>(this.backend, 'GET', `/${ANALYTICS_INDEX}/_doc/${encodeURIComponent(id)}`).catch(() => undefined);
     const source = res?.status === 200 ? res.body._source : undefined;
-    if (source) {
-      const found = { index: source.index, query: source.query, user: source.user_id, custom: source.custom ?? [] };
-      this.searches.set(id, found);
-      return found;
-    }
-    return { index: index ?? '', query: '', user: '', custom: [] };
+    if (!source) return undefined;
+    const found = { index: source.index, query: source.query, user: source.user_id, custom: source.custom ?? [] };
+    this.searches.set(id, found);
+    return found;
   }
 
   /** An event's own custom events, else those of its search. */

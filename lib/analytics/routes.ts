@@ -117,6 +117,15 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
   };
 }
 
+/**
+ * A search id names one index's search: an event sent to another index that names it would be
+ * written into that index's analytics (a search event would replace its record). Refused as a
+ * search this index does not have.
+ */
+async function checkSearchOf(recorder: AnalyticsRecorder, searchId: string, index: string): Promise<void> {
+  if (!(await recorder.isSearchOf(searchId, index))) throw new EsError(404, 'resource_not_found_exception', `no search [${searchId}] in [${index}]`);
+}
+
 async function events(ctx: Context & { state: GatewayState }, index: string, rest: readonly string[], recorder: AnalyticsRecorder): Promise<void> {
   if (ctx.method !== 'PUT' && ctx.method !== 'POST') throw new EsError(405, 'method_not_allowed', `Incorrect HTTP method for uri [${ctx.path}] and method [${ctx.method}], allowed: [PUT, POST]`);
   const credential = ctx.state.principal.username;
@@ -133,6 +142,7 @@ async function events(ctx: Context & { state: GatewayState }, index: string, res
     const query = optionalString(body, 'query');
     const id = optionalString(body, 'query_id');
     if (query === undefined && id === undefined) throw invalid('a search event needs [query] or [query_id]');
+    if (id !== undefined) await checkSearchOf(recorder, id, index);
     const hits = body.hits;
     if (hits !== undefined && (typeof hits !== 'number' || !Number.isInteger(hits) || hits < 0)) throw invalid('[hits] must be a non-negative integer');
     const filters = stringMap(body.filters, 'filters');
@@ -144,6 +154,7 @@ async function events(ctx: Context & { state: GatewayState }, index: string, res
   }
   const searchId = optionalString(body, 'query_id');
   if (!searchId) throw invalid(`a ${rest[0]} event needs [query_id]`);
+  await checkSearchOf(recorder, searchId, index);
   if (rest[0] === 'click') {
     const clicks = stringMap(body.click_on, 'click_on');
     if (!clicks || !Object.keys(clicks).length) throw invalid('a click event needs [click_on]: {doc id: position}');
@@ -165,6 +176,7 @@ async function events(ctx: Context & { state: GatewayState }, index: string, res
 async function headerEvents(ctx: Context & { state: GatewayState }, index: string, recorder: AnalyticsRecorder): Promise<void> {
   const searchId = ctx.get(SEARCH_ID_HEADER);
   if (!searchId) throw invalid('[X-Search-Id] is required: the search the event is about');
+  await checkSearchOf(recorder, searchId, index);
   const base = { searchId, index, userId: ctx.get('x-user-id') || undefined, ip: clientIp(ctx), credential: ctx.state.principal.username, customEvents: headerPairs(ctx.get('x-search-custom-event')) };
   const position = (name: string) => {
     const raw = ctx.get(name) || ctx.get(name.replace('clickposition', 'click-position'));

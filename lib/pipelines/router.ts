@@ -91,7 +91,7 @@ export function pipelineRoutes(options: PipelineRouterOptions): Middleware {
   return (ctx, next) => {
     if (registry.size === 0) return next();
     const match = registry.match(ctx.method, (ctx.state as GatewayRequestState).gatewayRequest.segments);
-    return match && claims(match, (ctx.state.request as Classification | undefined)?.segments[0]) ? run(ctx, match) : next();
+    return match && claims(match, ctx.state.request as Classification | undefined) ? run(ctx, match) : next();
   };
 }
 
@@ -116,14 +116,19 @@ const view = (p: Pipeline) => ({ ...p });
 
 /**
  * A tenant's pipeline claims only requests to that tenant's own indices: the request's first path
- * segment (`first`, as classified) is a list of index names within the owner's patterns — no API
- * (`_…`), no wildcard.
+ * segment (as classified) is a list of index names within the owner's patterns — no API (`_…`), no
+ * wildcard — and so is every other index the request reaches (its body's: `_bulk`, `_msearch` and
+ * `_mget` lines, lookups). A request that also reaches another index (the admin's `_bulk` to
+ * `/{own}/_bulk` with lines for another tenant) is not the tenant's to see: its stages would read,
+ * and could copy, what it carries for that index. It goes on to its built-in route.
  */
-function claims(match: PipelineMatch, first: string | undefined): boolean {
+function claims(match: PipelineMatch, info: Classification | undefined): boolean {
   const owner = match.pipeline.owner;
   if (!owner) return true;
-  if (first === undefined || (match.params.index !== undefined && match.params.index !== first)) return false;
-  return first.split(',').every((name) => name !== '' && !name.startsWith('_') && !/[*]/.test(name) && patternsCover(owner.indices, name));
+  const first = info?.segments[0];
+  if (info === undefined || first === undefined || (match.params.index !== undefined && match.params.index !== first)) return false;
+  const own = (name: string) => name !== '' && !name.startsWith('_') && !name.includes('*') && patternsCover(owner.indices, name);
+  return first.split(',').every(own) && !info.allIndices && info.indices.every(own);
 }
 
 /**
