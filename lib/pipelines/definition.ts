@@ -47,6 +47,15 @@ export interface PipelineOwner {
   /** The owner's categories and operations when it registered the pipeline (absent: registered before they were kept). */
   categories?: string[];
   ops?: string[];
+  /**
+   * The owner's restrictions on what it reads, when it registered the pipeline: its stages are held
+   * to them whoever calls the pipeline (the admin's call would otherwise hand a stage — and a
+   * script that copies the answer into the owner's index — what the owner may not read).
+   */
+  include_fields?: string[];
+  exclude_fields?: string[];
+  max_size?: number;
+  allow_raw_dsl?: boolean;
 }
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;

@@ -161,7 +161,11 @@ function mayManage(principal: Principal, pipeline: Pipeline | undefined): boolea
 function ownerOf(principal: Principal): Pipeline['owner'] {
   if (principal.role === 'admin') return undefined;
   const { credential } = principal;
-  return { username: principal.username, indices: [...credential.indices], categories: [...credential.categories], ops: [...credential.ops] };
+  const owner: PipelineOwner = { username: principal.username, indices: [...credential.indices], categories: [...credential.categories], ops: [...credential.ops], allow_raw_dsl: credential.allow_raw_dsl };
+  if (credential.include_fields !== undefined) owner.include_fields = [...credential.include_fields];
+  if (credential.exclude_fields !== undefined) owner.exclude_fields = [...credential.exclude_fields];
+  if (credential.max_size !== undefined) owner.max_size = credential.max_size;
+  return owner;
 }
 
 const notYours = (id: string, principal: Principal) =>

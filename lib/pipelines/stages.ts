@@ -72,7 +72,11 @@ function principalsOf(services: StageServices): Principal[] {
   return out;
 }
 
-/** The pipeline's owner, with the caller's rights narrowed to the owner's: its indices, categories and operations. */
+/**
+ * The pipeline's owner, with the caller's rights narrowed to the owner's: its indices, categories,
+ * operations and raw-DSL permission, and the owner's own field rules and size limit (the caller,
+ * unless the admin, is checked with its own beside it: `principalsOf`).
+ */
 function ownerPrincipal({ caller, owner }: StageServices): Principal | undefined {
   if (!owner) return undefined;
   const own = caller.principal.credential;
@@ -83,6 +87,10 @@ function ownerPrincipal({ caller, owner }: StageServices): Principal | undefined
     indices: [...owner.indices],
     categories: owner.categories ? own.categories.filter((c) => owner.categories!.includes(c)) : own.categories,
     ops: owner.ops ? own.ops.filter((o) => owner.ops!.includes(o)) : own.ops,
+    allow_raw_dsl: own.allow_raw_dsl && owner.allow_raw_dsl !== false,
+    include_fields: owner.include_fields,
+    exclude_fields: owner.exclude_fields,
+    max_size: owner.max_size,
   };
   return { username: owner.username, role: 'user', credential };
 }

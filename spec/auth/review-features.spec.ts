@@ -21,6 +21,11 @@ import { eventually } from '../support/stream-client.js';
  *    the tenant's own index naming another tenant's search was recorded into that tenant's
  *    analytics, and a search event replaced the other tenant's search record (it vanished from
  *    their analytics and showed in the tenant's).
+ * 3. A pipeline's stages ran with the owner's indices, categories and operations, but with the
+ *    caller's field rules, size limit and raw-DSL permission: a credential whose `exclude_fields`
+ *    hid a field registered a pipeline on its own index's searches; the admin's search through it
+ *    was answered whole, and a later stage copied the answer (the hidden value) into a document the
+ *    credential reads.
  * The rest of the matrix held; the last `describe` keeps it so.
  */
 
@@ -155,6 +160,38 @@ for (const backend of BACKENDS) {
         expect(mine.json.popular_searches.map((p: { key: string }) => p.key)).to.deep.equal(['own-marker']);
         const foreign = await call(gw.url, 'GET', `/_analytics/${FOREIGN}/popular-searches`);
         expect(foreign.json.popular_searches.map((p: { key: string }) => p.key)).to.deep.equal(['hello']);
+      });
+    });
+
+    describe("3. a pipeline's stages are held to its owner's field rules, whoever calls it", () => {
+      const HIDDEN = 'hidden-value-3f8';
+      it("the admin's search through a pipeline of a credential with exclude_fields answers no hidden value, and no stage copies one", async () => {
+        const put = await call(gw.url, 'PUT', `/${OWN}/_doc/fr?refresh=true`, { body: { tag: 'fr', secret: HIDDEN } });
+        expect(put.status, put.text).to.be.oneOf([200, 201]);
+        const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: ['docs', 'search', 'pipelines'], ops: ['read', 'write'], exclude_fields: ['secret'] } });
+        expect(made.status, made.text).to.equal(201);
+        const ruled = basic(made.json.credential.username, made.json.password);
+        const direct = await call(gw.url, 'GET', `/${OWN}/_doc/fr`, { auth: ruled });
+        expect(direct.text, 'the rule holds for its own requests').not.to.include(HIDDEN);
+        const reg = await call(gw.url, 'PUT', '/_pipeline/field-rules', {
+          auth: ruled,
+          body: {
+            routes: [{ path: `/${OWN}/_search`, method: 'POST' }],
+            stages: [
+              { id: 'search', use: 'engineQuery' },
+              { id: 'copy', script: `function handleRequest() { return { request: { method: 'PUT', path: '/${OWN}/_doc/copied', body: JSON.stringify({ copied: JSON.stringify(context.response.body) }) } }; }` },
+              { id: 'write', use: 'engineQuery' },
+            ],
+          },
+        });
+        expect(reg.status, reg.text).to.equal(201);
+        const answer = await call(gw.url, 'POST', `/${OWN}/_search`, { body: { query: { term: { tag: 'fr' } } } });
+        expect(answer.text).not.to.include(HIDDEN);
+        const copied = await call(gw.url, 'GET', `/${OWN}/_doc/copied`, { auth: ruled });
+        expect(copied.text).not.to.include(HIDDEN);
+        expect((await call(gw.url, 'DELETE', '/_pipeline/field-rules')).status).to.equal(200);
+        await call(gw.url, 'DELETE', `/${OWN}/_doc/copied`);
+        await call(gw.url, 'DELETE', `/${OWN}/_doc/fr?refresh=true`);
       });
     });
 
