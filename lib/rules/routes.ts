@@ -7,6 +7,7 @@ import { readJsonBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { parseRule, ruleView, type QueryRule } from './rule.js';
 import { checkCompiles } from './rule-set.js';
+import { checkNoHiddenFields, settingsFields } from './hidden-fields.js';
 import type { RuleStore } from './rule-store.js';
 import { checkRelevancy, DEFAULT_RELEVANCY, type RelevancyStore } from './relevancy.js';
 
@@ -48,7 +49,13 @@ function owned(rule: QueryRule, principal: Principal): QueryRule {
       throw new EsError(403, 'security_exception', `action [cluster:admin/gateway/rules/write] is unauthorized for user [${principal.username}] on indices [${pattern}]`);
     }
   }
+  checkNoHiddenFields(principal, ruleFields(rule), 'cluster:admin/gateway/rules/write');
   return { ...rule, owner: { username: principal.username, indices: [...own] } };
+}
+
+/** The fields a rule makes a search read: its filters' and its search settings'. */
+function ruleFields(rule: QueryRule): string[] {
+  return rule.actions.flatMap((a) => (a.type === 'add_filter' ? a.value.map((f) => f.field) : a.type === 'search_settings' ? settingsFields(a.value) : []));
 }
 
 /**
@@ -156,6 +163,7 @@ export function relevancyRoutes(relevancy: RelevancyStore, maxContentLength: num
       case 'POST': {
         const body = await readRuleBody(ctx, maxContentLength, 'the search relevancy document');
         checkRelevancy(body);
+        checkNoHiddenFields(principal, Object.values(body).flatMap((settings) => (settings ? settingsFields(settings) : [])), 'indices:admin/gateway/searchrelevancy/put');
         const created = await relevancy.put(index, body);
         ctx.status = created ? 201 : 200;
         ctx.body = { _id: index, result: created ? 'created' : 'updated', settings: body };

@@ -26,6 +26,10 @@ import { eventually } from '../support/stream-client.js';
  *    hid a field registered a pipeline on its own index's searches; the admin's search through it
  *    was answered whole, and a later stage copied the answer (the hidden value) into a document the
  *    credential reads.
+ * 4. Query rules and search relevancy settings were stored without the author's field rules: a
+ *    credential hiding `secret` wrote a rule `add_filter: {secret: guess}` (or `search_settings`
+ *    with `dataField: secret`) that applied to its own declarative searches — a value oracle (a hit
+ *    when the guess is right, none otherwise).
  * The rest of the matrix held; the last `describe` keeps it so.
  */
 
@@ -192,6 +196,61 @@ for (const backend of BACKENDS) {
         expect((await call(gw.url, 'DELETE', '/_pipeline/field-rules')).status).to.equal(200);
         await call(gw.url, 'DELETE', `/${OWN}/_doc/copied`);
         await call(gw.url, 'DELETE', `/${OWN}/_doc/fr?refresh=true`);
+      });
+    });
+
+    describe('4. rules and relevancy settings of a credential with field rules read no hidden field', () => {
+      const fieldSpelling = fc.constantFrom('secret', 'secret.raw', 'secret.keyword', 'secr*', '*');
+      const hiddenAction = fc.oneof(
+        fieldSpelling.map((f) => ({ add_filter: { [f]: 'guess' } })),
+        fieldSpelling.map((f) => ({ search_settings: { dataField: f } })),
+        fieldSpelling.map((f) => ({ search_settings: { dataField: [{ field: f, weight: 2 }, 'title'] } })),
+        fieldSpelling.map((f) => ({ search_settings: { includeFields: [f] } })),
+        fieldSpelling.map((f) => ({ replace_search_term: 'guess', search_settings: { highlight: true, highlightField: [f] } })),
+      );
+      let ruled: string;
+      before(async () => {
+        const put = await call(gw.url, 'PUT', `/${OWN}/_doc/oracle?refresh=true`, { body: { tag: 'oracle', title: 'hello', secret: 'guess' } });
+        expect(put.status, put.text).to.be.oneOf([200, 201]);
+        const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: ['search', 'declarative', 'rules', 'searchrelevancy'], ops: ['read', 'write', 'delete'], exclude_fields: ['secret'] } });
+        expect(made.status, made.text).to.equal(201);
+        ruled = basic(made.json.credential.username, made.json.password);
+      });
+      after(async () => {
+        await call(gw.url, 'DELETE', '/_rule/oracle');
+        await call(gw.url, 'DELETE', `/_searchrelevancy/${OWN}`);
+        await call(gw.url, 'DELETE', `/${OWN}/_doc/oracle?refresh=true`);
+      });
+
+      it('property: a rule or relevancy setting naming a hidden field (or a pattern reaching one) is refused, and no search is filtered by it', async () => {
+        await fc.assert(
+          fc.asyncProperty(hiddenAction, async (actions) => {
+            const what = JSON.stringify(actions);
+            const rule = await call(gw.url, 'PUT', '/_rule/oracle', { auth: ruled, body: { trigger: { type: 'always' }, actions } });
+            expect(rule.status, `${what}: ${rule.text.slice(0, 300)}`).to.equal(403);
+            expect(rule.json.error.type).to.equal('security_exception');
+            const settings = (actions as { search_settings?: unknown }).search_settings;
+            if (settings) {
+              const relevancy = await call(gw.url, 'PUT', `/_searchrelevancy/${OWN}`, { auth: ruled, body: { search: settings } });
+              expect(relevancy.status, `${what}: ${relevancy.text.slice(0, 300)}`).to.equal(403);
+            }
+            // the tenant's searches are as without any rule: the right guess tells nothing
+            const found = await call(gw.url, 'POST', `/${OWN}/_reactivesearch.v3`, { auth: ruled, body: { query: [{ id: 'r', dataField: 'tag', value: 'oracle' }] } });
+            expect(found.status, found.text).to.equal(200);
+            expect(found.json.r.hits.total.value, what).to.equal(1);
+          }),
+          { seed: 3204, numRuns: 20 },
+        );
+      });
+
+      it('rules and settings on visible fields are stored and applied as before', async () => {
+        const rule = await call(gw.url, 'PUT', '/_rule/oracle', { auth: ruled, body: { trigger: { type: 'always' }, actions: { add_filter: { tag: 'nothing-has-this' }, search_settings: { dataField: 'title', includeFields: ['tag'] } } } });
+        expect(rule.status, rule.text).to.be.oneOf([200, 201]);
+        const filtered = await call(gw.url, 'POST', `/${OWN}/_reactivesearch.v3`, { auth: ruled, body: { query: [{ id: 'r', dataField: 'tag', value: 'oracle' }] } });
+        expect(filtered.json.r.hits.total.value, filtered.text).to.equal(0);
+        expect((await call(gw.url, 'DELETE', '/_rule/oracle', { auth: ruled })).status).to.equal(200);
+        const relevancy = await call(gw.url, 'PUT', `/_searchrelevancy/${OWN}`, { auth: ruled, body: { search: { dataField: 'title', highlightField: 'title' } } });
+        expect(relevancy.status, relevancy.text).to.be.oneOf([200, 201]);
       });
     });
 
