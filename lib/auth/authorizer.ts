@@ -11,11 +11,13 @@ import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type Gateway
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
-import type { DerivedFields } from './field-rules.js';
+import { intersectIncludes, reindexSourceFilter, type DerivedFields } from './field-rules.js';
+import { parseJsonText } from '../ndjson/index.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
+import type { Credential } from './credentials/credential.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** Where a request comes from, beside the request itself: what the credential's source and referer rules read. */
@@ -135,11 +137,12 @@ export class Authorizer {
       checkSize(req, cred.max_size);
     }
     if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
-      params = enforceSourceFilter(req.params, cred.include_fields, cred.exclude_fields);
+      params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
-    return segments || params || engineRoute ? narrowRequest(req, { segments, params, engineRoute }) : req;
+    return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }
 
   /**
@@ -310,18 +313,106 @@ function clusterStateFilter(params: ReadonlyMap<string, string>): ReadonlyMap<st
   return new Map(params).set('filter_path', [...(includes ? [] : CLUSTER_STATE_PATHS), ...kept].join(','));
 }
 
-/** The credential's field rules win over the request's own `_source` parameters. */
-function enforceSourceFilter(asked: ReadonlyMap<string, string>, include?: string[], exclude?: string[]): ReadonlyMap<string, string> | undefined {
+const REINDEX_ACTION = 'indices:data/write/reindex';
+
+/**
+ * A reindex by a credential with field rules copies what the credential reads (Elasticsearch runs
+ * its search as the user, under field-level security): a source reading every field gets the
+ * rules as its `_source` filter, on every backend (the embedded engine also reads its source
+ * without the hidden fields). A source naming its fields was checked by the field rules.
+ */
+function reindexAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, user: string): { text: string; value: unknown } | undefined {
+  if (!cred.include_fields?.length && !cred.exclude_fields?.length) return undefined;
+  const value = jsonBodyOf(req);
+  // a reindex body the classifier did not read cannot be narrowed: refused (fail closed)
+  if (value === undefined) throw forbidden(REINDEX_ACTION, user);
+  const narrowed = reindexSourceFilter(value, { include: cred.include_fields, exclude: cred.exclude_fields });
+  return narrowed && { text: JSON.stringify(narrowed), value: narrowed };
+}
+
+/** The request's JSON body as the classifier read it (undefined: none); a body that does not parse is the engine's to refuse. */
+function jsonBodyOf(req: GatewayRequest): unknown {
+  const { info } = req;
+  if (info.parsed !== undefined) return info.parsed;
+  const text = info.forward ?? req.body;
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parseJsonText(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Actions whose JSON body is a search body, whose `_source` the URL's source parameters replace. */
+const SEARCH_BODY_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/async_search/submit', 'indices:data/read/explain']);
+
+/**
+ * The source filter a request asks for: from the URL's `_source`, `_source_includes` and
+ * `_source_excludes` when it has any (they replace a body's, as in Elasticsearch), else from a
+ * search body's `_source`. `fetch: false`: no `_source` at all; `includes` undefined: every field.
+ */
+interface AskedSource {
+  fetch: boolean;
+  includes?: string[];
+  excludes: string[];
+}
+
+/** The URL's source filter parameters (with Elasticsearch 7's singular names). */
+const SOURCE_PARAMS = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude'];
+
+function askedSource(req: GatewayRequest): AskedSource {
+  const { params } = req;
+  const list = (v: string | undefined) => (v === undefined ? [] : v.split(',').map((f) => f.trim()).filter((f) => f.length > 0));
+  if (SOURCE_PARAMS.some((name) => params.has(name))) {
+    const source = params.get('_source');
+    if (source === 'false') return { fetch: false, excludes: [] };
+    const fromSource = source === undefined || source === 'true' ? [] : list(source);
+    const named = [...list(params.get('_source_includes')), ...list(params.get('_source_include'))];
+    const includes = named.length ? named : fromSource;
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: [...list(params.get('_source_excludes')), ...list(params.get('_source_exclude'))] };
+  }
+  if (!SEARCH_BODY_ACTIONS.has(req.info.action)) return { fetch: true, excludes: [] };
+  const body = jsonBodyOf(req);
+  const source = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { _source?: unknown })._source : undefined;
+  const strings = (v: unknown) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  if (source === false) return { fetch: false, excludes: [] };
+  if (typeof source === 'string' || Array.isArray(source)) {
+    const includes = strings(source);
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: [] };
+  }
+  if (source !== null && typeof source === 'object') {
+    const s = source as Record<string, unknown>;
+    const includes = strings(s.includes ?? s.include);
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: strings(s.excludes ?? s.exclude) };
+  }
+  return { fetch: true, excludes: [] };
+}
+
+/**
+ * The credential's field rules narrow the request's own source filter (URL or body, `asked`):
+ * what is returned is what both let through — the request's includes within the credential's
+ * include list, the request's excludes and the credential's together — set as the URL's
+ * parameters, which the engine reads over a body's `_source`.
+ */
+function enforceSourceFilter(
+  current: ReadonlyMap<string, string>, asked: AskedSource, include?: string[], exclude?: string[],
+): ReadonlyMap<string, string> | undefined {
   if (!include?.length && !exclude?.length) return undefined;
-  const params = new Map(asked);
+  const params = new Map(current);
+  for (const name of SOURCE_PARAMS) params.delete(name);
+  if (!asked.fetch) return params.set('_source', 'false');
+  const excludes = [...asked.excludes, ...(exclude ?? [])];
+  let includes = asked.includes;
   if (include?.length) {
-    params.delete('_source');
-    params.set('_source_includes', include.join(','));
+    includes = includes ? intersectIncludes(includes, include) : [...include];
+    // nothing in common: no field of the document (an empty source, as Elasticsearch answers it)
+    if (!includes.length) {
+      includes = [...include];
+      excludes.push('*');
+    }
   }
-  if (exclude?.length) {
-    const own = params.get('_source_excludes');
-    params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
-  }
+  if (includes?.length) params.set('_source_includes', includes.join(','));
+  if (excludes.length) params.set('_source_excludes', excludes.join(','));
   return params;
 }
 

@@ -148,6 +148,11 @@ export class FieldVisibility {
     return this.include.length > 0 && !this.include.some((i) => covers(i, ref));
   }
 
+  /** Does excluding `excludes` (a `_source` filter without includes) hide every field these rules hide? */
+  hiddenByExcluding(excludes: readonly unknown[]): boolean {
+    return !this.include.length && this.exclude.every((e) => excludes.includes(e));
+  }
+
   /** An object path (`nested.path`): refused only when the path itself is hidden (its fields are checked where named). */
   refusalOfPath(path: string): FieldRefusal | undefined {
     if (path.length > MAX_REFERENCE_LENGTH || path === '') return hidden(path.slice(0, 64));
@@ -910,15 +915,57 @@ export function bulkRefusal(visibility: FieldVisibility, entries: readonly Pick<
   });
 }
 
-/** `_reindex`: copies documents (no script; its source must name the fields it copies). */
+/**
+ * `_reindex`: copies documents as the caller reads them (no script). Its source's `_source`, when
+ * it has one, must name visible fields; left out (or `true`), the authorizer narrows it to the
+ * credential's rules (`reindexSourceFilter`): the copy holds the visible fields only, as
+ * Elasticsearch's reindex under field-level security copies what the user's search reads.
+ */
 export function reindexRefusal(visibility: FieldVisibility, body: unknown): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
     if (!isObject(body)) w.refuse('source', 'is missing');
     if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
     const source = isObject(body.source) ? body.source : {};
     if (source.query !== undefined) w.query(source.query, 'source.query');
-    w.sourceFetch(source._source, 'source._source');
+    const asked = source._source;
+    // left out or `true`: narrowed by the authorizer; or the credential's own exclusions (what it narrows to)
+    if (asked === undefined || asked === true) return;
+    if (isObject(asked) && !listOf(asked.includes ?? asked.include).length && visibility.hiddenByExcluding(listOf(asked.excludes ?? asked.exclude))) return;
+    w.sourceFetch(asked, 'source._source');
   });
+}
+
+/**
+ * A `_reindex` body whose source reads every field (`_source` left out or `true`) with the
+ * credential's rules as its source filter; undefined when it names its fields itself (checked by
+ * `reindexRefusal`) or is no reindex body.
+ */
+export function reindexSourceFilter(body: unknown, rules: FieldRules): Record<string, unknown> | undefined {
+  if (!isObject(body) || !isObject(body.source)) return undefined;
+  const asked = body.source._source;
+  if (asked !== undefined && asked !== true) return undefined;
+  const filter: Json = {};
+  if (rules.include?.length) filter.includes = [...rules.include];
+  if (rules.exclude?.length) filter.excludes = [...rules.exclude];
+  return { ...body, source: { ...body.source, _source: filter } };
+}
+
+/**
+ * The `_source` includes a request asks for (`asked`, patterns) within a credential's include list
+ * (`granted`): the intersection, pair by pair — the narrower of two patterns when one reaches
+ * everything the other does; a pair neither of which covers the other is left out (a field it
+ * alone would show is not returned: narrower than the intersection, never wider). Empty: nothing
+ * in common.
+ */
+export function intersectIncludes(asked: readonly string[], granted: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const a of asked) {
+    for (const g of granted) {
+      if (covers(g, a)) out.add(a);
+      else if (covers(a, g)) out.add(g);
+    }
+  }
+  return [...out];
 }
 
 /** `_field_caps`: the fields asked for (its answer lists only what they match), and its `index_filter`. */
@@ -941,9 +988,32 @@ export function termsEnumRefusal(visibility: FieldVisibility, body: unknown): Fi
   });
 }
 
-/** `GET /{index}/_mapping/field/{fields}`: the fields named. */
-export function mappingFieldsRefusal(visibility: FieldVisibility, fields: string): FieldRefusal | undefined {
-  return walked(visibility, (w: Walker) => w.storedFields(fields, 'fields'));
+/**
+ * A field mappings answer (`GET /{index}/_mapping/field/{fields}`: `{index: {mappings: {name:
+ * {full_name, mapping: {leaf: …}}}}}`) without the fields the rules hide, as Elasticsearch answers
+ * it under field-level security: a hidden field (or an alias of one) is not in it, nor a hidden
+ * multi-field of a visible one. A copy; the answer is not changed.
+ */
+export function visibleFieldMappings(visibility: FieldVisibility, answer: unknown): unknown {
+  if (!isObject(answer)) return answer;
+  const out: Json = {};
+  for (const [index, entry] of Object.entries(answer)) {
+    if (!isObject(entry) || !isObject(entry.mappings)) {
+      out[index] = entry;
+      continue;
+    }
+    const kept: Json = {};
+    for (const [name, field] of Object.entries(entry.mappings)) {
+      if (!isObject(field) || typeof field.full_name !== 'string' || !isObject(field.mapping)) continue;
+      const fullName = field.full_name;
+      if (visibility.refusalOfField(fullName) !== undefined) continue;
+      const dot = fullName.lastIndexOf('.');
+      const shown = visibleMapping(visibility, { properties: field.mapping }, dot > 0 ? fullName.slice(0, dot) : '').properties;
+      if (isObject(shown) && Object.keys(shown).length) kept[name] = { ...field, mapping: shown };
+    }
+    out[index] = { ...entry, mappings: kept };
+  }
+  return out;
 }
 
 /**
@@ -1103,7 +1173,7 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
   const { action } = info;
   // rendering a template reads no document: only a search made of it does
   if (UNCHECKABLE.has(action) && info.segments[0] !== '_render') return 'this API reads fields that cannot be checked against the credential\'s field rules';
-  if (action === 'indices:admin/mappings/fields/get') return mappingFieldsRefusal(visibility, info.segments[info.segments.indexOf('field') + 1] ?? '*');
+  // a field mappings answer is narrowed (visibleFieldMappings): asking for a hidden field answers nothing of it
   if (info.category === 'declarative') return declarativeRefusal(visibility, body.json());
   if (MAPPING_WRITES.includes(action) && info.operation === 'write' && mappingReadsFields(body.json())) {
     return 'a runtime or scripted field, copy_to or an alias field may read the fields the credential\'s rules hide';

@@ -6,11 +6,12 @@ import { ScrollOwners, scrollIdsOf } from '../auth/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
-import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/index.js';
+import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleFieldMappings, visibleMappings, type FieldRulesBody } from '../auth/index.js';
 import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
 import type { Context } from 'koa';
 import type { GatewayState } from './state.js';
 
+const FIELD_MAPPINGS_ACTION = 'indices:admin/mappings/fields/get';
 const SCROLL_ACTIONS = new Set(['indices:data/read/scroll', 'indices:data/read/scroll/clear']);
 
 /**
@@ -92,8 +93,8 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
   if (mappings && ctx.status === 200 && ctx.body) await narrowMappingsAnswer(ctx, visibility);
 }
 
-/** Answers that hold index mappings: their hidden fields are taken out. */
-const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state']);
+/** Answers that hold index mappings (or field mappings): their hidden fields are taken out. */
+const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state', FIELD_MAPPINGS_ACTION]);
 
 /** The request's body as the decision reads it: the classifier's value, or the text forwarded (read from the socket if no step has). */
 async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLength: number): Promise<FieldRulesBody> {
@@ -117,15 +118,19 @@ async function narrowMappingsAnswer(ctx: GatewayContext, visibility: FieldVisibi
   } catch {
     throw new EsError(500, 'security_exception', 'the mappings answer could not be read to hide the fields the credential\'s rules hide');
   }
-  if (ctx.state.request.action !== 'cluster:monitor/state') {
+  const { action } = ctx.state.request;
+  if (action === FIELD_MAPPINGS_ACTION) {
+    ctx.body = visibleFieldMappings(visibility, value);
+    return;
+  }
+  if (action !== 'cluster:monitor/state') {
     ctx.body = visibleMappings(visibility, value);
     return;
   }
-  const indices = (value as { metadata?: { indices?: Record<string, unknown> } } | null)?.metadata?.indices;
-  if (indices && typeof indices === 'object') {
-    for (const [name, entry] of Object.entries(indices)) {
-      if (entry && typeof entry === 'object') indices[name] = { ...(entry as object), mappings: {} };
-    }
+  // the index metadata holds each index's mappings (in their typed form): narrowed as a mappings answer is
+  const metadata = (value as { metadata?: { indices?: unknown } } | null)?.metadata;
+  if (metadata && typeof metadata === 'object' && metadata.indices && typeof metadata.indices === 'object') {
+    metadata.indices = visibleMappings(visibility, metadata.indices);
   }
   ctx.body = value;
 }
