@@ -11,7 +11,7 @@ import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type Gateway
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
-import { intersectIncludes, reindexSourceFilter, type DerivedFields } from './field-rules.js';
+import { intersectIncludes, reindexSourceFilter, showsQueryDetails, type DerivedFields } from './field-rules.js';
 import { parseJsonText } from '../ndjson/index.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
@@ -69,11 +69,31 @@ export class Authorizer {
    * when the principal has field rules (none else: nothing is asked of the engine): its field
    * rules refuse reading a scripted one, and an alias of a hidden one.
    */
-  async derivedFieldsFor(principal: Principal, info: Classification): Promise<DerivedFields | undefined> {
+  async derivedFieldsFor(principal: Principal, info: Classification, params?: ReadonlyMap<string, string>): Promise<DerivedFields | undefined> {
     const cred = principal.credential;
     if (principal.role === 'admin' || !(cred.include_fields?.length || cred.exclude_fields?.length)) return undefined;
     // a request that names no index (`/_search`) reaches every index the credential may see
-    return this.scripted.of(info.indices.length && !info.allIndices ? info.indices : cred.indices);
+    const derived = await this.scripted.of(info.indices.length && !info.allIndices ? info.indices : cred.indices);
+    // a profile or an explanation prints the filters of the aliases searched through: read them then only
+    if (!params || !info.indices.length || !showsQueryDetails(info, params, jsonBodyOfInfo(info))) return derived;
+    const aliasFilters = await this.aliasFiltersOf(info.indices);
+    return aliasFilters.length ? { ...derived, aliasFilters } : derived;
+  }
+
+  /** The filters of the filtered aliases the expressions name (as names or patterns), read from the engine as the gateway. */
+  private async aliasFiltersOf(expressions: readonly string[]): Promise<unknown[]> {
+    const names = expressions.filter((e) => e !== '_all' && !e.startsWith('-')).map(encodeURIComponent).map((e) => e.replace(/%2A/gi, '*'));
+    if (!names.length) return [];
+    // a name that is no alias answers 404 beside the aliases found
+    const reply = await callJson<Record<string, { aliases?: Record<string, { filter?: unknown }> }>>(this.backend, 'GET', `/_alias/${names.join(',')}`, undefined, 'expand_wildcards=all');
+    const filters: unknown[] = [];
+    if (reply.body && typeof reply.body === 'object') {
+      for (const entry of Object.values(reply.body)) {
+        if (entry === null || typeof entry !== 'object') continue;
+        for (const alias of Object.values(entry.aliases ?? {})) if (alias && typeof alias === 'object' && alias.filter !== undefined) filters.push(alias.filter);
+      }
+    }
+    return filters;
   }
 
   /**
@@ -332,9 +352,12 @@ function reindexAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fi
 
 /** The request's JSON body as the classifier read it (undefined: none); a body that does not parse is the engine's to refuse. */
 function jsonBodyOf(req: GatewayRequest): unknown {
-  const { info } = req;
+  return jsonBodyOfInfo(req.info, req.body);
+}
+
+function jsonBodyOfInfo(info: Classification, body?: string): unknown {
   if (info.parsed !== undefined) return info.parsed;
-  const text = info.forward ?? req.body;
+  const text = info.forward ?? body;
   if (text === undefined || text.trim() === '') return undefined;
   try {
     return parseJsonText(text);
