@@ -12,7 +12,7 @@ import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { intersectIncludes, reindexSourceFilter, showsQueryDetails, type DerivedFields } from './field-rules.js';
-import { parseJsonText } from '../ndjson/index.js';
+import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../ndjson/index.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
@@ -160,7 +160,7 @@ export class Authorizer {
       params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
-    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : undefined;
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }
@@ -334,6 +334,7 @@ function clusterStateFilter(params: ReadonlyMap<string, string>): ReadonlyMap<st
 }
 
 const REINDEX_ACTION = 'indices:data/write/reindex';
+const MSEARCH_ACTION = 'indices:data/read/msearch';
 
 /**
  * A reindex by a credential with field rules copies what the credential reads (Elasticsearch runs
@@ -370,11 +371,10 @@ function jsonBodyOfInfo(info: Classification, body?: string): unknown {
 const SEARCH_BODY_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/async_search/submit', 'indices:data/read/explain']);
 
 /**
- * The source filter a request asks for: from the URL's `_source`, `_source_includes` and
- * `_source_excludes` when it has any (they replace a body's, as in Elasticsearch), else from a
- * search body's `_source`. `fetch: false`: no `_source` at all; `includes` undefined: every field.
+ * A source filter (what a request asks for, or what it is narrowed to): `fetch: false`, no
+ * `_source` at all; `includes` undefined, every field but the excluded ones.
  */
-interface AskedSource {
+interface SourceFilter {
   fetch: boolean;
   includes?: string[];
   excludes: string[];
@@ -383,7 +383,14 @@ interface AskedSource {
 /** The URL's source filter parameters (with Elasticsearch 7's singular names). */
 const SOURCE_PARAMS = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude'];
 
-function askedSource(req: GatewayRequest): AskedSource {
+const EVERY_FIELD: SourceFilter = { fetch: true, excludes: [] };
+
+/**
+ * The source filter a request asks for: from the URL's `_source`, `_source_includes` and
+ * `_source_excludes` when it has any (they replace a body's, as in Elasticsearch), else from a
+ * search body's `_source`.
+ */
+function askedSource(req: GatewayRequest): SourceFilter {
   const { params } = req;
   const list = (v: string | undefined) => (v === undefined ? [] : v.split(',').map((f) => f.trim()).filter((f) => f.length > 0));
   if (SOURCE_PARAMS.some((name) => params.has(name))) {
@@ -394,8 +401,11 @@ function askedSource(req: GatewayRequest): AskedSource {
     const includes = named.length ? named : fromSource;
     return { fetch: true, includes: includes.length ? includes : undefined, excludes: [...list(params.get('_source_excludes')), ...list(params.get('_source_exclude'))] };
   }
-  if (!SEARCH_BODY_ACTIONS.has(req.info.action)) return { fetch: true, excludes: [] };
-  const body = jsonBodyOf(req);
+  return SEARCH_BODY_ACTIONS.has(req.info.action) ? bodySource(jsonBodyOf(req)) : EVERY_FIELD;
+}
+
+/** The source filter of a search body's `_source` (false, true, a name or list, `{includes, excludes}`). */
+function bodySource(body: unknown): SourceFilter {
   const source = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { _source?: unknown })._source : undefined;
   const strings = (v: unknown) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   if (source === false) return { fetch: false, excludes: [] };
@@ -408,35 +418,64 @@ function askedSource(req: GatewayRequest): AskedSource {
     const includes = strings(s.includes ?? s.include);
     return { fetch: true, includes: includes.length ? includes : undefined, excludes: strings(s.excludes ?? s.exclude) };
   }
-  return { fetch: true, excludes: [] };
+  return EVERY_FIELD;
 }
 
 /**
- * The credential's field rules narrow the request's own source filter (URL or body, `asked`):
- * what is returned is what both let through — the request's includes within the credential's
- * include list, the request's excludes and the credential's together — set as the URL's
- * parameters, which the engine reads over a body's `_source`.
+ * What both the request's source filter and the credential's field rules let through: the
+ * request's includes within the credential's include list, the request's excludes and the
+ * credential's together; nothing in common is an empty source (as Elasticsearch answers it).
  */
-function enforceSourceFilter(
-  current: ReadonlyMap<string, string>, asked: AskedSource, include?: string[], exclude?: string[],
-): ReadonlyMap<string, string> | undefined {
-  if (!include?.length && !exclude?.length) return undefined;
-  const params = new Map(current);
-  for (const name of SOURCE_PARAMS) params.delete(name);
-  if (!asked.fetch) return params.set('_source', 'false');
-  const excludes = [...asked.excludes, ...(exclude ?? [])];
+function sourceWithin(asked: SourceFilter, include: readonly string[] = [], exclude: readonly string[] = []): SourceFilter {
+  if (!asked.fetch) return asked;
+  const excludes = [...asked.excludes, ...exclude];
   let includes = asked.includes;
-  if (include?.length) {
+  if (include.length) {
     includes = includes ? intersectIncludes(includes, include) : [...include];
-    // nothing in common: no field of the document (an empty source, as Elasticsearch answers it)
     if (!includes.length) {
       includes = [...include];
       excludes.push('*');
     }
   }
-  if (includes?.length) params.set('_source_includes', includes.join(','));
-  if (excludes.length) params.set('_source_excludes', excludes.join(','));
+  return { fetch: true, includes, excludes };
+}
+
+/** The credential's field rules narrow the request's own source filter (URL or body), set as the URL's parameters, which the engine reads over a body's `_source`. */
+function enforceSourceFilter(
+  current: ReadonlyMap<string, string>, asked: SourceFilter, include?: string[], exclude?: string[],
+): ReadonlyMap<string, string> | undefined {
+  if (!include?.length && !exclude?.length) return undefined;
+  const params = new Map(current);
+  for (const name of SOURCE_PARAMS) params.delete(name);
+  const narrowed = sourceWithin(asked, include, exclude);
+  if (!narrowed.fetch) return params.set('_source', 'false');
+  if (narrowed.includes?.length) params.set('_source_includes', narrowed.includes.join(','));
+  if (narrowed.excludes.length) params.set('_source_excludes', narrowed.excludes.join(','));
   return params;
+}
+
+/**
+ * An `_msearch` by a credential with field rules: each search's `_source` narrowed as a search's
+ * URL parameters are (`sourceWithin`), written into its body (an `_msearch` has no URL filter per
+ * search), so that it is answered with the hidden fields absent rather than refused.
+ */
+function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>): { text: string; value: undefined } | undefined {
+  if (!cred.include_fields?.length && !cred.exclude_fields?.length) return undefined;
+  const text = req.info.forward ?? req.body;
+  if (text === undefined || text.trim() === '') return undefined;
+  let entries: MsearchEntry[];
+  try {
+    entries = readMsearch(text);
+  } catch {
+    return undefined; // the engine reports a malformed body
+  }
+  const narrowed = entries.map((entry) => {
+    const within = sourceWithin(bodySource(entry.body), cred.include_fields, cred.exclude_fields);
+    const _source = within.fetch ? { ...(within.includes ? { includes: within.includes } : {}), excludes: within.excludes } : false;
+    const body = { ...entry.body, _source };
+    return { ...entry, body, bodyText: JSON.stringify(body) };
+  });
+  return { text: msearchText(narrowed), value: undefined };
 }
 
 /** APIs of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */

@@ -158,7 +158,7 @@ export class FieldVisibility {
     return this.include.length > 0 && !this.include.some((i) => covers(i, ref));
   }
 
-  /** Does excluding `excludes` (a `_source` filter without includes) hide every field these rules hide? */
+  /** Does a `_source` filter excluding `excludes` hide every field these rules hide (whatever it includes)? */
   hiddenByExcluding(excludes: readonly unknown[]): boolean {
     return !this.include.length && this.exclude.every((e) => excludes.includes(e));
   }
@@ -242,6 +242,8 @@ class Walker {
     }
     if (!isObject(value)) this.refuse(member, 'is not a _source filter');
     const includes = value.includes ?? value.include;
+    // excluding every field the rules hide (what the authorizer narrows a search to): whatever it includes, nothing hidden is returned
+    if (this.visibility.hiddenByExcluding(listOf(value.excludes ?? value.exclude))) return;
     if (!listOf(includes).length) this.refuse(`${member}.includes`, 'returns the whole _source when left out: name the fields to return');
     for (const f of listOf(includes)) this.field(f, `${member}.includes`);
   }
@@ -938,9 +940,8 @@ export function reindexRefusal(visibility: FieldVisibility, body: unknown): Fiel
     const source = isObject(body.source) ? body.source : {};
     if (source.query !== undefined) w.query(source.query, 'source.query');
     const asked = source._source;
-    // left out or `true`: narrowed by the authorizer; or the credential's own exclusions (what it narrows to)
+    // left out or `true`: narrowed by the authorizer
     if (asked === undefined || asked === true) return;
-    if (isObject(asked) && !listOf(asked.includes ?? asked.include).length && visibility.hiddenByExcluding(listOf(asked.excludes ?? asked.exclude))) return;
     w.sourceFetch(asked, 'source._source');
   });
 }

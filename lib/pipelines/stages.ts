@@ -1,6 +1,6 @@
 import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
-import { readRequest } from '../auth/classify/index.js';
+import { readRequest, renderTemplateRequest } from '../auth/classify/index.js';
 import { checkFieldRules, fieldVisibilityOf } from '../auth/index.js';
 import { engineAccessOf } from '../auth/index.js';
 import type { PipelineOwner } from './definition.js';
@@ -127,8 +127,18 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
   const { authorizer, caller, category } = services;
   const req = context.request;
   let asked = requestOf(context, readTarget(context));
+  const principals = principalsOf(services);
+  // a scoped caller's (or owner's) search template is the search it renders to, as on the HTTP path:
+  // that search is what is authorized, field rules included, and what the engine gets
+  const plain = principals.length ? await renderTemplateRequest(asked, services.backend) : undefined;
+  if (plain) {
+    req.path = plain.path;
+    req.query = queryOf(plain.params);
+    req.body = plain.info.forward ?? plain.body ?? '';
+    asked = plain;
+  }
   checkSystemIndices(asked.info);
-  for (const principal of principalsOf(services)) {
+  for (const principal of principals) {
     const { info } = asked;
     if (category !== undefined && !principal.credential.categories.includes(category as never)) {
       throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);

@@ -87,7 +87,7 @@ export interface RequestChange {
    * A JSON body the classifier read, rewritten (a source filter put on it): the text forwarded and
    * the value it says. The classification keeps its indices; only `forward`/`parsed` change.
    */
-  json?: { text: string; value: unknown };
+  json?: { text: string; value?: unknown };
 }
 
 /**

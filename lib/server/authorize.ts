@@ -98,7 +98,8 @@ const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/ge
 
 /** The request's body as the decision reads it: the classifier's value, or the text forwarded (read from the socket if no step has). */
 async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLength: number): Promise<FieldRulesBody> {
-  const text = fieldRulesReadBody(info) ? await bufferText(ctx, maxContentLength) : undefined;
+  // the body the engine gets: the classifier's (or the authorizer's narrowed) text, else the one read from the socket
+  const text = fieldRulesReadBody(info) ? (info.forward ?? await bufferText(ctx, maxContentLength)) : undefined;
   // a `_bulk` body may be tens of megabytes: read in pieces, as the classifier reads it
   const bulk = info.action === 'indices:data/write/bulk' && text ? await readBulkCooperatively(text) : [];
   return {

@@ -68,6 +68,7 @@ for (const backend of BACKENDS) {
       tenants.excluding = await make({ exclude_fields: ['secret*'] });
       tenants.including = await make({ include_fields: ['public.*', 'f'] });
       tenants.writer = await make({ ops: ['read', 'write'], exclude_fields: ['secret*'] });
+      tenants.piper = await make({ ops: ['read', 'write'], exclude_fields: ['secret*'], categories: ['docs', 'search', 'pipelines'] });
     });
     after(() => stop());
 
@@ -108,6 +109,48 @@ for (const backend of BACKENDS) {
 
     /** The hits' sources, by their `f`. */
     const sources = (res: Reply) => res.json.hits.hits.map((h: { _source: { f: string } }) => h._source).sort((a: { f: string }, b: { f: string }) => a.f.localeCompare(b.f));
+
+    it('2. an _msearch and an _msearch/template under field rules are answered with the hidden fields absent, each search\'s own _source narrowed', async () => {
+      for (const who of ['excluding', 'including']) {
+        const searches = [{}, { query: { term: { f: 'a' } } }, {}, { query: { term: { f: 'a' } } , _source: ['public.title', 'secret'] }, {}, { query: { term: { f: 'a' } }, _source: false }];
+        const res = await as(who, 'POST', '/mine-1/_msearch', ndjson(searches), NDJSON);
+        expect(res.status, `${who}: ${res.text}`).to.equal(200);
+        noSecret(res, `${who} _msearch`);
+        const [all, listed, none] = res.json.responses.map((r: { hits: { hits: Array<{ _source?: unknown }> } }) => r.hits.hits[0]?._source);
+        expect(all, res.text).to.deep.equal(who === 'excluding' ? { f: 'a', public: { title: 'alpha one', tag: 'x' } } : { f: 'a', public: { title: 'alpha one', tag: 'x' } });
+        expect(listed, res.text).to.deep.equal({ public: { title: 'alpha one' } });
+        expect(none, res.text).to.equal(undefined);
+        const templated = await as(who, 'POST', '/mine-1/_msearch/template', ndjson([{}, { source: '{"query":{"term":{"f":"{{v}}"}}}', params: { v: 'a' } }]), NDJSON);
+        expect(templated.status, `${who}: ${templated.text}`).to.equal(200);
+        expect(templated.json.responses[0].hits.hits.map((h: { _id: string }) => h._id), templated.text).to.deep.equal(['1']);
+        noSecret(templated, `${who} _msearch/template`);
+        const naming = await as(who, 'POST', '/mine-1/_msearch', ndjson([{}, { query: { term: { secret: SECRET } } }]), NDJSON);
+        expect(naming.status, naming.text).to.equal(403);
+      }
+    });
+
+    it('2. a pipeline stage\'s search template under field rules runs as the search it renders to (as on the HTTP path)', async () => {
+      const toTemplate = 'function handleRequest() { return { request: { method: "POST", path: "/mine-1/_search/template", query: {}, body: context.request.body } }; }';
+      const definition = {
+        id: 'tpl', enabled: true, priority: 10, routes: [{ path: '/mine-1/_tpl', method: 'POST', classify: { category: 'search' } }],
+        stages: [{ id: 'rewrite', script: toTemplate }, { id: 'search', use: 'engineQuery' }],
+      };
+      const reg = await as('piper', 'POST', '/_pipeline', definition);
+      expect(reg.status, reg.text).to.be.below(300);
+      try {
+        const res = await as('piper', 'POST', '/mine-1/_tpl', { source: '{"query":{"term":{"f":"{{v}}"}}}', params: { v: 'a' } });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.json.hits.hits.map((h: { _id: string }) => h._id), res.text).to.deep.equal(['1']);
+        noSecret(res, 'pipeline template');
+        const naming = await as('piper', 'POST', '/mine-1/_tpl', { source: '{"query":{"term":{"{{k}}":"{{v}}"}}}', params: { k: 'secret', v: SECRET } });
+        expect(naming.status, naming.text).to.equal(403);
+        const foreign = await as('piper', 'POST', '/mine-1/_tpl', { source: '{"query":{"terms":{"f":{"index":"{{i}}","id":"1","path":"f"}}}}', params: { i: FOREIGN } });
+        expect(foreign.status, foreign.text).to.equal(403);
+        expect(foreign.text).not.to.contain('sesame');
+      } finally {
+        await as('piper', 'DELETE', '/_pipeline/tpl');
+      }
+    });
 
     it('3. a reindex under field rules runs as the caller: it copies the visible fields only, and the two checks agree', async () => {
       const before = await authorizationDisagreementCount();
