@@ -278,10 +278,12 @@ for (const backend of BACKENDS) {
         (p) => ['POST', '/_mget', { docs: [{ _index: p, _id: '1' }] }],
         (p) => ['POST', `/${p}/_refresh`],
       );
+      let refused = 0;
       await fc.assert(
         fc.asyncProperty(patterns, apis, fc.constantFrom('tenant', 'reader'), async (p, api, who) => {
           const [method, path, body, headers] = api(p);
           const res = await call(url, method, path, { auth: who === 'tenant' ? tenant : reader, body, headers });
+          if (res.status === 403) refused++;
           expect(res.status, `${method} ${path}: ${res.text}`).to.be.below(500);
           // the request wrote `p`: a refusal may name it, never what it stood for
           const reason = res.text.split(p).join('');
@@ -292,9 +294,66 @@ for (const backend of BACKENDS) {
         }),
         { seed: 3233, numRuns: Number(process.env.FAST_CHECK_RUNS ?? 60) },
       );
+      // the property was tried on refusals, not only on answers
+      expect(refused).to.be.above(5);
     });
   });
 }
+
+describe('a refusal of the embedded engine alone names what the request wrote, never what an alias or data stream stood for (generated)', function () {
+  this.timeout(120_000);
+  let engine: EmbeddedEngine;
+  let remove: () => Promise<void>;
+  const scoped: EngineAccess = { user: 'scoped', indices: [{ names: ['mine*'], ops: ['read', 'write', 'delete'] }], fields: { exclude: ['secret'] } };
+  const send = async (method: string, path: string, body?: unknown, access?: EngineAccess) => {
+    const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const res = await engine.request({ method, path, headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json' }, body: text, access });
+    return { status: res.status, text: (res.body as Buffer).toString('utf8') };
+  };
+
+  before(async () => {
+    const dir = await tempDir();
+    remove = dir.remove;
+    engine = await openEmbeddedEngine({ dataDir: dir.dir });
+    expect((await send('PUT', '/_index_template/theirs-logs', { index_patterns: ['logs-theirs*'], data_stream: {}, priority: 500 })).status).to.equal(200);
+    expect((await send('POST', '/logs-theirs/_doc?refresh=true', { '@timestamp': '2024-01-01T00:00:00Z' })).status).to.equal(201);
+    for (const ix of ['mine-1', 'theirs-1']) expect((await send('PUT', `/${ix}`)).status).to.equal(200);
+    expect((await send('POST', '/_aliases', { actions: [{ add: { index: 'theirs-1', alias: 'theirs-alias' } }, { add: { index: 'theirs-1', alias: 'mine-looks-like' } }] })).status).to.equal(200);
+  });
+  after(async () => {
+    await engine.close();
+    await remove();
+  });
+
+  it('whatever the API, a name standing for another tenant\'s indices is refused by that name', async () => {
+    const names = fc.constantFrom('theirs-alias', 'logs-theirs', 'mine-looks-like', 'mine-1,theirs-alias', 'mine-looks-like,mine-1');
+    const apis = fc.constantFrom<(n: string) => [string, string, unknown?]>(
+      (n) => ['POST', `/${n}/_search`, {}],
+      (n) => ['POST', `/${n}/_count`, {}],
+      (n) => ['GET', `/${n.split(',')[0]}/_doc/1`],
+      (n) => ['POST', `/${n.split(',')[0]}/_doc`, { '@timestamp': '2024-01-01T00:00:00Z' }],
+      (n) => ['POST', `/${n}/_delete_by_query`, { query: { match_all: {} } }],
+      (n) => ['POST', `/${n}/_refresh`],
+      (n) => ['PUT', `/${n}/_settings`, { index: { number_of_replicas: 0 } }],
+      (n) => ['POST', '/_reindex', { source: { index: n }, dest: { index: 'mine-copy' } }],
+      (n) => ['POST', '/_bulk', `${JSON.stringify({ create: { _index: n.split(',')[0] } })}\n${JSON.stringify({ '@timestamp': '2024-01-01T00:00:00Z' })}\n`],
+      (n) => ['POST', '/_aliases', { actions: [{ add: { index: n, alias: 'mine-everything' } }] }],
+    );
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(names, apis, async (n, api) => {
+        const [method, path, body] = api(n);
+        const res = await send(method, path, body, scoped);
+        expect(res.status, `${method} ${path}: ${res.text}`).to.be.below(500);
+        if (res.text.includes('security_exception')) refused++;
+        expect(res.text, `${method} ${path} → ${res.status}`).not.to.contain('.ds-');
+        if (!n.includes('theirs-1')) expect(res.text, `${method} ${path} → ${res.status}`).not.to.contain('theirs-1');
+      }),
+      { seed: 3234, numRuns: Number(process.env.FAST_CHECK_RUNS ?? 60) },
+    );
+    expect(refused).to.be.above(5);
+  });
+});
 
 describe('the cluster state on the embedded engine alone, for a scoped caller with field rules', function () {
   this.timeout(60_000);
