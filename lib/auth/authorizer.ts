@@ -11,7 +11,7 @@ import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type Gateway
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
-import { intersectIncludes, reindexSourceFilter, showsQueryDetails, type DerivedFields } from './field-rules.js';
+import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
 import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../ndjson/index.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
@@ -69,31 +69,11 @@ export class Authorizer {
    * when the principal has field rules (none else: nothing is asked of the engine): its field
    * rules refuse reading a scripted one, and an alias of a hidden one.
    */
-  async derivedFieldsFor(principal: Principal, info: Classification, params?: ReadonlyMap<string, string>): Promise<DerivedFields | undefined> {
+  async derivedFieldsFor(principal: Principal, info: Classification): Promise<DerivedFields | undefined> {
     const cred = principal.credential;
     if (principal.role === 'admin' || !(cred.include_fields?.length || cred.exclude_fields?.length)) return undefined;
     // a request that names no index (`/_search`) reaches every index the credential may see
-    const derived = await this.scripted.of(info.indices.length && !info.allIndices ? info.indices : cred.indices);
-    // a profile or an explanation prints the filters of the aliases searched through: read them then only
-    if (!params || !info.indices.length || !showsQueryDetails(info, params, jsonBodyOfInfo(info))) return derived;
-    const aliasFilters = await this.aliasFiltersOf(info.indices);
-    return aliasFilters.length ? { ...derived, aliasFilters } : derived;
-  }
-
-  /** The filters of the filtered aliases the expressions name (as names or patterns), read from the engine as the gateway. */
-  private async aliasFiltersOf(expressions: readonly string[]): Promise<unknown[]> {
-    const names = expressions.filter((e) => e !== '_all' && !e.startsWith('-')).map(encodeURIComponent).map((e) => e.replace(/%2A/gi, '*'));
-    if (!names.length) return [];
-    // a name that is no alias answers 404 beside the aliases found
-    const reply = await callJson<Record<string, { aliases?: Record<string, { filter?: unknown }> }>>(this.backend, 'GET', `/_alias/${names.join(',')}`, undefined, 'expand_wildcards=all');
-    const filters: unknown[] = [];
-    if (reply.body && typeof reply.body === 'object') {
-      for (const entry of Object.values(reply.body)) {
-        if (entry === null || typeof entry !== 'object') continue;
-        for (const alias of Object.values(entry.aliases ?? {})) if (alias && typeof alias === 'object' && alias.filter !== undefined) filters.push(alias.filter);
-      }
-    }
-    return filters;
+    return this.scripted.of(info.indices.length && !info.allIndices ? info.indices : cred.indices);
   }
 
   /**
@@ -142,7 +122,9 @@ export class Authorizer {
       // value and the stored record (credentials/grant.ts, used by the credentials routes)
       await this.checkCredentialTarget(classification, principal);
     } else if (classification.indices.length || classification.allIndices) {
-      segments = await this.authorizeIndices(classification, req, cred.indices, user);
+      let resolved: ResolvedIndices;
+      ({ segments, resolved } = await this.authorizeIndices(classification, req, cred.indices, user));
+      await this.checkAliasFilters(principal, classification, resolved);
     }
 
     // an engine request is one the engine's own route table describes, parameters included, read
@@ -191,8 +173,29 @@ export class Authorizer {
     if (target.role === 'admin' || !target.indices.length || !isWithin(target, principal.credential)) throw refuse();
   }
 
-  /** Checks every index expression; returns the path's segments with its wildcard expressions narrowed (undefined: as they are). */
-  private async authorizeIndices(c: Classification, req: GatewayRequest, patterns: string[], user: string): Promise<readonly string[] | undefined> {
+  /**
+   * A search through a filtered alias runs the alias's filter, a query the caller did not write:
+   * for a credential with field rules, one that reads a field the rules hide is refused (on the
+   * HTTP backend it would match on the hidden value — a value oracle —, on the embedded engine it
+   * would match nothing, as under Elasticsearch's field-level security, and the profile or
+   * explanation of either prints it). The refusal names neither the alias's filter nor its field.
+   */
+  private async checkAliasFilters(principal: Principal, c: Classification, resolved: ResolvedIndices): Promise<void> {
+    const filters = Object.values(resolved.aliasFilters).flat();
+    if (!filters.length || !(FILTERED_READ_CATEGORIES.has(c.category) || FILTERED_READ_ACTIONS.has(c.action))) return;
+    const rules = fieldVisibilityOf(principal.credential);
+    if (!rules) return;
+    const derived = await this.derivedFieldsFor(principal, c);
+    const visibility = derived ? rules.withDerived(derived) : rules;
+    for (const filter of filters) {
+      if (searchRefusal(visibility, { query: filter, _source: false }) !== undefined) {
+        throw new EsError(403, 'security_exception', `action [${c.action}] is unauthorized for user [${principal.username}]: the filter of an alias the request reads reads a field the credential's field rules hide`);
+      }
+    }
+  }
+
+  /** Checks every index expression; returns the path's segments with its wildcard expressions narrowed (undefined: as they are), and the resolution. */
+  private async authorizeIndices(c: Classification, req: GatewayRequest, patterns: string[], user: string): Promise<{ segments: readonly string[] | undefined; resolved: ResolvedIndices }> {
     // A request that reaches every index besides the ones it names (a bare `/_search` whose body
     // looks an index up, an `_msearch` header without an index beside one naming it) is checked
     // for every index too: the named ones alone would let it read the rest.
@@ -214,6 +217,11 @@ export class Authorizer {
     // tenant's, backing indices), nor what a stored template reads (its author wrote it, not the caller)
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
     if (denied.length) throw forbidden(c.action, user, written(c, denied.map((d) => d.expression)));
+    return { segments: await this.narrowedExpressions(c, verdict, expressions, patterns, user), resolved };
+  }
+
+  /** The path's segments with its wildcard expressions narrowed to what the credential may see (undefined: as they are). */
+  private async narrowedExpressions(c: Classification, verdict: ReturnType<typeof authorizeIndices>, expressions: string[], patterns: string[], user: string): Promise<readonly string[] | undefined> {
     if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return undefined;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
@@ -279,6 +287,10 @@ function checkStreamRead(req: GatewayRequest, origin: RequestOrigin): EngineRout
  * it is refused to every scoped credential, whatever its categories; the admin uses it.
  */
 const TASK_ACTIONS = new Set(['cluster:monitor/tasks/lists', 'cluster:monitor/task/get', 'cluster:admin/tasks/cancel', 'cluster:admin/reindex/rethrottle']);
+
+/** Requests that run a filtered alias's filter: searches of every kind, by-query writes, a reindex's source. */
+const FILTERED_READ_CATEGORIES = new Set(['search', 'streams', 'declarative']);
+const FILTERED_READ_ACTIONS = new Set(['indices:data/write/delete/byquery', 'indices:data/write/update/byquery', 'indices:data/write/reindex']);
 
 /** Categories whose requests reach indices: one whose indices are unknown is refused. */
 const INDEX_CATEGORIES = new Set(['docs', 'search', 'indices', 'streams', 'declarative']);
@@ -353,12 +365,9 @@ function reindexAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fi
 
 /** The request's JSON body as the classifier read it (undefined: none); a body that does not parse is the engine's to refuse. */
 function jsonBodyOf(req: GatewayRequest): unknown {
-  return jsonBodyOfInfo(req.info, req.body);
-}
-
-function jsonBodyOfInfo(info: Classification, body?: string): unknown {
+  const { info } = req;
   if (info.parsed !== undefined) return info.parsed;
-  const text = info.forward ?? body;
+  const text = info.forward ?? req.body;
   if (text === undefined || text.trim() === '') return undefined;
   try {
     return parseJsonText(text);

@@ -39,11 +39,6 @@ export interface FieldRules {
 export interface DerivedFields {
   readonly scripted: ReadonlySet<string>;
   readonly aliases: ReadonlyMap<string, string>;
-  /**
-   * The filters of the filtered aliases a request names, read only for a request whose answer
-   * shows how its query ran (`showsQueryDetails`): a profile or an explanation prints them.
-   */
-  readonly aliasFilters?: readonly unknown[];
 }
 
 export const NO_DERIVED_FIELDS: DerivedFields = { scripted: new Set(), aliases: new Map() };
@@ -133,7 +128,7 @@ export class FieldVisibility {
 
   /** The same rules, with the derived fields of the indices a request reaches. */
   withDerived(derived: DerivedFields): FieldVisibility {
-    return derived.scripted.size || derived.aliases.size || derived.aliasFilters?.length ? new FieldVisibility({ include: this.include, exclude: this.exclude }, derived) : this;
+    return derived.scripted.size || derived.aliases.size ? new FieldVisibility({ include: this.include, exclude: this.exclude }, derived) : this;
   }
 
   /** The refusal for reading `ref` (a name or a `*` pattern), or undefined when every field it reaches is visible. */
@@ -145,11 +140,6 @@ export class FieldVisibility {
       if (meets(ref, alias) && this.hides(path)) return `field [${ref}] is an alias of a field the credential's field rules hide`;
     }
     return this.hides(ref) ? hidden(ref) : undefined;
-  }
-
-  /** The filters of the filtered aliases the request names (DerivedFields.aliasFilters). */
-  get aliasFilters(): readonly unknown[] {
-    return this.derived.aliasFilters ?? [];
   }
 
   /** Do the rules hide a field that `ref` reaches? */
@@ -1197,7 +1187,7 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
   }
   if (info.category !== 'search' && info.category !== 'docs' && info.category !== 'streams') return undefined;
   if (action === 'indices:data/read/search' && info.segments.includes('_suggest')) return suggestRefusal(visibility, body.json());
-  if (SEARCH_BODIES.has(action)) return searchRefusal(visibility, body.json(), params) ?? aliasFilterRefusal(visibility, info, params, body.json());
+  if (SEARCH_BODIES.has(action)) return searchRefusal(visibility, body.json(), params);
   switch (action) {
     case 'indices:data/read/msearch':
       for (const search of body.searches()) {
@@ -1222,36 +1212,6 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
     default:
       return undefined;
   }
-}
-
-/**
- * Does the answer show how the query ran — a profile, an explanation (`_explain`, `explain` in the
- * body or the URL, `_validate/query?explain`)? Such an answer prints the filter of a filtered alias
- * the request searches through, values included.
- */
-export function showsQueryDetails(info: Classification, params: FieldParameters, body: unknown): boolean {
-  if (info.action === 'indices:data/read/explain') return true;
-  if (!SEARCH_BODIES.has(info.action)) return false;
-  const explain = params.get('explain');
-  if (explain !== undefined && explain !== 'false') return true;
-  return isObject(body) && (isTrue(body.profile) || isTrue(body.explain));
-}
-
-const isTrue = (v: unknown): boolean => v === true || v === 'true';
-
-/**
- * A profile or explanation of a search through a filtered alias whose filter reads a hidden field
- * would print that filter (the field's name and the value it compares): refused, naming neither.
- * (Elasticsearch masks nothing there; here a hidden field's name or value never leaves the engine.)
- */
-function aliasFilterRefusal(visibility: FieldVisibility, info: Classification, params: FieldParameters, body: unknown): FieldRefusal | undefined {
-  if (!visibility.aliasFilters.length || !showsQueryDetails(info, params, body)) return undefined;
-  for (const filter of visibility.aliasFilters) {
-    if (searchRefusal(visibility, { query: filter, _source: false })) {
-      return 'a profile or explanation would show the filter of an alias the request reads, which reads a field the credential\'s field rules hide';
-    }
-  }
-  return undefined;
 }
 
 /** What each credential's field rules let it read; null for a credential without rules (nothing more to do). */

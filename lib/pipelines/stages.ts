@@ -145,7 +145,7 @@ async function authorize(context: PipelineContext, services: StageServices): Pro
     }
     const decision = await authorizer.authorize(principal, asked, { ip: caller.ip, referer: caller.referer });
     // the credential's field rules hold for a stage's call as for a client's request
-    checkFieldRules(principal, decision, await authorizer.derivedFieldsFor(principal, info, asked.params));
+    checkFieldRules(principal, decision, await authorizer.derivedFieldsFor(principal, info));
     // an answer holding mappings is narrowed to the visible fields on the HTTP path only: a stage's
     // call would hand it on whole, so a caller with field rules gets none
     if (MAPPING_READS.has(info.action) && fieldVisibilityOf(principal.credential)) {

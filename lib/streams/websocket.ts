@@ -199,7 +199,7 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     checkSystemIndices(asked.info);
     const decision = await deps.authorizer.authorize(principal, asked, { ip: client.ip, referer: client.referer });
     // a credential's field rules hold for a frame as for the equivalent HTTP request
-    checkFieldRules(principal, decision, await deps.authorizer.derivedFieldsFor(principal, asked.info, asked.params));
+    checkFieldRules(principal, decision, await deps.authorizer.derivedFieldsFor(principal, asked.info));
     const { params, segments } = decision;
     const streamed = streamTarget(method, segments);
     if (!streamed) throw toEsError({ status: 400, message: `[${method} ${target.path}] is not a document or search that can be streamed` });
