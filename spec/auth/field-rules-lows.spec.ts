@@ -361,7 +361,7 @@ describe('a refusal of the embedded engine alone names what the request wrote, n
   });
 });
 
-describe('the cluster state on the embedded engine alone, for a scoped caller with field rules', function () {
+describe('the embedded engine alone, for a scoped caller with field rules: the cluster state, profiles through a filtered alias', function () {
   this.timeout(60_000);
   let engine: EmbeddedEngine;
   let remove: () => Promise<void>;
@@ -380,6 +380,28 @@ describe('the cluster state on the embedded engine alone, for a scoped caller wi
   after(async () => {
     await engine.close();
     await remove();
+  });
+
+  it('5. a profile or explanation that would print an alias filter on a hidden field is refused, and counted (the gateway refuses it first; a hit list through the filter is empty, nothing to explain)', async () => {
+    expect((await send('POST', '/_aliases', { actions: [{ add: { index: 'mine-1', alias: 'mine-filtered', filter: { term: { secret: 'sesame' } } } }] })).status).to.equal(200);
+    expect((await send('PUT', '/mine-1/_doc/1?refresh=true', { f: 'a', secret: 'sesame' })).status).to.equal(201);
+    for (const [method, path, body] of [
+      ['POST', '/mine-filtered/_search', { profile: true, query: { match_all: {} } }],
+      ['POST', '/mine-filtered/_explain/1', { query: { match_all: {} } }],
+      ['POST', '/mine-filtered/_validate/query?explain=true', { query: { match_all: {} } }],
+    ] as const) {
+      const before = await authorizationDisagreementCount();
+      const res = await send(method, path, body, ruled);
+      expect(res.status, `${path}: ${res.text}`).to.equal(403);
+      expect(res.text, path).not.to.contain('sesame');
+      expect(res.text, path).not.to.match(/"secret|secret:/);
+      expect((await authorizationDisagreementCount()) - before, path).to.equal(1);
+    }
+    // the admin's profile shows it
+    expect((await send('POST', '/mine-filtered/_search', { profile: true, query: { match_all: {} } })).text).to.contain('sesame');
+    // a profile of a query on visible fields is answered
+    const visible = await send('POST', '/mine-1/_search', { profile: true, query: { term: { f: 'a' } } }, ruled);
+    expect(visible.status, visible.text).to.equal(200);
   });
 
   it('shows only the caller\'s indices, their mappings without the hidden fields; the admin sees everything', async () => {
