@@ -1072,6 +1072,27 @@ function visibleMapping(visibility: FieldVisibility, mapping: Json, prefix: stri
   return out;
 }
 
+/**
+ * An answer that shows alias definitions (`GET /{index}/_alias[/{name}]`, `GET /{index}`:
+ * `{index: {aliases: {name: {filter, …}}}}`) without the aliases whose filter reads a field the
+ * rules hide: the filter would print the field's name and the value it compares (a search through
+ * such an alias is refused too). A copy; the answer is not changed.
+ */
+export function visibleAliases(visibility: FieldVisibility, answer: unknown): unknown {
+  if (!isObject(answer)) return answer;
+  const out: Json = {};
+  for (const [index, entry] of Object.entries(answer)) {
+    if (!isObject(entry) || !isObject(entry.aliases)) {
+      out[index] = entry;
+      continue;
+    }
+    const kept = Object.entries(entry.aliases).filter(([, definition]) => !isObject(definition) || definition.filter === undefined
+      || searchRefusal(visibility, { query: definition.filter, _source: false }) === undefined);
+    out[index] = { ...entry, aliases: Object.fromEntries(kept) };
+  }
+  return out;
+}
+
 /** Members of a declarative component that name a field (ReactiveSearch's API; lib/declarative translates them). */
 const COMPONENT_FIELDS = ['aggregationField', 'categoryField', 'distinctField', 'vectorDataField', 'urlField'];
 

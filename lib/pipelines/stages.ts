@@ -120,8 +120,8 @@ function requestOf(context: PipelineContext, target: Pick<RequestTarget, 'path' 
 /** The value the stage's request was last authorized as, with the fingerprint it was for: the engine call carries it. */
 const AUTHORIZED_REQUEST = Symbol.for('pipelines.authorizedRequest');
 
-/** Actions whose answers hold index mappings. */
-const MAPPING_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:admin/get', 'cluster:monitor/state']);
+/** Actions whose answers hold index mappings (or alias filters, which may read hidden fields). */
+const MAPPING_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:admin/get', 'cluster:monitor/state', 'indices:admin/aliases/get']);
 
 async function authorize(context: PipelineContext, services: StageServices): Promise<void> {
   const { authorizer, caller, category } = services;

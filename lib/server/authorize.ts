@@ -6,12 +6,13 @@ import { ScrollOwners, scrollIdsOf } from '../auth/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
-import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleFieldMappings, visibleMappings, type FieldRulesBody } from '../auth/index.js';
+import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleAliases, visibleFieldMappings, visibleMappings, type FieldRulesBody } from '../auth/index.js';
 import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
 import type { Context } from 'koa';
 import type { GatewayState } from './state.js';
 
 const FIELD_MAPPINGS_ACTION = 'indices:admin/mappings/fields/get';
+const ALIASES_GET_ACTION = 'indices:admin/aliases/get';
 const SCROLL_ACTIONS = new Set(['indices:data/read/scroll', 'indices:data/read/scroll/clear']);
 
 /**
@@ -86,15 +87,16 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }
   // a HEAD answer has no body: nothing to narrow
-  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD';
+  // (`_cat/aliases` shows no filter: its text is left as it is)
+  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && info.segments[0] !== '_cat';
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
   if (mappings) delete ctx.req.headers['accept-encoding'];
   await next();
   if (mappings && ctx.status === 200 && ctx.body) await narrowMappingsAnswer(ctx, visibility);
 }
 
-/** Answers that hold index mappings (or field mappings): their hidden fields are taken out. */
-const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state', FIELD_MAPPINGS_ACTION]);
+/** Answers that hold index mappings (or field mappings, or alias filters): their hidden fields are taken out. */
+const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state', FIELD_MAPPINGS_ACTION, ALIASES_GET_ACTION]);
 
 /** The request's body as the decision reads it: the classifier's value, or the text forwarded (read from the socket if no step has). */
 async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLength: number): Promise<FieldRulesBody> {
@@ -124,8 +126,13 @@ async function narrowMappingsAnswer(ctx: GatewayContext, visibility: FieldVisibi
     ctx.body = visibleFieldMappings(visibility, value);
     return;
   }
+  if (action === ALIASES_GET_ACTION) {
+    ctx.body = visibleAliases(visibility, value);
+    return;
+  }
   if (action !== 'cluster:monitor/state') {
-    ctx.body = visibleMappings(visibility, value);
+    // an index's answer holds its aliases beside its mappings
+    ctx.body = visibleAliases(visibility, visibleMappings(visibility, value));
     return;
   }
   // the index metadata holds each index's mappings (in their typed form): narrowed as a mappings answer is

@@ -217,6 +217,14 @@ for (const backend of BACKENDS) {
         }
         // the two checks agree: the engine never saw the hidden field named
         expect(await authorizationDisagreementCount(), 'the gateway\'s check and the engine\'s disagreed').to.equal(before);
+        // nor is the alias's definition shown: its filter names the hidden field and the value
+        for (const path of ['/mine-1/_alias', '/_alias/mine-filtered', '/mine-1', '/_alias', '/mine*/_alias/*']) {
+          const shown = await as(who, 'GET', path);
+          expect(shown.status, `${path}: ${shown.text}`).to.equal(200);
+          noSecret(shown, `${who} GET ${path}`);
+          expect(shown.text, path).not.to.contain('mine-filtered');
+          if (path !== '/_alias/mine-filtered') expect(shown.text, path).to.contain('mine-visible');
+        }
         // an alias whose filter reads only visible fields is answered, its profile included
         const visible = await as(who, 'POST', '/mine-visible/_search', { profile: true, query: { match_all: {} }, _source: ['f'] });
         expect(visible.status, visible.text).to.equal(200);
