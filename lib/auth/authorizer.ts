@@ -138,7 +138,8 @@ export class Authorizer {
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       checkSize(req, cred.max_size);
     }
-    if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
+    const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
+    if (fieldRules && SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
       params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
