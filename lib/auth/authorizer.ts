@@ -11,11 +11,13 @@ import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type Gateway
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
-import type { DerivedFields } from './field-rules.js';
+import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
+import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../ndjson/index.js';
 import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
+import type { Credential } from './credentials/credential.js';
 import type { RateLimits } from './rate-limits.js';
 
 /** Where a request comes from, beside the request itself: what the credential's source and referer rules read. */
@@ -120,7 +122,9 @@ export class Authorizer {
       // value and the stored record (credentials/grant.ts, used by the credentials routes)
       await this.checkCredentialTarget(classification, principal);
     } else if (classification.indices.length || classification.allIndices) {
-      segments = await this.authorizeIndices(classification, req, cred.indices, user);
+      let resolved: ResolvedIndices;
+      ({ segments, resolved } = await this.authorizeIndices(classification, req, cred.indices, user));
+      await this.checkAliasFilters(principal, classification, resolved);
     }
 
     // an engine request is one the engine's own route table describes, parameters included, read
@@ -134,12 +138,14 @@ export class Authorizer {
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       checkSize(req, cred.max_size);
     }
-    if (SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
-      params = enforceSourceFilter(req.params, cred.include_fields, cred.exclude_fields);
+    const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
+    if (fieldRules && SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
+      params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
-    return segments || params || engineRoute ? narrowRequest(req, { segments, params, engineRoute }) : req;
+    return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }
 
   /**
@@ -168,8 +174,29 @@ export class Authorizer {
     if (target.role === 'admin' || !target.indices.length || !isWithin(target, principal.credential)) throw refuse();
   }
 
-  /** Checks every index expression; returns the path's segments with its wildcard expressions narrowed (undefined: as they are). */
-  private async authorizeIndices(c: Classification, req: GatewayRequest, patterns: string[], user: string): Promise<readonly string[] | undefined> {
+  /**
+   * A search through a filtered alias runs the alias's filter, a query the caller did not write:
+   * for a credential with field rules, one that reads a field the rules hide is refused (on the
+   * HTTP backend it would match on the hidden value — a value oracle —, on the embedded engine it
+   * would match nothing, as under Elasticsearch's field-level security, and the profile or
+   * explanation of either prints it). The refusal names neither the alias's filter nor its field.
+   */
+  private async checkAliasFilters(principal: Principal, c: Classification, resolved: ResolvedIndices): Promise<void> {
+    const filters = Object.values(resolved.aliasFilters).flat();
+    if (!filters.length || !(FILTERED_READ_CATEGORIES.has(c.category) || FILTERED_READ_ACTIONS.has(c.action))) return;
+    const rules = fieldVisibilityOf(principal.credential);
+    if (!rules) return;
+    const derived = await this.derivedFieldsFor(principal, c);
+    const visibility = derived ? rules.withDerived(derived) : rules;
+    for (const filter of filters) {
+      if (searchRefusal(visibility, { query: filter, _source: false }) !== undefined) {
+        throw new EsError(403, 'security_exception', `action [${c.action}] is unauthorized for user [${principal.username}]: the filter of an alias the request reads reads a field the credential's field rules hide`);
+      }
+    }
+  }
+
+  /** Checks every index expression; returns the path's segments with its wildcard expressions narrowed (undefined: as they are), and the resolution. */
+  private async authorizeIndices(c: Classification, req: GatewayRequest, patterns: string[], user: string): Promise<{ segments: readonly string[] | undefined; resolved: ResolvedIndices }> {
     // A request that reaches every index besides the ones it names (a bare `/_search` whose body
     // looks an index up, an `_msearch` header without an index beside one naming it) is checked
     // for every index too: the named ones alone would let it read the rest.
@@ -191,6 +218,11 @@ export class Authorizer {
     // tenant's, backing indices), nor what a stored template reads (its author wrote it, not the caller)
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');
     if (denied.length) throw forbidden(c.action, user, written(c, denied.map((d) => d.expression)));
+    return { segments: await this.narrowedExpressions(c, verdict, expressions, patterns, user), resolved };
+  }
+
+  /** The path's segments with its wildcard expressions narrowed to what the credential may see (undefined: as they are). */
+  private async narrowedExpressions(c: Classification, verdict: ReturnType<typeof authorizeIndices>, expressions: string[], patterns: string[], user: string): Promise<readonly string[] | undefined> {
     if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return undefined;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
@@ -257,6 +289,10 @@ function checkStreamRead(req: GatewayRequest, origin: RequestOrigin): EngineRout
  */
 const TASK_ACTIONS = new Set(['cluster:monitor/tasks/lists', 'cluster:monitor/task/get', 'cluster:admin/tasks/cancel', 'cluster:admin/reindex/rethrottle']);
 
+/** Requests that run a filtered alias's filter: searches of every kind, by-query writes, a reindex's source. */
+const FILTERED_READ_CATEGORIES = new Set(['search', 'streams', 'declarative']);
+const FILTERED_READ_ACTIONS = new Set(['indices:data/write/delete/byquery', 'indices:data/write/update/byquery', 'indices:data/write/reindex']);
+
 /** Categories whose requests reach indices: one whose indices are unknown is refused. */
 const INDEX_CATEGORIES = new Set(['docs', 'search', 'indices', 'streams', 'declarative']);
 /** Actions of those categories that reach no index: by an id of their own, or on text alone. */
@@ -310,19 +346,146 @@ function clusterStateFilter(params: ReadonlyMap<string, string>): ReadonlyMap<st
   return new Map(params).set('filter_path', [...(includes ? [] : CLUSTER_STATE_PATHS), ...kept].join(','));
 }
 
-/** The credential's field rules win over the request's own `_source` parameters. */
-function enforceSourceFilter(asked: ReadonlyMap<string, string>, include?: string[], exclude?: string[]): ReadonlyMap<string, string> | undefined {
+const REINDEX_ACTION = 'indices:data/write/reindex';
+const MSEARCH_ACTION = 'indices:data/read/msearch';
+
+/**
+ * A reindex by a credential with field rules copies what the credential reads (Elasticsearch runs
+ * its search as the user, under field-level security): a source reading every field gets the
+ * rules as its `_source` filter, on every backend (the embedded engine also reads its source
+ * without the hidden fields). A source naming its fields was checked by the field rules.
+ */
+function reindexAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, user: string): { text: string; value: unknown } | undefined {
+  if (!cred.include_fields?.length && !cred.exclude_fields?.length) return undefined;
+  const value = jsonBodyOf(req);
+  // a reindex body the classifier did not read cannot be narrowed: refused (fail closed)
+  if (value === undefined) throw forbidden(REINDEX_ACTION, user);
+  const narrowed = reindexSourceFilter(value, { include: cred.include_fields, exclude: cred.exclude_fields });
+  return narrowed && { text: JSON.stringify(narrowed), value: narrowed };
+}
+
+/** The request's JSON body as the classifier read it (undefined: none); a body that does not parse is the engine's to refuse. */
+function jsonBodyOf(req: GatewayRequest): unknown {
+  const { info } = req;
+  if (info.parsed !== undefined) return info.parsed;
+  const text = info.forward ?? req.body;
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parseJsonText(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Actions whose JSON body is a search body, whose `_source` the URL's source parameters replace. */
+const SEARCH_BODY_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/async_search/submit', 'indices:data/read/explain']);
+
+/**
+ * A source filter (what a request asks for, or what it is narrowed to): `fetch: false`, no
+ * `_source` at all; `includes` undefined, every field but the excluded ones.
+ */
+interface SourceFilter {
+  fetch: boolean;
+  includes?: string[];
+  excludes: string[];
+}
+
+/** The URL's source filter parameters (with Elasticsearch 7's singular names). */
+const SOURCE_PARAMS = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude'];
+
+const EVERY_FIELD: SourceFilter = { fetch: true, excludes: [] };
+
+/**
+ * The source filter a request asks for: from the URL's `_source`, `_source_includes` and
+ * `_source_excludes` when it has any (they replace a body's, as in Elasticsearch), else from a
+ * search body's `_source`.
+ */
+function askedSource(req: GatewayRequest): SourceFilter {
+  const { params } = req;
+  const list = (v: string | undefined) => (v === undefined ? [] : v.split(',').map((f) => f.trim()).filter((f) => f.length > 0));
+  if (SOURCE_PARAMS.some((name) => params.has(name))) {
+    const source = params.get('_source');
+    if (source === 'false') return { fetch: false, excludes: [] };
+    const fromSource = source === undefined || source === 'true' ? [] : list(source);
+    const named = [...list(params.get('_source_includes')), ...list(params.get('_source_include'))];
+    const includes = named.length ? named : fromSource;
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: [...list(params.get('_source_excludes')), ...list(params.get('_source_exclude'))] };
+  }
+  return SEARCH_BODY_ACTIONS.has(req.info.action) ? bodySource(jsonBodyOf(req)) : EVERY_FIELD;
+}
+
+/** The source filter of a search body's `_source` (false, true, a name or list, `{includes, excludes}`). */
+function bodySource(body: unknown): SourceFilter {
+  const source = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { _source?: unknown })._source : undefined;
+  const strings = (v: unknown) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  if (source === false) return { fetch: false, excludes: [] };
+  if (typeof source === 'string' || Array.isArray(source)) {
+    const includes = strings(source);
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: [] };
+  }
+  if (source !== null && typeof source === 'object') {
+    const s = source as Record<string, unknown>;
+    const includes = strings(s.includes ?? s.include);
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: strings(s.excludes ?? s.exclude) };
+  }
+  return EVERY_FIELD;
+}
+
+/**
+ * What both the request's source filter and the credential's field rules let through: the
+ * request's includes within the credential's include list, the request's excludes and the
+ * credential's together; nothing in common is an empty source (as Elasticsearch answers it).
+ */
+function sourceWithin(asked: SourceFilter, include: readonly string[] = [], exclude: readonly string[] = []): SourceFilter {
+  if (!asked.fetch) return asked;
+  const excludes = [...asked.excludes, ...exclude];
+  let includes = asked.includes;
+  if (include.length) {
+    includes = includes ? intersectIncludes(includes, include) : [...include];
+    if (!includes.length) {
+      includes = [...include];
+      excludes.push('*');
+    }
+  }
+  return { fetch: true, includes, excludes };
+}
+
+/** The credential's field rules narrow the request's own source filter (URL or body), set as the URL's parameters, which the engine reads over a body's `_source`. */
+function enforceSourceFilter(
+  current: ReadonlyMap<string, string>, asked: SourceFilter, include?: string[], exclude?: string[],
+): ReadonlyMap<string, string> | undefined {
   if (!include?.length && !exclude?.length) return undefined;
-  const params = new Map(asked);
-  if (include?.length) {
-    params.delete('_source');
-    params.set('_source_includes', include.join(','));
-  }
-  if (exclude?.length) {
-    const own = params.get('_source_excludes');
-    params.set('_source_excludes', [...(own ? own.split(',') : []), ...exclude].join(','));
-  }
+  const params = new Map(current);
+  for (const name of SOURCE_PARAMS) params.delete(name);
+  const narrowed = sourceWithin(asked, include, exclude);
+  if (!narrowed.fetch) return params.set('_source', 'false');
+  if (narrowed.includes?.length) params.set('_source_includes', narrowed.includes.join(','));
+  if (narrowed.excludes.length) params.set('_source_excludes', narrowed.excludes.join(','));
   return params;
+}
+
+/**
+ * An `_msearch` by a credential with field rules: each search's `_source` narrowed as a search's
+ * URL parameters are (`sourceWithin`), written into its body (an `_msearch` has no URL filter per
+ * search), so that it is answered with the hidden fields absent rather than refused.
+ */
+function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>): { text: string; value: undefined } | undefined {
+  if (!cred.include_fields?.length && !cred.exclude_fields?.length) return undefined;
+  const text = req.info.forward ?? req.body;
+  if (text === undefined || text.trim() === '') return undefined;
+  let entries: MsearchEntry[];
+  try {
+    entries = readMsearch(text);
+  } catch {
+    return undefined; // the engine reports a malformed body
+  }
+  const narrowed = entries.map((entry) => {
+    const within = sourceWithin(bodySource(entry.body), cred.include_fields, cred.exclude_fields);
+    const _source = within.fetch ? { ...(within.includes ? { includes: within.includes } : {}), excludes: within.excludes } : false;
+    const body = { ...entry.body, _source };
+    return { ...entry, body, bodyText: JSON.stringify(body) };
+  });
+  return { text: msearchText(narrowed), value: undefined };
 }
 
 /** APIs of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */

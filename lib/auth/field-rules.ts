@@ -148,6 +148,11 @@ export class FieldVisibility {
     return this.include.length > 0 && !this.include.some((i) => covers(i, ref));
   }
 
+  /** Does a `_source` filter excluding `excludes` hide every field these rules hide (whatever it includes)? */
+  hiddenByExcluding(excludes: readonly unknown[]): boolean {
+    return !this.include.length && this.exclude.every((e) => excludes.includes(e));
+  }
+
   /** An object path (`nested.path`): refused only when the path itself is hidden (its fields are checked where named). */
   refusalOfPath(path: string): FieldRefusal | undefined {
     if (path.length > MAX_REFERENCE_LENGTH || path === '') return hidden(path.slice(0, 64));
@@ -227,6 +232,8 @@ class Walker {
     }
     if (!isObject(value)) this.refuse(member, 'is not a _source filter');
     const includes = value.includes ?? value.include;
+    // excluding every field the rules hide (what the authorizer narrows a search to): whatever it includes, nothing hidden is returned
+    if (this.visibility.hiddenByExcluding(listOf(value.excludes ?? value.exclude))) return;
     if (!listOf(includes).length) this.refuse(`${member}.includes`, 'returns the whole _source when left out: name the fields to return');
     for (const f of listOf(includes)) this.field(f, `${member}.includes`);
   }
@@ -910,15 +917,56 @@ export function bulkRefusal(visibility: FieldVisibility, entries: readonly Pick<
   });
 }
 
-/** `_reindex`: copies documents (no script; its source must name the fields it copies). */
+/**
+ * `_reindex`: copies documents as the caller reads them (no script). Its source's `_source`, when
+ * it has one, must name visible fields; left out (or `true`), the authorizer narrows it to the
+ * credential's rules (`reindexSourceFilter`): the copy holds the visible fields only, as
+ * Elasticsearch's reindex under field-level security copies what the user's search reads.
+ */
 export function reindexRefusal(visibility: FieldVisibility, body: unknown): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
     if (!isObject(body)) w.refuse('source', 'is missing');
     if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
     const source = isObject(body.source) ? body.source : {};
     if (source.query !== undefined) w.query(source.query, 'source.query');
-    w.sourceFetch(source._source, 'source._source');
+    const asked = source._source;
+    // left out or `true`: narrowed by the authorizer
+    if (asked === undefined || asked === true) return;
+    w.sourceFetch(asked, 'source._source');
   });
+}
+
+/**
+ * A `_reindex` body whose source reads every field (`_source` left out or `true`) with the
+ * credential's rules as its source filter; undefined when it names its fields itself (checked by
+ * `reindexRefusal`) or is no reindex body.
+ */
+export function reindexSourceFilter(body: unknown, rules: FieldRules): Record<string, unknown> | undefined {
+  if (!isObject(body) || !isObject(body.source)) return undefined;
+  const asked = body.source._source;
+  if (asked !== undefined && asked !== true) return undefined;
+  const filter: Json = {};
+  if (rules.include?.length) filter.includes = [...rules.include];
+  if (rules.exclude?.length) filter.excludes = [...rules.exclude];
+  return { ...body, source: { ...body.source, _source: filter } };
+}
+
+/**
+ * The `_source` includes a request asks for (`asked`, patterns) within a credential's include list
+ * (`granted`): the intersection, pair by pair — the narrower of two patterns when one reaches
+ * everything the other does; a pair neither of which covers the other is left out (a field it
+ * alone would show is not returned: narrower than the intersection, never wider). Empty: nothing
+ * in common.
+ */
+export function intersectIncludes(asked: readonly string[], granted: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const a of asked) {
+    for (const g of granted) {
+      if (covers(g, a)) out.add(a);
+      else if (covers(a, g)) out.add(g);
+    }
+  }
+  return [...out];
 }
 
 /** `_field_caps`: the fields asked for (its answer lists only what they match), and its `index_filter`. */
@@ -941,9 +989,32 @@ export function termsEnumRefusal(visibility: FieldVisibility, body: unknown): Fi
   });
 }
 
-/** `GET /{index}/_mapping/field/{fields}`: the fields named. */
-export function mappingFieldsRefusal(visibility: FieldVisibility, fields: string): FieldRefusal | undefined {
-  return walked(visibility, (w: Walker) => w.storedFields(fields, 'fields'));
+/**
+ * A field mappings answer (`GET /{index}/_mapping/field/{fields}`: `{index: {mappings: {name:
+ * {full_name, mapping: {leaf: …}}}}}`) without the fields the rules hide, as Elasticsearch answers
+ * it under field-level security: a hidden field (or an alias of one) is not in it, nor a hidden
+ * multi-field of a visible one. A copy; the answer is not changed.
+ */
+export function visibleFieldMappings(visibility: FieldVisibility, answer: unknown): unknown {
+  if (!isObject(answer)) return answer;
+  const out: Json = {};
+  for (const [index, entry] of Object.entries(answer)) {
+    if (!isObject(entry) || !isObject(entry.mappings)) {
+      out[index] = entry;
+      continue;
+    }
+    const kept: Json = {};
+    for (const [name, field] of Object.entries(entry.mappings)) {
+      if (!isObject(field) || typeof field.full_name !== 'string' || !isObject(field.mapping)) continue;
+      const fullName = field.full_name;
+      if (visibility.refusalOfField(fullName) !== undefined) continue;
+      const dot = fullName.lastIndexOf('.');
+      const shown = visibleMapping(visibility, { properties: field.mapping }, dot > 0 ? fullName.slice(0, dot) : '').properties;
+      if (isObject(shown) && Object.keys(shown).length) kept[name] = { ...field, mapping: shown };
+    }
+    out[index] = { ...entry, mappings: kept };
+  }
+  return out;
 }
 
 /**
@@ -997,6 +1068,27 @@ function visibleMapping(visibility: FieldVisibility, mapping: Json, prefix: stri
   // runtime fields are scripts over any field: their names alone could say what is hidden
   if (isObject(mapping.runtime)) {
     out.runtime = Object.fromEntries(Object.entries(mapping.runtime).filter(([name]) => visibility.showsMapping(prefix ? `${prefix}.${name}` : name)));
+  }
+  return out;
+}
+
+/**
+ * An answer that shows alias definitions (`GET /{index}/_alias[/{name}]`, `GET /{index}`:
+ * `{index: {aliases: {name: {filter, …}}}}`) without the aliases whose filter reads a field the
+ * rules hide: the filter would print the field's name and the value it compares (a search through
+ * such an alias is refused too). A copy; the answer is not changed.
+ */
+export function visibleAliases(visibility: FieldVisibility, answer: unknown): unknown {
+  if (!isObject(answer)) return answer;
+  const out: Json = {};
+  for (const [index, entry] of Object.entries(answer)) {
+    if (!isObject(entry) || !isObject(entry.aliases)) {
+      out[index] = entry;
+      continue;
+    }
+    const kept = Object.entries(entry.aliases).filter(([, definition]) => !isObject(definition) || definition.filter === undefined
+      || searchRefusal(visibility, { query: definition.filter, _source: false }) === undefined);
+    out[index] = { ...entry, aliases: Object.fromEntries(kept) };
   }
   return out;
 }
@@ -1103,7 +1195,7 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
   const { action } = info;
   // rendering a template reads no document: only a search made of it does
   if (UNCHECKABLE.has(action) && info.segments[0] !== '_render') return 'this API reads fields that cannot be checked against the credential\'s field rules';
-  if (action === 'indices:admin/mappings/fields/get') return mappingFieldsRefusal(visibility, info.segments[info.segments.indexOf('field') + 1] ?? '*');
+  // a field mappings answer is narrowed (visibleFieldMappings): asking for a hidden field answers nothing of it
   if (info.category === 'declarative') return declarativeRefusal(visibility, body.json());
   if (MAPPING_WRITES.includes(action) && info.operation === 'write' && mappingReadsFields(body.json())) {
     return 'a runtime or scripted field, copy_to or an alias field may read the fields the credential\'s rules hide';

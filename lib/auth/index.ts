@@ -19,5 +19,5 @@ export { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
 export type { GatewayState } from './gateway-state.js';
 export { authenticateApi } from './authenticate-api.js';
 export { engineAccessOf } from './engine-access.js';
-export { type FieldRulesBody, FieldVisibility, checkFieldRules, fieldReadRefusal, fieldRulesReadBody, fieldVisibilityOf, hasFieldRules, visibleMappings } from './field-rules.js';
+export { type FieldRulesBody, FieldVisibility, checkFieldRules, fieldReadRefusal, fieldRulesReadBody, fieldVisibilityOf, hasFieldRules, intersectIncludes, reindexSourceFilter, visibleAliases, visibleFieldMappings, visibleMappings } from './field-rules.js';
 export { ScrollOwners, scrollIdsOf } from './scroll-owners.js';

@@ -1,6 +1,6 @@
 import type { StageOutcome } from './runner.js';
 import { checkSystemIndices, type Authorizer, type Principal } from '../auth/index.js';
-import { readRequest } from '../auth/classify/index.js';
+import { readRequest, renderTemplateRequest } from '../auth/classify/index.js';
 import { checkFieldRules, fieldVisibilityOf } from '../auth/index.js';
 import { engineAccessOf } from '../auth/index.js';
 import type { PipelineOwner } from './definition.js';
@@ -128,15 +128,25 @@ function requestOf(context: PipelineContext, target: Pick<RequestTarget, 'path' 
 /** The value the stage's request was last authorized as, with the fingerprint it was for: the engine call carries it. */
 const AUTHORIZED_REQUEST = Symbol.for('pipelines.authorizedRequest');
 
-/** Actions whose answers hold index mappings. */
-const MAPPING_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:admin/get', 'cluster:monitor/state']);
+/** Actions whose answers hold index mappings (or alias filters, which may read hidden fields). */
+const MAPPING_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:admin/get', 'cluster:monitor/state', 'indices:admin/aliases/get']);
 
 async function authorize(context: PipelineContext, services: StageServices): Promise<void> {
   const { authorizer, caller, category } = services;
   const req = context.request;
   let asked = requestOf(context, readTarget(context));
+  const principals = principalsOf(services);
+  // a scoped caller's (or owner's) search template is the search it renders to, as on the HTTP path:
+  // that search is what is authorized, field rules included, and what the engine gets
+  const plain = principals.length ? await renderTemplateRequest(asked, services.backend) : undefined;
+  if (plain) {
+    req.path = plain.path;
+    req.query = queryOf(plain.params);
+    req.body = plain.info.forward ?? plain.body ?? '';
+    asked = plain;
+  }
   checkSystemIndices(asked.info);
-  for (const principal of principalsOf(services)) {
+  for (const principal of principals) {
     const { info } = asked;
     if (category !== undefined && !principal.credential.categories.includes(category as never)) {
       throw new EsError(403, 'security_exception', `action [${category}] is unauthorized for user [${principal.username}]`);

@@ -83,6 +83,11 @@ export interface RequestChange {
   params?: ReadonlyMap<string, string>;
   body?: string;
   engineRoute?: unknown;
+  /**
+   * A JSON body the classifier read, rewritten (a source filter put on it): the text forwarded and
+   * the value it says. The classification keeps its indices; only `forward`/`parsed` change.
+   */
+  json?: { text: string; value?: unknown };
 }
 
 /**
@@ -99,8 +104,9 @@ export function narrowRequest(req: GatewayRequest, change: RequestChange): Gatew
     pathParams: change.segments && req.paramSlots ? paramsAt(segments, req.paramSlots) : req.pathParams,
     params,
     querystring: change.params ? serializeQuery(params) : req.querystring,
-    body: 'body' in change ? change.body : req.body,
+    body: change.json ? change.json.text : 'body' in change ? change.body : req.body,
     engineRoute: 'engineRoute' in change ? change.engineRoute : req.engineRoute,
+    ...(change.json ? { info: { ...req.info, forward: change.json.text, parsed: change.json.value } } : {}),
   });
 }
 

@@ -6,11 +6,13 @@ import { ScrollOwners, scrollIdsOf } from '../auth/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
-import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleMappings, type FieldRulesBody } from '../auth/index.js';
+import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleAliases, visibleFieldMappings, visibleMappings, type FieldRulesBody } from '../auth/index.js';
 import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
 import type { Context } from 'koa';
 import type { GatewayState } from './state.js';
 
+const FIELD_MAPPINGS_ACTION = 'indices:admin/mappings/fields/get';
+const ALIASES_GET_ACTION = 'indices:admin/aliases/get';
 const SCROLL_ACTIONS = new Set(['indices:data/read/scroll', 'indices:data/read/scroll/clear']);
 
 /**
@@ -85,19 +87,21 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }
   // a HEAD answer has no body: nothing to narrow
-  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD';
+  // (`_cat/aliases` shows no filter: its text is left as it is)
+  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && info.segments[0] !== '_cat';
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
   if (mappings) delete ctx.req.headers['accept-encoding'];
   await next();
   if (mappings && ctx.status === 200 && ctx.body) await narrowMappingsAnswer(ctx, visibility);
 }
 
-/** Answers that hold index mappings: their hidden fields are taken out. */
-const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state']);
+/** Answers that hold index mappings (or field mappings, or alias filters): their hidden fields are taken out. */
+const MAPPING_ANSWERS = new Set(['indices:admin/mappings/get', 'indices:admin/get', 'cluster:monitor/state', FIELD_MAPPINGS_ACTION, ALIASES_GET_ACTION]);
 
 /** The request's body as the decision reads it: the classifier's value, or the text forwarded (read from the socket if no step has). */
 async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLength: number): Promise<FieldRulesBody> {
-  const text = fieldRulesReadBody(info) ? await bufferText(ctx, maxContentLength) : undefined;
+  // the body the engine gets: the classifier's (or the authorizer's narrowed) text, else the one read from the socket
+  const text = fieldRulesReadBody(info) ? (info.forward ?? await bufferText(ctx, maxContentLength)) : undefined;
   // a `_bulk` body may be tens of megabytes: read in pieces, as the classifier reads it
   const bulk = info.action === 'indices:data/write/bulk' && text ? await readBulkCooperatively(text) : [];
   return {
@@ -117,15 +121,24 @@ async function narrowMappingsAnswer(ctx: GatewayContext, visibility: FieldVisibi
   } catch {
     throw new EsError(500, 'security_exception', 'the mappings answer could not be read to hide the fields the credential\'s rules hide');
   }
-  if (ctx.state.request.action !== 'cluster:monitor/state') {
-    ctx.body = visibleMappings(visibility, value);
+  const { action } = ctx.state.request;
+  if (action === FIELD_MAPPINGS_ACTION) {
+    ctx.body = visibleFieldMappings(visibility, value);
     return;
   }
-  const indices = (value as { metadata?: { indices?: Record<string, unknown> } } | null)?.metadata?.indices;
-  if (indices && typeof indices === 'object') {
-    for (const [name, entry] of Object.entries(indices)) {
-      if (entry && typeof entry === 'object') indices[name] = { ...(entry as object), mappings: {} };
-    }
+  if (action === ALIASES_GET_ACTION) {
+    ctx.body = visibleAliases(visibility, value);
+    return;
+  }
+  if (action !== 'cluster:monitor/state') {
+    // an index's answer holds its aliases beside its mappings
+    ctx.body = visibleAliases(visibility, visibleMappings(visibility, value));
+    return;
+  }
+  // the index metadata holds each index's mappings (in their typed form): narrowed as a mappings answer is
+  const metadata = (value as { metadata?: { indices?: unknown } } | null)?.metadata;
+  if (metadata && typeof metadata === 'object' && metadata.indices && typeof metadata.indices === 'object') {
+    metadata.indices = visibleMappings(visibility, metadata.indices);
   }
   ctx.body = value;
 }

@@ -118,7 +118,8 @@ for (const backend of BACKENDS) {
       ['get', 'GET', '/ruled/_doc/1', 'shown'],
       ['get _source', 'GET', '/ruled/_source/1', 'shown'],
       ['mget', 'POST', '/ruled/_mget', 'shown', { ids: ['1', '2'] }],
-      ['msearch', 'POST', '/ruled/_msearch', 'refused', [{}, { query: { match_all: {} } }, {}, { query: { term: { title: 'two' } } }], true],
+      // each search's _source narrowed to the credential's rules, as a search's URL filter is
+      ['msearch', 'POST', '/ruled/_msearch', 'shown', [{}, { query: { match_all: {} } }, {}, { query: { term: { title: 'two' } } }], true],
       ['msearch naming its fields', 'POST', '/ruled/_msearch', 'shown', [{}, { _source: ['title', 'user.name'], query: { match_all: {} } }], true],
       ['top hits', 'POST', '/ruled/_search', 'refused', { size: 0, aggs: { top: { top_hits: { size: 2 } } } }],
       ['top hits naming their fields', 'POST', '/ruled/_search', 'shown', { size: 0, aggs: { top: { top_hits: { size: 2, _source: ['title'] } } } }],

@@ -27,6 +27,11 @@ export interface ResolvedIndices {
   aliases: Record<string, string[]>;
   /** Names (no wildcard) that are neither an index nor an alias: not an error here. */
   missing: string[];
+  /**
+   * Alias named by an expression → the filters it has on its indices (none: not filtered on any):
+   * a search through it runs its filter, a query the caller did not write.
+   */
+  aliasFilters: Record<string, unknown[]>;
 }
 
 export interface ResolveOptions {
@@ -51,7 +56,7 @@ export async function resolveIndices(backend: Backend, expressions: string[], op
   let union: Set<string> | undefined;
   if (kinds.includes('exclusion')) union = new Set(await concreteIndices(backend, expressions, expandWildcards));
 
-  const out: ResolvedIndices = { expressions: [], concrete: [], aliases: {}, missing: [] };
+  const out: ResolvedIndices = { expressions: [], concrete: [], aliases: {}, missing: [], aliasFilters: {} };
   const resolvedByIndex = new Map<number, string[]>();
   positive.forEach(({ i }, k) => resolvedByIndex.set(i, perExpression[k]));
   const aliasNames: string[] = [];
@@ -69,7 +74,7 @@ export async function resolveIndices(backend: Backend, expressions: string[], op
     out.expressions.push({ expression, kind, indices });
     for (const x of indices) if (!out.concrete.includes(x)) out.concrete.push(x);
   });
-  if (aliasNames.length) out.aliases = await aliasMembers(backend, aliasNames);
+  if (aliasNames.length) ({ members: out.aliases, filters: out.aliasFilters } = await aliasMembers(backend, aliasNames));
   for (const name of aliasNames) {
     // An alias whose members the alias API does not list (a data stream, date math): its resolution is all we know.
     if (!out.aliases[name]?.length) out.aliases[name] = out.expressions.find((x) => x.expression === name)!.indices;
@@ -105,20 +110,25 @@ async function concreteIndices(backend: Backend, expressions: string[], expandWi
   return Object.keys(reply.body);
 }
 
-async function aliasMembers(backend: Backend, names: string[]): Promise<Record<string, string[]>> {
+async function aliasMembers(backend: Backend, names: string[]): Promise<{ members: Record<string, string[]>; filters: Record<string, unknown[]> }> {
   const reply = await callJson<Record<string, unknown>>(backend, 'GET', `/_alias/${encode(names)}`, undefined, 'expand_wildcards=all');
   // A 404 still lists the aliases that exist (ES: "alias [x] missing" next to the others).
   if ((reply.status !== 200 && reply.status !== 404) || typeof reply.body !== 'object' || reply.body === null) {
     throw engineFailure(reply.status, 'alias resolution');
   }
   const out: Record<string, string[]> = {};
+  const filters: Record<string, unknown[]> = {};
   for (const [index, entry] of Object.entries(reply.body)) {
-    const aliases = (entry as { aliases?: Record<string, unknown> } | null)?.aliases;
+    const aliases = (entry as { aliases?: Record<string, { filter?: unknown } | null> } | null)?.aliases;
     if (!aliases || typeof aliases !== 'object') continue;
-    for (const a of Object.keys(aliases)) if (names.includes(a)) (out[a] ??= []).push(index);
+    for (const [a, definition] of Object.entries(aliases)) {
+      if (!names.includes(a)) continue;
+      (out[a] ??= []).push(index);
+      if (definition?.filter !== undefined) (filters[a] ??= []).push(definition.filter);
+    }
   }
   for (const list of Object.values(out)) list.sort();
-  return out;
+  return { members: out, filters };
 }
 
 function engineFailure(status: number, what: string): EsError {

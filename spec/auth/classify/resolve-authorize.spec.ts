@@ -151,7 +151,7 @@ describe('resolveIndices and authorizeIndices against the embedded engine', () =
   });
 
   it('no expressions: nothing to resolve', async () => {
-    expect(await resolveIndices(engine, [])).to.deep.equal({ expressions: [], concrete: [], aliases: {}, missing: [] });
+    expect(await resolveIndices(engine, [])).to.deep.equal({ expressions: [], concrete: [], aliases: {}, missing: [], aliasFilters: {} });
   });
 });
 

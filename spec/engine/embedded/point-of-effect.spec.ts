@@ -45,6 +45,8 @@ describe('embedded engine: authorization at the point of effect', function () {
       expect(res.json.error.type).to.equal('security_exception');
       expect(res.json.error.reason).to.match(REFUSED);
       expect(res.json.error.reason).to.contain(index);
+      // a name the request wrote is what a refusal names, never the indices it stands for
+      if (!index.includes('other')) expect(res.json.error.reason).not.to.contain('other');
     }
     async function otherCount(): Promise<number> {
       return (await admin('GET', '/other/_count')).json.count;
@@ -78,7 +80,7 @@ describe('embedded engine: authorization at the point of effect', function () {
       it('a name, a list with a name, an alias to another index: refused', async () => {
         expectRefused(await as('POST', '/other/_search', { query: { match_all: {} } }));
         expectRefused(await as('POST', '/mine,other/_search', {}));
-        expectRefused(await as('POST', '/mine-view/_search', {}));
+        expectRefused(await as('POST', '/mine-view/_search', {}), 'mine-view');
         expectRefused(await as('POST', '/other/_count', {}));
       });
 
@@ -148,7 +150,7 @@ describe('embedded engine: authorization at the point of effect', function () {
     describe('documents', () => {
       it('get, _source and mget items out of reach are refused', async () => {
         expectRefused(await as('GET', '/other/_doc/1'));
-        expectRefused(await as('GET', '/mine-view/_doc/1'));
+        expectRefused(await as('GET', '/mine-view/_doc/1'), 'mine-view');
         expectRefused(await as('GET', '/other/_source/1'));
         const mget = await as('POST', '/_mget', { docs: [{ _index: 'mine', _id: '1' }, { _index: 'other', _id: '1' }] });
         expect(mget.status).to.equal(200);
@@ -186,8 +188,8 @@ describe('embedded engine: authorization at the point of effect', function () {
       });
 
       it('a write through an alias whose write index is out of reach is refused', async () => {
-        expectRefused(await as('PUT', '/mine-view/_doc/a1', { a: 1 }));
-        expectRefused(await as('POST', '/mine-view/_update/1', { doc: { a: 1 } }));
+        expectRefused(await as('PUT', '/mine-view/_doc/a1', { a: 1 }), 'mine-view');
+        expectRefused(await as('POST', '/mine-view/_update/1', { doc: { a: 1 } }), 'mine-view');
         expectRefused(await as('POST', '/other/_update/1', { doc: { tags: ['changed'] } }));
         expectRefused(await as('DELETE', '/other/_doc/1'));
         expect((await admin('GET', '/other/_doc/1')).json._source.tags).to.deep.equal(['secret']);

@@ -68,7 +68,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
       if (wildcard || (part.startsWith('-') && sawWildcard)) continue;
       // a name (index, alias, data stream): each index it stands for, or the name itself when it names nothing
       const named = base.resolve.call(this, part, { ...opts, ignoreUnavailable: true, allowNoIndices: true });
-      if (named.length) access.require(named.map((h) => h.name), check.op, check.action);
+      if (named.length) access.requireWritten(named.map((h) => h.name), part, check.op, check.action);
       else if (!exists(part)) access.require([part], check.op, check.action);
     }
     const handles = base.resolve.call(this, expression, opts);
@@ -89,7 +89,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
       access.require([name], op, action);
       throw e;
     }
-    access.require([handle.name], op, action);
+    access.requireWritten([handle.name], name, op, action);
     return forDelete ? handle : readable(handle);
   };
 
@@ -99,7 +99,7 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
     // a name that names nothing is created by the write (an index, a data stream): checked before it is
     if (!exists(name)) access.require([name], op, WRITE_ACTION);
     const target = base.writeTarget.call(this, name, requireAlias, intent);
-    access.require([target.handle.name], op, WRITE_ACTION);
+    access.requireWritten([target.handle.name], name, op, WRITE_ACTION);
     return target;
   };
 

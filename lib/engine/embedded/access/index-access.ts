@@ -47,6 +47,15 @@ export class IndexAccess {
   }
 
   /**
+   * As `require`, for the indices a name the request wrote stands for (an alias's, a data stream's
+   * backing indices): the refusal names what the request wrote, never what it stood for (another
+   * tenant's index, a `.ds-` backing index).
+   */
+  requireWritten(names: Iterable<string>, written: string, op: Operation | undefined, action: string): void {
+    for (const name of names) if (!this.allows(name, op)) throw this.refusal(action, [written]);
+  }
+
+  /**
    * The refusal of an action that would read a field the caller's field rules hide (`what`: the
    * field, or the part that reads any field), as the gateway words it. Counted, as `refusal`.
    */

@@ -6,7 +6,7 @@ import { UrlParams } from './params.js';
 import { jsonBody } from '../../json-body.js';
 import { applyFilterPath } from './filter-path.js';
 import { authorizedContext } from './authorized-context.js';
-import { countDisagreement, hideFields } from '../access/index.js';
+import { IndexAccess, countDisagreement, hideFields } from '../access/index.js';
 import { CompatibleExchange } from './compat-7.js';
 import { Router, checkParams, type RouteMatch } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -261,6 +261,14 @@ export class RestHandler {
       // and reads its indices without the fields its field rules hide
       const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.endpoint, () => (namedHidden = true)) : this.ctx;
       const res: RestResponse = await match.handler(restReq, ctx);
+      // a query that named a hidden field (an alias's filter the caller did not write, say) is printed by
+      // a profile or an explanation: refused rather than shown (the refusal counts the disagreement)
+      if (namedHidden && request.access && res.body !== undefined && showsQuery(res.body)) {
+        namedHidden = false;
+        throw IndexAccess.of(request.access).fieldRefusal(QUERY_SHOWING_ACTIONS[match.endpoint ?? ''] ?? 'indices:data/read/search', {
+          member: 'profile', why: 'a profile or explanation would print a query reading a field the credential\'s rules hide',
+        });
+      }
       // field rules where the documents are read out: anything the gateway let through is hidden here, and counted
       if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) namedHidden = true;
       countHidden();
@@ -283,4 +291,16 @@ export class RestHandler {
       return respondJson(e.status, filterPath ? applyFilterPath(body, filterPath) : body, e.headers);
     }
   }
+}
+
+/** The actions of the endpoints whose answers may print the query they ran (the refusal names them). */
+const QUERY_SHOWING_ACTIONS: Record<string, string> = { _explain: 'indices:data/read/explain', _validate: 'indices:admin/validate/query', _msearch: 'indices:data/read/msearch' };
+
+/** Does an answer print the query it ran: a profile, an explanation (of a hit, of `_explain`, of `_validate/query`)? */
+function showsQuery(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return false;
+  const answer = body as { profile?: unknown; explanation?: unknown; explanations?: unknown; hits?: { hits?: unknown }; responses?: unknown };
+  if (answer.profile !== undefined || answer.explanation !== undefined || answer.explanations !== undefined) return true;
+  if (Array.isArray(answer.hits?.hits) && answer.hits.hits.some((h) => h !== null && typeof h === 'object' && '_explanation' in h)) return true;
+  return Array.isArray(answer.responses) && answer.responses.some(showsQuery);
 }

@@ -52,9 +52,10 @@ function indexMetadata(h: IndexHandle): Json {
  */
 function clusterState(req: RestRequest, ctx: EngineContext): RestResponse {
   const metrics = metricsOf(req.pathParams.metric);
-  const handles = req.pathParams.index === undefined
+  // a caller with rights sees the indices it may reach (every state), read through its field rules
+  const handles = req.pathParams.index === undefined && !ctx.access
     ? ctx.indices.all()
-    : resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: true } });
+    : resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: true }, ...(req.pathParams.index === undefined ? { expandWildcards: 'all' } : {}) });
   const node = ctx.node;
   const body: Json = { cluster_name: ctx.clusterName, cluster_uuid: ctx.clusterUuid };
   if (metrics.has('version')) {
