@@ -12,7 +12,8 @@ import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import type { DerivedFields } from './field-rules.js';
-import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
+import { readsIndexMetadata } from './classify/classifying.js';
+import { AUTHENTICATE_ACTION } from '../request/index.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
@@ -101,7 +102,7 @@ export class Authorizer {
     }
     // who am I: every credential may ask (Elasticsearch asks no privilege for it)
     if (action === AUTHENTICATE_ACTION) return req;
-    // an index's metadata is read by its readers too (classify-request.ts, readsIndexMetadata)
+    // an index's metadata is read by its readers too (classifying.ts, readsIndexMetadata)
     const readerMetadata = readsIndexMetadata(classification, req.method.toUpperCase()) && cred.categories.includes('search');
     if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);

@@ -42,8 +42,9 @@ export function classify(maxContentLength: number, sameParser = false, templates
   };
   const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
     const target = targetOf(ctx);
-    const read = readRequest({ method: ctx.method, target });
-    if (read.info.readsBody && hasBody(ctx)) return withBody(ctx, next, read, target, compat);
+    const sentBody = hasBody(ctx);
+    const read = readRequest({ method: ctx.method, target, sentBody });
+    if (read.info.readsBody && sentBody) return withBody(ctx, next, read, target, compat);
     return accepted(ctx, next, read);
   };
   const typeless = async (ctx: GatewayContext, next: Next, es8: TypelessRequest) => {

@@ -41,6 +41,7 @@ function agree(method: string, segments: string[]): void {
     expect(underGateway(segments), `${label}: the gateway's ${gateway.route.id}, the engine's ${engine.pattern}`).to.equal(true);
     return;
   }
+  if (gateway.route.owner !== 'elasticsearch') throw new Error(`${label}: the table's unknown route`);
   expect(gateway.route.path.pattern, label).to.equal(engine.pattern);
   const params = Object.fromEntries(Object.entries(gateway.slots).map(([name, at]) => [name, segments[at]]));
   expect(params, label).to.deep.equal(engine.pathParams);

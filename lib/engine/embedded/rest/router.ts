@@ -1,5 +1,5 @@
 import { EsError } from '../../../errors/index.js';
-import { COMMON_PARAMS, ES_API, RouteTable, paramsOf, patternSegments, type EsRouteId } from '../../../request/index.js';
+import { COMMON_PARAMS, ES_API, RouteTable, paramsOf, patternSegments, type EsApi, type EsRouteId } from '../../../request/index.js';
 import type { UrlParams } from './params.js';
 import type { Handler, Route } from './types.js';
 
@@ -59,8 +59,10 @@ export class Router {
       if (handlers.has(id)) throw new Error(`embedded engine: two handlers for route ${id}`);
       handlers.set(id, handler);
     }
-    for (const api of ES_API) {
-      const handler = handlers.get(api.id);
+    for (const api of ES_API as readonly EsApi[]) {
+      // an API the engine does not implement is answered as a path it has no handler for
+      if (api.engine === false) continue;
+      const handler = handlers.get(api.id as EsRouteId);
       if (!handler) throw new Error(`embedded engine: no handler for route ${api.id}`);
       for (const path of api.paths) {
         const indexFirst = path.pattern.startsWith('/{');
