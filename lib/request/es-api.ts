@@ -1562,6 +1562,34 @@ export const ES_API = [
     ],
   },
   {
+    id: 'indices.simulate_template',
+    engine: false,
+    auth: { ...INDEX_TEMPLATES, operation: 'read', action: 'indices:admin/index_template/simulate' },
+    paths: [
+      // not `POST /_index_template/_simulate`: the engine's router reads it as storing a template named so
+      { methods: ['POST'], pattern: '/_index_template/_simulate/{name}' },
+      { methods: ['POST'], pattern: '/_index_template/_simulate_index/{name}' },
+    ],
+  },
+  {
+    id: 'nodes.reload_secure_settings',
+    engine: false,
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/nodes/reload_secure_settings', perIndexLevel: 'manage' },
+    paths: [
+      { methods: ['POST'], pattern: '/_nodes/reload_secure_settings' },
+      { methods: ['POST'], pattern: '/_nodes/{node_id}/reload_secure_settings' },
+    ],
+  },
+  {
+    id: 'nodes.usage',
+    engine: false,
+    // `/_nodes/usage` and `/_nodes/{node_id}/usage` are read by the engine's router as node info (`nodes.info`)
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/usage', perIndexLevel: 'manage' },
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/usage/{metric}' },
+    ],
+  },
+  {
     id: 'license',
     engine: false,
     auth: { category: 'cluster', action: { read: 'cluster:monitor/xpack/license/get', write: 'cluster:admin/xpack/license/put', delete: 'cluster:admin/xpack/license/put' } },

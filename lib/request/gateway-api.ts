@@ -64,11 +64,11 @@ const CACHE = CLUSTER_RECORDS('cache', 'cache');
  * The app-addressed style (`/{app}/{type}/…`): the type only narrows documents, so a request is
  * authorized as its typeless equivalent (`/{app}/_search`, `/{app}/_doc/{id}`).
  */
-const TYPED_SEARCH = { category: 'search', operation: 'read', action: 'indices:data/read/search', index: 'app', type: 'type', body: 'search', pointInTime: true } as const;
+const TYPED_COUNT = { category: 'search', operation: 'read', action: 'indices:data/read/search', index: 'app', type: 'type', body: 'search' } as const;
 const TYPED_DOCS = { category: 'docs', index: 'app', type: 'type', action: { read: 'indices:data/read/get', write: 'indices:data/write/index', delete: 'indices:data/write/delete' } } as const;
 const TYPED_ROUTES: readonly GatewayRoute[] = [
-  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true, auth: { ...TYPED_SEARCH, streams: 'any' } },
-  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true, auth: TYPED_SEARCH },
+  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true, auth: { ...TYPED_COUNT, pointInTime: true, streams: 'any' } },
+  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true, auth: TYPED_COUNT },
   { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true, auth: { category: 'docs', operation: 'write', action: 'indices:data/write/bulk', index: 'app', type: 'type', body: 'bulk', bodyPerIndex: true } },
   { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update', names: true, auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update', index: 'app', type: 'type', id: 'id' } },
   { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}', names: true, auth: TYPED_DOCS },
