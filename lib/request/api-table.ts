@@ -104,11 +104,11 @@ const UNKNOWN_ROUTE = unknownRoute('cluster', {});
 const UNKNOWN_INDEX_ROUTE = unknownRoute('indices', { index: 0 });
 
 /**
- * Whether the table takes the path once its API words (`_search`, `_doc`) are in lower case:
- * Elasticsearch's routes are case-sensitive, and it answers `/_SEARCH` or `/idx/_Doc/1` with its
- * `no handler found` 400, as it does any path it has no handler for.
+ * Whether the table takes the path once it is in lower case (`/_SEARCH`, `/idx/_Doc/1`,
+ * `/_cluster/Health`): Elasticsearch's routes are case-sensitive, and it answers such a path with
+ * its `no handler found` 400, as it does any path it has no handler for.
  */
 export function takesLowerCased(method: string, segments: readonly string[]): boolean {
-  if (!segments.some((s) => s.startsWith('_') && s !== s.toLowerCase())) return false;
-  return findRoute(method, segments.map((s) => (s.startsWith('_') ? s.toLowerCase() : s))) !== undefined;
+  const lower = segments.map((s) => s.toLowerCase());
+  return lower.some((s, i) => s !== segments[i]) && findRoute(method, lower) !== undefined;
 }

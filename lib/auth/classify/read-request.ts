@@ -24,7 +24,7 @@ export interface RequestInput {
  * whether the classifier needs one (`info.readsBody`): the caller then reads it and builds the
  * value again with it.
  *
- * Refused here, as Elasticsearch refuses them: an API word in another case than the table's
+ * Refused here, as Elasticsearch refuses them: a path in another case than the table's
  * (`/_SEARCH`: `no handler found`), and a body sent to an API that reads none (`refuseBody`).
  */
 export function readRequest(input: RequestInput): GatewayRequest {
