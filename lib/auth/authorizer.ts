@@ -7,13 +7,12 @@ import {
   authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
-import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
+import { AUTHENTICATE_ACTION, narrowRequest, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import type { DerivedFields } from './field-rules.js';
 import { readsIndexMetadata } from './classify/classifying.js';
-import { AUTHENTICATE_ACTION } from '../request/index.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
@@ -129,7 +128,7 @@ export class Authorizer {
     // not know is refused with the engine's own error (on an HTTP backend too, whose engine may know more)
     // a stream's is the engine read it makes (its document, its search), without the stream's own parameters
     const engineRoute = classification.family === 'engine'
-      ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req })
+      ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req }, req.path, req)
       : classification.family === 'stream' ? checkStreamRead(req, origin) : undefined;
     let params: ReadonlyMap<string, string> | undefined;
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {

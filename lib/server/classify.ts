@@ -42,6 +42,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
   };
   const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
     const target = targetOf(ctx);
+    // a body spelled in the URL (`source`) is the request's body from the edge's first step on
     const sentBody = hasBody(ctx);
     const read = readRequest({ method: ctx.method, target, sentBody });
     if (read.info.readsBody && sentBody) return withBody(ctx, next, read, target, compat);

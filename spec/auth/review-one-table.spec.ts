@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Pool } from 'undici';
-import { ES_API, GATEWAY_ROUTES, patternParam, patternSegments } from '../../lib/request/index.js';
+import { ES_API, GATEWAY_ROUTES, patternParam, patternSegments, type EsApi } from '../../lib/request/index.js';
 import { leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
 import { basic, call, ndjson } from '../support/http.js';
 
@@ -205,6 +205,10 @@ for (const backend of RECORDED_BACKENDS) {
     });
 
     it('literal against parameter, API words as names, typed app paths and HEAD fallbacks: each reaches what the engine would, within mine*', async () => {
+      // the generated sweep may leave documents in mine-1 whose text names other-1 (a search body
+      // indexed as a document): the probes below look at what a search of mine-1 answers, from its seed
+      const reset = await call(url, 'POST', '/mine-1/_delete_by_query?refresh=true&conflicts=proceed', { body: { query: { bool: { must_not: { ids: { values: ['1'] } } } } } });
+      expect(reset.status, reset.text).to.equal(200);
       const probes: Array<[string, string, unknown?]> = [
         ['GET', '/mine-1/_doc/_search'], ['POST', '/mine-1/_doc/_search', { query: { match_all: {} } }], ['GET', '/mine-1/_DOC/1'], ['GET', '/mine-1/_doc/1/_source'],
         ['PUT', '/mine-1/_doc/_bulk', { f: 'x' }], ['POST', '/_all/_doc/1', { f: 'x' }], ['POST', '/*/_doc', { f: 'x' }], ['GET', '/_all/_mapping'], ['GET', '/*/_settings'],
@@ -230,7 +234,9 @@ for (const backend of RECORDED_BACKENDS) {
 
     it('a query parameter the API does not take is refused with Elasticsearch\'s unrecognized-parameter error, on every API of the table', async () => {
       const misses: string[] = [];
-      for (const api of ES_API) {
+      for (const api of ES_API as readonly EsApi[]) {
+        // an API the embedded engine does not implement is answered as a path it has no handler for
+        if (api.engine === false) continue;
         const p = api.paths[api.paths.length - 1];
         const path = filled(p.pattern, 'mine-1', '1');
         const res = await raw(p.methods[0], `${path}?bogus_param_32b=1`, tenant);

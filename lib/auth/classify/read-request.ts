@@ -38,7 +38,8 @@ export function readRequest(input: RequestInput): GatewayRequest {
   if (input.sentBody || (input.body !== undefined && input.body.length > 0)) refuseBody(method, target, match);
   const info = classifyRoute(asked, match);
   const text = info.forward ?? (typeof input.body === 'string' ? input.body : undefined);
-  const route = match.route.owner === 'unknown' ? undefined : { id: match.route.id, slots: match.slots };
+  const { route: matched } = match;
+  const route = matched.owner === 'unknown' ? undefined : { id: matched.id, slots: match.slots, ...(matched.owner === 'elasticsearch' ? { pattern: matched.path.pattern } : {}) };
   return gatewayRequest(method, target, info, text, route);
 }
 

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { type Classification } from '../../../lib/auth/classify/index.js';
 import { encodePitId } from '../../../lib/point-in-time/index.js';
 
-type Expected = Partial<Pick<Classification, 'category' | 'operation' | 'action' | 'indices' | 'allIndices' | 'clusterPrivileges'>>;
+type Expected = Partial<Pick<Classification, 'category' | 'operation' | 'action' | 'indices' | 'allIndices' | 'clusterPrivileges' | 'known'>>;
 type Row = [method: string, path: string, expected: Expected, querystring?: string];
 
 const nd = (...lines: unknown[]) => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';

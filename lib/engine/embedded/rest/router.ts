@@ -72,6 +72,18 @@ export class Router {
     }
   }
 
+  /**
+   * The route of `pattern` for `method` (HEAD: GET's), with the path parameters the one route
+   * table's match gave: the gateway's edge matched the request in the same table, and the engine
+   * takes that match rather than reading the path again. Undefined when the engine has no handler
+   * there (an API it does not implement, a method the path does not take).
+   */
+  matchPattern(method: string, pattern: string, pathParams: Readonly<Record<string, string>>): RouteMatch | undefined {
+    const entry = this.table.at(method, pattern) ?? (method === 'HEAD' ? this.table.at('GET', pattern) : undefined);
+    if (!entry) return undefined;
+    return { kind: 'found', handler: entry.handler, pathParams: { ...pathParams }, params: entry.params, pattern: entry.pattern, endpoint: entry.endpoint };
+  }
+
   match(method: string, segments: readonly string[]): RouteMatch {
     // an Elasticsearch API this engine lacks is not an index name (`/_snapshot` is no `/{index}`)
     const apiRoot = ES_API_ROOTS.has(segments[0]);
