@@ -14,7 +14,7 @@ export type GatewayRouteId =
   | 'credentials.create' | 'credentials.list' | 'credentials.get' | 'credentials.update' | 'credentials.delete'
   | 'index_credentials.list' | 'index_credentials.create'
   | 'apps.list' | 'apps.create' | 'apps.delete'
-  | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.type' | 'typed.get' | 'typed.index' | 'typed.delete'
+  | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
   | 'pipelines.list' | 'pipelines.create' | 'pipelines.validate' | 'pipelines.get' | 'pipelines.put' | 'pipelines.delete'
   | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
 
@@ -72,7 +72,6 @@ const TYPED_ROUTES: readonly GatewayRoute[] = [
   { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true, auth: { category: 'docs', operation: 'write', action: 'indices:data/write/bulk', index: 'app', type: 'type', body: 'bulk', bodyPerIndex: true } },
   { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update', names: true, auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update', index: 'app', type: 'type', id: 'id' } },
   { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}', names: true, auth: TYPED_DOCS },
-  { id: 'typed.type', family: 'app', methods: ['GET', 'HEAD', 'PUT', 'DELETE'], pattern: '/{app}/{type}', names: true, auth: TYPED_DOCS },
   { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}', names: true, auth: { ...TYPED_DOCS, id: 'id', streams: 'GET' } },
   { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}', names: true, auth: { ...TYPED_DOCS, id: 'id' } },
   { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}', names: true, auth: { ...TYPED_DOCS, id: 'id' } },

@@ -174,7 +174,8 @@ const ROWS: Row[] = [
   ['POST', '/shop/books/1', { category: 'docs', operation: 'write' }],
   ['DELETE', '/shop/books/1', { category: 'docs', operation: 'delete', action: 'indices:data/write/delete' }],
   ['POST', '/shop/books', { category: 'docs', operation: 'write', action: 'indices:data/write/index', indices: ['shop'] }],
-  ['GET', '/shop/books', { category: 'docs', operation: 'read' }],
+  // the app-addressed style reads no type as a whole: no route of the table
+  ['GET', '/shop/books', { category: 'indices', operation: 'read', known: false }],
   ['POST', '/shop/books/1/_update', { category: 'docs', operation: 'write', action: 'indices:data/write/update', indices: ['shop'] }],
   ['POST', '/shop/books/_search', { category: 'search', operation: 'read', action: 'indices:data/read/search', indices: ['shop'] }],
   ['GET', '/shop/books/_count', { category: 'search', operation: 'read', indices: ['shop'] }],
