@@ -7,13 +7,13 @@ import {
   authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
-import { narrowRequest, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
+import { AUTHENTICATE_ACTION, narrowRequest, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
 import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../ndjson/index.js';
-import { AUTHENTICATE_ACTION, readsIndexMetadata } from './classify/classify-request.js';
+import { readsIndexMetadata } from './classify/classifying.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
@@ -103,7 +103,7 @@ export class Authorizer {
     }
     // who am I: every credential may ask (Elasticsearch asks no privilege for it)
     if (action === AUTHENTICATE_ACTION) return req;
-    // an index's metadata is read by its readers too (classify-request.ts, readsIndexMetadata)
+    // an index's metadata is read by its readers too (classifying.ts, readsIndexMetadata)
     const readerMetadata = readsIndexMetadata(classification, req.method.toUpperCase()) && cred.categories.includes('search');
     if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
@@ -132,7 +132,7 @@ export class Authorizer {
     // not know is refused with the engine's own error (on an HTTP backend too, whose engine may know more)
     // a stream's is the engine read it makes (its document, its search), without the stream's own parameters
     const engineRoute = classification.family === 'engine'
-      ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req })
+      ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req }, req.path, req)
       : classification.family === 'stream' ? checkStreamRead(req, origin) : undefined;
     let params: ReadonlyMap<string, string> | undefined;
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {

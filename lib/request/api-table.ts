@@ -8,8 +8,9 @@ import { RouteTable, patternParam, patternSegments } from './route-table.js';
  * engine registers by id) or one of the gateway's own (`GATEWAY_ROUTES`, dispatched on by the server).
  */
 export type ApiRoute =
-  | { readonly owner: 'elasticsearch'; readonly id: EsRouteId; readonly api: EsApi; readonly path: EsPath; readonly auth?: RouteAuth }
-  | { readonly owner: 'gateway'; readonly id: GatewayRouteId; readonly route: GatewayRoute };
+  | { readonly owner: 'elasticsearch'; readonly id: EsRouteId; readonly api: EsApi; readonly path: EsPath; readonly auth: RouteAuth }
+  | { readonly owner: 'gateway'; readonly id: GatewayRouteId; readonly route: GatewayRoute & { readonly auth: RouteAuth } }
+  | { readonly owner: 'unknown'; readonly id: 'unknown'; readonly auth: RouteAuth };
 
 /** A request's route, as the one table matched it: where each of its path parameters sits among the path's segments. */
 export interface RouteMatch {
@@ -40,12 +41,12 @@ const slotsOf = (pattern: string): Readonly<Record<string, number>> => {
 const API_TABLE = new RouteTable<Entry>();
 for (const api of ES_API as readonly EsApi[]) {
   for (const path of api.paths) {
-    const route: ApiRoute = { owner: 'elasticsearch', id: api.id as EsRouteId, api, path, ...(api.auth ? { auth: api.auth } : {}) };
+    const route: ApiRoute = { owner: 'elasticsearch', id: api.id as EsRouteId, api, path, auth: api.auth };
     API_TABLE.add(path.methods, path.pattern, { route, slots: slotsOf(path.pattern), indexFirst: path.pattern.startsWith('/{') });
   }
 }
 for (const gateway of GATEWAY_ROUTES) {
-  const entry: Entry = { route: { owner: 'gateway', id: gateway.id, route: gateway }, slots: slotsOf(gateway.pattern), indexFirst: false };
+  const entry: Entry = { route: { owner: 'gateway', id: gateway.id, route: gateway }, slots: slotsOf(gateway.pattern), indexFirst: gateway.pattern.startsWith('/{') };
   API_TABLE.add(gateway.methods, gateway.pattern, entry);
   if (!gateway.pattern.endsWith('/*')) continue;
   const prefix = gateway.pattern.slice(0, -1);
@@ -59,7 +60,7 @@ const NAMES = new Set(['index', 'app', 'type', 'id']);
 const indexExpression = (segment: string) => !segment.startsWith('_') || segment === '_all' || segment.startsWith('_all,');
 
 function accepts(entry: Entry, segments: readonly string[]): boolean {
-  if (entry.indexFirst) return indexExpression(segments[0]);
+  if (entry.indexFirst && !indexExpression(segments[0])) return false;
   if (entry.route.owner === 'gateway' && entry.route.route.names) {
     for (const [name, at] of Object.entries(entry.slots)) if (NAMES.has(name) && segments[at].startsWith('_')) return false;
   }
@@ -80,4 +81,34 @@ export function findRoute(method: string, segments: readonly string[]): RouteMat
   if (hit || method !== 'HEAD') return hit;
   const get = find('GET');
   return get?.route.owner === 'elasticsearch' ? get : undefined;
+}
+
+/**
+ * The table's answer for a request none of its routes takes ("unknown means refused": a scoped
+ * credential is refused it, the admin's goes on to the engine as it is). Its one reading is the
+ * table's own notion of a path's shape: an index expression first (`/{index}/…`, its indices), or
+ * anything else (cluster-level).
+ */
+export function routeOf(method: string, segments: readonly string[]): RouteMatch {
+  return findRoute(method, segments) ?? (segments.length && indexExpression(segments[0]) ? UNKNOWN_INDEX_ROUTE : UNKNOWN_ROUTE);
+}
+
+const unknownAuth = (category: 'indices' | 'cluster'): RouteAuth => ({
+  category,
+  known: false,
+  action: { read: `${category}:monitor/unknown`, write: `${category}:admin/unknown`, delete: `${category}:admin/unknown` },
+});
+const unknownRoute = (category: 'indices' | 'cluster', slots: Readonly<Record<string, number>>): RouteMatch =>
+  Object.freeze({ route: Object.freeze({ owner: 'unknown', id: 'unknown', auth: unknownAuth(category) } as const), slots: Object.freeze(slots) });
+const UNKNOWN_ROUTE = unknownRoute('cluster', {});
+const UNKNOWN_INDEX_ROUTE = unknownRoute('indices', { index: 0 });
+
+/**
+ * Whether the table takes the path once it is in lower case (`/_SEARCH`, `/idx/_Doc/1`,
+ * `/_cluster/Health`): Elasticsearch's routes are case-sensitive, and it answers such a path with
+ * its `no handler found` 400, as it does any path it has no handler for.
+ */
+export function takesLowerCased(method: string, segments: readonly string[]): boolean {
+  const lower = segments.map((s) => s.toLowerCase());
+  return lower.some((s, i) => s !== segments[i]) && findRoute(method, lower) !== undefined;
 }

@@ -48,9 +48,21 @@ const LEGACY_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/t
 const SYNONYMS = { category: 'cluster', action: { read: 'cluster:admin/synonyms/get', write: 'cluster:admin/synonyms/put', delete: 'cluster:admin/synonyms/delete' }, privilege: 'manage_search_synonyms' } as const;
 const QUERY_RULES = { category: 'cluster', action: { read: 'cluster:admin/xpack/query_rules/get', write: 'cluster:admin/xpack/query_rules/put', delete: 'cluster:admin/xpack/query_rules/delete' }, privilege: 'manage_search_query_rules' } as const;
 
+/**
+ * Elasticsearch's APIs the embedded engine does not implement (`engine: false`): the gateway knows
+ * what they do, the embedded engine answers them as paths it has no handler for, the HTTP backend
+ * forwards them. Snapshots hold (and list) every tenant's indices: the admin's (`manage`).
+ */
+const SNAPSHOTS = (action: string, extra: Partial<RouteAuth> = {}): RouteAuth => ({ category: 'cluster', action, privilege: 'manage', ...extra });
+/** The indices of SQL and ES|QL are inside the query text: every index, so that authorization stays strict. */
+const SQL = { category: 'search', operation: 'read', action: 'indices:data/read/sql', every: 'strict' } as const;
+const ESQL = { ...SQL, action: 'indices:data/read/esql' } as const;
+const ASYNC_SEARCH_GET = { category: 'search', operation: 'read', action: 'indices:data/read/async_search/get' } as const;
+
 export const ES_API = [
   {
     id: 'info',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/main' },
     params: [],
     paths: [
@@ -59,6 +71,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.health',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/health', every: 2, perIndexLevel: 'narrowed' },
     params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
     paths: [
@@ -68,6 +81,7 @@ export const ES_API = [
   },
   {
     id: 'cat.help',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/state'),
     params: ['help', 's'],
     paths: [
@@ -76,6 +90,7 @@ export const ES_API = [
   },
   {
     id: 'cat.indices',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'],
     paths: [
@@ -85,6 +100,7 @@ export const ES_API = [
   },
   {
     id: 'cat.aliases',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:admin/aliases/get', names: { name: true }, every: 2, everyHolds: 'aliases' },
     params: CAT_SHARD_PARAMS,
     paths: [
@@ -94,6 +110,7 @@ export const ES_API = [
   },
   {
     id: 'cat.count',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:data/read/search', every: 2 },
     params: CAT_PARAMS,
     paths: [
@@ -103,6 +120,7 @@ export const ES_API = [
   },
   {
     id: 'cat.health',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/health'),
     params: CAT_PARAMS,
     paths: [
@@ -111,6 +129,7 @@ export const ES_API = [
   },
   {
     id: 'cat.master',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/state'),
     params: CAT_PARAMS,
     paths: [
@@ -119,6 +138,7 @@ export const ES_API = [
   },
   {
     id: 'cat.pending_tasks',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task', privilege: 'manage' },
     params: CAT_PARAMS,
     paths: [
@@ -127,6 +147,7 @@ export const ES_API = [
   },
   {
     id: 'cat.plugins',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'include_bootstrap'],
     paths: [
@@ -135,6 +156,7 @@ export const ES_API = [
   },
   {
     id: 'cat.repositories',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/repository/get', privilege: 'manage' },
     params: CAT_PARAMS,
     paths: [
@@ -143,6 +165,7 @@ export const ES_API = [
   },
   {
     id: 'cat.templates',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'indices:admin/template/get', privilege: 'manage_index_templates' },
     params: CAT_PARAMS,
     paths: [
@@ -152,6 +175,7 @@ export const ES_API = [
   },
   {
     id: 'cat.tasks',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/tasks/lists'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'actions', 'detailed', 'nodes', 'parent_task_id', 'full_id'],
     paths: [
@@ -160,6 +184,7 @@ export const ES_API = [
   },
   {
     id: 'cat.nodes',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id', 'include_unloaded_segments'],
     paths: [
@@ -168,6 +193,7 @@ export const ES_API = [
   },
   {
     id: 'cat.nodeattrs',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/nodes/info'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'full_id'],
     paths: [
@@ -176,6 +202,7 @@ export const ES_API = [
   },
   {
     id: 'cat.allocation',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/state'),
     params: CAT_PARAMS,
     paths: [
@@ -185,6 +212,7 @@ export const ES_API = [
   },
   {
     id: 'cat.fielddata',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'fields'],
     paths: [
@@ -194,6 +222,7 @@ export const ES_API = [
   },
   {
     id: 'cat.thread_pool',
+    bodyless: true,
     auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'thread_pool_patterns'],
     paths: [
@@ -203,6 +232,7 @@ export const ES_API = [
   },
   {
     id: 'cat.shards',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
     params: CAT_SHARD_PARAMS,
     paths: [
@@ -212,6 +242,7 @@ export const ES_API = [
   },
   {
     id: 'cat.segments',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:monitor/segments', every: 2 },
     params: CAT_SHARD_PARAMS,
     paths: [
@@ -221,6 +252,7 @@ export const ES_API = [
   },
   {
     id: 'cat.recovery',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:monitor/recovery', every: 2 },
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards', 'active_only', 'detailed', 'index'],
     paths: [
@@ -230,6 +262,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.get_settings',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/settings' },
     params: ['flat_settings', 'include_defaults', 'master_timeout', 'timeout', 'local'],
     paths: [
@@ -246,6 +279,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.state',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/state', every: 3, explicit: ['_cluster', 'state', '_all'] },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout', 'flat_settings', 'wait_for_metadata_version', 'wait_for_timeout'],
     paths: [
@@ -256,6 +290,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.pending_tasks',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task', privilege: 'manage' },
     params: ['local', 'master_timeout'],
     paths: [
@@ -264,6 +299,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.remote_info',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/remote/info' },
     params: [],
     paths: [
@@ -305,6 +341,7 @@ export const ES_API = [
   },
   {
     id: 'nodes.info',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info', perIndexLevel: 'manage' },
     params: ['flat_settings', 'timeout', 'master_timeout'],
     paths: [
@@ -315,6 +352,7 @@ export const ES_API = [
   },
   {
     id: 'nodes.stats',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/stats', perIndexLevel: 'manage' },
     params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'include_segment_file_sizes', 'include_unloaded_segments', 'level', 'timeout', 'types'],
     paths: [
@@ -390,6 +428,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/get' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'],
     paths: [
@@ -398,6 +437,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/delete' },
     params: INDICES_TIMEOUT_PARAMS,
     paths: [
@@ -406,6 +446,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_mapping',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/mappings/get', every: 0 },
     params: INDICES_LOCAL_PARAMS,
     paths: [
@@ -415,6 +456,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_field_mapping',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:admin/mappings/fields/get', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'include_defaults'],
     paths: [
@@ -432,6 +474,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_settings',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:monitor/settings/get', every: 0 },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flat_settings', 'include_defaults', 'local', 'master_timeout'],
     paths: [
@@ -536,6 +579,7 @@ export const ES_API = [
   },
   {
     id: 'get',
+    bodyless: true,
     auth: { category: 'docs', action: 'indices:data/read/get', id: 'id', streams: 'GET' },
     params: DOC_READ_PARAMS,
     paths: [
@@ -544,6 +588,7 @@ export const ES_API = [
   },
   {
     id: 'delete',
+    bodyless: true,
     auth: { category: 'docs', action: 'indices:data/write/delete', id: 'id' },
     params: ['if_seq_no', 'if_primary_term', 'refresh', 'routing', 'timeout', 'version', 'version_type', 'wait_for_active_shards', 'require_alias', 'require_data_stream'],
     paths: [
@@ -552,6 +597,7 @@ export const ES_API = [
   },
   {
     id: 'get_source',
+    bodyless: true,
     auth: { category: 'docs', operation: 'read', action: 'indices:data/read/get', id: 'id' },
     params: DOC_READ_PARAMS,
     paths: [
@@ -640,6 +686,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_alias',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true } },
     params: ['timeout', 'master_timeout'],
     paths: [
@@ -649,6 +696,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_alias',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/aliases/get', names: { name: true }, every: 0 },
     params: INDICES_LOCAL_PARAMS,
     paths: [
@@ -745,6 +793,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_index_template',
+    bodyless: true,
     auth: INDEX_TEMPLATES,
     params: TEMPLATE_GET_PARAMS,
     paths: [
@@ -754,6 +803,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_index_template',
+    bodyless: true,
     auth: INDEX_TEMPLATES,
     params: ['master_timeout', 'timeout'],
     paths: [
@@ -770,6 +820,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.get_component_template',
+    bodyless: true,
     auth: COMPONENT_TEMPLATES,
     params: TEMPLATE_GET_PARAMS,
     paths: [
@@ -779,6 +830,7 @@ export const ES_API = [
   },
   {
     id: 'cluster.delete_component_template',
+    bodyless: true,
     auth: COMPONENT_TEMPLATES,
     params: ['master_timeout', 'timeout'],
     paths: [
@@ -795,6 +847,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_template',
+    bodyless: true,
     auth: LEGACY_TEMPLATES,
     params: TEMPLATE_GET_PARAMS,
     paths: [
@@ -804,6 +857,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_template',
+    bodyless: true,
     auth: LEGACY_TEMPLATES,
     params: ['master_timeout', 'timeout'],
     paths: [
@@ -812,6 +866,7 @@ export const ES_API = [
   },
   {
     id: 'indices.stats',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 0 },
     params: ['completion_fields', 'fielddata_fields', 'fields', 'groups', 'level', 'types', 'include_segment_file_sizes', 'include_unloaded_segments', 'expand_wildcards', 'forbid_closed_indices', 'ignore_unavailable', 'allow_no_indices'],
     paths: [
@@ -823,6 +878,7 @@ export const ES_API = [
   },
   {
     id: 'indices.resolve_index',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:admin/resolve/index', index: 'name' },
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'mode'],
     paths: [
@@ -831,6 +887,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.get_synonyms_sets',
+    bodyless: true,
     auth: SYNONYMS,
     params: ['from', 'size'],
     paths: [
@@ -847,6 +904,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.get_synonym',
+    bodyless: true,
     auth: SYNONYMS,
     params: ['from', 'size'],
     paths: [
@@ -855,6 +913,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.delete_synonym',
+    bodyless: true,
     auth: SYNONYMS,
     params: [],
     paths: [
@@ -871,6 +930,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.get_synonym_rule',
+    bodyless: true,
     auth: SYNONYMS,
     params: [],
     paths: [
@@ -879,6 +939,7 @@ export const ES_API = [
   },
   {
     id: 'synonyms.delete_synonym_rule',
+    bodyless: true,
     auth: SYNONYMS,
     params: [],
     paths: [
@@ -895,6 +956,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.list_rulesets',
+    bodyless: true,
     auth: QUERY_RULES,
     params: ['from', 'size'],
     paths: [
@@ -911,6 +973,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.get_ruleset',
+    bodyless: true,
     auth: QUERY_RULES,
     params: [],
     paths: [
@@ -919,6 +982,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.delete_ruleset',
+    bodyless: true,
     auth: QUERY_RULES,
     params: [],
     paths: [
@@ -935,6 +999,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.get_rule',
+    bodyless: true,
     auth: QUERY_RULES,
     params: [],
     paths: [
@@ -943,6 +1008,7 @@ export const ES_API = [
   },
   {
     id: 'query_rules.delete_rule',
+    bodyless: true,
     auth: QUERY_RULES,
     params: [],
     paths: [
@@ -967,6 +1033,7 @@ export const ES_API = [
   },
   {
     id: 'get_script',
+    bodyless: true,
     auth: SCRIPTS,
     params: ['master_timeout'],
     paths: [
@@ -975,6 +1042,7 @@ export const ES_API = [
   },
   {
     id: 'delete_script',
+    bodyless: true,
     auth: SCRIPTS,
     params: ['master_timeout', 'timeout'],
     paths: [
@@ -983,6 +1051,7 @@ export const ES_API = [
   },
   {
     id: 'get_script_context',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_context/get' },
     params: [],
     paths: [
@@ -991,6 +1060,7 @@ export const ES_API = [
   },
   {
     id: 'get_script_languages',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_language/get' },
     params: [],
     paths: [
@@ -1099,6 +1169,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.get_pipeline',
+    bodyless: true,
     auth: INGEST,
     params: ['master_timeout', 'summary'],
     paths: [
@@ -1108,6 +1179,7 @@ export const ES_API = [
   },
   {
     id: 'ingest.delete_pipeline',
+    bodyless: true,
     auth: INGEST,
     params: ['master_timeout', 'timeout'],
     paths: [
@@ -1133,6 +1205,7 @@ export const ES_API = [
   },
   {
     id: 'tasks.list',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/tasks/lists' },
     params: ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'group_by', 'timeout'],
     paths: [
@@ -1141,6 +1214,7 @@ export const ES_API = [
   },
   {
     id: 'tasks.get',
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/task/get' },
     params: ['wait_for_completion', 'timeout'],
     paths: [
@@ -1198,6 +1272,7 @@ export const ES_API = [
   },
   {
     id: 'indices.get_data_stream',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/data_stream/get', names: { name: true }, every: 'strict' },
     params: ['expand_wildcards', 'include_defaults', 'master_timeout', 'verbose'],
     paths: [
@@ -1207,6 +1282,7 @@ export const ES_API = [
   },
   {
     id: 'indices.delete_data_stream',
+    bodyless: true,
     auth: { category: 'indices', action: 'indices:admin/data_stream/delete', names: { name: true } },
     params: ['expand_wildcards', 'master_timeout'],
     paths: [
@@ -1215,6 +1291,7 @@ export const ES_API = [
   },
   {
     id: 'indices.data_streams_stats',
+    bodyless: true,
     auth: { category: 'indices', operation: 'read', action: 'indices:monitor/data_stream/stats', names: { name: true }, every: 'strict' },
     params: ['expand_wildcards'],
     paths: [
@@ -1239,6 +1316,300 @@ export const ES_API = [
       { methods: ['POST'], pattern: '/{index}/_rollover/{new_index}' },
     ],
   },
+  // Elasticsearch's APIs the embedded engine does not implement (see SNAPSHOTS)
+  {
+    id: 'snapshot.get_repository',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/repository/get', { operation: 'read' }),
+    paths: [
+      { methods: ['GET'], pattern: '/_snapshot' },
+      { methods: ['GET'], pattern: '/_snapshot/{repository}' },
+    ],
+  },
+  {
+    id: 'snapshot.create_repository',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/repository/put', { operation: 'write' }),
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_snapshot/{repository}' },
+    ],
+  },
+  {
+    id: 'snapshot.delete_repository',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/repository/delete', { operation: 'delete' }),
+    paths: [
+      { methods: ['DELETE'], pattern: '/_snapshot/{repository}' },
+    ],
+  },
+  {
+    id: 'snapshot.verify_repository',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/repository/verify', { operation: 'read' }),
+    paths: [
+      { methods: ['POST'], pattern: '/_snapshot/{repository}/_verify' },
+    ],
+  },
+  {
+    id: 'snapshot.cleanup_repository',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/repository/_cleanup', { operation: 'write' }),
+    paths: [
+      { methods: ['POST'], pattern: '/_snapshot/{repository}/_cleanup' },
+    ],
+  },
+  {
+    id: 'snapshot.get',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/snapshot/get', { operation: 'read' }),
+    paths: [
+      { methods: ['GET'], pattern: '/_snapshot/{repository}/{snapshot}' },
+    ],
+  },
+  {
+    id: 'snapshot.create',
+    engine: false,
+    // creating a snapshot reads every index
+    auth: SNAPSHOTS('cluster:admin/snapshot/create', { operation: 'write', every: 'strict' }),
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_snapshot/{repository}/{snapshot}' },
+    ],
+  },
+  {
+    id: 'snapshot.delete',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/snapshot/delete', { operation: 'delete' }),
+    paths: [
+      { methods: ['DELETE'], pattern: '/_snapshot/{repository}/{snapshot}' },
+    ],
+  },
+  {
+    id: 'snapshot.status',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/snapshot/status', { operation: 'read' }),
+    paths: [
+      { methods: ['GET'], pattern: '/_snapshot/_status' },
+      { methods: ['GET'], pattern: '/_snapshot/{repository}/_status' },
+      { methods: ['GET'], pattern: '/_snapshot/{repository}/{snapshot}/_status' },
+    ],
+  },
+  {
+    id: 'snapshot.restore',
+    engine: false,
+    // restoring one writes every index it holds
+    auth: SNAPSHOTS('cluster:admin/snapshot/restore', { operation: 'write', every: 'strict' }),
+    paths: [
+      { methods: ['POST'], pattern: '/_snapshot/{repository}/{snapshot}/_restore' },
+    ],
+  },
+  {
+    id: 'snapshot.clone',
+    engine: false,
+    auth: SNAPSHOTS('cluster:admin/snapshot/clone', { operation: 'write', every: 'strict' }),
+    paths: [
+      { methods: ['PUT'], pattern: '/_snapshot/{repository}/{snapshot}/_clone/{target_snapshot}' },
+    ],
+  },
+  {
+    id: 'cat.snapshots',
+    engine: false,
+    bodyless: true,
+    auth: SNAPSHOTS('cluster:admin/snapshot/get', { operation: 'read' }),
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/snapshots' },
+      { methods: ['GET'], pattern: '/_cat/snapshots/{repository}' },
+    ],
+  },
+  {
+    id: 'sql.query',
+    engine: false,
+    auth: SQL,
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_sql' },
+      { methods: ['POST'], pattern: '/_sql/close' },
+      { methods: ['GET', 'POST'], pattern: '/_sql/translate' },
+      { methods: ['GET', 'DELETE'], pattern: '/_sql/async/{id}' },
+      { methods: ['GET'], pattern: '/_sql/async/status/{id}' },
+    ],
+  },
+  {
+    id: 'esql.query',
+    engine: false,
+    auth: ESQL,
+    paths: [
+      { methods: ['POST'], pattern: '/_query' },
+      { methods: ['POST'], pattern: '/_query/async' },
+      { methods: ['GET', 'DELETE'], pattern: '/_query/async/{id}' },
+    ],
+  },
+  {
+    id: 'async_search.submit',
+    engine: false,
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/async_search/submit', every: 0, body: 'search' },
+    paths: [
+      { methods: ['POST'], pattern: '/_async_search' },
+      { methods: ['POST'], pattern: '/{index}/_async_search' },
+    ],
+  },
+  {
+    id: 'async_search.get',
+    engine: false,
+    auth: ASYNC_SEARCH_GET,
+    paths: [
+      { methods: ['GET', 'DELETE'], pattern: '/_async_search/{id}' },
+      { methods: ['GET'], pattern: '/_async_search/status/{id}' },
+    ],
+  },
+  {
+    id: 'eql.search',
+    engine: false,
+    // `/_eql/search/{id}` reads a search by id: no index list can be put in front of it
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/eql', every: 'strict', body: 'search' },
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_eql/search' },
+      { methods: ['GET', 'DELETE'], pattern: '/_eql/search/{id}' },
+      { methods: ['GET'], pattern: '/_eql/search/status/{id}' },
+    ],
+  },
+  {
+    id: 'knn_search',
+    engine: false,
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/knn_search', body: 'search' },
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_knn_search' },
+    ],
+  },
+  {
+    id: 'terms_enum',
+    engine: false,
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/xpack/termsenum/list', body: 'search' },
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/{index}/_terms_enum' },
+    ],
+  },
+  {
+    id: 'indices.disk_usage',
+    engine: false,
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/analyze_disk_usage' },
+    paths: [
+      { methods: ['POST'], pattern: '/{index}/_disk_usage' },
+    ],
+  },
+  {
+    id: 'indices.field_usage_stats',
+    engine: false,
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/field_usage_stats' },
+    paths: [
+      { methods: ['GET'], pattern: '/{index}/_field_usage_stats' },
+    ],
+  },
+  {
+    id: 'indices.resolve_cluster',
+    engine: false,
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/resolve/cluster', index: 'name' },
+    paths: [
+      { methods: ['GET'], pattern: '/_resolve/cluster/{name}' },
+    ],
+  },
+  {
+    id: 'indices.migrate_to_data_stream',
+    engine: false,
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/data_stream/modify', names: { name: true } },
+    paths: [
+      { methods: ['POST'], pattern: '/_data_stream/_migrate/{name}' },
+    ],
+  },
+  {
+    id: 'indices.promote_data_stream',
+    engine: false,
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/data_stream/modify', names: { name: true } },
+    paths: [
+      { methods: ['POST'], pattern: '/_data_stream/_promote/{name}' },
+    ],
+  },
+  {
+    id: 'cluster.reroute',
+    engine: false,
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/reroute', body: 'reroute' },
+    paths: [
+      { methods: ['POST'], pattern: '/_cluster/reroute' },
+    ],
+  },
+  {
+    id: 'cluster.allocation_explain',
+    engine: false,
+    // without a body it explains the first unassigned shard of any index
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/allocation/explain', privilege: 'manage', body: 'allocation_explain' },
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_cluster/allocation/explain' },
+    ],
+  },
+  {
+    id: 'cluster.voting_config_exclusions',
+    engine: false,
+    auth: { category: 'cluster', action: { write: 'cluster:admin/voting_config/add_exclusions', delete: 'cluster:admin/voting_config/clear_exclusions' } },
+    paths: [
+      { methods: ['POST', 'DELETE'], pattern: '/_cluster/voting_config_exclusions' },
+    ],
+  },
+  {
+    id: 'dangling_indices',
+    engine: false,
+    auth: { category: 'cluster', privilege: 'manage', action: { read: 'cluster:admin/indices/dangling/list', write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
+    paths: [
+      { methods: ['GET'], pattern: '/_dangling' },
+      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}' },
+    ],
+  },
+  {
+    id: 'indices.simulate_template',
+    engine: false,
+    auth: { ...INDEX_TEMPLATES, operation: 'read', action: 'indices:admin/index_template/simulate' },
+    paths: [
+      // not `POST /_index_template/_simulate`: the engine's router reads it as storing a template named so
+      { methods: ['POST'], pattern: '/_index_template/_simulate/{name}' },
+      { methods: ['POST'], pattern: '/_index_template/_simulate_index/{name}' },
+    ],
+  },
+  {
+    id: 'nodes.reload_secure_settings',
+    engine: false,
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/nodes/reload_secure_settings', perIndexLevel: 'manage' },
+    paths: [
+      { methods: ['POST'], pattern: '/_nodes/reload_secure_settings' },
+      { methods: ['POST'], pattern: '/_nodes/{node_id}/reload_secure_settings' },
+    ],
+  },
+  {
+    id: 'nodes.usage',
+    engine: false,
+    // `/_nodes/usage` and `/_nodes/{node_id}/usage` are read by the engine's router as node info (`nodes.info`)
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/usage', perIndexLevel: 'manage' },
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/usage/{metric}' },
+    ],
+  },
+  {
+    id: 'license',
+    engine: false,
+    auth: { category: 'cluster', action: { read: 'cluster:monitor/xpack/license/get', write: 'cluster:admin/xpack/license/put', delete: 'cluster:admin/xpack/license/put' } },
+    paths: [
+      { methods: ['GET', 'PUT', 'POST', 'DELETE'], pattern: '/_license' },
+      { methods: ['GET'], pattern: '/_license/basic_status' },
+      { methods: ['GET'], pattern: '/_license/trial_status' },
+      { methods: ['POST'], pattern: '/_license/start_basic' },
+      { methods: ['POST'], pattern: '/_license/start_trial' },
+    ],
+  },
+  {
+    id: 'xpack.info',
+    engine: false,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/xpack/info' },
+    paths: [
+      { methods: ['GET'], pattern: '/_xpack' },
+      { methods: ['GET'], pattern: '/_xpack/usage' },
+    ],
+  },
 ] as const satisfies readonly EsApi[];
 
 /** One path of an API: the methods it takes at a pattern, and its own parameters when they differ from the API's. */
@@ -1250,8 +1621,16 @@ export interface EsPath {
 
 export interface EsApi {
   readonly id: string;
-  /** What the API does, for authorization (read by lib/auth's classifier); absent: read by the classifier's older path reading. */
-  readonly auth?: RouteAuth;
+  /** What the API does, for authorization (read by lib/auth's classifier, `classifyRoute`). */
+  readonly auth: RouteAuth;
+  /**
+   * `false`: an API of Elasticsearch's the embedded engine does not implement (`_snapshot`, `_sql`):
+   * in the table so that the gateway knows what it is, with no engine handler — the embedded engine
+   * answers it as any path it has no handler for, the HTTP backend forwards it.
+   */
+  readonly engine?: false;
+  /** The API reads no body: one sent is refused (`request [GET /] does not support having a body`), as Elasticsearch refuses it. */
+  readonly bodyless?: true;
   /** The URL parameters of every path of the API that names none of its own. */
   readonly params?: readonly string[];
   readonly paths: readonly EsPath[];

@@ -26,8 +26,8 @@ export interface GatewayRoute {
   pattern: string;
   /** Its `{index}`, `{app}`, `{type}` and `{id}` hold names, never an API word (`_x`): a path with one there is not this route. */
   names?: boolean;
-  /** What it does, for authorization (see `RouteAuth`); absent: read by the classifier's path reading. */
-  auth?: RouteAuth;
+  /** What it does, for authorization (see `RouteAuth`). */
+  auth: RouteAuth;
 }
 
 /** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
@@ -47,11 +47,47 @@ const APPS = { category: 'indices', action: { read: 'indices:admin/get', write: 
 /** Every method: the route's own handler answers a method it does not take (405), as it always has. */
 export const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
-/** `/{prefix}` and everything below it, as one route whose handler reads the rest of the path. */
-const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, methods: readonly string[] = ANY_METHOD): GatewayRoute[] => [
-  { id, family, methods, pattern: prefix },
-  { id, family, methods, pattern: `${prefix}/*` },
+/**
+ * `/{prefix}` and everything below it, as one route whose handler reads the rest of the path;
+ * `named`: the parameter the segment after the prefix is, when there is one (`/_rule/{id}/…`).
+ */
+const subtree = (id: GatewayRouteId, family: RouteFamily, prefix: string, auth: RouteAuth, named?: string): GatewayRoute[] => [
+  { id, family, methods: ANY_METHOD, pattern: prefix, auth },
+  ...(named ? [{ id, family, methods: ANY_METHOD, pattern: `${prefix}/${named}`, auth }] : []),
+  { id, family, methods: ANY_METHOD, pattern: `${prefix}/${named ? `${named}/` : ''}*`, auth },
 ];
+
+/** The gateway's cache of answers: its records are the cluster's (`/_cache/{index}` names an index besides). */
+const CACHE = CLUSTER_RECORDS('cache', 'cache');
+
+/**
+ * The app-addressed style (`/{app}/{type}/…`): the type only narrows documents, so a request is
+ * authorized as its typeless equivalent (`/{app}/_search`, `/{app}/_doc/{id}`).
+ */
+const TYPED_COUNT = { category: 'search', operation: 'read', action: 'indices:data/read/search', index: 'app', type: 'type', body: 'search' } as const;
+const TYPED_DOCS = { category: 'docs', index: 'app', type: 'type', action: { read: 'indices:data/read/get', write: 'indices:data/write/index', delete: 'indices:data/write/delete' } } as const;
+const TYPED_ROUTES: readonly GatewayRoute[] = [
+  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true, auth: { ...TYPED_COUNT, pointInTime: true, streams: 'any' } },
+  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true, auth: TYPED_COUNT },
+  { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true, auth: { category: 'docs', operation: 'write', action: 'indices:data/write/bulk', index: 'app', type: 'type', body: 'bulk', bodyPerIndex: true } },
+  { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update', names: true, auth: { category: 'docs', operation: 'write', action: 'indices:data/write/update', index: 'app', type: 'type', id: 'id' } },
+  { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}', names: true, auth: TYPED_DOCS },
+  { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}', names: true, auth: { ...TYPED_DOCS, id: 'id', streams: 'GET' } },
+  { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}', names: true, auth: { ...TYPED_DOCS, id: 'id' } },
+  { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}', names: true, auth: { ...TYPED_DOCS, id: 'id' } },
+];
+
+/** The declarative API (and the ReactiveSearch API's own names for it: appbase-js, the ReactiveSearch UI library): it reads the indices its queries name. */
+const DECLARATIVE = { category: 'declarative', operation: 'read', action: 'indices:data/read/declarative', body: 'declarative' } as const;
+const DECLARATIVE_VALIDATE = { ...DECLARATIVE, action: 'indices:data/read/declarative/validate' } as const;
+const DECLARATIVE_ROUTES: readonly GatewayRoute[] = ['_declarative', '_reactivesearch', '_reactivesearch.v3'].flatMap((word) => [
+  ...subtree('declarative', 'declarative', `/${word}`, DECLARATIVE),
+  ...subtree('declarative', 'declarative', `/${word}/validate`, DECLARATIVE_VALIDATE),
+  ...subtree('declarative', 'declarative', `/{index}/${word}`, DECLARATIVE),
+  ...subtree('declarative', 'declarative', `/{index}/${word}/validate`, DECLARATIVE_VALIDATE),
+  // popular searches of the caller's own indices (search analytics), answered by the gateway: no index of the engine's is named
+  { id: 'declarative', family: 'declarative', methods: ANY_METHOD, pattern: `/.suggestions/${word}`, auth: DECLARATIVE },
+]);
 
 export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   // the credentials API (lib/auth/credentials/routes.ts)
@@ -67,40 +103,39 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { id: 'apps.list', family: 'apps', methods: ['GET', 'HEAD'], pattern: '/_apps', auth: { ...APPS, every: 'strict' } },
   { id: 'apps.create', family: 'apps', methods: ['PUT'], pattern: '/_apps/{app}', auth: { ...APPS, names: { app: true } } },
   { id: 'apps.delete', family: 'apps', methods: ['DELETE'], pattern: '/_apps/{app}', auth: { ...APPS, names: { app: true } } },
-  { id: 'typed.search', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_search', names: true },
-  { id: 'typed.count', family: 'app', methods: ['GET', 'POST'], pattern: '/{app}/{type}/_count', names: true },
-  { id: 'typed.bulk', family: 'app', methods: ['POST', 'PUT'], pattern: '/{app}/{type}/_bulk', names: true },
-  { id: 'typed.update', family: 'app', methods: ['POST'], pattern: '/{app}/{type}/{id}/_update', names: true },
-  { id: 'typed.index_new', family: 'app', methods: ['POST'], pattern: '/{app}/{type}', names: true },
-  { id: 'typed.get', family: 'app', methods: ['GET', 'HEAD'], pattern: '/{app}/{type}/{id}', names: true },
-  { id: 'typed.index', family: 'app', methods: ['PUT', 'POST'], pattern: '/{app}/{type}/{id}', names: true },
-  { id: 'typed.delete', family: 'app', methods: ['DELETE'], pattern: '/{app}/{type}/{id}', names: true },
+  ...TYPED_ROUTES,
   // the gateway's other APIs, each answered by its module's handler, which reads the rest of the
   // path by place: only the patterns it reads that way are its routes (`/{index}/_rules` and
   // `/{index}/_cache` are none: the rules handler read them as `/_rule/_rules`, the cache handler
-  // as `/_cache/_cache`; they go on to the engine, which has no such API)
-  ...subtree('rules', 'gateway', '/_rule'),
-  ...subtree('rules', 'gateway', '/_rules'),
-  ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy'),
-  ...subtree('cache', 'gateway', '/_cache'),
-  ...subtree('logs', 'gateway', '/_logs'),
-  ...subtree('logs', 'gateway', '/_log'),
-  ...subtree('logs', 'gateway', '/{index}/_logs'),
-  ...subtree('analytics', 'gateway', '/_analytics'),
-  ...subtree('analytics', 'gateway', '/{index}/_analytics'),
+  // as `/_cache/_cache`; they go on to the engine, which has no such API). What names a record
+  // (a rule's id, an index) is a parameter of its patterns.
+  ...subtree('rules', 'gateway', '/_rule', { ...CLUSTER_RECORDS('rules', 'rules'), id: 'id' }, '{id}'),
+  ...subtree('rules', 'gateway', '/_rules', CLUSTER_RECORDS('rules', 'rules')),
+  // `_default` applies to every index: a cluster-level record; an index's own is that index's
+  { id: 'searchrelevancy', family: 'gateway', methods: ANY_METHOD, pattern: '/_searchrelevancy', auth: CLUSTER_RECORDS('searchrelevancy', 'searchrelevancy') },
+  ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy/_default', CLUSTER_RECORDS('searchrelevancy', 'searchrelevancy')),
+  ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy/{name}', { ...INDEX_RECORDS('searchrelevancy', 'searchrelevancy'), names: { name: true } }),
+  // `DELETE /_cache/{index}`: that index's cached answers
+  { id: 'cache', family: 'gateway', methods: ANY_METHOD, pattern: '/_cache', auth: CACHE },
+  ...['stats', 'evict', 'preferences', 'clear'].flatMap((word) => subtree('cache', 'gateway', `/_cache/${word}`, CACHE)),
+  ...subtree('cache', 'gateway', '/_cache/{name}', { ...CACHE, names: { name: true } }),
+  ...subtree('logs', 'gateway', '/_logs', CLUSTER_RECORDS('logs', 'logs')),
+  ...subtree('logs', 'gateway', '/_log', CLUSTER_RECORDS('logs', 'logs')),
+  ...subtree('logs', 'gateway', '/{index}/_logs', INDEX_RECORDS('logs', 'logs')),
+  // `/_analytics/{index}/{name}`: that index's analytics (`/_analytics/{name}`: every index's)
+  { id: 'analytics', family: 'gateway', methods: ANY_METHOD, pattern: '/_analytics', auth: CLUSTER_RECORDS('analytics', 'analytics') },
+  { id: 'analytics', family: 'gateway', methods: ANY_METHOD, pattern: '/_analytics/{name}', auth: CLUSTER_RECORDS('analytics', 'analytics') },
+  ...subtree('analytics', 'gateway', '/_analytics/rules', CLUSTER_RECORDS('analytics', 'analytics')),
+  { id: 'analytics', family: 'gateway', methods: ANY_METHOD, pattern: '/_analytics/{name}/*', auth: { ...INDEX_RECORDS('analytics', 'analytics'), names: { name: true } } },
+  ...subtree('analytics', 'gateway', '/{index}/_analytics', INDEX_RECORDS('analytics', 'analytics')),
   // the pipelines API (lib/pipelines/router.ts)
   { id: 'pipelines.list', family: 'pipelines', methods: ['GET'], pattern: '/_pipelines', auth: PIPELINES },
   { id: 'pipelines.create', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline', auth: PIPELINES },
-  { id: 'pipelines.validate', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline/validate' },
+  { id: 'pipelines.validate', family: 'pipelines', methods: ['POST'], pattern: '/_pipeline/validate', auth: PIPELINES },
   { id: 'pipelines.get', family: 'pipelines', methods: ['GET', 'HEAD'], pattern: '/_pipeline/{id}', auth: { ...PIPELINES, id: 'id' } },
   { id: 'pipelines.put', family: 'pipelines', methods: ['PUT'], pattern: '/_pipeline/{id}', auth: { ...PIPELINES, id: 'id' } },
   { id: 'pipelines.delete', family: 'pipelines', methods: ['DELETE'], pattern: '/_pipeline/{id}', auth: { ...PIPELINES, id: 'id' } },
-  ...subtree('declarative', 'declarative', '/_declarative'),
-  ...subtree('declarative', 'declarative', '/_reactivesearch'),
-  ...subtree('declarative', 'declarative', '/_reactivesearch.v3'),
-  ...subtree('declarative', 'declarative', '/{index}/_declarative'),
-  ...subtree('declarative', 'declarative', '/{index}/_reactivesearch'),
-  ...subtree('declarative', 'declarative', '/{index}/_reactivesearch.v3'),
+  ...DECLARATIVE_ROUTES,
   { id: 'gateway.metrics', family: 'gateway', methods: ANY_METHOD, pattern: '/_gateway/metrics', auth: { category: 'cluster', action: 'cluster:monitor/gateway/metrics' } },
   { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate', auth: { category: 'cluster', operation: 'read', action: AUTHENTICATE_ACTION } },
 ];

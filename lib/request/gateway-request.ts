@@ -27,6 +27,13 @@ export interface GatewayRequest {
   readonly pathParams: Readonly<Record<string, string>>;
   /** Where each path parameter sits among `segments`: a narrowed request's parameters are read from its own segments. */
   readonly paramSlots?: Readonly<Record<string, number>>;
+  /**
+   * The pattern of the Elasticsearch API's path the table matched (`/{index}/_doc/{id}`): the
+   * embedded engine's router, built from the same table, takes the route from it rather than
+   * matching the path again (lib/engine's `checkEngineRoute`). Absent for the gateway's own routes
+   * and for a path no route takes.
+   */
+  readonly routePattern?: string;
   /** The decoded path segments, empty ones dropped. */
   readonly segments: readonly string[];
   /** The canonical path, serialized from `segments`. */
@@ -55,11 +62,11 @@ const frozen = <T extends object>(value: T): Readonly<T> => Object.freeze(value)
 /** The value for a classified target. The only maker besides `narrowRequest`; lib/auth's `readRequest` calls it. */
 export function gatewayRequest(
   method: string, target: Pick<RequestTarget, 'path' | 'segments' | 'querystring' | 'params'>, info: Classification, body?: string,
-  route?: { id: string; slots: Readonly<Record<string, number>> },
+  route?: { id: string; slots: Readonly<Record<string, number>>; pattern?: string },
 ): GatewayRequest {
   const params = target.params.has('source') || target.params.has('source_content_type') ? withoutSource(target.params) : target.params;
   const pathParams = route ? paramsAt(target.segments, route.slots) : NO_PATH_PARAMS;
-  return frozen({ method, route: route?.id ?? info.action, pathParams, paramSlots: route?.slots, segments: target.segments, path: target.path, params, querystring: target.querystring, body, info });
+  return frozen({ method, route: route?.id ?? info.action, pathParams, paramSlots: route?.slots, routePattern: route?.pattern, segments: target.segments, path: target.path, params, querystring: target.querystring, body, info });
 }
 
 const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});

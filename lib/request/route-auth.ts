@@ -16,10 +16,13 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  * - `index_template`: the index patterns and aliases a template applies to.
  * - `painless_context`: the index a script runs in the context of.
  * - `credentials`: the indices a credential written may reach.
+ * - `declarative`: the indices a declarative (ReactiveSearch) query's components name.
+ * - `reroute`, `allocation_explain`: the index a cluster reroute command writes, an allocation explanation reads.
  */
 export type BodyReader =
   | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
-  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'index_template' | 'painless_context' | 'credentials';
+  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'index_template' | 'painless_context' | 'credentials'
+  | 'declarative' | 'reroute' | 'allocation_explain';
 
 /**
  * What a route does, for authorization: read from the route table's entry once the request has
@@ -50,6 +53,14 @@ export interface RouteAuth {
   readonly sourceOperation?: Operation;
   /** The path parameter holding a document id. */
   readonly id?: string;
+  /** The path parameter holding the app-addressed style's type (`{type}` of `/{app}/{type}/{id}`). */
+  readonly type?: string;
+  /**
+   * `false`: no API the gateway knows — the table's answer for a path none of its routes takes
+   * (`unknownRoute`). Classified by its shape, refused for scoped credentials ("unknown means
+   * refused"), forwarded for the admin.
+   */
+  readonly known?: false;
   readonly body?: BodyReader;
   /** The body's targets carry their own operations (a mixed request). */
   readonly bodyPerIndex?: boolean;

@@ -19,6 +19,11 @@ export class RouteTable<T> {
     this.tree = undefined;
   }
 
+  /** The entry of `pattern` for `method`, as it was added: a route another reading of the same table already matched. */
+  at(method: string, pattern: string): T | undefined {
+    return this.entries.get(pattern)?.get(method);
+  }
+
   /** The entry `method` reaches at `segments`, with its path parameters (decoded), if any. */
   find(method: string, segments: readonly string[]): { value: T; pathParams: Record<string, string> } | undefined {
     // no pattern has an empty segment, and no parameter takes one

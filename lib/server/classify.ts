@@ -42,8 +42,10 @@ export function classify(maxContentLength: number, sameParser = false, templates
   };
   const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {
     const target = targetOf(ctx);
-    const read = readRequest({ method: ctx.method, target });
-    if (read.info.readsBody && hasBody(ctx)) return withBody(ctx, next, read, target, compat);
+    // a body spelled in the URL (`source`) is the request's body from the edge's first step on
+    const sentBody = hasBody(ctx);
+    const read = readRequest({ method: ctx.method, target, sentBody });
+    if (read.info.readsBody && sentBody) return withBody(ctx, next, read, target, compat);
     return accepted(ctx, next, read);
   };
   const typeless = async (ctx: GatewayContext, next: Next, es8: TypelessRequest) => {

@@ -46,11 +46,12 @@ describe('the request is parsed at the edge only (issue 32)', () => {
     expect(found).to.deep.equal([]);
   });
 
-  it('the classifier is imported by the edge\'s builder of the request value alone', () => {
-    const importers = files.filter(({ text }) => /from '\.\.?\/[^']*classify-request\.js'/.test(text)).map((f) => f.file);
-    // the authorizer takes two named facts of it (the authenticate action, what an index's readers may read), not the classifier
-    const classifying = files.filter(({ text }) => /\bclassifyTarget\b/.test(text)).map((f) => f.file);
-    expect(classifying.sort()).to.deep.equal(['lib/auth/classify/classify-request.ts', 'lib/auth/classify/read-request.ts']);
-    expect(importers).to.include('lib/auth/classify/read-request.ts');
+  it('the request is classified from its route table entry alone, by the edge\'s builder of the request value', () => {
+    // no path-reading classifier is left (classifyTarget, deleted): the matched entry's metadata is the classification
+    expect(files.filter(({ text }) => /\bclassifyTarget\b/.test(text)).map((f) => f.file)).to.deep.equal([]);
+    const classifying = files.filter(({ text }) => /\bclassifyRoute\(/.test(text)).map((f) => f.file);
+    expect(classifying.sort()).to.deep.equal(['lib/auth/classify/classify-route.ts', 'lib/auth/classify/read-request.ts']);
+    // a path is split in one place: the edge's decoder
+    expect(files.filter(({ text }) => text.includes("split('/')")).map((f) => f.file)).to.deep.equal(['lib/request/request-target.ts']);
   });
 });

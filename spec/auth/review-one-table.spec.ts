@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Pool } from 'undici';
-import { ES_API, GATEWAY_ROUTES, patternParam, patternSegments } from '../../lib/request/index.js';
+import { ES_API, GATEWAY_ROUTES, findRoute, patternParam, patternSegments, requestTarget, type EsApi } from '../../lib/request/index.js';
 import { leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
 import { basic, call, ndjson } from '../support/http.js';
 
@@ -130,19 +130,27 @@ for (const backend of RECORDED_BACKENDS) {
       const settings = await call(url, 'GET', '/other-1/_settings/index.default_pipeline,index.blocks*');
       return JSON.stringify([docs.json?.hits?.hits, mapping.json, Object.keys(aliases.json ?? {}).sort().map((k) => [k, aliases.json[k]]), settings.json]);
     };
+    const withoutSources = (text: string) => {
+      try {
+        return JSON.stringify(JSON.parse(text), (key, value: unknown) => (key === '_source' ? undefined : value));
+      } catch {
+        return text;
+      }
+    };
     const contained = (res: { status: number; text: string; json: any }, what: string) => {
       if (process.env.REVIEW_TALLY) console.log('TALLY', res.status, what, res.text.slice(0, 200));
       expect(res.status, `${what} → ${res.status} ${res.text.slice(0, 400)}`).to.be.below(500);
-      // a document that is not there: Elasticsearch's 404 is the get answer with `found: false`
-      if (res.status >= 400 && res.text && !(res.status === 404 && res.json?.found === false)) {
+      // a document that is not there: Elasticsearch's 404 is the get answer with `found: false`, the delete's with `result: not_found`
+      if (res.status >= 400 && res.text && !(res.status === 404 && (res.json?.found === false || res.json?.result === 'not_found'))) {
         expect(res.json?.error, `${what}: not Elasticsearch-shaped: ${res.text.slice(0, 300)}`).to.not.equal(undefined);
         if (typeof res.json.error !== 'string') expect(res.json.status, `${what}: ${res.text.slice(0, 300)}`).to.equal(res.status);
       }
       expect(res.text, `${what} shows a hidden value`).not.to.contain(SECRET);
       expect(res.text, `${what} shows another tenant's value`).not.to.contain(OTHER_MARK);
       if (res.status < 300) {
-        expect(res.text, `${what} names another tenant's index`).not.to.match(/"other-1|other-alias/);
-        expect(res.text, `${what} names a system index`).not.to.contain('.gateway-');
+        // a document's own text is the tenant's data (a hostile body the sweep indexed as a document names other-1): its `_source` names no index
+        expect(withoutSources(res.text), `${what} names another tenant's index`).not.to.match(/"other-1|other-alias/);
+        expect(withoutSources(res.text), `${what} names a system index`).not.to.contain('.gateway-');
       }
     };
     /**
@@ -155,7 +163,9 @@ for (const backend of RECORDED_BACKENDS) {
       if (!upstream) return;
       // a routing value is a shard key, not an index: `routing=other-1` names nothing
       const unrouted = (query: string) => query.split('&').filter((kv) => !kv.startsWith('routing=')).join('&');
-      const requests = upstream.requests.map((r) => ({ ...r, query: unrouted(r.query), body: readsBody ? r.body : '' }));
+      // a document's id names no index (`/mine-1/_doc/other-1` is mine-1's document `other-1`)
+      const unnamed = (path: string) => path.replace(/^(\/[^/]+\/(?:_doc|_create|_update|_source|_explain|_termvectors)\/)[^/]+/, '$1{id}');
+      const requests = upstream.requests.map((r) => ({ ...r, path: unnamed(r.path), query: unrouted(r.query), body: readsBody ? r.body : '' }));
       const found = leaksIn(requests, { names: ['other-1', 'other-alias', OTHER_MARK], reachable: ['other-1', '.gateway-credentials'] });
       expect(found, `${what} reached the engine with ${found.join(' | ')}`).to.deep.equal([]);
     };
@@ -196,8 +206,15 @@ for (const backend of RECORDED_BACKENDS) {
           const res = await raw(method, target, tenant, body);
           const what = `${r.route.id}: ${method} ${target} ${typeof body === 'string' ? body.slice(0, 80) : JSON.stringify(body)?.slice(0, 120)}`;
           contained(res, what);
-          const api = ES_API.find((a) => a.id === r.route.id);
-          noLeaks(what, !api || !api.auth || (api.auth as { body?: unknown }).body !== undefined);
+          // the route the table reads the request as (by its method: a generated path may reach another route)
+          let match;
+          try {
+            match = findRoute(method, requestTarget(path, r.query).segments);
+          } catch {
+            match = undefined;
+          }
+          const auth = match && (match.route.owner === 'gateway' ? match.route.route.auth : match.route.auth);
+          noLeaks(what, !auth || auth.body !== undefined);
         }),
         { seed: SEED, numRuns: RUNS },
       );
@@ -205,6 +222,12 @@ for (const backend of RECORDED_BACKENDS) {
     });
 
     it('literal against parameter, API words as names, typed app paths and HEAD fallbacks: each reaches what the engine would, within mine*', async () => {
+      // the generated sweep may leave documents in mine-1 whose text names other-1 (a search body
+      // indexed as a document, over the seed's too): the probes below start from the seed
+      const reset = await call(url, 'POST', '/mine-1/_delete_by_query?refresh=true&conflicts=proceed', { body: { query: { bool: { must_not: { ids: { values: ['1'] } } } } } });
+      expect(reset.status, reset.text).to.equal(200);
+      const seed = await call(url, 'PUT', '/mine-1/_doc/1?refresh=true', { body: { f: 'a', secret: `${SECRET}-mine-1` } });
+      expect(seed.status, seed.text).to.be.oneOf([200, 201]);
       const probes: Array<[string, string, unknown?]> = [
         ['GET', '/mine-1/_doc/_search'], ['POST', '/mine-1/_doc/_search', { query: { match_all: {} } }], ['GET', '/mine-1/_DOC/1'], ['GET', '/mine-1/_doc/1/_source'],
         ['PUT', '/mine-1/_doc/_bulk', { f: 'x' }], ['POST', '/_all/_doc/1', { f: 'x' }], ['POST', '/*/_doc', { f: 'x' }], ['GET', '/_all/_mapping'], ['GET', '/*/_settings'],
@@ -230,7 +253,9 @@ for (const backend of RECORDED_BACKENDS) {
 
     it('a query parameter the API does not take is refused with Elasticsearch\'s unrecognized-parameter error, on every API of the table', async () => {
       const misses: string[] = [];
-      for (const api of ES_API) {
+      for (const api of ES_API as readonly EsApi[]) {
+        // an API the embedded engine does not implement is answered as a path it has no handler for
+        if (api.engine === false) continue;
         const p = api.paths[api.paths.length - 1];
         const path = filled(p.pattern, 'mine-1', '1');
         const res = await raw(p.methods[0], `${path}?bogus_param_32b=1`, tenant);

@@ -320,7 +320,9 @@ for (const target of TARGETS) {
       for (const [method, path] of [['PUT', '/mine-1/_rules'], ['POST', '//mine-1/%5Frules'], ['PUT', '/mine-1/_rules/'], ['DELETE', '/mine-1/_cache'], ['DELETE', '/mine-1//%5Fcache']]) {
         const res = await raw(method, path, tenant, method === 'DELETE' ? undefined : rule);
         expectContained(res, `${method} ${path}`);
-        expect(res.status, `${method} ${path} reached a gateway API: ${res.text}`).to.be.oneOf([400, 404, 405]);
+        // no route of the table: refused for a scoped credential ("unknown means refused", issue 32), never a gateway API's answer
+        expect(res.status, `${method} ${path} reached a gateway API: ${res.text}`).to.be.oneOf([400, 403, 404, 405]);
+        if (res.status === 403) expect(res.json?.error?.type).to.equal('security_exception');
       }
       const stored = await call(started.url, 'GET', '/_rule/_rules');
       expect(stored.status, `a rule [_rules] was stored: ${stored.text}`).to.be.oneOf([404, 400]);

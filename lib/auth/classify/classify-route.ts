@@ -4,10 +4,12 @@ import {
   bulkTargets,
   closePointInTimeTargets,
   credentialTargets,
+  declarativeTargets,
   docsTargets,
   indexCreationTargets,
   indexTemplateTargets,
   msearchTargets,
+  namedIndexTargets,
   painlessContextTargets,
   reindexTargets,
   searchBodyTargets,
@@ -15,19 +17,20 @@ import {
   templateBodyTargets,
   type BodyTarget,
 } from './body-indices.js';
-import { methodOperation, startClassifying, type Classifying } from './classify-request.js';
+import { methodOperation, startClassifying, type Classifying } from './classifying.js';
 
 /**
  * A request classified by its route in the one route table: the entry's authorization metadata
  * (`RouteAuth`) read with the path parameters the table matched — the same match the embedded
- * engine's router makes — and the body read by the entry's reader. Undefined when the route has
- * no metadata (its family is still read by the classifier's path reading).
+ * engine's router makes — and the body read by the entry's reader. Every route of the table has
+ * metadata, and a path none of them takes reaches the table's unknown route (`findRoute`): nothing
+ * else reads the path.
  */
-export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Classification | undefined {
+export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Classification {
   const { route, slots } = match;
-  const auth = route.owner === 'elasticsearch' ? route.auth : route.route.auth;
-  if (!auth) return undefined;
+  const auth = route.owner === 'gateway' ? route.route.auth : route.auth;
   const c = startClassifying(req);
+  if (auth.known === false) c.unknown();
   // who answers it: the engine, or the gateway API's module
   if (route.owner === 'gateway') c.family = route.route.family;
   if (auth.explicit && req.segments.length < auth.explicit.length) c.writtenAs(auth.explicit);
@@ -48,6 +51,7 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
     c.pathIndex(value, undefined, operation === true ? undefined : operation);
   }
   if (auth.id !== undefined) c.id = param(auth.id);
+  if (auth.type !== undefined) c.type = param(auth.type);
   let operation = auth.operation ?? methodOperation(c.method);
   if (auth.body) {
     const targets = readBody(c, auth.body);
@@ -104,6 +108,12 @@ function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
       return painlessContextTargets(c.body, c);
     case 'credentials':
       return credentialTargets(c.body);
+    case 'declarative':
+      return declarativeTargets(c.body);
+    case 'reroute':
+      return namedIndexTargets(c.body, c, 'write');
+    case 'allocation_explain':
+      return namedIndexTargets(c.body, c, 'read');
     case 'close_pit': {
       const targets = closePointInTimeTargets(c.body, c);
       if (c.pointInTime === 'opaque') c.unknown();

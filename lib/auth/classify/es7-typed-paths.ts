@@ -1,5 +1,5 @@
 import { EsError } from '../../errors/index.js';
-import { pathOfSegments, serializeQuery, withParam, type RequestTarget } from '../../request/index.js';
+import { findRoute, pathOfSegments, serializeQuery, withParam, type RequestTarget } from '../../request/index.js';
 
 /**
  * Elasticsearch 7's typed paths with the type `_doc` (`/{index}/_doc/_search`,
@@ -7,11 +7,15 @@ import { pathOfSegments, serializeQuery, withParam, type RequestTarget } from '.
  * 8's REST compatibility mode serve them, in their Elasticsearch 8 form (`/{index}/_search`,
  * `/{index}/_update/{id}`, `/{index}/_mapping`).
  *
- * The request path calls `typelessRequest` once, before the classifier: the classification, the
- * authorization and every later step see the Elasticsearch 8 request, and it is what the engine
- * gets, on both backends. The classifier itself reads paths as Elasticsearch 8 does (without the
- * compatibility mode): `POST /{index}/_doc/_search` that did not come this way indexes a document
- * whose id is `_search`, and is classified as that.
+ * The edge calls `typelessRequest` once, before the request is read from the route table: the
+ * classification, the authorization and every later step see the Elasticsearch 8 request, and it
+ * is what the engine gets, on both backends. It is the one rewrite of a path at the edge, and the
+ * table decides it: a read the table has a route for is Elasticsearch 8's, read as Elasticsearch 8
+ * reads it (without the compatibility mode) — `GET /{index}/_doc/_search` gets the document whose
+ * id is `_search`. A write the table reads as indexing a document named after an API
+ * (`POST /{index}/_doc/_search`) is the typed API Elasticsearch 7 clients send it for (appbase-js
+ * 5 searches so), and a typed path Elasticsearch 8 has no route for (`/{index}/_doc/{id}/_update`,
+ * `/{index}/_mapping/_doc`) is put in its typeless form.
  *
  * `_doc` is Elasticsearch's own name for an index's documents, untyped: it means that in every
  * index, a registered app's too (the app-addressed style's types never start with `_`).
@@ -68,6 +72,7 @@ const MAYBE_TYPED = /\/_doc\/+(?:[^/]+\/+)?_|\/_mappings?\/+_doc(?:\/|$)/;
 export function typelessRequest(method: string, target: RequestTarget): TypelessRequest | undefined {
   if (!MAYBE_TYPED.test(target.path)) return undefined;
   const m = (method || 'GET').toUpperCase();
+  if ((m === 'GET' || m === 'HEAD') && findRoute(m, target.segments)) return undefined;
   const untyped = untypedSegments(m, target.segments);
   if (!untyped) return undefined;
   let { params, querystring } = target;

@@ -29,6 +29,6 @@ export {
   type Verdict,
 } from './authorize-indices.js';
 export { searchBodyTargets } from './body-indices.js';
-export { AUTHENTICATE_ACTION } from './classify-request.js';
+export { AUTHENTICATE_ACTION } from '../../request/index.js';
 export { type StoredTemplateSource, renderTemplateRequest } from './render-template.js';
 export { GATEWAY_ROUTES, type GatewayRouteId } from '../../request/index.js';

@@ -1,5 +1,5 @@
-import { findRoute, gatewayRequest, requestTarget, type GatewayRequest, type PreparedBody, type RequestTarget } from '../../request/index.js';
-import { classifyTarget } from './classify-request.js';
+import { EsError } from '../../errors/index.js';
+import { gatewayRequest, requestTarget, routeOf, takesLowerCased, type GatewayRequest, type PreparedBody, type RequestTarget, type RouteMatch } from '../../request/index.js';
 import { classifyRoute } from './classify-route.js';
 
 /** A request as a transport received it: its target decoded once (`requestTarget`), its body if read. */
@@ -10,28 +10,49 @@ export interface RequestInput {
   body?: Buffer | string;
   /** The body read ahead in pieces (see `PreparedBody`). */
   prepared?: PreparedBody;
+  /** The request came with a body not read yet (the HTTP edge's first reading). */
+  sentBody?: boolean;
 }
 
 /**
  * The one builder of the request value (lib/request's `GatewayRequest`), used by every transport:
  * the HTTP edge, each WebSocket frame, each pipeline stage's engine call, a rendered search
  * template, a call reaching the Backend without one. The request is matched once in the one
- * route table (lib/request's `findRoute`: Elasticsearch's APIs and the gateway's own); its
- * classification is the matched entry's metadata (`classifyRoute`), or, for a route without it,
- * the classifier's path reading (`classifyTarget`). Given no body, the value says whether the
- * classifier needs one (`info.readsBody`): the caller then reads it and builds the value again with it.
+ * route table (lib/request's `routeOf`: Elasticsearch's APIs, the gateway's own, and the table's
+ * unknown route for a path none of them takes); its classification is the matched entry's
+ * metadata (`classifyRoute`), and nothing else reads the path. Given no body, the value says
+ * whether the classifier needs one (`info.readsBody`): the caller then reads it and builds the
+ * value again with it.
+ *
+ * Refused here, as Elasticsearch refuses them: a path in another case than the table's
+ * (`/_SEARCH`: `no handler found`), and a body sent to an API that reads none (`refuseBody`).
  */
 export function readRequest(input: RequestInput): GatewayRequest {
   const method = (input.method || 'GET').toUpperCase();
   const { target } = input;
   const asked = { method, segments: target.segments, params: target.params, body: input.body, prepared: input.prepared };
-  const match = findRoute(method, target.segments);
-  const info = (match && classifyRoute(asked, match)) ?? classifyTarget(asked);
+  const match = routeOf(method, target.segments);
+  if (match.route.owner === 'unknown' && takesLowerCased(method, target.segments)) {
+    throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uriOf(target)}] and method [${method}]`);
+  }
+  if (input.sentBody || (input.body !== undefined && input.body.length > 0)) refuseBody(method, target, match);
+  const info = classifyRoute(asked, match);
   const text = info.forward ?? (typeof input.body === 'string' ? input.body : undefined);
-  // a gateway API's id is what the server dispatches on, for a request of its family
-  const route = match && (match.route.owner === 'elasticsearch' || match.route.route.family === info.family) ? { id: match.route.id, slots: match.slots } : undefined;
+  const { route: matched } = match;
+  const route = matched.owner === 'unknown' ? undefined : { id: matched.id, slots: match.slots, ...(matched.owner === 'elasticsearch' ? { pattern: matched.path.pattern } : {}) };
   return gatewayRequest(method, target, info, text, route);
 }
+
+/**
+ * A body sent to an API the table says reads none: Elasticsearch's 400 (its handler did not
+ * consume the content), before anything else reads the request.
+ */
+function refuseBody(method: string, target: Pick<RequestTarget, 'path'>, match: RouteMatch): void {
+  if (match.route.owner !== 'elasticsearch' || !match.route.api.bodyless) return;
+  throw new EsError(400, 'illegal_argument_exception', `request [${method} ${target.path}] does not support having a body`);
+}
+
+const uriOf = (target: Pick<RequestTarget, 'path' | 'querystring'>) => (target.querystring ? `${target.path}?${target.querystring}` : target.path);
 
 /**
  * The value of a request given as a path (percent-encoded, possibly with `?query`) and a query

@@ -6,7 +6,7 @@ import { admitWithin, inheritRestrictions, type Grantor } from './grant.js';
  * What an app's own credentials may do: its documents, searches, streams and declarative queries —
  * and, as readers of the app's index, read its metadata: its mappings (`GET /{app}/_mapping`,
  * appbase-js's `getMappings()`), field capabilities, statistics, and its line in `_cat/indices` and
- * `_cat/count` (classify-request.ts, `readsIndexMetadata`). Never index administration: no mapping
+ * `_cat/count` (classifying.ts, `readsIndexMetadata`). Never index administration: no mapping
  * or settings change, no deleting the index (`indices` is not among them).
  */
 export const APP_CATEGORIES: Category[] = ['docs', 'search', 'streams', 'declarative'];

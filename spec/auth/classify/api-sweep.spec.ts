@@ -10,6 +10,7 @@ interface ApiPath {
   path: string;
   methods: string[];
   parts?: Record<string, unknown>;
+  deprecated?: unknown;
 }
 
 /** Sample values for path parts; index-like parts get names we can look for in the classification. */
@@ -64,6 +65,11 @@ describe('classifyRequest: every path of the Elasticsearch 8 API specs', () => {
             for (const part of ['index', 'target', 'new_index', 'alias']) {
               if (p.path.includes(`{${part}}`)) expect(c.indices, `the {${part}} part`).to.include(SAMPLES[part]);
             }
+            // a path Elasticsearch 8 serves only in the compatibility mode, or deprecated (7's
+            // `{type}` paths, synced flush) is no route of the table: unknown, refused for scoped
+            // credentials (issue 32), unless the app-addressed style has it
+            if (!c.known && (p.path.includes('{type}') || p.deprecated !== undefined || api === 'indices.flush_synced')) return;
+            expect(c.known, 'a route of the table').to.equal(true);
             const expected = expectedCategory(api, p.path);
             if (expected) expect(c.category).to.equal(expected);
             if (method === 'GET' || method === 'HEAD') expect(c.operation, 'GET/HEAD never write').to.equal('read');

@@ -9,11 +9,9 @@ type Row = [method: string, path: string, querystring: string, expected: string 
 const ROWS: Row[] = [
   // the typed APIs on an index's documents
   ['POST', '/books/_doc/_search', '', '/books/_search'],
-  ['GET', '/books/_doc/_search', 'q=title:dune', '/books/_search?q=title:dune'],
   ['POST', '/books/_doc/_search/template', '', '/books/_search/template'],
   ['POST', '/books/_doc/_msearch', '', '/books/_msearch'],
   ['GET', '/books/_doc/_msearch/template', '', '/books/_msearch/template'],
-  ['GET', '/books/_doc/_count', '', '/books/_count'],
   ['POST', '/books/_doc/_count', '', '/books/_count'],
   ['GET', '/books/_doc/_validate/query', 'q=x', '/books/_validate/query?q=x'],
   ['POST', '/books/_doc/_mget', '', '/books/_mget'],
@@ -46,9 +44,13 @@ const ROWS: Row[] = [
   // index expressions as Elasticsearch 7 took them; the type spelled with escapes
   ['POST', '/a,b*/_doc/_search', '', '/a,b*/_search'],
   ['POST', '/_all/_doc/_search', '', '/_all/_search'],
-  ['GET', '/books/%5Fdoc/_count', '', '/books/_count'],
   ['POST', '/books//_doc//_search/', '', '/books/_search'],
   // Elasticsearch 8's own, and what ES 7 routed elsewhere (a method its typed API does not take)
+  // a read of `/{index}/_doc/{word}` is Elasticsearch 8's document get whatever the word (`_search`
+  // is a document's id): the table has that route, so the path is not rewritten (issue 32)
+  ['GET', '/books/_doc/_search', 'q=title:dune', undefined],
+  ['GET', '/books/_doc/_count', '', undefined],
+  ['GET', '/books/%5Fdoc/_count', '', undefined],
   ['GET', '/books/_doc/1', '', undefined],
   ['PUT', '/books/_doc/1', '', undefined],
   ['POST', '/books/_doc', '', undefined],
@@ -111,7 +113,7 @@ describe('Elasticsearch 7 typed paths (`_doc`) in their Elasticsearch 8 form', (
   it('a typed path that was not normalized is classified as Elasticsearch 8 reads it (the engine gets it so)', () => {
     // `_search` is then a document's id: a write, not a read
     expect(classificationOf({ method: 'POST', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'write', id: '_search' });
-    expect(classificationOf({ method: 'GET', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'read', id: '_search' });
+    expect(classificationOf({ method: 'GET', path: '/books/_doc/_search', querystring: '' })).to.include({ category: 'docs', operation: 'read', id: '_search', action: 'indices:data/read/get' });
     // no Elasticsearch 8 API: unknown, so refused for scoped credentials
     expect(classificationOf({ method: 'POST', path: '/books/_doc/1/_update', querystring: '' })).to.include({ known: false });
   });

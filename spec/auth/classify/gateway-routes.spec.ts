@@ -39,7 +39,8 @@ describe('the gateway\'s own routes in the route table', () => {
         });
         const path = (doubled ? '//' : '/') + segments.map((s) => spelled(s, how)).join(doubled ? '//' : '/');
         // an index name holding a path separator is refused where the request is read, as Elasticsearch refuses it
-        const separatorInIndex = ['app', 'index'].some((p) => /[/\\]/.test(params[p] ?? ''));
+        const indexParams = ['app', 'index', route.auth.index ?? 'index', ...Object.keys(route.auth.names ?? {})];
+        const separatorInIndex = indexParams.some((p) => /[/\\]/.test(params[p] ?? ''));
         let req;
         try {
           req = readRawRequest(method, path, '');

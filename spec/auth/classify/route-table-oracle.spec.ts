@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { classifyTarget } from '../../../lib/auth/classify/classify-request.js';
+import { classifyTarget } from './path-reading-oracle.js';
 import { classifyRoute } from '../../../lib/auth/classify/classify-route.js';
 import { ES_API, GATEWAY_ROUTES, findRoute, patternParam, patternSegments, requestTarget, type EsApi } from '../../../lib/request/index.js';
 
@@ -78,12 +78,16 @@ const query = fc.subarray(['stream=true', 'streamonly=true', 'pipeline=p', 'pipe
  *   script, which needs `manage_scripts`.
  * - `/_nodes/{node_id}/…` with a node id or metric named `stats`, `usage` or `hot_threads`: the
  *   path reading named the action after the word; the engine's router reads the route's API.
+ * - a snapshot or repository named like a snapshot API's word (`_verify`, `_status`): the same.
+ * - `POST /_pipeline/validate`: the path reading took `validate` for a pipeline's id; it names none.
  */
 const READ_ONLY_WORDS = new Set(['_simulate', '_execute', '_verify', 'grok', 'explain', '_explain', 'hot_threads']);
 function knownDifference(id: string, method: string, words: readonly string[], segments: readonly string[]): boolean {
   if (id.includes('data_stream') && segments.length > 1 && segments[1].startsWith('_') && segments[1] !== '_stats' && segments[1] !== '_modify') return true;
-  if (!['GET', 'HEAD', 'DELETE'].includes(method) && /^(ingest|put_script|indices\.put_|cluster\.put_|synonyms|query_rules)/.test(id) && words.some((w) => READ_ONLY_WORDS.has(w))) return true;
+  if (!['GET', 'HEAD', 'DELETE'].includes(method) && /^(ingest|put_script|indices\.put_|cluster\.put_|synonyms|query_rules|dangling|license)/.test(id) && words.some((w) => READ_ONLY_WORDS.has(w))) return true;
   if (/_script$/.test(id) && words[0] === 'painless') return true;
+  if (id === 'pipelines.validate') return true;
+  if (id.startsWith('snapshot.') && words.some((w) => w.startsWith('_'))) return true;
   return id.startsWith('nodes.') && words.some((w) => ['stats', 'usage', 'hot_threads'].includes(w));
 }
 
@@ -127,6 +131,7 @@ describe('the route table\'s metadata classifies as the path reading did (issue 
             // another route (a gateway subtree's), or none: the path reading classifies it, as before
             if (!byRoute || ('value' in byRoute && byRoute.value === undefined)) continue;
             if (knownDifference(path.id, method, words.slice(0, w), segments)) continue;
+            if (process.env.ORACLE_DIFF && JSON.stringify(byRoute) !== JSON.stringify(byPath)) console.log(JSON.stringify(byRoute), '\n', JSON.stringify(byPath));
             expect(byRoute, `${method} ${raw}?${params.join('&')} ${text ?? ''} (${match?.route.id})`).to.deep.equal(byPath);
           }
         },

@@ -135,13 +135,24 @@ function targetOf(req: EngineRequest): RequestTarget {
   return requestTarget(req.path, req.querystring ?? '', true);
 }
 
-function readRoute(router: Router, req: EngineRequest, method: string): RouteReading {
+/**
+ * The route the gateway's edge matched in the one route table (its Elasticsearch API's path
+ * pattern and decoded path parameters), for the request the edge read.
+ */
+export interface EdgeRoute {
+  readonly routePattern?: string;
+  readonly pathParams: Readonly<Record<string, string>>;
+}
+
+function readRoute(router: Router, req: EngineRequest, method: string, edge?: EdgeRoute): RouteReading {
   const target = targetOf(req);
   let segments = target.segments;
   let params = UrlParams.of(target.params);
   const compat = CompatibleExchange.open(req, method, segments, params);
   if (compat) ({ segments, params } = compat);
-  const reading: RouteReading = { method, target, segments, params, compat, match: router.match(method, segments), rawPath: req.path, rawQuery: req.querystring ?? '' };
+  // the edge's match, for the request as it read it (a compatible exchange reads another path)
+  const matched = !compat && edge?.routePattern !== undefined && (target as object) === edge ? router.matchPattern(method, edge.routePattern, edge.pathParams) : undefined;
+  const reading: RouteReading = { method, target, segments, params, compat, match: matched ?? router.match(method, segments), rawPath: req.path, rawQuery: req.querystring ?? '' };
   issued.add(reading);
   return reading;
 }
@@ -188,9 +199,9 @@ function routeTable(): Router {
  * the table describes ("unknown means refused"), on every backend. `named`: the path its errors
  * name, when the request checked is one the caller's stands for (a stream's engine read).
  */
-export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers' | 'target'>, named = req.path): EngineRoute {
+export function checkEngineRoute(req: Pick<EngineRequest, 'method' | 'path' | 'querystring' | 'headers' | 'target'>, named = req.path, edge?: EdgeRoute): EngineRoute {
   const method = req.method.toUpperCase();
-  const reading = readRoute(routeTable(), req, method);
+  const reading = readRoute(routeTable(), req, method, edge);
   if (reading.match.kind === 'found') {
     checkParams(named, reading.params, reading.match.params);
     return reading;

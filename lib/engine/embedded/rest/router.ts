@@ -1,5 +1,5 @@
 import { EsError } from '../../../errors/index.js';
-import { COMMON_PARAMS, ES_API, RouteTable, paramsOf, patternSegments, type EsRouteId } from '../../../request/index.js';
+import { COMMON_PARAMS, ES_API, RouteTable, paramsOf, patternSegments, type EsApi, type EsRouteId } from '../../../request/index.js';
 import type { UrlParams } from './params.js';
 import type { Handler, Route } from './types.js';
 
@@ -59,8 +59,10 @@ export class Router {
       if (handlers.has(id)) throw new Error(`embedded engine: two handlers for route ${id}`);
       handlers.set(id, handler);
     }
-    for (const api of ES_API) {
-      const handler = handlers.get(api.id);
+    for (const api of ES_API as readonly EsApi[]) {
+      // an API the engine does not implement is answered as a path it has no handler for
+      if (api.engine === false) continue;
+      const handler = handlers.get(api.id as EsRouteId);
       if (!handler) throw new Error(`embedded engine: no handler for route ${api.id}`);
       for (const path of api.paths) {
         const indexFirst = path.pattern.startsWith('/{');
@@ -68,6 +70,18 @@ export class Router {
         this.table.add(path.methods, path.pattern, { pattern: path.pattern, handler, params: new Set(paramsOf(api, path)), indexFirst, endpoint });
       }
     }
+  }
+
+  /**
+   * The route of `pattern` for `method` (HEAD: GET's), with the path parameters the one route
+   * table's match gave: the gateway's edge matched the request in the same table, and the engine
+   * takes that match rather than reading the path again. Undefined when the engine has no handler
+   * there (an API it does not implement, a method the path does not take).
+   */
+  matchPattern(method: string, pattern: string, pathParams: Readonly<Record<string, string>>): RouteMatch | undefined {
+    const entry = this.table.at(method, pattern) ?? (method === 'HEAD' ? this.table.at('GET', pattern) : undefined);
+    if (!entry) return undefined;
+    return { kind: 'found', handler: entry.handler, pathParams: { ...pathParams }, params: entry.params, pattern: entry.pattern, endpoint: entry.endpoint };
   }
 
   match(method: string, segments: readonly string[]): RouteMatch {

@@ -1,0 +1,227 @@
+import { EsError } from '../../errors/index.js';
+import { expandsHiddenIndices, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
+import type { ClusterPrivilege } from './cluster-privileges.js';
+import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
+
+/**
+ * A classification begun: what every request's parameters say, whatever its route — a parameter
+ * naming indices (`index=`) is read like a body's index (checked, never narrowed), and a write
+ * running an ingest pipeline (`pipeline=`) may send documents to any index (`ctx._index = …`), as
+ * `_reindex`'s `dest.pipeline` does.
+ */
+export function startClassifying(req: ClassifiableRequest): Classifying {
+  const method = (req.method || 'GET').toUpperCase();
+  const { segments, params } = req;
+  const c = new Classifying(method, params, req.body, segments, req.prepared);
+  for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);
+  if (segments.length && methodOperation(method) === 'write' && all(params, 'pipeline').some(runsPipeline)) c.namesPipeline = true;
+  return c;
+}
+
+export const methodOperation = (method: string): Operation =>
+  method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
+
+/** A parameter's values: the edge keeps each parameter's last one, as Elasticsearch reads it. */
+function all(params: ReadonlyMap<string, string>, name: string): string[] {
+  const v = params.get(name);
+  return v === undefined ? [] : [v];
+}
+
+function booleanFlag(params: ReadonlyMap<string, string>, name: string): boolean {
+  const v = params.get(name);
+  return v !== undefined && (v === '' || v.toLowerCase() === 'true');
+}
+
+/** Accumulates one classification. */
+export class Classifying implements BodyReading {
+  private readonly indices: string[] = [];
+  private readonly sources: ExpressionSource[] = [];
+  private readonly perIndex: ExpressionOperation[] = [];
+  // what is already listed, so that a body naming 100,000 patterns is classified in linear time
+  private readonly listed = new Set<string>();
+  private readonly sourced = new Set<string>();
+  private readonly operated = new Set<string>();
+  private readonly pathExpressions: string[] = [];
+  private allIndices = false;
+  private mixed = false;
+  private readsBody = false;
+  private known = true;
+  private slot: IndexSlot | undefined;
+  private narrowable = true;
+  private readonly privileges: ClusterPrivilege[] = [];
+  family: RouteFamily = 'engine';
+  id: string | undefined;
+  type: string | undefined;
+  forward: string | undefined;
+  parsed: unknown;
+  expandsHidden = false;
+  namesPipeline = false;
+  pointInTime: 'decoded' | 'opaque' | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly params: ReadonlyMap<string, string>,
+    private readonly rawBody: Buffer | string | undefined,
+    /** The path's segments; a request may be written in its explicit form (see `writtenAs`). */
+    private segments: readonly string[],
+    readonly prepared?: PreparedBody,
+  ) {}
+
+  /** The same request with the path's implicit parts spelled out (`/_cluster/state` is `/_cluster/state/_all`), so that a list can follow. */
+  writtenAs(segments: readonly string[]): void {
+    this.segments = segments;
+  }
+
+  /** A named cluster privilege the request needs (see Classification.clusterPrivileges). */
+  needs(privilege: ClusterPrivilege): void {
+    if (!this.privileges.includes(privilege)) this.privileges.push(privilege);
+  }
+
+  /** The body, for a reader: asking for it is what makes the classifier need it. */
+  get body(): Buffer | string | undefined {
+    this.readsBody = true;
+    return this.rawBody;
+  }
+
+  get op(): Operation {
+    return methodOperation(this.method);
+  }
+
+  get hasPathIndex(): boolean {
+    return this.pathExpressions.length > 0;
+  }
+
+  /** The index expressions the path named so far. */
+  get pathList(): readonly string[] {
+    return [...this.pathExpressions];
+  }
+
+  get streaming(): boolean {
+    return booleanFlag(this.params, 'stream') || booleanFlag(this.params, 'streamonly');
+  }
+
+  /**
+   * A path segment that holds index expressions (a comma list); `segment` is its position when a
+   * narrowed list may take its place (the request's primary index list).
+   */
+  pathIndex(list: string, segment?: number, operation?: Operation): void {
+    if (!this.slot && segment !== undefined) this.slot = { segment, insert: false };
+    for (const e of splitExpressions(list)) {
+      this.add(e, 'path');
+      this.pathExpressions.push(e);
+      if (operation) this.addOperation(e, operation);
+    }
+  }
+
+  /** A parameter that names indices. */
+  queryIndex(list: string): void {
+    for (const e of splitExpressions(list)) this.add(e, 'query');
+  }
+
+  /**
+   * Every index, named by no expression (bare `/_search`). `insertAt`: where a narrowed list may be
+   * placed in the path (`/{list}/_search`); without it the request cannot be narrowed.
+   */
+  everyIndex(insertAt?: number, holds?: 'aliases'): void {
+    this.allIndices = true;
+    if (insertAt === undefined) this.narrowable = false;
+    else if (!this.slot) this.slot = holds ? { segment: insertAt, insert: true, holds } : { segment: insertAt, insert: true };
+  }
+
+  /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
+  bodyTargets(targets: BodyTarget[], perIndex: boolean): void {
+    if (perIndex) this.mixed = true;
+    for (const t of targets) {
+      if (t.expression === null) {
+        if (!this.hasPathIndex) this.everyIndex();
+        else if (perIndex) for (const e of this.pathExpressions) this.addOperation(e, t.operation);
+        continue;
+      }
+      this.add(t.expression, 'body');
+      if (perIndex) this.addOperation(t.expression, t.operation);
+    }
+  }
+
+  markMixed(): void {
+    this.mixed = true;
+  }
+
+  /** An API this classifier does not know: classified by its shape, refused for scoped credentials. */
+  unknown(): void {
+    this.known = false;
+  }
+
+  addOperation(expression: string, operation: Operation): void {
+    this.mixed = true;
+    const key = `${operation}\u0000${expression}`;
+    if (this.operated.has(key)) return;
+    this.operated.add(key);
+    this.perIndex.push({ expression, operation });
+  }
+
+  private add(expression: string, from: ExpressionSource['from']): void {
+    // A name holding a path separator is no index (Elasticsearch refuses it at creation and
+    // resolution alike); read here as one name, it would be another path to anything that decoded
+    // it again. Date math (`<logs-{now/d}>`) is resolved, not read as a name.
+    if (!expression.startsWith('<') && /[/\\]/.test(expression)) {
+      throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${expression}], must not contain the following characters [ , ", *, \\, <, |, ,, >, /, ?]`, { index_uuid: '_na_', index: expression });
+    }
+    if (!this.listed.has(expression)) {
+      this.listed.add(expression);
+      this.indices.push(expression);
+    }
+    const key = `${from}\u0000${expression}`;
+    if (!this.sourced.has(key)) {
+      this.sourced.add(key);
+      this.sources.push({ expression, from });
+    }
+    if (expression === '_all' || /^\*+$/.test(expression)) this.allIndices = true;
+  }
+
+  done(category: Category, operation: Operation, action: string): Classification {
+    if (this.namesPipeline) this.needs('manage_pipeline');
+    // changing the cluster (settings, snapshots, nodes…) is the admin's, unless a named privilege covers it
+    if (category === 'cluster' && operation !== 'read' && !this.privileges.length) this.needs('manage');
+    const out: Classification = {
+      family: category === 'streams' ? 'stream' : this.family,
+      category,
+      operation,
+      action,
+      indices: this.indices,
+      allIndices: this.allIndices,
+      sources: this.sources,
+      segments: this.segments,
+      readsBody: this.readsBody,
+      known: this.known,
+      expandsHidden: this.expandsHidden || all(this.params, 'expand_wildcards').some(expandsHiddenIndices),
+    };
+    if (this.mixed) out.perIndex = this.perIndex;
+    if (this.id !== undefined) out.id = this.id;
+    if (this.type !== undefined) out.type = this.type;
+    if (this.forward !== undefined) out.forward = this.forward;
+    if (this.parsed !== undefined) out.parsed = this.parsed;
+    if (this.slot && this.narrowable) out.slot = this.slot;
+    if (this.privileges.length) out.clusterPrivileges = [...this.privileges];
+    return out;
+  }
+}
+
+/**
+ * The reads of an index's metadata that its readers hold too: its mappings (and a field's), its
+ * statistics, its line in `_cat/indices` and its `_cat/count` — Elasticsearch's
+ * `view_index_metadata` and `monitor` index privileges, which roles that read an index are given
+ * in practice (a search UI needs the fields it searches; appbase-js's `getMappings()` asks for
+ * them). Classified `indices` (index administration holds them), and granted as well to a
+ * credential with `search`, on its own indices only: they are narrowed and checked like any index
+ * read. `_cat/shards` (node addresses) and `_settings` stay the index administrator's.
+ */
+export function readsIndexMetadata(c: Classification, method = 'GET'): boolean {
+  if (c.category !== 'indices' || c.operation !== 'read' || c.perIndex?.length) return false;
+  if (c.segments[0] === '_cat') return c.segments[1] === 'indices' || c.segments[1] === 'count';
+  // `HEAD /{index}`: whether the index exists, which clients ask before using one (Elasticsearch's
+  // view_index_metadata holds it); `GET /{index}` shows settings too, which stay `indices`
+  if (c.action === 'indices:admin/get') return method === 'HEAD' && c.family === 'engine' && c.segments.length === 1;
+  return INDEX_METADATA_READS.has(c.action);
+}
+
+const INDEX_METADATA_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:monitor/stats']);
