@@ -218,7 +218,8 @@ export class Indices {
         for (const h of this.all()) {
           if (!simpleMatch(pattern, h.name)) continue;
           if (h.name.startsWith('.') && !pattern.startsWith('.')) continue;
-          if (h.meta.settings['index.hidden'] === 'true' && !states.hidden) continue;
+          // a hidden index is reached by `expand_wildcards=hidden`, or by a pattern starting with a dot when its name does too (`.ds-*`), as in Elasticsearch
+          if (h.meta.settings['index.hidden'] === 'true' && !states.hidden && !(pattern.startsWith('.') && h.name.startsWith('.'))) continue;
           if (h.isOpen ? !states.open : !states.closed) continue;
           result.set(h.name, h);
           matched++;
