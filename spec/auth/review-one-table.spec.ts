@@ -124,11 +124,16 @@ for (const backend of RECORDED_BACKENDS) {
     };
     /** other-1 as the admin reads it: documents, mapping, aliases. */
     const readOther = async () => {
-      const docs = await call(url, 'POST', '/other-1/_search?refresh=true', { body: { sort: [{ _id: 'asc' }], seq_no_primary_term: true } });
+      // a refresh of its own (`_search` takes no `refresh`), and the hits compared as a sorted list
+      // (`_id` is not sortable): a read that failed would compare equal to the next one
+      expect((await call(url, 'POST', '/other-1/_refresh')).status).to.equal(200);
+      const docs = await call(url, 'POST', '/other-1/_search', { body: { size: 1000, seq_no_primary_term: true } });
+      expect(docs.status, docs.text).to.equal(200);
+      const hits = (docs.json.hits.hits as Array<{ _id: string }>).slice().sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
       const mapping = await call(url, 'GET', '/other-1/_mapping');
       const aliases = await call(url, 'GET', '/_alias');
       const settings = await call(url, 'GET', '/other-1/_settings/index.default_pipeline,index.blocks*');
-      return JSON.stringify([docs.json?.hits?.hits, mapping.json, Object.keys(aliases.json ?? {}).sort().map((k) => [k, aliases.json[k]]), settings.json]);
+      return JSON.stringify([hits, mapping.json, Object.keys(aliases.json ?? {}).sort().map((k) => [k, aliases.json[k]]), settings.json]);
     };
     const withoutSources = (text: string) => {
       try {
