@@ -66,7 +66,7 @@ const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 function paramsAt(segments: readonly string[], slots: Readonly<Record<string, number>>): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [name, at] of Object.entries(slots)) out[name] = segments[at];
+  for (const name in slots) out[name] = segments[slots[name]];
   return Object.freeze(out);
 }
 

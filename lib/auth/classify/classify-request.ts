@@ -61,10 +61,15 @@ export function startClassifying(req: ClassifiableRequest): Classifying {
   const method = (req.method || 'GET').toUpperCase();
   const { segments, params } = req;
   const c = new Classifying(method, params, req.body, segments, req.prepared);
-  for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);
+  // a request without parameters (nearly every document read) has none of these to read
+  if (params.size === 0) return c;
+  for (const name of INDEX_PARAMS) for (const value of all(params, name)) c.queryIndex(value);
   if (segments.length && methodOperation(method) === 'write' && all(params, 'pipeline').some(runsPipeline)) c.namesPipeline = true;
   return c;
 }
+
+/** Parameters that name indices. */
+const INDEX_PARAMS = ['index', 'indices'] as const;
 
 export const methodOperation = (method: string): Operation =>
   method === 'GET' || method === 'HEAD' ? 'read' : method === 'DELETE' ? 'delete' : 'write';
@@ -73,6 +78,11 @@ export const methodOperation = (method: string): Operation =>
 function all(params: ReadonlyMap<string, string>, name: string): string[] {
   const v = params.get(name);
   return v === undefined ? [] : [v];
+}
+
+function expandsHiddenParam(params: ReadonlyMap<string, string>): boolean {
+  const v = params.get('expand_wildcards');
+  return v !== undefined && expandsHiddenIndices(v);
 }
 
 function booleanFlag(params: ReadonlyMap<string, string>, name: string): boolean {
@@ -241,7 +251,7 @@ export class Classifying implements BodyReading {
       segments: this.segments,
       readsBody: this.readsBody,
       known: this.known,
-      expandsHidden: this.expandsHidden || all(this.params, 'expand_wildcards').some(expandsHiddenIndices),
+      expandsHidden: this.expandsHidden || expandsHiddenParam(this.params),
     };
     if (this.mixed) out.perIndex = this.perIndex;
     if (this.id !== undefined) out.id = this.id;
