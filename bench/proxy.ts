@@ -102,6 +102,9 @@ async function measure(target: Target, spec: LoadSpec, durationMs: number): Prom
   return { rps: r.rps, p50: r.p50, p99: r.p99, cpuMicrosPerRequest: cpu / r.requests, errors: r.errors };
 }
 
+/** The machine's load averages (1, 5, 15 min): a run on a busy machine says so beside its figures. */
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -153,7 +156,7 @@ async function main() {
 
     console.log(
       `bench:proxy — concurrency ${CONCURRENCY}, ${DURATION_MS} ms per target and request kind in ${ROUNDS} alternating rounds (median shown), ` +
-        `Node ${process.version}, ${os.availableParallelism()} CPUs, CLK_TCK ${CLOCK_TICKS_PER_SECOND}`,
+        `Node ${process.version}, ${os.availableParallelism()} CPUs, CLK_TCK ${CLOCK_TICKS_PER_SECOND}; load average at start ${loadAverage()}`,
     );
     console.log('load          | target                         |   req/s | ±req/s |  p50 ms |  p99 ms | CPU µs/req | errors');
     const ratioLines: string[] = [];
@@ -179,7 +182,13 @@ async function main() {
             `${fmt(median(rs.map((r) => r.cpuMicrosPerRequest)), 0).padStart(10)} | ${rs.reduce((n, r) => n + r.errors, 0)}`,
         );
       }
-      const perRound = (a: Target, b: Target, of: (r: Round) => number) => median(rounds.get(a)!.map((r, i) => of(r) / of(rounds.get(b)![i])));
+      const ratios = (a: Target, b: Target, of: (r: Round) => number) => rounds.get(a)!.map((r, i) => of(r) / of(rounds.get(b)![i]));
+      const perRound = (a: Target, b: Target, of: (r: Round) => number) => median(ratios(a, b, of));
+      // the rounds' spread beside a goal's ratio: on a busy machine one gateway process against one reference varies by ~10%
+      const range = (a: Target, b: Target, of: (r: Round) => number) => {
+        const rs = ratios(a, b, of);
+        return `rounds ${fmt(Math.min(...rs))}–${fmt(Math.max(...rs))}`;
+      };
       const cpuRatio = perRound(proxied, ref, (r) => r.cpuMicrosPerRequest);
       const rpsRatio = perRound(onEmbedded, direct, (r) => r.rps);
       const embeddedCpuRatio = perRound(onEmbedded, direct, (r) => r.cpuMicrosPerRequest);
@@ -193,14 +202,14 @@ async function main() {
       if (!(cpuRatio <= 1.3)) missed.push(`${kind.name}: gateway/reference CPU per request ${fmt(cpuRatio)} > 1.3`);
       if (!(embeddedToFloor >= 0.75)) missed.push(`${kind.name}: gateway embedded/koa floor req/s ${fmt(embeddedToFloor)} < 0.75`);
       ratioLines.push(
-        `${kind.name.padEnd(13)} | gateway/reference CPU per request ${fmt(cpuRatio)} (goal ≤ 1.3: ${cpuRatio <= 1.3 ? 'met' : 'missed'})` +
-          ` | gateway embedded/koa floor req/s ${fmt(embeddedToFloor)} (goal ≥ 0.75: ${embeddedToFloor >= 0.75 ? 'met' : 'missed'})` +
+        `${kind.name.padEnd(13)} | gateway/reference CPU per request ${fmt(cpuRatio)} (${range(proxied, ref, (r) => r.cpuMicrosPerRequest)}; goal ≤ 1.3: ${cpuRatio <= 1.3 ? 'met' : 'missed'})` +
+          ` | gateway embedded/koa floor req/s ${fmt(embeddedToFloor)} (${range(onEmbedded, koaFloor, (r) => r.rps)}; goal ≥ 0.75: ${embeddedToFloor >= 0.75 ? 'met' : 'missed'})` +
           ` | gateway embedded/engine req/s ${fmt(rpsRatio)}, CPU per request ×${fmt(embeddedCpuRatio)}` +
           ` | koa floor/engine req/s ${fmt(floorRps)}, CPU ×${fmt(floorCpu)}; gateway embedded/koa floor CPU ×${fmt(aboveFloor)}` +
           ` | logs off: gateway/reference CPU per request ${fmt(offCpuRatio)}, gateway embedded/engine req/s ${fmt(offRpsRatio)}; logs on/off CPU per request (gateway → engine) ×${fmt(logsCpu)}`,
       );
     }
-    console.log('ratios (median of per-round ratios)');
+    console.log(`ratios (median of per-round ratios); load average at end ${loadAverage()}`);
     for (const line of ratioLines) console.log(line);
     if (missed.length) {
       console.log(`goals missed (defaults on): ${missed.join('; ')}`);

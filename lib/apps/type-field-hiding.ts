@@ -111,8 +111,8 @@ function isJson(res: EngineResponse): boolean {
 }
 
 function answer(res: EngineResponse, body: EngineResponse['body'], value: unknown): EngineResponse {
-  const headers = { ...res.headers };
-  delete headers['content-length'];
+  // the length left out by a rest copy, not a `delete` (which turns the copy into a slow dictionary object)
+  const { 'content-length': _length, ...headers } = res.headers;
   if (Buffer.isBuffer(body)) headers['content-length'] = String(body.length);
   return { status: res.status, headers, body, ...(value === undefined ? {} : { value }) };
 }

@@ -29,7 +29,9 @@ export class RouteTable<T> {
     // no pattern has an empty segment, and no parameter takes one
     if (segments.includes('')) return undefined;
     const tree = (this.tree ??= this.build());
-    const found = tree.find(method as FindMyWay.HTTPMethod, '/' + segments.map(encodeURIComponent).join('/'));
+    let path = '';
+    for (const segment of segments) path += '/' + encodeURIComponent(segment);
+    const found = tree.find(method as FindMyWay.HTTPMethod, path || '/');
     if (!found) return undefined;
     // find-my-way makes the parameters' object for this lookup: it is the caller's
     const pathParams = found.params as Record<string, string>;

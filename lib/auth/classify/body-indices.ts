@@ -84,6 +84,11 @@ export function expressionsOf(value: unknown): string[] {
 
 /** A comma list as written ("a,b*,-c") → its expressions; an empty list reads as `*`. */
 export function splitExpressions(list: string): string[] {
+  // one expression (nearly every path's index): no split, no intermediate arrays
+  if (!list.includes(',')) {
+    const one = list.trim();
+    return [one.length ? one : UNREADABLE];
+  }
   const out = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   return out.length ? out : [UNREADABLE];
 }

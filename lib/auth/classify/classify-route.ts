@@ -35,23 +35,25 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
   if (route.owner === 'gateway') c.family = route.route.family;
   if (auth.explicit && req.segments.length < auth.explicit.length) c.writtenAs(auth.explicit);
   if (auth.privilege) c.needs(auth.privilege);
-  const perIndexLevel = ['indices', 'shards'].includes(req.params.get('level') ?? '');
+  const level = req.params.get('level');
+  const perIndexLevel = level === 'indices' || level === 'shards';
   if (auth.perIndexLevel === 'manage' && perIndexLevel) c.needs('manage');
   // without an index in the path: every index (per index only, for a cluster-level answer broken down by index)
   const every = auth.perIndexLevel === 'narrowed' && !perIndexLevel ? undefined : auth.every;
-  const param = (name: string): string | undefined => (slots[name] === undefined ? undefined : req.segments[slots[name]]);
   const indexParam = auth.index ?? 'index';
-  const list = param(indexParam);
+  const list = pathParam(req, slots, indexParam);
   if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation);
   let named = false;
-  for (const [name, operation] of Object.entries(auth.names ?? {})) {
-    const value = param(name);
-    if (value === undefined) continue;
-    named = true;
-    c.pathIndex(value, undefined, operation === true ? undefined : operation);
+  if (auth.names) {
+    for (const [name, operation] of Object.entries(auth.names)) {
+      const value = pathParam(req, slots, name);
+      if (value === undefined) continue;
+      named = true;
+      c.pathIndex(value, undefined, operation === true ? undefined : operation);
+    }
   }
-  if (auth.id !== undefined) c.id = param(auth.id);
-  if (auth.type !== undefined) c.type = param(auth.type);
+  if (auth.id !== undefined) c.id = pathParam(req, slots, auth.id);
+  if (auth.type !== undefined) c.type = pathParam(req, slots, auth.type);
   let operation = auth.operation ?? methodOperation(c.method);
   if (auth.body) {
     const targets = readBody(c, auth.body);
@@ -63,6 +65,12 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
   if (auth.pointInTime && c.pointInTime === 'opaque') c.unknown();
   const streams = auth.streams !== undefined && c.streaming && (auth.streams === 'any' || c.method === auth.streams);
   return c.done(streams ? 'streams' : auth.category, operation, actionOf(auth, operation));
+}
+
+/** The path segment a parameter of the matched pattern took, if the pattern has it. */
+function pathParam(req: ClassifiableRequest, slots: Readonly<Record<string, number>>, name: string): string | undefined {
+  const at = slots[name];
+  return at === undefined ? undefined : req.segments[at];
 }
 
 function everyIndex(c: Classifying, every: number | 'strict', auth: RouteAuth): void {

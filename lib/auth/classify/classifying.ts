@@ -13,9 +13,19 @@ export function startClassifying(req: ClassifiableRequest): Classifying {
   const method = (req.method || 'GET').toUpperCase();
   const { segments, params } = req;
   const c = new Classifying(method, params, req.body, segments, req.prepared);
-  for (const name of ['index', 'indices']) for (const value of all(params, name)) c.queryIndex(value);
+  // a request without parameters (nearly every document read) has none of these to read
+  if (params.size === 0) return c;
+  for (const name of INDEX_PARAMS) for (const value of all(params, name)) c.queryIndex(value);
   if (segments.length && methodOperation(method) === 'write' && all(params, 'pipeline').some(runsPipeline)) c.namesPipeline = true;
   return c;
+}
+
+/** Parameters that name indices. */
+const INDEX_PARAMS = ['index', 'indices'] as const;
+
+function expandsHiddenParam(params: ReadonlyMap<string, string>): boolean {
+  const v = params.get('expand_wildcards');
+  return v !== undefined && expandsHiddenIndices(v);
 }
 
 export const methodOperation = (method: string): Operation =>
@@ -193,7 +203,7 @@ export class Classifying implements BodyReading {
       segments: this.segments,
       readsBody: this.readsBody,
       known: this.known,
-      expandsHidden: this.expandsHidden || all(this.params, 'expand_wildcards').some(expandsHiddenIndices),
+      expandsHidden: this.expandsHidden || expandsHiddenParam(this.params),
     };
     if (this.mixed) out.perIndex = this.perIndex;
     if (this.id !== undefined) out.id = this.id;

@@ -244,7 +244,8 @@ export class RestHandler {
     };
     const respondJson = (status: number, body: unknown, extraHeaders: Record<string, string> = {}): EngineResponse => ({
       status,
-      headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...compat?.headers(), ...extraHeaders },
+      // not `{ ...PRODUCT_HEADER, 'content-type': … }`: on Node 20's V8 a member added after a spread takes a slow path (~0.4 µs)
+      headers: Object.assign({ 'x-elastic-product': PRODUCT_HEADER['x-elastic-product'], 'content-type': jsonType }, compat?.headers(), extraHeaders),
       body: method === 'HEAD' ? Buffer.alloc(0) : jsonBody(body, pretty),
       value: body,
     });
@@ -284,10 +285,10 @@ export class RestHandler {
       if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) namedHidden = true;
       countHidden();
       if (res.text !== undefined) {
-        return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': 'text/plain; charset=UTF-8', ...res.headers }, body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
+        return { status: res.status, headers: Object.assign({ 'x-elastic-product': PRODUCT_HEADER['x-elastic-product'], 'content-type': 'text/plain; charset=UTF-8' }, res.headers), body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
       }
       if (res.body === undefined) {
-        return { status: res.status, headers: { ...PRODUCT_HEADER, 'content-type': jsonType, ...compat?.headers(), ...res.headers }, body: Buffer.alloc(0) };
+        return { status: res.status, headers: Object.assign({ 'x-elastic-product': PRODUCT_HEADER['x-elastic-product'], 'content-type': jsonType }, compat?.headers(), res.headers), body: Buffer.alloc(0) };
       }
       const shaped = compat ? compat.answer(res.status, res.body) : res.body;
       const filterPath = params.get('filter_path');
