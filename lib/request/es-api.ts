@@ -29,7 +29,7 @@ const TEMPLATE_GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'includ
 /** A search: every index unless the path names some (or a body's `pit` names them), lookups in its body; a live stream with `stream=true`. */
 const SEARCH = { category: 'search', operation: 'read', action: 'indices:data/read/search', every: 0, body: 'search', pointInTime: true, streams: 'any' } as const;
 /** A resize reads its source and writes the new index, with the aliases and settings its body gives it. */
-const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin/resize', sourceOperation: 'read', names: { target: 'write' }, body: 'index_creation', bodyPerIndex: true } as const;
+const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin/resize', sourceOperation: 'read', names: { target: 'write' }, creates: ['target'], body: 'index_creation', bodyPerIndex: true } as const;
 /** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
 const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
 
@@ -420,7 +420,7 @@ export const ES_API = [
   },
   {
     id: 'indices.create',
-    auth: { category: 'indices', action: 'indices:admin/create', body: 'index_creation' },
+    auth: { category: 'indices', action: 'indices:admin/create', creates: ['index'], body: 'index_creation' },
     params: RESIZE_PARAMS,
     paths: [
       { methods: ['PUT'], pattern: '/{index}' },
@@ -1309,7 +1309,7 @@ export const ES_API = [
   },
   {
     id: 'indices.rollover',
-    auth: { category: 'indices', operation: 'write', action: 'indices:admin/rollover', sourceOperation: 'write', names: { new_index: 'write' }, body: 'index_creation', bodyPerIndex: true },
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/rollover', sourceOperation: 'write', names: { new_index: 'write' }, creates: ['new_index'], body: 'index_creation', bodyPerIndex: true },
     params: ['dry_run', 'lazy', 'master_timeout', 'timeout', 'wait_for_active_shards'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_rollover' },

@@ -13,3 +13,4 @@ export { COMMON_PARAMS, ES_API, paramsOf, type EsApi, type EsPath, type EsRouteI
 export { AUTHENTICATE_ACTION, GATEWAY_ROUTES, type GatewayRoute, type GatewayRouteId } from './gateway-api.js';
 export { findRoute, routeOf, takesLowerCased, type ApiRoute, type RouteMatch } from './api-table.js';
 export type { BodyReader, RouteAuth } from './route-auth.js';
+export { validateIndexName, hasUnpairedSurrogate } from './index-name.js';

@@ -49,6 +49,12 @@ export interface RouteAuth {
    * operation: that one, for that index (a mixed request, like `_bulk`).
    */
   readonly names?: Readonly<Record<string, true | Operation>>;
+  /**
+   * Path parameters naming an index the request creates (a rollover's `{new_index}`, a resize's
+   * `{target}`): a name, never an expression — one that is no valid index name (a wildcard, a list)
+   * is refused as Elasticsearch refuses it, before it is read as a pattern that matches nothing.
+   */
+  readonly creates?: readonly string[];
   /** The operation on the index list itself when the request is mixed (a resize reads its source, a rollover writes its alias). */
   readonly sourceOperation?: Operation;
   /** The path parameter holding a document id. */

@@ -1,3 +1,4 @@
+import { validateIndexName } from '../../request/index.js';
 import type { BodyReader, Classification, ClassifiableRequest, Operation, RouteAuth, RouteMatch } from '../../request/index.js';
 import {
   aliasActionTargets,
@@ -44,6 +45,13 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
   const list = pathParam(req, slots, indexParam);
   if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation);
   let named = false;
+  // a name the request creates is a name: date math resolves to one, anything else must be one
+  if (auth.creates) {
+    for (const name of auth.creates) {
+      const value = pathParam(req, slots, name);
+      if (value !== undefined && !(value.startsWith('<') && value.endsWith('>'))) validateIndexName(value);
+    }
+  }
   if (auth.names) {
     for (const [name, operation] of Object.entries(auth.names)) {
       const value = pathParam(req, slots, name);
