@@ -11,7 +11,7 @@ import { queryTypeOf, type QueryOf } from './query-type.js';
 import { queryTerm } from './query-terms.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { FILTER_CONTEXT } from '../../painless/index.js';
-import { ParsedDocFields, prepareScript, runOnDocument } from '../scripts/index.js';
+import { ParsedDocFields, asSearchFailure, prepareScript, runOnDocument } from '../scripts/index.js';
 
 export interface MatchContext {
   mappings: Mappings;
@@ -197,8 +197,8 @@ export function evaluate(q: Query, e: Evaluated): boolean {
  * frequency in the liked texts alone (document frequencies need the index).
  */
 export function documentMatches(query: Query, candidate: CandidateDocument, ctx: MatchContext): boolean {
-  const e = prepareDocument(candidate, ctx)?.evaluated as Evaluated | undefined;
-  return e !== undefined && evaluate(rewriteQuery(query, e), e);
+  const doc = prepareDocument(candidate, ctx);
+  return doc !== undefined && preparedMatches(rewriteQuery(query, doc.evaluated as Evaluated), doc);
 }
 
 /** Parses a query DSL object once and returns a predicate over documents. */
@@ -233,7 +233,16 @@ export function prepareDocument(candidate: CandidateDocument, ctx: MatchContext)
   return { id: candidate.id, fields: doc.fields, newMappings: doc.mappings, evaluated };
 }
 
-/** Does the prepared document match a query already rewritten (`rewriteQuery`) for its mappings? */
+/**
+ * Does the prepared document match a query already rewritten (`rewriteQuery`) for its mappings?
+ * A script that fails on the document throws what a search of its index answers then (the shard
+ * fails: search_phase_execution_exception), as Elasticsearch runs script queries at search time.
+ */
 export function preparedMatches(rewritten: Query, doc: PreparedDocument): boolean {
-  return evaluate(rewritten, doc.evaluated as Evaluated);
+  const e = doc.evaluated as Evaluated;
+  try {
+    return evaluate(rewritten, e);
+  } catch (err) {
+    throw asSearchFailure(err, e.indexName);
+  }
 }
