@@ -10,7 +10,7 @@ import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, te
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
-import { assertNever, requiredShouldMatches, type Query } from './query.js';
+import { requiredShouldMatches, type Query } from './query.js';
 import { queryTypeOf } from './query-type.js';
 import { expandFields, rewriteQuery } from './rewrite-query.js';
 import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';

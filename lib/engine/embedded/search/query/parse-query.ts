@@ -1,11 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
-import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
-import { parseMoreLikeThis } from './more-like-this.js';
-import { parsePinnedQuery } from './pinned-query.js';
-import { booleanValue, boostOf, parseFuzziness } from './query-fields.js';
+import { booleanValue, parseFuzziness } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
-import { parseRuleQuery } from './rule-query.js';
 import { queryTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 

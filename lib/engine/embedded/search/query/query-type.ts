@@ -1,3 +1,4 @@
+import type { Mappings } from '../../mapping/index.js';
 import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { boolQueryType, boostingQueryType, constantScore, disMaxQuery, functionScoreQuery } from './compound-queries.js';
@@ -28,9 +29,8 @@ export type QueryOf<T extends Query['type']> = Extract<Query, { type: T }>;
  * type, so the compiler names a type that is missing, or a pass a type does not answer.
  *
  * Passes not here: the live searches' requirement (streams/search-index/requirement.ts, another
- * layer, a switch ending in `assertNever`), the `_index`/metadata-field rewrites that apply to every
- * field query (rewrite-query.ts), and the expensive-query checks (expensive-queries.ts), which test
- * a few types by name.
+ * layer, a switch ending in `assertNever`) and the metadata-field rewrites that apply to every field
+ * query before its type's own rewrite (rewrite-query.ts).
  */
 export interface QueryType<T extends Query['type']> {
   readonly name: T;
@@ -69,6 +69,17 @@ export interface QueryType<T extends Query['type']> {
    * (query-profile); `children`, scored as the node is, when absent.
    */
   scoredChildren?(q: QueryOf<T>, scoring: boolean): Array<[Query, boolean]>;
+  /**
+   * Whether it matches every document of the index named `name` when it queries the `_index`
+   * metadata field (Elasticsearch rewrites such a query per shard into match_all or match_none;
+   * an unknown name: none); absent, the field is queried as any other (rewrite-query).
+   */
+  matchesIndexName?(q: QueryOf<T>, name: string | undefined): boolean;
+  /**
+   * Why `search.allow_expensive_queries: false` refuses it on indices with these mappings, or
+   * undefined when it is not expensive there; absent, it never is (expensive-queries).
+   */
+  expensive?(q: QueryOf<T>, mappings: Mappings[]): string | undefined;
 }
 
 /** How one printer (explanations, or `_validate/query`'s Lucene strings) prints a node's clauses and numbers. */
@@ -116,6 +127,9 @@ export function queryTypeOfName(name: string): QueryType<Query['type']> | undefi
   const type = dslNames.get(name);
   return type === undefined ? undefined : queryTypeOf(type);
 }
+
+/** Whether a name is a query type's (an object of the parsed tree with this `type` is a query node). */
+export const isQueryType = (name: string): name is Query['type'] => Object.hasOwn(registry(), name);
 
 /** The type of a node, or of a type name. */
 export function queryTypeOf(q: Query | Query['type']): QueryType<Query['type']> {

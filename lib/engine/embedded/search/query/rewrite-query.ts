@@ -6,7 +6,7 @@ import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
-import { prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
+import { prefixPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
 import type { FullTextOptions, Query, Scalar } from './query.js';
 import { queryTypeOf } from './query-type.js';
@@ -227,34 +227,9 @@ export function keywordValue(field: string, value: string, ctx: RewriteContext):
  */
 function indexFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
   if (!('field' in q) || q.field !== '_index') return undefined;
-  const name = ctx.indexName;
-  let matches: boolean;
-  switch (q.type) {
-    case 'term':
-      matches = name !== undefined && (q.caseInsensitive ? String(q.value).toLowerCase() === name.toLowerCase() : String(q.value) === name);
-      break;
-    case 'terms':
-      matches = name !== undefined && q.values.some((v) => String(v) === name);
-      break;
-    case 'match':
-      matches = name !== undefined && String(q.query) === name;
-      break;
-    case 'prefix':
-      matches = name !== undefined && prefixPattern(String(q.value), q.caseInsensitive).test(name);
-      break;
-    case 'wildcard':
-      matches = name !== undefined && wildcardPattern(String(q.value), q.caseInsensitive).test(name);
-      break;
-    case 'regexp':
-      matches = name !== undefined && regexpPattern(q.value, q.caseInsensitive).test(name);
-      break;
-    case 'exists':
-      matches = true;
-      break;
-    default:
-      return undefined;
-  }
-  return matches ? { type: 'match_all', boost: 'boost' in q && typeof q.boost === 'number' ? q.boost : 1 } : NONE;
+  const type = queryTypeOf(q);
+  if (!type.matchesIndexName) return undefined;
+  return type.matchesIndexName(q, ctx.indexName) ? { type: 'match_all', boost: 'boost' in q && typeof q.boost === 'number' ? q.boost : 1 } : NONE;
 }
 
 /** Metadata fields every document has (ES: exists matches all; `_source` is not searchable at all). */

@@ -10,6 +10,7 @@ import {
 } from './document-matcher.js';
 import { distanceFeatureQuery, moreLikeThisQuery, rankFeatureQuery, runQuery, scriptQuery, scriptScoreQuery } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
+import { refusedAlways } from './expensive-queries.js';
 import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
 import { matchScope, unlessIndex, widestScope } from './matcher-decides.js';
 import { parseMoreLikeThis } from './more-like-this.js';
@@ -72,6 +73,7 @@ export const moreLikeThis: QueryType<'more_like_this'> = {
 
 export const scriptQueryType: QueryType<'script'> = {
   ...leaf('script'),
+  expensive: () => refusedAlways('script'),
   parse(body, name) {
     if (!isObject(body)) throw parsingError('[script] query malformed, no start_object after query name');
     checkKeys(name, body, ['script', 'boost', '_name']);
@@ -87,6 +89,7 @@ export const scriptQueryType: QueryType<'script'> = {
 
 export const scriptScore: QueryType<'script_score'> = {
   name: 'script_score',
+  expensive: () => refusedAlways('script score'),
   parse(body, name) {
     if (!isObject(body)) throw parsingError('[script_score] query malformed, no start_object after query name');
     checkKeys(name, body, ['query', 'script', 'min_score', 'boost', '_name']);
