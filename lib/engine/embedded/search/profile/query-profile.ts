@@ -1,5 +1,5 @@
 import { fieldType, NUMERIC_TYPES, resolveFieldMapping } from '../../mapping/index.js';
-import { executeQuery, luceneString, rewriteQuery, type ExecutionContext, type Query } from '../query/index.js';
+import { executeQuery, luceneString, queryTypeOf, rewriteQuery, type ExecutionContext, type Query } from '../query/index.js';
 
 /**
  * The query section of a shard's profile (Elasticsearch's QueryProfileShardResult): the rewritten
@@ -101,25 +101,8 @@ export function queryClassOf(q: Query, ctx: ExecutionContext): string {
 
 /** The sub-queries a node's Lucene query holds, with whether each is scored (bool's order: must, must_not, should, filter). */
 function childrenOf(q: Query, scoring: boolean): Array<[Query, boolean]> {
-  switch (q.type) {
-    case 'bool':
-      return [
-        ...q.must.map((c): [Query, boolean] => [c, scoring]), ...q.mustNot.map((c): [Query, boolean] => [c, false]),
-        ...q.should.map((c): [Query, boolean] => [c, scoring]), ...q.filter.map((c): [Query, boolean] => [c, false]),
-      ];
-    case 'constant_score':
-      return [[q.filter, false]];
-    case 'dis_max':
-      return q.queries.map((c) => [c, scoring]);
-    case 'boosting':
-      return [[q.positive, scoring], [q.negative, false]];
-    case 'function_score': case 'nested': case 'script_score': case 'capped_score':
-      return [[q.query, scoring]];
-    case 'pinned': case 'rule':
-      return [[q.organic, scoring]];
-    default:
-      return [];
-  }
+  const type = queryTypeOf(q);
+  return type.scoredChildren?.(q, scoring) ?? type.children(q).map((c): [Query, boolean] => [c, scoring]);
 }
 
 function boostOf(q: Query): number {

@@ -71,6 +71,7 @@ export const ids: QueryType<'ids'> = {
 export const exists: QueryType<'exists'> = {
   name: 'exists',
   ...leaf<'exists'>(),
+  matchesIndexName: () => true,
   parse(body) {
     if (!isObject(body) || typeof body.field !== 'string') throw parsingError('[exists] must be provided with a [field]');
     return { type: 'exists', field: body.field, boost: boostOf('exists', body.boost) };

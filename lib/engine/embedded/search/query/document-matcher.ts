@@ -6,12 +6,12 @@ import { checkedPerCandidate, decayOfValues, phraseFreq, resolveDecay } from './
 import { intervalsOf } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf } from './more-like-this.js';
 import { parseQuery } from './parse-query.js';
-import { assertNever, requiredShouldMatches, type Query } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import { requiredShouldMatches, type Query } from './query.js';
+import { queryTypeOf, type QueryOf } from './query-type.js';
 import { queryTerm } from './query-terms.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { FILTER_CONTEXT } from '../../painless/index.js';
-import { ParsedDocFields, prepareScript, runOnDocument } from '../scripts/index.js';
+import { ParsedDocFields, asSearchFailure, prepareScript, runOnDocument } from '../scripts/index.js';
 
 export interface MatchContext {
   mappings: Mappings;
@@ -43,7 +43,7 @@ export function hasTerm(e: Evaluated, field: string, term: string): boolean {
   return e.fields.get(field)?.terms.includes(term) ?? false;
 }
 
-function anyTerm(e: Evaluated, field: string, test: (t: string) => boolean): boolean {
+export function anyTerm(e: Evaluated, field: string, test: (t: string) => boolean): boolean {
   const terms = e.fields.get(field)?.terms;
   if (!terms) return false;
   for (const t of terms) if (test(t)) return true;
@@ -96,100 +96,95 @@ export function rangeOperands(field: IndexableField, numeric: boolean, booleanFi
   return booleanField ? field.values.map((v) => (v ? 1 : 0)) : (field.values as EpochTime[]);
 }
 
-export function evaluate(q: Query, e: Evaluated): boolean {
-  if (isRegistered(q)) return queryTypeOf(q).matches(q, e);
-  switch (q.type) {
-    case 'bool': {
-      // in the executor's order: once a required clause is run, scripts and doc-value ranges are checked last
-      const required = [...q.must, ...q.filter];
-      const checked = required.map((c) => checkedPerCandidate(c, e.mappings, e.registry, e.now));
-      const ordered = checked.includes(false) ? [...required.filter((_, i) => !checked[i]), ...required.filter((_, i) => checked[i])] : required;
-      if (!ordered.every((c) => evaluate(c, e))) return false;
-      if (q.mustNot.some((c) => evaluate(c, e))) return false;
-      const needed = requiredShouldMatches(q.minimumShouldMatch, q.should.length, q.must.length + q.filter.length > 0);
-      if (needed === 0) return true;
-      let matched = 0;
-      for (const c of q.should) if (evaluate(c, e) && ++matched >= needed) return true;
-      return false;
+/** bool, in the executor's order: once a required clause is run, scripts and doc-value ranges are checked last. */
+export function boolMatches(q: QueryOf<'bool'>, e: Evaluated): boolean {
+  const required = [...q.must, ...q.filter];
+  const checked = required.map((c) => checkedPerCandidate(c, e.mappings, e.registry, e.now));
+  const ordered = checked.includes(false) ? [...required.filter((_, i) => !checked[i]), ...required.filter((_, i) => checked[i])] : required;
+  if (!ordered.every((c) => evaluate(c, e))) return false;
+  if (q.mustNot.some((c) => evaluate(c, e))) return false;
+  const needed = requiredShouldMatches(q.minimumShouldMatch, q.should.length, q.must.length + q.filter.length > 0);
+  if (needed === 0) return true;
+  let matched = 0;
+  for (const c of q.should) if (evaluate(c, e) && ++matched >= needed) return true;
+  return false;
+}
+
+export function phraseMatches(q: QueryOf<'phrase'>, e: Evaluated): boolean {
+  const field = e.fields.get(q.field);
+  if (!field || field.type === 'keyword') return false;
+  return q.paths.some(({ terms, offsets }) => {
+    const last = terms.length - 1;
+    const positions = terms.map((alts, gi) =>
+      positionsOf(field, q.prefixExpansions !== undefined && gi === last ? (t) => alts.some((a) => t.startsWith(a)) : (t) => alts.includes(t)));
+    return positions.every((p) => p.length > 0) && phraseFreq(positions, offsets, q.slop) > 0;
+  });
+}
+
+export function functionScoreMatches(q: QueryOf<'function_score'>, e: Evaluated): boolean {
+  if (!evaluate(q.query, e)) return false;
+  // min_score depends on scores (index statistics) except when every function is a filter-free decay/weight on a constant query;
+  // the matcher checks it only for decay functions over a match_all query (the common "near me" case).
+  if (q.minScore === undefined || q.query.type !== 'match_all') return true;
+  let score = 1;
+  for (const fn of q.functions) {
+    if (fn.filter && !evaluate(fn.filter, e)) continue;
+    if (fn.decay) {
+      const r = resolveDecay(fn.decay, resolveFieldMapping(e.mappings, fn.decay.field), e.now, GEO);
+      score *= decayOfValues(fn.decay, r, e.fields.get(fn.decay.field)?.values);
     }
-    case 'indexed_term':
-      return hasTerm(e, q.field, q.term);
-    case 'term_pattern':
-      return anyTerm(e, q.field, (t) => q.pattern.test(t));
-    case 'phrase': {
-      const field = e.fields.get(q.field);
-      if (!field || field.type === 'keyword') return false;
-      return q.paths.some(({ terms, offsets }) => {
-        const last = terms.length - 1;
-        const positions = terms.map((alts, gi) =>
-          positionsOf(field, q.prefixExpansions !== undefined && gi === last ? (t) => alts.some((a) => t.startsWith(a)) : (t) => alts.includes(t)));
-        return positions.every((p) => p.length > 0) && phraseFreq(positions, offsets, q.slop) > 0;
-      });
-    }
-    case 'capped_score':
-      return evaluate(q.query, e);
-    case 'boosting':
-      return evaluate(q.positive, e);
-    case 'function_score': {
-      if (!evaluate(q.query, e)) return false;
-      // min_score depends on scores (index statistics) except when every function is a filter-free decay/weight on a constant query;
-      // the matcher checks it only for decay functions over a match_all query (the common "near me" case).
-      if (q.minScore === undefined || q.query.type !== 'match_all') return true;
-      let score = 1;
-      for (const fn of q.functions) {
-        if (fn.filter && !evaluate(fn.filter, e)) continue;
-        if (fn.decay) {
-          const r = resolveDecay(fn.decay, resolveFieldMapping(e.mappings, fn.decay.field), e.now, GEO);
-          score *= decayOfValues(fn.decay, r, e.fields.get(fn.decay.field)?.values);
-        }
-        score *= fn.weight ?? 1;
-      }
-      return Math.fround(score) >= q.minScore;
-    }
-    case 'rank_feature': {
-      const source = rankFeatureSource(q, e.mappings);
-      return source !== undefined && (e.fields.get(source.field)?.values.length ?? 0) > 0;
-    }
-    case 'distance_feature': {
-      const origin = distanceOrigin(q, e.mappings, e.now);
-      return origin !== undefined && closestDistance(origin, e.fields.get(q.field)?.values ?? []) !== undefined;
-    }
-    case 'interval_source':
-      return intervalsOf(q.source, (leaf) => {
-        const field = e.fields.get(leaf.field);
-        // as the executor reads positions: only from the postings of a positional field
-        if (!field || !POSITIONAL_TYPES.has(field.type)) return [];
-        return positionsOf(field, leaf.kind === 'term' ? (t) => t === leaf.term : (t) => leaf.pattern.test(t));
-      }).length > 0;
-    case 'combined_term':
-      return q.fields.some(({ field }) => q.terms.some((t) => hasTerm(e, field, t)));
-    case 'more_like_this': {
-      // Without index statistics every candidate term passes the document frequency limits.
-      const lowered = buildMoreLikeThis({ ...q.mlt, minDocFreq: 0, maxDocFreq: Number.MAX_SAFE_INTEGER }, q.boost, {
-        numDocs: 1,
-        docFreq: () => 1,
-        typeOf: (field) => {
-          const m = resolveFieldMapping(e.mappings, field);
-          return m ? fieldType(m) : undefined;
-        },
-        defaultFields: () => [...e.fields.keys()].filter((field) => {
-          const m = resolveFieldMapping(e.mappings, field);
-          return m !== undefined && ['text', 'keyword', 'match_only_text'].includes(fieldType(m));
-        }),
-        terms: (field, text, analyzer) => indexTermsOf(field, text, analyzer, e.mappings, e.registry),
-      });
-      return evaluate(lowered, e);
-    }
-    case 'script':
-      return runOnDocument(prepareScript(q.script, FILTER_CONTEXT), new ParsedDocFields(e.fields, e.mappings, e.indexName ?? ''), undefined) === true;
-    case 'script_score':
-      // Like function_score's min_score: the score depends on index statistics; the matcher checks the query.
-      return evaluate(q.query, e);
-    case 'pinned': case 'rule':
-      return evaluate(rewriteQuery(q, e), e);
-    default:
-      return assertNever(q);
+    score *= fn.weight ?? 1;
   }
+  return Math.fround(score) >= q.minScore;
+}
+
+export function rankFeatureMatches(q: QueryOf<'rank_feature'>, e: Evaluated): boolean {
+  const source = rankFeatureSource(q, e.mappings);
+  return source !== undefined && (e.fields.get(source.field)?.values.length ?? 0) > 0;
+}
+
+export function distanceFeatureMatches(q: QueryOf<'distance_feature'>, e: Evaluated): boolean {
+  const origin = distanceOrigin(q, e.mappings, e.now);
+  return origin !== undefined && closestDistance(origin, e.fields.get(q.field)?.values ?? []) !== undefined;
+}
+
+export function intervalSourceMatches(q: QueryOf<'interval_source'>, e: Evaluated): boolean {
+  return intervalsOf(q.source, (leaf) => {
+    const field = e.fields.get(leaf.field);
+    // as the executor reads positions: only from the postings of a positional field
+    if (!field || !POSITIONAL_TYPES.has(field.type)) return [];
+    return positionsOf(field, leaf.kind === 'term' ? (t) => t === leaf.term : (t) => leaf.pattern.test(t));
+  }).length > 0;
+}
+
+export function combinedTermMatches(q: QueryOf<'combined_term'>, e: Evaluated): boolean {
+  return q.fields.some(({ field }) => q.terms.some((t) => hasTerm(e, field, t)));
+}
+
+export function moreLikeThisMatches(q: QueryOf<'more_like_this'>, e: Evaluated): boolean {
+  // Without index statistics every candidate term passes the document frequency limits.
+  const lowered = buildMoreLikeThis({ ...q.mlt, minDocFreq: 0, maxDocFreq: Number.MAX_SAFE_INTEGER }, q.boost, {
+    numDocs: 1,
+    docFreq: () => 1,
+    typeOf: (field) => {
+      const m = resolveFieldMapping(e.mappings, field);
+      return m ? fieldType(m) : undefined;
+    },
+    defaultFields: () => [...e.fields.keys()].filter((field) => {
+      const m = resolveFieldMapping(e.mappings, field);
+      return m !== undefined && ['text', 'keyword', 'match_only_text'].includes(fieldType(m));
+    }),
+    terms: (field, text, analyzer) => indexTermsOf(field, text, analyzer, e.mappings, e.registry),
+  });
+  return evaluate(lowered, e);
+}
+
+export function scriptMatches(q: QueryOf<'script'>, e: Evaluated): boolean {
+  return runOnDocument(prepareScript(q.script, FILTER_CONTEXT), new ParsedDocFields(e.fields, e.mappings, e.indexName ?? ''), undefined) === true;
+}
+
+export function evaluate(q: Query, e: Evaluated): boolean {
+  return queryTypeOf(q).matches(q, e);
 }
 
 /**
@@ -202,8 +197,8 @@ export function evaluate(q: Query, e: Evaluated): boolean {
  * frequency in the liked texts alone (document frequencies need the index).
  */
 export function documentMatches(query: Query, candidate: CandidateDocument, ctx: MatchContext): boolean {
-  const e = prepareDocument(candidate, ctx)?.evaluated as Evaluated | undefined;
-  return e !== undefined && evaluate(rewriteQuery(query, e), e);
+  const doc = prepareDocument(candidate, ctx);
+  return doc !== undefined && preparedMatches(rewriteQuery(query, doc.evaluated as Evaluated), doc);
 }
 
 /** Parses a query DSL object once and returns a predicate over documents. */
@@ -238,7 +233,16 @@ export function prepareDocument(candidate: CandidateDocument, ctx: MatchContext)
   return { id: candidate.id, fields: doc.fields, newMappings: doc.mappings, evaluated };
 }
 
-/** Does the prepared document match a query already rewritten (`rewriteQuery`) for its mappings? */
+/**
+ * Does the prepared document match a query already rewritten (`rewriteQuery`) for its mappings?
+ * A script that fails on the document throws what a search of its index answers then (the shard
+ * fails: search_phase_execution_exception), as Elasticsearch runs script queries at search time.
+ */
 export function preparedMatches(rewritten: Query, doc: PreparedDocument): boolean {
-  return evaluate(rewritten, doc.evaluated as Evaluated);
+  const e = doc.evaluated as Evaluated;
+  try {
+    return evaluate(rewritten, e);
+  } catch (err) {
+    throw asSearchFailure(err, e.indexName);
+  }
 }

@@ -10,8 +10,8 @@ import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, te
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
-import { assertNever, requiredShouldMatches, type Query } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import { requiredShouldMatches, type Query } from './query.js';
+import { queryTypeOf } from './query-type.js';
 import { expandFields, rewriteQuery } from './rewrite-query.js';
 import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
@@ -295,7 +295,7 @@ export function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exe
  * MultiPhraseQuery) or of the distinct terms of all paths for a token graph (the span query Lucene
  * runs for it); a document's frequency adds up its paths' phrase frequencies.
  */
-function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fi = x.index.field(q.field);
   if (!fi || !fi.positional) return ScoredDocs.empty();
   const termIds: number[][][] = [];
@@ -556,7 +556,7 @@ function* runAll(clauses: Query[], x: Exec, scoring: boolean): Work<ScoredDocs[]
   return sets;
 }
 
-function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const { sets: required, tests, mustSet, mustConstant } = yield* requiredClauses(q, x, scoring);
   const should = yield* runAll(q.should, x, scoring);
   const mustNot = yield* runAll(q.mustNot, x, false);
@@ -656,7 +656,7 @@ function scriptScoreOf(script: DocScript, ord: number, score: number): number {
   return v;
 }
 
-function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const test = scriptFilter(q.script, x);
   const live = x.live;
   const out = new DocSetBuilder();
@@ -676,7 +676,7 @@ function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, scoring: b
   return out.build();
 }
 
-function* scriptScoreQuery(q: Extract<Query, { type: 'script_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* scriptScoreQuery(q: Extract<Query, { type: 'script_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const base = yield* run(q.query, x, true);
   const script = docScript(q.script, SCORE_CONTEXT, x);
   return yield* scale(base, x, (ord, score) => {
@@ -703,7 +703,7 @@ function* scale(set: ScoredDocs, x: Exec, fn: (ord: number, score: number) => nu
   return out.build();
 }
 
-function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* functionScore(q: Extract<Query, { type: 'function_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const base = yield* run(q.query, x, true);
   const filters: Array<ScoredDocs | undefined> = [];
   for (const fn of q.functions) filters.push(fn.filter ? yield* run(fn.filter, x, false) : undefined);
@@ -805,7 +805,7 @@ function* scoredByDocValues(field: string, x: Exec, score: (values: readonly Doc
   return out.build();
 }
 
-function* rankFeatureQuery(q: Extract<Query, { type: 'rank_feature' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* rankFeatureQuery(q: Extract<Query, { type: 'rank_feature' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const source = rankFeatureSource(q, x.mappings);
   if (!source) return ScoredDocs.empty();
   let pivot = q.fn.kind === 'saturation' || q.fn.kind === 'sigmoid' ? q.fn.pivot : undefined;
@@ -821,7 +821,7 @@ function* rankFeatureQuery(q: Extract<Query, { type: 'rank_feature' }>, x: Exec,
   return yield* scoredByDocValues(source.field, x, (vs) => (scoring ? rankFeatureScore(q.fn, pivot ?? 1, Number(vs[0]), q.boost) : 0));
 }
 
-function* distanceFeatureQuery(q: Extract<Query, { type: 'distance_feature' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* distanceFeatureQuery(q: Extract<Query, { type: 'distance_feature' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const origin = distanceOrigin(q, x.mappings, x.now);
   if (!origin) return ScoredDocs.empty();
   return yield* scoredByDocValues(q.field, x, (vs) => {
@@ -886,7 +886,7 @@ function* leafPositions(source: IntervalSource, x: Exec): Work<Map<IntervalSourc
   return out;
 }
 
-function* intervalQuery(q: Extract<Query, { type: 'interval_source' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* intervalQuery(q: Extract<Query, { type: 'interval_source' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const positions = yield* leafPositions(q.source, x);
   const candidates = new Set<number>();
   for (const byOrd of positions.values()) for (const ord of byOrd.keys()) candidates.add(ord);
@@ -933,7 +933,7 @@ function spanScorer(q: Extract<Query, { type: 'interval_source' }>, positions: M
  * highest of the fields', collection length the weighted sum, and per document a frequency and a
  * field length that add up the fields' with their weights.
  */
-function* combinedTerm(q: Extract<Query, { type: 'combined_term' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+export function* combinedTerm(q: Extract<Query, { type: 'combined_term' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const fields = q.fields.map(({ field, weight }) => ({ fi: x.index.field(field), weight })).filter((w): w is { fi: FieldIndex; weight: number } => w.fi !== undefined);
   let maxDf = 0;
   let docCount = 0;
@@ -1002,46 +1002,22 @@ function moreLikeThisIndex(x: Exec): MltIndex {
 export { run as runQuery };
 
 function* run(q: Query, x: Exec, scoring: boolean): Work<ScoredDocs> {
-  if (isRegistered(q)) return yield* queryTypeOf(q).execute(q, x, scoring);
-  switch (q.type) {
-    case 'indexed_term':
-      return yield* indexedTerm(q.field, q.term, q.boost, q.constant, x, scoring);
-    case 'bool':
-      return yield* boolQuery(q, x, scoring);
-    case 'term_pattern':
-      return yield* termPattern(q, x, scoring);
-    case 'phrase':
-      return yield* phrase(q, x, scoring);
-    case 'boosting': {
-      const pos = yield* run(q.positive, x, scoring);
-      const neg = yield* run(q.negative, x, false);
-      const c = new Int32Array(1);
-      return yield* scale(pos, x, (ord, s) => (scoring ? f(f(seek(neg, c, 0, ord) ? s * q.negativeBoost : s) * q.boost) : 0));
-    }
-    case 'function_score':
-      return yield* functionScore(q, x, scoring);
-    case 'capped_score': {
-      const inner = yield* run(q.query, x, scoring);
-      return scoring ? yield* scale(inner, x, (_ord, s) => f(Math.min(s, q.cap) * q.boost)) : inner;
-    }
-    case 'script':
-      return yield* scriptQuery(q, x, scoring);
-    case 'script_score':
-      return yield* scriptScoreQuery(q, x, scoring);
-    case 'rank_feature':
-      return yield* rankFeatureQuery(q, x, scoring);
-    case 'distance_feature':
-      return yield* distanceFeatureQuery(q, x, scoring);
-    case 'interval_source':
-      return yield* intervalQuery(q, x, scoring);
-    case 'combined_term':
-      return yield* combinedTerm(q, x, scoring);
-    case 'more_like_this':
-      return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
-    case 'pinned': case 'rule':
-      // match, match_phrase, pinned, rule… never reach here: rewriteQuery lowered them.
-      return yield* run(rewriteQuery(q, x), x, scoring);
-    default:
-      return assertNever(q);
-  }
+  return yield* queryTypeOf(q).execute(q, x, scoring);
+}
+
+/** boosting: the positive query's documents, those the negative one matches scored `negativeBoost` times lower. */
+export function* boostingQuery(q: Extract<Query, { type: 'boosting' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const pos = yield* run(q.positive, x, scoring);
+  const neg = yield* run(q.negative, x, false);
+  const c = new Int32Array(1);
+  return yield* scale(pos, x, (ord, s) => (scoring ? f(f(seek(neg, c, 0, ord) ? s * q.negativeBoost : s) * q.boost) : 0));
+}
+
+export function* cappedScore(q: Extract<Query, { type: 'capped_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  const inner = yield* run(q.query, x, scoring);
+  return scoring ? yield* scale(inner, x, (_ord, s) => f(Math.min(s, q.cap) * q.boost)) : inner;
+}
+
+export function* moreLikeThisQuery(q: Extract<Query, { type: 'more_like_this' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
+  return yield* run(buildMoreLikeThis(q.mlt, q.boost, moreLikeThisIndex(x)), x, scoring);
 }

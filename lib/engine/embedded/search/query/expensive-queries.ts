@@ -7,6 +7,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
 import type { Query } from './query.js';
+import { isQueryType, queryTypeOf } from './query-type.js';
 
 const SETTING = "'search.allow_expensive_queries'";
 const STRING_TYPES = new Set(['text', 'keyword', 'match_only_text', 'wildcard', 'constant_keyword', 'search_as_you_type']);
@@ -15,33 +16,24 @@ function refused(reason: string): EsError {
   return new EsError(400, 'exception', reason);
 }
 
-function checkOne(q: { type: string; field?: unknown }, mappings: Mappings[]): void {
-  const field = typeof q.field === 'string' ? q.field : undefined;
-  const typesOf = () => mappings.map((m) => (field === undefined ? undefined : resolveFieldMapping(m, field))).filter((m) => m !== undefined);
-  switch (q.type) {
-    case 'prefix':
-      if (typesOf().every((m) => m.index_prefixes !== undefined) && typesOf().length) return;
-      throw refused(`[prefix] queries cannot be executed when ${SETTING} is set to false. For optimised prefix queries on text fields please enable [index_prefixes].`);
-    case 'wildcard':
-    case 'regexp':
-    case 'fuzzy':
-      throw refused(`[${q.type}] queries cannot be executed when ${SETTING} is set to false.`);
-    case 'range':
-      if (typesOf().some((m) => STRING_TYPES.has(fieldType(m)))) {
-        throw refused(`[range] queries on [text] or [keyword] fields cannot be executed when ${SETTING} is set to false.`);
-      }
-      return;
-    case 'nested':
-      throw refused(`[joining] queries cannot be executed when ${SETTING} is set to false.`);
-    case 'script':
-      throw refused(`[script] queries cannot be executed when ${SETTING} is set to false.`);
-    case 'script_score':
-      throw refused(`[script score] queries cannot be executed when ${SETTING} is set to false.`);
-    default:
-  }
+/** The refusal of the types `search.allow_expensive_queries: false` refuses whatever the field (joining, script and multi-term queries). */
+export function refusedAlways(name: string): string {
+  return `[${name}] queries cannot be executed when ${SETTING} is set to false.`;
 }
 
-const CHECKED = new Set(['prefix', 'wildcard', 'regexp', 'fuzzy', 'range', 'nested', 'script', 'script_score']);
+/** `prefix` is refused unless every index maps its field as text with `index_prefixes`. */
+export function prefixRefused(field: string, mappings: Mappings[]): string | undefined {
+  const fields = mappings.map((m) => resolveFieldMapping(m, field)).filter((m) => m !== undefined);
+  if (fields.length && fields.every((m) => m.index_prefixes !== undefined)) return undefined;
+  return `[prefix] queries cannot be executed when ${SETTING} is set to false. For optimised prefix queries on text fields please enable [index_prefixes].`;
+}
+
+/** `range` is refused on a text or keyword field. */
+export function rangeRefused(field: string, mappings: Mappings[]): string | undefined {
+  const fields = mappings.map((m) => resolveFieldMapping(m, field)).filter((m) => m !== undefined);
+  if (!fields.some((m) => STRING_TYPES.has(fieldType(m)))) return undefined;
+  return `[range] queries on [text] or [keyword] fields cannot be executed when ${SETTING} is set to false.`;
+}
 
 /** Throws Elasticsearch's refusal when a query (or one it contains) is expensive; the query as parsed. */
 export function checkExpensiveQueries(queries: Array<Query | undefined>, mappings: Mappings[]): void {
@@ -54,7 +46,9 @@ export function checkExpensiveQueries(queries: Array<Query | undefined>, mapping
       return;
     }
     const obj = node as Record<string, unknown>;
-    if (typeof obj.type === 'string' && CHECKED.has(obj.type)) checkOne(obj as { type: string; field?: unknown }, mappings);
+    const type = typeof obj.type === 'string' && isQueryType(obj.type) ? queryTypeOf(obj.type) : undefined;
+    const refusal = type?.expensive?.(obj as Query, mappings);
+    if (refusal !== undefined) throw refused(refusal);
     for (const [key, child] of Object.entries(obj)) if (key !== 'script' && key !== 'shape') visit(child);
   };
   for (const q of queries) visit(q);

@@ -1,7 +1,7 @@
 import { LENGTH_TABLE, SliceReader, type FieldIndex } from '../../index/index.js';
 import { executeQuery, float32, type ExecutionContext } from './execute-query.js';
-import { assertNever, type Query } from './query.js';
-import { isRegistered, queryTypeOf, type Printer } from './query-type.js';
+import type { Query } from './query.js';
+import { queryTypeOf, type Printer } from './query-type.js';
 import { rewriteQuery } from './rewrite-query.js';
 import { BM25_B, BM25_K1, avgFieldLength, bm25, bm25Tf, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
 
@@ -32,38 +32,7 @@ const EXPLAIN_PRINTER: Printer = { child: (c) => describe(c), float: javaFloat }
 
 /** Lucene's Query.toString, as far as explanations show it. */
 export function describe(q: Query): string {
-  if (isRegistered(q)) return queryTypeOf(q).print(q, EXPLAIN_PRINTER);
-  switch (q.type) {
-    case 'indexed_term':
-      return `${q.field}:${q.term}`;
-    case 'phrase': {
-      const phrases = q.paths.map(({ terms }) =>
-        `${q.field}:"${terms.map((alts) => (alts.length === 1 ? alts[0] : `(${alts.join(' ')})`)).join(' ')}${q.prefixExpansions !== undefined ? '*' : ''}"${q.slop ? `~${q.slop}` : ''}`);
-      return phrases.length === 1 ? phrases[0] : `(${phrases.join(' ')})`;
-    }
-    case 'term_pattern':
-      return `${q.field}:${q.pattern.prefix ?? ''}*`;
-    case 'bool': {
-      const parts = [
-        ...q.must.map((c) => `+${describe(c)}`),
-        ...q.filter.map((c) => `#${describe(c)}`),
-        ...q.should.map((c) => describe(c)),
-        ...q.mustNot.map((c) => `-${describe(c)}`),
-      ];
-      return `(${parts.join(' ')})`;
-    }
-    case 'function_score':
-      return `function score, product of:`;
-    case 'capped_score':
-      return `CappedScore(${describe(q.query)})`;
-    case 'boosting':
-    case 'distance_feature': case 'rank_feature':
-    case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score':
-    case 'interval_source': case 'combined_term':
-      return `${q.type}`;
-    default:
-      return assertNever(q);
-  }
+  return queryTypeOf(q).print(q, EXPLAIN_PRINTER);
 }
 
 export interface ExplainContext {
@@ -120,18 +89,19 @@ function idfExplanation(df: number, docCount: number): Explanation {
   ]);
 }
 
-function explainTerm(q: Extract<Query, { type: 'indexed_term' }>, ord: number, c: Ctx, scoring: boolean): Explanation {
+/** An indexed term's BM25 (or constant) weight for one document; undefined when the document lacks the term. */
+export function explainTerm(q: Extract<Query, { type: 'indexed_term' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   const fi = c.exec.index.field(q.field);
   const tid = fi ? fi.termId(q.term) : -1;
   const stats = fi && tid >= 0 ? termStats(fi, tid, ord, c) : { df: 0, freq: 0 };
-  if (!fi || stats.freq === 0) return node(0, 'no matching term');
+  if (!fi || stats.freq === 0) return undefined;
   if (!scoring) return node(0, `${q.field}:${q.term}`);
   if (q.constant || !scoredByBm25(fi.type)) return node(q.boost, boosted(`${q.field}:${q.term}`, q.boost));
   const score = bm25Explanation(fi, q.boost, idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
   return node(score.value, `weight(${q.field}:${q.term} in ${ord}) [PerFieldSimilarity], result of:`, [score]);
 }
 
-function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+export function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   const score = scoreOf(q, ord, c, scoring);
   if (score === undefined) return undefined;
   const fi = c.exec.index.field(q.field);
@@ -150,7 +120,7 @@ function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number, c: Ct
   return node(score, `weight(${describe({ ...q, boost: 1 })} in ${ord}) [PerFieldSimilarity], result of:`, [bm]);
 }
 
-function explainBool(q: Extract<Query, { type: 'bool' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+export function explainBool(q: Extract<Query, { type: 'bool' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   const total = scoreOf(q, ord, c, scoring);
   if (total === undefined) return undefined;
   const subs: Explanation[] = [];
@@ -187,7 +157,7 @@ export function explainDisMax(q: Extract<Query, { type: 'dis_max' }>, ord: numbe
 }
 
 /** A capped score: the inner explanation itself while under the cap (and unboosted), else the min and the boost. */
-function explainCapped(q: Extract<Query, { type: 'capped_score' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+export function explainCapped(q: Extract<Query, { type: 'capped_score' }>, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
   const sub = explainNode(q.query, ord, c, scoring);
   if (!sub || !scoring) return sub;
   if (sub.value <= q.cap && q.boost === 1) return sub;
@@ -196,27 +166,8 @@ function explainCapped(q: Extract<Query, { type: 'capped_score' }>, ord: number,
 }
 
 /** The explanation of a lowered query for one document; undefined when the document does not match. */
-function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
-  if (isRegistered(q)) return queryTypeOf(q).explain(q, ord, c, scoring);
-  switch (q.type) {
-    case 'indexed_term': {
-      const e = explainTerm(q, ord, c, scoring);
-      return e.description === 'no matching term' ? undefined : e;
-    }
-    case 'bool':
-      return explainBool(q, ord, c, scoring);
-    case 'phrase':
-      return explainPhrase(q, ord, c, scoring);
-    case 'capped_score':
-      return explainCapped(q, ord, c, scoring);
-    case 'boosting': case 'function_score':
-    case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned': case 'rule':
-    case 'script': case 'script_score': case 'term_pattern': case 'interval_source': case 'combined_term': {
-      return explainByScore(q, ord, c, scoring);
-    }
-    default:
-      return assertNever(q);
-  }
+export function explainNode(q: Query, ord: number, c: Ctx, scoring: boolean): Explanation | undefined {
+  return queryTypeOf(q).explain(q, ord, c, scoring);
 }
 
 /** A query without explanation details of its own: the executor's score of the document, described as Lucene prints the query. */

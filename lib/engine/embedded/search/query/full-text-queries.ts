@@ -44,6 +44,7 @@ const fullText = <T extends FullText>(name: T) => ({
 
 export const matchQuery: QueryType<'match'> = {
   ...fullText('match'),
+  matchesIndexName: (q, name) => name !== undefined && String(q.query) === name,
   parse(body) {
     const name = 'match';
     const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);

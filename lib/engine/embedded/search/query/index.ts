@@ -16,5 +16,6 @@ export { explainQuery, type Explanation } from './explain-query.js';
 export { resolveTermsLookups, withLookupsUnread, type DocumentLookup } from './terms-lookup.js';
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
+export { queryTypeOf, type QueryType } from './query-type.js';
 export { checkExpensiveQueries } from './expensive-queries.js';
 export { matcherDecides, matchScope, type MatchScope } from './matcher-decides.js';

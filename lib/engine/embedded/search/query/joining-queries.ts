@@ -8,6 +8,7 @@ import { EsError } from '../../../../errors/index.js';
 import { evaluate, type Evaluated } from './document-matcher.js';
 import { nestedQuery as nestedDocs } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
+import { refusedAlways } from './expensive-queries.js';
 import { matchScope } from './matcher-decides.js';
 import { checkKeys, enumOf, isObject, parseQuery, parsingError } from './parse-query.js';
 import { booleanValue, boostOf } from './query-fields.js';
@@ -17,6 +18,7 @@ import { rewriteQuery } from './rewrite-query.js';
 
 export const nestedQueryType: QueryType<'nested'> = {
   name: 'nested',
+  expensive: () => refusedAlways('joining'),
   parse(body) {
     const name = 'nested';
     if (!isObject(body)) throw parsingError('[nested] query malformed');

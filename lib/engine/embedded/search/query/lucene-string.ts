@@ -1,6 +1,6 @@
 import { NUMERIC_TYPES, fieldType, resolveFieldMapping } from '../../mapping/index.js';
-import { assertNever, type Query } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import type { Query } from './query.js';
+import { queryTypeOf } from './query-type.js';
 import { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 
 /** A boost as Java prints a float: `2.0`, `0.5`. */
@@ -25,7 +25,7 @@ function printed(q: Query, ctx: RewriteContext): Query {
 }
 
 /** A clause of a boolean query: a boolean query inside another is parenthesised, as Lucene prints it. */
-function clause(q: Query, ctx: RewriteContext): string {
+export function luceneClause(q: Query, ctx: RewriteContext): string {
   const p = printed(q, ctx);
   const s = luceneString(p, ctx);
   return p.type === 'bool' && p.boost === 1 ? `(${s})` : s;
@@ -38,44 +38,10 @@ function clause(q: Query, ctx: RewriteContext): string {
  * printer does not know is printed by its name, so the answer stays valid.
  */
 export function luceneString(q: Query, ctx: RewriteContext): string {
-  if (isRegistered(q)) {
-    // the others are printed as the clauses they are rewritten to, or by their name
-    if (!PRINTED.has(q.type)) return printedAsRewritten(q, ctx);
-    const text = queryTypeOf(q).print(q, { child: (c) => luceneString(c, ctx), float: String, lucene: ctx });
-    return 'boost' in q ? boosted(text, q.boost) : text;
-  }
-  switch (q.type) {
-    case 'indexed_term':
-      return boosted(`${q.field}:${q.term}`, q.boost);
-    case 'bool': {
-      const parts = [
-        ...q.must.map((c) => `+${clause(c, ctx)}`),
-        ...q.filter.map((c) => `#${clause(c, ctx)}`),
-        ...q.should.map((c) => clause(c, ctx)),
-        ...q.mustNot.map((c) => `-${clause(c, ctx)}`),
-      ];
-      const msm = q.minimumShouldMatch;
-      const text = msm !== undefined && Number(msm) > 0 ? `(${parts.join(' ')})~${msm}` : parts.join(' ');
-      return boosted(text, q.boost);
-    }
-    case 'phrase': {
-      const path = q.paths[0];
-      const terms = path ? path.terms.map((alts, i) => {
-        const t = alts.length > 1 ? `(${alts.join(' ')})` : alts[0];
-        return q.prefixExpansions !== undefined && i === path.terms.length - 1 ? `${t}*` : t;
-      }) : [];
-      return boosted(`${q.field}:"${terms.join(' ')}"${q.slop ? `~${q.slop}` : ''}`, q.boost);
-    }
-    case 'boosting':
-    case 'function_score':
-    case 'distance_feature': case 'rank_feature': case 'more_like_this': case 'pinned':
-    case 'rule': case 'script': case 'script_score': case 'term_pattern': case 'capped_score': case 'interval_source':
-    case 'combined_term':
-      break;
-    default:
-      return assertNever(q);
-  }
-  return printedAsRewritten(q, ctx);
+  // the others are printed as the clauses they are rewritten to, or by their name
+  if (!PRINTED.has(q.type)) return printedAsRewritten(q, ctx);
+  const text = queryTypeOf(q).print(q, { child: (c) => luceneString(c, ctx), float: String, lucene: ctx });
+  return 'boost' in q ? boosted(text, q.boost) : text;
 }
 
 function printedAsRewritten(q: Query, ctx: RewriteContext): string {

@@ -1,5 +1,5 @@
 import { assertNever, type Query, type ScoreFunction } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import { queryTypeOf } from './query-type.js';
 import type { SpanQuery } from './span-queries.js';
 import type { IntervalsFilter, IntervalsRule } from './intervals.js';
 
@@ -25,48 +25,14 @@ const RANK: Record<MatchScope, number> = { document: 0, engine: 1, index: 2 };
 
 /** The widest of the scopes (an empty list: the matcher decides). */
 export const widestScope = (scopes: MatchScope[]): MatchScope => scopes.reduce((a, b) => (RANK[b] > RANK[a] ? b : a), 'document' as MatchScope);
-const all = (qs: Query[]): MatchScope => widestScope(qs.map(matchScope));
+/** The widest scope of these queries'. */
+export const widestScopeOf = (qs: Query[]): MatchScope => widestScope(qs.map(matchScope));
 /** `document` when the test holds, else `index` (the verdict depends on the index's dictionary or statistics). */
 export const unlessIndex = (decides: boolean): MatchScope => (decides ? 'document' : 'index');
 
 export function matchScope(q: Query): MatchScope {
   if ('field' in q && typeof q.field === 'string' && NOT_IN_SOURCE.has(q.field)) return 'engine';
-  if (isRegistered(q)) return queryTypeOf(q).scope(q);
-  switch (q.type) {
-    case 'distance_feature': case 'rank_feature':
-    case 'script': case 'indexed_term': case 'combined_term':
-      return 'document';
-    // which terms a limited expansion keeps depends on the index's dictionary
-    case 'term_pattern':
-      return unlessIndex(q.maxExpansions === Infinity);
-    case 'phrase':
-      return unlessIndex(q.prefixExpansions === undefined);
-    case 'interval_source':
-      return unlessIndex(!JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"'));
-    // the terms kept are chosen by document frequency
-    case 'more_like_this':
-      return 'index';
-    // stored rulesets pin and exclude: a write to this index changes no other document's verdict through them
-    case 'rule':
-      return widestScope(['engine', matchScope(q.organic)]);
-    case 'bool':
-      return all([...q.must, ...q.filter, ...q.should, ...q.mustNot]);
-    case 'boosting':
-      return all([q.positive, q.negative]);
-    case 'capped_score':
-      return matchScope(q.query);
-    case 'pinned':
-      return matchScope(q.organic);
-    case 'script_score':
-      return widestScope([matchScope(q.query), unlessIndex(q.minScore === undefined)]);
-    case 'function_score':
-      return widestScope([
-        matchScope(q.query), all(q.functions.flatMap((f) => (f.filter ? [f.filter] : []))),
-        unlessIndex(q.minScore === undefined || constantScoreDecides(q)),
-      ]);
-    default:
-      return assertNever(q);
-  }
+  return queryTypeOf(q).scope(q);
 }
 
 /** Whether the one-document matcher decides the query from a changed document's source alone (matchScope). */
@@ -76,7 +42,7 @@ export const matcherDecides = (q: Query): boolean => matchScope(q) === 'document
  * A `min_score` the matcher can check: decay functions and weights over match_all, multiplied
  * (the "near me" case) — every score then comes from the document alone.
  */
-function constantScoreDecides(q: Extract<Query, { type: 'function_score' }>): boolean {
+export function constantScoreDecides(q: Extract<Query, { type: 'function_score' }>): boolean {
   const plain = (f: ScoreFunction) => f.fieldValueFactor === undefined && f.randomScore === undefined && f.script === undefined;
   return q.query.type === 'match_all' && q.query.boost === 1 && q.boost === 1 && q.scoreMode === 'multiply'
     && (q.boostMode === 'multiply' || q.boostMode === 'replace') && q.functions.every(plain) && q.maxBoost === Number.MAX_VALUE;

@@ -1,12 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
-import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
-import { parseMoreLikeThis } from './more-like-this.js';
-import { parsePinnedQuery } from './pinned-query.js';
-import { booleanValue, boostOf, parseFuzziness } from './query-fields.js';
+import { booleanValue, parseFuzziness } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
-import { parseRuleQuery } from './rule-query.js';
-import { registeredTypeOfName } from './query-type.js';
+import { queryTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
 export function parsingError(reason: string): EsError {
@@ -54,7 +50,7 @@ export function checkKeys(name: string, spec: Record<string, unknown>, allowed: 
   for (const k of Object.keys(spec)) if (!allowed.includes(k)) throw parsingError(`[${name}] query does not support [${k}]`);
 }
 
-function clauses(v: unknown): unknown[] {
+export function clauses(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];
   return Array.isArray(v) ? v : [v];
 }
@@ -100,7 +96,7 @@ export function parseFieldQuery(name: string, body: unknown, allowed: string[]):
   return { field, spec };
 }
 
-function parseFunction(f: Record<string, unknown>): ScoreFunction {
+export function parseFunction(f: Record<string, unknown>): ScoreFunction {
   const fn: ScoreFunction = {};
   for (const [k, v] of Object.entries(f)) {
     switch (k) {
@@ -161,7 +157,7 @@ export function enumOf<T extends string>(name: string, key: string, v: unknown, 
 }
 
 export const MULTI_MATCH_TYPES: readonly MultiMatchType[] = ['best_fields', 'most_fields', 'cross_fields', 'phrase', 'phrase_prefix', 'bool_prefix'];
-const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
+export const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
 
 export function geoField(name: string, body: Record<string, unknown>, reserved: string[]): [string, unknown] {
   const keys = Object.keys(body).filter((k) => !reserved.includes(k));
@@ -191,81 +187,9 @@ export function parseQuery(input: unknown): Query {
 function parseQueryNode(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
   const [name, body] = singleEntry(input);
-  const registered = registeredTypeOfName(name);
-  if (registered) return registered.parse(body, name);
+  const type = queryTypeOfName(name);
+  if (type) return type.parse(body, name);
   switch (name) {
-    case 'bool': {
-      if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
-      for (const k of Object.keys(body)) if (!BOOL_KEYS.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
-      const msm = body.minimum_should_match;
-      if (msm !== undefined && typeof msm !== 'number' && typeof msm !== 'string') throw parsingError('[bool] query does not support [minimum_should_match]');
-      return {
-        type: 'bool',
-        must: clauses(body.must).map(parseQuery),
-        filter: clauses(body.filter).map(parseQuery),
-        should: clauses(body.should).map(parseQuery),
-        mustNot: clauses(body.must_not).map(parseQuery),
-        minimumShouldMatch: msm as string | number | undefined,
-        boost: boostOf(name, body.boost),
-      };
-    }
-    case 'boosting': {
-      if (!isObject(body)) throw parsingError('[boosting] query malformed');
-      if (body.positive === undefined) throw parsingError('[boosting] query requires \'positive\' query to be set\'');
-      if (body.negative === undefined) throw parsingError('[boosting] query requires \'negative\' query to be set\'');
-      if (body.negative_boost === undefined) throw parsingError('[boosting] query requires \'negative_boost\' to be set to be a positive value\'');
-      return {
-        type: 'boosting', positive: parseQuery(body.positive), negative: parseQuery(body.negative),
-        negativeBoost: num(name, 'negative_boost', body.negative_boost, 0), boost: boostOf(name, body.boost),
-      };
-    }
-    case 'function_score': {
-      if (!isObject(body)) throw parsingError('[function_score] malformed query');
-      const functions: ScoreFunction[] = [];
-      const single: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(body)) {
-        if (['query', 'functions', 'score_mode', 'boost_mode', 'max_boost', 'min_score', 'boost', '_name'].includes(k)) continue;
-        single[k] = v;
-      }
-      if (Object.keys(single).length) functions.push(parseFunction(single));
-      if (Array.isArray(body.functions)) for (const f of body.functions) functions.push(parseFunction(f as Record<string, unknown>));
-      return {
-        type: 'function_score', query: body.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(body.query), functions,
-        scoreMode: enumOf(name, 'score_mode', body.score_mode, ['multiply', 'sum', 'avg', 'first', 'max', 'min'] as const, 'multiply'),
-        boostMode: enumOf(name, 'boost_mode', body.boost_mode, ['multiply', 'replace', 'sum', 'avg', 'max', 'min'] as const, 'multiply'),
-        maxBoost: num(name, 'max_boost', body.max_boost, Number.MAX_VALUE),
-        minScore: body.min_score === undefined ? undefined : num(name, 'min_score', body.min_score, 0),
-        boost: boostOf(name, body.boost),
-      };
-    }
-    case 'distance_feature':
-      return { type: 'distance_feature', ...parseDistanceFeatureQuery(body, (v) => boostOf(name, v)) };
-    case 'rank_feature':
-      return { type: 'rank_feature', ...parseRankFeatureQuery(body, (v) => boostOf(name, v)) };
-    case 'more_like_this':
-      return { type: 'more_like_this', ...parseMoreLikeThis(body) };
-    case 'script': {
-      if (!isObject(body)) throw parsingError('[script] query malformed, no start_object after query name');
-      checkKeys(name, body, ['script', 'boost', '_name']);
-      if (body.script === undefined) throw parsingError('script must be provided with a [script] query');
-      return { type: 'script', script: parseScriptSpec(body.script), boost: boostOf(name, body.boost) };
-    }
-    case 'script_score': {
-      if (!isObject(body)) throw parsingError('[script_score] query malformed, no start_object after query name');
-      checkKeys(name, body, ['query', 'script', 'min_score', 'boost', '_name']);
-      if (body.query === undefined) throw parsingError("[script_score] requires 'query' field");
-      if (body.script === undefined) throw parsingError("[script_score] requires 'script' field");
-      return {
-        type: 'script_score', query: parseQuery(body.query), script: parseScriptSpec(body.script),
-        minScore: body.min_score === undefined || body.min_score === null ? undefined : num(name, 'min_score', body.min_score, 0),
-        boost: boostOf(name, body.boost),
-      };
-    }
-    case 'pinned':
-      return parsePinnedQuery(body, parseQuery);
-    case 'rule':
-    case 'rule_query':
-      return parseRuleQuery(name, body, parseQuery);
     case 'query_string':
     case 'simple_query_string':
       // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)

@@ -43,7 +43,7 @@ function parseDoc(body: unknown): PinnedDocument {
 }
 
 /** The `pinned` query's body, refused as Elasticsearch 8.15 refuses it. */
-export function parsePinnedQuery(body: unknown, parseQuery: (q: unknown) => Query): Query {
+export function parsePinnedQuery(body: unknown, parseQuery: (q: unknown) => Query): Extract<Query, { type: 'pinned' }> {
   if (!isObject(body)) throw malformed('pinned');
   checkFields('pinned', body, ['organic', 'ids', 'docs', 'boost', '_name']);
   if (body.organic !== undefined && !isObject(body.organic)) throw unsupportedValue('pinned', 'organic', body.organic);

@@ -1,8 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
 import type { FlatSettings } from '../../store/index.js';
 import type { IntervalsRule } from './intervals.js';
-import { assertNever, type Query } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import type { Query } from './query.js';
+import { queryTypeOf } from './query-type.js';
 
 /** `indices.query.bool.max_clause_count` as Elasticsearch 8 documents it (static, node level). */
 export const MAX_CLAUSE_COUNT = 4096;
@@ -42,55 +42,18 @@ export function intervalTexts(rule: IntervalsRule, into: string[]): string[] {
   return into;
 }
 
-function children(q: Query): Query[] {
-  if (isRegistered(q)) return queryTypeOf(q).children(q);
-  switch (q.type) {
-    case 'bool':
-      return [...q.must, ...q.filter, ...q.should, ...q.mustNot];
-    case 'boosting':
-      return [q.positive, q.negative];
-    case 'function_score':
-    case 'capped_score':
-    case 'script_score':
-      return [q.query];
-    case 'pinned':
-    case 'rule':
-      return [q.organic];
-    case 'distance_feature': case 'rank_feature':
-    case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
-    case 'interval_source': case 'combined_term':
-      return [];
-    default:
-      return assertNever(q);
-  }
-}
-
 function demandOf(queries: Array<Query | undefined>): QueryDemand {
   const demand: QueryDemand = { largestTerms: 0, longestRegex: 0, clauses: 0 };
   const pending = queries.filter((q): q is Query => q !== undefined);
   for (let q = pending.pop(); q !== undefined; q = pending.pop()) {
-    const inner = children(q);
+    const inner = queryTypeOf(q).children(q);
     if (inner.length) {
       pending.push(...inner);
       continue;
     }
     if (q.type === 'terms') demand.largestTerms = Math.max(demand.largestTerms, q.values.length);
     if (q.type === 'regexp') demand.longestRegex = Math.max(demand.longestRegex, q.value.length);
-    if (isRegistered(q)) {
-      demand.clauses += queryTypeOf(q).clauses?.(q, MAX_CLAUSE_COUNT - demand.clauses) ?? 1;
-      continue;
-    }
-    switch (q.type) {
-      case 'bool':
-      case 'boosting': case 'function_score':
-      case 'distance_feature': case 'rank_feature':
-      case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'script_score': case 'indexed_term':
-      case 'term_pattern': case 'phrase': case 'capped_score': case 'interval_source': case 'combined_term':
-        demand.clauses += 1;
-        break;
-      default:
-        return assertNever(q);
-    }
+    demand.clauses += queryTypeOf(q).clauses?.(q, MAX_CLAUSE_COUNT - demand.clauses) ?? 1;
   }
   return demand;
 }

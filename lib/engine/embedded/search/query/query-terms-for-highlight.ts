@@ -2,8 +2,8 @@ import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js
 import type { AnalysisRegistry } from '../../analysis/index.js';
 import { fieldType, keywordTerm, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import type { IntervalSource, IntervalsRule } from './intervals.js';
-import { assertNever, type Query } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import type { Query } from './query.js';
+import { queryTypeOf } from './query-type.js';
 
 /** What a query looks for in one field: exact terms and term predicates (prefix, wildcard, fuzzy…). */
 export interface HighlightTerms {
@@ -102,7 +102,7 @@ export function visitIntervals(rule: IntervalsRule, ctx: Ctx): void {
 }
 
 /** The terms of a lowered intervals or span source; what filters and exclusions look for only selects intervals. */
-function visitSource(source: IntervalSource, ctx: Ctx): void {
+export function visitSource(source: IntervalSource, ctx: Ctx): void {
   switch (source.kind) {
     case 'term':
       if (targets(ctx, source.field)) ctx.out.terms.add(source.term);
@@ -123,53 +123,17 @@ function visitSource(source: IntervalSource, ctx: Ctx): void {
 export { visit as collectHighlightTerms };
 
 function visit(q: Query, ctx: Ctx): void {
-  if (isRegistered(q)) return queryTypeOf(q).highlightTerms(q, ctx);
-  switch (q.type) {
-    case 'bool':
-      for (const c of [...q.must, ...q.should, ...q.filter]) visit(c, ctx);
-      return;
-    case 'boosting':
-      visit(q.positive, ctx);
-      return;
-    case 'function_score':
-      visit(q.query, ctx);
-      return;
-    case 'capped_score':
-    case 'script_score':
-      visit(q.query, ctx);
-      return;
-    case 'pinned':
-    case 'rule':
-      visit(q.organic, ctx);
-      return;
-    // the clauses the rewrite lowers full-text and multi-term queries to, analyzed for their own field
-    case 'indexed_term':
-      if (targets(ctx, q.field)) ctx.out.terms.add(q.term);
-      return;
-    case 'term_pattern':
-      if (targets(ctx, q.field)) ctx.out.predicates.push(q.pattern.test);
-      return;
-    case 'phrase':
-      if (targets(ctx, q.field)) {
-        for (const path of q.paths) {
-          path.terms.forEach((alts, i) => {
-            if (q.prefixExpansions !== undefined && i === path.terms.length - 1) for (const a of alts) ctx.out.predicates.push((x) => x.startsWith(a));
-            else for (const a of alts) ctx.out.terms.add(a);
-          });
-        }
-      }
-      return;
-    case 'interval_source':
-      visitSource(q.source, ctx);
-      return;
-    case 'combined_term':
-      if (q.fields.some((f) => targets(ctx, f.field))) for (const t of q.terms) ctx.out.terms.add(t);
-      return;
-    case 'distance_feature': case 'rank_feature': case 'more_like_this':
-    case 'script':
-      return;
-    default:
-      return assertNever(q);
+  queryTypeOf(q).highlightTerms(q, ctx);
+}
+
+/** A lowered phrase's terms (the last position's as prefixes when it is a phrase prefix). */
+export function phraseHighlightTerms(q: Extract<Query, { type: 'phrase' }>, ctx: Ctx): void {
+  if (!targets(ctx, q.field)) return;
+  for (const path of q.paths) {
+    path.terms.forEach((alts, i) => {
+      if (q.prefixExpansions !== undefined && i === path.terms.length - 1) for (const a of alts) ctx.out.predicates.push((x) => x.startsWith(a));
+      else for (const a of alts) ctx.out.terms.add(a);
+    });
   }
 }
 

@@ -1,9 +1,12 @@
+import type { Mappings } from '../../mapping/index.js';
 import type { Work } from '../work-budget.js';
 import { exists, ids, matchAll, matchNone } from './basic-queries.js';
-import { constantScore, disMaxQuery } from './compound-queries.js';
+import { boolQueryType, boostingQueryType, constantScore, disMaxQuery, functionScoreQuery } from './compound-queries.js';
 import { combinedFieldsQuery, intervalsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
 import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
 import { nestedQueryType } from './joining-queries.js';
+import { cappedScoreQuery, combinedTermQuery, indexedTermQuery, intervalSourceQuery, phraseQuery, termPatternQuery } from './lowered-queries.js';
+import { distanceFeature, moreLikeThis, pinned, rankFeature, rule, scriptQueryType, scriptScore } from './specialized-queries.js';
 import { spanQuery } from './span-query.js';
 import { fuzzyQuery, prefixQuery, rangeQueryType, regexpQuery, termQuery, termsQuery, termsSetQuery, wildcardQuery } from './term-level-queries.js';
 import type { ScoredDocs } from './doc-set.js';
@@ -19,15 +22,15 @@ import type { RewriteContext } from './rewrite-query.js';
 export type QueryOf<T extends Query['type']> = Extract<Query, { type: T }>;
 
 /**
- * One query type of the DSL with every pass over the query tree that concerns it, in one object
- * (Lucene's Query with its Weight, Scorer, explain and toString; as aggregation types and ingest
- * processors are registered in this engine). A pass over the tree looks a node's type up here
- * (`isRegistered`, `queryTypeOf`) and keeps a `switch` ending in `assertNever` for the types not
- * registered yet, so the compiler still names a type a pass forgot.
+ * One query type with every pass over the query tree that concerns it, in one object (Lucene's
+ * Query with its Weight, Scorer, explain and toString; as aggregation types and ingest processors
+ * are registered in this engine): the types of the DSL and the clauses the rewrite lowers them to.
+ * A pass looks a node's type up here (`queryTypeOf`); the registry is typed over every `Query`
+ * type, so the compiler names a type that is missing, or a pass a type does not answer.
  *
- * Passes not (yet) here: the live searches' requirement (streams/search-index/requirement.ts,
- * another layer), the `_index`/metadata-field rewrites that apply to every field query
- * (rewrite-query.ts), and the expensive-query checks (expensive-queries.ts), which test a few types by name.
+ * Passes not here: the live searches' requirement (streams/search-index/requirement.ts, another
+ * layer, a switch ending in `assertNever`) and the metadata-field rewrites that apply to every field
+ * query before its type's own rewrite (rewrite-query.ts).
  */
 export interface QueryType<T extends Query['type']> {
   readonly name: T;
@@ -61,6 +64,22 @@ export interface QueryType<T extends Query['type']> {
    * counted no further than `left`; one when absent.
    */
   clauses?(q: QueryOf<T>, left: number): number;
+  /**
+   * The queries its Lucene query holds, each with whether it is scored, in Lucene's order
+   * (query-profile); `children`, scored as the node is, when absent.
+   */
+  scoredChildren?(q: QueryOf<T>, scoring: boolean): Array<[Query, boolean]>;
+  /**
+   * Whether it matches every document of the index named `name` when it queries the `_index`
+   * metadata field (Elasticsearch rewrites such a query per shard into match_all or match_none;
+   * an unknown name: none); absent, the field is queried as any other (rewrite-query).
+   */
+  matchesIndexName?(q: QueryOf<T>, name: string | undefined): boolean;
+  /**
+   * Why `search.allow_expensive_queries: false` refuses it on indices with these mappings, or
+   * undefined when it is not expensive there; absent, it never is (expensive-queries).
+   */
+  expensive?(q: QueryOf<T>, mappings: Mappings[]): string | undefined;
 }
 
 /** How one printer (explanations, or `_validate/query`'s Lucene strings) prints a node's clauses and numbers. */
@@ -71,46 +90,37 @@ export interface Printer {
   lucene?: RewriteContext;
 }
 
-/** The types registered so far; the others are still cases of each pass's switch. */
-const REGISTERED = [
-  'match_all', 'match_none', 'ids', 'exists', 'constant_score', 'dis_max',
-  'geo_distance', 'geo_bounding_box', 'geo_shape',
-  'term', 'terms', 'range', 'prefix', 'wildcard', 'regexp', 'fuzzy',
-  'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'multi_match', 'combined_fields', 'intervals', 'terms_set',
-  'nested', 'span',
-] as const;
-export type RegisteredType = (typeof REGISTERED)[number];
-export type RegisteredQuery = QueryOf<RegisteredType>;
-/** The query nodes the passes' switches still handle. */
-export type SwitchedQuery = Exclude<Query, RegisteredQuery>;
-
-type Registry = { [T in RegisteredType]: QueryType<T> };
+type Registry = { [T in Query['type']]: QueryType<T> };
 let built: Registry | undefined;
 
 /**
- * Every registered type by name. Built on first use: the types import the passes that look them
- * up here, so it must not be read while modules are still being evaluated.
+ * Every type by name. Built on first use: the types import the passes that look them up here, so
+ * it must not be read while modules are still being evaluated.
  */
 function registry(): Registry {
   built ??= {
-    match_all: matchAll, match_none: matchNone, ids, exists, constant_score: constantScore, dis_max: disMaxQuery,
+    match_all: matchAll, match_none: matchNone, ids, exists,
+    bool: boolQueryType, boosting: boostingQueryType, constant_score: constantScore, dis_max: disMaxQuery, function_score: functionScoreQuery,
     geo_distance: geoDistance, geo_bounding_box: geoBoundingBox, geo_shape: geoShape,
     term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
     match: matchQuery, match_phrase: matchPhraseQuery, match_phrase_prefix: matchPhrasePrefixQuery, match_bool_prefix: matchBoolPrefixQuery,
     multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery, intervals: intervalsQuery, terms_set: termsSetQuery,
     nested: nestedQueryType, span: spanQuery,
+    distance_feature: distanceFeature, rank_feature: rankFeature, more_like_this: moreLikeThis, script: scriptQueryType, script_score: scriptScore,
+    pinned, rule,
+    indexed_term: indexedTermQuery, term_pattern: termPatternQuery, phrase: phraseQuery, capped_score: cappedScoreQuery,
+    interval_source: intervalSourceQuery, combined_term: combinedTermQuery,
   };
   return built;
 }
 
-const names: ReadonlySet<string> = new Set(REGISTERED);
-let dslNames: Map<string, RegisteredType> | undefined;
+let dslNames: Map<string, Query['type']> | undefined;
 
-/** The registered type a DSL query name parses into (parsedFrom), or undefined (parse-query looks the DSL's names up). */
-export function registeredTypeOfName(name: string): QueryType<RegisteredType> | undefined {
+/** The type a DSL query name parses into (parsedFrom), or undefined (parse-query looks the DSL's names up). */
+export function queryTypeOfName(name: string): QueryType<Query['type']> | undefined {
   if (!dslNames) {
     dslNames = new Map();
-    for (const t of Object.values(registry()) as Array<{ name: RegisteredType; parsedFrom?: readonly string[] }>) {
+    for (const t of Object.values(registry()) as Array<{ name: Query['type']; parsedFrom?: readonly string[] }>) {
       for (const name of t.parsedFrom ?? [t.name]) dslNames.set(name, t.name);
     }
   }
@@ -118,10 +128,10 @@ export function registeredTypeOfName(name: string): QueryType<RegisteredType> | 
   return type === undefined ? undefined : queryTypeOf(type);
 }
 
-/** Whether a node's type is registered: the pass then asks `queryTypeOf(q)`. */
-export const isRegistered = (q: Query): q is RegisteredQuery => names.has(q.type);
+/** Whether a name is a query type's (an object of the parsed tree with this `type` is a query node). */
+export const isQueryType = (name: string): name is Query['type'] => Object.hasOwn(registry(), name);
 
-/** The registered type of a node (`isRegistered`), or of a type name. */
-export function queryTypeOf(q: RegisteredQuery | RegisteredType): QueryType<RegisteredType> {
-  return registry()[typeof q === 'string' ? q : q.type] as QueryType<RegisteredType>;
+/** The type of a node, or of a type name. */
+export function queryTypeOf(q: Query | Query['type']): QueryType<Query['type']> {
+  return registry()[typeof q === 'string' ? q : q.type] as QueryType<Query['type']>;
 }

@@ -4,13 +4,12 @@ import type { AnalysisRegistry, Token } from '../../analysis/index.js';
 import { NUMERIC_TYPES, RANGE_TYPES, bigIntToIp, cidrBounds, fieldType, isRangeType, resolveFieldMapping, type FieldMapping, type Mappings } from '../../mapping/index.js';
 import { boolPrefixQuery, matchQuery, phraseQuery, positionGroups, synonymClause, termClause } from './analyzed-query.js';
 import { intervalsUseFields, lowerIntervals, type IntervalsAnalysis } from './intervals.js';
-import { lowerPinnedQuery } from './pinned-query.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { lowerSpan, multiTermSource, type SpanAnalysis } from './span-queries.js';
-import { prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
+import { prefixPattern } from './term-patterns.js';
 import { queryTerm } from './query-terms.js';
-import { assertNever, type FullTextOptions, type Query, type Scalar } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import type { FullTextOptions, Query, Scalar } from './query.js';
+import { queryTypeOf } from './query-type.js';
 
 export interface RewriteContext {
   mappings: Mappings;
@@ -228,34 +227,9 @@ export function keywordValue(field: string, value: string, ctx: RewriteContext):
  */
 function indexFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
   if (!('field' in q) || q.field !== '_index') return undefined;
-  const name = ctx.indexName;
-  let matches: boolean;
-  switch (q.type) {
-    case 'term':
-      matches = name !== undefined && (q.caseInsensitive ? String(q.value).toLowerCase() === name.toLowerCase() : String(q.value) === name);
-      break;
-    case 'terms':
-      matches = name !== undefined && q.values.some((v) => String(v) === name);
-      break;
-    case 'match':
-      matches = name !== undefined && String(q.query) === name;
-      break;
-    case 'prefix':
-      matches = name !== undefined && prefixPattern(String(q.value), q.caseInsensitive).test(name);
-      break;
-    case 'wildcard':
-      matches = name !== undefined && wildcardPattern(String(q.value), q.caseInsensitive).test(name);
-      break;
-    case 'regexp':
-      matches = name !== undefined && regexpPattern(q.value, q.caseInsensitive).test(name);
-      break;
-    case 'exists':
-      matches = true;
-      break;
-    default:
-      return undefined;
-  }
-  return matches ? { type: 'match_all', boost: 'boost' in q && typeof q.boost === 'number' ? q.boost : 1 } : NONE;
+  const type = queryTypeOf(q);
+  if (!type.matchesIndexName) return undefined;
+  return type.matchesIndexName(q, ctx.indexName) ? { type: 'match_all', boost: 'boost' in q && typeof q.boost === 'number' ? q.boost : 1 } : NONE;
 }
 
 /** Metadata fields every document has (ES: exists matches all; `_source` is not searchable at all). */
@@ -329,31 +303,5 @@ export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
   refusePatternQueryOnValues(q, ctx);
   const onIndex = indexFieldQuery(q, ctx) ?? metadataFieldQuery(q, ctx) ?? rangeFieldTermQuery(q, ctx) ?? ipBlockTermQuery(q, ctx);
   if (onIndex) return onIndex;
-  if (isRegistered(q)) return queryTypeOf(q).rewrite(q, ctx);
-  switch (q.type) {
-    case 'bool':
-      return {
-        ...q, must: q.must.map((c) => rewriteQuery(c, ctx)), filter: q.filter.map((c) => rewriteQuery(c, ctx)),
-        should: q.should.map((c) => rewriteQuery(c, ctx)), mustNot: q.mustNot.map((c) => rewriteQuery(c, ctx)),
-      };
-    case 'boosting':
-      return { ...q, positive: rewriteQuery(q.positive, ctx), negative: rewriteQuery(q.negative, ctx) };
-    case 'function_score':
-      return { ...q, query: rewriteQuery(q.query, ctx), functions: q.functions.map((f) => (f.filter ? { ...f, filter: rewriteQuery(f.filter, ctx) } : f)) };
-    case 'pinned':
-      return rewriteQuery(lowerPinnedQuery(q, ctx.indexName), ctx);
-    case 'rule':
-      // Not resolved against its rulesets (a filter aggregation's, a live stream's): its organic
-      // query, as Elasticsearch runs a rule query it did not rewrite.
-      return rewriteQuery(q.organic, ctx);
-    case 'capped_score':
-    case 'script_score':
-      return { ...q, query: rewriteQuery(q.query, ctx) };
-    case 'distance_feature':
-    case 'rank_feature': case 'more_like_this': case 'script': case 'indexed_term': case 'term_pattern': case 'phrase':
-    case 'interval_source': case 'combined_term':
-      return q;
-    default:
-      return assertNever(q);
-  }
+  return queryTypeOf(q).rewrite(q, ctx);
 }

@@ -7,8 +7,7 @@
  * rule the query is its organic query.
  */
 import type { PinnedDocument, Query } from './query.js';
-import { assertNever } from './query.js';
-import { isRegistered, queryTypeOf } from './query-type.js';
+import { queryTypeOf } from './query-type.js';
 import { MAX_PINNED_HITS } from './pinned-query.js';
 import { boostOf, checkFields, failedToBuild, inField, isObject, malformed, requiredFields, textArray, unsupportedValue } from './query-fields.js';
 
@@ -22,7 +21,7 @@ export const MAX_RULESETS = 10;
 export type ApplyQueryRules = (rulesetIds: string[], matchCriteria: Record<string, unknown>) => { pinned: PinnedDocument[]; excluded: PinnedDocument[] };
 
 /** The body of a `rule` (or `rule_query`) query, refused as Elasticsearch 8.15 refuses it. */
-export function parseRuleQuery(name: string, body: unknown, parseQuery: (q: unknown) => Query): Query {
+export function parseRuleQuery(name: string, body: unknown, parseQuery: (q: unknown) => Query): Extract<Query, { type: 'rule' }> {
   if (!isObject(body)) throw malformed(name);
   checkFields('rule', body, ['organic', 'match_criteria', 'ruleset_id', 'ruleset_ids', 'boost', '_name']);
   if (body.organic !== undefined && !isObject(body.organic)) throw unsupportedValue('rule', 'organic', body.organic);
@@ -80,32 +79,5 @@ function resolveRule(q: Extract<Query, { type: 'rule' }>, apply: ApplyQueryRules
  */
 export function resolveRuleQueries(q: Query, apply: ApplyQueryRules): Query {
   const resolve = (c: Query) => resolveRuleQueries(c, apply);
-  if (isRegistered(q)) return queryTypeOf(q).withChildren(q, resolve);
-  switch (q.type) {
-    case 'rule':
-      return resolveRule(q, apply);
-    case 'bool':
-      return { ...q, must: q.must.map(resolve), filter: q.filter.map(resolve), should: q.should.map(resolve), mustNot: q.mustNot.map(resolve) };
-    case 'boosting':
-      return { ...q, positive: resolve(q.positive), negative: resolve(q.negative) };
-    case 'function_score':
-      return { ...q, query: resolve(q.query), functions: q.functions.map((f) => (f.filter ? { ...f, filter: resolve(f.filter) } : f)) };
-    case 'pinned':
-      return { ...q, organic: resolve(q.organic) };
-    case 'capped_score':
-    case 'script_score':
-      return { ...q, query: resolve(q.query) };
-    case 'script':
-    case 'distance_feature':
-    case 'rank_feature':
-    case 'more_like_this':
-    case 'interval_source':
-    case 'combined_term':
-    case 'indexed_term':
-    case 'term_pattern':
-    case 'phrase':
-      return q;
-    default:
-      return assertNever(q);
-  }
+  return q.type === 'rule' ? resolveRule(q, apply) : queryTypeOf(q).withChildren(q, resolve);
 }

@@ -11,6 +11,7 @@ import { numericDocValue, termsSetThreshold } from './field-features.js';
 import { parseTermsSetQuery } from './terms-set.js';
 import { indexedTerm, rangeQuery, runQuery, termPattern, termsSetQuery as termsSetDocs, unionConstant } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
+import { prefixRefused, rangeRefused, refusedAlways } from './expensive-queries.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { isNumeric as isNumericField } from './lucene-string.js';
 import { checkKeys, fieldAndBody, illegal, isObject, num, parsingError, scalar } from './parse-query.js';
@@ -54,6 +55,7 @@ const asType = <T extends TermLevel>(q: Query) => q as QueryOf<T>;
 
 export const termQuery: QueryType<'term'> = {
   ...termLevel('term'),
+  matchesIndexName: (q, name) => name !== undefined && (q.caseInsensitive ? String(q.value).toLowerCase() === name.toLowerCase() : String(q.value) === name),
   parse(body) {
     const name = 'term';
     const [field, spec] = fieldAndBody(name, body);
@@ -96,6 +98,7 @@ export const termQuery: QueryType<'term'> = {
 
 export const termsQuery: QueryType<'terms'> = {
   ...termLevel('terms'),
+  matchesIndexName: (q, name) => name !== undefined && q.values.some((v) => String(v) === name),
   parse(body) {
     const name = 'terms';
     const [field, values] = fieldAndBody(name, body);
@@ -126,6 +129,7 @@ export const termsQuery: QueryType<'terms'> = {
 
 export const rangeQueryType: QueryType<'range'> = {
   ...termLevel('range'),
+  expensive: (q, mappings) => rangeRefused(q.field, mappings),
   parse(body) {
     const name = 'range';
     const [field, raw] = fieldAndBody(name, body);
@@ -189,6 +193,8 @@ const lowered = {
 export const prefixQuery: QueryType<'prefix'> = {
   ...termLevel('prefix'),
   ...lowered,
+  matchesIndexName: (q, name) => name !== undefined && prefixPattern(String(q.value), q.caseInsensitive).test(name),
+  expensive: (q, mappings) => prefixRefused(q.field, mappings),
   parse: (body) => asType<'prefix'>(parseMultiTerm('prefix', body)),
   rewrite: (q, ctx) => ({ type: 'term_pattern', field: q.field, pattern: prefixPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost }),
   print: (q, p) => explainedByName('prefix', p, () => `${q.field}:${q.value}*`),
@@ -201,6 +207,8 @@ export const prefixQuery: QueryType<'prefix'> = {
 export const wildcardQuery: QueryType<'wildcard'> = {
   ...termLevel('wildcard'),
   ...lowered,
+  matchesIndexName: (q, name) => name !== undefined && wildcardPattern(String(q.value), q.caseInsensitive).test(name),
+  expensive: () => refusedAlways('wildcard'),
   parse: (body) => asType<'wildcard'>(parseMultiTerm('wildcard', body)),
   rewrite: (q, ctx) => ({ type: 'term_pattern', field: q.field, pattern: wildcardPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost }),
   print: (q, p) => explainedByName('wildcard', p, () => `${q.field}:${q.value}`),
@@ -216,6 +224,8 @@ export const wildcardQuery: QueryType<'wildcard'> = {
 export const regexpQuery: QueryType<'regexp'> = {
   ...termLevel('regexp'),
   ...lowered,
+  matchesIndexName: (q, name) => name !== undefined && regexpPattern(q.value, q.caseInsensitive).test(name),
+  expensive: () => refusedAlways('regexp'),
   parse: (body) => asType<'regexp'>(parseMultiTerm('regexp', body)),
   rewrite: (q) => ({ type: 'term_pattern', field: q.field, pattern: regexpPattern(q.value, q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost }),
   print: (q, p) => explainedByName('regexp', p, () => `${q.field}:/${q.value}/`),
@@ -234,6 +244,7 @@ export const regexpQuery: QueryType<'regexp'> = {
 export const fuzzyQuery: QueryType<'fuzzy'> = {
   ...termLevel('fuzzy'),
   ...lowered,
+  expensive: () => refusedAlways('fuzzy'),
   parse(body) {
     const name = 'fuzzy';
     const [field, raw] = fieldAndBody(name, body);
