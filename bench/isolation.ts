@@ -9,7 +9,9 @@
  * script of a million nested parentheses, failed logins at 30 a second, and SLOW_CLIENTS (12,000)
  * clients sending their bodies a byte at a time from 4 addresses. The goal for each: probe p99 ≤
  * 2 × baseline p99 + 50 ms, no failed probe, the node's RSS up by at most 1 GB. Every hostile request
- * has its own timeout, so the bench always ends; one that runs out is reported as hung.
+ * has its own timeout, so the bench always ends; one that runs out is reported as hung. The gateway's
+ * longest event-loop block during each load (its metrics' `nodejs_eventloop_lag_max_seconds`) says
+ * how long one piece of work held everyone else, independent of how loaded this machine is.
  * BENCH_LOADS=bulk,match runs only the loads whose name contains one of those words; BENCH_DOCS and
  * BENCH_PROBE_MS shorten a run.
  */
@@ -23,7 +25,7 @@ import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
 import { rssOf, type Summary } from './support/latency.js';
-import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopBlockMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
@@ -277,23 +279,27 @@ async function main(): Promise<void> {
         `Node ${process.version}, ${os.availableParallelism()} CPUs`,
     );
     await settle(probePool);
+    await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
     const baseline = await probe(probePool);
+    const baselineBlockMs = await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
     const goal = 2 * baseline.p99 + 50;
-    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed); goal under load: p99 ≤ ${fmt(goal)} ms`);
+    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed), longest event-loop block ${fmt(baselineBlockMs, 0)} ms; goal under load: p99 ≤ ${fmt(goal)} ms`);
     console.log(`RSS goal: grows by at most ${RSS_GROWTH_GOAL_MB} MB during a load (peak, sampled every 100 ms)`);
-    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | RSS +MB | hostile requests');
+    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | RSS +MB | loop block ms | hostile requests');
     for (const load of loads.filter((l) => !LOADS.length || LOADS.some((w) => l.name.toLowerCase().includes(w)))) {
       await settle(probePool);
       const rssBefore = await rssOf(gw.proc.pid!);
       let rssPeak = rssBefore;
       const sampler = setInterval(() => void rssOf(gw.proc.pid!).then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 100);
+      await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
       const { probe: p, outcomes } = await during(load, gw.url, probePool);
       clearInterval(sampler);
+      const loopBlockMs = await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
       const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
       const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB;
       console.log(
         `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
-          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${describeOutcomes(outcomes)}`,
+          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${describeOutcomes(outcomes)}`,
       );
     }
   } finally {
