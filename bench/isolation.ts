@@ -13,7 +13,8 @@
  * longest event-loop block during each load (its metrics' `nodejs_eventloop_lag_max_seconds`) says
  * how long one piece of work held everyone else, independent of how loaded this machine is.
  * BENCH_LOADS=bulk,match runs only the loads whose name contains one of those words; BENCH_DOCS and
- * BENCH_PROBE_MS shorten a run.
+ * BENCH_PROBE_MS shorten a run; BENCH_CPU_PROF=dir profiles the gateway child (`node
+ * dist/bench/support/long-blocks.js <profile>` lists where it held the loop longest).
  */
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
@@ -217,7 +218,9 @@ function bigBulk(docs: Array<Record<string, unknown>>, bytes: number): string {
 
 async function main(): Promise<void> {
   const data = await tempDir('bench-isolation-');
-  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password });
+  // BENCH_CPU_PROF=dir: the gateway child writes a CPU profile there when it stops (bench/support/long-blocks.ts reads it)
+  const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password }, undefined, cpuProf);
   const probePool = new Pool(gw.url, { connections: 32, pipelining: 1 });
   try {
     const docs = await loadCorpus(DOCS);
