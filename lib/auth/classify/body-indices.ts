@@ -52,7 +52,8 @@ export const UNREADABLE = '*';
 type Body = Buffer | string | undefined;
 
 class Targets {
-  private readonly seen = new Set<string>();
+  /** The expressions listed so far, by operation (no key is built per expression: a body may name 100,000). */
+  private readonly seen = new Map<Operation, Set<string | null>>();
   private lastExpression: string | null | undefined;
   private lastOperation: Operation | undefined;
   readonly list: BodyTarget[] = [];
@@ -60,9 +61,10 @@ class Targets {
     if (this.lastExpression === expression && this.lastOperation === operation) return;
     this.lastExpression = expression;
     this.lastOperation = operation;
-    const key = `${operation}\u0000${expression ?? ''}\u0000${expression === null ? 0 : 1}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    let seen = this.seen.get(operation);
+    if (!seen) this.seen.set(operation, (seen = new Set()));
+    if (seen.has(expression)) return;
+    seen.add(expression);
     this.list.push({ expression, operation });
   }
   /** A JSON value standing for index names: a comma list, a list of names, or something unreadable. */
@@ -76,7 +78,11 @@ export function expressionsOf(value: unknown): string[] {
   if (typeof value === 'string') return splitExpressions(value);
   if (Array.isArray(value)) {
     const out: string[] = [];
-    for (const v of value) out.push(...(typeof v === 'string' ? splitExpressions(v) : [UNREADABLE]));
+    for (const v of value) {
+      if (typeof v !== 'string') out.push(UNREADABLE);
+      else if (!v.includes(',')) out.push(oneExpression(v));
+      else for (const e of splitExpressions(v)) out.push(e);
+    }
     return out.length ? out : [UNREADABLE];
   }
   return [UNREADABLE];
@@ -84,8 +90,15 @@ export function expressionsOf(value: unknown): string[] {
 
 /** A comma list as written ("a,b*,-c") → its expressions; an empty list reads as `*`. */
 export function splitExpressions(list: string): string[] {
+  if (!list.includes(',')) return [oneExpression(list)];
   const out = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   return out.length ? out : [UNREADABLE];
+}
+
+/** An expression without a comma (a list of one), trimmed: `*` when blank. */
+function oneExpression(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length > 0 ? trimmed : UNREADABLE;
 }
 
 const textOf = (body: Buffer | string) => (typeof body === 'string' ? body : body.toString('utf8'));
