@@ -20,6 +20,13 @@ export interface ConnectionLimits {
   bodyMinBytesPerSecond: number;
   /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this long. */
   keepAliveTimeoutMs: number;
+  /**
+   * HTTP_ACCEPT_BACKLOG: connections the kernel holds for the server before it takes them (the
+   * listen backlog, capped by `net.core.somaxconn`). Past it a new connection's SYN is dropped and
+   * the client tries again a second or more later: with Node's default of 511, a crowd connecting
+   * at once cost every other client's new connection that second.
+   */
+  acceptBacklog: number;
 }
 
 export interface ConnectionGuardOptions {
@@ -47,6 +54,17 @@ export function serverOptions(limits: ConnectionLimits): http.ServerOptions {
     // Node checks the headers deadline this often: a tenth of it keeps the overshoot small
     connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 10))),
   };
+}
+
+/** `server.listen` with the limits' accept backlog; resolves once it listens. */
+export function listenWithin(server: http.Server, limits: Pick<ConnectionLimits, 'acceptBacklog'>, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, backlog: limits.acceptBacklog }, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
 }
 
 function rawAnswer(socket: Socket, err: EsError): void {
