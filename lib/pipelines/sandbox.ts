@@ -1,5 +1,5 @@
 import { threadCpuMs, WALL_FACTOR } from '../cooperative/index.js';
-import { getQuickJS, newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
 
 export interface SandboxLimits {
   /**
@@ -47,8 +47,23 @@ function budgetCheck(timeoutMs: number): () => boolean {
 
 export async function loadSandbox(): Promise<void> {
   if (quickjs) return;
-  loading ??= getQuickJS();
+  loading ??= newSandboxModule();
   quickjs = await loading;
+}
+
+/**
+ * The WebAssembly heap of one QuickJS module grows to this much at most. Some allocations escape
+ * QuickJS's memory accounting (a script's limit, PIPELINE_SCRIPT_MEMORY_MB): a script filling
+ * arrays of a million elements grew an unbounded heap to 2 GB, in every worker, before its limit
+ * stopped it. At this size the module's allocations fail, and the script with them, as out of memory.
+ */
+const WASM_HEAP_MAX_BYTES = 256 * 1024 * 1024;
+/** The module's own starting size (Emscripten's INITIAL_MEMORY of the release build), in 64 KB pages. */
+const WASM_INITIAL_PAGES = 256;
+
+function newSandboxModule(): Promise<QuickJSWASMModule> {
+  const wasmMemory = new WebAssembly.Memory({ initial: WASM_INITIAL_PAGES, maximum: WASM_HEAP_MAX_BYTES / 65_536 });
+  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory }));
 }
 
 /**
@@ -56,13 +71,13 @@ export async function loadSandbox(): Promise<void> {
  * heap, which never shrinks. Once it is this large, the module is replaced by a fresh one and the
  * old heap is left to the garbage collector.
  */
-const HEAP_RECYCLE_BYTES = 256 * 1024 * 1024;
+const HEAP_RECYCLE_BYTES = WASM_HEAP_MAX_BYTES / 2;
 let replacing = false;
 
 function recycleIfBloated(): void {
   if (!quickjs || replacing || quickjs.getWasmMemory().buffer.byteLength < HEAP_RECYCLE_BYTES) return;
   replacing = true;
-  newQuickJSWASMModule().then(
+  newSandboxModule().then(
     (fresh) => {
       quickjs = fresh;
       replacing = false;
