@@ -63,9 +63,8 @@ class Targets {
     this.lastOperation = operation;
     let seen = this.seen.get(operation);
     if (!seen) this.seen.set(operation, (seen = new Set()));
-    if (seen.has(expression)) return;
-    seen.add(expression);
-    this.list.push({ expression, operation });
+    const known = seen.size;
+    if (seen.add(expression).size !== known) this.list.push({ expression, operation });
   }
   /** A JSON value standing for index names: a comma list, a list of names, or something unreadable. */
   addValue(value: unknown, operation: Operation): void {

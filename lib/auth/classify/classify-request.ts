@@ -214,16 +214,13 @@ export class Classifying implements BodyReading {
     if (!expression.startsWith('<') && (expression.includes('/') || expression.includes('\\'))) {
       throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${expression}], must not contain the following characters [ , ", *, \\, <, |, ,, >, /, ?]`, { index_uuid: '_na_', index: expression });
     }
-    if (!this.listed.has(expression)) {
-      this.listed.add(expression);
-      this.indices.push(expression);
-    }
+    // (one hash lookup a set: what `add` did not grow was there already)
+    const listed = this.listed.size;
+    if (this.listed.add(expression).size !== listed) this.indices.push(expression);
     let sourced = this.sourced.get(from);
     if (!sourced) this.sourced.set(from, (sourced = new Set()));
-    if (!sourced.has(expression)) {
-      sourced.add(expression);
-      this.sources.push({ expression, from });
-    }
+    const known = sourced.size;
+    if (sourced.add(expression).size !== known) this.sources.push({ expression, from });
     if (expression === '_all' || (expression.charCodeAt(0) === 42 /* * */ && /^\*+$/.test(expression))) this.allIndices = true;
   }
 
