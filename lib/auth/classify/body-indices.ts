@@ -149,8 +149,12 @@ function engineBodyTargets(
 }
 
 /** The body as a JSON object for the gateway's own APIs: `undefined` when absent, `null` when unreadable. */
-function gatewayJson(body: Body): Record<string, unknown> | undefined | null {
-  if (body === undefined || isJsonBlank(textOf(body))) return undefined;
+function gatewayJson(body: Body, read?: BodyReading): Record<string, unknown> | undefined | null {
+  if (body === undefined) return undefined;
+  // a large body was parsed ahead in pieces (prepareBody): the same value as JSON.parse's
+  const prepared = read?.prepared?.json;
+  if (prepared) return isObject(prepared.value) ? prepared.value : null;
+  if (isJsonBlank(textOf(body))) return undefined;
   try {
     const v: unknown = JSON.parse(textOf(body));
     return isObject(v) ? v : null;
@@ -160,9 +164,9 @@ function gatewayJson(body: Body): Record<string, unknown> | undefined | null {
 }
 
 /** Targets of a body the gateway reads itself (its APIs answer malformed bodies their own way). */
-function gatewayBodyTargets(body: Body, unreadableAs: Operation[], collect: (json: Record<string, unknown>, t: Targets) => void): BodyTarget[] {
+function gatewayBodyTargets(body: Body, unreadableAs: Operation[], collect: (json: Record<string, unknown>, t: Targets) => void, read?: BodyReading): BodyTarget[] {
   const t = new Targets();
-  const json = gatewayJson(body);
+  const json = gatewayJson(body, read);
   if (json === undefined) return t.list;
   if (json === null) {
     for (const op of unreadableAs) t.add(UNREADABLE, op);
@@ -518,8 +522,8 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
 }
 
 /** Credential bodies: the index patterns a new or changed credential would grant. */
-export function credentialTargets(body: Body): BodyTarget[] {
+export function credentialTargets(body: Body, read?: BodyReading): BodyTarget[] {
   return gatewayBodyTargets(body, ['write'], (json, t) => {
     if ('indices' in json) t.addValue(json.indices, 'write');
-  });
+  }, read);
 }

@@ -306,7 +306,7 @@ function indexScoped(c: Classifying, rest: string[]): Classification {
       return mtermvectors(c);
     case '_credentials':
       c.family = 'credentials';
-      c.bodyTargets(c.op === 'write' ? credentialTargets(c.body) : [], false);
+      c.bodyTargets(c.op === 'write' ? credentialTargets(c.body, c) : [], false);
       return c.done('credentials', c.op, gatewayAction('indices', 'credentials', c.op));
     case '_declarative':
     // the ReactiveSearch API's own names for it (appbase-js, the ReactiveSearch UI library)
@@ -561,7 +561,7 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     case '_credentials':
       c.family = 'credentials';
       if (tail[0] !== undefined) c.id = tail[0];
-      c.bodyTargets(op === 'write' ? credentialTargets(c.body) : [], false);
+      c.bodyTargets(op === 'write' ? credentialTargets(c.body, c) : [], false);
       return c.done('credentials', op, gatewayAction('cluster', 'credentials', op));
     case '_declarative':
     // the ReactiveSearch API's own names for it (appbase-js, the ReactiveSearch UI library)

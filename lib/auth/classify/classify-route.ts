@@ -103,7 +103,7 @@ function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
     case 'painless_context':
       return painlessContextTargets(c.body, c);
     case 'credentials':
-      return credentialTargets(c.body);
+      return credentialTargets(c.body, c);
     case 'close_pit': {
       const targets = closePointInTimeTargets(c.body, c);
       if (c.pointInTime === 'opaque') c.unknown();
