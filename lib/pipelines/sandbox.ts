@@ -61,8 +61,11 @@ const WASM_HEAP_MAX_BYTES = 256 * 1024 * 1024;
 /** The module's own starting size (Emscripten's INITIAL_MEMORY of the release build), in 64 KB pages. */
 const WASM_INITIAL_PAGES = 256;
 
+/** Node's WebAssembly global (the project's TypeScript libraries do not declare it). */
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number; maximum: number }) => object } };
+
 function newSandboxModule(): Promise<QuickJSWASMModule> {
-  const wasmMemory = new WebAssembly.Memory({ initial: WASM_INITIAL_PAGES, maximum: WASM_HEAP_MAX_BYTES / 65_536 });
+  const wasmMemory = new wasm.Memory({ initial: WASM_INITIAL_PAGES, maximum: WASM_HEAP_MAX_BYTES / 65_536 });
   return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory }));
 }
 
