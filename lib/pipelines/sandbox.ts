@@ -56,6 +56,10 @@ export async function loadSandbox(): Promise<void> {
  * QuickJS's memory accounting (a script's limit, PIPELINE_SCRIPT_MEMORY_MB): a script filling
  * arrays of a million elements grew an unbounded heap to 2 GB, in every worker, before its limit
  * stopped it. At this size the module's allocations fail, and the script with them, as out of memory.
+ * The heap never shrinks, and needs not: a run frees all it took when its runtime is disposed, and
+ * the next one reuses it. (Replacing a grown module by a fresh one, as before the cap, left the old
+ * heaps to a garbage collector that a worker's small JavaScript heap seldom runs: a worker failing
+ * such scripts again and again held several of them.)
  */
 const WASM_HEAP_MAX_BYTES = 256 * 1024 * 1024;
 /** The module's own starting size (Emscripten's INITIAL_MEMORY of the release build), in 64 KB pages. */
@@ -67,26 +71,6 @@ const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { Memory: 
 function newSandboxModule(): Promise<QuickJSWASMModule> {
   const wasmMemory = new wasm.Memory({ initial: WASM_INITIAL_PAGES, maximum: WASM_HEAP_MAX_BYTES / 65_536 });
   return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory }));
-}
-
-/**
- * Some allocations (large strings) escape QuickJS's memory accounting and grow the WebAssembly
- * heap, which never shrinks. Once it is this large, the module is replaced by a fresh one and the
- * old heap is left to the garbage collector.
- */
-const HEAP_RECYCLE_BYTES = WASM_HEAP_MAX_BYTES / 2;
-let replacing = false;
-
-function recycleIfBloated(): void {
-  if (!quickjs || replacing || quickjs.getWasmMemory().buffer.byteLength < HEAP_RECYCLE_BYTES) return;
-  replacing = true;
-  newSandboxModule().then(
-    (fresh) => {
-      quickjs = fresh;
-      replacing = false;
-    },
-    () => (replacing = false),
-  );
 }
 
 function engine(): QuickJSWASMModule {
@@ -224,10 +208,25 @@ export function runScript(source: string, name: string, context: unknown, inputs
       vm.dispose();
       runtime.dispose();
     } catch {
-      /* a runtime stopped mid-allocation may not tear down cleanly; it is dropped either way */
+      // a runtime stopped mid-allocation may not tear down cleanly: what it held may stay taken in
+      // this module's heap, so the next runs get a fresh module (this one is left to the collector)
+      replaceModule();
     }
-    recycleIfBloated();
   }
+}
+
+let replacing = false;
+
+function replaceModule(): void {
+  if (replacing) return;
+  replacing = true;
+  newSandboxModule().then(
+    (fresh) => {
+      quickjs = fresh;
+      replacing = false;
+    },
+    () => (replacing = false),
+  );
 }
 
 function describe(vm: QuickJSContext, handle: QuickJSHandle): string {
