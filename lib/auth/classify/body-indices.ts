@@ -164,9 +164,9 @@ function gatewayJson(body: Body, read?: BodyReading): Record<string, unknown> | 
 }
 
 /** Targets of a body the gateway reads itself (its APIs answer malformed bodies their own way). */
-function gatewayBodyTargets(body: Body, unreadableAs: Operation[], collect: (json: Record<string, unknown>, t: Targets) => void, read?: BodyReading): BodyTarget[] {
+function gatewayBodyTargets(body: Body, unreadableAs: Operation[], collect: (json: Record<string, unknown>, t: Targets) => void): BodyTarget[] {
   const t = new Targets();
-  const json = gatewayJson(body, read);
+  const json = gatewayJson(body);
   if (json === undefined) return t.list;
   if (json === null) {
     for (const op of unreadableAs) t.add(UNREADABLE, op);
@@ -523,7 +523,10 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
 
 /** Credential bodies: the index patterns a new or changed credential would grant. */
 export function credentialTargets(body: Body, read?: BodyReading): BodyTarget[] {
-  return gatewayBodyTargets(body, ['write'], (json, t) => {
-    if ('indices' in json) t.addValue(json.indices, 'write');
-  }, read);
+  const json = gatewayJson(body, read);
+  if (json === undefined) return [];
+  if (json === null) return [{ expression: UNREADABLE, operation: 'write' }];
+  // one operation, and the classifier lists each expression once: a list of 100,000 patterns is
+  // not deduplicated twice
+  return 'indices' in json ? expressionsOf(json.indices).map((expression) => ({ expression, operation: 'write' as const })) : [];
 }
