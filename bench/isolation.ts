@@ -9,9 +9,13 @@
  * script of a million nested parentheses, failed logins at 30 a second, and SLOW_CLIENTS (12,000)
  * clients sending their bodies a byte at a time from 4 addresses. The goal for each: probe p99 ≤
  * 2 × baseline p99 + 50 ms, no failed probe, the node's RSS up by at most 1 GB. Every hostile request
- * has its own timeout, so the bench always ends; one that runs out is reported as hung.
+ * has its own timeout, so the bench always ends; one that runs out is reported as hung. The gateway's
+ * longest event-loop block during each load (its metrics' `nodejs_eventloop_lag_max_seconds`) says
+ * how long one piece of work held everyone else; the CPU column counts that block in the gateway's own
+ * CPU time (bench/support/loop-cpu.ts), which a loaded machine does not inflate.
  * BENCH_LOADS=bulk,match runs only the loads whose name contains one of those words; BENCH_DOCS and
- * BENCH_PROBE_MS shorten a run.
+ * BENCH_PROBE_MS shorten a run; BENCH_CPU_PROF=dir profiles the gateway child (`node
+ * dist/bench/support/long-blocks.js <profile>` lists where it held the loop longest).
  */
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
@@ -19,11 +23,11 @@ import net from 'node:net';
 import os from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
-import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
+import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
 import { rssOf, type Summary } from './support/latency.js';
-import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopBlockMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
@@ -78,6 +82,22 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
   return { probe: probed, outcomes };
 }
 
+
+/**
+ * The gateway child's longest event-loop block in its main thread's CPU time since the previous
+ * call (support/loop-cpu.ts, preloaded): asked by SIGUSR2, read from its output.
+ */
+async function longestLoopCpuMs(gw: ChildServer): Promise<number> {
+  const seen = (gw.output().match(/loop-cpu-max \d+/g) ?? []).length;
+  gw.proc.kill('SIGUSR2');
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    const lines = gw.output().match(/loop-cpu-max \d+/g) ?? [];
+    if (lines.length > seen) return Number(lines[lines.length - 1].split(' ')[1]);
+    if (performance.now() > deadline) return NaN;
+    await sleep(20);
+  }
+}
 
 /** Waits until `GET /` answers within 50 ms again (a previous load's work may still be draining), at most 60 s. */
 async function settle(pool: Pool): Promise<void> {
@@ -215,7 +235,11 @@ function bigBulk(docs: Array<Record<string, unknown>>, bytes: number): string {
 
 async function main(): Promise<void> {
   const data = await tempDir('bench-isolation-');
-  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password });
+  // BENCH_CPU_PROF=dir: the gateway child writes a CPU profile there when it stops (bench/support/long-blocks.ts reads it)
+  const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const loopCpu = ['--import', new URL('./support/loop-cpu.js', import.meta.url).href];
+  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password }, undefined, [...loopCpu, ...cpuProf]);
+  const longestCpu = () => longestLoopCpuMs(gw);
   const probePool = new Pool(gw.url, { connections: 32, pipelining: 1 });
   try {
     const docs = await loadCorpus(DOCS);
@@ -277,23 +301,31 @@ async function main(): Promise<void> {
         `Node ${process.version}, ${os.availableParallelism()} CPUs`,
     );
     await settle(probePool);
+    await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
+    await longestCpu();
     const baseline = await probe(probePool);
+    const baselineBlockMs = await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
+    const baselineCpuMs = await longestCpu();
     const goal = 2 * baseline.p99 + 50;
-    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed); goal under load: p99 ≤ ${fmt(goal)} ms`);
+    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed), longest event-loop block ${fmt(baselineBlockMs, 0)} ms (${fmt(baselineCpuMs, 0)} ms of CPU); goal under load: p99 ≤ ${fmt(goal)} ms`);
     console.log(`RSS goal: grows by at most ${RSS_GROWTH_GOAL_MB} MB during a load (peak, sampled every 100 ms)`);
-    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | RSS +MB | hostile requests');
+    console.log('hostile load                   | probe p50 ms (base) | probe p99 ms (base) | goal   | probes failed | RSS +MB | loop block ms | (CPU ms) | hostile requests');
     for (const load of loads.filter((l) => !LOADS.length || LOADS.some((w) => l.name.toLowerCase().includes(w)))) {
       await settle(probePool);
       const rssBefore = await rssOf(gw.proc.pid!);
       let rssPeak = rssBefore;
       const sampler = setInterval(() => void rssOf(gw.proc.pid!).then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 100);
+      await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
+      await longestCpu();
       const { probe: p, outcomes } = await during(load, gw.url, probePool);
       clearInterval(sampler);
+      const loopBlockMs = await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
+      const loopCpuMs = await longestCpu();
       const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
       const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB;
       console.log(
         `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
-          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${describeOutcomes(outcomes)}`,
+          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}`,
       );
     }
   } finally {

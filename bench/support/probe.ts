@@ -70,6 +70,18 @@ export async function probe(pool: Pool, o: ProbeOptions): Promise<Summary & { fa
   return { ...summarize(latencies), failed };
 }
 
+/**
+ * The gateway's longest event-loop block since the previous call (ms): prom-client's
+ * `nodejs_eventloop_lag_max_seconds` of `GET /_gateway/metrics`, whose histogram each scrape resets.
+ * Called once before a load (to reset) and once after it (to read).
+ */
+export async function longestLoopBlockMs(pool: Pool, headers: Record<string, string>): Promise<number> {
+  const res = await pool.request({ method: 'GET', path: '/_gateway/metrics', headers });
+  const text = await res.body.text();
+  const line = text.split('\n').find((l) => l.startsWith('gateway_nodejs_eventloop_lag_max_seconds '));
+  return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+}
+
 export function describeOutcomes(outcomes: Outcome[]): string {
   const byStatus = new Map<string, number>();
   for (const o of outcomes) byStatus.set(String(o.status), (byStatus.get(String(o.status)) ?? 0) + 1);

@@ -426,6 +426,7 @@ function connectionLimits(env: Env): ConnectionLimits {
     bodyTimeoutMs: integer(env, 'HTTP_BODY_TIMEOUT_MS', 10_000, 10, 3_600_000),
     bodyMinBytesPerSecond: env.HTTP_BODY_MIN_RATE ? parseByteSize(env.HTTP_BODY_MIN_RATE, 'HTTP_BODY_MIN_RATE') : 1024,
     keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 10, 3_600_000),
+    acceptBacklog: integer(env, 'HTTP_ACCEPT_BACKLOG', 4_096, 1, 1_000_000),
   };
 }
 

@@ -20,6 +20,13 @@ export interface ConnectionLimits {
   bodyMinBytesPerSecond: number;
   /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this long. */
   keepAliveTimeoutMs: number;
+  /**
+   * HTTP_ACCEPT_BACKLOG: connections the kernel holds for the server before it takes them (the
+   * listen backlog, capped by `net.core.somaxconn`). Past it a new connection's SYN is dropped and
+   * the client tries again a second or more later: with Node's default of 511, a crowd connecting
+   * at once cost every other client's new connection that second.
+   */
+  acceptBacklog: number;
 }
 
 export interface ConnectionGuardOptions {
@@ -49,18 +56,37 @@ export function serverOptions(limits: ConnectionLimits): http.ServerOptions {
   };
 }
 
-function rawAnswer(socket: Socket, err: EsError): void {
+/** `server.listen` with the limits' accept backlog; resolves once it listens. */
+export function listenWithin(server: http.Server, limits: Pick<ConnectionLimits, 'acceptBacklog'>, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, backlog: limits.acceptBacklog }, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** An error as the whole HTTP answer that closes its connection. */
+function rawAnswerBytes(err: EsError): Buffer {
   const body = JSON.stringify(errorBody(err));
+  return Buffer.from(
+    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Elastic-Product: Elasticsearch\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function rawAnswer(socket: Socket, answer: Buffer): void {
   socket.on('error', () => socket.destroy());
   // what the client sent is read and dropped: closing with unread bytes would reset the connection
   // and could lose the answer on the client's side
   socket.resume();
-  socket.end(
-    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Elastic-Product: Elasticsearch\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(answer);
   setTimeout(() => socket.destroy(), 2_000).unref();
 }
+
+/** Refusals rendered, by what they say: a crowd reconnecting as fast as it is refused gets the same few answers. */
+const RENDERED_REFUSALS = 1_024;
 
 function hasBody(req: http.IncomingMessage): boolean {
   const len = req.headers['content-length'];
@@ -103,27 +129,40 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
   let slowBodiesCut = 0;
   let lastRefusalLog = 0;
 
+  // a refused connection costs its accept and a write: the answer (an EsError, its JSON, the bytes) is
+  // made once for what it says, not for each of thousands of reconnections a second
+  const rendered = new Map<string, { reason: string; answer: Buffer }>();
+  const refusalOf = (overall: boolean, address: string, count: number) => {
+    const key = `${overall ? '' : address}|${count}`;
+    let refusal = rendered.get(key);
+    if (!refusal) {
+      const err = overall
+        ? new EsError(503, 'es_rejected_execution_exception',
+            `rejected connection: [${count}] connections are open, which is the limit of [${limits.maxConnections}] (HTTP_MAX_CONNECTIONS)`)
+        : new EsError(429, 'es_rejected_execution_exception',
+            `rejected connection from [${address}]: [${count}] connections from this client are open, which is the limit of [${limits.maxConnectionsPerClient}] (HTTP_MAX_CONNECTIONS_PER_CLIENT)`);
+      if (rendered.size >= RENDERED_REFUSALS) rendered.clear();
+      rendered.set(key, (refusal = { reason: err.reason, answer: rawAnswerBytes(err) }));
+    }
+    return refusal;
+  };
+
   // the HTTP server's own connection handling runs only for the connections the caps admit
   const httpListeners = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const fromClient = options.sharedPeer?.(address) ? 0 : (perClient.get(address) ?? 0);
-    const refusal = open >= limits.maxConnections
-      ? new EsError(503, 'es_rejected_execution_exception',
-          `rejected connection: [${open}] connections are open, which is the limit of [${limits.maxConnections}] (HTTP_MAX_CONNECTIONS)`)
-      : fromClient >= limits.maxConnectionsPerClient
-        ? new EsError(429, 'es_rejected_execution_exception',
-            `rejected connection from [${address}]: [${fromClient}] connections from this client are open, which is the limit of [${limits.maxConnectionsPerClient}] (HTTP_MAX_CONNECTIONS_PER_CLIENT)`)
-        : undefined;
-    if (refusal) {
+    const overall = open >= limits.maxConnections;
+    if (overall || fromClient >= limits.maxConnectionsPerClient) {
       refused++;
+      const refusal = refusalOf(overall, address, overall ? open : fromClient);
       const now = Date.now();
       if (now - lastRefusalLog >= 1_000) {
         lastRefusalLog = now;
         options.log(`${refusal.reason} (${refused} refused so far)`);
       }
-      rawAnswer(socket, refusal);
+      rawAnswer(socket, refusal.answer);
       return;
     }
     open++;

@@ -1,1 +1,1 @@
-export { guardConnections, serverOptions, type ConnectionGuard, type ConnectionGuardOptions, type ConnectionLimits } from './connection-guard.js';
+export { guardConnections, listenWithin, serverOptions, type ConnectionGuard, type ConnectionGuardOptions, type ConnectionLimits } from './connection-guard.js';

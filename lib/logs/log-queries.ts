@@ -3,7 +3,7 @@ import { patternsCoverPattern } from '../auth/classify/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { queryParams } from '../request/index.js';
-import { LOG_KINDS, LOGS_INDEX, type LogKind, type LogRecord } from './log-record.js';
+import { LOG_KINDS, LOGS_INDEX, MAX_LOGGED_INDICES, type LogKind, type LogRecord } from './log-record.js';
 
 export const DEFAULT_SIZE = 100;
 export const MAX_SIZE = 1000;
@@ -151,11 +151,13 @@ const covered = (patterns: readonly string[], expression: string) => expression.
  * A record a scoped credential may see: one that named indices, each within the credential's
  * patterns (a record of every index, or of none, is the admin's).
  */
-export function visibleTo(principal: Principal, record: Pick<LogRecord, 'indices' | 'all_indices'>): boolean {
+export function visibleTo(principal: Principal, record: Pick<LogRecord, 'indices' | 'all_indices' | 'index_count'>): boolean {
   if (principal.role === 'admin') return true;
   const patterns = principal.credential.indices;
   const named = record.indices.filter((e) => !e.startsWith('-'));
-  return !record.all_indices && named.length > 0 && record.indices.every((e) => covered(patterns, e));
+  // a record cut to MAX_LOGGED_INDICES does not say what the rest of its expressions were
+  const whole = record.index_count === undefined || record.index_count <= record.indices.length;
+  return whole && !record.all_indices && named.length > 0 && record.indices.every((e) => covered(patterns, e));
 }
 
 /**
@@ -165,7 +167,7 @@ export function visibleTo(principal: Principal, record: Pick<LogRecord, 'indices
  * aggregation), those outside the patterns are picked out here, with the same `patternsCoverPattern`
  * that authorizes requests, and the records naming any of them are left out. Should the list be
  * cut (more than MAX_NAMES names), only records of a single index are shown: never one naming an
- * index the list did not show.
+ * index the list did not show. A record cut to MAX_LOGGED_INDICES expressions is never shown.
  */
 export async function scopeClause(engine: Backend, principal: Principal): Promise<Clause> {
   const patterns = principal.credential.indices;
@@ -183,7 +185,11 @@ export async function scopeClause(engine: Backend, principal: Principal): Promis
   return {
     bool: {
       filter: [touching, ...(cut ? [{ term: { index_count: 1 } }] : [])],
-      must_not: [{ term: { all_indices: true } }, ...(foreign.length ? [{ terms: { indices: foreign } }] : [])],
+      must_not: [
+        { term: { all_indices: true } },
+        { range: { index_count: { gt: MAX_LOGGED_INDICES } } },
+        ...(foreign.length ? [{ terms: { indices: foreign } }] : []),
+      ],
     },
   };
 }

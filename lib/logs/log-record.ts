@@ -12,6 +12,12 @@ export const CONSOLE_BACKGROUND_HEADER = 'x-gateway-console';
 export const CONSOLE_BACKGROUND = 'background';
 
 /** What a request was, for the `filter` parameter. */
+/**
+ * Index expressions a record keeps at most. A record cut to them is the admin's alone (see
+ * `visibleTo`): whether the expressions left out are within a credential's patterns is not known.
+ */
+export const MAX_LOGGED_INDICES = 1_000;
+
 export type LogKind = 'search' | 'suggestion' | 'index' | 'delete' | 'other';
 export const LOG_KINDS: readonly LogKind[] = ['search', 'suggestion', 'index', 'delete', 'other'];
 
@@ -30,9 +36,13 @@ export interface LogRecord {
   category: string;
   operation: string;
   action: string;
-  /** The index expressions the request named, as written (path, parameters, bodies). */
+  /**
+   * The index expressions the request named, as written (path, parameters, bodies): the first
+   * MAX_LOGGED_INDICES of them (a credential may name 100,000 patterns: indexing them all in the
+   * record would cost more than the request).
+   */
   indices: string[];
-  /** How many expressions `indices` has. */
+  /** How many expressions the request named (more than `indices` holds when it was cut). */
   index_count: number;
   /** The request addressed every index (bare `/_search`, `_all`…): only the admin sees it. */
   all_indices: boolean;

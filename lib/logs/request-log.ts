@@ -7,7 +7,7 @@ import { hasBody, type Classification } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
-import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS_INDEX_BODY, type LogRecord } from './log-record.js';
+import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS_INDEX_BODY, MAX_LOGGED_INDICES, type LogRecord } from './log-record.js';
 import { LogSampling, type LogSamplingOptions } from './log-sampling.js';
 import { recordId } from './record-id.js';
 import { redactQuerystring } from './redact.js';
@@ -165,7 +165,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         category: info.category,
         operation: info.operation,
         action: info.action,
-        indices: info.indices,
+        indices: info.indices.length > MAX_LOGGED_INDICES ? info.indices.slice(0, MAX_LOGGED_INDICES) : info.indices,
         index_count: info.indices.length,
         all_indices: info.allIndices,
         status,

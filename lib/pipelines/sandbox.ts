@@ -1,5 +1,5 @@
 import { threadCpuMs, WALL_FACTOR } from '../cooperative/index.js';
-import { getQuickJS, newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
 
 export interface SandboxLimits {
   /**
@@ -47,28 +47,30 @@ function budgetCheck(timeoutMs: number): () => boolean {
 
 export async function loadSandbox(): Promise<void> {
   if (quickjs) return;
-  loading ??= getQuickJS();
+  loading ??= newSandboxModule();
   quickjs = await loading;
 }
 
 /**
- * Some allocations (large strings) escape QuickJS's memory accounting and grow the WebAssembly
- * heap, which never shrinks. Once it is this large, the module is replaced by a fresh one and the
- * old heap is left to the garbage collector.
+ * The WebAssembly heap of one QuickJS module grows to this much at most. Some allocations escape
+ * QuickJS's memory accounting (a script's limit, PIPELINE_SCRIPT_MEMORY_MB): a script filling
+ * arrays of a million elements grew an unbounded heap to 2 GB, in every worker, before its limit
+ * stopped it. At this size the module's allocations fail, and the script with them, as out of memory.
+ * The heap never shrinks, and needs not: a run frees all it took when its runtime is disposed, and
+ * the next one reuses it. (Replacing a grown module by a fresh one, as before the cap, left the old
+ * heaps to a garbage collector that a worker's small JavaScript heap seldom runs: a worker failing
+ * such scripts again and again held several of them.)
  */
-const HEAP_RECYCLE_BYTES = 256 * 1024 * 1024;
-let replacing = false;
+const WASM_HEAP_MAX_BYTES = 256 * 1024 * 1024;
+/** The module's own starting size (Emscripten's INITIAL_MEMORY of the release build), in 64 KB pages. */
+const WASM_INITIAL_PAGES = 256;
 
-function recycleIfBloated(): void {
-  if (!quickjs || replacing || quickjs.getWasmMemory().buffer.byteLength < HEAP_RECYCLE_BYTES) return;
-  replacing = true;
-  newQuickJSWASMModule().then(
-    (fresh) => {
-      quickjs = fresh;
-      replacing = false;
-    },
-    () => (replacing = false),
-  );
+/** Node's WebAssembly global (the project's TypeScript libraries do not declare it). */
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number; maximum: number }) => object } };
+
+function newSandboxModule(): Promise<QuickJSWASMModule> {
+  const wasmMemory = new wasm.Memory({ initial: WASM_INITIAL_PAGES, maximum: WASM_HEAP_MAX_BYTES / 65_536 });
+  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory }));
 }
 
 function engine(): QuickJSWASMModule {
@@ -206,10 +208,25 @@ export function runScript(source: string, name: string, context: unknown, inputs
       vm.dispose();
       runtime.dispose();
     } catch {
-      /* a runtime stopped mid-allocation may not tear down cleanly; it is dropped either way */
+      // a runtime stopped mid-allocation may not tear down cleanly: what it held may stay taken in
+      // this module's heap, so the next runs get a fresh module (this one is left to the collector)
+      replaceModule();
     }
-    recycleIfBloated();
   }
+}
+
+let replacing = false;
+
+function replaceModule(): void {
+  if (replacing) return;
+  replacing = true;
+  newSandboxModule().then(
+    (fresh) => {
+      quickjs = fresh;
+      replacing = false;
+    },
+    () => (replacing = false),
+  );
 }
 
 function describe(vm: QuickJSContext, handle: QuickJSHandle): string {

@@ -21,7 +21,7 @@ import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js
 import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
 import { Parts } from './parts.js';
-import { guardConnections, serverOptions } from '../connections/index.js';
+import { guardConnections, listenWithin, serverOptions } from '../connections/index.js';
 import { CircuitBreakers } from '../breakers/index.js';
 
 export interface RunningGateway {
@@ -163,10 +163,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
     // streams stay open for hours (requestTimeout 0: serverOptions); the proxy has its own upstream timeout
     server.on('clientError', answerClientError);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
+    await listenWithin(server, config.http, config.port, config.host);
     const { port } = server.address() as AddressInfo;
     parts.add('server', server, (s) => s.close());
     const metricsServer = metrics && config.metrics.port !== undefined

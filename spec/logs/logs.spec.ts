@@ -247,6 +247,26 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'GET', '/tenant-b1/_logs')).json.logs.map((l: Log) => l.path)).to.include('/tenant-b1/_doc/1');
     });
 
+    it('a request naming more than 1,000 index expressions is recorded with the first 1,000 and their count, and only the admin sees it', async () => {
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['wide-tenant*'], categories: ['docs', 'search', 'logs'], ops: ['read', 'write'] } });
+      expect(made.status, made.text).to.equal(201);
+      const tenant = basic(made.json.credential.username, made.json.password);
+      // every expression within the tenant's patterns, so that only the cut can hide the record
+      const patterns = Array.from({ length: 1_500 }, (_, i) => `wide-tenant-${i}-*`);
+      const wide = await call(gw.url, 'POST', '/_credentials', { body: { indices: patterns, categories: ['search'] } });
+      expect(wide.status, wide.text).to.equal(201);
+      const logs = await logsWhen(gw, '/_logs?size=1000', (l) => l.some((x) => x.method === 'POST' && x.path === '/_credentials' && x.indices.includes('wide-tenant-0-*')));
+      const record = logs.find((x) => x.method === 'POST' && x.path === '/_credentials' && x.indices.includes('wide-tenant-0-*'))! as Log & { index_count: number };
+      expect(record.indices).to.deep.equal(patterns.slice(0, 1_000));
+      expect(record.index_count).to.equal(1_500);
+      // the tenant sees its own request (written after the wide one), never the cut record
+      await call(gw.url, 'GET', '/wide-tenant-1/_doc/1', { auth: tenant });
+      const seen = await logsWhen(gw, '/_logs?size=1000', (l) => has(l, 'GET', '/wide-tenant-1/_doc/1'), tenant);
+      expect(seen.map((l) => l.id)).not.to.include(record.id);
+      expect((await call(gw.url, 'GET', `/_log/${record.id}`, { auth: tenant })).status).to.equal(404);
+      expect((await call(gw.url, 'GET', `/_log/${record.id}`)).status).to.equal(200);
+    });
+
     it('a credential without the logs category is refused', async () => {
       const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['tenant-a*'], categories: ['docs'], ops: ['read'] } });
       const res = await call(gw.url, 'GET', '/_logs', { auth: basic(made.json.credential.username, made.json.password) });

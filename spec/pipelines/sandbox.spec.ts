@@ -154,4 +154,30 @@ stages:
     // the pool replaced what it ended: scripts still run
     expect((await call(gw.url, 'GET', '/spin/fine')).json).to.deep.equal({ ok: true });
   });
+
+  it('scripts filling arrays of a million elements fail, and the heap they grow stays bounded: RSS up by less than 1 GB', async () => {
+    const def = `
+id: arrays
+routes: [{ path: /arrays, method: POST }]
+stages:
+  - { id: fill, continueOnError: false, script: "function handleRequest() { const keep = []; for (;;) keep.push(new Array(1e6).fill(1)); }" }
+`;
+    expect((await registerPipeline(gw.url, def)).status).to.equal(201);
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+    try {
+      // one on each worker, twice: QuickJS's own accounting misses these arrays, and a worker's
+      // WebAssembly heap grew to 2 GB before the script's limit stopped it
+      for (let round = 0; round < 2; round++) {
+        for (const res of await Promise.all([0, 1].map(() => call(gw.url, 'POST', '/arrays', { body: {} })))) {
+          expect(res.status, res.text).to.equal(400);
+          expect(res.json.error.reason).to.match(/memory limit of 32 MB|time limit of 300 ms/);
+        }
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    expect((peak - before) / 1024 ** 2, 'RSS growth (MB)').to.be.below(1024);
+  });
 });

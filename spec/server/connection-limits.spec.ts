@@ -92,6 +92,32 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a crowd connecting at once waits in the accept backlog (HTTP_ACCEPT_BACKLOG), none for a dropped SYN to be sent again', async () => {
+      const { gateway, stop } = await backend.start();
+      const crowd: net.Socket[] = [];
+      try {
+        const url = new URL(gateway.url);
+        // 2,000 connections asked for in one go, while this process's event loop (and, on the
+        // embedded engine, the gateway's) is busy asking: past Node's default backlog of 511 the
+        // kernel drops the SYNs it cannot queue, and a client sends a dropped SYN again only after a second
+        const started = performance.now();
+        const connected = Array.from({ length: 2_000 }, () => {
+          const socket = net.connect({ port: Number(url.port), host: url.hostname, localAddress: '127.0.0.8' });
+          crowd.push(socket);
+          return new Promise<number>((resolve, reject) => {
+            socket.once('connect', () => resolve(performance.now() - started));
+            socket.once('error', reject);
+          });
+        });
+        const times = await Promise.all(connected);
+        expect(Math.max(...times), 'the slowest of 2,000 connections (ms)').to.be.below(1_000);
+        expect((await call(gateway.url, 'GET', '/')).status).to.equal(200);
+      } finally {
+        for (const socket of crowd) socket.destroy();
+        await stop();
+      }
+    });
+
     it('a body slower than HTTP_BODY_MIN_RATE is cut with 408, and the node serves others meanwhile', async () => {
       const { gateway, stop } = await backend.start({ HTTP_BODY_TIMEOUT_MS: '300', HTTP_BODY_MIN_RATE: '1kb' });
       try {

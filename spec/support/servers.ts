@@ -60,8 +60,10 @@ const START_WITHIN_MS = 60_000;
  * A child not listening within `startTimeoutMs` is killed and the promise rejects (a minute: a
  * gateway on the HTTP backend took 16–20 s to start on this machine under its shared load).
  */
-export function spawnServer(script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = START_WITHIN_MS): Promise<ChildServer> {
-  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', script)], {
+export function spawnServer(
+  script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = START_WITHIN_MS, nodeArgs: string[] = [],
+): Promise<ChildServer> {
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, 'dist', script)], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -113,6 +115,6 @@ export async function spawnEngine(dataDir: string, env: Record<string, string> =
   return spawnServer('lib/engine/embedded/standalone.js', { ENGINE_PORT: '0', ENGINE_DATA_DIR: dataDir, ...env }, 'engine');
 }
 
-export async function spawnGateway(env: Record<string, string>, startTimeoutMs?: number): Promise<ChildServer> {
-  return spawnServer('lib/main.js', { PORT: '0', HOST: '127.0.0.1', ...env }, 'gateway', startTimeoutMs);
+export async function spawnGateway(env: Record<string, string>, startTimeoutMs?: number, nodeArgs?: string[]): Promise<ChildServer> {
+  return spawnServer('lib/main.js', { PORT: '0', HOST: '127.0.0.1', ...env }, 'gateway', startTimeoutMs, nodeArgs);
 }

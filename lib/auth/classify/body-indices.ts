@@ -52,7 +52,8 @@ export const UNREADABLE = '*';
 type Body = Buffer | string | undefined;
 
 class Targets {
-  private readonly seen = new Set<string>();
+  /** The expressions listed so far, by operation (no key is built per expression: a body may name 100,000). */
+  private readonly seen = new Map<Operation, Set<string | null>>();
   private lastExpression: string | null | undefined;
   private lastOperation: Operation | undefined;
   readonly list: BodyTarget[] = [];
@@ -60,10 +61,10 @@ class Targets {
     if (this.lastExpression === expression && this.lastOperation === operation) return;
     this.lastExpression = expression;
     this.lastOperation = operation;
-    const key = `${operation}\u0000${expression ?? ''}\u0000${expression === null ? 0 : 1}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.list.push({ expression, operation });
+    let seen = this.seen.get(operation);
+    if (!seen) this.seen.set(operation, (seen = new Set()));
+    const known = seen.size;
+    if (seen.add(expression).size !== known) this.list.push({ expression, operation });
   }
   /** A JSON value standing for index names: a comma list, a list of names, or something unreadable. */
   addValue(value: unknown, operation: Operation): void {
@@ -76,7 +77,11 @@ export function expressionsOf(value: unknown): string[] {
   if (typeof value === 'string') return splitExpressions(value);
   if (Array.isArray(value)) {
     const out: string[] = [];
-    for (const v of value) out.push(...(typeof v === 'string' ? splitExpressions(v) : [UNREADABLE]));
+    for (const v of value) {
+      if (typeof v !== 'string') out.push(UNREADABLE);
+      else if (!v.includes(',')) out.push(oneExpression(v));
+      else for (const e of splitExpressions(v)) out.push(e);
+    }
     return out.length ? out : [UNREADABLE];
   }
   return [UNREADABLE];
@@ -84,13 +89,15 @@ export function expressionsOf(value: unknown): string[] {
 
 /** A comma list as written ("a,b*,-c") → its expressions; an empty list reads as `*`. */
 export function splitExpressions(list: string): string[] {
-  // one expression (nearly every path's index): no split, no intermediate arrays
-  if (!list.includes(',')) {
-    const one = list.trim();
-    return [one.length ? one : UNREADABLE];
-  }
+  if (!list.includes(',')) return [oneExpression(list)];
   const out = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   return out.length ? out : [UNREADABLE];
+}
+
+/** An expression without a comma (a list of one), trimmed: `*` when blank. */
+function oneExpression(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length > 0 ? trimmed : UNREADABLE;
 }
 
 const textOf = (body: Buffer | string) => (typeof body === 'string' ? body : body.toString('utf8'));
@@ -142,8 +149,12 @@ function engineBodyTargets(
 }
 
 /** The body as a JSON object for the gateway's own APIs: `undefined` when absent, `null` when unreadable. */
-function gatewayJson(body: Body): Record<string, unknown> | undefined | null {
-  if (body === undefined || isJsonBlank(textOf(body))) return undefined;
+function gatewayJson(body: Body, read?: BodyReading): Record<string, unknown> | undefined | null {
+  if (body === undefined) return undefined;
+  // a large body was parsed ahead in pieces (prepareBody): the same value as JSON.parse's
+  const prepared = read?.prepared?.json;
+  if (prepared) return isObject(prepared.value) ? prepared.value : null;
+  if (isJsonBlank(textOf(body))) return undefined;
   try {
     const v: unknown = JSON.parse(textOf(body));
     return isObject(v) ? v : null;
@@ -511,8 +522,11 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
 }
 
 /** Credential bodies: the index patterns a new or changed credential would grant. */
-export function credentialTargets(body: Body): BodyTarget[] {
-  return gatewayBodyTargets(body, ['write'], (json, t) => {
-    if ('indices' in json) t.addValue(json.indices, 'write');
-  });
+export function credentialTargets(body: Body, read?: BodyReading): BodyTarget[] {
+  const json = gatewayJson(body, read);
+  if (json === undefined) return [];
+  if (json === null) return [{ expression: UNREADABLE, operation: 'write' }];
+  // one operation, and the classifier lists each expression once: a list of 100,000 patterns is
+  // not deduplicated twice
+  return 'indices' in json ? expressionsOf(json.indices).map((expression) => ({ expression, operation: 'write' as const })) : [];
 }

@@ -123,7 +123,7 @@ function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
     case 'painless_context':
       return painlessContextTargets(c.body, c);
     case 'credentials':
-      return credentialTargets(c.body);
+      return credentialTargets(c.body, c);
     case 'declarative':
       return declarativeTargets(c.body);
     case 'reroute':

@@ -49,7 +49,7 @@ export class Classifying implements BodyReading {
   private readonly perIndex: ExpressionOperation[] = [];
   // what is already listed, so that a body naming 100,000 patterns is classified in linear time
   private readonly listed = new Set<string>();
-  private readonly sourced = new Set<string>();
+  private readonly sourced = new Map<ExpressionSource['from'], Set<string>>();
   private readonly operated = new Set<string>();
   private readonly pathExpressions: string[] = [];
   private allIndices = false;
@@ -173,19 +173,17 @@ export class Classifying implements BodyReading {
     // A name holding a path separator is no index (Elasticsearch refuses it at creation and
     // resolution alike); read here as one name, it would be another path to anything that decoded
     // it again. Date math (`<logs-{now/d}>`) is resolved, not read as a name.
-    if (!expression.startsWith('<') && /[/\\]/.test(expression)) {
+    if (!expression.startsWith('<') && (expression.includes('/') || expression.includes('\\'))) {
       throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${expression}], must not contain the following characters [ , ", *, \\, <, |, ,, >, /, ?]`, { index_uuid: '_na_', index: expression });
     }
-    if (!this.listed.has(expression)) {
-      this.listed.add(expression);
-      this.indices.push(expression);
-    }
-    const key = `${from}\u0000${expression}`;
-    if (!this.sourced.has(key)) {
-      this.sourced.add(key);
-      this.sources.push({ expression, from });
-    }
-    if (expression === '_all' || /^\*+$/.test(expression)) this.allIndices = true;
+    // (one hash lookup a set: what `add` did not grow was there already)
+    const listed = this.listed.size;
+    if (this.listed.add(expression).size !== listed) this.indices.push(expression);
+    let sourced = this.sourced.get(from);
+    if (!sourced) this.sourced.set(from, (sourced = new Set()));
+    const known = sourced.size;
+    if (sourced.add(expression).size !== known) this.sources.push({ expression, from });
+    if (expression === '_all' || (expression.charCodeAt(0) === 42 /* * */ && /^\*+$/.test(expression))) this.allIndices = true;
   }
 
   done(category: Category, operation: Operation, action: string): Classification {

@@ -186,30 +186,34 @@ function checkMembers(obj: Json, allowed: readonly string[]): void {
 
 type Validator = (value: unknown, member: string) => unknown;
 
-function stringArray(check: (item: string, member: string) => void = () => {}): Validator {
+/** `check` names the item it refuses by `member()`: a list of 100,000 index patterns builds no name for the items it accepts. */
+function stringArray(check: (item: string, member: () => string) => void = () => {}): Validator {
   return (value, member) => {
     if (!Array.isArray(value)) throw invalid(member, 'must be an array of strings');
     const out = new Set<string>();
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       if (typeof item !== 'string' || item === '') throw invalid(`${member}][${i}`, 'must be a non-empty string');
-      check(item, `${member}][${i}`);
+      check(item, () => `${member}][${i}`);
       out.add(item);
-    });
-    return [...out];
+    }
+    return out.size === value.length ? value : [...out];
   };
 }
 
 function oneOf(allowed: readonly string[]): Validator {
   return stringArray((item, member) => {
-    if (!allowed.includes(item)) throw invalid(member, `must be one of [${allowed.join(', ')}]; got [${item}]`);
+    if (!allowed.includes(item)) throw invalid(member(), `must be one of [${allowed.join(', ')}]; got [${item}]`);
   });
 }
 
 /** Index names and patterns: Elasticsearch's name rules, with `*` allowed. */
 const BAD_INDEX_CHARS = /[\\/?"<>| ,#:A-Z]/;
-function indexPattern(item: string, member: string): void {
-  if (BAD_INDEX_CHARS.test(item) || Buffer.byteLength(item) > 255 || item.startsWith('-') || item.startsWith('+') || item.startsWith('_')) {
-    throw invalid(member, `must be a lowercase index name or pattern without [\\ / ? " < > | space , # :] that does not start with [-, +, _]; got [${item}]`);
+function indexPattern(item: string, member: string | (() => string)): void {
+  // (a name of at most 85 UTF-16 units is at most 255 bytes: most are not measured)
+  const first = item.charCodeAt(0);
+  if (BAD_INDEX_CHARS.test(item) || (item.length > 85 && Buffer.byteLength(item) > 255) || first === 45 /* - */ || first === 43 /* + */ || first === 95 /* _ */) {
+    throw invalid(typeof member === 'string' ? member : member(), `must be a lowercase index name or pattern without [\\ / ? " < > | space , # :] that does not start with [-, +, _]; got [${item}]`);
   }
 }
 
@@ -233,10 +237,10 @@ const MEMBER_VALIDATORS: Record<(typeof SETTABLE)[number], Validator> = {
   categories: oneOf(CATEGORIES),
   ops: oneOf(OPS),
   sources: stringArray((item, member) => {
-    if (!cidrOf(item)) throw invalid(member, `must be an IPv4 or IPv6 address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32); got [${item}]`);
+    if (!cidrOf(item)) throw invalid(member(), `must be an IPv4 or IPv6 address or CIDR range (e.g. 10.0.0.0/8, 2001:db8::/32); got [${item}]`);
   }),
   referers: stringArray((item, member) => {
-    if (item.length > 2048) throw invalid(member, 'must be at most 2048 characters');
+    if (item.length > 2048) throw invalid(member(), 'must be at most 2048 characters');
   }),
   expires_at: (value, member) => {
     const time = typeof value === 'string' ? Date.parse(value) : NaN;

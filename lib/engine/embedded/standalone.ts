@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { loadEngineServerConfig } from '../../config/index.js';
 import { openEmbeddedEngine } from './engine.js';
 import { createEngineHttpServer } from './http-server.js';
+import { listenWithin } from '../../connections/index.js';
 
 async function main(): Promise<void> {
   const config = loadEngineServerConfig();
@@ -17,10 +18,7 @@ async function main(): Promise<void> {
     breakers: config.breakers,
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  await listenWithin(server, config.http, config.port, config.host);
   const { port } = server.address() as AddressInfo;
   process.stdout.write(`engine listening on http://${config.host}:${port}\n`);
 

@@ -1,0 +1,61 @@
+/**
+ * `node dist/bench/support/long-blocks.js <file.cpuprofile> [minMs]`: the stretches of a V8 CPU
+ * profile in which the main thread ran without a break (no `(idle)` or `(program)` sample) for at
+ * least minMs (20 by default), longest first, each with the functions that held it (self time) and
+ * the project's frames under which it ran (total time). It is how bench:isolation's loop-block
+ * column is explained.
+ */
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const [file, minArg] = process.argv.slice(2);
+const minMs = Number(minArg ?? 20);
+const profile = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const idle = (id: number) => ['(idle)', '(program)'].includes(byId.get(id)!.callFrame.functionName) && !(process.env.PROGRAM_BUSY && byId.get(id)!.callFrame.functionName === '(program)');
+const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/dist\//, '').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}`;
+
+interface Block { startMs: number; ms: number; self: Map<string, number>; ours: Map<string, number> }
+const blocks: Block[] = [];
+let current: Block | undefined;
+let t = 0;
+profile.samples.forEach((id, i) => {
+  const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+  t += (profile.timeDeltas[i] ?? 0) / 1000;
+  if (idle(id)) {
+    if (current && current.ms >= minMs) blocks.push(current);
+    current = undefined;
+    return;
+  }
+  current ??= { startMs: t, ms: 0, self: new Map(), ours: new Map() };
+  current.ms += dt;
+  const self = label(byId.get(id)!);
+  current.self.set(self, (current.self.get(self) ?? 0) + dt);
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const n = byId.get(at)!;
+    if (!n.callFrame.url.includes('/dist/lib/')) continue;
+    const l = label(n);
+    if (seen.has(l)) continue;
+    seen.add(l);
+    current.ours.set(l, (current.ours.get(l) ?? 0) + dt);
+  }
+});
+if (current && current.ms >= minMs) blocks.push(current);
+const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([l, ms]) => `    ${ms.toFixed(1).padStart(7)} ms  ${l}`).join('\n');
+for (const b of blocks.sort((a, b) => b.ms - a.ms).slice(0, 15)) {
+  console.log(`block of ${b.ms.toFixed(1)} ms at ${(b.startMs / 1000).toFixed(2)} s\n  self:\n${top(b.self, 8)}\n  under (project frames):\n${top(b.ours, 12)}`);
+}
+console.log(`${blocks.length} blocks of ${minMs} ms or more`);

@@ -1,0 +1,30 @@
+/**
+ * Preloaded into a bench's gateway child (`node --import <this file>`): the longest stretch of CPU
+ * the main thread spent between two looks of a 5 ms timer, that is, the longest piece of work that
+ * held the event loop, counted in the thread's own CPU time (Linux, 10 ms ticks). Unlike the
+ * event-loop delay, it does not grow when a loaded machine deschedules the process. SIGUSR2 prints
+ * `loop-cpu-max <ms>` on stdout and starts over (bench:isolation reads it around each load).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+
+const STAT = '/proc/thread-self/stat';
+
+function threadCpuMs(): number {
+  const stat = readFileSync(STAT, 'latin1');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+if (existsSync(STAT)) {
+  let last = threadCpuMs();
+  let longest = 0;
+  setInterval(() => {
+    const now = threadCpuMs();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5).unref();
+  process.on('SIGUSR2', () => {
+    process.stdout.write(`loop-cpu-max ${longest}\n`);
+    longest = 0;
+  });
+}
