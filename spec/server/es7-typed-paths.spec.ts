@@ -27,24 +27,16 @@ for (const backend of BACKENDS) {
     });
     after(() => stop());
 
-    it('POST /{index}/_doc/_search searches (and indexes no document whose id is `_search`); GET reads that document, as Elasticsearch 8 does', async () => {
+    it('POST and GET /{index}/_doc/_search search (and index no document whose id is `_search`)', async () => {
       const post = await call(gw.url, 'POST', '/books/_doc/_search', { body: { query: { match: { title: 'dune' } } } });
       expect(post.status, post.text).to.equal(200);
       expect(ids(post)).to.deep.equal(['1']);
       expect(post.json.hits.hits[0]._type).to.equal('_doc');
-      const query = await call(gw.url, 'POST', '/books/_doc/_search?q=title:emma');
-      expect(query.status, query.text).to.equal(200);
-      expect(ids(query)).to.deep.equal(['2']);
-      // issue 32: `GET /{index}/_doc/{id}` is the document API whatever the id, `_search` included
-      const get = await call(gw.url, 'GET', '/books/_doc/_search');
-      expect(get.status, get.text).to.equal(404);
-      expect(get.json).to.include({ _id: '_search', found: false });
-      const withQuery = await call(gw.url, 'GET', '/books/_doc/_search?q=title:emma');
-      expect(withQuery.status, withQuery.text).to.equal(400);
-      expect(withQuery.json.error.reason).to.equal('request [/books/_doc/_search] contains unrecognized parameter: [q]');
-      const withBody = await call(gw.url, 'GET', '/books/_doc/_search', { body: { query: { match_all: {} } } });
-      expect(withBody.status, withBody.text).to.equal(400);
-      expect(withBody.json.error.reason).to.equal('request [GET /books/_doc/_search] does not support having a body');
+      const get = await call(gw.url, 'GET', '/books/_doc/_search?q=title:emma');
+      expect(get.status, get.text).to.equal(200);
+      expect(ids(get)).to.deep.equal(['2']);
+      const all = await call(gw.url, 'GET', '/books/_doc/_search', { body: { query: { match_all: {} } } });
+      expect(ids(all)).to.deep.equal(['1', '2']);
       expect((await call(gw.url, 'GET', '/books/_source/_search')).status).to.equal(404);
       expect((await call(gw.url, 'GET', '/books/_count')).json.count).to.equal(2);
     });
@@ -53,8 +45,7 @@ for (const backend of BACKENDS) {
       const count = await call(gw.url, 'POST', '/books/_doc/_count', { body: { query: { range: { year: { lt: 1900 } } } } });
       expect(count.status, count.text).to.equal(200);
       expect(count.json.count).to.equal(1);
-      expect((await call(gw.url, 'POST', '/books/_doc/_count')).json.count).to.equal(2);
-      expect((await call(gw.url, 'GET', '/books/_doc/_count')).json).to.include({ _id: '_count', found: false });
+      expect((await call(gw.url, 'GET', '/books/_doc/_count')).json.count).to.equal(2);
       const valid = await call(gw.url, 'POST', '/books/_doc/_validate/query', { body: { query: { match: { title: 'dune' } } } });
       expect(valid.status, valid.text).to.equal(200);
       expect(valid.json.valid).to.equal(true);
@@ -162,7 +153,7 @@ for (const backend of BACKENDS) {
           method: 'POST', path: '/books/_doc/_search', body: { query: { match: { title: 'emma' } } },
         });
         expect(res.hits.hits.map((x) => x._id)).to.deep.equal(['2']);
-        const count = await client.transport.request<{ count: number }>({ method: 'POST', path: '/books/_doc/_count' });
+        const count = await client.transport.request<{ count: number }>({ method: 'GET', path: '/books/_doc/_count' });
         expect(count.count).to.equal(2);
         const src = await client.transport.request<Record<string, unknown>>({ method: 'GET', path: '/books/_doc/1/_source' });
         expect(src.title).to.equal('Dune');
@@ -180,7 +171,7 @@ for (const backend of BACKENDS) {
       expect(ids(typeless)).to.deep.equal(['d1', 'p1']);
       const typed = await call(gw.url, 'POST', '/shop/product/_search', { body: { query: { match_all: {} } } });
       expect(ids(typed)).to.deep.equal(['p1']);
-      expect((await call(gw.url, 'POST', '/shop/_doc/_count')).json.count).to.equal(2);
+      expect((await call(gw.url, 'GET', '/shop/_doc/_count')).json.count).to.equal(2);
       const updated = await call(gw.url, 'POST', '/shop/_doc/d1/_update?refresh=true', { body: { doc: { size: 'L' } } });
       expect(updated.status, updated.text).to.equal(200);
       expect((await call(gw.url, 'GET', '/shop/_doc/d1/_source')).json).to.deep.equal({ name: 'hat', size: 'L' });
@@ -220,7 +211,7 @@ describe('Elasticsearch 7 typed paths: what reaches the engine, and who may send
 
   const CASES: Array<{ method: string; path: string; body?: unknown; ndjson?: boolean; engine: string; query?: string }> = [
     { method: 'POST', path: '/tenant-a/_doc/_search', body: { query: { match: { title: 'secret' } } }, engine: '/tenant-a/_search' },
-    { method: 'POST', path: '/tenant-a/_doc/_search?q=title:secret', engine: '/tenant-a/_search', query: 'q=title:secret' },
+    { method: 'GET', path: '/tenant-a/_doc/_search?q=title:secret', engine: '/tenant-a/_search', query: 'q=title:secret' },
     { method: 'POST', path: '/tenant-*/_doc/_search', body: { query: { match_all: {} } }, engine: '/tenant-a/_search' },
     { method: 'POST', path: '/tenant-a/_doc/_count', body: { query: { match_all: {} } }, engine: '/tenant-a/_count' },
     { method: 'POST', path: '/tenant-a/_doc/_validate/query', body: { query: { match_all: {} } }, engine: '/tenant-a/_validate/query' },

@@ -1,5 +1,5 @@
 import { EsError } from '../../errors/index.js';
-import { findRoute, pathOfSegments, serializeQuery, withParam, type RequestTarget } from '../../request/index.js';
+import { pathOfSegments, serializeQuery, withParam, type RequestTarget } from '../../request/index.js';
 
 /**
  * Elasticsearch 7's typed paths with the type `_doc` (`/{index}/_doc/_search`,
@@ -9,13 +9,11 @@ import { findRoute, pathOfSegments, serializeQuery, withParam, type RequestTarge
  *
  * The edge calls `typelessRequest` once, before the request is read from the route table: the
  * classification, the authorization and every later step see the Elasticsearch 8 request, and it
- * is what the engine gets, on both backends. It is the one rewrite of a path at the edge, and the
- * table decides it: a read the table has a route for is Elasticsearch 8's, read as Elasticsearch 8
- * reads it (without the compatibility mode) — `GET /{index}/_doc/_search` gets the document whose
- * id is `_search`. A write the table reads as indexing a document named after an API
- * (`POST /{index}/_doc/_search`) is the typed API Elasticsearch 7 clients send it for (appbase-js
- * 5 searches so), and a typed path Elasticsearch 8 has no route for (`/{index}/_doc/{id}/_update`,
- * `/{index}/_mapping/_doc`) is put in its typeless form.
+ * is what the engine gets, on both backends. It is the one rewrite of a path at the edge. A typed
+ * path is Elasticsearch 7's API whatever the method (`GET` and `POST /{index}/_doc/_search`
+ * search, as appbase-js 5 and 7.x clients send them; docs/api-compatibility.md): the product
+ * serves 7.x-era clients on every index, so a document whose id is an API word (`_search`) is not
+ * reachable through `/{index}/_doc/{id}` — it is through `/{index}/_source/{id}` or `_mget`.
  *
  * `_doc` is Elasticsearch's own name for an index's documents, untyped: it means that in every
  * index, a registered app's too (the app-addressed style's types never start with `_`).
@@ -72,7 +70,6 @@ const MAYBE_TYPED = /\/_doc\/+(?:[^/]+\/+)?_|\/_mappings?\/+_doc(?:\/|$)/;
 export function typelessRequest(method: string, target: RequestTarget): TypelessRequest | undefined {
   if (!MAYBE_TYPED.test(target.path)) return undefined;
   const m = (method || 'GET').toUpperCase();
-  if ((m === 'GET' || m === 'HEAD') && findRoute(m, target.segments)) return undefined;
   const untyped = untypedSegments(m, target.segments);
   if (!untyped) return undefined;
   let { params, querystring } = target;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { classifyTarget } from './path-reading-oracle.js';
 import { classifyRoute } from '../../../lib/auth/classify/classify-route.js';
-import { ES_API, GATEWAY_ROUTES, findRoute, patternParam, patternSegments, requestTarget, type EsApi } from '../../../lib/request/index.js';
+import { ES_API, GATEWAY_ROUTES, findRoute, patternParam, patternSegments, requestTarget, validateIndexName, type EsApi } from '../../../lib/request/index.js';
 
 /**
  * Issue 32: the gateway classifies a request by its route in the one route table (the entry's
@@ -80,6 +80,9 @@ const query = fc.subarray(['stream=true', 'streamonly=true', 'pipeline=p', 'pipe
  *   path reading named the action after the word; the engine's router reads the route's API.
  * - a snapshot or repository named like a snapshot API's word (`_verify`, `_status`): the same.
  * - `POST /_pipeline/validate`: the path reading took `validate` for a pipeline's id; it names none.
+ * - a name the request creates (`PUT /{index}`, a rollover's `{new_index}`, a resize's `{target}`)
+ *   that is no valid index name (`_foo`, `a*`, `a,b`, upper case): the path reading read it as an
+ *   expression; it is refused 400 `invalid_index_name_exception`, as Elasticsearch refuses it.
  */
 const READ_ONLY_WORDS = new Set(['_simulate', '_execute', '_verify', 'grok', 'explain', '_explain', 'hot_threads']);
 function knownDifference(id: string, method: string, words: readonly string[], segments: readonly string[]): boolean {
@@ -87,8 +90,21 @@ function knownDifference(id: string, method: string, words: readonly string[], s
   if (!['GET', 'HEAD', 'DELETE'].includes(method) && /^(ingest|put_script|indices\.put_|cluster\.put_|synonyms|query_rules|dangling|license)/.test(id) && words.some((w) => READ_ONLY_WORDS.has(w))) return true;
   if (/_script$/.test(id) && words[0] === 'painless') return true;
   if (id === 'pipelines.validate') return true;
+  if (creates(id, segments)) return true;
   if (id.startsWith('snapshot.') && words.some((w) => w.startsWith('_'))) return true;
   return id.startsWith('nodes.') && words.some((w) => ['stats', 'usage', 'hot_threads'].includes(w));
+}
+
+/** A route naming an index it creates, with a name Elasticsearch refuses (see `validateIndexName`). */
+function creates(id: string, segments: readonly string[]): boolean {
+  const name = id === 'indices.create' ? segments[0] : id === 'indices.rollover' || /^indices\.(split|shrink|clone)$/.test(id) ? segments[2] : undefined;
+  if (name === undefined || (name.startsWith('<') && name.endsWith('>'))) return false;
+  try {
+    validateIndexName(name);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function classifyBoth(method: string, path: string, querystring: string, text: string | undefined) {
