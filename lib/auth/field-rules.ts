@@ -996,15 +996,9 @@ export function termsEnumRefusal(visibility: FieldVisibility, body: unknown): Fi
  * multi-field of a visible one. A copy; the answer is not changed.
  */
 export function visibleFieldMappings(visibility: FieldVisibility, answer: unknown): unknown {
-  if (!isObject(answer)) return answer;
-  const out: Json = {};
-  for (const [index, entry] of Object.entries(answer)) {
-    if (!isObject(entry) || !isObject(entry.mappings)) {
-      out[index] = entry;
-      continue;
-    }
+  return eachIndexMappings(answer, (mappings) => {
     const kept: Json = {};
-    for (const [name, field] of Object.entries(entry.mappings)) {
+    for (const [name, field] of Object.entries(mappings)) {
       if (!isObject(field) || typeof field.full_name !== 'string' || !isObject(field.mapping)) continue;
       const fullName = field.full_name;
       if (visibility.refusalOfField(fullName) !== undefined) continue;
@@ -1012,8 +1006,15 @@ export function visibleFieldMappings(visibility: FieldVisibility, answer: unknow
       const shown = visibleMapping(visibility, { properties: field.mapping }, dot > 0 ? fullName.slice(0, dot) : '').properties;
       if (isObject(shown) && Object.keys(shown).length) kept[name] = { ...field, mapping: shown };
     }
-    out[index] = { ...entry, mappings: kept };
-  }
+    return kept;
+  });
+}
+
+/** An answer by index (`{index: {mappings: …}}`) with each index's `mappings` made anew by `change`; other members kept. */
+function eachIndexMappings(answer: unknown, change: (mappings: Json) => unknown): unknown {
+  if (!isObject(answer)) return answer;
+  const out: Json = {};
+  for (const [index, entry] of Object.entries(answer)) out[index] = isObject(entry) && isObject(entry.mappings) ? { ...entry, mappings: change(entry.mappings) } : entry;
   return out;
 }
 
@@ -1023,16 +1024,7 @@ export function visibleFieldMappings(visibility: FieldVisibility, answer: unknow
  * is not changed.
  */
 export function visibleMappings(visibility: FieldVisibility, answer: unknown): unknown {
-  if (!isObject(answer)) return answer;
-  const out: Json = {};
-  for (const [index, entry] of Object.entries(answer)) {
-    if (!isObject(entry) || !isObject(entry.mappings)) {
-      out[index] = entry;
-      continue;
-    }
-    out[index] = { ...entry, mappings: visibleMappings7(visibility, entry.mappings) };
-  }
-  return out;
+  return eachIndexMappings(answer, (mappings) => visibleMappings7(visibility, mappings));
 }
 
 /**
