@@ -7,16 +7,14 @@ import { DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { fieldExists } from './document-matcher.js';
 import { allLive, existsQuery } from './execute-query.js';
 import { boosted, explainByScore, node } from './explain-query.js';
+import { clauseless } from './clauseless.js';
 import { checkKeys, isObject, parsingError } from './parse-query.js';
 import { boostOf } from './query-fields.js';
 import type { QueryOf, QueryType } from './query-type.js';
 
 /** What every leaf type answers the same: no children, nothing to rewrite, no terms to highlight, decided by the document alone. */
 const leaf = <T extends 'match_all' | 'match_none' | 'ids' | 'exists'>() => ({
-  children: () => [],
-  withChildren: (q: QueryOf<T>) => q,
-  rewrite: (q: QueryOf<T>) => q,
-  highlightTerms: () => {},
+  ...clauseless<T>(),
   scope: () => 'document' as const,
 });
 

@@ -8,6 +8,7 @@ import { arcDistance, inBoundingBox, parseDistance, parseGeoPoint } from '../../
 import { ScoredDocs } from './doc-set.js';
 import { byDocValues } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
+import { clauseless } from './clauseless.js';
 import { geoShapeApplies } from './field-features.js';
 import { parseGeoPolygonQuery, parseGeoShapeQuery, pointsRelate } from './geo-shape.js';
 import { geoField, illegal, isObject, parsingError } from './parse-query.js';
@@ -17,12 +18,9 @@ import type { QueryOf, QueryType } from './query-type.js';
 /** What every geo type answers the same: no children, nothing to rewrite or highlight, decided by the document alone. */
 const geoLeaf = <T extends 'geo_distance' | 'geo_bounding_box' | 'geo_shape'>(name: T) => ({
   name,
-  children: () => [],
-  withChildren: (q: QueryOf<T>) => q,
-  rewrite: (q: QueryOf<T>) => q,
+  ...clauseless<T>(),
   explain: explainByScore,
   print: () => name,
-  highlightTerms: () => {},
   scope: () => 'document' as const,
 });
 

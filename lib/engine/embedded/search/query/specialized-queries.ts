@@ -10,6 +10,7 @@ import {
 } from './document-matcher.js';
 import { distanceFeatureQuery, moreLikeThisQuery, rankFeatureQuery, runQuery, scriptQuery, scriptScoreQuery } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
+import { clauseless } from './clauseless.js';
 import { refusedAlways } from './expensive-queries.js';
 import { parseDistanceFeatureQuery, parseRankFeatureQuery } from './feature-queries.js';
 import { matchScope, unlessIndex, widestScope } from './matcher-decides.js';
@@ -26,12 +27,9 @@ import { parseRuleQuery } from './rule-query.js';
 /** What a type without clauses answers the same: nothing to rewrite, no terms to highlight, explained by its score and printed by its name. */
 const leaf = <T extends 'distance_feature' | 'rank_feature' | 'more_like_this' | 'script'>(name: T) => ({
   name,
-  children: () => [],
-  withChildren: (q: QueryOf<T>) => q,
-  rewrite: (q: QueryOf<T>) => q,
+  ...clauseless<T>(),
   explain: explainByScore,
   print: () => name,
-  highlightTerms: () => {},
 });
 
 /** Runs (and matches) as what it is rewritten to: never reached from a search, which runs the rewritten tree. */
