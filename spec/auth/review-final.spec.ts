@@ -4,7 +4,7 @@ import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { authorizationDisagreementCount } from '../../lib/metrics/index.js';
 import { leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
-import { basic, call } from '../support/http.js';
+import { basic, call, jsonOrUndefined } from '../support/http.js';
 
 /**
  * The final hostile-tenant review of issue 32 (h-rev2). The other generated specs sweep the route
@@ -298,12 +298,7 @@ for (const backend of RECORDED_BACKENDS) {
       if (w.body !== undefined && w.contentType) headers['content-type'] = w.contentType;
       const res = await pool.request({ method: w.method as 'GET', path: w.path, headers, body: w.body, headersTimeout: 30_000, bodyTimeout: 30_000 });
       const text = await res.body.text();
-      let json: any;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
+      const json = jsonOrUndefined(text);
       return { status: res.statusCode, text, json };
     };
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Pool } from 'undici';
 import { ES_API, GATEWAY_ROUTES, findRoute, patternParam, patternSegments, requestTarget, type EsApi } from '../../lib/request/index.js';
 import { leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
-import { basic, call, ndjson } from '../support/http.js';
+import { basic, call, ndjson, jsonOrUndefined } from '../support/http.js';
 
 /**
  * Hostile-tenant review of the one route table (issue 32): a credential for `mine*` (docs,
@@ -114,12 +114,7 @@ for (const backend of RECORDED_BACKENDS) {
       // an answer that never comes is a finding too: bounded, never a hang of the spec
       const res = await pool.request({ method: method as 'GET', path, headers, body: text, headersTimeout: 30_000, bodyTimeout: 30_000 });
       const out = await res.body.text();
-      let json: any;
-      try {
-        json = out ? JSON.parse(out) : undefined;
-      } catch {
-        json = undefined;
-      }
+      const json = jsonOrUndefined(out);
       return { status: res.statusCode, text: out, json };
     };
     /** other-1 as the admin reads it: documents, mapping, aliases. */

@@ -4,7 +4,7 @@ import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { isResolutionLookup, startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
 import { startTestGateway } from '../support/servers.js';
-import { adminAuth, basic, call } from '../support/http.js';
+import { adminAuth, basic, call, jsonOrUndefined } from '../support/http.js';
 import { openStream } from '../support/stream-client.js';
 
 /**
@@ -92,12 +92,7 @@ for (const target of TARGETS) {
       }
       const res = await pool.request({ method: method as 'GET', path, headers, body: text });
       const out = await res.body.text();
-      let json: any;
-      try {
-        json = out ? JSON.parse(out) : undefined;
-      } catch {
-        json = undefined;
-      }
+      const json = jsonOrUndefined(out);
       return { status: res.statusCode, text: out, json };
     };
 

@@ -35,11 +35,16 @@ export async function call<T = any>(base: string, method: string, path: string, 
   }
   const res = await undiciRequest(base + path, { method: method as 'GET', headers, body });
   const text = await res.body.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
+  const json = jsonOrUndefined(text);
   return { status: res.statusCode, headers: res.headers, text, json };
+}
+
+/** An answer's text read as JSON: undefined when it is empty or no JSON. */
+export function jsonOrUndefined(text: string): any {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { CLUSTER_PRIVILEGES } from '../../../lib/auth/credentials/index.js';
 import { BACKENDS } from '../../support/backends.js';
-import { basic, call, type CallOptions, type Reply } from '../../support/http.js';
+import { basic, call, type CallOptions, type Reply, jsonOrUndefined } from '../../support/http.js';
 import type { TestGateway } from '../../support/servers.js';
 
 /**
@@ -34,12 +34,7 @@ function rawCall(base: string, method: string, path: string, auth: string, heade
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
       res.on('end', () => {
-        let json: any;
-        try {
-          json = text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
+        const json = jsonOrUndefined(text);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
       });
     });

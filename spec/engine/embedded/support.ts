@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { jsonOrUndefined } from '../../support/http.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -33,12 +34,7 @@ export async function call(base: string, method: string, p: string, body?: unkno
   }
   const res = await request(base + p, { method: method as 'GET', headers: h, body: payload });
   const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
+  const json: unknown = jsonOrUndefined(text);
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
