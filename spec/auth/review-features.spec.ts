@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import WebSocket from 'ws';
+import { answerTo } from '../support/websocket-frames.js';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON, type Reply } from '../support/http.js';
 import { startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
@@ -305,15 +306,7 @@ for (const backend of BACKENDS) {
         let n = 0;
         for (const f of frames) {
           const id = `f${n++}`;
-          const answer = new Promise<string>((resolve) => {
-            const on = (data: WebSocket.RawData) => {
-              const text = String(data);
-              if (!text.includes(`"${id}"`)) return;
-              ws.off('message', on);
-              resolve(text);
-            };
-            ws.on('message', on);
-          });
+          const answer = answerTo(ws, id);
           ws.send(JSON.stringify({ id, ...f }));
           const text = await answer;
           noMark({ status: 0, text }, JSON.stringify(f));

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
+import { answerTo } from '../support/websocket-frames.js';
 import { authorizationDisagreementCount } from '../../lib/metrics/index.js';
 import { leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
 import { basic, call, jsonOrUndefined } from '../support/http.js';
@@ -503,15 +504,7 @@ for (const backend of RECORDED_BACKENDS) {
       let n = 0;
       for (const framePath of [...bad.map((b) => b.replace(/^\//, '')), 'other-1/_search', '%6Fther-1/_search', '..%2Fother-1/_search', 'mine-1/_search?source=%7B%22query%22%3A%7B%22terms%22%3A%7B%22f%22%3A%7B%22index%22%3A%22other-1%22%2C%22id%22%3A%221%22%2C%22path%22%3A%22mark%22%7D%7D%7D%7D', '.gateway-credentials/_search', 'mine-1/_search\r\nother-1']) {
         const id = `f${n++}`;
-        const answer = new Promise<string>((resolve) => {
-          const on = (data: WebSocket.RawData) => {
-            const text = String(data);
-            if (!text.includes(`"${id}"`)) return;
-            ws.off('message', on);
-            resolve(text);
-          };
-          ws.on('message', on);
-        });
+        const answer = answerTo(ws, id);
         ws.send(JSON.stringify({ id, path: framePath, method: 'POST', body: { query: { match_all: {} } } }));
         const text = await answer;
         if (/"status":5\d\d/.test(text)) problems.push(`frame ${framePath} → ${text.slice(0, 200)}`);
