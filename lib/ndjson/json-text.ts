@@ -1,4 +1,4 @@
-import { parse as parseLossless } from 'lossless-json';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { EsError } from '../errors/index.js';
 
 /** "[line:col] message" from a JSON.parse error over `text`. */
@@ -221,4 +221,32 @@ export function sortedJson(value: unknown): string {
     return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** Each integer past 2^53 written in `value`, by the number a JS number rounds it to (null: two integers round to it). */
+function collectExactIntegers(value: unknown, into: Map<number, bigint | null>): void {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'bigint') {
+      const rounded = Number(v);
+      const known = into.get(rounded);
+      into.set(rounded, known === undefined || known === v ? v : null);
+    } else if (Array.isArray(v)) stack.push(...v);
+    else if (typeof v === 'object' && v !== null) stack.push(...Object.values(v));
+  }
+}
+
+/**
+ * The JSON text of a value made from documents' texts (a script's or a pipeline's result): an
+ * integer past 2^53 that is the rounded form of one written in `texts` is written with that
+ * integer's digits, as Elasticsearch keeps the value it read (an unsigned_long up to 2^64 - 1
+ * stays exact through a script that leaves it, or copies it). Any other value as JSON.stringify writes it.
+ */
+export function jsonTextKeepingIntegers(value: unknown, ...texts: Array<string | undefined>): string {
+  if (!holdsRoundedInteger(value)) return JSON.stringify(value);
+  const exact = new Map<number, bigint | null>();
+  for (const text of texts) if (text !== undefined && hasLongDigitRun(text)) collectExactIntegers(exactJson(text), exact);
+  if (exact.size === 0) return JSON.stringify(value);
+  return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
 }

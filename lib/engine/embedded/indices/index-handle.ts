@@ -4,7 +4,7 @@ import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, t
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
 import { stringify as stringifyExactly } from 'lossless-json';
-import { exactJson, hasLongDigitRun, holdsRoundedInteger } from '../../../ndjson/index.js';
+import { exactJson, hasLongDigitRun, holdsRoundedInteger, jsonTextKeepingIntegers } from '../../../ndjson/index.js';
 import { mappingLimitsOf, parseDocument, parseDocumentSteps, withExactUnsignedLongs, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
@@ -533,7 +533,7 @@ export class IndexHandle {
       });
       if (outcome.op === 'delete') return this.delete(id, { routing: existing.routing });
       if (outcome.op !== 'index') return this.noop(id, existing);
-      return this.indexDocument(id, outcome.source, JSON.stringify(outcome.source), { routing: params.routing ?? existing.routing });
+      return this.indexDocument(id, outcome.source, jsonTextKeepingIntegers(outcome.source, existing.sourceText), { routing: params.routing ?? existing.routing });
     }
     // merged into the source as stored: its integers past 2^53 stay as written
     const base = shownSource(existing);

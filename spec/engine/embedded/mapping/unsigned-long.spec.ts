@@ -94,5 +94,30 @@ for (const backend of BACKENDS) {
       expect(over.status, over.text).to.equal(400);
       expect(over.json.error.caused_by.reason).to.equal('Value [18446744073709551617] is out of range for an unsigned long');
     });
+
+    it('values a script or a pipeline leaves, or copies, stay exact (update, update_by_query, reindex, ingest script and set)', async () => {
+      const scripted = await call(url, 'POST', '/ul/_update/5?refresh=true', { body: { script: { source: "ctx._source.tag = 'scripted'" } } });
+      expect(scripted.status, scripted.text).to.equal(200);
+      expect(exact((await call(url, 'GET', '/ul/_doc/5')).text)._source).to.deep.equal({ n: MAX, tag: 'scripted' });
+      expect(ids(await search('{"query":{"term":{"n":18446744073709551615}}}'))).to.deep.equal(['5']);
+      const byQuery = await call(url, 'POST', '/ul/_update_by_query?refresh=true', { body: { query: { ids: { values: ['3'] } }, script: { source: 'ctx._source.seen = true' } } });
+      expect(byQuery.json.updated, byQuery.text).to.equal(1);
+      expect(exact((await call(url, 'GET', '/ul/_doc/3')).text)._source).to.deep.equal({ n: 9223372036854775808n, seen: true });
+      const pipeline = { processors: [{ script: { source: 'ctx.copy = ctx.n' } }, { set: { field: 'other', copy_from: 'n' } }] };
+      expect((await call(url, 'PUT', '/_ingest/pipeline/ul-copy', { body: pipeline })).status).to.equal(200);
+      expect((await call(url, 'PUT', '/ul2', { body: { mappings: { properties: { n: { type: 'unsigned_long' }, copy: { type: 'unsigned_long' }, other: { type: 'unsigned_long' } } } } })).status).to.equal(200);
+      const ingested = await call(url, 'PUT', '/ul2/_doc/1?refresh=true&pipeline=ul-copy', { body: '{"n":18446744073709551614}' });
+      expect(ingested.status, ingested.text).to.equal(201);
+      expect(exact((await call(url, 'GET', '/ul2/_doc/1')).text)._source).to.deep.equal({ n: MAX - 1n, copy: MAX - 1n, other: MAX - 1n });
+      const bulk = await call(url, 'POST', '/_bulk?refresh=true&pipeline=ul-copy', { body: '{"index":{"_index":"ul2","_id":"2"}}\n{"n":18446744073709551613}\n', headers: NDJSON });
+      expect(bulk.json.errors, bulk.text).to.equal(false);
+      expect(exact((await call(url, 'GET', '/ul2/_doc/2')).text)._source.copy).to.equal(MAX - 2n);
+      const copied = await call(url, 'POST', '/ul2/_search', { body: '{"query":{"term":{"copy":18446744073709551613}}}' });
+      expect(copied.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
+      expect((await call(url, 'PUT', '/ul3', { body: { mappings: { properties: { n: { type: 'unsigned_long' } } } } })).status).to.equal(200);
+      const reindexed = await call(url, 'POST', '/_reindex?refresh=true', { body: { source: { index: 'ul', query: { ids: { values: ['4'] } } }, dest: { index: 'ul3' }, script: { source: "ctx._source.moved = 'yes'" } } });
+      expect(reindexed.status, reindexed.text).to.equal(200);
+      expect(exact((await call(url, 'GET', '/ul3/_doc/4')).text)._source.n).to.equal(MAX - 1n);
+    });
   });
 }

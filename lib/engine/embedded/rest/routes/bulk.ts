@@ -3,7 +3,7 @@ import { type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams
 import { WorkBudget } from '../../search/work-budget.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
-import { readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
+import { jsonTextKeepingIntegers, readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
 import { TimeSlice } from '../../../../cooperative/index.js';
 import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -146,7 +146,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
             ({ index, source } = ingested);
             if (ingested.id !== undefined) validateId((id = ingested.id));
             params = { ...params, routing: ingested.routing };
-            sourceText = JSON.stringify(source);
+            sourceText = jsonTextKeepingIntegers(source, sourceText);
           }
         }
         const requireAlias = item.requireAlias ?? defaultRequireAlias;

@@ -1,3 +1,4 @@
+import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { isPlainObject, reachesDocument, shownSource, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { holdingBigInts } from '../../../json-body.js';
@@ -31,7 +32,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
     ({ index, source } = ingested);
     id = ingested.id;
     params.routing = ingested.routing;
-    text = JSON.stringify(source);
+    text = jsonTextKeepingIntegers(source, text);
     if (id !== undefined) validateId(id);
   }
   // A write without an id is a create, as in ES (what lets `POST /{data-stream}/_doc` append).
