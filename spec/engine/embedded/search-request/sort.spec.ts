@@ -139,7 +139,7 @@ describe('embedded engine: sort, search_after, result window', () => {
     const addresses = ['10.0.0.1', '::1', '9.255.255.255', '2001:db8::1', '192.168.1.1', '::ffff:1.2.3.4', '0.0.0.1', 'fe80::1', '::'];
     const order = ['::', '::1', '0.0.0.1', '1.2.3.4', '9.255.255.255', '10.0.0.1', '192.168.1.1', '2001:db8::1', 'fe80::1'];
     await es.call('PUT', '/ips', { mappings: { properties: { ip: { type: 'ip' } } } });
-    const lines = addresses.flatMap((ip, i) => [{ index: { _index: 'ips', _id: String(i) } }, { ip }]);
+    const lines: unknown[] = addresses.flatMap((ip, i) => [{ index: { _index: 'ips', _id: String(i) } }, { ip }]);
     lines.push({ index: { _index: 'ips', _id: 'both' } }, { ip: ['192.168.0.9', '::2'] });
     await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
     const sorted = async (body: Record<string, unknown>) => (await es.call('POST', '/ips/_search', { size: 20, ...body })).json.hits.hits.map((h: { sort: unknown[] }) => h.sort[0]);
