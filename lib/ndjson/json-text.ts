@@ -244,9 +244,11 @@ function collectExactIntegers(value: unknown, into: Map<number, bigint | null>):
  * stays exact through a script that leaves it, or copies it). Any other value as JSON.stringify writes it.
  */
 export function jsonTextKeepingIntegers(value: unknown, ...texts: Array<string | undefined>): string {
-  if (!holdsRoundedInteger(value)) return JSON.stringify(value);
+  // the texts first: a look at every 16th character of each, before any walk over the value
+  const long = texts.filter((t): t is string => t !== undefined && hasLongDigitRun(t));
+  if (long.length === 0 || !holdsRoundedInteger(value)) return JSON.stringify(value);
   const exact = new Map<number, bigint | null>();
-  for (const text of texts) if (text !== undefined && hasLongDigitRun(text)) collectExactIntegers(exactJson(text), exact);
+  for (const text of long) collectExactIntegers(exactJson(text), exact);
   if (exact.size === 0) return JSON.stringify(value);
   return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
 }
