@@ -151,5 +151,12 @@ describe('embedded engine: sort, search_after, result window', () => {
     expect(terms.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['::', '::1', '::2', '0.0.0.1', '1.2.3.4', '9.255.255.255', '10.0.0.1', '192.168.0.9', '192.168.1.1', '2001:db8::1', 'fe80::1']);
     // equal counts: the key order breaks the tie
     expect(terms.json.aggregations.byCount.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['::', '::1', '::2']);
+    // composite pages and multi_terms keys go in the same order
+    const page = async (after?: unknown) => (await es.call('POST', '/ips/_search', { size: 0, aggs: { c: { composite: { size: 4, sources: [{ ip: { terms: { field: 'ip' } } }], ...(after ? { after } : {}) } } } })).json.aggregations.c;
+    const first = await page();
+    expect(first.buckets.map((b: { key: { ip: string } }) => b.key.ip)).to.deep.equal(['::', '::1', '::2', '0.0.0.1']);
+    expect((await page(first.after_key)).buckets.map((b: { key: { ip: string } }) => b.key.ip)).to.deep.equal(['1.2.3.4', '9.255.255.255', '10.0.0.1', '192.168.0.9']);
+    const multi = await es.call('POST', '/ips/_search', { size: 0, query: { term: { _id: 'both' } }, aggs: { m: { multi_terms: { terms: [{ field: 'ip' }, { field: 'ip' }] } } } });
+    expect(multi.json.aggregations.m.buckets.map((b: { key: string[] }) => b.key.join(' '))).to.deep.equal(['::2 ::2', '::2 192.168.0.9', '192.168.0.9 ::2', '192.168.0.9 192.168.0.9']);
   });
 });
