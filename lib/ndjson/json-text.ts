@@ -241,14 +241,21 @@ function collectExactIntegers(value: unknown, into: Map<number, bigint | null>):
  * The JSON text of a value made from documents' texts (a script's or a pipeline's result): an
  * integer past 2^53 that is the rounded form of one written in `texts` is written with that
  * integer's digits, as Elasticsearch keeps the value it read (an unsigned_long up to 2^64 - 1
- * stays exact through a script that leaves it, or copies it). Any other value as JSON.stringify writes it.
+ * stays exact through a script that leaves it, copies it, or writes it from its params). Integers
+ * that round alike (all those within 2048 of 2^64 do) are told apart by the text: a later text wins
+ * (the request's over the stored document's, for a script most likely writes what it is given);
+ * two in one text are left as they are. Any other value as JSON.stringify writes it.
  */
 export function jsonTextKeepingIntegers(value: unknown, ...texts: Array<string | undefined>): string {
   // the texts first: a look at every 16th character of each, before any walk over the value
   const long = texts.filter((t): t is string => t !== undefined && hasLongDigitRun(t));
   if (long.length === 0 || !holdsRoundedInteger(value)) return JSON.stringify(value);
   const exact = new Map<number, bigint | null>();
-  for (const text of long) collectExactIntegers(exactJson(text), exact);
+  for (const text of long) {
+    const own = new Map<number, bigint | null>();
+    collectExactIntegers(exactJson(text), own);
+    for (const [rounded, big] of own) if (big !== null || !exact.has(rounded)) exact.set(rounded, big);
+  }
   if (exact.size === 0) return JSON.stringify(value);
   return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
 }

@@ -114,6 +114,17 @@ for (const backend of BACKENDS) {
       expect(exact((await call(url, 'GET', '/ul2/_doc/2')).text)._source.copy).to.equal(MAX - 2n);
       const copied = await call(url, 'POST', '/ul2/_search', { body: '{"query":{"term":{"copy":18446744073709551613}}}' });
       expect(copied.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
+      // written by a script from its params, or by an upsert, as the request wrote them
+      const fromParams = await call(url, 'POST', '/ul/_update/7?refresh=true', { body: '{"scripted_upsert":true,"upsert":{},"script":{"source":"ctx._source.n = params.v","params":{"v":18446744073709551613}}}' });
+      expect(fromParams.status, fromParams.text).to.equal(201);
+      expect(exact((await call(url, 'GET', '/ul/_doc/7')).text)._source.n).to.equal(MAX - 2n);
+      const upsert = await call(url, 'POST', '/ul/_update/8?refresh=true', { body: '{"doc":{"n":18446744073709551612},"doc_as_upsert":true}' });
+      expect(upsert.status, upsert.text).to.equal(201);
+      expect(exact((await call(url, 'GET', '/ul/_doc/8')).text)._source.n).to.equal(MAX - 3n);
+      const byParams = await call(url, 'POST', '/ul/_update_by_query?refresh=true', { body: '{"query":{"ids":{"values":["8"]}},"script":{"source":"ctx._source.n = params.v","params":{"v":18446744073709551611}}}' });
+      expect(byParams.json.updated, byParams.text).to.equal(1);
+      expect(exact((await call(url, 'GET', '/ul/_doc/8')).text)._source.n).to.equal(MAX - 4n);
+      expect(ids(await search('{"query":{"term":{"n":18446744073709551611}}}'))).to.deep.equal(['8']);
       expect((await call(url, 'PUT', '/ul3', { body: { mappings: { properties: { n: { type: 'unsigned_long' } } } } })).status).to.equal(200);
       const reindexed = await call(url, 'POST', '/_reindex?refresh=true', { body: { source: { index: 'ul', query: { ids: { values: ['4'] } } }, dest: { index: 'ul3' }, script: { source: "ctx._source.moved = 'yes'" } } });
       expect(reindexed.status, reindexed.text).to.equal(200);

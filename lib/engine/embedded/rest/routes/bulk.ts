@@ -166,7 +166,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
           const body = documentSource(item.sourceText!);
           const update = parseUpdateBody(body);
           if (update.script) markWrittenDoubles(body, item.sourceText!);
-          p = handle.update(id!, toUpdateRequest(update, ctx), params);
+          p = handle.update(id!, toUpdateRequest(update, ctx, item.sourceText), params);
           const filter = updateSourceFilter(update.source, req.params, { source: item.source });
           if (filter) {
             const result: JsonObject = { ...p.body, status: p.status };

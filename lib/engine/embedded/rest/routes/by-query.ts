@@ -157,7 +157,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
             prepared.push(target.indexDocument(ingested.id ?? t.id, ingested.source, jsonTextKeepingIntegers(ingested.source, doc.sourceText), where));
             worker.updated++;
           } else {
-            prepared.push(t.handle.indexDocument(t.id, source, outcome ? jsonTextKeepingIntegers(source, doc.sourceText) : (doc.sourceText ?? JSON.stringify(source)), guard));
+            prepared.push(t.handle.indexDocument(t.id, source, outcome ? jsonTextKeepingIntegers(source, doc.sourceText, req.body) : (doc.sourceText ?? JSON.stringify(source)), guard));
             worker.updated++;
           }
         }

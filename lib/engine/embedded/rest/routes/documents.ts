@@ -194,8 +194,9 @@ export function parseUpdateBody(body: JsonObject): ParsedUpdate {
 /** A parsed update as the handle runs it: a script compiled (once) into the handle's update callback. */
 const UPDATE_ACTION = 'indices:data/write/update';
 
-export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext): UpdateRequest {
-  const { script: spec, ...rest } = update;
+export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext, text?: string): UpdateRequest {
+  const { script: spec, ...parsed } = update;
+  const rest = text === undefined ? parsed : { ...parsed, text };
   // under field rules: a script reads (and may copy) the hidden fields; a partial document writing one tells by `noop` what it held
   const fields = ctx.access?.fields;
   if (fields && spec) throw ctx.access!.fieldRefusal(UPDATE_ACTION, { member: 'script', why: 'reads any field through a script' });
@@ -245,7 +246,7 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const update = parseUpdateBody(requireBody(req));
   const params = writeParams(req.params);
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false), { op: 'update' });
-  const request = toUpdateRequest(update, ctx);
+  const request = toUpdateRequest(update, ctx, req.body);
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);
     if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
