@@ -248,14 +248,41 @@ function collectExactIntegers(value: unknown, into: Map<number, bigint | null>):
  */
 export function jsonTextKeepingIntegers(value: unknown, ...texts: Array<string | undefined>): string {
   // the texts first: a look at every 16th character of each, before any walk over the value
+  const exact = exactIntegersOf(...texts);
+  if (exact === undefined || !holdsRoundedInteger(value)) return JSON.stringify(value);
+  return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
+}
+
+/**
+ * The integers past 2^53 written in `texts`, by the number a JS number rounds each to (null: two
+ * in one text round alike; a later text wins over an earlier one); undefined when there are none.
+ */
+export function exactIntegersOf(...texts: Array<string | undefined>): ReadonlyMap<number, bigint | null> | undefined {
   const long = texts.filter((t): t is string => t !== undefined && hasLongDigitRun(t));
-  if (long.length === 0 || !holdsRoundedInteger(value)) return JSON.stringify(value);
+  if (long.length === 0) return undefined;
   const exact = new Map<number, bigint | null>();
   for (const text of long) {
     const own = new Map<number, bigint | null>();
     collectExactIntegers(exactJson(text), own);
     for (const [rounded, big] of own) if (big !== null || !exact.has(rounded)) exact.set(rounded, big);
   }
-  if (exact.size === 0) return JSON.stringify(value);
-  return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
+  return exact.size === 0 ? undefined : exact;
+}
+
+/** `value` with each integer a number rounded (one `exact` knows) as its exact BigInt; copied only where it changes. */
+export function withExactIntegers(value: unknown, exact: ReadonlyMap<number, bigint | null>): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? exact.get(value) ?? value : value;
+  if (Array.isArray(value)) {
+    const out = value.map((v) => withExactIntegers(v, exact));
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let out: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const x = withExactIntegers(v, exact);
+      if (x !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = x;
+    }
+    return out ?? value;
+  }
+  return value;
 }

@@ -103,15 +103,16 @@ for (const backend of BACKENDS) {
       const byQuery = await call(url, 'POST', '/ul/_update_by_query?refresh=true', { body: { query: { ids: { values: ['3'] } }, script: { source: 'ctx._source.seen = true' } } });
       expect(byQuery.json.updated, byQuery.text).to.equal(1);
       expect(exact((await call(url, 'GET', '/ul/_doc/3')).text)._source).to.deep.equal({ n: 9223372036854775808n, seen: true });
-      const pipeline = { processors: [{ script: { source: 'ctx.copy = ctx.n' } }, { set: { field: 'other', copy_from: 'n' } }] };
+      const pipeline = { processors: [{ script: { source: 'ctx.copy = ctx.n' } }, { set: { field: 'other', copy_from: 'n' } }, { set: { field: 'rendered', value: '{{{n}}}' } }] };
       expect((await call(url, 'PUT', '/_ingest/pipeline/ul-copy', { body: pipeline })).status).to.equal(200);
-      expect((await call(url, 'PUT', '/ul2', { body: { mappings: { properties: { n: { type: 'unsigned_long' }, copy: { type: 'unsigned_long' }, other: { type: 'unsigned_long' } } } } })).status).to.equal(200);
+      expect((await call(url, 'PUT', '/ul2', { body: { mappings: { properties: { n: { type: 'unsigned_long' }, copy: { type: 'unsigned_long' }, other: { type: 'unsigned_long' }, rendered: { type: 'unsigned_long' } } } } })).status).to.equal(200);
       const ingested = await call(url, 'PUT', '/ul2/_doc/1?refresh=true&pipeline=ul-copy', { body: '{"n":18446744073709551614}' });
       expect(ingested.status, ingested.text).to.equal(201);
-      expect(exact((await call(url, 'GET', '/ul2/_doc/1')).text)._source).to.deep.equal({ n: MAX - 1n, copy: MAX - 1n, other: MAX - 1n });
+      expect(exact((await call(url, 'GET', '/ul2/_doc/1')).text)._source).to.deep.equal({ n: MAX - 1n, copy: MAX - 1n, other: MAX - 1n, rendered: '18446744073709551614' });
       const bulk = await call(url, 'POST', '/_bulk?refresh=true&pipeline=ul-copy', { body: '{"index":{"_index":"ul2","_id":"2"}}\n{"n":18446744073709551613}\n', headers: NDJSON });
       expect(bulk.json.errors, bulk.text).to.equal(false);
-      expect(exact((await call(url, 'GET', '/ul2/_doc/2')).text)._source.copy).to.equal(MAX - 2n);
+      expect(exact((await call(url, 'GET', '/ul2/_doc/2')).text)._source).to.deep.include({ copy: MAX - 2n, rendered: '18446744073709551613' });
+      expect((await call(url, 'POST', '/ul2/_search', { body: '{"query":{"term":{"rendered":18446744073709551613}}}' })).json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
       const copied = await call(url, 'POST', '/ul2/_search', { body: '{"query":{"term":{"copy":18446744073709551613}}}' });
       expect(copied.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
       // written by a script from its params, or by an upsert, as the request wrote them

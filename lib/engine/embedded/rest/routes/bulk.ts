@@ -136,7 +136,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
         let source: JsonObject | undefined;
         if (item.action !== 'update') {
           source = documentSource(sourceText);
-          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, item.pipeline ?? defaultPipeline, { index, id: item.id, routing: params.routing, source });
+          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, item.pipeline ?? defaultPipeline, { index, id: item.id, routing: params.routing, source, text: sourceText });
           if (ingested?.kind === 'failed') throw ingested.error;
           if (ingested?.kind === 'dropped') {
             results.push({ [opName(item)]: { ...droppedResponse(index, id!), status: 200 } });

@@ -144,7 +144,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
           worker.deleted++;
         } else {
           const source = outcome ? outcome.source : doc.source;
-          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, pipeline, { index: t.handle.name, id: t.id, routing: t.routing, source: structuredClone(source) });
+          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, pipeline, { index: t.handle.name, id: t.id, routing: t.routing, source: structuredClone(source), text: doc.sourceText });
           if (ingested?.kind === 'failed') {
             failures.push(failureOf(t, ingested.error));
             break;

@@ -25,7 +25,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   let source = documentSource(text);
   let index = req.pathParams.index;
   let id = givenId;
-  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source });
+  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source, text });
   if (ingested?.kind === 'failed') throw ingested.error;
   if (ingested?.kind === 'dropped') return { status: 200, body: droppedResponse(index, id ?? generateId()) };
   if (ingested) {

@@ -230,7 +230,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
         }
         source = outcome ? outcome.source : source;
         // The destination's pipelines (`dest.pipeline`, else its default one; then its final one) may change the document and where it goes.
-        const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, r.dest.pipeline, { index: destName, id, routing, source: structuredClone(source) });
+        const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, r.dest.pipeline, { index: destName, id, routing, source: structuredClone(source), text: doc.sourceText });
         if (ingested?.kind === 'failed') throw ingested.error;
         if (ingested?.kind === 'dropped') {
           worker.noops++;
