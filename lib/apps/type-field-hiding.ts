@@ -88,6 +88,7 @@ function typeFieldRemovalStream(): Transform {
 /** Answers of these actions carry no document and no field list. */
 const READS_WITHOUT_FIELDS = new Set([
   'indices:data/read/scroll/clear', 'indices:data/read/close_point_in_time', 'indices:data/read/open_point_in_time',
+  'indices:data/read/point_in_time/delete', 'indices:data/read/point_in_time/readall',
 ]);
 /** Answers outside `indices:data/read/*` that list fields or carry a document. */
 const OTHER_ANSWERS_WITH_FIELDS = new Set([

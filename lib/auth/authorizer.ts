@@ -298,6 +298,7 @@ const INDEX_CATEGORIES = new Set(['docs', 'search', 'indices', 'streams', 'decla
 /** Actions of those categories that reach no index: by an id of their own, or on text alone. */
 const INDEXLESS_ACTIONS = new Set([
   'indices:admin/analyze', 'indices:data/read/scroll', 'indices:data/read/scroll/clear', 'indices:data/read/close_point_in_time',
+  'indices:data/read/point_in_time/delete',
   'indices:data/read/async_search/get', 'indices:data/read/search/template',
 ]);
 

@@ -1,4 +1,4 @@
-import { parse as parseLossless } from 'lossless-json';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { EsError } from '../errors/index.js';
 
 /** "[line:col] message" from a JSON.parse error over `text`. */
@@ -221,4 +221,68 @@ export function sortedJson(value: unknown): string {
     return `{${Object.keys(obj).sort().filter((k) => obj[k] !== undefined).map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/** Each integer past 2^53 written in `value`, by the number a JS number rounds it to (null: two integers round to it). */
+function collectExactIntegers(value: unknown, into: Map<number, bigint | null>): void {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'bigint') {
+      const rounded = Number(v);
+      const known = into.get(rounded);
+      into.set(rounded, known === undefined || known === v ? v : null);
+    } else if (Array.isArray(v)) stack.push(...v);
+    else if (typeof v === 'object' && v !== null) stack.push(...Object.values(v));
+  }
+}
+
+/**
+ * The JSON text of a value made from documents' texts (a script's or a pipeline's result): an
+ * integer past 2^53 that is the rounded form of one written in `texts` is written with that
+ * integer's digits, as Elasticsearch keeps the value it read (an unsigned_long up to 2^64 - 1
+ * stays exact through a script that leaves it, copies it, or writes it from its params). Integers
+ * that round alike (all those within 2048 of 2^64 do) are told apart by the text: a later text wins
+ * (the request's over the stored document's, for a script most likely writes what it is given);
+ * two in one text are left as they are. Any other value as JSON.stringify writes it.
+ */
+export function jsonTextKeepingIntegers(value: unknown, ...texts: Array<string | undefined>): string {
+  // the texts first: a look at every 16th character of each, before any walk over the value
+  const exact = exactIntegersOf(...texts);
+  if (exact === undefined || !holdsRoundedInteger(value)) return JSON.stringify(value);
+  return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
+}
+
+/**
+ * The integers past 2^53 written in `texts`, by the number a JS number rounds each to (null: two
+ * in one text round alike; a later text wins over an earlier one); undefined when there are none.
+ */
+export function exactIntegersOf(...texts: Array<string | undefined>): ReadonlyMap<number, bigint | null> | undefined {
+  const long = texts.filter((t): t is string => t !== undefined && hasLongDigitRun(t));
+  if (long.length === 0) return undefined;
+  const exact = new Map<number, bigint | null>();
+  for (const text of long) {
+    const own = new Map<number, bigint | null>();
+    collectExactIntegers(exactJson(text), own);
+    for (const [rounded, big] of own) if (big !== null || !exact.has(rounded)) exact.set(rounded, big);
+  }
+  return exact.size === 0 ? undefined : exact;
+}
+
+/** `value` with each integer a number rounded (one `exact` knows) as its exact BigInt; copied only where it changes. */
+export function withExactIntegers(value: unknown, exact: ReadonlyMap<number, bigint | null>): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? exact.get(value) ?? value : value;
+  if (Array.isArray(value)) {
+    const out = value.map((v) => withExactIntegers(v, exact));
+    return out.some((v, i) => v !== value[i]) ? out : value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let out: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const x = withExactIntegers(v, exact);
+      if (x !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = x;
+    }
+    return out ?? value;
+  }
+  return value;
 }

@@ -15,7 +15,7 @@ export const COMMON_PARAMS: ReadonlySet<string> = new Set(['pretty', 'human', 'e
 /** Parameter lists several APIs share. */
 const CAT_SHARD_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards'];
 const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
-const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards'];
+const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout'];
 const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
 const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];
@@ -29,6 +29,13 @@ const TEMPLATE_GET_PARAMS = ['flat_settings', 'local', 'master_timeout', 'includ
 /** A search: every index unless the path names some (or a body's `pit` names them), lookups in its body; a live stream with `stream=true`. */
 const SEARCH = { category: 'search', operation: 'read', action: 'indices:data/read/search', every: 0, body: 'search', pointInTime: true, streams: 'any' } as const;
 /** A resize reads its source and writes the new index, with the aliases and settings its body gives it. */
+/**
+ * OpenSearch's list and delete of every point in time: they reach the points in time of every
+ * index, so only a credential that reads every index may ask (not narrowable: a scoped credential
+ * is refused, rather than shown or let close another's). The embedded engine also keeps each to
+ * the points in time whose indices the caller reads.
+ */
+const ALL_POINTS_IN_TIME = { category: 'search', operation: 'read', action: 'indices:data/read/point_in_time/readall', every: 'strict' } as const;
 const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin/resize', sourceOperation: 'read', names: { target: 'write' }, creates: ['target'], body: 'index_creation', bodyPerIndex: true } as const;
 /** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
 const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
@@ -1137,7 +1144,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.get_all_pits',
-    auth: SEARCH,
+    auth: ALL_POINTS_IN_TIME,
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_search/point_in_time/_all' },
@@ -1145,7 +1152,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.delete_all_pits',
-    auth: SEARCH,
+    auth: ALL_POINTS_IN_TIME,
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_search/point_in_time/_all' },
@@ -1153,10 +1160,26 @@ export const ES_API = [
   },
   {
     id: 'opensearch.delete_pit',
-    auth: SEARCH,
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/point_in_time/delete', body: 'pit_ids' },
     params: [],
     paths: [
       { methods: ['DELETE'], pattern: '/_search/point_in_time' },
+    ],
+  },
+  {
+    id: 'opensearch.cat_pit_segments',
+    auth: { category: 'search', operation: 'read', action: 'indices:monitor/point_in_time/segments', body: 'pit_ids' },
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/pit_segments' },
+    ],
+  },
+  {
+    id: 'opensearch.cat_all_pit_segments',
+    auth: { ...ALL_POINTS_IN_TIME, action: 'indices:monitor/point_in_time/segments' },
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/pit_segments/_all' },
     ],
   },
   {

@@ -99,6 +99,10 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     }),
     get_all_pits: () => ({ check: (a) => expect(a.pits).to.be.an('array') }),
     delete_all_pits: () => ({ check: (a) => expect(a.pits).to.be.an('array') }),
+    'cat.pit_segments': () => ({
+      prepare: async () => ({ body: { pit_id: [(await ok(c.url, 'POST', `/${ix}/_search/point_in_time?keep_alive=1m`)).pit_id] }, format: 'json' }),
+      check: (a) => expect(a).to.be.an('array'),
+    }),
     scroll: () => ({
       prepare: async () => ({ scroll_id: (await ok(c.url, 'POST', `/${ix}/_search?scroll=1m&size=1`, {}))._scroll_id }),
       args: { scroll: '1m' },

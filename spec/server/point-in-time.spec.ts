@@ -74,5 +74,28 @@ for (const backend of BACKENDS) {
       expect(closed.status, closed.text).to.equal(200);
       expect(closed.json.num_freed).to.equal(1);
     });
+
+    it("OpenSearch's points in time: a scoped credential deletes and inspects its own by id, never another's, nor lists or deletes them all", async () => {
+      const theirs = (await call(gw.url, 'POST', '/b/_search/point_in_time?keep_alive=1m')).json.pit_id as string;
+      const created = await call(gw.url, 'POST', '/a/_search/point_in_time?keep_alive=1m', { auth: onlyA });
+      expect(created.status, created.text).to.equal(200);
+      const mine = created.json.pit_id as string;
+      for (const [method, path] of [['GET', '/_search/point_in_time/_all'], ['DELETE', '/_search/point_in_time/_all'], ['GET', '/_cat/pit_segments/_all']]) {
+        const r = await call(gw.url, method, path, { auth: onlyA });
+        expect(r.status, `${method} ${path}: ${r.text}`).to.equal(403);
+      }
+      expect((await call(gw.url, 'DELETE', '/_search/point_in_time', { auth: onlyA, body: { pit_id: [theirs] } })).status).to.equal(403);
+      expect((await call(gw.url, 'DELETE', '/_search/point_in_time', { auth: onlyA, body: { pit_id: [mine, theirs] } })).status).to.equal(403);
+      expect((await call(gw.url, 'GET', '/_cat/pit_segments', { auth: onlyA, body: { pit_id: [theirs] } })).status).to.equal(403);
+      const segments = await call(gw.url, 'GET', '/_cat/pit_segments?format=json&h=index', { auth: onlyA, body: { pit_id: [mine] } });
+      expect(segments.status, segments.text).to.equal(200);
+      expect(segments.json).to.deep.equal([{ index: 'a' }]);
+      const deleted = await call(gw.url, 'DELETE', '/_search/point_in_time', { auth: onlyA, body: { pit_id: [mine] } });
+      expect(deleted.json).to.deep.equal({ pits: [{ successful: true, pit_id: mine }] });
+      // the admin's is still there, and the admin sees and deletes every one
+      const listed = await call(gw.url, 'GET', '/_search/point_in_time/_all');
+      expect(listed.json.pits.map((p: { pit_id: string }) => p.pit_id)).to.include(theirs).and.not.include(mine);
+      expect((await call(gw.url, 'DELETE', '/_search/point_in_time/_all')).json.pits).to.deep.include({ successful: true, pit_id: theirs });
+    });
   });
 }

@@ -324,9 +324,17 @@ export function searchBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
   });
 }
 
-/** `DELETE /_pit`: the indices of the point in time it closes. */
-export function closePointInTimeTargets(body: Body, read: BodyReading): BodyTarget[] {
-  return engineBodyTargets(body, read, ['read'], (json, t) => pointInTimeReferences({ id: json.id }, t, read));
+/**
+ * `DELETE /_pit` (`{"id": …}`) and OpenSearch's `DELETE /_search/point_in_time` (`{"pit_id": [ids]}`):
+ * the indices of each point in time it closes; a body that names none (or not as a string) is
+ * read as an opaque id, so that the request is authorized strictly.
+ */
+export function closePointInTimeTargets(body: Body, read: BodyReading, member: 'id' | 'pit_id'): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => {
+    const named = json[member];
+    const ids = member === 'pit_id' && Array.isArray(named) && named.length > 0 ? named : [named];
+    for (const id of ids) pointInTimeReferences({ id }, t, read);
+  });
 }
 
 /**

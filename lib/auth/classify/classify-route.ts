@@ -130,8 +130,9 @@ function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
       return namedIndexTargets(c.body, c, 'write');
     case 'allocation_explain':
       return namedIndexTargets(c.body, c, 'read');
-    case 'close_pit': {
-      const targets = closePointInTimeTargets(c.body, c);
+    case 'close_pit':
+    case 'pit_ids': {
+      const targets = closePointInTimeTargets(c.body, c, reader === 'pit_ids' ? 'pit_id' : 'id');
       if (c.pointInTime === 'opaque') c.unknown();
       return targets;
     }

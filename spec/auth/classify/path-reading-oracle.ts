@@ -199,6 +199,16 @@ function search(c: Classifying, tail: string[], everyIndexAt?: number): Classifi
     return c.done('search', 'read', 'indices:data/read/search/template');
   }
   if (tail[0] === 'scroll') return c.done('search', 'read', c.method === 'DELETE' ? 'indices:data/read/scroll/clear' : 'indices:data/read/scroll');
+  // OpenSearch's points in time: every one (a reader of every index only), or those a body names
+  if (tail[0] === 'point_in_time' && everyIndexAt !== undefined && c.method !== 'POST') {
+    if (tail[1] === '_all') {
+      c.everyIndex();
+      return c.done('search', 'read', 'indices:data/read/point_in_time/readall');
+    }
+    c.bodyTargets(closePointInTimeTargets(c.body, c, 'pit_id'), false);
+    if (c.pointInTime === 'opaque') c.unknown();
+    return c.done('search', 'read', 'indices:data/read/point_in_time/delete');
+  }
   const targets = searchBodyTargets(c.body, c);
   if (everyIndexAt !== undefined && c.pointInTime === undefined) c.everyIndex(everyIndexAt);
   c.bodyTargets(targets, false);
@@ -430,7 +440,7 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     case '_pit':
       if (c.method !== 'DELETE') return c.done('search', 'read', 'indices:data/read/open_point_in_time');
       // closing reaches the indices the id names (an id that names none that can be read: unknown)
-      c.bodyTargets(closePointInTimeTargets(c.body, c), false);
+      c.bodyTargets(closePointInTimeTargets(c.body, c, 'id'), false);
       if (c.pointInTime === 'opaque') c.unknown();
       return c.done('search', 'read', 'indices:data/read/close_point_in_time');
     case '_render':
@@ -541,6 +551,14 @@ function cat(c: Classifying, tail: string[]): Classification {
     } else if (target !== undefined) c.pathIndex(target, 2);
     else c.everyIndex(2);
     return c.done('indices', 'read', indexCats[what]);
+  }
+  if (what === 'pit_segments') {
+    if (target === '_all') c.everyIndex();
+    else {
+      c.bodyTargets(closePointInTimeTargets(c.body, c, 'pit_id'), false);
+      if (c.pointInTime === 'opaque') c.unknown();
+    }
+    return c.done('search', 'read', 'indices:monitor/point_in_time/segments');
   }
   if (what === 'templates') {
     // Templates apply to indices by pattern, across tenants: read like `GET _template`.

@@ -51,4 +51,18 @@ describe('embedded engine: clone, split and shrink', () => {
     expect((await es.call('GET', '/k1/_settings')).json.k1.settings.index.number_of_shards).to.equal('1');
     expect((await es.call('GET', '/k1/_search', { query: { ids: { values: ['5'] } } })).json.hits.hits[0]._source).to.deep.equal({ t: 'Café five, again' });
   });
+
+  it("with OpenSearch's wait_for_completion=false, answers a task whose stored outcome is the resize's answer", async () => {
+    const r = await es.call('POST', '/src/_clone/bg1?wait_for_completion=false&task_execution_timeout=1h', { settings: { 'index.blocks.write': null } });
+    expect(r.status).to.equal(200);
+    expect(Object.keys(r.json)).to.deep.equal(['task']);
+    expect(r.json.task).to.match(/^[^:]+:\d+$/);
+    const done = await es.call('GET', `/_tasks/${r.json.task}?wait_for_completion=true`);
+    expect(done.json).to.deep.include({ completed: true, response: { acknowledged: true, shards_acknowledged: true, index: 'bg1' } });
+    expect(done.json.task).to.deep.include({ action: 'indices:admin/resize' });
+    expect((await es.call('GET', '/bg1/_count')).json.count).to.equal(1_100);
+    // checked before it answers: a refused resize is an error, not a task
+    expect((await es.call('POST', '/src/_split/bg2?wait_for_completion=false')).json.error.reason).to.equal('index.number_of_shards is required for split operations');
+    expect((await es.call('POST', '/src/_clone/bg3?task_execution_timeout=soon')).status).to.equal(400);
+  });
 });

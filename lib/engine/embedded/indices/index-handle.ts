@@ -4,7 +4,7 @@ import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, t
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
 import { stringify as stringifyExactly } from 'lossless-json';
-import { exactJson, hasLongDigitRun, holdsRoundedInteger } from '../../../ndjson/index.js';
+import { exactJson, hasLongDigitRun, holdsRoundedInteger, jsonTextKeepingIntegers } from '../../../ndjson/index.js';
 import { mappingLimitsOf, parseDocument, parseDocumentSteps, withExactUnsignedLongs, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
@@ -55,6 +55,11 @@ export interface UpdateRequest {
   script?: UpdateScript;
   /** Run the script on the `upsert` document when the document is missing (op `create`). */
   scriptedUpsert?: boolean;
+  /**
+   * The update request's own text: the integers past 2^53 its `doc`, `upsert` or script `params`
+   * hold are written into the document with their digits (see jsonTextKeepingIntegers).
+   */
+  text?: string;
 }
 
 /** What an update script is given: the document (or the upsert document, op `create`) and its metadata, as Painless takes them. */
@@ -522,9 +527,9 @@ export class IndexHandle {
       if (req.script && req.scriptedUpsert && req.upsert) {
         const outcome = req.script({ op: 'create', source: structuredClone(req.upsert), index: this.name, id, version: -1, routing: params.routing, now: Date.now() });
         if (outcome.op !== 'create') return this.noop(id, undefined);
-        return this.indexDocument(id, outcome.source, JSON.stringify(outcome.source), { routing: params.routing });
+        return this.indexDocument(id, outcome.source, jsonTextKeepingIntegers(outcome.source, req.text), { routing: params.routing });
       }
-      return this.indexDocument(id, upsert, JSON.stringify(upsert), { routing: params.routing });
+      return this.indexDocument(id, upsert, jsonTextKeepingIntegers(upsert, req.text), { routing: params.routing });
     }
     if (params.ifSeqNo !== undefined) nextVersion(this, id, this.versions.get(id), params);
     if (req.script) {
@@ -533,13 +538,13 @@ export class IndexHandle {
       });
       if (outcome.op === 'delete') return this.delete(id, { routing: existing.routing });
       if (outcome.op !== 'index') return this.noop(id, existing);
-      return this.indexDocument(id, outcome.source, JSON.stringify(outcome.source), { routing: params.routing ?? existing.routing });
+      return this.indexDocument(id, outcome.source, jsonTextKeepingIntegers(outcome.source, existing.sourceText, req.text), { routing: params.routing ?? existing.routing });
     }
     // merged into the source as stored: its integers past 2^53 stay as written
     const base = shownSource(existing);
     const merged = req.doc ? deepMerge(base, req.doc) : base;
     if (req.detectNoop !== false && deepEqual(merged, base)) return this.noop(id, existing);
-    if (base === existing.source) return this.indexDocument(id, merged, JSON.stringify(merged), { routing: params.routing ?? existing.routing });
+    if (base === existing.source) return this.indexDocument(id, merged, jsonTextKeepingIntegers(merged, req.text), { routing: params.routing ?? existing.routing });
     const text = stringifyExactly(merged) ?? '{}';
     return this.indexDocument(id, JSON.parse(text) as JsonObject, text, { routing: params.routing ?? existing.routing });
   }

@@ -6,6 +6,7 @@
  * prefix names the source explicitly.
  */
 import { EsError } from '../../../errors/index.js';
+import { withExactIntegers } from '../../../ndjson/index.js';
 import { fromJson, javaToString } from '../painless/index.js';
 import { IngestBudget } from './ingest-budget.js';
 
@@ -193,8 +194,15 @@ export class IngestDocument {
   }
 
   /** Source, metadata and `_ingest` in one map: what templates render from. */
+  /**
+   * The integers past 2^53 the document's text held (exactIntegersOf): a template renders them with
+   * their digits, as mustache renders the BigInteger Elasticsearch read.
+   */
+  exactIntegers?: ReadonlyMap<number, bigint | null>;
+
   templateModel(): JsonMap {
-    return { ...this.source, ...this.metadata, _ingest: this.ingest };
+    const model = { ...this.source, ...this.metadata, _ingest: this.ingest };
+    return this.exactIntegers ? withExactIntegers(model, this.exactIntegers) as JsonMap : model;
   }
 
   /** The document as simulate shows it (`doc`): metadata as strings, the source, the ingest metadata. */

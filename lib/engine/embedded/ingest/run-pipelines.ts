@@ -5,6 +5,7 @@
  * of `_index` to the new target's pipelines, as Elasticsearch does. Every write path goes through
  * `ingestForWrite`: documents, `_bulk`, `_update_by_query` and `_reindex` (its `dest.pipeline`).
  */
+import { exactIntegersOf } from '../../../ndjson/index.js';
 import { EsError } from '../../../errors/index.js';
 import type { Indices, IndexHandle } from '../indices/index.js';
 import { IngestDocument, type DocumentMetadata, type JsonMap } from './ingest-document.js';
@@ -19,6 +20,8 @@ export interface DocumentToIngest {
   id?: string;
   routing?: string;
   source: JsonMap;
+  /** The source's text, when the caller has it: integers past 2^53 it holds render exactly in templates. */
+  text?: string;
 }
 
 export type IngestOutcome =
@@ -34,7 +37,10 @@ function ingestDocumentOf(doc: DocumentToIngest): IngestDocument {
   const metadata: DocumentMetadata = { _index: doc.index };
   if (doc.id !== undefined) metadata._id = doc.id;
   if (doc.routing !== undefined) metadata._routing = doc.routing;
-  return new IngestDocument(doc.source, metadata);
+  const ingest = new IngestDocument(doc.source, metadata);
+  const exact = exactIntegersOf(doc.text);
+  if (exact) ingest.exactIntegers = exact;
+  return ingest;
 }
 
 function outcomeOf(ingest: IngestDocument): IngestOutcome {

@@ -19,5 +19,5 @@ export { IGNORED_FIELD, ROUTING_FIELD, withRouting } from './parse-document.js';
 export type { AnalysisNames } from './merge.js';
 export { fieldMappings } from './field-mapping.js';
 export { checkMappingLimits, mappingLimitsOf, type MappingLimits } from './mapping-limits.js';
-export { RANGE_TYPES, isRangeType, ipToBigInt, bigIntToIp, canonicalIp, cidrBounds, rangeQueryInterval, rangeTermInterval, rangeValuesRelate, rangeBucketKeys, type RangeRelation } from './range-field.js';
+export { RANGE_TYPES, isRangeType, ipToBigInt, bigIntToIp, canonicalIp, ipOrderKey, ipOfOrderKey, cidrBounds, rangeQueryInterval, rangeTermInterval, rangeValuesRelate, rangeBucketKeys, type RangeRelation } from './range-field.js';
 export { withExactUnsignedLongs, exactUnsignedLong } from './unsigned-long.js';

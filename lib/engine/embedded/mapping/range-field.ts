@@ -81,6 +81,20 @@ export function bigIntToIp(n: bigint): string {
 }
 
 /**
+ * An ip as a text that orders as Elasticsearch orders ips, by their 16-byte IPv6 form (an IPv4
+ * address as ::ffff:a.b.c.d): the 32 hex digits of those bytes. Undefined when it is no ip.
+ */
+export function ipOrderKey(text: string): string | undefined {
+  const n = isIP(text) === 0 ? undefined : ipToBigInt(text);
+  return n === undefined ? undefined : n.toString(16).padStart(32, '0');
+}
+
+/** The ip an ipOrderKey stands for, in the text Elasticsearch shows. */
+export function ipOfOrderKey(key: string): string {
+  return bigIntToIp(BigInt(`0x${key}`));
+}
+
+/**
  * An ip's text as Elasticsearch shows and indexes it (InetAddresses.toAddrString): an IPv4-mapped
  * IPv6 address as IPv4, IPv6 compressed and in lower case; undefined when it is no ip.
  */

@@ -324,11 +324,13 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
     const source = filterSource(shown, req.source);
     if (source !== undefined) hit._source = source;
   }
+  const ignoredValues: Record<string, unknown[]> = {};
+  const ignoredFields = ignored?.length ? { fields: new Set(ignored as string[]), values: ignoredValues } : undefined;
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
     ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
-    ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown),
+    ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown, ignoredFields),
     ...runtimeFieldValues(req.fields, handle, c.ord),
     ...req.scriptFieldValues?.of(handle, c.ord),
   };
@@ -337,6 +339,7 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
     fields[req.collapse.field] = v === undefined ? [null] : [v];
   }
   if (Object.keys(fields).length) hit.fields = fields;
+  if (Object.keys(ignoredValues).length) hit.ignored_field_values = ignoredValues;
   if (req.highlight) {
     const maxAnalyzedOffset = Number(handle.meta.settings['index.highlight.max_analyzed_offset'] ?? 1_000_000);
     const highlight = highlightHit(req.highlight, c.m.query, doc.source, handle.mappings, handle.registry, { index: handle.name, id, maxAnalyzedOffset });

@@ -94,5 +94,42 @@ for (const backend of BACKENDS) {
       expect(over.status, over.text).to.equal(400);
       expect(over.json.error.caused_by.reason).to.equal('Value [18446744073709551617] is out of range for an unsigned long');
     });
+
+    it('values a script or a pipeline leaves, or copies, stay exact (update, update_by_query, reindex, ingest script and set)', async () => {
+      const scripted = await call(url, 'POST', '/ul/_update/5?refresh=true', { body: { script: { source: "ctx._source.tag = 'scripted'" } } });
+      expect(scripted.status, scripted.text).to.equal(200);
+      expect(exact((await call(url, 'GET', '/ul/_doc/5')).text)._source).to.deep.equal({ n: MAX, tag: 'scripted' });
+      expect(ids(await search('{"query":{"term":{"n":18446744073709551615}}}'))).to.deep.equal(['5']);
+      const byQuery = await call(url, 'POST', '/ul/_update_by_query?refresh=true', { body: { query: { ids: { values: ['3'] } }, script: { source: 'ctx._source.seen = true' } } });
+      expect(byQuery.json.updated, byQuery.text).to.equal(1);
+      expect(exact((await call(url, 'GET', '/ul/_doc/3')).text)._source).to.deep.equal({ n: 9223372036854775808n, seen: true });
+      const pipeline = { processors: [{ script: { source: 'ctx.copy = ctx.n' } }, { set: { field: 'other', copy_from: 'n' } }, { set: { field: 'rendered', value: '{{{n}}}' } }] };
+      expect((await call(url, 'PUT', '/_ingest/pipeline/ul-copy', { body: pipeline })).status).to.equal(200);
+      expect((await call(url, 'PUT', '/ul2', { body: { mappings: { properties: { n: { type: 'unsigned_long' }, copy: { type: 'unsigned_long' }, other: { type: 'unsigned_long' }, rendered: { type: 'unsigned_long' } } } } })).status).to.equal(200);
+      const ingested = await call(url, 'PUT', '/ul2/_doc/1?refresh=true&pipeline=ul-copy', { body: '{"n":18446744073709551614}' });
+      expect(ingested.status, ingested.text).to.equal(201);
+      expect(exact((await call(url, 'GET', '/ul2/_doc/1')).text)._source).to.deep.equal({ n: MAX - 1n, copy: MAX - 1n, other: MAX - 1n, rendered: '18446744073709551614' });
+      const bulk = await call(url, 'POST', '/_bulk?refresh=true&pipeline=ul-copy', { body: '{"index":{"_index":"ul2","_id":"2"}}\n{"n":18446744073709551613}\n', headers: NDJSON });
+      expect(bulk.json.errors, bulk.text).to.equal(false);
+      expect(exact((await call(url, 'GET', '/ul2/_doc/2')).text)._source).to.deep.include({ copy: MAX - 2n, rendered: '18446744073709551613' });
+      expect((await call(url, 'POST', '/ul2/_search', { body: '{"query":{"term":{"rendered":18446744073709551613}}}' })).json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
+      const copied = await call(url, 'POST', '/ul2/_search', { body: '{"query":{"term":{"copy":18446744073709551613}}}' });
+      expect(copied.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
+      // written by a script from its params, or by an upsert, as the request wrote them
+      const fromParams = await call(url, 'POST', '/ul/_update/7?refresh=true', { body: '{"scripted_upsert":true,"upsert":{},"script":{"source":"ctx._source.n = params.v","params":{"v":18446744073709551613}}}' });
+      expect(fromParams.status, fromParams.text).to.equal(201);
+      expect(exact((await call(url, 'GET', '/ul/_doc/7')).text)._source.n).to.equal(MAX - 2n);
+      const upsert = await call(url, 'POST', '/ul/_update/8?refresh=true', { body: '{"doc":{"n":18446744073709551612},"doc_as_upsert":true}' });
+      expect(upsert.status, upsert.text).to.equal(201);
+      expect(exact((await call(url, 'GET', '/ul/_doc/8')).text)._source.n).to.equal(MAX - 3n);
+      const byParams = await call(url, 'POST', '/ul/_update_by_query?refresh=true', { body: '{"query":{"ids":{"values":["8"]}},"script":{"source":"ctx._source.n = params.v","params":{"v":18446744073709551611}}}' });
+      expect(byParams.json.updated, byParams.text).to.equal(1);
+      expect(exact((await call(url, 'GET', '/ul/_doc/8')).text)._source.n).to.equal(MAX - 4n);
+      expect(ids(await search('{"query":{"term":{"n":18446744073709551611}}}'))).to.deep.equal(['8']);
+      expect((await call(url, 'PUT', '/ul3', { body: { mappings: { properties: { n: { type: 'unsigned_long' } } } } })).status).to.equal(200);
+      const reindexed = await call(url, 'POST', '/_reindex?refresh=true', { body: { source: { index: 'ul', query: { ids: { values: ['4'] } } }, dest: { index: 'ul3' }, script: { source: "ctx._source.moved = 'yes'" } } });
+      expect(reindexed.status, reindexed.text).to.equal(200);
+      expect(exact((await call(url, 'GET', '/ul3/_doc/4')).text)._source.n).to.equal(MAX - 1n);
+    });
   });
 }

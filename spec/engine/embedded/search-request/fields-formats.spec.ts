@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { call } from '../../../support/http.js';
+import { basic, call } from '../../../support/http.js';
 import { BACKENDS } from '../../../support/backends.js';
 
 /**
@@ -46,6 +46,32 @@ for (const backend of BACKENDS) {
     it('docvalue_fields with use_field_mapping shows the field\'s own format', async () => {
       const got = await fieldsOf({ docvalue_fields: [{ field: 'd', format: 'use_field_mapping' }, { field: 'n', format: 'use_field_mapping' }], query: { ids: { values: ['1'] } } });
       expect(got).to.deep.equal({ 1: { d: ['2020/01/02'], n: [7] } });
+    });
+
+    it('values indexing ignored (ignore_above, ignore_malformed) come back in ignored_field_values, beside fields', async () => {
+      const made = await call(url, 'PUT', '/ig', {
+        body: { mappings: { properties: { small: { type: 'keyword', ignore_above: 2 }, large: { type: 'keyword' }, n: { type: 'integer', ignore_malformed: true }, secret: { type: 'keyword', ignore_above: 1 } } } },
+      });
+      expect(made.status, made.text).to.equal(200);
+      const doc = { small: ['ok', 'bad'], large: 'ok content', n: ['x', 3], secret: 'hidden' };
+      expect((await call(url, 'PUT', '/ig/_doc/1?refresh=true', { body: doc })).status).to.equal(201);
+      const r = await call(url, 'POST', '/ig/_search', { body: { fields: ['small', 'large', 'n', 'secret'], _source: false } });
+      expect(r.status, r.text).to.equal(200);
+      const hit = r.json.hits.hits[0];
+      expect(hit._ignored).to.deep.equal(['n', 'secret', 'small']);
+      expect(hit.fields).to.deep.equal({ small: ['ok'], large: ['ok content'], n: [3] });
+      expect(hit.ignored_field_values).to.deep.equal({ small: ['bad'], n: ['x'], secret: ['hidden'] });
+      // only for the fields asked for
+      const one = await call(url, 'POST', '/ig/_search', { body: { fields: ['large', 'small'], _source: false } });
+      expect(one.json.hits.hits[0].ignored_field_values).to.deep.equal({ small: ['bad'] });
+      expect((await call(url, 'POST', '/ig/_search', { body: {} })).json.hits.hits[0]).not.to.have.property('ignored_field_values');
+      // a credential's field rules hide the field's ignored values as they hide its values
+      const cred = await call(url, 'POST', '/_credentials', { body: { indices: ['ig'], categories: ['search'], ops: ['read'], exclude_fields: ['secret'] } });
+      expect(cred.status, cred.text).to.equal(201);
+      const scoped = await call(url, 'POST', '/ig/_search', { auth: basic(cred.json.credential.username, cred.json.password), body: { fields: ['small', 'n', 'large'] } });
+      expect(scoped.status, scoped.text).to.equal(200);
+      expect(scoped.json.hits.hits[0].ignored_field_values).to.deep.equal({ small: ['bad'], n: ['x'] });
+      expect(scoped.text).not.to.contain('hidden');
     });
   });
 }

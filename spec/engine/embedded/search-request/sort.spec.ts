@@ -134,4 +134,29 @@ describe('embedded engine: sort, search_after, result window', () => {
     expect(r.json.terminated_early).to.equal(true);
     expect(r.json.hits.total.value).to.equal(2);
   });
+
+  it('orders ip fields by their 16-byte form (IPv4 as ::ffff:a.b.c.d), in sort, search_after and terms keys', async () => {
+    const addresses = ['10.0.0.1', '::1', '9.255.255.255', '2001:db8::1', '192.168.1.1', '::ffff:1.2.3.4', '0.0.0.1', 'fe80::1', '::'];
+    const order = ['::', '::1', '0.0.0.1', '1.2.3.4', '9.255.255.255', '10.0.0.1', '192.168.1.1', '2001:db8::1', 'fe80::1'];
+    await es.call('PUT', '/ips', { mappings: { properties: { ip: { type: 'ip' } } } });
+    const lines: unknown[] = addresses.flatMap((ip, i) => [{ index: { _index: 'ips', _id: String(i) } }, { ip }]);
+    lines.push({ index: { _index: 'ips', _id: 'both' } }, { ip: ['192.168.0.9', '::2'] });
+    await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
+    const sorted = async (body: Record<string, unknown>) => (await es.call('POST', '/ips/_search', { size: 20, ...body })).json.hits.hits.map((h: { sort: unknown[] }) => h.sort[0]);
+    // a document with several values sorts by its least (asc) or greatest (desc) in that order too
+    expect(await sorted({ sort: [{ ip: 'asc' }] })).to.deep.equal(['::', '::1', '::2', ...order.slice(2)]);
+    expect(await sorted({ sort: [{ ip: 'desc' }] })).to.deep.equal(['fe80::1', '2001:db8::1', '192.168.1.1', '192.168.0.9', '10.0.0.1', '9.255.255.255', '1.2.3.4', '0.0.0.1', '::1', '::']);
+    expect(await sorted({ sort: [{ ip: 'asc' }], search_after: ['9.255.255.255'] })).to.deep.equal(order.slice(5));
+    const terms = await es.call('POST', '/ips/_search', { size: 0, aggs: { t: { terms: { field: 'ip', size: 20, order: { _key: 'asc' } } }, byCount: { terms: { field: 'ip', size: 3 } } } });
+    expect(terms.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['::', '::1', '::2', '0.0.0.1', '1.2.3.4', '9.255.255.255', '10.0.0.1', '192.168.0.9', '192.168.1.1', '2001:db8::1', 'fe80::1']);
+    // equal counts: the key order breaks the tie
+    expect(terms.json.aggregations.byCount.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['::', '::1', '::2']);
+    // composite pages and multi_terms keys go in the same order
+    const page = async (after?: unknown) => (await es.call('POST', '/ips/_search', { size: 0, aggs: { c: { composite: { size: 4, sources: [{ ip: { terms: { field: 'ip' } } }], ...(after ? { after } : {}) } } } })).json.aggregations.c;
+    const first = await page();
+    expect(first.buckets.map((b: { key: { ip: string } }) => b.key.ip)).to.deep.equal(['::', '::1', '::2', '0.0.0.1']);
+    expect((await page(first.after_key)).buckets.map((b: { key: { ip: string } }) => b.key.ip)).to.deep.equal(['1.2.3.4', '9.255.255.255', '10.0.0.1', '192.168.0.9']);
+    const multi = await es.call('POST', '/ips/_search', { size: 0, query: { term: { _id: 'both' } }, aggs: { m: { multi_terms: { terms: [{ field: 'ip' }, { field: 'ip' }] } } } });
+    expect(multi.json.aggregations.m.buckets.map((b: { key: string[] }) => b.key.join(' '))).to.deep.equal(['::2 ::2', '::2 192.168.0.9', '192.168.0.9 ::2', '192.168.0.9 192.168.0.9']);
+  });
 });

@@ -3,7 +3,7 @@ import { type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams
 import { WorkBudget } from '../../search/work-budget.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
-import { readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
+import { jsonTextKeepingIntegers, readBulkCooperatively, type BulkAction, type BulkEntry } from '../../../../ndjson/index.js';
 import { TimeSlice } from '../../../../cooperative/index.js';
 import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -136,7 +136,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
         let source: JsonObject | undefined;
         if (item.action !== 'update') {
           source = documentSource(sourceText);
-          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, item.pipeline ?? defaultPipeline, { index, id: item.id, routing: params.routing, source });
+          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, item.pipeline ?? defaultPipeline, { index, id: item.id, routing: params.routing, source, text: sourceText });
           if (ingested?.kind === 'failed') throw ingested.error;
           if (ingested?.kind === 'dropped') {
             results.push({ [opName(item)]: { ...droppedResponse(index, id!), status: 200 } });
@@ -146,7 +146,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
             ({ index, source } = ingested);
             if (ingested.id !== undefined) validateId((id = ingested.id));
             params = { ...params, routing: ingested.routing };
-            sourceText = JSON.stringify(source);
+            sourceText = jsonTextKeepingIntegers(source, sourceText);
           }
         }
         const requireAlias = item.requireAlias ?? defaultRequireAlias;
@@ -166,7 +166,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
           const body = documentSource(item.sourceText!);
           const update = parseUpdateBody(body);
           if (update.script) markWrittenDoubles(body, item.sourceText!);
-          p = handle.update(id!, toUpdateRequest(update, ctx), params);
+          p = handle.update(id!, toUpdateRequest(update, ctx, item.sourceText), params);
           const filter = updateSourceFilter(update.source, req.params, { source: item.source });
           if (filter) {
             const result: JsonObject = { ...p.body, status: p.status };

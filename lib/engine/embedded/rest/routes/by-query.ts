@@ -1,3 +1,4 @@
+import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, toEsError } from '../../../../errors/index.js';
 import { countDisagreement, fieldSubsetView } from '../../access/index.js';
 import type { IndexHandle, PreparedWrite } from '../../indices/index.js';
@@ -143,7 +144,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
           worker.deleted++;
         } else {
           const source = outcome ? outcome.source : doc.source;
-          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, pipeline, { index: t.handle.name, id: t.id, routing: t.routing, source: structuredClone(source) });
+          const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, pipeline, { index: t.handle.name, id: t.id, routing: t.routing, source: structuredClone(source), text: doc.sourceText });
           if (ingested?.kind === 'failed') {
             failures.push(failureOf(t, ingested.error));
             break;
@@ -153,10 +154,10 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
             // a pipeline may move the document: the guard only holds where it was found
             const target = ingested.index === t.handle.name ? t.handle : ctx.indices.writeTarget(ingested.index).handle;
             const where = target === t.handle ? { ...guard, routing: ingested.routing } : { routing: ingested.routing };
-            prepared.push(target.indexDocument(ingested.id ?? t.id, ingested.source, JSON.stringify(ingested.source), where));
+            prepared.push(target.indexDocument(ingested.id ?? t.id, ingested.source, jsonTextKeepingIntegers(ingested.source, doc.sourceText), where));
             worker.updated++;
           } else {
-            prepared.push(t.handle.indexDocument(t.id, source, outcome ? JSON.stringify(source) : (doc.sourceText ?? JSON.stringify(source)), guard));
+            prepared.push(t.handle.indexDocument(t.id, source, outcome ? jsonTextKeepingIntegers(source, doc.sourceText, req.body) : (doc.sourceText ?? JSON.stringify(source)), guard));
             worker.updated++;
           }
         }

@@ -112,6 +112,11 @@ function catSegments(req: RestRequest, ctx: EngineContext): RestResponse {
   const named = req.pathParams.index !== undefined;
   const closed = handles.find((h) => !h.isOpen);
   if (named && closed) throw errors.indexClosed(closed.name, closed.uuid);
+  return catSegmentsOf(req, ctx, handles);
+}
+
+/** The segments of indices' frozen views: one per started shard copy that holds documents. */
+export function catSegmentsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[]): RestResponse {
   return catResponse(req, SEGMENT_COLUMNS, () =>
     shardCopies(handles).filter((c) => c.started && (c.docs ?? 0) > 0).map((c) => ({ ...c, ctx })),
   );

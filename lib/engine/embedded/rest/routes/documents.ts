@@ -1,3 +1,4 @@
+import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { isPlainObject, reachesDocument, shownSource, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { holdingBigInts } from '../../../json-body.js';
@@ -24,14 +25,14 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   let source = documentSource(text);
   let index = req.pathParams.index;
   let id = givenId;
-  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source });
+  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source, text });
   if (ingested?.kind === 'failed') throw ingested.error;
   if (ingested?.kind === 'dropped') return { status: 200, body: droppedResponse(index, id ?? generateId()) };
   if (ingested) {
     ({ index, source } = ingested);
     id = ingested.id;
     params.routing = ingested.routing;
-    text = JSON.stringify(source);
+    text = jsonTextKeepingIntegers(source, text);
     if (id !== undefined) validateId(id);
   }
   // A write without an id is a create, as in ES (what lets `POST /{data-stream}/_doc` append).
@@ -193,8 +194,9 @@ export function parseUpdateBody(body: JsonObject): ParsedUpdate {
 /** A parsed update as the handle runs it: a script compiled (once) into the handle's update callback. */
 const UPDATE_ACTION = 'indices:data/write/update';
 
-export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext): UpdateRequest {
-  const { script: spec, ...rest } = update;
+export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext, text?: string): UpdateRequest {
+  const { script: spec, ...parsed } = update;
+  const rest = text === undefined ? parsed : { ...parsed, text };
   // under field rules: a script reads (and may copy) the hidden fields; a partial document writing one tells by `noop` what it held
   const fields = ctx.access?.fields;
   if (fields && spec) throw ctx.access!.fieldRefusal(UPDATE_ACTION, { member: 'script', why: 'reads any field through a script' });
@@ -244,7 +246,7 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const update = parseUpdateBody(requireBody(req));
   const params = writeParams(req.params);
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false), { op: 'update' });
-  const request = toUpdateRequest(update, ctx);
+  const request = toUpdateRequest(update, ctx, req.body);
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);
     if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {

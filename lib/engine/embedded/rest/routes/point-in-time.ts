@@ -70,6 +70,8 @@ function closePointInTime(req: RestRequest, ctx: EngineContext): RestResponse {
   const id = body?.id;
   if (id === undefined || id === null || id === '') throw validationFailed(['id is empty']);
   if (typeof id !== 'string' || !decodePitId(id)) throw invalidId(id);
+  const views = pointInTimeContexts(ctx).find(id, undefined)?.views;
+  if (views) ctx.access?.require(views.map((v) => v.name), 'read', 'indices:data/read/close_point_in_time');
   const freed = pointInTimeContexts(ctx).free(id) ? 1 : 0;
   return { status: 200, body: { succeeded: true, num_freed: freed } };
 }

@@ -1,5 +1,5 @@
 import { EsError, toEsError } from '../../../../errors/index.js';
-import { tokenName } from '../../../../ndjson/index.js';
+import { jsonTextKeepingIntegers, tokenName } from '../../../../ndjson/index.js';
 import type { IndexHandle, PreparedWrite, VersionType, WriteParams } from '../../indices/index.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import { parseSearchRequest, runSearch } from '../../search/index.js';
@@ -230,7 +230,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
         }
         source = outcome ? outcome.source : source;
         // The destination's pipelines (`dest.pipeline`, else its default one; then its final one) may change the document and where it goes.
-        const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, r.dest.pipeline, { index: destName, id, routing, source: structuredClone(source) });
+        const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, r.dest.pipeline, { index: destName, id, routing, source: structuredClone(source), text: doc.sourceText });
         if (ingested?.kind === 'failed') throw ingested.error;
         if (ingested?.kind === 'dropped') {
           worker.noops++;
@@ -241,7 +241,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
         validateId(into.id); // the script or a pipeline may have set it
         const target = ctx.indices.writeTarget(into.index);
         creations.push(...target.writes);
-        const text = ingested || outcome || r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? JSON.stringify(source) : doc.sourceText;
+        const text = ingested || outcome || r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? jsonTextKeepingIntegers(source, doc.sourceText, req.body) : doc.sourceText;
         const write = target.handle.indexDocument(into.id, source, text, into.params);
         prepared.push(write);
         if (write.status === 201) worker.created++;

@@ -1,11 +1,13 @@
-import { EsError, errors } from '../../../../errors/index.js';
+import { EsError, errorBody, errors, toEsError } from '../../../../errors/index.js';
 import { flattenSettings, type IndexHandle } from '../../indices/index.js';
 import type { PreparedWrite } from '../../indices/index-handle.js';
 import { isBlocked } from '../../indices/index-blocks.js';
 import type { JsonObject } from '../../indices/deep.js';
 import type { StoreWrite } from '../../store/index.js';
 import { requestBody } from '../body.js';
+import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { timeValue } from './search-target.js';
 
 type ResizeType = 'clone' | 'split' | 'shrink';
 
@@ -45,6 +47,8 @@ function targetShards(type: ResizeType, source: number, requested: number | unde
  * (with their versions and routing), mappings and settings (blocks included, as Elasticsearch
  * copies them — the request's settings override them, `null` clears one), plus the request's
  * aliases. The source must be write-blocked; the shard count follows each type's rules.
+ * With OpenSearch's `wait_for_completion=false`, the request is checked and the target created,
+ * then the copy runs as a task: the answer is its id, and `GET _tasks/{id}` the outcome.
  */
 function resize(type: ResizeType) {
   return async (req: RestRequest, ctx: EngineContext): Promise<RestResponse> => {
@@ -55,6 +59,9 @@ function resize(type: ResizeType) {
     const source: IndexHandle | undefined = ctx.indices.get(sourceName);
     if (!source) throw errors.indexNotFound(sourceName);
     const body = requestBody(req) ?? {};
+    const background = !booleanParam(req.params, 'wait_for_completion', true);
+    const executionTimeout = req.params.get('task_execution_timeout');
+    if (executionTimeout !== null) timeValue('task_execution_timeout', executionTimeout);
     for (const key of Object.keys(body)) {
       if (key === 'mappings') throw new EsError(400, 'illegal_argument_exception', 'mappings are not allowed when resizing indices, all mappings are copied from the source index');
       if (key !== 'settings' && key !== 'aliases') throw new EsError(400, 'parsing_exception', `[resize] unknown field [${key}]`, { line: 1, col: 1 });
@@ -82,15 +89,36 @@ function resize(type: ResizeType) {
     const blocks = Object.fromEntries(Object.entries(settings).filter(([k]) => k.startsWith('index.blocks.')));
     for (const k of Object.keys(blocks)) delete settings[k];
     const created = ctx.indices.createInMemory(targetName, { settings, mappings: source.meta.mappings, ...(body.aliases === undefined ? {} : { aliases: body.aliases }) } as JsonObject, false);
-    try {
-      await copyDocuments(ctx, source, created.handle, created.writes);
-      if (Object.keys(blocks).length) await ctx.indices.putSettings([created.handle], blocks);
-    } catch (err) {
-      await ctx.indices.delete([created.handle]).catch(() => undefined);
-      throw err;
-    }
-    return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: targetName } };
+    const copy = async (): Promise<Record<string, unknown>> => {
+      try {
+        await copyDocuments(ctx, source, created.handle, created.writes);
+        if (Object.keys(blocks).length) await ctx.indices.putSettings([created.handle], blocks);
+      } catch (err) {
+        await ctx.indices.delete([created.handle]).catch(() => undefined);
+        throw err;
+      }
+      return { acknowledged: true, shards_acknowledged: true, index: targetName };
+    };
+    if (!background) return { status: 200, body: await copy() };
+    return { status: 200, body: { task: inBackground(ctx, `resize from [${source.name}] to [${targetName}]`, copy) } };
   };
+}
+
+/** A failure as a stored task result says it: the error object, without its root causes. */
+function causeOf(err: unknown): Record<string, unknown> {
+  const { error } = errorBody(toEsError(err)) as { error: Record<string, unknown> };
+  const { root_cause: _, ...cause } = error;
+  return cause;
+}
+
+/** Runs `work` as a background task whose outcome `GET _tasks/{id}` answers; its id. */
+function inBackground(ctx: EngineContext, description: string, work: () => Promise<Record<string, unknown>>): string {
+  const task = ctx.tasks.start({ action: 'indices:admin/resize', description, cancellable: false });
+  void work()
+    .then((response) => ctx.tasks.storeResult(task, { response }), (err: unknown) => ctx.tasks.storeResult(task, { error: causeOf(err) }))
+    .catch((err: unknown) => console.error('embedded engine: background resize failed', err))
+    .finally(() => ctx.tasks.finish(task));
+  return task.fullId;
 }
 
 /** The source's live documents into the target, their versions and routing kept (Elasticsearch hard-links the segments). */

@@ -103,16 +103,19 @@ function compareKeys(a: unknown, b: unknown): number {
 }
 
 /**
- * A comparator of rendered buckets. `_key` compares `sortKey` (set by the aggregation) or `key`;
- * NaN sub-aggregation values (empty buckets) sort last whatever the direction.
+ * A comparator of rendered buckets. `_key` compares `orderOf(key)` (the aggregation's order of its
+ * keys: an ip's 16-byte form) or `key`; NaN sub-aggregation values (empty buckets) sort last
+ * whatever the direction.
  */
-export function bucketComparator(order: OrderCriterion[], tieBreakByKey: boolean): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
+export function bucketComparator(
+  order: OrderCriterion[], tieBreakByKey: boolean, orderOf: (key: unknown) => unknown = (k) => k,
+): (a: Record<string, unknown>, b: Record<string, unknown>) => number {
   const crit = [...order];
   if (tieBreakByKey && !crit.some((c) => c.path === '_key')) crit.push({ path: '_key', asc: true });
   return (a, b) => {
     for (const c of crit) {
       let d: number;
-      if (c.path === '_key') d = compareKeys(a.key, b.key);
+      if (c.path === '_key') d = compareKeys(orderOf(a.key), orderOf(b.key));
       else {
         const x = pathValue(a, c.path);
         const y = pathValue(b, c.path);

@@ -1,3 +1,4 @@
+import { ipOfOrderKey, ipOrderKey } from '../../mapping/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
 import { DateFormatter } from './date-formatter.js';
@@ -73,6 +74,11 @@ function prepare(spec: CompositeSource, docs: DocSet, scope: SourceScope): Prepa
     const src = resolveSource(docs, spec.source, scope);
     const numeric = src.kind !== 'bytes' && src.kind !== 'ip';
     const formatted = src.kind === 'date' || spec.source.format !== undefined;
+    if (src.kind === 'ip') {
+      // keyed by the 16-byte form, so that keys (and `after`) go in Elasticsearch's order of ips
+      const keyOf = (v: unknown) => ipOrderKey(String(v)) ?? String(v);
+      return { spec, src, keyOf, print: (k) => (k === null ? null : ipOfOrderKey(k as string)), parseAfter: (v) => (v === null ? null : keyOf(v)) };
+    }
     return {
       spec, src,
       keyOf: (v) => (numeric ? numericValue(v) : String(v)),

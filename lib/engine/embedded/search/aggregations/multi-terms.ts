@@ -4,6 +4,7 @@
  * joined by `|`. Keys print as Elasticsearch's key converters print them: strings for keywords and
  * formatted dates, numbers, booleans.
  */
+import { ipOrderKey } from '../../mapping/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { withSubs } from './aggregations.js';
@@ -53,11 +54,16 @@ function keyText(k: string | number | boolean, src: ResolvedSource): string {
   return String(k);
 }
 
-function compareParts(a: unknown[], b: unknown[]): number {
+/** Key parts in Elasticsearch's order (an ip part by its 16-byte form). */
+function compareParts(a: unknown[], b: unknown[], sources: ResolvedSource[]): number {
   for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
+    let x = a[i];
+    let y = b[i];
     if (x === y) continue;
+    if (sources[i].kind === 'ip') {
+      x = ipOrderKey(String(x)) ?? x;
+      y = ipOrderKey(String(y)) ?? y;
+    }
     if (typeof x === 'number' && typeof y === 'number') return x - y;
     if (typeof x === 'boolean' && typeof y === 'boolean') return x ? 1 : -1;
     return String(x) < String(y) ? -1 : 1;
@@ -138,10 +144,10 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
     buckets.sort((x, y) => {
       for (let i = 0; i < p.order.length; i++) {
         const c = criteria[i];
-        const d = c ? c(x.b, y.b) : compareParts(x.g.parts, y.g.parts) * (p.order[i].asc ? 1 : -1);
+        const d = c ? c(x.b, y.b) : compareParts(x.g.parts, y.g.parts, sources) * (p.order[i].asc ? 1 : -1);
         if (d !== 0) return d;
       }
-      return compareParts(x.g.parts, y.g.parts);
+      return compareParts(x.g.parts, y.g.parts, sources);
     });
     const shardTop = buckets.slice(0, p.shardSize);
     let other = total;

@@ -2,6 +2,7 @@ import { asStep } from './aggregation-steps.js';
 import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
+import { ipOrderKey } from '../../mapping/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
@@ -148,7 +149,7 @@ function chooseBuckets(node: AggNode & { params: TermsParams }, docs: DocSet, ct
     }
     const candidates = candidateBuckets<Record<string, unknown>>(ctx.buckets);
     if (bySub) fillSubs(buckets, node.subs, src, docs, ctx, candidates);
-    buckets.sort(bucketComparator(p.order, true));
+    buckets.sort(bucketComparator(p.order, true, src.kind === 'ip' ? (k) => ipOrderKey(String(k)) ?? k : undefined));
     // As one ES shard then the reduce: the shard keeps its top shard_size buckets (the rest is
     // "other"), the reduce drops those under min_doc_count and counts those beyond size as other.
     const shardTop = buckets.slice(0, p.shardSize);

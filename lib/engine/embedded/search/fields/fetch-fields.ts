@@ -94,8 +94,17 @@ function fetchedRange(v: unknown, m: FieldMapping, format: string | undefined): 
   return out;
 }
 
-/** `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`. */
-export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>): Record<string, unknown[]> {
+/**
+ * `fields` of a hit: mapped fields matching the requested patterns, values read from `_source`.
+ * `ignored`, when given, gets the values of the fields it names (the document's `_ignored`) that
+ * indexing ignored (a keyword past its `ignore_above`, a malformed value kept by `ignore_malformed`),
+ * as the source has them: the hit's `ignored_field_values` (Elasticsearch's FieldFetcher puts them
+ * aside rather than dropping them).
+ */
+export function fieldsFromSource(
+  requests: FieldAndFormat[], mappings: Mappings, registry: AnalysisRegistry, source: Record<string, unknown>,
+  ignored?: { fields: ReadonlySet<string>; values: Record<string, unknown[]> },
+): Record<string, unknown[]> {
   if (!requests.length) return {};
   const leaves = leafFields(mappings);
   const nested = nestedPaths(mappings);
@@ -120,12 +129,16 @@ export function fieldsFromSource(requests: FieldAndFormat[], mappings: Mappings,
         throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
       }
       const values: unknown[] = [];
+      const left: unknown[] = [];
+      const wasIgnored = ignored?.fields.has(leaf.name) === true && !at;
       const point = fieldType(leaf.mapping) === 'geo_point' ? isSingleGeoPoint : undefined;
       for (const raw of valuesAtPath(node, relative(leaf.sourcePath), point)) {
         const v = fetchedValue(raw, leaf.mapping, req.format, registry);
         if (v !== undefined) values.push(v);
+        else if (wasIgnored && raw !== null && raw !== undefined) left.push(raw);
       }
       if (values.length) out[relative(leaf.name)] = values;
+      if (left.length) ignored!.values[leaf.name] = left;
     }
     for (const child of nested) {
       if (child === at || innermost(child) !== at) continue;

@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
-import { INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, fieldType, formatDate, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
+import { INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, fieldType, formatDate, ipOfOrderKey, ipOrderKey, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
 import type { SortMode, SortSpec } from './sort-spec.js';
@@ -114,10 +114,17 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
   const integer = INTEGER_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
   const fi = mapping ? handle.inverted?.field(spec.field) : undefined;
   const dates = type === 'date' || type === 'date_nanos' ? dateKeys(spec, type, mapping) : undefined;
+  // ips order by their 16-byte form (IPv4 as ::ffff:a.b.c.d), as Elasticsearch's doc values do
+  const ips = type === 'ip';
 
   const parseValue = (value: unknown): SortKey => {
     if (value === null || value === undefined) return null;
     if (dates) return dates.parse(value);
+    if (ips) {
+      const key = ipOrderKey(String(value));
+      if (key === undefined) throw illegal(`'${String(value)}' is not an IP string literal.`);
+      return key;
+    }
     if (type === 'boolean') return value === true || value === 'true' ? 1 : value === false || value === 'false' ? 0 : Number(value);
     if (isNumeric) {
       const exact = type === 'unsigned_long' ? exactUnsignedLong(value) : undefined;
@@ -142,11 +149,13 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
     key(ord) {
       const values = fi?.docValues.view(ord); // reused array: read here, not kept
       if (!values || values.length === 0) return missingKey;
+      if (ips) return pick(values.map((v) => ipOrderKey(String(v)) ?? String(v)), mode, false);
       const picked = pick(values, mode, integer);
       return dates ? dates.key(picked as number | bigint) : picked;
     },
     render(key) {
       if (key === null) return renderMissing;
+      if (ips && typeof key === 'string') return ipOfOrderKey(key);
       if (dates && spec.format !== undefined && typeof key !== 'string') return formatDate(key, spec.format);
       if ((type === 'float' || type === 'half_float') && typeof key === 'number') return float32Text(key);
       return key;
