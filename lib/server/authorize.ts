@@ -48,6 +48,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     const rules = fieldVisibilityOf(principal.credential);
     const derived = rules && (await authorizer.derivedFieldsFor(principal, info));
     const visibility = rules && derived ? rules.withDerived(derived) : rules;
+    ctx.state.fieldVisibility = visibility;
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((decision.params.has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
