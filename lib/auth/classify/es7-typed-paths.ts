@@ -55,6 +55,8 @@ interface TypedForm {
 
 /** The typed forms of the table's paths, in a table of their own (matched as the one table matches: on decoded segments). */
 const TYPED_FORMS = new RouteTable<TypedForm>();
+/** The fewest segments of a typed form that ends with a parameter (`/_mapping/_doc/field/{fields}`): the others end with an API word. */
+let paramLastLength = Infinity;
 for (const api of ES_API as readonly EsApi[]) {
   if (!TYPED_APIS.has(api.id as EsRouteId)) continue;
   for (const path of api.paths) {
@@ -63,7 +65,10 @@ for (const api of ES_API as readonly EsApi[]) {
     for (const word of mappingAt < 0 ? [undefined] : MAPPING_WORDS) {
       const untyped = word === undefined ? segments : segments.map((s, i) => (i === mappingAt ? word : s));
       const form: TypedForm = { untyped, mapping: word !== undefined, indexFirst: segments[0] === '{index}' };
-      const add = (typed: readonly string[]) => TYPED_FORMS.add(path.methods, '/' + typed.join('/'), form);
+      const add = (typed: readonly string[]) => {
+        TYPED_FORMS.add(path.methods, '/' + typed.join('/'), form);
+        if (patternParam(typed[typed.length - 1]) !== undefined) paramLastLength = Math.min(paramLastLength, typed.length);
+      };
       if (word !== undefined) add([...untyped.slice(0, mappingAt + 1), TYPE, ...untyped.slice(mappingAt + 1)]);
       if (!form.indexFirst) continue;
       const [index, name, ...rest] = untyped;
@@ -74,8 +79,13 @@ for (const api of ES_API as readonly EsApi[]) {
   }
 }
 
-/** Where a path may be typed: `_doc` in one of its first three segments (most requests are answered by this look). */
-const mayBeTyped = (segments: readonly string[]) => segments[1] === TYPE || segments[2] === TYPE;
+/**
+ * Where a path may be typed, by a look at the typed forms' shapes (most requests are answered by
+ * it, `/{index}/_doc/{id}` among them): `_doc` second or third, and an API word last unless the
+ * path is as long as a typed form ending with a parameter.
+ */
+const mayBeTyped = (segments: readonly string[]) =>
+  (segments[1] === TYPE || segments[2] === TYPE) && (segments[segments.length - 1].startsWith('_') || segments.length >= paramLastLength);
 
 /**
  * The Elasticsearch 8 form of an Elasticsearch 7 request typed with `_doc`, from the target the
