@@ -104,7 +104,7 @@ export class Authorizer {
     // who am I: every credential may ask (Elasticsearch asks no privilege for it)
     if (action === AUTHENTICATE_ACTION) return req;
     // an index's metadata is read by its readers too (classifying.ts, readsIndexMetadata)
-    const readerMetadata = readsIndexMetadata(classification, req.method.toUpperCase()) && cred.categories.includes('search');
+    const readerMetadata = readsIndexMetadata(req) && cred.categories.includes('search');
     if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);
     const operations = classification.perIndex?.length ? new Set(classification.perIndex.map((p) => p.operation)) : new Set([classification.operation]);
     for (const op of operations) if (!cred.ops.includes(op)) throw forbidden(action, user);
@@ -120,7 +120,7 @@ export class Authorizer {
       }
       // what a new or changed credential may hold is decided where it is written, on its parsed
       // value and the stored record (credentials/grant.ts, used by the credentials routes)
-      await this.checkCredentialTarget(classification, principal);
+      await this.checkCredentialTarget(req, principal);
     } else if (classification.indices.length || classification.allIndices) {
       let resolved: ResolvedIndices;
       ({ segments, resolved } = await this.authorizeIndices(classification, req, cred.indices, user));
@@ -139,7 +139,7 @@ export class Authorizer {
       checkSize(req, cred.max_size);
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
-    if (fieldRules && SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(classification)) {
+    if (fieldRules && SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(req)) {
       params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
@@ -152,21 +152,29 @@ export class Authorizer {
    * Another credential is reachable only if it lies within this credential's rights (its indices,
    * categories, operations, field rules, limits: grant.ts): a tenant manages the credentials it
    * could have granted, never another tenant's or a wider one; the full list is the admin's.
-   * Read from the classification's decoded segments and id, never the path's text; a shape the
-   * credentials API does not have (`/_credentials/a/b`, `/{index}/_credentials/x`) is refused.
+   * Read from the request value's route and decoded path parameters (the one table's match),
+   * never the path; a shape the credentials API does not have (`/_credentials/a/b`,
+   * `/{index}/_credentials/x`) matches no credentials route and is refused.
    */
-  private async checkCredentialTarget(c: Classification, principal: Principal): Promise<void> {
-    const refuse = () => forbidden(c.action, principal.username);
-    const { segments } = c;
-    // `/{index}/_credentials`: its index was checked against this credential's patterns
-    if (segments.length === 2 && segments[1] === '_credentials' && c.id === undefined) return;
-    if (segments[0] !== '_credentials' || segments.length > 2) throw refuse();
-    if (segments.length === 1) {
-      // creating is checked where the credential is written; listing every credential is the admin's
-      if (c.operation !== 'write') throw refuse();
-      return;
+  private async checkCredentialTarget(req: GatewayRequest, principal: Principal): Promise<void> {
+    const refuse = () => forbidden(req.info.action, principal.username);
+    switch (req.route) {
+      // `/{index}/_credentials`: its index was checked against this credential's patterns
+      case 'index_credentials.list':
+      case 'index_credentials.create':
+      // creating is checked where the credential is written
+      case 'credentials.create':
+        return;
+      case 'credentials.get':
+      case 'credentials.update':
+      case 'credentials.delete':
+        break;
+      // listing every credential is the admin's
+      default:
+        throw refuse();
     }
-    const username = c.id ?? segments[1];
+    const username = req.pathParams.username;
+    if (username === undefined) throw refuse();
     const target = await this.store?.get(username).catch(() => undefined);
     if (!target) return; // the API answers 404 (or 400 for a malformed name)
     // within the caller's rights as a whole (grant.ts), not only its indices: a pair the admin
@@ -489,12 +497,14 @@ function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fi
   return { text: msearchText(narrowed), value: undefined };
 }
 
-/** APIs of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */
-const SOURCELESS_APIS = new Set(['_count', '_render', '_msearch', '_field_caps', '_validate', '_terms_enum', '_knn_search', '_pit', '_search_shards', '_mtermvectors', '_termvectors']);
+/** Routes of the source-filtered categories whose answers carry no `_source` (and which refuse its parameters). */
+const SOURCELESS_ROUTES = new Set([
+  'count', 'typed.count', 'render_search_template', 'msearch', 'msearch_template', 'field_caps', 'indices.validate_query', 'terms_enum',
+  'knn_search', 'open_point_in_time', 'close_point_in_time', 'search_shards', 'mtermvectors', 'termvectors',
+]);
 
-/** Whether the answer carries `_source`, so that the credential's field rules go on as its source filter. */
-function answersWithSource(info: Classification): boolean {
-  if (info.action === 'indices:data/read/scroll' || info.action === 'indices:data/read/scroll/clear') return false;
-  const api = info.segments.find((s) => s.startsWith('_') && s !== '_all');
-  return api === undefined || !SOURCELESS_APIS.has(api);
+/** Whether the answer carries `_source`, so that the credential's field rules go on as its source filter (read from the request value's route). */
+function answersWithSource(req: Pick<GatewayRequest, 'route' | 'info'>): boolean {
+  if (req.info.action === 'indices:data/read/scroll' || req.info.action === 'indices:data/read/scroll/clear') return false;
+  return !SOURCELESS_ROUTES.has(req.route);
 }

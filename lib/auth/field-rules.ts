@@ -1183,10 +1183,11 @@ export interface FieldRulesBody {
  * stages). Requests of the `search`, `docs`, `streams` and `declarative` categories are read;
  * a field mapping by name is checked; other categories read no field.
  */
-export function fieldReadRefusal(visibility: FieldVisibility, info: Classification, params: FieldParameters, body: FieldRulesBody): FieldRefusal | undefined {
+export function fieldReadRefusal(visibility: FieldVisibility, req: Pick<GatewayRequest, 'info' | 'route' | 'params'>, body: FieldRulesBody): FieldRefusal | undefined {
+  const { info, params } = req;
   const { action } = info;
   // rendering a template reads no document: only a search made of it does
-  if (UNCHECKABLE.has(action) && info.segments[0] !== '_render') return 'this API reads fields that cannot be checked against the credential\'s field rules';
+  if (UNCHECKABLE.has(action) && req.route !== 'render_search_template') return 'this API reads fields that cannot be checked against the credential\'s field rules';
   // a field mappings answer is narrowed (visibleFieldMappings): asking for a hidden field answers nothing of it
   if (info.category === 'declarative') return declarativeRefusal(visibility, body.json());
   if (MAPPING_WRITES.includes(action) && info.operation === 'write' && mappingReadsFields(body.json())) {
@@ -1199,7 +1200,6 @@ export function fieldReadRefusal(visibility: FieldVisibility, info: Classificati
     }
   }
   if (info.category !== 'search' && info.category !== 'docs' && info.category !== 'streams') return undefined;
-  if (action === 'indices:data/read/search' && info.segments.includes('_suggest')) return suggestRefusal(visibility, body.json());
   if (SEARCH_BODIES.has(action)) return searchRefusal(visibility, body.json(), params);
   switch (action) {
     case 'indices:data/read/msearch':
@@ -1257,6 +1257,6 @@ export function checkFieldRules(principal: Principal, req: GatewayRequest, deriv
     searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),
     bulk: () => (text ? readBulk(text) : []),
   };
-  const refusal = fieldReadRefusal(visibility, info, req.params, body);
+  const refusal = fieldReadRefusal(visibility, req, body);
   if (refusal) throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${principal.username}]: ${refusal}`);
 }

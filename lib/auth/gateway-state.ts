@@ -1,4 +1,5 @@
 import type { Principal } from './authenticator.js';
+import type { FieldVisibility } from './field-rules.js';
 import type { Classification, GatewayRequest, RequestTarget } from '../request/index.js';
 
 /**
@@ -20,4 +21,11 @@ export interface GatewayState {
   request: Classification;
   /** The body, once a step had to read it: what every later step (and the engine) reads instead of the socket. */
   body?: Buffer | string | null;
+  /**
+   * What the caller's field rules let its request read (step 4), with the fields the indices it
+   * reaches derive from others (aliases, scripts); absent for the admin and credentials without
+   * field rules. What a feature adds to the caller's request (query rules, relevancy defaults) is
+   * read through it.
+   */
+  fieldVisibility?: FieldVisibility;
 }

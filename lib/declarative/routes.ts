@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Component, DeclarativeObserver, DeclarativeRequest } from '../declarative-request/index.js';
-import type { Principal } from '../auth/index.js';
+import { fieldVisibilityOf, type GatewayState, type Principal } from '../auth/index.js';
 import { clientIp, scopeOf } from '../analytics/index.js';
 import { readJson, type Backend, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
@@ -67,7 +67,9 @@ export function declarativeRoutes(
   async function answer(ctx: Context, engine: InterceptedBackend, body: unknown, defaultIndex: string | undefined, principal: Principal, record: boolean, validateOnly = false): Promise<DeclarativeResponse> {
     const started = performance.now();
     let effects: Map<string, RuleEffects> | undefined;
-    const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation)));
+    // the caller's field rules as authorization read them (aliases of the indices included)
+    const visibility = (ctx.state as Partial<GatewayState>).fieldVisibility ?? (principal.role === 'admin' ? undefined : fieldVisibilityOf(principal.credential));
+    const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation, visibility)));
     const validated = await validateDeclarative(body, principal, mappings.get, { defaultIndex, prepare, engine });
     const plan = validated.translation.plan;
     // hidden documents are counted by searches sent after the components' own

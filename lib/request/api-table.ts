@@ -57,7 +57,7 @@ for (const gateway of GATEWAY_ROUTES) {
 const NAMES = new Set(['index', 'app', 'type', 'id']);
 
 /** An index expression in the path's first place: any name, `_all` among them, but no other API word (`/_x/…` is an API's, not an index's). */
-const indexExpression = (segment: string) => !segment.startsWith('_') || segment === '_all' || segment.startsWith('_all,');
+export const indexExpression = (segment: string): boolean => !segment.startsWith('_') || segment === '_all' || segment.startsWith('_all,');
 
 function accepts(entry: Entry, segments: readonly string[]): boolean {
   if (entry.indexFirst && !indexExpression(segments[0])) return false;

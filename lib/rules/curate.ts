@@ -1,4 +1,5 @@
 import type { Component, DeclarativeRequest, ReactExpression } from '../declarative-request/index.js';
+import type { FieldVisibility } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { DocRef, QueryRule } from './rule.js';
@@ -6,6 +7,7 @@ import { parseRule } from './rule.js';
 import type { RelevancyStore } from './relevancy.js';
 import { checkCompiles, RuleSet, type SearchSituation } from './rule-set.js';
 import type { RuleStore } from './rule-store.js';
+import { actionFields, readsVisibleFields } from './hidden-fields.js';
 
 type Clause = Record<string, unknown>;
 
@@ -52,13 +54,14 @@ function previewRule(body: Record<string, unknown>): RuleSet {
  * then each `search`/`suggestion` component the rules that fire for its text and the facet values
  * of the components it reacts to (unless `enableQueryRules: false`). Text actions and
  * `search_settings` change the component here; what changes the engine request or the answer is
- * returned per component id, for `constrainSearch` and `curateAnswer`.
+ * returned per component id, for `constrainSearch` and `curateAnswer`. `visibility`: the caller's
+ * field rules; a relevancy default or a rule action that reads a field they hide is left out.
  */
-export function curateDeclarative(request: DeclarativeRequest, indexOf: (i: number) => string, curation: Curation): Map<string, RuleEffects> {
+export function curateDeclarative(request: DeclarativeRequest, indexOf: (i: number) => string, curation: Curation, visibility?: FieldVisibility): Map<string, RuleEffects> {
   const settings = request.settings ?? {};
   const effects = new Map<string, RuleEffects>();
   if (settings.enableSearchRelevancy !== false) {
-    request.query = request.query.map((c, i) => curation.relevancy.withDefaults(c, indexOf(i)));
+    request.query = request.query.map((c, i) => curation.relevancy.withDefaults(c, indexOf(i), (fields) => readsVisibleFields(visibility, fields)));
   }
   if (settings.enableQueryRules === false) return effects;
   const preview = settings.queryRule ? previewRule(settings.queryRule) : undefined;
@@ -75,7 +78,7 @@ export function curateDeclarative(request: DeclarativeRequest, indexOf: (i: numb
     };
     const rules = firing(curation, situation, preview);
     if (!rules.length) return;
-    const { component: changed, effects: fx } = applyRules(component, rules, curation);
+    const { component: changed, effects: fx } = applyRules(component, rules, curation, visibility);
     request.query[i] = changed;
     effects.set(component.id, fx);
   });
@@ -107,9 +110,10 @@ function selectedFacets(react: ReactExpression | undefined, byId: ReadonlyMap<st
  * highest priority). What has one value — the search term a `replace_search_term` sets, each prop
  * of `search_settings`, `custom_data` — is the first rule's that sets it; word removals and
  * replacements work on the text as the rules before left it; filters, hidden and promoted
- * documents add up.
+ * documents add up. An action that reads a field the caller's rules hide (`visibility`) is not
+ * applied for that caller: the rule's other actions are.
  */
-function applyRules(component: Component, rules: QueryRule[], curation: Curation): { component: Component; effects: RuleEffects } {
+function applyRules(component: Component, rules: QueryRule[], curation: Curation, visibility?: FieldVisibility): { component: Component; effects: RuleEffects } {
   const c: Component = { ...component };
   const fx: RuleEffects = { fired: [], filters: [], hide: [], promote: [] };
   let termSet = false;
@@ -118,6 +122,7 @@ function applyRules(component: Component, rules: QueryRule[], curation: Curation
     fx.fired.push(rule.id);
     if (rule.id !== '_preview') curation.rules.used(rule.id);
     for (const action of rule.actions) {
+      if (!readsVisibleFields(visibility, actionFields(action))) continue;
       const text = typeof c.value === 'string' ? c.value : '';
       switch (action.type) {
         case 'replace_search_term':
@@ -177,7 +182,7 @@ function effectsOf(action: QueryRule['actions'][number]): unknown[] {
  * convention): only the actions that do not rewrite the query DSL apply (filters, hide, promote,
  * custom data); text actions and search settings are for declarative components.
  */
-export function curatePlainSearch(indices: readonly string[], query: string, filters: Map<string, string[]>, curation: Curation): RuleEffects | undefined {
+export function curatePlainSearch(indices: readonly string[], query: string, filters: Map<string, string[]>, curation: Curation, visibility?: FieldVisibility): RuleEffects | undefined {
   const seen = new Set<string>();
   const rules: QueryRule[] = [];
   const now = nowSeconds();
@@ -189,7 +194,7 @@ export function curatePlainSearch(indices: readonly string[], query: string, fil
     }
   }
   if (!rules.length) return undefined;
-  return applyRules({ id: '_search', value: query }, rules, curation).effects;
+  return applyRules({ id: '_search', value: query }, rules, curation, visibility).effects;
 }
 
 /**

@@ -1,6 +1,6 @@
-import { fieldVisibilityOf, type Principal } from '../auth/index.js';
+import { fieldVisibilityOf, type FieldVisibility, type Principal } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
-import type { SearchSettings } from './rule.js';
+import type { Action, SearchSettings } from './rule.js';
 
 type FieldRef = string | { field: string };
 
@@ -27,4 +27,20 @@ export function checkNoHiddenFields(principal: Principal, fields: readonly strin
     const refusal = visibility.refusalOfField(field);
     if (refusal) throw new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${principal.username}]: ${refusal}`);
   }
+}
+
+/** The fields an action makes a search read: its filters' and its search settings'. */
+export function actionFields(action: Action): string[] {
+  return action.type === 'add_filter' ? action.value.map((f) => f.field) : action.type === 'search_settings' ? settingsFields(action.value) : [];
+}
+
+/**
+ * Does the caller see every field `fields` names? Checked where a rule or a relevancy default is
+ * applied to a caller's search, whoever wrote it and whenever: the caller's field rules of now,
+ * with the aliases and scripted fields of the indices its request reaches (a rule stored before
+ * its author had field rules, or naming an alias of a hidden field, would otherwise tell the
+ * hidden field's values by which documents match). No visibility: the caller sees every field.
+ */
+export function readsVisibleFields(visibility: FieldVisibility | undefined, fields: readonly string[]): boolean {
+  return !visibility || fields.every((f) => visibility.refusalOfField(f) === undefined);
 }

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { readJson, type InterceptedBackend } from '../engine/index.js';
 import { errors } from '../errors/index.js';
 import { bufferText, narrowRequest, queryString, type Classification } from '../request/index.js';
-import type { GatewayState } from '../auth/index.js';
+import { fieldVisibilityOf, type GatewayState } from '../auth/index.js';
 import { constrainSearch, curateAnswer, curatePlainSearch, fetchPromoted, hiddenCount, type Curation, type RuleEffects } from './curate.js';
 import { readMsearch } from '../ndjson/index.js';
 
@@ -54,6 +54,8 @@ export function curatedSearch(backend: InterceptedBackend, curation: Curation, m
   return async (ctx, next) => {
     const request = ctx.state.gatewayRequest;
     const { info } = request;
+    const { principal } = ctx.state;
+    const visibility = ctx.state.fieldVisibility ?? (principal.role === 'admin' ? undefined : fieldVisibilityOf(principal.credential));
     const query = ctx.get(SEARCH_QUERY_HEADER);
     const filters = filtersOf(ctx.get('x-search-filters'));
     const multi = info.action === 'indices:data/read/msearch';
@@ -72,7 +74,7 @@ export function curatedSearch(backend: InterceptedBackend, curation: Curation, m
     const curated: Curated[] = searches.map(({ header, body }) => {
       const named = header?.index;
       const index = typeof named === 'string' ? named : Array.isArray(named) ? named.join(',') : pathIndex;
-      return { index, body, effects: curatePlainSearch([index ?? '_all'], query, filters, curation) };
+      return { index, body, effects: curatePlainSearch([index ?? '_all'], query, filters, curation, visibility) };
     });
     if (!curated.some((c) => c.effects)) return next();
     const counts: Array<{ index: string | undefined; body: Record<string, unknown> }> = [];

@@ -4,6 +4,7 @@ import { shapeCheck, TUNING_PROPERTIES } from '../declarative-request/index.js';
 import type { Backend } from '../engine/index.js';
 import { SystemRecords } from '../records/index.js';
 import type { SearchSettings } from './rule.js';
+import { settingsFields } from './hidden-fields.js';
 
 export const RELEVANCY_INDEX = '.gateway-searchrelevancy';
 /** The record that applies to every index without one of its own (per component type). */
@@ -56,13 +57,17 @@ export class RelevancyStore {
     return this.records.delete(index);
   }
 
-  /** The component with the defaults of its index filled in where it has no value of its own. */
-  withDefaults(component: Component, index: string): Component {
+  /**
+   * The component with the defaults of its index filled in where it has no value of its own;
+   * `readable`: whether the caller may read the fields a default names (one it may not is left out).
+   */
+  withDefaults(component: Component, index: string, readable: (fields: string[]) => boolean = () => true): Component {
     const type = component.type ?? 'search';
     const own = this.records.get(index)?.[type];
     const fallback = this.records.get(DEFAULT_RELEVANCY)?.[type];
     if (!own && !fallback) return component;
-    const out: Record<string, unknown> = { ...fallback, ...own };
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries({ ...fallback, ...own })) if (readable(settingsFields({ [k]: v } as SearchSettings))) out[k] = v;
     for (const [k, v] of Object.entries(component)) if (v !== undefined) out[k] = v;
     return out as unknown as Component;
   }

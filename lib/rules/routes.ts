@@ -7,7 +7,7 @@ import { readJsonBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { parseRule, ruleView, type QueryRule } from './rule.js';
 import { checkCompiles } from './rule-set.js';
-import { checkNoHiddenFields, settingsFields } from './hidden-fields.js';
+import { actionFields, checkNoHiddenFields, settingsFields } from './hidden-fields.js';
 import type { RuleStore } from './rule-store.js';
 import { checkRelevancy, DEFAULT_RELEVANCY, type RelevancyStore } from './relevancy.js';
 
@@ -55,7 +55,7 @@ function owned(rule: QueryRule, principal: Principal): QueryRule {
 
 /** The fields a rule makes a search read: its filters' and its search settings'. */
 function ruleFields(rule: QueryRule): string[] {
-  return rule.actions.flatMap((a) => (a.type === 'add_filter' ? a.value.map((f) => f.field) : a.type === 'search_settings' ? settingsFields(a.value) : []));
+  return rule.actions.flatMap(actionFields);
 }
 
 /**

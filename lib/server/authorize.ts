@@ -48,6 +48,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     const rules = fieldVisibilityOf(principal.credential);
     const derived = rules && (await authorizer.derivedFieldsFor(principal, info));
     const visibility = rules && derived ? rules.withDerived(derived) : rules;
+    ctx.state.fieldVisibility = visibility;
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((decision.params.has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
@@ -81,14 +82,15 @@ function scrollIdOf(text: string): string | undefined {
  * its own; a scroll this credential opens was checked as the search that opened it.
  */
 async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>, visibility: FieldVisibility, maxContentLength: number): Promise<void> {
-  const { info, params } = ctx.state.gatewayRequest;
-  const refusal = fieldReadRefusal(visibility, info, params, await bodyOf(ctx, info, maxContentLength));
+  const request = ctx.state.gatewayRequest;
+  const { info } = request;
+  const refusal = fieldReadRefusal(visibility, request, await bodyOf(ctx, info, maxContentLength));
   if (refusal) {
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }
   // a HEAD answer has no body: nothing to narrow
   // (`_cat/aliases` shows no filter: its text is left as it is)
-  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && info.segments[0] !== '_cat';
+  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && !request.route.startsWith('cat.');
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
   if (mappings) delete ctx.req.headers['accept-encoding'];
   await next();

@@ -54,4 +54,19 @@ describe('the request is parsed at the edge only (issue 32)', () => {
     // a path is split in one place: the edge's decoder
     expect(files.filter(({ text }) => text.includes("split('/')")).map((f) => f.file)).to.deep.equal(['lib/request/request-target.ts']);
   });
+
+  it("authorization decides on the request value's route and path parameters, never on the classification's path segments", () => {
+    // the builders of the request value read the decoded segments (the edge); authorization and
+    // the field rules read `route` and `pathParams` — except where a narrowed index list is
+    // written back into the path the request was classified on (`narrowedSegments`)
+    const BUILDERS = new Set(['lib/auth/classify/read-request.ts', 'lib/auth/classify/classify-route.ts', 'lib/auth/classify/classifying.ts', 'lib/auth/classify/render-template.ts', 'lib/auth/classify/es7-typed-paths.ts']);
+    const deciding = files.filter(({ file }) => (file.startsWith('lib/auth/') && !BUILDERS.has(file)) || file === 'lib/server/authorize.ts' || file === 'lib/auth/classify/classifying.ts');
+    const found: string[] = [];
+    for (const { file, text } of deciding) {
+      text.split('\n').forEach((line, i) => {
+        if ((/\b(?:info|c|classification)\.segments\b/.test(line) || /\{\s*segments\s*\}\s*=\s*(?:info|c|classification)\b/.test(line)) && !line.includes('const segments = [...c.segments];')) found.push(`${file}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(found).to.deep.equal([]);
+  });
 });

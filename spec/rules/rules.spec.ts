@@ -215,6 +215,50 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'GET', '/_rules', { auth: shopAuth })).json.rules.map((r: { id: string }) => r.id)).to.deep.equal(['shop-rule']);
     });
 
+    it("a rule action or relevancy default reading a field hidden from the caller is not applied for it, however it was stored", async () => {
+      const created = await call(gw.url, 'PUT', '/vault', { body: { mappings: { properties: { name: { type: 'text' }, secret: { type: 'keyword' }, code: { type: 'alias', path: 'secret' } } } } });
+      expect(created.status, created.text).to.equal(200);
+      for (const [id, secret] of [['1', 'a'], ['2', 'b']]) await call(gw.url, 'PUT', `/vault/_doc/${id}?refresh=true`, { body: { name: 'vault item', secret } });
+      const make = async (fields: Record<string, unknown>) => {
+        const res = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['vault'], categories: ['search', 'declarative', 'rules', 'searchrelevancy'], ops: ['read', 'write'], ...fields } });
+        expect(res.status, res.text).to.equal(201);
+        return { auth: basic(res.json.credential.username, res.json.password), username: res.json.credential.username as string };
+      };
+      const found = async (auth: string | undefined, settings: Record<string, unknown> = {}) => {
+        const res = await call(gw.url, 'POST', '/vault/_declarative', { auth, body: { query: [{ id: 's', dataField: ['name'], value: 'vault' }], settings } });
+        expect(res.status, res.text).to.equal(200);
+        return ids(res.json.s.hits.hits).sort();
+      };
+      // stored before its author was given field rules
+      const early = await make({});
+      await putRule('vault-secret', { trigger: { type: 'always', indices: ['vault'] }, actions: { add_filter: { secret: 'a' }, custom_data: 'kept' } }, early.auth);
+      expect(await found(early.auth)).to.deep.equal(['1']);
+      const patched = await call(gw.url, 'PATCH', `/_credentials/${early.username}`, { body: { exclude_fields: ['secret'] } });
+      expect(patched.status, patched.text).to.equal(200);
+      expect(await found(early.auth)).to.deep.equal(['1', '2']);
+      const plain = await call(gw.url, 'POST', '/vault/_search', { auth: early.auth, headers: { 'x-search-query': 'vault' }, body: { query: { match: { name: 'vault' } } } });
+      expect(plain.status, plain.text).to.equal(200);
+      expect(ids(plain.json.hits.hits).sort()).to.deep.equal(['1', '2']);
+      expect(plain.json.customData).to.equal('kept'); // the rule's other actions still apply
+      expect(await found(undefined)).to.deep.equal(['1']); // the admin sees every field: the rule applies
+      await call(gw.url, 'DELETE', '/_rule/vault-secret');
+      // naming an alias of the hidden field, and inline (a rule under test)
+      const hiding = await make({ exclude_fields: ['secret'] });
+      await putRule('vault-code', { trigger: { type: 'always', indices: ['vault'] }, actions: { add_filter: { code: 'a' } } }, hiding.auth);
+      expect(await found(hiding.auth)).to.deep.equal(['1', '2']);
+      await call(gw.url, 'DELETE', '/_rule/vault-code');
+      expect(await found(hiding.auth, { queryRule: { trigger: { type: 'always' }, actions: { add_filter: { secret: 'a' } } } })).to.deep.equal(['1', '2']);
+      // a relevancy default stored before the field rules: its hidden field is left out
+      expect((await call(gw.url, 'PUT', '/_searchrelevancy/vault', { body: { search: { dataField: ['secret'], size: 5 } } })).status).to.equal(201);
+      const bySecret = { query: [{ id: 's', value: 'a' }] };
+      expect(ids((await call(gw.url, 'POST', '/vault/_declarative', { body: bySecret })).json.s.hits.hits)).to.deep.equal(['1']);
+      const defaulted = await call(gw.url, 'POST', '/vault/_declarative', { auth: hiding.auth, body: bySecret });
+      expect(defaulted.status, defaulted.text).to.equal(400); // no dataField of its own, and the default's is hidden
+      expect(defaulted.json.error.reason).to.match(/dataField/);
+      await call(gw.url, 'DELETE', '/_searchrelevancy/vault');
+      await call(gw.url, 'DELETE', '/vault');
+    });
+
     it('search relevancy settings are defaults a request overrides, validated like a declarative request', async () => {
       const put = await call(gw.url, 'PUT', '/_searchrelevancy/shop', { body: { search: { dataField: [{ field: 'name', weight: 2 }], size: 1 } } });
       expect(put.status, put.text).to.equal(201);

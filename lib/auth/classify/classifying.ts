@@ -1,7 +1,7 @@
 import { EsError } from '../../errors/index.js';
 import { expandsHiddenIndices, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
-import type { Category, Classification, ClassifiableRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
+import type { Category, Classification, ClassifiableRequest, GatewayRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
  * A classification begun: what every request's parameters say, whatever its route — a parameter
@@ -221,14 +221,16 @@ export class Classifying implements BodyReading {
  * in practice (a search UI needs the fields it searches; appbase-js's `getMappings()` asks for
  * them). Classified `indices` (index administration holds them), and granted as well to a
  * credential with `search`, on its own indices only: they are narrowed and checked like any index
- * read. `_cat/shards` (node addresses) and `_settings` stay the index administrator's.
+ * read. `_cat/shards` (node addresses) and `_settings` stay the index administrator's. Read from
+ * the request value's route (the one table's match), not its path.
  */
-export function readsIndexMetadata(c: Classification, method = 'GET'): boolean {
+export function readsIndexMetadata(req: Pick<GatewayRequest, 'route' | 'method' | 'info'>): boolean {
+  const c = req.info;
   if (c.category !== 'indices' || c.operation !== 'read' || c.perIndex?.length) return false;
-  if (c.segments[0] === '_cat') return c.segments[1] === 'indices' || c.segments[1] === 'count';
+  if (req.route.startsWith('cat.')) return req.route === 'cat.indices' || req.route === 'cat.count';
   // `HEAD /{index}`: whether the index exists, which clients ask before using one (Elasticsearch's
   // view_index_metadata holds it); `GET /{index}` shows settings too, which stay `indices`
-  if (c.action === 'indices:admin/get') return method === 'HEAD' && c.family === 'engine' && c.segments.length === 1;
+  if (c.action === 'indices:admin/get') return req.route === 'indices.get' && req.method === 'HEAD';
   return INDEX_METADATA_READS.has(c.action);
 }
 

@@ -1,5 +1,5 @@
 import { EsError } from '../../errors/index.js';
-import { pathOfSegments, serializeQuery, withParam, type RequestTarget } from '../../request/index.js';
+import { ES_API, indexExpression, pathOfSegments, patternParam, patternSegments, RouteTable, serializeQuery, withParam, type EsApi, type EsRouteId, type RequestTarget } from '../../request/index.js';
 
 /**
  * Elasticsearch 7's typed paths with the type `_doc` (`/{index}/_doc/_search`,
@@ -29,46 +29,70 @@ export interface TypelessRequest {
 }
 
 const TYPE = '_doc';
-const GET_POST = ['GET', 'POST'] as const;
 
-/** `/{index}/_doc/{api…}` → `/{index}/{api…}`: the typed APIs on an index's documents, with the methods ES 7 routes to them. */
-const COLLECTION_APIS: Readonly<Record<string, readonly string[]>> = {
-  _search: GET_POST,
-  '_search/template': GET_POST,
-  _msearch: GET_POST,
-  '_msearch/template': GET_POST,
-  _count: GET_POST,
-  '_validate/query': GET_POST,
-  _mget: GET_POST,
-  _termvectors: GET_POST,
-  _mtermvectors: GET_POST,
-  _bulk: ['POST', 'PUT'],
-  _delete_by_query: ['POST'],
-  _update_by_query: ['POST'],
-};
+/**
+ * The Elasticsearch 8 APIs Elasticsearch 7 also served typed. Their typed forms are derived from
+ * the route table's own paths of these APIs, with the methods the table gives them:
+ * - `/{index}/{api…}` (no other parameter) → `/{index}/_doc/{api…}` (`/{index}/_doc/_search`);
+ * - `/{index}/{api}/{id}` → `/{index}/_doc/{id}/{api}` (`/{index}/_doc/{id}/_update`);
+ * - a mapping path, `_mapping` or its spelling `_mappings` → with `_doc` after it as well
+ *   (`/{index}/_mapping/_doc`, `/_mapping/_doc/field/{fields}`).
+ */
+const TYPED_APIS: ReadonlySet<EsRouteId> = new Set<EsRouteId>([
+  'search', 'search_template', 'msearch', 'msearch_template', 'count', 'indices.validate_query', 'mget', 'termvectors',
+  'mtermvectors', 'bulk', 'delete_by_query', 'update_by_query', 'update', 'create', 'get_source', 'explain',
+  'indices.get_mapping', 'indices.get_field_mapping', 'indices.put_mapping',
+]);
+const MAPPING_WORDS = ['_mapping', '_mappings'];
 
-/** `/{index}/_doc/{id}/{api}` → `/{index}/{api}/{id}`: the typed APIs on one document. */
-const DOCUMENT_APIS: Readonly<Record<string, readonly string[]>> = {
-  _update: ['POST'],
-  _create: ['PUT', 'POST'],
-  _source: ['GET', 'HEAD'],
-  _explain: GET_POST,
-  _termvectors: GET_POST,
-};
+/** A typed form: the Elasticsearch 8 pattern's segments it stands for, and whether it is a mapping API. */
+interface TypedForm {
+  untyped: readonly string[];
+  mapping: boolean;
+  /** The pattern starts with an index expression (`{index}`). */
+  indexFirst: boolean;
+}
 
-const MAPPING_WORDS = new Set(['_mapping', '_mappings']);
-const MAPPING_METHODS = new Set(['GET', 'PUT', 'POST']);
+/** The typed forms of the table's paths, in a table of their own (matched as the one table matches: on decoded segments). */
+const TYPED_FORMS = new RouteTable<TypedForm>();
+/** The fewest segments of a typed form that ends with a parameter (`/_mapping/_doc/field/{fields}`): the others end with an API word. */
+let paramLastLength = Infinity;
+for (const api of ES_API as readonly EsApi[]) {
+  if (!TYPED_APIS.has(api.id as EsRouteId)) continue;
+  for (const path of api.paths) {
+    const segments = patternSegments(path.pattern);
+    const mappingAt = segments.indexOf('_mapping');
+    for (const word of mappingAt < 0 ? [undefined] : MAPPING_WORDS) {
+      const untyped = word === undefined ? segments : segments.map((s, i) => (i === mappingAt ? word : s));
+      const form: TypedForm = { untyped, mapping: word !== undefined, indexFirst: segments[0] === '{index}' };
+      const add = (typed: readonly string[]) => {
+        TYPED_FORMS.add(path.methods, '/' + typed.join('/'), form);
+        if (patternParam(typed[typed.length - 1]) !== undefined) paramLastLength = Math.min(paramLastLength, typed.length);
+      };
+      if (word !== undefined) add([...untyped.slice(0, mappingAt + 1), TYPE, ...untyped.slice(mappingAt + 1)]);
+      if (!form.indexFirst) continue;
+      const [index, name, ...rest] = untyped;
+      const params = rest.filter((s) => patternParam(s) !== undefined);
+      if (params.length === 0 || word !== undefined) add([index, TYPE, name, ...rest]);
+      else if (rest.length === 1) add([index, TYPE, rest[0], name]);
+    }
+  }
+}
 
-/** Where a path may be typed: `/_doc/_…`, `/_doc/{id}/_…`, `/_mapping[s]/_doc` (`/{index}/_doc/{id}` is not). */
-const MAYBE_TYPED = /\/_doc\/+(?:[^/]+\/+)?_|\/_mappings?\/+_doc(?:\/|$)/;
+/**
+ * Where a path may be typed, by a look at the typed forms' shapes (most requests are answered by
+ * it, `/{index}/_doc/{id}` among them): `_doc` second or third, and an API word last unless the
+ * path is as long as a typed form ending with a parameter.
+ */
+const mayBeTyped = (segments: readonly string[]) =>
+  (segments[1] === TYPE || segments[2] === TYPE) && (segments[segments.length - 1].startsWith('_') || segments.length >= paramLastLength);
 
 /**
  * The Elasticsearch 8 form of an Elasticsearch 7 request typed with `_doc`, from the target the
- * edge decoded; undefined for any other request (most of them, answered by a look at the
- * canonical path, where `_doc` is never escaped).
+ * edge decoded; undefined for any other request.
  */
 export function typelessRequest(method: string, target: RequestTarget): TypelessRequest | undefined {
-  if (!MAYBE_TYPED.test(target.path)) return undefined;
+  if (!mayBeTyped(target.segments)) return undefined;
   const m = (method || 'GET').toUpperCase();
   const untyped = untypedSegments(m, target.segments);
   if (!untyped) return undefined;
@@ -83,40 +107,18 @@ export function typelessRequest(method: string, target: RequestTarget): Typeless
   return { target: { ...target, path: pathOfSegments(untyped.segments), segments: untyped.segments, params, querystring }, typedAnswer };
 }
 
+/** The Elasticsearch 8 segments of a typed path, its path parameters put back in their places. */
+function untypedSegments(method: string, segments: readonly string[]): { segments: string[]; mapping: boolean } | undefined {
+  const found = TYPED_FORMS.find(method, segments);
+  if (!found) return undefined;
+  const { value: form, pathParams } = found;
+  // an index expression first, as the one table reads it (ES's `_all` among them, no other API word)
+  if (form.indexFirst && !indexExpression(pathParams.index)) return undefined;
+  return { segments: form.untyped.map((s) => { const name = patternParam(s); return name === undefined ? s : pathParams[name]; }), mapping: form.mapping };
+}
+
 /** Mapping answers typed as Elasticsearch 7 gives them (one implementation, with the compatibility mode's). */
 export { typedMappings } from '../../rest-compat/index.js';
-
-function untypedSegments(method: string, segments: readonly string[]): { segments: string[]; mapping: boolean } | undefined {
-  const [first, second, ...rest] = segments;
-  if (first === undefined || second === undefined) return undefined;
-  // `/_mapping/_doc[/field/{fields}]`: every index's mappings
-  if (MAPPING_WORDS.has(first)) {
-    return second === TYPE && method === 'GET' && isMappingApi(method, rest) ? { segments: [first, ...rest], mapping: true } : undefined;
-  }
-  // anything else starts with an index expression (ES's `_all` among them)
-  if (first.startsWith('_') && first !== '_all' && !first.startsWith('_all,')) return undefined;
-  if (second === TYPE) {
-    const [api, ...after] = rest;
-    if (api === undefined) return undefined; // `/{index}/_doc`: Elasticsearch 8's own
-    // `/{index}/_doc/_mapping[/field/{fields}]`
-    if (MAPPING_WORDS.has(api) && isMappingApi(method, after)) return { segments: [first, ...rest], mapping: true };
-    if (COLLECTION_APIS[rest.join('/')]?.includes(method)) return { segments: [first, ...rest], mapping: false };
-    // `/{index}/_doc/{id}/{api}` (an id may start with `_`); `/{index}/_doc/{id}` is Elasticsearch 8's own
-    if (after.length === 1 && DOCUMENT_APIS[after[0]]?.includes(method)) return { segments: [first, after[0], api], mapping: false };
-    return undefined;
-  }
-  // `/{index}/_mapping/_doc[/field/{fields}]`
-  if (MAPPING_WORDS.has(second) && rest[0] === TYPE && isMappingApi(method, rest.slice(1))) {
-    return { segments: [first, second, ...rest.slice(1)], mapping: true };
-  }
-  return undefined;
-}
-
-/** What follows `_mapping` and the type: nothing (get or put mapping), or `field/{fields}` (get field mapping). */
-function isMappingApi(method: string, after: readonly string[]): boolean {
-  if (after.length === 0) return MAPPING_METHODS.has(method);
-  return method === 'GET' && after.length === 2 && after[0] === 'field';
-}
 
 /** The flag, read as ES reads it: present without a value, or `true`, is on; `false` off; anything else a 400. */
 function includeTypeName(value: string): boolean {
