@@ -42,7 +42,7 @@ for (const backend of BACKENDS) {
       expectAnsweredThroughout(during, 'a range aggregation of 60,000 ranges');
     });
 
-    it('terms × date_histogram near search.max_buckets is built a slice at a time, each bucket\'s documents gathered once', async () => {
+    it('terms × date_histogram near search.max_buckets is built a slice at a time', async () => {
       // 300 users × 200 seconds (min_doc_count 0 over the extended bounds): 60,300 buckets
       const body = {
         size: 0,

@@ -53,42 +53,54 @@ interface Resolved {
  * a walk back while some earlier range still reaches past it (the running maximum of `to`), so a
  * value costs the log of the ranges and the ranges it is in, not every range.
  */
-function collect(ranges: Resolved[], docs: DocSet, src: ReturnType<typeof resolveSource>, toNumber: (v: unknown) => number): DocSet[] {
-  const out = ranges.map(() => emptyDocSet(docs));
+function collect(ranges: Resolved[], docs: DocSet, src: ReturnType<typeof resolveSource>, toNumber: (v: unknown) => number, ctx: Parameters<AggregationType['run']>[2]): DocSet[] {
+  // each range's documents, filled a step of the phase at a time (COLLECTED_PER_STEP documents):
+  // what the steps done before filled is kept with the first step's value
+  const { out, reach, last } = asStep(ctx.steps, ranges, undefined, () => {
+    const reach = new Float64Array(ranges.length);
+    for (let r = 0, m = -Infinity; r < ranges.length; r++) reach[r] = m = Math.max(m, ranges[r].to);
+    // The last document each range took, per index: a document counts once per range.
+    return { out: ranges.map(() => emptyDocSet(docs)), reach, last: new Float64Array(ranges.length) };
+  });
   const miss = missingArray(src);
-  const reach = new Float64Array(ranges.length);
-  for (let r = 0, m = -Infinity; r < ranges.length; r++) reach[r] = m = Math.max(m, ranges[r].to);
-  // The last document (ordinal + 1) each range took, per index: a document counts once per range.
-  const last = new Float64Array(ranges.length);
   docs.forEach((seg, si) => {
     if (!src.values[si] && !miss) return;
-    last.fill(-1);
-    for (const ord of seg.ords) {
-      const vs = valuesOf(src, si, ord, miss);
-      for (const v of vs) {
-        const n = toNumber(v);
-        // The last range whose `from` is at most n.
-        let lo = 0;
-        let hi = ranges.length - 1;
-        let at = -1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          if (ranges[mid].from <= n) {
-            at = mid;
-            lo = mid + 1;
-          } else hi = mid - 1;
-        }
-        for (let r = at; r >= 0 && reach[r] > n; r--) {
-          if (n < ranges[r].to && last[r] !== ord) {
-            last[r] = ord;
-            out[r][si].ords.push(ord);
+    for (let start = 0; start < seg.ords.length; start += COLLECTED_PER_STEP) {
+      asStep(ctx.steps, ranges, undefined, () => {
+        if (start === 0) last.fill(-1);
+        const end = Math.min(seg.ords.length, start + COLLECTED_PER_STEP);
+        for (let i = start; i < end; i++) {
+          const ord = seg.ords[i];
+          for (const v of valuesOf(src, si, ord, miss)) {
+            const n = toNumber(v);
+            // The last range whose `from` is at most n.
+            let lo = 0;
+            let hi = ranges.length - 1;
+            let at = -1;
+            while (lo <= hi) {
+              const mid = (lo + hi) >> 1;
+              if (ranges[mid].from <= n) {
+                at = mid;
+                lo = mid + 1;
+              } else hi = mid - 1;
+            }
+            for (let r = at; r >= 0 && reach[r] > n; r--) {
+              if (n < ranges[r].to && last[r] !== ord) {
+                last[r] = ord;
+                out[r][si].ords.push(ord);
+              }
+            }
           }
         }
-      }
+        return true;
+      });
     }
   });
   return out;
 }
+
+/** Documents a step of the aggregation phase collects into the ranges at most. */
+const COLLECTED_PER_STEP = 4096;
 
 /** Ranges a step of the aggregation phase renders (with their sub-aggregations) at most. */
 const RENDERED_PER_STEP = 1024;
@@ -146,7 +158,7 @@ function collected(p: RangeParams, docs: DocSet, src: ReturnType<typeof resolveS
     for (const r of part) parsed.push(r);
   }
   const ranges = asStep(ctx.steps, p, undefined, () => sortRanges(parsed));
-  const sets = asStep(ctx.steps, p, undefined, () => collect(ranges, docs, src, (v) => numericValue(v as number)));
+  const sets = collect(ranges, docs, src, (v) => numericValue(v as number), ctx);
   return { ranges, sets };
 }
 
