@@ -6,22 +6,29 @@
  * HEAVY's cost. A steady probe (`GET /`,
  * PROBE_RATE a second for PROBE_MS) measures p50/p99 alone, then during each hostile load. The
  * goal for each: probe p99 ≤ 2 × baseline p99 + 50 ms, and no hostile request hung (each has its
- * own timeout). The hostile requests' own statuses and times are shown: a bounded one answers (an
- * error, or timed_out with partial results) instead of running on. BENCH_LOADS=painless,range runs
- * only the loads whose name contains one of those words.
+ * own timeout), no failed probe, the node's RSS up by at most 1 GB. The hostile requests' own statuses
+ * and times are shown: a bounded one answers (an error, or timed_out with partial results) instead
+ * of running on. The CPU column is the gateway's longest event-loop block during the load in its main
+ * thread's own CPU time (bench/support/loop-cpu.ts), which other processes loading the machine do
+ * not inflate. BENCH_LOADS=painless,range runs only the loads whose name contains one of those
+ * words; BENCH_CPU_PROF=dir profiles the gateway child (`node dist/bench/support/long-blocks.js
+ * <profile>` lists where it held the loop longest).
  */
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { Pool } from 'undici';
 import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { loadCorpus } from './support/corpus.js';
-import { type Summary } from './support/latency.js';
+import { rssOf, type Summary } from './support/latency.js';
 import { fmt } from './support/load.js';
-import { JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 20_000);
 const PROBE_RATE = 20;
 const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 5_000);
 const PROBE_TIMEOUT_MS = 10_000;
+const RSS_GROWTH_GOAL_MB = 1024;
 
 
 interface HostileLoad {
@@ -131,28 +138,49 @@ const LOADS_ALL: HostileLoad[] = [
 
 async function main(): Promise<void> {
   const data = await tempDir('bench-bounds-');
-  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password });
+  const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const loopCpu = ['--import', new URL('./support/loop-cpu.js', import.meta.url).href];
+  // with a profile, the stretches that held the loop 20 ms of CPU or more are logged to explain it
+  const logBlocks: Record<string, string> = process.env.BENCH_CPU_PROF ? { LOOP_CPU_LOG_MS: '20' } : {};
+  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password, ...logBlocks }, undefined, [...loopCpu, ...cpuProf]);
   const probePool = new Pool(gw.url, { connections: 32, pipelining: 1 });
   try {
     const t0 = performance.now();
     await ingest(gw.url, await loadCorpus(DOCS));
     console.log(`bench:bounds — ${DOCS} documents (ingested in ${fmt((performance.now() - t0) / 1000, 1)} s), probe GET / at ${PROBE_RATE}/s for ${PROBE_MS / 1000} s per load, Node ${process.version}, ${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     await settle(probePool);
+    await longestLoopCpuMs(gw);
     const baseline = await probe(probePool);
+    const baselineCpuMs = await longestLoopCpuMs(gw);
     const goal = 2 * baseline.p99 + 50;
-    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed); goal under load: p99 ≤ ${fmt(goal)} ms, nothing hung`);
-    console.log('hostile load                          | probe p50 ms | probe p99 ms | goal   | failed | hostile requests');
+    console.log(`baseline: probe p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms (${baseline.n} probes, ${baseline.failed} failed), longest event-loop block ${fmt(baselineCpuMs, 0)} ms of CPU; goal under load: p99 ≤ ${fmt(goal)} ms, no failed probe, RSS +≤ ${RSS_GROWTH_GOAL_MB} MB, nothing hung`);
+    console.log('hostile load                          | probe p50 ms | probe p99 ms | goal   | failed | RSS +MB | CPU ms | hostile requests');
     for (const load of LOADS_ALL.filter((l) => !LOADS.length || LOADS.some((w) => l.name.toLowerCase().includes(w)))) {
       await settle(probePool);
+      const rssBefore = await rssOf(gw.proc.pid!);
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => void rssOf(gw.proc.pid!).then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 100);
+      await longestLoopCpuMs(gw);
       const { probe: p, outcomes } = await during(load, gw.url, probePool);
-      const met = p.p99 <= goal && !outcomes.some((o) => o.status === 'hung');
-      console.log(`${load.name.padEnd(37)} | ${fmt(p.p50).padStart(12)} | ${fmt(p.p99).padStart(12)} | ${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(6)} | ${describeOutcomes(outcomes)}`);
+      clearInterval(sampler);
+      const cpuMs = await longestLoopCpuMs(gw);
+      const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
+      const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB && !outcomes.some((o) => o.status === 'hung');
+      console.log(
+        `${load.name.padEnd(37)} | ${fmt(p.p50).padStart(12)} | ${fmt(p.p99).padStart(12)} | ${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(6)} | ` +
+          `${fmt(grewMb, 0).padStart(7)} | ${fmt(cpuMs, 0).padStart(6)} | ${describeOutcomes(outcomes)}`,
+      );
       // Background work a load left queued or running would weigh on the next load.
       await probePool.request({ method: 'POST', path: '/_tasks/_cancel?actions=*byquery', headers: JSON_HEADERS }).then((r) => r.body.dump());
     }
   } finally {
     await probePool.destroy();
     await gw.stop();
+    if (process.env.BENCH_CPU_PROF) {
+      const blocks = gw.output().split('\n').filter((l) => l.startsWith('loop-cpu-block '));
+      await writeFile(path.join(process.env.BENCH_CPU_PROF, 'loop-cpu-blocks.txt'), blocks.join('\n') + '\n');
+      console.log(`profile in ${process.env.BENCH_CPU_PROF}: node dist/bench/support/long-blocks.js <its main thread's .cpuprofile> 20 ${path.join(process.env.BENCH_CPU_PROF, 'loop-cpu-blocks.txt')}`);
+    }
     await data.remove();
   }
 }

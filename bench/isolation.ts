@@ -23,11 +23,11 @@ import net from 'node:net';
 import os from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
-import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../spec/support/servers.js';
+import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
 import { rssOf, type Summary } from './support/latency.js';
-import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopBlockMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopBlockMs, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
@@ -82,22 +82,6 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
   return { probe: probed, outcomes };
 }
 
-
-/**
- * The gateway child's longest event-loop block in its main thread's CPU time since the previous
- * call (support/loop-cpu.ts, preloaded): asked by SIGUSR2, read from its output.
- */
-async function longestLoopCpuMs(gw: ChildServer): Promise<number> {
-  const seen = (gw.output().match(/loop-cpu-max \d+/g) ?? []).length;
-  gw.proc.kill('SIGUSR2');
-  const deadline = performance.now() + 10_000;
-  for (;;) {
-    const lines = gw.output().match(/loop-cpu-max \d+/g) ?? [];
-    if (lines.length > seen) return Number(lines[lines.length - 1].split(' ')[1]);
-    if (performance.now() > deadline) return NaN;
-    await sleep(20);
-  }
-}
 
 /** Waits until `GET /` answers within 50 ms again (a previous load's work may still be draining), at most 60 s. */
 async function settle(pool: Pool): Promise<void> {

@@ -1,9 +1,11 @@
 /**
- * `node dist/bench/support/long-blocks.js <file.cpuprofile> [minMs]`: the stretches of a V8 CPU
+ * `node dist/bench/support/long-blocks.js <file.cpuprofile> [minMs] [loop-cpu-blocks.txt]`: the stretches of a V8 CPU
  * profile in which the main thread ran without a break (no `(idle)` or `(program)` sample) for at
  * least minMs (20 by default), longest first, each with the functions that held it (self time) and
  * the project's frames under which it ran (total time). It is how bench:isolation's loop-block
- * column is explained.
+ * column is explained. Work that gives the event loop a turn between its slices, with no idle time
+ * between, reads as one stretch here; given the `loop-cpu-block` lines of bench/support/loop-cpu.ts
+ * (LOOP_CPU_LOG_MS), the stretches are those windows instead: the ones that held the loop.
  */
 import { readFileSync } from 'node:fs';
 
@@ -13,12 +15,13 @@ interface ProfileNode {
   children?: number[];
 }
 interface Profile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
 }
 
-const [file, minArg] = process.argv.slice(2);
+const [file, minArg, windowsFile] = process.argv.slice(2);
 const minMs = Number(minArg ?? 20);
 const profile = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -31,14 +34,27 @@ interface Block { startMs: number; ms: number; self: Map<string, number>; ours: 
 const blocks: Block[] = [];
 let current: Block | undefined;
 let t = 0;
+/** The loop-cpu windows, in ms since the profile's start (empty: split at idle samples). */
+const windows = windowsFile
+  ? readFileSync(windowsFile, 'utf8').split('\n').filter((l) => l.startsWith('loop-cpu-block ')).map((l) => {
+    const [, , from, to] = l.split(' ').map(Number);
+    return { from: (from - profile.startTime) / 1000, to: (to - profile.startTime) / 1000 };
+  }).filter((w) => w.to > 0)
+  : [];
+const windowAt = (ms: number) => windows.findIndex((w) => ms >= w.from && ms <= w.to);
+let currentWindow = -1;
 profile.samples.forEach((id, i) => {
   const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
   t += (profile.timeDeltas[i] ?? 0) / 1000;
-  if (idle(id)) {
+  // a block ends at an idle sample, or (given windows) where its window ends
+  const w = windows.length ? windowAt(t) : 0;
+  const ends = windows.length ? w !== currentWindow : idle(id);
+  if (ends) {
     if (current && current.ms >= minMs) blocks.push(current);
     current = undefined;
-    return;
+    currentWindow = w;
   }
+  if (idle(id) || w < 0) return;
   current ??= { startMs: t, ms: 0, self: new Map(), ours: new Map() };
   current.ms += dt;
   const self = label(byId.get(id)!);

@@ -4,6 +4,9 @@
  * held the event loop, counted in the thread's own CPU time (Linux, 10 ms ticks). Unlike the
  * event-loop delay, it does not grow when a loaded machine deschedules the process. SIGUSR2 prints
  * `loop-cpu-max <ms>` on stdout and starts over (bench:isolation reads it around each load).
+ * With LOOP_CPU_LOG_MS=n in its environment, each stretch of n ms of CPU or more is also printed as
+ * `loop-cpu-block <ms> <from µs> <to µs>` (the monotonic clock a V8 CPU profile's timestamps use), so
+ * bench/support/long-blocks.ts can say what ran in it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -15,13 +18,20 @@ function threadCpuMs(): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+const logMs = Number(process.env.LOOP_CPU_LOG_MS ?? Infinity);
+const monotonicUs = () => process.hrtime.bigint() / 1000n;
+
 if (existsSync(STAT)) {
   let last = threadCpuMs();
+  let lastAt = monotonicUs();
   let longest = 0;
   setInterval(() => {
     const now = threadCpuMs();
+    const at = monotonicUs();
     longest = Math.max(longest, now - last);
+    if (now - last >= logMs) process.stdout.write(`loop-cpu-block ${now - last} ${lastAt} ${at}\n`);
     last = now;
+    lastAt = at;
   }, 5).unref();
   process.on('SIGUSR2', () => {
     process.stdout.write(`loop-cpu-max ${longest}\n`);

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { ADMIN } from '../../spec/support/servers.js';
+import { ADMIN, type ChildServer } from '../../spec/support/servers.js';
 import { summarize, type Summary } from './latency.js';
 import { fmt } from './load.js';
 
@@ -80,6 +80,22 @@ export async function longestLoopBlockMs(pool: Pool, headers: Record<string, str
   const text = await res.body.text();
   const line = text.split('\n').find((l) => l.startsWith('gateway_nodejs_eventloop_lag_max_seconds '));
   return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+}
+
+/**
+ * The gateway child's longest event-loop block in its main thread's CPU time since the previous
+ * call (support/loop-cpu.ts, preloaded): asked by SIGUSR2, read from its output.
+ */
+export async function longestLoopCpuMs(gw: ChildServer): Promise<number> {
+  const seen = (gw.output().match(/loop-cpu-max \d+/g) ?? []).length;
+  gw.proc.kill('SIGUSR2');
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    const lines = gw.output().match(/loop-cpu-max \d+/g) ?? [];
+    if (lines.length > seen) return Number(lines[lines.length - 1].split(' ')[1]);
+    if (performance.now() > deadline) return NaN;
+    await sleep(20);
+  }
 }
 
 export function describeOutcomes(outcomes: Outcome[]): string {

@@ -14,9 +14,12 @@
  * within the step that runs it — in every pass, and its kept result is what it would compute
  * again. A step runs at
  * most once: a scripted_metric's combine and reduce, which may change the state they are given,
- * are not run twice. A pass finishes one new step at least; it goes on for the longer of SLICE_MS
- * and the time it took to finish its first (replaying included), so the passes together cost at
- * most about twice the phase in one piece.
+ * are not run twice. A pass finishes one new step at least; from the start of its first new step
+ * it goes on for the longer of SLICE_MS and the time it took to get there (its replay), so the
+ * passes together cost at most about twice the phase in one piece, and a pass holds the event loop
+ * for about twice its replay or SLICE_MS, plus the step it was in. Work a step that holds steps does
+ * before and between them is done again at each pass that enters it: what costs more than a step
+ * is a step of its own (`asStep`), so a replay costs little.
  */
 import { SLICE_MS } from '../../../../cooperative/index.js';
 
@@ -50,8 +53,10 @@ export class AggregationSteps {
   /** The steps running now, the phase first. */
   private running: Step[] = [this.phase];
   private passStarted = 0;
-  /** performance.now() past which a new step pauses the pass (NaN: no new step finished yet in this pass). */
+  /** performance.now() past which a new step pauses the pass (NaN: no new step started yet in this pass). */
   private until = NaN;
+  /** A new step finished in this pass (the pass may pause before the next). */
+  private moved = false;
 
   /** Starts a pass. */
   begin(): void {
@@ -59,13 +64,17 @@ export class AggregationSteps {
     this.running = [this.phase];
     this.passStarted = performance.now();
     this.until = NaN;
+    this.moved = false;
   }
 
-  /** A new step finished: the first of a pass sets its end, as long again as the pass took to get there (replaying included). */
-  private finished(): void {
-    if (!Number.isNaN(this.until)) return;
+  /**
+   * A new step is to start: the first of a pass sets the pass's end, as long again as the replay
+   * took to get there (SLICE_MS at least); false once that end has passed and a new step finished.
+   */
+  private mayStart(): boolean {
     const now = performance.now();
-    this.until = now + Math.max(SLICE_MS, now - this.passStarted);
+    if (Number.isNaN(this.until)) this.until = now + Math.max(SLICE_MS, now - this.passStarted);
+    return !this.moved || now < this.until;
   }
 
   /**
@@ -87,7 +96,7 @@ export class AggregationSteps {
       return step.done.value as T;
     }
     // a pass finishes one new step at least, so every pass moves the phase on
-    if (performance.now() >= this.until) throw new AggregationPaused();
+    if (!this.mayStart()) throw new AggregationPaused();
     const before = counter?.count ?? 0;
     step.calls.clear();
     this.running.push(step);
@@ -99,7 +108,7 @@ export class AggregationSteps {
     }
     step.done = { value, buckets: (counter?.count ?? 0) - before };
     step.inner.clear();
-    this.finished();
+    this.moved = true;
     return value;
   }
 }

@@ -79,6 +79,26 @@ function bucketsWithSubs(node: AggNode & { params: CommonParams }, docs: DocSet,
   bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] }, keyString: (k: number) => string | undefined,
   keyOf: (v: unknown) => number | undefined): Record<string, unknown>[] {
   const p = node.params;
+  // the grouping is a step of its own: a pass that pauses among the buckets' sub-aggregations does not group again
+  const groups = asStep(ctx.steps, node.subs, undefined, () => groupsOf(node, docs, src, rounding, bounds, keyOf));
+  const buckets: Record<string, unknown>[] = [];
+  for (const g of groups) {
+    const b: Record<string, unknown> = {};
+    const s = keyString(g.key);
+    if (s !== undefined) b.key_as_string = s;
+    b.key = g.key;
+    b.doc_count = g.count;
+    withSubs(b, node.subs, g.docs ?? docs.map((seg) => ({ handle: seg.handle, ords: [] })), ctx);
+    buckets.push(b);
+  }
+  return buckets;
+}
+
+/** The groups of keys, gaps filled when min_doc_count is 0, bounded, in key order, those under min_doc_count left out. */
+function groupsOf(node: AggNode & { params: CommonParams }, docs: DocSet, src: ResolvedSource, rounding: Rounding,
+  bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] },
+  keyOf: (v: unknown) => number | undefined): Array<{ key: number; count: number; docs?: DocSet }> {
+  const p = node.params;
   const hard = bounds.hard;
   const groups = groupBy<number>(docs, src, keyOf, node.subs.length > 0);
   const keys = [...groups.keys()].sort((a, b) => a - b);
@@ -104,18 +124,7 @@ function bucketsWithSubs(node: AggNode & { params: CommonParams }, docs: DocSet,
       }
     }
   }
-  const buckets: Record<string, unknown>[] = [];
-  for (const g of [...groups.values()].sort((a, b) => a.key - b.key)) {
-    if (g.count < p.minDocCount) continue;
-    const b: Record<string, unknown> = {};
-    const s = keyString(g.key);
-    if (s !== undefined) b.key_as_string = s;
-    b.key = g.key;
-    b.doc_count = g.count;
-    withSubs(b, node.subs, g.docs ?? docs.map((seg) => ({ handle: seg.handle, ords: [] })), ctx);
-    buckets.push(b);
-  }
-  return buckets;
+  return [...groups.values()].sort((a, b) => a.key - b.key).filter((g) => g.count >= p.minDocCount);
 }
 
 

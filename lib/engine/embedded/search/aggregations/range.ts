@@ -1,3 +1,4 @@
+import { asStep } from './aggregation-steps.js';
 import { EsError } from '../../../../errors/index.js';
 import { checkBucketCount } from './max-buckets.js';
 import { withSubs } from './aggregations.js';
@@ -52,46 +53,80 @@ interface Resolved {
  * a walk back while some earlier range still reaches past it (the running maximum of `to`), so a
  * value costs the log of the ranges and the ranges it is in, not every range.
  */
-function collect(ranges: Resolved[], docs: DocSet, src: ReturnType<typeof resolveSource>, toNumber: (v: unknown) => number): DocSet[] {
-  const out = ranges.map(() => emptyDocSet(docs));
+function collect(ranges: Resolved[], docs: DocSet, src: ReturnType<typeof resolveSource>, toNumber: (v: unknown) => number, ctx: Parameters<AggregationType['run']>[2]): DocSet[] {
+  // each range's documents, filled a step of the phase at a time (COLLECTED_PER_STEP documents):
+  // what the steps done before filled is kept with the first step's value
+  const { out, reach, last } = asStep(ctx.steps, ranges, undefined, () => {
+    const reach = new Float64Array(ranges.length);
+    for (let r = 0, m = -Infinity; r < ranges.length; r++) reach[r] = m = Math.max(m, ranges[r].to);
+    // The last document each range took, per index: a document counts once per range.
+    return { out: ranges.map(() => emptyDocSet(docs)), reach, last: new Float64Array(ranges.length) };
+  });
   const miss = missingArray(src);
-  const reach = new Float64Array(ranges.length);
-  for (let r = 0, m = -Infinity; r < ranges.length; r++) reach[r] = m = Math.max(m, ranges[r].to);
-  // The last document (ordinal + 1) each range took, per index: a document counts once per range.
-  const last = new Float64Array(ranges.length);
   docs.forEach((seg, si) => {
     if (!src.values[si] && !miss) return;
-    last.fill(-1);
-    for (const ord of seg.ords) {
-      const vs = valuesOf(src, si, ord, miss);
-      for (const v of vs) {
-        const n = toNumber(v);
-        // The last range whose `from` is at most n.
-        let lo = 0;
-        let hi = ranges.length - 1;
-        let at = -1;
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          if (ranges[mid].from <= n) {
-            at = mid;
-            lo = mid + 1;
-          } else hi = mid - 1;
-        }
-        for (let r = at; r >= 0 && reach[r] > n; r--) {
-          if (n < ranges[r].to && last[r] !== ord) {
-            last[r] = ord;
-            out[r][si].ords.push(ord);
+    for (let start = 0; start < seg.ords.length; start += COLLECTED_PER_STEP) {
+      asStep(ctx.steps, ranges, undefined, () => {
+        if (start === 0) last.fill(-1);
+        const end = Math.min(seg.ords.length, start + COLLECTED_PER_STEP);
+        for (let i = start; i < end; i++) {
+          const ord = seg.ords[i];
+          for (const v of valuesOf(src, si, ord, miss)) {
+            const n = toNumber(v);
+            // The last range whose `from` is at most n.
+            let lo = 0;
+            let hi = ranges.length - 1;
+            let at = -1;
+            while (lo <= hi) {
+              const mid = (lo + hi) >> 1;
+              if (ranges[mid].from <= n) {
+                at = mid;
+                lo = mid + 1;
+              } else hi = mid - 1;
+            }
+            for (let r = at; r >= 0 && reach[r] > n; r--) {
+              if (n < ranges[r].to && last[r] !== ord) {
+                last[r] = ord;
+                out[r][si].ords.push(ord);
+              }
+            }
           }
         }
-      }
+        return true;
+      });
     }
   });
   return out;
 }
 
+/** Documents a step of the aggregation phase collects into the ranges at most. */
+const COLLECTED_PER_STEP = 4096;
+
+/** Ranges a step of the aggregation phase renders (with their sub-aggregations) at most. */
+const RENDERED_PER_STEP = 1024;
+
 function render(node: { subs: Parameters<typeof withSubs>[1]; params: RangeParams }, ranges: Resolved[], sets: DocSet[], ctx: Parameters<AggregationType['run']>[2],
   keyText: (n: number) => string, asString: ((n: number) => string) | undefined, typed: string): { typed: string; body: Record<string, unknown> } {
-  const buckets = ranges.map((r, i) => {
+  // many ranges are rendered a step of the phase at a time (a pass may pause between two)
+  const buckets: Array<Record<string, unknown>> = [];
+  for (let start = 0; start < ranges.length; start += RENDERED_PER_STEP) {
+    const part = asStep(ctx.steps, node, ctx.buckets, () => renderPart(node, ranges, sets, ctx, keyText, asString, start));
+    for (const b of part) buckets.push(b);
+  }
+  if (!node.params.keyed) return { typed, body: { buckets } };
+  const obj: Record<string, unknown> = {};
+  for (const b of buckets) {
+    const k = b.key as string;
+    delete b.key;
+    obj[k] = b;
+  }
+  return { typed, body: { buckets: obj } };
+}
+
+function renderPart(node: { subs: Parameters<typeof withSubs>[1]; params: RangeParams }, ranges: Resolved[], sets: DocSet[], ctx: Parameters<AggregationType['run']>[2],
+  keyText: (n: number) => string, asString: ((n: number) => string) | undefined, start: number): Array<Record<string, unknown>> {
+  return ranges.slice(start, start + RENDERED_PER_STEP).map((r, k) => {
+    const i = start + k;
     const fromS = Number.isFinite(r.from) ? keyText(r.from) : '*';
     const toS = Number.isFinite(r.to) ? keyText(r.to) : '*';
     const b: Record<string, unknown> = { key: r.spec.key ?? `${fromS}-${toS}` };
@@ -106,19 +141,34 @@ function render(node: { subs: Parameters<typeof withSubs>[1]; params: RangeParam
     b.doc_count = sets[i].reduce((n, s) => n + s.ords.length, 0);
     return withSubs(b, node.subs, sets[i], ctx);
   });
-  if (!node.params.keyed) return { typed, body: { buckets } };
-  const obj: Record<string, unknown> = {};
-  for (const b of buckets) {
-    const k = b.key as string;
-    delete b.key;
-    obj[k] = b;
+}
+
+/** Ranges a step of the aggregation phase reads (their bounds parsed) at most. */
+const PARSED_PER_STEP = 8192;
+
+/**
+ * The ranges, their bounds parsed and sorted, and each one's documents: steps of the phase (a pass
+ * that pauses among the buckets does none of it again).
+ */
+function collected(p: RangeParams, docs: DocSet, src: ReturnType<typeof resolveSource>, ctx: Parameters<AggregationType['run']>[2],
+  parse: (v: unknown, dflt: number) => number): { ranges: Resolved[]; sets: DocSet[] } {
+  const parsed: Resolved[] = [];
+  for (let start = 0; start < p.ranges.length; start += PARSED_PER_STEP) {
+    const part = asStep(ctx.steps, p.ranges, undefined, () => p.ranges.slice(start, start + PARSED_PER_STEP).map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
+    for (const r of part) parsed.push(r);
   }
-  return { typed, body: { buckets: obj } };
+  const ranges = asStep(ctx.steps, p, undefined, () => sortRanges(parsed));
+  const sets = collect(ranges, docs, src, (v) => numericValue(v as number), ctx);
+  return { ranges, sets };
 }
 
 /** ES sorts ranges by from, then to, before collecting; buckets come out in that order. */
 function sortRanges(rs: Resolved[]): Resolved[] {
-  return rs.map((r, i) => ({ r, i })).sort((a, b) => a.r.from - b.r.from || a.r.to - b.r.to || a.i - b.i).map((x) => x.r);
+  const from = Float64Array.from(rs, (r) => r.from);
+  const to = Float64Array.from(rs, (r) => r.to);
+  const order = Array.from({ length: rs.length }, (_, i) => i);
+  order.sort((a, b) => from[a] - from[b] || to[a] - to[b] || a - b);
+  return order.map((i) => rs[i]);
 }
 
 function toNum(v: unknown, name: string): number {
@@ -136,9 +186,8 @@ export const range: AggregationType<RangeParams> = {
     const isDate = src.kind === 'date';
     const fmt = src.format;
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : isDate ? fmt.dateFormatter!.parse(v, ctx.now) : toNum(v, node.name));
-    const ranges = sortRanges(node.params.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
-    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length, ctx.buckets);
-    const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
+    checkBucketCount((ctx.buckets?.count ?? 0) + node.params.ranges.length, ctx.buckets);
+    const { ranges, sets } = collected(node.params, docs, src, ctx, parse);
     const formatted = isDate || node.params.source.format !== undefined;
     const asString = formatted ? (n: number) => fmt.asString(n) ?? String(n) : undefined;
     return render(node, ranges, sets, ctx, asString ?? javaDouble, asString, 'range');
@@ -154,9 +203,8 @@ export const dateRange: AggregationType<RangeParams> = {
     const zone = parseTimeZone(p.timeZone);
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
     const parse = (v: unknown, dflt: number) => (v === undefined ? dflt : fmt.parse(v, ctx.now));
-    const ranges = sortRanges(p.ranges.map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
-    checkBucketCount((ctx.buckets?.count ?? 0) + ranges.length, ctx.buckets);
-    const sets = collect(ranges, docs, src, (v) => numericValue(v as number));
+    checkBucketCount((ctx.buckets?.count ?? 0) + p.ranges.length, ctx.buckets);
+    const { ranges, sets } = collected(p, docs, src, ctx, parse);
     const print = (n: number) => fmt.print(n);
     return render(node, ranges, sets, ctx, print, print, 'date_range');
   },

@@ -164,9 +164,22 @@ function chooseBuckets(node: AggNode & { params: TermsParams }, docs: DocSet, ct
     return { typed, body };
 }
 
-/** Gathers each bucket's documents in one pass, then runs the sub-aggregations per bucket (of `candidates`: counted as such). */
+/**
+ * Gathers each bucket's documents in one pass, then runs the sub-aggregations per bucket (of
+ * `candidates`: counted as such). The gathering is a step of its own: a phase run in passes that
+ * pauses among the sub-aggregations does not gather again.
+ */
 function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src: ResolvedSource, docs: DocSet, ctx: AggContext,
   candidates?: ReturnType<typeof candidateBuckets<Record<string, unknown>>>): void {
+  const byKey = asStep(ctx.steps, subs, undefined, () => docsByKey(buckets, src, docs));
+  for (const b of buckets) {
+    if (candidates) candidates.fill(b, () => withSubs(b, subs, byKey.get(b.key as Value)!, ctx, false));
+    else withSubs(b, subs, byKey.get(b.key as Value)!, ctx);
+  }
+}
+
+/** Each bucket's documents, by key. */
+function docsByKey(buckets: Array<Record<string, unknown>>, src: ResolvedSource, docs: DocSet): Map<Value, DocSet> {
   const byKey = new Map<Value, DocSet>();
   for (const b of buckets) byKey.set(b.key as Value, emptyDocSet(docs));
   const miss = missingArray(src);
@@ -175,10 +188,7 @@ function fillSubs(buckets: Array<Record<string, unknown>>, subs: AggNode[], src:
       forEachDistinct(valuesOf(src, si, ord, miss), (v) => byKey.get(keyOf(v))?.[si].ords.push(ord));
     }
   });
-  for (const b of buckets) {
-    if (candidates) candidates.fill(b, () => withSubs(b, subs, byKey.get(b.key as Value)!, ctx, false));
-    else withSubs(b, subs, byKey.get(b.key as Value)!, ctx);
-  }
+  return byKey;
 }
 
 /** `min_doc_count: 0`: every term of the searched indices appears, with 0 when no hit has it. */

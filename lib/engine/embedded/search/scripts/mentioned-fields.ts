@@ -16,7 +16,9 @@ const MAX_VISITS = 200_000;
  */
 export function fieldsMentionedBy(request: unknown, stored?: StoredScripts): (name: string) => boolean {
   const strings = new Set<string>();
-  const seen = new WeakSet<object>();
+  // a Set, not a WeakSet: it lives for this walk only, and a WeakSet of a large request's objects costs
+  // several times as much (a request of 60,000 ranges: ~40 ms of the event loop)
+  const seen = new Set<object>();
   const stack: unknown[] = [request];
   let visits = 0;
   const add = (s: string) => void strings.add(s);
