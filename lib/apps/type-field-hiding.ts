@@ -1,5 +1,6 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { TransformSlice } from '../cooperative/index.js';
 import { parse as parseExactly, stringify as stringifyExactly } from 'lossless-json';
 import type { EngineRequest, EngineResponse } from '../engine/index.js';
 import { readBody } from '../engine/index.js';
@@ -73,10 +74,12 @@ const WHOLE_ANSWER_BYTES = 256 * 1024;
 function typeFieldRemovalStream(): Transform {
   const decoder = new StringDecoder('utf8');
   const removal = new TypeFieldRemoval();
+  const slice = new TransformSlice();
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       const out = removal.write(decoder.write(chunk));
-      done(null, out.length ? Buffer.from(out) : undefined);
+      if (out.length) this.push(Buffer.from(out));
+      slice.done(done);
     },
     flush(done) {
       const out = removal.write(decoder.end()) + removal.end();

@@ -28,6 +28,27 @@ export class TimeSlice {
   }
 }
 
+/**
+ * For a stream transform: its callback is called at once while the slice lasts, and after an event
+ * loop turn once it is used up. A readable that had many chunks buffered (an engine's answer that
+ * arrived faster than the client reads it) hands them to its pipe in one synchronous loop; a
+ * transform that always answered at once would scan all of them — megabytes — in one piece.
+ */
+export class TransformSlice {
+  private end = 0;
+
+  /** Calls `done` now, or after a turn when this stretch of the stream's work has used its slice. */
+  done(done: () => void): void {
+    const now = performance.now();
+    if (this.end === 0) this.end = now + SLICE_MS;
+    if (now < this.end) return done();
+    setImmediate(() => {
+      this.end = performance.now() + SLICE_MS;
+      done();
+    });
+  }
+}
+
 export { jsonPieces, jsonStream, stringifyCooperatively } from './json.js';
 export { parseJsonCooperatively, LONG_LITERAL_CHARS } from './json-parse.js';
 export { parseItemsAnswer } from './items-answer.js';

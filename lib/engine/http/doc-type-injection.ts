@@ -1,5 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { TransformSlice } from '../../cooperative/index.js';
 
 /**
  * Elasticsearch 8 documents and hits carry no `_type`; the gateway's answers do (`"_doc"` in the
@@ -118,9 +119,12 @@ export class DocTypeInjection extends Transform {
   private readonly decoder = new StringDecoder('utf8');
   private readonly inserter = new DocTypeInserter();
 
+  private readonly slice = new TransformSlice();
+
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     const out = this.inserter.write(this.decoder.write(chunk));
-    done(null, out.length ? Buffer.from(out) : undefined);
+    if (out.length) this.push(Buffer.from(out));
+    this.slice.done(done);
   }
 
   override _flush(done: TransformCallback): void {
