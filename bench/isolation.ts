@@ -143,18 +143,20 @@ async function slowBodies(url: string, stop: AbortSignal): Promise<Outcome[]> {
           socket.destroy();
           resolve({ status, ms: performance.now() - t0 });
         };
-        const onStop = () => end('hung');
+        // what the gateway did with this connection by the end: still holds it, or never took it
+        const onStop = () => end(socket.connecting ? 'connecting' : 'held');
         stop.addEventListener('abort', onStop, { once: true });
         socket.on('connect', () => {
           socket.write(head + '{');
           drip = setInterval(() => socket.write(' '), 2_000);
         });
         socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-        socket.on('error', () => end('error'));
-        socket.on('close', () => end(received.startsWith('HTTP/1.1 ') ? Number(received.slice(9, 12)) : 'error'));
+        // an answer followed by a reset (a refusal closes without reading what was sent) is that answer
+        const answered = () => (received.startsWith('HTTP/1.1 ') ? Number(received.slice(9, 12)) : 'error');
+        socket.on('error', () => end(answered()));
+        socket.on('close', () => end(answered()));
       });
-      // a client still trickling when the probe ends is the one the gateway holds: not an outcome
-      if (outcome.status !== 'hung') outcomes.push(outcome);
+      outcomes.push(outcome);
       if (!stop.aborted) await sleep(1_000);
     }
   };
@@ -171,7 +173,8 @@ function slowBodiesOffThread(url: string, stop: AbortSignal): Promise<Outcome[]>
   const worker = new Worker(new URL(import.meta.url), { workerData: { slowBodies: url } });
   stop.addEventListener('abort', () => worker.postMessage('stop'), { once: true });
   return new Promise((resolve, reject) => {
-    worker.once('message', (outcomes: Outcome[]) => resolve(outcomes));
+    // the worker is ended here once its outcomes arrived (a worker's own exit may drop a message still in flight)
+    worker.once('message', (outcomes: Outcome[]) => void worker.terminate().then(() => resolve(outcomes)));
     worker.once('error', reject);
   });
 }
@@ -347,6 +350,5 @@ if (isMainThread) {
   parentPort!.once('message', () => stop.abort());
   void slowBodies((workerData as { slowBodies: string }).slowBodies, stop.signal).then((outcomes) => {
     parentPort!.postMessage(outcomes);
-    process.exit(0);
   });
 }
