@@ -93,7 +93,7 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
     if (auth.body === 'bulk' && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
     // without an index in the path: every index — unless the body searches a point in time, whose indices it names
     if (list === undefined && !named && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
-    yield* c.bodyTargets(targets, auth.bodyPerIndex === true);
+    yield* c.bodyTargetSteps(targets, auth.bodyPerIndex === true);
   } else if (list === undefined && !named && every !== undefined) everyIndex(c, every, auth);
   if (auth.pointInTime && c.pointInTime === 'opaque') c.unknown();
   const streams = auth.streams !== undefined && c.streaming && (auth.streams === 'any' || c.method === auth.streams);

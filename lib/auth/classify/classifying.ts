@@ -144,12 +144,17 @@ export class Classifying implements BodyReading {
     else if (!this.slot) this.slot = holds ? { segment: insertAt, insert: true, holds } : { segment: insertAt, insert: true };
   }
 
+  /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
+  bodyTargets(targets: BodyTarget[], perIndex: boolean): void {
+    const steps = this.bodyTargetSteps(targets, perIndex);
+    while (!steps.next().done);
+  }
+
   /**
-   * Body targets; an item without an index falls back to the path's expressions, or to every index.
-   * A step (a `yield`) after each TARGETS_PER_STEP targets: a caller that runs the steps
-   * cooperatively (`classifyRouteCooperatively`) lets the event loop in between.
+   * `bodyTargets` as steps: a `yield` after each TARGETS_PER_STEP targets, so that a caller that
+   * runs them cooperatively (`classifyRouteCooperatively`) lets the event loop in between.
    */
-  *bodyTargets(targets: BodyTarget[], perIndex: boolean): Generator<void, void, void> {
+  *bodyTargetSteps(targets: BodyTarget[], perIndex: boolean): Generator<void, void, void> {
     if (perIndex) this.mixed = true;
     for (let i = 0; i < targets.length; i++) {
       if (i % TARGETS_PER_STEP === TARGETS_PER_STEP - 1) yield;
