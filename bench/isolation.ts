@@ -10,9 +10,11 @@
  * clients sending their bodies a byte at a time from 4 addresses. The goal for each: probe p99 ≤
  * 2 × baseline p99 + 50 ms, no failed probe, the node's RSS up by at most 1 GB. Every hostile request
  * has its own timeout, so the bench always ends; one that runs out is reported as hung. The gateway's
- * longest event-loop block during each load (its metrics' `nodejs_eventloop_lag_max_seconds`) says
- * how long one piece of work held everyone else; the CPU column counts that block in the gateway's own
- * CPU time (bench/support/loop-cpu.ts), which a loaded machine does not inflate.
+ * longest event-loop block during each load (its metrics' `nodejs_eventloop_lag_max_seconds`, up to
+ * the probe's end) says how long one piece of work held everyone else; the CPU column counts that block
+ * in the gateway's own CPU time (bench/support/loop-cpu.ts), which a loaded machine does not inflate.
+ * The longest block while the load stops (its requests in flight finish, its slow clients vanish at
+ * once) is shown after its outcomes.
  * BENCH_LOADS=bulk,match runs only the loads whose name contains one of those words; BENCH_DOCS and
  * BENCH_PROBE_MS shorten a run; BENCH_CPU_PROF=dir profiles the gateway child (`node
  * dist/bench/support/long-blocks.js <profile>` lists where it held the loop longest).
@@ -57,8 +59,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PROBE = { rate: PROBE_RATE, durationMs: PROBE_MS, timeoutMs: PROBE_TIMEOUT_MS, headers: { authorization: AUTHORIZATION } };
 const probe = (pool: Pool) => probeOf(pool, PROBE);
 
-/** Runs `load` for as long as the probe runs, then waits for its requests in flight (each bounded by its timeout). */
-async function during(load: HostileLoad, url: string, probePool: Pool): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[] }> {
+/** The gateway's longest event-loop block since the previous look, in wall-clock and in its own CPU time (ms). */
+type LoopBlocks = () => Promise<{ wallMs: number; cpuMs: number }>;
+
+/**
+ * Runs `load` for as long as the probe runs, then waits for its requests in flight (each bounded by
+ * its timeout). `blocks` is asked when the probe ends, before the load is stopped: the longest
+ * blocks while others were measured, apart from what stopping the load costs (12,000 slow clients
+ * that all vanish in the same millisecond), which the caller asks for afterwards.
+ */
+async function during(load: HostileLoad, url: string, probePool: Pool, blocks: LoopBlocks): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[]; blocks: { wallMs: number; cpuMs: number } }> {
   const pool = new Pool(url, { connections: load.clients, pipelining: 1 });
   const outcomes: Outcome[] = [];
   let running = true;
@@ -75,11 +85,12 @@ async function during(load: HostileLoad, url: string, probePool: Pool): Promise<
   const stop = new AbortController();
   const clients = load.run ? [load.run(stop.signal).then((o) => void outcomes.push(...o))] : Array.from({ length: load.clients }, client);
   const probed = await probe(probePool);
+  const measured = await blocks();
   running = false;
   stop.abort();
   await Promise.all(clients);
   await pool.destroy();
-  return { probe: probed, outcomes };
+  return { probe: probed, outcomes, blocks: measured };
 }
 
 
@@ -127,18 +138,20 @@ async function slowBodies(url: string, stop: AbortSignal): Promise<Outcome[]> {
           socket.destroy();
           resolve({ status, ms: performance.now() - t0 });
         };
-        const onStop = () => end('hung');
+        // what the gateway did with this connection by the end: still holds it, or never took it
+        const onStop = () => end(socket.connecting ? 'connecting' : 'held');
         stop.addEventListener('abort', onStop, { once: true });
         socket.on('connect', () => {
           socket.write(head + '{');
           drip = setInterval(() => socket.write(' '), 2_000);
         });
         socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-        socket.on('error', () => end('error'));
-        socket.on('close', () => end(received.startsWith('HTTP/1.1 ') ? Number(received.slice(9, 12)) : 'error'));
+        // an answer followed by a reset (a refusal closes without reading what was sent) is that answer
+        const answered = () => (received.startsWith('HTTP/1.1 ') ? Number(received.slice(9, 12)) : 'error');
+        socket.on('error', () => end(answered()));
+        socket.on('close', () => end(answered()));
       });
-      // a client still trickling when the probe ends is the one the gateway holds: not an outcome
-      if (outcome.status !== 'hung') outcomes.push(outcome);
+      outcomes.push(outcome);
       if (!stop.aborted) await sleep(1_000);
     }
   };
@@ -155,7 +168,8 @@ function slowBodiesOffThread(url: string, stop: AbortSignal): Promise<Outcome[]>
   const worker = new Worker(new URL(import.meta.url), { workerData: { slowBodies: url } });
   stop.addEventListener('abort', () => worker.postMessage('stop'), { once: true });
   return new Promise((resolve, reject) => {
-    worker.once('message', (outcomes: Outcome[]) => resolve(outcomes));
+    // the worker is ended here once its outcomes arrived (a worker's own exit may drop a message still in flight)
+    worker.once('message', (outcomes: Outcome[]) => void worker.terminate().then(() => resolve(outcomes)));
     worker.once('error', reject);
   });
 }
@@ -301,15 +315,16 @@ async function main(): Promise<void> {
       const sampler = setInterval(() => void rssOf(gw.proc.pid!).then((r) => (rssPeak = Math.max(rssPeak, r)), () => undefined), 100);
       await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
       await longestCpu();
-      const { probe: p, outcomes } = await during(load, gw.url, probePool);
+      const blocks = async () => ({ wallMs: await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION }), cpuMs: await longestCpu() });
+      const { probe: p, outcomes, blocks: { wallMs: loopBlockMs, cpuMs: loopCpuMs } } = await during(load, gw.url, probePool, blocks);
       clearInterval(sampler);
-      const loopBlockMs = await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
-      const loopCpuMs = await longestCpu();
+      const stopping = await blocks();
       const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
       const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB;
       console.log(
         `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
-          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}`,
+          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}; ` +
+          `once stopped: block ${fmt(stopping.wallMs, 0)} ms (${fmt(stopping.cpuMs, 0)} ms CPU)`,
       );
     }
   } finally {
@@ -331,6 +346,5 @@ if (isMainThread) {
   parentPort!.once('message', () => stop.abort());
   void slowBodies((workerData as { slowBodies: string }).slowBodies, stop.signal).then((outcomes) => {
     parentPort!.postMessage(outcomes);
-    process.exit(0);
   });
 }

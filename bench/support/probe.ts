@@ -15,7 +15,12 @@ export const LOADS = (process.env.BENCH_LOADS ?? '').split(',').map((w) => w.tri
  * alone and then during each hostile load.
  */
 export interface Outcome {
-  status: number | 'hung' | 'error';
+  /**
+   * `held`: a connection still open and unanswered when the load stopped (a slow body the server admitted, or one
+   * waiting in its accept queue);
+   * `connecting`: one whose connection was not made yet (its SYN unanswered: the accept queue full).
+   */
+  status: number | 'hung' | 'error' | 'held' | 'connecting';
   ms: number;
 }
 

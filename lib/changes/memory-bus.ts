@@ -33,22 +33,33 @@ function eventBytes(event: ChangeEvent): number {
   return EVENT_OVERHEAD_BYTES + event.index.length + (event.kind === 'document' ? event.id.length + event.type.length + (event.source ? jsonLength(event.source) : 0) : 0);
 }
 
-/** Walked with a stack of its own: a deeply nested document cannot overflow the call stack. */
+/**
+ * Walked with a stack of its own: a deeply nested document cannot overflow the call stack. Only
+ * objects and arrays go on the stack; a scalar is counted where it is found (a list of 100,000
+ * strings is one pass over it).
+ */
 function jsonLength(root: unknown): number {
   let n = 0;
-  const pending: unknown[] = [root];
-  while (pending.length) {
-    const value = pending.pop();
+  const pending: unknown[] = [];
+  const count = (value: unknown) => {
     if (typeof value === 'string') n += value.length + 2;
     else if (value === null || typeof value !== 'object') n += 8;
-    else if (Array.isArray(value)) {
+    else pending.push(value);
+  };
+  count(root);
+  while (pending.length) {
+    const value = pending.pop();
+    if (Array.isArray(value)) {
       n += 2 + value.length;
-      for (const v of value) pending.push(v);
+      for (const v of value) {
+        if (typeof v === 'string') n += v.length + 2;
+        else count(v);
+      }
     } else {
       n += 2;
-      for (const k in value) {
+      for (const k in value as Record<string, unknown>) {
         n += k.length + 4;
-        pending.push((value as Record<string, unknown>)[k]);
+        count((value as Record<string, unknown>)[k]);
       }
     }
   }

@@ -1,6 +1,10 @@
 import { finished, type Readable } from 'node:stream';
+import { eventLoopTurn } from '../cooperative/index.js';
 import type { Backend, EngineResponse } from './backend.js';
 import type { GatewayRequest } from '../request/index.js';
+
+/** A body past this many characters gets an event-loop turn of its own between serializing and sending. */
+const LARGE_BODY_CHARS = 1024 * 1024;
 
 export interface JsonReply<T = unknown> {
   status: number;
@@ -39,12 +43,16 @@ export async function callJson<T = unknown>(
   body?: unknown,
   querystring = '',
 ): Promise<JsonReply<T>> {
+  const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  // a large body (a credential naming 100,000 index patterns) is serialized in one turn and read by
+  // the engine in another, not both in one piece
+  if (text !== undefined && text.length > LARGE_BODY_CHARS) await eventLoopTurn();
   const res = await backend.request({
     method,
     path,
     querystring,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body: text,
   });
   return { status: res.status, body: await readJson<T>(res) };
 }

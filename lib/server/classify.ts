@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { eventLoopTurn } from '../cooperative/index.js';
 import type { Context, Middleware, Next } from 'koa';
 import { checkSystemIndices } from '../auth/index.js';
-import { prepareBody, readRequest, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
+import { prepareBody, readRequest, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferText, hasBody, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
@@ -31,7 +31,8 @@ export function classify(maxContentLength: number, sameParser = false, templates
     const text = await bufferText(ctx, maxContentLength);
     const body = compat ? typelessGatewayBody(ctx, compat, text) : text;
     const prepared = body === undefined ? undefined : await prepareBody(asked.info, body, sameParser);
-    let read = readRequest({ method: ctx.method, target, body, prepared });
+    // a large body's targets (a credential's 100,000 patterns) are classified a time slice at a time
+    let read = prepared ? await readRequestCooperatively({ method: ctx.method, target, body, prepared }) : readRequest({ method: ctx.method, target, body, prepared });
     // a large body's reading (a credential's 100,000 patterns, a _bulk's items) and its authorization are turns of their own
     if (prepared) await eventLoopTurn();
     const plain = ctx.state.principal.role === 'admin' ? undefined : await renderTemplateRequest(read, templates);

@@ -40,6 +40,29 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a credential naming 100,000 index patterns is created while the gateway answers other reads', async () => {
+      const { gateway, stop } = await backend.start();
+      try {
+        const url = gateway.url;
+        expect((await call(url, 'PUT', '/small/_doc/1', { body: { a: 1 } })).status).to.equal(201);
+        const patterns = Array.from({ length: 100_000 }, (_, i) => `tenant-${i}-*`);
+        // several in a row, so that the reads meet every step of a creation (classified, validated, stored, announced, answered)
+        const created = await readsDuring(url, '/small/_doc/1', async () => {
+          let last: Reply | undefined;
+          for (let i = 0; i < 4; i++) {
+            last = await call(url, 'POST', '/_credentials', { body: { indices: patterns, ops: ['read'], categories: ['docs'] } });
+            if (last.status !== 201) break;
+          }
+          return last!;
+        });
+        expect(created.heavy.status, created.heavy.text.slice(0, 300)).to.equal(201);
+        expect(created.heavy.json.credential.indices).to.have.length(100_000);
+        expectAnsweredThroughout(created, 'four 100,000-pattern credentials');
+      } finally {
+        await stop();
+      }
+    });
+
     it('a 10,000-field document on an index whose field limit was raised is indexed and searchable by its last field', async () => {
       const { gateway, stop } = await backend.start();
       try {

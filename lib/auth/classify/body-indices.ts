@@ -535,6 +535,15 @@ export function credentialTargets(body: Body, read?: BodyReading): BodyTarget[] 
   if (json === undefined) return [];
   if (json === null) return [{ expression: UNREADABLE, operation: 'write' }];
   // one operation, and the classifier lists each expression once: a list of 100,000 patterns is
-  // not deduplicated twice
-  return 'indices' in json ? expressionsOf(json.indices).map((expression) => ({ expression, operation: 'write' as const })) : [];
+  // not deduplicated twice, nor copied into a list of names first
+  if (!('indices' in json)) return [];
+  const { indices } = json;
+  if (!Array.isArray(indices)) return expressionsOf(indices).map((expression) => ({ expression, operation: 'write' }));
+  const targets: BodyTarget[] = [];
+  for (const v of indices) {
+    if (typeof v !== 'string') targets.push({ expression: UNREADABLE, operation: 'write' });
+    else if (!v.includes(',')) targets.push({ expression: oneExpression(v), operation: 'write' });
+    else for (const expression of splitExpressions(v)) targets.push({ expression, operation: 'write' });
+  }
+  return targets.length ? targets : [{ expression: UNREADABLE, operation: 'write' }];
 }

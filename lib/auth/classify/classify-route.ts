@@ -1,3 +1,4 @@
+import { TimeSlice } from '../../cooperative/index.js';
 import { validateIndexName } from '../../request/index.js';
 import type { BodyReader, Classification, ClassifiableRequest, Operation, RouteAuth, RouteMatch } from '../../request/index.js';
 import {
@@ -28,6 +29,30 @@ import { methodOperation, startClassifying, type Classifying } from './classifyi
  * else reads the path.
  */
 export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Classification {
+  const steps = classifySteps(req, match);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `classifyRoute` for a large body read ahead (a credential naming 100,000 index patterns): the
+ * same classification, its body's targets taken a time slice at a time, the event loop getting a
+ * turn whenever the slice is used up.
+ */
+export async function classifyRouteCooperatively(req: ClassifiableRequest, match: RouteMatch): Promise<Classification> {
+  const steps = classifySteps(req, match);
+  const slice = new TimeSlice();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await slice.pause();
+  }
+}
+
+/** The classification, as work that stops (yields) now and then while it takes a body's targets. */
+function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<void, Classification, void> {
   const { route, slots } = match;
   const auth = route.owner === 'gateway' ? route.route.auth : route.auth;
   const c = startClassifying(req);
@@ -68,7 +93,7 @@ export function classifyRoute(req: ClassifiableRequest, match: RouteMatch): Clas
     if (auth.body === 'bulk' && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
     // without an index in the path: every index — unless the body searches a point in time, whose indices it names
     if (list === undefined && !named && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
-    c.bodyTargets(targets, auth.bodyPerIndex === true);
+    yield* c.bodyTargetSteps(targets, auth.bodyPerIndex === true);
   } else if (list === undefined && !named && every !== undefined) everyIndex(c, every, auth);
   if (auth.pointInTime && c.pointInTime === 'opaque') c.unknown();
   const streams = auth.streams !== undefined && c.streaming && (auth.streams === 'any' || c.method === auth.streams);

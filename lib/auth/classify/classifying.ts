@@ -20,6 +20,12 @@ export function startClassifying(req: ClassifiableRequest): Classifying {
   return c;
 }
 
+/** Body targets classified between two steps (see `Classifying.bodyTargets`). */
+const TARGETS_PER_STEP = 2048;
+
+/** One bit for each place an expression may come from (see `Classifying.listed`). */
+const SOURCE_BITS: Record<ExpressionSource['from'], number> = { path: 1, query: 2, body: 4, template: 8 };
+
 /** Parameters that name indices. */
 const INDEX_PARAMS = ['index', 'indices'] as const;
 
@@ -47,9 +53,9 @@ export class Classifying implements BodyReading {
   private readonly indices: string[] = [];
   private readonly sources: ExpressionSource[] = [];
   private readonly perIndex: ExpressionOperation[] = [];
-  // what is already listed, so that a body naming 100,000 patterns is classified in linear time
-  private readonly listed = new Set<string>();
-  private readonly sourced = new Map<ExpressionSource['from'], Set<string>>();
+  // what is already listed, so that a body naming 100,000 patterns is classified in linear time:
+  // each expression once, with the sources (SOURCE_BITS) that named it — one lookup an expression
+  private readonly listed = new Map<string, number>();
   private readonly operated = new Set<string>();
   private readonly pathExpressions: string[] = [];
   private allIndices = false;
@@ -140,8 +146,19 @@ export class Classifying implements BodyReading {
 
   /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
   bodyTargets(targets: BodyTarget[], perIndex: boolean): void {
+    const steps = this.bodyTargetSteps(targets, perIndex);
+    while (!steps.next().done);
+  }
+
+  /**
+   * `bodyTargets` as steps: a `yield` after each TARGETS_PER_STEP targets, so that a caller that
+   * runs them cooperatively (`classifyRouteCooperatively`) lets the event loop in between.
+   */
+  *bodyTargetSteps(targets: BodyTarget[], perIndex: boolean): Generator<void, void, void> {
     if (perIndex) this.mixed = true;
-    for (const t of targets) {
+    for (let i = 0; i < targets.length; i++) {
+      if (i % TARGETS_PER_STEP === TARGETS_PER_STEP - 1) yield;
+      const t = targets[i];
       if (t.expression === null) {
         if (!this.hasPathIndex) this.everyIndex();
         else if (perIndex) for (const e of this.pathExpressions) this.addOperation(e, t.operation);
@@ -176,13 +193,16 @@ export class Classifying implements BodyReading {
     if (!expression.startsWith('<') && (expression.includes('/') || expression.includes('\\'))) {
       throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${expression}], must not contain the following characters [ , ", *, \\, <, |, ,, >, /, ?]`, { index_uuid: '_na_', index: expression });
     }
-    // (one hash lookup a set: what `add` did not grow was there already)
-    const listed = this.listed.size;
-    if (this.listed.add(expression).size !== listed) this.indices.push(expression);
-    let sourced = this.sourced.get(from);
-    if (!sourced) this.sourced.set(from, (sourced = new Set()));
-    const known = sourced.size;
-    if (sourced.add(expression).size !== known) this.sources.push({ expression, from });
+    const bit = SOURCE_BITS[from];
+    const named = this.listed.get(expression);
+    if (named === undefined) {
+      this.listed.set(expression, bit);
+      this.indices.push(expression);
+      this.sources.push({ expression, from });
+    } else if ((named & bit) === 0) {
+      this.listed.set(expression, named | bit);
+      this.sources.push({ expression, from });
+    }
     if (expression === '_all' || (expression.charCodeAt(0) === 42 /* * */ && /^\*+$/.test(expression))) this.allIndices = true;
   }
 

@@ -1,6 +1,6 @@
 import { EsError } from '../../errors/index.js';
-import { gatewayRequest, requestTarget, routeOf, takesLowerCased, type GatewayRequest, type PreparedBody, type RequestTarget, type RouteMatch } from '../../request/index.js';
-import { classifyRoute } from './classify-route.js';
+import { gatewayRequest, requestTarget, routeOf, takesLowerCased, type Classification, type ClassifiableRequest, type GatewayRequest, type PreparedBody, type RequestTarget, type RouteMatch } from '../../request/index.js';
+import { classifyRoute, classifyRouteCooperatively } from './classify-route.js';
 
 /** A request as a transport received it: its target decoded once (`requestTarget`), its body if read. */
 export interface RequestInput {
@@ -28,6 +28,21 @@ export interface RequestInput {
  * (`/_SEARCH`: `no handler found`), and a body sent to an API that reads none (`refuseBody`).
  */
 export function readRequest(input: RequestInput): GatewayRequest {
+  const { method, asked, match } = matched(input);
+  return requestValue(input, method, match, classifyRoute(asked, match));
+}
+
+/**
+ * `readRequest` for a body read ahead in pieces (`input.prepared`: a large one), classified a time
+ * slice at a time (`classifyRouteCooperatively`): the same value.
+ */
+export async function readRequestCooperatively(input: RequestInput): Promise<GatewayRequest> {
+  const { method, asked, match } = matched(input);
+  return requestValue(input, method, match, await classifyRouteCooperatively(asked, match));
+}
+
+/** The request matched in the route table, and refused here if Elasticsearch refuses it before reading it. */
+function matched(input: RequestInput): { method: string; asked: ClassifiableRequest; match: RouteMatch } {
   const method = (input.method || 'GET').toUpperCase();
   const { target } = input;
   const asked = { method, segments: target.segments, params: target.params, body: input.body, prepared: input.prepared };
@@ -36,11 +51,14 @@ export function readRequest(input: RequestInput): GatewayRequest {
     throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${uriOf(target)}] and method [${method}]`);
   }
   if (input.sentBody || (input.body !== undefined && input.body.length > 0)) refuseBody(method, target, match);
-  const info = classifyRoute(asked, match);
+  return { method, asked, match };
+}
+
+function requestValue(input: RequestInput, method: string, match: RouteMatch, info: Classification): GatewayRequest {
   const text = info.forward ?? (typeof input.body === 'string' ? input.body : undefined);
   const { route: matched } = match;
   const route = matched.owner === 'unknown' ? undefined : { id: matched.id, slots: match.slots, ...(matched.owner === 'elasticsearch' ? { pattern: matched.path.pattern } : {}) };
-  return gatewayRequest(method, target, info, text, route);
+  return gatewayRequest(method, input.target, info, text, route);
 }
 
 /**

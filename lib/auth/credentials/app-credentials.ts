@@ -52,8 +52,8 @@ export class AppCredentials {
     }, grantor);
   }
 
-  private issue(body: CredentialSpec, grantor: Grantor | undefined): Promise<IssuedCredential> {
-    const spec = validateCreate(body);
+  private async issue(body: CredentialSpec, grantor: Grantor | undefined): Promise<IssuedCredential> {
+    const spec = await validateCreate(body);
     if (!grantor) return this.store.create(spec);
     return this.store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) });
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { eventLoopTurn } from '../../cooperative/index.js';
 import { Subject, type Observable } from 'rxjs';
 import type { Backend } from '../../engine/index.js';
 import { callJson } from '../../engine/index.js';
@@ -193,6 +194,9 @@ export class CredentialStore {
   private async announce(username: string, op: DocumentOp, ack: WriteReply, record?: StoredUserCredential): Promise<void> {
     this.writes.next(username);
     if (!this.options.bus) return;
+    // the bus measures and keeps the record (100,000 index patterns, at most): a turn of its own,
+    // not the write's nor the answer's
+    await eventLoopTurn();
     try {
       await this.options.bus.publish({
         kind: 'document',

@@ -1,3 +1,4 @@
+import { TimeSlice } from '../../cooperative/index.js';
 import { errors } from '../../errors/index.js';
 import { cidrOf } from './credential-access.js';
 
@@ -116,8 +117,11 @@ const SETTABLE = [
 ] as const;
 const SERVER_SET = ['created_at', 'updated_at', 'hash'];
 
-/** A create body (`POST /_credentials`) → a spec; 400 naming the first bad member. */
-export function validateCreate(body: unknown): CredentialSpec {
+/**
+ * A create body (`POST /_credentials`) → a spec; 400 naming the first bad member. A list member
+ * (100,000 index patterns) is checked a time slice at a time, giving other requests their turns.
+ */
+export async function validateCreate(body: unknown): Promise<CredentialSpec> {
   const obj = requireObject(body ?? {});
   checkMembers(obj, ['username', 'password', ...SETTABLE]);
   const spec: CredentialSpec = {};
@@ -126,13 +130,13 @@ export function validateCreate(body: unknown): CredentialSpec {
   for (const key of SETTABLE) {
     const value = obj[key];
     if (value === undefined || value === null) continue;
-    (spec as Json)[key] = MEMBER_VALIDATORS[key](value, key);
+    (spec as Json)[key] = await MEMBER_VALIDATORS[key](value, key);
   }
   return spec;
 }
 
-/** A PATCH body → a patch; `username` may be given only if unchanged. */
-export function validatePatch(body: unknown, currentUsername: string): CredentialPatch {
+/** A PATCH body → a patch; `username` may be given only if unchanged. Lists are checked as `validateCreate` checks them. */
+export async function validatePatch(body: unknown, currentUsername: string): Promise<CredentialPatch> {
   const obj = requireObject(body ?? {});
   checkMembers(obj, ['username', 'password', ...SETTABLE]);
   if (obj.username !== undefined && obj.username !== currentUsername) {
@@ -147,7 +151,7 @@ export function validatePatch(body: unknown, currentUsername: string): Credentia
       if (!CLEARABLE.has(key)) throw invalid(key, 'cannot be null');
       (patch as Json)[key] = null;
     } else {
-      (patch as Json)[key] = MEMBER_VALIDATORS[key](value, key);
+      (patch as Json)[key] = await MEMBER_VALIDATORS[key](value, key);
     }
   }
   return patch;
@@ -186,16 +190,24 @@ function checkMembers(obj: Json, allowed: readonly string[]): void {
 
 type Validator = (value: unknown, member: string) => unknown;
 
-/** `check` names the item it refuses by `member()`: a list of 100,000 index patterns builds no name for the items it accepts. */
+/** List items checked between two looks at the clock (a look costs more than checking an item). */
+const ITEMS_PER_LOOK = 512;
+
+/**
+ * `check` names the item it refuses by `member()`: a list of 100,000 index patterns builds no name
+ * for the items it accepts. A long list is checked a time slice at a time (`TimeSlice`).
+ */
 function stringArray(check: (item: string, member: () => string) => void = () => {}): Validator {
-  return (value, member) => {
+  return async (value, member) => {
     if (!Array.isArray(value)) throw invalid(member, 'must be an array of strings');
     const out = new Set<string>();
+    const slice = new TimeSlice();
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (typeof item !== 'string' || item === '') throw invalid(`${member}][${i}`, 'must be a non-empty string');
       check(item, () => `${member}][${i}`);
       out.add(item);
+      if (i % ITEMS_PER_LOOK === ITEMS_PER_LOOK - 1) await slice.pause();
     }
     return out.size === value.length ? value : [...out];
   };

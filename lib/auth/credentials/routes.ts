@@ -34,7 +34,7 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
 
   return byRoute({
     'credentials.create': async (ctx) => {
-      const spec = validateCreate(await body(ctx));
+      const spec = await validateCreate(await body(ctx));
       const grantor = grantorOf(ctx);
       const issued = grantor
         ? await store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) })
@@ -49,7 +49,7 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
       ctx.body = { credential: await store.get(username) };
     },
     'credentials.update': async (ctx, { username }) => {
-      const patch = validatePatch(await body(ctx), username);
+      const patch = await validatePatch(await body(ctx), username);
       const grantor = grantorOf(ctx);
       const options: WriteOptions = grantor ? { admit: admitWithin(grantor) } : {};
       ctx.body = { credential: await store.update(username, patch, options) };
