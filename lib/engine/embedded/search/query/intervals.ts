@@ -12,7 +12,7 @@ import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
 import { INTERVAL_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, type ScriptSpec } from '../../painless/index.js';
 import { boostOf, isObject, parseFuzziness, requiredFields } from './query-fields.js';
-import type { Fuzziness } from './query.js';
+import { assertNever, type Fuzziness } from './query.js';
 import { fuzzyPattern, wildcardPattern, type TermPattern } from './term-patterns.js';
 
 export type IntervalRelation = 'containing' | 'contained_by' | 'not_containing' | 'not_contained_by' | 'overlapping' | 'not_overlapping' | 'before' | 'after';
@@ -51,6 +51,32 @@ export type IntervalSource =
   | { kind: 'first'; source: IntervalSource; end: number }
   /** The source's intervals no `exclude` interval comes within `pre` positions before or `post` after (span_not). */
   | { kind: 'not'; source: IntervalSource; exclude: IntervalSource; pre: number; post: number };
+
+/** Whether a source reads a term pattern anywhere (its terms then depend on the index's term dictionary). */
+export function holdsPattern(s: IntervalSource): boolean {
+  switch (s.kind) {
+    case 'pattern':
+      return true;
+    case 'term':
+    case 'none':
+      return false;
+    case 'phrase':
+    case 'ordered':
+    case 'unordered':
+    case 'or':
+      return s.subs.some(holdsPattern);
+    case 'extend':
+    case 'scripted':
+    case 'first':
+      return holdsPattern(s.source);
+    case 'filtered':
+      return holdsPattern(s.source) || holdsPattern(s.filter);
+    case 'not':
+      return holdsPattern(s.source) || holdsPattern(s.exclude);
+    default:
+      return assertNever(s);
+  }
+}
 
 export interface Interval {
   start: number;

@@ -8,6 +8,7 @@
 import { anyTerm, combinedTermMatches, evaluate, hasTerm, intervalSourceMatches, phraseMatches } from './document-matcher.js';
 import { cappedScore, combinedTerm, indexedTerm, intervalQuery, phrase, termPattern } from './execute-query.js';
 import { explainByScore, explainCapped, explainPhrase, explainTerm } from './explain-query.js';
+import { holdsPattern } from './intervals.js';
 import { matchScope, unlessIndex } from './matcher-decides.js';
 import type { LoweredQuery } from './query.js';
 import { collectHighlightTerms, phraseHighlightTerms, targets, visitSource } from './query-terms-for-highlight.js';
@@ -104,7 +105,7 @@ export const intervalSourceQuery: QueryType<'interval_source'> = {
   explain: explainByScore,
   print: () => 'interval_source',
   highlightTerms: (q, ctx) => visitSource(q.source, ctx),
-  scope: (q) => unlessIndex(!JSON.stringify(q.source, (k, v) => (k === 'pattern' ? 'PATTERN' : v)).includes('"PATTERN"')),
+  scope: (q) => unlessIndex(!holdsPattern(q.source)),
 };
 
 export const combinedTermQuery: QueryType<'combined_term'> = {
