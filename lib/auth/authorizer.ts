@@ -7,7 +7,7 @@ import {
   authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
-import { AUTHENTICATE_ACTION, narrowRequest, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
+import { AUTHENTICATE_ACTION, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
 import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
@@ -347,7 +347,7 @@ const CLUSTER_STATE_PATHS = [
 ];
 
 function clusterStateFilter(params: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
-  const asked = (params.get('filter_path') ?? '').split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+  const asked = paramList(params, 'filter_path');
   const within = (p: string) => CLUSTER_STATE_PATHS.some((safe) => p === safe || p.startsWith(`${safe}.`));
   // an exclusion only takes away; an inclusion outside the paths (`metadata.templates`, `*`) is dropped
   const kept = asked.filter((p) => p.startsWith('-') || within(p));
@@ -411,14 +411,13 @@ const EVERY_FIELD: SourceFilter = { fetch: true, excludes: [] };
  */
 function askedSource(req: GatewayRequest): SourceFilter {
   const { params } = req;
-  const list = (v: string | undefined) => (v === undefined ? [] : v.split(',').map((f) => f.trim()).filter((f) => f.length > 0));
   if (SOURCE_PARAMS.some((name) => params.has(name))) {
     const source = params.get('_source');
     if (source === 'false') return { fetch: false, excludes: [] };
-    const fromSource = source === undefined || source === 'true' ? [] : list(source);
-    const named = [...list(params.get('_source_includes')), ...list(params.get('_source_include'))];
+    const fromSource = source === undefined || source === 'true' ? [] : paramList(params, '_source');
+    const named = [...paramList(params, '_source_includes'), ...paramList(params, '_source_include')];
     const includes = named.length ? named : fromSource;
-    return { fetch: true, includes: includes.length ? includes : undefined, excludes: [...list(params.get('_source_excludes')), ...list(params.get('_source_exclude'))] };
+    return { fetch: true, includes: includes.length ? includes : undefined, excludes: [...paramList(params, '_source_excludes'), ...paramList(params, '_source_exclude')] };
   }
   return SEARCH_BODY_ACTIONS.has(req.info.action) ? bodySource(jsonBodyOf(req)) : EVERY_FIELD;
 }

@@ -128,7 +128,8 @@ function claims(match: PipelineMatch, info: Classification | undefined): boolean
   const first = info?.segments[0];
   if (info === undefined || first === undefined || (match.params.index !== undefined && match.params.index !== first)) return false;
   const own = (name: string) => name !== '' && !name.startsWith('_') && !name.includes('*') && patternsCover(owner.indices, name);
-  return first.split(',').every(own) && !info.allIndices && info.indices.every(own);
+  // the path's index list as the classification read it (its expressions, one by one), and every other index reached
+  return info.sources.some((s) => s.from === 'path') && !info.allIndices && info.indices.every(own);
 }
 
 /**

@@ -158,3 +158,9 @@ function decodeStrictly(raw: string, plusIsSpace: boolean): string {
     throw badTarget(`cannot decode [${raw}]: an escape sequence is incomplete or not UTF-8`);
   }
 }
+
+/** A comma-list parameter's items (`_source_includes=a, b`), trimmed, empty ones dropped; none when absent. */
+export function paramList(params: ReadonlyMap<string, string>, name: string): string[] {
+  const v = params.get(name);
+  return v === undefined ? [] : v.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+}
