@@ -8,7 +8,7 @@ export { parseScriptSpec, resolveScript, NO_STORED_SCRIPTS, type ScriptSpec, typ
 export { fromJson, toJson, markWrittenDoubles } from './json-values.js';
 export { MAX_LOOP_COUNTER, MAX_RUN_MS, MAX_SCRIPT_MEMORY_BYTES, NO_SEARCH_CLOCK, ScriptMemory, SearchTimedOut, withSearchClock, type SearchClock } from './run-bounds.js';
 export { LOOP_LIMIT_MESSAGE, ScriptRuntimeError } from './script-error.js';
-export { javaToString, javaArray, boxDouble, unbox } from './values.js';
+export { javaToString, javaArray, isJavaArray, arrayItems, boxDouble, unbox } from './values.js';
 export { runUpdateScript, type UpdateKind, type UpdateOutcome, type UpdateInput } from './update-script.js';
 export { DocMap, SearchParams, ScriptDocValues, scriptDocValues, fieldOf, type DocFields } from './doc-values.js';
 export { runTestScript } from './test-runs.js';

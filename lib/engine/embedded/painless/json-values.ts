@@ -6,7 +6,7 @@
  * per containing object and key (`markWrittenDoubles`) until `fromJson` turns them into doubles.
  */
 import { parse as parseLossless } from 'lossless-json';
-import { JDouble, JavaObject, MapEntry, isJavaArray, unbox } from './values.js';
+import { JDouble, JavaObject, MapEntry, arrayItems, isJavaArray, unbox } from './values.js';
 
 const WRITTEN_DOUBLES = new WeakMap<object, Set<string | number>>();
 
@@ -121,7 +121,7 @@ export function toJson(v: unknown): unknown {
   }
   if (v instanceof JDouble) return unbox(v);
   if (Array.isArray(v)) return v.map(toJson);
-  if (isJavaArray(v)) return (v as unknown[]).map(toJson);
+  if (isJavaArray(v)) return arrayItems(v).map(toJson);
   if (v instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of v) defineKey(out, k === null ? 'null' : typeof k === 'string' ? k : String(toJson(k)), toJson(x));

@@ -16,7 +16,7 @@ import {
   ZonedDateTime, parseIsoInstant, zoneOf,
 } from './java-time.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, javaArray, javaClassName, javaEquals, javaHashCode, javaToString,
+  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, isPrimitiveArray, javaArray, arrayElements, javaClassName, javaEquals, javaHashCode, javaToString,
   mapKey, naturalCompare, numberKind, unbox,
 } from './values.js';
 
@@ -213,6 +213,10 @@ function each(s: unknown): Iterable<unknown> {
   if (Array.isArray(s)) {
     spend(s.length);
     return s;
+  }
+  if (isPrimitiveArray(s)) {
+    spend(s.length);
+    return arrayElements(s);
   }
   if (s instanceof Set) {
     spend(s.size);
@@ -856,7 +860,8 @@ export function membersOf(v: unknown): Members | undefined {
     case 'object':
       if (v === null) return undefined;
       if (v instanceof JDouble) return NUMBER;
-      if (Array.isArray(v)) return isJavaArray(v) ? ARRAY : LIST;
+      if (isJavaArray(v)) return ARRAY;
+      if (Array.isArray(v)) return LIST;
       if (v instanceof Map) return MAP;
       if (v instanceof Set) return SET;
       if (v instanceof JavaObject) return CLASSES.get(v.javaClass);
@@ -1035,8 +1040,14 @@ const COLLECTIONS_STATICS = statics([
 
 const ARRAYS_STATICS = statics([
   m('asList/1', 'List', ['def'], (_s, a) => [...each(a)]),
-  m('sort/1', 'void', ['def'], (_s, a) => void list(a).sort(naturalCompare)),
-  m('toString/1', 'String', ['def'], (_s, a) => (a === null ? 'null' : `[${list(a).map(javaToString).join(', ')}]`)),
+  m('sort/1', 'void', ['def'], (_s, a) => {
+    // a primitive array sorts by value (NaN last, -0.0 before 0.0), as Java's Arrays.sort does
+    if (isPrimitiveArray(a)) {
+      spend(a.length);
+      a.sort();
+    } else list(a).sort(naturalCompare);
+  }),
+  m('toString/1', 'String', ['def'], (_s, a) => (a === null ? 'null' : `[${[...each(a)].map(javaToString).join(', ')}]`)),
   m('stream/1', 'Stream', ['def'], (_s, a) => new Stream([...each(a)])),
 ]);
 
@@ -1108,6 +1119,7 @@ const SYSTEM_STATICS = statics([
 
 /** Numbers of a `double[]` (or any list of numbers) given to MovingFunctions. */
 function doubles(v: unknown): number[] {
+  if (isPrimitiveArray(v)) return Array.from(v, Number);
   if (!Array.isArray(v)) fail('class_cast_exception', `Cannot cast ${javaClassName(v)} to double[]`);
   return (v as unknown[]).map((x) => Number(unbox(x)));
 }

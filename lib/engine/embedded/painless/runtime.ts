@@ -14,8 +14,8 @@ import {
 } from './members.js';
 import { dict, isSubtype, UNBOXED } from './types.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, arrayElementType, boxDouble, doubleToString, isJavaArray, isNumber, javaArray, javaClassName, javaEquals,
-  javaToString, mapKey, numberKind, unbox,
+  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, arrayElements, boxDouble, doubleToString, elementAt, elementBytes, isJavaArray, isNumber, isPrimitiveArray,
+  javaArray, javaClassName, javaEquals, javaToString, mapKey, newPrimitiveArray, numberKind, setElement, unbox, type JavaArrayValue,
 } from './values.js';
 
 /**
@@ -381,6 +381,17 @@ function listIndex(length: number, i: unknown): number {
   return at;
 }
 
+/**
+ * An array's index: an int, a negative one counting from the end (Painless flips it before the
+ * access), and out of bounds Java's ArrayIndexOutOfBoundsException with the flipped index.
+ */
+function arrayIndex(length: number, i: unknown): number {
+  if (typeof i !== 'number' || !Number.isInteger(i)) fail('class_cast_exception', `Cannot cast ${javaClassName(i)} to int`);
+  const at = i < 0 ? i + length : i;
+  if (at < 0 || at >= length) fail('array_index_out_of_bounds_exception', `Index ${at} out of bounds for length ${length}`);
+  return at;
+}
+
 function findGetter(v: unknown, name: string): Method | undefined {
   const members = membersOf(v);
   const cap = capitalized(name);
@@ -392,10 +403,8 @@ function get(v: unknown, name: string, p: number): unknown {
   position.at = p;
   if (v === null || v === undefined) npe();
   if (v instanceof Map) return v.get(name) ?? null;
-  if (Array.isArray(v)) {
-    if (isJavaArray(v) && name === 'length') return v.length;
-    if (/^\d+$/.test(name)) return v[listIndex(v.length, Number(name))];
-  }
+  if (isJavaArray(v) && name === 'length') return v.length;
+  if (Array.isArray(v) && /^\d+$/.test(name)) return v[listIndex(v.length, Number(name))];
   const getter = findGetter(v, name);
   if (!getter) fail('illegal_argument_exception', `dynamic getter [${javaClassName(v)}, ${name}] not found`);
   return returned(getter, getter.fn(v));
@@ -427,10 +436,8 @@ function idx(v: unknown, key: unknown, p: number): unknown {
   position.at = p;
   if (v === null || v === undefined) npe();
   if (v instanceof Map) return v.get(mapKey(key)) ?? null;
-  if (Array.isArray(v)) {
-    const x = v[listIndex(v.length, unbox(key))];
-    return isJavaArray(v) && floating(v) ? boxDouble(x as number) : x;
-  }
+  if (isJavaArray(v)) return elementAt(v, arrayIndex(v.length, unbox(key)));
+  if (Array.isArray(v)) return v[listIndex(v.length, unbox(key))];
   if (v instanceof JavaObject) {
     const getter = membersOf(v)?.get('get/1');
     if (getter) return returned(getter, getter.fn(v, argument(getter.params[0], key, p)));
@@ -445,17 +452,15 @@ function setIdx(v: unknown, key: unknown, value: unknown, p: number): unknown {
     v.set(mapKey(key), value);
     return value;
   }
+  if (isJavaArray(v)) {
+    setElement(v, arrayIndex(v.length, unbox(key)), value);
+    return value;
+  }
   if (Array.isArray(v)) {
-    v[listIndex(v.length, unbox(key))] = isJavaArray(v) && floating(v) ? unbox(value) : value;
+    v[listIndex(v.length, unbox(key))] = value;
     return value;
   }
   return fail('illegal_argument_exception', `Attempting to address a non-array-like type [${javaClassName(v)}] as an array.`);
-}
-
-/** Arrays of doubles hold raw numbers; read as `def` they are boxed like any double. */
-function floating(v: unknown[]): boolean {
-  const t = arrayElementType(v);
-  return t === 'double' || t === 'float';
 }
 
 /** A `def` argument converted to a method's parameter type (primitives by Painless's implicit casts). */
@@ -544,20 +549,24 @@ function newObject(type: string, args: unknown[], p: number): unknown {
   }
 }
 
-function defaultOf(elementType: string): unknown {
-  if (elementType === 'boolean') return false;
-  if (elementType === 'char') return '\u0000';
-  return ['int', 'long', 'short', 'byte', 'float', 'double'].includes(elementType) ? 0 : null;
-}
-
-function newArray(elementType: string, sizes: number[], p: number): unknown[] {
+/**
+ * `new T[n]…`: zero-filled (false, '\u0000', null). An array's bytes are charged to the run's memory
+ * account before it is made: an element its width (a long 8, an int 4, a byte 1), a reference 8.
+ */
+function newArray(elementType: string, sizes: number[], p: number): JavaArrayValue {
   position.at = p;
   const [n, ...rest] = sizes;
   if (n < 0) fail('negative_array_size_exception', String(n));
   const total = sizes.reduce((a, b) => a * b, 1);
   if (total > MAX_ARRAY_LENGTH) tooLarge('array', total, MAX_ARRAY_LENGTH);
-  if (rest.length === 0) charge(8 * n + 16);
-  const items = rest.length ? Array.from({ length: n }, () => newArray(elementType, rest, p)) : new Array(n).fill(defaultOf(elementType));
+  charge((rest.length ? 8 : elementBytes(elementType)) * n + 16);
+  if (rest.length === 0) {
+    const typed = newPrimitiveArray(elementType, n);
+    if (typed) return typed;
+  }
+  // filled one by one: a JS array made at its full length past ~100k elements is a dictionary
+  const items: unknown[] = [];
+  for (let i = 0; i < n; i++) items.push(rest.length ? newArray(elementType, rest, p) : null);
   return javaArray(items, rest.length ? elementType + '[]'.repeat(rest.length) : elementType);
 }
 
@@ -572,6 +581,7 @@ function iterate(v: unknown, p: number): Iterable<unknown> {
   position.at = p;
   if (v === null || v === undefined) npe();
   if (Array.isArray(v)) return v;
+  if (isPrimitiveArray(v)) return arrayElements(v);
   if (v instanceof Set) return [...v];
   if (v instanceof JavaObject) {
     const it = (v as { iterate?: () => Iterable<unknown> }).iterate;

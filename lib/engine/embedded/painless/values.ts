@@ -36,20 +36,101 @@ export function numberKind(v: number | JDouble): 'int' | 'long' | 'double' {
   return v >= INT_MIN && v <= INT_MAX ? 'int' : 'long';
 }
 
-/** Marks arrays made by `new int[n]`, `splitOnToken`…: Java arrays (`.length`), not Lists. */
+/**
+ * Java arrays. An array of a primitive type is a typed array of the element's width (`long[]` a
+ * BigInt64Array, `double[]` a Float64Array, `int[]` an Int32Array…): zero-filled, one flat buffer
+ * outside the JS heap, so a script's `new long[1000000]` is 8 MB the collector never scans, and
+ * it holds Java's values (an int[] slot wraps as Java's int does). Its elements are read and
+ * written through `elementAt` / `setElement`, which turn them into the runtime's representation
+ * (a long as a number, a char as a one-char string, a boolean as a boolean). An array of
+ * references (`String[]`, `def[]`, `int[][]`'s outer level) is a JS array marked with its
+ * element type.
+ */
 const JAVA_ARRAY = Symbol('javaArray');
 
-export function javaArray<T>(items: T[], elementType: string): T[] {
-  (items as unknown as Record<symbol, string>)[JAVA_ARRAY] = elementType;
-  return items;
+export type PrimitiveArray = Int8Array | Int16Array | Int32Array | BigInt64Array | Float32Array | Float64Array | Uint16Array | Uint8Array;
+export type JavaArrayValue = unknown[] | PrimitiveArray;
+
+type PrimitiveArrayClass = new (length: number) => PrimitiveArray;
+
+const PRIMITIVE_ARRAYS: ReadonlyMap<string, PrimitiveArrayClass> = new Map<string, PrimitiveArrayClass>([
+  ['byte', Int8Array], ['short', Int16Array], ['int', Int32Array], ['long', BigInt64Array],
+  ['float', Float32Array], ['double', Float64Array], ['char', Uint16Array], ['boolean', Uint8Array],
+]);
+const ELEMENT_TYPES: ReadonlyMap<unknown, string> = new Map([...PRIMITIVE_ARRAYS].map(([t, c]) => [c, t]));
+
+/** A new zero-filled array of `length` elements of a primitive type (undefined for a reference type). */
+export function newPrimitiveArray(elementType: string, length: number): PrimitiveArray | undefined {
+  const C = PRIMITIVE_ARRAYS.get(elementType);
+  return C ? new C(length) : undefined;
 }
 
-export function isJavaArray(v: unknown): v is unknown[] {
-  return Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[JAVA_ARRAY] !== undefined;
+/** Bytes one element of an array of `elementType` takes (a reference: 8). */
+export function elementBytes(elementType: string): number {
+  return PRIMITIVE_ARRAYS.get(elementType)?.prototype.BYTES_PER_ELEMENT ?? 8;
 }
 
-export function arrayElementType(v: unknown[]): string {
-  return (v as unknown as Record<symbol, string>)[JAVA_ARRAY];
+export function isPrimitiveArray(v: unknown): v is PrimitiveArray {
+  return ArrayBuffer.isView(v) && ELEMENT_TYPES.has(v.constructor);
+}
+
+/** `items` as a Java array of `elementType` (a primitive type's as its typed array). */
+export function javaArray(items: unknown[], elementType: string): JavaArrayValue {
+  const typed = newPrimitiveArray(elementType, items.length);
+  if (!typed) {
+    (items as unknown as Record<symbol, string>)[JAVA_ARRAY] = elementType;
+    return items;
+  }
+  for (let i = 0; i < items.length; i++) setElement(typed, i, items[i]);
+  return typed;
+}
+
+export function isJavaArray(v: unknown): v is JavaArrayValue {
+  return isPrimitiveArray(v) || (Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[JAVA_ARRAY] !== undefined);
+}
+
+export function arrayElementType(v: JavaArrayValue): string {
+  return isPrimitiveArray(v) ? ELEMENT_TYPES.get(v.constructor)! : (v as unknown as Record<symbol, string>)[JAVA_ARRAY];
+}
+
+/** Element `i` (in bounds) of a Java array, as a `def` value (a double boxed as `boxDouble` does). */
+export function elementAt(a: JavaArrayValue, i: number): unknown {
+  if (!isPrimitiveArray(a)) return a[i];
+  const x = a[i];
+  if (typeof x === 'bigint') return Number(x);
+  switch (a.constructor) {
+    case Float64Array:
+    case Float32Array:
+      return boxDouble(x);
+    case Uint16Array:
+      return String.fromCharCode(x);
+    case Uint8Array:
+      return x !== 0;
+  }
+  return x;
+}
+
+/** Stores `v` (of the array's element type, or its def form) at `i` (in bounds). */
+export function setElement(a: JavaArrayValue, i: number, v: unknown): void {
+  if (!isPrimitiveArray(a)) {
+    a[i] = v;
+    return;
+  }
+  const x = unbox(v);
+  if (a instanceof BigInt64Array) a[i] = typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x)) || 0);
+  else if (a.constructor === Uint16Array) a[i] = typeof x === 'string' ? x.charCodeAt(0) : Number(x);
+  else if (a.constructor === Uint8Array) a[i] = x ? 1 : 0;
+  else a[i] = Number(x);
+}
+
+/** The elements of a Java array as `def` values, in order (one at a time: a large array is not copied). */
+export function* arrayElements(a: JavaArrayValue): Generator<unknown, void, undefined> {
+  for (let i = 0; i < a.length; i++) yield elementAt(a, i);
+}
+
+/** A Java array's elements as a JS array of `def` values. */
+export function arrayItems(a: JavaArrayValue): unknown[] {
+  return isPrimitiveArray(a) ? Array.from(arrayElements(a)) : a;
 }
 
 /**
@@ -145,7 +226,7 @@ export function javaToString(v: unknown): string {
       return Number.isInteger(v) ? String(v) : doubleToString(v);
   }
   if (v instanceof JDouble) return doubleToString(v.v);
-  if (isJavaArray(v)) return `[${arrayElementType(v) === 'int' ? 'I' : 'L' + arrayElementType(v) + ';'}@${hashHex(v)}`;
+  if (isJavaArray(v)) return `[${JVM_ARRAY_CODES[arrayElementType(v)] ?? 'L' + arrayElementType(v) + ';'}@${hashHex(v)}`;
   if (Array.isArray(v)) return `[${v.map(javaToString).join(', ')}]`;
   if (v instanceof Map) return `{${[...v].map(([k, x]) => `${javaToString(k)}=${javaToString(x)}`).join(', ')}}`;
   if (v instanceof Set) return `[${[...v].map(javaToString).join(', ')}]`;
@@ -155,6 +236,9 @@ export function javaToString(v: unknown): string {
   }
   return javaClassName(v) + '@' + hashHex(v);
 }
+
+/** How the JVM names an array class of a primitive element (`[I` for int[]): its toString's prefix. */
+const JVM_ARRAY_CODES: Record<string, string> = { byte: 'B', short: 'S', int: 'I', long: 'J', float: 'F', double: 'D', char: 'C', boolean: 'Z' };
 
 const identities = new WeakMap<object, number>();
 let nextIdentity = 0x1b6d3586;

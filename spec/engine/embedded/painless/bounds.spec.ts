@@ -98,6 +98,14 @@ describe('painless: the bounds of a run', () => {
       expect(r.json.error.root_cause[0].type).to.equal('circuit_breaking_exception');
     });
 
+    it("an array of a primitive type is charged its elements' width: 10^7 ints (40 MB) fit the 64 MB account, 10^7 longs (80 MB) do not", async () => {
+      const ints = await execute('int[] a = new int[10000000]; a[9999999] = 7; return a.length + a[9999999];');
+      expect(ints.status, ints.text).to.equal(200);
+      expect(ints.json.result).to.equal('10000007');
+      const longs = await runtimeCause('long[] a = new long[10000000]; return a.length;');
+      expect(longs.type).to.equal('circuit_breaking_exception');
+    });
+
     it('script_fields share one account across the hits: 40 MB per hit fails at the second', async () => {
       const r = await es.call('POST', '/docs/_search', { size: 3, script_fields: { big: { script: '"x".repeat(40000000)' } } });
       expect(r.status, r.text.slice(0, 2000)).to.equal(429);
@@ -105,6 +113,27 @@ describe('painless: the bounds of a run', () => {
       const small = await es.call('POST', '/docs/_search', { size: 3, sort: ['n'], script_fields: { s: { script: '"x".repeat(3)' } } });
       expect(small.status, small.text).to.equal(200);
       expect(small.json.hits.hits.map((h: { fields: { s: string[] } }) => h.fields.s[0])).to.deep.equal(['xxx', 'xxx', 'xxx']);
+    });
+  });
+
+  describe('arrays of primitives, as Painless has them', () => {
+    it('start zero-filled and hold values of their element type', async () => {
+      const r = await execute("double[] d = new double[2]; char[] c = new char[1]; boolean[] b = new boolean[1]; byte[] y = new byte[1]; y[0] = (byte)127; y[0]++; "
+        + "long[] l = new long[]{3L, 1L, 2L}; Arrays.sort(l); int[][] m = new int[2][3]; m[1][2] = 5; "
+        + "return d[0] + ' ' + (int)c[0] + ' ' + b[0] + ' ' + y[0] + ' ' + Arrays.toString(l) + ' ' + m[1][2] + m[0].length + ' ' + d[-1] + ' ' + new long[1].toString().substring(0, 3);");
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.result).to.equal('0.0 0 false -128 [1, 2, 3] 53 0.0 [J@');
+    });
+
+    it("an index out of bounds is Java's ArrayIndexOutOfBoundsException (a negative one counted from the end first)", async () => {
+      expect(await runtimeCause('long[] a = new long[2]; return a[5];')).to.deep.equal({ type: 'array_index_out_of_bounds_exception', reason: 'Index 5 out of bounds for length 2' });
+      expect(await runtimeCause('def a = new int[2]; a[-3] = 1; return a;')).to.deep.equal({ type: 'array_index_out_of_bounds_exception', reason: 'Index -1 out of bounds for length 2' });
+    });
+
+    it('a script returns one as a list of its values', async () => {
+      const r = await es.call('POST', '/docs/_search', { size: 1, sort: ['n'], script_fields: { a: { script: 'new long[]{1L, 2L}' }, d: { script: 'double[] d = new double[1]; d[0] = 1.5; return d' } } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.hits.hits[0].fields).to.deep.equal({ a: [1, 2], d: [1.5] });
     });
   });
 

@@ -6,7 +6,7 @@
  * values, or null for none — becomes the document's values, converted to the source's kind.
  */
 import { EsError } from '../../../../errors/index.js';
-import { AGGREGATION_CONTEXT, ScriptDocValues, SearchTimedOut, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { AGGREGATION_CONTEXT, ScriptDocValues, SearchTimedOut, arrayItems, isJavaArray, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { DocScript, documentSource, prepareScript } from '../scripts/doc-script.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { WorkBudget, type Work } from '../work-budget.js';
@@ -71,8 +71,8 @@ function flatten(result: unknown, into: unknown[]): void {
     for (const item of result.items) flatten(item, into);
     return;
   }
-  if (Array.isArray(result) || result instanceof Set) {
-    for (const item of result) flatten(item, into);
+  if (Array.isArray(result) || result instanceof Set || isJavaArray(result)) {
+    for (const item of isJavaArray(result) ? arrayItems(result) : result) flatten(item, into);
     return;
   }
   into.push(unbox(result));
@@ -130,8 +130,8 @@ function collect(result: unknown, kind: ValueKind, into: Value[]): void {
     for (const item of result.items) collect(item, kind, into);
     return;
   }
-  if (Array.isArray(result) || result instanceof Set) {
-    for (const item of result) collect(item, kind, into);
+  if (Array.isArray(result) || result instanceof Set || isJavaArray(result)) {
+    for (const item of isJavaArray(result) ? arrayItems(result) : result) collect(item, kind, into);
     return;
   }
   into.push(asKind(unbox(result), kind));

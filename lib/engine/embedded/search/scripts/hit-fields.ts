@@ -1,7 +1,7 @@
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { DEFAULT_DATE_FORMAT, formatDate, type EpochTime } from '../../mapping/index.js';
-import { FIELD_CONTEXT, ScriptDocValues, ScriptMemory, toJson, type StoredScripts } from '../../painless/index.js';
+import { FIELD_CONTEXT, ScriptDocValues, ScriptMemory, isJavaArray, toJson, type StoredScripts } from '../../painless/index.js';
 import type { FieldAndFormat } from '../fields/index.js';
 import type { ScriptField } from '../search-request.js';
 import { DocScript, documentSource, prepareScript } from './doc-script.js';
@@ -9,7 +9,7 @@ import { runtimeFieldsOf } from './runtime-fields.js';
 
 /** A script field's value → the hit's values: a List's elements, else the value itself. */
 function valuesOf(v: unknown): unknown[] {
-  if (Array.isArray(v) || v instanceof ScriptDocValues) return toJson(v) as unknown[];
+  if (Array.isArray(v) || isJavaArray(v) || v instanceof ScriptDocValues) return toJson(v) as unknown[];
   return [toJson(v)];
 }
 
