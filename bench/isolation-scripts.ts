@@ -170,8 +170,9 @@ async function main(): Promise<void> {
         `${load.name.padEnd(37)} | ${fmt(p.p50).padStart(12)} | ${fmt(p.p99).padStart(12)} | ${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(6)} | ` +
           `${fmt(grewMb, 0).padStart(7)} | ${fmt(cpuMs, 0).padStart(6)} | ${describeOutcomes(outcomes)}`,
       );
-      // Background work a load left queued or running would weigh on the next load.
-      await probePool.request({ method: 'POST', path: '/_tasks/_cancel?actions=*byquery', headers: JSON_HEADERS }).then((r) => r.body.dump());
+      // Background work a load left queued or running would weigh on the next load (a load's
+      // measure must be its own): it is cancelled, and the next load starts once it has ended.
+      await probePool.request({ method: 'POST', path: '/_tasks/_cancel?actions=*byquery&wait_for_completion=true', headers: JSON_HEADERS, headersTimeout: 120_000 }).then((r) => r.body.dump());
     }
   } finally {
     await probePool.destroy();

@@ -1,7 +1,7 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { readRawRequest } from '../auth/classify/index.js';
 import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
-import { parseItemsAnswer } from '../cooperative/index.js';
+import { eventLoopTurn, parseItemsAnswer } from '../cooperative/index.js';
 import { jsonBody } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/index.js';
 import { applyFilterPath } from '../engine/embedded/rest/index.js';
@@ -285,8 +285,9 @@ function afterTask(calls: EngineCalls, answer: unknown, publish: () => Promise<v
 /** The destination documents a reindex may write, with their `_seq_no` now (-1: missing). */
 async function destinationSeqNos(calls: EngineCalls, dest: string, ids: string[]): Promise<Map<string, Seen>> {
   const seen = new Map<string, Seen>();
-  for (let i = 0; i < ids.length; i += 1000) {
-    const batch = ids.slice(i, i + 1000);
+  for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
+    if (i > 0) await eventLoopTurn();
+    const batch = ids.slice(i, i + LOOKUP_BATCH);
     const res = await calls.json<{ docs?: Array<{ _index?: string; found?: boolean; _seq_no?: number }> }>('POST', '/_mget', { docs: batch.map((id) => ({ _index: dest, _id: id })) }, '_source=false');
     batch.forEach((id, k) => {
       const doc = res.body?.docs?.[k];
@@ -323,6 +324,13 @@ async function concreteIndices(calls: EngineCalls, expr: string): Promise<string
   return pattern ? [] : [expr];
 }
 
+/**
+ * Documents one look-up (`_mget`, a scroll page) asks for, and the event loop gets a turn between
+ * two: on the embedded engine a call is a promise chain, and a by-query operation's 20,000
+ * documents looked up in one chain held everyone else for seconds.
+ */
+const LOOKUP_BATCH = 250;
+
 interface Seen {
   index: string;
   id: string;
@@ -340,11 +348,12 @@ async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, 
   const qs = queryString({ scroll: '1m', q: q ?? undefined });
   const path = `/${expr.split(',').map(encodeURIComponent).join(',')}/_search`;
   let page = await calls.json<ScrollPage>('POST', path, {
-    ...(q === null ? { query: query ?? { match_all: {} } } : {}), size: 1000, _source: false, seq_no_primary_term: true, sort: ['_doc'],
+    ...(q === null ? { query: query ?? { match_all: {} } } : {}), size: LOOKUP_BATCH, _source: false, seq_no_primary_term: true, sort: ['_doc'],
   }, qs);
   while (page.status === 200 && page.body.hits?.hits?.length) {
     for (const h of page.body.hits.hits) seen.set(`${h._index}\u0000${h._id}`, { index: h._index, id: h._id, seqNo: h._seq_no ?? -1 });
     if (!page.body._scroll_id) break;
+    await eventLoopTurn();
     page = await calls.json<ScrollPage>('POST', '/_search/scroll', { scroll: '1m', scroll_id: page.body._scroll_id });
   }
   if (page.body?._scroll_id) await calls.json('DELETE', '/_search/scroll', { scroll_id: page.body._scroll_id });
@@ -355,8 +364,9 @@ async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, 
 async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: 'delete' | 'update' | 'index'): Promise<NewChange[]> {
   const changes: NewChange[] = [];
   const all = [...before.values()];
-  for (let i = 0; i < all.length; i += 1000) {
-    const batch = all.slice(i, i + 1000);
+  for (let i = 0; i < all.length; i += LOOKUP_BATCH) {
+    if (i > 0) await eventLoopTurn();
+    const batch = all.slice(i, i + LOOKUP_BATCH);
     const res = await calls.json<{ docs?: Array<WriteAck & { found?: boolean; _source?: unknown }> }>(
       'POST', '/_mget', { docs: batch.map((d) => ({ _index: d.index, _id: d.id })) },
     );

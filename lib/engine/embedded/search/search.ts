@@ -582,7 +582,7 @@ async function prepareReadRuntimeFields(handles: IndexHandle[], request: unknown
   let reads: ((name: string) => boolean) | undefined;
   for (const h of handles) {
     if (!runtimeFieldsOf(h)) continue;
-    reads ??= fieldsMentionedBy(request, storedScripts);
+    reads ??= await budget.drive(fieldsMentionedBy(request, storedScripts, budget));
     await budget.drive(prepareRuntimeFields(h, budget, reads));
   }
 }

@@ -15,14 +15,16 @@ export interface ScrollTarget {
 }
 
 /**
- * One `_reindex`, `_update_by_query` or `_delete_by_query`, described for the runner: the
- * documents it found (in scroll order), how to split and pace them, and what to do with a batch.
+ * One `_reindex`, `_update_by_query` or `_delete_by_query`, described for the runner: how to find
+ * its documents (in scroll order), how to split and pace them, and what to do with a batch. The
+ * documents are found when the task runs: a background task searches when the queue gives it its
+ * turn, not while its request is answered.
  */
 export interface ScrollJob<T extends ScrollTarget> {
   action: string;
   description: string;
   fields: StatusFields;
-  targets: T[];
+  findTargets(): Promise<T[]>;
   /** Number of slices (1: not sliced). */
   slices: number;
   /** `max_docs` over the whole operation (split between slices). */
@@ -101,6 +103,8 @@ export async function runScrollJob<T extends ScrollTarget>(
   try {
     // Queued behind the background work already running (its id is known meanwhile).
     if (opts.queue) release = await opts.queue.acquire(parent);
+    // cancelled while it waited: it ends without looking for its documents
+    const targets = parent.cancelled ? [] : await job.findTargets();
     let outcomes: SliceOutcome[];
     if (job.slices > 1) {
       const perSlice = job.requestsPerSecond / job.slices;
@@ -111,14 +115,13 @@ export async function runScrollJob<T extends ScrollTarget>(
         for (const c of children) c.rethrottle?.(rps / Math.max(1, open.length));
       };
       outcomes = await Promise.all(workers.map((w, i) => {
-        const mine = job.targets.filter((t) => inSlice(t.id, i, job.slices));
+        const mine = targets.filter((t) => inSlice(t.id, i, job.slices));
         const limit = maxDocsOf(job.maxDocs, i, job.slices);
         return runSlice(job, children[i], w, limit === undefined ? mine : mine.slice(0, limit)).finally(() => manager.finish(children[i]));
       }));
     } else {
       workers = [new ScrollWorker(job.sliceId, job.requestsPerSecond)];
-      const targets = job.maxDocs === undefined ? job.targets : job.targets.slice(0, job.maxDocs);
-      outcomes = [await runSlice(job, parent, workers[0], targets)];
+      outcomes = [await runSlice(job, parent, workers[0], job.maxDocs === undefined ? targets : targets.slice(0, job.maxDocs))];
     }
     await job.afterAll?.();
     const failures = outcomes.flatMap((o) => o.failures);

@@ -57,6 +57,23 @@ describe('embedded engine: bounded background tasks', function () {
     for (const t of tasks) expect((await es.call('GET', `/_tasks/${t}?wait_for_completion=true`)).json.completed).to.equal(true);
   });
 
+  it('a queued task does no work, its search included, until its turn: it finds the documents as they are then', async () => {
+    const running: string[] = [];
+    for (let i = 0; i < MAX_RUNNING_BACKGROUND_TASKS; i++) running.push(await stalled());
+    for (const t of running) await statusWhen(t, (s) => s.throttled_until_millis > 0);
+    const queued = await es.call('POST', '/test/_update_by_query?wait_for_completion=false', { query: { range: { n: { gte: 100 } } }, script: { source: 'ctx._source.seen = true' } });
+    expect(queued.status, queued.text).to.equal(200);
+    // written after the request was answered, before the task's turn: the task's search finds it
+    expect((await es.call('PUT', '/test/_doc/late?refresh=true', { n: 100 })).status).to.equal(201);
+    await es.call('POST', `/_tasks/${running[0]}/_cancel`);
+    const done = await es.call('GET', `/_tasks/${queued.json.task}?wait_for_completion=true`);
+    expect(done.json.completed, done.text).to.equal(true);
+    expect(done.json.response.total, done.text).to.equal(1);
+    expect((await es.call('GET', '/test/_doc/late')).json._source).to.deep.equal({ n: 100, seen: true });
+    for (const t of running) await es.call('POST', `/_tasks/${t}/_cancel?wait_for_completion=true`);
+    expect((await es.call('DELETE', '/test/_doc/late?refresh=true')).status).to.equal(200);
+  });
+
   it('slices beyond index.max_slices_per_scroll (1024) are refused with Elasticsearch\'s message; 1024 run', async () => {
     for (const path of ['/test/_update_by_query?slices=10000', '/test/_delete_by_query?slices=1025']) {
       const r = await es.call('POST', path, path.includes('delete') ? { query: { match_none: {} } } : undefined);

@@ -25,8 +25,11 @@ export interface Target {
 
 const BODY_KEYS = new Set(['query', 'max_docs', 'conflicts', 'slice', 'size']);
 
-/** The documents a by-query request touches, in the order a scroll would return them. */
-async function targets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], body: Record<string, unknown>): Promise<Target[]> {
+/**
+ * How to find the documents a by-query request touches, in the order a scroll would return them:
+ * the query is read now (a bad one is refused with the request), the search runs when the task does.
+ */
+function targetsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], body: Record<string, unknown>): () => Promise<Target[]> {
   // the documents are found as the caller reads them (without the fields its rules hide), and written as they are
   const fields = ctx.access?.fields;
   const searched = fields ? handles.map((h) => fieldSubsetView(h, fields, ctx.onHiddenField)) : handles;
@@ -34,17 +37,20 @@ async function targets(req: RestRequest, ctx: EngineContext, handles: IndexHandl
   const searchBody: Record<string, unknown> = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
   const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
-  // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
-  const result = await runSearch(searched, { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 }, req.started);
+  const search = { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 };
   const byName = new Map(handles.map((h) => [h.name, h]));
-  const hits = (result.hits as { hits: Array<Record<string, unknown>> }).hits;
-  return hits.map((h) => ({
-    handle: byName.get(h._index as string)!,
-    id: h._id as string,
-    seqNo: h._seq_no as number,
-    primaryTerm: h._primary_term as number,
-    routing: h._routing as string | undefined,
-  }));
+  return async () => {
+    // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
+    const result = await runSearch(searched, search, req.started);
+    const hits = (result.hits as { hits: Array<Record<string, unknown>> }).hits;
+    return hits.map((h) => ({
+      handle: byName.get(h._index as string)!,
+      id: h._id as string,
+      seqNo: h._seq_no as number,
+      primaryTerm: h._primary_term as number,
+      routing: h._routing as string | undefined,
+    }));
+  };
 }
 
 export function failureOf(t: Target, err: unknown): Record<string, unknown> {
@@ -119,8 +125,11 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
   const scrollSize = batchSize(req.params);
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const slices = slicesParam(req.params, handles);
-  let found = await targets(req, ctx, handles, body);
-  if (slice) found = found.filter((t) => inSlice(t.id, slice.id, slice.max));
+  const find = targetsOf(req, ctx, handles, body);
+  const findTargets = async () => {
+    const found = await find();
+    return slice ? found.filter((t) => inSlice(t.id, slice.id, slice.max)) : found;
+  };
 
   const processBatch = async (batch: Target[], worker: ScrollWorker): Promise<Record<string, unknown>[]> => {
     const prepared: PreparedWrite[] = [];
@@ -177,7 +186,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     action: op === 'delete' ? 'indices:data/write/delete/byquery' : 'indices:data/write/update/byquery',
     description: `${op === 'delete' ? 'delete-by-query' : 'update-by-query'} [${handles.map((h) => h.name).join(', ')}]`,
     fields: { updated: op === 'update', created: false },
-    targets: found,
+    findTargets,
     slices,
     maxDocs,
     batchSize: scrollSize,

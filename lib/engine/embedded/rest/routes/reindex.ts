@@ -135,23 +135,29 @@ function routingOf(v: unknown, errors: string[]): Routing {
   return { kind: 'keep' };
 }
 
-/** The source documents in scroll order (`sort` honoured, as Elasticsearch still does while deprecating it). */
-async function sourceTargets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], r: ReindexRequest): Promise<Target[]> {
+/**
+ * How to find the source documents in scroll order (`sort` honoured, as Elasticsearch still does
+ * while deprecating it): the search is read now, and runs when the task does.
+ */
+function sourceTargets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], r: ReindexRequest): () => Promise<Target[]> {
   const query = effectiveQuery(r.search.query, UrlParams.NONE, handles, r.sources.join(','));
   const searchBody: Json = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
   if (r.search.sort !== undefined) searchBody.sort = r.search.sort;
   if (r.search.runtime_mappings !== undefined) searchBody.runtime_mappings = r.search.runtime_mappings;
   const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
-  const result = await runSearch(handles, { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 }, req.started);
+  const search = { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 };
   const byName = new Map(handles.map((h) => [h.name, h]));
-  return (result.hits as { hits: Json[] }).hits.map((h) => ({
-    handle: byName.get(h._index as string)!,
-    id: h._id as string,
-    seqNo: h._seq_no as number,
-    primaryTerm: h._primary_term as number,
-    routing: h._routing as string | undefined,
-  }));
+  return async () => {
+    const result = await runSearch(handles, search, req.started);
+    return (result.hits as { hits: Json[] }).hits.map((h) => ({
+      handle: byName.get(h._index as string)!,
+      id: h._id as string,
+      seqNo: h._seq_no as number,
+      primaryTerm: h._primary_term as number,
+      routing: h._routing as string | undefined,
+    }));
+  };
 }
 
 /** Runs on each document with `ctx._index` = the destination (the request being built, as in Elasticsearch). */
@@ -186,8 +192,11 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
     }
   }
   const slices = slicesParam(req.params, handles);
-  let found = await sourceTargets(req, ctx, handles, r);
-  if (r.slice) found = found.filter((t) => inSlice(t.id, r.slice!.id, r.slice!.max));
+  const find = sourceTargets(req, ctx, handles, r);
+  const findTargets = async () => {
+    const found = await find();
+    return r.slice ? found.filter((t) => inSlice(t.id, r.slice!.id, r.slice!.max)) : found;
+  };
 
   const processBatch = async (batch: Target[], worker: ScrollWorker): Promise<Json[]> => {
     const prepared: PreparedWrite[] = [];
@@ -258,7 +267,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
     action: 'indices:data/write/reindex',
     description: `reindex from [${r.sources.join(', ')}] to [${r.dest.index}]`,
     fields: { updated: true, created: true },
-    targets: found,
+    findTargets,
     slices,
     maxDocs: r.maxDocs,
     batchSize: r.batchSize,

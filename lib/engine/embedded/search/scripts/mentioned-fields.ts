@@ -1,8 +1,12 @@
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { StoredScripts } from '../../painless/index.js';
+import type { Work, WorkBudget } from '../work-budget.js';
 
 /** Values of a parsed request looked at before giving up and answering that it may read anything. */
 const MAX_VISITS = 200_000;
+
+/** Values walked between two looks at the budget's clock. */
+const VISITS_PER_CHECK = 2048;
 
 /**
  * Which fields a parsed search request may read, from the text it holds: a field is read when a
@@ -12,9 +16,10 @@ const MAX_VISITS = 200_000;
  * Contract: never answers false for a field the request reads by name; may answer true for one it
  * does not (a name that is a substring of another, a word of a query text). Only arrays, plain
  * objects, maps and sets are walked (what the request parsers build); past MAX_VISITS values, or
- * over a cycle of values, every field counts as read.
+ * over a cycle of values, every field counts as read. A large request (60,000 ranges) is walked a
+ * slice at a time: the work pauses when the budget says its slice is used up.
  */
-export function fieldsMentionedBy(request: unknown, stored?: StoredScripts): (name: string) => boolean {
+export function* fieldsMentionedBy(request: unknown, stored: StoredScripts | undefined, budget: WorkBudget): Work<(name: string) => boolean> {
   const strings = new Set<string>();
   // a Set, not a WeakSet: it lives for this walk only, and a WeakSet of a large request's objects costs
   // several times as much (a request of 60,000 ranges: ~40 ms of the event loop)
@@ -30,6 +35,7 @@ export function fieldsMentionedBy(request: unknown, stored?: StoredScripts): (na
     }
     if (v === null || typeof v !== 'object') continue;
     if (seen.has(v) || ++visits > MAX_VISITS) return () => true;
+    if (visits % VISITS_PER_CHECK === 0 && budget.check()) yield;
     seen.add(v);
     if (Array.isArray(v) || v instanceof Set) {
       for (const item of v) stack.push(item);
