@@ -67,6 +67,22 @@ describe('aggregations: bounds', () => {
     expect(byKey.get('7.0-8.0')).to.equal(1);
   });
 
+  it("a large request that names no runtime field computes none of the mappings' (100,000 ranges: ~200,000 values to look through)", async () => {
+    // a runtime field of the mappings that takes ~10^6 steps a document: computed for 2,000 documents, it would use up any timeout
+    expect((await es.call('PUT', '/events/_mapping', { runtime: { slow: { type: 'long', script: 'long s = 0; for (int i = 0; i < 900000; i++) { s += i } emit(s);' } } })).status).to.equal(200);
+    expect((await es.call('PUT', '/_cluster/settings', { transient: { 'search.max_buckets': 200_000 } })).status).to.equal(200);
+    try {
+      const r = await es.call('POST', '/events/_search', { size: 0, timeout: '10s', aggs: { r: { range: { field: 'n', ranges: Array.from({ length: 100_000 }, (_, i) => ({ from: i, to: i + 1 })) } } } });
+      expect(r.status, r.text.slice(0, 300)).to.equal(200);
+      expect(r.json.timed_out).to.equal(false);
+      expect(r.json.aggregations.r.buckets).to.have.length(100_000);
+      expect(r.json.aggregations.r.buckets[1999].doc_count).to.equal(1);
+    } finally {
+      await es.call('PUT', '/_cluster/settings', { transient: { 'search.max_buckets': null } });
+      await es.call('PUT', '/events/_mapping', { runtime: { slow: null } });
+    }
+  });
+
   it('an include regex longer than index.max_regex_length (1000) is refused with ES\'s message', async () => {
     const include = 'u1' + '.?'.repeat(600);
     const err = await refusalOf(es, 'events', { aggs: { t: { terms: { field: 'user.keyword', include } } } });

@@ -2,8 +2,14 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import type { StoredScripts } from '../../painless/index.js';
 import type { Work, WorkBudget } from '../work-budget.js';
 
-/** Values of a parsed request looked at before giving up and answering that it may read anything. */
-const MAX_VISITS = 200_000;
+/**
+ * Values of a parsed request looked at before giving up and answering that it may read anything.
+ * The walk pauses with its budget, so this bounds its work, not a block of the event loop; past
+ * it every runtime field counts as read, and computing them may cost far more (a range
+ * aggregation of 100,000 ranges, ~200,000 values, computed a heavy runtime field of the mappings
+ * for every document until the search's timeout).
+ */
+const MAX_VISITS = 2_000_000;
 
 /** Values walked between two looks at the budget's clock. */
 const VISITS_PER_CHECK = 2048;
