@@ -16,7 +16,7 @@ import {
   ZonedDateTime, parseIsoInstant, zoneOf,
 } from './java-time.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, isPrimitiveArray, javaArray, arrayElements, javaClassName, javaEquals, javaHashCode, javaToString,
+  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, isPrimitiveArray, javaArray, arrayElements, referenceArray, javaClassName, javaEquals, javaHashCode, javaToString,
   mapKey, naturalCompare, numberKind, unbox,
 } from './values.js';
 
@@ -118,7 +118,7 @@ function splitOnToken(s: string, token: string, limit = 0): string[] {
   if (token === '') fail('illegal_argument_exception', 'Cannot split on empty token');
   let parts = s.split(token);
   if (limit > 0 && parts.length > limit) parts = [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(token)];
-  return javaArray(parts, 'java.lang.String');
+  return referenceArray(parts, 'java.lang.String');
 }
 
 function javaTrim(s: string): string {
@@ -567,7 +567,7 @@ const STREAM: Members = table(OBJECT, [
     return c.finish(streamOf(s).items);
   }),
   m('toList/0', 'List', [], (s) => [...streamOf(s).items]),
-  m('toArray/0', 'def[]', [], (s) => javaArray([...streamOf(s).items], 'java.lang.Object')),
+  m('toArray/0', 'def[]', [], (s) => referenceArray([...streamOf(s).items], 'java.lang.Object')),
 ]);
 
 const OPTIONAL: Members = table(OBJECT, [
@@ -664,7 +664,7 @@ function regexReplace(s: string, p: unknown, f: unknown, all: boolean): string {
 
 const PATTERN: Members = table(OBJECT, [
   m('matcher/1', 'Matcher', ['def'], (s: JavaPattern, x) => new JavaMatcher(s.re.matcher(str(x)))),
-  m('split/1', 'String[]', ['def'], (s: JavaPattern, x) => javaArray(s.re.split(str(x), 0), 'java.lang.String')),
+  m('split/1', 'String[]', ['def'], (s: JavaPattern, x) => referenceArray(s.re.split(str(x), 0), 'java.lang.String')),
   m('pattern/0', 'String', [], (s: JavaPattern) => s.source),
 ]);
 

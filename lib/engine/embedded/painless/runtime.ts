@@ -15,7 +15,7 @@ import {
 import { dict, isSubtype, UNBOXED } from './types.js';
 import {
   INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, arrayElements, boxDouble, doubleToString, elementAt, elementBytes, isJavaArray, isNumber, isPrimitiveArray,
-  javaArray, javaClassName, javaEquals, javaToString, mapKey, newPrimitiveArray, numberKind, setElement, unbox, type JavaArrayValue,
+  javaArray, javaClassName, javaEquals, javaToString, mapKey, newPrimitiveArray, referenceArray, numberKind, setElement, unbox, type JavaArrayValue,
 } from './values.js';
 
 /**
@@ -567,7 +567,7 @@ function newArray(elementType: string, sizes: number[], p: number): JavaArrayVal
   // filled one by one: a JS array made at its full length past ~100k elements is a dictionary
   const items: unknown[] = [];
   for (let i = 0; i < n; i++) items.push(rest.length ? newArray(elementType, rest, p) : null);
-  return javaArray(items, rest.length ? elementType + '[]'.repeat(rest.length) : elementType);
+  return referenceArray(items, rest.length ? elementType + '[]'.repeat(rest.length) : elementType);
 }
 
 function mapOf(entries: Array<[unknown, unknown]>): Map<unknown, unknown> {

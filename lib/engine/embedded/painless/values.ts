@@ -74,13 +74,16 @@ export function isPrimitiveArray(v: unknown): v is PrimitiveArray {
   return ArrayBuffer.isView(v) && ELEMENT_TYPES.has(v.constructor);
 }
 
+/** `items` marked as a Java array of a reference type (`String[]`, `def[]`). */
+export function referenceArray<T>(items: T[], elementType: string): T[] {
+  (items as unknown as Record<symbol, string>)[JAVA_ARRAY] = elementType;
+  return items;
+}
+
 /** `items` as a Java array of `elementType` (a primitive type's as its typed array). */
 export function javaArray(items: unknown[], elementType: string): JavaArrayValue {
   const typed = newPrimitiveArray(elementType, items.length);
-  if (!typed) {
-    (items as unknown as Record<symbol, string>)[JAVA_ARRAY] = elementType;
-    return items;
-  }
+  if (!typed) return referenceArray(items, elementType);
   for (let i = 0; i < items.length; i++) setElement(typed, i, items[i]);
   return typed;
 }
