@@ -169,7 +169,7 @@ const STRING: Members = table(OBJECT, COMPARABLE, [
   }),
   m('splitOnToken/1', 'String[]', ['def'], (s: string, t: unknown) => splitOnToken(s, str(t))),
   m('splitOnToken/2', 'String[]', ['def', 'int'], (s: string, t: unknown, limit: number) => splitOnToken(s, str(t), limit)),
-  m('toCharArray/0', 'char[]', [], (s: string) => javaArray([...s], 'char')),
+  m('toCharArray/0', 'char[]', [], (s: string) => javaArray(s.split(''), 'char')),
   m('chars/0', 'Stream', [], (s: string) => new Stream([...s].map((c) => c.charCodeAt(0)), 'int')),
   m('encodeBase64/0', 'String', [], (s: string) => Buffer.from(s, 'utf8').toString('base64')),
   m('decodeBase64/0', 'String', [], (s: string) => Buffer.from(s, 'base64').toString('utf8')),

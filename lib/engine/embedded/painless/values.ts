@@ -119,10 +119,14 @@ export function setElement(a: JavaArrayValue, i: number, v: unknown): void {
     a[i] = v;
     return;
   }
-  const x = unbox(v);
+  const u = unbox(v);
+  if (a.constructor === Uint8Array) {
+    a[i] = u ? 1 : 0;
+    return;
+  }
+  // a char is a one-char string; stored in a numeric array, its code
+  const x = typeof u === 'string' ? u.charCodeAt(0) : u;
   if (a instanceof BigInt64Array) a[i] = typeof x === 'bigint' ? x : BigInt(Math.trunc(Number(x)) || 0);
-  else if (a.constructor === Uint16Array) a[i] = typeof x === 'string' ? x.charCodeAt(0) : Number(x);
-  else if (a.constructor === Uint8Array) a[i] = x ? 1 : 0;
   else a[i] = Number(x);
 }
 
