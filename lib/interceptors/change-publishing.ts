@@ -329,7 +329,7 @@ async function concreteIndices(calls: EngineCalls, expr: string): Promise<string
  * two: on the embedded engine a call is a promise chain, and a by-query operation's 20,000
  * documents looked up in one chain held everyone else for seconds.
  */
-const LOOKUP_BATCH = 250;
+const LOOKUP_BATCH = 100;
 
 interface Seen {
   index: string;
