@@ -10,7 +10,7 @@ import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
-import { checkRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
+import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
@@ -33,6 +33,8 @@ interface IndexMatches {
   sorts: ResolvedSort[];
   /** The search's query rewritten against this index: what was run, and what its hits are highlighted by. */
   query: Query;
+  /** Per rescorer of the search, the documents of its window (what its explanation combines). */
+  rescored?: ReadonlyArray<ReadonlySet<number>>;
 }
 
 /** What choosing a page of hits needs: the search's own, or one inner hits definition's. */
@@ -44,7 +46,7 @@ interface PageRequest {
 }
 
 /** What building one hit needs: the search's own options, or one inner hits definition's. */
-type HitRequest = Pick<SearchRequest, 'query' | 'storedFields' | 'version' | 'seqNoPrimaryTerm' | 'source' | 'sourceRequested' | 'docvalueFields' | 'fields' | 'highlight' | 'explain'>
+type HitRequest = Pick<SearchRequest, 'query' | 'storedFields' | 'version' | 'seqNoPrimaryTerm' | 'source' | 'sourceRequested' | 'docvalueFields' | 'fields' | 'highlight' | 'explain' | 'rescore'>
   & { collapse?: { field: string }; scriptFieldValues?: ScriptFieldValues };
 
 /** One document competing for the page: where it is, its score and its sort keys. */
@@ -349,7 +351,11 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (req.explain) {
     hit._shard = `[${handle.name}][0]`;
     hit._node = 'embedded';
-    hit._explanation = explainQuery(req.query, c.ord, queryContextOf(handle)).explanation;
+    let explanation = explainQuery(req.query, c.ord, queryContextOf(handle)).explanation;
+    req.rescore?.forEach((r, i) => {
+      explanation = explainRescore(r, explanation, c.m.rescored?.[i]?.has(c.ord) ?? false, () => explainQuery(r.query, c.ord, queryContextOf(handle)));
+    });
+    hit._explanation = explanation;
   }
   return hit;
 }
@@ -567,12 +573,14 @@ async function rescoreMatches(matches: IndexMatches[], rescorers: Rescorer[], pa
   const out: IndexMatches[] = [];
   for (const m of matches) {
     let docs = topDocs(m.ords, m.scores, m.length, n);
+    const rescored: Array<Set<number>> = [];
     for (const r of rescorers) {
       await budget.pause();
       const second: ScoredDocs = await budget.drive(queryWork(r.query, { ...queryContextOf(m.handle), scripts }, true, budget));
+      rescored.push(new Set(docs.slice(0, r.windowSize).map((d) => d.ord)));
       docs = rescoreTop(docs, r, (ord) => second.get(ord));
     }
-    out.push({ ...m, ords: docs.map((d) => d.ord), scores: docs.map((d) => d.score), length: docs.length });
+    out.push({ ...m, ords: docs.map((d) => d.ord), scores: docs.map((d) => d.score), length: docs.length, rescored });
   }
   return out;
 }

@@ -136,6 +136,17 @@ describe('embedded engine: queries', () => {
     expect(ids(bo)).to.deep.equal(['3', '2']);
   });
 
+  it('bool with only must_not: the match_all Elasticsearch adds is a filter, so every hit scores 0; an empty bool scores its boost', async () => {
+    expect(scores(await search({ query: { bool: { must_not: [{ term: { tag: 'b' } }], boost: 3 } } }))).to.deep.equal({ 1: 0, 3: 0 });
+    const r = await search({ explain: true, query: { bool: { must_not: [{ term: { tag: 'b' } }] } } });
+    expect(r.json.hits.max_score).to.equal(0);
+    expect(r.json.hits.hits[0]._explanation).to.deep.equal({
+      value: 0, description: 'sum of:',
+      details: [{ value: 0, description: 'match on required clause, product of:', details: [{ value: 0, description: '# clause', details: [] }, { value: 1, description: '*:*', details: [] }] }],
+    });
+    expect(scores(await search({ query: { bool: { boost: 3 } } }))).to.deep.equal({ 1: 3, 2: 3, 3: 3 });
+  });
+
   it('function_score: weight, field_value_factor, decay, modes, min_score', async () => {
     const fvf = await search({ query: { function_score: { query: { match_all: {} }, field_value_factor: { field: 'n', factor: 2, modifier: 'sqrt' }, boost_mode: 'replace' } } });
     expect(scores(fvf)['3']).to.be.closeTo(Math.sqrt(20), 1e-5);

@@ -616,11 +616,13 @@ export function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring
     giveBack(x.index, acc);
     return out.build();
   }
-  // Only must_not, or nothing: every live document (ES adds a match_all; score 1 × boost).
+  // Nothing: ES's match_all (score 1 × boost). Only must_not: ES adds the match_all as a filter
+  // clause (Queries.fixNegativeQueryIfNeeded), so every document left scores 0.
+  const score = scoring && !mustNot.length ? boost : 0;
   const live = x.live;
   for (let ord = 0; ord < x.maxOrd; ord++) {
     if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
-    if (live[ord] === 1 && !excluded(ord)) out.add(ord, scoring ? boost : 0);
+    if (live[ord] === 1 && !excluded(ord)) out.add(ord, score);
   }
   return out.build();
 }
