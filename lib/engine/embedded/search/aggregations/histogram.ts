@@ -140,6 +140,29 @@ interface HistogramParams extends CommonParams {
   offset: number;
 }
 
+function numericRounding(p: HistogramParams): Rounding {
+  return {
+    round: (v) => Math.floor((v - p.offset) / p.interval) * p.interval + p.offset,
+    next: (k) => k + p.interval,
+  };
+}
+
+/**
+ * How many buckets a (parsed) histogram or date_histogram puts `values` in: what Elasticsearch's
+ * profile shows as the aggregator's `total_buckets`. Undefined for other aggregations.
+ */
+export function bucketsCollected(node: AggNode, values: Iterable<number>): number | undefined {
+  let rounding: Rounding;
+  if (node.type === 'histogram') rounding = numericRounding(node.params as HistogramParams);
+  else if (node.type === 'date_histogram') {
+    const p = node.params as DateHistogramParams;
+    rounding = dateRounding(p.interval, parseTimeZone(p.timeZone), p.offset);
+  } else return undefined;
+  const keys = new Set<number>();
+  for (const v of values) if (Number.isFinite(v)) keys.add(rounding.round(v));
+  return keys.size;
+}
+
 export const histogram: AggregationType<HistogramParams> = {
   kind: 'bucket',
   parse(name, body, subs) {
@@ -156,10 +179,7 @@ export const histogram: AggregationType<HistogramParams> = {
   run(node, docs, ctx) {
     const p = node.params;
     let src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
-    const rounding: Rounding = {
-      round: (v) => Math.floor((v - p.offset) / p.interval) * p.interval + p.offset,
-      next: (k) => k + p.interval,
-    };
+    const rounding = numericRounding(p);
     const rangeType = rangeFieldType(docs, p.source.field);
     if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, undefined, rounding);
     if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
