@@ -5,6 +5,7 @@ import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import type { AggregationType, DocSet, Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 import { javaDouble } from './bucket-order.js';
+import { unknownField } from './unknown-field.js';
 
 /** Kahan summation, as ES's CompensatedSum: sums of doubles that ES and this engine agree on. */
 export class CompensatedSum {
@@ -102,7 +103,7 @@ const SOURCE_KEYS = new Set(['field', 'script', 'missing', 'value_type', 'format
 
 function parseMetricSource(type: string, name: string, body: Record<string, unknown>, extra: string[] = []): SourceParams {
   for (const k of Object.keys(body)) {
-    if (!SOURCE_KEYS.has(k) && !extra.includes(k)) throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+    if (!SOURCE_KEYS.has(k) && !extra.includes(k)) throw unknownField(type, k, [...SOURCE_KEYS, ...extra]);
   }
   return parseSourceParams(type, name, body);
 }

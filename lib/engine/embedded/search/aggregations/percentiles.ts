@@ -5,6 +5,7 @@ import type { SourceScope } from './source.js';
 import { TDigest } from './tdigest.js';
 import type { AggregationType } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
 
@@ -45,8 +46,9 @@ export function hdrPercentileOf(sorted: Float64Array, pct: number, digits: numbe
 function parsePercentiles(type: 'percentiles' | 'percentile_ranks', name: string, body: Record<string, unknown>): PercentilesParams {
   const listKey = type === 'percentiles' ? 'percents' : 'values';
   for (const k of Object.keys(body)) {
-    if (!['field', 'script', 'missing', 'value_type', 'format', 'keyed', 'tdigest', 'hdr', listKey].includes(k)) {
-      throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+    const known = ['field', 'script', 'missing', 'value_type', 'format', 'keyed', 'tdigest', 'hdr', listKey];
+    if (!known.includes(k)) {
+      throw unknownField(type, k, known);
     }
   }
   const source = parseSourceParams(type, name, body);
@@ -172,7 +174,8 @@ export const medianAbsoluteDeviation: AggregationType<{ source: SourceParams; co
   kind: 'metric',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'script', 'missing', 'value_type', 'format', 'compression'].includes(k)) throw new EsError(400, 'parsing_exception', `[median_absolute_deviation] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['field', 'script', 'missing', 'value_type', 'format', 'compression'];
+      if (!known.includes(k)) throw unknownField('median_absolute_deviation', k, known);
     }
     if (body.compression !== undefined && !(Number(body.compression) > 0)) {
       throw new EsError(400, 'illegal_argument_exception', `[compression] must be greater than 0. Found [${javaDouble(Number(body.compression))}] in [${name}]`);
