@@ -245,7 +245,7 @@ function run(type: 'significant_terms' | 'significant_text', node: { name: strin
   if (!fg || fg.unmapped) return { typed: 'sigsterms', body: { buckets: [] } };
   const bg = type === 'significant_text' ? textTerms(background, p.source.field!).terms : valueTerms(background, p, ctx).terms;
   const kind = fg.kind ?? 'bytes';
-  const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' ? 'bytes' : 'long', node.name, (v) => Number(v), maxRegexLengthOf(docs));
+  const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' || kind === 'ip' ? kind : 'long', node.name, (v) => Number(v), maxRegexLengthOf(docs));
   const count = (per: number[][] | undefined) => (per ? per.reduce((n, l) => n + l.length, 0) : 0);
   let candidates: Array<{ key: Value; subsetDf: number; supersetDf: number; score: number }> = [];
   for (const [key, per] of fg.terms) {
