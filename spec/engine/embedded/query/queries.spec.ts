@@ -164,6 +164,8 @@ describe('embedded engine: queries', () => {
     expect(own[1]).to.equal(blended[1]);
     expect(own[3]).to.be.greaterThan(blended[3]);
     expect(own[3]).to.be.greaterThan(own[2]);
+    // match's fuzzy_rewrite, the same methods for its fuzzy terms
+    expect(scores(await search({ query: { match: { t: { query: 'bravehaert', fuzziness: 2, fuzzy_rewrite: 'constant_score' } } } }, 'rewrites'))).to.deep.equal({ 1: 1, 2: 1, 3: 1 });
     // prefix: constant by default, BM25 per term when asked
     const prefix = async (rewrite?: string) => scores(await search({ query: { prefix: { t: { value: 'brave', ...(rewrite && { rewrite }) } } } }, 'rewrites'));
     expect(await prefix()).to.deep.equal({ 1: 1, 2: 1, 3: 1, 4: 1 });

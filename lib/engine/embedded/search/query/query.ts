@@ -26,6 +26,8 @@ export interface FullTextOptions {
   lenient: boolean;
   /** Whether a multi-word synonym (a side path of a token graph) becomes a phrase (default) or a conjunction. */
   autoGenerateSynonymsPhraseQuery: boolean;
+  /** `fuzzy_rewrite`: how a fuzzy term's expansions score (top_terms_blended_freqs_{max_expansions} when not given). */
+  fuzzyRewrite?: MultiTermRewrite;
 }
 
 export type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';

@@ -16,7 +16,7 @@ import { prefixRefused, rangeRefused, refusedAlways } from './expensive-queries.
 import { inRange, rangeBounds } from './field-rules.js';
 import { isNumeric as isNumericField } from './lucene-string.js';
 import { checkKeys, fieldAndBody, illegal, isObject, num, parsingError, scalar } from './parse-query.js';
-import { booleanValue, boostOf, parseFuzziness } from './query-fields.js';
+import { booleanValue, boostOf, parseFuzziness, parseRewrite } from './query-fields.js';
 import { editDistanceAtMost, fuzzyEdits, targets } from './query-terms-for-highlight.js';
 import { queryTerm } from './query-terms.js';
 import type { MultiTermRewrite, Query } from './query.js';
@@ -39,25 +39,6 @@ const termLevel = <T extends TermLevel>(name: T) => ({
 const explainedByName = (name: string, p: Printer, lucene: () => string) => (p.lucene ? lucene() : name);
 
 const withRewrite = (rewrite: MultiTermRewrite | undefined) => (rewrite ? { rewrite } : {});
-
-/**
- * A multi-term query's `rewrite` as Elasticsearch reads it (QueryParsers.parseRewriteMethod):
- * constant_score, constant_score_boolean, scoring_boolean, or top_terms_N, top_terms_boost_N,
- * top_terms_blended_freqs_N; undefined when not given (the query's default).
- */
-export function parseRewrite(raw: unknown): MultiTermRewrite | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const method = String(raw);
-  if (method === 'constant_score' || method === 'constant_score_boolean') return { kind: 'constant_score' };
-  if (method === 'scoring_boolean') return { kind: 'scoring_boolean' };
-  const digits = /\d/.exec(method);
-  if (digits) {
-    const size = Number.parseInt(method.slice(digits.index), 10);
-    const scores = ({ top_terms_: 'bm25', top_terms_boost_: 'boost', top_terms_blended_freqs_: 'blended_freqs' } as const)[method.slice(0, digits.index)];
-    if (scores && /^\d+$/.test(method.slice(digits.index))) return { kind: 'top_terms', size, scores };
-  }
-  throw illegal(`Failed to parse rewrite_method [${method}]`);
-}
 
 /** prefix, wildcard and regexp: `{ field: value }` or `{ field: { value, … } }`. */
 function parseMultiTerm(name: 'prefix' | 'wildcard' | 'regexp', body: unknown): Query {
