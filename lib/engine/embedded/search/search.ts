@@ -233,6 +233,15 @@ function showsScores(sort: SortSpec[], trackScores: boolean): boolean {
   return isScoreOrder(sort) || trackScores || sort.some((s) => s.kind === 'score');
 }
 
+/**
+ * Whether `hits.max_score` is a number: ordered by relevance alone (no sort, or `_score`
+ * descending alone), or `track_scores`. Any other sort, even one by `_score` ascending or with a
+ * tie-breaker, tracks no maximum in Elasticsearch (its hits still show the score they sort by).
+ */
+function tracksMaxScore(sort: SortSpec[], trackScores: boolean): boolean {
+  return isScoreOrder(sort) || trackScores;
+}
+
 function checkCollapseField(field: string, handles: IndexHandle[], mappedSomewhere: (f: string) => boolean): void {
   if (handles.length && !mappedSomewhere(field)) {
     throw new EsError(400, 'illegal_argument_exception', `no mapping found for \`${field}\` in order to collapse on`);
@@ -297,7 +306,7 @@ function innerHitsBody(members: IndexMatches[], ih: InnerHitsRequest, req: Searc
   const page = ih.size > 0 ? runAtOnce(collectTop(members, ih, scoreOrder, WorkBudget.unbounded)).slice(ih.from) : [];
   const fetch: HitRequest = { ...ih, query: req.query };
   const hits = page.flatMap((c) => buildHit(c, fetch, showScore, !scoreOrder) ?? []);
-  const maxScore = showScore ? maxScoreOf(members) : null;
+  const maxScore = tracksMaxScore(ih.sort, ih.trackScores) ? maxScoreOf(members) : null;
   return { total: totalBody(countOf(members), 10_000, req.totalAsInt), max_score: maxScore === null ? null : float32(maxScore), hits };
 }
 
@@ -484,7 +493,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   }
   for (const h of fetching) h.stats.fetchTotal++;
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
-  const maxScore = showScore && req.size > 0 ? maxScoreOf(matches) : null;
+  const maxScore = tracksMaxScore(req.sort, req.trackScores) && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
   const renderedTotal = totalBody(total, req.trackTotalHits, req.totalAsInt);
   if (renderedTotal !== undefined) hitsBody.total = renderedTotal;
