@@ -52,6 +52,12 @@ describe('embedded engine: percentiles on the t-digest', () => {
     expect(r.r.values).to.deep.equal({ '26.0': 25, '51.0': 37.5, '101.0': 62.5, '140.0': 100, '200.0': 100 });
   });
 
+  it('hdr percentile_ranks: the share of values at or below the value\'s bucket (a value equal to it counts whole)', async () => {
+    const r = await aggs({ aggs: { r: { percentile_ranks: { field: 'int_field', values: [0, 1, 50, 51, 99, 151], hdr: {} } }, t: { percentile_ranks: { field: 'int_field', values: [50, 99] } } } });
+    expect(r.r.values).to.deep.equal({ '0.0': 0, '1.0': 25, '50.0': 25, '51.0': 50, '99.0': 50, '151.0': 100 });
+    expect(r.t.values).to.deep.equal({ '50.0': 37, '99.0': 61.5 });
+  });
+
   it('median_absolute_deviation: the median of the centroids\' distances to the digest\'s median', async () => {
     // median 76; distances 75, 25, 25, 75 → their digest's median 50
     expect((await aggs({ aggs: { m: { median_absolute_deviation: { field: 'int_field' } } } })).m).to.deep.equal({ value: 50 });

@@ -31,16 +31,37 @@ const MAD_DEFAULT_COMPRESSION = 1000;
 export function hdrPercentileOf(sorted: Float64Array, pct: number, digits: number): number | null {
   const n = sorted.length;
   if (n === 0) return null;
+  const bucketOf = hdrBuckets(sorted, digits);
+  // HdrHistogram 2.1.9 (ES's version): the count at a percentile rounds half up.
+  const count = Math.max(1, Math.floor((Math.min(Math.max(pct, 0), 100) / 100) * n + 0.5));
+  const { start, width, unit } = bucketOf(sorted[count - 1]);
+  return pct === 0 ? start * unit : (start + width - 1) * unit;
+}
+
+/** The HDR bucket of a value (its first unit and width), the unit set by the smallest positive value. */
+function hdrBuckets(sorted: Float64Array, digits: number): (v: number) => { start: number; width: number; unit: number } {
   const halfMag = Math.ceil(Math.log2(2 * 10 ** digits)) - 1;
   const minPositive = sorted.find((v) => v > 0) ?? 1;
   const unit = 2 ** (Math.floor(Math.log2(minPositive)) - halfMag);
-  // HdrHistogram 2.1.9 (ES's version): the count at a percentile rounds half up.
-  const count = Math.max(1, Math.floor((Math.min(Math.max(pct, 0), 100) / 100) * n + 0.5));
-  const v = sorted[count - 1];
-  const units = v / unit;
-  const width = units < 2 ** (halfMag + 1) ? 1 : 2 ** (Math.floor(Math.log2(units)) - halfMag);
-  const start = Math.floor(units / width) * width;
-  return pct === 0 ? start * unit : (start + width - 1) * unit;
+  return (v) => {
+    const units = v / unit;
+    const width = units < 2 ** (halfMag + 1) ? 1 : 2 ** (Math.floor(Math.log2(units)) - halfMag);
+    return { start: Math.floor(units / width) * width, width, unit };
+  };
+}
+
+/**
+ * HDR percentile_ranks (DoubleHistogram.getPercentileAtOrBelowValue): the share of values whose
+ * bucket is at or below x's, as a percentage; a value equal to x (or in its bucket) counts whole.
+ */
+export function hdrPercentileRank(sorted: Float64Array, x: number, digits: number): number | null {
+  if (sorted.length === 0) return null;
+  const bucketOf = hdrBuckets(sorted, digits);
+  const top = bucketOf(x);
+  const limit = (top.start + top.width) * top.unit;
+  let atOrBelow = 0;
+  for (const v of sorted) if (v < limit) atOrBelow++;
+  return Math.min(100, (atOrBelow / sorted.length) * 100);
 }
 
 function parsePercentiles(type: 'percentiles' | 'percentile_ranks', name: string, body: Record<string, unknown>): PercentilesParams {
@@ -148,7 +169,7 @@ export const percentileRanks: AggregationType<PercentilesParams> = {
   run(node, docs, ctx) {
     if (node.params.hdr) {
       const { src, sorted } = sortedValues(node, 'percentile_ranks', docs, ctx);
-      const pairs = node.params.percents.map((x) => [x, hdrPercentileRank(sorted, x)] as [number, number | null]);
+      const pairs = node.params.percents.map((x) => [x, hdrPercentileRank(sorted, x, node.params.digits)] as [number, number | null]);
       return { typed: 'hdr_percentile_ranks', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
     }
     const { src, digest } = digestOf('percentile_ranks', node, docs, ctx, node.params.compression);
@@ -157,18 +178,6 @@ export const percentileRanks: AggregationType<PercentilesParams> = {
     return { typed: 'tdigest_percentile_ranks', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
   },
 };
-
-/** The share of values at or below x (ties counting half), as a percentage: the HDR ranks as this engine keeps them. */
-function hdrPercentileRank(sorted: Float64Array, x: number): number | null {
-  if (sorted.length === 0) return null;
-  let below = 0;
-  let equal = 0;
-  for (const v of sorted) {
-    if (v < x) below++;
-    else if (v === x) equal++;
-  }
-  return Math.min(100, ((below + equal / 2) / sorted.length) * 100);
-}
 
 export const medianAbsoluteDeviation: AggregationType<{ source: SourceParams; compression: number }> = {
   kind: 'metric',
