@@ -68,6 +68,10 @@ export interface SearchRequest {
   rescore?: Rescorer[];
   /** `slice` of a scroll or point-in-time search. */
   slice?: Slice;
+  /** `pre_filter_shard_size`: past how many shards the can-match phase runs (Elasticsearch's default when not given). */
+  preFilterShardSize?: number;
+  /** `search_type=dfs_query_then_fetch`: every shard is searched (no can-match phase). */
+  dfs: boolean;
 }
 
 const IMPLEMENTED = new Set([
@@ -279,6 +283,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     runtimeFields: parseRuntimeFields(b.runtime_mappings),
     rescore: rescore?.length ? rescore : undefined,
     slice,
+    ...(params.get('pre_filter_shard_size') !== null && { preFilterShardSize: intParam('pre_filter_shard_size', params.get('pre_filter_shard_size')) }),
+    dfs: params.get('search_type') === 'dfs_query_then_fetch',
   };
 }
 

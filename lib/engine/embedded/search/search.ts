@@ -11,6 +11,7 @@ import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
+import { skippedShards } from './can-match.js';
 import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
@@ -57,9 +58,14 @@ interface Candidate {
   keys: SortKey[];
 }
 
-function shardsOf(handles: IndexHandle[]) {
-  const total = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
-  return { total, successful: total, skipped: 0, failed: 0 };
+function shardCount(h: IndexHandle): number {
+  return Number(h.meta.settings['index.number_of_shards'] ?? '1');
+}
+
+/** The `_shards` header: every shard successful, `skipped` of them left out by the can-match phase. */
+function shardsOf(handles: IndexHandle[], skipped = 0) {
+  const total = handles.reduce((n, h) => n + shardCount(h), 0);
+  return { total, successful: total, skipped, failed: 0 };
 }
 
 function ensureSearchable(handles: IndexHandle[]): void {
@@ -506,7 +512,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.terminateAfter !== undefined) {
     body.terminated_early = firstPass.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
   }
-  body._shards = shardsOf(handles);
+  body._shards = shardsOf(handles, skippedShards(req, handles, shardCount, Date.now()));
   body.hits = hitsBody;
   if (aggregations) body.aggregations = aggregations;
   if (req.suggest) {
