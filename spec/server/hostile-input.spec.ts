@@ -210,10 +210,10 @@ function buildCases(): Case[] {
   add({ name: 'from=10000&size=1 in the URL', method: 'GET', path: '/hostile/_search?from=10000&size=1', status: 400, type: 'illegal_argument_exception', reason: window });
   add({ name: 'size=1000000000 in the URL', method: 'GET', path: '/hostile/_search?size=1000000000', status: 400, type: 'illegal_argument_exception', reason: window });
   add({ name: 'size=1e9 in the URL', method: 'GET', path: '/hostile/_search?size=1e9', status: 400, type: 'illegal_argument_exception' });
-  // Elasticsearch's REST layer reads from=-1 in the URL as "not given"; below that, and in a body, it refuses
-  add({ name: 'from=-1 in the URL (unset, as in Elasticsearch)', method: 'GET', path: '/hostile/_search?from=-1', status: 200 });
+  // Elasticsearch 8 refuses any negative `from` (RestSearchAction hands the URL's to SearchSourceBuilder.from)
+  add({ name: 'from=-1 in the URL', method: 'GET', path: '/hostile/_search?from=-1', status: 400, type: 'illegal_argument_exception', reason: /\[from\] parameter cannot be negative but was \[-1\]/ });
   add({ name: 'from=-2 in the URL', method: 'GET', path: '/hostile/_search?from=-2', status: 400, type: 'illegal_argument_exception' });
-  add({ name: 'from -1 in the body', method: 'POST', path: '/hostile/_search', body: { from: -1 }, status: 400, type: 'illegal_argument_exception', reason: /\[from\] parameter cannot be negative/ });
+  add({ name: 'from -1 in the body', method: 'POST', path: '/hostile/_search', body: { from: -1 }, status: 400, type: 'illegal_argument_exception', reason: /\[from\] parameter cannot be negative but was \[-1\]/ });
   add({ name: 'scroll=1000000d', method: 'POST', path: '/hostile/_search?scroll=1000000d', body: { size: 1 }, status: 400, type: 'illegal_argument_exception', reason: /Keep alive|too large/ });
   add({ name: 'scroll=99999999999999999d', method: 'POST', path: '/hostile/_search?scroll=99999999999999999d', body: { size: 1 }, status: 400 });
   search('top_hits size 101', { size: 0, aggs: { t: { terms: { field: 'tag' }, aggs: { h: { top_hits: { size: 101 } } } } } }, 400, 'illegal_argument_exception', /max_inner_result_window|\[100\]/);

@@ -94,6 +94,22 @@ describe('embedded engine: search profiling (profile: true)', () => {
     expect(shard.searches[0].collector[0].children.map((c: { name: string }) => c.name)).to.deep.equal(['TotalHitCountCollector', 'AggregatorCollector: [tags, ns]']);
   });
 
+  it('histogram and date_histogram aggregators: debug total_buckets, the buckets their documents fell in', async () => {
+    // n 1, 2, 3 by 2: buckets 0 and 2; a date per document, two of them in the same month
+    await es.call('PUT', '/prof-days/_doc/1?refresh=true', { n: 1, day: '2016-01-01' });
+    await es.call('PUT', '/prof-days/_doc/2?refresh=true', { n: 2, day: '2016-01-02' });
+    await es.call('PUT', '/prof-days/_doc/3?refresh=true', { n: 3, day: '2016-03-01' });
+    const r = await es.call('POST', '/prof-days/_search', {
+      profile: true, size: 0, aggs: { histo: { histogram: { field: 'n', interval: 2 } }, months: { date_histogram: { field: 'day', calendar_interval: 'month' } } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    const [histo, months] = r.json.profile.shards[0].aggregations;
+    expect(histo).to.deep.include({ type: 'NumericHistogramAggregator', description: 'histo', debug: { total_buckets: 2 } });
+    expect(months).to.deep.include({ type: 'DateHistogramAggregator', description: 'months', debug: { total_buckets: 2 } });
+    // the empty month between is a bucket of the answer, not one collected
+    expect(r.json.aggregations.months.buckets).to.have.length(3);
+  });
+
   it('profiles each search of an _msearch that asks', async () => {
     const body = ndjson([{ index: 'prof' }, { profile: true, query: { match_all: {} } }, { index: 'prof' }, { query: { match_all: {} } }]);
     const r = await es.call('POST', '/_msearch', body, { 'content-type': 'application/x-ndjson' });

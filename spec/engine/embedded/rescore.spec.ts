@@ -64,6 +64,23 @@ describe('embedded engine: rescore (the query rescorer)', () => {
     expect(r.json.hits.total.value).to.equal(20);
   });
 
+  it('explain: the first pass times primaryWeight, combined in the window with the rescore query times secondaryWeight', async () => {
+    const r = await search({
+      explain: true, size: 3, query: { term: { even: true } },
+      rescore: { window_size: 2, query: { rescore_query: { match_all: {} }, query_weight: 5, rescore_query_weight: 10 } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    const hits = r.json.hits.hits as Array<{ _score: number; _explanation: { value: number; description: string; details: Array<{ description: string; details: Array<{ description: string; value: number }> }> } }>;
+    expect(hits.map((h) => [h._score, h._explanation.value])).to.deep.equal([[15, 15], [15, 15], [5, 5]]);
+    const [primary, secondary] = hits[0]._explanation.details;
+    expect(hits[0]._explanation.description).to.equal('total of:');
+    expect([primary.description, primary.details[1]]).to.deep.equal(['product of:', { value: 5, description: 'primaryWeight', details: [] }]);
+    expect([secondary.description, secondary.details[0].description, secondary.details[1]]).to.deep.equal(['product of:', '*:*', { value: 10, description: 'secondaryWeight', details: [] }]);
+    // past the window: the first pass weighted, nothing combined
+    expect(hits[2]._explanation.description).to.equal('product of:');
+    expect(hits[2]._explanation.details[1]).to.deep.equal({ value: 5, description: 'primaryWeight', details: [] });
+  });
+
   it('allows sorting by _score alone; refuses any other sort, collapse, a window past index.max_rescore_window, and bad rescorers', async () => {
     const rescore = { window_size: 5, query: { rescore_query: EVEN_100 } };
     const byScore = await search({ query: BY_N, size: 1, sort: ['_score'], rescore });

@@ -89,6 +89,21 @@ describe('embedded engine: search', () => {
     expect(r.json.hits.max_score).to.equal(null);
   });
 
+  it('hits.max_score: a number only when ordered by relevance alone or with track_scores; hits sorted by _score still show it', async () => {
+    const maxScore = async (body: Record<string, unknown>) => (await es.call('POST', '/s1/_search', { size: 1, ...body })).json.hits;
+    expect((await maxScore({})).max_score).to.equal(1);
+    expect((await maxScore({ sort: ['_score'] })).max_score).to.equal(1);
+    expect((await maxScore({ size: 0 })).max_score).to.equal(null);
+    expect((await maxScore({ sort: [{ n: 'asc' }] })).max_score).to.equal(null);
+    expect((await maxScore({ sort: [{ n: 'asc' }], track_scores: true })).max_score).to.equal(1);
+    // any sort other than _score descending alone is a field sort to Elasticsearch: no maximum tracked
+    const ascending = await maxScore({ sort: [{ _score: 'asc' }] });
+    expect([ascending.max_score, ascending.hits[0]._score]).to.deep.equal([null, 1]);
+    const tieBroken = await maxScore({ sort: ['_score', { n: 'asc' }] });
+    expect([tieBroken.max_score, tieBroken.hits[0]._score]).to.deep.equal([null, 1]);
+    expect((await maxScore({ sort: ['_score', { n: 'asc' }], track_scores: true })).max_score).to.equal(1);
+  });
+
   it('searches across comma lists, wildcards and _all; _count', async () => {
     let r = await es.call('POST', '/s1,s2/_search', { query: { term: { tag: 'animal' } } });
     expect(r.json.hits.total.value).to.equal(3);

@@ -1,5 +1,5 @@
 import { EsError } from '../../../errors/index.js';
-import { parseQuery, type Query } from './query/index.js';
+import { float32, parseQuery, type Explanation, type Query } from './query/index.js';
 import { TopK } from './sort/index.js';
 
 /** How a rescored document's two scores are combined (Elasticsearch's QueryRescoreMode). */
@@ -86,12 +86,9 @@ export function parseRescore(raw: unknown): Rescorer[] {
 
 const f = Math.fround;
 
-/** A document of the window: its first-pass score and, when the rescore query matches it, that query's (float arithmetic, as Lucene's). */
-function combined(r: Rescorer, first: number, second: number | undefined): number {
-  const primary = f(f(first) * f(r.queryWeight));
-  if (second === undefined) return primary;
-  const secondary = f(f(second) * f(r.rescoreQueryWeight));
-  switch (r.scoreMode) {
+/** The two weighted scores of a rescored document combined by the rescorer's mode (float arithmetic, as Lucene's). */
+function combine(mode: RescoreMode, primary: number, secondary: number): number {
+  switch (mode) {
     case 'total':
       return f(primary + secondary);
     case 'multiply':
@@ -103,6 +100,35 @@ function combined(r: Rescorer, first: number, second: number | undefined): numbe
     case 'min':
       return Math.min(primary, secondary);
   }
+}
+
+/** A document of the window: its first-pass score and, when the rescore query matches it, that query's. */
+function combined(r: Rescorer, first: number, second: number | undefined): number {
+  const primary = f(f(first) * f(r.queryWeight));
+  if (second === undefined) return primary;
+  return combine(r.scoreMode, primary, f(f(second) * f(r.rescoreQueryWeight)));
+}
+
+/**
+ * A hit's explanation through one rescorer, as Elasticsearch's QueryRescorer explains it: the
+ * first pass times `primaryWeight`; for a document of the window that the rescore query matches,
+ * that and the rescore query's explanation times `secondaryWeight`, combined by the score mode.
+ */
+export function explainRescore(r: Rescorer, source: Explanation, rescored: boolean, second: () => { matched: boolean; explanation: Explanation }): Explanation {
+  const primary: Explanation = {
+    value: float32(f(source.value) * f(r.queryWeight)),
+    description: 'product of:',
+    details: [source, { value: float32(r.queryWeight), description: 'primaryWeight', details: [] }],
+  };
+  if (!rescored) return primary;
+  const rescore = second();
+  if (!rescore.matched) return primary;
+  const secondary: Explanation = {
+    value: float32(f(rescore.explanation.value) * f(r.rescoreQueryWeight)),
+    description: 'product of:',
+    details: [rescore.explanation, { value: float32(r.rescoreQueryWeight), description: 'secondaryWeight', details: [] }],
+  };
+  return { value: float32(combine(r.scoreMode, f(primary.value), f(secondary.value))), description: `${r.scoreMode} of:`, details: [primary, secondary] };
 }
 
 const byScore = (a: RescoredDoc, b: RescoredDoc) => b.score - a.score || a.ord - b.ord;

@@ -68,6 +68,10 @@ export interface SearchRequest {
   rescore?: Rescorer[];
   /** `slice` of a scroll or point-in-time search. */
   slice?: Slice;
+  /** `pre_filter_shard_size`: past how many shards the can-match phase runs (Elasticsearch's default when not given). */
+  preFilterShardSize?: number;
+  /** `search_type=dfs_query_then_fetch`: every shard is searched (no can-match phase). */
+  dfs: boolean;
 }
 
 const IMPLEMENTED = new Set([
@@ -194,8 +198,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
   let size = b.size !== undefined ? intParam('size', b.size) : 10;
   if (params.has('from')) from = intParam('from', params.get('from'));
   if (params.has('size')) size = intParam('size', params.get('size'));
-  // the URL's -1 means "not given" (as ES's REST layer reads it); a body's `from` is taken as written
-  if (from < -1 || (b.from !== undefined && !params.has('from') && from < 0)) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative, found [${from}]`);
+  // Elasticsearch 8 (SearchSourceBuilder.from): any negative `from` given, in the URL or the body
+  if ((params.has('from') || b.from !== undefined) && from < 0) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative but was [${from}]`);
   if (size < 0) throw new EsError(400, 'illegal_argument_exception', `[size] parameter cannot be negative, found [${size}]`);
   let sort = b.sort === undefined ? [] : parseSort(b.sort);
   if (params.has('sort')) sort = parseSortParam(params.get('sort')!);
@@ -279,6 +283,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     runtimeFields: parseRuntimeFields(b.runtime_mappings),
     rescore: rescore?.length ? rescore : undefined,
     slice,
+    ...(params.get('pre_filter_shard_size') !== null && { preFilterShardSize: intParam('pre_filter_shard_size', params.get('pre_filter_shard_size')) }),
+    dfs: params.get('search_type') === 'dfs_query_then_fetch',
   };
 }
 

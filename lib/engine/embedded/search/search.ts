@@ -10,7 +10,8 @@ import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
-import { checkRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
+import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
+import { skippedShards } from './can-match.js';
 import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
@@ -33,6 +34,8 @@ interface IndexMatches {
   sorts: ResolvedSort[];
   /** The search's query rewritten against this index: what was run, and what its hits are highlighted by. */
   query: Query;
+  /** Per rescorer of the search, the documents of its window (what its explanation combines). */
+  rescored?: ReadonlyArray<ReadonlySet<number>>;
 }
 
 /** What choosing a page of hits needs: the search's own, or one inner hits definition's. */
@@ -44,7 +47,7 @@ interface PageRequest {
 }
 
 /** What building one hit needs: the search's own options, or one inner hits definition's. */
-type HitRequest = Pick<SearchRequest, 'query' | 'storedFields' | 'version' | 'seqNoPrimaryTerm' | 'source' | 'sourceRequested' | 'docvalueFields' | 'fields' | 'highlight' | 'explain'>
+type HitRequest = Pick<SearchRequest, 'query' | 'storedFields' | 'version' | 'seqNoPrimaryTerm' | 'source' | 'sourceRequested' | 'docvalueFields' | 'fields' | 'highlight' | 'explain' | 'rescore'>
   & { collapse?: { field: string }; scriptFieldValues?: ScriptFieldValues };
 
 /** One document competing for the page: where it is, its score and its sort keys. */
@@ -55,9 +58,14 @@ interface Candidate {
   keys: SortKey[];
 }
 
-function shardsOf(handles: IndexHandle[]) {
-  const total = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
-  return { total, successful: total, skipped: 0, failed: 0 };
+function shardCount(h: IndexHandle): number {
+  return Number(h.meta.settings['index.number_of_shards'] ?? '1');
+}
+
+/** The `_shards` header: every shard successful, `skipped` of them left out by the can-match phase. */
+function shardsOf(handles: IndexHandle[], skipped = 0) {
+  const total = handles.reduce((n, h) => n + shardCount(h), 0);
+  return { total, successful: total, skipped, failed: 0 };
 }
 
 function ensureSearchable(handles: IndexHandle[]): void {
@@ -231,6 +239,15 @@ function showsScores(sort: SortSpec[], trackScores: boolean): boolean {
   return isScoreOrder(sort) || trackScores || sort.some((s) => s.kind === 'score');
 }
 
+/**
+ * Whether `hits.max_score` is a number: ordered by relevance alone (no sort, or `_score`
+ * descending alone), or `track_scores`. Any other sort, even one by `_score` ascending or with a
+ * tie-breaker, tracks no maximum in Elasticsearch (its hits still show the score they sort by).
+ */
+function tracksMaxScore(sort: SortSpec[], trackScores: boolean): boolean {
+  return isScoreOrder(sort) || trackScores;
+}
+
 function checkCollapseField(field: string, handles: IndexHandle[], mappedSomewhere: (f: string) => boolean): void {
   if (handles.length && !mappedSomewhere(field)) {
     throw new EsError(400, 'illegal_argument_exception', `no mapping found for \`${field}\` in order to collapse on`);
@@ -295,7 +312,7 @@ function innerHitsBody(members: IndexMatches[], ih: InnerHitsRequest, req: Searc
   const page = ih.size > 0 ? runAtOnce(collectTop(members, ih, scoreOrder, WorkBudget.unbounded)).slice(ih.from) : [];
   const fetch: HitRequest = { ...ih, query: req.query };
   const hits = page.flatMap((c) => buildHit(c, fetch, showScore, !scoreOrder) ?? []);
-  const maxScore = showScore ? maxScoreOf(members) : null;
+  const maxScore = tracksMaxScore(ih.sort, ih.trackScores) ? maxScoreOf(members) : null;
   return { total: totalBody(countOf(members), 10_000, req.totalAsInt), max_score: maxScore === null ? null : float32(maxScore), hits };
 }
 
@@ -349,7 +366,11 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (req.explain) {
     hit._shard = `[${handle.name}][0]`;
     hit._node = 'embedded';
-    hit._explanation = explainQuery(req.query, c.ord, queryContextOf(handle)).explanation;
+    let explanation = explainQuery(req.query, c.ord, queryContextOf(handle)).explanation;
+    req.rescore?.forEach((r, i) => {
+      explanation = explainRescore(r, explanation, c.m.rescored?.[i]?.has(c.ord) ?? false, () => explainQuery(r.query, c.ord, queryContextOf(handle)));
+    });
+    hit._explanation = explanation;
   }
   return hit;
 }
@@ -478,7 +499,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   }
   for (const h of fetching) h.stats.fetchTotal++;
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
-  const maxScore = showScore && req.size > 0 ? maxScoreOf(matches) : null;
+  const maxScore = tracksMaxScore(req.sort, req.trackScores) && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
   const renderedTotal = totalBody(total, req.trackTotalHits, req.totalAsInt);
   if (renderedTotal !== undefined) hitsBody.total = renderedTotal;
@@ -491,7 +512,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.terminateAfter !== undefined) {
     body.terminated_early = firstPass.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
   }
-  body._shards = shardsOf(handles);
+  body._shards = shardsOf(handles, skippedShards(req, handles, shardCount, Date.now()));
   body.hits = hitsBody;
   if (aggregations) body.aggregations = aggregations;
   if (req.suggest) {
@@ -567,12 +588,14 @@ async function rescoreMatches(matches: IndexMatches[], rescorers: Rescorer[], pa
   const out: IndexMatches[] = [];
   for (const m of matches) {
     let docs = topDocs(m.ords, m.scores, m.length, n);
+    const rescored: Array<Set<number>> = [];
     for (const r of rescorers) {
       await budget.pause();
       const second: ScoredDocs = await budget.drive(queryWork(r.query, { ...queryContextOf(m.handle), scripts }, true, budget));
+      rescored.push(new Set(docs.slice(0, r.windowSize).map((d) => d.ord)));
       docs = rescoreTop(docs, r, (ord) => second.get(ord));
     }
-    out.push({ ...m, ords: docs.map((d) => d.ord), scores: docs.map((d) => d.score), length: docs.length });
+    out.push({ ...m, ords: docs.map((d) => d.ord), scores: docs.map((d) => d.score), length: docs.length, rescored });
   }
   return out;
 }

@@ -249,6 +249,21 @@ describe('embedded engine: aggregations', () => {
       expect(r).to.deep.equal({ 'sterms#t': { doc_count_error_upper_bound: 0, sum_other_doc_count: 2, buckets: [{ key: 'a', doc_count: 2, 'max#m': { value: 2 } }] } });
     });
 
+    it('a misspelt field of an aggregation: Elasticsearch\'s object parser error with its "did you mean"', async () => {
+      const reason = async (agg: Record<string, unknown>) => {
+        const e = await es.call('POST', '/agg/_search', { aggs: { x: agg } });
+        expect(e.status, e.text).to.equal(400);
+        return e.json.error.reason as string;
+      };
+      expect(await reason({ significant_terms: { field: 'tag', jlp: {} } })).to.equal('[significant_terms] unknown field [jlp] did you mean [jlh]?');
+      expect(await reason({ terms: { field: 'tag', siz: 1 } })).to.equal('[terms] unknown field [siz] did you mean [size]?');
+      expect(await reason({ avg: { feild: 'n' } })).to.equal('[avg] unknown field [feild] did you mean [field]?');
+      expect(await reason({ histogram: { field: 'n', intervall: 1 } })).to.equal('[histogram] unknown field [intervall] did you mean [interval]?');
+      expect(await reason({ percentiles: { field: 'n', percent: [1] } })).to.equal('[percentiles] unknown field [percent] did you mean [percents]?');
+      // nothing close: no suggestion
+      expect(await reason({ terms: { field: 'tag', zzz: 1 } })).to.equal('[terms] unknown field [zzz]');
+    });
+
     it('unknown types and missing fields are ES 400s', async () => {
       let e = await es.call('POST', '/agg/_search', { aggs: { x: { term: { field: 'tag' } } } });
       expect(e.status).to.equal(400);

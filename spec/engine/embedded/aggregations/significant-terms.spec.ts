@@ -77,6 +77,20 @@ describe('embedded engine: significant_terms and significant_text', () => {
     expect(r['sigsterms#u']).to.deep.equal({ buckets: [] });
   });
 
+  it('ip fields: keys as addresses; include and exclude name addresses in any spelling; no regular expressions', async () => {
+    await es.call('PUT', '/ips', { mappings: { properties: { ip: { type: 'ip' } } } });
+    await es.call('PUT', '/ips/_doc/1', { ip: '::1' });
+    await es.call('PUT', '/ips/_doc/2?refresh=true', {});
+    const sig = (extra: Record<string, unknown>) => ({ query: { exists: { field: 'ip' } }, aggs: { ip_terms: { significant_terms: { field: 'ip', min_doc_count: 1, ...extra } } } });
+    const bucket = { key: '::1', doc_count: 1, score: 1, bg_count: 1 };
+    expect((await aggs('ips', sig({}))).ip_terms.buckets).to.deep.equal([bucket]);
+    expect((await aggs('ips', sig({ include: ['::1'] }))).ip_terms.buckets).to.deep.equal([bucket]);
+    expect((await aggs('ips', sig({ include: ['0:0:0:0:0:0:0:1'] }))).ip_terms.buckets).to.deep.equal([bucket]);
+    expect((await aggs('ips', sig({ exclude: ['::1'] }))).ip_terms.buckets).to.deep.equal([]);
+    expect((await error('ips', sig({ exclude: '127.*' }))).reason).to.equal(
+      'Aggregation [ip_terms] cannot support regular expression style include/exclude settings as they can only be applied to string fields. Use an array of values for include/exclude clauses');
+  });
+
   it('refuses floating point fields, two heuristics and scripted heuristics', async () => {
     let e = await error('reports', { aggregations: { s: { significant_terms: { field: 'rate' } } } });
     expect([e.type, e.reason]).to.deep.equal(['illegal_argument_exception', 'No support for examining floating point numerics']);

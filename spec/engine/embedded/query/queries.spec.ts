@@ -136,6 +136,44 @@ describe('embedded engine: queries', () => {
     expect(ids(bo)).to.deep.equal(['3', '2']);
   });
 
+  it('bool with only must_not: the match_all Elasticsearch adds is a filter, so every hit scores 0; an empty bool scores its boost', async () => {
+    expect(scores(await search({ query: { bool: { must_not: [{ term: { tag: 'b' } }], boost: 3 } } }))).to.deep.equal({ 1: 0, 3: 0 });
+    const r = await search({ explain: true, query: { bool: { must_not: [{ term: { tag: 'b' } }] } } });
+    expect(r.json.hits.max_score).to.equal(0);
+    expect(r.json.hits.hits[0]._explanation).to.deep.equal({
+      value: 0, description: 'sum of:',
+      details: [{ value: 0, description: 'match on required clause, product of:', details: [{ value: 0, description: '# clause', details: [] }, { value: 1, description: '*:*', details: [] }] }],
+    });
+    expect(scores(await search({ query: { bool: { boost: 3 } } }))).to.deep.equal({ 1: 3, 2: 3, 3: 3 });
+  });
+
+  it('multi-term rewrite: constant_score, scoring_boolean, top_terms_N, top_terms_boost_N and the fuzzy default, top_terms_blended_freqs', async () => {
+    await es.call('PUT', '/rewrites', { mappings: { properties: { t: { type: 'text' } } } });
+    const lines = ['braveheart', 'braveheart braveheart', 'bravehearts', 'brave heart'].flatMap((t, i) => [{ index: { _index: 'rewrites', _id: String(i + 1) } }, { t }]);
+    expect((await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' })).json.errors).to.equal(false);
+    // braveheart is one transposition away (term boost 1 − 1/10), bravehearts two edits (1 − 2/10)
+    const fuzzy = async (rewrite?: string) => scores(await search({ query: { fuzzy: { t: { value: 'bravehaert', fuzziness: 2, boost: 2, ...(rewrite && { rewrite }) } } } }, 'rewrites'));
+    expect(await fuzzy('constant_score')).to.deep.equal({ 1: 2, 2: 2, 3: 2 });
+    expect(await fuzzy('constant_score_boolean')).to.deep.equal({ 1: 2, 2: 2, 3: 2 });
+    expect(await fuzzy('top_terms_boost_5')).to.deep.equal({ 1: 1.8, 2: 1.8, 3: 1.6 });
+    expect(Object.keys(await fuzzy('top_terms_1'))).to.deep.equal(['1', '2']);
+    // blended (the default): both terms scored with the higher document frequency; scoring_boolean: each with its own
+    const blended = await fuzzy();
+    expect(blended).to.deep.equal(await fuzzy('top_terms_blended_freqs_50'));
+    const own = await fuzzy('scoring_boolean');
+    expect(own[1]).to.equal(blended[1]);
+    expect(own[3]).to.be.greaterThan(blended[3]);
+    expect(own[3]).to.be.greaterThan(own[2]);
+    // match's fuzzy_rewrite, the same methods for its fuzzy terms
+    expect(scores(await search({ query: { match: { t: { query: 'bravehaert', fuzziness: 2, fuzzy_rewrite: 'constant_score' } } } }, 'rewrites'))).to.deep.equal({ 1: 1, 2: 1, 3: 1 });
+    // prefix: constant by default, BM25 per term when asked
+    const prefix = async (rewrite?: string) => scores(await search({ query: { prefix: { t: { value: 'brave', ...(rewrite && { rewrite }) } } } }, 'rewrites'));
+    expect(await prefix()).to.deep.equal({ 1: 1, 2: 1, 3: 1, 4: 1 });
+    expect(new Set(Object.values(await prefix('scoring_boolean'))).size).to.equal(4);
+    const bad = await search({ query: { prefix: { t: { value: 'brave', rewrite: 'top_terms_x' } } } }, 'rewrites');
+    expect([bad.status, bad.json.error.root_cause[0].reason]).to.deep.equal([400, 'Failed to parse rewrite_method [top_terms_x]']);
+  });
+
   it('function_score: weight, field_value_factor, decay, modes, min_score', async () => {
     const fvf = await search({ query: { function_score: { query: { match_all: {} }, field_value_factor: { field: 'n', factor: 2, modifier: 'sqrt' }, boost_mode: 'replace' } } });
     expect(scores(fvf)['3']).to.be.closeTo(Math.sqrt(20), 1e-5);

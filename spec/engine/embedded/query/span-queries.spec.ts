@@ -96,6 +96,23 @@ describe('embedded engine: span queries', () => {
     expect((await error({ span_first: { match: term('a') } })).type).to.equal('parsing_exception');
   });
 
+  it('refuses with Elasticsearch\'s messages: a clause not a span query, a missing clause, a nested clause with a boost', async () => {
+    const refusal = async (query: unknown) => {
+      const e = await error(query);
+      return [e.type, e.reason];
+    };
+    expect(await refusal({ span_near: { clauses: [{ term: { text: 'quick' } }] } })).to.deep.equal(['parsing_exception', 'span_near [clauses] must be of type span query']);
+    expect(await refusal({ span_not: { include: { term: { text: 'a' } }, exclude: term('b') } })).to.deep.equal(['parsing_exception', 'span_not [include] must be of type span query']);
+    expect(await refusal({ field_masking_span: { query: { term: { text: 'a' } }, field: 'text' } })).to.deep.equal(['parsing_exception', '[field_masking_span] query must be of type span query']);
+    expect(await refusal({ span_or: { clauses: [] } })).to.deep.equal(['parsing_exception', 'span_or must include [clauses]']);
+    expect(await refusal({ span_first: { end: 1 } })).to.deep.equal(['parsing_exception', 'span_first must have [match] span query clause']);
+    expect(await refusal({ span_first: { match: term('a') } })).to.deep.equal(['parsing_exception', 'span_first must have [end] set for it']);
+    expect(await refusal({ span_containing: { little: term('a') } })).to.deep.equal(['illegal_argument_exception', 'inner clause [big] cannot be null.']);
+    expect(await refusal({ span_within: { big: term('a') } })).to.deep.equal(['illegal_argument_exception', 'inner clause [little] cannot be null.']);
+    expect(await refusal({ span_first: { match: { span_term: { text: { value: 'a', boost: 2 } } }, end: 3 } }))
+      .to.deep.equal(['parsing_exception', "span_first [match] as a nested span clause can't have non-default boost value [2.0]"]);
+  });
+
   it('scores as Lucene\'s span scorer: span_term as term, a tighter span_near above a looser one', async () => {
     const scores = async (query: unknown) => {
       const r = await es.call('POST', '/spans/_search', { query });

@@ -9,6 +9,7 @@ import { withSubs } from './aggregations.js';
 import { intersect } from './filters.js';
 import { docCount } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
+import { unknownField } from './unknown-field.js';
 
 /** `index.max_adjacency_matrix_filters`: the filters one adjacency_matrix may have (Elasticsearch 7's setting and message). */
 const DEFAULT_MAX_FILTERS = 100;
@@ -30,7 +31,7 @@ export const adjacencyMatrix: AggregationType<AdjacencyParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (k !== 'filters' && k !== 'separator') throw new EsError(400, 'parsing_exception', `[adjacency_matrix] unknown field [${k}]`, { line: 1, col: 1 });
+      if (k !== 'filters' && k !== 'separator') throw unknownField('adjacency_matrix', k, ['filters', 'separator']);
     }
     if (body.filters === undefined || body.filters === null) throw new EsError(400, 'illegal_argument_exception', `[filters] must not be null: [${name}]`);
     if (!isObject(body.filters)) throw new EsError(400, 'parsing_exception', `[adjacency_matrix] filters doesn't support values of type: ${Array.isArray(body.filters) ? 'START_ARRAY' : 'VALUE_STRING'}`, { line: 1, col: 1 });

@@ -5,31 +5,15 @@ import { isObject, type AggContext, type AggNode, type AggregationType, type Doc
 import { registry } from './registry.js';
 import { isParentPipeline, runSiblingPipeline } from './pipelines.js';
 import { consumeBucket } from './max-buckets.js';
+import { didYouMean } from '../../rest/unknown-field.js';
 
 function parsing(reason: string, extra: Record<string, unknown> = {}): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1, ...extra });
 }
 
-/** Lucene's LevenshteinDistance similarity, as ES's "did you mean" suggestions use it. */
-function similarity(a: string, b: string): number {
-  const d: number[][] = [];
-  for (let i = 0; i <= a.length; i++) d.push([i]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return 1 - d[a.length][b.length] / Math.max(a.length, b.length);
-}
-
 function unknownType(type: string): EsError {
-  const candidates = Object.keys(registry())
-    .map((k) => ({ k, s: similarity(type, k) }))
-    .filter((c) => c.s > 0.7)
-    .sort((x, y) => y.s - x.s || x.k.localeCompare(y.k))
-    .map((c) => c.k);
-  const hint = candidates.length === 0 ? '' : candidates.length === 1 ? ` did you mean [${candidates[0]}]?` : ` did you mean any of [${candidates.join(', ')}]?`;
+  // Elasticsearch: SuggestingErrorOnUnknown over the registered aggregation names
+  const hint = didYouMean(type, Object.keys(registry()));
   return parsing(`Unknown aggregation type [${type}]${hint}`, {
     caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${type}]` },
   });

@@ -14,6 +14,7 @@ import { DateFormatter } from './date-formatter.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
 import type { AggregationType, DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 interface RoundingInfo {
   unit: string;
@@ -65,8 +66,9 @@ export const autoDateHistogram: AggregationType<AutoDateParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'script', 'missing', 'value_type', 'format', 'time_zone', 'buckets', 'minimum_interval'].includes(k)) {
-        throw new EsError(400, 'parsing_exception', `[auto_date_histogram] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['field', 'script', 'missing', 'value_type', 'format', 'time_zone', 'buckets', 'minimum_interval'];
+      if (!known.includes(k)) {
+        throw unknownField('auto_date_histogram', k, known);
       }
     }
     const target = body.buckets === undefined ? 10 : Number(body.buckets);

@@ -5,6 +5,7 @@ import { withSubs } from './aggregations.js';
 import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 /** Matches of a filter query per index, computed once per request however many buckets use it. */
 const matchesCache = new WeakMap<Query, Map<IndexHandle, Map<number, number>>>();
@@ -49,7 +50,8 @@ export const filters: AggregationType<FiltersParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['filters', 'other_bucket', 'other_bucket_key', 'keyed'].includes(k)) throw new EsError(400, 'parsing_exception', `[filters] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['filters', 'other_bucket', 'other_bucket_key', 'keyed'];
+      if (!known.includes(k)) throw unknownField('filters', k, known);
     }
     const raw = body.filters;
     if (raw === undefined) throw new EsError(400, 'illegal_argument_exception', `[filters] cannot be null`);

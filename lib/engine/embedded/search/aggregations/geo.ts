@@ -12,6 +12,7 @@ import { javaDouble } from './bucket-order.js';
 import { CompensatedSum } from './metrics.js';
 import { emptyDocSet } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
+import { unknownField } from './unknown-field.js';
 
 const EARTH_MEAN_RADIUS = 6371008.7714;
 
@@ -90,8 +91,9 @@ export const geoDistance: AggregationType<GeoDistanceParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'script', 'origin', 'point', 'center', 'unit', 'distance_type', 'ranges', 'keyed', 'missing', 'value_type', 'format'].includes(k)) {
-        throw parsing(`[geo_distance] unknown field [${k}]`);
+      const known = ['field', 'script', 'origin', 'point', 'center', 'unit', 'distance_type', 'ranges', 'keyed', 'missing', 'value_type', 'format'];
+      if (!known.includes(k)) {
+        throw unknownField('geo_distance', k, known);
       }
     }
     const field = checkField('geo_distance', name, body);
@@ -107,7 +109,7 @@ export const geoDistance: AggregationType<GeoDistanceParams> = {
     if (!Array.isArray(body.ranges) || body.ranges.length === 0) throw new EsError(400, 'illegal_argument_exception', `No [ranges] specified for the [${name}] aggregation`);
     const ranges = body.ranges.map((r): DistanceRange => {
       if (!isObject(r)) throw parsing(`[ranges] must contain objects in [${name}]`);
-      for (const k of Object.keys(r)) if (!['key', 'from', 'to'].includes(k)) throw parsing(`[range] unknown field [${k}]`);
+      for (const k of Object.keys(r)) if (!['key', 'from', 'to'].includes(k)) throw unknownField('range', k, ['key', 'from', 'to']);
       const num = (v: unknown) => {
         const n = Number(v);
         if (typeof v === 'boolean' || !Number.isFinite(n)) throw new EsError(400, 'number_format_exception', `For input string: "${String(v)}"`);
@@ -167,7 +169,8 @@ interface GeoBoundsParams {
 export const geoBounds: AggregationType<GeoBoundsParams> = {
   kind: 'metric',
   parse(name, body) {
-    for (const k of Object.keys(body)) if (!['field', 'script', 'wrap_longitude', 'missing', 'value_type', 'format'].includes(k)) throw parsing(`[geo_bounds] unknown field [${k}]`);
+    const known = ['field', 'script', 'wrap_longitude', 'missing', 'value_type', 'format'];
+    for (const k of Object.keys(body)) if (!known.includes(k)) throw unknownField('geo_bounds', k, known);
     return { field: checkField('geo_bounds', name, body), wrapLongitude: body.wrap_longitude !== false && body.wrap_longitude !== 'false' };
   },
   run(node, docs) {
@@ -206,7 +209,8 @@ export const geoBounds: AggregationType<GeoBoundsParams> = {
 export const geoCentroid: AggregationType<{ field: string }> = {
   kind: 'metric',
   parse(name, body) {
-    for (const k of Object.keys(body)) if (!['field', 'script', 'missing', 'value_type', 'format'].includes(k)) throw parsing(`[geo_centroid] unknown field [${k}]`);
+    const known = ['field', 'script', 'missing', 'value_type', 'format'];
+    for (const k of Object.keys(body)) if (!known.includes(k)) throw unknownField('geo_centroid', k, known);
     return { field: checkField('geo_centroid', name, body) };
   },
   run(node, docs) {

@@ -11,6 +11,7 @@ import { resolveSource, type ResolvedSource } from './source.js';
 import { addUnits, DEFAULT_DATE_FORMAT, parseTimeZone, roundDown, type TimeZone } from '../../mapping/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 interface Bounds {
   min?: unknown;
@@ -38,7 +39,13 @@ function parseBounds(raw: unknown, name: string, what: string): Bounds | undefin
   return { min: raw.min ?? undefined, max: raw.max ?? undefined };
 }
 
-function parseCommon(type: string, name: string, body: Record<string, unknown>, subs: AggNode[]): CommonParams {
+/** The fields Elasticsearch's histogram parsers know (the values source's, then their own). */
+const HISTOGRAM_KEYS = ['field', 'missing', 'script', 'value_type', 'format', 'interval', 'offset', 'order', 'keyed', 'min_doc_count', 'extended_bounds', 'hard_bounds'];
+const DATE_HISTOGRAM_KEYS = [...HISTOGRAM_KEYS, 'time_zone', 'calendar_interval', 'fixed_interval'];
+
+function parseCommon(type: 'histogram' | 'date_histogram', name: string, body: Record<string, unknown>, subs: AggNode[]): CommonParams {
+  const known = type === 'histogram' ? HISTOGRAM_KEYS : DATE_HISTOGRAM_KEYS;
+  for (const k of Object.keys(body)) if (!known.includes(k)) throw unknownField(type, k, known);
   const minDocCount = body.min_doc_count === undefined ? 0 : Number(body.min_doc_count);
   if (!Number.isInteger(minDocCount) || minDocCount < 0) {
     throw new EsError(400, 'illegal_argument_exception', `[minDocCount] must be greater than or equal to 0. Found [${String(body.min_doc_count)}] in [${name}]`);
@@ -140,14 +147,37 @@ interface HistogramParams extends CommonParams {
   offset: number;
 }
 
+function numericRounding(p: HistogramParams): Rounding {
+  return {
+    round: (v) => Math.floor((v - p.offset) / p.interval) * p.interval + p.offset,
+    next: (k) => k + p.interval,
+  };
+}
+
+/**
+ * How many buckets a (parsed) histogram or date_histogram puts `values` in: what Elasticsearch's
+ * profile shows as the aggregator's `total_buckets`. Undefined for other aggregations.
+ */
+export function bucketsCollected(node: AggNode, values: Iterable<number>): number | undefined {
+  let rounding: Rounding;
+  if (node.type === 'histogram') rounding = numericRounding(node.params as HistogramParams);
+  else if (node.type === 'date_histogram') {
+    const p = node.params as DateHistogramParams;
+    rounding = dateRounding(p.interval, parseTimeZone(p.timeZone), p.offset);
+  } else return undefined;
+  const keys = new Set<number>();
+  for (const v of values) if (Number.isFinite(v)) keys.add(rounding.round(v));
+  return keys.size;
+}
+
 export const histogram: AggregationType<HistogramParams> = {
   kind: 'bucket',
   parse(name, body, subs) {
+    const common = parseCommon('histogram', name, body, subs);
     if (body.interval === undefined) throw new EsError(400, 'illegal_argument_exception', `[interval] must be >0 for histogram aggregation [${name}]`);
     const interval = Number(body.interval);
     if (!(interval > 0)) throw new EsError(400, 'illegal_argument_exception', `[interval] must be >0 for histogram aggregation [${name}]`);
     const offset = body.offset === undefined ? 0 : Number(body.offset);
-    const common = parseCommon('histogram', name, body, subs);
     if (common.extendedBounds && common.minDocCount > 0) {
       throw new EsError(400, 'illegal_argument_exception', `[extended_bounds] can only be used when [min_doc_count] is 0 for histogram aggregation [${name}]`);
     }
@@ -156,10 +186,7 @@ export const histogram: AggregationType<HistogramParams> = {
   run(node, docs, ctx) {
     const p = node.params;
     let src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
-    const rounding: Rounding = {
-      round: (v) => Math.floor((v - p.offset) / p.interval) * p.interval + p.offset,
-      next: (k) => k + p.interval,
-    };
+    const rounding = numericRounding(p);
     const rangeType = rangeFieldType(docs, p.source.field);
     if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, undefined, rounding);
     if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
@@ -260,8 +287,8 @@ interface DateHistogramParams extends CommonParams {
 export const dateHistogram: AggregationType<DateHistogramParams> = {
   kind: 'bucket',
   parse(name, body, subs) {
-    const interval = parseDateInterval(body, name);
     const common = parseCommon('date_histogram', name, body, subs);
+    const interval = parseDateInterval(body, name);
     if (common.extendedBounds && common.minDocCount > 0) {
       throw new EsError(400, 'illegal_argument_exception', `[extended_bounds] can only be used when [min_doc_count] is 0 for histogram aggregation [${name}]`);
     }

@@ -1,6 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { compileLuceneRegExp, type LinearRegex } from '../../regex/index.js';
 import { murmur3 } from '../murmur3.js';
+import { canonicalIp } from '../../mapping/index.js';
 import { isObject, type DocSet, type Value } from './types.js';
 import type { ValueKind } from './values-source.js';
 
@@ -57,7 +58,9 @@ function luceneRegex(src: string, maxLength: number): LinearRegex {
 }
 
 function normalizeKey(v: unknown, kind: ValueKind, parse: (v: unknown) => number): Value {
-  if (kind === 'bytes' || kind === 'ip') return String(v);
+  if (kind === 'bytes') return String(v);
+  // an ip as Elasticsearch parses it (any spelling of the address), shown as the buckets show it
+  if (kind === 'ip') return canonicalIp(String(v)) ?? String(v);
   if (kind === 'boolean') return v === true || v === 'true' || v === 1 ? 1 : 0;
   if (kind === 'date') return parse(v);
   return Number(v);

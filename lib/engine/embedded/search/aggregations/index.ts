@@ -3,3 +3,4 @@ export type { AggNode, AggContext, AggregationTimings, DocSet, Segment } from '.
 export { aggregate, aggregationInput } from './aggregate.js';
 export { aggregationScriptsAhead } from './scripts-ahead.js';
 export { AggregationPaused, AggregationSteps } from './aggregation-steps.js';
+export { bucketsCollected } from './histogram.js';

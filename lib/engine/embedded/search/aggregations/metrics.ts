@@ -4,6 +4,8 @@ import { resolveSource, missingArray, valuesOf, type ResolvedSource, type Source
 import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import type { AggregationType, DocSet, Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { javaDouble } from './bucket-order.js';
+import { unknownField } from './unknown-field.js';
 
 /** Kahan summation, as ES's CompensatedSum: sums of doubles that ES and this engine agree on. */
 export class CompensatedSum {
@@ -101,7 +103,7 @@ const SOURCE_KEYS = new Set(['field', 'script', 'missing', 'value_type', 'format
 
 function parseMetricSource(type: string, name: string, body: Record<string, unknown>, extra: string[] = []): SourceParams {
   for (const k of Object.keys(body)) {
-    if (!SOURCE_KEYS.has(k) && !extra.includes(k)) throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+    if (!SOURCE_KEYS.has(k) && !extra.includes(k)) throw unknownField(type, k, [...SOURCE_KEYS, ...extra]);
   }
   return parseSourceParams(type, name, body);
 }
@@ -171,7 +173,7 @@ export const extendedStats: AggregationType<ExtendedParams> = {
   parse(name, body) {
     const source = parseMetricSource('extended_stats', name, body, ['sigma']);
     const sigma = body.sigma === undefined ? 2 : Number(body.sigma);
-    if (!(sigma >= 0)) throw new EsError(400, 'illegal_argument_exception', `[sigma] must be greater than or equal to 0. Found [${String(body.sigma)}] in [${name}]`);
+    if (!(sigma >= 0)) throw new EsError(400, 'illegal_argument_exception', `[sigma] must be greater than or equal to 0. Found [${javaDouble(Number(body.sigma))}] in [${name}]`);
     return { source, sigma };
   },
   run(node, docs, ctx) {

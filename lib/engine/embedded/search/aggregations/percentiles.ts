@@ -2,8 +2,10 @@ import { EsError } from '../../../../errors/index.js';
 import { javaDouble } from './bucket-order.js';
 import { eachNumber, numericSource } from './metrics.js';
 import type { SourceScope } from './source.js';
+import { TDigest } from './tdigest.js';
 import type { AggregationType } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
 
@@ -13,22 +15,13 @@ interface PercentilesParams {
   keyed: boolean;
   hdr: boolean;
   digits: number;
+  compression: number;
 }
 
-/**
- * Percentile of sorted values by linear interpolation between closest ranks (index q·(n−1)).
- * ES's TDigest keeps every sample while there are few (its SortingDigest) and is exact there; for
- * large sets ES approximates while this stays exact, so results can differ in the last digits.
- */
-export function percentileOf(sorted: Float64Array | number[], pct: number): number | null {
-  const n = sorted.length;
-  if (n === 0) return null;
-  const index = (pct / 100) * (n - 1);
-  const lo = Math.floor(index);
-  const hi = Math.min(n - 1, lo + 1);
-  const w = index - lo;
-  return sorted[lo] * (1 - w) + sorted[hi] * w;
-}
+/** Elasticsearch's default t-digest compression for percentiles and percentile_ranks. */
+const DEFAULT_COMPRESSION = 100;
+/** ... and for median_absolute_deviation. */
+const MAD_DEFAULT_COMPRESSION = 1000;
 
 /**
  * HDR histogram percentiles (ES's `hdr` method, a DoubleHistogram): values fall in logarithmic
@@ -38,23 +31,45 @@ export function percentileOf(sorted: Float64Array | number[], pct: number): numb
 export function hdrPercentileOf(sorted: Float64Array, pct: number, digits: number): number | null {
   const n = sorted.length;
   if (n === 0) return null;
+  const bucketOf = hdrBuckets(sorted, digits);
+  // HdrHistogram 2.1.9 (ES's version): the count at a percentile rounds half up.
+  const count = Math.max(1, Math.floor((Math.min(Math.max(pct, 0), 100) / 100) * n + 0.5));
+  const { start, width, unit } = bucketOf(sorted[count - 1]);
+  return pct === 0 ? start * unit : (start + width - 1) * unit;
+}
+
+/** The HDR bucket of a value (its first unit and width), the unit set by the smallest positive value. */
+function hdrBuckets(sorted: Float64Array, digits: number): (v: number) => { start: number; width: number; unit: number } {
   const halfMag = Math.ceil(Math.log2(2 * 10 ** digits)) - 1;
   const minPositive = sorted.find((v) => v > 0) ?? 1;
   const unit = 2 ** (Math.floor(Math.log2(minPositive)) - halfMag);
-  // HdrHistogram 2.1.9 (ES's version): the count at a percentile rounds half up.
-  const count = Math.max(1, Math.floor((Math.min(Math.max(pct, 0), 100) / 100) * n + 0.5));
-  const v = sorted[count - 1];
-  const units = v / unit;
-  const width = units < 2 ** (halfMag + 1) ? 1 : 2 ** (Math.floor(Math.log2(units)) - halfMag);
-  const start = Math.floor(units / width) * width;
-  return pct === 0 ? start * unit : (start + width - 1) * unit;
+  return (v) => {
+    const units = v / unit;
+    const width = units < 2 ** (halfMag + 1) ? 1 : 2 ** (Math.floor(Math.log2(units)) - halfMag);
+    return { start: Math.floor(units / width) * width, width, unit };
+  };
+}
+
+/**
+ * HDR percentile_ranks (DoubleHistogram.getPercentileAtOrBelowValue): the share of values whose
+ * bucket is at or below x's, as a percentage; a value equal to x (or in its bucket) counts whole.
+ */
+export function hdrPercentileRank(sorted: Float64Array, x: number, digits: number): number | null {
+  if (sorted.length === 0) return null;
+  const bucketOf = hdrBuckets(sorted, digits);
+  const top = bucketOf(x);
+  const limit = (top.start + top.width) * top.unit;
+  let atOrBelow = 0;
+  for (const v of sorted) if (v < limit) atOrBelow++;
+  return Math.min(100, (atOrBelow / sorted.length) * 100);
 }
 
 function parsePercentiles(type: 'percentiles' | 'percentile_ranks', name: string, body: Record<string, unknown>): PercentilesParams {
   const listKey = type === 'percentiles' ? 'percents' : 'values';
   for (const k of Object.keys(body)) {
-    if (!['field', 'script', 'missing', 'value_type', 'format', 'keyed', 'tdigest', 'hdr', listKey].includes(k)) {
-      throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+    const known = ['field', 'script', 'missing', 'value_type', 'format', 'keyed', 'tdigest', 'hdr', listKey];
+    if (!known.includes(k)) {
+      throw unknownField(type, k, known);
     }
   }
   const source = parseSourceParams(type, name, body);
@@ -70,7 +85,7 @@ function parsePercentiles(type: 'percentiles' | 'percentile_ranks', name: string
   }
   const td = body.tdigest as Record<string, unknown> | undefined;
   if (td?.compression !== undefined && Number(td.compression) < 0) {
-    throw new EsError(400, 'illegal_argument_exception', `[compression] must be greater than or equal to 0. Found [${String(td.compression)}] in [${name}]`);
+    throw new EsError(400, 'illegal_argument_exception', `[compression] must be greater than or equal to 0. Found [${javaDouble(Number(td.compression))}] in [${name}]`);
   }
   let percents = DEFAULT_PERCENTS;
   const raw = body[listKey];
@@ -88,7 +103,8 @@ function parsePercentiles(type: 'percentiles' | 'percentile_ranks', name: string
   }
   if (body.keyed !== undefined && typeof body.keyed !== 'boolean') throw new EsError(400, 'parsing_exception', `[keyed] must be a boolean in [${name}]`, { line: 1, col: 1 });
   return { source, percents: type === 'percentiles' ? [...new Set(percents)].sort((a, b) => a - b) : [...new Set(percents)].sort((a, b) => a - b), keyed: body.keyed !== false, hdr: hdr !== undefined,
-    digits: hdr?.number_of_significant_value_digits === undefined ? 3 : Number(hdr.number_of_significant_value_digits) };
+    digits: hdr?.number_of_significant_value_digits === undefined ? 3 : Number(hdr.number_of_significant_value_digits),
+    compression: td?.compression === undefined ? DEFAULT_COMPRESSION : Number(td.compression) };
 }
 
 function render(pairs: Array<[number, number | null]>, keyed: boolean, asString: (v: number) => string | undefined): Record<string, unknown> {
@@ -118,14 +134,32 @@ function sortedValues(node: { name: string; params: PercentilesParams }, type: s
   return { src, sorted: Float64Array.from(vals).sort() };
 }
 
+/** The values in the order Elasticsearch collects them (document order), in a t-digest. */
+function digestOf(type: string, node: { name: string; params: { source: SourceParams } }, docs: Parameters<AggregationType['run']>[1], scope: SourceScope, compression: number) {
+  const src = numericSource(type, node.name, docs, node.params.source, scope);
+  const digest = new TDigest(compression);
+  eachNumber(src, docs, (v) => digest.add(v));
+  return { src, digest };
+}
+
+/** NaN (no values) shows as null. */
+function orNull(v: number): number | null {
+  return Number.isNaN(v) ? null : v;
+}
+
 export const percentiles: AggregationType<PercentilesParams> = {
   kind: 'metric',
   parse: (name, body) => parsePercentiles('percentiles', name, body),
   run(node, docs, ctx) {
-    const { src, sorted } = sortedValues(node, 'percentiles', docs, ctx);
     const { hdr, digits } = node.params;
-    const pairs = node.params.percents.map((p) => [p, hdr ? hdrPercentileOf(sorted, p, digits) : percentileOf(sorted, p)] as [number, number | null]);
-    return { typed: node.params.hdr ? 'hdr_percentiles' : 'tdigest_percentiles', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
+    if (hdr) {
+      const { src, sorted } = sortedValues(node, 'percentiles', docs, ctx);
+      const pairs = node.params.percents.map((p) => [p, hdrPercentileOf(sorted, p, digits)] as [number, number | null]);
+      return { typed: 'hdr_percentiles', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
+    }
+    const { src, digest } = digestOf('percentiles', node, docs, ctx, node.params.compression);
+    const pairs = node.params.percents.map((p) => [p, orNull(digest.quantile(p / 100))] as [number, number | null]);
+    return { typed: 'tdigest_percentiles', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
   },
 };
 
@@ -133,42 +167,39 @@ export const percentileRanks: AggregationType<PercentilesParams> = {
   kind: 'metric',
   parse: (name, body) => parsePercentiles('percentile_ranks', name, body),
   run(node, docs, ctx) {
-    const { src, sorted } = sortedValues(node, 'percentile_ranks', docs, ctx);
-    const pairs = node.params.percents.map((x) => {
-      if (sorted.length === 0) return [x, null] as [number, number | null];
-      let below = 0;
-      let equal = 0;
-      for (const v of sorted) {
-        if (v < x) below++;
-        else if (v === x) equal++;
-      }
-      return [x, Math.min(100, ((below + equal / 2) / sorted.length) * 100)] as [number, number | null];
-    });
-    return { typed: node.params.hdr ? 'hdr_percentile_ranks' : 'tdigest_percentile_ranks', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
+    if (node.params.hdr) {
+      const { src, sorted } = sortedValues(node, 'percentile_ranks', docs, ctx);
+      const pairs = node.params.percents.map((x) => [x, hdrPercentileRank(sorted, x, node.params.digits)] as [number, number | null]);
+      return { typed: 'hdr_percentile_ranks', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
+    }
+    const { src, digest } = digestOf('percentile_ranks', node, docs, ctx, node.params.compression);
+    // Elasticsearch: the digest's cdf, clamped to [0, 1], as a percentage.
+    const pairs = node.params.percents.map((x) => [x, orNull(Math.min(1, Math.max(0, digest.cdf(x))) * 100)] as [number, number | null]);
+    return { typed: 'tdigest_percentile_ranks', body: render(pairs, node.params.keyed, (v) => src.format.asString(v)) };
   },
 };
 
-export const medianAbsoluteDeviation: AggregationType<{ source: SourceParams }> = {
+export const medianAbsoluteDeviation: AggregationType<{ source: SourceParams; compression: number }> = {
   kind: 'metric',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'script', 'missing', 'value_type', 'format', 'compression'].includes(k)) throw new EsError(400, 'parsing_exception', `[median_absolute_deviation] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['field', 'script', 'missing', 'value_type', 'format', 'compression'];
+      if (!known.includes(k)) throw unknownField('median_absolute_deviation', k, known);
     }
     if (body.compression !== undefined && !(Number(body.compression) > 0)) {
       throw new EsError(400, 'illegal_argument_exception', `[compression] must be greater than 0. Found [${javaDouble(Number(body.compression))}] in [${name}]`);
     }
-    return { source: parseSourceParams('median_absolute_deviation', name, body) };
+    return { source: parseSourceParams('median_absolute_deviation', name, body), compression: body.compression === undefined ? MAD_DEFAULT_COMPRESSION : Number(body.compression) };
   },
   run(node, docs, ctx) {
-    const src = numericSource('median_absolute_deviation', node.name, docs, node.params.source, ctx);
-    const vals: number[] = [];
-    eachNumber(src, docs, (v) => vals.push(v));
-    const sorted = Float64Array.from(vals).sort();
-    const median = percentileOf(sorted, 50);
+    // Elasticsearch: the median of the values' digest, then the median of each centroid's distance to it.
+    const { src, digest } = digestOf('median_absolute_deviation', node, docs, ctx, node.params.compression);
     let value: number | null = null;
-    if (median !== null) {
-      const dev = Float64Array.from(sorted, (v) => Math.abs(v - median)).sort();
-      value = percentileOf(dev, 50);
+    if (digest.size > 0) {
+      const median = digest.quantile(0.5);
+      const deviations = new TDigest(digest.compression);
+      for (const [mean, count] of digest.centroids()) deviations.add(Math.abs(median - mean), count);
+      value = deviations.quantile(0.5);
     }
     const body: Record<string, unknown> = { value };
     const s = value === null ? undefined : src.format.asString(value);

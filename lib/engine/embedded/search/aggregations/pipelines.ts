@@ -7,6 +7,7 @@ import {
 import { pathValue } from './bucket-order.js';
 import { isObject, type AggContext, type AggNode, type AggOutput, type AggregationType } from './types.js';
 import { decimalFormat } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 interface PipelineParams {
   bucketsPath: string;
@@ -38,8 +39,9 @@ function parsePipeline(type: string, name: string, body: Record<string, unknown>
   const bp = body.buckets_path;
   if (type === 'bucket_script' || type === 'bucket_selector') {
     for (const k of Object.keys(body)) {
-      if (!['buckets_path', 'script', 'gap_policy', 'format'].includes(k) || (k === 'format' && type === 'bucket_selector')) {
-        throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = type === 'bucket_selector' ? ['buckets_path', 'script', 'gap_policy'] : ['buckets_path', 'script', 'gap_policy', 'format'];
+      if (!known.includes(k)) {
+        throw unknownField(type, k, known);
       }
     }
     const paths = scriptPaths(name, bp);

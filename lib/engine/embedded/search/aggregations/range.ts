@@ -8,6 +8,7 @@ import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js'
 import { DEFAULT_DATE_FORMAT, bigIntToIp, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 interface RangeSpec {
   key?: string;
@@ -25,8 +26,9 @@ interface RangeParams {
 
 function parseRanges(type: string, name: string, body: Record<string, unknown>): RangeParams {
   for (const k of Object.keys(body)) {
-    if (!['field', 'script', 'missing', 'value_type', 'format', 'ranges', 'keyed', 'time_zone'].includes(k)) {
-      throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+    const known = ['field', 'script', 'missing', 'value_type', 'format', 'ranges', 'keyed', 'time_zone'];
+    if (!known.includes(k)) {
+      throw unknownField(type, k, known);
     }
   }
   const source = parseSourceParams(type, name, body);
@@ -34,7 +36,7 @@ function parseRanges(type: string, name: string, body: Record<string, unknown>):
   const ranges = body.ranges.map((r): RangeSpec => {
     if (!isObject(r)) throw new EsError(400, 'parsing_exception', `[ranges] must contain objects in [${name}]`, { line: 1, col: 1 });
     for (const k of Object.keys(r)) {
-      if (!['key', 'from', 'to', 'mask'].includes(k)) throw new EsError(400, 'parsing_exception', `[range] unknown field [${k}]`, { line: 1, col: 1 });
+      if (!['key', 'from', 'to', 'mask'].includes(k)) throw unknownField('range', k, ['key', 'from', 'to', 'mask']);
     }
     return { key: r.key === undefined || r.key === null ? undefined : String(r.key), from: r.from ?? undefined, to: r.to ?? undefined, mask: r.mask as string | undefined };
   });

@@ -8,6 +8,7 @@ import { withSubs } from './aggregations.js';
 import { docCount, emptyDocSet, resolveSource, valuesOf, type SourceScope } from './source.js';
 import type { AggregationType, DocSet } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 interface SamplerParams {
   shardSize: number;
@@ -67,7 +68,7 @@ function sample(node: { params: SamplerParams }, docs: DocSet, scope: SourceScop
 export const sampler: AggregationType<SamplerParams> = {
   kind: 'bucket',
   parse(name, body) {
-    for (const k of Object.keys(body)) if (k !== 'shard_size') throw new EsError(400, 'parsing_exception', `[sampler] unknown field [${k}]`, { line: 1, col: 1 });
+    for (const k of Object.keys(body)) if (k !== 'shard_size') throw unknownField('sampler', k, ['shard_size']);
     return { shardSize: positiveInt('sampler', 'shard_size', body.shard_size, 100) };
   },
   run(node, docs, ctx) {
@@ -80,8 +81,9 @@ export const diversifiedSampler: AggregationType<SamplerParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'script', 'shard_size', 'max_docs_per_value', 'execution_hint', 'missing', 'value_type', 'format'].includes(k)) {
-        throw new EsError(400, 'parsing_exception', `[diversified_sampler] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['field', 'script', 'shard_size', 'max_docs_per_value', 'execution_hint', 'missing', 'value_type', 'format'];
+      if (!known.includes(k)) {
+        throw unknownField('diversified_sampler', k, known);
       }
     }
     return {

@@ -14,6 +14,7 @@ import {
 import { DocScript, documentSource } from '../scripts/doc-script.js';
 import type { Work, WorkBudget } from '../work-budget.js';
 import { isObject, type AggregationType, type DocSet, type Segment } from './types.js';
+import { unknownField } from './unknown-field.js';
 
 interface ScriptedMetricParams {
   init?: ScriptSpec;
@@ -94,7 +95,7 @@ export const scriptedMetric: AggregationType<ScriptedMetricParams> = {
   kind: 'metric',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!KEYS.has(k)) throw new EsError(400, 'parsing_exception', `[scripted_metric] unknown field [${k}]`, { line: 1, col: 1 });
+      if (!KEYS.has(k)) throw unknownField('scripted_metric', k, KEYS);
     }
     if (body.params !== undefined && !isObject(body.params)) {
       throw new EsError(400, 'parsing_exception', '[scripted_metric] params doesn\'t support values of type: VALUE_STRING', { line: 1, col: 1 });

@@ -18,6 +18,7 @@ import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type Inc
 import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf, type SourceScope } from './source.js';
 import { isObject, type AggContext, type AggregationType, type DocSet, type Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField, unknownFieldAtContent } from './unknown-field.js';
 
 export type Heuristic =
   | { kind: 'jlh' }
@@ -116,7 +117,7 @@ function parseHeuristic(aggType: string, body: Record<string, unknown>): Heurist
   if (!isObject(spec)) throw new EsError(400, 'parsing_exception', `[${kind}] must be an object`, { line: 1, col: 1 });
   const bool = (k: string, dflt: boolean) => (spec[k] === undefined ? dflt : spec[k] === true || spec[k] === 'true');
   const allow = (keys: string[]) => {
-    for (const k of Object.keys(spec)) if (!keys.includes(k)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [${kind}] unknown field [${k}]`);
+    for (const k of Object.keys(spec)) if (!keys.includes(k)) throw unknownFieldAtContent(kind, k, keys);
   };
   switch (kind) {
     case 'jlh':
@@ -159,7 +160,7 @@ function parseSignificant(type: 'significant_terms' | 'significant_text', name: 
   const known = type === 'significant_terms'
     ? [...COMMON, 'field', 'script', 'missing', 'value_type', 'format']
     : [...COMMON, 'field', 'filter_duplicate_text', 'source_fields'];
-  for (const k of Object.keys(body)) if (!known.includes(k)) throw new EsError(400, 'parsing_exception', `[${type}] unknown field [${k}]`, { line: 1, col: 1 });
+  for (const k of Object.keys(body)) if (!known.includes(k)) throw unknownField(type, k, known);
   const source = type === 'significant_terms' ? parseSourceParams(type, name, body) : { field: typeof body.field === 'string' ? body.field : undefined };
   if (type === 'significant_text' && source.field === undefined) throw illegal(`[field] must not be null: [${name}]`);
   validateIncludeExclude(body, name);
@@ -244,7 +245,7 @@ function run(type: 'significant_terms' | 'significant_text', node: { name: strin
   if (!fg || fg.unmapped) return { typed: 'sigsterms', body: { buckets: [] } };
   const bg = type === 'significant_text' ? textTerms(background, p.source.field!).terms : valueTerms(background, p, ctx).terms;
   const kind = fg.kind ?? 'bytes';
-  const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' ? 'bytes' : 'long', node.name, (v) => Number(v), maxRegexLengthOf(docs));
+  const filter = buildIncludeExclude(p.includeExclude, kind === 'bytes' || kind === 'ip' ? kind : 'long', node.name, (v) => Number(v), maxRegexLengthOf(docs));
   const count = (per: number[][] | undefined) => (per ? per.reduce((n, l) => n + l.length, 0) : 0);
   let candidates: Array<{ key: Value; subsetDf: number; supersetDf: number; score: number }> = [];
   for (const [key, per] of fg.terms) {

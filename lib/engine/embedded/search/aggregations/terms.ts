@@ -10,6 +10,7 @@ import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource
 import type { AggContext, AggNode, AggOutput, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
 import { exactKeys } from './unsigned-long-values.js';
+import { unknownField } from './unknown-field.js';
 
 interface TermsParams {
   source: SourceParams;
@@ -81,7 +82,7 @@ function keyOf(v: Value): Value {
 export const terms: AggregationType<TermsParams> = {
   kind: 'bucket',
   parse(name, body, subs) {
-    for (const k of Object.keys(body)) if (!KNOWN.has(k)) throw new EsError(400, 'parsing_exception', `[terms] unknown field [${k}]`, { line: 1, col: 1 });
+    for (const k of Object.keys(body)) if (!KNOWN.has(k)) throw unknownField('terms', k, KNOWN);
     const source = parseSourceParams('terms', name, body);
     validateIncludeExclude(body, name);
     const size = body.size === undefined ? 10 : intOf(body.size, 'size', name, 1);
@@ -214,8 +215,9 @@ export const rareTerms: AggregationType<RareTermsParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'missing', 'value_type', 'format', 'max_doc_count', 'precision', 'include', 'exclude', 'script'].includes(k)) {
-        throw new EsError(400, 'parsing_exception', `[rare_terms] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['field', 'missing', 'value_type', 'format', 'max_doc_count', 'precision', 'include', 'exclude', 'script'];
+      if (!known.includes(k)) {
+        throw unknownField('rare_terms', k, known);
       }
     }
     const maxDocCount = body.max_doc_count === undefined ? 1 : Number(body.max_doc_count);

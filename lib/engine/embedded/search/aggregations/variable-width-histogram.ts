@@ -12,6 +12,7 @@ import { withSubs } from './aggregations.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
 import type { AggregationType, DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField } from './unknown-field.js';
 
 interface VariableWidthParams {
   source: SourceParams;
@@ -40,8 +41,9 @@ export const variableWidthHistogram: AggregationType<VariableWidthParams> = {
   kind: 'bucket',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['field', 'script', 'missing', 'value_type', 'format', 'buckets', 'shard_size', 'initial_buffer'].includes(k)) {
-        throw new EsError(400, 'parsing_exception', `[variable_width_histogram] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['field', 'script', 'missing', 'value_type', 'format', 'buckets', 'shard_size', 'initial_buffer'];
+      if (!known.includes(k)) {
+        throw unknownField('variable_width_histogram', k, known);
       }
     }
     const buckets = body.buckets === undefined ? 10 : intParam(name, 'buckets', body.buckets);

@@ -9,6 +9,7 @@ import { missingArray, valuesOf } from './source.js';
 import type { AggregationType } from './types.js';
 import { isObject } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { unknownField, unknownFieldAtContent } from './unknown-field.js';
 
 interface WeightedAvgParams {
   value: SourceParams;
@@ -22,7 +23,7 @@ function fieldConfig(name: string, which: 'value' | 'weight', raw: unknown, form
   if (raw === undefined) throw new EsError(400, 'illegal_argument_exception', `Could not find field name [${which}] in multiValuesSource`);
   if (!isObject(raw)) throw new EsError(400, 'parsing_exception', `[weighted_avg] ${which} doesn't support values of type: ${typeof raw === 'string' ? 'VALUE_STRING' : 'VALUE_NUMBER'}`, { line: 1, col: 1 });
   for (const k of Object.keys(raw)) {
-    if (!FIELD_CONFIG_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [${which}] unknown field [${k}]`);
+    if (!FIELD_CONFIG_KEYS.has(k)) throw unknownFieldAtContent(which, k, FIELD_CONFIG_KEYS);
   }
   return { ...parseSourceParams('weighted_avg', name, raw), format: which === 'value' ? format : undefined };
 }
@@ -31,7 +32,8 @@ export const weightedAvg: AggregationType<WeightedAvgParams> = {
   kind: 'metric',
   parse(name, body) {
     for (const k of Object.keys(body)) {
-      if (!['value', 'weight', 'format', 'value_type'].includes(k)) throw new EsError(400, 'parsing_exception', `[weighted_avg] unknown field [${k}]`, { line: 1, col: 1 });
+      const known = ['value', 'weight', 'format', 'value_type'];
+      if (!known.includes(k)) throw unknownField('weighted_avg', k, known);
     }
     const format = typeof body.format === 'string' ? body.format : undefined;
     return { value: fieldConfig(name, 'value', body.value, format), weight: fieldConfig(name, 'weight', body.weight, undefined), format };

@@ -1,6 +1,6 @@
 import { fieldType, NUMERIC_TYPES, resolveFieldMapping } from '../../mapping/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import type { AggNode, AggregationTimings, DocSet } from '../aggregations/index.js';
+import { bucketsCollected, type AggNode, type AggregationTimings, type DocSet } from '../aggregations/index.js';
 
 /**
  * The aggregations section of a shard's profile (Elasticsearch's AggregationProfileShardResult):
@@ -105,6 +105,14 @@ function distinctValues(node: AggNode, handle: IndexHandle, runs: Runs | undefin
   return seen.size;
 }
 
+/** The numeric values of the aggregation's field in the documents it collected in an index. */
+function* numbersCollected(node: AggNode, handle: IndexHandle, runs: Runs | undefined): Generator<number> {
+  const field = fieldOf(node);
+  const fi = field === undefined ? undefined : handle.inverted?.field(field);
+  if (!fi) return;
+  for (const ords of runs?.collected.get(handle) ?? []) for (const ord of ords) for (const v of fi.docValues.get(ord) ?? []) yield Number(v);
+}
+
 /** The `debug` the reference shows for an aggregator, for one index. */
 function debugOf(node: AggNode, type: string, handle: IndexHandle, runs: Runs | undefined): Record<string, unknown> | undefined {
   const deferred = node.body.collect_mode === 'breadth_first' ? node.subs.filter((s) => !PIPELINES.has(s.type)).map((s) => s.name) : [];
@@ -122,6 +130,11 @@ function debugOf(node: AggNode, type: string, handle: IndexHandle, runs: Runs | 
       return withDeferred({ result_strategy: 'terms', total_buckets: distinctValues(node, handle, runs) });
     case 'NumericTermsAggregator':
       return withDeferred({ result_strategy: 'long_terms', total_buckets: distinctValues(node, handle, runs) });
+    case 'NumericHistogramAggregator':
+    case 'DateHistogramAggregator': {
+      const total = bucketsCollected(node, numbersCollected(node, handle, runs));
+      return total === undefined ? undefined : withDeferred({ total_buckets: total });
+    }
     case 'AutoDateHistogramAggregator.FromSingle':
       return withDeferred({ surviving_buckets: distinctValues(node, handle, runs) });
     case 'CardinalityAggregator':

@@ -40,7 +40,7 @@ export function positionGroups(tokens: readonly Token[]): { groups: string[][]; 
 export function termClause(field: string, mapping: FieldMapping, term: string, boost: number, o: FullTextOptions | undefined): Query {
   if (o?.fuzziness) {
     const pattern = fuzzyPattern(term, o.fuzziness, o.prefixLength, o.transpositions);
-    if (pattern.maxEdits > 0) return { type: 'term_pattern', field, pattern, scoring: 'fuzzy', maxExpansions: o.maxExpansions, boost };
+    if (pattern.maxEdits > 0) return { type: 'term_pattern', field, pattern, scoring: 'fuzzy', maxExpansions: o.maxExpansions, boost, ...(o.fuzzyRewrite && { rewrite: o.fuzzyRewrite }) };
   }
   return { type: 'indexed_term', field, term, boost, constant: !BM25_TYPES.has(fieldType(mapping)) };
 }

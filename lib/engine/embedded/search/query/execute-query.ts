@@ -10,7 +10,7 @@ import { closestDistance, distanceOrigin, numericDocValue, rankFeatureSource, te
 import { intervalLeaves, intervalScore, intervalsOf, minExtent, type IntervalSource } from './intervals.js';
 import { buildMoreLikeThis, indexTermsOf, type MltIndex } from './more-like-this.js';
 import { queryTerm } from './query-terms.js';
-import { requiredShouldMatches, type Query } from './query.js';
+import { requiredShouldMatches, type MultiTermRewrite, type Query } from './query.js';
 import { queryTypeOf } from './query-type.js';
 import { expandFields, rewriteQuery } from './rewrite-query.js';
 import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
@@ -263,23 +263,35 @@ export function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exe
   if (!fi) return ScoredDocs.empty();
   let tids = yield* expand(fi, q.pattern, x);
   if (!tids.length) return ScoredDocs.empty();
-  if (q.scoring === 'constant' || !scoring) {
-    if (tids.length > q.maxExpansions) tids = tids.slice(0, q.maxExpansions);
+  const rewrite: MultiTermRewrite = q.rewrite ?? (q.scoring === 'fuzzy' ? { kind: 'top_terms', size: q.maxExpansions, scores: 'blended_freqs' } : { kind: 'constant_score' });
+  if (rewrite.kind === 'constant_score') {
+    // a rewrite of its own takes every matching term; max_expansions limits the default ones (phrase prefix)
+    if (!q.rewrite && tids.length > q.maxExpansions) tids = tids.slice(0, q.maxExpansions);
     return yield* unionConstant(fi, tids, x, scoring ? q.boost : 0);
   }
-  // Fuzzy: the best max_expansions terms by boost (then term order), scored as BM25 terms with the
-  // document frequency blended to the highest one (Lucene's TopTermsBlendedFreqScoringRewrite).
-  const boostOf = q.pattern.boostOf!;
-  const ranked = tids.map((tid) => ({ tid, boost: boostOf(fi.termOf(tid)) })).sort((a, b) => b.boost - a.boost || (fi.termOf(a.tid) < fi.termOf(b.tid) ? -1 : 1));
-  const chosen = ranked.slice(0, q.maxExpansions);
-  let maxDf = 0;
-  for (const c of chosen) maxDf = Math.max(maxDf, liveDocFreq(fi, c.tid, x));
-  const termIdf = idf(maxDf, fi.docCount);
-  const useBm25 = scoredByBm25(fi.type);
+  // Each term with its boost (a fuzzy term's similarity, else 1); the top N by boost, then term order.
+  const boostOf = q.pattern.boostOf ?? (() => 1);
+  let chosen = tids.map((tid) => ({ tid, boost: boostOf(fi.termOf(tid)) }));
+  if (rewrite.kind === 'top_terms') {
+    chosen.sort((a, b) => b.boost - a.boost || (fi.termOf(a.tid) < fi.termOf(b.tid) ? -1 : 1));
+    chosen = chosen.slice(0, rewrite.size);
+  }
+  if (!scoring) return yield* unionConstant(fi, chosen.map((c) => c.tid), x, 0);
+  const scores = rewrite.kind === 'top_terms' ? rewrite.scores : 'bm25';
+  // blended: every term's BM25 with the highest document frequency (Lucene's TopTermsBlendedFreqScoringRewrite)
+  let blendedIdf = 0;
+  if (scores === 'blended_freqs') {
+    let maxDf = 0;
+    for (const c of chosen) maxDf = Math.max(maxDf, liveDocFreq(fi, c.tid, x));
+    blendedIdf = idf(maxDf, fi.docCount);
+  }
+  const useBm25 = scores !== 'boost' && scoredByBm25(fi.type);
   const acc = takeAccumulator(x.index);
   for (const c of chosen) {
+    const termBoost = f(q.boost * c.boost);
+    const termIdf = scores === 'blended_freqs' ? blendedIdf : scores === 'bm25' ? idf(liveDocFreq(fi, c.tid, x), fi.docCount) : 0;
     const b = new DocSetBuilder(fi.postingsCount(c.tid));
-    yield* termDocs(fi, c.tid, x, { weight: f(f(q.boost * c.boost) * termIdf), bm25: useBm25, constant: q.boost * c.boost }, b);
+    yield* termDocs(fi, c.tid, x, { weight: f(termBoost * termIdf), bm25: useBm25, constant: termBoost }, b);
     const docs = b.build();
     for (let i = 0; i < docs.length; i++) acc.add(docs.ords[i], docs.scores[i]);
   }
@@ -616,11 +628,13 @@ export function* boolQuery(q: Extract<Query, { type: 'bool' }>, x: Exec, scoring
     giveBack(x.index, acc);
     return out.build();
   }
-  // Only must_not, or nothing: every live document (ES adds a match_all; score 1 × boost).
+  // Nothing: ES's match_all (score 1 × boost). Only must_not: ES adds the match_all as a filter
+  // clause (Queries.fixNegativeQueryIfNeeded), so every document left scores 0.
+  const score = scoring && !mustNot.length ? boost : 0;
   const live = x.live;
   for (let ord = 0; ord < x.maxOrd; ord++) {
     if ((ord & TICK) === TICK && (yield* paced(x, ord))) break;
-    if (live[ord] === 1 && !excluded(ord)) out.add(ord, scoring ? boost : 0);
+    if (live[ord] === 1 && !excluded(ord)) out.add(ord, score);
   }
   return out.build();
 }

@@ -135,7 +135,9 @@ export function explainBool(q: Extract<Query, { type: 'bool' }>, ord: number, c:
     const e = explainNode(clause, ord, c, false);
     if (e) subs.push(node(0, 'match on required clause, product of:', [node(0, '# clause'), e]));
   }
-  if (!subs.length) return node(total, boosted('*:*', q.boost));
+  if (!subs.length && !q.mustNot.length) return node(total, boosted('*:*', q.boost));
+  // Only must_not: the match_all ES adds as a filter clause.
+  if (!subs.length) subs.push(node(0, 'match on required clause, product of:', [node(0, '# clause'), node(1, '*:*')]));
   const sumExpl = node(scoring ? sum : 0, 'sum of:', subs);
   if (q.boost === 1 || !scoring) return sumExpl;
   return node(total, 'product of:', [sumExpl, node(q.boost, 'boost')]);

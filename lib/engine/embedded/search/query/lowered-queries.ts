@@ -53,7 +53,7 @@ export const termPatternQuery: QueryType<'term_pattern'> = {
     if (targets(ctx, q.field)) ctx.out.predicates.push(q.pattern.test);
   },
   // which terms a limited expansion keeps depends on the index's dictionary
-  scope: (q) => unlessIndex(q.maxExpansions === Infinity),
+  scope: (q) => unlessIndex(q.maxExpansions === Infinity && q.rewrite?.kind !== 'top_terms'),
 };
 
 export const phraseQuery: QueryType<'phrase'> = {

@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
-import { booleanValue, parseFuzziness } from './query-fields.js';
+import { booleanValue, parseFuzziness, parseRewrite } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
 import { queryTypeOfName } from './query-type.js';
 import { parseScriptSpec } from '../../painless/index.js';
@@ -69,6 +69,8 @@ function operatorOf(name: string, v: unknown): 'or' | 'and' {
   return s;
 }
 
+const withFuzzyRewrite = (fuzzyRewrite: FullTextOptions['fuzzyRewrite']) => (fuzzyRewrite ? { fuzzyRewrite } : {});
+
 export function fullTextOptions(name: string, spec: Record<string, unknown>): FullTextOptions {
   const msm = spec.minimum_should_match;
   return {
@@ -82,6 +84,7 @@ export function fullTextOptions(name: string, spec: Record<string, unknown>): Fu
     zeroTermsQuery: zeroTerms(name, spec.zero_terms_query),
     lenient: booleanValue(spec.lenient, false),
     autoGenerateSynonymsPhraseQuery: booleanValue(spec.auto_generate_synonyms_phrase_query, true),
+    ...withFuzzyRewrite(parseRewrite(spec.fuzzy_rewrite)),
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
-import type { Fuzziness } from './query.js';
+import type { Fuzziness, MultiTermRewrite } from './query.js';
 
 const AT = '[1:2]';
 
@@ -101,4 +101,23 @@ export function booleanValue(v: unknown, fallback: boolean): boolean {
   if (v === false || v === 'false') return false;
   if (typeof v === 'string') throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${v}] as only [true] or [false] are allowed.`);
   throw new EsError(400, 'x_content_parse_exception', `[1:2] Current token (${tokenName(v)}) not of boolean type`);
+}
+
+/**
+ * A multi-term query's `rewrite` as Elasticsearch reads it (QueryParsers.parseRewriteMethod):
+ * constant_score, constant_score_boolean, scoring_boolean, or top_terms_N, top_terms_boost_N,
+ * top_terms_blended_freqs_N; undefined when not given (the query's default).
+ */
+export function parseRewrite(raw: unknown): MultiTermRewrite | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const method = String(raw);
+  if (method === 'constant_score' || method === 'constant_score_boolean') return { kind: 'constant_score' };
+  if (method === 'scoring_boolean') return { kind: 'scoring_boolean' };
+  const digits = /\d/.exec(method);
+  if (digits) {
+    const size = Number.parseInt(method.slice(digits.index), 10);
+    const scores = ({ top_terms_: 'bm25', top_terms_boost_: 'boost', top_terms_blended_freqs_: 'blended_freqs' } as const)[method.slice(0, digits.index)];
+    if (scores && /^\d+$/.test(method.slice(digits.index))) return { kind: 'top_terms', size, scores };
+  }
+  throw new EsError(400, 'illegal_argument_exception', `Failed to parse rewrite_method [${method}]`);
 }

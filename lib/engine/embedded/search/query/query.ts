@@ -26,6 +26,8 @@ export interface FullTextOptions {
   lenient: boolean;
   /** Whether a multi-word synonym (a side path of a token graph) becomes a phrase (default) or a conjunction. */
   autoGenerateSynonymsPhraseQuery: boolean;
+  /** `fuzzy_rewrite`: how a fuzzy term's expansions score (top_terms_blended_freqs_{max_expansions} when not given). */
+  fuzzyRewrite?: MultiTermRewrite;
 }
 
 export type MultiMatchType = 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
@@ -55,6 +57,19 @@ export interface GeoPoint {
   lon: number;
 }
 
+/**
+ * A multi-term query's `rewrite` (Elasticsearch's rewrite parameter, Lucene's rewrite methods):
+ * how the terms it matches score. `constant_score` (and `constant_score_boolean`): the query's boost;
+ * `scoring_boolean`: each term's BM25 score times its boost, summed; `top_terms_N`: the same over
+ * the N best terms; `top_terms_boost_N`: their boosts, summed; `top_terms_blended_freqs_N`: BM25
+ * with every term's document frequency blended to the highest (fuzzy's default, N max_expansions).
+ * A term's boost is 1, or for fuzzy its similarity to the query's term.
+ */
+export type MultiTermRewrite =
+  | { kind: 'constant_score' }
+  | { kind: 'scoring_boolean' }
+  | { kind: 'top_terms'; size: number; scores: 'bm25' | 'boost' | 'blended_freqs' };
+
 export type Query =
   | { type: 'match_all'; boost: number }
   | { type: 'match_none' }
@@ -71,10 +86,10 @@ export type Query =
       type: 'multi_match'; fields: string[]; query: Scalar; matchType: MultiMatchType; tieBreaker?: number; slop: number;
       options: FullTextOptions; boost: number;
     }
-  | { type: 'prefix'; field: string; value: string; caseInsensitive: boolean; boost: number }
-  | { type: 'wildcard'; field: string; value: string; caseInsensitive: boolean; boost: number }
-  | { type: 'regexp'; field: string; value: string; caseInsensitive: boolean; flags: string; boost: number }
-  | { type: 'fuzzy'; field: string; value: string; fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean; boost: number }
+  | { type: 'prefix'; field: string; value: string; caseInsensitive: boolean; boost: number; rewrite?: MultiTermRewrite }
+  | { type: 'wildcard'; field: string; value: string; caseInsensitive: boolean; boost: number; rewrite?: MultiTermRewrite }
+  | { type: 'regexp'; field: string; value: string; caseInsensitive: boolean; flags: string; boost: number; rewrite?: MultiTermRewrite }
+  | { type: 'fuzzy'; field: string; value: string; fuzziness: Fuzziness; prefixLength: number; maxExpansions: number; transpositions: boolean; boost: number; rewrite?: MultiTermRewrite }
   | {
       type: 'range'; field: string; gt?: Scalar; gte?: Scalar; lt?: Scalar; lte?: Scalar; format?: string; timeZone?: string;
       /** How a range field's interval relates to the query's (ignored on other fields); intersects when not given. */
@@ -133,7 +148,7 @@ export type LoweredQuery =
   /** An already-analyzed term: BM25-scored on text and keyword fields, constant on others. */
   | { type: 'indexed_term'; field: string; term: string; boost: number; constant: boolean }
   /** Terms of the field's dictionary that pass a test: constant score, or fuzzy (per-term boost, BM25). */
-  | { type: 'term_pattern'; field: string; pattern: TermPattern; scoring: 'constant' | 'fuzzy'; maxExpansions: number; boost: number }
+  | { type: 'term_pattern'; field: string; pattern: TermPattern; scoring: 'constant' | 'fuzzy'; maxExpansions: number; boost: number; rewrite?: MultiTermRewrite }
   /**
    * Analyzed phrase: each path is a way through the analyzed text (one, unless the text was a token
    * graph), with alternatives per position and offsets; a document matches when one path lines up

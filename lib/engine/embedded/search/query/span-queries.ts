@@ -9,6 +9,7 @@ import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
 import type { IntervalSource } from './intervals.js';
 import { boostOf, isObject } from './query-fields.js';
+import { javaFloat } from './explain-query.js';
 import type { Query } from './query.js';
 import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 
@@ -51,12 +52,18 @@ function checkKeys(name: string, body: Record<string, unknown>, allowed: string[
   for (const k of Object.keys(body)) if (!allowed.includes(k)) throw parsing(`[${name}] query does not support [${k}]`);
 }
 
-/** A clause that must itself be a span query (`{ "span_term": … }`). */
+/**
+ * A clause that must itself be a span query (`{ "span_term": … }`), without a boost of its own:
+ * Elasticsearch's messages (`span_near [clauses] must be of type span query`, checkNoBoost's).
+ */
 function spanClause(owner: string, key: string, raw: unknown, parseQuery: (q: unknown) => Query): SpanQuery {
-  if (!isObject(raw)) throw parsing(`[${owner}] [${key}] must be of type span query`);
+  const notSpan = owner === 'field_masking_span' ? '[field_masking_span] query must be of type span query' : `${owner} [${key}] must be of type span query`;
+  if (!isObject(raw)) throw parsing(notSpan);
   const names = Object.keys(raw);
-  if (names.length !== 1 || !SPAN_QUERY_NAMES.has(names[0])) throw parsing(`[${owner}] [${key}] must be of type span query`);
-  return parseSpanQuery(names[0], raw[names[0]], parseQuery);
+  if (names.length !== 1 || !SPAN_QUERY_NAMES.has(names[0])) throw parsing(notSpan);
+  const clause = parseSpanQuery(names[0], raw[names[0]], parseQuery);
+  if (clause.boost !== 1) throw parsing(`${owner} [${key}] as a nested span clause can't have non-default boost value [${javaFloat(clause.boost)}]`);
+  return clause;
 }
 
 /** Parses one span query (its name and body). */
@@ -92,7 +99,7 @@ export function parseSpanQuery(name: string, body: unknown, parseQuery: (q: unkn
     }
     case 'span_or': {
       checkKeys(name, body, ['clauses', 'boost', '_name']);
-      if (!Array.isArray(body.clauses) || body.clauses.length === 0) throw parsing('spanOr must include [clauses]');
+      if (!Array.isArray(body.clauses) || body.clauses.length === 0) throw parsing('span_or must include [clauses]');
       return { kind: 'span_or', clauses: body.clauses.map((c) => spanClause(name, 'clauses', c, parseQuery)), boost: boostOf(name, body.boost) };
     }
     case 'span_not': {
@@ -110,8 +117,8 @@ export function parseSpanQuery(name: string, body: unknown, parseQuery: (q: unkn
     }
     case 'span_first': {
       checkKeys(name, body, ['match', 'end', 'boost', '_name']);
-      if (body.match === undefined) throw parsing('spanFirst must have [match] span query clause');
-      if (body.end === undefined) throw parsing('spanFirst must have [end] set for it');
+      if (body.match === undefined) throw parsing('span_first must have [match] span query clause');
+      if (body.end === undefined) throw parsing('span_first must have [end] set for it');
       return { kind: 'span_first', match: spanClause(name, 'match', body.match, parseQuery), end: intOf(name, 'end', body.end), boost: boostOf(name, body.boost) };
     }
     case 'span_multi': {
@@ -124,8 +131,9 @@ export function parseSpanQuery(name: string, body: unknown, parseQuery: (q: unkn
     case 'span_containing':
     case 'span_within': {
       checkKeys(name, body, ['big', 'little', 'boost', '_name']);
-      if (body.big === undefined) throw parsing(`[${name}] must include [big]`);
-      if (body.little === undefined) throw parsing(`[${name}] must include [little]`);
+      // Elasticsearch's builder refuses a missing clause
+      if (body.big === undefined) throw new EsError(400, 'illegal_argument_exception', 'inner clause [big] cannot be null.');
+      if (body.little === undefined) throw new EsError(400, 'illegal_argument_exception', 'inner clause [little] cannot be null.');
       return {
         kind: name, big: spanClause(name, 'big', body.big, parseQuery), little: spanClause(name, 'little', body.little, parseQuery), boost: boostOf(name, body.boost),
       };

@@ -11,14 +11,15 @@ import { numericDocValue, termsSetThreshold } from './field-features.js';
 import { parseTermsSetQuery } from './terms-set.js';
 import { indexedTerm, rangeQuery, runQuery, termPattern, termsSetQuery as termsSetDocs, unionConstant } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
+import { unlessIndex } from './matcher-decides.js';
 import { prefixRefused, rangeRefused, refusedAlways } from './expensive-queries.js';
 import { inRange, rangeBounds } from './field-rules.js';
 import { isNumeric as isNumericField } from './lucene-string.js';
 import { checkKeys, fieldAndBody, illegal, isObject, num, parsingError, scalar } from './parse-query.js';
-import { booleanValue, boostOf, parseFuzziness } from './query-fields.js';
+import { booleanValue, boostOf, parseFuzziness, parseRewrite } from './query-fields.js';
 import { editDistanceAtMost, fuzzyEdits, targets } from './query-terms-for-highlight.js';
 import { queryTerm } from './query-terms.js';
-import type { Query } from './query.js';
+import type { MultiTermRewrite, Query } from './query.js';
 import type { Printer, QueryOf, QueryType } from './query-type.js';
 import { keywordValue, rewriteQuery } from './rewrite-query.js';
 import { scoredByBm25 } from './similarity.js';
@@ -37,6 +38,8 @@ const termLevel = <T extends TermLevel>(name: T) => ({
 /** Explanations print a multi-term query by its name (they explain the rewritten tree, where it is a term pattern). */
 const explainedByName = (name: string, p: Printer, lucene: () => string) => (p.lucene ? lucene() : name);
 
+const withRewrite = (rewrite: MultiTermRewrite | undefined) => (rewrite ? { rewrite } : {});
+
 /** prefix, wildcard and regexp: `{ field: value }` or `{ field: { value, … } }`. */
 function parseMultiTerm(name: 'prefix' | 'wildcard' | 'regexp', body: unknown): Query {
   const [field, raw] = fieldAndBody(name, body);
@@ -46,8 +49,9 @@ function parseMultiTerm(name: 'prefix' | 'wildcard' | 'regexp', body: unknown): 
   const value = String(scalar(name, spec[valueKey]));
   const caseInsensitive = spec.case_insensitive === true;
   const boost = boostOf(name, spec.boost);
-  if (name === 'regexp') return { type: 'regexp', field, value, caseInsensitive, flags: typeof spec.flags === 'string' ? spec.flags : 'ALL', boost };
-  return { type: name, field, value, caseInsensitive, boost };
+  const rewrite = parseRewrite(spec.rewrite);
+  if (name === 'regexp') return { type: 'regexp', field, value, caseInsensitive, flags: typeof spec.flags === 'string' ? spec.flags : 'ALL', boost, ...withRewrite(rewrite) };
+  return { type: name, field, value, caseInsensitive, boost, ...withRewrite(rewrite) };
 }
 
 /** The node itself (parse-query's shared prefix/wildcard/regexp reader answers the type it was given). */
@@ -196,12 +200,12 @@ export const prefixQuery: QueryType<'prefix'> = {
   matchesIndexName: (q, name) => name !== undefined && prefixPattern(String(q.value), q.caseInsensitive).test(name),
   expensive: (q, mappings) => prefixRefused(q.field, mappings),
   parse: (body) => asType<'prefix'>(parseMultiTerm('prefix', body)),
-  rewrite: (q, ctx) => ({ type: 'term_pattern', field: q.field, pattern: prefixPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost }),
+  rewrite: (q, ctx) => ({ type: 'term_pattern', field: q.field, pattern: prefixPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost, ...withRewrite(q.rewrite) }),
   print: (q, p) => explainedByName('prefix', p, () => `${q.field}:${q.value}*`),
   highlightTerms(q, ctx) {
     if (targets(ctx, q.field)) ctx.out.predicates.push(q.caseInsensitive ? (x) => x.toLowerCase().startsWith(q.value.toLowerCase()) : (x) => x.startsWith(q.value));
   },
-  scope: () => 'document',
+  scope: (q) => unlessIndex(q.rewrite?.kind !== 'top_terms'),
 };
 
 export const wildcardQuery: QueryType<'wildcard'> = {
@@ -210,7 +214,7 @@ export const wildcardQuery: QueryType<'wildcard'> = {
   matchesIndexName: (q, name) => name !== undefined && wildcardPattern(String(q.value), q.caseInsensitive).test(name),
   expensive: () => refusedAlways('wildcard'),
   parse: (body) => asType<'wildcard'>(parseMultiTerm('wildcard', body)),
-  rewrite: (q, ctx) => ({ type: 'term_pattern', field: q.field, pattern: wildcardPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost }),
+  rewrite: (q, ctx) => ({ type: 'term_pattern', field: q.field, pattern: wildcardPattern(keywordValue(q.field, q.value, ctx), q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost, ...withRewrite(q.rewrite) }),
   print: (q, p) => explainedByName('wildcard', p, () => `${q.field}:${q.value}`),
   highlightTerms(q, ctx) {
     if (targets(ctx, q.field)) {
@@ -218,7 +222,7 @@ export const wildcardQuery: QueryType<'wildcard'> = {
       ctx.out.predicates.push(test);
     }
   },
-  scope: () => 'document',
+  scope: (q) => unlessIndex(q.rewrite?.kind !== 'top_terms'),
 };
 
 export const regexpQuery: QueryType<'regexp'> = {
@@ -227,7 +231,7 @@ export const regexpQuery: QueryType<'regexp'> = {
   matchesIndexName: (q, name) => name !== undefined && regexpPattern(q.value, q.caseInsensitive).test(name),
   expensive: () => refusedAlways('regexp'),
   parse: (body) => asType<'regexp'>(parseMultiTerm('regexp', body)),
-  rewrite: (q) => ({ type: 'term_pattern', field: q.field, pattern: regexpPattern(q.value, q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost }),
+  rewrite: (q) => ({ type: 'term_pattern', field: q.field, pattern: regexpPattern(q.value, q.caseInsensitive), scoring: 'constant', maxExpansions: Infinity, boost: q.boost, ...withRewrite(q.rewrite) }),
   print: (q, p) => explainedByName('regexp', p, () => `${q.field}:/${q.value}/`),
   highlightTerms(q, ctx) {
     if (targets(ctx, q.field)) {
@@ -238,7 +242,7 @@ export const regexpQuery: QueryType<'regexp'> = {
       }
     }
   },
-  scope: () => 'document',
+  scope: (q) => unlessIndex(q.rewrite?.kind !== 'top_terms'),
 };
 
 export const fuzzyQuery: QueryType<'fuzzy'> = {
@@ -253,14 +257,14 @@ export const fuzzyQuery: QueryType<'fuzzy'> = {
     return {
       type: 'fuzzy', field, value: String(scalar(name, spec.value)), fuzziness: parseFuzziness(spec.fuzziness) ?? { kind: 'auto', low: 3, high: 6 },
       prefixLength: num(name, 'prefix_length', spec.prefix_length, 0), maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50),
-      transpositions: booleanValue(spec.transpositions, true), boost: boostOf(name, spec.boost),
+      transpositions: booleanValue(spec.transpositions, true), boost: boostOf(name, spec.boost), ...withRewrite(parseRewrite(spec.rewrite)),
     };
   },
   rewrite(q, ctx) {
     const mapping = resolveFieldMapping(ctx.mappings, q.field);
     if (!mapping) return { type: 'match_none' };
     const pattern = fuzzyPattern(keywordValue(q.field, q.value, ctx), q.fuzziness, q.prefixLength, q.transpositions);
-    return { type: 'term_pattern', field: q.field, pattern, scoring: 'fuzzy', maxExpansions: q.maxExpansions, boost: q.boost };
+    return { type: 'term_pattern', field: q.field, pattern, scoring: 'fuzzy', maxExpansions: q.maxExpansions, boost: q.boost, ...withRewrite(q.rewrite) };
   },
   print: (q, p) => explainedByName('fuzzy', p, () => {
     const f = q.fuzziness;
