@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import * as MovingFunctions from './moving-functions.js';
 import { ScriptRuntimeError } from './script-error.js';
 import { charge, spend } from './run-bounds.js';
+import { ladd, normLong, type Long } from './long-arithmetic.js';
 import {
   CHRONO_UNITS, ChronoUnit, DATE_TIME_FORMATTERS, DAYS, DateTimeFormatter, DayOfWeek, Instant, JavaLocale, LOCALES, MONTHS, Month, TEXT_STYLES, TextStyle, UTC, ZoneOffset,
   ZonedDateTime, parseIsoInstant, zoneOf,
@@ -931,15 +932,24 @@ const INTEGER_STATICS = statics([
   m('signum/1', 'int', ['int'], (_s, a: number) => Math.sign(a)),
 ]);
 
+/** Long.parseLong: a decimal integer as an exact long (a BigInt past 2^53), NumberFormatException past 64 bits. */
+function parseLongText(s: unknown): Long {
+  const text = str(s);
+  if (!/^[+-]?\d+$/.test(text)) fail('number_format_exception', `For input string: "${text}"`);
+  const v = BigInt(text);
+  if (v > 9223372036854775807n || v < -9223372036854775808n) fail('number_format_exception', `For input string: "${text}"`);
+  return normLong(v);
+}
+
 const LONG_STATICS = statics([
-  m('parseLong/1', 'long', ['def'], (_s, x) => parseNumberText(x, true)),
-  m('valueOf/1', 'Long', ['def'], (_s, x) => (typeof x === 'string' ? parseNumberText(x, true) : Math.trunc(Number(unbox(x))))),
-  m('toString/1', 'String', ['long'], (_s, x: number) => String(x)),
-  m('compare/2', 'int', ['long', 'long'], (_s, a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0)),
-  m('max/2', 'long', ['long', 'long'], (_s, a: number, b: number) => Math.max(a, b)),
-  m('min/2', 'long', ['long', 'long'], (_s, a: number, b: number) => Math.min(a, b)),
-  m('sum/2', 'long', ['long', 'long'], (_s, a: number, b: number) => a + b),
-  m('signum/1', 'int', ['long'], (_s, a: number) => Math.sign(a)),
+  m('parseLong/1', 'long', ['def'], (_s, x) => parseLongText(x)),
+  m('valueOf/1', 'Long', ['def'], (_s, x) => (typeof x === 'string' ? parseLongText(x) : typeof x === 'bigint' ? x : Math.trunc(Number(unbox(x))))),
+  m('toString/1', 'String', ['long'], (_s, x: Long) => String(x)),
+  m('compare/2', 'int', ['long', 'long'], (_s, a: Long, b: Long) => (a < b ? -1 : a > b ? 1 : 0)),
+  m('max/2', 'long', ['long', 'long'], (_s, a: Long, b: Long) => (a >= b ? a : b)),
+  m('min/2', 'long', ['long', 'long'], (_s, a: Long, b: Long) => (a <= b ? a : b)),
+  m('sum/2', 'long', ['long', 'long'], (_s, a: Long, b: Long) => ladd(a, b)),
+  m('signum/1', 'int', ['long'], (_s, a: Long) => (a > 0 ? 1 : a < 0 ? -1 : 0)),
 ]);
 
 const DOUBLE_STATICS = statics([
@@ -1156,7 +1166,7 @@ const INT_FIELDS = { MAX_VALUE: { type: 'int', value: INT_MAX }, MIN_VALUE: { ty
 const STATIC_FIELDS = new Map<string, Record<string, StaticField>>([
   ['Math', { PI: { type: 'double', value: Math.PI }, E: { type: 'double', value: Math.E } }],
   ['Integer', INT_FIELDS],
-  ['Long', { MAX_VALUE: { type: 'long', value: 9223372036854775807 }, MIN_VALUE: { type: 'long', value: -9223372036854775808 } }],
+  ['Long', { MAX_VALUE: { type: 'long', value: 9223372036854775807n }, MIN_VALUE: { type: 'long', value: -9223372036854775808n } }],
   ['Double', {
     MAX_VALUE: { type: 'double', value: Number.MAX_VALUE }, MIN_VALUE: { type: 'double', value: Number.MIN_VALUE },
     POSITIVE_INFINITY: { type: 'double', value: Infinity }, NEGATIVE_INFINITY: { type: 'double', value: -Infinity }, NaN: { type: 'double', value: NaN },

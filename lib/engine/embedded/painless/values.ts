@@ -22,15 +22,17 @@ export function unbox(v: unknown): unknown {
   return v instanceof JDouble ? v.v : v;
 }
 
-export function isNumber(v: unknown): v is number | JDouble {
-  return typeof v === 'number' || v instanceof JDouble;
+/** A number a script holds: an int, a long (a BigInt past 2^53, see long-arithmetic.ts) or a double. */
+export function isNumber(v: unknown): v is number | bigint | JDouble {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof JDouble;
 }
 
 export const INT_MIN = -2147483648;
 export const INT_MAX = 2147483647;
 
 /** The Java kind of a `def` number: int, long or double. */
-export function numberKind(v: number | JDouble): 'int' | 'long' | 'double' {
+export function numberKind(v: number | bigint | JDouble): 'int' | 'long' | 'double' {
+  if (typeof v === 'bigint') return 'long';
   if (v instanceof JDouble) return 'double';
   if (!Number.isInteger(v)) return 'double';
   return v >= INT_MIN && v <= INT_MAX ? 'int' : 'long';
@@ -83,6 +85,8 @@ export function javaClassName(v: unknown): string {
       const k = numberKind(v);
       return k === 'int' ? 'java.lang.Integer' : k === 'long' ? 'java.lang.Long' : 'java.lang.Double';
     }
+    case 'bigint':
+      return 'java.lang.Long';
     case 'function':
       return 'java.lang.invoke.LambdaForm';
   }
@@ -143,6 +147,8 @@ export function javaToString(v: unknown): string {
       return v ? 'true' : 'false';
     case 'number':
       return Number.isInteger(v) ? String(v) : doubleToString(v);
+    case 'bigint':
+      return String(v);
   }
   if (v instanceof JDouble) return doubleToString(v.v);
   if (isJavaArray(v)) return `[${arrayElementType(v) === 'int' ? 'I' : 'L' + arrayElementType(v) + ';'}@${hashHex(v)}`;
@@ -196,6 +202,11 @@ export function javaHashCode(v: unknown): number {
   }
   if (typeof v === 'boolean') return v ? 1231 : 1237;
   if (typeof v === 'number' && Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX) return v;
+  // Long.hashCode: the two halves xor-ed
+  if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') {
+    const bits = BigInt.asUintN(64, BigInt(v));
+    return Number(BigInt.asIntN(32, bits ^ (bits >> 32n)));
+  }
   if (Array.isArray(v)) return v.reduce((h: number, x) => (Math.imul(h, 31) + javaHashCode(x)) | 0, 1);
   return 0;
 }
