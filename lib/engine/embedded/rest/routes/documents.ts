@@ -32,7 +32,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
     ({ index, source } = ingested);
     id = ingested.id;
     params.routing = ingested.routing;
-    text = jsonTextKeepingIntegers(source, text);
+    text = jsonTextKeepingIntegers(source, text, ...ingested.pipelineTexts);
     if (id !== undefined) validateId(id);
   }
   // A write without an id is a create, as in ES (what lets `POST /{data-stream}/_doc` append).
