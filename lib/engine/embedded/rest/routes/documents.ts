@@ -86,7 +86,7 @@ export function getResponse(handle: IndexHandle, id: string, filter: SourceFilte
   body.found = true;
   let sourceFilter = filter;
   if (opts.storedFields) {
-    const fields = storedFieldValues(handle.mappings, doc.source, opts.storedFields);
+    const fields = storedFieldValues(handle.mappings, doc.source, opts.storedFields, handle.registry);
     if (fields) body.fields = fields;
     if (!opts.storedFields.includes('_source') && filter === FETCH_DEFAULT) sourceFilter = { fetch: false, includes: [], excludes: [] };
   }

@@ -4,7 +4,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, tokenCount, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { isSingleGeoPoint, parseGeoPoint } from '../../mapping/geo-point.js';
@@ -26,8 +26,7 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
   if (type === 'token_count') {
     // read from doc values in Elasticsearch: none without them
     if (m.doc_values === false) return undefined;
-    const tokens = registry.analyzer(typeof m.analyzer === 'string' ? m.analyzer : 'standard').analyze(String(v));
-    return m.enable_position_increments === false || !tokens.length ? tokens.length : tokens[tokens.length - 1].position + 1;
+    return tokenCount(m, v, registry);
   }
   if (type === 'geo_point') return fetchedGeoPoint(v, format);
   if (typeof v === 'object') return undefined;
