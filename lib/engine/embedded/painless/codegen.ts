@@ -310,6 +310,8 @@ export class CodeGenerator {
       if (typeof r.literal === 'number' && !Number.isInteger(r.literal)) return r.code;
       return `rt.boxD(${r.code})`;
     }
+    // a long keeps its type as a def value (values.ts' JLong)
+    if (r.type === 'long') return `rt.boxL(${r.code})`;
     return r.code;
   }
 

@@ -11,13 +11,13 @@ import { createHash } from 'node:crypto';
 import * as MovingFunctions from './moving-functions.js';
 import { ScriptRuntimeError } from './script-error.js';
 import { charge, spend } from './run-bounds.js';
-import { ladd, normLong, type Long } from './long-arithmetic.js';
+import { ladd, longToInt, normLong, type Long } from './long-arithmetic.js';
 import {
   CHRONO_UNITS, ChronoUnit, DATE_TIME_FORMATTERS, DAYS, DateTimeFormatter, DayOfWeek, Instant, JavaLocale, LOCALES, MONTHS, Month, TEXT_STYLES, TextStyle, UTC, ZoneOffset,
   ZonedDateTime, parseIsoInstant, zoneOf,
 } from './java-time.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, javaArray, javaClassName, javaEquals, javaHashCode, javaToString,
+  INT_MAX, INT_MIN, JDouble, JLong, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, javaArray, javaClassName, javaEquals, javaHashCode, javaToString,
   mapKey, naturalCompare, numberKind, unbox,
 } from './values.js';
 
@@ -181,15 +181,25 @@ const STRING: Members = table(OBJECT, COMPARABLE, [
 ]);
 
 // ---------------------------------------------------------------- numbers, booleans
+/** A boxed number's value as a double (a long past 2^53, a BigInt, to its nearest double). */
+function doubleOf(s: unknown): number {
+  return typeof s === 'bigint' ? Number(s) : (unbox(s) as number);
+}
+
+/** A boxed number's intValue(): a long's low 32 bits, a double's saturating truncation. */
+function intOf(s: unknown): number {
+  return typeof s === 'bigint' ? longToInt(s) : toIntValue(unbox(s) as number);
+}
+
 const NUMBER: Members = table(OBJECT, COMPARABLE, [
-  m('intValue/0', 'int', [], (s) => toIntValue(unbox(s) as number)),
-  m('longValue/0', 'long', [], (s) => Math.trunc(unbox(s) as number)),
-  m('doubleValue/0', 'double', [], (s) => unbox(s) as number),
-  m('floatValue/0', 'float', [], (s) => Math.fround(unbox(s) as number)),
-  m('shortValue/0', 'short', [], (s) => (toIntValue(unbox(s) as number) << 16) >> 16),
-  m('byteValue/0', 'byte', [], (s) => (toIntValue(unbox(s) as number) << 24) >> 24),
-  m('isNaN/0', 'boolean', [], (s) => Number.isNaN(unbox(s))),
-  m('isInfinite/0', 'boolean', [], (s) => !Number.isFinite(unbox(s)) && !Number.isNaN(unbox(s))),
+  m('intValue/0', 'int', [], (s) => intOf(s)),
+  m('longValue/0', 'long', [], (s) => (typeof s === 'bigint' ? s : Math.trunc(unbox(s) as number))),
+  m('doubleValue/0', 'double', [], (s) => doubleOf(s)),
+  m('floatValue/0', 'float', [], (s) => Math.fround(doubleOf(s))),
+  m('shortValue/0', 'short', [], (s) => (intOf(s) << 16) >> 16),
+  m('byteValue/0', 'byte', [], (s) => (intOf(s) << 24) >> 24),
+  m('isNaN/0', 'boolean', [], (s) => Number.isNaN(doubleOf(s))),
+  m('isInfinite/0', 'boolean', [], (s) => !Number.isFinite(doubleOf(s)) && !Number.isNaN(doubleOf(s))),
 ]);
 
 /** Java's (int) of a double: NaN → 0, saturating, truncating. */
@@ -851,12 +861,13 @@ export function membersOf(v: unknown): Members | undefined {
     case 'string':
       return STRING;
     case 'number':
+    case 'bigint':
       return NUMBER;
     case 'boolean':
       return BOOLEAN;
     case 'object':
       if (v === null) return undefined;
-      if (v instanceof JDouble) return NUMBER;
+      if (v instanceof JDouble || v instanceof JLong) return NUMBER;
       if (Array.isArray(v)) return isJavaArray(v) ? ARRAY : LIST;
       if (v instanceof Map) return MAP;
       if (v instanceof Set) return SET;

@@ -15,7 +15,7 @@ import {
 import { dict, isSubtype, UNBOXED } from './types.js';
 import { ladd, lmul, lneg, long64, longToDouble, longToInt, lquot, lrem, lsub, normLong, type Long } from './long-arithmetic.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, arrayElementType, boxDouble, doubleToString, isJavaArray, isNumber, javaArray, javaClassName, javaEquals,
+  INT_MAX, INT_MIN, JDouble, JLong, JavaObject, MapEntry, arrayElementType, boxDouble, boxLong, doubleToString, isJavaArray, isNumber, javaArray, javaClassName, javaEquals,
   javaToString, mapKey, numberKind, unbox,
 } from './values.js';
 
@@ -89,6 +89,7 @@ function toInt(v: unknown, p: number): number {
 function toLong(v: unknown, p: number): Long {
   position.at = p;
   if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') return v;
+  if (v instanceof JLong) return v.v;
   if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
   return classCast(v, 'long');
 }
@@ -96,7 +97,7 @@ function toLong(v: unknown, p: number): Long {
 function toDouble(v: unknown, p: number): number {
   position.at = p;
   if (typeof v === 'number') return v;
-  if (v instanceof JDouble) return v.v;
+  if (v instanceof JDouble || v instanceof JLong) return v.v;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
   return classCast(v, 'double');
@@ -200,7 +201,7 @@ type Kind = 'int' | 'long' | 'double' | 'string';
 
 function numeric(v: unknown, op: string): number {
   if (typeof v === 'number') return v;
-  if (v instanceof JDouble) return v.v;
+  if (v instanceof JDouble || v instanceof JLong) return v.v;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
   if (v === null || v === undefined) fail('null_pointer_exception', `Cannot apply [${op}] operation to a null value`);
@@ -231,21 +232,21 @@ function add(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   if (typeof a === 'string' || typeof b === 'string') return concat(javaToString(a), javaToString(b), p);
   const k = kindOf(a, b);
-  if (k === 'long') return ladd(longOperand(a, '+'), longOperand(b, '+'));
+  if (k === 'long') return boxLong(ladd(longOperand(a, '+'), longOperand(b, '+')));
   return result(numeric(a, '+') + numeric(b, '+'), k);
 }
 
 function sub(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
-  if (k === 'long') return lsub(longOperand(a, '-'), longOperand(b, '-'));
+  if (k === 'long') return boxLong(lsub(longOperand(a, '-'), longOperand(b, '-')));
   return result(numeric(a, '-') - numeric(b, '-'), k);
 }
 
 function mul(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
-  if (k === 'long') return lmul(longOperand(a, '*'), longOperand(b, '*'));
+  if (k === 'long') return boxLong(lmul(longOperand(a, '*'), longOperand(b, '*')));
   const x = numeric(a, '*');
   const y = numeric(b, '*');
   return k === 'int' ? Math.imul(x, y) : result(x * y, k);
@@ -265,28 +266,28 @@ function remainder(x: number, y: number, k: Kind): number {
 function div(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
-  if (k === 'long') return lquot(longOperand(a, '/'), longOperand(b, '/'));
+  if (k === 'long') return boxLong(lquot(longOperand(a, '/'), longOperand(b, '/')));
   return result(divide(numeric(a, '/'), numeric(b, '/'), k), k);
 }
 
 function rem(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
-  if (k === 'long') return lrem(longOperand(a, '%'), longOperand(b, '%'));
+  if (k === 'long') return boxLong(lrem(longOperand(a, '%'), longOperand(b, '%')));
   return result(remainder(numeric(a, '%'), numeric(b, '%'), k), k);
 }
 
 function neg(a: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, 0);
-  if (k === 'long') return lneg(longOperand(a, '-'));
+  if (k === 'long') return boxLong(lneg(longOperand(a, '-')));
   return result(-numeric(a, '-'), k);
 }
 
 function plus(a: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, 0);
-  if (k === 'long') return longOperand(a, '+');
+  if (k === 'long') return boxLong(longOperand(a, '+'));
   return result(numeric(a, '+'), k);
 }
 
@@ -306,7 +307,7 @@ function bitwise(op: '&' | '|' | '^' | '<<' | '>>' | '>>>', a: unknown, b: unkno
   const x = integral(a, op);
   const y = integral(b, op);
   const long = op.length === 1 ? kindOf(a, b) === 'long' : kindOf(a, 0) === 'long';
-  return long ? long64(op, x, y) : int32(op, x as number, y as number);
+  return long ? boxLong(long64(op, x, y)) : int32(op, x as number, y as number);
 }
 
 export function int32(op: string, x: number, y: number): number {
@@ -329,7 +330,7 @@ export function int32(op: string, x: number, y: number): number {
 function bnot(a: unknown, p: number): unknown {
   position.at = p;
   const x = integral(a, '~');
-  return kindOf(a, 0) === 'long' ? long64('^', x, -1) : ~(x as number);
+  return kindOf(a, 0) === 'long' ? boxLong(long64('^', x, -1)) : ~(x as number);
 }
 
 function compare(op: string, a: unknown, b: unknown, p: number): boolean {
@@ -351,7 +352,7 @@ function compare(op: string, a: unknown, b: unknown, p: number): boolean {
 
 /** `===`: identity, with primitives (numbers, strings, booleans) compared by value. */
 function same(a: unknown, b: unknown): boolean {
-  if (a instanceof JDouble || b instanceof JDouble) return unbox(a) === unbox(b) && numberKind(a as number) === numberKind(b as number);
+  if (a instanceof JDouble || b instanceof JDouble || a instanceof JLong || b instanceof JLong) return unbox(a) === unbox(b) && numberKind(a as number) === numberKind(b as number);
   return a === b || ((a === null || a === undefined) && (b === null || b === undefined));
 }
 
@@ -493,6 +494,7 @@ function argument(type: string, v: unknown, p: number): unknown {
 /** A method's result as a `def` value: doubles boxed when integral, void as null. */
 function returned(m: Method, v: unknown): unknown {
   if (m.ret === 'double' || m.ret === 'float') return boxDouble(v as number);
+  if ((m.ret === 'long' || m.ret === 'Long') && (typeof v === 'number' || typeof v === 'bigint')) return boxLong(v);
   if (m.ret === 'void' || v === undefined) return null;
   return v;
 }
@@ -701,6 +703,7 @@ export const RUNTIME = Object.freeze({
   concat,
   callStatic,
   boxD: boxDouble,
+  boxL: boxLong,
   num: unbox,
   toInt, toLong, toDouble, toFloat, toBool, toChar, toRef,
   castNumber,

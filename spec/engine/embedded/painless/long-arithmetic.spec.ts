@@ -47,12 +47,45 @@ describe('painless: long arithmetic past 2^53', () => {
     ['long x = 9007199254740993L; double d = x; return d;', '9.007199254740992E15'],
     ['return (long) 1e19;', '9223372036854775807'],
     ['return 0xffffffffffffffffL;', '-1'],
+    // a long past 2^53 as a boxed Long: its methods
+    ['def x = 9007199254740993L; return x.longValue() + 1;', '9007199254740994'],
+    ['def x = 9007199254740993L; return x.intValue();', '1'],
+    ['def x = 9007199254740993L; return x.toString() + "/" + x.hashCode();', '9007199254740993/2097153'],
+    ['def x = 9007199254740993L; return x instanceof Long && x.compareTo(9007199254740992L) == 1 && x.equals(9007199254740993L);', 'true'],
+    ['def l = [9007199254740993L, 1L]; Collections.sort(l); return l;', '[1, 9007199254740993]'],
   ];
   for (const [source, expected] of cases) {
     it(`${source} → ${expected}`, async () => {
       expect(await run(source)).to.equal(expected);
     });
   }
+
+  it('a def holding a long stays a long, however small: def s = 0L grows past 2^31 as Java\'s Long does', async () => {
+    expect(await run('def s = 0L; for (def i = 0; i < 100000; i++) { s = s + i * 3; } return s;')).to.equal('14999850000');
+    expect(await run('long a = 5; def b = a; return b * 1000000000;')).to.equal('5000000000');
+    expect(await run('def x = 5L; return x instanceof Long && !(x instanceof Integer);')).to.equal('true');
+    expect(await run('def x = 5L; def y = 5; return x == y;')).to.equal('true');
+    const r = await es.call('POST', '/_scripts/painless/_execute', { script: { source: 'def x = 5L; int i = x; return i;' } });
+    expect(r.status, r.text).to.equal(400);
+    expect(r.text).to.include('Cannot cast java.lang.Long to int');
+  });
+
+  it('doc values of integer fields are longs (ScriptDocValues.Longs): doc[f].value * 1000000 does not overflow', async () => {
+    const made = await es.call('PUT', '/longs', { mappings: { properties: { n: { type: 'long' }, i: { type: 'integer' } } } });
+    expect(made.status, made.text).to.equal(200);
+    expect((await es.call('PUT', '/longs/_doc/1?refresh=true', { n: 5000, i: 5000 })).status).to.equal(201);
+    const r = await es.call('POST', '/longs/_search', {
+      script_fields: {
+        n: { script: "doc['n'].value * 1000000" },
+        i: { script: "doc['i'].value * 1000000" },
+        cls: { script: "doc['i'].value instanceof Long" },
+      },
+      aggs: { total: { sum: { script: "doc['n'].value * 1000000" } } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.hits.hits[0].fields).to.deep.equal({ n: [5000000000], i: [5000000000], cls: [true] });
+    expect(r.json.aggregations.total.value).to.equal(5000000000);
+  });
 
   it('a long literal past 64 bits does not compile', async () => {
     const r = await es.call('POST', '/_scripts/painless/_execute', { script: { source: 'return 9223372036854775808L;' } });
