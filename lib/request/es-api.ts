@@ -1662,5 +1662,15 @@ export interface EsApi {
 /** An API of the table, by its Elasticsearch name. */
 export type EsRouteId = (typeof ES_API)[number]['id'];
 
+/**
+ * OpenSearch 2's name for `master_timeout` (its clients send it, and its API spec names it): a path
+ * that takes one takes the other. No Elasticsearch client sends it, so accepting it changes
+ * nothing for them.
+ */
+const CLUSTER_MANAGER_TIMEOUT = 'cluster_manager_timeout';
+
 /** The parameters a path takes, besides the common ones. */
-export const paramsOf = (api: EsApi, path: EsPath): readonly string[] => path.params ?? api.params ?? [];
+export const paramsOf = (api: EsApi, path: EsPath): readonly string[] => {
+  const params = path.params ?? api.params ?? [];
+  return params.includes('master_timeout') && !params.includes(CLUSTER_MANAGER_TIMEOUT) ? [...params, CLUSTER_MANAGER_TIMEOUT] : params;
+};
