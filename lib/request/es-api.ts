@@ -1175,6 +1175,16 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2's name of `_cat/master`: the same table
+    id: 'opensearch.cat_cluster_manager',
+    bodyless: true,
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/cluster_manager' },
+    ],
+  },
+  {
     id: 'opensearch.cat_all_pit_segments',
     auth: { ...ALL_POINTS_IN_TIME, action: 'indices:monitor/point_in_time/segments' },
     params: CAT_PARAMS,
