@@ -1175,6 +1175,16 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2's name of `_cat/master`: the same table
+    id: 'opensearch.cat_cluster_manager',
+    bodyless: true,
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: CAT_PARAMS,
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/cluster_manager' },
+    ],
+  },
+  {
     id: 'opensearch.cat_all_pit_segments',
     auth: { ...ALL_POINTS_IN_TIME, action: 'indices:monitor/point_in_time/segments' },
     params: CAT_PARAMS,
@@ -1662,5 +1672,15 @@ export interface EsApi {
 /** An API of the table, by its Elasticsearch name. */
 export type EsRouteId = (typeof ES_API)[number]['id'];
 
+/**
+ * OpenSearch 2's name for `master_timeout` (its clients send it, and its API spec names it): a path
+ * that takes one takes the other. No Elasticsearch client sends it, so accepting it changes
+ * nothing for them.
+ */
+const CLUSTER_MANAGER_TIMEOUT = 'cluster_manager_timeout';
+
 /** The parameters a path takes, besides the common ones. */
-export const paramsOf = (api: EsApi, path: EsPath): readonly string[] => path.params ?? api.params ?? [];
+export const paramsOf = (api: EsApi, path: EsPath): readonly string[] => {
+  const params = path.params ?? api.params ?? [];
+  return params.includes('master_timeout') && !params.includes(CLUSTER_MANAGER_TIMEOUT) ? [...params, CLUSTER_MANAGER_TIMEOUT] : params;
+};

@@ -47,6 +47,7 @@ const ROWS: Row[] = [
   ['GET', '/_cat/count/shop', { category: 'indices', indices: ['shop'] }],
   ['GET', '/_cat', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }],
   ['GET', '/_cat/master', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }],
+  ['GET', '/_cat/cluster_manager', { category: 'cluster', operation: 'read', action: 'cluster:monitor/state' }], // OpenSearch's name of _cat/master
   ['GET', '/_cat/nodeattrs', { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/info' }],
   ['GET', '/_cat/templates', { category: 'cluster', operation: 'read', action: 'indices:admin/template/get', allIndices: false, clusterPrivileges: ['manage_index_templates'] }],
   ['GET', '/_cat/shards/shop', { category: 'indices', operation: 'read', indices: ['shop'] }],

@@ -570,6 +570,7 @@ function cat(c: Classifying, tail: string[]): Classification {
   const clusterCats: Record<string, string> = {
     health: 'cluster:monitor/health',
     master: 'cluster:monitor/state',
+    cluster_manager: 'cluster:monitor/state', // OpenSearch's name of _cat/master
     nodeattrs: 'cluster:monitor/nodes/info',
     nodes: 'cluster:monitor/nodes/info',
     tasks: 'cluster:monitor/tasks/lists',

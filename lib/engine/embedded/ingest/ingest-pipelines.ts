@@ -6,6 +6,7 @@
  * memory at once and acknowledged once stored.
  */
 import { EsError } from '../../../errors/index.js';
+import { exactIntegersOf, exactJson, jsonTextKeepingIntegers } from '../../../ndjson/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { StoredScripts } from '../painless/index.js';
 import type { Store } from '../store/index.js';
@@ -13,9 +14,16 @@ import { isMap, type JsonMap } from './ingest-document.js';
 import { compilePipeline, type Pipeline } from './pipeline.js';
 
 const KEY_PREFIX = 'ingest_pipeline:';
+/**
+ * A definition's JSON text with its integers past 2^53 exact, stored beside the definition only
+ * when it holds some (the definition record is a JS value, where they would be rounded).
+ */
+const EXACT_PREFIX = 'ingest_pipeline_exact:';
 
 interface Entry {
   definition: JsonMap;
+  /** The definition's text, when it holds integers past 2^53: GET answers them exactly, and documents get them exactly. */
+  exactText?: string;
   compiled?: Pipeline;
 }
 
@@ -29,9 +37,20 @@ export class IngestPipelines {
     private readonly store: Store,
     private readonly storedScripts: StoredScripts,
   ) {
+    const exactTexts = new Map<string, string>();
     for (const { key, value } of store.loadCluster()) {
       if (key.startsWith(KEY_PREFIX) && isMap(value)) this.entries.set(key.slice(KEY_PREFIX.length), { definition: value });
+      else if (key.startsWith(EXACT_PREFIX) && typeof value === 'string') exactTexts.set(key.slice(EXACT_PREFIX.length), value);
     }
+    for (const [id, text] of exactTexts) {
+      const entry = this.entries.get(id);
+      if (entry) entry.exactText = text;
+    }
+  }
+
+  /** The text of pipeline `id`'s definition when it holds integers past 2^53 (see Entry.exactText). */
+  exactTextOf(id: string): string | undefined {
+    return this.entries.get(id)?.exactText;
   }
 
   /** The compiled pipeline `id` (compiled on first use after a restart), or undefined. */
@@ -56,11 +75,14 @@ export class IngestPipelines {
     return [...this.entries.keys()]
       .filter((id) => patterns.some((p) => (p.includes('*') ? simpleMatch(p, id) : p === id)))
       .sort()
-      .map((id) => [id, this.entries.get(id)!.definition]);
+      .map((id) => {
+        const entry = this.entries.get(id)!;
+        return [id, entry.exactText === undefined ? entry.definition : (exactJson(entry.exactText) as JsonMap)];
+      });
   }
 
   /** PUT _ingest/pipeline/{id}: compiled first (errors are ES's), with `if_version` checked as ES checks it. */
-  async put(id: string, definition: unknown, ifVersion: number | undefined): Promise<void> {
+  async put(id: string, definition: unknown, ifVersion: number | undefined, text?: string): Promise<void> {
     if (!isMap(definition)) throw new EsError(400, 'parse_exception', 'request body is required');
     const stored: JsonMap = { ...definition };
     if (ifVersion !== undefined) {
@@ -79,8 +101,12 @@ export class IngestPipelines {
       if (stored.version === undefined) stored.version = ifVersion + 1;
     }
     const compiled = compilePipeline(id, stored, this.storedScripts);
-    this.entries.set(id, { definition: stored, compiled });
-    await this.store.write([{ kind: 'cluster', key: KEY_PREFIX + id, value: stored }]);
+    const exactText = text !== undefined && exactIntegersOf(text) !== undefined ? jsonTextKeepingIntegers(stored, text) : undefined;
+    this.entries.set(id, { definition: stored, exactText, compiled });
+    await this.store.write([
+      { kind: 'cluster', key: KEY_PREFIX + id, value: stored },
+      { kind: 'cluster', key: EXACT_PREFIX + id, value: exactText },
+    ]);
   }
 
   /** DELETE _ingest/pipeline/{id} (wildcards allowed): 404 when nothing matches a name without `*`. */
@@ -98,6 +124,9 @@ export class IngestPipelines {
       }
     }
     for (const p of matching) this.entries.delete(p);
-    await this.store.write(matching.map((p) => ({ kind: 'cluster' as const, key: KEY_PREFIX + p, value: undefined })));
+    await this.store.write(matching.flatMap((p) => [
+      { kind: 'cluster' as const, key: KEY_PREFIX + p, value: undefined },
+      { kind: 'cluster' as const, key: EXACT_PREFIX + p, value: undefined },
+    ]));
   }
 }

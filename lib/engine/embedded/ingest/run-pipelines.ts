@@ -25,7 +25,11 @@ export interface DocumentToIngest {
 }
 
 export type IngestOutcome =
-  | { kind: 'document'; index: string; id?: string; routing?: string; source: JsonMap }
+  | {
+    kind: 'document'; index: string; id?: string; routing?: string; source: JsonMap;
+    /** The definitions' texts of the pipelines that ran holding integers past 2^53: where the source's exact values may come from. */
+    pipelineTexts: string[];
+  }
   | { kind: 'dropped' }
   | { kind: 'failed'; error: EsError };
 
@@ -43,10 +47,10 @@ function ingestDocumentOf(doc: DocumentToIngest): IngestDocument {
   return ingest;
 }
 
-function outcomeOf(ingest: IngestDocument): IngestOutcome {
+function outcomeOf(ingest: IngestDocument, pipelineTexts: string[]): IngestOutcome {
   const m = ingest.metadata;
   return {
-    kind: 'document', index: m._index, source: ingest.source,
+    kind: 'document', index: m._index, source: ingest.source, pipelineTexts,
     id: m._id === undefined || m._id === null ? undefined : String(m._id),
     routing: m._routing === undefined || m._routing === null ? undefined : String(m._routing),
   };
@@ -86,6 +90,11 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
     const ingest = ingestDocumentOf(doc);
     const runner = new PipelineRunner((id) => pipelines.get(id));
     const visited = [doc.index];
+    const pipelineTexts: string[] = [];
+    const ran = (id: string) => {
+      const text = pipelines.exactTextOf(id);
+      if (text !== undefined) pipelineTexts.push(text);
+    };
     let handle = existingTarget(indices, doc.index);
     let first = requestPipeline === '_none' ? undefined : requestPipeline ?? setting(handle, 'index.default_pipeline');
     for (;;) {
@@ -93,6 +102,7 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
       if (first !== undefined) {
         const pipeline = pipelines.get(first);
         if (!pipeline) throw missingPipeline(first);
+        ran(first);
         if (runner.run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
       }
       if (ingest.metadata._index !== index) {
@@ -110,10 +120,11 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
       if (final !== undefined) {
         const pipeline = pipelines.get(final);
         if (!pipeline) throw missingPipeline(final);
+        ran(final);
         if (runner.run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
         if (ingest.metadata._index !== index) throw new EsError(500, 'illegal_state_exception', `final pipeline [${final}] can't change the target index`);
       }
-      return outcomeOf(ingest);
+      return outcomeOf(ingest, pipelineTexts);
     }
   } catch (e) {
     return { kind: 'failed', error: failureError(e) };

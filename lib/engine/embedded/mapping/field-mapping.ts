@@ -7,6 +7,7 @@ const TYPE_DEFAULTS: Record<string, FieldMapping> = {
   keyword: { index: true, doc_values: true, store: false, norms: false, ignore_above: 2147483647, eager_global_ordinals: false, split_queries_on_whitespace: false, index_options: 'docs', similarity: 'BM25' },
   date: { index: true, doc_values: true, store: false, format: 'strict_date_optional_time||epoch_millis', locale: 'ENGLISH', ignore_malformed: false },
   boolean: { index: true, doc_values: true, store: false },
+  token_count: { index: true, doc_values: true, store: false, null_value: null, enable_position_increments: true },
 };
 const NUMERIC_DEFAULTS: FieldMapping = { index: true, doc_values: true, store: false, coerce: true, ignore_malformed: false };
 

@@ -92,6 +92,8 @@ export function normalizeLeafParams(name: string, type: string, m: FieldMapping,
     out[k] = v;
   }
   if (type === 'scaled_float' && out.scaling_factor === undefined) throw mapperParsing('Failed to parse mapping: Field [scaling_factor] is required');
+  // TokenCountFieldMapper's builder: the analyzer has no default
+  if (type === 'token_count' && (out.analyzer === undefined || out.analyzer === null)) throw mapperParsing(`Failed to parse mapping: Analyzer must be set for field [${name}] but wasn't.`);
   return out;
 }
 

@@ -69,6 +69,12 @@ export function keywordTerm(mapping: FieldMapping, text: string, registry: Analy
 }
 
 /** Canonical term of a number, so that 1, 1.0 and "1" index (and are searched) alike. */
+/** ES's TokenCountFieldMapper: the number of tokens (position increments when enabled) a text analyzes to under the field's analyzer. */
+export function tokenCount(mapping: FieldMapping, value: unknown, registry: AnalysisRegistry): number {
+  const tokens = registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'standard').analyze(String(value));
+  return mapping.enable_position_increments === false || !tokens.length ? tokens.length : tokens[tokens.length - 1].position + 1;
+}
+
 export function numericTerm(n: number | bigint): string {
   return Object.is(n, -0) ? '0' : String(n);
 }
@@ -108,11 +114,7 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     return { terms: [term], value: term };
   }
   if (type === 'token_count') {
-    // ES's TokenCountFieldMapper: the number of tokens (position increments when enabled) of the text under its analyzer
-    const analyzer = registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'standard');
-    const tokens = analyzer.analyze(String(value));
-    let count = tokens.length;
-    if (mapping.enable_position_increments !== false && tokens.length) count = tokens[tokens.length - 1].position + 1;
+    const count = tokenCount(mapping, value, registry);
     return { terms: [numericTerm(count)], value: count };
   }
   if (type === 'unsigned_long') {

@@ -4,7 +4,7 @@ export { dynamicStringMapping } from './dynamic.js';
 export { validateMappings, mergeMappings } from './merge.js';
 export { documentParsingError } from './errors.js';
 export { parseDocument, parseDocumentSteps, resolveFieldMapping, type IndexableField, type ParsedDocument } from './parse-document.js';
-export { keywordTerm, numericTerm, coerceNumber, coerceBoolean, indexAnalyzerName, toIndexedValue } from './field-values.js';
+export { keywordTerm, numericTerm, tokenCount, coerceNumber, coerceBoolean, indexAnalyzerName, toIndexedValue } from './field-values.js';
 export { parseDateValue, dateFormatOf, dateFieldValue } from './dates.js';
 export { parseDate, parseInstant, isValidDateFormat, DEFAULT_DATE_FORMAT } from './date-format.js';
 export { DatePrinter, formatDate } from './date-printer.js';

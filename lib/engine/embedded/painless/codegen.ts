@@ -11,6 +11,7 @@
 import type { Block, Expr, FunctionDecl, Program, Stmt, TypeRef } from './ast.js';
 import { membersOfClass, staticField, staticMethod, type Members, type Method } from './members.js';
 import { CompileError } from './script-error.js';
+import { longLiteral } from './long-arithmetic.js';
 import {
   BOXED, DEF, UNBOXED, canonicalName, defaultValueCode, elementType, isArray, isIntegral, isNumeric, isPrimitive, isStaticOnly, isSubtype, isTypeName, promote,
   promoteUnary, type Type,
@@ -309,6 +310,8 @@ export class CodeGenerator {
       if (typeof r.literal === 'number' && !Number.isInteger(r.literal)) return r.code;
       return `rt.boxD(${r.code})`;
     }
+    // a long keeps its type as a def value (values.ts' JLong)
+    if (r.type === 'long') return `rt.boxL(${r.code})`;
     return r.code;
   }
 
@@ -353,13 +356,17 @@ export class CodeGenerator {
     }
     if (isNumeric(from) && isNumeric(to)) {
       if (from === 'char' && to !== 'char') return this.coerce({ code: this.numeric(r), type: 'int' }, to, explicit, at);
-      if (widens(from, to)) return to === 'float' ? `rt.convert(${r.code}, "float")` : r.code;
+      if (widens(from, to)) {
+        const code = from === 'long' && (to === 'float' || to === 'double') ? `rt.l2d(${r.code})` : r.code;
+        return to === 'float' ? `rt.convert(${code}, "float")` : code;
+      }
       if (!explicit) {
         // An int constant narrows implicitly when it fits (Java's assignment conversion).
         if (typeof r.literal === 'number' && from === 'int' && fits(r.literal, to)) return to === 'char' ? jsString(String.fromCharCode(r.literal)) : r.code;
         return refuse();
       }
-      if (typeof r.literal === 'number') {
+      // a constant past 2^53 as a long is left to the run time's conversion (it saturates, as a BigInt)
+      if (typeof r.literal === 'number' && !(to === 'long' && !Number.isSafeInteger(Math.trunc(r.literal)))) {
         const v = convertConstant(r.literal, to);
         return typeof v === 'string' ? jsString(v) : jsNumber(v);
       }
@@ -504,6 +511,7 @@ export class CodeGenerator {
   private number(text: string, decimal: boolean, negative: boolean, at: number): R {
     const sign = negative ? '-' : '';
     const suffix = text[text.length - 1];
+    if (/[lL]$/.test(text)) return this.longNumber(text.slice(0, -1), negative, at);
     if (/^0[xX]/.test(text)) {
       const long = /[lL]$/.test(text);
       let v = Number(BigInt(text.replace(/[lL]$/, '')));
@@ -527,6 +535,13 @@ export class CodeGenerator {
     return { code: jsNumber(v), type: 'int', literal: v };
   }
 
+  /** A long literal: a JS number while it is a safe integer, a BigInt past that (see long-arithmetic.ts). */
+  private longNumber(digits: string, negative: boolean, at: number): R {
+    const v = longLiteral(digits, negative);
+    if (v === undefined) throw err(`Invalid long constant [${negative ? '-' : ''}${digits}L].`, at);
+    return typeof v === 'bigint' ? { code: `${v}n`, type: 'long' } : { code: jsNumber(v), type: 'long', literal: v };
+  }
+
   private unary(e: Extract<Expr, { kind: 'unary' }>, scope: Scope): R {
     if (e.op === '-' && e.expr.kind === 'number') return this.number(e.expr.text, e.expr.decimal, true, e.at);
     const r = this.expr(e.expr, scope);
@@ -540,7 +555,7 @@ export class CodeGenerator {
         const t = promoteUnary(r.type);
         const n = this.numeric(r);
         if (e.op === '+') return { code: n, type: t };
-        return { code: t === 'int' ? `((-${n}) | 0)` : `(-${n})`, type: t };
+        return { code: t === 'int' ? `((-${n}) | 0)` : t === 'long' ? `rt.lneg(${n})` : `(-${n})`, type: t };
       }
       case '~': {
         if (r.type === DEF || r.type === 'Object' || UNBOXED[r.type]) return { code: `rt.bnot(${this.toDef(r)}, ${e.at})`, type: DEF };
@@ -591,7 +606,10 @@ export class CodeGenerator {
       case '<=':
       case '>':
       case '>=': {
-        if (isNumeric(a.type) && isNumeric(b.type)) return { code: `(${this.numeric(a)} ${op} ${this.numeric(b)})`, type: 'boolean' };
+        if (isNumeric(a.type) && isNumeric(b.type)) {
+          const t = promote(a.type, b.type);
+          return { code: `(${this.promoted(a, t)} ${op} ${this.promoted(b, t)})`, type: 'boolean' };
+        }
         if ((this.isDynamic(a.type) || isNumeric(a.type)) && (this.isDynamic(b.type) || isNumeric(b.type))) {
           return { code: `rt.compare(${jsString(op)}, ${this.toDef(a)}, ${this.toDef(b)}, ${at})`, type: 'boolean' };
         }
@@ -666,18 +684,18 @@ export class CodeGenerator {
     }
     if (!isNumeric(a.type) || !isNumeric(b.type)) throw err(`Cannot apply [${op}] operation to types [${canonicalName(a.type)}] and [${canonicalName(b.type)}].`, at);
     const t = promote(a.type, b.type);
-    const x = this.numeric(a);
-    const y = this.numeric(b);
+    const x = this.promoted(a, t);
+    const y = this.promoted(b, t);
     switch (t) {
       case 'int':
         if (op === '*') return { code: `rt.imul(${x}, ${y})`, type: t };
         if (op === '/') return { code: `rt.idiv(${x}, ${y}, ${at})`, type: t };
         if (op === '%') return { code: `rt.irem(${x}, ${y}, ${at})`, type: t };
         return { code: `((${x} ${op} ${y}) | 0)`, type: t };
-      case 'long':
-        if (op === '/') return { code: `rt.ldiv(${x}, ${y}, ${at})`, type: t };
-        if (op === '%') return { code: `rt.irem(${x}, ${y}, ${at})`, type: t };
-        return { code: `(${x} ${op} ${y})`, type: t };
+      case 'long': {
+        const name = { '+': 'ladd', '-': 'lsub', '*': 'lmul', '/': 'ldiv', '%': 'lrem' }[op]!;
+        return { code: op === '/' || op === '%' ? `rt.${name}(${x}, ${y}, ${at})` : `rt.${name}(${x}, ${y})`, type: t };
+      }
       case 'float':
         return { code: `rt.fround(${x} ${op} ${y})`, type: t };
       default:
@@ -685,10 +703,18 @@ export class CodeGenerator {
     }
   }
 
+  /** A primitive numeric operand as a JS value of the promoted type `t` (a long widened to a double is converted). */
+  private promoted(r: R, t: Type): string {
+    if (r.type === 'long' && (t === 'double' || t === 'float')) return `rt.l2d(${r.code})`;
+    return this.numeric(r);
+  }
+
   private equality(op: '==' | '!=', a: R, b: R, at: number): R {
     let code: string;
-    if (isNumeric(a.type) && isNumeric(b.type)) code = `(${this.numeric(a)} === ${this.numeric(b)})`;
-    else if (a.type === 'boolean' && b.type === 'boolean') code = `(${a.code} === ${b.code})`;
+    if (isNumeric(a.type) && isNumeric(b.type)) {
+      const t = promote(a.type, b.type);
+      code = `(${this.promoted(a, t)} === ${this.promoted(b, t)})`;
+    } else if (a.type === 'boolean' && b.type === 'boolean') code = `(${a.code} === ${b.code})`;
     else if (a.type === 'null' || b.type === 'null') {
       const other = a.type === 'null' ? b : a;
       if (isPrimitive(other.type)) throw err(`Cannot compare a primitive [${other.type}] with null.`, at);

@@ -8,7 +8,7 @@ import { ScriptRuntimeError } from './script-error.js';
 import { ZonedDateTime, Instant } from './java-time.js';
 import { OBJECT_MEMBERS, defineClass, memberTable, method, Stream, JavaIterator, fail } from './members.js';
 import { toJson } from './json-values.js';
-import { JavaObject, boxDouble, javaEquals, javaToString } from './values.js';
+import { JavaObject, boxDouble, boxLong, javaEquals, javaToString } from './values.js';
 
 /** What a document's doc values come from: an index at an ordinal, or one parsed document. */
 export interface DocFields {
@@ -160,7 +160,8 @@ export function scriptDocValues(type: string, raw: readonly unknown[] | undefine
   const values = raw ? [...raw] : [];
   switch (kind) {
     case 'Longs':
-      return new ScriptDocValues(kind, values.map(Number).sort(compareNumbers));
+      // Longs (every integer type, as Elasticsearch's): a long each, boxed where an int could hold it
+      return new ScriptDocValues(kind, values.map(Number).sort(compareNumbers).map(boxLong));
     case 'Doubles':
       return new ScriptDocValues(kind, values.map(Number).sort(compareNumbers).map(boxDouble));
     case 'Dates':

@@ -6,7 +6,7 @@
  * per containing object and key (`markWrittenDoubles`) until `fromJson` turns them into doubles.
  */
 import { parse as parseLossless } from 'lossless-json';
-import { JDouble, JavaObject, MapEntry, arrayItems, isJavaArray, unbox } from './values.js';
+import { JDouble, JLong, JavaObject, MapEntry, arrayItems, isJavaArray, unbox } from './values.js';
 
 const WRITTEN_DOUBLES = new WeakMap<object, Set<string | number>>();
 
@@ -119,7 +119,7 @@ export function toJson(v: unknown): unknown {
     case 'function':
       return String(v.name || 'lambda');
   }
-  if (v instanceof JDouble) return unbox(v);
+  if (v instanceof JDouble || v instanceof JLong) return unbox(v);
   if (Array.isArray(v)) return v.map(toJson);
   if (isJavaArray(v)) return arrayItems(v).map(toJson);
   if (v instanceof Map) {

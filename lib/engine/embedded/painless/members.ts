@@ -11,12 +11,13 @@ import { createHash } from 'node:crypto';
 import * as MovingFunctions from './moving-functions.js';
 import { ScriptRuntimeError } from './script-error.js';
 import { charge, spend } from './run-bounds.js';
+import { ladd, longToInt, normLong, type Long } from './long-arithmetic.js';
 import {
   CHRONO_UNITS, ChronoUnit, DATE_TIME_FORMATTERS, DAYS, DateTimeFormatter, DayOfWeek, Instant, JavaLocale, LOCALES, MONTHS, Month, TEXT_STYLES, TextStyle, UTC, ZoneOffset,
   ZonedDateTime, parseIsoInstant, zoneOf,
 } from './java-time.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, isPrimitiveArray, javaArray, arrayElements, referenceArray, javaClassName, javaEquals, javaHashCode, javaToString,
+  INT_MAX, INT_MIN, JDouble, JLong, JavaObject, MapEntry, boxDouble, doubleToString, isJavaArray, isNumber, isPrimitiveArray, javaArray, arrayElements, referenceArray, javaClassName, javaEquals, javaHashCode, javaToString,
   mapKey, naturalCompare, numberKind, unbox,
 } from './values.js';
 
@@ -180,15 +181,25 @@ const STRING: Members = table(OBJECT, COMPARABLE, [
 ]);
 
 // ---------------------------------------------------------------- numbers, booleans
+/** A boxed number's value as a double (a long past 2^53, a BigInt, to its nearest double). */
+function doubleOf(s: unknown): number {
+  return typeof s === 'bigint' ? Number(s) : (unbox(s) as number);
+}
+
+/** A boxed number's intValue(): a long's low 32 bits, a double's saturating truncation. */
+function intOf(s: unknown): number {
+  return typeof s === 'bigint' ? longToInt(s) : toIntValue(unbox(s) as number);
+}
+
 const NUMBER: Members = table(OBJECT, COMPARABLE, [
-  m('intValue/0', 'int', [], (s) => toIntValue(unbox(s) as number)),
-  m('longValue/0', 'long', [], (s) => Math.trunc(unbox(s) as number)),
-  m('doubleValue/0', 'double', [], (s) => unbox(s) as number),
-  m('floatValue/0', 'float', [], (s) => Math.fround(unbox(s) as number)),
-  m('shortValue/0', 'short', [], (s) => (toIntValue(unbox(s) as number) << 16) >> 16),
-  m('byteValue/0', 'byte', [], (s) => (toIntValue(unbox(s) as number) << 24) >> 24),
-  m('isNaN/0', 'boolean', [], (s) => Number.isNaN(unbox(s))),
-  m('isInfinite/0', 'boolean', [], (s) => !Number.isFinite(unbox(s)) && !Number.isNaN(unbox(s))),
+  m('intValue/0', 'int', [], (s) => intOf(s)),
+  m('longValue/0', 'long', [], (s) => (typeof s === 'bigint' ? s : Math.trunc(unbox(s) as number))),
+  m('doubleValue/0', 'double', [], (s) => doubleOf(s)),
+  m('floatValue/0', 'float', [], (s) => Math.fround(doubleOf(s))),
+  m('shortValue/0', 'short', [], (s) => (intOf(s) << 16) >> 16),
+  m('byteValue/0', 'byte', [], (s) => (intOf(s) << 24) >> 24),
+  m('isNaN/0', 'boolean', [], (s) => Number.isNaN(doubleOf(s))),
+  m('isInfinite/0', 'boolean', [], (s) => !Number.isFinite(doubleOf(s)) && !Number.isNaN(doubleOf(s))),
 ]);
 
 /** Java's (int) of a double: NaN → 0, saturating, truncating. */
@@ -854,12 +865,13 @@ export function membersOf(v: unknown): Members | undefined {
     case 'string':
       return STRING;
     case 'number':
+    case 'bigint':
       return NUMBER;
     case 'boolean':
       return BOOLEAN;
     case 'object':
       if (v === null) return undefined;
-      if (v instanceof JDouble) return NUMBER;
+      if (v instanceof JDouble || v instanceof JLong) return NUMBER;
       if (isJavaArray(v)) return ARRAY;
       if (Array.isArray(v)) return LIST;
       if (v instanceof Map) return MAP;
@@ -936,15 +948,24 @@ const INTEGER_STATICS = statics([
   m('signum/1', 'int', ['int'], (_s, a: number) => Math.sign(a)),
 ]);
 
+/** Long.parseLong: a decimal integer as an exact long (a BigInt past 2^53), NumberFormatException past 64 bits. */
+function parseLongText(s: unknown): Long {
+  const text = str(s);
+  if (!/^[+-]?\d+$/.test(text)) fail('number_format_exception', `For input string: "${text}"`);
+  const v = BigInt(text);
+  if (v > 9223372036854775807n || v < -9223372036854775808n) fail('number_format_exception', `For input string: "${text}"`);
+  return normLong(v);
+}
+
 const LONG_STATICS = statics([
-  m('parseLong/1', 'long', ['def'], (_s, x) => parseNumberText(x, true)),
-  m('valueOf/1', 'Long', ['def'], (_s, x) => (typeof x === 'string' ? parseNumberText(x, true) : Math.trunc(Number(unbox(x))))),
-  m('toString/1', 'String', ['long'], (_s, x: number) => String(x)),
-  m('compare/2', 'int', ['long', 'long'], (_s, a: number, b: number) => (a < b ? -1 : a > b ? 1 : 0)),
-  m('max/2', 'long', ['long', 'long'], (_s, a: number, b: number) => Math.max(a, b)),
-  m('min/2', 'long', ['long', 'long'], (_s, a: number, b: number) => Math.min(a, b)),
-  m('sum/2', 'long', ['long', 'long'], (_s, a: number, b: number) => a + b),
-  m('signum/1', 'int', ['long'], (_s, a: number) => Math.sign(a)),
+  m('parseLong/1', 'long', ['def'], (_s, x) => parseLongText(x)),
+  m('valueOf/1', 'Long', ['def'], (_s, x) => (typeof x === 'string' ? parseLongText(x) : typeof x === 'bigint' ? x : Math.trunc(Number(unbox(x))))),
+  m('toString/1', 'String', ['long'], (_s, x: Long) => String(x)),
+  m('compare/2', 'int', ['long', 'long'], (_s, a: Long, b: Long) => (a < b ? -1 : a > b ? 1 : 0)),
+  m('max/2', 'long', ['long', 'long'], (_s, a: Long, b: Long) => (a >= b ? a : b)),
+  m('min/2', 'long', ['long', 'long'], (_s, a: Long, b: Long) => (a <= b ? a : b)),
+  m('sum/2', 'long', ['long', 'long'], (_s, a: Long, b: Long) => ladd(a, b)),
+  m('signum/1', 'int', ['long'], (_s, a: Long) => (a > 0 ? 1 : a < 0 ? -1 : 0)),
 ]);
 
 const DOUBLE_STATICS = statics([
@@ -1168,7 +1189,7 @@ const INT_FIELDS = { MAX_VALUE: { type: 'int', value: INT_MAX }, MIN_VALUE: { ty
 const STATIC_FIELDS = new Map<string, Record<string, StaticField>>([
   ['Math', { PI: { type: 'double', value: Math.PI }, E: { type: 'double', value: Math.E } }],
   ['Integer', INT_FIELDS],
-  ['Long', { MAX_VALUE: { type: 'long', value: 9223372036854775807 }, MIN_VALUE: { type: 'long', value: -9223372036854775808 } }],
+  ['Long', { MAX_VALUE: { type: 'long', value: 9223372036854775807n }, MIN_VALUE: { type: 'long', value: -9223372036854775808n } }],
   ['Double', {
     MAX_VALUE: { type: 'double', value: Number.MAX_VALUE }, MIN_VALUE: { type: 'double', value: Number.MIN_VALUE },
     POSITIVE_INFINITY: { type: 'double', value: Infinity }, NEGATIVE_INFINITY: { type: 'double', value: -Infinity }, NaN: { type: 'double', value: NaN },

@@ -13,8 +13,9 @@ import {
   type Method, type StaticField,
 } from './members.js';
 import { dict, isSubtype, UNBOXED } from './types.js';
+import { ladd, lmul, lneg, long64, longToDouble, longToInt, lquot, lrem, lsub, normLong, type Long } from './long-arithmetic.js';
 import {
-  INT_MAX, INT_MIN, JDouble, JavaObject, MapEntry, arrayElements, boxDouble, doubleToString, elementAt, elementBytes, isJavaArray, isNumber, isPrimitiveArray,
+  INT_MAX, INT_MIN, JDouble, JLong, JavaObject, MapEntry, arrayElements, arrayElementType, boxDouble, boxLong, doubleToString, elementAt, elementBytes, isJavaArray, isNumber, isPrimitiveArray,
   javaArray, javaClassName, javaEquals, javaToString, mapKey, newPrimitiveArray, referenceArray, numberKind, setElement, unbox, type JavaArrayValue,
 } from './values.js';
 
@@ -85,9 +86,10 @@ function toInt(v: unknown, p: number): number {
   return classCast(v, 'int');
 }
 
-function toLong(v: unknown, p: number): number {
+function toLong(v: unknown, p: number): Long {
   position.at = p;
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') return v;
+  if (v instanceof JLong) return v.v;
   if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
   return classCast(v, 'long');
 }
@@ -95,7 +97,8 @@ function toLong(v: unknown, p: number): number {
 function toDouble(v: unknown, p: number): number {
   position.at = p;
   if (typeof v === 'number') return v;
-  if (v instanceof JDouble) return v.v;
+  if (v instanceof JDouble || v instanceof JLong) return v.v;
+  if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
   return classCast(v, 'double');
 }
@@ -126,26 +129,35 @@ function toRef(v: unknown, type: string, p: number): unknown {
 }
 
 /** An explicit numeric cast of a `def` value (`(int) x`): any Number, as Java's xxxValue(). */
-function castNumber(v: unknown, to: string, p: number): number | string {
+function castNumber(v: unknown, to: string, p: number): Long | string {
   position.at = p;
-  let x: number;
-  if (isNumber(v)) x = unbox(v) as number;
+  let x: number | bigint;
+  if (isNumber(v)) x = unbox(v) as number | bigint;
   else if (typeof v === 'string' && v.length === 1) x = v.charCodeAt(0);
   else return classCast(v, to);
   return convertNumber(x, to);
 }
 
-/** Java's primitive conversion of a number to `to` (narrowing wraps, double → int saturates). */
-function convertNumber(x: number, to: string): number | string {
+/** Java's primitive conversion of a number to `to` (narrowing wraps, double → int or long saturates). */
+function convertNumber(x: number | bigint, to: string): Long | string {
+  if (typeof x === 'bigint') {
+    if (to === 'long') return x;
+    if (to === 'float' || to === 'double') return convertNumber(longToDouble(x), to);
+    return convertNumber(longToInt(x), to);
+  }
   switch (to) {
     case 'int':
       return Number.isInteger(x) ? Number(BigInt.asIntN(32, BigInt(x))) : toIntValue(x);
     case 'long':
-      return Number.isNaN(x) ? 0 : Number.isInteger(x) ? x : Math.trunc(Math.max(Math.min(x, 9223372036854775807), -9223372036854775808));
+      if (Number.isNaN(x)) return 0;
+      if (Number.isSafeInteger(x)) return x;
+      if (x >= 9223372036854775807) return 9223372036854775807n;
+      if (x <= -9223372036854775808) return -9223372036854775808n;
+      return normLong(BigInt(Math.trunc(x)));
     case 'short':
-      return (convertNumber(x, 'int') as number << 16) >> 16;
+      return ((convertNumber(x, 'int') as number) << 16) >> 16;
     case 'byte':
-      return (convertNumber(x, 'int') as number << 24) >> 24;
+      return ((convertNumber(x, 'int') as number) << 24) >> 24;
     case 'char':
       return String.fromCharCode((convertNumber(x, 'int') as number) & 0xffff);
     case 'float':
@@ -189,7 +201,8 @@ type Kind = 'int' | 'long' | 'double' | 'string';
 
 function numeric(v: unknown, op: string): number {
   if (typeof v === 'number') return v;
-  if (v instanceof JDouble) return v.v;
+  if (v instanceof JDouble || v instanceof JLong) return v.v;
+  if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' && v.length === 1) return v.charCodeAt(0);
   if (v === null || v === undefined) fail('null_pointer_exception', `Cannot apply [${op}] operation to a null value`);
   return fail('class_cast_exception', `Cannot apply [${op}] operation to type [${javaClassName(v)}]`);
@@ -204,6 +217,11 @@ function kindOf(a: unknown, b: unknown): Kind {
   return 'int';
 }
 
+/** A `def` operand of a long operation (an int, long or char) as a long. */
+function longOperand(v: unknown, op: string): Long {
+  return typeof v === 'bigint' ? v : numeric(v, op);
+}
+
 function result(x: number, kind: Kind): unknown {
   if (kind === 'double') return boxDouble(x);
   if (kind === 'int') return x | 0;
@@ -214,18 +232,21 @@ function add(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   if (typeof a === 'string' || typeof b === 'string') return concat(javaToString(a), javaToString(b), p);
   const k = kindOf(a, b);
+  if (k === 'long') return boxLong(ladd(longOperand(a, '+'), longOperand(b, '+')));
   return result(numeric(a, '+') + numeric(b, '+'), k);
 }
 
 function sub(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
+  if (k === 'long') return boxLong(lsub(longOperand(a, '-'), longOperand(b, '-')));
   return result(numeric(a, '-') - numeric(b, '-'), k);
 }
 
 function mul(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
+  if (k === 'long') return boxLong(lmul(longOperand(a, '*'), longOperand(b, '*')));
   const x = numeric(a, '*');
   const y = numeric(b, '*');
   return k === 'int' ? Math.imul(x, y) : result(x * y, k);
@@ -245,28 +266,33 @@ function remainder(x: number, y: number, k: Kind): number {
 function div(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
+  if (k === 'long') return boxLong(lquot(longOperand(a, '/'), longOperand(b, '/')));
   return result(divide(numeric(a, '/'), numeric(b, '/'), k), k);
 }
 
 function rem(a: unknown, b: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, b);
+  if (k === 'long') return boxLong(lrem(longOperand(a, '%'), longOperand(b, '%')));
   return result(remainder(numeric(a, '%'), numeric(b, '%'), k), k);
 }
 
 function neg(a: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, 0);
+  if (k === 'long') return boxLong(lneg(longOperand(a, '-')));
   return result(-numeric(a, '-'), k);
 }
 
 function plus(a: unknown, p: number): unknown {
   position.at = p;
   const k = kindOf(a, 0);
+  if (k === 'long') return boxLong(longOperand(a, '+'));
   return result(numeric(a, '+'), k);
 }
 
-function integral(v: unknown, op: string): number {
+function integral(v: unknown, op: string): Long {
+  if (typeof v === 'bigint') return v;
   const x = numeric(v, op);
   if (!Number.isInteger(x) || v instanceof JDouble) fail('class_cast_exception', `Cannot apply [${op}] operation to type [java.lang.Double]`);
   return x;
@@ -281,7 +307,7 @@ function bitwise(op: '&' | '|' | '^' | '<<' | '>>' | '>>>', a: unknown, b: unkno
   const x = integral(a, op);
   const y = integral(b, op);
   const long = op.length === 1 ? kindOf(a, b) === 'long' : kindOf(a, 0) === 'long';
-  return long ? long64(op, x, y) : int32(op, x, y);
+  return long ? boxLong(long64(op, x, y)) : int32(op, x as number, y as number);
 }
 
 export function int32(op: string, x: number, y: number): number {
@@ -301,34 +327,17 @@ export function int32(op: string, x: number, y: number): number {
   }
 }
 
-export function long64(op: string, x: number, y: number): number {
-  const a = BigInt.asIntN(64, BigInt(x));
-  switch (op) {
-    case '&':
-      return Number(BigInt.asIntN(64, a & BigInt(y)));
-    case '|':
-      return Number(BigInt.asIntN(64, a | BigInt(y)));
-    case '^':
-      return Number(BigInt.asIntN(64, a ^ BigInt(y)));
-    case '<<':
-      return Number(BigInt.asIntN(64, a << BigInt(y & 63)));
-    case '>>':
-      return Number(a >> BigInt(y & 63));
-    default:
-      return Number(BigInt.asIntN(64, BigInt.asUintN(64, a) >> BigInt(y & 63)));
-  }
-}
-
 function bnot(a: unknown, p: number): unknown {
   position.at = p;
   const x = integral(a, '~');
-  return kindOf(a, 0) === 'long' ? Number(BigInt.asIntN(64, ~BigInt(x))) : ~x;
+  return kindOf(a, 0) === 'long' ? boxLong(long64('^', x, -1)) : ~(x as number);
 }
 
 function compare(op: string, a: unknown, b: unknown, p: number): boolean {
   position.at = p;
-  const x = numeric(a, op);
-  const y = numeric(b, op);
+  // a long past 2^53 (a BigInt) compares with a number by value
+  const x = typeof a === 'bigint' ? a : numeric(a, op);
+  const y = typeof b === 'bigint' ? b : numeric(b, op);
   switch (op) {
     case '<':
       return x < y;
@@ -343,7 +352,7 @@ function compare(op: string, a: unknown, b: unknown, p: number): boolean {
 
 /** `===`: identity, with primitives (numbers, strings, booleans) compared by value. */
 function same(a: unknown, b: unknown): boolean {
-  if (a instanceof JDouble || b instanceof JDouble) return unbox(a) === unbox(b) && numberKind(a as number) === numberKind(b as number);
+  if (a instanceof JDouble || b instanceof JDouble || a instanceof JLong || b instanceof JLong) return unbox(a) === unbox(b) && numberKind(a as number) === numberKind(b as number);
   return a === b || ((a === null || a === undefined) && (b === null || b === undefined));
 }
 
@@ -355,12 +364,14 @@ function idiv(x: number, y: number, p: number): number {
   return (x / y) | 0;
 }
 
-function ldiv(x: number, y: number, p: number): number {
-  if (y === 0) {
-    position.at = p;
-    fail('arithmetic_exception', '/ by zero');
-  }
-  return Math.trunc(x / y);
+function ldiv(x: Long, y: Long, p: number): Long {
+  position.at = p;
+  return lquot(x, y);
+}
+
+function lremainder(x: Long, y: Long, p: number): Long {
+  position.at = p;
+  return lrem(x, y);
 }
 
 function irem(x: number, y: number, p: number): number {
@@ -488,6 +499,7 @@ function argument(type: string, v: unknown, p: number): unknown {
 /** A method's result as a `def` value: doubles boxed when integral, void as null. */
 function returned(m: Method, v: unknown): unknown {
   if (m.ret === 'double' || m.ret === 'float') return boxDouble(v as number);
+  if ((m.ret === 'long' || m.ret === 'Long') && (typeof v === 'number' || typeof v === 'bigint')) return boxLong(v);
   if (m.ret === 'void' || v === undefined) return null;
   return v;
 }
@@ -701,6 +713,7 @@ export const RUNTIME = Object.freeze({
   concat,
   callStatic,
   boxD: boxDouble,
+  boxL: boxLong,
   num: unbox,
   toInt, toLong, toDouble, toFloat, toBool, toChar, toRef,
   castNumber,
@@ -710,6 +723,7 @@ export const RUNTIME = Object.freeze({
   eq: javaEquals,
   same,
   idiv, ldiv, irem,
+  ladd, lsub, lmul, lneg, lrem: lremainder, l2d: longToDouble,
   int32, long64,
   str: javaToString,
   dstr: doubleToString,

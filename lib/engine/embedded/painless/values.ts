@@ -6,10 +6,31 @@
  * that `def x = 10.0; x / 4` divides as doubles (2.5) and `def y = 10; y / 4` as ints (2).
  */
 import { ScriptRuntimeError } from './script-error.js';
+import { normLong } from './long-arithmetic.js';
 
 /** A double whose value is integral, where a `def` value is held. */
 export class JDouble {
   constructor(readonly v: number) {}
+}
+
+/**
+ * A Long whose value an int could hold, where a `def` value is held (a long doc value, a `long`
+ * given to `def`): so that `doc['n'].value * 1000000` multiplies as longs, as in Elasticsearch,
+ * instead of overflowing as ints. A long outside the int range needs no box (its value says long).
+ */
+export class JLong {
+  constructor(readonly v: number) {}
+  valueOf(): number {
+    return this.v;
+  }
+  toJSON(): number {
+    return this.v;
+  }
+}
+
+/** A long as a `def` value: one in the int range boxed (see JLong). */
+export function boxLong(x: number | bigint): number | bigint | JLong {
+  return typeof x === 'number' && x >= -2147483648 && x <= 2147483647 ? new JLong(x) : x;
 }
 
 /** A double as a `def` value: integral ones boxed. */
@@ -19,18 +40,20 @@ export function boxDouble(x: number): number | JDouble {
 
 /** A `def` number as a JS number. */
 export function unbox(v: unknown): unknown {
-  return v instanceof JDouble ? v.v : v;
+  return v instanceof JDouble || v instanceof JLong ? v.v : v;
 }
 
-export function isNumber(v: unknown): v is number | JDouble {
-  return typeof v === 'number' || v instanceof JDouble;
+/** A number a script holds: an int, a long (a BigInt past 2^53, see long-arithmetic.ts) or a double. */
+export function isNumber(v: unknown): v is number | bigint | JDouble | JLong {
+  return typeof v === 'number' || typeof v === 'bigint' || v instanceof JDouble || v instanceof JLong;
 }
 
 export const INT_MIN = -2147483648;
 export const INT_MAX = 2147483647;
 
 /** The Java kind of a `def` number: int, long or double. */
-export function numberKind(v: number | JDouble): 'int' | 'long' | 'double' {
+export function numberKind(v: number | bigint | JDouble | JLong): 'int' | 'long' | 'double' {
+  if (typeof v === 'bigint' || v instanceof JLong) return 'long';
   if (v instanceof JDouble) return 'double';
   if (!Number.isInteger(v)) return 'double';
   return v >= INT_MIN && v <= INT_MAX ? 'int' : 'long';
@@ -100,7 +123,7 @@ export function arrayElementType(v: JavaArrayValue): string {
 export function elementAt(a: JavaArrayValue, i: number): unknown {
   if (!isPrimitiveArray(a)) return a[i];
   const x = a[i];
-  if (typeof x === 'bigint') return Number(x);
+  if (typeof x === 'bigint') return boxLong(normLong(x));
   switch (a.constructor) {
     case Float64Array:
     case Float32Array:
@@ -171,10 +194,13 @@ export function javaClassName(v: unknown): string {
       const k = numberKind(v);
       return k === 'int' ? 'java.lang.Integer' : k === 'long' ? 'java.lang.Long' : 'java.lang.Double';
     }
+    case 'bigint':
+      return 'java.lang.Long';
     case 'function':
       return 'java.lang.invoke.LambdaForm';
   }
   if (v instanceof JDouble) return 'java.lang.Double';
+  if (v instanceof JLong) return 'java.lang.Long';
   if (isJavaArray(v)) return `${arrayElementType(v)}[]`;
   if (Array.isArray(v)) return 'java.util.ArrayList';
   if (v instanceof Map) return 'java.util.HashMap';
@@ -231,8 +257,11 @@ export function javaToString(v: unknown): string {
       return v ? 'true' : 'false';
     case 'number':
       return Number.isInteger(v) ? String(v) : doubleToString(v);
+    case 'bigint':
+      return String(v);
   }
   if (v instanceof JDouble) return doubleToString(v.v);
+  if (v instanceof JLong) return String(v.v);
   if (isJavaArray(v)) return `[${JVM_ARRAY_CODES[arrayElementType(v)] ?? 'L' + arrayElementType(v) + ';'}@${hashHex(v)}`;
   if (Array.isArray(v)) return `[${v.map(javaToString).join(', ')}]`;
   if (v instanceof Map) return `{${[...v].map(([k, x]) => `${javaToString(k)}=${javaToString(x)}`).join(', ')}}`;
@@ -287,13 +316,18 @@ export function javaHashCode(v: unknown): number {
   }
   if (typeof v === 'boolean') return v ? 1231 : 1237;
   if (typeof v === 'number' && Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX) return v;
+  // Long.hashCode: the two halves xor-ed
+  if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint' || v instanceof JLong) {
+    const bits = BigInt.asUintN(64, BigInt(unbox(v) as number | bigint));
+    return Number(BigInt.asIntN(32, bits ^ (bits >> 32n)));
+  }
   if (Array.isArray(v)) return v.reduce((h: number, x) => (Math.imul(h, 31) + javaHashCode(x)) | 0, 1);
   return 0;
 }
 
 /** The key a Map holds for a value: doubles by value (a JDouble is a fresh object each time). */
 export function mapKey(k: unknown): unknown {
-  return k instanceof JDouble ? k.v : k;
+  return k instanceof JDouble || k instanceof JLong ? k.v : k;
 }
 
 /** Java's natural order (Comparable) for sorting and compareTo; throws as Java does for mixed kinds. */

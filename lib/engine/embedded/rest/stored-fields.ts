@@ -1,5 +1,6 @@
 import { isPlainObject, type JsonObject } from '../indices/index.js';
-import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
+import type { AnalysisRegistry } from '../analysis/index.js';
+import { fieldType, tokenCount, type FieldMapping, type Mappings } from '../mapping/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 
 /** The values at a dotted path of a source, arrays flattened. */
@@ -16,29 +17,39 @@ function valuesAt(source: unknown, parts: string[], out: unknown[]): void {
   valuesAt(source[parts[0]], parts.slice(1), out);
 }
 
-function storedPaths(props: Mappings['properties'], prefix: string, out: string[]): void {
+/** A field mapped with `store: true`: its full name, mapping, and the source path its values come from (a multi-field's parent's). */
+interface StoredField {
+  name: string;
+  mapping: FieldMapping;
+  sourcePath: string;
+}
+
+function storedPaths(props: Mappings['properties'], prefix: string, out: StoredField[]): void {
   for (const [name, m] of Object.entries(props ?? {})) {
     const path = prefix + name;
-    if (m.store === true) out.push(path);
+    if (m.store === true) out.push({ name: path, mapping: m, sourcePath: path });
+    for (const [sub, sm] of Object.entries(m.fields ?? {})) if (sm.store === true) out.push({ name: `${path}.${sub}`, mapping: sm, sourcePath: path });
     if (m.properties) storedPaths(m.properties, `${path}.`, out);
   }
 }
 
 /**
  * `fields` of a document read with `stored_fields`: the values of the requested fields that are
- * mapped with `store: true` (wildcards allowed), as ES returns them; undefined when there are none.
+ * mapped with `store: true` (wildcards allowed; multi-fields too), as ES returns them — a
+ * token_count its number of tokens; undefined when there are none.
  */
-export function storedFieldValues(mappings: Mappings, source: JsonObject, requested: string[]): Record<string, unknown[]> | undefined {
-  const stored: string[] = [];
+export function storedFieldValues(mappings: Mappings, source: JsonObject, requested: string[], registry: AnalysisRegistry): Record<string, unknown[]> | undefined {
+  const stored: StoredField[] = [];
   storedPaths(mappings.properties, '', stored);
   const out: Record<string, unknown[]> = {};
   for (const pattern of requested) {
     if (pattern === '_source' || pattern === '_routing' || pattern === '_none_') continue;
-    const paths = pattern.includes('*') ? stored.filter((p) => simpleMatch(pattern, p)) : resolveFieldMapping(mappings, pattern)?.store === true ? [pattern] : [];
-    for (const path of paths) {
+    const fields = stored.filter((f) => (pattern.includes('*') ? simpleMatch(pattern, f.name) : f.name === pattern));
+    for (const field of fields) {
       const values: unknown[] = [];
-      valuesAt(source, path.split('.'), values);
-      if (values.length) out[path] = values;
+      valuesAt(source, field.sourcePath.split('.'), values);
+      const shown = fieldType(field.mapping) === 'token_count' ? values.map((v) => tokenCount(field.mapping, v, registry)) : values;
+      if (shown.length) out[field.name] = shown;
     }
   }
   return Object.keys(out).length ? out : undefined;

@@ -6,7 +6,7 @@ import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
 import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
-import { fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
+import { docValueFieldNames, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
@@ -345,7 +345,7 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   const ignoredFields = ignored?.length ? { fields: new Set(ignored as string[]), values: ignoredValues } : undefined;
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
-    ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields) : undefined),
+    ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields, handle.registry) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown, ignoredFields),
     ...runtimeFieldValues(req.fields, handle, c.ord),
@@ -424,8 +424,9 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
       throw new EsError(400, 'illegal_argument_exception', `Unable to retrieve the requested [fields] since _source is disabled in the mappings for index [${h.name}]`);
     }
     const maxDocvalueFields = Number(h.meta.settings['index.max_docvalue_fields_search'] ?? '100');
-    if (req.docvalueFields.length > maxDocvalueFields) {
-      throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDocvalueFields}] but was [${req.docvalueFields.length}]. ` +
+    const docvalueFields = req.docvalueFields.length ? docValueFieldNames(req.docvalueFields, h.mappings).length : 0;
+    if (docvalueFields > maxDocvalueFields) {
+      throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDocvalueFields}] but was [${docvalueFields}]. ` +
         'This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.');
     }
   }

@@ -105,6 +105,32 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
     ]);
   });
 
+  it('token_count: a stored one (a multi-field too) is its number of tokens in stored_fields, of a search and a GET', async () => {
+    const created = await es.call('PUT', '/counted', {
+      mappings: { properties: { name: { type: 'text', fields: { length: { type: 'token_count', analyzer: 'standard', store: true } } }, words: { type: 'token_count', analyzer: 'whitespace', store: true } } },
+    });
+    expect(created.status, created.text).to.equal(200);
+    expect((await es.call('PUT', '/counted/_doc/1?refresh=true', { name: 'John Smith Jr', words: ['a b', 'c d e'] })).status).to.equal(201);
+    const body = await search('counted', { stored_fields: ['name.length', 'words'] });
+    expect(body.hits.hits[0].fields).to.deep.equal({ 'name.length': [3], words: [2, 3] });
+    expect((await search('counted', { stored_fields: ['name.*'] })).hits.hits[0].fields).to.deep.equal({ 'name.length': [3] });
+    const got = await es.call('GET', '/counted/_doc/1?stored_fields=name.length');
+    expect(got.json.fields).to.deep.equal({ 'name.length': [3] });
+  });
+
+  it('token_count: the analyzer is required; include_defaults shows the type\'s defaults', async () => {
+    for (const mappings of [{ properties: { c: { type: 'token_count' } } }, { properties: { t: { type: 'text', fields: { c: { type: 'token_count' } } } } }]) {
+      const r = await es.call('PUT', '/uncounted', { mappings });
+      expect(r.status, r.text).to.equal(400);
+      expect(r.json.error.type).to.equal('mapper_parsing_exception');
+      expect(r.json.error.reason).to.equal('Failed to parse mapping: Analyzer must be set for field [c] but wasn\'t.');
+    }
+    const r = await es.call('GET', '/ranges/_mapping/field/words.count?include_defaults=true');
+    expect(r.json.ranges.mappings['words.count'].mapping.count).to.deep.equal({
+      type: 'token_count', analyzer: 'standard', index: true, doc_values: true, store: false, null_value: null, enable_position_increments: true,
+    });
+  });
+
   it('metadata fields in queries: _id, _routing, _index, _seq_no, _version; _source refused', async () => {
     for (const field of ['_id', '_index', '_seq_no', '_version']) expect(await ids('ranges', { exists: { field } }), field).to.deep.equal(['1', '2', '3', '4']);
     expect(await ids('ranges', { exists: { field: '_routing' } })).to.deep.equal(['1']);

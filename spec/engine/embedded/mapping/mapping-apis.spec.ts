@@ -60,6 +60,14 @@ describe('embedded engine: mapping APIs and search limits', () => {
     expect((await es.call('GET', '/maps-2/_mapping')).json).to.deep.equal({ 'maps-2': { mappings: { properties: { other: { type: 'keyword' } } } } });
   });
 
+  it('get mapping: wildcards and all indices expand to open indices by default (expand_wildcards=open); a closed index named is answered', async () => {
+    expect(Object.keys((await es.call('GET', '/maps-*/_mapping')).json).sort()).to.deep.equal(['maps-1', 'maps-2']);
+    expect(Object.keys((await es.call('GET', '/_mapping')).json)).to.not.include('maps-3');
+    expect(Object.keys((await es.call('GET', '/_all/_mapping')).json)).to.not.include('maps-3');
+    expect(Object.keys((await es.call('GET', '/maps-*/_mapping?expand_wildcards=all')).json).sort()).to.deep.equal(['maps-1', 'maps-2', 'maps-3']);
+    expect((await es.call('GET', '/maps-3/_mapping')).json).to.deep.equal({ 'maps-3': { mappings: {} } });
+  });
+
   it('get mapping on a missing index: 404 index_not_found_exception unless ignore_unavailable (and allow_no_indices)', async () => {
     const missing = await es.call('GET', '/nope/_mapping');
     expect(missing.status).to.equal(404);

@@ -146,7 +146,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
             ({ index, source } = ingested);
             if (ingested.id !== undefined) validateId((id = ingested.id));
             params = { ...params, routing: ingested.routing };
-            sourceText = jsonTextKeepingIntegers(source, sourceText);
+            sourceText = jsonTextKeepingIntegers(source, sourceText, ...ingested.pipelineTexts);
           }
         }
         const requireAlias = item.requireAlias ?? defaultRequireAlias;

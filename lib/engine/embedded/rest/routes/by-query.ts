@@ -163,7 +163,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
             // a pipeline may move the document: the guard only holds where it was found
             const target = ingested.index === t.handle.name ? t.handle : ctx.indices.writeTarget(ingested.index).handle;
             const where = target === t.handle ? { ...guard, routing: ingested.routing } : { routing: ingested.routing };
-            prepared.push(target.indexDocument(ingested.id ?? t.id, ingested.source, jsonTextKeepingIntegers(ingested.source, doc.sourceText), where));
+            prepared.push(target.indexDocument(ingested.id ?? t.id, ingested.source, jsonTextKeepingIntegers(ingested.source, doc.sourceText, ...ingested.pipelineTexts), where));
             worker.updated++;
           } else {
             prepared.push(t.handle.indexDocument(t.id, source, outcome ? jsonTextKeepingIntegers(source, doc.sourceText, req.body) : (doc.sourceText ?? JSON.stringify(source)), guard));

@@ -159,6 +159,7 @@ const none = (): never[] => [];
 export const catClusterRoutes: Route[] = [
   { id: 'cat.health', handler: catHealth },
   { id: 'cat.master', handler: (req, ctx) => catResponse(req, MASTER_COLUMNS, [ctx]) },
+  { id: 'opensearch.cat_cluster_manager', handler: (req, ctx) => catResponse(req, MASTER_COLUMNS, [ctx]) },
   { id: 'cat.pending_tasks', handler: (req) => catResponse(req, PENDING_TASK_COLUMNS, none) },
   { id: 'cat.plugins', handler: (req) => catResponse(req, PLUGIN_COLUMNS, none) },
   { id: 'cat.repositories', handler: (req) => catResponse(req, REPOSITORY_COLUMNS, none) },

@@ -32,7 +32,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
     ({ index, source } = ingested);
     id = ingested.id;
     params.routing = ingested.routing;
-    text = jsonTextKeepingIntegers(source, text);
+    text = jsonTextKeepingIntegers(source, text, ...ingested.pipelineTexts);
     if (id !== undefined) validateId(id);
   }
   // A write without an id is a create, as in ES (what lets `POST /{data-stream}/_doc` append).
@@ -86,7 +86,7 @@ export function getResponse(handle: IndexHandle, id: string, filter: SourceFilte
   body.found = true;
   let sourceFilter = filter;
   if (opts.storedFields) {
-    const fields = storedFieldValues(handle.mappings, doc.source, opts.storedFields);
+    const fields = storedFieldValues(handle.mappings, doc.source, opts.storedFields, handle.registry);
     if (fields) body.fields = fields;
     if (!opts.storedFields.includes('_source') && filter === FETCH_DEFAULT) sourceFilter = { fetch: false, includes: [], excludes: [] };
   }

@@ -76,7 +76,8 @@ function getFieldMapping(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 function getMapping(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
+  // GetMappingsRequest (strictExpandOpen): wildcards and all indices expand to open indices only; a closed index named is answered
+  const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: false, hidden: false } });
   return { status: 200, body: Object.fromEntries(handles.map((h) => [h.name, { mappings: h.meta.mappings }])) };
 }
 

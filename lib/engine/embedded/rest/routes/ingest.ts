@@ -7,7 +7,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
 
 async function putPipeline(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  await ctx.ingestPipelines.put(req.pathParams.id, requireBody(req), integerParam(req.params, 'if_version'));
+  await ctx.ingestPipelines.put(req.pathParams.id, requireBody(req), integerParam(req.params, 'if_version'), req.body);
   return ACK;
 }
 

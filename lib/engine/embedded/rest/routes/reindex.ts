@@ -250,7 +250,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
         validateId(into.id); // the script or a pipeline may have set it
         const target = ctx.indices.writeTarget(into.index);
         creations.push(...target.writes);
-        const text = ingested || outcome || r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? jsonTextKeepingIntegers(source, doc.sourceText, req.body) : doc.sourceText;
+        const text = ingested || outcome || r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? jsonTextKeepingIntegers(source, doc.sourceText, req.body, ...(ingested?.kind === 'document' ? ingested.pipelineTexts : [])) : doc.sourceText;
         const write = target.handle.indexDocument(into.id, source, text, into.params);
         prepared.push(write);
         if (write.status === 201) worker.created++;

@@ -4,14 +4,14 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, tokenCount, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { isSingleGeoPoint, parseGeoPoint } from '../../mapping/geo-point.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
 import { javaDouble } from '../aggregations/bucket-order.js';
 import type { FieldAndFormat } from './field-and-format.js';
-import { leafFields, valuesAtPath, type LeafField } from './leaf-fields.js';
+import { leafFields, readLeaf, valuesAtPath, type LeafField } from './leaf-fields.js';
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
@@ -26,8 +26,7 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
   if (type === 'token_count') {
     // read from doc values in Elasticsearch: none without them
     if (m.doc_values === false) return undefined;
-    const tokens = registry.analyzer(typeof m.analyzer === 'string' ? m.analyzer : 'standard').analyze(String(v));
-    return m.enable_position_increments === false || !tokens.length ? tokens.length : tokens[tokens.length - 1].position + 1;
+    return tokenCount(m, v, registry);
   }
   if (type === 'geo_point') return fetchedGeoPoint(v, format);
   if (typeof v === 'object') return undefined;
@@ -125,15 +124,18 @@ export function fieldsFromSource(
       // the last request naming the field wins (ES's FieldFetcher keeps one context per field, the last put)
       const req = requests.findLast((r) => simpleMatch(r.field, leaf.name));
       if (!req) continue;
-      if (req.format !== undefined && !FORMATTED_TYPES.has(fieldType(leaf.mapping))) {
-        throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(leaf.mapping)}] doesn't support formats.`);
+      // a field alias shows its target's values under its own name
+      const read = readLeaf(leaf, leaves);
+      if (!read) continue;
+      if (req.format !== undefined && !FORMATTED_TYPES.has(fieldType(read.mapping))) {
+        throw new EsError(400, 'illegal_argument_exception', `Field [${leaf.name}] of type [${fieldType(read.mapping)}] doesn't support formats.`);
       }
       const values: unknown[] = [];
       const left: unknown[] = [];
       const wasIgnored = ignored?.fields.has(leaf.name) === true && !at;
-      const point = fieldType(leaf.mapping) === 'geo_point' ? isSingleGeoPoint : undefined;
-      for (const raw of valuesAtPath(node, relative(leaf.sourcePath), point)) {
-        const v = fetchedValue(raw, leaf.mapping, req.format, registry);
+      const point = fieldType(read.mapping) === 'geo_point' ? isSingleGeoPoint : undefined;
+      for (const raw of valuesAtPath(node, relative(read.sourcePath), point)) {
+        const v = fetchedValue(raw, read.mapping, req.format, registry);
         if (v !== undefined) values.push(v);
         else if (wasIgnored && raw !== null && raw !== undefined) left.push(raw);
       }
@@ -212,35 +214,47 @@ function isMappedObject(mappings: Mappings, path: string): boolean {
   return true;
 }
 
+/**
+ * The fields `docvalue_fields` names in one index's mappings: a pattern stands for the fields it
+ * matches (field aliases among them), a plain name for itself. Their number is what
+ * `index.max_docvalue_fields_search` bounds, as Elasticsearch counts after expanding patterns.
+ */
+export function docValueFieldNames(requests: readonly FieldAndFormat[], mappings: Mappings): Array<{ name: string; req: FieldAndFormat }> {
+  const out: Array<{ name: string; req: FieldAndFormat }> = [];
+  for (const req of requests) {
+    if (!req.field.includes('*')) out.push({ name: req.field, req });
+    else for (const leaf of leafFields(mappings)) if (simpleMatch(req.field, leaf.name)) out.push({ name: leaf.name, req });
+  }
+  return out;
+}
+
 /** `docvalue_fields` of a hit: values from doc values, sorted as Lucene keeps them, formatted per type. */
 export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHandle, ord: number): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   if (!requests.length) return out;
-  for (const req of requests) {
-    const names = req.field.includes('*')
-      ? leafFields(handle.mappings).filter((l) => simpleMatch(req.field, l.name)).map((l) => l.name)
-      : [req.field];
-    for (const name of names) {
-      const leaf = leafFields(handle.mappings).find((l) => l.name === name);
-      if (!leaf) continue;
-      const type = fieldType(leaf.mapping);
-      if (TEXT_TYPES.has(type) && leaf.mapping.fielddata !== true) {
-        if (req.field.includes('*')) continue;
-        throw fielddataDisabled(name);
-      }
-      const values = handle.inverted?.field(name)?.docValues.get(ord);
-      if (!values || !values.length) continue;
-      let sorted: DocValue[];
-      if (typeof values[0] === 'string') sorted = [...new Set(values as string[])].sort();
-      else if (typeof values[0] === 'boolean') sorted = [...values].sort((a, b) => Number(a) - Number(b));
-      else sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // numbers, or date_nanos BigInts
-      if (type === 'date' || type === 'date_nanos') {
-        const format = req.format ?? dateFormatOf(leaf.mapping);
-        out[name] = sorted.map((v) => formatDate(v as EpochTime, format));
-      } else if (req.format !== undefined && NUMERIC_TYPES.has(type)) {
-        out[name] = sorted.map((n) => formatNumber(n as number, req.format!));
-      } else out[name] = sorted;
+  const leaves = leafFields(handle.mappings);
+  for (const { name, req } of docValueFieldNames(requests, handle.mappings)) {
+    const named = leaves.find((l) => l.name === name);
+    // a field alias reads its target's doc values, shown under the alias
+    const leaf = named && readLeaf(named, leaves);
+    if (!leaf) continue;
+    const type = fieldType(leaf.mapping);
+    if (TEXT_TYPES.has(type) && leaf.mapping.fielddata !== true) {
+      if (req.field.includes('*')) continue;
+      throw fielddataDisabled(leaf.name);
     }
+    const values = handle.inverted?.field(leaf.name)?.docValues.get(ord);
+    if (!values || !values.length) continue;
+    let sorted: DocValue[];
+    if (typeof values[0] === 'string') sorted = [...new Set(values as string[])].sort();
+    else if (typeof values[0] === 'boolean') sorted = [...values].sort((a, b) => Number(a) - Number(b));
+    else sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // numbers, or date_nanos BigInts
+    if (type === 'date' || type === 'date_nanos') {
+      const format = req.format ?? dateFormatOf(leaf.mapping);
+      out[name] = sorted.map((v) => formatDate(v as EpochTime, format));
+    } else if (req.format !== undefined && NUMERIC_TYPES.has(type)) {
+      out[name] = sorted.map((n) => formatNumber(n as number, req.format!));
+    } else out[name] = sorted;
   }
   return out;
 }

@@ -30,6 +30,17 @@ export function leafFields(mappings: Mappings): LeafField[] {
   return out;
 }
 
+/**
+ * What a leaf field reads: itself, or for a field alias the field its `path` names (a field alias is
+ * another name of its target wherever fields are fetched); undefined for an alias whose target is
+ * not a leaf of these mappings (hidden by field rules, say).
+ */
+export function readLeaf(leaf: LeafField, leaves: readonly LeafField[]): LeafField | undefined {
+  if (fieldType(leaf.mapping) !== 'alias') return leaf;
+  const target = leaf.mapping.path;
+  return typeof target === 'string' ? leaves.find((l) => l.name === target && fieldType(l.mapping) !== 'alias') : undefined;
+}
+
 /** The values at a dotted path of a source document, through arrays and dotted keys. */
 export function valuesAtPath(source: unknown, path: string, isValue?: (array: unknown[]) => boolean): unknown[] {
   const out: unknown[] = [];
