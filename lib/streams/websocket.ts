@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Subscription, type Observable } from 'rxjs';
+import { Subscriber, type Observable, type Unsubscribable } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/index.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
@@ -100,7 +100,7 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
 }
 
 function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
-  const subscriptions = new Map<string, Subscription>();
+  const subscriptions = new Map<string, Unsubscribable>();
   let authFailures = 0;
   /** A frame (an object, or its JSON text); `last`: the final frame of a subscription, sent even past the bound (one per subscription). */
   const send = (payload: unknown, last = false) => {
@@ -128,6 +128,14 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     sub?.unsubscribe();
     const overflow = overflowMessage().data as EsErrorBody;
     send({ id, message: overflow.error.reason, status: overflow.status, error: overflow.error }, true);
+  };
+
+  const connection: Connection = {
+    push,
+    fail,
+    forget(id) {
+      subscriptions.delete(id);
+    },
   };
 
   ws.on('message', (data) => {
@@ -213,29 +221,50 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
   }
 
   /**
-   * Pushes a subscription's messages as frames. A function of its own: the subscription lives as
-   * long as the connection, and its closures keep only the id and kind, not the subscribe
-   * frame's scope. A change's frame is `{channel, event}` around the change's JSON, serialized
-   * once for every subscription it reaches (`messageJson`).
+   * Pushes a subscription's messages as frames (`SubscriptionFrames`: one object per
+   * subscription, which keeps only its id, kind and this connection).
    */
   function follow(id: string, kind: StreamKind, messages: Observable<StreamMessage>): void {
-    const channel = JSON.stringify(id);
-    const sub = new Subscription();
+    const sub = new SubscriptionFrames(connection, id, kind);
     subscriptions.set(id, sub);
-    sub.add(messages.subscribe({
-      next: (message) => {
-        // `position`: the stream's resume token (an SSE client's event id), for `since=` on a
-        // subscribe frame after a reconnect — to this node or any other
-        if (message.live) push(id, kind, { id, channel: id, live: true });
-        else if (message.initial) push(id, kind, { id, channel: id, body: message.data, position: message.id });
-        else push(id, kind, `{"channel":${channel},"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":"${message.id}"`}}`);
-      },
-      error: (err) => {
-        subscriptions.delete(id);
-        fail(id, err);
-      },
-      complete: () => subscriptions.delete(id),
-    }));
+    messages.subscribe(sub);
+  }
+}
+
+/** What a subscription of a connection needs of it. */
+interface Connection {
+  push(id: string, kind: StreamKind, payload: unknown): void;
+  fail(id: unknown, err: unknown): void;
+  forget(id: string): void;
+}
+
+/**
+ * One subscription's messages as frames. A change's frame is `{channel, event}` around the
+ * change's JSON, serialized once for every subscription it reaches (`messageJson`).
+ */
+class SubscriptionFrames extends Subscriber<StreamMessage> {
+  constructor(private readonly connection: Connection, private readonly id: string, private readonly kind: StreamKind) {
+    super();
+  }
+
+  protected override _next(message: StreamMessage): void {
+    const { id, kind, connection } = this;
+    // `position`: the stream's resume token (an SSE client's event id), for `since=` on a
+    // subscribe frame after a reconnect — to this node or any other
+    if (message.live) connection.push(id, kind, { id, channel: id, live: true });
+    else if (message.initial) connection.push(id, kind, { id, channel: id, body: message.data, position: message.id });
+    else connection.push(id, kind, `{"channel":${JSON.stringify(id)},"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":"${message.id}"`}}`);
+  }
+
+  protected override _error(err: unknown): void {
+    this.unsubscribe();
+    this.connection.forget(this.id);
+    this.connection.fail(this.id, err);
+  }
+
+  protected override _complete(): void {
+    this.unsubscribe();
+    this.connection.forget(this.id);
   }
 }
 
