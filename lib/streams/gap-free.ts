@@ -1,4 +1,5 @@
-import { Observable, Subscriber } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
+import { StreamSubscriber } from './transports/index.js';
 import { LIVE } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
 
@@ -33,7 +34,7 @@ export interface Rendered {
  * An error of `changes`, of `start` or of `render` errors the stream; unsubscribing tears
  * `changes` down.
  */
-export abstract class GapFreeRun<T> extends Subscriber<T> {
+export abstract class GapFreeRun<T> extends StreamSubscriber<T> {
   /** The changes that came while the stream started; undefined once it is live. */
   private held: T[] | undefined = [];
 

@@ -1,4 +1,4 @@
-import { Observable, Subscriber, type TeardownLogic } from 'rxjs';
+import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import { isHistoryGone, type ChangeBus } from '../changes/index.js';
 import type { InterceptedBackend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
@@ -11,7 +11,7 @@ import { LiveSearches } from './live-searches.js';
 import { MatchContexts } from './match-contexts.js';
 import { resetMessage, shutdownMessage, timeLimitMessage } from './messages.js';
 import { searchStream, type SearchStreamSpec } from './search-stream.js';
-import type { StreamMessage } from './transports/index.js';
+import { StreamSubscriber, type StreamMessage } from './transports/index.js';
 import { StreamLifetimes, type Ending, type Lifetime } from './stream-lifetimes.js';
 import { StreamTallies, type StreamKind, type StreamTally, type StreamTransport } from './stream-tallies.js';
 
@@ -88,7 +88,7 @@ class HubStream implements Ending {
 }
 
 /** One subscription of a `HubStream` to what it carries (a new one after each reset). */
-class Attempt extends Subscriber<StreamMessage> {
+class Attempt extends StreamSubscriber<StreamMessage> {
   constructor(private readonly stream: HubStream) {
     super();
   }

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Subscriber, type Observable, type Unsubscribable } from 'rxjs';
+import type { Observable, Unsubscribable } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/index.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
@@ -15,7 +15,7 @@ import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget } from './stream-requests.js';
 import { boundToCredential } from './credential-bound.js';
-import { messageJson, type StreamMessage } from './transports/index.js';
+import { messageJson, StreamSubscriber, type StreamMessage } from './transports/index.js';
 
 /** A subscribe (or unsubscribe) frame of the appbase WebSocket protocol. */
 interface Frame {
@@ -242,7 +242,7 @@ interface Connection {
  * One subscription's messages as frames. A change's frame is `{channel, event}` around the
  * change's JSON, serialized once for every subscription it reaches (`messageJson`).
  */
-class SubscriptionFrames extends Subscriber<StreamMessage> {
+class SubscriptionFrames extends StreamSubscriber<StreamMessage> {
   constructor(private readonly connection: Connection, private readonly id: string, private readonly kind: StreamKind) {
     super();
   }

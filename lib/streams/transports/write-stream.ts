@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { Subscriber, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { StreamSubscriber } from './stream-subscriber.js';
 import { chunkBytes, frameBytes, type Framing, type StreamMessage } from './framing.js';
 import { heartbeatClock, type Beating } from './heartbeats.js';
 
@@ -54,7 +55,7 @@ const heartbeatOf = (framing: Framing): StreamMessage => {
  * the head is out, a message is one write of its bytes, framed once for every stream that sends
  * it (`chunkBytes`), to the socket.
  */
-class HttpSink extends Subscriber<StreamMessage> implements Beating {
+class HttpSink extends StreamSubscriber<StreamMessage> implements Beating {
   private started = false;
   private finished = false;
   /** Heartbeat ticks since the last write. */
