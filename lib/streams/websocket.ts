@@ -84,7 +84,7 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
       return;
     }
     const client = { ip: deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '', referer: req.headers.referer ?? req.headers.origin };
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, app[0], req.headers.authorization, client, deps));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, app[0], req.headers.authorization, client, deps));
   });
 
   return {
@@ -99,15 +99,27 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
   };
 }
 
-function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
+function serve(ws: WebSocket, socket: Duplex, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
   const subscriptions = new Map<string, Unsubscribable>();
   let authFailures = 0;
   /** A frame (an object, or its JSON text); `last`: the final frame of a subscription, sent even past the bound (one per subscription). */
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
+  };
   const send = (payload: unknown, last = false) => {
     if (ws.readyState !== ws.OPEN) return;
     if (!last && ws.bufferedAmount > 2 * deps.maxBufferedBytes) {
       ws.terminate(); // the client does not read: drop what it left, and every subscription with it
       return;
+    }
+    // the frames of one turn of the event loop (the changes of a burst reach every connection's
+    // subscriptions in the same turn) leave in one write to the socket, not one write each
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      setImmediate(uncork);
     }
     ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
   };
