@@ -55,7 +55,7 @@ const POLICY_VIOLATION = 1008;
  * `ws://host/{app}` speaking the appbase frame protocol: a subscribe frame
  * `{id, path: "app/type/id?streamonly=true", method, body, authorization}` is answered with
  * `{id, channel}` (and `body` when there is an initial message), then every change is pushed as
- * `{channel, event}`; `{…, unsubscribe: true}` ends that subscription; errors are
+ * `{channel, event}` (its members in any order, as JSON allows); `{…, unsubscribe: true}` ends that subscription; errors are
  * `{id, message, status, error}`. Each frame is authenticated like the equivalent HTTP request;
  * a connection whose frames fail authentication `maxAuthFailures` times is closed (1008).
  *
@@ -121,7 +121,8 @@ function serve(ws: WebSocket, socket: Duplex, app: string, upgradeAuthorization:
       socket.cork();
       setImmediate(uncork);
     }
-    ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
+    if (payload instanceof Uint8Array) ws.send(payload, TEXT_FRAME);
+    else ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
   };
   const errorFrame = (id: unknown, e: EsError) => ({ id, message: e.reason, status: e.status, error: errorBody(e).error });
   const fail = (id: unknown, err: unknown) => {
@@ -250,13 +251,29 @@ interface Connection {
   forget(id: string): void;
 }
 
+/** Options of `ws.send` for a frame given as bytes: a text frame (JSON), not a binary one. */
+const TEXT_FRAME = { binary: false } as const;
+
+/**
+ * A change's frame `{"event":…,"position":…,"channel":` up to its channel, as bytes: built once
+ * per change however many subscriptions it reaches (kept on the message, `messageJson`).
+ */
+function changeFrameHead(message: StreamMessage): Buffer {
+  const encoded = (message.encoded ??= {});
+  return (encoded.wsHead ??= Buffer.from(`{"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":${JSON.stringify(message.id)}`},"channel":`));
+}
+
 /**
  * One subscription's messages as frames. A change's frame is `{channel, event}` around the
  * change's JSON, serialized once for every subscription it reaches (`messageJson`).
  */
 class SubscriptionFrames extends StreamSubscriber<StreamMessage> {
+  /** The end of this subscription's change frames: its channel (`"s1"}`). */
+  private readonly channelTail: string;
+
   constructor(private readonly connection: Connection, private readonly id: string, private readonly kind: StreamKind) {
     super();
+    this.channelTail = `${JSON.stringify(id)}}`;
   }
 
   protected override _next(message: StreamMessage): void {
@@ -265,7 +282,16 @@ class SubscriptionFrames extends StreamSubscriber<StreamMessage> {
     // subscribe frame after a reconnect — to this node or any other
     if (message.live) connection.push(id, kind, { id, channel: id, live: true });
     else if (message.initial) connection.push(id, kind, { id, channel: id, body: message.data, position: message.id });
-    else connection.push(id, kind, `{"channel":${JSON.stringify(id)},"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":"${message.id}"`}}`);
+    else {
+      // the change's part of the frame is encoded once for every subscription it reaches; each
+      // subscription adds its channel
+      const head = changeFrameHead(message);
+      const tail = this.channelTail;
+      const frame = Buffer.allocUnsafe(head.length + Buffer.byteLength(tail));
+      head.copy(frame, 0);
+      frame.write(tail, head.length);
+      connection.push(id, kind, frame);
+    }
   }
 
   protected override _error(err: unknown): void {

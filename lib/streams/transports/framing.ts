@@ -26,12 +26,14 @@ export interface StreamMessage {
 }
 
 /** A message's bytes in one framing (and as one HTTP/1.1 chunk), and its data as JSON. */
-interface EncodedMessage {
+export interface EncodedMessage {
   framing?: Framing;
   bytes?: Buffer;
   /** `bytes` as a chunk of the chunked transfer coding: size line, bytes, CRLF. */
   chunk?: Buffer;
   json?: string;
+  /** A WebSocket change frame up to its channel (lib/streams/websocket.ts). */
+  wsHead?: Buffer;
 }
 
 export interface Framing {
