@@ -1,9 +1,22 @@
 import type { Subscription } from 'rxjs';
 import type { ChangeBus, ChangeEvent } from '../changes/index.js';
 
+/**
+ * One change as every stream of its document receives it (index events: every stream of the
+ * index): what the streams render of it is rendered once and kept here, for all of them, rather
+ * than in a table keyed by the change.
+ */
+export class DeliveredChange<Shown = unknown> {
+  /** What the first stream rendered of the change, for the streams after it; see `DocumentStream`. */
+  shown: Shown | undefined = undefined;
+
+  constructor(readonly event: ChangeEvent) {}
+}
+
+/** A document stream as its document's changes reach it (a GapFreeRun is one). */
 export interface DocumentListener {
-  onChange(event: ChangeEvent): void;
-  onError(err: unknown): void;
+  next(change: DeliveredChange): void;
+  error(err: unknown): void;
 }
 
 /**
@@ -29,17 +42,20 @@ export class DocumentListeners {
       const byId = new Map<string, Set<DocumentListener>>();
       const subscription = this.bus.changes(index).subscribe({
         next: (event) => {
+          // the work of a change is done once here, for all its streams (DeliveredChange); each
+          // stream then only renders it (the first one for all) and writes it
+          const delivered = new DeliveredChange(event);
           if (event.kind === 'index') {
-            for (const set of [...byId.values()]) for (const l of [...set]) l.onChange(event);
+            for (const set of [...byId.values()]) for (const l of [...set]) l.next(delivered);
           } else {
             const set = byId.get(event.id);
-            if (set) for (const l of [...set]) l.onChange(event);
+            if (set) for (const l of set.size === 1 ? set : [...set]) l.next(delivered);
           }
         },
         error: (err) => {
           // the next listener subscribes afresh (a stream reset after this error does)
           if (this.indices.get(index) === entry) this.indices.delete(index);
-          for (const set of [...byId.values()]) for (const l of [...set]) l.onError(err);
+          for (const set of [...byId.values()]) for (const l of [...set]) l.error(err);
         },
       });
       entry = { subscription, byId, count: 0 };

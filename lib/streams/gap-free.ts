@@ -1,5 +1,6 @@
-import { Observable } from 'rxjs';
-import { liveMessage } from './messages.js';
+import { Observable, type Subscriber } from 'rxjs';
+import { StreamSubscriber } from './transports/index.js';
+import { LIVE } from './messages.js';
 import type { StreamMessage } from './transports/index.js';
 
 /**
@@ -10,62 +11,117 @@ import type { StreamMessage } from './transports/index.js';
  */
 export type StreamStart = (emit: (message: StreamMessage, end?: boolean) => void, closed: () => boolean) => Promise<void>;
 
+/** What a change shows the client: a message, and whether the stream ends with it. */
+export interface Rendered {
+  message: StreamMessage;
+  end?: boolean;
+}
+
 /**
  * The skeleton every stream shares (documents, searches, aggregations, declarative UIs):
  * subscribe to what changes first, then read, hold what arrives meanwhile, and flush it once the
  * read is shown — so that no change falls between the read and the subscription. Then the live
- * marker (`liveMessage`), then every change as it comes.
+ * marker (`LIVE`), then every change as it comes.
  *
- * `changes` is subscribed at once; `start` runs after it (the current state, or a replay of the
+ * One object per stream, which is at once the subscriber of its changes and the state of its
+ * start (a node holds tens of thousands of streams: no closures, no wrapping subscriber per
+ * layer). `start` runs once `changes` is subscribed (the current state, or a replay of the
  * history after a resume position) and may set what `render` needs to drop the changes it
  * already reflects; `render` turns a change into its message, or undefined when the client must
- * not see it (already shown, another document, not a change of the answer). A change may end
- * the stream by rendering a final message and returning `end: true`.
+ * not see it (already shown, another document, not a change of the answer). A change may end the
+ * stream by rendering a final message with `end: true`.
  *
  * An error of `changes`, of `start` or of `render` errors the stream; unsubscribing tears
  * `changes` down.
  */
-export function gapFree<T>(
-  changes: Observable<T>,
-  start: StreamStart,
-  render: (change: T) => { message: StreamMessage; end?: boolean } | undefined,
-): Observable<StreamMessage> {
-  return new Observable<StreamMessage>((subscriber) => {
-    let live = false;
-    const held: T[] = [];
-    const deliver = (change: T) => {
-      if (subscriber.closed) return;
-      const out = render(change);
-      if (!out) return;
-      subscriber.next(out.message);
-      if (out.end) subscriber.complete();
-    };
-    const subscription = changes.subscribe({
-      next: (change) => {
-        if (!live) held.push(change);
-        else {
-          try {
-            deliver(change);
-          } catch (err) {
-            subscriber.error(err);
-          }
-        }
+export abstract class GapFreeRun<T> extends StreamSubscriber<T> {
+  /** The changes that came while the stream started; undefined once it is live. */
+  private held: T[] | undefined = [];
+
+  constructor(private readonly out: Subscriber<StreamMessage>) {
+    super();
+    out.add(this);
+  }
+
+  protected abstract start(emit: (message: StreamMessage, end?: boolean) => void, closed: () => boolean): Promise<void>;
+  protected abstract render(change: T): Rendered | undefined;
+
+  /** Subscribes to `changes`, then starts; the live marker follows the start and what it held. */
+  begin(changes: Observable<T>): void {
+    changes.subscribe(this);
+    const out = this.out;
+    const emit = (message: StreamMessage, end?: boolean) => this.emit(message, end);
+    this.start(emit, () => out.closed).then(
+      () => {
+        const held = this.held ?? [];
+        this.held = undefined;
+        for (const change of held) this.deliver(change);
+        if (!out.closed) out.next(LIVE);
       },
-      error: (err) => subscriber.error(err),
-      complete: () => subscriber.complete(),
-    });
-    const emit = (message: StreamMessage, end?: boolean) => {
-      if (subscriber.closed) return;
-      subscriber.next(message);
-      if (end) subscriber.complete();
-    };
-    start(emit, () => subscriber.closed)
-      .then(() => {
-        live = true;
-        for (const change of held.splice(0)) deliver(change);
-        if (!subscriber.closed) subscriber.next(liveMessage());
-      })
-      .catch((err) => subscriber.error(err));
-    return () => subscription.unsubscribe();
+      (err) => out.error(err),
+    );
+  }
+
+  protected override _next(change: T): void {
+    if (this.held !== undefined) this.held.push(change);
+    else this.deliver(change);
+  }
+
+  protected override _error(err: unknown): void {
+    this.out.error(err);
+    this.unsubscribe();
+  }
+
+  protected override _complete(): void {
+    this.out.complete();
+    this.unsubscribe();
+  }
+
+  private emit(message: StreamMessage, end?: boolean): void {
+    const out = this.out;
+    if (out.closed) return;
+    out.next(message);
+    if (end) out.complete();
+  }
+
+  private deliver(change: T): void {
+    const out = this.out;
+    if (out.closed) return;
+    let rendered: Rendered | undefined;
+    try {
+      rendered = this.render(change);
+    } catch (err) {
+      out.error(err);
+      return;
+    }
+    if (rendered === undefined) return;
+    out.next(rendered.message);
+    if (rendered.end) out.complete();
+  }
+}
+
+/** `GapFreeRun` with its start and render as functions. */
+class GapFreeFunctions<T> extends GapFreeRun<T> {
+  constructor(
+    out: Subscriber<StreamMessage>,
+    private readonly starting: StreamStart,
+    private readonly rendering: (change: T) => Rendered | undefined,
+  ) {
+    super(out);
+  }
+
+  protected start(emit: (message: StreamMessage, end?: boolean) => void, closed: () => boolean): Promise<void> {
+    return this.starting(emit, closed);
+  }
+
+  protected render(change: T): Rendered | undefined {
+    return this.rendering(change);
+  }
+}
+
+/** A gap-free stream (`GapFreeRun`) of `changes`, started by `start`, each change shown as `render` says. */
+export function gapFree<T>(changes: Observable<T>, start: StreamStart, render: (change: T) => Rendered | undefined): Observable<StreamMessage> {
+  return new Observable<StreamMessage>((out) => {
+    new GapFreeFunctions(out, start, render).begin(changes);
   });
 }

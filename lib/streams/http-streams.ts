@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
@@ -8,7 +9,7 @@ import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget, wantsStream } from './stream-requests.js';
 import { boundToCredential } from './credential-bound.js';
-import { framingFor, writeStream, type StreamMessage } from './transports/index.js';
+import { framingFor, writeStream, type Framing, type StreamMessage, type WriteOptions } from './transports/index.js';
 
 /**
  * `?stream=true` / `?streamonly=true` on document GETs and searches, in both address styles:
@@ -46,26 +47,33 @@ export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: Stream
   const principal = (ctx.state as { principal?: { role: string; username: string } }).principal;
   const messages = principal && principal.role !== 'admin' ? boundToCredential(stream, hub.credentialChanges, principal.username) : stream;
   ctx.respond = false;
-  await writeStream(ctx.res, messages, framing, {
+  // what the stream keeps for its life is the response, not the request's context
+  await writeStream(ctx.res, messages, framing, streamOptions(ctx.res, hub, kind, framing)).catch((err) => {
+    ctx.respond = true; // nothing was written: the error middleware answers
+    throw err;
+  });
+}
+
+/** How an HTTP stream writes (the node's limits, its head); made apart from the request's context, which its closures would keep. */
+function streamOptions(res: ServerResponse, hub: StreamHub, kind: StreamKind, framing: Framing): WriteOptions {
+  const tally = hub.tallies.of(kind, framing.name);
+  return {
     heartbeatMs: hub.config.heartbeatMs,
     maxBufferedBytes: hub.config.maxBufferedBytes,
     overflowMessage: () => {
-      hub.tallies.of(kind, framing.name).dropped++;
+      tally.dropped++;
       return overflowMessage();
     },
     errorMessage,
     awaitFirst: true,
     start: () => {
-      ctx.res.writeHead(200, {
+      res.writeHead(200, {
         'content-type': framing.contentType,
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',
         'x-elastic-product': 'Elasticsearch',
       });
-      ctx.res.flushHeaders();
+      res.flushHeaders();
     },
-  }).catch((err) => {
-    ctx.respond = true; // nothing was written: the error middleware answers
-    throw err;
-  });
+  };
 }

@@ -2,8 +2,8 @@ import type { ChangeEvent, DocumentChange } from '../changes/index.js';
 import { errorBody, toEsError, EsError } from '../errors/index.js';
 import type { StreamMessage } from './transports/index.js';
 
-/** The live marker (StreamMessage.live): every change from now on reaches the stream. */
-export const liveMessage = (): StreamMessage => ({ data: undefined, live: true });
+/** The live marker (StreamMessage.live): every change from now on reaches the stream. One object, sent by every stream. */
+export const LIVE: StreamMessage = { data: undefined, live: true };
 
 /** `{_type,_id,_source}` for a document that is (still) there. */
 export function changedMessage(change: DocumentChange, type: string, source: unknown, updated?: boolean): StreamMessage {

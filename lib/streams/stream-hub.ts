@@ -1,4 +1,4 @@
-import { Observable, type Subscription } from 'rxjs';
+import { Observable, type Subscriber, type TeardownLogic } from 'rxjs';
 import { isHistoryGone, type ChangeBus } from '../changes/index.js';
 import type { InterceptedBackend } from '../engine/index.js';
 import type { StreamConfig } from '../config/index.js';
@@ -11,37 +11,101 @@ import { LiveSearches } from './live-searches.js';
 import { MatchContexts } from './match-contexts.js';
 import { resetMessage, shutdownMessage, timeLimitMessage } from './messages.js';
 import { searchStream, type SearchStreamSpec } from './search-stream.js';
-import type { StreamMessage } from './transports/index.js';
-import { StreamLifetimes } from './stream-lifetimes.js';
-import { StreamTallies, type StreamKind, type StreamTransport } from './stream-tallies.js';
+import { StreamSubscriber, type StreamMessage } from './transports/index.js';
+import { StreamLifetimes, type Ending, type Lifetime } from './stream-lifetimes.js';
+import { StreamTallies, type StreamKind, type StreamTally, type StreamTransport } from './stream-tallies.js';
+
+/** How a hub stream (re)opens what it carries: the first time with the client's resume position, after a reset without one. */
+type Opener = (since: string | undefined) => Observable<StreamMessage>;
 
 /**
- * A stream that survives a discontinuity: when the history cannot bridge a gap (`historyGone`:
- * the position it resumes from is gone, or its node's live delivery lost changes it cannot
- * recover), the client is told `_reset` and the stream starts again from the current state —
- * never a silent gap, never a stream that just ends. `open(since)` builds the stream; the first
- * time with the client's resume position, after a reset without one.
+ * One stream as the hub bounds it, as one object (a node holds tens of thousands): counted while
+ * open (`tallies`), ended at its maximum duration or on shutdown with a final message
+ * (`StreamLifetimes`), and surviving a discontinuity: when the history cannot bridge a gap
+ * (`historyGone`: the position it resumes from is gone, or its node's live delivery lost changes
+ * it cannot recover), the client is told `_reset` and the stream starts again from the current
+ * state — never a silent gap, never a stream that just ends.
  */
-function resettable(open: (since: string | undefined) => Observable<StreamMessage>, since?: string): Observable<StreamMessage> {
-  return new Observable<StreamMessage>((subscriber) => {
-    let inner: Subscription | undefined;
-    const run = (from: string | undefined) => {
-      inner = open(from).subscribe({
-        next: (message) => subscriber.next(message),
-        error: (err) => {
-          if (!isHistoryGone(err)) return subscriber.error(err);
-          subscriber.next(resetMessage(err));
-          // once the failed subscriptions' teardowns have run: the new one subscribes afresh
-          setImmediate(() => {
-            if (!subscriber.closed) run(undefined);
-          });
-        },
-        complete: () => subscriber.complete(),
-      });
-    };
-    run(since);
-    return () => inner?.unsubscribe();
-  });
+class HubStream implements Ending {
+  private attempt: Attempt | undefined;
+  private lifetime: Lifetime | undefined;
+
+  constructor(
+    private readonly out: Subscriber<StreamMessage>,
+    private readonly open: Opener,
+    private readonly tally: StreamTally,
+    private readonly lifetimes: StreamLifetimes,
+    private readonly maxDurationMs: number,
+  ) {}
+
+  run(since: string | undefined): TeardownLogic {
+    this.tally.open++;
+    this.lifetime = this.lifetimes.enter(this);
+    this.subscribe(since);
+    return this;
+  }
+
+  /** `StreamLifetimes`: the stream's time is up, or the node shuts down. */
+  end(why: 'time' | 'shutdown'): void {
+    const final = why === 'time' ? timeLimitMessage(this.maxDurationMs) : shutdownMessage();
+    this.tally.pushed++;
+    this.out.next(final);
+    this.out.complete();
+  }
+
+  /** A message of the current attempt. */
+  pushed(message: StreamMessage): void {
+    if (!message.live) this.tally.pushed++;
+    this.out.next(message);
+  }
+
+  failed(err: unknown): void {
+    const out = this.out;
+    if (!isHistoryGone(err)) return out.error(err);
+    this.pushed(resetMessage(err));
+    // once the failed subscriptions' teardowns have run: the new one subscribes afresh
+    setImmediate(() => {
+      if (!out.closed) this.subscribe(undefined);
+    });
+  }
+
+  completed(): void {
+    this.out.complete();
+  }
+
+  unsubscribe(): void {
+    if (this.lifetime === undefined) return;
+    this.tally.open--;
+    this.lifetimes.leave(this.lifetime);
+    this.lifetime = undefined;
+    this.attempt?.unsubscribe();
+  }
+
+  private subscribe(since: string | undefined): void {
+    const attempt = (this.attempt = new Attempt(this));
+    this.open(since).subscribe(attempt);
+  }
+}
+
+/** One subscription of a `HubStream` to what it carries (a new one after each reset). */
+class Attempt extends StreamSubscriber<StreamMessage> {
+  constructor(private readonly stream: HubStream) {
+    super();
+  }
+
+  protected override _next(message: StreamMessage): void {
+    this.stream.pushed(message);
+  }
+
+  protected override _error(err: unknown): void {
+    this.unsubscribe();
+    this.stream.failed(err);
+  }
+
+  protected override _complete(): void {
+    this.unsubscribe();
+    this.stream.completed();
+  }
 }
 
 /**
@@ -83,17 +147,17 @@ export class StreamHub {
 
   /** `transport`: how the stream reaches its client, for the node's counts (`tallies`). */
   document(spec: DocumentStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.bounded('document', transport, resettable((since) => documentStream(this.bus, this.documents, { ...spec, since }), spec.since));
+    return this.bounded('document', transport, (since) => documentStream(this.bus, this.documents, { ...spec, since }), spec.since);
   }
 
   search(spec: SearchStreamSpec, transport: StreamTransport = 'json'): Observable<StreamMessage> {
-    return this.bounded('search', transport, resettable((since) => searchStream(this.bus, this.searches, { ...spec, since }), spec.since));
+    return this.bounded('search', transport, (since) => searchStream(this.bus, this.searches, { ...spec, since }), spec.since);
   }
 
   /** A live declarative UI (`liveDeclarative`), with the limits, counts and resets of every stream. */
   declarative(messages: Observable<StreamMessage>, transport: StreamTransport = 'json'): Observable<StreamMessage> {
     // `messages` starts afresh on each subscription (a new shared run, a new first answer)
-    return this.bounded('declarative', transport, resettable(() => messages));
+    return this.bounded('declarative', transport, () => messages);
   }
 
   /**
@@ -108,39 +172,22 @@ export class StreamHub {
   /**
    * At most `maxDurationMs`, then a final message; ends on shutdown with one too (at once for a
    * stream asked for while the node shuts down); counted while open (`tallies`: open streams and
-   * messages pushed, the live marker not counted). This is `takeUntil(timer or shutdown)` + the
-   * final message + `finalize`, written as one subscriber over one timer for all streams
+   * messages pushed, the live marker not counted); reset after a discontinuity. This is
+   * `takeUntil(timer or shutdown)` + the final message + `finalize` + a retry on `historyGone`,
+   * written as one object per stream (`HubStream`) over one timer for all streams
    * (`StreamLifetimes`): a node holds tens of thousands of streams, and each operator, timer and
    * subscription costs every one of them memory (bench:streams prints the RSS per stream).
    */
-  private bounded(kind: StreamKind, transport: StreamTransport, messages: Observable<StreamMessage>): Observable<StreamMessage> {
-    return new Observable<StreamMessage>((subscriber) => {
-      const end = (why: 'time' | 'shutdown') => {
-        const final = why === 'time' ? timeLimitMessage(this.config.maxDurationMs) : shutdownMessage();
-        tally.pushed++;
-        subscriber.next(final);
-        subscriber.complete();
-      };
+  private bounded(kind: StreamKind, transport: StreamTransport, open: Opener, since?: string): Observable<StreamMessage> {
+    return new Observable<StreamMessage>((out) => {
       const tally = this.tallies.of(kind, transport);
       if (this.shuttingDown) {
-        end('shutdown');
-        return;
+        tally.pushed++;
+        out.next(shutdownMessage());
+        out.complete();
+        return undefined;
       }
-      tally.open++;
-      const release = this.lifetimes.add(end);
-      const sub = messages.subscribe({
-        next: (message) => {
-          if (!message.live) tally.pushed++;
-          subscriber.next(message);
-        },
-        error: (err) => subscriber.error(err),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        tally.open--;
-        release();
-        sub.unsubscribe();
-      };
+      return new HubStream(out, open, tally, this.lifetimes, this.config.maxDurationMs).run(since);
     });
   }
 }

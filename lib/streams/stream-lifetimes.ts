@@ -23,18 +23,29 @@ export class StreamLifetimes {
    * caller then ends the stream, which calls the returned function.
    */
   add(end: (why: 'time' | 'shutdown') => void): () => void {
-    const lifetime: Lifetime = { deadline: performance.now() + this.maxMs, end };
+    const lifetime = this.enter({ end });
+    return () => this.leave(lifetime);
+  }
+
+  /**
+   * `add` for a stream that is an object with an `end` method: no closure per stream. Returns
+   * the stream's lifetime, handed back to `leave` once it is over.
+   */
+  enter(stream: Ending): Lifetime {
+    const lifetime: Lifetime = { deadline: performance.now() + this.maxMs, stream };
     this.open.add(lifetime);
     if (this.timer === undefined) this.arm(lifetime.deadline);
-    return () => {
-      this.open.delete(lifetime);
-      if (this.open.size === 0) this.disarm();
-    };
+    return lifetime;
+  }
+
+  leave(lifetime: Lifetime): void {
+    this.open.delete(lifetime);
+    if (this.open.size === 0) this.disarm();
   }
 
   /** Ends every open stream (node shutdown). */
   endAll(): void {
-    for (const lifetime of [...this.open]) lifetime.end('shutdown');
+    for (const lifetime of [...this.open]) lifetime.stream.end('shutdown');
   }
 
   private arm(deadline: number): void {
@@ -60,14 +71,19 @@ export class StreamLifetimes {
     }
     for (const lifetime of expired) {
       this.open.delete(lifetime);
-      lifetime.end('time');
+      lifetime.stream.end('time');
     }
     const next = this.open.values().next();
     if (!next.done) this.arm(next.value.deadline);
   }
 }
 
-interface Lifetime {
+/** A stream that ends at its maximum duration (`'time'`) or when the node shuts down. */
+export interface Ending {
+  end(why: 'time' | 'shutdown'): void;
+}
+
+export interface Lifetime {
   readonly deadline: number;
-  readonly end: (why: 'time' | 'shutdown') => void;
+  readonly stream: Ending;
 }

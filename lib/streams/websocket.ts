@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Subscription, type Observable } from 'rxjs';
+import type { Observable, Unsubscribable } from 'rxjs';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TypedDocuments } from '../apps/index.js';
 import { checkSystemIndices, type Authenticator, type Authorizer, type Principal } from '../auth/index.js';
@@ -15,7 +15,7 @@ import type { StreamHub } from './stream-hub.js';
 import type { StreamKind } from './stream-tallies.js';
 import { openRequestedStream, streamTarget } from './stream-requests.js';
 import { boundToCredential } from './credential-bound.js';
-import { messageJson, type StreamMessage } from './transports/index.js';
+import { messageJson, StreamSubscriber, type StreamMessage } from './transports/index.js';
 
 /** A subscribe (or unsubscribe) frame of the appbase WebSocket protocol. */
 interface Frame {
@@ -55,7 +55,7 @@ const POLICY_VIOLATION = 1008;
  * `ws://host/{app}` speaking the appbase frame protocol: a subscribe frame
  * `{id, path: "app/type/id?streamonly=true", method, body, authorization}` is answered with
  * `{id, channel}` (and `body` when there is an initial message), then every change is pushed as
- * `{channel, event}`; `{…, unsubscribe: true}` ends that subscription; errors are
+ * `{channel, event}` (its members in any order, as JSON allows); `{…, unsubscribe: true}` ends that subscription; errors are
  * `{id, message, status, error}`. Each frame is authenticated like the equivalent HTTP request;
  * a connection whose frames fail authentication `maxAuthFailures` times is closed (1008).
  *
@@ -84,7 +84,7 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
       return;
     }
     const client = { ip: deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '', referer: req.headers.referer ?? req.headers.origin };
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, app[0], req.headers.authorization, client, deps));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, app[0], req.headers.authorization, client, deps));
   });
 
   return {
@@ -99,17 +99,30 @@ export function attachWebSocket(server: http.Server, deps: WebSocketDeps): { clo
   };
 }
 
-function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
-  const subscriptions = new Map<string, Subscription>();
+function serve(ws: WebSocket, socket: Duplex, app: string, upgradeAuthorization: string | undefined, client: { ip: string; referer?: string }, deps: WebSocketDeps): void {
+  const subscriptions = new Map<string, Unsubscribable>();
   let authFailures = 0;
   /** A frame (an object, or its JSON text); `last`: the final frame of a subscription, sent even past the bound (one per subscription). */
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
+  };
   const send = (payload: unknown, last = false) => {
     if (ws.readyState !== ws.OPEN) return;
     if (!last && ws.bufferedAmount > 2 * deps.maxBufferedBytes) {
       ws.terminate(); // the client does not read: drop what it left, and every subscription with it
       return;
     }
-    ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
+    // the frames of one turn of the event loop (the changes of a burst reach every connection's
+    // subscriptions in the same turn) leave in one write to the socket, not one write each
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      setImmediate(uncork);
+    }
+    if (payload instanceof Uint8Array) ws.send(payload, TEXT_FRAME);
+    else ws.send(typeof payload === 'string' ? payload : JSON.stringify(payload));
   };
   const errorFrame = (id: unknown, e: EsError) => ({ id, message: e.reason, status: e.status, error: errorBody(e).error });
   const fail = (id: unknown, err: unknown) => {
@@ -128,6 +141,14 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
     sub?.unsubscribe();
     const overflow = overflowMessage().data as EsErrorBody;
     send({ id, message: overflow.error.reason, status: overflow.status, error: overflow.error }, true);
+  };
+
+  const connection: Connection = {
+    push,
+    fail,
+    forget(id) {
+      subscriptions.delete(id);
+    },
   };
 
   ws.on('message', (data) => {
@@ -213,29 +234,75 @@ function serve(ws: WebSocket, app: string, upgradeAuthorization: string | undefi
   }
 
   /**
-   * Pushes a subscription's messages as frames. A function of its own: the subscription lives as
-   * long as the connection, and its closures keep only the id and kind, not the subscribe
-   * frame's scope. A change's frame is `{channel, event}` around the change's JSON, serialized
-   * once for every subscription it reaches (`messageJson`).
+   * Pushes a subscription's messages as frames (`SubscriptionFrames`: one object per
+   * subscription, which keeps only its id, kind and this connection).
    */
   function follow(id: string, kind: StreamKind, messages: Observable<StreamMessage>): void {
-    const channel = JSON.stringify(id);
-    const sub = new Subscription();
+    const sub = new SubscriptionFrames(connection, id, kind);
     subscriptions.set(id, sub);
-    sub.add(messages.subscribe({
-      next: (message) => {
-        // `position`: the stream's resume token (an SSE client's event id), for `since=` on a
-        // subscribe frame after a reconnect — to this node or any other
-        if (message.live) push(id, kind, { id, channel: id, live: true });
-        else if (message.initial) push(id, kind, { id, channel: id, body: message.data, position: message.id });
-        else push(id, kind, `{"channel":${channel},"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":"${message.id}"`}}`);
-      },
-      error: (err) => {
-        subscriptions.delete(id);
-        fail(id, err);
-      },
-      complete: () => subscriptions.delete(id),
-    }));
+    messages.subscribe(sub);
+  }
+}
+
+/** What a subscription of a connection needs of it. */
+interface Connection {
+  push(id: string, kind: StreamKind, payload: unknown): void;
+  fail(id: unknown, err: unknown): void;
+  forget(id: string): void;
+}
+
+/** Options of `ws.send` for a frame given as bytes: a text frame (JSON), not a binary one. */
+const TEXT_FRAME = { binary: false } as const;
+
+/**
+ * A change's frame `{"event":…,"position":…,"channel":` up to its channel, as bytes: built once
+ * per change however many subscriptions it reaches (kept on the message, `messageJson`).
+ */
+function changeFrameHead(message: StreamMessage): Buffer {
+  const encoded = (message.encoded ??= {});
+  return (encoded.wsHead ??= Buffer.from(`{"event":${messageJson(message)}${message.id === undefined ? '' : `,"position":${JSON.stringify(message.id)}`},"channel":`));
+}
+
+/**
+ * One subscription's messages as frames. A change's frame is `{channel, event}` around the
+ * change's JSON, serialized once for every subscription it reaches (`messageJson`).
+ */
+class SubscriptionFrames extends StreamSubscriber<StreamMessage> {
+  /** The end of this subscription's change frames: its channel (`"s1"}`). */
+  private readonly channelTail: string;
+
+  constructor(private readonly connection: Connection, private readonly id: string, private readonly kind: StreamKind) {
+    super();
+    this.channelTail = `${JSON.stringify(id)}}`;
+  }
+
+  protected override _next(message: StreamMessage): void {
+    const { id, kind, connection } = this;
+    // `position`: the stream's resume token (an SSE client's event id), for `since=` on a
+    // subscribe frame after a reconnect — to this node or any other
+    if (message.live) connection.push(id, kind, { id, channel: id, live: true });
+    else if (message.initial) connection.push(id, kind, { id, channel: id, body: message.data, position: message.id });
+    else {
+      // the change's part of the frame is encoded once for every subscription it reaches; each
+      // subscription adds its channel
+      const head = changeFrameHead(message);
+      const tail = this.channelTail;
+      const frame = Buffer.allocUnsafe(head.length + Buffer.byteLength(tail));
+      head.copy(frame, 0);
+      frame.write(tail, head.length);
+      connection.push(id, kind, frame);
+    }
+  }
+
+  protected override _error(err: unknown): void {
+    this.unsubscribe();
+    this.connection.forget(this.id);
+    this.connection.fail(this.id, err);
+  }
+
+  protected override _complete(): void {
+    this.unsubscribe();
+    this.connection.forget(this.id);
   }
 }
 

@@ -17,6 +17,23 @@ export interface StreamMessage {
    * frame, concatenated JSON and NDJSON nothing (their response headers are sent only then).
    */
   live?: true;
+  /**
+   * What the message was last encoded as, kept on the message itself: the streams of one
+   * document share each change's message object, so a change is serialized and framed once
+   * however many streams send it (`frameBytes`, `chunkBytes`, `messageJson`).
+   */
+  encoded?: EncodedMessage;
+}
+
+/** A message's bytes in one framing (and as one HTTP/1.1 chunk), and its data as JSON. */
+export interface EncodedMessage {
+  framing?: Framing;
+  bytes?: Buffer;
+  /** `bytes` as a chunk of the chunked transfer coding: size line, bytes, CRLF. */
+  chunk?: Buffer;
+  json?: string;
+  /** A WebSocket change frame up to its channel (lib/streams/websocket.ts). */
+  wsHead?: Buffer;
 }
 
 export interface Framing {
@@ -66,22 +83,14 @@ export function framingFor(accept: string | undefined): Framing {
   return concatenatedJson;
 }
 
-/** Each message's data as JSON, once. */
-const texts = new WeakMap<StreamMessage, string>();
-
 /**
  * A message's data as JSON text, serialized once however many WebSocket subscriptions send the
- * same message object (the streams of one document share each change's message). HTTP framings
- * need no such cache: `frameBytes` keeps their whole frame.
+ * same message object (the streams of one document share each change's message).
  */
 export function messageJson(message: StreamMessage): string {
-  let text = texts.get(message);
-  if (text === undefined) texts.set(message, (text = JSON.stringify(message.data)));
-  return text;
+  const encoded = (message.encoded ??= {});
+  return (encoded.json ??= JSON.stringify(message.data));
 }
-
-/** The last framing each message was encoded in, and its bytes. */
-const encoded = new WeakMap<StreamMessage, { framing: Framing; bytes: Buffer }>();
 
 /**
  * A message's bytes in a framing; undefined when the framing writes nothing for it. Encoded once
@@ -89,11 +98,28 @@ const encoded = new WeakMap<StreamMessage, { framing: Framing; bytes: Buffer }>(
  * change's message, a burst of changes is thousands of writes of a few distinct messages.
  */
 export function frameBytes(framing: Framing, message: StreamMessage): Buffer | undefined {
-  const hit = encoded.get(message);
-  if (hit !== undefined && hit.framing === framing) return hit.bytes;
+  const encoded = message.encoded;
+  if (encoded !== undefined && encoded.framing === framing) return encoded.bytes;
   const text = framing.frame(message);
-  if (!text) return undefined;
-  const bytes = Buffer.from(text);
-  encoded.set(message, { framing, bytes });
+  const bytes = text ? Buffer.from(text) : undefined;
+  if (encoded === undefined) message.encoded = { framing, bytes };
+  else {
+    encoded.framing = framing;
+    encoded.bytes = bytes;
+    encoded.chunk = undefined;
+  }
   return bytes;
+}
+
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * A message's bytes in a framing as one chunk of HTTP/1.1's chunked transfer coding (size line,
+ * bytes, CRLF), built once per message: a stream writes it to its socket in one write.
+ */
+export function chunkBytes(framing: Framing, message: StreamMessage): Buffer | undefined {
+  const bytes = frameBytes(framing, message);
+  if (bytes === undefined) return undefined;
+  const encoded = message.encoded!;
+  return (encoded.chunk ??= Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`, 'latin1'), bytes, CRLF]));
 }

@@ -1,2 +1,3 @@
-export { concatenatedJson, ndjson, sse, framingFor, frameBytes, messageJson, type Framing, type StreamMessage } from './framing.js';
+export { concatenatedJson, ndjson, sse, framingFor, frameBytes, chunkBytes, messageJson, type Framing, type StreamMessage } from './framing.js';
 export { writeStream, type WriteOptions } from './write-stream.js';
+export { StreamSubscriber } from './stream-subscriber.js';

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { Observable, Observer, Subscription } from 'rxjs';
-import { frameBytes, type Framing, type StreamMessage } from './framing.js';
+import type { Observable } from 'rxjs';
+import { StreamSubscriber } from './stream-subscriber.js';
+import { chunkBytes, frameBytes, type Framing, type StreamMessage } from './framing.js';
 import { heartbeatClock, type Beating } from './heartbeats.js';
 
 export interface WriteOptions {
@@ -36,66 +37,81 @@ export interface WriteOptions {
 export function writeStream(res: ServerResponse, messages: Observable<StreamMessage>, framing: Framing, options: WriteOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const sink = new HttpSink(res, framing, options, resolve, reject);
-    sink.subscribe(messages);
+    sink.follow(messages);
   });
 }
 
+/** A framing's heartbeat as bytes, and as a chunk. */
+const heartbeats = new Map<Framing, StreamMessage>();
+const heartbeatOf = (framing: Framing): StreamMessage => {
+  let beat = heartbeats.get(framing);
+  if (beat === undefined) heartbeats.set(framing, (beat = { data: undefined, encoded: { framing, bytes: Buffer.from(framing.heartbeat) } }));
+  return beat;
+};
+
 /**
- * One HTTP stream: the observer of its messages and its heartbeat, as one object (a node holds
- * tens of thousands; closures per stream would cost each of them more).
+ * One HTTP stream: the subscriber of its messages and its heartbeat, as one object (a node holds
+ * tens of thousands; closures, or a subscriber wrapping it, would cost each of them more). Once
+ * the head is out, a message is one write of its bytes, framed once for every stream that sends
+ * it (`chunkBytes`), to the socket.
  */
-class HttpSink implements Observer<StreamMessage>, Beating {
-  private subscription: Subscription | undefined;
+class HttpSink extends StreamSubscriber<StreamMessage> implements Beating {
   private started = false;
   private finished = false;
   /** Heartbeat ticks since the last write. */
   private idleTicks = 0;
   private readonly ticksPerBeat: number;
   private readonly clock: ReturnType<typeof heartbeatClock>;
+  /** Until the head is written: how the caller learns it (then dropped). */
+  private settle: { resolve: () => void; reject: (err: unknown) => void } | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly framing: Framing,
     private readonly options: WriteOptions,
-    private readonly resolveStart: () => void,
-    private readonly rejectStart: (err: unknown) => void,
+    resolveStart: () => void,
+    rejectStart: (err: unknown) => void,
   ) {
+    super();
+    this.settle = { resolve: resolveStart, reject: rejectStart };
     const periodMs = Math.max(50, Math.min(options.heartbeatMs, 1000));
     this.ticksPerBeat = Math.max(1, Math.round(options.heartbeatMs / periodMs));
     this.clock = heartbeatClock(periodMs);
-    res.once('close', () => this.finish());
+    // `on`, not `once`: finish is idempotent, and `once` wraps the listener in two objects more per stream
+    res.on('close', () => this.finish());
   }
 
-  subscribe(messages: Observable<StreamMessage>): void {
+  follow(messages: Observable<StreamMessage>): void {
     if (!this.options.awaitFirst) this.start();
-    this.subscription = messages.subscribe(this);
-    if (this.finished) this.subscription.unsubscribe();
+    messages.subscribe(this);
+    if (this.finished) this.unsubscribe();
   }
 
-  next(message: StreamMessage): void {
+  protected override _next(message: StreamMessage): void {
     this.start();
-    const bytes = frameBytes(this.framing, message);
-    if (bytes) this.write(bytes);
+    this.write(message);
   }
 
-  error(err: unknown): void {
+  protected override _error(err: unknown): void {
     if (!this.started) {
       this.finished = true;
-      this.subscription?.unsubscribe();
-      this.rejectStart(err);
+      this.unsubscribe();
+      const settle = this.settle;
+      this.settle = undefined;
+      settle?.reject(err);
       return;
     }
-    this.write(frameBytes(this.framing, this.options.errorMessage(err)));
+    this.write(this.options.errorMessage(err));
     this.finish();
   }
 
-  complete(): void {
+  protected override _complete(): void {
     this.start();
     this.finish();
   }
 
   tick(): void {
-    if (++this.idleTicks >= this.ticksPerBeat) this.write(this.framing.heartbeat);
+    if (++this.idleTicks >= this.ticksPerBeat) this.write(heartbeatOf(this.framing));
   }
 
   private start(): void {
@@ -103,17 +119,32 @@ class HttpSink implements Observer<StreamMessage>, Beating {
     this.started = true;
     this.options.start();
     this.clock.add(this);
-    if (this.framing.preamble) this.write(this.framing.preamble);
-    this.resolveStart();
+    if (this.framing.preamble) this.write({ data: undefined, encoded: { framing: this.framing, bytes: Buffer.from(this.framing.preamble) } });
+    const settle = this.settle;
+    this.settle = undefined;
+    settle?.resolve();
   }
 
-  private write(bytes: Buffer | string | undefined): void {
-    if (this.finished || bytes === undefined) return;
-    this.idleTicks = 0;
+  private write(message: StreamMessage): void {
+    if (this.finished) return;
     const res = this.res;
-    res.write(bytes);
+    const socket = res.socket;
+    // the head is out and nothing waits in the response's own buffer: the message goes to the
+    // socket as it is (or as its chunk), in one write; else through the response, which queues it
+    if (socket !== null && res.headersSent && res.writableLength === socket.writableLength && !socket.destroyed) {
+      const bytes = res.chunkedEncoding ? chunkBytes(this.framing, message) : frameBytes(this.framing, message);
+      if (bytes === undefined) return;
+      this.idleTicks = 0;
+      socket.write(bytes);
+    } else {
+      const bytes = frameBytes(this.framing, message);
+      if (bytes === undefined) return;
+      this.idleTicks = 0;
+      res.write(bytes);
+    }
     if (res.writableLength > this.options.maxBufferedBytes) {
-      res.write(frameBytes(this.framing, this.options.overflowMessage()) ?? '');
+      const overflow = frameBytes(this.framing, this.options.overflowMessage());
+      if (overflow) res.write(overflow);
       this.finish();
     }
   }
@@ -122,9 +153,13 @@ class HttpSink implements Observer<StreamMessage>, Beating {
     if (this.finished) return;
     this.finished = true;
     this.clock.delete(this);
-    this.subscription?.unsubscribe();
+    this.unsubscribe();
     if (!this.res.writableEnded) this.res.end();
     // over before it began (the client left first): nothing was written, nothing to answer
-    if (!this.started) this.resolveStart();
+    if (!this.started) {
+      const settle = this.settle;
+      this.settle = undefined;
+      settle?.resolve();
+    }
   }
 }
