@@ -146,9 +146,8 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       const ended = performance.now();
       const took = Math.round(ended - arrival.started);
       const status = ctx.res.statusCode;
-      if (this.sampling && !this.sampling.keeps({ status, tookMs: took, operation: info.operation, stream: info.category === 'streams' }, ended)) {
-        return void tap?.take();
-      }
+      const weight = this.sampling ? this.sampling.weigh({ status, tookMs: took, operation: info.operation, stream: info.category === 'streams' }, ended) : 1;
+      if (weight === 0) return void tap?.take();
       const principal: Principal | undefined = ctx.state.principal;
       const record: LogRecord = {
         // time-ordered: a batch's ids follow each other in the store's key order (`recordId`)
@@ -169,6 +168,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         user: principal?.username ?? '',
         ip: arrival.ip,
         kind: kindOf(info, info.category === 'declarative' ? declarativeBody(ctx.state.body) : undefined),
+        weight,
       };
       if (info.category === 'streams') record.stream = true;
       if (ctx.req.headers[CONSOLE_BACKGROUND_HEADER] === CONSOLE_BACKGROUND) record.background = true;
