@@ -40,7 +40,8 @@ import { cpuMicros, CLOCK_TICKS_PER_SECOND } from './support/cpu.js';
 import { seededRandom, summarize, type Summary } from './support/latency.js';
 import { DEBIAN_INDEX } from './support/live-search-mix.js';
 import { redisServerAvailable, startBenchRedis } from './support/redis-server.js';
-import { cleanUp, owned, runBench, started } from './support/teardown.js';
+import { cleanUp, owned, runBench, started as startedServer } from './support/teardown.js';
+import { dropOutput } from './support/dropped-output.js';
 import { ms, printTable as printRows, type Row } from './support/table.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? Infinity);
@@ -61,6 +62,9 @@ const AUTH = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_PASSWORD}
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const INDEX = 'debian';
 const SEARCH_PATH = `/${INDEX}/_search`;
+
+/** A started server, its output read and dropped: this process runs the clients that measure it (dropped-output.ts). */
+const started = async (server: Promise<ChildServer>): Promise<ChildServer> => dropOutput(await startedServer(server));
 
 /** spawnServer awaits `<what> listening on <url>`; its type names only gateway and engine, the reference prints `reference`. */
 const spawnReference = (upstream: string) =>
