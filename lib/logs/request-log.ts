@@ -51,7 +51,8 @@ type LogContext = Context & { state: GatewayState };
  *   delays nor fails it. Requests to the logs API itself are not recorded, nor requests refused
  *   before they were classified (authentication, the system-index guard, an unreadable body).
  * - A busy node samples its fast, successful reads (`sampling`, `log-sampling.ts`): every error,
- *   slow request, write and stream is recorded, and what is left out is counted.
+ *   slow request, write and stream is recorded, what is left out is counted, and each record
+ *   carries the `weight` of the requests it stands for.
  * - Never recorded: headers (Authorization, cookies), secret-looking query parameters' values, and
  *   in bodies the values of members named like secrets (`redact.ts`), at any depth.
  * - A scoped credential reads only the records whose every index lies within its patterns.
