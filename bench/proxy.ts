@@ -14,7 +14,8 @@
  * requests/s ≥ 0.75. The process exits 1 when a goal is missed, so the command says where the
  * product stands.
  *
- * The load runs in this process; the servers are child processes. Each target gets
+ * The load runs in this process; the servers are child processes, whose output (the gateways' access
+ * lines) is read and dropped, as a log shipper would take it (bench/support/dropped-output.ts). Each target gets
  * BENCH_DURATION_MS of load per request kind, split into BENCH_ROUNDS rounds that take the targets
  * in turn (the order reversed every other round), so a noisy machine's drift hits all of them alike.
  * The table shows the median round; a ratio is the median of the per-round ratios.
@@ -23,6 +24,7 @@ import os from 'node:os';
 import { spawnEngine, spawnGateway, spawnServer, tempDir, type ChildServer } from '../spec/support/servers.js';
 import { runLoad, fmt, type LoadSpec } from './support/load.js';
 import { cpuMicros, CLOCK_TICKS_PER_SECOND } from './support/cpu.js';
+import { dropOutput } from './support/dropped-output.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
@@ -118,7 +120,8 @@ function median(values: number[]): number {
 async function startAll<T extends ReadonlyArray<() => Promise<ChildServer>>>(starts: T, running: ChildServer[]): Promise<{ [K in keyof T]: ChildServer }> {
   const started: ChildServer[] = [];
   for (const start of starts) {
-    const server = await start();
+    // its output read and dropped, not kept here: this process is the load generator (dropped-output.ts)
+    const server = dropOutput(await start());
     running.push(server);
     started.push(server);
   }

@@ -86,8 +86,8 @@ export interface LogsConfig {
   /**
    * Which requests get a record (lib/logs/log-sampling.ts): every error, slow request
    * (LOGS_SLOW_MS, default 500), write and stream; the fast, successful reads all up to
-   * LOGS_ALL_PER_SECOND (default 100) of them a second, then one in LOGS_SAMPLE_EVERY (default 10;
-   * 1 records every request).
+   * LOGS_ALL_PER_SECOND (default 100) of them a second, then one in LOGS_SAMPLE_EVERY (default 100;
+   * 1 records every request), recorded with the weight of the requests it stands for.
    */
   sampling: { allPerSecond: number; sampleEvery: number; slowMs: number };
 }
@@ -316,7 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
       retentionDays: integer(env, 'LOGS_RETENTION_DAYS', 7, 1, 36_500),
       sampling: {
         allPerSecond: integer(env, 'LOGS_ALL_PER_SECOND', 100, 0, 1_000_000_000),
-        sampleEvery: integer(env, 'LOGS_SAMPLE_EVERY', 10, 1, 1_000_000_000),
+        sampleEvery: integer(env, 'LOGS_SAMPLE_EVERY', 100, 1, 1_000_000_000),
         slowMs: integer(env, 'LOGS_SLOW_MS', 500, 0, 86_400_000),
       },
     },

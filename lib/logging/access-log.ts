@@ -1,7 +1,5 @@
-import type { Context } from 'koa';
 import { pino, type Logger } from 'pino';
-import { redactQuerystring } from '../logs/index.js';
-import type { GatewayState } from '../auth/index.js';
+import { redactQuerystring, type RequestEnd } from '../logs/index.js';
 
 /** An X-Opaque-Id is logged up to this many characters. */
 const MAX_OPAQUE_ID = 256;
@@ -27,30 +25,25 @@ export class AccessLog {
     this.write = lineWriter(this.lines);
   }
 
-  /** Called as the request comes in: what the line needs from the request as it was sent. */
-  begin(ctx: Context & { state: GatewayState }, requestId: string): void {
-    const started = performance.now();
-    const { method, path, querystring } = ctx;
-    const opaqueId = ctx.get('x-opaque-id');
-    const ip = ctx.request.ip;
-    ctx.res.once('close', () => {
-      const info = ctx.state.request;
-      this.write({
-        request_id: requestId,
-        method,
-        path,
-        query: querystring ? redactQuerystring(querystring) : undefined,
-        status: ctx.res.statusCode,
-        took: Math.round((performance.now() - started) * 10) / 10,
-        family: info?.family,
-        category: info?.category,
-        user: ctx.state.principal?.username,
-        opaque_id: opaqueId ? opaqueId.slice(0, MAX_OPAQUE_ID) : undefined,
-        ip,
-        aborted: ctx.res.writableFinished ? undefined : true,
-      });
+  /** The request's line, once its response is over (a `RequestEnd`). */
+  readonly end: RequestEnd = (ctx, arrival) => {
+    const info = ctx.state.request;
+    const { method, path, querystring, opaqueId } = arrival;
+    this.write({
+      request_id: arrival.requestId,
+      method,
+      path,
+      query: querystring ? redactQuerystring(querystring) : undefined,
+      status: ctx.res.statusCode,
+      took: Math.round((performance.now() - arrival.started) * 10) / 10,
+      family: info?.family,
+      category: info?.category,
+      user: ctx.state.principal?.username,
+      opaque_id: opaqueId ? opaqueId.slice(0, MAX_OPAQUE_ID) : undefined,
+      ip: arrival.ip,
+      aborted: ctx.res.writableFinished ? undefined : true,
     });
-  }
+  };
 }
 
 interface AccessLine {

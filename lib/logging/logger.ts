@@ -46,10 +46,13 @@ export function createLogger(options: LoggerOptions): Logger {
  * writes, EAGAIN, the exit flush), but it is handed whole pieces, not lines: given a line at a time
  * it measures the UTF-8 length of all it holds on every write, which cost a busy gateway ~3 µs per
  * access line (measured: 7.8 µs a line through sonic-boom, 5.0 µs through this, 3.9 µs to nowhere).
+ * Each line is encoded into the piece as it comes, while it is fresh in the cache: a piece of 64 KB
+ * joined and encoded at once cost a busy gateway ~1.8 µs per line (loaded), most of it reading
+ * back lines built hundreds of requests before.
  */
 function bufferedStdout(): DestinationStream {
-  const out = pino.destination({ dest: 1, sync: false });
-  const lines = new PendingLines((text) => out.write(text));
+  const out = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
+  const lines = new PendingBytes((bytes) => out.write(bytes as unknown as string));
   setInterval(() => {
     try {
       lines.drain();
@@ -60,14 +63,14 @@ function bufferedStdout(): DestinationStream {
   }, 1000).unref();
   // pino flushes sonic-boom at exit (it registered first); what this holds goes after it
   process.once('exit', () => {
-    const text = lines.take();
-    if (!text) return;
+    const bytes = lines.take();
+    if (!bytes) return;
     try {
-      out.write(text);
+      out.write(bytes as unknown as string);
       out.flushSync();
     } catch {
       try {
-        writeSync(1, text);
+        writeSync(1, bytes);
       } catch {
         // stdout is gone: nothing can be written at exit
       }
@@ -82,31 +85,35 @@ function bufferedStdout(): DestinationStream {
   } as DestinationStream;
 }
 
-/** Lines held as a list until they make a piece worth a write (`PIECE` characters). */
-class PendingLines {
-  private parts: string[] = [];
-  private size = 0;
+/** Lines encoded into a piece of PIECE bytes until it is full: then it is handed to the writer. */
+class PendingBytes {
+  private piece = Buffer.allocUnsafe(PIECE);
+  private used = 0;
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(private readonly write: (bytes: Buffer) => void) {}
 
   add(line: string): void {
-    this.parts.push(line);
-    this.size += line.length;
-    if (this.size >= PIECE) this.drain();
+    // a UTF-8 character takes at most 3 bytes per UTF-16 unit: a line that might not fit goes in the next piece
+    if (this.used + line.length * 3 > PIECE) {
+      this.drain();
+      if (line.length * 3 > PIECE) return this.write(Buffer.from(line, 'utf8'));
+    }
+    this.used += this.piece.write(line, this.used, 'utf8');
   }
 
   /** Hands what is held to the writer. */
   drain(): void {
-    const text = this.take();
-    if (text) this.write(text);
+    const bytes = this.take();
+    if (bytes) this.write(bytes);
   }
 
-  take(): string {
-    if (!this.parts.length) return '';
-    const text = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
-    return text;
+  /** What is held (a piece of its own: the writer keeps it until written), undefined when nothing. */
+  take(): Buffer | undefined {
+    if (this.used === 0) return undefined;
+    const bytes = this.piece.subarray(0, this.used);
+    this.piece = Buffer.allocUnsafe(PIECE);
+    this.used = 0;
+    return bytes;
   }
 }
 

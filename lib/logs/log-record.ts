@@ -53,6 +53,12 @@ export interface LogRecord {
   user: string;
   ip: string;
   kind: LogKind;
+  /**
+   * How many requests the record stands for: 1, or LOGS_SAMPLE_EVERY for the one fast, successful
+   * read a busy node kept of that many (`LogSampling.weigh`). The sum of the weights of records
+   * counts requests; records written before weights were kept have none (count them as 1).
+   */
+  weight: number;
   /** True for a live stream (`stream=true`): logged when it ends. */
   stream?: boolean;
   /**
@@ -88,6 +94,7 @@ export const LOGS_INDEX_BODY = {
       status: { type: 'integer' },
       took: { type: 'long' },
       kind: { type: 'keyword' },
+      weight: { type: 'integer' },
       background: { type: 'boolean' },
       user: { type: 'keyword' },
     },

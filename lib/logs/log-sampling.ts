@@ -29,7 +29,9 @@ export interface FinishedRequest {
  * - the rest (fast, successful reads and searches) are all recorded up to `allPerSecond` of them
  *   in each second, and past that one in `sampleEvery` (counted, not random: the 1st, the n+1st…).
  *
- * A quiet node records every request; what a busy one leaves out is counted (`sampledOut`).
+ * A quiet node records every request; what a busy one leaves out is counted (`sampledOut`), and
+ * each record says how many requests it stands for (`weigh`: its `weight`), so that what counts
+ * requests from the records (a sum of weights) still counts every one.
  */
 export class LogSampling {
   private second = -1;
@@ -44,14 +46,26 @@ export class LogSampling {
 
   /** Whether the request gets a record; `now`: performance.now() at its end. */
   keeps(request: FinishedRequest, now: number): boolean {
+    return this.weigh(request, now) > 0;
+  }
+
+  /**
+   * How many requests the request's record stands for: 0 when it gets none, 1 when it is kept for
+   * itself (what the rule always keeps, and the reads within the second's budget), `sampleEvery`
+   * when it is the one kept of `sampleEvery` reads past the budget (itself and those left out after
+   * it). Summed over records, the weights count every request, at most `sampleEvery - 1` too many
+   * (the last sample's share not seen yet). `now`: performance.now() at its end.
+   */
+  weigh(request: FinishedRequest, now: number): number {
     const second = Math.floor(now / 1000);
     if (second !== this.second) {
       this.second = second;
       this.readsThisSecond = 0;
     }
-    if (request.status >= 400 || request.tookMs >= this.options.slowMs || request.operation !== 'read' || request.stream) return true;
-    if (this.readsThisSecond++ < this.options.allPerSecond || this.passed++ % this.options.sampleEvery === 0) return true;
+    if (request.status >= 400 || request.tookMs >= this.options.slowMs || request.operation !== 'read' || request.stream) return 1;
+    if (this.readsThisSecond++ < this.options.allPerSecond) return 1;
+    if (this.passed++ % this.options.sampleEvery === 0) return this.options.sampleEvery;
     this.sampledOut++;
-    return false;
+    return 0;
   }
 }

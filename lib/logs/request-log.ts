@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { BackgroundRecords, type BatchWriterStats } from '../analytics/index.js';
 import type { Principal } from '../auth/index.js';
@@ -11,6 +12,7 @@ import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS
 import { LogSampling, type LogSamplingOptions } from './log-sampling.js';
 import { recordId } from './record-id.js';
 import { redactQuerystring } from './redact.js';
+import type { RequestArrival, RequestEnd } from './request-arrival.js';
 
 export interface RequestLogOptions {
   /** Keep request and response bodies (LOGS_BODIES). */
@@ -33,15 +35,6 @@ export interface RequestLogStats extends BatchWriterStats {
   sampled_out: number;
 }
 
-/** What the middleware knows of a request when it comes in. */
-interface Arrival {
-  time: number;
-  started: number;
-  path: string;
-  querystring: string;
-  tap?: BodyTap;
-}
-
 /** Records per `_bulk`: the embedded engine indexes a batch on the event loop, 200 records in a few ms. */
 const MAX_BATCH = 200;
 /** A declarative body read again (to tell a suggestion from a search) only up to this size. */
@@ -58,7 +51,8 @@ type LogContext = Context & { state: GatewayState };
  *   delays nor fails it. Requests to the logs API itself are not recorded, nor requests refused
  *   before they were classified (authentication, the system-index guard, an unreadable body).
  * - A busy node samples its fast, successful reads (`sampling`, `log-sampling.ts`): every error,
- *   slow request, write and stream is recorded, and what is left out is counted.
+ *   slow request, write and stream is recorded, what is left out is counted, and each record
+ *   carries the `weight` of the requests it stands for.
  * - Never recorded: headers (Authorization, cookies), secret-looking query parameters' values, and
  *   in bodies the values of members named like secrets (`redact.ts`), at any depth.
  * - A scoped credential reads only the records whose every index lies within its patterns.
@@ -66,6 +60,8 @@ type LogContext = Context & { state: GatewayState };
 export class RequestLog extends BackgroundRecords<LogRecord> {
   private readonly log: (line: string) => void;
   private readonly sampling: LogSampling | undefined;
+  /** LOGS_BODIES: the body taps of requests whose record is not made yet. */
+  private readonly taps = new WeakMap<IncomingMessage, BodyTap>();
 
   constructor(private readonly backend: Backend, private readonly options: RequestLogOptions) {
     super(backend, {
@@ -82,21 +78,21 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
   }
 
   /**
-   * Times each request and queues its record when its response is over. It reads the request's
-   * classification and principal then, so it may stand anywhere before the dispatch; placed
-   * before authentication, `took` includes authenticating and reading the body.
+   * The request's record, queued once its response is over (a `RequestEnd`, run by the request
+   * context's one `close` listener, timed from the request's arrival there). It reads the request's
+   * classification and principal then.
    */
-  middleware(): Middleware<GatewayState> {
+  readonly end: RequestEnd = (ctx, arrival) => this.record(ctx, arrival);
+
+  /**
+   * With LOGS_BODIES: a tap on each request body the steps after it will read (placed before the
+   * first of them); absent otherwise, so that a request pays nothing for it.
+   */
+  bodyTaps(): Middleware<GatewayState> | undefined {
     const { bodies, bodyMaxBytes } = this.options;
+    if (!bodies) return undefined;
     return (ctx, next) => {
-      const arrival: Arrival = {
-        time: Date.now(),
-        started: performance.now(),
-        path: ctx.path,
-        querystring: ctx.querystring,
-        tap: bodies && ctx.state.body === undefined && hasBody(ctx) ? new BodyTap(ctx.req, bodyMaxBytes) : undefined,
-      };
-      ctx.res.once('close', () => this.record(ctx, arrival));
+      if (ctx.state.body === undefined && hasBody(ctx)) this.taps.set(ctx.req, new BodyTap(ctx.req, bodyMaxBytes));
       return next();
     };
   }
@@ -143,23 +139,23 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
   }
 
   /** The request's record, queued; whatever goes wrong here is logged, never the request's concern. */
-  private record(ctx: LogContext, arrival: Arrival): void {
+  private record(ctx: LogContext, arrival: RequestArrival): void {
+    const tap = this.options.bodies ? this.taps.get(ctx.req) : undefined;
     try {
       const info: Classification | undefined = ctx.state.request;
-      if (!info || info.category === 'logs') return void arrival.tap?.take();
+      if (!info || info.category === 'logs') return void tap?.take();
       const ended = performance.now();
       const took = Math.round(ended - arrival.started);
       const status = ctx.res.statusCode;
-      if (this.sampling && !this.sampling.keeps({ status, tookMs: took, operation: info.operation, stream: info.category === 'streams' }, ended)) {
-        return void arrival.tap?.take();
-      }
+      const weight = this.sampling ? this.sampling.weigh({ status, tookMs: took, operation: info.operation, stream: info.category === 'streams' }, ended) : 1;
+      if (weight === 0) return void tap?.take();
       const principal: Principal | undefined = ctx.state.principal;
       const record: LogRecord = {
         // time-ordered: a batch's ids follow each other in the store's key order (`recordId`)
         id: recordId(),
         time: arrival.time,
         time_us: Math.round((performance.timeOrigin + arrival.started) * 1000),
-        method: ctx.method,
+        method: arrival.method,
         path: arrival.path,
         querystring: redactQuerystring(arrival.querystring),
         category: info.category,
@@ -171,26 +167,27 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
         status,
         took,
         user: principal?.username ?? '',
-        ip: ctx.request.ip || ctx.req.socket.remoteAddress || '',
+        ip: arrival.ip,
         kind: kindOf(info, info.category === 'declarative' ? declarativeBody(ctx.state.body) : undefined),
+        weight,
       };
       if (info.category === 'streams') record.stream = true;
       if (ctx.req.headers[CONSOLE_BACKGROUND_HEADER] === CONSOLE_BACKGROUND) record.background = true;
-      if (this.options.bodies) this.addBodies(ctx, arrival, record);
+      if (this.options.bodies) this.addBodies(ctx, tap, record);
       this.writer.add(record, record.id);
     } catch (err) {
       this.log(`request logs: ${ctx.method} ${arrival.path} not recorded: ${(err as Error).message}`);
     }
   }
 
-  private addBodies(ctx: LogContext, arrival: Arrival, record: LogRecord): void {
+  private addBodies(ctx: LogContext, tap: BodyTap | undefined, record: LogRecord): void {
     const max = this.options.bodyMaxBytes;
     const put = (which: 'request' | 'response', body: CapturedBody | undefined) => {
       if (!body) return;
       record[`${which}_body`] = body.text;
       if (body.truncated) record[`${which}_truncated`] = true;
     };
-    const sent = arrival.tap ? arrival.tap.take() : captureBody(ctx.state.body, max);
+    const sent = tap ? tap.take() : captureBody(ctx.state.body, max);
     const encoding = ctx.get('content-encoding');
     put('request', sent && encoding && encoding !== 'identity' ? { text: `[${encoding}]`, truncated: false } : sent);
     if (record.stream) put('response', { text: '[stream]', truncated: false });

@@ -75,8 +75,9 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   const { config, engine, backend, authenticator, authorizer, store, appCredentials, hub, log, pipelines, curation, cache, analytics, logs } = parts;
   const app = new Koa<GatewayState>({ proxy: false });
   app.silent = true;
-  // the request's id (X-Request-Id), its X-Opaque-Id echoed, and its access line once the response is over
-  app.use(requestContext({ logger: parts.logger, accessLog: config.accessLog }));
+  // the request's id (X-Request-Id), its X-Opaque-Id echoed, and once the response is over its access
+  // line and its request log record (one listener for both)
+  app.use(requestContext({ logger: parts.logger, accessLog: config.accessLog, ends: logs ? [logs.end] : [] }));
   app.use(esResponse(log));
   // request bodies counted against network.breaker.inflight_requests while they are read and held
   if (parts.breakers) app.use(inFlightRequests(parts.breakers));
@@ -88,8 +89,9 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
   if (parts.readiness) app.use(health(parts.readiness));
   // the console's static files hold no data: answered before authentication (its calls authenticate)
   app.use(consoleAssets());
-  // every request's record, queued once its response is over (it reads the classification and principal then)
-  if (logs) app.use(logs.middleware());
+  // LOGS_BODIES: the request log taps each body before the first step that reads it
+  const bodyTaps = logs?.bodyTaps();
+  if (bodyTaps) app.use(bodyTaps);
   // browsers' preflights carry no credentials: answered before authentication, from CORS_ORIGINS and
   // the origins stored credentials' referers allow; an actual request, by its own credential's
   const browsers = cors(config.corsOrigins, new CredentialOrigins(store, hub.bus, log));

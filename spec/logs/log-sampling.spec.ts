@@ -64,4 +64,20 @@ describe('request logs: the sampling rule', () => {
       expect(kept + rule.sampledOut).to.equal(requests.length);
     }));
   });
+
+  it('weighs each record by the requests it stands for: the weights count every request, at most sampleEvery - 1 too many', () => {
+    const rule = new LogSampling({ allPerSecond: 2, sampleEvery: 5, slowMs: 500 });
+    // 2 within the budget (1 each), then reads 3–14 past it: the 1st, 6th and 11th kept for 5 each
+    const weights = Array.from({ length: 14 }, (_, i) => rule.weigh(read(), 1000 + i));
+    expect(weights).to.deep.equal([1, 1, 5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0]);
+    expect(rule.weigh(read(1, 500), 1020)).to.equal(1); // what the rule always keeps stands for itself
+    const request = fc.record({ status: fc.constantFrom(200, 404), tookMs: fc.nat(1000), operation: fc.constantFrom('read', 'write'), stream: fc.boolean(), gapMs: fc.nat(400) });
+    fc.assert(fc.property(fc.array(request, { maxLength: 300 }), fc.nat(20), fc.integer({ min: 1, max: 20 }), (requests, allPerSecond, sampleEvery) => {
+      const sampling = new LogSampling({ allPerSecond, sampleEvery, slowMs: 500 });
+      let now = 0;
+      let total = 0;
+      for (const r of requests) total += sampling.weigh(r, (now += r.gapMs));
+      expect(total - requests.length).to.be.within(0, sampleEvery - 1);
+    }));
+  });
 });

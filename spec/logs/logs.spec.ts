@@ -24,6 +24,7 @@ interface Log {
   user: string;
   ip: string;
   kind: string;
+  weight: number;
   stream?: boolean;
   background?: boolean;
   request_body?: string;
@@ -318,6 +319,11 @@ for (const backend of BACKENDS) {
       expect(logs.filter((l) => l.status === 404).map((l) => l.path)).to.have.members(['/sampled/_doc/missing-0', '/sampled/_doc/missing-1', '/sampled/_doc/missing-2']);
       expect(has(logs, 'PUT', '/sampled/_doc/1')).to.equal(true);
       expect(logs).to.have.length(7);
+      // each record says how many requests it stands for: a sampled read its four, the rest itself,
+      // so the weights count every request made (the 12 reads, 3 errors and the write)
+      expect(logs.filter((l) => l.status === 200).map((l) => l.weight)).to.deep.equal([4, 4, 4]);
+      expect(logs.filter((l) => l.status !== 200).map((l) => l.weight)).to.deep.equal([1, 1, 1, 1]);
+      expect(logs.reduce((n, l) => n + l.weight, 0)).to.equal(16);
     });
   });
 
