@@ -69,6 +69,8 @@ interface Registered extends Tracking {
  */
 export class IndexLiveSearches {
   private readonly searches = new Map<LiveSearch, Registered>();
+  /** The searches run again by the engine after every change (`LiveSearch.rerun`): found without a walk of every search. */
+  private readonly rerunning = new Set<Registered>();
   private readonly byRequirement = new SearchIndex<Registered>();
   private readonly tracked = new TrackedIds<Registered>();
   private subscription?: Subscription;
@@ -125,6 +127,7 @@ export class IndexLiveSearches {
   private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
     const reg: Registered = { search, rewritten: search.query, trackedIds: [], trackedCount: 0 };
     this.searches.set(search, reg);
+    if (search.rerun) this.rerunning.add(reg);
     this.indexSearch(reg, ctx);
     return reg;
   }
@@ -155,6 +158,7 @@ export class IndexLiveSearches {
 
   private remove(reg: Registered): void {
     if (!this.searches.delete(reg.search)) return;
+    this.rerunning.delete(reg);
     this.byRequirement.delete(reg);
     this.tracked.forget(reg);
     if (this.searches.size === 0) {
@@ -185,11 +189,11 @@ export class IndexLiveSearches {
       if (event.op === 'delete') this.contexts.invalidate(this.index);
       return;
     }
-    const rerun = [...this.searches.values()].filter((reg) => reg.search.rerun);
-    for (const reg of rerun) await this.rerun(reg, event);
+    if (this.rerunning.size) for (const reg of [...this.rerunning]) await this.rerun(reg, event);
     if (event.op === 'delete') {
       const trackers = this.tracked.trackers(event.id);
-      for (const reg of [...this.searches.values()]) if (!reg.search.rerun) this.departed(reg, event, trackers);
+      // a Map's iteration goes on past searches removed meanwhile (a verdict may end a stream)
+      for (const reg of this.searches.values()) if (!reg.search.rerun) this.departed(reg, event, trackers);
       return;
     }
     let ctx = this.ctx ?? (await this.contexts.get(this.index).catch(() => undefined));
