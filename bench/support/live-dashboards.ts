@@ -95,7 +95,8 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
   const removeData = owned(() => data.remove());
   const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir, ANALYTICS_ENABLED: 'false', LOGS_ENABLED: 'false', ACCESS_LOG: 'false' });
   const stopGateway = owned(() => gw.stop());
-  const pool = new Pool(gw.url, { connections: 32 });
+  // open-loop writes at WRITES_PER_SECOND: as many in flight as the rate times an acknowledgement (a durable commit, ~100 ms on a busy disk)
+  const pool = new Pool(gw.url, { connections: 256 });
   const closePool = owned(() => pool.close());
   try {
     const mapping = structuredClone(DEBIAN_INDEX) as { mappings: { properties: Record<string, unknown> } };
