@@ -82,6 +82,9 @@ export class IndexLiveSearches {
    * after an earlier change (`rerun`) leaves them to their own change, which comes after.
    */
   private readonly pending = new Map<string, number>();
+  /** The searches a change's document starts to match, tracked together once their verdicts are told (`TrackedIds.addAll`). */
+  private readonly toTrack: Registered[] = [];
+  private toTrackCount = 0;
 
   constructor(
     readonly index: string,
@@ -209,7 +212,9 @@ export class IndexLiveSearches {
     }
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
     const { matching, possible } = this.candidates(event, doc);
-    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type);
+    this.toTrackCount = 0;
+    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, true);
+    this.trackFound(event.id);
     for (const reg of possible) {
       const s = reg.search;
       if (s.rerun) continue;
@@ -278,11 +283,13 @@ export class IndexLiveSearches {
    * Tells a search whether a changed document matches it (a departure only when it tracked the
    * document), and tracks or untracks the document.
    */
-  private decided(reg: Registered, change: DocumentChange, matches: boolean): void {
+  private decided(reg: Registered, change: DocumentChange, matches: boolean, together = false): void {
     const wasTracked = this.tracked.has(reg, change.id);
     if (matches) {
       reg.search.onVerdict({ change, matches, wasTracked });
-      if (!wasTracked) this.trackIfRoom(reg, change.id);
+      if (wasTracked) return;
+      if (together) this.toTrack[this.toTrackCount++] = reg;
+      else this.trackIfRoom(reg, change.id);
     } else if (wasTracked) {
       this.tracked.delete(reg, change.id);
       reg.search.onVerdict({ change, matches, wasTracked });
@@ -299,6 +306,15 @@ export class IndexLiveSearches {
     if (!ctx) return false;
     const doc = prepareDocument({ id: change.id, source: (change.source ?? {}) as Record<string, unknown> }, ctx);
     return doc !== undefined && preparedMatches(reg.rewritten, doc);
+  }
+
+  /** Tracks the document for the searches `decided` gathered (`together`). */
+  private trackFound(id: string): void {
+    const count = this.toTrackCount;
+    this.toTrackCount = 0;
+    this.tracked.addAll(id, this.toTrack, count, (reg) => reg.search.trackCap, (reg) => (reg.search.trackedComplete = false));
+    // the buffer keeps its room, not the searches
+    this.toTrack.fill(undefined as unknown as Registered, 0, count);
   }
 
   private trackIfRoom(reg: Registered, id: string): void {
