@@ -40,7 +40,7 @@ describe('TrackedIds', () => {
         const model = new Map<number, Set<Search>>();
         const modelCount = (s: Search) => [...model.values()].filter((set) => set.has(s)).length;
         for (const o of ops) {
-          const s = searches[o.search];
+          const s = searches['search' in o ? o.search : 0];
           if (o.op === 'add') {
             const already = model.get(o.id)?.has(s) ?? false;
             const room = modelCount(s) < o.cap;
