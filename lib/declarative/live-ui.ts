@@ -61,7 +61,7 @@ export function liveDeclarative(bus: ChangeBus, shared: SharedRuns, options: Liv
       if (run <= runsBefore || !shown) return undefined;
       const delta = sharedDelta(shown, value);
       shown = value;
-      return delta && { message: { data: delta, id: position } };
+      return delta && { message: deltaMessage(delta, position) };
     });
   });
 }
@@ -77,6 +77,14 @@ function sharedDelta(before: DeclarativeResponse, after: DeclarativeResponse): R
   const delta = uiDelta(before, after);
   deltas.set(before, { after, delta });
   return delta;
+}
+
+/** A delta's message, one object for the streams that push it: the transport encodes it once for them all (`frameBytes`). */
+const deltaMessages = new WeakMap<Record<string, Answer>, StreamMessage>();
+function deltaMessage(delta: Record<string, Answer>, position: string | undefined): StreamMessage {
+  let message = deltaMessages.get(delta);
+  if (!message || message.id !== position) deltaMessages.set(delta, (message = { data: delta, id: position }));
+  return message;
 }
 
 type Answer = Record<string, unknown>;

@@ -69,6 +69,8 @@ interface Registered extends Tracking {
  */
 export class IndexLiveSearches {
   private readonly searches = new Map<LiveSearch, Registered>();
+  /** The searches run again by the engine after every change (`LiveSearch.rerun`): found without a walk of every search. */
+  private readonly rerunning = new Set<Registered>();
   private readonly byRequirement = new SearchIndex<Registered>();
   private readonly tracked = new TrackedIds<Registered>();
   private subscription?: Subscription;
@@ -80,6 +82,9 @@ export class IndexLiveSearches {
    * after an earlier change (`rerun`) leaves them to their own change, which comes after.
    */
   private readonly pending = new Map<string, number>();
+  /** The searches a change's document starts to match, tracked together once their verdicts are told (`TrackedIds.addAll`). */
+  private readonly toTrack: Registered[] = [];
+  private toTrackCount = 0;
 
   constructor(
     readonly index: string,
@@ -123,8 +128,10 @@ export class IndexLiveSearches {
   }
 
   private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
-    const reg: Registered = { search, rewritten: search.query, trackedIds: [], trackedCount: 0 };
+    // only a search run again by the engine asks for the ids it tracks (`idsOf`)
+    const reg: Registered = { search, rewritten: search.query, trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackMark: 0, trackGone: false };
     this.searches.set(search, reg);
+    if (search.rerun) this.rerunning.add(reg);
     this.indexSearch(reg, ctx);
     return reg;
   }
@@ -155,6 +162,7 @@ export class IndexLiveSearches {
 
   private remove(reg: Registered): void {
     if (!this.searches.delete(reg.search)) return;
+    this.rerunning.delete(reg);
     this.byRequirement.delete(reg);
     this.tracked.forget(reg);
     if (this.searches.size === 0) {
@@ -185,11 +193,10 @@ export class IndexLiveSearches {
       if (event.op === 'delete') this.contexts.invalidate(this.index);
       return;
     }
-    const rerun = [...this.searches.values()].filter((reg) => reg.search.rerun);
-    for (const reg of rerun) await this.rerun(reg, event);
+    if (this.rerunning.size) for (const reg of [...this.rerunning]) await this.rerun(reg, event);
     if (event.op === 'delete') {
-      const trackers = this.tracked.trackers(event.id);
-      for (const reg of [...this.searches.values()]) if (!reg.search.rerun) this.departed(reg, event, trackers);
+      // a Map's iteration goes on past searches removed meanwhile (a verdict may end a stream)
+      for (const reg of this.searches.values()) if (!reg.search.rerun) this.departed(reg, event);
       return;
     }
     let ctx = this.ctx ?? (await this.contexts.get(this.index).catch(() => undefined));
@@ -204,9 +211,10 @@ export class IndexLiveSearches {
       }
     }
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
-    const trackers = this.tracked.trackers(event.id);
     const { matching, possible } = this.candidates(event, doc);
-    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, trackers);
+    this.toTrackCount = 0;
+    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, true);
+    this.trackFound(event.id);
     for (const reg of possible) {
       const s = reg.search;
       if (s.rerun) continue;
@@ -220,7 +228,7 @@ export class IndexLiveSearches {
         s.onError(err);
         continue;
       }
-      this.decided(reg, event, matches, trackers);
+      this.decided(reg, event, matches);
     }
   }
 
@@ -234,21 +242,20 @@ export class IndexLiveSearches {
     const { search } = reg;
     const answer = await search.rerun!(change);
     if (!this.searches.has(search)) return;
-    const trackers = this.tracked.trackers(change.id);
     if (!answer) {
-      if (change.op === 'delete') this.departed(reg, change, trackers);
-      else this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)), trackers);
+      if (change.op === 'delete') this.departed(reg, change);
+      else this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)));
       return;
     }
     const { matching, complete } = answer;
-    if (change.op === 'delete') this.departed(reg, change, trackers);
-    else this.decided(reg, change, matching.has(change.id), trackers);
+    if (change.op === 'delete') this.departed(reg, change);
+    else this.decided(reg, change, matching.has(change.id));
     const untouched = (id: string, doc?: MatchingDocument): DocumentChange => ({
       kind: 'document', index: change.index, type: change.type, id, op: 'index', position: change.position, time: change.time,
       version: doc?.version ?? 0, seqNo: doc?.seqNo ?? 0, primaryTerm: doc?.primaryTerm ?? 0, source: doc?.source,
     });
     for (const [id, doc] of matching) {
-      if (id === change.id || this.pending.has(id) || this.tracked.trackers(id)?.has(reg)) continue;
+      if (id === change.id || this.pending.has(id) || this.tracked.has(reg, id)) continue;
       search.onVerdict({ change: untouched(id, doc), matches: true, wasTracked: false, untouched: true });
       this.trackIfRoom(reg, id);
     }
@@ -262,10 +269,10 @@ export class IndexLiveSearches {
 
   /**
    * Tells a search that a document was deleted: when it tracked it, or when it may have matched
-   * it without tracking it (it matched more than it could track). `trackers`: those tracking it before.
+   * it without tracking it (it matched more than it could track).
    */
-  private departed(reg: Registered, change: DocumentChange, trackers: ReadonlySet<Registered> | undefined): void {
-    const wasTracked = trackers?.has(reg) ?? false;
+  private departed(reg: Registered, change: DocumentChange): void {
+    const wasTracked = this.tracked.has(reg, change.id);
     if (wasTracked || !reg.search.trackedComplete) {
       this.tracked.delete(reg, change.id);
       reg.search.onVerdict({ change, matches: false, wasTracked });
@@ -274,13 +281,15 @@ export class IndexLiveSearches {
 
   /**
    * Tells a search whether a changed document matches it (a departure only when it tracked the
-   * document), and tracks or untracks the document. `trackers`: those tracking it before the change.
+   * document), and tracks or untracks the document.
    */
-  private decided(reg: Registered, change: DocumentChange, matches: boolean, trackers: ReadonlySet<Registered> | undefined): void {
-    const wasTracked = trackers?.has(reg) ?? false;
+  private decided(reg: Registered, change: DocumentChange, matches: boolean, together = false): void {
+    const wasTracked = this.tracked.has(reg, change.id);
     if (matches) {
       reg.search.onVerdict({ change, matches, wasTracked });
-      if (!wasTracked) this.trackIfRoom(reg, change.id);
+      if (wasTracked) return;
+      if (together) this.toTrack[this.toTrackCount++] = reg;
+      else this.trackIfRoom(reg, change.id);
     } else if (wasTracked) {
       this.tracked.delete(reg, change.id);
       reg.search.onVerdict({ change, matches, wasTracked });
@@ -297,6 +306,15 @@ export class IndexLiveSearches {
     if (!ctx) return false;
     const doc = prepareDocument({ id: change.id, source: (change.source ?? {}) as Record<string, unknown> }, ctx);
     return doc !== undefined && preparedMatches(reg.rewritten, doc);
+  }
+
+  /** Tracks the document for the searches `decided` gathered (`together`). */
+  private trackFound(id: string): void {
+    const count = this.toTrackCount;
+    this.toTrackCount = 0;
+    this.tracked.addAll(id, this.toTrack, count, (reg) => reg.search.trackCap, (reg) => (reg.search.trackedComplete = false));
+    // the buffer keeps its room, not the searches
+    this.toTrack.fill(undefined as unknown as Registered, 0, count);
   }
 
   private trackIfRoom(reg: Registered, id: string): void {

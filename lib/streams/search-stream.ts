@@ -2,7 +2,7 @@ import { defer, EMPTY, map, merge, Observable } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { filterSource, type Query, type SourceFilter } from '../engine/embedded/index.js';
-import type { AggregationFeed, AggregationState, FeedEvent } from './aggregation-feeds.js';
+import { stateText, type AggregationFeed, type FeedEvent } from './aggregation-feeds.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
 import { gapFree } from './gap-free.js';
 import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
@@ -113,11 +113,9 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       return changedMessage(change, shownType, source, updated);
     };
     const feedMessage = (event: Extract<FeedEvent, { kind: 'state' }>): StreamMessage | undefined => {
-      if (event.run <= runsBefore) return undefined;
-      const text = stateText(event.state);
-      if (text === shownState) return undefined;
-      shownState = text;
-      return { data: { aggregations: event.state.aggregations, hits: { total: event.state.total } }, id: event.position };
+      if (event.run <= runsBefore || event.text === shownState) return undefined;
+      shownState = event.text;
+      return stateMessage(event);
     };
     const render = (change: SearchChange): { message: StreamMessage; end?: boolean } | undefined => {
       if (change.kind === 'index') return { message: indexEndedMessage(change.event), end: true };
@@ -173,5 +171,13 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
   });
 }
 
-/** A state as text, to tell whether it differs from the one shown before. */
-const stateText = (state: AggregationState): string => JSON.stringify([state.aggregations ?? null, state.total ?? null]);
+/**
+ * A state's message, one object for every stream of the feed that pushes it (they all receive
+ * the same event): the transport encodes it once for them all (`frameBytes`).
+ */
+const stateMessages = new WeakMap<FeedEvent, StreamMessage>();
+function stateMessage(event: Extract<FeedEvent, { kind: 'state' }>): StreamMessage {
+  let message = stateMessages.get(event);
+  if (!message) stateMessages.set(event, (message = { data: { aggregations: event.state.aggregations, hits: { total: event.state.total } }, id: event.position }));
+  return message;
+}

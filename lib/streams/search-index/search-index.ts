@@ -79,6 +79,12 @@ export class SearchIndex<S> {
   /** Conjunctions of ranges only. */
   private readonly ranges = new Bucket<Entry<S>>();
   private round = 0;
+  /**
+   * Where a lookup gathers its candidates before they are copied out at their exact length: a
+   * write found by thousands of searches would otherwise grow two arrays step by step, several
+   * times its answer in short-lived garbage.
+   */
+  private readonly found = { matching: [] as S[], possible: [] as S[], matchingCount: 0, possibleCount: 0 };
 
   add(search: S, requirement: Requirement): void {
     this.delete(search);
@@ -115,31 +121,39 @@ export class SearchIndex<S> {
   /** The searches the document concerns, with `also` (registered searches the matcher must decide anyway). */
   candidates(doc: PreparedDocument | undefined, also: Iterable<S> = []): Candidates<S> {
     const round = ++this.round;
-    const matching: S[] = [];
-    const possible: S[] = [];
-    if (doc) this.lookUp(doc, round, matching, possible);
+    const found = this.found;
+    found.matchingCount = 0;
+    found.possibleCount = 0;
+    if (doc) this.lookUp(doc, round);
     const mayMatch = (slot: Slot<S>) => {
       if (slot.round === round) return;
       slot.round = round;
-      possible.push(slot.search);
+      found.possible[found.possibleCount++] = slot.search;
     };
     for (const slot of this.always) mayMatch(slot);
     for (const search of also) {
       const slot = this.slots.get(search);
       if (slot) mayMatch(slot);
     }
+    const matching = found.matching.slice(0, found.matchingCount);
+    const possible = found.possible.slice(0, found.possibleCount);
+    // the buffers keep their room, not the searches
+    found.matching.fill(undefined as unknown as S, 0, found.matchingCount);
+    found.possible.fill(undefined as unknown as S, 0, found.possibleCount);
     return { matching, possible };
   }
 
   /** The searches found through their entries (first, so that an exact one counts as matching). */
-  private lookUp(doc: PreparedDocument, round: number, matching: S[], possible: S[]): void {
+  private lookUp(doc: PreparedDocument, round: number): void {
+    const found = this.found;
     const take = (entry: Entry<S>) => {
       const slot = entry.slot;
       if (slot.round === round) return;
       const rest = entry.rest;
       for (let i = 0; i < rest.length; i++) if (!rest[i](doc)) return;
       slot.round = round;
-      (slot.exact ? matching : possible).push(slot.search);
+      if (slot.exact) found.matching[found.matchingCount++] = slot.search;
+      else found.possible[found.possibleCount++] = slot.search;
     };
     if (this.byId.size) this.byId.get(doc.id)?.visit(doc, take);
     for (const [field, buckets] of this.byTerm) {

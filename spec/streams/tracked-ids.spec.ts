@@ -1,0 +1,99 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { TrackedIds, type Tracking } from '../../lib/streams/tracked-ids.js';
+
+interface Search extends Tracking {
+  name: number;
+}
+
+const searchOf = (name: number, keepsIds: boolean): Search => ({ name, trackedCount: 0, trackedIds: keepsIds ? [] : undefined, trackMark: 0, trackGone: false });
+
+type Op =
+  | { op: 'add'; search: number; id: number; cap: number }
+  | { op: 'addAll'; searches: number[]; id: number; cap: number }
+  | { op: 'delete'; search: number; id: number }
+  | { op: 'forget'; search: number }
+  | { op: 'ask'; search: number; id: number };
+
+const SEARCHES = 6;
+const IDS = 5;
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant('add' as const), search: fc.nat(SEARCHES - 1), id: fc.nat(IDS - 1), cap: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ op: fc.constant('addAll' as const), searches: fc.uniqueArray(fc.nat(SEARCHES - 1), { maxLength: SEARCHES }), id: fc.nat(IDS - 1), cap: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ op: fc.constant('delete' as const), search: fc.nat(SEARCHES - 1), id: fc.nat(IDS - 1) }),
+  fc.record({ op: fc.constant('forget' as const), search: fc.nat(SEARCHES - 1) }),
+  fc.record({ op: fc.constant('ask' as const), search: fc.nat(SEARCHES - 1), id: fc.nat(IDS - 1) }),
+);
+
+/**
+ * TrackedIds keeps the trackers of a document in a plain list with marks for the document in
+ * focus, compacts lazily and sweeps forgotten searches in bulk: whatever the order of operations,
+ * it answers as a map of id → set of searches would.
+ */
+describe('TrackedIds', () => {
+  it('answers like a map of sets under any sequence of tracking, untracking and forgetting', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const tracked = new TrackedIds<Search>();
+        // a forgotten search is replaced by a new one (a registration is never revived)
+        const searches = Array.from({ length: SEARCHES }, (_, i) => searchOf(i, i % 2 === 0));
+        const model = new Map<number, Set<Search>>();
+        const modelCount = (s: Search) => [...model.values()].filter((set) => set.has(s)).length;
+        for (const o of ops) {
+          const s = searches['search' in o ? o.search : 0];
+          if (o.op === 'add') {
+            const already = model.get(o.id)?.has(s) ?? false;
+            const room = modelCount(s) < o.cap;
+            expect(tracked.add(s, String(o.id), o.cap)).to.equal(already || room);
+            if (!already && room) model.set(o.id, (model.get(o.id) ?? new Set()).add(s));
+          } else if (o.op === 'addAll') {
+            const refused: Search[] = [];
+            const expectedRefused: Search[] = [];
+            const those = o.searches.map((i) => searches[i]);
+            for (const t of those) {
+              if (model.get(o.id)?.has(t)) continue;
+              if (modelCount(t) >= o.cap) expectedRefused.push(t);
+              else model.set(o.id, (model.get(o.id) ?? new Set()).add(t));
+            }
+            tracked.addAll(String(o.id), [...those, searchOf(-2, false)], those.length, () => o.cap, (t) => refused.push(t));
+            expect(refused).to.deep.equal(expectedRefused);
+          } else if (o.op === 'delete') {
+            tracked.delete(s, String(o.id));
+            model.get(o.id)?.delete(s);
+          } else if (o.op === 'forget') {
+            tracked.forget(s);
+            for (const set of model.values()) set.delete(s);
+            searches[o.search] = searchOf(o.search + SEARCHES * (ops.indexOf(o) + 1), o.search % 2 === 0);
+          } else {
+            expect(tracked.has(s, String(o.id))).to.equal(model.get(o.id)?.has(s) ?? false);
+          }
+          for (const search of searches) expect(search.trackedCount, `count of ${search.name}`).to.equal(modelCount(search));
+        }
+        for (let id = 0; id < IDS; id++) {
+          const trackers = tracked.trackers(String(id)) ?? [];
+          expect(new Set(trackers).size, 'each tracker listed once').to.equal(trackers.length);
+          expect(trackers.map((s) => s.name).sort()).to.deep.equal([...(model.get(id) ?? [])].map((s) => s.name).sort());
+        }
+        for (const s of searches) {
+          if (!s.trackedIds) continue;
+          const ids = [...model].filter(([, set]) => set.has(s)).map(([id]) => String(id));
+          expect(tracked.idsOf(s).sort()).to.deep.equal(ids.sort());
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('drops the entries of forgotten searches once they outnumber the others', () => {
+    const tracked = new TrackedIds<Search>();
+    const keeper = searchOf(-1, false);
+    const ids = Array.from({ length: 3_000 }, (_, i) => String(i));
+    const many = Array.from({ length: 3 }, (_, i) => searchOf(i, false));
+    for (const s of many) for (const id of ids) tracked.add(s, id, 10_000);
+    tracked.add(keeper, '7', 10_000);
+    for (const s of many) tracked.forget(s);
+    const lists = (tracked as unknown as { byId: Map<string, unknown[]> }).byId;
+    expect(lists.size, 'lists left after the sweep').to.equal(1);
+    expect(tracked.trackers('7')).to.deep.equal([keeper]);
+  });
+});
