@@ -244,12 +244,12 @@ export class FieldIndex {
     if (p === st[b + END]) {
       const lvl = IntSlicePool.nextLevel(st[b + LEVEL]);
       const s = this.pool.alloc(lvl);
-      this.pool.buffer[p] = s;
+      this.pool.set(p, s);
       st[b + LEVEL] = lvl;
       st[b + END] = IntSlicePool.sliceEnd(s, lvl);
       p = s;
     }
-    this.pool.buffer[p] = value;
+    this.pool.set(p, value);
     st[b + TAIL] = p + 1;
   }
 
