@@ -107,6 +107,14 @@ export class NestedIndex {
  * is index order: the tie-break of equal scores. The previous ordinal becomes dead. Nested objects
  * live in one `NestedIndex` per nested path (Lucene's hidden block-join documents).
  */
+/** A compaction under way: its fields, the one it is at, whether that one has started, and whether another is due after it. */
+interface Compaction {
+  fields: FieldIndex[];
+  at: number;
+  started: boolean;
+  again: boolean;
+}
+
 export class InvertedIndex {
   private readonly ordToId: Array<string | undefined> = [];
   private readonly idToOrd = new Map<string, number>();
@@ -441,7 +449,8 @@ export class InvertedIndex {
       return;
     }
     const fields = [...this.distinct];
-    const compaction = (this.compaction = { fields, at: 0, started: false, again: false });
+    const compaction: Compaction = { fields, at: 0, started: false, again: false };
+    this.compaction = compaction;
     const step = () => {
       if (this.compaction !== compaction) return; // finished in one piece meanwhile (finishCompaction)
       if (this.staging === 0) {
@@ -467,8 +476,7 @@ export class InvertedIndex {
     setImmediate(step);
   }
 
-  /** A compaction under way: its fields, the one it is at, and whether that one has started. */
-  private compaction: { fields: FieldIndex[]; at: number; started: boolean; again: boolean } | undefined;
+  private compaction: Compaction | undefined;
 
   /** Ends a compaction under way in one piece (before a snapshot of the whole index). */
   finishCompaction(): void {
