@@ -20,6 +20,8 @@
  * dist/bench/support/long-blocks.js <profile>` lists where it held the loop longest).
  */
 import { setMaxListeners } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -236,7 +238,9 @@ async function main(): Promise<void> {
   // BENCH_CPU_PROF=dir: the gateway child writes a CPU profile there when it stops (bench/support/long-blocks.ts reads it)
   const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const loopCpu = ['--import', new URL('./support/loop-cpu.js', import.meta.url).href];
-  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password }, undefined, [...loopCpu, ...cpuProf]);
+  // profiled, the child also logs the stretches of CPU that held its loop, which long-blocks.ts explains
+  const logBlocks: Record<string, string> = process.env.BENCH_CPU_PROF ? { LOOP_CPU_LOG_MS: '20' } : {};
+  const gw = await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password, ...logBlocks }, undefined, [...loopCpu, ...cpuProf]);
   const longestCpu = () => longestLoopCpuMs(gw);
   const probePool = new Pool(gw.url, { connections: 32, pipelining: 1 });
   try {
@@ -330,6 +334,11 @@ async function main(): Promise<void> {
   } finally {
     await probePool.destroy();
     await gw.stop();
+    if (process.env.BENCH_CPU_PROF) {
+      const blocks = gw.output().split('\n').filter((l) => l.startsWith('loop-cpu-block '));
+      await writeFile(path.join(process.env.BENCH_CPU_PROF, 'loop-cpu-blocks.txt'), blocks.join('\n') + '\n');
+      console.log(`profile in ${process.env.BENCH_CPU_PROF}: node dist/bench/support/long-blocks.js <its main thread's .cpuprofile> 20 ${path.join(process.env.BENCH_CPU_PROF, 'loop-cpu-blocks.txt')}`);
+    }
     await data.remove();
   }
 }

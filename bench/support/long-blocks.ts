@@ -71,7 +71,7 @@ profile.samples.forEach((id, i) => {
 });
 if (current && current.ms >= minMs) blocks.push(current);
 const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([l, ms]) => `    ${ms.toFixed(1).padStart(7)} ms  ${l}`).join('\n');
-for (const b of blocks.sort((a, b) => b.ms - a.ms).slice(0, 15)) {
+for (const b of blocks.sort((a, b) => b.ms - a.ms).slice(0, Number(process.env.TOP ?? 15))) {
   console.log(`block of ${b.ms.toFixed(1)} ms at ${(b.startMs / 1000).toFixed(2)} s\n  self:\n${top(b.self, 8)}\n  under (project frames):\n${top(b.ours, 12)}`);
 }
 console.log(`${blocks.length} blocks of ${minMs} ms or more`);

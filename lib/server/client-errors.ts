@@ -1,15 +1,20 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { letGo } from '../connections/index.js';
 import { EsError, errorBody } from '../errors/index.js';
 
 /**
  * What a request Node's HTTP parser refused gets (a line or headers over its limits, a control
  * character in a header, a bad chunk size, an unknown method…): an Elasticsearch-shaped error body
  * like every other answer, then the connection closes — the parser cannot find the next request.
+ * A client that reset its connection, or ended its side in the middle of a request (it will never
+ * send the rest), has gone: its connection is closed without an answer, as Elasticsearch closes a
+ * channel its client shut, and a few at a time (lib/connections letGo), so thousands of clients
+ * vanishing at once are not all torn down in one piece of work.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || err.code === 'ECONNRESET') {
-    socket.destroy();
+  if (!socket.writable || err.code === 'ECONNRESET' || err.code === 'HPE_INVALID_EOF_STATE') {
+    letGo(socket);
     return;
   }
   const e = err.code === 'HPE_HEADER_OVERFLOW'

@@ -7,6 +7,12 @@ import { errorBody, toEsError } from '../errors/index.js';
  */
 export function esResponse(log: (line: string) => void): Middleware {
   const answerError = (ctx: Parameters<Middleware>[0], err: unknown) => {
+    // a client that hung up before its request was read (`aborted`) gets nothing, and it is no
+    // failure of the gateway's to log: a crowd that vanishes at once costs no error, stack or body each
+    if (ctx.req.destroyed && (err as { code?: unknown } | undefined)?.code === 'ECONNRESET') {
+      ctx.status = 400;
+      return;
+    }
     const esErr = toEsError(err);
     if (esErr.status >= 500) log(`${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? err}`);
     ctx.status = esErr.status;

@@ -166,6 +166,27 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('clients that end their side in the middle of a body are let go without an answer, a crowd of them while the node serves others', async () => {
+      const { gateway, stop } = await backend.start();
+      try {
+        const url = new URL(gateway.url);
+        const partial = head(url.host, ['Content-Length: 1000']) + '{"query"';
+        // as Elasticsearch closes a channel its client shut: the request can never be complete, and
+        // no 400 is made and written for each of a crowd that vanished (its CPU held the loop)
+        const one = await connect(gateway.url, partial);
+        one.socket.end();
+        expect(await one.closed).to.equal('');
+        const crowd = await Promise.all(Array.from({ length: 1_500 }, (_, i) => connect(gateway.url, partial, `127.0.0.${30 + (i % 2)}`)));
+        for (const x of crowd) x.socket.end();
+        const other = call(gateway.url, 'GET', '/');
+        const answers = await Promise.all(crowd.map((x) => x.closed));
+        expect(answers.filter((a) => a !== ''), 'answers written to clients that had gone').to.deep.equal([]);
+        expect((await other).status).to.equal(200);
+      } finally {
+        await stop();
+      }
+    });
+
     it('headers not complete within HTTP_HEADERS_TIMEOUT_MS are answered 408', async () => {
       const { gateway, stop } = await backend.start({ HTTP_HEADERS_TIMEOUT_MS: '200' });
       try {

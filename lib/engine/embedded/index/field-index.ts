@@ -1,7 +1,7 @@
 import type { IndexableField } from '../mapping/index.js';
 import { DocValues } from './doc-values.js';
 import { growInt32, growUint8 } from './growable.js';
-import { IntSlicePool, SliceReader } from './int-slice-pool.js';
+import { BLOCK_INTS, IntSlicePool, SliceReader } from './int-slice-pool.js';
 import { TermDict } from './term-dict.js';
 import type { DocValuesSnapshot } from './doc-values.js';
 import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
@@ -50,6 +50,11 @@ export class FieldIndex {
   /** How many of `termList` (its first ones: the dictionary only grows) `sorted` holds. */
   private sortedCount = 0;
   private pool = new IntSlicePool();
+  /**
+   * A compaction in progress (`startCompaction`): the terms below `upTo` have their postings in
+   * `pool` already, the others still in `from`, where their entries go until their turn.
+   */
+  private compacting: { from: IntSlicePool; upTo: number; isLive: (ord: number) => boolean } | undefined;
   /** Term id × TS → the term's state (see `TS`). */
   // every column starts small and doubles: an index of 10,000 fields holds 10,000 of them
   private st = new Int32Array(16 * TS);
@@ -85,6 +90,7 @@ export class FieldIndex {
 
   /** The field as a snapshot header; columns are cut to the terms and the `maxOrd` ordinals in use. */
   toSnapshot(w: SnapshotWriter, maxOrd: number): FieldIndexSnapshot {
+    this.compactSome(Infinity);
     const t = this.termList.length;
     const n = Math.min(maxOrd, this.flags.length);
     return {
@@ -116,6 +122,7 @@ export class FieldIndex {
 
   /** A deep copy (when two fields that shared one index start to differ). */
   clone(): FieldIndex {
+    this.compactSome(Infinity);
     const c = new FieldIndex(this.type, TermDict.ofDistinct(this.termList.slice()));
     c.sorted = this.sorted; // never changed in place: shared until either copy sorts anew
     c.sortedCount = this.sortedCount;
@@ -183,7 +190,13 @@ export class FieldIndex {
 
   /** A reader over the postings of a term (see the class comment for the layout). */
   postingsOf(tid: number, reader: SliceReader = new SliceReader()): SliceReader {
-    return reader.reset(this.pool, this.st[tid * TS + HEAD], this.st[tid * TS + TAIL]);
+    return reader.reset(this.poolOf(tid), this.st[tid * TS + HEAD], this.st[tid * TS + TAIL]);
+  }
+
+  /** The pool that holds a term's postings (during a compaction, the old one for terms not yet compacted). */
+  private poolOf(tid: number): IntSlicePool {
+    const c = this.compacting;
+    return c && tid >= c.upTo ? c.from : this.pool;
   }
 
   /**
@@ -225,7 +238,7 @@ export class FieldIndex {
   /** Sets up the postings of a term the dictionary just added. */
   private newTerm(tid: number): number {
     if ((tid + 1) * TS > this.st.length) this.st = growInt32(this.st, (tid + 1) * TS);
-    const start = this.pool.alloc(0);
+    const start = this.poolOf(tid).alloc(0);
     const b = tid * TS;
     const st = this.st;
     st[b + HEAD] = start;
@@ -241,15 +254,16 @@ export class FieldIndex {
   private append(b: number, value: number): void {
     const st = this.st;
     let p = st[b + TAIL];
+    const pool = this.compacting ? this.poolOf(b / TS) : this.pool;
     if (p === st[b + END]) {
       const lvl = IntSlicePool.nextLevel(st[b + LEVEL]);
-      const s = this.pool.alloc(lvl);
-      this.pool.buffer[p] = s;
+      const s = pool.alloc(lvl);
+      pool.set(p, s);
       st[b + LEVEL] = lvl;
       st[b + END] = IntSlicePool.sliceEnd(s, lvl);
       p = s;
     }
-    this.pool.buffer[p] = value;
+    pool.set(p, value);
     st[b + TAIL] = p + 1;
   }
 
@@ -456,15 +470,38 @@ export class FieldIndex {
     this.docValues.delete(ord);
   }
 
-  /** Rewrites the postings without the entries of documents that are no longer live. */
+  /** Rewrites the postings without the entries of documents that are no longer live, in one piece. */
   compact(isLive: (ord: number) => boolean): void {
-    const old = this.pool;
+    this.startCompaction(isLive);
+    this.compactSome(Infinity);
+  }
+
+  /**
+   * Starts rewriting the postings without the entries of documents that are no longer live (a
+   * document that is live or pending now keeps its entries); `compactSome` does it a stretch of
+   * terms at a time, while the field is read and written as usual meanwhile.
+   */
+  startCompaction(isLive: (ord: number) => boolean): void {
+    this.compactSome(Infinity);
+    const from = this.pool;
+    this.compacting = { from, upTo: 0, isLive };
+    this.pool = new IntSlicePool(Math.min(BLOCK_INTS, Math.max(1 << 10, from.size >> 1)));
+  }
+
+  /** Goes on with a compaction until `deadline` (performance.now()); true once there is none left. */
+  compactSome(deadline: number): boolean {
+    const c = this.compacting;
+    if (!c) return true;
     const reader = new SliceReader();
-    this.pool = new IntSlicePool(Math.max(1 << 16, old.size >> 1));
-    const st = this.st;
-    for (let tid = 0; tid < this.termList.length; tid++) {
+    const { isLive } = c;
+    while (c.upTo < this.termList.length) {
+      if ((c.upTo & 63) === 0 && performance.now() >= deadline) return false;
+      const tid = c.upTo;
+      const st = this.st;
       const b = tid * TS;
-      reader.reset(old, st[b + HEAD], st[b + TAIL]);
+      reader.reset(c.from, st[b + HEAD], st[b + TAIL]);
+      // from here on the term's postings are in the new pool (its appends go there)
+      c.upTo = tid + 1;
       const start = this.pool.alloc(0);
       st[b + HEAD] = start;
       st[b + TAIL] = start;
@@ -487,6 +524,8 @@ export class FieldIndex {
         }
       }
     }
+    this.compacting = undefined;
+    return true;
   }
 }
 

@@ -2,6 +2,7 @@ import type { IndexableField, ParsedDocument } from '../mapping/index.js';
 import { FieldIndex, type FieldIndexSnapshot } from './field-index.js';
 import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
 import { growInt32, growUint8 } from './growable.js';
+import { SLICE_MS } from '../../../cooperative/index.js';
 
 /** States of an ordinal in the liveness column (readers treat only LIVE as a document). */
 const DEAD = 0;
@@ -106,6 +107,14 @@ export class NestedIndex {
  * is index order: the tie-break of equal scores. The previous ordinal becomes dead. Nested objects
  * live in one `NestedIndex` per nested path (Lucene's hidden block-join documents).
  */
+/** A compaction under way: its fields, the one it is at, whether that one has started, and whether another is due after it. */
+interface Compaction {
+  fields: FieldIndex[];
+  at: number;
+  started: boolean;
+  again: boolean;
+}
+
 export class InvertedIndex {
   private readonly ordToId: Array<string | undefined> = [];
   private readonly idToOrd = new Map<string, number>();
@@ -386,6 +395,7 @@ export class InvertedIndex {
 
   /** The whole index as a snapshot header (its columns go to `w`). */
   toSnapshot(w: SnapshotWriter): InvertedIndexSnapshot {
+    this.finishCompaction();
     const ids: string[] = [];
     const ords = new Int32Array(this.idToOrd.size);
     for (const [id, ord] of this.idToOrd) {
@@ -423,11 +433,61 @@ export class InvertedIndex {
     return inv;
   }
 
+  /**
+   * Postings without the entries of dead documents, rewritten a field and a stretch of terms at a
+   * time with a turn of the event loop between (as Lucene merges segments off the indexing thread):
+   * rewriting every field at once held it for ~300 ms of CPU after a 50 MB `_bulk` that overwrote
+   * 120,000 documents. Readers and writers use the field meanwhile (FieldIndex.startCompaction);
+   * a stretch runs only between the stretches of a document being staged, as before.
+   */
   private compact(): void {
+    this.dead = 0;
     // Pending documents keep their postings: they become live when their write is durable.
     const live = (ord: number) => this.live[ord] !== DEAD;
-    for (const fi of this.distinct) fi.compact(live);
-    this.dead = 0;
+    if (this.compaction) {
+      this.compaction.again = true; // the fields it has done have dead entries again
+      return;
+    }
+    const fields = [...this.distinct];
+    const compaction: Compaction = { fields, at: 0, started: false, again: false };
+    this.compaction = compaction;
+    const step = () => {
+      if (this.compaction !== compaction) return; // finished in one piece meanwhile (finishCompaction)
+      if (this.staging === 0) {
+        const deadline = performance.now() + SLICE_MS;
+        while (compaction.at < fields.length) {
+          const fi = fields[compaction.at];
+          if (!compaction.started) {
+            fi.startCompaction(live);
+            compaction.started = true;
+          }
+          if (!fi.compactSome(deadline)) break;
+          compaction.at++;
+          compaction.started = false;
+        }
+        if (compaction.at === fields.length) {
+          this.compaction = undefined;
+          if (compaction.again) this.compact();
+          return;
+        }
+      }
+      setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  private compaction: Compaction | undefined;
+
+  /** Ends a compaction under way in one piece (before a snapshot of the whole index). */
+  finishCompaction(): void {
+    const c = this.compaction;
+    if (!c) return;
+    this.compaction = undefined;
+    const live = (ord: number) => this.live[ord] !== DEAD;
+    for (let i = c.at; i < c.fields.length; i++) {
+      if (i > c.at || !c.started) c.fields[i].startCompaction(live);
+      c.fields[i].compactSome(Infinity);
+    }
   }
 }
 
