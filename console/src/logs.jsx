@@ -148,6 +148,7 @@ export function LogsPage() {
           <table>
             <caption>
               Requests {page.logs.length ? from + 1 : 0}–{from + page.logs.length} of <span data-testid="logs-total">{page.total}</span>
+              {page.requests > page.total && <> records, standing for <span data-testid="logs-requests">{page.requests}</span> requests (fast reads are sampled)</>}
             </caption>
             <thead>
               <tr>

@@ -137,6 +137,8 @@ export function logSearch(q: LogQuery, scope?: Clause, caller?: string): Clause 
     size: q.size,
     track_total_hits: true,
     query: { bool: { filter, must_not: mustNot } },
+    // the requests the matching records stand for (a sampled record's weight; none before weights: 1)
+    aggs: { requests: { sum: { field: 'weight', missing: 1 } } },
     sort: q.orderByLatency ? [{ took: { order: q.orderByLatency } }, newestFirst] : [newestFirst],
   };
 }

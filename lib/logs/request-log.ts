@@ -115,12 +115,13 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       const query = { ...parseLogQuery(ctx.querystring, tail[0] === 'search'), indices: indexed ? info.indices : undefined };
       const principal = ctx.state.principal;
       const scope = principal.role === 'admin' ? undefined : await scopeClause(this.backend, principal);
-      const res = await callJson<{ hits?: { total?: { value: number }; hits?: Array<{ _source: LogRecord }> } }>(
+      const res = await callJson<{ hits?: { total?: { value: number }; hits?: Array<{ _source: LogRecord }> }; aggregations?: { requests?: { value?: number } } }>(
         this.backend, 'POST', `/${LOGS_INDEX}/_search`, logSearch(query, scope, principal.username), 'ignore_unavailable=true',
       );
       if (res.status >= 300 && res.status !== 404) throw engineError(res.status, res.body);
       ctx.body = {
         total: res.body?.hits?.total?.value ?? 0,
+        requests: Math.round(res.body?.aggregations?.requests?.value ?? 0),
         from: query.from,
         size: query.size,
         logs: (res.body?.hits?.hits ?? []).map((h) => view(h._source, principal)),

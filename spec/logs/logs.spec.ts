@@ -324,6 +324,9 @@ for (const backend of BACKENDS) {
       expect(logs.filter((l) => l.status === 200).map((l) => l.weight)).to.deep.equal([4, 4, 4]);
       expect(logs.filter((l) => l.status !== 200).map((l) => l.weight)).to.deep.equal([1, 1, 1, 1]);
       expect(logs.reduce((n, l) => n + l.weight, 0)).to.equal(16);
+      // and the listing says so: 7 records standing for 16 requests
+      const listing = await call(gw.url, 'GET', '/sampled/_logs?size=1');
+      expect([listing.json.total, listing.json.requests]).to.deep.equal([7, 16]);
     });
   });
 
