@@ -155,6 +155,29 @@ for (const backend of BACKENDS) {
         }
       });
 
+      it('search streams (with a live aggregation) of the admin, a whole and a ruled credential on one query: the ruled one never shows the hidden field', async () => {
+        for (const body of [{ query: { match_all: {} } }, { query: { range: { n: { gte: 0 } } }, aggs: { s: { sum: { field: 'n' } } } }]) {
+          const streams = [];
+          for (const [name, auth] of [['admin', undefined], ['whole', whole], ['ruled', ruled]] as const) {
+            const s = await openStream(gw.url, `/${OWN}/_search?stream=true`, { auth, method: 'POST', body, accept: 'text/event-stream' });
+            await s.live;
+            streams.push({ name, s });
+          }
+          try {
+            const put = await call(gw.url, 'PUT', `/${OWN}/_doc/searched`, { body: { n: 100, pub: 'searched', secret: `${HIDDEN}-search` } });
+            expect(put.status, put.text).to.be.oneOf([200, 201]);
+            for (const { name, s } of streams) {
+              await s.until((m) => m.some((x) => x.data?._id === 'searched'));
+              if (name === 'ruled') expect(s.raw(), name).not.to.include(HIDDEN);
+              else expect(s.raw(), name).to.include(`${HIDDEN}-search`);
+            }
+          } finally {
+            for (const { s } of streams) s.close();
+            await call(gw.url, 'DELETE', `/${OWN}/_doc/searched?refresh=true`);
+          }
+        }
+      });
+
       it("WebSocket subscriptions of two credentials to one document: each frame carries its own channel, the ruled one's no hidden field", async () => {
         const open = (auth: string) => new Promise<WebSocket>((resolve, reject) => {
           const ws = new WebSocket(gw.url.replace(/^http/, 'ws') + '/' + OWN, { headers: { authorization: auth } });
