@@ -8,6 +8,9 @@ export interface Group<K> {
   docs?: DocSet;
 }
 
+/** Values of one document past which the keys already seen are kept in a set. */
+const FEW_VALUES = 16;
+
 /**
  * Groups documents by a key computed from each value; a document joins each distinct key once.
  * `keyOf` returns undefined to drop a value. One pass, no per-document allocation without `withDocs`.
@@ -20,10 +23,15 @@ export function groupBy<K extends string | number>(docs: DocSet, src: ResolvedSo
     for (const ord of docs[si].ords) {
       const vs = valuesOf(src, si, ord, miss);
       let prev: K | undefined;
+      // many values (a script may give a document 10^6): their keys seen so far in a set, not compared each with those before
+      const seenKeys = vs.length > FEW_VALUES ? new Set<K>() : undefined;
       for (let i = 0; i < vs.length; i++) {
         const k = keyOf(vs[i]);
         if (k === undefined || k === prev) continue;
-        if (i > 1) {
+        if (seenKeys) {
+          if (seenKeys.has(k)) continue;
+          seenKeys.add(k);
+        } else if (i > 1) {
           let seen = false;
           for (let j = 0; j < i && !seen; j++) seen = keyOf(vs[j]) === k;
           if (seen) continue;

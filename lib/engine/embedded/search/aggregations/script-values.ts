@@ -6,7 +6,7 @@
  * values, or null for none — becomes the document's values, converted to the source's kind.
  */
 import { EsError } from '../../../../errors/index.js';
-import { AGGREGATION_CONTEXT, ScriptDocValues, SearchTimedOut, arrayItems, isJavaArray, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
+import { AGGREGATION_CONTEXT, ScriptDocValues, ScriptMemory, SearchTimedOut, arrayItems, isJavaArray, javaToString, unbox, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
 import { DocScript, documentSource, prepareScript } from '../scripts/doc-script.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { WorkBudget, type Work } from '../work-budget.js';
@@ -41,6 +41,8 @@ export function* scriptValuesAhead(seg: Segment, spec: ScriptSpec, stored: Store
     const script = new DocScript(prepareScript(spec, AGGREGATION_CONTEXT, stored), handle.inverted, handle.mappings, handle.name, {
       source: (ord) => documentSource(handle, ord),
       globals: { _value: null },
+      // the values are kept for the whole aggregation: what the runs build is charged to one account
+      memory: new ScriptMemory(),
     });
     for (const ord of seg.ords) {
       if (budget.check()) yield;
@@ -101,6 +103,8 @@ export function scriptedValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, 
   const script = new DocScript(prepareScript(spec, AGGREGATION_CONTEXT, stored), handle.inverted, handle.mappings, handle.name, {
     source: (ord) => documentSource(handle, ord),
     globals: { _value: null },
+    // as ahead: one account for the runs whose values the aggregation keeps
+    memory: new ScriptMemory(),
   });
   try {
     for (const ord of seg.ords) {

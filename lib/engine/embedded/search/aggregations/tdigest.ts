@@ -1,3 +1,5 @@
+import { EsError } from '../../../../errors/index.js';
+
 /**
  * The t-digest Elasticsearch 7 keeps for `percentiles`, `percentile_ranks` and
  * `median_absolute_deviation` (its TDigestState is t-digest 3.2's AVLTreeDigest): centroids sorted
@@ -25,7 +27,8 @@ export class TDigest {
   }
 
   add(x: number, w = 1): void {
-    if (Number.isNaN(x)) throw new RangeError('Cannot add NaN to t-digest');
+    // a value a script made (Double.NaN): refused as Elasticsearch's digest refuses it, a 400
+    if (Number.isNaN(x)) throw new EsError(400, 'illegal_argument_exception', 'Cannot add NaN to t-digest');
     if (x < this.min) this.min = x;
     if (x > this.max) this.max = x;
     const { means, counts } = this;
