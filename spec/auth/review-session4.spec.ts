@@ -76,10 +76,13 @@ for (const backend of BACKENDS) {
 
     describe("2. what a script gives an aggregation is held to the script memory limit", () => {
       it('an aggregation over a script giving each document 10^6 values trips the breaker (a 429), not the heap', async () => {
-        // 21 documents × 10^6 values kept: 168 MB of slots (the engine ran out of heap at 300 documents)
-        const many = 'def l = new ArrayList(); for (int i = 0; i < 1000000; i++) { l.add(i); } return l';
+        // 21 documents × 450,000 values kept: past the 64 MB account at the 19th (the engine ran out of heap at 300 documents of 10^6);
+        // the search's own timeout far off, so that a slow machine meets the breaker before it
+        // (a copy of nCopies: 450,000 values a document without an interpreted loop, so a loaded
+        // machine reaches the breaker long before any deadline)
+        const many = 'return new ArrayList(Collections.nCopies(450000, 1))';
         for (const agg of [{ avg: { script: { source: many } } }, { percentiles: { script: { source: many } } }]) {
-          const res = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: whole, body: { size: 0, aggs: { p: agg } } });
+          const res = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: whole, body: { size: 0, timeout: '120s', aggs: { p: agg } } });
           expect(res.status, res.text.slice(0, 300)).to.equal(429);
           expect(res.json.error.root_cause[0].type).to.equal('circuit_breaking_exception');
         }
