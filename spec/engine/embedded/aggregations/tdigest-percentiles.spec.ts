@@ -32,6 +32,15 @@ describe('embedded engine: percentiles on the t-digest', () => {
   });
   after(() => es.close());
 
+  it('past DIGEST_MAX_VALUES values, reads exact quantiles off the sorted values (a digest of millions held the event loop for seconds)', async () => {
+    // one document, 60,001 values 0..60000 from a script: the median is 30000, the 1st percentile 600
+    const script = { source: 'def l = new ArrayList(); for (int i = 0; i <= 60000; i++) { l.add(i); } return l' };
+    const r = await aggs({ query: { ids: { values: ['1'] } }, aggs: { p: { percentiles: { script, percents: [1, 50] } }, r: { percentile_ranks: { script, values: [30000] } }, m: { median_absolute_deviation: { script } } } });
+    expect(r.p.values).to.deep.equal({ '1.0': 600, '50.0': 30000 });
+    expect(r.r.values['30000.0']).to.be.closeTo(50, 0.001);
+    expect(r.m.value).to.equal(15000);
+  });
+
   it('interpolates between centroid centres, and to the minimum and maximum at the ends', async () => {
     const r = await aggs({ aggs: { i: { percentiles: { field: 'int_field' } }, d: { percentiles: { field: 'double_field', tdigest: { compression: 200 } } } } });
     expect(r.i.values).to.deep.equal(FOUR_VALUES);

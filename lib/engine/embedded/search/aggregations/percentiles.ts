@@ -134,11 +134,59 @@ function sortedValues(node: { name: string; params: PercentilesParams }, type: s
   return { src, sorted: Float64Array.from(vals).sort() };
 }
 
-/** The values in the order Elasticsearch collects them (document order), in a t-digest. */
+/**
+ * Past this many values an aggregation's percentiles come from its sorted values (exact) instead of
+ * a t-digest: adding a value to this digest walks its centroids (about a microsecond a value), and
+ * a digest of millions of values held the event loop for seconds where a sort takes milliseconds.
+ */
+export const DIGEST_MAX_VALUES = 50_000;
+
+/** Quantiles and ranks read off sorted values, for a digest's many-valued case (DIGEST_MAX_VALUES). */
+class SortedValues {
+  constructor(readonly sorted: Float64Array) {}
+
+  get size(): number {
+    return this.sorted.length;
+  }
+
+  quantile(q: number): number {
+    const { sorted } = this;
+    const n = sorted.length;
+    if (n === 0) return NaN;
+    const index = q * (n - 1);
+    const lo = Math.floor(index);
+    const hi = Math.min(n - 1, lo + 1);
+    const w = index - lo;
+    return sorted[lo] * (1 - w) + sorted[hi] * w;
+  }
+
+  /** The share of values below x, values equal to it counting half. */
+  cdf(x: number): number {
+    const { sorted } = this;
+    if (sorted.length === 0) return NaN;
+    let below = 0;
+    let equal = 0;
+    for (const v of sorted) {
+      if (v < x) below++;
+      else if (v === x) equal++;
+      else break;
+    }
+    return (below + equal / 2) / sorted.length;
+  }
+}
+
+/** The values in the order Elasticsearch collects them (document order), in a t-digest (sorted, when many). */
 function digestOf(type: string, node: { name: string; params: { source: SourceParams } }, docs: Parameters<AggregationType['run']>[1], scope: SourceScope, compression: number) {
   const src = numericSource(type, node.name, docs, node.params.source, scope);
+  const vals: number[] = [];
+  eachNumber(src, docs, (v) => {
+    // a value a script made (Double.NaN): refused as Elasticsearch's digest refuses it, a 400
+    if (Number.isNaN(v)) throw new EsError(400, 'illegal_argument_exception', 'Cannot add NaN to t-digest');
+    vals.push(v);
+  });
+  if (vals.length > DIGEST_MAX_VALUES) return { src, digest: new SortedValues(Float64Array.from(vals).sort()) };
   const digest = new TDigest(compression);
-  eachNumber(src, docs, (v) => digest.add(v));
+  for (const v of vals) digest.add(v);
   return { src, digest };
 }
 
@@ -195,7 +243,11 @@ export const medianAbsoluteDeviation: AggregationType<{ source: SourceParams; co
     // Elasticsearch: the median of the values' digest, then the median of each centroid's distance to it.
     const { src, digest } = digestOf('median_absolute_deviation', node, docs, ctx, node.params.compression);
     let value: number | null = null;
-    if (digest.size > 0) {
+    if (digest instanceof SortedValues) {
+      // many values: the median of the distances to the median, exactly
+      const median = digest.quantile(0.5);
+      value = new SortedValues(Float64Array.from(digest.sorted, (v) => Math.abs(v - median)).sort()).quantile(0.5);
+    } else if (digest.size > 0) {
       const median = digest.quantile(0.5);
       const deviations = new TDigest(digest.compression);
       for (const [mean, count] of digest.centroids()) deviations.add(Math.abs(median - mean), count);
