@@ -164,15 +164,22 @@ class SortedValues {
   cdf(x: number): number {
     const { sorted } = this;
     if (sorted.length === 0) return NaN;
-    let below = 0;
-    let equal = 0;
-    for (const v of sorted) {
-      if (v < x) below++;
-      else if (v === x) equal++;
-      else break;
-    }
+    const below = firstIndex(sorted, (v) => v >= x);
+    const equal = firstIndex(sorted, (v) => v > x) - below;
     return (below + equal / 2) / sorted.length;
   }
+}
+
+/** The first index of ascending `sorted` whose value passes `past` (monotone), or its length. */
+function firstIndex(sorted: Float64Array, past: (v: number) => boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (past(sorted[mid])) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** The values in the order Elasticsearch collects them (document order), in a t-digest (sorted, when many). */
