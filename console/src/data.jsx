@@ -94,7 +94,9 @@ export function DataBrowser({ me }) {
     if (indices.length) setIndex((current) => (indices.includes(current) ? current : indices[0]));
   }, [indices]);
   useEffect(() => {
-    if (index) history.replaceState(null, '', `#/data/${enc(index)}`);
+    // only while the Data page is the current entry: the list can arrive after a back or a link
+    // took the tab elsewhere, and replacing that entry would show Data under another page's place
+    if (index && location.hash.startsWith('#/data')) history.replaceState(null, '', `#/data/${enc(index)}`);
   }, [index]);
   // a new index: its fields (the columns offered), the first few shown, no sort, no filter
   useEffect(() => {
