@@ -5,6 +5,17 @@
 export const SLICE_MS = 10;
 
 /**
+ * How long the next stretch of a piece of work may hold the event loop (ms). Works that run side
+ * by side and may all take their stretch in the same turn of the loop (background tasks) share
+ * SLICE_MS between them: each one's stretch is its share, so a turn still holds the loop about
+ * SLICE_MS, however many run.
+ */
+export type SliceLength = () => number;
+
+/** A whole slice: work that runs alone in its turn (a request's own work). */
+export const WHOLE_SLICE: SliceLength = () => SLICE_MS;
+
+/**
  * One turn of the event loop: whatever I/O and timers are ready run before the caller resumes.
  * Two immediates: called from an I/O callback (the poll phase), one immediate runs in the same
  * loop iteration's check phase, before any other socket is read; the second comes after a poll.

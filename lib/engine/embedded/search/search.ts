@@ -1,3 +1,4 @@
+import type { SliceLength } from '../../../cooperative/index.js';
 import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { shownSource, type IndexHandle } from '../indices/index.js';
@@ -175,7 +176,7 @@ function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: bool
     }
     const top = new TopK<Candidate>(k, compare);
     for (const c of best.values()) top.push(c);
-    return top.sorted();
+    return yield* top.sortedInRuns(() => budget.check());
   }
   const top = new TopK<Candidate>(k, compare);
   for (const m of matches) {
@@ -198,7 +199,7 @@ function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: bool
       top.push({ m, ord, score, keys: scoreOrder ? [] : scratch.slice() });
     }
   }
-  return top.sorted();
+  return yield* top.sortedInRuns(() => budget.check());
 }
 
 type FieldIndex = ReturnType<NonNullable<IndexHandle['inverted']>['field']>;
@@ -390,6 +391,8 @@ export interface SearchOptions {
   nodeId?: string;
   /** `search.max_buckets` (the cluster setting): the buckets the aggregations may answer. */
   maxBuckets?: number;
+  /** How long a stretch of the search may hold the event loop (a background task's share); a whole slice by default. */
+  sliceLength?: SliceLength;
 }
 
 /**
@@ -439,7 +442,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
-  const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS);
+  const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.sliceLength);
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
   // The runtime fields the search reads are computed first, pausing for the event loop (their scripts are per-document work).
   await prepareReadRuntimeFields(handles, req, budget, options.storedScripts);

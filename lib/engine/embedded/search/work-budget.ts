@@ -1,4 +1,4 @@
-import { eventLoopTurn, SLICE_MS } from '../../../cooperative/index.js';
+import { eventLoopTurn, WHOLE_SLICE, type SliceLength } from '../../../cooperative/index.js';
 import { withSearchClock } from '../painless/index.js';
 
 /**
@@ -27,14 +27,17 @@ export class WorkBudget {
   timedOut = false;
   private sliceEnd: number;
 
-  /** `deadline` in performance.now() milliseconds (Infinity: none). */
-  constructor(readonly deadline: number, private readonly cooperative = true) {
-    this.sliceEnd = performance.now() + SLICE_MS;
+  /**
+   * `deadline` in performance.now() milliseconds (Infinity: none); `sliceLength`: how long a
+   * stretch may hold the event loop (a background task's share of a slice).
+   */
+  constructor(readonly deadline: number, private readonly cooperative = true, private readonly sliceLength: SliceLength = WHOLE_SLICE) {
+    this.sliceEnd = performance.now() + sliceLength();
   }
 
   /** A budget of `timeoutMs` from `started` (performance.now() ms); a negative timeout is none. */
-  static of(started: number, timeoutMs: number): WorkBudget {
-    return new WorkBudget(timeoutMs < 0 ? Infinity : started + timeoutMs);
+  static of(started: number, timeoutMs: number, sliceLength: SliceLength = WHOLE_SLICE): WorkBudget {
+    return new WorkBudget(timeoutMs < 0 ? Infinity : started + timeoutMs, true, sliceLength);
   }
 
   /** True when the current slice is used up (the caller should yield); records a passed deadline. */
@@ -78,7 +81,7 @@ export class WorkBudget {
   /** Gives the event loop a turn now, and starts a new slice. */
   async turn(): Promise<void> {
     await eventLoopTurn();
-    this.sliceEnd = performance.now() + SLICE_MS;
+    this.sliceEnd = performance.now() + this.sliceLength();
   }
 }
 

@@ -1,3 +1,4 @@
+import { WHOLE_SLICE, type SliceLength } from '../../../cooperative/index.js';
 import { errorBody, toEsError } from '../../../errors/index.js';
 import { termsSliceOf } from '../search/slice.js';
 import type { Task } from './task.js';
@@ -24,7 +25,8 @@ export interface ScrollJob<T extends ScrollTarget> {
   action: string;
   description: string;
   fields: StatusFields;
-  findTargets(): Promise<T[]>;
+  /** `slice`: how long a stretch of its work may hold the event loop (its share, in the background). */
+  findTargets(slice: SliceLength): Promise<T[]>;
   /** Number of slices (1: not sliced). */
   slices: number;
   /** `max_docs` over the whole operation (split between slices). */
@@ -34,8 +36,8 @@ export interface ScrollJob<T extends ScrollTarget> {
   requestsPerSecond: number;
   /** A manually sliced request (`"slice": {"id", "max"}`): its slice id, shown in its status. */
   sliceId?: number;
-  /** Does one batch's writes, counting them in `worker`; returns the failures that abort the operation. */
-  processBatch(batch: T[], worker: ScrollWorker): Promise<Json[]>;
+  /** Does one batch's writes, counting them in `worker`, in stretches of `slice`; returns the failures that abort the operation. */
+  processBatch(batch: T[], worker: ScrollWorker, slice: SliceLength): Promise<Json[]>;
   /** Runs once the work is over, before the response is built (e.g. `refresh`). */
   afterAll?(): Promise<void> | void;
 }
@@ -52,7 +54,7 @@ interface SliceOutcome {
   took: number;
 }
 
-async function runSlice<T extends ScrollTarget>(job: ScrollJob<T>, task: Task, worker: ScrollWorker, targets: T[]): Promise<SliceOutcome> {
+async function runSlice<T extends ScrollTarget>(job: ScrollJob<T>, task: Task, worker: ScrollWorker, targets: T[], slice: SliceLength): Promise<SliceOutcome> {
   const started = performance.now();
   worker.total = targets.length;
   task.rethrottle = (rps) => worker.rethrottle(rps);
@@ -62,7 +64,7 @@ async function runSlice<T extends ScrollTarget>(job: ScrollJob<T>, task: Task, w
     if (task.cancelled) break;
     const batch = targets.slice(from, from + job.batchSize);
     worker.batchStarted(batch.length);
-    failures.push(...(await job.processBatch(batch, worker)));
+    failures.push(...(await job.processBatch(batch, worker, slice)));
     if (failures.length) break;
   }
   return { worker, task, failures, took: performance.now() - started };
@@ -104,7 +106,9 @@ export async function runScrollJob<T extends ScrollTarget>(
     // Queued behind the background work already running (its id is known meanwhile).
     if (opts.queue) release = await opts.queue.acquire(parent);
     // cancelled while it waited: it ends without looking for its documents
-    const targets = parent.cancelled ? [] : await job.findTargets();
+    // background tasks share a slice of the event loop (WorkQueue.sliceLength)
+    const slice = opts.queue?.sliceLength ?? WHOLE_SLICE;
+    const targets = parent.cancelled ? [] : await job.findTargets(slice);
     let outcomes: SliceOutcome[];
     if (job.slices > 1) {
       const perSlice = job.requestsPerSecond / job.slices;
@@ -117,11 +121,11 @@ export async function runScrollJob<T extends ScrollTarget>(
       outcomes = await Promise.all(workers.map((w, i) => {
         const mine = targets.filter((t) => inSlice(t.id, i, job.slices));
         const limit = maxDocsOf(job.maxDocs, i, job.slices);
-        return runSlice(job, children[i], w, limit === undefined ? mine : mine.slice(0, limit)).finally(() => manager.finish(children[i]));
+        return runSlice(job, children[i], w, limit === undefined ? mine : mine.slice(0, limit), slice).finally(() => manager.finish(children[i]));
       }));
     } else {
       workers = [new ScrollWorker(job.sliceId, job.requestsPerSecond)];
-      outcomes = [await runSlice(job, parent, workers[0], job.maxDocs === undefined ? targets : targets.slice(0, job.maxDocs))];
+      outcomes = [await runSlice(job, parent, workers[0], job.maxDocs === undefined ? targets : targets.slice(0, job.maxDocs), slice)];
     }
     await job.afterAll?.();
     const failures = outcomes.flatMap((o) => o.failures);

@@ -1,3 +1,4 @@
+import { SLICE_MS } from '../../../cooperative/index.js';
 import type { Task } from './task.js';
 
 /** Background by-scroll tasks (`wait_for_completion=false`) that run at once; the others wait their turn. */
@@ -14,6 +15,13 @@ export class WorkQueue {
   private readonly waiting: Array<() => void> = [];
 
   constructor(readonly limit = MAX_RUNNING_BACKGROUND_TASKS) {}
+
+  /**
+   * A running task's stretch of work (SliceLength): the tasks share one slice, so the few that run
+   * at once hold the event loop about SLICE_MS in a turn where each takes its stretch, not each a
+   * whole slice (four update_by_query tasks held it 60–80 ms).
+   */
+  readonly sliceLength = (): number => SLICE_MS / Math.max(1, this.running);
 
   /** Tasks waiting for a slot. */
   get queued(): number {

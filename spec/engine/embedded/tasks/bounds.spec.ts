@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { MAX_RUNNING_BACKGROUND_TASKS } from '../../../../lib/engine/embedded/tasks/index.js';
+import { SLICE_MS } from '../../../../lib/cooperative/index.js';
+import { MAX_RUNNING_BACKGROUND_TASKS, WorkQueue } from '../../../../lib/engine/embedded/tasks/index.js';
+import { Task } from '../../../../lib/engine/embedded/tasks/task.js';
 import { startEngine, type TestEngine } from '../support.js';
 
 /** Background by-scroll work is bounded: a concurrency limit (the rest queued), and slices as Elasticsearch limits them (issue 39). */
@@ -87,5 +89,24 @@ describe('embedded engine: bounded background tasks', function () {
     const ok = await es.call('POST', '/test/_update_by_query?slices=1024');
     expect(ok.status, ok.text).to.equal(200);
     expect(ok.json.updated).to.equal(3);
+  });
+
+  it('the background tasks running at once share one slice of the event loop: each works in stretches of its share', async () => {
+    const queue = new WorkQueue();
+    expect(queue.sliceLength()).to.equal(SLICE_MS);
+    const task = (id: number) => new Task('node', id, { action: 'indices:data/write/update/byquery', description: '', cancellable: true });
+    const releases: Array<() => void> = [];
+    for (let i = 0; i < MAX_RUNNING_BACKGROUND_TASKS; i++) {
+      releases.push(await queue.acquire(task(i)));
+      expect(queue.sliceLength(), `${i + 1} running`).to.equal(SLICE_MS / (i + 1));
+    }
+    // one more waits: those running still share the slice
+    const queued = queue.acquire(task(99));
+    expect(queue.sliceLength()).to.equal(SLICE_MS / MAX_RUNNING_BACKGROUND_TASKS);
+    releases.shift()!();
+    releases.push(await queued);
+    expect(queue.sliceLength()).to.equal(SLICE_MS / MAX_RUNNING_BACKGROUND_TASKS);
+    for (const release of releases) release();
+    expect(queue.sliceLength()).to.equal(SLICE_MS);
   });
 });

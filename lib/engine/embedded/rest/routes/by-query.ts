@@ -1,3 +1,4 @@
+import type { SliceLength } from '../../../../cooperative/index.js';
 import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, toEsError } from '../../../../errors/index.js';
 import { countDisagreement, fieldSubsetView } from '../../access/index.js';
@@ -29,7 +30,7 @@ const BODY_KEYS = new Set(['query', 'max_docs', 'conflicts', 'slice', 'size']);
  * How to find the documents a by-query request touches, in the order a scroll would return them:
  * the query is read now (a bad one is refused with the request), the search runs when the task does.
  */
-function targetsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], body: Record<string, unknown>): () => Promise<Target[]> {
+function targetsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], body: Record<string, unknown>): (slice: SliceLength) => Promise<Target[]> {
   // the documents are found as the caller reads them (without the fields its rules hide), and written as they are
   const fields = ctx.access?.fields;
   const searched = fields ? handles.map((h) => fieldSubsetView(h, fields, ctx.onHiddenField)) : handles;
@@ -39,9 +40,9 @@ function targetsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[],
   const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
   const search = { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 };
   const byName = new Map(handles.map((h) => [h.name, h]));
-  return async () => {
+  return async (slice) => {
     // No timeout: a by-query operation works on every match (its search still pauses for the event loop).
-    const result = await runSearch(searched, search, req.started);
+    const result = await runSearch(searched, search, req.started, { sliceLength: slice });
     const hits = (result.hits as { hits: Array<Record<string, unknown>> }).hits;
     return hits.map((h) => ({
       handle: byName.get(h._index as string)!,
@@ -126,15 +127,15 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const slices = slicesParam(req.params, handles);
   const find = targetsOf(req, ctx, handles, body);
-  const findTargets = async () => {
-    const found = await find();
+  const findTargets = async (share: SliceLength) => {
+    const found = await find(share);
     return slice ? found.filter((t) => inSlice(t.id, slice.id, slice.max)) : found;
   };
 
-  const processBatch = async (batch: Target[], worker: ScrollWorker): Promise<Record<string, unknown>[]> => {
+  const processBatch = async (batch: Target[], worker: ScrollWorker, share: SliceLength): Promise<Record<string, unknown>[]> => {
     const prepared: PreparedWrite[] = [];
     const failures: Record<string, unknown>[] = [];
-    const budget = new WorkBudget(Infinity);
+    const budget = new WorkBudget(Infinity, true, share);
     for (const t of batch) {
       await budget.pause();
       try {

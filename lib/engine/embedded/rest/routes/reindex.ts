@@ -1,3 +1,4 @@
+import type { SliceLength } from '../../../../cooperative/index.js';
 import { EsError, toEsError } from '../../../../errors/index.js';
 import { jsonTextKeepingIntegers, tokenName } from '../../../../ndjson/index.js';
 import type { IndexHandle, PreparedWrite, VersionType, WriteParams } from '../../indices/index.js';
@@ -139,7 +140,7 @@ function routingOf(v: unknown, errors: string[]): Routing {
  * How to find the source documents in scroll order (`sort` honoured, as Elasticsearch still does
  * while deprecating it): the search is read now, and runs when the task does.
  */
-function sourceTargets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], r: ReindexRequest): () => Promise<Target[]> {
+function sourceTargets(req: RestRequest, ctx: EngineContext, handles: IndexHandle[], r: ReindexRequest): (slice: SliceLength) => Promise<Target[]> {
   const query = effectiveQuery(r.search.query, UrlParams.NONE, handles, r.sources.join(','));
   const searchBody: Json = { _source: false, seq_no_primary_term: true };
   if (query !== undefined) searchBody.query = query;
@@ -148,8 +149,8 @@ function sourceTargets(req: RestRequest, ctx: EngineContext, handles: IndexHandl
   const request = parseSearchRequest(searchBody, UrlParams.NONE, Number.MAX_SAFE_INTEGER);
   const search = { ...request, query: withQueryRules(ctx, request.query), from: 0, size: Number.MAX_SAFE_INTEGER, trackTotalHits: true, timeout: -1 };
   const byName = new Map(handles.map((h) => [h.name, h]));
-  return async () => {
-    const result = await runSearch(handles, search, req.started);
+  return async (slice) => {
+    const result = await runSearch(handles, search, req.started, { sliceLength: slice });
     return (result.hits as { hits: Json[] }).hits.map((h) => ({
       handle: byName.get(h._index as string)!,
       id: h._id as string,
@@ -193,16 +194,16 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
   }
   const slices = slicesParam(req.params, handles);
   const find = sourceTargets(req, ctx, handles, r);
-  const findTargets = async () => {
-    const found = await find();
+  const findTargets = async (slice: SliceLength) => {
+    const found = await find(slice);
     return r.slice ? found.filter((t) => inSlice(t.id, r.slice!.id, r.slice!.max)) : found;
   };
 
-  const processBatch = async (batch: Target[], worker: ScrollWorker): Promise<Json[]> => {
+  const processBatch = async (batch: Target[], worker: ScrollWorker, slice: SliceLength): Promise<Json[]> => {
     const prepared: PreparedWrite[] = [];
     const creations = [];
     const failures: Json[] = [];
-    const budget = new WorkBudget(Infinity);
+    const budget = new WorkBudget(Infinity, true, slice);
     for (const t of batch) {
       await budget.pause();
       const doc = t.handle.get(t.id);

@@ -19,7 +19,7 @@ interface RangeSpec {
 
 interface RangeParams {
   source: SourceParams;
-  ranges: RangeSpec[];
+  ranges: RawRange[];
   keyed: boolean;
   timeZone?: unknown;
 }
@@ -33,14 +33,25 @@ function parseRanges(type: string, name: string, body: Record<string, unknown>):
   }
   const source = parseSourceParams(type, name, body);
   if (!Array.isArray(body.ranges) || body.ranges.length === 0) throw new EsError(400, 'illegal_argument_exception', `No [ranges] specified for the [${name}] aggregation`);
-  const ranges = body.ranges.map((r): RangeSpec => {
+  // Checked here, read later (specOf, a step of the phase at a time): a copy of each of 100,000
+  // ranges made while the request is parsed held the event loop ~40 ms in one piece.
+  const ranges = body.ranges as unknown[];
+  for (let i = 0; i < ranges.length; i++) {
+    const r = ranges[i];
     if (!isObject(r)) throw new EsError(400, 'parsing_exception', `[ranges] must contain objects in [${name}]`, { line: 1, col: 1 });
-    for (const k of Object.keys(r)) {
-      if (!['key', 'from', 'to', 'mask'].includes(k)) throw unknownField('range', k, ['key', 'from', 'to', 'mask']);
+    for (const k in r) {
+      if (k !== 'key' && k !== 'from' && k !== 'to' && k !== 'mask' && Object.hasOwn(r, k)) throw unknownField('range', k, ['key', 'from', 'to', 'mask']);
     }
-    return { key: r.key === undefined || r.key === null ? undefined : String(r.key), from: r.from ?? undefined, to: r.to ?? undefined, mask: r.mask as string | undefined };
-  });
-  return { source, ranges, keyed: body.keyed === true, timeZone: body.time_zone };
+  }
+  return { source, ranges: ranges as RawRange[], keyed: body.keyed === true, timeZone: body.time_zone };
+}
+
+/** A range as the request wrote it (checked by parseRanges). */
+type RawRange = Record<'key' | 'from' | 'to' | 'mask', unknown>;
+
+/** A range of the request read: a null bound or key is none, a key is text. */
+function specOf(r: RawRange): RangeSpec {
+  return { key: r.key === undefined || r.key === null ? undefined : String(r.key), from: r.from ?? undefined, to: r.to ?? undefined, mask: r.mask as string | undefined };
 }
 
 interface Resolved {
@@ -156,7 +167,10 @@ function collected(p: RangeParams, docs: DocSet, src: ReturnType<typeof resolveS
   parse: (v: unknown, dflt: number) => number): { ranges: Resolved[]; sets: DocSet[] } {
   const parsed: Resolved[] = [];
   for (let start = 0; start < p.ranges.length; start += PARSED_PER_STEP) {
-    const part = asStep(ctx.steps, p.ranges, undefined, () => p.ranges.slice(start, start + PARSED_PER_STEP).map((spec) => ({ spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) })));
+    const part = asStep(ctx.steps, p.ranges, undefined, () => p.ranges.slice(start, start + PARSED_PER_STEP).map((raw) => {
+      const spec = specOf(raw);
+      return { spec, from: parse(spec.from, -Infinity), to: parse(spec.to, Infinity) };
+    }));
     for (const r of part) parsed.push(r);
   }
   const ranges = sortRanges(parsed, ctx);
@@ -301,7 +315,7 @@ export const ipRange: AggregationType<RangeParams> = {
       return n;
     };
     interface IpRange { spec: RangeSpec; from?: bigint; to?: bigint }
-    const ranges: IpRange[] = node.params.ranges.map((spec) => {
+    const ranges: IpRange[] = node.params.ranges.map(specOf).map((spec) => {
       if (spec.mask !== undefined) {
         const { addr, bits } = cidr(spec.mask);
         const base = parse(addr);

@@ -22,7 +22,7 @@ const VISITS_PER_CHECK = 2048;
  * Contract: never answers false for a field the request reads by name; may answer true for one it
  * does not (a name that is a substring of another, a word of a query text). Only arrays, plain
  * objects, maps and sets are walked (what the request parsers build); past MAX_VISITS values, or
- * over a cycle of values, every field counts as read. A large request (60,000 ranges) is walked a
+ * every field counts as read (a value met again is not walked again). A large request (60,000 ranges) is walked a
  * slice at a time: the work pauses when the budget says its slice is used up.
  */
 export function* fieldsMentionedBy(request: unknown, stored: StoredScripts | undefined, budget: WorkBudget): Work<(name: string) => boolean> {
@@ -40,7 +40,9 @@ export function* fieldsMentionedBy(request: unknown, stored: StoredScripts | und
       continue;
     }
     if (v === null || typeof v !== 'object') continue;
-    if (seen.has(v) || ++visits > MAX_VISITS) return () => true;
+    // a value reached again (held in two places, or a cycle) holds the strings already taken
+    if (seen.has(v)) continue;
+    if (++visits > MAX_VISITS) return () => true;
     if (visits % VISITS_PER_CHECK === 0 && budget.check()) yield;
     seen.add(v);
     if (Array.isArray(v) || v instanceof Set) {
