@@ -2,7 +2,7 @@ import type { ChangeBus } from '../changes/index.js';
 import type { Backend } from '../engine/index.js';
 import { SystemRecords } from '../records/index.js';
 import type { QueryRule } from './rule.js';
-import { RuleSet } from './rule-set.js';
+import { compileAhead, RuleSet } from './rule-set.js';
 
 export const RULES_INDEX = '.gateway-rules';
 /** The record holding the evaluation order (rule ids cannot start with a dot). */
@@ -23,6 +23,8 @@ export class RuleStore {
   private readonly records: SystemRecords<RuleRecord>;
   private current = new RuleSet([]);
   private stale = false;
+  private compiling = false;
+  private changedMeanwhile = false;
   /** The latest creation time handed out or seen, so that a new rule sorts after every other. */
   private lastCreated = 0;
   /** How many times each rule fired, since this node started (per rule id). */
@@ -31,6 +33,7 @@ export class RuleStore {
   constructor(backend: Backend, bus: ChangeBus, private readonly log: (line: string) => void = () => {}) {
     this.records = new SystemRecords<RuleRecord>(backend, bus, { index: RULES_INDEX, what: 'rule', log, changed: () => {
       this.stale = true;
+      this.compileAhead();
     } });
   }
 
@@ -122,6 +125,26 @@ export class RuleStore {
 
   private async setOrder(order: string[]): Promise<void> {
     await this.records.put(ORDER_ID, { order });
+  }
+
+  /**
+   * After a change, the rules are compiled a slice of the event loop at a time (compileAhead),
+   * then the set is rebuilt from them. A search before that rebuilds it at once: what was
+   * compiled by then is not compiled again. A change while they compile compiles them again.
+   */
+  private compileAhead(): void {
+    if (this.compiling) {
+      this.changedMeanwhile = true;
+      return;
+    }
+    this.compiling = true;
+    compileAhead(this.list()).catch((err: unknown) => this.log(`query rules not compiled ahead: ${(err as Error).message}`)).finally(() => {
+      this.compiling = false;
+      if (this.changedMeanwhile) {
+        this.changedMeanwhile = false;
+        this.compileAhead();
+      } else if (this.stale) this.rebuild();
+    });
   }
 
   private rebuild(): void {

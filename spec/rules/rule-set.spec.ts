@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
-import { fold, RuleSet, type SearchSituation } from '../../lib/rules/rule-set.js';
+import { compileAhead, fold, RuleSet, type SearchSituation } from '../../lib/rules/rule-set.js';
 import type { QueryRule } from '../../lib/rules/rule.js';
 
 const rule = (id: string, value: string, indices?: string[]): QueryRule => ({
@@ -42,5 +42,22 @@ describe('query rules: `matches` triggers run as one matcher per index', () => {
     expect(set.matching(situation(`${text} brand-1998xyz shoe size 1999 brand-1xx`)).map((r) => r.id)).to.deep.equal(['r1', 'r1999']);
     expect(set.matching(situation(`${text} brand-1998xyz`, 'blog')).map((r) => r.id)).to.deep.equal(['r1998']);
     expect(set.matching(situation(text))).to.deep.equal([]);
+  });
+
+  it('compiled ahead (after a change), 2,000 rules give the event loop turns; the set built from them then fires as one by one', async () => {
+    const rules = Array.from({ length: 2000 }, (_, i) => rule(`a${i}`, `(shoe|boot)s?\\s+size\\s+${i}\\b|ahead-${i}[a-z]+`));
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    try {
+      await compileAhead(rules);
+    } finally {
+      clearInterval(ticker);
+    }
+    // a timer ran while the rules compiled: the work was done in slices
+    expect(turns).to.be.greaterThan(0);
+    const set = new RuleSet(rules);
+    for (const text of ['shoes size 1999 ahead-7abc', 'boot size 12', 'nothing here']) {
+      expect(set.matching(situation(text)).map((r) => r.id), text).to.deep.equal(oneByOne(rules, text));
+    }
   });
 });

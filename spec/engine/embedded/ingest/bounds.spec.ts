@@ -78,6 +78,14 @@ describe('embedded engine: every ingest unit of work is bounded per document', f
     expect(source.error).to.match(/^\[gsub\] processor would take the document's ingest output/);
   });
 
+  it('gsub replacements are bounded per document (each charged 1 KB of the budget): 40,000 of them are refused, 20,000 are done', async () => {
+    expect((await pipeline('each-char', [{ gsub: { field: 'f', pattern: 'x', replacement: 'y' } }])).status).to.equal(200);
+    // the output is as small as the input: the count of replacements is what is refused
+    expectRefused(await write('each-char', { f: 'x'.repeat(40_000) }), 400, 'illegal_argument_exception', /^\[gsub\] processor would take the document's ingest output to \[\d+\] bytes, more than the limit of \[33554432\] bytes for one document$/);
+    expect((await write('each-char', { f: 'x'.repeat(20_000) })).status).to.equal(201);
+    expect((await stored()).f).to.equal('y'.repeat(20_000));
+  });
+
   it('set templates copying a large field again and again stop at the budget (each under the 1 MB template limit)', async () => {
     const copies = Array.from({ length: 40 }, (_, i) => ({ set: { field: `g${i}`, value: '{{{f}}}' } }));
     expect((await pipeline('set-copies', copies)).status).to.equal(200);
