@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { NDJSON, call, ndjson } from '../support/http.js';
-import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
+import { ADMIN, spawnEngine, spawnGateway, tempDir, type ChildServer } from '../support/servers.js';
 import { within } from '../support/within.js';
 
 describe('durability: acknowledged writes survive kill -9 (embedded engine)', function () {
@@ -82,6 +82,90 @@ describe('durability: acknowledged writes survive kill -9 (embedded engine)', fu
     } finally {
       await gw?.stop('SIGKILL');
       await data.remove();
+    }
+  });
+});
+
+/**
+ * Odd ids through the gateway, on both backends: every id acknowledged is there, as written, after
+ * SIGKILL of the process that holds the data (the gateway on the embedded engine, the standalone
+ * engine behind the gateway on the HTTP backend); ids Elasticsearch cannot hold (unpaired
+ * surrogates, NUL, past 512 bytes) are refused, never acknowledged.
+ */
+describe('durability: odd ids survive kill -9, through the gateway', function () {
+  this.timeout(120_000);
+  const ODD = ['\ud800', '\udc00', 'a\udbffz', 'a\u0000b', '\u0000', 'x'.repeat(512), 'é'.repeat(256), '😀'.repeat(128), 'a/b?c#d', ' ', '\u2028', '\ufffd', 'x'.repeat(513), `${'é'.repeat(256)}a`];
+  const refused = (id: string) => /\p{Cs}/u.test(id) || id.includes('\u0000') || Buffer.byteLength(id) > 512;
+
+  /** Writes the odd ids by _bulk through `url`; the acknowledged ones (id → n). */
+  async function writeOdd(url: string): Promise<Map<string, number>> {
+    const lines = ODD.flatMap((id, n) => [{ create: { _index: 'odd', _id: id } }, { n }]);
+    const bulk = await call(url, 'POST', '/_bulk', { body: ndjson(lines), headers: NDJSON });
+    expect(bulk.status, bulk.text.slice(0, 300)).to.equal(200);
+    const acknowledged = new Map<string, number>();
+    bulk.json.items.forEach((item: { create: { _id: string; status: number } }, n: number) => {
+      const id = ODD[n];
+      if (refused(id)) expect(item.create.status, `id ${JSON.stringify(id)}`).to.equal(400);
+      else {
+        expect(item.create.status, `id ${JSON.stringify(id)}: ${JSON.stringify(item)}`).to.equal(201);
+        expect(item.create._id).to.equal(id);
+        acknowledged.set(id, n);
+      }
+    });
+    expect(acknowledged.size).to.equal(7);
+    return acknowledged;
+  }
+
+  /** Each acknowledged id read back through `url` (by _mget and by GET), as written, and nothing else. */
+  async function expectKept(url: string, acknowledged: Map<string, number>): Promise<void> {
+    const ids = [...acknowledged.keys()];
+    const mget = await call(url, 'POST', '/odd/_mget', { body: { ids } });
+    expect(mget.status, mget.text.slice(0, 300)).to.equal(200);
+    expect(mget.json.docs.map((d: { _id: string; found: boolean; _source?: { n: number } }) => [d._id, d.found, d._source?.n])).to.deep.equal(ids.map((id) => [id, true, acknowledged.get(id)]));
+    for (const id of ids) {
+      const got = await call(url, 'GET', `/odd/_doc/${encodeURIComponent(id)}`);
+      expect(got.status, `GET ${JSON.stringify(id)}`).to.equal(200);
+      expect(got.json._id).to.equal(id);
+    }
+    const count = await call(url, 'GET', '/odd/_count');
+    expect(count.json.count).to.equal(acknowledged.size);
+  }
+
+  it('embedded engine: the gateway killed and restarted', async () => {
+    const data = await tempDir();
+    const env = { DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password };
+    let gw: ChildServer | undefined = await spawnGateway(env);
+    try {
+      const acknowledged = await writeOdd(gw.url);
+      gw.proc.kill('SIGKILL');
+      await gw.stop();
+      gw = await spawnGateway(env);
+      await expectKept(gw.url, acknowledged);
+    } finally {
+      await gw?.stop('SIGKILL');
+      await data.remove();
+    }
+  });
+
+  it('HTTP backend: the standalone engine behind the gateway killed and restarted', async () => {
+    const data = await tempDir();
+    const gwData = await tempDir();
+    let engine: ChildServer | undefined = await spawnEngine(data.dir);
+    let gw: ChildServer | undefined;
+    try {
+      gw = await spawnGateway({ DATA_DIR: gwData.dir, ENGINE_URL: engine.url, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password });
+      const acknowledged = await writeOdd(gw.url);
+      engine.proc.kill('SIGKILL');
+      await engine.stop();
+      await gw.stop();
+      engine = await spawnEngine(data.dir);
+      gw = await spawnGateway({ DATA_DIR: gwData.dir, ENGINE_URL: engine.url, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password });
+      await expectKept(gw.url, acknowledged);
+    } finally {
+      await gw?.stop('SIGKILL');
+      await engine?.stop('SIGKILL');
+      await data.remove();
+      await gwData.remove();
     }
   });
 });
