@@ -1,6 +1,6 @@
 import type { DocumentOp, NewChange } from './change-event.js';
 import { changeOf, type WriteAck } from './write-changes.js';
-import { bulkText, readBulkCooperatively } from '../ndjson/index.js';
+import { bulkText, readBulkCooperatively, type BulkEntry } from '../ndjson/index.js';
 import { TimeSlice } from '../cooperative/index.js';
 
 /** One `_bulk` item as the request described it. */
@@ -34,12 +34,14 @@ export interface BulkCapture {
  * @param urlSource what the URL's `_source` parameters ask updated items to return (`true` for
  *   everything, another value for a filter), or undefined when the URL says nothing.
  */
-export async function captureBulk(text: string, urlSource?: unknown): Promise<BulkCapture> {
-  const entries = await readBulkCooperatively(text);
+export async function captureBulk(text: string, urlSource?: unknown, read?: readonly BulkEntry[]): Promise<BulkCapture> {
+  // items the gateway's classifier read of this very text are taken as they are (never changed: an
+  // update asked for its source is a copy)
+  const entries = read ? [...read] : await readBulkCooperatively(text);
   const items: BulkItem[] = [];
   let rewritten = false;
   const slice = new TimeSlice();
-  for (const entry of entries) {
+  for (const [i, entry] of entries.entries()) {
     if (items.length % 256 === 0) await slice.pause();
     const { meta } = entry;
     const item: BulkItem = {
@@ -63,7 +65,7 @@ export async function captureBulk(text: string, urlSource?: unknown): Promise<Bu
       continue;
     }
     item.injectedSource = true;
-    entry.actionText = JSON.stringify({ update: { ...meta, _source: true } });
+    entries[i] = { ...entry, actionText: JSON.stringify({ update: { ...meta, _source: true } }), plain: false };
     rewritten = true;
   }
   return { items, body: rewritten ? bulkText(entries) : bulkText(entries, text) };

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { GatewayRequest, Operation, RequestTarget } from '../request/index.js';
+import type { BulkEntry } from '../ndjson/index.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -52,6 +53,16 @@ export interface EngineRequest {
 }
 
 /** A request's route in the embedded engine's table (opaque but for what it was found for). */
+/**
+ * The items of the `_bulk` body this request carries, as the gateway's classifier read them, when
+ * the body is still the text they say (`Classification.bulk`): a reader takes them instead of
+ * reading the text again, which would make a body of tens of megabytes one string in one piece.
+ */
+export function readBulkItems(req: EngineRequest): readonly BulkEntry[] | undefined {
+  const info = req.request?.info;
+  return info?.bulk !== undefined && typeof req.body === 'string' && req.body === info.forward ? info.bulk : undefined;
+}
+
 export interface EngineRoute {
   readonly method: string;
   readonly target: RequestTarget;

@@ -4,6 +4,7 @@ import { HttpBackend } from './http/index.js';
 import { openEmbeddedEngine } from './embedded/index.js';
 
 export type { Backend, EngineRequest, EngineResponse, EngineRoute, HeaderMap } from './backend.js';
+export { readBulkItems } from './backend.js';
 export { intercept, InterceptedBackend, type Dispatch, type Interceptor } from './interceptor.js';
 export { backingIndexName, dataStreamOfBackingName } from './data-stream-names.js';
 export { authorizationDisagreements, authorizationDisagreementCount } from './embedded/access/disagreements.js';

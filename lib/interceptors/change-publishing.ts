@@ -1,6 +1,6 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { readRawRequest } from '../auth/classify/index.js';
-import { callJson, readBody, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
+import { callJson, readBody, readBulkItems, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
 import { eventLoopTurn, parseItemsAnswer } from '../cooperative/index.js';
 import { jsonBody } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/index.js';
@@ -202,7 +202,7 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
   const text = await bodyText(req);
   if (text === undefined) return calls.next(req); // the engine answers a bulk without a body
   // update actions may grow by `"_source":true`: the captured body is what goes on
-  const capture = await captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined);
+  const capture = await captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined, readBulkItems(req));
   const { res, answer } = await calls.forward(req, capture.body);
   const acked = answer as { items?: Array<Record<string, WriteAck>> } | undefined;
   if (res.status < 300 && acked?.items) {

@@ -1,7 +1,7 @@
 import { EsError } from '../errors/index.js';
 import { isJsonObject, jsonErrorReason, tokenName } from './json-text.js';
 import { LineCursor } from './lines.js';
-import { TimeSlice } from '../cooperative/index.js';
+import { TimeSlice, type ReadableText } from '../cooperative/index.js';
 
 export type BulkAction = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS = new Set<string>(['index', 'create', 'update', 'delete']);
@@ -92,7 +92,7 @@ export function readBulk(text: string): BulkEntry[] {
  * `readBulk` for callers that may wait: the event loop gets a turn every 10 ms of reading, so
  * that a body of tens of megabytes does not hold other requests back.
  */
-export async function readBulkCooperatively(text: string): Promise<BulkEntry[]> {
+export async function readBulkCooperatively(text: ReadableText): Promise<BulkEntry[]> {
   const entries: BulkEntry[] = [];
   const slice = new TimeSlice();
   for (const entry of bulkEntries(text)) {
@@ -103,8 +103,8 @@ export async function readBulkCooperatively(text: string): Promise<BulkEntry[]> 
 }
 
 /** The one reading of a `_bulk` body, entry by entry (see `readBulk`). */
-function* bulkEntries(text: string): Generator<BulkEntry, void, void> {
-  if (text.length && !text.endsWith('\n')) {
+function* bulkEntries(text: ReadableText): Generator<BulkEntry, void, void> {
+  if (text.length && text.charCodeAt(text.length - 1) !== 10) {
     throw new EsError(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
   }
   const lines = new LineCursor(text);

@@ -6,10 +6,12 @@
  * body asks. Every NDJSON reader of the project goes through these two functions.
  */
 
+import type { ReadableText } from '../cooperative/index.js';
+
 const isJsonBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d;
 
 /** `text[from, to)` without the JSON whitespace around it. */
-export function trimJsonBlanks(text: string, from = 0, to = text.length): string {
+export function trimJsonBlanks(text: ReadableText, from = 0, to = text.length): string {
   while (from < to && isJsonBlank(text.charCodeAt(from))) from++;
   while (to > from && isJsonBlank(text.charCodeAt(to - 1))) to--;
   return text.slice(from, to);
@@ -27,7 +29,8 @@ export class LineCursor {
   to = 0;
   private pos = 0;
 
-  constructor(readonly text: string) {}
+  /** `text`: a string, or a large body as the pieces it was decoded in (`PieceText`). */
+  constructor(readonly text: ReadableText) {}
 
   /** Moves to the next line; false at the end. */
   next(): boolean {

@@ -1,7 +1,7 @@
 import { Readable, Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Context } from 'koa';
-import { eventLoopTurn, TimeSlice } from '../cooperative/index.js';
+import { eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
 import { errors, EsError } from '../errors/index.js';
 import { parseJsonWithin } from '../ndjson/index.js';
 import type { IncomingMessage } from 'node:http';
@@ -96,9 +96,18 @@ const DECODE_BATCH_BYTES = 1024 * 1024;
  * bytes, when one wants them, are made from it then). Undefined when there is no body.
  */
 export async function bufferText(ctx: Context, limit: number): Promise<string | undefined> {
+  return (await bufferTextPieces(ctx, limit))?.text;
+}
+
+/**
+ * `bufferText`, with the pieces the text was decoded in (`PieceText`: a reader that need not make
+ * it one string). The text is their concatenation, which V8 keeps as a rope: it is copied into one
+ * flat string (~0.1 s for 20 MB, in one piece) only if something reads it whole.
+ */
+export async function bufferTextPieces(ctx: Context, limit: number): Promise<{ text: string; pieces: PieceText } | undefined> {
   const read = ctx.state.body as Buffer | string | null | undefined;
-  if (typeof read === 'string') return read;
-  if (read !== undefined) return read === null ? undefined : read.toString('utf8');
+  if (typeof read === 'string') return { text: read, pieces: new PieceText([read]) };
+  if (read !== undefined) return read === null ? undefined : textOf([read.toString('utf8')]);
   checkDeclaredLength(ctx, limit);
   if (!hasBody(ctx)) {
     ctx.state.body = null;
@@ -122,9 +131,14 @@ export async function bufferText(ctx: Context, limit: number): Promise<string | 
   }
   if (batched) decodeBatch();
   parts.push(decoder.end());
-  const text = parts.length === 2 ? parts[0] + parts[1] : parts.join('');
-  ctx.state.body = text;
-  return text;
+  const decoded = textOf(parts.filter((p) => p !== ''));
+  ctx.state.body = decoded.text;
+  return decoded;
+}
+
+function textOf(parts: string[]): { text: string; pieces: PieceText } {
+  const pieces = new PieceText(parts);
+  return { text: pieces.toString(), pieces };
 }
 
 /** The body as a stream (the buffered one, or the live request limited to `limit`), or undefined. */

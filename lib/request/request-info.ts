@@ -107,6 +107,13 @@ export interface Classification {
    * over with the request: whoever forwards it gives it up.
    */
   parsed?: unknown;
+  /**
+   * A large `_bulk` body's items as the classifier read them (from the pieces the body was decoded
+   * in), which `forward` says exactly: later readers (field rules, change capture, an in-process
+   * engine) take them instead of reading `forward` again, which would make the 50 MB text one
+   * string (a quarter of a second in one piece).
+   */
+  bulk?: readonly BulkEntry[];
   /** False for an API the classifier does not know: refused for scoped credentials. */
   known: boolean;
   /**

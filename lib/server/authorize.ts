@@ -105,7 +105,7 @@ async function bodyOf(ctx: GatewayContext, info: Classification, maxContentLengt
   // the body the engine gets: the classifier's (or the authorizer's narrowed) text, else the one read from the socket
   const text = fieldRulesReadBody(info) ? (info.forward ?? await bufferText(ctx, maxContentLength)) : undefined;
   // a `_bulk` body may be tens of megabytes: read in pieces, as the classifier reads it
-  const bulk = info.action === 'indices:data/write/bulk' && text ? await readBulkCooperatively(text) : [];
+  const bulk = info.action === 'indices:data/write/bulk' && text ? (info.bulk !== undefined && text === info.forward ? info.bulk : await readBulkCooperatively(text)) : [];
   return {
     json: () => (info.parsed !== undefined ? info.parsed : text === undefined || text.trim() === '' ? undefined : parseJsonText(text)),
     searches: () => (text ? readMsearch(text).map((entry) => entry.body) : []),

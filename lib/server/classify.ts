@@ -5,7 +5,7 @@ import { checkSystemIndices } from '../auth/index.js';
 import { prepareBody, readRequest, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
-import { bufferText, hasBody, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
+import { bufferTextPieces, hasBody, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';
 import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
 
@@ -28,9 +28,11 @@ type GatewayContext = Context & { state: GatewayState };
  */
 export function classify(maxContentLength: number, sameParser = false, templates?: StoredTemplateSource): Middleware<GatewayState> {
   const withBody = async (ctx: GatewayContext, next: Next, asked: GatewayRequest, target: RequestTarget, compat?: GatewayCompatibleRequest) => {
-    const text = await bufferText(ctx, maxContentLength);
+    const decoded = await bufferTextPieces(ctx, maxContentLength);
+    const text = decoded?.text;
     const body = compat ? typelessGatewayBody(ctx, compat, text) : text;
-    const prepared = body === undefined ? undefined : await prepareBody(asked.info, body, sameParser);
+    // the pieces the body was decoded in are read instead of the text while it is the body as sent
+    const prepared = body === undefined ? undefined : await prepareBody(asked.info, body, sameParser, body === text ? decoded?.pieces : undefined);
     // a large body's targets (a credential's 100,000 patterns) are classified a time slice at a time
     let read = prepared ? await readRequestCooperatively({ method: ctx.method, target, body, prepared }) : readRequest({ method: ctx.method, target, body, prepared });
     // a large body's reading (a credential's 100,000 patterns, a _bulk's items) and its authorization are turns of their own

@@ -1,4 +1,4 @@
-import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch } from '../../ndjson/index.js';
+import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch, type BulkEntry } from '../../ndjson/index.js';
 import { decodePitId } from '../../point-in-time/index.js';
 import type { Operation, PreparedBody } from '../../request/index.js';
 
@@ -23,6 +23,8 @@ export interface BodyReading {
   forward?: string;
   /** The parsed body, when it says exactly what `forward` says (see Classification.parsed). */
   parsed?: unknown;
+  /** A `_bulk` body's items read ahead, which `forward` says exactly (see Classification.bulk). */
+  bulk?: readonly BulkEntry[];
   /** The body as a caller read it ahead (large bodies, read cooperatively). */
   readonly prepared?: PreparedBody;
   /**
@@ -191,6 +193,7 @@ export function bulkTargets(body: Body, read: BodyReading): BodyTarget[] {
     if (e.action !== 'delete' && e.action !== 'update' && runsPipeline(e.meta.pipeline)) read.namesPipeline = true;
   }
   read.forward = bulkText(entries, text);
+  if (read.prepared?.bulk && read.forward === text) read.bulk = entries;
   return t.list;
 }
 

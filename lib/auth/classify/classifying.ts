@@ -1,6 +1,7 @@
 import { EsError } from '../../errors/index.js';
 import { expandsHiddenIndices, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
+import type { BulkEntry } from '../../ndjson/index.js';
 import type { Category, Classification, ClassifiableRequest, GatewayRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
 
 /**
@@ -70,6 +71,7 @@ export class Classifying implements BodyReading {
   type: string | undefined;
   forward: string | undefined;
   parsed: unknown;
+  bulk?: readonly BulkEntry[];
   expandsHidden = false;
   namesPipeline = false;
   pointInTime: 'decoded' | 'opaque' | undefined;
@@ -228,6 +230,7 @@ export class Classifying implements BodyReading {
     if (this.type !== undefined) out.type = this.type;
     if (this.forward !== undefined) out.forward = this.forward;
     if (this.parsed !== undefined) out.parsed = this.parsed;
+    if (this.bulk !== undefined) out.bulk = this.bulk;
     if (this.slot && this.narrowable) out.slot = this.slot;
     if (this.privileges.length) out.clusterPrivileges = [...this.privileges];
     return out;

@@ -1,5 +1,5 @@
 import { holdsRoundedInteger, losslessText, nestsTooDeep, readBulkCooperatively } from '../../ndjson/index.js';
-import { eventLoopTurn, parseJsonCooperatively, stringifyCooperatively } from '../../cooperative/index.js';
+import { eventLoopTurn, parseJsonCooperatively, stringifyCooperatively, type ReadableText } from '../../cooperative/index.js';
 import type { Classification, PreparedBody } from '../../request/index.js';
 
 /** Bodies up to this many characters are read by the classifier itself, in one piece. */
@@ -12,13 +12,16 @@ export const PREPARED_BODY_CHARS = 1024 * 1024;
  * request's classification without its body. Anything else, and a body these readers refuse, is
  * left to the classifier (which refuses it the same way).
  *
+ * `pieces`: the text as the pieces it was decoded in: a `_bulk` body is read line by line from
+ * them, and the text (a rope of them) is never made one string here.
+ *
  * `sameParser`: the engine reads JSON with JSON.parse too and takes the parsed value
  * (`EngineRequest.json`, the embedded engine): the text goes on as sent, since it says to that
  * engine exactly what it said to the classifier, and is not serialized again.
  */
-export async function prepareBody(info: Classification, text: string, sameParser = false): Promise<PreparedBody | undefined> {
+export async function prepareBody(info: Classification, text: string, sameParser = false, pieces?: ReadableText): Promise<PreparedBody | undefined> {
   if (text.length <= PREPARED_BODY_CHARS) return undefined;
-  if (info.action === 'indices:data/write/bulk') return { bulk: await readBulkCooperatively(text) };
+  if (info.action === 'indices:data/write/bulk') return { bulk: await readBulkCooperatively(pieces ?? text) };
   if (!/^[ \t\r\n]*\{/.test(text.slice(0, 64))) return undefined;
   await eventLoopTurn(); // the body was just read and decoded: a turn before the parse
   let value: unknown;

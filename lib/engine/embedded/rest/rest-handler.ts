@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { PieceText, TimeSlice } from '../../../cooperative/index.js';
 import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js';
-import type { EngineRequest, EngineResponse, EngineRoute } from '../../backend.js';
+import { readBulkItems, type EngineRequest, type EngineResponse, type EngineRoute } from '../../backend.js';
 import { requestTarget, type RequestTarget } from '../../../request/index.js';
 import { UrlParams } from './params.js';
 import { jsonBody } from '../../json-body.js';
@@ -64,19 +66,42 @@ export function createRouter(): Router {
  * Reads a request body as text (UTF-8), refusing more than `limit` bytes (413). A body given as a
  * string (an in-process caller) is taken as it is, without a round trip through bytes.
  */
-export async function readBodyText(body: Readable | Buffer | string | undefined, limit: number): Promise<string> {
+export async function readBodyText(body: Readable | Buffer | string | undefined, limit: number, counted = false): Promise<string> {
   if (body === undefined) return '';
   if (typeof body === 'string') {
-    // A UTF-16 code unit is at most 3 UTF-8 bytes: only a long string needs its byte length counted.
-    if (body.length * 3 > limit && Buffer.byteLength(body) > limit) throw errors.contentTooLong(limit);
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: only a long string needs its byte length counted
+    // (unless the caller counted its bytes as it read them: counting makes a rope one string).
+    if (body.length > limit || (!counted && body.length * 3 > limit && Buffer.byteLength(body) > limit)) throw errors.contentTooLong(limit);
     return body;
   }
   if (Buffer.isBuffer(body)) {
     if (body.length > limit) throw errors.contentTooLong(limit);
     return body.toString('utf8');
   }
-  const chunks: Buffer[] = [];
+  return (await readBodyPieces(body, limit)).text;
+}
+
+/** Bytes of a streamed body decoded at a time (a string this large is allocated outside the young generation). */
+const DECODE_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * A streamed body (the standalone engine's HTTP requests) decoded a megabyte at a time, a time
+ * slice at a time, into the pieces a `_bulk` is read from (`PieceText`) and the text they make (a
+ * rope: one string only once something reads it). Decoded in one piece, a 50 MB body held the
+ * event loop for half a second (its copy, then its decoding).
+ */
+async function readBodyPieces(body: Readable, limit: number): Promise<{ text: string; pieces: PieceText }> {
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
+  let batch: Buffer[] = [];
+  let batched = 0;
   let size = 0;
+  const decodeBatch = () => {
+    parts.push(decoder.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batched)));
+    batch = [];
+    batched = 0;
+  };
+  const slice = new TimeSlice();
   for await (const chunk of body) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buf.length;
@@ -84,9 +109,15 @@ export async function readBodyText(body: Readable | Buffer | string | undefined,
       body.destroy();
       throw errors.contentTooLong(limit);
     }
-    chunks.push(buf);
+    batch.push(buf);
+    batched += buf.length;
+    if (batched >= DECODE_BATCH_BYTES) decodeBatch();
+    await slice.pause();
   }
-  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  if (batched) decodeBatch();
+  parts.push(decoder.end());
+  const pieces = new PieceText(parts.filter((p) => p !== ''));
+  return { text: pieces.toString(), pieces };
 }
 
 /**
@@ -260,7 +291,11 @@ export class RestHandler {
         return respondJson(...routeRefusal(reading, method, uri));
       }
       checkParams(req.path, params, match.params);
-      let body = await readBodyText(req.body, this.maxContentLength);
+      // a `_bulk` body the gateway read (within the same limit) comes with its items: neither is read again
+      const bulkItems = readBulkItems(req);
+      // a large streamed body is also kept as its pieces, which a `_bulk` is read from
+      const streamed = req.body !== undefined && typeof req.body !== 'string' && !Buffer.isBuffer(req.body) ? await readBodyPieces(req.body, this.maxContentLength) : undefined;
+      let body = streamed ? streamed.text : await readBodyText(req.body, this.maxContentLength, bulkItems !== undefined);
       let json = req.json;
       const typeless = compat?.body(body, method);
       if (typeless?.changed) {
@@ -269,6 +304,8 @@ export class RestHandler {
       }
       const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
       if (json !== undefined) restReq.json = json;
+      if (bulkItems !== undefined && !typeless?.changed) restReq.bulk = bulkItems;
+      else if (streamed && streamed.text.length > DECODE_BATCH_BYTES && !typeless?.changed) restReq.bodyPieces = streamed.pieces;
       // a request with rights acts through a context that checks them where it touches an index,
       // and reads its indices without the fields its field rules hide
       const ctx = request.access ? authorizedContext(this.ctx, request.access, method, match.endpoint, () => (namedHidden = true)) : this.ctx;

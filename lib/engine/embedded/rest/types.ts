@@ -1,3 +1,5 @@
+import type { BulkEntry } from '../../../ndjson/index.js';
+import type { ReadableText } from '../../../cooperative/index.js';
 import type { IndexAccess } from '../access/index.js';
 import type { ClusterSettings } from '../cluster-settings/index.js';
 import type { IngestPipelines } from '../ingest/index.js';
@@ -23,6 +25,10 @@ export interface RestRequest {
   body: string;
   /** The body already parsed by the caller, saying exactly what `body` says (EngineRequest.json). */
   json?: unknown;
+  /** A `_bulk` body's items as the caller read them, saying exactly what `body` says (`readBulkItems`). */
+  bulk?: readonly BulkEntry[];
+  /** A large streamed body as the pieces it was decoded in, which `body` concatenates (a `_bulk` is read from them). */
+  bodyPieces?: ReadableText;
   started: number;
 }
 
