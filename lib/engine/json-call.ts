@@ -32,6 +32,9 @@ export function readBody(body: Readable | Buffer): Promise<Buffer> {
 
 export async function readJson<T = unknown>(res: EngineResponse): Promise<T> {
   const buf = await readBody(res.body);
+  // a large answer (a credential naming 100,000 index patterns, read back) is decoded and parsed in
+  // a turn of its own, not in the one that read its last bytes (and whatever else ran there)
+  if (buf.length > LARGE_BODY_CHARS) await eventLoopTurn();
   return (buf.length ? JSON.parse(buf.toString('utf8')) : undefined) as T;
 }
 

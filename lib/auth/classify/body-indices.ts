@@ -532,21 +532,29 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
   }, (json) => Array.isArray(json.actions));
 }
 
-/** Credential bodies: the index patterns a new or changed credential would grant. */
-export function credentialTargets(body: Body, read?: BodyReading): BodyTarget[] {
+/**
+ * Credential bodies: the index patterns a new or changed credential would grant, one at a time as
+ * the classifier takes them. A list of 100,000 patterns becomes no list of 100,000 targets held at
+ * once (its building was one piece of the event loop, and the collections after it had them all to
+ * mark); nor is it deduplicated twice, nor copied into a list of names first.
+ */
+export function credentialTargets(body: Body, read?: BodyReading): Iterable<BodyTarget> {
   const json = gatewayJson(body, read);
   if (json === undefined) return [];
   if (json === null) return [{ expression: UNREADABLE, operation: 'write' }];
-  // one operation, and the classifier lists each expression once: a list of 100,000 patterns is
-  // not deduplicated twice, nor copied into a list of names first
   if (!('indices' in json)) return [];
   const { indices } = json;
   if (!Array.isArray(indices)) return expressionsOf(indices).map((expression) => ({ expression, operation: 'write' }));
-  const targets: BodyTarget[] = [];
+  return credentialListTargets(indices);
+}
+
+function* credentialListTargets(indices: unknown[]): Generator<BodyTarget, void, void> {
+  let any = false;
   for (const v of indices) {
-    if (typeof v !== 'string') targets.push({ expression: UNREADABLE, operation: 'write' });
-    else if (!v.includes(',')) targets.push({ expression: oneExpression(v), operation: 'write' });
-    else for (const expression of splitExpressions(v)) targets.push({ expression, operation: 'write' });
+    if (typeof v !== 'string') yield { expression: UNREADABLE, operation: 'write' };
+    else if (!v.includes(',')) yield { expression: oneExpression(v), operation: 'write' };
+    else for (const expression of splitExpressions(v)) yield { expression, operation: 'write' };
+    any = true;
   }
-  return targets.length ? targets : [{ expression: UNREADABLE, operation: 'write' }];
+  if (!any) yield { expression: UNREADABLE, operation: 'write' };
 }

@@ -90,7 +90,7 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
   let operation = auth.operation ?? methodOperation(c.method);
   if (auth.body) {
     const targets = readBody(c, auth.body);
-    if (auth.body === 'bulk' && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
+    if (auth.body === 'bulk' && Array.isArray(targets) && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
     // without an index in the path: every index — unless the body searches a point in time, whose indices it names
     if (list === undefined && !named && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
     yield* c.bodyTargetSteps(targets, auth.bodyPerIndex === true);
@@ -118,8 +118,11 @@ function actionOf(auth: RouteAuth, operation: Operation): string {
   return action;
 }
 
-/** The targets the entry's body reader finds (reading the body makes the request need it: `readsBody`). */
-function readBody(c: Classifying, reader: BodyReader): BodyTarget[] {
+/**
+ * The targets the entry's body reader finds (reading the body makes the request need it: `readsBody`):
+ * a list, or for a credential's patterns one at a time as they are taken.
+ */
+function readBody(c: Classifying, reader: BodyReader): readonly BodyTarget[] | Iterable<BodyTarget> {
   switch (reader) {
     case 'search':
       return searchBodyTargets(c.body, c);

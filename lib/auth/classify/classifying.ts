@@ -147,7 +147,7 @@ export class Classifying implements BodyReading {
   }
 
   /** Body targets; an item without an index falls back to the path's expressions, or to every index. */
-  bodyTargets(targets: BodyTarget[], perIndex: boolean): void {
+  bodyTargets(targets: Iterable<BodyTarget>, perIndex: boolean): void {
     const steps = this.bodyTargetSteps(targets, perIndex);
     while (!steps.next().done);
   }
@@ -156,11 +156,11 @@ export class Classifying implements BodyReading {
    * `bodyTargets` as steps: a `yield` after each TARGETS_PER_STEP targets, so that a caller that
    * runs them cooperatively (`classifyRouteCooperatively`) lets the event loop in between.
    */
-  *bodyTargetSteps(targets: BodyTarget[], perIndex: boolean): Generator<void, void, void> {
+  *bodyTargetSteps(targets: Iterable<BodyTarget>, perIndex: boolean): Generator<void, void, void> {
     if (perIndex) this.mixed = true;
-    for (let i = 0; i < targets.length; i++) {
-      if (i % TARGETS_PER_STEP === TARGETS_PER_STEP - 1) yield;
-      const t = targets[i];
+    let i = 0;
+    for (const t of targets) {
+      if (i++ % TARGETS_PER_STEP === TARGETS_PER_STEP - 1) yield;
       if (t.expression === null) {
         if (!this.hasPathIndex) this.everyIndex();
         else if (perIndex) for (const e of this.pathExpressions) this.addOperation(e, t.operation);

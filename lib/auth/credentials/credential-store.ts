@@ -212,6 +212,8 @@ export class CredentialStore {
     } catch (err) {
       this.options.log?.(`credential change of [${username}] not published; other nodes keep their cached entry until it expires: ${(err as Error).message}`);
     }
+    // and the answer is written in a turn of its own, not the announcement's
+    await eventLoopTurn();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { EsError, errors } from '../../errors/index.js';
+import { jsonBody } from '../../engine/index.js';
 import { byRoute, readJsonBody, type Classification } from '../../request/index.js';
 import { AppCredentials } from './app-credentials.js';
 import type { CredentialStore, WriteOptions } from './credential-store.js';
@@ -40,19 +41,19 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
         ? await store.create(inheritRestrictions(grantor.credential, spec), { admit: admitWithin(grantor) })
         : await store.create(spec);
       ctx.status = 201;
-      ctx.body = { credential: issued.credential, password: issued.password };
+      answer(ctx, { credential: issued.credential, password: issued.password });
     },
     'credentials.list': async (ctx) => {
-      ctx.body = { credentials: await store.list() };
+      answer(ctx, { credentials: await store.list() });
     },
     'credentials.get': async (ctx, { username }) => {
-      ctx.body = { credential: await store.get(username) };
+      answer(ctx, { credential: await store.get(username) });
     },
     'credentials.update': async (ctx, { username }) => {
       const patch = await validatePatch(await body(ctx), username);
       const grantor = grantorOf(ctx);
       const options: WriteOptions = grantor ? { admit: admitWithin(grantor) } : {};
-      ctx.body = { credential: await store.update(username, patch, options) };
+      answer(ctx, { credential: await store.update(username, patch, options) });
     },
     'credentials.delete': async (ctx, { username }) => {
       const grantor = grantorOf(ctx);
@@ -77,6 +78,15 @@ export function credentialRoutes(store: CredentialStore, options: CredentialRout
       ctx.body = { credential: issued.credential, password: issued.password };
     },
   });
+}
+
+/**
+ * A credential answer: one naming 100,000 index patterns (megabytes of JSON) is serialized as it is
+ * sent, in pieces that give other requests their turns, as the engine's large answers are.
+ */
+function answer(ctx: Context, value: unknown): void {
+  ctx.type = 'application/json';
+  ctx.body = jsonBody(value, false);
 }
 
 /**

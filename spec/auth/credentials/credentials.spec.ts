@@ -104,6 +104,30 @@ for (const backendUnderTest of BACKENDS) describe(`credentials API and Basic aut
       expect(read.json).to.deep.equal({ credential: res.json.credential });
     });
 
+    it('a credential naming thousands of index patterns is answered whole, serialized as it is sent (no Content-Length), on create, read, update and list', async () => {
+      const indices = Array.from({ length: 5_000 }, (_, i) => `tenant-${i}-*`);
+      const res = await create({ username: 'many-tenants', password: 'many-tenants-password-1', indices, categories: ['search'] });
+      expect(res.status).to.equal(201);
+      expect(res.headers['content-type']).to.match(/^application\/json/);
+      expect(res.headers['content-length']).to.equal(undefined);
+      expect(res.json.credential.indices).to.deep.equal(indices);
+      expect(res.json.password).to.equal('many-tenants-password-1');
+      const read = await node.request('GET', '/_credentials/many-tenants');
+      expect(read.headers['content-length']).to.equal(undefined);
+      expect(read.json).to.deep.equal({ credential: res.json.credential });
+      const patched = await node.request('PATCH', '/_credentials/many-tenants', { body: { indices: [...indices, 'one-more'] } });
+      expect(patched.status).to.equal(200);
+      expect(patched.headers['content-length']).to.equal(undefined);
+      expect(patched.json.credential.indices).to.have.length(5_001);
+      const list = await node.request('GET', '/_credentials');
+      expect(list.headers['content-length']).to.equal(undefined);
+      expect(list.json.credentials.find((c: { username: string }) => c.username === 'many-tenants').indices).to.have.length(5_001);
+      // a small answer keeps its length
+      const small = await node.request('GET', '/_credentials/reporter');
+      expect(small.headers['content-length']).to.equal(String(Buffer.byteLength(small.text)));
+      expect((await node.request('DELETE', '/_credentials/many-tenants')).status).to.equal(200);
+    });
+
     it('creates with least-privilege defaults and a generated username and password that work for Basic auth', async () => {
       const res = await create({ description: 'generated' });
       expect(res.status).to.equal(201);

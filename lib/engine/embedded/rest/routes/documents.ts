@@ -5,7 +5,7 @@ import { holdingBigInts } from '../../../json-body.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { ingestForWrite } from '../../ingest/index.js';
-import { documentSource, requireBody } from '../body.js';
+import { documentSourceApart, requireBody } from '../body.js';
 import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, writeParams, type ParamReader } from '../params.js';
 import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
 import { didYouMean } from '../unknown-field.js';
@@ -22,7 +22,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   if (givenId !== undefined) validateId(givenId);
   const params: WriteParams = { ...writeParams(req.params), create: create || opType(req) };
   let text = req.body;
-  let source = documentSource(text);
+  let source = await documentSourceApart(text);
   let index = req.pathParams.index;
   let id = givenId;
   const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source, text });

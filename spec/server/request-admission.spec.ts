@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { guardConnections, serverOptions, type ConnectionLimits } from '../../lib/connections/index.js';
+import { SLICE_MS } from '../../lib/cooperative/index.js';
+
+const LIMITS: ConnectionLimits = {
+  maxConnections: 1_000,
+  maxConnectionsPerClient: 1_000,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  bodyMinBytesPerSecond: 1,
+  keepAliveTimeoutMs: 5_000,
+  acceptBacklog: 511,
+};
+
+/** Work that holds the thread (a request's middleware for a crowd of them), longer than one time slice. */
+function holdThread(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+/**
+ * The guard every HTTP server of the project runs behind (the gateway's and the standalone
+ * engine's): requests that arrive together are begun a time slice at a time, so a crowd arriving in
+ * one poll of the event loop does not run through the app in one piece.
+ */
+describe('connection guard: requests begun a time slice at a time', () => {
+  it('of requests that arrive in one poll, those past the slice begin after the event loop had a turn, and all are answered', async () => {
+    const events: string[] = [];
+    let turnAsked = false;
+    const server = http.createServer(serverOptions(LIMITS), (req, res) => {
+      events.push(`begin ${req.url}`);
+      if (!turnAsked) {
+        turnAsked = true;
+        setImmediate(() => events.push('turn'));
+      }
+      holdThread(SLICE_MS + 2);
+      res.end('ok');
+    });
+    const guard = guardConnections(server, LIMITS, { log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const sockets: net.Socket[] = [];
+    try {
+      // connected first; then every request written in one go, so the server finds them all readable in one poll
+      for (let i = 0; i < 4; i++) {
+        const socket = net.connect({ port, host: '127.0.0.1' });
+        await new Promise((resolve) => socket.once('connect', resolve));
+        sockets.push(socket);
+      }
+      const answers = sockets.map((socket) => new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (c: Buffer) => {
+          text += c.toString('latin1');
+          if (text.endsWith('ok')) resolve(text);
+        });
+      }));
+      sockets.forEach((socket, i) => socket.write(`GET /${i} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      const texts = await Promise.all(answers);
+      for (const text of texts) expect(text).to.match(/^HTTP\/1\.1 200 /);
+      expect(events.filter((e) => e.startsWith('begin')).sort()).to.deep.equal(['begin /0', 'begin /1', 'begin /2', 'begin /3']);
+      // the first request used up the slice: the turn came before the last one began (not after all four)
+      const lastBegin = events.map((e) => e.startsWith('begin')).lastIndexOf(true);
+      expect(events.indexOf('turn'), events.join(', ')).to.be.below(lastBegin);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
