@@ -1,3 +1,4 @@
+import type { ApiDialect } from './dialect.js';
 import type { IndexAccess } from '../access/index.js';
 import type { ClusterSettings } from '../cluster-settings/index.js';
 import type { IngestPipelines } from '../ingest/index.js';
@@ -51,6 +52,8 @@ export interface EngineContext {
   nodeName: string;
   clusterName: string;
   clusterUuid: string;
+  /** Whose answers differing parts get (dialect.ts); unset: `auto`. */
+  apiDialect?: ApiDialect;
   /** `search.default_search_timeout` in ms, for searches that name no `timeout` (-1: none); unset: DEFAULT_SEARCH_TIMEOUT_MS. */
   defaultSearchTimeoutMs?: number;
   /**
