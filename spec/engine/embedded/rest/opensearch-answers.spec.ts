@@ -42,6 +42,20 @@ describe('embedded engine: OpenSearch 2 answers where the two engines differ', (
       expect(text.text.split('\n').map((l) => l.trim().split(/\s+/))).to.deep.equal([['status', 'discovered_cluster_manager'], ['green', 'true'], ['']]);
     });
 
+    it("node stats: OpenSearch's metrics, answered as a default node with none of them in use", async () => {
+      const r = await es.call('GET', '/_nodes/stats/shard_indexing_pressure,search_backpressure,caches,indices/request_cache', undefined, OPENSEARCH_CLIENT);
+      expect(r.status, r.text).to.equal(200);
+      const node = Object.values(r.json.nodes as Record<string, Record<string, any>>)[0];
+      expect(node.shard_indexing_pressure).to.include({ enabled: false, enforced: false });
+      expect(node.search_backpressure.mode).to.equal('monitor_only');
+      expect(node.caches.request_cache.item_count).to.equal(0);
+      expect(node.indices).to.have.property('request_cache');
+      expect(node).to.not.have.property('jvm');
+      const es8 = await es.call('GET', '/_nodes/stats/shard_indexing_pressure', undefined, ES_CLIENT);
+      expect(es8.status).to.equal(400);
+      expect(es8.json.error.reason).to.equal('request [/_nodes/stats/shard_indexing_pressure] contains unrecognized metric: [shard_indexing_pressure]');
+    });
+
     it("_cat/nodeattrs: an OpenSearch node's attributes, not X-Pack's", async () => {
       expect((await es.call('GET', '/_cat/nodeattrs?format=json&h=attr,value', undefined, OPENSEARCH_CLIENT)).json)
         .to.deep.equal([{ attr: 'shard_indexing_pressure_enabled', value: 'true' }]);
