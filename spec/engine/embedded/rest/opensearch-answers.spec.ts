@@ -64,6 +64,27 @@ describe('embedded engine: OpenSearch 2 answers where the two engines differ', (
     });
   });
 
+  describe('_cat/segment_replication (OpenSearch only, served to every client)', () => {
+    let es: TestEngine;
+    before(async () => {
+      es = await startEngine();
+      expect((await es.call('PUT', '/books', {})).status).to.equal(200);
+    });
+    after(() => es.close());
+
+    it('lists no replica copying segments on the one node, and 404s an index that does not exist', async () => {
+      expect((await es.call('GET', '/_cat/segment_replication?format=json')).json).to.deep.equal([]);
+      const r = await es.call('GET', '/_cat/segment_replication/books?format=json&detailed=true');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json).to.deep.equal([]);
+      const help = await es.call('GET', '/_cat/segment_replication?help=true');
+      expect(help.text.split('\n')[0].split('|')[0].trim()).to.equal('shardId');
+      const missing = await es.call('GET', '/_cat/segment_replication/nope?format=json');
+      expect(missing.status).to.equal(404);
+      expect(missing.json.error.type).to.equal('index_not_found_exception');
+    });
+  });
+
   describe('API_DIALECT=opensearch: every request', () => {
     let es: TestEngine;
     before(async () => {
