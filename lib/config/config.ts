@@ -15,6 +15,8 @@ export interface Config {
   engineConfigDir?: string;
   /** POINT_IN_TIME_BYTES: what the embedded engine's point-in-time views may hold together; default a quarter of the heap. */
   pointInTimeBytes?: number;
+  /** API_DIALECT: whose answers the embedded engine gives where Elasticsearch 8 and OpenSearch 2 differ (docs/api-compatibility.md). */
+  apiDialect: ApiDialect;
   redisUrl?: string;
   /**
    * REDIS_PING_MS: the change bus PINGs its Redis connections this often and connects again one
@@ -264,6 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     engineConfigDir: env.ENGINE_CONFIG_DIR ? path.resolve(env.ENGINE_CONFIG_DIR) : undefined,
     pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
+    apiDialect: apiDialect(env),
     redisUrl: env.REDIS_URL || undefined,
     redisPingMs: integer(env, 'REDIS_PING_MS', 2_000, 50, 600_000),
     redisShardedPubSub: oneOf(env, 'REDIS_SHARDED_PUBSUB', ['true', 'false'] as const, 'false') === 'true',
@@ -378,6 +381,8 @@ export interface EngineServerConfig {
   maxContentLength: number;
   /** POINT_IN_TIME_BYTES, as for the gateway's embedded engine. */
   pointInTimeBytes?: number;
+  /** API_DIALECT, as for the gateway's embedded engine. */
+  apiDialect: ApiDialect;
   http: ConnectionLimits;
   breakers: BreakerLimits;
 }
@@ -430,6 +435,22 @@ function connectionLimits(env: Env): ConnectionLimits {
   };
 }
 
+/**
+ * Whose answers the embedded engine gives where Elasticsearch 8 and OpenSearch 2 differ (`GET /`,
+ * `_cat` column names, node attributes): `auto` (default) answers as OpenSearch 2 to a request whose
+ * User-Agent names an OpenSearch client (`opensearch-js/…`, `opensearch-py/…`), as Elasticsearch 8
+ * to any other; `elasticsearch` and `opensearch` answer every request as that engine does.
+ */
+export type ApiDialect = 'auto' | 'elasticsearch' | 'opensearch';
+
+function apiDialect(env: Env): ApiDialect {
+  const value = env.API_DIALECT?.trim() || 'auto';
+  if (value !== 'auto' && value !== 'elasticsearch' && value !== 'opensearch') {
+    throw new ConfigError(`API_DIALECT must be auto, elasticsearch or opensearch, got "${value}"`);
+  }
+  return value;
+}
+
 export function loadEngineServerConfig(env: Env = process.env): EngineServerConfig {
   const auth = env.ENGINE_AUTH || undefined;
   if (auth !== undefined && !auth.includes(':')) throw new ConfigError('ENGINE_AUTH must be "user:password"');
@@ -441,6 +462,7 @@ export function loadEngineServerConfig(env: Env = process.env): EngineServerConf
     auth,
     maxContentLength: env.MAX_CONTENT_LENGTH ? parseByteSize(env.MAX_CONTENT_LENGTH, 'MAX_CONTENT_LENGTH') : 100 * 1024 ** 2,
     pointInTimeBytes: env.POINT_IN_TIME_BYTES ? parseByteSize(env.POINT_IN_TIME_BYTES, 'POINT_IN_TIME_BYTES') : undefined,
+    apiDialect: apiDialect(env),
     http: connectionLimits(env),
     breakers: breakerLimits(env),
   };

@@ -1,1 +1,1 @@
-export { loadConfig, loadEngineServerConfig, parseByteSize, parseDuration, ConfigError, LOG_LEVELS, MIN_ADMIN_PASSWORD_LENGTH, type LogLevel, type TrustedProxy, type StreamConfig, type AuthConfig, type Config, type EngineServerConfig } from './config.js';
+export { loadConfig, loadEngineServerConfig, parseByteSize, parseDuration, ConfigError, LOG_LEVELS, MIN_ADMIN_PASSWORD_LENGTH, type LogLevel, type TrustedProxy, type StreamConfig, type AuthConfig, type Config, type EngineServerConfig, type ApiDialect } from './config.js';

@@ -14,7 +14,7 @@ export { callJson, callRequest, readBody, readJson, type JsonReply } from './jso
 /** ENGINE_URL set → the thin proxy to Elasticsearch/OpenSearch; absent → the embedded engine in DATA_DIR. */
 export async function openBackend(config: Config): Promise<Backend> {
   if (config.engineUrl) return new HttpBackend(config.engineUrl, { timeoutMs: config.engineTimeoutMs });
-  return openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.engineConfigDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes });
+  return openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.engineConfigDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes, apiDialect: config.apiDialect });
 }
 export { type EngineAccess } from './backend.js';
 export { jsonBody } from './json-body.js';

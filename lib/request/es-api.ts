@@ -1175,6 +1175,17 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2's segment replication events of each replica shard
+    id: 'opensearch.cat_segment_replication',
+    bodyless: true,
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/segment_replication', every: 2 },
+    params: [...CAT_PARAMS, 'active_only', 'completed_only', 'detailed', 'shards', 'timeout', 'allow_no_indices', 'expand_wildcards', 'ignore_throttled', 'ignore_unavailable', 'index'],
+    paths: [
+      { methods: ['GET'], pattern: '/_cat/segment_replication' },
+      { methods: ['GET'], pattern: '/_cat/segment_replication/{index}' },
+    ],
+  },
+  {
     // OpenSearch 2's name of `_cat/master`: the same table
     id: 'opensearch.cat_cluster_manager',
     bodyless: true,

@@ -10,6 +10,7 @@ import { IngestPipelines } from './ingest/index.js';
 import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
 import { RestHandler } from './rest/index.js';
+import type { ApiDialect } from './rest/dialect.js';
 import { StoredScripts } from './scripts/index.js';
 import { TaskManager } from './tasks/index.js';
 import { Store } from './store/index.js';
@@ -33,6 +34,8 @@ export interface EmbeddedEngineOptions {
    * limit); past it, opening one is a 429 circuit_breaking_exception. Process-wide.
    */
   pointInTimeBytes?: number;
+  /** Whose answers the engine gives where Elasticsearch 8 and OpenSearch 2 differ (default `auto`: OpenSearch's to its clients). */
+  apiDialect?: ApiDialect;
 }
 
 /**
@@ -65,6 +68,7 @@ export class EmbeddedEngine implements Backend {
       {
         indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), clusterSettings, node, tasks: new TaskManager(node.id, store),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
+        apiDialect: opts.apiDialect,
       },
       opts.maxContentLength ?? 100 * 1024 * 1024,
     );

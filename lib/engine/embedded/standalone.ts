@@ -10,7 +10,7 @@ import { listenWithin } from '../../connections/index.js';
 
 async function main(): Promise<void> {
   const config = loadEngineServerConfig();
-  const engine = await openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.configDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes });
+  const engine = await openEmbeddedEngine({ dataDir: config.dataDir, configDir: config.configDir, maxContentLength: config.maxContentLength, pointInTimeBytes: config.pointInTimeBytes, apiDialect: config.apiDialect });
   const server = createEngineHttpServer(engine, {
     auth: config.auth,
     maxContentLength: config.maxContentLength,

@@ -542,6 +542,7 @@ function cat(c: Classifying, tail: string[]): Classification {
     shards: 'indices:monitor/stats',
     segments: 'indices:monitor/segments',
     recovery: 'indices:monitor/recovery',
+    segment_replication: 'indices:monitor/segment_replication', // OpenSearch's
   };
   if (what !== undefined && indexCats[what]) {
     if (what === 'aliases') {

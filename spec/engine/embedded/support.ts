@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { createEngineHttpServer, openEmbeddedEngine, type EmbeddedEngine } from '../../../lib/engine/embedded/index.js';
+import type { ApiDialect } from '../../../lib/config/index.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -48,10 +49,10 @@ export interface TestEngine {
 }
 
 /** The engine served over HTTP in this process, on an ephemeral port. */
-export async function startEngine(opts: { dataDir?: string; auth?: string; maxContentLength?: number } = {}): Promise<TestEngine> {
+export async function startEngine(opts: { dataDir?: string; auth?: string; maxContentLength?: number; apiDialect?: ApiDialect } = {}): Promise<TestEngine> {
   const data = opts.dataDir ? { dir: opts.dataDir, remove: () => rm(opts.dataDir!, { recursive: true, force: true }) } : await tempDir();
   const maxContentLength = opts.maxContentLength ?? 100 * 1024 * 1024;
-  const engine = await openEmbeddedEngine({ dataDir: data.dir, maxContentLength });
+  const engine = await openEmbeddedEngine({ dataDir: data.dir, maxContentLength, apiDialect: opts.apiDialect });
   const server = createEngineHttpServer(engine, { auth: opts.auth, maxContentLength });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

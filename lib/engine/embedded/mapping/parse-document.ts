@@ -203,6 +203,12 @@ class DocumentParser {
     }
   }
 
+  /** Whether a dynamic template maps this new field (what OpenSearch's `strict_allow_templates` lets in). */
+  private templateMaps(key: string, path: string[], value: unknown): boolean {
+    const detected = dynamicMappingFor(value, this.dynamicOpts);
+    return detected !== undefined && matchDynamicTemplate(this.templates, key, path.join('.'), dynamicTypeOf(detected, value)) !== undefined;
+  }
+
   /** The mapping a new field gets: a dynamic template's, else ES's dynamic mapping (gateway convention for strings). */
   private dynamicMapping(key: string, path: string[], value: unknown, runtime: boolean): { mapping: FieldMapping; runtime: boolean } | undefined {
     const detected = dynamicMappingFor(value, this.dynamicOpts);
@@ -228,9 +234,9 @@ class DocumentParser {
     }
     const path = [...parentPath, key];
     if (!mapping) {
-      if (dynamic === 'strict') {
+      if (dynamic === 'strict' || (dynamic === 'strict_allow_templates' && !this.templateMaps(key, path, value))) {
         throw new EsError(400, 'strict_dynamic_mapping_exception',
-          `mapping set to strict, dynamic introduction of [${key}] within [${parentPath.length ? parentPath.join('.') : '_doc'}] is not allowed`);
+          `mapping set to ${dynamic}, dynamic introduction of [${key}] within [${parentPath.length ? parentPath.join('.') : '_doc'}] is not allowed`);
       }
       const full = path.join('.');
       if (this.newRuntime.has(full) || (this.mappings.runtime as Record<string, unknown> | undefined)?.[full]) return;

@@ -1,5 +1,6 @@
 /** Mapping shapes as Elasticsearch shows them in `GET /{index}/_mapping`. */
-export type DynamicSetting = true | false | 'strict' | 'runtime';
+/** `strict_allow_templates` is OpenSearch 2.16's: strict, except for new fields a dynamic template maps. */
+export type DynamicSetting = true | false | 'strict' | 'runtime' | 'strict_allow_templates';
 
 export interface FieldMapping {
   type?: string;
@@ -59,5 +60,6 @@ export function normalizeDynamic(d: unknown): DynamicSetting | undefined {
   if (d === false || d === 'false') return false;
   if (d === 'strict') return 'strict';
   if (d === 'runtime') return 'runtime';
+  if (d === 'strict_allow_templates') return 'strict_allow_templates';
   return undefined;
 }

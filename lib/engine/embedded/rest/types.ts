@@ -1,5 +1,6 @@
 import type { BulkEntry } from '../../../ndjson/index.js';
 import type { ReadableText } from '../../../cooperative/index.js';
+import type { ApiDialect } from './dialect.js';
 import type { IndexAccess } from '../access/index.js';
 import type { ClusterSettings } from '../cluster-settings/index.js';
 import type { IngestPipelines } from '../ingest/index.js';
@@ -57,6 +58,8 @@ export interface EngineContext {
   nodeName: string;
   clusterName: string;
   clusterUuid: string;
+  /** Whose answers differing parts get (dialect.ts); unset: `auto`. */
+  apiDialect?: ApiDialect;
   /** `search.default_search_timeout` in ms, for searches that name no `timeout` (-1: none); unset: DEFAULT_SEARCH_TIMEOUT_MS. */
   defaultSearchTimeoutMs?: number;
   /**

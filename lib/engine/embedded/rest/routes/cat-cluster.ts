@@ -1,6 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { Duration, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
 import { parseTaskId, type TaskFilter } from '../../tasks/index.js';
+import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { asListingTask } from './tasks.js';
 import { ES_VERSION, clusterHealth, type HealthSummary } from './cluster.js';
@@ -10,12 +11,14 @@ interface HealthRow extends HealthSummary {
   clusterName: string;
 }
 
-const HEALTH_COLUMNS: Array<CatColumn<HealthRow>> = [
+const healthColumns = (openSearch: boolean): Array<CatColumn<HealthRow>> => [
   ...timestampColumns<HealthRow>((r) => r.at),
   column('cluster', 'alias:cl;desc:cluster name', (r) => r.clusterName),
   column('status', 'alias:st;desc:health status', (r) => r.status),
   column('node.total', 'alias:nt,nodeTotal;text-align:right;desc:total number of nodes', () => 1),
   column('node.data', 'alias:nd,nodeData;text-align:right;desc:number of nodes that can store data', () => 1),
+  // OpenSearch 2 tells whether the node has found its cluster manager (RestHealthAction)
+  ...(openSearch ? [column<HealthRow>('discovered_cluster_manager', 'alias:dcm,discoveredClusterManager,discovered_master,dm;desc:cluster manager is discovered', () => 'true')] : []),
   column('shards', 'alias:t,sh,shards.total,shardsTotal;text-align:right;desc:total number of shards', (r) => r.primaries),
   column('pri', 'alias:p,shards.primary,shardsPrimary;text-align:right;desc:number of primary shards', (r) => r.primaries),
   column('relo', 'alias:r,shards.relocating,shardsRelocating;text-align:right;desc:number of relocating nodes', () => 0),
@@ -27,9 +30,12 @@ const HEALTH_COLUMNS: Array<CatColumn<HealthRow>> = [
   column('active_shards_percent', 'alias:asp,activeShardsPercent;text-align:right;desc:active number of shards in percent', (r) => `${r.activeShardsPercent.toFixed(1)}%`),
 ];
 
+const HEALTH_COLUMNS = healthColumns(false);
+const OPENSEARCH_HEALTH_COLUMNS = healthColumns(true);
+
 /** `_cat/health`: the numbers of `_cluster/health`, one row. */
 function catHealth(req: RestRequest, ctx: EngineContext): RestResponse {
-  return catResponse(req, HEALTH_COLUMNS, () => [{ ...clusterHealth(ctx), at: Date.now(), clusterName: ctx.clusterName }]);
+  return catResponse(req, speaksOpenSearch(req, ctx) ? OPENSEARCH_HEALTH_COLUMNS : HEALTH_COLUMNS, () => [{ ...clusterHealth(ctx), at: Date.now(), clusterName: ctx.clusterName }]);
 }
 
 const MASTER_COLUMNS: Array<CatColumn<EngineContext>> = [

@@ -5,6 +5,7 @@ import { ByteSize, Duration, catResponse, column, type CatColumn } from '../cat-
 import { mappedFields } from '../mapped-fields.js';
 import { shardCopies } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
+import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
 import { bytesOf } from './cat.js';
@@ -24,7 +25,7 @@ async function nodeRow(req: RestRequest, ctx: EngineContext): Promise<NodeRow> {
 
 const two = (n: number) => n.toFixed(2);
 
-function nodeColumns(fullId: boolean): Array<CatColumn<NodeRow>> {
+function nodeColumns(fullId: boolean, openSearch: boolean): Array<CatColumn<NodeRow>> {
   const load = (i: number) => (r: NodeRow) => (r.figures.load === null ? null : two(r.figures.load[i]));
   const fs = (r: NodeRow) => r.figures.fs;
   return [
@@ -59,7 +60,10 @@ function nodeColumns(fullId: boolean): Array<CatColumn<NodeRow>> {
     column('load_15m', 'alias:l;text-align:right;desc:15m load avg', load(2)),
     column('uptime', 'default:false;alias:u;text-align:right;desc:node uptime', (r) => Duration.ofMillis(r.figures.uptimeMillis)),
     column('node.role', 'alias:r,role,nodeRole;desc:m:master eligible node, d:data node, i:ingest node, -:coordinating node only', (r) => r.ctx.node.roleAbbreviations),
-    column('master', 'alias:m;desc:*:current master', () => '*'),
+    // OpenSearch 2 names the column after the cluster manager (RestNodesAction), `master` an alias of it
+    openSearch
+      ? column('cluster_manager', 'alias:cm,m,master;desc:*:current cluster manager', () => '*')
+      : column('master', 'alias:m;desc:*:current master', () => '*'),
     column('name', 'alias:n;desc:node name', (r) => r.ctx.node.name),
     ...statsColumns<NodeRow>([
       ['completion.size', 'alias:cs,completionSize;default:false;text-align:right;desc:size of completion'],
@@ -94,7 +98,7 @@ const flag = (req: RestRequest, name: string) => req.params.get(name) === '' || 
 
 /** `_cat/nodes`: the one node, the elected master (`*`), with its live figures. */
 async function catNodes(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const columns = nodeColumns(flag(req, 'full_id'));
+  const columns = nodeColumns(flag(req, 'full_id'), speaksOpenSearch(req, ctx));
   if (flag(req, 'help')) return catResponse(req, columns, []);
   return catResponse(req, columns, [await nodeRow(req, ctx)]);
 }
@@ -117,10 +121,14 @@ const NODEATTR_COLUMNS: Array<CatColumn<AttrRow>> = [
   column('value', 'default:true;alias:attr.value;desc:attribute value', (r) => r.value),
 ];
 
+/** The attributes a default OpenSearch 2 node advertises (no X-Pack's; shard indexing pressure's switch). */
+const OPENSEARCH_NODE_ATTRIBUTES: Record<string, string> = { shard_indexing_pressure_enabled: 'true' };
+
 /** `_cat/nodeattrs`: one row per attribute of the node. */
 function catNodeAttrs(req: RestRequest, ctx: EngineContext): RestResponse {
   const fullId = flag(req, 'full_id');
-  return catResponse(req, NODEATTR_COLUMNS, () => Object.entries(ctx.node.attributes).map(([attr, value]) => ({ ctx, attr, value, fullId })));
+  const attributes = speaksOpenSearch(req, ctx) ? OPENSEARCH_NODE_ATTRIBUTES : ctx.node.attributes;
+  return catResponse(req, NODEATTR_COLUMNS, () => Object.entries(attributes).map(([attr, value]) => ({ ctx, attr, value, fullId })));
 }
 
 interface AllocationRow {

@@ -172,7 +172,30 @@ function catRecovery(req: RestRequest, ctx: EngineContext): RestResponse {
   });
 }
 
+/** OpenSearch's `_cat/segment_replication` table (RestCatSegmentReplicationAction), its default columns. */
+const SEGMENT_REPLICATION_COLUMNS: Array<CatColumn<never>> = [
+  column('shardId', 'alias:s;desc:shard id', () => null),
+  column('target_node', 'alias:tnode;desc:target node name', () => null),
+  column('target_host', 'alias:thost;desc:target host', () => null),
+  column('checkpoints_behind', 'alias:cpb;desc:checkpoints behind primary', () => null),
+  column('bytes_behind', 'alias:bb;desc:bytes behind primary', () => null),
+  column('current_lag', 'alias:clag;desc:ongoing time elapsed waiting for replica to catch up to primary', () => null),
+  column('last_completed_lag', 'alias:lcl;desc:time taken for replica to catch up to latest primary refresh', () => null),
+  column('rejected_requests', 'alias:rr;desc:count of rejected requests for the replication group', () => null),
+];
+
+/**
+ * OpenSearch's `_cat/segment_replication[/{index}]`: one row per replica shard copying segments from
+ * its primary. The one node holds primaries only (replicas stay unassigned): no rows, once the
+ * indices named are known to exist.
+ */
+function catSegmentReplication(req: RestRequest, ctx: EngineContext): RestResponse {
+  targets(req, ctx);
+  return catResponse(req, SEGMENT_REPLICATION_COLUMNS, []);
+}
+
 export const catShardRoutes: Route[] = [
+  { id: 'opensearch.cat_segment_replication', handler: catSegmentReplication },
   { id: 'cat.shards', handler: catShards },
   { id: 'cat.segments', handler: catSegments },
   { id: 'cat.recovery', handler: catRecovery },

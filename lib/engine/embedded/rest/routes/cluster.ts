@@ -1,19 +1,21 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
+import { OPENSEARCH_TAGLINE, OPENSEARCH_VERSION, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 export { ES_VERSION } from '../../../../rest-compat/index.js';
 import { ES_VERSION } from '../../../../rest-compat/index.js';
 
-function root(_req: RestRequest, ctx: EngineContext): RestResponse {
+function root(req: RestRequest, ctx: EngineContext): RestResponse {
+  const openSearch = speaksOpenSearch(req, ctx);
   return {
     status: 200,
     body: {
       name: ctx.nodeName,
       cluster_name: ctx.clusterName,
       cluster_uuid: ctx.clusterUuid,
-      version: ES_VERSION,
-      tagline: 'You Know, for Search',
+      version: openSearch ? OPENSEARCH_VERSION : ES_VERSION,
+      tagline: openSearch ? OPENSEARCH_TAGLINE : 'You Know, for Search',
     },
   };
 }

@@ -8,6 +8,8 @@ import { shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
 import { STATS_SECTIONS, statsInputOf } from './stats.js';
+import { OPENSEARCH_STATS_METRICS, openSearchStatsSection } from './opensearch-node-stats.js';
+import { speaksOpenSearch } from '../dialect.js';
 
 type Json = Record<string, unknown>;
 
@@ -244,18 +246,19 @@ function statsSection(metric: string, f: NodeFigures, req: RestRequest, ctx: Eng
 function nodesStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | RestResponse {
   const metrics = list(req.pathParams.metric);
   const indexMetrics = list(req.pathParams.index_metric);
+  const known = speaksOpenSearch(req, ctx) ? [...STATS_METRICS, ...OPENSEARCH_STATS_METRICS] : STATS_METRICS;
   for (const m of metrics) {
-    if (m !== '_all' && !STATS_METRICS.includes(m)) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized metric: [${m}]`);
+    if (m !== '_all' && !known.includes(m)) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized metric: [${m}]`);
   }
   if (indexMetrics.length && metrics.length && !metrics.includes('indices') && !metrics.includes('_all')) {
     throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains index metrics [${indexMetrics.join(',')}] but indices stats not requested`);
   }
-  const wanted = !metrics.length || metrics.includes('_all') ? STATS_METRICS : STATS_METRICS.filter((m) => metrics.includes(m));
+  const wanted = !metrics.length || metrics.includes('_all') ? known : known.filter((m) => metrics.includes(m));
   return nodesResponse(ctx, list(req.pathParams.node_id), async () => {
     const f = await ctx.node.figures();
     const entry: Json = { timestamp: f.at, ...nodeHeader(ctx) };
     for (const m of wanted) {
-      const section = statsSection(m, f, req, ctx, indexMetrics);
+      const section = OPENSEARCH_STATS_METRICS.includes(m) ? openSearchStatsSection(m, f, ctx) : statsSection(m, f, req, ctx, indexMetrics);
       if (section !== undefined) entry[m === 'breaker' ? 'breakers' : m] = section;
     }
     return entry;

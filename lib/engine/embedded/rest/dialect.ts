@@ -1,0 +1,35 @@
+import type { EngineContext, RestRequest } from './types.js';
+
+/**
+ * Whose answers the engine gives where Elasticsearch 8 and OpenSearch 2 differ: `auto` answers as
+ * OpenSearch 2 to a request from an OpenSearch client (its User-Agent names one), `elasticsearch`
+ * and `opensearch` answer every request as that engine does. Everything both serve alike, and
+ * every path only one of them has, is answered the same in every dialect.
+ */
+export type ApiDialect = 'auto' | 'elasticsearch' | 'opensearch';
+
+/** OpenSearch's clients name themselves first: `opensearch-js/2.13.0 (…)`, `opensearch-py/2.7.1 (…)`, `opensearch-java/…`. */
+const OPENSEARCH_CLIENT = /^opensearch-[a-z]+\//i;
+
+/** Whether this request is answered as OpenSearch 2 answers it. */
+export function speaksOpenSearch(req: RestRequest, ctx: EngineContext): boolean {
+  const dialect = ctx.apiDialect ?? 'auto';
+  if (dialect !== 'auto') return dialect === 'opensearch';
+  const agent = req.headers['user-agent'];
+  return OPENSEARCH_CLIENT.test(Array.isArray(agent) ? agent[0] : agent ?? '');
+}
+
+/** `GET /`'s `version` as OpenSearch 2.19 answers it (its `distribution` is what its clients and tools read). */
+export const OPENSEARCH_VERSION = {
+  distribution: 'opensearch',
+  number: '2.19.0',
+  build_type: 'tar',
+  build_hash: 'fd9a9d90df25bea1af2c6a85039692e815b894f5',
+  build_date: '2025-02-04T19:21:38.017716254Z',
+  build_snapshot: false,
+  lucene_version: '9.12.1',
+  minimum_wire_compatibility_version: '7.10.0',
+  minimum_index_compatibility_version: '7.0.0',
+};
+
+export const OPENSEARCH_TAGLINE = 'The OpenSearch Project: https://opensearch.org/';
