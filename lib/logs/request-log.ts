@@ -4,7 +4,7 @@ import { BackgroundRecords, type BatchWriterStats } from '../analytics/index.js'
 import type { Principal } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { hasBody, type Classification } from '../request/index.js';
+import { hasBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
