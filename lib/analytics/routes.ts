@@ -109,9 +109,9 @@ export function analyticsRoutes(engine: Backend, recorder: AnalyticsRecorder, op
       ...options.streams,
       overflowMessage,
       errorMessage,
-      start: () => {
-        ctx.res.writeHead(200, { 'content-type': framing.contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-        ctx.res.flushHeaders();
+      start: (res) => {
+        res.writeHead(200, { 'content-type': framing.contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+        res.flushHeaders();
       },
     });
   };

@@ -228,7 +228,8 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     }
     open++;
     perClient.set(address, (perClient.get(address) ?? 0) + 1);
-    socket.once('close', () => {
+    // `on`, not `once`: a socket closes once, and `once` wraps the listener in two objects more per connection
+    socket.on('close', () => {
       open--;
       const left = (perClient.get(address) ?? 1) - 1;
       if (left > 0) perClient.set(address, left);

@@ -4,4 +4,4 @@ export { LogSampling, type LogSamplingOptions } from './log-sampling.js';
 export { LOGS_INDEX, LOG_KINDS, type LogKind, type LogRecord } from './log-record.js';
 export { DEFAULT_SIZE as LOGS_DEFAULT_SIZE, MAX_SIZE as LOGS_MAX_SIZE } from './log-queries.js';
 export { redactJsonText, redactQuerystring, isSecretName, REDACTED } from './redact.js';
-export type { RequestArrival, RequestEnd } from './request-arrival.js';
+export type { EndedClassification, EndedRequest, RequestArrival, RequestEnd } from './request-arrival.js';

@@ -107,7 +107,7 @@ export const LOGS_INDEX_BODY = {
  * write (`index`: document writes, `_update`, `_bulk`, update by query), a delete (documents,
  * delete by query, indices), or anything else.
  */
-export function kindOf(info: Classification, declarativeBody?: unknown): LogKind {
+export function kindOf(info: Pick<Classification, 'category' | 'operation' | 'action'>, declarativeBody?: unknown): LogKind {
   switch (info.category) {
     case 'search':
       return 'search';

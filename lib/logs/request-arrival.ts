@@ -1,5 +1,6 @@
-import type { Context } from 'koa';
-import type { GatewayState } from '../auth/index.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '../auth/index.js';
+import type { Classification } from '../request/index.js';
 
 /**
  * What is known of a request as it comes in, read once at the edge (lib/logging's
@@ -24,8 +25,33 @@ export interface RequestArrival {
 }
 
 /**
+ * What a request's end reads of it once its response is over: the koa context itself (which has
+ * all of this), or — for a response that outlives its handling, a live stream — these few values
+ * taken from the context once its head is out, so that a stream open for hours does not keep its
+ * request's whole context alive (lib/logging's `requestContext`).
+ */
+export interface EndedRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly method: string;
+  readonly state: {
+    /** What the request is; absent when it was refused before it was classified. */
+    readonly request?: EndedClassification;
+    /** Who it authenticated as; absent when it was refused before. */
+    readonly principal?: Principal;
+    /** The body, when a step read it. */
+    readonly body?: Buffer | string | null;
+  };
+  /** The response body as the handlers left it (undefined for a response they wrote themselves). */
+  readonly body: unknown;
+}
+
+/** What of a request's classification its end reads. */
+export type EndedClassification = Pick<Classification, 'family' | 'category' | 'operation' | 'action' | 'indices' | 'allIndices'>;
+
+/**
  * Runs once a request's response is over (a live stream: when it ends), from the one `close`
  * listener the request context registers: it must not throw, and it does what it can later (the
  * request's thread has answered already, but the next request waits behind it).
  */
-export type RequestEnd = (ctx: Context & { state: GatewayState }, arrival: RequestArrival) => void;
+export type RequestEnd = (request: EndedRequest, arrival: RequestArrival) => void;

@@ -4,7 +4,7 @@ import { BackgroundRecords, type BatchWriterStats } from '../analytics/index.js'
 import type { Principal } from '../auth/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import { hasBody, type Classification } from '../request/index.js';
+import { hasBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
@@ -12,7 +12,7 @@ import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS
 import { LogSampling, type LogSamplingOptions } from './log-sampling.js';
 import { recordId } from './record-id.js';
 import { redactQuerystring } from './redact.js';
-import type { RequestArrival, RequestEnd } from './request-arrival.js';
+import type { EndedClassification, EndedRequest, RequestArrival, RequestEnd } from './request-arrival.js';
 
 export interface RequestLogOptions {
   /** Keep request and response bodies (LOGS_BODIES). */
@@ -140,10 +140,10 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
   }
 
   /** The request's record, queued; whatever goes wrong here is logged, never the request's concern. */
-  private record(ctx: LogContext, arrival: RequestArrival): void {
+  private record(ctx: EndedRequest, arrival: RequestArrival): void {
     const tap = this.options.bodies ? this.taps.get(ctx.req) : undefined;
     try {
-      const info: Classification | undefined = ctx.state.request;
+      const info: EndedClassification | undefined = ctx.state.request;
       if (!info || info.category === 'logs') return void tap?.take();
       const ended = performance.now();
       const took = Math.round(ended - arrival.started);
@@ -181,7 +181,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
     }
   }
 
-  private addBodies(ctx: LogContext, tap: BodyTap | undefined, record: LogRecord): void {
+  private addBodies(ctx: EndedRequest, tap: BodyTap | undefined, record: LogRecord): void {
     const max = this.options.bodyMaxBytes;
     const put = (which: 'request' | 'response', body: CapturedBody | undefined) => {
       if (!body) return;
@@ -189,10 +189,10 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       if (body.truncated) record[`${which}_truncated`] = true;
     };
     const sent = tap ? tap.take() : captureBody(ctx.state.body, max);
-    const encoding = ctx.get('content-encoding');
+    const encoding = ctx.req.headers['content-encoding'];
     put('request', sent && encoding && encoding !== 'identity' ? { text: `[${encoding}]`, truncated: false } : sent);
     if (record.stream) put('response', { text: '[stream]', truncated: false });
-    else if (ctx.method !== 'HEAD') put('response', captureBody(ctx.body, max, ctx.response.get('content-encoding') || undefined));
+    else if (ctx.method !== 'HEAD') put('response', captureBody(ctx.body, max, responseEncoding(ctx)));
   }
 }
 
@@ -214,6 +214,12 @@ function view(record: LogRecord, reader: Principal): Omit<LogRecord, 'time_us'> 
 }
 
 /** A declarative body as a value, to tell a suggestion from a search (only one the classifier read, small enough). */
+/** The response's Content-Encoding, if any. */
+function responseEncoding(ctx: EndedRequest): string | undefined {
+  const value = ctx.res.getHeader('content-encoding');
+  return value === undefined || value === '' ? undefined : String(value);
+}
+
 function declarativeBody(body: Buffer | string | null | undefined): unknown {
   if (body === null || body === undefined || body.length > MAX_KIND_BODY) return undefined;
   const text = typeof body === 'string' ? body : body.toString('utf8');

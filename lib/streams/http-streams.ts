@@ -48,15 +48,50 @@ export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: Stream
   const messages = principal && principal.role !== 'admin' ? boundToCredential(stream, hub.credentialChanges, principal.username) : stream;
   ctx.respond = false;
   // what the stream keeps for its life is the response, not the request's context
-  await writeStream(ctx.res, messages, framing, streamOptions(ctx.res, hub, kind, framing)).catch((err) => {
+  await writeStream(ctx.res, messages, framing, streamOptions(hub, kind, framing)).catch((err) => {
     ctx.respond = true; // nothing was written: the error middleware answers
     throw err;
   });
+  releaseKoaHold(ctx.res);
 }
 
-/** How an HTTP stream writes (the node's limits, its head); made apart from the request's context, which its closures would keep. */
-function streamOptions(res: ServerResponse, hub: StreamHub, kind: StreamKind, framing: Framing): WriteOptions {
+/**
+ * Koa holds each request's context until its response is over: it queues, with `on-finished`,
+ * its context's error handler for an error of the response's socket. Once a stream's head is out
+ * that handler has nothing to do (koa sees the head sent and only emits the error on the app,
+ * which is silent here; the stream's own `close` listener ends it), and the context it keeps —
+ * the request, its state, its parsed value — would stay alive as long as the stream, hours for
+ * tens of thousands of them: the queue is emptied. (`on-finished` keeps it on the response as
+ * `__onFinished.queue`; a response koa answers itself never gets here.)
+ */
+function releaseKoaHold(res: ServerResponse): void {
+  const finished = (res as ServerResponse & { __onFinished?: { queue?: unknown[] | null } | null }).__onFinished;
+  if (finished?.queue) finished.queue.length = 0;
+}
+
+/**
+ * How an HTTP stream writes (the node's limits, its head): one value per hub, kind and framing,
+ * shared by all their streams — made apart from the request's context, which its closures would keep.
+ */
+function streamOptions(hub: StreamHub, kind: StreamKind, framing: Framing): WriteOptions {
+  let byKind = optionsByHub.get(hub);
+  if (!byKind) optionsByHub.set(hub, (byKind = new Map()));
+  const key = `${kind}\u0000${framing.name}`;
+  let options = byKind.get(key);
+  if (!options) byKind.set(key, (options = newStreamOptions(hub, kind, framing)));
+  return options;
+}
+
+const optionsByHub = new WeakMap<StreamHub, Map<string, WriteOptions>>();
+
+function newStreamOptions(hub: StreamHub, kind: StreamKind, framing: Framing): WriteOptions {
   const tally = hub.tallies.of(kind, framing.name);
+  const head = {
+    'content-type': framing.contentType,
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    'x-elastic-product': 'Elasticsearch',
+  };
   return {
     heartbeatMs: hub.config.heartbeatMs,
     maxBufferedBytes: hub.config.maxBufferedBytes,
@@ -66,13 +101,8 @@ function streamOptions(res: ServerResponse, hub: StreamHub, kind: StreamKind, fr
     },
     errorMessage,
     awaitFirst: true,
-    start: () => {
-      res.writeHead(200, {
-        'content-type': framing.contentType,
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-        'x-elastic-product': 'Elasticsearch',
-      });
+    start: (res) => {
+      res.writeHead(200, head);
       res.flushHeaders();
     },
   };

@@ -72,13 +72,19 @@ const indexMissing = (status: number, body: Record<string, unknown> | undefined)
 
 /**
  * Reads a document as the plain GET answers it. A function of its own: a stream keeps its reader
- * for its whole life, and a closure keeps every variable of the scope it was made in.
+ * for its whole life, and a closure keeps every variable of the scope it was made in. `read` (the
+ * stream's request value narrowed to the GET) serves the first read only: a stream reads again
+ * only after a reset, rarely, and its request value would be kept for hours by tens of thousands
+ * of streams; a read again is read at the Backend's edge.
  */
 function documentReader(
-  backend: InterceptedBackend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>, read?: GatewayRequest,
+  backend: InterceptedBackend, typed: TypedDocuments, index: string, type: string | undefined, id: string, params: ReadonlyMap<string, string>, firstRead?: GatewayRequest,
 ): () => Promise<Record<string, unknown>> {
   const enc = encodeURIComponent;
+  let pending = firstRead;
   return async () => {
+    const read = pending;
+    pending = undefined;
     if (type !== undefined) {
       const typedRead = await typed.get(index, type, id, params);
       if (indexMissing(typedRead.status, typedRead.body)) throw relayed(typedRead.status, typedRead.body);

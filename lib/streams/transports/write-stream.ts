@@ -18,9 +18,10 @@ export interface WriteOptions {
   /**
    * Writes the response head. With `awaitFirst`, it is called on the first message, and an error
    * before it rejects the returned promise instead of being written: a stream whose initial read
-   * fails answers with that error's status, not with a 200 carrying an error object.
+   * fails answers with that error's status, not with a 200 carrying an error object. It is given
+   * the response, so that one options value can serve every stream of a kind.
    */
-  start: () => void;
+  start: (res: ServerResponse) => void;
   awaitFirst?: boolean;
 }
 
@@ -117,7 +118,7 @@ class HttpSink extends StreamSubscriber<StreamMessage> implements Beating {
   private start(): void {
     if (this.started) return;
     this.started = true;
-    this.options.start();
+    this.options.start(this.res);
     this.clock.add(this);
     if (this.framing.preamble) this.write({ data: undefined, encoded: { framing: this.framing, bytes: Buffer.from(this.framing.preamble) } });
     const settle = this.settle;
