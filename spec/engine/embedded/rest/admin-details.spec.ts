@@ -67,6 +67,15 @@ describe('embedded engine REST: templates, flush, stats metrics and shard health
     expect(Object.keys(segments)).to.deep.equal(['segments']);
   });
 
+  it('a resize checks the target shard count before the source\'s write block, as Elasticsearch does', async () => {
+    await es.call('PUT', '/src', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+    const clone = await es.call('PUT', '/src/_clone/dst', { settings: { 'index.number_of_shards': 6 } });
+    expect(clone.status).to.equal(400);
+    expect(clone.json.error.type).to.equal('illegal_argument_exception');
+    const unblocked = await es.call('PUT', '/src/_clone/dst', { settings: { 'index.number_of_shards': 2 } });
+    expect(unblocked.json.error.type).to.equal('illegal_state_exception');
+  });
+
   it('cluster health level=shards gives each shard of an index, level=indices none', async () => {
     await es.call('PUT', '/h', { settings: { number_of_shards: 2, number_of_replicas: 1 } });
     const indices = await es.call('GET', '/_cluster/health?level=indices');
