@@ -6,7 +6,7 @@ export interface EsResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
-  /** The parsed JSON body; the text itself when the body is not JSON; undefined when empty. */
+  /** The parsed JSON body; the text itself when the body is not JSON or is plain text; undefined when empty (and not plain text). */
   body: unknown;
 }
 
@@ -44,7 +44,7 @@ export class EsClient {
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { status: res.statusCode, headers: responseHeaders, text, body: parseBody(text) };
+    return { status: res.statusCode, headers: responseHeaders, text, body: parseBody(text, responseHeaders['content-type']) };
   }
 
   async close(): Promise<void> {
@@ -52,7 +52,12 @@ export class EsClient {
   }
 }
 
-function parseBody(text: string): unknown {
+/**
+ * A response body as the suites' runner reads it: a plain-text one (a _cat table) stays text, even
+ * when it reads as JSON (`2\n`, `_cat/count?h=count`) or is empty (a _cat of nothing is `""`).
+ */
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (contentType?.startsWith('text/plain')) return text;
   if (text === '') return undefined;
   try {
     return JSON.parse(text);

@@ -44,6 +44,15 @@ describe('conformance: assertions', () => {
     fails(() => assertMatch('_id', undefined, '/.*/'));
   });
 
+  it('match: a regex $ is Java\'s, also matching before a final line terminator (a _cat row)', () => {
+    passes(() => assertMatch('$body', 'foo\n', '/^(foo)$/'));
+    passes(() => assertMatch('$body', 'foo', '/^(foo)$/'));
+    passes(() => assertMatch('$body', 'a$', '/^a\\$$/'));
+    passes(() => assertMatch('$body', '$', '/^[$]$/'));
+    fails(() => assertMatch('$body', 'foo\n\n', '/^(foo)$/'));
+    fails(() => assertMatch('$body', 'foo\nbar', '/^(foo)$/'));
+  });
+
   it('length counts string characters, array items and object keys', () => {
     passes(() => assertLength('a', 'abcd', 4));
     passes(() => assertLength('a', [1, 2], 2));

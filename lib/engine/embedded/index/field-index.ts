@@ -188,6 +188,27 @@ export class FieldIndex {
     return { docFreq, totalTermFreq };
   }
 
+  /**
+   * The sum over the field's terms of their live document frequencies (Lucene's
+   * Terms.getSumDocFreq): a DOCS-only field's is its sumTotalTermFreq (distinct terms per document);
+   * a positional field's walks every posting, once per call.
+   */
+  sumDocFreq(live: Uint8Array): number {
+    if (!this.positional) return this.sumTotalTermFreq;
+    let sum = 0;
+    const r = new SliceReader();
+    for (let tid = 0; tid < this.termList.length; tid++) {
+      this.postingsOf(tid, r);
+      while (!r.done) {
+        const ord = r.read();
+        const freq = r.read();
+        for (let j = 0; j < freq; j++) r.read();
+        if (live[ord] === 1) sum++;
+      }
+    }
+    return sum;
+  }
+
   /** A reader over the postings of a term (see the class comment for the layout). */
   postingsOf(tid: number, reader: SliceReader = new SliceReader()): SliceReader {
     return reader.reset(this.poolOf(tid), this.st[tid * TS + HEAD], this.st[tid * TS + TAIL]);

@@ -22,6 +22,9 @@ export class IndexStats {
   scrollMs = 0;
   suggestTotal = 0;
   suggestMs = 0;
+  /** Flushes asked of the index (`_flush`): each is one, as Elasticsearch counts a shard's flush whether or not it had anything to commit. */
+  flushTotal = 0;
+  flushMs = 0;
 
   got(found: boolean, ms: number): void {
     if (found) {

@@ -2,6 +2,7 @@ import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { validateMappings, type FieldMapping, type Mappings } from '../mapping/index.js';
 import type { Store, StoreWrite } from '../store/index.js';
+import { aliasDefinition } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
 import { flattenSettings, nestSettings, validateSettingValues } from './settings.js';
 
@@ -64,7 +65,8 @@ function templateContent(body: unknown, context: string): TemplateContent {
   if (body.mappings !== undefined) out.mappings = validateMappings(body.mappings);
   if (body.aliases !== undefined) {
     if (!isPlainObject(body.aliases)) throw badTemplate('[aliases] must be an object');
-    out.aliases = Object.fromEntries(Object.entries(body.aliases).map(([a, d]) => [a, isPlainObject(d) ? d : {}]));
+    // kept as Elasticsearch keeps an alias (AliasMetadata): `routing` becomes index_routing and search_routing
+    out.aliases = Object.fromEntries(Object.entries(body.aliases).map(([a, d]) => [a, isPlainObject(d) ? aliasDefinition(d, 'alias') as JsonObject : {}]));
   }
   return out;
 }
@@ -236,10 +238,12 @@ export class Templates {
     await this.persist('template', name, template);
   }
 
-  legacyTemplates(name: string | undefined): Record<string, JsonObject> {
+  /** Legacy templates as GET /_template shows them: settings nested, or flat (`index.x` keys) with flat_settings. */
+  legacyTemplates(name: string | undefined, flatSettings = false): Record<string, JsonObject> {
     const out: Record<string, JsonObject> = {};
     for (const [n, t] of byNamePattern(this.legacy, name)) {
-      const view: JsonObject = { order: t.order, index_patterns: t.index_patterns, settings: t.settings ? nestSettings(t.settings) : {}, mappings: (t.mappings ?? {}) as JsonObject, aliases: t.aliases ?? {} };
+      const settings = !t.settings ? {} : flatSettings ? { ...t.settings } : nestSettings(t.settings);
+      const view: JsonObject = { order: t.order, index_patterns: t.index_patterns, settings, mappings: (t.mappings ?? {}) as JsonObject, aliases: t.aliases ?? {} };
       if (t.version !== undefined) view.version = t.version;
       out[n] = view;
     }

@@ -6,7 +6,7 @@ import type { EngineContext } from './types.js';
 /**
  * What the engine counts of some indices' activity, for the stats columns `_cat/shards` and
  * `_cat/nodes` share with Elasticsearch. Indexing, get and search are measured (IndexStats);
- * caches, merges, refreshes, flushes, warmers and bulk have no counterpart in the engine and are
+ * flushes are counted as they are asked for; caches, merges, refreshes, warmers and bulk have no counterpart in the engine and are
  * reported as ES reports a shard that never used them.
  */
 export interface ActivityCounters {
@@ -28,6 +28,8 @@ export interface ActivityCounters {
   scrollMs: number;
   suggestTotal: number;
   suggestMs: number;
+  flushTotal: number;
+  flushMs: number;
   openContexts: number;
   segments: number;
 }
@@ -35,7 +37,7 @@ export interface ActivityCounters {
 export const NO_ACTIVITY: ActivityCounters = {
   indexTotal: 0, indexMs: 0, indexFailed: 0, deleteTotal: 0, deleteMs: 0, noopUpdateTotal: 0, getExistsTotal: 0, getExistsMs: 0, getMissingTotal: 0,
   getMissingMs: 0, queryTotal: 0, queryMs: 0, fetchTotal: 0, fetchMs: 0, scrollTotal: 0, scrollMs: 0, suggestTotal: 0, suggestMs: 0,
-  openContexts: 0, segments: 0,
+  flushTotal: 0, flushMs: 0, openContexts: 0, segments: 0,
 };
 
 export function activityOf(handles: IndexHandle[], ctx: EngineContext): ActivityCounters {
@@ -63,6 +65,8 @@ export function activityOf(handles: IndexHandle[], ctx: EngineContext): Activity
     out.scrollMs += s.scrollMs;
     out.suggestTotal += s.suggestTotal;
     out.suggestMs += s.suggestMs;
+    out.flushTotal += s.flushTotal;
+    out.flushMs += s.flushMs;
     out.openContexts += contexts.openOver(s) + pits.openOver(s);
     out.segments += h.docCount > 0 ? 1 : 0;
   }
@@ -86,8 +90,8 @@ const VALUES: Record<string, (c: ActivityCounters) => Cell> = {
   'request_cache.evictions': () => 0,
   'request_cache.hit_count': () => 0,
   'request_cache.miss_count': () => 0,
-  'flush.total': () => 0,
-  'flush.total_time': () => ZERO_TIME,
+  'flush.total': (c) => c.flushTotal,
+  'flush.total_time': (c) => ms(c.flushMs),
   'get.current': () => 0,
   'get.time': (c) => ms(c.getExistsMs + c.getMissingMs),
   'get.total': (c) => c.getExistsTotal + c.getMissingTotal,

@@ -29,3 +29,17 @@ export function didYouMean(unknown: string, candidates: Iterable<string>): strin
   const names = scored.map(([, c]) => c);
   return names.length === 1 ? ` did you mean [${names[0]}]?` : ` did you mean any of [${names.join(', ')}]?`;
 }
+
+/**
+ * Elasticsearch's refusal of unknown URL parts (BaseRestHandler.unrecognized): `request [path]
+ * contains unrecognized metric: [fieldata] -> did you mean [fielddata]?`, several joined by `, `
+ * under the plural (`metrics`), each with its suggestion when a candidate is close.
+ */
+export function unrecognizedMessage(path: string, invalids: string[], candidates: Iterable<string>, type: string): string {
+  const known = [...candidates];
+  const parts = invalids.map((invalid) => {
+    const hint = didYouMean(invalid, known);
+    return `[${invalid}]${hint && ' ->' + hint}`;
+  });
+  return `request [${path}] contains unrecognized ${type}${invalids.length > 1 ? 's' : ''}: ${parts.join(', ')}`;
+}

@@ -98,11 +98,23 @@ function health(req: RestRequest, ctx: EngineContext): RestResponse {
     for (const h of open) {
       const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
       const replicas = Number(h.meta.settings['index.number_of_replicas'] ?? '1');
-      indices[h.name] = {
+      const view: Record<string, unknown> = {
         status: indexHealth(h), number_of_shards: shards, number_of_replicas: replicas, active_primary_shards: shards,
         active_shards: shards, relocating_shards: 0, initializing_shards: 0, unassigned_shards: shards * replicas,
         unassigned_primary_shards: 0,
       };
+      // level=shards: each shard's health (ClusterShardHealth), its primary active here, its replicas unassigned
+      if (level === 'shards') {
+        const perShard: Record<string, unknown> = {};
+        for (let id = 0; id < shards; id++) {
+          perShard[String(id)] = {
+            status: indexHealth(h), primary_active: true, active_shards: 1, relocating_shards: 0, initializing_shards: 0,
+            unassigned_shards: replicas, unassigned_primary_shards: 0,
+          };
+        }
+        view.shards = perShard;
+      }
+      indices[h.name] = view;
     }
     body.indices = indices;
   }

@@ -152,6 +152,26 @@ function refresh(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { _shards: { total, successful, failed: 0 } } };
 }
 
+/**
+ * `_flush`: the engine's writes are durable once acknowledged, so a flush has nothing left to
+ * commit; it answers as refresh does and counts one flush per index (its stats' `flush.total`).
+ * `force` without `wait_if_ongoing` is refused, as Elasticsearch's FlushRequest validation does.
+ */
+function flush(req: RestRequest, ctx: EngineContext): RestResponse {
+  if (booleanParam(req.params, 'force', false) && !booleanParam(req.params, 'wait_if_ongoing', true)) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: wait_if_ongoing must be true for a force flush;');
+  }
+  const started = performance.now();
+  const response = refresh(req, ctx);
+  const took = performance.now() - started;
+  for (const h of resolveIndices(req, ctx)) {
+    if (!h.isOpen) continue;
+    h.stats.flushTotal++;
+    h.stats.flushMs += took;
+  }
+  return response;
+}
+
 export const indicesRoutes: Route[] = [
   { id: 'indices.create', handler: createIndex },
   { id: 'indices.get', handler: getIndex },
@@ -166,7 +186,7 @@ export const indicesRoutes: Route[] = [
   { id: 'indices.close', handler: closeIndex },
   { id: 'indices.open', handler: openIndex },
   { id: 'indices.refresh', handler: refresh },
-  { id: 'indices.flush', handler: refresh },
+  { id: 'indices.flush', handler: flush },
   // no Lucene segments to merge and no shard-level caches of its own: both are done once the index is
   // readable, and answer as Elasticsearch does (the shards they went over)
   { id: 'indices.forcemerge', handler: refresh },

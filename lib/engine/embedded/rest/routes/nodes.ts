@@ -4,7 +4,7 @@ import { EsError } from '../../../../errors/index.js';
 import { percentOf, threadPools, type NodeFigures } from '../../node/index.js';
 import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
 import { booleanParam } from '../params.js';
-import { shardCopies } from '../shard-copies.js';
+import { unrecognizedMessage } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
 import { STATS_SECTIONS, statsInputOf } from './stats.js';
@@ -148,24 +148,11 @@ function indicesStats(req: RestRequest, ctx: EngineContext, indexMetrics: string
     if (!s) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized index metric: [${m}]`);
     return s;
   }));
-  const shardsOf = (handles: typeof open) => shardCopies(handles).filter((c) => c.started).length;
   const sectionsFor = (handles: typeof open): Json => {
     const input = statsInputOf(handles, ctx);
     const out: Json = {};
     for (const s of sections) {
       if (STATS_SECTIONS[s]) out[s] = STATS_SECTIONS[s](input);
-      else if (s === 'segments') {
-        out.segments = {
-          count: input.activity.segments, memory_in_bytes: 0, terms_memory_in_bytes: 0, stored_fields_memory_in_bytes: 0,
-          term_vectors_memory_in_bytes: 0, norms_memory_in_bytes: 0, points_memory_in_bytes: 0, doc_values_memory_in_bytes: 0,
-          index_writer_memory_in_bytes: 0, version_map_memory_in_bytes: 0, fixed_bit_set_memory_in_bytes: 0,
-          max_unsafe_auto_id_timestamp: -1, file_sizes: {},
-        };
-      } else if (s === 'translog') {
-        out.translog = { operations: 0, size_in_bytes: 0, uncommitted_operations: 0, uncommitted_size_in_bytes: 0, earliest_last_modified_age: 0 };
-      } else if (s === 'recovery') out.recovery = { current_as_source: 0, current_as_target: 0, throttle_time_in_millis: 0 };
-      else if (s === 'bulk') out.bulk = { total_operations: 0, total_time_in_millis: 0, total_size_in_bytes: 0, avg_time_in_millis: 0, avg_size_in_bytes: 0 };
-      else if (s === 'shard_stats') out.shard_stats = { total_count: shardsOf(handles) };
       else if (s === 'mappings') out.mappings = { total_count: 0, total_estimated_overhead_in_bytes: 0 };
       else if (s === 'dense_vector' || s === 'sparse_vector') out[s] = { value_count: 0 };
     }
@@ -247,9 +234,8 @@ function nodesStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   const metrics = list(req.pathParams.metric);
   const indexMetrics = list(req.pathParams.index_metric);
   const known = speaksOpenSearch(req, ctx) ? [...STATS_METRICS, ...OPENSEARCH_STATS_METRICS] : STATS_METRICS;
-  for (const m of metrics) {
-    if (m !== '_all' && !known.includes(m)) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized metric: [${m}]`);
-  }
+  const invalid = metrics.filter((m) => m !== '_all' && !known.includes(m));
+  if (invalid.length) throw new EsError(400, 'illegal_argument_exception', unrecognizedMessage(req.path, invalid, known, 'metric'));
   if (indexMetrics.length && metrics.length && !metrics.includes('indices') && !metrics.includes('_all')) {
     throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains index metrics [${indexMetrics.join(',')}] but indices stats not requested`);
   }

@@ -66,6 +66,11 @@ function resize(type: ResizeType) {
       if (key === 'mappings') throw new EsError(400, 'illegal_argument_exception', 'mappings are not allowed when resizing indices, all mappings are copied from the source index');
       if (key !== 'settings' && key !== 'aliases') throw new EsError(400, 'parsing_exception', `[resize] unknown field [${key}]`, { line: 1, col: 1 });
     }
+    // the shard count is checked first (TransportResizeAction, before the target is created and the
+    // source's write block checked): a wrong count is a 400 whatever the source's state
+    const requested = flattenSettings(isObject(body.settings) ? body.settings : {});
+    const asked = requested['index.number_of_shards'];
+    const shards = targetShards(type, Number(source.meta.settings['index.number_of_shards'] ?? '1'), asked === undefined || asked === null ? undefined : Number(asked));
     if (ctx.indices.get(targetName)) {
       const existing = ctx.indices.get(targetName)!;
       throw new EsError(400, 'resource_already_exists_exception', `index [${targetName}/${existing.uuid}] already exists`, { index_uuid: existing.uuid, index: targetName });
@@ -73,9 +78,6 @@ function resize(type: ResizeType) {
     if (!isBlocked(source.meta.settings, 'write')) throw new EsError(500, 'illegal_state_exception', `index ${source.name} must be read-only to resize index. use "index.blocks.write=true"`);
     source.ensureOpen();
 
-    const requested = flattenSettings(isObject(body.settings) ? body.settings : {});
-    const asked = requested['index.number_of_shards'];
-    const shards = targetShards(type, Number(source.meta.settings['index.number_of_shards'] ?? '1'), asked === undefined || asked === null ? undefined : Number(asked));
     const settings: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(source.meta.settings)) if (!OWN_SETTINGS.has(k)) settings[k] = v;
     for (const [k, v] of Object.entries(requested)) {

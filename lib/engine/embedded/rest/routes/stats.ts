@@ -1,35 +1,41 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
+import { unrecognizedMessage } from '../unknown-field.js';
 import { activityOf, type ActivityCounters } from '../stats-columns.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { bytesOf } from './cat.js';
 import { indexHealth } from './cluster.js';
 import { resolveTarget } from './search-target.js';
 
-type Section = Record<string, number | boolean>;
+/** A stats section: counters, flags, and (segments' file_sizes) a map the engine has no files for. */
+type Section = Record<string, number | boolean | Record<string, never>>;
 
 const ms = (n: number) => Math.round(n);
 
 /** What an index's (or several indices') stats sections are made of. */
 export interface StatsInput {
   docs: number;
+  /** Primary shards of the open indices (each started on the one node). */
+  shards: number;
   storeBytes: number;
   activity: ActivityCounters;
 }
 
 export function statsInputOf(handles: IndexHandle[], ctx: EngineContext): StatsInput {
   const open = handles.filter((h) => h.isOpen);
-  return { docs: open.reduce((n, h) => n + h.docCount, 0), storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx) };
+  const shards = open.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
+  return { docs: open.reduce((n, h) => n + h.docCount, 0), shards, storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx) };
 }
 
 /**
  * The sections of an index's stats, by metric name. What the engine counts (documents, store,
- * indexing, get, search) is measured; what it has no counterpart for (caches, merges, flushes,
+ * indexing, get, search, flushes) is measured; what it has no counterpart for (caches, merges,
  * warmers, completion) is reported as Elasticsearch reports an index that never used them.
  */
 export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
   docs: (i) => ({ count: i.docs, deleted: 0 }),
+  shard_stats: (i) => ({ total_count: i.shards }),
   store: (i) => ({ size_in_bytes: i.storeBytes, total_data_set_size_in_bytes: i.storeBytes, reserved_in_bytes: 0 }),
   indexing: ({ activity: s }) => ({
     index_total: s.indexTotal, index_time_in_millis: ms(s.indexMs), index_current: 0, index_failed: s.indexFailed,
@@ -52,12 +58,21 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
     total_stopped_time_in_millis: 0, total_throttled_time_in_millis: 0, total_auto_throttle_in_bytes: 0,
   }),
   refresh: () => ({ total: 0, total_time_in_millis: 0, external_total: 0, external_total_time_in_millis: 0, listeners: 0 }),
-  flush: () => ({ total: 0, periodic: 0, total_time_in_millis: 0 }),
+  flush: ({ activity: s }) => ({ total: s.flushTotal, periodic: 0, total_time_in_millis: ms(s.flushMs) }),
   warmer: () => ({ current: 0, total: 0, total_time_in_millis: 0 }),
   query_cache: () => ({ memory_size_in_bytes: 0, total_count: 0, hit_count: 0, miss_count: 0, cache_size: 0, cache_count: 0, evictions: 0 }),
   fielddata: () => ({ memory_size_in_bytes: 0, evictions: 0 }),
   completion: () => ({ size_in_bytes: 0 }),
+  segments: ({ activity: s }) => ({
+    count: s.segments, memory_in_bytes: 0, terms_memory_in_bytes: 0, stored_fields_memory_in_bytes: 0,
+    term_vectors_memory_in_bytes: 0, norms_memory_in_bytes: 0, points_memory_in_bytes: 0, doc_values_memory_in_bytes: 0,
+    index_writer_memory_in_bytes: 0, version_map_memory_in_bytes: 0, fixed_bit_set_memory_in_bytes: 0,
+    max_unsafe_auto_id_timestamp: -1, file_sizes: {},
+  }),
+  translog: () => ({ operations: 0, size_in_bytes: 0, uncommitted_operations: 0, uncommitted_size_in_bytes: 0, earliest_last_modified_age: 0 }),
   request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
+  recovery: () => ({ current_as_source: 0, current_as_target: 0, throttle_time_in_millis: 0 }),
+  bulk: () => ({ total_operations: 0, total_time_in_millis: 0, total_size_in_bytes: 0, avg_time_in_millis: 0, avg_size_in_bytes: 0 }),
 };
 const SECTIONS = STATS_SECTIONS;
 
@@ -65,18 +80,20 @@ const SECTIONS = STATS_SECTIONS;
 const METRICS: Record<string, string> = {
   docs: 'docs', store: 'store', indexing: 'indexing', get: 'get', search: 'search', suggest: 'search', merge: 'merges',
   refresh: 'refresh', flush: 'flush', warmer: 'warmer', query_cache: 'query_cache', fielddata: 'fielddata',
-  completion: 'completion', request_cache: 'request_cache',
+  completion: 'completion', request_cache: 'request_cache', segments: 'segments', translog: 'translog', recovery: 'recovery',
+  bulk: 'bulk', shard_stats: 'shard_stats',
 };
 
 function selectedSections(req: RestRequest): string[] {
   const metric = req.pathParams.metric;
   if (metric === undefined || metric === '_all') return Object.keys(SECTIONS);
   const out = new Set<string>();
-  for (const m of metric.split(',').map((x) => x.trim())) {
+  const asked = metric.split(',').map((x) => x.trim());
+  const invalid = asked.filter((m) => m !== '_all' && !METRICS[m]);
+  if (invalid.length) throw new EsError(400, 'illegal_argument_exception', unrecognizedMessage(req.path, invalid, Object.keys(METRICS), 'metric'));
+  for (const m of asked) {
     if (m === '_all') return Object.keys(SECTIONS);
-    const section = METRICS[m];
-    if (!section) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized metric: [${m}]`);
-    out.add(section);
+    out.add(METRICS[m]);
   }
   return Object.keys(SECTIONS).filter((s) => out.has(s));
 }
@@ -95,7 +112,10 @@ function sum(parts: Array<Record<string, Section>>, sections: string[]): Record<
   for (const s of sections) {
     const acc: Section = {};
     for (const p of parts) {
-      for (const [k, v] of Object.entries(p[s])) acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
+      for (const [k, v] of Object.entries(p[s])) {
+        if (typeof v === 'object') acc[k] = {};
+        else acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
+      }
     }
     out[s] = acc;
   }

@@ -44,7 +44,7 @@ async function putLegacyTemplate(req: RestRequest, ctx: EngineContext): Promise<
 /** GET /_template/{name}: ES answers a name that matches nothing with 404 and an empty object. */
 function getLegacyTemplates(req: RestRequest, ctx: EngineContext): RestResponse {
   const name = req.pathParams.name;
-  const templates = ctx.indices.templates.legacyTemplates(name);
+  const templates = ctx.indices.templates.legacyTemplates(name, booleanParam(req.params, 'flat_settings', false));
   const found = Object.keys(templates).length > 0 || name === undefined || name.includes('*');
   if (req.method === 'HEAD') return { status: Object.keys(templates).length ? 200 : 404 };
   return { status: found ? 200 : 404, body: templates };

@@ -7,6 +7,8 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { reachableDocument } from './documents.js';
 
 interface TermEntry {
+  doc_freq?: number;
+  ttf?: number;
   term_freq: number;
   tokens: Array<Record<string, number>>;
 }
@@ -108,7 +110,7 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
   }
   const started = performance.now();
   const doc = reachableDocument(handle, id, params.get('routing') ?? undefined);
-  const response: JsonObject = { _index: handle.name, _id: id };
+  const response: JsonObject = { _index: handle.name, _type: '_doc', _id: id };
   if (!doc) {
     response.found = false;
     response.took = Math.round(performance.now() - started);
@@ -128,6 +130,11 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
     positions: booleanParam(params, 'positions', body.positions !== false),
     offsets: booleanParam(params, 'offsets', body.offsets !== false),
   };
+  // Elasticsearch's defaults: field statistics on, term statistics (doc_freq, ttf) off
+  const stats = {
+    field: booleanParam(params, 'field_statistics', body.field_statistics !== false),
+    term: booleanParam(params, 'term_statistics', body.term_statistics === true),
+  };
   const vectors: Record<string, unknown> = {};
   for (const field of fields) {
     const mapping = resolveFieldMapping(handle.mappings, field);
@@ -136,7 +143,23 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
     if (type !== 'text' && type !== 'keyword') continue;
     const values = valuesFor(handle, doc.source, field);
     if (!values.length) continue;
-    vectors[field] = { terms: fieldTermVector(handle, mapping, values, opts) };
+    const terms = fieldTermVector(handle, mapping, values, opts);
+    const indexed = handle.inverted?.field(field);
+    const live = handle.inverted?.liveness;
+    const vector: JsonObject = {};
+    if (stats.field) {
+      vector.field_statistics = indexed && live
+        ? { sum_doc_freq: indexed.sumDocFreq(live), doc_count: indexed.docCount, sum_ttf: indexed.sumTotalTermFreq }
+        : { sum_doc_freq: 0, doc_count: 0, sum_ttf: 0 };
+    }
+    if (stats.term) {
+      for (const [term, entry] of Object.entries(terms)) {
+        const { docFreq, totalTermFreq } = indexed && live ? indexed.termStats(term, live) : { docFreq: 0, totalTermFreq: 0 };
+        terms[term] = { doc_freq: docFreq, ttf: totalTermFreq, ...entry };
+      }
+    }
+    vector.terms = terms as unknown as JsonObject;
+    vectors[field] = vector;
   }
   if (Object.keys(vectors).length) response.term_vectors = vectors;
   return response;
