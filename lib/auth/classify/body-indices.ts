@@ -262,7 +262,18 @@ export function indexCreationTargets(body: Body, read: BodyReading): BodyTarget[
   return engineBodyTargets(body, read, ['write'], (json, t) => {
     if (setsPipeline(json)) read.namesPipeline = true;
     aliasDefinitions(json.aliases, t);
-  });
+  }, onlyCreationMembers);
+}
+
+/**
+ * The members an index's creation reads (create, rollover's `conditions`, resize's
+ * `max_primary_shard_size`): Elasticsearch refuses any other ("unknown key [x] for create index"),
+ * and a member the gateway does not read is not forwarded on a scoped credential's behalf.
+ */
+const CREATION_MEMBERS = new Set(['settings', 'mappings', 'aliases', 'conditions', 'max_primary_shard_size']);
+function onlyCreationMembers(json: Record<string, unknown>): boolean {
+  for (const key in json) if (!CREATION_MEMBERS.has(key)) return false;
+  return true;
 }
 
 /**

@@ -53,7 +53,7 @@ describe('embedded engine: OpenSearch 2 answers where the two engines differ', (
       expect(node).to.not.have.property('jvm');
       const es8 = await es.call('GET', '/_nodes/stats/shard_indexing_pressure', undefined, ES_CLIENT);
       expect(es8.status).to.equal(400);
-      expect(es8.json.error.reason).to.equal('request [/_nodes/stats/shard_indexing_pressure] contains unrecognized metric: [shard_indexing_pressure]');
+      expect(es8.json.error.reason).to.equal('request [/_nodes/stats/shard_indexing_pressure] contains unrecognized metric: [shard_indexing_pressure] -> did you mean [indexing_pressure]?');
     });
 
     it("_cat/nodeattrs: an OpenSearch node's attributes, not X-Pack's", async () => {

@@ -49,7 +49,7 @@ describe('embedded engine: explain (search `explain: true` and _explain/{id})', 
     const r = await es.call('POST', '/e/_explain/1', { query: { match: { title: 'fox' } } });
     expect(r.status).to.equal(200);
     expect(r.json).to.deep.equal({
-      _index: 'e', _id: '1', matched: true,
+      _index: 'e', _type: '_doc', _id: '1', matched: true,
       explanation: termTree('fox', 0, { score: 0.22275053, n: 2, idf: 0.47000363, freq: 1, tf: 0.47393364, dl: 3 }),
     });
   });
@@ -98,6 +98,6 @@ describe('embedded engine: explain (search `explain: true` and _explain/{id})', 
     expect(r.json.explanation.value).to.equal(0);
     r = await es.call('POST', '/e/_explain/9', { query: { match_all: {} } });
     expect(r.status).to.equal(404);
-    expect(r.json).to.deep.equal({ _index: 'e', _id: '9', matched: false });
+    expect(r.json).to.deep.equal({ _index: 'e', _type: '_doc', _id: '9', matched: false });
   });
 });
