@@ -76,11 +76,11 @@ for (const backend of BACKENDS) {
 
     describe("2. what a script gives an aggregation is held to the script memory limit", () => {
       it('an aggregation over a script giving each document 10^6 values trips the breaker (a 429), not the heap', async () => {
-        // 21 documents × 450,000 values kept: past the 64 MB account at the 19th (the engine ran out of heap at 300 documents of 10^6);
-        // the search's own timeout far off, so that a slow machine meets the breaker before it
-        // (a copy of nCopies: 450,000 values a document without an interpreted loop, so a loaded
-        // machine reaches the breaker long before any deadline)
-        const many = 'return new ArrayList(Collections.nCopies(450000, 1))';
+        // 10^6 values a document kept: past the 64 MB account at the 9th of 21 documents (the engine ran out of
+        // heap at 300 documents of 10^6); the search's own timeout far off, and few documents' scripts (a copy of
+        // nCopies, no interpreted loop) before the breaker, so that a loaded machine meets it long before the
+        // 1 s a search's scripts may hold the loop in one piece (MAX_SYNC_SCRIPT_MS: 19 documents of 450,000 did not)
+        const many = 'return new ArrayList(Collections.nCopies(1000000, 1))';
         for (const agg of [{ avg: { script: { source: many } } }, { percentiles: { script: { source: many } } }]) {
           const res = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: whole, body: { size: 0, timeout: '120s', aggs: { p: agg } } });
           expect(res.status, res.text.slice(0, 300)).to.equal(429);

@@ -21,6 +21,8 @@ interface Ahead {
   valueScript: boolean;
   covered: Uint8Array;
   raw: Map<number, unknown[]>;
+  /** What a run threw (not a timeout): the aggregation fails with it. */
+  failed?: unknown;
 }
 
 /** Per script (the request's parsed spec, so per request), per index. */
@@ -29,8 +31,8 @@ const ahead = new WeakMap<ScriptSpec, Map<IndexHandle, Ahead>>();
 /**
  * Runs `spec` for the documents of `seg` as work that pauses every slice of the search's budget
  * and stops at its deadline; the aggregation then reads the values of the documents reached
- * (`scriptedValues`) instead of running the script without a pause. A failing script leaves
- * nothing (the aggregation runs it again, and fails where Elasticsearch does).
+ * (`scriptedValues`) instead of running the script without a pause. A failing script leaves its
+ * error, which the aggregation throws where it would have run the script.
  */
 export function* scriptValuesAhead(seg: Segment, spec: ScriptSpec, stored: StoredScripts | undefined, fieldValuesOf: FieldValuesOf | undefined, budget: WorkBudget): Work<void> {
   const handle = seg.handle;
@@ -59,11 +61,21 @@ export function* scriptValuesAhead(seg: Segment, spec: ScriptSpec, stored: Store
       covered[ord] = 1;
     }
   } catch (e) {
-    if (!(e instanceof SearchTimedOut)) return;
+    // a failing script (its memory account tripped, an error of its own): the aggregation fails
+    // with what it threw, without running it again in one piece (which a slow script's runs would
+    // not get through within MAX_SYNC_SCRIPT_MS: a timed-out answer instead of the error)
+    if (!(e instanceof SearchTimedOut)) {
+      remember(spec, handle, { valueScript: fieldValuesOf !== undefined, covered, raw: new Map(), failed: e });
+      return;
+    }
   }
+  remember(spec, handle, { valueScript: fieldValuesOf !== undefined, covered, raw });
+}
+
+function remember(spec: ScriptSpec, handle: IndexHandle, a: Ahead): void {
   let byHandle = ahead.get(spec);
   if (!byHandle) ahead.set(spec, (byHandle = new Map()));
-  byHandle.set(handle, { valueScript: fieldValuesOf !== undefined, covered, raw });
+  byHandle.set(handle, a);
 }
 
 /** A script's result as plain values (what `collect` converts): lists and doc values flattened, numbers unboxed. */
@@ -84,6 +96,7 @@ function flatten(result: unknown, into: unknown[]): void {
 function aheadValues(seg: Segment, spec: ScriptSpec, kind: ValueKind, valueScript: boolean): Map<number, Value[]> | undefined {
   const a = ahead.get(spec)?.get(seg.handle);
   if (!a || a.valueScript !== valueScript) return undefined;
+  if (a.failed !== undefined) throw a.failed;
   for (const ord of seg.ords) if (a.covered[ord] !== 1) return undefined;
   const out = new Map<number, Value[]>();
   for (const ord of seg.ords) {
