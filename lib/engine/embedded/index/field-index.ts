@@ -28,6 +28,22 @@ const LAST_ORD = 5;
 const FREQ = 6;
 const SLOT = 7;
 
+/** Terms whose live statistics a field keeps between two of its changes, at most. */
+const MEMO_TERMS = 16_384;
+
+interface TermStats {
+  readonly docFreq: number;
+  readonly totalTermFreq: number;
+}
+
+/** A field's live statistics as walked from its postings, for one liveness column and one state of the field. */
+interface LiveStats {
+  readonly changes: number;
+  readonly live: Uint8Array;
+  sumDocFreq?: number;
+  readonly terms: Map<number, TermStats>;
+}
+
 const HAS_VALUE = 1;
 const HAS_TERMS = 2;
 /** Added but not yet visible (a write waiting for its store commit): left out of the statistics. */
@@ -72,6 +88,10 @@ export class FieldIndex {
   docCount = 0;
   /** Sum over live documents of their token count (DOCS-only fields: their distinct terms). */
   sumTotalTermFreq = 0;
+  /** Changes of the field's live statistics (a document added, made visible or removed): what `liveStats` holds for. */
+  private statsChanges = 0;
+  /** Live statistics walked from the postings, kept until the field's next change (`termStats`, `sumDocFreq`). */
+  private liveStats?: LiveStats;
 
   /** `dict`: the field's terms so far (a snapshot's), none by default. */
   constructor(
@@ -168,11 +188,14 @@ export class FieldIndex {
    * index's liveness column), as Lucene's TermStats; a DOCS-only field counts each document once.
    * Zero for a term the field does not have.
    */
-  termStats(term: string, live: Uint8Array): { docFreq: number; totalTermFreq: number } {
+  termStats(term: string, live: Uint8Array): TermStats {
     const tid = this.dict.get(term);
+    if (tid < 0) return { docFreq: 0, totalTermFreq: 0 };
+    const memo = this.statsFor(live);
+    let stats = memo.terms.get(tid);
+    if (stats) return stats;
     let docFreq = 0;
     let totalTermFreq = 0;
-    if (tid < 0) return { docFreq, totalTermFreq };
     const r = this.postingsOf(tid);
     while (!r.done) {
       const ord = r.read();
@@ -185,16 +208,22 @@ export class FieldIndex {
       docFreq++;
       totalTermFreq += freq;
     }
-    return { docFreq, totalTermFreq };
+    stats = { docFreq, totalTermFreq };
+    if (memo.terms.size < MEMO_TERMS) memo.terms.set(tid, stats);
+    return stats;
   }
 
   /**
    * The sum over the field's terms of their live document frequencies (Lucene's
    * Terms.getSumDocFreq): a DOCS-only field's is its sumTotalTermFreq (distinct terms per document);
-   * a positional field's walks every posting, once per call.
+   * a positional field's walks every posting once, and is kept until the field's next change (an
+   * `_mtermvectors` of thousands of items asks it of each: a walk per item held the event loop
+   * for seconds).
    */
   sumDocFreq(live: Uint8Array): number {
     if (!this.positional) return this.sumTotalTermFreq;
+    const memo = this.statsFor(live);
+    if (memo.sumDocFreq !== undefined) return memo.sumDocFreq;
     let sum = 0;
     const r = new SliceReader();
     for (let tid = 0; tid < this.termList.length; tid++) {
@@ -206,7 +235,18 @@ export class FieldIndex {
         if (live[ord] === 1) sum++;
       }
     }
-    return sum;
+    return (memo.sumDocFreq = sum);
+  }
+
+  /**
+   * The live statistics walked so far, valid for this liveness column until the field's next
+   * change: each is walked from the postings once, however many readers (term vector items,
+   * suggesters) ask for it in between, as Lucene reads them from its terms dictionary.
+   */
+  private statsFor(live: Uint8Array): LiveStats {
+    const memo = this.liveStats;
+    if (memo && memo.changes === this.statsChanges && memo.live === live) return memo;
+    return (this.liveStats = { changes: this.statsChanges, live, terms: new Map() });
   }
 
   /** A reader over the postings of a term (see the class comment for the layout). */
@@ -346,6 +386,7 @@ export class FieldIndex {
 
   private addValues(ord: number, field: IndexableField, pending: boolean, firstTid: number): void {
     const n = field.terms.length;
+    this.statsChanges++;
     if (n > 0) {
       if (!pending) {
         this.docCount++;
@@ -367,6 +408,7 @@ export class FieldIndex {
     const f = this.flags[ord];
     if ((f & PENDING) === 0) return;
     this.flags[ord] = f & ~PENDING;
+    this.statsChanges++;
     if (f & HAS_TERMS) {
       this.docCount++;
       this.sumTotalTermFreq += this.tokenCounts[ord];
@@ -483,6 +525,7 @@ export class FieldIndex {
 
   remove(ord: number): void {
     if (!this.has(ord)) return;
+    this.statsChanges++;
     if ((this.flags[ord] & (HAS_TERMS | PENDING)) === HAS_TERMS) {
       this.docCount--;
       this.sumTotalTermFreq -= this.tokenCounts[ord];

@@ -1,3 +1,4 @@
+import { TimeSlice } from '../../../../cooperative/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { isPlainObject, type JsonObject } from '../../indices/index.js';
 import { requestBody } from '../body.js';
@@ -58,17 +59,23 @@ function itemsOf(req: RestRequest): Item[] {
   return items;
 }
 
-/** `_mtermvectors` (GET or POST): each document's term vectors, or its own error, in request order. */
-function mtermvectors(req: RestRequest, ctx: EngineContext): RestResponse {
-  const docs = itemsOf(req).map((item) => {
+/**
+ * `_mtermvectors` (GET or POST): each document's term vectors, or its own error, in request order;
+ * the items a time slice at a time (a request may name thousands, each read and analyzed again).
+ */
+async function mtermvectors(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const docs: unknown[] = [];
+  const slice = new TimeSlice();
+  for (const item of itemsOf(req)) {
+    await slice.pause();
     try {
-      return termVectorsOf(ctx, item.index!, item.id, item.params, item.body);
+      docs.push(termVectorsOf(ctx, item.index!, item.id, item.params, item.body));
     } catch (err) {
       const e = toEsError(err);
       if (e.status >= 500) throw err;
-      return { _index: item.index, _id: item.id, error: errorBody(e).error };
+      docs.push({ _index: item.index, _id: item.id, error: errorBody(e).error });
     }
-  });
+  }
   return { status: 200, body: { docs } };
 }
 
