@@ -1,23 +1,33 @@
 import v8 from 'node:v8';
 import { EsError } from '../../../errors/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
-import { InvertedIndex } from '../index/index.js';
+import { holdsWideCharacters, InvertedIndex, stringBytes, type CharBytes } from '../index/index.js';
 import { parseDocument, withExactUnsignedLongs } from '../mapping/index.js';
 import type { JsonObject } from './deep.js';
+import type { StoredDocument } from '../store/index.js';
 import type { IndexHandle, LiveDocument } from './index-handle.js';
 
 /**
  * What the frozen views of all open points in time may hold together, in bytes: a view is a copy
  * of its index (sources and postings), so a bound on documents does not bound memory (46 views of
- * 2 KB documents took 9.8 GB). A view is charged its sources' JSON length times
- * VIEW_BYTES_PER_SOURCE_BYTE plus VIEW_BYTES_PER_DOCUMENT each, as measured; past the budget,
- * opening one is refused as Elasticsearch refuses what its breakers would not hold (429
- * circuit_breaking_exception). Closing (or expiry) gives the bytes back. Default: a quarter of
- * the heap limit; the engine's `pointInTimeBytes` option (POINT_IN_TIME_BYTES) sets it.
+ * 2 KB documents took 9.8 GB). A view is charged what it holds: its sources' strings and the bytes
+ * its frozen index takes (InvertedIndex.memoryBytes: its typed arrays, outside the JS heap, exactly,
+ * and an upper estimate of the rest). While it is built, each document reserves an estimate first,
+ * so the bound holds before the memory is taken. Past the budget, opening one is refused as
+ * Elasticsearch refuses what its breakers would not hold (429 circuit_breaking_exception). Closing
+ * (or expiry) gives the bytes back. Default: an eighth of the heap limit (the postings are outside
+ * the heap, and the process's RSS holds more than what is charged: garbage of the build, allocator
+ * slack — 18 views of 20,000 documents of 2 KB charged 994 MB under the old count grew RSS by
+ * 1,965 MB); the engine's `pointInTimeBytes` option (POINT_IN_TIME_BYTES) sets it.
  */
-export const DEFAULT_POINT_IN_TIME_BYTES = Math.floor(v8.getHeapStatistics().heap_size_limit / 4);
-/** Heap a view takes per byte of source JSON: measured about 1 (2 KB documents, postings included); 2 leaves room. */
-export const VIEW_BYTES_PER_SOURCE_BYTE = 2;
+export const DEFAULT_POINT_IN_TIME_BYTES = Math.floor(v8.getHeapStatistics().heap_size_limit / 8);
+/**
+ * What a document is charged while its view is built, per byte of its source JSON, before the
+ * exact count of the finished view replaces it: measured 2.9 (text of 2 KB; the frozen index's
+ * postings, norms and doc values, and the source itself), 4 leaves room.
+ */
+export const VIEW_BYTES_PER_SOURCE_BYTE = 4;
+/** A document's share of a view outside its source and postings: its entry, ids and versions. */
 export const VIEW_BYTES_PER_DOCUMENT = 256;
 
 let budgetBytes = DEFAULT_POINT_IN_TIME_BYTES;
@@ -97,8 +107,11 @@ function hold(shared: SharedView, live: InvertedIndex): PointInTimeHold {
  * its place (and its `_shard_doc`) for as long as the view lives. The view inherits everything
  * else from the handle (analysis, stats), as the search's own views do (searchView).
  *
- * The documents are taken at once (the state the point in time names); they are indexed into the
- * copy a time slice at a time, so that a large index does not stall the engine's other requests.
+ * The ids are taken at once (the state the point in time names); their documents are read and
+ * indexed into the copy a time slice at a time, so that a large index does not stall the engine's
+ * other requests (reading 20,000 documents in one piece held the event loop for 290 ms of CPU).
+ * A document a write replaces or deletes meanwhile is read as it was: the handle hands the view
+ * the version it supersedes (IndexHandle.watchSuperseded).
  * Cost: a copy of the index's sources (as JSON text) and postings per distinct state held,
  * bounded in bytes over all of them (the point-in-time budget).
  */
@@ -111,28 +124,55 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
   if (heldBytes + live.docCount * VIEW_BYTES_PER_DOCUMENT > budgetBytes) throw tooLarge(live.docCount * VIEW_BYTES_PER_DOCUMENT);
   const meta = handle.meta;
   const state = { maxOrd: live.maxOrd, docCount: live.docCount };
-  const docs = new Map<string, FrozenDocument>();
-  let bytes = 0;
+  const ids: string[] = [];
   for (const ord of live.liveOrds()) {
     const id = live.idOf(ord);
-    const doc = id === undefined ? undefined : handle.get(id);
-    if (!doc) continue;
-    const sourceText = doc.sourceText ?? JSON.stringify(doc.source);
-    docs.set(id!, { id: doc.id, sourceText, version: doc.version, seqNo: doc.seqNo, primaryTerm: doc.primaryTerm, routing: doc.routing });
-    bytes += VIEW_BYTES_PER_DOCUMENT + sourceText.length * VIEW_BYTES_PER_SOURCE_BYTE;
-    if (heldBytes + bytes > budgetBytes) throw tooLarge(bytes);
+    if (id !== undefined) ids.push(id);
   }
-  heldBytes += bytes;
+  // the versions writes supersede from now on, as they were (undefined: the document had none)
+  const superseded = new Map<string, StoredDocument | undefined>();
+  const stopWatching = handle.watchSuperseded((id, previous) => {
+    if (!superseded.has(id)) superseded.set(id, previous);
+  });
+  const docs = new Map<string, FrozenDocument>();
   const frozen = new InvertedIndex();
   const slice = new TimeSlice();
+  // what this view has reserved of the budget so far (others opening meanwhile see it)
+  let reserved = 0;
+  const reserve = (bytes: number) => {
+    heldBytes += bytes - reserved;
+    if (heldBytes > budgetBytes) {
+      heldBytes -= bytes;
+      reserved = 0;
+      throw tooLarge(bytes);
+    }
+    reserved = bytes;
+  };
   try {
-    for (const [id, doc] of docs) {
-      frozen.put(id, parseDocument(withExactUnsignedLongs(JSON.parse(doc.sourceText) as JsonObject, doc.sourceText, meta.mappings), meta.mappings, handle.registry, id));
+    let sourceBytes = 0;
+    let estimate = 0;
+    // 2 once a source (or id) holds a character past Latin-1: its strings, and the terms made of it, take two bytes a character
+    let charBytes: CharBytes = 1;
+    for (const id of ids) {
+      const stored = superseded.has(id) ? superseded.get(id) : handle.storedVersion(id);
+      if (stored?.s === undefined) continue;
+      const sourceText = stored.s;
+      docs.set(id, { id, sourceText, version: stored.v, seqNo: stored.q, primaryTerm: stored.t, routing: stored.r });
+      const wide = holdsWideCharacters(sourceText) || holdsWideCharacters(id);
+      if (wide) charBytes = 2;
+      sourceBytes += stringBytes(sourceText, wide ? 2 : 1) + VIEW_BYTES_PER_DOCUMENT;
+      estimate += VIEW_BYTES_PER_DOCUMENT + sourceText.length * (wide ? 2 : 1) * VIEW_BYTES_PER_SOURCE_BYTE;
+      reserve(estimate);
+      frozen.put(id, parseDocument(withExactUnsignedLongs(JSON.parse(sourceText) as JsonObject, sourceText, meta.mappings), meta.mappings, handle.registry, id));
       await slice.pause();
     }
+    // the estimate gives way to what the view holds
+    reserve(sourceBytes + frozen.memoryBytes(charBytes));
   } catch (e) {
-    heldBytes -= bytes;
+    heldBytes -= reserved;
     throw e;
+  } finally {
+    stopWatching();
   }
   const view = Object.create(handle) as IndexHandle;
   Object.defineProperty(view, 'meta', { value: meta, writable: false });
@@ -141,7 +181,7 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
     const doc = docs.get(id);
     return doc && { ...doc, source: JSON.parse(doc.sourceText) as JsonObject };
   };
-  const shared: SharedView = { ...state, meta, view, bytes, users: 0 };
+  const shared: SharedView = { ...state, meta, view, bytes: reserved, users: 0 };
   newest.set(live, shared);
   return hold(shared, live);
 }
