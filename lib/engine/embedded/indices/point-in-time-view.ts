@@ -22,13 +22,16 @@ import type { IndexHandle, LiveDocument } from './index-handle.js';
  */
 export const DEFAULT_POINT_IN_TIME_BYTES = Math.floor(v8.getHeapStatistics().heap_size_limit / 8);
 /**
- * What a document is charged while its view is built, per byte of its source JSON, before the
- * exact count of the finished view replaces it: measured 2.9 (text of 2 KB; the frozen index's
- * postings, norms and doc values, and the source itself), 4 leaves room.
+ * What a view's copy of the postings is charged while it is built, per byte of its documents'
+ * source (per character: two bytes for text past Latin-1), before the exact count of the finished
+ * view replaces it: measured 1.9 (text of 2 KB: postings with positions, norms, doc values), 3
+ * leaves room.
  */
-export const VIEW_BYTES_PER_SOURCE_BYTE = 4;
-/** A document's share of a view outside its source and postings: its entry, ids and versions. */
+export const INDEX_BYTES_PER_SOURCE_BYTE = 3;
+/** A document's share of a view outside its source string and postings: its object of versions, and its entry in the view. */
 export const VIEW_BYTES_PER_DOCUMENT = 256;
+const FROZEN_DOCUMENT_BYTES = VIEW_BYTES_PER_DOCUMENT / 2;
+const VIEW_ENTRY_BYTES = VIEW_BYTES_PER_DOCUMENT / 2;
 
 let budgetBytes = DEFAULT_POINT_IN_TIME_BYTES;
 
@@ -48,12 +51,34 @@ interface SharedView {
   docCount: number;
   meta: IndexHandle['meta'];
   view: IndexHandle;
+  /** Bytes charged for the view itself (its postings, its entries); its documents are charged on their own. */
   bytes: number;
   users: number;
+  docs: Map<string, FrozenDocument>;
 }
 
-/** What a view keeps of a document: its source as stored (parsed again when read), and its versions. */
-type FrozenDocument = Omit<LiveDocument, 'source'> & { sourceText: string };
+/**
+ * What a view keeps of a document: its source as stored (parsed again when read), and its versions.
+ * Views of one index share the documents no write changed between them: each document is one
+ * object, charged once (`bytes`) for as long as a view (`views` of them) holds it.
+ */
+interface FrozenDocument extends Omit<LiveDocument, 'source'> {
+  sourceText: string;
+  /** Whether its source or id holds characters past Latin-1 (two bytes a character in the heap). */
+  wide: boolean;
+  bytes: number;
+  views: number;
+}
+
+/** The document of a view, as a read shows it. */
+function liveDocument(doc: FrozenDocument): LiveDocument {
+  return { id: doc.id, source: JSON.parse(doc.sourceText) as JsonObject, sourceText: doc.sourceText, version: doc.version, seqNo: doc.seqNo, primaryTerm: doc.primaryTerm, routing: doc.routing };
+}
+
+/** Lets a view's documents go: the bytes of those no other view holds are given back. */
+function letGo(docs: Iterable<FrozenDocument>): void {
+  for (const doc of docs) if (--doc.views === 0) heldBytes -= doc.bytes;
+}
 
 /** The newest view of each live in-memory index: two points in time over an unchanged index share one. */
 const newest = new WeakMap<InvertedIndex, SharedView>();
@@ -95,6 +120,7 @@ function hold(shared: SharedView, live: InvertedIndex): PointInTimeHold {
       released = true;
       if (--shared.users > 0) return;
       heldBytes -= shared.bytes;
+      letGo(shared.docs.values());
       if (newest.get(live) === shared) newest.delete(live);
     },
   };
@@ -112,8 +138,9 @@ function hold(shared: SharedView, live: InvertedIndex): PointInTimeHold {
  * other requests (reading 20,000 documents in one piece held the event loop for 290 ms of CPU).
  * A document a write replaces or deletes meanwhile is read as it was: the handle hands the view
  * the version it supersedes (IndexHandle.watchSuperseded).
- * Cost: a copy of the index's sources (as JSON text) and postings per distinct state held,
- * bounded in bytes over all of them (the point-in-time budget).
+ * Cost: a copy of the index's postings per distinct state held, and its sources (as JSON text),
+ * shared with the newest view before it where no write changed them; bounded in bytes over all of
+ * them (the point-in-time budget).
  */
 export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInTimeHold> {
   handle.ensureOpen();
@@ -134,42 +161,51 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
   const stopWatching = handle.watchSuperseded((id, previous) => {
     if (!superseded.has(id)) superseded.set(id, previous);
   });
+  // the documents of the newest view of this index that are still as they were are shared, not read again
+  const earlier = newest.get(live)?.docs;
   const docs = new Map<string, FrozenDocument>();
   const frozen = new InvertedIndex();
   const slice = new TimeSlice();
-  // what this view has reserved of the budget so far (others opening meanwhile see it)
+  // what this view has reserved of the budget for itself so far (others opening meanwhile see it);
+  // its documents are charged as they are taken (those another view holds already are not)
   let reserved = 0;
-  const reserve = (bytes: number) => {
-    heldBytes += bytes - reserved;
+  const charge = (bytes: number) => {
+    heldBytes += bytes;
     if (heldBytes > budgetBytes) {
       heldBytes -= bytes;
-      reserved = 0;
       throw tooLarge(bytes);
     }
-    reserved = bytes;
   };
   try {
-    let sourceBytes = 0;
-    let estimate = 0;
-    // 2 once a source (or id) holds a character past Latin-1: its strings, and the terms made of it, take two bytes a character
+    // 2 once a source (or id) holds a character past Latin-1: the terms made of it take two bytes a character
     let charBytes: CharBytes = 1;
     for (const id of ids) {
-      const stored = superseded.has(id) ? superseded.get(id) : handle.storedVersion(id);
-      if (stored?.s === undefined) continue;
-      const sourceText = stored.s;
-      docs.set(id, { id, sourceText, version: stored.v, seqNo: stored.q, primaryTerm: stored.t, routing: stored.r });
-      const wide = holdsWideCharacters(sourceText) || holdsWideCharacters(id);
-      if (wide) charBytes = 2;
-      sourceBytes += stringBytes(sourceText, wide ? 2 : 1) + VIEW_BYTES_PER_DOCUMENT;
-      estimate += VIEW_BYTES_PER_DOCUMENT + sourceText.length * (wide ? 2 : 1) * VIEW_BYTES_PER_SOURCE_BYTE;
-      reserve(estimate);
-      frozen.put(id, parseDocument(withExactUnsignedLongs(JSON.parse(sourceText) as JsonObject, sourceText, meta.mappings), meta.mappings, handle.registry, id));
+      const seqNo = superseded.has(id) ? superseded.get(id)?.q : handle.seqNoOf(id);
+      let doc = earlier?.get(id);
+      if (doc === undefined || doc.seqNo !== seqNo) {
+        const stored = superseded.has(id) ? superseded.get(id) : handle.storedVersion(id);
+        if (stored?.s === undefined) continue;
+        const sourceText = stored.s;
+        const wide = holdsWideCharacters(sourceText) || holdsWideCharacters(id);
+        const bytes = stringBytes(sourceText, wide ? 2 : 1) + FROZEN_DOCUMENT_BYTES;
+        doc = { id, sourceText, version: stored.v, seqNo: stored.q, primaryTerm: stored.t, routing: stored.r, wide, bytes, views: 0 };
+      }
+      if (doc.wide) charBytes = 2;
+      const own = VIEW_ENTRY_BYTES + doc.sourceText.length * (doc.wide ? 2 : 1) * INDEX_BYTES_PER_SOURCE_BYTE;
+      charge(own + (doc.views === 0 ? doc.bytes : 0));
+      reserved += own;
+      doc.views++;
+      docs.set(id, doc);
+      frozen.put(id, parseDocument(withExactUnsignedLongs(JSON.parse(doc.sourceText) as JsonObject, doc.sourceText, meta.mappings), meta.mappings, handle.registry, id));
       await slice.pause();
     }
     // the estimate gives way to what the view holds
-    reserve(sourceBytes + frozen.memoryBytes(charBytes));
+    const exact = frozen.memoryBytes(charBytes) + docs.size * VIEW_ENTRY_BYTES;
+    charge(exact - reserved);
+    reserved = exact;
   } catch (e) {
     heldBytes -= reserved;
+    letGo(docs.values());
     throw e;
   } finally {
     stopWatching();
@@ -179,9 +215,9 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
   Object.defineProperty(view, 'inverted', { value: frozen, writable: false });
   view.get = (id: string) => {
     const doc = docs.get(id);
-    return doc && { ...doc, source: JSON.parse(doc.sourceText) as JsonObject };
+    return doc && liveDocument(doc);
   };
-  const shared: SharedView = { ...state, meta, view, bytes: reserved, users: 0 };
+  const shared: SharedView = { ...state, meta, view, bytes: reserved, users: 0, docs };
   newest.set(live, shared);
   return hold(shared, live);
 }
