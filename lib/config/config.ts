@@ -13,7 +13,7 @@ export interface Config {
   dataDir: string;
   /** ENGINE_CONFIG_DIR: the embedded engine's config directory (analysis files); default `<DATA_DIR>/config`. */
   engineConfigDir?: string;
-  /** POINT_IN_TIME_BYTES: what the embedded engine's point-in-time views may hold together; default a quarter of the heap. */
+  /** POINT_IN_TIME_BYTES: what the embedded engine's point-in-time views may hold together; default an eighth of the heap limit. */
   pointInTimeBytes?: number;
   /** API_DIALECT: whose answers the embedded engine gives where Elasticsearch 8 and OpenSearch 2 differ (docs/api-compatibility.md). */
   apiDialect: ApiDialect;

@@ -30,7 +30,7 @@ export interface EmbeddedEngineOptions {
    */
   defaultSearchTimeoutMs?: number;
   /**
-   * Bytes the views of all open points in time may hold together (default a quarter of the heap
+   * Bytes the views of all open points in time may hold together (default an eighth of the heap
    * limit); past it, opening one is a 429 circuit_breaking_exception. Process-wide.
    */
   pointInTimeBytes?: number;

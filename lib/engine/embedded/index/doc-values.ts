@@ -1,5 +1,6 @@
 import { growInt32, growUint8 } from './growable.js';
 import { decodeValues, encodeValues, type ColumnRef, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
+import { arraySlotBytes, MAP_ENTRY_BYTES, stringBytes, type CharBytes } from './memory-bytes.js';
 
 /** A doc value; date_nanos values are epoch nanoseconds, beyond what a number holds exactly: BigInts. */
 export type DocValue = string | number | bigint | boolean;
@@ -137,6 +138,25 @@ export class DocValues implements Map<number, DocValue[]> {
   /** Number of documents with values. */
   get size(): number {
     return this.count;
+  }
+
+  /**
+   * The bytes its columns take, and an estimate of its multi-valued documents' arrays and its
+   * strings outside the term list (the term list is its field's: counted with the dictionary).
+   */
+  memoryBytes(charBytes: CharBytes): number {
+    let n = this.kinds.byteLength + (this.sids?.byteLength ?? 0) + (this.nums?.byteLength ?? 0) + (this.bigs?.byteLength ?? 0);
+    if (this.multi) {
+      n += arraySlotBytes(this.multi.length);
+      for (const values of this.multi) {
+        if (!values) continue;
+        n += arraySlotBytes(values.length);
+        // a number is a heap number (16 bytes), a string its bytes; one of the term list is shared
+        for (const v of values) n += typeof v === 'string' ? stringBytes(v, charBytes) : 16;
+      }
+    }
+    for (const e of this.extra) n += stringBytes(e, charBytes) + MAP_ENTRY_BYTES;
+    return n;
   }
 
   private ensure(ord: number): void {

@@ -1,3 +1,4 @@
+import type { CharBytes } from './memory-bytes.js';
 import type { IndexableField } from '../mapping/index.js';
 import { DocValues } from './doc-values.js';
 import { growInt32, growUint8 } from './growable.js';
@@ -155,6 +156,14 @@ export class FieldIndex {
     c.sumTotalTermFreq = this.sumTotalTermFreq;
     for (const ord of this.docValues.keys()) c.docValues.set(ord, this.docValues.get(ord)!);
     return c;
+  }
+
+  /** The bytes it takes: its columns (allocated lengths), postings pool, dictionary and doc values. */
+  memoryBytes(charBytes: CharBytes): number {
+    let n = this.pool.memoryBytes + this.dict.memoryBytes(charBytes) + this.docValues.memoryBytes(charBytes);
+    n += this.st.byteLength + this.tidBuf.byteLength + this.uniqBuf.byteLength + this.startBuf.byteLength + this.posBuf.byteLength;
+    n += this.flags.byteLength + this.tokenCounts.byteLength + this.norms.byteLength;
+    return n + (this.compacting?.from.memoryBytes ?? 0);
   }
 
   get termCount(): number {

@@ -50,6 +50,13 @@ export class IntSlicePool {
     return p;
   }
 
+  /** The bytes its blocks take (allocated, used or not). */
+  get memoryBytes(): number {
+    let n = 0;
+    for (const b of this.blocks) n += b.byteLength;
+    return n;
+  }
+
   clone(): IntSlicePool {
     const c = new IntSlicePool(0);
     c.blocks = this.blocks.map((b) => b.slice());

@@ -3,6 +3,7 @@ import { FieldIndex, type FieldIndexSnapshot } from './field-index.js';
 import type { ColumnRef, SnapshotReader, SnapshotWriter } from './snapshot.js';
 import { growInt32, growUint8 } from './growable.js';
 import { SLICE_MS } from '../../../cooperative/index.js';
+import { arraySlotBytes, MAP_ENTRY_BYTES, stringBytes, type CharBytes } from './memory-bytes.js';
 
 /** States of an ordinal in the liveness column (readers treat only LIVE as a document). */
 const DEAD = 0;
@@ -65,6 +66,10 @@ export class NestedIndex {
     }
     if (this.childCount[parentOrd] === 0) this.firstChild[parentOrd] = ord;
     this.childCount[parentOrd]++;
+  }
+
+  memoryBytes(charBytes: CharBytes): number {
+    return this.index.memoryBytes(charBytes) + this.parentOf.byteLength + this.firstChild.byteLength + this.childCount.byteLength;
   }
 
   toSnapshot(w: SnapshotWriter): NestedIndexSnapshot {
@@ -391,6 +396,22 @@ export class InvertedIndex {
     const live = this.live;
     const max = this.ordToId.length;
     for (let ord = 0; ord < max; ord++) if (live[ord] === 1) yield ord;
+  }
+
+  /**
+   * The bytes the index takes, never under-counted: its typed arrays' allocated lengths (exact; they
+   * live outside the JS heap) and an upper estimate of its maps, lists and strings (the point-in-time
+   * budget charges a view this much).
+   */
+  memoryBytes(charBytes: CharBytes): number {
+    let n = this.live.byteLength + (this.liveColumn?.byteLength ?? 0);
+    n += arraySlotBytes(this.ordToId.length) + this.idToOrd.size * MAP_ENTRY_BYTES;
+    // an id is one string, held by both the ordinal list and the map
+    for (const id of this.idToOrd.keys()) n += stringBytes(id, charBytes);
+    for (const fi of this.distinct) n += fi.memoryBytes(charBytes);
+    for (const name of this.fieldIndexes.keys()) n += stringBytes(name, charBytes) + MAP_ENTRY_BYTES;
+    for (const ni of this.nestedIndexes.values()) n += ni.memoryBytes(charBytes);
+    return n;
   }
 
   /** The whole index as a snapshot header (its columns go to `w`). */

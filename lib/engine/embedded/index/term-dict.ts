@@ -1,3 +1,5 @@
+import { arraySlotBytes, stringBytes, type CharBytes } from './memory-bytes.js';
+
 /**
  * A field's term dictionary: term → term id (ids are dense, in order of first appearance). Open
  * addressing over Int32Arrays of (hash, id) pairs, so a probe reads one cache line and compares a
@@ -24,6 +26,14 @@ export class TermDict {
 
   get size(): number {
     return this.terms.length;
+  }
+
+  /** The bytes its tables and term strings take (see InvertedIndex.memoryBytes). */
+  memoryBytes(charBytes: CharBytes): number {
+    let n = arraySlotBytes(this.terms.length);
+    for (const t of this.tables) n += t.byteLength;
+    for (const t of this.terms) n += stringBytes(t, charBytes);
+    return n;
   }
 
   static hash(term: string): number {

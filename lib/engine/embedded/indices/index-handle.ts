@@ -312,6 +312,32 @@ export class IndexHandle {
     return v && !v.deleted ? this.stored(id)?.r : undefined;
   }
 
+  /**
+   * Those who must see a document's version before a write replaces or deletes it: point-in-time
+   * views being built (holdPointInTimeView) read their documents a time slice at a time, and keep
+   * the version of a document that a write meanwhile supersedes.
+   */
+  private readonly supersededWatchers = new Set<(id: string, previous: StoredDocument | undefined) => void>();
+
+  /** Calls `watcher` with a document's realtime version (none: it had none) before each write of it, until the returned stop. */
+  watchSuperseded(watcher: (id: string, previous: StoredDocument | undefined) => void): () => void {
+    this.supersededWatchers.add(watcher);
+    return () => this.supersededWatchers.delete(watcher);
+  }
+
+  private supersede(id: string, previous: StoredDocument | undefined): void {
+    for (const w of this.supersededWatchers) w(id, previous);
+  }
+
+  /** The live document with this id as stored (realtime), its source left unparsed; none when deleted or absent. */
+  storedVersion(id: string): StoredDocument | undefined {
+    this.ensureOpen();
+    const v = this.versions.get(id);
+    if (!v || v.deleted) return undefined;
+    const doc = this.stored(id);
+    return doc?.s === undefined ? undefined : doc;
+  }
+
   /** The live document with this id (realtime: includes writes not yet committed). */
   get(id: string): LiveDocument | undefined {
     this.ensureOpen();
@@ -459,6 +485,7 @@ export class IndexHandle {
     const bytesDelta = sourceText.length - (prev?.s?.length ?? 0);
     this.sourceBytes += bytesDelta;
     const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: false, pending: doc };
+    this.supersede(id, prev);
     this.versions.set(id, entry);
     this.pendingWrites++;
     const docWrite: StoreWrite = { kind: 'doc', index: this.meta, id, doc };
@@ -500,12 +527,11 @@ export class IndexHandle {
     const seqNo = ++this.maxSeqNo;
     const doc: StoredDocument = { v: version, q: seqNo, t: PRIMARY_TERM };
     let bytesDelta = 0;
-    if (found) {
-      const prev = this.stored(id);
-      if (prev?.s) bytesDelta = -prev.s.length;
-    }
+    const prev = found ? this.stored(id) : undefined;
+    if (prev?.s) bytesDelta = -prev.s.length;
     this.sourceBytes += bytesDelta;
     const entry: DocVersion = { version, seqNo, primaryTerm: PRIMARY_TERM, deleted: true, pending: doc };
+    this.supersede(id, prev);
     this.versions.set(id, entry);
     this.pendingWrites++;
     const writes: StoreWrite[] = [{ kind: 'doc', index: this.meta, id, doc }];
