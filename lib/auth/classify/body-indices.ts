@@ -259,10 +259,11 @@ export function settingsTargets(body: Body, read: BodyReading): BodyTarget[] {
  * settings set a default or final pipeline.
  */
 export function indexCreationTargets(body: Body, read: BodyReading): BodyTarget[] {
-  return engineBodyTargets(body, read, ['write'], (json, t) => {
+  return engineBodyTargets(body, read, ['write'], (json, t) => aliasDefinitions(json.aliases, t), (json) => {
+    // a body that would set a pipeline asks for the right to, read or not (one of unknown members is refused too)
     if (setsPipeline(json)) read.namesPipeline = true;
-    aliasDefinitions(json.aliases, t);
-  }, onlyCreationMembers);
+    return onlyCreationMembers(json);
+  });
 }
 
 /**
