@@ -206,17 +206,6 @@ async function pointsInTime(es: TestEngine, pool: Pool): Promise<void> {
   await es.call('POST', '/pit/_refresh');
   const base = heapMb();
   const external0 = process.memoryUsage().arrayBuffers / MB;
-  const rss0 = process.memoryUsage().rss;
-  let rssPeak = rss0;
-  // the longest stretch of CPU the event loop was held between two looks of a 5 ms timer (10 ms ticks)
-  let lastCpu = threadCpuMs() ?? 0;
-  let longestBlock = 0;
-  const sampler = setInterval(() => {
-    const now = threadCpuMs() ?? 0;
-    longestBlock = Math.max(longestBlock, now - lastCpu);
-    lastCpu = now;
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-  }, 5);
   const ids: string[] = [];
   let refused: Reply | undefined;
   const t0 = performance.now();
@@ -229,10 +218,9 @@ async function pointsInTime(es: TestEngine, pool: Pool): Promise<void> {
     }
   });
   const ms = performance.now() - t0;
-  clearInterval(sampler);
   const held = pointInTimeBytes();
   const atPeak = heapMb();
-  console.log(`pit: RSS ${(rss0 / MB).toFixed(0)} MB → peak ${(rssPeak / MB).toFixed(0)} MB (+${((rssPeak - rss0) / MB).toFixed(0)} MB); longest event-loop block while opening: ${longestBlock} ms of CPU`);
+  // RSS growth and the longest block while opening: the probe's own looks (probeText)
   console.log(`pit: ${docs} documents of 2 KB; ${ids.length} points in time opened in ${ms.toFixed(0)} ms (a write between each), then ${refused ? answer(refused) : 'none refused'}`);
   const external = process.memoryUsage().arrayBuffers / MB - external0;
   console.log(`pit: charged ${(held.held / MB).toFixed(0)} MB of ${(held.limit / MB).toFixed(0)} MB (${(held.held / MB / Math.max(1, ids.length)).toFixed(1)} MB a view); heap ${base.toFixed(0)} → ${atPeak.toFixed(0)} MB and typed arrays +${external.toFixed(0)} MB (${((atPeak - base + external) / Math.max(1, ids.length)).toFixed(1)} MB a view)`);
