@@ -29,8 +29,13 @@ const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 300);
 const SEED = Number(process.env.FAST_CHECK_SEED ?? 3232);
 const TIMEOUT_MS = 5000;
 
+/**
+ * Other indices that look like the tenant's own: its name with a character JavaScript's `trim()`
+ * removes (Elasticsearch trims nothing: each is another index), percent-encoded.
+ */
+const LOOKALIKES = ['tenant-a%E2%80%A8', 'tenant-a%C2%A0', 'tenant-a%09', '%20tenant-a', 'tenant-a%EF%BB%BF', '%E3%80%80tenant-a', `tenant-a%0A,${FOREIGN}`];
 /** The foreign target, spelled as a tenant might. */
-const foreignName = fc.constantFrom(FOREIGN, '%74enant-b', 'tenant-%62', 'tenant-*', `tenant-a,${FOREIGN}`, '_all', '*', '.gateway-credentials', '%2Egateway-credentials', '.gateway-*');
+const foreignName = fc.constantFrom(FOREIGN, '%74enant-b', 'tenant-%62', 'tenant-*', `tenant-a,${FOREIGN}`, '_all', '*', '.gateway-credentials', '%2Egateway-credentials', '.gateway-*', ...LOOKALIKES);
 /** A path segment written with a leading `_` as is or encoded. */
 const underscore = fc.constantFrom('_', '%5F', '%5f');
 const slash = fc.constantFrom('/', '//', '///');
@@ -81,6 +86,10 @@ const probeArb: fc.Arbitrary<Probe> = fc.oneof(
       : { label: 'settings', method: 'PUT', path: '/tenant-a/_settings', body };
   }),
   // a bulk item naming the foreign index, its key escaped
+  // a document written to the foreign target by its path
+  fc.tuple(foreignName, fc.constantFrom('PUT', 'POST')).map(([ix, method]) => ({
+    label: 'write', method, path: `/${ix}/_doc/w?refresh=true`, body: '{"f":"smuggled"}',
+  })),
   fc.tuple(foreignName, key('_index')).map(([ix, kIndex]) => ({
     label: 'bulk', method: 'POST', path: '/tenant-a/_bulk?refresh=true', ndjson: true,
     body: `{"index":{${kIndex}:${JSON.stringify(decodeURIComponent(ix))},"_id":"x"}}\n{"f":"smuggled"}\n`,
@@ -236,6 +245,10 @@ for (const setup of SETUPS) {
       );
       expect(problems, problems.slice(0, 20).join('\n')).to.deep.equal([]);
       expect(await foreignState(), 'tenant-b and the credentials are as they were').to.equal(before);
+      // and no other index came to be: the tenant's `tenant-a` is all it may create
+      const listed = await call(gw.url, 'GET', '/_cat/indices?format=json&h=index&expand_wildcards=all');
+      const names = (listed.json as Array<{ index: string }>).map((i) => i.index).filter((name) => !name.startsWith('.')).sort();
+      expect(names, 'the indices after the run').to.deep.equal(['tenant-a', FOREIGN]);
       // on the embedded engine, which checks again where it acts: nothing the gateway let through was refused there
       expect(await authorizationDisagreementCount(), 'the gateway\'s check and the engine\'s disagreed').to.equal(disagreements);
       const victim = await call(gw.url, 'GET', `/${FOREIGN}/_doc/1`, { auth: victimAuth });

@@ -50,7 +50,7 @@ export function describeConsole(title: string, prefix: string, body: (t: Console
         else it.skip(reason);
         return;
       }
-      this.timeout(30_000);
+      this.timeout(60_000);
       let browser: Browser;
       let stop: () => Promise<void>;
       const t = { backend } as ConsoleUnderTest;

@@ -1,6 +1,6 @@
 import type { Page } from './chromium.js';
 
-const WAIT_MS = 10_000;
+const WAIT_MS = 20_000;
 
 /**
  * What a page said while the spec drove it: console errors and warnings, uncaught errors, failed

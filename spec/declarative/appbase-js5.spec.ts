@@ -33,6 +33,17 @@ const BOOKS = [
   { title: 'The Hobbit', author: 'J. R. R. Tolkien', genre: 'fantasy', year: 1937, pages: 310 },
 ];
 
+/** appbase-js throws the fetch Response of an answer that is not 2xx: an Error that says its status and body instead. */
+async function answered<T>(pending: Promise<T>): Promise<T> {
+  try {
+    return await pending;
+  } catch (thrown) {
+    const res = thrown as { status?: unknown; text?: () => Promise<string> };
+    if (typeof res?.status === 'number' && typeof res.text === 'function') throw new Error(`appbase-js was answered ${res.status}: ${await res.text()}`);
+    throw thrown;
+  }
+}
+
 const titles = (r: Json) => (r.hits.hits as Array<{ _source: { title: string } }>).map((h) => h._source.title);
 
 /**
@@ -122,7 +133,7 @@ for (const backend of BACKENDS) {
       const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['declarative'], ops: ['read'] } });
       expect(made.status, JSON.stringify(made.json)).to.equal(201);
       const scoped = Appbase({ url: gw.url, app: 'books', credentials: `${made.json.credential.username}:${made.json.password}` });
-      const r = await scoped.getQuerySuggestions([{ id: 'qs', type: 'suggestion', dataField: ['key', 'key.autosuggest'], value: 'pers', size: 5 }]);
+      const r = await answered(scoped.getQuerySuggestions([{ id: 'qs', type: 'suggestion', dataField: ['key', 'key.autosuggest'], value: 'pers', size: 5 }]));
       expect(r.qs.hits.hits.map((h: Json) => h._source.key)).to.deep.equal(['persuasion']);
     });
 

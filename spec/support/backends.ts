@@ -35,6 +35,24 @@ function sharedEngine(): Promise<URL> {
 }
 
 /**
+ * Gateways on the shared engine not stopped yet, and the spec file that started each. A gateway a
+ * spec left open (its `after` failed, or never ran) would go on writing (request logs, analytics,
+ * a write in flight) into the engine the next spec of this worker has just emptied: it is stopped
+ * before that reset, and named on stderr.
+ */
+const open = new Map<() => Promise<void>, string>();
+async function closeLeftOpen(): Promise<void> {
+  for (const [stop, by] of [...open]) {
+    console.error(`      warning: a gateway on the shared standalone engine started by ${by} was left open: stopped before the next spec's reset`);
+    await stop();
+  }
+}
+function startedBy(): string {
+  const frames = (new Error().stack ?? '').split('\n').slice(2);
+  return frames.find((line) => line.includes('.spec.js'))?.trim().replace(/^at\s+/, '') ?? 'a spec';
+}
+
+/**
  * The two deployments the gateway must behave the same on: the embedded engine in-process, and
  * the thin proxy path to a separate Elasticsearch-compatible server (the standalone engine, with
  * credentials required, as a secured cluster would).
@@ -51,9 +69,16 @@ const DEFAULT_BACKENDS: BackendUnderTest[] = [
     name: 'HTTP backend (standalone engine)',
     async start(env = {}) {
       const url = await sharedEngine();
+      await closeLeftOpen();
       await resetEngine(url);
       const gateway = await startTestGateway({ ENGINE_URL: url.href, ...env });
-      return { gateway, stop: () => gateway.close() };
+      const by = startedBy();
+      const stop = async () => {
+        open.delete(stop);
+        await gateway.close();
+      };
+      open.set(stop, by);
+      return { gateway, stop };
     },
   },
 ];

@@ -89,17 +89,21 @@ export function expressionsOf(value: unknown): string[] {
   return [UNREADABLE];
 }
 
-/** A comma list as written ("a,b*,-c") → its expressions; an empty list reads as `*`. */
+/**
+ * A comma list as written ("a,b*,-c") → its expressions, each exactly as written: Elasticsearch
+ * splits at commas and trims nothing (`Strings.splitStringByCommaToArray`), so `tenant-a\u2028` is
+ * another index than `tenant-a`, and is read as one. Empty items are dropped; a list of none is
+ * unreadable.
+ */
 export function splitExpressions(list: string): string[] {
   if (!list.includes(',')) return [oneExpression(list)];
-  const out = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const out = list.split(',').filter((s) => s.length > 0);
   return out.length ? out : [UNREADABLE];
 }
 
-/** An expression without a comma (a list of one), trimmed: `*` when blank. */
+/** An expression without a comma (a list of one), as written: unreadable when empty. */
 function oneExpression(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length > 0 ? trimmed : UNREADABLE;
+  return text.length > 0 ? text : UNREADABLE;
 }
 
 const textOf = (body: Buffer | string) => (typeof body === 'string' ? body : body.toString('utf8'));

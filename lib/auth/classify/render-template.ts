@@ -73,7 +73,7 @@ export async function renderTemplateRequest(req: GatewayRequest, stored?: Stored
     if (!items.some(({ request }) => request.id !== undefined)) return plain;
     // the header lines are the caller's: what they name is the caller's to be told
     const written = new Set<string>();
-    for (const { header } of items) for (const e of [header.index].flat()) if (typeof e === 'string') for (const one of e.split(',')) written.add(one.trim());
+    for (const { header } of items) for (const e of [header.index].flat()) if (typeof e === 'string') for (const one of e.split(',')) written.add(one);
     return storedTemplateSearch(plain, written);
   }
   return undefined;

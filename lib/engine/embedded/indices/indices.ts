@@ -200,7 +200,8 @@ export class Indices {
     } catch (e) {
       throw new EsError(400, 'illegal_argument_exception', (e as Error).message);
     }
-    const parts = !expression || expression === '_all' ? ['*'] : expression.split(',').map((p) => p.trim()).filter(Boolean);
+    // each name as written, as Elasticsearch splits a list (at commas, trimming nothing): `a\u2028` is not `a`
+    const parts = !expression || expression === '_all' ? ['*'] : expression.split(',').filter(Boolean);
     const result = new Map<string, IndexHandle>();
     let sawWildcard = false;
     for (const part of parts) {

@@ -11,7 +11,7 @@ const ALL_STATES = { open: true, closed: true, hidden: false };
 
 function names(v: unknown): string[] {
   if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v.map(String) : String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  return (Array.isArray(v) ? v.map(String) : String(v).split(',')).filter(Boolean);
 }
 
 function matchesAny(patterns: string[], alias: string): boolean {

@@ -53,7 +53,7 @@ const ALIAS_COLUMNS: Array<CatColumn<AliasRow>> = [
 
 /** `_cat/aliases[/{name}]`: one row per alias and index, for the aliases named (patterns) or all. */
 function catAliases(req: RestRequest, ctx: EngineContext): RestResponse {
-  const patterns = (req.pathParams.name ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const patterns = (req.pathParams.name ?? '').split(',').filter(Boolean);
   const rows: AliasRow[] = [];
   for (const h of ctx.indices.all()) {
     for (const [alias, definition] of Object.entries(h.meta.aliases)) {

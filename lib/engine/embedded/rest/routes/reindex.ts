@@ -31,7 +31,7 @@ function objectAt(body: Json, key: string): Json {
 
 function indexNames(v: unknown): string[] {
   if (v === undefined || v === null) return [];
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof v === 'string') return v.split(',').filter(Boolean);
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.flatMap((x) => indexNames(x));
   throw new EsError(400, 'x_content_parse_exception', '[reindex] [source][index] must be a string or a list of strings');
 }

@@ -25,7 +25,7 @@ export function resolveIndices(req: RestRequest, ctx: EngineContext, defaults: P
  * that is neither is a 404 unless `ignore_unavailable`.
  */
 function resolveIndex(req: RestRequest, ctx: EngineContext): RestResponse {
-  const parts = req.pathParams.name.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = req.pathParams.name.split(',').filter(Boolean);
   const streams = ctx.indices.dataStreams;
   // Data streams named or matched are listed on their own, their backing indices with the indices.
   const named = resolvedDataStreams(req, ctx, parts);

@@ -43,7 +43,7 @@ function aliasesOf(h: IndexHandle, parts: string[]): Json {
 function searchShards(req: RestRequest, ctx: EngineContext): RestResponse {
   const expression = req.pathParams.index;
   const handles = resolveTarget(ctx, expression, req.params).filter((h) => h.isOpen).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const parts = (expression ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = (expression ?? '').split(',').filter(Boolean);
   const routing = req.params.get('routing');
   const routings = routing === null ? [] : routing.split(',').map((r) => r.trim()).filter(Boolean);
   const node = ctx.node;

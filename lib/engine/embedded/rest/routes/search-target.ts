@@ -26,7 +26,7 @@ export function resolveReadTarget(ctx: EngineContext, expression: string | undef
 
 function aliasFilterOf(handle: IndexHandle, expression: string | undefined): unknown {
   if (!expression) return undefined;
-  const parts = expression.split(',').map((p) => p.trim());
+  const parts = expression.split(',');
   if (parts.includes(handle.name) || parts.some((p) => p.includes('*') || p === '_all')) return undefined;
   const filters = parts.map((p) => (handle.meta.aliases[p] as { filter?: unknown } | undefined)).filter((a) => a !== undefined);
   if (filters.length === 0 || filters.some((a) => a!.filter === undefined)) return undefined;
