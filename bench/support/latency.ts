@@ -39,3 +39,19 @@ export async function cpuSecondsOf(pid: number): Promise<number> {
 }
 
 export { seededRandom } from '../../spec/support/seeded-random.js';
+
+/**
+ * Says whether process `pid` has gone quiet: it used under `share` of a core over the last
+ * `windowMs` (sampled from /proc/<pid>/stat every `windowMs`). `stop()` ends the sampling.
+ */
+export function quietWatch(pid: number, windowMs = 500, share = 0.1): { quiet: () => boolean; stop: () => void } {
+  let quiet = false;
+  let last: number | undefined;
+  const timer = setInterval(() => {
+    void cpuSecondsOf(pid).then((cpu) => {
+      if (last !== undefined) quiet = (cpu - last) * 1000 < windowMs * share;
+      last = cpu;
+    }, () => (quiet = true));
+  }, windowMs);
+  return { quiet: () => quiet, stop: () => clearInterval(timer) };
+}

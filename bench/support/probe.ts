@@ -53,15 +53,23 @@ export interface ProbeOptions {
   /** A probe that gets no answer in time counts as this long, and as failed. */
   timeoutMs: number;
   headers: Record<string, string>;
+  /**
+   * Past `durationMs`, probing goes on (at most `maxMs` in all) until this says the load's effect
+   * has ended: work a load left running (background tasks, what they publish) is the load's.
+   */
+  until?: () => boolean;
+  maxMs?: number;
 }
 
-/** `GET /` at `rate` a second for `durationMs`, open loop: its latencies and how many failed. */
-export async function probe(pool: Pool, o: ProbeOptions): Promise<Summary & { failed: number }> {
+/** `GET /` at `rate` a second for `durationMs` (and as `until` asks), open loop: its latencies and how many failed. */
+export async function probe(pool: Pool, o: ProbeOptions): Promise<Summary & { failed: number; ms: number }> {
   const latencies: number[] = [];
   let failed = 0;
   const inFlight: Promise<void>[] = [];
   const start = performance.now();
-  for (let i = 0; i < (o.durationMs / 1000) * o.rate; i++) {
+  const planned = (o.durationMs / 1000) * o.rate;
+  const most = ((o.maxMs ?? o.durationMs) / 1000) * o.rate;
+  for (let i = 0; i < planned || (o.until !== undefined && !o.until() && i < most); i++) {
     const wait = start + (i * 1000) / o.rate - performance.now();
     if (wait > 0) await sleep(wait);
     inFlight.push(
@@ -72,7 +80,7 @@ export async function probe(pool: Pool, o: ProbeOptions): Promise<Summary & { fa
     );
   }
   await Promise.all(inFlight);
-  return { ...summarize(latencies), failed };
+  return { ...summarize(latencies), failed, ms: performance.now() - start };
 }
 
 /**

@@ -69,6 +69,7 @@ export function declarativeRoutes(
     let effects: Map<string, RuleEffects> | undefined;
     // the caller's field rules as authorization read them (aliases of the indices included)
     const visibility = (ctx.state as Partial<GatewayState>).fieldVisibility ?? (principal.role === 'admin' ? undefined : fieldVisibilityOf(principal.credential));
+    await curation?.rules.ready();
     const prepare = curation && ((request: Parameters<typeof curateDeclarative>[0], indexOf: (i: number) => string) => (effects = curateDeclarative(request, indexOf, curation, visibility)));
     const validated = await validateDeclarative(body, principal, mappings.get, { defaultIndex, prepare, engine });
     const plan = validated.translation.plan;

@@ -71,6 +71,7 @@ export function curatedSearch(backend: InterceptedBackend, curation: Curation, m
         throw errors.parse(`request body is not valid JSON: ${(err as Error).message}`);
       }
     }
+    await curation.rules.ready();
     const curated: Curated[] = searches.map(({ header, body }) => {
       const named = header?.index;
       const index = typeof named === 'string' ? named : Array.isArray(named) ? named.join(',') : pathIndex;

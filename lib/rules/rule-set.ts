@@ -96,13 +96,17 @@ const PATTERNS_PER_SET = 64;
 const builtSets = new LRUCache<string, { set: RE2Set | null }>({ max: 256 });
 
 function patternSetOf(patterns: string[]): RE2Set | null {
+  return builtSetOf(patterns).set;
+}
+
+/** The set of `patterns`, and whether it was built by this call. */
+function builtSetOf(patterns: string[]): { set: RE2Set | null; fresh: boolean } {
   const key = patterns.join('\u0000');
-  let built = builtSets.get(key);
-  if (!built) {
-    built = { set: buildSet(patterns) };
-    builtSets.set(key, built);
-  }
-  return built.set;
+  const built = builtSets.get(key);
+  if (built) return { set: built.set, fresh: false };
+  const set = buildSet(patterns);
+  builtSets.set(key, { set });
+  return { set, fresh: true };
 }
 
 function buildSet(patterns: string[]): RE2Set | null {
@@ -138,7 +142,8 @@ export async function compileAhead(rules: readonly QueryRule[]): Promise<void> {
   }
   for (let i = 0; i < patterns.length; i += PATTERNS_PER_SET) {
     await slice.pause();
-    const set = patternSetOf(patterns.slice(i, i + PATTERNS_PER_SET));
+    const { set, fresh } = builtSetOf(patterns.slice(i, i + PATTERNS_PER_SET));
+    if (!fresh) continue; // built (and warmed) by an earlier compile
     await slice.pause();
     // its DFA's states are built as texts are read: a run over a text of words and digits builds
     // the common ones now, rather than in the first search (2,000 patterns: ~100 ms of it)

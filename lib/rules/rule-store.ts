@@ -23,7 +23,7 @@ export class RuleStore {
   private readonly records: SystemRecords<RuleRecord>;
   private current = new RuleSet([]);
   private stale = false;
-  private compiling = false;
+  private compiling: Promise<void> | undefined;
   private changedMeanwhile = false;
   /** The latest creation time handed out or seen, so that a new rule sorts after every other. */
   private lastCreated = 0;
@@ -45,7 +45,16 @@ export class RuleStore {
     this.records.close();
   }
 
-  /** The compiled enabled rules, for searches. */
+  /**
+   * Resolves once the rules a change left to compile are compiled (a slice of the event loop at a
+   * time): a search awaits it before it reads `rules`, rather than compile 2,000 rules and their
+   * pattern sets in one piece (~330 ms of the loop) when it comes before the compile has ended.
+   */
+  async ready(): Promise<void> {
+    while (this.stale && this.compiling) await this.compiling;
+  }
+
+  /** The compiled enabled rules, for searches (after `ready()`: built at once from what is compiled). */
   get rules(): RuleSet {
     if (this.stale) this.rebuild();
     return this.current;
@@ -129,17 +138,17 @@ export class RuleStore {
 
   /**
    * After a change, the rules are compiled a slice of the event loop at a time (compileAhead),
-   * then the set is rebuilt from them. A search before that rebuilds it at once: what was
-   * compiled by then is not compiled again. A change while they compile compiles them again.
+   * then the set is rebuilt from them. A search meanwhile waits for it (`ready`); one that reads
+   * `rules` without waiting rebuilds it at once, and what was compiled by then is not compiled
+   * again. A change while they compile compiles them again.
    */
   private compileAhead(): void {
     if (this.compiling) {
       this.changedMeanwhile = true;
       return;
     }
-    this.compiling = true;
-    compileAhead(this.list()).catch((err: unknown) => this.log(`query rules not compiled ahead: ${(err as Error).message}`)).finally(() => {
-      this.compiling = false;
+    this.compiling = compileAhead(this.list()).catch((err: unknown) => this.log(`query rules not compiled ahead: ${(err as Error).message}`)).finally(() => {
+      this.compiling = undefined;
       if (this.changedMeanwhile) {
         this.changedMeanwhile = false;
         this.compileAhead();
