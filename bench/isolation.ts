@@ -1,5 +1,5 @@
 /**
- * bench:isolation — does one client's hostile load cost everyone else? One gateway child process on
+ * bench:isolation-loads (a part of bench:isolation) — does one client's hostile load cost everyone else? One gateway child process on
  * the embedded engine holds ~50,000 Debian packages. A steady probe (`GET /`, PROBE_RATE a second for
  * PROBE_MS, open loop, from this process) measures p50/p99 alone, then during each hostile load:
  * pipeline scripts that spin or allocate, a 50 MB `_bulk`, a `(a+)+b` regexp over the keyword field,
