@@ -26,7 +26,7 @@ import { JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopCpuMs
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 20_000);
 const PROBE_RATE = 20;
-const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 5_000);
+const PROBE_MS = Number(process.env.BENCH_PROBE_MS ?? 10_000);
 const PROBE_TIMEOUT_MS = 10_000;
 const RSS_GROWTH_GOAL_MB = 1024;
 

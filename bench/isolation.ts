@@ -177,11 +177,15 @@ function slowBodiesOffThread(url: string, stop: AbortSignal): Promise<Outcome[]>
 }
 
 /** Registers a pipeline whose script is `depth` parentheses deep (its answer's status). */
+/** The deep script of each depth, made once: a client building 2 MB a request would hold this process, whose loop the probe shares. */
+const deepScripts = new Map<number, Blob>();
+
 async function deepScriptPipeline(url: string, depth: number, i: number, signal: AbortSignal): Promise<number> {
-  const script = `function handleRequest() { return ${'('.repeat(depth)}1${')'.repeat(depth)}; }`;
+  let script = deepScripts.get(depth);
+  if (!script) deepScripts.set(depth, (script = new Blob([`function handleRequest() { return ${'('.repeat(depth)}1${')'.repeat(depth)}; }`], { type: 'application/javascript' })));
   const form = new FormData();
   form.append('pipeline', new Blob([`id: deep-${i}\nroutes: [{ path: /deep-${i}, method: POST }]\nstages:\n  - { id: deep, continueOnError: false, scriptRef: deep.js }\n`], { type: 'application/yaml' }), 'pipeline.yaml');
-  form.append('deep.js', new Blob([script], { type: 'application/javascript' }), 'deep.js');
+  form.append('deep.js', script, 'deep.js');
   const res = await fetch(url + '/_pipeline', { method: 'POST', headers: { authorization: AUTHORIZATION }, body: form, signal });
   await res.arrayBuffer();
   return res.status;
