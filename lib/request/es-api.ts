@@ -684,7 +684,7 @@ export const ES_API = [
   },
   {
     id: 'indices.put_alias',
-    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, body: 'search' },
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'search' },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
@@ -1308,7 +1308,7 @@ export const ES_API = [
   },
   {
     id: 'indices.create_data_stream',
-    auth: { category: 'indices', action: 'indices:admin/data_stream/create', names: { name: true } },
+    auth: { category: 'indices', action: 'indices:admin/data_stream/create', names: { name: true }, single: ['name'] },
     params: ['master_timeout', 'timeout'],
     paths: [
       { methods: ['PUT'], pattern: '/_data_stream/{name}' },

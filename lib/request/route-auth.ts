@@ -51,6 +51,12 @@ export interface RouteAuth {
    */
   readonly names?: Readonly<Record<string, true | Operation>>;
   /**
+   * Path parameters that hold one name, not a comma list (an alias being put, a data stream being
+   * created): read whole, a comma included, as the engine reads them. A route with a document id
+   * (`/{index}/_doc/{id}`) reads its index parameter so too.
+   */
+  readonly single?: readonly string[];
+  /**
    * Path parameters naming an index the request creates (a rollover's `{new_index}`, a resize's
    * `{target}`): a name, never an expression — one that is no valid index name (a wildcard, a list)
    * is refused as Elasticsearch refuses it, before it is read as a pattern that matches nothing.

@@ -181,7 +181,7 @@ for (const backend of RECORDED_BACKENDS) {
       }
     });
 
-    it('1. a slot holding ONE name written as a comma list (`tenant-a,`) is checked as `tenant-a` and forwarded: the engine acts on `tenant-a,`', async () => {
+    it('held (was 1): a slot holding ONE name written as a comma list (`tenant-a,`) is read whole, as the engine reads it, and refused', async () => {
       const disagreements = await authorizationDisagreementCount();
       const problems: string[] = [];
       for (const n of [`${OWN},`, `,${OWN}`, `${OWN},,`, `${OWN},${OWN}`]) {

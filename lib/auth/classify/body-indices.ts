@@ -72,6 +72,21 @@ class Targets {
   addValue(value: unknown, operation: Operation): void {
     for (const e of expressionsOf(value)) this.add(e, operation);
   }
+  /**
+   * A JSON value that Elasticsearch reads as one name (a `_bulk` or `_mget` item's `_index`,
+   * `_reindex`'s `dest.index`, a lookup's `index`) or a list of such names: each read whole, a
+   * comma included, as the engine reads it.
+   */
+  addName(value: unknown, operation: Operation): void {
+    for (const e of namesOf(value)) this.add(e, operation);
+  }
+}
+
+/** A JSON value that holds one name, or a list of names, each whole → those names; `[UNREADABLE]` when it is not names. */
+export function namesOf(value: unknown): string[] {
+  if (typeof value === 'string') return [oneExpression(value)];
+  if (Array.isArray(value) && value.length) return value.map((v) => (typeof v === 'string' ? oneExpression(v) : UNREADABLE));
+  return [UNREADABLE];
 }
 
 /** A JSON value that names indices → the expressions it names; `[UNREADABLE]` when it is not names. */
@@ -407,7 +422,7 @@ export function namedIndexTargets(body: Body, read: BodyReading, operation: Oper
 function searchReferences(root: unknown, t: Targets): void {
   someObject(root, (v) => {
     // a document reference (`more_like_this` likes, `pinned` docs, `_rank_eval` ratings…)
-    if ('_index' in v && '_id' in v) t.addValue(v._index, 'read');
+    if ('_index' in v && '_id' in v) t.addName(v._index, 'read');
     for (const key in v) {
       const val = v[key];
       // templates rendered by the engine, inside a search (`_rank_eval`'s `templates`, a phrase
@@ -419,24 +434,24 @@ function searchReferences(root: unknown, t: Targets): void {
       if (!isObject(val)) continue;
       switch (key) {
         case 'terms':
-          for (const spec of Object.values(val)) if (isObject(spec) && 'index' in spec) t.addValue(spec.index, 'read');
+          for (const spec of Object.values(val)) if (isObject(spec) && 'index' in spec) t.addName(spec.index, 'read');
           break;
         case 'more_like_this':
         case 'mlt':
           for (const side of ['like', 'unlike']) {
             const items = Array.isArray(val[side]) ? (val[side] as unknown[]) : [val[side]];
-            for (const item of items) if (isObject(item) && '_index' in item) t.addValue(item._index, 'read');
+            for (const item of items) if (isObject(item) && '_index' in item) t.addName(item._index, 'read');
           }
           break;
         case 'geo_shape':
         case 'shape':
           for (const spec of Object.values(val)) {
             const shape = isObject(spec) ? spec.indexed_shape : undefined;
-            if (isObject(shape)) t.addValue('index' in shape ? shape.index : 'shapes', 'read');
+            if (isObject(shape)) t.addName('index' in shape ? shape.index : 'shapes', 'read');
           }
           break;
         case 'percolate':
-          if ('index' in val) t.addValue(val.index, 'read');
+          if ('index' in val) t.addName(val.index, 'read');
           break;
         case 'rule':
         case 'rule_query':
@@ -465,7 +480,7 @@ export function painlessContextTargets(body: Body, read: BodyReading): BodyTarge
     const setup = json.context_setup;
     if (setup === undefined) return;
     if (isObject(setup)) {
-      if ('index' in setup) t.addValue(setup.index, 'read');
+      if ('index' in setup) t.addName(setup.index, 'read');
       // the query the script's context runs against may look up other indices, as a search's may
       if ('query' in setup) searchReferences(setup.query, t);
     } else t.add(UNREADABLE, 'read');
@@ -484,7 +499,7 @@ export function docsTargets(body: Body, read: BodyReading): BodyTarget[] {
     for (const doc of json.docs) {
       if (!isObject(doc)) continue; // the engine rejects it
       if (!('_index' in doc)) t.add(null, 'read');
-      else t.addValue(typeof doc._index === 'string' ? doc._index : undefined, 'read');
+      else t.addName(typeof doc._index === 'string' ? doc._index : undefined, 'read');
     }
   });
 }
@@ -500,7 +515,7 @@ export function reindexTargets(body: Body, read: BodyReading): BodyTarget[] {
     }
     const dest = json.dest;
     if (dest !== undefined) {
-      if (isObject(dest) && 'index' in dest) t.addValue(typeof dest.index === 'string' ? dest.index : undefined, 'write');
+      if (isObject(dest) && 'index' in dest) t.addName(typeof dest.index === 'string' ? dest.index : undefined, 'write');
       else t.add(UNREADABLE, 'write');
       // a script (`ctx._index = …`) may send documents to any index; so may an ingest pipeline (see namesPipeline)
       if (json.script !== undefined) t.add(UNREADABLE, 'write');
@@ -536,7 +551,7 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
         const named = (keys: string[], op: Operation) => {
           const present = keys.filter((k) => k in spec);
           if (!present.length) t.add(UNREADABLE, op);
-          for (const k of present) t.addValue(spec[k], op);
+          for (const k of present) t.addName(spec[k], op);
         };
         named(['index', 'indices'], indexOp);
         if (kind === 'remove_index') continue;

@@ -68,7 +68,9 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
   const every = auth.perIndexLevel === 'narrowed' && !perIndexLevel ? undefined : auth.every;
   const indexParam = auth.index ?? 'index';
   const list = pathParam(req, slots, indexParam);
-  if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation);
+  // a document's index is one name (`/{index}/_doc/{id}`), as are the parameters the route says are
+  const single = (name: string) => (name === indexParam && auth.id !== undefined) || (auth.single?.includes(name) ?? false);
+  if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation, single(indexParam));
   let named = false;
   // a name the request creates is a name: date math resolves to one, anything else must be one
   if (auth.creates) {
@@ -82,7 +84,7 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
       const value = pathParam(req, slots, name);
       if (value === undefined) continue;
       named = true;
-      c.pathIndex(value, undefined, operation === true ? undefined : operation);
+      c.pathIndex(value, undefined, operation === true ? undefined : operation, single(name));
     }
   }
   if (auth.id !== undefined) c.id = pathParam(req, slots, auth.id);

@@ -1,5 +1,5 @@
 import { EsError } from '../../errors/index.js';
-import { expandsHiddenIndices, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
+import { expandsHiddenIndices, namesOf, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
 import type { BulkEntry } from '../../ndjson/index.js';
 import type { Category, Classification, ClassifiableRequest, GatewayRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
@@ -122,9 +122,9 @@ export class Classifying implements BodyReading {
    * A path segment that holds index expressions (a comma list); `segment` is its position when a
    * narrowed list may take its place (the request's primary index list).
    */
-  pathIndex(list: string, segment?: number, operation?: Operation): void {
+  pathIndex(list: string, segment?: number, operation?: Operation, single = false): void {
     if (!this.slot && segment !== undefined) this.slot = { segment, insert: false };
-    for (const e of splitExpressions(list)) {
+    for (const e of single ? namesOf(list) : splitExpressions(list)) {
       this.add(e, 'path');
       this.pathExpressions.push(e);
       if (operation) this.addOperation(e, operation);
@@ -192,7 +192,9 @@ export class Classifying implements BodyReading {
     // A name holding a path separator is no index (Elasticsearch refuses it at creation and
     // resolution alike); read here as one name, it would be another path to anything that decoded
     // it again. Date math (`<logs-{now/d}>`) is resolved, not read as a name.
-    if (!expression.startsWith('<') && (expression.includes('/') || expression.includes('\\'))) {
+    // So is a name holding a comma (only a slot of one name can hold one: a list is split at its
+    // commas): it would be a list to anything that joined names into a path again.
+    if (!expression.startsWith('<') && (expression.includes('/') || expression.includes('\\') || expression.includes(','))) {
       throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${expression}], must not contain the following characters [ , ", *, \\, <, |, ,, >, /, ?]`, { index_uuid: '_na_', index: expression });
     }
     const bit = SOURCE_BITS[from];

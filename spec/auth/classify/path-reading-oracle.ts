@@ -46,9 +46,15 @@ export function classifyTarget(req: ClassifiableRequest): Classification {
   // `/.suggestions/_reactivesearch(.v3)`: popular searches of the caller's own indices (search
   // analytics), answered by the gateway — no index of the engine's is named
   if (head === '.suggestions' && segments.length === 2 && /^_(declarative|reactivesearch(\.v3)?)$/.test(segments[1])) return topLevel(c, segments.slice(1));
-  c.pathIndex(head, 0);
+  // a document's index is one name (the route table's entries with a document id, typed ones
+  // included): a comma in it is no list
+  const oneName = ONE_NAME_ENDPOINTS.has(segments[1]) || (segments.length >= 3 && !segments[1].startsWith('_') && !segments[2].startsWith('_'));
+  c.pathIndex(head, 0, undefined, oneName);
   return indexScoped(c, segments.slice(1));
 }
+
+/** The endpoints after `/{index}` of the document APIs, whose index is one name. */
+const ONE_NAME_ENDPOINTS = new Set(['_doc', '_create', '_source', '_update', '_explain', '_termvectors']);
 
 // ---------------------------------------------------------------------------------------------
 // Routes that start with an index expression: /{index}/…
@@ -278,7 +284,8 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
       return indexAdmin(c, 'indices:monitor/settings/get', 'indices:admin/settings/update', 'indices:admin/settings/update');
     case '_alias':
     case '_aliases':
-      if (tail[0] !== undefined) c.pathIndex(tail[0]);
+      // the alias an alias put names is one name
+      if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, undefined, op === 'write');
       // an alias's filter is a query: what it looks up counts
       if (op === 'write') c.bodyTargets(searchBodyTargets(c.body, c), false);
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');

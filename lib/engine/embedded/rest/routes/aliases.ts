@@ -9,6 +9,12 @@ import { resolveTarget } from './search-target.js';
 const ACK = { status: 200, body: { acknowledged: true } };
 const ALL_STATES = { open: true, closed: true, hidden: false };
 
+/** An alias action's `index`/`alias` (one name) or `indices`/`aliases` (a list of names): each name whole, as Elasticsearch's AliasActions reads them. */
+function wholeNames(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  return (Array.isArray(v) ? v.map(String) : [String(v)]).filter(Boolean);
+}
+
 function names(v: unknown): string[] {
   if (v === undefined || v === null) return [];
   return (Array.isArray(v) ? v.map(String) : String(v).split(',')).filter(Boolean);
@@ -82,7 +88,7 @@ function getAlias(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 function actionIndices(ctx: EngineContext, req: RestRequest, spec: Record<string, unknown>, kind: string): IndexHandle[] {
-  const list = [...names(spec.index), ...names(spec.indices)];
+  const list = [...wholeNames(spec.index), ...wholeNames(spec.indices)];
   if (!list.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: One of [index] or [indices] is required;`);
   const handles = resolveTarget(ctx, list.join(','), req.params, { defaultStates: ALL_STATES, allowNoIndices: kind !== 'remove_index' });
   if (!handles.length && kind !== 'add') throw new EsError(404, 'index_not_found_exception', `no such index [${list.join(',')}]`, { 'resource.type': 'index_or_alias', 'resource.id': list.join(','), index_uuid: '_na_', index: list.join(',') });
@@ -114,7 +120,7 @@ async function updateAliases(req: RestRequest, ctx: EngineContext): Promise<Rest
       actions.push({ kind, indices });
       continue;
     }
-    const aliases = [...names(spec.alias), ...names(spec.aliases)];
+    const aliases = [...wholeNames(spec.alias), ...wholeNames(spec.aliases)];
     if (!aliases.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: One of [alias] or [aliases] is required;`);
     if (kind === 'add') {
       const definition = aliasDefinition(spec, 'add');
