@@ -336,8 +336,10 @@ for (const backend of BACKENDS) {
         expect(probe.status, probe.text).to.equal(200);
         // in one queue, the probe began after every pipelined request read before it (seen: 3,100-3,300 on the embedded
         // backend, whose client shares the gateway's process; 10,200-11,100 on the HTTP one); in turns, after those
-        // begun already (seen: 80-460 and 680-1,750)
-        expect(answered, `the probe was answered after ${answered} of the ${N} pipelined requests`).to.be.below(2_400);
+        // begun already (seen: 80-460 and 680-1,750 on a quiet machine, up to 2,600 on the HTTP one with three spec
+        // workers beside it): each backend's bound lies between the two
+        const bound = backend.name.startsWith('embedded') ? 2_400 : 5_000;
+        expect(answered, `the probe was answered after ${answered} of the ${N} pipelined requests`).to.be.below(bound);
       } finally {
         flood.destroy();
       }

@@ -60,7 +60,8 @@ export function authorizedIndices(indices: Indices, access: IndexAccess, check: 
   // names are checked as the engine reads them: date math resolved first (`<logs-{now/d}>` is `logs-2024.03.01`)
   view.resolve = function resolve(expression: string | undefined, opts: ResolveOptions = {}): IndexHandle[] {
     expression = resolveDateMathExpression(expression);
-    const parts = !expression || expression === '_all' ? [] : expression.split(',').map((p) => p.trim()).filter(Boolean);
+    // each name as written (Elasticsearch trims nothing), as the engine's own resolve reads it
+    const parts = !expression || expression === '_all' ? [] : expression.split(',').filter(Boolean);
     let sawWildcard = false;
     for (const part of parts) {
       const wildcard = part.includes('*') || part === '_all';

@@ -106,7 +106,7 @@ export class DataStreams {
    * name that is no stream is a 404 (index_not_found_exception), as the data stream APIs answer.
    */
   select(expression: string | undefined, states: WildcardStates): DataStreamMetadata[] {
-    const parts = !expression || expression === '_all' ? ['*'] : expression.split(',').map((p) => p.trim()).filter(Boolean);
+    const parts = !expression || expression === '_all' ? ['*'] : expression.split(',').filter(Boolean);
     const out = new Map<string, DataStreamMetadata>();
     for (const part of parts) {
       if (part.startsWith('-')) {

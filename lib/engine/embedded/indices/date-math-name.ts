@@ -72,8 +72,7 @@ export function resolveDateMathName(name: string, now: number = Date.now()): str
 /** An index expression (comma list) with each part's date math resolved; one `now` for all. */
 export function resolveDateMathExpression(expression: string | undefined, now: number = Date.now()): string | undefined {
   if (expression === undefined || !expression.includes('<')) return expression;
-  return expression.split(',').map((p) => {
-    const part = p.trim();
+  return expression.split(',').map((part) => {
     return part.startsWith('-<') ? '-' + resolveDateMathName(part.slice(1), now) : resolveDateMathName(part, now);
   }).join(',');
 }

@@ -44,7 +44,7 @@ function badTemplate(reason: string): EsError {
 }
 
 function patternsOf(v: unknown, context: string): string[] {
-  if (typeof v === 'string') return v.split(',').map((p) => p.trim()).filter(Boolean);
+  if (typeof v === 'string') return v.split(',').filter(Boolean);
   if (Array.isArray(v) && v.every((p) => typeof p === 'string')) return v as string[];
   throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: index patterns are missing;`, { context });
 }
