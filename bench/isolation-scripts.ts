@@ -22,7 +22,7 @@ import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../spec/support/
 import { loadCorpus } from './support/corpus.js';
 import { quietWatch, rssOf, type Summary } from './support/latency.js';
 import { fmt } from './support/load.js';
-import { JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, lastGcPause, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 20_000);
 const PROBE_RATE = 20;
@@ -194,11 +194,12 @@ async function main(): Promise<void> {
       const { probe: p, outcomes } = await during(load, gw, probePool);
       clearInterval(sampler);
       const cpuMs = await longestLoopCpuMs(gw);
+      const gc = lastGcPause();
       const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
       const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB && !outcomes.some((o) => o.status === 'hung');
       console.log(
         `${load.name.padEnd(37)} | ${fmt(p.p50).padStart(12)} | ${fmt(p.p99).padStart(12)} | ${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(6)} | ` +
-          `${fmt(grewMb, 0).padStart(7)} | ${fmt(cpuMs, 0).padStart(6)} | ${describeOutcomes(outcomes)}${load.background ? `; probed ${fmt(p.ms / 1000, 1)} s, until the gateway was quiet` : ''}`,
+          `${fmt(grewMb, 0).padStart(7)} | ${fmt(cpuMs, 0).padStart(6)} | ${describeOutcomes(outcomes)}${load.background ? `; probed ${fmt(p.ms / 1000, 1)} s, until the gateway was quiet` : ''}${gc ? `; longest GC pause ${gc.ms} ms (${gc.kind})` : ''}`,
       );
       // Background work a load left queued or running would weigh on the next load (a load's
       // measure must be its own): it is cancelled, and the next load starts once it has ended.

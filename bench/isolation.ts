@@ -31,7 +31,7 @@ import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
 import { rssOf, type Summary } from './support/latency.js';
-import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, longestLoopBlockMs, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, lastGcPause, longestLoopBlockMs, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
@@ -325,6 +325,7 @@ async function main(): Promise<void> {
       await longestCpu();
       const blocks = async () => ({ wallMs: await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION }), cpuMs: await longestCpu() });
       const { probe: p, outcomes, blocks: { wallMs: loopBlockMs, cpuMs: loopCpuMs } } = await during(load, gw.url, probePool, blocks);
+      const gc = lastGcPause();
       clearInterval(sampler);
       const stopping = await blocks();
       const grewMb = (rssPeak - rssBefore) / 1024 ** 2;
@@ -332,7 +333,7 @@ async function main(): Promise<void> {
       console.log(
         `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
           `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}; ` +
-          `once stopped: block ${fmt(stopping.wallMs, 0)} ms (${fmt(stopping.cpuMs, 0)} ms CPU)`,
+          `once stopped: block ${fmt(stopping.wallMs, 0)} ms (${fmt(stopping.cpuMs, 0)} ms CPU)${gc ? `; longest GC pause during the load ${gc.ms} ms (${gc.kind})` : ''}`,
       );
     }
   } finally {

@@ -95,6 +95,12 @@ export async function longestLoopBlockMs(pool: Pool, headers: Record<string, str
   return line ? Number(line.split(' ')[1]) * 1000 : NaN;
 }
 
+let lastGc: { ms: number; kind: string } | undefined;
+/** The longest GC pause the last `longestLoopCpuMs` call was told of (the same stretch), and its kind. */
+export function lastGcPause(): { ms: number; kind: string } | undefined {
+  return lastGc;
+}
+
 /**
  * The gateway child's longest event-loop block in its main thread's CPU time since the previous
  * call (support/loop-cpu.ts, preloaded): asked by SIGUSR2, read from its output.
@@ -104,8 +110,12 @@ export async function longestLoopCpuMs(gw: ChildServer): Promise<number> {
   gw.proc.kill('SIGUSR2');
   const deadline = performance.now() + 10_000;
   for (;;) {
-    const lines = gw.output().match(/loop-cpu-max \d+/g) ?? [];
-    if (lines.length > seen) return Number(lines[lines.length - 1].split(' ')[1]);
+    const lines = gw.output().match(/loop-cpu-max \d+( gc-max \d+ \w+)?/g) ?? [];
+    if (lines.length > seen) {
+      const words = lines[lines.length - 1].split(' ');
+      lastGc = words[3] === undefined ? undefined : { ms: Number(words[3]), kind: words[4] };
+      return Number(words[1]);
+    }
     if (performance.now() > deadline) return NaN;
     await sleep(20);
   }
