@@ -186,6 +186,9 @@ async function history(pool: Pool): Promise<void> {
   const writes = 5000;
   const { probe } = await probed(pool, async () => {
     for (let v = 1; v <= writes; v++) {
+      // each write in a turn of its own, as writes arrive (requests): 5,000 in one promise chain
+      // would be this load generator holding the loop, not the history
+      await new Promise((resolve) => setImmediate(resolve));
       await bus.publish({ kind: 'document', index: 'big', type: '_doc', id: String(v % 10), op: 'index', version: v, seqNo: v, primaryTerm: 1, source: { v, text: `${v}`.padEnd(MB, 'x') } });
     }
   });
