@@ -39,11 +39,12 @@ async function run(part: (typeof PARTS)[number]): Promise<{ met: number; missed:
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
-      // a case's name: its row's first column, or the row above's (bench:bounds-data's ingest table), or its `part:` prefix
-      const name = line.split('|')[0].trim() || named;
-      if (line.includes('|') && line.split('|')[0].trim()) named = line.split('|')[0].trim();
+      // a case's name: a table row's first column (a row without one continues the row above:
+      // bench:bounds-data's ingest table), or a line's `part:` prefix (bench:bounds-data's others)
+      const column = line.includes('|') ? line.split('|')[0].trim() : '';
+      if (column) named = column;
       if (MET.test(line)) met++;
-      else if (MISSED.test(line)) missed.push(name.includes(':') && !line.includes('|') ? line.slice(0, line.indexOf(':')) : name);
+      else if (MISSED.test(line)) missed.push(line.includes('|') ? named : line.slice(0, line.indexOf(':')));
     }
   });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

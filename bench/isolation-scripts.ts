@@ -64,20 +64,21 @@ async function during(load: HostileLoad, gw: ChildServer, probePool: Pool): Prom
     }
   };
   const clients = Array.from({ length: load.clients }, client);
-  if (!load.background) {
-    const probed = await probe(probePool);
+  const stopClients = async () => {
     running = false;
     await Promise.all(clients);
     await pool.destroy();
+  };
+  if (!load.background) {
+    const probed = await probe(probePool);
+    await stopClients();
     return { probe: probed, outcomes };
   }
   // the clients stop at the end of the window; the probe goes on while what they started ends
   let ended = false;
   const watch = quietWatch(gw.proc.pid!);
   const aftermath = sleep(PROBE_MS).then(async () => {
-    running = false;
-    await Promise.all(clients);
-    await pool.destroy();
+    await stopClients();
     await cancelTasks(probePool);
     while (!watch.quiet()) await sleep(100);
     ended = true;

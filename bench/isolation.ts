@@ -176,10 +176,10 @@ function slowBodiesOffThread(url: string, stop: AbortSignal): Promise<Outcome[]>
   });
 }
 
-/** Registers a pipeline whose script is `depth` parentheses deep (its answer's status). */
 /** The deep script of each depth, made once: a client building 2 MB a request would hold this process, whose loop the probe shares. */
 const deepScripts = new Map<number, Blob>();
 
+/** Registers a pipeline whose script is `depth` parentheses deep (its answer's status). */
 async function deepScriptPipeline(url: string, depth: number, i: number, signal: AbortSignal): Promise<number> {
   let script = deepScripts.get(depth);
   if (!script) deepScripts.set(depth, (script = new Blob([`function handleRequest() { return ${'('.repeat(depth)}1${')'.repeat(depth)}; }`], { type: 'application/javascript' })));

@@ -8,16 +8,12 @@
  * `loop-cpu-block <ms> <from µs> <to µs>` (the monotonic clock a V8 CPU profile's timestamps use), so
  * bench/support/long-blocks.ts can say what ran in it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { threadCpuMs as threadCpuMsOrNone } from '../../lib/cooperative/thread-clock.js';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 const STAT = '/proc/thread-self/stat';
-
-function threadCpuMs(): number {
-  const stat = readFileSync(STAT, 'latin1');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const threadCpuMs = () => threadCpuMsOrNone() ?? 0;
 
 const logMs = Number(process.env.LOOP_CPU_LOG_MS ?? Infinity);
 const monotonicUs = () => process.hrtime.bigint() / 1000n;

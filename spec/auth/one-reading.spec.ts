@@ -86,11 +86,11 @@ const probeArb: fc.Arbitrary<Probe> = fc.oneof(
       ? { label: 'settings in source', method: 'PUT', path: `/tenant-a/_settings?${name}=${enc(body)}` }
       : { label: 'settings', method: 'PUT', path: '/tenant-a/_settings', body };
   }),
-  // a bulk item naming the foreign index, its key escaped
   // a document written to the foreign target by its path
   fc.tuple(foreignName, fc.constantFrom('PUT', 'POST')).map(([ix, method]) => ({
     label: 'write', method, path: `/${ix}/_doc/w?refresh=true`, body: '{"f":"smuggled"}',
   })),
+  // a bulk item naming the foreign index, its key escaped
   fc.tuple(foreignName, key('_index')).map(([ix, kIndex]) => ({
     label: 'bulk', method: 'POST', path: '/tenant-a/_bulk?refresh=true', ndjson: true,
     body: `{"index":{${kIndex}:${JSON.stringify(decodeURIComponent(ix))},"_id":"x"}}\n{"f":"smuggled"}\n`,

@@ -50,6 +50,9 @@ const isWildcard = (e: string) => e.includes('*');
 export async function resolveIndices(backend: Backend, expressions: string[], options: ResolveOptions = {}): Promise<ResolvedIndices> {
   const expandWildcards = options.expandWildcards ?? 'open';
   const kinds = classifyExpressions(expressions);
+  // a name holding a comma (from a slot that holds one name: the engine reads it whole) names no
+  // index (Elasticsearch refuses a comma in index and alias names): asked of a list-reading API, it
+  // would stand for the names around the comma; unresolved, it is a missing name
   const positive = expressions.map((e, i) => ({ e, i })).filter(({ e, i }) => kinds[i] !== 'exclusion' && !(kinds[i] === 'index' && e.includes(',')));
 
   const perExpression = await Promise.all(positive.map(({ e }) => concreteIndices(backend, [e], expandWildcards)));
@@ -65,10 +68,7 @@ export async function resolveIndices(backend: Backend, expressions: string[], op
     let indices = resolvedByIndex.get(i) ?? [];
     if (union) indices = indices.filter((x) => union!.has(x));
     if (kind === 'index') {
-      // a name holding a comma (from a slot that holds one name: the engine reads it whole) names
-      // no index (Elasticsearch refuses a comma in index and alias names); asked of a list-reading
-      // API it would stand for the names around the comma
-      const own = expression.includes(',') ? [] : resolvedByIndex.get(i) ?? [];
+      const own = resolvedByIndex.get(i) ?? [];
       if (!own.length) kind = 'missing';
       else if (own.length !== 1 || own[0] !== expression) kind = 'alias';
     }

@@ -72,7 +72,5 @@ export function resolveDateMathName(name: string, now: number = Date.now()): str
 /** An index expression (comma list) with each part's date math resolved; one `now` for all. */
 export function resolveDateMathExpression(expression: string | undefined, now: number = Date.now()): string | undefined {
   if (expression === undefined || !expression.includes('<')) return expression;
-  return expression.split(',').map((part) => {
-    return part.startsWith('-<') ? '-' + resolveDateMathName(part.slice(1), now) : resolveDateMathName(part, now);
-  }).join(',');
+  return expression.split(',').map((part) => (part.startsWith('-<') ? '-' + resolveDateMathName(part.slice(1), now) : resolveDateMathName(part, now))).join(',');
 }
