@@ -1,7 +1,7 @@
 import { bulkChanges, captureBulk, changeOf, type ChangePublisher, type DocumentOp, type NewChange, type WriteAck } from '../changes/index.js';
 import { readRawRequest } from '../auth/classify/index.js';
 import { callJson, readBody, readBulkItems, type EngineRequest, type EngineResponse, type JsonReply } from '../engine/index.js';
-import { eventLoopTurn, parseItemsAnswer } from '../cooperative/index.js';
+import { eventLoopTurn, parseItemsAnswer, TimeSlice } from '../cooperative/index.js';
 import { jsonBody } from '../engine/index.js';
 import type { Dispatch, Interceptor } from '../engine/index.js';
 import { applyFilterPath } from '../engine/embedded/rest/index.js';
@@ -364,8 +364,11 @@ async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, 
 async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: 'delete' | 'update' | 'index'): Promise<NewChange[]> {
   const changes: NewChange[] = [];
   const all = [...before.values()];
+  // a slice of the turn shared with the others: a dozen background tasks that finish together
+  // look their documents up side by side, and a turn each would hold the loop a dozen batches long
+  const slice = new TimeSlice();
   for (let i = 0; i < all.length; i += LOOKUP_BATCH) {
-    if (i > 0) await eventLoopTurn();
+    await slice.pause();
     const batch = all.slice(i, i + LOOKUP_BATCH);
     const res = await calls.json<{ docs?: Array<WriteAck & { found?: boolean; _source?: unknown }> }>(
       'POST', '/_mget', { docs: batch.map((d) => ({ _index: d.index, _id: d.id })) },
