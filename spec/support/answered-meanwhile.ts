@@ -35,8 +35,13 @@ export async function readsDuring(url: string, readPath: string, heavy: () => Pr
   return { reads, longestWaitMs, heavyMs: performance.now() - started, heavy: answer };
 }
 
-/** The reads went on through the heavy request: several answered, none held back for a good part of it (as one piece of work would). */
+/**
+ * The reads went on through the heavy request: several answered, none held back for half of it (as
+ * one piece of work would hold them for all of it). Half, not less: on a loaded two-core runner a
+ * GC pause or a descheduled process held one read a third of a 1.1 s write (400 of 1,120 ms)
+ * while the write itself was sliced (40–110 ms waits alone).
+ */
 export function expectAnsweredThroughout(during: ReadsDuring, what: string): void {
   expect(during.reads, `reads answered during ${what}`).to.be.at.least(3);
-  expect(during.longestWaitMs, `longest wait for a read during ${what} (${Math.round(during.heavyMs)} ms)`).to.be.below(during.heavyMs / 3);
+  expect(during.longestWaitMs, `longest wait for a read during ${what} (${Math.round(during.heavyMs)} ms)`).to.be.below(during.heavyMs / 2);
 }
