@@ -35,8 +35,12 @@ function systemIndexReached(info: Classification): string | undefined {
       if (isSystemIndex(expression) || isSystemIndex(stripDateMath(expression))) return expression;
       continue;
     }
+    if (expression.charCodeAt(0) !== 46 /* . */) {
+      if (hiddenReach()) return expression;
+      continue;
+    }
     const prefix = expression.slice(0, star);
-    if (prefix.startsWith('.') ? !excluded && (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) : hiddenReach()) return expression;
+    if (!excluded && (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX))) return expression;
   }
   if (info.allIndices && hiddenReach()) return '_all';
   return undefined;

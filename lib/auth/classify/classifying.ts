@@ -57,7 +57,8 @@ export class Classifying implements BodyReading {
   // what is already listed, so that a body naming 100,000 patterns is classified in linear time:
   // each expression once, with the sources (SOURCE_BITS) that named it — one lookup an expression
   private readonly listed = new Map<string, number>();
-  private readonly operated = new Set<string>();
+  /** The expressions already in `perIndex`, by operation (a key string per pair would be 100,000 more strings for a credential's list). */
+  private readonly operated = new Map<Operation, Set<string>>();
   private readonly pathExpressions: string[] = [];
   private allIndices = false;
   private mixed = false;
@@ -182,9 +183,10 @@ export class Classifying implements BodyReading {
 
   addOperation(expression: string, operation: Operation): void {
     this.mixed = true;
-    const key = `${operation}\u0000${expression}`;
-    if (this.operated.has(key)) return;
-    this.operated.add(key);
+    let seen = this.operated.get(operation);
+    if (seen === undefined) this.operated.set(operation, (seen = new Set()));
+    if (seen.has(expression)) return;
+    seen.add(expression);
     this.perIndex.push({ expression, operation });
   }
 
