@@ -3,6 +3,7 @@ import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { shownSource, type IndexHandle } from '../indices/index.js';
 import { holdingBigInts } from '../../json-body.js';
+import { holdsBigInt } from '../../../ndjson/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
@@ -344,13 +345,16 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   }
   const ignoredValues: Record<string, unknown[]> = {};
   const ignoredFields = ignored?.length ? { fields: new Set(ignored as string[]), values: ignoredValues } : undefined;
+  const scripted = req.scriptFieldValues?.of(handle, c.ord);
+  // a script's long past 2^53 is a BigInt, written with its digits
+  if (scripted && holdsBigInt(scripted)) holdingBigInts(hit);
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
     ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields, handle.registry) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown, ignoredFields),
     ...runtimeFieldValues(req.fields, handle, c.ord),
-    ...req.scriptFieldValues?.of(handle, c.ord),
+    ...scripted,
   };
   if (req.collapse) {
     const v = collapseValues(handle, req.collapse.field)?.docValues.get(c.ord)?.[0];
