@@ -6,6 +6,7 @@ import { ipOrderKey } from '../../mapping/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
+import { refuseRangeField } from './range-field-source.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
 import type { AggContext, AggNode, AggOutput, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
@@ -111,6 +112,7 @@ export const terms: AggregationType<TermsParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
+    if (!p.source.script) refuseRangeField(docs, p.source.field, node.type ?? 'terms');
     const resolved = resolveSource(docs, p.source, ctx);
     // buckets keyed by the exact values (an unsigned_long's past 2^53 are BigInts)
     const src: ResolvedSource = { ...resolved, values: resolved.values.map(exactKeys) };
