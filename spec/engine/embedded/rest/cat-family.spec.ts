@@ -301,4 +301,14 @@ describe('embedded engine REST: the _cat family', () => {
     // numeric columns are right-aligned, their headers too
     expect(await text('/_cat/indices/sized?h=index,docs.count&v')).to.equal('index docs.count\nsized          1\n');
   });
+
+  it('_cat/indices?health= filters by a status in any case and refuses another word (ClusterHealthStatus.fromString)', async () => {
+    await es.call('PUT', '/green_one', { settings: { number_of_replicas: 0 } });
+    await es.call('PUT', '/yellow_one', { settings: { number_of_replicas: 1 } });
+    expect(await text('/_cat/indices?health=green&h=index')).to.equal('green_one\n');
+    expect(await text('/_cat/indices?health=YELLOW&h=index')).to.equal('yellow_one\n');
+    const bad = await es.call('GET', '/_cat/indices?health=invalid-health-value');
+    expect(bad.status, bad.text).to.equal(400);
+    expect(bad.json.error).to.include({ type: 'illegal_argument_exception', reason: 'unknown cluster health status [invalid-health-value]' });
+  });
 });
