@@ -1,5 +1,5 @@
 import { EsError, errors } from '../../../../errors/index.js';
-import type { IndexHandle } from '../../indices/index.js';
+import { completionSection, fielddataSection, type IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
 import { unrecognizedMessage } from '../unknown-field.js';
 import { activityOf, type ActivityCounters } from '../stats-columns.js';
@@ -8,8 +8,8 @@ import { bytesOf } from './cat.js';
 import { indexHealth } from './cluster.js';
 import { resolveTarget } from './search-target.js';
 
-/** A stats section: counters, flags, and (segments' file_sizes) a map the engine has no files for. */
-type Section = Record<string, number | boolean | Record<string, never>>;
+/** A stats section: counters, flags, and maps (segments' file_sizes, the fields of fielddata and completion). */
+type Section = { [key: string]: number | boolean | Section };
 
 const ms = (n: number) => Math.round(n);
 
@@ -98,25 +98,41 @@ function selectedSections(req: RestRequest): string[] {
   return Object.keys(SECTIONS).filter((s) => out.has(s));
 }
 
-function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext): Record<string, Section> {
+/**
+ * The fields whose own figures a section reports (RestIndicesStatsAction): `fielddata_fields` or
+ * `completion_fields`, else `fields` for both; undefined when none is named.
+ */
+function namedFields(req: RestRequest, own: string): string[] | undefined {
+  const value = req.params.get(own) ?? req.params.get('fields');
+  return value === null ? undefined : value.split(',').map((f) => f.trim()).filter(Boolean);
+}
+
+function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext, req: RestRequest): Record<string, Section> {
   const out: Record<string, Section> = {};
   const input = statsInputOf([h], ctx);
-  for (const s of sections) out[s] = SECTIONS[s](input);
+  for (const s of sections) {
+    if (s === 'fielddata') out[s] = fielddataSection(h, namedFields(req, 'fielddata_fields'));
+    else if (s === 'completion') out[s] = completionSection(h, namedFields(req, 'completion_fields'));
+    else out[s] = SECTIONS[s](input);
+  }
   return out;
 }
 
-/** Sums sections of several indices, key by key (booleans: any); no index gives no section, as in ES. */
+/** Adds a section into another, key by key (booleans: any; maps: merged, their numbers added). */
+function addInto(acc: Section, part: Section): void {
+  for (const [k, v] of Object.entries(part)) {
+    if (typeof v === 'object') addInto((acc[k] = typeof acc[k] === 'object' ? acc[k] : {}) as Section, v);
+    else acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
+  }
+}
+
+/** Sums sections of several indices, key by key; no index gives no section, as in ES. */
 function sum(parts: Array<Record<string, Section>>, sections: string[]): Record<string, Section> {
   const out: Record<string, Section> = {};
   if (!parts.length) return out;
   for (const s of sections) {
     const acc: Section = {};
-    for (const p of parts) {
-      for (const [k, v] of Object.entries(p[s])) {
-        if (typeof v === 'object') acc[k] = {};
-        else acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
-      }
-    }
+    for (const p of parts) addInto(acc, p[s]);
     out[s] = acc;
   }
   return out;
@@ -137,7 +153,7 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
   const closed = handles.find((h) => !h.isOpen);
   if (closed && forbidClosed) throw errors.indexClosed(closed.name, closed.uuid);
   const open = handles.filter((h) => h.isOpen);
-  const perIndex = open.map((h) => indexSections(h, sections, ctx));
+  const perIndex = open.map((h) => indexSections(h, sections, ctx, req));
   const all = sum(perIndex, sections);
   const shards = (h: IndexHandle) => Number(h.meta.settings['index.number_of_shards'] ?? '1');
   const copies = (h: IndexHandle) => shards(h) * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1'));
