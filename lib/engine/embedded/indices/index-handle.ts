@@ -96,6 +96,9 @@ export function shownSource(doc: LiveDocument): JsonObject {
   return exactJson(text) as JsonObject;
 }
 
+/** A translog operation's own bytes (its header, sequence number, term, version), besides its id and source. */
+const TRANSLOG_OP_BYTES = 60;
+
 /**
  * One index: its metadata, its documents' versions, and (while open) its in-memory search
  * structures. Writes are applied in memory synchronously — versions and sequence numbers are
@@ -437,6 +440,7 @@ export class IndexHandle {
       if (hasLongDigitRun(sourceText) && holdsBigInt(source)) source = JSON.parse(sourceText) as JsonObject;
       const write = yield* this.prepareIndex(id, source, sourceText, params, stepwise);
       this.stats.indexTotal++;
+      this.stats.logged(TRANSLOG_OP_BYTES + id.length + sourceText.length);
       this.stats.indexMs += performance.now() - t0;
       return write;
     } catch (err) {
@@ -516,6 +520,7 @@ export class IndexHandle {
     const t0 = performance.now();
     const write = this.prepareDelete(id, params);
     this.stats.deleteTotal++;
+    this.stats.logged(TRANSLOG_OP_BYTES + id.length);
     this.stats.deleteMs += performance.now() - t0;
     return write;
   }

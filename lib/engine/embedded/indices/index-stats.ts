@@ -25,6 +25,22 @@ export class IndexStats {
   /** Flushes asked of the index (`_flush`): each is one, as Elasticsearch counts a shard's flush whether or not it had anything to commit. */
   flushTotal = 0;
   flushMs = 0;
+  /** Writes since the last flush, as a shard's translog holds them: operations, bytes, and when the first was made. */
+  translogOps = 0;
+  translogBytes = 0;
+  translogSince = 0;
+
+  /** A write (index or delete) of so many bytes, into the translog until the next flush. */
+  logged(bytes: number): void {
+    if (this.translogOps++ === 0) this.translogSince = Date.now();
+    this.translogBytes += bytes;
+  }
+
+  /** A flush commits the translog's operations: it is trimmed to its header. */
+  flushed(): void {
+    this.translogOps = 0;
+    this.translogBytes = 0;
+  }
 
   got(found: boolean, ms: number): void {
     if (found) {

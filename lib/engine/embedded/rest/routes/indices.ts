@@ -182,6 +182,7 @@ function flush(req: RestRequest, ctx: EngineContext): RestResponse {
     if (!h.isOpen) continue;
     h.stats.flushTotal++;
     h.stats.flushMs += took;
+    h.stats.flushed();
   }
   return response;
 }

@@ -13,6 +13,9 @@ type Section = { [key: string]: number | boolean | Section };
 
 const ms = (n: number) => Math.round(n);
 
+/** An empty translog's size: its header, as Elasticsearch reports a shard with no operations (55 bytes). */
+const TRANSLOG_HEADER_BYTES = 55;
+
 /** What an index's (or several indices') stats sections are made of. */
 export interface StatsInput {
   docs: number;
@@ -69,7 +72,11 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
     index_writer_memory_in_bytes: 0, version_map_memory_in_bytes: 0, fixed_bit_set_memory_in_bytes: 0,
     max_unsafe_auto_id_timestamp: -1, file_sizes: {},
   }),
-  translog: () => ({ operations: 0, size_in_bytes: 0, uncommitted_operations: 0, uncommitted_size_in_bytes: 0, earliest_last_modified_age: 0 }),
+  translog: ({ activity: s, shards }) => {
+    // each shard's translog file starts with its header; a flush trims it back to that
+    const bytes = shards * TRANSLOG_HEADER_BYTES + s.translogBytes;
+    return { operations: s.translogOps, size_in_bytes: bytes, uncommitted_operations: s.translogOps, uncommitted_size_in_bytes: bytes, earliest_last_modified_age: s.translogAge };
+  },
   request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
   recovery: () => ({ current_as_source: 0, current_as_target: 0, throttle_time_in_millis: 0 }),
   bulk: () => ({ total_operations: 0, total_time_in_millis: 0, total_size_in_bytes: 0, avg_time_in_millis: 0, avg_size_in_bytes: 0 }),
@@ -152,18 +159,19 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
   const forbidClosed = booleanParam(req.params, 'forbid_closed_indices', true);
   const closed = handles.find((h) => !h.isOpen);
   if (closed && forbidClosed) throw errors.indexClosed(closed.name, closed.uuid);
-  const open = handles.filter((h) => h.isOpen);
-  const perIndex = open.map((h) => indexSections(h, sections, ctx, req));
+  // closed indices are listed when allowed (forbid_closed_indices=false), with what a closed shard holds in memory: nothing
+  const listed = forbidClosed ? handles.filter((h) => h.isOpen) : handles;
+  const perIndex = listed.map((h) => indexSections(h, sections, ctx, req));
   const all = sum(perIndex, sections);
   const shards = (h: IndexHandle) => Number(h.meta.settings['index.number_of_shards'] ?? '1');
   const copies = (h: IndexHandle) => shards(h) * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1'));
   const body: Record<string, unknown> = {
-    _shards: { total: open.reduce((n, h) => n + copies(h), 0), successful: open.reduce((n, h) => n + shards(h), 0), failed: 0 },
+    _shards: { total: listed.reduce((n, h) => n + copies(h), 0), successful: listed.reduce((n, h) => n + shards(h), 0), failed: 0 },
     _all: { primaries: all, total: all },
   };
   if (level !== 'cluster') {
     const indices: Record<string, unknown> = {};
-    open.forEach((h, i) => {
+    listed.forEach((h, i) => {
       const entry: Record<string, unknown> = { uuid: h.uuid, health: indexHealth(h), status: h.meta.state, primaries: perIndex[i], total: perIndex[i] };
       if (level === 'shards') {
         entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i] }] };
