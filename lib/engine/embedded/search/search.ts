@@ -463,6 +463,10 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     matches.push(req.slice ? await sliced(matched, req.slice, budget) : matched);
     h.stats.queryTotal++;
     h.stats.queryMs += performance.now() - t0;
+    for (const g of h.stats.searchGroups(req.statsGroups)) {
+      g.queryTotal++;
+      g.queryMs += performance.now() - t0;
+    }
     profiler?.queryPhase(h, performance.now() - t0);
   }
 
@@ -502,10 +506,14 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit) out.push(hit);
     c.m.handle.stats.fetchMs += performance.now() - t0;
+    for (const g of c.m.handle.stats.searchGroups(req.statsGroups)) g.fetchMs += performance.now() - t0;
     fetching.add(c.m.handle);
     profiler?.fetchedHit(c.m.handle, performance.now() - t0);
   }
-  for (const h of fetching) h.stats.fetchTotal++;
+  for (const h of fetching) {
+    h.stats.fetchTotal++;
+    for (const g of h.stats.searchGroups(req.statsGroups)) g.fetchTotal++;
+  }
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
   const maxScore = tracksMaxScore(req.sort, req.trackScores) && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import { completionSection, fielddataSection, type IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
 import { unrecognizedMessage } from '../unknown-field.js';
 import { activityOf, type ActivityCounters } from '../stats-columns.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -120,7 +121,28 @@ function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext, r
   for (const s of sections) {
     if (s === 'fielddata') out[s] = fielddataSection(h, namedFields(req, 'fielddata_fields'));
     else if (s === 'completion') out[s] = completionSection(h, namedFields(req, 'completion_fields'));
+    else if (s === 'segments' && !h.isOpen && booleanParam(req.params, 'include_unloaded_segments', false)) {
+      // a closed index's segments are on disk, not loaded: counted when asked for
+      out[s] = { ...SECTIONS[s](input), count: h.docCount > 0 ? 1 : 0 };
+    } else if (s === 'search' && req.params.get('groups') !== null) out[s] = { ...SECTIONS[s](input), groups: searchGroups(h, req.params.get('groups')!) };
     else out[s] = SECTIONS[s](input);
+  }
+  return out;
+}
+
+/** `groups`: the search groups (names or patterns) whose statistics the search section lists. */
+function searchGroups(h: IndexHandle, groups: string): Section {
+  const patterns = groups.split(',').map((g) => g.trim()).filter(Boolean);
+  const out: Section = {};
+  if (!h.isOpen) return out;
+  for (const [name, g] of [...h.stats.groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!patterns.some((p) => simpleMatch(p, name))) continue;
+    out[name] = {
+      query_total: g.queryTotal, query_time_in_millis: ms(g.queryMs), query_current: 0,
+      fetch_total: g.fetchTotal, fetch_time_in_millis: ms(g.fetchMs), fetch_current: 0,
+      scroll_total: g.scrollTotal, scroll_time_in_millis: ms(g.scrollMs), scroll_current: 0,
+      suggest_total: g.suggestTotal, suggest_time_in_millis: ms(g.suggestMs), suggest_current: 0,
+    };
   }
   return out;
 }
