@@ -260,7 +260,11 @@ describe('embedded engine REST: the _cat family', () => {
     expectMatch(await text('/_cat/fielddata?help'), '/^ id .+ \\n host .+ \\n ip .+ \\n node .+ \\n field .+ \\n size .+ \\n $/');
     await es.call('PUT', '/index', { settings: { number_of_shards: 1 }, mappings: { properties: { foo: { type: 'text', fielddata: true }, bar: { type: 'text' } } } });
     await es.call('POST', '/index/_doc?refresh=true', { foo: 'bar' });
+    // no row until a sort (or an aggregation) loads the field's field data
+    expect(await text('/_cat/fielddata?h=field,size&v')).to.equal('field size\n');
+    await es.call('POST', '/index/_search', { query: { match_all: {} }, sort: 'foo' });
     expectMatch(await text('/_cat/fielddata?h=field,size&v'), '/^ field \\s+ size \\n foo \\s+ (\\d+(\\.\\d+)?[gmk]?b \\n)+ $/');
+    expect(await text('/_cat/fielddata?h=field,size')).to.not.match(/^foo\s+0b/);
     expectMatch(await text('/_cat/fielddata?h=field,size&fields=notfoo,foo&v'), '/^ field \\s+ size \\n foo \\s+ (\\d+(\\.\\d+)?[gmk]?b \\n)+ $/');
     expectMatch(await text('/_cat/fielddata/notfoo?h=field,size&v'), '/^ field \\s+ size \\n $/');
 
