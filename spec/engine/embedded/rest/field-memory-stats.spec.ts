@@ -51,6 +51,10 @@ describe('embedded engine: fielddata and completion stats', () => {
     const completionOnly = await totals('?completion_fields=*r*');
     expect(Object.keys(completionOnly.completion.fields)).to.deep.equal(['bar.completion']);
     expect(completionOnly.fielddata).to.not.have.property('fields');
+    const nodes = await es.call('GET', '/_nodes/stats/indices/fielddata,completion');
+    const node = Object.values(nodes.json.nodes)[0] as { indices: { fielddata: { memory_size_in_bytes: number }; completion: { size_in_bytes: number } } };
+    expect(node.indices.fielddata.memory_size_in_bytes).to.equal(all.fielddata.memory_size_in_bytes);
+    expect(node.indices.completion.size_in_bytes).to.equal(all.completion.size_in_bytes);
     const metric = await es.call('GET', '/_stats/completion?fields=bar*');
     expect(metric.json._all.total).to.not.have.property('fielddata');
     expect(metric.json._all.total.completion.fields['bar.completion'].size_in_bytes).to.be.greaterThan(0);

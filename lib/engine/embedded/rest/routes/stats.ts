@@ -24,12 +24,19 @@ export interface StatsInput {
   shards: number;
   storeBytes: number;
   activity: ActivityCounters;
+  /** Field data loaded, and completion fields' size (field-memory-stats). */
+  fielddataBytes: number;
+  completionBytes: number;
 }
 
 export function statsInputOf(handles: IndexHandle[], ctx: EngineContext): StatsInput {
   const open = handles.filter((h) => h.isOpen);
   const shards = open.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
-  return { docs: open.reduce((n, h) => n + h.docCount, 0), shards, storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx) };
+  return {
+    docs: open.reduce((n, h) => n + h.docCount, 0), shards, storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx),
+    fielddataBytes: open.reduce((n, h) => n + (fielddataSection(h, undefined).memory_size_in_bytes as number), 0),
+    completionBytes: open.reduce((n, h) => n + (completionSection(h, undefined).size_in_bytes as number), 0),
+  };
 }
 
 /**
@@ -65,8 +72,8 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
   flush: ({ activity: s }) => ({ total: s.flushTotal, periodic: 0, total_time_in_millis: ms(s.flushMs) }),
   warmer: () => ({ current: 0, total: 0, total_time_in_millis: 0 }),
   query_cache: () => ({ memory_size_in_bytes: 0, total_count: 0, hit_count: 0, miss_count: 0, cache_size: 0, cache_count: 0, evictions: 0 }),
-  fielddata: () => ({ memory_size_in_bytes: 0, evictions: 0 }),
-  completion: () => ({ size_in_bytes: 0 }),
+  fielddata: (i) => ({ memory_size_in_bytes: i.fielddataBytes, evictions: 0 }),
+  completion: (i) => ({ size_in_bytes: i.completionBytes }),
   segments: ({ activity: s }) => ({
     count: s.segments, memory_in_bytes: 0, terms_memory_in_bytes: 0, stored_fields_memory_in_bytes: 0,
     term_vectors_memory_in_bytes: 0, norms_memory_in_bytes: 0, points_memory_in_bytes: 0, doc_values_memory_in_bytes: 0,
