@@ -7,4 +7,4 @@
 export { trimJsonBlanks, LineCursor } from './lines.js';
 export { readBulk, readBulkCooperatively, bulkText, type BulkAction, type BulkEntry } from './bulk.js';
 export { readMsearch, msearchText, type MsearchEntry } from './msearch.js';
-export { canonicalJson, sortedJson, jsonErrorReason, tokenName, isJsonObject, parseJsonText, parseJsonWithin, nestsTooDeep, hasLongDigitRun, holdsRoundedInteger, losslessText, exactJson, exactNumber, jsonTextKeepingIntegers, exactIntegersOf, withExactIntegers } from './json-text.js';
+export { canonicalJson, sortedJson, jsonErrorReason, tokenName, isJsonObject, parseJsonText, parseJsonWithin, nestsTooDeep, hasLongDigitRun, holdsRoundedInteger, holdsBigInt, losslessText, exactJson, exactNumber, jsonTextKeepingIntegers, exactIntegersOf, withExactIntegers } from './json-text.js';

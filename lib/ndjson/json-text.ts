@@ -157,6 +157,27 @@ export function hasLongDigitRun(text: string): boolean {
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/** JSON.stringify, or lossless-json's (digits of BigInts) for a value holding a BigInt, which JSON.stringify refuses. */
+function stringifyWithBigInts(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError) || !holdsBigInt(value)) throw err;
+    return stringifyLossless(value) ?? 'null';
+  }
+}
+
+/** Whether a value holds a BigInt: a walk over its members without recursion. */
+export function holdsBigInt(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'bigint') return true;
+    if (typeof v === 'object' && v !== null) for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return false;
+}
+
 /**
  * Whether a parsed value holds an integer JSON.parse may have rounded (past 2^53 - 1): a walk over
  * its members without recursion, whose cost is the number of values, not of characters.
@@ -244,12 +265,13 @@ function collectExactIntegers(value: unknown, into: Map<number, bigint | null>):
  * stays exact through a script that leaves it, copies it, or writes it from its params). Integers
  * that round alike (all those within 2048 of 2^64 do) are told apart by the text: a later text wins
  * (the request's over the stored document's, for a script most likely writes what it is given);
- * two in one text are left as they are. Any other value as JSON.stringify writes it.
+ * two in one text are left as they are. A BigInt (a long past 2^53 a script computed) is written
+ * with its digits. Any other value as JSON.stringify writes it.
  */
 export function jsonTextKeepingIntegers(value: unknown, ...texts: Array<string | undefined>): string {
   // the texts first: a look at every 16th character of each, before any walk over the value
   const exact = exactIntegersOf(...texts);
-  if (exact === undefined || !holdsRoundedInteger(value)) return JSON.stringify(value);
+  if (exact === undefined || !holdsRoundedInteger(value)) return stringifyWithBigInts(value);
   return stringifyLossless(value, (_key, v) => (typeof v === 'number' && !Number.isSafeInteger(v) && Number.isInteger(v) ? exact.get(v) ?? v : v)) ?? 'null';
 }
 

@@ -4,7 +4,7 @@ import { createAnalysisRegistry, type ConfigFiles, type IndexAnalysisRegistry, t
 import { InvertedIndex, SnapshotReader, SnapshotWriter, type InvertedIndexSnapshot } from '../index/index.js';
 import { TimeSlice } from '../../../cooperative/index.js';
 import { stringify as stringifyExactly } from 'lossless-json';
-import { exactJson, hasLongDigitRun, holdsRoundedInteger, jsonTextKeepingIntegers } from '../../../ndjson/index.js';
+import { exactJson, hasLongDigitRun, holdsBigInt, holdsRoundedInteger, jsonTextKeepingIntegers } from '../../../ndjson/index.js';
 import { mappingLimitsOf, parseDocument, parseDocumentSteps, withExactUnsignedLongs, withRouting, type Mappings, type ParsedDocument } from '../mapping/index.js';
 import type { UpdateInput } from '../painless/index.js';
 import type { IndexMetadata, StoreWrite, StoredDocument, Store } from '../store/index.js';
@@ -95,6 +95,9 @@ export function shownSource(doc: LiveDocument): JsonObject {
   if (text === undefined || !hasLongDigitRun(text) || !holdsRoundedInteger(doc.source)) return doc.source;
   return exactJson(text) as JsonObject;
 }
+
+/** A translog operation's own bytes (its header, sequence number, term, version), besides its id and source. */
+const TRANSLOG_OP_BYTES = 60;
 
 /**
  * One index: its metadata, its documents' versions, and (while open) its in-memory search
@@ -432,8 +435,12 @@ export class IndexHandle {
   private *indexSteps(id: string, source: JsonObject, sourceText: string, params: WriteParams, stepwise: boolean): Generator<void, PreparedWrite, void> {
     const t0 = performance.now();
     try {
+      // a script's or pipeline's source may hold BigInts (longs past 2^53, written as digits in its
+      // text): indexed from the text's parse, as a source read from a request is
+      if (hasLongDigitRun(sourceText) && holdsBigInt(source)) source = JSON.parse(sourceText) as JsonObject;
       const write = yield* this.prepareIndex(id, source, sourceText, params, stepwise);
       this.stats.indexTotal++;
+      this.stats.logged(TRANSLOG_OP_BYTES + id.length + sourceText.length);
       this.stats.indexMs += performance.now() - t0;
       return write;
     } catch (err) {
@@ -513,6 +520,7 @@ export class IndexHandle {
     const t0 = performance.now();
     const write = this.prepareDelete(id, params);
     this.stats.deleteTotal++;
+    this.stats.logged(TRANSLOG_OP_BYTES + id.length);
     this.stats.deleteMs += performance.now() - t0;
     return write;
   }

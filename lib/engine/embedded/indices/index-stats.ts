@@ -3,6 +3,18 @@
  * Elasticsearch's index stats report them: indexing, get and search totals with their time.
  * Kept in memory only, as Elasticsearch's are (they restart from zero with the node).
  */
+/** The search statistics of one group (a search request's `stats` names the groups it counts in). */
+export class GroupSearchStats {
+  queryTotal = 0;
+  queryMs = 0;
+  fetchTotal = 0;
+  fetchMs = 0;
+  scrollTotal = 0;
+  scrollMs = 0;
+  suggestTotal = 0;
+  suggestMs = 0;
+}
+
 export class IndexStats {
   indexTotal = 0;
   indexMs = 0;
@@ -25,6 +37,35 @@ export class IndexStats {
   /** Flushes asked of the index (`_flush`): each is one, as Elasticsearch counts a shard's flush whether or not it had anything to commit. */
   flushTotal = 0;
   flushMs = 0;
+  /** Writes since the last flush, as a shard's translog holds them: operations, bytes, and when the first was made. */
+  translogOps = 0;
+  translogBytes = 0;
+  translogSince = 0;
+
+  /** A write (index or delete) of so many bytes, into the translog until the next flush. */
+  logged(bytes: number): void {
+    if (this.translogOps++ === 0) this.translogSince = Date.now();
+    this.translogBytes += bytes;
+  }
+
+  /** A flush commits the translog's operations: it is trimmed to its header. */
+  flushed(): void {
+    this.translogOps = 0;
+    this.translogBytes = 0;
+  }
+
+  /** The search groups named by requests' `stats`, by name. */
+  readonly groups = new Map<string, GroupSearchStats>();
+
+  /** The stats of the groups a search names (made when first named). */
+  searchGroups(names: readonly string[] | undefined): GroupSearchStats[] {
+    if (!names?.length) return [];
+    return names.map((n) => {
+      let g = this.groups.get(n);
+      if (!g) this.groups.set(n, (g = new GroupSearchStats()));
+      return g;
+    });
+  }
 
   got(found: boolean, ms: number): void {
     if (found) {

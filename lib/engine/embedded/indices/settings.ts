@@ -64,9 +64,20 @@ export function validateSettingValues(flat: SettingsUpdate): void {
   positiveInteger(flat, 'index.max_result_window', 1, 2147483647);
 }
 
+/**
+ * Elasticsearch 8 refuses the translog retention settings of an index created since 8.0 (soft
+ * deletes keep the history instead): MetadataCreateIndexService.validateTranslogRetentionSettings.
+ */
+function refuseTranslogRetention(flat: SettingsUpdate): void {
+  if (flat['index.translog.retention.age'] == null && flat['index.translog.retention.size'] == null) return;
+  throw new EsError(400, 'illegal_argument_exception',
+    'Translog retention settings [index.translog.retention.age] and [index.translog.retention.size] are no longer supported. Please do not specify values for these settings');
+}
+
 /** The settings of a new index: the client's, plus the ones ES adds. */
 export function creationSettings(input: SettingsUpdate, name: string, uuid: string, creationDate: number): FlatSettings {
   validateSettingValues(input);
+  refuseTranslogRetention(input);
   const out: FlatSettings = {
     'index.routing.allocation.include._tier_preference': 'data_content',
     'index.number_of_shards': '1',
@@ -93,6 +104,7 @@ export function isStaticSetting(key: string): boolean {
  */
 export function applySettingsUpdate(current: FlatSettings, update: SettingsUpdate, open: boolean, indexLabel: string): FlatSettings {
   validateSettingValues(update);
+  refuseTranslogRetention(update);
   const keys = Object.keys(update);
   const final = keys.filter((k) => FINAL.has(k));
   if (final.length) {

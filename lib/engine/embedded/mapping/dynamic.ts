@@ -35,6 +35,9 @@ export function dynamicMappingFor(value: unknown, opts: DynamicOptions): FieldMa
       return { type: 'boolean' };
     case 'number':
       return Number.isInteger(value) && !Object.is(value, -0) ? { type: 'long' } : { type: 'float' };
+    case 'bigint':
+      // an integer past 2^53 read exactly (see withExactUnsignedLongs): a long, as any integer
+      return { type: 'long' };
     case 'string': {
       if (opts.dateDetection) {
         const date = looksLikeDynamicDate(value, opts.dynamicDateFormats);

@@ -130,6 +130,17 @@ export function toIndexedValue(value: string | number | boolean | unknown, mappi
     }
     if (typeof value === 'bigint') value = Number(value);
   }
+  if (type === 'long' && typeof value === 'bigint') {
+    // past 2^53, read exactly from the document's text (withExactUnsignedLongs): the range checked
+    // on the integer written, the value indexed as the number it rounds to, as every long past 2^53
+    if (value > 9223372036854775807n || value < -9223372036854775808n) {
+      if (mapping.ignore_malformed === true) return IGNORED;
+      throw fail({ type: 'illegal_argument_exception', reason: `Value [${String(value)}] is out of range for a long` });
+    }
+    const n = Number(value);
+    return { terms: [numericTerm(n)], value: n };
+  }
+  if (typeof value === 'bigint') value = Number(value);
   if (NUMERIC_TYPES.has(type)) {
     const coerce = mapping.coerce !== false;
     const number = typeof value === 'string' && coerce ? coerceNumber(value, 'double') : typeof value === 'number' ? value : undefined;

@@ -1,4 +1,4 @@
-import { exactJson, hasLongDigitRun } from '../../../ndjson/index.js';
+import { exactJson, hasLongDigitRun, holdsRoundedInteger } from '../../../ndjson/index.js';
 import { resolveFieldMapping } from './parse-document.js';
 import { fieldType, type FieldMapping, type Mappings } from './types.js';
 
@@ -34,19 +34,23 @@ function templatesMapUnsignedLong(templates: unknown): boolean {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * The document to index from its source and text: when the index maps an unsigned_long and the
- * text holds an integer a number rounds, the source read again exactly, with BigInts left only
- * where an unsigned_long field takes them (elsewhere the number JSON.parse reads, as before).
+ * The document to index from its source and text: when the text holds an integer a number rounds
+ * (and the index maps an unsigned_long, or the source a number past 2^53), the source read again
+ * exactly, with BigInts left only where an unsigned_long or a long field takes them — a long is
+ * checked against its range exactly (9223372036854775807 fits, 9223372036854775808 does not,
+ * though a number reads both as 2^63) — and elsewhere the number JSON.parse reads, as before.
  */
 export function withExactUnsignedLongs(source: Record<string, unknown>, text: string, mappings: Mappings): Record<string, unknown> {
-  if (!hasUnsignedLong(mappings) || !hasLongDigitRun(text)) return source;
+  if (!hasLongDigitRun(text) || (!hasUnsignedLong(mappings) && !holdsRoundedInteger(source))) return source;
   return keepUnsignedLongs(exactJson(text), '', mappings) as Record<string, unknown>;
 }
 
 function keepUnsignedLongs(v: unknown, path: string, mappings: Mappings): unknown {
   if (typeof v === 'bigint') {
     const mapping = resolveFieldMapping(mappings, path);
-    return mapping && fieldType(mapping) === 'unsigned_long' ? v : Number(v);
+    // an unmapped one (a new field) maps as a long: its range checked exactly too
+    const type = mapping ? fieldType(mapping) : 'long';
+    return type === 'unsigned_long' || type === 'long' ? v : Number(v);
   }
   if (Array.isArray(v)) return v.map((x) => keepUnsignedLongs(x, path, mappings));
   if (v !== null && typeof v === 'object') {

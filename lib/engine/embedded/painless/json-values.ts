@@ -105,7 +105,11 @@ function defineKey(o: Record<string, unknown>, k: string, v: unknown): void {
   else o[k] = v;
 }
 
-/** A script's value as JSON: Maps as objects (keys as strings), Sets and Lists as arrays, doubles as numbers. */
+/**
+ * A script's value as JSON: Maps as objects (keys as strings), Sets and Lists as arrays, doubles
+ * as numbers; a long past 2^53 (a BigInt) stays a BigInt, for the answer to write its digits
+ * (Long.MIN_VALUE is -9223372036854775808, not the double -9223372036854776000).
+ */
 export function toJson(v: unknown): unknown {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
@@ -115,7 +119,7 @@ export function toJson(v: unknown): unknown {
     case 'boolean':
       return v;
     case 'bigint':
-      return Number(v);
+      return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
     case 'function':
       return String(v.name || 'lambda');
   }

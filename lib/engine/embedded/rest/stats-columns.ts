@@ -30,6 +30,10 @@ export interface ActivityCounters {
   suggestMs: number;
   flushTotal: number;
   flushMs: number;
+  translogOps: number;
+  translogBytes: number;
+  /** Milliseconds since the oldest operation still in a translog was written (0 when none is). */
+  translogAge: number;
   openContexts: number;
   segments: number;
 }
@@ -37,7 +41,7 @@ export interface ActivityCounters {
 export const NO_ACTIVITY: ActivityCounters = {
   indexTotal: 0, indexMs: 0, indexFailed: 0, deleteTotal: 0, deleteMs: 0, noopUpdateTotal: 0, getExistsTotal: 0, getExistsMs: 0, getMissingTotal: 0,
   getMissingMs: 0, queryTotal: 0, queryMs: 0, fetchTotal: 0, fetchMs: 0, scrollTotal: 0, scrollMs: 0, suggestTotal: 0, suggestMs: 0,
-  flushTotal: 0, flushMs: 0, openContexts: 0, segments: 0,
+  flushTotal: 0, flushMs: 0, translogOps: 0, translogBytes: 0, translogAge: 0, openContexts: 0, segments: 0,
 };
 
 export function activityOf(handles: IndexHandle[], ctx: EngineContext): ActivityCounters {
@@ -67,6 +71,9 @@ export function activityOf(handles: IndexHandle[], ctx: EngineContext): Activity
     out.suggestMs += s.suggestMs;
     out.flushTotal += s.flushTotal;
     out.flushMs += s.flushMs;
+    out.translogOps += s.translogOps;
+    out.translogBytes += s.translogBytes;
+    if (s.translogOps) out.translogAge = Math.max(out.translogAge, Date.now() - s.translogSince);
     out.openContexts += contexts.openOver(s) + pits.openOver(s);
     out.segments += h.docCount > 0 ? 1 : 0;
   }

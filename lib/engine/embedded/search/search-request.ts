@@ -37,6 +37,8 @@ export interface SearchRequest {
   trackTotalHits: boolean | number;
   totalAsInt: boolean;
   trackScores: boolean;
+  /** `stats`: the search groups the request counts in (index stats' `search.groups`). */
+  statsGroups?: string[];
   version: boolean;
   seqNoPrimaryTerm: boolean;
   explain: boolean;
@@ -263,6 +265,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
   return {
     query, postFilter, from, size, source, sourceRequested, sort, searchAfter, trackTotalHits, totalAsInt,
     trackScores: flag('track_scores'),
+    statsGroups: statsGroupsOf(b.stats),
     version: flag('version'),
     seqNoPrimaryTerm: flag('seq_no_primary_term'),
     explain: flag('explain'),
@@ -301,4 +304,12 @@ export function parseCountQuery(body: Record<string, unknown> | undefined): Quer
     if (k !== 'query') throw new EsError(400, 'parsing_exception', `request does not support [${k}]`, { line: 1, col: 1 });
   }
   return b.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(b.query);
+}
+
+/** `stats`: a group name or a list of them. */
+function statsGroupsOf(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  const names = Array.isArray(v) ? v : [v];
+  if (!names.every((n) => typeof n === 'string')) throw new EsError(400, 'parsing_exception', 'Unknown key for a START_OBJECT in [stats].', { line: 1, col: 1 });
+  return names as string[];
 }

@@ -3,6 +3,7 @@ import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { shownSource, type IndexHandle } from '../indices/index.js';
 import { holdingBigInts } from '../../json-body.js';
+import { holdsBigInt } from '../../../ndjson/index.js';
 import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
@@ -344,13 +345,16 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   }
   const ignoredValues: Record<string, unknown[]> = {};
   const ignoredFields = ignored?.length ? { fields: new Set(ignored as string[]), values: ignoredValues } : undefined;
+  const scripted = req.scriptFieldValues?.of(handle, c.ord);
+  // a script's long past 2^53 is a BigInt, written with its digits
+  if (scripted && holdsBigInt(scripted)) holdingBigInts(hit);
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
     ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields, handle.registry) : undefined),
     ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown, ignoredFields),
     ...runtimeFieldValues(req.fields, handle, c.ord),
-    ...req.scriptFieldValues?.of(handle, c.ord),
+    ...scripted,
   };
   if (req.collapse) {
     const v = collapseValues(handle, req.collapse.field)?.docValues.get(c.ord)?.[0];
@@ -459,6 +463,10 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     matches.push(req.slice ? await sliced(matched, req.slice, budget) : matched);
     h.stats.queryTotal++;
     h.stats.queryMs += performance.now() - t0;
+    for (const g of h.stats.searchGroups(req.statsGroups)) {
+      g.queryTotal++;
+      g.queryMs += performance.now() - t0;
+    }
     profiler?.queryPhase(h, performance.now() - t0);
   }
 
@@ -498,10 +506,14 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit) out.push(hit);
     c.m.handle.stats.fetchMs += performance.now() - t0;
+    for (const g of c.m.handle.stats.searchGroups(req.statsGroups)) g.fetchMs += performance.now() - t0;
     fetching.add(c.m.handle);
     profiler?.fetchedHit(c.m.handle, performance.now() - t0);
   }
-  for (const h of fetching) h.stats.fetchTotal++;
+  for (const h of fetching) {
+    h.stats.fetchTotal++;
+    for (const g of h.stats.searchGroups(req.statsGroups)) g.fetchTotal++;
+  }
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
   const maxScore = tracksMaxScore(req.sort, req.trackScores) && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};

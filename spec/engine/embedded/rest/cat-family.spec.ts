@@ -260,7 +260,11 @@ describe('embedded engine REST: the _cat family', () => {
     expectMatch(await text('/_cat/fielddata?help'), '/^ id .+ \\n host .+ \\n ip .+ \\n node .+ \\n field .+ \\n size .+ \\n $/');
     await es.call('PUT', '/index', { settings: { number_of_shards: 1 }, mappings: { properties: { foo: { type: 'text', fielddata: true }, bar: { type: 'text' } } } });
     await es.call('POST', '/index/_doc?refresh=true', { foo: 'bar' });
+    // no row until a sort (or an aggregation) loads the field's field data
+    expect(await text('/_cat/fielddata?h=field,size&v')).to.equal('field size\n');
+    await es.call('POST', '/index/_search', { query: { match_all: {} }, sort: 'foo' });
     expectMatch(await text('/_cat/fielddata?h=field,size&v'), '/^ field \\s+ size \\n foo \\s+ (\\d+(\\.\\d+)?[gmk]?b \\n)+ $/');
+    expect(await text('/_cat/fielddata?h=field,size')).to.not.match(/^foo\s+0b/);
     expectMatch(await text('/_cat/fielddata?h=field,size&fields=notfoo,foo&v'), '/^ field \\s+ size \\n foo \\s+ (\\d+(\\.\\d+)?[gmk]?b \\n)+ $/');
     expectMatch(await text('/_cat/fielddata/notfoo?h=field,size&v'), '/^ field \\s+ size \\n $/');
 
@@ -300,5 +304,15 @@ describe('embedded engine REST: the _cat family', () => {
     expect(yaml.text).to.equal('---\n- index: sized\n  health: green\n');
     // numeric columns are right-aligned, their headers too
     expect(await text('/_cat/indices/sized?h=index,docs.count&v')).to.equal('index docs.count\nsized          1\n');
+  });
+
+  it('_cat/indices?health= filters by a status in any case and refuses another word (ClusterHealthStatus.fromString)', async () => {
+    await es.call('PUT', '/green_one', { settings: { number_of_replicas: 0 } });
+    await es.call('PUT', '/yellow_one', { settings: { number_of_replicas: 1 } });
+    expect(await text('/_cat/indices?health=green&h=index')).to.equal('green_one\n');
+    expect(await text('/_cat/indices?health=YELLOW&h=index')).to.equal('yellow_one\n');
+    const bad = await es.call('GET', '/_cat/indices?health=invalid-health-value');
+    expect(bad.status, bad.text).to.equal(400);
+    expect(bad.json.error).to.include({ type: 'illegal_argument_exception', reason: 'unknown cluster health status [invalid-health-value]' });
   });
 });

@@ -3,6 +3,7 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import { percentOf, threadPools, type NodeFigures, type ThreadPool } from '../../node/index.js';
 import { ByteSize, Duration, catResponse, column, type CatColumn } from '../cat-table.js';
 import { mappedFields } from '../mapped-fields.js';
+import { fielddataSection } from '../../indices/index.js';
 import { shardCopies } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
 import { speaksOpenSearch } from '../dialect.js';
@@ -177,6 +178,7 @@ async function catAllocation(req: RestRequest, ctx: EngineContext): Promise<Rest
 interface FielddataRow {
   ctx: EngineContext;
   field: string;
+  bytes: number;
 }
 
 const FIELDDATA_COLUMNS: Array<CatColumn<FielddataRow>> = [
@@ -185,24 +187,24 @@ const FIELDDATA_COLUMNS: Array<CatColumn<FielddataRow>> = [
   column('ip', 'desc:ip address', (r) => r.ctx.node.ip),
   column('node', 'alias:n;desc:node name', (r) => r.ctx.node.name),
   column('field', 'alias:f;desc:field name', (r) => r.field),
-  column('size', 'text-align:right;alias:s;desc:field data usage', () => new ByteSize(0)),
+  column('size', 'text-align:right;alias:s;desc:field data usage', (r) => new ByteSize(r.bytes)),
 ];
 
 /**
- * `_cat/fielddata[/{fields}]`: the text fields mapped with `fielddata: true` in open indices, the
- * only ones that can hold fielddata. The engine keeps no fielddata cache apart from its index, so
- * their size is 0b.
+ * `_cat/fielddata[/{fields}]`: the fields whose field data is loaded (by a sort, an aggregation:
+ * what index stats' `fielddata` reports), one row per field with its size over the open indices.
  */
 function catFielddata(req: RestRequest, ctx: EngineContext): RestResponse {
   const list = req.pathParams.fields ?? req.params.get('fields');
   const patterns = list === null || list === undefined ? ['*'] : list.split(',').map((f) => f.trim()).filter(Boolean);
   return catResponse(req, FIELDDATA_COLUMNS, () => {
-    const fields = new Set<string>();
+    const bytes = new Map<string, number>();
     for (const h of ctx.indices.all()) {
       if (!h.isOpen) continue;
-      for (const f of mappedFields(h.mappings)) if (f.type === 'text' && f.mapping.fielddata === true && patterns.some((p) => simpleMatch(p, f.path))) fields.add(f.path);
+      const fields = fielddataSection(h, patterns).fields as Record<string, { memory_size_in_bytes: number }>;
+      for (const [field, f] of Object.entries(fields)) bytes.set(field, (bytes.get(field) ?? 0) + f.memory_size_in_bytes);
     }
-    return [...fields].sort().map((field) => ({ ctx, field }));
+    return [...bytes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([field, n]) => ({ ctx, field, bytes: n }));
   });
 }
 

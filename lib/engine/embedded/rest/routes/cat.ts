@@ -1,3 +1,4 @@
+import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { AliasDefinition } from '../../store/types.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
@@ -31,9 +32,17 @@ function catIndices(req: RestRequest, ctx: EngineContext): RestResponse {
     expandWildcards: req.params.get('expand_wildcards') ?? undefined,
     defaultStates: { open: true, closed: true, hidden: false },
   });
-  const health = req.params.get('health');
+  const health = healthFilter(req.params.get('health'));
   const rows = handles.filter((h) => health === null || indexHealth(h) === health);
   return catResponse(req, INDEX_COLUMNS, rows);
+}
+
+/** The `health` filter of `_cat/indices` (ClusterHealthStatus.fromString: any case; another word is refused). */
+function healthFilter(value: string | null): string | null {
+  if (value === null) return null;
+  const status = value.toLowerCase();
+  if (status !== 'green' && status !== 'yellow' && status !== 'red') throw new EsError(400, 'illegal_argument_exception', `unknown cluster health status [${value}]`);
+  return status;
 }
 
 interface AliasRow {

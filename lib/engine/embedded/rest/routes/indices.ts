@@ -1,4 +1,4 @@
-import { defaultsFor, humanSettings, nestSettings, type IndexHandle } from '../../indices/index.js';
+import { clearFielddata, defaultsFor, humanSettings, nestSettings, type IndexHandle } from '../../indices/index.js';
 import { fieldMappings } from '../../mapping/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import { EsError } from '../../../../errors/index.js';
@@ -153,6 +153,20 @@ function refresh(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 /**
+ * `_cache/clear`: answers as refresh does; drops the field data of the indices (of the `fields`
+ * named, else all) when `fielddata` is asked, or no cache is named (every cache is cleared).
+ */
+function clearCache(req: RestRequest, ctx: EngineContext): RestResponse {
+  const response = refresh(req, ctx);
+  const named = ['query', 'request', 'fielddata'].filter((c) => req.params.get(c) !== null);
+  if (!named.length || booleanParam(req.params, 'fielddata', false)) {
+    const fields = req.params.get('fields')?.split(',').map((f) => f.trim()).filter(Boolean);
+    for (const h of resolveIndices(req, ctx)) clearFielddata(h, fields);
+  }
+  return response;
+}
+
+/**
  * `_flush`: the engine's writes are durable once acknowledged, so a flush has nothing left to
  * commit; it answers as refresh does and counts one flush per index (its stats' `flush.total`).
  * `force` without `wait_if_ongoing` is refused, as Elasticsearch's FlushRequest validation does.
@@ -168,6 +182,7 @@ function flush(req: RestRequest, ctx: EngineContext): RestResponse {
     if (!h.isOpen) continue;
     h.stats.flushTotal++;
     h.stats.flushMs += took;
+    h.stats.flushed();
   }
   return response;
 }
@@ -190,5 +205,5 @@ export const indicesRoutes: Route[] = [
   // no Lucene segments to merge and no shard-level caches of its own: both are done once the index is
   // readable, and answer as Elasticsearch does (the shards they went over)
   { id: 'indices.forcemerge', handler: refresh },
-  { id: 'indices.clear_cache', handler: refresh },
+  { id: 'indices.clear_cache', handler: clearCache },
 ];

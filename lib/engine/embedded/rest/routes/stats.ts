@@ -1,6 +1,7 @@
 import { EsError, errors } from '../../../../errors/index.js';
-import type { IndexHandle } from '../../indices/index.js';
+import { completionSection, fielddataSection, type IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
+import { simpleMatch } from '../../../../wildcard/index.js';
 import { unrecognizedMessage } from '../unknown-field.js';
 import { activityOf, type ActivityCounters } from '../stats-columns.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -8,10 +9,13 @@ import { bytesOf } from './cat.js';
 import { indexHealth } from './cluster.js';
 import { resolveTarget } from './search-target.js';
 
-/** A stats section: counters, flags, and (segments' file_sizes) a map the engine has no files for. */
-type Section = Record<string, number | boolean | Record<string, never>>;
+/** A stats section: counters, flags, and maps (segments' file_sizes, the fields of fielddata and completion). */
+type Section = { [key: string]: number | boolean | Section };
 
 const ms = (n: number) => Math.round(n);
+
+/** An empty translog's size: its header, as Elasticsearch reports a shard with no operations (55 bytes). */
+const TRANSLOG_HEADER_BYTES = 55;
 
 /** What an index's (or several indices') stats sections are made of. */
 export interface StatsInput {
@@ -20,12 +24,19 @@ export interface StatsInput {
   shards: number;
   storeBytes: number;
   activity: ActivityCounters;
+  /** Field data loaded, and completion fields' size (field-memory-stats). */
+  fielddataBytes: number;
+  completionBytes: number;
 }
 
 export function statsInputOf(handles: IndexHandle[], ctx: EngineContext): StatsInput {
   const open = handles.filter((h) => h.isOpen);
   const shards = open.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);
-  return { docs: open.reduce((n, h) => n + h.docCount, 0), shards, storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx) };
+  return {
+    docs: open.reduce((n, h) => n + h.docCount, 0), shards, storeBytes: open.reduce((n, h) => n + bytesOf(h), 0), activity: activityOf(open, ctx),
+    fielddataBytes: open.reduce((n, h) => n + (fielddataSection(h, undefined).memory_size_in_bytes as number), 0),
+    completionBytes: open.reduce((n, h) => n + (completionSection(h, undefined).size_in_bytes as number), 0),
+  };
 }
 
 /**
@@ -61,15 +72,19 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
   flush: ({ activity: s }) => ({ total: s.flushTotal, periodic: 0, total_time_in_millis: ms(s.flushMs) }),
   warmer: () => ({ current: 0, total: 0, total_time_in_millis: 0 }),
   query_cache: () => ({ memory_size_in_bytes: 0, total_count: 0, hit_count: 0, miss_count: 0, cache_size: 0, cache_count: 0, evictions: 0 }),
-  fielddata: () => ({ memory_size_in_bytes: 0, evictions: 0 }),
-  completion: () => ({ size_in_bytes: 0 }),
+  fielddata: (i) => ({ memory_size_in_bytes: i.fielddataBytes, evictions: 0 }),
+  completion: (i) => ({ size_in_bytes: i.completionBytes }),
   segments: ({ activity: s }) => ({
     count: s.segments, memory_in_bytes: 0, terms_memory_in_bytes: 0, stored_fields_memory_in_bytes: 0,
     term_vectors_memory_in_bytes: 0, norms_memory_in_bytes: 0, points_memory_in_bytes: 0, doc_values_memory_in_bytes: 0,
     index_writer_memory_in_bytes: 0, version_map_memory_in_bytes: 0, fixed_bit_set_memory_in_bytes: 0,
     max_unsafe_auto_id_timestamp: -1, file_sizes: {},
   }),
-  translog: () => ({ operations: 0, size_in_bytes: 0, uncommitted_operations: 0, uncommitted_size_in_bytes: 0, earliest_last_modified_age: 0 }),
+  translog: ({ activity: s, shards }) => {
+    // each shard's translog file starts with its header; a flush trims it back to that
+    const bytes = shards * TRANSLOG_HEADER_BYTES + s.translogBytes;
+    return { operations: s.translogOps, size_in_bytes: bytes, uncommitted_operations: s.translogOps, uncommitted_size_in_bytes: bytes, earliest_last_modified_age: s.translogAge };
+  },
   request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
   recovery: () => ({ current_as_source: 0, current_as_target: 0, throttle_time_in_millis: 0 }),
   bulk: () => ({ total_operations: 0, total_time_in_millis: 0, total_size_in_bytes: 0, avg_time_in_millis: 0, avg_size_in_bytes: 0 }),
@@ -98,25 +113,62 @@ function selectedSections(req: RestRequest): string[] {
   return Object.keys(SECTIONS).filter((s) => out.has(s));
 }
 
-function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext): Record<string, Section> {
+/**
+ * The fields whose own figures a section reports (RestIndicesStatsAction): `fielddata_fields` or
+ * `completion_fields`, else `fields` for both; undefined when none is named.
+ */
+function namedFields(req: RestRequest, own: string): string[] | undefined {
+  const value = req.params.get(own) ?? req.params.get('fields');
+  return value === null ? undefined : value.split(',').map((f) => f.trim()).filter(Boolean);
+}
+
+function indexSections(h: IndexHandle, sections: string[], ctx: EngineContext, req: RestRequest): Record<string, Section> {
   const out: Record<string, Section> = {};
   const input = statsInputOf([h], ctx);
-  for (const s of sections) out[s] = SECTIONS[s](input);
+  for (const s of sections) {
+    if (s === 'fielddata') out[s] = fielddataSection(h, namedFields(req, 'fielddata_fields'));
+    else if (s === 'completion') out[s] = completionSection(h, namedFields(req, 'completion_fields'));
+    else if (s === 'segments' && !h.isOpen && booleanParam(req.params, 'include_unloaded_segments', false)) {
+      // a closed index's segments are on disk, not loaded: counted when asked for
+      out[s] = { ...SECTIONS[s](input), count: h.docCount > 0 ? 1 : 0 };
+    } else if (s === 'search' && req.params.get('groups') !== null) out[s] = { ...SECTIONS[s](input), groups: searchGroups(h, req.params.get('groups')!) };
+    else out[s] = SECTIONS[s](input);
+  }
   return out;
 }
 
-/** Sums sections of several indices, key by key (booleans: any); no index gives no section, as in ES. */
+/** `groups`: the search groups (names or patterns) whose statistics the search section lists. */
+function searchGroups(h: IndexHandle, groups: string): Section {
+  const patterns = groups.split(',').map((g) => g.trim()).filter(Boolean);
+  const out: Section = {};
+  if (!h.isOpen) return out;
+  for (const [name, g] of [...h.stats.groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!patterns.some((p) => simpleMatch(p, name))) continue;
+    out[name] = {
+      query_total: g.queryTotal, query_time_in_millis: ms(g.queryMs), query_current: 0,
+      fetch_total: g.fetchTotal, fetch_time_in_millis: ms(g.fetchMs), fetch_current: 0,
+      scroll_total: g.scrollTotal, scroll_time_in_millis: ms(g.scrollMs), scroll_current: 0,
+      suggest_total: g.suggestTotal, suggest_time_in_millis: ms(g.suggestMs), suggest_current: 0,
+    };
+  }
+  return out;
+}
+
+/** Adds a section into another, key by key (booleans: any; maps: merged, their numbers added). */
+function addInto(acc: Section, part: Section): void {
+  for (const [k, v] of Object.entries(part)) {
+    if (typeof v === 'object') addInto((acc[k] = typeof acc[k] === 'object' ? acc[k] : {}) as Section, v);
+    else acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
+  }
+}
+
+/** Sums sections of several indices, key by key; no index gives no section, as in ES. */
 function sum(parts: Array<Record<string, Section>>, sections: string[]): Record<string, Section> {
   const out: Record<string, Section> = {};
   if (!parts.length) return out;
   for (const s of sections) {
     const acc: Section = {};
-    for (const p of parts) {
-      for (const [k, v] of Object.entries(p[s])) {
-        if (typeof v === 'object') acc[k] = {};
-        else acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
-      }
-    }
+    for (const p of parts) addInto(acc, p[s]);
     out[s] = acc;
   }
   return out;
@@ -136,18 +188,19 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
   const forbidClosed = booleanParam(req.params, 'forbid_closed_indices', true);
   const closed = handles.find((h) => !h.isOpen);
   if (closed && forbidClosed) throw errors.indexClosed(closed.name, closed.uuid);
-  const open = handles.filter((h) => h.isOpen);
-  const perIndex = open.map((h) => indexSections(h, sections, ctx));
+  // closed indices are listed when allowed (forbid_closed_indices=false), with what a closed shard holds in memory: nothing
+  const listed = forbidClosed ? handles.filter((h) => h.isOpen) : handles;
+  const perIndex = listed.map((h) => indexSections(h, sections, ctx, req));
   const all = sum(perIndex, sections);
   const shards = (h: IndexHandle) => Number(h.meta.settings['index.number_of_shards'] ?? '1');
   const copies = (h: IndexHandle) => shards(h) * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1'));
   const body: Record<string, unknown> = {
-    _shards: { total: open.reduce((n, h) => n + copies(h), 0), successful: open.reduce((n, h) => n + shards(h), 0), failed: 0 },
+    _shards: { total: listed.reduce((n, h) => n + copies(h), 0), successful: listed.reduce((n, h) => n + shards(h), 0), failed: 0 },
     _all: { primaries: all, total: all },
   };
   if (level !== 'cluster') {
     const indices: Record<string, unknown> = {};
-    open.forEach((h, i) => {
+    listed.forEach((h, i) => {
       const entry: Record<string, unknown> = { uuid: h.uuid, health: indexHealth(h), status: h.meta.state, primaries: perIndex[i], total: perIndex[i] };
       if (level === 'shards') {
         entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i] }] };

@@ -6,30 +6,11 @@ import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse } from '../types.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 
-/** Query names a misspelt one is compared with ("did you mean"), as Elasticsearch suggests them. */
-const QUERY_NAMES = [
-  'match_all', 'match_none', 'term', 'terms', 'ids', 'exists', 'bool', 'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix',
-  'multi_match', 'prefix', 'wildcard', 'regexp', 'fuzzy', 'range', 'constant_score', 'dis_max', 'boosting', 'function_score', 'nested',
-  'query_string', 'simple_query_string', 'geo_distance', 'geo_bounding_box', 'geo_shape', 'intervals', 'terms_set', 'more_like_this',
-  'script', 'script_score', 'pinned', 'combined_fields', 'distance_feature', 'rank_feature',
-];
-
-function similarity(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-  }
-  return 1 - d[a.length][b.length] / Math.max(a.length, b.length);
-}
-
-/** ES's message for an unknown query, with its suggestion of a close name. */
+/** ES's message for an unknown query: the parser's reason (with its "did you mean"), and the nested exception's. */
 function parsingMessage(e: EsError): string {
-  const unknown = /^unknown query \[(.+)\]$/.exec(e.reason);
+  const unknown = /^unknown query \[(.+?)\]((?: did you mean .+\?)?)$/.exec(e.reason);
   if (!unknown) return `org.elasticsearch.common.ParsingException: ${e.reason}`;
-  const name = unknown[1];
-  const close = QUERY_NAMES.filter((n) => similarity(n, name) > 0.7).sort((x, y) => similarity(y, name) - similarity(x, name));
-  const hint = close.length ? ` did you mean ${close.length === 1 ? `[${close[0]}]` : `any of [${close.join(', ')}]`}?` : '';
+  const [, name, hint] = unknown;
   return `org.elasticsearch.common.ParsingException: unknown query [${name}]${hint}; nested: NamedObjectNotFoundException[[1:1] unknown field [${name}]${hint}];`;
 }
 

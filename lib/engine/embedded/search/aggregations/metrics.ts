@@ -6,6 +6,7 @@ import type { AggregationType, DocSet, Value } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 import { javaDouble } from './bucket-order.js';
 import { unknownField } from './unknown-field.js';
+import { refuseRangeField } from './range-field-source.js';
 
 /** Kahan summation, as ES's CompensatedSum: sums of doubles that ES and this engine agree on. */
 export class CompensatedSum {
@@ -25,6 +26,7 @@ export class CompensatedSum {
 
 /** Numeric metrics refuse non-numeric fields, as ES does. */
 export function numericSource(type: string, name: string, docs: DocSet, params: SourceParams, scope: SourceScope): ResolvedSource {
+  if (!params.script) refuseRangeField(docs, params.field, type);
   const src = resolveSource(docs, { ...params, valueType: params.valueType ?? 'double' }, scope);
   if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
     throw new EsError(400, 'illegal_argument_exception', `Field [${params.field}] of type [${fieldTypeName(docs, params.field!)}] is not supported for aggregation [${type}]`);

@@ -3,6 +3,7 @@
  * its interval overlaps. The range field's doc values (lower, upper pairs) are turned into one
  * value per bucket key covered, so the histogram groups them as any numeric field's.
  */
+import { EsError } from '../../../../errors/index.js';
 import { fieldType, isRangeType, resolveFieldMapping } from '../../mapping/index.js';
 import type { ResolvedSource } from './source.js';
 import type { DocSet, Value } from './types.js';
@@ -16,6 +17,17 @@ export function rangeFieldType(docs: DocSet, field: string | undefined): string 
     if (m && isRangeType(fieldType(m))) return fieldType(m);
   }
   return undefined;
+}
+
+/**
+ * Refuses a range field to an aggregation that reads single values (terms, range, the numeric
+ * metrics…): Elasticsearch registers range fields only for histogram, date_histogram and the
+ * aggregations that take any field (cardinality, value_count, missing), and answers others
+ * `Field [f] of type [integer_range] is not supported for aggregation [terms]`.
+ */
+export function refuseRangeField(docs: DocSet, field: string | undefined, aggregation: string): void {
+  const type = rangeFieldType(docs, field);
+  if (type !== undefined) throw new EsError(400, 'illegal_argument_exception', `Field [${field}] of type [${type}] is not supported for aggregation [${aggregation}]`);
 }
 
 /** The source with each document's intervals replaced by the bucket keys they cover (at most `limit` per document). */

@@ -9,6 +9,7 @@ import { DEFAULT_DATE_FORMAT, bigIntToIp, parseTimeZone } from '../../mapping/in
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 import { unknownField } from './unknown-field.js';
+import { refuseRangeField } from './range-field-source.js';
 
 interface RangeSpec {
   key?: string;
@@ -245,6 +246,7 @@ export const range: AggregationType<RangeParams> = {
   kind: 'bucket',
   parse: (name, body) => parseRanges('range', name, body),
   run(node, docs, ctx) {
+    if (!node.params.source.script) refuseRangeField(docs, node.params.source.field, 'range');
     const src = resolveSource(docs, { ...node.params.source, valueType: node.params.source.valueType ?? 'double' }, ctx);
     const isDate = src.kind === 'date';
     const fmt = src.format;
@@ -262,6 +264,7 @@ export const dateRange: AggregationType<RangeParams> = {
   parse: (name, body) => parseRanges('date_range', name, body),
   run(node, docs, ctx) {
     const p = node.params;
+    if (!p.source.script) refuseRangeField(docs, p.source.field, 'date_range');
     const src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'date' }, ctx, p.timeZone);
     const zone = parseTimeZone(p.timeZone);
     const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
@@ -308,6 +311,7 @@ export const ipRange: AggregationType<RangeParams> = {
   kind: 'bucket',
   parse: (name, body) => parseRanges('ip_range', name, body),
   run(node, docs, ctx) {
+    if (!node.params.source.script) refuseRangeField(docs, node.params.source.field, 'ip_range');
     const src = resolveSource(docs, node.params.source, ctx);
     const parse = (v: unknown): bigint => {
       const n = ipToBigInt(String(v));

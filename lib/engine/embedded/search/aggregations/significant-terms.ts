@@ -9,6 +9,7 @@
  * `significant_terms` reads doc values (keyword, numbers, text with fielddata); `significant_text`
  * reads the text field's postings, so every term of a document counts once.
  */
+import { refuseRangeField } from './range-field-source.js';
 import { EsError } from '../../../../errors/index.js';
 import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import { parseQuery, type Query } from '../query/index.js';
@@ -189,6 +190,7 @@ function addDoc(map: TermDocs, key: Value, si: number, ord: number, segments: nu
 
 /** Doc values' terms of every document of `docs`. */
 function valueTerms(docs: DocSet, p: SignificantParams, scope: SourceScope): Foreground {
+  if (!p.source.script) refuseRangeField(docs, p.source.field, 'significant_terms');
   const src = resolveSource(docs, p.source, scope);
   if (src.kind === 'double') throw illegal('No support for examining floating point numerics');
   const miss = missingArray(src);

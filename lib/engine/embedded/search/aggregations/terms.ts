@@ -2,10 +2,12 @@ import { asStep } from './aggregation-steps.js';
 import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
-import { ipOrderKey } from '../../mapping/index.js';
+import { fieldType, ipOrderKey, resolveFieldMapping } from '../../mapping/index.js';
+import { noteFielddataLoaded } from '../../indices/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
+import { refuseRangeField } from './range-field-source.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
 import type { AggContext, AggNode, AggOutput, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
@@ -20,6 +22,8 @@ interface TermsParams {
   order: OrderCriterion[];
   includeExclude: IncludeExcludeSpec;
   showTermDocCountError: boolean;
+  /** `execution_hint` as given: `map` reads the values as they are, anything else builds global ordinals. */
+  executionHint?: string;
 }
 
 function intOf(v: unknown, name: string, aggName: string, min: number): number {
@@ -107,11 +111,17 @@ export const terms: AggregationType<TermsParams> = {
       order: body.order === undefined ? [{ path: '_count', asc: false }] : parseOrder(body.order, name, subs),
       includeExclude: { include: body.include, exclude: body.exclude },
       showTermDocCountError: body.show_term_doc_count_error === true,
+      executionHint: typeof body.execution_hint === 'string' ? body.execution_hint : undefined,
     };
   },
   run(node, docs, ctx) {
     const p = node.params;
+    if (!p.source.script) refuseRangeField(docs, p.source.field, node.type ?? 'terms');
     const resolved = resolveSource(docs, p.source, ctx);
+    // Elasticsearch counts a keyword field's global ordinals, built unless `map` is asked, as field data
+    if (p.executionHint !== 'map' && !p.source.script && p.source.field !== undefined && resolved.kind === 'bytes') {
+      for (const seg of docs) if (fieldType(resolveFieldMapping(seg.handle.mappings, p.source.field) ?? {}) === 'keyword') noteFielddataLoaded(seg.handle, p.source.field);
+    }
     // buckets keyed by the exact values (an unsigned_long's past 2^53 are BigInts)
     const src: ResolvedSource = { ...resolved, values: resolved.values.map(exactKeys) };
     if (ordersBySubAgg(p.order)) return chooseBuckets(node, docs, ctx, src, true);

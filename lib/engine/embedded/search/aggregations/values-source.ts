@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
+import { noteFielddataLoaded } from '../../indices/index.js';
 import { DEFAULT_DATE_FORMAT, INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
 import { DateFormatter } from './date-formatter.js';
 import { MillisOfNanos } from './millis-of-nanos.js';
@@ -92,6 +93,7 @@ export function fieldValues(handle: IndexHandle, field: string): FieldValues | u
   if (type === 'object' || type === 'nested') return undefined;
   if (type === 'text' || type === 'match_only_text') {
     if (mapping.fielddata !== true) throw fielddataDisabled(field, handle.name);
+    noteFielddataLoaded(handle, field);
     return { kind: 'bytes', docValues: uninvert(handle, field), mapping };
   }
   const docValues = handle.inverted?.field(field)?.docValues;

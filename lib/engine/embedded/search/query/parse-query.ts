@@ -2,7 +2,8 @@ import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
 import { booleanValue, parseFuzziness, parseRewrite } from './query-fields.js';
 import type { DecayFunction, FullTextOptions, MultiMatchType, Query, Scalar, ScoreFunction } from './query.js';
-import { queryTypeOfName } from './query-type.js';
+import { queryTypeOfName, registeredQueryNames } from './query-type.js';
+import { didYouMean } from '../../rest/unknown-field.js';
 import { parseScriptSpec } from '../../painless/index.js';
 
 export function parsingError(reason: string): EsError {
@@ -198,7 +199,8 @@ function parseQueryNode(input: unknown): Query {
       // syntax → ordinary DSL; field patterns stay unexpanded here (routes expand them against mappings first)
       return parseQuery(queryStringToDsl(name, body));
     default:
-      throw new EsError(400, 'parsing_exception', `unknown query [${name}]`, {
+      // Elasticsearch suggests the registered names more than half similar (SuggestingErrorOnUnknown)
+      throw new EsError(400, 'parsing_exception', `unknown query [${name}]${didYouMean(name, [...registeredQueryNames(), 'query_string', 'simple_query_string'])}`, {
         line: 1,
         col: 1,
         caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${name}]` },

@@ -118,14 +118,23 @@ let dslNames: Map<string, Query['type']> | undefined;
 
 /** The type a DSL query name parses into (parsedFrom), or undefined (parse-query looks the DSL's names up). */
 export function queryTypeOfName(name: string): QueryType<Query['type']> | undefined {
+  const type = dslNamesOf().get(name);
+  return type === undefined ? undefined : queryTypeOf(type);
+}
+
+/** Every query name the DSL parses through the registry (what a misspelt one is compared with). */
+export function registeredQueryNames(): Iterable<string> {
+  return dslNamesOf().keys();
+}
+
+function dslNamesOf(): Map<string, Query['type']> {
   if (!dslNames) {
     dslNames = new Map();
     for (const t of Object.values(registry()) as Array<{ name: Query['type']; parsedFrom?: readonly string[] }>) {
       for (const name of t.parsedFrom ?? [t.name]) dslNames.set(name, t.name);
     }
   }
-  const type = dslNames.get(name);
-  return type === undefined ? undefined : queryTypeOf(type);
+  return dslNames;
 }
 
 /** Whether a name is a query type's (an object of the parsed tree with this `type` is a query node). */

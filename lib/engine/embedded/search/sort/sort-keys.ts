@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
+import { noteFielddataLoaded } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, fieldType, formatDate, ipOfOrderKey, ipOrderKey, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { dateKeys } from './date-keys.js';
@@ -107,6 +108,7 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
   const type = mapping ? fieldType(mapping) : (spec.unmappedType ?? 'keyword');
   const isNumeric = NUMERIC_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
   if (TEXT_TYPES.has(type) && mapping?.fielddata !== true) throw fielddataDisabled(spec.field);
+  if (TEXT_TYPES.has(type)) noteFielddataLoaded(handle, spec.field);
   const mode: SortMode = spec.mode ?? (spec.order === 'asc' ? 'min' : 'max');
   if (!isNumeric && (mode === 'sum' || mode === 'avg' || mode === 'median')) {
     throw illegal(`only supported on numeric fields: sort mode [${mode}] on field [${spec.field}]`);
