@@ -219,6 +219,7 @@ async function callOnce(
   const parameters = substitute(step.parameters ?? {}, outputs) as Record<string, unknown>;
   const used = new Set<string>();
   let urlPath = substitute(step.path, outputs) as string;
+  if (!urlPath.startsWith('/')) urlPath = `/${urlPath}`; // `path: games`, as an HTTP client joins it to the base URL
   urlPath = urlPath.replace(/\{(\w+)\}/g, (_, name: string) => {
     used.add(name);
     return encodeURIComponent(paramString(parameters[name]));
