@@ -156,6 +156,8 @@ export class FieldSubset {
     if (mappings.properties) out.properties = this.properties(mappings.properties, '');
     const runtime = mappings.runtime;
     if (runtime && typeof runtime === 'object') out.runtime = Object.fromEntries(Object.entries(runtime).filter(([name]) => this.shows(name)));
+    const derived = mappings.derived;
+    if (derived && typeof derived === 'object') out.derived = Object.fromEntries(Object.entries(derived).filter(([name]) => this.shows(name)));
     return out;
   }
 

@@ -116,6 +116,8 @@ export class IndexHandle {
   inverted: InvertedIndex | undefined;
   /** Operation counters for the index stats API. */
   readonly stats = new IndexStats();
+  /** Its BM25 scores as OpenSearch 2's (LegacyBM25Similarity): set for an engine that answers every request as OpenSearch 2. */
+  legacyBm25 = false;
 
   constructor(
     public meta: IndexMetadata,

@@ -72,11 +72,14 @@ export class Indices {
     private readonly store: Store,
     /** The engine's config directory, read by analysis settings that name files. */
     readonly configFiles?: ConfigFiles,
+    /** Every index scores BM25 as OpenSearch 2 does (an engine answering every request as OpenSearch 2). */
+    private readonly legacyBm25 = false,
   ) {
     this.templates = new Templates(store);
     this.synonyms = new SynonymsSets(store);
     for (const meta of store.loadIndices()) {
       const handle = new IndexHandle(meta, store, this.synonyms, configFiles);
+      handle.legacyBm25 = legacyBm25;
       handle.load();
       this.handles.set(meta.name, handle);
     }
@@ -141,6 +144,7 @@ export class Indices {
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
     const handle = new IndexHandle(meta, this.store, this.synonyms, this.configFiles);
+    handle.legacyBm25 = this.legacyBm25;
     handle.inverted = undefined;
     handle.load();
     this.handles.set(name, handle);

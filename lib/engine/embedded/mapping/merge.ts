@@ -5,7 +5,12 @@ import { LEAF_TYPES, OBJECT_TYPES, fieldType, normalizeDynamic, type FieldMappin
 const ROOT_PARAMS = new Set([
   'properties', 'dynamic', '_source', '_routing', '_meta', 'date_detection', 'numeric_detection', 'dynamic_templates',
   'dynamic_date_formats', 'runtime', 'enabled', '_field_names', '_data_stream_timestamp', 'subobjects', '_size',
+  // OpenSearch 2.15's derived fields: kept in the mapping (see validateDerived)
+  'derived',
 ]);
+
+/** The types an OpenSearch derived field may have. */
+const DERIVED_TYPES = new Set(['boolean', 'date', 'geo_point', 'ip', 'keyword', 'text', 'long', 'double', 'float', 'object']);
 
 /** Parameters a later mapping may change on an existing field (ES's updateable parameters). */
 const UPDATEABLE = new Set([
@@ -57,8 +62,27 @@ export function validateMappings(input: unknown, analysis?: AnalysisNames): Mapp
     if (!Array.isArray(root.dynamic_date_formats)) throw mapperParsing('Failed to parse mapping: Dynamic date formats must be an array or a string');
   }
   if (root.dynamic_templates !== undefined) validateDynamicTemplates(root.dynamic_templates);
+  if (root.derived !== undefined) validateDerived(root.derived);
   if (root.properties !== undefined) root.properties = validateProperties(root.properties, '', analysis);
   return root as Mappings;
+}
+
+/**
+ * OpenSearch's derived fields (`derived: {name: {type, script, ...}}`): each an object with one of
+ * the derived types and a script. The embedded engine keeps them in the mapping (a mapping read
+ * answers them, a later mapping replaces one by name, `null` removes it); it does not compute
+ * them: a search reads a derived field as an unmapped one.
+ */
+function validateDerived(derived: unknown): void {
+  if (derived === null || typeof derived !== 'object' || Array.isArray(derived)) throw mapperParsing('Failed to parse mapping: [derived] must be an object');
+  for (const [name, def] of Object.entries(derived as Record<string, unknown>)) {
+    if (def === null) continue;
+    if (typeof def !== 'object' || Array.isArray(def)) throw mapperParsing(`Failed to parse mapping: Expected map for derived field [${name}] definition but got a ${typeof def}`);
+    const d = def as Record<string, unknown>;
+    if (d.type === undefined) throw mapperParsing(`Failed to parse mapping: No type specified for derived field [${name}]`);
+    if (!DERIVED_TYPES.has(String(d.type))) throw mapperParsing(`Failed to parse mapping: No handler for type [${String(d.type)}] declared on derived field [${name}]`);
+    if (d.script === undefined || d.script === null) throw mapperParsing(`Failed to parse mapping: script is required for derived field [${name}]`);
+  }
 }
 
 function validateDynamicTemplates(templates: unknown): void {
@@ -203,15 +227,15 @@ export function* mergeMappingsSteps(existing: Mappings, update: Mappings): Gener
   const out: Mappings = { ...existing };
   for (const [k, v] of Object.entries(update)) {
     if (k === 'properties') continue;
-    if (k === 'runtime' && v && typeof v === 'object') {
-      // a runtime field set to null is removed, as Elasticsearch removes it
-      const runtime: Record<string, unknown> = { ...((existing.runtime as Record<string, unknown> | undefined) ?? {}) };
+    if ((k === 'runtime' || k === 'derived') && v && typeof v === 'object') {
+      // a runtime (or OpenSearch derived) field set to null is removed, as Elasticsearch removes it
+      const runtime: Record<string, unknown> = { ...((existing[k] as Record<string, unknown> | undefined) ?? {}) };
       for (const [name, def] of Object.entries(v as Record<string, unknown>)) {
         if (def === null) delete runtime[name];
         else runtime[name] = def;
       }
-      if (Object.keys(runtime).length) out.runtime = runtime;
-      else delete out.runtime;
+      if (Object.keys(runtime).length) out[k] = runtime;
+      else delete out[k];
       continue;
     }
     if (k === 'dynamic_templates' && Array.isArray(existing.dynamic_templates) && Array.isArray(v)) {

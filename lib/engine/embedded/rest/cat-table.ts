@@ -1,4 +1,5 @@
 import { stringify as toYaml } from 'yaml';
+import { BINARY_CONTENT_TYPES, encodeBinary } from './binary-content.js';
 import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { booleanParam } from './params.js';
@@ -8,7 +9,7 @@ import type { RestRequest, RestResponse } from './types.js';
  * Elasticsearch's `_cat` tables (RestTable, AbstractCatAction): columns declared with ES's own
  * attribute strings (`alias:…;text-align:right;desc:…;default:false`), rows of typed cells, and
  * one renderer for every `_cat` API — `v`, `h` (names, aliases, wildcards), `s` (`:asc`/`:desc`),
- * `ts`, `bytes`, `time`, `help`, `format=json|yaml`. Only `format` selects a structured answer:
+ * `ts`, `bytes`, `time`, `help`, `format=json|yaml|cbor|smile`. Only `format` selects a structured answer:
  * an `Accept` header does not (clients and test runners send `application/json` to every API).
  */
 
@@ -206,16 +207,19 @@ function helpText<Row>(columns: Array<CatColumn<Row>>): string {
   return columns.map((c) => `${c.name.padEnd(w[0])} | ${c.aliasText.padEnd(w[1])} | ${c.desc.padEnd(w[2])}\n`).join('');
 }
 
-/** A `_cat` table as the request asks for it: help, text (with `v`), or `format=json|yaml`. */
+/** A `_cat` table as the request asks for it: help, text (with `v`), or `format=json|yaml|cbor|smile`. */
 export function catResponse<Row>(req: RestRequest, columns: Array<CatColumn<Row>>, rows: Row[] | (() => Row[])): RestResponse {
   if (booleanParam(req.params, 'help', false)) return { status: 200, text: helpText(columns) };
   const shown = shownColumns(req, columns);
   const ordered = sortRows(req, columns, typeof rows === 'function' ? rows() : rows);
   const cells = ordered.map((row) => shown.map((s) => render(req, s.column.value(row))));
   const format = req.params.get('format');
-  if (format === 'json' || format === 'yaml') {
+  if (format === 'json' || format === 'yaml' || format === 'cbor' || format === 'smile') {
     const objects = cells.map((r) => Object.fromEntries(shown.map((s, i) => [s.display, r[i]])));
     if (format === 'json') return { status: 200, body: objects };
+    if (format === 'cbor' || format === 'smile') {
+      return { status: 200, bytes: encodeBinary(format, objects), headers: { 'content-type': BINARY_CONTENT_TYPES[format] } };
+    }
     return { status: 200, text: toYaml(objects, { lineWidth: 0 }).replace(/^/, '---\n'), headers: { 'content-type': 'application/yaml' } };
   }
   const verbose = booleanParam(req.params, 'v', false);

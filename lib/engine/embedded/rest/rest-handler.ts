@@ -321,6 +321,9 @@ export class RestHandler {
       // field rules where the documents are read out: anything the gateway let through is hidden here, and counted
       if (request.access?.fields && res.body !== undefined && hideFields(res.body, request.access.fields)) namedHidden = true;
       countHidden();
+      if (res.bytes !== undefined) {
+        return { status: res.status, headers: Object.assign({ 'x-elastic-product': PRODUCT_HEADER['x-elastic-product'] }, res.headers), body: method === 'HEAD' ? Buffer.alloc(0) : res.bytes };
+      }
       if (res.text !== undefined) {
         return { status: res.status, headers: Object.assign({ 'x-elastic-product': PRODUCT_HEADER['x-elastic-product'], 'content-type': 'text/plain; charset=UTF-8' }, res.headers), body: method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(res.text) };
       }

@@ -38,6 +38,8 @@ export interface RestResponse {
   /** A JSON value, or text (for _cat), or undefined (HEAD-style answers). */
   body?: unknown;
   text?: string;
+  /** A binary answer (a `_cat` table as CBOR or Smile), sent as it is with the content type `headers` give. */
+  bytes?: Buffer;
   headers?: Record<string, string>;
 }
 

@@ -105,20 +105,31 @@ function termvectors(req: RestRequest, ctx: EngineContext): RestResponse {
 export function termVectorsOf(ctx: EngineContext, index: string, id: string | undefined, params: ParamReader, body: JsonObject): JsonObject {
   const handle = ctx.indices.readTarget(index);
   handle.ensureOpen();
-  if (id === undefined) {
+  const artificial = id === undefined && isPlainObject(body.doc) ? body.doc : undefined;
+  if (id === undefined && !artificial) {
     throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: id or doc is required;');
   }
   const started = performance.now();
-  const doc = reachableDocument(handle, id, params.get('routing') ?? undefined);
-  const response: JsonObject = { _index: handle.name, _type: '_doc', _id: id };
-  if (!doc) {
-    response.found = false;
+  let source: JsonObject;
+  let response: JsonObject;
+  if (artificial) {
+    // An artificial document (`doc`): analyzed with the index's mappings, never stored; ES answers
+    // it without `_id`, at `_version` 0.
+    source = artificial;
+    response = { _index: handle.name, _version: 0, found: true, took: Math.round(performance.now() - started) };
+  } else {
+    const doc = reachableDocument(handle, id!, params.get('routing') ?? undefined);
+    response = { _index: handle.name, _type: '_doc', _id: id! };
+    if (!doc) {
+      response.found = false;
+      response.took = Math.round(performance.now() - started);
+      return response;
+    }
+    source = doc.source;
+    response._version = doc.version;
+    response.found = true;
     response.took = Math.round(performance.now() - started);
-    return response;
   }
-  response._version = doc.version;
-  response.found = true;
-  response.took = Math.round(performance.now() - started);
   const requested = params.get('fields') ?? (Array.isArray(body.fields) ? (body.fields as unknown[]).map(String).join(',') : null);
   let fields: string[];
   if (requested) fields = requested.split(',').map((f) => f.trim()).filter(Boolean);
@@ -141,7 +152,7 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
     if (!mapping) continue;
     const type = fieldType(mapping);
     if (type !== 'text' && type !== 'keyword') continue;
-    const values = valuesFor(handle, doc.source, field);
+    const values = valuesFor(handle, source, field);
     if (!values.length) continue;
     const terms = fieldTermVector(handle, mapping, values, opts);
     const indexed = handle.inverted?.field(field);

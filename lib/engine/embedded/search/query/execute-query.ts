@@ -13,7 +13,7 @@ import { queryTerm } from './query-terms.js';
 import { requiredShouldMatches, type MultiTermRewrite, type Query } from './query.js';
 import { queryTypeOf } from './query-type.js';
 import { expandFields, rewriteQuery } from './rewrite-query.js';
-import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
+import { avgFieldLength, bm25, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25, similarityBoost } from './similarity.js';
 import type { TermPattern } from './term-patterns.js';
 import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 import { EsError } from '../../../../errors/index.js';
@@ -32,11 +32,15 @@ export interface ExecutionContext {
   indexName?: string;
   /** Stored scripts, for script queries that name one by `id`. */
   scripts?: StoredScripts;
+  /** BM25 as OpenSearch 2 scores it (LegacyBM25Similarity: every BM25 weight times k1 + 1). */
+  legacyBm25?: boolean;
 }
 
 /** The context queries run in on one open index. */
 export function queryContextOf(handle: IndexHandle): ExecutionContext {
-  return { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry, indexName: handle.name };
+  const ctx: ExecutionContext = { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry, indexName: handle.name };
+  if (handle.legacyBm25) ctx.legacyBm25 = true;
+  return ctx;
 }
 
 const f = Math.fround;
@@ -84,6 +88,7 @@ export interface Exec {
   now: number;
   indexName?: string;
   scripts?: StoredScripts;
+  legacyBm25?: boolean;
   reader: SliceReader;
   /** The liveness the query runs against, and its ordinal count: the index's own, or a copy taken when the query may pause. */
   live: Uint8Array;
@@ -153,7 +158,7 @@ export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, bu
 
 /** `queryWork` of a query already rewritten against `ctx` (rewriteQuery), for a caller whose other passes read the same tree. */
 export function* rewrittenQueryWork(rewritten: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
-  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, budget });
+  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, legacyBm25: ctx.legacyBm25, budget });
   return belowCut(yield* run(rewritten, x, scoring), x);
 }
 
@@ -199,7 +204,7 @@ export function* indexedTerm(field: string, term: string, boost: number, constan
   if (tid < 0) return ScoredDocs.empty();
   const out = new DocSetBuilder(fi.postingsCount(tid));
   const useBm25 = scoring && !constant && scoredByBm25(fi.type);
-  const weight = useBm25 ? bm25Weight(boost, idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
+  const weight = useBm25 ? bm25Weight(similarityBoost(boost, x.legacyBm25), idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
   yield* termDocs(fi, tid, x, { weight, bm25: useBm25, constant: scoring ? boost : 0 }, out);
   return out.build();
 }
@@ -320,7 +325,7 @@ export function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring:
   }
   if (freqs.size === 0) return ScoredDocs.empty();
   const idfTerms = q.paths.length === 1 ? termIds[0].flat() : [...new Set(termIds.flat(2))];
-  const weight = bm25Weight(q.boost, idfSum(idfTerms.map((tid) => idf(liveDocFreq(fi, tid, x), fi.docCount))));
+  const weight = bm25Weight(similarityBoost(q.boost, x.legacyBm25), idfSum(idfTerms.map((tid) => idf(liveDocFreq(fi, tid, x), fi.docCount))));
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);
@@ -933,7 +938,7 @@ function spanScorer(q: Extract<Query, { type: 'interval_source' }>, positions: M
     const df = tid >= 0 ? liveDocFreq(lfi, tid, x) : byOrd.size;
     idfSum = f(idfSum + idf(df, lfi.docCount));
   }
-  const weight = bm25Weight(q.boost, idfSum);
+  const weight = bm25Weight(similarityBoost(q.boost, x.legacyBm25), idfSum);
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   return (ord: number, intervals: ReturnType<typeof intervalsOf>) => {
     let freq = 0;
@@ -979,7 +984,7 @@ export function* combinedTerm(q: Extract<Query, { type: 'combined_term' }>, x: E
     }
   }
   if (!freqs.size) return ScoredDocs.empty();
-  const weight = bm25Weight(q.boost, idf(maxDf, docCount));
+  const weight = bm25Weight(similarityBoost(q.boost, x.legacyBm25), idf(maxDf, docCount));
   const cache = normInverseCache(avgFieldLength(sumTotalTermFreq, docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);

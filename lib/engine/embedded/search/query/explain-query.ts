@@ -3,7 +3,7 @@ import { executeQuery, float32, type ExecutionContext } from './execute-query.js
 import type { Query } from './query.js';
 import { queryTypeOf, type Printer } from './query-type.js';
 import { rewriteQuery } from './rewrite-query.js';
-import { BM25_B, BM25_K1, avgFieldLength, bm25, bm25Tf, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25 } from './similarity.js';
+import { BM25_B, BM25_K1, avgFieldLength, bm25, bm25Tf, bm25Weight, idf, idfSum, normInverseCache, normOf, scoredByBm25, similarityBoost } from './similarity.js';
 
 /** Lucene's Explanation as Elasticsearch renders it: `value`, `description`, `details`. */
 export interface Explanation {
@@ -97,7 +97,7 @@ export function explainTerm(q: Extract<Query, { type: 'indexed_term' }>, ord: nu
   if (!fi || stats.freq === 0) return undefined;
   if (!scoring) return node(0, `${q.field}:${q.term}`);
   if (q.constant || !scoredByBm25(fi.type)) return node(q.boost, boosted(`${q.field}:${q.term}`, q.boost));
-  const score = bm25Explanation(fi, q.boost, idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
+  const score = bm25Explanation(fi, similarityBoost(q.boost, c.exec.legacyBm25), idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
   return node(score.value, `weight(${q.field}:${q.term} in ${ord}) [PerFieldSimilarity], result of:`, [score]);
 }
 
@@ -112,11 +112,12 @@ export function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number
     return idfExplanation(tid >= 0 ? termStats(fi, tid, ord, c).df : 0, fi.docCount);
   }));
   const idfExpl = node(idfSum(idfs.map((e) => e.value)), 'idf, sum of:', idfs);
-  const weight = bm25Weight(q.boost, idfExpl.value);
+  const boost = similarityBoost(q.boost, c.exec.legacyBm25);
+  const weight = bm25Weight(boost, idfExpl.value);
   const normInverse = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount))[normOf(fi, ord)];
   // score = w − w / (1 + freq·n)  ⇒  freq = (w / (w − score) − 1) / n, rounded to the float it was.
   const freq = float32((weight / (weight - score) - 1) / normInverse);
-  const bm = bm25Explanation(fi, q.boost, idfExpl, freq, node(freq, `phraseFreq=${javaFloat(freq)}`), ord);
+  const bm = bm25Explanation(fi, boost, idfExpl, freq, node(freq, `phraseFreq=${javaFloat(freq)}`), ord);
   return node(score, `weight(${describe({ ...q, boost: 1 })} in ${ord}) [PerFieldSimilarity], result of:`, [bm]);
 }
 

@@ -53,6 +53,16 @@ export function normOf(fi: FieldIndex, ord: number): number {
   return fi.positional ? fi.norms[ord] : 1;
 }
 
+/**
+ * The boost BM25 scores with: the query's, or — for OpenSearch 2's default similarity,
+ * LegacyBM25Similarity, which keeps the (k1 + 1) factor Lucene 8 took out of the numerator — the
+ * query's times (k1 + 1) in float, as LegacyBM25Similarity hands BM25Similarity `boost * (1 + k1)`
+ * (an explanation shows it as the `boost` node, 2.2 for a boost of 1).
+ */
+export function similarityBoost(boost: number, legacyBm25: boolean | undefined): number {
+  return legacyBm25 ? f(boost * f(1 + f(K1))) : boost;
+}
+
 /** A term's BM25 weight: boost · idf. */
 export function bm25Weight(boost: number, idfValue: number): number {
   return f(boost * idfValue);
