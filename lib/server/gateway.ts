@@ -20,6 +20,7 @@ import { RequestLog } from '../logs/index.js';
 import { GatewayMetrics, engineMetrics, serveMetrics } from '../metrics/index.js';
 import { ClientAddresses, createLogger, lineLogger, type Logger } from '../logging/index.js';
 import { Readiness } from './readiness.js';
+import { finishedOnClose } from './response-finished.js';
 import { Parts } from './parts.js';
 import { guardConnections, listenWithin, serverOptions } from '../connections/index.js';
 import { CircuitBreakers } from '../breakers/index.js';
@@ -156,7 +157,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     clientAddresses.install(app);
     void analytics?.purge(); // then daily
     void logs?.purge(); // then daily
-    const server = http.createServer(serverOptions(config.http), app.callback());
+    const server = http.createServer(serverOptions(config.http), finishedOnClose(app.callback()));
     // connection caps and read timeouts: a crowd of slow clients cannot hold every descriptor
     parts.add('connection guard', guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) }), (c) => c.close());
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength, clientAddress: (req) => clientAddresses.of(req),

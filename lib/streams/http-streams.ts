@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
@@ -53,6 +53,7 @@ export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: Stream
     throw err;
   });
   releaseKoaHold(ctx.res);
+  releaseParsedRequest(ctx.req);
 }
 
 /**
@@ -67,6 +68,18 @@ export async function writeLiveStream(ctx: Context, hub: StreamHub, kind: Stream
 function releaseKoaHold(res: ServerResponse): void {
   const finished = (res as ServerResponse & { __onFinished?: { queue?: unknown[] | null } | null }).__onFinished;
   if (finished?.queue) finished.queue.length = 0;
+}
+
+/**
+ * What node and koa parsed of the request line and headers once asked (the headers as an object,
+ * koa's parsed URL: `parseurl`'s `_parsedUrl`) stays on the request as long as its stream, a few
+ * hundred bytes for each of tens of thousands: once the head is out both are let go, and made
+ * again from the request's raw lines if anything reads them (the request log, when the stream
+ * ends, reads a header or two).
+ */
+function releaseParsedRequest(req: IncomingMessage): void {
+  (req as { headers: IncomingMessage['headers'] | undefined }).headers = undefined;
+  (req as IncomingMessage & { _parsedUrl?: unknown })._parsedUrl = undefined;
 }
 
 /**

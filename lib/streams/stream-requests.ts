@@ -127,9 +127,10 @@ export async function openRequestedStream(
     // holds for every change as for the initial read
     const filter = sourceFilterFromParams(sourceParams);
     const source = filter.fetch && !filter.includes.length && !filter.excludes.length ? undefined : filter;
-    // the initial read and every re-read: the stream's value narrowed to its document's GET
+    // the initial read and every re-read: the stream's value narrowed to its document's GET (the
+    // reader keeps its parameters for the stream's life: none is the one empty map of all streams)
     const read = input.request && narrowRequest(input.request, { segments: [index, '_doc', target.id], params, body: undefined });
-    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, params, read) }, input.transport);
+    return hub.document({ index, id: target.id, type, streamOnly, since: since || undefined, source, readInitial: documentReader(backend, typed, index, type, target.id, params.size ? params : NO_PARAMS, read) }, input.transport);
   }
 
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
