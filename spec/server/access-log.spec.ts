@@ -97,6 +97,18 @@ describe('structured logs: access lines and request ids', function () {
       expect(line).not.to.have.property('aborted');
     });
 
+    it('escapes a path as sent, quotes and backslashes too, alike in its path and its message', async () => {
+      // Node's parser admits `"` and `\` in a request target: the line is still one JSON value saying them
+      const closed = nextResponseClosed(g.gw);
+      const raw = await rawRequest(g.gw, `GET /bo"ok\\s/_doc/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${adminAuth()}\r\nConnection: close\r\n\r\n`);
+      await closed;
+      const status = Number(/^HTTP\/1\.1 (\d+)/.exec(raw)?.[1]);
+      expect(status).to.be.at.least(400);
+      const line = g.log.access.find((l) => String(l.path).includes('"'));
+      expect(line).to.include({ method: 'GET', path: '/bo"ok\\s/_doc/1', status });
+      expect(line!.msg).to.equal(`GET /bo"ok\\s/_doc/1 ${status}`);
+    });
+
     it("keeps a client's sane X-Request-Id, and replaces one that is not", async () => {
       const own = await g.call('GET', '/books/_doc/1', { headers: { 'x-request-id': 'client-id.42:a/b=' } });
       expect(own.headers['x-request-id']).to.equal('client-id.42:a/b=');
