@@ -31,14 +31,22 @@ describe('embedded engine: aggregations refuse range fields they cannot read', (
     ['sum', 'integer_range', { sum: { field: 'r' } }],
     ['stats', 'integer_range', { stats: { field: 'r' } }],
     ['percentiles', 'integer_range', { percentiles: { field: 'r' } }],
+    ['multi_terms', 'integer_range', { multi_terms: { terms: [{ field: 'n' }, { field: 'r' }] } }],
   ];
   for (const [agg, type, body] of refused) {
     it(`${agg} on a ${type} field is refused`, async () => {
-      const field = (Object.values(body)[0] as { field: string }).field;
+      const field = body.multi_terms ? 'r' : (Object.values(body)[0] as { field: string }).field;
       const error = await refusalOf(es, 'ranges', { aggs: { a: body } });
       expect(error).to.include({ type: 'illegal_argument_exception', reason: `Field [${field}] of type [${type}] is not supported for aggregation [${agg}]` });
     });
   }
+
+  it('a composite source refuses one as its aggregation does', async () => {
+    for (const [source, body] of [['terms', { field: 'r' }], ['histogram', { field: 'r', interval: 2 }]] as const) {
+      const error = await refusalOf(es, 'ranges', { aggs: { c: { composite: { sources: [{ s: { [source]: body } }] } } } });
+      expect(error.reason).to.equal(`Field [r] of type [integer_range] is not supported for aggregation [${source}]`);
+    }
+  });
 
   it('histogram, cardinality, value_count and missing still read one', async () => {
     const aggs = await aggregationsOf(es, 'ranges', {

@@ -1,3 +1,4 @@
+import { refuseRangeField } from './range-field-source.js';
 import { ipOfOrderKey, ipOrderKey } from '../../mapping/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
@@ -70,6 +71,8 @@ interface Prepared {
 
 function prepare(spec: CompositeSource, docs: DocSet, scope: SourceScope): Prepared {
   const now = scope.now;
+  // a composite source reads single values, as its aggregation does: a range field is refused
+  if (!spec.source.script) refuseRangeField(docs, spec.source.field, spec.type);
   if (spec.type === 'terms') {
     const src = resolveSource(docs, spec.source, scope);
     const numeric = src.kind !== 'bytes' && src.kind !== 'ip';

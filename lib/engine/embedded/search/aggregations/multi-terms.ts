@@ -4,6 +4,7 @@
  * joined by `|`. Keys print as Elasticsearch's key converters print them: strings for keywords and
  * formatted dates, numbers, booleans.
  */
+import { refuseRangeField } from './range-field-source.js';
 import { ipOrderKey } from '../../mapping/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { candidateBuckets, checkBucketCount } from './max-buckets.js';
@@ -110,6 +111,7 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
   },
   run(node, docs, ctx) {
     const p = node.params;
+    for (const s of p.terms) if (!s.script) refuseRangeField(docs, s.field, 'multi_terms');
     const sources = p.terms.map((s) => resolveSource(docs, s, ctx));
     const misses = sources.map((s) => missingArray(s));
     const groups = new Map<string, { parts: Array<string | number | boolean>; count: number; docs: DocSet }>();
