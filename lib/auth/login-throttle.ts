@@ -53,6 +53,8 @@ export class LoginThrottle {
 
   /** Throws 429 when this node knows the username's or the address's budget is spent (no I/O). */
   refuseIfBlocked(username: string, ip: string | undefined): void {
+    // nothing refused lately (every request of a healthy node): no key to make nor look up
+    if (this.blocked.size === 0) return;
     const now = Date.now();
     for (const [key, what] of this.keys(username, ip)) {
       const until = this.blocked.get(key);

@@ -81,6 +81,9 @@ export class SearchCache {
     return new LRUCache<string, CachedAnswer>({
       maxSize: maxBytes,
       ttl: this.ttlMs,
+      // an entry's age read from the clock on each lookup, not kept a millisecond by a timer set
+      // every millisecond a lookup is made in (a hit's wake-up of its own, at one request at a time)
+      ttlResolution: 0,
       // the body, the key (UTF-16) and what an entry holds besides (headers, indices, the LRU's own)
       sizeCalculation: (value, key) => value.body.length + key.length * 2 + ENTRY_OVERHEAD,
       dispose: (value, key, reason) => {
