@@ -6,6 +6,8 @@ export interface EsResponse {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** The body's bytes (a binary answer: CBOR, Smile). */
+  raw: Buffer;
   /** The parsed JSON body; the text itself when the body is not JSON or is plain text; undefined when empty (and not plain text). */
   body: unknown;
 }
@@ -39,12 +41,13 @@ export class EsClient {
       body: call.body,
       signal,
     });
-    const text = await res.body.text();
+    const raw = Buffer.from(await res.body.arrayBuffer());
+    const text = raw.toString('utf8');
     const responseHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { status: res.statusCode, headers: responseHeaders, text, body: parseBody(text, responseHeaders['content-type']) };
+    return { status: res.statusCode, headers: responseHeaders, text, raw, body: parseBody(text, responseHeaders['content-type']) };
   }
 
   async close(): Promise<void> {

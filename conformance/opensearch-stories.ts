@@ -261,10 +261,102 @@ async function callOnce(
   return undefined;
 }
 
-/** The body as the story reads it: JSON parsed (by the client), YAML parsed here. */
+/** The body as the story reads it: JSON parsed (by the client), YAML, CBOR and Smile decoded here. */
 function decoded(response: EsResponse, contentType: string): unknown {
+  if (contentType === 'application/cbor' || contentType === 'application/smile') {
+    const bytes = response.raw;
+    return contentType === 'application/cbor' ? new BinaryReader(bytes).cbor() : new BinaryReader(bytes, 4).smile();
+  }
   if (contentType !== 'application/yaml' || typeof response.body !== 'string') return response.body;
   return parseAllDocuments(response.body)[0]?.toJS();
+}
+
+/** Just enough CBOR (definite and indefinite lengths) and Smile (no back references) to read an answer. */
+class BinaryReader {
+  constructor(private readonly b: Buffer, private at = 0) {}
+  private text(n: number): string {
+    const t = this.b.toString('utf8', this.at, this.at + n);
+    this.at += n;
+    return t;
+  }
+  cbor(): unknown {
+    const head = this.b[this.at++];
+    const major = head >> 5;
+    const info = head & 31;
+    if (major === 7) {
+      if (info === 20 || info === 21) return info === 21;
+      if (info === 22) return null;
+      if (info === 27) return (this.at += 8, this.b.readDoubleBE(this.at - 8));
+      if (info === 26) return (this.at += 4, this.b.readFloatBE(this.at - 4));
+      throw new Error(`cbor simple value ${info}`);
+    }
+    const length = (): number => {
+      if (info < 24) return info;
+      const size = 1 << (info - 24);
+      const v = size === 8 ? Number(this.b.readBigUInt64BE(this.at)) : this.b.readUIntBE(this.at, size);
+      this.at += size;
+      return v;
+    };
+    const items = <T>(read: () => T): T[] => {
+      const out: T[] = [];
+      if (info === 31) while (this.b[this.at] !== 0xff) out.push(read());
+      else for (let n = length(); n > 0; n--) out.push(read());
+      if (info === 31) this.at++;
+      return out;
+    };
+    if (major === 0) return length();
+    if (major === 1) return -1 - length();
+    if (major === 3) return this.text(length());
+    if (major === 4) return items(() => this.cbor());
+    if (major === 5) return Object.fromEntries(items(() => [this.cbor(), this.cbor()] as const));
+    throw new Error(`cbor major type ${major}`);
+  }
+  smile(): unknown {
+    const t = this.b[this.at++];
+    if (t === 0x20) return '';
+    if (t >= 0x21 && t <= 0x23) return t === 0x21 ? null : t === 0x23;
+    if (t === 0x24 || t === 0x25) {
+      let v = 0n;
+      while (!(this.b[this.at] & 0x80)) v = (v << 7n) | BigInt(this.b[this.at++]);
+      v = (v << 6n) | BigInt(this.b[this.at++] & 0x3f);
+      return Number(v & 1n ? -((v + 1n) >> 1n) : v >> 1n);
+    }
+    if (t >= 0xc0 && t <= 0xdf) {
+      const z = t & 0x1f;
+      return z & 1 ? -((z + 1) >> 1) : z >> 1;
+    }
+    if (t >= 0x40 && t <= 0x7f) return this.text((t & 0x1f) + (t < 0x60 ? 1 : 33));
+    if (t >= 0x80 && t <= 0xbf) return this.text((t & 0x1f) + (t < 0xa0 ? 2 : 34));
+    if (t === 0xe0 || t === 0xe4) {
+      const end = this.b.indexOf(0xfc, this.at);
+      return this.text(end - this.at) + ((this.at += 1), '');
+    }
+    if (t === 0xf8) {
+      const out: unknown[] = [];
+      while (this.b[this.at] !== 0xf9) out.push(this.smile());
+      this.at++;
+      return out;
+    }
+    if (t === 0xfa) {
+      const out: Record<string, unknown> = {};
+      while (this.b[this.at] !== 0xfb) {
+        const k = this.b[this.at++];
+        let key: string;
+        if (k === 0x20) key = '';
+        else if (k >= 0x80 && k <= 0xbf) key = this.text((k & 0x3f) + 1);
+        else if (k >= 0xc0 && k <= 0xf7) key = this.text((k & 0x3f) + 2);
+        else if (k === 0x34) {
+          const end = this.b.indexOf(0xfc, this.at);
+          key = this.text(end - this.at);
+          this.at++;
+        } else throw new Error(`smile key token ${k}`);
+        out[key] = this.smile();
+      }
+      this.at++;
+      return out;
+    }
+    throw new Error(`smile token ${t}`);
+  }
 }
 
 function paramString(value: unknown): string {

@@ -57,7 +57,7 @@ export class EmbeddedEngine implements Backend {
     mkdirSync(dataDir, { recursive: true });
     const store = Store.open(dataDir);
     if (opts.pointInTimeBytes !== undefined) setPointInTimeBudget(opts.pointInTimeBytes);
-    // API_DIALECT=opensearch: scores as OpenSearch 2's (LegacyBM25Similarity). Not per request under
+    // API_DIALECT=opensearch: scores (LegacyBM25Similarity) and mapping parameters as OpenSearch 2's. Not per request under
     // `auto`: the gateway's search cache shares one answer between every client asking the same.
     const indices = new Indices(store, new ConfigFiles(opts.configDir ?? path.join(dataDir, 'config')), opts.apiDialect === 'opensearch');
     const clusterUuid = createHash('sha256').update(dataDir).digest('base64url').slice(0, 22);

@@ -9,7 +9,7 @@ import type { WildcardStates } from '../indices/resolve.js';
 import type { TemplateContent } from '../indices/templates.js';
 import type { Mappings } from '../mapping/index.js';
 import type { Store, StoreWrite } from '../store/index.js';
-import { TIMESTAMP_FIELD, type DataStreamMetadata } from './data-stream.js';
+import { TIMESTAMP_FIELD, timestampFieldOf, type DataStreamMetadata } from './data-stream.js';
 
 const KEY_PREFIX = 'data_stream:';
 
@@ -144,10 +144,12 @@ export class DataStreams {
   }
 
   /** A backing index, created in memory from the stream's template content. */
-  private createBackingIndex(stream: string, generation: number, content: TemplateContent): { handle: IndexHandle; writes: StoreWrite[] } {
-    const mappings: Mappings = { ...(content.mappings ?? {}), _data_stream_timestamp: { enabled: true } };
+  private createBackingIndex(stream: string, generation: number, content: TemplateContent, timestampField = TIMESTAMP_FIELD): { handle: IndexHandle; writes: StoreWrite[] } {
+    // OpenSearch's custom timestamp field is named in the meta field (ES 8's has `enabled` alone)
+    const meta = timestampField === TIMESTAMP_FIELD ? { enabled: true } : { enabled: true, timestamp_field: { name: timestampField } };
+    const mappings: Mappings = { ...(content.mappings ?? {}), _data_stream_timestamp: meta };
     const properties = { ...(mappings.properties ?? {}) };
-    if (!properties[TIMESTAMP_FIELD]) properties[TIMESTAMP_FIELD] = { type: 'date' };
+    if (!properties[timestampField]) properties[timestampField] = { type: 'date' };
     mappings.properties = properties;
     const settings = { ...(content.settings ?? {}), 'index.hidden': 'true' };
     return this.indices.createInMemory(backingIndexName(stream, generation), { settings, mappings: mappings as JsonObject }, false);
@@ -172,7 +174,8 @@ export class DataStreams {
       throw new EsError(400, 'illegal_argument_exception', `data_stream [${name}] conflicts with index or alias [${name}]`);
     }
     const template = this.templateFor(name);
-    const { handle, writes } = this.createBackingIndex(name, 1, template.content);
+    const timestampField = timestampFieldOf(template.dataStream);
+    const { handle, writes } = this.createBackingIndex(name, 1, template.content, timestampField);
     const stream: DataStreamMetadata = {
       name,
       indices: [{ index_name: handle.name, index_uuid: handle.uuid }],
@@ -181,6 +184,7 @@ export class DataStreams {
       hidden: template.dataStream.hidden === true,
       allowCustomRouting: template.dataStream.allow_custom_routing === true,
     };
+    if (timestampField !== TIMESTAMP_FIELD) stream.timestampField = timestampField;
     if (isPlainObject(template.meta)) stream._meta = template.meta;
     this.remember(stream);
     return { stream, handle, writes: [...writes, streamWrite(stream)] };
@@ -265,7 +269,7 @@ export class DataStreams {
   private rolloverInMemory(stream: DataStreamMetadata): Staged & { oldIndex: string; newIndex: string; apply(): void } {
     const template = this.templateFor(stream.name);
     const generation = stream.generation + 1;
-    const { handle, writes } = this.createBackingIndex(stream.name, generation, template.content);
+    const { handle, writes } = this.createBackingIndex(stream.name, generation, template.content, stream.timestampField);
     const next: DataStreamMetadata = { ...stream, generation, indices: [...stream.indices, { index_name: handle.name, index_uuid: handle.uuid }] };
     return {
       oldIndex: this.writeIndexOf(stream),

@@ -72,14 +72,17 @@ export class Indices {
     private readonly store: Store,
     /** The engine's config directory, read by analysis settings that name files. */
     readonly configFiles?: ConfigFiles,
-    /** Every index scores BM25 as OpenSearch 2 does (an engine answering every request as OpenSearch 2). */
-    private readonly legacyBm25 = false,
+    /**
+     * The engine answers every request as OpenSearch 2 (API_DIALECT=opensearch): every index scores
+     * BM25 as OpenSearch 2 does, and mappings take OpenSearch 2's field parameters.
+     */
+    private readonly openSearch = false,
   ) {
-    this.templates = new Templates(store);
+    this.templates = new Templates(store, { openSearch });
     this.synonyms = new SynonymsSets(store);
     for (const meta of store.loadIndices()) {
       const handle = new IndexHandle(meta, store, this.synonyms, configFiles);
-      handle.legacyBm25 = legacyBm25;
+      handle.legacyBm25 = openSearch;
       handle.load();
       this.handles.set(meta.name, handle);
     }
@@ -138,13 +141,13 @@ export class Indices {
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
     const registry = IndexHandle.analysisFor(settings, this.synonyms, this.configFiles); // refuses an invalid analysis definition
-    const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings));
+    const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings), undefined, { openSearch: this.openSearch });
     checkIndexTimeAnalyzers(mappings, registry);
     checkMappingLimits(mappings, mappingLimitsOf(settings));
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
     const handle = new IndexHandle(meta, this.store, this.synonyms, this.configFiles);
-    handle.legacyBm25 = this.legacyBm25;
+    handle.legacyBm25 = this.openSearch;
     handle.inverted = undefined;
     handle.load();
     this.handles.set(name, handle);
@@ -375,7 +378,7 @@ export class Indices {
   }
 
   async putMapping(handles: IndexHandle[], input: unknown): Promise<void> {
-    const update = validateMappings(input);
+    const update = validateMappings(input, undefined, { openSearch: this.openSearch });
     for (const h of handles) checkIndexBlocks(h.name, h.meta.settings, 'metadata_write');
     const merged = handles.map((h) => ({ h, mappings: mergeMappings(h.meta.mappings, update) as Mappings }));
     for (const { h, mappings } of merged) {

@@ -1,6 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
-import { validateMappings, type FieldMapping, type Mappings } from '../mapping/index.js';
+import { validateMappings, type FieldMapping, type MappingDialect, type Mappings } from '../mapping/index.js';
 import type { Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
@@ -50,7 +50,7 @@ function patternsOf(v: unknown, context: string): string[] {
 }
 
 /** `settings` / `mappings` / `aliases` of a template body, validated as index creation would. */
-function templateContent(body: unknown, context: string): TemplateContent {
+function templateContent(body: unknown, context: string, dialect?: MappingDialect): TemplateContent {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body)) throw badTemplate(`[${context}] template must be an object`);
   const out: TemplateContent = {};
@@ -62,7 +62,7 @@ function templateContent(body: unknown, context: string): TemplateContent {
     validateSettingValues(flat);
     out.settings = Object.fromEntries(Object.entries(flat).filter((e): e is [string, string | string[]] => e[1] !== null));
   }
-  if (body.mappings !== undefined) out.mappings = validateMappings(body.mappings);
+  if (body.mappings !== undefined) out.mappings = validateMappings(body.mappings, undefined, dialect);
   if (body.aliases !== undefined) {
     if (!isPlainObject(body.aliases)) throw badTemplate('[aliases] must be an object');
     // kept as Elasticsearch keeps an alias (AliasMetadata): `routing` becomes index_routing and search_routing
@@ -108,7 +108,11 @@ export class Templates {
   private readonly components = new Map<string, ComponentTemplate>();
   private readonly legacy = new Map<string, LegacyTemplate>();
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    /** Whose mapping parameters templates take (OpenSearch 2's for an engine answering as it). */
+    private readonly dialect?: MappingDialect,
+  ) {
     for (const { key, value } of store.loadCluster()) {
       if (key.startsWith(KEY_PREFIX.index_template)) this.composable.set(key.slice(KEY_PREFIX.index_template.length), value as ComposableTemplate);
       else if (key.startsWith(KEY_PREFIX.component_template)) this.components.set(key.slice(KEY_PREFIX.component_template.length), value as ComponentTemplate);
@@ -132,7 +136,7 @@ export class Templates {
       index_patterns: patternsOf(body.index_patterns, name),
       composed_of: Array.isArray(body.composed_of) ? body.composed_of.map(String) : [],
     };
-    if (body.template !== undefined) template.template = templateContent(body.template, 'template');
+    if (body.template !== undefined) template.template = templateContent(body.template, 'template', this.dialect);
     if (body.priority !== undefined) template.priority = Number(body.priority);
     if (body.version !== undefined) template.version = Number(body.version);
     if (isPlainObject(body._meta)) template._meta = body._meta;
@@ -189,7 +193,7 @@ export class Templates {
     if (create && this.components.has(name)) throw new EsError(400, 'illegal_argument_exception', `component template [${name}] already exists`);
     for (const k of Object.keys(body)) if (!['template', 'version', '_meta', 'deprecated'].includes(k)) throw badTemplate(`[1:2] [component_template] unknown field [${k}]`);
     if (body.template === undefined) throw new EsError(400, 'x_content_parse_exception', '[1:2] Required [template]');
-    const template: ComponentTemplate = { template: templateContent(body.template, 'template') };
+    const template: ComponentTemplate = { template: templateContent(body.template, 'template', this.dialect) };
     if (body.version !== undefined) template.version = Number(body.version);
     if (isPlainObject(body._meta)) template._meta = body._meta;
     this.components.set(name, template);
@@ -231,7 +235,7 @@ export class Templates {
     for (const k of Object.keys(body)) if (!allowed.has(k)) throw badTemplate(`unknown key [${k}] in the template`);
     const patterns = body.index_patterns ?? body.template;
     if (patterns === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: index patterns are missing;');
-    const content = templateContent({ settings: body.settings, mappings: body.mappings, aliases: body.aliases }, 'template');
+    const content = templateContent({ settings: body.settings, mappings: body.mappings, aliases: body.aliases }, 'template', this.dialect);
     const template: LegacyTemplate = { index_patterns: patternsOf(patterns, name), order: Number(body.order ?? orderParam ?? 0), ...content };
     if (body.version !== undefined) template.version = Number(body.version);
     this.legacy.set(name, template);
@@ -310,7 +314,7 @@ export class Templates {
     const out: JsonObject = { ...body };
     const settings = { ...(base.settings ?? {}), ...stringSettings(flattenSettings(body.settings)) };
     if (Object.keys(settings).length) out.settings = settings;
-    if (base.mappings) out.mappings = body.mappings === undefined ? base.mappings : overrideMappings(base.mappings, validateMappings(body.mappings));
+    if (base.mappings) out.mappings = body.mappings === undefined ? base.mappings : overrideMappings(base.mappings, validateMappings(body.mappings, undefined, this.dialect));
     if (base.aliases) out.aliases = { ...base.aliases, ...(isPlainObject(body.aliases) ? body.aliases : {}) };
     return out;
   }

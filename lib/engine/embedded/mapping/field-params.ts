@@ -20,6 +20,14 @@ const PARAMS: Record<string, string[]> = {
   nested: ['type', 'properties', 'dynamic', 'enabled', 'include_in_parent', 'include_in_root'],
 };
 PARAMS.date_nanos = PARAMS.date;
+
+/**
+ * OpenSearch 2's parameters where they differ from ES 8's: its match_only_text is a text field
+ * without positions, frequencies and norms, and takes text's other parameters (analyzers included).
+ */
+const OPENSEARCH_PARAMS: Record<string, string[]> = {
+  match_only_text: [...COMMON, 'analyzer', 'search_analyzer', 'search_quote_analyzer', 'index', 'position_increment_gap', 'store', 'similarity', 'term_vector', 'fielddata', 'fielddata_frequency_filter', 'eager_global_ordinals'],
+};
 for (const t of ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'unsigned_long']) PARAMS[t] = NUMERIC;
 
 /** Parameter values equal to ES's default are not shown by `GET _mapping`. */
@@ -44,8 +52,8 @@ function typeName(v: unknown): string {
  * Checks one leaf field definition's parameters for its type and returns it as ES stores and shows
  * it: booleans and numbers given as strings are converted, parameters at their default dropped.
  */
-export function normalizeLeafParams(name: string, type: string, m: FieldMapping, knownAnalyzer?: (name: string) => boolean, knownNormalizer?: (name: string) => boolean): FieldMapping {
-  const allowed = PARAMS[type];
+export function normalizeLeafParams(name: string, type: string, m: FieldMapping, knownAnalyzer?: (name: string) => boolean, knownNormalizer?: (name: string) => boolean, openSearch = false): FieldMapping {
+  const allowed = (openSearch ? OPENSEARCH_PARAMS[type] : undefined) ?? PARAMS[type];
   const out: FieldMapping = {};
   for (const [k, raw] of Object.entries(m)) {
     if (allowed && !allowed.includes(k)) {

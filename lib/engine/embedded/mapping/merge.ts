@@ -30,8 +30,14 @@ export interface AnalysisNames {
   hasNormalizer(name: string): boolean;
 }
 
+/** Whose field parameters a mapping takes where Elasticsearch 8 and OpenSearch 2 differ. */
+export interface MappingDialect {
+  /** OpenSearch 2's: `match_only_text` takes text's analysis and indexing parameters. */
+  openSearch?: boolean;
+}
+
 /** Validates a mapping definition as PUT by a client (index creation or put mapping); returns it as ES stores it. */
-export function validateMappings(input: unknown, analysis?: AnalysisNames): Mappings {
+export function validateMappings(input: unknown, analysis?: AnalysisNames, dialect?: MappingDialect): Mappings {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw mapperParsing('Failed to parse mapping: mapping must be an object');
   }
@@ -63,7 +69,7 @@ export function validateMappings(input: unknown, analysis?: AnalysisNames): Mapp
   }
   if (root.dynamic_templates !== undefined) validateDynamicTemplates(root.dynamic_templates);
   if (root.derived !== undefined) validateDerived(root.derived);
-  if (root.properties !== undefined) root.properties = validateProperties(root.properties, '', analysis);
+  if (root.properties !== undefined) root.properties = validateProperties(root.properties, '', analysis, dialect);
   return root as Mappings;
 }
 
@@ -133,18 +139,18 @@ function expandDots(props: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function validateProperties(props: unknown, prefix: string, analysis?: AnalysisNames): Record<string, FieldMapping> {
+function validateProperties(props: unknown, prefix: string, analysis?: AnalysisNames, dialect?: MappingDialect): Record<string, FieldMapping> {
   if (props === null || typeof props !== 'object' || Array.isArray(props)) {
     throw mapperParsing(`Failed to parse mapping: Expected map for property [properties] on field [${prefix || '_doc'}] but got a class java.lang.String`);
   }
   const out: Record<string, FieldMapping> = {};
   for (const [name, def] of Object.entries(expandDots(props as Record<string, unknown>))) {
-    out[name] = validateField(name, def, prefix + name, analysis);
+    out[name] = validateField(name, def, prefix + name, analysis, dialect);
   }
   return out;
 }
 
-function validateField(name: string, def: unknown, path: string, analysis?: AnalysisNames): FieldMapping {
+function validateField(name: string, def: unknown, path: string, analysis?: AnalysisNames, dialect?: MappingDialect): FieldMapping {
   if (name.trim() === '') {
     throw mapperParsing('Failed to parse mapping: field name cannot be an empty string', { type: 'illegal_argument_exception', reason: 'field name cannot be an empty string' });
   }
@@ -162,7 +168,7 @@ function validateField(name: string, def: unknown, path: string, analysis?: Anal
     for (const [k, v] of Object.entries(m)) {
       if (k === 'type') {
         if (v !== 'object') out.type = v as string;
-      } else if (k === 'properties') out.properties = validateProperties(v, path + '.', analysis);
+      } else if (k === 'properties') out.properties = validateProperties(v, path + '.', analysis, dialect);
       else if (k === 'dynamic') {
         const d = normalizeDynamic(v);
         if (d === undefined) throw mapperParsing(`Failed to parse mapping: No enum constant for dynamic [${String(v)}]`);
@@ -185,7 +191,7 @@ function validateField(name: string, def: unknown, path: string, analysis?: Anal
     throw mapperParsing(`Failed to parse mapping: unknown parameter [properties] on mapper [${name}] of type [${type}]`);
   }
   const leafType = type ?? 'object';
-  const out = normalizeLeafParams(name, leafType, m, analysis ? (a) => analysis.hasAnalyzer(a) : undefined, analysis ? (n) => analysis.hasNormalizer(n) : undefined);
+  const out = normalizeLeafParams(name, leafType, m, analysis ? (a) => analysis.hasAnalyzer(a) : undefined, analysis ? (n) => analysis.hasNormalizer(n) : undefined, dialect?.openSearch);
   if (m.fields !== undefined) {
     if (m.fields === null || typeof m.fields !== 'object' || Array.isArray(m.fields)) {
       throw mapperParsing(`Failed to parse mapping: Expected map for property [fields] on field [${name}] but got a class java.lang.String`);
@@ -193,7 +199,7 @@ function validateField(name: string, def: unknown, path: string, analysis?: Anal
     const fields: Record<string, FieldMapping> = {};
     for (const [sub, subDef] of Object.entries(m.fields)) {
       if (sub.includes('.')) throw mapperParsing(`Failed to parse mapping: Field name [${sub}] which is a multi field of [${path}] cannot contain '.'`);
-      const f = validateField(sub, subDef, `${path}.${sub}`, analysis);
+      const f = validateField(sub, subDef, `${path}.${sub}`, analysis, dialect);
       if (f.type === undefined) throw mapperParsing(`Failed to parse mapping: No type specified for field [${sub}]`);
       fields[sub] = f;
     }

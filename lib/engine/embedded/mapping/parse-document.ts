@@ -584,7 +584,7 @@ export function parseDocument(source: Record<string, unknown>, mappings: Mapping
   const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
   parser.parseRoot(source);
   checkCompletionContexts(mappings, source);
-  checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
+  checkDataStreamTimestamp(mappings, (field) => parser.fields.get(field)?.values);
   const update = parser.mappingUpdate();
   return parsed(parser, update ? mergeMappings(mappings, update) : undefined);
 }
@@ -597,7 +597,7 @@ export function* parseDocumentSteps(source: Record<string, unknown>, mappings: M
   const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
   yield* parser.parseRootSteps(source);
   checkCompletionContexts(mappings, source);
-  checkDataStreamTimestamp(mappings, parser.fields.get('@timestamp')?.values);
+  checkDataStreamTimestamp(mappings, (field) => parser.fields.get(field)?.values);
   const update = yield* parser.mappingUpdateSteps();
   return parsed(parser, update ? yield* mergeMappingsSteps(mappings, update) : undefined);
 }

@@ -40,7 +40,7 @@ function streamView(ctx: EngineContext, stream: DataStreamMetadata): JsonObject 
   const write = handles[handles.length - 1];
   const view: JsonObject = {
     name: stream.name,
-    timestamp_field: { name: TIMESTAMP_FIELD },
+    timestamp_field: { name: stream.timestampField ?? TIMESTAMP_FIELD },
     indices: stream.indices.map((b, i) => ({ index_name: b.index_name, index_uuid: b.index_uuid, ...managementOf(handles[i]) })),
     generation: stream.generation,
   };
@@ -75,12 +75,12 @@ async function deleteDataStreams(req: RestRequest, ctx: EngineContext): Promise<
   return ACK;
 }
 
-/** The newest `@timestamp` among a backing index's documents, in epoch milliseconds (0 when it has none). */
-function maximumTimestamp(h: IndexHandle): number {
+/** The newest timestamp (`@timestamp`, or the stream's own field) among a backing index's documents, in epoch milliseconds (0 when it has none). */
+function maximumTimestamp(h: IndexHandle, field = TIMESTAMP_FIELD): number {
   if (!h.isOpen) return 0;
   let max = 0;
   for (const id of h.liveIds()) {
-    const value = h.get(id)?.source[TIMESTAMP_FIELD];
+    const value = h.get(id)?.source[field];
     const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
     if (Number.isFinite(ms) && ms > max) max = ms;
   }
@@ -104,7 +104,7 @@ function dataStreamStats(req: RestRequest, ctx: EngineContext): RestResponse {
       total += shards * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1'));
       successful += h.isOpen ? shards : 0;
       bytes += bytesOf(h);
-      maxTs = Math.max(maxTs, maximumTimestamp(h));
+      maxTs = Math.max(maxTs, maximumTimestamp(h, s.timestampField));
     }
     backing += handles.length;
     totalBytes += bytes;

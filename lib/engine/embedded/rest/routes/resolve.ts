@@ -54,7 +54,7 @@ function resolveIndex(req: RestRequest, ctx: EngineContext): RestResponse {
         return { name: h.name, ...(own.length ? { aliases: own } : {}), attributes, ...(stream ? { data_stream: stream.name } : {}) };
       }).sort(byName),
       aliases: [...aliases].map(([name, indices]) => ({ name, indices: indices.sort() })).sort(byName),
-      data_streams: named.map((s) => ({ name: s.name, backing_indices: s.indices.map((b) => b.index_name), timestamp_field: TIMESTAMP_FIELD })),
+      data_streams: named.map((s) => ({ name: s.name, backing_indices: s.indices.map((b) => b.index_name), timestamp_field: s.timestampField ?? TIMESTAMP_FIELD })),
     },
   };
 }
