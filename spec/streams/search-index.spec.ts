@@ -1,17 +1,17 @@
 import { expect } from 'chai';
-import { createAnalysisRegistry, parseQuery, prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../../lib/engine/embedded/matching.js';
+import { createAnalysisRegistry, inRange, parseQuery, prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../../lib/engine/embedded/matching.js';
 import { IntervalIndex, type Bound } from '../../lib/streams/search-index/interval-index.js';
-import { SearchIndex, requirementOf } from '../../lib/streams/search-index/index.js';
+import { NOT_INDEXED, SearchIndex, requirementOf, type Indexed } from '../../lib/streams/search-index/index.js';
 import { MAPPINGS, SETTINGS, randomDocument, randomQuery, seeded, type Random } from './support/random-searches.js';
 
 const ctx: MatchContext = { mappings: MAPPINGS, registry: createAnalysisRegistry(SETTINGS.analysis) };
 
-interface Search {
+interface Search extends Indexed {
   dsl: unknown;
   rewritten: Query;
 }
 
-const searchOf = (dsl: unknown): Search => ({ dsl, rewritten: rewriteQuery(parseQuery(dsl), ctx) });
+const searchOf = (dsl: unknown): Search => ({ dsl, rewritten: rewriteQuery(parseQuery(dsl), ctx), ...NOT_INDEXED });
 
 /**
  * Holds the index to the matcher for every document: each search the document matches is a
@@ -118,18 +118,21 @@ describe('the index of live searches (search-index)', () => {
 });
 
 describe('interval index (stabbing)', () => {
-  const brute = (intervals: Map<number, [Bound | undefined, Bound | undefined]>, v: Bound) =>
-    [...intervals].filter(([, [lo, hi]]) => (lo === undefined || lo <= v) && (hi === undefined || hi >= v)).map(([k]) => k).sort((x, y) => x - y);
+  type Stored = [Bound | undefined, Bound | undefined, boolean, boolean];
+  // the matcher's own range test, open ends (gt, lt) included
+  const brute = (intervals: Map<number, Stored>, v: Bound) =>
+    [...intervals].filter(([, [lo, hi, loOpen, hiOpen]]) => inRange(v as number, { numeric: typeof v !== 'string', lo: lo as number, hi: hi as number, loInc: !loOpen, hiInc: !hiOpen }))
+      .map(([k]) => k).sort((x, y) => x - y);
 
   for (const [kind, value] of [
     ['numbers', (r: Random) => Math.floor(r() * 100)],
     ['BigInts', (r: Random) => BigInt(Math.floor(r() * 100)) * 1_000_000n],
     ['strings', (r: Random) => String.fromCharCode(97 + Math.floor(r() * 26))],
   ] as const) {
-    it(`finds exactly the intervals that contain a value, as intervals are added and deleted (${kind})`, () => {
+    it(`finds exactly the intervals that contain a value, open ends as the matcher tests them, as intervals are added and deleted (${kind})`, () => {
       const random = seeded(kind.length);
       const index = new IntervalIndex<number>();
-      const intervals = new Map<number, [Bound | undefined, Bound | undefined]>();
+      const intervals = new Map<number, Stored>();
       for (let step = 0; step < 3_000; step++) {
         const roll = random();
         if (roll < 0.5) {
@@ -137,8 +140,10 @@ describe('interval index (stabbing)', () => {
           const b = random() < 0.1 ? undefined : value(random);
           const [lo, hi] = a !== undefined && b !== undefined && a > b ? [b, a] : [a, b];
           const id = Math.floor(random() * 400);
-          index.add(id, lo, hi);
-          intervals.set(id, [lo, hi]);
+          const loOpen = random() < 0.3;
+          const hiOpen = random() < 0.3;
+          index.add(id, lo, hi, loOpen, hiOpen);
+          intervals.set(id, [lo, hi, loOpen, hiOpen]);
         } else if (roll < 0.7) {
           const id = Math.floor(random() * 400);
           index.delete(id);

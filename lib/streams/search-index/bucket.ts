@@ -1,4 +1,4 @@
-import { inRange, rangeOperands, type PreparedDocument } from '../../engine/embedded/index.js';
+import { rangeOperands, type PreparedDocument } from '../../engine/embedded/index.js';
 import { IntervalIndex } from './interval-index.js';
 import type { Atom } from './requirement.js';
 
@@ -50,7 +50,7 @@ export class Bucket<E extends Bucketed> {
       table = { field: range.field, numeric: range.bounds.numeric, booleanField: range.booleanField, intervals: new IntervalIndex() };
       this.ranges.set(key, table);
     }
-    table.intervals.add(entry, range.bounds.lo, range.bounds.hi);
+    table.intervals.add(entry, range.bounds.lo, range.bounds.hi, !range.bounds.loInc, !range.bounds.hiInc);
   }
 
   delete(entry: E): void {
@@ -80,12 +80,8 @@ export class Bucket<E extends Bucketed> {
     for (const table of this.ranges.values()) {
       const field = doc.fields.get(table.field);
       if (!field) continue;
-      for (const v of rangeOperands(field, table.numeric, table.booleanField)) {
-        // the tree treats bounds as closed: the exact test decides open ends
-        table.intervals.stab(v, (entry) => {
-          if (inRange(v, entry.range!.bounds)) visit(entry);
-        });
-      }
+      // the tree tests the bounds as the matcher does (`inRange`), open ends included
+      for (const v of rangeOperands(field, table.numeric, table.booleanField)) table.intervals.stab(v, visit);
     }
   }
 }

@@ -6,6 +6,9 @@ interface Interval<T> {
   /** undefined: unbounded. */
   readonly lo?: Bound;
   readonly hi?: Bound;
+  /** The end is excluded (`gt`, `lt`). */
+  readonly loOpen: boolean;
+  readonly hiOpen: boolean;
   live: boolean;
 }
 
@@ -28,11 +31,13 @@ const unboundedFirst = (a: Bound | undefined, b: Bound | undefined, order: (a: B
   a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : order(a, b);
 
 /**
- * The items whose closed interval [lo, hi] contains a value (stabbing), among items added and
- * deleted at any time. A centered interval tree answers in O(log n + answers); it is rebuilt
- * lazily, at the first stab after enough changes, so a burst of registrations costs one build:
- * until then added items wait in a short list scanned on every stab, deleted ones are skipped.
- * Comparisons are JavaScript's `<` and `>`, those the matcher's range test uses.
+ * The items whose interval contains a value (stabbing), among items added and deleted at any
+ * time. A centered interval tree answers in O(log n + answers); it is rebuilt lazily, at the first
+ * stab after enough changes, so a burst of registrations costs one build: until then added items
+ * wait in a short list scanned on every stab, deleted ones are skipped. Comparisons are
+ * JavaScript's `<` and `>`, those the matcher's range test uses (`inRange`), open ends included:
+ * an item found is in its interval, with no test left to its caller (a write found by thousands
+ * of ranges is not tested again against each).
  */
 export class IntervalIndex<T> {
   private readonly intervals = new Map<T, Interval<T>>();
@@ -48,9 +53,10 @@ export class IntervalIndex<T> {
     return this.intervals.has(item);
   }
 
-  add(item: T, lo: Bound | undefined, hi: Bound | undefined): void {
+  /** `loOpen`, `hiOpen`: the end is excluded from the interval (a bound the item is not found at). */
+  add(item: T, lo: Bound | undefined, hi: Bound | undefined, loOpen = false, hiOpen = false): void {
     this.delete(item);
-    const interval: Interval<T> = { item, lo, hi, live: true };
+    const interval: Interval<T> = { item, lo, hi, loOpen, hiOpen, live: true };
     this.intervals.set(item, interval);
     this.pending.push(interval);
   }
@@ -65,7 +71,7 @@ export class IntervalIndex<T> {
     else this.deadInTree++;
   }
 
-  /** Calls `visit` for each item whose closed interval contains `v` (an open end is the caller's to check). */
+  /** Calls `visit` for each item whose interval contains `v`. */
   stab(v: Bound, visit: (item: T) => void): void {
     if (v !== v) {
       // NaN is neither below nor above a bound: the matcher's test lets it through every range
@@ -76,24 +82,38 @@ export class IntervalIndex<T> {
     for (const interval of this.pending) if (contains(interval, v)) visit(interval.item);
     let node = this.root;
     while (node) {
-      if (node.center === undefined) {
+      const center = node.center;
+      if (center === undefined) {
         reportAll(node.byLo, visit);
         return;
       }
-      if (v < node.center) {
-        for (const interval of node.byLo) {
-          if (interval.lo !== undefined && interval.lo > v) break;
+      // every interval of the node holds its center: on one side of it, only the near end decides
+      if (v < center) {
+        const byLo = node.byLo;
+        for (let i = 0; i < byLo.length; i++) {
+          const interval = byLo[i];
+          const lo = interval.lo;
+          if (lo !== undefined) {
+            if (lo > v) break;
+            if (interval.loOpen && !(lo < v)) continue;
+          }
           if (interval.live) visit(interval.item);
         }
         node = node.left;
-      } else if (v > node.center) {
-        for (const interval of node.byHi) {
-          if (interval.hi !== undefined && interval.hi < v) break;
+      } else if (v > center) {
+        const byHi = node.byHi;
+        for (let i = 0; i < byHi.length; i++) {
+          const interval = byHi[i];
+          const hi = interval.hi;
+          if (hi !== undefined) {
+            if (hi < v) break;
+            if (interval.hiOpen && !(hi > v)) continue;
+          }
           if (interval.live) visit(interval.item);
         }
         node = node.right;
       } else {
-        reportAll(node.byLo, visit);
+        for (const interval of node.byLo) if (interval.live && contains(interval, v)) visit(interval.item);
         return;
       }
     }
@@ -107,8 +127,12 @@ export class IntervalIndex<T> {
   }
 }
 
+/** `inRange`'s test: a bound excludes what is beyond it, an open one what is at it too. */
 function contains(interval: Interval<unknown>, v: Bound): boolean {
-  return (interval.lo === undefined || interval.lo <= v) && (interval.hi === undefined || interval.hi >= v);
+  const { lo, hi } = interval;
+  if (lo !== undefined && (interval.loOpen ? v <= lo : v < lo)) return false;
+  if (hi !== undefined && (interval.hiOpen ? v >= hi : v > hi)) return false;
+  return true;
 }
 
 function reportAll<T>(intervals: Array<Interval<T>>, visit: (item: T) => void): void {
