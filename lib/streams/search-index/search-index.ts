@@ -1,6 +1,6 @@
 import { fieldExists, type PreparedDocument } from '../../engine/embedded/index.js';
 import { testOf, type DocumentTest } from './atom-tests.js';
-import { Bucket, type Bucketed, type RangeAtom } from './bucket.js';
+import { Bucket, intervalOf, type Bucketed, type RangeAtom } from './bucket.js';
 import type { Atom, Requirement } from './requirement.js';
 
 /**
@@ -121,7 +121,7 @@ export class SearchIndex<S extends Indexed> {
       }
       const tests = conjunction.filter((atom) => atom !== key && atom !== range).map(testOf);
       const rest = tests.length ? tests : NO_TESTS;
-      const entry: Entry<S> = { search, key, range, rest, at: -1 };
+      const entry: Entry<S> = { search, key, range, rest, at: -1, ...intervalOf(range) };
       entries.push(entry);
       this.bucketOf(entry).add(entry);
     }
