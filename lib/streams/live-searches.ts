@@ -54,9 +54,10 @@ export interface LiveSearch {
    * document is then decided alone (`decide`), the others at the next change the engine answers.
    */
   readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean } | undefined>;
-  onVerdict(verdict: LiveVerdict): void;
-  onIndexEvent(event: ChangeEvent): void;
-  onError(err: unknown): void;
+  /** Told each verdict; read once, when the search is added (a write matching thousands of searches calls it from the registered search). */
+  readonly onVerdict: (verdict: LiveVerdict) => void;
+  readonly onIndexEvent: (event: ChangeEvent) => void;
+  readonly onError: (err: unknown) => void;
 }
 
 interface Registered extends Tracking, Indexed {
@@ -69,6 +70,7 @@ interface Registered extends Tracking, Indexed {
   readonly type: string | undefined;
   readonly rerun: boolean;
   readonly trackCap: number;
+  readonly onVerdict: (verdict: LiveVerdict) => void;
 }
 
 /**
@@ -143,7 +145,7 @@ export class IndexLiveSearches {
   private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
     // only a search run again by the engine asks for the ids it tracks (`idsOf`)
     const reg: Registered = {
-      search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap,
+      search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap, onVerdict: search.onVerdict,
       trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackMark: 0, trackGone: false, ...NOT_INDEXED,
     };
     this.searches.set(search, reg);
@@ -294,7 +296,7 @@ export class IndexLiveSearches {
     const wasTracked = this.tracked.has(reg, change.id);
     if (wasTracked || !reg.search.trackedComplete) {
       this.tracked.delete(reg, change.id);
-      reg.search.onVerdict(this.verdict(change, false, wasTracked));
+      reg.onVerdict(this.verdict(change, false, wasTracked));
     }
   }
 
@@ -305,13 +307,13 @@ export class IndexLiveSearches {
   private decided(reg: Registered, change: DocumentChange, matches: boolean, together = false): void {
     const wasTracked = this.tracked.has(reg, change.id);
     if (matches) {
-      reg.search.onVerdict(this.verdict(change, true, wasTracked));
+      reg.onVerdict(this.verdict(change, true, wasTracked));
       if (wasTracked) return;
       if (together) this.toTrack[this.toTrackCount++] = reg;
       else this.trackIfRoom(reg, change.id);
     } else if (wasTracked) {
       this.tracked.delete(reg, change.id);
-      reg.search.onVerdict(this.verdict(change, false, true));
+      reg.onVerdict(this.verdict(change, false, true));
     }
   }
 
