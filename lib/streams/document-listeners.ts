@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs';
+import type { Subscription, Unsubscribable } from 'rxjs';
 import type { ChangeBus, ChangeEvent } from '../changes/index.js';
 
 /**
@@ -25,7 +25,7 @@ export interface DocumentListener {
  * events, which reach every stream of the index) — no per-stream filtering of every change.
  */
 export class DocumentListeners {
-  private readonly indices = new Map<string, { subscription: Subscription; byId: Map<string, Set<DocumentListener>>; count: number }>();
+  private readonly indices = new Map<string, IndexListeners>();
 
   constructor(private readonly bus: ChangeBus) {}
 
@@ -36,7 +36,7 @@ export class DocumentListeners {
   }
 
   /** Starts delivering the document's changes to the listener; returns its teardown. */
-  listen(index: string, id: string, listener: DocumentListener): () => void {
+  listen(index: string, id: string, listener: DocumentListener): Unsubscribable {
     let entry = this.indices.get(index);
     if (!entry) {
       const byId = new Map<string, Set<DocumentListener>>();
@@ -65,18 +65,38 @@ export class DocumentListeners {
     if (!set) entry.byId.set(id, (set = new Set()));
     set.add(listener);
     entry.count++;
-    const e = entry;
-    let removed = false;
-    return () => {
-      if (removed) return;
-      removed = true;
-      const s = e.byId.get(id);
-      s?.delete(listener);
-      if (s?.size === 0) e.byId.delete(id);
-      if (--e.count === 0) {
-        e.subscription.unsubscribe();
-        if (this.indices.get(index) === e) this.indices.delete(index);
-      }
-    };
+    return new Listening(this.indices, index, entry, id, listener);
+  }
+}
+
+interface IndexListeners {
+  subscription: Subscription;
+  byId: Map<string, Set<DocumentListener>>;
+  count: number;
+}
+
+/** One listener's place among the document listeners, and its teardown: an object rather than a closure (a node holds tens of thousands). */
+class Listening implements Unsubscribable {
+  private removed = false;
+
+  constructor(
+    private readonly indices: Map<string, IndexListeners>,
+    private readonly index: string,
+    private readonly entry: IndexListeners,
+    private readonly id: string,
+    private readonly listener: DocumentListener,
+  ) {}
+
+  unsubscribe(): void {
+    if (this.removed) return;
+    this.removed = true;
+    const { entry, id } = this;
+    const s = entry.byId.get(id);
+    s?.delete(this.listener);
+    if (s?.size === 0) entry.byId.delete(id);
+    if (--entry.count === 0) {
+      entry.subscription.unsubscribe();
+      if (this.indices.get(this.index) === entry) this.indices.delete(this.index);
+    }
   }
 }

@@ -2,22 +2,25 @@ import type { Subscription } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
 import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/index.js';
 import { MatchContexts } from './match-contexts.js';
-import { ANY, SearchIndex, requirementOf, type Candidates } from './search-index/index.js';
+import { ANY, NOT_INDEXED, SearchIndex, requirementOf, type Candidates, type Indexed } from './search-index/index.js';
 import { TrackedIds, type Tracking } from './tracked-ids.js';
 
-/** What a live search is told about one change: does the changed document match it now? */
+/**
+ * What a live search is told about one change: does the changed document match it now? One
+ * object for every search told the same (a write matches thousands): read, never changed.
+ */
 export interface LiveVerdict {
-  change: DocumentChange;
+  readonly change: DocumentChange;
   /** undefined for a delete */
-  matches: boolean;
+  readonly matches: boolean;
   /** Whether the search knew the document to match before this change (an update, or a departure). */
-  wasTracked: boolean;
+  readonly wasTracked: boolean;
   /**
    * Set when the verdict is about a document the change did not write: a search whose matches
    * depend on the rest of the index (`LiveSearch.rerun`) gained or lost it through the change.
    * `change` then describes that document as the engine shows it, at the position of the change.
    */
-  untouched?: true;
+  readonly untouched?: true;
 }
 
 /** A document a search matches now, as the engine shows it. */
@@ -51,14 +54,23 @@ export interface LiveSearch {
    * document is then decided alone (`decide`), the others at the next change the engine answers.
    */
   readonly rerun?: (change: DocumentChange) => Promise<{ matching: Map<string, MatchingDocument>; complete: boolean } | undefined>;
-  onVerdict(verdict: LiveVerdict): void;
-  onIndexEvent(event: ChangeEvent): void;
-  onError(err: unknown): void;
+  /** Told each verdict; read once, when the search is added (a write matching thousands of searches calls it from the registered search). */
+  readonly onVerdict: (verdict: LiveVerdict) => void;
+  readonly onIndexEvent: (event: ChangeEvent) => void;
+  readonly onError: (err: unknown) => void;
 }
 
-interface Registered extends Tracking {
+interface Registered extends Tracking, Indexed {
   search: LiveSearch;
   rewritten: Query;
+  /**
+   * The search's own fields a change reads of every search it matches, copied here: a write
+   * matching thousands of searches reads them from the object it has in hand, not from another.
+   */
+  readonly type: string | undefined;
+  readonly rerun: boolean;
+  readonly trackCap: number;
+  readonly onVerdict: (verdict: LiveVerdict) => void;
 }
 
 /**
@@ -85,6 +97,9 @@ export class IndexLiveSearches {
   /** The searches a change's document starts to match, tracked together once their verdicts are told (`TrackedIds.addAll`). */
   private readonly toTrack: Registered[] = [];
   private toTrackCount = 0;
+  /** The verdicts told on `verdictsOn`, the change in hand: one object per answer (`verdict`). */
+  private verdictsOn: DocumentChange | undefined;
+  private readonly verdicts: Array<LiveVerdict | undefined> = [undefined, undefined, undefined, undefined];
 
   constructor(
     readonly index: string,
@@ -129,7 +144,10 @@ export class IndexLiveSearches {
 
   private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
     // only a search run again by the engine asks for the ids it tracks (`idsOf`)
-    const reg: Registered = { search, rewritten: search.query, trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackMark: 0, trackGone: false };
+    const reg: Registered = {
+      search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap, onVerdict: search.onVerdict,
+      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackMark: 0, trackGone: false, ...NOT_INDEXED,
+    };
     this.searches.set(search, reg);
     if (search.rerun) this.rerunning.add(reg);
     this.indexSearch(reg, ctx);
@@ -213,7 +231,10 @@ export class IndexLiveSearches {
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
     const { matching, possible } = this.candidates(event, doc);
     this.toTrackCount = 0;
-    for (const reg of matching) if (!reg.search.rerun) this.decided(reg, event, reg.search.type === undefined || reg.search.type === event.type, true);
+    for (let i = 0; i < matching.length; i++) {
+      const reg = matching[i];
+      if (!reg.rerun) this.decided(reg, event, reg.type === undefined || reg.type === event.type, true);
+    }
     this.trackFound(event.id);
     for (const reg of possible) {
       const s = reg.search;
@@ -275,7 +296,7 @@ export class IndexLiveSearches {
     const wasTracked = this.tracked.has(reg, change.id);
     if (wasTracked || !reg.search.trackedComplete) {
       this.tracked.delete(reg, change.id);
-      reg.search.onVerdict({ change, matches: false, wasTracked });
+      reg.onVerdict(this.verdict(change, false, wasTracked));
     }
   }
 
@@ -286,14 +307,25 @@ export class IndexLiveSearches {
   private decided(reg: Registered, change: DocumentChange, matches: boolean, together = false): void {
     const wasTracked = this.tracked.has(reg, change.id);
     if (matches) {
-      reg.search.onVerdict({ change, matches, wasTracked });
+      reg.onVerdict(this.verdict(change, true, wasTracked));
       if (wasTracked) return;
       if (together) this.toTrack[this.toTrackCount++] = reg;
       else this.trackIfRoom(reg, change.id);
     } else if (wasTracked) {
       this.tracked.delete(reg, change.id);
-      reg.search.onVerdict({ change, matches, wasTracked });
+      reg.onVerdict(this.verdict(change, false, true));
     }
+  }
+
+  /** The verdict on a change, one object for every search told the same. */
+  private verdict(change: DocumentChange, matches: boolean, wasTracked: boolean): LiveVerdict {
+    const verdicts = this.verdicts;
+    if (this.verdictsOn !== change) {
+      this.verdictsOn = change;
+      verdicts.fill(undefined);
+    }
+    const at = (matches ? 2 : 0) + (wasTracked ? 1 : 0);
+    return (verdicts[at] ??= { change, matches, wasTracked });
   }
 
   /** Does this changed document match the search now? (Used to replay history on resume.) */
@@ -312,15 +344,18 @@ export class IndexLiveSearches {
   private trackFound(id: string): void {
     const count = this.toTrackCount;
     this.toTrackCount = 0;
-    this.tracked.addAll(id, this.toTrack, count, (reg) => reg.search.trackCap, (reg) => (reg.search.trackedComplete = false));
+    this.tracked.addAll(id, this.toTrack, count, capOf, refused);
     // the buffer keeps its room, not the searches
     this.toTrack.fill(undefined as unknown as Registered, 0, count);
   }
 
   private trackIfRoom(reg: Registered, id: string): void {
-    if (!this.tracked.add(reg, id, reg.search.trackCap)) reg.search.trackedComplete = false;
+    if (!this.tracked.add(reg, id, reg.trackCap)) reg.search.trackedComplete = false;
   }
 }
+
+const capOf = (reg: Registered): number => reg.trackCap;
+const refused = (reg: Registered): void => void (reg.search.trackedComplete = false);
 
 /** The live searches of every index on this node. */
 export class LiveSearches {

@@ -1,4 +1,4 @@
-import { defer, EMPTY, map, merge, Observable } from 'rxjs';
+import { defer, EMPTY, map, merge, Observable, type Subscriber } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { filterSource, type Query, type SourceFilter } from '../engine/embedded/index.js';
@@ -61,6 +61,8 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
     let shownState: string | undefined;
     let runsBefore = Infinity;
 
+    /** The subscriber of `verdicts` (subscribed once, by the stream's gap-free run). */
+    let verdictsOut: Subscriber<SearchChange> | undefined;
     const search: LiveSearch = {
       query: spec.query,
       type: spec.type,
@@ -68,18 +70,16 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       trackCap: spec.trackCap,
       decide: spec.engineDecides,
       rerun: spec.rerun,
-      onVerdict: () => {},
-      onIndexEvent: () => {},
-      onError: () => {},
+      onVerdict: (verdict) => verdictsOut?.next({ kind: 'verdict', verdict }),
+      onIndexEvent: (event) => verdictsOut?.next({ kind: 'index', event }),
+      onError: (err) => verdictsOut?.error(err),
     };
     /** Resolves once the search is in the index of live searches (at once without hits to follow). */
     let registered: Promise<void> = Promise.resolve();
     const verdicts = new Observable<SearchChange>((subscriber) => {
       let remove: (() => void) | undefined;
       let stopped = false;
-      search.onVerdict = (verdict) => subscriber.next({ kind: 'verdict', verdict });
-      search.onIndexEvent = (event) => subscriber.next({ kind: 'index', event });
-      search.onError = (err) => subscriber.error(err);
+      verdictsOut = subscriber;
       registered = (async () => {
         const ctx = spec.engineDecides ? undefined : await live.contexts.get(spec.index);
         if (!ctx && !spec.engineDecides) throw new EsError(404, 'index_not_found_exception', `no such index [${spec.index}]`, { index: spec.index });

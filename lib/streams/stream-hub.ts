@@ -12,7 +12,7 @@ import { MatchContexts } from './match-contexts.js';
 import { resetMessage, shutdownMessage, timeLimitMessage } from './messages.js';
 import { searchStream, type SearchStreamSpec } from './search-stream.js';
 import { StreamSubscriber, type StreamMessage } from './transports/index.js';
-import { StreamLifetimes, type Ending, type Lifetime } from './stream-lifetimes.js';
+import { StreamLifetimes, type Ending } from './stream-lifetimes.js';
 import { StreamTallies, type StreamKind, type StreamTally, type StreamTransport } from './stream-tallies.js';
 
 /** How a hub stream (re)opens what it carries: the first time with the client's resume position, after a reset without one. */
@@ -28,7 +28,10 @@ type Opener = (since: string | undefined) => Observable<StreamMessage>;
  */
 class HubStream implements Ending {
   private attempt: Attempt | undefined;
-  private lifetime: Lifetime | undefined;
+  /** Counted among the open streams (`StreamLifetimes`) until it is over. */
+  private entered = false;
+  /** `StreamLifetimes`' own. */
+  deadline = 0;
 
   constructor(
     private readonly out: Subscriber<StreamMessage>,
@@ -40,7 +43,8 @@ class HubStream implements Ending {
 
   run(since: string | undefined): TeardownLogic {
     this.tally.open++;
-    this.lifetime = this.lifetimes.enter(this);
+    this.entered = true;
+    this.lifetimes.enter(this);
     this.subscribe(since);
     return this;
   }
@@ -74,10 +78,10 @@ class HubStream implements Ending {
   }
 
   unsubscribe(): void {
-    if (this.lifetime === undefined) return;
+    if (!this.entered) return;
+    this.entered = false;
     this.tally.open--;
-    this.lifetimes.leave(this.lifetime);
-    this.lifetime = undefined;
+    this.lifetimes.leave(this);
     this.attempt?.unsubscribe();
   }
 

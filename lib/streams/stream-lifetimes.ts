@@ -8,7 +8,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * come in, and a `Set` (which iterates in insertion order) is the queue.
  */
 export class StreamLifetimes {
-  private readonly open = new Set<Lifetime>();
+  private readonly open = new Set<Ending>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly maxMs: number) {}
@@ -23,29 +23,29 @@ export class StreamLifetimes {
    * caller then ends the stream, which calls the returned function.
    */
   add(end: (why: 'time' | 'shutdown') => void): () => void {
-    const lifetime = this.enter({ end });
-    return () => this.leave(lifetime);
+    const stream: Ending = { end, deadline: 0 };
+    this.enter(stream);
+    return () => this.leave(stream);
   }
 
   /**
-   * `add` for a stream that is an object with an `end` method: no closure per stream. Returns
-   * the stream's lifetime, handed back to `leave` once it is over.
+   * `add` for a stream that is an object with an `end` method and a `deadline` of its own (set
+   * here): no closure, nor any other object, per stream. `leave` once it is over.
    */
-  enter(stream: Ending): Lifetime {
-    const lifetime: Lifetime = { deadline: performance.now() + this.maxMs, stream };
-    this.open.add(lifetime);
-    if (this.timer === undefined) this.arm(lifetime.deadline);
-    return lifetime;
+  enter(stream: Ending): void {
+    stream.deadline = performance.now() + this.maxMs;
+    this.open.add(stream);
+    if (this.timer === undefined) this.arm(stream.deadline);
   }
 
-  leave(lifetime: Lifetime): void {
-    this.open.delete(lifetime);
+  leave(stream: Ending): void {
+    this.open.delete(stream);
     if (this.open.size === 0) this.disarm();
   }
 
   /** Ends every open stream (node shutdown). */
   endAll(): void {
-    for (const lifetime of [...this.open]) lifetime.stream.end('shutdown');
+    for (const stream of [...this.open]) stream.end('shutdown');
   }
 
   private arm(deadline: number): void {
@@ -64,14 +64,14 @@ export class StreamLifetimes {
   private due(): void {
     this.timer = undefined;
     const now = performance.now();
-    const expired: Lifetime[] = [];
-    for (const lifetime of this.open) {
-      if (lifetime.deadline > now) break;
-      expired.push(lifetime);
+    const expired: Ending[] = [];
+    for (const stream of this.open) {
+      if (stream.deadline > now) break;
+      expired.push(stream);
     }
-    for (const lifetime of expired) {
-      this.open.delete(lifetime);
-      lifetime.stream.end('time');
+    for (const stream of expired) {
+      this.open.delete(stream);
+      stream.end('time');
     }
     const next = this.open.values().next();
     if (!next.done) this.arm(next.value.deadline);
@@ -81,9 +81,6 @@ export class StreamLifetimes {
 /** A stream that ends at its maximum duration (`'time'`) or when the node shuts down. */
 export interface Ending {
   end(why: 'time' | 'shutdown'): void;
-}
-
-export interface Lifetime {
-  readonly deadline: number;
-  readonly stream: Ending;
+  /** When its time is up (`performance.now()`), set by `StreamLifetimes.enter`. */
+  deadline: number;
 }

@@ -1,17 +1,17 @@
 import { expect } from 'chai';
-import { createAnalysisRegistry, parseQuery, prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../../lib/engine/embedded/matching.js';
-import { IntervalIndex, type Bound } from '../../lib/streams/search-index/interval-index.js';
-import { SearchIndex, requirementOf } from '../../lib/streams/search-index/index.js';
+import { createAnalysisRegistry, inRange, parseQuery, prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../../lib/engine/embedded/matching.js';
+import { IntervalIndex, type Bound, type IntervalItem } from '../../lib/streams/search-index/interval-index.js';
+import { NOT_INDEXED, SearchIndex, requirementOf, type Indexed } from '../../lib/streams/search-index/index.js';
 import { MAPPINGS, SETTINGS, randomDocument, randomQuery, seeded, type Random } from './support/random-searches.js';
 
 const ctx: MatchContext = { mappings: MAPPINGS, registry: createAnalysisRegistry(SETTINGS.analysis) };
 
-interface Search {
+interface Search extends Indexed {
   dsl: unknown;
   rewritten: Query;
 }
 
-const searchOf = (dsl: unknown): Search => ({ dsl, rewritten: rewriteQuery(parseQuery(dsl), ctx) });
+const searchOf = (dsl: unknown): Search => ({ dsl, rewritten: rewriteQuery(parseQuery(dsl), ctx), ...NOT_INDEXED });
 
 /**
  * Holds the index to the matcher for every document: each search the document matches is a
@@ -118,18 +118,26 @@ describe('the index of live searches (search-index)', () => {
 });
 
 describe('interval index (stabbing)', () => {
-  const brute = (intervals: Map<number, [Bound | undefined, Bound | undefined]>, v: Bound) =>
-    [...intervals].filter(([, [lo, hi]]) => (lo === undefined || lo <= v) && (hi === undefined || hi >= v)).map(([k]) => k).sort((x, y) => x - y);
+  type Stored = [Bound | undefined, Bound | undefined, boolean, boolean];
+  interface Item extends IntervalItem {
+    id: number;
+  }
+  const itemOf = (id: number, lo: Bound | undefined, hi: Bound | undefined, loOpen: boolean, hiOpen: boolean): Item => ({ id, lo, hi, loOpen, hiOpen, intervalLive: false });
+  // the matcher's own range test, open ends (gt, lt) included
+  const brute = (intervals: Map<number, Stored>, v: Bound) =>
+    [...intervals].filter(([, [lo, hi, loOpen, hiOpen]]) => inRange(v as number, { numeric: typeof v !== 'string', lo: lo as number, hi: hi as number, loInc: !loOpen, hiInc: !hiOpen }))
+      .map(([k]) => k).sort((x, y) => x - y);
 
   for (const [kind, value] of [
     ['numbers', (r: Random) => Math.floor(r() * 100)],
     ['BigInts', (r: Random) => BigInt(Math.floor(r() * 100)) * 1_000_000n],
     ['strings', (r: Random) => String.fromCharCode(97 + Math.floor(r() * 26))],
   ] as const) {
-    it(`finds exactly the intervals that contain a value, as intervals are added and deleted (${kind})`, () => {
+    it(`finds exactly the intervals that contain a value, open ends as the matcher tests them, as intervals are added and deleted (${kind})`, () => {
       const random = seeded(kind.length);
-      const index = new IntervalIndex<number>();
-      const intervals = new Map<number, [Bound | undefined, Bound | undefined]>();
+      const index = new IntervalIndex<Item>();
+      const intervals = new Map<number, Stored>();
+      const items = new Map<number, Item>();
       for (let step = 0; step < 3_000; step++) {
         const roll = random();
         if (roll < 0.5) {
@@ -137,16 +145,25 @@ describe('interval index (stabbing)', () => {
           const b = random() < 0.1 ? undefined : value(random);
           const [lo, hi] = a !== undefined && b !== undefined && a > b ? [b, a] : [a, b];
           const id = Math.floor(random() * 400);
-          index.add(id, lo, hi);
-          intervals.set(id, [lo, hi]);
+          const loOpen = random() < 0.3;
+          const hiOpen = random() < 0.3;
+          // an id given another interval: the item holding the old one leaves first
+          const old = items.get(id);
+          if (old) index.delete(old);
+          const item = itemOf(id, lo, hi, loOpen, hiOpen);
+          index.add(item);
+          items.set(id, item);
+          intervals.set(id, [lo, hi, loOpen, hiOpen]);
         } else if (roll < 0.7) {
           const id = Math.floor(random() * 400);
-          index.delete(id);
+          const old = items.get(id);
+          if (old) index.delete(old);
+          items.delete(id);
           intervals.delete(id);
         } else {
           const v = value(random);
           const found: number[] = [];
-          index.stab(v, (id) => found.push(id));
+          index.stab(v, (item) => found.push(item.id));
           expect(found.sort((x, y) => x - y), `stab ${String(v)}`).to.deep.equal(brute(intervals, v));
         }
         expect(index.size).to.equal(intervals.size);
@@ -155,11 +172,11 @@ describe('interval index (stabbing)', () => {
   }
 
   it('NaN lies in every range (the matcher lets it through every bound)', () => {
-    const index = new IntervalIndex<string>();
-    index.add('a', 1, 2);
-    index.add('b', undefined, 0);
-    const found: string[] = [];
-    index.stab(NaN, (id) => found.push(id));
-    expect(found.sort()).to.deep.equal(['a', 'b']);
+    const index = new IntervalIndex<Item>();
+    index.add(itemOf(1, 1, 2, false, false));
+    index.add(itemOf(2, undefined, 0, false, true));
+    const found: number[] = [];
+    index.stab(NaN, (item) => found.push(item.id));
+    expect(found.sort()).to.deep.equal([1, 2]);
   });
 });

@@ -1,18 +1,28 @@
-import { inRange, rangeOperands, type PreparedDocument } from '../../engine/embedded/index.js';
-import { IntervalIndex } from './interval-index.js';
+import { rangeOperands, type PreparedDocument } from '../../engine/embedded/index.js';
+import { IntervalIndex, type IntervalItem } from './interval-index.js';
 import type { Atom } from './requirement.js';
 
 export type RangeAtom = Extract<Atom, { kind: 'range' }>;
 
-/** What a bucket needs of an entry. */
-export interface Bucketed {
+/**
+ * What a bucket needs of an entry. An entry with a range is found by its interval, which it
+ * carries itself (`IntervalItem`: the range's bounds; those of an entry without a range are unset).
+ */
+export interface Bucketed extends IntervalItem {
   /** When set, the entry is found only when one of the document's values lies within this range. */
   readonly range?: RangeAtom;
   /** Where it stands in the bucket's list (entries without a range). */
   at: number;
 }
 
-interface RangeTable<E> {
+/** The interval fields of an entry (`Bucketed`) with this range, or of one without a range. */
+export function intervalOf(range: RangeAtom | undefined): IntervalItem {
+  const bounds = range?.bounds;
+  if (!bounds) return { lo: undefined, hi: undefined, loOpen: false, hiOpen: false, intervalLive: false };
+  return { lo: bounds.lo, hi: bounds.hi, loOpen: !bounds.loInc, hiOpen: !bounds.hiInc, intervalLive: false };
+}
+
+interface RangeTable<E extends Bucketed> {
   readonly field: string;
   readonly numeric: boolean;
   readonly booleanField: boolean;
@@ -50,7 +60,7 @@ export class Bucket<E extends Bucketed> {
       table = { field: range.field, numeric: range.bounds.numeric, booleanField: range.booleanField, intervals: new IntervalIndex() };
       this.ranges.set(key, table);
     }
-    table.intervals.add(entry, range.bounds.lo, range.bounds.hi);
+    table.intervals.add(entry);
   }
 
   delete(entry: E): void {
@@ -80,12 +90,8 @@ export class Bucket<E extends Bucketed> {
     for (const table of this.ranges.values()) {
       const field = doc.fields.get(table.field);
       if (!field) continue;
-      for (const v of rangeOperands(field, table.numeric, table.booleanField)) {
-        // the tree treats bounds as closed: the exact test decides open ends
-        table.intervals.stab(v, (entry) => {
-          if (inRange(v, entry.range!.bounds)) visit(entry);
-        });
-      }
+      // the tree tests the bounds as the matcher does (`inRange`), open ends included
+      for (const v of rangeOperands(field, table.numeric, table.booleanField)) table.intervals.stab(v, visit);
     }
   }
 }

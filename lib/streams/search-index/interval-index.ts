@@ -1,12 +1,19 @@
 /** A bound of a range: numbers, epoch nanoseconds (BigInt) or terms; one index holds one kind. */
 export type Bound = number | bigint | string;
 
-interface Interval<T> {
-  readonly item: T;
+/**
+ * An item of an interval index is its own interval: a stab reads the items it finds, not a record
+ * of the index's around each (a write found by thousands of ranges reads as many objects fewer).
+ */
+export interface IntervalItem {
   /** undefined: unbounded. */
   readonly lo?: Bound;
   readonly hi?: Bound;
-  live: boolean;
+  /** The end is excluded (`gt`, `lt`). */
+  readonly loOpen: boolean;
+  readonly hiOpen: boolean;
+  /** The index's own: set while the index holds the item (its tree skips those deleted since it was built). */
+  intervalLive: boolean;
 }
 
 /** A centered interval tree node: the intervals that contain `center`, and those wholly left or right of it. */
@@ -14,9 +21,9 @@ interface Node<T> {
   /** undefined: every interval here is unbounded on both sides. */
   center?: Bound;
   /** Ascending lower bounds (unbounded first). */
-  byLo: Array<Interval<T>>;
+  byLo: T[];
   /** Descending upper bounds (unbounded first). */
-  byHi: Array<Interval<T>>;
+  byHi: T[];
   left?: Node<T>;
   right?: Node<T>;
 }
@@ -28,16 +35,18 @@ const unboundedFirst = (a: Bound | undefined, b: Bound | undefined, order: (a: B
   a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : order(a, b);
 
 /**
- * The items whose closed interval [lo, hi] contains a value (stabbing), among items added and
- * deleted at any time. A centered interval tree answers in O(log n + answers); it is rebuilt
- * lazily, at the first stab after enough changes, so a burst of registrations costs one build:
- * until then added items wait in a short list scanned on every stab, deleted ones are skipped.
- * Comparisons are JavaScript's `<` and `>`, those the matcher's range test uses.
+ * The items whose interval contains a value (stabbing), among items added and deleted at any
+ * time. A centered interval tree answers in O(log n + answers); it is rebuilt lazily, at the first
+ * stab after enough changes, so a burst of registrations costs one build: until then added items
+ * wait in a short list scanned on every stab, deleted ones are skipped. Comparisons are
+ * JavaScript's `<` and `>`, those the matcher's range test uses (`inRange`), open ends included:
+ * an item found is in its interval, with no test left to its caller (a write found by thousands
+ * of ranges is not tested again against each).
  */
-export class IntervalIndex<T> {
-  private readonly intervals = new Map<T, Interval<T>>();
+export class IntervalIndex<T extends IntervalItem> {
+  private readonly intervals = new Set<T>();
   private root?: Node<T>;
-  private pending: Array<Interval<T>> = [];
+  private pending: T[] = [];
   private deadInTree = 0;
 
   get size(): number {
@@ -48,52 +57,65 @@ export class IntervalIndex<T> {
     return this.intervals.has(item);
   }
 
-  add(item: T, lo: Bound | undefined, hi: Bound | undefined): void {
-    this.delete(item);
-    const interval: Interval<T> = { item, lo, hi, live: true };
-    this.intervals.set(item, interval);
-    this.pending.push(interval);
+  /** Holds the item, found by its interval (which must not change while the index holds it). */
+  add(item: T): void {
+    if (this.intervals.has(item)) return;
+    item.intervalLive = true;
+    this.intervals.add(item);
+    this.pending.push(item);
   }
 
   delete(item: T): void {
-    const interval = this.intervals.get(item);
-    if (!interval) return;
-    this.intervals.delete(item);
-    interval.live = false;
-    const at = this.pending.indexOf(interval);
+    if (!this.intervals.delete(item)) return;
+    item.intervalLive = false;
+    const at = this.pending.indexOf(item);
     if (at >= 0) this.pending.splice(at, 1);
     else this.deadInTree++;
   }
 
-  /** Calls `visit` for each item whose closed interval contains `v` (an open end is the caller's to check). */
+  /** Calls `visit` for each item whose interval contains `v`. */
   stab(v: Bound, visit: (item: T) => void): void {
     if (v !== v) {
       // NaN is neither below nor above a bound: the matcher's test lets it through every range
-      for (const interval of this.intervals.values()) visit(interval.item);
+      for (const item of this.intervals) visit(item);
       return;
     }
     if (this.pending.length > 16 + Math.sqrt(this.intervals.size) || this.deadInTree > this.intervals.size) this.rebuild();
-    for (const interval of this.pending) if (contains(interval, v)) visit(interval.item);
+    for (const item of this.pending) if (contains(item, v)) visit(item);
     let node = this.root;
     while (node) {
-      if (node.center === undefined) {
-        reportAll(node.byLo, visit);
+      const center = node.center;
+      if (center === undefined) {
+        for (const item of node.byLo) if (item.intervalLive) visit(item);
         return;
       }
-      if (v < node.center) {
-        for (const interval of node.byLo) {
-          if (interval.lo !== undefined && interval.lo > v) break;
-          if (interval.live) visit(interval.item);
+      // every interval of the node holds its center: on one side of it, only the near end decides
+      if (v < center) {
+        const byLo = node.byLo;
+        for (let i = 0; i < byLo.length; i++) {
+          const item = byLo[i];
+          const lo = item.lo;
+          if (lo !== undefined) {
+            if (lo > v) break;
+            if (item.loOpen && !(lo < v)) continue;
+          }
+          if (item.intervalLive) visit(item);
         }
         node = node.left;
-      } else if (v > node.center) {
-        for (const interval of node.byHi) {
-          if (interval.hi !== undefined && interval.hi < v) break;
-          if (interval.live) visit(interval.item);
+      } else if (v > center) {
+        const byHi = node.byHi;
+        for (let i = 0; i < byHi.length; i++) {
+          const item = byHi[i];
+          const hi = item.hi;
+          if (hi !== undefined) {
+            if (hi < v) break;
+            if (item.hiOpen && !(hi > v)) continue;
+          }
+          if (item.intervalLive) visit(item);
         }
         node = node.right;
       } else {
-        reportAll(node.byLo, visit);
+        for (const item of node.byLo) if (item.intervalLive && contains(item, v)) visit(item);
         return;
       }
     }
@@ -101,21 +123,21 @@ export class IntervalIndex<T> {
 
   private rebuild(): void {
     // an interval with its ends the wrong way round contains nothing (but NaN, handled apart)
-    this.root = build([...this.intervals.values()].filter(({ lo, hi }) => lo === undefined || hi === undefined || lo <= hi));
+    this.root = build([...this.intervals].filter(({ lo, hi }) => lo === undefined || hi === undefined || lo <= hi));
     this.pending = [];
     this.deadInTree = 0;
   }
 }
 
-function contains(interval: Interval<unknown>, v: Bound): boolean {
-  return (interval.lo === undefined || interval.lo <= v) && (interval.hi === undefined || interval.hi >= v);
+/** `inRange`'s test: a bound excludes what is beyond it, an open one what is at it too. */
+function contains(interval: IntervalItem, v: Bound): boolean {
+  const { lo, hi } = interval;
+  if (lo !== undefined && (interval.loOpen ? v <= lo : v < lo)) return false;
+  if (hi !== undefined && (interval.hiOpen ? v >= hi : v > hi)) return false;
+  return true;
 }
 
-function reportAll<T>(intervals: Array<Interval<T>>, visit: (item: T) => void): void {
-  for (const interval of intervals) if (interval.live) visit(interval.item);
-}
-
-function build<T>(intervals: Array<Interval<T>>): Node<T> | undefined {
+function build<T extends IntervalItem>(intervals: T[]): Node<T> | undefined {
   if (intervals.length === 0) return undefined;
   const ends: Bound[] = [];
   for (const { lo, hi } of intervals) {
@@ -124,9 +146,9 @@ function build<T>(intervals: Array<Interval<T>>): Node<T> | undefined {
   }
   // the median end: the interval it belongs to stays at this node, so every level shrinks
   const center = ends.length ? ends.sort(compare)[ends.length >> 1] : undefined;
-  const here: Array<Interval<T>> = [];
-  const left: Array<Interval<T>> = [];
-  const right: Array<Interval<T>> = [];
+  const here: T[] = [];
+  const left: T[] = [];
+  const right: T[] = [];
   for (const interval of intervals) {
     if (center !== undefined && interval.hi !== undefined && interval.hi < center) left.push(interval);
     else if (center !== undefined && interval.lo !== undefined && interval.lo > center) right.push(interval);

@@ -1,16 +1,25 @@
 import { fieldExists, type PreparedDocument } from '../../engine/embedded/index.js';
 import { testOf, type DocumentTest } from './atom-tests.js';
-import { Bucket, type Bucketed, type RangeAtom } from './bucket.js';
+import { Bucket, intervalOf, type Bucketed, type RangeAtom } from './bucket.js';
 import type { Atom, Requirement } from './requirement.js';
 
-interface Slot<S> {
-  readonly search: S;
-  /** A document that satisfies one of the entries matches (the requirement is exact). */
-  readonly exact: boolean;
-  readonly entries: Array<Entry<S>>;
+/**
+ * What the index keeps of each search it holds, on the search itself: a lookup that finds
+ * thousands of searches reads one object for each — the one its caller reads next — rather than
+ * a slot of the index's, then the caller's search (a write's cost is mostly reading memory). A
+ * search is held by one index at a time.
+ */
+export interface Indexed {
   /** The last lookup that made the search a candidate (a search is one candidate, however many entries it has). */
-  round: number;
+  indexRound: number;
+  /** A document that satisfies one of the entries matches (the requirement is exact). */
+  indexExact: boolean;
+  /** The search's entries while the index holds it (the index's own), undefined when it does not. */
+  indexEntries: unknown[] | undefined;
 }
+
+/** The fields of `Indexed` for a search no index holds yet. */
+export const NOT_INDEXED: Readonly<Indexed> = { indexRound: 0, indexExact: false, indexEntries: undefined };
 
 type KeyAtom = Exclude<Atom, RangeAtom | { kind: 'not' }>;
 
@@ -19,7 +28,7 @@ type KeyAtom = Exclude<Atom, RangeAtom | { kind: 'not' }>;
  * none when it has only ranges), by interval when it has a range, and kept when the rest hold too.
  */
 interface Entry<S> extends Bucketed {
-  readonly slot: Slot<S>;
+  readonly search: S;
   readonly key?: KeyAtom;
   readonly rest: readonly DocumentTest[];
 }
@@ -38,6 +47,12 @@ export interface Candidates<S> {
   /** The document may match them: the matcher decides. */
   readonly possible: S[];
 }
+
+/**
+ * The tests of a conjunction with none left besides its key and range: one array for all of them,
+ * so that a lookup finding thousands of such entries reads one array, not one each.
+ */
+const NO_TESTS: readonly DocumentTest[] = [];
 
 /** Which atom of a conjunction is its key: the one fewest documents are expected to satisfy. */
 const SELECTIVITY: Record<KeyAtom['kind'], number> = { id: 0, term: 1, prefix: 2, exists: 3 };
@@ -69,9 +84,8 @@ function leave<S>(buckets: Map<string, Bucket<Entry<S>>> | undefined, key: strin
  * requirement is exact matches when it is found; searches without a requirement are candidates
  * for every document.
  */
-export class SearchIndex<S> {
-  private readonly slots = new Map<S, Slot<S>>();
-  private readonly always = new Set<Slot<S>>();
+export class SearchIndex<S extends Indexed> {
+  private readonly always = new Set<S>();
   private readonly byId = new Map<string, Bucket<Entry<S>>>();
   private readonly byTerm = new Map<string, Map<string, Bucket<Entry<S>>>>();
   private readonly byPrefix = new Map<string, PrefixBuckets<S>>();
@@ -89,11 +103,13 @@ export class SearchIndex<S> {
   add(search: S, requirement: Requirement): void {
     this.delete(search);
     const { alternatives, exact } = requirement;
-    const slot: Slot<S> = { search, exact, entries: [], round: 0 };
-    this.slots.set(search, slot);
+    const entries: Array<Entry<S>> = [];
+    search.indexEntries = entries;
+    search.indexExact = exact;
+    search.indexRound = 0;
     // a conjunction of no atoms always holds; one of exclusions only has nothing to be found by
     if (alternatives.some((conjunction) => conjunction.every((atom) => atom.kind === 'not'))) {
-      this.always.add(slot);
+      this.always.add(search);
       return;
     }
     for (const conjunction of alternatives) {
@@ -103,19 +119,20 @@ export class SearchIndex<S> {
         if (atom.kind === 'range') range ??= atom;
         else if (atom.kind !== 'not' && (!key || SELECTIVITY[atom.kind] < SELECTIVITY[key.kind])) key = atom;
       }
-      const rest = conjunction.filter((atom) => atom !== key && atom !== range).map(testOf);
-      const entry: Entry<S> = { slot, key, range, rest, at: -1 };
-      slot.entries.push(entry);
+      const tests = conjunction.filter((atom) => atom !== key && atom !== range).map(testOf);
+      const rest = tests.length ? tests : NO_TESTS;
+      const entry: Entry<S> = { search, key, range, rest, at: -1, ...intervalOf(range) };
+      entries.push(entry);
       this.bucketOf(entry).add(entry);
     }
   }
 
   delete(search: S): void {
-    const slot = this.slots.get(search);
-    if (!slot) return;
-    this.slots.delete(search);
-    this.always.delete(slot);
-    for (const entry of slot.entries) this.leave(entry);
+    const entries = search.indexEntries as Array<Entry<S>> | undefined;
+    if (!entries) return;
+    search.indexEntries = undefined;
+    this.always.delete(search);
+    for (const entry of entries) this.leave(entry);
   }
 
   /** The searches the document concerns, with `also` (registered searches the matcher must decide anyway). */
@@ -125,16 +142,13 @@ export class SearchIndex<S> {
     found.matchingCount = 0;
     found.possibleCount = 0;
     if (doc) this.lookUp(doc, round);
-    const mayMatch = (slot: Slot<S>) => {
-      if (slot.round === round) return;
-      slot.round = round;
-      found.possible[found.possibleCount++] = slot.search;
+    const mayMatch = (search: S) => {
+      if (search.indexRound === round) return;
+      search.indexRound = round;
+      found.possible[found.possibleCount++] = search;
     };
-    for (const slot of this.always) mayMatch(slot);
-    for (const search of also) {
-      const slot = this.slots.get(search);
-      if (slot) mayMatch(slot);
-    }
+    for (const search of this.always) mayMatch(search);
+    for (const search of also) if (search.indexEntries !== undefined) mayMatch(search);
     const matching = found.matching.slice(0, found.matchingCount);
     const possible = found.possible.slice(0, found.possibleCount);
     // the buffers keep their room, not the searches
@@ -147,13 +161,13 @@ export class SearchIndex<S> {
   private lookUp(doc: PreparedDocument, round: number): void {
     const found = this.found;
     const take = (entry: Entry<S>) => {
-      const slot = entry.slot;
-      if (slot.round === round) return;
+      const search = entry.search;
+      if (search.indexRound === round) return;
       const rest = entry.rest;
       for (let i = 0; i < rest.length; i++) if (!rest[i](doc)) return;
-      slot.round = round;
-      if (slot.exact) found.matching[found.matchingCount++] = slot.search;
-      else found.possible[found.possibleCount++] = slot.search;
+      search.indexRound = round;
+      if (search.indexExact) found.matching[found.matchingCount++] = search;
+      else found.possible[found.possibleCount++] = search;
     };
     if (this.byId.size) this.byId.get(doc.id)?.visit(doc, take);
     for (const [field, buckets] of this.byTerm) {
