@@ -220,7 +220,8 @@ export const ES_API = [
   {
     id: 'cat.fielddata',
     bodyless: true,
-    auth: CAT_CLUSTER('cluster:monitor/nodes/stats'),
+    // one row per field of every index, named, with its size: no index list narrows it
+    auth: { ...CAT_CLUSTER('cluster:monitor/nodes/stats'), privilege: 'manage' },
     params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'fields'],
     paths: [
       { methods: ['GET'], pattern: '/_cat/fielddata' },

@@ -92,7 +92,9 @@ export interface RouteAuth {
   readonly privilege?: ClusterPrivilege;
   /**
    * `level=indices|shards` breaks a cluster-level answer down by index: `narrowed` — only then
-   * does it address every index (narrowed at `every`); `manage` — it then needs `manage`.
+   * does it address every index (narrowed at `every`); `manage` — it then needs `manage`, as it
+   * does when `fields`, `fielddata_fields`, `completion_fields` or `groups` break it down by the
+   * fields or search groups of every index.
    */
   readonly perIndexLevel?: 'narrowed' | 'manage';
   /** What every index's list holds when `every` narrows it: aliases (`_cat/aliases`), narrowed to those whose every index the credential sees. */

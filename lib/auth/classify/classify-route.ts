@@ -22,6 +22,13 @@ import {
 import { methodOperation, startClassifying, type Classifying } from './classifying.js';
 
 /**
+ * Parameters that break a node-level answer down by field or search group (`_nodes/stats`'s
+ * `fields`, `fielddata_fields`, `completion_fields`, `groups`): Elasticsearch names there every
+ * field whose field data is loaded and every search group, of every index.
+ */
+const PER_FIELD_PARAMS = ['fields', 'fielddata_fields', 'completion_fields', 'groups'];
+
+/**
  * A request classified by its route in the one route table: the entry's authorization metadata
  * (`RouteAuth`) read with the path parameters the table matched — the same match the embedded
  * engine's router makes — and the body read by the entry's reader. Every route of the table has
@@ -63,7 +70,8 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
   if (auth.privilege) c.needs(auth.privilege);
   const level = req.params.get('level');
   const perIndexLevel = level === 'indices' || level === 'shards';
-  if (auth.perIndexLevel === 'manage' && perIndexLevel) c.needs('manage');
+  // a breakdown by index, or by field or search group of every index (nodes stats' `fields`, `groups`…): names what other tenants hold
+  if (auth.perIndexLevel === 'manage' && (perIndexLevel || PER_FIELD_PARAMS.some((p) => req.params.has(p)))) c.needs('manage');
   // without an index in the path: every index (per index only, for a cluster-level answer broken down by index)
   const every = auth.perIndexLevel === 'narrowed' && !perIndexLevel ? undefined : auth.every;
   const indexParam = auth.index ?? 'index';

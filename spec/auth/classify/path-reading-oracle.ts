@@ -573,8 +573,8 @@ function cat(c: Classifying, tail: string[]): Classification {
     c.needs('manage_index_templates');
     return c.done('cluster', 'read', 'indices:admin/template/get');
   }
-  // snapshots list every tenant's indices, pending tasks name the indices they act on
-  if (what === 'snapshots' || what === 'repositories' || what === 'pending_tasks') c.needs('manage');
+  // snapshots list every tenant's indices, pending tasks name the indices they act on, fielddata every index's loaded fields
+  if (what === 'snapshots' || what === 'repositories' || what === 'pending_tasks' || what === 'fielddata') c.needs('manage');
   const clusterCats: Record<string, string> = {
     health: 'cluster:monitor/health',
     master: 'cluster:monitor/state',
@@ -648,8 +648,8 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
   const name = head.slice(1);
   switch (head) {
     case '_nodes':
-      // per index or shard, node statistics list every index
-      if (perIndexLevel(c.params)) c.needs('manage');
+      // per index or shard, node statistics list every index; per field or search group, every index's fields and groups
+      if (perIndexLevel(c.params) || ['fields', 'fielddata_fields', 'completion_fields', 'groups'].some((p) => c.params.has(p))) c.needs('manage');
       if (tail.includes('reload_secure_settings')) return c.done('cluster', 'write', 'cluster:admin/nodes/reload_secure_settings');
       return c.done('cluster', 'read', `cluster:monitor/nodes/${tail.find((t) => ['stats', 'hot_threads', 'usage'].includes(t)) ?? 'info'}`);
     case '_tasks':

@@ -1,0 +1,221 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { BACKENDS } from '../support/backends.js';
+import { basic, call, NDJSON } from '../support/http.js';
+import type { TestGateway } from '../support/servers.js';
+
+/**
+ * Review of session 7's engine APIs (h-rev7): a hostile tenant (a credential scoped to
+ * `tenant-a`: every category, `cluster` monitoring included, read/write/delete, raw DSL) asks the
+ * new and changed APIs — index stats per field (`fields`, `fielddata_fields`, `completion_fields`),
+ * search groups (`groups=`, a search's `stats`), the translog section, `forbid_closed_indices`,
+ * `include_unloaded_segments`, `_cat/fielddata`, `_cat/indices?health=`, nodes and cluster stats,
+ * `_termvectors` of an artificial document, `_validate/query` explanations — for what another
+ * tenant (`tenant-b`) holds: its field names (all named `bsecret…`), their sizes, its search
+ * group names (`bsecretgroup`), its documents (`foreignmark7`). Through encodings, smuggled
+ * index-naming parameters, `_all`, wildcards, `expand_wildcards`, system indices. Both backends.
+ *
+ * Each case states the property; a case that held stays as a guard.
+ *
+ * Findings (both backends):
+ * 1. `_cat/fielddata` — a `cluster` monitoring read for any scoped credential — lists every loaded
+ *    field of every index by name with its size (c7f4373 made it list the loaded fields; before,
+ *    every text field mapped with `fielddata: true`, at 0b): another tenant's field names, and
+ *    from their sizes how many distinct values they hold. Elasticsearch's `_cat/fielddata` has no
+ *    index column, nothing narrows it. Nodes stats with `fields`/`fielddata_fields`/
+ *    `completion_fields`/`groups` name every index's fields and search groups on Elasticsearch
+ *    (the embedded engine reports node totals only; forwarded as is to a real cluster). Fixed:
+ *    both need `manage`, as `level=indices` already did.
+ */
+
+const OWN = 'tenant-a';
+const FOREIGN = 'tenant-b';
+const SECRET = 'bsecret';
+const MARK = 'foreignmark7';
+const CATEGORIES = ['docs', 'search', 'indices', 'streams', 'declarative', 'pipelines', 'credentials', 'rules', 'searchrelevancy', 'cache', 'analytics', 'logs', 'cluster'];
+const e = encodeURIComponent;
+
+interface Probe { m: string; p: string; body?: unknown; nd?: boolean }
+
+/** Requests that name the tenant's own index, `_all`, wildcards or nothing: their answers must not name another tenant's fields, groups or data. */
+const OWN_OR_ALL: Probe[] = [
+  { m: 'GET', p: '/_cat/fielddata?format=json' },
+  { m: 'GET', p: '/_cat/fielddata?v' },
+  { m: 'GET', p: `/_cat/fielddata/${SECRET}*?format=json` },
+  { m: 'GET', p: '/_cat/fielddata?fields=*&format=json' },
+  { m: 'GET', p: '/_nodes/stats?fields=*' },
+  { m: 'GET', p: '/_nodes/stats/indices/fielddata?fielddata_fields=*' },
+  { m: 'GET', p: '/_nodes/stats/indices/completion?completion_fields=*' },
+  { m: 'GET', p: '/_nodes/stats/indices/search?groups=*' },
+  { m: 'GET', p: '/_nodes/_local/stats/indices?fields=*&groups=*' },
+  { m: 'GET', p: '/_cluster/stats' },
+  { m: 'GET', p: '/_stats?fields=*&groups=*' },
+  { m: 'GET', p: '/_stats/fielddata,completion,search,translog,segments?fields=*&groups=*&forbid_closed_indices=false&include_unloaded_segments=true' },
+  { m: 'GET', p: '/_stats?level=shards&fielddata_fields=*&completion_fields=*' },
+  { m: 'GET', p: '/_all/_stats?fields=*&groups=*' },
+  { m: 'GET', p: '/*/_stats?fields=*&groups=*&expand_wildcards=all' },
+  { m: 'GET', p: '/tenant-*/_stats?fields=*&groups=*&expand_wildcards=all,hidden' },
+  { m: 'GET', p: `/${OWN}/_stats?fields=*&groups=*` },
+  { m: 'GET', p: `/${OWN}/_stats?fields=*&groups=*&index=${FOREIGN}` },
+  { m: 'GET', p: `/${OWN}/_stats/search?groups=${SECRET}*` },
+  { m: 'GET', p: '/_cat/indices?health=green&format=json' },
+  { m: 'GET', p: '/_cat/indices?health=GREEN&format=json&expand_wildcards=all' },
+  { m: 'GET', p: '/_cat/indices?health=yellow&format=json&h=index,docs.count' },
+  { m: 'GET', p: '/_cat/indices?health=zzz' },
+  { m: 'GET', p: '/_cat/nodes?format=json&h=*' },
+  { m: 'GET', p: '/_cat/segments?format=json' },
+  { m: 'GET', p: '/_cat/shards?format=json' },
+  { m: 'GET', p: '/_cluster/state?filter_path=metadata.indices.tenant-b' },
+  { m: 'POST', p: `/${OWN}/_termvectors`, body: { doc: { [`${SECRET}txt`]: MARK, f: MARK }, term_statistics: true, field_statistics: true } },
+  { m: 'POST', p: `/${OWN}/_termvectors?routing=x&preference=_local`, body: { doc: { [`${SECRET}txt`]: `${MARK} the` }, term_statistics: true, field_statistics: true, per_field_analyzer: { [`${SECRET}txt`]: 'standard' } } },
+  { m: 'POST', p: `/${OWN}/_termvectors?fields=*`, body: { doc: { f: 'own words' }, term_statistics: true, field_statistics: true } },
+  { m: 'POST', p: `/${OWN}/_mtermvectors`, body: { docs: [{ doc: { [`${SECRET}txt`]: MARK }, term_statistics: true }] } },
+  { m: 'POST', p: '/_mtermvectors', body: { docs: [{ _index: OWN, doc: { f: MARK }, term_statistics: true }] } },
+  { m: 'POST', p: `/${OWN}/_validate/query?explain=true`, body: { query: { [`${SECRET}query`]: {} } } },
+  { m: 'POST', p: '/_validate/query?explain=true&all_shards=true', body: { query: { match: { [`${SECRET}txt`]: MARK } } } },
+  { m: 'POST', p: `/${OWN}/_validate/query?rewrite=true`, body: { query: { match: { [`${SECRET}txt`]: MARK } } } },
+  { m: 'POST', p: `/${OWN}/_search`, body: { size: 0, aggs: { r: { terms: { field: `${SECRET}range` } } } } },
+  { m: 'POST', p: `/${OWN}/_search`, body: { query: { match_allx: {} } } },
+];
+
+/** Requests naming another tenant's index (spelled many ways, or smuggled): refused, nothing foreign shown. */
+const FOREIGN_NAMED: Array<(n: string) => Probe> = [
+  (n) => ({ m: 'GET', p: `/${e(n)}/_stats?fields=*&groups=*` }),
+  (n) => ({ m: 'GET', p: `/${OWN},${e(n)}/_stats/fielddata?fielddata_fields=*&forbid_closed_indices=false` }),
+  (n) => ({ m: 'GET', p: `/${OWN}%2C${e(n)}/_stats?completion_fields=*` }),
+  (n) => ({ m: 'GET', p: `/_cat/indices/${e(n)}?health=green&format=json` }),
+  (n) => ({ m: 'POST', p: `/${e(n)}/_termvectors`, body: { doc: { [`${SECRET}txt`]: MARK }, term_statistics: true, field_statistics: true } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_termvectors?index=${e(n)}`, body: { doc: { [`${SECRET}txt`]: MARK }, term_statistics: true } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_termvectors`, body: { _index: n, doc: { [`${SECRET}txt`]: MARK }, term_statistics: true } }),
+  (n) => ({ m: 'POST', p: '/_mtermvectors', body: { docs: [{ _index: n, doc: { [`${SECRET}txt`]: MARK }, term_statistics: true, field_statistics: true }] } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_mtermvectors`, body: { docs: [{ _index: n, doc: { [`${SECRET}txt`]: MARK }, term_statistics: true }] } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_mtermvectors?index=${e(n)}`, body: { docs: [{ doc: { [`${SECRET}txt`]: MARK } }] } }),
+  (n) => ({ m: 'POST', p: `/${e(n)}/_validate/query?explain=true`, body: { query: { match: { [`${SECRET}txt`]: MARK } } } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_validate/query?explain=true&index=${e(n)}`, body: { query: { match_all: {} } } }),
+  (n) => ({ m: 'POST', p: `/${e(n)}/_search`, body: { size: 0, stats: ['probe'], aggs: { r: { terms: { field: `${SECRET}range` } } } } }),
+  (n) => ({ m: 'POST', p: `/${e(n)}/_cache/clear?fielddata=true` }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_search`, body: { query: { terms: { f: { index: n, id: '1', path: `${SECRET}txt` } } } } }),
+];
+
+/** Spellings of `tenant-b` and of everything. */
+const FOREIGN_SPELLINGS = [FOREIGN, 'TENANT-B', 'tenant-\u0431', 'tenant-b\u200b', ' tenant-b', 'tenant-b*', '*', '_all', '.gateway-*', '.gateway-credentials', '<tenant-b>', 'tenant-%62', '-tenant-a', 'remote:tenant-b', `${OWN}/../${FOREIGN}`];
+
+for (const backend of BACKENDS) {
+  describe(`review session 7: new stats, fielddata, termvectors and validate APIs against a hostile tenant (${backend.name})`, function () {
+    this.timeout(300_000);
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    let tenant: string;
+    let hidden: string;
+
+    const send = (p: Probe, auth?: string) =>
+      call(gw.url, p.m, p.p, { ...(auth ? { auth } : {}), ...(p.body === undefined ? {} : { body: p.body }), ...(p.nd ? { headers: NDJSON } : {}) });
+
+    /** What of another tenant an answer shows that the request did not say itself. */
+    const shows = (text: string, p: Probe): string[] => {
+      const said = `${decodeURIComponent(p.p)} ${JSON.stringify(p.body ?? '')}`;
+      return [`${SECRET}kw`, `${SECRET}txt`, `${SECRET}sug`, `${SECRET}range`, `${SECRET}group`, `${SECRET}query`, MARK].filter((s) => text.includes(s) && !said.includes(s));
+    };
+
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+      const mapping = {
+        mappings: {
+          properties: {
+            [`${SECRET}kw`]: { type: 'keyword' },
+            [`${SECRET}txt`]: { type: 'text', fielddata: true },
+            [`${SECRET}sug`]: { type: 'completion' },
+            [`${SECRET}range`]: { type: 'integer_range' },
+          },
+        },
+      };
+      expect((await call(gw.url, 'PUT', `/${FOREIGN}`, { body: mapping })).status).to.equal(200);
+      const own = { mappings: { properties: { f: { type: 'text', fielddata: true }, k: { type: 'keyword' }, s: { type: 'completion' }, hid: { type: 'keyword' } } } };
+      expect((await call(gw.url, 'PUT', `/${OWN}`, { body: own })).status).to.equal(200);
+      const bulk = [
+        { index: { _index: OWN, _id: 'a1' } }, { f: 'own words', k: 'x', s: 'own', hid: 'hiddenvalue' },
+        { index: { _index: FOREIGN, _id: '1' } }, { [`${SECRET}kw`]: MARK, [`${SECRET}txt`]: `${MARK} words`, [`${SECRET}sug`]: MARK, [`${SECRET}range`]: { gte: 1, lte: 3 } },
+      ].map((l) => JSON.stringify(l)).join('\n') + '\n';
+      expect((await call(gw.url, 'POST', '/_bulk?refresh=true', { body: bulk, headers: NDJSON })).status).to.equal(200);
+      // the admin loads tenant-b's field data and names a search group there
+      const loaded = await call(gw.url, 'POST', `/${FOREIGN}/_search`, {
+        body: { stats: [`${SECRET}group`], size: 0, aggs: { a: { terms: { field: `${SECRET}kw` } }, b: { terms: { field: `${SECRET}txt` } } }, sort: [{ [`${SECRET}kw`]: 'asc' }] },
+      });
+      expect(loaded.status, loaded.text).to.equal(200);
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: CATEGORIES, ops: ['read', 'write', 'delete'], allow_raw_dsl: true } });
+      expect(made.status, made.text).to.equal(201);
+      tenant = basic(made.json.credential.username, made.json.password);
+      const ruled = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: CATEGORIES, ops: ['read'], allow_raw_dsl: true, exclude_fields: ['hid'] } });
+      expect(ruled.status, ruled.text).to.equal(201);
+      hidden = basic(ruled.json.credential.username, ruled.json.password);
+      // the own index's field data loaded too, the hidden field's included
+      expect((await call(gw.url, 'POST', `/${OWN}/_search`, { body: { stats: ['owngroup'], size: 0, aggs: { a: { terms: { field: 'f' } }, b: { terms: { field: 'hid' } } } } })).status).to.equal(200);
+    });
+    after(() => stop?.());
+
+    it('held: the admin sees tenant-b\'s field data, completion sizes and search group (so the probes below can tell a leak)', async () => {
+      const stats = await call(gw.url, 'GET', `/${FOREIGN}/_stats?fields=*&groups=*`);
+      expect(stats.text).to.include(`${SECRET}kw`).and.include(`${SECRET}sug`).and.include(`${SECRET}group`);
+      const cat = await call(gw.url, 'GET', '/_cat/fielddata?format=json');
+      expect(cat.text).to.include(`${SECRET}kw`);
+    });
+
+    it('was 1: asking over the own index, `_all`, wildcards or nothing shows nothing of another tenant (field names, sizes, groups, values) and never 5xx', async () => {
+      const problems: string[] = [];
+      for (const p of OWN_OR_ALL) {
+        const r = await send(p, tenant);
+        const where = `${p.m} ${p.p}`;
+        if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
+        const leaked = shows(r.text, p);
+        if (leaked.length) problems.push(`${where}: ${r.status} shows ${leaked.join(', ')}: ${r.text.slice(0, 300)}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('held: naming another tenant\'s index in any spelling or place shows nothing of it, and never 5xx (generated)', async () => {
+      const problems: string[] = [];
+      await fc.assert(fc.asyncProperty(fc.constantFrom(...FOREIGN_SPELLINGS), fc.nat(FOREIGN_NAMED.length - 1), async (n, slot) => {
+        const p = FOREIGN_NAMED[slot](n);
+        const r = await send(p, tenant);
+        const where = `${p.m} ${p.p} ${JSON.stringify(p.body ?? '').slice(0, 120)}`;
+        if (r.status >= 500) problems.push(`${where}: ${r.status} ${r.text.slice(0, 200)}`);
+        const leaked = shows(r.text, p);
+        if (leaked.length) problems.push(`${where}: ${r.status} shows ${leaked.join(', ')}: ${r.text.slice(0, 300)}`);
+      }), { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 150), seed: 7707 });
+      expect(problems.slice(0, 20), problems.slice(0, 20).join('\n')).to.deep.equal([]);
+    });
+
+    it('held: an artificial document analysed in the own index counts terms of the own index only (another index holding the term counts nothing)', async () => {
+      for (const field of [`${SECRET}txt`, 'f']) {
+        const r = await send({ m: 'POST', p: `/${OWN}/_termvectors`, body: { doc: { [field]: `${MARK} words` }, term_statistics: true, field_statistics: true } }, tenant);
+        expect(r.status, r.text).to.equal(200);
+        const terms = r.json.term_vectors?.[field]?.terms ?? {};
+        // tenant-b holds `foreignmark7` once; tenant-a never
+        expect(terms[MARK]?.doc_freq ?? 0, r.text).to.equal(0);
+        if (field === 'f') expect(terms.words.doc_freq, r.text).to.equal(1);
+      }
+    });
+
+    it('was 1: `_cat/fielddata`, and nodes stats broken down by field or search group, list every index\'s fields: a scoped credential needs `manage` for them', async () => {
+      const problems: string[] = [];
+      for (const p of ['/_cat/fielddata', '/_cat/fielddata/f', '/_cat/fielddata?fields=f', '/_nodes/stats?fields=*', '/_nodes/stats/indices/fielddata?fielddata_fields=f', '/_nodes/stats/indices?completion_fields=*', '/_nodes/stats/indices/search?groups=*', '/_nodes/_local/stats?level=indices']) {
+        const r = await send({ m: 'GET', p }, tenant);
+        if (r.status !== 403) problems.push(`${p}: ${r.status} ${r.text.slice(0, 200)}`);
+        else expect(r.json.error.reason, p).to.include('manage');
+      }
+      // without a breakdown, the node's totals stay a monitoring read
+      for (const p of ['/_nodes/stats', '/_nodes/stats/indices/fielddata', '/_cat/nodes?format=json']) {
+        const r = await send({ m: 'GET', p }, tenant);
+        if (r.status !== 200) problems.push(`${p}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      const managing = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: ['cluster'], ops: ['read'], cluster_privileges: ['manage'] } });
+      expect(managing.status, managing.text).to.equal(201);
+      const manager = basic(managing.json.credential.username, managing.json.password);
+      for (const p of ['/_cat/fielddata?format=json', '/_nodes/stats/indices/fielddata?fields=*']) {
+        const r = await send({ m: 'GET', p }, manager);
+        if (r.status !== 200) problems.push(`manage: ${p}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+  });
+}
