@@ -980,6 +980,23 @@ export function fieldCapsRefusal(visibility: FieldVisibility, body: unknown, par
   });
 }
 
+/**
+ * Routes that name fields with their field data or completion sizes (index and nodes stats'
+ * `fields`, `fielddata_fields`, `completion_fields`; `_cat/fielddata`): a hidden field's name, and
+ * its size (how many distinct values it holds), are not the credential's to read.
+ */
+const FIELD_MEMORY_ROUTES = new Set(['indices.stats', 'nodes.stats', 'cat.fielddata']);
+
+/** The fields a stats request or `_cat/fielddata` lists: each pattern must match visible fields only. */
+export function fieldMemoryRefusal(visibility: FieldVisibility, req: Pick<GatewayRequest, 'route' | 'params' | 'pathParams'>): FieldRefusal | undefined {
+  return walked(visibility, (w: Walker) => {
+    const names = ['fields', 'fielddata_fields', 'completion_fields'];
+    // `_cat/fielddata` lists every field when it names none
+    if (req.route === 'cat.fielddata') w.storedFields(req.pathParams.fields ?? req.params.get('fields') ?? '*', 'fields');
+    else for (const name of names) for (const value of valuesOf(req.params, name)) w.storedFields(value, name);
+  });
+}
+
 /** `_terms_enum`: the field whose terms it lists, and its `index_filter`. */
 export function termsEnumRefusal(visibility: FieldVisibility, body: unknown): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
@@ -1183,9 +1200,10 @@ export interface FieldRulesBody {
  * stages). Requests of the `search`, `docs`, `streams` and `declarative` categories are read;
  * a field mapping by name is checked; other categories read no field.
  */
-export function fieldReadRefusal(visibility: FieldVisibility, req: Pick<GatewayRequest, 'info' | 'route' | 'params'>, body: FieldRulesBody): FieldRefusal | undefined {
+export function fieldReadRefusal(visibility: FieldVisibility, req: Pick<GatewayRequest, 'info' | 'route' | 'params' | 'pathParams'>, body: FieldRulesBody): FieldRefusal | undefined {
   const { info, params } = req;
   const { action } = info;
+  if (FIELD_MEMORY_ROUTES.has(req.route)) return fieldMemoryRefusal(visibility, req);
   // rendering a template reads no document: only a search made of it does
   if (UNCHECKABLE.has(action) && req.route !== 'render_search_template') return 'this API reads fields that cannot be checked against the credential\'s field rules';
   // a field mappings answer is narrowed (visibleFieldMappings): asking for a hidden field answers nothing of it

@@ -26,6 +26,9 @@ import type { TestGateway } from '../support/servers.js';
  *    `completion_fields`/`groups` name every index's fields and search groups on Elasticsearch
  *    (the embedded engine reports node totals only; forwarded as is to a real cluster). Fixed:
  *    both need `manage`, as `level=indices` already did.
+ * 2. A credential with field rules reads a hidden field's name and field-data size from index stats
+ *    (`fields=*`, `fielddata_fields=hid`, 6931e3e) and `_cat/fielddata`: its mapping reads leave the
+ *    field out. Fixed: the fields those routes list are checked as `_field_caps`' are.
  */
 
 const OWN = 'tenant-a';
@@ -214,6 +217,34 @@ for (const backend of BACKENDS) {
       for (const p of ['/_cat/fielddata?format=json', '/_nodes/stats/indices/fielddata?fields=*']) {
         const r = await send({ m: 'GET', p }, manager);
         if (r.status !== 200) problems.push(`manage: ${p}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('was 2: a credential whose field rules hide `hid` learns neither its name nor its sizes from stats or _cat/fielddata, and term vectors are refused', async () => {
+      const problems: string[] = [];
+      const probes: Probe[] = [
+        { m: 'GET', p: `/${OWN}/_stats?fields=*` },
+        { m: 'GET', p: `/${OWN}/_stats/fielddata?fielddata_fields=h*` },
+        { m: 'GET', p: `/${OWN}/_stats?fielddata_fields=hid` },
+        { m: 'GET', p: '/_stats?fields=*' },
+        { m: 'GET', p: '/_cat/fielddata?format=json' },
+        { m: 'GET', p: '/_cat/fielddata/hid?format=json' },
+        { m: 'GET', p: '/_nodes/stats/indices/fielddata?fields=*' },
+      ];
+      for (const p of probes) {
+        const r = await send(p, hidden);
+        if (r.status >= 500) problems.push(`${p.m} ${p.p}: ${r.status}`);
+        if (r.status < 300 && /"hid"|\bhid\b/.test(r.text)) problems.push(`${p.m} ${p.p}: ${r.status} names the hidden field: ${r.text.slice(0, 300)}`);
+      }
+      // a visible field's figures stay readable
+      for (const p of [`/${OWN}/_stats/fielddata?fielddata_fields=f`, `/${OWN}/_stats?fields=f,k`]) {
+        const r = await send({ m: 'GET', p }, hidden);
+        if (r.status !== 200 || !r.text.includes('"f"')) problems.push(`${p}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      for (const body of [{ doc: { hid: 'hiddenvalue' }, term_statistics: true }, { doc: { f: 'x' }, fields: ['*'], term_statistics: true }]) {
+        const r = await send({ m: 'POST', p: `/${OWN}/_termvectors`, body }, hidden);
+        if (r.status !== 403) problems.push(`_termvectors ${JSON.stringify(body)}: ${r.status} ${r.text.slice(0, 200)}`);
       }
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
