@@ -1,8 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import net from 'node:net';
+import { loadConfig } from '../../lib/config/index.js';
+import { createLogger, lineLogger, type DestinationStream } from '../../lib/logging/index.js';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call, NDJSON } from '../support/http.js';
-import type { TestGateway } from '../support/servers.js';
+import { adminAuth, basic, call, NDJSON } from '../support/http.js';
+import { spawnEngine, startTestGateway, tempDir, type TestGateway } from '../support/servers.js';
+import { within } from '../support/within.js';
 
 /**
  * Review of session 7's engine APIs (h-rev7): a hostile tenant (a credential scoped to
@@ -74,6 +78,8 @@ const OWN_OR_ALL: Probe[] = [
   { m: 'POST', p: `/${OWN}/_termvectors?fields=*`, body: { doc: { f: 'own words' }, term_statistics: true, field_statistics: true } },
   { m: 'POST', p: `/${OWN}/_mtermvectors`, body: { docs: [{ doc: { [`${SECRET}txt`]: MARK }, term_statistics: true }] } },
   { m: 'POST', p: '/_mtermvectors', body: { docs: [{ _index: OWN, doc: { f: MARK }, term_statistics: true }] } },
+  { m: 'POST', p: '/_mtermvectors', body: { docs: [{ doc: { [`${SECRET}txt`]: 'words' }, term_statistics: true, field_statistics: true }] } },
+  { m: 'POST', p: '/_mtermvectors?term_statistics=true', body: { ids: ['1'] } },
   { m: 'POST', p: `/${OWN}/_validate/query?explain=true`, body: { query: { [`${SECRET}query`]: {} } } },
   { m: 'POST', p: '/_validate/query?explain=true&all_shards=true', body: { query: { match: { [`${SECRET}txt`]: MARK } } } },
   { m: 'POST', p: `/${OWN}/_validate/query?rewrite=true`, body: { query: { match: { [`${SECRET}txt`]: MARK } } } },
@@ -93,6 +99,10 @@ const FOREIGN_NAMED: Array<(n: string) => Probe> = [
   (n) => ({ m: 'POST', p: '/_mtermvectors', body: { docs: [{ _index: n, doc: { [`${SECRET}txt`]: MARK }, term_statistics: true, field_statistics: true }] } }),
   (n) => ({ m: 'POST', p: `/${OWN}/_mtermvectors`, body: { docs: [{ _index: n, doc: { [`${SECRET}txt`]: MARK }, term_statistics: true }] } }),
   (n) => ({ m: 'POST', p: `/${OWN}/_mtermvectors?index=${e(n)}`, body: { docs: [{ doc: { [`${SECRET}txt`]: MARK } }] } }),
+  (n) => ({ m: 'POST', p: `/_mtermvectors?index=${e(n)}&term_statistics=true`, body: { docs: [{ doc: { [`${SECRET}txt`]: 'words' } }] } }),
+  (n) => ({ m: 'POST', p: `/_mtermvectors?index=${e(n)}&ids=1&term_statistics=true` }),
+  (n) => ({ m: 'GET', p: `/${e(n)}/_termvectors/1?term_statistics=true&fields=*` }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_termvectors/1?routing=${e(n)}&preference=${e(n)}`, body: { doc: { f: 'words' } } }),
   (n) => ({ m: 'POST', p: `/${e(n)}/_validate/query?explain=true`, body: { query: { match: { [`${SECRET}txt`]: MARK } } } }),
   (n) => ({ m: 'POST', p: `/${OWN}/_validate/query?explain=true&index=${e(n)}`, body: { query: { match_all: {} } } }),
   (n) => ({ m: 'POST', p: `/${e(n)}/_search`, body: { size: 0, stats: ['probe'], aggs: { r: { terms: { field: `${SECRET}range` } } } } }),
@@ -221,6 +231,26 @@ for (const backend of BACKENDS) {
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
 
+    it('held: a cached search answer or a cached credential is not served once the credential is narrowed or revoked (ttlResolution 0 change)', async () => {
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN, FOREIGN], categories: ['search'], ops: ['read'] } });
+      expect(made.status, made.text).to.equal(201);
+      const username = made.json.credential.username as string;
+      const both = basic(username, made.json.password);
+      const search = { m: 'POST', p: `/${FOREIGN}/_search`, body: { query: { match_all: {} } } };
+      for (let i = 0; i < 3; i++) expect((await send(search, both)).text).to.include(MARK); // a miss, then hits
+      const patched = await call(gw.url, 'PATCH', `/_credentials/${username}`, { body: { indices: [OWN] } });
+      expect(patched.status, patched.text).to.equal(200);
+      const narrowed = await send(search, both);
+      expect(narrowed.status, narrowed.text).to.equal(403);
+      expect(narrowed.text).not.to.include(MARK);
+      expect((await send({ m: 'POST', p: `/${OWN}/_search`, body: {} }, both)).status).to.equal(200);
+      expect((await call(gw.url, 'DELETE', `/_credentials/${username}`)).status).to.equal(200);
+      for (const p of [search, { m: 'POST', p: `/${OWN}/_search`, body: {} }]) {
+        const r = await send(p, both);
+        expect(r.status, r.text).to.equal(401);
+      }
+    });
+
     it('was 2: a credential whose field rules hide `hid` learns neither its name nor its sizes from stats or _cat/fielddata, and term vectors are refused', async () => {
       const problems: string[] = [];
       const probes: Probe[] = [
@@ -247,6 +277,133 @@ for (const backend of BACKENDS) {
         if (r.status !== 403) problems.push(`_termvectors ${JSON.stringify(body)}: ${r.status} ${r.text.slice(0, 200)}`);
       }
       expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+  });
+}
+
+/** A log destination that keeps every line, parsed. */
+class CapturedLog implements DestinationStream {
+  readonly lines: Array<Record<string, unknown>> = [];
+  write(line: string): void {
+    this.lines.push(JSON.parse(line) as Record<string, unknown>);
+  }
+  accessOf(requestId: string): Array<Record<string, unknown>> {
+    return this.lines.filter((l) => l.log === 'access' && l.request_id === requestId);
+  }
+}
+
+/** The next response the gateway closes (its access line and request record are made on that close). */
+function nextResponseClosed(gw: TestGateway): Promise<void> {
+  return new Promise((resolve) => gw.server.once('request', (_req, res) => res.once('close', () => resolve())));
+}
+
+/** The embedded engine, and the HTTP backend in front of a standalone engine of its own: each with its log captured. */
+const LOGGED_BACKENDS: Array<{ name: string; start(log: CapturedLog): Promise<{ gw: TestGateway; stop(): Promise<void> }> }> = [
+  {
+    name: 'embedded engine',
+    async start(log) {
+      const logger = createLogger({ level: loadConfig({}).logLevel, destination: log });
+      const gw = await startTestGateway({}, { logger, log: lineLogger(logger) });
+      return { gw, stop: () => gw.close() };
+    },
+  },
+  {
+    name: 'HTTP backend (standalone engine)',
+    async start(log) {
+      const data = await tempDir('gw-engine-');
+      const engine = await spawnEngine(data.dir, { ENGINE_AUTH: 'elastic:upstream-secret' });
+      const url = new URL(engine.url);
+      url.username = 'elastic';
+      url.password = 'upstream-secret';
+      const logger = createLogger({ level: loadConfig({}).logLevel, destination: log });
+      const gw = await startTestGateway({ ENGINE_URL: url.href }, { logger, log: lineLogger(logger) });
+      return {
+        gw,
+        async stop() {
+          await gw.close();
+          engine.proc.kill('SIGKILL');
+          await data.remove();
+        },
+      };
+    },
+  },
+];
+
+for (const backend of LOGGED_BACKENDS) {
+  describe(`review session 7: every request has its access line and request record after the on-finished change (${backend.name})`, function () {
+    this.timeout(120_000);
+    const log = new CapturedLog();
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    let tenant: string;
+    before(async () => {
+      ({ gw, stop } = await backend.start(log));
+      expect((await call(gw.url, 'PUT', `/${FOREIGN}/_doc/1?refresh=true`, { body: { f: MARK } })).status).to.equal(201);
+      expect((await call(gw.url, 'PUT', `/${OWN}/_doc/1?refresh=true`, { body: { f: 'own' } })).status).to.equal(201);
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: CATEGORIES, ops: ['read'] } });
+      expect(made.status, made.text).to.equal(201);
+      tenant = basic(made.json.credential.username, made.json.password);
+    });
+    after(() => stop?.());
+
+    it('held: a 403, 401, 404 and 400 each write one access line, and (but the 401, never classified) one request record', async () => {
+      const cases: Array<{ p: string; auth?: string | null; status: number }> = [
+        { p: `/${FOREIGN}/_search`, auth: undefined, status: 403 },
+        { p: `/${OWN}/_search`, auth: null, status: 401 },
+        { p: `/${OWN}/_doc/missing7`, status: 404 },
+        { p: '/_cat/indices?health=zzz', status: 400 },
+      ];
+      for (const c of cases) {
+        const id = `rev7-${c.status}`;
+        const closed = nextResponseClosed(gw);
+        const r = await call(gw.url, 'GET', c.p, { headers: { 'x-request-id': id }, ...(c.auth === undefined && c.status === 403 ? { auth: tenant } : c.auth === null ? { auth: null } : {}) });
+        await closed;
+        expect(r.status, `${c.p}: ${r.text}`).to.equal(c.status);
+        const lines = log.accessOf(id);
+        expect(lines, `${c.p}`).to.have.length(1);
+        expect(lines[0]).to.include({ status: c.status, method: 'GET' });
+        expect(lines[0]).not.to.have.property('aborted');
+      }
+      await within(15_000, async () => {
+        const logs = (await call(gw.url, 'GET', '/_logs?size=1000')).json.logs as Array<{ path: string; status: number }>;
+        // a 401 is refused before it is classified: no record (docs/analytics-and-logs.md), its access line only
+        return cases.every((c) => c.status === 401 || logs.some((l) => l.path === c.p.split('?')[0] && l.status === c.status));
+      });
+    });
+
+    it('held: a client that goes away while its live search streams has its request logged as aborted, access line and record', async () => {
+      const id = 'rev7-stream-aborted';
+      const closed = nextResponseClosed(gw);
+      const socket = net.connect(gw.port, '127.0.0.1');
+      socket.on('error', () => {});
+      const firstBytes = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.write(`GET /${OWN}/_search?stream=true HTTP/1.1\r\nHost: x\r\nAuthorization: ${tenant}\r\nX-Request-Id: ${id}\r\n\r\n`);
+      await firstBytes;
+      socket.destroy();
+      await closed;
+      const lines = log.accessOf(id);
+      expect(lines, JSON.stringify(log.lines.slice(-3))).to.have.length(1);
+      expect(lines[0]).to.include({ aborted: true, method: 'GET', path: `/${OWN}/_search`, status: 200 });
+      await within(15_000, async () => {
+        const logs = (await call(gw.url, 'GET', '/_logs?size=1000')).json.logs as Array<{ path: string; querystring: string }>;
+        return logs.some((l) => l.path === `/${OWN}/_search` && l.querystring === 'stream=true');
+      });
+    });
+
+    it('held: a client that goes away before its body is read has its access line, marked aborted (no record: never classified)', async () => {
+      const id = 'rev7-aborted';
+      const closed = nextResponseClosed(gw);
+      const socket = net.connect(gw.port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      const started = new Promise<void>((resolve) => gw.server.once('request', () => resolve()));
+      socket.write(`POST /${OWN}/_search HTTP/1.1\r\nHost: x\r\nAuthorization: ${adminAuth()}\r\nContent-Type: application/json\r\nX-Request-Id: ${id}\r\nContent-Length: 1000\r\n\r\n{"query":`);
+      await started;
+      socket.destroy();
+      await closed;
+      const lines = log.accessOf(id);
+      expect(lines, JSON.stringify(log.lines.slice(-3))).to.have.length(1);
+      expect(lines[0]).to.include({ aborted: true, method: 'POST', path: `/${OWN}/_search` });
     });
   });
 }
