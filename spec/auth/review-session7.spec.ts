@@ -33,6 +33,10 @@ import { within } from '../support/within.js';
  * 2. A credential with field rules reads a hidden field's name and field-data size from index stats
  *    (`fields=*`, `fielddata_fields=hid`, 6931e3e) and `_cat/fielddata`: its mapping reads leave the
  *    field out. Fixed: the fields those routes list are checked as `_field_caps`' are.
+ * 3. A search's `stats` group names (db016b8) were kept per index without bound: any tenant that
+ *    may search its own index grew the engine's heap at will (5 searches naming 200,000 new
+ *    groups each: +172 MB kept) and made `_stats?groups=*` fail (RangeError: Invalid string
+ *    length, a 500 for the admin's too). Fixed: an index keeps the first 1,000 groups.
  */
 
 const OWN = 'tenant-a';
@@ -229,6 +233,26 @@ for (const backend of BACKENDS) {
         if (r.status !== 200) problems.push(`manage: ${p}: ${r.status} ${r.text.slice(0, 200)}`);
       }
       expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('was 3: search groups a tenant names are kept up to a bound per index, the first ones still counting (named without bound, they grew the engine\'s heap and broke `groups=*`)', async () => {
+      const names = (round: number) => Array.from({ length: 1_500 }, (_, i) => `g${round}-${i}`);
+      for (const round of [0, 1]) {
+        const r = await send({ m: 'POST', p: `/${OWN}/_search`, body: { size: 1, stats: names(round) } }, tenant);
+        expect(r.status, r.text.slice(0, 200)).to.equal(200);
+      }
+      const r = await send({ m: 'GET', p: `/${OWN}/_stats/search?groups=g*` }, tenant);
+      expect(r.status, r.text.slice(0, 200)).to.equal(200);
+      const groups = r.json.indices[OWN].primaries.search.groups as Record<string, { query_total: number; fetch_total: number }>;
+      expect(Object.keys(groups)).to.have.length.at.most(1_000);
+      expect(groups['g0-0']).to.include({ query_total: 1, fetch_total: 1 });
+      expect(groups).not.to.have.property('g1-0');
+      // a group kept goes on counting, whatever else the search names
+      expect((await send({ m: 'POST', p: `/${OWN}/_search`, body: { size: 1, stats: ['g0-0', 'g9-0'] } }, tenant)).status).to.equal(200);
+      const again = await send({ m: 'GET', p: `/${OWN}/_stats/search?groups=g0-0,g9-0` }, tenant);
+      const kept = again.json.indices[OWN].primaries.search.groups;
+      expect(Object.keys(kept)).to.deep.equal(['g0-0']);
+      expect(kept['g0-0']).to.include({ query_total: 2, fetch_total: 2 });
     });
 
     it('held: a cached search answer or a cached credential is not served once the credential is narrowed or revoked (ttlResolution 0 change)', async () => {
