@@ -112,6 +112,9 @@ const FOREIGN_NAMED: Array<(n: string) => Probe> = [
   (n) => ({ m: 'POST', p: `/${e(n)}/_search`, body: { size: 0, stats: ['probe'], aggs: { r: { terms: { field: `${SECRET}range` } } } } }),
   (n) => ({ m: 'POST', p: `/${e(n)}/_cache/clear?fielddata=true` }),
   (n) => ({ m: 'POST', p: `/${OWN}/_search`, body: { query: { terms: { f: { index: n, id: '1', path: `${SECRET}txt` } } } } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_validate/query?rewrite=true&all_shards=true`, body: { query: { bool: { must: [{ terms: { f: { index: n, id: '1', path: `${SECRET}kw` } } }] } } } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_validate/query?explain=true`, body: { query: { more_like_this: { fields: ['f'], like: [{ _index: n, _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } } } }),
+  (n) => ({ m: 'POST', p: `/${OWN}/_count`, body: { query: { terms: { f: { index: n, id: '1', path: `${SECRET}kw` } } } } }),
 ];
 
 /** Spellings of `tenant-b` and of everything. */
