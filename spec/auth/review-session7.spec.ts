@@ -294,6 +294,15 @@ for (const backend of BACKENDS) {
         if (r.status >= 500) problems.push(`${p.m} ${p.p}: ${r.status}`);
         if (r.status < 300 && /"hid"|\bhid\b/.test(r.text)) problems.push(`${p.m} ${p.p}: ${r.status} names the hidden field: ${r.text.slice(0, 300)}`);
       }
+      // with `manage` too (so `_cat/fielddata` and per-field nodes stats are open to it), the hidden field stays unnamed
+      const managing = await call(gw.url, 'POST', '/_credentials', { body: { indices: [OWN], categories: ['indices', 'cluster'], ops: ['read'], cluster_privileges: ['manage'], exclude_fields: ['hid'] } });
+      expect(managing.status, managing.text).to.equal(201);
+      const manager = basic(managing.json.credential.username, managing.json.password);
+      for (const [p, status] of [['/_cat/fielddata', 403], ['/_cat/fielddata/hid', 403], ['/_cat/fielddata/h*', 403], ['/_nodes/stats?fields=*', 403], ['/_cat/fielddata/f?format=json', 200], ['/_cat/fielddata?fields=f&format=json', 200], ['/_nodes/stats?fielddata_fields=f', 200]] as const) {
+        const r = await send({ m: 'GET', p }, manager);
+        if (r.status !== status) problems.push(`manage: ${p}: ${r.status}, not ${status}: ${r.text.slice(0, 200)}`);
+        if (r.status < 300 && /\bhid\b/.test(r.text)) problems.push(`manage: ${p}: names the hidden field`);
+      }
       // a visible field's figures stay readable
       for (const p of [`/${OWN}/_stats/fielddata?fielddata_fields=f`, `/${OWN}/_stats?fields=f,k`]) {
         const r = await send({ m: 'GET', p }, hidden);
