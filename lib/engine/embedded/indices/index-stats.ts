@@ -1,9 +1,4 @@
-/**
- * Operation counters of one index since the engine started (or the index was created), as
- * Elasticsearch's index stats report them: indexing, get and search totals with their time.
- * Kept in memory only, as Elasticsearch's are (they restart from zero with the node).
- */
-/** The search statistics of one group (a search request's `stats` names the groups it counts in). */
+/** The search statistics of one group (a search request's `stats` names the groups it counts in), and of a whole index. */
 export class GroupSearchStats {
   queryTotal = 0;
   queryMs = 0;
@@ -18,7 +13,12 @@ export class GroupSearchStats {
 /** The search groups an index keeps statistics of (a group is about 0.2 KB with its name). */
 export const MAX_SEARCH_GROUPS = 1_000;
 
-export class IndexStats {
+/**
+ * Operation counters of one index since the engine started (or the index was created), as
+ * Elasticsearch's index stats report them: indexing, get and search totals with their time.
+ * Kept in memory only, as Elasticsearch's are (they restart from zero with the node).
+ */
+export class IndexStats extends GroupSearchStats {
   indexTotal = 0;
   indexMs = 0;
   indexFailed = 0;
@@ -29,14 +29,6 @@ export class IndexStats {
   getExistsMs = 0;
   getMissingTotal = 0;
   getMissingMs = 0;
-  queryTotal = 0;
-  queryMs = 0;
-  fetchTotal = 0;
-  fetchMs = 0;
-  scrollTotal = 0;
-  scrollMs = 0;
-  suggestTotal = 0;
-  suggestMs = 0;
   /** Flushes asked of the index (`_flush`): each is one, as Elasticsearch counts a shard's flush whether or not it had anything to commit. */
   flushTotal = 0;
   flushMs = 0;
