@@ -13,6 +13,8 @@ export class GroupSearchStats {
 /** The search groups an index keeps statistics of (a group is about 0.2 KB with its name). */
 export const MAX_SEARCH_GROUPS = 1_000;
 
+const NO_GROUPS: readonly GroupSearchStats[] = [];
+
 /**
  * Operation counters of one index since the engine started (or the index was created), as
  * Elasticsearch's index stats report them: indexing, get and search totals with their time.
@@ -59,8 +61,8 @@ export class IndexStats extends GroupSearchStats {
    * without bound (200,000 names a request held 34 MB a request, kept) and make the stats
    * answer that lists them too long to write.
    */
-  searchGroups(names: readonly string[] | undefined): GroupSearchStats[] {
-    if (!names?.length) return [];
+  searchGroups(names: readonly string[] | undefined): readonly GroupSearchStats[] {
+    if (!names?.length) return NO_GROUPS;
     const out: GroupSearchStats[] = [];
     for (const n of names) {
       let g = this.groups.get(n);
@@ -71,6 +73,28 @@ export class IndexStats extends GroupSearchStats {
       out.push(g);
     }
     return out;
+  }
+
+  /** A query phase on this index, counted here and in the groups the search names. */
+  queried(ms: number, groups: readonly string[] | undefined): void {
+    this.queryTotal++;
+    this.queryMs += ms;
+    for (const g of this.searchGroups(groups)) {
+      g.queryTotal++;
+      g.queryMs += ms;
+    }
+  }
+
+  /** Time fetching one hit of this index (a search's fetch phase is counted once, by `fetched`). */
+  fetchedHit(ms: number, groups: readonly string[] | undefined): void {
+    this.fetchMs += ms;
+    for (const g of this.searchGroups(groups)) g.fetchMs += ms;
+  }
+
+  /** A search's fetch phase on this index. */
+  fetched(groups: readonly string[] | undefined): void {
+    this.fetchTotal++;
+    for (const g of this.searchGroups(groups)) g.fetchTotal++;
   }
 
   got(found: boolean, ms: number): void {

@@ -461,12 +461,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     const t0 = performance.now();
     const matched = await matchIndex(h, i, req, scoring, scoreOrder ? [] : req.sort, mappedSomewhere, budget, options.storedScripts);
     matches.push(req.slice ? await sliced(matched, req.slice, budget) : matched);
-    h.stats.queryTotal++;
-    h.stats.queryMs += performance.now() - t0;
-    for (const g of h.stats.searchGroups(req.statsGroups)) {
-      g.queryTotal++;
-      g.queryMs += performance.now() - t0;
-    }
+    h.stats.queried(performance.now() - t0, req.statsGroups);
     profiler?.queryPhase(h, performance.now() - t0);
   }
 
@@ -505,15 +500,11 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     const hit = buildHit(c, hitRequest, showScore, !scoreOrder);
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit) out.push(hit);
-    c.m.handle.stats.fetchMs += performance.now() - t0;
-    for (const g of c.m.handle.stats.searchGroups(req.statsGroups)) g.fetchMs += performance.now() - t0;
+    c.m.handle.stats.fetchedHit(performance.now() - t0, req.statsGroups);
     fetching.add(c.m.handle);
     profiler?.fetchedHit(c.m.handle, performance.now() - t0);
   }
-  for (const h of fetching) {
-    h.stats.fetchTotal++;
-    for (const g of h.stats.searchGroups(req.statsGroups)) g.fetchTotal++;
-  }
+  for (const h of fetching) h.stats.fetched(req.statsGroups);
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
   const maxScore = tracksMaxScore(req.sort, req.trackScores) && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
