@@ -206,8 +206,10 @@ function IndexActions({ index, status, onChanged, onDeleted, canWrite, canDelete
   const done = async (r, text) => {
     if (r.status >= 300) return setError(reasonOf(r));
     setError('');
-    setMessage(text);
+    // the page is read again before the outcome is shown: a reload that arrived after the user
+    // began the next edit would put the index's old values back into the form under their typing
     await read();
+    setMessage(text);
     onChanged();
   };
   const toggle = async () => {
