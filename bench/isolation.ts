@@ -19,13 +19,10 @@
  * BENCH_PROBE_MS shorten a run; BENCH_CPU_PROF=dir profiles the gateway child (`node
  * dist/bench/support/long-blocks.js <profile>` lists where it held the loop longest).
  */
-import { setMaxListeners } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
@@ -33,6 +30,7 @@ import { loadCorpus } from './support/corpus.js';
 import { rssOf, type Summary } from './support/latency.js';
 import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, lastGcPause, longestLoopBlockMs, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
+import { slowBodiesOffThread, type SlowBodiesRun } from './support/slow-bodies.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
 const PROBE_RATE = 20;
@@ -52,8 +50,11 @@ interface HostileLoad {
   intervalMs: number;
   timeoutMs: number;
   send: (pool: Pool, signal: AbortSignal, i: number) => Promise<number>;
-  /** A load that is not request after request (raw sockets): runs until `stop` aborts, returns what its clients got. */
-  run?: (stop: AbortSignal) => Promise<Outcome[]>;
+  /**
+   * A load that is not request after request (raw sockets): runs until `stop` aborts; the probe
+   * begins once it is `ready` (its crowd connected), and `done` says what its clients got.
+   */
+  run?: (stop: AbortSignal) => SlowBodiesRun;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,7 +71,7 @@ type LoopBlocks = () => Promise<{ wallMs: number; cpuMs: number }>;
  * blocks while others were measured, apart from what stopping the load costs (12,000 slow clients
  * that all vanish in the same millisecond), which the caller asks for afterwards.
  */
-async function during(load: HostileLoad, url: string, probePool: Pool, blocks: LoopBlocks): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[]; blocks: { wallMs: number; cpuMs: number } }> {
+async function during(load: HostileLoad, url: string, probePool: Pool, blocks: LoopBlocks): Promise<{ probe: Summary & { failed: number }; outcomes: Outcome[]; blocks: { wallMs: number; cpuMs: number }; crowd: string }> {
   const pool = new Pool(url, { connections: load.clients, pipelining: 1 });
   const outcomes: Outcome[] = [];
   let running = true;
@@ -85,14 +86,16 @@ async function during(load: HostileLoad, url: string, probePool: Pool, blocks: L
     }
   };
   const stop = new AbortController();
-  const clients = load.run ? [load.run(stop.signal).then((o) => void outcomes.push(...o))] : Array.from({ length: load.clients }, client);
+  const crowd = load.run?.(stop.signal);
+  const clients = crowd ? [crowd.done.then((o) => void outcomes.push(...o))] : Array.from({ length: load.clients }, client);
+  const ready = crowd && (await crowd.ready);
   const probed = await probe(probePool);
   const measured = await blocks();
   running = false;
   stop.abort();
   await Promise.all(clients);
   await pool.destroy();
-  return { probe: probed, outcomes, blocks: measured };
+  return { probe: probed, outcomes, blocks: measured, crowd: ready ? `; at the probe's start ${ready.held} held, ${ready.unconnected} not connected` : '' };
 }
 
 
@@ -115,64 +118,6 @@ function failedLogin(url: string, i: number, signal: AbortSignal): Promise<numbe
       res.once('end', () => resolve(res.statusCode ?? 0));
     });
     req.once('error', reject);
-  });
-}
-
-/**
- * SLOW_CLIENTS clients from SLOW_ADDRESSES, each sending a search's head and then its body a byte
- * every 2 s (slowloris on the body); a client whose connection the gateway ends (408 cut, 429/503
- * refused) records the answer and connects again after a second, until `stop`.
- */
-async function slowBodies(url: string, stop: AbortSignal): Promise<Outcome[]> {
-  const { port, hostname, host } = new URL(url);
-  const outcomes: Outcome[] = [];
-  const head = `POST /packages/_search HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${AUTHORIZATION}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
-  const client = async (i: number) => {
-    while (!stop.aborted) {
-      const t0 = performance.now();
-      const outcome = await new Promise<Outcome>((resolve) => {
-        const socket = net.connect({ port: Number(port), host: hostname, localAddress: SLOW_ADDRESSES[i % SLOW_ADDRESSES.length] });
-        let received = '';
-        let drip: NodeJS.Timeout | undefined;
-        const end = (status: Outcome['status']) => {
-          clearInterval(drip);
-          stop.removeEventListener('abort', onStop);
-          socket.destroy();
-          resolve({ status, ms: performance.now() - t0 });
-        };
-        // what the gateway did with this connection by the end: still holds it, or never took it
-        const onStop = () => end(socket.connecting ? 'connecting' : 'held');
-        stop.addEventListener('abort', onStop, { once: true });
-        socket.on('connect', () => {
-          socket.write(head + '{');
-          drip = setInterval(() => socket.write(' '), 2_000);
-        });
-        socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-        // an answer followed by a reset (a refusal closes without reading what was sent) is that answer
-        const answered = () => (received.startsWith('HTTP/1.1 ') ? Number(received.slice(9, 12)) : 'error');
-        socket.on('error', () => end(answered()));
-        socket.on('close', () => end(answered()));
-      });
-      outcomes.push(outcome);
-      if (!stop.aborted) await sleep(1_000);
-    }
-  };
-  // connections opened over the first second, not in one burst
-  await Promise.all(Array.from({ length: SLOW_CLIENTS }, (_, i) => sleep((i / SLOW_CLIENTS) * 1_000).then(() => client(i))));
-  return outcomes;
-}
-
-/**
- * The slow clients run on a worker thread of their own: 12,000 sockets' timers and reconnections
- * on this thread would delay the probe itself, which is not the gateway's doing.
- */
-function slowBodiesOffThread(url: string, stop: AbortSignal): Promise<Outcome[]> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { slowBodies: url } });
-  stop.addEventListener('abort', () => worker.postMessage('stop'), { once: true });
-  return new Promise((resolve, reject) => {
-    // the worker is ended here once its outcomes arrived (a worker's own exit may drop a message still in flight)
-    worker.once('message', (outcomes: Outcome[]) => void worker.terminate().then(() => resolve(outcomes)));
-    worker.once('error', reject);
   });
 }
 
@@ -299,7 +244,7 @@ async function main(): Promise<void> {
       { name: '100,000-pattern credential', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (p, s) => statusOf(p, s, 'POST', '/_credentials', manyPatterns, JSON_HEADERS) },
       { name: '10^6-deep script pipeline', clients: 1, intervalMs: 0, timeoutMs: 60_000, send: (_p, s, i) => deepScriptPipeline(gw.url, 1_000_000, i, s) },
       { name: '30 failed logins/s', clients: 1, intervalMs: 1000 / 30, timeoutMs: 10_000, send: (_p, s, i) => failedLogin(gw.url, i, s) },
-      { name: `${SLOW_CLIENTS} slow-body clients`, clients: 1, intervalMs: 0, timeoutMs: 0, send: async () => 0, run: (stop) => slowBodiesOffThread(gw.url, stop) },
+      { name: `${SLOW_CLIENTS} slow-body clients`, clients: 1, intervalMs: 0, timeoutMs: 0, send: async () => 0, run: (stop) => slowBodiesOffThread(gw.url, { clients: SLOW_CLIENTS, addresses: SLOW_ADDRESSES, authorization: AUTHORIZATION }, stop) },
     ];
 
     console.log(
@@ -324,7 +269,7 @@ async function main(): Promise<void> {
       await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION });
       await longestCpu();
       const blocks = async () => ({ wallMs: await longestLoopBlockMs(probePool, { authorization: AUTHORIZATION }), cpuMs: await longestCpu() });
-      const { probe: p, outcomes, blocks: { wallMs: loopBlockMs, cpuMs: loopCpuMs } } = await during(load, gw.url, probePool, blocks);
+      const { probe: p, outcomes, crowd, blocks: { wallMs: loopBlockMs, cpuMs: loopCpuMs } } = await during(load, gw.url, probePool, blocks);
       const gc = lastGcPause();
       clearInterval(sampler);
       const stopping = await blocks();
@@ -332,7 +277,7 @@ async function main(): Promise<void> {
       const met = p.p99 <= goal && p.failed === 0 && grewMb <= RSS_GROWTH_GOAL_MB;
       console.log(
         `${load.name.padEnd(30)} | ${fmt(p.p50).padStart(8)} (${fmt(baseline.p50)}) | ${fmt(p.p99).padStart(8)} (${fmt(baseline.p99)}) | ` +
-          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}; ` +
+          `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}${crowd}; ` +
           `once stopped: block ${fmt(stopping.wallMs, 0)} ms (${fmt(stopping.cpuMs, 0)} ms CPU)${gc ? `; longest GC pause during the load ${gc.ms} ms (${gc.kind})` : ''}`,
       );
     }
@@ -348,17 +293,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMainThread) {
-  main().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-} else {
-  // the slow-body clients' thread (slowBodiesOffThread)
-  const stop = new AbortController();
-  setMaxListeners(0, stop.signal); // one listener per client
-  parentPort!.once('message', () => stop.abort());
-  void slowBodies((workerData as { slowBodies: string }).slowBodies, stop.signal).then((outcomes) => {
-    parentPort!.postMessage(outcomes);
-  });
-}
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
