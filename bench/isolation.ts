@@ -28,7 +28,7 @@ import { ADMIN, spawnGateway, tempDir } from '../spec/support/servers.js';
 import { registerPipeline } from '../spec/pipelines/support.js';
 import { loadCorpus } from './support/corpus.js';
 import { rssOf, type Summary } from './support/latency.js';
-import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, lastGcPause, longestLoopBlockMs, longestLoopCpuMs, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
+import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, lastGcPause, longestLoopBlockMs, longestLoopCpuMs, metricValues, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 import { slowBodiesOffThread, type SlowBodiesRun } from './support/slow-bodies.js';
 
@@ -89,13 +89,22 @@ async function during(load: HostileLoad, url: string, probePool: Pool, blocks: L
   const crowd = load.run?.(stop.signal);
   const clients = crowd ? [crowd.done.then((o) => void outcomes.push(...o))] : Array.from({ length: load.clients }, client);
   const ready = crowd && (await crowd.ready);
+  const counted = ['gateway_http_connections_refused_total', 'gateway_http_slow_bodies_cut_total'] as const;
+  const countedBefore = crowd && (await metricValues(probePool, { authorization: AUTHORIZATION }, counted));
+  const probeStart = performance.now();
   const probed = await probe(probePool);
   const measured = await blocks();
+  let crowdSays = '';
+  if (ready && countedBefore) {
+    const secs = (performance.now() - probeStart) / 1000;
+    const [refused, cut] = (await metricValues(probePool, { authorization: AUTHORIZATION }, counted)).map((n, i) => fmt((n - countedBefore[i]!) / secs, 0));
+    crowdSays = `; at the probe's start ${ready.held} held, ${ready.unconnected} not connected; while probed ${refused} refused/s, ${cut} cut/s`;
+  }
   running = false;
   stop.abort();
   await Promise.all(clients);
   await pool.destroy();
-  return { probe: probed, outcomes, blocks: measured, crowd: ready ? `; at the probe's start ${ready.held} held, ${ready.unconnected} not connected` : '' };
+  return { probe: probed, outcomes, blocks: measured, crowd: crowdSays };
 }
 
 

@@ -95,6 +95,16 @@ export async function longestLoopBlockMs(pool: Pool, headers: Record<string, str
   return line ? Number(line.split(' ')[1]) * 1000 : NaN;
 }
 
+/** The values of the gateway's metrics named (first sample of each, unlabelled), NaN for one it does not show. */
+export async function metricValues(pool: Pool, headers: Record<string, string>, names: readonly string[]): Promise<number[]> {
+  const res = await pool.request({ method: 'GET', path: '/_gateway/metrics', headers });
+  const lines = (await res.body.text()).split('\n');
+  return names.map((name) => {
+    const line = lines.find((l) => l.startsWith(name + ' '));
+    return line ? Number(line.split(' ')[1]) : NaN;
+  });
+}
+
 let lastGc: { ms: number; kind: string } | undefined;
 /** The longest GC pause the last `longestLoopCpuMs` call was told of (the same stretch), and its kind. */
 export function lastGcPause(): { ms: number; kind: string } | undefined {

@@ -17,6 +17,7 @@ export interface MetricSources {
   analytics?: { stats(): BatchWriterStats };
   logs?: { stats(): RequestLogStats };
   authentication?: { stats(): AuthenticationStats };
+  connections?: { stats(): { open: number; refused: number; slowBodiesCut: number } };
 }
 
 /** Request latencies: 1 ms to 10 s. */
@@ -101,7 +102,13 @@ export class GatewayMetrics {
         this.reset();
         for (const [labels, n] of values) this.set(labels, n);
       } });
-    const { streams, bus, cache, analytics, logs, authentication } = sources;
+    const { streams, bus, cache, analytics, logs, authentication, connections } = sources;
+
+    if (connections) {
+      level('gateway_http_connections_open', 'Client connections open on this node (those the connection caps admitted)', [], () => [[{}, connections.stats().open]]);
+      total('gateway_http_connections_refused_total', 'Client connections answered 503 or 429 and closed at once (HTTP_MAX_CONNECTIONS, HTTP_MAX_CONNECTIONS_PER_CLIENT)', [], () => [[{}, connections.stats().refused]]);
+      total('gateway_http_slow_bodies_cut_total', 'Requests answered 408 because their body came slower than HTTP_BODY_MIN_RATE', [], () => [[{}, connections.stats().slowBodiesCut]]);
+    }
 
     if (streams) {
       const by = (field: 'open' | 'pushed' | 'dropped') => () =>

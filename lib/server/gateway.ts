@@ -159,7 +159,8 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     void logs?.purge(); // then daily
     const server = http.createServer(serverOptions(config.http), finishedOnClose(app.callback()));
     // connection caps and read timeouts: a crowd of slow clients cannot hold every descriptor
-    parts.add('connection guard', guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) }), (c) => c.close());
+    const guard = parts.add('connection guard', guardConnections(server, config.http, { log, sharedPeer: (address) => clientAddresses.isTrustedPeer(address) }), (c) => c.close());
+    metrics?.watch({ connections: guard });
     const websockets = attachWebSocket(server, { hub, backend: streamBackend, typed, authenticator, authorizer, maxPayload: config.maxContentLength, clientAddress: (req) => clientAddresses.of(req),
       maxBufferedBytes: config.streams.maxBufferedBytes, maxAuthFailures: config.auth.websocketMaxFailures, heartbeatMs: config.streams.heartbeatMs });
     // streams stay open for hours (requestTimeout 0: serverOptions); the proxy has its own upstream timeout

@@ -53,6 +53,14 @@ async function admitted(base: string, n: number, localAddress: string): Promise<
   return open;
 }
 
+/** A metric's value as the gateway's `/_gateway/metrics` shows it (its unlabelled sample). */
+async function metric(base: string, name: string): Promise<number> {
+  const res = await call(base, 'GET', '/_gateway/metrics');
+  const line = res.text.split('\n').find((l) => l.startsWith(name + ' '));
+  expect(line, `${name} in the metrics`).to.be.a('string');
+  return Number(line!.split(' ')[1]);
+}
+
 for (const backend of BACKENDS) {
   describe(`connection limits (${backend.name})`, function () {
     this.timeout(60_000);
@@ -68,6 +76,8 @@ for (const backend of BACKENDS) {
         expect(answer.json.error.reason).to.include('HTTP_MAX_CONNECTIONS_PER_CLIENT');
         const other = await call(gateway.url, 'GET', '/');
         expect(other.status).to.equal(200);
+        expect(await metric(gateway.url, 'gateway_http_connections_refused_total')).to.equal(1);
+        expect(await metric(gateway.url, 'gateway_http_connections_open')).to.be.at.least(3);
         // a connection closed frees its place
         held[0].socket.destroy();
         await held[0].closed;
@@ -130,6 +140,7 @@ for (const backend of BACKENDS) {
         expect(answer.status).to.equal(408);
         expect(answer.json.error.type).to.equal('request_timeout_exception');
         expect(answer.json.error.reason).to.include('HTTP_BODY_MIN_RATE');
+        expect(await metric(gateway.url, 'gateway_http_slow_bodies_cut_total')).to.equal(1);
       } finally {
         await stop();
       }
