@@ -235,6 +235,13 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
   const leaves = leafFields(handle.mappings);
   for (const { name, req } of docValueFieldNames(requests, handle.mappings)) {
     const named = leaves.find((l) => l.name === name);
+    if (!named && name === '_seq_no') {
+      // the _seq_no metadata field has doc values (SeqNoFieldMapper): the document's sequence number (a nested object's is its document's)
+      const id = handle.inverted?.idOf(ord);
+      const seqNo = id === undefined ? undefined : handle.seqNoOf(id);
+      if (seqNo !== undefined) out[name] = [seqNo];
+      continue;
+    }
     // a field alias reads its target's doc values, shown under the alias
     const leaf = named && readLeaf(named, leaves);
     if (!leaf) continue;
