@@ -387,7 +387,7 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
     ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields, handle.registry) : undefined),
-    ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
+    ...fieldsFromDocValues(req.docvalueFields, handle, c.ord, shown),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown, ignoredFields),
     ...runtimeFieldValues(req.fields, handle, c.ord),
     ...scripted,
