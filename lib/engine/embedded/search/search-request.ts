@@ -230,11 +230,13 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     trackTotalHits = true;
   }
   const source = sourceFilterFromParams(params, sourceFilterFromBody(b._source));
-  const sourceRequested = b._source !== undefined || params.has('_source') || params.has('_source_includes') || params.has('_source_excludes');
   // a URL flag over the body's; "yes" or 1 is refused by either, as Elasticsearch's parsers do
   const flag = (k: string) => booleanParam(params, k, booleanValue(b[k], false));
   let storedFields = b.stored_fields === undefined ? undefined : storedFieldsOf(b.stored_fields);
   if (params.has('stored_fields')) storedFields = storedFieldsOf(params.get('stored_fields'));
+  // `_source` among the stored fields fetches the source too (ES's fetch phase reads it as a request for it)
+  const sourceRequested = b._source !== undefined || params.has('_source') || params.has('_source_includes') || params.has('_source_excludes')
+    || (Array.isArray(storedFields) && storedFields.includes('_source'));
   if (storedFields === '_none_' && sourceRequested && source.fetch) {
     throw new EsError(400, 'search_context_exception', '`stored_fields` cannot be disabled if _source is requested');
   }

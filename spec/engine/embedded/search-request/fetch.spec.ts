@@ -57,6 +57,15 @@ describe('embedded engine: fields, docvalue_fields, _source, stored_fields, high
     expect(r.json.hits.hits[0]).to.deep.equal({ _index: 'f', _type: '_doc', _score: 1 });
   });
 
+  it('stored_fields naming _source fetches the source (filtered by _source), a list without it does not', async () => {
+    let r = await es.call('POST', '/f/_search', { stored_fields: ['code', '_source'], _source: ['code'] });
+    expect(r.json.hits.hits[0]._source).to.deep.equal({ code: 'ABC' });
+    r = await es.call('GET', '/f/_search?stored_fields=_source');
+    expect(r.json.hits.hits[0]._source).to.have.property('code', 'ABC');
+    r = await es.call('POST', '/f/_search', { stored_fields: ['code'] });
+    expect(r.json.hits.hits[0]).to.not.have.property('_source');
+  });
+
   it('highlight: whole short values, sentence fragments of long ones, custom tags, number_of_fragments 0', async () => {
     let r = await es.call('POST', '/f/_search', { query: { term: { title: 'brown' } }, highlight: { fields: { title: {} } } });
     expect(r.json.hits.hits[0].highlight).to.deep.equal({ title: ['The quick <em>brown</em> fox is <em>brown</em>.'] });
