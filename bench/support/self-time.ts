@@ -5,27 +5,12 @@
  * as milliseconds and as a share of the busy samples (neither `(idle)` nor `(program)`). How
  * bench:proxy's CPU per request (BENCH_CPU_PROF) is taken apart.
  */
-import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { CpuProfile } from './cpu-profile.js';
 
 const [file, topArg] = process.argv.slice(2);
 const top = Number(topArg ?? 40);
-const profile = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map<number, number>();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const label = (n: ProfileNode) =>
-  `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/dist\//, '').replace(/^.*\/node_modules\//, '~').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}`;
+const read = new CpuProfile(file!);
+const { profile, byId } = read;
 
 const self = new Map<string, number>();
 const total = new Map<string, number>();
@@ -36,17 +21,9 @@ profile.samples.forEach((id, i) => {
   const node = byId.get(id)!;
   if (['(idle)', '(program)'].includes(node.callFrame.functionName)) return void (idle += dt);
   busy += dt;
-  const l = label(node);
+  const l = read.label(node);
   self.set(l, (self.get(l) ?? 0) + dt);
-  const seen = new Set<string>();
-  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-    const n = byId.get(at)!;
-    if (!n.callFrame.url.includes('/dist/lib/')) continue;
-    const name = label(n);
-    if (seen.has(name)) continue;
-    seen.add(name);
-    total.set(name, (total.get(name) ?? 0) + dt);
-  }
+  for (const name of read.projectFrames(id)) total.set(name, (total.get(name) ?? 0) + dt);
 });
 const rows = (m: Map<string, number>) =>
   [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([l, ms]) => `${ms.toFixed(1).padStart(9)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)}%  ${l}`).join('\n');
