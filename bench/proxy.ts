@@ -19,6 +19,10 @@
  * BENCH_DURATION_MS of load per request kind, split into BENCH_ROUNDS rounds that take the targets
  * in turn (the order reversed every other round), so a noisy machine's drift hits all of them alike.
  * The table shows the median round; a ratio is the median of the per-round ratios.
+ *
+ * BENCH_CPU_PROF=dir: the four gateways write a V8 CPU profile there when they stop (one
+ * `.cpuprofile` per process; `node dist/bench/support/self-time.js <file>` sums its self time per
+ * function), for finding where a gateway's CPU per request goes.
  */
 import os from 'node:os';
 import { spawnEngine, spawnGateway, spawnServer, tempDir, type ChildServer } from '../spec/support/servers.js';
@@ -37,6 +41,9 @@ const AUTHORIZATION = 'Basic ' + Buffer.from(`${ADMIN.ADMIN_USER}:${ADMIN.ADMIN_
 const JSON_HEADERS = { 'content-type': 'application/json' };
 /** The request logs and the access lines off: what the gateway costs without them. */
 const LOGS_OFF = { LOGS_ENABLED: 'false', ACCESS_LOG: 'false' };
+/** BENCH_CPU_PROF=dir: the gateways profiled (--cpu-prof), their profiles written there when they stop. */
+const GATEWAY_ARGS = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const gatewayChild = (env: Record<string, string>) => spawnGateway(env, undefined, GATEWAY_ARGS);
 
 interface Target {
   name: string;
@@ -136,12 +143,12 @@ async function main() {
     // the gateway is up before the engine gets its documents, so its index templates apply to both
     const [gateway, embedded, reference, floor, gatewayOff, embeddedOff] = await startAll(
       [
-        () => spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
-        () => spawnGateway({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
+        () => gatewayChild({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway', ...ADMIN }),
+        () => gatewayChild({ DATA_DIR: data.dir + '/embedded', ...ADMIN }),
         () => spawnReference(engine.url),
         () => spawnFloor(data.dir + '/floor'),
-        () => spawnGateway({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway-off', ...LOGS_OFF, ...ADMIN }),
-        () => spawnGateway({ DATA_DIR: data.dir + '/embedded-off', ...LOGS_OFF, ...ADMIN }),
+        () => gatewayChild({ ENGINE_URL: engine.url, DATA_DIR: data.dir + '/gateway-off', ...LOGS_OFF, ...ADMIN }),
+        () => gatewayChild({ DATA_DIR: data.dir + '/embedded-off', ...LOGS_OFF, ...ADMIN }),
       ],
       running,
     );

@@ -8,27 +8,14 @@
  * (LOOP_CPU_LOG_MS), the stretches are those windows instead: the ones that held the loop.
  */
 import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  startTime: number;
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { CpuProfile, type ProfileNode } from './cpu-profile.js';
 
 const [file, minArg, windowsFile] = process.argv.slice(2);
 const minMs = Number(minArg ?? 20);
-const profile = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map<number, number>();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const read = new CpuProfile(file!);
+const { profile, byId } = read;
 const idle = (id: number) => ['(idle)', '(program)'].includes(byId.get(id)!.callFrame.functionName) && !(process.env.PROGRAM_BUSY && byId.get(id)!.callFrame.functionName === '(program)');
-const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/dist\//, '').replace(/^file:\/\//, '')}:${n.callFrame.lineNumber + 1}`;
+const label = (n: ProfileNode) => read.label(n);
 
 interface Block { startMs: number; ms: number; self: Map<string, number>; ours: Map<string, number> }
 const blocks: Block[] = [];
@@ -59,15 +46,7 @@ profile.samples.forEach((id, i) => {
   current.ms += dt;
   const self = label(byId.get(id)!);
   current.self.set(self, (current.self.get(self) ?? 0) + dt);
-  const seen = new Set<string>();
-  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-    const n = byId.get(at)!;
-    if (!n.callFrame.url.includes('/dist/lib/')) continue;
-    const l = label(n);
-    if (seen.has(l)) continue;
-    seen.add(l);
-    current.ours.set(l, (current.ours.get(l) ?? 0) + dt);
-  }
+  for (const l of read.projectFrames(id)) current.ours.set(l, (current.ours.get(l) ?? 0) + dt);
 });
 if (current && current.ms >= minMs) blocks.push(current);
 const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([l, ms]) => `    ${ms.toFixed(1).padStart(7)} ms  ${l}`).join('\n');

@@ -1,8 +1,8 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
 import { EsError, errors } from '../../errors/index.js';
 import type { Backend, EngineRequest, EngineResponse, HeaderMap } from '../backend.js';
+import { EngineAnswer, type EngineAnswerHead } from './engine-answer.js';
 import { COMPATIBLE_JSON_8, isPlainJson, plainMediaType } from './plain-media-types.js';
 
 /** Headers that describe one hop, never forwarded (RFC 9110 §7.6.1), plus the client's own credentials. */
@@ -60,16 +60,14 @@ export class HttpBackend implements Backend {
     if (plainContent) headers['content-type'] = plainContent;
     const path = this.prefix + req.path + (req.querystring ? `?${req.querystring}` : '');
     try {
-      const res = await this.pool.request({
-        method: req.method as 'GET',
-        path,
-        headers,
-        body: req.body ?? null,
-        signal: req.signal,
+      const body = req.body ?? null;
+      // a small answer comes back whole (a Buffer), a large or chunked one as a stream (EngineAnswer)
+      const res = await new Promise<EngineAnswerHead>((resolve, reject) => {
+        this.pool.dispatch({ method: req.method as 'GET', path, headers, body }, new EngineAnswer(req.method, body, resolve, reject, req.signal));
       });
       const answered = responseHeaders(res.headers);
       if (plainAccept && isPlainJson(answered['content-type'])) answered['content-type'] = COMPATIBLE_JSON_8;
-      return { status: res.statusCode, headers: answered, body: res.body as unknown as Readable };
+      return { status: res.statusCode, headers: answered, body: res.body };
     } catch (err) {
       throw upstreamError(err, this.options.timeoutMs);
     }
