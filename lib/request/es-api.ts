@@ -80,7 +80,7 @@ export const ES_API = [
     id: 'cluster.health',
     bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/health', every: 2, perIndexLevel: 'narrowed' },
-    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
+    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout', 'awareness_attribute'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/health' },
       { methods: ['GET'], pattern: '/_cluster/health/{index}' },
@@ -528,7 +528,8 @@ export const ES_API = [
   {
     id: 'indices.open',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/open' },
-    params: INDICES_OPEN_CLOSE_PARAMS,
+    // OpenSearch 2.7's `wait_for_completion=false` (and its task's `task_execution_timeout`): the answer is a task
+    params: [...INDICES_OPEN_CLOSE_PARAMS, 'wait_for_completion', 'task_execution_timeout'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_open' },
     ],
@@ -554,7 +555,7 @@ export const ES_API = [
   {
     id: 'indices.forcemerge',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/forcemerge', every: 0 },
-    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion', 'primary_only'],
     paths: [
       { methods: ['POST'], pattern: '/_forcemerge' },
       { methods: ['POST'], pattern: '/{index}/_forcemerge' },
@@ -564,8 +565,9 @@ export const ES_API = [
     id: 'indices.clear_cache',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear' },
     paths: [
-      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index'] },
-      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request'] },
+      // `file`: OpenSearch's file cache (of searchable snapshots), which the engine has none of
+      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index', 'file'] },
+      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'file'] },
     ],
   },
   {
@@ -685,11 +687,17 @@ export const ES_API = [
   },
   {
     id: 'indices.put_alias',
-    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'search' },
+    // the body may name the indices and the alias (`index`, `alias`), replacing the path's: the forms without them in the path are OpenSearch's (and Elasticsearch 7's)
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'alias_body' },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
       { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_alias' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases' },
+      { methods: ['PUT', 'POST'], pattern: '/_alias/{name}' },
+      { methods: ['PUT'], pattern: '/_aliases/{name}' },
+      { methods: ['PUT'], pattern: '/_alias' },
     ],
   },
   {

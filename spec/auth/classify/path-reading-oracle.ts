@@ -1,5 +1,6 @@
 import {
   aliasActionTargets,
+  aliasBodyTargets,
   bulkTargets,
   closePointInTimeTargets,
   credentialTargets,
@@ -286,8 +287,8 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
     case '_aliases':
       // the alias an alias put names is one name
       if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, undefined, op === 'write');
-      // an alias's filter is a query: what it looks up counts
-      if (op === 'write') c.bodyTargets(searchBodyTargets(c.body, c), false);
+      // the body's index and alias (which replace the path's) are written; its filter's lookups read
+      if (op === 'write') c.bodyTargets(aliasBodyTargets(c.body, c), false);
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
     case '_refresh':
       return c.done('indices', 'read', 'indices:admin/refresh');
@@ -500,6 +501,12 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     case '_aliases':
       if (head === '_aliases' && tail[0] === undefined && op !== 'read') {
         c.bodyTargets(aliasActionTargets(c.body, c), true);
+        return c.done('indices', 'write', 'indices:admin/aliases');
+      }
+      if (op === 'write') {
+        // a put alias whose body names the indices (`PUT /_alias/{name}`, `PUT /_alias`)
+        if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, undefined, true);
+        c.bodyTargets(aliasBodyTargets(c.body, c), false);
         return c.done('indices', 'write', 'indices:admin/aliases');
       }
       if (tail[0] !== undefined) c.pathIndex(tail[0]);
