@@ -1205,6 +1205,36 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2.18's `_list` APIs: `_cat/indices` and `_cat/shards` in pages (`next_token`, `size`, `sort`)
+    id: 'opensearch.list_help',
+    bodyless: true,
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: ['help', 's'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list' },
+    ],
+  },
+  {
+    id: 'opensearch.list_indices',
+    bodyless: true,
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments', 'next_token', 'size', 'sort'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list/indices' },
+      { methods: ['GET'], pattern: '/_list/indices/{index}' },
+    ],
+  },
+  {
+    id: 'opensearch.list_shards',
+    bodyless: true,
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'local', 'master_timeout', 'expand_wildcards', 'next_token', 'size', 'sort'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list/shards' },
+      { methods: ['GET'], pattern: '/_list/shards/{index}' },
+    ],
+  },
+  {
     id: 'opensearch.cat_all_pit_segments',
     auth: { ...ALL_POINTS_IN_TIME, action: 'indices:monitor/point_in_time/segments' },
     params: CAT_PARAMS,
@@ -1590,9 +1620,9 @@ export const ES_API = [
   },
   {
     id: 'cluster.allocation_explain',
-    engine: false,
     // without a body it explains the first unassigned shard of any index
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/allocation/explain', privilege: 'manage', body: 'allocation_explain' },
+    params: ['include_yes_decisions', 'include_disk_info', 'master_timeout'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_cluster/allocation/explain' },
     ],
@@ -1635,10 +1665,13 @@ export const ES_API = [
   },
   {
     id: 'nodes.usage',
-    engine: false,
-    // `/_nodes/usage` and `/_nodes/{node_id}/usage` are read by the engine's router as node info (`nodes.info`)
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/usage', perIndexLevel: 'manage' },
+    params: ['timeout'],
     paths: [
+      { methods: ['GET'], pattern: '/_nodes/usage' },
+      { methods: ['GET'], pattern: '/_nodes/usage/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/usage' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}/usage/{metric}' },
     ],
   },

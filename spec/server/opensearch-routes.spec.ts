@@ -68,6 +68,29 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'GET', '/a1/_search')).status).to.equal(200);
     });
 
+    it('_list/indices and _list/shards show a scoped credential its indices only; allocation explain and nodes usage are refused it', async () => {
+      const mine = await call(gw.url, 'GET', '/_list/indices?format=json&h=index', { auth: aOnly });
+      expect(mine.status, mine.text).to.equal(200);
+      expect(mine.json).to.deep.equal({ next_token: null, indices: [{ index: 'a1' }] });
+      expect((await call(gw.url, 'GET', '/_list/indices/b1', { auth: aOnly })).status).to.equal(403);
+      const shards = await call(gw.url, 'GET', '/_list/shards?format=json&h=index', { auth: aOnly });
+      expect(new Set(shards.json.shards.map((s: { index: string }) => s.index))).to.deep.equal(new Set(['a1']));
+      const all = await call(gw.url, 'GET', '/_list/indices?format=json&h=index');
+      expect(all.json.indices.map((i: { index: string }) => i.index)).to.include.members(['a1', 'b1']);
+      expect((await call(gw.url, 'GET', '/_list')).text.split('\n')[0]).to.equal('=^.^=');
+      for (const [method, path, body] of [
+        ['GET', '/_cluster/allocation/explain', undefined],
+        ['POST', '/_cluster/allocation/explain', { index: 'a1', shard: 0, primary: true }],
+        ['GET', '/_nodes/usage', undefined],
+        ['GET', '/_nodes/_all/usage/rest_actions', undefined],
+      ] as const) {
+        expect((await call(gw.url, method, path, { auth: aOnly, body })).status, `${method} ${path}`).to.equal(403);
+      }
+      const explained = await call(gw.url, 'POST', '/_cluster/allocation/explain', { body: { index: 'b1', shard: 0, primary: false } });
+      expect(explained.json).to.include({ index: 'b1', current_state: 'unassigned' });
+      expect((await call(gw.url, 'GET', '/_nodes/_all/usage/_all')).status).to.equal(200);
+    });
+
     it('cluster health by awareness attribute', async () => {
       const r = await call(gw.url, 'GET', '/_cluster/health?level=awareness_attributes&awareness_attribute=zone');
       expect(r.status, r.text).to.equal(200);

@@ -537,6 +537,10 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       return c.done('indices', 'read', tail[0] === 'cluster' ? 'indices:admin/resolve/cluster' : 'indices:admin/resolve/index');
     case '_cat':
       return cat(c, tail);
+    // OpenSearch's `_list`: `_cat/indices` and `_cat/shards` in pages, read as they are
+    case '_list':
+      if (tail[0] === 'indices' || tail[0] === 'shards') return cat(c, tail);
+      return c.done('cluster', 'read', 'cluster:monitor/state');
 
     // Cluster level.
     case '_cluster':

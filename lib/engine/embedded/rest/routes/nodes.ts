@@ -251,7 +251,29 @@ function nodesStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   });
 }
 
+const USAGE_METRICS = ['rest_actions', 'aggregations'];
+
+/**
+ * `GET /_nodes[/{node_id}]/usage[/{metric}]`: the node's usage since it started. The engine keeps
+ * no count of REST actions or aggregations used, so both are empty, as a node that served none.
+ */
+function nodesUsage(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | RestResponse {
+  const metrics = list(req.pathParams.metric);
+  if (metrics.length > 1 && metrics.includes('_all')) {
+    throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains _all and individual metrics [${req.pathParams.metric}]`);
+  }
+  const invalid = metrics.filter((m) => m !== '_all' && !USAGE_METRICS.includes(m));
+  if (invalid.length) throw new EsError(400, 'illegal_argument_exception', unrecognizedMessage(req.path, invalid, USAGE_METRICS, 'metric'));
+  const wanted = !metrics.length || metrics.includes('_all') ? USAGE_METRICS : metrics;
+  return nodesResponse(ctx, list(req.pathParams.node_id), () => ({
+    timestamp: Date.now(),
+    since: ctx.node.startedAt,
+    ...Object.fromEntries(wanted.map((m) => [m, {}])),
+  }));
+}
+
 export const nodesRoutes: Route[] = [
+  { id: 'nodes.usage', handler: nodesUsage },
   { id: 'nodes.info', handler: nodesInfo },
   { id: 'nodes.stats', handler: nodesStats },
 ];
