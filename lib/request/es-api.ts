@@ -359,6 +359,16 @@ export const ES_API = [
     ],
   },
   {
+    id: 'nodes.hot_threads',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/hot_threads' },
+    params: ['interval', 'snapshots', 'threads', 'ignore_idle_threads', 'type', 'sort', 'timeout', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/hot_threads' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/hot_threads' },
+    ],
+  },
+  {
     id: 'nodes.stats',
     bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/stats', perIndexLevel: 'manage' },

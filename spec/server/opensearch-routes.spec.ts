@@ -83,12 +83,16 @@ for (const backend of BACKENDS) {
         ['POST', '/_cluster/allocation/explain', { index: 'a1', shard: 0, primary: true }],
         ['GET', '/_nodes/usage', undefined],
         ['GET', '/_nodes/_all/usage/rest_actions', undefined],
+        ['GET', '/_nodes/hot_threads', undefined],
       ] as const) {
         expect((await call(gw.url, method, path, { auth: aOnly, body })).status, `${method} ${path}`).to.equal(403);
       }
       const explained = await call(gw.url, 'POST', '/_cluster/allocation/explain', { body: { index: 'b1', shard: 0, primary: false } });
       expect(explained.json).to.include({ index: 'b1', current_state: 'unassigned' });
       expect((await call(gw.url, 'GET', '/_nodes/_all/usage/_all')).status).to.equal(200);
+      const hot = await call(gw.url, 'GET', '/_nodes/hot_threads');
+      expect(hot.headers['content-type']).to.match(/^text\/plain/);
+      expect(hot.text).to.match(/^::: /);
     });
 
     it('cluster health by awareness attribute', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startEngine, type TestEngine } from '../support.js';
 
 /** OpenSearch 2.18's `_list` APIs (`_cat/indices` and `_cat/shards` in pages), its nodes usage and the allocation explanation. */
-describe("embedded engine: OpenSearch's _list APIs, nodes usage, allocation explain", () => {
+describe("embedded engine: OpenSearch's _list APIs, nodes usage and hot threads, allocation explain", () => {
   let es: TestEngine;
   before(async () => {
     es = await startEngine();
@@ -66,6 +66,17 @@ describe("embedded engine: OpenSearch's _list APIs, nodes usage, allocation expl
     expect(bad.status).to.equal(400);
     expect(bad.json.error.reason).to.equal('request [/_nodes/usage/rest_action] contains unrecognized metric: [rest_action] -> did you mean [rest_actions]?');
     expect((await es.call('GET', '/_nodes/usage/_all,aggregations')).json.error.reason).to.equal('request [/_nodes/usage/_all,aggregations] contains _all and individual metrics [_all,aggregations]');
+  });
+
+  it('_nodes/hot_threads: a text report naming the node, no busy thread; its parameters checked', async () => {
+    const r = await es.call('GET', '/_nodes/_all/hot_threads?threads=2&ignore_idle_threads=false');
+    expect(r.status).to.equal(200);
+    const [node, sampling] = r.text.split('\n');
+    expect(node).to.match(/^::: \{[^}]+\}\{[^}]+\}/);
+    expect(sampling).to.match(/^ {3}Hot threads at \S+, interval=500ms, busiestThreads=2, ignoreIdleThreads=false:$/);
+    expect((await es.call('GET', '/_nodes/hot_threads?type=heap')).json.error.reason).to.equal('type not supported [heap]');
+    expect((await es.call('GET', '/_nodes/hot_threads?sort=name')).json.error.reason).to.equal('sort order not supported [name]');
+    expect((await es.call('GET', '/_nodes/nobody/hot_threads')).text).to.equal('');
   });
 
   it('allocation explain: an unassigned replica without a body, a started primary when named', async () => {
