@@ -660,7 +660,8 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
   switch (head) {
     case '_nodes':
       // per index or shard, node statistics list every index; per field or search group, every index's fields and groups
-      if (perIndexLevel(c.params) || ['fields', 'fielddata_fields', 'completion_fields', 'groups'].some((p) => c.params.has(p))) c.needs('manage');
+      // (hot threads take none of these: they name no index)
+      if (!tail.includes('hot_threads') && (perIndexLevel(c.params) || ['fields', 'fielddata_fields', 'completion_fields', 'groups'].some((p) => c.params.has(p)))) c.needs('manage');
       if (tail.includes('reload_secure_settings')) return c.done('cluster', 'write', 'cluster:admin/nodes/reload_secure_settings');
       return c.done('cluster', 'read', `cluster:monitor/nodes/${tail.find((t) => ['stats', 'hot_threads', 'usage'].includes(t)) ?? 'info'}`);
     case '_tasks':
