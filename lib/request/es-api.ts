@@ -1647,11 +1647,10 @@ export const ES_API = [
   },
   {
     id: 'dangling_indices',
-    engine: false,
     auth: { category: 'cluster', privilege: 'manage', action: { read: 'cluster:admin/indices/dangling/list', write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
     paths: [
-      { methods: ['GET'], pattern: '/_dangling' },
-      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}' },
+      { methods: ['GET'], pattern: '/_dangling', params: [] },
+      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}', params: ['accept_data_loss', 'timeout', 'master_timeout'] },
     ],
   },
   {

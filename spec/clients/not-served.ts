@@ -11,7 +11,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^project\./, 'serverless projects are not part of the engine'],
   [/^simulate\.ingest$/, 'ingest simulation against index templates (8.12+) is not implemented; ingest.simulate is'],
   [/^features\./, 'no plugins, so no feature states'],
-  [/^(dangling_indices\.|cluster\.(reroute|post_voting_config_exclusions|delete_voting_config_exclusions)$)/, 'one node, no shard allocation to reroute or vote on'],
+  [/^cluster\.(reroute|post_voting_config_exclusions|delete_voting_config_exclusions)$/, 'one node, no shard allocation to reroute or vote on'],
   [/^snapshot\.|^cat\.snapshots$/, 'no snapshot repositories: the engine is backed up by copying its data directory'],
   [/^nodes\.(reload_secure_settings|clear_metering_archive|clear_repositories_metering_archive)$/, 'no keystore, no repository metering'],
   [/^indices\.(flush_synced|freeze|unfreeze)$/, 'removed from Elasticsearch 8 (the 7.x client still lists it)'],

@@ -84,6 +84,7 @@ for (const backend of BACKENDS) {
         ['GET', '/_nodes/usage', undefined],
         ['GET', '/_nodes/_all/usage/rest_actions', undefined],
         ['GET', '/_nodes/hot_threads', undefined],
+        ['GET', '/_dangling', undefined],
       ] as const) {
         expect((await call(gw.url, method, path, { auth: aOnly, body })).status, `${method} ${path}`).to.equal(403);
       }
