@@ -15,6 +15,9 @@ export const COMMON_PARAMS: ReadonlySet<string> = new Set(['pretty', 'human', 'e
 /** Parameter lists several APIs share. */
 const CAT_SHARD_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards'];
 const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
+const CAT_INDICES_PARAMS = [...CAT_PARAMS, 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'];
+/** OpenSearch's `_list` pages (`size` is the page's size there, a `_cat` parameter besides). */
+const LIST_PARAMS = ['next_token', 'sort'];
 const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout'];
 const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
@@ -40,6 +43,8 @@ const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin
 /** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
 const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
 
+/** `_cat/indices` and `_cat/shards` (and OpenSearch's `_list` of them): index monitoring, of every index unless the path names some. */
+const CAT_INDEX_STATS = { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 } as const;
 /** A cluster-level `_cat` listing: read by any credential with `cluster`. */
 const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read', action }) as const;
 /**
@@ -98,8 +103,8 @@ export const ES_API = [
   {
     id: 'cat.indices',
     bodyless: true,
-    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
-    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'],
+    auth: CAT_INDEX_STATS,
+    params: CAT_INDICES_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/indices' },
       { methods: ['GET'], pattern: '/_cat/indices/{index}' },
@@ -241,7 +246,7 @@ export const ES_API = [
   {
     id: 'cat.shards',
     bodyless: true,
-    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    auth: CAT_INDEX_STATS,
     params: CAT_SHARD_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/shards' },
@@ -1227,8 +1232,8 @@ export const ES_API = [
   {
     id: 'opensearch.list_indices',
     bodyless: true,
-    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
-    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments', 'next_token', 'size', 'sort'],
+    auth: CAT_INDEX_STATS,
+    params: [...CAT_INDICES_PARAMS, ...LIST_PARAMS],
     paths: [
       { methods: ['GET'], pattern: '/_list/indices' },
       { methods: ['GET'], pattern: '/_list/indices/{index}' },
@@ -1237,8 +1242,8 @@ export const ES_API = [
   {
     id: 'opensearch.list_shards',
     bodyless: true,
-    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
-    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'local', 'master_timeout', 'expand_wildcards', 'next_token', 'size', 'sort'],
+    auth: CAT_INDEX_STATS,
+    params: [...CAT_SHARD_PARAMS, ...LIST_PARAMS],
     paths: [
       { methods: ['GET'], pattern: '/_list/shards' },
       { methods: ['GET'], pattern: '/_list/shards/{index}' },
