@@ -1651,11 +1651,21 @@ export const ES_API = [
     ],
   },
   {
-    id: 'dangling_indices',
-    auth: { category: 'cluster', privilege: 'manage', action: { read: 'cluster:admin/indices/dangling/list', write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
+    // the one node has no dangling index: it lists none, and has none to import or delete (not served)
+    id: 'dangling_indices.list_dangling_indices',
+    bodyless: true,
+    auth: { category: 'cluster', privilege: 'manage', operation: 'read', action: 'cluster:admin/indices/dangling/list' },
+    params: [],
     paths: [
-      { methods: ['GET'], pattern: '/_dangling', params: [] },
-      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}', params: ['accept_data_loss', 'timeout', 'master_timeout'] },
+      { methods: ['GET'], pattern: '/_dangling' },
+    ],
+  },
+  {
+    id: 'dangling_indices',
+    engine: false,
+    auth: { category: 'cluster', privilege: 'manage', action: { write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
+    paths: [
+      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}' },
     ],
   },
   {

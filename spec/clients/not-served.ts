@@ -12,6 +12,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^simulate\.ingest$/, 'ingest simulation against index templates (8.12+) is not implemented; ingest.simulate is'],
   [/^features\./, 'no plugins, so no feature states'],
   [/^cluster\.(reroute|post_voting_config_exclusions|delete_voting_config_exclusions)$/, 'one node, no shard allocation to reroute or vote on'],
+  [/^dangling_indices\.(import|delete)_dangling_index$/, 'one node: no dangling index to import or delete (the list is served, and empty)'],
   [/^snapshot\.|^cat\.snapshots$/, 'no snapshot repositories: the engine is backed up by copying its data directory'],
   [/^nodes\.(reload_secure_settings|clear_metering_archive|clear_repositories_metering_archive)$/, 'no keystore, no repository metering'],
   [/^indices\.(flush_synced|freeze|unfreeze)$/, 'removed from Elasticsearch 8 (the 7.x client still lists it)'],
