@@ -100,6 +100,7 @@ describe("embedded engine: OpenSearch's _list APIs, nodes usage and hot threads,
     const incomplete = await es.call('POST', '/_cluster/allocation/explain', { index: 'b' });
     expect(incomplete.json.error.reason).to.equal('Validation Failed: 1: shard must be specified;2: primary must be specified;');
     expect((await es.call('POST', '/_cluster/allocation/explain', { index: 'nope', shard: 0, primary: true })).status).to.equal(404);
+    expect((await es.call('POST', '/_cluster/allocation/explain', { index: 'b*', shard: 0, primary: true })).status).to.equal(404);
     expect((await es.call('POST', '/_cluster/allocation/explain', { index: 'b', shard: 3, primary: true })).status).to.equal(400);
   });
 });

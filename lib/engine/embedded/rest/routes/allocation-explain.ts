@@ -43,8 +43,9 @@ function target(req: RestRequest, ctx: EngineContext, includeYes: boolean, openS
   ];
   if (problems.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
   const name = String(body.index);
+  // resolved through the caller's rights, then held to a concrete name (an alias or a pattern names no shard)
   const [handle] = ctx.indices.resolve(name, { defaultStates: { open: true, closed: true, hidden: true } });
-  if (!handle) throw errors.indexNotFound(name);
+  if (!handle || handle.name !== name) throw errors.indexNotFound(name);
   const shard = Number(body.shard);
   const primary = body.primary === true || body.primary === 'true';
   if (!Number.isInteger(shard) || shard < 0 || shard >= numberOfShards(handle) || (!primary && numberOfReplicas(handle) === 0)) {
