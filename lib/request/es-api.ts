@@ -15,6 +15,9 @@ export const COMMON_PARAMS: ReadonlySet<string> = new Set(['pretty', 'human', 'e
 /** Parameter lists several APIs share. */
 const CAT_SHARD_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'expand_wildcards'];
 const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout'];
+const CAT_INDICES_PARAMS = [...CAT_PARAMS, 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'];
+/** OpenSearch's `_list` pages (`size` is the page's size there, a `_cat` parameter besides). */
+const LIST_PARAMS = ['next_token', 'sort'];
 const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout'];
 const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
@@ -40,6 +43,8 @@ const RESIZE = { category: 'indices', operation: 'write', action: 'indices:admin
 /** Rethrottling a by-scroll task changes a running task of any tenant's: the cluster's. */
 const RETHROTTLE = { category: 'cluster', operation: 'write', action: 'cluster:admin/reindex/rethrottle' } as const;
 
+/** `_cat/indices` and `_cat/shards` (and OpenSearch's `_list` of them): index monitoring, of every index unless the path names some. */
+const CAT_INDEX_STATS = { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 } as const;
 /** A cluster-level `_cat` listing: read by any credential with `cluster`. */
 const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read', action }) as const;
 /**
@@ -80,7 +85,7 @@ export const ES_API = [
     id: 'cluster.health',
     bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/health', every: 2, perIndexLevel: 'narrowed' },
-    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
+    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout', 'awareness_attribute'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/health' },
       { methods: ['GET'], pattern: '/_cluster/health/{index}' },
@@ -98,8 +103,8 @@ export const ES_API = [
   {
     id: 'cat.indices',
     bodyless: true,
-    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
-    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'],
+    auth: CAT_INDEX_STATS,
+    params: CAT_INDICES_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/indices' },
       { methods: ['GET'], pattern: '/_cat/indices/{index}' },
@@ -241,7 +246,7 @@ export const ES_API = [
   {
     id: 'cat.shards',
     bodyless: true,
-    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    auth: CAT_INDEX_STATS,
     params: CAT_SHARD_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/shards' },
@@ -356,6 +361,16 @@ export const ES_API = [
       { methods: ['GET'], pattern: '/_nodes' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}/{metric}' },
+    ],
+  },
+  {
+    id: 'nodes.hot_threads',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/hot_threads' },
+    params: ['interval', 'snapshots', 'threads', 'ignore_idle_threads', 'type', 'sort', 'timeout', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/hot_threads' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/hot_threads' },
     ],
   },
   {
@@ -528,7 +543,8 @@ export const ES_API = [
   {
     id: 'indices.open',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/open' },
-    params: INDICES_OPEN_CLOSE_PARAMS,
+    // OpenSearch 2.7's `wait_for_completion=false` (and its task's `task_execution_timeout`): the answer is a task
+    params: [...INDICES_OPEN_CLOSE_PARAMS, 'wait_for_completion', 'task_execution_timeout'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_open' },
     ],
@@ -554,7 +570,7 @@ export const ES_API = [
   {
     id: 'indices.forcemerge',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/forcemerge', every: 0 },
-    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion', 'primary_only'],
     paths: [
       { methods: ['POST'], pattern: '/_forcemerge' },
       { methods: ['POST'], pattern: '/{index}/_forcemerge' },
@@ -564,8 +580,9 @@ export const ES_API = [
     id: 'indices.clear_cache',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear' },
     paths: [
-      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index'] },
-      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request'] },
+      // `file`: OpenSearch's file cache (of searchable snapshots), which the engine has none of
+      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index', 'file'] },
+      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'file'] },
     ],
   },
   {
@@ -685,11 +702,17 @@ export const ES_API = [
   },
   {
     id: 'indices.put_alias',
-    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'search' },
+    // the body may name the indices and the alias (`index`, `alias`), replacing the path's: the forms without them in the path are OpenSearch's (and Elasticsearch 7's)
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'alias_body' },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
       { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_alias' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases' },
+      { methods: ['PUT', 'POST'], pattern: '/_alias/{name}' },
+      { methods: ['PUT'], pattern: '/_aliases/{name}' },
+      { methods: ['PUT'], pattern: '/_alias' },
     ],
   },
   {
@@ -1197,6 +1220,36 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2.18's `_list` APIs: `_cat/indices` and `_cat/shards` in pages (`next_token`, `size`, `sort`)
+    id: 'opensearch.list_help',
+    bodyless: true,
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: ['help', 's'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list' },
+    ],
+  },
+  {
+    id: 'opensearch.list_indices',
+    bodyless: true,
+    auth: CAT_INDEX_STATS,
+    params: [...CAT_INDICES_PARAMS, ...LIST_PARAMS],
+    paths: [
+      { methods: ['GET'], pattern: '/_list/indices' },
+      { methods: ['GET'], pattern: '/_list/indices/{index}' },
+    ],
+  },
+  {
+    id: 'opensearch.list_shards',
+    bodyless: true,
+    auth: CAT_INDEX_STATS,
+    params: [...CAT_SHARD_PARAMS, ...LIST_PARAMS],
+    paths: [
+      { methods: ['GET'], pattern: '/_list/shards' },
+      { methods: ['GET'], pattern: '/_list/shards/{index}' },
+    ],
+  },
+  {
     id: 'opensearch.cat_all_pit_segments',
     auth: { ...ALL_POINTS_IN_TIME, action: 'indices:monitor/point_in_time/segments' },
     params: CAT_PARAMS,
@@ -1582,9 +1635,9 @@ export const ES_API = [
   },
   {
     id: 'cluster.allocation_explain',
-    engine: false,
     // without a body it explains the first unassigned shard of any index
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/allocation/explain', privilege: 'manage', body: 'allocation_explain' },
+    params: ['include_yes_decisions', 'include_disk_info', 'master_timeout'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_cluster/allocation/explain' },
     ],
@@ -1598,11 +1651,20 @@ export const ES_API = [
     ],
   },
   {
-    id: 'dangling_indices',
-    engine: false,
-    auth: { category: 'cluster', privilege: 'manage', action: { read: 'cluster:admin/indices/dangling/list', write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
+    // the one node has no dangling index: it lists none, and has none to import or delete (not served)
+    id: 'dangling_indices.list_dangling_indices',
+    bodyless: true,
+    auth: { category: 'cluster', privilege: 'manage', operation: 'read', action: 'cluster:admin/indices/dangling/list' },
+    params: [],
     paths: [
       { methods: ['GET'], pattern: '/_dangling' },
+    ],
+  },
+  {
+    id: 'dangling_indices',
+    engine: false,
+    auth: { category: 'cluster', privilege: 'manage', action: { write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
+    paths: [
       { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}' },
     ],
   },
@@ -1627,10 +1689,13 @@ export const ES_API = [
   },
   {
     id: 'nodes.usage',
-    engine: false,
-    // `/_nodes/usage` and `/_nodes/{node_id}/usage` are read by the engine's router as node info (`nodes.info`)
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/usage', perIndexLevel: 'manage' },
+    params: ['timeout'],
     paths: [
+      { methods: ['GET'], pattern: '/_nodes/usage' },
+      { methods: ['GET'], pattern: '/_nodes/usage/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/usage' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}/usage/{metric}' },
     ],
   },
