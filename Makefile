@@ -6,8 +6,12 @@ NPM ?= npm
 # the system tools) run side by side; `make -j1 test` runs them one at a time.
 MAKEFLAGS += --jobs=4
 
-.PHONY: run test test-unit typecheck build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq system-tools
+.PHONY: run test test-unit typecheck typecheck-started build install engine clean bench-proxy bench-ingest browser-app console-app chromium jq system-tools
 
+# package.json's allowScripts turns off the install scripts of cpu-features and ssh2 (testcontainers'
+# SSH client, for Docker over SSH, which spec/engines does not use): they compile native add-ons
+# with node-gyp that nothing here loads (ssh2 falls back to Node's crypto), about 16 s of CPU on a
+# fresh clone's critical path.
 node_modules/.install-stamp: package.json package-lock.json
 	$(NPM) install --no-audit --no-fund
 	@touch $@
@@ -28,6 +32,18 @@ dist/.build-stamp: $(TS_SOURCES) tsconfig.json node_modules/.install-stamp
 
 typecheck: install
 	node_modules/.bin/tsc -p tsconfig.json --noEmit
+
+# The type check of `make test` (a minute of one core's time) starts as soon as the root's
+# dependencies are in, and runs in the background beside the rest of the build (the console's and
+# the browser app's installs and Vite builds, which leave a core idle at times) and the first
+# specs; its output, then its exit code (`code`, renamed into place when tsc ends) land in
+# $(TYPECHECK_RESULT), which spec/layers/typecheck.spec.ts waits for.
+TYPECHECK_RESULT := dist/.typecheck
+
+typecheck-started: install
+	@rm -rf $(TYPECHECK_RESULT) && mkdir -p $(TYPECHECK_RESULT)
+	@( node_modules/.bin/tsc -p tsconfig.json --noEmit --incremental false > $(TYPECHECK_RESULT)/output 2>&1; \
+	  echo $$? > $(TYPECHECK_RESULT)/code.part && mv $(TYPECHECK_RESULT)/code.part $(TYPECHECK_RESULT)/code ) </dev/null >/dev/null 2>&1 &
 
 build: install console-app dist/.build-stamp
 
@@ -79,8 +95,8 @@ system-tools:
 chromium jq: system-tools
 
 # Every spec, in parallel workers (.mocharc.cjs); the last line is "N passed, N failed".
-test: build browser-app system-tools
-	bash spec/support/run-tests.sh
+test: build browser-app system-tools typecheck-started
+	TYPECHECK_RESULT=$(TYPECHECK_RESULT) bash spec/support/run-tests.sh
 
 # The unit specs only (no servers, processes or files): seconds.
 test-unit: install dist/.build-stamp
