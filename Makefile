@@ -45,11 +45,12 @@ typecheck: install
 # dependencies are in, and runs in the background beside the rest of the build (the console's and
 # the browser app's installs and Vite builds, which leave a core idle at times) and the first
 # specs; its output, then its exit code (`code`, renamed into place when tsc ends) land in
-# $(TYPECHECK_RESULT), which spec/layers/typecheck.spec.ts waits for.
-TYPECHECK_RESULT := dist/.typecheck
+# $(TYPECHECK_RESULT), which spec/layers/typecheck.spec.ts waits for. A directory of its own for
+# each `make`: a tsc left running by an interrupted run cannot write its verdict into this one's.
+TYPECHECK_RESULT := dist/.typecheck/$(shell date +%s.%N)
 
 typecheck-started: install
-	@rm -rf $(TYPECHECK_RESULT) && mkdir -p $(TYPECHECK_RESULT)
+	@rm -rf dist/.typecheck && mkdir -p $(TYPECHECK_RESULT)
 	@( node_modules/.bin/tsc -p tsconfig.json --noEmit --incremental false > $(TYPECHECK_RESULT)/output 2>&1; \
 	  echo $$? > $(TYPECHECK_RESULT)/code.part && mv $(TYPECHECK_RESULT)/code.part $(TYPECHECK_RESULT)/code ) </dev/null >/dev/null 2>&1 &
 
