@@ -72,15 +72,40 @@ export interface Page {
 }
 export interface Browser {
   newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  isConnected(): boolean;
   close(): Promise<void>;
 }
 interface BrowserType {
-  launch(options: { executablePath: string; args: string[]; headless?: boolean; timeout?: number }): Promise<Browser>;
+  launch(options: {
+    executablePath: string; args: string[]; headless?: boolean; timeout?: number;
+    handleSIGINT?: boolean; handleSIGTERM?: boolean; handleSIGHUP?: boolean;
+  }): Promise<Browser>;
 }
 
-/** Debian's Chromium, headless, on a fresh temporary profile, driven through playwright-core. */
-export async function launchChromium(): Promise<Browser> {
-  const requireFromApp = createRequire(path.join(BROWSER_APP, 'package.json'));
-  const { chromium } = requireFromApp('playwright-core') as { chromium: BrowserType };
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 20_000 });
+/**
+ * Debian's Chromium, headless, on a fresh temporary profile, driven through playwright-core: one
+ * a process (a spec run's, or each of its parallel workers'), launched by the first browser spec
+ * and shared by the next ones, each page in a context of its own (`newPage`), so a spec starts on
+ * a browser with no cookie, storage or cache of another's. Launching costs about 2.5 s of CPU and
+ * a run's browser specs would launch it about sixteen times. It is not closed by its users:
+ * Playwright kills it when the process exits (its 'exit' handler), as the shared engine of
+ * spec/support/backends.ts is; a browser that went away is launched again.
+ */
+let shared: Promise<Browser> | undefined;
+export function sharedChromium(): Promise<Browser> {
+  const launching = shared;
+  if (launching === undefined) {
+    const requireFromApp = createRequire(path.join(BROWSER_APP, 'package.json'));
+    const { chromium } = requireFromApp('playwright-core') as { chromium: BrowserType };
+    // SIGTERM and SIGHUP keep their default (the worker dies at once): a handler of Playwright's
+    // would keep a signalled worker alive until its browser closed
+    shared = chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 20_000, handleSIGTERM: false, handleSIGHUP: false });
+    shared.catch(() => { shared = undefined; }); // a failed launch is tried again by the next spec
+    return shared;
+  }
+  return launching.then((browser) => {
+    if (browser.isConnected()) return browser;
+    if (shared === launching) shared = undefined;
+    return sharedChromium();
+  });
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { CONSOLE_DIST } from '../../lib/console/console-assets.js';
 import { BACKENDS, type BackendUnderTest } from '../support/backends.js';
 import { REPO_ROOT, type TestGateway } from '../support/servers.js';
-import { launchChromium, missingPrerequisites, type Browser, type Page } from './chromium.js';
+import { missingPrerequisites, sharedChromium, type Browser, type Page } from './chromium.js';
 import { PageWatch } from './page-watch.js';
 
 /** Test artifacts, kept out of git (.gitignore): what each page looked like in the last run. */
@@ -32,7 +32,7 @@ export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width
 const DEFAULT_VIEWPORT = { width: 1000, height: 700 };
 
 /**
- * Describes `title` once per backend, in Debian's Chromium against the gateway's /_console: the
+ * Describes `title` once per backend, in Debian's Chromium (the process's, shared) against the gateway's /_console: the
  * gateway started (with `env`) before, a new page per test, a full-page screenshot after each
  * test (spec/browser/artifacts/{prefix}…). `body` registers the tests (and its own before hooks,
  * which run after the gateway has started). Without Chromium or the built console the tests are
@@ -78,11 +78,10 @@ export function describeConsole(title: string, prefix: string, body: (t: Console
       before(async function () {
         this.timeout(60_000);
         ({ gateway: t.gw, stop } = await backend.start(env));
-        browser = await launchChromium();
+        browser = await sharedChromium();
         await mkdir(SCREENSHOTS, { recursive: true });
       });
       after(async () => {
-        await browser?.close();
         await stop?.();
       });
       beforeEach(async () => {

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { call } from '../support/http.js';
 import { REPO_ROOT, startTestGateway, type TestGateway } from '../support/servers.js';
-import { APP_DIST, launchChromium, missingPrerequisites, type Browser, type Page } from './chromium.js';
+import { APP_DIST, sharedChromium, missingPrerequisites, type Browser, type Page } from './chromium.js';
 import { PageWatch } from './page-watch.js';
 import { serveDirectory, type StaticServer } from './static-server.js';
 
@@ -86,11 +86,10 @@ describe('ReactiveSearch UI in Chromium against the gateway (cross-origin, read-
     expect(credential.status, credential.text).to.equal(201);
     const query = new URLSearchParams({ url: gw.url, app: 'books', credentials: `${credential.json.credential.username}:${credential.json.password}` });
     appUrl = `${site.origin}/?${query}`;
-    browser = await launchChromium();
+    browser = await sharedChromium();
     await mkdir(SCREENSHOTS, { recursive: true });
   });
   after(async () => {
-    await browser?.close();
     await gw?.close();
     await site?.close();
   });
