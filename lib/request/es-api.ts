@@ -80,7 +80,7 @@ export const ES_API = [
     id: 'cluster.health',
     bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/health', every: 2, perIndexLevel: 'narrowed' },
-    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout'],
+    params: ['wait_for_status', 'wait_for_nodes', 'wait_for_active_shards', 'wait_for_no_relocating_shards', 'wait_for_no_initializing_shards', 'wait_for_events', 'timeout', 'master_timeout', 'level', 'local', 'expand_wildcards', 'return_200_for_cluster_health_timeout', 'awareness_attribute'],
     paths: [
       { methods: ['GET'], pattern: '/_cluster/health' },
       { methods: ['GET'], pattern: '/_cluster/health/{index}' },
@@ -359,6 +359,16 @@ export const ES_API = [
     ],
   },
   {
+    id: 'nodes.hot_threads',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/hot_threads' },
+    params: ['interval', 'snapshots', 'threads', 'ignore_idle_threads', 'type', 'sort', 'timeout', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_nodes/hot_threads' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/hot_threads' },
+    ],
+  },
+  {
     id: 'nodes.stats',
     bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/stats', perIndexLevel: 'manage' },
@@ -528,7 +538,8 @@ export const ES_API = [
   {
     id: 'indices.open',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/open' },
-    params: INDICES_OPEN_CLOSE_PARAMS,
+    // OpenSearch 2.7's `wait_for_completion=false` (and its task's `task_execution_timeout`): the answer is a task
+    params: [...INDICES_OPEN_CLOSE_PARAMS, 'wait_for_completion', 'task_execution_timeout'],
     paths: [
       { methods: ['POST'], pattern: '/{index}/_open' },
     ],
@@ -554,7 +565,7 @@ export const ES_API = [
   {
     id: 'indices.forcemerge',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/forcemerge', every: 0 },
-    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
+    params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion', 'primary_only'],
     paths: [
       { methods: ['POST'], pattern: '/_forcemerge' },
       { methods: ['POST'], pattern: '/{index}/_forcemerge' },
@@ -564,8 +575,9 @@ export const ES_API = [
     id: 'indices.clear_cache',
     auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear' },
     paths: [
-      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index'] },
-      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request'] },
+      // `file`: OpenSearch's file cache (of searchable snapshots), which the engine has none of
+      { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index', 'file'] },
+      { methods: ['POST'], pattern: '/{index}/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'file'] },
     ],
   },
   {
@@ -685,11 +697,17 @@ export const ES_API = [
   },
   {
     id: 'indices.put_alias',
-    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'search' },
+    // the body may name the indices and the alias (`index`, `alias`), replacing the path's: the forms without them in the path are OpenSearch's (and Elasticsearch 7's)
+    auth: { category: 'indices', action: 'indices:admin/aliases', names: { name: true }, single: ['name'], body: 'alias_body' },
     params: ['timeout', 'master_timeout'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias/{name}' },
       { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_alias' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases' },
+      { methods: ['PUT', 'POST'], pattern: '/_alias/{name}' },
+      { methods: ['PUT'], pattern: '/_aliases/{name}' },
+      { methods: ['PUT'], pattern: '/_alias' },
     ],
   },
   {
@@ -1197,6 +1215,36 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2.18's `_list` APIs: `_cat/indices` and `_cat/shards` in pages (`next_token`, `size`, `sort`)
+    id: 'opensearch.list_help',
+    bodyless: true,
+    auth: CAT_CLUSTER('cluster:monitor/state'),
+    params: ['help', 's'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list' },
+    ],
+  },
+  {
+    id: 'opensearch.list_indices',
+    bodyless: true,
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'local', 'master_timeout', 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments', 'next_token', 'size', 'sort'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list/indices' },
+      { methods: ['GET'], pattern: '/_list/indices/{index}' },
+    ],
+  },
+  {
+    id: 'opensearch.list_shards',
+    bodyless: true,
+    auth: { category: 'indices', operation: 'read', action: 'indices:monitor/stats', every: 2 },
+    params: ['v', 'h', 's', 'help', 'bytes', 'time', 'local', 'master_timeout', 'expand_wildcards', 'next_token', 'size', 'sort'],
+    paths: [
+      { methods: ['GET'], pattern: '/_list/shards' },
+      { methods: ['GET'], pattern: '/_list/shards/{index}' },
+    ],
+  },
+  {
     id: 'opensearch.cat_all_pit_segments',
     auth: { ...ALL_POINTS_IN_TIME, action: 'indices:monitor/point_in_time/segments' },
     params: CAT_PARAMS,
@@ -1582,9 +1630,9 @@ export const ES_API = [
   },
   {
     id: 'cluster.allocation_explain',
-    engine: false,
     // without a body it explains the first unassigned shard of any index
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/allocation/explain', privilege: 'manage', body: 'allocation_explain' },
+    params: ['include_yes_decisions', 'include_disk_info', 'master_timeout'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_cluster/allocation/explain' },
     ],
@@ -1599,11 +1647,10 @@ export const ES_API = [
   },
   {
     id: 'dangling_indices',
-    engine: false,
     auth: { category: 'cluster', privilege: 'manage', action: { read: 'cluster:admin/indices/dangling/list', write: 'cluster:admin/indices/dangling/import', delete: 'cluster:admin/indices/dangling/delete' } },
     paths: [
-      { methods: ['GET'], pattern: '/_dangling' },
-      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}' },
+      { methods: ['GET'], pattern: '/_dangling', params: [] },
+      { methods: ['POST', 'DELETE'], pattern: '/_dangling/{index_uuid}', params: ['accept_data_loss', 'timeout', 'master_timeout'] },
     ],
   },
   {
@@ -1627,10 +1674,13 @@ export const ES_API = [
   },
   {
     id: 'nodes.usage',
-    engine: false,
-    // `/_nodes/usage` and `/_nodes/{node_id}/usage` are read by the engine's router as node info (`nodes.info`)
+    bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/nodes/usage', perIndexLevel: 'manage' },
+    params: ['timeout'],
     paths: [
+      { methods: ['GET'], pattern: '/_nodes/usage' },
+      { methods: ['GET'], pattern: '/_nodes/usage/{metric}' },
+      { methods: ['GET'], pattern: '/_nodes/{node_id}/usage' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}/usage/{metric}' },
     ],
   },

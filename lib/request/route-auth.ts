@@ -12,6 +12,7 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  * - `index_creation`: the aliases a new index gets, their filters' lookups, pipelines its settings set.
  * - `settings`: the pipelines a settings body sets.
  * - `alias_actions`: each `_aliases` action's indices and aliases, with its operation.
+ * - `alias_body`: the indices and alias a put-alias body names (`index`, `alias`: they replace the path's), its filter's lookups.
  * - `close_pit`: the indices of the point in time `DELETE /_pit` closes.
  * - `pit_ids`: the indices of each point in time OpenSearch's `DELETE /_search/point_in_time` and `_cat/pit_segments` name (`pit_id`).
  * - `index_template`: the index patterns and aliases a template applies to.
@@ -22,7 +23,7 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  */
 export type BodyReader =
   | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
-  | 'index_creation' | 'settings' | 'alias_actions' | 'close_pit' | 'pit_ids' | 'index_template' | 'painless_context' | 'credentials'
+  | 'index_creation' | 'settings' | 'alias_actions' | 'alias_body' | 'close_pit' | 'pit_ids' | 'index_template' | 'painless_context' | 'credentials'
   | 'declarative' | 'reroute' | 'allocation_explain';
 
 /**

@@ -104,7 +104,7 @@ export function namingBodies(api: string, ix: string): Array<[string, string]> {
         json('alias filter terms lookup', { actions: [{ add: { index: 'tenant-a', alias: 'a1', filter: lookups(ix)[0][1] } }] }),
       ];
     case 'indices.put_alias':
-      return [json('filter terms lookup', { filter: lookups(ix)[0][1] })];
+      return [json('filter terms lookup', { filter: lookups(ix)[0][1] }), json('index in the body', { index: ix }), json('alias in the body', { alias: ix })];
     case 'rank_eval':
       return [
         json('ratings[]._index', { requests: [{ id: 'q', request: { query: { match_all: {} } }, ratings: [{ _index: ix, _id: '1', rating: 1 }] }] }),

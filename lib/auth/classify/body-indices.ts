@@ -564,6 +564,20 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
 }
 
 /**
+ * A put-alias body (`PUT /{index}/_alias/{name}`, and the forms whose body names them:
+ * `PUT /{index}/_alias`, `PUT /_alias/{name}`, `PUT /_alias`): the indices (`index`, `indices`) and
+ * aliases (`alias`, `aliases`) it names, which the engine takes over the path's, written; its
+ * filter's lookups, read.
+ */
+export function aliasBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['write'], (json, t) => {
+    for (const k of ['index', 'indices']) if (json[k] !== undefined && json[k] !== null) t.addValue(json[k], 'write');
+    for (const k of ['alias', 'aliases']) if (json[k] !== undefined && json[k] !== null) t.addName(json[k], 'write');
+    searchReferences(json, t);
+  });
+}
+
+/**
  * Credential bodies: the index patterns a new or changed credential would grant, one at a time as
  * the classifier takes them. A list of 100,000 patterns becomes no list of 100,000 targets held at
  * once (its building was one piece of the event loop, and the collections after it had them all to

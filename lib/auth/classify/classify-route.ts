@@ -3,6 +3,7 @@ import { validateIndexName } from '../../request/index.js';
 import type { BodyReader, Classification, ClassifiableRequest, Operation, RouteAuth, RouteMatch } from '../../request/index.js';
 import {
   aliasActionTargets,
+  aliasBodyTargets,
   bulkTargets,
   closePointInTimeTargets,
   credentialTargets,
@@ -156,6 +157,8 @@ function readBody(c: Classifying, reader: BodyReader): readonly BodyTarget[] | I
       return settingsTargets(c.body, c);
     case 'alias_actions':
       return aliasActionTargets(c.body, c);
+    case 'alias_body':
+      return aliasBodyTargets(c.body, c);
     case 'index_template':
       return indexTemplateTargets(c.body, c);
     case 'painless_context':

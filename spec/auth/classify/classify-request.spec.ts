@@ -248,6 +248,17 @@ describe('classifyRequest: route families × methods', () => {
     expect(multi.known).to.equal(false);
   });
 
+  it("a put-alias body's index and alias are written, besides the path's; its filter's lookups read", () => {
+    const both = classificationOf({ method: 'PUT', path: '/_alias', querystring: '', body: JSON.stringify({ index: 'shop,logs', alias: 'all-read' }) });
+    expect(both).to.include({ category: 'indices', operation: 'write', action: 'indices:admin/aliases', allIndices: false });
+    expect(both.indices).to.deep.equal(['shop', 'logs', 'all-read']);
+    const overriding = classificationOf({ method: 'PUT', path: '/shop/_alias/shop-read', querystring: '', body: JSON.stringify({ index: 'secret' }) });
+    expect(overriding.indices).to.include.members(['shop', 'shop-read', 'secret']);
+    const byName = classificationOf({ method: 'PUT', path: '/_alias/shop-read', querystring: '', body: JSON.stringify({ index: 'shop', filter: { terms: { user: { index: 'users', id: '1', path: 'x' } } } }) });
+    expect(byName.indices).to.include.members(['shop-read', 'shop', 'users']);
+    expect(byName.allIndices).to.equal(false);
+  });
+
   it('records where each expression came from', () => {
     const c = classificationOf({ method: 'POST', path: '/shop/_msearch', querystring: '', body: nd({ index: 'logs' }, {}, { index: 'shop' }, {}) });
     expect(c.sources).to.deep.equal([

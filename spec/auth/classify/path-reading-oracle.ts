@@ -1,5 +1,6 @@
 import {
   aliasActionTargets,
+  aliasBodyTargets,
   bulkTargets,
   closePointInTimeTargets,
   credentialTargets,
@@ -286,8 +287,8 @@ function indicesEndpoint(c: Classifying, endpoint: string, tail: string[]): Clas
     case '_aliases':
       // the alias an alias put names is one name
       if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, undefined, op === 'write');
-      // an alias's filter is a query: what it looks up counts
-      if (op === 'write') c.bodyTargets(searchBodyTargets(c.body, c), false);
+      // the body's index and alias (which replace the path's) are written; its filter's lookups read
+      if (op === 'write') c.bodyTargets(aliasBodyTargets(c.body, c), false);
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
     case '_refresh':
       return c.done('indices', 'read', 'indices:admin/refresh');
@@ -502,6 +503,12 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         c.bodyTargets(aliasActionTargets(c.body, c), true);
         return c.done('indices', 'write', 'indices:admin/aliases');
       }
+      if (op === 'write') {
+        // a put alias whose body names the indices (`PUT /_alias/{name}`, `PUT /_alias`)
+        if (tail[0] !== undefined) c.pathIndex(tail[0], undefined, undefined, true);
+        c.bodyTargets(aliasBodyTargets(c.body, c), false);
+        return c.done('indices', 'write', 'indices:admin/aliases');
+      }
       if (tail[0] !== undefined) c.pathIndex(tail[0]);
       else c.everyIndex(head === '_alias' ? 0 : undefined);
       return indexAdmin(c, 'indices:admin/aliases/get', 'indices:admin/aliases', 'indices:admin/aliases');
@@ -530,6 +537,10 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       return c.done('indices', 'read', tail[0] === 'cluster' ? 'indices:admin/resolve/cluster' : 'indices:admin/resolve/index');
     case '_cat':
       return cat(c, tail);
+    // OpenSearch's `_list`: `_cat/indices` and `_cat/shards` in pages, read as they are
+    case '_list':
+      if (tail[0] === 'indices' || tail[0] === 'shards') return cat(c, tail);
+      return c.done('cluster', 'read', 'cluster:monitor/state');
 
     // Cluster level.
     case '_cluster':
@@ -649,7 +660,8 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
   switch (head) {
     case '_nodes':
       // per index or shard, node statistics list every index; per field or search group, every index's fields and groups
-      if (perIndexLevel(c.params) || ['fields', 'fielddata_fields', 'completion_fields', 'groups'].some((p) => c.params.has(p))) c.needs('manage');
+      // (hot threads take none of these: they name no index)
+      if (!tail.includes('hot_threads') && (perIndexLevel(c.params) || ['fields', 'fielddata_fields', 'completion_fields', 'groups'].some((p) => c.params.has(p)))) c.needs('manage');
       if (tail.includes('reload_secure_settings')) return c.done('cluster', 'write', 'cluster:admin/nodes/reload_secure_settings');
       return c.done('cluster', 'read', `cluster:monitor/nodes/${tail.find((t) => ['stats', 'hot_threads', 'usage'].includes(t)) ?? 'info'}`);
     case '_tasks':

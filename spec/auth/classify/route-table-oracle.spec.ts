@@ -97,7 +97,7 @@ function knownDifference(id: string, method: string, words: readonly string[], s
 
 /** A route naming an index it creates, with a name Elasticsearch refuses (see `validateIndexName`). */
 function creates(id: string, segments: readonly string[]): boolean {
-  const name = id === 'indices.create' ? segments[0] : id === 'indices.rollover' || /^indices\.(split|shrink|clone)$/.test(id) ? segments[2] : undefined;
+  const name = id === 'indices.create' ? segments[0] : id === 'indices.create_data_stream' ? segments[1] : id === 'indices.rollover' || /^indices\.(split|shrink|clone)$/.test(id) ? segments[2] : undefined;
   if (name === undefined || (name.startsWith('<') && name.endsWith('>'))) return false;
   try {
     validateIndexName(name);

@@ -207,8 +207,17 @@ function helpText<Row>(columns: Array<CatColumn<Row>>): string {
   return columns.map((c) => `${c.name.padEnd(w[0])} | ${c.aliasText.padEnd(w[1])} | ${c.desc.padEnd(w[2])}\n`).join('');
 }
 
+/**
+ * One page of a paginated table (OpenSearch's `_list` APIs): its rows go under `key` beside the
+ * `next_token` of the page after it (`null` on the last page); as text, a `next_token` line ends it.
+ */
+export interface TablePage {
+  key: string;
+  nextToken: string | null;
+}
+
 /** A `_cat` table as the request asks for it: help, text (with `v`), or `format=json|yaml|cbor|smile`. */
-export function catResponse<Row>(req: RestRequest, columns: Array<CatColumn<Row>>, rows: Row[] | (() => Row[])): RestResponse {
+export function catResponse<Row>(req: RestRequest, columns: Array<CatColumn<Row>>, rows: Row[] | (() => Row[]), page?: TablePage): RestResponse {
   if (booleanParam(req.params, 'help', false)) return { status: 200, text: helpText(columns) };
   const shown = shownColumns(req, columns);
   const ordered = sortRows(req, columns, typeof rows === 'function' ? rows() : rows);
@@ -216,11 +225,12 @@ export function catResponse<Row>(req: RestRequest, columns: Array<CatColumn<Row>
   const format = req.params.get('format');
   if (format === 'json' || format === 'yaml' || format === 'cbor' || format === 'smile') {
     const objects = cells.map((r) => Object.fromEntries(shown.map((s, i) => [s.display, r[i]])));
-    if (format === 'json') return { status: 200, body: objects };
+    const value = page ? { next_token: page.nextToken, [page.key]: objects } : objects;
+    if (format === 'json') return { status: 200, body: value };
     if (format === 'cbor' || format === 'smile') {
-      return { status: 200, bytes: encodeBinary(format, objects), headers: { 'content-type': BINARY_CONTENT_TYPES[format] } };
+      return { status: 200, bytes: encodeBinary(format, value), headers: { 'content-type': BINARY_CONTENT_TYPES[format] } };
     }
-    return { status: 200, text: toYaml(objects, { lineWidth: 0 }).replace(/^/, '---\n'), headers: { 'content-type': 'application/yaml' } };
+    return { status: 200, text: toYaml(value, { lineWidth: 0 }).replace(/^/, '---\n'), headers: { 'content-type': 'application/yaml' } };
   }
   const verbose = booleanParam(req.params, 'v', false);
   const widths = shown.map((s, i) => Math.max(verbose ? s.display.length : 0, ...cells.map((r) => r[i]?.length ?? 0)));
@@ -228,5 +238,6 @@ export function catResponse<Row>(req: RestRequest, columns: Array<CatColumn<Row>
     texts.map((t, i) => pad(t, widths[i], shown[i].column.rightAligned, i === texts.length - 1)).join(' ') + '\n';
   const lines = cells.map(line);
   if (verbose) lines.unshift(line(shown.map((s) => s.display)));
+  if (page) lines.push(`next_token ${page.nextToken ?? 'null'}\n`);
   return { status: 200, text: lines.join('') };
 }

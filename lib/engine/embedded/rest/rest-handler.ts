@@ -21,6 +21,9 @@ import { clusterStateRoutes } from './routes/cluster-state.js';
 import { resizeRoutes } from './routes/resize.js';
 import { clusterStatsRoutes } from './routes/cluster-stats.js';
 import { nodesRoutes } from './routes/nodes.js';
+import { allocationExplainRoutes } from './routes/allocation-explain.js';
+import { listRoutes } from './routes/list.js';
+import { danglingRoutes } from './routes/dangling.js';
 import { searchShardsRoutes } from './routes/search-shards.js';
 import { shardLevelRoutes } from './routes/shard-level.js';
 import { clusterRoutes } from './routes/cluster.js';
@@ -54,7 +57,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const groups = [
-    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, searchShardsRoutes, shardLevelRoutes,
+    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,

@@ -35,13 +35,26 @@ function checkFilter(def: { filter?: unknown }, alias: string): void {
   }
 }
 
+/**
+ * `PUT /{index}/_alias/{name}` and the forms whose body names the indices (`index`, `indices`) or
+ * the alias (`alias`, `aliases`): the body's names replace the path's, as OpenSearch's (and
+ * Elasticsearch 7's) RestIndexPutAliasAction reads them.
+ */
 async function putAlias(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const handles = resolveTarget(ctx, req.pathParams.index, req.params, { defaultStates: ALL_STATES });
   const body = requestBody(req) ?? {};
-  const alias = req.pathParams.name;
-  const definition = aliasDefinition({ ...body, alias }, 'alias');
-  checkFilter(definition, alias);
-  await ctx.indices.updateAliases([{ kind: 'add', indices: handles.map((h) => h.name), aliases: [alias], definition }]);
+  const bodyIndices = [...names(body.index), ...names(body.indices)];
+  const bodyAliases = [...wholeNames(body.alias), ...wholeNames(body.aliases)];
+  const indexExpr = bodyIndices.length ? bodyIndices.join(',') : req.pathParams.index;
+  const aliases = bodyAliases.length ? bodyAliases : wholeNames(req.pathParams.name);
+  const problems = [
+    ...(indexExpr === undefined ? ['One of [index] or [indices] is required'] : []),
+    ...(aliases.length ? [] : ['One of [alias] or [aliases] is required']),
+  ];
+  if (problems.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`);
+  const handles = resolveTarget(ctx, indexExpr, req.params, { defaultStates: ALL_STATES });
+  const definition = aliasDefinition({ ...body, alias: aliases[0] }, 'alias');
+  for (const alias of aliases) checkFilter(definition, alias);
+  await ctx.indices.updateAliases([{ kind: 'add', indices: handles.map((h) => h.name), aliases, definition }]);
   return ACK;
 }
 

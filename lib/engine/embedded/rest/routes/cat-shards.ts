@@ -1,6 +1,6 @@
 import { errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { ByteSize, Duration, catResponse, column, type CatColumn } from '../cat-table.js';
+import { ByteSize, Duration, catResponse, column, type CatColumn, type TablePage } from '../cat-table.js';
 import { shardCopies, type ShardCopy } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, NO_ACTIVITY, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -8,7 +8,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 /** Lucene's version in Elasticsearch 8.15, as segments report it. */
 const LUCENE_VERSION = '9.11.1';
 
-function targets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
+export function shardTargets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
   return ctx.indices.resolve(req.pathParams.index, {
     expandWildcards: req.params.get('expand_wildcards') ?? undefined,
     defaultStates: { open: true, closed: true, hidden: true },
@@ -20,8 +20,8 @@ interface ShardRow extends ShardCopy {
   activity: ActivityCounters | null;
 }
 
-function shardRows(req: RestRequest, ctx: EngineContext): ShardRow[] {
-  return shardCopies(targets(req, ctx)).map((c) => ({
+function shardRows(ctx: EngineContext, copies: ShardCopy[]): ShardRow[] {
+  return copies.map((c) => ({
     ...c,
     activity: !c.started ? null : c.shard === 0 ? activityOf([c.index], ctx) : NO_ACTIVITY,
   }));
@@ -82,7 +82,12 @@ function shardColumns(ctx: EngineContext): Array<CatColumn<ShardRow>> {
 
 /** `_cat/shards[/{index}]`: every copy of every open index (hidden ones too), primaries started here, replicas unassigned. */
 function catShards(req: RestRequest, ctx: EngineContext): RestResponse {
-  return catResponse(req, shardColumns(ctx), () => shardRows(req, ctx));
+  return catShardsOf(req, ctx, () => shardCopies(shardTargets(req, ctx)));
+}
+
+/** The `_cat/shards` table of the copies given; one page of them for OpenSearch's `_list/shards`. */
+export function catShardsOf(req: RestRequest, ctx: EngineContext, copies: () => ShardCopy[], page?: TablePage): RestResponse {
+  return catResponse(req, shardColumns(ctx), () => shardRows(ctx, copies()), page);
 }
 
 const SEGMENT_COLUMNS: Array<CatColumn<ShardCopy & { ctx: EngineContext }>> = [
@@ -108,7 +113,7 @@ const SEGMENT_COLUMNS: Array<CatColumn<ShardCopy & { ctx: EngineContext }>> = [
  * segment per started shard that holds documents (an empty shard has none, as in Lucene).
  */
 function catSegments(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = targets(req, ctx);
+  const handles = shardTargets(req, ctx);
   const named = req.pathParams.index !== undefined;
   const closed = handles.find((h) => !h.isOpen);
   if (named && closed) throw errors.indexClosed(closed.name, closed.uuid);
@@ -165,7 +170,7 @@ function catRecovery(req: RestRequest, ctx: EngineContext): RestResponse {
   const activeOnly = req.params.get('active_only');
   return catResponse(req, RECOVERY_COLUMNS, () => {
     if (activeOnly === '' || activeOnly === 'true') return [];
-    return shardCopies(targets(req, ctx)).filter((c) => c.started).map((copy) => {
+    return shardCopies(shardTargets(req, ctx)).filter((c) => c.started).map((copy) => {
       const fromExistingStore = copy.index.meta.creationDate < ctx.node.startedAt;
       return { copy, fromExistingStore, at: fromExistingStore ? ctx.node.startedAt : copy.index.meta.creationDate, ctx };
     });
@@ -190,7 +195,7 @@ const SEGMENT_REPLICATION_COLUMNS: Array<CatColumn<never>> = [
  * indices named are known to exist.
  */
 function catSegmentReplication(req: RestRequest, ctx: EngineContext): RestResponse {
-  targets(req, ctx);
+  shardTargets(req, ctx);
   return catResponse(req, SEGMENT_REPLICATION_COLUMNS, []);
 }
 

@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { AliasDefinition } from '../../store/types.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
-import { ByteSize, catResponse, column, timestampColumns, type CatColumn } from '../cat-table.js';
+import { ByteSize, catResponse, column, timestampColumns, type CatColumn, type TablePage } from '../cat-table.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { indexHealth } from './cluster.js';
 
@@ -27,14 +27,23 @@ const INDEX_COLUMNS: Array<CatColumn<IndexHandle>> = [
   column('dataset.size', 'text-align:right;desc:total size of dataset', (h) => (h.isOpen ? new ByteSize(bytesOf(h)) : null)),
 ];
 
-function catIndices(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = ctx.indices.resolve(req.pathParams.index, {
+/** The indices `_cat/indices` (and OpenSearch's `_list/indices`) lists: those named, open and closed, hidden ones when named. */
+export function catIndexTargets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
+  return ctx.indices.resolve(req.pathParams.index, {
     expandWildcards: req.params.get('expand_wildcards') ?? undefined,
     defaultStates: { open: true, closed: true, hidden: false },
   });
+}
+
+/** The `_cat/indices` table of `handles`, kept to the `health` asked; one page of them for `_list/indices`. */
+export function catIndicesOf(req: RestRequest, handles: IndexHandle[], page?: TablePage): RestResponse {
   const health = healthFilter(req.params.get('health'));
   const rows = handles.filter((h) => health === null || indexHealth(h) === health);
-  return catResponse(req, INDEX_COLUMNS, rows);
+  return catResponse(req, INDEX_COLUMNS, rows, page);
+}
+
+function catIndices(req: RestRequest, ctx: EngineContext): RestResponse {
+  return catIndicesOf(req, catIndexTargets(req, ctx));
 }
 
 /** The `health` filter of `_cat/indices` (ClusterHealthStatus.fromString: any case; another word is refused). */

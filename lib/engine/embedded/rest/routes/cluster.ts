@@ -93,6 +93,14 @@ function health(req: RestRequest, ctx: EngineContext): RestResponse {
     active_shards_percent_as_number: summary.activeShardsPercent,
   };
   const level = req.params.get('level');
+  // OpenSearch's health by awareness attribute: the one node has none (`cluster.routing.allocation.awareness.attributes` is unset)
+  const attribute = req.params.get('awareness_attribute');
+  if (level === 'awareness_attributes') {
+    if (req.pathParams.index !== undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: awareness_attribute is not a supported parameter with index health;');
+    body.awareness_attributes = attribute === null ? {} : Object.fromEntries(attribute.split(',').map((name) => [name, {}]));
+  } else if (attribute !== null) {
+    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: level=awareness_attributes is required with awareness_attribute parameter;');
+  }
   if (level === 'indices' || level === 'shards') {
     const indices: Record<string, unknown> = {};
     for (const h of open) {

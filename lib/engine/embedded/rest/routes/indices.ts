@@ -6,7 +6,9 @@ import { BLOCK_SETTINGS } from '../../indices/index-blocks.js';
 import { requestBody, requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { inBackground } from './background-task.js';
 import { resolveIndices } from './resolve.js';
+import { timeValue } from './search-target.js';
 
 const ACK = { status: 200, body: { acknowledged: true } };
 
@@ -137,10 +139,27 @@ async function closeIndex(req: RestRequest, ctx: EngineContext): Promise<RestRes
   };
 }
 
+/**
+ * `POST /{index}/_open`. With OpenSearch's `wait_for_completion=false` the indices are resolved
+ * (and authorized) first, then opened by a task: the answer is its id, `GET _tasks/{id}` the outcome.
+ */
 async function openIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const background = !booleanParam(req.params, 'wait_for_completion', true);
+  const executionTimeout = req.params.get('task_execution_timeout');
+  if (executionTimeout !== null) timeValue('task_execution_timeout', executionTimeout);
   const handles = resolveIndices(req, ctx, { defaultStates: { open: false, closed: true, hidden: false } });
-  await ctx.indices.setState(handles, 'open');
-  return { status: 200, body: { acknowledged: true, shards_acknowledged: true } };
+  const open = async (): Promise<Record<string, unknown>> => {
+    await ctx.indices.setState(handles, 'open');
+    return { acknowledged: true, shards_acknowledged: true };
+  };
+  if (!background) return { status: 200, body: await open() };
+  return { status: 200, body: { task: inBackground(ctx, 'indices:admin/open', `open indices [${handles.map((h) => h.name).join(', ')}]`, open) } };
+}
+
+/** `_forcemerge`: as refresh answers (see indicesRoutes); OpenSearch's `primary_only` is read as the boolean it is. */
+function forcemerge(req: RestRequest, ctx: EngineContext): RestResponse {
+  booleanParam(req.params, 'primary_only', false);
+  return refresh(req, ctx);
 }
 
 /** Writes are visible when acknowledged, so refresh and flush only answer. */
@@ -157,8 +176,10 @@ function refresh(req: RestRequest, ctx: EngineContext): RestResponse {
  * named, else all) when `fielddata` is asked, or no cache is named (every cache is cleared).
  */
 function clearCache(req: RestRequest, ctx: EngineContext): RestResponse {
+  // OpenSearch's `file` cache (of searchable snapshots): the engine has none to clear
+  booleanParam(req.params, 'file', false);
   const response = refresh(req, ctx);
-  const named = ['query', 'request', 'fielddata'].filter((c) => req.params.get(c) !== null);
+  const named = ['query', 'request', 'fielddata', 'file'].filter((c) => req.params.get(c) !== null);
   if (!named.length || booleanParam(req.params, 'fielddata', false)) {
     const fields = req.params.get('fields')?.split(',').map((f) => f.trim()).filter(Boolean);
     for (const h of resolveIndices(req, ctx)) clearFielddata(h, fields);
@@ -204,6 +225,6 @@ export const indicesRoutes: Route[] = [
   { id: 'indices.flush', handler: flush },
   // no Lucene segments to merge and no shard-level caches of its own: both are done once the index is
   // readable, and answer as Elasticsearch does (the shards they went over)
-  { id: 'indices.forcemerge', handler: refresh },
+  { id: 'indices.forcemerge', handler: forcemerge },
   { id: 'indices.clear_cache', handler: clearCache },
 ];

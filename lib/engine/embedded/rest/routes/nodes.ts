@@ -3,7 +3,8 @@ import v8 from 'node:v8';
 import { EsError } from '../../../../errors/index.js';
 import { percentOf, threadPools, type NodeFigures } from '../../node/index.js';
 import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
-import { booleanParam } from '../params.js';
+import { booleanParam, integerParam } from '../params.js';
+import { timeValue } from './search-target.js';
 import { unrecognizedMessage } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
@@ -251,7 +252,55 @@ function nodesStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   });
 }
 
+const USAGE_METRICS = ['rest_actions', 'aggregations'];
+
+/**
+ * `GET /_nodes[/{node_id}]/usage[/{metric}]`: the node's usage since it started. The engine keeps
+ * no count of REST actions or aggregations used, so both are empty, as a node that served none.
+ */
+function nodesUsage(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | RestResponse {
+  const metrics = list(req.pathParams.metric);
+  if (metrics.length > 1 && metrics.includes('_all')) {
+    throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains _all and individual metrics [${req.pathParams.metric}]`);
+  }
+  const invalid = metrics.filter((m) => m !== '_all' && !USAGE_METRICS.includes(m));
+  if (invalid.length) throw new EsError(400, 'illegal_argument_exception', unrecognizedMessage(req.path, invalid, USAGE_METRICS, 'metric'));
+  const wanted = !metrics.length || metrics.includes('_all') ? USAGE_METRICS : metrics;
+  return nodesResponse(ctx, list(req.pathParams.node_id), () => ({
+    timestamp: Date.now(),
+    since: ctx.node.startedAt,
+    ...Object.fromEntries(wanted.map((m) => [m, {}])),
+  }));
+}
+
+const HOT_THREAD_TYPES = ['cpu', 'wait', 'block', 'mem'];
+
+/**
+ * `GET /_nodes[/{node_id}]/hot_threads`: the text report of the node's busiest threads. The engine
+ * runs on Node.js's one event loop, not on threads a JVM samples: the report names the node and
+ * its sampling, and lists no busy thread. Its parameters are checked as Elasticsearch checks them.
+ */
+function nodesHotThreads(req: RestRequest, ctx: EngineContext): RestResponse {
+  const threads = integerParam(req.params, 'threads') ?? 3;
+  integerParam(req.params, 'snapshots');
+  const ignoreIdle = booleanParam(req.params, 'ignore_idle_threads', true);
+  const type = req.params.get('type') ?? 'cpu';
+  if (!HOT_THREAD_TYPES.includes(type)) throw new EsError(400, 'illegal_argument_exception', `type not supported [${type}]`);
+  const sort = req.params.get('sort') ?? 'total';
+  if (sort !== 'total' && sort !== 'cpu') throw new EsError(400, 'illegal_argument_exception', `sort order not supported [${sort}]`);
+  const interval = req.params.get('interval') ?? '500ms';
+  timeValue('interval', interval);
+  if (!ctx.node.matches(list(req.pathParams.node_id))) return { status: 200, text: '' };
+  const n = ctx.node;
+  const attributes = Object.entries(n.attributes).map(([k, v]) => `${k}=${v}`).join(', ');
+  const header = `::: {${n.name}}{${n.id}}{${n.ephemeralId}}{${n.host}}{${n.ip}}{${n.transportAddress}}{${n.roleAbbreviations}}{${attributes}}\n`;
+  const at = new Date().toISOString();
+  return { status: 200, text: `${header}   Hot threads at ${at}, interval=${interval}, busiestThreads=${threads}, ignoreIdleThreads=${ignoreIdle}:\n   \n` };
+}
+
 export const nodesRoutes: Route[] = [
+  { id: 'nodes.hot_threads', handler: nodesHotThreads },
+  { id: 'nodes.usage', handler: nodesUsage },
   { id: 'nodes.info', handler: nodesInfo },
   { id: 'nodes.stats', handler: nodesStats },
 ];

@@ -1,4 +1,4 @@
-import { EsError, errorBody, errors, toEsError } from '../../../../errors/index.js';
+import { EsError, errors } from '../../../../errors/index.js';
 import { flattenSettings, type IndexHandle } from '../../indices/index.js';
 import type { PreparedWrite } from '../../indices/index-handle.js';
 import { isBlocked } from '../../indices/index-blocks.js';
@@ -7,6 +7,7 @@ import type { StoreWrite } from '../../store/index.js';
 import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { inBackground } from './background-task.js';
 import { timeValue } from './search-target.js';
 
 type ResizeType = 'clone' | 'split' | 'shrink';
@@ -102,25 +103,8 @@ function resize(type: ResizeType) {
       return { acknowledged: true, shards_acknowledged: true, index: targetName };
     };
     if (!background) return { status: 200, body: await copy() };
-    return { status: 200, body: { task: inBackground(ctx, `resize from [${source.name}] to [${targetName}]`, copy) } };
+    return { status: 200, body: { task: inBackground(ctx, 'indices:admin/resize', `resize from [${source.name}] to [${targetName}]`, copy) } };
   };
-}
-
-/** A failure as a stored task result says it: the error object, without its root causes. */
-function causeOf(err: unknown): Record<string, unknown> {
-  const { error } = errorBody(toEsError(err)) as { error: Record<string, unknown> };
-  const { root_cause: _, ...cause } = error;
-  return cause;
-}
-
-/** Runs `work` as a background task whose outcome `GET _tasks/{id}` answers; its id. */
-function inBackground(ctx: EngineContext, description: string, work: () => Promise<Record<string, unknown>>): string {
-  const task = ctx.tasks.start({ action: 'indices:admin/resize', description, cancellable: false });
-  void work()
-    .then((response) => ctx.tasks.storeResult(task, { response }), (err: unknown) => ctx.tasks.storeResult(task, { error: causeOf(err) }))
-    .catch((err: unknown) => console.error('embedded engine: background resize failed', err))
-    .finally(() => ctx.tasks.finish(task));
-  return task.fullId;
 }
 
 /** The source's live documents into the target, their versions and routing kept (Elasticsearch hard-links the segments). */

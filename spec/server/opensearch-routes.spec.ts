@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { BACKENDS } from '../support/backends.js';
+import { basic, call } from '../support/http.js';
+import type { TestGateway } from '../support/servers.js';
+
+/**
+ * OpenSearch 2's forms of routes and parameters the engine serves (its API specification's test
+ * stories call them), through the gateway on both backends: what they answer, and that a scoped
+ * credential is refused what it has no right to.
+ */
+for (const backend of BACKENDS) {
+  describe(`gateway (${backend.name}): OpenSearch 2's routes and parameters`, function () {
+    this.timeout(60_000);
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    let aOnly: string;
+
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+      for (const index of ['a1', 'b1']) expect((await call(gw.url, 'PUT', `/${index}`)).status).to.equal(200);
+      const cred = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['a*'], categories: ['indices', 'search'], ops: ['read', 'write'] } });
+      aOnly = basic(cred.json.credential.username, cred.json.password);
+    });
+    after(() => stop());
+
+    it('put alias with the index, the alias or both in the body; the body names replace the path names', async () => {
+      for (const [method, path, body] of [
+        ['PUT', '/a1/_alias', { alias: 'a-one' }],
+        ['POST', '/a1/_aliases', { alias: 'a-two', is_write_index: true }],
+        ['PUT', '/_alias/a-three', { index: 'a1' }],
+        ['PUT', '/_alias', { index: 'a1', alias: 'a-four' }],
+      ] as const) {
+        const r = await call(gw.url, method, path, { body });
+        expect(r.status, `${method} ${path}: ${r.text}`).to.equal(200);
+        expect(r.json).to.deep.equal({ acknowledged: true });
+      }
+      const aliases = await call(gw.url, 'GET', '/a1/_alias');
+      expect(Object.keys(aliases.json.a1.aliases).sort()).to.deep.equal(['a-four', 'a-one', 'a-three', 'a-two']);
+      const missing = await call(gw.url, 'PUT', '/_alias', { body: { alias: 'a-five' } });
+      expect(missing.status).to.equal(400);
+      expect(missing.json.error.reason).to.equal('Validation Failed: 1: One of [index] or [indices] is required;');
+    });
+
+    it('a credential scoped to a* is refused an alias on b1 named in the body, and an alias name it does not reach', async () => {
+      expect((await call(gw.url, 'PUT', '/a1/_alias', { auth: aOnly, body: { alias: 'a-mine' } })).status).to.equal(200);
+      for (const [path, body] of [
+        ['/_alias/a-theirs', { index: 'b1' }],
+        ['/a1/_alias/a-x', { index: 'b1' }],
+        ['/_alias', { index: 'b1', alias: 'a-y' }],
+        ['/a1/_alias', { alias: 'b-alias' }],
+      ] as const) {
+        const r = await call(gw.url, 'PUT', path, { auth: aOnly, body });
+        expect(r.status, `${path} ${JSON.stringify(body)}: ${r.text}`).to.equal(403);
+      }
+      expect(Object.keys((await call(gw.url, 'GET', '/b1/_alias')).json.b1.aliases)).to.deep.equal([]);
+    });
+
+    it('cache clearing with file, force merge with primary_only, opening with wait_for_completion=false', async () => {
+      expect((await call(gw.url, 'POST', '/_cache/clear?file=true')).json._shards.failed).to.equal(0);
+      expect((await call(gw.url, 'POST', '/a1/_cache/clear?file=yes')).json.error.reason).to.equal('Failed to parse value [yes] as only [true] or [false] are allowed.');
+      expect((await call(gw.url, 'POST', '/_forcemerge?primary_only=true')).status).to.equal(200);
+      expect((await call(gw.url, 'POST', '/a1/_close')).status).to.equal(200);
+      const opened = await call(gw.url, 'POST', '/a1/_open?wait_for_completion=false');
+      expect(opened.status, opened.text).to.equal(200);
+      const task = await call(gw.url, 'GET', `/_tasks/${opened.json.task}?wait_for_completion=true`);
+      expect(task.json.completed, task.text).to.equal(true);
+      expect(task.json.response).to.deep.equal({ acknowledged: true, shards_acknowledged: true });
+      expect((await call(gw.url, 'GET', '/a1/_search')).status).to.equal(200);
+    });
+
+    it('_list/indices and _list/shards show a scoped credential its indices only; allocation explain and nodes usage are refused it', async () => {
+      const mine = await call(gw.url, 'GET', '/_list/indices?format=json&h=index', { auth: aOnly });
+      expect(mine.status, mine.text).to.equal(200);
+      expect(mine.json).to.deep.equal({ next_token: null, indices: [{ index: 'a1' }] });
+      expect((await call(gw.url, 'GET', '/_list/indices/b1', { auth: aOnly })).status).to.equal(403);
+      const shards = await call(gw.url, 'GET', '/_list/shards?format=json&h=index', { auth: aOnly });
+      expect(new Set(shards.json.shards.map((s: { index: string }) => s.index))).to.deep.equal(new Set(['a1']));
+      const all = await call(gw.url, 'GET', '/_list/indices?format=json&h=index');
+      expect(all.json.indices.map((i: { index: string }) => i.index)).to.include.members(['a1', 'b1']);
+      expect((await call(gw.url, 'GET', '/_list')).text.split('\n')[0]).to.equal('=^.^=');
+      for (const [method, path, body] of [
+        ['GET', '/_cluster/allocation/explain', undefined],
+        ['POST', '/_cluster/allocation/explain', { index: 'a1', shard: 0, primary: true }],
+        ['GET', '/_nodes/usage', undefined],
+        ['GET', '/_nodes/_all/usage/rest_actions', undefined],
+        ['GET', '/_nodes/hot_threads', undefined],
+        ['GET', '/_dangling', undefined],
+      ] as const) {
+        expect((await call(gw.url, method, path, { auth: aOnly, body })).status, `${method} ${path}`).to.equal(403);
+      }
+      const explained = await call(gw.url, 'POST', '/_cluster/allocation/explain', { body: { index: 'b1', shard: 0, primary: false } });
+      expect(explained.json).to.include({ index: 'b1', current_state: 'unassigned' });
+      expect((await call(gw.url, 'GET', '/_nodes/_all/usage/_all')).status).to.equal(200);
+      const hot = await call(gw.url, 'GET', '/_nodes/hot_threads');
+      expect(hot.headers['content-type']).to.match(/^text\/plain/);
+      expect(hot.text).to.match(/^::: /);
+    });
+
+    it('cluster health by awareness attribute', async () => {
+      const r = await call(gw.url, 'GET', '/_cluster/health?level=awareness_attributes&awareness_attribute=zone');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.awareness_attributes).to.deep.equal({ zone: {} });
+      const wrong = await call(gw.url, 'GET', '/_cluster/health?awareness_attribute=zone');
+      expect(wrong.status).to.equal(400);
+      expect(wrong.json.error.reason).to.equal('Validation Failed: 1: level=awareness_attributes is required with awareness_attribute parameter;');
+    });
+  });
+}
