@@ -3,6 +3,8 @@ import type { JsonObject } from '../indices/deep.js';
 import type { IndexHandle } from '../indices/index-handle.js';
 import type { Indices } from '../indices/indices.js';
 import type { AliasDefinition } from '../store/index.js';
+import { resolveDateMathName } from '../indices/date-math-name.js';
+import { validateIndexName } from '../indices/index-name.js';
 import { evaluateRolloverConditions, type RolloverCondition, type RolloverStats } from './rollover-conditions.js';
 
 export interface RolloverRequest {
@@ -46,6 +48,22 @@ function aliasWriteIndex(indices: Indices, alias: string): IndexHandle {
 }
 
 /**
+ * The new index's name checked before the conditions are (ES's TransportRolloverAction validates
+ * the trial name first): a valid name, not taken — a dry run and unmet conditions fail too.
+ */
+function checkRolloverIndexName(indices: Indices, name: string): void {
+  const resolved = resolveDateMathName(name);
+  validateIndexName(resolved);
+  const existing = indices.get(resolved);
+  if (existing || indices.aliasTargets(resolved).length || indices.dataStreams.get(resolved)) {
+    throw new EsError(400, 'resource_already_exists_exception', `index [${resolved}/${existing?.uuid ?? '_na_'}] already exists`, {
+      index_uuid: existing?.uuid ?? '_na_',
+      index: resolved,
+    });
+  }
+}
+
+/**
  * `POST /{target}/_rollover`: a data stream gets a new write index of its next generation; an
  * alias gets a new index (`<prefix>-<n+1>`, or the name given) that becomes its write index — the
  * alias moves to it, or, when the old index was flagged `is_write_index`, both keep it and the flag
@@ -73,6 +91,7 @@ export async function rollover(indices: Indices, req: RolloverRequest): Promise<
   }
   const old = aliasWriteIndex(indices, req.target);
   const newIndex = req.newIndex ?? nextIndexName(old.name);
+  checkRolloverIndexName(indices, newIndex);
   const { results, met } = evaluateRolloverConditions(req.conditions, statsOf(old, req.sizeOf));
   if (!met || req.dryRun) return answer(old.name, newIndex, false, req.dryRun, results);
   await indices.create(newIndex, req.createBody);

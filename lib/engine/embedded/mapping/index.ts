@@ -15,7 +15,7 @@ export { millisOfNanos, type EpochTime, type Instant } from './instant.js';
 export { clampedEpochNanos, nanosOfMillis } from './date-nanos.js';
 export { parseTimeZone, UTC, type TimeZone } from './time-zone.js';
 export { isIndexed, hasDocValues } from './field-params.js';
-export { IGNORED_FIELD, ROUTING_FIELD, withRouting } from './parse-document.js';
+export { DOC_COUNT_FIELD, IGNORED_FIELD, ROUTING_FIELD, withRouting } from './parse-document.js';
 export type { AnalysisNames } from './merge.js';
 export { fieldMappings } from './field-mapping.js';
 export { checkMappingLimits, mappingLimitsOf, type MappingLimits } from './mapping-limits.js';

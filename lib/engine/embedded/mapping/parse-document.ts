@@ -61,6 +61,23 @@ interface NewField {
   mapping: FieldMapping;
 }
 
+/**
+ * The `_doc_count` metadata field: a document written with one stands for that many documents in
+ * bucket aggregations' counts (pre-aggregated data, as ES's DocCountFieldMapper). Kept as doc
+ * values only; a document without it counts as one.
+ */
+export const DOC_COUNT_FIELD = '_doc_count';
+
+function docCountOf(value: unknown): number {
+  if (typeof value !== 'number') {
+    const token = value === null ? 'VALUE_NULL' : Array.isArray(value) ? 'START_ARRAY' : typeof value === 'object' ? 'START_OBJECT'
+      : typeof value === 'boolean' ? 'VALUE_BOOLEAN' : 'VALUE_STRING';
+    throw documentParsingError(`Failed to parse object: expecting token of type [VALUE_NUMBER] but found [${token}]`);
+  }
+  if (!Number.isInteger(value) || value <= 0) throw documentParsingError(`Field [_doc_count] must be a positive integer. Value [${value}] is not allowed.`);
+  return value;
+}
+
 /** Field name of the metadata field listing fields whose values were left out of the index. */
 export const IGNORED_FIELD = '_ignored';
 /** The `_routing` metadata field: indexed (a keyword) for documents written with a routing. */
@@ -167,6 +184,10 @@ class DocumentParser {
 
   private checkMetadataFields(source: Record<string, unknown>): void {
     for (const key in source) {
+      if (key === DOC_COUNT_FIELD) {
+        this.fields.set(DOC_COUNT_FIELD, { type: 'long', terms: [], positions: [], values: [docCountOf(source[key])] });
+        continue;
+      }
       if (METADATA_FIELDS.has(key)) {
         throw documentParsingError(`Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`);
       }
@@ -186,6 +207,7 @@ class DocumentParser {
 
   /** One member of an object, its name as written (a dotted name is a path of objects). */
   private parseMember(rawKey: string, value: unknown, existing: Record<string, FieldMapping> | undefined, path: string[], dynamic: DynamicSetting): void {
+    if (path.length === 0 && rawKey === DOC_COUNT_FIELD) return; // read by checkMetadataFields
     if (rawKey.trim() === '') {
       throw documentParsingError(`Field name cannot contain only whitespace: [${[...path, rawKey].join('.')}]`);
     }

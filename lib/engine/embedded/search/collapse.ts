@@ -70,6 +70,12 @@ function innerCollapseOf(v: unknown): { field: string } {
   return { field: v.field };
 }
 
+/** A nested query's `inner_hits`: named after the query's path unless it names itself. */
+export function parseNestedInnerHits(v: Record<string, unknown>, path: string): InnerHitsRequest {
+  if (v.collapse !== undefined) throw new EsError(400, 'illegal_argument_exception', '[collapse] in the [inner_hits] of a [nested] query is not supported by the embedded engine yet');
+  return parseInnerHits(v.name === undefined ? { ...v, name: path } : v);
+}
+
 function parseInnerHits(v: unknown): InnerHitsRequest {
   if (!isObject(v)) throw parsingError('Invalid token in inner_hits array');
   for (const k of Object.keys(v)) {

@@ -19,6 +19,8 @@ import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 import { SearchProfiler } from './profile/index.js';
+import { nestedIdentity, nestedSource } from './aggregations/nested-scope.js';
+import { NestedMatches, nestedInnerHitsOf, type NestedInnerHits } from './nested-inner-hits.js';
 import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
@@ -307,6 +309,35 @@ async function groupExpander(
   };
 }
 
+/**
+ * The inner hits of a page hit (`handle`, `ord`) for the nested queries' definitions: each
+ * definition's matching objects of the hit, paged and fetched as hits of their own.
+ */
+function nestedInnerHitsBody(defs: NestedInnerHits[], matches: NestedMatches, handle: IndexHandle, ord: number, req: SearchRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const d of defs) {
+    const members = matches.of(d, handle, ord);
+    if (!members) continue;
+    const ih = d.def;
+    const scoreOrder = isScoreOrder(ih.sort);
+    const m: IndexMatches = {
+      handle: members.view, handleOrder: 0, ords: members.ords, scores: members.scores, length: members.ords.length,
+      sorts: resolveSorts(scoreOrder ? [] : ih.sort, members.view, () => true), query: d.query,
+    };
+    const page = ih.size > 0 ? runAtOnce(collectTop([m], ih, scoreOrder, WorkBudget.unbounded)).slice(ih.from) : [];
+    const fetch: HitRequest = { ...ih, query: d.query };
+    const showScore = showsScores(ih.sort, ih.trackScores);
+    const hits = page.flatMap((c) => {
+      const hit = buildHit(c, fetch, showScore, !scoreOrder);
+      if (hit && d.inner.length) hit.inner_hits = nestedInnerHitsBody(d.inner, matches, members.view, c.ord, req);
+      return hit ?? [];
+    });
+    const maxScore = tracksMaxScore(ih.sort, ih.trackScores) ? maxScoreOf([m]) : null;
+    body[ih.name] = { hits: { total: totalBody(m.length, true, req.totalAsInt), max_score: maxScore === null ? null : float32(maxScore), hits } };
+  }
+  return body;
+}
+
 /** One definition's hits of one group; totals are tracked as a plain search's (up to 10,000). */
 function innerHitsBody(members: IndexMatches[], ih: InnerHitsRequest, req: SearchRequest): Record<string, unknown> {
   const scoreOrder = isScoreOrder(ih.sort);
@@ -325,6 +356,9 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (!doc) return undefined;
   const hit: Record<string, unknown> = { _index: handle.name, _type: '_doc' };
   if (req.storedFields !== '_none_') hit._id = id;
+  // a nested inner hit is an object of the document: where it sits, and its own part of _source
+  const nested = nestedIdentity(handle, c.ord);
+  if (nested) hit._nested = nested;
   if (req.version) hit._version = doc.version;
   if (req.seqNoPrimaryTerm) {
     hit._seq_no = doc.seqNo;
@@ -340,8 +374,10 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   // As ES's fetch phase: with script_fields and no explicit `_source`, hits carry no `_source`.
   const sourceWanted = req.sourceRequested || (req.storedFields === undefined && !req.scriptFieldValues);
   if (sourceWanted && req.storedFields !== '_none_' && !sourceDisabled(handle.mappings)) {
-    const source = filterSource(shown, req.source);
-    if (source !== undefined) hit._source = source;
+    // as ES's fetch phase: the document's source filtered (full paths), then a nested hit's own part of it
+    const filtered = filterSource(shown, req.source);
+    const source = nested ? nestedSource(filtered, nested) : filtered;
+    if (source !== null && typeof source === 'object' && !Array.isArray(source)) hit._source = source;
   }
   const ignoredValues: Record<string, unknown[]> = {};
   const ignoredFields = ignored?.length ? { fields: new Set(ignored as string[]), values: ignoredValues } : undefined;
@@ -351,7 +387,7 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   const fields = {
     // stored fields (`store: true`) named by stored_fields, as Elasticsearch's fetch phase gives them in `fields`
     ...(Array.isArray(req.storedFields) ? storedFieldValues(handle.mappings, doc.source, req.storedFields, handle.registry) : undefined),
-    ...fieldsFromDocValues(req.docvalueFields, handle, c.ord),
+    ...fieldsFromDocValues(req.docvalueFields, handle, c.ord, shown),
     ...fieldsFromSource(req.fields, indexMappings(handle), handle.registry, shown, ignoredFields),
     ...runtimeFieldValues(req.fields, handle, c.ord),
     ...scripted,
@@ -490,6 +526,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const sortTimedOut = scriptSorted(matches) && budget.timedOut;
   const showScore = showsScores(req.sort, req.trackScores);
   const expand = req.collapse?.innerHits.length && page.length ? await groupExpander(handles, req, matches, page, mappedSomewhere, budget) : undefined;
+  const nestedDefs = page.length ? nestedInnerHitsOf(req.query) : [];
+  const nestedMatches = new NestedMatches();
   const out: Record<string, unknown>[] = [];
   // The fetch phase, counted once per index that has hits on the page (as per shard in ES).
   const fetching = new Set<IndexHandle>();
@@ -499,6 +537,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     const t0 = performance.now();
     const hit = buildHit(c, hitRequest, showScore, !scoreOrder);
     if (hit && expand) hit.inner_hits = expand(c);
+    if (hit && nestedDefs.length) hit.inner_hits = { ...(hit.inner_hits as Record<string, unknown> | undefined), ...nestedInnerHitsBody(nestedDefs, nestedMatches, c.m.handle, c.ord, req) };
     if (hit) out.push(hit);
     c.m.handle.stats.fetchedHit(performance.now() - t0, req.statsGroups);
     fetching.add(c.m.handle);

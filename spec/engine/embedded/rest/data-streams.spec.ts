@@ -156,6 +156,19 @@ describe('embedded engine REST: data streams', () => {
     expect(concrete.status).to.equal(400);
   });
 
+  it('refuses a rollover whose new index is taken or invalid before reading its conditions, dry run or not', async () => {
+    await es.call('PUT', '/logs-1', { aliases: { logs: {} } });
+    await es.call('PUT', '/logs-000002');
+    for (const dry of ['true', 'false']) {
+      const r = await es.call('POST', `/logs/_rollover?dry_run=${dry}`, { conditions: { max_docs: 1 } });
+      expect([r.status, r.json.error.type, r.json.error.reason]).to.deep.equal([400, 'resource_already_exists_exception', `index [logs-000002/${r.json.error.index_uuid}] already exists`]);
+    }
+    const invalid = await es.call('POST', '/logs/_rollover/invalid%7Cname?dry_run=true', { conditions: { max_docs: 1 } });
+    expect([invalid.status, invalid.json.error.type]).to.deep.equal([400, 'invalid_index_name_exception']);
+    const free = await es.call('POST', '/logs/_rollover/logs-3?dry_run=true', { conditions: { max_docs: 1 } });
+    expect(free.json).to.include({ new_index: 'logs-3', rolled_over: false, dry_run: true });
+  });
+
   it('lists data streams in _resolve/index, modifies backing indices, and keeps everything across a restart', async () => {
     await es.call('PUT', '/_data_stream/my-data-stream');
     const resolved = (await es.call('GET', '/_resolve/index/my-data*')).json;

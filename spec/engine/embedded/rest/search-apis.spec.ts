@@ -107,6 +107,28 @@ describe('embedded engine REST: msearch, scroll, count, by-query', () => {
       expect(bad.status).to.equal(400);
       expect(bad.json.error.reason).to.equal('[terms] query lookup element requires specifying [index], [id] and [path]');
     });
+
+    it('looks documents up in post_filter and in aggregations\' queries too (filter, filters, adjacency_matrix), through sub-aggregations', async () => {
+      await es.call('PUT', '/books/_doc/lists?refresh=true', { wanted: ['scifi', 'tale'], one: 'animal' });
+      const lookup = (path: string) => ({ terms: { tag: { index: 'books', id: 'lists', path } } });
+      const r = await es.call('POST', '/books/_search', {
+        size: 10,
+        post_filter: lookup('one'),
+        aggs: {
+          f: { filter: lookup('wanted') },
+          fs: { filters: { filters: { wanted: lookup('wanted'), one: lookup('one') } } },
+          all: { global: {}, aggs: { m: { adjacency_matrix: { filters: { w: lookup('wanted'), o: lookup('one') } } } } },
+          // a terms aggregation is not a query: its body is left as written
+          t: { terms: { field: 'tag', order: { _key: 'asc' } } },
+        },
+      });
+      expect(r.status, r.text).to.equal(200);
+      expect(ids(r.json)).to.deep.equal(['2']);
+      expect(r.json.aggregations.f.doc_count).to.equal(3);
+      expect(r.json.aggregations.fs.buckets).to.deep.equal({ one: { doc_count: 1 }, wanted: { doc_count: 3 } });
+      expect(r.json.aggregations.all.m.buckets.map((b: { key: string; doc_count: number }) => [b.key, b.doc_count])).to.deep.equal([['o', 1], ['w', 3]]);
+      expect(r.json.aggregations.t.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['animal', 'scifi', 'tale']);
+    });
   });
 
   describe('scroll', () => {

@@ -1,6 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type Query, type SearchRequest } from '../../search/index.js';
+import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
@@ -20,10 +20,11 @@ function maxWindowOf(handles: IndexHandle[]): number {
  */
 function withTermsLookups(ctx: EngineContext, query: unknown, handles: IndexHandle[]): unknown {
   if (query === undefined) return undefined;
-  return resolveTermsLookups(query, (index, id) => {
-    const handle = ctx.indices.readTarget(index);
-    return handle.getCounted(id)?.source as Record<string, unknown> | undefined;
-  }, handles[0]?.name);
+  return resolveTermsLookups(query, documentLookup(ctx), handles[0]?.name);
+}
+
+function documentLookup(ctx: EngineContext): DocumentLookup {
+  return (index, id) => ctx.indices.readTarget(index).getCounted(id)?.source as Record<string, unknown> | undefined;
 }
 
 /** The request's query and post_filter with their `rule` queries resolved. */
@@ -82,7 +83,7 @@ async function searchHandles(
   ctx: EngineContext, handles: IndexHandle[], expression: string | undefined, params: ParamReader, body: Record<string, unknown> | undefined, started: number,
   pointInTime = false,
 ): Promise<Record<string, unknown>> {
-  const effective = withQuery(body, withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
+  const effective = withQuery(resolveBodyLookups(body, documentLookup(ctx), handles[0]?.name), withTermsLookups(ctx, effectiveQuery(body?.query, params, handles, expression), handles));
   const scroll = params.get('scroll');
   if (scroll === null) {
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;

@@ -6,6 +6,7 @@
  * buckets between, and merges consecutive buckets by one of the rounding's inner intervals
  * (`7d`, `3M`, `10y`…) when there are still too many. The response names the `interval`.
  */
+import { docCounts, weightOf } from './doc-count-field.js';
 import { EsError } from '../../../../errors/index.js';
 import { addUnits, DEFAULT_DATE_FORMAT, parseTimeZone, roundDown, type TimeZone } from '../../mapping/index.js';
 import { withSubs } from './aggregations.js';
@@ -106,6 +107,7 @@ export const autoDateHistogram: AggregationType<AutoDateParams> = {
     const miss = missingArray(src);
     const fits = () => byKey.size <= target * maxInner(roundings[idx]) && max - min <= target * roundings[idx].roughMillis * maxInner(roundings[idx]);
     docs.forEach((seg, si) => {
+      const counts = docCounts(seg.handle);
       if (!src.values[si] && !miss) return;
       for (const ord of seg.ords) {
         const vs = valuesOf(src, si, ord, miss).map((v) => numericValue(v)).sort((a, b) => a - b);
@@ -117,7 +119,7 @@ export const autoDateHistogram: AggregationType<AutoDateParams> = {
           let b = byKey.get(key);
           const isNew = !b;
           if (!b) byKey.set(key, (b = { key, docs: emptyDocSet(docs), count: 0 }));
-          b.count++;
+          b.count += weightOf(counts, ord);
           b.docs[si].ords.push(ord);
           if (!isNew || idx >= roundings.length - 1) continue;
           min = Math.min(min, key);

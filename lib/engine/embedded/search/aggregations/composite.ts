@@ -1,4 +1,5 @@
 import { refuseRangeField } from './range-field-source.js';
+import { docCounts, weightOf } from './doc-count-field.js';
 import { ipOfOrderKey, ipOrderKey } from '../../mapping/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { withSubs } from './aggregations.js';
@@ -156,6 +157,7 @@ export const composite: AggregationType<CompositeParams> = {
     const groups = new Map<string, { key: Key[]; docs: DocSet; count: number }>();
     const misses = prepared.map((s) => missingArray(s.src));
     docs.forEach((seg, si) => {
+      const counts = docCounts(seg.handle);
       for (const ord of seg.ords) {
         let combos: Key[][] = [[]];
         for (let i = 0; i < prepared.length && combos.length; i++) {
@@ -170,7 +172,7 @@ export const composite: AggregationType<CompositeParams> = {
           const id = JSON.stringify(key);
           let g = groups.get(id);
           if (!g) groups.set(id, (g = { key, docs: emptyDocSet(docs), count: 0 }));
-          g.count++;
+          g.count += weightOf(counts, ord);
           g.docs[si].ords.push(ord);
         }
       }

@@ -10,7 +10,7 @@ import { arcDistance, parseGeoPoint, quantizeLat, quantizeLon } from '../../mapp
 import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
 import { CompensatedSum } from './metrics.js';
-import { emptyDocSet } from './source.js';
+import { docCount, emptyDocSet } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { unknownField } from './unknown-field.js';
 
@@ -148,7 +148,7 @@ export const geoDistance: AggregationType<GeoDistanceParams> = {
     const buckets = ranges.map((r, i) => {
       const b: Record<string, unknown> = { key: r.key ?? r.generated, from: r.from };
       if (Number.isFinite(r.to)) b.to = r.to;
-      b.doc_count = sets[i].reduce((n, s) => n + s.ords.length, 0);
+      b.doc_count = docCount(sets[i]);
       return withSubs(b, node.subs, sets[i], ctx);
     });
     if (!p.keyed) return { typed: 'geo_distance', body: { buckets } };

@@ -1,3 +1,4 @@
+import { docCounts, weightOf } from './doc-count-field.js';
 import { emptyDocSet, missingArray, valuesOf, type ResolvedSource } from './source.js';
 import type { DocSet, Value } from './types.js';
 
@@ -20,6 +21,7 @@ export function groupBy<K extends string | number>(docs: DocSet, src: ResolvedSo
   const miss = missingArray(src);
   for (let si = 0; si < docs.length; si++) {
     if (!src.values[si] && !miss) continue;
+    const counts = docCounts(docs[si].handle);
     for (const ord of docs[si].ords) {
       const vs = valuesOf(src, si, ord, miss);
       let prev: K | undefined;
@@ -39,7 +41,7 @@ export function groupBy<K extends string | number>(docs: DocSet, src: ResolvedSo
         prev = k;
         let g = groups.get(k);
         if (!g) groups.set(k, (g = { key: k, count: 0, docs: withDocs ? emptyDocSet(docs) : undefined }));
-        g.count++;
+        g.count += weightOf(counts, ord);
         if (withDocs) g.docs![si].ords.push(ord);
       }
     }

@@ -4,6 +4,7 @@
  * joined by `|`. Keys print as Elasticsearch's key converters print them: strings for keywords and
  * formatted dates, numbers, booleans.
  */
+import { docCounts, weightOf } from './doc-count-field.js';
 import { refuseRangeField } from './range-field-source.js';
 import { ipOrderKey } from '../../mapping/index.js';
 import { EsError } from '../../../../errors/index.js';
@@ -116,6 +117,7 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
     const misses = sources.map((s) => missingArray(s));
     const groups = new Map<string, { parts: Array<string | number | boolean>; count: number; docs: DocSet }>();
     docs.forEach((seg, si) => {
+      const counts = docCounts(seg.handle);
       for (const ord of seg.ords) {
         // The combinations of the document's distinct values, each counted once.
         let combos: Array<Array<string | number | boolean>> = [[]];
@@ -127,7 +129,7 @@ export const multiTerms: AggregationType<MultiTermsParams> = {
           const id = JSON.stringify(combo);
           let g = groups.get(id);
           if (!g) groups.set(id, (g = { parts: combo, count: 0, docs: emptyDocSet(docs) }));
-          g.count++;
+          g.count += weightOf(counts, ord);
           g.docs[si].ords.push(ord);
         }
       }

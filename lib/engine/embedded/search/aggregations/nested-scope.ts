@@ -144,3 +144,24 @@ export function nestedSource(source: unknown, identity: NestedIdentity | undefin
   }
   return at;
 }
+
+/**
+ * The ordinal, in `ancestor` (a level above, or the index itself), of the document or object that
+ * holds the object `ord` of the level `handle`; undefined when `ancestor` is not above it.
+ */
+export function ancestorOrd(handle: IndexHandle, ord: number, ancestor: IndexHandle): number | undefined {
+  let at = handle;
+  let o = ord;
+  while (at !== ancestor) {
+    const level = levels.get(at);
+    if (!level) return undefined;
+    o = level.nested.parentOf[o];
+    at = level.parent;
+  }
+  return o;
+}
+
+/** The level view of `path` (the nested paths from the top, as `nestedChain` gives them) below `handle`. */
+export function levelView(handle: IndexHandle, target: string[]): IndexHandle {
+  return moveTo({ handle, ords: [] }, target).handle;
+}

@@ -4,7 +4,7 @@ import { checkBucketCount } from './max-buckets.js';
 import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
 import { DateFormatter } from './date-formatter.js';
-import { emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
+import { docCount, emptyDocSet, missingArray, resolveSource, valuesOf } from './source.js';
 import { DEFAULT_DATE_FORMAT, bigIntToIp, parseTimeZone } from '../../mapping/index.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
 import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
@@ -152,7 +152,7 @@ function renderPart(node: { subs: Parameters<typeof withSubs>[1]; params: RangeP
       b.to = r.to;
       if (asString) b.to_as_string = asString(r.to);
     }
-    b.doc_count = sets[i].reduce((n, s) => n + s.ords.length, 0);
+    b.doc_count = docCount(sets[i]);
     return withSubs(b, node.subs, sets[i], ctx);
   });
 }
@@ -353,7 +353,7 @@ export const ipRange: AggregationType<RangeParams> = {
       const b: Record<string, unknown> = { key: r.spec.key ?? `${fromS ?? '*'}-${toS ?? '*'}` };
       if (fromS !== undefined) b.from = fromS;
       if (toS !== undefined) b.to = toS;
-      b.doc_count = set.reduce((n, s) => n + s.ords.length, 0);
+      b.doc_count = docCount(set);
       return withSubs(b, node.subs, set, ctx);
     });
     if (!node.params.keyed) return { typed: 'ip_range', body: { buckets } };

@@ -3,6 +3,7 @@ import type { StoredScripts } from '../../painless/index.js';
 import type { DocSet, Value } from './types.js';
 import { fieldValues, missingValue, valueFormat, type SourceParams, type ValueFormat, type ValueKind } from './values-source.js';
 import { scriptedValues } from './script-values.js';
+import { weightedCount } from './doc-count-field.js';
 
 /** What resolving a values source needs of the search: its clock (`now` in date math) and its stored scripts. */
 export interface SourceScope {
@@ -89,8 +90,7 @@ export function emptyDocSet(docs: DocSet): DocSet {
   return docs.map((s) => ({ handle: s.handle, ords: [], scores: s.scores }));
 }
 
+/** A bucket's `doc_count`: its documents, each counted as its `_doc_count` (1 without one). */
 export function docCount(docs: DocSet): number {
-  let n = 0;
-  for (const s of docs) n += s.ords.length;
-  return n;
+  return weightedCount(docs);
 }

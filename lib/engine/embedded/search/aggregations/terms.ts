@@ -8,6 +8,7 @@ import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
 import { refuseRangeField } from './range-field-source.js';
+import { docCounts, weightOf } from './doc-count-field.js';
 import { emptyDocSet, missingArray, resolveSource, valuesOf, type ResolvedSource } from './source.js';
 import type { AggContext, AggNode, AggOutput, AggregationType, DocSet, Value } from './types.js';
 import { parseSourceParams, type SourceParams } from './values-source.js';
@@ -61,13 +62,14 @@ function forEachDistinct(vs: Value[], fn: (v: Value) => void): void {
   }
 }
 
-function count(counts: Map<Value, number>, vs: Value[]): void {
+/** Counts a document's distinct values, each by the document's weight (its `_doc_count`, else 1). */
+function count(counts: Map<Value, number>, vs: Value[], weight = 1): void {
   if (vs.length === 1) {
     const k = keyOf(vs[0]);
-    counts.set(k, (counts.get(k) ?? 0) + 1);
+    counts.set(k, (counts.get(k) ?? 0) + weight);
   } else forEachDistinct(vs, (v) => {
     const k = keyOf(v);
-    counts.set(k, (counts.get(k) ?? 0) + 1);
+    counts.set(k, (counts.get(k) ?? 0) + weight);
   });
 }
 
@@ -147,6 +149,11 @@ function chooseBuckets(node: AggNode & { params: TermsParams }, docs: DocSet, ct
       const seg = docs[si];
       const dv = src.values[si];
       if (!dv && !miss) continue;
+      const weights = docCounts(seg.handle);
+      if (weights) {
+        for (const ord of seg.ords) count(counts, valuesOf(src, si, ord, miss), weightOf(weights, ord));
+        continue;
+      }
       if (dv instanceof DocValues && src.kind === 'bytes') {
         countByStringId(dv, seg.ords, counts, (ord) => valuesOf(src, si, ord, miss));
         continue;

@@ -34,6 +34,10 @@ function parseSort(raw: unknown): SortSpec[] {
   });
 }
 
+function sourceDisabled(source: unknown): boolean {
+  return isObject(source) && (source.enabled === false || source.enabled === 'false');
+}
+
 export const topHits: AggregationType<TopHitsParams> = {
   kind: 'metric',
   parse(name, body) {
@@ -101,7 +105,8 @@ export const topHits: AggregationType<TopHitsParams> = {
       }
       hit._score = sortedByScore ? r.score : null;
       const own = nested ? nestedSource(doc?.source, nested) : doc?.source;
-      const source = isObject(own) ? filterSource(own, p.source) : undefined;
+      // `_source: {enabled: false}` in the mappings: hits carry none, nested ones neither
+      const source = isObject(own) && !sourceDisabled(seg.handle.mappings._source) ? filterSource(own, p.source) : undefined;
       if (source !== undefined) hit._source = source;
       if (!sortedByScore) hit.sort = r.sort.map((v, i) => (v === null ? (specs[i].asc ? Number.MAX_SAFE_INTEGER : Number.MIN_SAFE_INTEGER) : v));
       return hit;

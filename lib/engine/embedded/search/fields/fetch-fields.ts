@@ -15,6 +15,21 @@ import { leafFields, readLeaf, valuesAtPath, type LeafField } from './leaf-field
 
 const TEXT_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type']);
 
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+/**
+ * A long past 2^53 as written (a BigInt in the shown source, or integer digits): exact, as ES's
+ * long reads it; undefined for any other value (read as a number, as before).
+ */
+function exactLong(v: unknown): bigint | undefined {
+  let b: bigint | undefined;
+  if (typeof v === 'bigint') b = v;
+  else if (typeof v === 'string' && /^[+-]?\d{16,}$/.test(v.trim())) b = BigInt(v.trim());
+  if (b === undefined || b < LONG_MIN || b > LONG_MAX) return undefined;
+  return b >= -(2n ** 53n) && b <= 2n ** 53n ? undefined : b;
+}
+
 /** One `_source` value of a field as the fields API shows it; undefined when it is left out (malformed, ignore_above). */
 function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, registry: AnalysisRegistry): unknown {
   const type = fieldType(m);
@@ -39,6 +54,10 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
   if (type === 'unsigned_long') {
     const exact = exactUnsignedLong(v);
     if (typeof exact === 'bigint') return exact;
+  }
+  if (type === 'long') {
+    const exact = exactLong(v);
+    if (exact !== undefined) return exact;
   }
   if (NUMERIC_TYPES.has(type)) {
     const n = coerceNumber(v, type);
@@ -228,13 +247,23 @@ export function docValueFieldNames(requests: readonly FieldAndFormat[], mappings
   return out;
 }
 
-/** `docvalue_fields` of a hit: values from doc values, sorted as Lucene keeps them, formatted per type. */
-export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHandle, ord: number): Record<string, unknown[]> {
+/**
+ * `docvalue_fields` of a hit: values from doc values, sorted as Lucene keeps them, formatted per
+ * type. A long's doc values are doubles here: past 2^53 they are read exact from `source`.
+ */
+export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHandle, ord: number, source?: unknown): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   if (!requests.length) return out;
   const leaves = leafFields(handle.mappings);
   for (const { name, req } of docValueFieldNames(requests, handle.mappings)) {
     const named = leaves.find((l) => l.name === name);
+    if (!named && name === '_seq_no') {
+      // the _seq_no metadata field has doc values (SeqNoFieldMapper): the document's sequence number (a nested object's is its document's)
+      const id = handle.inverted?.idOf(ord);
+      const seqNo = id === undefined ? undefined : handle.seqNoOf(id);
+      if (seqNo !== undefined) out[name] = [seqNo];
+      continue;
+    }
     // a field alias reads its target's doc values, shown under the alias
     const leaf = named && readLeaf(named, leaves);
     if (!leaf) continue;
@@ -249,6 +278,10 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
     if (typeof values[0] === 'string') sorted = [...new Set(values as string[])].sort();
     else if (typeof values[0] === 'boolean') sorted = [...values].sort((a, b) => Number(a) - Number(b));
     else sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // numbers, or date_nanos BigInts
+    if (type === 'long' && source !== undefined && sorted.some((v) => typeof v === 'number' && !Number.isSafeInteger(v))) {
+      const exact = exactLongs(valuesAtPath(source, leaf.name));
+      if (exact.length === sorted.length) sorted = exact as unknown as DocValue[];
+    }
     if (type === 'date' || type === 'date_nanos') {
       const format = req.format ?? dateFormatOf(leaf.mapping);
       out[name] = sorted.map((v) => formatDate(v as EpochTime, format));
@@ -257,6 +290,21 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
     } else out[name] = sorted;
   }
   return out;
+}
+
+/** A long field's source values as exact longs (BigInts past 2^53), sorted. */
+function exactLongs(values: unknown[]): Array<number | bigint> {
+  const out: bigint[] = [];
+  for (const v of values.flat(Infinity)) {
+    const exact = exactLong(v);
+    if (exact !== undefined) out.push(exact);
+    else {
+      const n = coerceNumber(v, 'long');
+      if (n !== undefined) out.push(BigInt(n));
+    }
+  }
+  out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return out.map((b) => (b >= -(2n ** 53n) && b <= 2n ** 53n ? Number(b) : b));
 }
 
 /** A `DecimalFormat`-style pattern such as `#.0` or `0.00` applied to a number. */

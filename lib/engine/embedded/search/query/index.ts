@@ -13,7 +13,7 @@ export { assertNever, requiredShouldMatches } from './query.js';
 export { queryTerm } from './query-terms.js';
 export { rewriteQuery, type RewriteContext } from './rewrite-query.js';
 export { explainQuery, type Explanation } from './explain-query.js';
-export { resolveTermsLookups, withLookupsUnread, type DocumentLookup } from './terms-lookup.js';
+export { resolveBodyLookups, resolveTermsLookups, withLookupsUnread, type DocumentLookup } from './terms-lookup.js';
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
 export { queryTypeOf, type QueryType } from './query-type.js';

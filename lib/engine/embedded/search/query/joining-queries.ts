@@ -13,7 +13,7 @@ import { matchScope } from './matcher-decides.js';
 import { checkKeys, enumOf, isObject, parseQuery, parsingError } from './parse-query.js';
 import { booleanValue, boostOf } from './query-fields.js';
 import { collectHighlightTerms } from './query-terms-for-highlight.js';
-import type { QueryType } from './query-type.js';
+import type { QueryOf, QueryType } from './query-type.js';
 import { rewriteQuery } from './rewrite-query.js';
 
 export const nestedQueryType: QueryType<'nested'> = {
@@ -25,11 +25,14 @@ export const nestedQueryType: QueryType<'nested'> = {
     checkKeys(name, body, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
     if (typeof body.path !== 'string') throw parsingError('[nested] requires \'path\' field');
     if (body.query === undefined) throw parsingError('[nested] requires \'query\' field');
-    return {
+    if (body.inner_hits !== undefined && !isObject(body.inner_hits)) throw parsingError('[nested] query does not support [inner_hits]');
+    const q: QueryOf<'nested'> = {
       type: 'nested', path: body.path, query: parseQuery(body.query),
       scoreMode: enumOf(name, 'score_mode', body.score_mode, ['avg', 'sum', 'min', 'max', 'none'] as const, 'avg'),
       ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
     };
+    if (body.inner_hits !== undefined) q.innerHits = body.inner_hits as Record<string, unknown>;
+    return q;
   },
   children: (q) => [q.query],
   withChildren: (q, f) => ({ ...q, query: f(q.query) }),

@@ -102,7 +102,11 @@ export type Query =
       type: 'function_score'; query: Query; functions: ScoreFunction[]; scoreMode: 'multiply' | 'sum' | 'avg' | 'first' | 'max' | 'min';
       boostMode: 'multiply' | 'replace' | 'sum' | 'avg' | 'max' | 'min'; maxBoost: number; minScore?: number; boost: number;
     }
-  | { type: 'nested'; path: string; query: Query; scoreMode: 'avg' | 'sum' | 'min' | 'max' | 'none'; ignoreUnmapped: boolean; boost: number }
+  | {
+      type: 'nested'; path: string; query: Query; scoreMode: 'avg' | 'sum' | 'min' | 'max' | 'none'; ignoreUnmapped: boolean; boost: number;
+      /** `inner_hits` as written (read by the search, search/nested-inner-hits.ts). */
+      innerHits?: Record<string, unknown>;
+    }
   | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
   /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`). */

@@ -123,3 +123,52 @@ const PLACEHOLDER_SHAPE = { type: 'point', coordinates: [0, 0] };
 export function withLookupsUnread(query: unknown): unknown {
   return resolveTermsLookups(query, () => undefined, undefined, true);
 }
+
+/** Aggregation types whose parameters hold queries, and where (ES rewrites these as it rewrites the search's query). */
+function aggregationQueries(type: string, params: Record<string, unknown>, resolve: (q: unknown) => unknown): Record<string, unknown> {
+  if (type === 'filter') return resolve(params) as Record<string, unknown>;
+  if ((type === 'filters' || type === 'adjacency_matrix') && params.filters !== null && typeof params.filters === 'object') {
+    const filters = Array.isArray(params.filters)
+      ? params.filters.map(resolve)
+      : Object.fromEntries(Object.entries(params.filters as Record<string, unknown>).map(([k, q]) => [k, resolve(q)]));
+    return { ...params, filters };
+  }
+  if ((type === 'significant_terms' || type === 'significant_text') && params.background_filter !== undefined) {
+    return { ...params, background_filter: resolve(params.background_filter) };
+  }
+  return params;
+}
+
+function resolveAggregations(aggs: unknown, resolve: (q: unknown) => unknown, depth = 0): unknown {
+  if (aggs === null || typeof aggs !== 'object' || Array.isArray(aggs) || depth > 100) return aggs;
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(aggs as Record<string, unknown>)) {
+    if (def === null || typeof def !== 'object' || Array.isArray(def)) {
+      out[name] = def;
+      continue;
+    }
+    const resolved: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(def as Record<string, unknown>)) {
+      if (k === 'aggs' || k === 'aggregations') resolved[k] = resolveAggregations(v, resolve, depth + 1);
+      else if (k === 'meta' || v === null || typeof v !== 'object' || Array.isArray(v)) resolved[k] = v;
+      else resolved[k] = aggregationQueries(k, v as Record<string, unknown>, resolve);
+    }
+    out[name] = resolved;
+  }
+  return out;
+}
+
+/**
+ * A search body's other queries with their document lookups resolved as its `query`'s are: the
+ * `post_filter`, and the queries of its aggregations (`filter`, `filters`, `adjacency_matrix`,
+ * a significant_terms `background_filter`, through sub-aggregations) — ES fetches the looked-up
+ * documents in the rewrite of the whole request.
+ */
+export function resolveBodyLookups(body: Record<string, unknown> | undefined, lookup: DocumentLookup, defaultIndex?: string): Record<string, unknown> | undefined {
+  if (body === undefined) return undefined;
+  const resolve = (q: unknown) => resolveTermsLookups(q, lookup, defaultIndex);
+  let out = body;
+  if (body.post_filter !== undefined) out = { ...out, post_filter: resolve(body.post_filter) };
+  for (const key of ['aggs', 'aggregations']) if (body[key] !== undefined) out = { ...out, [key]: resolveAggregations(body[key], resolve) };
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * The `inner_hits` of `nested` queries (ES's InnerHitsContext for nested documents): for each hit
+ * on the page, the nested objects at the query's path that match its inner query, scored by it,
+ * each shown with `_nested` (where it sits in the document) and its own part of `_source`; a nested
+ * query with inner hits inside another gives each inner hit inner hits of its own.
+ */
+import { EsError } from '../../../errors/index.js';
+import type { IndexHandle } from '../indices/index.js';
+import { ancestorOrd, levelView, nestedChain } from './aggregations/nested-scope.js';
+import { parseNestedInnerHits, type InnerHitsRequest } from './collapse.js';
+import { executeQuery, queryContextOf, queryTypeOf, type Query, type ScoredDocs } from './query/index.js';
+
+export interface NestedInnerHits {
+  path: string;
+  /** The nested query's own query, run over the objects at `path`. */
+  query: Query;
+  def: InnerHitsRequest;
+  /** Nested queries with inner hits inside `query`: inner hits of each of this definition's hits. */
+  inner: NestedInnerHits[];
+}
+
+/** The nested queries with `inner_hits` of a query tree, each with those inside it. */
+export function nestedInnerHitsOf(query: Query): NestedInnerHits[] {
+  const out: NestedInnerHits[] = [];
+  collect(query, out, 0);
+  checkUniqueNames(out, new Set());
+  return out;
+}
+
+function collect(q: Query, out: NestedInnerHits[], depth: number): void {
+  if (depth > 200) return;
+  if (q.type === 'nested' && q.innerHits !== undefined) {
+    const inner: NestedInnerHits[] = [];
+    collect(q.query, inner, depth + 1);
+    out.push({ path: q.path, query: q.query, def: parseNestedInnerHits(q.innerHits, q.path), inner });
+    return;
+  }
+  for (const child of queryTypeOf(q).children(q)) collect(child, out, depth + 1);
+}
+
+/** ES's InnerHitContextBuilder refuses two definitions of one name. */
+function checkUniqueNames(defs: NestedInnerHits[], seen: Set<string>): void {
+  for (const d of defs) {
+    if (seen.has(d.def.name)) throw new EsError(400, 'illegal_argument_exception', `[inner_hits] already contains an entry for key [${d.def.name}]`);
+    seen.add(d.def.name);
+    checkUniqueNames(d.inner, seen);
+  }
+}
+
+/** The objects of one document (or outer object) that an inner hits definition shows, with their scores. */
+export interface InnerHitsMembers {
+  /** The level view of the definition's path: its ordinals are the nested objects'. */
+  view: IndexHandle;
+  ords: number[];
+  scores: number[];
+}
+
+/**
+ * The matching objects of each definition, grouped by the document (or object) of `handle` they
+ * belong to: the inner query runs once per definition and level, not once per hit.
+ */
+export class NestedMatches {
+  private readonly runs = new Map<NestedInnerHits, Map<IndexHandle, { view: IndexHandle; byOwner: Map<number, InnerHitsMembers> } | undefined>>();
+
+  /** The objects of `def` that belong to `ord` of `handle`, in ordinal order; undefined when `def.path` is no nested level below `handle`. */
+  of(def: NestedInnerHits, handle: IndexHandle, ord: number): InnerHitsMembers | undefined {
+    let perHandle = this.runs.get(def);
+    if (!perHandle) this.runs.set(def, (perHandle = new Map()));
+    if (!perHandle.has(handle)) perHandle.set(handle, this.run(def, handle));
+    const run = perHandle.get(handle);
+    if (!run) return undefined;
+    return run.byOwner.get(ord) ?? { view: run.view, ords: [], scores: [] };
+  }
+
+  /** The inner query over every object at the definition's level, the matches grouped by their owner in `handle`. */
+  private run(def: NestedInnerHits, handle: IndexHandle): { view: IndexHandle; byOwner: Map<number, InnerHitsMembers> } | undefined {
+    const chain = nestedChain(handle, def.path);
+    if (chain[chain.length - 1] !== def.path) return undefined;
+    const view = levelView(handle, chain);
+    if (view === handle) return undefined;
+    const scored = executeQuery(def.query, queryContextOf(view), true);
+    const byOwner = new Map<number, InnerHitsMembers>();
+    for (let i = 0; i < scored.length; i++) {
+      const child = scored.ords[i];
+      const owner = ancestorOrd(view, child, handle);
+      if (owner === undefined) continue;
+      let m = byOwner.get(owner);
+      if (!m) byOwner.set(owner, (m = { view, ords: [], scores: [] }));
+      m.ords.push(child);
+      m.scores.push(scored.scores[i]);
+    }
+    return { view, byOwner };
+  }
+}
