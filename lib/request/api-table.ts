@@ -34,9 +34,9 @@ const slotsOf = (pattern: string): Readonly<Record<string, number>> => {
 
 /**
  * The one route table: Elasticsearch's REST API and the gateway's own APIs in one tree, so that a
- * request is matched once. A gateway API that takes a whole subtree (`/_cache/*`) takes the
- * Elasticsearch paths below it too (`POST /_cache/clear` is the gateway's cache API, as it has
- * always been; `POST /{index}/_cache/clear` is Elasticsearch's).
+ * request is matched once. A gateway API that takes a whole subtree (`/_rule/*`) takes the
+ * Elasticsearch paths below it too. `POST [/{index}]/_cache/clear` is Elasticsearch's: a literal
+ * segment wins over the gateway's `/_cache/{name}`.
  */
 const API_TABLE = new RouteTable<Entry>();
 for (const api of ES_API as readonly EsApi[]) {
@@ -52,6 +52,19 @@ for (const gateway of GATEWAY_ROUTES) {
   const prefix = gateway.pattern.slice(0, -1);
   for (const api of ES_API as readonly EsApi[]) for (const path of api.paths) if (path.pattern.startsWith(prefix)) API_TABLE.add(ANY_METHOD, path.pattern, { ...entry, slots: slotsOf(path.pattern) });
 }
+
+/**
+ * Elasticsearch's `_cat` APIs and OpenSearch's `_list` APIs (which page `_cat/indices` and
+ * `_cat/shards`), by route id: answers that are tables (text, or rows with `format=json`), never
+ * an index's mappings or settings, whatever action they are authorized as. Read from the table's
+ * paths, so that a table route added later is one too.
+ */
+const TABLE_ROUTES: ReadonlySet<string> = new Set(
+  (ES_API as readonly EsApi[]).filter((api) => api.paths.every((p) => /^\/_(cat|list)(\/|$)/.test(p.pattern))).map((api) => api.id),
+);
+
+/** Whether a route (by id) answers a `_cat` or `_list` table. */
+export const answersTable = (route: string): boolean => TABLE_ROUTES.has(route);
 
 /** Path parameters of a gateway route of `names` that hold a name (an index, app, type or document), never an API word (`_x`). */
 const NAMES = new Set(['index', 'app', 'type', 'id']);

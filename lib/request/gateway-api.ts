@@ -115,9 +115,10 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   { id: 'searchrelevancy', family: 'gateway', methods: ANY_METHOD, pattern: '/_searchrelevancy', auth: CLUSTER_RECORDS('searchrelevancy', 'searchrelevancy') },
   ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy/_default', CLUSTER_RECORDS('searchrelevancy', 'searchrelevancy')),
   ...subtree('searchrelevancy', 'gateway', '/_searchrelevancy/{name}', { ...INDEX_RECORDS('searchrelevancy', 'searchrelevancy'), names: { name: true } }),
-  // `DELETE /_cache/{index}`: that index's cached answers
+  // `DELETE /_cache/{index}`: that index's cached answers. `POST /_cache/clear` is Elasticsearch's
+  // (indices.clear_cache: every index, narrowed to the credential's), not a record of the gateway's
   { id: 'cache', family: 'gateway', methods: ANY_METHOD, pattern: '/_cache', auth: CACHE },
-  ...['stats', 'evict', 'preferences', 'clear'].flatMap((word) => subtree('cache', 'gateway', `/_cache/${word}`, CACHE)),
+  ...['stats', 'evict', 'preferences'].flatMap((word) => subtree('cache', 'gateway', `/_cache/${word}`, CACHE)),
   ...subtree('cache', 'gateway', '/_cache/{name}', { ...CACHE, names: { name: true } }),
   ...subtree('logs', 'gateway', '/_logs', CLUSTER_RECORDS('logs', 'logs')),
   ...subtree('logs', 'gateway', '/_log', CLUSTER_RECORDS('logs', 'logs')),

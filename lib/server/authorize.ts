@@ -4,7 +4,7 @@ import { EsError } from '../errors/index.js';
 import { Readable } from 'node:stream';
 import { ScrollOwners, scrollIdsOf } from '../auth/index.js';
 import { readBody } from '../engine/index.js';
-import { bufferBody, bufferText, type Classification } from '../request/index.js';
+import { answersTable, bufferBody, bufferText, type Classification } from '../request/index.js';
 import type { Credential } from '../auth/index.js';
 import { FieldVisibility, fieldReadRefusal, fieldVisibilityOf, fieldRulesReadBody, hasFieldRules, visibleAliases, visibleFieldMappings, visibleMappings, type FieldRulesBody } from '../auth/index.js';
 import { parseJsonText, readBulkCooperatively, readMsearch } from '../ndjson/index.js';
@@ -89,8 +89,9 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized for user [${ctx.state.principal.username}]: ${refusal}`);
   }
   // a HEAD answer has no body: nothing to narrow
-  // (`_cat/aliases` shows no filter: its text is left as it is)
-  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && !request.route.startsWith('cat.');
+  // (a `_cat` or `_list` table holds no mappings, whatever its action: `_cat/aliases` shows no
+  // filter, `_cat/cluster_manager` and `GET /_list` answer text; their text is left as it is)
+  const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && !answersTable(request.route);
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
   if (mappings) delete ctx.req.headers['accept-encoding'];
   await next();

@@ -2,7 +2,7 @@ import { EsError } from '../../errors/index.js';
 import { expandsHiddenIndices, namesOf, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
 import type { BulkEntry } from '../../ndjson/index.js';
-import type { Category, Classification, ClassifiableRequest, GatewayRequest, PreparedBody, ExpressionOperation, ExpressionSource, IndexSlot, Operation, RouteFamily } from '../../request/index.js';
+import { answersTable, type Category, type Classification, type ClassifiableRequest, type GatewayRequest, type PreparedBody, type ExpressionOperation, type ExpressionSource, type IndexSlot, type Operation, type RouteFamily } from '../../request/index.js';
 
 /**
  * A classification begun: what every request's parameters say, whatever its route — a parameter
@@ -254,11 +254,16 @@ export class Classifying implements BodyReading {
 export function readsIndexMetadata(req: Pick<GatewayRequest, 'route' | 'method' | 'info'>): boolean {
   const c = req.info;
   if (c.category !== 'indices' || c.operation !== 'read' || c.perIndex?.length) return false;
-  if (req.route.startsWith('cat.')) return req.route === 'cat.indices' || req.route === 'cat.count';
+  // a table: the index lines and counts only (OpenSearch's `_list/indices` pages `_cat/indices`;
+  // `_list/shards`, `_cat/shards`'s node addresses, stays the index administrator's)
+  if (answersTable(req.route)) return READER_TABLES.has(req.route);
   // `HEAD /{index}`: whether the index exists, which clients ask before using one (Elasticsearch's
   // view_index_metadata holds it); `GET /{index}` shows settings too, which stay `indices`
   if (c.action === 'indices:admin/get') return req.route === 'indices.get' && req.method === 'HEAD';
   return INDEX_METADATA_READS.has(c.action);
 }
+
+/** The `_cat` and `_list` tables an index's readers hold. */
+const READER_TABLES = new Set(['cat.indices', 'cat.count', 'opensearch.list_indices']);
 
 const INDEX_METADATA_READS = new Set(['indices:admin/mappings/get', 'indices:admin/mappings/fields/get', 'indices:monitor/stats']);

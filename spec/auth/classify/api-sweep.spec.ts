@@ -34,7 +34,6 @@ function expectedCategory(api: string, p: string): Category | undefined {
   if (ns === 'cat') return ['indices', 'aliases', 'count', 'shards', 'segments', 'recovery'].includes(name) ? 'indices' : 'cluster';
   if (ns === 'indices') {
     if (name === 'validate_query') return 'search';
-    if (name === 'clear_cache') return p.startsWith('/_cache') ? 'cache' : 'indices'; // `/_cache…` is the gateway's
     return 'indices';
   }
   if (['bulk', 'create', 'delete', 'delete_by_query', 'exists', 'exists_source', 'get', 'get_source', 'index', 'mget', 'reindex', 'update', 'update_by_query'].includes(name)) return 'docs';

@@ -163,7 +163,8 @@ const ROWS: Row[] = [
   ['DELETE', '/_rules/r1', { category: 'rules', operation: 'delete' }],
   ['GET', '/_cache', { category: 'cache', operation: 'read' }],
   ['DELETE', '/_cache', { category: 'cache', operation: 'delete' }],
-  ['POST', '/_cache/clear', { category: 'cache', operation: 'write' }],
+  // Elasticsearch's clear cache, not the gateway's cache API: every index's caches
+  ['POST', '/_cache/clear', { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear' }],
   ['GET', '/_analytics', { category: 'analytics', operation: 'read' }],
   ['GET', '/_analytics/popular-searches', { category: 'analytics', operation: 'read' }],
   ['DELETE', '/_analytics', { category: 'analytics', operation: 'delete' }],

@@ -388,9 +388,14 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       if (tail[1] === '_test') return c.done('cluster', 'read', 'cluster:admin/xpack/query_rules/test');
       return c.done('cluster', op, op === 'read' ? 'cluster:admin/xpack/query_rules/get' : op === 'delete' ? 'cluster:admin/xpack/query_rules/delete' : 'cluster:admin/xpack/query_rules/put');
     case '_cache':
+      // `POST /_cache/clear`: Elasticsearch's, every index's caches
+      if (tail[0] === 'clear' && tail.length === 1 && op === 'write' && c.method === 'POST') {
+        c.everyIndex(0);
+        return c.done('indices', 'write', 'indices:admin/cache/clear');
+      }
       c.family = 'gateway';
       // `DELETE /_cache/{index}`: that index's cached answers
-      if (tail[0] !== undefined && !['stats', 'evict', 'preferences', 'clear'].includes(tail[0])) c.pathIndex(tail[0]);
+      if (tail[0] !== undefined && !['stats', 'evict', 'preferences'].includes(tail[0])) c.pathIndex(tail[0]);
       return c.done('cache', op, gatewayAction('cluster', 'cache', op));
     case '_analytics':
       c.family = 'gateway';

@@ -159,7 +159,8 @@ describe('the route table\'s metadata classifies as the path reading did (issue 
   it('a path naming an API word where an index goes is no index route: `/_foo/_search` is read by the path reading', () => {
     expect(findRoute('GET', ['_foo', '_search'])).to.equal(undefined);
     expect(findRoute('GET', ['_all', '_search'])?.route.id).to.equal('search');
-    expect(findRoute('POST', ['_cache', 'clear'])?.route.id).to.equal('cache');
+    expect(findRoute('POST', ['_cache', 'clear'])?.route.id).to.equal('indices.clear_cache');
+    expect(findRoute('GET', ['_cache', 'stats'])?.route.id).to.equal('cache');
     expect(findRoute('POST', ['books', '_cache', 'clear'])?.route.id).to.equal('indices.clear_cache');
   });
 });

@@ -25,8 +25,10 @@ export type RouteMatch =
  * [...] and method [...]`), not as a `/{index}` route would (`invalid_index_name_exception`, or 405
  * for a method `/{index}` does not take). Any other name starting with `_` still reaches
  * `/{index}`, whose answer is Elasticsearch's own (`GET /_foo`: invalid_index_name_exception).
+ * The roots of the route table's own paths are among them (OpenSearch's `/_list`), so that `HEAD
+ * /_list` reaches `GET /_list` as the gateway's reading of the table does, not `HEAD /{index}`.
  */
-export const ES_API_ROOTS = new Set([
+export const ES_API_ROOTS: ReadonlySet<string> = new Set([
   '_alias', '_aliases', '_analyze', '_application', '_async_search', '_autoscaling', '_bulk', '_cache', '_capabilities', '_cat',
   '_ccr', '_cluster', '_component_template', '_connector', '_count', '_dangling', '_data_stream', '_delete_by_query', '_enrich',
   '_eql', '_esql', '_features', '_field_caps', '_fleet', '_flush', '_forcemerge', '_graph', '_health_report', '_ilm',
@@ -36,6 +38,7 @@ export const ES_API_ROOTS = new Set([
   '_scripts', '_search', '_search_shards', '_searchable_snapshots', '_security', '_segments', '_settings', '_shard_stores',
   '_slm', '_snapshot', '_sql', '_ssl', '_stats', '_synonyms', '_tasks', '_template', '_terms_enum', '_text_structure',
   '_transform', '_update_by_query', '_upgrade', '_validate', '_watcher', '_xpack',
+  ...(ES_API as readonly EsApi[]).flatMap((api) => api.paths.map((p) => patternSegments(p.pattern)[0])).filter((root) => root?.startsWith('_') && root !== '_all'),
 ]);
 
 /** Elasticsearch's order of methods (its RestRequest.Method), in which a 405 lists them. */

@@ -9,7 +9,9 @@ export const INDICES_OPTIONS = ['ignore_unavailable', 'allow_no_indices', 'expan
 
 /** Resolves `{index}` of the path with the request's indices options. */
 export function resolveIndices(req: RestRequest, ctx: EngineContext, defaults: Partial<ResolveOptions> = {}): IndexHandle[] {
-  return ctx.indices.resolve(req.pathParams.index, {
+  // a path without an index takes the `index` parameter where the route has one (`POST
+  // /_cache/clear?index=…`), as Elasticsearch's `request.param("index")` reads either
+  return ctx.indices.resolve(req.pathParams.index ?? req.params.get('index') ?? undefined, {
     ...defaults,
     expandWildcards: req.params.get('expand_wildcards') ?? defaults.expandWildcards,
     ignoreUnavailable: booleanParam(req.params, 'ignore_unavailable', defaults.ignoreUnavailable ?? false),
