@@ -89,10 +89,8 @@ export async function probe(pool: Pool, o: ProbeOptions): Promise<Summary & { fa
  * Called once before a load (to reset) and once after it (to read).
  */
 export async function longestLoopBlockMs(pool: Pool, headers: Record<string, string>): Promise<number> {
-  const res = await pool.request({ method: 'GET', path: '/_gateway/metrics', headers });
-  const text = await res.body.text();
-  const line = text.split('\n').find((l) => l.startsWith('gateway_nodejs_eventloop_lag_max_seconds '));
-  return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+  const [seconds] = await metricValues(pool, headers, ['gateway_nodejs_eventloop_lag_max_seconds']);
+  return seconds! * 1000;
 }
 
 /** The values of the gateway's metrics named (first sample of each, unlabelled), NaN for one it does not show. */
