@@ -1,15 +1,8 @@
+import { entryBoundedCache } from '../breakers/index.js';
 import { v7 as timeOrderedId } from 'uuid';
-import { LRUCache } from 'lru-cache';
 import { callJson, type Backend } from '../engine/index.js';
 import { BackgroundRecords } from './batch-writer.js';
 import { ANALYTICS_INDEX, ANALYTICS_INDEX_BODY, EMPTY_QUERY, MERGE_WINDOW_MS, type AnalyticsEvent } from './events.js';
-
-/**
- * Each entry counts one against the cache's `maxSize`: the bound of `max` without its cost — lru-cache
- * allocates and fills arrays of `max` slots when it is made (~20 ms of CPU for 100,000 slots, at
- * every start of a gateway), where a size-bounded cache grows with what it holds.
- */
-const oneEntry = (): number => 1;
 
 export interface RecorderOptions {
   /** Events waiting to be written at most: more are dropped and counted. */
@@ -108,8 +101,8 @@ const extends_ = (a: string, b: string) => a !== '' && b !== '' && (a.startsWith
  * Authorization header or cookies is ever recorded: only the credential's username.
  */
 export class AnalyticsRecorder extends BackgroundRecords<AnalyticsEvent> {
-  private readonly last = new LRUCache<string, LastSearch>({ maxSize: 100_000, sizeCalculation: oneEntry });
-  private readonly searches = new LRUCache<string, KnownSearch>({ maxSize: 100_000, sizeCalculation: oneEntry });
+  private readonly last = entryBoundedCache<string, LastSearch>(100_000);
+  private readonly searches = entryBoundedCache<string, KnownSearch>(100_000);
 
   constructor(private readonly backend: Backend, options: RecorderOptions) {
     super(backend, {

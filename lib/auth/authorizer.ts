@@ -1,3 +1,4 @@
+import { entryBoundedCache } from '../breakers/index.js';
 import type { Backend, EngineRoute } from '../engine/index.js';
 import { callJson } from '../engine/index.js';
 import { checkEngineRoute } from '../engine/embedded/index.js';
@@ -8,7 +9,6 @@ import {
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { AUTHENTICATE_ACTION, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
-import { LRUCache } from 'lru-cache';
 import type { ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
@@ -19,13 +19,6 @@ import { isWithin } from './credentials/grant.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { Credential } from './credentials/credential.js';
 import type { RateLimits } from './rate-limits.js';
-
-/**
- * Each entry counts one against the cache's `maxSize`: the bound of `max` without its cost — lru-cache
- * allocates and fills arrays of `max` slots when it is made (~20 ms of CPU for 100,000 slots, at
- * every start of a gateway), where a size-bounded cache grows with what it holds.
- */
-const oneEntry = (): number => 1;
 
 /** Where a request comes from, beside the request itself: what the credential's source and referer rules read. */
 export interface RequestOrigin {
@@ -62,7 +55,7 @@ export class Authorizer {
    * cost the engine extra calls (settings, aliases) every time. An alias or index change is seen
    * by authorization within that second.
    */
-  private readonly resolved = new LRUCache<string, Promise<ResolvedIndices>>({ maxSize: 10_000, sizeCalculation: oneEntry, ttl: 1000 });
+  private readonly resolved = entryBoundedCache<string, Promise<ResolvedIndices>>(10_000, { ttl: 1000 });
 
   private readonly scripted: ScriptedFields;
 

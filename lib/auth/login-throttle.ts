@@ -1,14 +1,7 @@
+import { entryBoundedCache } from '../breakers/index.js';
 import type { Cluster, Redis } from 'ioredis';
-import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { EsError } from '../errors/index.js';
-
-/**
- * Each entry counts one against the cache's `maxSize`: the bound of `max` without its cost — lru-cache
- * allocates and fills arrays of `max` slots when it is made (~20 ms of CPU for 100,000 slots, at
- * every start of a gateway), where a size-bounded cache grows with what it holds.
- */
-const oneEntry = (): number => 1;
 
 export interface LoginThrottleOptions {
   /** Failed logins per username per window before further attempts answer 429 (0 = no limit). */
@@ -43,7 +36,7 @@ export class LoginThrottle {
   private readonly byUser: RateLimiterAbstract | undefined;
   private readonly byIp: RateLimiterAbstract | undefined;
   /** Budget key → epoch ms until which it is spent, as this node last saw it. */
-  private readonly blocked = new LRUCache<string, number>({ maxSize: 100_000, sizeCalculation: oneEntry });
+  private readonly blocked = entryBoundedCache<string, number>(100_000);
 
   constructor(options: LoginThrottleOptions) {
     const duration = options.windowSeconds ?? 60;

@@ -1,15 +1,8 @@
-import { LRUCache } from 'lru-cache';
+import { entryBoundedCache } from '../breakers/index.js';
 import type { Subscription } from 'rxjs';
 import type { ChangeBus } from '../changes/index.js';
 import { callJson, type Backend } from '../engine/index.js';
 import { NO_DERIVED_FIELDS, type DerivedFields } from './field-rules.js';
-
-/**
- * Each entry counts one against the cache's `maxSize`: the bound of `max` without its cost — lru-cache
- * allocates and fills arrays of `max` slots when it is made (~20 ms of CPU for 100,000 slots, at
- * every start of a gateway), where a size-bounded cache grows with what it holds.
- */
-const oneEntry = (): number => 1;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -41,7 +34,7 @@ interface Reading {
  */
 export class ScriptedFields {
   private readonly inFlight = new Map<string, Promise<Reading>>();
-  private readonly kept = new LRUCache<string, DerivedFields>({ maxSize: 10_000, sizeCalculation: oneEntry });
+  private readonly kept = entryBoundedCache<string, DerivedFields>(10_000);
   /** Bumped by every invalidation: a read that started before one is not kept. */
   private generation = 0;
   private reconnects: number | undefined;

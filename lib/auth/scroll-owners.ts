@@ -1,13 +1,6 @@
+import { entryBoundedCache } from '../breakers/index.js';
 import type { GatewayRequest } from '../request/index.js';
 import { EsError } from '../errors/index.js';
-import { LRUCache } from 'lru-cache';
-
-/**
- * Each entry counts one against the cache's `maxSize`: the bound of `max` without its cost — lru-cache
- * allocates and fills arrays of `max` slots when it is made (~20 ms of CPU for 100,000 slots, at
- * every start of a gateway), where a size-bounded cache grows with what it holds.
- */
-const oneEntry = (): number => 1;
 
 /**
  * Who opened each scroll. A scroll id names no index, so continuing or clearing a scroll is
@@ -15,7 +8,7 @@ const oneEntry = (): number => 1;
  * continued on the node that opened it (documented limit).
  */
 export class ScrollOwners {
-  private readonly owners = new LRUCache<string, string>({ maxSize: 100_000, sizeCalculation: oneEntry, ttl: 24 * 3600_000 });
+  private readonly owners = entryBoundedCache<string, string>(100_000, { ttl: 24 * 3600_000 });
 
   record(scrollId: string, username: string): void {
     this.owners.set(scrollId, username);
