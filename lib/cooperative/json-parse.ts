@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TimeSlice } from './index.js';
+import type { ReadableText } from './piece-text.js';
 
 /** A string literal at least this long (in characters of JSON text) is decoded apart from the rest. */
 export const LONG_LITERAL_CHARS = 64 * 1024;
@@ -27,10 +28,10 @@ interface Literal {
  * with no long literal is parsed by one JSON.parse call. A text JSON.parse refuses throws
  * JSON.parse's SyntaxError (parsed once more in one piece, for the message): the caller words it.
  */
-export async function parseJsonCooperatively(text: string): Promise<unknown> {
+export async function parseJsonCooperatively(text: ReadableText): Promise<unknown> {
   const slice = new TimeSlice();
   const literals = await longValueLiterals(text, slice);
-  if (!literals.length) return JSON.parse(text);
+  if (!literals.length) return JSON.parse(String(text));
   const nonce = `\u0000gw-${randomBytes(9).toString('base64')}:`;
   const parts: string[] = [];
   let at = 0;
@@ -43,7 +44,7 @@ export async function parseJsonCooperatively(text: string): Promise<unknown> {
   try {
     skeleton = JSON.parse(parts.join(''));
   } catch {
-    return JSON.parse(text); // throws JSON.parse's own error for the text as sent
+    return JSON.parse(String(text)); // throws JSON.parse's own error for the text as sent
   }
   const decoded: string[] = [];
   for (const lit of literals) {
@@ -55,7 +56,7 @@ export async function parseJsonCooperatively(text: string): Promise<unknown> {
 }
 
 /** Number of backslashes immediately before `i`. */
-function backslashesBefore(text: string, i: number): number {
+function backslashesBefore(text: ReadableText, i: number): number {
   let n = 0;
   while (i - n - 1 >= 0 && text.charCodeAt(i - n - 1) === 92) n++;
   return n;
@@ -66,7 +67,7 @@ function backslashesBefore(text: string, i: number): number {
  * literals a valid JSON text has no quote, so the literals are found by their quotes alone; in a
  * text that is not valid JSON whatever is found only makes the skeleton parse fail.
  */
-async function longValueLiterals(text: string, slice: TimeSlice): Promise<Literal[]> {
+async function longValueLiterals(text: ReadableText, slice: TimeSlice): Promise<Literal[]> {
   const found: Literal[] = [];
   let i = text.indexOf('"');
   let seen = 0;
@@ -83,14 +84,14 @@ async function longValueLiterals(text: string, slice: TimeSlice): Promise<Litera
 }
 
 /** Is the literal ending at `end` a member name (followed by `:` after JSON's blanks)? */
-function isKey(text: string, end: number): boolean {
+function isKey(text: ReadableText, end: number): boolean {
   let j = end;
   for (let c = text.charCodeAt(j); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++j));
   return text.charCodeAt(j) === 58;
 }
 
 /** Where a piece may end at or before `cut` without splitting an escape sequence (`\n`, `\uXXXX`). */
-function safeCut(text: string, cut: number): number {
+function safeCut(text: ReadableText, cut: number): number {
   for (let k = 1; k <= 5; k++) {
     const i = cut - k;
     if (text.charCodeAt(i) !== 92 || backslashesBefore(text, i) % 2 === 1) continue;
@@ -109,7 +110,7 @@ const NOT_VERBATIM = /[\\\u0000-\u001f]/;
  * quotes, as it stands (a slice of the text: no copy); otherwise it is decoded by JSON.parse a
  * piece at a time (a surrogate pair cut in two joins up again).
  */
-async function decodeLiteral(text: string, lit: Literal, slice: TimeSlice): Promise<string> {
+async function decodeLiteral(text: ReadableText, lit: Literal, slice: TimeSlice): Promise<string> {
   const last = lit.end - 1;
   let verbatim = true;
   for (let at = lit.start + 1; at < last && verbatim; at += PIECE_CHARS) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LONG_LITERAL_CHARS, parseJsonCooperatively } from '../../lib/cooperative/index.js';
+import { LONG_LITERAL_CHARS, parseJsonCooperatively, PieceText } from '../../lib/cooperative/index.js';
 
 const CHARS = ['a', 'é', '"', '\\', '\n', '\u0000', '😀', '\ud83d', '\ude00', '/', ' ', 'u', '\u2028', '0'];
 /** A deterministic pseudo-random generator, so a failure can be replayed. */
@@ -32,6 +32,23 @@ describe('parseJsonCooperatively: JSON.parse, with long strings decoded apart', 
       expect(parsed).to.deep.equal(JSON.parse(text));
       expect(JSON.stringify(parsed)).to.equal(JSON.stringify(JSON.parse(text)));
     }
+  });
+
+  it('reads a text kept as the pieces it was decoded in (PieceText) exactly as the text, wherever the pieces are cut', async () => {
+    const rnd = random(7);
+    for (let t = 0; t < 30; t++) {
+      const long = (n: number) => Array.from({ length: n }, () => CHARS[Math.floor(rnd() * CHARS.length)]).join('');
+      const text = JSON.stringify({ q: { match: { a: long(LONG_LITERAL_CHARS + Math.floor(rnd() * 300_000)) } }, b: [long(4), long(LONG_LITERAL_CHARS * 2)], c: 1 });
+      // cut anywhere: inside escapes, surrogate pairs, keys and between a literal's quotes
+      const cuts = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => Math.floor(rnd() * text.length)).sort((x, y) => x - y);
+      const pieces = [0, ...cuts].map((from, k) => text.slice(from, k < cuts.length ? cuts[k] : text.length));
+      const parsed = await parseJsonCooperatively(new PieceText(pieces));
+      expect(JSON.stringify(parsed)).to.equal(JSON.stringify(JSON.parse(text)));
+    }
+    // a text JSON.parse refuses is refused the same way through its pieces
+    let thrown: unknown;
+    await parseJsonCooperatively(new PieceText(['{"a":"', 'x'.repeat(LONG_LITERAL_CHARS), '",}'])).catch((err) => (thrown = err));
+    expect(thrown).to.be.instanceOf(SyntaxError);
   });
 
   it('never cuts a piece inside an escape sequence', async () => {

@@ -8,7 +8,9 @@ export { jsonErrorReason };
 
 /** The body's text, or the `source` parameter's when the body is empty; undefined when neither. */
 function bodyText(req: RestRequest): string | undefined {
-  if (req.body.trim()) return req.body;
+  // a body the caller parsed is not blank: its text (a large one is a rope of the pieces it was
+  // decoded in) is not read here, since the first read copies all of it flat (~0.1 s for 20 MB)
+  if (req.json !== undefined || req.body.trim()) return req.body;
   return req.params.get('source') ?? undefined;
 }
 
