@@ -143,6 +143,13 @@ interface WatchedBody {
  * per event loop turn, timers and other sockets served in between. A request that finds none
  * waiting and the slice not used up begins at once, as before.
  *
+ * A slice is opened by the first request after a quiet moment and lasts SLICE_MS of the clock; no
+ * turn is asked for until a request finds it used up (that request then waits for the next turn,
+ * which opens a fresh slice). Asking for a turn (`setImmediate`) whenever a turn began a request
+ * cost a busy gateway an extra pass of the event loop, with its poll, for nearly every request
+ * (epoll_pwait 0.68 per proxied GET against a plain proxy's 0.31): a request now waits a turn at
+ * most once per slice, whether the slice was spent in one turn (a crowd) or over many.
+ *
  * Those that wait are begun a connection at a time, in turn: one of each connection with requests
  * waiting, then the next of each. A connection that sent thousands at once (HTTP pipelining: one
  * write of 20,000 requests) waits behind the others, not they behind it — in one queue, every other
@@ -156,9 +163,17 @@ function admitInSlices(server: http.Server): void {
   };
   /** Waiting requests by connection, the connection whose turn is next first (a Map keeps insertion order). */
   const waiting = new Map<Socket, ConnectionQueue>();
-  /** When this turn's slice ends; 0 while no request began since the last turn. */
+  /** When the open slice ends; 0 while none is open. */
   let sliceEnd = 0;
+  /** `nextTurn` is scheduled. */
+  let turnAsked = false;
+  const askTurn = () => {
+    if (turnAsked) return;
+    turnAsked = true;
+    setImmediate(nextTurn);
+  };
   const nextTurn = () => {
+    turnAsked = false;
     if (waiting.size === 0) {
       sliceEnd = 0;
       return;
@@ -172,16 +187,17 @@ function admitInSlices(server: http.Server): void {
       if (queue.size > 0) waiting.set(socket, queue);
       begin(req, res);
     }
-    setImmediate(nextTurn);
+    // the next turn begins what still waits, or closes the slice when nothing does
+    askTurn();
   };
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (waiting.size > 0) return wait(req, res);
     const now = performance.now();
     if (sliceEnd === 0) {
       sliceEnd = now + SLICE_MS;
-      setImmediate(nextTurn);
     } else if (now >= sliceEnd) {
-      return wait(req, res);
+      wait(req, res);
+      return askTurn();
     }
     begin(req, res);
   });
