@@ -143,9 +143,9 @@ interface WatchedBody {
  * per event loop turn, timers and other sockets served in between. A request that finds none
  * waiting and the slice not used up begins at once, as before.
  *
- * A slice is opened by the first request after a quiet moment and lasts SLICE_MS of the clock; no
- * turn is asked for until a request finds it used up (that request then waits for the next turn,
- * which opens a fresh slice). Asking for a turn (`setImmediate`) whenever a turn began a request
+ * A slice lasts SLICE_MS of the clock from the request that opened it; no turn is asked for until a
+ * request finds it used up — in this turn or, on a quiet node, long ago — and that request then
+ * waits for the next turn, which begins it in a fresh slice (or closes the slice when none waits). Asking for a turn (`setImmediate`) whenever a turn began a request
  * cost a busy gateway an extra pass of the event loop, with its poll, for nearly every request
  * (epoll_pwait 0.68 per proxied GET against a plain proxy's 0.31): a request now waits a turn at
  * most once per slice, whether the slice was spent in one turn (a crowd) or over many.

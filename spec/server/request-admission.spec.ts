@@ -70,4 +70,50 @@ describe('connection guard: requests begun a time slice at a time', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('requests that come one at a time ask for a turn of the event loop at most once per time slice, not once each', async function () {
+    const server = http.createServer(serverOptions(LIMITS), (_req, res) => res.end('ok'));
+    const guard = guardConnections(server, LIMITS, { log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // the guard asks for its turns through the global setImmediate (Node's own HTTP and net code do not)
+    const original = globalThis.setImmediate;
+    let asked = 0;
+    globalThis.setImmediate = ((...args: Parameters<typeof setImmediate>) => {
+      asked++;
+      return original(...args);
+    }) as typeof setImmediate;
+    const REQUESTS = 40;
+    const started = performance.now();
+    try {
+      for (let i = 0; i < REQUESTS; i++) {
+        const answered = new Promise<void>((resolve) => {
+          let text = '';
+          const onData = (c: Buffer) => {
+            text += c.toString('latin1');
+            if (text.endsWith('ok')) {
+              socket.off('data', onData);
+              resolve();
+            }
+          };
+          socket.on('data', onData);
+        });
+        socket.write(`GET /${i} HTTP/1.1\r\nHost: x\r\n\r\n`);
+        await answered;
+      }
+    } finally {
+      globalThis.setImmediate = original;
+      socket.destroy();
+      guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const slices = (performance.now() - started) / SLICE_MS;
+    // each turn that began a request asked for the next one (40 requests, 40 turns asked) before:
+    // now a turn is asked once a slice is used up, that is once per slice of the clock at most
+    // (a machine so busy that every request took a slice of its own cannot tell the two apart)
+    if (slices >= REQUESTS - 2) this.skip();
+    expect(asked, `${asked} turns asked over ${slices.toFixed(1)} slices`).to.be.at.most(Math.ceil(slices) + 1);
+  });
 });
