@@ -143,13 +143,6 @@ interface WatchedBody {
  * per event loop turn, timers and other sockets served in between. A request that finds none
  * waiting and the slice not used up begins at once, as before.
  *
- * A slice lasts SLICE_MS of the clock from the request that opened it; no turn is asked for until a
- * request finds it used up — in this turn or, on a quiet node, long ago — and that request then
- * waits for the next turn, which begins it in a fresh slice (or closes the slice when none waits). Asking for a turn (`setImmediate`) whenever a turn began a request
- * cost a busy gateway an extra pass of the event loop, with its poll, for nearly every request
- * (epoll_pwait 0.68 per proxied GET against a plain proxy's 0.31): a request now waits a turn at
- * most once per slice, whether the slice was spent in one turn (a crowd) or over many.
- *
  * Those that wait are begun a connection at a time, in turn: one of each connection with requests
  * waiting, then the next of each. A connection that sent thousands at once (HTTP pipelining: one
  * write of 20,000 requests) waits behind the others, not they behind it — in one queue, every other
@@ -163,17 +156,9 @@ function admitInSlices(server: http.Server): void {
   };
   /** Waiting requests by connection, the connection whose turn is next first (a Map keeps insertion order). */
   const waiting = new Map<Socket, ConnectionQueue>();
-  /** When the open slice ends; 0 while none is open. */
+  /** When this turn's slice ends; 0 while no request began since the last turn. */
   let sliceEnd = 0;
-  /** `nextTurn` is scheduled. */
-  let turnAsked = false;
-  const askTurn = () => {
-    if (turnAsked) return;
-    turnAsked = true;
-    setImmediate(nextTurn);
-  };
   const nextTurn = () => {
-    turnAsked = false;
     if (waiting.size === 0) {
       sliceEnd = 0;
       return;
@@ -187,17 +172,16 @@ function admitInSlices(server: http.Server): void {
       if (queue.size > 0) waiting.set(socket, queue);
       begin(req, res);
     }
-    // the next turn begins what still waits, or closes the slice when nothing does
-    askTurn();
+    setImmediate(nextTurn);
   };
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (waiting.size > 0) return wait(req, res);
     const now = performance.now();
     if (sliceEnd === 0) {
       sliceEnd = now + SLICE_MS;
+      setImmediate(nextTurn);
     } else if (now >= sliceEnd) {
-      wait(req, res);
-      return askTurn();
+      return wait(req, res);
     }
     begin(req, res);
   });
