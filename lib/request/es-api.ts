@@ -326,6 +326,9 @@ export const ES_API = [
     paths: [
       { methods: ['GET'], pattern: '/_cluster/stats' },
       { methods: ['GET'], pattern: '/_cluster/stats/nodes/{node_id}' },
+      // OpenSearch 2.18's metric filters
+      { methods: ['GET'], pattern: '/_cluster/stats/{metric}/nodes/{node_id}' },
+      { methods: ['GET'], pattern: '/_cluster/stats/{metric}/{index_metric}/nodes/{node_id}' },
     ],
   },
   {

@@ -97,6 +97,33 @@ describe('embedded engine REST: cluster settings, cluster stats, nodes, search s
     expect(r.indices.mappings.total_field_count).to.be.greaterThan(0);
   });
 
+  it('GET _cluster/stats/{metric}[/{index_metric}]/nodes/{node_id} (OpenSearch 2.18): only the sections asked for', async () => {
+    await es.call('PUT', '/sensor/_doc/1?refresh=true', { message: 'hi' });
+    let r = await es.call('GET', '/_cluster/stats/fs,jvm/nodes/_all');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json).not.to.have.property('indices');
+    expect(Object.keys(r.json.nodes).sort()).to.deep.equal(['count', 'fs', 'jvm', 'versions']);
+    expect(r.json).to.include.keys('_nodes', 'cluster_name', 'cluster_uuid', 'timestamp', 'status');
+
+    r = await es.call('GET', '/_cluster/stats/indices/analysis,mappings/nodes/_all');
+    expect(r.status, r.text).to.equal(200);
+    expect(Object.keys(r.json.indices).sort()).to.deep.equal(['analysis', 'count', 'mappings']);
+    expect(r.json.indices.count).to.equal(1);
+    expect(Object.keys(r.json.nodes).sort()).to.deep.equal(['count', 'versions']);
+
+    r = await es.call('GET', '/_cluster/stats/_all/nodes/_local');
+    expect(r.json.indices).to.include.keys('docs', 'store', 'mappings');
+    expect(r.json.nodes).to.include.keys('os', 'process', 'jvm', 'fs');
+
+    const bad = await es.call('GET', '/_cluster/stats/jvn/nodes/_all');
+    expect(bad.status).to.equal(400);
+    expect(bad.json.error).to.include({ type: 'illegal_argument_exception', reason: 'request [/_cluster/stats/jvn/nodes/_all] contains unrecognized metric: [jvn] -> did you mean [jvm]?' });
+    const notIndices = await es.call('GET', '/_cluster/stats/jvm/docs/nodes/_all');
+    expect(notIndices.status).to.equal(400);
+    expect(notIndices.json.error.reason).to.equal('request [/_cluster/stats/jvm/docs/nodes/_all] contains index metrics [docs] but indices stats not requested');
+    expect((await es.call('GET', '/_cluster/stats/indices/doc/nodes/_all')).status).to.equal(400);
+  });
+
   it('GET _nodes[/{node_id}][/{metric}]: the node, its sorted roles, and only the metrics asked for', async () => {
     const all = (await es.call('GET', '/_nodes')).json;
     expect(all._nodes).to.deep.equal({ total: 1, successful: 1, failed: 0 });
@@ -223,7 +250,7 @@ for (const backend of BACKENDS) {
         expect(String(r.headers['content-type'])).to.match(/^text\/plain/);
       }
       expect((await call(gw.url, 'GET', '/_cat/shards/shop?format=json&h=index,prirep,state')).json).to.deep.include({ index: 'shop', prirep: 'p', state: 'STARTED' });
-      for (const p of ['/_nodes', '/_nodes/stats', '/_cluster/stats', '/_cluster/settings', '/shop/_search_shards']) {
+      for (const p of ['/_nodes', '/_nodes/stats', '/_cluster/stats', '/_cluster/stats/jvm/nodes/_all', '/_cluster/stats/indices/docs/nodes/_all', '/_cluster/settings', '/shop/_search_shards']) {
         const r = await call(gw.url, 'GET', p);
         expect(r.status, `${p}: ${r.text}`).to.equal(200);
       }
@@ -237,6 +264,7 @@ for (const backend of BACKENDS) {
         ['GET', '/_cat'], ['GET', '/_cat/health'], ['GET', '/_cat/nodes'], ['GET', '/_cat/master'], ['GET', '/_cat/nodeattrs'],
         ['GET', '/_cat/allocation'], ['GET', '/_cat/thread_pool'], ['GET', '/_cat/templates'], ['GET', '/_cat/tasks'],
         ['GET', '/_nodes'], ['GET', '/_nodes/stats'], ['GET', '/_cluster/stats'], ['GET', '/_cluster/settings'], ['PUT', '/_cluster/settings'],
+        ['GET', '/_cluster/stats/indices/docs/nodes/_all'], ['GET', '/_cluster/stats/fs/nodes/_local'],
       ] as const) {
         const r = await call(gw.url, method, p, { auth: scoped, body: method === 'PUT' ? { persistent: { 'cluster.routing.allocation.enable': 'none' } } : undefined });
         expect(r.status, `${method} ${p}: ${r.text}`).to.equal(403);
