@@ -1674,10 +1674,11 @@ export const ES_API = [
   },
   {
     id: 'indices.simulate_template',
-    engine: false,
     auth: { ...INDEX_TEMPLATES, operation: 'read', action: 'indices:admin/index_template/simulate' },
+    params: ['create', 'cause', 'master_timeout', 'include_defaults'],
     paths: [
-      // not `POST /_index_template/_simulate`: the engine's router reads it as storing a template named so
+      // the literal `_simulate` wins over `/_index_template/{name}` (a template name may not start with `_`)
+      { methods: ['POST'], pattern: '/_index_template/_simulate' },
       { methods: ['POST'], pattern: '/_index_template/_simulate/{name}' },
       { methods: ['POST'], pattern: '/_index_template/_simulate_index/{name}' },
     ],
