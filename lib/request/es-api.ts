@@ -1685,8 +1685,8 @@ export const ES_API = [
   },
   {
     id: 'nodes.reload_secure_settings',
-    engine: false,
     auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/nodes/reload_secure_settings', perIndexLevel: 'manage' },
+    params: ['timeout'],
     paths: [
       { methods: ['POST'], pattern: '/_nodes/reload_secure_settings' },
       { methods: ['POST'], pattern: '/_nodes/{node_id}/reload_secure_settings' },

@@ -124,6 +124,18 @@ describe('embedded engine REST: cluster settings, cluster stats, nodes, search s
     expect((await es.call('GET', '/_cluster/stats/indices/doc/nodes/_all')).status).to.equal(400);
   });
 
+  it('POST _nodes[/{node_id}]/reload_secure_settings: each selected node answers with its name (no keystore to reload)', async () => {
+    const all = await es.call('POST', '/_nodes/reload_secure_settings');
+    expect(all.status, all.text).to.equal(200);
+    expect(all.json._nodes).to.deep.equal({ total: 1, successful: 1, failed: 0 });
+    const [id] = Object.keys(all.json.nodes);
+    expect(all.json.nodes[id]).to.deep.equal({ name: (await es.call('GET', '/_nodes')).json.nodes[id].name });
+    expect((await es.call('POST', '/_nodes/_all/reload_secure_settings', { secure_settings_password: 'pw' })).json._nodes.successful).to.equal(1);
+    expect((await es.call('POST', '/_nodes/no-such-node/reload_secure_settings')).json._nodes).to.deep.equal({ total: 0, successful: 0, failed: 0 });
+    expect((await es.call('POST', '/_nodes/reload_secure_settings', { password: 'pw' })).status).to.equal(400);
+    expect((await es.call('GET', '/_nodes/reload_secure_settings')).status).to.equal(200); // GET is nodes info for a node or metric so named
+  });
+
   it('GET _nodes[/{node_id}][/{metric}]: the node, its sorted roles, and only the metrics asked for', async () => {
     const all = (await es.call('GET', '/_nodes')).json;
     expect(all._nodes).to.deep.equal({ total: 1, successful: 1, failed: 0 });
@@ -254,6 +266,9 @@ for (const backend of BACKENDS) {
         const r = await call(gw.url, 'GET', p);
         expect(r.status, `${p}: ${r.text}`).to.equal(200);
       }
+      const reload = await call(gw.url, 'POST', '/_nodes/reload_secure_settings');
+      expect(reload.status, reload.text).to.equal(200);
+      expect(reload.json._nodes.successful).to.equal(1);
       const put = await call(gw.url, 'PUT', '/_cluster/settings', { body: { transient: { 'cluster.routing.allocation.enable': 'all' } } });
       expect(put.status, put.text).to.equal(200);
       expect(put.json.acknowledged).to.equal(true);
@@ -265,6 +280,7 @@ for (const backend of BACKENDS) {
         ['GET', '/_cat/allocation'], ['GET', '/_cat/thread_pool'], ['GET', '/_cat/templates'], ['GET', '/_cat/tasks'],
         ['GET', '/_nodes'], ['GET', '/_nodes/stats'], ['GET', '/_cluster/stats'], ['GET', '/_cluster/settings'], ['PUT', '/_cluster/settings'],
         ['GET', '/_cluster/stats/indices/docs/nodes/_all'], ['GET', '/_cluster/stats/fs/nodes/_local'],
+        ['POST', '/_nodes/reload_secure_settings'], ['POST', '/_nodes/_all/reload_secure_settings'],
       ] as const) {
         const r = await call(gw.url, method, p, { auth: scoped, body: method === 'PUT' ? { persistent: { 'cluster.routing.allocation.enable': 'none' } } : undefined });
         expect(r.status, `${method} ${p}: ${r.text}`).to.equal(403);
