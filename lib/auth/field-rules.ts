@@ -546,6 +546,7 @@ const QUERIES: Readonly<Record<string, Walk>> = {
   span_term: fieldKeyed(),
   geo_shape: fieldKeyed('ignore_unmapped'),
   shape: fieldKeyed('ignore_unmapped'),
+  xy_shape: fieldKeyed('ignore_unmapped'),
   geo_distance: fieldKeyed('distance', 'distance_type', 'validation_method', 'ignore_unmapped'),
   geo_bounding_box: fieldKeyed('validation_method', 'type', 'ignore_unmapped'),
   geo_polygon: fieldKeyed('validation_method', 'ignore_unmapped'),

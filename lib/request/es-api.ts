@@ -326,6 +326,9 @@ export const ES_API = [
     paths: [
       { methods: ['GET'], pattern: '/_cluster/stats' },
       { methods: ['GET'], pattern: '/_cluster/stats/nodes/{node_id}' },
+      // OpenSearch 2.18's metric filters
+      { methods: ['GET'], pattern: '/_cluster/stats/{metric}/nodes/{node_id}' },
+      { methods: ['GET'], pattern: '/_cluster/stats/{metric}/{index_metric}/nodes/{node_id}' },
     ],
   },
   {
@@ -1671,18 +1674,19 @@ export const ES_API = [
   },
   {
     id: 'indices.simulate_template',
-    engine: false,
     auth: { ...INDEX_TEMPLATES, operation: 'read', action: 'indices:admin/index_template/simulate' },
+    params: ['create', 'cause', 'master_timeout', 'include_defaults'],
     paths: [
-      // not `POST /_index_template/_simulate`: the engine's router reads it as storing a template named so
+      // the literal `_simulate` wins over `/_index_template/{name}` (a template name may not start with `_`)
+      { methods: ['POST'], pattern: '/_index_template/_simulate' },
       { methods: ['POST'], pattern: '/_index_template/_simulate/{name}' },
       { methods: ['POST'], pattern: '/_index_template/_simulate_index/{name}' },
     ],
   },
   {
     id: 'nodes.reload_secure_settings',
-    engine: false,
     auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/nodes/reload_secure_settings', perIndexLevel: 'manage' },
+    params: ['timeout'],
     paths: [
       { methods: ['POST'], pattern: '/_nodes/reload_secure_settings' },
       { methods: ['POST'], pattern: '/_nodes/{node_id}/reload_secure_settings' },

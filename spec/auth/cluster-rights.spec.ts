@@ -94,6 +94,20 @@ for (const backend of BACKENDS) {
         expectRefused(await t('GET', '/_index_template'), 'indices:admin/index_template/get');
       });
 
+      it('simulating an index template (or the index a name would get) needs manage_index_templates, and stores nothing', async () => {
+        const t = as(tenant);
+        expectRefused(await t('POST', '/_index_template/_simulate', { index_patterns: ['mine-*'] }), 'indices:admin/index_template/simulate');
+        expectRefused(await t('POST', '/_index_template/_simulate/theirs-streams'), 'indices:admin/index_template/simulate');
+        expectRefused(await t('POST', '/_index_template/_simulate_index/mine-1'), 'indices:admin/index_template/simulate');
+        const admin = await call(gw.url, 'POST', '/_index_template/_simulate/theirs-streams');
+        expect(admin.status, admin.text).to.equal(200);
+        expect(admin.json).to.have.property('template');
+        const body = await call(gw.url, 'POST', '/_index_template/_simulate', { body: { index_patterns: ['sim-*'], priority: 7, template: { settings: { number_of_replicas: 0 } } } });
+        expect(body.status, body.text).to.equal(200);
+        expect(body.json.template.settings).to.deep.equal({ index: { number_of_replicas: '0' } });
+        expect((await call(gw.url, 'GET', '/_index_template/_simulate')).status, 'no template stored under `_simulate`').to.equal(404);
+      });
+
       it('nor a stored script or pipeline named after an API word (`painless`, `explain`, `_simulate`): it is read as the route table reads it', async () => {
         // the table's `/_scripts/{id}` takes `painless` as the script's id, as the engine does
         expect((await call(gw.url, 'PUT', '/_scripts/painless', { body: { script: { lang: 'painless', source: 'return 7' } } })).status).to.equal(200);

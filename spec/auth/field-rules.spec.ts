@@ -75,6 +75,8 @@ describe('field rules: what a request may name (unit)', () => {
     ['prefix in must_not', { query: { bool: { must_not: { prefix: { secret: 'a' } } } } }],
     ['terms lookup path', { query: { terms: { public: { index: 'x', id: '1', path: 'secret' } } } }],
     ['indexed shape path', { query: { geo_shape: { public: { indexed_shape: { index: 'x', id: '1', path: 'secret' } } } } }],
+    ['xy indexed shape path', { query: { xy_shape: { public: { indexed_shape: { index: 'x', id: '1', path: 'secret' } } } } }],
+    ['xy_shape on a hidden field', { query: { xy_shape: { secret: { shape: { type: 'envelope', coordinates: [[0, 1], [1, 0]] } } } } }],
     ['query_string default fields', { query: { query_string: { query: 'x' } } }],
     ['query_string field in text', { query: { query_string: { query: 'secret:x', default_field: 'public' } } }],
     ['simple_query_string', { query: { simple_query_string: { query: 'x' } } }],

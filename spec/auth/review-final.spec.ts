@@ -54,6 +54,8 @@ const lookups = (ix: string): Array<[string, unknown]> => [
   ['terms lookup', terms(ix)],
   ['more_like_this', { more_like_this: { fields: ['mark'], like: [{ _index: ix, _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } }],
   ['geo_shape indexed', { geo_shape: { loc: { indexed_shape: { index: ix, id: '1', path: 'shape' } } } }],
+  // OpenSearch's Cartesian twin reads an indexed shape the same way (on an OpenSearch engine)
+  ['xy_shape indexed', { xy_shape: { loc: { indexed_shape: { index: ix, id: '1', path: 'shape' } } } }],
   ['percolate stored doc', { percolate: { field: 'q', index: ix, id: '1' } }],
   ['pinned docs', { pinned: { docs: [{ _index: ix, _id: '1' }], organic: { match_all: {} } } }],
   ['nested in bool', { bool: { should: [{ match_all: {} }], filter: [{ bool: { must: [terms(ix)] } }] } }],

@@ -445,6 +445,7 @@ function searchReferences(root: unknown, t: Targets): void {
           break;
         case 'geo_shape':
         case 'shape':
+        case 'xy_shape': // OpenSearch's Cartesian geo_shape
           for (const spec of Object.values(val)) {
             const shape = isObject(spec) ? spec.indexed_shape : undefined;
             if (isObject(shape)) t.addName('index' in shape ? shape.index : 'shapes', 'read');

@@ -81,6 +81,11 @@ function contentView(c: TemplateContent | undefined): JsonObject {
   return out;
 }
 
+/** A composed template as the simulate APIs show it: settings nested under `index`, each part present. */
+function simulatedContent(c: TemplateContent): JsonObject {
+  return { settings: c.settings ? nestSettings(c.settings) : {}, mappings: (c.mappings ?? {}) as JsonObject, aliases: c.aliases ?? {} };
+}
+
 function matchesAny(patterns: string[], name: string): boolean {
   return patterns.some((p) => simpleMatch(p, name));
 }
@@ -129,6 +134,20 @@ export class Templates {
 
   async putIndexTemplate(name: string, body: JsonObject, create: boolean): Promise<void> {
     if (create && this.composable.has(name)) throw new EsError(400, 'illegal_argument_exception', `index template [${name}] already exists`);
+    const template = this.parseIndexTemplate(name, body);
+    const priority = template.priority ?? 0;
+    const clashes = [...this.composable.entries()].filter(([n, t]) => n !== name && (t.priority ?? 0) === priority && overlaps(t.index_patterns, template.index_patterns));
+    if (clashes.length) {
+      const others = clashes.map(([n, t]) => `${n} => [${t.index_patterns.join(', ')}]`).join(', ');
+      throw new EsError(400, 'illegal_argument_exception',
+        `index template [${name}] has index patterns [${template.index_patterns.join(', ')}] matching patterns from existing templates [${clashes.map(([n]) => n).join(', ')}] with patterns (${others}) that have the same priority [${priority}], multiple index templates may not match during index creation, please use a different priority`);
+    }
+    this.composable.set(name, template);
+    await this.persist('index_template', name, template);
+  }
+
+  /** A composable template from its definition, checked as storing it checks it (its composition included). */
+  private parseIndexTemplate(name: string, body: JsonObject): ComposableTemplate {
     const allowed = new Set(['index_patterns', 'template', 'composed_of', 'priority', 'version', '_meta', 'data_stream', 'allow_auto_create', 'deprecated', 'ignore_missing_component_templates']);
     for (const k of Object.keys(body)) if (!allowed.has(k)) throw badTemplate(`[1:2] [index_template] unknown field [${k}]`);
     if (body.index_patterns === undefined) throw new EsError(400, 'x_content_parse_exception', '[1:2] Failed to build [index_template] after last required field arrived');
@@ -147,17 +166,43 @@ export class Templates {
       throw new EsError(400, 'invalid_index_template_exception',
         `index_template [${name}] invalid, cause [index template [${name}] specifies component templates [${missing.join(', ')}] that do not exist]`);
     }
-    const priority = template.priority ?? 0;
-    const clashes = [...this.composable.entries()].filter(([n, t]) => n !== name && (t.priority ?? 0) === priority && overlaps(t.index_patterns, template.index_patterns));
-    if (clashes.length) {
-      const others = clashes.map(([n, t]) => `${n} => [${t.index_patterns.join(', ')}]`).join(', ');
-      throw new EsError(400, 'illegal_argument_exception',
-        `index template [${name}] has index patterns [${template.index_patterns.join(', ')}] matching patterns from existing templates [${clashes.map(([n]) => n).join(', ')}] with patterns (${others}) that have the same priority [${priority}], multiple index templates may not match during index creation, please use a different priority`);
-    }
     // Validate the composition as index creation would see it.
     this.compose(template);
-    this.composable.set(name, template);
-    await this.persist('index_template', name, template);
+    return template;
+  }
+
+  /**
+   * Simulate index template API (`POST _index_template/_simulate[/{name}]`): the settings, mappings
+   * and aliases a template composes to — a stored one by name, or the one `body` defines (under
+   * `name` when given, replacing a stored one so named) — and the other templates whose patterns
+   * overlap its own, which it takes over from or yields to.
+   */
+  simulateTemplate(name: string | undefined, body: JsonObject | undefined): JsonObject {
+    let template: ComposableTemplate | undefined;
+    if (body && Object.keys(body).length) template = this.parseIndexTemplate(name ?? 'simulated_template', body);
+    else if (name !== undefined) template = this.composable.get(name);
+    if (!template) {
+      if (name === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: template is required;');
+      throw new EsError(404, 'resource_not_found_exception', `unable to simulate template [${name}] that does not exist`);
+    }
+    const overlapping = [...this.composable.entries()]
+      .filter(([n, t]) => n !== name && overlaps(t.index_patterns, template.index_patterns))
+      .map(([n, t]) => ({ name: n, index_patterns: t.index_patterns }));
+    return { template: simulatedContent(this.compose(template)), overlapping };
+  }
+
+  /**
+   * Simulate index API (`POST _index_template/_simulate_index/{index}`): what a new index so named
+   * would take from the composable template that matches it (`{}` when none does), and the other
+   * matching templates it wins over.
+   */
+  simulateIndex(index: string): JsonObject {
+    const match = this.matchingIndexTemplate(index);
+    if (!match) return {};
+    const overlapping = [...this.composable.entries()]
+      .filter(([n, t]) => n !== match.name && matchesAny(t.index_patterns, index))
+      .map(([n, t]) => ({ name: n, index_patterns: t.index_patterns }));
+    return { template: simulatedContent(match.content), overlapping };
   }
 
   indexTemplates(name: string | undefined): Array<{ name: string; index_template: JsonObject }> {

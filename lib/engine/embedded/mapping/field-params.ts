@@ -26,6 +26,8 @@ PARAMS.date_nanos = PARAMS.date;
  * without positions, frequencies and norms, and takes text's other parameters (analyzers included).
  */
 const OPENSEARCH_PARAMS: Record<string, string[]> = {
+  xy_point: ['type', 'ignore_malformed', 'ignore_z_value', 'null_value'],
+  xy_shape: ['type', 'ignore_malformed', 'ignore_z_value', 'orientation', 'coerce'],
   match_only_text: [...COMMON, 'analyzer', 'search_analyzer', 'search_quote_analyzer', 'index', 'position_increment_gap', 'store', 'similarity', 'term_vector', 'fielddata', 'fielddata_frequency_filter', 'eager_global_ordinals'],
 };
 for (const t of ['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'unsigned_long']) PARAMS[t] = NUMERIC;

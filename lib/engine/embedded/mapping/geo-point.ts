@@ -170,3 +170,48 @@ export function quantizeLon(lon: number): number {
   const v = lon === 180 ? 180 - Number.EPSILON * 128 : lon;
   return Math.floor(v / LON_DECODE) * LON_DECODE;
 }
+
+/** One OpenSearch xy_point: `{x, y}`, `[x, y]`, `"x, y"`, WKT `POINT (x y)` or a GeoJSON Point; unbounded, unlike a geo_point. */
+function parseXyPoint(v: unknown): { x: number; y: number } | undefined {
+  if (Array.isArray(v)) {
+    if (v.length < 2 || v.length > 3) return undefined;
+    const x = finite(v[0]);
+    const y = finite(v[1]);
+    return x === undefined || y === undefined ? undefined : { x, y };
+  }
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.type === 'string' && o.type.toLowerCase() === 'point' && Array.isArray(o.coordinates)) return parseXyPoint(o.coordinates);
+    const x = finite(o.x);
+    const y = finite(o.y);
+    return x === undefined || y === undefined ? undefined : { x, y };
+  }
+  if (typeof v === 'string') {
+    const s = v.trim();
+    const wkt = /^POINT\s*\(\s*([-+\d.eE]+)\s+([-+\d.eE]+)\s*\)$/i.exec(s);
+    if (wkt) return { x: Number(wkt[1]), y: Number(wkt[2]) };
+    const parts = s.split(',');
+    if (parts.length !== 2) return undefined;
+    const x = finite(parts[0]);
+    const y = finite(parts[1]);
+    return x === undefined || y === undefined ? undefined : { x, y };
+  }
+  return undefined;
+}
+
+/**
+ * An xy_point field's value (one point or a list) as doc values laid out as a geo_point's —
+ * y where the latitude is, x where the longitude is — so the shape relations read both alike.
+ */
+export function xyPointValues(value: unknown): number[] | undefined {
+  const single = Array.isArray(value) && value.length >= 2 && value.length <= 3 && value.every((c) => typeof c === 'number');
+  const points = single || !Array.isArray(value) ? [value] : value;
+  const out: number[] = [];
+  for (const p of points) {
+    if (p === null || p === undefined) continue;
+    const xy = parseXyPoint(p);
+    if (!xy) return undefined;
+    out.push(xy.y, xy.x);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import { mapperParsing, normalizeLeafParams } from './field-params.js';
-import { LEAF_TYPES, OBJECT_TYPES, fieldType, normalizeDynamic, type FieldMapping, type Mappings } from './types.js';
+import { LEAF_TYPES, OBJECT_TYPES, OPENSEARCH_LEAF_TYPES, fieldType, normalizeDynamic, type FieldMapping, type Mappings } from './types.js';
 
 const ROOT_PARAMS = new Set([
   'properties', 'dynamic', '_source', '_routing', '_meta', 'date_detection', 'numeric_detection', 'dynamic_templates',
@@ -159,7 +159,7 @@ function validateField(name: string, def: unknown, path: string, analysis?: Anal
   }
   const m = def as FieldMapping;
   const type = m.type;
-  if (type !== undefined && (typeof type !== 'string' || (!LEAF_TYPES.has(type) && !OBJECT_TYPES.has(type)))) {
+  if (type !== undefined && (typeof type !== 'string' || (!LEAF_TYPES.has(type) && !OBJECT_TYPES.has(type) && !(dialect?.openSearch && OPENSEARCH_LEAF_TYPES.has(type))))) {
     throw mapperParsing(`Failed to parse mapping: No handler for type [${String(type)}] declared on field [${name}]`);
   }
   const isObject = type === undefined ? m.properties !== undefined || m.fields === undefined : OBJECT_TYPES.has(type);

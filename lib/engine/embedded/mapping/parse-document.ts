@@ -11,7 +11,7 @@ import { documentParsingError } from './errors.js';
 import { checkDataStreamTimestamp } from './data-stream-timestamp.js';
 import { checkNameLength, checkObjectDepth, fieldsCountOf, totalFieldsCount, type MappingLimits } from './mapping-limits.js';
 import { geoShapeField } from './geo-shape.js';
-import { geoPointField } from './geo-point.js';
+import { geoPointField, xyPointValues } from './geo-point.js';
 import { rankFeatureField, rankFeaturesFields } from './rank-feature.js';
 import type { EpochTime } from './instant.js';
 
@@ -277,7 +277,8 @@ class DocumentParser {
 
   private parseValue(value: unknown, mapping: FieldMapping, path: string[], dynamic: DynamicSetting): void {
     if (mapping.type === 'geo_point') return this.addGeoPoint(path.join('.'), mapping, value);
-    if (mapping.type === 'geo_shape') return this.addGeoShape(path.join('.'), mapping, value);
+    if (mapping.type === 'geo_shape' || mapping.type === 'xy_shape') return this.addGeoShape(path.join('.'), mapping, value);
+    if (mapping.type === 'xy_point') return this.addXyPoint(path.join('.'), mapping, value);
     if (mapping.type === 'rank_feature' || mapping.type === 'rank_features') return this.addRankFeatures(path.join('.'), mapping, value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
@@ -414,18 +415,35 @@ class DocumentParser {
     if (field) this.fields.set(fullPath, field);
   }
 
-  /** A geo_shape value (or list of them): validated, its points kept as doc values (mapping/geo-shape.ts). */
+  /**
+   * A geo_shape value (or list of them): validated, its points kept as doc values (mapping/geo-shape.ts).
+   * OpenSearch's xy_shape is kept alike, x and y in longitude's and latitude's places.
+   */
   private addGeoShape(fullPath: string, mapping: FieldMapping, value: unknown): void {
     if (value === null || value === undefined) return;
     try {
-      this.fields.set(fullPath, geoShapeField(value));
+      this.fields.set(fullPath, { ...geoShapeField(value), type: fieldType(mapping) });
     } catch (e) {
       if (mapping.ignore_malformed === true) {
         this.ignored.push(fullPath);
         return;
       }
-      throw documentParsingError(`failed to parse field [${fullPath}] of type [geo_shape]`, { type: 'parse_exception', reason: e instanceof Error ? e.message : String(e) });
+      throw documentParsingError(`failed to parse field [${fullPath}] of type [${fieldType(mapping)}]`, { type: 'parse_exception', reason: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /** An OpenSearch xy_point value (or list of them): Cartesian points, kept as geo_point keeps its (y where latitude is). */
+  private addXyPoint(fullPath: string, mapping: FieldMapping, value: unknown): void {
+    if (value === null || value === undefined) return;
+    const values = xyPointValues(value);
+    if (!values) {
+      if (mapping.ignore_malformed === true) {
+        this.ignored.push(fullPath);
+        return;
+      }
+      throw documentParsingError(`failed to parse field [${fullPath}] of type [xy_point]`);
+    }
+    this.fields.set(fullPath, { type: 'xy_point', terms: [], positions: [], values });
   }
 
   /** A rank_feature value, or each feature of a rank_features object (mapping/rank-feature.ts). */

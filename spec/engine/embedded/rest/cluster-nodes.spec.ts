@@ -97,6 +97,45 @@ describe('embedded engine REST: cluster settings, cluster stats, nodes, search s
     expect(r.indices.mappings.total_field_count).to.be.greaterThan(0);
   });
 
+  it('GET _cluster/stats/{metric}[/{index_metric}]/nodes/{node_id} (OpenSearch 2.18): only the sections asked for', async () => {
+    await es.call('PUT', '/sensor/_doc/1?refresh=true', { message: 'hi' });
+    let r = await es.call('GET', '/_cluster/stats/fs,jvm/nodes/_all');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json).not.to.have.property('indices');
+    expect(Object.keys(r.json.nodes).sort()).to.deep.equal(['count', 'fs', 'jvm', 'versions']);
+    expect(r.json).to.include.keys('_nodes', 'cluster_name', 'cluster_uuid', 'timestamp', 'status');
+
+    r = await es.call('GET', '/_cluster/stats/indices/analysis,mappings/nodes/_all');
+    expect(r.status, r.text).to.equal(200);
+    expect(Object.keys(r.json.indices).sort()).to.deep.equal(['analysis', 'count', 'mappings']);
+    expect(r.json.indices.count).to.equal(1);
+    expect(Object.keys(r.json.nodes).sort()).to.deep.equal(['count', 'versions']);
+
+    r = await es.call('GET', '/_cluster/stats/_all/nodes/_local');
+    expect(r.json.indices).to.include.keys('docs', 'store', 'mappings');
+    expect(r.json.nodes).to.include.keys('os', 'process', 'jvm', 'fs');
+
+    const bad = await es.call('GET', '/_cluster/stats/jvn/nodes/_all');
+    expect(bad.status).to.equal(400);
+    expect(bad.json.error).to.include({ type: 'illegal_argument_exception', reason: 'request [/_cluster/stats/jvn/nodes/_all] contains unrecognized metric: [jvn] -> did you mean [jvm]?' });
+    const notIndices = await es.call('GET', '/_cluster/stats/jvm/docs/nodes/_all');
+    expect(notIndices.status).to.equal(400);
+    expect(notIndices.json.error.reason).to.equal('request [/_cluster/stats/jvm/docs/nodes/_all] contains index metrics [docs] but indices stats not requested');
+    expect((await es.call('GET', '/_cluster/stats/indices/doc/nodes/_all')).status).to.equal(400);
+  });
+
+  it('POST _nodes[/{node_id}]/reload_secure_settings: each selected node answers with its name (no keystore to reload)', async () => {
+    const all = await es.call('POST', '/_nodes/reload_secure_settings');
+    expect(all.status, all.text).to.equal(200);
+    expect(all.json._nodes).to.deep.equal({ total: 1, successful: 1, failed: 0 });
+    const [id] = Object.keys(all.json.nodes);
+    expect(all.json.nodes[id]).to.deep.equal({ name: (await es.call('GET', '/_nodes')).json.nodes[id].name });
+    expect((await es.call('POST', '/_nodes/_all/reload_secure_settings', { secure_settings_password: 'pw' })).json._nodes.successful).to.equal(1);
+    expect((await es.call('POST', '/_nodes/no-such-node/reload_secure_settings')).json._nodes).to.deep.equal({ total: 0, successful: 0, failed: 0 });
+    expect((await es.call('POST', '/_nodes/reload_secure_settings', { password: 'pw' })).status).to.equal(400);
+    expect((await es.call('GET', '/_nodes/reload_secure_settings')).status).to.equal(200); // GET is nodes info for a node or metric so named
+  });
+
   it('GET _nodes[/{node_id}][/{metric}]: the node, its sorted roles, and only the metrics asked for', async () => {
     const all = (await es.call('GET', '/_nodes')).json;
     expect(all._nodes).to.deep.equal({ total: 1, successful: 1, failed: 0 });
@@ -223,10 +262,13 @@ for (const backend of BACKENDS) {
         expect(String(r.headers['content-type'])).to.match(/^text\/plain/);
       }
       expect((await call(gw.url, 'GET', '/_cat/shards/shop?format=json&h=index,prirep,state')).json).to.deep.include({ index: 'shop', prirep: 'p', state: 'STARTED' });
-      for (const p of ['/_nodes', '/_nodes/stats', '/_cluster/stats', '/_cluster/settings', '/shop/_search_shards']) {
+      for (const p of ['/_nodes', '/_nodes/stats', '/_cluster/stats', '/_cluster/stats/jvm/nodes/_all', '/_cluster/stats/indices/docs/nodes/_all', '/_cluster/settings', '/shop/_search_shards']) {
         const r = await call(gw.url, 'GET', p);
         expect(r.status, `${p}: ${r.text}`).to.equal(200);
       }
+      const reload = await call(gw.url, 'POST', '/_nodes/reload_secure_settings');
+      expect(reload.status, reload.text).to.equal(200);
+      expect(reload.json._nodes.successful).to.equal(1);
       const put = await call(gw.url, 'PUT', '/_cluster/settings', { body: { transient: { 'cluster.routing.allocation.enable': 'all' } } });
       expect(put.status, put.text).to.equal(200);
       expect(put.json.acknowledged).to.equal(true);
@@ -237,6 +279,8 @@ for (const backend of BACKENDS) {
         ['GET', '/_cat'], ['GET', '/_cat/health'], ['GET', '/_cat/nodes'], ['GET', '/_cat/master'], ['GET', '/_cat/nodeattrs'],
         ['GET', '/_cat/allocation'], ['GET', '/_cat/thread_pool'], ['GET', '/_cat/templates'], ['GET', '/_cat/tasks'],
         ['GET', '/_nodes'], ['GET', '/_nodes/stats'], ['GET', '/_cluster/stats'], ['GET', '/_cluster/settings'], ['PUT', '/_cluster/settings'],
+        ['GET', '/_cluster/stats/indices/docs/nodes/_all'], ['GET', '/_cluster/stats/fs/nodes/_local'],
+        ['POST', '/_nodes/reload_secure_settings'], ['POST', '/_nodes/_all/reload_secure_settings'],
       ] as const) {
         const r = await call(gw.url, method, p, { auth: scoped, body: method === 'PUT' ? { persistent: { 'cluster.routing.allocation.enable': 'none' } } : undefined });
         expect(r.status, `${method} ${p}: ${r.text}`).to.equal(403);

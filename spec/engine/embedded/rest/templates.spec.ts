@@ -97,3 +97,55 @@ describe('embedded engine REST: index templates', () => {
     expect((await es.call('GET', '/kept-1/_settings')).json['kept-1'].settings.index.number_of_replicas).to.equal('0');
   });
 });
+
+describe('embedded engine REST: simulate index template and simulate index', () => {
+  let es: TestEngine;
+
+  beforeEach(async () => {
+    es = await startEngine();
+    await es.call('PUT', '/_component_template/base', { template: { settings: { number_of_shards: 2 }, mappings: { properties: { ts: { type: 'date' } } } } });
+    await es.call('PUT', '/_index_template/logs', {
+      index_patterns: ['logs-*'], composed_of: ['base'], priority: 5,
+      template: { mappings: { properties: { msg: { type: 'keyword' } } }, aliases: { 'all-logs': {} } },
+    });
+    await es.call('PUT', '/_index_template/everything', { index_patterns: ['*'], priority: 1, template: { settings: { number_of_replicas: 0 } } });
+  });
+  afterEach(() => es.close());
+
+  it('POST _index_template/_simulate/{name}: the stored template composed, and the templates overlapping it', async () => {
+    const r = await es.call('POST', '/_index_template/_simulate/logs');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json).to.deep.equal({
+      template: {
+        settings: { index: { number_of_shards: '2' } },
+        mappings: { properties: { ts: { type: 'date' }, msg: { type: 'keyword' } } },
+        aliases: { 'all-logs': {} },
+      },
+      overlapping: [{ name: 'everything', index_patterns: ['*'] }],
+    });
+    const missing = await es.call('POST', '/_index_template/_simulate/nope');
+    expect(missing.status).to.equal(404);
+    expect(missing.json.error).to.include({ type: 'resource_not_found_exception', reason: 'unable to simulate template [nope] that does not exist' });
+  });
+
+  it('POST _index_template/_simulate with a definition simulates it and stores nothing', async () => {
+    const r = await es.call('POST', '/_index_template/_simulate', { index_patterns: ['logs-*'], priority: 9, composed_of: ['base'], template: { settings: { number_of_replicas: 1 } } });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.template.settings).to.deep.equal({ index: { number_of_shards: '2', number_of_replicas: '1' } });
+    expect(r.json.overlapping.map((t: { name: string }) => t.name).sort()).to.deep.equal(['everything', 'logs']);
+    // no template was stored under `_simulate`
+    expect((await es.call('GET', '/_index_template/_simulate')).status).to.equal(404);
+    expect((await es.call('GET', '/_index_template')).json.index_templates.map((t: { name: string }) => t.name).sort()).to.deep.equal(['everything', 'logs']);
+    expect((await es.call('POST', '/_index_template/_simulate', { priority: 1 })).status).to.equal(400);
+  });
+
+  it('POST _index_template/_simulate_index/{index}: what a new index so named would take', async () => {
+    const r = await es.call('POST', '/_index_template/_simulate_index/logs-2024');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.template.mappings).to.deep.equal({ properties: { ts: { type: 'date' }, msg: { type: 'keyword' } } });
+    expect(r.json.overlapping).to.deep.equal([{ name: 'everything', index_patterns: ['*'] }]);
+    await es.call('DELETE', '/_index_template/everything');
+    expect((await es.call('POST', '/_index_template/_simulate_index/other')).json).to.deep.equal({});
+    expect((await es.call('GET', '/logs-2024')).status).to.equal(404);
+  });
+});

@@ -1,9 +1,11 @@
 import os from 'node:os';
+import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { NODE_ROLES, percentOf } from '../../node/index.js';
 import { mappedFields, runtimeFields } from '../mapped-fields.js';
 import { numberOfShards } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { unrecognizedMessage } from '../unknown-field.js';
 import { ES_VERSION, clusterHealth } from './cluster.js';
 import { STATS_SECTIONS, statsInputOf } from './stats.js';
 
@@ -58,7 +60,8 @@ function mappingStats(open: IndexHandle[]): Json {
 }
 
 /** `GET _cluster/stats`: indices (count, shards, docs, store, mappings…) and the one node's figures, in ES's shape. */
-async function clusterStats(_req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+async function clusterStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const filter = metricFilter(req);
   const open = ctx.indices.all().filter((h) => h.isOpen);
   const input = statsInputOf(open, ctx);
   const f = await ctx.node.figures();
@@ -145,7 +148,51 @@ async function clusterStats(_req: RestRequest, ctx: EngineContext): Promise<Rest
       repositories: {},
     },
   };
+  if (filter) applyMetricFilter(body, filter);
   return { status: 200, body };
+}
+
+/** OpenSearch 2.18's metric groups of `_cluster/stats/{metric}[/{index_metric}]/nodes/{node_id}`. */
+const CLUSTER_STATS_METRICS = ['os', 'jvm', 'fs', 'process', 'ingest', 'plugins', 'network_types', 'discovery_types', 'packaging_types', 'indices'];
+const CLUSTER_STATS_INDEX_METRICS = ['shards', 'docs', 'store', 'fielddata', 'query_cache', 'completion', 'segments', 'analysis', 'mappings'];
+
+/** The metrics and index metrics a request's path names (undefined: every section), checked as OpenSearch does. */
+function metricFilter(req: RestRequest): { metrics: string[]; indexMetrics: string[] } | undefined {
+  if (req.pathParams.metric === undefined) return undefined;
+  const split = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const metrics = split(req.pathParams.metric);
+  const indexMetrics = split(req.pathParams.index_metric);
+  if (metrics.includes('_all')) {
+    if (metrics.length > 1) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains _all and individual metrics [${req.pathParams.metric}]`);
+  } else {
+    const invalid = metrics.filter((m) => !CLUSTER_STATS_METRICS.includes(m));
+    if (invalid.length) throw new EsError(400, 'illegal_argument_exception', unrecognizedMessage(req.path, invalid, CLUSTER_STATS_METRICS, 'metric'));
+  }
+  const all = metrics.includes('_all');
+  if (indexMetrics.length && !all && !metrics.includes('indices')) {
+    throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains index metrics [${req.pathParams.index_metric}] but indices stats not requested`);
+  }
+  if (!indexMetrics.includes('_all')) {
+    const invalid = indexMetrics.filter((m) => !CLUSTER_STATS_INDEX_METRICS.includes(m));
+    if (invalid.length) throw new EsError(400, 'illegal_argument_exception', unrecognizedMessage(req.path, invalid, CLUSTER_STATS_INDEX_METRICS, 'index metric'));
+  }
+  return {
+    metrics: all ? CLUSTER_STATS_METRICS : metrics,
+    indexMetrics: !indexMetrics.length || indexMetrics.includes('_all') ? CLUSTER_STATS_INDEX_METRICS : indexMetrics,
+  };
+}
+
+/** Keeps the sections asked for: `indices` (its count and the index metrics) and, of `nodes`, its count and versions and the metrics. */
+function applyMetricFilter(body: Json, filter: { metrics: string[]; indexMetrics: string[] }): void {
+  const indices = body.indices as Json;
+  if (filter.metrics.includes('indices')) {
+    for (const key of Object.keys(indices)) if (key !== 'count' && !filter.indexMetrics.includes(key)) delete indices[key];
+  } else {
+    delete body.indices;
+  }
+  const nodes = body.nodes as Json;
+  for (const key of Object.keys(nodes)) if (key !== 'count' && key !== 'versions' && !filter.metrics.includes(key)) delete nodes[key];
+  delete body.snapshots;
 }
 
 export const clusterStatsRoutes: Route[] = [

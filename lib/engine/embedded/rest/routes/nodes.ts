@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import { EsError } from '../../../../errors/index.js';
 import { percentOf, threadPools, type NodeFigures } from '../../node/index.js';
 import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
+import { requireBody } from '../body.js';
 import { booleanParam, integerParam } from '../params.js';
 import { timeValue } from './search-target.js';
 import { unrecognizedMessage } from '../unknown-field.js';
@@ -298,7 +299,24 @@ function nodesHotThreads(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, text: `${header}   Hot threads at ${at}, interval=${interval}, busiestThreads=${threads}, ignoreIdleThreads=${ignoreIdle}:\n   \n` };
 }
 
+/**
+ * `POST _nodes[/{node_id}]/reload_secure_settings`: the node reloads its secure settings. The
+ * engine keeps none (no keystore, no reloadable plugin), so each selected node answers with its
+ * name alone, as a node that reloaded without error; `secure_settings_password` must be a string.
+ */
+function reloadSecureSettings(req: RestRequest, ctx: EngineContext): RestResponse | Promise<RestResponse> {
+  const body = req.body.trim() ? requireBody(req) : {};
+  for (const k of Object.keys(body)) {
+    if (k !== 'secure_settings_password') throw new EsError(400, 'x_content_parse_exception', `[1:2] [reload_secure_settings] unknown field [${k}]`);
+  }
+  if (body.secure_settings_password !== undefined && typeof body.secure_settings_password !== 'string') {
+    throw new EsError(400, 'x_content_parse_exception', '[1:29] [reload_secure_settings] failed to parse field [secure_settings_password]');
+  }
+  return nodesResponse(ctx, list(req.pathParams.node_id), () => ({ name: ctx.node.name }));
+}
+
 export const nodesRoutes: Route[] = [
+  { id: 'nodes.reload_secure_settings', handler: reloadSecureSettings },
   { id: 'nodes.hot_threads', handler: nodesHotThreads },
   { id: 'nodes.usage', handler: nodesUsage },
   { id: 'nodes.info', handler: nodesInfo },

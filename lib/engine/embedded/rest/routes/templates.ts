@@ -55,7 +55,16 @@ async function deleteLegacyTemplate(req: RestRequest, ctx: EngineContext): Promi
   return ACK;
 }
 
+/** `POST _index_template/_simulate[/{name}]` and `POST _index_template/_simulate_index/{index}`. */
+function simulateTemplate(req: RestRequest, ctx: EngineContext): RestResponse {
+  const templates = ctx.indices.templates;
+  if (req.path.startsWith('/_index_template/_simulate_index/')) return { status: 200, body: templates.simulateIndex(req.pathParams.name) };
+  const body = req.body.trim() ? requireBody(req) : undefined;
+  return { status: 200, body: templates.simulateTemplate(req.pathParams.name, body) };
+}
+
 export const templateRoutes: Route[] = [
+  { id: 'indices.simulate_template', handler: simulateTemplate },
   { id: 'indices.put_index_template', handler: putIndexTemplate },
   { id: 'indices.get_index_template', handler: getIndexTemplates },
   { id: 'indices.delete_index_template', handler: deleteIndexTemplate },

@@ -12,7 +12,7 @@ export interface FieldSource {
 
 const STRING_TYPES = new Set(['text', 'keyword', 'constant_keyword', 'wildcard', 'match_only_text', 'search_as_you_type']);
 /** Types ES leaves out when `*` stands for "all fields" (no text search on them). */
-const NOT_SEARCHABLE = new Set(['object', 'nested', 'geo_point', 'geo_shape', 'point', 'shape', 'binary', 'completion', 'dense_vector',
+const NOT_SEARCHABLE = new Set(['object', 'nested', 'geo_point', 'geo_shape', 'xy_point', 'xy_shape', 'point', 'shape', 'binary', 'completion', 'dense_vector',
   'sparse_vector', 'rank_feature', 'rank_features', 'histogram', 'percolator', 'join', 'alias', 'flattened', 'token_count']);
 
 function collect(props: Record<string, FieldMapping> | undefined, prefix: string, out: Map<string, FieldMapping>): void {

@@ -23,6 +23,11 @@ export function geoShapeApplies(q: Extract<Query, { type: 'geo_shape' }>, mappin
     throw shardError(q.query === 'geo_polygon' ? `failed to find geo_point field [${q.field}]` : `failed to find type for field [${q.field}]`);
   }
   const type = fieldType(mapping);
+  if (q.query === 'xy_shape') {
+    if (type === 'xy_point' || type === 'xy_shape') return true;
+    throw shardError(`Field [${q.field}] of type [${type}] does not support [xy_shape] queries`);
+  }
+  if (type === 'xy_point' || type === 'xy_shape') throw shardError(`Field [${q.field}] of type [${type}] does not support [geo_shape] queries`);
   if (type === 'geo_point') return true;
   if (q.query === 'geo_polygon') throw shardError(`field [${q.field}] is not a geo_point field`);
   if (type === 'geo_shape') return true;

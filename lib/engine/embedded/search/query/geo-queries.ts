@@ -93,15 +93,20 @@ export const geoBoundingBox: QueryType<'geo_bounding_box'> = {
 
 export const geoShape: QueryType<'geo_shape'> = {
   ...geoLeaf('geo_shape'),
-  parsedFrom: ['geo_shape', 'geo_polygon'],
+  parsedFrom: ['geo_shape', 'geo_polygon', 'xy_shape'],
   parse(body, name) {
     if (name === 'geo_polygon') return { type: 'geo_shape', ...parseGeoPolygonQuery(body), relation: 'intersects', query: 'geo_polygon' };
+    if (name === 'xy_shape') return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'xy_shape' };
     return { type: 'geo_shape', ...parseGeoShapeQuery(body), query: 'geo_shape' };
   },
-  /** The documents whose points relate to the shape, a constant score. */
+  /**
+   * The documents whose points relate to the shape, a constant score: the boost, or 0 as OpenSearch 2
+   * scores its geo_shape and xy_shape queries (its documented answers: `_score: 0`, `max_score: 0`).
+   */
   *execute(q, x, scoring) {
     if (!geoShapeApplies(q, x.mappings)) return ScoredDocs.empty();
-    return yield* byDocValues(q.field, x, scoring ? q.boost : 0, (vs) => pointsRelate(vs, q.shape, q.relation));
+    const score = scoring && q.query !== 'xy_shape' && !(x.legacyBm25 && q.query === 'geo_shape') ? q.boost : 0;
+    return yield* byDocValues(q.field, x, score, (vs) => pointsRelate(vs, q.shape, q.relation));
   },
   matches: (q, e) => geoShapeApplies(q, e.mappings) && pointsRelate(e.fields.get(q.field)?.values ?? [], q.shape, q.relation),
 };

@@ -109,8 +109,8 @@ export type Query =
     }
   | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
-  /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`). */
-  | { type: 'geo_shape'; field: string; shape: GeoShape; relation: GeoRelation; ignoreUnmapped: boolean; query: 'geo_shape' | 'geo_polygon'; boost: number }
+  /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`; OpenSearch's xy_shape the same over xy_point and xy_shape fields). */
+  | { type: 'geo_shape'; field: string; shape: GeoShape; relation: GeoRelation; ignoreUnmapped: boolean; query: 'geo_shape' | 'geo_polygon' | 'xy_shape'; boost: number }
   /** A span query (span-queries.ts), lowered to an interval source against the mappings; `field` is the one it reports. */
   | { type: 'span'; field: string; span: SpanQuery; boost: number }
   /** Ordered/unordered proximity rules over a text field's positions (intervals.ts). */
