@@ -17,7 +17,8 @@ export function parseOrder(raw: unknown, aggName: string, subs: AggNode[]): Orde
     for (const [path, dir] of Object.entries(item)) {
       const d = String(dir).toLowerCase();
       if (d !== 'asc' && d !== 'desc') throw new EsError(400, 'parsing_exception', `Unknown order direction [${String(dir)}]`, { line: 1, col: 1 });
-      const p = path === '_term' ? '_key' : path;
+      // `_term` and `_time`, 7.x's deprecated names of `_key` (kept by Elasticsearch 8 for REST compatibility with 7)
+      const p = path === '_term' || path === '_time' ? '_key' : path;
       if (p !== '_key' && p !== '_count') validatePath(p, aggName, subs);
       out.push({ path: p, asc: d === 'asc' });
     }

@@ -187,14 +187,15 @@ export const histogram: AggregationType<HistogramParams> = {
     const p = node.params;
     let src = resolveSource(docs, { ...p.source, valueType: p.source.valueType ?? 'double' }, ctx);
     const rounding = numericRounding(p);
+    const num = (v: unknown) => (v === undefined ? undefined : Number(v));
+    const hard: [number | undefined, number | undefined] | undefined = p.hardBounds && [num(p.hardBounds.min), num(p.hardBounds.max)];
     const rangeType = rangeFieldType(docs, p.source.field);
-    if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, undefined, rounding);
+    if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, undefined, rounding, hard);
     if (!src.unmapped && (src.kind === 'bytes' || src.kind === 'ip')) {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [histogram]`);
     }
-    const num = (v: unknown) => (v === undefined ? undefined : Number(v));
     const buckets = buildBuckets(node, docs, ctx, src, rounding,
-      { ext: p.extendedBounds && [num(p.extendedBounds.min), num(p.extendedBounds.max)], hard: p.hardBounds && [num(p.hardBounds.min), num(p.hardBounds.max)] },
+      { ext: p.extendedBounds && [num(p.extendedBounds.min), num(p.extendedBounds.max)], hard },
       (k) => (p.source.format !== undefined || src.kind === 'date' ? src.format.asString(k) : undefined));
     return { typed: 'histogram', body: keyedBody(buckets, p.keyed, (b) => (b.key_as_string as string | undefined) ?? javaDouble(b.key as number)) };
   },
@@ -301,11 +302,19 @@ export const dateHistogram: AggregationType<DateHistogramParams> = {
     const zone = parseTimeZone(p.timeZone);
     const rounding = dateRounding(p.interval, zone, p.offset);
     const rangeType = rangeFieldType(docs, p.source.field);
-    if (rangeType) src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, p.timeZone, rounding);
+    const boundsFormat = () => src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
+    if (rangeType) {
+      const f = boundsFormat();
+      const hard: [number | undefined, number | undefined] | undefined = p.hardBounds && [
+        p.hardBounds.min === undefined ? undefined : f.parse(p.hardBounds.min, ctx.now, false),
+        p.hardBounds.max === undefined ? undefined : f.parse(p.hardBounds.max, ctx.now, false),
+      ];
+      src = rangeBucketSource(src, docs, rangeType, p.source.field!, p.source.format, p.timeZone, rounding, hard);
+    }
     if (!src.unmapped && src.kind !== 'date' && src.kind !== 'long' && src.kind !== 'double') {
       throw new EsError(400, 'illegal_argument_exception', `Field [${p.source.field}] of type [keyword] is not supported for aggregation [date_histogram]`);
     }
-    const fmt = src.format.dateFormatter ?? new DateFormatter(p.source.format ?? DEFAULT_DATE_FORMAT, zone);
+    const fmt = boundsFormat();
     const date = (v: unknown, up: boolean) => (v === undefined ? undefined : fmt.parse(v, ctx.now, up));
     const buckets = buildBuckets(node, docs, ctx, src, rounding,
       {

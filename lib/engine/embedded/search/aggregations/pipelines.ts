@@ -6,7 +6,7 @@ import {
 } from '../../painless/index.js';
 import { pathValue } from './bucket-order.js';
 import { isObject, type AggContext, type AggNode, type AggOutput, type AggregationType } from './types.js';
-import { decimalFormat } from './values-source.js';
+import { decimalFormat } from '../decimal-format.js';
 import { unknownField } from './unknown-field.js';
 
 interface PipelineParams {

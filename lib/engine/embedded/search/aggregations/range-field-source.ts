@@ -30,11 +30,17 @@ export function refuseRangeField(docs: DocSet, field: string | undefined, aggreg
   if (type !== undefined) throw new EsError(400, 'illegal_argument_exception', `Field [${field}] of type [${type}] is not supported for aggregation [${aggregation}]`);
 }
 
-/** The source with each document's intervals replaced by the bucket keys they cover (at most `limit` per document). */
+/**
+ * The source with each document's intervals replaced by the bucket keys they cover (at most
+ * `limit` per document). `hardBounds` clips each interval first, as ES's RangeHistogramAggregator
+ * takes max(from, min) and min(to, max): an interval open at one end (from or to the type's
+ * extreme) then covers the bounded buckets only.
+ */
 export function rangeBucketSource(
   src: ResolvedSource, docs: DocSet, type: string, field: string, format: string | undefined, timeZone: unknown,
-  rounding: { round(v: number): number; next(k: number): number }, limit = 65_536,
+  rounding: { round(v: number): number; next(k: number): number }, hardBounds?: readonly [number | undefined, number | undefined], limit = 65_536,
 ): ResolvedSource {
+  const [min, max] = hardBounds ?? [undefined, undefined];
   const values: Array<Map<number, Value[]> | undefined> = docs.map((seg, si) => {
     const dv = src.values[si];
     if (!dv) return undefined;
@@ -44,9 +50,14 @@ export function rangeBucketSource(
       if (!pairs) continue;
       const keys = new Set<number>();
       for (let i = 0; i + 1 < pairs.length; i += 2) {
-        const lo = Number(pairs[i]);
-        const hi = Number(pairs[i + 1]);
-        for (let k = rounding.round(lo); k <= hi && keys.size < limit; k = rounding.next(k)) keys.add(k);
+        const lo = min === undefined ? Number(pairs[i]) : Math.max(Number(pairs[i]), min);
+        const hi = max === undefined ? Number(pairs[i + 1]) : Math.min(Number(pairs[i + 1]), max);
+        // past 2^53 a step may not move the key (an open end at the type's extreme): stop there
+        for (let k = rounding.round(lo), n: number; k <= hi && keys.size < limit; k = n) {
+          keys.add(k);
+          n = rounding.next(k);
+          if (!(n > k)) break;
+        }
       }
       out.set(ord, [...keys].sort((a, b) => a - b));
     }

@@ -2,6 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { noteFielddataLoaded } from '../../indices/index.js';
 import { DEFAULT_DATE_FORMAT, INTEGER_TYPES, NUMERIC_TYPES, fieldType, parseTimeZone, resolveFieldMapping, type FieldMapping, type TimeZone } from '../../mapping/index.js';
+import { decimalFormat } from '../decimal-format.js';
 import { DateFormatter } from './date-formatter.js';
 import { MillisOfNanos } from './millis-of-nanos.js';
 import { UnsignedLongValues } from './unsigned-long-values.js';
@@ -147,28 +148,6 @@ export function valueFormat(kind: ValueKind, mapping: FieldMapping | undefined, 
   if (kind === 'boolean') return { kind, asString: (v) => (Number(v) !== 0 ? 'true' : 'false') };
   if (format !== undefined && (kind === 'long' || kind === 'double')) return { kind, asString: (v) => decimalFormat(Number(v), format) };
   return { kind, asString: () => undefined };
-}
-
-/** java.text.DecimalFormat for the usual patterns ("0.00", "#,##0.0", "000"). */
-export function decimalFormat(n: number, pattern: string): string {
-  if (!Number.isFinite(n)) return n > 0 ? '∞' : n < 0 ? '-∞' : 'NaN';
-  const [intPart, fracPart = ''] = pattern.split('.');
-  const minFrac = (fracPart.match(/0/g) ?? []).length;
-  const maxFrac = minFrac + (fracPart.match(/#/g) ?? []).length;
-  const minInt = (intPart.match(/0/g) ?? []).length;
-  const grouping = intPart.includes(',') ? intPart.length - intPart.lastIndexOf(',') - 1 : 0;
-  // HALF_EVEN rounding, as DecimalFormat's default.
-  const factor = 10 ** maxFrac;
-  const scaled = Math.abs(n) * factor;
-  const floor = Math.floor(scaled);
-  const diff = scaled - floor;
-  const rounded = diff > 0.5 + 1e-9 ? floor + 1 : diff < 0.5 - 1e-9 ? floor : floor % 2 === 0 ? floor : floor + 1;
-  let [i, f = ''] = (rounded / factor).toFixed(maxFrac).split('.');
-  while (f.length > minFrac && f.endsWith('0')) f = f.slice(0, -1);
-  i = i.replace(/^0+/, '').padStart(minInt, '0');
-  if (grouping > 0) i = i.replace(new RegExp(`\\B(?=(\\d{${grouping}})+(?!\\d))`, 'g'), ',');
-  const body = f ? `${i}.${f}` : i;
-  return (n < 0 && rounded !== 0 ? '-' : '') + (body === '' ? '0' : body);
 }
 
 /** A `missing` value converted to the field's kind (dates parsed with the field's format). */

@@ -10,6 +10,7 @@ import {
 import { isSingleGeoPoint, parseGeoPoint } from '../../mapping/geo-point.js';
 import { fielddataDisabled, float32Text } from '../sort/index.js';
 import { javaDouble } from '../aggregations/bucket-order.js';
+import { decimalFormat } from '../decimal-format.js';
 import type { FieldAndFormat } from './field-and-format.js';
 import { leafFields, readLeaf, valuesAtPath, type LeafField } from './leaf-fields.js';
 
@@ -286,7 +287,7 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
       const format = req.format ?? dateFormatOf(leaf.mapping);
       out[name] = sorted.map((v) => formatDate(v as EpochTime, format));
     } else if (req.format !== undefined && NUMERIC_TYPES.has(type)) {
-      out[name] = sorted.map((n) => formatNumber(n as number, req.format!));
+      out[name] = sorted.map((n) => decimalFormat(n as number, req.format!));
     } else out[name] = sorted;
   }
   return out;
@@ -307,16 +308,3 @@ function exactLongs(values: unknown[]): Array<number | bigint> {
   return out.map((b) => (b >= -(2n ** 53n) && b <= 2n ** 53n ? Number(b) : b));
 }
 
-/** A `DecimalFormat`-style pattern such as `#.0` or `0.00` applied to a number. */
-function formatNumber(n: number, pattern: string): string {
-  const dot = pattern.indexOf('.');
-  if (dot < 0) return String(Math.round(n));
-  const decimals = pattern.slice(dot + 1);
-  const min = (decimals.match(/0/g) ?? []).length;
-  const max = decimals.length;
-  let s = n.toFixed(max);
-  if (max > min) s = s.replace(new RegExp(`0{1,${max - min}}$`), '');
-  if (s.endsWith('.')) s = s.slice(0, -1);
-  if (pattern.startsWith('#') && s.startsWith('0.')) s = s.slice(1);
-  return s;
-}

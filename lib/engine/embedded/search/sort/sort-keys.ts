@@ -95,6 +95,14 @@ export function fielddataDisabled(field: string): EsError {
   );
 }
 
+/**
+ * Sorting or aggregating on `_id` (ES 8's IdFieldMapper: fielddata on _id is off unless the
+ * cluster setting indices.id_field_data.enabled turns it on, which the engine does not offer).
+ */
+export function idFielddataDisabled(): EsError {
+  return illegal('Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled');
+}
+
 function missingRender(type: string, placementLast: boolean, ascending: boolean): unknown {
   // Lucene substitutes the extreme value of the type for a missing numeric value.
   const high = placementLast === ascending;
@@ -226,6 +234,7 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
         parseAfter: (v) => String(v),
       };
     }
+    if (spec.field === '_id') throw idFielddataDisabled();
     const mapping = resolveFieldMapping(handle.mappings, spec.field);
     if (!mapping && spec.unmappedType === undefined && !mappedSomewhere(spec.field)) {
       throw new EsError(400, 'query_shard_exception', `No mapping found for [${spec.field}] in order to sort on`, { index_uuid: handle.uuid, index: handle.name });
