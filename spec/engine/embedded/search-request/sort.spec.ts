@@ -159,4 +159,18 @@ describe('embedded engine: sort, search_after, result window', () => {
     const multi = await es.call('POST', '/ips/_search', { size: 0, query: { term: { _id: 'both' } }, aggs: { m: { multi_terms: { terms: [{ field: 'ip' }, { field: 'ip' }] } } } });
     expect(multi.json.aggregations.m.buckets.map((b: { key: string[] }) => b.key.join(' '))).to.deep.equal(['::2 ::2', '::2 192.168.0.9', '192.168.0.9 ::2', '192.168.0.9 192.168.0.9']);
   });
+
+  it('numeric_type long casts a floating-point field\'s values toward zero (sort values and order)', async () => {
+    await es.call('PUT', '/scaled', { mappings: { properties: { number: { type: 'scaled_float', scaling_factor: 100 }, f: { type: 'double' } } } });
+    const lines: unknown[] = [];
+    [{ number: 1, f: 1.9 }, { number: 1.53, f: 1.2 }, { number: -2.1, f: -2.7 }].forEach((d, i) => lines.push({ index: { _index: 'scaled', _id: String(i + 1) } }, d));
+    await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
+    let r = await es.call('POST', '/scaled/_search', { size: 1, sort: { number: { order: 'asc', numeric_type: 'long' } } });
+    expect(r.json.hits.hits[0]._id).to.equal('3');
+    expect(r.json.hits.hits[0].sort).to.deep.equal([-2]);
+    r = await es.call('POST', '/scaled/_search', { sort: [{ f: { order: 'desc', numeric_type: 'long' } }, { number: 'asc' }] });
+    expect(r.json.hits.hits.map((h: { sort: unknown[] }) => h.sort)).to.deep.equal([[1, 1], [1, 1.53], [-2, -2.1]]);
+    r = await es.call('POST', '/scaled/_search', { size: 1, sort: { number: { order: 'asc' } } });
+    expect(r.json.hits.hits[0].sort).to.deep.equal([-2.1]);
+  });
 });

@@ -4,6 +4,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, hasDocValues, isIndexed, NUMERIC_TYPES, OBJECT_TYPES, type FieldMapping } from '../../mapping/index.js';
 import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
+import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { resolveIndices } from './resolve.js';
 
@@ -70,9 +71,12 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   const wanted = (name: string) => patterns.some((p) => simpleMatch(p, name));
   const byField = new Map<string, Map<string, { cap: Capability; indices: string[] }>>();
   const perIndex = handles.map((h) => ({ h, fields: indexFields(h) }));
+  // Elasticsearch reports a field's family type: match_only_text is of the text family (OpenSearch 2 names its own type)
+  const families = !speaksOpenSearch(req, ctx);
   for (const { h, fields } of perIndex) {
-    for (const [name, cap] of fields) {
+    for (const [name, own] of fields) {
       if (!wanted(name)) continue;
+      const cap = families && own.type === 'match_only_text' ? { ...own, type: 'text' } : own;
       let types = byField.get(name);
       if (!types) byField.set(name, (types = new Map()));
       const key = `${cap.type}/${cap.searchable}/${cap.aggregatable}`;

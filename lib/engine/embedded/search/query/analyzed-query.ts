@@ -19,7 +19,7 @@ import type { FullTextOptions, PhrasePath, Query } from './query.js';
 import { fuzzyPattern, prefixPattern } from './term-patterns.js';
 import { isTokenGraph, TokenGraph, type GraphPath } from './token-graph.js';
 
-const BM25_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type', 'keyword', 'constant_keyword', 'wildcard']);
+const BM25_TYPES = new Set(['text', 'search_as_you_type', 'keyword', 'constant_keyword', 'wildcard']);
 const NO_MATCH: Query = { type: 'match_none' };
 
 /** Analyzed text grouped by position: [[terms at pos 0], [terms at pos 1]…] with their positions. */

@@ -293,7 +293,7 @@ export function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exe
   const useBm25 = scores !== 'boost' && scoredByBm25(fi.type);
   const acc = takeAccumulator(x.index);
   for (const c of chosen) {
-    const termBoost = f(q.boost * c.boost);
+    const termBoost = fi.type === 'match_only_text' ? q.boost : f(q.boost * c.boost);
     const termIdf = scores === 'blended_freqs' ? blendedIdf : scores === 'bm25' ? idf(liveDocFreq(fi, c.tid, x), fi.docCount) : 0;
     const b = new DocSetBuilder(fi.postingsCount(c.tid));
     yield* termDocs(fi, c.tid, x, { weight: f(termBoost * termIdf), bm25: useBm25, constant: termBoost }, b);
@@ -329,7 +329,9 @@ export function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring:
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);
-  for (const ord of ords) out.add(ord, scoring ? bm25(weight, freqs.get(ord)!, cache[normOf(fi, ord)]) : 0);
+  // match_only_text scores every query its boost (ES and OpenSearch: constant scores)
+  const constant = fi.type === 'match_only_text';
+  for (const ord of ords) out.add(ord, !scoring ? 0 : constant ? q.boost : bm25(weight, freqs.get(ord)!, cache[normOf(fi, ord)]));
   return out.build();
 }
 

@@ -197,7 +197,11 @@ export function rewriteIntervals(q: Extract<Query, { type: 'intervals' }>, ctx: 
 export function rewriteSpan(q: Extract<Query, { type: 'span' }>, ctx: RewriteContext): Query {
   if (!resolveFieldMapping(ctx.mappings, q.field)) return NONE;
   const analysis: SpanAnalysis = {
-    term: (field, value) => keywordValue(field, value, ctx),
+    term: (field, value) => {
+      // ES's SpanTermQueryBuilder refuses a field indexed without positions
+      if (resolveFieldMapping(ctx.mappings, field)?.type === 'match_only_text') throw new EsError(400, 'illegal_argument_exception', `Span term query requires position data, but field ${field} was indexed without position data`);
+      return keywordValue(field, value, ctx);
+    },
     multiTerm: (match) => multiTermSource(match, (field, value) => keywordValue(field, value, ctx), (field) => {
       const mapping = resolveFieldMapping(ctx.mappings, field);
       if (!mapping || match.type !== 'range') return undefined;

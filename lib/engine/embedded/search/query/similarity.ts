@@ -41,8 +41,8 @@ export function bm25(weight: number, freq: number, normInverse: number): number 
 export const BM25_K1 = K1;
 export const BM25_B = B;
 
-/** Field types whose terms BM25 scores (others score their boost, constant). */
-const SCORED_BY_BM25 = new Set(['text', 'match_only_text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
+/** Field types whose terms BM25 scores (others score their boost, constant: match_only_text's every query, as ES and OpenSearch document). */
+const SCORED_BY_BM25 = new Set(['text', 'keyword', 'constant_keyword', 'wildcard', 'search_as_you_type']);
 
 export function scoredByBm25(fieldType: string): boolean {
   return SCORED_BY_BM25.has(fieldType);

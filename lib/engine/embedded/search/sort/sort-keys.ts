@@ -121,7 +121,9 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
   if (!isNumeric && (mode === 'sum' || mode === 'avg' || mode === 'median')) {
     throw illegal(`only supported on numeric fields: sort mode [${mode}] on field [${spec.field}]`);
   }
-  const integer = INTEGER_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
+  // `numeric_type: long` on a floating-point field casts each value to a long (toward zero), as ES's doc values do
+  const castToLong = spec.numericType === 'long' && NUMERIC_TYPES.has(type) && !INTEGER_TYPES.has(type);
+  const integer = castToLong || INTEGER_TYPES.has(type) || type === 'date' || type === 'date_nanos' || type === 'boolean';
   const fi = mapping ? handle.inverted?.field(spec.field) : undefined;
   const dates = type === 'date' || type === 'date_nanos' ? dateKeys(spec, type, mapping) : undefined;
   // ips order by their 16-byte form (IPv4 as ::ffff:a.b.c.d), as Elasticsearch's doc values do
@@ -141,7 +143,7 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
       if (exact !== undefined) return exact;
       const n = typeof value === 'number' ? value : Number(value);
       if (Number.isNaN(n)) throw illegal(`For input string: "${String(value)}"`);
-      return n;
+      return castToLong ? Math.trunc(n) : n;
     }
     return String(value);
   };
@@ -160,14 +162,14 @@ function fieldSort(spec: Extract<SortSpec, { kind: 'field' }>, handle: IndexHand
       const values = fi?.docValues.view(ord); // reused array: read here, not kept
       if (!values || values.length === 0) return missingKey;
       if (ips) return pick(values.map((v) => ipOrderKey(String(v)) ?? String(v)), mode, false);
-      const picked = pick(values, mode, integer);
+      const picked = pick(castToLong ? values.map((v) => (typeof v === 'number' ? Math.trunc(v) : v)) : values, mode, integer);
       return dates ? dates.key(picked as number | bigint) : picked;
     },
     render(key) {
       if (key === null) return renderMissing;
       if (ips && typeof key === 'string') return ipOfOrderKey(key);
       if (dates && spec.format !== undefined && typeof key !== 'string') return formatDate(key, spec.format);
-      if ((type === 'float' || type === 'half_float') && typeof key === 'number') return float32Text(key);
+      if ((type === 'float' || type === 'half_float') && typeof key === 'number' && !castToLong) return float32Text(key);
       return key;
     },
     parseAfter: parseValue,
