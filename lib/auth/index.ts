@@ -13,7 +13,7 @@ export {
   type CredentialRoutesOptions,
 } from './credentials/index.js';
 export { Authorizer, type RequestOrigin } from './authorizer.js';
-export { checkSystemIndices, systemIndexGuard } from './system-index-guard.js';
+export { checkSystemIndices, systemIndexGuard, withoutSystemIndices } from './system-index-guard.js';
 export { RateLimits } from './rate-limits.js';
 export { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
 export type { GatewayState } from './gateway-state.js';

@@ -1,6 +1,6 @@
 import type { Dispatch, Interceptor } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
-import type { Classification } from '../request/index.js';
+import type { Classification, GatewayRequest } from '../request/index.js';
 import { isSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX } from './classify/index.js';
 
 /**
@@ -44,6 +44,33 @@ function systemIndexReached(info: Classification): string | undefined {
   }
   if (info.allIndices && hiddenReach()) return '_all';
   return undefined;
+}
+
+/** The exclusion that keeps a list's wildcards off the gateway's system indices. */
+const SYSTEM_EXCLUSION = `-${SYSTEM_INDEX_PREFIX}*`;
+
+/**
+ * A request whose wildcards (or every index) reach the gateway's system indices only because it
+ * expands hidden indices (`GET /_field_caps?expand_wildcards=all`, `POST /*\/_cache/clear?expand_wildcards=all`),
+ * and whose path alone names its indices: the path's segments with the system indices excluded
+ * (`*,-.gateway-*`), the request its caller could have written, which `checkSystemIndices`
+ * accepts. Undefined for any other request — one that names a system index, or names indices
+ * elsewhere than in its path (a body, a parameter), is refused as before.
+ */
+export function withoutSystemIndices(req: GatewayRequest): readonly string[] | undefined {
+  const info = req.info;
+  const slot = info.slot;
+  if (!info.expandsHidden || !slot || slot.holds === 'aliases' || info.sources.some((s) => s.from !== 'path')) return undefined;
+  const reached = systemIndexReached(info);
+  if (reached === undefined || (reached !== '_all' && !info.indices.includes(reached)) || reached.startsWith('.') || isSystemIndex(reached)) return undefined;
+  const segments = [...req.segments];
+  if (slot.insert) segments.splice(slot.segment, 0, `*,${SYSTEM_EXCLUSION}`);
+  else {
+    // `_all` in a list is a name, not every index: it is written as the wildcard it stands for
+    const list = segments[slot.segment].split(',').map((e) => (e === '_all' ? '*' : e));
+    segments[slot.segment] = [...list, SYSTEM_EXCLUSION].join(',');
+  }
+  return segments;
 }
 
 /** Does the pattern match every name that starts with `.gateway-`? */

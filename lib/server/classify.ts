@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { eventLoopTurn } from '../cooperative/index.js';
 import type { Context, Middleware, Next } from 'koa';
-import { checkSystemIndices } from '../auth/index.js';
+import { checkSystemIndices, withoutSystemIndices } from '../auth/index.js';
 import { prepareBody, readRequest, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
-import { bufferTextPieces, hasBody, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
+import { bufferTextPieces, hasBody, pathOfSegments, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';
 import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
 
@@ -19,7 +19,8 @@ type GatewayContext = Context & { state: GatewayState };
  * needs the body; if so the body is read here, and what it read (rebuilt: NDJSON lines, JSON
  * re-serialized) replaces the body for every later step and for the engine — what is forwarded is
  * exactly what was authorized. A large body is read ahead in pieces (`prepareBody`), so that it
- * does not hold the event loop. The gateway's system indices are refused here for every principal.
+ * does not hold the event loop. The gateway's system indices are refused here for every principal
+ * (a path's wildcards that reach them only through `expand_wildcards` are narrowed to exclude them).
  */
 /**
  * `sameParser`: the engine parses JSON as the classifier does and takes parsed bodies (see `prepareBody`).
@@ -51,6 +52,13 @@ export function classify(maxContentLength: number, sameParser = false, templates
     // a body spelled in the URL (`source`) is the request's body from the edge's first step on
     const sentBody = hasBody(ctx);
     const read = readRequest({ method: ctx.method, target, sentBody });
+    // wildcards that reach the system indices only by expanding hidden ones: the request with them
+    // excluded, read again (and checked again, as every request is, once read)
+    const narrowed = withoutSystemIndices(read);
+    if (narrowed) {
+      ctx.path = pathOfSegments(narrowed);
+      return classified(ctx, next, compat);
+    }
     if (read.info.readsBody && sentBody) return withBody(ctx, next, read, target, compat);
     return accepted(ctx, next, read);
   };

@@ -186,10 +186,27 @@ for (const backend of BACKENDS) {
             expect(res.json.error.type).to.equal('security_exception');
           }
         }
-        // every index, hidden ones included: however the parameter is written, or an _msearch header's
+        // every index, hidden ones included, however the parameter is written: the system indices
+        // are left out, as Elasticsearch 8 leaves its own out of wildcards (the path gets `-.gateway-*`)
         for (const qs of ['expand_wildcards=all', 'expand_wildcards=%61ll', 'expand%5Fwildcards=open,hidden', 'expand_wildcards=open&expand_wildcards=hidden']) {
-          const all = await call(gw.url, 'POST', `/*/_search?${qs}`, { body: {} });
-          expect(all.status, qs).to.equal(403);
+          for (const path of ['/*/_search', '/_search', '/_all/_search', '/s*,*/_search']) {
+            const all = await call(gw.url, 'POST', `${path}?${qs}&size=1000`, { body: { query: { match_all: {} } } });
+            expect(all.status, `${path}?${qs}: ${all.text.slice(0, 300)}`).to.equal(200);
+            const indices = new Set((all.json.hits.hits as Array<{ _index: string }>).map((h) => h._index));
+            // (a repeated parameter is read as its last value, `hidden`: open indices are not expanded)
+            if (!qs.includes('&expand_wildcards=')) expect(indices.has('shop'), `${path}?${qs}`).to.equal(true);
+            expect([...indices].filter((i) => i.startsWith('.gateway-')), `${path}?${qs}`).to.deep.equal([]);
+            expect(all.text).to.not.include('gateway-credentials');
+          }
+        }
+        // ...and in a field list: no field of the system indices' mappings
+        const caps = await call(gw.url, 'GET', '/_field_caps?fields=*&expand_wildcards=all');
+        expect(caps.status, caps.text.slice(0, 300)).to.equal(200);
+        expect(caps.json.indices).to.include('shop');
+        expect((caps.json.indices as string[]).filter((i) => i.startsWith('.gateway-'))).to.deep.equal([]);
+        // a system index named beside the wildcard, or a dot-prefixed wildcard, is still refused
+        for (const path of ['/*,.gateway-credentials/_search?expand_wildcards=all', '/.g*/_search?expand_wildcards=all', '/*/_search?expand_wildcards=all&index=.gateway-credentials']) {
+          expect((await call(gw.url, 'POST', path, { body: {} })).status, path).to.equal(403);
         }
         const msearch = await call(gw.url, 'POST', '/_msearch', { body: '{"index":"*","expand_wildcards":"all"}\n{}\n', headers: { 'content-type': 'application/x-ndjson' } });
         expect(msearch.status, msearch.text).to.equal(403);

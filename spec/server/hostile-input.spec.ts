@@ -307,7 +307,7 @@ function buildCases(): Case[] {
   forbidden('GET a credential document', 'GET', '/.gateway-credentials/_doc/admin');
   forbidden('DELETE /.gateway-pipelines', 'DELETE', '/.gateway-pipelines');
   forbidden('PUT a mapping on .gateway-apps', 'PUT', '/.gateway-apps/_mapping', { properties: { x: { type: 'keyword' } } });
-  forbidden('/*/_search?expand_wildcards=all', 'GET', '/*/_search?expand_wildcards=all');
+  forbidden('/.gateway-*,*/_search?expand_wildcards=all', 'GET', '/.gateway-*,*/_search?expand_wildcards=all');
   forbidden('_msearch naming .gateway-credentials', 'POST', '/_msearch', ndjson({ index: '.gateway-credentials' }, {}), NDJSON);
   forbidden('_bulk writing to .gateway-credentials', 'POST', '/_bulk', ndjson({ index: { _index: '.gateway-credentials', _id: 'x' } }, { a: 1 }), NDJSON);
   forbidden('_reindex from .gateway-credentials', 'POST', '/_reindex', { source: { index: '.gateway-credentials' }, dest: { index: 'stolen' } });
