@@ -1,4 +1,4 @@
-import AjvModule, { type ErrorObject } from 'ajv';
+import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { EsError } from '../errors/index.js';
 import { BACKENDS, COMPONENT_TYPES, type DeclarativeRequest } from './declarative-request.js';
 
@@ -331,7 +331,11 @@ export const DECLARATIVE_SCHEMA = {
 } as const;
 
 const Ajv = AjvModule.default;
-const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false });
+// Made, and each schema compiled, when a check first runs: compiling this module's schemas and
+// those of the rules, relevancy and cache preferences took about half a second of CPU at every
+// start of a process that loads the gateway (a third of a spawned gateway's start), most of
+// which never check such a body.
+let ajv: InstanceType<typeof Ajv> | undefined;
 
 /** A JSON pointer's reference tokens, still escaped (RFC 6901: each one follows a `/`; `''` has none). */
 function pointerTokens(pointer: string): string[] {
@@ -382,9 +386,10 @@ function describe(e: ErrorObject): string {
  * (`prefix` is put before it, for a document whose members sit under a known path).
  */
 export function shapeCheck<T>(schema: object, what = 'request body'): (body: unknown, prefix?: string) => asserts body is T {
-  const check = ajv.compile(schema);
+  let check: ValidateFunction | undefined;
   return (body: unknown, prefix = ''): asserts body is T => {
     if (body === undefined) throw new EsError(400, 'illegal_argument_exception', `${what} is required`);
+    check ??= (ajv ??= new Ajv({ allErrors: false, strict: true, strictTypes: false })).compile(schema);
     if (check(body)) return;
     const reason = describe(mostSpecific(check.errors ?? []));
     throw new EsError(400, 'illegal_argument_exception', prefix && !reason.startsWith('(body)') ? `${prefix}${/^[[]/.test(reason) ? '' : '.'}${reason}` : prefix ? `${prefix}${reason.slice('(body)'.length)}` : reason);
