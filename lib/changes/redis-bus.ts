@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Cluster } from 'ioredis';
-import { connectRedis, type RedisConnection } from './redis-connection.js';
+import { connectRedis, isCluster, type RedisConnection } from './redis-connection.js';
 import { Observable, Subject } from 'rxjs';
 import type { ChangeEvent, IndexChange, MappingChange, NewChange } from './change-event.js';
 import { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
@@ -297,7 +296,7 @@ export class RedisChangeBus implements ChangeBus {
       void this.settleOwed();
       void this.announceOwedMappings();
     });
-    this.pub.on(this.pub instanceof Cluster ? 'end' : 'close', () => (this.firstConnect = false));
+    this.pub.on(isCluster(this.pub) ? 'end' : 'close', () => (this.firstConnect = false));
     // A fresh connection holds no subscription: subscribe every channel this node needs.
     this.sub.on('ready', () => {
       for (const [index, channel] of this.channels) {
@@ -544,7 +543,7 @@ export class RedisChangeBus implements ChangeBus {
     if (this.pub.status === 'ready') return;
     // Only a node that is still starting waits (briefly); otherwise a write is not held up.
     // (a cluster closes connections while it learns its slots: only its end is final)
-    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, this.pub instanceof Cluster ? 'end' : 'close'))) return;
+    if (this.firstConnect && (await this.untilReady(this.pub, this.connectTimeoutMs, isCluster(this.pub) ? 'end' : 'close'))) return;
     throw busUnavailable(`Redis is not reachable (${this.lastError || this.pub.status})`);
   }
 

@@ -1,4 +1,6 @@
-import AjvModule, { type ErrorObject } from 'ajv';
+import { createRequire } from 'node:module';
+import type AjvModule from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { EsError } from '../errors/index.js';
 import { BACKENDS, COMPONENT_TYPES, type DeclarativeRequest } from './declarative-request.js';
 
@@ -330,8 +332,16 @@ export const DECLARATIVE_SCHEMA = {
   },
 } as const;
 
-const Ajv = AjvModule.default;
-const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false });
+// Ajv is loaded and made, and each schema compiled, when a check first runs: compiling this
+// module's schemas and those of the rules, relevancy and cache preferences, and loading Ajv, took
+// about 0.7 s of CPU at every start of a process that loads the gateway (a fifth of a spawned
+// gateway's start), most of which never check such a body.
+type Ajv = InstanceType<typeof AjvModule.default>;
+let ajv: Ajv | undefined;
+const newAjv = (): Ajv => {
+  const { default: Ajv } = createRequire(import.meta.url)('ajv') as typeof AjvModule;
+  return new Ajv({ allErrors: false, strict: true, strictTypes: false });
+};
 
 /** A JSON pointer's reference tokens, still escaped (RFC 6901: each one follows a `/`; `''` has none). */
 function pointerTokens(pointer: string): string[] {
@@ -382,11 +392,12 @@ function describe(e: ErrorObject): string {
  * (`prefix` is put before it, for a document whose members sit under a known path).
  */
 export function shapeCheck<T>(schema: object, what = 'request body'): (body: unknown, prefix?: string) => asserts body is T {
-  const check = ajv.compile(schema);
+  let check: ValidateFunction | undefined;
   return (body: unknown, prefix = ''): asserts body is T => {
     if (body === undefined) throw new EsError(400, 'illegal_argument_exception', `${what} is required`);
-    if (check(body)) return;
-    const reason = describe(mostSpecific(check.errors ?? []));
+    const valid = (check ??= (ajv ??= newAjv()).compile(schema));
+    if (valid(body)) return;
+    const reason = describe(mostSpecific(valid.errors ?? []));
     throw new EsError(400, 'illegal_argument_exception', prefix && !reason.startsWith('(body)') ? `${prefix}${/^[[]/.test(reason) ? '' : '.'}${reason}` : prefix ? `${prefix}${reason.slice('(body)'.length)}` : reason);
   };
 }

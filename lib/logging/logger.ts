@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type pinoPretty from 'pino-pretty';
 
 import type { LogLevel } from '../config/index.js';
 
@@ -30,7 +31,7 @@ const SECRET_PATHS = [
 export function createLogger(options: LoggerOptions): Logger {
   const human = options.destination === undefined && process.stdout.isTTY;
   const destination = options.destination
-    ?? (human ? pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : bufferedStdout());
+    ?? (human ? (createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty)({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : bufferedStdout());
   return pino({
     level: options.level,
     timestamp: isoTime,

@@ -1,9 +1,13 @@
-import { stringify as toYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { BINARY_CONTENT_TYPES, encodeBinary } from './binary-content.js';
 import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { booleanParam } from './params.js';
 import type { RestRequest, RestResponse } from './types.js';
+
+/** yaml, loaded by the first `format=yaml` answer (a tenth of a second of CPU at every start otherwise). */
+let yaml: typeof import('yaml') | undefined;
+const toYaml = (value: unknown, options: import('yaml').ToStringOptions): string => (yaml ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')).stringify(value, options);
 
 /**
  * Elasticsearch's `_cat` tables (RestTable, AbstractCatAction): columns declared with ES's own
