@@ -38,7 +38,7 @@ const forbidden = (action: string, user: string, indices?: string[]) =>
 /** ES's refusal of an action a cluster privilege grants; running a pipeline on a write is said as such. */
 function lacksPrivilege(action: string, user: string, privilege: ClusterPrivilege): EsError {
   const granting = privilege === 'manage' ? 'manage' : `${privilege},manage`;
-  const what = privilege === 'manage_pipeline' && !action.startsWith('cluster:admin/ingest/') ? 'running or setting an ingest pipeline' : 'this action';
+  const what = privilege === 'manage_pipeline' && !action.startsWith('cluster:admin/ingest/') && !action.startsWith('cluster:admin/search/pipeline/') ? 'running or setting an ingest pipeline' : 'this action';
   return new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${user}], ${what} is granted by the cluster privileges [${granting}]`);
 }
 
