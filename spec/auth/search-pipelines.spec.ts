@@ -90,6 +90,14 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a live search stream runs no search pipeline (its changes are matched against the query as written)', async () => {
+      for (const [path, body] of [['/mine/_search?stream=true&search_pipeline=shared', {}], ['/mine/_search?stream=true', { search_pipeline: 'shared' }]] as const) {
+        const r = await call(gw.url, 'POST', path, { body });
+        expect(r.status, r.text).to.equal(400);
+        expect(r.json.error.reason).to.equal('a search stream runs no search pipeline: its changes are matched against the query as written');
+      }
+    });
+
     it('a hidden field stays hidden after rename_field, split or sort of an index default pipeline', async () => {
       const renames = {
         response_processors: [
