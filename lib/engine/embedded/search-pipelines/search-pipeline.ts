@@ -1,13 +1,20 @@
 /**
  * A search pipeline (OpenSearch 2.9+): request processors that change a search before it runs,
  * response processors that change its answer. Only OpenSearch's core processors are known
- * (`filter_query`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`);
+ * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`);
  * the neural and ML plugins' are refused at PUT like any unknown type. Each processor takes
  * `tag`, `description` and `ignore_failure`. No processor changes the indices a search reads:
- * request processors change its query and size, response processors its hits' `_source`.
+ * request processors change its query and the request fields OpenSearch lets a script change
+ * (size, from, explain, profile…), response processors its hits' `_source`.
  */
 import { EsError } from '../../../errors/index.js';
 import { ConfigReader, isMap, type JsonMap } from '../ingest/index.js';
+import { compileScript, fromJson, NO_STORED_SCRIPTS, parseScriptSpec, resolveScript, toJson, type ContextDefinition } from '../painless/index.js';
+
+/** The `script` request processor's Painless: `ctx._source` holds the request fields it may change. */
+const SEARCH_REQUEST_CONTEXT: ContextDefinition = { name: 'search_request', variables: { params: 'Map', ctx: 'Map' }, returns: 'void' };
+/** The request fields OpenSearch's script request processor reads and writes (from and size are -1 when the request names none). */
+const SCRIPTED_REQUEST_FIELDS = ['from', 'size', 'explain', 'version', 'seq_no_primary_term', 'track_scores', 'track_total_hits', 'min_score', 'terminate_after', 'profile'] as const;
 
 /** What request processors leave for response processors (`oversample` → `truncate_hits`, OpenSearch's pipeline context). */
 type PipelineContext = Map<string, unknown>;
@@ -42,6 +49,43 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
       kind: 'request', type: 'filter_query', ignoreFailure,
       // the search's own query must match and the processor's filters: it only narrows
       run: (body) => ({ ...body, query: { bool: { must: body.query === undefined ? { match_all: {} } : body.query, filter: query } } }),
+    });
+  },
+  script: (c) => {
+    const raw: JsonMap = {};
+    for (const key of ['source', 'lang', 'params']) {
+      const v = c.take(key);
+      if (v !== undefined) raw[key] = v;
+    }
+    if (raw.source === undefined) throw c.error('source', 'required property is missing');
+    let compiled;
+    try {
+      const resolved = resolveScript(parseScriptSpec(raw, 'source'), NO_STORED_SCRIPTS);
+      compiled = { script: compileScript(resolved.source, SEARCH_REQUEST_CONTEXT, resolved.name), params: fromJson(resolved.params) };
+    } catch (e) {
+      if (e instanceof EsError && e.type === 'script_exception') throw e;
+      throw c.error('source', e instanceof Error ? e.message : String(e));
+    }
+    const { script, params } = compiled;
+    return (ignoreFailure) => ({
+      kind: 'request', type: 'script', ignoreFailure,
+      // only the listed request fields are the script's: what it leaves in them goes back into the body
+      run: (body) => {
+        const before: JsonMap = {};
+        for (const f of SCRIPTED_REQUEST_FIELDS) before[f] = body[f] ?? (f === 'from' || f === 'size' ? -1 : null);
+        const ctx = fromJson({ _source: before }) as Map<unknown, unknown>;
+        script.run({ params, ctx });
+        const after = (toJson(ctx) as JsonMap)._source;
+        if (!isMap(after)) return body;
+        const changed: JsonMap = { ...body };
+        for (const f of SCRIPTED_REQUEST_FIELDS) {
+          const v = after[f];
+          if (JSON.stringify(v) === JSON.stringify(before[f])) continue;
+          if (v === null || v === undefined) delete changed[f];
+          else changed[f] = v;
+        }
+        return changed;
+      },
     });
   },
   oversample: (c) => {

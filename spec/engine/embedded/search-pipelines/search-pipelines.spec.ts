@@ -91,7 +91,7 @@ describe('search pipelines on the embedded engine', function () {
     expect(msearch.json.responses.map((r: any) => r.hits.total.value)).to.deep.equal([2, 3]);
   });
 
-  it('response processors: rename_field, split and sort, collapse, oversample then truncate_hits; ignore_failure', async () => {
+  it('processors: script, rename_field, split and sort, collapse, oversample then truncate_hits; ignore_failure', async () => {
     const run = (processors: unknown, extra: Record<string, unknown> = {}) => search('/movies/_search', { sort: [{ year: 'asc' }], ...extra, search_pipeline: processors });
     const renamed = await run({ response_processors: [{ rename_field: { field: 'title', target_field: 'name' } }] });
     expect(renamed.json.hits.hits[0]._source).to.deep.equal({ name: 'Drive', year: 1960, genre: 'crime', tags: 'z,y' });
@@ -111,6 +111,15 @@ describe('search pipelines on the embedded engine', function () {
     expect(titles(truncated)).to.deep.equal(['Drive']);
     const byUrl = await es.call('POST', '/movies/_search?size=1', { sort: [{ year: 'asc' }], search_pipeline: { request_processors: [{ oversample: { sample_factor: 2 } }] } });
     expect(titles(byUrl)).to.deep.equal(['Drive', 'Heat']);
+    // the script request processor changes the request fields OpenSearch lets it (here size and explain)
+    const scripted = await run({ request_processors: [{ script: { lang: 'painless', source: "if (ctx._source['size'] > 1) { ctx._source['size'] = 1; ctx._source['explain'] = true }" } }] }, { size: 3 });
+    expect(titles(scripted)).to.deep.equal(['Drive']);
+    expect(scripted.json.hits.hits[0]._explanation).to.be.an('object');
+    const unsized = await run({ request_processors: [{ script: { source: "if (ctx._source['size'] < 0) { ctx._source['size'] = 2 }" } }] });
+    expect(titles(unsized)).to.deep.equal(['Drive', 'Heat']);
+    const badScript = await es.call('PUT', '/_search/pipeline/bad', { request_processors: [{ script: { lang: 'painless' } }] });
+    expect(badScript.status).to.equal(400);
+    expect(badScript.json.error.reason).to.equal('[source] required property is missing');
     const noTarget = await run({ response_processors: [{ truncate_hits: {} }] });
     expect(noTarget.status).to.equal(400);
     expect(titles(await run({ response_processors: [{ truncate_hits: { target_size: 2 } }] }))).to.deep.equal(['Drive', 'Heat']);
