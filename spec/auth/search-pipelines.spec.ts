@@ -75,6 +75,12 @@ for (const backend of BACKENDS) {
       const inline = await as(tenant)('POST', '/mine/_search', { search_pipeline: { response_processors: [{ rename_field: { field: 'title', target_field: 'name' } }] } });
       expect(inline.status, inline.text).to.equal(200);
       expect(inline.json.hits.hits.map((h: any) => h._index)).to.deep.equal(['mine', 'mine']);
+      // a temporary pipeline's query looks up no document of an index the credential may not read
+      const lookup = { terms: { title: { index: 'theirs', id: '1', path: 'title' } } };
+      for (const processor of [{ filter_query: { query: lookup } }, { filter_query: { query: { bool: { filter: [{ more_like_this: { fields: ['title'], like: [{ _index: 'theirs', _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } }] } } } }]) {
+        const r = await as(tenant)('POST', '/mine/_search', { search_pipeline: { request_processors: [processor] } });
+        expect(r.status, r.text).to.equal(403);
+      }
     });
 
     it('a credential with field rules or max_size runs no pipeline it names (parameter, body, inline, _msearch item); _none is fine', async () => {
