@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { basic, call, NDJSON } from '../support/http.js';
+import { isResolutionLookup, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
+import type { TestGateway } from '../support/servers.js';
+
+/**
+ * Review of session 9 (h-rev9): hostile tenants, and the admin, against what changed — above all
+ * the narrowing of hidden-index expansions to leave the gateway's `.gateway-*` system indices out
+ * (`*,-.gateway-*`), on both backends, the HTTP one recorded at the engine.
+ *
+ * Findings (both backends):
+ * 1. An exclusion of the system indices anywhere in a request made every dot-prefixed wildcard of
+ *    it safe, wherever it stood: `/*,-.gateway-*,.gateway-*\/_search`, `/-.gateway-*,.gateway-*\/_search`
+ *    (an exclusion takes only from what comes before it), and `/*,-.gateway-*\/_msearch` whose
+ *    header names `.gateway-*` (another list) answered the credentials index's documents, mappings,
+ *    field list and counts; the narrowing made `/*\/_msearch?expand_wildcards=all` with such a
+ *    header one of them. Fixed: an exclusion counts only for the wildcards before it in the path's
+ *    one list, and never for a request naming indices elsewhere (a body, a parameter).
+ * 2. Date math holding a wildcard (`<.gateway-c*>`, `<.g*>`, `<.*>`) was read as a name that is no
+ *    system index's, and the engine resolved it to the credentials index: its documents answered.
+ *    Fixed: date math is read as a pattern whose literal start ends at its first placeholder,
+ *    wildcard or escape (a date format's quoted text can spell anything).
+ */
+
+const e = encodeURIComponent;
+
+interface Probe { m: string; p: string; body?: unknown; nd?: string }
+
+/** Requests that (before the fixes) reached `.gateway-credentials` for the admin. */
+const SYSTEM_REACHING: Probe[] = [
+  // finding 1
+  { m: 'POST', p: '/*,-.gateway-*,.gateway-*/_search' },
+  { m: 'POST', p: '/-.gateway-*,.gateway-*/_search' },
+  { m: 'POST', p: '/*,%2D.gateway-*,.gateway-*/_search' },
+  { m: 'POST', p: '/%2A%2C-.gateway-%2A%2C.gateway-%2A/_search' },
+  { m: 'POST', p: '/_all,-.gateway-*,.gateway-c*/_search?expand_wildcards=all' },
+  { m: 'POST', p: '/*,-.gateway-*,*/_search?expand_wildcards=all' },
+  { m: 'POST', p: '/*,-.gateway-*,.gateway-*/_search?expand_wildcards=all' },
+  { m: 'GET', p: '/*,-.gateway-*,.gateway-*/_mapping' },
+  { m: 'GET', p: '/*,-.gateway-*,.gateway-*/_field_caps?fields=*' },
+  { m: 'GET', p: '/*,-.gateway-*,.gateway-*/_settings' },
+  { m: 'GET', p: '/_cat/indices/*,-.gateway-*,.gateway-*?format=json' },
+  { m: 'POST', p: '/*/_msearch?expand_wildcards=all', nd: '{"index":".gateway-*"}\n{}\n' },
+  { m: 'POST', p: '/*,-.gateway-*/_msearch', nd: '{"index":".gateway-*"}\n{}\n' },
+  { m: 'POST', p: '/*,-.gateway-*/_msearch', nd: '{"index":"*","expand_wildcards":"all"}\n{}\n' },
+  { m: 'POST', p: '/*,-.gateway-*/_msearch', nd: '{}\n{}\n{"index":".g*"}\n{}\n' },
+  { m: 'POST', p: '/*,-.gateway-*/_search?index=.gateway-*' },
+  // finding 2
+  { m: 'POST', p: `/${e('<.gateway-c*>')}/_search` },
+  { m: 'POST', p: `/${e('<.g*>')}/_search` },
+  { m: 'POST', p: `/${e('<.*>')}/_search` },
+  { m: 'POST', p: `/${e("<{now{'.gateway-'}}*>")}/_search` },
+  { m: 'POST', p: `/${e("<.gateway{now{'-'}}credentials>")}/_search` },
+  { m: 'POST', p: `/*,-.gateway-*,${e('<.gateway-*{now/d}>')}/_search` },
+  { m: 'POST', p: `/*,-.gateway-*,${e('<.gateway-c*>')}/_search` },
+  { m: 'GET', p: `/${e('<.gateway-c*>')}/_mapping` },
+  { m: 'POST', p: '/_msearch', nd: `{"index":"<.gateway-c*>"}\n{}\n` },
+  { m: 'POST', p: '/_reindex', body: { source: { index: '<.gateway-c*>' }, dest: { index: 'stolen' } } },
+];
+
+/** Requests that must keep answering the caller's own indices (the narrowing, and ES's exclusion order). */
+const STILL_ANSWERED: Array<Probe & { indices: string[] }> = [
+  { m: 'POST', p: '/*,-.gateway-*/_search?expand_wildcards=all', indices: ['shop', 'hid'] },
+  { m: 'POST', p: '/*/_search?expand_wildcards=all', indices: ['shop', 'hid'] },
+  { m: 'POST', p: '/_search?expand_wildcards=all', indices: ['shop', 'hid'] },
+  { m: 'POST', p: '/*,.*,-.gateway-*/_search?expand_wildcards=all', indices: ['shop', 'hid'] },
+  { m: 'POST', p: '/*/_msearch?expand_wildcards=all', nd: '{}\n{}\n', indices: ['shop', 'hid'] },
+  { m: 'POST', p: `/${e('<sh*>')}/_search`, indices: ['shop'] },
+  { m: 'POST', p: `/${e('<*>')}/_search?expand_wildcards=all`, indices: ['shop', 'hid'] },
+];
+
+/** A request as it reached the engine names a system index otherwise than as the last exclusion of its list. */
+function namesSystemIndex(path: string): boolean {
+  const list = decodeURIComponent(path).split('/').filter(Boolean)[0]?.split(',') ?? [];
+  const last = list.lastIndexOf('-.gateway-*');
+  return list.some((x, i) => i > last && !x.startsWith('-') && /gateway|^<|^\.\*|^\.g/.test(x));
+}
+
+/** The gateway's own read of the calling credential (authentication), which answers nobody. */
+const isCredentialRead = (r: { method: string; path: string; body: string }) => r.method === 'GET' && r.body === '' && /^\/\.gateway-credentials\/_doc\/[^/]+$/.test(r.path);
+
+async function send(url: string, pr: Probe, auth?: string) {
+  const options = pr.nd ? { body: pr.nd, headers: NDJSON } : pr.body ? { body: pr.body } : pr.m === 'POST' ? { body: { query: { match_all: {} } } } : {};
+  return call(url, pr.m, pr.p, auth ? { ...options, auth } : options);
+}
+
+for (const backend of RECORDED_BACKENDS) {
+  describe(`review of session 9: system indices and hostile tenants (${backend.name})`, function () {
+    this.timeout(180_000);
+    let gw: TestGateway;
+    let upstream: RecordingUpstream | undefined;
+    let stop: () => Promise<void>;
+    let everything: string;
+
+    before(async () => {
+      ({ gateway: gw, upstream, stop } = await backend.start());
+      expect((await call(gw.url, 'PUT', '/shop/_doc/1?refresh=true', { body: { name: 'hat' } })).status).to.equal(201);
+      expect((await call(gw.url, 'PUT', '/hid', { body: { settings: { 'index.hidden': true } } })).status).to.equal(200);
+      expect((await call(gw.url, 'PUT', '/hid/_doc/1?refresh=true', { body: { name: 'hidden hat' } })).status).to.equal(201);
+      // a credential of every index: the credentials index holds it
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['*'], categories: ['docs', 'search', 'indices'], ops: ['read', 'write'], allow_raw_dsl: true } });
+      expect(made.status, made.text).to.equal(201);
+      everything = basic(made.json.credential.username, made.json.password);
+    });
+    after(() => stop?.());
+
+    for (const who of ['admin', 'credential of *'] as const) {
+      it(`${who}: no exclusion, list order or date math reaches the system indices`, async () => {
+        for (const pr of SYSTEM_REACHING) {
+          upstream?.clear();
+          const res = await send(gw.url, pr, who === 'admin' ? undefined : everything);
+          const where = `${pr.m} ${pr.p} ${pr.nd ?? ''}: ${res.status} ${res.text.slice(0, 300)}`;
+          expect(res.status, where).to.not.equal(500);
+          if (res.status >= 400) expect(res.json?.error?.type, where).to.be.a('string');
+          expect(res.text, where).to.not.match(/"\.gateway-|"_index":"\.gateway|username/);
+          for (const rec of (upstream?.requests ?? []).filter((q) => !isResolutionLookup(q) && !isCredentialRead(q))) {
+            expect(namesSystemIndex(rec.path), `${where}\nreached the engine as ${rec.method} ${rec.path}?${rec.query}`).to.equal(false);
+            expect(rec.body, `${where}\nreached the engine as ${rec.method} ${rec.path} ${rec.body}`).to.not.match(/\.gateway|\.g\*/);
+          }
+        }
+      });
+    }
+
+    it('the user\'s own indices, hidden ones included, are still answered', async () => {
+      for (const pr of STILL_ANSWERED) {
+        const res = await send(gw.url, pr);
+        const where = `${pr.m} ${pr.p}: ${res.status} ${res.text.slice(0, 300)}`;
+        expect(res.status, where).to.equal(200);
+        const hits: Array<{ _index: string }> = pr.nd ? res.json.responses.flatMap((r: { hits: { hits: unknown[] } }) => r.hits.hits) : res.json.hits.hits;
+        expect(new Set(hits.map((h) => h._index)), where).to.deep.equal(new Set(pr.indices));
+      }
+    });
+  });
+}
