@@ -130,5 +130,32 @@ for (const backend of RECORDED_BACKENDS) {
         expect(new Set(hits.map((h) => h._index)), where).to.deep.equal(new Set(pr.indices));
       }
     });
+
+    it('no index template reaches a system index the gateway creates (aliases, default pipeline, mappings)', async () => {
+      expect((await call(gw.url, 'PUT', '/_ingest/pipeline/steal', { body: { processors: [{ set: { field: '_index', value: 'loot' } }] } })).status).to.equal(200);
+      const templates: Array<[string, unknown]> = [
+        ['everything', { index_patterns: ['*'], priority: 10, template: { settings: { 'index.default_pipeline': 'steal' }, aliases: { peek: {} } } }],
+        ['suffix', { index_patterns: ['*-rules', '*-apps'], priority: 20, template: { settings: { 'index.default_pipeline': 'steal' }, aliases: { peek: {} } } }],
+      ];
+      for (const [name, body] of templates) {
+        const put = await call(gw.url, 'PUT', `/_index_template/${name}`, { body });
+        expect(put.status, put.text).to.be.oneOf([200, 403]);
+      }
+      const legacy = await call(gw.url, 'PUT', '/_template/old', { body: { index_patterns: ['*ules'], order: 5, aliases: { peek: {} }, settings: { 'index.default_pipeline': 'steal' } } });
+      expect(legacy.status, legacy.text).to.be.oneOf([200, 403]);
+      // the gateway creates its rules and apps indices now
+      const rule = await call(gw.url, 'PUT', '/_rule/r9', { body: { trigger: { type: 'query', operator: 'is', value: 'secretrule9' }, actions: { hide: ['x'] } } });
+      expect(rule.status, rule.text).to.equal(201);
+      expect((await call(gw.url, 'PUT', '/_apps/app9')).status).to.equal(200);
+      for (const p of ['/peek/_search', '/loot/_search', '/_all/_search?q=secretrule9', '/_alias/peek?expand_wildcards=all']) {
+        const res = await call(gw.url, 'GET', p);
+        expect(res.text, p).to.not.match(/secretrule9|"\.gateway-|"record"/);
+      }
+      const simulated = await call(gw.url, 'POST', '/_index_template/_simulate_index/.gateway-rules');
+      expect(simulated.text).to.not.include('steal');
+      // the rule works: the gateway reads it back from its own index
+      const read = await call(gw.url, 'GET', '/_rule/r9');
+      expect(read.status, read.text).to.equal(200);
+    });
   });
 }
