@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import WebSocket from 'ws';
 import { basic, call, NDJSON } from '../support/http.js';
 import { isResolutionLookup, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
 import type { TestGateway } from '../support/servers.js';
@@ -150,6 +151,22 @@ for (const backend of RECORDED_BACKENDS) {
         expect(res.status, where).to.equal(200);
         const hits: Array<{ _index: string }> = pr.nd ? res.json.responses.flatMap((r: { hits: { hits: unknown[] } }) => r.hits.hits) : res.json.hits.hits;
         expect(new Set(hits.map((h) => h._index)), where).to.deep.equal(new Set(pr.indices));
+      }
+    });
+
+    it('WebSocket frames (held: a connection serves its one app, a frame names no other index)', async () => {
+      for (const auth of [undefined, everything]) {
+        const ws = new WebSocket(gw.url.replace(/^http/, 'ws') + '/shop', { headers: { authorization: auth ?? basic('admin', 'test-admin-password') } });
+        await new Promise<void>((resolve, reject) => ws.once('open', () => resolve()).once('error', reject));
+        const paths = ['*,-.gateway-*,.gateway-*/_search', '-.gateway-*,.gateway-*/_search', `${e('<.gateway-c*>')}/_search`, '<.gateway-c*>/_search',
+          '*/_search?expand_wildcards=all', '_search?expand_wildcards=all', '*,-.gateway-*/_msearch'];
+        for (const [i, path] of paths.entries()) {
+          const answer = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+          ws.send(JSON.stringify({ id: `q${i}`, path, method: 'POST', body: path.includes('_msearch') ? '{"index":".gateway-*"}\n{}\n' : { query: { match_all: {} } } }));
+          const frame = await answer;
+          expect(frame, `${path}: ${frame.slice(0, 300)}`).to.not.match(/"_index":"\.gateway|username/);
+        }
+        ws.close();
       }
     });
 
