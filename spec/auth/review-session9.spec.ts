@@ -170,6 +170,31 @@ for (const backend of RECORDED_BACKENDS) {
       }
     });
 
+    it('held: a tenant\'s lookups (indexed_shape of geo_shape, xy_shape, shape) and template simulations reach no other index', async () => {
+      expect((await call(gw.url, 'PUT', '/tenant-b/_doc/1?refresh=true', { body: { name: 'foreign9', g: { type: 'point', coordinates: [1, 1] } } })).status).to.equal(201);
+      expect((await call(gw.url, 'PUT', '/_index_template/b-template', { body: { index_patterns: ['tenant-b*'], template: { mappings: { properties: { bsecret9: { type: 'keyword' } } } } } })).status).to.equal(200);
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['shop*'], categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write'], allow_raw_dsl: true } });
+      const tenant = basic(made.json.credential.username, made.json.password);
+      const shape = (q: string, index: string, extra: Record<string, unknown> = {}) => ({ query: { bool: { should: [{ [q]: { g: { indexed_shape: { index, id: '1', path: 'g', ...extra } } } }] } } });
+      const probes: Probe[] = [];
+      for (const q of ['geo_shape', 'xy_shape', 'shape']) {
+        for (const index of ['tenant-b', 'tenant-*', '*', '.gateway-credentials', 'TENANT-B', 'tenant-b,shop', '<tenant-b>']) probes.push({ m: 'POST', p: '/shop/_search', body: shape(q, index) });
+        probes.push({ m: 'POST', p: '/shop/_search', body: shape(q, 'tenant-b', { routing: 'x' }) });
+      }
+      probes.push({ m: 'POST', p: '/shop/_search', body: '{"query":{"xy_shape":{"g":{"indexed_shape":{"index":"shop","index":"tenant-b","id":"1","path":"g"}}}}}' });
+      probes.push({ m: 'POST', p: '/_index_template/_simulate_index/tenant-b' }, { m: 'POST', p: '/_index_template/_simulate/b-template' },
+        { m: 'POST', p: '/_index_template/_simulate', body: { index_patterns: ['tenant-b*'] } }, { m: 'POST', p: '/_index_template/_simulate_index/shop2' });
+      for (const pr of probes) {
+        upstream?.clear();
+        const res = await send(gw.url, pr, tenant);
+        const where = `${pr.m} ${pr.p} ${JSON.stringify(pr.body ?? '').slice(0, 160)}: ${res.status} ${res.text.slice(0, 300)}`;
+        expect(res.status, where).to.be.oneOf([400, 403]);
+        expect(res.json?.error?.type, where).to.be.a('string');
+        expect(res.text, where).to.not.match(/foreign9|bsecret9/);
+        for (const rec of upstream?.requests ?? []) expect(`${rec.path} ${rec.body}`, where).to.not.match(/_search.*tenant-b|foreign9|_simulate/);
+      }
+    });
+
     it('no index template reaches a system index the gateway creates (aliases, default pipeline, mappings)', async () => {
       expect((await call(gw.url, 'PUT', '/_ingest/pipeline/steal', { body: { processors: [{ set: { field: '_index', value: 'loot' } }] } })).status).to.equal(200);
       const templates: Array<[string, unknown]> = [
