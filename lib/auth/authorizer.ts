@@ -38,7 +38,7 @@ const forbidden = (action: string, user: string, indices?: string[]) =>
 /** ES's refusal of an action a cluster privilege grants; running a pipeline on a write is said as such. */
 function lacksPrivilege(action: string, user: string, privilege: ClusterPrivilege): EsError {
   const granting = privilege === 'manage' ? 'manage' : `${privilege},manage`;
-  const what = privilege === 'manage_pipeline' && !action.startsWith('cluster:admin/ingest/') ? 'running or setting an ingest pipeline' : 'this action';
+  const what = privilege === 'manage_pipeline' && !action.startsWith('cluster:admin/ingest/') && !action.startsWith('cluster:admin/search/pipeline/') ? 'running or setting an ingest pipeline' : 'this action';
   return new EsError(403, 'security_exception', `action [${action}] is unauthorized for user [${user}], ${what} is granted by the cluster privileges [${granting}]`);
 }
 
@@ -139,6 +139,10 @@ export class Authorizer {
       checkSize(req, cred.max_size);
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
+    if ((fieldRules || cred.max_size !== undefined) && SEARCH_PIPELINE_CATEGORIES.has(classification.category) && namesSearchPipeline(req)) {
+      throw new EsError(403, 'security_exception',
+        `action [${action}] is unauthorized for user [${user}]: a search pipeline may change the query and size of a search, which this credential's field rules or max_size bound`);
+    }
     if (fieldRules && SOURCE_CATEGORIES.has(classification.category) && classification.operation === 'read' && answersWithSource(req)) {
       params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
@@ -309,6 +313,40 @@ const INDEXLESS_ACTIONS = new Set([
   'indices:data/read/point_in_time/delete',
   'indices:data/read/async_search/get', 'indices:data/read/search/template',
 ]);
+
+/** Requests whose searches may name an OpenSearch search pipeline (`search_pipeline`). */
+const SEARCH_PIPELINE_CATEGORIES = new Set(['search', 'streams']);
+
+/**
+ * Whether a search names a search pipeline to run (OpenSearch): the `search_pipeline` parameter,
+ * or a body's (a search's, or any of a multi search's) `search_pipeline` member, by id or inline;
+ * `_none` names none. A pipeline is the admin's (or, inline, the caller's) program over the search:
+ * its `filter_query` may read any field, its `oversample` raises the size, and on an HTTP backend
+ * the gateway cannot see what a stored one does, so credentials bounded by field rules or
+ * `max_size` run none. An index's default search pipeline is set with `manage_pipeline` only.
+ */
+function namesSearchPipeline(req: GatewayRequest): boolean {
+  const named = (v: unknown) => v !== undefined && v !== null && v !== '_none';
+  if (named(req.params.get('search_pipeline'))) return true;
+  if (req.route === 'msearch') {
+    const text = req.info.forward ?? req.body;
+    if (text === undefined || text.trim() === '') return false;
+    try {
+      return readMsearch(text).some((entry) => named(entry.body.search_pipeline));
+    } catch {
+      return false; // the engine reports a malformed body
+    }
+  }
+  let parsed = req.info.parsed;
+  if (parsed === undefined && req.body?.trim()) {
+    try {
+      parsed = parseJsonText(req.body);
+    } catch {
+      return false; // the engine reports a malformed body
+    }
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && named((parsed as Record<string, unknown>).search_pipeline);
+}
 
 function checkSize(req: GatewayRequest, max: number): void {
   const sizes: number[] = [];

@@ -53,6 +53,8 @@ const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read
  * index patterns and aliases it applies to.
  */
 const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+/** OpenSearch's search pipelines: cluster-level like ingest pipelines, managed (and read) with the same privilege. */
+const SEARCH_PIPELINES = { category: 'cluster', action: { read: 'cluster:admin/search/pipeline/get', write: 'cluster:admin/search/pipeline/put', delete: 'cluster:admin/search/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
 const SCRIPTS = { category: 'cluster', action: { read: 'cluster:admin/script/get', write: 'cluster:admin/script/put', delete: 'cluster:admin/script/delete' }, privilege: 'manage_scripts' } as const;
 const INDEX_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/index_template/get', write: 'indices:admin/index_template/put', delete: 'indices:admin/index_template/delete' }, privilege: 'manage_index_templates' } as const;
 const COMPONENT_TEMPLATES = { category: 'cluster', action: { read: 'cluster:admin/component_template/get', write: 'cluster:admin/component_template/put', delete: 'cluster:admin/component_template/delete' }, privilege: 'manage_index_templates' } as const;
@@ -662,7 +664,7 @@ export const ES_API = [
   {
     id: 'search',
     auth: SEARCH,
-    params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took'],
+    params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took', 'search_pipeline'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_search' },
@@ -1259,6 +1261,33 @@ export const ES_API = [
     params: CAT_PARAMS,
     paths: [
       { methods: ['GET'], pattern: '/_cat/pit_segments/_all' },
+    ],
+  },
+  {
+    id: 'opensearch.put_search_pipeline',
+    auth: SEARCH_PIPELINES,
+    params: ['cluster_manager_timeout', 'master_timeout', 'timeout'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_search/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.get_search_pipeline',
+    bodyless: true,
+    auth: SEARCH_PIPELINES,
+    params: ['cluster_manager_timeout', 'master_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_search/pipeline' },
+      { methods: ['GET'], pattern: '/_search/pipeline/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.delete_search_pipeline',
+    bodyless: true,
+    auth: SEARCH_PIPELINES,
+    params: ['cluster_manager_timeout', 'master_timeout', 'timeout'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_search/pipeline/{id}' },
     ],
   },
   {

@@ -136,6 +136,11 @@ export async function openRequestedStream(
   if (/[*,]/.test(index)) throw new EsError(400, 'illegal_argument_exception', 'a search stream reads one index; wildcards and lists are not supported');
   const body = (input.body ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object' || Array.isArray(body)) throw new EsError(400, 'parse_exception', 'request body must be a JSON object');
+  // its changes are matched against the query as written: a search pipeline's changes to the query or the hits would not hold for them
+  const pipeline = params.get('search_pipeline') ?? body.search_pipeline;
+  if (pipeline !== undefined && pipeline !== null && pipeline !== '_none') {
+    throw new EsError(400, 'illegal_argument_exception', 'a search stream runs no search pipeline: its changes are matched against the query as written');
+  }
   // Decide matches locally when the engine's matcher can; on the HTTP backend, a query (or an
   // index analysis) it cannot decide exactly is decided by asking the engine instead.
   let local = !(backend.kind === 'http' && hub.config.matching === 'engine');

@@ -207,6 +207,10 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'ingest.put_pipeline': () => ({ args: { id: `${p}-pipeline2`, body: { processors: [{ set: { field: 'x', value: 1 } }] } } }),
     'ingest.get_pipeline': () => ({ args: { id: `${p}-pipeline` } }),
     'ingest.delete_pipeline': () => ({ setup: () => ok(c.url, 'PUT', `/_ingest/pipeline/${p}-pipeline3`, { processors: [] }), args: { id: `${p}-pipeline3` } }),
+    // OpenSearch's search pipelines (opensearch-js)
+    'search_pipeline.put': () => ({ args: { id: `${p}-search-pipeline`, body: { response_processors: [{ truncate_hits: { target_size: 1 } }] } } }),
+    'search_pipeline.get': () => ({ setup: () => ok(c.url, 'PUT', `/_search/pipeline/${p}-search-pipeline2`, {}), args: { id: `${p}-search-pipeline2` } }),
+    'search_pipeline.delete': () => ({ setup: () => ok(c.url, 'PUT', `/_search/pipeline/${p}-search-pipeline3`, {}), args: { id: `${p}-search-pipeline3` } }),
     'ingest.simulate': () => ({ args: { id: `${p}-pipeline`, body: { docs: [{ _source: { title: 'x' } }] } }, check: (a) => expect(a.docs[0].doc._source.seen).to.equal(true) }),
   };
   return fixtures[name]?.();

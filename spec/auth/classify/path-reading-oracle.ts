@@ -445,6 +445,11 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
 
     // Search.
     case '_search':
+      // OpenSearch's search pipelines: cluster-level, as ingest pipelines
+      if (tail[0] === 'pipeline') {
+        c.needs('manage_pipeline');
+        return c.done('cluster', c.op, `cluster:admin/search/pipeline/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'put'}`);
+      }
       return search(c, tail, tail[0] !== 'scroll' ? 0 : undefined);
     case '_msearch':
       return msearch(c, tail);

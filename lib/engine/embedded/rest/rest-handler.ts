@@ -48,6 +48,7 @@ import { pointInTimeRoutes } from './routes/point-in-time.js';
 import { openSearchPointInTimeRoutes } from './routes/opensearch-point-in-time.js';
 import { mtermvectorsRoutes } from './routes/mtermvectors.js';
 import { ingestRoutes } from './routes/ingest.js';
+import { searchPipelineRoutes } from './routes/search-pipelines.js';
 import { backgroundWorkRoutes } from './routes/background-work.js';
 import { dataStreamRoutes } from './routes/data-streams.js';
 import type { EngineContext, RestRequest, RestResponse } from './types.js';
@@ -60,7 +61,7 @@ export function createRouter(): Router {
     clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
-    searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, backgroundWorkRoutes, dataStreamRoutes,
+    searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, searchPipelineRoutes, backgroundWorkRoutes, dataStreamRoutes,
   ];
   return new Router(groups.flat());
 }

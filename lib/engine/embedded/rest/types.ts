@@ -7,6 +7,7 @@ import type { IngestPipelines } from '../ingest/index.js';
 import type { Indices } from '../indices/index.js';
 import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
+import type { SearchPipelines } from '../search-pipelines/index.js';
 import type { StoredScripts } from '../scripts/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { EsRouteId } from '../../../request/index.js';
@@ -51,6 +52,8 @@ export interface EngineContext {
   storedScripts: StoredScripts;
   /** Ingest pipelines: the `_ingest` API, and what writes run (`pipeline=`, default and final pipelines). */
   ingestPipelines: IngestPipelines;
+  /** Search pipelines (OpenSearch): the `_search/pipeline` API, and what searches run (`search_pipeline`, `index.search.default_pipeline`). */
+  searchPipelines: SearchPipelines;
   /** The cluster's dynamic settings (`_cluster/settings`). */
   clusterSettings: ClusterSettings;
   /** The one node the engine is: identity and live figures for the node-level APIs. */

@@ -6,6 +6,7 @@ import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js
 import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
+import { searchThroughPipeline } from './pipelined-search.js';
 import { scrollContexts } from './scroll-contexts.js';
 import { effectiveQuery, resolveReadTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
 
@@ -117,7 +118,8 @@ async function search(req: RestRequest, ctx: EngineContext): Promise<RestRespons
   // OpenSearch's search parameters: `cancel_after_time_interval` (validated; a search here never outlives its timeout) and `phase_took`
   const cancelAfter = req.params.get('cancel_after_time_interval');
   if (cancelAfter !== null) timeValue('cancel_after_time_interval', cancelAfter);
-  const body = await executeSearch(ctx, req.pathParams.index, req.params, searchRequestBody(req), req.started);
+  const pipelined = searchThroughPipeline(ctx, req.pathParams.index, req.params, searchRequestBody(req));
+  const body = pipelined.answer(await executeSearch(ctx, req.pathParams.index, pipelined.params, pipelined.body, req.started));
   return { status: 200, body: booleanParam(req.params, 'phase_took', false) ? withPhaseTook(body) : body };
 }
 
@@ -229,7 +231,8 @@ async function msearch(req: RestRequest, ctx: EngineContext): Promise<RestRespon
   for (const item of items) {
     const started = performance.now();
     try {
-      responses.push({ ...(await executeSearch(ctx, item.index, item.params, item.body, started)), status: 200 });
+      const pipelined = searchThroughPipeline(ctx, item.index, item.params, item.body);
+      responses.push({ ...pipelined.answer(await executeSearch(ctx, item.index, pipelined.params, pipelined.body, started)), status: 200 });
     } catch (err) {
       const e = toEsError(err);
       responses.push({ ...errorBody(e) });

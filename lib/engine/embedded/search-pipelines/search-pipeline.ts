@@ -1,0 +1,321 @@
+/**
+ * A search pipeline (OpenSearch 2.9+): request processors that change a search before it runs,
+ * response processors that change its answer. Only OpenSearch's core processors are known
+ * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`);
+ * the neural and ML plugins' are refused at PUT like any unknown type. Each processor takes
+ * `tag`, `description` and `ignore_failure`. No processor changes the indices a search reads:
+ * request processors change its query and the request fields OpenSearch lets a script change
+ * (size, from, explain, profile…), response processors its hits' `_source`.
+ */
+import { EsError } from '../../../errors/index.js';
+import { ConfigReader, isMap, type JsonMap } from '../ingest/index.js';
+import { compileScript, fromJson, NO_STORED_SCRIPTS, parseScriptSpec, resolveScript, toJson, type ContextDefinition } from '../painless/index.js';
+
+/** The `script` request processor's Painless: `ctx._source` holds the request fields it may change. */
+const SEARCH_REQUEST_CONTEXT: ContextDefinition = { name: 'search_request', variables: { params: 'Map', ctx: 'Map' }, returns: 'void' };
+/** The request fields OpenSearch's script request processor reads and writes (from and size are -1 when the request names none). */
+const SCRIPTED_REQUEST_FIELDS = ['from', 'size', 'explain', 'version', 'seq_no_primary_term', 'track_scores', 'track_total_hits', 'min_score', 'terminate_after', 'profile'] as const;
+
+/** What request processors leave for response processors (`oversample` → `truncate_hits`, OpenSearch's pipeline context). */
+type PipelineContext = Map<string, unknown>;
+
+interface RequestProcessor {
+  readonly kind: 'request';
+  readonly type: string;
+  readonly ignoreFailure: boolean;
+  run(body: JsonMap, context: PipelineContext): JsonMap;
+}
+
+interface ResponseProcessor {
+  readonly kind: 'response';
+  readonly type: string;
+  readonly ignoreFailure: boolean;
+  run(answer: JsonMap, context: PipelineContext): JsonMap;
+}
+
+export interface SearchPipeline {
+  readonly id: string;
+  readonly request: readonly RequestProcessor[];
+  readonly response: readonly ResponseProcessor[];
+}
+
+type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
+
+const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
+  filter_query: (c) => {
+    const query = c.optionalMap('query');
+    if (query === undefined) throw c.error('query', 'required property is missing');
+    return (ignoreFailure) => ({
+      kind: 'request', type: 'filter_query', ignoreFailure,
+      // the search's own query must match and the processor's filters: it only narrows
+      run: (body) => ({ ...body, query: { bool: { must: body.query === undefined ? { match_all: {} } : body.query, filter: query } } }),
+    });
+  },
+  script: (c) => {
+    const raw: JsonMap = {};
+    for (const key of ['source', 'lang', 'params']) {
+      const v = c.take(key);
+      if (v !== undefined) raw[key] = v;
+    }
+    if (raw.source === undefined) throw c.error('source', 'required property is missing');
+    let compiled;
+    try {
+      const resolved = resolveScript(parseScriptSpec(raw, 'source'), NO_STORED_SCRIPTS);
+      compiled = { script: compileScript(resolved.source, SEARCH_REQUEST_CONTEXT, resolved.name), params: fromJson(resolved.params) };
+    } catch (e) {
+      if (e instanceof EsError && e.type === 'script_exception') throw e;
+      throw c.error('source', e instanceof Error ? e.message : String(e));
+    }
+    const { script, params } = compiled;
+    return (ignoreFailure) => ({
+      kind: 'request', type: 'script', ignoreFailure,
+      // only the listed request fields are the script's: what it leaves in them goes back into the body
+      run: (body) => {
+        const before: JsonMap = {};
+        for (const f of SCRIPTED_REQUEST_FIELDS) before[f] = body[f] ?? (f === 'from' || f === 'size' ? -1 : null);
+        const ctx = fromJson({ _source: before }) as Map<unknown, unknown>;
+        script.run({ params, ctx });
+        const after = (toJson(ctx) as JsonMap)._source;
+        if (!isMap(after)) return body;
+        const changed: JsonMap = { ...body };
+        for (const f of SCRIPTED_REQUEST_FIELDS) {
+          const v = after[f];
+          if (JSON.stringify(v) === JSON.stringify(before[f])) continue;
+          if (v === null || v === undefined) delete changed[f];
+          else changed[f] = v;
+        }
+        return changed;
+      },
+    });
+  },
+  oversample: (c) => {
+    const factor = numberOption(c, 'sample_factor', true)!;
+    if (!(factor >= 1)) throw c.error('sample_factor', `Value must be >= 1.0, but was [${factor}]`);
+    const prefix = c.optionalString('context_prefix');
+    return (ignoreFailure) => ({
+      kind: 'request', type: 'oversample', ignoreFailure,
+      run: (body, context) => {
+        const size = typeof body.size === 'number' ? body.size : 10;
+        context.set(contextKey(prefix, 'original_size'), size);
+        return { ...body, size: Math.ceil(size * factor) };
+      },
+    });
+  },
+};
+
+const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
+  rename_field: (c) => {
+    const field = c.requiredString('field');
+    const target = c.requiredString('target_field');
+    const ignoreMissing = c.boolean('ignore_missing', false);
+    return (ignoreFailure) => ({
+      kind: 'response', type: 'rename_field', ignoreFailure,
+      run: (answer) => withSources(answer, (source, hit) => {
+        if (!(field in source)) {
+          if (ignoreMissing) return source;
+          throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
+        }
+        const { [field]: value, ...rest } = source;
+        return { ...rest, [target]: value };
+      }),
+    });
+  },
+  truncate_hits: (c) => {
+    const target = numberOption(c, 'target_size', false);
+    if (target !== undefined && !(Number.isInteger(target) && target >= 0)) throw c.error('target_size', `Value must be >= 0, but was [${target}]`);
+    const prefix = c.optionalString('context_prefix');
+    return (ignoreFailure) => ({
+      kind: 'response', type: 'truncate_hits', ignoreFailure,
+      run: (answer, context) => {
+        const size = target ?? context.get(contextKey(prefix, 'original_size'));
+        if (typeof size !== 'number') throw new EsError(400, 'illegal_argument_exception', 'Unable to determine target size for truncate_hits processor. Either specify target_size or use an oversample processor');
+        return withHits(answer, (hits) => hits.slice(0, size));
+      },
+    });
+  },
+  collapse: (c) => {
+    const field = c.requiredString('field');
+    c.optionalString('context_prefix');
+    return (ignoreFailure) => ({
+      kind: 'response', type: 'collapse', ignoreFailure,
+      // the first hit of each value of `field` (in the answer's order) stays
+      run: (answer) => withHits(answer, (hits) => {
+        const seen = new Set<string>();
+        return hits.filter((hit) => {
+          const source = isMap(hit) && isMap(hit._source) ? hit._source : {};
+          const key = JSON.stringify(source[field] ?? null);
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        });
+      }),
+    });
+  },
+  sort: (c) => {
+    const field = c.requiredString('field');
+    const order = c.optionalString('order', 'asc')!;
+    if (order !== 'asc' && order !== 'desc') throw c.error('order', `Sort direction [${order}] not recognized. Valid values are: [asc, desc]`);
+    const target = c.optionalString('target_field') ?? field;
+    const ignoreMissing = c.boolean('ignore_missing', false);
+    return (ignoreFailure) => ({
+      kind: 'response', type: 'sort', ignoreFailure,
+      run: (answer) => withSources(answer, (source, hit) => {
+        const value = source[field];
+        if (value === undefined || value === null) {
+          if (ignoreMissing) return source;
+          throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
+        }
+        if (!Array.isArray(value)) throw new EsError(400, 'illegal_argument_exception', `field [${field}] of type [${javaType(value)}] cannot be cast to [java.util.List]`);
+        const sorted = [...value].sort(compareValues);
+        if (order === 'desc') sorted.reverse();
+        return { ...source, [target]: sorted };
+      }),
+    });
+  },
+  split: (c) => {
+    const field = c.requiredString('field');
+    const separator = c.requiredString('separator');
+    const preserveTrailing = c.boolean('preserve_trailing', false);
+    const target = c.optionalString('target_field') ?? field;
+    const ignoreMissing = c.boolean('ignore_missing', false);
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(separator, 'u');
+    } catch {
+      throw c.error('separator', `is not a valid regular expression: ${separator}`);
+    }
+    return (ignoreFailure) => ({
+      kind: 'response', type: 'split', ignoreFailure,
+      run: (answer) => withSources(answer, (source, hit) => {
+        const value = source[field];
+        if (value === undefined || value === null) {
+          if (ignoreMissing) return source;
+          throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
+        }
+        if (typeof value !== 'string') throw new EsError(400, 'illegal_argument_exception', `field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
+        const parts = value.split(pattern);
+        // as Java's String.split: trailing empty strings dropped unless asked to keep them
+        if (!preserveTrailing) while (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+        return { ...source, [target]: parts };
+      }),
+    });
+  },
+};
+
+/** The processor types this engine knows, by the member of a pipeline that lists them. */
+const KNOWN = { request_processors: REQUEST_PROCESSORS, response_processors: RESPONSE_PROCESSORS } as const;
+
+/** A pipeline definition read as OpenSearch reads it: unknown members and processor types refused at PUT. */
+export function compileSearchPipeline(id: string, definition: JsonMap): SearchPipeline {
+  const { request_processors: requests, response_processors: responses, phase_results_processors: phases, description, version, ...rest } = definition;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw new EsError(400, 'parse_exception', `pipeline [${id}] doesn't support one or more provided configuration parameters [${unknown.join(', ')}]`);
+  if (description !== undefined && typeof description !== 'string') throw new EsError(400, 'parse_exception', '[description] property isn\'t a string');
+  if (version !== undefined && !Number.isInteger(version)) throw new EsError(400, 'parse_exception', '[version] property isn\'t an integer');
+  if (phases !== undefined && (!Array.isArray(phases) || phases.length)) {
+    throw new EsError(400, 'illegal_argument_exception', `Invalid processor type ${processorTypes(phases)[0] ?? 'phase_results_processors'}`);
+  }
+  return {
+    id,
+    request: processorsOf('request_processors', requests, REQUEST_PROCESSORS),
+    response: processorsOf('response_processors', responses, RESPONSE_PROCESSORS),
+  };
+}
+
+function processorTypes(list: unknown): string[] {
+  return Array.isArray(list) ? list.flatMap((p) => (isMap(p) ? Object.keys(p) : [])) : [];
+}
+
+function processorsOf<P>(member: keyof typeof KNOWN, list: unknown, known: Record<string, Compile<P>>): P[] {
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw new EsError(400, 'parse_exception', `[${member}] property isn't a list, but of type [${isMap(list) ? 'java.util.LinkedHashMap' : typeof list}]`);
+  return list.map((entry) => {
+    if (!isMap(entry) || Object.keys(entry).length !== 1) throw new EsError(400, 'parse_exception', `[${member}] each processor must be an object with exactly one processor type`);
+    const [type, raw] = Object.entries(entry)[0];
+    const compile = Object.hasOwn(known, type) ? known[type] : undefined;
+    if (!compile) {
+      throw new EsError(400, 'illegal_argument_exception', `Invalid processor type ${type}`);
+    }
+    if (!isMap(raw)) throw new EsError(400, 'parse_exception', `[${type}] processor configuration must be an object`, { processor_type: type });
+    const tag = typeof raw.tag === 'string' ? raw.tag : undefined;
+    const config = new ConfigReader(type, tag, { ...raw });
+    config.optionalString('tag');
+    config.optionalString('description');
+    const ignoreFailure = config.boolean('ignore_failure', false);
+    const make = compile(config);
+    config.finish();
+    return make(ignoreFailure);
+  });
+}
+
+/** A search run through a pipeline: the body its request processors made, and what turns its answer into the pipeline's. */
+export interface PipelinedSearch {
+  body: JsonMap;
+  answer(raw: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function runSearchPipeline(pipeline: SearchPipeline, body: JsonMap): PipelinedSearch {
+  const context: PipelineContext = new Map();
+  let changed = body;
+  for (const p of pipeline.request) changed = attempt(p, () => p.run(changed, context), changed);
+  return {
+    body: changed,
+    answer: (raw) => {
+      let out = raw as JsonMap;
+      for (const p of pipeline.response) out = attempt(p, () => p.run(out, context), out);
+      return out;
+    },
+  };
+}
+
+/** A processor's failure fails the search, unless it is to be ignored (the value goes on unchanged). */
+function attempt<T>(p: { ignoreFailure: boolean }, run: () => T, unchanged: T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (p.ignoreFailure) return unchanged;
+    throw err;
+  }
+}
+
+function withHits(answer: JsonMap, change: (hits: unknown[]) => unknown[]): JsonMap {
+  const hits = answer.hits;
+  if (!isMap(hits) || !Array.isArray(hits.hits)) return answer;
+  return { ...answer, hits: { ...hits, hits: change(hits.hits) } };
+}
+
+function withSources(answer: JsonMap, change: (source: JsonMap, hit: JsonMap) => JsonMap): JsonMap {
+  return withHits(answer, (hits) => hits.map((hit) => (isMap(hit) && isMap(hit._source) ? { ...hit, _source: change(hit._source, hit) } : hit)));
+}
+
+function contextKey(prefix: string | undefined, name: string): string {
+  return prefix === undefined ? name : `${prefix}.${name}`;
+}
+
+function numberOption(c: ConfigReader, name: string, required: boolean): number | undefined {
+  const v = c.take(name);
+  if (v === undefined) {
+    if (required) throw c.error(name, 'required property is missing');
+    return undefined;
+  }
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw c.error(name, `property isn't a number: [${String(v)}]`);
+  return n;
+}
+
+/** Values of one list in their natural order: numbers by value, strings by UTF-16 code units (Java's compareTo). */
+function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function javaType(v: unknown): string {
+  if (typeof v === 'string') return 'java.lang.String';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'java.lang.Integer' : 'java.lang.Double';
+  if (typeof v === 'boolean') return 'java.lang.Boolean';
+  if (Array.isArray(v)) return 'java.util.ArrayList';
+  return 'java.util.LinkedHashMap';
+}
+
