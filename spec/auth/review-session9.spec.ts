@@ -195,6 +195,38 @@ for (const backend of RECORDED_BACKENDS) {
       }
     });
 
+    it('a credential bounded by max_size or field rules runs no index default search pipeline (oversample, script size, filter_query)', async () => {
+      const lines: unknown[] = [];
+      for (let i = 0; i < 30; i++) lines.push({ index: { _index: 'bounded9', _id: String(i) } }, { n: i, secret9: i < 3 ? 'hiddenvalue9' : 'other' });
+      expect((await call(gw.url, 'POST', '/_bulk?refresh=true', { body: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', headers: NDJSON })).json.errors).to.equal(false);
+      const pipelines: Record<string, unknown> = {
+        sized9: { request_processors: [{ script: { source: 'ctx._source.size = 25' } }] },
+        over9: { request_processors: [{ oversample: { sample_factor: 10 } }] },
+        oracle9: { request_processors: [{ filter_query: { query: { term: { secret9: 'hiddenvalue9' } } } }] },
+      };
+      for (const [id, body] of Object.entries(pipelines)) expect((await call(gw.url, 'PUT', `/_search/pipeline/${id}`, { body })).status).to.equal(200);
+      const cred = async (extra: Record<string, unknown>) => {
+        const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['bounded9'], categories: ['search'], ops: ['read'], allow_raw_dsl: true, ...extra } });
+        return basic(made.json.credential.username, made.json.password);
+      };
+      const bounded = await cred({ max_size: 5 });
+      const ruled = await cred({ exclude_fields: ['secret9'] });
+      for (const id of Object.keys(pipelines)) {
+        expect((await call(gw.url, 'PUT', '/bounded9/_settings', { body: { index: { search: { default_pipeline: id } } } })).status).to.equal(200);
+        // what each would get with no pipeline: its size (the default 10 when none), and every document
+        for (const [auth, body, hits] of [[bounded, { size: 5 }, 5], [bounded, {}, 10], [ruled, { size: 30 }, 30]] as const) {
+          const res = await call(gw.url, 'POST', '/bounded9/_search', { auth, body });
+          expect(res.status, `${id}: ${res.text.slice(0, 300)}`).to.equal(200);
+          expect(res.json.hits.hits.length, `${id} ${JSON.stringify(body)}`).to.equal(hits);
+          const multi = await call(gw.url, 'POST', '/bounded9/_msearch', { auth, body: `{}\n${JSON.stringify(body)}\n`, headers: NDJSON });
+          expect(multi.status, multi.text.slice(0, 300)).to.equal(200);
+          expect(multi.json.responses[0].hits?.hits.length, `${id} msearch: ${multi.text.slice(0, 300)}`).to.equal(hits);
+        }
+      }
+      // the admin's searches still run it
+      expect((await call(gw.url, 'POST', '/bounded9/_search', { body: {} })).json.hits.hits.length).to.equal(3);
+    });
+
     it('no index template reaches a system index the gateway creates (aliases, default pipeline, mappings)', async () => {
       expect((await call(gw.url, 'PUT', '/_ingest/pipeline/steal', { body: { processors: [{ set: { field: '_index', value: 'loot' } }] } })).status).to.equal(200);
       const templates: Array<[string, unknown]> = [
