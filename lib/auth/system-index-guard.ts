@@ -81,13 +81,14 @@ export function withoutSystemIndices(req: GatewayRequest): readonly string[] | u
  * `*,-.gateway-*,*` name the system indices again, and a path's exclusion takes nothing from the
  * lists of a body (`_msearch` headers, `_mget`, `_reindex`) or an `index=` parameter. The
  * classifier's expressions are de-duplicated across lists, so the order is read from the path's
- * own list, and a request naming indices anywhere else is never made safe by an exclusion.
+ * own list (`pathLists`), and a request naming indices anywhere else is never made safe by an exclusion.
  */
 function systemIndicesExcluded(info: Classification): boolean {
   if (info.sources.some((s) => s.from !== 'path')) return false;
   const covers = (e: string) => e.startsWith('-') && coversSystemIndices(e.slice(1));
-  const list = info.segments.map((s) => s.split(',')).find((l) => l.some(covers));
-  if (!list || !info.indices.every((e) => list.includes(e))) return false;
+  // the path's one list (a second list in a path is another list, as a body's is)
+  const list = info.pathLists?.length === 1 ? info.pathLists[0] : undefined;
+  if (!list || !list.some(covers) || !info.indices.every((e) => list.includes(e))) return false;
   let lastCover = -1;
   let lastReach = -1;
   list.forEach((e, i) => {
