@@ -147,7 +147,11 @@ export class Authorizer {
       params = enforceSourceFilter(req.params, askedSource(req), cred.include_fields, cred.exclude_fields);
     }
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
-    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred) : undefined;
+    // nor does it run an index's default pipeline (the admin's program over every search of the
+    // index, whose oversample, script or filter_query would go past the same bounds): `_none`
+    const bounded = fieldRules || cred.max_size !== undefined;
+    if (bounded && req.route === 'search') params = new Map(params ?? req.params).set('search_pipeline', '_none');
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred, bounded) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }
@@ -515,8 +519,9 @@ function enforceSourceFilter(
  * URL parameters are (`sourceWithin`), written into its body (an `_msearch` has no URL filter per
  * search), so that it is answered with the hidden fields absent rather than refused.
  */
-function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>): { text: string; value: undefined } | undefined {
-  if (!cred.include_fields?.length && !cred.exclude_fields?.length) return undefined;
+function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, noPipeline = false): { text: string; value: undefined } | undefined {
+  const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
+  if (!fieldRules && !noPipeline) return undefined;
   const text = req.info.forward ?? req.body;
   if (text === undefined || text.trim() === '') return undefined;
   let entries: MsearchEntry[];
@@ -526,9 +531,11 @@ function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fi
     return undefined; // the engine reports a malformed body
   }
   const narrowed = entries.map((entry) => {
-    const within = sourceWithin(bodySource(entry.body), cred.include_fields, cred.exclude_fields);
-    const _source = within.fetch ? { ...(within.includes ? { includes: within.includes } : {}), excludes: within.excludes } : false;
-    const body = { ...entry.body, _source };
+    let body: Record<string, unknown> = noPipeline ? { ...entry.body, search_pipeline: '_none' } : entry.body;
+    if (fieldRules) {
+      const within = sourceWithin(bodySource(entry.body), cred.include_fields, cred.exclude_fields);
+      body = { ...body, _source: within.fetch ? { ...(within.includes ? { includes: within.includes } : {}), excludes: within.excludes } : false };
+    }
     return { ...entry, body, bodyText: JSON.stringify(body) };
   });
   return { text: msearchText(narrowed), value: undefined };

@@ -395,6 +395,10 @@ const SEARCH_MEMBERS: Readonly<Record<string, Walk>> = {
   explain: ignore, version: ignore, seq_no_primary_term: ignore, search_after: ignore, pit: ignore, indices_boost: ignore,
   stats: ignore, profile: ignore, min_score: ignore, allow_partial_search_results: ignore, batched_reduce_size: ignore,
   max_docs: ignore, conflicts: ignore,
+  // `_none` (written by the authorizer for a bounded credential) runs no pipeline; any other may read any field
+  search_pipeline: (w, v, m) => {
+    if (v !== '_none') w.refuse(m, 'runs a search pipeline, whose query and answer may read any field');
+  },
   // `_update_by_query` and `_reindex` scripts read the whole document
   script: refuseScript,
 };

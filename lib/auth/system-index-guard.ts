@@ -22,25 +22,26 @@ export function checkSystemIndices(info: Classification): void {
 }
 
 function systemIndexReached(info: Classification): string | undefined {
-  // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it safe.
-  const excluded = info.indices.some((e) => e.startsWith('-') && coversSystemIndices(e.slice(1)));
+  // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it, in its own list, safe.
+  const excluded = systemIndicesExcluded(info);
   // With hidden indices expanded, a wildcard or every index reaches system indices too: fine for
   // reading index metadata (`_cat/indices?expand_wildcards=all`), not for documents or changes.
   const hiddenReach = () => !excluded && info.expandsHidden
     && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
   for (const expression of info.indices) {
     if (expression.startsWith('-')) continue; // an exclusion only ever takes indices away
-    const star = expression.indexOf('*');
-    if (star < 0) {
-      if (isSystemIndex(expression) || isSystemIndex(stripDateMath(expression))) return expression;
+    const { prefix, open, dateMath } = patternOf(expression);
+    if (open < 0) {
+      if (isSystemIndex(prefix)) return expression;
       continue;
     }
-    if (expression.charCodeAt(0) !== 46 /* . */) {
-      if (hiddenReach()) return expression;
+    // a dot prefix matches hidden dot-indices without expanding them; so may date math whose
+    // static text is not enough to say where its name begins (`<{now{'.gateway-'}}*>`)
+    if (prefix.charCodeAt(0) === 46 /* . */ || (dateMath && prefix === '')) {
+      if (!excluded && couldBeginSystemIndex(prefix)) return expression;
       continue;
     }
-    const prefix = expression.slice(0, star);
-    if (!excluded && (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX))) return expression;
+    if (expression.includes('*') && hiddenReach()) return expression;
   }
   if (info.allIndices && hiddenReach()) return '_all';
   return undefined;
@@ -73,15 +74,57 @@ export function withoutSystemIndices(req: GatewayRequest): readonly string[] | u
   return segments;
 }
 
+/**
+ * Does an exclusion of every system index come after each wildcard (or `_all`) of the request that
+ * could reach one? An exclusion takes indices away only from what comes before it in its own list
+ * (Elasticsearch's `IndexNameExpressionResolver`; the engines alike): `-.gateway-*,.gateway-*` or
+ * `*,-.gateway-*,*` name the system indices again, and a path's exclusion takes nothing from the
+ * lists of a body (`_msearch` headers, `_mget`, `_reindex`) or an `index=` parameter. The
+ * classifier's expressions are de-duplicated across lists, so the order is read from the path's
+ * own list (`pathLists`), and a request naming indices anywhere else is never made safe by an exclusion.
+ */
+function systemIndicesExcluded(info: Classification): boolean {
+  if (info.sources.some((s) => s.from !== 'path')) return false;
+  const covers = (e: string) => e.startsWith('-') && coversSystemIndices(e.slice(1));
+  // the path's one list (a second list in a path is another list, as a body's is)
+  const list = info.pathLists?.length === 1 ? info.pathLists[0] : undefined;
+  if (!list || !list.some(covers) || !info.indices.every((e) => list.includes(e))) return false;
+  let lastCover = -1;
+  let lastReach = -1;
+  list.forEach((e, i) => {
+    if (covers(e)) lastCover = i;
+    else if (!e.startsWith('-') && (e === '_all' || mayReachSystemIndices(e))) lastReach = i;
+  });
+  return lastCover > lastReach;
+}
+
+/** Could the expression (a wildcard, date math) name a system index (`*`, `*p`, `.g*`, `<.gateway-c*>`, `<.gateway{now{'-'}}x>`)? */
+function mayReachSystemIndices(expression: string): boolean {
+  const { prefix, open } = patternOf(expression);
+  return open >= 0 && couldBeginSystemIndex(prefix);
+}
+
+function couldBeginSystemIndex(prefix: string): boolean {
+  return SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX);
+}
+
+/**
+ * An index expression's literal start: the text before its first wildcard, or — date math
+ * (`<logs-{now/d}>`, which the engine resolves, wildcards inside included) — before its first
+ * placeholder, wildcard or escape, whose text (a date format's quoted literals) may be anything.
+ * `open` is where that literal text ends (-1: the expression is that one name).
+ */
+function patternOf(expression: string): { prefix: string; open: number; dateMath: boolean } {
+  const dateMath = expression.startsWith('<') && expression.endsWith('>');
+  const body = dateMath ? expression.slice(1, -1) : expression;
+  const open = dateMath ? body.search(/[*{}\\]/) : body.indexOf('*');
+  return { prefix: open < 0 ? body : body.slice(0, open), open, dateMath };
+}
+
 /** Does the pattern match every name that starts with `.gateway-`? */
 function coversSystemIndices(pattern: string): boolean {
   const star = pattern.indexOf('*');
   return star === pattern.length - 1 && SYSTEM_INDEX_PREFIX.startsWith(pattern.slice(0, star));
-}
-
-/** `<.gateway-x-{now/d}>` date math names the index its static part starts with. */
-function stripDateMath(expression: string): string {
-  return expression.startsWith('<') && expression.endsWith('>') ? expression.slice(1, -1) : expression;
 }
 
 /**

@@ -88,6 +88,11 @@ export interface Classification {
    * present it is authoritative, one entry per (expression, operation).
    */
   perIndex?: ExpressionOperation[];
+  /**
+   * The index lists of the path, each in order as written (duplicates kept): where an exclusion
+   * stands among a list's wildcards, which `indices` (de-duplicated across lists) cannot say.
+   */
+  pathLists?: ReadonlyArray<readonly string[]>;
   /** The path's segments, percent-decoded, empty ones dropped. */
   segments: readonly string[];
   /** The document id, for single-document requests. */

@@ -60,6 +60,7 @@ export class Classifying implements BodyReading {
   /** The expressions already in `perIndex`, by operation (a key string per pair would be 100,000 more strings for a credential's list). */
   private readonly operated = new Map<Operation, Set<string>>();
   private readonly pathExpressions: string[] = [];
+  private readonly pathLists: string[][] = [];
   private allIndices = false;
   private mixed = false;
   private readsBody = false;
@@ -125,7 +126,9 @@ export class Classifying implements BodyReading {
    */
   pathIndex(list: string, segment?: number, operation?: Operation, single = false): void {
     if (!this.slot && segment !== undefined) this.slot = { segment, insert: false };
-    for (const e of single ? namesOf(list) : splitExpressions(list)) {
+    const expressions = single ? namesOf(list) : splitExpressions(list);
+    this.pathLists.push(expressions);
+    for (const e of expressions) {
       this.add(e, 'path');
       this.pathExpressions.push(e);
       if (operation) this.addOperation(e, operation);
@@ -236,6 +239,7 @@ export class Classifying implements BodyReading {
     if (this.parsed !== undefined) out.parsed = this.parsed;
     if (this.bulk !== undefined) out.bulk = this.bulk;
     if (this.slot && this.narrowable) out.slot = this.slot;
+    if (this.pathLists.length) out.pathLists = this.pathLists;
     if (this.privileges.length) out.clusterPrivileges = [...this.privileges];
     return out;
   }

@@ -1,5 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
+import { isSystemIndex } from '../../index-patterns.js';
 import { validateMappings, type FieldMapping, type MappingDialect, type Mappings } from '../mapping/index.js';
 import type { Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition } from './aliases.js';
@@ -197,7 +198,7 @@ export class Templates {
    * matching templates it wins over.
    */
   simulateIndex(index: string): JsonObject {
-    const match = this.matchingIndexTemplate(index);
+    const match = isSystemIndex(index) ? undefined : this.matchingIndexTemplate(index);
     if (!match) return {};
     const overlapping = [...this.composable.entries()]
       .filter(([n, t]) => n !== match.name && matchesAny(t.index_patterns, index))
@@ -320,10 +321,10 @@ export class Templates {
   }
 
   /** The composable template a new index named `index` takes, if any (highest priority wins). */
-  private composableFor(index: string): ComposableTemplate | undefined {
+  private composableFor(index: string, hidden = false): ComposableTemplate | undefined {
     let best: ComposableTemplate | undefined;
     for (const t of this.composable.values()) {
-      if (!matchesAny(t.index_patterns, index)) continue;
+      if (!matchesAny(t.index_patterns, index) || (hidden && isGlobal(t.index_patterns))) continue;
       if (!best || (t.priority ?? 0) > (best.priority ?? 0)) best = t;
     }
     return best;
@@ -348,11 +349,17 @@ export class Templates {
    * aliases with the request's on top. The body is returned unchanged when no template matches.
    */
   apply(index: string, body: JsonObject): JsonObject {
-    const composable = this.composableFor(index);
+    // The gateway's system indices take only what the gateway creates them with, as Elasticsearch's
+    // system indices take their descriptors' settings and mappings and no template: a template
+    // matching them (`*-logs`, `*s`) would give them aliases, a default pipeline, mappings of anyone's
+    // choosing. A hidden index ignores global templates (a match-all pattern), as in Elasticsearch.
+    if (isSystemIndex(index)) return body;
+    const hidden = String(flattenSettings(body.settings)['index.hidden']) === 'true';
+    const composable = this.composableFor(index, hidden);
     let base: TemplateContent | undefined;
     if (composable) base = this.compose(composable);
     else {
-      const legacy = [...this.legacy.values()].filter((t) => matchesAny(t.index_patterns, index)).sort((a, b) => a.order - b.order);
+      const legacy = [...this.legacy.values()].filter((t) => matchesAny(t.index_patterns, index) && !(hidden && isGlobal(t.index_patterns))).sort((a, b) => a.order - b.order);
       if (legacy.length) base = legacy.reduce<TemplateContent>((acc, t) => mergeContent(acc, t), {});
     }
     if (!base) return body;
@@ -363,6 +370,11 @@ export class Templates {
     if (base.aliases) out.aliases = { ...base.aliases, ...(isPlainObject(body.aliases) ? body.aliases : {}) };
     return out;
   }
+}
+
+/** A global template: one of its patterns matches every name (Elasticsearch's `Regex.isMatchAllPattern`). */
+function isGlobal(patterns: readonly string[]): boolean {
+  return patterns.some((p) => p === '*');
 }
 
 function stringSettings(flat: Record<string, string | string[] | null>): Record<string, string | string[]> {

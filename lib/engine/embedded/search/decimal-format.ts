@@ -69,17 +69,27 @@ function subpatternSplit(pattern: string): [string, string | undefined] {
   return [pattern, undefined];
 }
 
+/**
+ * The most integer and fraction digits DecimalFormat writes of a double (its DOUBLE_INTEGER_DIGITS
+ * and DOUBLE_FRACTION_DIGITS): a pattern asking for more gets these, so that a pattern of a million
+ * `0`s does not make every value a million characters long.
+ */
+const DOUBLE_INTEGER_DIGITS = 309;
+const DOUBLE_FRACTION_DIGITS = 340;
+/** The most fraction digits rounding is computed to (Number.prototype.toFixed's limit); more are zeros. */
+const COMPUTED_FRACTION_DIGITS = 100;
+
 function compile(pattern: string): Pattern {
   const [pos, neg] = subpatternSplit(pattern);
   const { affixes: positive, number } = splitSubpattern(pos);
   const [intPart, fracPart = ''] = number.split('.');
-  const minFrac = (fracPart.match(/0/g) ?? []).length;
+  const minFrac = Math.min((fracPart.match(/0/g) ?? []).length, DOUBLE_FRACTION_DIGITS);
   return {
     positive,
     negative: neg === undefined ? undefined : splitSubpattern(neg).affixes,
-    minInt: (intPart.match(/0/g) ?? []).length,
+    minInt: Math.min((intPart.match(/0/g) ?? []).length, DOUBLE_INTEGER_DIGITS),
     minFrac,
-    maxFrac: minFrac + (fracPart.match(/#/g) ?? []).length,
+    maxFrac: Math.min(minFrac + (fracPart.match(/#/g) ?? []).length, DOUBLE_FRACTION_DIGITS),
     grouping: intPart.includes(',') ? intPart.length - intPart.lastIndexOf(',') - 1 : 0,
   };
 }
@@ -89,7 +99,7 @@ export function decimalFormat(n: number, pattern: string): string {
   let p = cache.get(pattern);
   if (p === undefined) {
     p = compile(pattern);
-    if (cache.size < 256) cache.set(pattern, p);
+    if (cache.size < 256 && pattern.length <= 256) cache.set(pattern, p); // a long pattern is compiled again, not held
   }
   if (Number.isNaN(n)) return 'NaN';
   const scaledValue = Math.abs(n) * p.positive.multiplier;
@@ -97,14 +107,16 @@ export function decimalFormat(n: number, pattern: string): string {
   let zero = false;
   if (!Number.isFinite(scaledValue)) body = '∞';
   else {
-    const factor = 10 ** p.maxFrac;
+    const digits = Math.min(p.maxFrac, COMPUTED_FRACTION_DIGITS);
+    const factor = 10 ** digits;
     const scaled = scaledValue * factor;
     const floor = Math.floor(scaled);
     const diff = scaled - floor;
     const rounded = diff > 0.5 + 1e-9 ? floor + 1 : diff < 0.5 - 1e-9 ? floor : floor % 2 === 0 ? floor : floor + 1;
     zero = rounded === 0;
-    let [i, f = ''] = (rounded / factor).toFixed(p.maxFrac).split('.');
+    let [i, f = ''] = (rounded / factor).toFixed(digits).split('.');
     while (f.length > p.minFrac && f.endsWith('0')) f = f.slice(0, -1);
+    f = f.padEnd(p.minFrac, '0');
     i = i.replace(/^0+/, '').padStart(p.minInt, '0');
     if (p.grouping > 0) i = i.replace(new RegExp(`\\B(?=(\\d{${p.grouping}})+(?!\\d))`, 'g'), ',');
     body = f ? `${i}.${f}` : i;

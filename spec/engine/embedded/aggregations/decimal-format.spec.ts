@@ -55,4 +55,21 @@ describe('embedded engine: DecimalFormat patterns of `format`', () => {
     expect(out.aggregations.histo.buckets.map((b: { key_as_string: string }) => b.key_as_string))
       .to.deep.equal(['2016-03-01T00:00:00.000Z', '2016-02-01T00:00:00.000Z', '2016-01-01T00:00:00.000Z']);
   });
+
+  it('a pattern asking for more digits than a double has is held to DecimalFormat\'s 309 integer and 340 fraction digits, not an error', async () => {
+    // 101+ fraction digits was a 500 (toFixed's limit), and a million 0s made every key a million characters long
+    const out = await search({
+      size: 0,
+      aggs: {
+        frac: { max: { field: 'n', format: `0.${'0'.repeat(400)}` } },
+        optional: { max: { field: 'd', format: `0.${'#'.repeat(150)}` } },
+        int: { histogram: { field: 'n', interval: 50, format: '0'.repeat(1_000_000) } },
+      },
+    });
+    expect(out.aggregations.frac.value_as_string).to.equal(`151.${'0'.repeat(340)}`);
+    expect(out.aggregations.optional.value_as_string).to.equal('1234.5');
+    const keys = out.aggregations.int.buckets.map((b: { key_as_string: string }) => b.key_as_string);
+    expect(keys.map((k: string) => k.length)).to.deep.equal([309, 309, 309, 309]);
+    expect(keys[3]).to.equal(`${'0'.repeat(306)}150`);
+  });
 });
