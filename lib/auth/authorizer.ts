@@ -1,4 +1,5 @@
 import { entryBoundedCache } from '../breakers/index.js';
+import { servesSearchPipelines } from './search-pipelines-served.js';
 import type { Backend, EngineRoute } from '../engine/index.js';
 import { callJson } from '../engine/index.js';
 import { checkEngineRoute } from '../engine/embedded/index.js';
@@ -139,7 +140,10 @@ export class Authorizer {
       checkSize(req, cred.max_size);
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
-    if ((fieldRules || cred.max_size !== undefined) && SEARCH_PIPELINE_CATEGORIES.has(classification.category) && namesSearchPipeline(req)) {
+    // on an HTTP engine, which checks no rights where a stored pipeline's filter_query looks
+    // another index up, no scoped credential runs a pipeline (the embedded engine checks them)
+    const unchecked = this.backend.kind === 'http';
+    if ((fieldRules || cred.max_size !== undefined || unchecked) && SEARCH_PIPELINE_CATEGORIES.has(classification.category) && namesSearchPipeline(req)) {
       throw new EsError(403, 'security_exception',
         `action [${action}] is unauthorized for user [${user}]: a search pipeline may change the query and size of a search, which this credential's field rules or max_size bound`);
     }
@@ -149,9 +153,11 @@ export class Authorizer {
     if (action === CLUSTER_STATE_ACTION) params = clusterStateFilter(params ?? req.params);
     // nor does it run an index's default pipeline (the admin's program over every search of the
     // index, whose oversample, script or filter_query would go past the same bounds): `_none`
-    const bounded = fieldRules || cred.max_size !== undefined;
-    if (bounded && req.route === 'search') params = new Map(params ?? req.params).set('search_pipeline', '_none');
-    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred, bounded) : undefined;
+    // (sent only to an engine that has search pipelines: Elasticsearch refuses the parameter)
+    const searching = req.route === 'search' || action === MSEARCH_ACTION;
+    const noPipeline = searching && (fieldRules || cred.max_size !== undefined || unchecked) && (await servesSearchPipelines(this.backend));
+    if (noPipeline && req.route === 'search') params = new Map(params ?? req.params).set('search_pipeline', '_none');
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred, noPipeline) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }

@@ -67,14 +67,18 @@ for (const backend of BACKENDS) {
       expect(Object.keys((await call(gw.url, 'GET', '/_search/pipeline')).json)).to.deep.equal(['shared']);
     });
 
+    // through an HTTP engine, which checks no rights where a stored pipeline looks another index
+    // up, a scoped credential names no pipeline at all (review of session 9, finding 6)
+    const engineChecks = !backend.name.startsWith('HTTP');
+
     it('a pipeline runs within the indices a credential may search: it changes no index searched', async () => {
       const own = await as(tenant)('GET', '/mine/_search?search_pipeline=shared');
-      expect(own.status, own.text).to.equal(200);
-      expect(own.json.hits.hits.map((h: any) => h._source.title)).to.deep.equal(['one']);
+      expect(own.status, own.text).to.equal(engineChecks ? 200 : 403);
+      if (engineChecks) expect(own.json.hits.hits.map((h: any) => h._source.title)).to.deep.equal(['one']);
       expect((await as(tenant)('GET', '/theirs/_search?search_pipeline=shared')).status).to.equal(403);
       const inline = await as(tenant)('POST', '/mine/_search', { search_pipeline: { response_processors: [{ rename_field: { field: 'title', target_field: 'name' } }] } });
-      expect(inline.status, inline.text).to.equal(200);
-      expect(inline.json.hits.hits.map((h: any) => h._index)).to.deep.equal(['mine', 'mine']);
+      expect(inline.status, inline.text).to.equal(engineChecks ? 200 : 403);
+      if (engineChecks) expect(inline.json.hits.hits.map((h: any) => h._index)).to.deep.equal(['mine', 'mine']);
       // a temporary pipeline's query looks up no document of an index the credential may not read
       const lookup = { terms: { title: { index: 'theirs', id: '1', path: 'title' } } };
       for (const processor of [{ filter_query: { query: lookup } }, { filter_query: { query: { bool: { filter: [{ more_like_this: { fields: ['title'], like: [{ _index: 'theirs', _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } }] } } } }]) {
