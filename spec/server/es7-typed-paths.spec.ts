@@ -230,7 +230,8 @@ describe('Elasticsearch 7 typed paths: what reaches the engine, and who may send
       expect(res.status, res.text).to.be.within(200, 299);
       const sent = forwarded();
       expect(sent.map((r) => `${r.method} ${r.path}`)).to.deep.equal([`${c.method} ${c.engine}`]);
-      if (c.query !== undefined) expect(sent[0].query).to.equal(c.query);
+      // (a scoped credential's searches through an HTTP engine that has search pipelines run none)
+      if (c.query !== undefined) expect(sent[0].query.split('&').filter((p) => p !== 'search_pipeline=_none').join('&')).to.equal(c.query);
       expect(sent[0].query).not.to.contain('include_type_name');
     });
   }
