@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { open } from 'lmdb';
 import { decodeDocRecord, docRecordMaxBytes, writeDocRecord, type StoredDocument } from '../../../lib/engine/embedded/store/index.js';
+import { openEmbeddedEngine } from '../../../lib/engine/embedded/index.js';
 import { within } from '../../support/within.js';
 import { call, spawnEngine, startEngine, tempDir } from './support.js';
 
@@ -205,6 +206,28 @@ describe('embedded engine: durability', function () {
       engine.proc.kill('SIGTERM');
       expect(await engine.exited).to.equal(0);
     } finally {
+      await data.remove();
+    }
+  });
+
+  it('an engine closed under a running _bulk: the bulk settles, and no chunk\'s failed commit goes unhandled (it would end the process)', async () => {
+    const data = await tempDir();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const engine = await openEmbeddedEngine({ dataDir: data.dir });
+      const lines = Array.from({ length: 3000 }, (_, i) => `{"index":{"_index":"closing","_id":"${i}"}}\n{"n":${i}}\n`).join('');
+      // The bulk runs until its first turn of the event loop; the store is closing from then on, so
+      // every chunk committed after is refused ("store is closed").
+      const bulk = engine.request({ method: 'POST', path: '/_bulk', body: lines, headers: { 'content-type': 'application/x-ndjson' } });
+      await engine.close();
+      const settled = await bulk.then((r) => r.status, () => 'rejected');
+      expect(settled === 'rejected' || (typeof settled === 'number' && settled >= 500), String(settled)).to.equal(true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled.map(String)).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
       await data.remove();
     }
   });

@@ -122,12 +122,19 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   let errors = false;
   let lastTarget: { name: string; requireAlias: boolean; intent: string; handle: IndexHandle } | undefined;
   const commits: Array<Promise<void>> = [];
+  // A chunk's commit is settled by the allSettled before the answer; one that fails while later
+  // items are still being prepared (the engine closed under the bulk) is handled from the start.
+  const commit = (writes: PreparedWrite[], more: StoreWrite[]) => {
+    const c = ctx.indices.commit(writes, more);
+    c.catch(() => undefined);
+    commits.push(c);
+  };
   let committed = 0;
   // Preparing items (parsing, analysis) gives the event loop a turn every slice, so other requests keep moving.
   const budget = new WorkBudget(Infinity);
   for (const item of items) {
     if (prepared.length - committed >= COMMIT_CHUNK) {
-      commits.push(ctx.indices.commit(prepared.slice(committed), extra.splice(0)));
+      commit(prepared.slice(committed), extra.splice(0));
       committed = prepared.length;
     }
     await budget.pause();
@@ -204,7 +211,7 @@ async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       results.push({ [opName(item)]: itemError(item, id, err) });
     }
   }
-  commits.push(ctx.indices.commit(prepared.slice(committed), extra));
+  commit(prepared.slice(committed), extra);
   // Every chunk settles (rolled back or applied) before the answer, which fails if one failed.
   const outcomes = await Promise.allSettled(commits);
   for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
