@@ -110,12 +110,9 @@ const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
     const ignoreMissing = c.boolean('ignore_missing', false);
     return (ignoreFailure) => ({
       kind: 'response', type: 'rename_field', ignoreFailure,
-      run: (answer) => withSources(answer, (source, hit) => {
-        if (!(field in source)) {
-          if (ignoreMissing) return source;
-          throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
-        }
-        const { [field]: value, ...rest } = source;
+      // a field present with null is renamed: only an absent one is missing
+      run: (answer) => withField(answer, field, ignoreMissing, (source) => !(field in source), (value, source) => {
+        const { [field]: _, ...rest } = source;
         return { ...rest, [target]: value };
       }),
     });
@@ -159,12 +156,7 @@ const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
     const ignoreMissing = c.boolean('ignore_missing', false);
     return (ignoreFailure) => ({
       kind: 'response', type: 'sort', ignoreFailure,
-      run: (answer) => withSources(answer, (source, hit) => {
-        const value = source[field];
-        if (value === undefined || value === null) {
-          if (ignoreMissing) return source;
-          throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
-        }
+      run: (answer) => withField(answer, field, ignoreMissing, valueless(field), (value, source) => {
         if (!Array.isArray(value)) throw new EsError(400, 'illegal_argument_exception', `field [${field}] of type [${javaType(value)}] cannot be cast to [java.util.List]`);
         const sorted = [...value].sort(compareValues);
         if (order === 'desc') sorted.reverse();
@@ -186,12 +178,7 @@ const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
     }
     return (ignoreFailure) => ({
       kind: 'response', type: 'split', ignoreFailure,
-      run: (answer) => withSources(answer, (source, hit) => {
-        const value = source[field];
-        if (value === undefined || value === null) {
-          if (ignoreMissing) return source;
-          throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
-        }
+      run: (answer) => withField(answer, field, ignoreMissing, valueless(field), (value, source) => {
         if (typeof value !== 'string') throw new EsError(400, 'illegal_argument_exception', `field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
         const parts = value.split(pattern);
         // as Java's String.split: trailing empty strings dropped unless asked to keep them
@@ -287,6 +274,21 @@ function withHits(answer: JsonMap, change: (hits: unknown[]) => unknown[]): Json
 function withSources(answer: JsonMap, change: (source: JsonMap, hit: JsonMap) => JsonMap): JsonMap {
   return withHits(answer, (hits) => hits.map((hit) => (isMap(hit) && isMap(hit._source) ? { ...hit, _source: change(hit._source, hit) } : hit)));
 }
+
+/**
+ * Each hit's `_source` changed by `change` from its `field`'s value; a hit whose field is `missing`
+ * is left as it is under `ignore_missing`, else the response fails as OpenSearch's does.
+ */
+function withField(answer: JsonMap, field: string, ignoreMissing: boolean, missing: (source: JsonMap) => boolean, change: (value: unknown, source: JsonMap) => JsonMap): JsonMap {
+  return withSources(answer, (source, hit) => {
+    if (!missing(source)) return change(source[field], source);
+    if (ignoreMissing) return source;
+    throw new EsError(400, 'illegal_argument_exception', `Document with id ${String(hit._id)} is missing field ${field}`);
+  });
+}
+
+/** A field absent or null: nothing to sort or split. */
+const valueless = (field: string) => (source: JsonMap) => source[field] === undefined || source[field] === null;
 
 function contextKey(prefix: string | undefined, name: string): string {
   return prefix === undefined ? name : `${prefix}.${name}`;
