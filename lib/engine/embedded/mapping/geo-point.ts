@@ -65,36 +65,53 @@ function finite(v: unknown): number | undefined {
 }
 
 /**
- * One geo point in any of ES's forms: `{lat, lon}`, `"lat,lon"`, `[lon, lat]`, a geohash string,
- * `"POINT (lon lat)"`. Undefined when the value is not a point.
+ * The forms a geo_point and an xy_point share, read as [horizontal, vertical] (lon/x first): an
+ * array `[h, v]` (or `[h, v, z]`), an object with the two `names` (vertical first, as
+ * `{lat, lon}`), a GeoJSON Point (`geoJsonType` tells its type), WKT `POINT (h v)`. `text` reads any
+ * other string. Undefined when the value is not a point.
  */
-export function parseGeoPoint(v: unknown): GeoPoint | undefined {
+function readPoint(
+  v: unknown,
+  names: readonly [vertical: string, horizontal: string],
+  geoJsonType: (type: unknown) => boolean,
+  text: (s: string) => [number, number] | undefined,
+): [number, number] | undefined {
   if (Array.isArray(v)) {
     if (v.length < 2 || v.length > 3) return undefined;
-    const lon = finite(v[0]);
-    const lat = finite(v[1]);
-    return lat === undefined || lon === undefined ? undefined : { lat, lon };
+    return pair(v[0], v[1]);
   }
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    if (o.type === 'Point' && Array.isArray(o.coordinates)) return parseGeoPoint(o.coordinates);
-    const lat = finite(o.lat);
-    const lon = finite(o.lon);
-    return lat === undefined || lon === undefined ? undefined : { lat, lon };
+    if (geoJsonType(o.type) && Array.isArray(o.coordinates)) return readPoint(o.coordinates, names, geoJsonType, text);
+    return pair(o[names[1]], o[names[0]]);
   }
-  if (typeof v === 'string') {
-    const s = v.trim();
-    const wkt = /^POINT\s*\(\s*([-+\d.eE]+)\s+([-+\d.eE]+)\s*\)$/i.exec(s);
-    if (wkt) return { lon: Number(wkt[1]), lat: Number(wkt[2]) };
-    if (s.includes(',')) {
-      const [a, b] = s.split(',');
-      const lat = finite(a);
-      const lon = finite(b);
-      return lat === undefined || lon === undefined ? undefined : { lat, lon };
+  if (typeof v !== 'string') return undefined;
+  const s = v.trim();
+  const wkt = /^POINT\s*\(\s*([-+\d.eE]+)\s+([-+\d.eE]+)\s*\)$/i.exec(s);
+  return wkt ? [Number(wkt[1]), Number(wkt[2])] : text(s);
+}
+
+/** Two finite numbers (or numeric strings), or undefined. */
+function pair(h: unknown, v: unknown): [number, number] | undefined {
+  const x = finite(h);
+  const y = finite(v);
+  return x === undefined || y === undefined ? undefined : [x, y];
+}
+
+/**
+ * One geo point in any of ES's forms: `{lat, lon}`, `"lat,lon"`, `[lon, lat]`, a geohash string,
+ * `"POINT (lon lat)"`, a GeoJSON Point. Undefined when the value is not a point.
+ */
+export function parseGeoPoint(v: unknown): GeoPoint | undefined {
+  const p = readPoint(v, ['lat', 'lon'], (type) => type === 'Point', (s) => {
+    if (!s.includes(',')) {
+      const hashed = decodeGeohash(s);
+      return hashed && [hashed.lon, hashed.lat];
     }
-    return decodeGeohash(s);
-  }
-  return undefined;
+    const [lat, lon] = s.split(',');
+    return pair(lon, lat);
+  });
+  return p && { lon: p[0], lat: p[1] };
 }
 
 /** Is this value one point (as opposed to an array of points)? `[lon, lat]` is one point. */
@@ -173,30 +190,11 @@ export function quantizeLon(lon: number): number {
 
 /** One OpenSearch xy_point: `{x, y}`, `[x, y]`, `"x, y"`, WKT `POINT (x y)` or a GeoJSON Point; unbounded, unlike a geo_point. */
 function parseXyPoint(v: unknown): { x: number; y: number } | undefined {
-  if (Array.isArray(v)) {
-    if (v.length < 2 || v.length > 3) return undefined;
-    const x = finite(v[0]);
-    const y = finite(v[1]);
-    return x === undefined || y === undefined ? undefined : { x, y };
-  }
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (typeof o.type === 'string' && o.type.toLowerCase() === 'point' && Array.isArray(o.coordinates)) return parseXyPoint(o.coordinates);
-    const x = finite(o.x);
-    const y = finite(o.y);
-    return x === undefined || y === undefined ? undefined : { x, y };
-  }
-  if (typeof v === 'string') {
-    const s = v.trim();
-    const wkt = /^POINT\s*\(\s*([-+\d.eE]+)\s+([-+\d.eE]+)\s*\)$/i.exec(s);
-    if (wkt) return { x: Number(wkt[1]), y: Number(wkt[2]) };
+  const p = readPoint(v, ['y', 'x'], (type) => typeof type === 'string' && type.toLowerCase() === 'point', (s) => {
     const parts = s.split(',');
-    if (parts.length !== 2) return undefined;
-    const x = finite(parts[0]);
-    const y = finite(parts[1]);
-    return x === undefined || y === undefined ? undefined : { x, y };
-  }
-  return undefined;
+    return parts.length === 2 ? pair(parts[0], parts[1]) : undefined;
+  });
+  return p && { x: p[0], y: p[1] };
 }
 
 /**
