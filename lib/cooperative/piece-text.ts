@@ -60,8 +60,13 @@ export class PieceText implements ReadableText {
   }
 
   slice(start: number, end = this.length): string {
+    start = Math.max(0, Math.min(start, this.length));
+    end = Math.max(start, Math.min(end, this.length));
     let out = '';
-    for (const part of this.parts(start, end)) out += part;
+    for (let k = start < end ? this.pieceOf(start) : this.pieces.length; k < this.pieces.length && this.starts[k] < end; k++) {
+      const s = this.starts[k];
+      out += this.pieces[k].slice(Math.max(0, start - s), end - s);
+    }
     return out;
   }
 
