@@ -86,5 +86,6 @@ export class TransformSlice {
 export { jsonPieces, jsonStream, stringifyCooperatively } from './json.js';
 export { parseJsonCooperatively, LONG_LITERAL_CHARS } from './json-parse.js';
 export { PieceText, type ReadableText } from './piece-text.js';
+export { keepPieces, piecesOf } from './long-strings.js';
 export { parseItemsAnswer } from './items-answer.js';
 export { threadCpuMs, WALL_FACTOR } from './thread-clock.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { TimeSlice } from './index.js';
-import type { ReadableText } from './piece-text.js';
+import { keepPieces } from './long-strings.js';
+import { PieceText, type ReadableText } from './piece-text.js';
 
 /** A string literal at least this long (in characters of JSON text) is decoded apart from the rest. */
 export const LONG_LITERAL_CHARS = 64 * 1024;
@@ -46,12 +47,24 @@ export async function parseJsonCooperatively(text: ReadableText): Promise<unknow
   } catch {
     return JSON.parse(String(text)); // throws JSON.parse's own error for the text as sent
   }
-  const decoded: string[] = [];
+  const decoded: Array<{ value: string; pieces?: PieceText }> = [];
   for (const lit of literals) {
-    decoded.push(await decodeLiteral(text, lit, slice));
+    const parts = await decodeLiteral(text, lit, slice);
+    if (parts.length === 1) decoded.push({ value: parts[0] });
+    else {
+      // the value is the parts concatenated (a rope, not read here); readers that need only
+      // part of it read the parts (long-strings.ts) and never copy all of it flat
+      const pieces = new PieceText(parts);
+      decoded.push({ value: String(pieces), pieces });
+    }
     await slice.pause();
   }
-  const placed = (s: string) => (s.startsWith(nonce) ? decoded[Number(s.slice(nonce.length))] : s);
+  const placed = (s: string, holder?: object, key?: string | number) => {
+    if (!s.startsWith(nonce)) return s;
+    const literal = decoded[Number(s.slice(nonce.length))];
+    if (holder !== undefined && key !== undefined && literal.pieces) keepPieces(holder, key, literal.value, literal.pieces);
+    return literal.value;
+  };
   return typeof skeleton === 'string' ? placed(skeleton) : replacePlaceholders(skeleton, nonce, placed, slice);
 }
 
@@ -106,18 +119,19 @@ function safeCut(text: ReadableText, cut: number): number {
 const NOT_VERBATIM = /[\\\u0000-\u001f]/;
 
 /**
- * One long literal's string. Without escapes or control characters it is the text between the
- * quotes, as it stands (a slice of the text: no copy); otherwise it is decoded by JSON.parse a
- * piece at a time (a surrogate pair cut in two joins up again).
+ * One long literal's string, as the parts it is made of. Without escapes or control characters it
+ * is the text between the quotes, as it stands (slices of the text or of its pieces: no copy);
+ * otherwise it is decoded by JSON.parse a piece at a time (a surrogate pair cut in two joins up
+ * again when the parts are concatenated).
  */
-async function decodeLiteral(text: ReadableText, lit: Literal, slice: TimeSlice): Promise<string> {
+async function decodeLiteral(text: ReadableText, lit: Literal, slice: TimeSlice): Promise<string[]> {
   const last = lit.end - 1;
   let verbatim = true;
   for (let at = lit.start + 1; at < last && verbatim; at += PIECE_CHARS) {
     verbatim = !NOT_VERBATIM.test(text.slice(at, Math.min(at + PIECE_CHARS, last)));
     await slice.pause();
   }
-  if (verbatim) return text.slice(lit.start + 1, last);
+  if (verbatim) return text instanceof PieceText ? text.parts(lit.start + 1, last) : [text.slice(lit.start + 1, last)];
   const pieces: string[] = [];
   for (let at = lit.start + 1; at < last; ) {
     const cut = at + PIECE_CHARS >= last ? last : safeCut(text, at + PIECE_CHARS);
@@ -125,11 +139,11 @@ async function decodeLiteral(text: ReadableText, lit: Literal, slice: TimeSlice)
     at = cut;
     await slice.pause();
   }
-  return pieces.join('');
+  return pieces;
 }
 
 /** The skeleton with its placeholders replaced, walked without recursion. */
-async function replacePlaceholders(root: unknown, nonce: string, placed: (s: string) => string, slice: TimeSlice): Promise<unknown> {
+async function replacePlaceholders(root: unknown, nonce: string, placed: (s: string, holder: object, key: string | number) => string, slice: TimeSlice): Promise<unknown> {
   const stack: unknown[] = [root];
   let visited = 0;
   while (stack.length) {
@@ -139,7 +153,7 @@ async function replacePlaceholders(root: unknown, nonce: string, placed: (s: str
       for (let i = 0; i < node.length; i++) {
         const v = node[i];
         if (typeof v === 'string') {
-          if (v.startsWith(nonce)) node[i] = placed(v);
+          if (v.startsWith(nonce)) node[i] = placed(v, node, i);
         } else if (v !== null && typeof v === 'object') stack.push(v);
       }
     } else {
@@ -148,7 +162,7 @@ async function replacePlaceholders(root: unknown, nonce: string, placed: (s: str
         const v = obj[key];
         if (typeof v === 'string') {
           // an own `__proto__` member stays an own member: defined, never assigned
-          if (v.startsWith(nonce)) Object.defineProperty(obj, key, { value: placed(v), writable: true, enumerable: true, configurable: true });
+          if (v.startsWith(nonce)) Object.defineProperty(obj, key, { value: placed(v, obj, key), writable: true, enumerable: true, configurable: true });
         } else if (v !== null && typeof v === 'object') stack.push(v);
       }
     }

@@ -70,6 +70,18 @@ export class PieceText implements ReadableText {
     return out;
   }
 
+  /** The slices of the pieces that make `slice(start, end)`, in order (slices of flat strings: no copy). */
+  parts(start: number, end = this.length): string[] {
+    start = Math.max(0, Math.min(start, this.length));
+    end = Math.max(start, Math.min(end, this.length));
+    const out: string[] = [];
+    for (let k = start < end ? this.pieceOf(start) : this.pieces.length; k < this.pieces.length && this.starts[k] < end; k++) {
+      const s = this.starts[k];
+      out.push(this.pieces[k].slice(Math.max(0, start - s), end - s));
+    }
+    return out;
+  }
+
   /** The whole text: the pieces concatenated, which V8 keeps as a rope until something reads it. */
   toString(): string {
     let out = '';

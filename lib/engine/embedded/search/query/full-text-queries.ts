@@ -5,6 +5,7 @@
  * matcher run; each one object with every pass over the query tree (query-type.ts), code moved
  * from each pass as it was.
  */
+import { keepPieces, piecesOf, type ReadableText } from '../../../../cooperative/index.js';
 import { lowerCombinedFields, parseCombinedFieldsQuery } from './combined-fields.js';
 import { evaluate, type Evaluated } from './document-matcher.js';
 import { runQuery, type Exec } from './execute-query.js';
@@ -26,6 +27,15 @@ type FullText = 'match' | 'match_phrase' | 'match_phrase_prefix' | 'match_bool_p
  * clauses it is rewritten to; printed by name in explanations (which read the rewritten tree) and
  * as its rewritten clauses by _validate/query (lucene-string.ts); one clause per word of its text.
  */
+/**
+ * The query, with its text's pieces kept beside it where the body's parse kept them (a long text):
+ * the clause count reads the first words from them, not the whole text copied flat.
+ */
+function withPieces<Q extends object>(q: Q, pieces: ReadableText | undefined): Q {
+  if (pieces !== undefined && 'query' in q && typeof q.query === 'string') keepPieces(q, 'query', q.query, pieces);
+  return q;
+}
+
 const fullText = <T extends FullText>(name: T) => ({
   name,
   children: () => [],
@@ -39,7 +49,7 @@ const fullText = <T extends FullText>(name: T) => ({
   print: () => name,
   // a phrase's every position is a term it must find and keep positions for: bounded as clauses
   // are, so a 20 MB phrase is refused before it is analysed (not after minutes of matching)
-  clauses: (q: { query: unknown }, left: number) => Math.max(1, wordCount(q.query, left)),
+  clauses: (q: { query: unknown }, left: number) => Math.max(1, wordCount(q.query, left, piecesOf(q, 'query'))),
 });
 
 export const matchQuery: QueryType<'match'> = {
@@ -47,8 +57,8 @@ export const matchQuery: QueryType<'match'> = {
   matchesIndexName: (q, name) => name !== undefined && String(q.query) === name,
   parse(body) {
     const name = 'match';
-    const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
-    return { type: 'match', field, query: scalar(name, spec.query), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
+    const { field, spec, pieces } = parseFieldQuery(name, body, MATCH_KEYS);
+    return withPieces({ type: 'match', field, query: scalar(name, spec.query), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) }, pieces);
   },
   rewrite: (q, ctx) => rewriteMatch(q.field, q.query, q.options, q.boost, ctx),
   highlightTerms(q, ctx) {
@@ -60,13 +70,13 @@ export const matchQuery: QueryType<'match'> = {
 
 /** match_phrase and match_phrase_prefix share their body. */
 function parsePhrase(name: 'match_phrase' | 'match_phrase_prefix', body: unknown): Query {
-  const { field, spec } = parseFieldQuery(name, body, ['query', 'analyzer', 'slop', 'zero_terms_query', 'max_expansions', 'boost', '_name']);
+  const { field, spec, pieces } = parseFieldQuery(name, body, ['query', 'analyzer', 'slop', 'zero_terms_query', 'max_expansions', 'boost', '_name']);
   const common = {
     field, query: String(scalar(name, spec.query)), slop: num(name, 'slop', spec.slop, 0),
     analyzer: typeof spec.analyzer === 'string' ? spec.analyzer : undefined, zeroTermsQuery: zeroTerms(name, spec.zero_terms_query), boost: boostOf(name, spec.boost),
   };
-  if (name === 'match_phrase') return { type: 'match_phrase', ...common };
-  return { type: 'match_phrase_prefix', ...common, maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50) };
+  if (name === 'match_phrase') return withPieces<Query>({ type: 'match_phrase', ...common }, pieces);
+  return withPieces<Query>({ type: 'match_phrase_prefix', ...common, maxExpansions: num(name, 'max_expansions', spec.max_expansions, 50) }, pieces);
 }
 
 export const matchPhraseQuery: QueryType<'match_phrase'> = {
@@ -93,8 +103,8 @@ export const matchBoolPrefixQuery: QueryType<'match_bool_prefix'> = {
   ...fullText('match_bool_prefix'),
   parse(body) {
     const name = 'match_bool_prefix';
-    const { field, spec } = parseFieldQuery(name, body, MATCH_KEYS);
-    return { type: 'match_bool_prefix', field, query: String(scalar(name, spec.query)), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) };
+    const { field, spec, pieces } = parseFieldQuery(name, body, MATCH_KEYS);
+    return withPieces({ type: 'match_bool_prefix', field, query: String(scalar(name, spec.query)), options: fullTextOptions(name, spec), boost: boostOf(name, spec.boost) }, pieces);
   },
   rewrite: (q, ctx) => rewriteBoolPrefix(q.field, q.query, q.options, q.boost, ctx),
   highlightTerms(q, ctx) {
@@ -114,12 +124,12 @@ export const multiMatchQuery: QueryType<'multi_match'> = {
     if (body.type === 'bool_prefix') {
       for (const k of ['slop', 'cutoff_frequency']) if (body[k] !== undefined) throw illegal(`[${k}] not allowed for type [bool_prefix]`);
     }
-    return {
+    return withPieces({
       type: 'multi_match', fields, query: scalar(name, body.query),
       matchType: enumOf(name, 'type', body.type, MULTI_MATCH_TYPES, 'best_fields'),
       tieBreaker: body.tie_breaker === undefined ? undefined : num(name, 'tie_breaker', body.tie_breaker, 0),
       slop: num(name, 'slop', body.slop, 0), options: fullTextOptions(name, body), boost: boostOf(name, body.boost),
-    };
+    }, piecesOf(body, 'query'));
   },
   rewrite: (q, ctx) => rewriteMultiMatch(q, ctx),
   highlightTerms(q, ctx) {
@@ -135,7 +145,7 @@ export const multiMatchQuery: QueryType<'multi_match'> = {
   // each word on each field
   clauses(q, left) {
     const fields = Math.max(1, q.fields.length);
-    return Math.max(1, wordCount(q.query, Math.ceil(left / fields))) * fields;
+    return Math.max(1, wordCount(q.query, Math.ceil(left / fields), piecesOf(q, 'query'))) * fields;
   },
 };
 

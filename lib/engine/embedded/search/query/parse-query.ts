@@ -1,3 +1,4 @@
+import { piecesOf, type ReadableText } from '../../../../cooperative/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { queryStringToDsl } from '../query-string/index.js';
 import { booleanValue, parseFuzziness, parseRewrite } from './query-fields.js';
@@ -92,12 +93,17 @@ export function fullTextOptions(name: string, spec: Record<string, unknown>): Fu
 export const MATCH_KEYS = ['query', 'analyzer', 'operator', 'minimum_should_match', 'fuzziness', 'prefix_length', 'max_expansions', 'fuzzy_transpositions',
   'fuzzy_rewrite', 'zero_terms_query', 'lenient', 'auto_generate_synonyms_phrase_query', 'cutoff_frequency', 'boost', '_name'];
 
-export function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown> } {
+/**
+ * A field query's field and options (`{ field: text }` read as `{ field: { query: text } }`), with
+ * its text's pieces where a long text was kept as the pieces it was decoded in (long-strings.ts).
+ */
+export function parseFieldQuery(name: string, body: unknown, allowed: string[]): { field: string; spec: Record<string, unknown>; pieces?: ReadableText } {
   const [field, raw] = fieldAndBody(name, body);
   const spec = isObject(raw) ? raw : { query: raw };
   checkKeys(name, spec, allowed);
   if (spec.query === undefined) throw illegal(`[${name}] requires query value`);
-  return { field, spec };
+  const pieces = isObject(raw) ? piecesOf(raw, 'query') : piecesOf(body as object, field);
+  return pieces ? { field, spec, pieces } : { field, spec };
 }
 
 export function parseFunction(f: Record<string, unknown>): ScoreFunction {

@@ -97,16 +97,24 @@ function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLoo
  * they are).
  */
 export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defaultIndex?: string, unread = false): unknown {
-  if (Array.isArray(query)) return query.map((q) => resolveTermsLookups(q, lookup, defaultIndex, unread));
-  if (query === null || typeof query !== 'object') return query;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
-    const isBody = v !== null && typeof v === 'object' && !Array.isArray(v);
-    if (k === 'terms' && isBody) out[k] = resolveTerms(v as Record<string, unknown>, lookup);
-    else if (k === 'more_like_this' && isBody) out[k] = resolveMoreLikeThis(v as Record<string, unknown>, lookup, defaultIndex);
-    else if (k === 'geo_shape' && isBody) out[k] = resolveIndexedShapes(v as Record<string, unknown>, unread ? () => ({ shape: PLACEHOLDER_SHAPE }) : lookup, unread);
-    else out[k] = resolveTermsLookups(v, lookup, defaultIndex, unread);
+  if (Array.isArray(query)) {
+    const out = query.map((q) => resolveTermsLookups(q, lookup, defaultIndex, unread));
+    return out.some((q, i) => q !== query[i]) ? out : query;
   }
+  if (query === null || typeof query !== 'object') return query;
+  // a part with no lookup is the part as given, not a copy: the same objects, whose long texts'
+  // pieces the body's parse kept (cooperative/long-strings.ts) and a copy would lose
+  const entries = Object.entries(query as Record<string, unknown>);
+  const resolved = entries.map(([k, v]) => {
+    const isBody = v !== null && typeof v === 'object' && !Array.isArray(v);
+    if (k === 'terms' && isBody) return resolveTerms(v as Record<string, unknown>, lookup);
+    if (k === 'more_like_this' && isBody) return resolveMoreLikeThis(v as Record<string, unknown>, lookup, defaultIndex);
+    if (k === 'geo_shape' && isBody) return resolveIndexedShapes(v as Record<string, unknown>, unread ? () => ({ shape: PLACEHOLDER_SHAPE }) : lookup, unread);
+    return resolveTermsLookups(v, lookup, defaultIndex, unread);
+  });
+  if (resolved.every((r, i) => r === entries[i][1])) return query;
+  const out: Record<string, unknown> = {};
+  entries.forEach(([k], i) => (out[k] = resolved[i]));
   return out;
 }
 
