@@ -143,7 +143,7 @@ describe(`pipelines (${backend.name})`, function () {
       const deep = `function handleRequest() { return ${'('.repeat(1_000_000)}1${')'.repeat(1_000_000)}; }`;
       const nested = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': deep, 'require-query.js': REQUIRE_QUERY });
       expect(nested.status, JSON.stringify(nested.json).slice(0, 300)).to.equal(400);
-      expect(nested.json.error.reason).to.include('stage [prepare-response]').and.include('nested too deeply');
+      expect(nested.json.error.reason).to.include('stage [prepare-response]').and.include('nested too deeply').and.include('more than 1000 levels');
       const missing = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': PREPARE });
       expect(missing.status).to.equal(400);
       expect(missing.json.error.reason).to.include('stage [require-query]').and.include('require-query.js');

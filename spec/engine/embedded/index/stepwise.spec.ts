@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createAnalysisRegistry } from '../../../../lib/engine/embedded/analysis/index.js';
+import { NGramFilter } from '../../../../lib/engine/embedded/analysis/filters/ngram.js';
 import { InvertedIndex, SnapshotWriter } from '../../../../lib/engine/embedded/index/index.js';
 import { parseDocument, parseDocumentSteps, type Mappings } from '../../../../lib/engine/embedded/mapping/index.js';
 
@@ -82,6 +83,29 @@ describe('embedded engine: indexing a stretch at a time gives what indexing at o
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('a wide ngram expansion yields within one start of a long term: at most ~256 K characters of grams between two yields', () => {
+    const term = 'abcdefghijklmnopqrstuvwxyz'.repeat(40);
+    const filter = new NGramFilter(1, 100_000, false, false);
+    const all: string[] = [];
+    filter.expandTerm(term, (g) => all.push(g));
+    const stepped: string[] = [];
+    let chars = 0;
+    let most = 0;
+    const steps = filter.expandTermSteps(term, (g) => {
+      stepped.push(g);
+      chars += g.length;
+    });
+    while (!steps.next().done) {
+      most = Math.max(most, chars);
+      chars = 0;
+    }
+    most = Math.max(most, chars);
+    expect(stepped.length).to.equal(541_320);
+    expect(stepped.every((g, i) => g === all[i])).to.equal(true);
+    // one start alone gives 541,320 characters of grams (its 1,040 grams): stretches end inside it
+    expect(most).to.be.at.most((1 << 18) + term.length);
   });
 
   it('a field of many terms is staged in many stretches', () => {

@@ -8,8 +8,13 @@
  */
 import type { AnalysisToken, TokenFilter, TokenStream } from '../types.js';
 
-/** Grams between two yields of `expandTermSteps`, about. */
+/** Grams between two yields of `expandTermSteps`, at most… */
 const EXPANSION_STEP = 4096;
+/**
+ * …and characters of grams: whoever takes a gram may read all of it (the index hashes it), and
+ * one start of a 1,040-character term through 1..100000 gives 1,040 grams of 541,320 characters.
+ */
+const EXPANSION_CHARS = 1 << 18;
 
 export class NGramFilter implements TokenFilter {
   constructor(
@@ -25,8 +30,9 @@ export class NGramFilter implements TokenFilter {
   };
 
   /**
-   * `expandTerm`, yielding after every EXPANSION_STEP grams or so: a long term through a wide
-   * min..max range gives hundreds of thousands (1,040 characters through 1..100000: 541,320).
+   * `expandTerm`, yielding after EXPANSION_STEP grams or EXPANSION_CHARS characters of grams: a
+   * long term through a wide min..max range gives hundreds of thousands (1,040 characters through
+   * 1..100000: 541,320, of 188 million characters).
    */
   *expandTermSteps(term: string, emit: (gram: string) => void): Generator<void, void, void> {
     const astral = /[\ud800-\udfff]/.test(term);
@@ -35,15 +41,17 @@ export class NGramFilter implements TokenFilter {
     if (this.preserveOriginal && count < this.minGram) emit(term);
     const lastStart = this.edgesOnly ? 0 : count - this.minGram;
     let emitted = 0;
+    let chars = 0;
     for (let s = 0; s <= lastStart; s++) {
       const maxSize = Math.min(this.maxGram, count - s);
       for (let size = this.minGram; size <= maxSize; size++) {
         emit(cps ? cps.slice(s, s + size).join('') : term.slice(s, s + size));
-      }
-      emitted += maxSize - this.minGram + 1;
-      if (emitted >= EXPANSION_STEP) {
-        emitted = 0;
-        yield;
+        chars += size;
+        if (++emitted >= EXPANSION_STEP || chars >= EXPANSION_CHARS) {
+          emitted = 0;
+          chars = 0;
+          yield;
+        }
       }
     }
     if (this.preserveOriginal && count > this.maxGram) emit(term);
