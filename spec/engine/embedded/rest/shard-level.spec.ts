@@ -82,6 +82,20 @@ describe('embedded engine: _segments, _recovery, _shard_stores, _upgrade', () =>
     expect((await es.call('GET', '/one/_recovery')).json.one.shards[0]).to.not.have.any.keys('start_time', 'total_time');
   });
 
+  it('_recovery of a closed index: its shards recovered from the existing store, DONE; wildcards expand to closed indices', async () => {
+    const created = await es.call('PUT', '/sealed', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+    expect(created.status, created.text).to.equal(200);
+    await es.call('PUT', '/sealed/_doc/1?refresh=true', { a: 1 });
+    expect((await es.call('POST', '/sealed/_close')).status).to.equal(200);
+    const r = await es.call('GET', '/sealed/_recovery');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.sealed.shards.map((s: { id: number; type: string; stage: string; primary: boolean }) => [s.id, s.type, s.stage, s.primary]), r.text).to.deep.equal([
+      [0, 'EXISTING_STORE', 'DONE', true], [1, 'EXISTING_STORE', 'DONE', true],
+    ]);
+    expect(Object.keys((await es.call('GET', '/sea*/_recovery')).json)).to.deep.equal(['sealed']);
+    expect((await es.call('GET', '/sealed/_segments')).status).to.equal(400);
+  });
+
   it('_shard_stores: the primary store on this node for the shards whose health the status names (yellow and red by default)', async () => {
     // `one` has no replicas (green), `two` has an unassigned replica per shard (yellow)
     const byDefault = await es.call('GET', '/one,two/_shard_stores');
