@@ -291,6 +291,37 @@ export class FieldIndex {
     return out;
   }
 
+  /**
+   * The tokens of each document of `inSet` (1 at its ordinal) in position order (tokens at one
+   * position in term order), read back from a positional field's postings: its text as analyzed.
+   * Empty for a field without positions.
+   */
+  tokensOf(inSet: Uint8Array): Map<number, string[]> {
+    const found = new Map<number, Array<[position: number, term: string]>>();
+    if (!this.positional) return new Map();
+    const reader = new SliceReader();
+    for (let tid = 0; tid < this.termList.length; tid++) {
+      this.postingsOf(tid, reader);
+      while (!reader.done) {
+        const ord = reader.read();
+        const freq = reader.read();
+        for (let j = 0; j < freq; j++) {
+          const position = reader.read();
+          if (inSet[ord] !== 1) continue;
+          let tokens = found.get(ord);
+          if (!tokens) found.set(ord, (tokens = []));
+          tokens.push([position, this.termList[tid]]);
+        }
+      }
+    }
+    const out = new Map<number, string[]>();
+    for (const [ord, tokens] of found) {
+      tokens.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      out.set(ord, tokens.map((t) => t[1]));
+    }
+    return out;
+  }
+
   /** All terms, sorted (code unit order, as Lucene's BytesRef order for BMP text): for prefix, range, wildcard and fuzzy. */
   sortedTerms(): string[] {
     const n = this.termList.length;

@@ -25,6 +25,8 @@ export interface ScrollJob<T extends ScrollTarget> {
   action: string;
   description: string;
   fields: StatusFields;
+  /** The request headers its tasks keep (rest/task-headers). */
+  headers?: Readonly<Record<string, string>>;
   /** `slice`: how long a stretch of its work may hold the event loop (its share, in the background). */
   findTargets(slice: SliceLength): Promise<T[]>;
   /** Number of slices (1: not sliced). */
@@ -99,7 +101,7 @@ export async function runScrollJob<T extends ScrollTarget>(
     children.length
       ? mergedStatus(workers.map((w, i) => w.status(fields, children[i].cancelReason)), fields, parent.cancelReason)
       : (workers[0] ?? new ScrollWorker(job.sliceId, job.requestsPerSecond)).status(fields, parent.cancelReason);
-  const parent = manager.start({ action: job.action, description: job.description, cancellable: true, status: parentStatus });
+  const parent = manager.start({ action: job.action, description: job.description, cancellable: true, headers: job.headers, status: parentStatus });
   opts.onTask?.(parent);
   let release: (() => void) | undefined;
   try {

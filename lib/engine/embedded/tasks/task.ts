@@ -7,6 +7,8 @@ export interface TaskSpec {
   description: string;
   parent?: Task;
   cancellable: boolean;
+  /** The request headers the task keeps (X-Opaque-Id); a child task has its parent's. */
+  headers?: Readonly<Record<string, string>>;
   /** The task's live status (detailed listings and GET _tasks/{id}). */
   status?: () => Json;
 }
@@ -41,6 +43,10 @@ export class Task implements TaskId {
 
   get parent(): Task | undefined {
     return this.spec.parent;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.spec.headers ?? this.spec.parent?.headers ?? {};
   }
 
   get cancellable(): boolean {
@@ -82,7 +88,7 @@ export class Task implements TaskId {
     out.cancellable = this.spec.cancellable;
     if (this.spec.cancellable) out.cancelled = this.cancelled;
     if (this.spec.parent) out.parent_task_id = this.spec.parent.fullId;
-    out.headers = {};
+    out.headers = { ...this.headers };
     return out;
   }
 }

@@ -110,4 +110,21 @@ describe('embedded engine: significant_terms and significant_text', () => {
     expect(result.buckets.map((b: { key: string }) => b.key)).to.deep.equal(['elasticsearch', 'engine', 'search']);
     expect(result.buckets[0]).to.deep.equal({ key: 'elasticsearch', doc_count: 3, score: (1 - 3 / 5) * (1 / (3 / 5)), bg_count: 3 });
   });
+  it('significant_text filter_duplicate_text: tokens of a run of 6 already seen in the bucket count once; a repeated run of 5 counts each time', async () => {
+    await es.call('PUT', '/pasted', { mappings: { properties: { content: { type: 'text' } } } });
+    const texts = [
+      'alpha x1 one two three four five six', 'alpha x2 one two three four five six', 'alpha x3 one two three four five six',
+      'alpha x4 red green blue cyan magenta', 'alpha x5 red green blue cyan magenta', 'omega other words here', 'zeta filler words',
+    ];
+    const lines: unknown[] = [];
+    texts.forEach((content, i) => lines.push({ index: { _index: 'pasted', _id: String(i) } }, { content }));
+    await es.call('POST', '/_bulk?refresh=true', ndjson(lines), { 'content-type': 'application/x-ndjson' });
+    const counts = async (filterDuplicateText: boolean) => {
+      const r = await aggs('pasted', { query: { match: { content: 'alpha' } }, aggregations: { t: { significant_text: { field: 'content', min_doc_count: 2, size: 20, filter_duplicate_text: filterDuplicateText } } } });
+      return Object.fromEntries(r.t.buckets.map((b: { key: string; doc_count: number }) => [b.key, b.doc_count]));
+    };
+    const run5 = { red: 2, green: 2, blue: 2, cyan: 2, magenta: 2 };
+    expect(await counts(false)).to.deep.equal({ alpha: 5, one: 3, two: 3, three: 3, four: 3, five: 3, six: 3, ...run5 });
+    expect(await counts(true)).to.deep.equal({ alpha: 5, ...run5 });
+  });
 });

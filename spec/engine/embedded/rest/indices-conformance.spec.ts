@@ -82,6 +82,22 @@ describe('embedded engine REST: index APIs as Elasticsearch 8 answers them', () 
     });
   });
 
+  describe('_field_caps meta', () => {
+    it("merges each type's mapping meta across indices: every key's distinct values, sorted", async () => {
+      await es.call('PUT', '/m1', { mappings: { properties: { latency: { type: 'long', meta: { unit: 'ms', metric_type: 'gauge' } } } } });
+      await es.call('PUT', '/m2', { mappings: { properties: { latency: { type: 'long', meta: { unit: 'ns' } } } } });
+      await es.call('PUT', '/m3', { mappings: { properties: { latency: { type: 'keyword', meta: { unit: 's' } } } } });
+      await es.call('PUT', '/m4');
+      expect((await es.call('GET', '/m4/_field_caps?fields=latency')).json.fields).to.deep.equal({});
+      expect((await es.call('GET', '/m1,m4/_field_caps?fields=latency')).json.fields.latency.long.meta).to.deep.equal({ metric_type: ['gauge'], unit: ['ms'] });
+      const all = await es.call('GET', '/m*/_field_caps?fields=latency');
+      expect(all.json.fields.latency.long).to.deep.equal({
+        type: 'long', metadata_field: false, searchable: true, aggregatable: true, indices: ['m1', 'm2'], meta: { metric_type: ['gauge'], unit: ['ms', 'ns'] },
+      });
+      expect(all.json.fields.latency.keyword.meta).to.deep.equal({ unit: ['s'] });
+    });
+  });
+
   describe('_termvectors', () => {
     it('computes term vectors of a document\'s text fields from its source', async () => {
       await es.call('PUT', '/tv', { mappings: { properties: { text: { type: 'text' }, tag: { type: 'keyword' } } } });

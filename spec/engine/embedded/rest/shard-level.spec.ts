@@ -67,6 +67,35 @@ describe('embedded engine: _segments, _recovery, _shard_stores, _upgrade', () =>
     expect((await es.call('GET', '/one/_recovery?active_only=true')).json).to.deep.equal({});
   });
 
+  it('_recovery?human=true: each time, date and size also in readable form, before its raw value, as XContentBuilder writes it', async () => {
+    const [shard] = (await es.call('GET', '/one/_recovery?human=true')).json.one.shards;
+    const start = shard.start_time_in_millis as number;
+    expect(Object.keys(shard).slice(4, 10)).to.deep.equal(['start_time', 'start_time_in_millis', 'stop_time', 'stop_time_in_millis', 'total_time', 'total_time_in_millis']);
+    expect(shard).to.include({ start_time: new Date(start).toISOString(), stop_time: new Date(shard.stop_time_in_millis).toISOString(), total_time: '0s' });
+    expect(shard.index.size).to.deep.equal({
+      total: '0b', total_in_bytes: 0, reused: '0b', reused_in_bytes: 0, recovered: '0b', recovered_in_bytes: 0,
+      recovered_from_snapshot: '0b', recovered_from_snapshot_in_bytes: 0, percent: '100.0%',
+    });
+    expect(shard.index).to.include({ total_time: '0s', source_throttle_time: '0s', target_throttle_time: '0s' });
+    expect(shard.translog).to.include({ total_time: '0s', total_time_in_millis: 0 });
+    expect(shard.verify_index).to.deep.equal({ check_index_time: '0s', check_index_time_in_millis: 0, total_time: '0s', total_time_in_millis: 0 });
+    expect((await es.call('GET', '/one/_recovery')).json.one.shards[0]).to.not.have.any.keys('start_time', 'total_time');
+  });
+
+  it('_recovery of a closed index: its shards recovered from the existing store, DONE; wildcards expand to closed indices', async () => {
+    const created = await es.call('PUT', '/sealed', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+    expect(created.status, created.text).to.equal(200);
+    await es.call('PUT', '/sealed/_doc/1?refresh=true', { a: 1 });
+    expect((await es.call('POST', '/sealed/_close')).status).to.equal(200);
+    const r = await es.call('GET', '/sealed/_recovery');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.sealed.shards.map((s: { id: number; type: string; stage: string; primary: boolean }) => [s.id, s.type, s.stage, s.primary]), r.text).to.deep.equal([
+      [0, 'EXISTING_STORE', 'DONE', true], [1, 'EXISTING_STORE', 'DONE', true],
+    ]);
+    expect(Object.keys((await es.call('GET', '/sea*/_recovery')).json)).to.deep.equal(['sealed']);
+    expect((await es.call('GET', '/sealed/_segments')).status).to.equal(400);
+  });
+
   it('_shard_stores: the primary store on this node for the shards whose health the status names (yellow and red by default)', async () => {
     // `one` has no replicas (green), `two` has an unassigned replica per shard (yellow)
     const byDefault = await es.call('GET', '/one,two/_shard_stores');

@@ -176,4 +176,26 @@ describe('embedded engine: tasks (_tasks, wait_for_completion=false, slices, thr
     const rest = await es.call('POST', '/test/_delete_by_query', { slice: { id: 1, max: 2 }, query: { match_all: {} } });
     expect(manual.json.deleted + rest.json.deleted).to.equal(4);
   });
+  it("a task keeps its request's X-Opaque-Id in headers (the listing itself, its child, a by-query task and its slices; _cat/tasks' x_opaque_id)", async () => {
+    const opaque = { 'X-Opaque-Id': 'That is me' };
+    const list = await es.call('GET', '/_tasks?actions=cluster:monitor/tasks/lists*&group_by=none', undefined, opaque);
+    expect(list.json.tasks.map((t: { action: string; headers: unknown }) => [t.action, t.headers])).to.deep.equal([
+      ['cluster:monitor/tasks/lists', opaque], ['cluster:monitor/tasks/lists[n]', opaque],
+    ]);
+    expect((await es.call('GET', '/_tasks?actions=cluster:monitor/tasks/lists&group_by=none')).json.tasks[0].headers).to.deep.equal({});
+    const started = await es.call('POST', '/test/_update_by_query?wait_for_completion=false&slices=2&scroll_size=1&requests_per_second=0.00000001', undefined, { 'X-Opaque-Id': 'ubq' });
+    const task = started.json.task as string;
+    const running = await es.call('GET', '/_tasks?actions=*byquery&detailed=false&group_by=none');
+    expect(running.json.tasks.map((t: { headers: unknown }) => t.headers)).to.deep.equal([{ 'X-Opaque-Id': 'ubq' }, { 'X-Opaque-Id': 'ubq' }, { 'X-Opaque-Id': 'ubq' }]);
+    const cat = await es.call('GET', '/_cat/tasks?h=action,x_opaque_id&s=action', undefined, opaque);
+    expect(cat.text).to.equal([
+      'cluster:monitor/tasks/lists       That is me',
+      'cluster:monitor/tasks/lists[n]    That is me',
+      'indices:data/write/update/byquery ubq',
+      'indices:data/write/update/byquery ubq',
+      'indices:data/write/update/byquery ubq',
+      '',
+    ].join('\n'));
+    await es.call('POST', `/_tasks/${task}/_cancel`);
+  });
 });

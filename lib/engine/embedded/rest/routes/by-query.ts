@@ -13,6 +13,7 @@ import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ingestForWrite } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
+import { taskHeaders } from '../task-headers.js';
 
 type Operation = 'delete' | 'update';
 
@@ -185,6 +186,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
 
   const job: ScrollJob<Target> = {
     action: op === 'delete' ? 'indices:data/write/delete/byquery' : 'indices:data/write/update/byquery',
+    headers: taskHeaders(req),
     description: `${op === 'delete' ? 'delete-by-query' : 'update-by-query'} [${handles.map((h) => h.name).join(', ')}]`,
     fields: { updated: op === 'update', created: false },
     findTargets,

@@ -114,6 +114,7 @@ interface TaskRow {
   startedAt: number;
   runningNanos: number;
   description: string;
+  opaqueId: string | undefined;
   ctx: EngineContext;
 }
 
@@ -134,7 +135,7 @@ function taskColumns(detailed: boolean, fullId: boolean): Array<CatColumn<TaskRo
     column('port', 'default:false;alias:po;desc:bound transport port', () => 9300),
     column('node', 'default:true;alias:n;desc:node name', (r) => r.ctx.node.name),
     column('version', 'default:false;alias:v;desc:es version', () => ES_VERSION.number),
-    column('x_opaque_id', 'default:false;alias:x;desc:X-Opaque-ID header', () => null),
+    column('x_opaque_id', 'default:false;alias:x;desc:X-Opaque-ID header', (r) => r.opaqueId ?? null),
   ];
   if (detailed) columns.push(column('description', 'default:true;alias:desc;desc:task action', (r) => r.description));
   return columns;
@@ -152,9 +153,9 @@ async function catTasks(req: RestRequest, ctx: EngineContext): Promise<RestRespo
     parent: parent === null ? undefined : parseTaskId(parent),
     nodes: nodes === null ? undefined : () => ctx.node.matches(nodes.split(',').map((n) => n.trim()).filter(Boolean)),
   };
-  return asListingTask(ctx, () => {
+  return asListingTask(req, ctx, () => {
     const rows: TaskRow[] = ctx.tasks.list(filter).map((t) => ({
-      seq: t.id, action: t.action, parent: t.parent?.id ?? null, startedAt: t.startMillis, runningNanos: t.runningNanos, description: t.description, ctx,
+      seq: t.id, action: t.action, parent: t.parent?.id ?? null, startedAt: t.startMillis, runningNanos: t.runningNanos, description: t.description, opaqueId: t.headers['X-Opaque-Id'], ctx,
     }));
     return catResponse(req, taskColumns(detailed, fullId), rows);
   });

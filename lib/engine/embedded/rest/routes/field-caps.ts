@@ -13,6 +13,8 @@ interface Capability {
   metadata_field: boolean;
   searchable: boolean;
   aggregatable: boolean;
+  /** The mapping's `meta` (string values), merged across indices into sorted lists. */
+  meta?: Readonly<Record<string, string>>;
 }
 
 /** Types whose values live in doc values (sortable, aggregatable) unless `doc_values: false`. */
@@ -32,7 +34,21 @@ function capability(m: FieldMapping): Capability {
   const type = fieldType(m);
   if (OBJECT_TYPES.has(type)) return { type, metadata_field: false, searchable: false, aggregatable: false };
   const aggregatable = type === 'text' ? m.fielddata === true : DOC_VALUE_TYPES.has(type) && hasDocValues(m);
-  return { type, metadata_field: false, searchable: isIndexed(m), aggregatable };
+  const cap: Capability = { type, metadata_field: false, searchable: isIndexed(m), aggregatable };
+  return m.meta && typeof m.meta === 'object' ? { ...cap, meta: m.meta as Record<string, string> } : cap;
+}
+
+/** A type's `meta` across its indices as Elasticsearch's FieldCapabilities writes it: each key's distinct values, keys and values sorted. */
+function mergedMeta(caps: readonly Capability[]): Record<string, string[]> | undefined {
+  const merged = new Map<string, Set<string>>();
+  for (const cap of caps) {
+    for (const [key, value] of Object.entries(cap.meta ?? {})) {
+      const values = merged.get(key) ?? new Set<string>();
+      merged.set(key, values.add(String(value)));
+    }
+  }
+  if (!merged.size) return undefined;
+  return Object.fromEntries([...merged.keys()].sort().map((key) => [key, [...merged.get(key)!].sort()]));
 }
 
 /** Every field of a mapping, objects and multi-fields included, by full path. */
@@ -69,7 +85,7 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveIndices(req, ctx);
   const includeUnmapped = booleanParam(req.params, 'include_unmapped', false);
   const wanted = (name: string) => patterns.some((p) => simpleMatch(p, name));
-  const byField = new Map<string, Map<string, { cap: Capability; indices: string[] }>>();
+  const byField = new Map<string, Map<string, { cap: Capability; caps: Capability[]; indices: string[] }>>();
   const perIndex = handles.map((h) => ({ h, fields: indexFields(h) }));
   // Elasticsearch reports a field's family type: match_only_text is of the text family (OpenSearch 2 names its own type)
   const families = !speaksOpenSearch(req, ctx);
@@ -80,7 +96,8 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
       let types = byField.get(name);
       if (!types) byField.set(name, (types = new Map()));
       const key = `${cap.type}/${cap.searchable}/${cap.aggregatable}`;
-      const group = types.get(key) ?? { cap, indices: [] };
+      const group = types.get(key) ?? { cap, caps: [], indices: [] };
+      group.caps.push(cap);
       group.indices.push(h.name);
       types.set(key, group);
     }
@@ -89,7 +106,7 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   for (const name of [...byField.keys()].sort()) {
     const types = byField.get(name)!;
     const entry: Record<string, unknown> = {};
-    const byType = new Map<string, Array<{ cap: Capability; indices: string[] }>>();
+    const byType = new Map<string, Array<{ cap: Capability; caps: Capability[]; indices: string[] }>>();
     for (const g of types.values()) byType.set(g.cap.type, [...(byType.get(g.cap.type) ?? []), g]);
     const missing = handles.map((h) => h.name).filter((n) => ![...types.values()].some((g) => g.indices.includes(n)));
     const split = byType.size > 1 || (includeUnmapped && missing.length > 0 && !types.values().next().value!.cap.metadata_field);
@@ -101,6 +118,8 @@ function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
       if (split) cap.indices = indices;
       if (!searchable && groups.some((g) => g.cap.searchable)) cap.non_searchable_indices = groups.filter((g) => !g.cap.searchable).flatMap((g) => g.indices).sort();
       if (!aggregatable && groups.some((g) => g.cap.aggregatable)) cap.non_aggregatable_indices = groups.filter((g) => !g.cap.aggregatable).flatMap((g) => g.indices).sort();
+      const meta = mergedMeta(groups.flatMap((g) => g.caps));
+      if (meta) cap.meta = meta;
       entry[type] = cap;
     }
     if (includeUnmapped && missing.length && !types.values().next().value!.cap.metadata_field) {

@@ -14,6 +14,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { failureOf, manualSlice, type Target } from './by-query.js';
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, waitsForCompletion } from './by-scroll-params.js';
 import { effectiveQuery, timeValue, withQueryRules } from './search-target.js';
+import { taskHeaders } from '../task-headers.js';
 
 type Json = Record<string, unknown>;
 
@@ -266,6 +267,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
 
   const job: ScrollJob<Target> = {
     action: 'indices:data/write/reindex',
+    headers: taskHeaders(req),
     description: `reindex from [${r.sources.join(', ')}] to [${r.dest.index}]`,
     fields: { updated: true, created: true },
     findTargets,

@@ -1,6 +1,7 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
+import { ByteSize, Duration } from '../cat-table.js';
 import { booleanParam } from '../params.js';
 import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -58,38 +59,80 @@ function segments(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { _shards: broadcastShards(handles), indices } };
 }
 
-/** `GET [/{index}]/_recovery`: each started primary's last recovery, done. */
+/**
+ * A field as Elasticsearch's XContentBuilder writes it: the raw value, and with `human=true` its
+ * readable form first (timeField: the date, humanReadableField: a TimeValue or a ByteSizeValue).
+ */
+function fieldsOf(human: boolean) {
+  const both = (raw: string, readable: string, value: number, text: string): Json => (human ? { [readable]: text, [raw]: value } : { [raw]: value });
+  return {
+    date: (raw: string, readable: string, ms: number) => both(raw, readable, ms, new Date(ms).toISOString()),
+    time: (raw: string, readable: string, ms: number) => both(raw, readable, ms, Duration.ofMillis(ms).toString()),
+    bytes: (raw: string, readable: string, n: number) => both(raw, readable, n, new ByteSize(n).toString()),
+  };
+}
+
+/** How a primary came to be on this node: from an empty store (created since the node started) or from the store it had. */
+interface RecoveredShard {
+  index: IndexHandle;
+  shard: number;
+  fresh: boolean;
+  start: number;
+  files: number;
+  bytes: number;
+}
+
+/**
+ * `GET [/{index}]/_recovery`: each started primary's last recovery, done. Closed indices are
+ * included (Elasticsearch's RecoveryRequest expands and accepts them: a closed index's shards are
+ * recovered from their existing store when it closes; here, at the latest of its creation and
+ * the node's start).
+ */
 function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = targets(req, ctx);
+  const handles = resolveTarget(ctx, req.pathParams.index, req.params, { expandWildcards: 'open,closed' })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // Every recovery here is over: `active_only` lists none.
   if (booleanParam(req.params, 'active_only', false)) return { status: 200, body: {} };
   const node = ctx.node;
-  const body: Json = {};
+  const { date, time, bytes: size } = fieldsOf(booleanParam(req.params, 'human', false));
+  const detailed = booleanParam(req.params, 'detailed', false);
+  const recovered: RecoveredShard[] = [];
   for (const copy of shardCopies(handles)) {
     if (!copy.started) continue;
-    const h = copy.index;
-    const created = Number(h.meta.settings['index.creation_date'] ?? 0);
+    const created = Number(copy.index.meta.settings['index.creation_date'] ?? 0);
     const fresh = created >= node.startedAt;
-    const start = fresh ? created : node.startedAt;
-    const files = fresh || !copy.docs ? 0 : 1;
     const bytes = fresh ? 0 : copy.storeBytes ?? 0;
+    recovered.push({ index: copy.index, shard: copy.shard, fresh, start: fresh ? created : node.startedAt, files: fresh || !copy.docs ? 0 : 1, bytes });
+  }
+  for (const h of handles.filter((c) => !c.isOpen)) {
+    const start = Math.max(Number(h.meta.settings['index.creation_date'] ?? 0), node.startedAt);
+    const shards = numberOfShards(h);
+    const bytes = Math.round(h.storeBytes / shards);
+    for (let shard = 0; shard < shards; shard++) recovered.push({ index: h, shard, fresh: false, start, files: bytes > 0 ? 1 : 0, bytes });
+  }
+  const body: Json = {};
+  for (const h of handles) body[h.name] = { shards: [] };
+  for (const { index: h, shard: id, fresh, start, files, bytes } of recovered) {
     const shard: Json = {
-      id: copy.shard, type: fresh ? 'EMPTY_STORE' : 'EXISTING_STORE', stage: 'DONE', primary: true,
-      start_time_in_millis: start, stop_time_in_millis: start, total_time_in_millis: 0,
+      id, type: fresh ? 'EMPTY_STORE' : 'EXISTING_STORE', stage: 'DONE', primary: true,
+      ...date('start_time_in_millis', 'start_time', start), ...date('stop_time_in_millis', 'stop_time', start), ...time('total_time_in_millis', 'total_time', 0),
       source: fresh ? {} : { bootstrap_new_history_uuid: false },
       target: { id: node.id, host: node.host, transport_address: node.transportAddress, ip: node.ip, name: node.name },
       index: {
-        size: { total_in_bytes: bytes, reused_in_bytes: bytes, recovered_in_bytes: 0, recovered_from_snapshot_in_bytes: 0, percent: '100.0%' },
-        files: { total: files, reused: files, recovered: 0, percent: '100.0%' },
-        total_time_in_millis: 0, source_throttle_time_in_millis: 0, target_throttle_time_in_millis: 0,
+        size: {
+          ...size('total_in_bytes', 'total', bytes), ...size('reused_in_bytes', 'reused', bytes), ...size('recovered_in_bytes', 'recovered', 0),
+          ...size('recovered_from_snapshot_in_bytes', 'recovered_from_snapshot', 0), percent: '100.0%',
+        },
+        files: { total: files, reused: files, recovered: 0, percent: '100.0%', ...(detailed ? { details: [] } : {}) },
+        ...time('total_time_in_millis', 'total_time', 0), ...time('source_throttle_time_in_millis', 'source_throttle_time', 0),
+        ...time('target_throttle_time_in_millis', 'target_throttle_time', 0),
       },
-      translog: { recovered: 0, total: 0, percent: '100.0%', total_on_start: 0, total_time_in_millis: 0 },
-      verify_index: { check_index_time_in_millis: 0, total_time_in_millis: 0 },
+      translog: { recovered: 0, total: 0, percent: '100.0%', total_on_start: 0, ...time('total_time_in_millis', 'total_time', 0) },
+      verify_index: { ...time('check_index_time_in_millis', 'check_index_time', 0), ...time('total_time_in_millis', 'total_time', 0) },
     };
-    if (booleanParam(req.params, 'detailed', false)) (shard.index as Json).files = { ...((shard.index as Json).files as Json), details: [] };
-    const entry = (body[h.name] ??= { shards: [] }) as { shards: Json[] };
-    entry.shards.push(shard);
+    (body[h.name] as { shards: Json[] }).shards.push(shard);
   }
+  for (const h of handles) if (!(body[h.name] as { shards: Json[] }).shards.length) delete body[h.name];
   return { status: 200, body };
 }
 

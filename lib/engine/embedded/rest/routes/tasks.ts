@@ -5,6 +5,7 @@ import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { requestsPerSecond } from './by-scroll-params.js';
 import { timeValue } from './search-target.js';
+import { taskHeaders } from '../task-headers.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,8 +55,8 @@ function listing(req: RestRequest, ctx: EngineContext, tasks: Task[], detailed: 
  * Runs `answer` as the listing task Elasticsearch registers for itself (with its per-node child),
  * so a listing sees itself as it does in Elasticsearch.
  */
-export async function asListingTask<T>(ctx: EngineContext, answer: (self: Task[]) => Promise<T> | T): Promise<T> {
-  const self = ctx.tasks.start({ action: 'cluster:monitor/tasks/lists', description: '', cancellable: false });
+export async function asListingTask<T>(req: RestRequest, ctx: EngineContext, answer: (self: Task[]) => Promise<T> | T): Promise<T> {
+  const self = ctx.tasks.start({ action: 'cluster:monitor/tasks/lists', description: '', cancellable: false, headers: taskHeaders(req) });
   const child = ctx.tasks.start({ action: 'cluster:monitor/tasks/lists[n]', description: '', cancellable: false, parent: self });
   try {
     return await answer([self, child]);
@@ -73,7 +74,7 @@ async function listTasks(req: RestRequest, ctx: EngineContext): Promise<RestResp
     const wait = waitMs(req);
     await Promise.all(ctx.tasks.list(filter).map((t) => ctx.tasks.waitFor(t, wait)));
   }
-  return asListingTask(ctx, () => ({ status: 200, body: listing(req, ctx, ctx.tasks.list(filter), detailed) }));
+  return asListingTask(req, ctx, () => ({ status: 200, body: listing(req, ctx, ctx.tasks.list(filter), detailed) }));
 }
 
 /** GET /_tasks/{task_id} */

@@ -146,6 +146,8 @@ interface SignificantParams {
   background?: Query;
   includeExclude: IncludeExcludeSpec;
   heuristic: Heuristic;
+  /** significant_text's `filter_duplicate_text`: tokens of a repeated run of DUPLICATE_RUN tokens are not counted. */
+  filterDuplicateText: boolean;
 }
 
 function intOf(v: unknown, key: string, aggName: string, min: number): number {
@@ -175,6 +177,7 @@ function parseSignificant(type: 'significant_terms' | 'significant_text', name: 
     background: body.background_filter === undefined ? undefined : parseQuery(body.background_filter),
     includeExclude: { include: body.include, exclude: body.exclude },
     heuristic: parseHeuristic(type, body),
+    filterDuplicateText: type === 'significant_text' && body.filter_duplicate_text === true,
   };
 }
 
@@ -209,8 +212,32 @@ interface Foreground {
   format?: (k: Value) => string | undefined;
 }
 
-/** Postings' terms of every document of `docs` in a text field. */
-function textTerms(docs: DocSet, field: string): Foreground {
+/**
+ * The shortest run of tokens `filter_duplicate_text` takes for a copy: Elasticsearch's
+ * DeDuplicatingTokenFilter spots repeated sequences of 6 tokens (short enough for pasted text,
+ * long enough to spare common phrases).
+ */
+const DUPLICATE_RUN = 6;
+
+/**
+ * `filter_duplicate_text`: the tokens of a document that are not part of a run of DUPLICATE_RUN
+ * tokens already seen (in an earlier document of the bucket, in document order, or earlier in
+ * this one). Elasticsearch hashes each token into a byte for its trie of seen runs; runs are
+ * compared here by their tokens.
+ */
+function withoutDuplicateRuns(tokens: readonly string[], seen: Set<string>): string[] {
+  const duplicate = new Uint8Array(tokens.length);
+  for (let i = 0; i + DUPLICATE_RUN <= tokens.length; i++) {
+    const run = tokens.slice(i, i + DUPLICATE_RUN).join('\u0000');
+    if (seen.has(run)) duplicate.fill(1, i, i + DUPLICATE_RUN);
+    else seen.add(run);
+  }
+  return tokens.filter((_, i) => duplicate[i] === 0);
+}
+
+/** Postings' terms of every document of `docs` in a text field (without repeated runs of text when `dedupe`). */
+function textTerms(docs: DocSet, field: string, dedupe = false): Foreground {
+  const seen = new Set<string>();
   const terms: TermDocs = new Map();
   let unmapped = true;
   docs.forEach((seg, si) => {
@@ -225,6 +252,13 @@ function textTerms(docs: DocSet, field: string): Foreground {
     if (!fi || seg.ords.length === 0) return;
     const inSet = new Uint8Array(seg.handle.inverted!.maxOrd);
     for (const ord of seg.ords) inSet[ord] = 1;
+    if (dedupe && fi.positional) {
+      const tokens = fi.tokensOf(inSet);
+      for (const ord of [...seg.ords].sort((a, b) => a - b)) {
+        for (const term of withoutDuplicateRuns(tokens.get(ord) ?? [], seen)) addDoc(terms, term, si, ord, docs.length);
+      }
+      return;
+    }
     for (const term of fi.sortedTerms()) {
       for (const ord of fi.postings.get(term)!.ords) if (inSet[ord] === 1) addDoc(terms, term, si, ord, docs.length);
     }
@@ -239,7 +273,7 @@ function backgroundOf(p: SignificantParams, ctx: AggContext): DocSet {
 
 function run(type: 'significant_terms' | 'significant_text', node: { name: string; subs: Parameters<typeof withSubs>[1]; params: SignificantParams }, docs: DocSet, ctx: AggContext) {
   const p = node.params;
-  const fg = p.source.field === undefined ? undefined : type === 'significant_text' ? textTerms(docs, p.source.field) : valueTerms(docs, p, ctx);
+  const fg = p.source.field === undefined ? undefined : type === 'significant_text' ? textTerms(docs, p.source.field, p.filterDuplicateText) : valueTerms(docs, p, ctx);
   const subsetSize = docCount(docs);
   const background = backgroundOf(p, ctx);
   const supersetSize = docCount(background);
