@@ -584,7 +584,7 @@ export const ES_API = [
   {
     id: 'indices.clear_cache',
     // without an index: every index's caches, which a scoped credential may not clear (as `_forcemerge`)
-    auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear', every: 0 },
+    auth: { category: 'indices', operation: 'write', action: 'indices:admin/cache/clear', every: 0, indexParam: true },
     paths: [
       // `file`: OpenSearch's file cache (of searchable snapshots), which the engine has none of
       { methods: ['POST'], pattern: '/_cache/clear', params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'fielddata', 'fields', 'query', 'request', 'index', 'file'] },

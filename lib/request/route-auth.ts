@@ -46,6 +46,13 @@ export interface RouteAuth {
   readonly index?: string;
   readonly every?: number | 'strict';
   /**
+   * A path without the index list takes the `index` parameter's instead (`POST
+   * /_cache/clear?index=…`, as Elasticsearch's and OpenSearch's `request.param("index")` read
+   * either, the embedded engine alike): such a request is on those indices, not on every index;
+   * the parameter's expressions are checked, never narrowed, as any parameter naming indices.
+   */
+  readonly indexParam?: true;
+  /**
    * Other path parameters that name indices or aliases (`{name}` of `/_alias/{name}`, the
    * `{target}` of a resize): checked, never narrowed. `true`: with the request's operation; an
    * operation: that one, for that index (a mixed request, like `_bulk`).

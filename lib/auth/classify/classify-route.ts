@@ -77,6 +77,8 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
   const every = auth.perIndexLevel === 'narrowed' && !perIndexLevel ? undefined : auth.every;
   const indexParam = auth.index ?? 'index';
   const list = pathParam(req, slots, indexParam);
+  // a path without its list whose `index` parameter gives one: on those indices, not on every index
+  const namedByParam = list === undefined && auth.indexParam === true && req.params.has('index');
   // a document's index is one name (`/{index}/_doc/{id}`), as are the parameters the route says are
   const single = (name: string) => (name === indexParam && auth.id !== undefined) || (auth.single?.includes(name) ?? false);
   if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation, single(indexParam));
@@ -103,9 +105,9 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
     const targets = readBody(c, auth.body);
     if (auth.body === 'bulk' && Array.isArray(targets) && targets.length > 0 && targets.every((t) => t.operation === 'delete')) operation = 'delete';
     // without an index in the path: every index — unless the body searches a point in time, whose indices it names
-    if (list === undefined && !named && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
+    if (list === undefined && !named && !namedByParam && every !== undefined && !(auth.pointInTime && c.pointInTime !== undefined)) everyIndex(c, every, auth);
     yield* c.bodyTargetSteps(targets, auth.bodyPerIndex === true);
-  } else if (list === undefined && !named && every !== undefined) everyIndex(c, every, auth);
+  } else if (list === undefined && !named && !namedByParam && every !== undefined) everyIndex(c, every, auth);
   if (auth.pointInTime && c.pointInTime === 'opaque') c.unknown();
   const streams = auth.streams !== undefined && c.streaming && (auth.streams === 'any' || c.method === auth.streams);
   return c.done(streams ? 'streams' : auth.category, operation, actionOf(auth, operation));

@@ -69,7 +69,7 @@ export class EmbeddedEngine implements Backend {
     indices.maxShardsPerNode = () => Number(clusterSettings.get('cluster.max_shards_per_node') ?? DEFAULT_MAX_SHARDS_PER_NODE);
     const rest = new RestHandler(
       {
-        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts), searchPipelines: new SearchPipelines(store), clusterSettings, node, tasks: new TaskManager(node.id, store),
+        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts, opts.apiDialect === 'opensearch'), searchPipelines: new SearchPipelines(store), clusterSettings, node, tasks: new TaskManager(node.id, store),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
         apiDialect: opts.apiDialect,
       },

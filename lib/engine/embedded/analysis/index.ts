@@ -23,6 +23,7 @@ export { analyzeRequest, type AnalyzeRequestBody, type AnalyzeResponse } from '.
 export { foldToAscii } from './filters/ascii-folding.js';
 export { splitSynonymRule, type SynonymsSource } from './filters/index.js';
 export { ConfigFiles } from './config-files.js';
+export { HtmlStripCharFilter } from './char-filters/html-strip.js';
 
 /**
  * The registry for an index's `settings.index.analysis` (may be undefined). `options` carries

@@ -36,6 +36,8 @@ export class IngestPipelines {
   constructor(
     private readonly store: Store,
     private readonly storedScripts: StoredScripts,
+    /** OpenSearch's own processors are served (the engine speaks its dialect). */
+    private readonly openSearch = false,
   ) {
     const exactTexts = new Map<string, string>();
     for (const { key, value } of store.loadCluster()) {
@@ -53,11 +55,16 @@ export class IngestPipelines {
     return this.entries.get(id)?.exactText;
   }
 
+  /** A pipeline definition compiled with the processors this engine serves (a simulated one too). */
+  compile(id: string, definition: unknown): Pipeline {
+    return compilePipeline(id, definition, this.storedScripts, this.openSearch);
+  }
+
   /** The compiled pipeline `id` (compiled on first use after a restart), or undefined. */
   get(id: string): Pipeline | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    entry.compiled ??= compilePipeline(id, entry.definition, this.storedScripts);
+    entry.compiled ??= this.compile(id, entry.definition);
     return entry.compiled;
   }
 
@@ -100,7 +107,7 @@ export class IngestPipelines {
       // as ES: an update that names no version of its own takes the next one
       if (stored.version === undefined) stored.version = ifVersion + 1;
     }
-    const compiled = compilePipeline(id, stored, this.storedScripts);
+    const compiled = this.compile(id, stored);
     const exactText = text !== undefined && exactIntegersOf(text) !== undefined ? jsonTextKeepingIntegers(stored, text) : undefined;
     this.entries.set(id, { definition: stored, exactText, compiled });
     await this.store.write([

@@ -10,7 +10,7 @@ import { EsError, errorBody, toEsError } from '../../../errors/index.js';
 import type { StoredScripts } from '../painless/index.js';
 import { deepCopy, isMap, type IngestDocument, type JsonMap } from './ingest-document.js';
 import { ConfigReader, configError } from './processor-config.js';
-import { PROCESSOR_FACTORIES } from './processor-registry.js';
+import { OPENSEARCH_PROCESSOR_FACTORIES, PROCESSOR_FACTORIES } from './processor-registry.js';
 import { DROPPED, type ExecutionContext, type FactoryEnvironment, type Processor } from './processor.js';
 import { readCondition } from './scripts.js';
 
@@ -27,7 +27,8 @@ const PIPELINE_KEYS = new Set(['description', 'processors', 'on_failure', 'versi
 const MAX_NESTED_PIPELINES = 100;
 
 /** Compiles a pipeline definition (the body of PUT _ingest/pipeline/{id}, or simulate's `pipeline`). */
-export function compilePipeline(id: string, definition: unknown, storedScripts: StoredScripts): Pipeline {
+/** `openSearch`: OpenSearch's own processors are served too (the engine speaks its dialect). */
+export function compilePipeline(id: string, definition: unknown, storedScripts: StoredScripts, openSearch = false): Pipeline {
   if (!isMap(definition)) throw configError(undefined, undefined, undefined, 'pipeline definition must be an object');
   const unknown = Object.keys(definition).filter((k) => !PIPELINE_KEYS.has(k));
   if (unknown.length) throw configError(undefined, undefined, undefined, `pipeline [${id}] doesn't support one or more provided configuration parameters [${unknown.join(', ')}]`);
@@ -44,6 +45,7 @@ export function compilePipeline(id: string, definition: unknown, storedScripts: 
   }
   const env: FactoryEnvironment = {
     storedScripts,
+    openSearch,
     compileProcessor: (config, property) => {
       if (!isMap(config) || Object.keys(config).length !== 1) throw configError(undefined, undefined, property, 'property isn\'t a map with one processor');
       return compileProcessor(config, env);
@@ -86,7 +88,7 @@ function compileProcessor(entry: JsonMap, env: FactoryEnvironment): Processor {
   const config = new ConfigReader(type, tag, copy);
   config.take('tag');
   const description = config.optionalString('description');
-  const factory = PROCESSOR_FACTORIES[type];
+  const factory = PROCESSOR_FACTORIES[type] ?? (env.openSearch ? OPENSEARCH_PROCESSOR_FACTORIES[type] : undefined);
   if (!factory) throw configError(type, tag, undefined, `No processor type exists with name [${type}]`);
   const condition = readCondition(config, env.storedScripts);
   const ignoreFailure = config.boolean('ignore_failure', false);

@@ -1,4 +1,7 @@
-/** Every processor type the embedded engine runs, by the name pipelines use. Anything else is refused when a pipeline is created. */
+/**
+ * Every processor type the embedded engine runs, by the name pipelines use. Anything else is
+ * refused when a pipeline is created; OpenSearch's own processors only in its dialect.
+ */
 import type { ProcessorFactory } from './processor.js';
 import { drop, fail, foreach, pipeline, script } from './processors/control-processors.js';
 import { convert } from './processors/convert.js';
@@ -8,8 +11,18 @@ import { append, remove, rename, set } from './processors/field-processors.js';
 import { grok } from './processors/grok-processor.js';
 import { json } from './processors/json.js';
 import { kv } from './processors/kv.js';
-import { gsub, join, lowercase, split, trim, uppercase } from './processors/string-processors.js';
+import { communityId, copy, fingerprint, removeByPattern } from './processors/opensearch-processors.js';
+import { gsub, htmlStrip, join, lowercase, split, trim, uppercase } from './processors/string-processors.js';
 
 export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  append, convert, date, dissect: dissectProcessor, drop, fail, foreach, grok, gsub, join, json, kv, lowercase, pipeline, remove, rename, script, set, split, trim, uppercase,
+  append, convert, date, dissect: dissectProcessor, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, split, trim, uppercase,
+};
+
+/**
+ * OpenSearch 2's processors that Elasticsearch 8 has not (`copy`, `remove_by_pattern`) or has with
+ * other options and output (`community_id`, `fingerprint`): run by an engine speaking OpenSearch's
+ * dialect (API_DIALECT=opensearch); any other refuses their names as Elasticsearch does.
+ */
+export const OPENSEARCH_PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
+  community_id: communityId, copy, fingerprint, remove_by_pattern: removeByPattern,
 };

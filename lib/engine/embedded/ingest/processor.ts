@@ -46,4 +46,6 @@ export interface FactoryEnvironment {
   compileProcessor(config: unknown, property: string): Processor;
   /** Stored scripts, for `script` and `if` given by id. */
   storedScripts: StoredScripts;
+  /** Whether OpenSearch's own processors are served (the engine speaks its dialect). */
+  openSearch?: boolean;
 }

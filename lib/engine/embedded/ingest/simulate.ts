@@ -4,10 +4,9 @@
  * writing anything; `verbose` answers each processor's result.
  */
 import { EsError, errorBody } from '../../../errors/index.js';
-import type { StoredScripts } from '../painless/index.js';
 import { IngestDocument, isMap, type DocumentMetadata, type JsonMap } from './ingest-document.js';
 import type { IngestPipelines } from './ingest-pipelines.js';
-import { compilePipeline, failureError, PipelineRunner, type Pipeline, type ProcessorResult } from './pipeline.js';
+import { failureError, PipelineRunner, type Pipeline, type ProcessorResult } from './pipeline.js';
 import { configError } from './processor-config.js';
 import { DROPPED } from './processor.js';
 
@@ -38,14 +37,14 @@ export interface SimulateRequest {
   verbose: boolean;
 }
 
-export function simulate(pipelines: IngestPipelines, storedScripts: StoredScripts, req: SimulateRequest): JsonMap {
+export function simulate(pipelines: IngestPipelines, req: SimulateRequest): JsonMap {
   let pipeline: Pipeline | undefined;
   if (req.id !== undefined) {
     pipeline = pipelines.get(req.id);
     if (!pipeline) throw new EsError(400, 'illegal_argument_exception', `pipeline [${req.id}] does not exist`);
   } else {
     if (req.body.pipeline === undefined || req.body.pipeline === null) throw configError(undefined, undefined, 'pipeline', 'required property is missing');
-    pipeline = compilePipeline(SIMULATED_PIPELINE_ID, req.body.pipeline, storedScripts);
+    pipeline = pipelines.compile(SIMULATED_PIPELINE_ID, req.body.pipeline);
   }
   const lookup = (id: string) => pipelines.get(id);
   const docs = parseDocs(req.body).map((doc) => {

@@ -24,6 +24,13 @@ describe('aggregations: bounds', () => {
     expect(err.reason).to.equal('Trying to create too many buckets. Must be less than or equal to: [65536] but was [65537]. This limit can be set by changing the [search.max_buckets] cluster level setting.');
   });
 
+  it('a terms aggregation\'s min_doc_count is a long (no bucket reaches 2^31), its size an int, as both engines parse them', async () => {
+    const aggs = await aggregationsOf(es, 'events', { size: 0, aggs: { users: { terms: { field: 'user.keyword', min_doc_count: 2147483648 } } } });
+    expect(aggs.users.buckets).to.deep.equal([]);
+    const err = await refusalOf(es, 'events', { aggs: { users: { terms: { field: 'user.keyword', size: 2147483648 } } } });
+    expect(err.reason).to.equal('[1:1] [terms] failed to parse field [size]: Numeric value (2147483648) out of range of int (-2147483648 - 2147483647)');
+  });
+
   it('the same grid below the limit answers, single-bucket aggregations not counted', async () => {
     const aggs = await aggregationsOf(es, 'events', {
       aggs: { all: { filter: { match_all: {} }, aggs: { users: { terms: { field: 'user.keyword', size: 300 }, aggs: { t: { date_histogram: { field: 'at', fixed_interval: '1s', min_doc_count: 0, extended_bounds: { min: '2024-01-01T00:00:00Z', max: '2024-01-01T00:03:19Z' } } } } } } } },

@@ -17,6 +17,13 @@ describe('embedded engine: OpenSearch 2 answers where the two engines differ', (
     });
     after(() => es.close());
 
+    it('an unknown _tasks group_by is refused in each engine\'s words', async () => {
+      const os = await es.call('GET', '/_tasks?group_by=node', undefined, OPENSEARCH_CLIENT);
+      expect([os.status, os.json.error.type, os.json.error.reason]).to.deep.equal([400, 'illegal_argument_exception', '[group_by] must be one of [nodes], [parents] or [none] but was [node]']);
+      const r = await es.call('GET', '/_tasks?group_by=node', undefined, ES_CLIENT);
+      expect([r.status, r.json.error.reason]).to.deep.equal([400, 'No enum constant org.elasticsearch.rest.action.admin.cluster.RestListTasksAction.GroupBy.NODE']);
+    });
+
     it('GET / names OpenSearch 2 to its clients, Elasticsearch 8 to any other', async () => {
       const os = await es.call('GET', '/', undefined, OPENSEARCH_CLIENT);
       expect(os.json.version).to.include({ distribution: 'opensearch', number: '2.19.0' });

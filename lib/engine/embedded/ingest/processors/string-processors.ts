@@ -8,6 +8,7 @@ import { illegalArgument, javaText, javaType, type IngestDocument } from '../ing
 import { INGEST_ELEMENT_BYTES, INGEST_REPLACEMENT_BYTES, type IngestBudget } from '../ingest-budget.js';
 import type { ConfigReader } from '../processor-config.js';
 import type { ProcessorBody, ProcessorFactory } from '../processor.js';
+import { HtmlStripCharFilter } from '../../analysis/index.js';
 
 /** A processor that maps each string of `field` (a string or a list of strings) to a new value. */
 function stringProcessor(config: ConfigReader, transform: (s: string) => unknown): ProcessorBody {
@@ -142,3 +143,9 @@ function stringProcessorWith(config: ConfigReader, field: string, transform: (s:
     else throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
   };
 }
+
+/** `html_strip`: the string without its HTML tags and with its entities decoded, as the `html_strip` character filter reads it. */
+export const htmlStrip: ProcessorFactory = (config) => {
+  const filter = new HtmlStripCharFilter();
+  return stringProcessor(config, (s) => filter.apply(s).text);
+};

@@ -26,7 +26,7 @@ async function deletePipeline(req: RestRequest, ctx: EngineContext): Promise<Res
 
 function simulatePipeline(req: RestRequest, ctx: EngineContext): RestResponse {
   const body = requireBody(req);
-  return { status: 200, body: simulate(ctx.ingestPipelines, ctx.storedScripts, { id: req.pathParams.id, body, verbose: booleanParam(req.params, 'verbose', false) }) };
+  return { status: 200, body: simulate(ctx.ingestPipelines, { id: req.pathParams.id, body, verbose: booleanParam(req.params, 'verbose', false) }) };
 }
 
 /** GET _ingest/processor/grok: the default pattern bank (`s`: sorted by name). */

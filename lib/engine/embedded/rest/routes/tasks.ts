@@ -2,6 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { DEFAULT_WAIT_MS, parseTaskId, type Task, type TaskFilter, type TaskId } from '../../tasks/index.js';
 import { CANCELED_BY_USER } from '../../tasks/index.js';
 import { booleanParam } from '../params.js';
+import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { requestsPerSecond } from './by-scroll-params.js';
 import { timeValue } from './search-target.js';
@@ -43,7 +44,12 @@ function listing(req: RestRequest, ctx: EngineContext, tasks: Task[], detailed: 
     for (const t of tasks) if (!t.parent || !listed.has(t.parent)) out[t.fullId] = withChildren(t);
     return { tasks: out };
   }
-  if (groupBy !== 'nodes') throw new EsError(400, 'illegal_argument_exception', `No enum constant org.elasticsearch.rest.action.admin.cluster.RestListTasksAction.GroupBy.${groupBy.toUpperCase()}`);
+  if (groupBy !== 'nodes') {
+    // OpenSearch 2 names the values it takes; Elasticsearch 8 fails to read the enum
+    throw new EsError(400, 'illegal_argument_exception', speaksOpenSearch(req, ctx)
+      ? `[group_by] must be one of [nodes], [parents] or [none] but was [${groupBy}]`
+      : `No enum constant org.elasticsearch.rest.action.admin.cluster.RestListTasksAction.GroupBy.${groupBy.toUpperCase()}`);
+  }
   if (!tasks.length) return { nodes: {} };
   const n = ctx.node;
   const byId: Json = {};

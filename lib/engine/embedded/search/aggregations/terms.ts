@@ -27,10 +27,12 @@ interface TermsParams {
   executionHint?: string;
 }
 
-function intOf(v: unknown, name: string, aggName: string, min: number): number {
+/** `size` and `shard_size` are ints; `min_doc_count` a long (TermsAggregationBuilder's parser, Elasticsearch's and OpenSearch's alike). */
+function intOf(v: unknown, name: string, aggName: string, min: number, range: 'int' | 'long' = 'int'): number {
   const n = Number(v);
   if (!Number.isInteger(n)) throw new EsError(400, 'parsing_exception', `[${name}] must be an integer in [${aggName}]`, { line: 1, col: 1 });
-  if (n > 2147483647) throw new EsError(400, 'x_content_parse_exception', `[1:1] [terms] failed to parse field [${name}]: Numeric value (${n}) out of range of int (-2147483648 - 2147483647)`);
+  const [low, high] = range === 'int' ? ['-2147483648', '2147483647'] : ['-9223372036854775808', '9223372036854775807'];
+  if (n > Number(high)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [terms] failed to parse field [${name}]: Numeric value (${n}) out of range of ${range} (${low} - ${high})`);
   if (n < min) {
     const what = min === 1 ? 'greater than 0' : 'greater than or equal to 0';
     throw new EsError(400, 'illegal_argument_exception', `[${name}] must be ${what}. Found [${n}] in [${aggName}]`);
@@ -109,7 +111,7 @@ export const terms: AggregationType<TermsParams> = {
       source,
       size,
       shardSize: Math.max(size, shardSize),
-      minDocCount: body.min_doc_count === undefined ? 1 : intOf(body.min_doc_count, 'min_doc_count', name, 0),
+      minDocCount: body.min_doc_count === undefined ? 1 : intOf(body.min_doc_count, 'min_doc_count', name, 0, 'long'),
       order: body.order === undefined ? [{ path: '_count', asc: false }] : parseOrder(body.order, name, subs),
       includeExclude: { include: body.include, exclude: body.exclude },
       showTermDocCountError: body.show_term_doc_count_error === true,
