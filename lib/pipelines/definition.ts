@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { CREDENTIAL_CATEGORIES } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
-import { ScriptError, checkSyntax } from './sandbox.js';
+import { ScriptError } from './sandbox.js';
 import { PREBUILT_STAGES } from './stages.js';
 
 /** yaml, loaded by the first YAML definition (a tenth of a second of CPU at every gateway start otherwise). */
@@ -84,10 +84,16 @@ export function parseDefinitionText(text: string): unknown {
 }
 
 /**
- * Checks a definition and its script files, applies defaults, and parses every script: any error
- * is a 400 naming the member (and, for stages, the stage id).
+ * Compiles a script without running it (the script pool's worker: a large script's compile does
+ * not hold the event loop); rejects with a ScriptError when it does not parse.
  */
-export function validatePipeline(raw: unknown, files: Record<string, string>, id?: string): Pipeline {
+export type SyntaxCheck = (source: string, name: string) => Promise<void>;
+
+/**
+ * Checks a definition and its script files, applies defaults, and has `syntax` parse every script
+ * (stage by stage, in order): any error is a 400 naming the member (and, for stages, the stage id).
+ */
+export async function validatePipeline(raw: unknown, files: Record<string, string>, syntax: SyntaxCheck, id?: string): Promise<Pipeline> {
   if (!isObject(raw)) throw invalid('the pipeline definition must be an object');
   for (const key of Object.keys(raw)) if (!DEFINITION_KEYS.has(key)) throw invalid(`unknown member [${key}] in the pipeline definition`);
   const pipelineId = id ?? (raw.id === undefined ? undefined : String(raw.id));
@@ -104,7 +110,8 @@ export function validatePipeline(raw: unknown, files: Record<string, string>, id
   const routes = raw.routes.map((r, i) => validateRoute(r, i));
   const used = new Set<string>();
   const scripts: Record<string, string> = {};
-  const stages = raw.stages.map((s, i): PipelineStage => {
+  const stages: PipelineStage[] = [];
+  for (const [i, s] of (raw.stages as unknown[]).entries()) {
     if (!isObject(s)) throw invalid(`[stages][${i}] must be an object`);
     if (typeof s.id !== 'string' || s.id === '') throw invalid(`[stages][${i}][id] must be a non-empty string`);
     const at = `stage [${s.id}]`;
@@ -134,14 +141,14 @@ export function validatePipeline(raw: unknown, files: Record<string, string>, id
       }
       stage.scriptRef = s.scriptRef;
       scripts[s.scriptRef] = files[s.scriptRef];
-      checkScript(files[s.scriptRef], s.scriptRef, at);
+      await checkScript(syntax, files[s.scriptRef], s.scriptRef, at);
     } else {
       if (typeof s.script !== 'string') throw invalid(`${at}: [script] must be a string`);
       stage.script = s.script;
-      checkScript(s.script, `${s.id}.js`, at);
+      await checkScript(syntax, s.script, `${s.id}.js`, at);
     }
-    return stage;
-  });
+    stages.push(stage);
+  }
   return {
     id: pipelineId,
     enabled: raw.enabled !== false,
@@ -178,10 +185,10 @@ function validateRoute(r: unknown, i: number): PipelineRoute {
   return route;
 }
 
-function checkScript(source: string, name: string, at: string): void {
+async function checkScript(syntax: SyntaxCheck, source: string, name: string, at: string): Promise<void> {
   if (!/\bhandleRequest\b/.test(source)) throw invalid(`${at}: the script [${name}] defines no function handleRequest()`);
   try {
-    checkSyntax(source, name);
+    await syntax(source, name);
   } catch (err) {
     if (err instanceof ScriptError) throw invalid(`${at}: the script [${name}] does not parse: ${err.message}`);
     throw err;

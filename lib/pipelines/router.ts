@@ -9,7 +9,7 @@ import { bufferBody, byRoute, patternSegments, readJsonBody, type Classification
 /** What the edge put in the state before this step (lib/server/state.ts): the request as read. */
 type GatewayRequestState = { gatewayRequest: GatewayRequest };
 import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
-import { parseDefinitionText, validatePipeline, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
+import { parseDefinitionText, validatePipeline, type SyntaxCheck, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
 import type { PipelineMatch, PipelineRegistry } from './registry.js';
 import { runPipeline, type StageOutcome } from './runner.js';
@@ -29,6 +29,9 @@ export interface PipelineRouterOptions {
   /** Told of each stage that ran (ok or failed), for metrics. */
   stageRan?: (pipeline: string, outcome: StageOutcome) => void;
 }
+
+/** Scripts are compiled on the script pool's threads, within the run's time limit. */
+const syntaxOf = (options: PipelineRouterOptions): SyntaxCheck => (source, name) => options.scripts.check(source, name, options.limits);
 
 /** Headers a script never sees: the caller's secrets. */
 const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -196,7 +199,7 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
     'pipelines.create': async (ctx) => {
       const { definition, files } = await readDefinition(ctx, maxContentLength);
       const raw = definition as Record<string, unknown>;
-      const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
+      const pipeline = await validatePipeline(definition, files, syntaxOf(options), raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
       if (registry.get(pipeline.id)) throw new EsError(409, 'resource_already_exists_exception', `pipeline [${pipeline.id}] already exists; PUT /_pipeline/${pipeline.id} replaces it`);
       pipeline.owner = ownerOf(principalOf(ctx));
       if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
@@ -215,7 +218,7 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
       const { definition, files } = await readDefinition(ctx, maxContentLength);
       const given = (definition as Record<string, unknown> | null)?.id;
       if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
-      const pipeline = validatePipeline(definition, files, id);
+      const pipeline = await validatePipeline(definition, files, syntaxOf(options), id);
       pipeline.owner = principal.role === 'admin' ? existing?.owner : ownerOf(principal);
       if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
       const created = await registry.put(pipeline);
@@ -282,7 +285,7 @@ async function validate(ctx: Context, options: PipelineRouterOptions): Promise<u
     sample = body.request ?? {};
   }
   const raw = definition as Record<string, unknown> | undefined;
-  const pipeline = validatePipeline(definition, files, raw && typeof raw === 'object' && raw.id === undefined ? 'validate' : undefined);
+  const pipeline = await validatePipeline(definition, files, syntaxOf(options), raw && typeof raw === 'object' && raw.id === undefined ? 'validate' : undefined);
   const route = pipeline.routes[0];
   const method = (sample.method ?? route.method ?? 'GET').toUpperCase();
   const path = sample.path ?? route.path;

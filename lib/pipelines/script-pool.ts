@@ -107,15 +107,27 @@ export class ScriptPool {
     this.heapMb = options.workerHeapMb ?? 256;
   }
 
+  /**
+   * Compiles the script without running it (a pipeline's definition checked): a large script's
+   * compile holds a worker, not the event loop. Rejects with a ScriptError when it does not parse.
+   */
+  async check(source: string, name: string, limits: SandboxLimits): Promise<void> {
+    await this.submit({ source, name, context: null, inputs: {}, limits, compileOnly: true });
+  }
+
   /** Runs the script's `handleRequest()` over `context`; resolves with what it returned. */
   run(source: string, name: string, context: unknown, inputs: unknown, limits: SandboxLimits): Promise<unknown> {
+    return this.submit({ source, name, context, inputs: inputs ?? {}, limits });
+  }
+
+  private submit(work: Omit<ScriptJob, 'id'>): Promise<unknown> {
     if (this.closed) return Promise.reject(new ScriptError('the gateway is shutting down'));
     if (this.queue.length >= this.queueLimit) {
       return Promise.reject(new EsError(429, 'es_rejected_execution_exception', `rejected execution of a pipeline script: ${this.queueLimit} runs are already waiting`));
     }
     return new Promise((resolve, reject) => {
       // the context crosses to the worker by structured clone (data only: stages' symbol-keyed marks stay here)
-      const job: ScriptJob = { id: this.nextId++, source, name, context, inputs: inputs ?? {}, limits };
+      const job: ScriptJob = { id: this.nextId++, ...work };
       this.queue.push({ job, resolve, reject, watchdog: undefined as unknown as NodeJS.Timeout });
       this.dispatch();
     });

@@ -1,5 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { loadSandbox, runScript, ScriptError, type SandboxLimits } from './sandbox.js';
+import { checkSyntax, loadSandbox, runScript, ScriptError, type SandboxLimits } from './sandbox.js';
 
 /** One script run, as the pool sends it to a worker. */
 export interface ScriptJob {
@@ -9,6 +9,8 @@ export interface ScriptJob {
   context: unknown;
   inputs: unknown;
   limits: SandboxLimits;
+  /** Compile only (a pipeline's definition checked): no run, no result. */
+  compileOnly?: true;
 }
 
 /** Its outcome: the script's result as JSON text (`undefined`: it returned nothing), or its failure. */
@@ -27,7 +29,7 @@ await loadSandbox();
 port.on('message', (job: ScriptJob) => {
   let outcome: ScriptOutcome;
   try {
-    const result = runScript(job.source, job.name, job.context, job.inputs, job.limits);
+    const result = job.compileOnly ? checkSyntax(job.source, job.name) : runScript(job.source, job.name, job.context, job.inputs, job.limits);
     outcome = { id: job.id, ok: true, result: result === undefined ? undefined : JSON.stringify(result) };
   } catch (err) {
     outcome = { id: job.id, ok: false, scriptError: err instanceof ScriptError, message: (err as Error)?.message ?? String(err) };

@@ -18,7 +18,7 @@ describe('pipelines: the script pool', function () {
   const answer = 'function handleRequest() { return { response: { body: "done", code: 200 } }; }';
 
   it('a run that finished in time is not reported as overrunning when the loop was held past its watchdog', async () => {
-    await pool.run(answer, 'warm.js', {}, {}, limits); // the worker is up
+    await pool.run(answer, 'warm.js', {}, {}, { timeoutMs: 5_000, memoryMb: 32 }); // the worker is up (a budget a starved first run keeps)
     // out of the port's message handler (which reads every message that arrives while it runs), into the check phase
     await new Promise((resolve) => setImmediate(resolve));
     const run = pool.run(answer, 'held.js', {}, {}, limits);
@@ -33,5 +33,25 @@ describe('pipelines: the script pool', function () {
     const failure = await pool.run(spin, 'spin.js', {}, {}, limits).then(() => undefined, (err: Error) => err);
     expect(failure?.message).to.equal('script exceeded its time limit of 20 ms');
     expect(await pool.run(answer, 'after.js', {}, {}, limits)).to.deep.equal({ response: { body: 'done', code: 200 } });
+  });
+
+  it('compiles a pipeline\'s script on its thread: a 2 MB legal script leaves the event loop turning; one that does not parse fails with the parser\'s words', async () => {
+    await pool.check(answer, 'warm.js', limits); // the worker is up
+    // a legal script of 100,000 statements (~2 MB): its compile took 200-600 ms of one thread
+    const big = `function handleRequest() { let x = 0;\n${'x = (x + 1) * 2 % 7;\n'.repeat(100_000)} return x; }`;
+    let turns = 0;
+    let done = false;
+    const spin = () => {
+      if (done) return;
+      turns++;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    await pool.check(big, 'big.js', { timeoutMs: 10_000, memoryMb: 32 });
+    done = true;
+    expect(turns, 'event-loop turns while the script compiled').to.be.at.least(2);
+    const failure = await pool.check('function handleRequest() { return (; }', 'bad.js', limits).then(() => undefined, (err: Error) => err);
+    expect(failure?.constructor.name).to.equal('ScriptError');
+    expect(failure?.message).to.match(/unexpected|expecting|SyntaxError/i);
   });
 });
