@@ -85,6 +85,8 @@ export interface LogsConfig {
   bodyMaxBytes: number;
   /** LOGS_RETENTION_DAYS: records older than this are purged daily (default 7). */
   retentionDays: number;
+  /** LOGS_FLUSH_MS: records waiting are written at least this often, ms (default 1000; a full batch at once). */
+  flushMs: number;
   /**
    * Which requests get a record (lib/logs/log-sampling.ts): every error, slow request
    * (LOGS_SLOW_MS, default 500), write and stream; the fast, successful reads all up to
@@ -317,6 +319,7 @@ export function loadConfig(env: Env = process.env): Config {
       bodies: oneOf(env, 'LOGS_BODIES', ['true', 'false'] as const, 'false') === 'true',
       bodyMaxBytes: env.LOGS_BODY_MAX ? parseByteSize(env.LOGS_BODY_MAX, 'LOGS_BODY_MAX') : 100 * 1024,
       retentionDays: integer(env, 'LOGS_RETENTION_DAYS', 7, 1, 36_500),
+      flushMs: integer(env, 'LOGS_FLUSH_MS', 1_000, 10, 60_000),
       sampling: {
         allPerSecond: integer(env, 'LOGS_ALL_PER_SECOND', 100, 0, 1_000_000_000),
         sampleEvery: integer(env, 'LOGS_SAMPLE_EVERY', 100, 1, 1_000_000_000),

@@ -23,7 +23,7 @@ export interface RequestLogOptions {
   retentionDays: number;
   /** Records waiting to be written at most: more are dropped and counted (default 10,000). */
   maxQueued?: number;
-  /** Records are written at least this often, ms (default 1000). */
+  /** Records are written at least this often, ms (LOGS_FLUSH_MS, default 1000). */
   flushMs?: number;
   /** Which requests get a record (`LogSampling`); absent: every request. */
   sampling?: LogSamplingOptions;

@@ -96,7 +96,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     : undefined;
   // so do request logs; closed after the server: the records of the last requests (and streams) are written
   const logs = config.logs.enabled
-    ? parts.add('request logs', new RequestLog(engine, { bodies: config.logs.bodies, bodyMaxBytes: config.logs.bodyMaxBytes, retentionDays: config.logs.retentionDays, sampling: config.logs.sampling, log }), (l) => l.close())
+    ? parts.add('request logs', new RequestLog(engine, { bodies: config.logs.bodies, bodyMaxBytes: config.logs.bodyMaxBytes, retentionDays: config.logs.retentionDays, flushMs: config.logs.flushMs, sampling: config.logs.sampling, log }), (l) => l.close())
     : undefined;
   try {
     const { credential, generatedPassword } = await ensureAdminCredential(engine, config);

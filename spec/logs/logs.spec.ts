@@ -34,6 +34,8 @@ interface Log {
 }
 
 const WAIT_MS = 15_000;
+/** Records are written every 50 ms instead of every second: a test still waits for them to show (`logsWhen`). */
+const FLUSH = { LOGS_FLUSH_MS: '50' };
 const DAY_MS = 24 * 3600_000;
 
 /** The logs a GET of `path` answers once `until` holds for them (records are written in the background). */
@@ -65,7 +67,7 @@ for (const backend of BACKENDS) {
     let stop: () => Promise<void>;
 
     before(async () => {
-      ({ gateway: gw, stop } = await backend.start());
+      ({ gateway: gw, stop } = await backend.start(FLUSH));
     });
     after(() => stop());
 
@@ -297,7 +299,7 @@ for (const backend of BACKENDS) {
     // every second is past its budget of full records (0): each fast, successful read is sampled, one in four
     before(async () => {
       // the metrics are read on METRICS_PORT's server: outside the request path, so the reads are not sampled themselves
-      ({ gateway: gw, stop } = await backend.start({ LOGS_ALL_PER_SECOND: '0', LOGS_SAMPLE_EVERY: '4', METRICS_PORT: '0' }));
+      ({ gateway: gw, stop } = await backend.start({ ...FLUSH, LOGS_ALL_PER_SECOND: '0', LOGS_SAMPLE_EVERY: '4', METRICS_PORT: '0' }));
     });
     after(() => stop());
 
@@ -336,7 +338,7 @@ for (const backend of BACKENDS) {
     let stop: () => Promise<void>;
 
     before(async () => {
-      ({ gateway: gw, stop } = await backend.start({ LOGS_BODIES: 'true', LOGS_BODY_MAX: '1kb' }));
+      ({ gateway: gw, stop } = await backend.start({ ...FLUSH, LOGS_BODIES: 'true', LOGS_BODY_MAX: '1kb' }));
     });
     after(() => stop());
 

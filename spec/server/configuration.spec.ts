@@ -7,6 +7,7 @@ import { callJson } from '../../lib/engine/index.js';
 import { basic, call } from '../support/http.js';
 import { REPO_ROOT, spawnGateway, tempDir } from '../support/servers.js';
 
+// the modules of dist/lib, as `make run` starts them (the other spawned gateways run its bundle)
 function runMain(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/lib/main.js')], {
@@ -37,6 +38,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ ADMIN_USER: 'a' })).to.throw(ConfigError, /together/);
     expect(() => loadConfig({ MAX_CONTENT_LENGTH: 'lots' })).to.throw(ConfigError, /byte size/);
     expect(loadConfig({ MAX_CONTENT_LENGTH: '1kb' }).maxContentLength).to.equal(1024);
+  });
+
+  it('LOGS_FLUSH_MS: how often waiting request log records are written, 1000 ms unless set, 10 to 60000', () => {
+    expect(loadConfig({}).logs.flushMs).to.equal(1000);
+    expect(loadConfig({ LOGS_FLUSH_MS: '50' }).logs.flushMs).to.equal(50);
+    expect(() => loadConfig({ LOGS_FLUSH_MS: '5' })).to.throw(ConfigError, /LOGS_FLUSH_MS/);
+    expect(() => loadConfig({ LOGS_FLUSH_MS: 'soon' })).to.throw(ConfigError, /LOGS_FLUSH_MS/);
   });
 
   it('an invalid configuration stops the start with one line and exit code 1', async () => {

@@ -11,7 +11,7 @@ import { readBody } from '../../lib/engine/index.js';
 import { Readable } from 'node:stream';
 import { basic, call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
-import { ADMIN, REPO_ROOT, spawnGateway, tempDir, type TestGateway } from '../support/servers.js';
+import { ADMIN, distEntry, spawnGateway, tempDir, type TestGateway } from '../support/servers.js';
 import { openStream } from '../support/stream-client.js';
 
 const TYPE_FIELD = '_gateway_type';
@@ -308,7 +308,7 @@ describe('the process at start and stop', function () {
 
 function runMain(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/lib/main.js')], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const proc = spawn(process.execPath, [distEntry('lib/main.js')], { env: { PATH: process.env.PATH ?? '', ...env } });
     let out = '';
     proc.stdout.on('data', (c) => (out += c));
     proc.stderr.on('data', (c) => (out += c));

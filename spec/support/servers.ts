@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../lib/config/index.js';
 import { startGateway, type RunningGateway, type StartOptions } from '../../lib/server/index.js';
 import { silentLogger } from '../../lib/logging/index.js';
+import { distEntry } from './dist-entry.js';
+
+export { distEntry };
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ADMIN = { user: 'admin', password: 'test-admin-password' };
@@ -56,14 +59,14 @@ const MAX_OUTPUT = 4 * 1024 ** 2;
 const START_WITHIN_MS = 60_000;
 
 /**
- * Spawns `node <script>` from the built tree and resolves once stdout prints `<what> listening on <url>`.
+ * Spawns `node <script>` from the built tree (its bundle: `distEntry`) and resolves once stdout prints `<what> listening on <url>`.
  * A child not listening within `startTimeoutMs` is killed and the promise rejects (a minute: a
  * gateway on the HTTP backend took 16–20 s to start on this machine under its shared load).
  */
 export function spawnServer(
   script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = START_WITHIN_MS, nodeArgs: string[] = [],
 ): Promise<ChildServer> {
-  const proc = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, 'dist', script)], {
+  const proc = spawn(process.execPath, [...nodeArgs, distEntry(script)], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { jsonOrUndefined } from '../../support/http.js';
+import { distEntry } from '../../support/dist-entry.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -76,9 +77,9 @@ export interface EngineProcess {
   exited: Promise<number | null>;
 }
 
-/** `node dist/lib/engine/embedded/standalone.js` on an ephemeral port; resolves on its listening line. */
+/** `node dist/lib/engine/embedded/standalone.js` (its bundle: `distEntry`) on an ephemeral port; resolves on its listening line. */
 export function spawnEngine(dataDir: string): Promise<EngineProcess> {
-  const proc = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/lib/engine/embedded/standalone.js')], {
+  const proc = spawn(process.execPath, [distEntry('lib/engine/embedded/standalone.js')], {
     env: { PATH: process.env.PATH ?? '', ENGINE_PORT: '0', ENGINE_HOST: '127.0.0.1', ENGINE_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
