@@ -1,4 +1,4 @@
-import { isSystemIndex, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from '../../engine/index.js';
+import { isSystemIndex, patternsCover, patternsCoverPattern, wildcardMatches, type AuthorizeIndicesOptions } from '../../engine/index.js';
 import type { ExpressionKind, ResolvedIndices } from './resolve-indices.js';
 
 export { SYSTEM_INDEX_PREFIX, isSystemIndex, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from '../../engine/index.js';
@@ -34,7 +34,9 @@ export interface IndexAuthorization {
  * reach what `resolved` says the request's expressions stand for: a name must be covered (existing
  * or not); an alias only if every index it points to is; a wildcard or `_all` is narrowed to the
  * indices the credential may see, unless the wildcard is itself within the credential's patterns
- * and reaches nothing else; an exclusion only ever narrows.
+ * and reaches nothing else; an exclusion only ever narrows. With `strictWildcards` (an expression
+ * that cannot be rewritten: a parameter's, a body's, a write's) a wildcard or `_all` must be within
+ * the patterns whole, or it is denied (`_all`: reach none of another's indices).
  */
 export function authorizeIndices(patterns: readonly string[], resolved: ResolvedIndices, options: AuthorizeIndicesOptions = {}): IndexAuthorization {
   const covered = (name: string) => patternsCover(patterns, name, options);
@@ -60,7 +62,16 @@ export function authorizeIndices(patterns: readonly string[], resolved: Resolved
         if (options.admin) return { expression, kind, verdict: 'allow', allowed, denied };
         const whole = kind === 'wildcard' && denied.length === 0 && patternsCoverPattern(patterns, expression, options);
         if (whole) return { expression, kind, verdict: 'allow', allowed, denied };
-        if (options.strictWildcards) return { expression, kind, verdict: denied.length ? 'deny' : 'allow', allowed, denied };
+        // a wildcard that cannot be rewritten is used as written: it reaches whatever matches when
+        // the engine acts (an index created since it was resolved, a date math name of another
+        // day), so it must be within the patterns whole — reaching none of another's indices now is
+        // not enough (the system indices are always there: one the expansion reaches is `denied`).
+        // `_all` stays held to what it reaches now: it is how a request on no named index (a
+        // gateway-answered one among them) is read, not a name the caller chose
+        if (options.strictWildcards) {
+          const within = denied.length === 0 && (kind === 'all' || patterns.some((p) => wildcardMatches(p, expression)));
+          return { expression, kind, verdict: within ? 'allow' : 'deny', allowed, denied };
+        }
         return { expression, kind, verdict: 'narrow', allowed, denied };
       }
     }
