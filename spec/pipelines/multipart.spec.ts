@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import type { Context } from 'koa';
 import { readForm } from '../../lib/pipelines/multipart.js';
+import { turnsDuring } from '../support/loop-turns.js';
 
 const BOUNDARY = '----spec-boundary-7f3a';
 
@@ -24,21 +25,6 @@ function arrivedWhole(body: Buffer): Context {
   for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
   req.end();
   return { req, state: {}, get: (name: string) => headers[name.toLowerCase()] ?? '' } as unknown as Context;
-}
-
-/** How many times a `setImmediate` chain ran while `work` was in progress: the event loop's turns. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let done = false;
-  const spin = () => {
-    if (done) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  const value = await work();
-  done = true;
-  return { value, turns };
 }
 
 describe('pipelines: a multipart form is read a time slice at a time', function () {

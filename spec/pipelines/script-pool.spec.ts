@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ScriptPool } from '../../lib/pipelines/index.js';
+import { turnsDuring } from '../support/loop-turns.js';
 
 /** Holds this thread's event loop for `ms`, as a long synchronous task or a descheduled process would. */
 function holdLoop(ms: number): void {
@@ -39,16 +40,7 @@ describe('pipelines: the script pool', function () {
     await pool.check(answer, 'warm.js', limits); // the worker is up
     // a legal script of 100,000 statements (~2 MB): its compile took 200-600 ms of one thread
     const big = `function handleRequest() { let x = 0;\n${'x = (x + 1) * 2 % 7;\n'.repeat(100_000)} return x; }`;
-    let turns = 0;
-    let done = false;
-    const spin = () => {
-      if (done) return;
-      turns++;
-      setImmediate(spin);
-    };
-    setImmediate(spin);
-    await pool.check(big, 'big.js', { timeoutMs: 10_000, memoryMb: 32 });
-    done = true;
+    const { turns } = await turnsDuring(() => pool.check(big, 'big.js', { timeoutMs: 10_000, memoryMb: 32 }));
     expect(turns, 'event-loop turns while the script compiled').to.be.at.least(2);
     const failure = await pool.check('function handleRequest() { return (; }', 'bad.js', limits).then(() => undefined, (err: Error) => err);
     expect(failure?.constructor.name).to.equal('ScriptError');

@@ -7,23 +7,9 @@ import { expect } from 'chai';
 import { prepareBody, readRequest, readRequestCooperatively } from '../../../lib/auth/classify/index.js';
 import { validateCreate } from '../../../lib/auth/credentials/index.js';
 import { requestTarget } from '../../../lib/request/index.js';
+import { turnsDuring } from '../../support/loop-turns.js';
 
 const PATTERNS = Array.from({ length: 100_000 }, (_, i) => `tenant-${i}-*`);
-
-/** How many times a `setImmediate` chain ran while `work` was in progress: the event loop's turns. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let done = false;
-  const spin = () => {
-    if (done) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  const value = await work();
-  done = true;
-  return { value, turns };
-}
 
 describe('large bodies classified a time slice at a time', function () {
   this.timeout(60_000);
