@@ -143,7 +143,9 @@ export class Authorizer {
     // on an HTTP engine, which checks no rights where a stored pipeline's filter_query looks
     // another index up, no scoped credential runs a pipeline (the embedded engine checks them)
     const unchecked = this.backend.kind === 'http';
-    if ((fieldRules || cred.max_size !== undefined || unchecked) && SEARCH_PIPELINE_CATEGORIES.has(classification.category) && namesSearchPipeline(req)) {
+    // an `_msearch`'s searches, read once for both the check below and the narrowing after it
+    const msearch = msearchEntries(req);
+    if ((fieldRules || cred.max_size !== undefined || unchecked) && SEARCH_PIPELINE_CATEGORIES.has(classification.category) && namesSearchPipeline(req, msearch)) {
       throw new EsError(403, 'security_exception',
         `action [${action}] is unauthorized for user [${user}]: a search pipeline may change the query and size of a search, which this credential's field rules or max_size bound`);
     }
@@ -157,7 +159,7 @@ export class Authorizer {
     const searching = req.route === 'search' || action === MSEARCH_ACTION;
     const noPipeline = searching && (fieldRules || cred.max_size !== undefined || unchecked) && (await servesSearchPipelines(this.backend));
     if (noPipeline && req.route === 'search') params = new Map(params ?? req.params).set('search_pipeline', '_none');
-    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(req, cred, noPipeline) : undefined;
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(msearch, cred, noPipeline) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }
@@ -335,18 +337,10 @@ const SEARCH_PIPELINE_CATEGORIES = new Set(['search', 'streams']);
  * the gateway cannot see what a stored one does, so credentials bounded by field rules or
  * `max_size` run none. An index's default search pipeline is set with `manage_pipeline` only.
  */
-function namesSearchPipeline(req: GatewayRequest): boolean {
+function namesSearchPipeline(req: GatewayRequest, msearch: () => MsearchEntry[] | undefined): boolean {
   const named = (v: unknown) => v !== undefined && v !== null && v !== '_none';
   if (named(req.params.get('search_pipeline'))) return true;
-  if (req.route === 'msearch') {
-    const text = req.info.forward ?? req.body;
-    if (text === undefined || text.trim() === '') return false;
-    try {
-      return readMsearch(text).some((entry) => named(entry.body.search_pipeline));
-    } catch {
-      return false; // the engine reports a malformed body
-    }
-  }
+  if (req.route === 'msearch') return msearch()?.some((entry) => named(entry.body.search_pipeline)) ?? false;
   let parsed = req.info.parsed;
   if (parsed === undefined && req.body?.trim()) {
     try {
@@ -356,6 +350,25 @@ function namesSearchPipeline(req: GatewayRequest): boolean {
     }
   }
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && named((parsed as Record<string, unknown>).search_pipeline);
+}
+
+/**
+ * The searches of an `_msearch` body (as forwarded), read on the first call and kept for the
+ * request's authorization; undefined for an empty body or one that does not read (the engine
+ * reports it).
+ */
+function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
+  let read: { entries: MsearchEntry[] | undefined } | undefined;
+  return () => {
+    if (read) return read.entries;
+    const text = req.info.forward ?? req.body;
+    try {
+      read = { entries: text === undefined || text.trim() === '' ? undefined : readMsearch(text) };
+    } catch {
+      read = { entries: undefined };
+    }
+    return read.entries;
+  };
 }
 
 function checkSize(req: GatewayRequest, max: number): void {
@@ -525,17 +538,11 @@ function enforceSourceFilter(
  * URL parameters are (`sourceWithin`), written into its body (an `_msearch` has no URL filter per
  * search), so that it is answered with the hidden fields absent rather than refused.
  */
-function msearchAsReader(req: GatewayRequest, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, noPipeline = false): { text: string; value: undefined } | undefined {
+function msearchAsReader(msearch: () => MsearchEntry[] | undefined, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, noPipeline = false): { text: string; value: undefined } | undefined {
   const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
   if (!fieldRules && !noPipeline) return undefined;
-  const text = req.info.forward ?? req.body;
-  if (text === undefined || text.trim() === '') return undefined;
-  let entries: MsearchEntry[];
-  try {
-    entries = readMsearch(text);
-  } catch {
-    return undefined; // the engine reports a malformed body
-  }
+  const entries = msearch();
+  if (!entries) return undefined;
   const narrowed = entries.map((entry) => {
     let body: Record<string, unknown> = noPipeline ? { ...entry.body, search_pipeline: '_none' } : entry.body;
     if (fieldRules) {
