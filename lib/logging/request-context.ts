@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { GatewayState } from '../auth/index.js';
 import type { EndedRequest, RequestArrival, RequestEnd } from '../logs/index.js';
+import { onResponseClose } from '../request/index.js';
 import { AccessLog } from './access-log.js';
 
 /** A client's own X-Request-Id is kept when it is this sane; any other is replaced by a generated one. */
@@ -67,8 +68,7 @@ class RequestEnding {
 
   constructor(ctx: Context & { state: GatewayState }, private readonly arrival: RequestArrival, private readonly ends: readonly RequestEnd[]) {
     this.request = ctx;
-    // `on`, not `once`: a response closes once, and `once` wraps the listener in another per request
-    ctx.res.on('close', this.closed);
+    onResponseClose(ctx.res, this.closed);
   }
 
   /** The handlers are done: a response they took over and keep open is let go of its context. */

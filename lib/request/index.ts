@@ -14,3 +14,4 @@ export { AUTHENTICATE_ACTION, GATEWAY_ROUTES, type GatewayRoute, type GatewayRou
 export { answersTable, findRoute, indexExpression, routeOf, takesLowerCased, type ApiRoute, type RouteMatch } from './api-table.js';
 export type { BodyReader, RouteAuth } from './route-auth.js';
 export { validateIndexName, hasUnpairedSurrogate } from './index-name.js';
+export { closeQueueOn, onResponseClose } from './response-close.js';

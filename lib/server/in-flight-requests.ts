@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { CircuitBreakers } from '../breakers/index.js';
-import { hasBody, holdBodyIn } from '../request/index.js';
+import { hasBody, holdBodyIn, onResponseClose } from '../request/index.js';
 
 /**
  * network.breaker.inflight_requests: every request body is counted against the in-flight breaker
@@ -11,7 +11,7 @@ export function inFlightRequests(breakers: CircuitBreakers): Middleware {
   const counted: Middleware = async (ctx, next) => {
     const held = breakers.reservation('in_flight_requests', '<http_request>');
     holdBodyIn(ctx.req, held);
-    ctx.res.once('close', () => held.release());
+    onResponseClose(ctx.res, () => held.release());
     try {
       await next();
     } finally {

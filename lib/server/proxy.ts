@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { engineAccessOf } from '../auth/index.js';
 import { readBody, type InterceptedBackend } from '../engine/index.js';
 import { DocTypeInjection, injectDocType } from '../engine/http/index.js';
-import { bodyStream, type Classification } from '../request/index.js';
+import { bodyStream, onResponseClose, type Classification } from '../request/index.js';
 import type { GatewayState } from './state.js';
 
 /** Answers up to this size are read whole: one write to the client, none of a stream's plumbing. */
@@ -54,7 +54,7 @@ export function proxy(backend: InterceptedBackend, maxContentLength: number): Mi
       const upstream = body;
       // once the client has its answer (or has gone), koa destroys the upstream body: not an error
       upstream.on('error', () => {});
-      ctx.res.once('close', () => {
+      onResponseClose(ctx.res, () => {
         if (!ctx.res.writableFinished) upstream.destroy();
       });
       if (typed) body = upstream.pipe(new DocTypeInjection());

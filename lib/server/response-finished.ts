@@ -1,12 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-type FinishedCallback = (err: unknown, msg: ServerResponse) => void;
-
-/** on-finished's listener of a message: its callbacks' queue, run once (then null). */
-interface FinishedListener {
-  (err?: unknown): void;
-  queue: FinishedCallback[] | null;
-}
+import { closeQueueOn } from '../request/index.js';
 
 /**
  * Koa asks `on-finished` to call it back once each response is over (its error handler, and the
@@ -24,26 +17,7 @@ interface FinishedListener {
  */
 export function finishedOnClose(handle: (req: IncomingMessage, res: ServerResponse) => unknown): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const listener = finishedListener(res);
-    (res as FinishedResponse).__onFinished = listener;
-    res.on('close', listener);
+    closeQueueOn(res);
     void handle(req, res);
   };
-}
-
-type FinishedResponse = ServerResponse & { __onFinished?: FinishedListener | null };
-
-/** A response's listener with its queue, run once, as on-finished's own (`createListener`). */
-function finishedListener(res: FinishedResponse): FinishedListener {
-  const listener: FinishedListener = Object.assign(
-    () => {
-      if (res.__onFinished === listener) res.__onFinished = null;
-      const queue = listener.queue;
-      if (!queue) return;
-      listener.queue = null;
-      for (let i = 0; i < queue.length; i++) queue[i](undefined, res);
-    },
-    { queue: [] as FinishedCallback[] | null },
-  );
-  return listener;
 }

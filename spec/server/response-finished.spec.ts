@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Koa from 'koa';
+import { onResponseClose } from '../../lib/request/index.js';
 import { finishedOnClose } from '../../lib/server/response-finished.js';
 
 /** A server on an ephemeral port; resolves with its origin. */
@@ -98,5 +99,43 @@ describe('a response is over: koa is told from the response close alone', functi
     bareResponse.destroy();
     await over;
     expect((held as http.ServerResponse & { __onFinished?: unknown }).__onFinished ?? null).to.equal(null);
+  });
+
+  it("queues the gateway's own end callbacks on that listener: a streamed body stays under node's warning of ten", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    let closeListeners = -1;
+    const ends: string[] = [];
+    const app = new Koa();
+    app.silent = true;
+    app.use(async (ctx, next) => {
+      // the request log's, the in-flight breaker's and the proxy's waits, as the gateway's middleware puts them
+      for (const name of ['request log', 'in-flight', 'upstream']) onResponseClose(ctx.res, () => ends.push(name));
+      await next();
+    });
+    app.use((ctx) => {
+      const body = new Readable({ read() {} });
+      ctx.body = body; // koa pipes it: node's pipeline adds its own close listeners
+      setImmediate(() => {
+        closeListeners = ctx.res.listenerCount('close');
+        body.push('{"streamed":true}');
+        body.push(null);
+      });
+    });
+    const server = http.createServer(finishedOnClose(app.callback()));
+    servers.push(server);
+    const response = await open(await listen(server), '/streamed');
+    const text = await new Promise<string>((resolve) => {
+      let all = '';
+      response.on('data', (c: Buffer) => (all += c)).on('end', () => resolve(all));
+    });
+    // the response's close comes after the client has the whole answer: wait for the callbacks it runs
+    while (ends.length < 3) await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(text).to.equal('{"streamed":true}');
+    expect(ends).to.deep.equal(['request log', 'in-flight', 'upstream']);
+    expect(closeListeners, 'close listeners while the body streams').to.be.within(1, 10);
+    expect(warnings.map((w) => w.name)).to.not.include('MaxListenersExceededWarning');
   });
 });
