@@ -237,7 +237,8 @@ export class Authorizer {
     const resolved = await pending;
     const fromElsewhere = c.sources.some((s) => s.from !== 'path');
     const narrowable = c.operation === 'read' && !fromElsewhere && c.slot !== undefined;
-    const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable });
+    const allWritten = c.sources.some((s) => s.from !== 'template' && s.expression === '_all');
+    const verdict = authorizeIndices(patterns, resolved, { strictWildcards: !narrowable, allWritten });
     // named as the request wrote them: never the indices a wildcard or alias stands for (another
     // tenant's, backing indices), nor what a stored template reads (its author wrote it, not the caller)
     const denied = verdict.decisions.filter((d) => d.verdict === 'deny');

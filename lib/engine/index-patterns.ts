@@ -17,6 +17,12 @@ export interface AuthorizeIndicesOptions {
    * reported as `*`): a wildcard must then be covered whole instead of being narrowed.
    */
   strictWildcards?: boolean;
+  /**
+   * With `strictWildcards`: `_all` is written by the caller (in the path, a parameter or the body),
+   * not the reading of a request on no named index. It then stands for every index when the engine
+   * acts, one created since the check among them, and must be within the patterns as `*` would be.
+   */
+  allWritten?: boolean;
 }
 
 export function isSystemIndex(name: string): boolean {

@@ -22,7 +22,8 @@ import type { TestGateway } from '../support/servers.js';
  *    opened), `POST /tenant-z*\/_delete_by_query`, `_update_by_query` and a `_reindex` naming
  *    `tenant-z*` answered 200 and were forwarded as written: whichever tenant's index appears
  *    under that name is cleared, rewritten or deleted. Fixed: strict wildcards must be within the credential's
- *    patterns (`_all` keeps the old test: it is how a request on no index is read).
+ *    patterns; `_all` written by the caller as `*` (the `_all` of a request naming no index keeps
+ *    the old test: it is how such a request is read) — session 11.
  * Held: every spelling of `_cache/clear`'s `index` (duplicates, encoded names, empty lists, `_all`,
  * exclusions, BOM, NUL, date math, system indices, `indices=`) — refused, the last value the one
  * checked and forwarded; other index-less paths given `index=`; `_field_caps` meta under field
@@ -122,6 +123,10 @@ for (const backend of RECORDED_BACKENDS) {
         ['POST', '/_reindex', { source: { index: 'tenant-z*' }, dest: { index: `${OWN}-copy` } }],
         ['POST', '/_reindex', { source: { index: OWN }, dest: { index: 'tenant-z*' } }],
         ['POST', `/${OWN}/_search`, { query: { terms: { f: { index: 'tenant-z*', id: '1', path: 'f' } } } }],
+        // `_all` written by the caller stands for every index when the engine acts: here it reaches
+        // no foreign index at the check (none is closed), and would reach one created since
+        ['POST', '/_all/_delete_by_query?q=*&expand_wildcards=closed'],
+        ['POST', '/_cache/clear?index=_all&expand_wildcards=closed'],
       ];
       for (const [m, p, body] of probes) {
         upstream?.clear();

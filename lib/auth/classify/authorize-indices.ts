@@ -36,7 +36,8 @@ export interface IndexAuthorization {
  * indices the credential may see, unless the wildcard is itself within the credential's patterns
  * and reaches nothing else; an exclusion only ever narrows. With `strictWildcards` (an expression
  * that cannot be rewritten: a parameter's, a body's, a write's) a wildcard or `_all` must be within
- * the patterns whole, or it is denied (`_all`: reach none of another's indices).
+ * the patterns whole, or it is denied (`_all` the caller wrote as `*`; the `_all` of a request
+ * naming no index: reach none of another's indices).
  */
 export function authorizeIndices(patterns: readonly string[], resolved: ResolvedIndices, options: AuthorizeIndicesOptions = {}): IndexAuthorization {
   const covered = (name: string) => patternsCover(patterns, name, options);
@@ -66,10 +67,11 @@ export function authorizeIndices(patterns: readonly string[], resolved: Resolved
         // the engine acts (an index created since it was resolved, a date math name of another
         // day), so it must be within the patterns whole — reaching none of another's indices now is
         // not enough (the system indices are always there: one the expansion reaches is `denied`).
-        // `_all` stays held to what it reaches now: it is how a request on no named index (a
-        // gateway-answered one among them) is read, not a name the caller chose
+        // `_all` the caller wrote is held as `*`; one standing for no named index (the reading of a
+        // request on none, a gateway-answered one among them) stays held to what it reaches now
         if (options.strictWildcards) {
-          const within = denied.length === 0 && (kind === 'all' || patterns.some((p) => wildcardMatches(p, expression)));
+          const asWildcard = kind === 'all' ? (options.allWritten ? '*' : undefined) : expression;
+          const within = denied.length === 0 && (asWildcard === undefined || patterns.some((p) => wildcardMatches(p, asWildcard)));
           return { expression, kind, verdict: within ? 'allow' : 'deny', allowed, denied };
         }
         return { expression, kind, verdict: 'narrow', allowed, denied };

@@ -108,6 +108,15 @@ describe('resolveIndices and authorizeIndices against the embedded engine', () =
     expect(authorizeIndices(['*'], r, { strictWildcards: true }).allowed).to.equal(true);
   });
 
+  it("strict: `_all` the caller wrote is held as `*` (it reaches an index created after the check); the `_all` of a request naming none, to what it reaches now", () => {
+    // a cluster whose every visible index is the tenant's: `_all` reaches nothing foreign at the check
+    const r: ResolvedIndices = { expressions: [{ expression: '_all', kind: 'all', indices: ['shop', 'shop-archive'] }], concrete: ['shop', 'shop-archive'], aliases: {}, missing: [], aliasFilters: {} };
+    expect(authorizeIndices(['shop*'], r, { strictWildcards: true, allWritten: true }).allowed, 'written').to.equal(false);
+    expect(authorizeIndices(['*'], r, { strictWildcards: true, allWritten: true }).allowed, 'written, credential on every index').to.equal(true);
+    expect(authorizeIndices(['shop*'], r, { strictWildcards: true }).allowed, 'implied').to.equal(true);
+    expect(authorizeIndices(['shop*'], r).decisions[0].verdict, 'narrowable').to.equal('narrow');
+  });
+
   it('system indices: never for a non-admin pattern, even `*` or their own name; always for the admin', async () => {
     const r = await resolveIndices(engine, ['.gateway-credentials', '.gateway-*']);
     for (const patterns of [['*'], ['.gateway-*'], ['.gateway-credentials'], ['.*']]) {
