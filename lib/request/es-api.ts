@@ -1107,6 +1107,16 @@ export const ES_API = [
     ],
   },
   {
+    // Painless's contexts (Elasticsearch's and OpenSearch's painless module): their names, or one's API
+    id: 'scripts_painless_context',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/scripts/painless/context' },
+    params: ['context'],
+    paths: [
+      { methods: ['GET'], pattern: '/_scripts/painless/_context' },
+    ],
+  },
+  {
     id: 'get_script_languages',
     bodyless: true,
     auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/script_language/get' },
