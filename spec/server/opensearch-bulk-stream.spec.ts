@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
+import { openStream } from '../support/stream-client.js';
 
 /**
  * OpenSearch 2.17's streaming bulk (`/_bulk/stream`, `/{index}/_bulk/stream`): applied and answered
@@ -37,6 +38,17 @@ for (const backend of BACKENDS) {
       expect(d.json.items[0].delete).to.include({ _index: 'a', _id: 'missing', result: 'not_found', status: 404 });
       const doc = await call(gw.url, 'GET', '/a/_doc/1');
       expect(doc.json._source).to.deep.equal({ title: 'one', pages: 3 });
+    });
+
+    it("its writes reach the live streams as _bulk's do", async () => {
+      await call(gw.url, 'PUT', '/a/_doc/live?refresh=true', { body: { n: 0 } });
+      const s = await openStream(gw.url, '/a/_doc/live?stream=true');
+      await s.until((m) => m.length === 1);
+      const r = await call(gw.url, 'POST', '/a/_bulk/stream', { headers: NDJSON, body: ndjson([{ index: { _id: 'live' } }, { n: 1 }, { delete: { _id: 'live' } }]) });
+      expect(r.status, r.text).to.equal(200);
+      await s.until((m) => m.length === 3);
+      expect(s.messages.slice(1)).to.deep.equal([{ _type: '_doc', _id: 'live', _source: { n: 1 } }, { _type: '_doc', _id: 'live', _deleted: true }]);
+      s.close();
     });
 
     it('checks batch_size and batch_interval as OpenSearch does', async () => {
