@@ -662,6 +662,17 @@ export const ES_API = [
     ],
   },
   {
+    // OpenSearch 2.17's streaming bulk: a bulk whose items are answered by batches (`batch_size` chunks
+    // of the body, or what `batch_interval` gathers); authorized and applied as `_bulk`
+    id: 'opensearch.bulk_stream',
+    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true },
+    params: ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', '_source', '_source_excludes', '_source_includes', 'batch_interval', 'batch_size'],
+    paths: [
+      { methods: ['POST', 'PUT'], pattern: '/_bulk/stream' },
+      { methods: ['POST', 'PUT'], pattern: '/{index}/_bulk/stream' },
+    ],
+  },
+  {
     id: 'search',
     auth: SEARCH,
     params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took', 'search_pipeline'],
@@ -1093,6 +1104,16 @@ export const ES_API = [
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_script_context' },
+    ],
+  },
+  {
+    // Painless's contexts (Elasticsearch's and OpenSearch's painless module): their names, or one's API
+    id: 'scripts_painless_context',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/scripts/painless/context' },
+    params: ['context'],
+    paths: [
+      { methods: ['GET'], pattern: '/_scripts/painless/_context' },
     ],
   },
   {

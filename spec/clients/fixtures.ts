@@ -70,6 +70,7 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     delete: () => ({ setup: () => ok(c.url, 'PUT', `/${ix}/_doc/20`, { title: 'gone' }), args: { index: ix, id: '20' }, check: (a) => expect(a.result).to.equal('deleted') }),
     mget: () => ({ args: { index: ix, body: { ids: ['1', '3'] } }, check: (a) => expect(a.docs).to.have.length(2) }),
     bulk: () => ({ args: { index: ix, body: [{ index: { _id: '30' } }, { title: 'Kim' }] }, check: (a) => expect(a.errors).to.equal(false) }),
+    bulk_stream: () => ({ args: { index: ix, body: [{ index: { _id: '31' } }, { title: 'Kim' }] }, check: (a) => expect(a.errors).to.equal(false) }),
     termvectors: () => ({ args: { index: ix, id: '1', fields: ['title'] } }),
     mtermvectors: () => ({ args: { index: ix, body: { ids: ['1', '3'] } } }),
     // search

@@ -26,7 +26,6 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^(terms_enum|search_mvt|knn_search)$/, 'not implemented by the engine'],
   // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
   [/^(asynchronous_search|flow_framework|geospatial|ingestion|insights|ism|knn|ltr|neural|notifications|observability|ppl|query|remote_store|replication|rollups|search_relevance|security_analytics|sm|transforms|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
-  [/^bulk_stream$/, "OpenSearch's streaming bulk (/_bulk/stream); /_bulk is served"],
   [/^(cat\.(circuit_breaker|component_templates)|cluster\.(\w+_decommission_awareness|\w+_weighted_routing|info)|tasks\.delete)$/, 'not implemented by the engine'],
   [/^http\.(options|patch|trace)$/, 'no Elasticsearch API takes this method'],
 ];

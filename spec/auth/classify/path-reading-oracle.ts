@@ -685,6 +685,7 @@ function clusterLevel(c: Classifying, head: string, tail: string[]): Classificat
       return c.done('cluster', op, op === 'delete' ? 'cluster:admin/ingest/pipeline/delete' : 'cluster:admin/ingest/pipeline/put');
     }
     case '_scripts':
+      if (tail[0] === 'painless' && tail[1] === '_context' && op === 'read') return c.done('cluster', 'read', 'cluster:admin/scripts/painless/context');
       if (tail[0] === 'painless') {
         // a script run in the context of an index reads that index
         c.bodyTargets(painlessContextTargets(c.body, c), false);

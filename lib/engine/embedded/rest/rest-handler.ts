@@ -12,6 +12,7 @@ import { IndexAccess, countDisagreement, hideFields } from '../access/index.js';
 import { CompatibleExchange } from './compat-7.js';
 import { Router, checkParams, type RouteMatch } from './router.js';
 import { bulkRoutes } from './routes/bulk.js';
+import { openSearchBulkStreamRoutes } from './routes/opensearch-bulk-stream.js';
 import { catRoutes } from './routes/cat.js';
 import { catClusterRoutes } from './routes/cat-cluster.js';
 import { catNodeRoutes } from './routes/cat-nodes.js';
@@ -59,7 +60,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 export function createRouter(): Router {
   const groups = [
     clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
-    indicesRoutes, documentRoutes, bulkRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
+    indicesRoutes, documentRoutes, bulkRoutes, openSearchBulkStreamRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, searchPipelineRoutes, backgroundWorkRoutes, dataStreamRoutes,
   ];

@@ -1,3 +1,5 @@
+import { EsError } from '../../../errors/index.js';
+
 /**
  * The script contexts Elasticsearch 8.15 knows (`GET _script_context` on a default node), by
  * name: `PUT _scripts/{id}/{context}` refuses any other. The embedded engine runs Mustache in the
@@ -36,4 +38,16 @@ export function scriptLanguages(): { types_allowed: string[]; language_contexts:
       { language: 'painless', contexts: [...PAINLESS_CONTEXTS].sort() },
     ],
   };
+}
+
+/**
+ * `GET _scripts/painless/_context`: the names of the contexts Painless runs in (sorted), or with
+ * `context` that context's API as PainlessContextInfo lays it out. The engine's Painless keeps no
+ * Java whitelist to describe, so the lists are empty; a context it does not run is refused as
+ * Elasticsearch refuses an unknown one.
+ */
+export function painlessContexts(context: string | undefined): Record<string, unknown> {
+  if (context === undefined) return { contexts: [...PAINLESS_CONTEXTS].sort() };
+  if (!PAINLESS_CONTEXTS.has(context)) throw new EsError(400, 'illegal_argument_exception', `script context [${context}] not found`);
+  return { name: context, classes: [], imported_methods: [], class_bindings: [], instance_bindings: [] };
 }

@@ -105,7 +105,7 @@ function itemError(item: BulkItem, id: string | undefined, err: unknown): JsonOb
  */
 const COMMIT_CHUNK = 250;
 
-async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+export async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
   const items = await parseBulk(req.bodyPieces ?? req.body, req.pathParams.index, req.bulk);
   const prepared: PreparedWrite[] = [];

@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { scriptContexts, scriptLanguages } from '../../scripts/index.js';
+import { painlessContexts, scriptContexts, scriptLanguages } from '../../scripts/index.js';
 import { requireBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
@@ -33,4 +33,5 @@ export const scriptRoutes: Route[] = [
   { id: 'delete_script', handler: deleteScript },
   { id: 'get_script_context', handler: () => ({ status: 200, body: scriptContexts() }) },
   { id: 'get_script_languages', handler: () => ({ status: 200, body: scriptLanguages() }) },
+  { id: 'scripts_painless_context', handler: (req) => ({ status: 200, body: painlessContexts(req.params.get('context') ?? undefined) }) },
 ];
