@@ -93,7 +93,7 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
   const sections = [...new Set(dashboards.map((d) => d.section))];
   const data = await tempDir('bench-streams-dash-');
   const removeData = owned(() => data.remove());
-  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir, ANALYTICS_ENABLED: 'false', LOGS_ENABLED: 'false', ACCESS_LOG: 'false' });
+  const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir, ANALYTICS_ENABLED: 'false', LOGS_ENABLED: 'false', ACCESS_LOG: 'false' }, undefined, process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean));
   const stopGateway = owned(() => gw.stop());
   // open-loop writes at WRITES_PER_SECOND: as many in flight as the rate times an acknowledgement (a durable commit, ~100 ms on a busy disk)
   const pool = new Pool(gw.url, { connections: 256 });
@@ -179,6 +179,7 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
         const sent: Array<Promise<void>> = [];
         const total = WRITES_PER_SECOND * SECONDS;
         let failedWrites = 0;
+        const acks: number[] = []; // per write: from sending it to its acknowledgement
         for (let w = 0; w < total; w++) {
           const due = t0 + (w * 1000) / WRITES_PER_SECOND;
           const wait = due - performance.now();
@@ -188,11 +189,13 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
           const ids = bySection.get(section)!;
           const id = kind === 'aggregations' ? ids[Math.floor(random() * ids.length)] : `w${s}`;
           const doc = { name: `pkg${s}`, section, priority: ['optional', 'important', 'extra'][s % 3], installed_size_kb: Math.floor(random() * 100_000), updated_at: new Date().toISOString(), seq: s };
-          writes.get(section)!.push({ seq: s, at: performance.now() });
+          const at = performance.now();
+          writes.get(section)!.push({ seq: s, at });
           sent.push(
             pool.request({ method: 'PUT', path: `/${INDEX}/_doc/${id}`, headers: HEADERS, body: JSON.stringify(doc) })
               .then(async (res) => {
                 await res.body.dump();
+                acks.push(performance.now() - at);
                 if (res.statusCode >= 300) failedWrites++;
               }),
           );
@@ -216,7 +219,8 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
         const maxRate = Math.max(0, ...perStream);
         const meanRate = pushes / Math.max(1, open) / writeSeconds;
         const failures = [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ');
-        const common = `${open} streams (${DISTINCT} distinct, ${Math.round(open / DISTINCT)} each), ${WRITES_PER_SECOND} writes/s for ${writeSeconds.toFixed(1)} s (${failedWrites} failed); ` +
+        const ack = summarize(acks);
+        const common = `${open} streams (${DISTINCT} distinct, ${Math.round(open / DISTINCT)} each), ${WRITES_PER_SECOND} writes/s for ${writeSeconds.toFixed(1)} s (${failedWrites} failed; acknowledged p50 ${ack.p50.toFixed(0)} / p99 ${ack.p99.toFixed(0)} ms); ` +
           `pushes per stream ${meanRate.toFixed(2)}/s mean, ${maxRate.toFixed(2)}/s max; gateway CPU ${(cpu * 100).toFixed(0)}% of a core; ${missing} write-stream pairs never pushed${failures ? `; ${failures}` : ''}`;
         if (kind === 'aggregations') {
           const s = summarize(samples.get('dashboard')!);
@@ -229,7 +233,7 @@ export async function liveDashboards(docs: ReadonlyArray<Record<string, unknown>
             note: `${common}; goal p99 < ${GOAL_P99_MS} ms: ×${(s.p99 / GOAL_P99_MS).toFixed(2)} of it, ${p99Met ? 'met' : 'MISSED'}; ` +
               `goal ≤ ${GOAL_PUSHES_PER_SECOND} pushes/s per stream: max ×${(maxRate / GOAL_PUSHES_PER_SECOND).toFixed(2)} of it, ${rateMet ? 'met' : 'MISSED'}`,
           });
-          progress(`aggregations: p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; ${meanRate.toFixed(2)} pushes/s per stream; CPU ${(cpu * 100).toFixed(0)}%`);
+          progress(`aggregations: p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; ${meanRate.toFixed(2)} pushes/s per stream; CPU ${(cpu * 100).toFixed(0)}%; writes ${(total / writeSeconds).toFixed(0)}/s, acknowledged p50 ${ack.p50.toFixed(0)} / p99 ${ack.p99.toFixed(0)} ms`);
         } else {
           for (const c of COMPONENTS) {
             const s = summarize(samples.get(c)!);

@@ -38,6 +38,11 @@ function manualWork() {
   };
 }
 
+/** Resolves once `n` runs wait for room under `limit` (a run is scheduled on a timer, then queued). */
+async function queued(limit: { pendingCount: number }, n: number) {
+  while (limit.pendingCount < n) await new Promise((r) => setTimeout(r, 1));
+}
+
 describe('coalescedRuns', () => {
   it('the first trigger runs at once; triggers during a run make exactly one more run, with the last trigger', async () => {
     const triggers = new Subject<string>();
@@ -76,6 +81,53 @@ describe('coalescedRuns', () => {
     expect(done).to.deep.equal([10, 20]);
     expect(w.maxInFlight).to.equal(1);
     subs.forEach((s) => s.unsubscribe());
+  });
+
+  it('a run waiting for room under the limit covers the triggers that come while it waits: one run, with the last of them', async () => {
+    const limit = pLimit(1);
+    const w = manualWork();
+    const a = new Subject<string>();
+    const b = new Subject<string>();
+    const runsOfB: Array<Run<string, number>> = [];
+    const subs = [
+      a.pipe(coalescedRuns(w.work, { intervalMs: 0, settleMs: 0, limit })).subscribe(),
+      b.pipe(coalescedRuns(w.work, { intervalMs: 0, settleMs: 0, limit })).subscribe((r) => runsOfB.push(r)),
+    ];
+    a.next('a1');
+    await w.startedAtLeast(1); // a holds the only slot
+    b.next('b1');
+    await queued(limit, 1); // b's run waits for it
+    b.next('b2');
+    b.next('b3'); // while b waits: its run, when it starts, reads the answer after them
+    w.finish(1);
+    await w.startedAtLeast(2);
+    w.finish(2);
+    await new Promise((r) => setImmediate(r));
+    // b1..b3 made one run, which read the answer after b3 (it was queued, not started, at b2 and b3)
+    expect(runsOfB).to.deep.equal([{ run: 1, value: 2, trigger: 'b3' }]);
+    subs.forEach((s) => s.unsubscribe());
+  });
+
+  it('a run still waiting for the limit when its pipeline is unsubscribed computes nothing', async () => {
+    const limit = pLimit(1);
+    const wa = manualWork();
+    const wb = manualWork();
+    const a = new Subject<number>();
+    const b = new Subject<number>();
+    const subA = a.pipe(coalescedRuns(wa.work, { intervalMs: 0, settleMs: 0, limit })).subscribe();
+    const subB = b.pipe(coalescedRuns(wb.work, { intervalMs: 0, settleMs: 0, limit })).subscribe();
+    a.next(1);
+    await wa.startedAtLeast(1);
+    b.next(1);
+    await queued(limit, 1);
+    subB.unsubscribe(); // its client left while its run waited
+    a.next(2);
+    wa.finish(1);
+    // the slot goes to whichever run waited first: b's, which gives it up without computing, then a's
+    while (wa.started < 2 && wb.started === 0) await new Promise((r) => setImmediate(r));
+    expect(wb.started).to.equal(0);
+    wa.finish(2);
+    subA.unsubscribe();
   });
 
   it('a run that fails errors the output; unsubscribing drops a run in flight', async () => {

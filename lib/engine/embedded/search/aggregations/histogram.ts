@@ -254,8 +254,9 @@ export function parseDateInterval(body: Record<string, unknown>, name: string): 
 export function dateRounding(interval: DateInterval, zone: TimeZone, offset: number): Rounding {
   if (interval.calendar) {
     const unit = interval.calendar;
+    const units = calendarUnits(unit, zone);
     return {
-      round: (v) => roundDown(v - offset, unit, zone) + offset,
+      round: (v) => units.startOf(v - offset) + offset,
       next: (k) => addUnits(k - offset, unit, 1, zone) + offset,
     };
   }
@@ -275,6 +276,40 @@ export function dateRounding(interval: DateInterval, zone: TimeZone, offset: num
     next: (k) => {
       const local = k - offset + zone.offsetAt(k - offset);
       return zone.toUtc(local + ms) + offset;
+    },
+  };
+}
+
+/**
+ * The calendar units of one rounding met so far, each as [start, end), sorted: an instant inside
+ * one is rounded by a binary search instead of calendar arithmetic on a Date (a search's documents
+ * fall in a few units; Elasticsearch's prepared roundings keep an array of them the same way).
+ * An instant outside every known unit is rounded by `roundDown`, and its unit is kept when the next
+ * unit's start is after it.
+ */
+function calendarUnits(unit: string, zone: TimeZone): { startOf(utc: number): number } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  return {
+    startOf(utc) {
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (starts[mid] <= utc) lo = mid + 1;
+        else hi = mid;
+      }
+      // lo - 1: the last unit starting at or before the instant
+      if (lo > 0 && utc < ends[lo - 1]) return starts[lo - 1];
+      const start = roundDown(utc, unit, zone);
+      if (starts.length < 4096 && start <= utc && roundDown(start, unit, zone) === start && (lo === 0 || start >= ends[lo - 1]) && (lo === starts.length || start < starts[lo])) {
+        const end = roundDown(addUnits(start, unit, 1, zone), unit, zone);
+        if (end > utc && (lo === starts.length || end <= starts[lo])) {
+          starts.splice(lo, 0, start);
+          ends.splice(lo, 0, end);
+        }
+      }
+      return start;
     },
   };
 }
