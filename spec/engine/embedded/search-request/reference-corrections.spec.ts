@@ -6,7 +6,7 @@ import { startEngine, type TestEngine } from '../support.js';
  * (scroll/20_keep_alive, search.aggregation/10_histogram and 220_filters_bucket,
  * search.highlight/40_keyword_ignore, search/190_index_prefix_search).
  */
-describe('embedded engine: search.max_keep_alive, extended_bounds with an offset, filters without filters, ignore_above in highlights, query_string regexps', () => {
+describe('embedded engine: search.max_keep_alive, extended_bounds with an offset, filters without filters, ignore_above in highlights, docvalue_fields limit, query_string regexps', () => {
   let es: TestEngine;
 
   before(async () => {
@@ -65,6 +65,22 @@ describe('embedded engine: search.max_keep_alive, extended_bounds with an offset
       });
       expect(r.json.hits.hits.map((h: { highlight?: unknown }) => h.highlight), type).to.deep.equal([{ k2: ['<em>123</em>'] }, undefined]);
     }
+  });
+
+  it('index.max_docvalue_fields_search counts the mapped fields docvalue_fields resolves to, each once', async () => {
+    await es.call('PUT', '/dv', { settings: { 'index.max_docvalue_fields_search': 2 }, mappings: { properties: { a: { type: 'keyword' }, b: { type: 'keyword' }, c: { type: 'keyword' } } } });
+    await es.call('PUT', '/dv/_doc/1?refresh=true', { a: 'x', b: 'y', c: 'z' });
+    const tooMany = (n: number) => [400, `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [2] but was [${n}]. This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.`];
+    for (const docvalue_fields of [['a', 'unmapped1', 'unmapped2'], ['a', 'a', { field: 'a', format: 'use_field_mapping' }], ['a', 'b']]) {
+      const r = await es.call('POST', '/dv/_search', { docvalue_fields });
+      expect(r.status, `${JSON.stringify(docvalue_fields)} ${r.text}`).to.equal(200);
+    }
+    let r = await es.call('POST', '/dv/_search', { docvalue_fields: ['a', 'b', 'c'] });
+    expect([r.status, r.json.error?.reason]).to.deep.equal(tooMany(3));
+    r = await es.call('POST', '/dv/_search', { docvalue_fields: ['*'] });
+    expect([r.status, r.json.error?.reason]).to.deep.equal(tooMany(3));
+    r = await es.call('POST', '/dv/_search', { runtime_mappings: { r: { type: 'keyword' } }, docvalue_fields: ['a', 'b', 'r'] });
+    expect([r.status, r.json.error?.reason]).to.deep.equal(tooMany(3));
   });
 
   it('a query_string regexp is normalized by the field analyzer, as Lucene normalizes it', async () => {
