@@ -8,7 +8,7 @@ import { checkIndexBlocks } from '../indices/index-blocks.js';
 import { resolveFieldMapping, type Mappings } from '../mapping/index.js';
 import { storedFieldValues } from '../rest/stored-fields.js';
 import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
-import { docValueFieldNames, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
+import { docValueFieldCount, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
@@ -466,15 +466,17 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     if (req.fields.length && sourceDisabled(h.mappings)) {
       throw new EsError(400, 'illegal_argument_exception', `Unable to retrieve the requested [fields] since _source is disabled in the mappings for index [${h.name}]`);
     }
+  }
+  // Runtime fields (the mappings' and `runtime_mappings`) are fields of the indices as this search sees them.
+  const handles = indices.map((h) => searchView(h, req.runtimeFields, options.storedScripts));
+  for (const h of handles) {
     const maxDocvalueFields = Number(h.meta.settings['index.max_docvalue_fields_search'] ?? '100');
-    const docvalueFields = req.docvalueFields.length ? docValueFieldNames(req.docvalueFields, h.mappings).length : 0;
+    const docvalueFields = req.docvalueFields.length ? docValueFieldCount(req.docvalueFields, h.mappings) : 0;
     if (docvalueFields > maxDocvalueFields) {
       throw new EsError(400, 'illegal_argument_exception', `Trying to retrieve too many docvalue_fields. Must be less than or equal to: [${maxDocvalueFields}] but was [${docvalueFields}]. ` +
         'This limit can be set by changing the [index.max_docvalue_fields_search] index level setting.');
     }
   }
-  // Runtime fields (the mappings' and `runtime_mappings`) are fields of the indices as this search sees them.
-  const handles = indices.map((h) => searchView(h, req.runtimeFields, options.storedScripts));
   checkQueryLimits(handles.map((h) => h.meta.settings), [req.query, req.postFilter]);
   if (options.knownIndexOrAlias) checkIndicesBoost(req, options.knownIndexOrAlias);
   const scoreOrder = isScoreOrder(req.sort);

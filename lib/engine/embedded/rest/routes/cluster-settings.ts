@@ -28,7 +28,9 @@ function defaults(ctx: EngineContext): ClusterSettingValues {
     'path.data': [],
     'processors': String(os.availableParallelism()),
     'search.default_search_timeout': ctx.defaultSearchTimeoutMs === undefined ? '30s' : ctx.defaultSearchTimeoutMs < 0 ? '-1' : `${ctx.defaultSearchTimeoutMs}ms`,
+    'search.default_keep_alive': '5m',
     'search.max_buckets': '65536',
+    'search.max_keep_alive': '1d',
     'transport.port': '9300',
   };
   for (const [k, v] of Object.entries(ctx.node.attributes)) out[`node.attr.${k}`] = v;
@@ -51,6 +53,7 @@ function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
 /** The settings the engine reads, refused at once when their value cannot be read (as ES refuses them). */
 function checkValue(key: string, value: string | string[]): void {
   if (key === 'search.default_search_timeout' && value !== '-1') timeValue(key, String(value));
+  if (key === 'search.max_keep_alive' || key === 'search.default_keep_alive') timeValue(key, String(value));
   if (key === 'cluster.max_shards_per_node') {
     const n = Number(value);
     if (!/^-?\d+$/.test(String(value))) throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${String(value)}] for setting [${key}]`);

@@ -3,6 +3,7 @@ import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { IndexStats } from '../../indices/index-stats.js';
 import type { EngineContext } from '../types.js';
+import { timeValue } from './search-target.js';
 
 /** What every kept search context has: the stats of the indices it reads (it counts there once freed). */
 interface KeptContext {
@@ -31,7 +32,22 @@ export interface PointInTimeContext extends KeptContext {
   uuids: string[];
 }
 
+/** `search.max_keep_alive`'s default (a dynamic cluster setting): 1d. */
 const MAX_KEEP_ALIVE_MS = 24 * 3_600_000;
+
+/** A duration as Elasticsearch's TimeValue prints it: its largest whole unit, one decimal at most (`2m`, `1.5h`, `1d`). */
+export function timeValueText(ms: number): string {
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+    if (ms >= size) return `${oneDecimal(ms / size)}${unit}`;
+  }
+  return `${oneDecimal(ms)}ms`;
+}
+
+/** Java's Strings.format1Decimals: the integer when the first decimal is 0, else cut after it. */
+function oneDecimal(v: number): string {
+  const tenths = Math.floor(v * 10) % 10;
+  return tenths === 0 ? String(Math.floor(v)) : `${Math.floor(v)}.${tenths}`;
+}
 /** Open contexts of each kind at most (Elasticsearch's `search.max_open_scroll_context` default). */
 export const MAX_OPEN_CONTEXTS = 500;
 
@@ -49,6 +65,8 @@ export class SearchContexts<T extends KeptContext> {
     private readonly kind: 'scroll' | 'point in time',
     /** What a context holds that must be let go when it is freed. */
     private readonly onFree: (context: T) => void = () => {},
+    /** `search.max_keep_alive` now: the longest keep-alive a request may ask for. */
+    private readonly maxKeepAliveMs: () => number = () => MAX_KEEP_ALIVE_MS,
   ) {}
 
   add(context: T, keepAliveMs: number, id: string = randomBytes(24).toString('base64url')): string {
@@ -63,9 +81,10 @@ export class SearchContexts<T extends KeptContext> {
   }
 
   private timer(id: string, keepAliveMs: number): NodeJS.Timeout {
-    if (keepAliveMs > MAX_KEEP_ALIVE_MS) {
+    const max = this.maxKeepAliveMs();
+    if (keepAliveMs > max) {
       throw new EsError(400, 'illegal_argument_exception',
-        `Keep alive for request (${Math.round(keepAliveMs / 60000)}m) is too large. It must be less than (1d). This limit can be set by changing the [search.max_keep_alive] cluster level setting.`);
+        `Keep alive for request (${timeValueText(keepAliveMs)}) is too large. It must be less than (${timeValueText(max)}). This limit can be set by changing the [search.max_keep_alive] cluster level setting.`);
     }
     const t = setTimeout(() => this.free(id), keepAliveMs);
     t.unref();
@@ -137,7 +156,18 @@ const byEngine = new WeakMap<EngineContext['node'], { scrolls: ScrollContexts; p
 
 function contextsOf(ctx: EngineContext) {
   let s = byEngine.get(ctx.node);
-  if (!s) byEngine.set(ctx.node, (s = { scrolls: new SearchContexts('scroll'), pits: new SearchContexts<PointInTimeContext>('point in time', (pit) => pit.release()) }));
+  if (!s) {
+    const settings = ctx.clusterSettings;
+    const maxKeepAlive = (): number => {
+      const set = settings.get('search.max_keep_alive');
+      return set === undefined ? MAX_KEEP_ALIVE_MS : timeValue('search.max_keep_alive', String(set));
+    };
+    s = {
+      scrolls: new SearchContexts<ScrollContext>('scroll', undefined, maxKeepAlive),
+      pits: new SearchContexts<PointInTimeContext>('point in time', (pit) => pit.release(), maxKeepAlive),
+    };
+    byEngine.set(ctx.node, s);
+  }
   return s;
 }
 

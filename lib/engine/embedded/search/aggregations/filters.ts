@@ -54,7 +54,8 @@ export const filters: AggregationType<FiltersParams> = {
       if (!known.includes(k)) throw unknownField('filters', k, known);
     }
     const raw = body.filters;
-    if (raw === undefined) throw new EsError(400, 'illegal_argument_exception', `[filters] cannot be null`);
+    // no `filters` at all: Elasticsearch's parser starts from an empty list, so it is empty, not null
+    if (raw === undefined) throw new EsError(400, 'illegal_argument_exception', '[filters] cannot be empty.');
     let named: Array<[string, Query]> | undefined;
     let anonymous: Query[] | undefined;
     if (Array.isArray(raw)) anonymous = raw.map((q) => parseQuery(q));

@@ -62,9 +62,19 @@ function parseCommon(type: 'histogram' | 'date_histogram', name: string, body: R
   };
 }
 
+/**
+ * extended_bounds and hard_bounds, parsed; `roundExtended`: how extended_bounds round to keys
+ * (the histogram's rounding when not given).
+ */
+interface HistogramBounds {
+  ext?: [number | undefined, number | undefined];
+  hard?: [number | undefined, number | undefined];
+  roundExtended?: (v: number) => number;
+}
+
 /** Buckets from grouped keys: gaps filled when min_doc_count is 0, bounded, sorted, with subs. */
 function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ctx: AggContext, src: ResolvedSource, rounding: Rounding,
-  bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] }, keyString: (k: number) => string | undefined): Record<string, unknown>[] {
+  bounds: HistogramBounds, keyString: (k: number) => string | undefined): Record<string, unknown>[] {
   const p = node.params;
   const hard = bounds.hard;
   const keyOf = (v: unknown): number | undefined => {
@@ -83,7 +93,7 @@ function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ct
 
 /** The buckets of grouped keys, gaps filled when min_doc_count is 0, bounded, in key order, with their sub-aggregations. */
 function bucketsWithSubs(node: AggNode & { params: CommonParams }, docs: DocSet, ctx: AggContext, src: ResolvedSource, rounding: Rounding,
-  bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] }, keyString: (k: number) => string | undefined,
+  bounds: HistogramBounds, keyString: (k: number) => string | undefined,
   keyOf: (v: unknown) => number | undefined): Record<string, unknown>[] {
   const p = node.params;
   // the grouping is a step of its own: a pass that pauses among the buckets' sub-aggregations does not group again
@@ -103,7 +113,7 @@ function bucketsWithSubs(node: AggNode & { params: CommonParams }, docs: DocSet,
 
 /** The groups of keys, gaps filled when min_doc_count is 0, bounded, in key order, those under min_doc_count left out. */
 function groupsOf(node: AggNode & { params: CommonParams }, docs: DocSet, src: ResolvedSource, rounding: Rounding,
-  bounds: { ext?: [number | undefined, number | undefined]; hard?: [number | undefined, number | undefined] },
+  bounds: HistogramBounds,
   keyOf: (v: unknown) => number | undefined): Array<{ key: number; count: number; docs?: DocSet }> {
   const p = node.params;
   const hard = bounds.hard;
@@ -113,12 +123,13 @@ function groupsOf(node: AggNode & { params: CommonParams }, docs: DocSet, src: R
     let lo = keys.length ? keys[0] : undefined;
     let hi = keys.length ? keys[keys.length - 1] : undefined;
     const ext = bounds.ext;
+    const roundBound = bounds.roundExtended ?? rounding.round;
     if (ext?.[0] !== undefined) {
-      const r = rounding.round(ext[0]);
+      const r = roundBound(ext[0]);
       lo = lo === undefined ? r : Math.min(lo, r);
     }
     if (ext?.[1] !== undefined) {
-      const r = rounding.round(ext[1]);
+      const r = roundBound(ext[1]);
       hi = hi === undefined ? r : Math.max(hi, r);
     }
     if (hard?.[0] !== undefined && lo !== undefined) lo = Math.max(lo, rounding.round(hard[0]));
@@ -355,6 +366,9 @@ export const dateHistogram: AggregationType<DateHistogramParams> = {
       {
         ext: p.extendedBounds && [date(p.extendedBounds.min, false), date(p.extendedBounds.max, false)],
         hard: p.hardBounds && [date(p.hardBounds.min, false), date(p.hardBounds.max, false)],
+        // Elasticsearch rounds extended_bounds without the offset, then adds it (LongBounds.round):
+        // with `offset: 1h`, a day's bounds 2016-01-01 and 2016-01-04 are the keys 01-01T01:00 and 01-04T01:00
+        roundExtended: p.offset === 0 ? undefined : ((plain) => (v: number) => plain.round(v) + p.offset)(dateRounding(p.interval, zone, 0)),
       },
       (k) => fmt.print(k));
     return { typed: 'date_histogram', body: keyedBody(buckets, p.keyed, (b) => b.key_as_string as string) };

@@ -4,7 +4,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import type { DocValue } from '../../index/index.js';
 import {
-  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, tokenCount, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm,
+  INTEGER_TYPES, NUMERIC_TYPES, canonicalIp, exactUnsignedLong, isRangeType, coerceBoolean, coerceNumber, tokenCount, dateFieldValue, dateFormatOf, fieldType, formatDate, keywordTerm, resolveFieldMapping,
   type EpochTime, type FieldMapping, type Mappings,
 } from '../../mapping/index.js';
 import { isSingleGeoPoint, parseGeoPoint } from '../../mapping/geo-point.js';
@@ -246,6 +246,22 @@ export function docValueFieldNames(requests: readonly FieldAndFormat[], mappings
     else for (const leaf of leafFields(mappings)) if (simpleMatch(req.field, leaf.name)) out.push({ name: leaf.name, req });
   }
   return out;
+}
+
+/** Metadata fields a `docvalue_fields` name may be (Elasticsearch's metadata field mappers). */
+const METADATA_FIELDS = new Set(['_id', '_index', '_routing', '_seq_no', '_version', '_ignored', '_tier', '_source', '_doc_count', '_field_names', '_primary_term']);
+
+/**
+ * How many fields `docvalue_fields` asks for, as `index.max_docvalue_fields_search` counts them
+ * (Elasticsearch's FetchDocValuesContext): patterns resolved, each mapped field once, unmapped
+ * names left out.
+ */
+export function docValueFieldCount(requests: readonly FieldAndFormat[], mappings: Mappings): number {
+  const names = new Set<string>();
+  for (const { name } of docValueFieldNames(requests, mappings)) {
+    if (METADATA_FIELDS.has(name) || resolveFieldMapping(mappings, name) !== undefined) names.add(name);
+  }
+  return names.size;
 }
 
 /**

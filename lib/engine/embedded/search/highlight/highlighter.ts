@@ -140,6 +140,15 @@ function stringValues(source: Record<string, unknown>, path: string): string[] {
   return valuesAtPath(source, path).filter((v) => v !== null && typeof v !== 'object').map(String);
 }
 
+/**
+ * The values the field indexed: a keyword's values longer than its `ignore_above` are left out
+ * (Elasticsearch's keyword value fetcher drops them, so they are never highlighted).
+ */
+function indexedValues(values: string[], mapping: FieldMapping): string[] {
+  const ignoreAbove = fieldType(mapping) === 'keyword' ? Number(mapping.ignore_above) : NaN;
+  return Number.isFinite(ignoreAbove) ? values.filter((v) => v.length <= ignoreAbove) : values;
+}
+
 /** The `highlight` of one hit: per requested field, fragments of its `_source` text with the query's terms marked. */
 export interface HighlightDoc {
   index: string;
@@ -163,7 +172,7 @@ export function highlightHit(request: HighlightRequest, query: Query, source: Re
       if (wildcard && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
       const terms = queryTermsForHighlight(highlightQuery, leaf.name, mappings, registry, options.requireFieldMatch);
       if (!terms.terms.size && !terms.predicates.length && options.noMatchSize <= 0) continue;
-      const values = stringValues(source, leaf.sourcePath);
+      const values = indexedValues(stringValues(source, leaf.sourcePath), leaf.mapping);
       if (!values.length) continue;
       const withOffsets = leaf.mapping.index_options === 'offsets' && options.type !== 'plain';
       if (!withOffsets && TEXT_TYPES.has(type) && values.some((v) => v.length > doc.maxAnalyzedOffset)) {

@@ -238,7 +238,9 @@ function nodeToDsl(s: Settings, n: QsNode): Json {
         return { fuzzy: { [f]: body } };
       }), n.boost ?? 1);
     case 'regexp':
-      return boosted(termLevel(s, n.field, (f) => ({ regexp: { [f]: { value: n.text } } })), n.boost ?? 1);
+      // normalized as Lucene's query parser normalizes a regexp (the field's search analyzer's
+      // normalization, whole): /UPPERCASE/ on a standard-analyzed text field looks for `uppercase`
+      return boosted(termLevel(s, n.field, (f) => ({ regexp: { [f]: { value: normalize(s, f, n.text) } } })), n.boost ?? 1);
     case 'range':
       return boosted(termLevel(s, n.field, (f) => {
         const body: Json = {};
