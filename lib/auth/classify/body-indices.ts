@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch, type BulkEntry } from '../../ndjson/index.js';
 import { decodePitId } from '../../point-in-time/index.js';
 import type { Operation, PreparedBody } from '../../request/index.js';
@@ -143,27 +142,8 @@ function engineJson(body: Body, read: BodyReading): unknown {
     return undefined;
   }
   const value = parseJsonText(text);
-  read.forward = forwardOf(text, value);
+  read.forward = canonicalJson(text, value);
   return value;
-}
-
-/**
- * The text forwarded for a small body, by the body's text: the bodies sent again and again (a
- * search box's, a dashboard's) are written again once, not on every request (~5 µs of a search
- * cache hit's), and their forwarded text is the same string each time (its hash, which the search
- * cache's lookups read, made once). `canonicalJson` is a function of the text alone (its value is
- * the text parsed), so a remembered one is the one it would make. Bodies up to
- * REMEMBERED_FORWARD_TEXT, at most REMEMBERED_FORWARD_BYTES of texts held.
- */
-const REMEMBERED_FORWARD_TEXT = 4 * 1024;
-const REMEMBERED_FORWARD_BYTES = 4 * 1024 * 1024;
-const rememberedForward = new LRUCache<string, string>({ maxSize: REMEMBERED_FORWARD_BYTES, sizeCalculation: (forward, text) => 2 * (text.length + forward.length) + 64 });
-
-function forwardOf(text: string, value: unknown): string {
-  if (text.length > REMEMBERED_FORWARD_TEXT) return canonicalJson(text, value);
-  let forward = rememberedForward.get(text);
-  if (forward === undefined) rememberedForward.set(text, (forward = canonicalJson(text, value)));
-  return forward;
 }
 
 /**
