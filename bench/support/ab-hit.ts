@@ -6,8 +6,12 @@
  * rounds (order reversed every other round): CPU per request of each serving process (its /proc
  * stat) and p50 latency, with medians over rounds and the B/A ratio.
  * Env: AB_A, AB_B (repository roots whose dist/ holds the builds; B defaults to this tree),
- * AB_DOCS (5000), AB_ROUNDS (8), AB_ROUND_MS (2000), AB_PROF=dir (--cpu-prof of each gateway),
- * AB_A_ENV / AB_B_ENV (`K=V,K=V` more settings).
+ * AB_DOCS (5000), AB_ROUNDS (8), AB_ROUND_MS (2000), AB_WARMUP_MS (8000: the JIT settles late — with
+ * 1.5 s the first rounds cost 2-5× the steady state), AB_PROF=dir (--cpu-prof of each gateway; each
+ * round's window is printed, for self-time.ts), AB_THREADS=1|tid (CPU per request by thread: the
+ * main thread and V8's helpers, which run GC marking), AB_STRACE=1 (syscalls per request),
+ * AB_A_ENV / AB_B_ENV (`K=V,K=V` more settings), AB_NODE_ARGS / AB_A_NODE_ARGS / AB_B_NODE_ARGS
+ * (node flags), AB_OUT=file (the gateways' stdout, to `file.<pid>`).
  * Usage: node dist/bench/support/ab-hit.js
  */
 import { spawn } from 'node:child_process';
