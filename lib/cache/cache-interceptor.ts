@@ -62,7 +62,7 @@ const cacheableBody = (body: unknown): boolean => isObject(body) && body.pit ===
 /** One search to look up: the key of its answer, and the index expressions it names. */
 interface Lookup {
   key: string;
-  expressions: string[];
+  readonly expressions: string[];
   expandWildcards: string;
 }
 
@@ -123,8 +123,6 @@ function planOf(req: EngineRequest, value: GatewayRequest, known: CanonicalBodie
   const { endpoint, rest } = endpointOf(value.segments);
   const kind = endpoint === undefined ? undefined : CACHED_ENDPOINTS.get(endpoint);
   if (!kind || (kind === 'metadata' ? req.method !== 'GET' : rest !== 0)) return undefined;
-  const expressions = expressionsOf(value.segments);
-  if (!expressions.length) return undefined;
   const qs = value.querystring;
   if (uncacheable(value.params)) return undefined;
   const text = textOf(req.body);
@@ -136,6 +134,7 @@ function planOf(req: EngineRequest, value: GatewayRequest, known: CanonicalBodie
   const prefix = `${req.method}\u0000${endpoint}\u0000${sorted}\u0000${header(req, 'accept-encoding')}\u0000${header(req, 'accept')}\u0000`;
   try {
     if (kind === 'msearch') {
+      const expressions = expressionsOf(value.segments);
       const values = text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
       if (values.length % 2 !== 0) return undefined; // the engine says what is missing
       const lines: Extract<Plan, { kind: 'lines' }>['lines'] = [];
@@ -157,7 +156,9 @@ function planOf(req: EngineRequest, value: GatewayRequest, known: CanonicalBodie
     let canonical: string | false = '';
     if (text.trim() !== '') canonical = canonicalBody(text, known);
     if (canonical === false) return undefined;
-    return { kind: 'whole', lookup: { key: `${prefix}${value.path}\u0000${canonical}`, expressions, expandWildcards } };
+    // the expressions are read on a miss only (a hit needs the key alone)
+    const { segments } = value;
+    return { kind: 'whole', lookup: { key: `${prefix}${value.path}\u0000${canonical}`, get expressions() { return expressionsOf(segments); }, expandWildcards } };
   } catch {
     return undefined; // the engine answers what is wrong with it
   }

@@ -39,8 +39,9 @@ export class CredentialCache<T extends { username: string }> implements Invalida
   }
 
   keyOf(header: string): string {
-    // one-shot digest of secret prefix + header: a keyed hash at a sixth of an HMAC object's cost
-    return hash('sha256', this.keyPrefix + header, 'base64');
+    // one-shot digest of secret prefix + header: a keyed hash at a sixth of an HMAC object's cost,
+    // as a 32-character binary (latin1) string (a Map key only: no base64 encoding, and half the characters to hash)
+    return hash('sha256', this.keyPrefix + header, 'binary');
   }
 
   get(header: string): T | undefined {
