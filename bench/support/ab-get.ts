@@ -7,11 +7,11 @@
  * Usage: node dist/bench/support/ab-get.js
  */
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { spawnEngine, spawnServer, tempDir, REPO_ROOT, type ChildServer } from '../../spec/support/servers.js';
 import { runLoad } from './load.js';
 import { cpuMicros } from './cpu.js';
 import { dropOutput } from './dropped-output.js';
+import { spawnBuild } from './spawn-build.js';
 
 const A = process.env.AB_A ?? REPO_ROOT;
 const B = process.env.AB_B ?? REPO_ROOT;
@@ -21,27 +21,6 @@ const ROUND_MS = Number(process.env.AB_ROUND_MS ?? 2000);
 const CONCURRENCY = Number(process.env.AB_CONCURRENCY ?? 16);
 const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
 const AUTHORIZATION = 'Basic ' + Buffer.from('bench:bench-password').toString('base64');
-
-function spawnFrom(root: string, env: Record<string, string>, prof?: string): Promise<ChildServer> {
-  const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [];
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...args, path.join(root, 'dist/lib/main.js')], { env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const exited = new Promise<number | null>((r) => proc.once('exit', (c) => r(c)));
-    proc.stderr!.on('data', (c: Buffer) => (out += c));
-    const onData = (c: Buffer) => {
-      out += c;
-      const m = /gateway listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) {
-        proc.stdout!.off('data', onData);
-        proc.stdout!.on('data', () => {});
-        resolve({ url: m[1], proc, output: () => out, stop: async () => { proc.kill('SIGTERM'); return exited; } });
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
 
 async function bulk(url: string, authorization?: string) {
   const lines: string[] = [];
@@ -61,8 +40,8 @@ async function main() {
     const prof = process.env.AB_PROF;
     const env = (n: string) => (MODE === 'proxy' ? { ENGINE_URL: engine.url, DATA_DIR: `${data.dir}/${n}`, ...ADMIN } : { DATA_DIR: `${data.dir}/${n}`, ...ADMIN });
     const extra = (v?: string): Record<string, string> => Object.fromEntries((v ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
-    const a = await spawnFrom(A, { ...env('a'), ...extra(process.env.AB_A_ENV) }, prof && prof + '/a'); running.push(a);
-    const b = await spawnFrom(B, { ...env('b'), ...extra(process.env.AB_B_ENV) }, prof && prof + '/b'); running.push(b);
+    const a = await spawnBuild(A, { ...env('a'), ...extra(process.env.AB_A_ENV) }, { prof: prof && prof + '/a' }); running.push(a);
+    const b = await spawnBuild(B, { ...env('b'), ...extra(process.env.AB_B_ENV) }, { prof: prof && prof + '/b' }); running.push(b);
     const third = MODE === 'proxy'
       ? dropOutput(await spawnServer('bench/support/reference-proxy.js', { UPSTREAM_URL: engine.url, PORT: '0', REFERENCE_AUTH: 'bench:bench-password' }, 'reference' as 'engine', undefined, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/ref`] : []))
       : dropOutput(await spawnServer('bench/support/koa-floor.js', { ENGINE_DATA_DIR: data.dir + '/floor', PORT: '0' }, 'floor' as 'engine'));

@@ -15,13 +15,13 @@
  * Usage: node dist/bench/support/ab-hit.js
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { spawnServer, tempDir, REPO_ROOT, type ChildServer } from '../../spec/support/servers.js';
 import { bulkIndex, loadCorpus } from './corpus.js';
 import { cpuMicros } from './cpu.js';
 import { dropOutput } from './dropped-output.js';
+import { spawnBuild } from './spawn-build.js';
 import { DEBIAN_INDEX } from './live-search-mix.js';
 
 const A = process.env.AB_A ?? REPO_ROOT;
@@ -33,28 +33,6 @@ const ADMIN = { ADMIN_USER: 'bench', ADMIN_PASSWORD: 'bench-password' };
 const AUTHORIZATION = 'Basic ' + Buffer.from('bench:bench-password').toString('base64');
 const HEADERS = { 'content-type': 'application/json', authorization: AUTHORIZATION };
 const BODY = JSON.stringify({ size: 10, query: { multi_match: { query: 'lib', type: 'bool_prefix', fields: ['name^3', 'summary'] } } });
-
-function spawnFrom(root: string, env: Record<string, string>, prof?: string, nodeArgs = ''): Promise<ChildServer> {
-  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []), ...`${process.env.AB_NODE_ARGS ?? ''} ${nodeArgs}`.split(' ').filter(Boolean)];
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...args, path.join(root, 'dist/lib/main.js')], { env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const exited = new Promise<number | null>((r) => proc.once('exit', (c) => r(c)));
-    proc.stderr!.on('data', (c: Buffer) => (out += c));
-    const onData = (c: Buffer) => {
-      out += c;
-      const m = /gateway listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) {
-        proc.stdout!.off('data', onData);
-        const keep = process.env.AB_OUT ? `${process.env.AB_OUT}.${proc.pid}` : undefined;
-        proc.stdout!.on('data', keep ? (c: Buffer) => appendFileSync(keep, c) : () => {});
-        resolve({ url: m[1], proc, output: () => out, stop: async () => { proc.kill('SIGTERM'); return exited; } });
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
 
 async function load(url: string, docs: ReadonlyArray<Record<string, unknown>>): Promise<void> {
   const created = await fetch(`${url}/debian`, { method: 'PUT', headers: HEADERS, body: JSON.stringify(DEBIAN_INDEX) });
@@ -117,8 +95,8 @@ async function main() {
     const prof = process.env.AB_PROF;
     const extra = (v?: string): Record<string, string> => Object.fromEntries((v ?? '').split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
     const env = (n: string) => ({ DATA_DIR: `${data.dir}/${n}`, CACHE_QUIET_MS: '0', ...ADMIN });
-    const a = await spawnFrom(A, { ...env('a'), ...extra(process.env.AB_A_ENV) }, prof && prof + '/a', process.env.AB_A_NODE_ARGS); running.push(a);
-    const b = await spawnFrom(B, { ...env('b'), ...extra(process.env.AB_B_ENV) }, prof && prof + '/b', process.env.AB_B_NODE_ARGS); running.push(b);
+    const a = await spawnBuild(A, { ...env('a'), ...extra(process.env.AB_A_ENV) }, { prof: prof && prof + '/a', nodeArgs: process.env.AB_A_NODE_ARGS, keepOutput: process.env.AB_OUT }); running.push(a);
+    const b = await spawnBuild(B, { ...env('b'), ...extra(process.env.AB_B_ENV) }, { prof: prof && prof + '/b', nodeArgs: process.env.AB_B_NODE_ARGS, keepOutput: process.env.AB_OUT }); running.push(b);
     await Promise.all([load(a.url, docs), load(b.url, docs)]);
     const answer = await (await fetch(`${a.url}/debian/_search`, { method: 'POST', headers: HEADERS, body: BODY })).text();
     const answerB = await (await fetch(`${b.url}/debian/_search`, { method: 'POST', headers: HEADERS, body: BODY })).text();
