@@ -121,10 +121,19 @@ export async function bufferTextPieces(ctx: Context, limit: number): Promise<{ t
   // tens of 64 KB strings in the young generation
   const decoder = new ChunkedTextDecoder();
   for await (const chunk of limitedChunks(ctx, limit)) decoder.write(chunk);
-  const decoded = textOf(decoder.pieces());
+  const parts = decoder.pieces();
+  const decoded = textOf(parts);
   ctx.state.body = decoded.text;
+  decodedPieces.set(ctx.req, { text: decoded.text, parts });
   return decoded;
 }
+
+/**
+ * The pieces a body's text was decoded in (bufferTextPieces), while that text is the body: forwarded,
+ * they are encoded one at a time. `Buffer.from` of the whole text first copies the rope into one flat
+ * string, then encodes all of it, both in one piece (a 20 MB search body forwarded to the engine).
+ */
+const decodedPieces = new WeakMap<IncomingMessage, { text: string; parts: readonly string[] }>();
 
 function textOf(parts: string[]): { text: string; pieces: PieceText } {
   const pieces = new PieceText(parts);
@@ -155,9 +164,18 @@ async function* piecesOf(body: Buffer): AsyncGenerator<Buffer> {
 /** The body as a stream (the buffered one, or the live request limited to `limit`), or undefined. */
 export function bodyStream(ctx: Context, limit: number): Readable | undefined {
   const read = ctx.state.body as Buffer | string | null | undefined;
+  if (typeof read === 'string') {
+    // the text as it was decoded (the same string: compared by reference), a piece at a time as the stream is read
+    const decoded = decodedPieces.get(ctx.req);
+    if (decoded?.text === read && decoded.parts.length > 1) return Readable.from(encodedPieces(decoded.parts), { objectMode: false });
+  }
   if (read !== undefined) return read === null ? undefined : Readable.from([typeof read === 'string' ? Buffer.from(read) : read]);
   checkDeclaredLength(ctx, limit);
   return hasBody(ctx) ? limitedBody(ctx.req, limit) : undefined;
+}
+
+function* encodedPieces(parts: readonly string[]): Generator<Buffer> {
+  for (const part of parts) yield Buffer.from(part);
 }
 
 /** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */
