@@ -165,7 +165,8 @@ async function* piecesOf(body: Buffer): AsyncGenerator<Buffer> {
 export function bodyStream(ctx: Context, limit: number): Readable | undefined {
   const read = ctx.state.body as Buffer | string | null | undefined;
   if (typeof read === 'string') {
-    // the text as it was decoded (the same string: compared by reference), a piece at a time as the stream is read
+    // the text as it was decoded (the same string object as a rule, which compares at once), a piece
+    // at a time as the stream is read
     const decoded = decodedPieces.get(ctx.req);
     if (decoded?.text === read && decoded.parts.length > 1) return Readable.from(encodedPieces(decoded.parts), { objectMode: false });
   }
