@@ -89,3 +89,4 @@ export { PieceText, type ReadableText } from './piece-text.js';
 export { keepPieces, piecesOf } from './long-strings.js';
 export { parseItemsAnswer } from './items-answer.js';
 export { threadCpuMs, WALL_FACTOR } from './thread-clock.js';
+export { ChunkedTextDecoder, DECODE_BATCH_BYTES } from './text-decoder.js';

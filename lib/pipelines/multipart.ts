@@ -1,7 +1,7 @@
 import { once } from 'node:events';
-import { StringDecoder } from 'node:string_decoder';
 import busboy from 'busboy';
 import type { Context } from 'koa';
+import { ChunkedTextDecoder } from '../cooperative/index.js';
 import { EsError } from '../errors/index.js';
 import { bodyChunks } from '../request/index.js';
 
@@ -24,16 +24,15 @@ export async function readForm(ctx: Context, limit: number): Promise<Record<stri
   const closed = new Promise<void>((resolve, reject) => {
     parser.on('field', (name, value) => (form[name] = value));
     parser.on('file', (name, file) => {
-      // decoded chunk by chunk (a character split between two is kept whole), not in one piece at the end
-      const decoder = new StringDecoder('utf8');
-      const parts: string[] = [];
+      // decoded a megabyte at a time as it comes (a character split between chunks is kept whole), and
+      // kept as those pieces: joined at the end, a 2 MB script was copied again in one piece
+      const decoder = new ChunkedTextDecoder();
       const read = new Promise<void>((done, fail) => {
-        file.on('data', (c: Buffer) => parts.push(decoder.write(c)));
+        file.on('data', (c: Buffer) => decoder.write(c));
         file.on('limit', () => fail(new EsError(413, 'content_too_long_exception', `form key [${name}] is too large`)));
         file.on('error', fail);
         file.on('end', () => {
-          parts.push(decoder.end());
-          form[name] = parts.join('');
+          form[name] = decoder.text();
           done();
         });
       });

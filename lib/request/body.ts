@@ -1,7 +1,6 @@
 import { Readable, Transform } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import type { Context } from 'koa';
-import { eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
+import { ChunkedTextDecoder, eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
 import { errors, EsError } from '../errors/index.js';
 import { parseJsonWithin } from '../ndjson/index.js';
 import type { IncomingMessage } from 'node:http';
@@ -46,11 +45,16 @@ export function limitedBody(req: Readable, limit: number): Readable {
   return req.pipe(counter);
 }
 
+/** Bytes of an already-buffered body handed out at a time (`bodyChunks`, `limitedChunks`). */
+const BUFFERED_CHUNK_BYTES = 64 * 1024;
+
 /**
  * The request's chunks as they arrive, failing with 413 once more than `limit` bytes have come.
  * A body already buffered by the socket is iterated through microtasks only, so the loop yields
  * to the event loop a time slice at a time: reading (and decoding) a 20 MB body that had all
- * arrived held it for ~50 ms in one piece.
+ * arrived held it for ~50 ms in one piece. A stream's iterator hands out everything it has
+ * buffered as one chunk: that is handed on 64 KB at a time, or a reader that parses each chunk
+ * (a multipart form) would take all of it in one synchronous stretch.
  */
 async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffer> {
   let size = 0;
@@ -60,8 +64,10 @@ async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffe
     size += chunk.length;
     if (size > limit) throw errors.contentTooLong(limit);
     held?.add(chunk.length);
-    yield chunk;
-    await slice.pause();
+    for (let at = 0; at < chunk.length; at += BUFFERED_CHUNK_BYTES) {
+      yield at === 0 && chunk.length <= BUFFERED_CHUNK_BYTES ? chunk : chunk.subarray(at, at + BUFFERED_CHUNK_BYTES);
+      await slice.pause();
+    }
   }
 }
 
@@ -87,8 +93,6 @@ export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | 
   return body;
 }
 
-const DECODE_BATCH_BYTES = 1024 * 1024;
-
 /**
  * The body as text, for a step that reads it as text (the classifier): decoded piece by piece as it
  * arrives (a multi-byte character split between chunks is kept whole), so that a body of tens of
@@ -113,36 +117,28 @@ export async function bufferTextPieces(ctx: Context, limit: number): Promise<{ t
     ctx.state.body = null;
     return undefined;
   }
-  const decoder = new StringDecoder('utf8');
-  const parts: string[] = [];
-  // chunks are decoded a megabyte at a time: a string that large is allocated outside the young
-  // generation, where tens of 64 KB strings would each be copied by every scavenge until the end
-  let batch: Buffer[] = [];
-  let batched = 0;
-  const decodeBatch = () => {
-    parts.push(decoder.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batched)));
-    batch = [];
-    batched = 0;
-  };
-  for await (const chunk of limitedChunks(ctx, limit)) {
-    batch.push(chunk);
-    batched += chunk.length;
-    if (batched >= DECODE_BATCH_BYTES) decodeBatch();
-  }
-  if (batched) decodeBatch();
-  parts.push(decoder.end());
-  const decoded = textOf(parts.filter((p) => p !== ''));
+  // decoded a megabyte at a time (ChunkedTextDecoder): never copied and decoded in one piece, and no
+  // tens of 64 KB strings in the young generation
+  const decoder = new ChunkedTextDecoder();
+  for await (const chunk of limitedChunks(ctx, limit)) decoder.write(chunk);
+  const parts = decoder.pieces();
+  const decoded = textOf(parts);
   ctx.state.body = decoded.text;
+  decodedPieces.set(ctx.req, { text: decoded.text, parts });
   return decoded;
 }
+
+/**
+ * The pieces a body's text was decoded in (bufferTextPieces), while that text is the body: forwarded,
+ * they are encoded one at a time. `Buffer.from` of the whole text first copies the rope into one flat
+ * string, then encodes all of it, both in one piece (a 20 MB search body forwarded to the engine).
+ */
+const decodedPieces = new WeakMap<IncomingMessage, { text: string; parts: readonly string[] }>();
 
 function textOf(parts: string[]): { text: string; pieces: PieceText } {
   const pieces = new PieceText(parts);
   return { text: pieces.toString(), pieces };
 }
-
-/** Bytes of an already-buffered body handed out at a time by `bodyChunks`. */
-const BUFFERED_CHUNK_BYTES = 64 * 1024;
 
 /**
  * The body's chunks for a reader that parses them one at a time (a multipart form): the live
@@ -168,9 +164,19 @@ async function* piecesOf(body: Buffer): AsyncGenerator<Buffer> {
 /** The body as a stream (the buffered one, or the live request limited to `limit`), or undefined. */
 export function bodyStream(ctx: Context, limit: number): Readable | undefined {
   const read = ctx.state.body as Buffer | string | null | undefined;
+  if (typeof read === 'string') {
+    // the text as it was decoded (the same string object as a rule, which compares at once), a piece
+    // at a time as the stream is read
+    const decoded = decodedPieces.get(ctx.req);
+    if (decoded?.text === read && decoded.parts.length > 1) return Readable.from(encodedPieces(decoded.parts), { objectMode: false });
+  }
   if (read !== undefined) return read === null ? undefined : Readable.from([typeof read === 'string' ? Buffer.from(read) : read]);
   checkDeclaredLength(ctx, limit);
   return hasBody(ctx) ? limitedBody(ctx.req, limit) : undefined;
+}
+
+function* encodedPieces(parts: readonly string[]): Generator<Buffer> {
+  for (const part of parts) yield Buffer.from(part);
 }
 
 /** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */

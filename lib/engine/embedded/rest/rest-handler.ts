@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import { PieceText, TimeSlice } from '../../../cooperative/index.js';
+import { ChunkedTextDecoder, DECODE_BATCH_BYTES, PieceText, TimeSlice } from '../../../cooperative/index.js';
 import { EsError, errorBody, errors, toEsError } from '../../../errors/index.js';
 import { readBulkItems, type EngineRequest, type EngineResponse, type EngineRoute } from '../../backend.js';
 import { requestTarget, type RequestTarget } from '../../../request/index.js';
@@ -86,26 +85,15 @@ export async function readBodyText(body: Readable | Buffer | string | undefined,
   return (await readBodyPieces(body, limit)).text;
 }
 
-/** Bytes of a streamed body decoded at a time (a string this large is allocated outside the young generation). */
-const DECODE_BATCH_BYTES = 1024 * 1024;
-
 /**
- * A streamed body (the standalone engine's HTTP requests) decoded a megabyte at a time, a time
- * slice at a time, into the pieces a `_bulk` is read from (`PieceText`) and the text they make (a
- * rope: one string only once something reads it). Decoded in one piece, a 50 MB body held the
- * event loop for half a second (its copy, then its decoding).
+ * A streamed body (the standalone engine's HTTP requests, the gateway's forwarded ones) decoded a
+ * megabyte at a time (ChunkedTextDecoder), a time slice at a time, into the pieces a `_bulk` is read
+ * from (`PieceText`) and the text they make (a rope: one string only once something reads it).
+ * Decoded in one piece, a 50 MB body held the event loop for half a second (its copy, then its decoding).
  */
 async function readBodyPieces(body: Readable, limit: number): Promise<{ text: string; pieces: PieceText }> {
-  const decoder = new StringDecoder('utf8');
-  const parts: string[] = [];
-  let batch: Buffer[] = [];
-  let batched = 0;
+  const decoder = new ChunkedTextDecoder();
   let size = 0;
-  const decodeBatch = () => {
-    parts.push(decoder.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batched)));
-    batch = [];
-    batched = 0;
-  };
   const slice = new TimeSlice();
   for await (const chunk of body) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -114,14 +102,10 @@ async function readBodyPieces(body: Readable, limit: number): Promise<{ text: st
       body.destroy();
       throw errors.contentTooLong(limit);
     }
-    batch.push(buf);
-    batched += buf.length;
-    if (batched >= DECODE_BATCH_BYTES) decodeBatch();
+    decoder.write(buf);
     await slice.pause();
   }
-  if (batched) decodeBatch();
-  parts.push(decoder.end());
-  const pieces = new PieceText(parts.filter((p) => p !== ''));
+  const pieces = new PieceText(decoder.pieces());
   return { text: pieces.toString(), pieces };
 }
 

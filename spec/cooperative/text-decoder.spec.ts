@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { ChunkedTextDecoder } from '../../lib/cooperative/index.js';
+
+/** ChunkedTextDecoder: UTF-8 chunks in, the text out, decoded a megabyte at a time. */
+describe('ChunkedTextDecoder', () => {
+  const decode = (bytes: Buffer, chunk: number) => {
+    const decoder = new ChunkedTextDecoder();
+    for (let at = 0; at < bytes.length; at += chunk) decoder.write(bytes.subarray(at, at + chunk));
+    return decoder;
+  };
+
+  it('reads as Buffer#toString, whatever the chunks (characters split between chunks and batches kept whole)', () => {
+    const small = 'aé😀€\u0000z'.repeat(10_000);
+    for (const chunk of [1, 2, 3, 5]) expect(decode(Buffer.from(small), chunk).text() === small, `chunks of ${chunk}`).to.equal(true);
+    // 3.9 MB: several megabyte batches, cut inside characters
+    const text = 'aé😀€\u0000z'.repeat(300_000);
+    const bytes = Buffer.from(text);
+    for (const chunk of [64 * 1024 + 3, 1024 * 1024 - 1, bytes.length]) expect(decode(bytes, chunk).text() === text, `chunks of ${chunk}`).to.equal(true);
+  });
+
+  it('decodes a megabyte at a time: a 3 MB text in 64 KB chunks is 3 pieces, none empty', () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024, 'x');
+    const pieces = decode(bytes, 64 * 1024).pieces();
+    expect(pieces.map((p) => p.length)).to.deep.equal([1024 * 1024, 1024 * 1024, 1024 * 1024]);
+  });
+
+  it('an empty input is the empty text', () => {
+    expect(new ChunkedTextDecoder().text()).to.equal('');
+    expect(new ChunkedTextDecoder().pieces()).to.deep.equal([]);
+  });
+
+  it('an incomplete character at the end is decoded as U+FFFD, as Buffer#toString does', () => {
+    const bytes = Buffer.from('ok😀').subarray(0, 4);
+    expect(decode(bytes, 1).text()).to.equal(bytes.toString('utf8'));
+  });
+});
