@@ -5,7 +5,7 @@ import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
 import { parseHighlight, type HighlightRequest } from './highlight/index.js';
 import { parseAggregations, type AggNode } from './aggregations/index.js';
 import { parseCollapse, type Collapse } from './collapse.js';
-import { parseQuery, type Query } from './query/index.js';
+import { parseQuery, withNamedQueries, type NamedQuery, type Query } from './query/index.js';
 import { parseSort, parseSortParam, type SortSpec } from './sort/index.js';
 import { parseSuggest, type SuggestRequest } from './suggest/index.js';
 import { sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from './source-filter.js';
@@ -42,6 +42,10 @@ export interface SearchRequest {
   version: boolean;
   seqNoPrimaryTerm: boolean;
   explain: boolean;
+  /** The query's and post filter's named queries (`_name`): each hit lists those it matches, `matched_queries`. */
+  namedQueries?: NamedQuery[];
+  /** `include_named_queries_score`: `matched_queries` maps each name to its query's score on the hit. */
+  namedQueryScores?: boolean;
   /** `profile`: the response carries the Profile API's `profile.shards`. */
   profile: boolean;
   minScore?: number;
@@ -194,8 +198,11 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     const token = v !== null && typeof v === 'object' ? (Array.isArray(v) ? 'START_ARRAY' : 'START_OBJECT') : 'VALUE_STRING';
     throw new EsError(400, 'parsing_exception', `Unknown key for a ${token} in [${k}].`, { line: 1, col: 1 });
   }
-  const query: Query = b.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(b.query);
-  const postFilter = b.post_filter === undefined ? undefined : parseQuery(b.post_filter);
+  // the named queries of the query and the post filter (as Elasticsearch's fetch phase reads both)
+  const [[query, postFilter], namedQueries] = withNamedQueries((): [Query, Query | undefined] => [
+    b.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(b.query),
+    b.post_filter === undefined ? undefined : parseQuery(b.post_filter),
+  ]);
   let from = b.from !== undefined ? intParam('from', b.from) : -1;
   let size = b.size !== undefined ? intParam('size', b.size) : 10;
   if (params.has('from')) from = intParam('from', params.get('from'));
@@ -271,6 +278,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     version: flag('version'),
     seqNoPrimaryTerm: flag('seq_no_primary_term'),
     explain: flag('explain'),
+    ...(namedQueries.length && { namedQueries, namedQueryScores: booleanParam(params, 'include_named_queries_score', false) }),
     profile: booleanValue(b.profile, false),
     minScore,
     storedFields,

@@ -20,6 +20,7 @@ import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type 
 import { filterSource } from './source-filter.js';
 import { SearchProfiler } from './profile/index.js';
 import { nestedIdentity, nestedSource } from './aggregations/nested-scope.js';
+import { NamedQueryMatches } from './named-queries.js';
 import { NestedMatches, nestedInnerHitsOf, type NestedInnerHits } from './nested-inner-hits.js';
 import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
@@ -534,10 +535,15 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   // The fetch phase, counted once per index that has hits on the page (as per shard in ES).
   const fetching = new Set<IndexHandle>();
   const hitRequest: HitRequest = req.scriptFields.length ? { ...req, scriptFieldValues: new ScriptFieldValues(req.scriptFields, options.storedScripts) } : req;
+  const named = req.namedQueries && page.length ? new NamedQueryMatches(req.namedQueries, req.namedQueryScores === true, budget, options.storedScripts) : undefined;
   for (const c of page) {
     await budget.pause();
     const t0 = performance.now();
     const hit = buildHit(c, hitRequest, showScore, !scoreOrder);
+    if (hit && named) {
+      const matched = await named.of(c.m.handle, c.ord);
+      if (matched) hit.matched_queries = matched;
+    }
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit && nestedDefs.length) hit.inner_hits = { ...(hit.inner_hits as Record<string, unknown> | undefined), ...nestedInnerHitsBody(nestedDefs, nestedMatches, c.m.handle, c.ord, req) };
     if (hit) out.push(hit);

@@ -31,7 +31,11 @@ export function expandQueryStrings(query: unknown, resolver: FieldResolver, inde
   if (keys.length !== 1) return query;
   const name = keys[0];
   const body = query[name];
-  if (name === 'query_string' || name === 'simple_query_string') return queryStringToDsl(name, body, resolver, index);
+  if (name === 'query_string' || name === 'simple_query_string') {
+    const dsl = queryStringToDsl(name, body, resolver, index);
+    // its `_name` (named queries): kept on a bool of the one clause, which scores as the clause
+    return isObject(body) && typeof body._name === 'string' ? { bool: { must: [dsl], _name: body._name } } : dsl;
+  }
   if (!isObject(body)) return query;
   const inner = INNER[name];
   if (!inner) return query;

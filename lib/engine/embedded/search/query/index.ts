@@ -1,5 +1,5 @@
 export type { Query } from './query.js';
-export { parseQuery } from './parse-query.js';
+export { parseQuery, withNamedQueries, type NamedQuery } from './parse-query.js';
 export { checkQueryLimits, MAX_CLAUSE_COUNT } from './query-limits.js';
 export { executeQuery, queryWork, rewrittenQueryWork, float32, queryContextOf, type ExecutionContext } from './execute-query.js';
 /** Ordinal → score of the documents a query matches: ascending ordinals, parallel scores, Map-compatible. */

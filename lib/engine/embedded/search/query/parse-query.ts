@@ -194,9 +194,50 @@ export function parseQuery(input: unknown): Query {
   }
 }
 
+/** A query given a name (`_name`): hits it matches list the name in `matched_queries`. */
+export interface NamedQuery {
+  name: string;
+  query: Query;
+}
+
+/** The named queries of the parse under way (`withNamedQueries`), in the order they were read. */
+let namedQueries: NamedQuery[] | undefined;
+
+/** Runs `parse` and gives what it returned with the named queries parsed in it (nested ones too). */
+export function withNamedQueries<T>(parse: () => T): [T, NamedQuery[]] {
+  const outer = namedQueries;
+  const named: NamedQuery[] = (namedQueries = []);
+  try {
+    return [parse(), named];
+  } finally {
+    namedQueries = outer;
+  }
+}
+
+/** A query's `_name`: on its body (`bool`, `terms`, `query_string`…) or on its field's object (`match`, `term`, `range`…). */
+function nameOf(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  if (typeof body._name === 'string') return body._name;
+  const keys = Object.keys(body);
+  if (keys.length === 1) {
+    const inner = body[keys[0]];
+    if (isObject(inner) && typeof inner._name === 'string') return inner._name;
+  }
+  return undefined;
+}
+
 function parseQueryNode(input: unknown): Query {
   if (!isObject(input)) throw parsingError(`[_na] query malformed, must start with start_object`);
   const [name, body] = singleEntry(input);
+  const query = parseQueryOf(name, body);
+  if (namedQueries) {
+    const queryName = nameOf(body);
+    if (queryName !== undefined) namedQueries.push({ name: queryName, query });
+  }
+  return query;
+}
+
+function parseQueryOf(name: string, body: unknown): Query {
   const type = queryTypeOfName(name);
   if (type) return type.parse(body, name);
   switch (name) {
