@@ -334,9 +334,9 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
 
 /** How many searches the index of live searches would test for this change (its private lookup). */
 function matchCandidates(live: IndexLiveSearches, change: NewChange, doc: ReturnType<typeof prepareDocument>): number {
-  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => { matching: unknown[]; possible: unknown[] } };
+  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => { matchingCount: number; possibleCount: number } };
   const found = view.candidates?.call(live, change, doc);
-  return found ? found.matching.length + found.possible.length : NaN;
+  return found ? found.matchingCount + found.possibleCount : NaN;
 }
 
 // ---- fan-out on one node ----
