@@ -3,7 +3,7 @@ import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js
 import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/index.js';
 import { MatchContexts } from './match-contexts.js';
 import { ANY, NOT_INDEXED, SearchIndex, requirementOf, type Candidates, type Indexed } from './search-index/index.js';
-import { TrackedIds, type Tracking } from './tracked-ids.js';
+import { NO_SLOT, TrackedIds, type Tracking } from './tracked-ids.js';
 
 /**
  * What a live search is told about one change: does the changed document match it now? One
@@ -96,6 +96,8 @@ export class IndexLiveSearches {
   private readonly pending = new Map<string, number>();
   /** The searches a change's document starts to match, tracked together once their verdicts are told (`trackFound`). */
   private readonly toTrack: Registered[] = [];
+  /** The searches tracking a change's document, as the lookup reads them (`TrackedIds.trackers`). */
+  private readonly trackers: Registered[] = [];
   private toTrackCount = 0;
   /** The verdicts told on `verdictsOn`, the change in hand: one object per answer (`verdict`). */
   private verdictsOn: DocumentChange | undefined;
@@ -146,7 +148,7 @@ export class IndexLiveSearches {
     // only a search run again by the engine asks for the ids it tracks (`idsOf`)
     const reg: Registered = {
       search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap, onVerdict: search.onVerdict,
-      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackMark: 0, trackGone: false, ...NOT_INDEXED,
+      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackSlot: NO_SLOT, trackGone: false, ...NOT_INDEXED,
     };
     this.searches.set(search, reg);
     if (search.rerun) this.rerunning.add(reg);
@@ -205,8 +207,11 @@ export class IndexLiveSearches {
    * match them, or they tracked it). The index's buffers: read before the next lookup.
    */
   private candidates(change: DocumentChange, doc: ReturnType<typeof prepareDocument>): Candidates<Registered> {
-    const trackers = this.tracked.trackers(change.id);
-    return this.byRequirement.candidates(doc, trackers ?? [], trackers?.length ?? 0);
+    const count = this.tracked.trackers(change.id, this.trackers);
+    const found = this.byRequirement.candidates(doc, this.trackers, count);
+    // the buffer keeps its room, not the searches
+    this.trackers.fill(undefined as unknown as Registered, 0, count);
+    return found;
   }
 
   private async handle(event: ChangeEvent): Promise<void> {

@@ -7,30 +7,44 @@ export interface Tracking {
    * only for a search whose ids are asked for (`idsOf`), undefined for the others.
    */
   trackedIds?: string[];
-  /** `TrackedIds`' mark: equal to its stamp when the search tracks the document in focus. */
-  trackMark: number;
+  /** `TrackedIds`' number for the search while it tracks documents (`NO_SLOT` before, and once forgotten). */
+  trackSlot: number;
   /** Set once the search is forgotten: its entries are dropped from the lists lazily. */
   trackGone: boolean;
 }
+
+export const NO_SLOT = -1;
+
+/** Focus stamps stay within an Int32Array's range: the marks are cleared before they would leave it. */
+const MAX_STAMP = 2 ** 30;
 
 /**
  * The documents each live search knows to match, kept by document id: a change is told to the
  * searches that tracked its document (so they tell an update from a new match, and see it leave),
  * and those are found with one lookup whatever the number of searches.
  *
- * A write that matches thousands of searches makes each of them track its document: the trackers
- * of an id are a plain array (a pointer each, grown by appending; not a hash set, whose tables
- * cost several times as much and, all kept, make every young-generation collection copy them).
- * Whether a search tracks a document is a mark on the search, set for the trackers of one id at a
+ * A write that matches thousands of searches makes each of them track its document, and those
+ * lists are kept: they are typed arrays of the searches' numbers (slots), four bytes an entry
+ * outside the JavaScript heap — not arrays of pointers, which every young-generation collection
+ * copies once or twice before they settle (most of a collection's pause when each write adds
+ * thousands), nor hash sets, which cost several times as much. A list is `[n, slot1..slotN, room]`.
+ * Whether a search tracks a document is a mark by slot, set for the trackers of one id at a
  * time — the id "in focus", the changed document while a change is handled — so membership is
  * one comparison; focusing on another id marks its trackers (linear in their number) and compacts
- * the previous list. A search forgotten is flagged, and its entries are dropped from every list in
- * one sweep once the dropped outnumber the kept.
+ * the previous list. A forgotten search's slot is emptied, and its entries are dropped from every
+ * list in one sweep once the dropped outnumber the kept; its slot is reused after that.
  */
 export class TrackedIds<S extends Tracking> {
-  private readonly byId = new Map<string, S[]>();
+  private readonly byId = new Map<string, Int32Array>();
+  /** Slot → its search; undefined once forgotten (until the sweep frees the slot). */
+  private readonly slots: Array<S | undefined> = [];
+  private readonly freeSlots: number[] = [];
+  /** Forgotten searches' slots whose entries may still be in lists. */
+  private readonly goneSlots: number[] = [];
+  /** Slot → equal to `stamp` when its search tracks the document in focus. */
+  private marks = new Int32Array(64);
   private focusId?: string;
-  private focusList?: S[];
+  private focusList?: Int32Array;
   /** The focused list holds entries that no longer count (deleted, forgotten, duplicated). */
   private focusDirty = false;
   private stamp = 0;
@@ -39,32 +53,41 @@ export class TrackedIds<S extends Tracking> {
   private gone = 0;
 
   /**
-   * The searches tracking a document; valid until the next call to this object (the array is
-   * its own, it changes as searches track and untrack the document).
+   * Writes the searches tracking a document into `into` (from 0) and answers how many: a caller's
+   * buffer, so that an update matched by thousands of searches allocates nothing for them.
    */
-  trackers(id: string): readonly S[] | undefined {
+  trackers(id: string, into: S[]): number {
     this.focus(id);
     if (this.focusDirty) this.compactFocus();
-    return this.focusList;
+    const list = this.focusList;
+    if (!list) return 0;
+    const n = list[0];
+    const slots = this.slots;
+    for (let i = 0; i < n; i++) into[i] = slots[list[i + 1]]!;
+    return n;
   }
 
   /** Whether a search tracks a document. */
   has(search: S, id: string): boolean {
     this.focus(id);
-    return search.trackMark === this.stamp;
+    const slot = search.trackSlot;
+    return slot !== NO_SLOT && this.marks[slot] === this.stamp;
   }
 
   /** Tracks a document for a search, unless the search tracks `cap` documents already (false then). */
   add(search: S, id: string, cap: number): boolean {
     if (search.trackGone) return false;
     this.focus(id);
-    if (search.trackMark === this.stamp) return true;
+    const slot = this.slotOf(search);
+    if (this.marks[slot] === this.stamp) return true;
     if (search.trackedCount >= cap) return false;
     let list = this.focusList;
-    if (!list) this.byId.set(id, (list = this.focusList = []));
-    list.push(search);
+    const n = list ? list[0] : 0;
+    if (!list || n + 2 > list.length) list = this.grown(id, list, n + 1, n + (n >> 1) + 8);
+    list[n + 1] = slot;
+    list[0] = n + 1;
     this.entries++;
-    search.trackMark = this.stamp;
+    this.marks[slot] = this.stamp;
     search.trackedCount++;
     const ids = search.trackedIds;
     if (ids) {
@@ -83,25 +106,27 @@ export class TrackedIds<S extends Tracking> {
     if (count === 0) return;
     this.focus(id);
     let list = this.focusList;
-    const start = list?.length ?? 0;
-    if (!list) this.byId.set(id, (list = this.focusList = new Array<S>(count)));
-    else list.length = start + count;
+    const start = list ? list[0] : 0;
+    // a new list at the size it needs (most documents are not tracked again); an old one with room to grow
+    if (!list || start + count + 1 > list.length) list = this.grown(id, list, start + count, list ? start + count + (start >> 1) + 8 : count + 1);
     const stamp = this.stamp;
     let w = start;
     for (let i = 0; i < count; i++) {
       const search = searches[i];
-      if (search.trackGone || search.trackMark === stamp) continue;
+      if (search.trackGone) continue;
+      const slot = this.slotOf(search);
+      if (this.marks[slot] === stamp) continue;
       if (search.trackedCount >= capOf(search)) {
         refused(search);
         continue;
       }
-      list[w++] = search;
-      search.trackMark = stamp;
+      list[++w] = slot;
+      this.marks[slot] = stamp;
       search.trackedCount++;
       const ids = search.trackedIds;
       if (ids) ids.push(id);
     }
-    list.length = w;
+    list[0] = w;
     this.entries += w - start;
     if (w === 0) {
       this.byId.delete(id);
@@ -122,8 +147,9 @@ export class TrackedIds<S extends Tracking> {
 
   delete(search: S, id: string): void {
     this.focus(id);
-    if (search.trackMark !== this.stamp) return;
-    search.trackMark = 0;
+    const slot = search.trackSlot;
+    if (slot === NO_SLOT || this.marks[slot] !== this.stamp) return;
+    this.marks[slot] = 0;
     search.trackedCount--;
     this.focusDirty = true;
   }
@@ -132,29 +158,73 @@ export class TrackedIds<S extends Tracking> {
   forget(search: S): void {
     if (search.trackGone) return;
     search.trackGone = true;
-    if (search.trackMark === this.stamp) {
-      search.trackMark = 0;
-      this.focusDirty = true;
-    }
-    this.gone += search.trackedCount;
+    const slot = search.trackSlot;
+    search.trackSlot = NO_SLOT;
+    const count = search.trackedCount;
     search.trackedCount = 0;
     search.trackedIds = search.trackedIds && [];
+    if (slot !== NO_SLOT && count === 0) {
+      // its entries, if any, are stale ones in the list in focus: dropped now, and the slot is free at once
+      if (this.focusDirty) this.compactFocus();
+      this.slots[slot] = undefined;
+      this.freeSlots.push(slot);
+    } else if (slot !== NO_SLOT) {
+      if (this.marks[slot] === this.stamp) {
+        this.marks[slot] = 0;
+        this.focusDirty = true;
+      }
+      this.slots[slot] = undefined;
+      this.goneSlots.push(slot);
+      this.gone += count;
+    }
     if (this.gone > 1024 && 2 * this.gone > this.entries) this.sweep();
+  }
+
+  /** The search's slot, given on its first tracked document. */
+  private slotOf(search: S): number {
+    let slot = search.trackSlot;
+    if (slot !== NO_SLOT) return slot;
+    slot = this.freeSlots.pop() ?? this.slots.length;
+    this.slots[slot] = search;
+    if (slot >= this.marks.length) {
+      const marks = new Int32Array(2 * this.marks.length);
+      marks.set(this.marks);
+      this.marks = marks;
+    }
+    this.marks[slot] = 0;
+    search.trackSlot = slot;
+    return slot;
+  }
+
+  /** The focused list (of `id`), made or moved to a room of `room` entries (at least `needed`). */
+  private grown(id: string, list: Int32Array | undefined, needed: number, room: number): Int32Array {
+    const next = new Int32Array(Math.max(needed, room) + 1);
+    if (list) next.set(list.subarray(0, list[0] + 1));
+    this.byId.set(id, next);
+    this.focusList = next;
+    return next;
   }
 
   /** Marks the trackers of `id` (after compacting the list in focus before). */
   private focus(id: string): void {
     if (this.focusId === id) return;
     if (this.focusDirty) this.compactFocus();
+    if (this.stamp >= MAX_STAMP) {
+      this.marks.fill(0);
+      this.stamp = 0;
+    }
     const stamp = ++this.stamp;
     const list = this.byId.get(id);
     this.focusId = id;
     this.focusList = list;
     if (!list) return;
-    for (let i = 0; i < list.length; i++) {
-      const s = list[i];
-      if (s.trackGone) this.focusDirty = true;
-      else s.trackMark = stamp;
+    const marks = this.marks;
+    const slots = this.slots;
+    const n = list[0];
+    for (let i = 1; i <= n; i++) {
+      const slot = list[i];
+      if (slots[slot] === undefined) this.focusDirty = true;
+      else marks[slot] = stamp;
     }
   }
 
@@ -165,36 +235,43 @@ export class TrackedIds<S extends Tracking> {
     if (!list) return;
     const before = this.stamp;
     const kept = ++this.stamp;
+    const marks = this.marks;
+    const slots = this.slots;
+    const n = list[0];
     let w = 0;
-    for (let i = 0; i < list.length; i++) {
-      const s = list[i];
-      if (s.trackGone) this.gone--;
-      else if (s.trackMark === before) {
-        s.trackMark = kept;
-        list[w++] = s;
+    for (let i = 1; i <= n; i++) {
+      const slot = list[i];
+      if (slots[slot] === undefined) this.gone--;
+      else if (marks[slot] === before) {
+        marks[slot] = kept;
+        list[++w] = slot;
       }
     }
-    this.entries -= list.length - w;
-    list.length = w;
+    this.entries -= n - w;
+    list[0] = w;
     if (w === 0) {
       this.byId.delete(this.focusId!);
       this.focusList = undefined;
     }
   }
 
-  /** Drops every forgotten search's entries. */
+  /** Drops every forgotten search's entries, and frees their slots. */
   private sweep(): void {
     if (this.focusDirty) this.compactFocus();
+    const slots = this.slots;
     for (const [id, list] of this.byId) {
+      const n = list[0];
       let w = 0;
-      for (let i = 0; i < list.length; i++) if (!list[i].trackGone) list[w++] = list[i];
-      this.entries -= list.length - w;
-      list.length = w;
+      for (let i = 1; i <= n; i++) if (slots[list[i]] !== undefined) list[++w] = list[i];
+      this.entries -= n - w;
+      list[0] = w;
       if (w === 0) {
         this.byId.delete(id);
         if (id === this.focusId) this.focusList = undefined;
       }
     }
+    for (const slot of this.goneSlots) this.freeSlots.push(slot);
+    this.goneSlots.length = 0;
     this.gone = 0;
   }
 }
