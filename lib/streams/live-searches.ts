@@ -148,7 +148,7 @@ export class IndexLiveSearches {
     // only a search run again by the engine asks for the ids it tracks (`idsOf`)
     const reg: Registered = {
       search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap, onVerdict: search.onVerdict,
-      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackSlot: NO_SLOT, trackGone: false, ...NOT_INDEXED,
+      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackSlot: NO_SLOT, trackMark: 0, trackGone: false, ...NOT_INDEXED,
     };
     this.searches.set(search, reg);
     if (search.rerun) this.rerunning.add(reg);

@@ -9,14 +9,13 @@ export interface Tracking {
   trackedIds?: string[];
   /** `TrackedIds`' number for the search while it tracks documents (`NO_SLOT` before, and once forgotten). */
   trackSlot: number;
+  /** `TrackedIds`' mark: equal to its stamp when the search tracks the document in focus (on the search: read with it). */
+  trackMark: number;
   /** Set once the search is forgotten: its entries are dropped from the lists lazily. */
   trackGone: boolean;
 }
 
 export const NO_SLOT = -1;
-
-/** Focus stamps stay within an Int32Array's range: the marks are cleared before they would leave it. */
-const MAX_STAMP = 2 ** 30;
 
 /**
  * The documents each live search knows to match, kept by document id: a change is told to the
@@ -28,7 +27,7 @@ const MAX_STAMP = 2 ** 30;
  * outside the JavaScript heap — not arrays of pointers, which every young-generation collection
  * copies once or twice before they settle (most of a collection's pause when each write adds
  * thousands), nor hash sets, which cost several times as much. A list is `[n, slot1..slotN, room]`.
- * Whether a search tracks a document is a mark by slot, set for the trackers of one id at a
+ * Whether a search tracks a document is a mark on the search, set for the trackers of one id at a
  * time — the id "in focus", the changed document while a change is handled — so membership is
  * one comparison; focusing on another id marks its trackers (linear in their number) and compacts
  * the previous list. A forgotten search's slot is emptied, and its entries are dropped from every
@@ -41,8 +40,6 @@ export class TrackedIds<S extends Tracking> {
   private readonly freeSlots: number[] = [];
   /** Forgotten searches' slots whose entries may still be in lists. */
   private readonly goneSlots: number[] = [];
-  /** Slot → equal to `stamp` when its search tracks the document in focus. */
-  private marks = new Int32Array(64);
   private focusId?: string;
   private focusList?: Int32Array;
   /** The focused list holds entries that no longer count (deleted, forgotten, duplicated). */
@@ -70,24 +67,23 @@ export class TrackedIds<S extends Tracking> {
   /** Whether a search tracks a document. */
   has(search: S, id: string): boolean {
     this.focus(id);
-    const slot = search.trackSlot;
-    return slot !== NO_SLOT && this.marks[slot] === this.stamp;
+    return search.trackMark === this.stamp;
   }
 
   /** Tracks a document for a search, unless the search tracks `cap` documents already (false then). */
   add(search: S, id: string, cap: number): boolean {
     if (search.trackGone) return false;
     this.focus(id);
-    const slot = this.slotOf(search);
-    if (this.marks[slot] === this.stamp) return true;
+    if (search.trackMark === this.stamp) return true;
     if (search.trackedCount >= cap) return false;
+    const slot = this.slotOf(search);
     let list = this.focusList;
     const n = list ? list[0] : 0;
     if (!list || n + 2 > list.length) list = this.grown(id, list, n + 1, n + (n >> 1) + 8);
     list[n + 1] = slot;
     list[0] = n + 1;
     this.entries++;
-    this.marks[slot] = this.stamp;
+    search.trackMark = this.stamp;
     search.trackedCount++;
     const ids = search.trackedIds;
     if (ids) {
@@ -113,15 +109,13 @@ export class TrackedIds<S extends Tracking> {
     let w = start;
     for (let i = 0; i < count; i++) {
       const search = searches[i];
-      if (search.trackGone) continue;
-      const slot = this.slotOf(search);
-      if (this.marks[slot] === stamp) continue;
+      if (search.trackGone || search.trackMark === stamp) continue;
       if (search.trackedCount >= capOf(search)) {
         refused(search);
         continue;
       }
-      list[++w] = slot;
-      this.marks[slot] = stamp;
+      list[++w] = this.slotOf(search);
+      search.trackMark = stamp;
       search.trackedCount++;
       const ids = search.trackedIds;
       if (ids) ids.push(id);
@@ -147,9 +141,8 @@ export class TrackedIds<S extends Tracking> {
 
   delete(search: S, id: string): void {
     this.focus(id);
-    const slot = search.trackSlot;
-    if (slot === NO_SLOT || this.marks[slot] !== this.stamp) return;
-    this.marks[slot] = 0;
+    if (search.trackMark !== this.stamp) return;
+    search.trackMark = 0;
     search.trackedCount--;
     this.focusDirty = true;
   }
@@ -169,8 +162,8 @@ export class TrackedIds<S extends Tracking> {
       this.slots[slot] = undefined;
       this.freeSlots.push(slot);
     } else if (slot !== NO_SLOT) {
-      if (this.marks[slot] === this.stamp) {
-        this.marks[slot] = 0;
+      if (search.trackMark === this.stamp) {
+        search.trackMark = 0;
         this.focusDirty = true;
       }
       this.slots[slot] = undefined;
@@ -186,12 +179,6 @@ export class TrackedIds<S extends Tracking> {
     if (slot !== NO_SLOT) return slot;
     slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = search;
-    if (slot >= this.marks.length) {
-      const marks = new Int32Array(2 * this.marks.length);
-      marks.set(this.marks);
-      this.marks = marks;
-    }
-    this.marks[slot] = 0;
     search.trackSlot = slot;
     return slot;
   }
@@ -209,22 +196,17 @@ export class TrackedIds<S extends Tracking> {
   private focus(id: string): void {
     if (this.focusId === id) return;
     if (this.focusDirty) this.compactFocus();
-    if (this.stamp >= MAX_STAMP) {
-      this.marks.fill(0);
-      this.stamp = 0;
-    }
     const stamp = ++this.stamp;
     const list = this.byId.get(id);
     this.focusId = id;
     this.focusList = list;
     if (!list) return;
-    const marks = this.marks;
     const slots = this.slots;
     const n = list[0];
     for (let i = 1; i <= n; i++) {
-      const slot = list[i];
-      if (slots[slot] === undefined) this.focusDirty = true;
-      else marks[slot] = stamp;
+      const search = slots[list[i]];
+      if (search === undefined) this.focusDirty = true;
+      else search.trackMark = stamp;
     }
   }
 
@@ -235,16 +217,15 @@ export class TrackedIds<S extends Tracking> {
     if (!list) return;
     const before = this.stamp;
     const kept = ++this.stamp;
-    const marks = this.marks;
     const slots = this.slots;
     const n = list[0];
     let w = 0;
     for (let i = 1; i <= n; i++) {
-      const slot = list[i];
-      if (slots[slot] === undefined) this.gone--;
-      else if (marks[slot] === before) {
-        marks[slot] = kept;
-        list[++w] = slot;
+      const search = slots[list[i]];
+      if (search === undefined) this.gone--;
+      else if (search.trackMark === before) {
+        search.trackMark = kept;
+        list[++w] = list[i];
       }
     }
     this.entries -= n - w;

@@ -6,7 +6,7 @@ interface Search extends Tracking {
   name: number;
 }
 
-const searchOf = (name: number, keepsIds: boolean): Search => ({ name, trackedCount: 0, trackedIds: keepsIds ? [] : undefined, trackSlot: NO_SLOT, trackGone: false });
+const searchOf = (name: number, keepsIds: boolean): Search => ({ name, trackedCount: 0, trackedIds: keepsIds ? [] : undefined, trackSlot: NO_SLOT, trackMark: 0, trackGone: false });
 
 function trackersOf(tracked: TrackedIds<Search>, id: string): Search[] {
   const into: Search[] = [];
