@@ -31,6 +31,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { Redis } from 'ioredis';
 import { Subject } from 'rxjs';
 import { Pool } from 'undici';
@@ -258,15 +260,34 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
       /** This process's CPU time per write (process.cpuUsage: every thread, the GC's included), apart from the wall time a loaded machine stretches. */
       const indexedCpu: number[] = [];
       const matchedByIndex: number[] = [];
+      /** Heap allocated per write (the heap's growth across a write no collection ran in), and the collections while the writes ran. */
+      const allocated: number[] = [];
+      const collections = { young: 0, youngMs: 0, other: 0 };
+      const gcWatch = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+          if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+            collections.young++;
+            collections.youngMs += e.duration;
+          } else collections.other++;
+        }
+      });
+      gcWatch.observe({ entryTypes: ['gc'] });
+      const heapUsed = () => getHeapSpaceStatistics().reduce((sum, space) => sum + space.space_used_size, 0);
       const deadline = performance.now() + 20_000;
       for (let k = WARM; k < WARM + MEASURED && performance.now() < deadline; k++) {
         verdicts = 0;
+        const used0 = heapUsed();
         const cpu0 = process.cpuUsage();
         indexed.push(await handleOne(order[k]));
         const cpu = process.cpuUsage(cpu0);
+        const used1 = heapUsed();
+        if (used1 >= used0) allocated.push(used1 - used0);
         indexedCpu.push((cpu.user + cpu.system) / 1000);
         matchedByIndex.push(verdicts);
       }
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the observer is told of the collections (the writes never left the microtask queue)
+      gcWatch.disconnect();
       if (failure) throw failure;
 
       // the same documents against every search, one by one, with the same matcher
@@ -318,7 +339,7 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
       }
       rows.push({
         part: 'matching', what: `${count} live searches: one write (index of searches)`, s, floor: { name: 'Subject', s: subject },
-        note: `register ${registerMs.toFixed(0)} ms; of a write: prepareDocument p50 ${ms(prep.p50)} ms, candidate lookup p50 ${ms(lookup.p50)} ms; ${unindexed} unindexed; avg ${(candidates / looped.length).toFixed(0)} candidates, ${matchedAvg.toFixed(1)} matches/write (p50 ${matchesPerWrite.p50}, p99 ${matchesPerWrite.p99}); CPU per write p50 ${ms(sCpu.p50)} / p99 ${ms(sCpu.p99)} ms; goals at ${MATCHING_GOAL_COUNT}: ${verdict}`,
+        note: `register ${registerMs.toFixed(0)} ms; of a write: prepareDocument p50 ${ms(prep.p50)} ms, candidate lookup p50 ${ms(lookup.p50)} ms; ${unindexed} unindexed; avg ${(candidates / looped.length).toFixed(0)} candidates, ${matchedAvg.toFixed(1)} matches/write (p50 ${matchesPerWrite.p50}, p99 ${matchesPerWrite.p99}); CPU per write p50 ${ms(sCpu.p50)} / p99 ${ms(sCpu.p99)} ms; heap allocated per write p50 ${(summarize(allocated).p50 / 1024).toFixed(1)} KB, ${collections.young} young collections (${collections.youngMs.toFixed(0)} ms) and ${collections.other} others over ${indexed.length} writes; goals at ${MATCHING_GOAL_COUNT}: ${verdict}`,
       });
       rows.push({
         part: 'matching', what: `${count} live searches: one write (every search, one by one)`, s: loop,
@@ -334,9 +355,9 @@ async function matching(docs: Array<Record<string, unknown>>, subject: Summary):
 
 /** How many searches the index of live searches would test for this change (its private lookup). */
 function matchCandidates(live: IndexLiveSearches, change: NewChange, doc: ReturnType<typeof prepareDocument>): number {
-  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => { matching: unknown[]; possible: unknown[] } };
+  const view = live as unknown as { candidates?: (c: NewChange, d: typeof doc) => { matchingCount: number; possibleCount: number } };
   const found = view.candidates?.call(live, change, doc);
-  return found ? found.matching.length + found.possible.length : NaN;
+  return found ? found.matchingCount + found.possibleCount : NaN;
 }
 
 // ---- fan-out on one node ----

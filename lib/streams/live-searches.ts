@@ -3,7 +3,7 @@ import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js
 import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/index.js';
 import { MatchContexts } from './match-contexts.js';
 import { ANY, NOT_INDEXED, SearchIndex, requirementOf, type Candidates, type Indexed } from './search-index/index.js';
-import { TrackedIds, type Tracking } from './tracked-ids.js';
+import { NO_SLOT, TrackedIds, type Tracking } from './tracked-ids.js';
 
 /**
  * What a live search is told about one change: does the changed document match it now? One
@@ -94,8 +94,10 @@ export class IndexLiveSearches {
    * after an earlier change (`rerun`) leaves them to their own change, which comes after.
    */
   private readonly pending = new Map<string, number>();
-  /** The searches a change's document starts to match, tracked together once their verdicts are told (`TrackedIds.addAll`). */
+  /** The searches a change's document starts to match, tracked together once their verdicts are told (`trackFound`). */
   private readonly toTrack: Registered[] = [];
+  /** The searches tracking a change's document, as the lookup reads them (`TrackedIds.trackers`). */
+  private readonly trackers: Registered[] = [];
   private toTrackCount = 0;
   /** The verdicts told on `verdictsOn`, the change in hand: one object per answer (`verdict`). */
   private verdictsOn: DocumentChange | undefined;
@@ -146,7 +148,7 @@ export class IndexLiveSearches {
     // only a search run again by the engine asks for the ids it tracks (`idsOf`)
     const reg: Registered = {
       search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap, onVerdict: search.onVerdict,
-      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackMark: 0, trackGone: false, ...NOT_INDEXED,
+      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackSlot: NO_SLOT, trackMark: 0, trackGone: false, ...NOT_INDEXED,
     };
     this.searches.set(search, reg);
     if (search.rerun) this.rerunning.add(reg);
@@ -200,9 +202,16 @@ export class IndexLiveSearches {
     for (const reg of [...this.searches.values()]) reg.search.onError(err);
   }
 
-  /** The searches a change concerns: those it matches, and those the matcher must decide (it may match them, or they tracked it). */
+  /**
+   * The searches a change concerns: those it matches, and those the matcher must decide (it may
+   * match them, or they tracked it). The index's buffers: read before the next lookup.
+   */
   private candidates(change: DocumentChange, doc: ReturnType<typeof prepareDocument>): Candidates<Registered> {
-    return this.byRequirement.candidates(doc, this.tracked.trackers(change.id));
+    const count = this.tracked.trackers(change.id, this.trackers);
+    const found = this.byRequirement.candidates(doc, this.trackers, count);
+    // the buffer keeps its room, not the searches
+    this.trackers.fill(undefined as unknown as Registered, 0, count);
+    return found;
   }
 
   private async handle(event: ChangeEvent): Promise<void> {
@@ -229,27 +238,37 @@ export class IndexLiveSearches {
       }
     }
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
-    const { matching, possible } = this.candidates(event, doc);
+    const found = this.candidates(event, doc);
+    const { matching, matchingCount, possible, possibleCount } = found;
     this.toTrackCount = 0;
-    for (let i = 0; i < matching.length; i++) {
-      const reg = matching[i];
-      if (!reg.rerun) this.decided(reg, event, reg.type === undefined || reg.type === event.type, true);
-    }
-    this.trackFound(event.id);
-    for (const reg of possible) {
-      const s = reg.search;
-      if (s.rerun) continue;
-      const typeOk = s.type === undefined || s.type === event.type;
-      let matches: boolean;
-      try {
-        matches = typeOk && (s.decide ? await s.decide(event) : doc !== undefined && preparedMatches(reg.rewritten, doc));
-      } catch (err) {
-        // the query fails on this document (a script reading a value it lacks), as a search would: that search's error alone
-        this.remove(reg);
-        s.onError(err);
-        continue;
+    try {
+      for (let i = 0; i < matchingCount; i++) {
+        const reg = matching[i];
+        if (!reg.rerun) this.decided(reg, event, reg.type === undefined || reg.type === event.type);
       }
-      this.decided(reg, event, matches);
+      for (let i = 0; i < possibleCount; i++) {
+        const reg = possible[i];
+        const s = reg.search;
+        if (reg.rerun) continue;
+        const typeOk = reg.type === undefined || reg.type === event.type;
+        let matches: boolean;
+        try {
+          if (s.decide && typeOk) {
+            // the engine answers later: the documents found so far are tracked first (the lookup's buffers stay as they are: changes are handled one at a time)
+            this.trackFound(event.id);
+            matches = await s.decide(event);
+          } else matches = typeOk && doc !== undefined && preparedMatches(reg.rewritten, doc);
+        } catch (err) {
+          // the query fails on this document (a script reading a value it lacks), as a search would: that search's error alone
+          this.remove(reg);
+          s.onError(err);
+          continue;
+        }
+        this.decided(reg, event, matches);
+      }
+    } finally {
+      this.trackFound(event.id);
+      this.byRequirement.release();
     }
   }
 
@@ -265,12 +284,18 @@ export class IndexLiveSearches {
     if (!this.searches.has(search)) return;
     if (!answer) {
       if (change.op === 'delete') this.departed(reg, change);
-      else this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)));
+      else {
+        this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)));
+        this.trackFound(change.id);
+      }
       return;
     }
     const { matching, complete } = answer;
     if (change.op === 'delete') this.departed(reg, change);
-    else this.decided(reg, change, matching.has(change.id));
+    else {
+      this.decided(reg, change, matching.has(change.id));
+      this.trackFound(change.id);
+    }
     const untouched = (id: string, doc?: MatchingDocument): DocumentChange => ({
       kind: 'document', index: change.index, type: change.type, id, op: 'index', position: change.position, time: change.time,
       version: doc?.version ?? 0, seqNo: doc?.seqNo ?? 0, primaryTerm: doc?.primaryTerm ?? 0, source: doc?.source,
@@ -304,13 +329,11 @@ export class IndexLiveSearches {
    * Tells a search whether a changed document matches it (a departure only when it tracked the
    * document), and tracks or untracks the document.
    */
-  private decided(reg: Registered, change: DocumentChange, matches: boolean, together = false): void {
+  private decided(reg: Registered, change: DocumentChange, matches: boolean): void {
     const wasTracked = this.tracked.has(reg, change.id);
     if (matches) {
       reg.onVerdict(this.verdict(change, true, wasTracked));
-      if (wasTracked) return;
-      if (together) this.toTrack[this.toTrackCount++] = reg;
-      else this.trackIfRoom(reg, change.id);
+      if (!wasTracked) this.toTrack[this.toTrackCount++] = reg;
     } else if (wasTracked) {
       this.tracked.delete(reg, change.id);
       reg.onVerdict(this.verdict(change, false, true));
@@ -340,7 +363,7 @@ export class IndexLiveSearches {
     return doc !== undefined && preparedMatches(reg.rewritten, doc);
   }
 
-  /** Tracks the document for the searches `decided` gathered (`together`). */
+  /** Tracks the document for the searches `decided` gathered, at once (`TrackedIds.addAll`: its list grown once). */
   private trackFound(id: string): void {
     const count = this.toTrackCount;
     this.toTrackCount = 0;

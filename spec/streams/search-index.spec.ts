@@ -13,6 +13,12 @@ interface Search extends Indexed {
 
 const searchOf = (dsl: unknown): Search => ({ dsl, rewritten: rewriteQuery(parseQuery(dsl), ctx), ...NOT_INDEXED });
 
+/** A lookup's answer, copied out of the index's buffers (read up to their counts). */
+function answerOf(index: SearchIndex<Search>, doc: Parameters<SearchIndex<Search>['candidates']>[0], also?: Search[]) {
+  const found = index.candidates(doc, also);
+  return { matching: found.matching.slice(0, found.matchingCount), possible: found.possible.slice(0, found.possibleCount) };
+}
+
 /**
  * Holds the index to the matcher for every document: each search the document matches is a
  * candidate, and each search the index says it matches (an exact requirement) does match.
@@ -24,7 +30,7 @@ function expectSameVerdicts(index: SearchIndex<Search>, searches: Iterable<Searc
   for (let d = 0; d < documents; d++) {
     const source = randomDocument(random);
     const doc = prepareDocument({ id: String(d % 31), source }, ctx)!;
-    const found = index.candidates(doc);
+    const found = answerOf(index, doc);
     const matchingSet = new Set(found.matching);
     const all = new Set([...found.matching, ...found.possible]);
     expect(all.size, 'each search is a candidate once').to.equal(found.matching.length + found.possible.length);
@@ -77,7 +83,7 @@ describe('the index of live searches (search-index)', () => {
       expect(candidates, 'a search that left is never a candidate').to.be.at.most(live.size * 30);
       for (let d = 0; d < 5; d++) {
         const doc = prepareDocument({ id: 'x', source: randomDocument(random) }, ctx)!;
-        const found = index.candidates(doc);
+        const found = answerOf(index, doc);
         for (const s of [...found.matching, ...found.possible]) expect(live.has(s)).to.equal(true);
       }
     }
@@ -113,7 +119,21 @@ describe('the index of live searches (search-index)', () => {
     index.add(a, requirementOf(a.rewritten, ctx));
     index.add(b, requirementOf(b.rewritten, ctx));
     const doc = prepareDocument({ id: '1', source: { tag: 'a' } }, ctx)!;
-    expect(index.candidates(doc, [a, b])).to.deep.equal({ matching: [a], possible: [b] });
+    expect(answerOf(index, doc, [a, b])).to.deep.equal({ matching: [a], possible: [b] });
+  });
+
+  it('answers each lookup in its buffers up to their counts, and lets go of the searches on release', () => {
+    const index = new SearchIndex<Search>();
+    const tags = ['a', 'b', 'c', 'd'];
+    const searches = tags.map((tag) => searchOf({ term: { tag } }));
+    for (const s of searches) index.add(s, requirementOf(s.rewritten, ctx));
+    const many = index.candidates(prepareDocument({ id: '1', source: { tag: tags } }, ctx)!);
+    expect(many.matchingCount).to.equal(4);
+    const one = index.candidates(prepareDocument({ id: '2', source: { tag: 'c' } }, ctx)!);
+    expect(one.matching.slice(0, one.matchingCount)).to.deep.equal([searches[2]]);
+    index.release();
+    expect(one.matchingCount).to.equal(0);
+    expect(one.matching.filter((s) => s !== undefined), 'the buffers hold no search').to.deep.equal([]);
   });
 });
 

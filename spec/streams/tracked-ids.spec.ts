@@ -1,12 +1,18 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { TrackedIds, type Tracking } from '../../lib/streams/tracked-ids.js';
+import { NO_SLOT, TrackedIds, type Tracking } from '../../lib/streams/tracked-ids.js';
 
 interface Search extends Tracking {
   name: number;
 }
 
-const searchOf = (name: number, keepsIds: boolean): Search => ({ name, trackedCount: 0, trackedIds: keepsIds ? [] : undefined, trackMark: 0, trackGone: false });
+const searchOf = (name: number, keepsIds: boolean): Search => ({ name, trackedCount: 0, trackedIds: keepsIds ? [] : undefined, trackSlot: NO_SLOT, trackMark: 0, trackGone: false });
+
+function trackersOf(tracked: TrackedIds<Search>, id: string): Search[] {
+  const into: Search[] = [];
+  into.length = tracked.trackers(id, into);
+  return into;
+}
 
 type Op =
   | { op: 'add'; search: number; id: number; cap: number }
@@ -70,7 +76,7 @@ describe('TrackedIds', () => {
           for (const search of searches) expect(search.trackedCount, `count of ${search.name}`).to.equal(modelCount(search));
         }
         for (let id = 0; id < IDS; id++) {
-          const trackers = tracked.trackers(String(id)) ?? [];
+          const trackers = trackersOf(tracked, String(id));
           expect(new Set(trackers).size, 'each tracker listed once').to.equal(trackers.length);
           expect(trackers.map((s) => s.name).sort()).to.deep.equal([...(model.get(id) ?? [])].map((s) => s.name).sort());
         }
@@ -94,6 +100,14 @@ describe('TrackedIds', () => {
     for (const s of many) tracked.forget(s);
     const lists = (tracked as unknown as { byId: Map<string, unknown[]> }).byId;
     expect(lists.size, 'lists left after the sweep').to.equal(1);
-    expect(tracked.trackers('7')).to.deep.equal([keeper]);
+    expect(trackersOf(tracked, '7')).to.deep.equal([keeper]);
+    // the forgotten searches' slots serve new searches, which track only what they track
+    const next = Array.from({ length: 3 }, (_, i) => searchOf(10 + i, false));
+    for (const s of next) tracked.add(s, '8', 10_000);
+    expect(next.map((s) => s.trackSlot).sort()).to.deep.equal(many.map((_, i) => i).sort(), 'slots reused');
+    expect(trackersOf(tracked, '7')).to.deep.equal([keeper]);
+    expect(trackersOf(tracked, '8').map((s) => s.name)).to.deep.equal([10, 11, 12]);
+    for (const id of ['0', '1', '2999']) expect(trackersOf(tracked, id)).to.deep.equal([]);
+    expect(next.every((s) => tracked.has(s, '8') && !tracked.has(s, '7'))).to.equal(true);
   });
 });

@@ -40,12 +40,18 @@ interface PrefixBuckets<S> {
   lengths: number[];
 }
 
-/** The searches a document concerns, each once. */
+/**
+ * The searches a document concerns, each once: the index's own buffers, read up to their counts
+ * (a write found by thousands of searches copies none of them out), valid until the index's next
+ * lookup or `release`.
+ */
 export interface Candidates<S> {
-  /** Found through an exact requirement: the document matches them. */
-  readonly matching: S[];
-  /** The document may match them: the matcher decides. */
-  readonly possible: S[];
+  /** Found through an exact requirement: the document matches them (`matching[0..matchingCount)`). */
+  readonly matching: readonly S[];
+  readonly matchingCount: number;
+  /** The document may match them: the matcher decides (`possible[0..possibleCount)`). */
+  readonly possible: readonly S[];
+  readonly possibleCount: number;
 }
 
 /**
@@ -53,6 +59,7 @@ export interface Candidates<S> {
  * so that a lookup finding thousands of such entries reads one array, not one each.
  */
 const NO_TESTS: readonly DocumentTest[] = [];
+const NO_SEARCHES: readonly never[] = [];
 
 /** Which atom of a conjunction is its key: the one fewest documents are expected to satisfy. */
 const SELECTIVITY: Record<KeyAtom['kind'], number> = { id: 0, term: 1, prefix: 2, exists: 3 };
@@ -93,11 +100,7 @@ export class SearchIndex<S extends Indexed> {
   /** Conjunctions of ranges only. */
   private readonly ranges = new Bucket<Entry<S>>();
   private round = 0;
-  /**
-   * Where a lookup gathers its candidates before they are copied out at their exact length: a
-   * write found by thousands of searches would otherwise grow two arrays step by step, several
-   * times its answer in short-lived garbage.
-   */
+  /** Where a lookup gathers its candidates, handed out as they are (`Candidates`). */
   private readonly found = { matching: [] as S[], possible: [] as S[], matchingCount: 0, possibleCount: 0 };
 
   add(search: S, requirement: Requirement): void {
@@ -135,26 +138,34 @@ export class SearchIndex<S extends Indexed> {
     for (const entry of entries) this.leave(entry);
   }
 
-  /** The searches the document concerns, with `also` (registered searches the matcher must decide anyway). */
-  candidates(doc: PreparedDocument | undefined, also: Iterable<S> = []): Candidates<S> {
+  /**
+   * The searches the document concerns, with `also[0..alsoCount)` (registered searches the matcher
+   * must decide anyway). The answer is the index's buffers: read it before the next lookup.
+   */
+  candidates(doc: PreparedDocument | undefined, also: readonly S[] = NO_SEARCHES, alsoCount = also.length): Candidates<S> {
     const round = ++this.round;
     const found = this.found;
-    found.matchingCount = 0;
-    found.possibleCount = 0;
+    this.release();
     if (doc) this.lookUp(doc, round);
-    const mayMatch = (search: S) => {
-      if (search.indexRound === round) return;
-      search.indexRound = round;
-      found.possible[found.possibleCount++] = search;
-    };
-    for (const search of this.always) mayMatch(search);
-    for (const search of also) if (search.indexEntries !== undefined) mayMatch(search);
-    const matching = found.matching.slice(0, found.matchingCount);
-    const possible = found.possible.slice(0, found.possibleCount);
-    // the buffers keep their room, not the searches
+    for (const search of this.always) this.mayMatch(search, round);
+    for (let i = 0; i < alsoCount; i++) if (also[i].indexEntries !== undefined) this.mayMatch(also[i], round);
+    return found;
+  }
+
+  /** Lets go of the last answer's searches (the buffers keep their room, not the searches). */
+  release(): void {
+    const found = this.found;
     found.matching.fill(undefined as unknown as S, 0, found.matchingCount);
     found.possible.fill(undefined as unknown as S, 0, found.possibleCount);
-    return { matching, possible };
+    found.matchingCount = 0;
+    found.possibleCount = 0;
+  }
+
+  private mayMatch(search: S, round: number): void {
+    if (search.indexRound === round) return;
+    search.indexRound = round;
+    const found = this.found;
+    found.possible[found.possibleCount++] = search;
   }
 
   /** The searches found through their entries (first, so that an exact one counts as matching). */
