@@ -85,6 +85,17 @@ describe('embedded engine: kNN search', () => {
       expect(all.json.hits.total.value).to.equal(3);
     });
 
+    it('scores exactly in script_score with the vector functions (cosineSimilarity, dotProduct, l1norm, l2norm)', async () => {
+      const script = (source: string, q: number[]) => search('v', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
+      expect(scored((await script("cosineSimilarity(params.q, 'cos') + 1.0", [1, 0])).json)).to.deep.equal([['a', 2], ['c', f(1 + Math.SQRT1_2)], ['b', 1]]);
+      expect(scored((await script("dotProduct(params.q, 'mip') + 2", [1, 0])).json)).to.deep.equal([['a', 4], ['c', 2], ['b', 1]]);
+      expect(scored((await script("1 / (1 + l2norm(params.q, 'l2'))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / (1 + Math.SQRT2))], ['c', f(1 / 6)]]);
+      expect(scored((await script("l1norm(params.q, 'l2')", [0, 0])).json)).to.deep.equal([['c', 7], ['b', 2], ['a', 0]]);
+      const wrong = await script("l1norm(params.q, 'l2')", [0, 0, 0]);
+      expect(wrong.status).to.equal(400);
+      expect(JSON.stringify(wrong.json)).to.contain('The query vector has a different number of dimensions [3] than the document vectors [2].');
+    });
+
     it('finds the same vectors after a restart', async () => {
       const dataDir = es.dataDir;
       await es.close(false);
