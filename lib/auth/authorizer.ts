@@ -373,23 +373,27 @@ function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
 }
 
 function checkSize(req: GatewayRequest, max: number): void {
-  const sizes: number[] = [];
+  const sizes: Array<[string, number]> = [];
   const size = req.params.get('size');
-  if (size !== undefined) sizes.push(Number(size));
+  if (size !== undefined) sizes.push(['size', Number(size)]);
   const parsed = req.info.parsed;
-  if (parsed !== undefined) {
-    const body = parsed as { size?: unknown } | null;
-    if (typeof body?.size === 'number') sizes.push(body.size);
-  } else if (req.body && req.body.length) {
+  let body: { size?: unknown; knn?: unknown } | null | undefined;
+  if (parsed !== undefined) body = parsed as { size?: unknown; knn?: unknown } | null;
+  else if (req.body && req.body.length) {
     try {
-      const body = JSON.parse(req.body) as { size?: unknown; from?: unknown };
-      if (typeof body.size === 'number') sizes.push(body.size);
+      body = JSON.parse(req.body) as { size?: unknown; knn?: unknown };
     } catch {
       /* the engine reports a malformed body */
     }
   }
-  for (const size of sizes) {
-    if (size > max) throw new EsError(400, 'illegal_argument_exception', `[size] ${size} is above this credential's max_size of ${max}`);
+  if (typeof body?.size === 'number') sizes.push(['size', body.size]);
+  // a `knn` option's k is how many nearest documents the search finds (its hits when no size is given)
+  for (const knn of Array.isArray(body?.knn) ? body.knn : body?.knn !== undefined ? [body.knn] : []) {
+    const k = (knn as { k?: unknown } | null)?.k;
+    if (typeof k === 'number') sizes.push(['knn.k', k]);
+  }
+  for (const [name, n] of sizes) {
+    if (n > max) throw new EsError(400, 'illegal_argument_exception', `[${name}] ${n} is above this credential's max_size of ${max}`);
   }
 }
 

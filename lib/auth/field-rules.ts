@@ -433,6 +433,15 @@ function knn(w: Walker, v: unknown, member: string): void {
   }
 }
 
+/** OpenSearch's knn query, keyed by its field: `{<field>: {vector, k, filter}}`. */
+function knnByField(w: Walker, v: Record<string, unknown>, member: string): void {
+  const entries = Object.entries(v);
+  if (entries.length !== 1) w.refuse(member, 'names no single field');
+  const [field, spec] = entries[0];
+  w.field(field, member);
+  if (isObject(spec) && spec.filter !== undefined) w.queries(spec.filter, `${member}.${field}.filter`);
+}
+
 function rescore(w: Walker, v: unknown, member: string): void {
   for (const one of listOf(v)) {
     if (!isObject(one)) w.refuse(member, 'is not an object');
@@ -557,7 +566,7 @@ const QUERIES: Readonly<Record<string, Walk>> = {
   exists: fieldMember,
   rank_feature: fieldMember,
   distance_feature: fieldMember,
-  knn: (w: Walker, body: unknown, member: string) => knn(w, body, member),
+  knn: (w: Walker, body: unknown, member: string) => (isObject(body) && body.field === undefined ? knnByField(w, body, member) : knn(w, body, member)),
   multi_match: fieldsMember(),
   combined_fields: fieldsMember(),
   simple_query_string: fieldsMember(),

@@ -1,4 +1,5 @@
 import type { CharBytes } from './memory-bytes.js';
+import { VectorColumn, type VectorColumnSnapshot } from './vector-column.js';
 import type { IndexableField } from '../mapping/index.js';
 import { DocValues } from './doc-values.js';
 import { growInt32, growUint8 } from './growable.js';
@@ -85,6 +86,8 @@ export class FieldIndex {
   norms = new Uint8Array(64);
   /** Typed values per live document, for sorting, aggregations and ranges (string ids = term ids). */
   docValues: DocValues;
+  /** The documents' vectors (dense_vector, knn_vector fields); undefined for other fields. */
+  vectors: VectorColumn | undefined;
   /** Live documents with at least one term in this field (Lucene's Terms.getDocCount). */
   docCount = 0;
   /** Sum over live documents of their token count (DOCS-only fields: their distinct terms). */
@@ -125,6 +128,7 @@ export class FieldIndex {
       docCount: this.docCount,
       sumTotalTermFreq: this.sumTotalTermFreq,
       docValues: this.docValues.toSnapshot(w),
+      ...(this.vectors ? { vectors: this.vectors.toSnapshot(w) } : {}),
     };
   }
 
@@ -138,6 +142,7 @@ export class FieldIndex {
     fi.docCount = s.docCount;
     fi.sumTotalTermFreq = s.sumTotalTermFreq;
     fi.docValues.loadSnapshot(r, s.docValues);
+    if (s.vectors) fi.vectors = VectorColumn.fromSnapshot(r, s.vectors);
     return fi;
   }
 
@@ -155,12 +160,13 @@ export class FieldIndex {
     c.docCount = this.docCount;
     c.sumTotalTermFreq = this.sumTotalTermFreq;
     for (const ord of this.docValues.keys()) c.docValues.set(ord, this.docValues.get(ord)!);
+    c.vectors = this.vectors?.clone();
     return c;
   }
 
   /** The bytes it takes: its columns (allocated lengths), postings pool, dictionary and doc values. */
   memoryBytes(charBytes: CharBytes): number {
-    let n = this.pool.memoryBytes + this.dict.memoryBytes(charBytes) + this.docValues.memoryBytes(charBytes);
+    let n = this.pool.memoryBytes + this.dict.memoryBytes(charBytes) + this.docValues.memoryBytes(charBytes) + (this.vectors?.memoryBytes() ?? 0);
     n += this.st.byteLength + this.tidBuf.byteLength + this.uniqBuf.byteLength + this.startBuf.byteLength + this.posBuf.byteLength;
     n += this.flags.byteLength + this.tokenCounts.byteLength + this.norms.byteLength;
     return n + (this.compacting?.from.memoryBytes ?? 0);
@@ -439,6 +445,10 @@ export class FieldIndex {
       this.docValues.set(ord, values, values.length === 1 && n > 0 && values[0] === field.terms[0] ? firstTid : -1);
       this.flags[ord] |= HAS_VALUE;
     }
+    if (field.vector) {
+      (this.vectors ??= new VectorColumn()).set(ord, field.vector);
+      this.flags[ord] |= HAS_VALUE;
+    }
     if (pending && this.flags[ord] !== 0) this.flags[ord] |= PENDING;
   }
 
@@ -572,6 +582,7 @@ export class FieldIndex {
     }
     this.flags[ord] = 0;
     this.docValues.delete(ord);
+    this.vectors?.delete(ord);
   }
 
   /** Rewrites the postings without the entries of documents that are no longer live, in one piece. */
@@ -644,6 +655,7 @@ export interface FieldIndexSnapshot {
   docCount: number;
   sumTotalTermFreq: number;
   docValues: DocValuesSnapshot;
+  vectors?: VectorColumnSnapshot;
 }
 
 const codeUnitOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

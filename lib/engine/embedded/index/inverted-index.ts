@@ -25,6 +25,8 @@ function contentBucket(f: IndexableField): string {
 function sameContent(a: IndexableField | undefined, b: IndexableField | undefined): boolean {
   if (a === b) return true;
   if (!a || !b || a.type !== b.type) return false;
+  // vectors live in their field's own column: fields with vectors never share one
+  if (a.vector || b.vector) return false;
   const ta = a.terms;
   const tb = b.terms;
   if (ta.length !== tb.length) return false;
@@ -292,7 +294,7 @@ export class InvertedIndex {
 
   /** A field created by this document that `field` can share (same type, same content), if any. */
   private twinAmong(created: Map<string, string[]>, fields: IndexableDocument['fields'], field: IndexableField): string | undefined {
-    if (POSITIONAL.has(field.type)) return undefined;
+    if (POSITIONAL.has(field.type) || field.vector) return undefined;
     for (const name of created.get(contentBucket(field)) ?? []) {
       if (this.sharing.has(name)) continue;
       if (sameContent(fields.get(name), field)) return name;

@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import { VECTOR_TYPES, normalizeVectorMapping } from './dense-vector.js';
 import { mapperParsing, normalizeLeafParams } from './field-params.js';
 import { LEAF_TYPES, OBJECT_TYPES, OPENSEARCH_LEAF_TYPES, fieldType, normalizeDynamic, type FieldMapping, type Mappings } from './types.js';
 
@@ -191,7 +192,7 @@ function validateField(name: string, def: unknown, path: string, analysis?: Anal
     throw mapperParsing(`Failed to parse mapping: unknown parameter [properties] on mapper [${name}] of type [${type}]`);
   }
   const leafType = type ?? 'object';
-  const out = normalizeLeafParams(name, leafType, m, analysis ? (a) => analysis.hasAnalyzer(a) : undefined, analysis ? (n) => analysis.hasNormalizer(n) : undefined, dialect?.openSearch);
+  const out = VECTOR_TYPES.has(leafType) ? normalizeVectorMapping(name, leafType, m) : normalizeLeafParams(name, leafType, m, analysis ? (a) => analysis.hasAnalyzer(a) : undefined, analysis ? (n) => analysis.hasNormalizer(n) : undefined, dialect?.openSearch);
   if (m.fields !== undefined) {
     if (m.fields === null || typeof m.fields !== 'object' || Array.isArray(m.fields)) {
       throw mapperParsing(`Failed to parse mapping: Expected map for property [fields] on field [${name}] but got a class java.lang.String`);
@@ -310,7 +311,8 @@ function mergeField(prev: FieldMapping, next: FieldMapping, path: string): Field
   const merged: FieldMapping = { ...prev };
   for (const [k, v] of Object.entries(next)) {
     if (k === 'type' || k === 'properties' || k === 'fields') continue;
-    if (UPDATEABLE.has(k) || (prevIsObject && (k === 'enabled' ? v === prev.enabled || (v === true && prev.enabled === undefined) : true))) {
+    // a dense_vector's dims, absent, are set by its first vector (dense-vector.ts)
+    if (UPDATEABLE.has(k) || (k === 'dims' && prev.dims === undefined && prevType === 'dense_vector') || (prevIsObject && (k === 'enabled' ? v === prev.enabled || (v === true && prev.enabled === undefined) : true))) {
       merged[k] = v;
       continue;
     }

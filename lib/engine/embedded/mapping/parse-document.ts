@@ -1,4 +1,5 @@
 import { isRangeType, rangeField } from './range-field.js';
+import { VECTOR_TYPES, parseVector } from './dense-vector.js';
 import { EsError } from '../../../errors/index.js';
 import type { AnalysisRegistry, Analyzer } from '../analysis/index.js';
 import { dynamicMappingFor, type DynamicOptions } from './dynamic.js';
@@ -37,6 +38,8 @@ export interface IndexableField {
   positions: number[];
   /** Doc values; date_nanos values are epoch nanoseconds (BigInt). */
   values: Array<string | EpochTime | boolean>;
+  /** A dense_vector (knn_vector) field's vector (mapping/dense-vector.ts). */
+  vector?: Float32Array;
 }
 
 export interface ParsedDocument {
@@ -280,6 +283,7 @@ class DocumentParser {
     if (mapping.type === 'geo_shape' || mapping.type === 'xy_shape') return this.addGeoShape(path.join('.'), mapping, value);
     if (mapping.type === 'xy_point') return this.addXyPoint(path.join('.'), mapping, value);
     if (mapping.type === 'rank_feature' || mapping.type === 'rank_features') return this.addRankFeatures(path.join('.'), mapping, value);
+    if (VECTOR_TYPES.has(mapping.type!)) return this.addVector(path, mapping, value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
       return;
@@ -444,6 +448,20 @@ class DocumentParser {
       throw documentParsingError(`failed to parse field [${fullPath}] of type [xy_point]`);
     }
     this.fields.set(fullPath, { type: 'xy_point', terms: [], positions: [], values });
+  }
+
+  /** A dense_vector (knn_vector) value: its vector (mapping/dense-vector.ts); the first one sets absent `dims`. */
+  private addVector(path: string[], mapping: FieldMapping, value: unknown): void {
+    if (value === null || value === undefined) return;
+    const fullPath = path.join('.');
+    const known = mapping.type === 'dense_vector' && mapping.dims === undefined ? this.newFields.get(fullPath)?.mapping : undefined;
+    const effective = known ?? mapping;
+    if (this.fields.has(fullPath)) {
+      throw documentParsingError(`Field [${fullPath}] of type [${mapping.type}] doesn't support indexing multiple values for the same field in the same document`);
+    }
+    const vector = parseVector(value, effective, fullPath, this.id);
+    if (effective.type === 'dense_vector' && effective.dims === undefined) this.addNewField(fullPath, { path, mapping: { ...effective, dims: vector.length } });
+    this.fields.set(fullPath, { type: mapping.type!, terms: [], positions: [], values: [], vector });
   }
 
   /** A rank_feature value, or each feature of a rank_features object (mapping/rank-feature.ts). */

@@ -46,7 +46,7 @@ export const LEAF_TYPES = new Set([
 ]);
 
 /** OpenSearch 2's Cartesian field types (its geo module's xy_point and xy_shape), in its mapping dialect only. */
-export const OPENSEARCH_LEAF_TYPES = new Set(['xy_point', 'xy_shape']);
+export const OPENSEARCH_LEAF_TYPES = new Set(['xy_point', 'xy_shape', 'knn_vector']);
 
 /** token_count is an integer field whose value is the number of tokens its text analyzes to. */
 export const NUMERIC_TYPES = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long', 'token_count']);

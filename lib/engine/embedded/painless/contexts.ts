@@ -7,6 +7,7 @@ import { DocMap, GeoPoint } from './doc-values.js';
 import { Instant, ZonedDateTime } from './java-time.js';
 import { ScriptRuntimeError } from './script-error.js';
 import { javaToString, unbox } from './values.js';
+import { VECTOR_FUNCTIONS, VECTOR_FUNCTION_IMPLEMENTATIONS } from './vector-functions.js';
 
 /** `_update` and `_update_by_query`: `ctx` (with `_source` and `op`) and `params`; returns nothing. */
 export const UPDATE_CONTEXT: ContextDefinition = { name: 'update', variables: { params: 'Map', ctx: 'Map' }, returns: 'void' };
@@ -34,6 +35,7 @@ const SCORE_FUNCTIONS: ContextDefinition['functions'] = {
   decayGeoExp: { params: ['def', 'def', 'def', 'double', 'def'], ret: 'double' },
   decayGeoGauss: { params: ['def', 'def', 'def', 'double', 'def'], ret: 'double' },
   randomScore: { params: ['int', 'def'], ret: 'double', minArgs: 1 },
+  ...VECTOR_FUNCTIONS,
 };
 
 /** `script_score`: `_score`, `doc`, `params` and ES's score functions; returns the new score. */
@@ -175,4 +177,5 @@ export const SCORE_FUNCTION_IMPLEMENTATIONS: Record<string, (this: { doc?: DocMa
   decayGeoExp: decayGeo('exp'),
   decayGeoGauss: decayGeo('gauss'),
   randomScore,
+  ...VECTOR_FUNCTION_IMPLEMENTATIONS,
 };

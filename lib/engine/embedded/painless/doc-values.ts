@@ -22,6 +22,8 @@ export interface DocFields {
   indexName: string;
   /** Identifies the current document (randomScore without a field). */
   documentKey?(): number | string;
+  /** A dense_vector field's vector in the current document (the vector functions). */
+  vector?(field: string): Float32Array | undefined;
 }
 
 const NO_VALUE = "A document doesn't have a value for a field! Use doc[<field>].size()==0 to check if a document is missing a field!";
@@ -230,6 +232,11 @@ export class DocMap extends Map<unknown, unknown> {
 
   override has(key: unknown): boolean {
     return this.fields.typeOf(String(key)) !== undefined;
+  }
+
+  /** The current document's vector in a dense_vector field (vector-functions.ts). */
+  vectorOf(field: string): Float32Array | undefined {
+    return this.fields.vector?.(field);
   }
 
   /** The current document's identity (its ordinal in the index). */

@@ -1,4 +1,5 @@
 import { parseRescore, type Rescorer } from './rescore.js';
+import { withKnnOption } from './query/knn.js';
 import { parseSlice, type Slice } from './slice.js';
 import { EsError } from '../../../errors/index.js';
 import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
@@ -83,10 +84,10 @@ export interface SearchRequest {
 const IMPLEMENTED = new Set([
   'query', 'from', 'size', '_source', 'track_total_hits', 'version', 'seq_no_primary_term', 'stored_fields', 'timeout', 'min_score', 'track_scores',
   'explain', 'profile', 'stats', 'terminate_after', 'aggs', 'aggregations', 'sort', 'search_after', 'post_filter', 'docvalue_fields', 'fields', 'highlight', 'indices_boost', 'collapse', 'suggest',
-  'script_fields', 'runtime_mappings', 'rescore', 'slice',
+  'script_fields', 'runtime_mappings', 'rescore', 'slice', 'knn',
 ]);
 /** Known to Elasticsearch, not yet to this engine: refused clearly rather than ignored. */
-const NOT_YET = new Set(['knn', 'rank', 'retriever', 'ext']);
+const NOT_YET = new Set(['rank', 'retriever', 'ext']);
 
 function scriptFieldsOf(v: unknown): ScriptField[] {
   if (v === undefined || v === null) return [];
@@ -199,8 +200,8 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
     throw new EsError(400, 'parsing_exception', `Unknown key for a ${token} in [${k}].`, { line: 1, col: 1 });
   }
   // the named queries of the query and the post filter (as Elasticsearch's fetch phase reads both)
-  const [[query, postFilter], namedQueries] = withNamedQueries((): [Query, Query | undefined] => [
-    b.query === undefined ? { type: 'match_all', boost: 1 } : parseQuery(b.query),
+  const [[parsedQuery, postFilter], namedQueries] = withNamedQueries((): [Query | undefined, Query | undefined] => [
+    b.query === undefined ? undefined : parseQuery(b.query),
     b.post_filter === undefined ? undefined : parseQuery(b.post_filter),
   ]);
   let from = b.from !== undefined ? intParam('from', b.from) : -1;
@@ -210,6 +211,7 @@ export function parseSearchRequest(body: Record<string, unknown> | undefined, pa
   // Elasticsearch 8 (SearchSourceBuilder.from): any negative `from` given, in the URL or the body
   if ((params.has('from') || b.from !== undefined) && from < 0) throw new EsError(400, 'illegal_argument_exception', `[from] parameter cannot be negative but was [${from}]`);
   if (size < 0) throw new EsError(400, 'illegal_argument_exception', `[size] parameter cannot be negative, found [${size}]`);
+  const query: Query = b.knn === undefined ? parsedQuery ?? { type: 'match_all', boost: 1 } : withKnnOption(parsedQuery, b.knn, size);
   let sort = b.sort === undefined ? [] : parseSort(b.sort);
   if (params.has('sort')) sort = parseSortParam(params.get('sort')!);
   let searchAfter: unknown[] | undefined;

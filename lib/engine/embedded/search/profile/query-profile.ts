@@ -66,6 +66,7 @@ const QUERY_CLASSES: { [T in Query['type']]: string | ((q: Extract<Query, { type
   terms_set: 'CoveringQuery',
   distance_feature: 'LongDistanceFeatureQuery',
   rank_feature: 'FeatureQuery',
+  knn: 'KnnScoreDocQuery',
   combined_fields: 'CombinedFieldQuery',
   more_like_this: 'BooleanQuery',
   pinned: 'BooleanQuery',

@@ -4,6 +4,7 @@ import { exists, ids, matchAll, matchNone } from './basic-queries.js';
 import { boolQueryType, boostingQueryType, constantScore, disMaxQuery, functionScoreQuery } from './compound-queries.js';
 import { combinedFieldsQuery, intervalsQuery, matchBoolPrefixQuery, matchPhrasePrefixQuery, matchPhraseQuery, matchQuery, multiMatchQuery } from './full-text-queries.js';
 import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
+import { knnQueryType } from './knn.js';
 import { nestedQueryType } from './joining-queries.js';
 import { cappedScoreQuery, combinedTermQuery, indexedTermQuery, intervalSourceQuery, phraseQuery, termPatternQuery } from './lowered-queries.js';
 import { distanceFeature, moreLikeThis, pinned, rankFeature, rule, scriptQueryType, scriptScore } from './specialized-queries.js';
@@ -107,7 +108,7 @@ function registry(): Registry {
     multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery, intervals: intervalsQuery, terms_set: termsSetQuery,
     nested: nestedQueryType, span: spanQuery,
     distance_feature: distanceFeature, rank_feature: rankFeature, more_like_this: moreLikeThis, script: scriptQueryType, script_score: scriptScore,
-    pinned, rule,
+    pinned, rule, knn: knnQueryType,
     indexed_term: indexedTermQuery, term_pattern: termPatternQuery, phrase: phraseQuery, capped_score: cappedScoreQuery,
     interval_source: intervalSourceQuery, combined_term: combinedTermQuery,
   };

@@ -77,6 +77,8 @@ export type Query =
   | { type: 'terms'; field: string; values: Scalar[]; boost: number }
   | { type: 'ids'; values: string[]; boost: number }
   | { type: 'exists'; field: string; boost: number }
+  /** k nearest neighbours of a vector, exact (knn.ts): Elasticsearch's knn option and query, OpenSearch's knn query. */
+  | { type: 'knn'; dialect: 'es' | 'opensearch'; field: string; vector: number[]; k?: number; numCandidates?: number; filter: Query[]; similarity?: number; minScore?: number; maxDistance?: number; ignoreUnmapped?: boolean; boost: number }
   | { type: 'bool'; must: Query[]; filter: Query[]; should: Query[]; mustNot: Query[]; minimumShouldMatch?: string | number; boost: number }
   | { type: 'match'; field: string; query: Scalar; options: FullTextOptions; boost: number }
   | { type: 'match_phrase'; field: string; query: string; slop: number; analyzer?: string; zeroTermsQuery: 'none' | 'all'; boost: number }

@@ -50,6 +50,11 @@ export class IndexDocFields implements DocFields {
   documentKey(): number {
     return this.ord;
   }
+
+  vector(field: string): Float32Array | undefined {
+    const f = this.field(field);
+    return f ? this.index.field(f.name)?.vectors?.get(this.ord) : undefined;
+  }
 }
 
 /** A script's `doc` over one parsed document (the live-stream matcher, `_execute` with a document). */
@@ -72,5 +77,10 @@ export class ParsedDocFields implements DocFields {
   values(field: string): readonly unknown[] | undefined {
     const r = resolved(this.mappings, field);
     return r ? this.fields.get(r.name)?.values : undefined;
+  }
+
+  vector(field: string): Float32Array | undefined {
+    const r = resolved(this.mappings, field);
+    return r ? this.fields.get(r.name)?.vector : undefined;
   }
 }

@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { authorizationDisagreementCount } from '../../lib/metrics/index.js';
+import { BACKENDS } from '../support/backends.js';
+import { basic, call, ndjson, NDJSON } from '../support/http.js';
+
+/**
+ * kNN search under field rules (issue 37): a credential whose rules hide a vector field can neither
+ * search nor score on it — the `knn` option, Elasticsearch's `knn` query and OpenSearch's form of
+ * it (keyed by the field) are refused when they name it, or filter on a hidden field; a knn search
+ * on a visible vector field is answered. A `knn` option's k is bounded by max_size as `size` is.
+ */
+for (const backend of BACKENDS) {
+  describe(`kNN search under field rules and max_size (${backend.name})`, function () {
+    this.timeout(120_000);
+    let url: string;
+    let stop: () => Promise<void>;
+    let hiding: string;
+    let bounded: string;
+
+    before(async () => {
+      const started = await backend.start();
+      url = started.gateway.url;
+      stop = started.stop;
+      const made = await call(url, 'PUT', '/vec-1', {
+        body: { mappings: { properties: { open_vec: { type: 'dense_vector', dims: 2, similarity: 'l2_norm' }, secret_vec: { type: 'dense_vector', dims: 2, similarity: 'l2_norm' }, secret: { type: 'keyword' } } } },
+      });
+      expect(made.status, made.text).to.equal(200);
+      const bulk = await call(url, 'POST', '/_bulk?refresh=true', {
+        body: ndjson([
+          { index: { _index: 'vec-1', _id: '1' } }, { open_vec: [0, 0], secret_vec: [9, 9], secret: 'a' },
+          { index: { _index: 'vec-1', _id: '2' } }, { open_vec: [1, 1], secret_vec: [0, 0], secret: 'b' },
+        ]),
+        headers: NDJSON,
+      });
+      expect(bulk.json.errors, bulk.text).to.equal(false);
+      const make = async (body: Record<string, unknown>) => {
+        const res = await call(url, 'POST', '/_credentials', { body: { indices: ['vec*'], categories: ['docs', 'search'], ops: ['read'], ...body } });
+        expect(res.status, res.text).to.equal(201);
+        return basic(res.json.credential.username, res.json.password);
+      };
+      hiding = await make({ exclude_fields: ['secret*'] });
+      bounded = await make({ max_size: 5 });
+    });
+    after(() => stop());
+
+    it('refuses a knn option or query that names a hidden vector field or filters on a hidden field', async () => {
+      const before = await authorizationDisagreementCount();
+      const bodies = [
+        { knn: { field: 'secret_vec', query_vector: [0, 0], k: 1, num_candidates: 2 } },
+        { knn: [{ field: 'open_vec', query_vector: [0, 0], k: 1, num_candidates: 2 }, { field: 'secret_vec', query_vector: [0, 0], k: 1, num_candidates: 2 }] },
+        { knn: { field: 'open_vec', query_vector: [0, 0], k: 1, num_candidates: 2, filter: { term: { secret: 'a' } } } },
+        { query: { knn: { field: 'secret_vec', query_vector: [0, 0], k: 1 } } },
+        { query: { bool: { should: [{ knn: { secret_vec: { vector: [0, 0], k: 1 } } }] } } },
+        { query: { knn: { open_vec: { vector: [0, 0], k: 1, filter: { term: { secret: 'a' } } } } } },
+      ];
+      for (const body of bodies) {
+        const res = await call(url, 'POST', '/vec-1/_search', { auth: hiding, body });
+        expect(res.status, `${JSON.stringify(body)}: ${res.text}`).to.equal(403);
+        expect(res.json.error.type).to.equal('security_exception');
+        expect(res.text).not.to.contain('"secret_vec":[');
+      }
+      expect(await authorizationDisagreementCount()).to.equal(before);
+    });
+
+    it('answers a knn search on a visible vector field, without the hidden fields', async () => {
+      const res = await call(url, 'POST', '/vec-1/_search', { auth: hiding, body: { knn: { field: 'open_vec', query_vector: [0, 0], k: 1, num_candidates: 2 } } });
+      expect(res.status, res.text).to.equal(200);
+      expect(res.json.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score])).to.deep.equal([['1', 1]]);
+      expect(res.json.hits.hits[0]._source).to.deep.equal({ open_vec: [0, 0] });
+    });
+
+    it('bounds a knn option\'s k by max_size as it bounds size', async () => {
+      const over = await call(url, 'POST', '/vec-1/_search', { auth: bounded, body: { knn: { field: 'open_vec', query_vector: [0, 0], k: 6, num_candidates: 10 } } });
+      expect(over.status, over.text).to.equal(400);
+      expect(over.json.error.reason).to.equal("[knn.k] 6 is above this credential's max_size of 5");
+      const within = await call(url, 'POST', '/vec-1/_search', { auth: bounded, body: { knn: [{ field: 'open_vec', query_vector: [0, 0], k: 5, num_candidates: 10 }] } });
+      expect(within.status, within.text).to.equal(200);
+      expect(within.json.hits.total.value).to.equal(2);
+    });
+  });
+}

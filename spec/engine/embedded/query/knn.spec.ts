@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import { startEngine, type TestEngine } from '../support.js';
+
+/** A float score as the engine prints it: the shortest decimal that reads back as the same float. */
+function f(x: number): number {
+  const want = Math.fround(x);
+  for (let p = 1; p < 10; p++) if (Math.fround(Number(want.toPrecision(p))) === want) return Number(want.toPrecision(p));
+  return want;
+}
+
+/** kNN search (ES 8.15 "kNN search": the `knn` option and query; OpenSearch 2 "k-NN query"), exact. */
+describe('embedded engine: kNN search', () => {
+  let es: TestEngine;
+  afterEach(() => es.close());
+
+  async function search(index: string, body: Record<string, unknown>): Promise<{ status: number; json: any }> {
+    const r = await es.call('POST', `/${index}/_search`, body);
+    return { status: r.status, json: r.json };
+  }
+  const scored = (json: any): Array<[string, number]> => json.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score]);
+
+  describe('Elasticsearch', () => {
+    beforeEach(async () => {
+      es = await startEngine();
+      await es.call('PUT', '/v', {
+        mappings: {
+          properties: {
+            l2: { type: 'dense_vector', dims: 2, similarity: 'l2_norm' },
+            cos: { type: 'dense_vector', dims: 2 },
+            dot: { type: 'dense_vector', dims: 2, similarity: 'dot_product' },
+            mip: { type: 'dense_vector', dims: 2, similarity: 'max_inner_product' },
+            t: { type: 'text' }, n: { type: 'integer' },
+          },
+        },
+      });
+      await es.call('PUT', '/v/_doc/a', { l2: [0, 0], cos: [1, 0], dot: [1, 0], mip: [2, 0], t: 'red', n: 1 });
+      await es.call('PUT', '/v/_doc/b', { l2: [1, 1], cos: [0, 1], dot: [0, 1], mip: [-1, 0], t: 'blue', n: 2 });
+      await es.call('PUT', '/v/_doc/c?refresh=true', { l2: [3, 4], cos: [1, 1], dot: [0.6, 0.8], mip: [0, 1], t: 'red blue', n: 3 });
+    });
+
+    it('scores each similarity as ES converts it, the k nearest first', async () => {
+      const knn = (field: string, v: number[], k = 3) => search('v', { knn: { field, query_vector: v, k, num_candidates: 10 } });
+      // l2_norm: 1 / (1 + d²)
+      expect(scored((await knn('l2', [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)], ['c', f(1 / 26)]]);
+      // cosine: (1 + cos) / 2
+      expect(scored((await knn('cos', [1, 0], 2)).json)).to.deep.equal([['a', 1], ['c', f((1 + Math.SQRT1_2) / 2)]]);
+      // dot_product: (1 + dot) / 2
+      expect(scored((await knn('dot', [0, 1])).json)).to.deep.equal([['b', 1], ['c', f(0.9)], ['a', 0.5]]);
+      // max_inner_product: dot + 1, or 1 / (1 - dot) when negative
+      expect(scored((await knn('mip', [1, 0])).json)).to.deep.equal([['a', 3], ['c', 1], ['b', 0.5]]);
+    });
+
+    it('validates k and num_candidates in ES words', async () => {
+      const reason = async (knn: Record<string, unknown>) => (await search('v', { knn: { field: 'l2', query_vector: [0, 0], ...knn } })).json.error?.reason;
+      expect(await reason({ k: 5, num_candidates: 2 })).to.equal('[num_candidates] cannot be less than [k]');
+      expect(await reason({ k: 0, num_candidates: 2 })).to.equal('[k] must be greater than 0');
+      expect(await reason({ k: 5, num_candidates: 10001 })).to.equal('[num_candidates] cannot exceed [10000]');
+      expect(await reason({ k: 1, num_candidates: 1, query_vector: [1, 2, 3] })).to.equal('The query vector has a different number of dimensions [3] than the document vectors [2].');
+      expect(await reason({ field: 't', k: 1, num_candidates: 1 })).to.equal('[knn] queries are only supported on [dense_vector] fields');
+    });
+
+    it('filters before choosing the k nearest, applies the similarity threshold and boost, and sums with the query', async () => {
+      const r = await search('v', { knn: { field: 'l2', query_vector: [0, 0], k: 1, num_candidates: 5, filter: { term: { t: 'blue' } } } });
+      expect(scored(r.json)).to.deep.equal([['b', f(1 / 3)]]);
+      const near = await search('v', { knn: { field: 'l2', query_vector: [0, 0], k: 3, num_candidates: 5, similarity: 1.5 } });
+      expect(scored(near.json).map(([id]) => id)).to.deep.equal(['a', 'b']);
+      const both = await search('v', {
+        query: { match: { t: { query: 'red', boost: 0 } } },
+        knn: { field: 'l2', query_vector: [0, 0], k: 1, num_candidates: 5, boost: 2 },
+      });
+      // a: the query (0) plus the knn (2 × 1); c: the query alone
+      expect(scored(both.json)).to.deep.equal([['a', 2], ['c', 0]]);
+      const two = await search('v', { knn: [
+        { field: 'l2', query_vector: [0, 0], k: 1, num_candidates: 5 },
+        { field: 'cos', query_vector: [0, 1], k: 1, num_candidates: 5 },
+      ] });
+      expect(scored(two.json)).to.deep.equal([['a', 1], ['b', 1]]);
+      expect(two.json.hits.total).to.deep.equal({ value: 2, relation: 'eq' });
+    });
+
+    it('serves the knn query inside `query` (k and num_candidates optional)', async () => {
+      const r = await search('v', { query: { bool: { must: [{ knn: { field: 'l2', query_vector: [0, 0], k: 2 } }], filter: [{ range: { n: { gte: 2 } } }] } } });
+      expect(scored(r.json)).to.deep.equal([['b', f(1 / 3)]]);
+      const all = await search('v', { query: { knn: { field: 'l2', query_vector: [0, 0] } } });
+      expect(all.json.hits.total.value).to.equal(3);
+    });
+
+    it('scores exactly in script_score with the vector functions (cosineSimilarity, dotProduct, l1norm, l2norm)', async () => {
+      const script = (source: string, q: number[]) => search('v', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
+      expect(scored((await script("cosineSimilarity(params.q, 'cos') + 1.0", [1, 0])).json)).to.deep.equal([['a', 2], ['c', f(1 + Math.SQRT1_2)], ['b', 1]]);
+      expect(scored((await script("dotProduct(params.q, 'mip') + 2", [1, 0])).json)).to.deep.equal([['a', 4], ['c', 2], ['b', 1]]);
+      expect(scored((await script("1 / (1 + l2norm(params.q, 'l2'))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / (1 + Math.SQRT2))], ['c', f(1 / 6)]]);
+      expect(scored((await script("l1norm(params.q, 'l2')", [0, 0])).json)).to.deep.equal([['c', 7], ['b', 2], ['a', 0]]);
+      const wrong = await script("l1norm(params.q, 'l2')", [0, 0, 0]);
+      expect(wrong.status).to.equal(400);
+      expect(JSON.stringify(wrong.json)).to.contain('The query vector has a different number of dimensions [3] than the document vectors [2].');
+    });
+
+    it('finds the same vectors after a restart', async () => {
+      const dataDir = es.dataDir;
+      await es.close(false);
+      es = await startEngine({ dataDir });
+      const r = await search('v', { knn: { field: 'l2', query_vector: [3, 4], k: 1, num_candidates: 2 } });
+      expect(scored(r.json)).to.deep.equal([['c', 1]]);
+    });
+  });
+
+  describe('OpenSearch', () => {
+    beforeEach(async () => {
+      es = await startEngine({ apiDialect: 'opensearch' });
+      const created = await es.call('PUT', '/o', {
+        settings: { index: { knn: true } },
+        mappings: {
+          properties: {
+            l2: { type: 'knn_vector', dimension: 2, method: { name: 'hnsw', space_type: 'l2', engine: 'lucene' } },
+            cos: { type: 'knn_vector', dimension: 2, method: { name: 'hnsw', space_type: 'cosinesimil', engine: 'faiss' } },
+            ip: { type: 'knn_vector', dimension: 2, space_type: 'innerproduct' },
+            y: { type: 'integer' },
+          },
+        },
+      });
+      expect(created.status).to.equal(200);
+      await es.call('PUT', '/o/_doc/a', { l2: [0, 0], cos: [1, 0], ip: [2, 0], y: 1 });
+      await es.call('PUT', '/o/_doc/b?refresh=true', { l2: [1, 1], cos: [0, 1], ip: [-1, 0], y: 2 });
+    });
+
+    it('scores per space type as OpenSearch does', async () => {
+      const knn = (field: string, vector: number[], extra: Record<string, unknown> = { k: 2 }) => search('o', { query: { knn: { [field]: { vector, ...extra } } } });
+      expect(scored((await knn('l2', [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)]]);
+      // cosinesimil: (2 − (1 − cos)) / 2
+      expect(scored((await knn('cos', [1, 0])).json)).to.deep.equal([['a', 1], ['b', 0.5]]);
+      expect(scored((await knn('ip', [1, 0])).json)).to.deep.equal([['a', 3], ['b', 0.5]]);
+      expect(scored((await knn('l2', [0, 0], { min_score: 0.5 })).json)).to.deep.equal([['a', 1]]);
+      expect(scored((await knn('l2', [0, 0], { max_distance: 2 })).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)]]);
+      expect(scored((await knn('l2', [0, 0], { k: 1, filter: { term: { y: 2 } } })).json)).to.deep.equal([['b', f(1 / 3)]]);
+    });
+
+    it('refuses what OpenSearch refuses', async () => {
+      expect((await es.call('PUT', '/o/_doc/c', { l2: [1, 2, 3] })).json.error.reason).to.equal('Vector dimension mismatch. Expected: 2, Given: 3');
+      expect((await es.call('PUT', '/bad', { mappings: { properties: { v: { type: 'knn_vector' } } } })).json.error.reason).to.equal('Failed to parse mapping: Dimension value missing for vector: v');
+      expect((await search('o', { query: { knn: { nope: { vector: [0, 0], k: 1 } } } })).status).to.equal(400);
+      expect((await search('o', { query: { knn: { nope: { vector: [0, 0], k: 1, ignore_unmapped: true } } } })).json.hits.total.value).to.equal(0);
+      expect((await search('o', { query: { knn: { l2: { vector: [0, 0] } } } })).json.error.reason).to.equal('[knn] requires exactly one of k, distance or score to be set');
+    });
+  });
+});
