@@ -80,6 +80,16 @@ describe('embedded engine: percentiles on the t-digest', () => {
     expect(s.status).to.equal(400);
     expect(s.json.error.root_cause[0].reason).to.equal('[sigma] must be greater than or equal to 0. Found [-1.0] in [e]');
   });
+
+  it('extended_stats: a sigma that is not a number fails to parse (x_content_parse_exception); a numeric string is coerced', async () => {
+    const r = await es.call('POST', '/pct/_search', { aggs: { e: { extended_stats: { field: 'int_field', sigma: 'foo' } } } });
+    expect(r.status).to.equal(400);
+    expect(r.json.error.root_cause[0].type).to.equal('x_content_parse_exception');
+    expect(r.json.error.root_cause[0].reason).to.equal('[1:1] [extended_stats] failed to parse field [sigma]');
+    const s = await es.call('POST', '/pct/_search', { aggs: { e: { extended_stats: { field: 'int_field', sigma: '3' } } } });
+    expect(s.status, s.text).to.equal(200);
+    expect(s.json.aggregations.e.std_deviation_bounds.upper).to.equal(243.7050983124842);
+  });
 });
 
 describe('t-digest (Elasticsearch 7\'s AVLTreeDigest)', () => {

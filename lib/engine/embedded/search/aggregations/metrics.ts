@@ -165,6 +165,13 @@ export const stats: AggregationType<SourceParams> = {
   },
 };
 
+/** A double the way XContent reads one: a number, or a string Java's Double.parseDouble accepts; NaN otherwise. */
+function doubleParam(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(v.trim())) return Number.parseFloat(v.trim());
+  return Number.NaN;
+}
+
 interface ExtendedParams {
   source: SourceParams;
   sigma: number;
@@ -174,8 +181,10 @@ export const extendedStats: AggregationType<ExtendedParams> = {
   kind: 'metric',
   parse(name, body) {
     const source = parseMetricSource('extended_stats', name, body, ['sigma']);
-    const sigma = body.sigma === undefined ? 2 : Number(body.sigma);
-    if (!(sigma >= 0)) throw new EsError(400, 'illegal_argument_exception', `[sigma] must be greater than or equal to 0. Found [${javaDouble(Number(body.sigma))}] in [${name}]`);
+    const sigma = body.sigma === undefined ? 2 : doubleParam(body.sigma);
+    // ObjectParser's declareDouble: numbers and numeric strings; anything else fails to parse.
+    if (Number.isNaN(sigma)) throw new EsError(400, 'x_content_parse_exception', '[1:1] [extended_stats] failed to parse field [sigma]');
+    if (!(sigma >= 0)) throw new EsError(400, 'illegal_argument_exception', `[sigma] must be greater than or equal to 0. Found [${javaDouble(sigma)}] in [${name}]`);
     return { source, sigma };
   },
   run(node, docs, ctx) {
