@@ -3,7 +3,7 @@ import { DocValues, DV_NUMBER } from '../../index/index.js';
 import { resolveSource, missingArray, valuesOf, type ResolvedSource, type SourceScope } from './source.js';
 import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import type { AggregationType, DocSet, Value } from './types.js';
-import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { doubleParam, numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 import { javaDouble } from './bucket-order.js';
 import { unknownField } from './unknown-field.js';
 import { refuseRangeField } from './range-field-source.js';
@@ -164,13 +164,6 @@ export const stats: AggregationType<SourceParams> = {
     return { typed: 'stats', body: statsBody(collectStats(src, docs), src) };
   },
 };
-
-/** A double the way XContent reads one: a number, or a string Java's Double.parseDouble accepts; NaN otherwise. */
-function doubleParam(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(v.trim())) return Number.parseFloat(v.trim());
-  return Number.NaN;
-}
 
 interface ExtendedParams {
   source: SourceParams;
