@@ -19,7 +19,7 @@ import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 import { SearchProfiler } from './profile/index.js';
-import { nestedIdentity, nestedSource } from './aggregations/nested-scope.js';
+import { nestedIdentity, nestedObjectOnly, nestedSource } from './aggregations/nested-scope.js';
 import { NamedQueryMatches } from './named-queries.js';
 import { NestedMatches, nestedInnerHitsOf, type NestedInnerHits } from './nested-inner-hits.js';
 import { withSeqNoField } from './seq-no-field.js';
@@ -401,7 +401,10 @@ function buildHit(c: Candidate, req: HitRequest, showScore: boolean, showSort: b
   if (Object.keys(ignoredValues).length) hit.ignored_field_values = ignoredValues;
   if (req.highlight) {
     const maxAnalyzedOffset = Number(handle.meta.settings['index.highlight.max_analyzed_offset'] ?? 1_000_000);
-    const highlight = highlightHit(req.highlight, c.m.query, doc.source, handle.mappings, handle.registry, { index: handle.name, id, maxAnalyzedOffset });
+    // a nested hit highlights its own object (its siblings' values are not its own)
+    const source = nested ? nestedObjectOnly(doc.source, nested) as Record<string, unknown> : doc.source;
+    const highlight = highlightHit(req.highlight, c.m.query, source, handle.mappings, handle.registry,
+      { index: handle.name, id, maxAnalyzedOffset, sourceDisabled: sourceDisabled(handle.mappings) });
     if (highlight) hit.highlight = highlight;
   }
   if (showSort) hit.sort = c.m.sorts.map((s, i) => s.render(c.keys[i]));

@@ -106,4 +106,25 @@ describe('embedded engine: geo aggregations', () => {
       expect(none.centroid).to.deep.equal({ count: 0 });
     });
   });
+  describe('geotile_grid and geohash_grid', () => {
+    it('the reference pages\' cells: tiles of zoom 8 and geohashes of length 3, by doc_count', async () => {
+      const r = await aggs({ aggs: {
+        tiles: { geotile_grid: { field: 'location', precision: 8 }, aggs: { cities: { terms: { field: 'city' } } } },
+        hashes: { geohash_grid: { field: 'location', precision: 3 } },
+      } }, '?typed_keys');
+      const tiles = r['geotile_grid#tiles'].buckets;
+      expect(tiles.map((b: { key: string; doc_count: number }) => [b.key, b.doc_count])).to.deep.equal([['8/131/84', 3], ['8/129/88', 2], ['8/131/85', 1]]);
+      expect(tiles[1]['sterms#cities'].buckets).to.deep.equal([{ key: 'Paris', doc_count: 2 }]);
+      expect(r['geohash_grid#hashes'].buckets).to.deep.equal([{ key: 'u17', doc_count: 3 }, { key: 'u09', doc_count: 2 }, { key: 'u15', doc_count: 1 }]);
+    });
+
+    it('size keeps the fullest cells; precision 0 is one tile; a precision out of range is refused with Elasticsearch\'s message', async () => {
+      const r = await aggs({ aggs: { g: { geotile_grid: { field: 'location', precision: 8, size: 1 } }, world: { geotile_grid: { field: 'location', precision: 0 } } } });
+      expect(r.g.buckets).to.deep.equal([{ key: '8/131/84', doc_count: 3 }]);
+      expect(r.world.buckets).to.deep.equal([{ key: '0/0/0', doc_count: 6 }]);
+      expect((await error({ aggs: { g: { geotile_grid: { field: 'location', precision: 30 } } } })).reason).to.equal('Invalid geotile_grid precision of 30. Must be between 0 and 29.');
+      expect((await error({ aggs: { g: { geohash_grid: { field: 'location', precision: 13 } } } })).reason).to.equal('Invalid geohash aggregation precision of 13. Must be between 1 and 12.');
+      expect((await error({ aggs: { g: { geohash_grid: { field: 'city' } } } })).reason).to.equal('Field [city] of type [keyword] is not supported for aggregation [geohash_grid]');
+    });
+  });
 });

@@ -80,6 +80,28 @@ describe('embedded engine: percentiles on the t-digest', () => {
     expect(s.status).to.equal(400);
     expect(s.json.error.root_cause[0].reason).to.equal('[sigma] must be greater than or equal to 0. Found [-1.0] in [e]');
   });
+
+  it('percents and values that are not numbers fail to parse (x_content_parse_exception); numeric strings are coerced', async () => {
+    const ranks = await es.call('POST', '/pct/_search', { aggs: { r: { percentile_ranks: { field: 'int_field', values: ['foo'] } } } });
+    expect(ranks.status).to.equal(400);
+    expect(ranks.json.error.root_cause[0]).to.include({ type: 'x_content_parse_exception', reason: '[1:1] [percentile_ranks] failed to parse field [values]' });
+    const pct = await es.call('POST', '/pct/_search', { aggs: { p: { percentiles: { field: 'int_field', percents: [50, 'x'] } } } });
+    expect(pct.status).to.equal(400);
+    expect(pct.json.error.root_cause[0]).to.include({ type: 'x_content_parse_exception', reason: '[1:1] [percentiles] failed to parse field [percents]' });
+    const coerced = await es.call('POST', '/pct/_search', { size: 0, aggs: { r: { percentile_ranks: { field: 'int_field', values: ['200'] } } } });
+    expect(coerced.status, coerced.text).to.equal(200);
+    expect(coerced.json.aggregations.r.values).to.deep.equal({ '200.0': 100 });
+  });
+
+  it('extended_stats: a sigma that is not a number fails to parse (x_content_parse_exception); a numeric string is coerced', async () => {
+    const r = await es.call('POST', '/pct/_search', { aggs: { e: { extended_stats: { field: 'int_field', sigma: 'foo' } } } });
+    expect(r.status).to.equal(400);
+    expect(r.json.error.root_cause[0].type).to.equal('x_content_parse_exception');
+    expect(r.json.error.root_cause[0].reason).to.equal('[1:1] [extended_stats] failed to parse field [sigma]');
+    const s = await es.call('POST', '/pct/_search', { aggs: { e: { extended_stats: { field: 'int_field', sigma: '3' } } } });
+    expect(s.status, s.text).to.equal(200);
+    expect(s.json.aggregations.e.std_deviation_bounds.upper).to.equal(243.7050983124842);
+  });
 });
 
 describe('t-digest (Elasticsearch 7\'s AVLTreeDigest)', () => {

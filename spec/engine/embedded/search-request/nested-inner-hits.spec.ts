@@ -88,4 +88,27 @@ describe('embedded engine: nested inner_hits', () => {
     expect(twice.status).to.equal(400);
     expect(twice.json.error.reason).to.equal('[inner_hits] already contains an entry for key [x]');
   });
+  it('highlights each inner hit from its own object, not from the first of its siblings', async () => {
+    await es.call('PUT', '/hl', { mappings: { properties: { nested: { type: 'nested', properties: { title: { type: 'text' } } } } } });
+    await es.call('PUT', '/hl/_doc/1?refresh=true', { nested: [{ title: 'purple octopus' }, { title: 'purple fish' }] });
+    for (const type of ['unified', 'plain']) {
+      const out = await search({
+        query: { nested: { path: 'nested', query: { match: { 'nested.title': 'purple' } }, inner_hits: { name: 'n', sort: [{ _doc: 'asc' }], highlight: { type, fields: { 'nested.title': {} } } } } },
+      }, 'hl');
+      expect(out.hits.hits[0].inner_hits.n.hits.hits.map((h: Json) => h.highlight['nested.title'][0]), type)
+        .to.deep.equal(['<em>purple</em> octopus', '<em>purple</em> fish']);
+    }
+  });
+
+  it('with _source disabled, highlights only the stored fields (ES\'s highlighters have nothing else to read)', async () => {
+    await es.call('PUT', '/hl_bare', {
+      mappings: { _source: { enabled: false }, properties: { nested: { type: 'nested', properties: { field: { type: 'text' }, stored_only: { type: 'text', store: true } } } } },
+    });
+    await es.call('PUT', '/hl_bare/_doc/1?refresh=true', { nested: { field: 'The quick brown fox', stored_only: 'The quick brown fox' } });
+    const out = await search({
+      query: { nested: { path: 'nested', query: { multi_match: { query: 'quick', fields: ['nested.field', 'nested.stored_only'] } },
+        inner_hits: { highlight: { fields: { 'nested.field': {}, 'nested.stored_only': {} } } } } },
+    }, 'hl_bare');
+    expect(out.hits.hits[0].inner_hits.nested.hits.hits[0].highlight).to.deep.equal({ 'nested.stored_only': ['The <em>quick</em> brown fox'] });
+  });
 });

@@ -27,7 +27,7 @@ function parsing(reason: string): EsError {
 }
 
 /** The points (lat, lon pairs, quantized) of one document of a geo_point field, in each segment. */
-function geoPoints(docs: DocSet, field: string, aggType: string): Array<((ord: number) => ArrayLike<unknown> | undefined) | undefined> {
+export function geoPoints(docs: DocSet, field: string, aggType: string): Array<((ord: number) => ArrayLike<unknown> | undefined) | undefined> {
   return docs.map((seg) => {
     const mapping = resolveFieldMapping(seg.handle.mappings, field);
     if (!mapping) return undefined;
@@ -52,7 +52,7 @@ function forEachPoint(docs: DocSet, field: string, aggType: string, visit: (lat:
   });
 }
 
-function checkField(aggType: string, name: string, body: Record<string, unknown>): string {
+export function checkField(aggType: string, name: string, body: Record<string, unknown>): string {
   if (body.script !== undefined) throw new EsError(400, 'illegal_argument_exception', `[script] in [${aggType}] aggregations is not supported by the embedded engine`);
   if (typeof body.field !== 'string') {
     if (body.field !== undefined) throw parsing(`[${aggType}] field must be a string`);

@@ -3,7 +3,7 @@ import { DocValues, DV_NUMBER } from '../../index/index.js';
 import { resolveSource, missingArray, valuesOf, type ResolvedSource, type SourceScope } from './source.js';
 import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import type { AggregationType, DocSet, Value } from './types.js';
-import { numericValue, parseSourceParams, type SourceParams } from './values-source.js';
+import { doubleParam, numericValue, parseSourceParams, type SourceParams } from './values-source.js';
 import { javaDouble } from './bucket-order.js';
 import { unknownField } from './unknown-field.js';
 import { refuseRangeField } from './range-field-source.js';
@@ -174,8 +174,10 @@ export const extendedStats: AggregationType<ExtendedParams> = {
   kind: 'metric',
   parse(name, body) {
     const source = parseMetricSource('extended_stats', name, body, ['sigma']);
-    const sigma = body.sigma === undefined ? 2 : Number(body.sigma);
-    if (!(sigma >= 0)) throw new EsError(400, 'illegal_argument_exception', `[sigma] must be greater than or equal to 0. Found [${javaDouble(Number(body.sigma))}] in [${name}]`);
+    const sigma = body.sigma === undefined ? 2 : doubleParam(body.sigma);
+    // ObjectParser's declareDouble: numbers and numeric strings; anything else fails to parse.
+    if (Number.isNaN(sigma)) throw new EsError(400, 'x_content_parse_exception', '[1:1] [extended_stats] failed to parse field [sigma]');
+    if (!(sigma >= 0)) throw new EsError(400, 'illegal_argument_exception', `[sigma] must be greater than or equal to 0. Found [${javaDouble(sigma)}] in [${name}]`);
     return { source, sigma };
   },
   run(node, docs, ctx) {

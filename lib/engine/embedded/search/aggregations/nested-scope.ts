@@ -146,6 +146,22 @@ export function nestedSource(source: unknown, identity: NestedIdentity | undefin
 }
 
 /**
+ * The document's source with, at each nested level of `identity`, only the one object it names,
+ * under its full path: ES's fetch phase gives a nested hit's highlighters this source, so that
+ * `path.field` reads the hit's own object and not its siblings'.
+ */
+export function nestedObjectOnly(source: unknown, identity: NestedIdentity | undefined): unknown {
+  if (!identity) return source;
+  let at: unknown = source;
+  const keys = identity.field.split('.');
+  for (const key of keys) at = at !== null && typeof at === 'object' && !Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined;
+  at = Array.isArray(at) ? at[identity.offset] : identity.offset === 0 ? at : undefined;
+  let out: unknown = nestedObjectOnly(at, identity._nested);
+  for (let i = keys.length - 1; i >= 0; i--) out = { [keys[i]]: out };
+  return out;
+}
+
+/**
  * The ordinal, in `ancestor` (a level above, or the index itself), of the document or object that
  * holds the object `ord` of the level `handle`; undefined when `ancestor` is not above it.
  */

@@ -4,7 +4,7 @@ import { eachNumber, numericSource } from './metrics.js';
 import type { SourceScope } from './source.js';
 import { TDigest } from './tdigest.js';
 import type { AggregationType } from './types.js';
-import { parseSourceParams, type SourceParams } from './values-source.js';
+import { doubleParam, parseSourceParams, type SourceParams } from './values-source.js';
 import { unknownField } from './unknown-field.js';
 
 const DEFAULT_PERCENTS = [1, 5, 25, 50, 75, 95, 99];
@@ -92,7 +92,12 @@ function parsePercentiles(type: 'percentiles' | 'percentile_ranks', name: string
   if (raw !== undefined) {
     if (!Array.isArray(raw)) throw new EsError(400, 'parsing_exception', `[${listKey}] must be an array in [${name}]`, { line: 1, col: 1 });
     if (raw.length === 0) throw new EsError(400, 'illegal_argument_exception', `[${listKey}] must not be empty: [${name}]`);
-    percents = raw.map(Number);
+    // ObjectParser's declareDoubleArray: numbers and numeric strings; anything else fails to parse
+    percents = raw.map((v) => {
+      const n = doubleParam(v);
+      if (Number.isNaN(n)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [${type}] failed to parse field [${listKey}]`);
+      return n;
+    });
     if (type === 'percentiles') {
       for (const p of percents) {
         if (!(p >= 0 && p <= 100)) throw new EsError(400, 'illegal_argument_exception', `percent must be in [0,100], got [${p}]: [${name}]`);

@@ -4,6 +4,7 @@ import { composite } from './composite.js';
 import { filter, filters, global, missing } from './filters.js';
 import { dateHistogram, histogram } from './histogram.js';
 import { geoBounds, geoCentroid, geoDistance } from './geo.js';
+import { geohashGrid, geotileGrid } from './geo-grid.js';
 import { matrixStats } from './matrix-stats.js';
 import { avg, cardinality, extendedStats, max, min, stats, sum, valueCount } from './metrics.js';
 import { multiTerms } from './multi-terms.js';
@@ -34,7 +35,7 @@ export function registry(): Record<string, AggregationType> {
     percentiles, percentile_ranks: percentileRanks, median_absolute_deviation: medianAbsoluteDeviation, top_hits: topHits,
     significant_terms: significantTerms, significant_text: significantText, adjacency_matrix: adjacencyMatrix, multi_terms: multiTerms,
     auto_date_histogram: autoDateHistogram, variable_width_histogram: variableWidthHistogram, sampler, diversified_sampler: diversifiedSampler,
-    geo_distance: geoDistance, geo_bounds: geoBounds, geo_centroid: geoCentroid, matrix_stats: matrixStats, scripted_metric: scriptedMetric,
+    geo_distance: geoDistance, geotile_grid: geotileGrid, geohash_grid: geohashGrid, geo_bounds: geoBounds, geo_centroid: geoCentroid, matrix_stats: matrixStats, scripted_metric: scriptedMetric,
     ...PIPELINES,
   } as Record<string, AggregationType>;
   return built;

@@ -167,3 +167,10 @@ export function missingValue(raw: unknown, kind: ValueKind, fmt: ValueFormat, no
 export function numericValue(v: Value): number {
   return typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
 }
+
+/** A double the way XContent reads one: a number, or a string Java's Double.parseDouble accepts; NaN otherwise. */
+export function doubleParam(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[dDfF]?$/.test(v.trim())) return Number.parseFloat(v.trim());
+  return Number.NaN;
+}

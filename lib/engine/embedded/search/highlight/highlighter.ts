@@ -155,6 +155,8 @@ export interface HighlightDoc {
   id: string;
   /** `index.highlight.max_analyzed_offset`. */
   maxAnalyzedOffset: number;
+  /** The index's `_source` is disabled: as ES's highlighters, only stored fields (`store: true`) have values to highlight. */
+  sourceDisabled?: boolean;
 }
 
 /**
@@ -170,6 +172,7 @@ export function highlightHit(request: HighlightRequest, query: Query, source: Re
       if (!simpleMatch(pattern, leaf.name) || leaf.name in out) continue;
       const type = fieldType(leaf.mapping);
       if (wildcard && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
+      if (doc.sourceDisabled && leaf.mapping.store !== true && leaf.mapping.store !== 'true') continue;
       const terms = queryTermsForHighlight(highlightQuery, leaf.name, mappings, registry, options.requireFieldMatch);
       if (!terms.terms.size && !terms.predicates.length && options.noMatchSize <= 0) continue;
       const values = indexedValues(stringValues(source, leaf.sourcePath), leaf.mapping);
