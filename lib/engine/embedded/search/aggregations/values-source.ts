@@ -86,9 +86,12 @@ class ConstantValues extends Map<number, Value[]> {
 
 const INDEX_MAPPING: FieldMapping = { type: 'keyword' };
 
-export function fieldValues(handle: IndexHandle, field: string): FieldValues | undefined {
-  if (field === '_index') return { kind: 'bytes', docValues: new ConstantValues([handle.name]), mapping: INDEX_MAPPING };
-  const mapping = resolveFieldMapping(handle.mappings, field);
+export function fieldValues(handle: IndexHandle, named: string): FieldValues | undefined {
+  if (named === '_index') return { kind: 'bytes', docValues: new ConstantValues([handle.name]), mapping: INDEX_MAPPING };
+  let field = named;
+  let mapping = resolveFieldMapping(handle.mappings, field);
+  // a field alias reads the values of the field it points to (a credential's view leaves out an alias to a hidden field)
+  if (mapping?.type === 'alias' && typeof mapping.path === 'string') mapping = resolveFieldMapping(handle.mappings, (field = mapping.path));
   if (!mapping) return undefined;
   const type = fieldType(mapping);
   if (type === 'object' || type === 'nested') return undefined;

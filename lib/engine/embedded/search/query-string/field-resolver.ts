@@ -32,7 +32,9 @@ export function createFieldResolver(sources: FieldSource[]): FieldResolver {
   for (const s of sources) collect(s.mappings.properties, '', fields);
   const locate = (field: string): { mapping: FieldMapping; source: FieldSource } | undefined => {
     for (const source of sources) {
-      const mapping = resolveFieldMapping(source.mappings, field);
+      let mapping = resolveFieldMapping(source.mappings, field);
+      // a field alias reads as the field it points to
+      if (mapping?.type === 'alias' && typeof mapping.path === 'string') mapping = resolveFieldMapping(source.mappings, mapping.path);
       if (mapping) return { mapping, source };
     }
     return undefined;

@@ -111,13 +111,14 @@ export function expandFields(specs: string[], mappings: Mappings): Array<{ field
     const pattern = caret > 0 ? spec.slice(0, caret) : spec;
     const boost = caret > 0 ? Number(spec.slice(caret + 1)) : 1;
     if (!pattern.includes('*')) {
-      out.push({ field: pattern, boost });
+      out.push({ field: aliasTarget(pattern, mappings), boost });
       continue;
     }
     for (const [path, m] of leafFields(mappings)) {
       const type = fieldType(m);
       if (pattern === '*' && !TEXT_TYPES.has(type) && type !== 'keyword') continue;
-      if (simpleMatch(pattern, path) && !out.some((o) => o.field === path)) out.push({ field: path, boost });
+      const field = aliasTarget(path, mappings);
+      if (simpleMatch(pattern, path) && !out.some((o) => o.field === field)) out.push({ field, boost });
     }
   }
   return out;
@@ -303,9 +304,30 @@ function ipBlockTermQuery(q: Query, ctx: RewriteContext): Query | undefined {
   return { type: 'bool', must: [], filter: [], should: q.values.map(clause), mustNot: [], boost: q.boost };
 }
 
-export function rewriteQuery(q: Query, ctx: RewriteContext): Query {
+export function rewriteQuery(query: Query, ctx: RewriteContext): Query {
+  const q = throughFieldAlias(query, ctx.mappings);
   refusePatternQueryOnValues(q, ctx);
   const onIndex = indexFieldQuery(q, ctx) ?? metadataFieldQuery(q, ctx) ?? rangeFieldTermQuery(q, ctx) ?? ipBlockTermQuery(q, ctx);
   if (onIndex) return onIndex;
   return queryTypeOf(q).rewrite(q, ctx);
+}
+
+/**
+ * A query on a field alias (`type: alias`) runs on the field it points to, as Elasticsearch's
+ * mapping lookup resolves it. Under a credential's field rules the mappings are the view that
+ * leaves out a hidden field and every alias to one (access/field-subset.ts): such an alias
+ * resolves to nothing and matches nothing.
+ */
+function throughFieldAlias(q: Query, mappings: Mappings): Query {
+  const field = (q as { field?: unknown }).field;
+  if (typeof field !== 'string') return q;
+  const target = aliasTarget(field, mappings);
+  return target === field ? q : ({ ...q, field: target } as Query);
+}
+
+/** The field a field alias points to; any other name as it is. */
+function aliasTarget(field: string, mappings: Mappings): string {
+  if (field.startsWith('_')) return field;
+  const mapping = resolveFieldMapping(mappings, field);
+  return mapping?.type === 'alias' && typeof mapping.path === 'string' ? mapping.path : field;
 }

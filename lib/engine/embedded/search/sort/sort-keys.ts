@@ -237,9 +237,15 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
       };
     }
     if (spec.field === '_id') throw idFielddataDisabled();
-    const mapping = resolveFieldMapping(handle.mappings, spec.field);
+    let mapping = resolveFieldMapping(handle.mappings, spec.field);
     if (!mapping && spec.unmappedType === undefined && !mappedSomewhere(spec.field)) {
       throw new EsError(400, 'query_shard_exception', `No mapping found for [${spec.field}] in order to sort on`, { index_uuid: handle.uuid, index: handle.name });
+    }
+    // a field alias sorts by the field it points to (a credential's view leaves out an alias to a hidden field)
+    if (mapping?.type === 'alias' && typeof mapping.path === 'string') {
+      const path = mapping.path;
+      mapping = resolveFieldMapping(handle.mappings, path);
+      return { ...fieldSort({ ...spec, field: path }, handle, mapping), spec };
     }
     return fieldSort(spec, handle, mapping);
   });
