@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { basic, call, ndjson, NDJSON } from '../support/http.js';
+import { request as httpRequest } from 'node:http';
+import { BACKENDS } from '../support/backends.js';
+import { adminAuth, basic, call, ndjson, NDJSON } from '../support/http.js';
 import { isResolutionLookup, leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
 import type { TestGateway } from '../support/servers.js';
 
@@ -311,6 +313,48 @@ for (const backend of RECORDED_BACKENDS) {
       const pit = await call(gw.url, 'POST', `/${OWN}/_pit?keep_alive=1000d`, { auth: tenant });
       expect(pit.status, pit.text).to.be.oneOf([400, 403]);
       expect(pit.text).to.not.match(/tenant-b/);
+    });
+  });
+}
+
+for (const backend of BACKENDS) {
+  describe(`review of session 11: a response's end callbacks when the client goes (${backend.name})`, function () {
+    this.timeout(120_000);
+
+    it('a client that drops a live search stream gives back its in-flight bytes (else the next body over the limit is 429)', async () => {
+      const { gateway, stop } = await backend.start({ NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT: '1mb' });
+      try {
+        expect((await call(gateway.url, 'PUT', '/close11/_doc/1?refresh=true', { body: { f: 'x' } })).status).to.equal(201);
+        // a 600 KB search body (a long query text) held by a live stream the client then cuts, three times under a 1 MB limit
+        const body = JSON.stringify({ query: { bool: { should: [{ match_all: {} }], must_not: [{ terms: { f: Array.from({ length: 60_000 }, (_, i) => `word-${i}`) } }] } } });
+        expect(body.length).to.be.above(600 * 1024);
+        for (let i = 0; i < 3; i++) {
+          const status = await new Promise<number>((resolve, reject) => {
+            const { hostname, port } = new URL(gateway.url);
+            const req = httpRequest({ hostname, port, method: 'POST', path: '/close11/_search?stream=true', headers: { authorization: adminAuth(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+              // the first piece of the answer: the stream is live; the client goes
+              res.once('data', () => {
+                req.destroy();
+                resolve(res.statusCode ?? 0);
+              });
+              res.once('error', () => {});
+            });
+            req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+            req.end(body);
+          });
+          expect(status, `stream ${i}`).to.equal(200);
+          // the in-flight bytes come back when the gateway sees the close: a small request after it
+          // is served once they have (a body of 600 KB would be refused while they are held)
+          let next = await call(gateway.url, 'POST', '/close11/_count', { body });
+          for (let tries = 0; next.status === 429 && tries < 200; tries++) {
+            await new Promise((r) => setImmediate(r));
+            next = await call(gateway.url, 'POST', '/close11/_count', { body });
+          }
+          expect(next.status, `after stream ${i}: ${next.text.slice(0, 200)}`).to.equal(200);
+        }
+      } finally {
+        await stop();
+      }
     });
   });
 }
