@@ -237,6 +237,19 @@ for (const backend of RECORDED_BACKENDS) {
         if (ms.status < 400 && /"status":200|hiddenvalue11|"leak"|9,9|9\.0,9\.0/.test(ms.text)) problems.push(`_msearch ${JSON.stringify(body)}: ${ms.status} ${ms.text.slice(0, 200)}`);
         const tpl = await call(gw.url, 'POST', `/${OWN}/_search/template`, { auth: ruled, body: { source: body, params: {} } });
         if (tpl.status !== 403 && tpl.status !== 400) problems.push(`_search/template ${JSON.stringify(body)}: ${tpl.status} ${tpl.text.slice(0, 200)}`);
+        const query = (body as { query?: unknown }).query;
+        if (query !== undefined && JSON.stringify(query) !== '{"match_all":{}}') {
+          for (const p of [`/${OWN}/_count`, `/${OWN}/_explain/a1`, `/${OWN}/_validate/query?explain=true`, `/${OWN}/_delete_by_query`, `/${OWN}/_update_by_query`]) {
+            const r = await call(gw.url, 'POST', p, { auth: ruled, body: { query } });
+            if (r.status !== 403 && r.status !== 400 && r.json?.valid !== false) problems.push(`${p} ${JSON.stringify(query)}: ${r.status} ${r.text.slice(0, 200)}`);
+          }
+        }
+      }
+      const knnSearch = await call(gw.url, 'POST', `/${OWN}/_knn_search`, { auth: ruled, body: { knn: hiddenKnn } });
+      if (knnSearch.status !== 403 && knnSearch.status !== 400) problems.push(`_knn_search: ${knnSearch.status} ${knnSearch.text.slice(0, 200)}`);
+      for (const p of [`/${OWN}/_doc/a1`, `/${OWN}/_source/a1`, `/${OWN}/_mget?ids=a1`, `/${OWN}/_doc/a1?stored_fields=hid_vec`, `/${OWN}/_termvectors/a1?fields=hid_vec`]) {
+        const r = await call(gw.url, 'GET', p, { auth: ruled });
+        if (r.status < 400 && /hid_vec|9,9|9\.0,9\.0|hiddenvalue11/.test(r.text)) problems.push(`GET ${p}: ${r.status} ${r.text.slice(0, 200)}`);
       }
       // the visible vector field is served, without the hidden values (sources, fields, doc values)
       const seen = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: ruled, body: { knn: { field: 'open_vec', query_vector: [0, 0], k: 2, num_candidates: 2 }, fields: ['open_vec', 'f'], _source: true } });
