@@ -4,6 +4,7 @@ import { BACKENDS } from '../support/backends.js';
 import { adminAuth, basic, call, ndjson, NDJSON } from '../support/http.js';
 import { isResolutionLookup, leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
 import type { TestGateway } from '../support/servers.js';
+import { within } from '../support/within.js';
 
 /**
  * Review of session 11 (h-rev11): hostile tenants against what changed — OpenSearch's streaming
@@ -334,8 +335,8 @@ for (const backend of BACKENDS) {
   describe(`review of session 11: a response's end callbacks when the client goes (${backend.name})`, function () {
     this.timeout(120_000);
 
-    it('a client that drops a live search stream gives back its in-flight bytes (else the next body over the limit is 429)', async () => {
-      const { gateway, stop } = await backend.start({ NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT: '1mb' });
+    it('a client that drops a live search stream gives back its in-flight bytes (else the next body over the limit is 429), and the stream is logged', async () => {
+      const { gateway, stop } = await backend.start({ NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT: '1mb', LOGS_FLUSH_MS: '50' });
       try {
         expect((await call(gateway.url, 'PUT', '/close11/_doc/1?refresh=true', { body: { f: 'x' } })).status).to.equal(201);
         // a 600 KB search body (a long query text) held by a live stream the client then cuts, three times under a 1 MB limit
@@ -359,11 +360,43 @@ for (const backend of BACKENDS) {
           // the in-flight bytes come back when the gateway sees the close: a small request after it
           // is served once they have (a body of 600 KB would be refused while they are held)
           let next = await call(gateway.url, 'POST', '/close11/_count', { body });
-          for (let tries = 0; next.status === 429 && tries < 200; tries++) {
-            await new Promise((r) => setImmediate(r));
-            next = await call(gateway.url, 'POST', '/close11/_count', { body });
-          }
+          await within(10_000, async () => (next = await call(gateway.url, 'POST', '/close11/_count', { body })).status !== 429);
           expect(next.status, `after stream ${i}: ${next.text.slice(0, 200)}`).to.equal(200);
+        }
+        // each dropped stream's request is logged when it ends
+        let seen = '';
+        await within(15_000, async () => {
+          const logs = await call(gateway.url, 'GET', '/close11/_logs');
+          const streams = (logs.json?.logs ?? []).filter((l: { path: string; querystring: string }) => l.path === '/close11/_search' && l.querystring === 'stream=true');
+          seen = JSON.stringify(streams.map((l: { status: number; stream?: boolean }) => [l.status, l.stream]));
+          return streams.length === 3;
+        }, () => `three streams logged: ${seen}`);
+      } finally {
+        await stop();
+      }
+    });
+
+    it('a client that goes mid-body gives back its in-flight bytes', async () => {
+      const { gateway, stop } = await backend.start({ NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT: '1mb', });
+      try {
+        expect((await call(gateway.url, 'PUT', '/cut11/_doc/1?refresh=true', { body: { f: 'x' } })).status).to.equal(201);
+        const part = Buffer.alloc(550 * 1024, 0x20);
+        for (let i = 0; i < 3; i++) {
+          // 550 KB of a 900 KB body arrive; the client goes once the gateway has read them (its 100-continue)
+          await new Promise<void>((resolve) => {
+            const { hostname, port } = new URL(gateway.url);
+            const req = httpRequest({ hostname, port, method: 'POST', path: `/cut11/_search?cut=${i}`, headers: { authorization: adminAuth(), 'content-type': 'application/json', 'content-length': 900 * 1024 } });
+            req.on('error', () => resolve());
+            req.on('response', () => resolve());
+            req.write(part, () => setImmediate(() => {
+              req.destroy();
+              resolve();
+            }));
+          });
+          const big = JSON.stringify({ query: { match_all: {} }, pad: 'x'.repeat(600 * 1024) });
+          let next = await call(gateway.url, 'POST', '/cut11/_count', { body: big });
+          await within(10_000, async () => (next = await call(gateway.url, 'POST', '/cut11/_count', { body: big })).status !== 429);
+          expect(next.status, `after cut ${i}: ${next.text.slice(0, 200)}`).to.not.equal(429);
         }
       } finally {
         await stop();
