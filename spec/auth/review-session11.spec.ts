@@ -114,6 +114,20 @@ for (const backend of RECORDED_BACKENDS) {
         if (r.status < 400 && !r.json?.items?.every((i: Record<string, { status: number }>) => Object.values(i)[0].status >= 400 && !/tenant-b/.test(JSON.stringify(i)))) problems.push(`${m} ${p}: ${r.status} ${r.text.slice(0, 300)}`);
         forwardedLeaks(`${m} ${p}`, problems);
       }
+      // other content types and methods on the same route
+      const foreignLine = line({ index: { _index: FOREIGN } });
+      for (const type of ['application/json', 'text/plain', 'application/vnd.elasticsearch+x-ndjson;compatible-with=8', 'application/x-ndjson; charset=utf-8', 'application/smile', 'application/cbor', '']) {
+        upstream?.clear();
+        const r = await call(gw.url, 'POST', '/_bulk/stream', { auth: tenant, body: foreignLine, headers: type ? { 'content-type': type } : {} });
+        if (r.status < 400 && !r.json?.items?.every((i: Record<string, { status: number }>) => Object.values(i)[0].status >= 400)) problems.push(`content-type ${type}: ${r.status} ${r.text.slice(0, 300)}`);
+        forwardedLeaks(`content-type ${type}`, problems);
+      }
+      for (const m of ['GET', 'HEAD', 'DELETE', 'PATCH', 'OPTIONS']) {
+        upstream?.clear();
+        const r = await call(gw.url, m, `/${FOREIGN}/_bulk/stream`, { auth: tenant, ...(m === 'GET' || m === 'HEAD' || m === 'OPTIONS' ? {} : { body: foreignLine, headers: NDJSON }) });
+        if (r.status < 400 || /foreign11|bsecret/.test(r.text)) problems.push(`${m} /${FOREIGN}/_bulk/stream: ${r.status} ${r.text.slice(0, 200)}`);
+        forwardedLeaks(`${m} /${FOREIGN}/_bulk/stream`, problems);
+      }
       await call(gw.url, 'POST', `/${FOREIGN}/_refresh`);
       if ((await foreignCount()) !== before) problems.push(`${FOREIGN} holds ${await foreignCount()} documents, not ${before}`);
       const kept = await call(gw.url, 'GET', `/${FOREIGN}/_doc/1`);
@@ -275,6 +289,34 @@ for (const backend of RECORDED_BACKENDS) {
       }
       const ms = await call(gw.url, 'POST', '/_msearch', { auth: tenant, body: ndjson([{ index: FOREIGN }, knn, { index: 'tenant-*' }, knn]), headers: NDJSON });
       if (/foreign11|"_index":"tenant-b/.test(ms.text)) problems.push(`_msearch: ${ms.text.slice(0, 300)}`);
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('a lookup inside a knn filter (option, ES query, OpenSearch query) reads no other tenant\'s index', async () => {
+      const problems: string[] = [];
+      const lookups: unknown[] = [
+        { terms: { f: { index: FOREIGN, id: '1', path: 'bsecret' } } },
+        { terms: { f: { index: FOREIGN_ALIAS, id: '1', path: 'bsecret' } } },
+        { terms: { f: { index: 'tenant-*', id: '1', path: 'bsecret' } } },
+        { bool: { filter: [{ terms: { f: { index: `*:${FOREIGN}`, id: '1', path: 'bsecret' } } }] } },
+        { geo_shape: { f: { indexed_shape: { index: FOREIGN, id: '1', path: 'bsecret' } } } },
+        { more_like_this: { fields: ['f'], like: [{ _index: FOREIGN, _id: '1' }], min_term_freq: 1, min_doc_freq: 1 } },
+        { percolate: { field: 'f', index: FOREIGN, id: '1' } },
+      ];
+      for (const filter of lookups) {
+        const bodies = [
+          { knn: { field: 'open_vec', query_vector: [0, 0], k: 2, num_candidates: 2, filter } },
+          { query: { knn: { field: 'open_vec', query_vector: [0, 0], k: 2, filter } } },
+          { query: { knn: { open_vec: { vector: [0, 0], k: 2, filter } } } },
+          { query: { bool: { should: [{ knn: { open_vec: { vector: [0, 0], k: 2, filter } } }] } } },
+        ];
+        for (const body of bodies) {
+          upstream?.clear();
+          const r = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: tenant, body });
+          if (r.status < 400) problems.push(`${JSON.stringify(body)}: ${r.status} ${r.text.slice(0, 200)}`);
+          forwardedLeaks(JSON.stringify(body), problems);
+        }
+      }
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
 
