@@ -404,11 +404,22 @@ function checkSize(req: GatewayRequest, max: number, msearch: readonly MsearchEn
 /** A search body's `size` and its `knn` option's k (each of a list): how many nearest documents it finds, its hits when no size is given. */
 function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
   const body = value as { size?: unknown; knn?: unknown } | null | undefined;
-  if (typeof body?.size === 'number') sizes.push(['size', body.size]);
+  const size = countOf(body?.size);
+  if (size !== undefined) sizes.push(['size', size]);
   for (const knn of Array.isArray(body?.knn) ? body.knn : body?.knn !== undefined ? [body.knn] : []) {
-    const k = (knn as { k?: unknown } | null)?.k;
-    if (typeof k === 'number') sizes.push(['knn.k', k]);
+    const k = countOf((knn as { k?: unknown } | null)?.k);
+    if (k !== undefined) sizes.push(['knn.k', k]);
   }
+}
+
+/**
+ * A count as the engine reads it: a number, or a string holding one (Elasticsearch coerces
+ * `"50"`, and the embedded engine reads `" 50 "`, `"+50"`, `"5e1"` as 50), so that no spelling
+ * of a number passes the bound; anything else the engine refuses.
+ */
+function countOf(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isNaN(n) ? undefined : n;
 }
 
 const CLUSTER_STATE_ACTION = 'cluster:monitor/state';

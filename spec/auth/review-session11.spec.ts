@@ -20,6 +20,10 @@ import { within } from '../support/within.js';
  *    `POST /_msearch` `{"index":"tenant-a"}\n{"knn":{…,"k":50,"num_candidates":100}}` or
  *    `{"size":50}` and each line was answered 200, unbounded. Fixed: checkSize reads each search of
  *    an `_msearch` as it reads a `_search` body.
+ * 2. `max_size` read `size` and `k` only when the JSON held a number; the engines read a string
+ *    holding one (Elasticsearch coerces `"50"`; the embedded engine also `" 50 "`, `"+50"`,
+ *    `"5e1"`): `{"size":"50"}` and `{"knn":{…,"k":"50"}}` were answered 200 with 50 allowed
+ *    under max_size 5. Fixed: a count is read as the engine reads it (countOf).
  * Held: `_bulk/stream` (path, line, alias, wildcard, `_all`, encodings, duplicate keys, batch
  * params, `index=`), the Painless contexts API's rights, every spelling of a written `_all`
  * (path, parameter, `_reindex`, terms lookup, bulk, `_msearch` headers narrowed), a deleted or
@@ -335,6 +339,14 @@ for (const backend of RECORDED_BACKENDS) {
         ['POST', `/${OWN}/_search/template`, { source: JSON.stringify(bigK) }],
         ['POST', `/${OWN}/_search/template`, { source: '{"knn":{"field":"open_vec","query_vector":[0,0],"k":{{k}},"num_candidates":100}}', params: { k: 50 } }],
         ['POST', '/_msearch/template', ndjson([{ index: OWN }, { source: bigK }]), NDJSON],
+        // a number the engine reads from a string (as Elasticsearch coerces one) is the same number
+        ['POST', `/${OWN}/_search`, { size: '50', query: { match_all: {} } }],
+        ['POST', `/${OWN}/_search`, { size: ' 50 ', query: { match_all: {} } }],
+        ['POST', `/${OWN}/_search`, { knn: { ...bigK.knn, k: '50' } }],
+        ['POST', `/${OWN}/_search`, { knn: [{ ...bigK.knn, k: '+50' }] }],
+        ['POST', `/${OWN}/_search`, { knn: { ...bigK.knn, k: '5e1' } }],
+        ['POST', '/_msearch', ndjson([{ index: OWN }, { size: '50' }]), NDJSON],
+        ['POST', `/${OWN}/_search?size=%2050`, { query: { match_all: {} } }],
       ];
       for (const [m, p, body, headers] of tries) {
         const r = await call(gw.url, m, p, { auth: bounded, body, ...(headers ? { headers } : {}) });
