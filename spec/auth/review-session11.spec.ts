@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { BACKENDS } from '../support/backends.js';
 import { adminAuth, basic, call, ndjson, NDJSON } from '../support/http.js';
@@ -358,6 +359,24 @@ for (const backend of RECORDED_BACKENDS) {
       const within = await call(gw.url, 'POST', '/_msearch', { auth: bounded, body: ndjson([{ index: OWN }, { size: 5, knn: { field: 'open_vec', query_vector: [0, 0], k: 5, num_candidates: 10 } }]), headers: NDJSON });
       if (within.status !== 200 || within.json.responses?.[0]?.status !== 200) problems.push(`within max_size: ${within.status} ${within.text.slice(0, 200)}`);
       expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('max_size, generated: any spelling of a size or k the engine reads, in a search or an _msearch line, is bounded as its number', async () => {
+      const spellings = (n: number) => fc.constantFrom<unknown>(n, String(n), ` ${n} `, `+${n}`, `${n}.0`, n === 0 ? '0' : `${n / 10}e1`);
+      await fc.assert(fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.constant(n), spellings(n), fc.constantFrom('size', 'knn', 'knn-list'), fc.boolean())),
+        async ([n, spelled, where, inMsearch]) => {
+          const search = where === 'size' ? { size: spelled, query: { match_all: {} } }
+            : { knn: where === 'knn' ? { field: 'open_vec', query_vector: [0, 0], k: spelled, num_candidates: 20 } : [{ field: 'open_vec', query_vector: [0, 0], k: spelled, num_candidates: 20 }] };
+          const r = inMsearch
+            ? await call(gw.url, 'POST', '/_msearch', { auth: bounded, body: ndjson([{ index: OWN }, search]), headers: NDJSON })
+            : await call(gw.url, 'POST', `/${OWN}/_search`, { auth: bounded, body: search });
+          const bounded5 = /above this credential's max_size of 5/.test(r.text);
+          const line = inMsearch ? r.json?.responses?.[0] : r.json;
+          if (n > 5) expect(r.status === 400 && bounded5, `${n} as ${JSON.stringify(spelled)} (${where}, msearch ${inMsearch}): ${r.status} ${r.text.slice(0, 200)}`).to.equal(true);
+          else expect(bounded5 || (r.status === 200 && (line?.hits?.hits?.length ?? 0) > 5), `${n} as ${JSON.stringify(spelled)}: ${r.text.slice(0, 200)}`).to.equal(false);
+        },
+      ), { numRuns: 40 });
     });
 
     it('vector bombs: a huge query vector, k or dims is refused in the engine\'s words, not computed', async () => {
