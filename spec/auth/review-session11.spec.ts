@@ -25,6 +25,13 @@ import { within } from '../support/within.js';
  *    holding one (Elasticsearch coerces `"50"`; the embedded engine also `" 50 "`, `"+50"`,
  *    `"5e1"`): `{"size":"50"}` and `{"knn":{…,"k":"50"}}` were answered 200 with 50 allowed
  *    under max_size 5. Fixed: a count is read as the engine reads it (countOf).
+ * 3. An update's answer under field rules: `_source_excludes` (or `_source_exclude`) alone asks
+ *    for the document's source, all of it but the excluded fields, as Elasticsearch's
+ *    FetchSourceContext reads any of the three; the walk read `_source_includes`/`_source` only.
+ *    A field-ruled credential's `POST /tenant-a/_bulk/stream?_source_excludes=f` (and `_bulk`,
+ *    `_update/a1`) with `{"update":{"_id":"a1"}}\n{"doc":{…}}` was answered the update's
+ *    `get._source` with the hidden field on the HTTP backend (the embedded engine answered `{}`).
+ *    Fixed in updateRefusal: excludes without includes are the whole source less them.
  * Held: `_bulk/stream` (path, line, alias, wildcard, `_all`, encodings, duplicate keys, batch
  * params, `index=`), the Painless contexts API's rights, every spelling of a written `_all`
  * (path, parameter, `_reindex`, terms lookup, bulk, `_msearch` headers narrowed), a deleted or
@@ -148,8 +155,27 @@ for (const backend of RECORDED_BACKENDS) {
       expect(denied.status, denied.text).to.equal(403);
       const scripted = await call(gw.url, 'POST', `/${OWN}/_bulk/stream`, { auth: ruled, body: ndjson([{ update: { _id: 'a1' } }, { script: { source: "ctx._source.f = ctx._source.hid" } }]), headers: NDJSON });
       expect(scripted.status, scripted.text).to.equal(403);
-      const sourced = await call(gw.url, 'POST', `/${OWN}/_bulk/stream?_source=true`, { auth: ruled, body: ndjson([{ update: { _id: 'a1' } }, { doc: { f: 'own words' } }]), headers: NDJSON });
-      expect(sourced.text).to.not.contain('hiddenvalue11');
+      // finding 3: `_source_excludes` alone asks for the source (all of it but them): the HTTP
+      // backend's engine answered the update's `get._source` with the hidden field
+      for (const q of ['_source=true', '_source_includes=hid', '_source_includes=h*', '_source=hid', '_source_excludes=f', '_source_excludes=nothing', '_source_exclude=f', '_source_includes=f&_source_excludes=x', '_source=true&_source_excludes=f', '_source_excludes=f&_source_excludes=g']) {
+        for (const path of [`/${OWN}/_bulk/stream`, `/${OWN}/_bulk`, '/_bulk/stream']) {
+          const sourced = await call(gw.url, 'POST', `${path}?${q}`, { auth: ruled, body: ndjson([{ update: { _id: 'a1', ...(path.startsWith(`/${OWN}`) ? {} : { _index: OWN }) } }, { doc: { f: 'own words' } }]), headers: NDJSON });
+          expect(sourced.text, `${path}?${q}`).to.not.contain('hiddenvalue11');
+        }
+        const updated = await call(gw.url, 'POST', `/${OWN}/_update/a1?${q}`, { auth: ruled, body: { doc: { f: 'own words' } } });
+        expect(updated.text, `_update?${q}`).to.not.contain('hiddenvalue11');
+        const inLine = await call(gw.url, 'POST', `/${OWN}/_bulk/stream`, { auth: ruled, body: ndjson([{ update: { _id: 'a1', _source: q.includes('hid') ? ['hid'] : true } }, { doc: { f: 'own words' } }]), headers: NDJSON });
+        expect(inLine.text, q).to.not.contain('hiddenvalue11');
+      }
+      // the visible fields named are still answered
+      for (const q of ['_source_includes=f', '_source_includes=f&_source_excludes=x']) {
+        const ok = await call(gw.url, 'POST', `/${OWN}/_bulk?${q}`, { auth: ruled, body: ndjson([{ update: { _id: 'a1' } }, { doc: { f: 'own words' } }]), headers: NDJSON });
+        expect(ok.status, `${q}: ${ok.text}`).to.equal(200);
+        expect(ok.json.items[0].update.get?._source, `${q}: ${ok.text}`).to.deep.equal({ f: 'own words' });
+      }
+      // a partial document naming a hidden field: its noop would say the hidden value
+      const noop = await call(gw.url, 'POST', `/${OWN}/_bulk/stream`, { auth: ruled, body: ndjson([{ update: { _id: 'a1' } }, { doc: { hid: 'hiddenvalue11' } }]), headers: NDJSON });
+      expect(noop.text).to.not.contain('noop');
     });
 
     it('GET /_scripts/painless/_context: a cluster reader reads it, a documents-only credential does not; other methods and odd contexts are not served', async () => {
