@@ -33,11 +33,17 @@ import { within } from '../support/within.js';
  *    `get._source` with the hidden field on the HTTP backend (the embedded engine answered `{}`).
  *    Fixed in updateRefusal: excludes without includes are the whole source less them.
  * Held: `_bulk/stream` (path, line, alias, wildcard, `_all`, encodings, duplicate keys, batch
- * params, `index=`), the Painless contexts API's rights, every spelling of a written `_all`
- * (path, parameter, `_reindex`, terms lookup, bulk, `_msearch` headers narrowed), a deleted or
- * narrowed credential refused at once, kNN under field rules (option, ES and OpenSearch queries,
- * filters, nested forms, script_score's vector functions, named queries, msearch, templates,
- * streams, the cache), kNN across tenants, vector bombs, `search.max_keep_alive`.
+ * params, `index=`, content types, methods), the Painless contexts API's rights, every spelling
+ * of a written `_all` (path, parameter, `_reindex`, terms lookup, bulk, `_msearch` headers
+ * narrowed), a deleted or narrowed credential refused at once, kNN under field rules (option, ES
+ * and OpenSearch queries, filters, nested forms, script_score's vector functions, named queries,
+ * msearch, templates, streams, count/explain/validate/by-query, the cache), lookups inside knn
+ * filters, kNN across tenants, vector bombs, `search.max_keep_alive`, a dropped live stream or a
+ * body cut mid-way giving back its in-flight bytes (and the stream logged).
+ * Open (not this session's, not fixed): max_size bounds the sizes written, not the default (a
+ * max_size 5 credential's `POST /tenant-a/_search {}` gets 10 hits, a knn query without size
+ * too), nor `top_hits` / `inner_hits` sizes; a request cut before it is classified writes no
+ * request-log record (by design: the record needs its indices).
  */
 
 const OWN = 'tenant-a';
