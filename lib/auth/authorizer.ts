@@ -136,15 +136,15 @@ export class Authorizer {
       ? checkEngineRoute({ method: req.method, path: req.path, querystring: req.querystring, headers: origin.headers, target: req }, req.path, req)
       : classification.family === 'stream' ? checkStreamRead(req, origin) : undefined;
     let params: ReadonlyMap<string, string> | undefined;
+    // an `_msearch`'s searches, read once for the checks below and the narrowing after them
+    const msearch = msearchEntries(req);
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
-      checkSize(req, cred.max_size);
+      checkSize(req, cred.max_size, action === MSEARCH_ACTION ? msearch() : undefined);
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
     // on an HTTP engine, which checks no rights where a stored pipeline's filter_query looks
     // another index up, no scoped credential runs a pipeline (the embedded engine checks them)
     const unchecked = this.backend.kind === 'http';
-    // an `_msearch`'s searches, read once for both the check below and the narrowing after it
-    const msearch = msearchEntries(req);
     if ((fieldRules || cred.max_size !== undefined || unchecked) && SEARCH_PIPELINE_CATEGORIES.has(classification.category) && namesSearchPipeline(req, msearch)) {
       throw new EsError(403, 'security_exception',
         `action [${action}] is unauthorized for user [${user}]: a search pipeline may change the query and size of a search, which this credential's field rules or max_size bound`);
@@ -372,29 +372,54 @@ function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
   };
 }
 
-function checkSize(req: GatewayRequest, max: number): void {
+/**
+ * `max_size` bounds what each search returns: `size` (the URL's, the body's) and a `knn` option's
+ * k — of the request's body, and of each search of an `_msearch` (a `_msearch/template` rendered
+ * into one), whose lines are searches as much as a `_search` is.
+ */
+function checkSize(req: GatewayRequest, max: number, msearch: readonly MsearchEntry[] | undefined): void {
   const sizes: Array<[string, number]> = [];
   const size = req.params.get('size');
   if (size !== undefined) sizes.push(['size', Number(size)]);
-  const parsed = req.info.parsed;
-  let body: { size?: unknown; knn?: unknown } | null | undefined;
-  if (parsed !== undefined) body = parsed as { size?: unknown; knn?: unknown } | null;
-  else if (req.body && req.body.length) {
-    try {
-      body = JSON.parse(req.body) as { size?: unknown; knn?: unknown };
-    } catch {
-      /* the engine reports a malformed body */
+  if (msearch) {
+    for (const entry of msearch) sizesOf(entry.body, sizes);
+  } else {
+    const parsed = req.info.parsed;
+    let body: unknown;
+    if (parsed !== undefined) body = parsed;
+    else if (req.body && req.body.length) {
+      try {
+        body = JSON.parse(req.body) as unknown;
+      } catch {
+        /* the engine reports a malformed body */
+      }
     }
-  }
-  if (typeof body?.size === 'number') sizes.push(['size', body.size]);
-  // a `knn` option's k is how many nearest documents the search finds (its hits when no size is given)
-  for (const knn of Array.isArray(body?.knn) ? body.knn : body?.knn !== undefined ? [body.knn] : []) {
-    const k = (knn as { k?: unknown } | null)?.k;
-    if (typeof k === 'number') sizes.push(['knn.k', k]);
+    sizesOf(body, sizes);
   }
   for (const [name, n] of sizes) {
     if (n > max) throw new EsError(400, 'illegal_argument_exception', `[${name}] ${n} is above this credential's max_size of ${max}`);
   }
+}
+
+/** A search body's `size` and its `knn` option's k (each of a list): how many nearest documents it finds, its hits when no size is given. */
+function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
+  const body = value as { size?: unknown; knn?: unknown } | null | undefined;
+  const size = countOf(body?.size);
+  if (size !== undefined) sizes.push(['size', size]);
+  for (const knn of Array.isArray(body?.knn) ? body.knn : body?.knn !== undefined ? [body.knn] : []) {
+    const k = countOf((knn as { k?: unknown } | null)?.k);
+    if (k !== undefined) sizes.push(['knn.k', k]);
+  }
+}
+
+/**
+ * A count as the engine reads it: a number, or a string holding one (Elasticsearch coerces
+ * `"50"`, and the embedded engine reads `" 50 "`, `"+50"`, `"5e1"` as 50), so that no spelling
+ * of a number passes the bound; anything else the engine refuses.
+ */
+function countOf(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isNaN(n) ? undefined : n;
 }
 
 const CLUSTER_STATE_ACTION = 'cluster:monitor/state';

@@ -899,8 +899,12 @@ export function mgetRefusal(visibility: FieldVisibility, body: unknown, params: 
 /** `_update`: a script reads the whole document, an answer with `_source` would show it, and merging `doc` compares the fields it sets. */
 export function updateRefusal(visibility: FieldVisibility, body: unknown, params: FieldParameters): FieldRefusal | undefined {
   return walked(visibility, (w: Walker) => {
-    const includes = params.get('_source_includes') ?? params.get('_source');
-    if (includes !== undefined) w.sourceFetch(includes === 'false' ? false : includes === 'true' || includes === '' ? true : includes.split(','), '_source');
+    const includes = params.get('_source_includes') ?? params.get('_source_include') ?? params.get('_source');
+    // excludes alone ask for the source too, all of it but them (Elasticsearch's FetchSourceContext: any of the three fetches)
+    const excludes = params.get('_source_excludes') ?? params.get('_source_exclude');
+    const whole = includes === undefined || includes === 'true' || includes === '';
+    if (excludes !== undefined && includes !== 'false') w.sourceFetch({ ...(whole ? {} : { includes: includes.split(',') }), excludes: excludes.split(',') }, '_source');
+    else if (includes !== undefined) w.sourceFetch(includes === 'false' ? false : whole ? true : includes.split(','), '_source');
     if (!isObject(body)) return;
     if (body.script !== undefined) w.refuse('script', 'reads any field through a script');
     if (body._source !== undefined) w.sourceFetch(body._source, '_source');
