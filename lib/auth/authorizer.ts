@@ -138,8 +138,12 @@ export class Authorizer {
     let params: ReadonlyMap<string, string> | undefined;
     // an `_msearch`'s searches, read once for the checks below and the narrowing after them
     const msearch = msearchEntries(req);
+    // a search that names no size gets the engine's default of 10 hits: above a lower max_size, it is sent with the bound
+    let sizeCap: number | undefined;
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
-      checkSize(req, cred.max_size, action === MSEARCH_ACTION ? msearch() : undefined);
+      const sized = checkSize(req, cred.max_size, action === MSEARCH_ACTION ? msearch() : undefined);
+      if (cred.max_size < DEFAULT_SEARCH_SIZE) sizeCap = cred.max_size;
+      if (sizeCap !== undefined && !sized && req.route === 'search') params = new Map(req.params).set('size', String(sizeCap));
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
     // on an HTTP engine, which checks no rights where a stored pipeline's filter_query looks
@@ -159,7 +163,7 @@ export class Authorizer {
     const searching = req.route === 'search' || action === MSEARCH_ACTION;
     const noPipeline = searching && (fieldRules || cred.max_size !== undefined || unchecked) && (await servesSearchPipelines(this.backend));
     if (noPipeline && req.route === 'search') params = new Map(params ?? req.params).set('search_pipeline', '_none');
-    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(msearch, cred, noPipeline) : undefined;
+    const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(msearch, cred, noPipeline, sizeCap) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
   }
@@ -377,7 +381,14 @@ function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
  * k — of the request's body, and of each search of an `_msearch` (a `_msearch/template` rendered
  * into one), whose lines are searches as much as a `_search` is.
  */
-function checkSize(req: GatewayRequest, max: number, msearch: readonly MsearchEntry[] | undefined): void {
+/** The hits a search gives when it names no `size` (Elasticsearch's and the embedded engine's default). */
+const DEFAULT_SEARCH_SIZE = 10;
+
+/**
+ * Refuses a size or knn `k` above `max`, in the parameters or the body (each search of an
+ * `_msearch`); returns whether a single search names its size (in the parameters or its body).
+ */
+function checkSize(req: GatewayRequest, max: number, msearch: readonly MsearchEntry[] | undefined): boolean {
   const sizes: Array<[string, number]> = [];
   const size = req.params.get('size');
   if (size !== undefined) sizes.push(['size', Number(size)]);
@@ -399,6 +410,7 @@ function checkSize(req: GatewayRequest, max: number, msearch: readonly MsearchEn
   for (const [name, n] of sizes) {
     if (n > max) throw new EsError(400, 'illegal_argument_exception', `[${name}] ${n} is above this credential's max_size of ${max}`);
   }
+  return sizes.some(([name]) => name === 'size');
 }
 
 /** A search body's `size` and its `knn` option's k (each of a list): how many nearest documents it finds, its hits when no size is given. */
@@ -568,13 +580,15 @@ function enforceSourceFilter(
  * URL parameters are (`sourceWithin`), written into its body (an `_msearch` has no URL filter per
  * search), so that it is answered with the hidden fields absent rather than refused.
  */
-function msearchAsReader(msearch: () => MsearchEntry[] | undefined, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, noPipeline = false): { text: string; value: undefined } | undefined {
+function msearchAsReader(msearch: () => MsearchEntry[] | undefined, cred: Pick<Credential, 'include_fields' | 'exclude_fields'>, noPipeline = false, sizeCap?: number): { text: string; value: undefined } | undefined {
   const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
-  if (!fieldRules && !noPipeline) return undefined;
+  if (!fieldRules && !noPipeline && sizeCap === undefined) return undefined;
   const entries = msearch();
   if (!entries) return undefined;
   const narrowed = entries.map((entry) => {
     let body: Record<string, unknown> = noPipeline ? { ...entry.body, search_pipeline: '_none' } : entry.body;
+    // a search naming no size is sent with the credential's lower max_size (checkSize refused larger ones)
+    if (sizeCap !== undefined && countOf(entry.body.size) === undefined) body = { ...body, size: sizeCap };
     if (fieldRules) {
       const within = sourceWithin(bodySource(entry.body), cred.include_fields, cred.exclude_fields);
       body = { ...body, _source: within.fetch ? { ...(within.includes ? { includes: within.includes } : {}), excludes: within.excludes } : false };

@@ -40,9 +40,9 @@ import { within } from '../support/within.js';
  * msearch, templates, streams, count/explain/validate/by-query, the cache), lookups inside knn
  * filters, kNN across tenants, vector bombs, `search.max_keep_alive`, a dropped live stream or a
  * body cut mid-way giving back its in-flight bytes (and the stream logged).
- * Open (not this session's, not fixed): max_size bounds the sizes written, not the default (a
- * max_size 5 credential's `POST /tenant-a/_search {}` gets 10 hits, a knn query without size
- * too), nor `top_hits` / `inner_hits` sizes; a request cut before it is classified writes no
+ * Open (not this session's): max_size bounded the sizes written, not the default (a max_size 5
+ * credential's `POST /tenant-a/_search {}` got 10 hits) — closed by the lead: a search or `_msearch`
+ * line naming no size is sent with the bound; not `top_hits` / `inner_hits` sizes; a request cut before it is classified writes no
  * request-log record (by design: the record needs its indices).
  */
 
@@ -391,6 +391,25 @@ for (const backend of RECORDED_BACKENDS) {
       const within = await call(gw.url, 'POST', '/_msearch', { auth: bounded, body: ndjson([{ index: OWN }, { size: 5, knn: { field: 'open_vec', query_vector: [0, 0], k: 5, num_candidates: 10 } }]), headers: NDJSON });
       if (within.status !== 200 || within.json.responses?.[0]?.status !== 200) problems.push(`within max_size: ${within.status} ${within.text.slice(0, 200)}`);
       expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    // open item of rev11, closed by the lead: a search naming no size got the engine's default of 10
+    it('max_size bounds the default too: a search or an _msearch line naming no size gets at most max_size hits', async () => {
+      const many = `${OWN}-many`;
+      const lines: unknown[] = [];
+      for (let i = 0; i < 12; i++) lines.push({ index: { _index: many, _id: `m${i}` } }, { f: `many ${i}` });
+      expect((await call(gw.url, 'POST', '/_bulk?refresh=true', { body: ndjson(lines), headers: NDJSON })).json.errors).to.equal(false);
+      const hitsOf = (r: { json: { hits?: { hits: unknown[] } } }) => r.json.hits?.hits.length;
+      expect(hitsOf(await call(gw.url, 'POST', `/${many}/_search`, { auth: bounded, body: {} }))).to.equal(5);
+      expect(hitsOf(await call(gw.url, 'GET', `/${many}/_search`, { auth: bounded }))).to.equal(5);
+      expect(hitsOf(await call(gw.url, 'POST', `/${many}/_search`, { auth: bounded, body: { query: { match: { f: 'many' } } } }))).to.equal(5);
+      // a size within the bound is kept as asked
+      expect(hitsOf(await call(gw.url, 'POST', `/${many}/_search`, { auth: bounded, body: { size: 3 } }))).to.equal(3);
+      expect(hitsOf(await call(gw.url, 'POST', `/${many}/_search?size=4`, { auth: bounded, body: {} }))).to.equal(4);
+      const multi = await call(gw.url, 'POST', '/_msearch', { auth: bounded, body: ndjson([{ index: many }, {}, { index: many }, { size: 2 }]), headers: NDJSON });
+      expect(multi.json.responses.map((x: { hits: { hits: unknown[] } }) => x.hits.hits.length)).to.deep.equal([5, 2]);
+      // an unbounded credential keeps the engine's default
+      expect(hitsOf(await call(gw.url, 'POST', `/${many}/_search`, { auth: reader, body: {} }))).to.equal(10);
     });
 
     it('max_size, generated: any spelling of a size or k the engine reads, in a search or an _msearch line, is bounded as its number', async () => {

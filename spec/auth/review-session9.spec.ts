@@ -224,8 +224,8 @@ for (const backend of RECORDED_BACKENDS) {
       const ruled = await cred({ exclude_fields: ['secret9'] });
       for (const id of Object.keys(pipelines)) {
         expect((await call(gw.url, 'PUT', '/bounded9/_settings', { body: { index: { search: { default_pipeline: id } } } })).status).to.equal(200);
-        // what each would get with no pipeline: its size (the default 10 when none), and every document
-        for (const [auth, body, hits] of [[bounded, { size: 5 }, 5], [bounded, {}, 10], [ruled, { size: 30 }, 30]] as const) {
+        // what each would get with no pipeline: its size (none: the default 10, capped at max_size), and every document
+        for (const [auth, body, hits] of [[bounded, { size: 5 }, 5], [bounded, {}, 5], [ruled, { size: 30 }, 30], [ruled, {}, 10]] as const) {
           const res = await call(gw.url, 'POST', '/bounded9/_search', { auth, body });
           expect(res.status, `${id}: ${res.text.slice(0, 300)}`).to.equal(200);
           expect(res.json.hits.hits.length, `${id} ${JSON.stringify(body)}`).to.equal(hits);
