@@ -119,6 +119,8 @@ export interface OpenLoopWrites {
   failed: number;
   /** From the first write's sending to the last one's acknowledgement. */
   seconds: number;
+  /** Writes sent per second, from the first one's sending to the last one's: below the rate when this process is short of CPU. */
+  sentPerSecond: number;
 }
 
 /**
@@ -155,6 +157,7 @@ export async function openLoopWrites(
         }),
     );
   }
+  const sentPerSecond = total / Math.max(1e-3, (performance.now() - t0) / 1000);
   await Promise.all(inFlight);
-  return { acks, failed, seconds: (performance.now() - t0) / 1000 };
+  return { acks, failed, seconds: (performance.now() - t0) / 1000, sentPerSecond };
 }

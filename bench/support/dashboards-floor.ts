@@ -27,6 +27,8 @@ export interface DashboardsFloor {
   /** The engine process's CPU time over the writes, as a share of one core (its worker threads included). */
   cpu: number;
   writeSeconds: number;
+  /** Writes sent per second (the rate, unless this process fell behind). */
+  sentPerSecond: number;
   failedWrites: number;
   /** Searches run per dashboard per second: mean and max. */
   runsPerSecond: { mean: number; max: number };
@@ -103,7 +105,7 @@ export async function dashboardsFloor(docs: ReadonlyArray<Record<string, unknown
     const runs = loops.map((l) => l.runs / run.seconds);
     const s = summarize(fresh);
     const result: DashboardsFloor = {
-      fresh: s, ack: summarize(run.acks), cpu, writeSeconds: run.seconds, failedWrites: run.failed,
+      fresh: s, ack: summarize(run.acks), cpu, writeSeconds: run.seconds, sentPerSecond: run.sentPerSecond, failedWrites: run.failed,
       runsPerSecond: { mean: runs.reduce((a, b) => a + b, 0) / Math.max(1, runs.length), max: Math.max(0, ...runs) },
       missing,
       load,
