@@ -19,7 +19,12 @@
  * - live dashboards (bench/support/live-dashboards.ts): 5,000 aggregation streams over 100 distinct
  *   dashboards, then 5,000 live declarative UIs of five components over 100 distinct ones, each
  *   under 500 writes/s for 30 s (BENCH_DASH_STREAMS, BENCH_DASH_DISTINCT, BENCH_DASH_RATE,
- *   BENCH_DASH_SECONDS); write → push latency, pushes per stream, gateway CPU.
+ *   BENCH_DASH_SECONDS); write → push latency, pushes per stream, gateway CPU — first the floor
+ *   (bench/support/dashboards-floor.ts): the standalone engine alone, the same writes, the same
+ *   dashboards' searches run again by this process at most 4 times a second after a write to
+ *   their section; its CPU share, write acknowledgements and write → fresh result latency. A
+ *   goal the floor misses is printed "(below the floor: …)": no single-node gateway on this
+ *   machine can meet it.
  * - WebSocket slow consumer (bench/support/ws-slow-consumer.ts): 200 MB of changes to a document
  *   whose WebSocket client stopped reading; the gateway's RSS and the client's error frame.
  * - goals (issue 35) are printed last, each against its bound; a missed one makes the run exit
@@ -95,6 +100,8 @@ interface Goal {
   unit: string;
   /** Measured at the size the goal names (a smaller run prints it, without judging it). */
   judged: boolean;
+  /** Printed after the verdict: what a floor says of the goal. */
+  note?: string;
 }
 const goals: Goal[] = [];
 const goal = (part: string, what: string, value: number, bound: number, unit: string, judged = true) => goals.push({ part, what, value, bound, unit, judged });
@@ -107,7 +114,7 @@ function printGoals(): void {
   for (const g of goals) {
     const met = Number.isFinite(g.value) && g.value <= g.bound;
     const verdict = !g.judged ? 'not judged (smaller run)' : met ? 'met' : 'NOT met';
-    console.log(`- ${g.part}: ${g.what}: ${g.value.toFixed(2)} ${g.unit} (goal ≤ ${g.bound} ${g.unit}): ${verdict}`);
+    console.log(`- ${g.part}: ${g.what}: ${Number.isFinite(g.value) ? g.value.toFixed(2) : 'n/a'} ${g.unit} (goal ≤ ${g.bound} ${g.unit}): ${verdict}${g.note ? ` ${g.note}` : ''}`);
     if (g.judged && !met) process.exitCode = 1;
   }
 }
@@ -897,7 +904,8 @@ async function main(): Promise<void> {
   if (part('matching')) await matching(docs, subject);
   if (part('fanout')) await fanOut();
   if (part('wsmany')) await wsMany();
-  if (part('dashboards')) rows.push(...(await liveDashboards(docs, progress)));
+  // the dashboards' goals are judged at any size (a missed one exits non-zero, as it always has)
+  if (part('dashboards')) rows.push(...(await liveDashboards(docs, progress, (g) => goals.push({ ...g, judged: true }))));
   if (part('wsslow')) {
     const r = await wsSlowConsumer(progress);
     notes.push(
