@@ -132,9 +132,12 @@ for (const backend of RECORDED_BACKENDS) {
       const others = Object.keys(aliases.json ?? {}).filter((k) => !k.startsWith('mine')).sort();
       return JSON.stringify([hits, mapping.json, others.map((k) => [k, aliases.json[k]]), settings.json]);
     };
+    // a document's id and routing are names within its index, as in a request's path (`unnamed` below):
+    // `POST /mine-1/_create/other-1` answers `"_id":"other-1"` of mine-1, and `_index` says where it is
+    const TENANT_NAMED = new Set(['_source', '_id', '_routing']);
     const withoutSources = (text: string) => {
       try {
-        return JSON.stringify(JSON.parse(text), (key, value: unknown) => (key === '_source' ? undefined : value));
+        return JSON.stringify(JSON.parse(text), (key, value: unknown) => (TENANT_NAMED.has(key) ? undefined : value));
       } catch {
         return text;
       }

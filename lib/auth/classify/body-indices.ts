@@ -265,11 +265,30 @@ function someObject(root: unknown, visit: (obj: Record<string, unknown>) => bool
   return false;
 }
 
-/** `PUT /{index}/_settings`: no index besides the path's; whether it sets a default or final pipeline. */
+/**
+ * `PUT /{index}/_settings`: no index besides the path's; whether it sets a default or final
+ * pipeline. Settings are values and lists of values (Elasticsearch: "only value lists are allowed
+ * in serialized settings"): a body with an object or a list inside a list is not settings the
+ * gateway reads, and is read as reaching every index (refused to a scoped credential).
+ */
 export function settingsTargets(body: Body, read: BodyReading): BodyTarget[] {
-  return engineBodyTargets(body, read, [], (json) => {
+  return engineBodyTargets(body, read, ['write'], (json) => {
     if (setsPipeline(json)) read.namesPipeline = true;
-  });
+  }, onlySettingValues);
+}
+
+/** Whether every list in a settings body holds only values (strings, numbers, booleans, null). */
+function onlySettingValues(json: Record<string, unknown>): boolean {
+  const stack: unknown[] = [json];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) return false;
+    } else if (isObject(v)) {
+      for (const key in v) if (typeof v[key] === 'object' && v[key] !== null) stack.push(v[key]);
+    }
+  }
+  return true;
 }
 
 /**
