@@ -54,6 +54,24 @@ export async function runSuites(options: RunOptions): Promise<TestResult[]> {
   return results;
 }
 
+/** Runs again each file holding a failed test; a test that passes then replaces its failure. */
+export async function retryFailed(
+  results: TestResult[],
+  run: (files: string[]) => Promise<TestResult[]>,
+  onFlaky: (retried: TestResult, first: TestResult) => void,
+): Promise<TestResult[]> {
+  const key = (r: TestResult): string => `${r.file}\u0000${r.test}`;
+  const failed = results.filter((r) => r.status === 'failed');
+  if (failed.length === 0) return results;
+  const again = new Map((await run([...new Set(failed.map((r) => r.file))])).map((r) => [key(r), r]));
+  return results.map((r) => {
+    const retried = r.status === 'failed' ? again.get(key(r)) : undefined;
+    if (retried?.status !== 'passed') return r;
+    onFlaky(retried, r);
+    return retried;
+  });
+}
+
 interface FileContext {
   client: EsClient;
   specs: ApiSpecs;

@@ -6,7 +6,11 @@
  *   node dist/conformance/run.js [--url http://user:pass@host:port | --engine]
  *     [--suite clients-tests|es7]... [--filter <path substring>]... [--verbose]
  *     [--json <file>] [--min-passed N | --baseline <file>] [--timeout <ms>]
- *     [--es-version 8.11.0] [--skip-list <file> | --no-skip-list]
+ *     [--es-version 8.11.0] [--skip-list <file> | --no-skip-list] [--retry-failed]
+ *
+ * `--retry-failed` runs each file with a failing test once more, after the full pass, and counts a
+ * test that passes then; it is printed as flaky, so a test that fails only under load is named
+ * rather than hidden.
  *
  * Exit code: 0; 1 when fewer tests passed than the gate asks; 2 when the runner crashed.
  */
@@ -15,9 +19,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { formatFailure, formatSummary, tally } from './report.js';
-import { runSuites } from './run-suites.js';
+import { retryFailed, runSuites } from './run-suites.js';
 import { startServer, type StartedServer } from './server-process.js';
 import { EMPTY_SKIP_LIST, loadSkipList } from './skip-list.js';
+import type { TestResult } from './test-result.js';
 import { CLAIMED_VERSION } from './skip.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,6 +42,7 @@ async function main(): Promise<number> {
       'es-version': { type: 'string', default: CLAIMED_VERSION },
       'skip-list': { type: 'string', default: path.join(REPO_ROOT, 'conformance', 'skip-list.json') },
       'no-skip-list': { type: 'boolean', default: false },
+      'retry-failed': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -49,18 +55,23 @@ async function main(): Promise<number> {
   const url = values.url ?? (server = await startServer(values.engine ? 'engine' : 'gateway', REPO_ROOT)).url;
   const started = performance.now();
   try {
-    const results = await runSuites({
+    const options = {
       url,
       conformanceDir,
       suites: values.suite,
-      filters: values.filter,
       skipList,
       version: values['es-version'],
       testTimeoutMs: Number(values.timeout),
-      onResult: (result) => {
+      onResult: (result: TestResult) => {
         if (values.verbose && result.status === 'failed') console.log(formatFailure(result) + '\n');
       },
-    });
+    };
+    let results = await runSuites({ ...options, filters: values.filter });
+    if (values['retry-failed']) results = await retryFailed(
+        results,
+        (files) => runSuites({ ...options, filters: files }),
+        (r, first) => console.log(`flaky: ${r.file} "${r.test}" failed, then passed on retry (${first.failure?.message ?? ''})`),
+      );
     if (values.json) await writeFile(values.json, JSON.stringify(results, null, 2) + '\n');
     console.log(`\nconformance against ${redact(url)} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     console.log(formatSummary(results));

@@ -22,7 +22,7 @@ describe('Elasticsearch YAML REST suites (conformance gate)', function () {
       const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
         const child = execFile(
           process.execPath,
-          [path.join(REPO_ROOT, 'dist/conformance/run.js'), '--baseline', path.join(REPO_ROOT, 'conformance/baseline.json'), '--json', json],
+          [path.join(REPO_ROOT, 'dist/conformance/run.js'), '--verbose', '--retry-failed', '--baseline', path.join(REPO_ROOT, 'conformance/baseline.json'), '--json', json],
           { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', CONFORMANCE_DIR } },
           (_err, stdout) => resolve({ code: child.exitCode, stdout }),
         );
@@ -32,7 +32,8 @@ describe('Elasticsearch YAML REST suites (conformance gate)', function () {
       expect(summary, stdout.slice(-2000)).to.not.equal(null);
       const passed = Number(summary![1]);
       console.log(`      conformance: ${passed} passed (baseline ${baseline}), ${summary![2]} failing, ${summary![3]} skipped`);
-      expect(passed, 'conformance passes fell below the baseline').to.be.at.least(baseline);
+      for (const line of stdout.split('\n')) if (line.startsWith('flaky: ')) console.log(`      ${line}`);
+      expect(passed, `conformance passes fell below the baseline:\n${stdout.slice(-6000)}`).to.be.at.least(baseline);
       expect(code).to.equal(0);
     } finally {
       await out.remove();
