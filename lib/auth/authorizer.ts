@@ -413,7 +413,10 @@ function checkSize(req: GatewayRequest, max: number, msearch: readonly MsearchEn
   return sizes.some(([name]) => name === 'size');
 }
 
-/** A search body's `size` and its `knn` option's k (each of a list): how many nearest documents it finds, its hits when no size is given. */
+/**
+ * A search body's `size` and its `knn` option's k (each of a list): how many nearest documents it
+ * finds, its hits when no size is given; and the hits it returns nested anywhere in it.
+ */
 function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
   const body = value as { size?: unknown; knn?: unknown } | null | undefined;
   const size = countOf(body?.size);
@@ -421,6 +424,35 @@ function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
   for (const knn of Array.isArray(body?.knn) ? body.knn : body?.knn !== undefined ? [body.knn] : []) {
     const k = countOf((knn as { k?: unknown } | null)?.k);
     if (k !== undefined) sizes.push(['knn.k', k]);
+  }
+  nestedHitSizes(body, sizes);
+}
+
+/**
+ * Hits returned inside a search, each group up to its own `size`: `top_hits` and `top_metrics`
+ * aggregations, `inner_hits` (of nested, has_child, has_parent queries and of `collapse`, one or
+ * a list) — each group counts as a search (Elasticsearch's defaults: 3 hits, 1 for top_metrics).
+ * Read wherever such a key stands, so no nesting hides one: a field that happens to carry the
+ * name is read too, which can only refuse. A walk with its own stack, whatever the body's depth.
+ */
+const NESTED_HITS: ReadonlyMap<string, number> = new Map([['top_hits', 3], ['inner_hits', 3], ['top_metrics', 1]]);
+
+function nestedHitSizes(body: unknown, sizes: Array<[string, number]>): void {
+  const pending: unknown[] = [body];
+  while (pending.length) {
+    const value = pending.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') pending.push(item);
+      continue;
+    }
+    for (const [key, inner] of Object.entries(value)) {
+      const byDefault = NESTED_HITS.get(key);
+      for (const group of byDefault === undefined ? [] : Array.isArray(inner) ? inner : [inner]) {
+        if (group !== null && typeof group === 'object') sizes.push([`${key}.size`, countOf((group as { size?: unknown }).size) ?? byDefault!]);
+      }
+      pending.push(inner);
+    }
   }
 }
 

@@ -42,7 +42,7 @@ import { within } from '../support/within.js';
  * body cut mid-way giving back its in-flight bytes (and the stream logged).
  * Open (not this session's): max_size bounded the sizes written, not the default (a max_size 5
  * credential's `POST /tenant-a/_search {}` got 10 hits) — closed by the lead: a search or `_msearch`
- * line naming no size is sent with the bound; not `top_hits` / `inner_hits` sizes; a request cut before it is classified writes no
+ * line naming no size is sent with the bound; `top_hits` / `inner_hits` / `top_metrics` sizes closed in session 12 (nestedHitSizes); a request cut before it is classified writes no
  * request-log record (by design: the record needs its indices).
  */
 
@@ -428,6 +428,35 @@ for (const backend of RECORDED_BACKENDS) {
           else expect(bounded5 || (r.status === 200 && (line?.hits?.hits?.length ?? 0) > 5), `${n} as ${JSON.stringify(spelled)}: ${r.text.slice(0, 200)}`).to.equal(false);
         },
       ), { numRuns: 40 });
+    });
+
+    // the lead's session 12: hits returned inside a search were not bounded (rev11's open item)
+    it('max_size bounds the hits returned inside a search: top_hits, top_metrics, inner_hits (query, collapse, lists), at any depth', async () => {
+      const over = (r: { status: number; text: string }) => r.status === 400 && /above this credential's max_size of 5/.test(r.text);
+      const searches: Array<Record<string, unknown>> = [
+        { size: 0, aggs: { t: { top_hits: { size: 50 } } } },
+        { size: 0, aggs: { t: { top_hits: { size: '50' } } } },
+        { size: 0, aggs: { m: { top_metrics: { metrics: { field: 'hid' }, sort: { hid: 'asc' }, size: 6 } } } },
+        { query: { bool: { should: [{ match_all: {} }, { nested: { path: 'n', query: { match_all: {} }, inner_hits: { size: 50 } } }] } } },
+        { collapse: { field: 'hid', inner_hits: [{ name: 'a', size: 1 }, { name: 'b', size: 50 }] }, size: 1 },
+      ];
+      for (const search of searches) {
+        const single = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: bounded, body: search });
+        expect(over(single), `${JSON.stringify(search)}: ${single.status} ${single.text.slice(0, 200)}`).to.equal(true);
+        const multi = await call(gw.url, 'POST', '/_msearch', { auth: bounded, body: ndjson([{ index: OWN }, search]), headers: NDJSON });
+        expect(over(multi), `msearch ${JSON.stringify(search)}: ${multi.status} ${multi.text.slice(0, 200)}`).to.equal(true);
+      }
+      // generated: a top_hits under any chain of sub-aggregations is read; within the bound, answered
+      await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 9 }), async (depth, size) => {
+        let aggs: Record<string, unknown> = { t: { top_hits: { size } } };
+        for (let i = 0; i < depth; i++) aggs = { [`f${i}`]: { filter: { match_all: {} }, aggs } };
+        const r = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: bounded, body: { size: 0, aggs } });
+        if (size > 5) expect(over(r), `depth ${depth} size ${size}: ${r.status} ${r.text.slice(0, 200)}`).to.equal(true);
+        else expect(r.status, r.text.slice(0, 200)).to.equal(200);
+      }), { numRuns: 20 });
+      // an unbounded credential keeps them
+      const free = await call(gw.url, 'POST', `/${OWN}/_search`, { auth: reader, body: { size: 0, aggs: { t: { top_hits: { size: 50 } } } } });
+      expect(free.status, free.text.slice(0, 200)).to.equal(200);
     });
 
     it('vector bombs: a huge query vector, k or dims is refused in the engine\'s words, not computed', async () => {
