@@ -21,7 +21,12 @@ export class EsClient {
   private readonly prefix: string;
   private readonly authorization?: string;
 
-  constructor(url: string | URL) {
+  /**
+   * `compatibleWith` (7): every call asks for Elasticsearch 8's REST API compatibility with that
+   * version, as Elasticsearch's own compatibility runner of the earlier version's suites does:
+   * `Accept` and a JSON `Content-Type` in the `vnd.elasticsearch` form.
+   */
+  constructor(url: string | URL, private readonly compatibleWith?: number) {
     const parsed = new URL(url);
     this.pool = new Pool(parsed.origin, { connections: 8, keepAliveTimeout: 30_000 });
     this.prefix = parsed.pathname.replace(/\/+$/, '');
@@ -34,6 +39,7 @@ export class EsClient {
   async send(call: HttpCall, signal?: AbortSignal): Promise<EsResponse> {
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (this.authorization && headers.authorization === undefined) headers.authorization = this.authorization;
+    if (this.compatibleWith !== undefined) asCompatible(headers, this.compatibleWith);
     const res = await this.pool.request({
       method: call.method as 'GET',
       path: this.prefix + call.url,
@@ -52,6 +58,16 @@ export class EsClient {
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+/** `application/json` → `application/vnd.elasticsearch+json;compatible-with=N` (and x-ndjson alike), in `Accept` and `Content-Type`. */
+function asCompatible(headers: Record<string, string>, version: number): void {
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (lower !== 'accept' && lower !== 'content-type') continue;
+    const kind = /^application\/(json|x-ndjson)\b/i.exec(headers[name])?.[1];
+    if (kind) headers[name] = `application/vnd.elasticsearch+${kind.toLowerCase()};compatible-with=${version}`;
   }
 }
 

@@ -22,6 +22,8 @@ export interface RunOptions {
   /** The Elasticsearch version we claim, for `skip: version`. */
   version?: string;
   testTimeoutMs?: number;
+  /** Every call asks for REST API compatibility with this version (EsClient). */
+  compatibleWith?: number;
   /** Called as each test finishes (progress, verbose output). */
   onResult?: (result: TestResult) => void;
 }
@@ -29,7 +31,7 @@ export interface RunOptions {
 /** Runs the selected YAML suites against a server and returns one result per test. */
 export async function runSuites(options: RunOptions): Promise<TestResult[]> {
   const specs = await loadApiSpecs(path.join(options.conformanceDir, 'api'));
-  const client = new EsClient(options.url);
+  const client = new EsClient(options.url, options.compatibleWith);
   const context: SkipContext = { version: parseVersion(options.version ?? CLAIMED_VERSION), features: SUPPORTED_FEATURES };
   const results: TestResult[] = [];
   const report = (result: TestResult): void => {

@@ -7,6 +7,7 @@
  *     [--suite clients-tests|es7]... [--filter <path substring>]... [--verbose]
  *     [--json <file>] [--min-passed N | --baseline <file>] [--timeout <ms>]
  *     [--es-version 8.11.0] [--skip-list <file> | --no-skip-list] [--retry-failed]
+ *     [--compatible-with 7]
  *
  * `--retry-failed` runs each file with a failing test once more, after the full pass, and counts a
  * test that passes then; it is printed as flaky, so a test that fails only under load is named
@@ -43,6 +44,7 @@ async function main(): Promise<number> {
       'skip-list': { type: 'string', default: path.join(REPO_ROOT, 'conformance', 'skip-list.json') },
       'no-skip-list': { type: 'boolean', default: false },
       'retry-failed': { type: 'boolean', default: false },
+      'compatible-with': { type: 'string' },
     },
     strict: true,
   });
@@ -62,6 +64,7 @@ async function main(): Promise<number> {
       skipList,
       version: values['es-version'],
       testTimeoutMs: Number(values.timeout),
+      compatibleWith: values['compatible-with'] === undefined ? undefined : Number(values['compatible-with']),
       onResult: (result: TestResult) => {
         if (values.verbose && result.status === 'failed') console.log(formatFailure(result) + '\n');
       },
