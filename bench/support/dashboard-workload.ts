@@ -1,4 +1,5 @@
-import type { Pool } from 'undici';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Pool } from 'undici';
 import { DEBIAN_INDEX } from './live-search-mix.js';
 
 /**
@@ -113,6 +114,18 @@ export function nextWrite(kind: 'aggregations' | 'declarative', corpus: Dashboar
   return { section, id, seq, doc };
 }
 
+/**
+ * The pool the writes go through, the floor's and the gateway's alike: as many in flight as the
+ * rate times an acknowledgement allows (256: half a second at 500/s). A node that acknowledges
+ * fewer writes a second than the rate leaves the others waiting here for a connection; the run
+ * says so (`writesLeft`), since their acknowledgement and push times then include that wait. At
+ * 5,000 streams (loaded) this was most of both: acknowledged p50 31 s, while a write from another
+ * process, on a connection of its own, was acknowledged in 4 ms to 2 s. More connections do not
+ * remove the wait, they move it: opened as they were needed (up to 5,000), the writes waited in
+ * the gateway's accept queue instead (5–9 s at 1,000 streams, loaded).
+ */
+export const openWritesPool = (url: string): Pool => new Pool(url, { connections: 256 });
+
 export interface OpenLoopWrites {
   /** Per write: from sending it to its acknowledgement, ms. */
   acks: number[];
@@ -121,6 +134,14 @@ export interface OpenLoopWrites {
   seconds: number;
   /** Writes sent per second, from the first one's sending to the last one's: below the rate when this process is short of CPU. */
   sentPerSecond: number;
+  /** Writes that waited in this process for a connection, at most at once: 0 when each left as it was due. */
+  queuedMax: number;
+  /** Writes acknowledged per second while they were sent: below the rate when the node falls behind. */
+  ackedPerSecond: number;
+  /** Connections the writes opened. */
+  connections: number;
+  /** This process's event-loop delay over the writes (p99 and max, ms): what it adds to every time it takes. */
+  loopDelay: { p99: number; max: number };
 }
 
 /**
@@ -140,6 +161,9 @@ export async function openLoopWrites(
   const acks: number[] = [];
   const inFlight: Array<Promise<void>> = [];
   let failed = 0;
+  let queuedMax = 0;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const t0 = performance.now();
   for (let w = 0; w < total; w++) {
     const wait = t0 + (w * 1000) / WRITES_PER_SECOND - performance.now();
@@ -156,8 +180,21 @@ export async function openLoopWrites(
           else acknowledged?.(write);
         }),
     );
+    queuedMax = Math.max(queuedMax, pool.stats.queued);
   }
-  const sentPerSecond = total / Math.max(1e-3, (performance.now() - t0) / 1000);
+  const sendingSeconds = Math.max(1e-3, (performance.now() - t0) / 1000);
+  const sentPerSecond = total / sendingSeconds;
+  const ackedPerSecond = acks.length / sendingSeconds;
   await Promise.all(inFlight);
-  return { acks, failed, seconds: (performance.now() - t0) / 1000, sentPerSecond };
+  loop.disable();
+  return {
+    acks, failed, seconds: (performance.now() - t0) / 1000, sentPerSecond, ackedPerSecond, queuedMax, connections: pool.stats.connected,
+    loopDelay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+  };
 }
+
+/** How a run's writes left this process, for its note: whether any waited here for a connection, and this process's event-loop delay. */
+export const writesLeft = (run: OpenLoopWrites): string =>
+  `${run.ackedPerSecond.toFixed(0)}/s acknowledged while sending, ` +
+  `${run.queuedMax ? `up to ${run.queuedMax} writes waited in the bench for one of ${run.connections} connections (their times include that wait)` : `each write sent when due (${run.connections} connections)`}, ` +
+  `the bench's event-loop delay p99 ${run.loopDelay.p99.toFixed(0)} / max ${run.loopDelay.max.toFixed(0)} ms`;

@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { Pool } from 'undici';
 import { spawnEngine, tempDir } from '../../spec/support/servers.js';
 import {
-  dashboardCorpus, dashboardSearch, GOAL_P99_MS, loadDashboardIndex, nextWrite, openLoopWrites, WRITES_SEED, INDEX,
+  dashboardCorpus, dashboardSearch, GOAL_P99_MS, loadDashboardIndex, nextWrite, openLoopWrites, writesLeft, openWritesPool, WRITES_SEED, INDEX,
 } from './dashboard-workload.js';
 import { cpuSecondsOf, seededRandom, summarize, type Summary } from './latency.js';
 import { owned } from './teardown.js';
@@ -29,6 +29,8 @@ export interface DashboardsFloor {
   writeSeconds: number;
   /** Writes sent per second (the rate, unless this process fell behind). */
   sentPerSecond: number;
+  /** How the writes left the bench (writesLeft). */
+  left: string;
   failedWrites: number;
   /** Searches run per dashboard per second: mean and max. */
   runsPerSecond: { mean: number; max: number };
@@ -58,7 +60,7 @@ export async function dashboardsFloor(docs: ReadonlyArray<Record<string, unknown
   const removeData = owned(() => data.remove());
   const engine = await spawnEngine(data.dir);
   const stopEngine = owned(() => engine.stop());
-  const writesPool = new Pool(engine.url, { connections: 256 });
+  const writesPool = openWritesPool(engine.url);
   const searchPool = new Pool(engine.url, { connections: FLOOR_IN_FLIGHT });
   const closePools = owned(() => Promise.all([writesPool.close(), searchPool.close()]));
   try {
@@ -105,7 +107,7 @@ export async function dashboardsFloor(docs: ReadonlyArray<Record<string, unknown
     const runs = loops.map((l) => l.runs / run.seconds);
     const s = summarize(fresh);
     const result: DashboardsFloor = {
-      fresh: s, ack: summarize(run.acks), cpu, writeSeconds: run.seconds, sentPerSecond: run.sentPerSecond, failedWrites: run.failed,
+      fresh: s, ack: summarize(run.acks), cpu, writeSeconds: run.seconds, sentPerSecond: run.sentPerSecond, left: writesLeft(run), failedWrites: run.failed,
       runsPerSecond: { mean: runs.reduce((a, b) => a + b, 0) / Math.max(1, runs.length), max: Math.max(0, ...runs) },
       missing,
       load,

@@ -1,9 +1,8 @@
 import { loadavg } from 'node:os';
-import { Pool } from 'undici';
 import { spawnGateway, tempDir } from '../../spec/support/servers.js';
 import { JsonStreamFleet } from './json-stream-fleet.js';
 import {
-  dashboardCorpus, dashboardSearch, DISTINCT, GOAL_P99_MS, GOAL_PUSHES_PER_SECOND, INDEX, loadDashboardIndex, nextWrite, openLoopWrites, WRITES_PER_SECOND, WRITES_SEED,
+  dashboardCorpus, dashboardSearch, DISTINCT, GOAL_P99_MS, GOAL_PUSHES_PER_SECOND, INDEX, loadDashboardIndex, nextWrite, openLoopWrites, writesLeft, openWritesPool, WRITES_PER_SECOND, WRITES_SEED,
 } from './dashboard-workload.js';
 import { dashboardsFloor, FLOOR_IN_FLIGHT } from './dashboards-floor.js';
 import { cpuSecondsOf, seededRandom, summarize, type Summary } from './latency.js';
@@ -78,7 +77,7 @@ export async function liveDashboards(
     rows.push({
       part: 'floor', what: 'engine alone: write → fresh dashboard result (bench/support/dashboards-floor.ts)', s: floor.fresh,
       note: `${DISTINCT} dashboard searches, each run again ≤ ${GOAL_PUSHES_PER_SECOND}/s after a write to its section (${FLOOR_IN_FLIGHT} at most in flight), ${WRITES_PER_SECOND} writes/s (${floor.sentPerSecond.toFixed(0)}/s sent) for ${floor.writeSeconds.toFixed(1)} s ` +
-        `(${floor.failedWrites} failed; acknowledged p50 ${floor.ack.p50.toFixed(0)} / p99 ${floor.ack.p99.toFixed(0)} ms); runs per dashboard ${floor.runsPerSecond.mean.toFixed(2)}/s mean, ${floor.runsPerSecond.max.toFixed(2)}/s max; ` +
+        `(${floor.failedWrites} failed; acknowledged p50 ${floor.ack.p50.toFixed(0)} / p99 ${floor.ack.p99.toFixed(0)} ms; ${floor.left}); runs per dashboard ${floor.runsPerSecond.mean.toFixed(2)}/s mean, ${floor.runsPerSecond.max.toFixed(2)}/s max; ` +
         `engine CPU ${(floor.cpu * 100).toFixed(0)}% of a core, the bench's ${(floor.benchCpu * 100).toFixed(0)}%; ${floor.missing} write-dashboard pairs never covered; ${floor.missesGoal ? 'the engine alone misses' : 'the engine alone meets'} the goal p99 < ${GOAL_P99_MS} ms within one core; load average ${floor.load.toFixed(1)} as its writes began`,
     });
   }
@@ -88,8 +87,8 @@ export async function liveDashboards(
   const removeData = owned(() => data.remove());
   const gw = await spawnGateway({ ...ADMIN, DATA_DIR: data.dir, ANALYTICS_ENABLED: 'false', LOGS_ENABLED: 'false', ACCESS_LOG: 'false' }, undefined, process.env.BENCH_GATEWAY_NODE_ARGS?.split(' ').filter(Boolean));
   const stopGateway = owned(() => gw.stop());
-  // open-loop writes at WRITES_PER_SECOND: as many in flight as the rate times an acknowledgement (a durable commit, ~100 ms on a busy disk)
-  const pool = new Pool(gw.url, { connections: 256 });
+  // open-loop writes at WRITES_PER_SECOND: as many in flight as the rate times an acknowledgement
+  const pool = openWritesPool(gw.url);
   const closePool = owned(() => pool.close());
   try {
     await loadDashboardIndex(gw.url, { authorization: AUTH }, corpus);
@@ -184,7 +183,7 @@ export async function liveDashboards(
         const meanRate = pushes / Math.max(1, open) / writeSeconds;
         const failures = [...fleet.failures].map(([k, n]) => `${k} ×${n}`).join(', ');
         const ack = summarize(run.acks);
-        const common = `${open} streams (${DISTINCT} distinct, ${Math.round(open / DISTINCT)} each), ${WRITES_PER_SECOND} writes/s (${run.sentPerSecond.toFixed(0)}/s sent) for ${writeSeconds.toFixed(1)} s (${failedWrites} failed; acknowledged p50 ${ack.p50.toFixed(0)} / p99 ${ack.p99.toFixed(0)} ms); ` +
+        const common = `${open} streams (${DISTINCT} distinct, ${Math.round(open / DISTINCT)} each), ${WRITES_PER_SECOND} writes/s (${run.sentPerSecond.toFixed(0)}/s sent) for ${writeSeconds.toFixed(1)} s (${failedWrites} failed; acknowledged p50 ${ack.p50.toFixed(0)} / p99 ${ack.p99.toFixed(0)} ms; ${writesLeft(run)}); ` +
           `pushes per stream ${meanRate.toFixed(2)}/s mean, ${maxRate.toFixed(2)}/s max; gateway CPU ${(cpu * 100).toFixed(0)}% of a core, the bench's ${(benchCpu * 100).toFixed(0)}% (load average ${load.toFixed(1)} as the writes began); ${missing} write-stream pairs never pushed${failures ? `; ${failures}` : ''}`;
         if (kind === 'aggregations') {
           const s = summarize(samples.get('dashboard')!);
@@ -205,7 +204,7 @@ export async function liveDashboards(
           });
           goal({ part: 'dashboards', what: `write → push p99 at ${open} aggregation streams${missing ? ` (${missing} write-stream pairs never pushed)` : ''}`, value: missing ? Infinity : s.p99, bound: GOAL_P99_MS, unit: 'ms', note: p99Met ? undefined : beside.trim() || undefined });
           goal({ part: 'dashboards', what: `pushes/s on the busiest of ${open} aggregation streams`, value: maxRate, bound: GOAL_PUSHES_PER_SECOND, unit: '/s' });
-          progress(`aggregations: p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; ${meanRate.toFixed(2)} pushes/s per stream; CPU ${(cpu * 100).toFixed(0)}%; writes sent ${run.sentPerSecond.toFixed(0)}/s, acknowledged p50 ${ack.p50.toFixed(0)} / p99 ${ack.p99.toFixed(0)} ms`);
+          progress(`aggregations: p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} ms; ${meanRate.toFixed(2)} pushes/s per stream; CPU ${(cpu * 100).toFixed(0)}%; writes sent ${run.sentPerSecond.toFixed(0)}/s, acknowledged p50 ${ack.p50.toFixed(0)} / p99 ${ack.p99.toFixed(0)} ms; ${writesLeft(run)}`);
         } else {
           for (const c of COMPONENTS) {
             const s = summarize(samples.get(c)!);
