@@ -34,36 +34,45 @@ type Json = Record<string, unknown>;
  * engine inside this interceptor.
  */
 export function typeFieldHiding(): Interceptor {
-  return (next) => async (req) => {
+  return (next) => (req) => {
     if (!carriesFields(req)) return next(req);
     const asked = req.headers?.['accept-encoding'] === undefined ? req : { ...req, headers: { ...req.headers, 'accept-encoding': undefined } };
-    const res = await next(asked);
-    if (res.status !== 200 || !isJson(res)) return res;
-    if (res.value !== undefined) {
-      const hidden = withoutTypeField(res.value);
-      if (hidden === res.value) return res;
-      const pretty = Buffer.isBuffer(res.body) && res.body[1] === 0x0a; // `{\n`: the engine wrote it `?pretty`
-      return answer(res, jsonBody(hidden, pretty), hidden);
-    }
-    // a large or chunked answer streams on, its members dropped as it passes (the client sees its
-    // first bytes before the engine has finished); a small one is read whole
-    const length = Number(res.headers['content-length']);
-    if (!Buffer.isBuffer(res.body) && !(length <= WHOLE_ANSWER_BYTES)) {
-      const source = res.body;
-      const hidden = source.pipe(typeFieldRemovalStream());
-      // an engine that fails mid-answer fails the answer; a client gone stops the engine's
-      source.once('error', (err) => hidden.destroy(err));
-      hidden.once('close', () => source.destroy());
-      return answer(res, hidden, undefined);
-    }
-    const bytes = await readBody(res.body);
-    if (!bytes.includes(FIELD_NAME)) return answer(res, bytes, undefined);
-    const text = bytes.toString('utf8');
-    const parsed: unknown = JSON.parse(text);
-    // an integer past 2^53 (a long in a source, a date_nanos sort value) is read again exactly: rare, and slower
-    if (holdsRoundedInteger(parsed)) return answer(res, Buffer.from(stringifyExactly(withoutTypeField(parseExactly(text))) ?? ''), undefined);
-    return answer(res, Buffer.from(JSON.stringify(withoutTypeField(parsed))), undefined);
+    // an answer handed as a value (the embedded engine's) is changed on the value: no step of its own
+    return next(asked).then(withoutTypeFieldAnswer);
   };
+}
+
+function withoutTypeFieldAnswer(res: EngineResponse): EngineResponse | Promise<EngineResponse> {
+  if (res.status !== 200 || !isJson(res)) return res;
+  if (res.value !== undefined) {
+    const hidden = withoutTypeField(res.value);
+    if (hidden === res.value) return res;
+    const pretty = Buffer.isBuffer(res.body) && res.body[1] === 0x0a; // `{\n`: the engine wrote it `?pretty`
+    return answer(res, jsonBody(hidden, pretty), hidden);
+  }
+  return readAnswer(res);
+}
+
+/** An HTTP engine's answer: streamed on with the field dropped as it passes, or read whole. */
+async function readAnswer(res: EngineResponse): Promise<EngineResponse> {
+  // a large or chunked answer streams on, its members dropped as it passes (the client sees its
+  // first bytes before the engine has finished); a small one is read whole
+  const length = Number(res.headers['content-length']);
+  if (!Buffer.isBuffer(res.body) && !(length <= WHOLE_ANSWER_BYTES)) {
+    const source = res.body;
+    const hidden = source.pipe(typeFieldRemovalStream());
+    // an engine that fails mid-answer fails the answer; a client gone stops the engine's
+    source.once('error', (err) => hidden.destroy(err));
+    hidden.once('close', () => source.destroy());
+    return answer(res, hidden, undefined);
+  }
+  const bytes = await readBody(res.body);
+  if (!bytes.includes(FIELD_NAME)) return answer(res, bytes, undefined);
+  const text = bytes.toString('utf8');
+  const parsed: unknown = JSON.parse(text);
+  // an integer past 2^53 (a long in a source, a date_nanos sort value) is read again exactly: rare, and slower
+  if (holdsRoundedInteger(parsed)) return answer(res, Buffer.from(stringifyExactly(withoutTypeField(parseExactly(text))) ?? ''), undefined);
+  return answer(res, Buffer.from(JSON.stringify(withoutTypeField(parsed))), undefined);
 }
 
 const FIELD_NAME = Buffer.from(`"${TYPE_FIELD}"`);

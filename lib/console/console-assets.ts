@@ -30,9 +30,7 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
  * built console: a 404 page that says how to build it. Anything else goes on.
  */
 export function consoleAssets(dist = CONSOLE_DIST): Middleware {
-  return async (ctx, next) => {
-    if (ctx.path !== CONSOLE_PATH && !ctx.path.startsWith(`${CONSOLE_PATH}/`)) return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const served: Middleware = async (ctx) => {
     ctx.set('Content-Security-Policy', CSP);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
@@ -65,4 +63,12 @@ export function consoleAssets(dist = CONSOLE_DIST): Middleware {
     ctx.set('Cache-Control', 'no-cache');
     await send(ctx, 'index.html', { root: dist });
   };
+  // any other request goes on without a promise of this step's own
+  return (ctx, next) => {
+    const asked = ctx.path;
+    if (asked !== CONSOLE_PATH && !asked.startsWith(CONSOLE_PREFIX)) return next();
+    return ctx.method === 'GET' || ctx.method === 'HEAD' ? served(ctx, next) : next();
+  };
 }
+
+const CONSOLE_PREFIX = `${CONSOLE_PATH}/`;

@@ -39,7 +39,8 @@ export function requestContext(options: RequestContextOptions): Middleware<Gatew
   return (ctx, next) => {
     const sent = ctx.get('x-request-id');
     const requestId = SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
-    ctx.set('X-Request-Id', requestId);
+    // nothing is sent yet: the header goes straight onto the response (koa's `set` checks and converts)
+    ctx.res.setHeader('X-Request-Id', requestId);
     const opaqueId = ctx.get('x-opaque-id');
     if (opaqueId) ctx.set('X-Opaque-Id', opaqueId);
     if (!ends.length) return next();

@@ -9,7 +9,7 @@ import type { GatewayState } from './state.js';
 export function authenticate(authenticator: Authenticator): Middleware<GatewayState> {
   return (ctx, next) => {
     const ip = ctx.request.ip || ctx.req.socket.remoteAddress || undefined;
-    const header = ctx.get('authorization') || undefined;
+    const header = ctx.req.headers.authorization || undefined;
     const known = authenticator.verified(header, ctx.path, ip);
     if (known) {
       ctx.state.principal = known;

@@ -21,8 +21,9 @@ export interface GatewayCompatibleRequest {
 
 /** Undefined for a request outside the compatibility mode; throws ES's 400s (headers that disagree, a refused typed mapping call). */
 export function compatibleGatewayRequest(ctx: Context): GatewayCompatibleRequest | undefined {
-  const accept = ctx.get('accept');
-  const contentType = ctx.get('content-type');
+  const headers = ctx.req.headers;
+  const accept = headers.accept ?? '';
+  const contentType = headers['content-type'] ?? '';
   if (!mayBeCompatible(accept, contentType)) return undefined;
   if (restApiVersion(accept || undefined, contentType || undefined, hasBody(ctx)) !== 7) return undefined;
   // the target as the edge read it (`canonicalRequest`): its decoded segments and parameters

@@ -60,7 +60,7 @@ export function cors(origins: readonly string[], byCredentials?: CredentialOrigi
   const beforeAuthentication: Middleware = (ctx, next) => {
     // the answer to the same request differs by origin: caches must keep them apart
     if (!any && origins.length) ctx.vary('Origin');
-    const origin = ctx.get('origin');
+    const origin = ctx.req.headers.origin ?? '';
     return origin === '' ? next() : fromOrigin(ctx, next, origin);
   };
   const fromOrigin = async (ctx: Context, next: Next, origin: string): Promise<void> => {
@@ -83,7 +83,7 @@ export function cors(origins: readonly string[], byCredentials?: CredentialOrigi
     ctx.status = 204;
   };
   const afterAuthentication: Middleware<GatewayState> = (ctx, next) => {
-    const origin = ctx.get('origin');
+    const origin = ctx.req.headers.origin ?? '';
     if (origin === '' || configured(origin) || !credentialAllowsOrigin(ctx.state.principal.credential, origin)) return next();
     ctx.vary('Origin');
     allow(ctx, origin, false);

@@ -22,7 +22,8 @@ export function esResponse(log: (line: string) => void): Middleware {
     ctx.body = errorBody(esErr);
   };
   return (ctx, next) => {
-    ctx.set('X-Elastic-Product', 'Elasticsearch');
+    // nothing is sent yet: straight onto the response (koa's `set` checks and converts)
+    ctx.res.setHeader('X-Elastic-Product', 'Elasticsearch');
     // koa-compose hands back a promise, a rejected one for a step that threw
     return next().then(undefined, (err: unknown) => answerError(ctx, err));
   };

@@ -26,7 +26,8 @@ export function health(readiness: Readiness): Middleware {
   };
   // any other request goes on without a promise of this step's own
   return (ctx, next) => {
-    if ((ctx.path === HEALTH_PATH || ctx.path === READY_PATH) && (ctx.method === 'GET' || ctx.method === 'HEAD')) return probe(ctx, next);
+    const path = ctx.path;
+    if ((path === HEALTH_PATH || path === READY_PATH) && (ctx.method === 'GET' || ctx.method === 'HEAD')) return probe(ctx, next);
     if (readiness.shuttingDown) throw shuttingDown();
     return next();
   };
