@@ -47,7 +47,8 @@ const KNOWN_KEYS = new Set([
   'index.xpack.ccr.following_index', 'index.routing.allocation.include._tier_preference',
   'index.resize.source.name', 'index.resize.source.uuid', 'index.shrink.source.name', 'index.shrink.source.uuid',
   'index.downsample.source.name', 'index.downsample.source.uuid', 'index.downsample.origin.name',
-  'index.downsample.origin.uuid', 'index.downsample.status', 'index.downsample.interval',
+  'index.downsample.origin.uuid', 'index.downsample.status', 'index.downsample.interval', 'index.merge.policy', 'index.append_only.enabled',
+  'index.number_of_search_only_replicas', 'index.auto_expand_search_replicas',
 ]);
 
 /**
@@ -61,6 +62,7 @@ const KNOWN_PREFIXES = [
   'index.dense_vector.', 'index.knn.', 'index.plugins.', 'index.opendistro.', 'index.remote_store.',
   'index.search.concurrent_segment_search.', 'index.lifecycle.', 'index.xpack.ccr.', 'index.time_series.',
   'index.mapping.', 'index.highlight.', 'index.routing.', 'index.store.', 'index.soft_deletes.', 'index.shard.', 'index.recovery.', 'index.blocks.', 'index.version.',
+  'index.merge.', 'index.translog.', 'index.percolator.', 'index.downsample.', 'index.codec.', 'index.derived_source.', 'index.optimize_doc_id_lookup.',
 ];
 
 function isKnown(key: string): boolean {
@@ -68,15 +70,20 @@ function isKnown(key: string): boolean {
 }
 
 /**
- * Elasticsearch's refusal of an index setting it does not register (AbstractScopedSettings.validate):
- * keys in sorted order, the first unknown one is reported, with its close registered keys (similarity
- * above 0.7) as `did you mean`. Keys ending in `*` (a wildcard reset) are not validated.
+ * Why Elasticsearch refuses each index setting it does not register (AbstractScopedSettings.validate),
+ * in the keys' sorted order: `unknown setting [k]` with its close registered keys (similarity above
+ * 0.7) as `did you mean`. Keys ending in `*` (a wildcard reset) are not validated.
  */
+export function unknownSettingReasons(keys: Iterable<string>): string[] {
+  return [...keys].filter((k) => !k.endsWith('*') && !isKnown(k)).sort().map((key) => {
+    const hint = didYouMean(key, KNOWN_KEYS, 0.7)
+      || ' please check that any required plugins are installed, or check the breaking changes documentation for removed settings';
+    return `unknown setting [${key}]${hint}`;
+  });
+}
+
+/** Creating an index or updating its settings: the first unknown setting refused (the others are only suppressed in ES). */
 export function refuseUnknownSettings(keys: Iterable<string>): void {
-  const unknown = [...keys].filter((k) => !k.endsWith('*') && !isKnown(k)).sort();
-  if (!unknown.length) return;
-  const key = unknown[0];
-  const hint = didYouMean(key, KNOWN_KEYS, 0.7)
-    || ' please check that any required plugins are installed, or check the breaking changes documentation for removed settings';
-  throw new EsError(400, 'illegal_argument_exception', `unknown setting [${key}]${hint}`);
+  const [first] = unknownSettingReasons(keys);
+  if (first !== undefined) throw new EsError(400, 'illegal_argument_exception', first);
 }

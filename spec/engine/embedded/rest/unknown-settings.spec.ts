@@ -37,6 +37,23 @@ describe('embedded engine: unknown index settings are refused as Elasticsearch d
     expect(flat.json.known.settings['index.number_of_replicas']).to.equal('0');
   });
 
+  it('index templates (composable, component, legacy) with unknown settings → 400 invalid_index_template_exception listing each', async () => {
+    const cause = (name: string) => `index_template [${name}] invalid, cause [Validation Failed: 1: unknown setting [index.bar] ${PLEASE_CHECK};2: unknown setting [index.foo] ${PLEASE_CHECK};]`;
+    const settings = { foo: 1, index: { bar: 2, number_of_shards: 1 } };
+    for (const [path, body] of [
+      ['/_index_template/t1', { index_patterns: ['t1-*'], template: { settings } }],
+      ['/_component_template/t1', { template: { settings } }],
+      ['/_template/t1', { index_patterns: ['t1-*'], settings }],
+    ] as const) {
+      const r = await es.call('PUT', path, body);
+      expect(r.status, path).to.equal(400);
+      expect(r.json.error.type).to.equal('invalid_index_template_exception');
+      expect(r.json.error.reason).to.equal(cause('t1'));
+      expect((await es.call('GET', path)).status).to.equal(404);
+    }
+    expect((await es.call('PUT', '/_index_template/t2', { index_patterns: ['t2-*'], template: { settings: { number_of_shards: 1, 'index.lifecycle.name': 'p' } } })).status).to.equal(200);
+  });
+
   it('accepts the settings Elasticsearch 8 and OpenSearch 2 register, with or without `index.`', async () => {
     const settings = {
       number_of_shards: 2, 'index.number_of_replicas': 0, refresh_interval: '5s', max_result_window: 500, hidden: false,
