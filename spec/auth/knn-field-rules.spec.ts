@@ -91,6 +91,10 @@ for (const backend of BACKENDS) {
         expect(foreign.status, `${path}: ${foreign.text}`).to.equal(403);
       }
       expect((await call(url, 'POST', '/vec-1/_knn_search', { auth: bounded, body: knn('open_vec', 6) })).status).to.equal(400);
+      // a lookup in its filter reads the looked-up index as the caller
+      const lookup = { ...knn('open_vec'), filter: { terms: { secret: { index: 'other-vec', id: '1', path: 'secret' } } } };
+      const foreignLookup = await call(url, 'POST', '/vec-1/_knn_search', { auth: bounded, body: lookup });
+      expect(foreignLookup.status, foreignLookup.text).to.equal(403);
       const hidden = await call(url, 'POST', '/vec-1/_knn_search', { auth: hiding, body: knn('secret_vec') });
       expect(hidden.status, hidden.text).to.equal(403);
       expect(hidden.text).not.to.contain('"secret_vec":[');
