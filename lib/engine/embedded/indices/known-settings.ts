@@ -48,7 +48,7 @@ const KNOWN_KEYS = new Set([
   'index.resize.source.name', 'index.resize.source.uuid', 'index.shrink.source.name', 'index.shrink.source.uuid',
   'index.downsample.source.name', 'index.downsample.source.uuid', 'index.downsample.origin.name',
   'index.downsample.origin.uuid', 'index.downsample.status', 'index.downsample.interval', 'index.merge.policy', 'index.append_only.enabled',
-  'index.number_of_search_only_replicas', 'index.auto_expand_search_replicas',
+  'index.number_of_search_only_replicas', 'index.auto_expand_search_replicas', 'index.max_slices_per_pit',
 ]);
 
 /**
@@ -56,13 +56,13 @@ const KNOWN_KEYS = new Set([
  * similarities, allocation filters, sort fields, slow-log thresholds…), and plugin namespaces.
  */
 const KNOWN_PREFIXES = [
-  'index.analysis.', 'index.similarity.', 'index.routing.allocation.include.', 'index.routing.allocation.exclude.',
-  'index.routing.allocation.require.', 'index.routing.allocation.initial_recovery.', 'index.sort.',
-  'index.search.slowlog.threshold.', 'index.indexing.slowlog.threshold.', 'index.merge.policy.', 'index.store.snapshot.',
-  'index.dense_vector.', 'index.knn.', 'index.plugins.', 'index.opendistro.', 'index.remote_store.',
-  'index.search.concurrent_segment_search.', 'index.lifecycle.', 'index.xpack.ccr.', 'index.time_series.',
-  'index.mapping.', 'index.highlight.', 'index.routing.', 'index.store.', 'index.soft_deletes.', 'index.shard.', 'index.recovery.', 'index.blocks.', 'index.version.',
-  'index.merge.', 'index.translog.', 'index.percolator.', 'index.downsample.', 'index.codec.', 'index.derived_source.', 'index.optimize_doc_id_lookup.',
+  'index.analysis.', 'index.similarity.', 'index.routing.', 'index.sort.', 'index.search.slowlog.threshold.',
+  'index.indexing.slowlog.threshold.', 'index.merge.', 'index.translog.', 'index.store.', 'index.mapping.', 'index.highlight.',
+  'index.query.', 'index.soft_deletes.', 'index.shard.', 'index.recovery.', 'index.blocks.', 'index.version.', 'index.lifecycle.',
+  'index.xpack.ccr.', 'index.time_series.', 'index.downsample.', 'index.percolator.', 'index.dense_vector.', 'index.codec.',
+  // OpenSearch's: k-NN, plugins, remote store, concurrent search, derived source, doc id lookup, star tree
+  'index.knn.', 'index.plugins.', 'index.opendistro.', 'index.remote_store.', 'index.search.concurrent_segment_search.',
+  'index.search.concurrent.', 'index.derived_source.', 'index.optimize_doc_id_lookup.', 'index.composite_index',
 ];
 
 function isKnown(key: string): boolean {
