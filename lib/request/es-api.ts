@@ -1625,8 +1625,8 @@ export const ES_API = [
   },
   {
     id: 'knn_search',
-    engine: false,
     auth: { category: 'search', operation: 'read', action: 'indices:data/read/knn_search', body: 'search' },
+    params: ['routing'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/{index}/_knn_search' },
     ],

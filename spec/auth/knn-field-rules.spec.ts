@@ -77,5 +77,28 @@ for (const backend of BACKENDS) {
       expect(within.status, within.text).to.equal(200);
       expect(within.json.hits.total.value).to.equal(2);
     });
+
+    it('serves _knn_search to a scoped credential on its indices only; refuses it under field rules (its body is not checked)', async () => {
+      const before = await authorizationDisagreementCount();
+      const other = await call(url, 'PUT', '/other-vec', { body: { mappings: { properties: { open_vec: { type: 'dense_vector', dims: 2, similarity: 'l2_norm' } } } } });
+      expect(other.status, other.text).to.equal(200);
+      const knn = (field: string, k = 1) => ({ knn: { field, query_vector: [0, 0], k, num_candidates: 10 } });
+      const own = await call(url, 'POST', '/vec-1/_knn_search', { auth: bounded, body: knn('open_vec') });
+      expect(own.status, own.text).to.equal(200);
+      expect(own.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['1']);
+      for (const path of ['/other-vec/_knn_search', '/vec-1,other-vec/_knn_search']) {
+        const foreign = await call(url, 'POST', path, { auth: bounded, body: knn('open_vec') });
+        expect(foreign.status, `${path}: ${foreign.text}`).to.equal(403);
+      }
+      expect((await call(url, 'POST', '/vec-1/_knn_search', { auth: bounded, body: knn('open_vec', 6) })).status).to.equal(400);
+      // a lookup in its filter reads the looked-up index as the caller
+      const lookup = { ...knn('open_vec'), filter: { terms: { secret: { index: 'other-vec', id: '1', path: 'secret' } } } };
+      const foreignLookup = await call(url, 'POST', '/vec-1/_knn_search', { auth: bounded, body: lookup });
+      expect(foreignLookup.status, foreignLookup.text).to.equal(403);
+      const hidden = await call(url, 'POST', '/vec-1/_knn_search', { auth: hiding, body: knn('secret_vec') });
+      expect(hidden.status, hidden.text).to.equal(403);
+      expect(hidden.text).not.to.contain('"secret_vec":[');
+      expect(await authorizationDisagreementCount()).to.equal(before);
+    });
   });
 }

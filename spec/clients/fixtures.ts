@@ -76,6 +76,14 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     // search
     search: () => ({ args: { index: ix, body: q }, check: (a) => expect(a.hits.hits.map((h: { _id: string }) => h._id).sort()).to.deep.equal(['1', '3']) }),
     count: () => ({ args: { index: ix, body: q }, check: (a) => expect(a.count).to.equal(2) }),
+    knn_search: () => ({
+      setup: async () => {
+        await ok(c.url, 'PUT', `/${p}-vectors`, { mappings: { properties: { v: { type: 'dense_vector', dims: 2, similarity: 'l2_norm' } } } });
+        await ok(c.url, 'PUT', `/${p}-vectors/_doc/1?refresh=true`, { v: [1, 1] });
+      },
+      args: { index: `${p}-vectors`, body: { knn: { field: 'v', query_vector: [1, 1], k: 1, num_candidates: 1 } } },
+      check: (a) => expect(a.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['1']),
+    }),
     msearch: () => ({ args: { body: [{ index: ix }, q, { index: ix }, { query: { match_all: {} } }] }, check: (a) => expect(a.responses).to.have.length(2) }),
     explain: () => ({ args: { index: ix, id: '1', body: q }, check: (a) => expect(a.matched).to.equal(true) }),
     field_caps: () => ({ args: { index: ix, fields: '*' }, check: (a) => expect(a.fields).to.have.property('year') }),

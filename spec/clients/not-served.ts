@@ -23,7 +23,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^ingest\.(\w+_geoip_database|\w+_ip_location_database|geo_ip_stats)$/, 'no GeoIP databases (the geoip processor is not part of the engine)'],
   [/^(cancel_reindex|get_reindex|list_reindex)$/, 'the reindex management APIs of Elasticsearch 9.2+; reindex tasks are served through /_tasks'],
   [/^(capabilities|health_report)$/, 'not implemented by the engine'],
-  [/^(terms_enum|search_mvt|knn_search)$/, 'not implemented by the engine'],
+  [/^(terms_enum|search_mvt)$/, 'not implemented by the engine'],
   // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
   [/^(asynchronous_search|flow_framework|geospatial|ingestion|insights|ism|knn|ltr|neural|notifications|observability|ppl|query|remote_store|replication|rollups|search_relevance|security_analytics|sm|transforms|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
   [/^(cat\.(circuit_breaker|component_templates)|cluster\.(\w+_decommission_awareness|\w+_weighted_routing|info)|tasks\.delete)$/, 'not implemented by the engine'],

@@ -1,5 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import type { FlatSettings } from '../store/index.js';
+import { refuseUnknownSettings } from './known-settings.js';
 
 export type SettingsUpdate = Record<string, string | string[] | null>;
 
@@ -76,6 +77,7 @@ function refuseTranslogRetention(flat: SettingsUpdate): void {
 
 /** The settings of a new index: the client's, plus the ones ES adds. */
 export function creationSettings(input: SettingsUpdate, name: string, uuid: string, creationDate: number): FlatSettings {
+  refuseUnknownSettings(Object.keys(input));
   validateSettingValues(input);
   refuseTranslogRetention(input);
   const out: FlatSettings = {
@@ -103,6 +105,7 @@ export function isStaticSetting(key: string): boolean {
  * static ones (analysis…) only while the index is closed. Null resets a setting.
  */
 export function applySettingsUpdate(current: FlatSettings, update: SettingsUpdate, open: boolean, indexLabel: string): FlatSettings {
+  refuseUnknownSettings(Object.keys(update));
   validateSettingValues(update);
   refuseTranslogRetention(update);
   const keys = Object.keys(update);

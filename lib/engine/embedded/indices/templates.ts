@@ -5,6 +5,7 @@ import { validateMappings, type FieldMapping, type MappingDialect, type Mappings
 import type { Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
+import { unknownSettingReasons } from './known-settings.js';
 import { flattenSettings, nestSettings, validateSettingValues } from './settings.js';
 
 /** What a template contributes to a new index: flat `index.*` settings, mappings, aliases. */
@@ -50,8 +51,19 @@ function patternsOf(v: unknown, context: string): string[] {
   throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: index patterns are missing;`, { context });
 }
 
-/** `settings` / `mappings` / `aliases` of a template body, validated as index creation would. */
-function templateContent(body: unknown, context: string, dialect?: MappingDialect): TemplateContent {
+/**
+ * A template's unknown settings, refused as MetadataIndexTemplateService.validate refuses them:
+ * every one listed in the template's validation failure.
+ */
+function refuseUnknownTemplateSettings(name: string, keys: string[]): void {
+  const reasons = unknownSettingReasons(keys);
+  if (!reasons.length) return;
+  throw new EsError(400, 'invalid_index_template_exception',
+    `index_template [${name}] invalid, cause [Validation Failed: ${reasons.map((r, i) => `${i + 1}: ${r};`).join('')}]`);
+}
+
+/** `settings` / `mappings` / `aliases` of the template `name`'s body, validated as index creation would. */
+function templateContent(name: string, body: unknown, context: string, dialect?: MappingDialect): TemplateContent {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body)) throw badTemplate(`[${context}] template must be an object`);
   const out: TemplateContent = {};
@@ -60,6 +72,7 @@ function templateContent(body: unknown, context: string, dialect?: MappingDialec
   }
   if (body.settings !== undefined) {
     const flat = flattenSettings(body.settings);
+    refuseUnknownTemplateSettings(name, Object.keys(flat));
     validateSettingValues(flat);
     out.settings = Object.fromEntries(Object.entries(flat).filter((e): e is [string, string | string[]] => e[1] !== null));
   }
@@ -156,7 +169,7 @@ export class Templates {
       index_patterns: patternsOf(body.index_patterns, name),
       composed_of: Array.isArray(body.composed_of) ? body.composed_of.map(String) : [],
     };
-    if (body.template !== undefined) template.template = templateContent(body.template, 'template', this.dialect);
+    if (body.template !== undefined) template.template = templateContent(name, body.template, 'template', this.dialect);
     if (body.priority !== undefined) template.priority = Number(body.priority);
     if (body.version !== undefined) template.version = Number(body.version);
     if (isPlainObject(body._meta)) template._meta = body._meta;
@@ -239,7 +252,7 @@ export class Templates {
     if (create && this.components.has(name)) throw new EsError(400, 'illegal_argument_exception', `component template [${name}] already exists`);
     for (const k of Object.keys(body)) if (!['template', 'version', '_meta', 'deprecated'].includes(k)) throw badTemplate(`[1:2] [component_template] unknown field [${k}]`);
     if (body.template === undefined) throw new EsError(400, 'x_content_parse_exception', '[1:2] Required [template]');
-    const template: ComponentTemplate = { template: templateContent(body.template, 'template', this.dialect) };
+    const template: ComponentTemplate = { template: templateContent(name, body.template, 'template', this.dialect) };
     if (body.version !== undefined) template.version = Number(body.version);
     if (isPlainObject(body._meta)) template._meta = body._meta;
     this.components.set(name, template);
@@ -281,7 +294,7 @@ export class Templates {
     for (const k of Object.keys(body)) if (!allowed.has(k)) throw badTemplate(`unknown key [${k}] in the template`);
     const patterns = body.index_patterns ?? body.template;
     if (patterns === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: index patterns are missing;');
-    const content = templateContent({ settings: body.settings, mappings: body.mappings, aliases: body.aliases }, 'template', this.dialect);
+    const content = templateContent(name, { settings: body.settings, mappings: body.mappings, aliases: body.aliases }, 'template', this.dialect);
     const template: LegacyTemplate = { index_patterns: patternsOf(patterns, name), order: Number(body.order ?? orderParam ?? 0), ...content };
     if (body.version !== undefined) template.version = Number(body.version);
     this.legacy.set(name, template);

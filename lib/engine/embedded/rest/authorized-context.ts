@@ -13,6 +13,7 @@ const RESOLVE_CHECKS: Record<string, ResolveCheck | ((method: string) => Resolve
   _search: { op: 'read', action: 'indices:data/read/search' },
   _count: { op: 'read', action: 'indices:data/read/search' },
   _msearch: { op: 'read', action: 'indices:data/read/search' },
+  _knn_search: { op: 'read', action: 'indices:data/read/knn_search' },
   _field_caps: { op: 'read', action: 'indices:data/read/field_caps' },
   _validate: { op: 'read', action: 'indices:admin/validate/query' },
   _explain: { op: 'read', action: 'indices:data/read/explain' },

@@ -30,6 +30,7 @@ import { clusterRoutes } from './routes/cluster.js';
 import { documentRoutes } from './routes/documents.js';
 import { indicesRoutes } from './routes/indices.js';
 import { searchRoutes } from './routes/search.js';
+import { knnSearchRoutes } from './routes/knn-search.js';
 import { aliasRoutes } from './routes/aliases.js';
 import { analyzeRoutes } from './routes/analyze.js';
 import { byQueryRoutes } from './routes/by-query.js';
@@ -59,7 +60,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 export function createRouter(): Router {
   const groups = [
     clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
-    indicesRoutes, documentRoutes, bulkRoutes, openSearchBulkStreamRoutes, searchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
+    indicesRoutes, documentRoutes, bulkRoutes, openSearchBulkStreamRoutes, searchRoutes, knnSearchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, searchPipelineRoutes, backgroundWorkRoutes, dataStreamRoutes,
   ];

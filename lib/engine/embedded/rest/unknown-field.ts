@@ -16,13 +16,14 @@ function similarity(a: string, b: string): number {
 
 /**
  * The suffix ES's object parsers add to "unknown field [x]": ` did you mean [y]?` or
- * ` did you mean any of [y, z]?` for candidates more than half similar, best first; '' when none.
+ * ` did you mean any of [y, z]?` for candidates more than `threshold` similar (half by default;
+ * settings use 0.7), best first; '' when none.
  */
-export function didYouMean(unknown: string, candidates: Iterable<string>): string {
+export function didYouMean(unknown: string, candidates: Iterable<string>, threshold = 0.5): string {
   const scored: Array<[number, string]> = [];
   for (const c of candidates) {
     const d = similarity(unknown, c);
-    if (d > 0.5) scored.push([d, c]);
+    if (d > threshold) scored.push([d, c]);
   }
   if (!scored.length) return '';
   scored.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));

@@ -20,6 +20,7 @@ import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type 
 import { filterSource } from './source-filter.js';
 import { SearchProfiler } from './profile/index.js';
 import { nestedIdentity, nestedObjectOnly, nestedSource } from './aggregations/nested-scope.js';
+import { withGlobalKnn } from './knn-option.js';
 import { NamedQueryMatches } from './named-queries.js';
 import { NestedMatches, nestedInnerHitsOf, type NestedInnerHits } from './nested-inner-hits.js';
 import { withSeqNoField } from './seq-no-field.js';
@@ -492,10 +493,12 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
   // The runtime fields the search reads are computed first, pausing for the event loop (their scripts are per-document work).
   await prepareReadRuntimeFields(handles, req, budget, options.storedScripts);
+  const contextOf = (h: IndexHandle) => withSeqNoField({ ...queryContextOf(h), scripts: options.storedScripts }, h, [req.query]);
+  const query = await withGlobalKnn(req.query, handles.map(contextOf), budget);
+  if (query !== req.query) req = { ...req, query };
   const profiler = req.profile
     ? new SearchProfiler({
-      query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations,
-      contextOf: (h) => withSeqNoField({ ...queryContextOf(h), scripts: options.storedScripts }, h, [req.query]),
+      query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations, contextOf,
     }, options.nodeId ?? 'embedded')
     : undefined;
   let matches: IndexMatches[] = [];

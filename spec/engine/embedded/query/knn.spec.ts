@@ -85,6 +85,36 @@ describe('embedded engine: kNN search', () => {
       expect(all.json.hits.total.value).to.equal(3);
     });
 
+    it('the knn option over several indices keeps the global k nearest (the knn query keeps k per index)', async () => {
+      await es.call('PUT', '/w', { mappings: { properties: { l2: { type: 'dense_vector', dims: 2, similarity: 'l2_norm' }, t: { type: 'text' } } } });
+      await es.call('PUT', '/w/_doc/d', { l2: [0.5, 0], t: 'red' });
+      await es.call('PUT', '/w/_doc/e?refresh=true', { l2: [9, 9], t: 'green' });
+      const option = await search('v,w', { knn: { field: 'l2', query_vector: [0, 0], k: 2, num_candidates: 10 } });
+      expect(option.json.hits.total.value).to.equal(2);
+      expect(scored(option.json)).to.deep.equal([['a', 1], ['d', f(1 / 1.25)]]);
+      // combined with a query: the query's own matches stay, the kNN part adds only the global k
+      const mixed = await search('v,w', { query: { match: { t: 'green' } }, knn: { field: 'l2', query_vector: [0, 0], k: 2, num_candidates: 10 }, size: 10 });
+      expect(mixed.json.hits.hits.map((h: { _id: string }) => h._id).sort()).to.deep.equal(['a', 'd', 'e']);
+      const query = await search('v,w', { query: { knn: { field: 'l2', query_vector: [0, 0], k: 2 } } });
+      expect(query.json.hits.total.value).to.equal(4);
+    });
+
+    it('serves the deprecated kNN search API (/{index}/_knn_search): k hits of num_candidates per index, filtered, with a warning', async () => {
+      const r = await es.call('POST', '/v/_knn_search', { knn: { field: 'l2', query_vector: [0, 0], k: 2, num_candidates: 3 }, _source: ['n'] });
+      expect(r.status).to.equal(200);
+      expect(r.headers.warning).to.contain('The kNN search API has been replaced by the `knn` option in the search API.');
+      expect(r.json.hits.total).to.deep.equal({ value: 3, relation: 'eq' });
+      expect(r.json.hits.hits.map((h: { _id: string; _score: number; _source: unknown }) => [h._id, h._score, h._source])).to.deep.equal([['a', 1, { n: 1 }], ['b', f(1 / 3), { n: 2 }]]);
+      const filtered = await es.call('GET', '/v/_knn_search', { knn: { field: 'l2', query_vector: [0, 0], k: 5, num_candidates: 5 }, filter: { range: { n: { gte: 2 } } } });
+      expect(filtered.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['b', 'c']);
+      const reason = async (body: Record<string, unknown>) => (await es.call('POST', '/v/_knn_search', body)).json.error.reason;
+      expect(await reason({})).to.equal('missing required [knn] section in search body');
+      expect(await reason({ knn: { field: 'l2', query_vector: [0, 0], k: 3, num_candidates: 2 } })).to.equal('[num_candidates] cannot be less than [k]');
+      expect(await reason({ knn: { field: 'l2', query_vector: [0, 0], k: 0, num_candidates: 2 } })).to.equal('[k] must be greater than 0');
+      expect(await reason({ knn: { field: 'l2', query_vector: [0, 0], k: 1, num_candidates: 10001 } })).to.equal('[num_candidates] cannot exceed [10000]');
+      expect(await reason({ knn: { field: 'l2', query_vector: [0, 0], k: 1, num_candidates: 1 }, size: 3 })).to.equal('[1:2] [knn-search] unknown field [size]');
+    });
+
     it('scores exactly in script_score with the vector functions (cosineSimilarity, dotProduct, l1norm, l2norm)', async () => {
       const script = (source: string, q: number[]) => search('v', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
       expect(scored((await script("cosineSimilarity(params.q, 'cos') + 1.0", [1, 0])).json)).to.deep.equal([['a', 2], ['c', f(1 + Math.SQRT1_2)], ['b', 1]]);

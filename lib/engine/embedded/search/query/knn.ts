@@ -81,7 +81,7 @@ export function parseEsKnn(body: unknown, option: { size: number } | undefined):
   if (similarity !== undefined && !Number.isFinite(similarity)) throw parsingError('[knn] failed to parse field [similarity]');
   return {
     type: 'knn', dialect: 'es', field: body.field, vector: vectorOf('query_vector', body.query_vector), k, numCandidates,
-    filter: filtersOf(body.filter), similarity, boost: boostOf('knn', body.boost),
+    filter: filtersOf(body.filter), similarity, boost: boostOf('knn', body.boost), ...(option ? { option: true } : {}),
   };
 }
 
@@ -217,8 +217,9 @@ function* knnExecute(q: KnnQuery, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const ords: number[] = [];
   const scores: number[] = [];
   const n = Math.min(vectors.size, x.maxOrd);
+  const nearest = q.nearest && (q.nearest.get(x.indexName ?? '') ?? new Set<number>());
   for (let ord = 0; ord < n; ord++) {
-    if (x.live[ord] !== 1) continue;
+    if (x.live[ord] !== 1 || (nearest && !nearest.has(ord))) continue;
     const v = vectors.get(ord);
     if (!v || (allowed && allowed[ord] !== needed)) continue;
     const s = Math.fround(measure.score(v));

@@ -78,7 +78,13 @@ export type Query =
   | { type: 'ids'; values: string[]; boost: number }
   | { type: 'exists'; field: string; boost: number }
   /** k nearest neighbours of a vector, exact (knn.ts): Elasticsearch's knn option and query, OpenSearch's knn query. */
-  | { type: 'knn'; dialect: 'es' | 'opensearch'; field: string; vector: number[]; k?: number; numCandidates?: number; filter: Query[]; similarity?: number; minScore?: number; maxDistance?: number; ignoreUnmapped?: boolean; boost: number }
+  | {
+      type: 'knn'; dialect: 'es' | 'opensearch'; field: string; vector: number[]; k?: number; numCandidates?: number; filter: Query[]; similarity?: number; minScore?: number; maxDistance?: number; ignoreUnmapped?: boolean; boost: number;
+      /** Set on a search's `knn` option, whose k is over every searched index (the query's is per index). */
+      option?: boolean;
+      /** The option's global k nearest, by index name: its documents are only these (search/knn-option.ts). */
+      nearest?: ReadonlyMap<string, ReadonlySet<number>>;
+    }
   | { type: 'bool'; must: Query[]; filter: Query[]; should: Query[]; mustNot: Query[]; minimumShouldMatch?: string | number; boost: number }
   | { type: 'match'; field: string; query: Scalar; options: FullTextOptions; boost: number }
   | { type: 'match_phrase'; field: string; query: string; slop: number; analyzer?: string; zeroTermsQuery: 'none' | 'all'; boost: number }
