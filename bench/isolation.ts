@@ -92,7 +92,10 @@ async function during(load: HostileLoad, url: string, probePool: Pool, blocks: L
   const counted = ['gateway_http_connections_refused_total', 'gateway_http_slow_bodies_cut_total'] as const;
   const countedBefore = crowd && (await metricValues(probePool, { authorization: AUTHORIZATION }, counted));
   const probeStart = performance.now();
+  const probeStartUs = process.hrtime.bigint() / 1000n;
   const probed = await probe(probePool);
+  // profiled, the probe's window on the monotonic clock the gateway's CPU profile uses
+  if (process.env.BENCH_CPU_PROF) console.log(`probe window (monotonic µs): ${probeStartUs} ${process.hrtime.bigint() / 1000n}`);
   const measured = await blocks();
   let crowdSays = '';
   if (ready && countedBefore) {

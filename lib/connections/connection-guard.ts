@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { EsError, errorBody } from '../errors/index.js';
 import { SLICE_MS } from '../cooperative/index.js';
+import { letGo } from './let-go.js';
 
 /** What one HTTP server lets its clients hold: connections, and time to send a request. */
 export interface ConnectionLimits {
@@ -105,6 +106,18 @@ function rawAnswer(socket: Socket, answer: Buffer): void {
   socket.destroySoon();
 }
 
+/**
+ * Slow bodies cut in one turn of the event loop at most. A cut's cost mostly comes after it, in the
+ * same turn, where a clock read in the sweep does not see it: its answer's write completes, its
+ * socket closes, the handler waiting for the body fails and its request is logged (~0.2 ms a cut,
+ * loaded). Sliced by the sweep's own 5 ms, a crowd of 4,000 cut together held the loop 50-190 ms at
+ * a time (profiled, bench:isolation); a few a turn, each turn stays within a few ms.
+ */
+const CUTS_PER_TURN = 16;
+
+/** How long a client answered 408 has to read its answer before its connection is let go regardless. */
+const UNREAD_ANSWER_MS = 2_000;
+
 /** Refusals rendered, by what they say: a crowd reconnecting as fast as it is refused gets the same few answers. */
 const RENDERED_REFUSALS = 1_024;
 
@@ -143,19 +156,27 @@ interface WatchedBody {
  * per event loop turn, timers and other sockets served in between. A request that finds none
  * waiting and the slice not used up begins at once, as before.
  *
- * Those that wait are begun a connection at a time, in turn: one of each connection with requests
- * waiting, then the next of each. A connection that sent thousands at once (HTTP pipelining: one
- * write of 20,000 requests) waits behind the others, not they behind it — in one queue, every other
- * client's request waited for all of them (19 s, where handling them as they came was 3 s).
+ * Those that wait are begun a client at a time, in turn, and within a client a connection at a
+ * time: one request of each client address with requests waiting, then the next of each. A
+ * connection that sent thousands at once (HTTP pipelining: one write of 20,000 requests) waits
+ * behind the others, not they behind it — in one queue, every other client's request waited for all
+ * of them (19 s, where handling them as they came was 3 s). So does a crowd of thousands of
+ * connections from a few addresses reconnecting at once (12,000 slow-body clients from 4
+ * addresses): by connection, another client's request waited for one of each of theirs (~0.2 s,
+ * loaded); by client, for one of each address. `clientOf` names a connection's client (a shared
+ * peer, a trusted proxy, carries many: each of its connections is a client of its own).
  */
-function admitInSlices(server: http.Server): void {
+function admitInSlices(server: http.Server, clientOf: (socket: Socket) => Socket | string): void {
   const handlers = server.listeners('request') as Array<(req: http.IncomingMessage, res: http.ServerResponse) => void>;
   server.removeAllListeners('request');
   const begin = (req: http.IncomingMessage, res: http.ServerResponse) => {
     for (const handler of handlers) handler.call(server, req, res);
   };
-  /** Waiting requests by connection, the connection whose turn is next first (a Map keeps insertion order). */
-  const waiting = new Map<Socket, ConnectionQueue>();
+  /**
+   * Waiting requests by client, then by connection: the client whose turn is next first, and in
+   * each client the connection whose turn is next first (a Map keeps insertion order).
+   */
+  const waiting = new Map<Socket | string, Map<Socket, ConnectionQueue>>();
   /** When this turn's slice ends; 0 while no request began since the last turn. */
   let sliceEnd = 0;
   const nextTurn = () => {
@@ -165,11 +186,14 @@ function admitInSlices(server: http.Server): void {
     }
     sliceEnd = performance.now() + SLICE_MS;
     while (waiting.size > 0 && performance.now() < sliceEnd) {
-      const [socket, queue] = waiting.entries().next().value!;
-      waiting.delete(socket);
+      const [client, connections] = waiting.entries().next().value!;
+      waiting.delete(client);
+      const [socket, queue] = connections.entries().next().value!;
+      connections.delete(socket);
       const [req, res] = queue.take();
-      // the connection's next request, if any, waits for the others' turns
-      if (queue.size > 0) waiting.set(socket, queue);
+      // the connection's next request, and the client's next connection, wait for the others' turns
+      if (queue.size > 0) connections.set(socket, queue);
+      if (connections.size > 0) waiting.set(client, connections);
       begin(req, res);
     }
     setImmediate(nextTurn);
@@ -187,9 +211,12 @@ function admitInSlices(server: http.Server): void {
   });
   const wait = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
-    const queue = waiting.get(socket);
+    const client = clientOf(socket);
+    let connections = waiting.get(client);
+    if (!connections) waiting.set(client, (connections = new Map()));
+    const queue = connections.get(socket);
     if (queue) queue.add(req, res);
-    else waiting.set(socket, new ConnectionQueue(req, res));
+    else connections.set(socket, new ConnectionQueue(req, res));
   };
 }
 
@@ -283,7 +310,10 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     for (const listener of httpListeners) listener.call(server, socket);
   });
 
-  admitInSlices(server);
+  admitInSlices(server, (socket) => {
+    const address = socket.remoteAddress ?? '';
+    return options.sharedPeer?.(address) ? socket : address;
+  });
 
   // the body watch: one sweep over the requests whose bodies are still coming
   const watched = new Set<WatchedBody>();
@@ -303,10 +333,8 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
 
   const windowMs = limits.bodyTimeoutMs;
   const minBytes = (limits.bodyMinBytesPerSecond * windowMs) / 1000;
-  const cut = (entry: WatchedBody, now: number) => {
-    watched.delete(entry);
-    slowBodiesCut++;
-    const { req, res } = entry;
+  const cutLine = (entry: WatchedBody, now: number) => {
+    const { req } = entry;
     const got = req.socket.bytesRead - entry.bytesAtFirst;
     const took = Math.round(now - entry.firstByteAt);
     return `request body from [${req.socket.remoteAddress}] cut: ${got} bytes in ${took} ms, slower than ${limits.bodyMinBytesPerSecond} bytes/s ` +
@@ -329,14 +357,27 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     res.writeHead(408, cutHead);
     // the handler's own answer to that failure is not written: this one was
     res.end(cutBody, () => req.destroy(err));
-    setTimeout(() => req.socket.destroy(), 2_000).unref();
+    // a client that does not read its answer is let go by a later sweep (not a timer per cut: a
+    // crowd cut at once had thousands of them go off in one piece of work two seconds later)
+    unread.push({ socket: req.socket, at: performance.now() + UNREAD_ANSWER_MS });
   };
-  // a crowd of slow clients is cut a slice at a time (thousands of answers in one go would hold the
-  // event loop), and logged as one line per sweep: the first cut in full, the others counted
+  /** Sockets answered 408, by when their answer must have been read (in cut order, so by time). */
+  const unread: Array<{ socket: Socket; at: number }> = [];
+  const letGoUnread = (now: number) => {
+    let expired = 0;
+    while (expired < unread.length && unread[expired]!.at <= now) {
+      const { socket } = unread[expired++]!;
+      if (!socket.destroyed) letGo(socket);
+    }
+    unread.splice(0, expired);
+  };
+  // a crowd of slow clients is cut a few at a time, a turn of the event loop between (thousands of
+  // answers in one go would hold it), and logged as one line per sweep: the first cut in full, the
+  // others counted
   let sweeping = false;
   const sweepOnce = (cuts: { first?: string; more: number }) => {
     const now = performance.now();
-    const sliceEnd = now + 5;
+    let made = 0;
     for (const entry of watched) {
       if (entry.req.complete || entry.req.destroyed) {
         watched.delete(entry);
@@ -347,11 +388,12 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
       // a request whose unread body fills its buffer is waiting on the server, not the client
       const serverBound = entry.req.readableLength >= entry.req.readableHighWaterMark || entry.req.socket.isPaused();
       if (!serverBound && bytes - entry.bytesAtWindowStart < minBytes) {
-        const line = cut(entry, now);
-        if (cuts.first === undefined) cuts.first = line;
+        watched.delete(entry);
+        slowBodiesCut++;
+        if (cuts.first === undefined) cuts.first = cutLine(entry, now);
         else cuts.more++;
         answerCut(entry);
-        if (performance.now() > sliceEnd) {
+        if (++made === CUTS_PER_TURN) {
           setImmediate(() => sweepOnce(cuts));
           return;
         }
@@ -364,6 +406,7 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     if (cuts.first !== undefined) options.log(cuts.more ? `${cuts.first} (and ${cuts.more} more bodies cut)` : cuts.first);
   };
   const sweep = setInterval(() => {
+    letGoUnread(performance.now());
     if (sweeping) return;
     sweeping = true;
     sweepOnce({ more: 0 });

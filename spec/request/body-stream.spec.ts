@@ -47,6 +47,28 @@ describe('request body: forwarding what the classifier read as text', function (
     expect(Buffer.concat(await chunksOf(bodyStream(ctx, body.length)!)).toString()).to.equal('{"size":0}');
   });
 
+  it('a body that has all arrived is read with turns of the event loop in between, not in one piece', async () => {
+    const body = Buffer.from(JSON.stringify({ text: 'wörd 😀 '.repeat(3_000_000) }));
+    // every byte at hand before the read begins
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(body.length) };
+    const req = Object.assign(new PassThrough({ highWaterMark: body.length + 1 }), { headers });
+    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+    req.end();
+    const ctx = { req, state: {}, get: (name: string) => headers[name.toLowerCase()] ?? '' } as unknown as Context;
+    let reading = true;
+    let turns = 0;
+    const turn = () => {
+      if (!reading) return;
+      turns++;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const read = await bufferTextPieces(ctx, body.length);
+    reading = false;
+    expect(read!.text.length).to.be.greaterThan(20_000_000);
+    expect(turns, 'turns of the event loop while the body was read').to.be.greaterThan(1);
+  });
+
   it('a small body is one piece', async () => {
     const ctx = arrived(Buffer.from('{"size":1}'));
     await bufferTextPieces(ctx, 100);

@@ -70,4 +70,45 @@ describe('connection guard: requests begun a time slice at a time', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("a crowd's requests from one address wait behind another client's request, not it behind them", async () => {
+    const CROWD = 40;
+    const begun: string[] = [];
+    const server = http.createServer(serverOptions(LIMITS), (req, res) => {
+      begun.push(req.url!);
+      // each of the crowd's requests uses up a slice: one begins a turn
+      if (req.url !== '/probe') holdThread(SLICE_MS + 2);
+      res.end('ok');
+    });
+    const guard = guardConnections(server, LIMITS, { log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const sockets: net.Socket[] = [];
+    try {
+      // the crowd (one address, a connection each) and the probe (another address), all connected first
+      for (let i = 0; i <= CROWD; i++) {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress: i < CROWD ? '127.0.0.20' : '127.0.0.1' });
+        await new Promise((resolve) => socket.once('connect', resolve));
+        sockets.push(socket);
+      }
+      const answers = sockets.map((socket) => new Promise<void>((resolve) => {
+        let text = '';
+        socket.on('data', (c: Buffer) => {
+          text += c.toString('latin1');
+          if (text.endsWith('ok')) resolve();
+        });
+      }));
+      // the crowd's requests first, the probe's last, in one go
+      sockets.forEach((socket, i) => socket.write(`GET /${i < CROWD ? `crowd-${i}` : 'probe'} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      await Promise.all(answers);
+      expect(begun).to.have.length(CROWD + 1);
+      // by connection, the probe began after every crowd request that was waiting before it (~40th);
+      // by client, in the second turn: after the one that began at once and one of the crowd's turn
+      expect(begun.indexOf('/probe'), begun.join(' ')).to.be.within(0, 2);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
