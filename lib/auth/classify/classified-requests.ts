@@ -22,21 +22,38 @@ const REMEMBERED_BYTES = 8 * 1024 * 1024;
  * change what another reads — the value is immutable by contract, and this makes it so.
  */
 export class ClassifiedRequests {
-  private readonly known = new LRUCache<string, GatewayRequest>({ maxSize: REMEMBERED_BYTES, sizeCalculation: (_, key) => 2 * key.length + 512 });
+  private readonly known = new LRUCache<string, Reading>({ maxSize: REMEMBERED_BYTES, sizeCalculation: (_, key) => 2 * key.length + 512 });
 
   read(input: RequestInput): GatewayRequest {
     const { method, target, body } = input;
     const remembered = (method === 'GET' || method === 'POST') && !input.prepared
       && (body === undefined || (typeof body === 'string' && body.length > 0 && body.length <= REMEMBERED_BODY_CHARS));
     if (!remembered) return readRequest(input);
-    // everything readRequest reads of its input, unambiguously
-    const key = JSON.stringify([method, target.path, target.segments, target.querystring, [...target.params], body ?? null, input.sentBody === true]);
+    // the method (one of two), the path and query string (each after its length), what is known of the body, the body
+    const key = `${method} ${target.path.length}:${target.path}${target.querystring.length}:${target.querystring}${body === undefined ? (input.sentBody ? 'S' : 'N') : 'B' + body}`;
     const seen = this.known.get(key);
-    if (seen) return seen;
+    // the rest of what readRequest reads of the target, compared rather than keyed (the edge's are made of the path and query string)
+    if (seen && sameList(seen.segments, target.segments) && sameMap(seen.params, target.params)) return seen.value;
     const read = readRequest(input);
-    if (read.info.operation === 'read') this.known.set(key, frozenThrough(read));
+    if (read.info.operation === 'read') this.known.set(key, { segments: target.segments, params: target.params, value: frozenThrough(read) });
     return read;
   }
+}
+
+/** A remembered reading, with the parts of its target that its key does not spell. */
+interface Reading {
+  segments: readonly string[];
+  params: ReadonlyMap<string, string>;
+  value: GatewayRequest;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a === b || (a.length === b.length && a.every((item, i) => item === b[i]));
+
+function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [name, value] of a) if (b.get(name) !== value || !b.has(name)) return false;
+  return true;
 }
 
 /** The value with every object and array in it frozen (maps and byte arrays left as they are: read-only by type). */

@@ -92,6 +92,18 @@ describe('remembered readings of requests sent again', function () {
     expect(plain.info.indices).to.deep.equal(['mine']);
   });
 
+  it('a target whose segments or parameters are not its path\'s and query string\'s is read for what it holds', () => {
+    const readings = new ClassifiedRequests();
+    const body = '{"size":1}';
+    const edge = requestTarget('/mine/_search', 'size=1', true);
+    readings.read({ method: 'POST', target: edge, body });
+    const made = { ...edge, segments: ['other', '_search'] };
+    expect(readings.read({ method: 'POST', target: made, body }).info.indices).to.deep.equal(['other']);
+    const params = { ...edge, params: new Map([['size', '1'], ['expand_wildcards', 'all']]) };
+    expect(readings.read({ method: 'POST', target: params, body })).to.deep.equal(readRequest({ method: 'POST', target: params, body }));
+    expect(readings.read({ method: 'POST', target: params, body }).info.expandsHidden).to.equal(true);
+  });
+
   it('a remembered value cannot be changed by the request that got it', () => {
     const readings = new ClassifiedRequests();
     const input = { method: 'POST', target: requestTarget('/mine-*/_search', '', true), body: '{"size":1}' };
