@@ -10,7 +10,8 @@
  * 1.5 s the first rounds cost 2-5× the steady state), AB_PROF=dir (--cpu-prof of each gateway; each
  * round's window is printed, for self-time.ts), AB_THREADS=1|tid (CPU per request by thread: the
  * main thread and V8's helpers, which run GC marking), AB_STRACE=1 (syscalls per request),
- * AB_A_ENV / AB_B_ENV (`K=V,K=V` more settings), AB_NODE_ARGS / AB_A_NODE_ARGS / AB_B_NODE_ARGS
+ * AB_SCOPED=1 (the searches sent with a scoped credential's header — read, search, on `debian` —
+ * rather than the admin's: the cost of a hit that is authorized), AB_A_ENV / AB_B_ENV (`K=V,K=V` more settings), AB_NODE_ARGS / AB_A_NODE_ARGS / AB_B_NODE_ARGS
  * (node flags), AB_OUT=file (the gateways' stdout, to `file.<pid>`).
  * Usage: node dist/bench/support/ab-hit.js
  */
@@ -43,6 +44,15 @@ async function load(url: string, docs: ReadonlyArray<Record<string, unknown>>): 
   await refreshed.text();
 }
 
+/** The headers the searches are sent with: the admin's, or (AB_SCOPED) a scoped credential's made on that gateway. */
+async function searcher(url: string): Promise<Record<string, string>> {
+  if (!process.env.AB_SCOPED) return HEADERS;
+  const res = await fetch(`${url}/_credentials`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ indices: ['debian'], categories: ['search'], ops: ['read'] }) });
+  const made = (await res.json()) as { credential: { username: string }; password: string };
+  if (res.status !== 201) throw new Error(`credential ${res.status}: ${JSON.stringify(made)}`);
+  return { ...HEADERS, authorization: 'Basic ' + Buffer.from(`${made.credential.username}:${made.password}`).toString('base64') };
+}
+
 /** CPU µs so far of each thread of `pid`, by thread name (/proc/<pid>/task/<tid>/stat; 100 ticks a second). */
 function threadMicros(pid: number): Map<string, number> {
   const out = new Map<string, number>();
@@ -63,7 +73,7 @@ function threadMicros(pid: number): Map<string, number> {
 const median = (v: number[]) => { const s = [...v].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 /** One client, one request at a time, for `ms`: CPU µs per request of the serving process, and the latencies. */
-async function hits(server: ChildServer, ms: number, gateway: boolean): Promise<{ cpu: number; p50: number; n: number; threads: Map<string, number> }> {
+async function hits(server: ChildServer, ms: number, gateway: boolean, headers: Record<string, string> = HEADERS): Promise<{ cpu: number; p50: number; n: number; threads: Map<string, number> }> {
   const threads0 = threadMicros(server.proc.pid!);
   const pool = new Pool(server.url, { connections: 1, pipelining: 1 });
   const latencies: number[] = [];
@@ -73,7 +83,7 @@ async function hits(server: ChildServer, ms: number, gateway: boolean): Promise<
   try {
     while (performance.now() < deadline) {
       const t0 = performance.now();
-      const res = await pool.request({ method: 'POST', path: '/debian/_search', headers: HEADERS, body: BODY });
+      const res = await pool.request({ method: 'POST', path: '/debian/_search', headers, body: BODY });
       await res.body.dump();
       latencies.push(performance.now() - t0);
       if (res.statusCode !== 200) throw new Error(`answered ${res.statusCode}`);
@@ -106,18 +116,18 @@ async function main() {
     const floor = dropOutput(await spawnServer('bench/support/fixed-answer.js', { ANSWER_FILE: `${data.dir}/answer.json`, PORT: '0' }, 'fixed' as 'engine'));
     running.push(floor);
     const targets = [
-      { name: 'A', s: a, gateway: true },
-      { name: 'B', s: b, gateway: true },
-      { name: 'floor', s: floor, gateway: false },
+      { name: 'A', s: a, gateway: true, headers: await searcher(a.url) },
+      { name: 'B', s: b, gateway: true, headers: await searcher(b.url) },
+      { name: 'floor', s: floor, gateway: false, headers: HEADERS },
     ];
-    for (const t of targets) await hits(t.s, Number(process.env.AB_WARMUP_MS ?? 8000), false);
+    for (const t of targets) await hits(t.s, Number(process.env.AB_WARMUP_MS ?? 8000), false, t.headers);
     if (process.env.AB_STRACE) {
       for (const t of targets) {
         const st = spawn('strace', ['-c', '-f', '-p', String(t.s.proc.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
         let text = '';
         st.stderr!.on('data', (c: Buffer) => (text += c));
         await new Promise((r) => setTimeout(r, 500)); // strace attaching: no signal to wait for
-        const res = await hits(t.s, ROUND_MS, t.gateway);
+        const res = await hits(t.s, ROUND_MS, t.gateway, t.headers);
         const done = new Promise((r) => st.once('exit', r));
         st.kill('SIGINT');
         await done;
@@ -134,7 +144,7 @@ async function main() {
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of r % 2 ? [...targets].reverse() : targets) {
         const begun = process.hrtime.bigint() / 1000n;
-        const res = await hits(t.s, ROUND_MS, t.gateway);
+        const res = await hits(t.s, ROUND_MS, t.gateway, t.headers);
         if (process.env.AB_PROF) console.log(`${t.name} round ${r}: ${res.n} requests in window ${begun}-${process.hrtime.bigint() / 1000n}`);
         cpu.get(t.name)!.push(res.cpu);
         p50.get(t.name)!.push(res.p50);

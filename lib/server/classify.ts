@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { eventLoopTurn } from '../cooperative/index.js';
 import type { Context, Middleware, Next } from 'koa';
 import { checkSystemIndices, withoutSystemIndices } from '../auth/index.js';
-import { prepareBody, readRequest, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
+import { ClassifiedRequests, prepareBody, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
 import { bufferTextPieces, hasBody, pathOfSegments, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
@@ -28,6 +28,8 @@ type GatewayContext = Context & { state: GatewayState };
  * `templates`: where stored ones are read, as the gateway — without it they are refused).
  */
 export function classify(maxContentLength: number, sameParser = false, templates?: StoredTemplateSource): Middleware<GatewayState> {
+  // a search sent again (a cache hit's) is not read again: its readings depend on nothing but the request
+  const readings = new ClassifiedRequests();
   const withBody = async (ctx: GatewayContext, next: Next, asked: GatewayRequest, target: RequestTarget, compat?: GatewayCompatibleRequest) => {
     const decoded = await bufferTextPieces(ctx, maxContentLength);
     const text = decoded?.text;
@@ -35,7 +37,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
     // the pieces the body was decoded in are read instead of the text while it is the body as sent
     const prepared = body === undefined ? undefined : await prepareBody(asked.info, body, sameParser, body === text ? decoded?.pieces : undefined);
     // a large body's targets (a credential's 100,000 patterns) are classified a time slice at a time
-    let read = prepared ? await readRequestCooperatively({ method: ctx.method, target, body, prepared }) : readRequest({ method: ctx.method, target, body, prepared });
+    let read = prepared ? await readRequestCooperatively({ method: ctx.method, target, body, prepared }) : readings.read({ method: ctx.method, target, body });
     // a large body's reading (a credential's 100,000 patterns, a _bulk's items) and its authorization are turns of their own
     if (prepared) await eventLoopTurn();
     const plain = ctx.state.principal.role === 'admin' ? undefined : await renderTemplateRequest(read, templates);
@@ -51,7 +53,7 @@ export function classify(maxContentLength: number, sameParser = false, templates
     const target = targetOf(ctx);
     // a body spelled in the URL (`source`) is the request's body from the edge's first step on
     const sentBody = hasBody(ctx);
-    const read = readRequest({ method: ctx.method, target, sentBody });
+    const read = readings.read({ method: ctx.method, target, sentBody });
     // wildcards that reach the system indices only by expanding hidden ones: the request with them
     // excluded, read again (and checked again, as every request is, once read)
     const narrowed = withoutSystemIndices(read);

@@ -10,6 +10,7 @@ export {
   type Operation,
 } from '../../request/index.js';
 export { readRawRequest, readRequest, readRequestCooperatively, type RequestInput } from './read-request.js';
+export { ClassifiedRequests } from './classified-requests.js';
 export { typelessRequest, typedMappings, type TypelessRequest } from './es7-typed-paths.js';
 export { prepareBody, PREPARED_BODY_CHARS } from './prepare-body.js';
 export { UNREADABLE } from './body-indices.js';
