@@ -10,7 +10,7 @@ import {
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { AUTHENTICATE_ACTION, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
-import type { ChangeBus } from '../changes/index.js';
+import { STRUCTURE_CHANNEL, type ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
 import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../ndjson/index.js';
@@ -53,16 +53,36 @@ function lacksPrivilege(action: string, user: string, privilege: ClusterPrivileg
 export class Authorizer {
   /**
    * What index expressions stand for, remembered for a second: a scoped request would otherwise
-   * cost the engine extra calls (settings, aliases) every time. An alias or index change is seen
-   * by authorization within that second.
+   * cost the engine extra calls (settings, aliases) every time. Forgotten at once when any node
+   * says which indices exist or what a name stands for may have changed (an index created or
+   * deleted, an alias moved: the search cache's signal on the bus, sent before the change is
+   * answered) — on an HTTP engine authorization is the only check of what an alias reaches. A
+   * change made at the engine behind the gateway's back is seen within the second.
    */
   private readonly resolved = entryBoundedCache<string, Promise<ResolvedIndices>>(10_000, { ttl: 1000 });
 
   private readonly scripted: ScriptedFields;
 
-  /** `bus`: what tells the scripted fields kept of mappings to drop (without one, they are read for every request). */
+  /** `bus`: what tells the scripted fields and resolutions kept to drop (without one, fields are read for every request). */
   constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore, bus?: ChangeBus) {
     this.scripted = new ScriptedFields(backend, bus);
+    if (bus) this.forgetResolutionsOn(bus);
+  }
+
+  private forgetResolutionsOn(bus: ChangeBus): void {
+    const forget = () => this.resolved.clear();
+    bus.indexChanges().subscribe({ next: forget, error: forget });
+    const listen = () => bus.changes(STRUCTURE_CHANNEL).subscribe({
+      next: (event) => {
+        if (event.kind === 'document' && event.op === 'create') forget();
+      },
+      // the feed failed (history lost): what was missed is forgotten, and it is followed again
+      error: () => {
+        forget();
+        setTimeout(listen, 1_000).unref();
+      },
+    });
+    listen();
   }
 
   /**

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Subscription } from 'rxjs';
 import { readRawRequest } from '../auth/classify/index.js';
 import { resolveIndices, type ResolvedIndices } from '../auth/classify/index.js';
-import type { ChangeBus } from '../changes/index.js';
+import { STRUCTURE_CHANNEL, type ChangeBus } from '../changes/index.js';
 import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
 import { intercept, type Dispatch, type InterceptedBackend, type Interceptor } from '../engine/index.js';
 import { queryString, type Classification, type GatewayRequest } from '../request/index.js';
@@ -12,7 +12,7 @@ import { PreferenceStore, type CachePreferences } from './preferences.js';
 import { RESOLVED, type CachedAnswer, type SearchCache, type Snapshot } from './search-cache.js';
 
 /** The bus channel on which a node tells the others which indices changed other than by a document write. */
-export const CACHE_CHANNEL = '.gateway-cache';
+export const CACHE_CHANNEL = STRUCTURE_CHANNEL;
 /**
  * What a message on CACHE_CHANNEL says of the index it names (`_all`: every index):
  * `index`, its contents changed; `create`, which indices exist or what a name stands for may have

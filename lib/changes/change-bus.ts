@@ -152,3 +152,11 @@ export interface ChangeBusOptions {
 
 export const DEFAULT_HISTORY_LENGTH = 10_000;
 export const DEFAULT_HISTORY_BYTES = 64 * 1024 ** 2;
+
+/**
+ * The bus channel on which a node tells the others (and itself) which indices changed other than
+ * by a document write: a document whose `id` names the index (`_all`: every index) and whose `op`
+ * says what changed (the search cache's CacheMessage: `create` when which indices exist or what a
+ * name stands for may have changed).
+ */
+export const STRUCTURE_CHANNEL = '.gateway-cache';

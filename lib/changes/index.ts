@@ -4,7 +4,7 @@ import { MemoryChangeBus } from './memory-bus.js';
 import { RedisChangeBus, type RedisChangeBusOptions } from './redis-bus.js';
 
 export type { ChangeEvent, DocumentChange, IndexChange, DocumentOp, IndexOp, MappingChange, NewChange } from './change-event.js';
-export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
+export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, STRUCTURE_CHANNEL, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 export { comparePositions, formatPosition, parsePosition, historyGone, isHistoryGone, HistoryGone, type Position } from './position.js';
 export { busUnavailable } from './bus-errors.js';
 export { MemoryChangeBus } from './memory-bus.js';
