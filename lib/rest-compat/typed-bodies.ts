@@ -96,7 +96,10 @@ function mgetBody(text: string): TypelessBody {
   return typed ? { text: JSON.stringify(body), warning: TYPES_REMOVAL.mget } : { text };
 }
 
-/** Create index (`mappings` under a type) or put mapping (the body under a type), with `include_type_name=true`. */
+/**
+ * Create index or legacy template (`mappings` under a type) or put mapping (the body under a type),
+ * with `include_type_name=true`.
+ */
 function mappingsBody(text: string, createIndex: boolean): TypelessBody {
   const body = parsed(text);
   if (!isObject(body)) return { text };
@@ -113,7 +116,7 @@ function mappingsBody(text: string, createIndex: boolean): TypelessBody {
  * A compatibility-mode body in its Elasticsearch 8 form. The text is only rewritten when it names a
  * type (a quick look for the key first: most bodies are given back as they came).
  */
-export function typelessBody(form: BodyForm, text: string, createIndex = false): TypelessBody {
+export function typelessBody(form: BodyForm, text: string): TypelessBody {
   switch (form) {
     case 'bulk':
       return text.includes('"_type"') ? bulkBody(text) : { text };
@@ -121,7 +124,9 @@ export function typelessBody(form: BodyForm, text: string, createIndex = false):
       return text.includes('"_type"') ? mgetBody(text) : { text };
     case 'msearch':
       return /"types?"/.test(text) ? msearchBody(text) : { text };
-    case 'mappings':
-      return mappingsBody(text, createIndex);
+    case 'mapping':
+      return mappingsBody(text, false);
+    case 'index-mappings':
+      return mappingsBody(text, true);
   }
 }

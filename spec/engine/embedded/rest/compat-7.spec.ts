@@ -178,5 +178,51 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       expect(refused.status).to.equal(400);
       expect(refused.json.error.reason).to.equal('Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
     });
+
+    it('puts a mapping on every index through /_mapping/{type} and /_mappings/{type} (Elasticsearch 8\'s V7 routes)', async () => {
+      expect((await es.call('PUT', '/every-1', {}, COMPAT)).status).to.equal(200);
+      const put = await es.call('PUT', '/_mapping/my_type?include_type_name=true', { my_type: { properties: { every: { type: 'keyword' } } } }, COMPAT);
+      expect(put.status, put.text).to.equal(200);
+      expect(warning(put)).to.contain('[types removal] Specifying types in put mapping request is deprecated. Use typeless api instead');
+      const put2 = await es.call('POST', '/_mappings/my_type?include_type_name=true', { properties: { every2: { type: 'keyword' } } }, COMPAT);
+      expect(put2.status, put2.text).to.equal(200);
+      for (const index of ['typed', 'every-1']) {
+        const got = await es.call('GET', `/${index}/_mapping`, undefined, READ);
+        expect(got.json[index].mappings.properties, index).to.include.keys('every', 'every2');
+      }
+    });
+
+    it('puts a legacy template with mappings under a type when include_type_name=true, and refuses _doc without it', async () => {
+      const put = await es.call('PUT', '/_template/typed_tpl?include_type_name=true', { index_patterns: ['tpl-*'], mappings: { my_type: { properties: { foo: { type: 'keyword' } } } } }, COMPAT);
+      expect(put.status, put.text).to.equal(200);
+      expect(warning(put)).to.contain('[types removal] Specifying include_type_name in put index template requests is deprecated. The parameter will be removed in the next major version.');
+      const tpl = await es.call('GET', '/_template/typed_tpl', undefined, READ);
+      expect(tpl.json.typed_tpl.mappings).to.deep.equal({ properties: { foo: { type: 'keyword' } } });
+      expect((await es.call('PUT', '/tpl-1', {}, COMPAT)).status).to.equal(200);
+      expect((await es.call('GET', '/tpl-1/_mapping', undefined, READ)).json['tpl-1'].mappings.properties.foo).to.deep.equal({ type: 'keyword' });
+      const refused = await es.call('PUT', '/_template/typed_tpl2', { index_patterns: ['tpl2-*'], mappings: { _doc: { properties: { foo: { type: 'keyword' } } } } }, COMPAT);
+      expect(refused.status).to.equal(400);
+      expect(refused.json.error.reason).to.equal('The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.');
+    });
+  });
+
+  describe('typed document paths', () => {
+    it('reads a document under the type _all, as any type (GET /{index}/_all/{id})', async () => {
+      expect((await es.call('PUT', '/all-typed/_doc/1?refresh=true', { foo: 'bar' }, COMPAT)).status).to.equal(201);
+      const got = await es.call('GET', '/all-typed/_all/1', undefined, READ);
+      expect(got.status, got.text).to.equal(200);
+      expect(got.json).to.deep.include({ _index: 'all-typed', _type: '_doc', _id: '1', found: true, _source: { foo: 'bar' } });
+      expect(warning(got)).to.contain('[types removal] Specifying types in document get requests is deprecated');
+    });
+
+    it('refuses _version and _routing in bulk action lines (unknown parameters in Elasticsearch 8, compatibility mode too)', async () => {
+      for (const meta of [{ _version: 1 }, { _routing: 'r1' }]) {
+        const r = await es.call('POST', '/_bulk', ndjson([{ update: { _index: 'all-typed', _type: 't', _id: '1', ...meta } }, { doc: { f: 1 } }]), {
+          accept: V7, 'content-type': V7_NDJSON,
+        });
+        expect(r.status, r.text).to.equal(400);
+        expect(r.json.error.reason).to.equal(`Action/metadata line [1] contains an unknown parameter [${Object.keys(meta)[0]}]`);
+      }
+    });
   });
 });
