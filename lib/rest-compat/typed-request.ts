@@ -166,9 +166,11 @@ function mappingRequest(out: CompatibleRequest, method: string, mapping: TypedMa
   if (mapping.typed) {
     out.warnings.push(mapping.field ? TYPES_REMOVAL.getFieldMapping : reads ? TYPES_REMOVAL.getMapping : TYPES_REMOVAL.putMapping);
     if (includeTypeName !== true && method !== 'HEAD') {
-      throw new EsError(400, 'illegal_argument_exception', reads
-        ? 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.'
-        : 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
+      throw new EsError(400, 'illegal_argument_exception', mapping.field
+        ? 'Types cannot be specified unless include_type_name is set to true.'
+        : reads
+          ? 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.'
+          : 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
     }
   }
   if (includeTypeName !== undefined) {

@@ -165,6 +165,13 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       const refused = await es.call('GET', '/typed/_mapping/my_type', undefined, READ);
       expect(refused.status).to.equal(400);
       expect(refused.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.' });
+      // get field mapping has its own words for it (RestGetFieldMappingAction), and ignores the type when allowed
+      const field = await es.call('GET', '/typed/_mapping/my_type/field/title', undefined, READ);
+      expect(field.status).to.equal(400);
+      expect(field.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Types cannot be specified unless include_type_name is set to true.' });
+      const fieldTyped = await es.call('GET', '/typed/_mapping/other_type/field/title?include_type_name=true', undefined, READ);
+      expect(fieldTyped.status, fieldTyped.text).to.equal(200);
+      expect(fieldTyped.json.typed.mappings._doc.title.mapping).to.deep.equal({ title: { type: 'text' } });
     });
 
     it('puts a mapping through /{index}/_mapping/{type} and /{index}/{type}/_mapping with include_type_name=true', async () => {
