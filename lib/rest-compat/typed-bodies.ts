@@ -1,3 +1,4 @@
+import { EsError } from '../errors/index.js';
 import type { BodyForm } from './typed-request.js';
 import { TYPES_REMOVAL } from './warnings.js';
 
@@ -27,12 +28,14 @@ const MAPPING_KEYS = new Set([
 
 /**
  * A mapping written under its type (`{"my_type": {"properties": …}}`) → the typeless mapping; as
- * Elasticsearch 8 does with `include_type_name=true`, whatever the type's name.
+ * Elasticsearch 8 does with `include_type_name=true`, whatever the type's name, but an empty one
+ * (prepareMappingsV7, prepareV7Mappings).
  */
 function untypedMapping(mapping: unknown): unknown {
   if (!isObject(mapping)) return mapping;
   const keys = Object.keys(mapping);
   if (keys.length !== 1 || MAPPING_KEYS.has(keys[0])) return mapping;
+  if (!keys[0].trim()) throw new EsError(400, 'illegal_argument_exception', 'name cannot be empty string');
   return mapping[keys[0]];
 }
 

@@ -154,6 +154,12 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       expect(warning(created)).to.contain('[types removal] Using include_type_name in create index requests is deprecated. The parameter will be removed in the next major version.');
       const plain = await es.call('GET', '/typed/_mapping', undefined, READ);
       expect(plain.json).to.deep.equal({ typed: { mappings: { properties: { title: { type: 'text' } } } } });
+      // a type must have a name (Strings.hasText), in create index and put mapping alike
+      for (const [path, body] of [['/untyped?include_type_name=true', { mappings: { '': {} } }], ['/typed/_mapping/t?include_type_name=true', { ' ': { properties: {} } }]] as const) {
+        const r = await es.call('PUT', path, body, COMPAT);
+        expect(r.status, path).to.equal(400);
+        expect(r.json.error, path).to.include({ type: 'illegal_argument_exception', reason: 'name cannot be empty string' });
+      }
     });
 
     it('answers get mapping under _doc with include_type_name=true, and refuses a type without it', async () => {
