@@ -176,9 +176,11 @@ function mappingRequest(out: CompatibleRequest, method: string, mapping: TypedMa
   if (includeTypeName !== undefined) {
     out.includeTypeNameWarning = mapping.field ? INCLUDE_TYPE_NAME.getFieldMapping : reads ? INCLUDE_TYPE_NAME.getMapping : INCLUDE_TYPE_NAME.putMapping;
   }
-  // `PUT /_mapping/{type}`: Elasticsearch 8 puts the mapping on every index, as `PUT /_all/_mapping` does
-  // (the spelling the route table knows for a put: `_mapping`)
-  const segments = reads ? mapping.segments : [MAPPING.has(mapping.segments[0]) ? '_all' : mapping.segments[0], '_mapping'];
+  // in the spelling the route table knows, `_mapping` (Elasticsearch 8 takes `_mappings` as well); and
+  // `PUT /_mapping/{type}` puts the mapping on every index, as `PUT /_all/_mapping` does
+  const segments = reads
+    ? mapping.segments.map((s, i) => (i < 2 && MAPPING.has(s) ? '_mapping' : s))
+    : [MAPPING.has(mapping.segments[0]) ? '_all' : mapping.segments[0], '_mapping'];
   out.retyped = segments.join('/') !== out.segments.join('/');
   out.segments = segments;
   if (includeTypeName === true) {

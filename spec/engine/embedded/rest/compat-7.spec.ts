@@ -168,6 +168,12 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       expect(warning(typed)).to.contain('[types removal] Using include_type_name in get mapping requests is deprecated.');
       const byType = await es.call('GET', '/typed/_mapping/my_type?include_type_name=true', undefined, READ);
       expect(byType.json).to.deep.equal(typed.json);
+      // the `_mappings` spelling, as Elasticsearch's routes take it
+      for (const path of ['/typed/_mappings/my_type?include_type_name=true', '/typed/my_type/_mappings?include_type_name=true', '/_mappings/my_type?include_type_name=true']) {
+        const r = await es.call('GET', path, undefined, READ);
+        expect(r.status, `${path}: ${r.text}`).to.equal(200);
+        expect(r.json.typed, path).to.deep.equal(typed.json.typed);
+      }
       const refused = await es.call('GET', '/typed/_mapping/my_type', undefined, READ);
       expect(refused.status).to.equal(400);
       expect(refused.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.' });
