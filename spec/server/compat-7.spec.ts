@@ -90,8 +90,8 @@ for (const backend of BACKENDS) {
       expect(cred.status, cred.text).to.equal(201);
       const mapper = basic(cred.json.credential.username, cred.json.password);
       const body = { book: { properties: { isbn: { type: 'keyword' } } } };
-      for (const path of ['/_mapping/book?include_type_name=true', '/_mappings/book?include_type_name=true', '/_all/_mapping']) {
-        const r = await call(gw.url, 'PUT', path, { auth: mapper, body: path.startsWith('/_all') ? body.book : body, headers: COMPAT });
+      for (const path of ['/_mapping/book?include_type_name=true', '/_mappings/book?include_type_name=true', '/_all/_mapping', '/_all/_mappings', '/secret/_mappings']) {
+        const r = await call(gw.url, 'PUT', path, { auth: mapper, body: path.includes('include_type_name') ? body : body.book, headers: COMPAT });
         expect(r.status, `${path}: ${r.text}`).to.equal(403);
       }
       const own = await call(gw.url, 'PUT', '/books/_mapping/book?include_type_name=true', { auth: mapper, body, headers: COMPAT });

@@ -42,6 +42,15 @@ describe('embedded engine REST: index APIs as Elasticsearch 8 answers them', () 
     expect((await es.call('PUT', '/typed', { mappings: { properties: { _doc_id: { type: 'keyword' } } } })).status).to.equal(200);
   });
 
+  it('takes the _mappings spelling of get and put mapping, as Elasticsearch\'s routes do', async () => {
+    expect((await es.call('PUT', '/plural', {})).status).to.equal(200);
+    const put = await es.call('PUT', '/plural/_mappings', { properties: { f: { type: 'keyword' } } });
+    expect(put.status, put.text).to.equal(200);
+    const expected = { plural: { mappings: { properties: { f: { type: 'keyword' } } } } };
+    expect((await es.call('GET', '/plural/_mappings')).json).to.deep.equal(expected);
+    expect((await es.call('GET', '/_mappings')).json).to.deep.include(expected);
+  });
+
   it('shows human dates, defaults, named settings, and keeps existing settings with preserve_existing', async () => {
     await es.call('PUT', '/s', { settings: { number_of_shards: 3, number_of_replicas: 0 } });
     const human = await es.call('GET', '/s?human=true');
