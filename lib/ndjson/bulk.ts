@@ -7,7 +7,7 @@ export type BulkAction = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS = new Set<string>(['index', 'create', 'update', 'delete']);
 /** The members an action line may have (Elasticsearch 8's BulkRequestParser). */
 const ACTION_PARAMS = new Set([
-  '_index', '_id', 'routing', '_routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'op_type', 'retry_on_conflict',
+  '_index', '_id', 'routing', 'if_seq_no', 'if_primary_term', 'version', 'version_type', 'op_type', 'retry_on_conflict',
   'require_alias', 'pipeline', 'dynamic_templates', '_source', 'list_executed_pipelines', 'require_data_stream',
 ]);
 

@@ -480,6 +480,9 @@ export const ES_API = [
     paths: [
       { methods: ['GET'], pattern: '/_mapping' },
       { methods: ['GET'], pattern: '/{index}/_mapping' },
+      // Elasticsearch's own routes take the plural as well (RestGetMappingAction)
+      { methods: ['GET'], pattern: '/_mappings' },
+      { methods: ['GET'], pattern: '/{index}/_mappings' },
     ],
   },
   {
@@ -498,6 +501,7 @@ export const ES_API = [
     params: ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'write_index_only'],
     paths: [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_mapping' },
+      { methods: ['PUT', 'POST'], pattern: '/{index}/_mappings' },
     ],
   },
   {

@@ -1,3 +1,4 @@
+import { EsError } from '../errors/index.js';
 import type { BodyForm } from './typed-request.js';
 import { TYPES_REMOVAL } from './warnings.js';
 
@@ -27,12 +28,14 @@ const MAPPING_KEYS = new Set([
 
 /**
  * A mapping written under its type (`{"my_type": {"properties": …}}`) → the typeless mapping; as
- * Elasticsearch 8 does with `include_type_name=true`, whatever the type's name.
+ * Elasticsearch 8 does with `include_type_name=true`, whatever the type's name, but an empty one
+ * (prepareMappingsV7, prepareV7Mappings).
  */
 function untypedMapping(mapping: unknown): unknown {
   if (!isObject(mapping)) return mapping;
   const keys = Object.keys(mapping);
   if (keys.length !== 1 || MAPPING_KEYS.has(keys[0])) return mapping;
+  if (!keys[0].trim()) throw new EsError(400, 'illegal_argument_exception', 'name cannot be empty string');
   return mapping[keys[0]];
 }
 
@@ -96,7 +99,10 @@ function mgetBody(text: string): TypelessBody {
   return typed ? { text: JSON.stringify(body), warning: TYPES_REMOVAL.mget } : { text };
 }
 
-/** Create index (`mappings` under a type) or put mapping (the body under a type), with `include_type_name=true`. */
+/**
+ * Create index or legacy template (`mappings` under a type) or put mapping (the body under a type),
+ * with `include_type_name=true`.
+ */
 function mappingsBody(text: string, createIndex: boolean): TypelessBody {
   const body = parsed(text);
   if (!isObject(body)) return { text };
@@ -113,7 +119,7 @@ function mappingsBody(text: string, createIndex: boolean): TypelessBody {
  * A compatibility-mode body in its Elasticsearch 8 form. The text is only rewritten when it names a
  * type (a quick look for the key first: most bodies are given back as they came).
  */
-export function typelessBody(form: BodyForm, text: string, createIndex = false): TypelessBody {
+export function typelessBody(form: BodyForm, text: string): TypelessBody {
   switch (form) {
     case 'bulk':
       return text.includes('"_type"') ? bulkBody(text) : { text };
@@ -121,7 +127,9 @@ export function typelessBody(form: BodyForm, text: string, createIndex = false):
       return text.includes('"_type"') ? mgetBody(text) : { text };
     case 'msearch':
       return /"types?"/.test(text) ? msearchBody(text) : { text };
-    case 'mappings':
-      return mappingsBody(text, createIndex);
+    case 'mapping':
+      return mappingsBody(text, false);
+    case 'index-mappings':
+      return mappingsBody(text, true);
   }
 }

@@ -2,7 +2,7 @@ import { EsError } from '../errors/index.js';
 import { INCLUDE_TYPE_NAME, TYPES_REMOVAL } from './warnings.js';
 
 /** How a compatibility-mode body is put in its Elasticsearch 8 form (see typed-bodies.ts). */
-export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mappings';
+export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mapping' | 'index-mappings';
 
 /** A request of the compatibility mode (`compatible-with=7`) in the Elasticsearch 8 form the engine serves. */
 export interface CompatibleRequest {
@@ -70,10 +70,10 @@ const TYPED_BODIES: Record<string, BodyForm> = { _bulk: 'bulk', _mget: 'mget', _
 const MAPPING = new Set(['_mapping', '_mappings']);
 
 /**
- * A type segment: any name, `_doc` among them; not another of Elasticsearch's API words
- * (`/{index}/_alias/…` stays what it is).
+ * A type segment: any name, `_doc` and `_all` among them (Elasticsearch 8's V7 routes take any
+ * word for `{type}`); not another of Elasticsearch's API words (`/{index}/_alias/…` stays what it is).
  */
-const isType = (s: string | undefined): s is string => s !== undefined && s.length > 0 && (s === '_doc' || !s.startsWith('_'));
+const isType = (s: string | undefined): s is string => s !== undefined && s.length > 0 && (s === '_doc' || s === '_all' || !s.startsWith('_'));
 /** A path's first segment that names indices (ES's `_all` among them). */
 const isIndex = (s: string | undefined): s is string => s !== undefined && (!s.startsWith('_') || s === '_all' || s.startsWith('_all,'));
 
@@ -112,7 +112,10 @@ export function compatibleRequest(method: string, segments: readonly string[], p
   }
   const api = isIndex(index) ? type : index;
   if (api !== undefined && TYPED_BODIES[api] && segments.length === (isIndex(index) ? 2 : 1)) out.body = TYPED_BODIES[api];
-  if (includeTypeName !== undefined) includeTypeNameOnIndex(out, method, segments, includeTypeName);
+  if (includeTypeName !== undefined) {
+    includeTypeNameOnIndex(out, method, segments, includeTypeName);
+    includeTypeNameOnTemplate(out, method, segments, includeTypeName);
+  }
   return out;
 }
 
@@ -163,19 +166,26 @@ function mappingRequest(out: CompatibleRequest, method: string, mapping: TypedMa
   if (mapping.typed) {
     out.warnings.push(mapping.field ? TYPES_REMOVAL.getFieldMapping : reads ? TYPES_REMOVAL.getMapping : TYPES_REMOVAL.putMapping);
     if (includeTypeName !== true && method !== 'HEAD') {
-      throw new EsError(400, 'illegal_argument_exception', reads
-        ? 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.'
-        : 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
+      throw new EsError(400, 'illegal_argument_exception', mapping.field
+        ? 'Types cannot be specified unless include_type_name is set to true.'
+        : reads
+          ? 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.'
+          : 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
     }
   }
   if (includeTypeName !== undefined) {
     out.includeTypeNameWarning = mapping.field ? INCLUDE_TYPE_NAME.getFieldMapping : reads ? INCLUDE_TYPE_NAME.getMapping : INCLUDE_TYPE_NAME.putMapping;
   }
-  out.retyped = mapping.segments.length !== out.segments.length;
-  out.segments = mapping.segments;
+  // in the spelling the route table knows, `_mapping` (Elasticsearch 8 takes `_mappings` as well); and
+  // `PUT /_mapping/{type}` puts the mapping on every index, as `PUT /_all/_mapping` does
+  const segments = reads
+    ? mapping.segments.map((s, i) => (i < 2 && MAPPING.has(s) ? '_mapping' : s))
+    : [MAPPING.has(mapping.segments[0]) ? '_all' : mapping.segments[0], '_mapping'];
+  out.retyped = segments.join('/') !== out.segments.join('/');
+  out.segments = segments;
   if (includeTypeName === true) {
     if (reads) out.typedAnswer = true;
-    else out.body = 'mappings';
+    else out.body = 'mapping';
   }
   return out;
 }
@@ -185,11 +195,18 @@ function includeTypeNameOnIndex(out: CompatibleRequest, method: string, segments
   if (segments.length !== 1 || !isIndex(segments[0])) return;
   if (method === 'PUT') {
     out.includeTypeNameWarning = INCLUDE_TYPE_NAME.createIndex;
-    if (includeTypeName) out.body = 'mappings';
+    if (includeTypeName) out.body = 'index-mappings';
   } else if (method === 'GET' || method === 'HEAD') {
     out.includeTypeNameWarning = INCLUDE_TYPE_NAME.getIndex;
     if (includeTypeName) out.typedAnswer = true;
   }
+}
+
+/** `include_type_name` on a legacy template's put (`PUT|POST /_template/{name}`): its `mappings` may be under a type. */
+function includeTypeNameOnTemplate(out: CompatibleRequest, method: string, segments: readonly string[], includeTypeName: boolean): void {
+  if (segments.length !== 2 || segments[0] !== '_template' || (method !== 'PUT' && method !== 'POST')) return;
+  out.includeTypeNameWarning = INCLUDE_TYPE_NAME.putTemplate;
+  if (includeTypeName) out.body = 'index-mappings';
 }
 
 /** `include_type_name`, read as Elasticsearch reads a flag: present without a value or `true` is on, `false` off, anything else a 400. */

@@ -39,6 +39,7 @@ export const TYPES_REMOVAL = {
 /** Elasticsearch 8's texts for `include_type_name` in compatibility mode, by API. */
 export const INCLUDE_TYPE_NAME = {
   createIndex: '[types removal] Using include_type_name in create index requests is deprecated. The parameter will be removed in the next major version.',
+  putTemplate: '[types removal] Specifying include_type_name in put index template requests is deprecated. The parameter will be removed in the next major version.',
   getIndex: '[types removal] Using `include_type_name` in get indices requests is deprecated. The parameter will be removed in the next major version.',
   getMapping: '[types removal] Using include_type_name in get mapping requests is deprecated. The parameter will be removed in the next major version.',
   putMapping: '[types removal] Using include_type_name in put mapping requests is deprecated. The parameter will be removed in the next major version.',

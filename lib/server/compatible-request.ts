@@ -31,7 +31,8 @@ export function compatibleGatewayRequest(ctx: Context): GatewayCompatibleRequest
   const typeless = compatibleRequest(ctx.method, target.segments, target.params);
   if (typeless.retyped) ctx.path = pathOfSegments(typeless.segments);
   const out: GatewayCompatibleRequest = { warnings: typeless.warnings };
-  if (typeless.body && typeless.body !== 'mappings') out.body = typeless.body;
+  // mapping bodies are the engine's to read, as it serves `include_type_name` itself
+  if (typeless.body && typeless.body !== 'mapping' && typeless.body !== 'index-mappings') out.body = typeless.body;
   return out;
 }
 

@@ -237,7 +237,7 @@ for (const backend of BACKENDS) {
       });
 
       it('_cat, _resolve, _stats, _mapping and _settings are narrowed, or refused without naming what they would list', async () => {
-        for (const path of ['/_cat/indices', '/_cat/shards', '/_cat/aliases', '/_resolve/index/*', '/_stats', '/_mapping', '/_settings', '/*/_settings', '/_all/_mapping']) {
+        for (const path of ['/_cat/indices', '/_cat/shards', '/_cat/aliases', '/_resolve/index/*', '/_stats', '/_mapping', '/_settings', '/*/_settings', '/_all/_mapping', '/_mappings', '/_all/_mappings']) {
           const res = await as(reader)('GET', path);
           expect(res.status, `${path}: ${res.text.slice(0, 300)}`).to.equal(200);
           expect(res.text, path).not.to.contain(FOREIGN);

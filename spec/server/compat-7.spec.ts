@@ -85,6 +85,23 @@ for (const backend of BACKENDS) {
       expect(read.json._source).to.deep.equal({ title: 'Emma' });
     });
 
+    it('PUT /_mapping/{type} puts on every index: refused to a scoped credential, as PUT /_all/_mapping is; its own index\'s typed form is its own', async () => {
+      const cred = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['docs', 'indices'], ops: ['read', 'write'] } });
+      expect(cred.status, cred.text).to.equal(201);
+      const mapper = basic(cred.json.credential.username, cred.json.password);
+      const body = { book: { properties: { isbn: { type: 'keyword' } } } };
+      for (const path of ['/_mapping/book?include_type_name=true', '/_mappings/book?include_type_name=true', '/_all/_mapping', '/_all/_mappings', '/secret/_mappings']) {
+        const r = await call(gw.url, 'PUT', path, { auth: mapper, body: path.includes('include_type_name') ? body : body.book, headers: COMPAT });
+        expect(r.status, `${path}: ${r.text}`).to.equal(403);
+      }
+      const own = await call(gw.url, 'PUT', '/books/_mapping/book?include_type_name=true', { auth: mapper, body, headers: COMPAT });
+      expect(own.status, own.text).to.equal(200);
+      const all = await call(gw.url, 'PUT', '/_mapping/book?include_type_name=true', { body: { book: { properties: { year: { type: 'integer' } } } }, headers: COMPAT });
+      expect(all.status, all.text).to.equal(200);
+      const secret = await call(gw.url, 'GET', '/secret/_mapping', { headers: { accept: V7 } });
+      expect(secret.json.secret.mappings.properties.year).to.deep.equal({ type: 'integer' });
+    });
+
     it('headers that disagree are refused with media_type_header_exception', async () => {
       const r = await call(gw.url, 'POST', '/books/_search', { body: {}, headers: { accept: V7, 'content-type': 'application/json' } });
       expect(r.status).to.equal(400);

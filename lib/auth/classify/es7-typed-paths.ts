@@ -61,7 +61,7 @@ for (const api of ES_API as readonly EsApi[]) {
   if (!TYPED_APIS.has(api.id as EsRouteId)) continue;
   for (const path of api.paths) {
     const segments = patternSegments(path.pattern);
-    const mappingAt = segments.indexOf('_mapping');
+    const mappingAt = segments.findIndex((s) => MAPPING_WORDS.includes(s));
     for (const word of mappingAt < 0 ? [undefined] : MAPPING_WORDS) {
       const untyped = word === undefined ? segments : segments.map((s, i) => (i === mappingAt ? word : s));
       const form: TypedForm = { untyped, mapping: word !== undefined, indexFirst: segments[0] === '{index}' };

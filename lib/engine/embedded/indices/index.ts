@@ -3,6 +3,7 @@ export { IndexHandle, PRIMARY_TERM, shownSource, type PreparedWrite, type LiveDo
 export { nestSettings, flattenSettings, INDEX_VERSION_CREATED } from './settings.js';
 export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js';
 export type { VersionType } from './versioning.js';
+export { versionConflict } from './versioning.js';
 export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js';
 export { shardOf, reachesDocument, routingHash } from './shard-routing.js';
 export { defaultsFor, humanSettings } from './settings-defaults.js';

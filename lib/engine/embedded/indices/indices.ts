@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EsError, errors } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { ConfigFiles } from '../analysis/index.js';
-import { checkMappingLimits, mappingLimitsOf, mergeMappings, validateMappings, type Mappings } from '../mapping/index.js';
+import { checkMappingLimits, mappingLimitsOf, mergeMappings, refuseTypedIndexMappings, validateMappings, type Mappings } from '../mapping/index.js';
 import { MAX_INDEX_DATABASES, type AliasDefinition, type IndexMetadata, type Store, type StoreWrite } from '../store/index.js';
 import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
@@ -33,12 +33,6 @@ export const DEFAULT_MAX_SHARDS_PER_NODE = 1000;
 /** Base64url uuid, 22 chars, as ES prints index uuids. */
 export function newUuid(): string {
   return randomBytes(16).toString('base64url').slice(0, 22);
-}
-
-/** ES 8 accepts create-index mappings wrapped in the single type `_doc` and unwraps them. */
-function untypedMappings(mappings: unknown): unknown {
-  if (isPlainObject(mappings) && Object.keys(mappings).length === 1 && isPlainObject(mappings._doc)) return mappings._doc;
-  return mappings;
 }
 
 const OPEN_ONLY: WildcardStates = { open: true, closed: false, hidden: false };
@@ -132,7 +126,7 @@ export class Indices {
       if (k !== 'settings' && k !== 'mappings' && k !== 'aliases') throw new EsError(400, 'parse_exception', `unknown key [${k}] for create index`);
     }
     this.checkShardLimit();
-    if (body.mappings !== undefined) body = { ...body, mappings: untypedMappings(body.mappings) };
+    refuseTypedIndexMappings(body.mappings);
     if (templated) {
       this.dataStreams.checkIndexCreation(name);
       body = this.templates.apply(name, body);
@@ -141,7 +135,7 @@ export class Indices {
     const creationDate = Date.now();
     const settings = creationSettings(flattenSettings(body.settings), name, uuid, creationDate);
     const registry = IndexHandle.analysisFor(settings, this.synonyms, this.configFiles); // refuses an invalid analysis definition
-    const mappings = body.mappings === undefined ? {} : validateMappings(untypedMappings(body.mappings), undefined, { openSearch: this.openSearch });
+    const mappings = body.mappings === undefined ? {} : validateMappings(body.mappings, undefined, { openSearch: this.openSearch });
     checkIndexTimeAnalyzers(mappings, registry);
     checkMappingLimits(mappings, mappingLimitsOf(settings));
     const aliases = this.parseAliases(body.aliases);

@@ -1,7 +1,7 @@
 import { EsError } from '../../../errors/index.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { isSystemIndex } from '../../index-patterns.js';
-import { validateMappings, type FieldMapping, type MappingDialect, type Mappings } from '../mapping/index.js';
+import { refuseTypedIndexMappings, validateMappings, type FieldMapping, type MappingDialect, type Mappings } from '../mapping/index.js';
 import type { Store, StoreWrite } from '../store/index.js';
 import { aliasDefinition } from './aliases.js';
 import { isPlainObject, type JsonObject } from './deep.js';
@@ -294,6 +294,7 @@ export class Templates {
     for (const k of Object.keys(body)) if (!allowed.has(k)) throw badTemplate(`unknown key [${k}] in the template`);
     const patterns = body.index_patterns ?? body.template;
     if (patterns === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: index patterns are missing;');
+    refuseTypedIndexMappings(body.mappings);
     const content = templateContent(name, { settings: body.settings, mappings: body.mappings, aliases: body.aliases }, 'template', this.dialect);
     const template: LegacyTemplate = { index_patterns: patternsOf(patterns, name), order: Number(body.order ?? orderParam ?? 0), ...content };
     if (body.version !== undefined) template.version = Number(body.version);

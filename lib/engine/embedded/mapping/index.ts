@@ -1,7 +1,7 @@
 export type { FieldMapping, Mappings, DynamicSetting } from './types.js';
 export { fieldType, normalizeDynamic, NUMERIC_TYPES, INTEGER_TYPES, OBJECT_TYPES, UNMAPPED_LOOKUP } from './types.js';
 export { dynamicStringMapping } from './dynamic.js';
-export { validateMappings, mergeMappings, type MappingDialect } from './merge.js';
+export { validateMappings, mergeMappings, refuseTypedIndexMappings, type MappingDialect } from './merge.js';
 export { documentParsingError } from './errors.js';
 export { parseDocument, parseDocumentSteps, resolveFieldMapping, type IndexableField, type ParsedDocument } from './parse-document.js';
 export { keywordTerm, numericTerm, tokenCount, coerceNumber, coerceBoolean, indexAnalyzerName, toIndexedValue } from './field-values.js';

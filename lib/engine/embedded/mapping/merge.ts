@@ -37,6 +37,17 @@ export interface MappingDialect {
   openSearch?: boolean;
 }
 
+/**
+ * The `mappings` of a create-index or legacy-template body: Elasticsearch 8 refuses them nested
+ * under the type `_doc` (RestCreateIndexAction.prepareMappings), in compatibility mode too unless
+ * `include_type_name=true` unwrapped them first.
+ */
+export function refuseTypedIndexMappings(mappings: unknown): void {
+  if (mappings !== null && typeof mappings === 'object' && !Array.isArray(mappings) && Object.keys(mappings).length === 1 && '_doc' in mappings) {
+    throw new EsError(400, 'illegal_argument_exception', 'The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.');
+  }
+}
+
 /** Validates a mapping definition as PUT by a client (index creation or put mapping); returns it as ES stores it. */
 export function validateMappings(input: unknown, analysis?: AnalysisNames, dialect?: MappingDialect): Mappings {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {

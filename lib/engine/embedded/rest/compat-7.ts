@@ -57,10 +57,10 @@ export class CompatibleExchange {
   }
 
   /** The body in its Elasticsearch 8 form; `changed` tells a caller that a parsed copy no longer says the same. */
-  body(text: string, method: string): { text: string; changed: boolean } {
+  body(text: string): { text: string; changed: boolean } {
     const form = this.typeless.body;
     if (!form || !text) return { text, changed: false };
-    const out = typelessBody(form, text, method === 'PUT' && this.typeless.segments.length === 1);
+    const out = typelessBody(form, text);
     if (out.warning) this.warnings.push(out.warning);
     return { text: out.text, changed: out.text !== text };
   }

@@ -287,7 +287,7 @@ export class RestHandler {
       const streamed = req.body !== undefined && typeof req.body !== 'string' && !Buffer.isBuffer(req.body) ? await readBodyPieces(req.body, this.maxContentLength) : undefined;
       let body = streamed ? streamed.text : await readBodyText(req.body, this.maxContentLength, bulkItems !== undefined);
       let json = req.json;
-      const typeless = compat?.body(body, method);
+      const typeless = compat?.body(body);
       if (typeless?.changed) {
         body = typeless.text;
         json = undefined; // a parsed copy would say what the typed body said

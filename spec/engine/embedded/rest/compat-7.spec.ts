@@ -154,6 +154,12 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       expect(warning(created)).to.contain('[types removal] Using include_type_name in create index requests is deprecated. The parameter will be removed in the next major version.');
       const plain = await es.call('GET', '/typed/_mapping', undefined, READ);
       expect(plain.json).to.deep.equal({ typed: { mappings: { properties: { title: { type: 'text' } } } } });
+      // a type must have a name (Strings.hasText), in create index and put mapping alike
+      for (const [path, body] of [['/untyped?include_type_name=true', { mappings: { '': {} } }], ['/typed/_mapping/t?include_type_name=true', { ' ': { properties: {} } }]] as const) {
+        const r = await es.call('PUT', path, body, COMPAT);
+        expect(r.status, path).to.equal(400);
+        expect(r.json.error, path).to.include({ type: 'illegal_argument_exception', reason: 'name cannot be empty string' });
+      }
     });
 
     it('answers get mapping under _doc with include_type_name=true, and refuses a type without it', async () => {
@@ -162,9 +168,22 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       expect(warning(typed)).to.contain('[types removal] Using include_type_name in get mapping requests is deprecated.');
       const byType = await es.call('GET', '/typed/_mapping/my_type?include_type_name=true', undefined, READ);
       expect(byType.json).to.deep.equal(typed.json);
+      // the `_mappings` spelling, as Elasticsearch's routes take it
+      for (const path of ['/typed/_mappings/my_type?include_type_name=true', '/typed/my_type/_mappings?include_type_name=true', '/_mappings/my_type?include_type_name=true']) {
+        const r = await es.call('GET', path, undefined, READ);
+        expect(r.status, `${path}: ${r.text}`).to.equal(200);
+        expect(r.json.typed, path).to.deep.equal(typed.json.typed);
+      }
       const refused = await es.call('GET', '/typed/_mapping/my_type', undefined, READ);
       expect(refused.status).to.equal(400);
       expect(refused.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Types cannot be provided in get mapping requests, unless include_type_name is set to true.' });
+      // get field mapping has its own words for it (RestGetFieldMappingAction), and ignores the type when allowed
+      const field = await es.call('GET', '/typed/_mapping/my_type/field/title', undefined, READ);
+      expect(field.status).to.equal(400);
+      expect(field.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Types cannot be specified unless include_type_name is set to true.' });
+      const fieldTyped = await es.call('GET', '/typed/_mapping/other_type/field/title?include_type_name=true', undefined, READ);
+      expect(fieldTyped.status, fieldTyped.text).to.equal(200);
+      expect(fieldTyped.json.typed.mappings._doc.title.mapping).to.deep.equal({ title: { type: 'text' } });
     });
 
     it('puts a mapping through /{index}/_mapping/{type} and /{index}/{type}/_mapping with include_type_name=true', async () => {
@@ -177,6 +196,52 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       const refused = await es.call('PUT', '/typed/_mapping/my_type', { properties: { x: { type: 'keyword' } } }, COMPAT);
       expect(refused.status).to.equal(400);
       expect(refused.json.error.reason).to.equal('Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.');
+    });
+
+    it('puts a mapping on every index through /_mapping/{type} and /_mappings/{type} (Elasticsearch 8\'s V7 routes)', async () => {
+      expect((await es.call('PUT', '/every-1', {}, COMPAT)).status).to.equal(200);
+      const put = await es.call('PUT', '/_mapping/my_type?include_type_name=true', { my_type: { properties: { every: { type: 'keyword' } } } }, COMPAT);
+      expect(put.status, put.text).to.equal(200);
+      expect(warning(put)).to.contain('[types removal] Specifying types in put mapping request is deprecated. Use typeless api instead');
+      const put2 = await es.call('POST', '/_mappings/my_type?include_type_name=true', { properties: { every2: { type: 'keyword' } } }, COMPAT);
+      expect(put2.status, put2.text).to.equal(200);
+      for (const index of ['typed', 'every-1']) {
+        const got = await es.call('GET', `/${index}/_mapping`, undefined, READ);
+        expect(got.json[index].mappings.properties, index).to.include.keys('every', 'every2');
+      }
+    });
+
+    it('puts a legacy template with mappings under a type when include_type_name=true, and refuses _doc without it', async () => {
+      const put = await es.call('PUT', '/_template/typed_tpl?include_type_name=true', { index_patterns: ['tpl-*'], mappings: { my_type: { properties: { foo: { type: 'keyword' } } } } }, COMPAT);
+      expect(put.status, put.text).to.equal(200);
+      expect(warning(put)).to.contain('[types removal] Specifying include_type_name in put index template requests is deprecated. The parameter will be removed in the next major version.');
+      const tpl = await es.call('GET', '/_template/typed_tpl', undefined, READ);
+      expect(tpl.json.typed_tpl.mappings).to.deep.equal({ properties: { foo: { type: 'keyword' } } });
+      expect((await es.call('PUT', '/tpl-1', {}, COMPAT)).status).to.equal(200);
+      expect((await es.call('GET', '/tpl-1/_mapping', undefined, READ)).json['tpl-1'].mappings.properties.foo).to.deep.equal({ type: 'keyword' });
+      const refused = await es.call('PUT', '/_template/typed_tpl2', { index_patterns: ['tpl2-*'], mappings: { _doc: { properties: { foo: { type: 'keyword' } } } } }, COMPAT);
+      expect(refused.status).to.equal(400);
+      expect(refused.json.error.reason).to.equal('The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.');
+    });
+  });
+
+  describe('typed document paths', () => {
+    it('reads a document under the type _all, as any type (GET /{index}/_all/{id})', async () => {
+      expect((await es.call('PUT', '/all-typed/_doc/1?refresh=true', { foo: 'bar' }, COMPAT)).status).to.equal(201);
+      const got = await es.call('GET', '/all-typed/_all/1', undefined, READ);
+      expect(got.status, got.text).to.equal(200);
+      expect(got.json).to.deep.include({ _index: 'all-typed', _type: '_doc', _id: '1', found: true, _source: { foo: 'bar' } });
+      expect(warning(got)).to.contain('[types removal] Specifying types in document get requests is deprecated');
+    });
+
+    it('refuses _version and _routing in bulk action lines (unknown parameters in Elasticsearch 8, compatibility mode too)', async () => {
+      for (const meta of [{ _version: 1 }, { _routing: 'r1' }]) {
+        const r = await es.call('POST', '/_bulk', ndjson([{ update: { _index: 'all-typed', _type: 't', _id: '1', ...meta } }, { doc: { f: 1 } }]), {
+          accept: V7, 'content-type': V7_NDJSON,
+        });
+        expect(r.status, r.text).to.equal(400);
+        expect(r.json.error.reason).to.equal(`Action/metadata line [1] contains an unknown parameter [${Object.keys(meta)[0]}]`);
+      }
     });
   });
 });

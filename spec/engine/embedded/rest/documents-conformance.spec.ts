@@ -98,6 +98,24 @@ describe('embedded engine REST: documents as Elasticsearch 8 answers them', () =
       expect((await es.call('GET', '/one/_doc/1')).json).to.include({ found: true, _routing: '5' });
     });
 
+    it('reads a document at the version asked (version, any version_type), and answers 409 for another', async () => {
+      await es.call('PUT', '/v/_doc/1', { foo: 'bar' });
+      await es.call('PUT', '/v/_doc/1', { foo: 'bar' });
+      expect((await es.call('GET', '/v/_doc/1?version=2')).json).to.include({ _id: '1', _version: 2, found: true });
+      expect((await es.call('GET', '/v/_doc/1?version=2&version_type=external_gte')).status).to.equal(200);
+      for (const path of ['/v/_doc/1?version=1', '/v/_doc/1?version=10&version_type=external', '/v/_source/1?version=1']) {
+        const r = await es.call('GET', path);
+        expect(r.status, path).to.equal(409);
+        expect(r.json.error, path).to.include({ type: 'version_conflict_engine_exception', reason: '[1]: version conflict, current version [2] is different than the one provided [' + (path.includes('10') ? 10 : 1) + ']', index: 'v' });
+      }
+      expect((await es.call('HEAD', '/v/_doc/1?version=1')).status).to.equal(409);
+      // a missing document is missing, whatever the version
+      expect((await es.call('GET', '/v/_doc/2?version=1')).status).to.equal(404);
+      const mget = await es.call('POST', '/_mget', { docs: [{ _index: 'v', _id: '1', version: 1 }, { _index: 'v', _id: '1', version: 2 }] });
+      expect(mget.json.docs[0].error).to.include({ type: 'version_conflict_engine_exception' });
+      expect(mget.json.docs[1]).to.include({ _id: '1', found: true, _version: 2 });
+    });
+
     it('returns stored fields under fields and leaves _source out unless asked', async () => {
       await es.call('PUT', '/sf', { mappings: { properties: { foo: { type: 'keyword', store: true }, bar: { type: 'keyword' } } } });
       await es.call('PUT', '/sf/_doc/1', { foo: 'x', bar: 'y' });

@@ -29,9 +29,26 @@ describe('embedded engine REST: index APIs as Elasticsearch 8 answers them', () 
     expect(r.json.error).to.include({ type: 'invalid_index_name_exception', reason: "Invalid index name [_foo], must not start with '_'." });
   });
 
-  it('accepts create-index mappings wrapped in _doc, as Elasticsearch 8 does', async () => {
-    expect((await es.call('PUT', '/typed', { mappings: { _doc: { properties: { f: { type: 'keyword' } } } } })).status).to.equal(200);
-    expect((await es.call('GET', '/typed/_mapping')).json).to.deep.equal({ typed: { mappings: { properties: { f: { type: 'keyword' } } } } });
+  it('refuses create-index and legacy template mappings wrapped in _doc, as Elasticsearch 8 does (RestCreateIndexAction.prepareMappings)', async () => {
+    const reason = 'The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.';
+    const created = await es.call('PUT', '/typed', { mappings: { _doc: { properties: { f: { type: 'keyword' } } } } });
+    expect(created.status).to.equal(400);
+    expect(created.json.error).to.include({ type: 'illegal_argument_exception', reason });
+    expect((await es.call('HEAD', '/typed')).status).to.equal(404);
+    const template = await es.call('PUT', '/_template/typed', { index_patterns: ['typed-*'], mappings: { _doc: { properties: { f: { type: 'keyword' } } } } });
+    expect(template.status).to.equal(400);
+    expect(template.json.error).to.include({ type: 'illegal_argument_exception', reason });
+    // a field named _doc beside others is a mapping like any
+    expect((await es.call('PUT', '/typed', { mappings: { properties: { _doc_id: { type: 'keyword' } } } })).status).to.equal(200);
+  });
+
+  it('takes the _mappings spelling of get and put mapping, as Elasticsearch\'s routes do', async () => {
+    expect((await es.call('PUT', '/plural', {})).status).to.equal(200);
+    const put = await es.call('PUT', '/plural/_mappings', { properties: { f: { type: 'keyword' } } });
+    expect(put.status, put.text).to.equal(200);
+    const expected = { plural: { mappings: { properties: { f: { type: 'keyword' } } } } };
+    expect((await es.call('GET', '/plural/_mappings')).json).to.deep.equal(expected);
+    expect((await es.call('GET', '/_mappings')).json).to.deep.include(expected);
   });
 
   it('shows human dates, defaults, named settings, and keeps existing settings with preserve_existing', async () => {

@@ -45,7 +45,7 @@ function itemOf(entry: BulkEntry, defaultIndex: string | undefined): BulkItem {
     ifPrimaryTerm: num(meta.if_primary_term),
     version: num(meta.version),
     versionType: versionType(meta.version_type),
-    routing: meta.routing !== undefined ? String(meta.routing) : meta._routing !== undefined ? String(meta._routing) : undefined,
+    routing: meta.routing !== undefined ? String(meta.routing) : undefined,
     create: action === 'create' || meta.op_type === 'create',
   };
   item.requireAlias = meta.require_alias === undefined ? undefined : meta.require_alias === true || meta.require_alias === 'true';

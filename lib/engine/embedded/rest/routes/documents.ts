@@ -1,12 +1,12 @@
 import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { isPlainObject, reachesDocument, shownSource, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
+import { isPlainObject, reachesDocument, shownSource, versionConflict, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { holdingBigInts } from '../../../json-body.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { ingestForWrite } from '../../ingest/index.js';
 import { documentSourceApart, requireBody } from '../body.js';
-import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, writeParams, type ParamReader } from '../params.js';
+import { booleanParam, checkRefresh, forcedRefresh, generateId, integerParam, validateId, versionType, writeParams, type ParamReader } from '../params.js';
 import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
 import { didYouMean } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -73,11 +73,32 @@ export interface ReadOptions {
   routing?: string;
   /** `stored_fields`: the fields to return under `fields`; turns `_source` off unless it names `_source`. */
   storedFields?: string[];
+  /** `version`: the document is read only at this version (a 409 otherwise), whatever the `version_type`. */
+  version?: number;
+}
+
+/**
+ * A document read at a given version (`version`, with any `version_type`): a found document of
+ * another version is a 409, as Elasticsearch's VersionType.isVersionConflictForReads says for every
+ * type; a missing document stays missing.
+ */
+function readableDocument(handle: IndexHandle, id: string, opts: ReadOptions): LiveDocument | undefined {
+  const doc = reachableDocument(handle, id, opts.routing);
+  if (doc && opts.version !== undefined && doc.version !== opts.version) {
+    throw versionConflict(handle, id, `current version [${doc.version}] is different than the one provided [${opts.version}]`);
+  }
+  return doc;
+}
+
+/** `version` and `version_type` of a read, from the URL (the type is checked, and means the same for every read). */
+function readVersion(params: ParamReader): number | undefined {
+  versionType(params.get('version_type') ?? undefined);
+  return integerParam(params, 'version');
 }
 
 /** The document read response, as GET /{index}/_doc/{id} and _mget give it. */
 export function getResponse(handle: IndexHandle, id: string, filter: SourceFilter, opts: ReadOptions = {}): { found: boolean; body: JsonObject } {
-  const doc = reachableDocument(handle, id, opts.routing);
+  const doc = readableDocument(handle, id, opts);
   if (!doc) return { found: false, body: { _index: handle.name, _type: '_doc', _id: id, found: false } };
   const body: JsonObject = {
     _index: handle.name, _type: '_doc', _id: id, _version: doc.version, _seq_no: doc.seqNo, _primary_term: doc.primaryTerm,
@@ -114,6 +135,7 @@ function getDoc(req: RestRequest, ctx: EngineContext): RestResponse {
   const { found, body } = getResponse(handle, req.pathParams.id, readFilter(req.params), {
     routing: req.params.get('routing') ?? undefined,
     storedFields: storedFieldsList(req.params.get('stored_fields') ?? undefined),
+    version: readVersion(req.params),
   });
   return { status: found ? 200 : 404, body: req.method === 'HEAD' ? undefined : body };
 }
@@ -122,7 +144,7 @@ function getSource(req: RestRequest, ctx: EngineContext): RestResponse {
   const handle = ctx.indices.readTarget(req.pathParams.index);
   handle.ensureOpen();
   const id = req.pathParams.id;
-  const doc = reachableDocument(handle, id, req.params.get('routing') ?? undefined);
+  const doc = readableDocument(handle, id, { routing: req.params.get('routing') ?? undefined, version: readVersion(req.params) });
   if (!doc) {
     throw new EsError(404, 'resource_not_found_exception', `Document not found [${handle.name}]/[${id}]`);
   }
@@ -296,7 +318,9 @@ async function mget(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
       const filter = s._source !== undefined ? sourceFilterFromBody(s._source) : baseFilter;
       const storedFields = s.stored_fields !== undefined ? storedFieldsList(s.stored_fields) : baseStored;
       const routing = s.routing !== undefined && s.routing !== null ? String(s.routing) : baseRouting;
-      return getResponse(handle, id, filter, { routing, storedFields }).body;
+      versionType(s.version_type);
+      const version = s.version === undefined || s.version === null ? undefined : Number(s.version);
+      return getResponse(handle, id, filter, { routing, storedFields, version }).body;
     } catch (e) {
       // ES 8 failure items carry no _type.
       const err = toEsError(e);
