@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { redactQuerystring, type EndedRequest, type RequestArrival, type RequestEnd } from '../logs/index.js';
+import { endedStatus, redactQuerystring, type EndedRequest, type RequestArrival, type RequestEnd } from '../logs/index.js';
 
 /** An X-Opaque-Id is logged up to this many characters. */
 const MAX_OPAQUE_ID = 256;
@@ -39,7 +39,7 @@ function accessLine(ctx: EndedRequest, arrival: RequestArrival): AccessLine {
     method,
     path,
     query: querystring ? redactQuerystring(querystring) : undefined,
-    status: ctx.res.statusCode,
+    status: endedStatus(ctx.res),
     took: tookOf(arrival),
     family: info?.family,
     category: info?.category,
@@ -106,7 +106,7 @@ function lineWriter(lines: Logger): RequestEnd {
     if (lines.levelVal > INFO) return;
     const info = ctx.state.request;
     const res = ctx.res;
-    const status = res.statusCode;
+    const status = endedStatus(res);
     const method = words.quoted(arrival.method);
     const path = JSON.stringify(arrival.path);
     let text = `${levelPrefix}${time()}${bindings},"request_id":${JSON.stringify(arrival.requestId)},"method":${method},"path":${path}`;

@@ -5,3 +5,4 @@ export { LOGS_INDEX, LOG_KINDS, type LogKind, type LogRecord } from './log-recor
 export { DEFAULT_SIZE as LOGS_DEFAULT_SIZE, MAX_SIZE as LOGS_MAX_SIZE } from './log-queries.js';
 export { redactJsonText, redactQuerystring, isSecretName, REDACTED } from './redact.js';
 export type { EndedClassification, EndedRequest, RequestArrival, RequestEnd } from './request-arrival.js';
+export { endedStatus, CLIENT_CLOSED_REQUEST } from './request-arrival.js';

@@ -46,6 +46,14 @@ export interface EndedRequest {
   readonly body: unknown;
 }
 
+/**
+ * The status an ended request is logged with: its answer's, or 499 when the client went away
+ * before any of the answer was sent (nginx's "client closed request"), rather than the 404 a
+ * response holds until a handler sets one.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+export const endedStatus = (res: ServerResponse): number => (res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST);
+
 /** What of a request's classification its end reads. */
 export type EndedClassification = Pick<Classification, 'family' | 'category' | 'operation' | 'action' | 'indices' | 'allIndices'>;
 

@@ -7,6 +7,7 @@ import { EsError } from '../errors/index.js';
 import { hasBody } from '../request/index.js';
 import type { GatewayState } from '../auth/index.js';
 import { BodyTap, captureBody, type CapturedBody } from './body-capture.js';
+import { endedStatus } from './request-arrival.js';
 import { engineError, logSearch, parseLogQuery, scopeClause, visibleTo } from './log-queries.js';
 import { CONSOLE_BACKGROUND, CONSOLE_BACKGROUND_HEADER, kindOf, LOGS_INDEX, LOGS_INDEX_BODY, MAX_LOGGED_INDICES, type LogRecord } from './log-record.js';
 import { LogSampling, type LogSamplingOptions } from './log-sampling.js';
@@ -147,7 +148,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
       if (!info || info.category === 'logs') return void tap?.take();
       const ended = performance.now();
       const took = Math.round(ended - arrival.started);
-      const status = ctx.res.statusCode;
+      const status = endedStatus(ctx.res);
       const weight = this.sampling ? this.sampling.weigh({ status, tookMs: took, operation: info.operation, stream: info.category === 'streams' }, ended) : 1;
       if (weight === 0) return void tap?.take();
       const principal: Principal | undefined = ctx.state.principal;

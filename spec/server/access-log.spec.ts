@@ -131,6 +131,21 @@ describe('structured logs: access lines and request ids', function () {
       expect(line).not.to.have.property('user');
     });
 
+    it('logs a request whose client went away before any answer with 499 (client closed request), not a 404', async () => {
+      const closed = nextResponseClosed(g.gw);
+      // the head and part of a declared body, then the client hangs up: nothing was answered
+      const socket = net.connect(g.gw.port, '127.0.0.1', () => {
+        socket.write(`POST /gone-499/_search HTTP/1.1\r\nHost: x\r\nAuthorization: ${adminAuth()}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query":`);
+      });
+      socket.on('error', () => {});
+      // the gateway has the head once it waits for the body: its request event came
+      await new Promise<void>((resolve) => g.gw.server.once('request', () => resolve()));
+      socket.destroy();
+      await closed;
+      const line = g.log.access.find((l) => l.path === '/gone-499/_search');
+      expect(line, g.log.raw.join('')).to.include({ status: 499, aborted: true });
+    });
+
     it('carries X-Opaque-Id into the access line and echoes it, on every engine answer', async () => {
       const res = await g.call('POST', '/books/_search', { headers: { 'x-opaque-id': 'dashboard-7' }, body: { query: { match_all: {} } } });
       expect(res.headers['x-opaque-id']).to.equal('dashboard-7');
