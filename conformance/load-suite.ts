@@ -90,7 +90,8 @@ function toSteps(value: unknown): Step[] {
   });
 }
 
-const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false } as const;
+/** Keys stay the text they were written as (`1.0:` is the key "1.0"), as Jackson's YAML parser in Elasticsearch's runner reads them. */
+const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false, stringKeys: true } as const;
 
 /**
  * The suites were written for SnakeYAML, which accepts flow collections (`{ … }`, `[ … ]`)

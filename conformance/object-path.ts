@@ -4,20 +4,24 @@
  * the whole body.
  */
 
-/** Splits a dotted path into its keys, honouring `\.` escapes. */
+/**
+ * Splits a dotted path into its keys as Elasticsearch's YAML runner (ObjectPath) does: a
+ * backslash is dropped and makes the next dot part of the key, so `nested\.title` and
+ * `nested\\.title` (the form some suites write in plain YAML scalars) both name `nested.title`.
+ */
 export function splitPath(path: string): string[] {
   if (path === '') return [];
   const keys: string[] = [];
   let current = '';
-  for (let i = 0; i < path.length; i++) {
-    const ch = path[i];
-    if (ch === '\\' && path[i + 1] === '.') {
-      current += '.';
-      i++;
-    } else if (ch === '.') {
+  let escaped = false;
+  for (const ch of path) {
+    if (ch === '\\') {
+      escaped = true;
+    } else if (ch === '.' && !escaped) {
       keys.push(current);
       current = '';
     } else {
+      if (ch === '.') escaped = false;
       current += ch;
     }
   }

@@ -63,6 +63,12 @@ describe('conformance: skip sections and loading', () => {
     expect(file.tests[0].steps[1]).to.deep.equal({ op: 'match', arg: { 'a.b': 1 } });
   });
 
+  it('keeps a mapping key as written, as the Jackson YAML parser of Elasticsearch\'s runner does', () => {
+    // search.aggregation/180_percentiles_tdigest_metric matches `values:` with keys written `1.0:`, the response's keys are "1.0"
+    const file = parseTestFile(['"t":', '  - match:', '      aggregations.p.values:', '        1.0: 2.5', '        99.0: 149.5', '        true: 1'].join('\n'), 'x.yml');
+    expect(file.tests[0].steps[0].arg).to.deep.equal({ 'aggregations.p.values': { '1.0': 2.5, '99.0': 149.5, true: 1 } });
+  });
+
   it('accepts flow collections continued at the indentation of their key, as SnakeYAML does', () => {
     const file = parseTestFile(
       ['"t":', '  - do:', '      search:', '        body:', '          collapse: { field: f, inner_hits: {', '            name: h', '          } }', '  - match: { hits.total: 6 }'].join('\n'),

@@ -8,6 +8,11 @@ describe('conformance: stash and paths', () => {
     expect(splitPath('')).to.deep.equal([]);
   });
 
+  it('drops every backslash before an escaped dot, as Elasticsearch\'s ObjectPath does', () => {
+    // search.highlight/20_fvh writes `highlight.nested\\.title.0` in a plain YAML scalar: two backslashes reach the runner.
+    expect(splitPath('highlight.nested\\\\.title.0')).to.deep.equal(['highlight', 'nested.title', '0']);
+  });
+
   it('looks up nested objects and array elements, undefined when a level is missing', () => {
     const body = { hits: { hits: [{ _id: 'a' }, { _id: 'b' }] }, 'a.b': 1 };
     expect(lookup(body, ['hits', 'hits', '1', '_id'])).to.equal('b');

@@ -128,6 +128,17 @@ describe('embedded engine: Elasticsearch limits', () => {
     expect((await es.call('POST', '/lim/_search', terms(65_537))).status).to.equal(200);
   });
 
+  it('index.max_regex_length also bounds a query_string regex, measured before any field is looked at', async () => {
+    // search/30_limits: a 1110-character /regex/ in a query_string is refused even where no field could run it
+    expect((await es.call('PUT', '/qsre', { mappings: { properties: { n: { type: 'long' } } } })).status).to.equal(200);
+    const qs = (n: number) => ({ query: { query_string: { query: `/${'a'.repeat(n)}/` } } });
+    expectRefused(await es.call('POST', '/qsre/_search', qs(1001)), 'illegal_argument_exception',
+      'The length of regex [1001] used in the [query_string] has exceeded the allowed maximum of [1000]. This maximum can be set by changing the [index.max_regex_length] index level setting.');
+    expect((await es.call('POST', '/qsre/_search', qs(1000))).status).to.equal(200);
+    await es.call('PUT', '/qsre/_settings', { 'index.max_regex_length': 2000 });
+    expect((await es.call('POST', '/qsre/_search', qs(1001))).status).to.equal(200);
+  });
+
   it('index.max_result_window and index.max_inner_result_window (top_hits)', async () => {
     expectRefused(await es.call('POST', '/lim/_search', { from: 9990, size: 11 }), 'illegal_argument_exception',
       'Result window is too large, from + size must be less than or equal to: [10000] but was [10001]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.');

@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import { inField } from '../query-rules/parse-errors.js';
 import { parseFieldAndFormats, type FieldAndFormat } from './fields/index.js';
 import { parseHighlight, type HighlightRequest } from './highlight/index.js';
 import { parseSort, type SortSpec } from './sort/index.js';
@@ -63,10 +64,9 @@ function storedFieldsOf(v: unknown): string[] | '_none_' {
   return list.includes('_none_') ? '_none_' : list;
 }
 
+/** An inner hit's `collapse`: exactly `{"field": …}`, as ES's InnerHitBuilder reads it (no inner_hits, no further collapse). */
 function innerCollapseOf(v: unknown): { field: string } {
-  if (!isObject(v) || typeof v.field !== 'string') throw parsingError('Invalid token in the inner collapse');
-  if (v.inner_hits !== undefined) throw new EsError(400, 'illegal_argument_exception', '[inner_hits] inside the [collapse] of an inner hit is not supported by the embedded engine yet');
-  if (Object.keys(v).some((k) => k !== 'field')) throw parsingError('Invalid token in the inner collapse');
+  if (!isObject(v) || typeof v.field !== 'string' || Object.keys(v).some((k) => k !== 'field')) throw parsingError('Invalid token in the inner collapse');
   return { field: v.field };
 }
 
@@ -76,19 +76,18 @@ export function parseNestedInnerHits(v: Record<string, unknown>, path: string): 
   return parseInnerHits(v.name === undefined ? { ...v, name: path } : v);
 }
 
-function parseInnerHits(v: unknown): InnerHitsRequest {
+/** An `inner_hits` definition as ES's InnerHitBuilder parser reads it, its name not yet required. */
+function readInnerHits(v: unknown): Omit<InnerHitsRequest, 'name'> & { name: unknown } {
   if (!isObject(v)) throw parsingError('Invalid token in inner_hits array');
   for (const k of Object.keys(v)) {
     if (k === 'script_fields') throw new EsError(400, 'illegal_argument_exception', '[inner_hits.script_fields] is not supported by the embedded engine yet');
     if (!INNER_HITS_KEYS.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [inner_hits] unknown field [${k}]`);
   }
-  if (typeof v.name !== 'string') throw new EsError(400, 'illegal_argument_exception', 'inner_hits must have a [name]; set the [name] field in the inner_hits definition');
   const from = v.from === undefined ? 0 : intOf(v.from, 'from');
   const size = v.size === undefined ? 3 : intOf(v.size, 'size');
   if (from < 0) throw new EsError(400, 'illegal_argument_exception', 'illegal from value, at least 0 or higher');
   if (size < 0) throw new EsError(400, 'illegal_argument_exception', 'illegal size value, at least 0 or higher');
-  return {
-    name: v.name,
+  const definition = {
     from,
     size,
     sort: v.sort === undefined ? [] : parseSort(v.sort),
@@ -102,8 +101,20 @@ function parseInnerHits(v: unknown): InnerHitsRequest {
     docvalueFields: parseFieldAndFormats(v.docvalue_fields, 'docvalue_fields'),
     fields: parseFieldAndFormats(v.fields, 'fields'),
     highlight: v.highlight === undefined ? undefined : parseHighlight(v.highlight),
-    collapse: v.collapse === undefined ? undefined : innerCollapseOf(v.collapse),
+    collapse: v.collapse === undefined ? undefined : inField('inner_hits', 'collapse', () => innerCollapseOf(v.collapse)),
   };
+  return { name: v.name, ...definition };
+}
+
+/** The definition once read whole: only then is its name required (a malformed part is the error first). */
+function named(definition: ReturnType<typeof readInnerHits>): InnerHitsRequest {
+  const { name } = definition;
+  if (typeof name !== 'string') throw new EsError(400, 'illegal_argument_exception', 'inner_hits must have a [name]; set the [name] field in the inner_hits definition');
+  return { ...definition, name };
+}
+
+function parseInnerHits(v: unknown): InnerHitsRequest {
+  return named(readInnerHits(v));
 }
 
 /** The body's `collapse`: a field, and optionally one or several `inner_hits` (as ES's CollapseBuilder parses it). */
@@ -118,6 +129,8 @@ export function parseCollapse(v: unknown): Collapse {
     throw new EsError(400, 'illegal_argument_exception', 'maxConcurrentGroupRequests` must be positive');
   }
   const raw = v.inner_hits;
-  const innerHits = raw === undefined ? [] : Array.isArray(raw) ? raw.map(parseInnerHits) : [parseInnerHits(raw)];
+  // CollapseBuilder's parser reads each definition as its field `inner_hits`: what fails there fails that field
+  const read = (d: unknown) => named(inField('collapse', 'inner_hits', () => readInnerHits(d)));
+  const innerHits = raw === undefined ? [] : Array.isArray(raw) ? raw.map(read) : [read(raw)];
   return { field: v.field, innerHits };
 }

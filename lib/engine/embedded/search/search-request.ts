@@ -167,8 +167,12 @@ function indicesBoostOf(v: unknown): Array<[string, number]> {
 }
 
 /** A search (or count) request from its body and URL parameters, with ES's validation. */
-/** `search_type`, `batched_reduce_size`, `pre_filter_shard_size` and `max_concurrent_shard_requests`, validated as ES's RestSearchAction and SearchRequest do. */
-function validateExecutionParams(params: ParamReader): void {
+/**
+ * `search_type`, `batched_reduce_size`, `pre_filter_shard_size` and `max_concurrent_shard_requests`,
+ * validated as ES's RestSearchAction and SearchRequest do: while the request is read, so before
+ * its indices are resolved (a bad value on a missing index is a 400, not a 404).
+ */
+export function validateExecutionParams(params: ParamReader): void {
   const searchType = params.get('search_type');
   if (searchType !== null) {
     if (searchType === 'query_and_fetch' || searchType === 'dfs_query_and_fetch') {

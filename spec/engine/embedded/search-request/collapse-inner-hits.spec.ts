@@ -135,4 +135,17 @@ describe('embedded engine: collapse.inner_hits', () => {
     const r = await es.call('POST', '/c/_search', { collapse: { field: 'g', inner_hits: { size: 1 } } });
     expect(r.json.error.reason).to.equal('inner_hits must have a [name]; set the [name] field in the inner_hits definition');
   });
+
+  it('an inner collapse is exactly {field}: inner_hits or a further collapse in it is a parse error, reported before a missing name', async () => {
+    // search/115_multiple_field_collapsing: both definitions are unnamed and expect /parse_exception/
+    for (const inner of [{ field: 'tag', inner_hits: {} }, { field: 'tag', collapse: { field: 'tag' } }]) {
+      const r = await es.call('POST', '/c/_search', { collapse: { field: 'g', inner_hits: { collapse: inner } } });
+      expect(r.status, JSON.stringify(inner)).to.equal(400);
+      // each object parser wraps what failed in its field, as ES's ObjectParser does
+      expect(r.json.error.type).to.equal('x_content_parse_exception');
+      expect(r.json.error.reason).to.match(/\[collapse\] failed to parse field \[inner_hits\]$/);
+      expect(r.json.error.caused_by.reason).to.match(/\[inner_hits\] failed to parse field \[collapse\]$/);
+      expect(r.json.error.caused_by.caused_by).to.deep.equal({ type: 'parsing_exception', reason: 'Invalid token in the inner collapse', line: 1, col: 1 });
+    }
+  });
 });

@@ -44,6 +44,19 @@ describe('embedded engine: terms lookup, search_type, batched_reduce_size, max_t
     expect(r.json.error.reason).to.match(/batchedReduceSize must be >= 2/);
   });
 
+  it('the execution parameters are refused while the request is read, before its indices are resolved', async () => {
+    // search/140_pre_filter_search_shards: pre_filter_shard_size=0 on an index that does not exist is a 400
+    for (const [query, reason] of [
+      ['pre_filter_shard_size=0', 'preFilterShardSize must be >= 1'], ['max_concurrent_shard_requests=0', 'maxConcurrentShardRequests must be >= 1'],
+      ['search_type=query_and_fetch', 'Unsupported search type [query_and_fetch]'],
+    ]) {
+      const r = await es.call('GET', `/no_such_index/_search?${query}`);
+      expect(r.status, query).to.equal(400);
+      expect(r.json.error.reason).to.equal(reason);
+    }
+    expect((await es.call('GET', '/no_such_index/_search?pre_filter_shard_size=1')).status).to.equal(404);
+  });
+
   it('indices_boost naming an unknown index: index_not_found, unless ignore_unavailable', async () => {
     let r = await es.call('POST', '/_all/_search', { indices_boost: [{ nonexistent: 2 }, { users: 1 }] });
     expect(r.status).to.equal(404);

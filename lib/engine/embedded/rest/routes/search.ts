@@ -1,6 +1,6 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
+import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, validateExecutionParams, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
@@ -46,6 +46,7 @@ export function validationError(reason: string): EsError {
  */
 export async function executeSearch(ctx: EngineContext, expression: string | undefined, params: ParamReader, body: Record<string, unknown> | undefined, started: number): Promise<Record<string, unknown>> {
   checkShardDocSort(body);
+  validateExecutionParams(params);
   if (body?.pit !== undefined) {
     // A point in time: its frozen views are the indices searched; its id leads the answer.
     const pit = pointInTimeSearch(ctx, expression, params, body);

@@ -81,5 +81,8 @@ export function createFieldResolver(sources: FieldSource[]): FieldResolver {
       if (!name) name = registry.hasAnalyzer('default_search') ? 'default_search' : registry.hasAnalyzer('default') ? 'default' : 'standard';
       return registry.analyzer(name).analyze(text).map((t) => t.token);
     },
+    maxRegexLength() {
+      return Math.min(...sources.map((s) => Number(s.settings['index.max_regex_length'] ?? 1000)));
+    },
   };
 }

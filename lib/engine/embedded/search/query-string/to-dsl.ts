@@ -23,6 +23,8 @@ export interface FieldResolver {
   isStringField(field: string): boolean;
   /** Tokens of `text` with the analyzer `field` searches with (or `analyzer`), for analyze_wildcard. */
   analyze(field: string, text: string, analyzer?: string): string[];
+  /** The longest regex the target indices accept (the least `index.max_regex_length`, 1000 by default). */
+  maxRegexLength(): number;
 }
 
 type Kind = 'query_string' | 'simple_query_string';
@@ -237,10 +239,17 @@ function nodeToDsl(s: Settings, n: QsNode): Json {
         if (s.fuzzyTranspositions !== undefined) body.transpositions = s.fuzzyTranspositions;
         return { fuzzy: { [f]: body } };
       }), n.boost ?? 1);
-    case 'regexp':
+    case 'regexp': {
+      // ES's QueryStringQueryParser measures the expression before it looks at any field
+      const max = s.resolver?.maxRegexLength();
+      if (max !== undefined && n.text.length > max) {
+        throw new EsError(400, 'illegal_argument_exception',
+          `The length of regex [${n.text.length}] used in the [query_string] has exceeded the allowed maximum of [${max}]. This maximum can be set by changing the [index.max_regex_length] index level setting.`);
+      }
       // normalized as Lucene's query parser normalizes a regexp (the field's search analyzer's
       // normalization, whole): /UPPERCASE/ on a standard-analyzed text field looks for `uppercase`
       return boosted(termLevel(s, n.field, (f) => ({ regexp: { [f]: { value: normalize(s, f, n.text) } } })), n.boost ?? 1);
+    }
     case 'range':
       return boosted(termLevel(s, n.field, (f) => {
         const body: Json = {};

@@ -170,9 +170,11 @@ function entriesFromSource(source: unknown, path: string[]): CompletionEntry[] {
   return out;
 }
 
+/** A completion option is rendered as a search hit is (Elasticsearch's Option writes its SearchHit's fields), `_type` included. */
 interface CompletionOption {
   text: string;
   _index: string;
+  _type: '_doc';
   _id: string;
   _score: number;
   _source: unknown;
@@ -220,7 +222,7 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest):
         }
       }
       if (!best) continue;
-      options.push({ text: best.text, _index: h.name, _id: id, _score: best.score, _source: source, ...(best.contexts ? { contexts: best.contexts } : {}), order: order++ });
+      options.push({ text: best.text, _index: h.name, _type: '_doc', _id: id, _score: best.score, _source: source, ...(best.contexts ? { contexts: best.contexts } : {}), order: order++ });
     }
   }
   options.sort((a, b) => b._score - a._score || (a.text < b.text ? -1 : a.text > b.text ? 1 : a.order - b.order));
