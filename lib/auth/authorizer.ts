@@ -445,7 +445,23 @@ function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
     const k = countOf((knn as { k?: unknown } | null)?.k);
     if (k !== undefined) sizes.push(['knn.k', k]);
   }
+  completionSizes((body as { suggest?: unknown } | null | undefined)?.suggest, sizes);
   nestedHitSizes(body, sizes);
+}
+
+/** The completion suggester's default size (Elasticsearch's CompletionSuggestionBuilder). */
+const COMPLETION_SIZE = 5;
+
+/**
+ * A search's completion suggestions (`suggest.{name}.completion`): each is a list of documents,
+ * `_source` and all, up to its `size` (5 by default), as much a hit list as a `top_hits`.
+ */
+function completionSizes(suggest: unknown, sizes: Array<[string, number]>): void {
+  if (suggest === null || typeof suggest !== 'object') return;
+  for (const suggestion of Object.values(suggest)) {
+    const completion = (suggestion as { completion?: unknown } | null)?.completion;
+    if (completion !== null && typeof completion === 'object') sizes.push(['completion.size', countOf((completion as { size?: unknown }).size) ?? COMPLETION_SIZE]);
+  }
 }
 
 /**
