@@ -19,6 +19,12 @@ import type { TestGateway } from '../support/servers.js';
  *    credential's `{"size":0,"suggest":{"s":{"prefix":"xen","completion":{"field":"c","size":50}}}}`
  *    was answered 12 suggested documents (in a `_search` and an `_msearch` line). Fixed: each
  *    `suggest.{name}.completion` counts by its size, or its default of 5.
+ * 2. HTTP backend: a field-ruled credential's completion suggestions were answered with the hidden
+ *    fields in each option's `_source` (search, `_msearch`, `_search/template`): the gateway sends
+ *    the rules as `_source_excludes` (or the body's `_source`), which the standalone engine applied
+ *    to hits only (the embedded backend's engine reads a source without them). Fixed in the engine:
+ *    a completion option's `_source` is filtered as a hit's is, as Elasticsearch's fetch phase does.
+ * Held: see each case's title (a case that held stays as a guard).
  */
 
 const OWN = 'tenant-a';
@@ -142,6 +148,11 @@ for (const backend of RECORDED_BACKENDS) {
         ['GET', `/${FOREIGN}/_doc/1/_source`, undefined, { 'content-type': COMPAT, accept: COMPAT }],
         ['PUT', '/_template/t12?include_type_name=true', { index_patterns: [`${FOREIGN}*`], mappings: { _doc: { properties: { z: { type: 'keyword' } } } } }, { 'content-type': COMPAT, accept: COMPAT }],
       ];
+      // typed mapping puts, with and without the compatibility mode
+      const typedPut = { properties: { z: { type: 'keyword' } } };
+      for (const p of ['/_mapping/_doc', '/_mappings/_doc', '/_mapping/_doc?include_type_name=true', '/_mapping/x?include_type_name=true', `/${FOREIGN}/_doc/_mapping`, `/${FOREIGN}/_doc/_mappings`, `/${OWN},${FOREIGN}/_mapping/_doc`, '/_all/_doc/_mapping', '/*/_mapping/_doc']) {
+        probes.push(['PUT', p, typedPut], ['PUT', p, typedPut, { 'content-type': COMPAT, accept: COMPAT }]);
+      }
       for (const [m, p, body, headers] of probes) {
         upstream?.clear();
         const r = await call(gw.url, m, p, { auth: tenant, body, headers });
@@ -206,6 +217,12 @@ for (const backend of RECORDED_BACKENDS) {
           const options = JSON.stringify(r.json ?? {}).match(/"_source"/g)?.length ?? 0;
           if (r.status < 300 && options > 5) problems.push(`${p} ${JSON.stringify(body)}: ${r.status} ${options} suggested documents`);
         }
+      }
+      // under field rules, a suggested document's _source is narrowed as a hit's is (search, _msearch, template)
+      const ruledSuggest = { size: 0, suggest: { s: { prefix: 'xen', completion: { field: 'c', size: 2 } } } };
+      for (const [p, sent] of [[`/${OWN}-s/_search`, ruledSuggest], [`/${OWN}-s/_search`, { ...ruledSuggest, _source: ['hid'] }], ['/_msearch', ndjson([{ index: `${OWN}-s` }, ruledSuggest])], [`/${OWN}-s/_search/template`, { source: ruledSuggest }]] as const) {
+        const r = await call(gw.url, 'POST', p, { auth: ruled, body: sent, headers: typeof sent === 'string' ? NDJSON : undefined });
+        if (r.status !== 200 || /"hid"/.test(r.text) || !/xenon/.test(r.text)) problems.push(`field rules, ${p} ${JSON.stringify(sent)}: ${r.status} ${r.text.slice(0, 300)}`);
       }
       const tight = await cred({ categories: ['search'], ops: ['read'], max_size: 2 });
       const byDefault = await call(gw.url, 'POST', `/${OWN}-s/_search`, { auth: tight, body: suggest() });
