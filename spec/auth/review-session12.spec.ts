@@ -177,8 +177,11 @@ for (const backend of RECORDED_BACKENDS) {
         const r = await call(gw.url, 'POST', p, { auth: tenant, body: { knn } });
         if (/foreign12|tenant-b/.test(r.text)) problems.push(`${p}: ${r.status} ${r.text.slice(0, 200)}`);
       }
-      for (const p of ['/_mappings', '/_all/_mappings', '/*/_mappings']) {
-        const r = await call(gw.url, 'GET', p, { auth: tenant });
+      const typedRead = { 'content-type': COMPAT, accept: COMPAT };
+      for (const [p, headers] of [['/_mappings'], ['/_all/_mappings'], ['/*/_mappings'], ['/_mapping?include_type_name=true', typedRead], ['/_mappings/_doc?include_type_name=true', typedRead],
+        ['/*/_mappings/_doc?include_type_name=true', typedRead], ['/_mapping/_all?include_type_name=true', typedRead], ['/_all/_mapping/_doc/field/*?include_type_name=true', typedRead],
+        ['/_mapping/_doc/field/bsecret?include_type_name=true', typedRead]] as Array<[string, Record<string, string>?]>) {
+        const r = await call(gw.url, 'GET', p, { auth: tenant, headers });
         if (/bsecret|tenant-b/.test(r.text)) problems.push(`GET ${p}: ${r.status} ${r.text.slice(0, 200)}`);
       }
       const mapping = await call(gw.url, 'GET', `/${FOREIGN}/_mapping`);
