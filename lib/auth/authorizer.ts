@@ -57,14 +57,20 @@ export class Authorizer {
    * says which indices exist or what a name stands for may have changed (an index created or
    * deleted, an alias moved: the search cache's signal on the bus, sent before the change is
    * answered) — on an HTTP engine authorization is the only check of what an alias reaches. A
-   * change made at the engine behind the gateway's back is seen within the second.
+   * change made at the engine behind the gateway's back is seen within the second. With a bus
+   * shared by nodes, only while it is looked up (`sharedBus`).
    */
   private readonly resolved = entryBoundedCache<string, Promise<ResolvedIndices>>(10_000, { ttl: 1000 });
 
   private readonly scripted: ScriptedFields;
 
-  /** `bus`: what tells the scripted fields and resolutions kept to drop (without one, fields are read for every request). */
-  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore, bus?: ChangeBus) {
+  /**
+   * `bus`: what tells the scripted fields and resolutions kept to drop (without one, fields are read for every request).
+   * `sharedBus`: the bus is shared by nodes (Redis): another node's change reaches this one a moment
+   * after it is answered, possibly after a request sent once it was — a resolution is then shared
+   * by the requests that ask while it is looked up, and not remembered after.
+   */
+  constructor(private readonly backend: Backend, private readonly rateLimits: RateLimits, private readonly store?: CredentialStore, bus?: ChangeBus, private readonly sharedBus = false) {
     this.scripted = new ScriptedFields(backend, bus);
     if (bus) this.forgetResolutionsOn(bus);
   }
@@ -254,9 +260,11 @@ export class Authorizer {
     const key = `${expandWildcards ?? ''}\u0000${expressions.join('\u0000')}`;
     let pending = this.resolved.get(key);
     if (!pending) {
-      pending = resolveIndices(this.backend, expressions, { expandWildcards });
-      this.resolved.set(key, pending);
-      pending.catch(() => this.resolved.delete(key));
+      const looked = resolveIndices(this.backend, expressions, { expandWildcards });
+      const forget = () => this.resolved.get(key) === looked && this.resolved.delete(key);
+      this.resolved.set(key, looked);
+      looked.then(this.sharedBus ? forget : undefined, forget);
+      pending = looked;
     }
     const resolved = await pending;
     const fromElsewhere = c.sources.some((s) => s.from !== 'path');
@@ -445,7 +453,23 @@ function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
     const k = countOf((knn as { k?: unknown } | null)?.k);
     if (k !== undefined) sizes.push(['knn.k', k]);
   }
+  completionSizes((body as { suggest?: unknown } | null | undefined)?.suggest, sizes);
   nestedHitSizes(body, sizes);
+}
+
+/** The completion suggester's default size (Elasticsearch's CompletionSuggestionBuilder). */
+const COMPLETION_SIZE = 5;
+
+/**
+ * A search's completion suggestions (`suggest.{name}.completion`): each is a list of documents,
+ * `_source` and all, up to its `size` (5 by default), as much a hit list as a `top_hits`.
+ */
+function completionSizes(suggest: unknown, sizes: Array<[string, number]>): void {
+  if (suggest === null || typeof suggest !== 'object') return;
+  for (const suggestion of Object.values(suggest)) {
+    const completion = (suggestion as { completion?: unknown } | null)?.completion;
+    if (completion !== null && typeof completion === 'object') sizes.push(['completion.size', countOf((completion as { size?: unknown }).size) ?? COMPLETION_SIZE]);
+  }
 }
 
 /**

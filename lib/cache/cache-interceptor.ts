@@ -28,6 +28,8 @@ const CONTENT_OPERATIONS = new Set([
   'indices:admin/refresh', 'indices:admin/flush', 'indices:admin/forcemerge', 'indices:admin/cache/clear', 'indices:admin/mapping/put',
   'indices:data/write/delete/byquery', 'indices:data/write/update/byquery',
 ]);
+/** How long a node's authorization remembers what an index expression stood for (lib/auth's authorizer). */
+const REMEMBERED_RESOLUTION_MS = 1000;
 /** Answers larger than this are not kept. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 /**
@@ -298,25 +300,37 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
       log(`search cache: change of [${index}] not told to other nodes: ${err.message}`),
     );
 
-  /** A write or index operation through this node: its indices' answers go now, before it is answered. */
-  const wrote = (info: Classification) => {
+  /**
+   * A write or index operation through this node: its indices' answers go now, before it is
+   * answered. What may change which indices a name stands for is told to the other nodes before
+   * it is answered too (the returned promise: their authorization forgets its resolutions on it,
+   * so that a request sent to another node once this one is answered is not authorized on what
+   * an alias stood for before); a content change is told on its way.
+   */
+  const wrote = (info: Classification): Promise<unknown> | undefined => {
     const targets = info.allIndices ? ['_all'] : info.indices;
     const content = CONTENT_OPERATIONS.has(info.action) && targets.length > 0;
+    const told: Array<Promise<unknown>> = [];
     for (const index of targets) {
       // a document write may create its index: the first one to an index this node does not know
       const structural = !content || !existing.has(index) || /[*?]/.test(index);
       if (structural) restructured(index, !content);
       else changed(index);
       // the other nodes are told of what publishes no change event of its own (a document write does)
-      if (structural) void broadcast(index, 'create');
+      if (structural) told.push(broadcast(index, 'create'));
       else if (!PUBLISHED_WRITES.has(info.action)) void broadcast(index, 'index');
       if (content && !/[*?]/.test(index) && index !== '_all') existing.add(index);
     }
     if (!targets.length) {
       // a synonyms set, a stored script, a template, a snapshot restore…: any answer may change
       restructured('_all', false);
-      void broadcast('_all', 'create');
+      told.push(broadcast('_all', 'create'));
     }
+    if (!told.length) return undefined;
+    // no longer than the other nodes remember a resolution anyway (a bus that does not answer must not hold the write)
+    let timer: NodeJS.Timeout | undefined;
+    const remembered = new Promise<void>((resolve) => (timer = setTimeout(resolve, REMEMBERED_RESOLUTION_MS)));
+    return Promise.race([Promise.all(told), remembered]).finally(() => clearTimeout(timer));
   };
 
   const resolve = (next: Dispatch, lookup: Lookup): Promise<ResolvedIndices | undefined> => {
@@ -483,9 +497,10 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     return served({ status: 200, headers: hit ? { ...rest, ...HIT } : rest, body: Buffer.concat(parts), indices: [] }, req);
   };
 
-  const noted = (info: Classification) => (res: EngineResponse): EngineResponse => {
-    if (res.status < 300) wrote(info);
-    return res;
+  const noted = (info: Classification) => (res: EngineResponse): EngineResponse | Promise<EngineResponse> => {
+    const told = res.status < 300 ? wrote(info) : undefined;
+    // a failed broadcast is logged (broadcast): the answer goes on all the same
+    return told ? told.then(() => res) : res;
   };
   return (next: Dispatch): Dispatch => (req) => {
     let plan: Plan | undefined;

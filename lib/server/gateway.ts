@@ -110,7 +110,7 @@ export async function startGateway(config: Config, options: StartOptions = {}): 
     const throttle = new LoginThrottle({ maxFailuresPerUser: config.auth.maxFailuresPerUser, maxFailuresPerIp: config.auth.maxFailuresPerIp, redis: limiterRedis });
     const authenticator = parts.add('authenticator', new Authenticator(credential, config.realm, { store, bus, log, throttle, rememberedFailures: config.auth.rememberedFailures }), (a) => a.close());
     await authenticator.ready();
-    const authorizer = new Authorizer(engine, new RateLimits(limiterRedis), store, bus);
+    const authorizer = new Authorizer(engine, new RateLimits(limiterRedis), store, bus, Boolean(config.redisUrl));
     const appCredentials = new AppCredentials(store);
     // streams read the engine as it is now, never the search cache (their changes follow the read)
     const streamBackend = uncached(backend);

@@ -36,6 +36,14 @@ describe('embedded engine: suggest (term and completion suggesters)', () => {
     expect(sub.json.suggest.songs[0].options.map((o: { text: string; _score: number }) => [o.text, o._score])).to.deep.equal([['Nevermore', 10]]);
   });
 
+  it('completion: each option\'s _source filtered as the hits\' are (the body\'s _source, the URL\'s _source_excludes and _source=false)', async () => {
+    const suggest = { songs: { prefix: 'nevert', completion: { field: 'song' } } };
+    const sourceOf = async (path: string, body: Record<string, unknown>) => (await es.call('POST', path, { ...body, suggest })).json.suggest.songs[0].options[0];
+    expect((await sourceOf('/s/_search?_source_excludes=body', {}))._source).to.deep.equal({ song: 'Nevertheless' });
+    expect((await sourceOf('/s/_search', { _source: ['body'] }))._source).to.deep.equal({ body: 'meet' });
+    expect(await sourceOf('/s/_search', { _source: false })).to.not.have.property('_source');
+  });
+
   it('refuses a completion suggestion on a field of another type, and a phrase suggestion with collate', async () => {
     let r = await es.call('POST', '/s/_search', { suggest: { x: { prefix: 'a', completion: { field: 'body' } } } });
     expect(r.status).to.equal(400);

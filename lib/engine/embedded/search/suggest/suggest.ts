@@ -19,6 +19,7 @@ import { bestContext, contextMappingsOf, entryContexts, queryContexts, valueAt }
 import { codePoints, editDistance } from '../query/term-patterns.js';
 import { parsePhraseOptions, phraseSuggest, type PhraseSuggestOptions } from './phrase.js';
 import { searchAnalyzerOf } from './search-analyzer.js';
+import { FETCH_ALL, filterSource, type SourceFilter } from '../source-filter.js';
 
 export type SuggestRequest = DictionarySuggestRequest | PhraseSuggestRequest;
 
@@ -177,12 +178,17 @@ interface CompletionOption {
   _type: '_doc';
   _id: string;
   _score: number;
-  _source: unknown;
+  _source?: unknown;
   contexts?: Record<string, string[]>;
   order: number;
 }
 
-function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest): unknown[] {
+/**
+ * A completion suggester's options, each a document with its `_source` filtered as the search's
+ * hits are (`_source` of the body, `_source_includes`/`_source_excludes` of the URL): Elasticsearch
+ * fetches them in the same fetch phase.
+ */
+function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, fetched: SourceFilter): unknown[] {
   const options: CompletionOption[] = [];
   let order = 0;
   for (const h of handles) {
@@ -222,7 +228,8 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest):
         }
       }
       if (!best) continue;
-      options.push({ text: best.text, _index: h.name, _type: '_doc', _id: id, _score: best.score, _source: source, ...(best.contexts ? { contexts: best.contexts } : {}), order: order++ });
+      const shown = source === undefined ? undefined : filterSource(source, fetched);
+      options.push({ text: best.text, _index: h.name, _type: '_doc', _id: id, _score: best.score, ...(shown ? { _source: shown } : {}), ...(best.contexts ? { contexts: best.contexts } : {}), order: order++ });
     }
   }
   options.sort((a, b) => b._score - a._score || (a.text < b.text ? -1 : a.text > b.text ? 1 : a.order - b.order));
@@ -238,10 +245,10 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest):
 }
 
 /** The response's `suggest` section. */
-export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[]): Record<string, unknown[]> {
+export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[], fetched: SourceFilter = FETCH_ALL): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const s of suggestions) {
-    out[s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s);
+    out[s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s, fetched);
   }
   return out;
 }
