@@ -1,14 +1,16 @@
 /**
  * A search pipeline (OpenSearch 2.9+): request processors that change a search before it runs,
  * response processors that change its answer. Only OpenSearch's core processors are known
- * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`);
- * the neural and ML plugins' are refused at PUT like any unknown type. Each processor takes
+ * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`)
+ * and the neural plugin's hybrid-search phase-results processors (hybrid-scores.ts); the ML
+ * plugins' are refused at PUT like any unknown type. Each processor takes
  * `tag`, `description` and `ignore_failure`. No processor changes the indices a search reads:
  * request processors change its query and the request fields OpenSearch lets a script change
  * (size, from, explain, profile…), response processors its hits' `_source`.
  */
 import { EsError } from '../../../errors/index.js';
 import { ConfigReader, isMap, type JsonMap } from '../ingest/index.js';
+import { hybridSearch, PHASE_PROCESSORS, type PhaseProcessor } from './hybrid-scores.js';
 import { compileScript, fromJson, NO_STORED_SCRIPTS, parseScriptSpec, resolveScript, toJson, type ContextDefinition } from '../painless/index.js';
 
 /** The `script` request processor's Painless: `ctx._source` holds the request fields it may change. */
@@ -37,6 +39,7 @@ export interface SearchPipeline {
   readonly id: string;
   readonly request: readonly RequestProcessor[];
   readonly response: readonly ResponseProcessor[];
+  readonly phase: readonly PhaseProcessor[];
 }
 
 type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
@@ -190,7 +193,7 @@ const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
 };
 
 /** The processor types this engine knows, by the member of a pipeline that lists them. */
-const KNOWN = { request_processors: REQUEST_PROCESSORS, response_processors: RESPONSE_PROCESSORS } as const;
+const KNOWN = { request_processors: REQUEST_PROCESSORS, response_processors: RESPONSE_PROCESSORS, phase_results_processors: PHASE_PROCESSORS } as const;
 
 /** A pipeline definition read as OpenSearch reads it: unknown members and processor types refused at PUT. */
 export function compileSearchPipeline(id: string, definition: JsonMap): SearchPipeline {
@@ -199,18 +202,12 @@ export function compileSearchPipeline(id: string, definition: JsonMap): SearchPi
   if (unknown.length) throw new EsError(400, 'parse_exception', `pipeline [${id}] doesn't support one or more provided configuration parameters [${unknown.join(', ')}]`);
   if (description !== undefined && typeof description !== 'string') throw new EsError(400, 'parse_exception', '[description] property isn\'t a string');
   if (version !== undefined && !Number.isInteger(version)) throw new EsError(400, 'parse_exception', '[version] property isn\'t an integer');
-  if (phases !== undefined && (!Array.isArray(phases) || phases.length)) {
-    throw new EsError(400, 'illegal_argument_exception', `Invalid processor type ${processorTypes(phases)[0] ?? 'phase_results_processors'}`);
-  }
   return {
     id,
     request: processorsOf('request_processors', requests, REQUEST_PROCESSORS),
     response: processorsOf('response_processors', responses, RESPONSE_PROCESSORS),
+    phase: processorsOf('phase_results_processors', phases, PHASE_PROCESSORS),
   };
-}
-
-function processorTypes(list: unknown): string[] {
-  return Array.isArray(list) ? list.flatMap((p) => (isMap(p) ? Object.keys(p) : [])) : [];
 }
 
 function processorsOf<P>(member: keyof typeof KNOWN, list: unknown, known: Record<string, Compile<P>>): P[] {
@@ -238,17 +235,23 @@ function processorsOf<P>(member: keyof typeof KNOWN, list: unknown, known: Recor
 /** A search run through a pipeline: the body its request processors made, and what turns its answer into the pipeline's. */
 export interface PipelinedSearch {
   body: JsonMap;
+  /** URL parameters the search runs with besides the caller's. */
+  params: Record<string, string>;
   answer(raw: Record<string, unknown>): Record<string, unknown>;
 }
 
-export function runSearchPipeline(pipeline: SearchPipeline, body: JsonMap): PipelinedSearch {
+/** `namedScores`: the search asks for its named queries' scores (`include_named_queries_score`). */
+export function runSearchPipeline(pipeline: SearchPipeline, body: JsonMap, namedScores = false): PipelinedSearch {
   const context: PipelineContext = new Map();
   let changed = body;
   for (const p of pipeline.request) changed = attempt(p, () => p.run(changed, context), changed);
+  // OpenSearch runs the first phase-results processor that applies; a hybrid query is the only search they apply to
+  const hybrid = pipeline.phase.length ? hybridSearch(changed, pipeline.phase[0], namedScores) : undefined;
   return {
-    body: changed,
+    body: hybrid?.body ?? changed,
+    params: hybrid?.params ?? {},
     answer: (raw) => {
-      let out = raw as JsonMap;
+      let out = hybrid ? hybrid.answer(raw as JsonMap) : (raw as JsonMap);
       for (const p of pipeline.response) out = attempt(p, () => p.run(out, context), out);
       return out;
     },
