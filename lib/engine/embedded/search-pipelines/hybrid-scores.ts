@@ -21,9 +21,22 @@ export interface PhaseProcessor {
   readonly kind: 'phase';
   readonly type: string;
   readonly ignoreFailure: boolean;
-  /** Each hit's combined score from its sub-query scores (one list per sub-query, hits in window order). */
-  combine(scores: readonly SubScores[]): number[];
+  /** How `hybrid_score_explanation` names the combination and each sub-query's part in it. */
+  readonly describe: { combination: string; part: string };
+  /** Each hit's combined score and its sub-query parts (one list per sub-query, hits in window order). */
+  combine(scores: readonly SubScores[]): { combined: number[]; parts: SubScores[] };
 }
+
+/** A hybrid hit's explanation, in the shape of the neural plugin's `hybrid_score_explanation`. */
+export interface Explanation {
+  value: number;
+  description: string;
+  details: Explanation[];
+}
+
+/** The pipeline-context key under which a hybrid search leaves each hit's explanation (by `_index` and `_id`). */
+export const HYBRID_EXPLANATIONS = 'hybrid_score_explanations';
+export const hitKey = (hit: JsonMap) => `${String(hit._index)}/${String(hit._id)}`;
 
 const SUB_QUERY_NAME = '_hybrid_sub_query_';
 const DEFAULT_WINDOW = 10;
@@ -66,13 +79,14 @@ export const PHASE_PROCESSORS: Record<string, (c: ConfigReader) => (ignoreFailur
     const weights = weightsOf(c, combination.parameters);
     return (ignoreFailure) => ({
       kind: 'phase', type: 'normalization-processor', ignoreFailure,
+      describe: { combination: `${technique} combination of:`, part: `${normalization} normalization of:` },
       combine(subs) {
         const normalized = subs.map(NORMALIZATIONS[normalization]);
         const w = subs.map((_, i) => weights?.[i] ?? 1);
         if (weights && weights.length !== subs.length) {
           throw new EsError(400, 'illegal_argument_exception', `number of weights [${weights.length}] must match number of sub-queries [${subs.length}] in hybrid query`);
         }
-        return subs[0].map((_, hit) => COMBINATIONS[technique](normalized.map((s) => s[hit] ?? 0), w));
+        return { combined: subs[0].map((_, hit) => COMBINATIONS[technique](normalized.map((s) => s[hit] ?? 0), w)), parts: normalized };
       },
     });
   },
@@ -87,14 +101,16 @@ export const PHASE_PROCESSORS: Record<string, (c: ConfigReader) => (ignoreFailur
     if (unknown.length) throw c.error('combination', `unrecognized parameters in combination technique: [${unknown.join(', ')}]`);
     return (ignoreFailure) => ({
       kind: 'phase', type: 'score-ranker-processor', ignoreFailure,
+      describe: { combination: 'rrf combination of:', part: `rrf, rank_constant [${rankConstant}] normalization of:` },
       combine(subs) {
-        // each hit's rank (1-based) in each sub-query's own order; a sub-query it does not match adds nothing
-        const ranks = subs.map((scores) => {
+        // each hit's rank (1-based) in each sub-query's own order gives 1/(rank_constant + rank); a sub-query it does not match adds nothing
+        const parts = subs.map((scores) => {
           const order = scores.map((s, hit) => [s, hit] as const).filter(([s]) => s !== undefined).sort((a, b) => b[0]! - a[0]! || a[1] - b[1]);
-          const rank = new Map(order.map(([, hit], i) => [hit, i + 1]));
-          return rank;
+          const part: SubScores = scores.map(() => undefined);
+          order.forEach(([, hit], i) => (part[hit] = 1 / (rankConstant + i + 1)));
+          return part;
         });
-        return subs[0].map((_, hit) => sum(ranks.map((r) => (r.has(hit) ? 1 / (rankConstant + r.get(hit)!) : 0))));
+        return { combined: subs[0].map((_, hit) => sum(parts.map((p) => p[hit] ?? 0))), parts };
       },
     });
   },
@@ -131,7 +147,11 @@ function hybridOf(body: JsonMap): JsonMap | undefined {
  * ranks its window; undefined when the query is not hybrid. `namedScores`: the caller asked for
  * its named queries' scores (`include_named_queries_score`), which the sub-queries' need anyway.
  */
-export function hybridSearch(body: JsonMap, processor: PhaseProcessor, namedScores: boolean): { body: JsonMap; params: Record<string, string>; answer(raw: JsonMap): JsonMap } | undefined {
+export function hybridSearch(body: JsonMap, processor: PhaseProcessor, namedScores: boolean): {
+  body: JsonMap;
+  params: Record<string, string>;
+  answer(raw: JsonMap, explanations: Map<string, Explanation>): JsonMap;
+} | undefined {
   const hybrid = hybridOf(body);
   if (!hybrid || !Array.isArray(hybrid.queries)) return undefined;
   const queries = hybrid.queries;
@@ -147,10 +167,19 @@ export function hybridSearch(body: JsonMap, processor: PhaseProcessor, namedScor
   return {
     body: run,
     params: { include_named_queries_score: 'true' },
-    answer(raw) {
+    answer(raw, explanations) {
       const hits = isMap(raw.hits) && Array.isArray(raw.hits.hits) ? raw.hits.hits.filter(isMap) : [];
       const subs: SubScores[] = queries.map((_, i) => hits.map((h) => matchedScore(h, SUB_QUERY_NAME + i)));
-      const combined = hits.length ? processor.combine(subs) : [];
+      const { combined, parts } = hits.length ? processor.combine(subs) : { combined: [], parts: [] };
+      hits.forEach((h, i) => explanations.set(hitKey(h), {
+        value: combined[i],
+        description: processor.describe.combination,
+        details: parts.flatMap((part, q) => (part[i] === undefined ? [] : [{
+          value: part[i]!,
+          description: processor.describe.part,
+          details: [{ value: subs[q][i]!, description: `score of sub-query ${q + 1}`, details: [] }],
+        }])),
+      }));
       const ranked = hits.map((h, i) => ({ ...withoutSubQueryNames(h, namedScores), _score: combined[i] }))
         .sort((a, b) => b._score - a._score)
         .slice(from, from + size);

@@ -2,15 +2,16 @@
  * A search pipeline (OpenSearch 2.9+): request processors that change a search before it runs,
  * response processors that change its answer. Only OpenSearch's core processors are known
  * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`)
- * and the neural plugin's hybrid-search phase-results processors (hybrid-scores.ts); the ML
- * plugins' are refused at PUT like any unknown type. Each processor takes
+ * and the neural plugin's: its hybrid-search phase-results processors (hybrid-scores.ts),
+ * `hybrid_score_explanation` and `neural_sparse_two_phase_processor`; the ML plugins' are refused
+ * at PUT like any unknown type. Each processor takes
  * `tag`, `description` and `ignore_failure`. No processor changes the indices a search reads:
  * request processors change its query and the request fields OpenSearch lets a script change
  * (size, from, explain, profile…), response processors its hits' `_source`.
  */
 import { EsError } from '../../../errors/index.js';
 import { ConfigReader, isMap, type JsonMap } from '../ingest/index.js';
-import { hybridSearch, PHASE_PROCESSORS, type PhaseProcessor } from './hybrid-scores.js';
+import { HYBRID_EXPLANATIONS, hitKey, hybridSearch, PHASE_PROCESSORS, type Explanation, type PhaseProcessor } from './hybrid-scores.js';
 import { compileScript, fromJson, NO_STORED_SCRIPTS, parseScriptSpec, resolveScript, toJson, type ContextDefinition } from '../painless/index.js';
 
 /** The `script` request processor's Painless: `ctx._source` holds the request fields it may change. */
@@ -43,6 +44,9 @@ export interface SearchPipeline {
 }
 
 type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
+
+/** The neural plugin's prune types (PruneType). */
+const PRUNE_TYPES = new Set(['none', 'top_k', 'alpha_mass', 'max_ratio', 'abs_value']);
 
 const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
   filter_query: (c) => {
@@ -91,6 +95,18 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
       },
     });
   },
+  // the neural plugin's (2.15): it speeds up neural_sparse queries, which this engine does not run, so no search it sees changes
+  neural_sparse_two_phase_processor: (c) => {
+    c.boolean('enabled', true);
+    const parameters = c.optionalMap('two_phase_parameter') ?? {};
+    const { prune_type: pruneType, prune_ratio: ratio = 0.4, expansion_rate: rate = 5.0, max_window_size: window = 10000, ...rest } = parameters;
+    if (Object.keys(rest).length) throw c.error('two_phase_parameter', `unrecognized parameters [${Object.keys(rest).join(', ')}]`);
+    if (pruneType !== undefined && (typeof pruneType !== 'string' || !PRUNE_TYPES.has(pruneType))) throw c.error('two_phase_parameter', `Unknown prune type: ${String(pruneType)}`);
+    if (typeof ratio !== 'number' || ratio < 0) throw c.error('two_phase_parameter', `prune_ratio must be a non-negative number, got [${String(ratio)}]`);
+    if (typeof rate !== 'number' || rate < 1) throw c.error('two_phase_parameter', `expansion_rate must be >= 1.0, got [${String(rate)}]`);
+    if (typeof window !== 'number' || !Number.isInteger(window) || window < 50) throw c.error('two_phase_parameter', `max_window_size must be an integer >= 50, got [${String(window)}]`);
+    return (ignoreFailure) => ({ kind: 'request', type: 'neural_sparse_two_phase_processor', ignoreFailure, run: (body) => body });
+  },
   oversample: (c) => {
     const factor = numberOption(c, 'sample_factor', true)!;
     if (!(factor >= 1)) throw c.error('sample_factor', `Value must be >= 1.0, but was [${factor}]`);
@@ -107,6 +123,18 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
 };
 
 const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
+  // the neural plugin's (2.19): a hybrid search's hits explained by how their sub-query scores combined, when explain is asked
+  hybrid_score_explanation: () => (ignoreFailure) => ({
+    kind: 'response', type: 'hybrid_score_explanation', ignoreFailure,
+    run: (answer, context) => {
+      const explanations = context.get(HYBRID_EXPLANATIONS) as Map<string, Explanation> | undefined;
+      if (!explanations?.size) return answer;
+      return withHits(answer, (hits) => hits.map((hit) => {
+        const explained = isMap(hit) && hit._explanation !== undefined ? explanations.get(hitKey(hit)) : undefined;
+        return explained ? { ...(hit as JsonMap), _explanation: explained } : hit;
+      }));
+    },
+  }),
   rename_field: (c) => {
     const field = c.requiredString('field');
     const target = c.requiredString('target_field');
@@ -251,7 +279,9 @@ export function runSearchPipeline(pipeline: SearchPipeline, body: JsonMap, named
     body: hybrid?.body ?? changed,
     params: hybrid?.params ?? {},
     answer: (raw) => {
-      let out = hybrid ? hybrid.answer(raw as JsonMap) : (raw as JsonMap);
+      const explanations = new Map<string, Explanation>();
+      context.set(HYBRID_EXPLANATIONS, explanations);
+      let out = hybrid ? hybrid.answer(raw as JsonMap, explanations) : (raw as JsonMap);
       for (const p of pipeline.response) out = attempt(p, () => p.run(out, context), out);
       return out;
     },

@@ -67,6 +67,34 @@ describe('hybrid search on the embedded engine', function () {
     expect(ranked(r)).to.deep.equal([['Heat', 0.0323], ['Moneyball', 0.0164], ['Drive', 0.0164]]);
   });
 
+  it('explains each hit by its combination when the pipeline holds hybrid_score_explanation and explain is asked', async () => {
+    const explained = {
+      phase_results_processors: [{ 'normalization-processor': { combination: { parameters: { weights: [0.7, 0.3] } } } }],
+      response_processors: [{ hybrid_score_explanation: { tag: 'x', ignore_failure: true } }],
+    };
+    expect((await es.call('PUT', '/_search/pipeline/explained', explained)).json).to.deep.equal({ acknowledged: true });
+    const r = await es.call('POST', '/movies/_search?search_pipeline=explained&explain=true', hybrid());
+    expect(r.status, r.text).to.equal(200);
+    const drive = r.json.hits.hits[0];
+    expect(drive._source.title).to.equal('Drive');
+    expect(drive._explanation).to.deep.equal({
+      value: drive._score,
+      description: 'arithmetic_mean combination of:',
+      details: [{ value: 1, description: 'min_max normalization of:', details: [{ value: 4, description: 'score of sub-query 1', details: [] }] }],
+    });
+    const unexplained = await es.call('POST', '/movies/_search?search_pipeline=explained', hybrid());
+    expect(unexplained.json.hits.hits[0]).to.not.have.property('_explanation');
+  });
+
+  it('accepts the neural_sparse_two_phase_processor (no search of this engine is a neural_sparse one) and checks its parameters', async () => {
+    const ok = await es.call('PUT', '/_search/pipeline/two-phase', { request_processors: [{ neural_sparse_two_phase_processor: { enabled: true, two_phase_parameter: { prune_type: 'max_ratio', prune_ratio: 0.4, expansion_rate: 5, max_window_size: 10000 } } }] });
+    expect(ok.json).to.deep.equal({ acknowledged: true });
+    const r = await es.call('POST', '/movies/_search?search_pipeline=two-phase', { query: { term: { 'genre.keyword': 'drama' } } });
+    expect(r.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['1']);
+    const bad = await es.call('PUT', '/_search/pipeline/two-phase', { request_processors: [{ neural_sparse_two_phase_processor: { two_phase_parameter: { max_window_size: 10 } } }] });
+    expect(bad.status).to.equal(400);
+  });
+
   it('leaves a search that is not hybrid alone, and refuses bad processor and query options as OpenSearch', async () => {
     const plain = await es.call('POST', '/movies/_search?search_pipeline=norm', { query: { term: { 'genre.keyword': 'drama' } } });
     expect(plain.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['1']);
