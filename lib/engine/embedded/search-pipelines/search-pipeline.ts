@@ -3,14 +3,16 @@
  * response processors that change its answer. Only OpenSearch's core processors are known
  * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`)
  * and the neural plugin's: its hybrid-search phase-results processors (hybrid-scores.ts),
- * `hybrid_score_explanation` and `neural_sparse_two_phase_processor`; the ML plugins' are refused
- * at PUT like any unknown type. Each processor takes
+ * `hybrid_score_explanation` and `neural_sparse_two_phase_processor`; ml-commons' `ml_inference`
+ * (ml-inference.ts: stored, failing as a missing model when it would predict); others, like the
+ * rerank processors, are refused at PUT like any unknown type. Each processor takes
  * `tag`, `description` and `ignore_failure`. No processor changes the indices a search reads:
  * request processors change its query and the request fields OpenSearch lets a script change
  * (size, from, explain, profile…), response processors its hits' `_source`.
  */
 import { EsError } from '../../../errors/index.js';
 import { ConfigReader, isMap, type JsonMap } from '../ingest/index.js';
+import { mlInferenceRequest, mlInferenceResponse } from './ml-inference.js';
 import { HYBRID_EXPLANATIONS, hitKey, hybridSearch, PHASE_PROCESSORS, type Explanation, type PhaseProcessor } from './hybrid-scores.js';
 import { compileScript, fromJson, NO_STORED_SCRIPTS, parseScriptSpec, resolveScript, toJson, type ContextDefinition } from '../painless/index.js';
 
@@ -20,16 +22,16 @@ const SEARCH_REQUEST_CONTEXT: ContextDefinition = { name: 'search_request', vari
 const SCRIPTED_REQUEST_FIELDS = ['from', 'size', 'explain', 'version', 'seq_no_primary_term', 'track_scores', 'track_total_hits', 'min_score', 'terminate_after', 'profile'] as const;
 
 /** What request processors leave for response processors (`oversample` → `truncate_hits`, OpenSearch's pipeline context). */
-type PipelineContext = Map<string, unknown>;
+export type PipelineContext = Map<string, unknown>;
 
-interface RequestProcessor {
+export interface RequestProcessor {
   readonly kind: 'request';
   readonly type: string;
   readonly ignoreFailure: boolean;
   run(body: JsonMap, context: PipelineContext): JsonMap;
 }
 
-interface ResponseProcessor {
+export interface ResponseProcessor {
   readonly kind: 'response';
   readonly type: string;
   readonly ignoreFailure: boolean;
@@ -43,7 +45,7 @@ export interface SearchPipeline {
   readonly phase: readonly PhaseProcessor[];
 }
 
-type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
+export type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
 
 /** The neural plugin's prune types (PruneType). */
 const PRUNE_TYPES = new Set(['none', 'top_k', 'alpha_mass', 'max_ratio', 'abs_value']);
@@ -95,6 +97,7 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
       },
     });
   },
+  ml_inference: mlInferenceRequest,
   // the neural plugin's (2.15): it speeds up neural_sparse queries, which this engine does not run, so no search it sees changes
   neural_sparse_two_phase_processor: (c) => {
     c.boolean('enabled', true);
@@ -123,6 +126,7 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
 };
 
 const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
+  ml_inference: mlInferenceResponse,
   // the neural plugin's (2.19): a hybrid search's hits explained by how their sub-query scores combined, when explain is asked
   hybrid_score_explanation: () => (ignoreFailure) => ({
     kind: 'response', type: 'hybrid_score_explanation', ignoreFailure,
