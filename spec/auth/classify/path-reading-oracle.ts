@@ -555,6 +555,17 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     // Cluster level.
     case '_cluster':
       return cluster(c, tail);
+    // OpenSearch's k-NN plugin: a warmup reads the indices it names; its stats name every tenant's cached indices
+    case '_plugins':
+      if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
+        c.pathIndex(tail[2], 3);
+        return c.done('indices', 'read', 'indices:admin/knn_warmup');
+      }
+      if (tail[0] === '_knn') {
+        c.needs('manage');
+        return c.done('cluster', 'read', 'cluster:admin/knn_stats_action');
+      }
+      return clusterLevel(c, head, tail);
     default:
       return clusterLevel(c, head, tail);
   }
