@@ -1312,6 +1312,16 @@ export const ES_API = [
     ],
   },
   {
+    // the notifications plugin's channel types (none here: no channel can be made)
+    id: 'opensearch.notifications_features',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/notifications/features' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_notifications/features' },
+    ],
+  },
+  {
     id: 'opensearch.put_search_pipeline',
     auth: SEARCH_PIPELINES,
     params: ['cluster_manager_timeout', 'master_timeout', 'timeout'],

@@ -4,12 +4,13 @@ import { basic, call } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
 
 /**
- * The k-NN plugin's own APIs (OpenSearch 2): `_plugins/_knn/stats` (cluster and node stats; they
+ * OpenSearch 2 plugins' own APIs: the notifications plugin's `_plugins/_notifications/features`
+ * (a cluster read: no channel type, as no notification is sent) and the k-NN plugin's `_plugins/_knn/stats` (cluster and node stats; they
  * name every tenant's cached indices, so a cluster-level `manage` right) and
  * `_plugins/_knn/warmup/{index}` (a read of the indices it names).
  */
 for (const backend of BACKENDS) {
-  describe(`k-NN plugin APIs through the gateway (${backend.name})`, function () {
+  describe(`OpenSearch plugin APIs through the gateway (${backend.name})`, function () {
     this.timeout(60_000);
     let gw: TestGateway;
     let stop: () => Promise<void>;
@@ -26,7 +27,12 @@ for (const backend of BACKENDS) {
     });
     after(() => stop());
 
-    it('answers the stats: cluster ones beside the node\'s, all or the named ones; an unknown stat is 400', async () => {
+    it('lists no notification channel type, to any credential with cluster read', async () => {
+      const r = await call(gw.url, 'GET', '/_plugins/_notifications/features', tenant);
+      expect([r.status, r.json], r.text).to.deep.equal([200, { allowed_config_type_list: [], plugin_features: {} }]);
+    });
+
+    it('answers the k-NN stats: cluster ones beside the node\'s, all or the named ones; an unknown stat is 400', async () => {
       const all = await call(gw.url, 'GET', '/_plugins/_knn/stats');
       expect(all.status, all.text).to.equal(200);
       expect(all.json).to.include({ circuit_breaker_triggered: false, model_index_status: null });

@@ -1,7 +1,9 @@
 /**
- * The k-NN plugin's own APIs (OpenSearch 2): `_plugins/_knn/stats` — its cluster stats and each
- * node's, all or the named ones — and `_plugins/_knn/warmup/{index}`, which loads the indices'
- * native graphs into memory. The engine searches vectors exactly, from columns already in memory:
+ * OpenSearch 2 plugins' own APIs the engine answers. The notifications plugin's
+ * `_plugins/_notifications/features`: the channel types a channel can be made of — none, as the
+ * engine sends no notifications. The k-NN plugin's `_plugins/_knn/stats` — its cluster stats and
+ * each node's, all or the named ones — and `_plugins/_knn/warmup/{index}`, which loads the
+ * indices' native graphs into memory. The engine searches vectors exactly, from columns already in memory:
  * it has no native library, graph cache or training, so its counters stay at zero and a warmup has
  * nothing to load (it answers for every shard of the indices, as a warmup that loaded them all).
  */
@@ -46,7 +48,8 @@ function knnWarmup(req: RestRequest, ctx: EngineContext): RestResponse {
   return { status: 200, body: { _shards: { total: shards, successful: shards, failed: 0 } } };
 }
 
-export const knnPluginRoutes: Route[] = [
+export const pluginRoutes: Route[] = [
+  { id: 'opensearch.notifications_features', handler: () => ({ status: 200, body: { allowed_config_type_list: [], plugin_features: {} } }) },
   { id: 'opensearch.knn_stats', handler: knnStats },
   { id: 'opensearch.knn_warmup', handler: knnWarmup },
 ];
