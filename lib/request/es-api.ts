@@ -1289,6 +1289,39 @@ export const ES_API = [
     ],
   },
   {
+    // the k-NN plugin's stats: its cluster's and each node's (indices_in_cache names every tenant's indices: manage)
+    id: 'opensearch.knn_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/knn_stats_action', privilege: 'manage' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_knn/stats' },
+      { methods: ['GET'], pattern: '/_plugins/_knn/stats/{stat}' },
+      { methods: ['GET'], pattern: '/_plugins/_knn/{node_id}/stats' },
+      { methods: ['GET'], pattern: '/_plugins/_knn/{node_id}/stats/{stat}' },
+    ],
+  },
+  {
+    // the k-NN plugin's warmup: loads the named indices' graphs (a read of those indices)
+    id: 'opensearch.knn_warmup',
+    bodyless: true,
+    auth: { category: 'indices', operation: 'read', action: 'indices:admin/knn_warmup' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_knn/warmup/{index}' },
+    ],
+  },
+  {
+    // the notifications plugin's channel types (none here: no channel can be made)
+    id: 'opensearch.notifications_features',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/notifications/features' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_notifications/features' },
+    ],
+  },
+  {
     id: 'opensearch.put_search_pipeline',
     auth: SEARCH_PIPELINES,
     params: ['cluster_manager_timeout', 'master_timeout', 'timeout'],

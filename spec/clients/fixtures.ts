@@ -219,6 +219,10 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     // OpenSearch's search pipelines (opensearch-js)
     'search_pipeline.put': () => ({ args: { id: `${p}-search-pipeline`, body: { response_processors: [{ truncate_hits: { target_size: 1 } }] } } }),
     'search_pipeline.get': () => ({ setup: () => ok(c.url, 'PUT', `/_search/pipeline/${p}-search-pipeline2`, {}), args: { id: `${p}-search-pipeline2` } }),
+    // OpenSearch plugins' APIs the engine answers (opensearch-js)
+    'knn.stats': () => ({ args: {}, check: (a) => expect(a.circuit_breaker_triggered).to.equal(false) }),
+    'knn.warmup': () => ({ args: { index: ix }, check: (a) => expect(a._shards.failed).to.equal(0) }),
+    'notifications.list_features': () => ({ args: {}, check: (a) => expect(a.allowed_config_type_list).to.deep.equal([]) }),
     'search_pipeline.delete': () => ({ setup: () => ok(c.url, 'PUT', `/_search/pipeline/${p}-search-pipeline3`, {}), args: { id: `${p}-search-pipeline3` } }),
     'ingest.simulate': () => ({ args: { id: `${p}-pipeline`, body: { docs: [{ _source: { title: 'x' } }] } }, check: (a) => expect(a.docs[0].doc._source.seen).to.equal(true) }),
   };

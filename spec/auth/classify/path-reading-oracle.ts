@@ -390,7 +390,8 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     case '_cache':
       // `POST /_cache/clear`: Elasticsearch's, every index's caches
       if (tail[0] === 'clear' && tail.length === 1 && op === 'write' && c.method === 'POST') {
-        c.everyIndex(0);
+        // its `index` parameter names the indices cleared: then not every index
+        if (!c.params.has('index')) c.everyIndex(0);
         return c.done('indices', 'write', 'indices:admin/cache/clear');
       }
       c.family = 'gateway';
@@ -555,6 +556,18 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     // Cluster level.
     case '_cluster':
       return cluster(c, tail);
+    // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
+    case '_plugins':
+      if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
+        c.pathIndex(tail[2], 3);
+        return c.done('indices', 'read', 'indices:admin/knn_warmup');
+      }
+      if (tail[0] === '_knn') {
+        c.needs('manage');
+        return c.done('cluster', 'read', 'cluster:admin/knn_stats_action');
+      }
+      if (tail[0] === '_notifications' && tail[1] === 'features') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/features');
+      return clusterLevel(c, head, tail);
     default:
       return clusterLevel(c, head, tail);
   }

@@ -9,10 +9,13 @@ type Scope = 'persistent' | 'transient';
 const PERSISTENT_KEY = 'cluster_settings:persistent';
 
 /**
- * Namespaces of the dynamic cluster-level settings Elasticsearch 8.15 registers: a key under one
- * of them is accepted, any other is refused as ES refuses an unknown setting.
+ * Namespaces of the dynamic cluster-level settings Elasticsearch 8.15 registers, and those OpenSearch
+ * 2's bundled plugins register (`plugins.` — ml_commons, neural_search, security, index state
+ * management… — and the k-NN plugin's `knn.`; kept, without effect here, as index settings keep
+ * theirs): a key under one of them is accepted, any other is refused as ES refuses an unknown setting.
  */
 const DYNAMIC_PREFIXES = [
+  'plugins.', 'knn.',
   'action.', 'cluster.routing.', 'cluster.blocks.', 'cluster.info.', 'cluster.indices.', 'cluster.max_shards_per_node',
   'cluster.persistent_tasks.', 'cluster.remote.', 'cluster.search.', 'cluster.service.', 'cluster.auto_shrink_voting_configuration',
   'cluster.default.', 'cluster.metadata.', 'cluster.nodes.', 'cluster.deprecation_indexing.', 'cluster.logsdb.',

@@ -11,6 +11,7 @@ import { append, remove, rename, set } from './processors/field-processors.js';
 import { grok } from './processors/grok-processor.js';
 import { json } from './processors/json.js';
 import { kv } from './processors/kv.js';
+import { sparseEncoding, textEmbedding } from './processors/neural-processors.js';
 import { communityId, copy, fingerprint, removeByPattern } from './processors/opensearch-processors.js';
 import { gsub, htmlStrip, join, lowercase, split, trim, uppercase } from './processors/string-processors.js';
 
@@ -21,8 +22,9 @@ export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
 /**
  * OpenSearch 2's processors that Elasticsearch 8 has not (`copy`, `remove_by_pattern`) or has with
  * other options and output (`community_id`, `fingerprint`): run by an engine speaking OpenSearch's
- * dialect (API_DIALECT=opensearch); any other refuses their names as Elasticsearch does.
+ * dialect (API_DIALECT=opensearch), with its neural plugin's embedding processors (stored, never
+ * run: no ML model here); any other refuses their names as Elasticsearch does.
  */
 export const OPENSEARCH_PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  community_id: communityId, copy, fingerprint, remove_by_pattern: removeByPattern,
+  community_id: communityId, copy, fingerprint, remove_by_pattern: removeByPattern, sparse_encoding: sparseEncoding, text_embedding: textEmbedding,
 };

@@ -14,6 +14,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { openSearchBulkStreamRoutes } from './routes/opensearch-bulk-stream.js';
 import { catRoutes } from './routes/cat.js';
 import { catClusterRoutes } from './routes/cat-cluster.js';
+import { pluginRoutes } from './routes/plugin-apis.js';
 import { catNodeRoutes } from './routes/cat-nodes.js';
 import { catShardRoutes } from './routes/cat-shards.js';
 import { clusterSettingsRoutes } from './routes/cluster-settings.js';
@@ -59,7 +60,7 @@ const COMPAT_JSON = 'application/vnd.elasticsearch+json;compatible-with=8';
 
 export function createRouter(): Router {
   const groups = [
-    clusterRoutes, catRoutes, catClusterRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
+    clusterRoutes, catRoutes, catClusterRoutes, pluginRoutes, catNodeRoutes, catShardRoutes, clusterSettingsRoutes, clusterStateRoutes, clusterStatsRoutes, resizeRoutes, nodesRoutes, allocationExplainRoutes, listRoutes, danglingRoutes, searchShardsRoutes, shardLevelRoutes,
     indicesRoutes, documentRoutes, bulkRoutes, openSearchBulkStreamRoutes, searchRoutes, knnSearchRoutes, aliasRoutes, analyzeRoutes, byQueryRoutes, validateExplainRoutes, fieldCapsRoutes,
     termvectorsRoutes, mtermvectorsRoutes, templateRoutes, statsRoutes, resolveRoutes, synonymsRoutes, queryRulesRoutes, scriptRoutes,
     searchTemplateRoutes, painlessExecuteRoutes, pointInTimeRoutes, openSearchPointInTimeRoutes, ingestRoutes, searchPipelineRoutes, backgroundWorkRoutes, dataStreamRoutes,

@@ -1,14 +1,19 @@
 /**
  * A search pipeline (OpenSearch 2.9+): request processors that change a search before it runs,
  * response processors that change its answer. Only OpenSearch's core processors are known
- * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`);
- * the neural and ML plugins' are refused at PUT like any unknown type. Each processor takes
+ * (`filter_query`, `script`, `oversample`; `rename_field`, `truncate_hits`, `collapse`, `sort`, `split`)
+ * and the neural plugin's: its hybrid-search phase-results processors (hybrid-scores.ts),
+ * `hybrid_score_explanation` and `neural_sparse_two_phase_processor`; ml-commons' `ml_inference`
+ * (ml-inference.ts: stored, failing as a missing model when it would predict); others, like the
+ * rerank processors, are refused at PUT like any unknown type. Each processor takes
  * `tag`, `description` and `ignore_failure`. No processor changes the indices a search reads:
  * request processors change its query and the request fields OpenSearch lets a script change
  * (size, from, explain, profile…), response processors its hits' `_source`.
  */
 import { EsError } from '../../../errors/index.js';
 import { ConfigReader, isMap, type JsonMap } from '../ingest/index.js';
+import { mlInferenceRequest, mlInferenceResponse } from './ml-inference.js';
+import { HYBRID_EXPLANATIONS, hitKey, hybridSearch, PHASE_PROCESSORS, type Explanation, type PhaseProcessor } from './hybrid-scores.js';
 import { compileScript, fromJson, NO_STORED_SCRIPTS, parseScriptSpec, resolveScript, toJson, type ContextDefinition } from '../painless/index.js';
 
 /** The `script` request processor's Painless: `ctx._source` holds the request fields it may change. */
@@ -17,16 +22,16 @@ const SEARCH_REQUEST_CONTEXT: ContextDefinition = { name: 'search_request', vari
 const SCRIPTED_REQUEST_FIELDS = ['from', 'size', 'explain', 'version', 'seq_no_primary_term', 'track_scores', 'track_total_hits', 'min_score', 'terminate_after', 'profile'] as const;
 
 /** What request processors leave for response processors (`oversample` → `truncate_hits`, OpenSearch's pipeline context). */
-type PipelineContext = Map<string, unknown>;
+export type PipelineContext = Map<string, unknown>;
 
-interface RequestProcessor {
+export interface RequestProcessor {
   readonly kind: 'request';
   readonly type: string;
   readonly ignoreFailure: boolean;
   run(body: JsonMap, context: PipelineContext): JsonMap;
 }
 
-interface ResponseProcessor {
+export interface ResponseProcessor {
   readonly kind: 'response';
   readonly type: string;
   readonly ignoreFailure: boolean;
@@ -37,9 +42,13 @@ export interface SearchPipeline {
   readonly id: string;
   readonly request: readonly RequestProcessor[];
   readonly response: readonly ResponseProcessor[];
+  readonly phase: readonly PhaseProcessor[];
 }
 
-type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
+export type Compile<P> = (config: ConfigReader) => (ignoreFailure: boolean) => P;
+
+/** The neural plugin's prune types (PruneType). */
+const PRUNE_TYPES = new Set(['none', 'top_k', 'alpha_mass', 'max_ratio', 'abs_value']);
 
 const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
   filter_query: (c) => {
@@ -88,6 +97,19 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
       },
     });
   },
+  ml_inference: mlInferenceRequest,
+  // the neural plugin's (2.15): it speeds up neural_sparse queries, which this engine does not run, so no search it sees changes
+  neural_sparse_two_phase_processor: (c) => {
+    c.boolean('enabled', true);
+    const parameters = c.optionalMap('two_phase_parameter') ?? {};
+    const { prune_type: pruneType, prune_ratio: ratio = 0.4, expansion_rate: rate = 5.0, max_window_size: window = 10000, ...rest } = parameters;
+    if (Object.keys(rest).length) throw c.error('two_phase_parameter', `unrecognized parameters [${Object.keys(rest).join(', ')}]`);
+    if (pruneType !== undefined && (typeof pruneType !== 'string' || !PRUNE_TYPES.has(pruneType))) throw c.error('two_phase_parameter', `Unknown prune type: ${String(pruneType)}`);
+    if (typeof ratio !== 'number' || ratio < 0) throw c.error('two_phase_parameter', `prune_ratio must be a non-negative number, got [${String(ratio)}]`);
+    if (typeof rate !== 'number' || rate < 1) throw c.error('two_phase_parameter', `expansion_rate must be >= 1.0, got [${String(rate)}]`);
+    if (typeof window !== 'number' || !Number.isInteger(window) || window < 50) throw c.error('two_phase_parameter', `max_window_size must be an integer >= 50, got [${String(window)}]`);
+    return (ignoreFailure) => ({ kind: 'request', type: 'neural_sparse_two_phase_processor', ignoreFailure, run: (body) => body });
+  },
   oversample: (c) => {
     const factor = numberOption(c, 'sample_factor', true)!;
     if (!(factor >= 1)) throw c.error('sample_factor', `Value must be >= 1.0, but was [${factor}]`);
@@ -104,6 +126,19 @@ const REQUEST_PROCESSORS: Record<string, Compile<RequestProcessor>> = {
 };
 
 const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
+  ml_inference: mlInferenceResponse,
+  // the neural plugin's (2.19): a hybrid search's hits explained by how their sub-query scores combined, when explain is asked
+  hybrid_score_explanation: () => (ignoreFailure) => ({
+    kind: 'response', type: 'hybrid_score_explanation', ignoreFailure,
+    run: (answer, context) => {
+      const explanations = context.get(HYBRID_EXPLANATIONS) as Map<string, Explanation> | undefined;
+      if (!explanations?.size) return answer;
+      return withHits(answer, (hits) => hits.map((hit) => {
+        const explained = isMap(hit) && hit._explanation !== undefined ? explanations.get(hitKey(hit)) : undefined;
+        return explained ? { ...(hit as JsonMap), _explanation: explained } : hit;
+      }));
+    },
+  }),
   rename_field: (c) => {
     const field = c.requiredString('field');
     const target = c.requiredString('target_field');
@@ -190,7 +225,7 @@ const RESPONSE_PROCESSORS: Record<string, Compile<ResponseProcessor>> = {
 };
 
 /** The processor types this engine knows, by the member of a pipeline that lists them. */
-const KNOWN = { request_processors: REQUEST_PROCESSORS, response_processors: RESPONSE_PROCESSORS } as const;
+const KNOWN = { request_processors: REQUEST_PROCESSORS, response_processors: RESPONSE_PROCESSORS, phase_results_processors: PHASE_PROCESSORS } as const;
 
 /** A pipeline definition read as OpenSearch reads it: unknown members and processor types refused at PUT. */
 export function compileSearchPipeline(id: string, definition: JsonMap): SearchPipeline {
@@ -199,18 +234,12 @@ export function compileSearchPipeline(id: string, definition: JsonMap): SearchPi
   if (unknown.length) throw new EsError(400, 'parse_exception', `pipeline [${id}] doesn't support one or more provided configuration parameters [${unknown.join(', ')}]`);
   if (description !== undefined && typeof description !== 'string') throw new EsError(400, 'parse_exception', '[description] property isn\'t a string');
   if (version !== undefined && !Number.isInteger(version)) throw new EsError(400, 'parse_exception', '[version] property isn\'t an integer');
-  if (phases !== undefined && (!Array.isArray(phases) || phases.length)) {
-    throw new EsError(400, 'illegal_argument_exception', `Invalid processor type ${processorTypes(phases)[0] ?? 'phase_results_processors'}`);
-  }
   return {
     id,
     request: processorsOf('request_processors', requests, REQUEST_PROCESSORS),
     response: processorsOf('response_processors', responses, RESPONSE_PROCESSORS),
+    phase: processorsOf('phase_results_processors', phases, PHASE_PROCESSORS),
   };
-}
-
-function processorTypes(list: unknown): string[] {
-  return Array.isArray(list) ? list.flatMap((p) => (isMap(p) ? Object.keys(p) : [])) : [];
 }
 
 function processorsOf<P>(member: keyof typeof KNOWN, list: unknown, known: Record<string, Compile<P>>): P[] {
@@ -238,17 +267,25 @@ function processorsOf<P>(member: keyof typeof KNOWN, list: unknown, known: Recor
 /** A search run through a pipeline: the body its request processors made, and what turns its answer into the pipeline's. */
 export interface PipelinedSearch {
   body: JsonMap;
+  /** URL parameters the search runs with besides the caller's. */
+  params: Record<string, string>;
   answer(raw: Record<string, unknown>): Record<string, unknown>;
 }
 
-export function runSearchPipeline(pipeline: SearchPipeline, body: JsonMap): PipelinedSearch {
+/** `namedScores`: the search asks for its named queries' scores (`include_named_queries_score`). */
+export function runSearchPipeline(pipeline: SearchPipeline, body: JsonMap, namedScores = false): PipelinedSearch {
   const context: PipelineContext = new Map();
   let changed = body;
   for (const p of pipeline.request) changed = attempt(p, () => p.run(changed, context), changed);
+  // OpenSearch runs the first phase-results processor that applies; a hybrid query is the only search they apply to
+  const hybrid = pipeline.phase.length ? hybridSearch(changed, pipeline.phase[0], namedScores) : undefined;
   return {
-    body: changed,
+    body: hybrid?.body ?? changed,
+    params: hybrid?.params ?? {},
     answer: (raw) => {
-      let out = raw as JsonMap;
+      const explanations = new Map<string, Explanation>();
+      context.set(HYBRID_EXPLANATIONS, explanations);
+      let out = hybrid ? hybrid.answer(raw as JsonMap, explanations) : (raw as JsonMap);
       for (const p of pipeline.response) out = attempt(p, () => p.run(out, context), out);
       return out;
     },

@@ -118,8 +118,21 @@ describe('embedded engine: OpenSearch 2\'s ingest processors (html_strip, copy, 
     });
   });
 
+  it('text_embedding and sparse_encoding (neural plugin) are stored; a document with a mapped field fails as a missing model does', async () => {
+    const es = engines.opensearch;
+    const processors = [{ text_embedding: { model_id: 'm1', field_map: { text: 'passage_embedding' } } }, { sparse_encoding: { model_id: 'm2', field_map: { title: 'title_tokens' } } }];
+    const put = await es.call('PUT', '/_ingest/pipeline/embed', { description: 'd', processors });
+    expect(put.json, put.text).to.deep.equal({ acknowledged: true });
+    expect((await es.call('GET', '/_ingest/pipeline/embed')).json).to.deep.equal({ embed: { description: 'd', processors } });
+    expect(await source(es, processors, { other: 1 })).to.deep.equal({ other: 1 });
+    expect((await simulate(es, processors, { text: 'hello' })).error).to.include({ type: 'status_exception', reason: 'Failed to find model m1' });
+    const missing = await es.call('PUT', '/_ingest/pipeline/embed', { processors: [{ text_embedding: { model_id: 'm' } }] });
+    expect(missing.status).to.equal(400);
+    expect(missing.json.error.reason).to.equal('[field_map] required property is missing');
+  });
+
   it('Elasticsearch\'s dialect refuses OpenSearch\'s own processors by name, as Elasticsearch 8 does', async () => {
-    for (const type of ['copy', 'remove_by_pattern', 'community_id', 'fingerprint']) {
+    for (const type of ['copy', 'remove_by_pattern', 'community_id', 'fingerprint', 'text_embedding']) {
       const r = await engines.auto.call('PUT', '/_ingest/pipeline/p', { processors: [{ [type]: {} }] });
       expect(r.status, type).to.equal(400);
       expect(r.json.error.reason).to.equal(`No processor type exists with name [${type}]`);

@@ -42,6 +42,10 @@ describe('embedded engine REST: cluster settings, cluster stats, nodes, search s
     expect(defaults).not.to.have.property('search.max_buckets'); // set, so not a default
     expect((await es.call('GET', '/_cluster/settings?include_defaults=true')).json.defaults.node.attr.xpack.installed).to.equal('true');
 
+    // OpenSearch's bundled plugins' settings are kept (the stories set them before their ML steps)
+    const plugins = await es.call('PUT', '/_cluster/settings', { persistent: { plugins: { ml_commons: { only_run_on_ml_node: false } }, 'knn.memory.circuit_breaker.limit': '60%' } });
+    expect(plugins.json, plugins.text).to.deep.equal({ acknowledged: true, persistent: { plugins: { ml_commons: { only_run_on_ml_node: 'false' } }, knn: { memory: { circuit_breaker: { limit: '60%' } } } }, transient: {} });
+    await es.call('PUT', '/_cluster/settings', { persistent: { 'plugins.*': null, 'knn.*': null } });
     const unknown = await es.call('PUT', '/_cluster/settings', { persistent: { 'no.such.setting': 1 } });
     expect(unknown.status).to.equal(400);
     expect(unknown.json.error).to.include({ type: 'illegal_argument_exception', reason: 'persistent setting [no.such.setting], not recognized' });

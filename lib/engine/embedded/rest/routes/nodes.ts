@@ -38,7 +38,7 @@ function nodeHeader(ctx: EngineContext): Json {
   return { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: n.roles, attributes: n.attributes };
 }
 
-function nodesResponse(ctx: EngineContext, nodeFilter: string[], entry: () => Json | Promise<Json>): Promise<RestResponse> | RestResponse {
+export function nodesResponse(ctx: EngineContext, nodeFilter: string[], entry: () => Json | Promise<Json>): Promise<RestResponse> | RestResponse {
   const selected = ctx.node.matches(nodeFilter);
   const answer = (nodes: Json): RestResponse => ({
     status: 200,

@@ -25,12 +25,15 @@ export function searchThroughPipeline(ctx: EngineContext, expression: string | u
   const searchBody = body === undefined ? undefined : inBody === undefined ? body : rest;
   const pipeline = pipelineOf(ctx, expression, params.get('search_pipeline') ?? undefined, inBody);
   if (!pipeline) return { params, body: searchBody, answer: (raw) => raw };
-  // the URL's `size` is the search's size: a request processor reads (and changes) it in the body
+  // the URL's `size` is the search's size: a request or phase-results processor reads (and changes) it in the body
   const size = params.get('size');
+  const sizeInBody = size !== null && (pipeline.request.length > 0 || pipeline.phase.length > 0);
   const start: JsonMap = { ...(searchBody ?? {}) };
-  if (size !== null && pipeline.request.length) start.size = Number(size);
-  const run = runSearchPipeline(pipeline, start);
-  const narrowed = size !== null && pipeline.request.length ? UrlParams.of([...params].filter(([k]) => k !== 'size')) : params;
+  if (sizeInBody) start.size = Number(size);
+  const run = runSearchPipeline(pipeline, start, params.get('include_named_queries_score') === 'true');
+  const added = Object.entries(run.params);
+  const kept = [...params].filter(([k]) => !(sizeInBody && k === 'size') && !Object.hasOwn(run.params, k));
+  const narrowed = sizeInBody || added.length ? UrlParams.of([...kept, ...added]) : params;
   return { params: narrowed, body: run.body, answer: run.answer };
 }
 

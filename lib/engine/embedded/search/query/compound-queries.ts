@@ -15,6 +15,7 @@ import { BOOL_KEYS, checkKeys, clauses, enumOf, isObject, num, parseFunction, pa
 import type { Query, ScoreFunction } from './query.js';
 import { boostOf } from './query-fields.js';
 import { collectHighlightTerms } from './query-terms-for-highlight.js';
+import { parseHybrid } from './hybrid-query.js';
 import type { QueryType } from './query-type.js';
 import { rewriteQuery } from './rewrite-query.js';
 
@@ -155,7 +156,10 @@ export const constantScore: QueryType<'constant_score'> = {
 
 export const disMaxQuery: QueryType<'dis_max'> = {
   name: 'dis_max',
-  parse(body) {
+  // OpenSearch's hybrid query runs as a dis_max of its sub-queries (hybrid-query.ts)
+  parsedFrom: ['dis_max', 'hybrid'],
+  parse(body, name) {
+    if (name === 'hybrid') return parseHybrid(body);
     if (!isObject(body)) throw parsingError('[dis_max] query malformed');
     checkKeys('dis_max', body, ['queries', 'tie_breaker', 'boost', '_name']);
     if (!Array.isArray(body.queries)) throw parsingError('[dis_max] requires \'queries\' field with at least one clause');

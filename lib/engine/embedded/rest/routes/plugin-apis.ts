@@ -1,0 +1,55 @@
+/**
+ * OpenSearch 2 plugins' own APIs the engine answers. The notifications plugin's
+ * `_plugins/_notifications/features`: the channel types a channel can be made of — none, as the
+ * engine sends no notifications. The k-NN plugin's `_plugins/_knn/stats` — its cluster stats and
+ * each node's, all or the named ones — and `_plugins/_knn/warmup/{index}`, which loads the
+ * indices' native graphs into memory. The engine searches vectors exactly, from columns already in memory:
+ * it has no native library, graph cache or training, so its counters stay at zero and a warmup has
+ * nothing to load (it answers for every shard of the indices, as a warmup that loaded them all).
+ */
+import { EsError } from '../../../../errors/index.js';
+import { numberOfShards } from '../shard-copies.js';
+import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { nodesResponse } from './nodes.js';
+import { shardTargets } from './cat-shards.js';
+
+type Stats = Record<string, unknown>;
+
+/** The cluster-level stats (KNNStatsConfig's cluster stats). */
+const CLUSTER_STATS: Stats = { circuit_breaker_triggered: false, model_index_status: null };
+
+/** Each node's stats, by the names the plugin reports them (KNNStatsConfig). */
+const NODE_STATS: Stats = {
+  max_distance_query_with_filter_requests: 0, graph_memory_usage_percentage: 0, graph_query_requests: 0, graph_memory_usage: 0,
+  cache_capacity_reached: false, load_success_count: 0, training_memory_usage: 0, indices_in_cache: {}, script_query_errors: 0,
+  hit_count: 0, knn_query_requests: 0, total_load_time: 0, miss_count: 0, min_score_query_requests: 0, knn_query_with_filter_requests: 0,
+  training_memory_usage_percentage: 0, max_distance_query_requests: 0, lucene_initialized: true, graph_index_requests: 0,
+  faiss_initialized: false, load_exception_count: 0, training_errors: 0, eviction_count: 0, nmslib_initialized: false,
+  script_compilations: 0, script_query_requests: 0, graph_query_errors: 0, training_requests: 0, graph_index_errors: 0,
+  min_score_query_with_filter_requests: 0,
+};
+
+function knnStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | RestResponse {
+  const asked = (req.pathParams.stat ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = asked.filter((s) => !Object.hasOwn(NODE_STATS, s) && !Object.hasOwn(CLUSTER_STATS, s));
+  if (unknown.length) throw new EsError(400, 'illegal_argument_exception', `request [${req.path}] contains unrecognized stats: [${unknown.join(', ')}]`);
+  const pick = (stats: Stats) => (asked.length ? Object.fromEntries(Object.entries(stats).filter(([k]) => asked.includes(k))) : stats);
+  const nodeIds = (req.pathParams.node_id ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const answer = nodesResponse(ctx, nodeIds, () => pick(NODE_STATS));
+  const withCluster = (r: RestResponse): RestResponse => {
+    const { nodes, ...header } = r.body as Record<string, unknown>;
+    return { ...r, body: { ...header, ...pick(CLUSTER_STATS), nodes } };
+  };
+  return answer instanceof Promise ? answer.then(withCluster) : withCluster(answer);
+}
+
+function knnWarmup(req: RestRequest, ctx: EngineContext): RestResponse {
+  const shards = shardTargets(req, ctx).reduce((n, h) => n + numberOfShards(h), 0);
+  return { status: 200, body: { _shards: { total: shards, successful: shards, failed: 0 } } };
+}
+
+export const pluginRoutes: Route[] = [
+  { id: 'opensearch.notifications_features', handler: () => ({ status: 200, body: { allowed_config_type_list: [], plugin_features: {} } }) },
+  { id: 'opensearch.knn_stats', handler: knnStats },
+  { id: 'opensearch.knn_warmup', handler: knnWarmup },
+];
