@@ -585,6 +585,8 @@ const QUERIES: Readonly<Record<string, Walk>> = {
   },
   bool: compound('must', 'should', 'filter', 'must_not'),
   dis_max: compound('queries'),
+  // OpenSearch's hybrid query: its sub-queries and the filter applied to each (pagination_depth is an option)
+  hybrid: compound('queries', 'filter'),
   constant_score: compound('filter'),
   boosting: compound('positive', 'negative'),
   pinned: compound('organic'),

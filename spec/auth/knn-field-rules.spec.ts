@@ -100,5 +100,16 @@ for (const backend of BACKENDS) {
       expect(hidden.text).not.to.contain('"secret_vec":[');
       expect(await authorizationDisagreementCount()).to.equal(before);
     });
+
+    it('reads a hybrid query (OpenSearch) under field rules as its sub-queries: a hidden field refused, visible ones answered', async () => {
+      const refused = await call(url, 'POST', '/vec-1/_search', { auth: hiding, body: { query: { hybrid: { queries: [{ match_all: {} }, { term: { secret: 'a' } }] } } } });
+      expect(refused.status, refused.text).to.equal(403);
+      const filtered = await call(url, 'POST', '/vec-1/_search', { auth: hiding, body: { query: { hybrid: { queries: [{ match_all: {} }], filter: { term: { secret: 'a' } } } } } });
+      expect(filtered.status, filtered.text).to.equal(403);
+      const open = await call(url, 'POST', '/vec-1/_search', { auth: hiding, body: { query: { hybrid: { queries: [{ match_all: {} }, { exists: { field: 'open_vec' } }], pagination_depth: 10 } } } });
+      expect(open.status, open.text).to.equal(200);
+      expect(open.json.hits.total.value).to.equal(2);
+      expect(open.text).not.to.contain('secret');
+    });
   });
 }
