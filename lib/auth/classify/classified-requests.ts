@@ -4,8 +4,13 @@ import { readRequest, type RequestInput } from './read-request.js';
 
 /** Bodies up to this many characters are remembered with their reading (a search box's, a dashboard's). */
 const REMEMBERED_BODY_CHARS = 4 * 1024;
-/** What the remembered readings may hold at most (keys and values, counted as twice the key's characters). */
+/** What the remembered readings may hold at most (keys and values, counted as twice the key's characters and READING_BYTES). */
 const REMEMBERED_BYTES = 8 * 1024 * 1024;
+/**
+ * What a reading holds besides its key, at most as measured: ~1.6 KB an entry for small bodies
+ * (14,074 entries held 23 MB when this was counted as 512, rev12), so 8 MB is 8 MB.
+ */
+const READING_BYTES = 2048;
 
 /**
  * `readRequest` for the reads sent again and again (a search's repeats, which the search cache
@@ -22,7 +27,7 @@ const REMEMBERED_BYTES = 8 * 1024 * 1024;
  * change what another reads — the value is immutable by contract, and this makes it so.
  */
 export class ClassifiedRequests {
-  private readonly known = new LRUCache<string, Reading>({ maxSize: REMEMBERED_BYTES, sizeCalculation: (_, key) => 2 * key.length + 512 });
+  private readonly known = new LRUCache<string, Reading>({ maxSize: REMEMBERED_BYTES, sizeCalculation: (_, key) => 2 * key.length + READING_BYTES });
 
   read(input: RequestInput): GatewayRequest {
     const { method, target, body } = input;
