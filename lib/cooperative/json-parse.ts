@@ -128,7 +128,9 @@ async function decodeLiteral(text: ReadableText, lit: Literal, slice: TimeSlice)
   const last = lit.end - 1;
   let verbatim = true;
   for (let at = lit.start + 1; at < last && verbatim; at += PIECE_CHARS) {
-    verbatim = !NOT_VERBATIM.test(text.slice(at, Math.min(at + PIECE_CHARS, last)));
+    // tested piece by piece: a slice across two pieces is a rope, which the test would first copy flat
+    const cut = Math.min(at + PIECE_CHARS, last);
+    verbatim = !(text instanceof PieceText ? text.parts(at, cut) : [text.slice(at, cut)]).some((s) => NOT_VERBATIM.test(s));
     await slice.pause();
   }
   if (verbatim) return text instanceof PieceText ? text.parts(lit.start + 1, last) : [text.slice(lit.start + 1, last)];

@@ -24,6 +24,16 @@ describe('ChunkedTextDecoder', () => {
     expect(pieces.map((p) => p.length)).to.deep.equal([1024 * 1024, 1024 * 1024, 1024 * 1024]);
   });
 
+  it('joins the chunks of each batch in one buffer it reuses: a 20 MB body makes ~1 MB of buffers, not 20 MB more', () => {
+    // the chunks are views of one buffer made before: what the decoding makes is all that is counted
+    const bytes = Buffer.alloc(20 * 1024 * 1024, 'x');
+    const before = process.memoryUsage().arrayBuffers;
+    const text = decode(bytes, 64 * 1024).text();
+    const made = process.memoryUsage().arrayBuffers - before;
+    expect(text.length).to.equal(bytes.length);
+    expect(made).to.be.below(4 * 1024 * 1024);
+  });
+
   it('an empty input is the empty text', () => {
     expect(new ChunkedTextDecoder().text()).to.equal('');
     expect(new ChunkedTextDecoder().pieces()).to.deep.equal([]);
