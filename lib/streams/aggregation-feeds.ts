@@ -34,13 +34,20 @@ export interface AggregationFeedSpec {
   compute(): Promise<AggregationState>;
 }
 
+/** What a stream pushes of a state: `{aggregations, hits: {total}}`. */
+export interface StateData {
+  aggregations: unknown;
+  hits: { total: unknown };
+}
+
 /**
  * What a feed tells its streams: a state it computed (run `run`, after the change at `position`;
- * `text`, the state as JSON, made once for every stream that compares it with what it showed),
- * or that the index ended. Every stream of the feed receives the same event object.
+ * `data`, what a stream pushes of it, and `text`, that as JSON — made once for every stream, which
+ * compares it with what it showed and sends it as it is), or that the index ended. Every stream of
+ * the feed receives the same event object.
  */
 export type FeedEvent =
-  | { kind: 'state'; run: number; state: AggregationState; text: string; position?: string }
+  | { kind: 'state'; run: number; data: StateData; text: string; position?: string }
   | { kind: 'ended'; event: ChangeEvent };
 
 /** A shared computation as one stream holds it. */
@@ -140,9 +147,10 @@ export class AggregationFeeds {
           this.computations++;
         },
       }),
-      map((r): FeedEvent => ({
-        kind: 'state', run: entry.runs, state: r.value, text: stateText(r.value), position: r.trigger.kind === 'change' ? r.trigger.position : undefined,
-      })),
+      map((r): FeedEvent => {
+        const data = stateData(r.value);
+        return { kind: 'state', run: entry.runs, data, text: JSON.stringify(data), position: r.trigger.kind === 'change' ? r.trigger.position : undefined };
+      }),
     );
     const ended = triggers.pipe(filter((t) => t.kind === 'ended'), map((t): FeedEvent => ({ kind: 'ended', event: (t as Extract<Trigger, { kind: 'ended' }>).event })));
     entry.events = merge(states, ended).pipe(
@@ -215,5 +223,5 @@ export class AggregationFeeds {
   }
 }
 
-/** A state as text, to tell whether it differs from the one a stream showed before. */
-export const stateText = (state: AggregationState): string => JSON.stringify([state.aggregations ?? null, state.total ?? null]);
+/** What a stream pushes of a state. */
+export const stateData = (state: AggregationState): StateData => ({ aggregations: state.aggregations, hits: { total: state.total } });

@@ -2,7 +2,7 @@ import { defer, EMPTY, map, merge, Observable, type Subscriber } from 'rxjs';
 import { comparePositions, type ChangeBus, type ChangeEvent, type DocumentChange } from '../changes/index.js';
 import { EsError } from '../errors/index.js';
 import { filterSource, type Query, type SourceFilter } from '../engine/embedded/index.js';
-import { stateText, type AggregationFeed, type FeedEvent } from './aggregation-feeds.js';
+import { stateData, type AggregationFeed, type FeedEvent } from './aggregation-feeds.js';
 import type { LiveSearch, LiveSearches, LiveVerdict } from './live-searches.js';
 import { gapFree } from './gap-free.js';
 import { changedMessage, deletedMessage, indexEndedMessage } from './messages.js';
@@ -165,7 +165,7 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
       const initial = await spec.readInitial();
       for (const [id, seqNo] of initial.seqNos) reflected.set(id, seqNo);
       const answered = initial.body as { aggregations?: unknown; hits?: { total?: unknown } };
-      if (aggs) shownState = stateText({ aggregations: answered.aggregations, total: answered.hits?.total });
+      if (aggs) shownState = JSON.stringify(stateData({ aggregations: answered.aggregations, total: answered.hits?.total }));
       emit({ data: initial.body, id: head, initial: true });
     }, render);
   });
@@ -173,11 +173,12 @@ export function searchStream(bus: ChangeBus, live: LiveSearches, spec: SearchStr
 
 /**
  * A state's message, one object for every stream of the feed that pushes it (they all receive
- * the same event): the transport encodes it once for them all (`frameBytes`).
+ * the same event), its data already serialized by the feed: the transport frames it once for them
+ * all (`frameBytes`) without serializing it again.
  */
 const stateMessages = new WeakMap<FeedEvent, StreamMessage>();
 function stateMessage(event: Extract<FeedEvent, { kind: 'state' }>): StreamMessage {
   let message = stateMessages.get(event);
-  if (!message) stateMessages.set(event, (message = { data: { aggregations: event.state.aggregations, hits: { total: event.state.total } }, id: event.position }));
+  if (!message) stateMessages.set(event, (message = { data: event.data, id: event.position, encoded: { json: event.text } }));
   return message;
 }

@@ -51,7 +51,7 @@ export const concatenatedJson: Framing = {
   name: 'json',
   contentType: 'application/json; charset=UTF-8',
   preamble: '',
-  frame: (m) => (m.live ? '' : JSON.stringify(m.data)),
+  frame: (m) => (m.live ? '' : messageJson(m)),
   heartbeat: ' ',
 };
 
@@ -60,7 +60,7 @@ export const ndjson: Framing = {
   name: 'ndjson',
   contentType: 'application/x-ndjson; charset=UTF-8',
   preamble: '',
-  frame: (m) => (m.live ? '' : JSON.stringify(m.data) + '\n'),
+  frame: (m) => (m.live ? '' : messageJson(m) + '\n'),
   heartbeat: '\n',
 };
 
@@ -71,7 +71,7 @@ export const sse: Framing = {
   preamble: ':ok\n\n',
   frame: (m) =>
     m.live ? ':live\n\n' :
-    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${JSON.stringify(m.data)}\n\n`,
+    (m.event ? `event: ${m.event}\n` : '') + (m.id !== undefined ? `id: ${m.id}\n` : '') + `data: ${messageJson(m)}\n\n`,
   heartbeat: ':heartbeat\n\n',
 };
 
@@ -98,10 +98,10 @@ export function messageJson(message: StreamMessage): string {
  * change's message, a burst of changes is thousands of writes of a few distinct messages.
  */
 export function frameBytes(framing: Framing, message: StreamMessage): Buffer | undefined {
-  const encoded = message.encoded;
-  if (encoded !== undefined && encoded.framing === framing) return encoded.bytes;
+  if (message.encoded !== undefined && message.encoded.framing === framing) return message.encoded.bytes;
   const text = framing.frame(message);
   const bytes = text ? Buffer.from(text) : undefined;
+  const encoded = message.encoded; // the framing may have kept the data's JSON there
   if (encoded === undefined) message.encoded = { framing, bytes };
   else {
     encoded.framing = framing;
