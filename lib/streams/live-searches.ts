@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { ChangeBus, ChangeEvent, DocumentChange } from '../changes/index.js';
 import { prepareDocument, preparedMatches, rewriteQuery, type MatchContext, type Query } from '../engine/embedded/index.js';
 import { MatchContexts } from './match-contexts.js';
-import { ANY, NOT_INDEXED, SearchIndex, requirementOf, type Candidates, type Indexed } from './search-index/index.js';
+import { ANY, SearchIndex, requirementOf, type Candidates, type Indexed } from './search-index/index.js';
 import { NO_SLOT, TrackedIds, type Tracking } from './tracked-ids.js';
 
 /**
@@ -145,10 +145,14 @@ export class IndexLiveSearches {
   }
 
   private register(search: LiveSearch, ctx: MatchContext | undefined): Registered {
-    // only a search run again by the engine asks for the ids it tracks (`idsOf`)
+    // Every field written out, in the order a write reads them of each search it matches (the
+    // lookup's, then the verdict's, then the tracking's): a literal's spread fields, and those
+    // past its own, live in a second array, one more memory read per match; the first ones share
+    // a cache line. Only a search run again by the engine asks for the ids it tracks (`idsOf`).
     const reg: Registered = {
-      search, rewritten: search.query, type: search.type, rerun: search.rerun !== undefined, trackCap: search.trackCap, onVerdict: search.onVerdict,
-      trackedCount: 0, trackedIds: search.rerun ? [] : undefined, trackSlot: NO_SLOT, trackMark: 0, trackGone: false, ...NOT_INDEXED,
+      indexRound: 0, indexExact: false, rerun: search.rerun !== undefined, type: search.type, trackMark: 0, onVerdict: search.onVerdict,
+      trackGone: false, trackSlot: NO_SLOT, trackedCount: 0, trackCap: search.trackCap, trackedIds: search.rerun ? [] : undefined,
+      search, rewritten: search.query, indexEntries: undefined,
     };
     this.searches.set(search, reg);
     if (search.rerun) this.rerunning.add(reg);

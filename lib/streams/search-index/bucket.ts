@@ -15,13 +15,6 @@ export interface Bucketed extends IntervalItem {
   at: number;
 }
 
-/** The interval fields of an entry (`Bucketed`) with this range, or of one without a range. */
-export function intervalOf(range: RangeAtom | undefined): IntervalItem {
-  const bounds = range?.bounds;
-  if (!bounds) return { lo: undefined, hi: undefined, loOpen: false, hiOpen: false, intervalLive: false };
-  return { lo: bounds.lo, hi: bounds.hi, loOpen: !bounds.loInc, hiOpen: !bounds.hiInc, intervalLive: false };
-}
-
 interface RangeTable<E extends Bucketed> {
   readonly field: string;
   readonly numeric: boolean;
