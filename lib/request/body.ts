@@ -102,6 +102,8 @@ class SmallBody {
     req.once('end', this.end);
     req.once('error', this.fail);
     req.once('close', this.closed);
+    // a stream paused before (the request log's body tap pauses it) flows as its iterator would read it
+    req.resume();
   }
 
   private readonly data = (chunk: Buffer): void => {
