@@ -453,33 +453,19 @@ function sizesOf(value: unknown, sizes: Array<[string, number]>): void {
     const k = countOf((knn as { k?: unknown } | null)?.k);
     if (k !== undefined) sizes.push(['knn.k', k]);
   }
-  completionSizes((body as { suggest?: unknown } | null | undefined)?.suggest, sizes);
   nestedHitSizes(body, sizes);
-}
-
-/** The completion suggester's default size (Elasticsearch's CompletionSuggestionBuilder). */
-const COMPLETION_SIZE = 5;
-
-/**
- * A search's completion suggestions (`suggest.{name}.completion`): each is a list of documents,
- * `_source` and all, up to its `size` (5 by default), as much a hit list as a `top_hits`.
- */
-function completionSizes(suggest: unknown, sizes: Array<[string, number]>): void {
-  if (suggest === null || typeof suggest !== 'object') return;
-  for (const suggestion of Object.values(suggest)) {
-    const completion = (suggestion as { completion?: unknown } | null)?.completion;
-    if (completion !== null && typeof completion === 'object') sizes.push(['completion.size', countOf((completion as { size?: unknown }).size) ?? COMPLETION_SIZE]);
-  }
 }
 
 /**
  * Hits returned inside a search, each group up to its own `size`: `top_hits` and `top_metrics`
  * aggregations, `inner_hits` (of nested, has_child, has_parent queries and of `collapse`, one or
- * a list) — each group counts as a search (Elasticsearch's defaults: 3 hits, 1 for top_metrics).
+ * a list), completion suggestions (`suggest.{name}.completion`: documents, `_source` and all) —
+ * each group counts as a search (Elasticsearch's defaults: 3 hits, 1 for top_metrics, 5 for a
+ * completion, CompletionSuggestionBuilder's).
  * Read wherever such a key stands, so no nesting hides one: a field that happens to carry the
  * name is read too, which can only refuse. A walk with its own stack, whatever the body's depth.
  */
-const NESTED_HITS: ReadonlyMap<string, number> = new Map([['top_hits', 3], ['inner_hits', 3], ['top_metrics', 1]]);
+const NESTED_HITS: ReadonlyMap<string, number> = new Map([['top_hits', 3], ['inner_hits', 3], ['top_metrics', 1], ['completion', 5]]);
 
 function nestedHitSizes(body: unknown, sizes: Array<[string, number]>): void {
   const pending: unknown[] = [body];
