@@ -76,6 +76,13 @@ async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffe
   }
 }
 
+/** Each chunk of the body as it comes, counted and limited: a small body in one piece (`smallBody`), any other through `limitedChunks`. */
+async function eachChunk(ctx: Context, limit: number, take: (chunk: Buffer) => void): Promise<void> {
+  const small = smallBody(ctx, limit);
+  if (small) return take(await small);
+  for await (const chunk of limitedChunks(ctx, limit)) take(chunk);
+}
+
 /**
  * A body declared at most BUFFERED_CHUNK_BYTES long, read with `data` and `end` listeners and
  * counted and limited as `limitedChunks` does (after a failure the rest is read and dropped, and
@@ -152,14 +159,9 @@ export async function bufferBody(ctx: Context, limit: number): Promise<Buffer | 
     ctx.state.body = null;
     return undefined;
   }
-  const small = smallBody(ctx, limit);
-  let body: Buffer;
-  if (small) body = await small;
-  else {
-    const chunks: Buffer[] = [];
-    for await (const chunk of limitedChunks(ctx, limit)) chunks.push(chunk);
-    body = Buffer.concat(chunks);
-  }
+  const chunks: Buffer[] = [];
+  await eachChunk(ctx, limit, (chunk) => chunks.push(chunk));
+  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   ctx.state.body = body;
   return body;
 }
@@ -191,9 +193,7 @@ export async function bufferTextPieces(ctx: Context, limit: number): Promise<{ t
   // decoded a megabyte at a time (ChunkedTextDecoder): never copied and decoded in one piece, and no
   // tens of 64 KB strings in the young generation
   const decoder = new ChunkedTextDecoder();
-  const small = smallBody(ctx, limit);
-  if (small) decoder.write(await small);
-  else for await (const chunk of limitedChunks(ctx, limit)) decoder.write(chunk);
+  await eachChunk(ctx, limit, (chunk) => decoder.write(chunk));
   const parts = decoder.pieces();
   const decoded = textOf(parts);
   ctx.state.body = decoded.text;
