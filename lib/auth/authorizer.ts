@@ -10,7 +10,7 @@ import {
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
 import { AUTHENTICATE_ACTION, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
-import { STRUCTURE_CHANNEL, type ChangeBus } from '../changes/index.js';
+import { followStructure, type ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
 import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../ndjson/index.js';
@@ -78,17 +78,10 @@ export class Authorizer {
   private forgetResolutionsOn(bus: ChangeBus): void {
     const forget = () => this.resolved.clear();
     bus.indexChanges().subscribe({ next: forget, error: forget });
-    const listen = () => bus.changes(STRUCTURE_CHANNEL).subscribe({
-      next: (event) => {
-        if (event.kind === 'document' && event.op === 'create') forget();
-      },
-      // the feed failed (history lost): what was missed is forgotten, and it is followed again
-      error: () => {
-        forget();
-        setTimeout(listen, 1_000).unref();
-      },
-    });
-    listen();
+    // a feed that failed (history lost): what was missed is forgotten
+    followStructure(bus, (event) => {
+      if (event.op === 'create') forget();
+    }, forget);
   }
 
   /**

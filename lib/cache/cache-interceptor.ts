@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Subscription } from 'rxjs';
 import { readRawRequest } from '../auth/classify/index.js';
 import { resolveIndices, type ResolvedIndices } from '../auth/classify/index.js';
-import { STRUCTURE_CHANNEL, type ChangeBus } from '../changes/index.js';
+import { followStructure, STRUCTURE_CHANNEL, type ChangeBus } from '../changes/index.js';
 import { readBody, type Backend, type EngineRequest, type EngineResponse } from '../engine/index.js';
 import { intercept, type Dispatch, type InterceptedBackend, type Interceptor } from '../engine/index.js';
 import { queryString, type Classification, type GatewayRequest } from '../request/index.js';
@@ -277,23 +277,15 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     return f.live;
   };
   /** Other nodes' messages; followed again after a failure (the cache emptied meanwhile). */
-  const listen = (): Subscription => bus.changes(CACHE_CHANNEL).subscribe({
-    next: (event) => {
-      if (event.kind !== 'document') return;
-      const message = event.op as CacheMessage;
-      if (message === 'delete') {
-        if (event.id === '_all') cache.clear('evict');
-        else cache.evictIndex(event.id, 'evict');
-      } else if (message === 'create') restructured(event.id, /[*?]/.test(event.id) || event.id === '_all'); // named deletions: indexChanges
-      else if (event.id === '_all') cache.clear('change');
-      else changed(event.id);
-    },
-    error: (err: Error) => {
-      lost(err);
-      setTimeout(listen, 1_000).unref();
-    },
-  });
-  listen();
+  followStructure(bus, (event) => {
+    const message = event.op as CacheMessage;
+    if (message === 'delete') {
+      if (event.id === '_all') cache.clear('evict');
+      else cache.evictIndex(event.id, 'evict');
+    } else if (message === 'create') restructured(event.id, /[*?]/.test(event.id) || event.id === '_all'); // named deletions: indexChanges
+    else if (event.id === '_all') cache.clear('change');
+    else changed(event.id);
+  }, lost);
   bus.indexChanges().subscribe(({ index }) => existing.delete(index));
   const broadcast = (index: string, message: CacheMessage) =>
     bus.publish({ kind: 'document', index: CACHE_CHANNEL, type: '_doc', id: index, op: message, version: 0, seqNo: 0, primaryTerm: 1 }).catch((err: Error) =>

@@ -7,6 +7,7 @@ export type { ChangeEvent, DocumentChange, IndexChange, DocumentOp, IndexOp, Map
 export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LENGTH, STRUCTURE_CHANNEL, type ChangeBus, type ChangeBusConnection, type ChangeBusOptions, type ChangeBusStats } from './change-bus.js';
 export { comparePositions, formatPosition, parsePosition, historyGone, isHistoryGone, HistoryGone, type Position } from './position.js';
 export { busUnavailable } from './bus-errors.js';
+export { followStructure } from './structure.js';
 export { MemoryChangeBus } from './memory-bus.js';
 export { RedisChangeBus, changeChannel, type RedisChangeBusOptions } from './redis-bus.js';
 export { connectRedis, parseRedisUrl, type RedisConnection, type RedisTarget } from './redis-connection.js';
