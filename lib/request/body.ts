@@ -128,6 +128,7 @@ class SmallBody {
   private readonly end = (): void => {
     if (this.settled) return;
     this.settled = true;
+    this.detach();
     const { chunks } = this;
     this.resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size));
   };
@@ -137,6 +138,15 @@ class SmallBody {
     this.settled = true;
     this.reject(err);
   };
+
+  /**
+   * Read to its end: its chunks and close are no longer listened to (after a failure, `data` stays
+   * to drop the rest; `error` stays, settled, so that a late error is never one without a listener).
+   */
+  private detach(): void {
+    this.req.off('data', this.data);
+    this.req.off('close', this.closed);
+  }
 
   /** Closed before its end (the client went away): what an async iterator over it throws. */
   private readonly closed = (): void => {
