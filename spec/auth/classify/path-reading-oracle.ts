@@ -558,6 +558,18 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       return cluster(c, tail);
     // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
     case '_plugins':
+      // Index State Management: its policies are shared cluster configuration (manage); the rest acts on the indices it names
+      if (tail[0] === '_ism' && tail[1] === 'policies') {
+        c.needs('manage');
+        const action = c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'write';
+        return c.done('cluster', c.op, `cluster:admin/opendistro/ism/policy/${action}`);
+      }
+      if (tail[0] === '_ism' && ['add', 'remove', 'change_policy', 'retry', 'explain'].includes(tail[1])) {
+        if (tail[2] !== undefined) c.pathIndex(tail[2], 3);
+        else if (!c.params.has('index')) c.everyIndex();
+        const name = tail[1] === 'change_policy' ? 'change' : tail[1];
+        return c.done('indices', tail[1] === 'explain' ? 'read' : 'write', `indices:admin/opendistro/ism/managedindex/${name}`);
+      }
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
         c.pathIndex(tail[2], 3);
         return c.done('indices', 'read', 'indices:admin/knn_warmup');
