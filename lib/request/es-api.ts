@@ -382,6 +382,11 @@ export const ES_API = [
     paths: [
       { methods: ['GET'], pattern: '/_nodes/hot_threads' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}/hot_threads' },
+      // OpenSearch 2's deprecated spellings under `_cluster/nodes` (RestNodesHotThreadsAction), gone from Elasticsearch 8
+      { methods: ['GET'], pattern: '/_cluster/nodes/hot_threads' },
+      { methods: ['GET'], pattern: '/_cluster/nodes/hotthreads' },
+      { methods: ['GET'], pattern: '/_cluster/nodes/{node_id}/hot_threads' },
+      { methods: ['GET'], pattern: '/_cluster/nodes/{node_id}/hotthreads' },
     ],
   },
   {

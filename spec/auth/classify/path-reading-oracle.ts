@@ -671,6 +671,11 @@ function cluster(c: Classifying, tail: string[]): Classification {
       c.needs('manage');
       c.bodyTargets(namedIndexTargets(c.body, c, 'read'), false);
       return c.done('cluster', 'read', 'cluster:monitor/allocation/explain');
+    case 'nodes':
+      // OpenSearch's deprecated `_cluster/nodes[/{node_id}]/hot_threads` (and `hotthreads`)
+      if (op === 'read' && (tail.at(-1) === 'hot_threads' || tail.at(-1) === 'hotthreads') && tail.length <= 3) return c.done('cluster', 'read', 'cluster:monitor/nodes/hot_threads');
+      c.unknown();
+      return c.done('cluster', op, op === 'read' ? 'cluster:monitor/nodes' : 'cluster:admin/nodes');
     case 'voting_config_exclusions':
       return op === 'delete'
         ? c.done('cluster', 'delete', 'cluster:admin/voting_config/clear_exclusions')
