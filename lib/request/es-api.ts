@@ -1333,6 +1333,16 @@ export const ES_API = [
     ],
   },
   {
+    // the notifications plugin's channels, which other plugins send through (none: no channel can be made)
+    id: 'opensearch.notifications_channels',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/notifications/channels/get' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_notifications/channels' },
+    ],
+  },
+  {
     // the Index State Management plugin's policies: cluster-level configuration every tenant shares (changing one: manage)
     id: 'opensearch.ism_put_policy',
     auth: ISM_POLICIES,

@@ -579,6 +579,7 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         return c.done('cluster', 'read', 'cluster:admin/knn_stats_action');
       }
       if (tail[0] === '_notifications' && tail[1] === 'features') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/features');
+      if (tail[0] === '_notifications' && tail[1] === 'channels' && tail.length === 2 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/channels/get');
       return clusterLevel(c, head, tail);
     default:
       return clusterLevel(c, head, tail);
