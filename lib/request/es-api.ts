@@ -55,6 +55,12 @@ const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read
 const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
 /** OpenSearch's search pipelines: cluster-level like ingest pipelines, managed (and read) with the same privilege. */
 const SEARCH_PIPELINES = { category: 'cluster', action: { read: 'cluster:admin/search/pipeline/get', write: 'cluster:admin/search/pipeline/put', delete: 'cluster:admin/search/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+const ISM_POLICIES = { category: 'cluster', action: { read: 'cluster:admin/opendistro/ism/policy/get', write: 'cluster:admin/opendistro/ism/policy/write', delete: 'cluster:admin/opendistro/ism/policy/delete' }, privilege: 'manage' } as const;
+const ISM_MANAGED_INDEX = (action: string) => ({ category: 'indices', operation: 'write', action, every: 'strict', indexParam: true }) as const;
+const ISM_MANAGED_INDEX_PATHS = (name: string) => [
+  { methods: ['POST'], pattern: `/_plugins/_ism/${name}` },
+  { methods: ['POST'], pattern: `/_plugins/_ism/${name}/{index}` },
+] as const;
 const SCRIPTS = { category: 'cluster', action: { read: 'cluster:admin/script/get', write: 'cluster:admin/script/put', delete: 'cluster:admin/script/delete' }, privilege: 'manage_scripts' } as const;
 const INDEX_TEMPLATES = { category: 'cluster', action: { read: 'indices:admin/index_template/get', write: 'indices:admin/index_template/put', delete: 'indices:admin/index_template/delete' }, privilege: 'manage_index_templates' } as const;
 const COMPONENT_TEMPLATES = { category: 'cluster', action: { read: 'cluster:admin/component_template/get', write: 'cluster:admin/component_template/put', delete: 'cluster:admin/component_template/delete' }, privilege: 'manage_index_templates' } as const;
@@ -376,6 +382,11 @@ export const ES_API = [
     paths: [
       { methods: ['GET'], pattern: '/_nodes/hot_threads' },
       { methods: ['GET'], pattern: '/_nodes/{node_id}/hot_threads' },
+      // OpenSearch 2's deprecated spellings under `_cluster/nodes` (RestNodesHotThreadsAction), gone from Elasticsearch 8
+      { methods: ['GET'], pattern: '/_cluster/nodes/hot_threads' },
+      { methods: ['GET'], pattern: '/_cluster/nodes/hotthreads' },
+      { methods: ['GET'], pattern: '/_cluster/nodes/{node_id}/hot_threads' },
+      { methods: ['GET'], pattern: '/_cluster/nodes/{node_id}/hotthreads' },
     ],
   },
   {
@@ -1319,6 +1330,80 @@ export const ES_API = [
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_plugins/_notifications/features' },
+    ],
+  },
+  {
+    // the notifications plugin's channels, which other plugins send through (none: no channel can be made)
+    id: 'opensearch.notifications_channels',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/notifications/channels/get' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_notifications/channels' },
+    ],
+  },
+  {
+    // the Index State Management plugin's policies: cluster-level configuration every tenant shares (changing one: manage)
+    id: 'opensearch.ism_put_policy',
+    auth: ISM_POLICIES,
+    params: ['if_seq_no', 'if_primary_term', 'policyID'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_plugins/_ism/policies/{policy_id}' },
+      { methods: ['PUT'], pattern: '/_plugins/_ism/policies' },
+    ],
+  },
+  {
+    id: 'opensearch.ism_get_policies',
+    bodyless: true,
+    auth: ISM_POLICIES,
+    params: ['from', 'size', 'sortField', 'sortOrder', 'queryString'],
+    paths: [
+      { methods: ['GET', 'HEAD'], pattern: '/_plugins/_ism/policies/{policy_id}' },
+      { methods: ['GET'], pattern: '/_plugins/_ism/policies' },
+    ],
+  },
+  {
+    id: 'opensearch.ism_delete_policy',
+    bodyless: true,
+    auth: ISM_POLICIES,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_ism/policies/{policy_id}' },
+    ],
+  },
+  {
+    // which policy manages an index: a change of the indices named (path or `index=`); naming none is the plugin's 400
+    id: 'opensearch.ism_add_policy',
+    auth: ISM_MANAGED_INDEX('indices:admin/opendistro/ism/managedindex/add'),
+    params: ['index', 'expand_wildcards'],
+    paths: ISM_MANAGED_INDEX_PATHS('add'),
+  },
+  {
+    id: 'opensearch.ism_remove_policy',
+    auth: ISM_MANAGED_INDEX('indices:admin/opendistro/ism/managedindex/remove'),
+    params: ['index', 'expand_wildcards'],
+    paths: ISM_MANAGED_INDEX_PATHS('remove'),
+  },
+  {
+    id: 'opensearch.ism_change_policy',
+    auth: ISM_MANAGED_INDEX('indices:admin/opendistro/ism/managedindex/change'),
+    params: ['index', 'expand_wildcards'],
+    paths: ISM_MANAGED_INDEX_PATHS('change_policy'),
+  },
+  {
+    id: 'opensearch.ism_retry',
+    auth: ISM_MANAGED_INDEX('indices:admin/opendistro/ism/managedindex/retry'),
+    params: ['index', 'expand_wildcards'],
+    paths: ISM_MANAGED_INDEX_PATHS('retry'),
+  },
+  {
+    // explain: of the indices named; naming none, of every managed index (every tenant's: strict)
+    id: 'opensearch.ism_explain',
+    auth: { ...ISM_MANAGED_INDEX('indices:admin/opendistro/ism/managedindex/explain'), operation: 'read' },
+    params: ['index', 'expand_wildcards', 'from', 'size', 'sortField', 'sortOrder', 'queryString', 'show_policy', 'validate_action', 'show_applied_policy', 'local', 'cluster_manager_timeout'],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_plugins/_ism/explain' },
+      { methods: ['GET', 'POST'], pattern: '/_plugins/_ism/explain/{index}' },
     ],
   },
   {

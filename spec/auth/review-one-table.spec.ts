@@ -181,7 +181,13 @@ for (const backend of RECORDED_BACKENDS) {
         }
         if (!match || match.route.owner === 'unknown') return named;
         const segments = named.split('/');
-        for (const [param, at] of Object.entries(match.slots)) if (!INDEX_PARAMS.has(param) && segments[at + 1] !== undefined) segments[at + 1] = `{${param}}`;
+        // `_settings/{name}` names settings, not an index (`/mine-1/_settings/other-1`: mine-1's setting `other-1`); the gateway's
+        // own resolution (`/{expr}/_settings/index.uuid`) stays as it is, as recording-upstream recognises it by that path
+        const settingName = (param: string, value: string) => param === 'name' && match.route.id === 'indices.get_settings' && value !== 'index.uuid';
+        for (const [param, at] of Object.entries(match.slots)) {
+          const value = segments[at + 1];
+          if (value !== undefined && (!INDEX_PARAMS.has(param) || settingName(param, value))) segments[at + 1] = `{${param}}`;
+        }
         return segments.join('/');
       };
       // a type of an app's typed path is a name within the app (`/mine-1/other-1/_search` filters mine-1 on `_gateway_type`), not an index

@@ -223,11 +223,27 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'knn.stats': () => ({ args: {}, check: (a) => expect(a.circuit_breaker_triggered).to.equal(false) }),
     'knn.warmup': () => ({ args: { index: ix }, check: (a) => expect(a._shards.failed).to.equal(0) }),
     'notifications.list_features': () => ({ args: {}, check: (a) => expect(a.allowed_config_type_list).to.deep.equal([]) }),
+    'notifications.list_channels': () => ({ args: {}, check: (a) => expect(a.channel_list).to.deep.equal([]) }),
+    // Index State Management (opensearch-js), in name order: add_policy makes the policy the others read
+    'ism.add_policy': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_ism/policies/${p}-ism-a`, ISM_POLICY), args: { index: ix, body: { policy_id: `${p}-ism-a` } }, check: (a) => expect(a.updated_indices).to.equal(1) }),
+    'ism.change_policy': () => ({ args: { index: ix, body: { policy_id: `${p}-ism-a` } }, check: (a) => expect(a.updated_indices).to.equal(1) }),
+    'ism.delete_policy': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_ism/policies/${p}-ism-d`, ISM_POLICY), args: { policy_id: `${p}-ism-d` } }),
+    'ism.exists_policy': () => ({ args: { policy_id: `${p}-ism-a` }, check: (a) => expect(a).to.equal(true) }),
+    'ism.explain_policy': () => ({ args: { index: ix }, check: (a) => expect(a[ix].policy_id).to.equal(`${p}-ism-a`) }),
+    'ism.get_policies': () => ({ args: {} }),
+    'ism.get_policy': () => ({ args: { policy_id: `${p}-ism-a` }, check: (a) => expect(a._id).to.equal(`${p}-ism-a`) }),
+    'ism.put_policies': () => ({ args: { policyID: `${p}-ism-q`, body: ISM_POLICY } }),
+    'ism.put_policy': () => ({ args: { policy_id: `${p}-ism-b`, body: ISM_POLICY } }),
+    'ism.remove_policy': () => ({ args: { index: ix }, check: (a) => expect(a.updated_indices).to.equal(1) }),
+    'ism.retry_index': () => ({ args: { index: ix, body: {} } }),
     'search_pipeline.delete': () => ({ setup: () => ok(c.url, 'PUT', `/_search/pipeline/${p}-search-pipeline3`, {}), args: { id: `${p}-search-pipeline3` } }),
     'ingest.simulate': () => ({ args: { id: `${p}-pipeline`, body: { docs: [{ _source: { title: 'x' } }] } }, check: (a) => expect(a.docs[0].doc._source.seen).to.equal(true) }),
   };
   return fixtures[name]?.();
 }
+
+/** An ISM policy the ISM fixtures put (one state, no transition). */
+const ISM_POLICY = { policy: { description: 'fixture', default_state: 'hot', states: [{ name: 'hot', actions: [] }] } };
 
 /** Values for a path part no fixture names: this run's own, harmless. */
 export function defaultPart(part: string, c: RunContext): string {

@@ -32,6 +32,11 @@ for (const backend of BACKENDS) {
       expect([r.status, r.json], r.text).to.deep.equal([200, { allowed_config_type_list: [], plugin_features: {} }]);
     });
 
+    it('lists no notification channel, to any credential with cluster read', async () => {
+      const r = await call(gw.url, 'GET', '/_plugins/_notifications/channels', tenant);
+      expect([r.status, r.json], r.text).to.deep.equal([200, { start_index: 0, total_hits: 0, total_hit_relation: 'eq', channel_list: [] }]);
+    });
+
     it('answers the k-NN stats: cluster ones beside the node\'s, all or the named ones; an unknown stat is 400', async () => {
       const all = await call(gw.url, 'GET', '/_plugins/_knn/stats');
       expect(all.status, all.text).to.equal(200);

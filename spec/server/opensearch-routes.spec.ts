@@ -96,6 +96,14 @@ for (const backend of BACKENDS) {
       expect(hot.text).to.match(/^::: /);
     });
 
+    it("OpenSearch's deprecated _cluster/nodes spellings of hot threads answer as _nodes/hot_threads", async () => {
+      for (const path of ['/_cluster/nodes/hot_threads?threads=1', '/_cluster/nodes/hotthreads', '/_cluster/nodes/_all/hot_threads', '/_cluster/nodes/_local/hotthreads']) {
+        const r = await call(gw.url, 'GET', path);
+        expect([r.status, r.headers['content-type']?.toString().split(';')[0]], `${path}: ${r.text}`).to.deep.equal([200, 'text/plain']);
+        expect(r.text).to.match(/^::: /);
+      }
+    });
+
     it('cluster health by awareness attribute', async () => {
       const r = await call(gw.url, 'GET', '/_cluster/health?level=awareness_attributes&awareness_attribute=zone');
       expect(r.status, r.text).to.equal(200);

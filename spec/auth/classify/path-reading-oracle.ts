@@ -558,6 +558,18 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       return cluster(c, tail);
     // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
     case '_plugins':
+      // Index State Management: its policies are shared cluster configuration (manage); the rest acts on the indices it names
+      if (tail[0] === '_ism' && tail[1] === 'policies') {
+        c.needs('manage');
+        const action = c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'write';
+        return c.done('cluster', c.op, `cluster:admin/opendistro/ism/policy/${action}`);
+      }
+      if (tail[0] === '_ism' && ['add', 'remove', 'change_policy', 'retry', 'explain'].includes(tail[1])) {
+        if (tail[2] !== undefined) c.pathIndex(tail[2], 3);
+        else if (!c.params.has('index')) c.everyIndex();
+        const name = tail[1] === 'change_policy' ? 'change' : tail[1];
+        return c.done('indices', tail[1] === 'explain' ? 'read' : 'write', `indices:admin/opendistro/ism/managedindex/${name}`);
+      }
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
         c.pathIndex(tail[2], 3);
         return c.done('indices', 'read', 'indices:admin/knn_warmup');
@@ -567,6 +579,7 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         return c.done('cluster', 'read', 'cluster:admin/knn_stats_action');
       }
       if (tail[0] === '_notifications' && tail[1] === 'features') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/features');
+      if (tail[0] === '_notifications' && tail[1] === 'channels' && tail.length === 2 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/channels/get');
       return clusterLevel(c, head, tail);
     default:
       return clusterLevel(c, head, tail);
@@ -659,6 +672,11 @@ function cluster(c: Classifying, tail: string[]): Classification {
       c.needs('manage');
       c.bodyTargets(namedIndexTargets(c.body, c, 'read'), false);
       return c.done('cluster', 'read', 'cluster:monitor/allocation/explain');
+    case 'nodes':
+      // OpenSearch's deprecated `_cluster/nodes[/{node_id}]/hot_threads` (and `hotthreads`)
+      if (op === 'read' && (tail.at(-1) === 'hot_threads' || tail.at(-1) === 'hotthreads') && tail.length <= 3) return c.done('cluster', 'read', 'cluster:monitor/nodes/hot_threads');
+      c.unknown();
+      return c.done('cluster', op, op === 'read' ? 'cluster:monitor/nodes' : 'cluster:admin/nodes');
     case 'voting_config_exclusions':
       return op === 'delete'
         ? c.done('cluster', 'delete', 'cluster:admin/voting_config/clear_exclusions')

@@ -8,6 +8,7 @@ import type { Indices } from '../indices/index.js';
 import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
 import type { SearchPipelines } from '../search-pipelines/index.js';
+import type { IsmPolicies } from '../index-state-management/index.js';
 import type { StoredScripts } from '../scripts/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { EsRouteId } from '../../../request/index.js';
@@ -54,6 +55,8 @@ export interface EngineContext {
   ingestPipelines: IngestPipelines;
   /** Search pipelines (OpenSearch): the `_search/pipeline` API, and what searches run (`search_pipeline`, `index.search.default_pipeline`). */
   searchPipelines: SearchPipelines;
+  /** The Index State Management plugin's policies and managed indices (`_plugins/_ism`). */
+  ism: IsmPolicies;
   /** The cluster's dynamic settings (`_cluster/settings`). */
   clusterSettings: ClusterSettings;
   /** The one node the engine is: identity and live figures for the node-level APIs. */

@@ -1,7 +1,7 @@
 /**
  * OpenSearch 2 plugins' own APIs the engine answers. The notifications plugin's
  * `_plugins/_notifications/features`: the channel types a channel can be made of — none, as the
- * engine sends no notifications. The k-NN plugin's `_plugins/_knn/stats` — its cluster stats and
+ * engine sends no notifications — and `_plugins/_notifications/channels`: none either. The k-NN plugin's `_plugins/_knn/stats` — its cluster stats and
  * each node's, all or the named ones — and `_plugins/_knn/warmup/{index}`, which loads the
  * indices' native graphs into memory. The engine searches vectors exactly, from columns already in memory:
  * it has no native library, graph cache or training, so its counters stay at zero and a warmup has
@@ -50,6 +50,8 @@ function knnWarmup(req: RestRequest, ctx: EngineContext): RestResponse {
 
 export const pluginRoutes: Route[] = [
   { id: 'opensearch.notifications_features', handler: () => ({ status: 200, body: { allowed_config_type_list: [], plugin_features: {} } }) },
+  // GetChannelListResponse: the channels a notification could go through — none, there being no channel type
+  { id: 'opensearch.notifications_channels', handler: () => ({ status: 200, body: { start_index: 0, total_hits: 0, total_hit_relation: 'eq', channel_list: [] } }) },
   { id: 'opensearch.knn_stats', handler: knnStats },
   { id: 'opensearch.knn_warmup', handler: knnWarmup },
 ];

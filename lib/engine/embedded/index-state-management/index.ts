@@ -1,0 +1,1 @@
+export { IsmPolicies, type StoredPolicy, type ManagedIndex } from './ism-policies.js';
