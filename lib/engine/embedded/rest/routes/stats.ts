@@ -187,7 +187,8 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const forbidClosed = booleanParam(req.params, 'forbid_closed_indices', true);
   const closed = handles.find((h) => !h.isOpen);
-  if (closed && forbidClosed) throw errors.indexClosed(closed.name, closed.uuid);
+  // a closed index is refused, as Elasticsearch's broadcast actions do, unless ignore_unavailable leaves it out
+  if (closed && forbidClosed && !booleanParam(req.params, 'ignore_unavailable', false)) throw errors.indexClosed(closed.name, closed.uuid);
   // closed indices are listed when allowed (forbid_closed_indices=false), with what a closed shard holds in memory: nothing
   const listed = forbidClosed ? handles.filter((h) => h.isOpen) : handles;
   const perIndex = listed.map((h) => indexSections(h, sections, ctx, req));
