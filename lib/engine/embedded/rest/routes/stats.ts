@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EsError, errors } from '../../../../errors/index.js';
 import { completionSection, fielddataSection, type IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
@@ -204,13 +205,35 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
     listed.forEach((h, i) => {
       const entry: Record<string, unknown> = { uuid: h.uuid, health: indexHealth(h), status: h.meta.state, primaries: perIndex[i], total: perIndex[i] };
       if (level === 'shards') {
-        entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i] }] };
+        entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i], ...shardState(h) }] };
       }
       indices[h.name] = entry;
     });
     body.indices = indices;
   }
   return { status: 200, body };
+}
+
+/**
+ * What Elasticsearch adds to each shard's stats at `level=shards`: the last commit (its id, its
+ * generation, the checkpoints and uuids of its user data, its documents) and the shard's sequence
+ * numbers. Every acknowledged write is committed, so the checkpoints are the max sequence number.
+ */
+function shardState(h: IndexHandle): Record<string, unknown> {
+  const seqNo = h.lastSeqNo;
+  const generation = 1 + h.stats.flushTotal;
+  return {
+    commit: {
+      id: createHash('md5').update(`${h.uuid}/${generation}/${seqNo}`).digest('base64'),
+      generation,
+      user_data: {
+        local_checkpoint: String(seqNo), max_seq_no: String(seqNo), max_unsafe_auto_id_timestamp: '-1', min_retained_seq_no: String(seqNo + 1),
+        history_uuid: h.uuid, translog_uuid: h.uuid,
+      },
+      num_docs: h.isOpen ? h.docCount : 0,
+    },
+    seq_no: { max_seq_no: seqNo, local_checkpoint: seqNo, global_checkpoint: seqNo },
+  };
 }
 
 export const statsRoutes: Route[] = [
