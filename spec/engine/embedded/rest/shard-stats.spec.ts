@@ -45,6 +45,18 @@ for (const backend of BACKENDS) {
       expect(after.commit.id).to.not.equal(before.commit.id);
     });
 
+    it('completion stats: each suggestion indexed adds to the suggester, the same input again too', async () => {
+      const mappings = { properties: { title: { type: 'completion' } } };
+      expect((await call(url, 'PUT', '/suggest-size', { body: { mappings } })).status).to.equal(200);
+      const size = async () => (await call(url, 'GET', '/suggest-size/_stats/completion?completion_fields=*')).json._all.total.completion;
+      expect((await call(url, 'PUT', '/suggest-size/_doc/1?refresh=true', { body: { title: 'foo' } })).status).to.equal(201);
+      const first = await size();
+      expect(first.size_in_bytes).to.be.greaterThan(0);
+      expect(first.fields.title.size_in_bytes).to.equal(first.size_in_bytes);
+      expect((await call(url, 'PUT', '/suggest-size/_doc/2?refresh=true', { body: { title: 'foo' } })).status).to.equal(201);
+      expect((await size()).size_in_bytes).to.be.greaterThan(first.size_in_bytes);
+    });
+
     it('level=indices: no shards, so no commit', async () => {
       const r = await call(url, 'GET', '/shard-stats/_stats');
       expect(r.json.indices['shard-stats']).to.not.have.property('shards');
