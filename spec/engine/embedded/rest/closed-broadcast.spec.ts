@@ -66,6 +66,21 @@ for (const backend of BACKENDS) {
       expect(Object.keys(both.json.fields)).to.deep.equal(['a']);
     });
 
+    it('_cluster/health: a closed index keeps its shards (allocated since Elasticsearch 7.2), expand_wildcards picks the states', async () => {
+      const health = async (q: string) => (await call(url, 'GET', `/_cluster/health/open-one,shut*?level=indices&${q}`)).json;
+      const both = await health('expand_wildcards=all');
+      expect(both.active_primary_shards).to.equal(2);
+      expect(Object.keys(both.indices).sort()).to.deep.equal(['open-one', 'shut']);
+      expect(both.indices.shut).to.include({ number_of_shards: 1, active_primary_shards: 1, active_shards: 1 });
+      const closedOnly = await health('expand_wildcards=closed');
+      expect(Object.keys(closedOnly.indices).sort()).to.deep.equal(['open-one', 'shut']);
+      const openOnly = await health('expand_wildcards=open');
+      expect(Object.keys(openOnly.indices)).to.deep.equal(['open-one']);
+      expect(openOnly.active_shards).to.equal(1);
+      const named = (await call(url, 'GET', '/_cluster/health/shut')).json;
+      expect(named).to.include({ active_primary_shards: 1, timed_out: false });
+    });
+
     it('_validate/query?ignore_unavailable=true: validated against the open indices', async () => {
       const r = await call(url, 'GET', '/shut,open-one/_validate/query?q=a:x&ignore_unavailable=true');
       expect(r.status, r.text).to.equal(200);
