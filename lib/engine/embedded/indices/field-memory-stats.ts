@@ -40,12 +40,23 @@ function fieldBytes(handle: IndexHandle, field: string): number {
   return fi && fi.docCount > 0 ? fi.memoryBytes(1) : 0;
 }
 
+/**
+ * A completion field's suggester: what the field holds, and one entry per input of each document
+ * (Lucene's FST keeps every input with its document's payload), so each suggestion indexed adds to
+ * it even when the same input is already there.
+ */
+const COMPLETION_ENTRY_BYTES = 8;
+function completionBytes(handle: IndexHandle, field: string): number {
+  const fi = handle.inverted?.field(field);
+  return fi && fi.docCount > 0 ? fi.memoryBytes(1) + fi.sumTotalTermFreq * COMPLETION_ENTRY_BYTES : 0;
+}
+
 /** Per field (those `patterns` name) and in total, the bytes `fields` take. */
-function section(handle: IndexHandle, fields: Iterable<string>, patterns: readonly string[] | undefined, key: string): MemorySection {
+function section(handle: IndexHandle, fields: Iterable<string>, patterns: readonly string[] | undefined, key: string, bytesOf = fieldBytes): MemorySection {
   let total = 0;
   const named: Record<string, Record<string, number>> = {};
   for (const f of fields) {
-    const bytes = fieldBytes(handle, f);
+    const bytes = bytesOf(handle, f);
     total += bytes;
     if (patterns?.some((p) => simpleMatch(p, f))) named[f] = { [key]: bytes };
   }
@@ -60,7 +71,7 @@ export function fielddataSection(handle: IndexHandle, patterns: readonly string[
 }
 
 export function completionSection(handle: IndexHandle, patterns: readonly string[] | undefined): MemorySection {
-  return section(handle, completionFields(handle.mappings.properties, ''), patterns, 'size_in_bytes');
+  return section(handle, completionFields(handle.mappings.properties, ''), patterns, 'size_in_bytes', completionBytes);
 }
 
 /** The full names of the completion fields of a mapping, multi-fields included. */

@@ -199,6 +199,11 @@ export class IndexHandle {
   }
 
   /** Live document count. */
+  /** The highest sequence number assigned (-1 before the first write): the shard's max_seq_no and checkpoints. */
+  get lastSeqNo(): number {
+    return this.maxSeqNo;
+  }
+
   get docCount(): number {
     let n = 0;
     if (this.inverted) return this.inverted.docCount;

@@ -37,11 +37,11 @@ export interface HealthSummary {
 }
 
 /** The health of open indices on the one node (and of the cluster, given all of them). */
-export function healthOf(open: IndexHandle[]): HealthSummary {
+export function healthOf(indices: IndexHandle[]): HealthSummary {
   let primaries = 0;
   let unassigned = 0;
   let status: 'green' | 'yellow' | 'red' = 'green';
-  for (const h of open) {
+  for (const h of indices) {
     const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
     primaries += shards;
     unassigned += shards * Number(h.meta.settings['index.number_of_replicas'] ?? '1');
@@ -50,23 +50,29 @@ export function healthOf(open: IndexHandle[]): HealthSummary {
   return { status, primaries, unassigned, activeShardsPercent: primaries + unassigned === 0 ? 100.0 : (primaries / (primaries + unassigned)) * 100 };
 }
 
-/** The cluster's health, as `GET _cluster/health` reports it. */
+/**
+ * The cluster's health, as `GET _cluster/health` reports it. A closed index counts as an open one:
+ * since Elasticsearch 7.2 a closed index keeps its shards allocated (and replicated), so its
+ * primaries are active and its replicas, on one node, unassigned.
+ */
 export function clusterHealth(ctx: EngineContext): HealthSummary {
-  return healthOf(ctx.indices.resolve(undefined, { defaultStates: { open: true, closed: true, hidden: true } }).filter((h) => h.isOpen));
+  return healthOf(ctx.indices.resolve(undefined, { defaultStates: HEALTH_STATES }));
 }
+
+/** The indices a health request reads by default (Elasticsearch's `lenientExpandHidden`): open, closed and hidden. */
+const HEALTH_STATES = { open: true, closed: true, hidden: true };
 
 function health(req: RestRequest, ctx: EngineContext): RestResponse {
   let handles: IndexHandle[];
   let missing = false;
   try {
-    handles = ctx.indices.resolve(req.pathParams.index, { defaultStates: { open: true, closed: true, hidden: true } });
+    handles = ctx.indices.resolve(req.pathParams.index, { defaultStates: HEALTH_STATES, expandWildcards: req.params.get('expand_wildcards') ?? undefined });
   } catch (e) {
     if (!(e instanceof EsError) || e.status !== 404) throw e;
     handles = [];
     missing = true;
   }
-  const open = handles.filter((h) => h.isOpen);
-  const summary = healthOf(open);
+  const summary = healthOf(handles);
   const { primaries, unassigned } = summary;
   const status = missing ? 'red' : summary.status;
   const wanted = req.params.get('wait_for_status');
@@ -103,7 +109,7 @@ function health(req: RestRequest, ctx: EngineContext): RestResponse {
   }
   if (level === 'indices' || level === 'shards') {
     const indices: Record<string, unknown> = {};
-    for (const h of open) {
+    for (const h of handles) {
       const shards = Number(h.meta.settings['index.number_of_shards'] ?? '1');
       const replicas = Number(h.meta.settings['index.number_of_replicas'] ?? '1');
       const view: Record<string, unknown> = {

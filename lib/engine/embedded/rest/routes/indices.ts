@@ -164,7 +164,8 @@ function forcemerge(req: RestRequest, ctx: EngineContext): RestResponse {
 
 /** Writes are visible when acknowledged, so refresh and flush only answer. */
 function refresh(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = resolveIndices(req, ctx);
+  // a closed index is refused (a named one), or left out with ignore_unavailable, as Elasticsearch's broadcast actions do
+  const handles = booleanParam(req.params, 'ignore_unavailable', false) ? resolveIndices(req, ctx).filter((h) => h.isOpen) : resolveIndices(req, ctx);
   for (const h of handles) if (!h.isOpen && req.pathParams.index !== undefined && !req.pathParams.index.includes('*')) h.ensureOpen();
   const total = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1') * (1 + Number(h.meta.settings['index.number_of_replicas'] ?? '1')), 0);
   const successful = handles.reduce((n, h) => n + Number(h.meta.settings['index.number_of_shards'] ?? '1'), 0);

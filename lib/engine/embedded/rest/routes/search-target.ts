@@ -1,4 +1,4 @@
-import { EsError } from '../../../../errors/index.js';
+import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle, ResolveOptions } from '../../indices/index.js';
 import { resolveRuleQueries, type ApplyQueryRules, type Query } from '../../search/index.js';
 import { createFieldResolver, expandQueryStrings, uriSearchQuery } from '../../search/query-string/index.js';
@@ -22,6 +22,20 @@ export function resolveTarget(ctx: EngineContext, expression: string | undefined
 export function resolveReadTarget(ctx: EngineContext, expression: string | undefined, params: ParamReader): IndexHandle[] {
   const handles = resolveTarget(ctx, expression, params);
   return booleanParam(params, 'ignore_unavailable', false) ? handles.filter((h) => h.isOpen) : handles;
+}
+
+/**
+ * The indices of an action that forbids closed indices (Elasticsearch's
+ * `strictExpandOpenAndForbidClosed`: stats, refresh, flush, field caps, validate query, segments):
+ * a closed index the expression reaches is the request's index_closed_exception, unless
+ * `ignore_unavailable`, which leaves it out as it leaves out a missing one.
+ */
+export function resolveOpenTarget(ctx: EngineContext, expression: string | undefined, params: ParamReader): IndexHandle[] {
+  const handles = resolveTarget(ctx, expression, params);
+  if (booleanParam(params, 'ignore_unavailable', false)) return handles.filter((h) => h.isOpen);
+  const closed = handles.find((h) => !h.isOpen);
+  if (closed) throw errors.indexClosed(closed.name, closed.uuid);
+  return handles;
 }
 
 function aliasFilterOf(handle: IndexHandle, expression: string | undefined): unknown {

@@ -6,7 +6,7 @@ import { booleanParam } from '../params.js';
 import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
-import { resolveTarget } from './search-target.js';
+import { resolveOpenTarget, resolveTarget } from './search-target.js';
 
 /**
  * Index shard-level monitoring APIs, as Elasticsearch 8.15 (and OpenSearch 2) answer them for
@@ -19,13 +19,9 @@ import { resolveTarget } from './search-target.js';
 
 type Json = Record<string, unknown>;
 
-/** The indices named, Elasticsearch's index_closed_exception for a closed one unless `ignore_unavailable`. */
+/** The indices named, sorted by name (closed ones refused unless `ignore_unavailable`). */
 function targets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
-  const handles = resolveTarget(ctx, req.pathParams.index, req.params).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (booleanParam(req.params, 'ignore_unavailable', false)) return handles.filter((h) => h.isOpen);
-  const closed = handles.find((h) => !h.isOpen);
-  if (closed) throw errors.indexClosed(closed.name, closed.uuid);
-  return handles;
+  return resolveOpenTarget(ctx, req.pathParams.index, req.params).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** A broadcast action's `_shards`: every copy counts, the started ones answered. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EsError, errors } from '../../../../errors/index.js';
 import { completionSection, fielddataSection, type IndexHandle } from '../../indices/index.js';
 import { booleanParam } from '../params.js';
@@ -187,7 +188,8 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params);
   const forbidClosed = booleanParam(req.params, 'forbid_closed_indices', true);
   const closed = handles.find((h) => !h.isOpen);
-  if (closed && forbidClosed) throw errors.indexClosed(closed.name, closed.uuid);
+  // a closed index is refused, as Elasticsearch's broadcast actions do, unless ignore_unavailable leaves it out
+  if (closed && forbidClosed && !booleanParam(req.params, 'ignore_unavailable', false)) throw errors.indexClosed(closed.name, closed.uuid);
   // closed indices are listed when allowed (forbid_closed_indices=false), with what a closed shard holds in memory: nothing
   const listed = forbidClosed ? handles.filter((h) => h.isOpen) : handles;
   const perIndex = listed.map((h) => indexSections(h, sections, ctx, req));
@@ -203,13 +205,35 @@ function stats(req: RestRequest, ctx: EngineContext): RestResponse {
     listed.forEach((h, i) => {
       const entry: Record<string, unknown> = { uuid: h.uuid, health: indexHealth(h), status: h.meta.state, primaries: perIndex[i], total: perIndex[i] };
       if (level === 'shards') {
-        entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i] }] };
+        entry.shards = { 0: [{ routing: { state: 'STARTED', primary: true, node: ctx.nodeName, relocating_node: null }, ...perIndex[i], ...shardState(h) }] };
       }
       indices[h.name] = entry;
     });
     body.indices = indices;
   }
   return { status: 200, body };
+}
+
+/**
+ * What Elasticsearch adds to each shard's stats at `level=shards`: the last commit (its id, its
+ * generation, the checkpoints and uuids of its user data, its documents) and the shard's sequence
+ * numbers. Every acknowledged write is committed, so the checkpoints are the max sequence number.
+ */
+function shardState(h: IndexHandle): Record<string, unknown> {
+  const seqNo = h.lastSeqNo;
+  const generation = 1 + h.stats.flushTotal;
+  return {
+    commit: {
+      id: createHash('md5').update(`${h.uuid}/${generation}/${seqNo}`).digest('base64'),
+      generation,
+      user_data: {
+        local_checkpoint: String(seqNo), max_seq_no: String(seqNo), max_unsafe_auto_id_timestamp: '-1', min_retained_seq_no: String(seqNo + 1),
+        history_uuid: h.uuid, translog_uuid: h.uuid,
+      },
+      num_docs: h.isOpen ? h.docCount : 0,
+    },
+    seq_no: { max_seq_no: seqNo, local_checkpoint: seqNo, global_checkpoint: seqNo },
+  };
 }
 
 export const statsRoutes: Route[] = [

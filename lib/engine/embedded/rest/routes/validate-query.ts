@@ -4,7 +4,7 @@ import { luceneString, parseQuery } from '../../search/index.js';
 import { jsonValue } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse } from '../types.js';
-import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
+import { effectiveQuery, resolveOpenTarget, withQueryRules } from './search-target.js';
 
 /** ES's message for an unknown query: the parser's reason (with its "did you mean"), and the nested exception's. */
 function parsingMessage(e: EsError): string {
@@ -28,7 +28,7 @@ function shardMessage(handle: IndexHandle, e: EsError): string {
  * query in Lucene's syntax; `all_shards`: one explanation per shard.
  */
 export function validateQuery(req: RestRequest, ctx: EngineContext): RestResponse {
-  const handles = resolveTarget(ctx, req.pathParams.index, req.params);
+  const handles = resolveOpenTarget(ctx, req.pathParams.index, req.params);
   const explain = booleanParam(req.params, 'explain', false);
   const rewrite = booleanParam(req.params, 'rewrite', false);
   const allShards = booleanParam(req.params, 'all_shards', false);
