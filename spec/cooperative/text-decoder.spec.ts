@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { getHeapStatistics } from 'node:v8';
 import { ChunkedTextDecoder } from '../../lib/cooperative/index.js';
 
 /** ChunkedTextDecoder: UTF-8 chunks in, the text out, decoded a megabyte at a time. */
@@ -32,6 +33,34 @@ describe('ChunkedTextDecoder', () => {
     const made = process.memoryUsage().arrayBuffers - before;
     expect(text.length).to.equal(bytes.length);
     expect(made).to.be.below(4 * 1024 * 1024);
+  });
+
+  it('reads as Buffer#toString across ASCII and non-ASCII batches, a character cut at a batch end included', () => {
+    const MB = 1024 * 1024;
+    const ascii = (n: number) => Buffer.alloc(n, 'a');
+    const cases = [
+      // a 3-byte character cut by the first batch's end, an ASCII batch after
+      Buffer.concat([ascii(MB - 1), Buffer.from('€'), ascii(2 * MB)]),
+      // a lone lead byte at a batch's end, then ASCII: U+FFFD, as Buffer#toString
+      Buffer.concat([ascii(MB - 1), Buffer.from([0xe2]), ascii(MB)]),
+      // a lone continuation byte opening an otherwise ASCII batch
+      Buffer.concat([ascii(MB), Buffer.from([0x80]), ascii(MB)]),
+      Buffer.concat([ascii(MB), Buffer.from('aé'), ascii(MB)]),
+    ];
+    for (const [k, bytes] of cases.entries()) {
+      for (const chunk of [64 * 1024, 1000, MB + 1]) expect(decode(bytes, chunk).text() === bytes.toString('utf8'), `case ${k}, chunks of ${chunk}`).to.equal(true);
+    }
+  });
+
+  it('keeps an ASCII text of 20 MB off the V8 heap (Latin-1 megabytes: external strings), which a collection neither marks nor copies', () => {
+    const bytes = Buffer.alloc(20 * 1024 * 1024, 'x');
+    const heapBefore = getHeapStatistics().used_heap_size;
+    const pieces = decode(bytes, 64 * 1024).pieces();
+    const heapGrew = getHeapStatistics().used_heap_size - heapBefore;
+    expect(pieces.reduce((n, p) => n + p.length, 0)).to.equal(bytes.length);
+    expect(pieces.every((p) => p === 'x'.repeat(p.length))).to.equal(true);
+    // UTF-8 decoding made each megabyte a string on the heap: 20 MB
+    expect(heapGrew).to.be.below(4 * 1024 * 1024);
   });
 
   it('an empty input is the empty text', () => {
