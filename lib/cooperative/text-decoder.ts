@@ -62,7 +62,7 @@ export class ChunkedTextDecoder {
     // the decoder keeps a character split at the end in a buffer of its own: `joined` is reused
     const bytes = this.batch.length === 1 ? this.batch[0] : this.join();
     let decoded: string;
-    if (!this.decoderHolds && isAscii(bytes)) decoded = bytes.latin1Slice(0, bytes.length);
+    if (!this.decoderHolds && isAscii(bytes)) decoded = bytes.toString('latin1');
     else {
       decoded = this.decoder.write(bytes);
       // only a batch ending in a non-ASCII byte can leave part of a character behind
