@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import { eventLoopTurn, SLICE_MS, TimeSlice } from './index.js';
+import { piecesOf } from './long-strings.js';
+import type { ReadableText } from './piece-text.js';
 
 /**
  * `JSON.stringify` of a very large value (a 50 MB `_bulk` answer, a 20 MB string) holds the event
@@ -142,11 +144,16 @@ interface Frame {
   step(out: JsonText): Frame | 'more' | 'done';
 }
 
-/** A large string, escaped a chunk at a time, never between the halves of a surrogate pair. */
+/**
+ * A large string, escaped a chunk at a time, never between the halves of a surrogate pair. A
+ * string a cooperative parse kept as its pieces (long-strings.ts) is read from them: its first
+ * slice would copy the whole rope into one flat string (20 MB in one piece, for a search text
+ * forwarded to the HTTP backend).
+ */
 class StringFrame implements Frame {
   private next = 0;
 
-  constructor(private readonly value: string) {}
+  constructor(private readonly value: ReadableText) {}
 
   step(out: JsonText): 'more' | 'done' {
     const { value } = this;
@@ -206,9 +213,9 @@ abstract class ContainerFrame implements Frame {
   }
 
   /** A large member (already written up to where its value starts): its own frame. */
-  protected memberFrame(out: JsonText, value: unknown): Frame {
+  protected memberFrame(out: JsonText, value: unknown, pieces?: ReadableText): Frame {
     out.work += WORK_BUDGET;
-    return frameFor(value, this.indentation + out.gap);
+    return frameFor(value, this.indentation + out.gap, pieces);
   }
 }
 
@@ -233,7 +240,7 @@ class ArrayFrame extends ContainerFrame {
     }
     this.flushRun(out);
     this.beforeMember(out);
-    return this.memberFrame(out, value);
+    return this.memberFrame(out, value, typeof value === 'string' ? piecesOf(this.items, index) : undefined);
   }
 
   protected flushRun(out: JsonText): void {
@@ -280,7 +287,7 @@ class ObjectFrame extends ContainerFrame {
     this.flushRun(out);
     this.beforeMember(out);
     out.text += JSON.stringify(key) + (out.pretty ? ': ' : ':');
-    return this.memberFrame(out, value);
+    return this.memberFrame(out, value, typeof value === 'string' ? piecesOf(this.holder, key) : undefined);
   }
 
   protected flushRun(out: JsonText): void {
@@ -297,8 +304,8 @@ class ObjectFrame extends ContainerFrame {
  * The frame that writes `value`, a resolved value that is large or still has a `toJSON` of its own
  * (which JSON.stringify would not call a second time), its line indented by `indentation`.
  */
-function frameFor(value: unknown, indentation: string): Frame {
-  if (typeof value === 'string') return new StringFrame(value);
+function frameFor(value: unknown, indentation: string, pieces?: ReadableText): Frame {
+  if (typeof value === 'string') return new StringFrame(pieces ?? value);
   if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
   if (value instanceof String) return new StringFrame(String(value));
   if (Array.isArray(value)) return new ArrayFrame(value, indentation);

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { jsonPieces } from '../cooperative/index.js';
 import { redactJsonText } from './redact.js';
 
 /** A body as a log keeps it: its first bytes as text, secrets redacted, and whether it was cut. */
@@ -49,12 +50,20 @@ export function captureBody(body: unknown, max: number, contentEncoding?: string
   if (typeof body === 'string') {
     // a string of at most max/4 characters is at most max bytes: no need to encode it to know
     if (body.length * 4 <= max) return { text: redactJsonText(body), truncated: false };
-    const bytes = Buffer.from(body);
-    return captured(bytes.length > max ? bytes.subarray(0, max) : bytes, max, bytes.length);
+    // its first max bytes are within its first max characters: only those are encoded (a 20 MB
+    // answer was encoded whole to keep 100 KB of it); more characters than max are more bytes
+    const bytes = Buffer.from(body.length > max ? body.slice(0, max) : body);
+    return captured(bytes.length > max ? bytes.subarray(0, max) : bytes, max, Math.max(body.length, bytes.length));
   }
   if (typeof (body as Readable).pipe === 'function') return { text: '[stream]', truncated: false };
   try {
-    return captureBody(JSON.stringify(body), max);
+    // written only as far as the log keeps it: a value answered whole is not made one string first
+    let text: string | undefined;
+    for (const piece of jsonPieces(body)) {
+      text = (text ?? '') + piece;
+      if (text.length > max) break;
+    }
+    return text === undefined ? undefined : captureBody(text, max);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { threadCpuMs, WALL_FACTOR } from '../cooperative/index.js';
+import { threadCpuMs, TimeSlice, WALL_FACTOR } from '../cooperative/index.js';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule } from 'quickjs-emscripten';
 
 export interface SandboxLimits {
@@ -105,30 +105,67 @@ export const MAX_SCRIPT_NESTING = 1_000;
  * in a few milliseconds, instead of being copied into the parser to overflow its stack.
  */
 export function nestingDepth(source: string, limit = MAX_SCRIPT_NESTING): number {
-  let depth = 0;
-  let max = 0;
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 40 || c === 91 || c === 123) {
-      if (++depth > max && (max = depth) > limit) return max;
-    } else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
-    else if (c === 34 || c === 39 || c === 96) {
-      // a string or template literal: skipped to its closing quote (escapes included)
-      for (i++; i < source.length && source.charCodeAt(i) !== c; i++) if (source.charCodeAt(i) === 92) i++;
-    } else if (c === 47 && source.charCodeAt(i + 1) === 47) {
-      const end = source.indexOf('\n', i);
-      i = end < 0 ? source.length : end;
-    } else if (c === 47 && source.charCodeAt(i + 1) === 42) {
-      const end = source.indexOf('*/', i + 2);
-      i = end < 0 ? source.length : end + 1;
-    }
-  }
-  return max;
+  const scan = new NestingScan(source, limit);
+  scan.step(source.length);
+  return scan.max;
 }
+
+/** Characters of a script scanned between two looks at the clock (`nestingDepthCooperatively`). */
+const NESTING_STEP_CHARS = 64 * 1024;
+
+/**
+ * `nestingDepth`, a time slice at a time: the scan of a legal 2 MB script takes 10–20 ms of the
+ * event loop's thread (the pool runs it before handing a script to a worker).
+ */
+export async function nestingDepthCooperatively(source: string, limit = MAX_SCRIPT_NESTING): Promise<number> {
+  const scan = new NestingScan(source, limit);
+  const slice = new TimeSlice();
+  while (!scan.step(NESTING_STEP_CHARS)) await slice.pause();
+  return scan.max;
+}
+
+/** The scan behind `nestingDepth`, resumable: `step` goes on for about `chars` characters more. */
+class NestingScan {
+  max = 0;
+  private depth = 0;
+  private i = 0;
+
+  constructor(private readonly source: string, private readonly limit: number) {}
+
+  /** Scans on from where it stopped; true once the scan is over (the end, or past the limit). */
+  step(chars: number): boolean {
+    const { source, limit } = this;
+    const until = Math.min(source.length, this.i + chars);
+    let { i, depth, max } = this;
+    for (; i < until; i++) {
+      const c = source.charCodeAt(i);
+      if (c === 40 || c === 91 || c === 123) {
+        if (++depth > max && (max = depth) > limit) break;
+      } else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
+      else if (c === 34 || c === 39 || c === 96) {
+        // a string or template literal: skipped to its closing quote (escapes included)
+        for (i++; i < source.length && source.charCodeAt(i) !== c; i++) if (source.charCodeAt(i) === 92) i++;
+      } else if (c === 47 && source.charCodeAt(i + 1) === 47) {
+        const end = source.indexOf('\n', i);
+        i = end < 0 ? source.length : end;
+      } else if (c === 47 && source.charCodeAt(i + 1) === 42) {
+        const end = source.indexOf('*/', i + 2);
+        i = end < 0 ? source.length : end + 1;
+      }
+    }
+    this.i = i;
+    this.depth = depth;
+    this.max = max;
+    return max > limit || i >= source.length;
+  }
+}
+
+/** The refusal of a script nested past MAX_SCRIPT_NESTING. */
+export const tooDeep = (): ScriptError => new ScriptError(`the script is nested too deeply to compile (more than ${MAX_SCRIPT_NESTING} levels)`);
 
 /** Throws a ScriptError when the source does not parse. */
 export function checkSyntax(source: string, name: string): void {
-  if (nestingDepth(source) > MAX_SCRIPT_NESTING) throw new ScriptError(`the script is nested too deeply to compile (more than ${MAX_SCRIPT_NESTING} levels)`);
+  if (nestingDepth(source) > MAX_SCRIPT_NESTING) throw tooDeep();
   const runtime = engine().newRuntime();
   const vm = runtime.newContext();
   try {

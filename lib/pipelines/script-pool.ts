@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { EsError } from '../errors/index.js';
 import { WALL_FACTOR } from '../cooperative/index.js';
-import { ScriptError, type SandboxLimits } from './sandbox.js';
+import { MAX_SCRIPT_NESTING, nestingDepthCooperatively, ScriptError, tooDeep, type SandboxLimits } from './sandbox.js';
 import type { ScriptJob, ScriptOutcome } from './script-worker.js';
 
 export interface ScriptPoolOptions {
@@ -109,9 +109,13 @@ export class ScriptPool {
 
   /**
    * Compiles the script without running it (a pipeline's definition checked): a large script's
-   * compile holds a worker, not the event loop. Rejects with a ScriptError when it does not parse.
+   * compile holds a worker, not the event loop. Rejects with a ScriptError when it does not parse;
+   * a script nested too deeply for the parser is refused before it is handed to a worker.
    */
   async check(source: string, name: string, limits: SandboxLimits): Promise<void> {
+    // refused here, not in a worker: a script of a million parentheses (2 MB) sent again and again
+    // was copied into a worker's heap (256 MB each) each time, there to wait for that heap's collection
+    if ((await nestingDepthCooperatively(source)) > MAX_SCRIPT_NESTING) throw tooDeep();
     await this.submit({ source, name, context: null, inputs: {}, limits, compileOnly: true });
   }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LONG_LITERAL_CHARS, parseJsonCooperatively, PieceText } from '../../lib/cooperative/index.js';
+import { jsonPieces, LONG_LITERAL_CHARS, parseJsonCooperatively, PieceText, stringifyCooperatively } from '../../lib/cooperative/index.js';
 
 const CHARS = ['a', 'é', '"', '\\', '\n', '\u0000', '😀', '\ud83d', '\ude00', '/', ' ', 'u', '\u2028', '0'];
 /** A deterministic pseudo-random generator, so a failure can be replayed. */
@@ -44,7 +44,16 @@ describe('parseJsonCooperatively: JSON.parse, with long strings decoded apart', 
       const pieces = [0, ...cuts].map((from, k) => text.slice(from, k < cuts.length ? cuts[k] : text.length));
       const parsed = await parseJsonCooperatively(new PieceText(pieces));
       expect(JSON.stringify(parsed)).to.equal(JSON.stringify(JSON.parse(text)));
+      // written again from the pieces its long strings were kept as (json.ts), as from the strings
+      expect(await stringifyCooperatively(parsed)).to.equal(JSON.stringify(JSON.parse(text)));
     }
+    // strings long enough to be written a chunk at a time, in an object and in an array
+    const big = (c: string) => `${c}\u00e9😀\n`.repeat(150_000);
+    const text = JSON.stringify({ q: big('a'), list: [1, big('b')] });
+    const pieces = [text.slice(0, 7), text.slice(7, 400_000), text.slice(400_000, 1_300_003), text.slice(1_300_003)];
+    const parsed = await parseJsonCooperatively(new PieceText(pieces));
+    expect(await stringifyCooperatively(parsed)).to.equal(text);
+    expect([...jsonPieces(parsed, 2)].join('')).to.equal(JSON.stringify(JSON.parse(text), null, 2));
     // a text JSON.parse refuses is refused the same way through its pieces
     let thrown: unknown;
     await parseJsonCooperatively(new PieceText(['{"a":"', 'x'.repeat(LONG_LITERAL_CHARS), '",}'])).catch((err) => (thrown = err));
