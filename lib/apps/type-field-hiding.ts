@@ -29,6 +29,8 @@ type Json = Record<string, unknown>;
  * HTTP engine's answer is read whole (uncompressed: the request's Accept-Encoding is dropped) and
  * parsed only when its bytes hold the field's name; longs past 2^53 stay exact (such an answer is
  * read again by a lossless parser). Other answers (writes, cluster APIs, `_cat`) are not touched.
+ * A search cache hit (`x-request-cache: true`) hands the same kept bytes every time: they are looked
+ * at on the first hit only.
  *
  * The gateway's own readers of the field (lib/apps' TypedDocuments, the streams' matching) use the
  * engine inside this interceptor.
@@ -50,7 +52,19 @@ function withoutTypeFieldAnswer(res: EngineResponse): EngineResponse | Promise<E
     const pretty = Buffer.isBuffer(res.body) && res.body[1] === 0x0a; // `{\n`: the engine wrote it `?pretty`
     return answer(res, jsonBody(hidden, pretty), hidden);
   }
+  if (Buffer.isBuffer(res.body) && res.headers['x-request-cache'] === 'true') return answer(res, cachedAnswerHidden(res.body), undefined);
   return readAnswer(res);
+}
+
+/**
+ * A search cache hit's body (lib/cache: the same Buffer on every hit of a kept answer, never
+ * changed) without the field: looked at on its first hit only, remembered while the cache holds it.
+ */
+const hiddenCachedAnswers = new WeakMap<Buffer, Buffer>();
+function cachedAnswerHidden(bytes: Buffer): Buffer {
+  let hidden = hiddenCachedAnswers.get(bytes);
+  if (hidden === undefined) hiddenCachedAnswers.set(bytes, (hidden = hiddenBytes(bytes)));
+  return hidden;
 }
 
 /** An HTTP engine's answer: streamed on with the field dropped as it passes, or read whole. */
@@ -66,13 +80,17 @@ async function readAnswer(res: EngineResponse): Promise<EngineResponse> {
     hidden.once('close', () => source.destroy());
     return answer(res, hidden, undefined);
   }
-  const bytes = await readBody(res.body);
-  if (!bytes.includes(FIELD_NAME)) return answer(res, bytes, undefined);
+  return answer(res, hiddenBytes(await readBody(res.body)), undefined);
+}
+
+/** A whole JSON answer without the field: the same bytes when they do not hold its name. */
+function hiddenBytes(bytes: Buffer): Buffer {
+  if (!bytes.includes(FIELD_NAME)) return bytes;
   const text = bytes.toString('utf8');
   const parsed: unknown = JSON.parse(text);
   // an integer past 2^53 (a long in a source, a date_nanos sort value) is read again exactly: rare, and slower
-  if (holdsRoundedInteger(parsed)) return answer(res, Buffer.from(stringifyExactly(withoutTypeField(parseExactly(text))) ?? ''), undefined);
-  return answer(res, Buffer.from(JSON.stringify(withoutTypeField(parsed))), undefined);
+  if (holdsRoundedInteger(parsed)) return Buffer.from(stringifyExactly(withoutTypeField(parseExactly(text))) ?? '');
+  return Buffer.from(JSON.stringify(withoutTypeField(parsed)));
 }
 
 const FIELD_NAME = Buffer.from(`"${TYPE_FIELD}"`);

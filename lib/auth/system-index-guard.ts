@@ -15,11 +15,21 @@ import { isSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX } from './classify/i
  * (or every index) is expanded with `expand_wildcards` including hidden indices.
  */
 export function checkSystemIndices(info: Classification): void {
+  if (passed.has(info)) return;
   const reached = systemIndexReached(info);
   if (reached !== undefined) {
     throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized: index [${reached}] is a system index of the gateway, reachable only through its own APIs`);
   }
+  if (Object.isFrozen(info) && Object.isFrozen(info.indices)) passed.add(info);
 }
+
+/**
+ * Classifications that passed the check and cannot change (a remembered reading's, frozen through
+ * by lib/auth/classify's ClassifiedRequests: every list the check reads is frozen too), so a
+ * repeated request — a cache hit's, checked by the request path and again by the guard — is not
+ * checked again. The check reads nothing but the classification.
+ */
+const passed = new WeakSet<Classification>();
 
 function systemIndexReached(info: Classification): string | undefined {
   // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it, in its own list, safe.

@@ -117,6 +117,35 @@ function canonicalBody(text: string, known: CanonicalBodies): string | false {
   return canonical;
 }
 
+/**
+ * A request value's plan, for the requests sent again and again (a hit's): a remembered reading
+ * (lib/auth/classify's ClassifiedRequests) is the same frozen value on every repeat, and the plan
+ * is a function of it and of what else `planOf` reads of the request — its method, its body and
+ * the two headers in the key — compared here. Kept while the value is (a WeakMap). Only a whole
+ * search's plan (or none) is remembered: an `_msearch`'s lines are planned each time.
+ */
+interface Planned {
+  method: string;
+  body: string | undefined;
+  acceptEncoding: string;
+  accept: string;
+  plan: Extract<Plan, { kind: 'whole' }> | undefined;
+}
+type Plans = WeakMap<GatewayRequest, Planned>;
+
+function rememberedPlanOf(req: EngineRequest, value: GatewayRequest, known: CanonicalBodies, plans: Plans): Plan | undefined {
+  if (req.cache === false) return undefined;
+  const body = req.body;
+  const seen = plans.get(value);
+  if (seen && seen.body === body && seen.method === req.method && seen.acceptEncoding === header(req, 'accept-encoding') && seen.accept === header(req, 'accept')) return seen.plan;
+  const plan = planOf(req, value, known);
+  // a body that is not a string (a stream is read once, bytes can be written over) is planned each time, as an `_msearch`'s lines are
+  if (plan?.kind !== 'lines' && (body === undefined || typeof body === 'string')) {
+    plans.set(value, { method: req.method, body, acceptEncoding: header(req, 'accept-encoding'), accept: header(req, 'accept'), plan });
+  }
+  return plan;
+}
+
 /** What of the request may be answered from the cache, or undefined. */
 function planOf(req: EngineRequest, value: GatewayRequest, known: CanonicalBodies): Plan | undefined {
   const { info } = value;
@@ -233,6 +262,7 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
   /** What index expressions stand for, until an index operation may have changed it. */
   const resolutions = new Map<string, Promise<ResolvedIndices | undefined>>();
   const canonical = canonicalBodies();
+  const plans: Plans = new WeakMap();
   /** Indices this node knows exist: a write to another one may create it. */
   const existing = new Set<string>();
   const lastChange = new Map<string, number>();
@@ -505,7 +535,7 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
         req = { ...req, request: value };
       }
       info = value.info;
-      plan = req.cache === true || options.preferences().enable_cache ? planOf(req, value, canonical) : undefined;
+      plan = req.cache === true || options.preferences().enable_cache ? rememberedPlanOf(req, value, canonical, plans) : undefined;
     } catch (err) {
       return Promise.reject(err);
     }

@@ -86,6 +86,28 @@ for (const backend of BACKENDS) {
       expect(b.json.hits.hits[0]._source.genre).to.equal(undefined);
     });
 
+    it("a search of an app's index served from the cache never shows the gateway's type field, hit after hit", async () => {
+      // app-addressed documents keep their type in the gateway's own field, which no answer shows
+      await call(gw.url, 'PUT', '/shelf/novel/n1?refresh=true', { body: { title: 'Emma' } });
+      await call(gw.url, 'PUT', '/shelf/poem/p1?refresh=true', { body: { title: 'Ode' } });
+      const shelf = () => call(gw.url, 'POST', '/shelf/_search', { body: { query: { match_all: {} } } });
+      const ids = (r: { json: { hits: { hits: Array<{ _id: string }> } } }) => r.json.hits.hits.map((h) => h._id).sort();
+      const answers = [await shelf(), await shelf(), await shelf()];
+      expect(answers.map(cached)).to.deep.equal([false, true, true]);
+      for (const a of answers) {
+        expect(a.text).not.to.include('_gateway_type');
+        expect(ids(a)).to.deep.equal(['n1', 'p1']);
+      }
+      // a change drops the kept answer: the next one is the engine's, then kept and served again
+      await call(gw.url, 'PUT', '/shelf/novel/n2?refresh=true', { body: { title: 'Persuasion' } });
+      const changed = [await shelf(), await shelf()];
+      expect(changed.map(cached)).to.deep.equal([false, true]);
+      for (const a of changed) {
+        expect(a.text).not.to.include('_gateway_type');
+        expect(ids(a)).to.deep.equal(['n1', 'n2', 'p1']);
+      }
+    });
+
     it('POST /_cache/evict and DELETE /_cache/{index} drop answers', async () => {
       await search(gw);
       expect(cached(await search(gw))).to.equal(true);
