@@ -32,14 +32,17 @@ export function checkSystemIndices(info: Classification): void {
 const passed = new WeakSet<Classification>();
 
 function systemIndexReached(info: Classification): string | undefined {
-  // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it, in its own list, safe.
-  const excluded = systemIndicesExcluded(info);
-  // With hidden indices expanded, a wildcard or every index reaches system indices too: fine for
-  // reading index metadata (`_cat/indices?expand_wildcards=all`), not for documents or changes.
-  const hiddenReach = () => !excluded && info.expandsHidden
-    && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
+  // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it, in its
+  // own list, safe: read only when a wildcard (or every index) could reach one — never for the names
+  // of nearly every request, which reach only themselves.
+  let excluded: boolean | undefined;
   for (const expression of info.indices) {
     if (expression.startsWith('-')) continue; // an exclusion only ever takes indices away
+    if (!expression.includes('*') && !isDateMath(expression)) {
+      // one name (patternOf's literal case, without its reading)
+      if (isSystemIndex(expression)) return expression;
+      continue;
+    }
     const { prefix, open, dateMath } = patternOf(expression);
     if (open < 0) {
       if (isSystemIndex(prefix)) return expression;
@@ -48,13 +51,21 @@ function systemIndexReached(info: Classification): string | undefined {
     // a dot prefix matches hidden dot-indices without expanding them; so may date math whose
     // static text is not enough to say where its name begins (`<{now{'.gateway-'}}*>`)
     if (prefix.charCodeAt(0) === 46 /* . */ || (dateMath && prefix === '')) {
-      if (!excluded && couldBeginSystemIndex(prefix)) return expression;
+      if (couldBeginSystemIndex(prefix) && !(excluded ??= systemIndicesExcluded(info))) return expression;
       continue;
     }
-    if (expression.includes('*') && hiddenReach()) return expression;
+    if (expression.includes('*') && expandsHiddenToData(info) && !(excluded ??= systemIndicesExcluded(info))) return expression;
   }
-  if (info.allIndices && hiddenReach()) return '_all';
+  if (info.allIndices && expandsHiddenToData(info) && !(excluded ?? systemIndicesExcluded(info))) return '_all';
   return undefined;
+}
+
+/**
+ * With hidden indices expanded, a wildcard or every index reaches system indices too: fine for
+ * reading index metadata (`_cat/indices?expand_wildcards=all`), not for documents or changes.
+ */
+function expandsHiddenToData(info: Classification): boolean {
+  return info.expandsHidden && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
 }
 
 /** The exclusion that keeps a list's wildcards off the gateway's system indices. */
@@ -125,11 +136,13 @@ function couldBeginSystemIndex(prefix: string): boolean {
  * `open` is where that literal text ends (-1: the expression is that one name).
  */
 function patternOf(expression: string): { prefix: string; open: number; dateMath: boolean } {
-  const dateMath = expression.startsWith('<') && expression.endsWith('>');
+  const dateMath = isDateMath(expression);
   const body = dateMath ? expression.slice(1, -1) : expression;
   const open = dateMath ? body.search(/[*{}\\]/) : body.indexOf('*');
   return { prefix: open < 0 ? body : body.slice(0, open), open, dateMath };
 }
+
+const isDateMath = (expression: string): boolean => expression.startsWith('<') && expression.endsWith('>');
 
 /** Does the pattern match every name that starts with `.gateway-`? */
 function coversSystemIndices(pattern: string): boolean {

@@ -109,7 +109,8 @@ function lineWriter(lines: Logger): RequestEnd {
     const status = endedStatus(res);
     const method = words.quoted(arrival.method);
     const path = JSON.stringify(arrival.path);
-    let text = `${levelPrefix}${time()}${bindings},"request_id":${JSON.stringify(arrival.requestId)},"method":${method},"path":${path}`;
+    // the request id needs no escaping (RequestArrival's contract)
+    let text = `${levelPrefix}${time()}${bindings},"request_id":"${arrival.requestId}","method":${method},"path":${path}`;
     if (arrival.querystring) text += `,"query":${JSON.stringify(redactQuerystring(arrival.querystring))}`;
     text += `,"status":${status},"took":${tookOf(arrival)}`;
     if (info) {
@@ -117,7 +118,7 @@ function lineWriter(lines: Logger): RequestEnd {
       if (info.category !== undefined) text += `,"category":${words.quoted(info.category)}`;
     }
     const user = ctx.state.principal?.username;
-    if (user !== undefined) text += `,"user":${JSON.stringify(user)}`;
+    if (user !== undefined) text += `,"user":${words.quoted(user)}`;
     if (arrival.opaqueId) text += `,"opaque_id":${JSON.stringify(arrival.opaqueId.slice(0, MAX_OPAQUE_ID))}`;
     text += `,"ip":${words.quoted(arrival.ip)}`;
     if (!res.writableFinished) text += ',"aborted":true';
@@ -128,7 +129,7 @@ function lineWriter(lines: Logger): RequestEnd {
 
 /**
  * Words quoted as JSON strings, each quoted once: the few that recur on every line (methods,
- * route families and categories, client addresses). Bounded: past MAX_QUOTED_WORDS it starts over.
+ * route families and categories, usernames, client addresses). Bounded: past MAX_QUOTED_WORDS it starts over.
  */
 class QuotedWords {
   private readonly known = new Map<string, string>();

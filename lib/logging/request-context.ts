@@ -6,7 +6,10 @@ import type { EndedRequest, RequestArrival, RequestEnd } from '../logs/index.js'
 import { onResponseClose } from '../request/index.js';
 import { AccessLog } from './access-log.js';
 
-/** A client's own X-Request-Id is kept when it is this sane; any other is replaced by a generated one. */
+/**
+ * A client's own X-Request-Id is kept when it is this sane; any other is replaced by a generated one.
+ * Neither needs escaping in a JSON string (`RequestArrival.requestId`'s contract).
+ */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
 
 export interface RequestContextOptions {
@@ -37,11 +40,13 @@ export function requestContext(options: RequestContextOptions): Middleware<Gatew
   const access = options.accessLog && options.logger?.isLevelEnabled('info') ? new AccessLog(options.logger) : undefined;
   const ends: RequestEnd[] = [...(access ? [access.end] : []), ...(options.ends ?? [])];
   return (ctx, next) => {
-    const sent = ctx.get('x-request-id');
+    // read as koa's `ctx.get` reads them ('' when absent), without its lower-casing of the name
+    const headers = ctx.req.headers as Record<string, string | undefined>;
+    const sent = headers['x-request-id'] || '';
     const requestId = SANE_REQUEST_ID.test(sent) ? sent : randomUUID();
     // nothing is sent yet: the header goes straight onto the response (koa's `set` checks and converts)
     ctx.res.setHeader('X-Request-Id', requestId);
-    const opaqueId = ctx.get('x-opaque-id');
+    const opaqueId = headers['x-opaque-id'] || '';
     if (opaqueId) ctx.set('X-Opaque-Id', opaqueId);
     if (!ends.length) return next();
     const arrival: RequestArrival = {

@@ -7,7 +7,10 @@ import type { Classification } from '../request/index.js';
  * `requestContext`) for whatever runs once its response is over: the access line, the request log.
  */
 export interface RequestArrival {
-  /** The request's X-Request-Id (the client's own when sane, else generated). */
+  /**
+   * The request's X-Request-Id (the client's own when sane, else generated): either way made of
+   * characters a JSON string holds as they are (the access line quotes it without escaping).
+   */
   readonly requestId: string;
   /** `performance.now()` as it came in. */
   readonly started: number;

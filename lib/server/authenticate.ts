@@ -8,9 +8,10 @@ import type { GatewayState } from './state.js';
  */
 export function authenticate(authenticator: Authenticator): Middleware<GatewayState> {
   return (ctx, next) => {
-    const ip = ctx.request.ip || ctx.req.socket.remoteAddress || undefined;
-    const header = ctx.req.headers.authorization || undefined;
-    const known = authenticator.verified(header, ctx.path, ip);
+    const req = ctx.req;
+    const ip = ctx.request.ip || req.socket.remoteAddress || undefined;
+    const header = req.headers.authorization || undefined;
+    const known = authenticator.verified(header, ctx.path, ip, req.socket);
     if (known) {
       ctx.state.principal = known;
       return next();

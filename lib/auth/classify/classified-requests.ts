@@ -52,7 +52,12 @@ interface Reading {
   value: GatewayRequest;
 }
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a === b || (a.length === b.length && a.every((item, i) => item === b[i]));
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function sameMap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   if (a === b) return true;

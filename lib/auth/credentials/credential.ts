@@ -99,8 +99,9 @@ export function publicCredential(record: StoredUserCredential | Credential): Cre
   return rest;
 }
 
-export function isExpired(credential: Pick<Credential, 'expires_at'>, now = Date.now()): boolean {
-  return credential.expires_at !== undefined && Date.parse(credential.expires_at) <= now;
+export function isExpired(credential: Pick<Credential, 'expires_at'>, now?: number): boolean {
+  // the clock is read only for a credential that expires (every request checks its credential)
+  return credential.expires_at !== undefined && Date.parse(credential.expires_at) <= (now ?? Date.now());
 }
 
 // ---------------------------------------------------------------------------------------------
