@@ -109,12 +109,11 @@ export class Authenticator {
   /**
    * A header verified before, found synchronously (the common case: no promise on its way); it is
    * refused as `authenticate` would refuse it (a blocked username or address, an expired
-   * credential). Undefined when the header is not known: `authenticate` verifies it. `connection`:
-   * the request's socket, whose last header found is not digested again (`CredentialCache.get`).
+   * credential). Undefined when the header is not known: `authenticate` verifies it.
    */
-  verified(header: string | undefined, path: string, ip?: string, connection?: object): Principal | undefined {
+  verified(header: string | undefined, path: string, ip?: string): Principal | undefined {
     // a header verified before is found as it is: only an unknown one needs decoding
-    const hit = header === undefined ? undefined : this.cache.get(header, connection);
+    const hit = header === undefined ? undefined : this.cache.get(header);
     if (!hit) return undefined;
     try {
       this.options.throttle?.refuseIfBlocked(hit.username, ip);

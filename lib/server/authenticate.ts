@@ -8,10 +8,9 @@ import type { GatewayState } from './state.js';
  */
 export function authenticate(authenticator: Authenticator): Middleware<GatewayState> {
   return (ctx, next) => {
-    const req = ctx.req;
-    const ip = ctx.request.ip || req.socket.remoteAddress || undefined;
-    const header = req.headers.authorization || undefined;
-    const known = authenticator.verified(header, ctx.path, ip, req.socket);
+    const ip = ctx.request.ip || ctx.req.socket.remoteAddress || undefined;
+    const header = ctx.req.headers.authorization || undefined;
+    const known = authenticator.verified(header, ctx.path, ip);
     if (known) {
       ctx.state.principal = known;
       return next();

@@ -12,8 +12,7 @@ export interface CredentialCacheOptions {
 /**
  * Verified Authorization headers → what they authenticated as. scrypt is slow by design, so a
  * verified header is remembered; the key is a SHA-256 digest of a per-process random prefix and the
- * header value (a keyed hash), so neither the password nor a reusable hash of it is kept in memory
- * beyond the connection that sends it (which keeps its last header found, see `get`).
+ * header value (a keyed hash), so neither the password nor a reusable hash of it is kept in memory.
  *
  * Invalidation: `dropUser` removes every entry of a username at once (a header per password the
  * user has used). A lookup that started before an invalidation must not cache what it read:
@@ -26,8 +25,6 @@ export class CredentialCache<T extends { username: string }> implements Invalida
   private readonly byUser = new Map<string, Set<string>>();
   private readonly entries: LRUCache<string, T>;
   private generation = 0;
-  /** Per connection, the header it last presented that was found, and its key (`get`). */
-  private readonly lastFound = new WeakMap<object, { header: string; key: string }>();
   enabled = true;
 
   constructor(options: CredentialCacheOptions = {}) {
@@ -47,26 +44,8 @@ export class CredentialCache<T extends { username: string }> implements Invalida
     return hash('sha256', this.keyPrefix + header, 'binary');
   }
 
-  /**
-   * What the header authenticated as. `connection` (the request's socket): a client sends the same
-   * header on every request of a kept-alive connection, so the key each connection's header was last
-   * found under is kept with it and the header is not digested again (a SHA-256 every request, ~1% of
-   * a cached GET's CPU). The key is a pure function of the header, so this changes no answer; the
-   * header is held by its connection's entry only while it is found (a miss lets it go) and no longer
-   * than the connection lives.
-   */
-  get(header: string, connection?: object): T | undefined {
-    if (connection === undefined) return this.entries.get(this.keyOf(header));
-    const last = this.lastFound.get(connection);
-    const known = last !== undefined && last.header === header;
-    const key = known ? last.key : this.keyOf(header);
-    const hit = this.entries.get(key);
-    if (hit === undefined) {
-      if (last !== undefined) this.lastFound.delete(connection);
-    } else if (!known) {
-      this.lastFound.set(connection, { header, key });
-    }
-    return hit;
+  get(header: string): T | undefined {
+    return this.entries.get(this.keyOf(header));
   }
 
   /** A marker of "now", to hand to `set` after a slow lookup. */
