@@ -244,11 +244,14 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
   return [{ text: s.text, offset: 0, length: s.text.length, options: picked.map(({ order: _o, ...rest }) => rest) }];
 }
 
-/** The response's `suggest` section. */
-export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[], fetched: SourceFilter = FETCH_ALL): Record<string, unknown[]> {
+/**
+ * The response's `suggest` section; with `typed_keys` each suggestion's name is prefixed by its
+ * type (`term#name`, `phrase#name`, `completion#name`), as aggregation names are.
+ */
+export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[], fetched: SourceFilter = FETCH_ALL, typedKeys = false): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const s of suggestions) {
-    out[s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s, fetched);
+    out[typedKeys ? `${s.kind}#${s.name}` : s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s, fetched);
   }
   return out;
 }
