@@ -5,16 +5,20 @@
  * lowercased), whitespace, keyword, stop (simple + `_english_` stop words), english (standard,
  * english possessive, lowercase, english stop words, stem exclusions, Porter stemmer), german
  * (standard, lowercase, german stop words, stem exclusions, german normalization, light German
- * stemmer), pattern (pattern tokenizer `\W+`, lowercase, no stop words) and the other language
- * analyzers (./language-analyzers.ts).
+ * stemmer), pattern (pattern tokenizer `\W+`, lowercase, no stop words), snowball (Elasticsearch's
+ * SnowballAnalyzer: standard tokenizer, english possessive for English/Porter/Lovins, lowercase —
+ * Turkish's own for Turkish —, stop words — by default English's, Dutch's or German's for those
+ * languages, none for the others —, the language's Snowball stemmer; by name: English) and the
+ * other language analyzers (./language-analyzers.ts).
  */
 import { PipelineAnalyzer } from './analyzer.js';
 import { createLanguageAnalyzer, LANGUAGE_ANALYZERS } from './language-analyzers.js';
 import { StopFilter } from './filters/stop.js';
 import {
-  englishPossessiveFilter, ENGLISH_STOP_WORDS, GERMAN_STOP_WORDS, germanLightStemFilter, germanNormalizationFilter, lowercaseFilter, porterStemFilter,
-  stopWordsSetting,
+  englishPossessiveFilter, ENGLISH_STOP_WORDS, GERMAN_STOP_WORDS, germanLightStemFilter, germanNormalizationFilter, LANGUAGE_STOP_WORDS, lowercaseFilter,
+  porterStemFilter, snowballFromDefinition, stopWordsSetting,
 } from './filters/index.js';
+import { turkishLowercaseFilter } from './filters/language.js';
 import { KeywordMarkerFilter } from './filters/stem.js';
 import { boolSetting, illegalArgument, intSetting, listSetting, stringSetting, type Definition } from './settings.js';
 import { letterTokenizer, whitespaceTokenizer } from './tokenizers/char-tokenizer.js';
@@ -23,7 +27,12 @@ import { keywordTokenizer } from './tokenizers/keyword.js';
 import { compileJavaPattern, PatternTokenizer } from './tokenizers/pattern.js';
 import type { TokenFilter } from './types.js';
 
-export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', ...LANGUAGE_ANALYZERS];
+export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', 'snowball', ...LANGUAGE_ANALYZERS];
+
+/** SnowballAnalyzerProvider's default stop words by language; the other languages have none. */
+const SNOWBALL_DEFAULT_STOP_WORDS: Readonly<Record<string, readonly string[]>> = {
+  English: ENGLISH_STOP_WORDS, Dutch: LANGUAGE_STOP_WORDS.dutch, German: GERMAN_STOP_WORDS, German2: GERMAN_STOP_WORDS,
+};
 
 /** Builds analyzer `name` of built-in `type`; returns undefined when the type is not built in. */
 export function createBuiltInAnalyzer(type: string, def: Definition, name: string): PipelineAnalyzer | undefined {
@@ -61,6 +70,14 @@ export function createBuiltInAnalyzer(type: string, def: Definition, name: strin
       const re = compileJavaPattern(pattern, stringSetting(def, 'flags'), (m) => illegalArgument(`Invalid pattern [${pattern}] for analyzer [${name}]: ${m}`));
       const filters: TokenFilter[] = boolSetting(def, 'lowercase', true) ? [lowercaseFilter] : [];
       return new PipelineAnalyzer(name, [], new PatternTokenizer(re, -1), [...filters, ...stop([])], gap);
+    }
+    case 'snowball': {
+      const language = stringSetting(def, 'language') ?? stringSetting(def, 'name') ?? 'English';
+      const stemmer = snowballFromDefinition(def);
+      const possessive = language === 'English' || language === 'Porter' || language === 'Lovins' ? [englishPossessiveFilter] : [];
+      const lowercase = language === 'Turkish' ? turkishLowercaseFilter : lowercaseFilter;
+      const filters = [...possessive, lowercase, ...stop(SNOWBALL_DEFAULT_STOP_WORDS[language] ?? []), stemmer];
+      return new PipelineAnalyzer(name, [], new StandardTokenizer(), filters, gap);
     }
     default:
       return createLanguageAnalyzer(type, def, name, gap);

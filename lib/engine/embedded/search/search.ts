@@ -577,7 +577,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (aggregations) body.aggregations = aggregations;
   if (req.suggest) {
     const t0 = performance.now();
-    body.suggest = runSuggest(handles, req.suggest, req.source);
+    body.suggest = runSuggest(handles, req.suggest, req.source, req.typedKeys);
     const ms = performance.now() - t0;
     for (const h of handles) {
       h.stats.suggestTotal++;

@@ -37,7 +37,7 @@ export { ENGLISH_STOP_WORDS } from './stop-words.js';
 export { stopWordsSetting } from './stop.js';
 export { englishPossessiveFilter } from './english.js';
 export { lowercaseFilter } from './case.js';
-export { porterStemFilter, stemFilter, StemmerOverrideFilter } from './stem.js';
+export { porterStemFilter, snowballFromDefinition, stemFilter, StemmerOverrideFilter } from './stem.js';
 export { LANGUAGE_STOP_WORDS } from './stop-word-lists.js';
 export { GERMAN_STOP_WORDS } from './stop-words.js';
 export { germanLightStemFilter, germanNormalizationFilter } from './german.js';

@@ -163,7 +163,8 @@ function chooseBuckets(node: AggNode & { params: TermsParams }, docs: DocSet, ct
       for (const ord of seg.ords) count(counts, valuesOf(src, si, ord, miss));
     }
     if (p.minDocCount === 0) addZeroCountTerms(counts, src, docs, ctx);
-    const typed = src.unmapped && src.missing === undefined ? 'umterms' : src.kind === 'bytes' || src.kind === 'ip' ? 'sterms' : src.kind === 'double' ? 'dterms' : 'lterms';
+    // An unmapped field's answer (UnmappedTerms) is typed as string terms, as Elasticsearch types it.
+    const typed = src.kind === 'bytes' || src.kind === 'ip' || (src.unmapped && src.missing === undefined) ? 'sterms' : src.kind === 'double' ? 'dterms' : 'lterms';
     let total = 0;
     let buckets: Array<Record<string, unknown>> = [];
     const render = (k: Value, c: number): Record<string, unknown> => {
@@ -266,11 +267,10 @@ export const rareTerms: AggregationType<RareTermsParams> = {
   run(node, docs, ctx) {
     const res = terms.run({ ...node, subs: [], params: node.params.terms }, docs, ctx);
     const kept = (res.body.buckets as Array<Record<string, unknown>>).filter((b) => (b.doc_count as number) <= node.params.maxDocCount);
-    if (node.subs.length) {
-      const src = resolveSource(docs, node.params.terms.source, ctx);
-      fillSubs(kept, node.subs, src, docs, ctx);
-    }
-    const typed = res.typed === 'sterms' ? 'srareterms' : res.typed === 'umterms' ? 'umrareterms' : 'lrareterms';
+    const src = resolveSource(docs, node.params.terms.source, ctx);
+    if (node.subs.length) fillSubs(kept, node.subs, src, docs, ctx);
+    // An unmapped field's answer (UnmappedRareTerms) is typed as string terms, not as rare terms.
+    const typed = src.unmapped && src.missing === undefined ? 'sterms' : res.typed === 'sterms' ? 'srareterms' : 'lrareterms';
     return { typed, body: { buckets: kept } };
   },
 };

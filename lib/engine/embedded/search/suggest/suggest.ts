@@ -183,6 +183,34 @@ interface CompletionOption {
   order: number;
 }
 
+/** At most this many analyzed forms of one text (paths through its stacked tokens). */
+const MAX_FORMS = 64;
+
+/**
+ * The analyzed forms of a completion input or prefix: one per path through its tokens, the
+ * tokens stacked at one position (a synonym's alternatives) each starting a path of its own, as
+ * Lucene's completion analyzer turns the token graph into an automaton — "Foo Fighters" with the
+ * synonyms foo, renamed is "foo fighters" and "renamed fighters".
+ */
+function analyzedForms(analyzer: { analyze(text: string): Array<{ token: string; position: number }> }, text: string): string[] {
+  let forms: string[] = [];
+  let position: number | undefined;
+  let stacked: string[] = [];
+  const extend = () => {
+    forms = forms.length === 0 ? stacked : forms.flatMap((f) => stacked.map((t) => `${f} ${t}`)).slice(0, MAX_FORMS);
+  };
+  for (const t of analyzer.analyze(text)) {
+    if (t.position !== position && stacked.length) {
+      extend();
+      stacked = [];
+    }
+    position = t.position;
+    stacked.push(t.token);
+  }
+  if (stacked.length) extend();
+  return forms.length ? forms : [''];
+}
+
 /**
  * A completion suggester's options, each a document with its `_source` filtered as the search's
  * hits are (`_source` of the body, `_source_includes`/`_source_excludes` of the URL): Elasticsearch
@@ -199,16 +227,27 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
     const accepted = contextMappings.length ? queryContexts(contextMappings, s.contexts) : undefined;
     const analyzer = h.registry.analyzer(typeof mapping.search_analyzer === 'string' ? mapping.search_analyzer : typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
     const indexAnalyzer = h.registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
-    const prefix = analyzer.analyze(s.text).map((t) => t.token).join(' ');
-    const matcher = s.regex !== undefined ? regexMatcher(s.regex) : s.fuzzy ? fuzzyMatcher(prefix, s.fuzzy) : prefixMatcher(prefix);
-    const analyzed = (input: string) => indexAnalyzer.analyze(input).map((t) => t.token).join(' ');
+    const matchers = s.regex !== undefined
+      ? [regexMatcher(s.regex)]
+      : analyzedForms(analyzer, s.text).map((prefix) => (s.fuzzy ? fuzzyMatcher(prefix, s.fuzzy) : prefixMatcher(prefix)));
+    // the best boost any analyzed form of the input gets from any form of the prefix
+    const match = (input: string): number | undefined => {
+      let best: number | undefined;
+      for (const form of analyzedForms(indexAnalyzer, input)) {
+        for (const matcher of matchers) {
+          const boost = matcher(form);
+          if (boost !== undefined && (best === undefined || boost > best)) best = boost;
+        }
+      }
+      return best;
+    };
     const fi = h.inverted!.field(s.field);
     if (!fi) continue;
     const live = h.inverted!.liveness;
     for (let ord = 0; ord < h.inverted!.maxOrd; ord++) {
       if (live[ord] !== 1) continue;
       const inputs = fi.docValues.get(ord);
-      if (!inputs?.some((input) => matcher(analyzed(String(input))) !== undefined)) continue;
+      if (!inputs?.some((input) => match(String(input)) !== undefined)) continue;
       const id = h.inverted!.idOf(ord)!;
       const source = h.get(id)?.source;
       // A completion multi-field's entries sit at its parent's path in _source.
@@ -220,7 +259,7 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
         const context = accepted ? bestContext(accepted, entryContexts(contextMappings, entry.contexts, source)) : undefined;
         if (accepted && !context) continue;
         for (const text of entry.inputs) {
-          const boost = matcher(analyzed(text));
+          const boost = match(text);
           if (boost === undefined) continue;
           // Lucene's CompletionScorer: a boost of 0 leaves the weight as it is
           const score = entry.weight * (boost || 1) * (context?.boost ?? 1);
@@ -244,11 +283,14 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
   return [{ text: s.text, offset: 0, length: s.text.length, options: picked.map(({ order: _o, ...rest }) => rest) }];
 }
 
-/** The response's `suggest` section. */
-export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[], fetched: SourceFilter = FETCH_ALL): Record<string, unknown[]> {
+/**
+ * The response's `suggest` section; with `typed_keys` each suggestion's name is prefixed by its
+ * type (`term#name`, `phrase#name`, `completion#name`), as aggregation names are.
+ */
+export function runSuggest(handles: IndexHandle[], suggestions: SuggestRequest[], fetched: SourceFilter = FETCH_ALL, typedKeys = false): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const s of suggestions) {
-    out[s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s, fetched);
+    out[typedKeys ? `${s.kind}#${s.name}` : s.name] = s.kind === 'phrase' ? phraseSuggest(handles, s.text, s.phrase) : s.kind === 'term' ? termSuggest(handles, s) : completionSuggest(handles, s, fetched);
   }
   return out;
 }
