@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
-import { callJson, callRequest, type InterceptedBackend } from '../engine/index.js';
+import { callJson, callRequest, readRequest, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition, type DocumentChange } from '../changes/index.js';
 import { UrlParams, matchScope, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type MatchScope, type Query } from '../engine/embedded/index.js';
@@ -174,11 +174,12 @@ export async function openRequestedStream(
   const askedSeqNo = body.seq_no_primary_term === true;
   // each search the stream makes: the stream's value narrowed to that search (its body, its parameters)
   const streamValue = input.request;
-  const search = async (searchBody: Record<string, unknown>, qs: ReadonlyMap<string, string>) => {
+  // `reading`: the caller only reads the answer (it may be the engine's own value, see readRequest)
+  const search = async (searchBody: Record<string, unknown>, qs: ReadonlyMap<string, string>, reading = false) => {
     const r = type !== undefined
       ? await typed.search(index, type, '_search', searchBody, qs)
       : streamValue
-        ? await callRequest<Record<string, unknown>>(backend, narrowRequest(streamValue, { segments: [index, '_search'], params: qs, body: JSON.stringify(searchBody) }))
+        ? await (reading ? readRequest : callRequest)<Record<string, unknown>>(backend, narrowRequest(streamValue, { segments: [index, '_search'], params: qs, body: JSON.stringify(searchBody) }))
         : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, queryString(qs));
     if (r.status >= 400) throw relayed(r.status, r.body);
     return r.body;
@@ -216,7 +217,7 @@ export async function openRequestedStream(
       query,
       decide: engineDecides,
       async compute() {
-        const answer = await search(computeBody, computeParams);
+        const answer = await search(computeBody, computeParams, true);
         return { aggregations: answer.aggregations, total: (answer.hits as { total?: unknown } | undefined)?.total };
       },
     });
