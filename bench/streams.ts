@@ -945,10 +945,9 @@ async function partInChild(name: PartName): Promise<void> {
     notes.push(...result.notes);
     goals.push(...result.goals);
   }
-  if (code !== 0) {
-    process.exitCode = 1;
-    notes.push(`${name}: its process ended with ${signal ?? `exit code ${code}`}${result ? '' : ', before it sent its figures'}`);
-  }
+  // a missed goal ends the child with 1 too, and is printed with the goals; a child that sent nothing failed
+  if (code !== 0) process.exitCode = 1;
+  if (!result) notes.push(`${name}: its process ended with ${signal ?? `exit code ${code}`} before it sent its figures (its error is above)`);
 }
 
 async function main(): Promise<void> {

@@ -94,6 +94,7 @@ export async function readRequest<T = unknown>(backend: Pick<Backend, 'request'>
     body: request.body,
     request,
   });
-  if (res.value !== undefined && Buffer.isBuffer(res.body) && !holdsBigInt(res.value)) return { status: res.status, body: res.value as T };
+  // (the embedded engine serializes its body when it is first read: here, never)
+  if (res.value !== undefined && !holdsBigInt(res.value)) return { status: res.status, body: res.value as T };
   return { status: res.status, body: await readJson<T>(res) };
 }

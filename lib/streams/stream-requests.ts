@@ -174,12 +174,11 @@ export async function openRequestedStream(
   const askedSeqNo = body.seq_no_primary_term === true;
   // each search the stream makes: the stream's value narrowed to that search (its body, its parameters)
   const streamValue = input.request;
-  // `reading`: the caller only reads the answer (it may be the engine's own value, see readRequest)
-  const search = async (searchBody: Record<string, unknown>, qs: ReadonlyMap<string, string>, reading = false) => {
+  const search = async (searchBody: Record<string, unknown>, qs: ReadonlyMap<string, string>) => {
     const r = type !== undefined
       ? await typed.search(index, type, '_search', searchBody, qs)
       : streamValue
-        ? await (reading ? readRequest : callRequest)<Record<string, unknown>>(backend, narrowRequest(streamValue, { segments: [index, '_search'], params: qs, body: JSON.stringify(searchBody) }))
+        ? await callRequest<Record<string, unknown>>(backend, narrowRequest(streamValue, { segments: [index, '_search'], params: qs, body: JSON.stringify(searchBody) }))
         : await callJson<Record<string, unknown>>(backend, 'POST', `/${enc(index)}/_search`, searchBody, queryString(qs));
     if (r.status >= 400) throw relayed(r.status, r.body);
     return r.body;
@@ -211,13 +210,23 @@ export async function openRequestedStream(
   const aggregations = liveAggregations(body) && (() => {
     // the aggregations and total alone, asked again of the engine when a change may alter them
     const { computeBody, computeParams } = aggregationSearch(body, params);
+    // the state's search as one request value, made once (the feed runs it several times a
+    // second), and its answer only read: the engine's own value where it has one (readRequest)
+    const stateRequest = type === undefined && streamValue
+      ? narrowRequest(streamValue, { segments: [index, '_search'], params: computeParams, body: JSON.stringify(computeBody) })
+      : undefined;
+    const readState = async (request: GatewayRequest) => {
+      const r = await readRequest<Record<string, unknown>>(backend, request);
+      if (r.status >= 400) throw relayed(r.status, r.body);
+      return r.body;
+    };
     const feed = hub.aggregations.feed({
       key: sortedJson({ index, type, body: computeBody, querystring: queryString(computeParams), engine: !local }),
       index, type, trackCap: hub.config.trackedIds, readMatchingIds,
       query,
       decide: engineDecides,
       async compute() {
-        const answer = await search(computeBody, computeParams, true);
+        const answer = stateRequest ? await readState(stateRequest) : await search(computeBody, computeParams);
         return { aggregations: answer.aggregations, total: (answer.hits as { total?: unknown } | undefined)?.total };
       },
     });
