@@ -892,21 +892,97 @@ async function wsMany(): Promise<void> {
     'each HTTP stream needs a socket of its own, each WebSocket subscription does not. Floor: bench/support/ws-floor.ts, the `ws` library alone doing the same sends.');
 }
 
+/** The parts, in the order a full run measures them. */
+const PART_ORDER = ['matching', 'fanout', 'wsmany', 'dashboards', 'wsslow', 'bus', 'crossnode'] as const;
+type PartName = (typeof PART_ORDER)[number];
+
+/** What a part's child process hands back to the run that started it. */
+interface PartResult {
+  rows: Row[];
+  notes: string[];
+  goals: Goal[];
+}
+
+/**
+ * Set in a part's child process: it measures that one part and sends its rows, notes and goals to
+ * its parent instead of printing them.
+ */
+const IN_PART_CHILD = process.env.BENCH_PART_CHILD === '1';
+
+/** Hands this child's figures to its parent, then lets the IPC channel go so the process can end. */
+function sendToParent(): Promise<void> {
+  return new Promise((resolve) => {
+    process.send!({ rows, notes, goals } satisfies PartResult, () => {
+      process.disconnect();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Runs one part in a child process of its own (this file, BENCH_PARTS=name): each part's figures
+ * are then independent of the parts before it — 200,000 WebSocket subscriptions leave this
+ * process's heap large and its event loop slow long after they are closed, which a later part
+ * (the dashboards' fleet of 5,000 streams and open-loop writes) would otherwise measure as the
+ * gateway's latency.
+ */
+async function partInChild(name: PartName): Promise<void> {
+  const { fork } = await import('node:child_process');
+  const child = fork(process.argv[1]!, process.argv.slice(2), {
+    env: { ...process.env, BENCH_PARTS: name, BENCH_PART_CHILD: '1' },
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const stopChild = owned(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
+  let result: PartResult | undefined;
+  child.on('message', (m) => (result = m as PartResult));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+  await stopChild();
+  if (result) {
+    rows.push(...result.rows);
+    notes.push(...result.notes);
+    goals.push(...result.goals);
+  }
+  // a missed goal ends the child with 1 too, and is printed with the goals; a child that sent nothing failed
+  if (code !== 0) process.exitCode = 1;
+  if (!result) notes.push(`${name}: its process ended with ${signal ?? `exit code ${code}`} before it sent its figures (its error is above)`);
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const os = await import('node:os');
   const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-  console.log(`bench:streams — Node ${process.version}, ${os.cpus().length} CPUs, loopback; load average at start ${load()}`);
-  const subject = subjectFloor();
-  rows.push({ part: 'floor', what: 'RxJS Subject next → subscriber (in process)', s: subject });
+  const chosen = PART_ORDER.filter(part);
+  if (!IN_PART_CHILD) {
+    console.log(`bench:streams — Node ${process.version}, ${os.cpus().length} CPUs, loopback; load average at start ${load()}`);
+    const subject = subjectFloor();
+    rows.push({ part: 'floor', what: 'RxJS Subject next → subscriber (in process)', s: subject });
+  }
+  if (chosen.length > 1 && !IN_PART_CHILD) {
+    for (const name of chosen) await partInChild(name);
+  } else {
+    await runParts(chosen);
+  }
+  if (IN_PART_CHILD) return sendToParent();
+  console.log('');
+  printTable();
+  printGoals();
+  console.log('');
+  console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end ${load()}${chosen.length > 1 ? ' (each part in a process of its own)' : ''}`);
+}
 
-  const docs = await loadCorpus();
-  if (part('matching')) await matching(docs, subject);
-  if (part('fanout')) await fanOut();
-  if (part('wsmany')) await wsMany();
+/** The parts chosen, measured in this process one after another. */
+async function runParts(chosen: readonly PartName[]): Promise<void> {
+  const has = (name: PartName) => chosen.includes(name);
+  const docs = has('matching') || has('dashboards') ? await loadCorpus() : [];
+  if (has('matching')) await matching(docs, IN_PART_CHILD ? subjectFloor() : (rows[0]!.s));
+  if (has('fanout')) await fanOut();
+  if (has('wsmany')) await wsMany();
   // the dashboards' goals are judged at any size (a missed one exits non-zero, as it always has)
-  if (part('dashboards')) rows.push(...(await liveDashboards(docs, progress, (g) => goals.push({ ...g, judged: true }))));
-  if (part('wsslow')) {
+  if (has('dashboards')) rows.push(...(await liveDashboards(docs, progress, (g) => goals.push({ ...g, judged: true }))));
+  if (has('wsslow')) {
     const r = await wsSlowConsumer(progress);
     notes.push(
       `WebSocket slow consumer: ${r.writtenMb.toFixed(0)} MB of changes written in ${r.writeSeconds.toFixed(1)} s to a document whose WebSocket client stopped reading; ` +
@@ -917,9 +993,9 @@ async function main(): Promise<void> {
     );
   }
 
-  if (part('bus') && redisServerAvailable()) await busCost();
+  if (has('bus') && redisServerAvailable()) await busCost();
 
-  if (!part('crossnode')) {
+  if (!has('crossnode')) {
     // not asked for
   } else if (!redisServerAvailable()) {
     notes.push('cross-node: skipped, redis-server is not installed (apt-get install -y redis-server)');
@@ -934,14 +1010,10 @@ async function main(): Promise<void> {
       await stopRedis();
     }
   }
-  console.log('');
-  printTable();
-  printGoals();
-  console.log('');
-  console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s; load average at end ${load()}`);
 }
 
 runBench(main, () => {
+  if (IN_PART_CHILD) return void sendToParent();
   if (rows.length) printTable();
   printGoals();
 });

@@ -93,7 +93,10 @@ export interface EngineAccess {
 export interface EngineResponse {
   status: number;
   headers: Record<string, string | string[]>;
-  /** A stream for large proxied bodies, a Buffer for bodies built in-process. */
+  /**
+   * A stream for large proxied bodies, a Buffer for bodies built in-process (the embedded engine
+   * serializes its answer when `body` is first read: a caller that reads `value` alone never does).
+   */
   body: Readable | Buffer;
   /**
    * The answer as a value, when the engine built it in-process (the embedded engine) — what `body`

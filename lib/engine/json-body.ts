@@ -72,7 +72,7 @@ function writtenWhole(value: unknown): boolean {
 }
 
 /** A walk over a value's members (aggregations: small), without recursion. */
-function holdsBigInt(value: unknown): boolean {
+export function holdsBigInt(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length) {
     const v = stack.pop();

@@ -2,6 +2,7 @@ import { finished, type Readable } from 'node:stream';
 import { eventLoopTurn } from '../cooperative/index.js';
 import type { Backend, EngineResponse } from './backend.js';
 import type { GatewayRequest } from '../request/index.js';
+import { holdsBigInt } from './json-body.js';
 
 /** A body past this many characters gets an event-loop turn of its own between serializing and sending. */
 const LARGE_BODY_CHARS = 1024 * 1024;
@@ -74,5 +75,26 @@ export async function callRequest<T = unknown>(backend: Pick<Backend, 'request'>
     body: request.body,
     request,
   });
+  return { status: res.status, body: await readJson<T>(res) };
+}
+
+/**
+ * `callRequest` for a caller that only reads a small answer (a live aggregation's state, computed
+ * several times a second): the embedded engine's answer value itself when it has one, instead of
+ * parsing the JSON it serialized from it — the same value, as JSON.parse(JSON.stringify(value)) is
+ * for a value without BigInts (one holding them is parsed from the body, as before, which reads
+ * them as numbers). The value is the engine's: read it, never change it.
+ */
+export async function readRequest<T = unknown>(backend: Pick<Backend, 'request'>, request: GatewayRequest): Promise<JsonReply<T>> {
+  const res = await backend.request({
+    method: request.method,
+    path: request.path,
+    querystring: request.querystring,
+    headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+    body: request.body,
+    request,
+  });
+  // (the embedded engine serializes its body when it is first read: here, never)
+  if (res.value !== undefined && !holdsBigInt(res.value)) return { status: res.status, body: res.value as T };
   return { status: res.status, body: await readJson<T>(res) };
 }

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { TypedDocuments } from '../apps/index.js';
-import { callJson, callRequest, type InterceptedBackend } from '../engine/index.js';
+import { callJson, callRequest, readRequest, type InterceptedBackend } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import { parsePosition, type DocumentChange } from '../changes/index.js';
 import { UrlParams, matchScope, parseQuery, sourceFilterFromBody, sourceFilterFromParams, type MatchScope, type Query } from '../engine/embedded/index.js';
@@ -210,13 +210,23 @@ export async function openRequestedStream(
   const aggregations = liveAggregations(body) && (() => {
     // the aggregations and total alone, asked again of the engine when a change may alter them
     const { computeBody, computeParams } = aggregationSearch(body, params);
+    // the state's search as one request value, made once (the feed runs it several times a
+    // second), and its answer only read: the engine's own value where it has one (readRequest)
+    const stateRequest = type === undefined && streamValue
+      ? narrowRequest(streamValue, { segments: [index, '_search'], params: computeParams, body: JSON.stringify(computeBody) })
+      : undefined;
+    const readState = async (request: GatewayRequest) => {
+      const r = await readRequest<Record<string, unknown>>(backend, request);
+      if (r.status >= 400) throw relayed(r.status, r.body);
+      return r.body;
+    };
     const feed = hub.aggregations.feed({
       key: sortedJson({ index, type, body: computeBody, querystring: queryString(computeParams), engine: !local }),
       index, type, trackCap: hub.config.trackedIds, readMatchingIds,
       query,
       decide: engineDecides,
       async compute() {
-        const answer = await search(computeBody, computeParams);
+        const answer = stateRequest ? await readState(stateRequest) : await search(computeBody, computeParams);
         return { aggregations: answer.aggregations, total: (answer.hits as { total?: unknown } | undefined)?.total };
       },
     });

@@ -292,17 +292,39 @@ export function dateRounding(interval: DateInterval, zone: TimeZone, offset: num
 }
 
 /**
- * The calendar units of one rounding met so far, each as [start, end), sorted: an instant inside
- * one is rounded by a binary search instead of calendar arithmetic on a Date (a search's documents
- * fall in a few units; Elasticsearch's prepared roundings keep an array of them the same way).
- * An instant outside every known unit is rounded by `roundDown`, and its unit is kept when the next
- * unit's start is after it.
+ * The calendar units met so far in one zone, each as [start, end), sorted: an instant inside one is
+ * rounded by a binary search instead of calendar arithmetic on a Date (a search's documents fall in
+ * a few units; Elasticsearch's prepared roundings keep an array of them the same way). An instant
+ * outside every known unit is rounded by `roundDown`, and its unit is kept when the next unit's
+ * start is after it. Kept across searches, per zone (parseTimeZone gives one object per zone) and
+ * unit: a live dashboard runs the same histogram several times a second, and would otherwise work
+ * out the same units each time.
  */
+interface UnitTable {
+  starts: number[];
+  ends: number[];
+}
+
+/** The units past which a table keeps no more. */
+const MAX_UNITS = 4096;
+const unitTables = new WeakMap<TimeZone, Map<string, UnitTable>>();
+
+function unitTable(unit: string, zone: TimeZone): UnitTable {
+  let byUnit = unitTables.get(zone);
+  if (!byUnit) unitTables.set(zone, (byUnit = new Map()));
+  let table = byUnit.get(unit);
+  if (!table) byUnit.set(unit, (table = { starts: [], ends: [] }));
+  return table;
+}
+
 function calendarUnits(unit: string, zone: TimeZone): { startOf(utc: number): number } {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const { starts, ends } = unitTable(unit, zone);
+  // the unit the last instant fell in: neighbouring documents mostly share one
+  let lastStart = 0;
+  let lastEnd = -Infinity;
   return {
     startOf(utc) {
+      if (utc >= lastStart && utc < lastEnd) return lastStart;
       let lo = 0;
       let hi = starts.length;
       while (lo < hi) {
@@ -311,9 +333,13 @@ function calendarUnits(unit: string, zone: TimeZone): { startOf(utc: number): nu
         else hi = mid;
       }
       // lo - 1: the last unit starting at or before the instant
-      if (lo > 0 && utc < ends[lo - 1]) return starts[lo - 1];
+      if (lo > 0 && utc < ends[lo - 1]) {
+        lastStart = starts[lo - 1];
+        lastEnd = ends[lo - 1];
+        return lastStart;
+      }
       const start = roundDown(utc, unit, zone);
-      if (starts.length < 4096 && start <= utc && roundDown(start, unit, zone) === start && (lo === 0 || start >= ends[lo - 1]) && (lo === starts.length || start < starts[lo])) {
+      if (starts.length < MAX_UNITS && start <= utc && roundDown(start, unit, zone) === start && (lo === 0 || start >= ends[lo - 1]) && (lo === starts.length || start < starts[lo])) {
         const end = roundDown(addUnits(start, unit, 1, zone), unit, zone);
         if (end > utc && (lo === starts.length || end <= starts[lo])) {
           starts.splice(lo, 0, start);

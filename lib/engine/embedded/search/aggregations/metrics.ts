@@ -78,15 +78,23 @@ export interface Stats {
   sumOfSquares: CompensatedSum;
 }
 
-export function collectStats(src: ResolvedSource, docs: DocSet): Stats {
+/** The stats of the values; `squares` false leaves `sumOfSquares` at 0 (the metrics that do not read it skip its second compensated sum). */
+export function collectStats(src: ResolvedSource, docs: DocSet, squares = true): Stats {
   const s: Stats = { count: 0, sum: new CompensatedSum(), min: Infinity, max: -Infinity, sumOfSquares: new CompensatedSum() };
-  eachNumber(src, docs, (v) => {
-    s.count++;
-    s.sum.add(v);
-    s.sumOfSquares.add(v * v);
-    if (v < s.min) s.min = v;
-    if (v > s.max) s.max = v;
-  });
+  eachNumber(src, docs, squares
+    ? (v) => {
+      s.count++;
+      s.sum.add(v);
+      s.sumOfSquares.add(v * v);
+      if (v < s.min) s.min = v;
+      if (v > s.max) s.max = v;
+    }
+    : (v) => {
+      s.count++;
+      s.sum.add(v);
+      if (v < s.min) s.min = v;
+      if (v > s.max) s.max = v;
+    });
   return s;
 }
 
@@ -116,7 +124,7 @@ function singleValue(type: string, compute: (s: Stats) => number | null, dateFor
     parse: (name, body) => parseMetricSource(type, name, body),
     run(node, docs, ctx) {
       const src = numericSource(type, node.name, docs, node.params, ctx);
-      const v = compute(collectStats(src, docs));
+      const v = compute(collectStats(src, docs, false));
       const body: Record<string, unknown> = { value: v };
       if (v !== null && Number.isFinite(v) && (dateFormatted || src.kind !== 'date')) {
         const s = src.format.asString(v);
