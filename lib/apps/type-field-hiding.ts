@@ -52,19 +52,27 @@ function withoutTypeFieldAnswer(res: EngineResponse): EngineResponse | Promise<E
     const pretty = Buffer.isBuffer(res.body) && res.body[1] === 0x0a; // `{\n`: the engine wrote it `?pretty`
     return answer(res, jsonBody(hidden, pretty), hidden);
   }
-  if (Buffer.isBuffer(res.body) && res.headers['x-request-cache'] === 'true') return answer(res, cachedAnswerHidden(res.body), undefined);
+  if (Buffer.isBuffer(res.body) && res.headers['x-request-cache'] === 'true') return cachedAnswer(res, res.body);
   return readAnswer(res);
 }
 
 /**
  * A search cache hit's body (lib/cache: the same Buffer on every hit of a kept answer, never
- * changed) without the field: looked at on its first hit only, remembered while the cache holds it.
+ * changed) without the field: looked at on its first hit only, remembered while the cache holds it,
+ * with the headers answered with it (its length added) made for the kept headers (the same object
+ * on every hit of the answer but one echoing an X-Opaque-Id): a hit copies neither.
  */
-const hiddenCachedAnswers = new WeakMap<Buffer, Buffer>();
-function cachedAnswerHidden(bytes: Buffer): Buffer {
-  let hidden = hiddenCachedAnswers.get(bytes);
-  if (hidden === undefined) hiddenCachedAnswers.set(bytes, (hidden = hiddenBytes(bytes)));
-  return hidden;
+const hiddenCachedAnswers = new WeakMap<Buffer, { bytes: Buffer; from?: EngineResponse['headers']; headers?: EngineResponse['headers'] }>();
+function cachedAnswer(res: EngineResponse, kept: Buffer): EngineResponse {
+  let hidden = hiddenCachedAnswers.get(kept);
+  if (hidden === undefined) hiddenCachedAnswers.set(kept, (hidden = { bytes: hiddenBytes(kept) }));
+  if (hidden.from !== res.headers) {
+    const made = answer(res, hidden.bytes, undefined);
+    hidden.from = res.headers;
+    hidden.headers = made.headers;
+    return made;
+  }
+  return { status: res.status, headers: hidden.headers!, body: hidden.bytes };
 }
 
 /** An HTTP engine's answer: streamed on with the field dropped as it passes, or read whole. */

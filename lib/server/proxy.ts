@@ -59,9 +59,12 @@ export function proxy(backend: InterceptedBackend, maxContentLength: number): Mi
       });
       if (typed) body = upstream.pipe(new DocTypeInjection());
     }
+    // nothing is sent yet: the engine's headers (strings) go straight onto the response (koa's `set`
+    // checks and converts, through a delegate per call)
+    const out = ctx.res;
     for (const name in res.headers) {
       if (name === 'x-elastic-product' || name === 'content-length') continue;
-      ctx.set(name, res.headers[name]);
+      out.setHeader(name, res.headers[name]);
     }
     ctx.body = body; // koa sets the length of a whole answer, and writes no body for HEAD
     // a HEAD answer tells the length the GET's body would have
