@@ -112,7 +112,7 @@ for (const backend of RECORDED_BACKENDS) {
         if (r.status === 200 && Object.keys(r.json).some((k) => k !== OWN && k !== 'total_managed_indices')) problems.push(`explain${target}: ${r.text.slice(0, 200)}`);
       }
       // method overrides and Elasticsearch 7's compatible media type change nothing of what is authorized
-      for (const headers of [{ 'x-http-method-override': 'GET' }, { 'x-http-method': 'GET' }, { 'content-type': COMPAT, accept: COMPAT }]) {
+      for (const headers of [{ 'x-http-method-override': 'GET' }, { 'x-http-method': 'GET' }, { 'content-type': COMPAT, accept: COMPAT }] as Array<Record<string, string>>) {
         await probe(problems, tenant, 'POST', `/_plugins/_ism/add/${FOREIGN}`, policyId, headers);
         await probe(problems, tenant, 'POST', `/_plugins/_ism/remove/${FOREIGN}?_method=GET`, policyId, headers);
         await probe(problems, tenant, 'GET', `/_plugins/_ism/explain/${FOREIGN}`, undefined, headers);
