@@ -229,6 +229,40 @@ for (const backend of RECORDED_BACKENDS) {
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
 
+    it('an alias named within the tenant\'s pattern over another\'s index: no new API reaches that index through it, by name or by the tenant\'s own wildcard', async () => {
+      const problems: string[] = [];
+      const evil = `${OWN}-evil`;
+      expect((await call(gw.url, 'POST', '/_aliases', { body: { actions: [{ add: { index: FOREIGN, alias: evil } }] } })).status).to.equal(200);
+      try {
+        const leaks = /tenant-b(?!oth)|foreign13|tenant-a-evil/;
+        const check = async (method: string, path: string, body?: unknown) => {
+          upstream?.clear();
+          const r = await call(gw.url, method, path, { auth: tenant, body });
+          const named = path.includes(evil);
+          // refused (naming what the request wrote), or answered without the other index
+          if (r.status < 400 ? leaks.test(r.text.replaceAll(`"${OWN}"`, '')) && !(named && !/tenant-b|foreign13/.test(r.text)) : /tenant-b(?!oth)|foreign13/.test(r.text)) problems.push(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
+          forwardedLeaks(`${method} ${path}`, problems);
+        };
+        for (const target of [evil, `${OWN}*`, `${OWN}-*`]) {
+          await check('POST', `/_plugins/_ism/add/${target}`, { policy_id: 'p13' });
+          await check('POST', `/_plugins/_ism/remove/${target}`);
+          await check('GET', `/_plugins/_ism/explain/${target}`);
+          for (const suffix of ['', '?expand_wildcards=all']) {
+            await check('GET', `/_cluster/health/${target}${suffix}${suffix ? '&' : '?'}level=indices`);
+            await check('GET', `/${target}/_field_caps${suffix}${suffix ? '&' : '?'}fields=*`);
+            await check('GET', `/${target}/_validate/query${suffix}${suffix ? '&' : '?'}q=f:zz&explain=true`);
+            await check('GET', `/${target}/_stats${suffix}${suffix ? '&' : '?'}level=shards`);
+            await check('POST', `/${target}/_refresh${suffix}`);
+            await check('GET', `/${target}/_search${suffix}${suffix ? '&' : '?'}q=foreign13`);
+            await check('GET', `/${target}/_count${suffix}${suffix ? '&' : '?'}q=foreign13`);
+          }
+        }
+      } finally {
+        await call(gw.url, 'DELETE', `/${FOREIGN}/_alias/${evil}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
     it('the cache hit path: a kept answer (and its remembered plan) is served to no principal another answer is due — field rules, max_size, narrowing, compat media type', async () => {
       const problems: string[] = [];
       const body = { query: { match_all: {} }, size: 6 };
