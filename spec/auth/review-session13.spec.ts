@@ -56,7 +56,7 @@ for (const backend of RECORDED_BACKENDS) {
       // a refusal names only what the request wrote (DESIGN: a 403 names its expressions as written)
       const written = decodeURIComponent(decodeURIComponent(path.replace(/%(?![0-9a-f]{2})/gi, '%25'))) + JSON.stringify(body ?? '');
       const leaked = [...r.text.matchAll(new RegExp(LEAK, 'g'))].some(([name]) => r.status < 400 || !written.includes(name));
-      if ((!mayAnswer && r.status < 400) || leaked) problems.push(`${method} ${path}: ${r.status} ${r.text.slice(0, 240)} … ${[...r.text.matchAll(new RegExp(`.{0,120}(${LEAK.source}).{0,80}`, "g"))].map((m) => m[0]).slice(0, 3).join(" | ")}`);
+      if ((!mayAnswer && r.status < 400) || leaked) problems.push(`${method} ${path}: ${r.status} ${r.text.slice(0, 240)} … ${[...r.text.matchAll(new RegExp(`.{0,120}(${LEAK.source}).{0,80}`, 'g'))].map((m) => m[0]).slice(0, 3).join(' | ')}`);
       if (forwarded) forwardedLeaks(`${method} ${path}`, problems);
       return r;
     };
