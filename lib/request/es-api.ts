@@ -743,7 +743,7 @@ export const ES_API = [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias' },
       { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases' },
       { methods: ['PUT', 'POST'], pattern: '/_alias/{name}' },
-      { methods: ['PUT'], pattern: '/_aliases/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_aliases/{name}' },
       { methods: ['PUT'], pattern: '/_alias' },
     ],
   },
