@@ -59,6 +59,18 @@ for (const backend of BACKENDS) {
       expect(Object.keys((await call(gw.url, 'GET', '/b1/_alias')).json.b1.aliases)).to.deep.equal([]);
     });
 
+    it('GET /_mapping?index= reads the indices the parameter names; a scoped credential is refused another tenant\'s', async () => {
+      const own = await call(gw.url, 'GET', '/_mapping?index=a1');
+      expect(own.status, own.text).to.equal(200);
+      expect(Object.keys(own.json)).to.deep.equal(['a1']);
+      expect(Object.keys((await call(gw.url, 'GET', '/_mappings?index=a1,b1')).json).sort()).to.deep.equal(['a1', 'b1']);
+      expect((await call(gw.url, 'GET', '/_mapping?index=a1', { auth: aOnly })).status).to.equal(200);
+      for (const index of ['b1', 'a1,b1', '*']) {
+        const r = await call(gw.url, 'GET', `/_mapping?index=${index}`, { auth: aOnly });
+        expect(r.status, `${index}: ${r.text}`).to.equal(403);
+      }
+    });
+
     it('cache clearing with file, force merge with primary_only, opening with wait_for_completion=false', async () => {
       expect((await call(gw.url, 'POST', '/_cache/clear?file=true')).json._shards.failed).to.equal(0);
       expect((await call(gw.url, 'POST', '/a1/_cache/clear?file=yes')).json.error.reason).to.equal('Failed to parse value [yes] as only [true] or [false] are allowed.');
