@@ -486,13 +486,14 @@ export const ES_API = [
   {
     id: 'indices.get_mapping',
     bodyless: true,
-    auth: { category: 'indices', action: 'indices:admin/mappings/get', every: 0 },
+    // without an index in the path, the `index` parameter names them (RestGetMappingAction reads request.param("index"))
+    auth: { category: 'indices', action: 'indices:admin/mappings/get', every: 0, indexParam: true },
     params: INDICES_LOCAL_PARAMS,
     paths: [
-      { methods: ['GET'], pattern: '/_mapping' },
+      { methods: ['GET'], pattern: '/_mapping', params: [...INDICES_LOCAL_PARAMS, 'index'] },
       { methods: ['GET'], pattern: '/{index}/_mapping' },
       // Elasticsearch's own routes take the plural as well (RestGetMappingAction)
-      { methods: ['GET'], pattern: '/_mappings' },
+      { methods: ['GET'], pattern: '/_mappings', params: [...INDICES_LOCAL_PARAMS, 'index'] },
       { methods: ['GET'], pattern: '/{index}/_mappings' },
     ],
   },
@@ -743,7 +744,7 @@ export const ES_API = [
       { methods: ['PUT', 'POST'], pattern: '/{index}/_alias' },
       { methods: ['PUT', 'POST'], pattern: '/{index}/_aliases' },
       { methods: ['PUT', 'POST'], pattern: '/_alias/{name}' },
-      { methods: ['PUT'], pattern: '/_aliases/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_aliases/{name}' },
       { methods: ['PUT'], pattern: '/_alias' },
     ],
   },

@@ -74,6 +74,22 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it('a background by-query on a missing index answers its task, which holds the index_not_found error (as the indices are resolved in the task)', async () => {
+      for (const op of ['_update_by_query', '_delete_by_query']) {
+        const started = await call(gw.url, 'POST', `/nowhere/${op}?wait_for_completion=false&conflicts=proceed`, { body: { query: { match_all: {} } } });
+        expect(started.status, started.text).to.equal(200);
+        expect(started.json.task).to.match(/^.+:\d+$/);
+        const done = await call(gw.url, 'GET', `/_tasks/${started.json.task}?wait_for_completion=true`);
+        expect(done.json.completed, done.text).to.equal(true);
+        expect(done.json.error).to.deep.include({ type: 'index_not_found_exception', reason: 'no such index [nowhere]' });
+        const rethrottled = await call(gw.url, 'POST', `/${op}/${started.json.task}/_rethrottle?requests_per_second=10`);
+        expect(rethrottled.status, rethrottled.text).to.equal(200);
+      }
+      const waited = await call(gw.url, 'POST', '/nowhere/_update_by_query', { body: { query: { match_all: {} } } });
+      expect(waited.status).to.equal(404);
+      expect(waited.json.error.type).to.equal('index_not_found_exception');
+    });
+
     it('the task API is refused to scoped credentials (another tenant\'s task results), allowed to the admin', async () => {
       const cred = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['docs', 'search', 'cluster'], ops: ['read', 'write'] } });
       const scoped = basic(cred.json.credential.username, cred.json.password);

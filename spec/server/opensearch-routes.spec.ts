@@ -29,14 +29,16 @@ for (const backend of BACKENDS) {
         ['POST', '/a1/_aliases', { alias: 'a-two', is_write_index: true }],
         ['PUT', '/_alias/a-three', { index: 'a1' }],
         ['PUT', '/_alias', { index: 'a1', alias: 'a-four' }],
+        ['POST', '/_aliases/a-five', { index: 'a1' }],
+        ['PUT', '/_aliases/a-six', { index: 'a1' }],
       ] as const) {
         const r = await call(gw.url, method, path, { body });
         expect(r.status, `${method} ${path}: ${r.text}`).to.equal(200);
         expect(r.json).to.deep.equal({ acknowledged: true });
       }
       const aliases = await call(gw.url, 'GET', '/a1/_alias');
-      expect(Object.keys(aliases.json.a1.aliases).sort()).to.deep.equal(['a-four', 'a-one', 'a-three', 'a-two']);
-      const missing = await call(gw.url, 'PUT', '/_alias', { body: { alias: 'a-five' } });
+      expect(Object.keys(aliases.json.a1.aliases).sort()).to.deep.equal(['a-five', 'a-four', 'a-one', 'a-six', 'a-three', 'a-two']);
+      const missing = await call(gw.url, 'PUT', '/_alias', { body: { alias: 'a-seven' } });
       expect(missing.status).to.equal(400);
       expect(missing.json.error.reason).to.equal('Validation Failed: 1: One of [index] or [indices] is required;');
     });
@@ -52,7 +54,21 @@ for (const backend of BACKENDS) {
         const r = await call(gw.url, 'PUT', path, { auth: aOnly, body });
         expect(r.status, `${path} ${JSON.stringify(body)}: ${r.text}`).to.equal(403);
       }
+      const post = await call(gw.url, 'POST', '/_aliases/a-theirs', { auth: aOnly, body: { index: 'b1' } });
+      expect(post.status, post.text).to.equal(403);
       expect(Object.keys((await call(gw.url, 'GET', '/b1/_alias')).json.b1.aliases)).to.deep.equal([]);
+    });
+
+    it('GET /_mapping?index= reads the indices the parameter names; a scoped credential is refused another tenant\'s', async () => {
+      const own = await call(gw.url, 'GET', '/_mapping?index=a1');
+      expect(own.status, own.text).to.equal(200);
+      expect(Object.keys(own.json)).to.deep.equal(['a1']);
+      expect(Object.keys((await call(gw.url, 'GET', '/_mappings?index=a1,b1')).json).sort()).to.deep.equal(['a1', 'b1']);
+      expect((await call(gw.url, 'GET', '/_mapping?index=a1', { auth: aOnly })).status).to.equal(200);
+      for (const index of ['b1', 'a1,b1', '*']) {
+        const r = await call(gw.url, 'GET', `/_mapping?index=${index}`, { auth: aOnly });
+        expect(r.status, `${index}: ${r.text}`).to.equal(403);
+      }
     });
 
     it('cache clearing with file, force merge with primary_only, opening with wait_for_completion=false', async () => {

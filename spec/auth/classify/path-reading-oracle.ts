@@ -504,6 +504,8 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     case '_close':
     case '_disk_usage':
     case '_field_usage_stats':
+      // `GET /_mapping?index=…`: its `index` parameter names the indices read: then not every index
+      if ((head === '_mapping' || head === '_mappings') && tail.length === 0 && op === 'read' && c.params.has('index')) return indicesEndpoint(c, head, tail);
       c.everyIndex(0);
       return indicesEndpoint(c, head, tail);
     case '_analyze':

@@ -125,7 +125,15 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
   const maxDocs = maxDocsParam(req.params, body, requested);
   const slice = manualSlice(body.slice, requested);
   const scrollSize = batchSize(req.params);
-  const handles = resolveTarget(ctx, req.pathParams.index, req.params);
+  let handles: IndexHandle[];
+  try {
+    handles = resolveTarget(ctx, req.pathParams.index, req.params);
+  } catch (err) {
+    // Elasticsearch and OpenSearch resolve the indices inside the task the request started: in the
+    // background, a missing index is the task's stored error, and the answer is the task's id
+    if (!background || toEsError(err).status !== 404) throw err;
+    return { status: 200, body: startInBackground(ctx.tasks, failedJob(op, req, err)) };
+  }
   const slices = slicesParam(req.params, handles);
   const find = targetsOf(req, ctx, handles, body);
   const findTargets = async (share: SliceLength) => {
@@ -199,6 +207,21 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
   };
   if (background) return { status: 200, body: startInBackground(ctx.tasks, job) };
   return runScrollJob(ctx.tasks, job);
+}
+
+/** A background by-query whose indices could not be resolved: its task fails with `error` when it runs. */
+function failedJob(op: Operation, req: RestRequest, error: unknown): ScrollJob<Target> {
+  return {
+    action: op === 'delete' ? 'indices:data/write/delete/byquery' : 'indices:data/write/update/byquery',
+    headers: taskHeaders(req),
+    description: `${op === 'delete' ? 'delete-by-query' : 'update-by-query'} [${req.pathParams.index ?? ''}]`,
+    fields: { updated: op === 'update', created: false },
+    findTargets: () => Promise.reject(error),
+    slices: 1,
+    batchSize: batchSize(req.params),
+    requestsPerSecond: requestsPerSecond(req.params),
+    processBatch: () => Promise.resolve([]),
+  };
 }
 
 export const byQueryRoutes: Route[] = [
