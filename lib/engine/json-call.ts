@@ -67,7 +67,13 @@ export async function callJson<T = unknown>(
  * reads nothing again. Its body is the value's.
  */
 export async function callRequest<T = unknown>(backend: Pick<Backend, 'request'>, request: GatewayRequest): Promise<JsonReply<T>> {
-  const res = await backend.request({
+  const res = await sendRequest(backend, request);
+  return { status: res.status, body: await readJson<T>(res) };
+}
+
+/** The wire request serialized from the request value: its body is the value's. */
+function sendRequest(backend: Pick<Backend, 'request'>, request: GatewayRequest): Promise<EngineResponse> {
+  return backend.request({
     method: request.method,
     path: request.path,
     querystring: request.querystring,
@@ -75,7 +81,6 @@ export async function callRequest<T = unknown>(backend: Pick<Backend, 'request'>
     body: request.body,
     request,
   });
-  return { status: res.status, body: await readJson<T>(res) };
 }
 
 /**
@@ -86,14 +91,7 @@ export async function callRequest<T = unknown>(backend: Pick<Backend, 'request'>
  * them as numbers). The value is the engine's: read it, never change it.
  */
 export async function readRequest<T = unknown>(backend: Pick<Backend, 'request'>, request: GatewayRequest): Promise<JsonReply<T>> {
-  const res = await backend.request({
-    method: request.method,
-    path: request.path,
-    querystring: request.querystring,
-    headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
-    body: request.body,
-    request,
-  });
+  const res = await sendRequest(backend, request);
   // (the embedded engine serializes its body when it is first read: here, never)
   if (res.value !== undefined && !holdsBigInt(res.value)) return { status: res.status, body: res.value as T };
   return { status: res.status, body: await readJson<T>(res) };
