@@ -18,9 +18,16 @@ const POSITIONAL_TYPES = new Set(['text', 'match_only_text', 'search_as_you_type
  * count, the last ordinal added, and two scratch slots of `addPositional`.
  */
 const TS = 8;
-/** Terms `addSteps` adds between two yields, at most (and characters of terms hashed, at most). */
+/**
+ * Work `addSteps` does between two yields, at most: terms added, characters of terms hashed (a gram
+ * can be a thousand characters long, and hashing and comparing one costs about 20 ns a character
+ * on a loaded runner), tokens grouped by term, postings ints written. Each bound is about a
+ * millisecond of work, so that a stretch ends near where its driver looks at the clock.
+ */
 const STEP_TERMS = 2048;
-const STEP_CHARS = 1 << 20;
+const STEP_CHARS = 1 << 16;
+const STEP_TOKENS = 1 << 15;
+const STEP_INTS = 1 << 15;
 const HEAD = 0;
 const TAIL = 1;
 const END = 2;
@@ -391,7 +398,10 @@ export class FieldIndex {
       if (this.positional) {
         this.startPositional(n);
         this.internPositional(ord, field.terms, field.positions, 0, n);
-        this.groupPositions(n, field.positions);
+        if (this.runUnique < n) {
+          this.startGrouping();
+          this.groupPositions(field.positions, 0, n);
+        }
         this.writePositional(ord, field.positions, 0, this.runUnique);
         firstTid = this.endPositional(ord, n);
       } else firstTid = this.addDocsOnly(ord, field.terms);
@@ -420,11 +430,21 @@ export class FieldIndex {
       from = to;
       yield;
     }
-    this.groupPositions(n, positions);
-    yield;
+    if (this.runUnique < n) {
+      this.startGrouping();
+      for (let from = 0; from < n; from += STEP_TOKENS) {
+        this.groupPositions(positions, from, Math.min(n, from + STEP_TOKENS));
+        yield;
+      }
+    }
     const end = this.runUnique;
-    for (let from = 0; from < end; from += STEP_TERMS) {
-      this.writePositional(ord, positions, from, Math.min(end, from + STEP_TERMS));
+    const distinct = end === n;
+    for (let from = 0; from < end; ) {
+      let to = from;
+      // a stretch ends after STEP_TERMS terms or STEP_INTS postings ints (a term may repeat thousands of times)
+      for (let ints = 0; to < end && to - from < STEP_TERMS && ints < STEP_INTS; to++) ints += 2 + (distinct ? 1 : this.st[this.uniqBuf[to] * TS + FREQ]);
+      this.writePositional(ord, positions, from, to);
+      from = to;
       yield;
     }
     this.addValues(ord, field, pending, this.endPositional(ord, n));
@@ -528,10 +548,13 @@ export class FieldIndex {
     this.runUnique = u;
   }
 
-  /** With repeated terms: the positions grouped by term (counting sort by first appearance), into `posBuf`. */
-  private groupPositions(n: number, positions: number[]): void {
+  /**
+   * With repeated terms: the positions grouped by term (a counting sort by first appearance) into
+   * `posBuf`, begun by `startGrouping` and done for tokens [from, to) a call. Once every token is,
+   * startBuf[k] ends term k's positions: term k's start is the end of term k - 1.
+   */
+  private startGrouping(): void {
     const u = this.runUnique;
-    if (u === n) return;
     const st = this.st;
     const start = this.startBuf;
     let acc = 0;
@@ -539,11 +562,15 @@ export class FieldIndex {
       start[k] = acc;
       acc += st[this.uniqBuf[k] * TS + FREQ];
     }
-    for (let i = 0; i < n; i++) {
+  }
+
+  private groupPositions(positions: number[], from: number, to: number): void {
+    const st = this.st;
+    const start = this.startBuf;
+    for (let i = from; i < to; i++) {
       const slot = st[this.tidBuf[i] * TS + SLOT];
       this.posBuf[start[slot]++] = positions[i];
     }
-    // start[k] now ends term k's positions: term k's start is the end of term k - 1
   }
 
   /** Writes the postings of distinct terms [from, to) (in order of first appearance). */

@@ -139,6 +139,11 @@ export class InvertedIndex {
   private live = new Uint8Array(1024);
   private liveCount = 0;
   private dead = 0;
+  /**
+   * The FieldIndexes each pending ordinal was added to: its reveal activates those, not every field
+   * of the index (10,000 `activate` calls a write in an index of 10,000 fields, most of them a no-op).
+   */
+  private readonly pendingFields = new Map<number, FieldIndex[]>();
   /** Documents being staged a stretch at a time (stageSteps): postings are not compacted meanwhile. */
   private staging = 0;
   /** The live ordinals as a column, built on demand; dropped when a document becomes live or dead. */
@@ -194,7 +199,9 @@ export class InvertedIndex {
     this.live[ord] = LIVE;
     this.liveCount++;
     this.liveColumn = undefined;
-    for (const fi of this.distinct) fi.activate(ord);
+    const added = this.pendingFields.get(ord);
+    this.pendingFields.delete(ord);
+    for (const fi of added ?? this.distinct) fi.activate(ord);
     for (const ni of this.nestedIndexes.values()) ni.revealChildrenOf(ord);
   }
 
@@ -214,12 +221,17 @@ export class InvertedIndex {
     const fields = doc.fields;
     if (this.sharing.size) this.checkSharing(fields);
     const created: CreatedFields = {};
+    const added: FieldIndex[] = [];
+    this.pendingFields.set(ord, added);
     this.staging++;
     try {
       for (const name of fields.keys()) {
         const field = fields.get(name)!;
         const fi = this.fieldIndexFor(name, field, fields, created);
-        if (fi) yield* fi.addSteps(ord, field, true);
+        if (fi) {
+          added.push(fi);
+          yield* fi.addSteps(ord, field, true);
+        }
         yield;
       }
     } finally {
@@ -234,10 +246,15 @@ export class InvertedIndex {
     const fields = doc.fields;
     if (this.sharing.size) this.checkSharing(fields);
     const created: CreatedFields = {};
+    const added: FieldIndex[] | undefined = pending ? [] : undefined;
+    if (added) this.pendingFields.set(ord, added);
     // Keys then get: iterating entries would allocate a [name, field] pair per field.
     for (const name of fields.keys()) {
       const field = fields.get(name)!;
-      this.fieldIndexFor(name, field, fields, created)?.add(ord, field, pending);
+      const fi = this.fieldIndexFor(name, field, fields, created);
+      if (!fi) continue;
+      fi.add(ord, field, pending);
+      added?.push(fi);
     }
     this.appendNested(ord, id, doc, pending);
     return ord;
@@ -310,10 +327,13 @@ export class InvertedIndex {
     }
     if (!split) return;
     for (const name of split) {
-      const fi = this.fieldIndexes.get(name)!.clone();
+      const shared = this.fieldIndexes.get(name)!;
+      const fi = shared.clone();
       this.fieldIndexes.set(name, fi);
       this.distinct.push(fi);
       this.sharing.delete(name);
+      // a pending document added to the shared one is pending in the copy too: revealed in both
+      for (const added of this.pendingFields.values()) if (added.includes(shared)) added.push(fi);
     }
   }
 
@@ -340,6 +360,7 @@ export class InvertedIndex {
     }
     this.live[ord] = DEAD;
     this.ordToId[ord] = undefined;
+    this.pendingFields.delete(ord);
     for (const fi of this.distinct) fi.remove(ord);
     for (const ni of this.nestedIndexes.values()) ni.removeChildrenOf(ord);
     if (++this.dead > 10_000 && this.dead > this.liveCount && this.staging === 0) this.compact();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { DocValues, InvertedIndex, SliceReader, SnapshotReader, SnapshotWriter, type FieldIndex } from '../../../../lib/engine/embedded/index/index.js';
+import { FieldIndex as FieldIndexClass } from '../../../../lib/engine/embedded/index/field-index.js';
 import type { IndexableField } from '../../../../lib/engine/embedded/mapping/index.js';
 import { readJson } from '../../../../lib/engine/index.js';
 import { ndjson, startEngine } from '../support.js';
@@ -71,6 +72,29 @@ describe('embedded engine: index structures', () => {
     });
   });
 
+  describe('revealing a staged document', () => {
+    it('activates the fields the document has, not every field of the index (an index of 10,000 fields)', () => {
+      const inv = new InvertedIndex();
+      inv.put('wide', doc(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}`, kw([`v${i}`])]))));
+      const ord = inv.stage('small', doc({ f1: kw(['w']), f2: kw(['w']) }));
+      const activate = FieldIndexClass.prototype.activate;
+      let calls = 0;
+      FieldIndexClass.prototype.activate = function (this: FieldIndex, o: number) {
+        calls++;
+        activate.call(this, o);
+      };
+      try {
+        inv.reveal('small', ord);
+      } finally {
+        FieldIndexClass.prototype.activate = activate;
+      }
+      expect(calls).to.equal(2);
+      expect(postings(inv.field('f2')!, 'w', inv)).to.deep.equal([ord]);
+      expect(inv.field('f2')!.docCount).to.equal(2);
+      expect(inv.field('f3')!.docCount).to.equal(1);
+    });
+  });
+
   describe('fields with identical content share one index until they differ', () => {
     it('x.keyword and x.raw answer alike while equal, and separately after the first difference', () => {
       const inv = new InvertedIndex();
@@ -98,6 +122,22 @@ describe('embedded engine: index structures', () => {
       expect(postings(k, 'c', inv)).to.deep.equal([3]);
       expect(postings(r, 'c', inv)).to.deep.equal([]);
       expect(postings(r, 'd', inv)).to.deep.equal([3]);
+    });
+
+    it('a document staged while its fields are shared, and revealed after they split, is live in both', () => {
+      const inv = new InvertedIndex();
+      inv.put('1', doc({ 'x.keyword': kw(['a']), 'x.raw': kw(['a']) }));
+      const pending = inv.stage('2', doc({ 'x.keyword': kw(['b']), 'x.raw': kw(['b']) }));
+      // the first difference splits x.raw from x.keyword while document 2 is pending in both
+      inv.put('3', doc({ 'x.raw': kw(['long value']) }));
+      const k = inv.field('x.keyword')!;
+      const r = inv.field('x.raw')!;
+      expect(r).to.not.equal(k);
+      inv.reveal('2', pending);
+      expect(postings(k, 'b', inv)).to.deep.equal([pending]);
+      expect(postings(r, 'b', inv)).to.deep.equal([pending]);
+      expect(k.docCount).to.equal(2);
+      expect(r.docCount).to.equal(3);
     });
 
     it('a delete while shared counts once', () => {

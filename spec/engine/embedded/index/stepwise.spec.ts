@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { createAnalysisRegistry } from '../../../../lib/engine/embedded/analysis/index.js';
 import { NGramFilter } from '../../../../lib/engine/embedded/analysis/filters/ngram.js';
 import { InvertedIndex, SnapshotWriter } from '../../../../lib/engine/embedded/index/index.js';
+import { FieldIndex } from '../../../../lib/engine/embedded/index/field-index.js';
+import { TermDict } from '../../../../lib/engine/embedded/index/term-dict.js';
 import { parseDocument, parseDocumentSteps, type Mappings } from '../../../../lib/engine/embedded/mapping/index.js';
 
 /** Runs stepwise work to its end, counting its yields. */
@@ -106,6 +108,50 @@ describe('embedded engine: indexing a stretch at a time gives what indexing at o
     expect(stepped.every((g, i) => g === all[i])).to.equal(true);
     // one start alone gives 541,320 characters of grams (its 1,040 grams): stretches end inside it
     expect(most).to.be.at.most((1 << 18) + term.length);
+  });
+
+  it('a value of 541,320 grams is staged in stretches of bounded work: terms hashed, tokens grouped, postings written', function () {
+    this.timeout(120_000);
+    const grams = createAnalysisRegistry(
+      { filter: { grams: { type: 'ngram', min_gram: 1, max_gram: 100_000 } }, analyzer: { grams: { type: 'custom', tokenizer: 'keyword', filter: ['grams'] } } },
+      { maxNgramDiff: 100_000 },
+    );
+    const term = 'abcdefghijklmnopqrstuvwxyz'.repeat(40);
+    const parsed = parseDocument({ text: term }, { properties: { text: { type: 'text', analyzer: 'grams' } } }, grams, '1');
+    expect(parsed.fields.get('text')!.terms.length).to.equal(541_320);
+    // the work of each stretch, counted where it is done (private methods, read through the prototypes)
+    const dict = TermDict.prototype as unknown as { intern(term: string): number };
+    const field = FieldIndex.prototype as unknown as { append(b: number, value: number): void; groupPositions(positions: number[], from: number, to: number): void };
+    const [intern, append, group] = [dict.intern, field.append, field.groupPositions];
+    let work = { chars: 0, ints: 0, tokens: 0 };
+    const most = { chars: 0, ints: 0, tokens: 0 };
+    dict.intern = function (this: TermDict, t: string) {
+      work.chars += t.length;
+      return intern.call(this, t);
+    };
+    field.append = function (this: FieldIndex, b: number, value: number) {
+      work.ints++;
+      append.call(this, b, value);
+    };
+    field.groupPositions = function (this: FieldIndex, positions: number[], from: number, to: number) {
+      work.tokens += to - from;
+      group.call(this, positions, from, to);
+    };
+    try {
+      const steps = new InvertedIndex().stageSteps('1', parsed);
+      for (let done = false; !done; ) {
+        done = steps.next().done === true;
+        for (const k of ['chars', 'ints', 'tokens'] as const) most[k] = Math.max(most[k], work[k]);
+        work = { chars: 0, ints: 0, tokens: 0 };
+      }
+    } finally {
+      [dict.intern, field.append, field.groupPositions] = [intern, append, group];
+    }
+    // about a millisecond of work each (a stretch ends past its bound by one term at most: 1,040
+    // characters, or its postings: 2 ints and its positions, 40 at most in this text)
+    expect(most.chars, 'characters of terms hashed in one stretch').to.be.at.most((1 << 16) + term.length);
+    expect(most.tokens, 'tokens grouped by term in one stretch').to.be.at.most(1 << 15);
+    expect(most.ints, 'postings ints written in one stretch').to.be.at.most((1 << 15) + 2 + 40);
   });
 
   it('a field of many terms is staged in many stretches', () => {
