@@ -94,11 +94,8 @@ export class IndexLiveSearches {
    * after an earlier change (`rerun`) leaves them to their own change, which comes after.
    */
   private readonly pending = new Map<string, number>();
-  /** The searches a change's document starts to match, tracked together once their verdicts are told (`trackFound`). */
-  private readonly toTrack: Registered[] = [];
   /** The searches tracking a change's document, as the lookup reads them (`TrackedIds.trackers`). */
   private readonly trackers: Registered[] = [];
-  private toTrackCount = 0;
   /** The verdicts told on `verdictsOn`, the change in hand: one object per answer (`verdict`). */
   private verdictsOn: DocumentChange | undefined;
   private readonly verdicts: Array<LiveVerdict | undefined> = [undefined, undefined, undefined, undefined];
@@ -244,7 +241,8 @@ export class IndexLiveSearches {
     const doc = ctx ? prepareDocument({ id: event.id, source: (event.source ?? {}) as Record<string, unknown> }, ctx) : undefined;
     const found = this.candidates(event, doc);
     const { matching, matchingCount, possible, possibleCount } = found;
-    this.toTrackCount = 0;
+    // the searches found exact start to track the document: its list grows once for them all
+    if (matchingCount) this.tracked.expect(event.id, matchingCount);
     try {
       for (let i = 0; i < matchingCount; i++) {
         const reg = matching[i];
@@ -258,8 +256,7 @@ export class IndexLiveSearches {
         let matches: boolean;
         try {
           if (s.decide && typeOk) {
-            // the engine answers later: the documents found so far are tracked first (the lookup's buffers stay as they are: changes are handled one at a time)
-            this.trackFound(event.id);
+            // the engine answers later (the lookup's buffers stay as they are: changes are handled one at a time)
             matches = await s.decide(event);
           } else matches = typeOk && doc !== undefined && preparedMatches(reg.rewritten, doc);
         } catch (err) {
@@ -271,7 +268,6 @@ export class IndexLiveSearches {
         this.decided(reg, event, matches);
       }
     } finally {
-      this.trackFound(event.id);
       this.byRequirement.release();
     }
   }
@@ -290,7 +286,6 @@ export class IndexLiveSearches {
       if (change.op === 'delete') this.departed(reg, change);
       else {
         this.decided(reg, change, (search.type === undefined || search.type === change.type) && search.decide !== undefined && (await search.decide(change)));
-        this.trackFound(change.id);
       }
       return;
     }
@@ -298,7 +293,6 @@ export class IndexLiveSearches {
     if (change.op === 'delete') this.departed(reg, change);
     else {
       this.decided(reg, change, matching.has(change.id));
-      this.trackFound(change.id);
     }
     const untouched = (id: string, doc?: MatchingDocument): DocumentChange => ({
       kind: 'document', index: change.index, type: change.type, id, op: 'index', position: change.position, time: change.time,
@@ -337,7 +331,8 @@ export class IndexLiveSearches {
     const wasTracked = this.tracked.has(reg, change.id);
     if (matches) {
       reg.onVerdict(this.verdict(change, true, wasTracked));
-      if (!wasTracked) this.toTrack[this.toTrackCount++] = reg;
+      // tracked at once, the search still in hand (a write matching thousands reads each once more, not in a later walk)
+      if (!wasTracked) this.trackIfRoom(reg, change.id);
     } else if (wasTracked) {
       this.tracked.delete(reg, change.id);
       reg.onVerdict(this.verdict(change, false, true));
@@ -367,22 +362,11 @@ export class IndexLiveSearches {
     return doc !== undefined && preparedMatches(reg.rewritten, doc);
   }
 
-  /** Tracks the document for the searches `decided` gathered, at once (`TrackedIds.addAll`: its list grown once). */
-  private trackFound(id: string): void {
-    const count = this.toTrackCount;
-    this.toTrackCount = 0;
-    this.tracked.addAll(id, this.toTrack, count, capOf, refused);
-    // the buffer keeps its room, not the searches
-    this.toTrack.fill(undefined as unknown as Registered, 0, count);
-  }
-
   private trackIfRoom(reg: Registered, id: string): void {
     if (!this.tracked.add(reg, id, reg.trackCap)) reg.search.trackedComplete = false;
   }
 }
 
-const capOf = (reg: Registered): number => reg.trackCap;
-const refused = (reg: Registered): void => void (reg.search.trackedComplete = false);
 
 /** The live searches of every index on this node. */
 export class LiveSearches {

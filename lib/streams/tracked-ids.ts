@@ -44,6 +44,8 @@ export class TrackedIds<S extends Tracking> {
   private focusList?: Int32Array;
   /** The focused list holds entries that no longer count (deleted, forgotten, duplicated). */
   private focusDirty = false;
+  /** How many more entries the list in focus is about to take (`expect`): room made at its next growth. */
+  private expected = 0;
   private stamp = 0;
   /** Entries in every list, and those of forgotten searches among them. */
   private entries = 0;
@@ -79,7 +81,7 @@ export class TrackedIds<S extends Tracking> {
     const slot = this.slotOf(search);
     let list = this.focusList;
     const n = list ? list[0] : 0;
-    if (!list || n + 2 > list.length) list = this.grown(id, list, n + 1, n + (n >> 1) + 8);
+    if (!list || n + 2 > list.length) list = this.grown(id, list, n + 1, n + Math.max(n >> 1, this.expected) + 8);
     list[n + 1] = slot;
     list[0] = n + 1;
     this.entries++;
@@ -94,43 +96,12 @@ export class TrackedIds<S extends Tracking> {
   }
 
   /**
-   * Tracks a document for `searches[0..count)` at once, as `add` would for each (a search that
-   * tracks `capOf(search)` documents already is refused: told to `refused`); the list grows once
-   * for them all rather than step by step (a write matching thousands of searches).
+   * Tells that `id` is about to be tracked for up to `more` searches, one `add` each (a write
+   * matching thousands of searches): its list grows once for them all, not step by step.
    */
-  addAll(id: string, searches: readonly S[], count: number, capOf: (search: S) => number, refused: (search: S) => void): void {
-    if (count === 0) return;
+  expect(id: string, more: number): void {
     this.focus(id);
-    let list = this.focusList;
-    const start = list ? list[0] : 0;
-    // a new list at the size it needs (most documents are not tracked again); an old one with room to grow
-    if (!list || start + count + 1 > list.length) list = this.grown(id, list, start + count, list ? start + count + (start >> 1) + 8 : count + 1);
-    const stamp = this.stamp;
-    let w = start;
-    for (let i = 0; i < count; i++) {
-      const search = searches[i];
-      if (search.trackGone || search.trackMark === stamp) continue;
-      if (search.trackedCount >= capOf(search)) {
-        refused(search);
-        continue;
-      }
-      list[++w] = this.slotOf(search);
-      search.trackMark = stamp;
-      search.trackedCount++;
-      const ids = search.trackedIds;
-      if (ids) ids.push(id);
-    }
-    list[0] = w;
-    this.entries += w - start;
-    if (w === 0) {
-      this.byId.delete(id);
-      this.focusList = undefined;
-    }
-    for (let i = 0; i < count; i++) {
-      const search = searches[i];
-      const ids = search.trackedIds;
-      if (ids && ids.length > 2 * search.trackedCount + 16) search.trackedIds = this.idsOf(search);
-    }
+    this.expected = more;
   }
 
   /** The ids a search tracks now (only for a search that keeps `trackedIds`). */
@@ -185,6 +156,7 @@ export class TrackedIds<S extends Tracking> {
 
   /** The focused list (of `id`), made or moved to a room of `room` entries (at least `needed`). */
   private grown(id: string, list: Int32Array | undefined, needed: number, room: number): Int32Array {
+    this.expected = 0;
     const next = new Int32Array(Math.max(needed, room) + 1);
     if (list) next.set(list.subarray(0, list[0] + 1));
     this.byId.set(id, next);
@@ -196,6 +168,7 @@ export class TrackedIds<S extends Tracking> {
   private focus(id: string): void {
     if (this.focusId === id) return;
     if (this.focusDirty) this.compactFocus();
+    this.expected = 0;
     const stamp = ++this.stamp;
     const list = this.byId.get(id);
     this.focusId = id;

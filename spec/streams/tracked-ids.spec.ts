@@ -16,7 +16,7 @@ function trackersOf(tracked: TrackedIds<Search>, id: string): Search[] {
 
 type Op =
   | { op: 'add'; search: number; id: number; cap: number }
-  | { op: 'addAll'; searches: number[]; id: number; cap: number }
+  | { op: 'expect'; searches: number[]; id: number; cap: number }
   | { op: 'delete'; search: number; id: number }
   | { op: 'forget'; search: number }
   | { op: 'ask'; search: number; id: number };
@@ -25,7 +25,7 @@ const SEARCHES = 6;
 const IDS = 5;
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('add' as const), search: fc.nat(SEARCHES - 1), id: fc.nat(IDS - 1), cap: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ op: fc.constant('addAll' as const), searches: fc.uniqueArray(fc.nat(SEARCHES - 1), { maxLength: SEARCHES }), id: fc.nat(IDS - 1), cap: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ op: fc.constant('expect' as const), searches: fc.uniqueArray(fc.nat(SEARCHES - 1), { maxLength: SEARCHES }), id: fc.nat(IDS - 1), cap: fc.integer({ min: 1, max: 4 }) }),
   fc.record({ op: fc.constant('delete' as const), search: fc.nat(SEARCHES - 1), id: fc.nat(IDS - 1) }),
   fc.record({ op: fc.constant('forget' as const), search: fc.nat(SEARCHES - 1) }),
   fc.record({ op: fc.constant('ask' as const), search: fc.nat(SEARCHES - 1), id: fc.nat(IDS - 1) }),
@@ -52,17 +52,15 @@ describe('TrackedIds', () => {
             const room = modelCount(s) < o.cap;
             expect(tracked.add(s, String(o.id), o.cap)).to.equal(already || room);
             if (!already && room) model.set(o.id, (model.get(o.id) ?? new Set()).add(s));
-          } else if (o.op === 'addAll') {
-            const refused: Search[] = [];
-            const expectedRefused: Search[] = [];
-            const those = o.searches.map((i) => searches[i]);
-            for (const t of those) {
-              if (model.get(o.id)?.has(t)) continue;
-              if (modelCount(t) >= o.cap) expectedRefused.push(t);
-              else model.set(o.id, (model.get(o.id) ?? new Set()).add(t));
+          } else if (o.op === 'expect') {
+            // a write's exact matches: the room told first, then one add each (the list grows once)
+            tracked.expect(String(o.id), o.searches.length);
+            for (const t of o.searches.map((k) => searches[k])) {
+              const already = model.get(o.id)?.has(t) ?? false;
+              const room = modelCount(t) < o.cap;
+              expect(tracked.add(t, String(o.id), o.cap)).to.equal(already || room);
+              if (!already && room) model.set(o.id, (model.get(o.id) ?? new Set()).add(t));
             }
-            tracked.addAll(String(o.id), [...those, searchOf(-2, false)], those.length, () => o.cap, (t) => refused.push(t));
-            expect(refused).to.deep.equal(expectedRefused);
           } else if (o.op === 'delete') {
             tracked.delete(s, String(o.id));
             model.get(o.id)?.delete(s);

@@ -118,9 +118,20 @@ export class SearchIndex<S extends Indexed> {
     for (const conjunction of alternatives) {
       let key: KeyAtom | undefined;
       let range: RangeAtom | undefined;
+      let keySize = 0;
       for (const atom of conjunction) {
-        if (atom.kind === 'range') range ??= atom;
-        else if (atom.kind !== 'not' && (!key || SELECTIVITY[atom.kind] < SELECTIVITY[key.kind])) key = atom;
+        if (atom.kind === 'range') {
+          range ??= atom;
+          continue;
+        }
+        if (atom.kind === 'not' || (key && SELECTIVITY[atom.kind] > SELECTIVITY[key.kind])) continue;
+        // of atoms of one kind, the one whose bucket holds fewest entries: every write with a
+        // common word (one many searches ask for) would test each entry under it again
+        const size = this.sizeUnder(atom);
+        if (!key || SELECTIVITY[atom.kind] < SELECTIVITY[key.kind] || size < keySize) {
+          key = atom;
+          keySize = size;
+        }
       }
       const tests = conjunction.filter((atom) => atom !== key && atom !== range).map(testOf);
       const rest = tests.length ? tests : NO_TESTS;
@@ -202,6 +213,20 @@ export class SearchIndex<S extends Indexed> {
     }
     for (const [field, bucket] of this.byExists) if (fieldExists(doc.fields, field)) bucket.visit(doc, take);
     this.ranges.visit(doc, take);
+  }
+
+  /** How many entries the bucket of a key holds now (none made). */
+  private sizeUnder(key: KeyAtom): number {
+    switch (key.kind) {
+      case 'id':
+        return this.byId.get(key.id)?.size ?? 0;
+      case 'term':
+        return this.byTerm.get(key.field)?.get(key.term)?.size ?? 0;
+      case 'prefix':
+        return this.byPrefix.get(key.field)?.byPrefix.get(key.prefix)?.size ?? 0;
+      case 'exists':
+        return this.byExists.get(key.field)?.size ?? 0;
+    }
   }
 
   private bucketOf(entry: Entry<S>): Bucket<Entry<S>> {
