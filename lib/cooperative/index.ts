@@ -83,9 +83,9 @@ export class TransformSlice {
   }
 }
 
-export { jsonPieces, jsonStream, stringifyCooperatively } from './json.js';
+export { jsonPieces, jsonStream, jsonTextPieces, stringifyCooperatively } from './json.js';
 export { parseJsonCooperatively, LONG_LITERAL_CHARS } from './json-parse.js';
-export { PieceText, type ReadableText } from './piece-text.js';
+export { encodedPieces, PieceText, type ReadableText } from './piece-text.js';
 export { keepPieces, piecesOf } from './long-strings.js';
 export { parseItemsAnswer } from './items-answer.js';
 export { threadCpuMs, WALL_FACTOR } from './thread-clock.js';

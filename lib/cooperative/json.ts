@@ -350,19 +350,27 @@ export function* jsonPieces(value: unknown, indent?: number): Generator<string, 
 
 /** `JSON.stringify(value, null, indent)`, giving the event loop a turn whenever a time slice is used up. `''` where JSON.stringify answers undefined. */
 export async function stringifyCooperatively(value: unknown, indent?: number): Promise<string> {
-  const slice = new TimeSlice();
-  const pieces: string[] = [];
-  let length = 0;
-  for (const piece of jsonPieces(value, indent)) {
-    pieces.push(piece);
-    length += piece.length;
-    await slice.pause();
-  }
-  if (pieces.length === 1) return pieces[0];
+  const pieces = await jsonTextPieces(value, indent);
+  if (pieces.length <= 1) return pieces[0] ?? '';
   // Joining is one copy of the whole text (about half a millisecond a megabyte) that cannot be cut
   // up: a long one gets a turn of its own rather than the end of a slice.
-  if (length > JOIN_ALONE_CHARS) await eventLoopTurn();
+  if (pieces.reduce((n, p) => n + p.length, 0) > JOIN_ALONE_CHARS) await eventLoopTurn();
   return pieces.join('');
+}
+
+/**
+ * The text of `JSON.stringify(value, null, indent)` as its pieces (none empty; none when
+ * JSON.stringify answers undefined), written a time slice at a time and never joined: a reader that
+ * goes through them in turn (a body sent a piece at a time) needs no copy of the whole text.
+ */
+export async function jsonTextPieces(value: unknown, indent?: number): Promise<string[]> {
+  const slice = new TimeSlice();
+  const pieces: string[] = [];
+  for (const piece of jsonPieces(value, indent)) {
+    if (piece !== '') pieces.push(piece);
+    await slice.pause();
+  }
+  return pieces;
 }
 
 /**

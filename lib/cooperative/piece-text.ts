@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 /**
  * What a reader of a large text reads of it: a string has all of it, and so does `PieceText`, a
  * text kept as the pieces it was decoded in.
@@ -88,4 +90,32 @@ export class PieceText implements ReadableText {
     for (const p of this.pieces) out += p;
     return out;
   }
+}
+
+/** Text encoded for sending is gathered into chunks of about this many characters. */
+const SEND_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Text given as its pieces, as a stream of UTF-8 Buffers made a piece at a time as it is read:
+ * never the whole text encoded at once, which would first copy it flat (a 20 MB search body, in
+ * one piece of the event loop). Pieces shorter than SEND_CHUNK_CHARS are gathered into one chunk.
+ * A surrogate pair cut between two pieces is encoded whole only if the pieces are gathered, so the
+ * pieces must not cut one (decoded and written pieces never do).
+ */
+export function encodedPieces(pieces: readonly string[]): Readable {
+  return Readable.from(encodeEach(pieces), { objectMode: false });
+}
+
+function* encodeEach(pieces: readonly string[]): Generator<Buffer> {
+  let gathered: string[] = [];
+  let chars = 0;
+  for (const piece of pieces) {
+    gathered.push(piece);
+    chars += piece.length;
+    if (chars < SEND_CHUNK_CHARS) continue;
+    yield Buffer.from(gathered.length === 1 ? gathered[0] : gathered.join(''));
+    gathered = [];
+    chars = 0;
+  }
+  if (chars > 0) yield Buffer.from(gathered.join(''));
 }

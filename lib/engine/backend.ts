@@ -63,6 +63,15 @@ export function readBulkItems(req: EngineRequest): readonly BulkEntry[] | undefi
   return info?.bulk !== undefined && typeof req.body === 'string' && req.body === info.forward ? info.bulk : undefined;
 }
 
+/**
+ * The body this request carries as the pieces it was written in (`Classification.forwardPieces`),
+ * while it is still that text: a sender encodes them a piece at a time instead of all of it at once.
+ */
+export function forwardedPieces(req: EngineRequest): readonly string[] | undefined {
+  const written = req.request?.info.forwardPieces;
+  return written !== undefined && typeof req.body === 'string' && req.body === written.text ? written.pieces : undefined;
+}
+
 export interface EngineRoute {
   readonly method: string;
   readonly target: RequestTarget;

@@ -1,10 +1,11 @@
 import { Readable, Transform } from 'node:stream';
 import type { Context } from 'koa';
-import { ChunkedTextDecoder, eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
+import { ChunkedTextDecoder, encodedPieces, eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
 import { errors, EsError } from '../errors/index.js';
 import { parseJsonWithin } from '../ndjson/index.js';
 import type { IncomingMessage } from 'node:http';
 import type { Reservation } from '../breakers/index.js';
+import type { TextPieces } from './request-info.js';
 
 /** Each request's in-flight reservation (network.breaker.inflight_requests): its body's bytes are added as they are read. */
 const inFlight = new WeakMap<IncomingMessage, Reservation>();
@@ -212,6 +213,15 @@ export async function bufferTextPieces(ctx: Context, limit: number): Promise<{ t
 }
 
 /**
+ * Makes `written.text` the body from here on, kept with the pieces it was written in: forwarded
+ * (bodyStream), they are encoded one at a time, as a decoded body's are.
+ */
+export function keepTextBody(ctx: Context, written: TextPieces): void {
+  ctx.state.body = written.text;
+  decodedPieces.set(ctx.req, { text: written.text, parts: written.pieces });
+}
+
+/**
  * The pieces a body's text was decoded in (bufferTextPieces), while that text is the body: forwarded,
  * they are encoded one at a time. `Buffer.from` of the whole text first copies the rope into one flat
  * string, then encodes all of it, both in one piece (a 20 MB search body forwarded to the engine).
@@ -251,15 +261,11 @@ export function bodyStream(ctx: Context, limit: number): Readable | undefined {
     // the text as it was decoded (the same string object as a rule, which compares at once), a piece
     // at a time as the stream is read
     const decoded = decodedPieces.get(ctx.req);
-    if (decoded?.text === read && decoded.parts.length > 1) return Readable.from(encodedPieces(decoded.parts), { objectMode: false });
+    if (decoded?.text === read && decoded.parts.length > 1) return encodedPieces(decoded.parts);
   }
   if (read !== undefined) return read === null ? undefined : Readable.from([typeof read === 'string' ? Buffer.from(read) : read]);
   checkDeclaredLength(ctx, limit);
   return hasBody(ctx) ? limitedBody(ctx.req, limit) : undefined;
-}
-
-function* encodedPieces(parts: readonly string[]): Generator<Buffer> {
-  for (const part of parts) yield Buffer.from(part);
 }
 
 /** Reads and parses a JSON body for the gateway's own routes; undefined when there is none. */

@@ -107,6 +107,13 @@ export interface Classification {
    */
   forward?: string;
   /**
+   * A large JSON body written anew, as the pieces it was written in (`text` their concatenation):
+   * a sender encodes them one at a time (forwardedPieces) instead of all of the text at once,
+   * which would first copy it whole into one flat string. They stand for `forward` only while it
+   * is that very text: a step that changes `forward` leaves them behind.
+   */
+  forwardPieces?: TextPieces;
+  /**
    * A large JSON body as the classifier parsed it, when `forward` says exactly that value: an
    * in-process engine may take it instead of parsing `forward` again (EngineRequest.json). Handed
    * over with the request: whoever forwards it gives it up.
@@ -155,5 +162,12 @@ export interface PreparedBody {
   bulk?: readonly BulkEntry[];
   /** A JSON body: its value, read within Elasticsearch's limits, and the text to forward for it. */
   /** `exact`: `forward` says exactly what `value` holds (no integer a JS number rounded). */
-  json?: { value: unknown; forward: string; exact: boolean };
+  /** `forwardPieces`: `forward` as the pieces it was written in, when it was written anew. */
+  json?: { value: unknown; forward: string; exact: boolean; forwardPieces?: TextPieces };
+}
+
+/** A text and the pieces it is the concatenation of. */
+export interface TextPieces {
+  readonly text: string;
+  readonly pieces: readonly string[];
 }

@@ -5,7 +5,7 @@ import { checkSystemIndices, withoutSystemIndices } from '../auth/index.js';
 import { ClassifiedRequests, prepareBody, readRequestCooperatively, typedMappings, typelessRequest, type TypelessRequest } from '../auth/classify/index.js';
 import { renderTemplateRequest, type StoredTemplateSource } from '../auth/classify/index.js';
 import { readBody } from '../engine/index.js';
-import { bufferTextPieces, hasBody, pathOfSegments, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
+import { bufferTextPieces, hasBody, keepTextBody, pathOfSegments, requestTarget, type GatewayRequest, type RequestTarget } from '../request/index.js';
 import type { GatewayState } from './state.js';
 import { answerWarnings, compatibleGatewayRequest, typelessGatewayBody, type GatewayCompatibleRequest } from './compatible-request.js';
 
@@ -46,7 +46,11 @@ export function classify(maxContentLength: number, sameParser = false, templates
       ctx.querystring = plain.querystring;
       read = plain;
     }
-    if (read.info.forward !== undefined && read.info.forward !== body) ctx.state.body = read.info.forward;
+    // a body written anew is the body from here on, as its pieces (compared with the text as sent, two
+    // texts of the same length would first be copied flat, both of them, to be compared)
+    const written = read.info.forwardPieces;
+    if (written !== undefined && written.text === read.info.forward) keepTextBody(ctx, written);
+    else if (read.info.forward !== undefined && read.info.forward !== body) ctx.state.body = read.info.forward;
     return accepted(ctx, next, read);
   };
   const classified = (ctx: GatewayContext, next: Next, compat?: GatewayCompatibleRequest) => {

@@ -1,6 +1,6 @@
 import { bulkText, canonicalJson, isJsonObject, msearchText, parseJsonText, readBulk, readMsearch, type BulkEntry } from '../../ndjson/index.js';
 import { decodePitId } from '../../point-in-time/index.js';
-import type { Operation, PreparedBody } from '../../request/index.js';
+import type { Operation, PreparedBody, TextPieces } from '../../request/index.js';
 
 /**
  * Index expressions named inside request bodies. Each reader returns the targets it found, one
@@ -21,6 +21,8 @@ export interface BodyTarget {
 /** Where a reader leaves the body as it must be forwarded. */
 export interface BodyReading {
   forward?: string;
+  /** `forward` as the pieces it was written in (see Classification.forwardPieces). */
+  forwardPieces?: TextPieces;
   /** The parsed body, when it says exactly what `forward` says (see Classification.parsed). */
   parsed?: unknown;
   /** A `_bulk` body's items read ahead, which `forward` says exactly (see Classification.bulk). */
@@ -134,6 +136,7 @@ function engineJson(body: Body, read: BodyReading): unknown {
   const text = textOf(body);
   if (read.prepared?.json) {
     read.forward = read.prepared.json.forward;
+    if (read.prepared.json.forwardPieces) read.forwardPieces = read.prepared.json.forwardPieces;
     if (read.prepared.json.exact) read.parsed = read.prepared.json.value;
     return read.prepared.json.value;
   }

@@ -2,7 +2,7 @@ import { EsError } from '../../errors/index.js';
 import { expandsHiddenIndices, namesOf, splitExpressions, runsPipeline, type BodyReading, type BodyTarget } from './body-indices.js';
 import type { ClusterPrivilege } from './cluster-privileges.js';
 import type { BulkEntry } from '../../ndjson/index.js';
-import { answersTable, type Category, type Classification, type ClassifiableRequest, type GatewayRequest, type PreparedBody, type ExpressionOperation, type ExpressionSource, type IndexSlot, type Operation, type RouteFamily } from '../../request/index.js';
+import { answersTable, type Category, type Classification, type ClassifiableRequest, type GatewayRequest, type PreparedBody, type TextPieces, type ExpressionOperation, type ExpressionSource, type IndexSlot, type Operation, type RouteFamily } from '../../request/index.js';
 
 /**
  * A classification begun: what every request's parameters say, whatever its route — a parameter
@@ -72,6 +72,7 @@ export class Classifying implements BodyReading {
   id: string | undefined;
   type: string | undefined;
   forward: string | undefined;
+  forwardPieces: TextPieces | undefined;
   parsed: unknown;
   bulk?: readonly BulkEntry[];
   expandsHidden = false;
@@ -236,6 +237,7 @@ export class Classifying implements BodyReading {
     if (this.id !== undefined) out.id = this.id;
     if (this.type !== undefined) out.type = this.type;
     if (this.forward !== undefined) out.forward = this.forward;
+    if (this.forwardPieces !== undefined) out.forwardPieces = this.forwardPieces;
     if (this.parsed !== undefined) out.parsed = this.parsed;
     if (this.bulk !== undefined) out.bulk = this.bulk;
     if (this.slot && this.narrowable) out.slot = this.slot;

@@ -1,5 +1,5 @@
 import { holdsRoundedInteger, losslessText, nestsTooDeep, readBulkCooperatively } from '../../ndjson/index.js';
-import { eventLoopTurn, parseJsonCooperatively, stringifyCooperatively, type ReadableText } from '../../cooperative/index.js';
+import { eventLoopTurn, jsonTextPieces, parseJsonCooperatively, PieceText, type ReadableText } from '../../cooperative/index.js';
 import type { Classification, PreparedBody } from '../../request/index.js';
 
 /** Bodies up to this many characters are read by the classifier itself, in one piece. */
@@ -8,7 +8,8 @@ export const PREPARED_BODY_CHARS = 1024 * 1024;
 /**
  * A large body read ahead for the classifier (see `PreparedBody`), by its own readers, giving the
  * event loop turns: a `_bulk` body line by line, a JSON body parsed with its long strings decoded
- * apart (parseJsonCooperatively) and re-serialized in pieces. `info` is the
+ * apart (parseJsonCooperatively) and re-serialized in pieces, which are kept (`forwardPieces`): the
+ * text is their concatenation, never joined here. `info` is the
  * request's classification without its body. Anything else, and a body these readers refuse, is
  * left to the classifier (which refuses it the same way).
  *
@@ -37,6 +38,10 @@ export async function prepareBody(info: Classification, text: string, sameParser
   await eventLoopTurn();
   // integers a JS number rounded go on as written (what canonicalJson does, in pieces otherwise)
   const rounded = holdsRoundedInteger(value);
-  const forward = sameParser ? text : rounded ? losslessText(text) : await stringifyCooperatively(value);
-  return { json: { value, forward, exact: !rounded } };
+  if (sameParser || rounded) return { json: { value, forward: sameParser ? text : losslessText(text), exact: !rounded } };
+  // the rewritten text as the pieces it was written in, and their concatenation (a rope: joined, it
+  // was copied whole in one piece, then encoded whole to be sent)
+  const written = await jsonTextPieces(value);
+  const forward = String(new PieceText(written));
+  return { json: { value, forward, forwardPieces: { text: forward, pieces: written }, exact: true } };
 }

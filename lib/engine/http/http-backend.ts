@@ -1,7 +1,8 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { EsError, errors } from '../../errors/index.js';
-import type { Backend, EngineRequest, EngineResponse, HeaderMap } from '../backend.js';
+import { encodedPieces } from '../../cooperative/index.js';
+import { forwardedPieces, type Backend, type EngineRequest, type EngineResponse, type HeaderMap } from '../backend.js';
 import { EngineAnswer, type EngineAnswerHead } from './engine-answer.js';
 import { COMPATIBLE_JSON_8, isPlainJson, plainMediaType } from './plain-media-types.js';
 
@@ -60,7 +61,9 @@ export class HttpBackend implements Backend {
     if (plainContent) headers['content-type'] = plainContent;
     const path = this.prefix + req.path + (req.querystring ? `?${req.querystring}` : '');
     try {
-      const body = req.body ?? null;
+      // a body written anew in pieces goes as them, encoded one at a time (sent chunked)
+      const pieces = forwardedPieces(req);
+      const body = pieces ? encodedPieces(pieces) : req.body ?? null;
       // a small answer comes back whole (a Buffer), a large or chunked one as a stream (EngineAnswer)
       const res = await new Promise<EngineAnswerHead>((resolve, reject) => {
         this.pool.dispatch({ method: req.method as 'GET', path, headers, body }, new EngineAnswer(req.method, body, resolve, reject, req.signal));

@@ -28,6 +28,23 @@ describe('large bodies classified a time slice at a time', function () {
     expect(cooperative.info.indices.at(-1)).to.equal('.gateway-x');
   });
 
+  it('a large search written anew for the HTTP engine is kept as the pieces it was written in, never joined', async () => {
+    const value = { query: { match: { summary: 'wörd 😀 "quoted"\n'.repeat(400_000) } }, size: 3 };
+    const text = JSON.stringify(value, null, 1);
+    const target = requestTarget('/books/_search', '', true);
+    const asked = readRequest({ method: 'POST', target, sentBody: true });
+    const prepared = await prepareBody(asked.info, text);
+    const written = prepared?.json?.forwardPieces;
+    expect(written, 'the pieces of the text written anew').to.not.equal(undefined);
+    expect(written!.text).to.equal(prepared!.json!.forward);
+    expect(written!.pieces.join('')).to.equal(JSON.stringify(value));
+    expect(written!.pieces.length, 'pieces, not one joined text').to.be.greaterThan(1);
+    // the classification carries them, for the sender; an engine that takes the text as sent needs none
+    const read = await readRequestCooperatively({ method: 'POST', target, body: text, prepared });
+    expect(read.info.forwardPieces).to.equal(written);
+    expect((await prepareBody(asked.info, text, true))?.json?.forwardPieces).to.equal(undefined);
+  });
+
   it('a credential\'s 100,000 index patterns are validated with event-loop turns, and a bad one is still named', async () => {
     const { value: spec, turns } = await turnsDuring(() => validateCreate({ indices: [...PATTERNS, 'tenant-0-*'], ops: ['read'] }));
     expect(turns, 'event-loop turns while 100,000 patterns were validated').to.be.at.least(1);
