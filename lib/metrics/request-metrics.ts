@@ -41,7 +41,7 @@ export function requestMetrics(metrics: GatewayMetrics): Middleware<GatewayState
     const { family, category } = ctx.state.request;
     const started = performance.now();
     return next().then(
-      () => done(family, category, ctx.status, started, ctx.respond !== false),
+      () => done(family, category, ctx.status, started, ctx.respond !== false || ctx.res.writableEnded),
       (err: unknown) => {
         done(family, category, toEsError(err).status, started, true);
         throw err;
