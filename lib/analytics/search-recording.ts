@@ -90,6 +90,7 @@ export function carriesSearchQuery(info: Classification, ctx: Context): boolean 
  */
 export function plainSearchRecording(recorder: AnalyticsRecorder): Middleware<GatewayState> {
   return async (ctx, next) => {
+    ctx.state.answerRead = true;
     await next();
     const info = ctx.state.request;
     let answer: Hits | undefined;

@@ -28,4 +28,11 @@ export interface GatewayState {
    * read through it.
    */
   fieldVisibility?: FieldVisibility;
+  /**
+   * Set by a step that reads or changes the answer once the steps after it are done (koa's
+   * `ctx.body`, the response's headers): the thin path then leaves the answer to koa. Without it, a
+   * whole answer is written to the client by the thin path itself (lib/server/proxy.ts), and no
+   * step before it may touch the answer afterwards.
+   */
+  answerRead?: true;
 }

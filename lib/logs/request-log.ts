@@ -94,6 +94,7 @@ export class RequestLog extends BackgroundRecords<LogRecord> {
     if (!bodies) return undefined;
     return (ctx, next) => {
       if (ctx.state.body === undefined && hasBody(ctx)) this.taps.set(ctx.req, new BodyTap(ctx.req, bodyMaxBytes));
+      ctx.state.answerRead = true; // the answer's body is recorded too
       return next();
     };
   }

@@ -7,8 +7,9 @@ import type { GatewayMetrics } from './gateway-metrics.js';
  * Placed right after classification: counts every classified request by route family, category
  * and status, and times it to its answer. It reads `ctx.state.request` once and nothing else of
  * the request. A step's error is counted with the status the error middleware will give it. A
- * stream (the handler took the response over, `ctx.respond === false`) is counted but not timed:
- * its duration is its lifetime. Requests refused before classification (authentication) are
+ * stream (the handler took the response over, `ctx.respond === false`, and it is still open) is
+ * counted but not timed: its duration is its lifetime. A whole answer the thin path wrote itself
+ * (`respond` false too, the response ended) is timed. Requests refused before classification (authentication) are
  * counted by `gateway_auth_failures_total` instead.
  */
 /** One route family and category's children: its timer, and its counter per status. */
@@ -41,7 +42,7 @@ export function requestMetrics(metrics: GatewayMetrics): Middleware<GatewayState
     const { family, category } = ctx.state.request;
     const started = performance.now();
     return next().then(
-      () => done(family, category, ctx.status, started, ctx.respond !== false),
+      () => done(family, category, ctx.status, started, ctx.respond !== false || ctx.res.writableEnded),
       (err: unknown) => {
         done(family, category, toEsError(err).status, started, true);
         throw err;

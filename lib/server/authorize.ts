@@ -49,6 +49,7 @@ export function authorize(authorizer: Authorizer, maxContentLength: number): Mid
     const derived = rules && (await authorizer.derivedFieldsFor(principal, info));
     const visibility = rules && derived ? rules.withDerived(derived) : rules;
     ctx.state.fieldVisibility = visibility;
+    if (decision.params.has('scroll') || scrolling) ctx.state.answerRead = true;
     await (visibility ? withFieldRules(ctx, next, visibility, maxContentLength) : next());
     // a scroll this credential opens (or continues) is recorded as its own
     if ((decision.params.has('scroll') || scrolling) && ctx.status === 200 && ctx.body) {
@@ -93,7 +94,10 @@ async function withFieldRules(ctx: GatewayContext, next: () => Promise<unknown>,
   // filter, `_cat/cluster_manager` and `GET /_list` answer text; their text is left as it is)
   const mappings = MAPPING_ANSWERS.has(info.action) && info.operation === 'read' && ctx.method !== 'HEAD' && !answersTable(request.route);
   // the answer is read here to be narrowed: the engine is asked for it uncompressed
-  if (mappings) delete ctx.req.headers['accept-encoding'];
+  if (mappings) {
+    delete ctx.req.headers['accept-encoding'];
+    ctx.state.answerRead = true;
+  }
   await next();
   if (mappings && ctx.status === 200 && ctx.body) await narrowMappingsAnswer(ctx, visibility);
 }

@@ -73,11 +73,15 @@ export function classify(maxContentLength: number, sameParser = false, templates
     if (es8.target.querystring !== ctx.querystring) ctx.querystring = es8.target.querystring;
     ctx.state.target = es8.target;
     // the answer is read here to be typed: the engine is asked for it uncompressed
-    if (es8.typedAnswer) delete ctx.req.headers['accept-encoding'];
+    if (es8.typedAnswer) {
+      delete ctx.req.headers['accept-encoding'];
+      ctx.state.answerRead = true;
+    }
     await classified(ctx, next);
     if (es8.typedAnswer) await typeMappingsAnswer(ctx);
   };
   const compatible = async (ctx: GatewayContext, next: Next, compat: GatewayCompatibleRequest) => {
+    ctx.state.answerRead = true; // its warnings are added to the answer
     try {
       await classified(ctx, next, compat);
     } finally {

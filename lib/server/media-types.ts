@@ -36,6 +36,7 @@ async function versioned(ctx: Parameters<Middleware<GatewayState>>[0], next: () 
       if (askedVersion(value) === 9) headers[name] = (value as string).replace(/compatible-with\s*=\s*9\b/gi, 'compatible-with=8');
     }
   }
+  ctx.state.answerRead = true;
   await next();
   const answered = ctx.response.get('content-type');
   if (/^application\/json\b/i.test(answered) || /^application\/vnd\.elasticsearch\+json\s*;\s*compatible-with=8\b/i.test(answered)) {

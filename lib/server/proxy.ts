@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import { engineAccessOf } from '../auth/index.js';
 import { readBody, type InterceptedBackend } from '../engine/index.js';
@@ -44,7 +45,6 @@ export function proxy(backend: InterceptedBackend, maxContentLength: number): Mi
       request,
       access: engineAccessOf(ctx.state.principal),
     });
-    ctx.status = res.status;
     const typed = addsType && res.status < 300 && carriesDocuments(info, ctx.method) && String(res.headers['content-type'] ?? '').includes('json');
     let body = res.body;
     if (!Buffer.isBuffer(body) && Number(res.headers['content-length']) <= WHOLE_ANSWER_BYTES) body = await readBody(body);
@@ -66,8 +66,28 @@ export function proxy(backend: InterceptedBackend, maxContentLength: number): Mi
       if (name === 'x-elastic-product' || name === 'content-length') continue;
       out.setHeader(name, res.headers[name]);
     }
+    // a whole answer no earlier step reads again is written here, as koa would write it
+    if (Buffer.isBuffer(body) && res.status === 200 && ctx.method !== 'HEAD' && !ctx.state.answerRead) return writeWhole(ctx.res, ctx, body);
+    ctx.status = res.status;
     ctx.body = body; // koa sets the length of a whole answer, and writes no body for HEAD
     // a HEAD answer tells the length the GET's body would have
     if (ctx.method === 'HEAD' && res.headers['content-length'] !== undefined) ctx.length = Number(res.headers['content-length']);
   };
+}
+
+/**
+ * A whole 200 answer written to the client as koa's `body` setter and `respond` would write it
+ * (a Content-Type of application/octet-stream when the engine named none, its Content-Length, the
+ * bytes in one `end`), without them: the cache's hits and the embedded engine's document reads
+ * are most of what the thin path answers, and koa's setters and checks were a share of each. The
+ * response is ended before the steps before this one resume: the access line, the request log and
+ * the metrics read its status and headers as they read koa's; a step that reads or changes the
+ * answer itself says so first (`GatewayState.answerRead`) and gets koa's path.
+ */
+function writeWhole(out: ServerResponse, ctx: { respond?: boolean }, body: Buffer): void {
+  out.statusCode = 200;
+  if (!out.hasHeader('content-type')) out.setHeader('Content-Type', 'application/octet-stream');
+  out.setHeader('Content-Length', body.length);
+  ctx.respond = false;
+  out.end(body);
 }
