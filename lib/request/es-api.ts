@@ -55,6 +55,8 @@ const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read
 const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
 /** OpenSearch's search pipelines: cluster-level like ingest pipelines, managed (and read) with the same privilege. */
 const SEARCH_PIPELINES = { category: 'cluster', action: { read: 'cluster:admin/search/pipeline/get', write: 'cluster:admin/search/pipeline/put', delete: 'cluster:admin/search/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+/** OpenSearch's asynchronous searches: a search of the indices named; a kept result, by id, only for a credential reading every index. */
+const ASYNCHRONOUS_SEARCH = { category: 'search', operation: 'read', every: 'strict' } as const;
 const ISM_POLICIES = { category: 'cluster', action: { read: 'cluster:admin/opendistro/ism/policy/get', write: 'cluster:admin/opendistro/ism/policy/write', delete: 'cluster:admin/opendistro/ism/policy/delete' }, privilege: 'manage' } as const;
 const ISM_MANAGED_INDEX = (action: string) => ({ category: 'indices', operation: 'write', action, every: 'strict', indexParam: true }) as const;
 const ISM_MANAGED_INDEX_PATHS = (name: string) => [
@@ -1341,6 +1343,44 @@ export const ES_API = [
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_plugins/_notifications/channels' },
+    ],
+  },
+  {
+    // the asynchronous search plugin's submit: a search of the indices `index=` names (every index when none, which cannot be narrowed)
+    id: 'opensearch.asynchronous_search_submit',
+    auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/submit', indexParam: true, body: 'search' },
+    params: [...SEARCH_PARAMS, 'index', 'wait_for_completion_timeout', 'keep_on_completion', 'keep_alive'],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_asynchronous_search' },
+    ],
+  },
+  {
+    // a kept result, by id: it holds what its submitter read, so only a credential reading every index reaches it
+    id: 'opensearch.asynchronous_search_get',
+    bodyless: true,
+    auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/get' },
+    params: ['keep_alive', 'wait_for_completion_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_asynchronous_search/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.asynchronous_search_delete',
+    bodyless: true,
+    auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/delete' },
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_asynchronous_search/{id}' },
+    ],
+  },
+  {
+    // each node's counts of asynchronous searches (no index named)
+    id: 'opensearch.asynchronous_search_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opendistro/asynchronous_search/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_asynchronous_search/stats' },
     ],
   },
   {

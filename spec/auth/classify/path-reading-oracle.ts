@@ -572,6 +572,20 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         const name = tail[1] === 'change_policy' ? 'change' : tail[1];
         return c.done('indices', tail[1] === 'explain' ? 'read' : 'write', `indices:admin/opendistro/ism/managedindex/${name}`);
       }
+      // asynchronous search: a submit searches the indices `index=` names (every index when none, never narrowed), its
+      // lookups too; a kept result by id holds what its submitter read: every index; the stats, a cluster read
+      if (tail[0] === '_asynchronous_search' && tail.length === 1 && c.method === 'POST') {
+        if (!c.params.has('index')) c.everyIndex();
+        c.bodyTargets(searchBodyTargets(c.body, c), false);
+        return c.done('search', 'read', 'cluster:admin/opendistro/asynchronous_search/submit');
+      }
+      if (tail[0] === '_asynchronous_search' && tail[1] === 'stats' && tail.length === 2 && c.op === 'read') {
+        return c.done('cluster', 'read', 'cluster:admin/opendistro/asynchronous_search/stats');
+      }
+      if (tail[0] === '_asynchronous_search' && tail.length === 2 && (c.op === 'read' || c.op === 'delete')) {
+        c.everyIndex();
+        return c.done('search', 'read', `cluster:admin/opendistro/asynchronous_search/${c.op === 'read' ? 'get' : 'delete'}`);
+      }
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
         c.pathIndex(tail[2], 3);
         return c.done('indices', 'read', 'indices:admin/knn_warmup');
