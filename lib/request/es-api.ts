@@ -55,6 +55,9 @@ const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read
 const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
 /** OpenSearch's search pipelines: cluster-level like ingest pipelines, managed (and read) with the same privilege. */
 const SEARCH_PIPELINES = { category: 'cluster', action: { read: 'cluster:admin/search/pipeline/get', write: 'cluster:admin/search/pipeline/put', delete: 'cluster:admin/search/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+/** The Learning to Rank plugin's feature stores and their elements: cluster-level configuration every tenant shares (reading too: manage). */
+const LTR_STORES = { category: 'cluster', action: { read: 'cluster:admin/ltr/store/list', write: 'cluster:admin/ltr/store/create', delete: 'cluster:admin/ltr/store/delete' }, privilege: 'manage' } as const;
+const LTR_DATA = { category: 'cluster', action: 'cluster:admin/ltr/featurestore/data', privilege: 'manage' } as const;
 /** OpenSearch's asynchronous searches: a search of the indices named; a kept result, by id, only for a credential reading every index. */
 const ASYNCHRONOUS_SEARCH = { category: 'search', operation: 'read', every: 'strict' } as const;
 const ISM_POLICIES = { category: 'cluster', action: { read: 'cluster:admin/opendistro/ism/policy/get', write: 'cluster:admin/opendistro/ism/policy/write', delete: 'cluster:admin/opendistro/ism/policy/delete' }, privilege: 'manage' } as const;
@@ -1343,6 +1346,143 @@ export const ES_API = [
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_plugins/_notifications/channels' },
+    ],
+  },
+  {
+    // the Learning to Rank plugin's feature stores and what they hold: cluster-level configuration every tenant shares (reading too: manage)
+    id: 'opensearch.ltr_put_store',
+    auth: LTR_STORES,
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_ltr' },
+      { methods: ['PUT'], pattern: '/_ltr/{store}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_get_stores',
+    bodyless: true,
+    auth: LTR_STORES,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr' },
+      { methods: ['GET'], pattern: '/_ltr/{store}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_delete_store',
+    bodyless: true,
+    auth: LTR_STORES,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_ltr' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_list_elements',
+    bodyless: true,
+    auth: LTR_DATA,
+    params: ['prefix', 'from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr/_feature' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_feature' },
+      { methods: ['GET'], pattern: '/_ltr/_featureset' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_featureset' },
+      { methods: ['GET'], pattern: '/_ltr/_model' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_model' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_get_element',
+    bodyless: true,
+    auth: LTR_DATA,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr/_feature/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_feature/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/_featureset/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_featureset/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/_model/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_model/{name}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_put_element',
+    auth: LTR_DATA,
+    params: ['routing'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/_feature/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/{store}/_feature/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/_featureset/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/{store}/_featureset/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/_model/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/{store}/_model/{name}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_delete_element',
+    bodyless: true,
+    auth: LTR_DATA,
+    params: ['routing'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_ltr/_feature/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}/_feature/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/_featureset/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}/_featureset/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/_model/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}/_model/{name}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_add_features',
+    auth: { ...LTR_DATA, action: 'cluster:admin/ltr/store/add-features-to-set' },
+    params: ['merge', 'routing'],
+    paths: [
+      { methods: ['POST'], pattern: '/_ltr/_featureset/{name}/_addfeatures' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_featureset/{name}/_addfeatures' },
+      { methods: ['POST'], pattern: '/_ltr/_featureset/{name}/_addfeatures/{query}' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_featureset/{name}/_addfeatures/{query}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_create_model',
+    auth: { ...LTR_DATA, action: 'cluster:admin/ltr/store/create-model-from-set' },
+    params: ['routing'],
+    paths: [
+      { methods: ['POST'], pattern: '/_ltr/_featureset/{name}/_createmodel' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_featureset/{name}/_createmodel' },
+    ],
+  },
+  {
+    // the plugin's caches (empty here: no model runs) and counters: cluster reads; clearing a store's cache, a change of it
+    id: 'opensearch.ltr_cache_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ltr/caches/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr/_cachestats' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_clear_cache',
+    bodyless: true,
+    auth: { ...LTR_DATA, action: 'cluster:admin/ltr/caches' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_ltr/_clearcache' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_clearcache' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ltr/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_ltr/stats' },
+      { methods: ['GET'], pattern: '/_plugins/_ltr/stats/{stat}' },
+      { methods: ['GET'], pattern: '/_plugins/_ltr/{node_id}/stats' },
+      { methods: ['GET'], pattern: '/_plugins/_ltr/{node_id}/stats/{stat}' },
     ],
   },
   {

@@ -558,6 +558,17 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     // Cluster level.
     case '_cluster':
       return cluster(c, tail);
+    // OpenSearch's Learning to Rank plugin: its feature stores are shared cluster configuration (manage, reading too); its cache stats a cluster read
+    case '_ltr': {
+      if (tail[0] === '_cachestats' && tail.length === 1 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/ltr/caches/stats');
+      c.needs('manage');
+      const rest = ['_feature', '_featureset', '_model', '_clearcache'].includes(tail[0]) ? tail : tail.slice(1);
+      if (rest.length === 0) return c.done('cluster', c.op, c.op === 'read' ? 'cluster:admin/ltr/store/list' : c.op === 'delete' ? 'cluster:admin/ltr/store/delete' : 'cluster:admin/ltr/store/create');
+      if (rest[0] === '_clearcache') return c.done('cluster', c.op, 'cluster:admin/ltr/caches');
+      if (rest[0] === '_featureset' && rest[2] === '_addfeatures') return c.done('cluster', c.op, 'cluster:admin/ltr/store/add-features-to-set');
+      if (rest[0] === '_featureset' && rest[2] === '_createmodel') return c.done('cluster', c.op, 'cluster:admin/ltr/store/create-model-from-set');
+      return c.done('cluster', c.op, 'cluster:admin/ltr/featurestore/data');
+    }
     // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
     case '_plugins':
       // Index State Management: its policies are shared cluster configuration (manage); the rest acts on the indices it names
@@ -586,6 +597,7 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         c.everyIndex();
         return c.done('search', 'read', `cluster:admin/opendistro/asynchronous_search/${c.op === 'read' ? 'get' : 'delete'}`);
       }
+      if (tail[0] === '_ltr' && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/ltr/stats');
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
         c.pathIndex(tail[2], 3);
         return c.done('indices', 'read', 'indices:admin/knn_warmup');
