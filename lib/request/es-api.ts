@@ -55,6 +55,8 @@ const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read
 const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
 /** OpenSearch's search pipelines: cluster-level like ingest pipelines, managed (and read) with the same privilege. */
 const SEARCH_PIPELINES = { category: 'cluster', action: { read: 'cluster:admin/search/pipeline/get', write: 'cluster:admin/search/pipeline/put', delete: 'cluster:admin/search/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+/** The index-management plugin's rollup and transform jobs: each would read its source and write its target, any tenant's: `manage`, reading too. */
+const INDEX_MANAGEMENT_JOB = (kind: 'rollup' | 'transform') => ({ category: 'cluster', action: { read: `cluster:admin/opendistro/${kind}/get`, write: `cluster:admin/opendistro/${kind}/index`, delete: `cluster:admin/opendistro/${kind}/delete` }, privilege: 'manage' }) as const;
 /** The Learning to Rank plugin's feature stores and their elements: cluster-level configuration every tenant shares (reading too: manage). */
 const LTR_STORES = { category: 'cluster', action: { read: 'cluster:admin/ltr/store/list', write: 'cluster:admin/ltr/store/create', delete: 'cluster:admin/ltr/store/delete' }, privilege: 'manage' } as const;
 const LTR_DATA = { category: 'cluster', action: 'cluster:admin/ltr/featurestore/data', privilege: 'manage' } as const;
@@ -1346,6 +1348,131 @@ export const ES_API = [
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_plugins/_notifications/channels' },
+    ],
+  },
+  {
+    // the index-management plugin's rollup and transform jobs: they would read their source and write their target index, whichever tenant's (manage)
+    id: 'opensearch.rollup_put',
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: ['if_seq_no', 'if_primary_term'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_plugins/_rollup/jobs/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_get',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_rollup/jobs/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_delete',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_rollup/jobs/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_start',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_rollup/jobs/{id}/_start' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_stop',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_rollup/jobs/{id}/_stop' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_explain',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_rollup/jobs/{id}/_explain' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_put',
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: ['if_seq_no', 'if_primary_term'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_plugins/_transform/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_get',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_transform/{id}' },
+    ],
+  },
+  {
+    // a preview reads the source index its body names: only an admin-equivalent credential may name any
+    id: 'opensearch.transform_preview',
+    auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_transform/_preview' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_list',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: ['from', 'size', 'search', 'sortField', 'sortDirection'],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_transform' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_delete',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: ['force'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_transform/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_start',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_transform/{id}/_start' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_stop',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_transform/{id}/_stop' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_explain',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_transform/{id}/_explain' },
     ],
   },
   {

@@ -598,6 +598,13 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         return c.done('search', 'read', `cluster:admin/opendistro/asynchronous_search/${c.op === 'read' ? 'get' : 'delete'}`);
       }
       if (tail[0] === '_ltr' && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/ltr/stats');
+      // rollup and transform jobs: they would read their source and write their target, any tenant's (manage, reading too)
+      if ((tail[0] === '_rollup' && tail[1] === 'jobs') || tail[0] === '_transform') {
+        c.needs('manage');
+        const kind = tail[0].slice(1);
+        if (tail[0] === '_transform' && tail[1] === '_preview' && tail.length === 2) return c.done('cluster', c.op, 'cluster:admin/opendistro/transform/preview');
+        return c.done('cluster', c.op, `cluster:admin/opendistro/${kind}/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'index'}`);
+      }
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
         c.pathIndex(tail[2], 3);
         return c.done('indices', 'read', 'indices:admin/knn_warmup');
