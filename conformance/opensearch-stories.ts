@@ -36,7 +36,8 @@ interface Step {
   distributions?: Distributions;
   parameters?: Record<string, unknown>;
   request?: { headers?: Record<string, string>; payload?: unknown; content_type?: string };
-  response?: { status?: number; payload?: unknown; content_type?: string };
+  /** `status`: the one expected, or those that count as success (the stories give either). */
+  response?: { status?: number | number[]; payload?: unknown; content_type?: string };
   /** Prologues and epilogues: the statuses that count as success. */
   status?: number[];
   output?: Record<string, string>;
@@ -248,7 +249,7 @@ async function callOnce(
     for (const [name, where] of Object.entries(step.output ?? {})) kept[name] = pick(response, where);
     outputs.set(step.id, kept);
   }
-  const expected = kind === 'chapter' ? [step.response?.status ?? 200] : step.status ?? [200, 201];
+  const expected = kind === 'chapter' ? [step.response?.status ?? 200].flat() : step.status ?? [200, 201];
   const summary = `${url} -> ${response.status} ${response.text.slice(0, 300)}`;
   if (!expected.includes(response.status)) return `status ${response.status}, expected ${expected.join('|')}: ${summary}`;
   const wantedType = kind === 'chapter' ? step.response?.content_type : undefined;

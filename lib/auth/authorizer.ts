@@ -545,7 +545,7 @@ function jsonBodyOf(req: GatewayRequest): unknown {
 }
 
 /** Actions whose JSON body is a search body, whose `_source` the URL's source parameters replace. */
-const SEARCH_BODY_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/async_search/submit', 'indices:data/read/explain']);
+const SEARCH_BODY_ACTIONS = new Set(['indices:data/read/search', 'indices:data/read/async_search/submit', 'cluster:admin/opendistro/asynchronous_search/submit', 'indices:data/read/explain']);
 
 /**
  * A source filter (what a request asks for, or what it is narrowed to): `fetch: false`, no

@@ -1168,7 +1168,7 @@ const UNCHECKABLE = new Set([
 ]);
 /** Actions whose body is a search body (or its `query`), checked with their URL parameters. */
 const SEARCH_BODIES = new Set([
-  'indices:data/read/search', 'indices:data/read/async_search/submit', 'indices:data/read/explain', 'indices:admin/validate/query',
+  'indices:data/read/search', 'indices:data/read/async_search/submit', 'cluster:admin/opendistro/asynchronous_search/submit', 'indices:data/read/explain', 'indices:admin/validate/query',
   'indices:data/write/delete/byquery', 'indices:data/write/update/byquery',
 ]);
 /** Actions the decision reads the body of (as JSON, an `_msearch` as its searches). */

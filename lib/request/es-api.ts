@@ -55,6 +55,13 @@ const CAT_CLUSTER = (action: string) => ({ category: 'cluster', operation: 'read
 const INGEST = { category: 'cluster', action: { read: 'cluster:admin/ingest/pipeline/get', write: 'cluster:admin/ingest/pipeline/put', delete: 'cluster:admin/ingest/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
 /** OpenSearch's search pipelines: cluster-level like ingest pipelines, managed (and read) with the same privilege. */
 const SEARCH_PIPELINES = { category: 'cluster', action: { read: 'cluster:admin/search/pipeline/get', write: 'cluster:admin/search/pipeline/put', delete: 'cluster:admin/search/pipeline/delete' }, privilege: 'manage_pipeline' } as const;
+/** The index-management plugin's rollup and transform jobs: each would read its source and write its target, any tenant's: `manage`, reading too. */
+const INDEX_MANAGEMENT_JOB = (kind: 'rollup' | 'transform') => ({ category: 'cluster', action: { read: `cluster:admin/opendistro/${kind}/get`, write: `cluster:admin/opendistro/${kind}/index`, delete: `cluster:admin/opendistro/${kind}/delete` }, privilege: 'manage' }) as const;
+/** The Learning to Rank plugin's feature stores and their elements: cluster-level configuration every tenant shares (reading too: manage). */
+const LTR_STORES = { category: 'cluster', action: { read: 'cluster:admin/ltr/store/list', write: 'cluster:admin/ltr/store/create', delete: 'cluster:admin/ltr/store/delete' }, privilege: 'manage' } as const;
+const LTR_DATA = { category: 'cluster', action: 'cluster:admin/ltr/featurestore/data', privilege: 'manage' } as const;
+/** OpenSearch's asynchronous searches: a search of the indices named; a kept result, by id, only for a credential reading every index. */
+const ASYNCHRONOUS_SEARCH = { category: 'search', operation: 'read', every: 'strict' } as const;
 const ISM_POLICIES = { category: 'cluster', action: { read: 'cluster:admin/opendistro/ism/policy/get', write: 'cluster:admin/opendistro/ism/policy/write', delete: 'cluster:admin/opendistro/ism/policy/delete' }, privilege: 'manage' } as const;
 const ISM_MANAGED_INDEX = (action: string) => ({ category: 'indices', operation: 'write', action, every: 'strict', indexParam: true }) as const;
 const ISM_MANAGED_INDEX_PATHS = (name: string) => [
@@ -1341,6 +1348,306 @@ export const ES_API = [
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_plugins/_notifications/channels' },
+    ],
+  },
+  {
+    // the index-management plugin's rollup and transform jobs: they would read their source and write their target index, whichever tenant's (manage)
+    id: 'opensearch.rollup_put',
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: ['if_seq_no', 'if_primary_term'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_plugins/_rollup/jobs/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_get',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_rollup/jobs/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_delete',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_rollup/jobs/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_start',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_rollup/jobs/{id}/_start' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_stop',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_rollup/jobs/{id}/_stop' },
+    ],
+  },
+  {
+    id: 'opensearch.rollup_explain',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_rollup/jobs/{id}/_explain' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_put',
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: ['if_seq_no', 'if_primary_term'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_plugins/_transform/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_get',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_transform/{id}' },
+    ],
+  },
+  {
+    // a preview reads the source index its body names: only an admin-equivalent credential may name any
+    id: 'opensearch.transform_preview',
+    auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_transform/_preview' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_list',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: ['from', 'size', 'search', 'sortField', 'sortDirection'],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_transform' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_delete',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: ['force'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_transform/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_start',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_transform/{id}/_start' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_stop',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_transform/{id}/_stop' },
+    ],
+  },
+  {
+    id: 'opensearch.transform_explain',
+    bodyless: true,
+    auth: INDEX_MANAGEMENT_JOB('transform'),
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_transform/{id}/_explain' },
+    ],
+  },
+  {
+    // the Learning to Rank plugin's feature stores and what they hold: cluster-level configuration every tenant shares (reading too: manage)
+    id: 'opensearch.ltr_put_store',
+    auth: LTR_STORES,
+    params: [],
+    paths: [
+      { methods: ['PUT'], pattern: '/_ltr' },
+      { methods: ['PUT'], pattern: '/_ltr/{store}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_get_stores',
+    bodyless: true,
+    auth: LTR_STORES,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr' },
+      { methods: ['GET'], pattern: '/_ltr/{store}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_delete_store',
+    bodyless: true,
+    auth: LTR_STORES,
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_ltr' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_list_elements',
+    bodyless: true,
+    auth: LTR_DATA,
+    params: ['prefix', 'from', 'size'],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr/_feature' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_feature' },
+      { methods: ['GET'], pattern: '/_ltr/_featureset' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_featureset' },
+      { methods: ['GET'], pattern: '/_ltr/_model' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_model' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_get_element',
+    bodyless: true,
+    auth: LTR_DATA,
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr/_feature/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_feature/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/_featureset/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_featureset/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/_model/{name}' },
+      { methods: ['GET'], pattern: '/_ltr/{store}/_model/{name}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_put_element',
+    auth: LTR_DATA,
+    params: ['routing'],
+    paths: [
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/_feature/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/{store}/_feature/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/_featureset/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/{store}/_featureset/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/_model/{name}' },
+      { methods: ['PUT', 'POST'], pattern: '/_ltr/{store}/_model/{name}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_delete_element',
+    bodyless: true,
+    auth: LTR_DATA,
+    params: ['routing'],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_ltr/_feature/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}/_feature/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/_featureset/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}/_featureset/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/_model/{name}' },
+      { methods: ['DELETE'], pattern: '/_ltr/{store}/_model/{name}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_add_features',
+    auth: { ...LTR_DATA, action: 'cluster:admin/ltr/store/add-features-to-set' },
+    params: ['merge', 'routing'],
+    paths: [
+      { methods: ['POST'], pattern: '/_ltr/_featureset/{name}/_addfeatures' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_featureset/{name}/_addfeatures' },
+      { methods: ['POST'], pattern: '/_ltr/_featureset/{name}/_addfeatures/{query}' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_featureset/{name}/_addfeatures/{query}' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_create_model',
+    auth: { ...LTR_DATA, action: 'cluster:admin/ltr/store/create-model-from-set' },
+    params: ['routing'],
+    paths: [
+      { methods: ['POST'], pattern: '/_ltr/_featureset/{name}/_createmodel' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_featureset/{name}/_createmodel' },
+    ],
+  },
+  {
+    // the plugin's caches (empty here: no model runs) and counters: cluster reads; clearing a store's cache, a change of it
+    id: 'opensearch.ltr_cache_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ltr/caches/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_ltr/_cachestats' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_clear_cache',
+    bodyless: true,
+    auth: { ...LTR_DATA, action: 'cluster:admin/ltr/caches' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_ltr/_clearcache' },
+      { methods: ['POST'], pattern: '/_ltr/{store}/_clearcache' },
+    ],
+  },
+  {
+    id: 'opensearch.ltr_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/ltr/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_ltr/stats' },
+      { methods: ['GET'], pattern: '/_plugins/_ltr/stats/{stat}' },
+      { methods: ['GET'], pattern: '/_plugins/_ltr/{node_id}/stats' },
+      { methods: ['GET'], pattern: '/_plugins/_ltr/{node_id}/stats/{stat}' },
+    ],
+  },
+  {
+    // the asynchronous search plugin's submit: a search of the indices `index=` names (every index when none, which cannot be narrowed)
+    id: 'opensearch.asynchronous_search_submit',
+    auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/submit', indexParam: true, body: 'search' },
+    params: [...SEARCH_PARAMS, 'index', 'wait_for_completion_timeout', 'keep_on_completion', 'keep_alive'],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_asynchronous_search' },
+    ],
+  },
+  {
+    // a kept result, by id: it holds what its submitter read, so only a credential reading every index reaches it
+    id: 'opensearch.asynchronous_search_get',
+    bodyless: true,
+    auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/get' },
+    params: ['keep_alive', 'wait_for_completion_timeout'],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_asynchronous_search/{id}' },
+    ],
+  },
+  {
+    id: 'opensearch.asynchronous_search_delete',
+    bodyless: true,
+    auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/delete' },
+    params: [],
+    paths: [
+      { methods: ['DELETE'], pattern: '/_plugins/_asynchronous_search/{id}' },
+    ],
+  },
+  {
+    // each node's counts of asynchronous searches (no index named)
+    id: 'opensearch.asynchronous_search_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opendistro/asynchronous_search/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_asynchronous_search/stats' },
     ],
   },
   {

@@ -10,7 +10,8 @@ import { IngestPipelines } from './ingest/index.js';
 import { LocalNode } from './node/index.js';
 import { QueryRules } from './query-rules/index.js';
 import { SearchPipelines } from './search-pipelines/index.js';
-import { IsmPolicies } from './index-state-management/index.js';
+import { IsmPolicies, ManagementJobs } from './index-state-management/index.js';
+import { LtrStores } from './learning-to-rank/index.js';
 import { RestHandler } from './rest/index.js';
 import type { ApiDialect } from './rest/dialect.js';
 import { StoredScripts } from './scripts/index.js';
@@ -70,7 +71,7 @@ export class EmbeddedEngine implements Backend {
     indices.maxShardsPerNode = () => Number(clusterSettings.get('cluster.max_shards_per_node') ?? DEFAULT_MAX_SHARDS_PER_NODE);
     const rest = new RestHandler(
       {
-        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts, opts.apiDialect === 'opensearch'), searchPipelines: new SearchPipelines(store), ism: new IsmPolicies(store), clusterSettings, node, tasks: new TaskManager(node.id, store),
+        indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts, opts.apiDialect === 'opensearch'), searchPipelines: new SearchPipelines(store), ism: new IsmPolicies(store), ltr: new LtrStores(store), jobs: new ManagementJobs(store), clusterSettings, node, tasks: new TaskManager(node.id, store),
         nodeName, clusterName: 'search-gateway', clusterUuid, defaultSearchTimeoutMs: opts.defaultSearchTimeoutMs,
         apiDialect: opts.apiDialect,
       },

@@ -558,6 +558,17 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     // Cluster level.
     case '_cluster':
       return cluster(c, tail);
+    // OpenSearch's Learning to Rank plugin: its feature stores are shared cluster configuration (manage, reading too); its cache stats a cluster read
+    case '_ltr': {
+      if (tail[0] === '_cachestats' && tail.length === 1 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/ltr/caches/stats');
+      c.needs('manage');
+      const rest = ['_feature', '_featureset', '_model', '_clearcache'].includes(tail[0]) ? tail : tail.slice(1);
+      if (rest.length === 0) return c.done('cluster', c.op, c.op === 'read' ? 'cluster:admin/ltr/store/list' : c.op === 'delete' ? 'cluster:admin/ltr/store/delete' : 'cluster:admin/ltr/store/create');
+      if (rest[0] === '_clearcache') return c.done('cluster', c.op, 'cluster:admin/ltr/caches');
+      if (rest[0] === '_featureset' && rest[2] === '_addfeatures') return c.done('cluster', c.op, 'cluster:admin/ltr/store/add-features-to-set');
+      if (rest[0] === '_featureset' && rest[2] === '_createmodel') return c.done('cluster', c.op, 'cluster:admin/ltr/store/create-model-from-set');
+      return c.done('cluster', c.op, 'cluster:admin/ltr/featurestore/data');
+    }
     // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
     case '_plugins':
       // Index State Management: its policies are shared cluster configuration (manage); the rest acts on the indices it names
@@ -571,6 +582,28 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         else if (!c.params.has('index')) c.everyIndex();
         const name = tail[1] === 'change_policy' ? 'change' : tail[1];
         return c.done('indices', tail[1] === 'explain' ? 'read' : 'write', `indices:admin/opendistro/ism/managedindex/${name}`);
+      }
+      // asynchronous search: a submit searches the indices `index=` names (every index when none, never narrowed), its
+      // lookups too; a kept result by id holds what its submitter read: every index; the stats, a cluster read
+      if (tail[0] === '_asynchronous_search' && tail.length === 1 && c.method === 'POST') {
+        if (!c.params.has('index')) c.everyIndex();
+        c.bodyTargets(searchBodyTargets(c.body, c), false);
+        return c.done('search', 'read', 'cluster:admin/opendistro/asynchronous_search/submit');
+      }
+      if (tail[0] === '_asynchronous_search' && tail[1] === 'stats' && tail.length === 2 && c.op === 'read') {
+        return c.done('cluster', 'read', 'cluster:admin/opendistro/asynchronous_search/stats');
+      }
+      if (tail[0] === '_asynchronous_search' && tail.length === 2 && (c.op === 'read' || c.op === 'delete')) {
+        c.everyIndex();
+        return c.done('search', 'read', `cluster:admin/opendistro/asynchronous_search/${c.op === 'read' ? 'get' : 'delete'}`);
+      }
+      if (tail[0] === '_ltr' && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/ltr/stats');
+      // rollup and transform jobs: they would read their source and write their target, any tenant's (manage, reading too)
+      if ((tail[0] === '_rollup' && tail[1] === 'jobs') || tail[0] === '_transform') {
+        c.needs('manage');
+        const kind = tail[0].slice(1);
+        if (tail[0] === '_transform' && tail[1] === '_preview' && tail.length === 2) return c.done('cluster', c.op, 'cluster:admin/opendistro/transform/preview');
+        return c.done('cluster', c.op, `cluster:admin/opendistro/${kind}/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'index'}`);
       }
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
         c.pathIndex(tail[2], 3);

@@ -32,6 +32,27 @@ export interface ManagedIndex {
   enabled: boolean;
 }
 
+/** The revision a conditional write names, as the index-management plugins write their configuration. */
+export interface Revision {
+  ifSeqNo?: number;
+  ifPrimaryTerm?: number;
+}
+
+/**
+ * A write of configuration kept as a document: without a revision a creation (a conflict when it
+ * exists, op_type create), with one an update of that revision only.
+ */
+export function checkRevision(id: string, current: { version: number; seqNo: number; primaryTerm: number } | undefined, cond: Revision): void {
+  const conditional = cond.ifSeqNo !== undefined || cond.ifPrimaryTerm !== undefined;
+  if (!conditional && current) {
+    throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${current.version}])`);
+  }
+  if (conditional && (!current || current.seqNo !== cond.ifSeqNo || current.primaryTerm !== cond.ifPrimaryTerm)) {
+    const now = current ? `current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]` : 'document does not exist (expected seqNo and primary term)';
+    throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, required seqNo [${cond.ifSeqNo}], primary term [${cond.ifPrimaryTerm}]. ${now}`);
+  }
+}
+
 export class IsmPolicies {
   private readonly policies = new Map<string, StoredPolicy>();
   private readonly managed = new Map<string, ManagedIndex>();
@@ -61,17 +82,10 @@ export class IsmPolicies {
    * PUT a policy: without `ifSeqNo`/`ifPrimaryTerm` a creation (a conflict when it exists, as the
    * plugin indexes with op_type create), with them an update of that revision only.
    */
-  async put(id: string, body: unknown, cond: { ifSeqNo?: number; ifPrimaryTerm?: number }): Promise<{ stored: StoredPolicy; created: boolean }> {
+  async put(id: string, body: unknown, cond: Revision): Promise<{ stored: StoredPolicy; created: boolean }> {
     const policy = parsePolicy(id, body);
     const current = this.policies.get(id);
-    const conditional = cond.ifSeqNo !== undefined || cond.ifPrimaryTerm !== undefined;
-    if (!conditional && current) {
-      throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${current.version}])`);
-    }
-    if (conditional && (!current || current.seqNo !== cond.ifSeqNo || current.primaryTerm !== cond.ifPrimaryTerm)) {
-      const now = current ? `current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]` : 'document does not exist (expected seqNo and primary term)';
-      throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, required seqNo [${cond.ifSeqNo}], primary term [${cond.ifPrimaryTerm}]. ${now}`);
-    }
+    checkRevision(id, current, cond);
     const stored: StoredPolicy = { id, version: (current?.version ?? 0) + 1, seqNo: ++this.seqNo, primaryTerm: 1, policy };
     this.policies.set(id, stored);
     await this.store.write([{ kind: 'cluster', key: POLICY_KEY + id, value: stored }]);

@@ -8,7 +8,8 @@ import type { Indices } from '../indices/index.js';
 import type { LocalNode } from '../node/index.js';
 import type { QueryRules } from '../query-rules/index.js';
 import type { SearchPipelines } from '../search-pipelines/index.js';
-import type { IsmPolicies } from '../index-state-management/index.js';
+import type { IsmPolicies, ManagementJobs } from '../index-state-management/index.js';
+import type { LtrStores } from '../learning-to-rank/index.js';
 import type { StoredScripts } from '../scripts/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { EsRouteId } from '../../../request/index.js';
@@ -57,6 +58,10 @@ export interface EngineContext {
   searchPipelines: SearchPipelines;
   /** The Index State Management plugin's policies and managed indices (`_plugins/_ism`). */
   ism: IsmPolicies;
+  /** The Learning to Rank plugin's feature stores (`_ltr`). */
+  ltr: LtrStores;
+  /** The index-management plugin's rollup and transform jobs (`_plugins/_rollup`, `_plugins/_transform`). */
+  jobs: ManagementJobs;
   /** The cluster's dynamic settings (`_cluster/settings`). */
   clusterSettings: ClusterSettings;
   /** The one node the engine is: identity and live figures for the node-level APIs. */

@@ -26,7 +26,7 @@ interface FailedIndex {
 
 const policyNotFound = (): EsError => new EsError(404, 'status_exception', 'Policy not found');
 
-function intParam(req: RestRequest, name: string): number | undefined {
+export function intParam(req: RestRequest, name: string): number | undefined {
   const raw = req.params.get(name);
   if (raw === null || raw === undefined) return undefined;
   const n = Number(raw);
