@@ -110,6 +110,30 @@ describe('embedded engine: search profiling (profile: true)', () => {
     expect(r.json.aggregations.months.buckets).to.have.length(3);
   });
 
+  it('a top-level filters aggregation without an "other" bucket is run filter by filter (FilterByFilterAggregator); below another, or with one, FiltersAggregator', async () => {
+    await es.call('POST', '/_bulk?refresh=true', ndjson([
+      { index: { _index: 'prof-weighted', _id: '1' } }, { _doc_count: 10, tag: 'a' },
+      { index: { _index: 'prof-weighted', _id: '2' } }, { tag: 'b' },
+    ]), { 'content-type': 'application/x-ndjson' });
+    const filters = { filters: { a: { term: { tag: 'a' } }, b: { term: { tag: 'b' } } } };
+    const r = await es.call('POST', '/prof/_search', {
+      profile: true, size: 0,
+      aggs: { f: { filters }, other: { filters: { ...filters, other_bucket: true } }, tags: { terms: { field: 'tag' }, aggs: { inner: { filters } } } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    const [f, other, tags] = r.json.profile.shards[0].aggregations;
+    expect(f).to.deep.include({
+      type: 'FilterByFilterAggregator', description: 'f',
+      debug: { segments_with_doc_count_field: 0, segments_with_deleted_docs: 0, segments_counted: 1, segments_collected: 0 },
+    });
+    expect(other).to.include({ type: 'FiltersAggregator', description: 'other' });
+    expect(tags.children[0]).to.include({ type: 'FiltersAggregator', description: 'inner' });
+    // documents with a _doc_count are collected one by one, not counted
+    const w = await es.call('POST', '/prof-weighted/_search', { profile: true, size: 0, aggs: { f: { filters } } });
+    expect(w.json.aggregations.f.buckets.a.doc_count).to.equal(10);
+    expect(w.json.profile.shards[0].aggregations[0].debug).to.include({ segments_with_doc_count_field: 1, segments_counted: 0, segments_collected: 1 });
+  });
+
   it('profiles each search of an _msearch that asks', async () => {
     const body = ndjson([{ index: 'prof' }, { profile: true, query: { match_all: {} } }, { index: 'prof' }, { query: { match_all: {} } }]);
     const r = await es.call('POST', '/_msearch', body, { 'content-type': 'application/x-ndjson' });

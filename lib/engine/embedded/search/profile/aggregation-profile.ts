@@ -1,6 +1,6 @@
 import { fieldType, NUMERIC_TYPES, resolveFieldMapping } from '../../mapping/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { bucketsCollected, type AggNode, type AggregationTimings, type DocSet } from '../aggregations/index.js';
+import { bucketsCollected, docCounts, type AggNode, type AggregationTimings, type DocSet } from '../aggregations/index.js';
 
 /**
  * The aggregations section of a shard's profile (Elasticsearch's AggregationProfileShardResult):
@@ -81,9 +81,16 @@ function classOf(node: AggNode, handles: IndexHandle[], topLevel: boolean): stri
       return topLevel ? 'AutoDateHistogramAggregator.FromSingle' : 'AutoDateHistogramAggregator.FromMany';
     case 'cardinality':
       return fieldKind(node, handles) === 'ordinals' ? 'GlobalOrdCardinalityAggregator' : 'CardinalityAggregator';
+    case 'filters':
+      // Elasticsearch runs a filters aggregation filter by filter when nothing is above it and it keeps no "other" bucket.
+      return topLevel && !otherBucket(node) ? 'FilterByFilterAggregator' : 'FiltersAggregator';
     default:
       return AGGREGATOR_CLASSES[node.type] ?? `${pascal(node.type)}Aggregator`;
   }
+}
+
+function otherBucket(node: AggNode): boolean {
+  return node.body.other_bucket === true || typeof node.body.other_bucket_key === 'string';
 }
 
 /** Whether some collected document has more than one value of the aggregation's field in an index. */
@@ -134,6 +141,15 @@ function debugOf(node: AggNode, type: string, handle: IndexHandle, runs: Runs | 
     case 'DateHistogramAggregator': {
       const total = bucketsCollected(node, numbersCollected(node, handle, runs));
       return total === undefined ? undefined : withDeferred({ total_buckets: total });
+    }
+    case 'FilterByFilterAggregator': {
+      // An index whose documents carry `_doc_count`, or sub-aggregations to feed, has its documents
+      // collected; otherwise each filter's matches are counted.
+      const weighted = docCounts(handle) !== undefined;
+      const collected = weighted || node.subs.some((s) => !PIPELINES.has(s.type)) ? leaves : 0;
+      return withDeferred({
+        segments_with_doc_count_field: weighted ? leaves : 0, segments_with_deleted_docs: 0, segments_counted: leaves - collected, segments_collected: collected,
+      });
     }
     case 'AutoDateHistogramAggregator.FromSingle':
       return withDeferred({ surviving_buckets: distinctValues(node, handle, runs) });
