@@ -134,6 +134,30 @@ describe('embedded engine: search profiling (profile: true)', () => {
     expect(w.json.profile.shards[0].aggregations[0].debug).to.include({ segments_with_doc_count_field: 1, segments_counted: 0, segments_collected: 1 });
   });
 
+  it('a top-level terms aggregation on a keyword of few terms, with nothing below it, runs as filters (StringTermsAggregatorFromFilters) unless search.aggs.rewrite_to_filter_by_filter is false', async () => {
+    const profiled = async (aggs: Record<string, unknown>) => {
+      const r = await es.call('POST', '/prof/_search', { profile: true, size: 0, aggs });
+      expect(r.status, r.text).to.equal(200);
+      return r.json.profile.shards[0].aggregations[0];
+    };
+    const plain = await profiled({ tags: { terms: { field: 'tag' } } });
+    expect(plain).to.deep.include({
+      type: 'StringTermsAggregatorFromFilters', description: 'tags',
+      debug: { delegate: 'FilterByFilterAggregator', delegate_debug: { segments_with_doc_count_field: 0, segments_with_deleted_docs: 0, segments_counted: 1, segments_collected: 0 } },
+    });
+    // a sub-aggregation, `missing`, or a numeric field keep the ordinary aggregators
+    expect((await profiled({ tags: { terms: { field: 'tag' }, aggs: { top: { max: { field: 'n' } } } } })).type).to.equal('GlobalOrdinalsStringTermsAggregator');
+    expect((await profiled({ tags: { terms: { field: 'tag', missing: 'z' } } })).type).to.equal('GlobalOrdinalsStringTermsAggregator');
+    expect((await profiled({ ns: { terms: { field: 'n' } } })).type).to.equal('NumericTermsAggregator');
+    expect((await es.call('PUT', '/_cluster/settings', { persistent: { 'search.aggs.rewrite_to_filter_by_filter': false } })).status).to.equal(200);
+    try {
+      expect((await profiled({ tags: { terms: { field: 'tag' } } })).type).to.equal('GlobalOrdinalsStringTermsAggregator');
+    } finally {
+      await es.call('PUT', '/_cluster/settings', { persistent: { 'search.aggs.rewrite_to_filter_by_filter': null } });
+    }
+    expect((await profiled({ tags: { terms: { field: 'tag' } } })).type).to.equal('StringTermsAggregatorFromFilters');
+  });
+
   it('profiles each search of an _msearch that asks', async () => {
     const body = ndjson([{ index: 'prof' }, { profile: true, query: { match_all: {} } }, { index: 'prof' }, { query: { match_all: {} } }]);
     const r = await es.call('POST', '/_msearch', body, { 'content-type': 'application/x-ndjson' });

@@ -436,6 +436,8 @@ export interface SearchOptions {
   nodeId?: string;
   /** `search.max_buckets` (the cluster setting): the buckets the aggregations may answer. */
   maxBuckets?: number;
+  /** `search.aggs.rewrite_to_filter_by_filter` (the cluster setting; true when not given): as the profile names the aggregators. */
+  rewriteToFilterByFilter?: boolean;
   /** How long a stretch of the search may hold the event loop (a background task's share); a whole slice by default. */
   sliceLength?: SliceLength;
 }
@@ -499,6 +501,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const profiler = req.profile
     ? new SearchProfiler({
       query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations, contextOf,
+      rewriteToFilterByFilter: options.rewriteToFilterByFilter ?? true,
     }, options.nodeId ?? 'embedded')
     : undefined;
   let matches: IndexMatches[] = [];

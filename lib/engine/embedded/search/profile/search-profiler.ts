@@ -11,6 +11,8 @@ export interface ProfiledSearch {
   scoreOrder: boolean;
   scoring: boolean;
   aggregations?: AggNode[];
+  /** `search.aggs.rewrite_to_filter_by_filter`: whether a terms aggregation may be run as filters. */
+  rewriteToFilterByFilter?: boolean;
   /** The context the search ran its query in on an index. */
   contextOf(handle: IndexHandle): ExecutionContext;
 }
@@ -66,7 +68,7 @@ export class SearchProfiler {
     const out: Record<string, unknown> = {
       id: `[${this.nodeId}][${handle.name}][0]`, node_id: this.nodeId, shard_id: 0, index: handle.name, cluster: '(local)',
       searches: [{ query, rewrite_time: rewriteNanos, collector: [this.collector(handle)] }],
-      aggregations: this.search.aggregations ? this.aggregations.shardSection(this.search.aggregations, handle, handles) : [],
+      aggregations: this.search.aggregations ? this.aggregations.shardSection(this.search.aggregations, handle, handles, this.search.rewriteToFilterByFilter ?? true) : [],
     };
     const fetch = this.fetched.get(handle);
     if (fetch) out.fetch = fetchSection(fetch);
