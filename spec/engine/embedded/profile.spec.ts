@@ -158,6 +158,30 @@ describe('embedded engine: search profiling (profile: true)', () => {
     expect((await profiled({ tags: { terms: { field: 'tag' } } })).type).to.equal('StringTermsAggregatorFromFilters');
   });
 
+  it('fetch: one child per fetch sub-phase that ran, in Elasticsearch\'s order, StoredFieldsPhase last; stored_fields _none_ runs none', async () => {
+    const fetchOf = async (body: Record<string, unknown>) => {
+      const r = await es.call('POST', '/prof/_search', { profile: true, query: { term: { tag: 'b' } }, ...body });
+      expect(r.status, r.text).to.equal(200);
+      return r.json.profile.shards[0].fetch;
+    };
+    const types = (f: { children?: Array<{ type: string }> }) => (f.children ?? []).map((c) => c.type);
+    const plain = await fetchOf({});
+    expect(types(plain)).to.deep.equal(['FetchSourcePhase', 'StoredFieldsPhase']);
+    expect(plain.debug).to.deep.equal({ stored_fields: ['_id', '_routing', '_source'] });
+    expect(plain.breakdown.next_reader).to.be.greaterThan(0);
+    expect(plain.children[0].breakdown.next_reader).to.be.greaterThan(0);
+    expect(plain.children[0].debug).to.deep.equal({ fast_path: 1 });
+    const fields = await fetchOf({ _source: false, fields: ['tag'] });
+    expect(types(fields)).to.deep.equal(['FetchFieldsPhase', 'StoredFieldsPhase']);
+    expect(fields.debug.stored_fields).to.deep.equal(['_id', '_routing', '_source']);
+    expect(types(await fetchOf({ version: true, seq_no_primary_term: true, docvalue_fields: ['n'], highlight: { fields: { body: {} } } })))
+      .to.deep.equal(['FetchDocValuesPhase', 'FetchSourcePhase', 'FetchVersionPhase', 'SeqNoPrimaryTermPhase', 'HighlightPhase', 'StoredFieldsPhase']);
+    const none = await fetchOf({ stored_fields: '_none_' });
+    expect(none.debug).to.deep.equal({ stored_fields: [] });
+    expect(none).to.not.have.property('children');
+    expect(none.breakdown.load_source_count).to.equal(0);
+  });
+
   it('profiles each search of an _msearch that asks', async () => {
     const body = ndjson([{ index: 'prof' }, { profile: true, query: { match_all: {} } }, { index: 'prof' }, { query: { match_all: {} } }]);
     const r = await es.call('POST', '/_msearch', body, { 'content-type': 'application/x-ndjson' });

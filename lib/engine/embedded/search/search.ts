@@ -18,7 +18,7 @@ import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
-import { SearchProfiler } from './profile/index.js';
+import { fetchPlanOf, SearchProfiler } from './profile/index.js';
 import { nestedIdentity, nestedObjectOnly, nestedSource } from './aggregations/nested-scope.js';
 import { withGlobalKnn } from './knn-option.js';
 import { NamedQueryMatches } from './named-queries.js';
@@ -501,6 +501,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const profiler = req.profile
     ? new SearchProfiler({
       query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations, contextOf,
+      fetch: fetchPlanOf(req, nestedInnerHitsOf(req.query).length > 0),
       rewriteToFilterByFilter: options.rewriteToFilterByFilter ?? true,
     }, options.nodeId ?? 'embedded')
     : undefined;
