@@ -110,6 +110,78 @@ describe('embedded engine: search profiling (profile: true)', () => {
     expect(r.json.aggregations.months.buckets).to.have.length(3);
   });
 
+  it('a top-level filters aggregation without an "other" bucket is run filter by filter (FilterByFilterAggregator); below another, or with one, FiltersAggregator', async () => {
+    await es.call('POST', '/_bulk?refresh=true', ndjson([
+      { index: { _index: 'prof-weighted', _id: '1' } }, { _doc_count: 10, tag: 'a' },
+      { index: { _index: 'prof-weighted', _id: '2' } }, { tag: 'b' },
+    ]), { 'content-type': 'application/x-ndjson' });
+    const filters = { filters: { a: { term: { tag: 'a' } }, b: { term: { tag: 'b' } } } };
+    const r = await es.call('POST', '/prof/_search', {
+      profile: true, size: 0,
+      aggs: { f: { filters }, other: { filters: { ...filters, other_bucket: true } }, tags: { terms: { field: 'tag' }, aggs: { inner: { filters } } } },
+    });
+    expect(r.status, r.text).to.equal(200);
+    const [f, other, tags] = r.json.profile.shards[0].aggregations;
+    expect(f).to.deep.include({
+      type: 'FilterByFilterAggregator', description: 'f',
+      debug: { segments_with_doc_count_field: 0, segments_with_deleted_docs: 0, segments_counted: 1, segments_collected: 0 },
+    });
+    expect(other).to.include({ type: 'FiltersAggregator', description: 'other' });
+    expect(tags.children[0]).to.include({ type: 'FiltersAggregator', description: 'inner' });
+    // documents with a _doc_count are collected one by one, not counted
+    const w = await es.call('POST', '/prof-weighted/_search', { profile: true, size: 0, aggs: { f: { filters } } });
+    expect(w.json.aggregations.f.buckets.a.doc_count).to.equal(10);
+    expect(w.json.profile.shards[0].aggregations[0].debug).to.include({ segments_with_doc_count_field: 1, segments_counted: 0, segments_collected: 1 });
+  });
+
+  it('a top-level terms aggregation on a keyword of few terms, with nothing below it, runs as filters (StringTermsAggregatorFromFilters) unless search.aggs.rewrite_to_filter_by_filter is false', async () => {
+    const profiled = async (aggs: Record<string, unknown>) => {
+      const r = await es.call('POST', '/prof/_search', { profile: true, size: 0, aggs });
+      expect(r.status, r.text).to.equal(200);
+      return r.json.profile.shards[0].aggregations[0];
+    };
+    const plain = await profiled({ tags: { terms: { field: 'tag' } } });
+    expect(plain).to.deep.include({
+      type: 'StringTermsAggregatorFromFilters', description: 'tags',
+      debug: { delegate: 'FilterByFilterAggregator', delegate_debug: { segments_with_doc_count_field: 0, segments_with_deleted_docs: 0, segments_counted: 1, segments_collected: 0 } },
+    });
+    // a sub-aggregation, `missing`, or a numeric field keep the ordinary aggregators
+    expect((await profiled({ tags: { terms: { field: 'tag' }, aggs: { top: { max: { field: 'n' } } } } })).type).to.equal('GlobalOrdinalsStringTermsAggregator');
+    expect((await profiled({ tags: { terms: { field: 'tag', missing: 'z' } } })).type).to.equal('GlobalOrdinalsStringTermsAggregator');
+    expect((await profiled({ ns: { terms: { field: 'n' } } })).type).to.equal('NumericTermsAggregator');
+    expect((await es.call('PUT', '/_cluster/settings', { persistent: { 'search.aggs.rewrite_to_filter_by_filter': false } })).status).to.equal(200);
+    try {
+      expect((await profiled({ tags: { terms: { field: 'tag' } } })).type).to.equal('GlobalOrdinalsStringTermsAggregator');
+    } finally {
+      await es.call('PUT', '/_cluster/settings', { persistent: { 'search.aggs.rewrite_to_filter_by_filter': null } });
+    }
+    expect((await profiled({ tags: { terms: { field: 'tag' } } })).type).to.equal('StringTermsAggregatorFromFilters');
+  });
+
+  it('fetch: one child per fetch sub-phase that ran, in Elasticsearch\'s order, StoredFieldsPhase last; stored_fields _none_ runs none', async () => {
+    const fetchOf = async (body: Record<string, unknown>) => {
+      const r = await es.call('POST', '/prof/_search', { profile: true, query: { term: { tag: 'b' } }, ...body });
+      expect(r.status, r.text).to.equal(200);
+      return r.json.profile.shards[0].fetch;
+    };
+    const types = (f: { children?: Array<{ type: string }> }) => (f.children ?? []).map((c) => c.type);
+    const plain = await fetchOf({});
+    expect(types(plain)).to.deep.equal(['FetchSourcePhase', 'StoredFieldsPhase']);
+    expect(plain.debug).to.deep.equal({ stored_fields: ['_id', '_routing', '_source'] });
+    expect(plain.breakdown.next_reader).to.be.greaterThan(0);
+    expect(plain.children[0].breakdown.next_reader).to.be.greaterThan(0);
+    expect(plain.children[0].debug).to.deep.equal({ fast_path: 1 });
+    const fields = await fetchOf({ _source: false, fields: ['tag'] });
+    expect(types(fields)).to.deep.equal(['FetchFieldsPhase', 'StoredFieldsPhase']);
+    expect(fields.debug.stored_fields).to.deep.equal(['_id', '_routing', '_source']);
+    expect(types(await fetchOf({ version: true, seq_no_primary_term: true, docvalue_fields: ['n'], highlight: { fields: { body: {} } } })))
+      .to.deep.equal(['FetchDocValuesPhase', 'FetchSourcePhase', 'FetchVersionPhase', 'SeqNoPrimaryTermPhase', 'HighlightPhase', 'StoredFieldsPhase']);
+    const none = await fetchOf({ stored_fields: '_none_' });
+    expect(none.debug).to.deep.equal({ stored_fields: [] });
+    expect(none).to.not.have.property('children');
+    expect(none.breakdown.load_source_count).to.equal(0);
+  });
+
   it('profiles each search of an _msearch that asks', async () => {
     const body = ndjson([{ index: 'prof' }, { profile: true, query: { match_all: {} } }, { index: 'prof' }, { query: { match_all: {} } }]);
     const r = await es.call('POST', '/_msearch', body, { 'content-type': 'application/x-ndjson' });

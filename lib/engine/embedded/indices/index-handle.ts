@@ -116,8 +116,8 @@ export class IndexHandle {
   inverted: InvertedIndex | undefined;
   /** Operation counters for the index stats API. */
   readonly stats = new IndexStats();
-  /** Its BM25 scores as OpenSearch 2's (LegacyBM25Similarity): set for an engine that answers every request as OpenSearch 2. */
-  legacyBm25 = false;
+  /** It answers as OpenSearch 2 (its geo_shape queries score 0): set for an engine that answers every request as OpenSearch 2. */
+  openSearch = false;
 
   constructor(
     public meta: IndexMetadata,

@@ -67,8 +67,8 @@ export class Indices {
     /** The engine's config directory, read by analysis settings that name files. */
     readonly configFiles?: ConfigFiles,
     /**
-     * The engine answers every request as OpenSearch 2 (API_DIALECT=opensearch): every index scores
-     * BM25 as OpenSearch 2 does, and mappings take OpenSearch 2's field parameters.
+     * The engine answers every request as OpenSearch 2 (API_DIALECT=opensearch): its geo_shape
+     * queries score 0 as OpenSearch 2's, and mappings take OpenSearch 2's field parameters.
      */
     private readonly openSearch = false,
   ) {
@@ -76,7 +76,7 @@ export class Indices {
     this.synonyms = new SynonymsSets(store);
     for (const meta of store.loadIndices()) {
       const handle = new IndexHandle(meta, store, this.synonyms, configFiles);
-      handle.legacyBm25 = openSearch;
+      handle.openSearch = openSearch;
       handle.load();
       this.handles.set(meta.name, handle);
     }
@@ -141,7 +141,7 @@ export class Indices {
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
     const handle = new IndexHandle(meta, this.store, this.synonyms, this.configFiles);
-    handle.legacyBm25 = this.openSearch;
+    handle.openSearch = this.openSearch;
     handle.inverted = undefined;
     handle.load();
     this.handles.set(name, handle);

@@ -18,7 +18,7 @@ import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
 import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
-import { SearchProfiler } from './profile/index.js';
+import { fetchPlanOf, SearchProfiler } from './profile/index.js';
 import { nestedIdentity, nestedObjectOnly, nestedSource } from './aggregations/nested-scope.js';
 import { withGlobalKnn } from './knn-option.js';
 import { NamedQueryMatches } from './named-queries.js';
@@ -436,6 +436,8 @@ export interface SearchOptions {
   nodeId?: string;
   /** `search.max_buckets` (the cluster setting): the buckets the aggregations may answer. */
   maxBuckets?: number;
+  /** `search.aggs.rewrite_to_filter_by_filter` (the cluster setting; true when not given): as the profile names the aggregators. */
+  rewriteToFilterByFilter?: boolean;
   /** How long a stretch of the search may hold the event loop (a background task's share); a whole slice by default. */
   sliceLength?: SliceLength;
 }
@@ -499,6 +501,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const profiler = req.profile
     ? new SearchProfiler({
       query: req.query, size: req.size, scoreOrder, scoring, aggregations: req.aggregations, contextOf,
+      fetch: fetchPlanOf(req, nestedInnerHitsOf(req.query).length > 0),
+      rewriteToFilterByFilter: options.rewriteToFilterByFilter ?? true,
     }, options.nodeId ?? 'embedded')
     : undefined;
   let matches: IndexMatches[] = [];

@@ -7,9 +7,9 @@ type Hits = { json: { hits: { hits: Array<{ _id: string; _score: number }> } } }
 const ids = (r: Hits) => r.json.hits.hits.map((h) => h._id);
 const scores = (r: Hits) => Object.fromEntries(r.json.hits.hits.map((h) => [h._id, h._score]));
 
-/** Lucene's BM25 (no (k1 + 1) factor) for a query whose idfs sum to `idfSum`. */
+/** Elasticsearch's BM25 (LegacyBM25Similarity: the (k1 + 1) factor kept) for a query whose idfs sum to `idfSum`. */
 function bm25(idfSum: number, freq: number, dl: number, avgdl: number): number {
-  return (idfSum * freq) / (freq + 1.2 * (1 - 0.75 + (0.75 * dl) / avgdl));
+  return (2.2 * idfSum * freq) / (freq + 1.2 * (1 - 0.75 + (0.75 * dl) / avgdl));
 }
 const idf = (n: number, N: number) => Math.log(1 + (N - n + 0.5) / (n + 0.5));
 

@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import { byte4ToInt, intToByte4 } from '../../../../lib/engine/embedded/index/index.js';
 import { ndjson, startEngine, type TestEngine } from '../support.js';
 
-/** BM25 by hand, Lucene 9 form (no (k1 + 1) factor): idf · f / (f + k1 · (1 − b + b · dl / avgdl)). */
+/**
+ * BM25 by hand, as Elasticsearch's default LegacyBM25Similarity scores it (the (k1 + 1) factor
+ * Lucene 8 took out of the numerator kept): (k1 + 1) · idf · f / (f + k1 · (1 − b + b · dl / avgdl)).
+ */
 function bm25(freq: number, dl: number, avgdl: number, n: number, N: number, boost = 1): number {
   const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
-  return (boost * idf * freq) / (freq + 1.2 * (1 - 0.75 + (0.75 * dl) / avgdl));
+  return (2.2 * boost * idf * freq) / (freq + 1.2 * (1 - 0.75 + (0.75 * dl) / avgdl));
 }
 
 describe('embedded engine: queries', () => {

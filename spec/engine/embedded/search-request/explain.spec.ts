@@ -50,7 +50,7 @@ describe('embedded engine: explain (search `explain: true` and _explain/{id})', 
     expect(r.status).to.equal(200);
     expect(r.json).to.deep.equal({
       _index: 'e', _type: '_doc', _id: '1', matched: true,
-      explanation: termTree('fox', 0, { score: 0.22275053, n: 2, idf: 0.47000363, freq: 1, tf: 0.47393364, dl: 3 }),
+      explanation: termTree('fox', 0, { score: 0.49005115, n: 2, idf: 0.47000363, freq: 1, tf: 0.47393364, dl: 3, boost: 2.2 }),
     });
   });
 
@@ -58,7 +58,8 @@ describe('embedded engine: explain (search `explain: true` and _explain/{id})', 
     const r = await es.call('POST', '/e/_search', { explain: true, query: { match: { title: { query: 'dog', boost: 2 } } } });
     const hit = r.json.hits.hits.find((h: { _id: string }) => h._id === '2');
     expect(hit._explanation.value).to.equal(hit._score);
-    expect(hit._explanation.details[0].details[0]).to.deep.equal({ value: 2, description: 'boost', details: [] });
+    // Elasticsearch's LegacyBM25Similarity: the query's boost times k1 + 1
+    expect(hit._explanation.details[0].details[0]).to.deep.equal({ value: 4.4, description: 'boost', details: [] });
     expect(hit._shard).to.equal('[e][0]');
     const direct = await es.call('POST', '/e/_explain/2', { query: { match: { title: { query: 'dog', boost: 2 } } } });
     expect(direct.json.explanation).to.deep.equal(hit._explanation);

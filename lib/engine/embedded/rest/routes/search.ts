@@ -75,6 +75,11 @@ function maxBucketsOf(ctx: EngineContext): number | undefined {
   return set === undefined || set === null ? undefined : Number(set);
 }
 
+/** `search.aggs.rewrite_to_filter_by_filter` (a dynamic cluster setting, true by default): whether aggregations may run filter by filter. */
+function rewriteToFilterByFilter(ctx: EngineContext): boolean {
+  return String(ctx.clusterSettings.get('search.aggs.rewrite_to_filter_by_filter') ?? 'true') !== 'false';
+}
+
 /** `search.allow_expensive_queries: false` (cluster setting): the search's expensive queries refused as Elasticsearch refuses them. */
 function refuseExpensiveQueries(ctx: EngineContext, handles: IndexHandle[], queries: Array<Query | undefined>): void {
   if (String(ctx.clusterSettings.get('search.allow_expensive_queries') ?? 'true') !== 'false') return;
@@ -93,6 +98,7 @@ async function searchHandles(
     refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
     return runSearch(handles, request, started, {
       knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx),
+      rewriteToFilterByFilter: rewriteToFilterByFilter(ctx),
     });
   }
 
@@ -106,7 +112,7 @@ async function searchHandles(
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx) });
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx), rewriteToFilterByFilter: rewriteToFilterByFilter(ctx) });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;

@@ -1,6 +1,6 @@
 import { fieldType, NUMERIC_TYPES, resolveFieldMapping } from '../../mapping/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { bucketsCollected, type AggNode, type AggregationTimings, type DocSet } from '../aggregations/index.js';
+import { bucketsCollected, docCounts, type AggNode, type AggregationTimings, type DocSet } from '../aggregations/index.js';
 
 /**
  * The aggregations section of a shard's profile (Elasticsearch's AggregationProfileShardResult):
@@ -81,9 +81,41 @@ function classOf(node: AggNode, handles: IndexHandle[], topLevel: boolean): stri
       return topLevel ? 'AutoDateHistogramAggregator.FromSingle' : 'AutoDateHistogramAggregator.FromMany';
     case 'cardinality':
       return fieldKind(node, handles) === 'ordinals' ? 'GlobalOrdCardinalityAggregator' : 'CardinalityAggregator';
+    case 'filters':
+      // Elasticsearch runs a filters aggregation filter by filter when nothing is above it and it keeps no "other" bucket.
+      return topLevel && !otherBucket(node) ? 'FilterByFilterAggregator' : 'FiltersAggregator';
     default:
       return AGGREGATOR_CLASSES[node.type] ?? `${pascal(node.type)}Aggregator`;
   }
+}
+
+/** Elasticsearch's TermsAggregatorFactory.MAX_ORDS_TO_TRY_FILTERS: the most terms a terms aggregation is run as filters for. */
+const MAX_ORDS_TO_TRY_FILTERS = 1000;
+
+/**
+ * Whether Elasticsearch would run a top-level terms aggregation on an index as one term query per
+ * term, filter by filter (StringTermsAggregatorFromFilters): its field an indexed keyword read
+ * without `missing` or a script, holding between 1 and MAX_ORDS_TO_TRY_FILTERS distinct terms
+ * there, and (as the 7.x releases still required) nothing below it to feed.
+ */
+function termsAsFilters(node: AggNode, handle: IndexHandle): boolean {
+  const field = fieldOf(node);
+  if (node.type !== 'terms' || field === undefined || node.body.missing !== undefined || node.body.script !== undefined) return false;
+  if (node.subs.some((s) => !PIPELINES.has(s.type))) return false;
+  const m = resolveFieldMapping(handle.mappings, field);
+  if (!m || fieldType(m) !== 'keyword' || m.index === false) return false;
+  const fi = handle.inverted?.field(field);
+  if (!fi) return false;
+  const terms = new Set<unknown>();
+  for (const values of fi.docValues.values()) {
+    for (const v of values) terms.add(v);
+    if (terms.size > MAX_ORDS_TO_TRY_FILTERS) return false;
+  }
+  return terms.size > 0;
+}
+
+function otherBucket(node: AggNode): boolean {
+  return node.body.other_bucket === true || typeof node.body.other_bucket_key === 'string';
 }
 
 /** Whether some collected document has more than one value of the aggregation's field in an index. */
@@ -113,6 +145,16 @@ function* numbersCollected(node: AggNode, handle: IndexHandle, runs: Runs | unde
   for (const ords of runs?.collected.get(handle) ?? []) for (const ord of ords) for (const v of fi.docValues.get(ord) ?? []) yield Number(v);
 }
 
+/**
+ * The debug of a filter-by-filter run on an index: an index whose documents carry `_doc_count`, or
+ * with sub-aggregations to feed, has its documents collected; otherwise each filter's matches are counted.
+ */
+function filterByFilterDebug(node: AggNode, handle: IndexHandle, leaves: number): Record<string, number> {
+  const weighted = docCounts(handle) !== undefined;
+  const collected = weighted || node.subs.some((s) => !PIPELINES.has(s.type)) ? leaves : 0;
+  return { segments_with_doc_count_field: weighted ? leaves : 0, segments_with_deleted_docs: 0, segments_counted: leaves - collected, segments_collected: collected };
+}
+
 /** The `debug` the reference shows for an aggregator, for one index. */
 function debugOf(node: AggNode, type: string, handle: IndexHandle, runs: Runs | undefined): Record<string, unknown> | undefined {
   const deferred = node.body.collect_mode === 'breadth_first' ? node.subs.filter((s) => !PIPELINES.has(s.type)).map((s) => s.name) : [];
@@ -135,6 +177,10 @@ function debugOf(node: AggNode, type: string, handle: IndexHandle, runs: Runs | 
       const total = bucketsCollected(node, numbersCollected(node, handle, runs));
       return total === undefined ? undefined : withDeferred({ total_buckets: total });
     }
+    case 'FilterByFilterAggregator':
+      return withDeferred(filterByFilterDebug(node, handle, leaves));
+    case 'StringTermsAggregatorFromFilters':
+      return { delegate: 'FilterByFilterAggregator', delegate_debug: filterByFilterDebug(node, handle, leaves) };
     case 'AutoDateHistogramAggregator.FromSingle':
       return withDeferred({ surviving_buckets: distinctValues(node, handle, runs) });
     case 'CardinalityAggregator':
@@ -170,7 +216,7 @@ export class AggregationProfiler implements AggregationTimings {
   }
 
   /** The aggregations section of one index (shard): each aggregator with its share of the time by the documents it collected there. */
-  shardSection(nodes: AggNode[], handle: IndexHandle, handles: IndexHandle[], topLevel = true): AggregationProfile[] {
+  shardSection(nodes: AggNode[], handle: IndexHandle, handles: IndexHandle[], filterByFilter: boolean, topLevel = true): AggregationProfile[] {
     const out: AggregationProfile[] = [];
     for (const node of nodes) {
       if (PIPELINES.has(node.type)) continue;
@@ -191,13 +237,15 @@ export class AggregationProfiler implements AggregationTimings {
         breakdown[t] = times[t];
         breakdown[`${t}_count`] = counts[t];
       }
-      const type = classOf(node, handles, topLevel);
+      const ordinals = classOf(node, handles, topLevel);
+      const type = ordinals === 'GlobalOrdinalsStringTermsAggregator' && topLevel && filterByFilter && termsAsFilters(node, handle)
+        ? 'StringTermsAggregatorFromFilters' : ordinals;
       const entry: AggregationProfile = {
         type, description: node.name, time_in_nanos: AGGREGATION_TIMERS.reduce((n, t) => n + times[t], 0), breakdown,
       };
       const debug = debugOf(node, type, handle, r);
       if (debug) entry.debug = debug;
-      const children = this.shardSection(node.subs, handle, handles, false);
+      const children = this.shardSection(node.subs, handle, handles, filterByFilter, false);
       if (children.length) entry.children = children;
       out.push(entry);
     }

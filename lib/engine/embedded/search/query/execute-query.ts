@@ -32,14 +32,14 @@ export interface ExecutionContext {
   indexName?: string;
   /** Stored scripts, for script queries that name one by `id`. */
   scripts?: StoredScripts;
-  /** BM25 as OpenSearch 2 scores it (LegacyBM25Similarity: every BM25 weight times k1 + 1). */
-  legacyBm25?: boolean;
+  /** The index answers as OpenSearch 2 (its geo_shape queries score 0). */
+  openSearch?: boolean;
 }
 
 /** The context queries run in on one open index. */
 export function queryContextOf(handle: IndexHandle): ExecutionContext {
   const ctx: ExecutionContext = { index: handle.inverted!, mappings: handle.mappings, registry: handle.registry, indexName: handle.name };
-  if (handle.legacyBm25) ctx.legacyBm25 = true;
+  if (handle.openSearch) ctx.openSearch = true;
   return ctx;
 }
 
@@ -88,7 +88,7 @@ export interface Exec {
   now: number;
   indexName?: string;
   scripts?: StoredScripts;
-  legacyBm25?: boolean;
+  openSearch?: boolean;
   reader: SliceReader;
   /** The liveness the query runs against, and its ordinal count: the index's own, or a copy taken when the query may pause. */
   live: Uint8Array;
@@ -158,7 +158,7 @@ export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, bu
 
 /** `queryWork` of a query already rewritten against `ctx` (rewriteQuery), for a caller whose other passes read the same tree. */
 export function* rewrittenQueryWork(rewritten: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
-  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, legacyBm25: ctx.legacyBm25, budget });
+  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, openSearch: ctx.openSearch, budget });
   return belowCut(yield* run(rewritten, x, scoring), x);
 }
 
@@ -204,7 +204,7 @@ export function* indexedTerm(field: string, term: string, boost: number, constan
   if (tid < 0) return ScoredDocs.empty();
   const out = new DocSetBuilder(fi.postingsCount(tid));
   const useBm25 = scoring && !constant && scoredByBm25(fi.type);
-  const weight = useBm25 ? bm25Weight(similarityBoost(boost, x.legacyBm25), idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
+  const weight = useBm25 ? bm25Weight(similarityBoost(boost), idf(liveDocFreq(fi, tid, x), fi.docCount)) : 0;
   yield* termDocs(fi, tid, x, { weight, bm25: useBm25, constant: scoring ? boost : 0 }, out);
   return out.build();
 }
@@ -296,7 +296,7 @@ export function* termPattern(q: Extract<Query, { type: 'term_pattern' }>, x: Exe
     const termBoost = fi.type === 'match_only_text' ? q.boost : f(q.boost * c.boost);
     const termIdf = scores === 'blended_freqs' ? blendedIdf : scores === 'bm25' ? idf(liveDocFreq(fi, c.tid, x), fi.docCount) : 0;
     const b = new DocSetBuilder(fi.postingsCount(c.tid));
-    yield* termDocs(fi, c.tid, x, { weight: f(termBoost * termIdf), bm25: useBm25, constant: termBoost }, b);
+    yield* termDocs(fi, c.tid, x, { weight: f(similarityBoost(termBoost) * termIdf), bm25: useBm25, constant: termBoost }, b);
     const docs = b.build();
     for (let i = 0; i < docs.length; i++) acc.add(docs.ords[i], docs.scores[i]);
   }
@@ -325,7 +325,7 @@ export function* phrase(q: Extract<Query, { type: 'phrase' }>, x: Exec, scoring:
   }
   if (freqs.size === 0) return ScoredDocs.empty();
   const idfTerms = q.paths.length === 1 ? termIds[0].flat() : [...new Set(termIds.flat(2))];
-  const weight = bm25Weight(similarityBoost(q.boost, x.legacyBm25), idfSum(idfTerms.map((tid) => idf(liveDocFreq(fi, tid, x), fi.docCount))));
+  const weight = bm25Weight(similarityBoost(q.boost), idfSum(idfTerms.map((tid) => idf(liveDocFreq(fi, tid, x), fi.docCount))));
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);
@@ -940,7 +940,7 @@ function spanScorer(q: Extract<Query, { type: 'interval_source' }>, positions: M
     const df = tid >= 0 ? liveDocFreq(lfi, tid, x) : byOrd.size;
     idfSum = f(idfSum + idf(df, lfi.docCount));
   }
-  const weight = bm25Weight(similarityBoost(q.boost, x.legacyBm25), idfSum);
+  const weight = bm25Weight(similarityBoost(q.boost), idfSum);
   const cache = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount));
   return (ord: number, intervals: ReturnType<typeof intervalsOf>) => {
     let freq = 0;
@@ -986,7 +986,7 @@ export function* combinedTerm(q: Extract<Query, { type: 'combined_term' }>, x: E
     }
   }
   if (!freqs.size) return ScoredDocs.empty();
-  const weight = bm25Weight(similarityBoost(q.boost, x.legacyBm25), idf(maxDf, docCount));
+  const weight = bm25Weight(similarityBoost(q.boost), idf(maxDf, docCount));
   const cache = normInverseCache(avgFieldLength(sumTotalTermFreq, docCount));
   const ords = [...freqs.keys()].sort((a, b) => a - b);
   const out = new DocSetBuilder(ords.length);

@@ -97,7 +97,7 @@ export function explainTerm(q: Extract<Query, { type: 'indexed_term' }>, ord: nu
   if (!fi || stats.freq === 0) return undefined;
   if (!scoring) return node(0, `${q.field}:${q.term}`);
   if (q.constant || !scoredByBm25(fi.type)) return node(q.boost, boosted(`${q.field}:${q.term}`, q.boost));
-  const score = bm25Explanation(fi, similarityBoost(q.boost, c.exec.legacyBm25), idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
+  const score = bm25Explanation(fi, similarityBoost(q.boost), idfExplanation(stats.df, fi.docCount), stats.freq, node(stats.freq, 'freq, occurrences of term within document'), ord);
   return node(score.value, `weight(${q.field}:${q.term} in ${ord}) [PerFieldSimilarity], result of:`, [score]);
 }
 
@@ -112,7 +112,7 @@ export function explainPhrase(q: Extract<Query, { type: 'phrase' }>, ord: number
     return idfExplanation(tid >= 0 ? termStats(fi, tid, ord, c).df : 0, fi.docCount);
   }));
   const idfExpl = node(idfSum(idfs.map((e) => e.value)), 'idf, sum of:', idfs);
-  const boost = similarityBoost(q.boost, c.exec.legacyBm25);
+  const boost = similarityBoost(q.boost);
   const weight = bm25Weight(boost, idfExpl.value);
   const normInverse = normInverseCache(avgFieldLength(fi.sumTotalTermFreq, fi.docCount))[normOf(fi, ord)];
   // score = w − w / (1 + freq·n)  ⇒  freq = (w / (w − score) − 1) / n, rounded to the float it was.

@@ -105,7 +105,7 @@ export const geoShape: QueryType<'geo_shape'> = {
    */
   *execute(q, x, scoring) {
     if (!geoShapeApplies(q, x.mappings)) return ScoredDocs.empty();
-    const score = scoring && q.query !== 'xy_shape' && !(x.legacyBm25 && q.query === 'geo_shape') ? q.boost : 0;
+    const score = scoring && q.query !== 'xy_shape' && !(x.openSearch && q.query === 'geo_shape') ? q.boost : 0;
     return yield* byDocValues(q.field, x, score, (vs) => pointsRelate(vs, q.shape, q.relation));
   },
   matches: (q, e) => geoShapeApplies(q, e.mappings) && pointsRelate(e.fields.get(q.field)?.values ?? [], q.shape, q.relation),

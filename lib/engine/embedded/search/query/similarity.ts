@@ -54,13 +54,14 @@ export function normOf(fi: FieldIndex, ord: number): number {
 }
 
 /**
- * The boost BM25 scores with: the query's, or — for OpenSearch 2's default similarity,
- * LegacyBM25Similarity, which keeps the (k1 + 1) factor Lucene 8 took out of the numerator — the
- * query's times (k1 + 1) in float, as LegacyBM25Similarity hands BM25Similarity `boost * (1 + k1)`
- * (an explanation shows it as the `boost` node, 2.2 for a boost of 1).
+ * The boost BM25 scores with: the query's times (k1 + 1) in float. Elasticsearch's default
+ * similarity (SimilarityProviders.createBM25Similarity, in 7.x and 8.x alike) and OpenSearch 2's
+ * are LegacyBM25Similarity, which keeps the (k1 + 1) factor Lucene 8 took out of BM25's numerator
+ * by handing BM25Similarity `boost * (1 + k1)` (an explanation shows it as the `boost` node, 2.2
+ * for a boost of 1).
  */
-export function similarityBoost(boost: number, legacyBm25: boolean | undefined): number {
-  return legacyBm25 ? f(boost * f(1 + f(K1))) : boost;
+export function similarityBoost(boost: number): number {
+  return f(boost * f(1 + f(K1)));
 }
 
 /** A term's BM25 weight: boost · idf. */
