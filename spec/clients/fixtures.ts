@@ -225,6 +225,21 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'notifications.list_features': () => ({ args: {}, check: (a) => expect(a.allowed_config_type_list).to.deep.equal([]) }),
     'notifications.list_channels': () => ({ args: {}, check: (a) => expect(a.channel_list).to.deep.equal([]) }),
     // Index State Management (opensearch-js), in name order: add_policy makes the policy the others read
+    // rollup and transform jobs (kept, never run); the ones read, started and stopped are put by explain, which comes first
+    'rollups.delete': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_rollup/jobs/${p}-rollup-d`, rollupJob(ix)), args: { id: `${p}-rollup-d` } }),
+    'rollups.explain': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_rollup/jobs/${p}-rollup`, rollupJob(ix)), args: { id: `${p}-rollup` }, check: (a) => expect(a).to.have.property(`${p}-rollup`) }),
+    'rollups.get': () => ({ args: { id: `${p}-rollup` }, check: (a) => expect(a._id).to.equal(`${p}-rollup`) }),
+    'rollups.put': () => ({ args: { id: `${p}-rollup-p`, body: rollupJob(ix) }, check: (a) => expect(a._id).to.equal(`${p}-rollup-p`) }),
+    'rollups.start': () => ({ args: { id: `${p}-rollup` } }),
+    'rollups.stop': () => ({ args: { id: `${p}-rollup` } }),
+    'transforms.delete': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_transform/${p}-transform-d`, transformJob(ix, `${p}-transformed`)), args: { id: `${p}-transform-d` } }),
+    'transforms.explain': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_transform/${p}-transform`, transformJob(ix, `${p}-transformed`)), args: { id: `${p}-transform` }, check: (a) => expect(a).to.have.property(`${p}-transform`) }),
+    'transforms.get': () => ({ args: { id: `${p}-transform` }, check: (a) => expect(a._id).to.equal(`${p}-transform`) }),
+    'transforms.preview': () => ({ args: { body: transformJob(ix, `${p}-transformed`) }, check: (a) => expect(a.documents).to.have.length.above(0) }),
+    'transforms.put': () => ({ args: { id: `${p}-transform-p`, body: transformJob(ix, `${p}-transformed`) }, check: (a) => expect(a._id).to.equal(`${p}-transform-p`) }),
+    'transforms.search': () => ({ args: {} }),
+    'transforms.start': () => ({ args: { id: `${p}-transform` } }),
+    'transforms.stop': () => ({ args: { id: `${p}-transform` } }),
     'ism.add_policy': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_ism/policies/${p}-ism-a`, ISM_POLICY), args: { index: ix, body: { policy_id: `${p}-ism-a` } }, check: (a) => expect(a.updated_indices).to.equal(1) }),
     'ism.change_policy': () => ({ args: { index: ix, body: { policy_id: `${p}-ism-a` } }, check: (a) => expect(a.updated_indices).to.equal(1) }),
     'ism.delete_policy': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_ism/policies/${p}-ism-d`, ISM_POLICY), args: { policy_id: `${p}-ism-d` } }),
@@ -244,6 +259,23 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
 
 /** An ISM policy the ISM fixtures put (one state, no transition). */
 const ISM_POLICY = { policy: { description: 'fixture', default_state: 'hot', states: [{ name: 'hot', actions: [] }] } };
+
+/** A rollup job over the run's main index (kept: no job runs). */
+const rollupJob = (source: string) => ({
+  rollup: {
+    enabled: false, description: 'fixture', schedule: { interval: { period: 1, unit: 'Minutes' } }, source_index: source, target_index: `${source}-rollup`, page_size: 10,
+    dimensions: [{ terms: { source_field: 'tag' } }], metrics: [{ source_field: 'year', metrics: [{ max: {} }] }],
+  },
+});
+
+/** A transform of the run's main index, grouped by tag (previewed from it; kept, never run). */
+const transformJob = (source: string, target: string) => ({
+  transform: {
+    enabled: false, description: 'fixture', source_index: source, target_index: target, data_selection_query: { match_all: {} }, page_size: 10,
+    groups: [{ terms: { source_field: 'tag', target_field: 'tag' } }], aggregations: { latest: { max: { field: 'year' } } },
+    schedule: { interval: { period: 1, unit: 'Minutes' } },
+  },
+});
 
 /** Values for a path part no fixture names: this run's own, harmless. */
 export function defaultPart(part: string, c: RunContext): string {

@@ -25,7 +25,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^(capabilities|health_report)$/, 'not implemented by the engine'],
   [/^(terms_enum|search_mvt)$/, 'not implemented by the engine'],
   // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
-  [/^(asynchronous_search|flow_framework|geospatial|ingestion|insights|ltr|neural|observability|ppl|query|remote_store|replication|rollups|search_relevance|security_analytics|sm|transforms|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
+  [/^(asynchronous_search|flow_framework|geospatial|ingestion|insights|ltr|neural|observability|ppl|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
   [/^(knn\.(?!stats$|warmup$)|notifications\.(?!list_features$|list_channels$))/, "an OpenSearch plugin's API (its stats, warmup, features and channels are answered), not part of Elasticsearch"],
   [/^ism\.refresh_search_analyzers$/, "ISM's reload of updateable synonym files: the engine reads no synonym file (its other ISM APIs are answered)"],
   [/^(cat\.(circuit_breaker|component_templates)|cluster\.(\w+_decommission_awareness|\w+_weighted_routing|info)|tasks\.delete)$/, 'not implemented by the engine'],
