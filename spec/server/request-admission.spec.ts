@@ -111,4 +111,53 @@ describe('connection guard: requests begun a time slice at a time', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('a request that goes on in microtasks (after an await) counts in the slice of the turn that began it', async () => {
+    const CROWD = 40;
+    /** Each request's work ('work'), and each turn of the event loop ('turn'), in order. */
+    const events: string[] = [];
+    let ticking = true;
+    const tick = () => {
+      events.push('turn');
+      if (ticking) setImmediate(tick);
+    };
+    const server = http.createServer(serverOptions(LIMITS), async (req, res) => {
+      // a middleware chain's work mostly comes after its first await
+      await undefined;
+      events.push('work');
+      holdThread(SLICE_MS / 4);
+      res.end('ok');
+    });
+    const guard = guardConnections(server, LIMITS, { log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const sockets: net.Socket[] = [];
+    try {
+      for (let i = 0; i < CROWD; i++) {
+        const socket = net.connect({ port, host: '127.0.0.1' });
+        await new Promise((resolve) => socket.once('connect', resolve));
+        sockets.push(socket);
+      }
+      const answers = sockets.map((socket) => new Promise<void>((resolve) => {
+        let text = '';
+        socket.on('data', (c: Buffer) => {
+          text += c.toString('latin1');
+          if (text.endsWith('ok')) resolve();
+        });
+      }));
+      setImmediate(tick);
+      sockets.forEach((socket, i) => socket.write(`GET /${i} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      await Promise.all(answers);
+      ticking = false;
+      const runs = events.join(' ').split('turn').map((run) => run.split('work').length - 1);
+      expect(runs.reduce((a, b) => a + b, 0)).to.equal(CROWD);
+      // a slice holds four requests' work, and the one that ends it: not the whole crowd's in one turn
+      expect(Math.max(...runs), `requests' work between turns of the event loop: ${runs.filter((n) => n > 0).join(' ')}`).to.be.at.most(6);
+    } finally {
+      ticking = false;
+      for (const socket of sockets) socket.destroy();
+      guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
