@@ -140,12 +140,38 @@ function closeWhenAnsweredEarly(req: http.IncomingMessage, res: http.ServerRespo
 }
 
 interface WatchedBody {
-  req: http.IncomingMessage;
-  res: http.ServerResponse;
+  /** The request and its response while the body is coming; undefined once it closed (read to its end, or gone). */
+  live: { req: http.IncomingMessage; res: http.ServerResponse } | undefined;
   windowStart: number;
   bytesAtWindowStart: number;
   firstByteAt: number;
   bytesAtFirst: number;
+}
+
+/**
+ * The watched bodies in the order their windows end: one queue, not a timer per body. A body joins
+ * at the back when its window starts (now), so the front is always the next window to end, and a look
+ * takes only the bodies whose windows have ended.
+ */
+class BodyWindows {
+  private items: Array<WatchedBody | undefined> = [];
+  private head = 0;
+
+  push(entry: WatchedBody): void {
+    this.items.push(entry);
+  }
+
+  /** The next body whose window started at or before `startedBy`, taken off the queue; undefined when none. */
+  due(startedBy: number): WatchedBody | undefined {
+    const entry = this.items[this.head];
+    if (!entry || entry.windowStart > startedBy) return undefined;
+    this.items[this.head++] = undefined;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return entry;
+  }
 }
 
 /**
@@ -179,7 +205,7 @@ function admitInSlices(server: http.Server, clientOf: (socket: Socket) => Socket
   const waiting = new Map<Socket | string, Map<Socket, ConnectionQueue>>();
   /** When this turn's slice ends; 0 while no request began since the last turn. */
   let sliceEnd = 0;
-  const nextTurn = () => {
+  const nextTurn = async () => {
     if (waiting.size === 0) {
       sliceEnd = 0;
       return;
@@ -195,6 +221,10 @@ function admitInSlices(server: http.Server, clientOf: (socket: Socket) => Socket
       if (queue.size > 0) connections.set(socket, queue);
       if (connections.size > 0) waiting.set(client, connections);
       begin(req, res);
+      // a begun request goes on in microtasks (its middleware's awaits), which would otherwise all run
+      // after this turn, past the slice's clock (slices of 10 ms made blocks of 60-100 ms of CPU,
+      // profiled, loaded): the next begins after them, so the slice counts them
+      await undefined;
     }
     setImmediate(nextTurn);
   };
@@ -315,26 +345,24 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     return options.sharedPeer?.(address) ? socket : address;
   });
 
-  // the body watch: one sweep over the requests whose bodies are still coming
-  const watched = new Set<WatchedBody>();
+  // the body watch: requests whose bodies are still coming, in the order their windows end
+  const watched = new BodyWindows();
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (!hasBody(req) || req.complete) return;
     closeWhenAnsweredEarly(req, res);
     const bytes = req.socket.bytesRead;
     const now = performance.now();
-    const entry: WatchedBody = { req, res, windowStart: now, bytesAtWindowStart: bytes, firstByteAt: now, bytesAtFirst: bytes };
-    watched.add(entry);
-    // (an entry whose request was destroyed, its response over, is dropped by the sweep itself)
-    const done = () => watched.delete(entry);
-    req.once('end', done);
-    req.once('close', done);
+    const entry: WatchedBody = { live: { req, res }, windowStart: now, bytesAtWindowStart: bytes, firstByteAt: now, bytesAtFirst: bytes };
+    watched.push(entry);
+    // a request read to its end (or gone) is let go at once and leaves the queue when its window ends
+    // (`close` follows `end` too, so one listener does)
+    req.on('close', () => (entry.live = undefined));
   };
   server.prependListener('request', onRequest);
 
   const windowMs = limits.bodyTimeoutMs;
   const minBytes = (limits.bodyMinBytesPerSecond * windowMs) / 1000;
-  const cutLine = (entry: WatchedBody, now: number) => {
-    const { req } = entry;
+  const cutLine = (entry: WatchedBody, req: http.IncomingMessage, now: number) => {
     const got = req.socket.bytesRead - entry.bytesAtFirst;
     const took = Math.round(now - entry.firstByteAt);
     return `request body from [${req.socket.remoteAddress}] cut: ${got} bytes in ${took} ms, slower than ${limits.bodyMinBytesPerSecond} bytes/s ` +
@@ -343,7 +371,7 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
   const cutReason = `the request body arrived slower than [${limits.bodyMinBytesPerSecond}] bytes a second over [${windowMs}ms] (HTTP_BODY_MIN_RATE)`;
   const cutBody = JSON.stringify(errorBody(new EsError(408, 'request_timeout_exception', cutReason)));
   const cutHead = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(cutBody), 'x-elastic-product': 'Elasticsearch', connection: 'close' };
-  const answerCut = ({ req, res }: WatchedBody) => {
+  const answerCut = (req: http.IncomingMessage, res: http.ServerResponse) => {
     // the handler still waiting for the body fails with this 408 (not a premature close, which it
     // would take for the gateway's own failure and log). Made without a stack: a crowd is cut
     // thousands at a time, and the stream's destroy reads the stack of the error it is given (a
@@ -372,27 +400,23 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
     unread.splice(0, expired);
   };
   // a crowd of slow clients is cut a few at a time, a turn of the event loop between (thousands of
-  // answers in one go would hold it), and logged as one line per sweep: the first cut in full, the
+  // answers in one go would hold it), and logged as one line per look: the first cut in full, the
   // others counted
   let sweeping = false;
   const sweepOnce = (cuts: { first?: string; more: number }) => {
     const now = performance.now();
     let made = 0;
-    for (const entry of watched) {
-      if (entry.req.complete || entry.req.destroyed) {
-        watched.delete(entry);
-        continue;
-      }
-      if (now - entry.windowStart < windowMs) continue;
-      const bytes = entry.req.socket.bytesRead;
+    for (let entry = watched.due(now - windowMs); entry; entry = watched.due(now - windowMs)) {
+      const req = entry.live?.req;
+      if (!req || req.complete || req.destroyed) continue;
+      const bytes = req.socket.bytesRead;
       // a request whose unread body fills its buffer is waiting on the server, not the client
-      const serverBound = entry.req.readableLength >= entry.req.readableHighWaterMark || entry.req.socket.isPaused();
+      const serverBound = req.readableLength >= req.readableHighWaterMark || req.socket.isPaused();
       if (!serverBound && bytes - entry.bytesAtWindowStart < minBytes) {
-        watched.delete(entry);
         slowBodiesCut++;
-        if (cuts.first === undefined) cuts.first = cutLine(entry, now);
+        if (cuts.first === undefined) cuts.first = cutLine(entry, req, now);
         else cuts.more++;
-        answerCut(entry);
+        answerCut(req, entry.live!.res);
         if (++made === CUTS_PER_TURN) {
           setImmediate(() => sweepOnce(cuts));
           return;
@@ -400,17 +424,22 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
       } else {
         entry.windowStart = now;
         entry.bytesAtWindowStart = bytes;
+        watched.push(entry);
       }
     }
     sweeping = false;
     if (cuts.first !== undefined) options.log(cuts.more ? `${cuts.first} (and ${cuts.more} more bodies cut)` : cuts.first);
   };
+  // each body is looked at when its own window ends (to within an eighth of it, 250 ms at most): a
+  // look every quarter window, at every body whose window had ended, cut a crowd that connected over
+  // a second all in one look, and they reconnected together a second later — the same wave again,
+  // every cycle, with all its requests begun at once
   const sweep = setInterval(() => {
     letGoUnread(performance.now());
     if (sweeping) return;
     sweeping = true;
     sweepOnce({ more: 0 });
-  }, Math.max(10, Math.min(1_000, Math.floor(windowMs / 4))));
+  }, Math.max(10, Math.min(250, Math.floor(windowMs / 8))));
   sweep.unref();
 
   return {

@@ -21,6 +21,28 @@ function holdThread(ms: number): void {
   while (performance.now() < end);
 }
 
+/** `count` connections to `port`, each connected before the next is opened. */
+async function connectEach(port: number, count: number, localAddress: (i: number) => string = () => '127.0.0.1'): Promise<net.Socket[]> {
+  const sockets: net.Socket[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress: localAddress(i) });
+    sockets.push(socket);
+    await new Promise((resolve) => socket.once('connect', resolve));
+  }
+  return sockets;
+}
+
+/** What each socket receives, once it ends with the handlers' `ok`. */
+function answersOf(sockets: net.Socket[]): Array<Promise<string>> {
+  return sockets.map((socket) => new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (c: Buffer) => {
+      text += c.toString('latin1');
+      if (text.endsWith('ok')) resolve(text);
+    });
+  }));
+}
+
 /**
  * The guard every HTTP server of the project runs behind (the gateway's and the standalone
  * engine's): requests that arrive together are begun a time slice at a time, so a crowd arriving in
@@ -42,21 +64,10 @@ describe('connection guard: requests begun a time slice at a time', () => {
     const guard = guardConnections(server, LIMITS, { log: () => {} });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const sockets: net.Socket[] = [];
+    // connected first; then every request written in one go, so the server finds them all readable in one poll
+    const sockets = await connectEach(port, 4);
     try {
-      // connected first; then every request written in one go, so the server finds them all readable in one poll
-      for (let i = 0; i < 4; i++) {
-        const socket = net.connect({ port, host: '127.0.0.1' });
-        await new Promise((resolve) => socket.once('connect', resolve));
-        sockets.push(socket);
-      }
-      const answers = sockets.map((socket) => new Promise<string>((resolve) => {
-        let text = '';
-        socket.on('data', (c: Buffer) => {
-          text += c.toString('latin1');
-          if (text.endsWith('ok')) resolve(text);
-        });
-      }));
+      const answers = answersOf(sockets);
       sockets.forEach((socket, i) => socket.write(`GET /${i} HTTP/1.1\r\nHost: x\r\n\r\n`));
       const texts = await Promise.all(answers);
       for (const text of texts) expect(text).to.match(/^HTTP\/1\.1 200 /);
@@ -83,21 +94,10 @@ describe('connection guard: requests begun a time slice at a time', () => {
     const guard = guardConnections(server, LIMITS, { log: () => {} });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const sockets: net.Socket[] = [];
+    // the crowd (one address, a connection each) and the probe (another address), all connected first
+    const sockets = await connectEach(port, CROWD + 1, (i) => (i < CROWD ? '127.0.0.20' : '127.0.0.1'));
     try {
-      // the crowd (one address, a connection each) and the probe (another address), all connected first
-      for (let i = 0; i <= CROWD; i++) {
-        const socket = net.connect({ port, host: '127.0.0.1', localAddress: i < CROWD ? '127.0.0.20' : '127.0.0.1' });
-        await new Promise((resolve) => socket.once('connect', resolve));
-        sockets.push(socket);
-      }
-      const answers = sockets.map((socket) => new Promise<void>((resolve) => {
-        let text = '';
-        socket.on('data', (c: Buffer) => {
-          text += c.toString('latin1');
-          if (text.endsWith('ok')) resolve();
-        });
-      }));
+      const answers = answersOf(sockets);
       // the crowd's requests first, the probe's last, in one go
       sockets.forEach((socket, i) => socket.write(`GET /${i < CROWD ? `crowd-${i}` : 'probe'} HTTP/1.1\r\nHost: x\r\n\r\n`));
       await Promise.all(answers);
@@ -106,6 +106,44 @@ describe('connection guard: requests begun a time slice at a time', () => {
       // by client, in the second turn: after the one that began at once and one of the crowd's turn
       expect(begun.indexOf('/probe'), begun.join(' ')).to.be.within(0, 2);
     } finally {
+      for (const socket of sockets) socket.destroy();
+      guard.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('a request that goes on in microtasks (after an await) counts in the slice of the turn that began it', async () => {
+    const CROWD = 40;
+    /** Each request's work ('work'), and each turn of the event loop ('turn'), in order. */
+    const events: string[] = [];
+    let ticking = true;
+    const tick = () => {
+      events.push('turn');
+      if (ticking) setImmediate(tick);
+    };
+    const server = http.createServer(serverOptions(LIMITS), async (req, res) => {
+      // a middleware chain's work mostly comes after its first await
+      await undefined;
+      events.push('work');
+      holdThread(SLICE_MS / 4);
+      res.end('ok');
+    });
+    const guard = guardConnections(server, LIMITS, { log: () => {} });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const sockets = await connectEach(port, CROWD);
+    try {
+      const answers = answersOf(sockets);
+      setImmediate(tick);
+      sockets.forEach((socket, i) => socket.write(`GET /${i} HTTP/1.1\r\nHost: x\r\n\r\n`));
+      await Promise.all(answers);
+      ticking = false;
+      const runs = events.join(' ').split('turn').map((run) => run.split('work').length - 1);
+      expect(runs.reduce((a, b) => a + b, 0)).to.equal(CROWD);
+      // a slice holds four requests' work, and the one that ends it: not the whole crowd's in one turn
+      expect(Math.max(...runs), `requests' work between turns of the event loop: ${runs.filter((n) => n > 0).join(' ')}`).to.be.at.most(6);
+    } finally {
+      ticking = false;
       for (const socket of sockets) socket.destroy();
       guard.close();
       await new Promise((resolve) => server.close(resolve));
