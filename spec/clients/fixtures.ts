@@ -58,6 +58,13 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
   const rules = () => ok(c.url, 'PUT', `/_query_rules/${p}-rules`, { rules: [RULE('r1')] });
   const synonyms = () => ok(c.url, 'PUT', `/_synonyms/${p}-syn`, { synonyms_set: [{ id: 'r1', synonyms: 'dune, arrakis' }] });
   const q = { query: { match: { title: 'dune' } } };
+  const keptSearch = async () => (await ok(c.url, 'POST', `/_plugins/_asynchronous_search?index=${ix}&keep_on_completion=true`, q)).id as string;
+  const store = `${p}-ltr`;
+  const ltrStore = async () => { if ((await call(c.url, 'GET', `/_ltr/${store}`)).status === 404) await ok(c.url, 'PUT', `/_ltr/${store}`); };
+  const ltrFeature = (field: string) => ({ name: `${p}-${field}`, params: ['q'], template_language: 'mustache', template: { match: { [field]: '{{q}}' } } });
+  const ltrLinear = { type: 'model/linear', definition: { [`${p}-title`]: 1 } };
+  const ltrModel = (set: string) => ({ feature_set: { name: set, features: [ltrFeature('title')] }, model: ltrLinear });
+  const ltrSet = async () => { await ltrStore(); await ok(c.url, 'POST', `/_ltr/${store}/_featureset/${p}-set/_addfeatures?merge=true`, { features: [ltrFeature('title')] }); };
   const fixtures: Record<string, () => Fixture> = {
     // documents
     index: () => ({ args: { index: ix, id: '10', body: { title: 'Persuasion', year: 1817 } }, check: (a) => expect(a.result).to.be.oneOf(['created', 'updated']) }),
@@ -226,6 +233,64 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'notifications.list_channels': () => ({ args: {}, check: (a) => expect(a.channel_list).to.deep.equal([]) }),
     // Index State Management (opensearch-js), in name order: add_policy makes the policy the others read
     // rollup and transform jobs (kept, never run); the ones read, started and stopped are put by explain, which comes first
+    // OpenSearch's asynchronous search: each answer kept (keep_on_completion) is read back or deleted by its id
+    'asynchronous_search.delete': () => ({ prepare: async () => ({ id: await keptSearch() }), check: (a) => expect(a.acknowledged).to.equal(true) }),
+    'asynchronous_search.get': () => ({
+      prepare: async () => ({ id: await keptSearch() }),
+      check: (a) => { expect(a.state).to.equal('STORE_RESIDENT'); expect(a.response.hits.total.value).to.equal(2); },
+    }),
+    'asynchronous_search.search': () => ({
+      args: { index: ix, keep_on_completion: true, body: q },
+      check: (a) => { expect(a.state).to.equal('SUCCEEDED'); expect(a.response.hits.hits.map((h: { _id: string }) => h._id).sort()).to.deep.equal(['1', '3']); },
+    }),
+    'asynchronous_search.stats': () => ({ check: (a) => expect(Object.values<any>(a.nodes)[0].asynchronous_search_stats.persisted).to.be.at.least(1) }),
+    // OpenSearch's Learning to Rank: the run's own feature store (the default store, .ltrstore, made and dropped by its own calls)
+    'ltr.add_features_to_set': () => ({ setup: ltrStore, args: { store, name: `${p}-set`, body: { features: [ltrFeature('title')] } }, check: (a) => expect(a.result).to.equal('created') }),
+    'ltr.add_features_to_set_by_query': () => ({
+      setup: async () => { await ltrStore(); await ok(c.url, 'PUT', `/_ltr/${store}/_feature/${p}-q-year`, { feature: ltrFeature('year') }); },
+      args: { store, name: `${p}-set-q`, query: `${p}-q-*` },
+      check: (a) => expect(a.result).to.equal('created'),
+    }),
+    'ltr.cache_stats': () => ({ check: (a) => expect(a.all.total.count).to.equal(0) }),
+    'ltr.clear_cache': () => ({ setup: ltrStore, args: { store }, check: (a) => expect(a.acknowledged).to.equal(true) }),
+    'ltr.create_default_store': () => ({ check: (a) => expect(a.index).to.equal('.ltrstore') }),
+    'ltr.create_feature': () => ({ setup: ltrStore, args: { store, id: `${p}-f-title`, body: { feature: ltrFeature('title') } }, check: (a) => expect(a.result).to.equal('created') }),
+    'ltr.create_featureset': () => ({ setup: ltrStore, args: { store, id: `${p}-fs`, body: { featureset: { features: [ltrFeature('title')] } } }, check: (a) => expect(a.result).to.equal('created') }),
+    'ltr.create_model': () => ({ setup: ltrStore, args: { store, id: `${p}-model`, body: { model: ltrModel(`${p}-fs`) } }, check: (a) => expect(a.result).to.equal('created') }),
+    'ltr.create_model_from_set': () => ({
+      setup: ltrSet,
+      args: { store, name: `${p}-set`, body: { model: { name: `${p}-model-s`, model: ltrLinear } } },
+      check: (a) => expect(a._id).to.equal(`model-${p}-model-s`),
+    }),
+    'ltr.create_store': () => ({ args: { store: `${p}-ltr-c` }, check: (a) => expect(a.acknowledged).to.equal(true) }),
+    'ltr.delete_default_store': () => ({ check: (a) => expect(a.acknowledged).to.equal(true) }),
+    'ltr.delete_feature': () => ({
+      setup: async () => { await ltrStore(); await ok(c.url, 'PUT', `/_ltr/${store}/_feature/${p}-f-d`, { feature: ltrFeature('year') }); },
+      args: { store, id: `${p}-f-d` },
+      check: (a) => expect(a.result).to.equal('deleted'),
+    }),
+    'ltr.delete_featureset': () => ({
+      setup: async () => { await ltrStore(); await ok(c.url, 'PUT', `/_ltr/${store}/_featureset/${p}-fs-d`, { featureset: { features: [ltrFeature('year')] } }); },
+      args: { store, id: `${p}-fs-d` },
+      check: (a) => expect(a.result).to.equal('deleted'),
+    }),
+    'ltr.delete_model': () => ({
+      setup: async () => { await ltrStore(); await ok(c.url, 'PUT', `/_ltr/${store}/_model/${p}-model-d`, { model: ltrModel(`${p}-fs-m`) }); },
+      args: { store, id: `${p}-model-d` },
+      check: (a) => expect(a.result).to.equal('deleted'),
+    }),
+    'ltr.delete_store': () => ({ setup: () => ok(c.url, 'PUT', `/_ltr/${p}-ltr-d`), args: { store: `${p}-ltr-d` }, check: (a) => expect(a.acknowledged).to.equal(true) }),
+    'ltr.get_feature': () => ({ args: { store, id: `${p}-f-title` }, check: (a) => expect(a._source.feature.template).to.deep.equal(ltrFeature('title').template) }),
+    'ltr.get_featureset': () => ({ args: { store, id: `${p}-fs` }, check: (a) => expect(a._source.featureset.features.map((f: { name: string }) => f.name)).to.deep.equal([`${p}-title`]) }),
+    'ltr.get_model': () => ({ args: { store, id: `${p}-model` }, check: (a) => expect(a._source.model.model.type).to.equal('model/linear') }),
+    'ltr.get_store': () => ({ args: { store }, check: (a) => expect(a.exists).to.equal(true) }),
+    'ltr.list_stores': () => ({ check: (a) => expect(a.stores).to.have.property(store) }),
+    'ltr.search_features': () => ({ args: { store, prefix: `${p}-f-` }, check: (a) => expect(a.hits.hits.map((h: { _source: { name: string } }) => h._source.name)).to.include(`${p}-f-title`) }),
+    'ltr.search_featuresets': () => ({ args: { store, prefix: `${p}-fs` }, check: (a) => expect(a.hits.total.value).to.be.at.least(1) }),
+    'ltr.search_models': () => ({ args: { store, prefix: `${p}-model` }, check: (a) => expect(a.hits.total.value).to.be.at.least(1) }),
+    'ltr.stats': () => ({ check: (a) => expect(a.stores).to.have.property(`.ltrstore_${store}`) }),
+    'ltr.update_feature': () => ({ args: { store, id: `${p}-f-title`, body: { feature: ltrFeature('tag') } }, check: (a) => expect(a.result).to.equal('updated') }),
+    'ltr.update_featureset': () => ({ args: { store, id: `${p}-fs`, body: { featureset: { features: [ltrFeature('year')] } } }, check: (a) => expect(a.result).to.equal('updated') }),
     'rollups.delete': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_rollup/jobs/${p}-rollup-d`, rollupJob(ix)), args: { id: `${p}-rollup-d` } }),
     'rollups.explain': () => ({ setup: () => ok(c.url, 'PUT', `/_plugins/_rollup/jobs/${p}-rollup`, rollupJob(ix)), args: { id: `${p}-rollup` }, check: (a) => expect(a).to.have.property(`${p}-rollup`) }),
     'rollups.get': () => ({ args: { id: `${p}-rollup` }, check: (a) => expect(a._id).to.equal(`${p}-rollup`) }),

@@ -25,7 +25,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^(capabilities|health_report)$/, 'not implemented by the engine'],
   [/^(terms_enum|search_mvt)$/, 'not implemented by the engine'],
   // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
-  [/^(asynchronous_search|flow_framework|geospatial|ingestion|insights|ltr|neural|observability|ppl|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
+  [/^(flow_framework|geospatial|ingestion|insights|neural|observability|ppl|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
   [/^(knn\.(?!stats$|warmup$)|notifications\.(?!list_features$|list_channels$))/, "an OpenSearch plugin's API (its stats, warmup, features and channels are answered), not part of Elasticsearch"],
   [/^ism\.refresh_search_analyzers$/, "ISM's reload of updateable synonym files: the engine reads no synonym file (its other ISM APIs are answered)"],
   [/^(cat\.(circuit_breaker|component_templates)|cluster\.(\w+_decommission_awareness|\w+_weighted_routing|info)|tasks\.delete)$/, 'not implemented by the engine'],
@@ -44,9 +44,22 @@ const ANSWERED_AS: Record<string, [string, string]> = {
 /** The clients that serve an API otherwise unserved: the 7.x client in compatibility mode has typed mappings. */
 const SERVED_FOR: Record<string, string[]> = { 'indices.exists_type': ['es7c'] };
 
+/**
+ * The same for one client only: an API otherwise served, whose path that client calls with a
+ * method that reaches another API.
+ */
+const ANSWERED_AS_FOR: Record<string, Record<string, [string, string]>> = {
+  'transforms.preview': {
+    os2: [
+      'a read of the transform named "_preview" (GET /_plugins/_transform/{id}: 404 "Transform not found", or 400 with a body)',
+      "the 2.x client sends GET: OpenSearch's index-management plugin previews on POST only (RestPreviewTransformAction); the 3.x client posts",
+    ],
+  },
+};
+
 export function notServed(api: string, client: string): { reason: string; answersAs?: string } | undefined {
   if (SERVED_FOR[api]?.includes(client)) return undefined;
-  const answered = ANSWERED_AS[api];
+  const answered = ANSWERED_AS_FOR[api]?.[client] ?? ANSWERED_AS[api];
   if (answered) return { reason: answered[1], answersAs: answered[0] };
   const reason = NOT_SERVED.find(([pattern]) => pattern.test(api))?.[1];
   return reason ? { reason } : undefined;
