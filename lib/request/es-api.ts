@@ -1422,12 +1422,14 @@ export const ES_API = [
     ],
   },
   {
-    // a preview reads the source index its body names: only an admin-equivalent credential may name any
+    // a preview reads the source index its body names: only an admin-equivalent credential may name any;
+    // the plugin (RestPreviewTransformAction) previews on POST to the base path too, and on no GET
     id: 'opensearch.transform_preview',
     auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview' },
     params: [],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_transform/_preview' },
+      { methods: ['POST'], pattern: '/_plugins/_transform' },
     ],
   },
   {

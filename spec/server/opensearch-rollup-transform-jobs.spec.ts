@@ -70,6 +70,13 @@ for (const backend of BACKENDS) {
       expect([listed.json.total_transforms, listed.json.transforms[0]._id]).to.deep.equal([1, 'by-year']);
       const preview = await call(gw.url, 'POST', '/_plugins/_transform/_preview', { body: TRANSFORM });
       expect(preview.json.documents.map((d: Record<string, unknown>) => [d.produced, d.pages, d['transform._doc_count']]), preview.text).to.deep.equal([[1960, 7, 1], [1991, 15, 2]]);
+      // the plugin previews on POST to its base path too; GET …/_preview reads a transform named _preview, which takes no body
+      const posted = await call(gw.url, 'POST', '/_plugins/_transform', { body: TRANSFORM });
+      expect(posted.json.documents, posted.text).to.deep.equal(preview.json.documents);
+      const got = await call(gw.url, 'GET', '/_plugins/_transform/_preview');
+      expect([got.status, got.json.error.reason]).to.deep.equal([404, 'Transform not found']);
+      const withBody = await call(gw.url, 'GET', '/_plugins/_transform/_preview', { body: TRANSFORM });
+      expect([withBody.status, withBody.json.error.reason]).to.deep.equal([400, 'request [GET /_plugins/_transform/_preview] does not support having a body']);
       const deleted = await call(gw.url, 'DELETE', '/_plugins/_transform/by-year?force=true');
       expect([deleted.status, deleted.json.items[0].delete.result]).to.deep.equal([200, 'deleted']);
       expect((await call(gw.url, 'GET', '/_plugins/_transform/by-year')).status).to.equal(404);
