@@ -304,7 +304,7 @@ export class RestHandler {
         body = typeless.text;
         json = undefined; // a parsed copy would say what the typed body said
       }
-      const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, params, headers: req.headers ?? {}, body, started };
+      const restReq: RestRequest = { method, path: req.path, querystring: qs, pathParams: match.pathParams, pattern: match.pattern, params, headers: req.headers ?? {}, body, started };
       if (json !== undefined) restReq.json = json;
       if (bulkItems !== undefined && !typeless?.changed) restReq.bulk = bulkItems;
       else if (streamed && streamed.text.length > DECODE_BATCH_BYTES && !typeless?.changed) restReq.bodyPieces = streamed.pieces;

@@ -22,6 +22,8 @@ export interface RestRequest {
   path: string;
   querystring: string;
   pathParams: Record<string, string>;
+  /** The route table's pattern the request matched (`/_ltr/{store}/_feature/{name}`): what a handler serving several reads of its literal parts. */
+  pattern?: string;
   /** The URL parameters, decoded once at the edge. */
   params: UrlParams;
   headers: Record<string, string | string[] | undefined>;

@@ -20,10 +20,13 @@ function storeOf(req: RestRequest): string {
   return req.pathParams.store ?? DEFAULT_STORE;
 }
 
-/** The element type a path names (`_feature`, `_featureset`, `_model`). */
+/** The element type the matched route names (`/_ltr[/{store}]/_feature|_featureset|_model…`): a literal of the route table's pattern, not of the request's path. */
+const ELEMENT_IN_PATTERN = /\/_(featureset|feature|model)(?:\/|$)/;
+
 function typeOf(req: RestRequest): ElementType {
-  const segment = req.path.split('?')[0].split('/').find((s) => ELEMENT_TYPES.includes(s.slice(1) as ElementType) && s.startsWith('_'));
-  return segment!.slice(1) as ElementType;
+  const type = ELEMENT_IN_PATTERN.exec(req.pattern ?? '')?.[1] as ElementType | undefined;
+  if (type === undefined || !ELEMENT_TYPES.includes(type)) throw new EsError(500, 'illegal_state_exception', `no element type in the route [${req.pattern}]`);
+  return type;
 }
 
 function invalid(reason: string): EsError {
