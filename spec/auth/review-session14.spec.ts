@@ -130,9 +130,11 @@ for (const backend of BACKENDS14) {
           await probe(problems, auth, 'DELETE', `${base}/${id}`);
         }
       }
-      // a credential reading every index reads a kept answer only as its field rules let it: never `hid`
-      const r = await probe(problems, wide, 'GET', `${base}/${ownByAdmin}`, undefined, true, new RegExp(HIDDEN));
-      if (r.status === 200 && r.text.includes(HIDDEN)) problems.push(`wide GET kept: ${r.text.slice(0, 300)}`);
+      // a credential reading every index under field rules: a kept answer (another's search, its hits and
+      // aggregations) cannot be narrowed to them, so it is refused as such (was the engine's 400 on the
+      // `_source_excludes` the gateway added, which the plugin's GET does not take)
+      const r = await probe(problems, wide, 'GET', `${base}/${ownByAdmin}`, undefined, false, new RegExp(HIDDEN));
+      if (r.status !== 403 || !r.text.includes('field rules')) problems.push(`wide GET kept: ${r.status} ${r.text.slice(0, 300)}`);
       // the tenant's own kept search, submitted through the ruled credential, holds no hidden value either
       const mine = await call(gw.url, 'POST', `${base}?index=${OWN}&keep_on_completion=true`, { auth: ruled, body: { query: { match_all: {} } } });
       if (mine.text.includes(HIDDEN)) problems.push(`ruled submit: ${mine.text.slice(0, 300)}`);
