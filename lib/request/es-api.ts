@@ -1353,7 +1353,7 @@ export const ES_API = [
   {
     // the index-management plugin's rollup and transform jobs: they would read their source and write their target index, whichever tenant's (manage)
     id: 'opensearch.rollup_put',
-    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    auth: { ...INDEX_MANAGEMENT_JOB('rollup'), body: 'management_job' },
     params: ['if_seq_no', 'if_primary_term'],
     paths: [
       { methods: ['PUT'], pattern: '/_plugins/_rollup/jobs/{id}' },
@@ -1406,7 +1406,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.transform_put',
-    auth: INDEX_MANAGEMENT_JOB('transform'),
+    auth: { ...INDEX_MANAGEMENT_JOB('transform'), body: 'management_job' },
     params: ['if_seq_no', 'if_primary_term'],
     paths: [
       { methods: ['PUT'], pattern: '/_plugins/_transform/{id}' },
@@ -1424,7 +1424,7 @@ export const ES_API = [
   {
     // a preview reads the source index its body names: only an admin-equivalent credential may name any
     id: 'opensearch.transform_preview',
-    auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview' },
+    auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview', body: 'management_job' },
     params: [],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_transform/_preview' },

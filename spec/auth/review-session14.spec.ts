@@ -209,6 +209,34 @@ for (const backend of BACKENDS14) {
       }), { numRuns: 8 });
     });
 
+    it('transforms and rollups: a job\'s source or target index is checked as any index is — the gateway\'s system indices are nobody\'s to preview, roll up or write, the admin\'s included', async () => {
+      const problems: string[] = [];
+      const schedule = { interval: { period: 1, unit: 'Minutes', start_time: 1 } };
+      const transform = (source: string, target = 'out14') => ({ transform: { enabled: false, description: 'p', schedule, source_index: source, target_index: target, data_selection_query: { match_all: {} }, page_size: 10, groups: [{ terms: { source_field: 'username', target_field: 'u' } }] } });
+      const rollup = (source: string, target = 'out14') => ({ rollup: { enabled: false, description: 'r', schedule, source_index: source, target_index: target, page_size: 10, dimensions: [{ terms: { source_field: 'username' } }], metrics: [] } });
+      const refused = async (method: string, path: string, body: unknown) => {
+        const r = await call(gw.url, method, path, { body });
+        if (r.status !== 403) problems.push(`admin ${method} ${path} ${JSON.stringify(body).slice(0, 160)}: ${r.status} ${r.text.slice(0, 200)}`);
+      };
+      // (the admin's preview of .gateway-credentials answered its usernames, one bucket each, before)
+      for (const system of ['.gateway-credentials', '.gateway-*', '.g*', '.gateway-credentials,', `${OWN},.gateway-credentials`, '<.gateway-{now/d}>', '<.gateway-credentials>']) {
+        await refused('POST', '/_plugins/_transform/_preview', transform(system));
+        await refused('POST', '/_plugins/_transform/_preview', { transform: { ...transform(OWN).transform, source_index: [system] } });
+        await refused('PUT', '/_plugins/_transform/sys14', transform(system));
+        await refused('PUT', '/_plugins/_transform/sys14', transform(OWN, system));
+        await refused('PUT', '/_plugins/_rollup/jobs/sys14', rollup(system));
+        await refused('PUT', '/_plugins/_rollup/jobs/sys14', rollup(OWN, system));
+      }
+      // a job's lookups are read as a search's are
+      await refused('POST', '/_plugins/_transform/_preview', { transform: { ...transform(OWN).transform, data_selection_query: { terms: { f: { index: '.gateway-credentials', id: 'x', path: 'username' } } } } });
+      // every index is the visible ones: nothing of the credentials index is previewed
+      for (const every of ['*', '_all', '*,-nothing']) {
+        const r = await call(gw.url, 'POST', '/_plugins/_transform/_preview', { body: transform(every) });
+        if (r.status !== 200 || r.text.includes('"u"')) problems.push(`admin preview of ${every}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
     it('whole answers written by the thin path: a cache hit or a document read answers each credential through its own field rules, with the gateway\'s headers', async () => {
       const problems: string[] = [];
       const search = { query: { match_all: {} }, size: 10 };
