@@ -162,7 +162,7 @@ export class Authorizer {
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       const sized = checkSize(req, cred.max_size, action === MSEARCH_ACTION ? msearch() : undefined);
       if (cred.max_size < DEFAULT_SEARCH_SIZE) sizeCap = cred.max_size;
-      if (sizeCap !== undefined && !sized && req.route === 'search') params = new Map(req.params).set('size', String(sizeCap));
+      if (sizeCap !== undefined && !sized && SIZE_PARAM_ROUTES.has(req.route)) params = new Map(req.params).set('size', String(sizeCap));
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
     // on an HTTP engine, which checks no rights where a stored pipeline's filter_query looks
@@ -404,6 +404,8 @@ function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
  */
 /** The hits a search gives when it names no `size` (Elasticsearch's and the embedded engine's default). */
 const DEFAULT_SEARCH_SIZE = 10;
+/** Searches sent on with a `size` parameter when they name none and `max_size` is below the default: `_search`, OpenSearch's asynchronous submit. */
+const SIZE_PARAM_ROUTES = new Set(['search', 'opensearch.asynchronous_search_submit']);
 
 /**
  * Refuses a size or knn `k` above `max`, in the parameters or the body (each search of an

@@ -35,7 +35,7 @@ for (const backend of BACKENDS14) {
   describe(`review of session 14: hostile tenants against this session's surfaces (${backend.name})`, function () {
     let gw: TestGateway, upstream: RecordingUpstream | undefined, stop: () => Promise<void>;
     // a tenant with every category but manage; one whose field rules hide `hid`; one reading every index with `hid` hidden; the app's read-only pair
-    let tenant: string, ruled: string, wide: string, readOnly: string;
+    let tenant: string, ruled: string, wide: string, readOnly: string, bounded: string;
     this.timeout(300_000);
 
     const forwardedLeaks = (label: string, problems: string[], named = true) => {
@@ -77,6 +77,7 @@ for (const backend of BACKENDS14) {
       expect((await call(gw.url, 'POST', '/_aliases', { body: { actions: [{ add: { indices: [OWN, FOREIGN], alias: BOTH } }] } })).status).to.equal(200);
       tenant = await cred({ categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'] });
       ruled = await cred({ categories: ['docs', 'search', 'cluster'], ops: ['read'], exclude_fields: ['hid'] });
+      bounded = await cred({ categories: ['search'], ops: ['read'], max_size: 3 });
       wide = await cred({ indices: ['*'], categories: ['docs', 'search', 'cluster'], ops: ['read'], exclude_fields: ['hid'] });
       const pair = await call(gw.url, 'POST', `/${OWN}/_credentials`, { body: { read_only: true } });
       expect(pair.status, pair.text).to.equal(201);
@@ -156,6 +157,21 @@ for (const backend of BACKENDS14) {
       }
       for (const params of ['_source=hid', '_source_includes=hid', 'stored_fields=hid', 'docvalue_fields=hid', 'q=hid:hiddenvalue14', 'sort=hid:asc', `source=${encodeURIComponent(JSON.stringify({ _source: ['hid'] }))}&source_content_type=application/json`]) {
         await probe(problems, ruled, 'POST', `${own}&${params}`, { query: { match_all: {} } }, true, leak);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('asynchronous search under max_size: a submit naming no size answers at most max_size hits, as a search does; a larger size anywhere is refused', async () => {
+      const problems: string[] = [];
+      const own = `/_plugins/_asynchronous_search?index=${OWN}`;
+      // (a submit naming no size answered the engine's default of 10 hits, 6 here, before)
+      for (const [path, body] of [[own, {}], [`${own}&keep_on_completion=true`, { query: { match_all: {} } }], [`${own}&from=2`, {}]] as const) {
+        const r = await call(gw.url, 'POST', path, { auth: bounded, body });
+        if (r.status !== 200 || r.json.response.hits.hits.length > 3) problems.push(`${path} ${JSON.stringify(body)}: ${r.status} ${r.status === 200 ? r.json.response.hits.hits.length + ' hits' : r.text.slice(0, 200)}`);
+      }
+      for (const [path, body] of [[`${own}&size=4`, {}], [`${own}&size=`, {}], [own, { size: 4 }], [own, { size: '4' }], [own, { aggs: { t: { top_hits: { size: 4 } } } }], [own, { collapse: { field: 'f', inner_hits: { name: 'i', size: 4 } } }], [own, { search_pipeline: 'p' }]] as const) {
+        const r = await call(gw.url, 'POST', path, { auth: bounded, body });
+        if (r.status < 400) problems.push(`${path} ${JSON.stringify(body)}: ${r.status} ${r.text.slice(0, 200)}`);
       }
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
