@@ -26,9 +26,13 @@ const LEAK = /tenant-b(?!oth)|foreign14|\.gateway-/;
 /** A value of the field `hid`, which the ruled credentials may not see. */
 const HIDDEN = 'hiddenvalue14';
 
+/** The cache on (a hit answered at once), and a browser origin allowed. */
+const ENV14 = { CACHE_ENABLED: 'true', CACHE_QUIET_MS: '0', CORS_ORIGINS: 'https://app.example' };
+const ORIGIN = 'https://app.example';
+
 const BACKENDS14: Array<{ name: string; start(): Promise<{ gateway: TestGateway; upstream?: RecordingUpstream; stop(): Promise<void> }> }> = [
-  { name: 'embedded engine', async start() { const gateway = await startTestGateway({ CACHE_ENABLED: 'true', CACHE_QUIET_MS: '0' }); return { gateway, stop: () => gateway.close() }; } },
-  { name: 'HTTP backend (recorded)', start: () => startRecordedGateway({ CACHE_ENABLED: 'true', CACHE_QUIET_MS: '0' }) },
+  { name: 'embedded engine', async start() { const gateway = await startTestGateway(ENV14); return { gateway, stop: () => gateway.close() }; } },
+  { name: 'HTTP backend (recorded)', start: () => startRecordedGateway(ENV14) },
 ];
 
 for (const backend of BACKENDS14) {
@@ -263,17 +267,31 @@ for (const backend of BACKENDS14) {
             const auth = who === 'admin' ? undefined : who === 'ruled' ? ruled : wide;
             for (let twice = 0; twice < 2; twice++) {
               const path = `/${OWN}/_search${v}`;
-              const r = await call(gw.url, 'POST', path, { auth, body: search });
-              const gets = await call(gw.url, 'GET', `/${OWN}/_doc/a1${v.replace('?request_cache=true', '?realtime=false').replace('?filter_path=hits.hits._source', '?filter_path=_source').replace('hits.hits._source.hid', '_source.hid')}`, { auth });
+              const headers = { origin: ORIGIN, 'x-opaque-id': `op-${who}` };
+              const r = await call(gw.url, 'POST', path, { auth, body: search, headers });
+              const gets = await call(gw.url, 'GET', `/${OWN}/_doc/a1${v.replace('?request_cache=true', '?realtime=false').replace('?filter_path=hits.hits._source', '?filter_path=_source').replace('hits.hits._source.hid', '_source.hid')}`, { auth, headers });
               for (const [label, a] of [[`search${v}`, r], [`get${v}`, gets]] as const) {
                 if (a.status !== 200 && who === 'admin') problems.push(`${who} ${label}: ${a.status} ${a.text.slice(0, 200)}`);
                 if (who !== 'admin' && a.text.includes(HIDDEN)) problems.push(`${who} ${label} (${order.join('>')}, ${twice ? 'again' : 'first'}): ${a.text.slice(0, 240)}`);
                 if (who === 'admin' && a.status === 200 && !v.includes('filter_path=hits.hits._source&') && !a.text.includes(HIDDEN) && !v.includes('pretty&filter')) problems.push(`admin ${label} lost hid: ${a.text.slice(0, 200)}`);
                 if (a.headers['x-elastic-product'] !== 'Elasticsearch') problems.push(`${who} ${label}: no X-Elastic-Product`);
+                // the steps before the thin path set theirs before it writes: CORS, the request's id, the opaque id echoed
+                if (a.headers['access-control-allow-origin'] !== ORIGIN || !a.headers['x-request-id'] || a.headers['x-opaque-id'] !== `op-${who}`) problems.push(`${who} ${label}: headers ${JSON.stringify(a.headers)}`);
                 if (a.status === 200 && !String(a.headers['content-type']).includes('json')) problems.push(`${who} ${label}: content-type ${a.headers['content-type']}`);
                 if (v.includes('pretty') && a.status === 200 && !a.text.includes('\n')) problems.push(`${who} ${label}: not pretty`);
               }
             }
+          }
+        }
+      }
+      // compatible and versioned media types: the answer is typed or relabelled after the thin path, on a hit too
+      for (const [accept, label] of [['application/vnd.elasticsearch+json;compatible-with=7', 'compatible-with=7'], ['application/vnd.elasticsearch+json;compatible-with=8', 'compatible-with=8']]) {
+        for (const auth of [undefined, ruled, ruled]) {
+          for (const [method, path, body] of [['POST', `/${OWN}/_search`, search], ['GET', `/${OWN}/_doc/a2`, undefined]] as const) {
+            const a = await call(gw.url, method, path, { auth, body, headers: { accept: accept, 'content-type': body ? accept : 'application/json' } });
+            if (a.status !== 200 || !String(a.headers['content-type']).includes(label)) problems.push(`${label} ${method} ${path}: ${a.status} ${a.headers['content-type']} ${a.text.slice(0, 160)}`);
+            if (auth && a.text.includes(HIDDEN)) problems.push(`${label} ${method} ${path}: ${a.text.slice(0, 200)}`);
+            if (label.endsWith('7') && a.status === 200 && !a.text.includes('"_type"')) problems.push(`${label} ${method} ${path}: untyped ${a.text.slice(0, 160)}`);
           }
         }
       }
