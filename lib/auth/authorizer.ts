@@ -179,9 +179,9 @@ export class Authorizer {
     // nor does it run an index's default pipeline (the admin's program over every search of the
     // index, whose oversample, script or filter_query would go past the same bounds): `_none`
     // (sent only to an engine that has search pipelines: Elasticsearch refuses the parameter)
-    const searching = req.route === 'search' || action === MSEARCH_ACTION;
+    const searching = SIZE_PARAM_ROUTES.has(req.route) || action === MSEARCH_ACTION;
     const noPipeline = searching && (fieldRules || cred.max_size !== undefined || unchecked) && (await servesSearchPipelines(this.backend));
-    if (noPipeline && req.route === 'search') params = new Map(params ?? req.params).set('search_pipeline', '_none');
+    if (noPipeline && SIZE_PARAM_ROUTES.has(req.route)) params = new Map(params ?? req.params).set('search_pipeline', '_none');
     const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(msearch, cred, noPipeline, sizeCap) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
@@ -404,7 +404,11 @@ function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
  */
 /** The hits a search gives when it names no `size` (Elasticsearch's and the embedded engine's default). */
 const DEFAULT_SEARCH_SIZE = 10;
-/** Searches sent on with a `size` parameter when they name none and `max_size` is below the default: `_search`, OpenSearch's asynchronous submit. */
+/**
+ * Searches sent on with a `size` parameter when they name none and `max_size` is below the default,
+ * and with `search_pipeline=_none` for a bounded credential: `_search`, OpenSearch's asynchronous
+ * submit (which runs an index's default search pipeline as a search does).
+ */
 const SIZE_PARAM_ROUTES = new Set(['search', 'opensearch.asynchronous_search_submit']);
 
 /**

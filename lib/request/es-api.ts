@@ -1616,7 +1616,7 @@ export const ES_API = [
     // the asynchronous search plugin's submit: a search of the indices `index=` names (every index when none, which cannot be narrowed)
     id: 'opensearch.asynchronous_search_submit',
     auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/submit', indexParam: true, body: 'search' },
-    params: [...SEARCH_PARAMS, 'index', 'wait_for_completion_timeout', 'keep_on_completion', 'keep_alive'],
+    params: [...SEARCH_PARAMS, 'index', 'wait_for_completion_timeout', 'keep_on_completion', 'keep_alive', 'search_pipeline'],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_asynchronous_search' },
     ],
