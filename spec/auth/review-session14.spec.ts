@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
-import { isResolutionLookup, leaksIn, startRecordedGateway, type RecordingUpstream } from '../support/recording-upstream.js';
+import { clientForwards, leaksIn, startRecordedGateway, systemIndexForwards, type RecordingUpstream } from '../support/recording-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/servers.js';
 
 /**
@@ -68,13 +68,10 @@ for (const backend of BACKENDS14) {
     this.timeout(300_000);
 
     const forwardedLeaks = (label: string, problems: string[], named = true) => {
-      // the gateway's own reads (resolutions, a credential looked up, the mappings its field rules read) are not the client's
-      const forwarded = (upstream?.requests ?? []).filter((x) => !isResolutionLookup(x) && !(x.method === 'GET' && x.body === '' && (x.path.startsWith('/.gateway-credentials/_doc/') || x.path === '/*/_mapping')));
+      const forwarded = clientForwards(upstream?.requests ?? []);
       // `named` false: the client wrote the other tenant's name where no index is read (a body's unknown member, `routing`, `q`'s text)
       for (const leak of leaksIn(forwarded, { names: named ? [FOREIGN, BOTH] : [], reachable: [FOREIGN, '.gateway-credentials'] })) problems.push(`${label}: ${leak}`);
-      for (const r of forwarded) {
-        if (/(^|[/,=])(\.|%2E)gateway-/i.test(`${r.path}?${r.query}`) || r.body.includes('.gateway-')) problems.push(`${label}: forwarded ${r.method} ${r.path}?${r.query}`);
-      }
+      for (const leak of systemIndexForwards(forwarded)) problems.push(`${label}: ${leak}`);
     };
     const cred = async (body: Record<string, unknown>) => {
       const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [`${OWN}*`], allow_raw_dsl: true, ...body } });
