@@ -1161,10 +1161,15 @@ function rawQuery(w: Walker, raw: unknown, member: string): void {
 
 // The decision for a classified request -----------------------------------------------------------
 
-/** APIs that read fields in a text or shape of their own, which a field rule cannot be checked on. */
+/**
+ * APIs that read fields in a text or shape of their own, which a field rule cannot be checked on;
+ * and OpenSearch's kept asynchronous search answer, read by id: hits and aggregations another
+ * credential's search computed, which no source parameter narrows (the plugin takes none).
+ */
 const UNCHECKABLE = new Set([
   'indices:data/read/tv', 'indices:data/read/mtv', 'indices:data/read/sql', 'indices:data/read/esql', 'indices:data/read/eql',
   'indices:data/read/rank_eval', 'indices:data/read/msearch/template', 'indices:data/read/search/template', 'indices:data/read/knn_search',
+  'cluster:admin/opendistro/asynchronous_search/get',
 ]);
 /** Actions whose body is a search body (or its `query`), checked with their URL parameters. */
 const SEARCH_BODIES = new Set([

@@ -1353,7 +1353,7 @@ export const ES_API = [
   {
     // the index-management plugin's rollup and transform jobs: they would read their source and write their target index, whichever tenant's (manage)
     id: 'opensearch.rollup_put',
-    auth: INDEX_MANAGEMENT_JOB('rollup'),
+    auth: { ...INDEX_MANAGEMENT_JOB('rollup'), body: 'management_job' },
     params: ['if_seq_no', 'if_primary_term'],
     paths: [
       { methods: ['PUT'], pattern: '/_plugins/_rollup/jobs/{id}' },
@@ -1406,7 +1406,7 @@ export const ES_API = [
   },
   {
     id: 'opensearch.transform_put',
-    auth: INDEX_MANAGEMENT_JOB('transform'),
+    auth: { ...INDEX_MANAGEMENT_JOB('transform'), body: 'management_job' },
     params: ['if_seq_no', 'if_primary_term'],
     paths: [
       { methods: ['PUT'], pattern: '/_plugins/_transform/{id}' },
@@ -1425,7 +1425,7 @@ export const ES_API = [
     // a preview reads the source index its body names: only an admin-equivalent credential may name any;
     // the plugin (RestPreviewTransformAction) previews on POST to the base path too, and on no GET
     id: 'opensearch.transform_preview',
-    auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview' },
+    auth: { ...INDEX_MANAGEMENT_JOB('transform'), action: 'cluster:admin/opendistro/transform/preview', body: 'management_job' },
     params: [],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_transform/_preview' },
@@ -1618,7 +1618,7 @@ export const ES_API = [
     // the asynchronous search plugin's submit: a search of the indices `index=` names (every index when none, which cannot be narrowed)
     id: 'opensearch.asynchronous_search_submit',
     auth: { ...ASYNCHRONOUS_SEARCH, action: 'cluster:admin/opendistro/asynchronous_search/submit', indexParam: true, body: 'search' },
-    params: [...SEARCH_PARAMS, 'index', 'wait_for_completion_timeout', 'keep_on_completion', 'keep_alive'],
+    params: [...SEARCH_PARAMS, 'index', 'wait_for_completion_timeout', 'keep_on_completion', 'keep_alive', 'search_pipeline'],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_asynchronous_search' },
     ],

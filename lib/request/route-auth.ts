@@ -20,11 +20,12 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  * - `credentials`: the indices a credential written may reach.
  * - `declarative`: the indices a declarative (ReactiveSearch) query's components name.
  * - `reroute`, `allocation_explain`: the index a cluster reroute command writes, an allocation explanation reads.
+ * - `management_job`: the source index an OpenSearch rollup or transform job (or a transform's preview) reads, its target index.
  */
 export type BodyReader =
   | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
   | 'index_creation' | 'settings' | 'alias_actions' | 'alias_body' | 'close_pit' | 'pit_ids' | 'index_template' | 'painless_context' | 'credentials'
-  | 'declarative' | 'reroute' | 'allocation_explain';
+  | 'declarative' | 'reroute' | 'allocation_explain' | 'management_job';
 
 /**
  * What a route does, for authorization: read from the route table's entry once the request has

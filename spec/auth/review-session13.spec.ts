@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
-import { isResolutionLookup, leaksIn, RECORDED_BACKENDS, type RecordingUpstream } from '../support/recording-upstream.js';
+import { clientForwards, leaksIn, RECORDED_BACKENDS, systemIndexForwards, type RecordingUpstream } from '../support/recording-upstream.js';
 import type { TestGateway } from '../support/servers.js';
 
 /**
@@ -42,13 +42,9 @@ for (const backend of RECORDED_BACKENDS) {
     this.timeout(180_000);
 
     const forwardedLeaks = (label: string, problems: string[]) => {
-      // the gateway's own reads (resolutions, a credential looked up to authenticate) are not the client's
-      const forwarded = (upstream?.requests ?? []).filter((x) => !isResolutionLookup(x) && !(x.method === 'GET' && x.body === '' && x.path.startsWith('/.gateway-credentials/_doc/')));
+      const forwarded = clientForwards(upstream?.requests ?? []);
       for (const leak of leaksIn(forwarded, { names: [FOREIGN, CLOSED, BOTH], reachable: [FOREIGN, CLOSED, '.gateway-credentials'] })) problems.push(`${label}: ${leak}`);
-      // the gateway's own exclusion (`-.gateway-*`) may go with a narrowed path; nothing else names a system index
-      for (const r of forwarded) {
-        if (/(^|[/,=])(\.|%2E)gateway-/i.test(`${r.path}?${r.query}`) || r.body.includes('.gateway-')) problems.push(`${label}: forwarded ${r.method} ${r.path}?${r.query}`);
-      }
+      for (const leak of systemIndexForwards(forwarded)) problems.push(`${label}: ${leak}`);
     };
     const cred = async (body: Record<string, unknown>) => {
       const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: [`${OWN}*`], allow_raw_dsl: true, ...body } });

@@ -329,3 +329,19 @@ export const RECORDED_BACKENDS: Array<{ name: string; start(): Promise<{ gateway
   { name: 'embedded engine', async start() { const gateway = await startTestGateway(); return { gateway, stop: () => gateway.close() }; } },
   { name: 'HTTP backend (recorded)', start: () => startRecordedGateway() },
 ];
+
+/**
+ * What reached the engine on the client's behalf: without the gateway's own reads (resolutions, a
+ * credential looked up to authenticate, the mappings field rules read).
+ */
+export function clientForwards(requests: readonly Recorded[]): Recorded[] {
+  return requests.filter((x) => !isResolutionLookup(x) && !(x.method === 'GET' && x.body === '' && (x.path.startsWith('/.gateway-credentials/_doc/') || x.path === '/*/_mapping')));
+}
+
+/**
+ * Forwarded requests naming a gateway system index (path, parameters or body): none may, but for the
+ * gateway's own exclusion (`-.gateway-*`) with a narrowed path.
+ */
+export function systemIndexForwards(forwarded: readonly Recorded[]): string[] {
+  return forwarded.filter((r) => /(^|[/,=])(\.|%2E)gateway-/i.test(`${r.path}?${r.query}`) || r.body.includes('.gateway-')).map((r) => `forwarded ${r.method} ${r.path}?${r.query}`);
+}

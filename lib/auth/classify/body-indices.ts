@@ -547,6 +547,24 @@ export function reindexTargets(body: Body, read: BodyReading): BodyTarget[] {
   });
 }
 
+/**
+ * An OpenSearch rollup or transform job (or a transform's preview): reads its `source_index` (and
+ * what its `data_selection_query` looks up), writes its `target_index`; each read as a list, the
+ * stricter reading. Only the cluster manager writes jobs: these are read for the checks every
+ * request takes, the gateway's system indices first.
+ */
+export function managementJobTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read', 'write'], (json, t) => {
+    for (const kind of ['rollup', 'transform']) {
+      const job = json[kind];
+      if (!isObject(job)) continue;
+      if (job.source_index !== undefined) t.addValue(job.source_index, 'read');
+      if (job.target_index !== undefined) t.addValue(job.target_index, 'write');
+      searchReferences(job.data_selection_query, t);
+    }
+  });
+}
+
 /** The declarative API: each `query[].index` (a query without one uses the path's index). */
 export function declarativeTargets(body: Body): BodyTarget[] {
   return gatewayBodyTargets(body, ['read'], (json, t) => {

@@ -15,6 +15,7 @@ import {
   namedIndexTargets,
   painlessContextTargets,
   reindexTargets,
+  managementJobTargets,
   searchBodyTargets,
   settingsTargets,
   templateBodyTargets,
@@ -153,6 +154,8 @@ function readBody(c: Classifying, reader: BodyReader): readonly BodyTarget[] | I
       return templateBodyTargets(c.body, c);
     case 'reindex':
       return reindexTargets(c.body, c);
+    case 'management_job':
+      return managementJobTargets(c.body, c);
     case 'index_creation':
       return indexCreationTargets(c.body, c);
     case 'settings':

@@ -10,6 +10,7 @@ import {
   namedIndexTargets,
   painlessContextTargets,
   reindexTargets,
+  managementJobTargets,
   searchBodyTargets,
   templateBodyTargets,
   indexCreationTargets,
@@ -602,7 +603,10 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       if ((tail[0] === '_rollup' && tail[1] === 'jobs') || tail[0] === '_transform') {
         c.needs('manage');
         const kind = tail[0].slice(1);
-        if (tail[0] === '_transform' && tail[1] === '_preview' && tail.length === 2) return c.done('cluster', c.op, 'cluster:admin/opendistro/transform/preview');
+        // a job written, or a transform previewed, names its source and target index (system indices checked)
+        const preview = tail[0] === '_transform' && tail[1] === '_preview' && tail.length === 2;
+        if (preview || (c.method === 'PUT' && tail.length === (kind === 'rollup' ? 3 : 2))) c.bodyTargets(managementJobTargets(c.body, c), false);
+        if (preview) return c.done('cluster', c.op, 'cluster:admin/opendistro/transform/preview');
         return c.done('cluster', c.op, `cluster:admin/opendistro/${kind}/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'index'}`);
       }
       if (tail[0] === '_knn' && tail[1] === 'warmup' && tail[2] !== undefined) {
