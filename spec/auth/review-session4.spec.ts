@@ -36,13 +36,14 @@ for (const backend of BACKENDS) {
     this.timeout(120_000);
     let gw: TestGateway;
     let stop: () => Promise<void>;
+    let engineCpuMs: (() => number | undefined) | undefined;
     /** Reads and writes OWN, `secret` hidden. */
     let ruled: string;
     /** Reads and writes OWN, every field. */
     let whole: string;
 
     before(async () => {
-      ({ gateway: gw, stop } = await backend.start());
+      ({ gateway: gw, stop, engineCpuMs } = await backend.start());
       const lines: unknown[] = [];
       for (let i = 0; i < 20; i++) lines.push({ index: { _index: OWN, _id: `n${i}` } }, { n: i, pub: `p${i}` });
       lines.push({ index: { _index: OWN, _id: 'doc' } }, { pub: 'p', secret: HIDDEN }, { index: { _index: FOREIGN, _id: '1' } }, { tag: 'foreign' });
@@ -92,14 +93,19 @@ for (const backend of BACKENDS) {
 
     describe('3. terms count the distinct values of a document in time linear in them', () => {
       it("a terms aggregation over a script giving one document 60,000 values answers at once (each value was compared with all before it)", async () => {
+        const cpuBefore = engineCpuMs?.();
         const res = await call(gw.url, 'POST', `/${OWN}/_search`, {
           auth: whole,
           body: { size: 0, query: { ids: { values: ['doc'] } }, aggs: { t: { terms: { size: 1, script: { source: 'def l = new ArrayList(); for (int i = 0; i < 60000; i++) { l.add(i); } return l' } } } } },
         });
+        const cpuAfter = engineCpuMs?.();
         expect(res.status, res.text.slice(0, 300)).to.equal(200);
         expect(res.json.aggregations.t.sum_other_doc_count).to.equal(59_999);
-        // the engine's own measure of the search: ~1.8·10^9 comparisons took seconds; a set takes milliseconds (2 s: a loaded machine's margin)
-        expect(res.json.took).to.be.below(2000);
+        // the CPU time of the engine's thread, which load does not stretch as it stretches wall-clock
+        // time: ~1.8·10^9 comparisons took seconds of it; a set takes milliseconds
+        // (where the system does not tell, or the engine is not ours to read: the search's own took)
+        const cost = cpuBefore === undefined || cpuAfter === undefined ? (res.json.took as number) : cpuAfter - cpuBefore;
+        expect(cost, 'ms of the engine thread\'s CPU').to.be.below(1000);
       });
     });
 

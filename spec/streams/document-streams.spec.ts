@@ -203,7 +203,9 @@ for (const backend of BACKENDS) {
 
     it('closing the connection tears down every subscription it held', async () => {
       // the streams of the tests before are gone once the node has seen their clients leave
-      await eventually(() => expect(gw.hub.openStreams).to.equal(0));
+      // (waited for up to 20 s: a loaded machine's node may take seconds to see a client leave; a
+      // leak never gets there)
+      await eventually(() => expect(gw.hub.openStreams).to.equal(0), 20_000);
       // the node itself follows the credentials index (cache invalidation): that one stays
       const baseline = gw.bus.stats().subscriptions;
       const baseChannels = gw.bus.stats().channels;
@@ -219,7 +221,7 @@ for (const backend of BACKENDS) {
       await eventually(() => {
         expect(gw.hub.openStreams).to.equal(0);
         expect(gw.bus.stats().subscriptions).to.equal(baseline);
-      });
+      }, 20_000);
       expect(gw.bus.stats().channels).to.equal(baseChannels);
     });
 

@@ -1,11 +1,28 @@
 import { engineUrl, resetEngine, selectedEngines, type RealEngine } from '../engines/engines.js';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { threadCpuMs } from '../../lib/cooperative/thread-clock.js';
 import { spawnEngine, startTestGateway, tempDir, type TestGateway } from './servers.js';
 
 export interface BackendUnderTest {
   name: string;
   /** `env`: more of the gateway's configuration. */
-  start(env?: Record<string, string>): Promise<{ gateway: TestGateway; stop(): Promise<void> }>;
+  start(env?: Record<string, string>): Promise<{ gateway: TestGateway; stop(): Promise<void>; engineCpuMs?(): number | undefined }>;
+}
+
+/**
+ * CPU time (ms, the kernel's 10 ms ticks) the main thread of process `pid` has used, or undefined
+ * where the system does not tell (not Linux): the work a request cost the engine, which a busy
+ * machine does not stretch as it stretches wall-clock time.
+ */
+function mainThreadCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -16,10 +33,12 @@ export interface BackendUnderTest {
  * hundred times. Specs that need an engine of their own (killed, restarted, configured) spawn one.
  */
 let engine: Promise<URL> | undefined;
+let enginePid: number | undefined;
 function sharedEngine(): Promise<URL> {
   engine ??= (async () => {
     const data = await tempDir('gw-engine-');
     const child = await spawnEngine(data.dir, { ENGINE_AUTH: 'elastic:upstream-secret' });
+    enginePid = child.proc.pid;
     // nothing of it keeps the process alive: it ends with the process
     for (const handle of [child.proc, child.proc.stdout, child.proc.stderr]) (handle as { unref?: () => void } | null)?.unref?.();
     process.once('exit', () => {
@@ -62,7 +81,8 @@ const DEFAULT_BACKENDS: BackendUnderTest[] = [
     name: 'embedded engine',
     async start(env = {}) {
       const gateway = await startTestGateway(env);
-      return { gateway, stop: () => gateway.close() };
+      // the engine works on this process's main thread
+      return { gateway, stop: () => gateway.close(), engineCpuMs: threadCpuMs };
     },
   },
   {
@@ -78,7 +98,7 @@ const DEFAULT_BACKENDS: BackendUnderTest[] = [
         await gateway.close();
       };
       open.set(stop, by);
-      return { gateway, stop };
+      return { gateway, stop, engineCpuMs: () => mainThreadCpuMs(enginePid) };
     },
   },
 ];

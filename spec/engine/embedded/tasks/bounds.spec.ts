@@ -12,22 +12,30 @@ describe('embedded engine: bounded background tasks', function () {
   before(async () => {
     es = await startEngine();
     for (let i = 1; i <= 3; i++) await es.call('PUT', `/test/_doc/${i}?refresh=true`, { n: i });
+    for (let t = 0; t < MAX_RUNNING_BACKGROUND_TASKS + 2; t++) {
+      for (let i = 1; i <= 2; i++) await es.call('PUT', `/stall-${t}/_doc/${i}?refresh=true`, { n: i });
+    }
   });
   after(() => es.close());
 
-  /** A background _update_by_query that does one batch, then waits years on its throttle. */
-  const stalled = async () => {
-    const r = await es.call('POST', '/test/_update_by_query?wait_for_completion=false&scroll_size=1&requests_per_second=0.00000001');
+  /**
+   * A background _update_by_query that does one batch, then waits years on its throttle. Each
+   * works on an index of its own: over shared documents, one that found a document another has
+   * since written meets a version conflict, which aborts it (Elasticsearch's rule), as soon as
+   * the machine is slow enough for their work to interleave.
+   */
+  const stalled = async (t: number) => {
+    const r = await es.call('POST', `/stall-${t}/_update_by_query?wait_for_completion=false&scroll_size=1&requests_per_second=0.00000001`);
     expect(r.status, r.text).to.equal(200);
     return r.json.task as string;
   };
 
-  /** The task's status, re-read until `done` says so (the signal; no sleep). */
+  /** The task's status, re-read until `done` says so (the signal; no sleep); a task that ends first fails the test. */
   const statusWhen = async (task: string, done: (status: { batches: number; throttled_until_millis: number }) => boolean) => {
     for (;;) {
       const r = await es.call('GET', `/_tasks/${task}`);
       expect(r.status, r.text).to.equal(200);
-      if (r.json.completed) return r.json;
+      expect(r.json.completed, r.text).to.equal(false);
       if (done(r.json.task.status)) return r.json;
     }
   };
@@ -35,7 +43,7 @@ describe('embedded engine: bounded background tasks', function () {
   it('runs a few background tasks at once; the others are queued (listed, answered), not failed, and run when a slot frees', async () => {
     const n = MAX_RUNNING_BACKGROUND_TASKS + 2;
     const tasks: string[] = [];
-    for (let i = 0; i < n; i++) tasks.push(await stalled());
+    for (let i = 0; i < n; i++) tasks.push(await stalled(i));
     // The first ones run: each did its first batch and waits on its throttle.
     for (const t of tasks.slice(0, MAX_RUNNING_BACKGROUND_TASKS)) await statusWhen(t, (s) => s.throttled_until_millis > 0);
     // The others wait their turn: listed as running tasks, no batch done.
@@ -61,7 +69,7 @@ describe('embedded engine: bounded background tasks', function () {
 
   it('a queued task does no work, its search included, until its turn: it finds the documents as they are then', async () => {
     const running: string[] = [];
-    for (let i = 0; i < MAX_RUNNING_BACKGROUND_TASKS; i++) running.push(await stalled());
+    for (let i = 0; i < MAX_RUNNING_BACKGROUND_TASKS; i++) running.push(await stalled(i));
     for (const t of running) await statusWhen(t, (s) => s.throttled_until_millis > 0);
     const queued = await es.call('POST', '/test/_update_by_query?wait_for_completion=false', { query: { range: { n: { gte: 100 } } }, script: { source: 'ctx._source.seen = true' } });
     expect(queued.status, queued.text).to.equal(200);
