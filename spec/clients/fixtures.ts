@@ -253,7 +253,8 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     }),
     'ltr.cache_stats': () => ({ check: (a) => expect(a.all.total.count).to.equal(0) }),
     'ltr.clear_cache': () => ({ setup: ltrStore, args: { store }, check: (a) => expect(a.acknowledged).to.equal(true) }),
-    'ltr.create_default_store': () => ({ check: (a) => expect(a.index).to.equal('.ltrstore') }),
+    // (a default store that another spec left on a shared standalone engine is dropped first)
+    'ltr.create_default_store': () => ({ setup: () => call(c.url, 'DELETE', '/_ltr'), check: (a) => expect(a.index).to.equal('.ltrstore') }),
     'ltr.create_feature': () => ({ setup: ltrStore, args: { store, id: `${p}-f-title`, body: { feature: ltrFeature('title') } }, check: (a) => expect(a.result).to.equal('created') }),
     'ltr.create_featureset': () => ({ setup: ltrStore, args: { store, id: `${p}-fs`, body: { featureset: { features: [ltrFeature('title')] } } }, check: (a) => expect(a.result).to.equal('created') }),
     'ltr.create_model': () => ({ setup: ltrStore, args: { store, id: `${p}-model`, body: { model: ltrModel(`${p}-fs`) } }, check: (a) => expect(a.result).to.equal('created') }),

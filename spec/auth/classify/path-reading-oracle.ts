@@ -603,8 +603,8 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       if ((tail[0] === '_rollup' && tail[1] === 'jobs') || tail[0] === '_transform') {
         c.needs('manage');
         const kind = tail[0].slice(1);
-        // a job written, or a transform previewed, names its source and target index (system indices checked)
-        const preview = tail[0] === '_transform' && tail[1] === '_preview' && tail.length === 2;
+        // a job written, or a transform previewed (POST …/_preview, or POST to the base path), names its source and target index (system indices checked)
+        const preview = tail[0] === '_transform' && ((tail[1] === '_preview' && tail.length === 2) || (tail.length === 1 && c.method === 'POST'));
         if (preview || (c.method === 'PUT' && tail.length === (kind === 'rollup' ? 3 : 2))) c.bodyTargets(managementJobTargets(c.body, c), false);
         if (preview) return c.done('cluster', c.op, 'cluster:admin/opendistro/transform/preview');
         return c.done('cluster', c.op, `cluster:admin/opendistro/${kind}/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'index'}`);
