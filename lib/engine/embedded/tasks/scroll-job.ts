@@ -97,11 +97,14 @@ export async function runScrollJob<T extends ScrollTarget>(
   const fields = job.fields;
   let workers: ScrollWorker[] = [];
   let children: Task[] = [];
+  // a rethrottle before the work runs (queued, or looking for its documents) sets the rate it will start with
+  let requestsPerSecond = job.requestsPerSecond;
   const parentStatus = (): Json =>
     children.length
       ? mergedStatus(workers.map((w, i) => w.status(fields, children[i].cancelReason)), fields, parent.cancelReason)
-      : (workers[0] ?? new ScrollWorker(job.sliceId, job.requestsPerSecond)).status(fields, parent.cancelReason);
+      : (workers[0] ?? new ScrollWorker(job.sliceId, requestsPerSecond)).status(fields, parent.cancelReason);
   const parent = manager.start({ action: job.action, description: job.description, cancellable: true, headers: job.headers, status: parentStatus });
+  parent.rethrottle = (rps) => (requestsPerSecond = rps);
   opts.onTask?.(parent);
   let release: (() => void) | undefined;
   try {
@@ -113,7 +116,7 @@ export async function runScrollJob<T extends ScrollTarget>(
     const targets = parent.cancelled ? [] : await job.findTargets(slice);
     let outcomes: SliceOutcome[];
     if (job.slices > 1) {
-      const perSlice = job.requestsPerSecond / job.slices;
+      const perSlice = requestsPerSecond / job.slices;
       workers = Array.from({ length: job.slices }, (_, i) => new ScrollWorker(i, perSlice));
       children = workers.map((w) => manager.start({ action: job.action, description: job.description, cancellable: true, parent, status: () => w.status(fields, undefined) }));
       parent.rethrottle = (rps) => {
@@ -126,7 +129,7 @@ export async function runScrollJob<T extends ScrollTarget>(
         return runSlice(job, children[i], w, limit === undefined ? mine : mine.slice(0, limit), slice).finally(() => manager.finish(children[i]));
       }));
     } else {
-      workers = [new ScrollWorker(job.sliceId, job.requestsPerSecond)];
+      workers = [new ScrollWorker(job.sliceId, requestsPerSecond)];
       outcomes = [await runSlice(job, parent, workers[0], job.maxDocs === undefined ? targets : targets.slice(0, job.maxDocs), slice)];
     }
     await job.afterAll?.();

@@ -67,6 +67,25 @@ describe('embedded engine: bounded background tasks', function () {
     for (const t of tasks) expect((await es.call('GET', `/_tasks/${t}?wait_for_completion=true`)).json.completed).to.equal(true);
   });
 
+  it('a queued task can be rethrottled while it waits: it starts at the rate it was given (Elasticsearch rethrottles a task at any time)', async () => {
+    const running: string[] = [];
+    for (let i = 0; i < MAX_RUNNING_BACKGROUND_TASKS; i++) running.push(await stalled(i));
+    for (const t of running) await statusWhen(t, (s) => s.throttled_until_millis > 0);
+    // queued behind them, at a rate of one batch every 3 years
+    const queued = await es.call('POST', `/stall-${MAX_RUNNING_BACKGROUND_TASKS}/_delete_by_query?wait_for_completion=false&scroll_size=1&requests_per_second=0.00000001`, { query: { match_all: {} } });
+    expect(queued.status, queued.text).to.equal(200);
+    const task = queued.json.task as string;
+    const rethrottled = await es.call('POST', `/_delete_by_query/${task}/_rethrottle?requests_per_second=-1`);
+    expect(rethrottled.status, rethrottled.text).to.equal(200);
+    await es.call('POST', `/_tasks/${running[0]}/_cancel`);
+    const done = await es.call('GET', `/_tasks/${task}?wait_for_completion=true`);
+    expect(done.json.completed, done.text).to.equal(true);
+    expect(done.json.response.deleted, done.text).to.equal(2);
+    expect(done.json.response.requests_per_second, done.text).to.equal(-1);
+    for (const t of running) await es.call('POST', `/_tasks/${t}/_cancel?wait_for_completion=true`);
+    for (let i = 1; i <= 2; i++) await es.call('PUT', `/stall-${MAX_RUNNING_BACKGROUND_TASKS}/_doc/${i}?refresh=true`, { n: i });
+  });
+
   it('a queued task does no work, its search included, until its turn: it finds the documents as they are then', async () => {
     const running: string[] = [];
     for (let i = 0; i < MAX_RUNNING_BACKGROUND_TASKS; i++) running.push(await stalled(i));
