@@ -12,15 +12,19 @@ let available = existsSync(THREAD_STAT);
 export function threadCpuMs(): number | undefined {
   if (!available) return undefined;
   try {
-    const stat = readFileSync(THREAD_STAT, 'latin1');
-    // the fields after the command name (which may hold spaces and parentheses): utime is the 14th
-    // field of the line and stime the 15th, the 12th and 13th after the name
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return statCpuMs(readFileSync(THREAD_STAT, 'latin1'));
   } catch {
     available = false;
     return undefined;
   }
+}
+
+/** The CPU time, in ms, a thread's `/proc/…/stat` line tells (user + system). */
+export function statCpuMs(stat: string): number {
+  // the fields after the command name (which may hold spaces and parentheses): utime is the 14th
+  // field of the line and stime the 15th, the 12th and 13th after the name
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** However starved of CPU, a run charged by its CPU time ends after this many times its budget in wall-clock time. */

@@ -1,6 +1,6 @@
 import { engineUrl, resetEngine, selectedEngines, type RealEngine } from '../engines/engines.js';
 import { readFileSync, rmSync } from 'node:fs';
-import { threadCpuMs } from '../../lib/cooperative/thread-clock.js';
+import { statCpuMs, threadCpuMs } from '../../lib/cooperative/thread-clock.js';
 import { spawnEngine, startTestGateway, tempDir, type TestGateway } from './servers.js';
 
 export interface BackendUnderTest {
@@ -17,9 +17,7 @@ export interface BackendUnderTest {
 function mainThreadCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return statCpuMs(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'latin1'));
   } catch {
     return undefined;
   }
