@@ -13,6 +13,50 @@ export interface BreakerLimits {
   requestBytes: number;
   /** indices.breaker.total.limit: the parent, against real usage (heap and off-heap buffers) plus the new reservation (default 95%). */
   totalBytes: number;
+  /**
+   * HTTP_LARGE_BODY_RATE: the bytes a second the node reads of large request bodies (past
+   * LARGE_BODY_BYTES each), all of them together; 0 reads them as fast as they come (BodyPace).
+   */
+  largeBodyBytesPerSecond: number;
+}
+
+/** A request body is large, and the rest of it read at the node's pace (HTTP_LARGE_BODY_RATE), past this many bytes. */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+
+/** What the large bodies read together may take at once ahead of the pace: this long of it (ms). */
+const PACE_BURST_MS = 50;
+
+/**
+ * The pace at which the node reads large request bodies, all of them together (a token bucket).
+ * Every byte of a body read into the process costs the event loop its decoding and parsing, and
+ * the heap its garbage: one client sending 20 MB searches back to back kept the loop ~90% busy and
+ * started a full collection every 1.6 s, and others' `GET /` p99 went from 4 to 70-85 ms. Read at
+ * 100 MB/s at most, the same load left it at 29-36 ms (bench:isolation). A paced body waits in
+ * the kernel's socket buffers (TCP pushes back on its client), not in memory; the slow-body watch
+ * does not count that wait against the client (its buffer is full: the server is not reading).
+ * Readers that wait together are served in the order they came: each is told to wait until the
+ * bytes read before its own have had their time.
+ */
+export class BodyPace {
+  private readonly bytesPerMs: number;
+  private readonly burst: number;
+  /** Bytes that may be read now without waiting (negative: owed by the readers waiting). */
+  private credit: number;
+  private at = performance.now();
+
+  constructor(bytesPerSecond: number) {
+    this.bytesPerMs = bytesPerSecond / 1000;
+    this.burst = this.bytesPerMs * PACE_BURST_MS;
+    this.credit = this.burst;
+  }
+
+  /** How long (ms) the reader of `bytes` more of a large body waits before it reads on: 0 within the pace. */
+  wait(bytes: number): number {
+    const now = performance.now();
+    this.credit = Math.min(this.burst, this.credit + (now - this.at) * this.bytesPerMs) - bytes;
+    this.at = now;
+    return this.credit >= 0 ? 0 : -this.credit / this.bytesPerMs;
+  }
 }
 
 /** The heap as V8 has it (Elasticsearch's limits are shares of the JVM heap; ours of V8's). */
@@ -48,7 +92,12 @@ export class CircuitBreakers {
   /** Real memory as last read, when, and the bytes reserved since (see `realNow`). */
   private real = { bytes: 0, at: -Infinity, reservedSince: 0 };
 
-  constructor(private readonly limits: BreakerLimits, private readonly realUsage: () => number = defaultRealUsage) {}
+  /** The pace of large bodies' reading; undefined when they are read as they come. */
+  readonly bodyPace: BodyPace | undefined;
+
+  constructor(private readonly limits: BreakerLimits, private readonly realUsage: () => number = defaultRealUsage) {
+    this.bodyPace = limits.largeBodyBytesPerSecond > 0 ? new BodyPace(limits.largeBodyBytesPerSecond) : undefined;
+  }
 
   /**
    * Real memory in use: read at most once a REAL_USAGE_MS (V8's heap statistics cost ~10-20 µs a
@@ -107,12 +156,14 @@ export class CircuitBreakers {
     done(() => held.release());
     const counter = new Transform({
       transform(chunk: Buffer, _enc, next) {
+        let wait: number;
         try {
-          held.add(chunk.length);
-          next(null, chunk);
+          wait = held.read(chunk.length);
         } catch (err) {
-          next(err as Error);
+          return next(err as Error);
         }
+        if (wait > 0) setTimeout(() => next(null, chunk), wait);
+        else next(null, chunk);
       },
     });
     body.on('error', (err) => counter.destroy(err));
@@ -130,6 +181,16 @@ export class Reservation {
     if (this.released) return;
     this.breakers.reserve(this.breaker, bytes, this.label);
     this.bytes += bytes;
+  }
+
+  /**
+   * `add` for `bytes` more of a request body, and how long (ms) its reader waits before it reads on:
+   * past LARGE_BODY_BYTES, the body is read at the node's pace (BodyPace); 0 before that, or unpaced.
+   */
+  read(bytes: number): number {
+    this.add(bytes);
+    const pace = this.breakers.bodyPace;
+    return pace && this.bytes > LARGE_BODY_BYTES ? pace.wait(Math.min(bytes, this.bytes - LARGE_BODY_BYTES)) : 0;
   }
 
   release(): void {

@@ -406,6 +406,7 @@ function breakerLimits(env: Env): BreakerLimits {
     inFlightBytes: heapShare(env, 'NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT', 100),
     requestBytes: heapShare(env, 'INDICES_BREAKER_REQUEST_LIMIT', 60),
     totalBytes: heapShare(env, 'INDICES_BREAKER_TOTAL_LIMIT', 95),
+    largeBodyBytesPerSecond: env.HTTP_LARGE_BODY_RATE?.trim() ? parseByteSize(env.HTTP_LARGE_BODY_RATE, 'HTTP_LARGE_BODY_RATE') : 50 * 1024 ** 2,
   };
 }
 

@@ -1,4 +1,5 @@
 import { Readable, Transform } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from 'koa';
 import { ChunkedTextDecoder, encodedPieces, eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
 import { errors, EsError } from '../errors/index.js';
@@ -28,7 +29,10 @@ export function checkDeclaredLength(ctx: Context, limit: number): void {
   if (len > limit) throw errors.contentTooLong(limit);
 }
 
-/** The request body as a stream that fails with 413 once more than `limit` bytes have flowed. */
+/**
+ * The request body as a stream that fails with 413 once more than `limit` bytes have flowed. Not
+ * paced (BodyPace): its bytes pass through to the engine, never decoded or parsed here.
+ */
 export function limitedBody(req: Readable, limit: number): Readable {
   let seen = 0;
   const held = inFlight.get(req as IncomingMessage);
@@ -66,7 +70,9 @@ async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffe
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) throw errors.contentTooLong(limit);
-    held?.add(chunk.length);
+    // past its first megabyte, a body is read at the node's pace (BodyPace): its client waits
+    const wait = held?.read(chunk.length) ?? 0;
+    if (wait > 0) await delay(wait);
     for (let at = 0; at < chunk.length; at += BUFFERED_CHUNK_BYTES) {
       yield at === 0 && chunk.length <= BUFFERED_CHUNK_BYTES ? chunk : chunk.subarray(at, at + BUFFERED_CHUNK_BYTES);
       // only what is buffered already can hold the loop: with nothing more at hand, the next chunk
