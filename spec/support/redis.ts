@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -42,54 +43,77 @@ export function redisServerAvailable(): boolean {
 /** A real redis-server on a free port (benchmarks use it too); throws when it cannot start. */
 export async function launchRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-redis-'));
-  let port = 0;
-  let proc: ChildProcess | undefined;
-  const launch = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--daemonize', 'no'];
-    args.push(...(options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
-    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before answering PING:\n${output}`))),
-    );
-    exited.catch(() => {});
-    await Promise.race([waitForPing(port, 10_000), exited]);
-    proc = child;
-  };
+  const argsFor = (port: number) => [
+    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--daemonize', 'no',
+    ...(options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+  ];
+  const started = await serveOnFreePort(argsFor);
+  const port = started.port;
+  let proc: ChildProcess | undefined = started.child;
   const halt = async (signal: NodeJS.Signals) => {
     const child = proc;
     proc = undefined;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    await exited;
+    if (child !== undefined) await killed(child, signal);
   };
-
-  for (let attempt = 1; ; attempt++) {
-    port = await freePort();
-    try {
-      await launch();
-      break;
-    } catch (err) {
-      await halt('SIGKILL');
-      if (attempt >= 3) throw err; // another process took the port meanwhile: try another
-    }
-  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     kill: () => halt('SIGKILL'),
     restart: async () => {
       await halt('SIGKILL');
-      await launch();
+      proc = await serve(argsFor(port), port);
     },
     stop: async () => {
       await halt('SIGTERM');
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends `signal` to a child still running and waits for its exit. */
+async function killed(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+/**
+ * `redis-server <args>` answering PING on `port`; rejects when it exits first (its output in the
+ * error) or has not answered within 10 s (it is killed then).
+ */
+async function serve(args: string[], port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} before answering PING:\n${output}`))),
+  );
+  exited.catch(() => {});
+  try {
+    await Promise.race([waitForPing(port, 10_000), exited]);
+  } catch (err) {
+    await killed(child, 'SIGKILL');
+    throw err;
+  }
+  return child;
+}
+
+/**
+ * `serve` on a port the kernel picked free: tried again on another port (three tries in all) when
+ * the server cannot start on it, which happens when another process (a parallel spec worker) took
+ * the port between its release and the server's bind.
+ */
+async function serveOnFreePort(argsFor: (port: number) => string[]): Promise<{ port: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, child: await serve(argsFor(port), port) };
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
 }
 
 /** redis-server has no `--port 0`: take a port the kernel picked, then release it. */
@@ -141,21 +165,16 @@ export interface TestSentinel {
 /** A Redis Sentinel (redis-server --sentinel) monitoring the given server as master `name`. */
 export async function launchSentinel(master: TestRedis, name = 'gwmaster'): Promise<TestSentinel> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'gw-sentinel-'));
-  const port = await freePort();
   const conf = path.join(dir, 'sentinel.conf');
-  const { writeFile } = await import('node:fs/promises');
-  await writeFile(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${master.port} 1`, `sentinel down-after-milliseconds ${name} 1000`, ''].join('\n'));
-  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
-  await waitForPing(port, 10_000);
+  const { port, child } = await serveOnFreePort((port) => {
+    writeFileSync(conf, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, `sentinel monitor ${name} 127.0.0.1 ${master.port} 1`, `sentinel down-after-milliseconds ${name} 1000`, ''].join('\n'));
+    return [conf, '--sentinel'];
+  });
   return {
     port,
     url: `redis+sentinel://127.0.0.1:${port}/${name}`,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await killed(child, 'SIGTERM');
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -174,21 +193,17 @@ export async function launchRedisCluster(): Promise<TestRedisCluster> {
   const ports: number[] = [];
   const children: ChildProcess[] = [];
   const stop = async () => {
-    await Promise.all(children.map((child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return undefined;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      return exited;
-    }));
+    await Promise.all(children.map((child) => killed(child, 'SIGKILL')));
     await rm(dir, { recursive: true, force: true });
   };
   try {
     for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      const nodeDir = path.join(dir, String(port));
-      await import('node:fs/promises').then((fs) => fs.mkdir(nodeDir));
-      children.push(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--save', '', '--appendonly', 'no', '--dir', nodeDir], { stdio: 'ignore' }));
-      await waitForPing(port, 10_000);
+      const { port, child } = await serveOnFreePort((port) => {
+        const nodeDir = path.join(dir, String(port));
+        mkdirSync(nodeDir, { recursive: true });
+        return ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--save', '', '--appendonly', 'no', '--dir', nodeDir];
+      });
+      children.push(child);
       ports.push(port);
     }
     const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8', timeout: 30_000 });
