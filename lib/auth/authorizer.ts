@@ -162,7 +162,7 @@ export class Authorizer {
     if (cred.max_size !== undefined && (classification.category === 'search' || classification.category === 'streams')) {
       const sized = checkSize(req, cred.max_size, action === MSEARCH_ACTION ? msearch() : undefined);
       if (cred.max_size < DEFAULT_SEARCH_SIZE) sizeCap = cred.max_size;
-      if (sizeCap !== undefined && !sized && SIZE_PARAM_ROUTES.has(req.route)) params = new Map(req.params).set('size', String(sizeCap));
+      if (sizeCap !== undefined && !sized && ONE_SEARCH_ROUTES.has(req.route)) params = new Map(req.params).set('size', String(sizeCap));
     }
     const fieldRules = Boolean(cred.include_fields?.length || cred.exclude_fields?.length);
     // on an HTTP engine, which checks no rights where a stored pipeline's filter_query looks
@@ -179,9 +179,9 @@ export class Authorizer {
     // nor does it run an index's default pipeline (the admin's program over every search of the
     // index, whose oversample, script or filter_query would go past the same bounds): `_none`
     // (sent only to an engine that has search pipelines: Elasticsearch refuses the parameter)
-    const searching = SIZE_PARAM_ROUTES.has(req.route) || action === MSEARCH_ACTION;
+    const searching = ONE_SEARCH_ROUTES.has(req.route) || action === MSEARCH_ACTION;
     const noPipeline = searching && (fieldRules || cred.max_size !== undefined || unchecked) && (await servesSearchPipelines(this.backend));
-    if (noPipeline && SIZE_PARAM_ROUTES.has(req.route)) params = new Map(params ?? req.params).set('search_pipeline', '_none');
+    if (noPipeline && ONE_SEARCH_ROUTES.has(req.route)) params = new Map(params ?? req.params).set('search_pipeline', '_none');
     const json = action === REINDEX_ACTION ? reindexAsReader(req, cred, user) : action === MSEARCH_ACTION ? msearchAsReader(msearch, cred, noPipeline, sizeCap) : undefined;
     // the engine reuses the route found here, unless narrowing changed the request since
     return segments || params || engineRoute || json ? narrowRequest(req, { segments, params, engineRoute, json }) : req;
@@ -405,11 +405,12 @@ function msearchEntries(req: GatewayRequest): () => MsearchEntry[] | undefined {
 /** The hits a search gives when it names no `size` (Elasticsearch's and the embedded engine's default). */
 const DEFAULT_SEARCH_SIZE = 10;
 /**
- * Searches sent on with a `size` parameter when they name none and `max_size` is below the default,
- * and with `search_pipeline=_none` for a bounded credential: `_search`, OpenSearch's asynchronous
- * submit (which runs an index's default search pipeline as a search does).
+ * The routes that run one search, read from its parameters and body: `_search`, and OpenSearch's
+ * asynchronous submit (which runs an index's default search pipeline as a search does). Sent on
+ * with a `size` parameter when they name none and `max_size` is below the default, and with
+ * `search_pipeline=_none` for a bounded credential.
  */
-const SIZE_PARAM_ROUTES = new Set(['search', 'opensearch.asynchronous_search_submit']);
+const ONE_SEARCH_ROUTES = new Set(['search', 'opensearch.asynchronous_search_submit']);
 
 /**
  * Refuses a size or knn `k` above `max`, in the parameters or the body (each search of an
