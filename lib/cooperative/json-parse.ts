@@ -115,8 +115,18 @@ function safeCut(text: ReadableText, cut: number): number {
   return cut;
 }
 
-/** What JSON.parse would decode or refuse in a string literal: an escape, or a control character. */
-const NOT_VERBATIM = /[\\\u0000-\u001f]/;
+/**
+ * A run of what JSON.parse takes as it stands in a string literal: no escape, no control character.
+ * A piece is verbatim when the run spans all of it; read this way (sticky, greedy) the scan is ~2×
+ * faster than a search for the first character that is not (1.2 → 0.56 ms a megabyte here).
+ */
+const VERBATIM_RUN = /[^\\\u0000-\u001f]*/y;
+
+function verbatim(s: string): boolean {
+  VERBATIM_RUN.lastIndex = 0;
+  VERBATIM_RUN.test(s);
+  return VERBATIM_RUN.lastIndex === s.length;
+}
 
 /**
  * One long literal's string, as the parts it is made of. Without escapes or control characters it
@@ -126,14 +136,14 @@ const NOT_VERBATIM = /[\\\u0000-\u001f]/;
  */
 async function decodeLiteral(text: ReadableText, lit: Literal, slice: TimeSlice): Promise<string[]> {
   const last = lit.end - 1;
-  let verbatim = true;
-  for (let at = lit.start + 1; at < last && verbatim; at += PIECE_CHARS) {
+  let isVerbatim = true;
+  for (let at = lit.start + 1; at < last && isVerbatim; at += PIECE_CHARS) {
     // tested piece by piece: a slice across two pieces is a rope, which the test would first copy flat
     const cut = Math.min(at + PIECE_CHARS, last);
-    verbatim = !(text instanceof PieceText ? text.parts(at, cut) : [text.slice(at, cut)]).some((s) => NOT_VERBATIM.test(s));
+    isVerbatim = (text instanceof PieceText ? text.parts(at, cut) : [text.slice(at, cut)]).every(verbatim);
     await slice.pause();
   }
-  if (verbatim) return text instanceof PieceText ? text.parts(lit.start + 1, last) : [text.slice(lit.start + 1, last)];
+  if (isVerbatim) return text instanceof PieceText ? text.parts(lit.start + 1, last) : [text.slice(lit.start + 1, last)];
   const pieces: string[] = [];
   for (let at = lit.start + 1; at < last; ) {
     const cut = at + PIECE_CHARS >= last ? last : safeCut(text, at + PIECE_CHARS);
