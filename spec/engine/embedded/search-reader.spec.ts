@@ -73,7 +73,8 @@ describe('embedded engine: a search reads the index as it was when it began (wri
   }
 
   const body = {
-    query: QUERY, size: DOCS, sort: [{ n: 'asc' }], version: true, seq_no_primary_term: true, track_total_hits: true,
+    // the documents as indexed have seq_no 0 to DOCS - 1 (a write meanwhile gives one a later one); a post filter runs after the aggregations
+    query: QUERY, post_filter: { range: { _seq_no: { lt: DOCS } } }, size: DOCS, sort: [{ n: 'asc' }], version: true, seq_no_primary_term: true, track_total_hits: true,
     aggs: { tags: { terms: { field: 'tag' } } },
   };
 
@@ -114,6 +115,22 @@ describe('embedded engine: a search reads the index as it was when it began (wri
       expect(r.status, r.text).to.equal(201);
     });
     expectAsIndexed(found);
+  });
+
+  it('a compaction of the postings while the search runs keeps those of the documents it still sees', async function () {
+    this.timeout(120_000);
+    // 10,000 removed documents: the next removal starts a compaction (a stretch at a time, between the search's slices)
+    const churn: string[] = [];
+    for (let i = 0; i <= 10_000; i++) churn.push(JSON.stringify({ index: { _id: 'churn' } }), JSON.stringify({ n: -1, t: 'churn' }));
+    expect((await es.call('POST', '/race/_bulk', churn.join('\n') + '\n', { 'content-type': 'application/x-ndjson' })).json.errors).to.equal(false);
+    const named = { ...body, query: { bool: { ...QUERY.bool, should: [{ match: { t: { query: 'word', _name: 'words' } } }] } } };
+    const { body: found } = await searchWhile(es, named, async (n) => {
+      if (n >= WRITTEN) return;
+      expect((await es.call('PUT', `/race/_doc/${n}`, { n: DOCS + n, tag: 'changed', t: 'other', items: [{ k: 'z' }] })).status).to.equal(200);
+    });
+    expectAsIndexed(found);
+    // named queries run after the fetch began: on postings compacted meanwhile
+    for (const h of found.hits.hits) expect(h.matched_queries, `matched_queries of ${h._id}`).to.deep.equal(['words']);
   });
 
   it("a by-query search finds the documents changed meanwhile with the seq_no they had: the guarded write is a version conflict", async () => {

@@ -360,6 +360,7 @@ export class IndexHandle {
     const base = this;
     const view = Object.create(base, { inverted: { value: reader.index, enumerable: true } }) as IndexHandle;
     view.get = (id: string) => base.get(id, superseded);
+    view.seqNoOf = (id: string) => (superseded.has(id) ? superseded.get(id)?.q : base.seqNoOf(id));
     return {
       handle: view,
       release() {
