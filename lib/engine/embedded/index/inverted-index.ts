@@ -245,7 +245,8 @@ export class InvertedIndex {
    */
   openReader(): IndexReader {
     const readers = this.readers;
-    const live = this.live;
+    // read through the getters: a reader opened on a reader's view takes that view's state
+    const live = this.liveness;
     const maxOrd = this.maxOrd;
     const docCount = this.docCount;
     const hold = { generation: readers.generation };
