@@ -1,6 +1,6 @@
 import { simpleMatch } from '../../../wildcard/index.js';
 import type { NestedIndex, InvertedIndex } from '../index/index.js';
-import type { IndexHandle, LiveDocument } from '../indices/index.js';
+import type { IndexHandle, LiveDocument, SupersededVersions } from '../indices/index.js';
 import { UNMAPPED_LOOKUP, type FieldMapping, type Mappings } from '../mapping/index.js';
 import type { FieldRules } from './field-rules.js';
 
@@ -247,8 +247,8 @@ export function fieldSubsetView(handle: IndexHandle, subset: FieldSubset, onHidd
     },
     inverted: { get: () => handle.inverted && fieldSubsetIndex(handle.inverted, subset) },
   }) as IndexHandle;
-  view.get = (id: string): LiveDocument | undefined => {
-    const doc = handle.get(id);
+  view.get = (id: string, asOf?: SupersededVersions): LiveDocument | undefined => {
+    const doc = handle.get(id, asOf);
     if (!doc) return undefined;
     const source = subset.source(doc.source);
     return source === doc.source ? doc : { ...doc, source, sourceText: JSON.stringify(source) };

@@ -57,6 +57,8 @@ const HAS_VALUE = 1;
 const HAS_TERMS = 2;
 /** Added but not yet visible (a write waiting for its store commit): left out of the statistics. */
 const PENDING = 4;
+/** Removed, out of the statistics already, its values kept for the readers that still see it (`retire`). */
+const RETIRED = 8;
 
 /**
  * The inverted index, norms and doc values of one field.
@@ -600,13 +602,22 @@ export class FieldIndex {
     return this.tidBuf[0];
   }
 
-  remove(ord: number): void {
+  /** A removed document leaves the statistics; its values stay (for the readers that still see it) until `remove`. */
+  retire(ord: number): void {
     if (!this.has(ord)) return;
+    const f = this.flags[ord];
+    if (f & RETIRED) return;
     this.statsChanges++;
-    if ((this.flags[ord] & (HAS_TERMS | PENDING)) === HAS_TERMS) {
+    if ((f & (HAS_TERMS | PENDING)) === HAS_TERMS) {
       this.docCount--;
       this.sumTotalTermFreq -= this.tokenCounts[ord];
     }
+    this.flags[ord] = f | RETIRED;
+  }
+
+  remove(ord: number): void {
+    if (!this.has(ord)) return;
+    this.retire(ord);
     this.flags[ord] = 0;
     this.docValues.delete(ord);
     this.vectors?.delete(ord);

@@ -122,7 +122,74 @@ interface Compaction {
   again: boolean;
 }
 
+/** What a reader (`InvertedIndex.openReader`) holds: the index as it was when it began, until `release`. */
+export interface IndexReader {
+  /** The index as the reader sees it (read-only). */
+  readonly index: InvertedIndex;
+  /** Lets go of the index as it was: what only this reader still saw is forgotten. */
+  release(): void;
+}
+
+/**
+ * The readers open on one index, and what they keep readable (kept on an object of its own, so
+ * that a view of the index — Object.create of it — reaches the same one).
+ *
+ * Contract: a reader sees the liveness column as it was when it opened (the column is copied before
+ * the first change after a reader took it: one copy per change that follows an open, none per
+ * search), and every ordinal live then stays readable to it — its id, postings, doc values, vectors
+ * and nested objects — until it is released, even when a write replaces or deletes the document
+ * meanwhile (as a Lucene reader keeps its segments and live docs). Such an ordinal is `retired`:
+ * out of the statistics and of the liveness at once, its data cleared once no reader that saw it
+ * is open. Memory: one entry per document written while a reader is open, nothing per reader.
+ */
+class Readers {
+  /** Counts the changes of liveness: a reader sees the ordinals retired at a later generation than its own. */
+  generation = 0;
+  /** The open readers, by the generation they began at. */
+  readonly open = new Set<{ generation: number }>();
+  /** The current liveness column is held by a reader: it is copied before its next change. */
+  held = false;
+  /** Ordinals removed while readers were open, in the order (the generation) they were removed. */
+  private retiredList: Array<{ ord: number; generation: number; id: string | undefined }> = [];
+  /** The same, by ordinal, and by document id (a reader's `ordOf`). */
+  readonly retired = new Set<number>();
+  readonly retiredIds = new Map<string, number[]>();
+
+  constructor(private readonly forget: (ord: number) => void) {}
+
+  retire(ord: number, id: string | undefined): void {
+    this.retiredList.push({ ord, generation: this.generation, id });
+    this.retired.add(ord);
+    if (id === undefined) return;
+    const ords = this.retiredIds.get(id);
+    if (ords) ords.push(ord);
+    else this.retiredIds.set(id, [ord]);
+  }
+
+  /** Forgets the ordinals no open reader sees any longer (those retired at or before the oldest reader's generation). */
+  prune(): void {
+    let oldest = Infinity;
+    for (const r of this.open) if (r.generation < oldest) oldest = r.generation;
+    if (oldest === Infinity) this.held = false;
+    let n = 0;
+    for (; n < this.retiredList.length && this.retiredList[n].generation <= oldest; n++) {
+      const { ord, id } = this.retiredList[n];
+      this.retired.delete(ord);
+      if (id !== undefined) {
+        const ords = this.retiredIds.get(id)!.filter((o) => o !== ord);
+        if (ords.length) this.retiredIds.set(id, ords);
+        else this.retiredIds.delete(id);
+      }
+      this.forget(ord);
+    }
+    if (n) this.retiredList = this.retiredList.slice(n);
+  }
+}
+
 export class InvertedIndex {
+  /** The index itself, also when read through a view of it (a cache's key, alike for every view). */
+  readonly origin: InvertedIndex = this;
+  private readonly readers = new Readers((ord) => this.clearOrd(ord));
   private readonly ordToId: Array<string | undefined> = [];
   private readonly idToOrd = new Map<string, number>();
   private readonly fieldIndexes = new Map<string, FieldIndex>();
@@ -164,6 +231,90 @@ export class InvertedIndex {
     return this.ordToId.length;
   }
 
+  /** True for a reader's view (openReader): its liveness never changes while it is read. */
+  get fixedLiveness(): boolean {
+    return false;
+  }
+
+  /**
+   * The index as it is now, for a reader that pauses between pieces of work (a search): the view
+   * keeps seeing the documents live now — their ids, postings, doc values and nested objects — and
+   * none added later, whatever writes do meanwhile (see Readers), until `release`. Called on a view
+   * of the index (field rules), the reader reads through that view. Cost: a few closures; the
+   * liveness column is shared until the next write, which copies it once.
+   */
+  openReader(): IndexReader {
+    const readers = this.readers;
+    // read through the getters: a reader opened on a reader's view takes that view's state
+    const live = this.liveness;
+    const maxOrd = this.maxOrd;
+    const docCount = this.docCount;
+    const hold = { generation: readers.generation };
+    readers.open.add(hold);
+    readers.held = true;
+    const nested = new Map<string, { nested: NestedIndex; reader: IndexReader }>();
+    for (const path of this.nestedPaths()) {
+      const ni = this.nested(path)!;
+      const reader = ni.index.openReader();
+      nested.set(path, { nested: Object.create(ni, { index: { value: reader.index } }) as NestedIndex, reader });
+    }
+    const base = this;
+    // the column of live ordinals: the index's own while its liveness is the one this reader took
+    let column: Int32Array<ArrayBuffer> | undefined;
+    const unchanged = () => base.liveness === live;
+    const view = Object.create(base, {
+      liveness: { get: () => live },
+      maxOrd: { get: () => maxOrd },
+      docCount: { get: () => docCount },
+      allLive: { get: () => docCount === maxOrd && unchanged() },
+      fixedLiveness: { get: () => true },
+    }) as InvertedIndex;
+    view.isLive = (ord) => live[ord] === LIVE;
+    view.liveOrdinals = () => {
+      if (unchanged()) return base.liveOrdinals();
+      if (column) return column;
+      const out = new Int32Array(docCount);
+      let n = 0;
+      for (let ord = 0; ord < maxOrd && n < docCount; ord++) if (live[ord] === LIVE) out[n++] = ord;
+      return (column = out);
+    };
+    view.liveOrds = function* () {
+      for (let ord = 0; ord < maxOrd; ord++) if (live[ord] === LIVE) yield ord;
+    };
+    view.ordOf = (id) => {
+      const ord = base.ordOf(id);
+      if (ord !== undefined && live[ord] === LIVE) return ord;
+      for (const retired of readers.retiredIds.get(id) ?? []) if (live[retired] === LIVE) return retired;
+      return undefined;
+    };
+    view.nested = (path) => nested.get(path)?.nested;
+    view.nestedPaths = () => nested.keys();
+    let released = false;
+    return {
+      index: view,
+      release() {
+        if (released) return;
+        released = true;
+        for (const n of nested.values()) n.reader.release();
+        readers.open.delete(hold);
+        readers.prune();
+      },
+    };
+  }
+
+  /** The liveness column, for a change: a copy when a reader holds it (and grown to hold `ord`); a new generation. */
+  private writableLive(ord: number): Uint8Array<ArrayBuffer> {
+    const readers = this.readers;
+    readers.generation++;
+    if (readers.held) {
+      readers.held = false;
+      const copy = new Uint8Array(Math.max(this.live.length, ord + 1));
+      copy.set(this.live);
+      this.live = copy;
+    } else if (ord >= this.live.length) this.live = growUint8(this.live, ord + 1);
+    return this.live;
+  }
+
   put(id: string, doc: IndexableDocument): number {
     this.delete(id);
     const ord = this.append(id, doc, false);
@@ -196,7 +347,7 @@ export class InvertedIndex {
   /** @internal a pending ordinal becomes live (with its nested objects). */
   revealOrd(ord: number): void {
     if (this.live[ord] !== PENDING) return;
-    this.live[ord] = LIVE;
+    this.writableLive(ord)[ord] = LIVE;
     this.liveCount++;
     this.liveColumn = undefined;
     const added = this.pendingFields.get(ord);
@@ -264,10 +415,10 @@ export class InvertedIndex {
   private openOrd(id: string, pending: boolean): number {
     const ord = this.ordToId.length;
     this.ordToId.push(id);
-    if (ord >= this.live.length) this.live = growUint8(this.live, ord + 1);
-    if (pending) this.live[ord] = PENDING;
+    const live = this.writableLive(ord);
+    if (pending) live[ord] = PENDING;
     else {
-      this.live[ord] = LIVE;
+      live[ord] = LIVE;
       this.liveCount++;
       this.liveColumn = undefined;
     }
@@ -354,16 +505,26 @@ export class InvertedIndex {
   }
 
   private drop(ord: number): void {
-    if (this.live[ord] === LIVE) {
+    const wasLive = this.live[ord] === LIVE;
+    if (wasLive) {
       this.liveCount--;
       this.liveColumn = undefined;
     }
-    this.live[ord] = DEAD;
-    this.ordToId[ord] = undefined;
+    this.writableLive(ord)[ord] = DEAD;
     this.pendingFields.delete(ord);
-    for (const fi of this.distinct) fi.remove(ord);
+    if (wasLive && this.readers.open.size) {
+      // open readers see it still: out of the statistics now, its data kept until they are done
+      for (const fi of this.distinct) fi.retire(ord);
+      this.readers.retire(ord, this.ordToId[ord]);
+    } else this.clearOrd(ord);
     for (const ni of this.nestedIndexes.values()) ni.removeChildrenOf(ord);
     if (++this.dead > 10_000 && this.dead > this.liveCount && this.staging === 0) this.compact();
+  }
+
+  /** Forgets what a removed ordinal held (its id, its fields' values). */
+  private clearOrd(ord: number): void {
+    this.ordToId[ord] = undefined;
+    for (const fi of this.distinct) fi.remove(ord);
   }
 
   isLive(ord: number): boolean {
@@ -448,8 +609,9 @@ export class InvertedIndex {
     }
     const fields: Array<[string, number]> = [];
     for (const [name, fi] of this.fieldIndexes) fields.push([name, this.distinct.indexOf(fi)]);
+    const retired = this.readers.retired;
     return {
-      ordToId: this.ordToId.map((id) => id ?? null),
+      ordToId: this.ordToId.map((id, ord) => (retired.has(ord) ? null : id ?? null)),
       ids,
       ords: w.column(ords),
       live: w.column(this.live.subarray(0, this.ordToId.length)),
@@ -486,8 +648,9 @@ export class InvertedIndex {
    */
   private compact(): void {
     this.dead = 0;
-    // Pending documents keep their postings: they become live when their write is durable.
-    const live = (ord: number) => this.live[ord] !== DEAD;
+    // Pending documents keep their postings: they become live when their write is durable; so do
+    // the documents open readers still see.
+    const live = (ord: number) => this.live[ord] !== DEAD || this.readers.retired.has(ord);
     if (this.compaction) {
       this.compaction.again = true; // the fields it has done have dead entries again
       return;
@@ -527,7 +690,7 @@ export class InvertedIndex {
     const c = this.compaction;
     if (!c) return;
     this.compaction = undefined;
-    const live = (ord: number) => this.live[ord] !== DEAD;
+    const live = (ord: number) => this.live[ord] !== DEAD || this.readers.retired.has(ord);
     for (let i = c.at; i < c.fields.length; i++) {
       if (i > c.at || !c.started) c.fields[i].startCompaction(live);
       c.fields[i].compactSome(Infinity);

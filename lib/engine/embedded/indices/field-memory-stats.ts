@@ -17,14 +17,15 @@ const LOADED = new WeakMap<InvertedIndex, Set<string>>();
 export function noteFielddataLoaded(handle: IndexHandle, field: string): void {
   const inverted = handle.inverted;
   if (!inverted) return;
-  let loaded = LOADED.get(inverted);
-  if (!loaded) LOADED.set(inverted, (loaded = new Set()));
+  // a search reads the index through views of it (a reader, field rules): the index's own entry
+  let loaded = LOADED.get(inverted.origin);
+  if (!loaded) LOADED.set(inverted.origin, (loaded = new Set()));
   loaded.add(field);
 }
 
 /** `_cache/clear` with `fielddata` (or every cache): the index's field data dropped, of the fields named or all. */
 export function clearFielddata(handle: IndexHandle, fields?: readonly string[]): void {
-  const loaded = handle.inverted && LOADED.get(handle.inverted);
+  const loaded = handle.inverted && LOADED.get(handle.inverted.origin);
   if (!loaded) return;
   if (!fields?.length) loaded.clear();
   else for (const f of [...loaded]) if (fields.some((p) => simpleMatch(p, f))) loaded.delete(f);

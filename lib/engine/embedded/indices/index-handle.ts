@@ -75,6 +75,9 @@ export interface UpdateScriptInput extends UpdateInput {
  */
 export type UpdateScript = (input: UpdateScriptInput) => { op: 'index' | 'create' | 'delete' | 'noop'; source: JsonObject };
 
+/** Versions of documents as they were before a write superseded them (undefined: the document had none). */
+export type SupersededVersions = ReadonlyMap<string, StoredDocument | undefined>;
+
 export interface LiveDocument {
   id: string;
   source: JsonObject;
@@ -339,6 +342,34 @@ export class IndexHandle {
     for (const w of this.supersededWatchers) w(id, previous);
   }
 
+  /**
+   * The index as it is now, for a search that pauses between pieces of work: a view of this handle
+   * (or of the view it is called on) that keeps reading the documents as they were — the in-memory
+   * index's reader (InvertedIndex.openReader), and each document's version as it was before a
+   * write superseded it meanwhile — until `release`, as an Elasticsearch search reads the reader it
+   * opened. Memory: an entry per document written while it is open (its superseded version).
+   */
+  openReader(): { handle: IndexHandle; release(): void } {
+    const inverted = this.inverted;
+    if (!inverted) return { handle: this, release() {} };
+    const reader = inverted.openReader();
+    const superseded = new Map<string, StoredDocument | undefined>();
+    const stop = this.watchSuperseded((id, previous) => {
+      if (!superseded.has(id)) superseded.set(id, previous);
+    });
+    const base = this;
+    const view = Object.create(base, { inverted: { value: reader.index, enumerable: true } }) as IndexHandle;
+    view.get = (id: string) => base.get(id, superseded);
+    view.seqNoOf = (id: string) => (superseded.has(id) ? superseded.get(id)?.q : base.seqNoOf(id));
+    return {
+      handle: view,
+      release() {
+        stop();
+        reader.release();
+      },
+    };
+  }
+
   /** The live document with this id as stored (realtime), its source left unparsed; none when deleted or absent. */
   storedVersion(id: string): StoredDocument | undefined {
     this.ensureOpen();
@@ -348,9 +379,16 @@ export class IndexHandle {
     return doc?.s === undefined ? undefined : doc;
   }
 
-  /** The live document with this id (realtime: includes writes not yet committed). */
-  get(id: string): LiveDocument | undefined {
+  /**
+   * The live document with this id (realtime: includes writes not yet committed). `asOf`: the
+   * versions writes superseded since a reader began (openReader), which that reader reads instead.
+   */
+  get(id: string, asOf?: SupersededVersions): LiveDocument | undefined {
     this.ensureOpen();
+    if (asOf?.has(id)) {
+      const doc = asOf.get(id);
+      return doc?.s === undefined ? undefined : { id, source: JSON.parse(doc.s) as JsonObject, sourceText: doc.s, version: doc.v, seqNo: doc.q, primaryTerm: doc.t, routing: doc.r };
+    }
     const v = this.versions.get(id);
     if (!v || v.deleted) return undefined;
     const doc = this.stored(id);

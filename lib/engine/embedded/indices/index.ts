@@ -1,5 +1,5 @@
 export { DEFAULT_MAX_SHARDS_PER_NODE, Indices, newUuid, type ResolveOptions } from './indices.js';
-export { IndexHandle, PRIMARY_TERM, shownSource, type PreparedWrite, type LiveDocument, type UpdateRequest, type UpdateScript, type UpdateScriptInput, type WriteParams } from './index-handle.js';
+export { IndexHandle, PRIMARY_TERM, shownSource, type PreparedWrite, type LiveDocument, type SupersededVersions, type UpdateRequest, type UpdateScript, type UpdateScriptInput, type WriteParams } from './index-handle.js';
 export { nestSettings, flattenSettings, INDEX_VERSION_CREATED } from './settings.js';
 export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js';
 export type { VersionType } from './versioning.js';

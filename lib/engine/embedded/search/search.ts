@@ -440,6 +440,11 @@ export interface SearchOptions {
   rewriteToFilterByFilter?: boolean;
   /** How long a stretch of the search may hold the event loop (a background task's share); a whole slice by default. */
   sliceLength?: SliceLength;
+  /**
+   * What the search awaits when it pauses between two slices: a turn of the event loop by default.
+   * A spec's own acts at a pause (a write while the search is under way) before the search goes on.
+   */
+  pauseFor?: () => Promise<void>;
 }
 
 /**
@@ -448,11 +453,16 @@ export interface SearchOptions {
  * default budget): it then answers the hits and aggregations of what it collected, `timed_out: true`.
  */
 export async function runSearch(handles: IndexHandle[], req: SearchRequest, started: number, options: SearchOptions = {}): Promise<Record<string, unknown>> {
+  // One view of each index for the whole search, as Elasticsearch's searcher reads the reader it
+  // opened: writes made while the search pauses change none of what its phases read.
+  const readers = handles.map((h) => h.openReader());
   try {
-    return await searchIndices(handles, req, started, options);
+    return await searchIndices(readers.map((r) => r.handle), req, started, options);
   } catch (e) {
     // A failing script fails the search as shard failures do (search_phase_execution_exception).
     throw asSearchFailure(e, handles[0]?.name);
+  } finally {
+    for (const r of readers) r.release();
   }
 }
 
@@ -491,7 +501,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
-  const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.sliceLength);
+  const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.sliceLength, options.pauseFor);
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
   // The runtime fields the search reads are computed first, pausing for the event loop (their scripts are per-document work).
   await prepareReadRuntimeFields(handles, req, budget, options.storedScripts);
@@ -677,7 +687,8 @@ async function prepareReadRuntimeFields(handles: IndexHandle[], request: unknown
 /** `_count`: every match, counted with pauses for the event loop (no timeout, as in Elasticsearch). */
 export async function runCount(indices: IndexHandle[], query: Query, storedScripts?: StoredScripts): Promise<Record<string, unknown>> {
   ensureSearchable(indices);
-  const handles = indices.map((h) => searchView(h, [], storedScripts));
+  const readers = indices.map((h) => h.openReader());
+  const handles = readers.map((r) => searchView(r.handle, [], storedScripts));
   const budget = new WorkBudget(Infinity);
   let count = 0;
   try {
@@ -685,6 +696,8 @@ export async function runCount(indices: IndexHandle[], query: Query, storedScrip
     for (const h of handles) count += (await budget.drive(queryWork(query, withSeqNoField({ ...queryContextOf(h), scripts: storedScripts }, h, [query]), false, budget))).size;
   } catch (e) {
     throw asSearchFailure(e, handles[0]?.name);
+  } finally {
+    for (const r of readers) r.release();
   }
   return { count, _shards: shardsOf(handles) };
 }

@@ -29,15 +29,19 @@ export class WorkBudget {
 
   /**
    * `deadline` in performance.now() milliseconds (Infinity: none); `sliceLength`: how long a
-   * stretch may hold the event loop (a background task's share of a slice).
+   * stretch may hold the event loop (a background task's share of a slice); `pauseFor`: what a
+   * pause awaits (others' turn: a turn of the event loop).
    */
-  constructor(readonly deadline: number, private readonly cooperative = true, private readonly sliceLength: SliceLength = WHOLE_SLICE) {
+  constructor(
+    readonly deadline: number, private readonly cooperative = true, private readonly sliceLength: SliceLength = WHOLE_SLICE,
+    private readonly pauseFor: () => Promise<void> = eventLoopTurn,
+  ) {
     this.sliceEnd = performance.now() + sliceLength();
   }
 
   /** A budget of `timeoutMs` from `started` (performance.now() ms); a negative timeout is none. */
-  static of(started: number, timeoutMs: number, sliceLength: SliceLength = WHOLE_SLICE): WorkBudget {
-    return new WorkBudget(timeoutMs < 0 ? Infinity : started + timeoutMs, true, sliceLength);
+  static of(started: number, timeoutMs: number, sliceLength: SliceLength = WHOLE_SLICE, pauseFor: () => Promise<void> = eventLoopTurn): WorkBudget {
+    return new WorkBudget(timeoutMs < 0 ? Infinity : started + timeoutMs, true, sliceLength, pauseFor);
   }
 
   /** True when the current slice is used up (the caller should yield); records a passed deadline. */
@@ -80,7 +84,7 @@ export class WorkBudget {
 
   /** Gives the event loop a turn now, and starts a new slice. */
   async turn(): Promise<void> {
-    await eventLoopTurn();
+    await this.pauseFor();
     this.sliceEnd = performance.now() + this.sliceLength();
   }
 }

@@ -63,16 +63,16 @@ const idleAccumulators = new WeakMap<InvertedIndex, Accumulator>();
  * drain must not share it); `giveBack` once drained. One left dirty by a throw is not given back.
  */
 function takeAccumulator(index: InvertedIndex): Accumulator {
-  const acc = idleAccumulators.get(index);
+  const acc = idleAccumulators.get(index.origin);
   if (acc && acc.counts.length >= index.maxOrd) {
-    idleAccumulators.delete(index);
+    idleAccumulators.delete(index.origin);
     return acc;
   }
   return new Accumulator(Math.max(1024, index.maxOrd * 1.25));
 }
 
 function giveBack(index: InvertedIndex, acc: Accumulator): void {
-  idleAccumulators.set(index, acc);
+  idleAccumulators.set(index.origin, acc);
 }
 
 /** Units of work (postings, ordinals, terms) between two looks at the clock. */
@@ -103,8 +103,9 @@ export interface Exec {
 
 function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'live' | 'maxOrd' | 'cut'>): Exec {
   const maxOrd = index.maxOrd;
-  // A paused query must not see documents come and go between its clauses.
-  const live = base.budget === WorkBudget.unbounded ? index.liveness : index.liveness.slice(0, maxOrd);
+  // A paused query must not see documents come and go between its clauses: a reader's liveness
+  // (a search's) holds still; any other is copied.
+  const live = base.budget === WorkBudget.unbounded || index.fixedLiveness ? index.liveness : index.liveness.slice(0, maxOrd);
   return { ...base, index, reader: new SliceReader(), live, maxOrd, cut: { below: Infinity } };
 }
 
@@ -445,8 +446,8 @@ const allLiveCache = new WeakMap<InvertedIndex, { ords: Int32Array<ArrayBuffer>;
  */
 export function allLive(x: Exec, score: number): ScoredDocs {
   const ords = x.index.liveOrdinals();
-  let cached = allLiveCache.get(x.index);
-  if (!cached || cached.ords !== ords) allLiveCache.set(x.index, (cached = { ords, byScore: new Map() }));
+  let cached = allLiveCache.get(x.index.origin);
+  if (!cached || cached.ords !== ords) allLiveCache.set(x.index.origin, (cached = { ords, byScore: new Map() }));
   let scores = cached.byScore.get(score);
   if (!scores) {
     if (cached.byScore.size >= 4) cached.byScore.clear();
