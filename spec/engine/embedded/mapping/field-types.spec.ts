@@ -144,6 +144,18 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
     expect(r.json.error.reason).to.equal('The _source field is not searchable');
   });
 
+  it('_index in term, terms and match queries is an index pattern (* wildcards, case_insensitive lower-cases it); exists on _primary_term finds nothing', async () => {
+    const all = ['1', '2', '3', '4'];
+    expect(await ids('ranges', { term: { _index: 'ran*' } })).to.deep.equal(all);
+    expect(await ids('ranges', { terms: { _index: ['other', '*ges'] } })).to.deep.equal(all);
+    expect(await ids('ranges', { term: { _index: { value: 'RAN*', case_insensitive: true } } })).to.deep.equal(all);
+    expect(await ids('ranges', { match: { _index: 'r*s' } })).to.deep.equal(all);
+    expect(await ids('ranges', { term: { _index: 'range' } })).to.deep.equal([]);
+    expect(await ids('ranges', { term: { _index: 'RAN*' } })).to.deep.equal([]);
+    // _primary_term has doc values but no field type in Elasticsearch: an unmapped field to exists
+    expect(await ids('ranges', { exists: { field: '_primary_term' } })).to.deep.equal([]);
+  });
+
   it('_id in full-text queries: match, match_phrase, multi_match, query_string and simple_query_string find the id whole, as term does', async () => {
     expect(await ids('ranges', { match: { _id: '2' } })).to.deep.equal(['2']);
     expect(await ids('ranges', { match: { _id: '2 3' } })).to.deep.equal([]);

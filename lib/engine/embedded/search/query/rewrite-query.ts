@@ -247,7 +247,8 @@ function indexFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
 }
 
 /** Metadata fields every document has (ES: exists matches all; `_source` is not searchable at all). */
-const ALWAYS_PRESENT = new Set(['_id', '_index', '_seq_no', '_version', '_primary_term', '_type']);
+// (`_primary_term` is doc values without a field type: exists finds nothing, as on an unmapped field)
+const ALWAYS_PRESENT = new Set(['_id', '_index', '_seq_no', '_version', '_type']);
 
 /**
  * A query on a metadata field other than `_index`, as Elasticsearch's metadata field types answer
