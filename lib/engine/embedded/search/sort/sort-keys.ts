@@ -237,6 +237,18 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
       };
     }
     if (spec.field === '_id') throw idFielddataDisabled();
+    if (spec.field === '_seq_no') {
+      // ES's SeqNoFieldMapper: a long with doc values, on every document
+      return {
+        spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
+        key: (ord) => {
+          const id = handle.inverted?.idOf(ord);
+          return (id === undefined ? undefined : handle.seqNoOf(id)) ?? null;
+        },
+        render: (k) => k,
+        parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
+      };
+    }
     let mapping = resolveFieldMapping(handle.mappings, spec.field);
     if (!mapping && spec.unmappedType === undefined && !mappedSomewhere(spec.field)) {
       throw new EsError(400, 'query_shard_exception', `No mapping found for [${spec.field}] in order to sort on`, { index_uuid: handle.uuid, index: handle.name });
