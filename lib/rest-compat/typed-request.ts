@@ -1,5 +1,5 @@
 import { EsError } from '../errors/index.js';
-import { INCLUDE_TYPE_NAME, TYPES_REMOVAL } from './warnings.js';
+import { FIELD_MAPPING_LOCAL, INCLUDE_TYPE_NAME, TYPES_REMOVAL } from './warnings.js';
 
 /** How a compatibility-mode body is put in its Elasticsearch 8 form (see typed-bodies.ts). */
 export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mapping' | 'index-mappings';
@@ -16,6 +16,8 @@ export interface CompatibleRequest {
   warnings: string[];
   /** The warning for `include_type_name`, which whoever serves the parameter gives. */
   includeTypeNameWarning?: string;
+  /** The warning for `local` on get field mapping, which whoever serves the parameter gives too. */
+  localWarning?: string;
   /** The body's rewrite, if it may carry types. */
   body?: BodyForm;
   /** Mappings are answered under the type `_doc` (a mapping or index read with `include_type_name=true`). */
@@ -97,6 +99,7 @@ export function compatibleRequest(method: string, segments: readonly string[], p
   const includeTypeName = includeTypeNameOf(params);
   if (includeTypeName !== undefined) out.dropsIncludeTypeName = true;
   const mapping = typedMapping(method, segments);
+  if (mapping?.field && params.get('local') != null) out.localWarning = FIELD_MAPPING_LOCAL;
   if (mapping) return mappingRequest(out, method, mapping, includeTypeName);
   const [index, type, ...rest] = segments;
   if (isIndex(index) && isType(type)) {

@@ -102,6 +102,17 @@ for (const backend of BACKENDS) {
       expect(secret.json.secret.mappings.properties.year).to.deep.equal({ type: 'integer' });
     });
 
+    it('local on get field mapping: answered with Elasticsearch 8\'s compatibility warning, once (typed path or not)', async () => {
+      const text = 'Use [local] in get field mapping requests is deprecated. The parameter will be removed in the next major version';
+      for (const path of ['/books/_mapping/field/title?local=true', '/books/_mapping/book/field/title?local=true&include_type_name=true']) {
+        const r = await call(gw.url, 'GET', path, { headers: { accept: V7 } });
+        expect(r.status, `${path}: ${r.text}`).to.equal(200);
+        expect(warning(r).split(text).length - 1, path).to.equal(1);
+      }
+      const plain = await call(gw.url, 'GET', '/books/_mapping/field/title', { headers: { accept: V7 } });
+      expect(warning(plain)).to.not.contain('[local]');
+    });
+
     it('headers that disagree are refused with media_type_header_exception', async () => {
       const r = await call(gw.url, 'POST', '/books/_search', { body: {}, headers: { accept: V7, 'content-type': 'application/json' } });
       expect(r.status).to.equal(400);

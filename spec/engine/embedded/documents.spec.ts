@@ -64,6 +64,26 @@ describe('embedded engine: documents', () => {
     expect(r.status).to.equal(409);
   });
 
+  it('a create refuses a version and compare-and-set with its own reasons, before the generic ones (POST /{index}/_doc is a create)', async () => {
+    const refused = async (method: string, path: string) => {
+      const r = await es.call(method, path, { a: 1 });
+      expect(r.status, `${method} ${path}`).to.equal(400);
+      expect(r.json.error.type).to.equal('action_request_validation_exception');
+      return r.json.error.reason as string;
+    };
+    const explicit = 'Validation Failed: 1: create operations do not support explicit versions. use index instead;';
+    expect(await refused('PUT', '/docs/_create/v1?version=5')).to.equal(explicit);
+    expect(await refused('PUT', '/docs/_doc/v1?op_type=create&version=5')).to.equal(explicit);
+    expect(await refused('POST', '/docs/_doc?version=5')).to.equal(explicit);
+    expect(await refused('PUT', '/docs/_create/v1?if_seq_no=0&if_primary_term=1'))
+      .to.equal('Validation Failed: 1: create operations do not support compare and set. use index instead;');
+    expect(await refused('PUT', '/docs/_create/v1?version=5&version_type=external'))
+      .to.equal('Validation Failed: 1: create operations only support internal versioning. use index instead;');
+    expect(await refused('PUT', '/docs/_doc/v1?version=5'))
+      .to.equal('Validation Failed: 1: internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead;');
+    expect((await es.call('GET', '/docs/_doc/v1')).status).to.equal(404);
+  });
+
   it('if_seq_no / if_primary_term: match writes, mismatch → 409 with ES reason', async () => {
     const w = await es.call('PUT', '/docs/_doc/occ', { v: 1 });
     let r = await es.call('PUT', `/docs/_doc/occ?if_seq_no=${w.json._seq_no}&if_primary_term=1`, { v: 2 });

@@ -28,4 +28,18 @@ describe('embedded engine: sorting and aggregating on _id', () => {
     expect(r.status, r.text).to.equal(200);
     expect(r.json.hits.total.value).to.equal(1);
   });
+
+  it('_source and _routing have no field data either (MappedFieldType\'s refusal); _routing stays usable in queries', async () => {
+    expect((await es.call('PUT', '/ids/_doc/2?routing=r1&refresh=true', { k: 'b' })).status).to.equal(201);
+    for (const field of ['_source', '_routing']) {
+      const reason = `Fielddata is not supported on field [${field}] of type [${field}]`;
+      for (const body of [{ sort: [field] }, { aggs: { t: { terms: { field } } } }, { aggs: { c: { cardinality: { field } } } }]) {
+        const err = await refusalOf(es, 'ids', body);
+        expect(err.type, JSON.stringify(body)).to.equal('illegal_argument_exception');
+        expect(JSON.stringify(err), JSON.stringify(body)).to.contain(reason);
+      }
+    }
+    const r = await es.call('POST', '/ids/_search', { query: { term: { _routing: 'r1' } } });
+    expect(r.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2']);
+  });
 });

@@ -74,6 +74,8 @@ export function nextVersion(index: IndexIdentity, id: string, current: DocVersio
 
 /** Validation of the concurrency parameters of a request, before it runs (400s). */
 export function validateConcurrencyParams(p: ConcurrencyParams): void {
+  // ES's IndexRequest.validate: a create's own refusals come first, each alone
+  if (p.create) validateCreate(p);
   if (p.ifSeqNo !== undefined && (p.ifSeqNo < 0 || !Number.isInteger(p.ifSeqNo))) {
     throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ifSeqNo is unassigned, but primary term is [${p.ifPrimaryTerm ?? 0}];`);
   }
@@ -90,7 +92,12 @@ export function validateConcurrencyParams(p: ConcurrencyParams): void {
   if (p.versionType && p.versionType !== 'internal' && p.version === undefined) {
     throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: version type [${p.versionType}] requires a version;`);
   }
-  if (p.create && p.versionType && p.versionType !== 'internal') {
-    throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: create operations only support internal versioning. use index instead;');
-  }
+}
+
+/** A create (`op_type=create`, `_create`, an id the engine makes) takes no version and no compare-and-set. */
+function validateCreate(p: ConcurrencyParams): void {
+  const refuse = (reason: string) => new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${reason};`);
+  if (p.versionType && p.versionType !== 'internal') throw refuse('create operations only support internal versioning. use index instead');
+  if (p.version !== undefined) throw refuse('create operations do not support explicit versions. use index instead');
+  if (p.ifSeqNo !== undefined || p.ifPrimaryTerm !== undefined) throw refuse('create operations do not support compare and set. use index instead');
 }

@@ -41,8 +41,7 @@ export function fieldMappings(mappings: Mappings, patterns: string[], includeDef
     for (const [name, m] of Object.entries(props ?? {})) {
       const full = prefix + name;
       if (OBJECT_TYPES.has(fieldType(m))) {
-        // An object is only returned when named exactly, not by a wildcard.
-        if (patterns.includes(full)) out[full] = { full_name: full, mapping: { [name]: m } };
+        // an object is no field mapper: ES's get field mapping finds it neither by name nor by pattern
         walk(m.properties, full + '.');
         continue;
       }

@@ -35,7 +35,9 @@ export class CompatibleExchange {
     private readonly typeless: CompatibleRequest,
     readonly params: UrlParams,
   ) {
-    this.warnings = typeless.includeTypeNameWarning ? [...typeless.warnings, typeless.includeTypeNameWarning] : [...typeless.warnings];
+    this.warnings = [...typeless.warnings];
+    if (typeless.includeTypeNameWarning) this.warnings.push(typeless.includeTypeNameWarning);
+    if (typeless.localWarning) this.warnings.push(typeless.localWarning);
   }
 
   /**

@@ -144,6 +144,29 @@ describe('embedded engine: range fields, token_count, metadata fields in queries
     expect(r.json.error.reason).to.equal('The _source field is not searchable');
   });
 
+  it('_index in term, terms and match queries is an index pattern (* wildcards, case_insensitive lower-cases it); exists on _primary_term finds nothing', async () => {
+    const all = ['1', '2', '3', '4'];
+    expect(await ids('ranges', { term: { _index: 'ran*' } })).to.deep.equal(all);
+    expect(await ids('ranges', { terms: { _index: ['other', '*ges'] } })).to.deep.equal(all);
+    expect(await ids('ranges', { term: { _index: { value: 'RAN*', case_insensitive: true } } })).to.deep.equal(all);
+    expect(await ids('ranges', { match: { _index: 'r*s' } })).to.deep.equal(all);
+    expect(await ids('ranges', { term: { _index: 'range' } })).to.deep.equal([]);
+    expect(await ids('ranges', { term: { _index: 'RAN*' } })).to.deep.equal([]);
+    // _primary_term has doc values but no field type in Elasticsearch: an unmapped field to exists
+    expect(await ids('ranges', { exists: { field: '_primary_term' } })).to.deep.equal([]);
+  });
+
+  it('_id in full-text queries: match, match_phrase, multi_match, query_string and simple_query_string find the id whole, as term does', async () => {
+    expect(await ids('ranges', { match: { _id: '2' } })).to.deep.equal(['2']);
+    expect(await ids('ranges', { match: { _id: '2 3' } })).to.deep.equal([]);
+    expect(await ids('ranges', { match_phrase: { _id: '3' } })).to.deep.equal(['3']);
+    expect(await ids('ranges', { multi_match: { query: '4', fields: ['_id', 'words'] } })).to.deep.equal(['4']);
+    expect(await ids('ranges', { query_string: { query: '_id:(1 OR 3)' } })).to.deep.equal(['1', '3']);
+    expect(await ids('ranges', { simple_query_string: { query: '2', fields: ['_id'] } })).to.deep.equal(['2']);
+    const scored = await search('ranges', { query: { match: { _id: { query: '1', boost: 3 } } } });
+    expect(scored.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score])).to.deep.equal([['1', 3]]);
+  });
+
   it('the fields API: numbers as numbers, dates in the mapping\'s or the requested format (the last request naming a field wins), refused without _source', async () => {
     const created = await es.call('PUT', '/fetched', {
       mappings: { properties: { d: { type: 'date', format: 'yyyy/MM/dd' }, n: { type: 'long' }, k: { type: 'keyword' } } },

@@ -52,6 +52,13 @@ describe('embedded engine: mapping APIs and search limits', () => {
     expect(m).to.not.have.property('missing');
   });
 
+  it('get field mapping: an object or nested field is no field mapper, neither by name nor by pattern (its leaves are)', async () => {
+    const r = await es.call('GET', '/maps-1/_mapping/field/obj,obj.deep,nest,ob*');
+    expect(r.status).to.equal(200);
+    expect(Object.keys(r.json['maps-1'].mappings).sort()).to.deep.equal(['obj.deep.leaf', 'obj.inner']);
+    expect((await es.call('GET', '/maps-1/_mapping/field/obj')).json).to.deep.equal({ 'maps-1': { mappings: {} } });
+  });
+
   it('get mapping: all indices, comma lists, wildcards with expand_wildcards', async () => {
     expect(Object.keys((await es.call('GET', '/_mapping')).json).sort()).to.include.members(['maps-1', 'maps-2']);
     expect(Object.keys((await es.call('GET', '/maps-1,maps-2/_mapping')).json).sort()).to.deep.equal(['maps-1', 'maps-2']);

@@ -45,6 +45,21 @@ describe('embedded engine: term, terms, range and exists on _seq_no', () => {
     expect(count.json.count).to.equal(2);
   });
 
+  it('sorts by _seq_no (a long on every document), search_after included', async () => {
+    const desc = await es.call('POST', '/seq/_search', { sort: [{ _seq_no: 'desc' }] });
+    expect(desc.status, desc.text).to.equal(200);
+    expect(desc.json.hits.hits.map((h: { _id: string; sort: unknown[] }) => [h._id, h.sort])).to.deep.equal([['c', [3]], ['a', [2]]]);
+    const after = await es.call('POST', '/seq/_search', { sort: ['_seq_no'], search_after: [2] });
+    expect(after.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['c']);
+  });
+
+  it('aggregates on _seq_no as on a long field', async () => {
+    const r = await es.call('POST', '/seq/_search', { size: 0, aggs: { top: { max: { field: '_seq_no' } }, each: { terms: { field: '_seq_no' } } } });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.aggregations.top.value).to.equal(3);
+    expect(r.json.aggregations.each.buckets.map((b: { key: number; doc_count: number }) => [b.key, b.doc_count])).to.deep.equal([[2, 1], [3, 1]]);
+  });
+
   it('the mappings are not changed: _seq_no is no field of the index', async () => {
     const mapping = await es.call('GET', '/seq/_mapping');
     expect(mapping.json.seq.mappings.properties).to.not.have.property('_seq_no');

@@ -20,7 +20,9 @@ function opType(req: RestRequest): boolean {
 
 async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | undefined, create: boolean): Promise<RestResponse> {
   if (givenId !== undefined) validateId(givenId);
-  const params: WriteParams = { ...writeParams(req.params), create: create || opType(req) };
+  // ES's POST /{index}/_doc (an id it makes) is a create unless op_type says otherwise
+  const autoCreate = givenId === undefined && req.params.get('op_type') === null;
+  const params: WriteParams = { ...writeParams(req.params), create: create || opType(req) || autoCreate };
   let text = req.body;
   let source = await documentSourceApart(text);
   let index = req.pathParams.index;

@@ -4,7 +4,7 @@ import type { DocSet, Value } from './types.js';
 import { fieldValues, missingValue, valueFormat, type SourceParams, type ValueFormat, type ValueKind } from './values-source.js';
 import { scriptedValues } from './script-values.js';
 import { weightedCount } from './doc-count-field.js';
-import { idFielddataDisabled } from '../sort/index.js';
+import { refuseMetadataFielddata } from '../sort/index.js';
 
 /** What resolving a values source needs of the search: its clock (`now` in date math) and its stored scripts. */
 export interface SourceScope {
@@ -27,7 +27,7 @@ const NONE: Value[] = [];
 
 export function resolveSource(docs: DocSet, params: SourceParams, scope: SourceScope, timeZone?: unknown): ResolvedSource {
   if (params.script) return resolveScriptSource(docs, params, scope, timeZone);
-  if (params.field === '_id') throw idFielddataDisabled();
+  refuseMetadataFielddata(params.field);
   let kind: ValueKind | undefined;
   let mapping;
   const values: Array<Map<number, Value[]> | undefined> = [];

@@ -85,9 +85,24 @@ class ConstantValues extends Map<number, Value[]> {
 }
 
 const INDEX_MAPPING: FieldMapping = { type: 'keyword' };
+const SEQ_NO_MAPPING: FieldMapping = { type: 'long' };
+
+/** `_seq_no` as doc values (ES's SeqNoFieldMapper keeps it as a long): each live document's sequence number. */
+function seqNoValues(handle: IndexHandle): Map<number, Value[]> {
+  const out = new Map<number, Value[]>();
+  const inverted = handle.inverted;
+  if (!inverted) return out;
+  for (const ord of inverted.liveOrdinals()) {
+    const id = inverted.idOf(ord);
+    const seqNo = id === undefined ? undefined : handle.seqNoOf(id);
+    if (seqNo !== undefined) out.set(ord, [seqNo]);
+  }
+  return out;
+}
 
 export function fieldValues(handle: IndexHandle, named: string): FieldValues | undefined {
   if (named === '_index') return { kind: 'bytes', docValues: new ConstantValues([handle.name]), mapping: INDEX_MAPPING };
+  if (named === '_seq_no') return { kind: 'long', docValues: seqNoValues(handle), mapping: SEQ_NO_MAPPING };
   let field = named;
   let mapping = resolveFieldMapping(handle.mappings, field);
   // a field alias reads the values of the field it points to (a credential's view leaves out an alias to a hidden field)

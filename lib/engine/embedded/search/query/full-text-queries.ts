@@ -18,6 +18,7 @@ import { intervalTexts, wordCount } from './query-limits.js';
 import { addAnalyzed, targets, visitIntervals } from './query-terms-for-highlight.js';
 import type { Query } from './query.js';
 import type { QueryOf, QueryType } from './query-type.js';
+import { indexNameMatches } from './term-patterns.js';
 import { expandFields, rewriteBoolPrefix, rewriteIntervals, rewriteMatch, rewriteMultiMatch, rewritePhrase, rewriteQuery } from './rewrite-query.js';
 
 type FullText = 'match' | 'match_phrase' | 'match_phrase_prefix' | 'match_bool_prefix' | 'multi_match' | 'combined_fields' | 'intervals';
@@ -54,7 +55,7 @@ const fullText = <T extends FullText>(name: T) => ({
 
 export const matchQuery: QueryType<'match'> = {
   ...fullText('match'),
-  matchesIndexName: (q, name) => name !== undefined && String(q.query) === name,
+  matchesIndexName: (q, name) => indexNameMatches(q.query, name),
   parse(body) {
     const name = 'match';
     const { field, spec, pieces } = parseFieldQuery(name, body, MATCH_KEYS);

@@ -58,9 +58,18 @@ function zeroTerms(kind: 'none' | 'all'): Query {
   return kind === 'all' ? { type: 'match_all', boost: 1 } : NONE;
 }
 
+/**
+ * A full-text query on `_id`: the document with that id. Elasticsearch's `_id` field type is
+ * term-based (its analyzer keeps the text whole), so match, match_phrase, query_string and
+ * simple_query_string find the id as term does; undefined for any other field.
+ */
+function idMatch(field: string, text: Scalar, boost: number): Query | undefined {
+  return field === '_id' ? { type: 'ids', values: [String(text)], boost } : undefined;
+}
+
 export function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, boost: number, ctx: RewriteContext): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
-  if (!mapping) return NONE;
+  if (!mapping) return idMatch(field, text, boost) ?? NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) return valueMatch(field, mapping, text, boost, ctx, o.lenient);
   const tokens = analyze(mapping, ctx.registry, String(text), o.analyzer);
   return tokens.length ? matchQuery(field, mapping, tokens, o, boost) : zeroTerms(o.zeroTermsQuery);
@@ -68,7 +77,7 @@ export function rewriteMatch(field: string, text: Scalar, o: FullTextOptions, bo
 
 export function rewritePhrase(field: string, text: string, slop: number, analyzer: string | undefined, zero: 'none' | 'all', boost: number, ctx: RewriteContext, prefixExpansions?: number): Query {
   const mapping = resolveFieldMapping(ctx.mappings, field);
-  if (!mapping) return NONE;
+  if (!mapping) return (prefixExpansions === undefined ? idMatch(field, text, boost) : undefined) ?? NONE;
   if (!TEXT_TYPES.has(fieldType(mapping))) {
     if (prefixExpansions !== undefined) return { type: 'term_pattern', field, pattern: prefixPattern(String(text), false), scoring: 'constant', maxExpansions: prefixExpansions, boost };
     return valueMatch(field, mapping, text, boost, ctx, false);
@@ -238,7 +247,8 @@ function indexFieldQuery(q: Query, ctx: RewriteContext): Query | undefined {
 }
 
 /** Metadata fields every document has (ES: exists matches all; `_source` is not searchable at all). */
-const ALWAYS_PRESENT = new Set(['_id', '_index', '_seq_no', '_version', '_primary_term', '_type']);
+// (`_primary_term` is doc values without a field type: exists finds nothing, as on an unmapped field)
+const ALWAYS_PRESENT = new Set(['_id', '_index', '_seq_no', '_version', '_type']);
 
 /**
  * A query on a metadata field other than `_index`, as Elasticsearch's metadata field types answer

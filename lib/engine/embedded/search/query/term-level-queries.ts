@@ -23,7 +23,7 @@ import type { MultiTermRewrite, Query } from './query.js';
 import type { Printer, QueryOf, QueryType } from './query-type.js';
 import { keywordValue, rewriteQuery } from './rewrite-query.js';
 import { scoredByBm25 } from './similarity.js';
-import { fuzzyPattern, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
+import { fuzzyPattern, indexNameMatches, prefixPattern, regexpPattern, wildcardPattern } from './term-patterns.js';
 
 type TermLevel = 'term' | 'terms' | 'range' | 'prefix' | 'wildcard' | 'regexp' | 'fuzzy' | 'terms_set';
 
@@ -59,7 +59,7 @@ const asType = <T extends TermLevel>(q: Query) => q as QueryOf<T>;
 
 export const termQuery: QueryType<'term'> = {
   ...termLevel('term'),
-  matchesIndexName: (q, name) => name !== undefined && (q.caseInsensitive ? String(q.value).toLowerCase() === name.toLowerCase() : String(q.value) === name),
+  matchesIndexName: (q, name) => indexNameMatches(q.value, name, q.caseInsensitive),
   parse(body) {
     const name = 'term';
     const [field, spec] = fieldAndBody(name, body);
@@ -102,7 +102,7 @@ export const termQuery: QueryType<'term'> = {
 
 export const termsQuery: QueryType<'terms'> = {
   ...termLevel('terms'),
-  matchesIndexName: (q, name) => name !== undefined && q.values.some((v) => String(v) === name),
+  matchesIndexName: (q, name) => q.values.some((v) => indexNameMatches(v, name)),
   parse(body) {
     const name = 'terms';
     const [field, values] = fieldAndBody(name, body);

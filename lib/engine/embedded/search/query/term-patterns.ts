@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { compileWildcardQuery } from '../../../../wildcard/index.js';
+import { compileWildcardQuery, simpleMatch } from '../../../../wildcard/index.js';
 import { compileLuceneRegExp, type LinearRegex } from '../../regex/index.js';
 import type { Fuzziness } from './query.js';
 
@@ -10,6 +10,16 @@ export interface TermPattern {
   test(term: string): boolean;
   /** Fuzzy only: the boost of one matching term. */
   boostOf?(term: string): number;
+}
+
+/**
+ * Whether a term (terms, match) value on `_index` names the index: ES's IndexFieldType matches the
+ * value as an index pattern (`*` wildcards), lower-cased when case-insensitive.
+ */
+export function indexNameMatches(value: unknown, name: string | undefined, caseInsensitive = false): boolean {
+  if (name === undefined) return false;
+  const pattern = caseInsensitive ? String(value).toLowerCase() : String(value);
+  return simpleMatch(pattern, caseInsensitive ? name.toLowerCase() : name);
 }
 
 export function prefixPattern(value: string, caseInsensitive: boolean): TermPattern {

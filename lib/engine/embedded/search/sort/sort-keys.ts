@@ -99,8 +99,17 @@ export function fielddataDisabled(field: string): EsError {
  * Sorting or aggregating on `_id` (ES 8's IdFieldMapper: fielddata on _id is off unless the
  * cluster setting indices.id_field_data.enabled turns it on, which the engine does not offer).
  */
-export function idFielddataDisabled(): EsError {
+function idFielddataDisabled(): EsError {
   return illegal('Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled');
+}
+
+/** Metadata fields whose Elasticsearch 8 field types have no field data (MappedFieldType's default): no sort, no aggregation. */
+const NO_FIELDDATA = new Set(['_source', '_routing']);
+
+/** Refuses a sort or an aggregation on `_id` or on a metadata field without field data, as Elasticsearch 8 does. */
+export function refuseMetadataFielddata(field: string | undefined): void {
+  if (field === '_id') throw idFielddataDisabled();
+  if (field !== undefined && NO_FIELDDATA.has(field)) throw illegal(`Fielddata is not supported on field [${field}] of type [${field}]`);
 }
 
 function missingRender(type: string, placementLast: boolean, ascending: boolean): unknown {
@@ -236,7 +245,19 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
         parseAfter: (v) => String(v),
       };
     }
-    if (spec.field === '_id') throw idFielddataDisabled();
+    refuseMetadataFielddata(spec.field);
+    if (spec.field === '_seq_no') {
+      // ES's SeqNoFieldMapper: a long with doc values, on every document
+      return {
+        spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
+        key: (ord) => {
+          const id = handle.inverted?.idOf(ord);
+          return (id === undefined ? undefined : handle.seqNoOf(id)) ?? null;
+        },
+        render: (k) => k,
+        parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
+      };
+    }
     let mapping = resolveFieldMapping(handle.mappings, spec.field);
     if (!mapping && spec.unmappedType === undefined && !mappedSomewhere(spec.field)) {
       throw new EsError(400, 'query_shard_exception', `No mapping found for [${spec.field}] in order to sort on`, { index_uuid: handle.uuid, index: handle.name });
