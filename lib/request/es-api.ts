@@ -734,7 +734,8 @@ export const ES_API = [
   {
     id: 'msearch',
     auth: { category: 'search', operation: 'read', action: 'indices:data/read/msearch', body: 'msearch' },
-    params: MSEARCH_PARAMS,
+    // OpenSearch's RestMultiSearchAction also reads `cancel_after_time_interval`, for each search whose header names none
+    params: [...MSEARCH_PARAMS, 'cancel_after_time_interval'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_msearch' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_msearch' },

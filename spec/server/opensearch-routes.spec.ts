@@ -128,5 +128,30 @@ for (const backend of BACKENDS) {
       expect(wrong.status).to.equal(400);
       expect(wrong.json.error.reason).to.equal('Validation Failed: 1: level=awareness_attributes is required with awareness_attribute parameter;');
     });
+
+    it("multi search: cancel_after_time_interval on the URL, cancel_after_time_interval and phase_took in a header; a scoped credential still reads its own only", async () => {
+      const ndjson = { 'content-type': 'application/x-ndjson' };
+      const body = '{"index":"a1","cancel_after_time_interval":"5s","phase_took":true}\n{"size":0}\n{"index":"a1"}\n{"size":0}\n';
+      const r = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { headers: ndjson, body });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.responses.map((x: { status: number }) => x.status)).to.deep.equal([200, 200]);
+      expect(Object.keys(r.json.responses[0].phase_took).sort()).to.deep.equal(['can_match', 'dfs_pre_query', 'dfs_query', 'expand', 'fetch', 'query']);
+      expect(r.json.responses[1]).to.not.have.property('phase_took');
+      const template = await call(gw.url, 'POST', '/_msearch/template', { headers: ndjson, body: '{"index":"a1","phase_took":true,"cancel_after_time_interval":"-1"}\n{"source":{"size":0}}\n' });
+      expect(template.status, template.text).to.equal(200);
+      expect(template.json.responses[0]).to.have.property('phase_took');
+      for (const [path, text] of [
+        ['/_msearch?cancel_after_time_interval=soon', '{"index":"a1"}\n{}\n'],
+        ['/_msearch', '{"index":"a1","cancel_after_time_interval":"soon"}\n{}\n'],
+        ['/_msearch', '{"index":"a1","phase_took":"maybe"}\n{}\n'],
+      ] as const) {
+        const bad = await call(gw.url, 'POST', path, { headers: ndjson, body: text });
+        expect([bad.status, bad.json.error.type], `${path} ${text}: ${bad.text}`).to.deep.equal([400, 'illegal_argument_exception']);
+      }
+      const own = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { auth: aOnly, headers: ndjson, body: '{"index":"a1","phase_took":true}\n{}\n' });
+      expect([own.status, own.json.responses[0].status], own.text).to.deep.equal([200, 200]);
+      const theirs = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { auth: aOnly, headers: ndjson, body: '{"index":"b1","phase_took":true}\n{}\n' });
+      expect(theirs.status, theirs.text).to.equal(403);
+    });
   });
 }
