@@ -5,6 +5,7 @@ import { ByteSize, Duration } from '../cat-table.js';
 import { booleanParam } from '../params.js';
 import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { OPENSEARCH_NODE_ATTRIBUTES, OPENSEARCH_VERSION, luceneVersion, speaksOpenSearch } from '../dialect.js';
 import { ES_VERSION } from './cluster.js';
 import { resolveOpenTarget, resolveTarget } from './search-target.js';
 
@@ -37,6 +38,7 @@ function nodeRouting(ctx: EngineContext): Json {
 /** `GET [/{index}]/_segments`. */
 function segments(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = targets(req, ctx);
+  const lucene = luceneVersion(req, ctx);
   const indices: Json = {};
   for (const copy of shardCopies(handles)) {
     if (!copy.started) continue;
@@ -45,7 +47,7 @@ function segments(req: RestRequest, ctx: EngineContext): RestResponse {
     if (docs > 0) {
       segs._0 = {
         generation: 0, num_docs: docs, deleted_docs: 0, size_in_bytes: copy.storeBytes ?? 0, committed: true, search: true,
-        version: ES_VERSION.lucene_version, compound: true, attributes: { 'Lucene90StoredFieldsFormat.mode': 'BEST_SPEED' },
+        version: lucene, compound: true, attributes: { 'Lucene90StoredFieldsFormat.mode': 'BEST_SPEED' },
       };
     }
     const count = Object.keys(segs).length;
@@ -142,7 +144,7 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
   }
   const wanted = (health: string) => statuses.includes('all') || statuses.includes(health);
   const handles = resolveTarget(ctx, req.pathParams.index, req.params).filter((h) => h.isOpen).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const node = ctx.node;
+  const node = storeNode(req, ctx);
   const indices: Json = {};
   for (const h of handles) {
     // A replica never sits beside its primary on the one node: a shard with replicas is yellow.
@@ -152,10 +154,7 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
     for (let shard = 0; shard < numberOfShards(h); shard++) {
       shards[String(shard)] = {
         stores: [{
-          [node.id]: {
-            name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name,
-            attributes: node.attributes, roles: node.roles, version: ES_VERSION.number, min_index_version: 7000099, max_index_version: Number(INDEX_VERSION_CREATED),
-          },
+          [ctx.node.id]: node,
           allocation_id: `${h.uuid.slice(0, 20)}${String(shard).padStart(2, '0')}`,
           allocation: 'primary',
         }],
@@ -164,6 +163,20 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
     indices[h.name] = { shards };
   }
   return { status: 200, body: { indices } };
+}
+
+/**
+ * The node a store is on, as DiscoveryNode writes itself: Elasticsearch 8's with its roles and
+ * versions, OpenSearch 2's with its name, ids, address and attributes only.
+ */
+function storeNode(req: RestRequest, ctx: EngineContext): Json {
+  const node = ctx.node;
+  const address = { name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress };
+  if (speaksOpenSearch(req, ctx)) return { ...address, attributes: OPENSEARCH_NODE_ATTRIBUTES };
+  return {
+    ...address, external_id: node.name, attributes: node.attributes, roles: node.roles,
+    version: ES_VERSION.number, min_index_version: 7000099, max_index_version: Number(INDEX_VERSION_CREATED),
+  };
 }
 
 /** OpenSearch's `GET [/{index}]/_upgrade`: the bytes of each index, none of them needing an upgrade. */
@@ -183,7 +196,8 @@ function upgradeStatus(req: RestRequest, ctx: EngineContext): RestResponse {
 function upgrade(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = targets(req, ctx);
   const upgraded: Json = {};
-  for (const h of handles) upgraded[h.name] = { upgrade_version: ES_VERSION.number, oldest_lucene_segment_version: ES_VERSION.lucene_version };
+  const version = speaksOpenSearch(req, ctx) ? OPENSEARCH_VERSION.number : ES_VERSION.number;
+  for (const h of handles) upgraded[h.name] = { upgrade_version: version, oldest_lucene_segment_version: luceneVersion(req, ctx) };
   return { status: 200, body: { _shards: broadcastShards(handles), upgraded_indices: upgraded } };
 }
 
