@@ -50,5 +50,17 @@ for (const backend of BACKENDS) {
       expect(await header('/_cat/shards/osd-one?v')).to.include('dataset');
       expect(Object.keys((await get('/_list/indices/osd-one?format=json')).json.indices[0])).to.not.include('dataset.size');
     });
+
+    it("include_defaults lists OpenSearch's index.store.hybrid.mmap.extensions to its clients only; an index's own value wins", async () => {
+      expect((await call(gateway.url, 'PUT', '/osd-store', { body: { settings: { 'index.store.hybrid.mmap.extensions': ['nvd', 'vec'] } } })).status).to.equal(200);
+      expect((await call(gateway.url, 'PUT', '/osd-plain')).status).to.equal(200);
+      const os = await call(gateway.url, 'GET', '/osd-plain,osd-store/_settings?include_defaults=true&flat_settings=true', { headers: OPENSEARCH_CLIENT });
+      expect(os.json['osd-plain'].defaults['index.store.hybrid.mmap.extensions']).to.deep.equal(['nvd', 'dvd', 'tim', 'tip', 'dim', 'kdd', 'kdi', 'cfs', 'doc']);
+      expect(os.json['osd-store'].settings['index.store.hybrid.mmap.extensions']).to.deep.equal(['nvd', 'vec']);
+      expect(os.json['osd-store'].defaults).to.not.have.property('index.store.hybrid.mmap.extensions');
+      const es = await call(gateway.url, 'GET', '/osd-plain/_settings?include_defaults=true&flat_settings=true');
+      expect(es.json['osd-plain'].defaults).to.not.have.property('index.store.hybrid.mmap.extensions');
+      expect(es.json['osd-plain'].defaults['index.store.type']).to.equal('');
+    });
   });
 }
