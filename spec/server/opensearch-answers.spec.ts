@@ -25,7 +25,7 @@ for (const backend of BACKENDS) {
       expect((await call(gateway.url, 'GET', '/_cat/nodes?format=json&h=master')).json).to.deep.equal([{ master: '*' }]);
     });
 
-    it("shard stores, _upgrade, segments and the _cat/indices and _cat/shards columns as OpenSearch 2.19 writes them; Elasticsearch 8.15's to the others", async () => {
+    it("shard stores (and search shards' and cluster state's node), _upgrade, segments and the _cat/indices and _cat/shards columns as OpenSearch 2.19 writes them; Elasticsearch 8.15's to the others", async () => {
       expect((await call(gateway.url, 'PUT', '/osd-one/_doc/1?refresh=true', { body: { t: 'x' } })).status).to.equal(201);
       const get = (path: string, headers: Record<string, string> = {}) => call(gateway.url, path.startsWith('POST ') ? 'POST' : 'GET', path.replace(/^POST /, ''), { headers });
       // OpenSearch's DiscoveryNode: name, ids, address and attributes, no roles or versions
@@ -36,6 +36,13 @@ for (const backend of BACKENDS) {
       const esStore = (await get('/osd-one/_shard_stores?status=all')).json.indices['osd-one'].shards['0'].stores[0];
       const esNode = Object.values(esStore).find((v) => typeof v === 'object') as Record<string, unknown>;
       expect(esNode).to.include.keys('roles', 'version', 'external_id');
+      // the same node in _search_shards and the cluster state
+      for (const path of ['/osd-one/_search_shards', '/_cluster/state/nodes']) {
+        const [os] = Object.values((await get(path, OPENSEARCH_CLIENT)).json.nodes) as Array<Record<string, unknown>>;
+        expect(Object.keys(os), path).to.deep.equal(['name', 'ephemeral_id', 'transport_address', 'attributes']);
+        const [es] = Object.values((await get(path)).json.nodes) as Array<Record<string, unknown>>;
+        expect(es, path).to.include.keys('roles', 'external_id');
+      }
 
       expect((await get('POST /osd-one/_upgrade', OPENSEARCH_CLIENT)).json.upgraded_indices['osd-one']).to.deep.equal({ upgrade_version: '2.19.0', oldest_lucene_segment_version: '9.12.1' });
       expect((await get('POST /osd-one/_upgrade')).json.upgraded_indices['osd-one']).to.deep.equal({ upgrade_version: '8.15.0', oldest_lucene_segment_version: '9.11.1' });

@@ -1,6 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { blocksView } from '../../indices/index-blocks.js';
 import { nestSettings, type IndexHandle } from '../../indices/index.js';
+import { discoveryNode } from '../discovery-node.js';
 import { numberOfShards } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { resolveIndices } from './resolve.js';
@@ -69,7 +70,7 @@ function clusterState(req: RestRequest, ctx: EngineContext): RestResponse {
   }
   if (metrics.has('nodes')) {
     body.nodes = {
-      [node.id]: { name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name, attributes: node.attributes, roles: node.roles },
+      [node.id]: discoveryNode(req, ctx, false),
     };
   }
   if (metrics.has('metadata')) {

@@ -1,11 +1,11 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
 import { ByteSize, Duration } from '../cat-table.js';
 import { booleanParam } from '../params.js';
 import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { OPENSEARCH_NODE_ATTRIBUTES, OPENSEARCH_VERSION, luceneVersion, speaksOpenSearch } from '../dialect.js';
+import { OPENSEARCH_VERSION, luceneVersion, speaksOpenSearch } from '../dialect.js';
+import { discoveryNode } from '../discovery-node.js';
 import { ES_VERSION } from './cluster.js';
 import { resolveOpenTarget, resolveTarget } from './search-target.js';
 
@@ -144,7 +144,7 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
   }
   const wanted = (health: string) => statuses.includes('all') || statuses.includes(health);
   const handles = resolveTarget(ctx, req.pathParams.index, req.params).filter((h) => h.isOpen).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const node = storeNode(req, ctx);
+  const node = discoveryNode(req, ctx);
   const indices: Json = {};
   for (const h of handles) {
     // A replica never sits beside its primary on the one node: a shard with replicas is yellow.
@@ -163,20 +163,6 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
     indices[h.name] = { shards };
   }
   return { status: 200, body: { indices } };
-}
-
-/**
- * The node a store is on, as DiscoveryNode writes itself: Elasticsearch 8's with its roles and
- * versions, OpenSearch 2's with its name, ids, address and attributes only.
- */
-function storeNode(req: RestRequest, ctx: EngineContext): Json {
-  const node = ctx.node;
-  const address = { name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress };
-  if (speaksOpenSearch(req, ctx)) return { ...address, attributes: OPENSEARCH_NODE_ATTRIBUTES };
-  return {
-    ...address, external_id: node.name, attributes: node.attributes, roles: node.roles,
-    version: ES_VERSION.number, min_index_version: 7000099, max_index_version: Number(INDEX_VERSION_CREATED),
-  };
 }
 
 /** OpenSearch's `GET [/{index}]/_upgrade`: the bytes of each index, none of them needing an upgrade. */
