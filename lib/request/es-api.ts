@@ -18,7 +18,8 @@ const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local
 const CAT_INDICES_PARAMS = [...CAT_PARAMS, 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'];
 /** OpenSearch's `_list` pages (`size` is the page's size there, a `_cat` parameter besides). */
 const LIST_PARAMS = ['next_token', 'sort'];
-const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout'];
+/** A resize's parameters; `copy_settings` is OpenSearch 2's (RestResizeHandler, deprecated: settings are always copied). */
+const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout', 'copy_settings'];
 const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
 const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];

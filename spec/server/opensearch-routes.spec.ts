@@ -129,6 +129,24 @@ for (const backend of BACKENDS) {
       expect(wrong.json.error.reason).to.equal('Validation Failed: 1: level=awareness_attributes is required with awareness_attribute parameter;');
     });
 
+    it("resize with OpenSearch's copy_settings: true (or empty) copies the settings, false is refused before anything else", async () => {
+      const created = await call(gw.url, 'PUT', '/a-src', { body: { settings: { 'index.number_of_shards': 2, 'index.max_result_window': 500, 'index.blocks.write': true } } });
+      expect(created.status, created.text).to.equal(200);
+      for (const [path, body] of [['/a-src/_shrink/a-shrunk?copy_settings=true', {}], ['/a-src/_clone/a-cloned?copy_settings', {}], ['/a-src/_split/a-split?copy_settings=true', { settings: { 'index.number_of_shards': 4 } }]] as const) {
+        const r = await call(gw.url, 'POST', path, { body });
+        expect(r.status, `${path}: ${r.text}`).to.equal(200);
+        const target = path.split('/')[3].split('?')[0];
+        const settings = await call(gw.url, 'GET', `/${target}/_settings/index.max_result_window?flat_settings=true`);
+        expect(settings.json[target].settings['index.max_result_window'], target).to.equal('500');
+      }
+      for (const path of ['/a-src/_shrink/a-other?copy_settings=false', '/no-such-index/_clone/a-other?copy_settings=false']) {
+        const r = await call(gw.url, 'POST', path);
+        expect([r.status, r.json.error.reason], path).to.deep.equal([400, 'parameter [copy_settings] can not be explicitly set to [false]']);
+      }
+      const theirs = await call(gw.url, 'POST', '/b1/_clone/a-stolen?copy_settings=true', { auth: aOnly });
+      expect(theirs.status, theirs.text).to.equal(403);
+    });
+
     it("multi search: cancel_after_time_interval on the URL, cancel_after_time_interval and phase_took in a header; a scoped credential still reads its own only", async () => {
       const ndjson = { 'content-type': 'application/x-ndjson' };
       const body = '{"index":"a1","cancel_after_time_interval":"5s","phase_took":true}\n{"size":0}\n{"index":"a1"}\n{"size":0}\n';
