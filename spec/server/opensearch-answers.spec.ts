@@ -36,6 +36,12 @@ for (const backend of BACKENDS) {
       const esStore = (await get('/osd-one/_shard_stores?status=all')).json.indices['osd-one'].shards['0'].stores[0];
       const esNode = Object.values(esStore).find((v) => typeof v === 'object') as Record<string, unknown>;
       expect(esNode).to.include.keys('roles', 'version', 'external_id');
+      // the cluster manager under its OpenSearch name too
+      const state = (await get('/_cluster/state/_all', OPENSEARCH_CLIENT)).json;
+      expect(state.cluster_manager_node).to.be.a('string').and.equal(state.master_node);
+      expect((await get('/_cluster/state/cluster_manager_node', OPENSEARCH_CLIENT)).json).to.have.keys('cluster_name', 'cluster_uuid', 'cluster_manager_node');
+      expect((await get('/_cluster/state/_all')).json).to.not.have.property('cluster_manager_node');
+      expect((await get('/_cluster/state/cluster_manager_node')).status).to.equal(400);
       // the same node in _search_shards and the cluster state
       for (const path of ['/osd-one/_search_shards', '/_cluster/state/nodes']) {
         const [os] = Object.values((await get(path, OPENSEARCH_CLIENT)).json.nodes) as Array<Record<string, unknown>>;
