@@ -147,6 +147,20 @@ for (const backend of BACKENDS) {
       expect(theirs.status, theirs.text).to.equal(403);
     });
 
+    it('search.phase_took_enabled answers every search its phase times; a search\'s own phase_took wins', async () => {
+      const set = await call(gw.url, 'PUT', '/_cluster/settings', { body: { transient: { 'search.phase_took_enabled': true } } });
+      expect(set.status, set.text).to.equal(200);
+      try {
+        expect((await call(gw.url, 'POST', '/a1/_search', { body: {} })).json).to.have.property('phase_took');
+        expect((await call(gw.url, 'POST', '/a1/_search?phase_took=false', { body: {} })).json).to.not.have.property('phase_took');
+        const multi = await call(gw.url, 'POST', '/_msearch', { headers: { 'content-type': 'application/x-ndjson' }, body: '{"index":"a1"}\n{}\n{"index":"a1","phase_took":false}\n{}\n' });
+        expect(multi.json.responses.map((r: Record<string, unknown>) => 'phase_took' in r)).to.deep.equal([true, false]);
+      } finally {
+        await call(gw.url, 'PUT', '/_cluster/settings', { body: { transient: { 'search.phase_took_enabled': null } } });
+      }
+      expect((await call(gw.url, 'POST', '/a1/_search', { body: {} })).json).to.not.have.property('phase_took');
+    });
+
     it("multi search: cancel_after_time_interval on the URL, cancel_after_time_interval and phase_took in a header; a scoped credential still reads its own only", async () => {
       const ndjson = { 'content-type': 'application/x-ndjson' };
       const body = '{"index":"a1","cancel_after_time_interval":"5s","phase_took":true}\n{"size":0}\n{"index":"a1"}\n{"size":0}\n';

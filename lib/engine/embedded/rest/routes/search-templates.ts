@@ -69,7 +69,7 @@ async function msearchTemplate(req: RestRequest, ctx: EngineContext): Promise<Re
   for (const item of items) {
     try {
       const answer = await runTemplate(ctx, item.index, item.params, item.request, performance.now());
-      responses.push({ ...withPhaseTookIfAsked(item.params, answer), status: 200 });
+      responses.push({ ...withPhaseTookIfAsked(ctx, item.params, answer), status: 200 });
     } catch (err) {
       responses.push({ ...errorBody(toEsError(err)) });
     }

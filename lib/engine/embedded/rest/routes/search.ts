@@ -125,7 +125,7 @@ async function search(req: RestRequest, ctx: EngineContext): Promise<RestRespons
   checkCancelAfter(req.params);
   const pipelined = searchThroughPipeline(ctx, req.pathParams.index, req.params, searchRequestBody(req));
   const body = pipelined.answer(await executeSearch(ctx, req.pathParams.index, pipelined.params, pipelined.body, req.started));
-  return { status: 200, body: withPhaseTookIfAsked(req.params, body) };
+  return { status: 200, body: withPhaseTookIfAsked(ctx, req.params, body) };
 }
 
 /**
@@ -138,9 +138,14 @@ export function checkCancelAfter(params: ParamReader): void {
   if (v !== null && v !== '-1' && v !== '0') timeValue('cancel_after_time_interval', v);
 }
 
-/** OpenSearch's `phase_took` (2.12): the time of each search phase; one shard, no DFS: all of it is the query phase's. */
-export function withPhaseTookIfAsked(params: ParamReader, body: Record<string, unknown>): Record<string, unknown> {
-  if (!booleanParam(params, 'phase_took', false)) return body;
+/**
+ * OpenSearch's `phase_took` (2.12): the time of each search phase; one shard, no DFS: all of it is
+ * the query phase's. Asked by the search's `phase_took`, or else by the dynamic cluster setting
+ * `search.phase_took_enabled` (TransportSearchAction: the request's value wins).
+ */
+export function withPhaseTookIfAsked(ctx: EngineContext, params: ParamReader, body: Record<string, unknown>): Record<string, unknown> {
+  const asked = params.has('phase_took') ? booleanParam(params, 'phase_took', false) : String(ctx.clusterSettings.get('search.phase_took_enabled')) === 'true';
+  if (!asked) return body;
   const { took, timed_out, ...rest } = body;
   const phases = { dfs_pre_query: 0, query: took, fetch: 0, dfs_query: 0, expand: 0, can_match: 0 };
   return took === undefined ? body : { took, timed_out, phase_took: phases, ...rest };
@@ -252,7 +257,7 @@ async function msearch(req: RestRequest, ctx: EngineContext): Promise<RestRespon
     try {
       const pipelined = searchThroughPipeline(ctx, item.index, item.params, item.body);
       const answer = pipelined.answer(await executeSearch(ctx, item.index, pipelined.params, pipelined.body, started));
-      responses.push({ ...withPhaseTookIfAsked(item.params, answer), status: 200 });
+      responses.push({ ...withPhaseTookIfAsked(ctx, item.params, answer), status: 200 });
     } catch (err) {
       const e = toEsError(err);
       responses.push({ ...errorBody(e) });
