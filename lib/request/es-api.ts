@@ -1153,7 +1153,8 @@ export const ES_API = [
   {
     id: 'search_template',
     auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', every: 0, body: 'search_template' },
-    params: SEARCH_PARAMS,
+    // OpenSearch's RestSearchTemplateAction reads the search's parameters as _search does, its own two included
+    params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search/template' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_search/template' },

@@ -161,7 +161,7 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'POST', '/a1/_search', { body: {} })).json).to.not.have.property('phase_took');
     });
 
-    it("multi search: cancel_after_time_interval on the URL, cancel_after_time_interval and phase_took in a header; a scoped credential still reads its own only", async () => {
+    it("multi search: cancel_after_time_interval on the URL, cancel_after_time_interval and phase_took in a header (and a search template's URL); a scoped credential still reads its own only", async () => {
       const ndjson = { 'content-type': 'application/x-ndjson' };
       const body = '{"index":"a1","cancel_after_time_interval":"5s","phase_took":true}\n{"size":0}\n{"index":"a1"}\n{"size":0}\n';
       const r = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { headers: ndjson, body });
@@ -169,6 +169,10 @@ for (const backend of BACKENDS) {
       expect(r.json.responses.map((x: { status: number }) => x.status)).to.deep.equal([200, 200]);
       expect(Object.keys(r.json.responses[0].phase_took).sort()).to.deep.equal(['can_match', 'dfs_pre_query', 'dfs_query', 'expand', 'fetch', 'query']);
       expect(r.json.responses[1]).to.not.have.property('phase_took');
+      const single = await call(gw.url, 'POST', '/a1/_search/template?cancel_after_time_interval=10s&phase_took=true', { body: { source: { size: 0 } } });
+      expect(single.status, single.text).to.equal(200);
+      expect(single.json).to.have.property('phase_took');
+      expect((await call(gw.url, 'POST', '/a1/_search/template?cancel_after_time_interval=soon', { body: { source: { size: 0 } } })).status).to.equal(400);
       const template = await call(gw.url, 'POST', '/_msearch/template', { headers: ndjson, body: '{"index":"a1","phase_took":true,"cancel_after_time_interval":"-1"}\n{"source":{"size":0}}\n' });
       expect(template.status, template.text).to.equal(200);
       expect(template.json.responses[0]).to.have.property('phase_took');

@@ -35,7 +35,8 @@ async function searchTemplate(req: RestRequest, ctx: EngineContext): Promise<Res
   const request = templateRequest(req);
   // the URL's explain wins over the body's
   if (req.params.has('explain')) request.explain = booleanParam(req.params, 'explain', false);
-  return { status: 200, body: await runTemplate(ctx, req.pathParams.index, req.params, request, req.started) };
+  checkCancelAfter(req.params);
+  return { status: 200, body: withPhaseTookIfAsked(ctx, req.params, await runTemplate(ctx, req.pathParams.index, req.params, request, req.started)) };
 }
 
 /** `_render/template[/{id}]`: the rendered template, as JSON, without searching. */
