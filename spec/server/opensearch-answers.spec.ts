@@ -25,7 +25,7 @@ for (const backend of BACKENDS) {
       expect((await call(gateway.url, 'GET', '/_cat/nodes?format=json&h=master')).json).to.deep.equal([{ master: '*' }]);
     });
 
-    it("shard stores (and search shards' and cluster state's node), _upgrade, segments and the _cat/indices and _cat/shards columns as OpenSearch 2.19 writes them; Elasticsearch 8.15's to the others", async () => {
+    it("shard stores (and search shards' and cluster state's node), recovery sizes, _upgrade, segments and the _cat/indices and _cat/shards columns as OpenSearch 2.19 writes them; Elasticsearch 8.15's to the others", async () => {
       expect((await call(gateway.url, 'PUT', '/osd-one/_doc/1?refresh=true', { body: { t: 'x' } })).status).to.equal(201);
       const get = (path: string, headers: Record<string, string> = {}) => call(gateway.url, path.startsWith('POST ') ? 'POST' : 'GET', path.replace(/^POST /, ''), { headers });
       // OpenSearch's DiscoveryNode: name, ids, address and attributes, no roles or versions
@@ -52,6 +52,9 @@ for (const backend of BACKENDS) {
 
       expect((await get('POST /osd-one/_upgrade', OPENSEARCH_CLIENT)).json.upgraded_indices['osd-one']).to.deep.equal({ upgrade_version: '2.19.0', oldest_lucene_segment_version: '9.12.1' });
       expect((await get('POST /osd-one/_upgrade')).json.upgraded_indices['osd-one']).to.deep.equal({ upgrade_version: '8.15.0', oldest_lucene_segment_version: '9.11.1' });
+      // OpenSearch's recovery sizes have no snapshot-based part
+      expect(Object.keys((await get('/osd-one/_recovery', OPENSEARCH_CLIENT)).json['osd-one'].shards[0].index.size)).to.deep.equal(['total_in_bytes', 'reused_in_bytes', 'recovered_in_bytes', 'percent']);
+      expect((await get('/osd-one/_recovery')).json['osd-one'].shards[0].index.size).to.have.property('recovered_from_snapshot_in_bytes');
       expect((await get('/osd-one/_segments', OPENSEARCH_CLIENT)).json.indices['osd-one'].shards['0'][0].segments._0.version).to.equal('9.12.1');
       expect((await get('/_cat/segments/osd-one?h=version', OPENSEARCH_CLIENT)).text.trim()).to.equal('9.12.1');
       expect((await get('/_cat/segments/osd-one?h=version')).text.trim()).to.equal('9.11.1');

@@ -94,6 +94,7 @@ function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
   const node = ctx.node;
   const { date, time, bytes: size } = fieldsOf(booleanParam(req.params, 'human', false));
   const detailed = booleanParam(req.params, 'detailed', false);
+  const openSearch = speaksOpenSearch(req, ctx);
   const recovered: RecoveredShard[] = [];
   for (const copy of shardCopies(handles)) {
     if (!copy.started) continue;
@@ -119,7 +120,8 @@ function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
       index: {
         size: {
           ...size('total_in_bytes', 'total', bytes), ...size('reused_in_bytes', 'reused', bytes), ...size('recovered_in_bytes', 'recovered', 0),
-          ...size('recovered_from_snapshot_in_bytes', 'recovered_from_snapshot', 0), percent: '100.0%',
+          // Elasticsearch 7.13's snapshot-based recoveries; OpenSearch 2's ReplicationLuceneIndex writes no such field
+          ...(openSearch ? {} : size('recovered_from_snapshot_in_bytes', 'recovered_from_snapshot', 0)), percent: '100.0%',
         },
         files: { total: files, reused: files, recovered: 0, percent: '100.0%', ...(detailed ? { details: [] } : {}) },
         ...time('total_time_in_millis', 'total_time', 0), ...time('source_throttle_time_in_millis', 'source_throttle_time', 0),
