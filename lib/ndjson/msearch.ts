@@ -14,9 +14,13 @@ export interface MsearchEntry {
   bodyText: string;
 }
 
-/** The members a header may have (Elasticsearch 8's MultiSearchRequest). */
+/**
+ * The members a header may have: Elasticsearch 8's MultiSearchRequest's, and OpenSearch 2's
+ * `cancel_after_time_interval` and `phase_took` (its readMultiLineFormat reads both for the one search).
+ */
 const HEADER_KEYS = new Set(['index', 'indices', 'search_type', 'preference', 'routing', 'request_cache', 'ignore_unavailable', 'allow_no_indices',
-  'expand_wildcards', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'ignore_throttled', 'type', 'types']);
+  'expand_wildcards', 'ccs_minimize_roundtrips', 'allow_partial_search_results', 'ignore_throttled', 'type', 'types',
+  'cancel_after_time_interval', 'phase_took']);
 
 function headerLine(text: string): Record<string, unknown> {
   const value = parseJsonText(text);

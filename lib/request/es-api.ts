@@ -18,7 +18,8 @@ const CAT_PARAMS = ['v', 'h', 's', 'help', 'bytes', 'time', 'size', 'ts', 'local
 const CAT_INDICES_PARAMS = [...CAT_PARAMS, 'health', 'pri', 'expand_wildcards', 'include_unloaded_segments'];
 /** OpenSearch's `_list` pages (`size` is the page's size there, a `_cat` parameter besides). */
 const LIST_PARAMS = ['next_token', 'sort'];
-const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout'];
+/** A resize's parameters; `copy_settings` is OpenSearch 2's (RestResizeHandler, deprecated: settings are always copied). */
+const RESIZE_PARAMS = ['timeout', 'master_timeout', 'wait_for_active_shards', 'wait_for_completion', 'task_execution_timeout', 'copy_settings'];
 const INDICES_TIMEOUT_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout'];
 const INDICES_LOCAL_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'local', 'master_timeout'];
 const INDICES_OPEN_CLOSE_PARAMS = ['ignore_unavailable', 'allow_no_indices', 'expand_wildcards', 'timeout', 'master_timeout', 'wait_for_active_shards'];
@@ -734,7 +735,8 @@ export const ES_API = [
   {
     id: 'msearch',
     auth: { category: 'search', operation: 'read', action: 'indices:data/read/msearch', body: 'msearch' },
-    params: MSEARCH_PARAMS,
+    // OpenSearch's RestMultiSearchAction also reads `cancel_after_time_interval`, for each search whose header names none
+    params: [...MSEARCH_PARAMS, 'cancel_after_time_interval'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_msearch' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_msearch' },
@@ -1151,7 +1153,8 @@ export const ES_API = [
   {
     id: 'search_template',
     auth: { category: 'search', operation: 'read', action: 'indices:data/read/search/template', every: 0, body: 'search_template' },
-    params: SEARCH_PARAMS,
+    // OpenSearch's RestSearchTemplateAction reads the search's parameters as _search does, its own two included
+    params: [...SEARCH_PARAMS, 'cancel_after_time_interval', 'phase_took'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_search/template' },
       { methods: ['GET', 'POST'], pattern: '/{index}/_search/template' },

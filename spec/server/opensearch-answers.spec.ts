@@ -24,5 +24,59 @@ for (const backend of BACKENDS) {
       expect(es.headers['x-elastic-product']).to.equal('Elasticsearch');
       expect((await call(gateway.url, 'GET', '/_cat/nodes?format=json&h=master')).json).to.deep.equal([{ master: '*' }]);
     });
+
+    it("shard stores (and search shards' and cluster state's node), recovery sizes, _upgrade, segments and the _cat/indices and _cat/shards columns as OpenSearch 2.19 writes them; Elasticsearch 8.15's to the others", async () => {
+      expect((await call(gateway.url, 'PUT', '/osd-one/_doc/1?refresh=true', { body: { t: 'x' } })).status).to.equal(201);
+      const get = (path: string, headers: Record<string, string> = {}) => call(gateway.url, path.startsWith('POST ') ? 'POST' : 'GET', path.replace(/^POST /, ''), { headers });
+      // OpenSearch's DiscoveryNode: name, ids, address and attributes, no roles or versions
+      const osStore = (await get('/osd-one/_shard_stores?status=all', OPENSEARCH_CLIENT)).json.indices['osd-one'].shards['0'].stores[0];
+      const osNode = Object.values(osStore).find((v) => typeof v === 'object') as Record<string, unknown>;
+      expect(Object.keys(osNode)).to.deep.equal(['name', 'ephemeral_id', 'transport_address', 'attributes']);
+      expect(osNode.attributes).to.deep.equal({ shard_indexing_pressure_enabled: 'true' });
+      const esStore = (await get('/osd-one/_shard_stores?status=all')).json.indices['osd-one'].shards['0'].stores[0];
+      const esNode = Object.values(esStore).find((v) => typeof v === 'object') as Record<string, unknown>;
+      expect(esNode).to.include.keys('roles', 'version', 'external_id');
+      // the cluster manager under its OpenSearch name too
+      const state = (await get('/_cluster/state/_all', OPENSEARCH_CLIENT)).json;
+      expect(state.cluster_manager_node).to.be.a('string').and.equal(state.master_node);
+      expect((await get('/_cluster/state/cluster_manager_node', OPENSEARCH_CLIENT)).json).to.have.keys('cluster_name', 'cluster_uuid', 'cluster_manager_node');
+      expect((await get('/_cluster/state/_all')).json).to.not.have.property('cluster_manager_node');
+      expect((await get('/_cluster/state/cluster_manager_node')).status).to.equal(400);
+      // the same node in _search_shards and the cluster state
+      for (const path of ['/osd-one/_search_shards', '/_cluster/state/nodes']) {
+        const [os] = Object.values((await get(path, OPENSEARCH_CLIENT)).json.nodes) as Array<Record<string, unknown>>;
+        expect(Object.keys(os), path).to.deep.equal(['name', 'ephemeral_id', 'transport_address', 'attributes']);
+        const [es] = Object.values((await get(path)).json.nodes) as Array<Record<string, unknown>>;
+        expect(es, path).to.include.keys('roles', 'external_id');
+      }
+
+      expect((await get('POST /osd-one/_upgrade', OPENSEARCH_CLIENT)).json.upgraded_indices['osd-one']).to.deep.equal({ upgrade_version: '2.19.0', oldest_lucene_segment_version: '9.12.1' });
+      expect((await get('POST /osd-one/_upgrade')).json.upgraded_indices['osd-one']).to.deep.equal({ upgrade_version: '8.15.0', oldest_lucene_segment_version: '9.11.1' });
+      // OpenSearch's recovery sizes have no snapshot-based part
+      expect(Object.keys((await get('/osd-one/_recovery', OPENSEARCH_CLIENT)).json['osd-one'].shards[0].index.size)).to.deep.equal(['total_in_bytes', 'reused_in_bytes', 'recovered_in_bytes', 'percent']);
+      expect((await get('/osd-one/_recovery')).json['osd-one'].shards[0].index.size).to.have.property('recovered_from_snapshot_in_bytes');
+      expect((await get('/osd-one/_segments', OPENSEARCH_CLIENT)).json.indices['osd-one'].shards['0'][0].segments._0.version).to.equal('9.12.1');
+      expect((await get('/_cat/segments/osd-one?h=version', OPENSEARCH_CLIENT)).text.trim()).to.equal('9.12.1');
+      expect((await get('/_cat/segments/osd-one?h=version')).text.trim()).to.equal('9.11.1');
+
+      const header = async (path: string, headers: Record<string, string> = {}) => (await get(path, headers)).text.split('\n')[0].trim().split(/\s+/);
+      expect(await header('/_cat/indices/osd-one?v', OPENSEARCH_CLIENT)).to.deep.equal(['health', 'status', 'index', 'uuid', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size']);
+      expect(await header('/_cat/indices/osd-one?v')).to.include('dataset.size');
+      expect(await header('/_cat/shards/osd-one?v', OPENSEARCH_CLIENT)).to.deep.equal(['index', 'shard', 'prirep', 'state', 'docs', 'store', 'ip', 'node']);
+      expect(await header('/_cat/shards/osd-one?v')).to.include('dataset');
+      expect(Object.keys((await get('/_list/indices/osd-one?format=json')).json.indices[0])).to.not.include('dataset.size');
+    });
+
+    it("include_defaults lists OpenSearch's index.store.hybrid.mmap.extensions to its clients only; an index's own value wins", async () => {
+      expect((await call(gateway.url, 'PUT', '/osd-store', { body: { settings: { 'index.store.hybrid.mmap.extensions': ['nvd', 'vec'] } } })).status).to.equal(200);
+      expect((await call(gateway.url, 'PUT', '/osd-plain')).status).to.equal(200);
+      const os = await call(gateway.url, 'GET', '/osd-plain,osd-store/_settings?include_defaults=true&flat_settings=true', { headers: OPENSEARCH_CLIENT });
+      expect(os.json['osd-plain'].defaults['index.store.hybrid.mmap.extensions']).to.deep.equal(['nvd', 'dvd', 'tim', 'tip', 'dim', 'kdd', 'kdi', 'cfs', 'doc']);
+      expect(os.json['osd-store'].settings['index.store.hybrid.mmap.extensions']).to.deep.equal(['nvd', 'vec']);
+      expect(os.json['osd-store'].defaults).to.not.have.property('index.store.hybrid.mmap.extensions');
+      const es = await call(gateway.url, 'GET', '/osd-plain/_settings?include_defaults=true&flat_settings=true');
+      expect(es.json['osd-plain'].defaults).to.not.have.property('index.store.hybrid.mmap.extensions');
+      expect(es.json['osd-plain'].defaults['index.store.type']).to.equal('');
+    });
   });
 }

@@ -128,5 +128,66 @@ for (const backend of BACKENDS) {
       expect(wrong.status).to.equal(400);
       expect(wrong.json.error.reason).to.equal('Validation Failed: 1: level=awareness_attributes is required with awareness_attribute parameter;');
     });
+
+    it("resize with OpenSearch's copy_settings: true (or empty) copies the settings, false is refused before anything else", async () => {
+      const created = await call(gw.url, 'PUT', '/a-src', { body: { settings: { 'index.number_of_shards': 2, 'index.max_result_window': 500, 'index.blocks.write': true } } });
+      expect(created.status, created.text).to.equal(200);
+      for (const [path, body] of [['/a-src/_shrink/a-shrunk?copy_settings=true', {}], ['/a-src/_clone/a-cloned?copy_settings', {}], ['/a-src/_split/a-split?copy_settings=true', { settings: { 'index.number_of_shards': 4 } }]] as const) {
+        const r = await call(gw.url, 'POST', path, { body });
+        expect(r.status, `${path}: ${r.text}`).to.equal(200);
+        const target = path.split('/')[3].split('?')[0];
+        const settings = await call(gw.url, 'GET', `/${target}/_settings/index.max_result_window?flat_settings=true`);
+        expect(settings.json[target].settings['index.max_result_window'], target).to.equal('500');
+      }
+      for (const path of ['/a-src/_shrink/a-other?copy_settings=false', '/no-such-index/_clone/a-other?copy_settings=false']) {
+        const r = await call(gw.url, 'POST', path);
+        expect([r.status, r.json.error.reason], path).to.deep.equal([400, 'parameter [copy_settings] can not be explicitly set to [false]']);
+      }
+      const theirs = await call(gw.url, 'POST', '/b1/_clone/a-stolen?copy_settings=true', { auth: aOnly });
+      expect(theirs.status, theirs.text).to.equal(403);
+    });
+
+    it('search.phase_took_enabled answers every search its phase times; a search\'s own phase_took wins', async () => {
+      const set = await call(gw.url, 'PUT', '/_cluster/settings', { body: { transient: { 'search.phase_took_enabled': true } } });
+      expect(set.status, set.text).to.equal(200);
+      try {
+        expect((await call(gw.url, 'POST', '/a1/_search', { body: {} })).json).to.have.property('phase_took');
+        expect((await call(gw.url, 'POST', '/a1/_search?phase_took=false', { body: {} })).json).to.not.have.property('phase_took');
+        const multi = await call(gw.url, 'POST', '/_msearch', { headers: { 'content-type': 'application/x-ndjson' }, body: '{"index":"a1"}\n{}\n{"index":"a1","phase_took":false}\n{}\n' });
+        expect(multi.json.responses.map((r: Record<string, unknown>) => 'phase_took' in r)).to.deep.equal([true, false]);
+      } finally {
+        await call(gw.url, 'PUT', '/_cluster/settings', { body: { transient: { 'search.phase_took_enabled': null } } });
+      }
+      expect((await call(gw.url, 'POST', '/a1/_search', { body: {} })).json).to.not.have.property('phase_took');
+    });
+
+    it("multi search: cancel_after_time_interval on the URL, cancel_after_time_interval and phase_took in a header (and a search template's URL); a scoped credential still reads its own only", async () => {
+      const ndjson = { 'content-type': 'application/x-ndjson' };
+      const body = '{"index":"a1","cancel_after_time_interval":"5s","phase_took":true}\n{"size":0}\n{"index":"a1"}\n{"size":0}\n';
+      const r = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { headers: ndjson, body });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.responses.map((x: { status: number }) => x.status)).to.deep.equal([200, 200]);
+      expect(Object.keys(r.json.responses[0].phase_took).sort()).to.deep.equal(['can_match', 'dfs_pre_query', 'dfs_query', 'expand', 'fetch', 'query']);
+      expect(r.json.responses[1]).to.not.have.property('phase_took');
+      const single = await call(gw.url, 'POST', '/a1/_search/template?cancel_after_time_interval=10s&phase_took=true', { body: { source: { size: 0 } } });
+      expect(single.status, single.text).to.equal(200);
+      expect(single.json).to.have.property('phase_took');
+      expect((await call(gw.url, 'POST', '/a1/_search/template?cancel_after_time_interval=soon', { body: { source: { size: 0 } } })).status).to.equal(400);
+      const template = await call(gw.url, 'POST', '/_msearch/template', { headers: ndjson, body: '{"index":"a1","phase_took":true,"cancel_after_time_interval":"-1"}\n{"source":{"size":0}}\n' });
+      expect(template.status, template.text).to.equal(200);
+      expect(template.json.responses[0]).to.have.property('phase_took');
+      for (const [path, text] of [
+        ['/_msearch?cancel_after_time_interval=soon', '{"index":"a1"}\n{}\n'],
+        ['/_msearch', '{"index":"a1","cancel_after_time_interval":"soon"}\n{}\n'],
+        ['/_msearch', '{"index":"a1","phase_took":"maybe"}\n{}\n'],
+      ] as const) {
+        const bad = await call(gw.url, 'POST', path, { headers: ndjson, body: text });
+        expect([bad.status, bad.json.error.type], `${path} ${text}: ${bad.text}`).to.deep.equal([400, 'illegal_argument_exception']);
+      }
+      const own = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { auth: aOnly, headers: ndjson, body: '{"index":"a1","phase_took":true}\n{}\n' });
+      expect([own.status, own.json.responses[0].status], own.text).to.deep.equal([200, 200]);
+      const theirs = await call(gw.url, 'POST', '/_msearch?cancel_after_time_interval=10s', { auth: aOnly, headers: ndjson, body: '{"index":"b1","phase_took":true}\n{}\n' });
+      expect(theirs.status, theirs.text).to.equal(403);
+    });
   });
 }

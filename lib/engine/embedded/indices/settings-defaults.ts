@@ -42,10 +42,20 @@ export const INDEX_SETTING_DEFAULTS: FlatSettings = {
   'index.write.wait_for_active_shards': '1',
 };
 
-/** The defaults an index does not override. */
-export function defaultsFor(settings: FlatSettings): FlatSettings {
+/**
+ * OpenSearch 2's defaults: Elasticsearch's, and what OpenSearch's IndexModule registers besides:
+ * `index.store.hybrid.mmap.extensions`, the Lucene files hybridfs memory-maps (the k-NN plugin
+ * reads it from `include_defaults`).
+ */
+const OPENSEARCH_INDEX_SETTING_DEFAULTS: FlatSettings = Object.fromEntries(Object.entries({
+  ...INDEX_SETTING_DEFAULTS,
+  'index.store.hybrid.mmap.extensions': ['nvd', 'dvd', 'tim', 'tip', 'dim', 'kdd', 'kdi', 'cfs', 'doc'],
+}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The defaults an index does not override, as Elasticsearch 8 or OpenSearch 2 lists them. */
+export function defaultsFor(settings: FlatSettings, openSearch = false): FlatSettings {
   const out: FlatSettings = {};
-  for (const [k, v] of Object.entries(INDEX_SETTING_DEFAULTS)) if (!(k in settings)) out[k] = v;
+  for (const [k, v] of Object.entries(openSearch ? OPENSEARCH_INDEX_SETTING_DEFAULTS : INDEX_SETTING_DEFAULTS)) if (!(k in settings)) out[k] = v;
   return out;
 }
 

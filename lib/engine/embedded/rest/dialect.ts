@@ -1,3 +1,4 @@
+import { ES_VERSION } from '../../../rest-compat/index.js';
 import type { EngineContext, RestRequest } from './types.js';
 
 /**
@@ -33,3 +34,11 @@ export const OPENSEARCH_VERSION = {
 };
 
 export const OPENSEARCH_TAGLINE = 'The OpenSearch Project: https://opensearch.org/';
+
+/** The attributes a default OpenSearch 2 node advertises (no X-Pack's; shard indexing pressure's switch). */
+export const OPENSEARCH_NODE_ATTRIBUTES: Readonly<Record<string, string>> = { shard_indexing_pressure_enabled: 'true' };
+
+/** Lucene's version, as segments and `_upgrade` report it: Elasticsearch 8.15's, or OpenSearch 2.19's. */
+export function luceneVersion(req: RestRequest, ctx: EngineContext): string {
+  return speaksOpenSearch(req, ctx) ? OPENSEARCH_VERSION.lucene_version : ES_VERSION.lucene_version;
+}

@@ -6,7 +6,7 @@ import { mappedFields } from '../mapped-fields.js';
 import { fielddataSection } from '../../indices/index.js';
 import { shardCopies } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
-import { speaksOpenSearch } from '../dialect.js';
+import { OPENSEARCH_NODE_ATTRIBUTES, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
 import { bytesOf } from './cat.js';
@@ -121,9 +121,6 @@ const NODEATTR_COLUMNS: Array<CatColumn<AttrRow>> = [
   column('attr', 'default:true;alias:attr.name;desc:attribute description', (r) => r.attr),
   column('value', 'default:true;alias:attr.value;desc:attribute value', (r) => r.value),
 ];
-
-/** The attributes a default OpenSearch 2 node advertises (no X-Pack's; shard indexing pressure's switch). */
-const OPENSEARCH_NODE_ATTRIBUTES: Record<string, string> = { shard_indexing_pressure_enabled: 'true' };
 
 /** `_cat/nodeattrs`: one row per attribute of the node. */
 function catNodeAttrs(req: RestRequest, ctx: EngineContext): RestResponse {

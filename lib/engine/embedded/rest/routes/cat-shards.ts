@@ -3,10 +3,8 @@ import type { IndexHandle } from '../../indices/index.js';
 import { ByteSize, Duration, catResponse, column, type CatColumn, type TablePage } from '../cat-table.js';
 import { shardCopies, type ShardCopy } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, NO_ACTIVITY, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
+import { luceneVersion, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-
-/** Lucene's version in Elasticsearch 8.15, as segments report it. */
-const LUCENE_VERSION = '9.11.1';
 
 export function shardTargets(req: RestRequest, ctx: EngineContext): IndexHandle[] {
   return ctx.indices.resolve(req.pathParams.index, {
@@ -27,7 +25,8 @@ function shardRows(ctx: EngineContext, copies: ShardCopy[]): ShardRow[] {
   }));
 }
 
-function shardColumns(ctx: EngineContext): Array<CatColumn<ShardRow>> {
+/** `_cat/shards`' columns; Elasticsearch 8 (8.11) has `dataset`, OpenSearch 2 does not. */
+function shardColumns(ctx: EngineContext, openSearch: boolean): Array<CatColumn<ShardRow>> {
   const node = ctx.node;
   const started = <T>(r: ShardRow, v: T): T | null => (r.started ? v : null);
   const unassigned = <T>(r: ShardRow, v: T): T | null => (r.started ? null : v);
@@ -38,7 +37,7 @@ function shardColumns(ctx: EngineContext): Array<CatColumn<ShardRow>> {
     column<ShardRow>('state', 'default:true;alias:st;desc:shard state', (r) => (r.started ? 'STARTED' : 'UNASSIGNED')),
     column<ShardRow>('docs', 'alias:d,dc;text-align:right;desc:number of docs in shard', (r) => r.docs),
     column<ShardRow>('store', 'alias:sto;text-align:right;desc:store size of shard (how much disk it uses)', (r) => (r.storeBytes === null ? null : new ByteSize(r.storeBytes))),
-    column<ShardRow>('dataset', 'text-align:right;desc:total size of dataset', (r) => (r.storeBytes === null ? null : new ByteSize(r.storeBytes))),
+    ...(openSearch ? [] : [column<ShardRow>('dataset', 'text-align:right;desc:total size of dataset', (r) => (r.storeBytes === null ? null : new ByteSize(r.storeBytes)))]),
     column<ShardRow>('ip', 'default:true;desc:ip of node where it lives', (r) => started(r, node.ip)),
     column<ShardRow>('id', 'default:false;desc:unique id of node where it lives', (r) => started(r, node.id)),
     column<ShardRow>('node', 'default:true;alias:n;desc:name of node where it lives', (r) => started(r, node.name)),
@@ -82,15 +81,15 @@ function shardColumns(ctx: EngineContext): Array<CatColumn<ShardRow>> {
 
 /** `_cat/shards[/{index}]`: every copy of every open index (hidden ones too), primaries started here, replicas unassigned. */
 function catShards(req: RestRequest, ctx: EngineContext): RestResponse {
-  return catShardsOf(req, ctx, () => shardCopies(shardTargets(req, ctx)));
+  return catShardsOf(req, ctx, speaksOpenSearch(req, ctx), () => shardCopies(shardTargets(req, ctx)));
 }
 
-/** The `_cat/shards` table of the copies given; one page of them for OpenSearch's `_list/shards`. */
-export function catShardsOf(req: RestRequest, ctx: EngineContext, copies: () => ShardCopy[], page?: TablePage): RestResponse {
-  return catResponse(req, shardColumns(ctx), () => shardRows(ctx, copies()), page);
+/** The `_cat/shards` table of the copies given (OpenSearch's columns or Elasticsearch's); one page of them for OpenSearch's `_list/shards`. */
+export function catShardsOf(req: RestRequest, ctx: EngineContext, openSearch: boolean, copies: () => ShardCopy[], page?: TablePage): RestResponse {
+  return catResponse(req, shardColumns(ctx, openSearch), () => shardRows(ctx, copies()), page);
 }
 
-const SEGMENT_COLUMNS: Array<CatColumn<ShardCopy & { ctx: EngineContext }>> = [
+const SEGMENT_COLUMNS: Array<CatColumn<ShardCopy & { ctx: EngineContext; lucene: string }>> = [
   column('index', 'default:true;alias:i,idx;desc:index name', (r) => r.index.name),
   column('shard', 'default:true;alias:s,sh;desc:shard name', (r) => r.shard),
   column('prirep', 'alias:p,pr,primaryOrReplica;default:true;desc:primary or replica', () => 'p'),
@@ -104,7 +103,7 @@ const SEGMENT_COLUMNS: Array<CatColumn<ShardCopy & { ctx: EngineContext }>> = [
   column('size.memory', 'default:true;alias:sm,sizeMemory;text-align:right;desc:segment memory in bytes', () => 0),
   column('committed', 'default:true;alias:ic,isCommitted;desc:is segment committed', () => true),
   column('searchable', 'default:true;alias:is,isSearchable;desc:is segment searched', () => true),
-  column('version', 'default:true;alias:v,ver;desc:version', () => LUCENE_VERSION),
+  column('version', 'default:true;alias:v,ver;desc:version', (r) => r.lucene),
   column('compound', 'default:true;alias:ico,isCompound;desc:is segment compound', () => true),
 ];
 
@@ -122,8 +121,9 @@ function catSegments(req: RestRequest, ctx: EngineContext): RestResponse {
 
 /** The segments of indices' frozen views: one per started shard copy that holds documents. */
 export function catSegmentsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[]): RestResponse {
+  const lucene = luceneVersion(req, ctx);
   return catResponse(req, SEGMENT_COLUMNS, () =>
-    shardCopies(handles).filter((c) => c.started && (c.docs ?? 0) > 0).map((c) => ({ ...c, ctx })),
+    shardCopies(handles).filter((c) => c.started && (c.docs ?? 0) > 0).map((c) => ({ ...c, ctx, lucene })),
   );
 }
 

@@ -3,6 +3,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import type { AliasDefinition } from '../../store/types.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import { ByteSize, catResponse, column, timestampColumns, type CatColumn, type TablePage } from '../cat-table.js';
+import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { indexHealth } from './cluster.js';
 
@@ -11,6 +12,7 @@ export function bytesOf(h: IndexHandle): number {
   return h.storeBytes + 225;
 }
 
+/** `_cat/indices`' columns: Elasticsearch 8's end with `dataset.size` (8.11), which OpenSearch 2 does not have. */
 const INDEX_COLUMNS: Array<CatColumn<IndexHandle>> = [
   column('health', 'alias:h;desc:current health status', (h) => indexHealth(h)),
   column('status', 'alias:s;desc:open/close status', (h) => h.meta.state),
@@ -24,6 +26,9 @@ const INDEX_COLUMNS: Array<CatColumn<IndexHandle>> = [
   column('creation.date.string', 'alias:cds;default:false;desc:index creation date (as string)', (h) => new Date(h.meta.creationDate).toISOString()),
   column('store.size', 'sibling:pri;alias:ss,storeSize;text-align:right;desc:store size of primaries & replicas', (h) => (h.isOpen ? new ByteSize(bytesOf(h)) : null)),
   column('pri.store.size', 'text-align:right;desc:store size of primaries', (h) => (h.isOpen ? new ByteSize(bytesOf(h)) : null)),
+];
+const ES_INDEX_COLUMNS: Array<CatColumn<IndexHandle>> = [
+  ...INDEX_COLUMNS,
   column('dataset.size', 'text-align:right;desc:total size of dataset', (h) => (h.isOpen ? new ByteSize(bytesOf(h)) : null)),
 ];
 
@@ -35,15 +40,15 @@ export function catIndexTargets(req: RestRequest, ctx: EngineContext): IndexHand
   });
 }
 
-/** The `_cat/indices` table of `handles`, kept to the `health` asked; one page of them for `_list/indices`. */
-export function catIndicesOf(req: RestRequest, handles: IndexHandle[], page?: TablePage): RestResponse {
+/** The `_cat/indices` table of `handles` (OpenSearch's columns or Elasticsearch's), kept to the `health` asked; one page of them for `_list/indices`. */
+export function catIndicesOf(req: RestRequest, openSearch: boolean, handles: IndexHandle[], page?: TablePage): RestResponse {
   const health = healthFilter(req.params.get('health'));
   const rows = handles.filter((h) => health === null || indexHealth(h) === health);
-  return catResponse(req, INDEX_COLUMNS, rows, page);
+  return catResponse(req, openSearch ? INDEX_COLUMNS : ES_INDEX_COLUMNS, rows, page);
 }
 
 function catIndices(req: RestRequest, ctx: EngineContext): RestResponse {
-  return catIndicesOf(req, catIndexTargets(req, ctx));
+  return catIndicesOf(req, speaksOpenSearch(req, ctx), catIndexTargets(req, ctx));
 }
 
 /** The `health` filter of `_cat/indices` (ClusterHealthStatus.fromString: any case; another word is refused). */

@@ -1,6 +1,8 @@
 import { EsError } from '../../../../errors/index.js';
 import { blocksView } from '../../indices/index-blocks.js';
 import { nestSettings, type IndexHandle } from '../../indices/index.js';
+import { speaksOpenSearch } from '../dialect.js';
+import { discoveryNode } from '../discovery-node.js';
 import { numberOfShards } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { resolveIndices } from './resolve.js';
@@ -9,14 +11,17 @@ type Json = Record<string, unknown>;
 
 /** The metrics `GET _cluster/state/{metric}` knows (ClusterState.Metric). */
 const METRICS = ['version', 'master_node', 'blocks', 'nodes', 'metadata', 'routing_table', 'routing_nodes', 'customs'];
+/** OpenSearch 2's: also `cluster_manager_node`, the same id under the name meant to replace `master_node`. */
+const OPENSEARCH_METRICS = ['version', 'master_node', 'cluster_manager_node', 'blocks', 'nodes', 'metadata', 'routing_table', 'routing_nodes', 'customs'];
 
-function metricsOf(raw: string | undefined): Set<string> {
-  if (raw === undefined || raw === '_all') return new Set(METRICS);
+function metricsOf(raw: string | undefined, openSearch: boolean): Set<string> {
+  const known = openSearch ? OPENSEARCH_METRICS : METRICS;
+  if (raw === undefined || raw === '_all') return new Set(known);
   const asked = raw.split(',').map((m) => m.trim()).filter(Boolean);
   for (const m of asked) {
-    if (m !== '_all' && !METRICS.includes(m)) throw new EsError(400, 'illegal_argument_exception', `Unknown metric [${m}] for cluster state`);
+    if (m !== '_all' && !known.includes(m)) throw new EsError(400, 'illegal_argument_exception', `Unknown metric [${m}] for cluster state`);
   }
-  return asked.includes('_all') ? new Set(METRICS) : new Set(asked);
+  return asked.includes('_all') ? new Set(known) : new Set(asked);
 }
 
 function shardRouting(h: IndexHandle, nodeId: string, shard: number): Json {
@@ -51,7 +56,7 @@ function indexMetadata(h: IndexHandle): Json {
  * routing of their shards (all on this node) and the node — filtered by metric and index.
  */
 function clusterState(req: RestRequest, ctx: EngineContext): RestResponse {
-  const metrics = metricsOf(req.pathParams.metric);
+  const metrics = metricsOf(req.pathParams.metric, speaksOpenSearch(req, ctx));
   // a caller with rights sees the indices it may reach (every state), read through its field rules
   const handles = req.pathParams.index === undefined && !ctx.access
     ? ctx.indices.all()
@@ -63,13 +68,14 @@ function clusterState(req: RestRequest, ctx: EngineContext): RestResponse {
     body.state_uuid = ctx.clusterUuid;
   }
   if (metrics.has('master_node')) body.master_node = node.id;
+  if (metrics.has('cluster_manager_node')) body.cluster_manager_node = node.id;
   if (metrics.has('blocks')) {
     const indices = Object.fromEntries(handles.map((h) => [h.name, blocksView(h.meta.settings, h.isOpen)]).filter(([, b]) => b !== undefined));
     body.blocks = Object.keys(indices).length ? { indices } : {};
   }
   if (metrics.has('nodes')) {
     body.nodes = {
-      [node.id]: { name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name, attributes: node.attributes, roles: node.roles },
+      [node.id]: discoveryNode(req, ctx, false),
     };
   }
   if (metrics.has('metadata')) {

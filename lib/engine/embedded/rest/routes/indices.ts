@@ -4,6 +4,7 @@ import { simpleMatch } from '../../../../wildcard/index.js';
 import { EsError } from '../../../../errors/index.js';
 import { BLOCK_SETTINGS } from '../../indices/index-blocks.js';
 import { requestBody, requireBody } from '../body.js';
+import { speaksOpenSearch } from '../dialect.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { inBackground } from './background-task.js';
@@ -17,6 +18,8 @@ interface SettingsViewOptions {
   /** Comma-separated setting name patterns (`_all` = every setting). */
   name?: string;
   human?: boolean;
+  /** `include_defaults` lists OpenSearch 2's defaults. */
+  openSearch: boolean;
 }
 
 function selectSettings(settings: Record<string, string | string[]>, name: string | undefined): Record<string, string | string[]> {
@@ -35,12 +38,15 @@ function settingsView(h: IndexHandle, opts: SettingsViewOptions): Record<string,
 
 /** `defaults` of `include_defaults=true`: the default values of settings the index does not set. */
 function defaultsView(h: IndexHandle, opts: SettingsViewOptions): Record<string, unknown> {
-  const defaults = selectSettings(defaultsFor(h.meta.settings), opts.name);
+  const defaults = selectSettings(defaultsFor(h.meta.settings, opts.openSearch), opts.name);
   return opts.flat ? defaults : nestSettings(defaults);
 }
 
-function viewOptions(req: RestRequest): SettingsViewOptions {
-  return { flat: booleanParam(req.params, 'flat_settings', false), name: req.pathParams.name, human: booleanParam(req.params, 'human', false) };
+function viewOptions(req: RestRequest, ctx: EngineContext): SettingsViewOptions {
+  return {
+    flat: booleanParam(req.params, 'flat_settings', false), name: req.pathParams.name, human: booleanParam(req.params, 'human', false),
+    openSearch: speaksOpenSearch(req, ctx),
+  };
 }
 
 async function createIndex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
@@ -51,7 +57,7 @@ async function createIndex(req: RestRequest, ctx: EngineContext): Promise<RestRe
 
 function getIndex(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
-  const opts = viewOptions(req);
+  const opts = viewOptions(req, ctx);
   const includeDefaults = booleanParam(req.params, 'include_defaults', false);
   const out: Record<string, unknown> = {};
   for (const h of handles) {
@@ -92,7 +98,7 @@ async function putMapping(req: RestRequest, ctx: EngineContext): Promise<RestRes
 
 function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveIndices(req, ctx, { defaultStates: { open: true, closed: true, hidden: false } });
-  const opts = viewOptions(req);
+  const opts = viewOptions(req, ctx);
   const includeDefaults = booleanParam(req.params, 'include_defaults', false);
   const out: Record<string, unknown> = {};
   for (const h of handles) {

@@ -67,7 +67,8 @@ function listIndices(req: RestRequest, ctx: EngineContext): RestResponse {
   const shown = ordered.slice(0, page.size);
   const last = shown[shown.length - 1];
   const nextToken = ordered.length > page.size ? token(last.meta.creationDate, last.name) : null;
-  return catIndicesOf(req, shown, { key: 'indices', nextToken });
+  // OpenSearch's own API: its columns in every dialect
+  return catIndicesOf(req, true, shown, { key: 'indices', nextToken });
 }
 
 function listShards(req: RestRequest, ctx: EngineContext): RestResponse {
@@ -100,7 +101,7 @@ function listShards(req: RestRequest, ctx: EngineContext): RestResponse {
     }
   }
   const rows = () => taken.flatMap(({ index, from, to }) => shardCopies([index]).filter((c) => c.shard >= from && c.shard < to));
-  return catShardsOf(req, ctx, rows, { key: 'shards', nextToken: next });
+  return catShardsOf(req, ctx, true, rows, { key: 'shards', nextToken: next });
 }
 
 export const listRoutes: Route[] = [

@@ -53,6 +53,11 @@ function targetShards(type: ResizeType, source: number, requested: number | unde
  */
 function resize(type: ResizeType) {
   return async (req: RestRequest, ctx: EngineContext): Promise<RestResponse> => {
+    // OpenSearch's copy_settings, read before anything else: the settings are always copied here, as
+    // copy_settings=true (or empty) asks; false is refused as RestResizeHandler refuses it
+    if (!booleanParam(req.params, 'copy_settings', true)) {
+      throw new EsError(400, 'illegal_argument_exception', 'parameter [copy_settings] can not be explicitly set to [false]');
+    }
     const sourceName = req.pathParams.index;
     const targetName = req.pathParams.target;
     // the source's documents are read into the target (its creation is checked where it is created)

@@ -1,10 +1,9 @@
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { shardOf } from '../../indices/shard-routing.js';
-import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
+import { discoveryNode } from '../discovery-node.js';
 import { numberOfShards } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { ES_VERSION } from './cluster.js';
 import { resolveTarget } from './search-target.js';
 
 type Json = Record<string, unknown>;
@@ -66,11 +65,7 @@ function searchShards(req: RestRequest, ctx: EngineContext): RestResponse {
     status: 200,
     body: {
       nodes: {
-        [node.id]: {
-          name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name,
-          attributes: node.attributes, roles: node.roles, version: ES_VERSION.number,
-          min_index_version: 7000099, max_index_version: Number(INDEX_VERSION_CREATED),
-        },
+        [node.id]: discoveryNode(req, ctx),
       },
       indices,
       shards,

@@ -5,7 +5,7 @@ import { jsonObject, jsonValue, requestBody, withExactSearchAfter } from '../bod
 import { booleanParam, type ParamReader } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { rankEvalRoutes } from './rank-eval.js';
-import { executeSearch, msearchTarget, requireMsearchBody, validationError } from './search.js';
+import { checkCancelAfter, executeSearch, msearchTarget, requireMsearchBody, validationError, withPhaseTookIfAsked } from './search.js';
 
 /** The template request of a `_search/template` or `_render/template` body (required, as in Elasticsearch). */
 function templateRequest(req: RestRequest): SearchTemplateRequest {
@@ -35,7 +35,8 @@ async function searchTemplate(req: RestRequest, ctx: EngineContext): Promise<Res
   const request = templateRequest(req);
   // the URL's explain wins over the body's
   if (req.params.has('explain')) request.explain = booleanParam(req.params, 'explain', false);
-  return { status: 200, body: await runTemplate(ctx, req.pathParams.index, req.params, request, req.started) };
+  checkCancelAfter(req.params);
+  return { status: 200, body: withPhaseTookIfAsked(ctx, req.params, await runTemplate(ctx, req.pathParams.index, req.params, request, req.started)) };
 }
 
 /** `_render/template[/{id}]`: the rendered template, as JSON, without searching. */
@@ -59,13 +60,17 @@ async function msearchTemplate(req: RestRequest, ctx: EngineContext): Promise<Re
   const items = readMsearch(req.body).map(({ header, body }) => {
     const request = parseSearchTemplateRequest(body);
     if (request.id === undefined && request.source === undefined) throw new EsError(400, 'illegal_argument_exception', 'Malformed search template');
-    return { ...msearchTarget(req, header), request };
+    const target = msearchTarget(req, header);
+    checkCancelAfter(target.params);
+    booleanParam(target.params, 'phase_took', false);
+    return { ...target, request };
   });
   if (!items.length) throw validationError('no requests added');
   const responses: Record<string, unknown>[] = [];
   for (const item of items) {
     try {
-      responses.push({ ...(await runTemplate(ctx, item.index, item.params, item.request, performance.now())), status: 200 });
+      const answer = await runTemplate(ctx, item.index, item.params, item.request, performance.now());
+      responses.push({ ...withPhaseTookIfAsked(ctx, item.params, answer), status: 200 });
     } catch (err) {
       responses.push({ ...errorBody(toEsError(err)) });
     }

@@ -122,16 +122,30 @@ async function searchHandles(
 }
 
 async function search(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  // OpenSearch's search parameters: `cancel_after_time_interval` (validated; a search here never outlives its timeout) and `phase_took`
-  const cancelAfter = req.params.get('cancel_after_time_interval');
-  if (cancelAfter !== null) timeValue('cancel_after_time_interval', cancelAfter);
+  checkCancelAfter(req.params);
   const pipelined = searchThroughPipeline(ctx, req.pathParams.index, req.params, searchRequestBody(req));
   const body = pipelined.answer(await executeSearch(ctx, req.pathParams.index, pipelined.params, pipelined.body, req.started));
-  return { status: 200, body: booleanParam(req.params, 'phase_took', false) ? withPhaseTook(body) : body };
+  return { status: 200, body: withPhaseTookIfAsked(ctx, req.params, body) };
 }
 
-/** OpenSearch's `phase_took`: the time of each search phase; one shard, no DFS: all of it is the query phase's. */
-function withPhaseTook(body: Record<string, unknown>): Record<string, unknown> {
+/**
+ * OpenSearch's `cancel_after_time_interval` (a search's parameter, or a multi search's and its headers'):
+ * a time value, or -1 for none, checked as OpenSearch's paramAsTime reads it. Nothing is cancelled: a
+ * search here never outlives its own timeout.
+ */
+export function checkCancelAfter(params: ParamReader): void {
+  const v = params.get('cancel_after_time_interval');
+  if (v !== null && v !== '-1' && v !== '0') timeValue('cancel_after_time_interval', v);
+}
+
+/**
+ * OpenSearch's `phase_took` (2.12): the time of each search phase; one shard, no DFS: all of it is
+ * the query phase's. Asked by the search's `phase_took`, or else by the dynamic cluster setting
+ * `search.phase_took_enabled` (TransportSearchAction: the request's value wins).
+ */
+export function withPhaseTookIfAsked(ctx: EngineContext, params: ParamReader, body: Record<string, unknown>): Record<string, unknown> {
+  const asked = params.has('phase_took') ? booleanParam(params, 'phase_took', false) : String(ctx.clusterSettings.get('search.phase_took_enabled')) === 'true';
+  if (!asked) return body;
   const { took, timed_out, ...rest } = body;
   const phases = { dfs_pre_query: 0, query: took, fetch: 0, dfs_query: 0, expand: 0, can_match: 0 };
   return took === undefined ? body : { took, timed_out, phase_took: phases, ...rest };
@@ -218,6 +232,9 @@ function msearchItems(req: RestRequest): MsearchItem[] {
   // readMsearch checked the header keys and kept the body line's text for exact integers
   for (const { header, body, bodyText } of readMsearch(req.body)) {
     const { index, params } = msearchTarget(req, header);
+    // a header's own cancel_after_time_interval or phase_took is read with the request, as OpenSearch parses it
+    checkCancelAfter(params);
+    booleanParam(params, 'phase_took', false);
     const track = body.track_total_hits;
     if (booleanParam(req.params, 'rest_total_hits_as_int', false) && track !== undefined && track !== true && track !== 'true' && track !== false && track !== -1) {
       // checked while reading the request, so it fails the whole msearch as in ES
@@ -239,7 +256,8 @@ async function msearch(req: RestRequest, ctx: EngineContext): Promise<RestRespon
     const started = performance.now();
     try {
       const pipelined = searchThroughPipeline(ctx, item.index, item.params, item.body);
-      responses.push({ ...pipelined.answer(await executeSearch(ctx, item.index, pipelined.params, pipelined.body, started)), status: 200 });
+      const answer = pipelined.answer(await executeSearch(ctx, item.index, pipelined.params, pipelined.body, started));
+      responses.push({ ...withPhaseTookIfAsked(ctx, item.params, answer), status: 200 });
     } catch (err) {
       const e = toEsError(err);
       responses.push({ ...errorBody(e) });

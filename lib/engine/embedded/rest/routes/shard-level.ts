@@ -1,10 +1,11 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { INDEX_VERSION_CREATED } from '../../indices/settings.js';
 import { ByteSize, Duration } from '../cat-table.js';
 import { booleanParam } from '../params.js';
 import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { OPENSEARCH_VERSION, luceneVersion, speaksOpenSearch } from '../dialect.js';
+import { discoveryNode } from '../discovery-node.js';
 import { ES_VERSION } from './cluster.js';
 import { resolveOpenTarget, resolveTarget } from './search-target.js';
 
@@ -37,6 +38,7 @@ function nodeRouting(ctx: EngineContext): Json {
 /** `GET [/{index}]/_segments`. */
 function segments(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = targets(req, ctx);
+  const lucene = luceneVersion(req, ctx);
   const indices: Json = {};
   for (const copy of shardCopies(handles)) {
     if (!copy.started) continue;
@@ -45,7 +47,7 @@ function segments(req: RestRequest, ctx: EngineContext): RestResponse {
     if (docs > 0) {
       segs._0 = {
         generation: 0, num_docs: docs, deleted_docs: 0, size_in_bytes: copy.storeBytes ?? 0, committed: true, search: true,
-        version: ES_VERSION.lucene_version, compound: true, attributes: { 'Lucene90StoredFieldsFormat.mode': 'BEST_SPEED' },
+        version: lucene, compound: true, attributes: { 'Lucene90StoredFieldsFormat.mode': 'BEST_SPEED' },
       };
     }
     const count = Object.keys(segs).length;
@@ -92,6 +94,7 @@ function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
   const node = ctx.node;
   const { date, time, bytes: size } = fieldsOf(booleanParam(req.params, 'human', false));
   const detailed = booleanParam(req.params, 'detailed', false);
+  const openSearch = speaksOpenSearch(req, ctx);
   const recovered: RecoveredShard[] = [];
   for (const copy of shardCopies(handles)) {
     if (!copy.started) continue;
@@ -117,7 +120,8 @@ function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
       index: {
         size: {
           ...size('total_in_bytes', 'total', bytes), ...size('reused_in_bytes', 'reused', bytes), ...size('recovered_in_bytes', 'recovered', 0),
-          ...size('recovered_from_snapshot_in_bytes', 'recovered_from_snapshot', 0), percent: '100.0%',
+          // Elasticsearch 7.13's snapshot-based recoveries; OpenSearch 2's ReplicationLuceneIndex writes no such field
+          ...(openSearch ? {} : size('recovered_from_snapshot_in_bytes', 'recovered_from_snapshot', 0)), percent: '100.0%',
         },
         files: { total: files, reused: files, recovered: 0, percent: '100.0%', ...(detailed ? { details: [] } : {}) },
         ...time('total_time_in_millis', 'total_time', 0), ...time('source_throttle_time_in_millis', 'source_throttle_time', 0),
@@ -142,7 +146,7 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
   }
   const wanted = (health: string) => statuses.includes('all') || statuses.includes(health);
   const handles = resolveTarget(ctx, req.pathParams.index, req.params).filter((h) => h.isOpen).sort((a, b) => (a.name < b.name ? -1 : 1));
-  const node = ctx.node;
+  const node = discoveryNode(req, ctx);
   const indices: Json = {};
   for (const h of handles) {
     // A replica never sits beside its primary on the one node: a shard with replicas is yellow.
@@ -152,10 +156,7 @@ function shardStores(req: RestRequest, ctx: EngineContext): RestResponse {
     for (let shard = 0; shard < numberOfShards(h); shard++) {
       shards[String(shard)] = {
         stores: [{
-          [node.id]: {
-            name: node.name, ephemeral_id: node.ephemeralId, transport_address: node.transportAddress, external_id: node.name,
-            attributes: node.attributes, roles: node.roles, version: ES_VERSION.number, min_index_version: 7000099, max_index_version: Number(INDEX_VERSION_CREATED),
-          },
+          [ctx.node.id]: node,
           allocation_id: `${h.uuid.slice(0, 20)}${String(shard).padStart(2, '0')}`,
           allocation: 'primary',
         }],
@@ -183,7 +184,8 @@ function upgradeStatus(req: RestRequest, ctx: EngineContext): RestResponse {
 function upgrade(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = targets(req, ctx);
   const upgraded: Json = {};
-  for (const h of handles) upgraded[h.name] = { upgrade_version: ES_VERSION.number, oldest_lucene_segment_version: ES_VERSION.lucene_version };
+  const version = speaksOpenSearch(req, ctx) ? OPENSEARCH_VERSION.number : ES_VERSION.number;
+  for (const h of handles) upgraded[h.name] = { upgrade_version: version, oldest_lucene_segment_version: luceneVersion(req, ctx) };
   return { status: 200, body: { _shards: broadcastShards(handles), upgraded_indices: upgraded } };
 }
 
