@@ -1,5 +1,7 @@
 import v8 from 'node:v8';
 import { Transform, type Readable } from 'node:stream';
+import { IncomingMessage } from 'node:http';
+import { holdBodyBack } from '../connections/index.js';
 import { EsError } from '../errors/index.js';
 
 /**
@@ -32,8 +34,8 @@ const PACE_BURST_MS = 50;
  * the heap its garbage: one client sending 20 MB searches back to back kept the loop ~90% busy and
  * started a full collection every 1.6 s, and others' `GET /` p99 went from 4 to 70-85 ms. Read at
  * 100 MB/s at most, the same load left it at 29-36 ms (bench:isolation). A paced body waits in
- * the kernel's socket buffers (TCP pushes back on its client), not in memory; the slow-body watch
- * does not count that wait against the client (its buffer is full: the server is not reading).
+ * the kernel's socket buffers (TCP pushes back on its client), not in memory; its reader marks it
+ * held back (holdBodyBack), so the slow-body watch does not count that wait against the client.
  * Readers that wait together are served in the order they came: each is told to wait until the
  * bytes read before its own have had their time.
  */
@@ -162,8 +164,10 @@ export class CircuitBreakers {
         } catch (err) {
           return next(err as Error);
         }
-        if (wait > 0) setTimeout(() => next(null, chunk), wait);
-        else next(null, chunk);
+        if (wait > 0) {
+          if (body instanceof IncomingMessage) holdBodyBack(body, wait);
+          setTimeout(() => next(null, chunk), wait);
+        } else next(null, chunk);
       },
     });
     body.on('error', (err) => counter.destroy(err));

@@ -31,6 +31,19 @@ export interface ConnectionLimits {
   acceptBacklog: number;
 }
 
+/** Until when (performance.now() ms) the server holds each request's body back (`holdBodyBack`). */
+const heldBack = new WeakMap<http.IncomingMessage, number>();
+
+/**
+ * The server holds `req`'s body back for the next `ms` (large bodies read at the node's pace,
+ * BodyPace): a body-watch window in which that happened is the server's doing, not its client's,
+ * whatever the body's buffers look like when the window is checked (a paced reader drains them
+ * between its waits).
+ */
+export function holdBodyBack(req: http.IncomingMessage, ms: number): void {
+  heldBack.set(req, performance.now() + ms);
+}
+
 export interface ConnectionGuardOptions {
   /** A line for the log when a slow body is cut or a connection refused (refusals at most once a second). */
   log: (line: string) => void;
@@ -410,8 +423,9 @@ export function guardConnections(server: http.Server, limits: ConnectionLimits, 
       const req = entry.live?.req;
       if (!req || req.complete || req.destroyed) continue;
       const bytes = req.socket.bytesRead;
-      // a request whose unread body fills its buffer is waiting on the server, not the client
-      const serverBound = req.readableLength >= req.readableHighWaterMark || req.socket.isPaused();
+      // a request whose unread body fills its buffer, or that the server held back in this window,
+      // is waiting on the server, not the client
+      const serverBound = req.readableLength >= req.readableHighWaterMark || req.socket.isPaused() || (heldBack.get(req) ?? -Infinity) >= entry.windowStart;
       if (!serverBound && bytes - entry.bytesAtWindowStart < minBytes) {
         slowBodiesCut++;
         if (cuts.first === undefined) cuts.first = cutLine(entry, req, now);
