@@ -160,14 +160,12 @@ export class CircuitBreakers {
       transform(chunk: Buffer, _enc, next) {
         let wait: number;
         try {
-          wait = held.read(chunk.length);
+          wait = held.read(chunk.length, body);
         } catch (err) {
           return next(err as Error);
         }
-        if (wait > 0) {
-          if (body instanceof IncomingMessage) holdBodyBack(body, wait);
-          setTimeout(() => next(null, chunk), wait);
-        } else next(null, chunk);
+        if (wait > 0) setTimeout(() => next(null, chunk), wait);
+        else next(null, chunk);
       },
     });
     body.on('error', (err) => counter.destroy(err));
@@ -190,11 +188,15 @@ export class Reservation {
   /**
    * `add` for `bytes` more of a request body, and how long (ms) its reader waits before it reads on:
    * past LARGE_BODY_BYTES, the body is read at the node's pace (BodyPace); 0 before that, or unpaced.
+   * `req` (the body's request) is marked held back for the wait (holdBodyBack).
    */
-  read(bytes: number): number {
+  read(bytes: number, req: Readable): number {
     this.add(bytes);
     const pace = this.breakers.bodyPace;
-    return pace && this.bytes > LARGE_BODY_BYTES ? pace.wait(Math.min(bytes, this.bytes - LARGE_BODY_BYTES)) : 0;
+    const wait = pace && this.bytes > LARGE_BODY_BYTES ? pace.wait(Math.min(bytes, this.bytes - LARGE_BODY_BYTES)) : 0;
+    // the slow-body watch learns that the server, not the client, holds the body back
+    if (wait > 0 && req instanceof IncomingMessage) holdBodyBack(req, wait);
+    return wait;
   }
 
   release(): void {

@@ -3,7 +3,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from 'koa';
 import { ChunkedTextDecoder, encodedPieces, eventLoopTurn, PieceText, TimeSlice } from '../cooperative/index.js';
 import { errors, EsError } from '../errors/index.js';
-import { holdBodyBack } from '../connections/index.js';
 import { parseJsonWithin } from '../ndjson/index.js';
 import type { IncomingMessage } from 'node:http';
 import type { Reservation } from '../breakers/index.js';
@@ -72,11 +71,8 @@ async function* limitedChunks(ctx: Context, limit: number): AsyncGenerator<Buffe
     size += chunk.length;
     if (size > limit) throw errors.contentTooLong(limit);
     // past its first megabyte, a body is read at the node's pace (BodyPace): its client waits
-    const wait = held?.read(chunk.length) ?? 0;
-    if (wait > 0) {
-      holdBodyBack(ctx.req, wait);
-      await delay(wait);
-    }
+    const wait = held?.read(chunk.length, ctx.req) ?? 0;
+    if (wait > 0) await delay(wait);
     for (let at = 0; at < chunk.length; at += BUFFERED_CHUNK_BYTES) {
       yield at === 0 && chunk.length <= BUFFERED_CHUNK_BYTES ? chunk : chunk.subarray(at, at + BUFFERED_CHUNK_BYTES);
       // only what is buffered already can hold the loop: with nothing more at hand, the next chunk

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
 import { call, ndjson, NDJSON } from '../support/http.js';
-import { spawnEngine, tempDir } from '../support/servers.js';
+import { withStandaloneEngine } from '../support/servers.js';
 
 /** About `bytes` of `_bulk` body, in documents of 4 KB (few of them: indexing is not what is tested). */
 const bulkOf = (bytes: number) => ndjson(Array.from({ length: 2 * Math.ceil(bytes / 4100) }, (_, i) => (i % 2 ? { text: 'x'.repeat(4000) } : { index: { _index: 'breaker-sink', _id: String(i) } })));
@@ -57,18 +57,13 @@ describe('circuit breakers (standalone engine)', function () {
   this.timeout(60_000);
 
   it('a body over its in-flight limit is answered 429 circuit_breaking_exception', async () => {
-    const data = await tempDir('gw-engine-');
-    const engine = await spawnEngine(data.dir, { NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT: '1mb' });
-    try {
+    await withStandaloneEngine({ NETWORK_BREAKER_INFLIGHT_REQUESTS_LIMIT: '1mb' }, async (engine) => {
       const big = await call(engine.url, 'POST', '/_bulk', { auth: null, body: bulkOf(3 * 1024 * 1024), headers: NDJSON });
       expect(big.status, big.text.slice(0, 300)).to.equal(429);
       expect(big.json.error.type).to.equal('circuit_breaking_exception');
       expect(big.json.error.reason).to.match(/^\[in_flight_requests\] Data too large/);
       const small = await call(engine.url, 'POST', '/_bulk', { auth: null, body: bulkOf(10_000), headers: NDJSON });
       expect(small.status).to.equal(200);
-    } finally {
-      await engine.stop();
-      await data.remove();
-    }
+    });
   });
 });

@@ -8,7 +8,7 @@ import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { BACKENDS } from '../support/backends.js';
 import { adminAuth, call } from '../support/http.js';
-import { spawnEngine, tempDir } from '../support/servers.js';
+import { withStandaloneEngine } from '../support/servers.js';
 import { within } from '../support/within.js';
 
 interface RawExchange {
@@ -234,9 +234,7 @@ describe('connection limits (standalone engine)', function () {
   this.timeout(60_000);
 
   it('caps connections per client (429) and cuts a slow body (408)', async () => {
-    const data = await tempDir('gw-engine-');
-    const engine = await spawnEngine(data.dir, { HTTP_MAX_CONNECTIONS_PER_CLIENT: '2', HTTP_BODY_TIMEOUT_MS: '300' });
-    try {
+    await withStandaloneEngine({ HTTP_MAX_CONNECTIONS_PER_CLIENT: '2', HTTP_BODY_TIMEOUT_MS: '300' }, async (engine) => {
       const host = new URL(engine.url).host;
       // the cap, from one address: two connections admitted, the third refused
       const held = await admitted(engine.url, 2, '127.0.0.6');
@@ -251,10 +249,7 @@ describe('connection limits (standalone engine)', function () {
       // the engine's log line of the cut: its stdout reaches this process after the 408 may have
       await within(10_000, () => engine.output().includes('HTTP_BODY_MIN_RATE'), () => `the engine's log of the cut, in: ${engine.output().slice(-2_000)}`);
       for (const x of held) x.socket.destroy();
-    } finally {
-      await engine.stop();
-      await data.remove();
-    }
+    });
   });
 });
 

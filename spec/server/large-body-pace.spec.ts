@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
 import { call } from '../support/http.js';
-import { spawnEngine, tempDir } from '../support/servers.js';
+import { withStandaloneEngine } from '../support/servers.js';
 
 /** 5 MB of search text: 4 MB over the first megabyte, which at 2 MB a second take 2 s to read (less the 0.1 s burst). */
 const BIG_SEARCH = Buffer.from(JSON.stringify({ query: { match: { text: 'word '.repeat(1_000_000) } } }));
@@ -51,13 +51,8 @@ describe("large bodies are read at the node's pace (standalone engine)", functio
   this.timeout(60_000);
 
   it('a 5 MB search body at HTTP_LARGE_BODY_RATE=2mb takes ≥ 1.8 s and is not cut as slow', async () => {
-    const data = await tempDir('gw-engine-');
-    const engine = await spawnEngine(data.dir, PACED);
-    try {
+    await withStandaloneEngine(PACED, async (engine) => {
       expect(await pacedSearch(engine.url, null)).to.be.at.least(AT_LEAST_MS);
-    } finally {
-      await engine.stop();
-      await data.remove();
-    }
+    });
   });
 });

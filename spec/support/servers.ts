@@ -118,6 +118,21 @@ export async function spawnEngine(dataDir: string, env: Record<string, string> =
   return spawnServer('lib/engine/embedded/standalone.js', { ENGINE_PORT: '0', ENGINE_DATA_DIR: dataDir, ...env }, 'engine');
 }
 
+/** Runs `use` against a standalone engine of its own (a fresh data directory), stopped and removed after, whatever `use` does. */
+export async function withStandaloneEngine<T>(env: Record<string, string>, use: (engine: ChildServer) => Promise<T>): Promise<T> {
+  const data = await tempDir('gw-engine-');
+  try {
+    const engine = await spawnEngine(data.dir, env);
+    try {
+      return await use(engine);
+    } finally {
+      await engine.stop();
+    }
+  } finally {
+    await data.remove();
+  }
+}
+
 export async function spawnGateway(env: Record<string, string>, startTimeoutMs?: number, nodeArgs?: string[]): Promise<ChildServer> {
   return spawnServer('lib/main.js', { PORT: '0', HOST: '127.0.0.1', ...env }, 'gateway', startTimeoutMs, nodeArgs);
 }
