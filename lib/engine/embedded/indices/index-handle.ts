@@ -652,6 +652,15 @@ export class IndexHandle {
     return v && !v.deleted ? v.seqNo : undefined;
   }
 
+  /**
+   * `_seq_no` as doc values: the sequence number of the document at `ord` of the in-memory index
+   * (read through `seqNoOf`, so a reader's view answers as it was when it began).
+   */
+  seqNoAt(ord: number): number | undefined {
+    const id = this.inverted?.idOf(ord);
+    return id === undefined ? undefined : this.seqNoOf(id);
+  }
+
   /** Ids of live documents, for searches that iterate (and for tests). */
   liveIds(): string[] {
     return [...this.versions.entries()].filter(([, v]) => !v.deleted).map(([id]) => id);

@@ -30,10 +30,9 @@ export function withSeqNoField(ctx: ExecutionContext, handle: IndexHandle, queri
     if (built) return built;
     const fi = new FieldIndex('long');
     for (const ord of base.liveOrdinals()) {
-      const id = base.idOf(ord);
-      const seqNo = id === undefined ? undefined : handle.seqNoOf(id);
+      const seqNo = handle.seqNoAt(ord);
       if (seqNo === undefined) continue;
-      const indexed = toIndexedValue(seqNo, { type: 'long' }, SEQ_NO, id!, handle.registry);
+      const indexed = toIndexedValue(seqNo, { type: 'long' }, SEQ_NO, base.idOf(ord)!, handle.registry);
       if (!indexed || indexed.value === undefined) continue;
       fi.add(ord, { type: 'long', terms: indexed.terms, positions: indexed.terms.map(() => 0), values: [indexed.value] });
     }

@@ -93,8 +93,7 @@ function seqNoValues(handle: IndexHandle): Map<number, Value[]> {
   const inverted = handle.inverted;
   if (!inverted) return out;
   for (const ord of inverted.liveOrdinals()) {
-    const id = inverted.idOf(ord);
-    const seqNo = id === undefined ? undefined : handle.seqNoOf(id);
+    const seqNo = handle.seqNoAt(ord);
     if (seqNo !== undefined) out.set(ord, [seqNo]);
   }
   return out;

@@ -276,8 +276,7 @@ export function fieldsFromDocValues(requests: FieldAndFormat[], handle: IndexHan
     const named = leaves.find((l) => l.name === name);
     if (!named && name === '_seq_no') {
       // the _seq_no metadata field has doc values (SeqNoFieldMapper): the document's sequence number (a nested object's is its document's)
-      const id = handle.inverted?.idOf(ord);
-      const seqNo = id === undefined ? undefined : handle.seqNoOf(id);
+      const seqNo = handle.seqNoAt(ord);
       if (seqNo !== undefined) out[name] = [seqNo];
       continue;
     }

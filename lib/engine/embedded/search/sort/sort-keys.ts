@@ -250,10 +250,7 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
       // ES's SeqNoFieldMapper: a long with doc values, on every document
       return {
         spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
-        key: (ord) => {
-          const id = handle.inverted?.idOf(ord);
-          return (id === undefined ? undefined : handle.seqNoOf(id)) ?? null;
-        },
+        key: (ord) => handle.seqNoAt(ord) ?? null,
         render: (k) => k,
         parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
       };
