@@ -13,6 +13,11 @@ export class ConcatenatedJsonParser {
   private escaped = false;
   private start = -1;
 
+  /** Between messages: nothing of a message pending (the next byte starts a new one). */
+  get idle(): boolean {
+    return this.buf === '';
+  }
+
   push(text: string): unknown[] {
     const out: unknown[] = [];
     const base = this.buf.length;
