@@ -667,7 +667,8 @@ async function crossNode(redis: BenchRedis, redisFloorS: Summary): Promise<void>
       if (k >= 50) directAcks.push(performance.now() - t0);
     }
     await closeDirect();
-    rows.push({ part: 'floor', what: 'HTTP write ack straight to the engine', s: summarize(directAcks) });
+    const directAck = summarize(directAcks);
+    rows.push({ part: 'floor', what: 'HTTP write ack straight to the engine', s: directAck });
 
     // a bare subscriber on the bus's own channel: when the change is on Redis, seen from outside the nodes
     const observer = new Redis(redis.url);
@@ -719,6 +720,9 @@ async function crossNode(redis: BenchRedis, redisFloorS: Summary): Promise<void>
       note: `${CROSS_NODE_WRITES} sequential writes, ${lost} pushes lost, ${beforeAck} pushed before node A acknowledged; ×write-ack p50 ${ratio(s.p50, ack.p50)}; goal p99 < 5 ms: ${s.p99 < 5 ? 'met' : 'NOT met'}`,
     });
     goal('cross-node', `write on node A → push on node B, p99 (×Redis pub→sub p99: ${ratio(s.p99, redisFloorS.p99)})`, s.p99, 5, 'ms');
+    // a change is published once the engine has the write: no push comes before the engine's own
+    // acknowledgement, then a Redis round trip; the goal is below the floor when the first alone misses it
+    goals[goals.length - 1].note = `(${directAck.p99 >= 5 ? 'below the floor: the engine alone acknowledges the same writes at' : 'the floor: the engine alone acknowledges the same writes at'} p99 ${ms(directAck.p99)} ms, before the Redis round trip, p99 ${ms(redisFloorS.p99)} ms; node A's ack p99 ${ms(ack.p99)} ms)`;
     rows.push({ part: 'cross-node', what: '  of which: write sent → change on Redis channel', s: summarize(toRedis), note: 'seen by a bare ioredis subscriber on the bus channel, in this process' });
     rows.push({ part: 'cross-node', what: '  of which: change on Redis channel → push on B', s: summarize(fromRedis), floor: { name: 'Redis pub→sub', s: redisFloorS } });
     await closeObserver();
