@@ -32,4 +32,24 @@ describe('embedded engine: TopK sorted in runs', () => {
     while (!step.done) step = work.next();
     expect(step.value.map((x) => x.k)).to.deep.equal(Array.from({ length: 5000 }, (_, j) => j + 1));
   });
+
+  it('admits a probe exactly when pushing it would keep it (one probe reused for every candidate)', () => {
+    const top = new TopK(3, compare);
+    const probe = { k: 0, i: 0 };
+    const kept: Array<{ k: number; i: number }> = [];
+    for (let i = 0; i < 200; i++) {
+      probe.k = (i * 37) % 50;
+      probe.i = i;
+      const before = top.sorted();
+      const admitted = top.admits(probe);
+      top.push({ ...probe });
+      // admitted: the item is among the kept now; refused: the kept items did not change
+      if (admitted) expect(top.sorted()).to.deep.include({ k: probe.k, i });
+      else expect(top.sorted()).to.deep.equal(before);
+      if (admitted) kept.push({ k: probe.k, i });
+    }
+    expect(top.sorted().map((x) => x.k)).to.deep.equal([0, 0, 0]);
+    expect(kept.length).to.be.greaterThan(3);
+    expect(new TopK(0, compare).admits(probe)).to.equal(false);
+  });
 });

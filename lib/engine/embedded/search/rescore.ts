@@ -148,10 +148,11 @@ export function rescoreTop(docs: RescoredDoc[], r: Rescorer, rescoreScore: (ord:
 /** The first-pass top `n` of an index's matches, best first (ties by index order), without sorting every match. */
 export function topDocs(ords: ArrayLike<number>, scores: ArrayLike<number>, length: number, n: number): RescoredDoc[] {
   const top = new TopK<RescoredDoc>(n, byScore);
+  const probe: RescoredDoc = { ord: 0, score: 0 };
   for (let i = 0; i < length; i++) {
-    const score = scores[i];
-    const ord = ords[i];
-    if (top.admits((worst) => byScore({ ord, score }, worst))) top.push({ ord, score });
+    probe.ord = ords[i];
+    probe.score = scores[i];
+    if (top.admits(probe)) top.push({ ord: probe.ord, score: probe.score });
   }
   return top.sorted();
 }

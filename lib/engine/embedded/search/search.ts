@@ -200,7 +200,7 @@ function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: bool
       if (after) {
         if (scoreOrder ? !(score < (after[0] as number)) : compareKeys(m.sorts, scratch, after) <= 0) continue;
       }
-      if (!top.admits((worst) => compare(probe, worst))) continue;
+      if (!top.admits(probe)) continue;
       top.push({ m, ord, score, keys: scoreOrder ? [] : scratch.slice() });
     }
   }

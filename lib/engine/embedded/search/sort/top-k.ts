@@ -17,10 +17,15 @@ export class TopK<T> {
     return this.heap.length;
   }
 
-  /** Would an item ranking like `probe` enter? Lets callers skip building items that would not. */
-  admits(rankAgainstWorst: (worst: T) => number): boolean {
-    if (this.heap.length < this.k) return this.k > 0;
-    return rankAgainstWorst(this.heap[0]) < 0;
+  /**
+   * Would an item ranking like `probe` enter? Lets callers skip building items that would not: a
+   * caller reuses one probe for every candidate (a closure or an object per candidate was most of
+   * a search's collection time).
+   */
+  admits(probe: T): boolean {
+    if (this.k <= 0) return false;
+    if (this.heap.length < this.k) return true;
+    return this.compare(probe, this.heap[0]) < 0;
   }
 
   push(item: T): void {
