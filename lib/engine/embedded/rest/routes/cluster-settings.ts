@@ -5,6 +5,7 @@ import { nestSettings } from '../../indices/settings.js';
 import { requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import { timeValue } from './search-target.js';
+import { cancelAfterText } from './search.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 function view(values: ClusterSettingValues, flat: boolean): Record<string, unknown> {
@@ -54,6 +55,7 @@ function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
 function checkValue(key: string, value: string | string[]): void {
   if (key === 'search.default_search_timeout' && value !== '-1') timeValue(key, String(value));
   if (key === 'search.max_keep_alive' || key === 'search.default_keep_alive') timeValue(key, String(value));
+  if (key === 'search.cancel_after_time_interval') cancelAfterText(key, String(value));
   if (key === 'cluster.max_shards_per_node') {
     const n = Number(value);
     if (!/^-?\d+$/.test(String(value))) throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${String(value)}] for setting [${key}]`);
