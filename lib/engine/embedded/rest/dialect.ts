@@ -1,4 +1,4 @@
-import { ES_VERSION } from '../../../rest-compat/index.js';
+import { ES_VERSION, warningHeader } from '../../../rest-compat/index.js';
 import type { EngineContext, RestRequest } from './types.js';
 
 /**
@@ -41,4 +41,10 @@ export const OPENSEARCH_NODE_ATTRIBUTES: Readonly<Record<string, string>> = { sh
 /** Lucene's version, as segments and `_upgrade` report it: Elasticsearch 8.15's, or OpenSearch 2.19's. */
 export function luceneVersion(req: RestRequest, ctx: EngineContext): string {
   return speaksOpenSearch(req, ctx) ? OPENSEARCH_VERSION.lucene_version : ES_VERSION.lucene_version;
+}
+
+/** A deprecation warning as the dialect's HeaderWarning writes it: OpenSearch's agent text, or Elasticsearch's. */
+export function dialectWarning(req: RestRequest, ctx: EngineContext, message: { openSearch: string; elasticsearch: string }): string {
+  if (!speaksOpenSearch(req, ctx)) return warningHeader([message.elasticsearch]);
+  return warningHeader([message.openSearch], `OpenSearch-${OPENSEARCH_VERSION.number}-${OPENSEARCH_VERSION.build_hash}`);
 }
