@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { DEFAULT_WAIT_MS, parseTaskId, type Task, type TaskFilter, type TaskId } from '../../tasks/index.js';
 import { CANCELED_BY_USER } from '../../tasks/index.js';
 import { booleanParam } from '../params.js';
-import { speaksOpenSearch } from '../dialect.js';
+import { nodeAttributes, nodeRoles, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { requestsPerSecond } from './by-scroll-params.js';
 import { timeValue } from './search-target.js';
@@ -54,7 +54,7 @@ function listing(req: RestRequest, ctx: EngineContext, tasks: Task[], detailed: 
   const n = ctx.node;
   const byId: Json = {};
   for (const t of tasks) byId[t.fullId] = t.info(detailed);
-  return { nodes: { [n.id]: { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: n.roles, attributes: n.attributes, tasks: byId } } };
+  return { nodes: { [n.id]: { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: nodeRoles(req, ctx), attributes: nodeAttributes(req, ctx), tasks: byId } } };
 }
 
 /**
