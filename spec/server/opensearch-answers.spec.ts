@@ -67,7 +67,7 @@ for (const backend of BACKENDS) {
       expect(Object.keys((await get('/_list/indices/osd-one?format=json')).json.indices[0])).to.not.include('dataset.size');
     });
 
-    it("the node in _nodes, node stats, _tasks by node, _cat/nodes and hot threads as an OpenSearch 2 node (its roles, attributes, version and build); Elasticsearch 8.15's to the others", async () => {
+    it("the node in _nodes, node stats, _tasks by node, _cat/nodes and hot threads as an OpenSearch 2 node (its roles, attributes, version and build), tasks as OpenSearch's TaskInfo; Elasticsearch 8.15's to the others", async () => {
       const osRoles = ['cluster_manager', 'data', 'ingest', 'remote_cluster_client'];
       const os = (path: string) => call(gateway.url, 'GET', path, { headers: OPENSEARCH_CLIENT });
       const [info] = Object.values((await os('/_nodes/settings')).json.nodes) as Array<Record<string, any>>;
@@ -87,6 +87,12 @@ for (const backend of BACKENDS) {
       expect([esInfo.version, esInfo.build_flavor, esInfo.attributes['xpack.installed']]).to.deep.equal(['8.15.0', 'default', 'true']);
       const [esByNode] = Object.values((await call(gateway.url, 'GET', '/_tasks')).json.nodes) as Array<Record<string, any>>;
       expect(esByNode.roles).to.include('master');
+      // OpenSearch's TaskInfo writes `cancelled` for every task, right after `cancellable`; Elasticsearch's for cancellable ones only
+      const [listed] = (await os('/_tasks?group_by=none&actions=cluster:monitor/tasks/lists')).json.tasks as Array<Record<string, unknown>>;
+      expect(Object.keys(listed).slice(Object.keys(listed).indexOf('cancellable'), Object.keys(listed).indexOf('cancellable') + 2)).to.deep.equal(['cancellable', 'cancelled']);
+      expect([listed.cancellable, listed.cancelled]).to.deep.equal([false, false]);
+      const [esListed] = (await call(gateway.url, 'GET', '/_tasks?group_by=none&actions=cluster:monitor/tasks/lists')).json.tasks as Array<Record<string, unknown>>;
+      expect(esListed).to.not.have.property('cancelled');
     });
 
     it("include_defaults lists OpenSearch's index.store.hybrid.mmap.extensions to its clients only; an index's own value wins", async () => {
