@@ -76,6 +76,11 @@ for (const backend of BACKENDS) {
       expect(info.settings.node.roles).to.deep.equal(osRoles);
       expect([info.version, info.build_type]).to.deep.equal(['2.19.0', 'tar']);
       for (const key of ['transport_version', 'index_version', 'component_versions', 'build_flavor']) expect(info, key).to.not.have.property(key);
+      const osDefaults = (await os('/_cluster/settings?include_defaults=true&flat_settings=true')).json.defaults;
+      expect([osDefaults['node.roles'], osDefaults['node.attr.shard_indexing_pressure_enabled'], osDefaults['search.cancel_after_time_interval']]).to.deep.equal([osRoles, 'true', '-1']);
+      const esDefaults = (await call(gateway.url, 'GET', '/_cluster/settings?include_defaults=true&flat_settings=true')).json.defaults;
+      expect(esDefaults['node.roles']).to.include('master');
+      expect(esDefaults).to.not.have.property('search.cancel_after_time_interval');
       const [stats] = Object.values((await os('/_nodes/stats/jvm')).json.nodes) as Array<Record<string, any>>;
       expect(stats.roles).to.deep.equal(osRoles);
       const [byNode] = Object.values((await os('/_tasks?group_by=nodes')).json.nodes) as Array<Record<string, any>>;
