@@ -5,10 +5,11 @@ const WARN_AGENT = `Elasticsearch-${ES_VERSION.number}${ES_VERSION.build_snapsho
 
 /**
  * The deprecation warnings of the compatibility mode as one `Warning` header value (RFC 7234: code
- * 299, agent, quoted text; several join as a list), as Elasticsearch's HeaderWarning writes them.
+ * 299, agent, quoted text; several join as a list), as Elasticsearch's HeaderWarning writes them
+ * (OpenSearch's writes its own agent, `OpenSearch-{version}-{build hash}`).
  */
-export function warningHeader(messages: readonly string[]): string {
-  return messages.map((m) => `299 ${WARN_AGENT} "${m.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(', ');
+export function warningHeader(messages: readonly string[], agent: string = WARN_AGENT): string {
+  return messages.map((m) => `299 ${agent} "${m.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(', ');
 }
 
 /** Elasticsearch 8's texts for typed requests in compatibility mode (its REST actions' TYPES_DEPRECATION_MESSAGE). */

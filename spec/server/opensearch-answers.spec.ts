@@ -67,6 +67,39 @@ for (const backend of BACKENDS) {
       expect(Object.keys((await get('/_list/indices/osd-one?format=json')).json.indices[0])).to.not.include('dataset.size');
     });
 
+    it("the node in _nodes, node stats, _tasks by node, _cat/nodes and hot threads as an OpenSearch 2 node (its roles, attributes, version and build), tasks as OpenSearch's TaskInfo; Elasticsearch 8.15's to the others", async () => {
+      const osRoles = ['cluster_manager', 'data', 'ingest', 'remote_cluster_client'];
+      const os = (path: string) => call(gateway.url, 'GET', path, { headers: OPENSEARCH_CLIENT });
+      const [info] = Object.values((await os('/_nodes/settings')).json.nodes) as Array<Record<string, any>>;
+      expect(info.roles).to.deep.equal(osRoles);
+      expect(info.attributes).to.deep.equal({ shard_indexing_pressure_enabled: 'true' });
+      expect(info.settings.node.roles).to.deep.equal(osRoles);
+      expect([info.version, info.build_type]).to.deep.equal(['2.19.0', 'tar']);
+      for (const key of ['transport_version', 'index_version', 'component_versions', 'build_flavor']) expect(info, key).to.not.have.property(key);
+      const osDefaults = (await os('/_cluster/settings?include_defaults=true&flat_settings=true')).json.defaults;
+      expect([osDefaults['node.roles'], osDefaults['node.attr.shard_indexing_pressure_enabled'], osDefaults['search.cancel_after_time_interval']]).to.deep.equal([osRoles, 'true', '-1']);
+      const esDefaults = (await call(gateway.url, 'GET', '/_cluster/settings?include_defaults=true&flat_settings=true')).json.defaults;
+      expect(esDefaults['node.roles']).to.include('master');
+      expect(esDefaults).to.not.have.property('search.cancel_after_time_interval');
+      const [stats] = Object.values((await os('/_nodes/stats/jvm')).json.nodes) as Array<Record<string, any>>;
+      expect(stats.roles).to.deep.equal(osRoles);
+      const [byNode] = Object.values((await os('/_tasks?group_by=nodes')).json.nodes) as Array<Record<string, any>>;
+      expect([byNode.roles, byNode.attributes]).to.deep.equal([osRoles, { shard_indexing_pressure_enabled: 'true' }]);
+      expect((await os('/_cat/nodes?format=json&h=node.role,version')).json).to.deep.equal([{ 'node.role': 'dimr', version: '2.19.0' }]);
+      expect((await os('/_nodes/hot_threads')).text).to.match(/^::: \{[^}]*\}(\{[^}]*\}){5}\{dimr\}\{shard_indexing_pressure_enabled=true\}/);
+      const [esInfo] = Object.values((await call(gateway.url, 'GET', '/_nodes')).json.nodes) as Array<Record<string, any>>;
+      expect(esInfo.roles).to.include.members(['master', 'ml', 'data_hot']);
+      expect([esInfo.version, esInfo.build_flavor, esInfo.attributes['xpack.installed']]).to.deep.equal(['8.15.0', 'default', 'true']);
+      const [esByNode] = Object.values((await call(gateway.url, 'GET', '/_tasks')).json.nodes) as Array<Record<string, any>>;
+      expect(esByNode.roles).to.include('master');
+      // OpenSearch's TaskInfo writes `cancelled` for every task, right after `cancellable`; Elasticsearch's for cancellable ones only
+      const [listed] = (await os('/_tasks?group_by=none&actions=cluster:monitor/tasks/lists')).json.tasks as Array<Record<string, unknown>>;
+      expect(Object.keys(listed).slice(Object.keys(listed).indexOf('cancellable'), Object.keys(listed).indexOf('cancellable') + 2)).to.deep.equal(['cancellable', 'cancelled']);
+      expect([listed.cancellable, listed.cancelled]).to.deep.equal([false, false]);
+      const [esListed] = (await call(gateway.url, 'GET', '/_tasks?group_by=none&actions=cluster:monitor/tasks/lists')).json.tasks as Array<Record<string, unknown>>;
+      expect(esListed).to.not.have.property('cancelled');
+    });
+
     it("include_defaults lists OpenSearch's index.store.hybrid.mmap.extensions to its clients only; an index's own value wins", async () => {
       expect((await call(gateway.url, 'PUT', '/osd-store', { body: { settings: { 'index.store.hybrid.mmap.extensions': ['nvd', 'vec'] } } })).status).to.equal(200);
       expect((await call(gateway.url, 'PUT', '/osd-plain')).status).to.equal(200);

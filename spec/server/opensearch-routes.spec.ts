@@ -139,6 +139,15 @@ for (const backend of BACKENDS) {
         const settings = await call(gw.url, 'GET', `/${target}/_settings/index.max_result_window?flat_settings=true`);
         expect(settings.json[target].settings['index.max_result_window'], target).to.equal('500');
       }
+      // named at all, copy_settings is deprecated: OpenSearch's warning to an OpenSearch client, Elasticsearch's (7.x compatibility) to others
+      const openSearch = await call(gw.url, 'POST', '/a-src/_clone/a-os-cloned?copy_settings=true', { headers: { 'user-agent': 'opensearch-js/2.13.0 (linux; Node.js v20)' } });
+      expect(openSearch.status, openSearch.text).to.equal(200);
+      expect(openSearch.headers.warning).to.match(/^299 OpenSearch-2\.19\.0-[0-9a-f]+ "parameter \[copy_settings\] is deprecated and will be removed in 3\.0\.0"$/);
+      const elastic = await call(gw.url, 'POST', '/a-src/_clone/a-es-cloned?copy_settings');
+      expect(elastic.headers.warning).to.match(/^299 Elasticsearch-8\.[0-9.]+-[0-9a-f]+ "parameter \[copy_settings\] is deprecated and will be removed in 8\.0\.0"$/);
+      const unnamed = await call(gw.url, 'POST', '/a-src/_clone/a-plain-cloned', { headers: { 'user-agent': 'opensearch-js/2.13.0 (linux; Node.js v20)' } });
+      expect(unnamed.status, unnamed.text).to.equal(200);
+      expect(unnamed.headers).to.not.have.property('warning');
       for (const path of ['/a-src/_shrink/a-other?copy_settings=false', '/no-such-index/_clone/a-other?copy_settings=false']) {
         const r = await call(gw.url, 'POST', path);
         expect([r.status, r.json.error.reason], path).to.deep.equal([400, 'parameter [copy_settings] can not be explicitly set to [false]']);

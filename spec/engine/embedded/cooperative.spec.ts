@@ -83,6 +83,42 @@ describe('embedded engine: cooperative work (timeouts, event-loop turns)', () =>
     }
   });
 
+  it("OpenSearch's cancel_after_time_interval: a search that runs longer fails as its cancelled task (500, task_cancelled_exception); a faster one answers", async () => {
+    const cancelled = (r: { status: number; json: any }, interval: string) => {
+      expect(r.status, JSON.stringify(r.json).slice(0, 300)).to.equal(500);
+      expect(r.json.error.type).to.equal('search_phase_execution_exception');
+      expect(r.json.error.phase).to.equal('query');
+      const reason = `cancelled task with reason: Cancellation timeout of ${interval} is expired`;
+      expect(r.json.error.root_cause).to.deep.equal([{ type: 'task_cancelled_exception', reason }]);
+      expect(r.json.error.failed_shards[0].reason).to.deep.equal({ type: 'task_cancelled_exception', reason });
+    };
+    cancelled(await es.call('POST', '/coop/_search?cancel_after_time_interval=1ms', { query: SLOW_QUERY, size: 3, track_total_hits: true }), '1ms');
+    const fast = await es.call('POST', '/coop/_search?cancel_after_time_interval=10s', { query: { ids: { values: ['1'] } } });
+    expect(fast.status).to.equal(200);
+    expect(fast.json.hits.total.value).to.equal(1);
+    // a multi search's: each search its own, from the URL or its header; the others answer
+    const ms = await es.call('POST', '/_msearch?cancel_after_time_interval=1ms', [
+      JSON.stringify({ index: 'coop' }), JSON.stringify({ query: SLOW_QUERY, size: 0 }),
+      JSON.stringify({ index: 'coop', cancel_after_time_interval: '1m' }), JSON.stringify({ query: { ids: { values: ['2'] } } }),
+    ].join('\n') + '\n', { 'content-type': 'application/x-ndjson' });
+    expect(ms.status).to.equal(200);
+    cancelled({ status: ms.json.responses[0].status, json: ms.json.responses[0] }, '1ms');
+    expect(ms.json.responses[1].status).to.equal(200);
+    expect(ms.json.responses[1].hits.total.value).to.equal(1);
+    // the dynamic cluster setting, for searches that name none; the search's own wins
+    try {
+      expect((await es.call('PUT', '/_cluster/settings', { transient: { 'search.cancel_after_time_interval': '1500ms' } })).status).to.equal(200);
+      const own = await es.call('POST', '/coop/_search?cancel_after_time_interval=1ms', { query: SLOW_QUERY, size: 0 });
+      cancelled(own, '1ms');
+      const unset = await es.call('POST', '/coop/_search', { query: { ids: { values: ['1'] } } });
+      expect(unset.status).to.equal(200);
+      const bad = await es.call('PUT', '/_cluster/settings', { transient: { 'search.cancel_after_time_interval': 'soon' } });
+      expect(bad.status).to.equal(400);
+    } finally {
+      await es.call('PUT', '/_cluster/settings', { transient: { 'search.cancel_after_time_interval': null } });
+    }
+  });
+
   it('while a slow search runs, a document GET on the same engine is answered first', async () => {
     const order: string[] = [];
     const search = direct('POST', '/coop/_search', { query: { bool: { should: [SLOW_QUERY, { match_phrase: { t: 'beta alpha beta' } }] } }, size: 0 })

@@ -1,4 +1,4 @@
-import { ES_VERSION } from '../../../rest-compat/index.js';
+import { ES_VERSION, warningHeader } from '../../../rest-compat/index.js';
 import type { EngineContext, RestRequest } from './types.js';
 
 /**
@@ -41,4 +41,34 @@ export const OPENSEARCH_NODE_ATTRIBUTES: Readonly<Record<string, string>> = { sh
 /** Lucene's version, as segments and `_upgrade` report it: Elasticsearch 8.15's, or OpenSearch 2.19's. */
 export function luceneVersion(req: RestRequest, ctx: EngineContext): string {
   return speaksOpenSearch(req, ctx) ? OPENSEARCH_VERSION.lucene_version : ES_VERSION.lucene_version;
+}
+
+/** A deprecation warning as the dialect's HeaderWarning writes it: OpenSearch's agent text, or Elasticsearch's. */
+export function dialectWarning(req: RestRequest, ctx: EngineContext, message: { openSearch: string; elasticsearch: string }): string {
+  if (!speaksOpenSearch(req, ctx)) return warningHeader([message.elasticsearch]);
+  return warningHeader([message.openSearch], `OpenSearch-${OPENSEARCH_VERSION.number}-${OPENSEARCH_VERSION.build_hash}`);
+}
+
+/**
+ * The roles of a default OpenSearch 2 node, sorted by name as DiscoveryNode keeps them
+ * (DiscoveryNodeRole.BUILT_IN_ROLES: no data tiers, machine learning or transform roles), and
+ * their `_cat/nodes` abbreviations.
+ */
+const OPENSEARCH_NODE_ROLES: ReadonlyArray<[role: string, abbreviation: string]> = [
+  ['cluster_manager', 'm'], ['data', 'd'], ['ingest', 'i'], ['remote_cluster_client', 'r'],
+];
+
+/** The node's roles in the dialect's names. */
+export function nodeRoles(req: RestRequest, ctx: EngineContext): string[] {
+  return speaksOpenSearch(req, ctx) ? OPENSEARCH_NODE_ROLES.map(([r]) => r) : ctx.node.roles;
+}
+
+/** The roles' abbreviations, sorted (RestNodesAction.getRoleAbbreviationString): `dimr` to OpenSearch clients. */
+export function nodeRoleAbbreviations(req: RestRequest, ctx: EngineContext): string {
+  return speaksOpenSearch(req, ctx) ? OPENSEARCH_NODE_ROLES.map(([, a]) => a).sort().join('') : ctx.node.roleAbbreviations;
+}
+
+/** The node's attributes: OpenSearch's own, or those of an Elasticsearch node with X-Pack. */
+export function nodeAttributes(req: RestRequest, ctx: EngineContext): Readonly<Record<string, string>> {
+  return speaksOpenSearch(req, ctx) ? OPENSEARCH_NODE_ATTRIBUTES : ctx.node.attributes;
 }

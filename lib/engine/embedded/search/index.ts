@@ -1,4 +1,5 @@
 export { runSearch, runCount } from './search.js';
+export type { CancelAfter } from './cancel-after.js';
 export { parseSearchRequest, parseCountQuery, validateExecutionParams, type SearchRequest } from './search-request.js';
 export { filterSource, sourceFilterFromBody, sourceFilterFromParams, FETCH_ALL, type SourceFilter } from './source-filter.js';
 export { resolveBodyLookups, resolveTermsLookups, withLookupsUnread, type DocumentLookup, resolveRuleQueries, type ApplyQueryRules } from './query/index.js';

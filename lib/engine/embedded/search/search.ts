@@ -26,6 +26,7 @@ import { NestedMatches, nestedInnerHitsOf, type NestedInnerHits } from './nested
 import { withSeqNoField } from './seq-no-field.js';
 import { runSuggest } from './suggest/index.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS, WorkBudget, runAtOnce, type Work } from './work-budget.js';
+import { cancelDue, cancelledSearch, type CancelAfter } from './cancel-after.js';
 import { SearchTimedOut, type StoredScripts } from '../painless/index.js';
 import { ScriptFieldValues, asSearchFailure, fieldsMentionedBy, indexMappings, prepareRuntimeFields, runtimeFieldValues, runtimeFieldsOf, searchView } from './scripts/index.js';
 
@@ -445,6 +446,8 @@ export interface SearchOptions {
    * A spec's own acts at a pause (a write while the search is under way) before the search goes on.
    */
   pauseFor?: () => Promise<void>;
+  /** OpenSearch's `cancel_after_time_interval`: past it the search stops and fails as cancelled (cancel-after.ts). */
+  cancelAfter?: CancelAfter;
 }
 
 /**
@@ -501,7 +504,10 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
-  const budget = WorkBudget.of(started, req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.sliceLength, options.pauseFor);
+  const budget = WorkBudget.of(started, budgetMs(req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.cancelAfter), options.sliceLength, options.pauseFor);
+  const ensureNotCancelled = (): void => {
+    if (cancelDue(options.cancelAfter, started)) throw cancelledSearch(options.cancelAfter, handles[0]?.name);
+  };
   if (req.slice) for (const h of handles) checkSlice(req.slice, h);
   // The runtime fields the search reads are computed first, pausing for the event loop (their scripts are per-document work).
   await prepareReadRuntimeFields(handles, req, budget, options.storedScripts);
@@ -537,7 +543,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     profiler?.aggregationPhase(performance.now() - t0);
   }
   if (req.postFilter) matches = await applyPostFilter(matches, req.postFilter, budget);
-  // Collection is over: the page and its fetch are not cut short by the timeout.
+  // Collection is over: the page and its fetch are not cut short by the timeout; a cancelled search ends here.
+  ensureNotCancelled();
   const timedOut = budget.timedOut;
 
   await budget.pause();
@@ -572,6 +579,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     profiler?.fetchedHit(c.m.handle, performance.now() - t0);
   }
   for (const h of fetching) h.stats.fetched(req.statsGroups);
+  ensureNotCancelled();
   // size 0 collects no top hits, so Elasticsearch scores nothing and reports no max_score.
   const maxScore = tracksMaxScore(req.sort, req.trackScores) && req.size > 0 ? maxScoreOf(matches) : null;
   const hitsBody: Record<string, unknown> = {};
@@ -600,6 +608,12 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   }
   if (profiler) body.profile = profiler.render(handles);
   return body;
+}
+
+/** How long the search may collect: its timeout, cut to its cancellation interval (a negative timeout is none). */
+function budgetMs(timeoutMs: number, cancel: CancelAfter | undefined): number {
+  if (!cancel) return timeoutMs;
+  return timeoutMs < 0 ? cancel.ms : Math.min(timeoutMs, cancel.ms);
 }
 
 function scriptSorted(matches: IndexMatches[]): boolean {

@@ -1,7 +1,7 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { requestBody } from '../body.js';
-import { speaksOpenSearch } from '../dialect.js';
+import { speaksOpenSearch, nodeAttributes } from '../dialect.js';
 import { booleanParam } from '../params.js';
 import { numberOfReplicas, numberOfShards } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -75,7 +75,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
       body: {
         ...head,
         current_state: 'started',
-        current_node: { id: node.id, name: node.name, transport_address: node.transportAddress, attributes: node.attributes, ...(openSearch ? {} : { roles: node.roles }), weight_ranking: 1 },
+        current_node: { id: node.id, name: node.name, transport_address: node.transportAddress, attributes: nodeAttributes(req, ctx), ...(openSearch ? {} : { roles: node.roles }), weight_ranking: 1 },
         can_remain_on_current_node: 'yes',
         can_rebalance_cluster: replicasActive ? 'yes' : 'no',
         ...(replicasActive ? {} : { can_rebalance_cluster_decisions: [{ decider: 'rebalance_only_when_active', decision: 'NO', explanation: 'rebalancing is not allowed until all replicas in the cluster are active' }] }),
@@ -99,7 +99,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
         : `${name} isn't allowed to allocate this shard to any of the nodes in the cluster. Choose a node to which you expect this shard to be allocated, find this node in the node-by-node explanation, and address the reasons which prevent ${name} from allocating this shard there.`,
       node_allocation_decisions: [
         {
-          node_id: node.id, node_name: node.name, transport_address: node.transportAddress, node_attributes: node.attributes,
+          node_id: node.id, node_name: node.name, transport_address: node.transportAddress, node_attributes: nodeAttributes(req, ctx),
           ...(openSearch ? {} : { roles: node.roles }),
           node_decision: 'no', weight_ranking: 1,
           deciders: [{ decider: 'same_shard', decision: 'NO', explanation: `a copy of this shard is already allocated to this node [${primaryCopy}]` }],

@@ -6,7 +6,7 @@ import { mappedFields } from '../mapped-fields.js';
 import { fielddataSection } from '../../indices/index.js';
 import { shardCopies } from '../shard-copies.js';
 import { ACTIVITY_COLUMNS, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
-import { OPENSEARCH_NODE_ATTRIBUTES, speaksOpenSearch } from '../dialect.js';
+import { OPENSEARCH_VERSION, nodeAttributes, nodeRoleAbbreviations, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ES_VERSION } from './cluster.js';
 import { bytesOf } from './cat.js';
@@ -26,7 +26,7 @@ async function nodeRow(req: RestRequest, ctx: EngineContext): Promise<NodeRow> {
 
 const two = (n: number) => n.toFixed(2);
 
-function nodeColumns(fullId: boolean, openSearch: boolean): Array<CatColumn<NodeRow>> {
+function nodeColumns(fullId: boolean, openSearch: boolean, roleAbbreviations: string): Array<CatColumn<NodeRow>> {
   const load = (i: number) => (r: NodeRow) => (r.figures.load === null ? null : two(r.figures.load[i]));
   const fs = (r: NodeRow) => r.figures.fs;
   return [
@@ -35,7 +35,7 @@ function nodeColumns(fullId: boolean, openSearch: boolean): Array<CatColumn<Node
     column('ip', 'alias:i;desc:ip address', (r) => r.ctx.node.ip),
     column('port', 'default:false;alias:po;desc:bound transport port', () => 9300),
     column('http_address', 'default:false;alias:http;desc:bound http address', (r) => r.httpAddress),
-    column('version', 'default:false;alias:v;desc:es version', () => ES_VERSION.number),
+    column('version', 'default:false;alias:v;desc:es version', () => (openSearch ? OPENSEARCH_VERSION.number : ES_VERSION.number)),
     column('flavor', 'default:false;alias:f;desc:es distribution flavor', () => ES_VERSION.build_flavor),
     column('type', 'default:false;alias:t;desc:es distribution type', () => ES_VERSION.build_type),
     column('build', 'default:false;alias:b;desc:es build hash', () => ES_VERSION.build_hash),
@@ -60,7 +60,7 @@ function nodeColumns(fullId: boolean, openSearch: boolean): Array<CatColumn<Node
     column('load_5m', 'alias:l;text-align:right;desc:5m load avg', load(1)),
     column('load_15m', 'alias:l;text-align:right;desc:15m load avg', load(2)),
     column('uptime', 'default:false;alias:u;text-align:right;desc:node uptime', (r) => Duration.ofMillis(r.figures.uptimeMillis)),
-    column('node.role', 'alias:r,role,nodeRole;desc:m:master eligible node, d:data node, i:ingest node, -:coordinating node only', (r) => r.ctx.node.roleAbbreviations),
+    column('node.role', 'alias:r,role,nodeRole;desc:m:master eligible node, d:data node, i:ingest node, -:coordinating node only', () => roleAbbreviations),
     // OpenSearch 2 names the column after the cluster manager (RestNodesAction), `master` an alias of it
     openSearch
       ? column('cluster_manager', 'alias:cm,m,master;desc:*:current cluster manager', () => '*')
@@ -99,7 +99,7 @@ const flag = (req: RestRequest, name: string) => req.params.get(name) === '' || 
 
 /** `_cat/nodes`: the one node, the elected master (`*`), with its live figures. */
 async function catNodes(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const columns = nodeColumns(flag(req, 'full_id'), speaksOpenSearch(req, ctx));
+  const columns = nodeColumns(flag(req, 'full_id'), speaksOpenSearch(req, ctx), nodeRoleAbbreviations(req, ctx));
   if (flag(req, 'help')) return catResponse(req, columns, []);
   return catResponse(req, columns, [await nodeRow(req, ctx)]);
 }
@@ -125,7 +125,7 @@ const NODEATTR_COLUMNS: Array<CatColumn<AttrRow>> = [
 /** `_cat/nodeattrs`: one row per attribute of the node. */
 function catNodeAttrs(req: RestRequest, ctx: EngineContext): RestResponse {
   const fullId = flag(req, 'full_id');
-  const attributes = speaksOpenSearch(req, ctx) ? OPENSEARCH_NODE_ATTRIBUTES : ctx.node.attributes;
+  const attributes = nodeAttributes(req, ctx);
   return catResponse(req, NODEATTR_COLUMNS, () => Object.entries(attributes).map(([attr, value]) => ({ ctx, attr, value, fullId })));
 }
 

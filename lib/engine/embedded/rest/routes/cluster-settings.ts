@@ -5,6 +5,8 @@ import { nestSettings } from '../../indices/settings.js';
 import { requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import { timeValue } from './search-target.js';
+import { cancelAfterText } from './search.js';
+import { nodeAttributes, nodeRoles, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 function view(values: ClusterSettingValues, flat: boolean): Record<string, unknown> {
@@ -12,8 +14,12 @@ function view(values: ClusterSettingValues, flat: boolean): Record<string, unkno
   return nestSettings(values);
 }
 
-/** Defaults of the settings the engine has a value for, as `include_defaults` lists them (a selection of ES's). */
-function defaults(ctx: EngineContext): ClusterSettingValues {
+/**
+ * Defaults of the settings the engine has a value for, as `include_defaults` lists them (a selection
+ * of ES's; to an OpenSearch client the node's roles and attributes are an OpenSearch node's, and
+ * OpenSearch's `search.cancel_after_time_interval` is listed).
+ */
+function defaults(req: RestRequest, ctx: EngineContext): ClusterSettingValues {
   const out: ClusterSettingValues = {
     'action.auto_create_index': 'true',
     'action.destructive_requires_name': 'true',
@@ -24,7 +30,7 @@ function defaults(ctx: EngineContext): ClusterSettingValues {
     'http.max_content_length': '100mb',
     'indices.query.bool.max_clause_count': '4096',
     'node.name': ctx.node.name,
-    'node.roles': ctx.node.roles,
+    'node.roles': nodeRoles(req, ctx),
     'path.data': [],
     'processors': String(os.availableParallelism()),
     'search.default_search_timeout': ctx.defaultSearchTimeoutMs === undefined ? '30s' : ctx.defaultSearchTimeoutMs < 0 ? '-1' : `${ctx.defaultSearchTimeoutMs}ms`,
@@ -33,7 +39,8 @@ function defaults(ctx: EngineContext): ClusterSettingValues {
     'search.max_keep_alive': '1d',
     'transport.port': '9300',
   };
-  for (const [k, v] of Object.entries(ctx.node.attributes)) out[`node.attr.${k}`] = v;
+  for (const [k, v] of Object.entries(nodeAttributes(req, ctx))) out[`node.attr.${k}`] = v;
+  if (speaksOpenSearch(req, ctx)) out['search.cancel_after_time_interval'] = '-1';
   return out;
 }
 
@@ -43,7 +50,7 @@ function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
   const { persistent, transient } = ctx.clusterSettings.current();
   const body: Record<string, unknown> = { persistent: view(persistent, flat), transient: view(transient, flat) };
   if (booleanParam(req.params, 'include_defaults', false)) {
-    const all = defaults(ctx);
+    const all = defaults(req, ctx);
     for (const k of [...Object.keys(persistent), ...Object.keys(transient)]) delete all[k];
     body.defaults = view(all, flat);
   }
@@ -54,6 +61,7 @@ function getSettings(req: RestRequest, ctx: EngineContext): RestResponse {
 function checkValue(key: string, value: string | string[]): void {
   if (key === 'search.default_search_timeout' && value !== '-1') timeValue(key, String(value));
   if (key === 'search.max_keep_alive' || key === 'search.default_keep_alive') timeValue(key, String(value));
+  if (key === 'search.cancel_after_time_interval') cancelAfterText(key, String(value));
   if (key === 'cluster.max_shards_per_node') {
     const n = Number(value);
     if (!/^-?\d+$/.test(String(value))) throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${String(value)}] for setting [${key}]`);

@@ -11,7 +11,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { ES_VERSION } from './cluster.js';
 import { STATS_SECTIONS, statsInputOf } from './stats.js';
 import { OPENSEARCH_STATS_METRICS, openSearchStatsSection } from './opensearch-node-stats.js';
-import { speaksOpenSearch } from '../dialect.js';
+import { OPENSEARCH_VERSION, nodeAttributes, nodeRoleAbbreviations, nodeRoles, speaksOpenSearch } from '../dialect.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,9 +33,22 @@ function list(v: string | undefined): string[] {
 }
 
 /** The fields every node entry has, whatever the metrics (NodeInfo / NodeStats headers). */
-function nodeHeader(ctx: EngineContext): Json {
+function nodeHeader(req: RestRequest, ctx: EngineContext): Json {
   const n = ctx.node;
-  return { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: n.roles, attributes: n.attributes };
+  return { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: nodeRoles(req, ctx), attributes: nodeAttributes(req, ctx) };
+}
+
+/**
+ * What NodeInfo writes after the node's address: Elasticsearch 8's versions (transport, index,
+ * components) and build; OpenSearch 2's version and build only (NodesInfoResponse.toXContent).
+ */
+function nodeBuild(req: RestRequest, ctx: EngineContext): Json {
+  if (speaksOpenSearch(req, ctx)) return { version: OPENSEARCH_VERSION.number, build_type: OPENSEARCH_VERSION.build_type, build_hash: OPENSEARCH_VERSION.build_hash };
+  return {
+    version: ES_VERSION.number, transport_version: '8702002', index_version: Number(INDEX_VERSION_CREATED),
+    component_versions: { transform_config_version: 10000099, ml_config_version: 12000099 },
+    build_flavor: ES_VERSION.build_flavor, build_type: ES_VERSION.build_type, build_hash: ES_VERSION.build_hash,
+  };
 }
 
 export function nodesResponse(ctx: EngineContext, nodeFilter: string[], entry: () => Json | Promise<Json>): Promise<RestResponse> | RestResponse {
@@ -56,7 +69,7 @@ function infoSection(metric: string, req: RestRequest, ctx: EngineContext): unkn
   switch (metric) {
     case 'settings':
       return {
-        cluster: { name: ctx.clusterName }, node: { name: ctx.node.name, attr: ctx.node.attributes, roles: ctx.node.roles },
+        cluster: { name: ctx.clusterName }, node: { name: ctx.node.name, attr: nodeAttributes(req, ctx), roles: nodeRoles(req, ctx) },
         discovery: { type: 'single-node' }, http: { type: { default: 'netty4' } }, transport: { type: { default: 'netty4' } },
       };
     case 'os':
@@ -108,11 +121,7 @@ function nodesInfo(req: RestRequest, ctx: EngineContext): Promise<RestResponse> 
   const wanted = all ? INFO_METRICS : metrics.filter((m) => INFO_METRICS.includes(m));
   const flat = booleanParam(req.params, 'flat_settings', false);
   return nodesResponse(ctx, nodeIds, () => {
-    const entry: Json = {
-      ...nodeHeader(ctx), version: ES_VERSION.number, transport_version: '8702002', index_version: Number(INDEX_VERSION_CREATED),
-      component_versions: { transform_config_version: 10000099, ml_config_version: 12000099 },
-      build_flavor: ES_VERSION.build_flavor, build_type: ES_VERSION.build_type, build_hash: ES_VERSION.build_hash,
-    };
+    const entry: Json = { ...nodeHeader(req, ctx), ...nodeBuild(req, ctx) };
     if (wanted.includes('indices')) entry.total_indexing_buffer = Math.floor(v8.getHeapStatistics().heap_size_limit / 10);
     // keys in ES's order: roles and attributes after the build, then the sections
     const { roles, attributes } = entry;
@@ -244,7 +253,7 @@ function nodesStats(req: RestRequest, ctx: EngineContext): Promise<RestResponse>
   const wanted = !metrics.length || metrics.includes('_all') ? known : known.filter((m) => metrics.includes(m));
   return nodesResponse(ctx, list(req.pathParams.node_id), async () => {
     const f = await ctx.node.figures();
-    const entry: Json = { timestamp: f.at, ...nodeHeader(ctx) };
+    const entry: Json = { timestamp: f.at, ...nodeHeader(req, ctx) };
     for (const m of wanted) {
       const section = OPENSEARCH_STATS_METRICS.includes(m) ? openSearchStatsSection(m, f, ctx) : statsSection(m, f, req, ctx, indexMetrics);
       if (section !== undefined) entry[m === 'breaker' ? 'breakers' : m] = section;
@@ -293,8 +302,8 @@ function nodesHotThreads(req: RestRequest, ctx: EngineContext): RestResponse {
   timeValue('interval', interval);
   if (!ctx.node.matches(list(req.pathParams.node_id))) return { status: 200, text: '' };
   const n = ctx.node;
-  const attributes = Object.entries(n.attributes).map(([k, v]) => `${k}=${v}`).join(', ');
-  const header = `::: {${n.name}}{${n.id}}{${n.ephemeralId}}{${n.host}}{${n.ip}}{${n.transportAddress}}{${n.roleAbbreviations}}{${attributes}}\n`;
+  const attributes = Object.entries(nodeAttributes(req, ctx)).map(([k, v]) => `${k}=${v}`).join(', ');
+  const header = `::: {${n.name}}{${n.id}}{${n.ephemeralId}}{${n.host}}{${n.ip}}{${n.transportAddress}}{${nodeRoleAbbreviations(req, ctx)}}{${attributes}}\n`;
   const at = new Date().toISOString();
   return { status: 200, text: `${header}   Hot threads at ${at}, interval=${interval}, busiestThreads=${threads}, ignoreIdleThreads=${ignoreIdle}:\n   \n` };
 }

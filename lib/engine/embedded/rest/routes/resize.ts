@@ -8,6 +8,7 @@ import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { inBackground } from './background-task.js';
+import { dialectWarning } from '../dialect.js';
 import { timeValue } from './search-target.js';
 
 type ResizeType = 'clone' | 'split' | 'shrink';
@@ -43,6 +44,11 @@ function targetShards(type: ResizeType, source: number, requested: number | unde
   return target;
 }
 
+const COPY_SETTINGS_DEPRECATED = {
+  openSearch: 'parameter [copy_settings] is deprecated and will be removed in 3.0.0',
+  elasticsearch: 'parameter [copy_settings] is deprecated and will be removed in 8.0.0',
+};
+
 /**
  * `PUT|POST /{index}/_clone|_split|_shrink/{target}`: a new index holding the source's documents
  * (with their versions and routing), mappings and settings (blocks included, as Elasticsearch
@@ -58,6 +64,8 @@ function resize(type: ResizeType) {
     if (!booleanParam(req.params, 'copy_settings', true)) {
       throw new EsError(400, 'illegal_argument_exception', 'parameter [copy_settings] can not be explicitly set to [false]');
     }
+    // …and, named at all, it is deprecated (OpenSearch 2's RestResizeHandler; Elasticsearch 8's in its 7.x compatibility)
+    const headers = req.params.has('copy_settings') ? { warning: dialectWarning(req, ctx, COPY_SETTINGS_DEPRECATED) } : undefined;
     const sourceName = req.pathParams.index;
     const targetName = req.pathParams.target;
     // the source's documents are read into the target (its creation is checked where it is created)
@@ -107,8 +115,8 @@ function resize(type: ResizeType) {
       }
       return { acknowledged: true, shards_acknowledged: true, index: targetName };
     };
-    if (!background) return { status: 200, body: await copy() };
-    return { status: 200, body: { task: inBackground(ctx, 'indices:admin/resize', `resize from [${source.name}] to [${targetName}]`, copy) } };
+    if (!background) return { status: 200, body: await copy(), headers };
+    return { status: 200, body: { task: inBackground(ctx, 'indices:admin/resize', `resize from [${source.name}] to [${targetName}]`, copy) }, headers };
   };
 }
 

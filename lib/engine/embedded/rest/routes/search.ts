@@ -1,13 +1,13 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, validateExecutionParams, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
+import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, validateExecutionParams, type CancelAfter, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
 import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
 import { searchThroughPipeline } from './pipelined-search.js';
-import { scrollContexts } from './scroll-contexts.js';
+import { scrollContexts, timeValueText } from './scroll-contexts.js';
 import { effectiveQuery, resolveReadTarget, timeValue, withQuery, withQueryRules } from './search-target.js';
 
 function maxWindowOf(handles: IndexHandle[]): number {
@@ -98,7 +98,7 @@ async function searchHandles(
     refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
     return runSearch(handles, request, started, {
       knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx),
-      rewriteToFilterByFilter: rewriteToFilterByFilter(ctx),
+      rewriteToFilterByFilter: rewriteToFilterByFilter(ctx), cancelAfter: cancelAfterOf(ctx, params),
     });
   }
 
@@ -112,7 +112,7 @@ async function searchHandles(
     throw new EsError(400, 'illegal_argument_exception',
       `Batch size is too large, size must be less than or equal to: [${maxWindow}] but was [${request.size}]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.`);
   }
-  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx), rewriteToFilterByFilter: rewriteToFilterByFilter(ctx) });
+  const full = await runSearch(handles, { ...request, size: Number.MAX_SAFE_INTEGER }, started, { defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx), rewriteToFilterByFilter: rewriteToFilterByFilter(ctx), cancelAfter: cancelAfterOf(ctx, params) });
   const hitsObj = full.hits as Record<string, unknown>;
   const all = hitsObj.hits as unknown[];
   const { hits: _omitted, ...header } = hitsObj;
@@ -130,12 +130,29 @@ async function search(req: RestRequest, ctx: EngineContext): Promise<RestRespons
 
 /**
  * OpenSearch's `cancel_after_time_interval` (a search's parameter, or a multi search's and its headers'):
- * a time value, or -1 for none, checked as OpenSearch's paramAsTime reads it. Nothing is cancelled: a
- * search here never outlives its own timeout.
+ * a time value, or -1 for none, checked as OpenSearch's paramAsTime reads it.
  */
 export function checkCancelAfter(params: ParamReader): void {
-  const v = params.get('cancel_after_time_interval');
-  if (v !== null && v !== '-1' && v !== '0') timeValue('cancel_after_time_interval', v);
+  cancelAfterText('cancel_after_time_interval', params.get('cancel_after_time_interval'));
+}
+
+/**
+ * When the search is cancelled (search/cancel-after.ts): its `cancel_after_time_interval`, else the
+ * dynamic cluster setting `search.cancel_after_time_interval` (-1 by default: never), as
+ * TimeoutTaskCancellationUtility takes the request's value first.
+ */
+export function cancelAfterOf(ctx: EngineContext, params: ParamReader): CancelAfter | undefined {
+  const asked = params.get('cancel_after_time_interval');
+  const set = ctx.clusterSettings.get('search.cancel_after_time_interval');
+  return asked !== null ? cancelAfterText('cancel_after_time_interval', asked)
+    : typeof set === 'string' ? cancelAfterText('search.cancel_after_time_interval', set) : undefined;
+}
+
+/** A time value, or -1 for none; 0 here is none too (a search would never have its turn before it). */
+export function cancelAfterText(name: string, v: string | null): CancelAfter | undefined {
+  if (v === null || v.trim() === '-1' || v.trim() === '0') return undefined;
+  const ms = timeValue(name, v);
+  return { ms, text: timeValueText(ms) };
 }
 
 /**

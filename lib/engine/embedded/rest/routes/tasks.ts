@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { DEFAULT_WAIT_MS, parseTaskId, type Task, type TaskFilter, type TaskId } from '../../tasks/index.js';
 import { CANCELED_BY_USER } from '../../tasks/index.js';
 import { booleanParam } from '../params.js';
-import { speaksOpenSearch } from '../dialect.js';
+import { nodeAttributes, nodeRoles, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { requestsPerSecond } from './by-scroll-params.js';
 import { timeValue } from './search-target.js';
@@ -33,12 +33,14 @@ function waitMs(req: RestRequest): number {
  */
 function listing(req: RestRequest, ctx: EngineContext, tasks: Task[], detailed: boolean): Json {
   const groupBy = req.params.get('group_by') ?? 'nodes';
-  if (groupBy === 'none') return { tasks: tasks.map((t) => t.info(detailed)) };
+  const openSearch = speaksOpenSearch(req, ctx);
+  const infoOf = (t: Task): Json => inDialect(t.info(detailed), openSearch);
+  if (groupBy === 'none') return { tasks: tasks.map(infoOf) };
   if (groupBy === 'parents') {
     const listed = new Set(tasks);
     const withChildren = (t: Task): Json => {
       const kids = tasks.filter((c) => c.parent === t);
-      return kids.length ? { ...t.info(detailed), children: kids.map(withChildren) } : t.info(detailed);
+      return kids.length ? { ...infoOf(t), children: kids.map(withChildren) } : infoOf(t);
     };
     const out: Json = {};
     for (const t of tasks) if (!t.parent || !listed.has(t.parent)) out[t.fullId] = withChildren(t);
@@ -46,15 +48,29 @@ function listing(req: RestRequest, ctx: EngineContext, tasks: Task[], detailed: 
   }
   if (groupBy !== 'nodes') {
     // OpenSearch 2 names the values it takes; Elasticsearch 8 fails to read the enum
-    throw new EsError(400, 'illegal_argument_exception', speaksOpenSearch(req, ctx)
+    throw new EsError(400, 'illegal_argument_exception', openSearch
       ? `[group_by] must be one of [nodes], [parents] or [none] but was [${groupBy}]`
       : `No enum constant org.elasticsearch.rest.action.admin.cluster.RestListTasksAction.GroupBy.${groupBy.toUpperCase()}`);
   }
   if (!tasks.length) return { nodes: {} };
   const n = ctx.node;
   const byId: Json = {};
-  for (const t of tasks) byId[t.fullId] = t.info(detailed);
-  return { nodes: { [n.id]: { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: n.roles, attributes: n.attributes, tasks: byId } } };
+  for (const t of tasks) byId[t.fullId] = infoOf(t);
+  return { nodes: { [n.id]: { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: nodeRoles(req, ctx), attributes: nodeAttributes(req, ctx), tasks: byId } } };
+}
+
+/**
+ * A task as the dialect's TaskInfo writes it: OpenSearch 2's writes `cancelled` for every task
+ * (after `cancellable`), Elasticsearch 8's for a cancellable one only.
+ */
+function inDialect(info: Json, openSearch: boolean): Json {
+  if (!openSearch || 'cancelled' in info) return info;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(info)) {
+    out[k] = v;
+    if (k === 'cancellable') out.cancelled = false;
+  }
+  return out;
 }
 
 /**
@@ -87,7 +103,8 @@ async function listTasks(req: RestRequest, ctx: EngineContext): Promise<RestResp
 async function getTask(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const id = requiredTaskId(req.pathParams.task_id);
   const wait = booleanParam(req.params, 'wait_for_completion', false) ? waitMs(req) : undefined;
-  return { status: 200, body: await ctx.tasks.get(id, wait) };
+  const result = await ctx.tasks.get(id, wait);
+  return { status: 200, body: { ...result, task: inDialect(result.task as Json, speaksOpenSearch(req, ctx)) } };
 }
 
 function requiredTaskId(text: string): TaskId {
