@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { errorBody, toEsError } from '../errors/index.js';
+import { EsError, errorBody, toEsError } from '../errors/index.js';
 
 /**
  * Outermost middleware: every response says it is Elasticsearch (official clients check the
@@ -14,7 +14,9 @@ export function esResponse(log: (line: string) => void): Middleware {
       return;
     }
     const esErr = toEsError(err);
-    if (esErr.status >= 500) log(`${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? err}`);
+    // an error the code meant (an EsError: a cancelled search, a failed shard) is one line; any
+    // other failure is the gateway's own, with its stack
+    if (esErr.status >= 500) log(`${ctx.method} ${ctx.path} failed: ${err instanceof EsError ? `${err.status} ${err.type}: ${err.reason}` : (err as Error)?.stack ?? err}`);
     ctx.status = esErr.status;
     ctx.set(esErr.headers);
     ctx.set('X-Elastic-Product', 'Elasticsearch');
