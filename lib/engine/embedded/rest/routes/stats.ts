@@ -86,7 +86,7 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
     const bytes = shards * TRANSLOG_HEADER_BYTES + s.translogBytes;
     return { operations: s.translogOps, size_in_bytes: bytes, uncommitted_operations: s.translogOps, uncommitted_size_in_bytes: bytes, earliest_last_modified_age: s.translogAge };
   },
-  request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
+  request_cache: ({ activity: s }) => ({ memory_size_in_bytes: s.requestCacheBytes, evictions: 0, hit_count: s.requestCacheHits, miss_count: s.requestCacheMisses }),
   recovery: () => ({ current_as_source: 0, current_as_target: 0, throttle_time_in_millis: 0 }),
   bulk: () => ({ total_operations: 0, total_time_in_millis: 0, total_size_in_bytes: 0, avg_time_in_millis: 0, avg_size_in_bytes: 0 }),
 };
