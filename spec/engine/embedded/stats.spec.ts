@@ -71,16 +71,19 @@ describe('embedded engine: index stats (_stats)', () => {
     expect((await es.call('GET', '/shut/_stats')).json.error.type).to.equal('index_closed_exception');
     expect((await es.call('GET', '/_stats')).json.indices).to.not.have.property('shut');
   });
-  it('request cache: the engine has none, so its counters are zeros in Elasticsearch\'s shape after size 0 searches (index, shard and node stats)', async () => {
-    const zeros = { memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 };
+  it('request cache: two like size 0 searches are a miss and a hit, in Elasticsearch\'s shape (index, shard and node stats)', async () => {
+    const before = (await es.call('GET', '/st/_stats/request_cache')).json._all.total.request_cache;
     for (let i = 0; i < 2; i++) expect((await es.call('POST', '/st/_search?request_cache=true', { size: 0, aggs: { n: { max: { field: 'n' } } } })).status).to.equal(200);
     const r = await es.call('GET', '/st/_stats/request_cache?level=shards');
     expect(r.status, r.text).to.equal(200);
-    expect(r.json._all).to.deep.equal({ primaries: { request_cache: zeros }, total: { request_cache: zeros } });
-    expect(r.json.indices.st.primaries).to.deep.equal({ request_cache: zeros });
-    expect(r.json.indices.st.shards['0'][0].request_cache).to.deep.equal(zeros);
+    const cache = r.json._all.total.request_cache;
+    expect(cache).to.include({ evictions: 0, hit_count: before.hit_count + 1, miss_count: before.miss_count + 1 });
+    expect(cache.memory_size_in_bytes).to.be.greaterThan(0);
+    expect(r.json._all).to.deep.equal({ primaries: { request_cache: cache }, total: { request_cache: cache } });
+    expect(r.json.indices.st.primaries).to.deep.equal({ request_cache: cache });
+    expect(r.json.indices.st.shards['0'][0].request_cache).to.deep.equal(cache);
     const nodes = await es.call('GET', '/_nodes/stats/indices/request_cache');
     expect(nodes.status, nodes.text).to.equal(200);
-    for (const node of Object.values(nodes.json.nodes) as Array<{ indices: unknown }>) expect(node.indices).to.deep.equal({ request_cache: zeros });
+    for (const node of Object.values(nodes.json.nodes) as Array<{ indices: unknown }>) expect(node.indices).to.deep.equal({ request_cache: cache });
   });
 });

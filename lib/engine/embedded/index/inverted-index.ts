@@ -206,6 +206,7 @@ export class InvertedIndex {
   private live = new Uint8Array(1024);
   private liveCount = 0;
   private dead = 0;
+  private liveChanges = 0;
   /**
    * The FieldIndexes each pending ordinal was added to: its reveal activates those, not every field
    * of the index (10,000 `activate` calls a write in an index of 10,000 fields, most of them a no-op).
@@ -219,6 +220,11 @@ export class InvertedIndex {
   /** Live documents. */
   get docCount(): number {
     return this.liveCount;
+  }
+
+  /** How many times a document became live or stopped being live: what a search sees changed when it changes (a reader's version). */
+  get changes(): number {
+    return this.liveChanges;
   }
 
   /** True when every ordinal ever assigned is a live document (none removed or pending). */
@@ -349,6 +355,7 @@ export class InvertedIndex {
     if (this.live[ord] !== PENDING) return;
     this.writableLive(ord)[ord] = LIVE;
     this.liveCount++;
+    this.liveChanges++;
     this.liveColumn = undefined;
     const added = this.pendingFields.get(ord);
     this.pendingFields.delete(ord);
@@ -420,6 +427,7 @@ export class InvertedIndex {
     else {
       live[ord] = LIVE;
       this.liveCount++;
+      this.liveChanges++;
       this.liveColumn = undefined;
     }
     return ord;
@@ -508,6 +516,7 @@ export class InvertedIndex {
     const wasLive = this.live[ord] === LIVE;
     if (wasLive) {
       this.liveCount--;
+      this.liveChanges++;
       this.liveColumn = undefined;
     }
     this.writableLive(ord)[ord] = DEAD;

@@ -13,25 +13,47 @@ import type { IndexHandle } from './index-handle.js';
 /** The text fields whose field data was loaded, per in-memory index (a closed and opened index starts with none). */
 const LOADED = new WeakMap<InvertedIndex, Set<string>>();
 
-/** Records that a request loaded the field data of a text field of the index (sorting, aggregating, a script's doc access). */
-export function noteFielddataLoaded(handle: IndexHandle, field: string): void {
+/** The fields whose global ordinals a request built, per in-memory index (Elasticsearch keeps them in the field data cache). */
+const GLOBAL_ORDINALS = new WeakMap<InvertedIndex, Set<string>>();
+
+function noted(registry: WeakMap<InvertedIndex, Set<string>>, handle: IndexHandle, field: string): void {
   const inverted = handle.inverted;
   if (!inverted) return;
   // a search reads the index through views of it (a reader, field rules): the index's own entry
-  let loaded = LOADED.get(inverted.origin);
-  if (!loaded) LOADED.set(inverted.origin, (loaded = new Set()));
-  loaded.add(field);
+  let fields = registry.get(inverted.origin);
+  if (!fields) registry.set(inverted.origin, (fields = new Set()));
+  fields.add(field);
 }
 
-/** `_cache/clear` with `fielddata` (or every cache): the index's field data dropped, of the fields named or all. */
+/** Records that a request loaded the field data of a text field of the index (sorting, aggregating, a script's doc access). */
+export function noteFielddataLoaded(handle: IndexHandle, field: string): void {
+  noted(LOADED, handle, field);
+}
+
+/**
+ * Records that an aggregation built the global ordinals of a keyword field or of a text field's
+ * field data (a terms aggregation collecting by ordinals), as the `global_ordinals` of the
+ * `fielddata` stats report them.
+ */
+export function noteGlobalOrdinals(handle: IndexHandle, field: string): void {
+  noted(GLOBAL_ORDINALS, handle, field);
+}
+
+/** `_cache/clear` with `fielddata` (or every cache): the index's field data and global ordinals dropped, of the fields named or all. */
 export function clearFielddata(handle: IndexHandle, fields?: readonly string[]): void {
-  const loaded = handle.inverted && LOADED.get(handle.inverted.origin);
-  if (!loaded) return;
-  if (!fields?.length) loaded.clear();
-  else for (const f of [...loaded]) if (fields.some((p) => simpleMatch(p, f))) loaded.delete(f);
+  for (const registry of [LOADED, GLOBAL_ORDINALS]) {
+    const loaded = handle.inverted && registry.get(handle.inverted.origin);
+    if (!loaded) continue;
+    if (!fields?.length) loaded.clear();
+    else for (const f of [...loaded]) if (fields.some((p) => simpleMatch(p, f))) loaded.delete(f);
+  }
 }
 
 interface MemorySection {
+  [key: string]: number | Record<string, Record<string, number>> | GlobalOrdinalsSection;
+}
+
+interface GlobalOrdinalsSection {
   [key: string]: number | Record<string, Record<string, number>>;
 }
 
@@ -68,7 +90,24 @@ export function fielddataSection(handle: IndexHandle, patterns: readonly string[
   const loaded = (handle.inverted && LOADED.get(handle.inverted)) ?? new Set<string>();
   const out = section(handle, [...loaded].sort(), patterns, 'memory_size_in_bytes');
   const { fields, ...rest } = out;
-  return fields === undefined ? { ...rest, evictions: 0 } : { ...rest, evictions: 0, fields };
+  const withFields = fields === undefined ? { ...rest, evictions: 0 } : { ...rest, evictions: 0, fields };
+  return { ...withFields, global_ordinals: globalOrdinalsSection(handle, patterns) };
+}
+
+/**
+ * The `global_ordinals` of the `fielddata` stats (Elasticsearch 8.8's FieldDataStats): the time
+ * spent building them (the engine's terms dictionary is already sorted: nothing to build), and,
+ * of the fields the request names, each one's build time and value count (its distinct terms: the
+ * engine holds an index as one shard, so its count is the largest shard's). No `fields` when none
+ * of them was built.
+ */
+function globalOrdinalsSection(handle: IndexHandle, patterns: readonly string[] | undefined): GlobalOrdinalsSection {
+  const built = (handle.inverted && GLOBAL_ORDINALS.get(handle.inverted.origin)) ?? new Set<string>();
+  const named: Record<string, Record<string, number>> = {};
+  for (const f of [...built].sort()) {
+    if (patterns?.some((p) => simpleMatch(p, f))) named[f] = { build_time_in_millis: 0, shard_max_value_count: handle.inverted?.field(f)?.termCount ?? 0 };
+  }
+  return Object.keys(named).length ? { build_time_in_millis: 0, fields: named } : { build_time_in_millis: 0 };
 }
 
 export function completionSection(handle: IndexHandle, patterns: readonly string[] | undefined): MemorySection {

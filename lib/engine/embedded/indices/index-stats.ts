@@ -38,6 +38,9 @@ export class IndexStats extends GroupSearchStats {
   translogOps = 0;
   translogBytes = 0;
   translogSince = 0;
+  /** Shard request cache lookups of cacheable searches (request-cache.ts). */
+  requestCacheHits = 0;
+  requestCacheMisses = 0;
 
   /** A write (index or delete) of so many bytes, into the translog until the next flush. */
   logged(bytes: number): void {

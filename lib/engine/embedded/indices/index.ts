@@ -12,4 +12,5 @@ export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRu
 export { reloadSearchAnalyzers, type ReloadAnalyzersResponse } from './reload-analyzers.js';
 export { DEFAULT_POINT_IN_TIME_BYTES, holdPointInTimeView, pointInTimeBytes, setPointInTimeBudget, type PointInTimeHold } from './point-in-time-view.js';
 export { resolveDateMathExpression, resolveDateMathName } from './date-math-name.js';
-export { noteFielddataLoaded, clearFielddata, fielddataSection, completionSection } from './field-memory-stats.js';
+export { requestCacheable, lookUpRequestCache, requestCacheBytes, clearRequestCache } from './request-cache.js';
+export { noteFielddataLoaded, noteGlobalOrdinals, clearFielddata, fielddataSection, completionSection } from './field-memory-stats.js';

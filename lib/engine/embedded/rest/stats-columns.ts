@@ -1,4 +1,4 @@
-import type { IndexHandle } from '../indices/index.js';
+import { requestCacheBytes, type IndexHandle } from '../indices/index.js';
 import { ByteSize, Duration, column, type CatColumn, type Cell } from './cat-table.js';
 import { pointInTimeContexts, scrollContexts } from './routes/scroll-contexts.js';
 import type { EngineContext } from './types.js';
@@ -6,7 +6,8 @@ import type { EngineContext } from './types.js';
 /**
  * What the engine counts of some indices' activity, for the stats columns `_cat/shards` and
  * `_cat/nodes` share with Elasticsearch. Indexing, get and search are measured (IndexStats);
- * flushes are counted as they are asked for; caches, merges, refreshes, warmers and bulk have no counterpart in the engine and are
+ * flushes are counted as they are asked for, the shard request cache's lookups as request-cache.ts
+ * counts them; the query cache, merges, refreshes, warmers and bulk have no counterpart in the engine and are
  * reported as ES reports a shard that never used them.
  */
 export interface ActivityCounters {
@@ -36,12 +37,16 @@ export interface ActivityCounters {
   translogAge: number;
   openContexts: number;
   segments: number;
+  requestCacheBytes: number;
+  requestCacheHits: number;
+  requestCacheMisses: number;
 }
 
 export const NO_ACTIVITY: ActivityCounters = {
   indexTotal: 0, indexMs: 0, indexFailed: 0, deleteTotal: 0, deleteMs: 0, noopUpdateTotal: 0, getExistsTotal: 0, getExistsMs: 0, getMissingTotal: 0,
   getMissingMs: 0, queryTotal: 0, queryMs: 0, fetchTotal: 0, fetchMs: 0, scrollTotal: 0, scrollMs: 0, suggestTotal: 0, suggestMs: 0,
   flushTotal: 0, flushMs: 0, translogOps: 0, translogBytes: 0, translogAge: 0, openContexts: 0, segments: 0,
+  requestCacheBytes: 0, requestCacheHits: 0, requestCacheMisses: 0,
 };
 
 export function activityOf(handles: IndexHandle[], ctx: EngineContext): ActivityCounters {
@@ -76,6 +81,9 @@ export function activityOf(handles: IndexHandle[], ctx: EngineContext): Activity
     if (s.translogOps) out.translogAge = Math.max(out.translogAge, Date.now() - s.translogSince);
     out.openContexts += contexts.openOver(s) + pits.openOver(s);
     out.segments += h.docCount > 0 ? 1 : 0;
+    out.requestCacheBytes += requestCacheBytes(h);
+    out.requestCacheHits += s.requestCacheHits;
+    out.requestCacheMisses += s.requestCacheMisses;
   }
   return out;
 }
@@ -93,10 +101,10 @@ const VALUES: Record<string, (c: ActivityCounters) => Cell> = {
   'query_cache.evictions': () => 0,
   'query_cache.hit_count': () => 0,
   'query_cache.miss_count': () => 0,
-  'request_cache.memory_size': () => ZERO_BYTES,
+  'request_cache.memory_size': (c) => new ByteSize(c.requestCacheBytes),
   'request_cache.evictions': () => 0,
-  'request_cache.hit_count': () => 0,
-  'request_cache.miss_count': () => 0,
+  'request_cache.hit_count': (c) => c.requestCacheHits,
+  'request_cache.miss_count': (c) => c.requestCacheMisses,
   'flush.total': (c) => c.flushTotal,
   'flush.total_time': (c) => ms(c.flushMs),
   'get.current': () => 0,

@@ -31,7 +31,7 @@ describe('embedded engine: fielddata and completion stats', () => {
     const t = await totals('');
     expect(t.completion.size_in_bytes).to.be.greaterThan(0);
     expect(t.completion).to.not.have.property('fields');
-    expect(t.fielddata).to.deep.equal({ memory_size_in_bytes: 0, evictions: 0 });
+    expect(t.fielddata).to.deep.equal({ memory_size_in_bytes: 0, evictions: 0, global_ordinals: { build_time_in_millis: 0 } });
   });
 
   it('a sort loads the text fields\' field data; fields, fielddata_fields and completion_fields name their figures', async () => {
@@ -66,6 +66,25 @@ describe('embedded engine: fielddata and completion stats', () => {
     expect((await totals('?fielddata_fields=tag')).fielddata.memory_size_in_bytes).to.equal(0);
     await es.call('POST', '/fd/_search', { size: 0, aggs: { t: { terms: { field: 'tag', execution_hint: 'global_ordinals' } } } });
     expect((await totals('?fielddata_fields=tag')).fielddata.fields.tag.memory_size_in_bytes).to.be.greaterThan(0);
+  });
+
+  it('a terms aggregation builds global ordinals: their value count per field named, the largest of the indices', async () => {
+    await es.call('POST', '/_cache/clear');
+    const other = await es.call('PUT', '/fd2', { mappings: { properties: { tag: { type: 'keyword' } } } });
+    expect(other.status, other.text).to.equal(200);
+    await es.call('PUT', '/fd2/_doc/1?refresh=true', { tag: 'only' });
+    expect((await totals('?fields=*')).fielddata.global_ordinals).to.deep.equal({ build_time_in_millis: 0 });
+    for (const field of ['tag', 'bar']) {
+      const r = await es.call('POST', '/fd,fd2/_search', { size: 0, aggs: { t: { terms: { field } } } });
+      expect(r.status, r.text).to.equal(200);
+    }
+    expect((await totals('')).fielddata.global_ordinals).to.deep.equal({ build_time_in_millis: 0 });
+    expect((await totals('?fields=tag,bar')).fielddata.global_ordinals).to.deep.equal({
+      build_time_in_millis: 0,
+      fields: { bar: { build_time_in_millis: 0, shard_max_value_count: 2 }, tag: { build_time_in_millis: 0, shard_max_value_count: 2 } },
+    });
+    expect((await totals('?fielddata_fields=b*')).fielddata.global_ordinals.fields).to.have.keys('bar');
+    await es.call('DELETE', '/fd2');
   });
 
   it('_cache/clear drops the field data of the fields named, or all', async () => {

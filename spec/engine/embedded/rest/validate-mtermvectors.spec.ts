@@ -67,4 +67,17 @@ describe('embedded engine: _validate/query details and _mtermvectors', () => {
     const idsInBody = await es.call('POST', '/testing/_mtermvectors', { ids: ['1'], parameters: { fields: ['msg'], positions: false, offsets: false } });
     expect(idsInBody.json.docs[0].term_vectors.msg.terms.world).to.deep.equal({ term_freq: 1 });
   });
+
+  it('_mtermvectors: a document naming a field the term vectors request has not fails the request to parse; dfs is refused', async () => {
+    for (const field of ['versionType', '_version_type', 'unknown']) {
+      const r = await es.call('POST', '/_mtermvectors', { docs: [{ _index: 'testing', _id: '1', version: 1, [field]: 'external' }] });
+      expect(r.status, r.text).to.equal(400);
+      expect(r.json.error).to.include({ type: 'parse_exception', reason: `failed to parse term vectors request. unknown field [${field}]` });
+    }
+    const dfs = await es.call('POST', '/_mtermvectors', { docs: [{ _index: 'testing', _id: '1', dfs: true }] });
+    expect(dfs.status, dfs.text).to.equal(400);
+    expect(dfs.json.error.reason).to.equal('distributed frequencies is not supported anymore for term vectors');
+    const known = await es.call('POST', '/_mtermvectors', { docs: [{ _index: 'testing', _id: '1', version: 1, version_type: 'external', termStatistics: true, per_field_analyzer: {}, filter: {} }] });
+    expect(known.status, known.text).to.equal(200);
+  });
 });

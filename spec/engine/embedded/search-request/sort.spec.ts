@@ -173,4 +173,22 @@ describe('embedded engine: sort, search_after, result window', () => {
     r = await es.call('POST', '/scaled/_search', { size: 1, sort: { number: { order: 'asc' } } });
     expect(r.json.hits.hits[0].sort).to.deep.equal([-2.1]);
   });
+  it('sorts by a field of nested objects with nested.path: each document by its objects\' values and the mode, also in top_hits', async () => {
+    await es.call('PUT', '/ns', { mappings: { properties: { group: { type: 'keyword' }, users: { type: 'nested', properties: { last: { type: 'keyword' }, age: { type: 'long' } } } } } });
+    await es.call('PUT', '/ns/_doc/1', { group: 'fans', users: [{ last: 'Smith', age: 30 }, { last: 'White', age: 50 }] });
+    await es.call('PUT', '/ns/_doc/2', { group: 'fans', users: [{ last: 'Doe', age: 40 }] });
+    await es.call('PUT', '/ns/_doc/3?refresh=true', { group: 'fans' });
+    let r = await es.call('POST', '/ns/_search', { sort: { 'users.last': { nested: { path: 'users' } } } });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.hits.hits.map((h: { _id: string; sort: unknown[] }) => [h._id, h.sort])).to.deep.equal([['2', ['Doe']], ['1', ['Smith']], ['3', [null]]]);
+    r = await es.call('POST', '/ns/_search', { sort: { 'users.age': { order: 'desc', nested_path: 'users' } } });
+    expect(r.json.hits.hits.map((h: { _id: string; sort: unknown[] }) => [h._id, h.sort])).to.deep.equal([['1', [50]], ['2', [40]], ['3', [-9223372036854775808]]]);
+    r = await es.call('POST', '/ns/_search', { sort: { 'users.age': { mode: 'avg', nested: { path: 'users' } } } });
+    expect(ids(r)).to.deep.equal(['1', '2', '3']);
+    r = await es.call('POST', '/ns/_search', { size: 0, aggs: { g: { terms: { field: 'group' }, aggs: { u: { top_hits: { sort: { 'users.last': { nested: { path: 'users' } } } } } } } } });
+    expect(r.json.aggregations.g.buckets[0].u.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['2', '1', '3']);
+    r = await es.call('POST', '/ns/_search', { sort: { 'users.last': { nested: { path: 'users', filter: { term: { 'users.last': 'Doe' } } } } } });
+    expect(r.status, r.text).to.equal(400);
+    expect(r.json.error.reason).to.equal('[nested.filter] of the sort on [users.last] is not supported by the embedded engine');
+  });
 });

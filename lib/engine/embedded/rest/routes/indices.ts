@@ -1,4 +1,4 @@
-import { clearFielddata, defaultsFor, humanSettings, nestSettings, type IndexHandle } from '../../indices/index.js';
+import { clearFielddata, clearRequestCache, defaultsFor, humanSettings, nestSettings, type IndexHandle } from '../../indices/index.js';
 import { fieldMappings } from '../../mapping/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import { EsError } from '../../../../errors/index.js';
@@ -191,6 +191,7 @@ function clearCache(req: RestRequest, ctx: EngineContext): RestResponse {
     const fields = req.params.get('fields')?.split(',').map((f) => f.trim()).filter(Boolean);
     for (const h of resolveIndices(req, ctx)) clearFielddata(h, fields);
   }
+  if (!named.length || booleanParam(req.params, 'request', false)) for (const h of resolveIndices(req, ctx)) clearRequestCache(h);
   return response;
 }
 

@@ -19,6 +19,23 @@ interface Item {
   body: JsonObject;
 }
 
+/**
+ * What a document of `docs` may hold (TermVectorsRequest.parseRequest): its target, its options
+ * (`termStatistics`, `fieldStatistics` and `perFieldAnalyzer` also camel-cased), an artificial
+ * `doc`, a `filter`; `realtime`, as the URL's; a 7.x client's `_type`. Another field fails the whole
+ * request to parse.
+ */
+const ITEM_FIELDS = new Set([
+  ...Object.keys(ITEM_OPTIONS), '_index', '_id', '_type', 'doc', 'filter', 'per_field_analyzer', 'perFieldAnalyzer', 'termStatistics', 'fieldStatistics', 'dfs',
+]);
+
+function checkItemFields(d: JsonObject): void {
+  for (const k of Object.keys(d)) {
+    if (!ITEM_FIELDS.has(k)) throw new EsError(400, 'parse_exception', `failed to parse term vectors request. unknown field [${k}]`);
+  }
+  if (d.dfs !== undefined) throw new EsError(400, 'illegal_argument_exception', 'distributed frequencies is not supported anymore for term vectors');
+}
+
 function validation(reason: string): EsError {
   return new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${reason};`);
 }
@@ -42,6 +59,7 @@ function itemsOf(req: RestRequest): Item[] {
   if (Array.isArray(body.docs)) {
     for (const d of body.docs) {
       if (!isPlainObject(d)) throw new EsError(400, 'illegal_argument_exception', 'docs array element should include an object');
+      checkItemFields(d);
       const options = Object.entries(d).filter(([k]) => k in ITEM_OPTIONS);
       const params = defaults.with(options.map(([k, v]) => [ITEM_OPTIONS[k], Array.isArray(v) ? v.join(',') : String(v)]));
       const { _index, _id, doc, ...rest } = d;

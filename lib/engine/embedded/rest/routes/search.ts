@@ -1,5 +1,5 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import type { IndexHandle } from '../../indices/index.js';
+import { lookUpRequestCache, requestCacheable, type IndexHandle } from '../../indices/index.js';
 import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, validateExecutionParams, type CancelAfter, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
@@ -96,10 +96,12 @@ async function searchHandles(
     const knownIndexOrAlias = booleanParam(params, 'ignore_unavailable', false) ? undefined : (name: string) => ctx.indices.get(name) !== undefined || ctx.indices.aliasTargets(name).length > 0;
     const request = withRequestRules(ctx, parseSearchRequest(effective, params, maxWindowOf(handles), pointInTime));
     refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
-    return runSearch(handles, request, started, {
+    const answer = await runSearch(handles, request, started, {
       knownIndexOrAlias, defaultTimeoutMs: defaultSearchTimeoutMs(ctx), storedScripts: ctx.storedScripts, nodeId: ctx.node.id, maxBuckets: maxBucketsOf(ctx),
       rewriteToFilterByFilter: rewriteToFilterByFilter(ctx), cancelAfter: cancelAfterOf(ctx, params),
     });
+    if (!pointInTime) countRequestCache(handles, effective, params, request.size, answer);
+    return answer;
   }
 
   const keepAlive = timeValue('scroll', scroll);
@@ -119,6 +121,24 @@ async function searchHandles(
   void _omitted;
   const id = scrollContexts(ctx).add({ hits: all, header, shards: full._shards, next: request.size, size: request.size, stats: handles.map((h) => h.stats) }, keepAlive);
   return { _scroll_id: id, ...full, hits: { ...header, hits: all.slice(0, request.size) } };
+}
+
+/** URL parameters that do not change a search's shard results (its request cache key leaves them out). */
+const NOT_IN_CACHE_KEY = new Set(['request_cache', 'pretty', 'human', 'error_trace', 'filter_path', 'typed_keys', 'rest_total_hits_as_int']);
+
+/** The shard request cache lookups of a search that may be cached (request-cache.ts), for each index it searched. */
+function countRequestCache(handles: IndexHandle[], body: Record<string, unknown> | undefined, params: ParamReader, size: number, answer: Record<string, unknown>): void {
+  const asked = params.get('request_cache') === null ? undefined : booleanParam(params, 'request_cache', true);
+  // a search of hits is not cached unless asked (its key is not written for each search)
+  if (asked === false || (asked === undefined && size !== 0)) return;
+  // exact numbers (search_after's, an unsigned_long's) are BigInts: written as their digits
+  const json = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  const key = json([body ?? {}, [...params].filter(([k]) => !NOT_IN_CACHE_KEY.has(k)).sort()]);
+  let answerBytes: number | undefined;
+  for (const h of handles) {
+    if (!requestCacheable(h, asked, size, key)) continue;
+    lookUpRequestCache(h, key, (answerBytes ??= Buffer.byteLength(json(answer))));
+  }
 }
 
 async function search(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {

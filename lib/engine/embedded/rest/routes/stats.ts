@@ -73,7 +73,7 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
   flush: ({ activity: s }) => ({ total: s.flushTotal, periodic: 0, total_time_in_millis: ms(s.flushMs) }),
   warmer: () => ({ current: 0, total: 0, total_time_in_millis: 0 }),
   query_cache: () => ({ memory_size_in_bytes: 0, total_count: 0, hit_count: 0, miss_count: 0, cache_size: 0, cache_count: 0, evictions: 0 }),
-  fielddata: (i) => ({ memory_size_in_bytes: i.fielddataBytes, evictions: 0 }),
+  fielddata: (i) => ({ memory_size_in_bytes: i.fielddataBytes, evictions: 0, global_ordinals: { build_time_in_millis: 0 } }),
   completion: (i) => ({ size_in_bytes: i.completionBytes }),
   segments: ({ activity: s }) => ({
     count: s.segments, memory_in_bytes: 0, terms_memory_in_bytes: 0, stored_fields_memory_in_bytes: 0,
@@ -86,7 +86,7 @@ export const STATS_SECTIONS: Record<string, (i: StatsInput) => Section> = {
     const bytes = shards * TRANSLOG_HEADER_BYTES + s.translogBytes;
     return { operations: s.translogOps, size_in_bytes: bytes, uncommitted_operations: s.translogOps, uncommitted_size_in_bytes: bytes, earliest_last_modified_age: s.translogAge };
   },
-  request_cache: () => ({ memory_size_in_bytes: 0, evictions: 0, hit_count: 0, miss_count: 0 }),
+  request_cache: ({ activity: s }) => ({ memory_size_in_bytes: s.requestCacheBytes, evictions: 0, hit_count: s.requestCacheHits, miss_count: s.requestCacheMisses }),
   recovery: () => ({ current_as_source: 0, current_as_target: 0, throttle_time_in_millis: 0 }),
   bulk: () => ({ total_operations: 0, total_time_in_millis: 0, total_size_in_bytes: 0, avg_time_in_millis: 0, avg_size_in_bytes: 0 }),
 };
@@ -155,10 +155,14 @@ function searchGroups(h: IndexHandle, groups: string): Section {
   return out;
 }
 
-/** Adds a section into another, key by key (booleans: any; maps: merged, their numbers added). */
+/** Figures of several shards that are their largest, not their sum (global ordinals' value count). */
+const MAX_KEYS = new Set(['shard_max_value_count']);
+
+/** Adds a section into another, key by key (booleans: any; maps: merged, their numbers added, or the largest kept). */
 function addInto(acc: Section, part: Section): void {
   for (const [k, v] of Object.entries(part)) {
     if (typeof v === 'object') addInto((acc[k] = typeof acc[k] === 'object' ? acc[k] : {}) as Section, v);
+    else if (MAX_KEYS.has(k)) acc[k] = Math.max((acc[k] as number | undefined) ?? 0, v as number);
     else acc[k] = typeof v === 'boolean' ? acc[k] === true || v : ((acc[k] as number | undefined) ?? 0) + v;
   }
 }

@@ -3,7 +3,7 @@ import { candidateBuckets, checkBucketCount } from './max-buckets.js';
 import { EsError } from '../../../../errors/index.js';
 import { DocValues, DV_STRING } from '../../index/index.js';
 import { fieldType, ipOrderKey, resolveFieldMapping } from '../../mapping/index.js';
-import { noteFielddataLoaded } from '../../indices/index.js';
+import { noteFielddataLoaded, noteGlobalOrdinals } from '../../indices/index.js';
 import { withSubs } from './aggregations.js';
 import { bucketComparator, ordersBySubAgg, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { buildIncludeExclude, maxRegexLengthOf, validateIncludeExclude, type IncludeExcludeSpec } from './include-exclude.js';
@@ -122,9 +122,14 @@ export const terms: AggregationType<TermsParams> = {
     const p = node.params;
     if (!p.source.script) refuseRangeField(docs, p.source.field, node.type ?? 'terms');
     const resolved = resolveSource(docs, p.source, ctx);
-    // Elasticsearch counts a keyword field's global ordinals, built unless `map` is asked, as field data
+    // Elasticsearch builds the global ordinals of a keyword field or of a text field's field data unless
+    // `map` is asked, and counts a keyword field's as field data
     if (p.executionHint !== 'map' && !p.source.script && p.source.field !== undefined && resolved.kind === 'bytes') {
-      for (const seg of docs) if (fieldType(resolveFieldMapping(seg.handle.mappings, p.source.field) ?? {}) === 'keyword') noteFielddataLoaded(seg.handle, p.source.field);
+      for (const seg of docs) {
+        const type = fieldType(resolveFieldMapping(seg.handle.mappings, p.source.field) ?? {});
+        if (type === 'keyword') noteFielddataLoaded(seg.handle, p.source.field);
+        if (type === 'keyword' || type === 'text') noteGlobalOrdinals(seg.handle, p.source.field);
+      }
     }
     // buckets keyed by the exact values (an unsigned_long's past 2^53 are BigInts)
     const src: ResolvedSource = { ...resolved, values: resolved.values.map(exactKeys) };

@@ -4,11 +4,14 @@ import { nestedIdentity, nestedSource } from './nested-scope.js';
 import { resolveSource, valuesOf } from './source.js';
 import { isObject, type AggregationType, type Value } from './types.js';
 import { numericValue } from './values-source.js';
+import { sortValuesOf } from '../sort/index.js';
 
 interface SortSpec {
   field: string;
   asc: boolean;
   missingFirst: boolean;
+  /** `nested.path` (or `nested_path`): the values of each document's nested objects at that path. */
+  nestedPath?: string;
 }
 
 interface TopHitsParams {
@@ -30,7 +33,8 @@ function parseSort(raw: unknown): SortSpec[] {
     const order = typeof spec === 'string' ? spec : isObject(spec) ? (spec.order as string | undefined) : undefined;
     const asc = order === undefined ? field !== '_score' : order === 'asc';
     const missing = isObject(spec) ? spec.missing : undefined;
-    return { field, asc, missingFirst: missing === '_first' };
+    const nested = isObject(spec) && isObject(spec.nested) ? spec.nested.path : isObject(spec) ? spec.nested_path : undefined;
+    return { field, asc, missingFirst: missing === '_first', nestedPath: typeof nested === 'string' ? nested : undefined };
   });
 }
 
@@ -59,15 +63,18 @@ export const topHits: AggregationType<TopHitsParams> = {
     interface Row { si: number; ord: number; score: number; sort: Array<Value | null> }
     const rows: Row[] = [];
     const fieldSorts = p.sort.filter((s) => s.field !== '_score' && s.field !== '_doc');
-    const sources = fieldSorts.map((s) => resolveSource(docs, { field: s.field }, ctx));
+    const sources = fieldSorts.map((s) => (s.nestedPath === undefined ? resolveSource(docs, { field: s.field }, ctx) : undefined));
+    // a sort by nested objects' field reads, for each document, the values of its objects at the path
+    const nestedValues = fieldSorts.map((s) => (s.nestedPath === undefined ? undefined : docs.map((seg) => sortValuesOf(seg.handle, s.field, s.nestedPath))));
     docs.forEach((seg, si) => {
       for (const ord of seg.ords) {
         const score = seg.scores?.get(ord) ?? 1;
         const sort = p.sort.map((s) => {
           if (s.field === '_score') return score;
           if (s.field === '_doc') return ord;
-          const src = sources[fieldSorts.indexOf(s)];
-          const vs = valuesOf(src, si, ord, undefined);
+          const at = fieldSorts.indexOf(s);
+          const nested = nestedValues[at];
+          const vs: readonly Value[] = nested ? (nested[si](ord) ?? []).map((v) => (typeof v === 'bigint' ? Number(v) : v)) : valuesOf(sources[at]!, si, ord, undefined);
           if (vs.length === 0) return null;
           let best = vs[0];
           for (const v of vs) if (s.asc ? v < best : v > best) best = v;

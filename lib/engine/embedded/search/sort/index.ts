@@ -1,4 +1,4 @@
 export { parseSort, parseSortParam, isScoreOrder, type SortSpec, type SortOrder, type SortMode } from './sort-spec.js';
-export { resolveSorts, compareKeys, fielddataDisabled, refuseMetadataFielddata, type ResolvedSort, type SortKey } from './sort-keys.js';
+export { resolveSorts, compareKeys, fielddataDisabled, refuseMetadataFielddata, sortValuesOf, type ResolvedSort, type SortKey } from './sort-keys.js';
 export { TopK } from './top-k.js';
 export { float32Text } from './numbers.js';

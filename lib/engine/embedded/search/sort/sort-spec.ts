@@ -19,6 +19,8 @@ export type SortSpec =
       unmappedType?: string;
       numericType?: string;
       format?: string;
+      /** `nested.path` (or the older `nested_path`): the field's values are those of the document's nested objects at that path. */
+      nestedPath?: string;
     }
   /** `_script`: each document's key is what a script returns (a double, or a String). */
   | { kind: 'script'; script: ScriptSpec; type: 'number' | 'string'; order: SortOrder; mode?: SortMode };
@@ -80,10 +82,30 @@ function fromObject(o: Record<string, unknown>): SortSpec[] {
       if (d.ignore_unmapped === true && spec.unmappedType === undefined) spec.unmappedType = 'long';
       if (typeof d.numeric_type === 'string') spec.numericType = d.numeric_type;
       if (typeof d.format === 'string') spec.format = d.format;
+      spec.nestedPath = nestedPathOf(name, d);
     }
     out.push(spec);
   }
   return out;
+}
+
+/**
+ * The nested path of a field sort: `nested: {path}` (or `nested_path`). A `filter` of the nested
+ * objects, a `nested` level below and `max_children` are refused as not supported (the values of
+ * every object at the path would be read instead).
+ */
+function nestedPathOf(name: string, d: Record<string, unknown>): string | undefined {
+  if (d.nested_filter !== undefined) throw new EsError(400, 'illegal_argument_exception', `[nested_filter] of the sort on [${name}] is not supported by the embedded engine`);
+  if (d.nested === undefined) return typeof d.nested_path === 'string' ? d.nested_path : undefined;
+  if (d.nested === null || typeof d.nested !== 'object' || Array.isArray(d.nested)) throw parsingError('[nested] must be an object');
+  const n = d.nested as Record<string, unknown>;
+  for (const k of Object.keys(n)) {
+    if (k === 'path') continue;
+    if (k === 'filter' || k === 'nested' || k === 'max_children') throw new EsError(400, 'illegal_argument_exception', `[nested.${k}] of the sort on [${name}] is not supported by the embedded engine`);
+    throw parsingError(`[nested] unknown field [${k}]`);
+  }
+  if (typeof n.path !== 'string') throw new EsError(400, 'illegal_argument_exception', '[nested] requires \'path\' field');
+  return n.path;
 }
 
 /** `{"_script": {"type": "number", "script": {…}, "order": "desc"}}`. */

@@ -1,0 +1,63 @@
+/**
+ * The shard request cache's figures, as Elasticsearch's index stats report them
+ * (`request_cache`): a search that may be cached (IndicesService.canCache: `size: 0` unless
+ * `request_cache=true` asks, never with `request_cache=false`, `index.requests.cache.enable:
+ * false`, a scroll or a `now` in the request) looks its request up in each shard of each index
+ * it searches: a hit when the same request was answered since the index's documents last
+ * changed (Elasticsearch keys an entry by the shard's reader, which a refresh that changed
+ * something replaces), else a miss that caches it. The engine does not answer from the cache
+ * (its answer would be the same); it keeps each entry's size, key and answer, as Elasticsearch
+ * accounts them, until the documents change or `_cache/clear` drops them.
+ */
+import type { InvertedIndex } from '../index/index.js';
+import type { IndexHandle } from './index-handle.js';
+
+interface ShardCache {
+  /** The index's `changes` when its entries were cached: past it, they are stale. */
+  version: number;
+  /** Bytes of each entry (its key and its answer), by request key. */
+  entries: Map<string, number>;
+}
+
+const CACHES = new WeakMap<InvertedIndex, ShardCache>();
+
+/** Entry keys of one index at most (about a key and a number each): past them, a request is not cached. */
+const MAX_ENTRIES = 1_000;
+
+/** Whether a search request may use the request cache (IndicesService.canCache). */
+export function requestCacheable(handle: IndexHandle, requestCache: boolean | undefined, size: number, key: string): boolean {
+  if (requestCache === false) return false;
+  if (requestCache === undefined && (handle.meta.settings['index.requests.cache.enable'] === 'false' || size !== 0)) return false;
+  // a request reading the clock (date math from `now`) is answered anew each time
+  return !/"now[-+/|"]/.test(key);
+}
+
+/** A cacheable search of `handle`: counts each of its shards' hit or miss, and caches a missed request. */
+export function lookUpRequestCache(handle: IndexHandle, key: string, answerBytes: number): void {
+  const inverted = handle.inverted?.origin;
+  if (!inverted) return;
+  let cache = CACHES.get(inverted);
+  if (!cache || cache.version !== inverted.changes) CACHES.set(inverted, (cache = { version: inverted.changes, entries: new Map() }));
+  const shards = Number(handle.meta.settings['index.number_of_shards'] ?? '1');
+  if (cache.entries.has(key)) handle.stats.requestCacheHits += shards;
+  else {
+    handle.stats.requestCacheMisses += shards;
+    if (cache.entries.size < MAX_ENTRIES) cache.entries.set(key, (key.length + answerBytes) * shards);
+  }
+}
+
+/** The bytes the index's cached requests take (none once its documents changed). */
+export function requestCacheBytes(handle: IndexHandle): number {
+  const inverted = handle.inverted?.origin;
+  const cache = inverted && CACHES.get(inverted);
+  if (!cache || cache.version !== inverted.changes) return 0;
+  let n = 0;
+  for (const bytes of cache.entries.values()) n += bytes;
+  return n;
+}
+
+/** `_cache/clear` with `request` (or every cache): the index's cached requests dropped; its counts stay. */
+export function clearRequestCache(handle: IndexHandle): void {
+  const inverted = handle.inverted?.origin;
+  if (inverted) CACHES.delete(inverted);
+}
