@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { CREDENTIAL_CATEGORIES } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
-import { ScriptError } from './sandbox.js';
+import { ScriptError, tooDeep } from './sandbox.js';
 import { PREBUILT_STAGES } from './stages.js';
 
 /** yaml, loaded by the first YAML definition (a tenth of a second of CPU at every gateway start otherwise). */
@@ -190,9 +190,22 @@ async function checkScript(syntax: SyntaxCheck, source: string, name: string, at
   try {
     await syntax(source, name);
   } catch (err) {
-    if (err instanceof ScriptError) throw invalid(`${at}: the script [${name}] does not parse: ${err.message}`);
+    if (err instanceof ScriptError) throw doesNotParse(at, name, err);
     throw err;
   }
+}
+
+const doesNotParse = (at: string, name: string, err: ScriptError): EsError => invalid(`${at}: the script [${name}] does not parse: ${err.message}`);
+
+/**
+ * The refusal of script file `file`, found nested past MAX_SCRIPT_NESTING while its form was read
+ * (multipart.ts), as validatePipeline would give it: named by the first stage of `definition` that
+ * runs it. Undefined when no stage does (the definition's own faults are found by validatePipeline).
+ */
+export function scriptTooDeep(definition: unknown, file: string): EsError | undefined {
+  const stages = isObject(definition) && Array.isArray(definition.stages) ? (definition.stages as unknown[]) : [];
+  const stage = stages.find((s): s is Record<string, unknown> => isObject(s) && s.scriptRef === file && typeof s.id === 'string' && s.id !== '');
+  return stage && doesNotParse(`stage [${stage.id as string}]`, file, tooDeep());
 }
 
 /** The source a script stage runs. */

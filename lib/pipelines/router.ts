@@ -9,7 +9,7 @@ import { bufferBody, byRoute, patternSegments, readJsonBody, type Classification
 /** What the edge put in the state before this step (lib/server/state.ts): the request as read. */
 type GatewayRequestState = { gatewayRequest: GatewayRequest };
 import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
-import { parseDefinitionText, validatePipeline, type SyntaxCheck, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
+import { parseDefinitionText, scriptTooDeep, validatePipeline, type SyntaxCheck, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
 import type { PipelineMatch, PipelineRegistry } from './registry.js';
 import { runPipeline, type StageOutcome } from './runner.js';
@@ -239,7 +239,8 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
  */
 async function readDefinition(ctx: Context, limit: number, extra?: string[]): Promise<{ definition: unknown; files: Record<string, string>; form: Record<string, string> }> {
   if (ctx.is('multipart/form-data')) {
-    const form = await readForm(ctx, limit);
+    // a script file nested too deeply is refused as soon as the definition names its stage
+    const form = await readForm(ctx, limit, (file, read) => (read.pipeline === undefined ? undefined : scriptTooDeep(parseDefinitionText(read.pipeline), file)));
     if (form.pipeline === undefined) throw new EsError(400, 'illegal_argument_exception', 'form key [pipeline] (the definition file) is required');
     const files: Record<string, string> = {};
     for (const [key, value] of Object.entries(form)) if (key !== 'pipeline' && !extra?.includes(key)) files[key] = value;
