@@ -10,7 +10,7 @@
  * holding and cutting costs with no app behind it. BENCH_NODE_ARGS are the server's Node flags. While measured, `GET /` is probed 20 times a second
  * (its p50/p99, which a loaded machine skews). BENCH_CPU_PROF=dir profiles the server.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../../spec/support/servers.js';
 import { cpuMicros } from './cpu.js';
@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     );
     if (process.env.BENCH_CPU_PROF) {
       const blocks = path.join(process.env.BENCH_CPU_PROF, 'loop-cpu-blocks.txt');
+      // the profile's directory is made when the server exits, after this
+      await mkdir(process.env.BENCH_CPU_PROF, { recursive: true });
       await writeFile(blocks, server.output().split('\n').filter((l) => l.startsWith('loop-cpu-block ')).join('\n') + '\n');
       console.log(`measured window (self-time.js's third argument): ${from}-${to}; the loop's longest stretches: long-blocks.js <profile> 20 ${blocks}`);
     }
