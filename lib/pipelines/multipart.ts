@@ -3,7 +3,7 @@ import busboy from 'busboy';
 import type { Context } from 'koa';
 import { ChunkedTextDecoder } from '../cooperative/index.js';
 import { EsError } from '../errors/index.js';
-import { bodyChunks } from '../request/index.js';
+import { bodyChunks, paceRestOfBody } from '../request/index.js';
 import { NestingScan } from './sandbox.js';
 
 /**
@@ -84,12 +84,17 @@ export async function readForm(ctx: Context, limit: number, refuseTooDeep?: Refu
     parser.on('close', () => resolve());
   });
   let failed = false;
+  let dropping = false;
   closed.catch(() => (failed = true));
   for await (const chunk of chunks) {
     if (failed) break;
-    // refused: the rest is read (at the node's pace) and dropped, so the answer goes out on a connection
-    // that can carry the client's next request
-    if (refusal) continue;
+    // refused: the rest is read and dropped, all of it at the node's pace, so the answer goes out on a
+    // connection that can carry the client's next request
+    if (refusal) {
+      if (!dropping) paceRestOfBody(ctx.req);
+      dropping = true;
+      continue;
+    }
     // a parser that has more than it can hold takes the next chunk once it has drained (or failed)
     if (!parser.write(chunk)) await Promise.race([once(parser, 'drain').catch(() => undefined), closed]);
   }

@@ -16,6 +16,11 @@ export function holdBodyIn(req: IncomingMessage, reservation: Reservation): void
   inFlight.set(req, reservation);
 }
 
+/** The rest of `req`'s body is read only to be dropped: all of it at the node's pace (Reservation.paceAll). */
+export function paceRestOfBody(req: IncomingMessage): void {
+  inFlight.get(req)?.paceAll();
+}
+
 export function hasBody(ctx: Context): boolean {
   // read off Node's parsed headers: asked by several steps of every request
   const headers = ctx.req.headers;
