@@ -17,13 +17,15 @@ export type RefuseTooDeep = (file: string, form: Readonly<Record<string, string>
  * written into the parser a chunk at a time, giving the event loop a turn between time slices
  * (bodyChunks): a 2 MB script piped in held the loop for the whole parse.
  *
- * With `refuseTooDeep`, each file part's bytes are scanned for nesting as they come (NestingScan):
- * a part nested too deeply is not decoded nor kept (its value is ''), and once `refuseTooDeep`
+ * With `scripts`, each part but the `notScripts` is scanned for nesting once (NestingScan; a file
+ * part's bytes as they come): a part nested too deeply is not decoded nor kept (its value is ''), and once `refuseTooDeep`
  * names the refusal, the rest of the body is read without parsing and the refusal thrown. A
  * million nested parentheses (2 MB) sent back to back was decoded, copied into one string and
  * scanned three times on the event loop's thread, ~10 ms and 6 MB of garbage a request.
  */
-export async function readForm(ctx: Context, limit: number, refuseTooDeep?: RefuseTooDeep): Promise<Record<string, string>> {
+export async function readForm(ctx: Context, limit: number, scripts?: { refuseTooDeep: RefuseTooDeep; notScripts: readonly string[] }): Promise<Record<string, string>> {
+  const refuseTooDeep = scripts?.refuseTooDeep;
+  const scanned = (name: string) => refuseTooDeep !== undefined && !scripts!.notScripts.includes(name);
   const chunks = bodyChunks(ctx, limit);
   if (!chunks) throw new EsError(400, 'parse_exception', 'request body is required');
   let parser: busboy.Busboy;
@@ -50,14 +52,20 @@ export async function readForm(ctx: Context, limit: number, refuseTooDeep?: Refu
   };
   const closed = new Promise<void>((resolve, reject) => {
     parser.on('field', (name, value) => {
-      form[name] = value;
+      // a plain field is scanned too (busboy made it one string already): every part of the form is
+      // scanned once, here, and the script pool does not scan it again
+      const scan = scanned(name) ? new NestingScan(value) : undefined;
+      if (scan?.step(value.length) && scan.over) {
+        form[name] = '';
+        tooDeep.push(name);
+      } else form[name] = value;
       lookForRefusal();
     });
     parser.on('file', (name, file) => {
       // decoded a megabyte at a time as it comes (a character split between chunks is kept whole), and
       // kept as those pieces: joined at the end, a 2 MB script was copied again in one piece
       let decoder: ChunkedTextDecoder | undefined = new ChunkedTextDecoder();
-      const scan = refuseTooDeep && new NestingScan();
+      const scan = scanned(name) ? new NestingScan() : undefined;
       const read = new Promise<void>((done, fail) => {
         file.on('data', (c: Buffer) => {
           if (!decoder) return;

@@ -158,6 +158,10 @@ describe(`pipelines (${backend.name})`, function () {
       const scriptFirst = await registerDeepFirst(gw.url, SCENARIO, 'prepare.js', deep);
       expect(scriptFirst.status).to.equal(400);
       expect(scriptFirst.json.error.reason).to.equal(nested.json.error.reason);
+      // as a plain form field (no file name): the same answer
+      const asField = await registerPipeline(gw.url, SCENARIO, { 'require-query.js': REQUIRE_QUERY }, { extra: { 'prepare.js': deep } });
+      expect(asField.status).to.equal(400);
+      expect(asField.json.error.reason).to.equal(nested.json.error.reason);
       const missing = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': PREPARE });
       expect(missing.status).to.equal(400);
       expect(missing.json.error.reason).to.include('stage [require-query]').and.include('require-query.js');
