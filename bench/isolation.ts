@@ -15,6 +15,8 @@
  * in the gateway's own CPU time (bench/support/loop-cpu.ts), which a loaded machine does not inflate.
  * The longest block while the load stops (its requests in flight finish, its slow clients vanish at
  * once) is shown after its outcomes.
+ * A crowd load is followed by its floor's row: the same crowd and probe against a bare `node:http`
+ * server behind the same connection guard (bench/support/crowd-floor.ts), no koa, no gateway.
  * BENCH_LOADS=bulk,match runs only the loads whose name contains one of those words; BENCH_DOCS and
  * BENCH_PROBE_MS shorten a run; BENCH_CPU_PROF=dir profiles the gateway child (`node
  * dist/bench/support/long-blocks.js <profile>` lists where it held the loop longest).
@@ -31,6 +33,7 @@ import { rssOf, type Summary } from './support/latency.js';
 import { AUTHORIZATION, JSON_HEADERS, LOADS, NDJSON_HEADERS, describeOutcomes, lastGcPause, longestLoopBlockMs, longestLoopCpuMs, metricValues, probe as probeOf, statusOf, timed, type Outcome } from './support/probe.js';
 import { fmt } from './support/load.js';
 import { slowBodiesOffThread, type SlowBodiesRun } from './support/slow-bodies.js';
+import { spawnCrowdFloor } from './support/spawn-floor.js';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 50_000);
 const PROBE_RATE = 20;
@@ -110,6 +113,36 @@ async function during(load: HostileLoad, url: string, probePool: Pool, blocks: L
   return { probe: probed, outcomes, blocks: measured, crowd: crowdSays };
 }
 
+
+/**
+ * The reference row under a crowd load: the same crowd and probe against a bare `node:http` server
+ * held to the same connection limits by the same guard (crowd-floor.ts), in a child process as the
+ * gateway is. Its probe p99 against the gateway's goal says whether the goal is within reach of
+ * any server on this machine while the crowd's own process shares its cores.
+ */
+async function floorRow(load: HostileLoad, goal: number, nodeArgs: string[]): Promise<void> {
+  const floor = await spawnCrowdFloor(nodeArgs.filter((a) => !a.startsWith('--cpu-prof')));
+  const pool = new Pool(floor.url, { connections: 32, pipelining: 1 });
+  try {
+    const stop = new AbortController();
+    const crowd = load.run!(stop.signal);
+    const ready = await crowd.ready;
+    await longestLoopCpuMs(floor);
+    const p = await probeOf(pool, { ...PROBE, headers: {} });
+    const cpuMs = await longestLoopCpuMs(floor);
+    stop.abort();
+    const outcomes = await crowd.done;
+    const met = p.p99 <= goal && p.failed === 0;
+    const name = 'floor: bare node:http + guard';
+    console.log(
+      `${name.padEnd(30)} | ${fmt(p.p50).padStart(8)}        | ${fmt(p.p99).padStart(8)}        | ${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} |       - |             - | ${fmt(cpuMs, 0).padStart(8)} | ` +
+        `${describeOutcomes(outcomes)}; at the probe's start ${ready.held} held, ${ready.unconnected} not connected (the same crowd, no koa, no gateway)`,
+    );
+  } finally {
+    await pool.destroy();
+    await floor.stop();
+  }
+}
 
 /** Waits until `GET /` answers within 50 ms again (a previous load's work may still be draining), at most 60 s. */
 async function settle(pool: Pool): Promise<void> {
@@ -292,6 +325,7 @@ async function main(): Promise<void> {
           `${(met ? 'met' : 'missed').padEnd(6)} | ${String(p.failed).padStart(13)} | ${fmt(grewMb, 0).padStart(7)} | ${fmt(loopBlockMs, 0).padStart(13)} | ${fmt(loopCpuMs, 0).padStart(8)} | ${describeOutcomes(outcomes)}${crowd}; ` +
           `once stopped: block ${fmt(stopping.wallMs, 0)} ms (${fmt(stopping.cpuMs, 0)} ms CPU)${gc ? `; longest GC pause during the load ${gc.ms} ms (${gc.kind})` : ''}`,
       );
+      if (load.run) await floorRow(load, goal, [...loopCpu, ...cpuProf]);
     }
   } finally {
     await probePool.destroy();

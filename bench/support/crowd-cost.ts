@@ -10,14 +10,14 @@
  * holding and cutting costs with no app behind it. BENCH_NODE_ARGS are the server's Node flags. While measured, `GET /` is probed 20 times a second
  * (its p50/p99, which a loaded machine skews). BENCH_CPU_PROF=dir profiles the server.
  */
-import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN, spawnGateway, tempDir, type ChildServer } from '../../spec/support/servers.js';
 import { cpuMicros } from './cpu.js';
 import { AUTHORIZATION, JSON_HEADERS, lastGcPause, longestLoopCpuMs, metricValues, probe } from './probe.js';
 import { fmt } from './load.js';
 import { slowBodiesOffThread } from './slow-bodies.js';
+import { spawnCrowdFloor } from './spawn-floor.js';
 import { Pool } from 'undici';
 
 const [target = 'gateway', clientsArg, secondsArg] = process.argv.slice(2);
@@ -35,22 +35,6 @@ const nodeArgs = [
 
 // profiled, the server also logs the stretches of CPU that held its loop (long-blocks.ts explains them with the profile)
 const logBlocks: Record<string, string> = process.env.BENCH_CPU_PROF ? { LOOP_CPU_LOG_MS: '20' } : {};
-
-function spawnFloor(): Promise<ChildServer> {
-  const proc = spawn(process.execPath, [...nodeArgs, new URL('./crowd-floor.js', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...logBlocks } });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    proc.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /floor listening on (\S+)/.exec(out);
-      if (m) resolve({
-        url: m[1]!, proc, output: () => out,
-        stop: () => new Promise((done) => { proc.once('exit', done); proc.kill('SIGTERM'); }),
-      });
-    });
-    proc.once('exit', (code) => reject(new Error(`the floor exited (${code}): ${out}`)));
-  });
-}
 
 /** Connections refused and cut so far. */
 async function countsOf(server: ChildServer, pool: Pool | undefined): Promise<[number, number]> {
@@ -73,7 +57,7 @@ async function countsOf(server: ChildServer, pool: Pool | undefined): Promise<[n
 async function main(): Promise<void> {
   const data = await tempDir('bench-crowd-cost-');
   const server = target === 'floor'
-    ? await spawnFloor()
+    ? await spawnCrowdFloor(nodeArgs, logBlocks)
     : await spawnGateway({ DATA_DIR: data.dir, ADMIN_USER: ADMIN.user, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', ...logBlocks }, undefined, nodeArgs);
   const pool = target === 'floor' ? undefined : new Pool(server.url, { connections: 2 });
   try {
@@ -113,6 +97,8 @@ async function main(): Promise<void> {
     );
     if (process.env.BENCH_CPU_PROF) {
       const blocks = path.join(process.env.BENCH_CPU_PROF, 'loop-cpu-blocks.txt');
+      // the profile's directory is made when the server exits, after this
+      await mkdir(process.env.BENCH_CPU_PROF, { recursive: true });
       await writeFile(blocks, server.output().split('\n').filter((l) => l.startsWith('loop-cpu-block ')).join('\n') + '\n');
       console.log(`measured window (self-time.js's third argument): ${from}-${to}; the loop's longest stretches: long-blocks.js <profile> 20 ${blocks}`);
     }

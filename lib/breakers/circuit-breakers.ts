@@ -176,6 +176,8 @@ export class CircuitBreakers {
 export class Reservation {
   private bytes = 0;
   private released = false;
+  /** Every byte read from here on is paced, not only those past LARGE_BODY_BYTES (`paceAll`). */
+  private pacedAll = false;
 
   constructor(private readonly breakers: CircuitBreakers, private readonly breaker: BreakerName, private readonly label: string) {}
 
@@ -193,10 +195,21 @@ export class Reservation {
   read(bytes: number, req: Readable): number {
     this.add(bytes);
     const pace = this.breakers.bodyPace;
-    const wait = pace && this.bytes > LARGE_BODY_BYTES ? pace.wait(Math.min(bytes, this.bytes - LARGE_BODY_BYTES)) : 0;
+    const paced = this.pacedAll ? bytes : Math.min(bytes, this.bytes - LARGE_BODY_BYTES);
+    const wait = pace && paced > 0 ? pace.wait(paced) : 0;
     // the slow-body watch learns that the server, not the client, holds the body back
     if (wait > 0 && req instanceof IncomingMessage) holdBodyBack(req, wait);
     return wait;
+  }
+
+  /**
+   * The rest of the body is read only to be dropped (its request refused part way, its answer due
+   * on a connection that can carry the next one): all of it at the node's pace, its first megabyte
+   * too. A client sending such bodies back to back is then held to the pace for every byte the
+   * node reads of them, which is all their cost here.
+   */
+  paceAll(): void {
+    this.pacedAll = true;
   }
 
   release(): void {

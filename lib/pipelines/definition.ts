@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { CREDENTIAL_CATEGORIES } from '../auth/index.js';
 import { EsError } from '../errors/index.js';
-import { ScriptError } from './sandbox.js';
+import { ScriptError, tooDeep } from './sandbox.js';
 import { PREBUILT_STAGES } from './stages.js';
 
 /** yaml, loaded by the first YAML definition (a tenth of a second of CPU at every gateway start otherwise). */
@@ -87,13 +87,14 @@ export function parseDefinitionText(text: string): unknown {
  * Compiles a script without running it (the script pool's worker: a large script's compile does
  * not hold the event loop); rejects with a ScriptError when it does not parse.
  */
-export type SyntaxCheck = (source: string, name: string) => Promise<void>;
+/** `scanned`: the script's nesting was scanned already, within the limit (a multipart file, readForm). */
+export type SyntaxCheck = (source: string, name: string, scanned: boolean) => Promise<void>;
 
 /**
  * Checks a definition and its script files, applies defaults, and has `syntax` parse every script
  * (stage by stage, in order): any error is a 400 naming the member (and, for stages, the stage id).
  */
-export async function validatePipeline(raw: unknown, files: Record<string, string>, syntax: SyntaxCheck, id?: string): Promise<Pipeline> {
+export async function validatePipeline(raw: unknown, files: Record<string, string>, syntax: SyntaxCheck, id?: string, filesScanned = false): Promise<Pipeline> {
   if (!isObject(raw)) throw invalid('the pipeline definition must be an object');
   for (const key of Object.keys(raw)) if (!DEFINITION_KEYS.has(key)) throw invalid(`unknown member [${key}] in the pipeline definition`);
   const pipelineId = id ?? (raw.id === undefined ? undefined : String(raw.id));
@@ -141,11 +142,11 @@ export async function validatePipeline(raw: unknown, files: Record<string, strin
       }
       stage.scriptRef = s.scriptRef;
       scripts[s.scriptRef] = files[s.scriptRef];
-      await checkScript(syntax, files[s.scriptRef], s.scriptRef, at);
+      await checkScript(syntax, files[s.scriptRef], s.scriptRef, at, filesScanned);
     } else {
       if (typeof s.script !== 'string') throw invalid(`${at}: [script] must be a string`);
       stage.script = s.script;
-      await checkScript(syntax, s.script, `${s.id}.js`, at);
+      await checkScript(syntax, s.script, `${s.id}.js`, at, false);
     }
     stages.push(stage);
   }
@@ -185,14 +186,27 @@ function validateRoute(r: unknown, i: number): PipelineRoute {
   return route;
 }
 
-async function checkScript(syntax: SyntaxCheck, source: string, name: string, at: string): Promise<void> {
+async function checkScript(syntax: SyntaxCheck, source: string, name: string, at: string, scanned: boolean): Promise<void> {
   if (!/\bhandleRequest\b/.test(source)) throw invalid(`${at}: the script [${name}] defines no function handleRequest()`);
   try {
-    await syntax(source, name);
+    await syntax(source, name, scanned);
   } catch (err) {
-    if (err instanceof ScriptError) throw invalid(`${at}: the script [${name}] does not parse: ${err.message}`);
+    if (err instanceof ScriptError) throw doesNotParse(at, name, err);
     throw err;
   }
+}
+
+const doesNotParse = (at: string, name: string, err: ScriptError): EsError => invalid(`${at}: the script [${name}] does not parse: ${err.message}`);
+
+/**
+ * The refusal of script file `file`, found nested past MAX_SCRIPT_NESTING while its form was read
+ * (multipart.ts), as validatePipeline would give it: named by the first stage of `definition` that
+ * runs it. Undefined when no stage does (the definition's own faults are found by validatePipeline).
+ */
+export function scriptTooDeep(definition: unknown, file: string): EsError | undefined {
+  const stages = isObject(definition) && Array.isArray(definition.stages) ? (definition.stages as unknown[]) : [];
+  const stage = stages.find((s): s is Record<string, unknown> => isObject(s) && s.scriptRef === file && typeof s.id === 'string' && s.id !== '');
+  return stage && doesNotParse(`stage [${stage.id as string}]`, file, tooDeep());
 }
 
 /** The source a script stage runs. */

@@ -9,7 +9,7 @@ import { bufferBody, byRoute, patternSegments, readJsonBody, type Classification
 /** What the edge put in the state before this step (lib/server/state.ts): the request as read. */
 type GatewayRequestState = { gatewayRequest: GatewayRequest };
 import { queryOf, type Caller, type PipelineContext, type PipelineRequest } from './context.js';
-import { parseDefinitionText, validatePipeline, type SyntaxCheck, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
+import { parseDefinitionText, scriptTooDeep, validatePipeline, type SyntaxCheck, type Pipeline, type PipelineOwner, type PipelineRoute } from './definition.js';
 import { readForm } from './multipart.js';
 import type { PipelineMatch, PipelineRegistry } from './registry.js';
 import { runPipeline, type StageOutcome } from './runner.js';
@@ -31,7 +31,7 @@ export interface PipelineRouterOptions {
 }
 
 /** Scripts are compiled on the script pool's threads, within the run's time limit. */
-const syntaxOf = (options: PipelineRouterOptions): SyntaxCheck => (source, name) => options.scripts.check(source, name, options.limits);
+const syntaxOf = (options: PipelineRouterOptions): SyntaxCheck => (source, name, scanned) => options.scripts.check(source, name, options.limits, scanned);
 
 /** Headers a script never sees: the caller's secrets. */
 const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -197,9 +197,9 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
       ctx.body = await validate(ctx, options);
     },
     'pipelines.create': async (ctx) => {
-      const { definition, files } = await readDefinition(ctx, maxContentLength);
+      const { definition, files, scanned } = await readDefinition(ctx, maxContentLength);
       const raw = definition as Record<string, unknown>;
-      const pipeline = await validatePipeline(definition, files, syntaxOf(options), raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined);
+      const pipeline = await validatePipeline(definition, files, syntaxOf(options), raw && typeof raw === 'object' && raw.id === undefined ? randomUUID() : undefined, scanned);
       if (registry.get(pipeline.id)) throw new EsError(409, 'resource_already_exists_exception', `pipeline [${pipeline.id}] already exists; PUT /_pipeline/${pipeline.id} replaces it`);
       pipeline.owner = ownerOf(principalOf(ctx));
       if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
@@ -215,10 +215,10 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
     'pipelines.put': async (ctx, { id }) => {
       const existing = managed(ctx, id);
       const principal = principalOf(ctx);
-      const { definition, files } = await readDefinition(ctx, maxContentLength);
+      const { definition, files, scanned } = await readDefinition(ctx, maxContentLength);
       const given = (definition as Record<string, unknown> | null)?.id;
       if (given !== undefined && given !== id) throw new EsError(400, 'illegal_argument_exception', `the definition's [id] [${String(given)}] is not the path's [${id}]`);
-      const pipeline = await validatePipeline(definition, files, syntaxOf(options), id);
+      const pipeline = await validatePipeline(definition, files, syntaxOf(options), id, scanned);
       pipeline.owner = principal.role === 'admin' ? existing?.owner : ownerOf(principal);
       if (pipeline.owner) checkOwnRoutes(pipeline, pipeline.owner);
       const created = await registry.put(pipeline);
@@ -237,17 +237,22 @@ export function pipelineApi(options: PipelineRouterOptions): Middleware {
  * The definition and its script files: `multipart/form-data` (form key `pipeline`, one key per
  * script file), or a JSON body that is the definition itself (inline scripts).
  */
-async function readDefinition(ctx: Context, limit: number, extra?: string[]): Promise<{ definition: unknown; files: Record<string, string>; form: Record<string, string> }> {
+async function readDefinition(ctx: Context, limit: number, extra?: string[]): Promise<{ definition: unknown; files: Record<string, string>; form: Record<string, string>; scanned: boolean }> {
   if (ctx.is('multipart/form-data')) {
-    const form = await readForm(ctx, limit);
+    // a script file nested too deeply is refused as soon as the definition names its stage
+    const form = await readForm(ctx, limit, {
+      refuseTooDeep: (file, read) => (read.pipeline === undefined ? undefined : scriptTooDeep(parseDefinitionText(read.pipeline), file)),
+      notScripts: ['pipeline', ...(extra ?? [])],
+    });
     if (form.pipeline === undefined) throw new EsError(400, 'illegal_argument_exception', 'form key [pipeline] (the definition file) is required');
     const files: Record<string, string> = {};
     for (const [key, value] of Object.entries(form)) if (key !== 'pipeline' && !extra?.includes(key)) files[key] = value;
-    return { definition: parseDefinitionText(form.pipeline), files, form };
+    // every file's nesting was scanned as it was read: the script pool need not scan it again
+    return { definition: parseDefinitionText(form.pipeline), files, form, scanned: true };
   }
   const body = await readJsonBody(ctx, limit);
   if (body === undefined) throw new EsError(400, 'parse_exception', 'request body is required: a multipart form with the pipeline and its scripts, or the definition as JSON');
-  return { definition: body, files: {}, form: {} };
+  return { definition: body, files: {}, form: {}, scanned: false };
 }
 
 interface SampleRequest {
@@ -266,10 +271,12 @@ async function validate(ctx: Context, options: PipelineRouterOptions): Promise<u
   let definition: unknown;
   let files: Record<string, string> = {};
   let sample: SampleRequest = {};
+  let scanned = false;
   if (ctx.is('multipart/form-data')) {
     const read = await readDefinition(ctx, options.maxContentLength, ['request']);
     definition = read.definition;
     files = read.files;
+    scanned = read.scanned;
     if (read.form.request !== undefined) {
       try {
         sample = JSON.parse(read.form.request) as SampleRequest;
@@ -285,7 +292,7 @@ async function validate(ctx: Context, options: PipelineRouterOptions): Promise<u
     sample = body.request ?? {};
   }
   const raw = definition as Record<string, unknown> | undefined;
-  const pipeline = await validatePipeline(definition, files, syntaxOf(options), raw && typeof raw === 'object' && raw.id === undefined ? 'validate' : undefined);
+  const pipeline = await validatePipeline(definition, files, syntaxOf(options), raw && typeof raw === 'object' && raw.id === undefined ? 'validate' : undefined, scanned);
   const route = pipeline.routes[0];
   const method = (sample.method ?? route.method ?? 'GET').toUpperCase();
   const path = sample.path ?? route.path;

@@ -124,39 +124,93 @@ export async function nestingDepthCooperatively(source: string, limit = MAX_SCRI
   return scan.max;
 }
 
-/** The scan behind `nestingDepth`, resumable: `step` goes on for about `chars` characters more. */
-class NestingScan {
+/** The code units that begin or end something in code: brackets, quotes, a slash. */
+const MARKS = new Uint8Array(128);
+for (const c of '()[]{}"\'`/') MARKS[c.charCodeAt(0)] = 1;
+
+const enum Within { Code, Quoted, Escaped, Slash, LineComment, BlockComment, BlockStar }
+
+/**
+ * The scan behind `nestingDepth`, resumable and fed in pieces: a script's text (`step`), or its
+ * UTF-8 bytes as they arrive (`writeBytes`, a multipart body's file part: a multi-byte character's
+ * bytes are never ASCII, so brackets, quotes and comments read the same in bytes as in text). One
+ * code unit at a time through a small state machine, so a string or comment may span pieces.
+ */
+export class NestingScan {
   max = 0;
   private depth = 0;
   private i = 0;
+  private within = Within.Code;
+  private quote = 0;
 
-  constructor(private readonly source: string, private readonly limit: number) {}
+  constructor(private readonly source = '', private readonly limit = MAX_SCRIPT_NESTING) {}
+
+  /** True once the nesting went past the limit (the scan then stops). */
+  get over(): boolean {
+    return this.max > this.limit;
+  }
 
   /** Scans on from where it stopped; true once the scan is over (the end, or past the limit). */
   step(chars: number): boolean {
-    const { source, limit } = this;
+    const { source } = this;
     const until = Math.min(source.length, this.i + chars);
-    let { i, depth, max } = this;
-    for (; i < until; i++) {
+    let i = this.i;
+    for (; i < until && !this.over; i++) {
       const c = source.charCodeAt(i);
-      if (c === 40 || c === 91 || c === 123) {
-        if (++depth > max && (max = depth) > limit) break;
-      } else if (c === 41 || c === 93 || c === 125) depth = Math.max(0, depth - 1);
-      else if (c === 34 || c === 39 || c === 96) {
-        // a string or template literal: skipped to its closing quote (escapes included)
-        for (i++; i < source.length && source.charCodeAt(i) !== c; i++) if (source.charCodeAt(i) === 92) i++;
-      } else if (c === 47 && source.charCodeAt(i + 1) === 47) {
-        const end = source.indexOf('\n', i);
-        i = end < 0 ? source.length : end;
-      } else if (c === 47 && source.charCodeAt(i + 1) === 42) {
-        const end = source.indexOf('*/', i + 2);
-        i = end < 0 ? source.length : end + 1;
-      }
+      // most of a script is plain code: one look at a table
+      if (this.within !== Within.Code || MARKS[c] === 1) this.take(c);
     }
     this.i = i;
-    this.depth = depth;
-    this.max = max;
-    return max > limit || i >= source.length;
+    return this.over || i >= source.length;
+  }
+
+  /** Scans `bytes` more of the script's UTF-8; true once past the limit. */
+  writeBytes(bytes: Uint8Array): boolean {
+    for (let i = 0; i < bytes.length && !this.over; i++) {
+      const c = bytes[i]!;
+      if (this.within !== Within.Code || MARKS[c] === 1) this.take(c);
+    }
+    return this.over;
+  }
+
+  private take(c: number): void {
+    switch (this.within) {
+      case Within.Quoted:
+        // a string or template literal, to its closing quote (escapes included)
+        if (c === 92) this.within = Within.Escaped;
+        else if (c === this.quote) this.within = Within.Code;
+        return;
+      case Within.Escaped:
+        this.within = Within.Quoted;
+        return;
+      case Within.LineComment:
+        if (c === 10) this.within = Within.Code;
+        return;
+      case Within.BlockComment:
+        if (c === 42) this.within = Within.BlockStar;
+        return;
+      case Within.BlockStar:
+        this.within = c === 47 ? Within.Code : c === 42 ? Within.BlockStar : Within.BlockComment;
+        return;
+      case Within.Slash:
+        if (c === 47) return void (this.within = Within.LineComment);
+        if (c === 42) return void (this.within = Within.BlockComment);
+        this.within = Within.Code;
+        return this.take(c);
+      case Within.Code:
+        if (c === 40 || c === 91 || c === 123) {
+          if (++this.depth > this.max) this.max = this.depth;
+        } else if (c === 41 || c === 93 || c === 125) this.depth = Math.max(0, this.depth - 1);
+        else if (c === 34 || c === 39 || c === 96) {
+          this.quote = c;
+          this.within = Within.Quoted;
+        } else if (c === 47) this.within = Within.Slash;
+        return;
+      default: {
+        const unknown: never = this.within;
+        return unknown;
+      }
+    }
   }
 }
 

@@ -110,12 +110,14 @@ export class ScriptPool {
   /**
    * Compiles the script without running it (a pipeline's definition checked): a large script's
    * compile holds a worker, not the event loop. Rejects with a ScriptError when it does not parse;
-   * a script nested too deeply for the parser is refused before it is handed to a worker.
+   * a script nested too deeply for the parser is refused before it is handed to a worker (unless
+   * `scanned` says that was found already).
    */
-  async check(source: string, name: string, limits: SandboxLimits): Promise<void> {
+  async check(source: string, name: string, limits: SandboxLimits, scanned = false): Promise<void> {
     // refused here, not in a worker: a script of a million parentheses (2 MB) sent again and again
-    // was copied into a worker's heap (256 MB each) each time, there to wait for that heap's collection
-    if ((await nestingDepthCooperatively(source)) > MAX_SCRIPT_NESTING) throw tooDeep();
+    // was copied into a worker's heap (256 MB each) each time, there to wait for that heap's collection.
+    // `scanned`: its nesting was scanned as it was read (a multipart file, readForm), and not past the limit
+    if (!scanned && (await nestingDepthCooperatively(source)) > MAX_SCRIPT_NESTING) throw tooDeep();
     await this.submit({ source, name, context: null, inputs: {}, limits, compileOnly: true });
   }
 

@@ -6,7 +6,8 @@
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import type { Context } from 'koa';
-import { readForm } from '../../lib/pipelines/multipart.js';
+import { EsError } from '../../lib/errors/index.js';
+import { readForm, type RefuseTooDeep } from '../../lib/pipelines/multipart.js';
 import { turnsDuring } from '../support/loop-turns.js';
 
 const BOUNDARY = '----spec-boundary-7f3a';
@@ -67,5 +68,41 @@ describe('pipelines: a multipart form is read a time slice at a time', function 
     headers['transfer-encoding'] = 'chunked';
     const err = await readForm(ctx, 100_000).then(() => undefined, (e: { status?: number }) => e);
     expect(err?.status).to.equal(413);
+  });
+
+  describe('a script file nested too deeply (refuseTooDeep)', () => {
+    const deep = `function handleRequest() { return ${'('.repeat(1_000_000)}1${')'.repeat(1_000_000)}; }`;
+    /** Refuses `deep.js` once the form holds the definition; records what it was asked with. */
+    const refuser = (asked: Array<{ file: string; pipeline?: string }>): RefuseTooDeep => (file, form) => {
+      asked.push({ file, pipeline: form.pipeline });
+      return form.pipeline === undefined ? undefined : new EsError(400, 'illegal_argument_exception', `refused [${file}]`);
+    };
+
+    for (const definitionFirst of [true, false]) {
+      it(`is refused once the definition has come (${definitionFirst ? 'before' : 'after'} the script), the rest of the body read and dropped`, async () => {
+        const parts = [{ name: 'pipeline', filename: 'pipeline.yaml', text: 'id: deep\n' }, { name: 'deep.js', filename: 'deep.js', text: deep }];
+        const body = multipart(definitionFirst ? parts : parts.reverse());
+        const ctx = arrivedWhole(body);
+        const asked: Array<{ file: string; pipeline?: string }> = [];
+        const err = await readForm(ctx, body.length, { refuseTooDeep: refuser(asked), notScripts: ['pipeline'] }).then(() => undefined, (e: Error) => e);
+        expect(err?.message).to.equal('refused [deep.js]');
+        // asked as soon as the scan went past the limit, and again once the definition had come
+        expect(asked.every((a) => a.file === 'deep.js')).to.equal(true);
+        expect(asked.at(-1)?.pipeline).to.equal('id: deep\n');
+        // read to its end: the connection can carry the client's next request
+        expect(ctx.req.readableEnded).to.equal(true);
+      });
+    }
+
+    it('a deep file no stage uses is kept as empty text; a legal one is read whole; without refuseTooDeep nothing is scanned', async () => {
+      const legal = `function handleRequest() { return ${'('.repeat(900)}1${')'.repeat(900)}; }`;
+      const body = multipart([{ name: 'deep.js', filename: 'deep.js', text: deep }, { name: 'ok.js', filename: 'ok.js', text: legal }]);
+      const asked: Array<{ file: string; pipeline?: string }> = [];
+      const form = await readForm(arrivedWhole(body), body.length, { refuseTooDeep: refuser(asked), notScripts: ['pipeline'] });
+      expect(form['deep.js']).to.equal('');
+      expect(form['ok.js'] === legal).to.equal(true);
+      expect(asked.length).to.be.at.least(1);
+      expect((await readForm(arrivedWhole(body), body.length))['deep.js'] === deep).to.equal(true);
+    });
   });
 });

@@ -1,8 +1,18 @@
 import { expect } from 'chai';
-import { call, basic } from '../support/http.js';
+import { adminAuth, call, basic } from '../support/http.js';
 import { BACKENDS, type BackendUnderTest } from '../support/backends.js';
 import type { TestGateway } from '../support/servers.js';
+import { Client } from 'undici';
 import { registerPipeline } from './support.js';
+
+/** registerPipeline with the script file `file` sent before the definition. */
+async function registerDeepFirst(base: string, definition: string, file: string, source: string): Promise<{ status: number; json: any }> {
+  const form = new FormData();
+  form.append(file, new Blob([source], { type: 'application/javascript' }), file);
+  form.append('pipeline', new Blob([definition], { type: 'application/yaml' }), 'pipeline.yaml');
+  const res = await fetch(base + '/_pipeline', { method: 'POST', headers: { authorization: adminAuth() }, body: form });
+  return { status: res.status, json: await res.json() };
+}
 
 /** The scenario the documentation shows, exactly. */
 const SCENARIO = `
@@ -144,6 +154,14 @@ describe(`pipelines (${backend.name})`, function () {
       const nested = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': deep, 'require-query.js': REQUIRE_QUERY });
       expect(nested.status, JSON.stringify(nested.json).slice(0, 300)).to.equal(400);
       expect(nested.json.error.reason).to.include('stage [prepare-response]').and.include('nested too deeply').and.include('more than 1000 levels');
+      // the script sent before the definition: the same answer
+      const scriptFirst = await registerDeepFirst(gw.url, SCENARIO, 'prepare.js', deep);
+      expect(scriptFirst.status).to.equal(400);
+      expect(scriptFirst.json.error.reason).to.equal(nested.json.error.reason);
+      // as a plain form field (no file name): the same answer
+      const asField = await registerPipeline(gw.url, SCENARIO, { 'require-query.js': REQUIRE_QUERY }, { extra: { 'prepare.js': deep } });
+      expect(asField.status).to.equal(400);
+      expect(asField.json.error.reason).to.equal(nested.json.error.reason);
       const missing = await registerPipeline(gw.url, SCENARIO, { 'prepare.js': PREPARE });
       expect(missing.status).to.equal(400);
       expect(missing.json.error.reason).to.include('stage [require-query]').and.include('require-query.js');
@@ -151,6 +169,31 @@ describe(`pipelines (${backend.name})`, function () {
       expect(unknown.status).to.equal(400);
       expect(unknown.json.error.reason).to.include('stage [translate]').and.include('teleport');
       expect((await call(gw.url, 'GET', '/_pipelines')).json.pipelines).to.deep.equal([]);
+    });
+
+    it('a script nested too deeply is refused without decoding it, and the connection carries the next request', async () => {
+      const deep = `function handleRequest() { return ${'('.repeat(1_000_000)}1${')'.repeat(1_000_000)}; }`;
+      const client = new Client(gw.url, { pipelining: 1 });
+      let connections = 0;
+      client.on('connect', () => connections++);
+      try {
+        const form = new FormData();
+        form.append('pipeline', new Blob([SCENARIO], { type: 'application/yaml' }), 'pipeline.yaml');
+        form.append('prepare.js', new Blob([deep]), 'prepare.js');
+        form.append('require-query.js', new Blob([REQUIRE_QUERY]), 'require-query.js');
+        const encoded = new Response(form);
+        const res = await client.request({ method: 'POST', path: '/_pipeline', headers: { authorization: adminAuth(), 'content-type': encoded.headers.get('content-type')! }, body: Buffer.from(await encoded.arrayBuffer()) });
+        const answer = (await res.body.json()) as { error: { reason: string } };
+        expect(res.statusCode).to.equal(400);
+        expect(answer.error.reason).to.equal('stage [prepare-response]: the script [prepare.js] does not parse: the script is nested too deeply to compile (more than 1000 levels)');
+        expect(res.headers.connection ?? 'keep-alive').to.equal('keep-alive');
+        const next = await client.request({ method: 'GET', path: '/_pipelines', headers: { authorization: adminAuth() } });
+        expect(next.statusCode).to.equal(200);
+        await next.body.dump();
+        expect(connections, 'connections opened').to.equal(1);
+      } finally {
+        await client.close();
+      }
     });
 
     it('accepts a JSON definition file too', async () => {

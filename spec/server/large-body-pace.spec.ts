@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
 import { call } from '../support/http.js';
 import { withStandaloneEngine } from '../support/servers.js';
+import { registerPipeline } from '../pipelines/support.js';
 
 /** 5 MB of search text: 4 MB over the first megabyte, which at 2 MB a second take 2 s to read (less the 0.1 s burst). */
 const BIG_SEARCH = Buffer.from(JSON.stringify({ query: { match: { text: 'word '.repeat(1_000_000) } } }));
@@ -40,6 +41,23 @@ for (const backend of BACKENDS) {
         expect(root.status).to.equal(200);
         expect(bigDone, 'GET / answered only after the paced body').to.equal(false);
         expect(await big).to.be.at.least(AT_LEAST_MS);
+      } finally {
+        await stop();
+      }
+    });
+
+    it('a pipeline refused part way (a 4 MB script nested too deeply): the rest of its body is dropped at the pace, its first megabyte too', async () => {
+      const { gateway, stop } = await backend.start(PACED);
+      try {
+        const deep = `function handleRequest() { return ${'('.repeat(2_000_000)}1${')'.repeat(2_000_000)}; }`;
+        const began = performance.now();
+        const refused = await registerPipeline(gateway.url, 'id: deep\nroutes: [{ path: /deep, method: POST }]\nstages:\n  - { id: deep, scriptRef: deep.js }\n', { 'deep.js': deep });
+        const took = performance.now() - began;
+        expect(refused.status).to.equal(400);
+        expect(refused.json.error.reason).to.equal('stage [deep]: the script [deep.js] does not parse: the script is nested too deeply to compile (more than 1000 levels)');
+        // refused within its first 100 KB; the ~3.9 MB after it at 2 MB/s: ≥ 1.8 s (paced only past
+        // its first megabyte, it took ~1.5 s)
+        expect(took).to.be.at.least(AT_LEAST_MS);
       } finally {
         await stop();
       }
