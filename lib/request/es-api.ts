@@ -2210,6 +2210,29 @@ export const ES_API = [
       { methods: ['GET'], pattern: '/_xpack/usage' },
     ],
   },
+  {
+    // the SQL plugin's node metrics, SQL's and PPL's (answered by the REST handler, no transport action)
+    id: 'opensearch.sql_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/sql/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET', 'POST'], pattern: '/_plugins/_sql/stats' },
+      { methods: ['GET', 'POST'], pattern: '/_plugins/_ppl/stats' },
+      { methods: ['GET', 'POST'], pattern: '/_opendistro/_sql/stats' },
+      { methods: ['GET', 'POST'], pattern: '/_opendistro/_ppl/stats' },
+    ],
+  },
+  {
+    // the SQL plugin's settings endpoint: a cluster settings update of its own namespaces
+    id: 'opensearch.query_settings',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/settings/update' },
+    params: ['timeout', 'cluster_manager_timeout'],
+    paths: [
+      { methods: ['PUT'], pattern: '/_plugins/_query/settings' },
+      { methods: ['PUT'], pattern: '/_opendistro/_sql/settings' },
+    ],
+  },
 ] as const satisfies readonly EsApi[];
 
 /** One path of an API: the methods it takes at a pattern, and its own parameters when they differ from the API's. */

@@ -58,6 +58,31 @@ for (const backend of BACKENDS) {
       expect(missing.status).to.equal(404);
     });
 
+    it('answers the SQL plugin\'s metrics as text, SQL\'s and PPL\'s, at zero, by GET or POST, on the legacy paths too', async () => {
+      for (const [method, path] of [['GET', '/_plugins/_sql/stats'], ['POST', '/_plugins/_sql/stats'], ['POST', '/_plugins/_ppl/stats'], ['GET', '/_opendistro/_sql/stats']]) {
+        const r = await call(gw.url, method, path, tenant);
+        expect([r.status, String(r.headers['content-type'])], `${method} ${path} ${r.text}`).to.deep.equal([200, 'text/plain; charset=UTF-8']);
+        expect(JSON.parse(r.text)).to.include({ request_total: 0, failed_request_count_cb: 0, circuit_breaker: 0, ppl_request_total: 0 });
+      }
+    });
+
+    it('updates the cluster settings of the SQL plugin\'s namespaces through _plugins/_query/settings, dropping any other key', async () => {
+      const put = await call(gw.url, 'PUT', '/_plugins/_query/settings', {
+        body: { transient: { plugins: { sql: { enabled: false } }, 'plugins.ppl.enabled': true, 'cluster.routing.allocation.enable': 'none' }, persistent: { 'opendistro.query.size_limit': 100 } },
+      });
+      expect([put.status, put.json], put.text).to.deep.equal([200, {
+        acknowledged: true,
+        persistent: { opendistro: { query: { size_limit: '100' } } },
+        transient: { plugins: { sql: { enabled: 'false' }, ppl: { enabled: 'true' } } },
+      }]);
+      const got = await call(gw.url, 'GET', '/_cluster/settings?flat_settings=true');
+      expect(got.json).to.deep.equal({ persistent: { 'opendistro.query.size_limit': '100' }, transient: { 'plugins.ppl.enabled': 'true', 'plugins.sql.enabled': 'false' } });
+      const reset = await call(gw.url, 'PUT', '/_opendistro/_sql/settings', { body: { transient: { 'plugins.sql.*': null, 'plugins.ppl.enabled': null, 'cluster.*': null }, persistent: { 'opendistro.query.size_limit': null } } });
+      expect(reset.status, reset.text).to.equal(200);
+      const after = await call(gw.url, 'GET', '/_cluster/settings');
+      expect(after.json).to.deep.equal({ persistent: {}, transient: {} });
+    });
+
     it('a scoped credential warms its own indices only (a wildcard narrowed to them) and may not read the stats', async () => {
       const own = await call(gw.url, 'GET', '/_plugins/_knn/warmup/vec-a', tenant);
       expect([own.status, own.json._shards?.total], own.text).to.deep.equal([200, 2]);

@@ -610,8 +610,13 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
  * aliases (`alias`, `aliases`) it names, which the engine takes over the path's, written; its
  * filter's lookups, read.
  */
+/** The members a put-alias body may have (the engine refuses any other: `[alias] unknown field`). */
+const PUT_ALIAS_KEYS = new Set(['index', 'indices', 'alias', 'aliases', 'must_exist', 'filter', 'routing', 'index_routing', 'search_routing', 'is_write_index', 'is_hidden']);
+
 export function aliasBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['write'], (json, t) => {
+    // a member the API does not take is not read for what it names: the body cannot be told
+    if (Object.keys(json).some((k) => !PUT_ALIAS_KEYS.has(k))) t.add(UNREADABLE, 'write');
     for (const k of ['index', 'indices']) if (json[k] !== undefined && json[k] !== null) t.addValue(json[k], 'write');
     for (const k of ['alias', 'aliases']) if (json[k] !== undefined && json[k] !== null) t.addName(json[k], 'write');
     searchReferences(json, t);

@@ -570,8 +570,15 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       if (rest[0] === '_featureset' && rest[2] === '_createmodel') return c.done('cluster', c.op, 'cluster:admin/ltr/store/create-model-from-set');
       return c.done('cluster', c.op, 'cluster:admin/ltr/featurestore/data');
     }
+    // the SQL plugin's legacy paths: its node metrics (a cluster read) and its settings endpoint (a cluster settings update)
+    case '_opendistro':
+      if ((tail[0] === '_sql' || tail[0] === '_ppl') && tail[1] === 'stats' && tail.length === 2) return c.done('cluster', 'read', 'cluster:monitor/sql/stats');
+      if (tail[0] === '_sql' && tail[1] === 'settings' && tail.length === 2 && c.method === 'PUT') return c.done('cluster', 'write', 'cluster:admin/settings/update');
+      return clusterLevel(c, head, tail);
     // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
     case '_plugins':
+      if ((tail[0] === '_sql' || tail[0] === '_ppl') && tail[1] === 'stats' && tail.length === 2) return c.done('cluster', 'read', 'cluster:monitor/sql/stats');
+      if (tail[0] === '_query' && tail[1] === 'settings' && tail.length === 2 && c.method === 'PUT') return c.done('cluster', 'write', 'cluster:admin/settings/update');
       // Index State Management: its policies are shared cluster configuration (manage); the rest acts on the indices it names
       if (tail[0] === '_ism' && tail[1] === 'policies') {
         c.needs('manage');

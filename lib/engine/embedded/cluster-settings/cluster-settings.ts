@@ -11,11 +11,12 @@ const PERSISTENT_KEY = 'cluster_settings:persistent';
 /**
  * Namespaces of the dynamic cluster-level settings Elasticsearch 8.15 registers, and those OpenSearch
  * 2's bundled plugins register (`plugins.` — ml_commons, neural_search, security, index state
- * management… — and the k-NN plugin's `knn.`; kept, without effect here, as index settings keep
+ * management… — the k-NN plugin's `knn.`, and the SQL plugin's legacy `opendistro.sql.`,
+ * `opendistro.ppl.` and `opendistro.query.`; kept, without effect here, as index settings keep
  * theirs): a key under one of them is accepted, any other is refused as ES refuses an unknown setting.
  */
 const DYNAMIC_PREFIXES = [
-  'plugins.', 'knn.',
+  'plugins.', 'knn.', 'opendistro.sql.', 'opendistro.ppl.', 'opendistro.query.',
   'action.', 'cluster.routing.', 'cluster.blocks.', 'cluster.info.', 'cluster.indices.', 'cluster.max_shards_per_node',
   'cluster.persistent_tasks.', 'cluster.remote.', 'cluster.search.', 'cluster.service.', 'cluster.auto_shrink_voting_configuration',
   'cluster.default.', 'cluster.metadata.', 'cluster.nodes.', 'cluster.deprecation_indexing.', 'cluster.logsdb.',
@@ -62,9 +63,14 @@ export class ClusterSettings {
 
   /**
    * Applies `{persistent, transient}` (nested or dotted; `null` resets a key, and a `*` key resets
-   * every key it matches) and answers what was set in each scope.
+   * every key it matches) and answers what was set in each scope. Keys `only` does not match are
+   * dropped unread (the SQL plugin's settings endpoint passes on its own settings only).
    */
-  async update(body: Record<string, unknown>, validate: (key: string, value: string | string[]) => void = () => {}): Promise<{ persistent: ClusterSettingValues; transient: ClusterSettingValues }> {
+  async update(
+    body: Record<string, unknown>,
+    validate: (key: string, value: string | string[]) => void = () => {},
+    only: (key: string) => boolean = () => true,
+  ): Promise<{ persistent: ClusterSettingValues; transient: ClusterSettingValues }> {
     for (const k of Object.keys(body)) {
       if (k !== 'persistent' && k !== 'transient') throw new EsError(400, 'illegal_argument_exception', `[cluster_update_settings_request] unknown field [${k}]`);
     }
@@ -76,6 +82,7 @@ export class ClusterSettings {
       }
       const flat: Record<string, string | string[] | null> = {};
       flatten(flat, input ?? {}, '', scope);
+      for (const key of Object.keys(flat)) if (!only(key)) delete flat[key];
       for (const [key, v] of Object.entries(flat)) {
         if (v !== null && !recognized(key)) throw new EsError(400, 'illegal_argument_exception', `${scope} setting [${key}], not recognized`);
         if (v !== null) validate(key, v);

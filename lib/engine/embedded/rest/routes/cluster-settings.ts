@@ -69,14 +69,17 @@ function checkValue(key: string, value: string | string[]): void {
   }
 }
 
-/** `PUT _cluster/settings`: `{persistent, transient}`; `null` resets a setting; answers what was set. */
-async function putSettings(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+/**
+ * `PUT _cluster/settings`: `{persistent, transient}`; `null` resets a setting; answers what was set.
+ * `only` keeps the keys it matches and drops the others (OpenSearch's SQL plugin settings endpoint).
+ */
+export async function putSettings(req: RestRequest, ctx: EngineContext, only?: (key: string) => boolean): Promise<RestResponse> {
   const flat = booleanParam(req.params, 'flat_settings', false);
-  const set = await ctx.clusterSettings.update(requireBody(req), checkValue);
+  const set = await ctx.clusterSettings.update(requireBody(req), checkValue, only);
   return { status: 200, body: { acknowledged: true, persistent: view(set.persistent, flat), transient: view(set.transient, flat) } };
 }
 
 export const clusterSettingsRoutes: Route[] = [
   { id: 'cluster.get_settings', handler: getSettings },
-  { id: 'cluster.put_settings', handler: putSettings },
+  { id: 'cluster.put_settings', handler: (req, ctx) => putSettings(req, ctx) },
 ];
