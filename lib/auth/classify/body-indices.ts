@@ -604,15 +604,15 @@ export function aliasActionTargets(body: Body, read: BodyReading): BodyTarget[] 
   }, (json) => Array.isArray(json.actions));
 }
 
+/** The members a put-alias body may have (the engine refuses any other: `[alias] unknown field`). */
+const PUT_ALIAS_KEYS = new Set(['index', 'indices', 'alias', 'aliases', 'must_exist', 'filter', 'routing', 'index_routing', 'search_routing', 'is_write_index', 'is_hidden']);
+
 /**
  * A put-alias body (`PUT /{index}/_alias/{name}`, and the forms whose body names them:
  * `PUT /{index}/_alias`, `PUT /_alias/{name}`, `PUT /_alias`): the indices (`index`, `indices`) and
  * aliases (`alias`, `aliases`) it names, which the engine takes over the path's, written; its
  * filter's lookups, read.
  */
-/** The members a put-alias body may have (the engine refuses any other: `[alias] unknown field`). */
-const PUT_ALIAS_KEYS = new Set(['index', 'indices', 'alias', 'aliases', 'must_exist', 'filter', 'routing', 'index_routing', 'search_routing', 'is_write_index', 'is_hidden']);
-
 export function aliasBodyTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['write'], (json, t) => {
     // a member the API does not take is not read for what it names: the body cannot be told
