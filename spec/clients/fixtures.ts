@@ -49,6 +49,8 @@ export async function createFixtures(c: RunContext): Promise<void> {
 }
 
 /** A fresh index of this run's own, for a call that changes or removes it. */
+/** The SQL plugin's metrics: a client hands its text/plain answer over as a string. */
+const sqlMetrics = (a: unknown): Record<string, unknown> => (typeof a === 'string' ? JSON.parse(a) : a) as Record<string, unknown>;
 const index = (c: RunContext, name: string, body: unknown = { mappings: MAPPING }) => () => ok(c.url, 'PUT', `/${name}`, body).then(() => undefined);
 
 const RULE = (id: string) => ({ rule_id: id, type: 'pinned', criteria: [{ type: 'exact', metadata: 'q', values: ['dune'] }], actions: { ids: ['2'] } });
@@ -229,6 +231,12 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     // OpenSearch plugins' APIs the engine answers (opensearch-js)
     'knn.stats': () => ({ args: {}, check: (a) => expect(a.circuit_breaker_triggered).to.equal(false) }),
     'knn.warmup': () => ({ args: { index: ix }, check: (a) => expect(a._shards.failed).to.equal(0) }),
+    // the SQL plugin's metrics (text/plain JSON, all zero); the 3.x client demands a body for ppl.post_stats, which
+    // OpenSearch's RestPPLStatsAction reads none of (BaseRestHandler refuses a body left unread): sent empty
+    'sql.get_stats': () => ({ args: {}, check: (a) => expect(sqlMetrics(a)).to.have.property('request_total', 0) }),
+    'sql.post_stats': () => ({ args: {}, check: (a) => expect(sqlMetrics(a)).to.have.property('request_total', 0) }),
+    'ppl.get_stats': () => ({ args: {}, check: (a) => expect(sqlMetrics(a)).to.have.property('ppl_request_total', 0) }),
+    'ppl.post_stats': () => ({ args: { body: '' }, check: (a) => expect(sqlMetrics(a)).to.have.property('ppl_request_total', 0) }),
     'notifications.list_features': () => ({ args: {}, check: (a) => expect(a.allowed_config_type_list).to.deep.equal([]) }),
     'notifications.list_channels': () => ({ args: {}, check: (a) => expect(a.channel_list).to.deep.equal([]) }),
     // Index State Management (opensearch-js), in name order: add_policy makes the policy the others read

@@ -5,7 +5,9 @@
  */
 const NOT_SERVED: Array<[RegExp, string]> = [
   // Elasticsearch's commercial (X-Pack) features: none of them is part of the engine
-  [/^(async_search|autoscaling|ccr|connector|enrich|eql|esql|fleet|graph|ilm|inference|license|logstash|migration|ml|monitoring|profiling|rollup|search_application|searchable_snapshots|shutdown|slm|sql|ssl|streams|text_structure|transform|watcher|xpack)\./, 'an X-Pack feature of Elasticsearch, not part of the engine'],
+  [/^(async_search|autoscaling|ccr|connector|enrich|eql|esql|fleet|graph|ilm|inference|license|logstash|migration|ml|monitoring|profiling|rollup|search_application|searchable_snapshots|shutdown|slm|ssl|streams|text_structure|transform|watcher|xpack)\./, 'an X-Pack feature of Elasticsearch, not part of the engine'],
+  // Elasticsearch's SQL (X-Pack); OpenSearch's SQL plugin is its namesake: only its stats are answered (all zero)
+  [/^sql\.(?!(get|post)_stats$)/, "an X-Pack feature of Elasticsearch, or OpenSearch's SQL plugin (its stats are answered), not part of the engine"],
   [/^cat\.(ml_\w+|transforms)$/, 'lists an X-Pack feature of Elasticsearch, not part of the engine'],
   [/^security\.(?!authenticate$)/, "Elasticsearch's security realm: the gateway's own credentials (/_credentials) take its place; only authenticate() is answered"],
   [/^project\./, 'serverless projects are not part of the engine'],
@@ -25,7 +27,8 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^(capabilities|health_report)$/, 'not implemented by the engine'],
   [/^(terms_enum|search_mvt)$/, 'not implemented by the engine'],
   // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
-  [/^(flow_framework|geospatial|ingestion|insights|neural|observability|ppl|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
+  [/^ppl\.(?!(get|post)_stats$)/, "OpenSearch's SQL plugin's PPL (its stats are answered), not part of Elasticsearch"],
+  [/^(flow_framework|geospatial|ingestion|insights|neural|observability|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
   [/^(knn\.(?!stats$|warmup$)|notifications\.(?!list_features$|list_channels$))/, "an OpenSearch plugin's API (its stats, warmup, features and channels are answered), not part of Elasticsearch"],
   [/^ism\.refresh_search_analyzers$/, "ISM's reload of updateable synonym files: the engine reads no synonym file (its other ISM APIs are answered)"],
   [/^(cat\.(circuit_breaker|component_templates)|cluster\.(\w+_decommission_awareness|\w+_weighted_routing|info)|tasks\.delete)$/, 'not implemented by the engine'],
