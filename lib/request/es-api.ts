@@ -840,7 +840,7 @@ export const ES_API = [
   },
   {
     id: 'termvectors',
-    auth: { category: 'search', operation: 'read', action: 'indices:data/read/tv', id: 'id' },
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/tv', id: 'id', body: 'termvectors' },
     params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/{index}/_termvectors/{id}' },

@@ -5,6 +5,7 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  * body as the engine will (and throws the engine's 400 for a body the engine would refuse).
  * - `search`: a search body's lookups (terms lookup, `more_like_this`, indexed shapes, a `pit`).
  * - `docs`: `docs[]._index` of `_mget` / `_mtermvectors`.
+ * - `termvectors`: the `_index` of a `_termvectors` body (one document of `_mtermvectors`).
  * - `bulk`: each action line's `_index`, with its operation; the request deletes only when every item does.
  * - `msearch`, `msearch_template`: each header line's `index`, and each body's lookups.
  * - `search_template`: a template's rendered body (or `*` when it cannot be rendered).
@@ -23,7 +24,7 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
  * - `management_job`: the source index an OpenSearch rollup or transform job (or a transform's preview) reads, its target index.
  */
 export type BodyReader =
-  | 'search' | 'docs' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
+  | 'search' | 'docs' | 'termvectors' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
   | 'index_creation' | 'settings' | 'alias_actions' | 'alias_body' | 'close_pit' | 'pit_ids' | 'index_template' | 'painless_context' | 'credentials'
   | 'declarative' | 'reroute' | 'allocation_explain' | 'management_job';
 

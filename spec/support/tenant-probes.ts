@@ -80,8 +80,15 @@ export function namingBodies(api: string, ix: string): Array<[string, string]> {
         ['header index list', nd({ index: ['tenant-a', ix] }, { source: { query: { match_all: {} } } })],
         ...lookups(ix).map(([label, q]): [string, string] => [`template ${label}`, nd({ index: 'tenant-a' }, { source: { query: q } })]),
       ];
-    case 'mget': case 'mtermvectors':
+    case 'mget':
       return [json('docs[]._index', { docs: [{ _index: ix, _id: '1' }] }), json('docs[]._index after an own one', { docs: [{ _index: 'tenant-a', _id: '1' }, { _index: ix, _id: '1' }] })];
+    case 'mtermvectors':
+      return [
+        json('docs[]._index', { docs: [{ _index: ix, _id: '1' }] }), json('docs[]._index after an own one', { docs: [{ _index: 'tenant-a', _id: '1' }, { _index: ix, _id: '1' }] }),
+        json('parameters._index (the template of ids)', { ids: ['1'], parameters: { _index: ix } }),
+      ];
+    case 'termvectors':
+      return [json('body _index', { _index: ix })];
     case 'bulk':
       return [
         ['index action', nd({ index: { _index: ix, _id: 'x' } }, { f: 'x' })],

@@ -510,9 +510,13 @@ export function painlessContextTargets(body: Body, read: BodyReading): BodyTarge
   });
 }
 
-/** `_mget` and `_mtermvectors`: `docs[]._index`; `ids` and docs without `_index` use the path's index. */
+/**
+ * `_mget` and `_mtermvectors`: `docs[]._index`; `ids` and docs without `_index` use the path's index,
+ * or the `_index` of `_mtermvectors`' `parameters` (the template each of its documents starts from).
+ */
 export function docsTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['read'], (json, t) => {
+    if (isObject(json.parameters) && '_index' in json.parameters) docTarget(json.parameters, t);
     if ('ids' in json) t.add(null, 'read');
     if (!('docs' in json)) return;
     if (!Array.isArray(json.docs)) {
@@ -520,11 +524,23 @@ export function docsTargets(body: Body, read: BodyReading): BodyTarget[] {
       return;
     }
     for (const doc of json.docs) {
-      if (!isObject(doc)) continue; // the engine rejects it
-      if (!('_index' in doc)) t.add(null, 'read');
-      else t.addName(typeof doc._index === 'string' ? doc._index : undefined, 'read');
+      if (isObject(doc)) docTarget(doc, t); // any other the engine rejects
     }
   });
+}
+
+/**
+ * `_termvectors`: its body is one document of `_mtermvectors`' docs, read by the same parser
+ * (TermVectorsRequest.parseRequest), so its `_index` replaces the path's as an item's does.
+ */
+export function termVectorsTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['read'], (json, t) => docTarget(json, t));
+}
+
+/** The index one document of `_mget` or `_mtermvectors` is read from: its `_index`, else the path's. */
+function docTarget(doc: Record<string, unknown>, t: Targets): void {
+  if (!('_index' in doc)) t.add(null, 'read');
+  else t.addName(typeof doc._index === 'string' ? doc._index : undefined, 'read');
 }
 
 /** `_reindex`: reads `source.index` (a name, comma list or list) and what its query looks up, writes `dest.index`. */

@@ -9,6 +9,7 @@ import {
   credentialTargets,
   declarativeTargets,
   docsTargets,
+  termVectorsTargets,
   indexCreationTargets,
   indexTemplateTargets,
   msearchTargets,
@@ -142,6 +143,8 @@ function readBody(c: Classifying, reader: BodyReader): readonly BodyTarget[] | I
       return searchBodyTargets(c.body, c);
     case 'docs':
       return docsTargets(c.body, c);
+    case 'termvectors':
+      return termVectorsTargets(c.body, c);
     case 'bulk':
       return bulkTargets(c.body, c);
     case 'msearch':

@@ -165,6 +165,13 @@ describe('classifyRequest: indices named in bodies', () => {
     it('_mtermvectors docs', () => {
       expect(post('/_mtermvectors', JSON.stringify({ docs: [{ _index: 'a', _id: '1' }] })).indices).to.deep.equal(['a']);
     });
+    it('_mtermvectors parameters._index (the template of ids and of docs without _index) and a _termvectors body\'s _index', () => {
+      expect(post('/shop/_mtermvectors', JSON.stringify({ ids: ['1'], parameters: { _index: 'a' } })).indices).to.deep.equal(['shop', 'a']);
+      expect(post('/_mtermvectors', JSON.stringify({ parameters: { fields: ['f'] }, docs: [{ _index: 'a', _id: '1' }] })).indices).to.deep.equal(['a']);
+      expect(post('/shop/_termvectors/1', JSON.stringify({ _index: 'a' })).indices).to.deep.equal(['shop', 'a']);
+      expect(post('/shop/_termvectors/1', JSON.stringify({ fields: ['f'] })).indices).to.deep.equal(['shop']);
+      expect(post('/shop/_termvectors', JSON.stringify({ _index: 5, doc: {} })).indices).to.deep.equal(['shop', '*']);
+    });
   });
 
   describe('_reindex', () => {

@@ -16,6 +16,7 @@ import {
   indexCreationTargets,
   indexTemplateTargets,
   settingsTargets,
+  termVectorsTargets,
 } from '../../../lib/auth/classify/body-indices.js';
 import { startClassifying, type Classifying } from '../../../lib/auth/classify/classifying.js';
 import { AUTHENTICATE_ACTION, type Classification, type ClassifiableRequest, type Operation } from '../../../lib/request/index.js';
@@ -253,7 +254,9 @@ function searchOrIndices(c: Classifying, endpoint: string, tail: string[]): Clas
   const action = SEARCH_ENDPOINTS[endpoint];
   if (!action) return indicesEndpoint(c, endpoint, tail);
   if (endpoint === '_explain' || endpoint === '_termvectors') c.id = tail[0];
-  if (endpoint !== '_termvectors' && endpoint !== '_search_shards') c.bodyTargets(searchBodyTargets(c.body, c), false);
+  // a term vectors body is one document of `_mtermvectors`: its `_index` replaces the path's
+  if (endpoint === '_termvectors') c.bodyTargets(termVectorsTargets(c.body, c), false);
+  else if (endpoint !== '_search_shards') c.bodyTargets(searchBodyTargets(c.body, c), false);
   return c.done('search', 'read', action);
 }
 

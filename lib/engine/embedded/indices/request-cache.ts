@@ -7,21 +7,23 @@
  * changed (Elasticsearch keys an entry by the shard's reader, which a refresh that changed
  * something replaces), else a miss that caches it. The engine does not answer from the cache
  * (its answer would be the same); it keeps each entry's size, key and answer, as Elasticsearch
- * accounts them, until the documents change or `_cache/clear` drops them.
+ * accounts them, until the documents change or `_cache/clear` drops them. An entry is held by
+ * its key's digest: the key is the request itself, which a client may make megabytes long.
  */
+import { createHash } from 'node:crypto';
 import type { InvertedIndex } from '../index/index.js';
 import type { IndexHandle } from './index-handle.js';
 
 interface ShardCache {
   /** The index's `changes` when its entries were cached: past it, they are stale. */
   version: number;
-  /** Bytes of each entry (its key and its answer), by request key. */
+  /** Bytes of each entry (its key and its answer), by the request key's digest. */
   entries: Map<string, number>;
 }
 
 const CACHES = new WeakMap<InvertedIndex, ShardCache>();
 
-/** Entry keys of one index at most (about a key and a number each): past them, a request is not cached. */
+/** Entries of one index at most (a digest and a number each): past them, a request is not cached. */
 const MAX_ENTRIES = 1_000;
 
 /** Whether a search request may use the request cache (IndicesService.canCache). */
@@ -39,10 +41,11 @@ export function lookUpRequestCache(handle: IndexHandle, key: string, answerBytes
   let cache = CACHES.get(inverted);
   if (!cache || cache.version !== inverted.changes) CACHES.set(inverted, (cache = { version: inverted.changes, entries: new Map() }));
   const shards = Number(handle.meta.settings['index.number_of_shards'] ?? '1');
-  if (cache.entries.has(key)) handle.stats.requestCacheHits += shards;
+  const digest = createHash('sha256').update(key).digest('base64');
+  if (cache.entries.has(digest)) handle.stats.requestCacheHits += shards;
   else {
     handle.stats.requestCacheMisses += shards;
-    if (cache.entries.size < MAX_ENTRIES) cache.entries.set(key, (key.length + answerBytes) * shards);
+    if (cache.entries.size < MAX_ENTRIES) cache.entries.set(digest, (key.length + answerBytes) * shards);
   }
 }
 

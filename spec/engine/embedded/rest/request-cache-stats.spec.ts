@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { startEngine, type TestEngine } from '../support.js';
 
 /**
@@ -65,4 +67,28 @@ describe('embedded engine: request cache stats', () => {
     await search('/rc1/_search', aggs);
     expect(await cache('rc1')).to.include({ hit_count: before.hit_count, miss_count: before.miss_count + 2 });
   });
+
+  it('holds a digest of each cached request, not the request: distinct megabyte-long searches leave the heap about as it was', async () => {
+    await es.call('PUT', '/rc-big', { mappings: { properties: { n: { type: 'integer' } } } });
+    await es.call('PUT', '/rc-big/_doc/1?refresh=true', { n: 1 });
+    const pad = 'x'.repeat(1_000_000);
+    const before = heldMemory();
+    for (let i = 0; i < 60; i++) await search('/rc-big/_search', { size: 0, query: { match_all: { _name: `${i}${pad}` } } });
+    const grown = heldMemory() - before;
+    const stats = await cache('rc-big');
+    expect(stats).to.include({ miss_count: 60, hit_count: 0 });
+    // the entries are accounted as Elasticsearch does (key and answer bytes), ~60 MB, but not held
+    expect(stats.memory_size_in_bytes).to.be.greaterThan(60_000_000);
+    expect(grown, `${(grown / 1e6).toFixed(1)} MB held`).to.be.lessThan(20_000_000);
+  });
 });
+
+/** What the process holds after two full collections: its JS heap and its typed arrays' memory. */
+function heldMemory(): number {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
