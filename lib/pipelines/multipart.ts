@@ -13,6 +13,15 @@ import { NestingScan } from './sandbox.js';
 export type RefuseTooDeep = (file: string, form: Readonly<Record<string, string>>) => EsError | undefined;
 
 /**
+ * How long the rest of a refused body is read and dropped at most: within it, the refusal is
+ * answered once the body has ended, on a connection kept for the client's next request; past it,
+ * at once, and the connection is closed (the connection guard closes a connection answered before
+ * its body ended). A client trickling a refused body just above HTTP_BODY_MIN_RATE held its
+ * connection unanswered for as long as it kept sending (a 100 MB body at 5 KB/s: hours).
+ */
+const REFUSED_DRAIN_MS = 5_000;
+
+/**
  * A `multipart/form-data` body as form key → text (file parts and plain fields alike). The body is
  * written into the parser a chunk at a time, giving the event loop a turn between time slices
  * (bodyChunks): a 2 MB script piped in held the loop for the whole parse.
@@ -92,15 +101,17 @@ export async function readForm(ctx: Context, limit: number, scripts?: { refuseTo
     parser.on('close', () => resolve());
   });
   let failed = false;
-  let dropping = false;
+  let droppingSince: number | undefined;
   closed.catch(() => (failed = true));
   for await (const chunk of chunks) {
     if (failed) break;
     // refused: the rest is read and dropped, all of it at the node's pace, so the answer goes out on a
-    // connection that can carry the client's next request
+    // connection that can carry the client's next request; for REFUSED_DRAIN_MS at most
     if (refusal) {
-      if (!dropping) paceRestOfBody(ctx.req);
-      dropping = true;
+      if (droppingSince === undefined) {
+        paceRestOfBody(ctx.req);
+        droppingSince = performance.now();
+      } else if (performance.now() - droppingSince > REFUSED_DRAIN_MS) break;
       continue;
     }
     // a parser that has more than it can hold takes the next chunk once it has drained (or failed)
