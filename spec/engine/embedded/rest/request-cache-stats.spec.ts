@@ -55,6 +55,18 @@ describe('embedded engine: request cache stats', () => {
     expect(await cache('rc1')).to.include({ hit_count: before.hit_count + 1, miss_count: before.miss_count + 1 });
   });
 
+  it('a cached search whose answer holds exact integers (BigInts: an unsigned_long sort value) is counted like any other', async () => {
+    expect((await es.call('PUT', '/rc3', { mappings: { properties: { u: { type: 'unsigned_long' } } } })).status).to.equal(200);
+    await es.call('PUT', '/rc3/_doc/1?refresh=true', { u: '18446744073709551615' });
+    const sorted = { sort: [{ u: 'desc' }], search_after: ['18446744073709551616'] };
+    const r = await es.call('POST', '/rc3/_search?request_cache=true', { sort: [{ u: 'desc' }] });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.text).to.include('[18446744073709551615]');
+    await search('/rc3/_search?request_cache=true', { sort: [{ u: 'desc' }] });
+    await search('/rc3/_search?request_cache=true', sorted);
+    expect(await cache('rc3')).to.include({ hit_count: 1, miss_count: 2 });
+  });
+
   it('a change of the documents, or _cache/clear, empties the cache: the same search misses again', async () => {
     const before = await cache('rc1');
     await es.call('PUT', '/rc1/_doc/2?refresh=true', { n: 2 });
