@@ -117,6 +117,8 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     if (!BODY_KEYS.has(k)) throw new EsError(400, 'parsing_exception', `[${name}] unknown field [${k}]`, { line: 1, col: 1 });
   }
   const refused = unsupportedSearchFields(body);
+  // DeleteByQueryRequest.validate: deleting needs a query (the body's, or `q`); updating has match_all
+  if (op === 'delete' && body.query === undefined && req.params.get('q') === null) refused.push('query is missing');
   if (refused.length) throw validationFailed(refused);
   const script = op === 'update' ? updateScript(body.script, req, ctx) : undefined;
   const pipeline = op === 'update' ? req.params.get('pipeline') ?? undefined : undefined;
