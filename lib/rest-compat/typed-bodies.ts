@@ -116,6 +116,20 @@ function mappingsBody(text: string, createIndex: boolean): TypelessBody {
 }
 
 /**
+ * A rollover's body without `include_type_name`: `mappings` nested under the type `_doc` are refused
+ * as RolloverRequest's V7 parser refuses them (the field's failure, caused by the mapping's).
+ */
+function rolloverBody(text: string): TypelessBody {
+  const body = parsed(text);
+  if (isObject(body) && isObject(body.mappings) && Object.keys(body.mappings).length === 1 && '_doc' in body.mappings) {
+    throw new EsError(400, 'x_content_parse_exception', '[rollover] failed to parse field [mappings]', {
+      caused_by: { type: 'illegal_argument_exception', reason: 'The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.' },
+    });
+  }
+  return { text };
+}
+
+/**
  * A compatibility-mode body in its Elasticsearch 8 form. The text is only rewritten when it names a
  * type (a quick look for the key first: most bodies are given back as they came).
  */
@@ -131,5 +145,7 @@ export function typelessBody(form: BodyForm, text: string): TypelessBody {
       return mappingsBody(text, false);
     case 'index-mappings':
       return mappingsBody(text, true);
+    case 'rollover':
+      return text.includes('"_doc"') ? rolloverBody(text) : { text };
   }
 }

@@ -2,7 +2,7 @@ import { EsError } from '../errors/index.js';
 import { FIELD_MAPPING_LOCAL, INCLUDE_TYPE_NAME, TYPES_REMOVAL } from './warnings.js';
 
 /** How a compatibility-mode body is put in its Elasticsearch 8 form (see typed-bodies.ts). */
-export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mapping' | 'index-mappings';
+export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mapping' | 'index-mappings' | 'rollover';
 
 /** A request of the compatibility mode (`compatible-with=7`) in the Elasticsearch 8 form the engine serves. */
 export interface CompatibleRequest {
@@ -119,6 +119,7 @@ export function compatibleRequest(method: string, segments: readonly string[], p
     includeTypeNameOnIndex(out, method, segments, includeTypeName);
     includeTypeNameOnTemplate(out, method, segments, includeTypeName);
   }
+  rolloverBody(out, method, segments, includeTypeName);
   return out;
 }
 
@@ -210,6 +211,16 @@ function includeTypeNameOnTemplate(out: CompatibleRequest, method: string, segme
   if (segments.length !== 2 || segments[0] !== '_template' || (method !== 'PUT' && method !== 'POST')) return;
   out.includeTypeNameWarning = INCLUDE_TYPE_NAME.putTemplate;
   if (includeTypeName) out.body = 'index-mappings';
+}
+
+/**
+ * A rollover's body (`POST /{target}/_rollover[/{new_index}]`): its `mappings` under a type only
+ * with `include_type_name=true` (RolloverRequest's V7 parser, which warns for the parameter).
+ */
+function rolloverBody(out: CompatibleRequest, method: string, segments: readonly string[], includeTypeName: boolean | undefined): void {
+  if (method !== 'POST' || segments[1] !== '_rollover' || segments.length > 3 || !isIndex(segments[0])) return;
+  if (includeTypeName !== undefined) out.includeTypeNameWarning = INCLUDE_TYPE_NAME.rollover;
+  out.body = includeTypeName ? 'index-mappings' : 'rollover';
 }
 
 /** `include_type_name`, read as Elasticsearch reads a flag: present without a value or `true` is on, `false` off, anything else a 400. */

@@ -45,6 +45,7 @@ export const INCLUDE_TYPE_NAME = {
   getMapping: '[types removal] Using include_type_name in get mapping requests is deprecated. The parameter will be removed in the next major version.',
   putMapping: '[types removal] Using include_type_name in put mapping requests is deprecated. The parameter will be removed in the next major version.',
   getFieldMapping: '[types removal] Using include_type_name in get field mapping requests is deprecated. The parameter will be removed in the next major version.',
+  rollover: '[types removal] Using include_type_name in rollover index requests is deprecated. The parameter will be removed in the next major version.',
 } as const;
 
 /** Elasticsearch 8's text for `local` on get field mapping in compatibility mode (RestGetFieldMappingAction; the parameter is gone from 8.0 otherwise). */

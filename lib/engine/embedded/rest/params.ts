@@ -85,6 +85,17 @@ export function integerParam(params: ParamReader, name: string): number | undefi
   return Number(v);
 }
 
+/** An int parameter as Elasticsearch's RestRequest.paramAsInt reads it: past ±2^31 - 1, or not a number, it is refused. */
+export function intParam(params: ParamReader, name: string): number | undefined {
+  const v = params.get(name);
+  if (v === null) return undefined;
+  const n = /^[-+]?\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n > 2147483647 || n < -2147483648) {
+    throw new EsError(400, 'illegal_argument_exception', `Failed to parse int parameter [${name}] with value [${v}]`);
+  }
+  return n;
+}
+
 /** `refresh=true` (or empty): ES refreshes at once and says so with `forced_refresh: true`. */
 export function forcedRefresh(params: ParamReader): boolean {
   const v = params.get('refresh');

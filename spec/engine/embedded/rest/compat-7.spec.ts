@@ -223,6 +223,24 @@ describe('embedded engine: REST API compatibility mode (compatible-with=7)', fun
       expect(refused.status).to.equal(400);
       expect(refused.json.error.reason).to.equal('The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.');
     });
+
+    it('rolls over with mappings under a type when include_type_name=true, and refuses _doc without it as RolloverRequest\'s V7 parser does (Elasticsearch 8\'s own text otherwise)', async () => {
+      expect((await es.call('PUT', '/roll-000001', { aliases: { roll: { is_write_index: true } } }, COMPAT)).status).to.equal(200);
+      const typed = { mappings: { _doc: { properties: { foo: { type: 'keyword' } } } } };
+      const refused = await es.call('POST', '/roll/_rollover', typed, COMPAT);
+      expect(refused.status, refused.text).to.equal(400);
+      expect(refused.json.error).to.deep.include({ type: 'x_content_parse_exception', reason: '[rollover] failed to parse field [mappings]' });
+      expect(refused.json.error.caused_by).to.deep.equal({ type: 'illegal_argument_exception', reason: 'The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.' });
+      const plain = await es.call('POST', '/roll/_rollover', typed);
+      expect(plain.status, plain.text).to.equal(400);
+      expect(plain.json.error.caused_by).to.deep.equal({ type: 'illegal_argument_exception', reason: 'The mapping definition cannot be nested under a type' });
+      expect((await es.call('GET', '/roll-000002', undefined, READ)).status).to.equal(404);
+      const rolled = await es.call('POST', '/roll/_rollover?include_type_name=true', { mappings: { my_type: { properties: { foo: { type: 'keyword' } } } } }, COMPAT);
+      expect(rolled.status, rolled.text).to.equal(200);
+      expect(rolled.json).to.include({ rolled_over: true, new_index: 'roll-000002' });
+      expect(warning(rolled)).to.contain('[types removal] Using include_type_name in rollover index requests is deprecated. The parameter will be removed in the next major version.');
+      expect((await es.call('GET', '/roll-000002/_mapping', undefined, READ)).json['roll-000002'].mappings.properties.foo).to.deep.equal({ type: 'keyword' });
+    });
   });
 
   describe('typed document paths', () => {

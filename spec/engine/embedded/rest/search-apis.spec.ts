@@ -198,6 +198,27 @@ describe('embedded engine REST: msearch, scroll, count, by-query', () => {
       const r = await es.call('POST', '/books/_delete_by_query?conflicts=maybe', { query: { match_all: {} } });
       expect(r.status).to.equal(400);
     });
+
+    it('refuses from and stored_fields in the body, and a delete without a query, with Elasticsearch\'s validation errors; and a scroll_size that is not an int', async () => {
+      for (const op of ['_delete_by_query', '_update_by_query']) {
+        let r = await es.call('POST', `/books/${op}`, { stored_fields: ['_id'], query: { match_all: {} } });
+        expect(r.status, r.text).to.equal(400);
+        expect(r.json.error).to.include({ type: 'action_request_validation_exception', reason: 'Validation Failed: 1: stored_fields is not supported in this context;' });
+        r = await es.call('POST', `/books/${op}`, { from: 1, stored_fields: ['_id'], query: { match_all: {} } });
+        expect(r.json.error.reason).to.equal('Validation Failed: 1: from is not supported in this context;2: stored_fields is not supported in this context;');
+        for (const v of ['asdf', '2147483648']) {
+          r = await es.call('POST', `/books/${op}?scroll_size=${v}`, { query: { match_all: {} } });
+          expect(r.status, r.text).to.equal(400);
+          expect(r.json.error).to.include({ type: 'illegal_argument_exception', reason: `Failed to parse int parameter [scroll_size] with value [${v}]` });
+        }
+      }
+      const r = await es.call('POST', '/books/_delete_by_query', {});
+      expect(r.status, r.text).to.equal(400);
+      expect(r.json.error).to.include({ type: 'action_request_validation_exception', reason: 'Validation Failed: 1: query is missing;' });
+      expect((await es.call('POST', '/books/_delete_by_query', { stored_fields: ['_id'] })).json.error.reason)
+        .to.equal('Validation Failed: 1: stored_fields is not supported in this context;2: query is missing;');
+      expect((await es.call('GET', '/books/_count')).json.count).to.equal(4);
+    });
   });
   describe('_validate/query and _explain', () => {
     it('validate says whether a query parses, with explanations per index', async () => {

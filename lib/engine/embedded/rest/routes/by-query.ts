@@ -8,7 +8,7 @@ import { WorkBudget } from '../../search/work-budget.js';
 import { requestBody } from '../body.js';
 import { booleanParam, checkRefresh, UrlParams } from '../params.js';
 import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWorker } from '../../tasks/index.js';
-import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, waitsForCompletion } from './by-scroll-params.js';
+import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { ingestForWrite } from '../../ingest/index.js';
@@ -25,7 +25,7 @@ export interface Target {
   routing?: string;
 }
 
-const BODY_KEYS = new Set(['query', 'max_docs', 'conflicts', 'slice', 'size']);
+const BODY_KEYS = new Set(['query', 'max_docs', 'conflicts', 'slice', 'size', 'from', 'stored_fields']);
 
 /**
  * How to find the documents a by-query request touches, in the order a scroll would return them:
@@ -116,6 +116,10 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     if (k === 'script' && op === 'update') continue;
     if (!BODY_KEYS.has(k)) throw new EsError(400, 'parsing_exception', `[${name}] unknown field [${k}]`, { line: 1, col: 1 });
   }
+  const refused = unsupportedSearchFields(body);
+  // DeleteByQueryRequest.validate: deleting needs a query (the body's, or `q`); updating has match_all
+  if (op === 'delete' && body.query === undefined && req.params.get('q') === null) refused.push('query is missing');
+  if (refused.length) throw validationFailed(refused);
   const script = op === 'update' ? updateScript(body.script, req, ctx) : undefined;
   const pipeline = op === 'update' ? req.params.get('pipeline') ?? undefined : undefined;
   const background = !waitsForCompletion(req.params);

@@ -1,6 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
-import { booleanParam, integerParam, type ParamReader } from '../params.js';
+import { booleanParam, intParam, type ParamReader } from '../params.js';
 
 /**
  * The parameters `_reindex`, `_update_by_query` and `_delete_by_query` share (Elasticsearch's
@@ -87,7 +87,24 @@ export function waitsForCompletion(params: ParamReader): boolean {
 
 /** The scroll batch size: `scroll_size` in the URL (by-query), `source.size` in a reindex body; default 1000. */
 export function batchSize(params: ParamReader): number {
-  const n = integerParam(params, 'scroll_size') ?? 1000;
+  const n = intParam(params, 'scroll_size') ?? 1000;
   if (n <= 0) throw new EsError(400, 'illegal_argument_exception', `[size] must be greater than 0 but was [${n}]`);
   return n;
+}
+
+/**
+ * The search fields a reindex's source or a by-query body parses but refuses, as Elasticsearch's
+ * AbstractBulkByScrollRequest.validate does (a scroll reads every match from the start, and the
+ * writes need each document's _source): the validation errors, none when it has neither.
+ */
+export function unsupportedSearchFields(search: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  if (search.from !== undefined) errors.push('from is not supported in this context');
+  if (search.stored_fields !== undefined) errors.push('stored_fields is not supported in this context');
+  return errors;
+}
+
+/** Elasticsearch's ActionRequestValidationException of these errors, numbered. */
+export function validationFailed(errors: string[]): EsError {
+  return new EsError(400, 'action_request_validation_exception', `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`);
 }

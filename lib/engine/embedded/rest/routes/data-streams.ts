@@ -156,6 +156,13 @@ async function rolloverTarget(req: RestRequest, ctx: EngineContext): Promise<Res
   const body = requestBody(req) ?? {};
   for (const k of Object.keys(body)) if (!ROLLOVER_BODY.has(k)) throw new EsError(400, 'x_content_parse_exception', `[1:2] [rollover] unknown field [${k}]`);
   const { conditions, ...createBody } = body;
+  const { mappings } = createBody;
+  // RolloverRequest's parser: Elasticsearch 8 takes no type around the mappings (its V7 message: rest-compat)
+  if (isPlainObject(mappings) && Object.keys(mappings).length === 1 && '_doc' in mappings) {
+    throw new EsError(400, 'x_content_parse_exception', '[rollover] failed to parse field [mappings]', {
+      caused_by: { type: 'illegal_argument_exception', reason: 'The mapping definition cannot be nested under a type' },
+    });
+  }
   const answer = await rollover(ctx.indices, {
     target: req.pathParams.index,
     newIndex: req.pathParams.new_index,

@@ -12,7 +12,7 @@ import { checkRefresh, generateId, validateId, versionType, UrlParams } from '..
 import { ingestForWrite } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { failureOf, manualSlice, type Target } from './by-query.js';
-import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, waitsForCompletion } from './by-scroll-params.js';
+import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
 import { effectiveQuery, timeValue, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
 
@@ -105,16 +105,14 @@ function parseRequest(req: RestRequest): ReindexRequest {
   const maxDocs = maxDocsParam(req.params, body, slices);
   const sourceFilter = sourceFilterFromBody(search._source);
   const sources = indexNames(source.index);
-  const errors: string[] = [];
-  if (search.from !== undefined) errors.push('from is not supported in this context');
-  if (search.stored_fields !== undefined) errors.push('stored_fields is not supported in this context');
+  const errors = unsupportedSearchFields(search);
   if (search.slice !== undefined && slices !== undefined && slices > 1) errors.push("can't specify both manual and automatic slicing at the same time");
   if (!sources.length) errors.push('use _all if you really want to copy from all existing indexes');
   if (!sourceFilter.fetch) errors.push('_source:false is not supported in this context');
   const destIndex = typeof dest.index === 'string' ? dest.index : '';
   if (!destIndex) errors.push('index must be specified');
   const routing = routingOf(dest.routing, errors);
-  if (errors.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join(' ')}`);
+  if (errors.length) throw validationFailed(errors);
   if (dest.pipeline !== undefined && dest.pipeline !== null && typeof dest.pipeline !== 'string') {
     throw new EsError(400, 'parsing_exception', `[dest] pipeline doesn't support values of type: ${tokenName(dest.pipeline)}`, { line: 1, col: 1 });
   }
