@@ -208,6 +208,26 @@ describe('ingest pipelines on the embedded engine', function () {
       await es.call('PUT', '/_ingest/pipeline/loop-b', { processors: [{ pipeline: { name: 'loop-a' } }] });
       expect(await simulatedError([{ pipeline: { name: 'loop-a' } }], {})).to.include({ reason: 'Cycle detected for pipeline: loop-a' });
     });
+
+    it('dot_expander: a dotted field becomes its object path (at the top, under path, or every one with *), kept beside or over what is there', async () => {
+      expect(await simulated([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 'value' })).to.deep.equal({ foo: { bar: 'value' } });
+      // an existing value is kept as a list with the new one, or replaced with override
+      expect(await simulated([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 'a', foo: { bar: 'b' } })).to.deep.equal({ foo: { bar: ['b', 'a'] } });
+      expect(await simulated([{ dot_expander: { field: '*', override: true } }], { 'foo.bar': 'baz', foo: { bar: 'x', qux: 'quux' }, 'a.b.c': 1, plain: 2 }))
+        .to.deep.equal({ foo: { bar: 'baz', qux: 'quux' }, a: { b: { c: 1 } }, plain: 2 });
+      expect(await simulated([{ dot_expander: { path: 'foo', field: 'bar.baz' } }], { foo: { 'bar.baz': 1 } })).to.deep.equal({ foo: { bar: { baz: 1 } } });
+      expect(await simulatedError([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 1, foo: 'value' }))
+        .to.include({ reason: 'cannot expend [foo.bar], because [foo] is not an object field, but a value field' });
+      const bad = await es.call('PUT', '/_ingest/pipeline/dots', { processors: [{ dot_expander: { field: 'foo' } }] });
+      expect(bad.status).to.equal(400);
+      expect(bad.json.error.reason).to.equal('[field] field does not contain a dot and is not a wildcard');
+    });
+
+    it('urldecode: a string (or each of a list) decoded as Java\'s URLDecoder, + as a space; a bad escape fails', async () => {
+      expect(await simulated([{ urldecode: { field: 'u' } }], { u: 'foo%20bar+baz%E2%82%AC' })).to.deep.equal({ u: 'foo bar baz\u20ac' });
+      expect(await simulated([{ urldecode: { field: 'u', target_field: 't' } }], { u: ['a%2Fb', 'c'] })).to.deep.equal({ u: ['a%2Fb', 'c'], t: ['a/b', 'c'] });
+      expect(await simulatedError([{ urldecode: { field: 'u' } }], { u: '100%' })).to.include({ reason: 'Could not URL-decode value.' });
+    });
   });
 
   describe('simulate verbose', () => {

@@ -1,5 +1,5 @@
 /**
- * Processors over string fields: lowercase, uppercase, trim, split, join, gsub. A string field,
+ * Processors over string fields: lowercase, uppercase, trim, split, join, gsub, urldecode. A string field,
  * or a list of strings, is read from `field` and written to `target_field` (default: `field`).
  * Regular expressions (split's `separator`, gsub's `pattern`) run on the linear-time engine.
  */
@@ -149,3 +149,33 @@ export const htmlStrip: ProcessorFactory = (config) => {
   const filter = new HtmlStripCharFilter();
   return stringProcessor(config, (s) => filter.apply(s).text);
 };
+
+/** `urldecode`: the string decoded as Java's `URLDecoder.decode(value, UTF_8)` decodes it (`+` is a space). */
+export const urldecode: ProcessorFactory = (config) => stringProcessor(config, javaUrlDecode);
+
+/** `%XX` runs are UTF-8 bytes (a malformed sequence decodes to U+FFFD); a bad or cut escape is refused as ES refuses it. */
+function javaUrlDecode(s: string): string {
+  const utf8 = new TextDecoder('utf-8');
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    const c = s[i];
+    if (c === '+') {
+      out += ' ';
+      i++;
+    } else if (c === '%') {
+      const bytes: number[] = [];
+      while (i < s.length && s[i] === '%') {
+        const hex = s.slice(i + 1, i + 3);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw illegalArgument('Could not URL-decode value.');
+        bytes.push(parseInt(hex, 16));
+        i += 3;
+      }
+      out += utf8.decode(Uint8Array.from(bytes));
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
