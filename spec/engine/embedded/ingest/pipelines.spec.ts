@@ -223,6 +223,22 @@ describe('ingest pipelines on the embedded engine', function () {
       expect(bad.json.error.reason).to.equal('[field] field does not contain a dot and is not a wildcard');
     });
 
+    it('sort: a list in natural order, ascending or desc, to target_field; a non-list, a bad order or mixed kinds are refused', async () => {
+      expect(await simulated([{ sort: { field: 'v' } }], { v: ['foo', 'bar', 'Baz'] })).to.deep.equal({ v: ['Baz', 'bar', 'foo'] });
+      expect(await simulated([{ sort: { field: 'v', order: 'desc', target_field: 't' } }], { v: [3, 10, 1.5] })).to.deep.equal({ v: [3, 10, 1.5], t: [10, 3, 1.5] });
+      expect(await simulatedError([{ sort: { field: 'v' } }], { v: 'x' })).to.include({ reason: 'field [v] of type [java.lang.String] cannot be cast to [java.util.List]' });
+      expect(await simulatedError([{ sort: { field: 'v' } }], { v: [1, 'a'] })).to.include({ type: 'illegal_argument_exception' });
+      const bad = await es.call('PUT', '/_ingest/pipeline/s', { processors: [{ sort: { field: 'v', order: 'up' } }] });
+      expect(bad.json.error.reason).to.equal('[order] Sort direction [up] not recognized. Valid values are: [asc, desc]');
+    });
+
+    it('bytes: a human byte size as its number of bytes (units b to pb, fractions truncated); no unit is refused', async () => {
+      expect(await simulated([{ bytes: { field: 'b', target_field: 't' } }], { b: '1kb' })).to.deep.equal({ b: '1kb', t: 1024 });
+      expect(await simulated([{ bytes: { field: 'b' } }], { b: ['2MB', '1.5k', '-1', '7 b'] })).to.deep.equal({ b: [2097152, 1536, -1, 7] });
+      expect(await simulatedError([{ bytes: { field: 'b' } }], { b: '12' }))
+        .to.include({ type: 'parse_exception', reason: 'failed to parse setting [b] with value [12] as a size in bytes: unit is missing or unrecognized' });
+    });
+
     it('urldecode: a string (or each of a list) decoded as Java\'s URLDecoder, + as a space; a bad escape fails', async () => {
       expect(await simulated([{ urldecode: { field: 'u' } }], { u: 'foo%20bar+baz%E2%82%AC' })).to.deep.equal({ u: 'foo bar baz\u20ac' });
       expect(await simulated([{ urldecode: { field: 'u', target_field: 't' } }], { u: ['a%2Fb', 'c'] })).to.deep.equal({ u: ['a%2Fb', 'c'], t: ['a/b', 'c'] });

@@ -1,4 +1,4 @@
-/** Processors that move values around: set, remove, rename, append, dot_expander (Elasticsearch's reference pages of the same names). */
+/** Processors that move values around: set, remove, rename, append, dot_expander, sort (Elasticsearch's reference pages of the same names). */
 import { deepCopy, illegalArgument, isMap, javaType, METADATA_FIELDS, type IngestDocument } from '../ingest-document.js';
 import { ingestBytes } from '../ingest-budget.js';
 import type { ProcessorFactory } from '../processor.js';
@@ -150,3 +150,27 @@ export const dotExpander: ProcessorFactory = (config) => {
     }
   };
 };
+
+/** `sort`: the list at `field` in ascending (or `order: desc`) natural order, written to `target_field` (default `field`). */
+export const sort: ProcessorFactory = (config) => {
+  const field = config.requiredString('field');
+  const order = config.optionalString('order', 'asc')!;
+  if (order !== 'asc' && order !== 'desc') throw config.error('order', `Sort direction [${order}] not recognized. Valid values are: [asc, desc]`);
+  const target = config.optionalString('target_field', field)!;
+  return (doc) => {
+    const list = doc.get(field);
+    if (list === null) throw illegalArgument(`field [${field}] is null, cannot sort.`);
+    if (!Array.isArray(list)) throw illegalArgument(`field [${field}] of type [${javaType(list)}] cannot be cast to [java.util.List]`);
+    const sorted = [...list].sort((a, b) => naturalOrder(a, b, field));
+    if (order === 'desc') sorted.reverse();
+    doc.set(target, sorted);
+  };
+};
+
+/** Java's natural order (Comparable) of two list elements of one kind: strings by UTF-16 code units, numbers, booleans. */
+function naturalOrder(a: unknown, b: unknown, field: string): number {
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  throw illegalArgument(`field [${field}] holds values of types [${javaType(a)}] and [${javaType(b)}] that cannot be compared`);
+}
