@@ -239,6 +239,21 @@ describe('ingest pipelines on the embedded engine', function () {
         .to.include({ type: 'parse_exception', reason: 'failed to parse setting [b] with value [12] as a size in bytes: unit is missing or unrecognized' });
     });
 
+    it('csv: a line split into target_fields with quote, separator, trim and empty_value; a broken line fails', async () => {
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c'] } }], { v: 'aa,bb,cc,dd' })).to.deep.equal({ v: 'aa,bb,cc,dd', a: 'aa', b: 'bb', c: 'cc' });
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c', 'd', 'e'], quote: "'", separator: ';' } }], { v: "'aa';'b;b';'cc';d,d;'ee''ee'" }))
+        .to.deep.include({ a: 'aa', b: 'b;b', c: 'cc', d: 'd,d', e: "ee'ee" });
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c'], trim: true, quote: "'" } }], { v: "    aa,  bb  ,    'cc'" }))
+        .to.deep.include({ a: 'aa', b: 'bb', c: 'cc' });
+      // an empty field is not set, unless empty_value
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c'] } }], { v: 'x,,z' })).to.deep.equal({ v: 'x,,z', a: 'x', c: 'z' });
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b'], empty_value: 'none' } }], { v: ',y' })).to.deep.equal({ v: ',y', a: 'none', b: 'y' });
+      expect(await simulatedError([{ csv: { field: 'v', target_fields: ['a', 'b'] } }], { v: '"open,x' })).to.include({ reason: 'Unmatched quote' });
+      expect(await simulatedError([{ csv: { field: 'v', target_fields: ['a', 'b'] } }], { v: 'a"b,c' })).to.include({ reason: 'Illegal character inside unquoted field at 1' });
+      const bad = await es.call('PUT', '/_ingest/pipeline/c', { processors: [{ csv: { field: 'v', target_fields: ['a'], separator: ';;' } }] });
+      expect(bad.json.error.reason).to.equal('[separator] separator has to be single character like , or ;');
+    });
+
     it('urldecode: a string (or each of a list) decoded as Java\'s URLDecoder, + as a space; a bad escape fails', async () => {
       expect(await simulated([{ urldecode: { field: 'u' } }], { u: 'foo%20bar+baz%E2%82%AC' })).to.deep.equal({ u: 'foo bar baz\u20ac' });
       expect(await simulated([{ urldecode: { field: 'u', target_field: 't' } }], { u: ['a%2Fb', 'c'] })).to.deep.equal({ u: ['a%2Fb', 'c'], t: ['a/b', 'c'] });
