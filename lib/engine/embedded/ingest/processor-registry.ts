@@ -6,7 +6,7 @@ import type { ProcessorFactory } from './processor.js';
 import { drop, fail, foreach, pipeline, script } from './processors/control-processors.js';
 import { convert } from './processors/convert.js';
 import { csv } from './processors/csv.js';
-import { date } from './processors/date.js';
+import { date, dateIndexName } from './processors/date.js';
 import { dissectProcessor } from './processors/dissect.js';
 import { append, dotExpander, remove, rename, set, sort } from './processors/field-processors.js';
 import { grok } from './processors/grok-processor.js';
@@ -17,7 +17,7 @@ import { communityId, copy, fingerprint, removeByPattern } from './processors/op
 import { bytes, gsub, htmlStrip, join, lowercase, split, trim, uppercase, urldecode } from './processors/string-processors.js';
 
 export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  append, bytes, convert, csv, date, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, sort, split, trim, uppercase, urldecode,
+  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, sort, split, trim, uppercase, urldecode,
 };
 
 /**

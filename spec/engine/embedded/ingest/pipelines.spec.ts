@@ -254,6 +254,19 @@ describe('ingest pipelines on the embedded engine', function () {
       expect(bad.json.error.reason).to.equal('[separator] separator has to be single character like , or ;');
     });
 
+    it('date_index_name: _index becomes the date math name of the date, rounded; a write goes to the index it names', async () => {
+      // the reference's example
+      const r = await es.call('POST', '/_ingest/pipeline/_simulate', {
+        pipeline: { processors: [{ date_index_name: { field: 'date1', index_name_prefix: 'my-index-', date_rounding: 'M' } }] },
+        docs: [{ _source: { date1: '2016-04-25T12:02:01.789Z' } }],
+      });
+      expect(r.json.docs[0].doc._index, r.text).to.equal('<my-index-{2016-04-25T12:02:01.789||/M{yyyy-MM-dd|UTC}}>');
+      await es.call('PUT', '/_ingest/pipeline/monthly', { processors: [{ date_index_name: { field: 'd', index_name_prefix: 'ev-', date_rounding: 'd', date_formats: ['UNIX_MS'], timezone: '+02:00', index_name_format: 'yyyy.MM.dd' } }] });
+      const w = await es.call('PUT', '/events/_doc/1?pipeline=monthly', { d: Date.UTC(2016, 3, 22, 23, 0) });
+      expect(w.json._index, w.text).to.equal('ev-2016.04.23');
+      expect(await simulatedError([{ date_index_name: { field: 'd', date_rounding: 'd' } }], { d: 'yesterday' })).to.include({ reason: 'unable to parse date [yesterday]' });
+    });
+
     it('urldecode: a string (or each of a list) decoded as Java\'s URLDecoder, + as a space; a bad escape fails', async () => {
       expect(await simulated([{ urldecode: { field: 'u' } }], { u: 'foo%20bar+baz%E2%82%AC' })).to.deep.equal({ u: 'foo bar baz\u20ac' });
       expect(await simulated([{ urldecode: { field: 'u', target_field: 't' } }], { u: ['a%2Fb', 'c'] })).to.deep.equal({ u: ['a%2Fb', 'c'], t: ['a/b', 'c'] });
