@@ -15,9 +15,10 @@ import { kv } from './processors/kv.js';
 import { sparseEncoding, textEmbedding } from './processors/neural-processors.js';
 import { communityId, copy, fingerprint, removeByPattern } from './processors/opensearch-processors.js';
 import { bytes, gsub, htmlStrip, join, lowercase, split, trim, uppercase, urldecode } from './processors/string-processors.js';
+import { uriPartsProcessor } from './processors/uri-parts.js';
 
 export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, sort, split, trim, uppercase, urldecode,
+  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, sort, split, trim, uppercase, uri_parts: uriPartsProcessor, urldecode,
 };
 
 /**

@@ -267,6 +267,20 @@ describe('ingest pipelines on the embedded engine', function () {
       expect(await simulatedError([{ date_index_name: { field: 'd', date_rounding: 'd' } }], { d: 'yesterday' })).to.include({ reason: 'unable to parse date [yesterday]' });
     });
 
+    it('uri_parts: a URI\'s parts under url (the reference\'s example), escapes decoded, the original kept or the field removed', async () => {
+      const original = 'http://myusername:mypassword@www.example.com:80/foo.gif?key1=val1&key2=val2#fragment';
+      expect(await simulated([{ uri_parts: { field: 'input_field', target_field: 'url', keep_original: true, remove_if_successful: false } }], { input_field: original })).to.deep.equal({
+        input_field: original,
+        url: {
+          domain: 'www.example.com', extension: 'gif', fragment: 'fragment', original, password: 'mypassword', path: '/foo.gif',
+          port: 80, query: 'key1=val1&key2=val2', scheme: 'http', user_info: 'myusername:mypassword', username: 'myusername',
+        },
+      });
+      expect(await simulated([{ uri_parts: { field: 'u', keep_original: false, remove_if_successful: true } }], { u: 'https://example.org/a%20b' }))
+        .to.deep.equal({ url: { scheme: 'https', domain: 'example.org', path: '/a b' } });
+      expect(await simulatedError([{ uri_parts: { field: 'u' } }], { u: 'not a uri' })).to.include({ reason: 'unable to parse URI [not a uri]' });
+    });
+
     it('urldecode: a string (or each of a list) decoded as Java\'s URLDecoder, + as a space; a bad escape fails', async () => {
       expect(await simulated([{ urldecode: { field: 'u' } }], { u: 'foo%20bar+baz%E2%82%AC' })).to.deep.equal({ u: 'foo bar baz\u20ac' });
       expect(await simulated([{ urldecode: { field: 'u', target_field: 't' } }], { u: ['a%2Fb', 'c'] })).to.deep.equal({ u: ['a%2Fb', 'c'], t: ['a/b', 'c'] });
