@@ -227,7 +227,7 @@ export class Indices {
           matched++;
         }
         if (!opts.ignoreAliases) {
-          for (const h of this.aliasTargetsMatching(pattern)) {
+          for (const h of this.aliasTargetsMatching(pattern, states)) {
             if (h.isOpen ? states.open : states.closed) {
               result.set(h.name, h);
               matched++;
@@ -275,9 +275,18 @@ export class Indices {
     return [...result.values()];
   }
 
-  private aliasTargetsMatching(pattern: string): IndexHandle[] {
+  /**
+   * Indices behind the aliases a wildcard reaches: a dot-prefixed alias only by a dot pattern; given
+   * the `states` of expand_wildcards, a hidden alias (`is_hidden`) only with `hidden` or by a dot
+   * pattern when its name has the dot too, as Elasticsearch's WildcardExpressionResolver.
+   */
+  private aliasTargetsMatching(pattern: string, states?: WildcardStates): IndexHandle[] {
     if (!pattern.includes('*')) return [];
-    return this.all().filter((h) => Object.keys(h.meta.aliases).some((a) => simpleMatch(pattern, a) && !(a.startsWith('.') && !pattern.startsWith('.'))));
+    const dotted = pattern.startsWith('.');
+    const reached = (alias: string, def: AliasDefinition): boolean => simpleMatch(pattern, alias)
+      && (dotted || !alias.startsWith('.'))
+      && (states === undefined || states.hidden || def.is_hidden !== true || (dotted && alias.startsWith('.')));
+    return this.all().filter((h) => Object.entries(h.meta.aliases).some(([a, def]) => reached(a, def)));
   }
 
   /**

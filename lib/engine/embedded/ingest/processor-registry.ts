@@ -5,18 +5,20 @@
 import type { ProcessorFactory } from './processor.js';
 import { drop, fail, foreach, pipeline, script } from './processors/control-processors.js';
 import { convert } from './processors/convert.js';
-import { date } from './processors/date.js';
+import { csv } from './processors/csv.js';
+import { date, dateIndexName } from './processors/date.js';
 import { dissectProcessor } from './processors/dissect.js';
-import { append, remove, rename, set } from './processors/field-processors.js';
+import { append, dotExpander, remove, rename, set, sort } from './processors/field-processors.js';
 import { grok } from './processors/grok-processor.js';
 import { json } from './processors/json.js';
 import { kv } from './processors/kv.js';
 import { sparseEncoding, textEmbedding } from './processors/neural-processors.js';
 import { communityId, copy, fingerprint, removeByPattern } from './processors/opensearch-processors.js';
-import { gsub, htmlStrip, join, lowercase, split, trim, uppercase } from './processors/string-processors.js';
+import { bytes, gsub, htmlStrip, join, lowercase, split, trim, uppercase, urldecode } from './processors/string-processors.js';
+import { uriPartsProcessor } from './processors/uri-parts.js';
 
 export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  append, convert, date, dissect: dissectProcessor, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, split, trim, uppercase,
+  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, sort, split, trim, uppercase, uri_parts: uriPartsProcessor, urldecode,
 };
 
 /**

@@ -208,6 +208,84 @@ describe('ingest pipelines on the embedded engine', function () {
       await es.call('PUT', '/_ingest/pipeline/loop-b', { processors: [{ pipeline: { name: 'loop-a' } }] });
       expect(await simulatedError([{ pipeline: { name: 'loop-a' } }], {})).to.include({ reason: 'Cycle detected for pipeline: loop-a' });
     });
+
+    it('dot_expander: a dotted field becomes its object path (at the top, under path, or every one with *), kept beside or over what is there', async () => {
+      expect(await simulated([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 'value' })).to.deep.equal({ foo: { bar: 'value' } });
+      // an existing value is kept as a list with the new one, or replaced with override
+      expect(await simulated([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 'a', foo: { bar: 'b' } })).to.deep.equal({ foo: { bar: ['b', 'a'] } });
+      expect(await simulated([{ dot_expander: { field: '*', override: true } }], { 'foo.bar': 'baz', foo: { bar: 'x', qux: 'quux' }, 'a.b.c': 1, plain: 2 }))
+        .to.deep.equal({ foo: { bar: 'baz', qux: 'quux' }, a: { b: { c: 1 } }, plain: 2 });
+      expect(await simulated([{ dot_expander: { path: 'foo', field: 'bar.baz' } }], { foo: { 'bar.baz': 1 } })).to.deep.equal({ foo: { bar: { baz: 1 } } });
+      expect(await simulatedError([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 1, foo: 'value' }))
+        .to.include({ reason: 'cannot expend [foo.bar], because [foo] is not an object field, but a value field' });
+      const bad = await es.call('PUT', '/_ingest/pipeline/dots', { processors: [{ dot_expander: { field: 'foo' } }] });
+      expect(bad.status).to.equal(400);
+      expect(bad.json.error.reason).to.equal('[field] field does not contain a dot and is not a wildcard');
+    });
+
+    it('sort: a list in natural order, ascending or desc, to target_field; a non-list, a bad order or mixed kinds are refused', async () => {
+      expect(await simulated([{ sort: { field: 'v' } }], { v: ['foo', 'bar', 'Baz'] })).to.deep.equal({ v: ['Baz', 'bar', 'foo'] });
+      expect(await simulated([{ sort: { field: 'v', order: 'desc', target_field: 't' } }], { v: [3, 10, 1.5] })).to.deep.equal({ v: [3, 10, 1.5], t: [10, 3, 1.5] });
+      expect(await simulatedError([{ sort: { field: 'v' } }], { v: 'x' })).to.include({ reason: 'field [v] of type [java.lang.String] cannot be cast to [java.util.List]' });
+      expect(await simulatedError([{ sort: { field: 'v' } }], { v: [1, 'a'] })).to.include({ type: 'illegal_argument_exception' });
+      const bad = await es.call('PUT', '/_ingest/pipeline/s', { processors: [{ sort: { field: 'v', order: 'up' } }] });
+      expect(bad.json.error.reason).to.equal('[order] Sort direction [up] not recognized. Valid values are: [asc, desc]');
+    });
+
+    it('bytes: a human byte size as its number of bytes (units b to pb, fractions truncated); no unit is refused', async () => {
+      expect(await simulated([{ bytes: { field: 'b', target_field: 't' } }], { b: '1kb' })).to.deep.equal({ b: '1kb', t: 1024 });
+      expect(await simulated([{ bytes: { field: 'b' } }], { b: ['2MB', '1.5k', '-1', '7 b'] })).to.deep.equal({ b: [2097152, 1536, -1, 7] });
+      expect(await simulatedError([{ bytes: { field: 'b' } }], { b: '12' }))
+        .to.include({ type: 'parse_exception', reason: 'failed to parse setting [b] with value [12] as a size in bytes: unit is missing or unrecognized' });
+    });
+
+    it('csv: a line split into target_fields with quote, separator, trim and empty_value; a broken line fails', async () => {
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c'] } }], { v: 'aa,bb,cc,dd' })).to.deep.equal({ v: 'aa,bb,cc,dd', a: 'aa', b: 'bb', c: 'cc' });
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c', 'd', 'e'], quote: "'", separator: ';' } }], { v: "'aa';'b;b';'cc';d,d;'ee''ee'" }))
+        .to.deep.include({ a: 'aa', b: 'b;b', c: 'cc', d: 'd,d', e: "ee'ee" });
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c'], trim: true, quote: "'" } }], { v: "    aa,  bb  ,    'cc'" }))
+        .to.deep.include({ a: 'aa', b: 'bb', c: 'cc' });
+      // an empty field is not set, unless empty_value
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b', 'c'] } }], { v: 'x,,z' })).to.deep.equal({ v: 'x,,z', a: 'x', c: 'z' });
+      expect(await simulated([{ csv: { field: 'v', target_fields: ['a', 'b'], empty_value: 'none' } }], { v: ',y' })).to.deep.equal({ v: ',y', a: 'none', b: 'y' });
+      expect(await simulatedError([{ csv: { field: 'v', target_fields: ['a', 'b'] } }], { v: '"open,x' })).to.include({ reason: 'Unmatched quote' });
+      expect(await simulatedError([{ csv: { field: 'v', target_fields: ['a', 'b'] } }], { v: 'a"b,c' })).to.include({ reason: 'Illegal character inside unquoted field at 1' });
+      const bad = await es.call('PUT', '/_ingest/pipeline/c', { processors: [{ csv: { field: 'v', target_fields: ['a'], separator: ';;' } }] });
+      expect(bad.json.error.reason).to.equal('[separator] separator has to be single character like , or ;');
+    });
+
+    it('date_index_name: _index becomes the date math name of the date, rounded; a write goes to the index it names', async () => {
+      // the reference's example
+      const r = await es.call('POST', '/_ingest/pipeline/_simulate', {
+        pipeline: { processors: [{ date_index_name: { field: 'date1', index_name_prefix: 'my-index-', date_rounding: 'M' } }] },
+        docs: [{ _source: { date1: '2016-04-25T12:02:01.789Z' } }],
+      });
+      expect(r.json.docs[0].doc._index, r.text).to.equal('<my-index-{2016-04-25T12:02:01.789||/M{yyyy-MM-dd|UTC}}>');
+      await es.call('PUT', '/_ingest/pipeline/monthly', { processors: [{ date_index_name: { field: 'd', index_name_prefix: 'ev-', date_rounding: 'd', date_formats: ['UNIX_MS'], timezone: '+02:00', index_name_format: 'yyyy.MM.dd' } }] });
+      const w = await es.call('PUT', '/events/_doc/1?pipeline=monthly', { d: Date.UTC(2016, 3, 22, 23, 0) });
+      expect(w.json._index, w.text).to.equal('ev-2016.04.23');
+      expect(await simulatedError([{ date_index_name: { field: 'd', date_rounding: 'd' } }], { d: 'yesterday' })).to.include({ reason: 'unable to parse date [yesterday]' });
+    });
+
+    it('uri_parts: a URI\'s parts under url (the reference\'s example), escapes decoded, the original kept or the field removed', async () => {
+      const original = 'http://myusername:mypassword@www.example.com:80/foo.gif?key1=val1&key2=val2#fragment';
+      expect(await simulated([{ uri_parts: { field: 'input_field', target_field: 'url', keep_original: true, remove_if_successful: false } }], { input_field: original })).to.deep.equal({
+        input_field: original,
+        url: {
+          domain: 'www.example.com', extension: 'gif', fragment: 'fragment', original, password: 'mypassword', path: '/foo.gif',
+          port: 80, query: 'key1=val1&key2=val2', scheme: 'http', user_info: 'myusername:mypassword', username: 'myusername',
+        },
+      });
+      expect(await simulated([{ uri_parts: { field: 'u', keep_original: false, remove_if_successful: true } }], { u: 'https://example.org/a%20b' }))
+        .to.deep.equal({ url: { scheme: 'https', domain: 'example.org', path: '/a b' } });
+      expect(await simulatedError([{ uri_parts: { field: 'u' } }], { u: 'not a uri' })).to.include({ reason: 'unable to parse URI [not a uri]' });
+    });
+
+    it('urldecode: a string (or each of a list) decoded as Java\'s URLDecoder, + as a space; a bad escape fails', async () => {
+      expect(await simulated([{ urldecode: { field: 'u' } }], { u: 'foo%20bar+baz%E2%82%AC' })).to.deep.equal({ u: 'foo bar baz\u20ac' });
+      expect(await simulated([{ urldecode: { field: 'u', target_field: 't' } }], { u: ['a%2Fb', 'c'] })).to.deep.equal({ u: ['a%2Fb', 'c'], t: ['a/b', 'c'] });
+      expect(await simulatedError([{ urldecode: { field: 'u' } }], { u: '100%' })).to.include({ reason: 'Could not URL-decode value.' });
+    });
   });
 
   describe('simulate verbose', () => {

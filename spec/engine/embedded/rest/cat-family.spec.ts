@@ -152,6 +152,35 @@ describe('embedded engine REST: the _cat family', () => {
     expect(unassigned).to.deep.equal({ ur: 'INDEX_CREATED', rs: 'peer' });
   });
 
+  it('_cat/indices: a wildcard reaches a hidden alias only with expand_wildcards=hidden (or a dot pattern for a dot alias)', async () => {
+    const hiddenIndex = { number_of_shards: 1, number_of_replicas: 0, index: { hidden: true } };
+    await es.call('PUT', '/index1', { settings: hiddenIndex, aliases: { alias1: { is_hidden: true } } });
+    await es.call('PUT', '/index2', { settings: hiddenIndex, aliases: { '.alias2': { is_hidden: true } } });
+    await es.call('PUT', '/index3', { settings: hiddenIndex, aliases: { alias3: {} } });
+    // the visible alias of a hidden index is reached by a wildcard, the hidden ones are not
+    expect(await text('/_cat/indices?h=i&s=i')).to.equal('index3\n');
+    expect(await text('/_cat/indices/a*?h=i&s=i')).to.equal('index3\n');
+    expect(await text('/_cat/indices?h=i&s=i&expand_wildcards=all')).to.equal('index1\nindex2\nindex3\n');
+    expect(await text('/_cat/indices/.a*?h=i')).to.equal('index2\n');
+    // named, a hidden alias is reached
+    expect(await text('/_cat/indices/alias1?h=i')).to.equal('index1\n');
+  });
+
+  it('_cat/aliases: the aliases of the indices expand_wildcards reaches, hidden and closed ones by default', async () => {
+    const hiddenIndex = { number_of_shards: 1, number_of_replicas: 0, index: { hidden: true } };
+    await es.call('PUT', '/hid', { settings: hiddenIndex, aliases: { a_hid: { is_hidden: true } } });
+    await es.call('PUT', '/vis', { settings: { number_of_shards: 1, number_of_replicas: 0 }, aliases: { a_vis: { is_hidden: true } } });
+    await es.call('PUT', '/shut', { aliases: { a_shut: {} } });
+    await es.call('POST', '/shut/_close');
+    expect(await text('/_cat/aliases?h=alias,index')).to.equal('a_hid  hid\na_shut shut\na_vis  vis\n');
+    expect(await text('/_cat/aliases/a_hid?h=alias,index')).to.equal('a_hid hid\n');
+    expect(await text('/_cat/aliases?h=alias&expand_wildcards=open,closed')).to.equal('a_shut\na_vis\n');
+    expect(await text('/_cat/aliases?h=alias&expand_wildcards=open')).to.equal('a_vis\n');
+    const bad = await es.call('GET', '/_cat/aliases?expand_wildcards=nope');
+    expect(bad.status).to.equal(400);
+    expect(bad.json.error.type).to.equal('illegal_argument_exception');
+  });
+
   it('_cat/segments: one segment per shard holding documents; a closed index named is refused', async () => {
     expectMatch(await text('/_cat/segments?help'), `/^   index        .+   \\n shard .+ \\n prirep .+ \\n ip .+ \\n id .+ \\n segment .+ \\n generation .+ \\n
                     docs.count   .+   \\n docs.deleted .+   \\n size .+ \\n size.memory  .+   \\n committed .+ \\n searchable .+ \\n version .+ \\n compound .+ \\n $/`);

@@ -200,6 +200,29 @@ describe('embedded engine REST: cluster settings, cluster stats, nodes, search s
     expect(bad.json.error.reason).to.equal('request [/_nodes/stats/nope] contains unrecognized metric: [nope]');
   });
 
+  it('_cluster/allocation/explain?include_disk_info: the cluster info of the node\'s data path disk and the started primaries\' sizes and paths', async () => {
+    await es.call('PUT', '/test', { settings: { 'index.number_of_shards': 2, 'index.number_of_replicas': 1 } });
+    await es.call('PUT', '/test/_doc/1?refresh=true', { a: 1 });
+    const r = await es.call('GET', '/_cluster/allocation/explain?include_disk_info=true');
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json).to.include({ index: 'test', shard: 0, primary: false, current_state: 'unassigned' });
+    const info = r.json.cluster_info;
+    const [nodeId] = Object.keys(info.nodes);
+    const disk = info.nodes[nodeId].least_available;
+    expect(disk).to.deep.equal(info.nodes[nodeId].most_available);
+    expect(disk.total_bytes).to.be.above(0);
+    expect(disk.used_bytes + disk.free_bytes).to.equal(disk.total_bytes);
+    expect(disk.free_disk_percent + disk.used_disk_percent).to.be.closeTo(100, 1e-9);
+    expect(Object.keys(info.shard_sizes)).to.deep.equal(['[test][0][p]_bytes', '[test][1][p]_bytes']);
+    expect(Object.keys(info.shard_data_set_sizes)).to.deep.equal(['[test][0]_bytes', '[test][1]_bytes']);
+    expect(Object.keys(info.shard_paths)[0]).to.match(new RegExp(`^\\[test\\]\\[0\\], node\\[${nodeId}\\], \\[P\\], s\\[STARTED\\], a\\[id=`));
+    expect(Object.values(info.shard_paths)[0]).to.equal(disk.path);
+    expect(info.reserved_sizes).to.deep.equal([]);
+    // without the parameter, none
+    const plain = await es.call('GET', '/_cluster/allocation/explain');
+    expect(plain.json.cluster_info).to.equal(undefined);
+  });
+
   it('_search_shards: the node, the indices with the aliases they were reached by, the shards', async () => {
     await es.call('PUT', '/test_1');
     let r = (await es.call('GET', '/test_1/_search_shards?routing=foo')).json;

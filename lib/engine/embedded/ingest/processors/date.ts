@@ -98,3 +98,41 @@ export const date: ProcessorFactory = (config) => {
     throw illegalArgument(`unable to parse date [${text}]`);
   };
 };
+
+/**
+ * `date_index_name`: the document goes to an index named by its date — `_index` becomes the date
+ * math name `<{prefix}{{date}||/{rounding}{{format}|{zone}}}>` (the date as `uuuu-MM-dd'T'HH:mm:ss.SSS`
+ * in `timezone`), which the write resolves as any date math index name, as Elasticsearch's
+ * DateIndexNameProcessor does. `date_formats` default to `yyyy-MM-dd'T'HH:mm:ss.SSSXX`.
+ */
+export const dateIndexName: ProcessorFactory = (config) => {
+  const field = config.requiredString('field');
+  const prefix = compileStringTemplate(config.optionalString('index_name_prefix', '')!, config, 'index_name_prefix');
+  const rounding = compileStringTemplate(config.requiredString('date_rounding'), config, 'date_rounding');
+  const nameFormat = compileStringTemplate(config.optionalString('index_name_format', 'yyyy-MM-dd')!, config, 'index_name_format');
+  const zone = parseTimeZone(config.optionalString('timezone', 'UTC')!);
+  const locale = config.optionalString('locale');
+  if (locale !== undefined && !ENGLISH_LOCALES.has(locale.toLowerCase())) {
+    throw config.error('locale', `locale [${locale}] is not supported by the embedded engine (English month and day names only)`);
+  }
+  const formats = config.optionalList('date_formats', true)?.map(String) ?? ["yyyy-MM-dd'T'HH:mm:ss.SSSXX"];
+  const parsers = formats.map(formatParser);
+  const printer = new DatePrinter("uuuu-MM-dd'T'HH:mm:ss.SSS", zone);
+  const zoneName = zone.id === 'Z' ? 'UTC' : zone.id;
+  return (doc) => {
+    const value = doc.get(field);
+    const text = value === null ? 'null' : javaText(value);
+    let millis: number | undefined;
+    for (const parse of parsers) {
+      try {
+        millis = parse(text, zone);
+      } catch {
+        millis = undefined;
+      }
+      if (millis !== undefined && Number.isFinite(millis)) break;
+      millis = undefined;
+    }
+    if (millis === undefined) throw illegalArgument(`unable to parse date [${text}]`);
+    doc.set('_index', `<${prefix(doc)}{${printer.print(millis)}||/${rounding(doc)}{${nameFormat(doc)}|${zoneName}}}>`);
+  };
+};

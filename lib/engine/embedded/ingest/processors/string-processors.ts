@@ -1,5 +1,5 @@
 /**
- * Processors over string fields: lowercase, uppercase, trim, split, join, gsub. A string field,
+ * Processors over string fields: lowercase, uppercase, trim, split, join, gsub, urldecode, bytes. A string field,
  * or a list of strings, is read from `field` and written to `target_field` (default: `field`).
  * Regular expressions (split's `separator`, gsub's `pattern`) run on the linear-time engine.
  */
@@ -9,6 +9,7 @@ import { INGEST_ELEMENT_BYTES, INGEST_REPLACEMENT_BYTES, type IngestBudget } fro
 import type { ConfigReader } from '../processor-config.js';
 import type { ProcessorBody, ProcessorFactory } from '../processor.js';
 import { HtmlStripCharFilter } from '../../analysis/index.js';
+import { EsError } from '../../../../errors/index.js';
 
 /** A processor that maps each string of `field` (a string or a list of strings) to a new value. */
 function stringProcessor(config: ConfigReader, transform: (s: string) => unknown): ProcessorBody {
@@ -149,3 +150,58 @@ export const htmlStrip: ProcessorFactory = (config) => {
   const filter = new HtmlStripCharFilter();
   return stringProcessor(config, (s) => filter.apply(s).text);
 };
+
+/** `urldecode`: the string decoded as Java's `URLDecoder.decode(value, UTF_8)` decodes it (`+` is a space). */
+export const urldecode: ProcessorFactory = (config) => stringProcessor(config, javaUrlDecode);
+
+/** `%XX` runs are UTF-8 bytes (a malformed sequence decodes to U+FFFD); a bad or cut escape is refused as ES refuses it. */
+function javaUrlDecode(s: string): string {
+  const utf8 = new TextDecoder('utf-8');
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    const c = s[i];
+    if (c === '+') {
+      out += ' ';
+      i++;
+    } else if (c === '%') {
+      const bytes: number[] = [];
+      while (i < s.length && s[i] === '%') {
+        const hex = s.slice(i + 1, i + 3);
+        if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw illegalArgument('Could not URL-decode value.');
+        bytes.push(parseInt(hex, 16));
+        i += 3;
+      }
+      out += utf8.decode(Uint8Array.from(bytes));
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+const BYTE_UNITS: Array<[string, number]> = [
+  ['pb', 1024 ** 5], ['p', 1024 ** 5], ['tb', 1024 ** 4], ['t', 1024 ** 4], ['gb', 1024 ** 3], ['g', 1024 ** 3],
+  ['mb', 1024 ** 2], ['m', 1024 ** 2], ['kb', 1024], ['k', 1024], ['b', 1],
+];
+
+/** `bytes`: a human size (`1kb`, `2.5mb`, `-1`) as its number of bytes, as ByteSizeValue.parseBytesSizeValue reads it. */
+export const bytes: ProcessorFactory = (config) => {
+  const field = config.requiredString('field');
+  return stringProcessorWith(config, field, (s) => byteCount(s, field));
+};
+
+function byteCount(value: string, field: string): number {
+  const lower = value.trim().toLowerCase();
+  const unit = BYTE_UNITS.find(([suffix]) => lower.endsWith(suffix));
+  if (unit === undefined) {
+    if (lower === '-1' || lower === '0') return Number(lower);
+    throw new EsError(400, 'parse_exception', `failed to parse setting [${field}] with value [${value}] as a size in bytes: unit is missing or unrecognized`);
+  }
+  const number = lower.slice(0, -unit[0].length).trim();
+  // Long.parseLong, else a fraction (Double.parseDouble) truncated to whole bytes
+  if (/^[+-]?\d+$/.test(number)) return Number(number) * unit[1];
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(number)) return Math.trunc(Number(number) * unit[1]);
+  throw new EsError(400, 'parse_exception', `failed to parse [${value}]`);
+}

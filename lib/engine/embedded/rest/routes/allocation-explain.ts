@@ -3,7 +3,7 @@ import type { IndexHandle } from '../../indices/index.js';
 import { requestBody } from '../body.js';
 import { speaksOpenSearch, nodeAttributes } from '../dialect.js';
 import { booleanParam } from '../params.js';
-import { numberOfReplicas, numberOfShards } from '../shard-copies.js';
+import { numberOfReplicas, numberOfShards, shardCopies } from '../shard-copies.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 
 const BODY_FIELDS = new Set(['index', 'shard', 'primary', 'current_node']);
@@ -60,14 +60,14 @@ function target(req: RestRequest, ctx: EngineContext, includeYes: boolean, openS
  * unassigned, the same-shard decider refusing it the node its primary is on. The body names the
  * shard (`index`, `shard`, `primary`), or none: the first unassigned one.
  */
-function explain(req: RestRequest, ctx: EngineContext): RestResponse {
+async function explain(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const includeYes = booleanParam(req.params, 'include_yes_decisions', false);
-  booleanParam(req.params, 'include_disk_info', false);
+  const includeDisk = booleanParam(req.params, 'include_disk_info', false);
   const openSearch = speaksOpenSearch(req, ctx);
   const { handle, shard, primary } = target(req, ctx, includeYes, openSearch);
   const node = ctx.node;
   const name = openSearch ? 'OpenSearch' : 'Elasticsearch';
-  const head = { index: handle.name, shard, primary };
+  const head = { index: handle.name, shard, primary, ...(includeDisk ? { cluster_info: await clusterInfo(ctx) } : {}) };
   if (primary) {
     const replicasActive = numberOfReplicas(handle) === 0;
     return {
@@ -86,7 +86,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
       },
     };
   }
-  const primaryCopy = `[${handle.name}][${shard}], node[${node.id}], [P], s[STARTED], a[id=${allocationId(handle, shard)}]`;
+  const primaryCopy = startedPrimary(handle, shard, node.id);
   return {
     status: 200,
     body: {
@@ -106,6 +106,29 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
         },
       ],
     },
+  };
+}
+
+/** A started primary as ShardRouting.toString writes it. */
+const startedPrimary = (h: IndexHandle, shard: number, nodeId: string) => `[${h.name}][${shard}], node[${nodeId}], [P], s[STARTED], a[id=${allocationId(h, shard)}]`;
+
+/**
+ * `include_disk_info`: the cluster info the allocation deciders read (ClusterInfo): the one node's
+ * data path disk as its least and most available, each started primary's size and path; no
+ * reserved space.
+ */
+async function clusterInfo(ctx: EngineContext): Promise<Record<string, unknown>> {
+  const { fs } = await ctx.node.figures();
+  const used = fs.total - fs.available;
+  const freePercent = fs.total > 0 ? (100 * fs.available) / fs.total : 0;
+  const disk = { path: fs.path, total_bytes: fs.total, used_bytes: used, free_bytes: fs.available, free_disk_percent: freePercent, used_disk_percent: 100 - freePercent };
+  const started = shardCopies(ctx.indices.all()).filter((c) => c.started);
+  return {
+    nodes: { [ctx.node.id]: { node_name: ctx.node.name, least_available: disk, most_available: disk } },
+    shard_sizes: Object.fromEntries(started.map((c) => [`[${c.index.name}][${c.shard}][p]_bytes`, c.storeBytes])),
+    shard_data_set_sizes: Object.fromEntries(started.map((c) => [`[${c.index.name}][${c.shard}]_bytes`, c.storeBytes])),
+    shard_paths: Object.fromEntries(started.map((c) => [startedPrimary(c.index, c.shard, ctx.node.id), fs.path])),
+    reserved_sizes: [],
   };
 }
 

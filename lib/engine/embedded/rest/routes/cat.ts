@@ -1,5 +1,6 @@
 import { EsError } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
+import { parseExpandWildcards, type WildcardStates } from '../../indices/resolve.js';
 import type { AliasDefinition } from '../../store/types.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import { ByteSize, catResponse, column, timestampColumns, type CatColumn, type TablePage } from '../cat-table.js';
@@ -74,17 +75,32 @@ const ALIAS_COLUMNS: Array<CatColumn<AliasRow>> = [
   column('is_write_index', 'alias:w,isWriteIndex;desc:write index', (r) => (r.definition.is_write_index === undefined ? '-' : String(r.definition.is_write_index))),
 ];
 
-/** `_cat/aliases[/{name}]`: one row per alias and index, for the aliases named (patterns) or all. */
+/**
+ * `_cat/aliases[/{name}]`: one row per alias and index, for the aliases named (patterns) or all, of
+ * the indices `expand_wildcards` reaches (open, closed and hidden ones unless it says otherwise, as
+ * RestAliasAction's IndicesOptions.strictExpandHidden).
+ */
 function catAliases(req: RestRequest, ctx: EngineContext): RestResponse {
   const patterns = (req.pathParams.name ?? '').split(',').filter(Boolean);
+  const states = aliasIndexStates(req);
   const rows: AliasRow[] = [];
   for (const h of ctx.indices.all()) {
+    if (!(h.isOpen ? states.open : states.closed)) continue;
+    if (!states.hidden && h.meta.settings['index.hidden'] === 'true') continue;
     for (const [alias, definition] of Object.entries(h.meta.aliases)) {
       if (!patterns.length || patterns.some((p) => p === '_all' || simpleMatch(p, alias))) rows.push({ alias, index: h.name, definition });
     }
   }
   rows.sort((a, b) => (a.alias === b.alias ? (a.index < b.index ? -1 : 1) : a.alias < b.alias ? -1 : 1));
   return catResponse(req, ALIAS_COLUMNS, rows);
+}
+
+function aliasIndexStates(req: RestRequest): WildcardStates {
+  try {
+    return parseExpandWildcards(req.params.get('expand_wildcards') ?? undefined, { open: true, closed: true, hidden: true });
+  } catch (e) {
+    throw new EsError(400, 'illegal_argument_exception', (e as Error).message);
+  }
 }
 
 interface CountRow {
