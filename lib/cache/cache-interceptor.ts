@@ -360,7 +360,14 @@ export function searchCacheInterceptor(cache: SearchCache, bus: ChangeBus, optio
     let known = resolutions.get(key);
     if (!known) {
       const engine: Backend = { kind: 'embedded', request: next, close: async () => {} };
-      known = resolveIndices(engine, lookup.expressions, { expandWildcards: lookup.expandWildcards }).catch(() => undefined);
+      // a resolution that failed (the engine busy: a 429, a 503) is not remembered: the next
+      // request asks again (remembered, it kept every answer of the expression out of the cache
+      // until an index operation)
+      const made: Promise<ResolvedIndices | undefined> = resolveIndices(engine, lookup.expressions, { expandWildcards: lookup.expandWildcards }).catch(() => {
+        if (resolutions.get(key) === made) resolutions.delete(key);
+        return undefined;
+      });
+      known = made;
       resolutions.set(key, known);
     }
     return known;
