@@ -102,6 +102,10 @@ export async function resetEngine(url: URL): Promise<void> {
   await remove('/_scripts', await named('/_cluster/state/metadata?filter_path=metadata.stored_scripts', (a) => Object.keys(a?.metadata?.stored_scripts ?? {})));
   await remove('/_synonyms', await named('/_synonyms?size=10000', (a) => (a?.results ?? []).map((r: { synonyms_set: string }) => r.synonyms_set)));
   await remove('/_query_rules', await named('/_query_rules?size=10000', (a) => (a?.results ?? []).map((r: { ruleset_id: string }) => r.ruleset_id)));
+  // OpenSearch's ISM policies are the cluster's, kept by the engines that serve them (an engine that
+  // does not answers no handler: none to remove); a spec that lists them met another spec's
+  const policies = (await engineCall(url, 'GET', '/_plugins/_ism/policies?size=1000', true).catch(() => undefined)) as { policies?: Array<{ _id: string }> } | undefined;
+  await remove('/_plugins/_ism/policies', (policies?.policies ?? []).map((p) => p._id));
   const settings = (await engineCall(url, 'GET', '/_cluster/settings?flat_settings=true')) as { persistent?: object; transient?: object };
   const cleared = (section: object | undefined) => Object.fromEntries(Object.keys(section ?? {}).map((key) => [key, null]));
   if (Object.keys(settings.persistent ?? {}).length + Object.keys(settings.transient ?? {}).length > 0) {
