@@ -106,6 +106,11 @@ export async function resetEngine(url: URL): Promise<void> {
   // does not answers no handler: none to remove); a spec that lists them met another spec's
   const policies = (await engineCall(url, 'GET', '/_plugins/_ism/policies?size=1000', true).catch(() => undefined)) as { policies?: Array<{ _id: string }> } | undefined;
   await remove('/_plugins/_ism/policies', (policies?.policies ?? []).map((p) => p._id));
+  const transforms = (await engineCall(url, 'GET', '/_plugins/_transform?size=1000', true).catch(() => undefined)) as { transforms?: Array<{ _id: string }> } | undefined;
+  await remove('/_plugins/_transform', (transforms?.transforms ?? []).map((t) => t._id));
+  // Learning to Rank's feature stores, through its own API (the default store is `DELETE /_ltr`)
+  const ltr = (await engineCall(url, 'GET', '/_ltr', true).catch(() => undefined)) as { stores?: Record<string, unknown> } | undefined;
+  for (const name of Object.keys(ltr?.stores ?? {})) await engineCall(url, 'DELETE', name === '_default_' ? '/_ltr' : `/_ltr/${encodeURIComponent(name)}`, true).catch(() => undefined);
   const settings = (await engineCall(url, 'GET', '/_cluster/settings?flat_settings=true')) as { persistent?: object; transient?: object };
   const cleared = (section: object | undefined) => Object.fromEntries(Object.keys(section ?? {}).map((key) => [key, null]));
   if (Object.keys(settings.persistent ?? {}).length + Object.keys(settings.transient ?? {}).length > 0) {
