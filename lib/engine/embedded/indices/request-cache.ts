@@ -9,6 +9,11 @@
  * (its answer would be the same); it keeps each entry's size, key and answer, as Elasticsearch
  * accounts them, until the documents change or `_cache/clear` drops them. An entry is held by
  * its key's digest: the key is the request itself, which a client may make megabytes long.
+ *
+ * An entry's answer is measured (serialized) only when its bytes are asked for or the next entry
+ * is cached: until then the newest answer is held as the value the search returned. Under
+ * constant writes (live dashboards) an index's entries are dropped by the next change before
+ * anyone asks their size, and serializing every answer for it was 5% of each search's CPU.
  */
 import { createHash } from 'node:crypto';
 import type { InvertedIndex } from '../index/index.js';
@@ -17,8 +22,10 @@ import type { IndexHandle } from './index-handle.js';
 interface ShardCache {
   /** The index's `changes` when its entries were cached: past it, they are stale. */
   version: number;
-  /** Bytes of each entry (its key and its answer), by the request key's digest. */
+  /** Bytes of each entry (its key and its answer), by the request key's digest; the newest one's once measured. */
   entries: Map<string, number>;
+  /** The newest entry, not yet measured (one at most: a held answer is the only memory this keeps beyond numbers). */
+  unmeasured?: { digest: string; keyBytes: number; answer: () => number; shards: number };
 }
 
 const CACHES = new WeakMap<InvertedIndex, ShardCache>();
@@ -34,8 +41,11 @@ export function requestCacheable(handle: IndexHandle, requestCache: boolean | un
   return !/"now[-+/|"]/.test(key);
 }
 
-/** A cacheable search of `handle`: counts each of its shards' hit or miss, and caches a missed request. */
-export function lookUpRequestCache(handle: IndexHandle, key: string, answerBytes: number): void {
+/**
+ * A cacheable search of `handle`: counts each of its shards' hit or miss, and caches a missed
+ * request; `answerBytes` measures its answer, called when the entry's size is first needed.
+ */
+export function lookUpRequestCache(handle: IndexHandle, key: string, answerBytes: () => number): void {
   const inverted = handle.inverted?.origin;
   if (!inverted) return;
   let cache = CACHES.get(inverted);
@@ -45,8 +55,19 @@ export function lookUpRequestCache(handle: IndexHandle, key: string, answerBytes
   if (cache.entries.has(digest)) handle.stats.requestCacheHits += shards;
   else {
     handle.stats.requestCacheMisses += shards;
-    if (cache.entries.size < MAX_ENTRIES) cache.entries.set(digest, (key.length + answerBytes) * shards);
+    if (cache.entries.size >= MAX_ENTRIES) return;
+    measure(cache);
+    cache.entries.set(digest, 0);
+    cache.unmeasured = { digest, keyBytes: key.length, answer: answerBytes, shards };
   }
+}
+
+/** The newest entry's bytes, measured now. */
+function measure(cache: ShardCache): void {
+  const e = cache.unmeasured;
+  if (!e) return;
+  cache.unmeasured = undefined;
+  cache.entries.set(e.digest, (e.keyBytes + e.answer()) * e.shards);
 }
 
 /** The bytes the index's cached requests take (none once its documents changed). */
@@ -54,6 +75,7 @@ export function requestCacheBytes(handle: IndexHandle): number {
   const inverted = handle.inverted?.origin;
   const cache = inverted && CACHES.get(inverted);
   if (!cache || cache.version !== inverted.changes) return 0;
+  measure(cache);
   let n = 0;
   for (const bytes of cache.entries.values()) n += bytes;
   return n;

@@ -80,6 +80,25 @@ describe('embedded engine: request cache stats', () => {
     expect(await cache('rc1')).to.include({ hit_count: before.hit_count, miss_count: before.miss_count + 2 });
   });
 
+  it('accounts each entry as its key and its answer, whether or not its size was asked before the next one was cached', async () => {
+    const x = { size: 0, aggs: { s: { sum: { field: 'n' } } } };
+    const y = { size: 0, aggs: { t: { terms: { field: 'n' } }, m: { max: { field: 'n' } } } };
+    const alone = async (body: object) => {
+      expect((await es.call('POST', '/rc1/_cache/clear?request=true')).status).to.equal(200);
+      await search('/rc1/_search', body);
+      return (await cache('rc1')).memory_size_in_bytes as number;
+    };
+    const [mx, my] = [await alone(x), await alone(y)];
+    expect(mx).to.be.greaterThan(0);
+    expect(my).to.be.greaterThan(mx);
+    expect((await es.call('POST', '/rc1/_cache/clear?request=true')).status).to.equal(200);
+    await search('/rc1/_search', x);
+    await search('/rc1/_search', y);
+    await search('/rc1/_search', x);
+    // each answer's `took` may take another digit or two on a loaded machine
+    expect((await cache('rc1')).memory_size_in_bytes).to.be.closeTo(mx + my, 4);
+  });
+
   it('holds a digest of each cached request, not the request: distinct megabyte-long searches leave the heap about as it was', async () => {
     await es.call('PUT', '/rc-big', { mappings: { properties: { n: { type: 'integer' } } } });
     await es.call('PUT', '/rc-big/_doc/1?refresh=true', { n: 1 });

@@ -147,9 +147,9 @@ function countRequestCache(handles: IndexHandle[], body: Record<string, unknown>
   if (asked === false || (asked === undefined && size !== 0)) return;
   const key = cacheJson([body ?? {}, [...params].filter(([k]) => !NOT_IN_CACHE_KEY.has(k)).sort()]);
   let answerBytes: number | undefined;
+  const measure = () => (answerBytes ??= Buffer.byteLength(cacheJson(answer)));
   for (const h of handles) {
-    if (!requestCacheable(h, asked, size, key)) continue;
-    lookUpRequestCache(h, key, (answerBytes ??= Buffer.byteLength(cacheJson(answer))));
+    if (requestCacheable(h, asked, size, key)) lookUpRequestCache(h, key, measure);
   }
 }
 
