@@ -28,25 +28,33 @@ export function wordListSetting(def: Definition, name: string, files: ConfigFile
   const setting = `${name}_path`;
   const file = stringSetting(def, setting);
   if (file === undefined) return listSetting(def, name, false);
-  if (!files) throw illegalArgument(`IOException while reading ${setting}: ${file}`);
+  return configFileLines(files, file, setting)
+    .filter((line) => line.trim().length > 0 && !line.startsWith('#'))
+    .map((line) => line.trim());
+}
+
+/**
+ * The lines of a UTF-8 file of the config directory, as Elasticsearch's `Analysis` reads one for a
+ * setting: `label` is what its errors name the setting by (`word_list_path`; `synonyms_path_path`,
+ * ES's getReaderFromFile appending `_path` to `synonyms_path`). Unreadable files are ES's 400s.
+ */
+export function configFileLines(files: ConfigFiles | undefined, file: string, label: string): string[] {
+  if (!files) throw illegalArgument(`IOException while reading ${label}: ${file}`);
   let bytes: Buffer;
   try {
     bytes = files.read(file, MAX_WORD_LIST_BYTES);
   } catch (err) {
     if (!(err instanceof ConfigFileError)) throw err;
-    if (err.problem === 'access_denied') throw illegalArgument(`Access denied trying to read file ${setting}: ${err.path}`);
-    throw illegalArgument(`IOException while reading ${setting}: ${err.path}`);
+    if (err.problem === 'access_denied') throw illegalArgument(`Access denied trying to read file ${label}: ${err.path}`);
+    throw illegalArgument(`IOException while reading ${label}: ${err.path}`);
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw illegalArgument(`Unsupported character encoding detected while reading ${setting}: ${files.resolve(file)} - files must be UTF-8 encoded`);
+    throw illegalArgument(`Unsupported character encoding detected while reading ${label}: ${files.resolve(file)} - files must be UTF-8 encoded`);
   }
-  return text
-    .split(/\r\n|\n|\r/)
-    .filter((line) => line.trim().length > 0 && !line.startsWith('#'))
-    .map((line) => line.trim());
+  return text.split(/\r\n|\n|\r/);
 }
 
 /** `<name>` / `<name>_path` as a WordSet (`<name>_case`); undefined when neither is set. */

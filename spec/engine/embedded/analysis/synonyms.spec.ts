@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { createAnalysisRegistry } from '../../../../lib/engine/embedded/analysis/index.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigFiles, createAnalysisRegistry } from '../../../../lib/engine/embedded/analysis/index.js';
+import { startEngine, type TestEngine } from '../support.js';
 import { analyze, terms, thrown } from './helpers.js';
 
 /** Both synonym filters over the rules of ES's token graph example ("dns" for "domain name system"). */
@@ -116,5 +120,74 @@ describe('analysis: synonyms_set and search analyzers', () => {
   it('refuses a default analyzer that only runs at search time', () => {
     const e = thrown(() => createAnalysisRegistry({ ...analysis, analyzer: { default: analysis.analyzer.search } }, { synonyms: source }));
     expect(e).to.include({ status: 400, reason: 'analyzer [default] contains filters [from_set] that are not allowed to run in all mode.' });
+  });
+});
+
+describe('analysis: synonyms_path (a Solr rules file of the config directory)', () => {
+  let configDir: string;
+  let files: ConfigFiles;
+  const withFilter = (filter: Record<string, unknown>) => createAnalysisRegistry({ filter: { syn: filter } }, { configFiles: files });
+
+  before(() => {
+    configDir = mkdtempSync(path.join(os.tmpdir(), 'synonyms-config-'));
+    mkdirSync(path.join(configDir, 'analysis'));
+    writeFileSync(path.join(configDir, 'analysis/synonyms.txt'), '# films\ni-pod, i pod => ipod\n\nuniverse, cosmos\r\n');
+    writeFileSync(path.join(configDir, 'analysis/latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    writeFileSync(path.join(configDir, 'analysis/bad.txt'), 'a => b => c\n');
+    files = new ConfigFiles(configDir);
+  });
+  after(() => rmSync(configDir, { recursive: true, force: true }));
+
+  it('reads the rules relative to the config directory, comments and blank lines skipped, both filters', () => {
+    for (const type of ['synonym', 'synonym_graph']) {
+      const registry = withFilter({ type, synonyms_path: 'analysis/synonyms.txt' });
+      expect(terms({ tokenizer: 'whitespace', filter: ['syn'], text: 'cosmos' }, registry).sort(), type).to.deep.equal(['cosmos', 'universe']);
+      expect(terms({ tokenizer: 'whitespace', filter: ['syn'], text: 'i-pod' }, registry), type).to.deep.equal(['ipod']);
+    }
+    // Inline rules win over the file, as ES reads its sources.
+    expect(terms({ tokenizer: 'whitespace', filter: ['syn'], text: 'cosmos' }, withFilter({ type: 'synonym', synonyms: ['cosmos, space'], synonyms_path: 'analysis/synonyms.txt' }))).to.deep.equal(['cosmos', 'space']);
+  });
+
+  it("refuses a missing, non-UTF-8, outside or malformed file with Elasticsearch's messages", () => {
+    const missing = thrown(() => withFilter({ type: 'synonym', synonyms_path: 'analysis/none.txt' }));
+    expect(missing.status).to.equal(400);
+    expect(missing.reason).to.equal(`IOException while reading synonyms_path_path: ${path.join(configDir, 'analysis/none.txt')}`);
+    expect(thrown(() => withFilter({ type: 'synonym', synonyms_path: 'analysis/latin1.txt' })).reason).to.match(/^Unsupported character encoding detected while reading synonyms_path_path: .*latin1\.txt - files must be UTF-8 encoded$/);
+    expect(thrown(() => withFilter({ type: 'synonym', synonyms_path: '../../etc/passwd' })).reason).to.match(/^Access denied trying to read file synonyms_path_path: /);
+    const bad = thrown(() => withFilter({ type: 'synonym', synonyms_path: 'analysis/bad.txt' }));
+    expect(bad.reason).to.equal('failed to build synonyms from [analysis/bad.txt]');
+    // Without a config directory (no engine around it) nothing can be read.
+    expect(thrown(() => createAnalysisRegistry({ filter: { syn: { type: 'synonym', synonyms_path: 'analysis/synonyms.txt' } } })).reason).to.equal('IOException while reading synonyms_path_path: analysis/synonyms.txt');
+  });
+});
+
+describe('analysis: synonyms_path over HTTP (config directory <data>/config)', () => {
+  let engine: TestEngine;
+  const ids = async (q: string) => ((await engine.call('POST', '/films/_search', { query: { match: { title: q } } })).json.hits.hits as Array<{ _id: string }>).map((h) => h._id);
+
+  before(async () => {
+    engine = await startEngine();
+    mkdirSync(path.join(engine.dataDir, 'config/analysis'), { recursive: true });
+    writeFileSync(path.join(engine.dataDir, 'config/analysis/films.txt'), 'universe, cosmos\n');
+  });
+  after(() => engine.close());
+
+  it('an updateable search analyzer reads the file again on _reload_search_analyzers', async () => {
+    const created = await engine.call('PUT', '/films', {
+      settings: { analysis: { filter: { films: { type: 'synonym_graph', synonyms_path: 'analysis/films.txt', updateable: true } }, analyzer: { films: { tokenizer: 'standard', filter: ['lowercase', 'films'] } } } },
+      mappings: { properties: { title: { type: 'text', analyzer: 'standard', search_analyzer: 'films' } } },
+    });
+    expect(created.status).to.equal(200);
+    await engine.call('PUT', '/films/_doc/1?refresh=true', { title: 'The Cosmos' });
+    await engine.call('PUT', '/films/_doc/2?refresh=true', { title: 'Space Odyssey' });
+    expect(await ids('universe')).to.deep.equal(['1']);
+    expect(await ids('void')).to.deep.equal([]);
+    writeFileSync(path.join(engine.dataDir, 'config/analysis/films.txt'), 'universe, cosmos\nvoid, space\n');
+    const reloaded = await engine.call('POST', '/films/_reload_search_analyzers');
+    expect(reloaded.json.reload_details[0].reloaded_analyzers).to.deep.equal(['films']);
+    expect(await ids('void')).to.deep.equal(['2']);
+    const missing = await engine.call('PUT', '/nofile', { settings: { analysis: { filter: { s: { type: 'synonym', synonyms_path: 'analysis/none.txt' } } } } });
+    expect(missing.status).to.equal(400);
+    expect(missing.json.error.reason).to.equal(`IOException while reading synonyms_path_path: ${path.join(engine.dataDir, 'config/analysis/none.txt')}`);
   });
 });

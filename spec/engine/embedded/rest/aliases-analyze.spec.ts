@@ -104,6 +104,16 @@ describe('embedded engine REST: _analyze', () => {
     expect((await es.call('POST', '/nope/_analyze', { text: 'x' })).status).to.equal(404);
   });
 
+  it("an index's default analyzer when the request names no analysis chain", async () => {
+    await es.call('PUT', '/d', { settings: { analysis: { analyzer: { default: { type: 'stop' } } } } });
+    const tokens = async (body: object) => (await es.call('POST', '/d/_analyze', body)).json.tokens.map((t: { token: string; position: number }) => `${t.token}@${t.position}`);
+    expect(await tokens({ text: 'a movie by Miller' })).to.deep.equal(['movie@1', 'miller@3']);
+    expect(await tokens({ analyzer: 'standard', text: 'a movie' })).to.deep.equal(['a@0', 'movie@1']);
+    expect(await tokens({ tokenizer: 'whitespace', text: 'a movie' })).to.deep.equal(['a@0', 'movie@1']);
+    // No default defined: standard, as before.
+    expect((await es.call('POST', '/a/_analyze', { text: 'a B' })).json.tokens.map((t: { token: string }) => t.token)).to.deep.equal(['a', 'b']);
+  });
+
   it('explain: tokenizer then each filter', async () => {
     const r = await es.call('POST', '/_analyze', { tokenizer: 'standard', filter: [{ type: 'stop', stopwords: ['foo'] }], text: 'foo bar', explain: true });
     expect(r.json.detail.custom_analyzer).to.equal(true);

@@ -74,9 +74,9 @@ export function createTokenFilter(
     case 'length':
       return new LengthFilter(intSetting(def, 'min', 0), intSetting(def, 'max', 2147483647));
     case 'synonym':
-      return new SynonymFilter(synonymMapFromDefinition(def, precedingChain(), synonyms));
+      return new SynonymFilter(synonymMapFromDefinition(def, precedingChain(), synonyms, files));
     case 'synonym_graph':
-      return new SynonymGraphFilter(synonymMapFromDefinition(def, precedingChain(), synonyms));
+      return new SynonymGraphFilter(synonymMapFromDefinition(def, precedingChain(), synonyms, files));
     case 'shingle': {
       const max = intSetting(def, 'max_shingle_size', 2);
       const min = intSetting(def, 'min_shingle_size', 2);

@@ -13,7 +13,9 @@
  */
 import { EsError } from '../../../../errors/index.js';
 import { illegalArgument, boolSetting, listSetting, stringSetting, type Definition } from '../settings.js';
+import type { ConfigFiles } from '../config-files.js';
 import type { AnalysisToken } from '../types.js';
+import { configFileLines } from '../word-list.js';
 
 export const TYPE_SYNONYM = 'SYNONYM';
 
@@ -133,9 +135,10 @@ export function synonymsSetOf(def: Definition): string | undefined {
 
 /**
  * The rules of a `synonym` / `synonym_graph` definition: inline `synonyms` first, else the rules of
- * its `synonyms_set` now (ES's order of sources). A `synonyms_set` needs `updateable: true`, as in ES.
+ * its `synonyms_set` now, else those of the `synonyms_path` file of the config directory (ES's
+ * order of sources). A `synonyms_set` needs `updateable: true`, as in ES.
  */
-export function synonymMapFromDefinition(def: Definition, analyzePhrase: PhraseAnalyzer, synonyms?: SynonymsSource): SynonymMap {
+export function synonymMapFromDefinition(def: Definition, analyzePhrase: PhraseAnalyzer, synonyms?: SynonymsSource, files?: ConfigFiles): SynonymMap {
   if (def.format !== undefined && def.format !== 'solr') throw illegalArgument(`synonym format [${String(def.format)}] is not supported by this engine`);
   const expand = boolSetting(def, 'expand', true);
   const lenient = boolSetting(def, 'lenient', false);
@@ -155,6 +158,15 @@ export function synonymMapFromDefinition(def: Definition, analyzePhrase: PhraseA
       throw new EsError(400, 'illegal_argument_exception', `failed to build synonyms from [[${set}] synonyms_set in .synonyms index]`, { caused_by: { type: err.type, reason: err.reason } });
     }
   }
-  if (def.synonyms_path !== undefined) throw illegalArgument(`IOException while reading synonyms_path_path: ${String(def.synonyms_path)} (file synonyms are not supported)`);
+  const file = stringSetting(def, 'synonyms_path');
+  if (file !== undefined) {
+    const rules = configFileLines(files, file, 'synonyms_path_path');
+    try {
+      return new SynonymMap(rules, expand, lenient, analyzePhrase);
+    } catch (err) {
+      if (!(err instanceof EsError)) throw err;
+      throw new EsError(400, 'illegal_argument_exception', `failed to build synonyms from [${file}]`, { caused_by: { type: err.type, reason: err.reason } });
+    }
+  }
   throw illegalArgument('synonym requires either `synonyms`, `synonyms_set` or `synonyms_path` to be configured');
 }

@@ -27,6 +27,17 @@ function resolveField(handle: IndexHandle, body: AnalyzeRequestBody): AnalyzeReq
   return { ...rest, analyzer: handle.registry.hasAnalyzer('default') ? 'default' : 'standard' };
 }
 
+/**
+ * Nothing naming an analysis chain (no analyzer, tokenizer, normalizer, field, filters): the index's
+ * default analyzer (`analysis.analyzer.default`), as TransportAnalyzeAction falls back to
+ * `getDefaultIndexAnalyzer()`; standard when the index defines none.
+ */
+function withIndexDefault(handle: IndexHandle, body: AnalyzeRequestBody): AnalyzeRequestBody {
+  const named = body.analyzer ?? body.tokenizer ?? body.normalizer ?? body.field ?? body.filter ?? body.char_filter;
+  if (named !== undefined || !handle.registry.hasAnalyzer('default')) return body;
+  return { ...body, analyzer: 'default' };
+}
+
 function specName(spec: ComponentSpec, kind: string): string {
   if (typeof spec === 'string') return spec;
   return `__anonymous__${String((spec as { type?: unknown }).type ?? kind)}`;
@@ -92,7 +103,7 @@ function analyze(req: RestRequest, ctx: EngineContext): RestResponse {
     const handle = ctx.indices.readTarget(index);
     registry = handle.registry;
     maxTokenCount = Number(handle.meta.settings['index.analyze.max_token_count'] ?? DEFAULT_MAX_TOKEN_COUNT);
-    body = resolveField(handle, body);
+    body = withIndexDefault(handle, resolveField(handle, body));
   } else {
     if (body.field !== undefined && body.analyzer === undefined && body.tokenizer === undefined) {
       throw new EsError(400, 'illegal_argument_exception', 'analysis based on a specific field requires an index');
