@@ -19,12 +19,14 @@
  * - live dashboards (bench/support/live-dashboards.ts): 5,000 aggregation streams over 100 distinct
  *   dashboards, then 5,000 live declarative UIs of five components over 100 distinct ones, each
  *   under 500 writes/s for 30 s (BENCH_DASH_STREAMS, BENCH_DASH_DISTINCT, BENCH_DASH_RATE,
- *   BENCH_DASH_SECONDS); write → push latency, pushes per stream, gateway CPU — first the floor
- *   (bench/support/dashboards-floor.ts): the standalone engine alone, the same writes, the same
+ *   BENCH_DASH_SECONDS); write → push latency, pushes per stream, gateway CPU — first two floors
+ *   (BENCH_DASH_FLOORS=engine,fanout): the standalone engine alone, the same writes, the same
  *   dashboards' searches run again by this process at most 4 times a second after a write to
- *   their section; its CPU share, write acknowledgements and write → fresh result latency. A
- *   goal the floor misses is printed "(below the floor: …)": no single-node gateway on this
- *   machine can meet it.
+ *   their section (bench/support/dashboards-floor.ts: its CPU share, write acknowledgements and
+ *   write → fresh result latency); and the minimal gateway, the embedded engine and a bare
+ *   node:http fan-out in one process, driven by the same streams and writes as the gateway
+ *   (bench/support/dashboards-fanout-floor.ts). The goal line says "(floors: …)" whether each
+ *   meets the goal: one the minimal gateway misses no single-process gateway on this machine meets.
  * - WebSocket slow consumer (bench/support/ws-slow-consumer.ts): 200 MB of changes to a document
  *   whose WebSocket client stopped reading; the gateway's RSS and the client's error frame.
  * - goals (issue 35) are printed last, each against its bound; a missed one makes the run exit
@@ -586,7 +588,7 @@ async function fanOutOnServer(starting: Promise<ChildServer>): Promise<FanOutRun
  * the floor's.
  */
 async function fanOut(): Promise<void> {
-  const floors = await fanOutOnServer(spawnServer('bench/support/fanout-floor.js', { PORT: '0' }, 'floor' as 'engine'));
+  const floors = await fanOutOnServer(spawnServer('bench/support/fanout-floor.js', { PORT: '0' }, 'floor'));
   const data = await tempDir('bench-streams-fanout-');
   const removeData = owned(() => data.remove());
   const runs = await fanOutOnServer(spawnGateway({ ...ADMIN, DATA_DIR: data.dir }));
@@ -860,7 +862,7 @@ async function wsManyOn(target: FanOutTarget): Promise<WsRun> {
  * the same clients, documents and writes; the gateway's figures against the floor's.
  */
 async function wsMany(): Promise<void> {
-  const floorServer = await spawnServer('bench/support/ws-floor.js', { PORT: '0' }, 'floor' as 'engine');
+  const floorServer = await spawnServer('bench/support/ws-floor.js', { PORT: '0' }, 'floor');
   const stopFloor = owned(() => floorServer.stop());
   const floor = await wsManyOn({ url: floorServer.url, pid: floorServer.proc.pid! }).finally(() => stopFloor());
   const data = await tempDir('bench-streams-wsmany-');

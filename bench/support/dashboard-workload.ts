@@ -14,6 +14,9 @@ export const SECONDS = Number(process.env.BENCH_DASH_SECONDS ?? 30);
 /** Issue 35's goals for the aggregation streams. */
 export const GOAL_P99_MS = 300;
 export const GOAL_PUSHES_PER_SECOND = 4;
+/** The gateway's defaults: a live aggregation is computed at most once per 250 ms (STREAM_AGG_INTERVAL_MS), 2 at most at once (STREAM_AGG_CONCURRENCY). */
+export const AGG_INTERVAL_MS = 250;
+export const AGG_CONCURRENCY = 2;
 /** The seed of each part's writes: the floor's are the gateway aggregations' own. */
 export const WRITES_SEED = 18;
 

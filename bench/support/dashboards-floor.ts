@@ -1,9 +1,10 @@
 import { loadavg } from 'node:os';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { Pool } from 'undici';
 import { spawnEngine, tempDir } from '../../spec/support/servers.js';
+import { coalescedLoop, type CoalescedLoop } from './coalesced-loop.js';
 import {
-  dashboardCorpus, dashboardSearch, GOAL_P99_MS, loadDashboardIndex, nextWrite, openLoopWrites, writesLeft, openWritesPool, WRITES_SEED, INDEX,
+  AGG_INTERVAL_MS, dashboardCorpus, dashboardSearch, GOAL_P99_MS, loadDashboardIndex, nextWrite, openLoopWrites, writesLeft, openWritesPool, WRITES_SEED, INDEX,
 } from './dashboard-workload.js';
 import { cpuSecondsOf, seededRandom, summarize, type Summary } from './latency.js';
 import { owned } from './teardown.js';
@@ -13,7 +14,7 @@ import { owned } from './teardown.js';
  * in a child process: no gateway, so no HTTP streams, authentication, logs or change bus), the
  * same corpus, the same writes at the same rate through its HTTP API, and the same dashboards'
  * searches, each run again by this process after a write to its section, at most once per
- * `INTERVAL_MS` (the gateway's schedule) and `FLOOR_IN_FLIGHT` at once, with none of the gateway's
+ * `AGG_INTERVAL_MS` (the gateway's schedule) and `FLOOR_IN_FLIGHT` at once, with none of the gateway's
  * work around it.
  *
  * What no gateway on this engine, on this machine, can do better than: if the engine alone needs
@@ -44,8 +45,6 @@ export interface DashboardsFloor {
   missesGoal: boolean;
 }
 
-/** The gateway's default: a live aggregation is computed at most once per 250 ms (STREAM_AGG_INTERVAL_MS). */
-const INTERVAL_MS = 250;
 /**
  * Searches in flight at most. The gateway runs two at once (STREAM_AGG_CONCURRENCY) in process;
  * here each also crosses HTTP twice, and two left the engine idle between them (runs ~2.6/s per
@@ -123,70 +122,26 @@ export async function dashboardsFloor(docs: ReadonlyArray<Record<string, unknown
   }
 }
 
-interface DashboardLoop {
-  /** A write to the dashboard's section was acknowledged. */
-  changed(): void;
+interface DashboardLoop extends CoalescedLoop {
   /** The writes of its section no result has covered yet. */
   uncovered(): number;
-  runs: number;
-  error?: Error;
-  stop(): void;
 }
 
 /**
- * One dashboard, computed again after a change: the first change runs its search at once, later
- * ones mark it dirty and the next run starts once the previous one has ended and `INTERVAL_MS`
- * has passed since it started (at its room under `limit`, covering the changes made while it
- * waited), never two at once. Each result's `max(seq)` times the writes of `writes` it covers.
+ * One dashboard, computed again after a change on the gateway's schedule (`coalescedLoop`): each
+ * result's `max(seq)` times the writes of `writes` it covers.
  */
 function dashboardLoop(
   search: () => Promise<number>,
   writes: ReadonlyArray<{ seq: number; at: number }>,
-  limit: ReturnType<typeof pLimit>,
+  limit: LimitFunction,
   sample: (ms: number) => void,
 ): DashboardLoop {
-  let dirty = false;
-  let running = false;
-  let stopped = false;
-  let lastStart = -Infinity;
-  let timer: NodeJS.Timeout | undefined;
   let covered = 0;
-  const loop: DashboardLoop = {
-    runs: 0,
-    changed() {
-      dirty = true;
-      schedule();
-    },
-    uncovered: () => writes.length - covered,
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
-  const schedule = () => {
-    if (running || timer || stopped || !dirty) return;
-    timer = setTimeout(start, Math.max(0, lastStart + INTERVAL_MS - performance.now()));
-  };
-  const start = async () => {
-    timer = undefined;
-    running = true;
-    try {
-      await limit(async () => {
-        if (stopped) return;
-        dirty = false;
-        lastStart = performance.now();
-        loop.runs++;
-        const upTo = await search();
-        const at = performance.now();
-        while (covered < writes.length && writes[covered].seq <= upTo) sample(at - writes[covered++].at);
-      });
-    } catch (err) {
-      loop.error = err as Error;
-      stopped = true;
-    } finally {
-      running = false;
-    }
-    schedule();
-  };
-  return loop;
+  const loop = coalescedLoop(async () => {
+    const upTo = await search();
+    const at = performance.now();
+    while (covered < writes.length && writes[covered].seq <= upTo) sample(at - writes[covered++].at);
+  }, limit, AGG_INTERVAL_MS);
+  return Object.assign(loop, { uncovered: () => writes.length - covered });
 }

@@ -64,7 +64,7 @@ const START_WITHIN_MS = 60_000;
  * gateway on the HTTP backend took 16–20 s to start on this machine under its shared load).
  */
 export function spawnServer(
-  script: string, env: Record<string, string>, what: 'gateway' | 'engine', startTimeoutMs = START_WITHIN_MS, nodeArgs: string[] = [],
+  script: string, env: Record<string, string>, what: 'gateway' | 'engine' | 'floor', startTimeoutMs = START_WITHIN_MS, nodeArgs: string[] = [],
 ): Promise<ChildServer> {
   const proc = spawn(process.execPath, [...nodeArgs, distEntry(script)], {
     env: { PATH: process.env.PATH ?? '', ...env },
