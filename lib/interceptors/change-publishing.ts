@@ -194,7 +194,8 @@ async function documentWrite(calls: EngineCalls, publisher: ChangePublisher, req
 async function update(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, index: string): Promise<EngineResponse> {
   const body = await bodyText(req);
   const asked = paramsOf(req);
-  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => asked.has(p));
+  // the body's `_source` (ES's UpdateRequest field) chooses too, over the URL's
+  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => asked.has(p)) || bodyChoosesSource(await parseApart(body));
   const { res, answer: engineAnswer } = await calls.forward(req, body, choosesSource ? asked : withParam(asked, '_source', 'true'));
   // a copy: the engine's own answer (a value it may share) is not changed here
   const answer = typeof engineAnswer === 'object' && engineAnswer !== null ? { ...engineAnswer } : engineAnswer;
@@ -207,6 +208,10 @@ async function update(calls: EngineCalls, publisher: ChangePublisher, req: Engin
     await publisher.publish([changeOf(ack, 'update', source, index)]);
   }
   return reply(req, res, answer);
+}
+
+function bodyChoosesSource(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as Record<string, unknown>)._source !== undefined;
 }
 
 async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest): Promise<EngineResponse> {
