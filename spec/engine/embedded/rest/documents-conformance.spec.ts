@@ -99,6 +99,7 @@ describe('embedded engine REST: documents as Elasticsearch 8 answers them', () =
       for (const [method, path, body] of [
         ['PUT', '/req/_doc/1', { a: 1 }], ['PUT', '/req/_create/1', { a: 1 }], ['GET', '/req/_doc/1', undefined], ['GET', '/req/_source/1', undefined],
         ['POST', '/req/_update/1', { doc: { a: 2 } }], ['DELETE', '/req/_doc/1', undefined],
+        ['POST', '/req/_explain/1', { query: { match_all: {} } }], ['GET', '/req/_termvectors/1', undefined],
       ] as const) {
         const r = await es.call(method, path, body);
         expect(r.status, `${method} ${path}`).to.equal(400);
