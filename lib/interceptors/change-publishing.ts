@@ -167,8 +167,9 @@ class EngineCalls {
     return callJson<T>({ request: this.next }, method, path, body, querystring);
   }
 
-  async source(index: string, id: string): Promise<unknown> {
-    const full = await this.json<{ _source?: unknown }>('GET', `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}`);
+  /** A document's full source; `routing` as it was written (an index may require one). */
+  async source(index: string, id: string, routing?: string): Promise<unknown> {
+    const full = await this.json<{ _source?: unknown }>('GET', `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}`, undefined, queryString({ routing }));
     return full.body?._source;
   }
 }
@@ -194,7 +195,8 @@ async function documentWrite(calls: EngineCalls, publisher: ChangePublisher, req
 async function update(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest, index: string): Promise<EngineResponse> {
   const body = await bodyText(req);
   const asked = paramsOf(req);
-  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => asked.has(p));
+  // the body's `_source` (ES's UpdateRequest field) chooses too, over the URL's
+  const choosesSource = ['_source', '_source_includes', '_source_excludes'].some((p) => asked.has(p)) || bodyChoosesSource(await parseApart(body));
   const { res, answer: engineAnswer } = await calls.forward(req, body, choosesSource ? asked : withParam(asked, '_source', 'true'));
   // a copy: the engine's own answer (a value it may share) is not changed here
   const answer = typeof engineAnswer === 'object' && engineAnswer !== null ? { ...engineAnswer } : engineAnswer;
@@ -202,11 +204,15 @@ async function update(calls: EngineCalls, publisher: ChangePublisher, req: Engin
   if (res.status < 300 && ack) {
     let source = ack.get?._source;
     // the client filtered the returned source: read the full document for the event
-    if (choosesSource) source = await calls.source(String(ack._index), String(ack._id));
+    if (choosesSource) source = await calls.source(String(ack._index), String(ack._id), asked.get('routing'));
     else delete ack.get;
     await publisher.publish([changeOf(ack, 'update', source, index)]);
   }
   return reply(req, res, answer);
+}
+
+function bodyChoosesSource(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as Record<string, unknown>)._source !== undefined;
 }
 
 async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineRequest): Promise<EngineResponse> {
@@ -348,11 +354,13 @@ interface Seen {
   index: string;
   id: string;
   seqNo: number;
+  /** The document's routing, for the lookups after (an index may require one). */
+  routing?: string;
 }
 
 interface ScrollPage {
   _scroll_id?: string;
-  hits?: { hits?: Array<{ _index: string; _id: string; _seq_no?: number }> };
+  hits?: { hits?: Array<{ _index: string; _id: string; _seq_no?: number; _routing?: string }> };
 }
 
 /** The documents a by-query operation is about to touch, with their `_seq_no` now. */
@@ -364,7 +372,7 @@ async function matchingSeqNos(calls: EngineCalls, expr: string, query: unknown, 
     ...(q === null ? { query: query ?? { match_all: {} } } : {}), size: LOOKUP_BATCH, _source: false, seq_no_primary_term: true, sort: ['_doc'],
   }, qs);
   while (page.status === 200 && page.body.hits?.hits?.length) {
-    for (const h of page.body.hits.hits) seen.set(`${h._index}\u0000${h._id}`, { index: h._index, id: h._id, seqNo: h._seq_no ?? -1 });
+    for (const h of page.body.hits.hits) seen.set(`${h._index}\u0000${h._id}`, { index: h._index, id: h._id, seqNo: h._seq_no ?? -1, routing: h._routing });
     if (!page.body._scroll_id) break;
     await eventLoopTurn();
     page = await calls.json<ScrollPage>('POST', '/_search/scroll', { scroll: '1m', scroll_id: page.body._scroll_id });
@@ -384,7 +392,7 @@ async function changesSince(calls: EngineCalls, before: Map<string, Seen>, op: '
     await slice.pause();
     const batch = all.slice(i, i + LOOKUP_BATCH);
     const res = await calls.json<{ docs?: Array<WriteAck & { found?: boolean; _source?: unknown }> }>(
-      'POST', '/_mget', { docs: batch.map((d) => ({ _index: d.index, _id: d.id })) },
+      'POST', '/_mget', { docs: batch.map((d) => ({ _index: d.index, _id: d.id, ...(d.routing === undefined ? {} : { routing: d.routing }) })) },
     );
     (res.body?.docs ?? []).forEach((doc, k) => {
       const was = batch[k];

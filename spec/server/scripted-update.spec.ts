@@ -40,5 +40,16 @@ for (const backend of BACKENDS) {
       expect(r.status, r.text).to.equal(201);
       expect((await call(gw.url, 'GET', '/counters/_doc/2')).json._source).to.deep.equal({ counter: 10 });
     });
+
+    it("the body's _source filters the answer's get, an upsert's too (ES's UpdateRequest field)", async () => {
+      let r = await call(gw.url, 'POST', '/counters/_update/1', { body: { doc: { note: 'n' }, _source: ['note'] } });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.get).to.deep.include({ found: true, _source: { note: 'n' } });
+      r = await call(gw.url, 'POST', '/counters/_update/3', { body: { doc: { a: 1 }, upsert: { a: 0, b: 2 }, _source: { excludes: ['b'] } } });
+      expect(r.status, r.text).to.equal(201);
+      expect(r.json.get).to.deep.include({ found: true, _source: { a: 0 } });
+      r = await call(gw.url, 'POST', '/counters/_update/1', { body: { doc: { note: 'm' }, _source: false } });
+      expect(r.json).to.not.have.property('get');
+    });
   });
 }

@@ -43,6 +43,24 @@ for (const backend of BACKENDS) {
       s.close();
     });
 
+    it('on an index whose _routing is required: an _update (its body choosing _source) and an _update_by_query reach the stream as updates', async () => {
+      expect((await call(gw.url, 'PUT', '/routed-req', json({ mappings: { _routing: { required: true } } }))).status).to.equal(200);
+      expect((await call(gw.url, 'PUT', '/routed-req/_doc/1?routing=r&refresh=true', json({ n: 1, tag: 'a' }))).status).to.equal(201);
+      const s = await openStream(gw.url, '/routed-req/_doc/1?routing=r&stream=true');
+      await s.until((m) => m.length === 1);
+      expect(s.messages[0]).to.include({ _id: '1', found: true, _routing: 'r' });
+      const upd = await call(gw.url, 'POST', '/routed-req/_update/1?routing=r&refresh=true', json({ doc: { n: 2 }, _source: ['n'] }));
+      expect(upd.json.get?._source, upd.text).to.deep.equal({ n: 2 });
+      const byQuery = await call(gw.url, 'POST', '/routed-req/_update_by_query?refresh=true', json({ script: { source: 'ctx._source.n += 1' } }));
+      expect(byQuery.json.updated, byQuery.text).to.equal(1);
+      await s.until((m) => m.length === 3);
+      expect(s.messages.slice(1)).to.deep.equal([
+        { _type: '_doc', _id: '1', _source: { n: 2, tag: 'a' } },
+        { _type: '_doc', _id: '1', _source: { n: 3, tag: 'a' } },
+      ]);
+      s.close();
+    });
+
     it('the write responses are unchanged by what the gateway asks for its events', async () => {
       await call(gw.url, 'PUT', '/docs/_doc/u', json({ a: 1 }));
       const upd = await call(gw.url, 'POST', '/docs/_update/u', json({ doc: { b: 2 } }));

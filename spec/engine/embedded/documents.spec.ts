@@ -84,6 +84,23 @@ describe('embedded engine: documents', () => {
     expect((await es.call('GET', '/docs/_doc/v1')).status).to.equal(404);
   });
 
+  it('refuses a version its type cannot write: a negative external one, an internal one below 1 (and internal versioning itself)', async () => {
+    const refused = async (method: string, path: string) => {
+      const r = await es.call(method, path, method === 'DELETE' ? undefined : { a: 1 });
+      expect(r.status, `${method} ${path}`).to.equal(400);
+      expect(r.json.error.type).to.equal('action_request_validation_exception');
+      return r.json.error.reason as string;
+    };
+    expect(await refused('PUT', '/docs/_doc/neg?version=-5&version_type=external'))
+      .to.equal('Validation Failed: 1: illegal version value [-5] for version type [EXTERNAL];');
+    expect(await refused('DELETE', '/docs/_doc/neg?version=-1&version_type=external_gte'))
+      .to.equal('Validation Failed: 1: illegal version value [-1] for version type [EXTERNAL_GTE];');
+    expect(await refused('PUT', '/docs/_doc/neg?version=0'))
+      .to.equal('Validation Failed: 1: illegal version value [0] for version type [INTERNAL];2: internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead;');
+    expect((await es.call('GET', '/docs/_doc/neg')).status).to.equal(404);
+    expect((await es.call('PUT', '/docs/_doc/neg?version=0&version_type=external', { a: 1 })).json).to.include({ _version: 0, result: 'created' });
+  });
+
   it('if_seq_no / if_primary_term: match writes, mismatch → 409 with ES reason', async () => {
     const w = await es.call('PUT', '/docs/_doc/occ', { v: 1 });
     let r = await es.call('PUT', `/docs/_doc/occ?if_seq_no=${w.json._seq_no}&if_primary_term=1`, { v: 2 });

@@ -5,7 +5,7 @@ export { isPlainObject, deepEqual, deepMerge, type JsonObject } from './deep.js'
 export type { VersionType } from './versioning.js';
 export { versionConflict } from './versioning.js';
 export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js';
-export { shardOf, reachesDocument, routingHash } from './shard-routing.js';
+export { checkRoutingGiven, shardOf, reachesDocument, routingHash } from './shard-routing.js';
 export { defaultsFor, humanSettings } from './settings-defaults.js';
 export { Templates } from './templates.js';
 export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRule, type UpdateResult } from './synonyms-sets.js';

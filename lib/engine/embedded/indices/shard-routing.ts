@@ -1,3 +1,5 @@
+import { EsError } from '../../../errors/index.js';
+import type { Mappings } from '../mapping/index.js';
 import { murmur3 } from '../search/murmur3.js';
 import type { FlatSettings } from '../store/index.js';
 
@@ -35,4 +37,16 @@ export function shardOf(settings: FlatSettings, id: string, routing: string | un
 export function reachesDocument(settings: FlatSettings, id: string, docRouting: string | undefined, requestRouting: string | undefined): boolean {
   if (docRouting === requestRouting) return true;
   return shardOf(settings, id, docRouting) === shardOf(settings, id, requestRouting);
+}
+
+/**
+ * Elasticsearch's RoutingMissingException: an index mapped with `"_routing": {"required": true}`
+ * takes no operation on a document by id (index, create, get, delete, update, a `_mget` or
+ * `_bulk` item) without a routing, whether the document exists or not.
+ */
+export function checkRoutingGiven(index: { name: string; mappings: Mappings }, id: string, routing: string | undefined): void {
+  if (routing !== undefined) return;
+  const mapping = index.mappings._routing as { required?: unknown } | undefined;
+  if (mapping?.required !== true && mapping?.required !== 'true') return;
+  throw new EsError(400, 'routing_missing_exception', `routing is required for [${index.name}]/[${id}]`, { index_uuid: '_na_', index: index.name });
 }

@@ -85,13 +85,25 @@ export function validateConcurrencyParams(p: ConcurrencyParams): void {
   if (p.ifSeqNo === undefined && p.ifPrimaryTerm !== undefined) {
     throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ifSeqNo is unassigned, but primary term is [${p.ifPrimaryTerm}];`);
   }
-  if (p.version !== undefined && (p.versionType ?? 'internal') === 'internal') {
-    throw new EsError(400, 'action_request_validation_exception',
-      'Validation Failed: 1: internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead;');
+  // ES's validateSeqNoBasedCASParams: a version the type cannot write, then an internal version at all
+  const problems: string[] = [];
+  const type = p.versionType ?? 'internal';
+  if (p.version !== undefined && !writableVersion(type, p.version)) problems.push(`illegal version value [${p.version}] for version type [${type.toUpperCase()}]`);
+  if (p.version !== undefined && type === 'internal') {
+    problems.push('internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead');
+  }
+  if (problems.length) {
+    throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${problems.map((m, i) => `${i + 1}: ${m};`).join('')}`);
   }
   if (p.versionType && p.versionType !== 'internal' && p.version === undefined) {
     throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: version type [${p.versionType}] requires a version;`);
   }
+}
+
+/** VersionType.validateVersionForWrites: external versions are at least 0; an internal one positive, or MATCH_ANY (-3) / MATCH_DELETED (-4). */
+function writableVersion(type: string, version: number): boolean {
+  if (type === 'internal') return version > 0 || version === -3 || version === -4;
+  return version >= 0;
 }
 
 /** A create (`op_type=create`, `_create`, an id the engine makes) takes no version and no compare-and-set. */

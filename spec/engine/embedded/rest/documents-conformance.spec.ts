@@ -93,6 +93,40 @@ describe('embedded engine REST: documents as Elasticsearch 8 answers them', () =
       expect((await es.call('DELETE', '/routed/_doc/1?routing=5')).json.result).to.equal('deleted');
     });
 
+    it('refuses every operation by id without a routing on an index whose _routing is required (routing_missing_exception)', async () => {
+      await es.call('PUT', '/req', { mappings: { _routing: { required: true } } });
+      const missing = { type: 'routing_missing_exception', reason: 'routing is required for [req]/[1]', index_uuid: '_na_', index: 'req' };
+      for (const [method, path, body] of [
+        ['PUT', '/req/_doc/1', { a: 1 }], ['PUT', '/req/_create/1', { a: 1 }], ['GET', '/req/_doc/1', undefined], ['GET', '/req/_source/1', undefined],
+        ['POST', '/req/_update/1', { doc: { a: 2 } }], ['DELETE', '/req/_doc/1', undefined],
+        ['POST', '/req/_explain/1', { query: { match_all: {} } }], ['GET', '/req/_termvectors/1', undefined],
+      ] as const) {
+        const r = await es.call(method, path, body);
+        expect(r.status, `${method} ${path}`).to.equal(400);
+        expect(r.json.error, `${method} ${path}`).to.include(missing);
+      }
+      const auto = await es.call('POST', '/req/_doc', { a: 1 });
+      expect(auto.json.error.type).to.equal('routing_missing_exception');
+      expect((await es.call('HEAD', '/req/_doc/1')).status).to.equal(400);
+      // with a routing, all goes as usual
+      expect((await es.call('PUT', '/req/_doc/1?routing=r', { a: 1 })).status).to.equal(201);
+      expect((await es.call('GET', '/req/_doc/1?routing=r')).json).to.include({ found: true, _routing: 'r' });
+      expect((await es.call('POST', '/req/_update/1?routing=r', { doc: { a: 2 } })).json.result).to.equal('updated');
+      const mget = await es.call('POST', '/req/_mget', { docs: [{ _id: '1' }, { _id: '1', routing: 'r' }] });
+      expect(mget.json.docs[0].error).to.include({ type: 'routing_missing_exception', reason: 'routing is required for [req]/[1]' });
+      expect(mget.json.docs[1]).to.include({ found: true });
+      const bulk = await es.call('POST', '/_bulk', ndjson([
+        { index: { _index: 'req', _id: '2' } }, { a: 1 },
+        { update: { _index: 'req', _id: '1' } }, { doc: { a: 3 } },
+        { delete: { _index: 'req', _id: '1' } },
+        { index: { _index: 'req', _id: '3', routing: 'x' } }, { a: 1 },
+      ]), NDJSON);
+      expect(bulk.json.items.slice(0, 3).map((i: Record<string, { status: number; error: { type: string } }>) => [Object.values(i)[0].status, Object.values(i)[0].error.type]))
+        .to.deep.equal([[400, 'routing_missing_exception'], [400, 'routing_missing_exception'], [400, 'routing_missing_exception']]);
+      expect(bulk.json.items[3].index.result).to.equal('created');
+      expect((await es.call('DELETE', '/req/_doc/1?routing=r')).json.result).to.equal('deleted');
+    });
+
     it('finds a routed document without routing in a one-shard index', async () => {
       await es.call('PUT', '/one/_doc/1?routing=5', { foo: 'bar' });
       expect((await es.call('GET', '/one/_doc/1')).json).to.include({ found: true, _routing: '5' });

@@ -87,6 +87,13 @@ describe('embedded engine REST: msearch, scroll, count, by-query', () => {
       expect(r.json.error.reason).to.equal('key [nope] is not supported in the metadata section');
     });
 
+    it('refuses max_concurrent_searches below 1, and takes any positive value', async () => {
+      const r = await es.call('POST', '/_msearch?max_concurrent_searches=0', ndjson([{}, {}]), NDJSON);
+      expect(r.status).to.equal(400);
+      expect(r.json.error).to.include({ type: 'illegal_argument_exception', reason: 'maxConcurrentSearchRequests must be positive' });
+      expect((await es.call('POST', '/_msearch?max_concurrent_searches=1', ndjson([{}, {}]), NDJSON)).status).to.equal(200);
+    });
+
     it('runs searches whose queries look documents up (terms lookup, indexed shape), checking their form first', async () => {
       await es.call('PUT', '/shapes', { mappings: { properties: { shape: { type: 'geo_shape' } } } });
       await es.call('PUT', '/shapes/_doc/all?refresh=true', { shape: { type: 'point', coordinates: [1, 1] } });

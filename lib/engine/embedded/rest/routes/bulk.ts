@@ -1,5 +1,5 @@
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
+import { checkRoutingGiven, type IndexHandle, type JsonObject, type PreparedWrite, type WriteParams } from '../../indices/index.js';
 import { WorkBudget } from '../../search/work-budget.js';
 import type { StoreWrite } from '../../store/index.js';
 import { documentSource } from '../body.js';
@@ -146,7 +146,9 @@ export async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestRe
       let params = item.params ? { ...item.params, routing: item.params.routing ?? defaultRouting } : item.action === 'create' ? plainCreate : plainIndex;
       let p: PreparedWrite;
       if (item.action === 'delete') {
-        p = ctx.indices.readTarget(item.index!, true).delete(id!, params);
+        const target = ctx.indices.readTarget(item.index!, true);
+        checkRoutingGiven(target, id!, params.routing);
+        p = target.delete(id!, params);
       } else {
         let index = item.index!;
         let sourceText = item.sourceText!;
@@ -179,6 +181,7 @@ export async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestRe
           handle = target.handle;
           lastTarget = { name: index, requireAlias, intent: intentKey, handle };
         }
+        checkRoutingGiven(handle, id!, params.routing);
         if (item.action === 'update') {
           const body = documentSource(item.sourceText!);
           const update = parseUpdateBody(body);

@@ -1,6 +1,6 @@
 import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { isPlainObject, reachesDocument, shownSource, versionConflict, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
+import { checkRoutingGiven, isPlainObject, reachesDocument, shownSource, versionConflict, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { holdingBigInts } from '../../../json-body.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
@@ -43,7 +43,9 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   // An index this write creates is durable before the document is prepared (a time slice at a
   // time: other writes to the new index may be committed meanwhile).
   if (writes.length) await ctx.indices.commit([], writes);
-  const prepared = await handle.indexDocumentCooperatively(id ?? generateId(), source, text, params);
+  const docId = id ?? generateId();
+  checkRoutingGiven(handle, docId, params.routing);
+  const prepared = await handle.indexDocumentCooperatively(docId, source, text, params);
   await ctx.indices.commit([prepared]);
   return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
 }
@@ -85,6 +87,7 @@ export interface ReadOptions {
  * type; a missing document stays missing.
  */
 function readableDocument(handle: IndexHandle, id: string, opts: ReadOptions): LiveDocument | undefined {
+  checkRoutingGiven(handle, id, opts.routing);
   const doc = reachableDocument(handle, id, opts.routing);
   if (doc && opts.version !== undefined && doc.version !== opts.version) {
     throw versionConflict(handle, id, `current version [${doc.version}] is different than the one provided [${opts.version}]`);
@@ -161,6 +164,7 @@ async function deleteDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const handle = ctx.indices.readTarget(req.pathParams.index, true);
   const id = req.pathParams.id;
   const params = writeParams(req.params);
+  checkRoutingGiven(handle, id, params.routing);
   const live = handle.isOpen ? handle.get(id) : undefined;
   if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
     // The routing selects a shard without this document: ES finds nothing there to delete.
@@ -270,6 +274,7 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const update = parseUpdateBody(requireBody(req));
   const params = writeParams(req.params);
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false), { op: 'update' });
+  checkRoutingGiven(handle, id, params.routing);
   const request = toUpdateRequest(update, ctx, req.body);
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);

@@ -3,7 +3,7 @@ import { lookUpRequestCache, requestCacheable, type IndexHandle } from '../../in
 import { checkExpensiveQueries, parseCountQuery, parseQuery, parseSearchRequest, resolveBodyLookups, resolveTermsLookups, withLookupsUnread, runCount, runSearch, validateExecutionParams, type CancelAfter, type DocumentLookup, type Query, type SearchRequest } from '../../search/index.js';
 import { readMsearch } from '../../../../ndjson/index.js';
 import { requestBody, searchRequestBody, withExactSearchAfter } from '../body.js';
-import { booleanParam, type ParamReader, type UrlParams } from '../params.js';
+import { booleanParam, integerParam, type ParamReader, type UrlParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { checkPointInTimeSearch, checkShardDocSort, pointInTimeSearch } from './point-in-time.js';
 import { searchThroughPipeline } from './pipelined-search.js';
@@ -276,6 +276,9 @@ export function requireMsearchBody(req: RestRequest): void {
 
 /** NDJSON header/body pairs (read by lib/ndjson, as the gateway's access check reads them); header options override the URL's. */
 function msearchItems(req: RestRequest): MsearchItem[] {
+  // read before the body, as RestMultiSearchAction does
+  const maxConcurrent = integerParam(req.params, 'max_concurrent_searches');
+  if (maxConcurrent !== undefined && maxConcurrent < 1) throw new EsError(400, 'illegal_argument_exception', 'maxConcurrentSearchRequests must be positive');
   requireMsearchBody(req);
   const items: MsearchItem[] = [];
   // readMsearch checked the header keys and kept the body line's text for exact integers

@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import { isPlainObject, type IndexHandle, type JsonObject } from '../../indices/index.js';
+import { checkRoutingGiven, isPlainObject, type IndexHandle, type JsonObject } from '../../indices/index.js';
 import { fieldType, indexAnalyzerName, keywordTerm, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { requestBody } from '../body.js';
 import { booleanParam, type ParamReader } from '../params.js';
@@ -118,6 +118,7 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
     source = artificial;
     response = { _index: handle.name, _version: 0, found: true, took: Math.round(performance.now() - started) };
   } else {
+    checkRoutingGiven(handle, id!, params.get('routing') ?? undefined);
     const doc = reachableDocument(handle, id!, params.get('routing') ?? undefined);
     response = { _index: handle.name, _type: '_doc', _id: id! };
     if (!doc) {

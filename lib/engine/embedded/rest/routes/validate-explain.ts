@@ -1,5 +1,5 @@
 import { EsError } from '../../../../errors/index.js';
-import type { JsonObject } from '../../indices/index.js';
+import { checkRoutingGiven, type JsonObject } from '../../indices/index.js';
 import { explainQuery, parseQuery, queryContextOf, sourceFilterFromParams } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -22,6 +22,7 @@ function explain(req: RestRequest, ctx: EngineContext): RestResponse {
   for (const k of Object.keys(body ?? {})) {
     if (k !== 'query') throw new EsError(400, 'parsing_exception', `request does not support [${k}]`, { line: 1, col: 1 });
   }
+  checkRoutingGiven(handle, id, req.params.get('routing') ?? undefined);
   const head = { _index: handle.name, _type: '_doc', _id: id };
   if (!handle.getCounted(id)) return { status: 404, body: { ...head, matched: false } };
   const query = effectiveQuery(body?.query, req.params, [handle], req.pathParams.index) ?? { match_all: {} };

@@ -192,12 +192,12 @@ const MAX_FORMS = 64;
  * Lucene's completion analyzer turns the token graph into an automaton — "Foo Fighters" with the
  * synonyms foo, renamed is "foo fighters" and "renamed fighters".
  */
-function analyzedForms(analyzer: { analyze(text: string): Array<{ token: string; position: number }> }, text: string): string[] {
+function analyzedForms(analyzer: { analyze(text: string): Array<{ token: string; position: number }> }, text: string, separator = ' '): string[] {
   let forms: string[] = [];
   let position: number | undefined;
   let stacked: string[] = [];
   const extend = () => {
-    forms = forms.length === 0 ? stacked : forms.flatMap((f) => stacked.map((t) => `${f} ${t}`)).slice(0, MAX_FORMS);
+    forms = forms.length === 0 ? stacked : forms.flatMap((f) => stacked.map((t) => `${f}${separator}${t}`)).slice(0, MAX_FORMS);
   };
   for (const t of analyzer.analyze(text)) {
     if (t.position !== position && stacked.length) {
@@ -209,6 +209,17 @@ function analyzedForms(analyzer: { analyze(text: string): Array<{ token: string;
   }
   if (stacked.length) extend();
   return forms.length ? forms : [''];
+}
+
+/**
+ * What a completion field indexes of an input: its first `max_input_length` UTF-16 code units
+ * (default 50; a surrogate pair is not split), as Elasticsearch's CompletionFieldMapper cuts it
+ * before Lucene sees it — the suggestion's text is that cut input.
+ */
+function indexedInput(input: string, maxInputLength: number): string {
+  if (input.length <= maxInputLength) return input;
+  const cut = maxInputLength > 0 && /[\uD800-\uDBFF]/.test(input[maxInputLength - 1]) ? maxInputLength - 1 : maxInputLength;
+  return input.slice(0, cut);
 }
 
 /**
@@ -227,13 +238,16 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
     const accepted = contextMappings.length ? queryContexts(contextMappings, s.contexts) : undefined;
     const analyzer = h.registry.analyzer(typeof mapping.search_analyzer === 'string' ? mapping.search_analyzer : typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
     const indexAnalyzer = h.registry.analyzer(typeof mapping.analyzer === 'string' ? mapping.analyzer : 'simple');
+    // `preserve_separators: false`: the tokens of a form follow one another with no separator ("foof" finds "Foo Fighters")
+    const separator = mapping.preserve_separators === false || mapping.preserve_separators === 'false' ? '' : ' ';
+    const maxInputLength = mapping.max_input_length === undefined ? 50 : Number(mapping.max_input_length);
     const matchers = s.regex !== undefined
       ? [regexMatcher(s.regex)]
-      : analyzedForms(analyzer, s.text).map((prefix) => (s.fuzzy ? fuzzyMatcher(prefix, s.fuzzy) : prefixMatcher(prefix)));
+      : analyzedForms(analyzer, s.text, separator).map((prefix) => (s.fuzzy ? fuzzyMatcher(prefix, s.fuzzy) : prefixMatcher(prefix)));
     // the best boost any analyzed form of the input gets from any form of the prefix
     const match = (input: string): number | undefined => {
       let best: number | undefined;
-      for (const form of analyzedForms(indexAnalyzer, input)) {
+      for (const form of analyzedForms(indexAnalyzer, input, separator)) {
         for (const matcher of matchers) {
           const boost = matcher(form);
           if (boost !== undefined && (best === undefined || boost > best)) best = boost;
@@ -247,7 +261,7 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
     for (let ord = 0; ord < h.inverted!.maxOrd; ord++) {
       if (live[ord] !== 1) continue;
       const inputs = fi.docValues.get(ord);
-      if (!inputs?.some((input) => match(String(input)) !== undefined)) continue;
+      if (!inputs?.some((input) => match(indexedInput(String(input), maxInputLength)) !== undefined)) continue;
       const id = h.inverted!.idOf(ord)!;
       const source = h.get(id)?.source;
       // A completion multi-field's entries sit at its parent's path in _source.
@@ -258,7 +272,8 @@ function completionSuggest(handles: IndexHandle[], s: DictionarySuggestRequest, 
       for (const entry of entries) {
         const context = accepted ? bestContext(accepted, entryContexts(contextMappings, entry.contexts, source)) : undefined;
         if (accepted && !context) continue;
-        for (const text of entry.inputs) {
+        for (const input of entry.inputs) {
+          const text = indexedInput(input, maxInputLength);
           const boost = match(text);
           if (boost === undefined) continue;
           // Lucene's CompletionScorer: a boost of 0 leaves the weight as it is
