@@ -9,7 +9,7 @@ import {
   authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
-import { AUTHENTICATE_ACTION, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
+import { SELF_ACTIONS, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
 import { followStructure, type ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
@@ -121,8 +121,8 @@ export class Authorizer {
     if (INDEX_CATEGORIES.has(classification.category) && !classification.indices.length && !classification.allIndices && !INDEXLESS_ACTIONS.has(action)) {
       throw forbidden(action, user);
     }
-    // who am I: every credential may ask (Elasticsearch asks no privilege for it)
-    if (action === AUTHENTICATE_ACTION) return req;
+    // who am I: every credential may ask (Elasticsearch asks no privilege for it, nor the Security plugin)
+    if (SELF_ACTIONS.has(action)) return req;
     // an index's metadata is read by its readers too (classifying.ts, readsIndexMetadata)
     const readerMetadata = readsIndexMetadata(req) && cred.categories.includes('search');
     if (!cred.categories.includes(classification.category) && !readerMetadata) throw forbidden(action, user);

@@ -16,7 +16,8 @@ export type GatewayRouteId =
   | 'apps.list' | 'apps.create' | 'apps.delete'
   | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
   | 'pipelines.list' | 'pipelines.create' | 'pipelines.validate' | 'pipelines.get' | 'pipelines.put' | 'pipelines.delete'
-  | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate';
+  | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate'
+  | 'security.authinfo' | 'security.whoami' | 'security.health' | 'security.dashboardsinfo' | 'security.account';
 
 export interface GatewayRoute {
   id: GatewayRouteId;
@@ -32,6 +33,44 @@ export interface GatewayRoute {
 
 /** Elasticsearch's action name of `GET /_security/_authenticate`: every authenticated principal may ask it. */
 export const AUTHENTICATE_ACTION = 'cluster:admin/xpack/security/user/authenticate';
+
+/**
+ * OpenSearch's Security plugin's informational endpoints, answered by the gateway for the request's
+ * own principal (lib/auth/security-plugin-api.ts), named as the plugin names its whoami action
+ * (`cluster:admin/opendistro_security/whoami`; the others are REST handlers there, named alike).
+ */
+const SECURITY_PLUGIN_ACTIONS = {
+  authinfo: 'cluster:admin/opendistro_security/authinfo',
+  whoami: 'cluster:admin/opendistro_security/whoami',
+  health: 'cluster:monitor/opendistro_security/health',
+  dashboardsinfo: 'cluster:admin/opendistro_security/dashboardsinfo',
+  account: 'cluster:admin/opendistro_security/account/get',
+  changePassword: 'cluster:admin/opendistro_security/account/put',
+} as const;
+
+/**
+ * The actions about the caller itself that every authenticated principal may ask, whatever its
+ * categories and operations (Elasticsearch asks no privilege for `_authenticate`, the Security
+ * plugin none for these): their answers tell the caller only about itself.
+ */
+export const SELF_ACTIONS: ReadonlySet<string> = new Set([AUTHENTICATE_ACTION, ...Object.values(SECURITY_PLUGIN_ACTIONS)]);
+
+/** The Security plugin's paths, under its prefix and the legacy Open Distro one. */
+const SECURITY_PLUGIN_ROUTES: readonly GatewayRoute[] = ['/_plugins/_security', '/_opendistro/_security'].flatMap((prefix) => {
+  const self = (id: GatewayRouteId, methods: readonly string[], path: string, action: string, operation: RouteAuth['operation'] = 'read'): GatewayRoute =>
+    ({ id, family: 'gateway', methods, pattern: `${prefix}/${path}`, auth: { category: 'cluster', operation, action } });
+  return [
+    self('security.authinfo', ['GET', 'POST'], 'authinfo', SECURITY_PLUGIN_ACTIONS.authinfo),
+    self('security.whoami', ['GET', 'POST'], 'whoami', SECURITY_PLUGIN_ACTIONS.whoami),
+    self('security.whoami', ['GET'], 'whoamiprotected', SECURITY_PLUGIN_ACTIONS.whoami),
+    self('security.health', ['GET', 'POST'], 'health', SECURITY_PLUGIN_ACTIONS.health),
+    self('security.dashboardsinfo', ['GET', 'POST'], 'dashboardsinfo', SECURITY_PLUGIN_ACTIONS.dashboardsinfo),
+    // its name before OpenSearch Dashboards
+    self('security.dashboardsinfo', ['GET', 'POST'], 'kibanainfo', SECURITY_PLUGIN_ACTIONS.dashboardsinfo),
+    self('security.account', ['GET'], 'api/account', SECURITY_PLUGIN_ACTIONS.account),
+    self('security.account', ['PUT'], 'api/account', SECURITY_PLUGIN_ACTIONS.changePassword, 'write'),
+  ];
+});
 
 /** The gateway's own API over its cluster-level records (`/_credentials`, `/_pipeline/{id}`), named in Elasticsearch's scheme. */
 const CLUSTER_RECORDS = (api: string, category: RouteAuth['category']) =>
@@ -139,5 +178,6 @@ export const GATEWAY_ROUTES: readonly GatewayRoute[] = [
   ...DECLARATIVE_ROUTES,
   { id: 'gateway.metrics', family: 'gateway', methods: ANY_METHOD, pattern: '/_gateway/metrics', auth: { category: 'cluster', action: 'cluster:monitor/gateway/metrics' } },
   { id: 'security.authenticate', family: 'gateway', methods: ['GET', 'HEAD'], pattern: '/_security/_authenticate', auth: { category: 'cluster', operation: 'read', action: AUTHENTICATE_ACTION } },
+  ...SECURITY_PLUGIN_ROUTES,
 ];
 

@@ -10,7 +10,7 @@ export { RouteTable, patternParam, patternSegments } from './route-table.js';
 export { byRoute, type RouteHandler } from './route-dispatch.js';
 export { streamRead, STREAM_PARAMS, type StreamRead } from './stream-read.js';
 export { COMMON_PARAMS, ES_API, paramsOf, type EsApi, type EsPath, type EsRouteId } from './es-api.js';
-export { AUTHENTICATE_ACTION, GATEWAY_ROUTES, type GatewayRoute, type GatewayRouteId } from './gateway-api.js';
+export { AUTHENTICATE_ACTION, SELF_ACTIONS, GATEWAY_ROUTES, type GatewayRoute, type GatewayRouteId } from './gateway-api.js';
 export { answersTable, findRoute, indexExpression, routeOf, takesLowerCased, type ApiRoute, type RouteMatch } from './api-table.js';
 export type { BodyReader, RouteAuth } from './route-auth.js';
 export { validateIndexName, hasUnpairedSurrogate } from './index-name.js';

@@ -3,7 +3,7 @@ import { dispatch } from './dispatch.js';
 import type { Config } from '../config/index.js';
 import type { Backend, InterceptedBackend } from '../engine/index.js';
 import { credentialRoutes, type AppCredentials, type Authenticator, type Authorizer, type CredentialStore } from '../auth/index.js';
-import { authenticateApi } from '../auth/index.js';
+import { accountApi, authInfoApi, authenticateApi, dashboardsInfoApi, securityHealthApi, whoAmIApi } from '../auth/index.js';
 import { appRoutes, registeredAppGreeting, TypedDocuments } from '../apps/index.js';
 import { httpStreams, type StreamHub } from '../streams/index.js';
 import { declarativeRoutes } from '../declarative/index.js';
@@ -123,6 +123,12 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       ...(logs ? [{ route: 'logs', handler: logs.routes() }] : []),
       ...(parts.metrics ? [{ route: 'gateway.metrics', handler: metricsRoutes(parts.metrics) }] : []),
       { route: 'security.authenticate', handler: authenticateApi() },
+      // OpenSearch's Security plugin's endpoints about the caller (its other APIs are the engine's)
+      { route: 'security.authinfo', handler: authInfoApi() },
+      { route: 'security.whoami', handler: whoAmIApi() },
+      { route: 'security.health', handler: securityHealthApi() },
+      { route: 'security.dashboardsinfo', handler: dashboardsInfoApi() },
+      { route: 'security.account', handler: accountApi() },
       ...(analytics
         ? [{ route: 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,

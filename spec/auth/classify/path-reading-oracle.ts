@@ -575,11 +575,19 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     }
     // the SQL plugin's legacy paths: its node metrics (a cluster read) and its settings endpoint (a cluster settings update)
     case '_opendistro':
+      {
+        const self = tail[0] === '_security' ? securityPluginSelf(c, tail) : undefined;
+        if (self) return self;
+      }
       if ((tail[0] === '_sql' || tail[0] === '_ppl') && tail[1] === 'stats' && tail.length === 2) return c.done('cluster', 'read', 'cluster:monitor/sql/stats');
       if (tail[0] === '_sql' && tail[1] === 'settings' && tail.length === 2 && c.method === 'PUT') return c.done('cluster', 'write', 'cluster:admin/settings/update');
       return clusterLevel(c, head, tail);
     // OpenSearch's plugins: a k-NN warmup reads the indices it names; its stats name every tenant's cached indices
     case '_plugins':
+      {
+        const self = tail[0] === '_security' ? securityPluginSelf(c, tail) : undefined;
+        if (self) return self;
+      }
       if ((tail[0] === '_sql' || tail[0] === '_ppl') && tail[1] === 'stats' && tail.length === 2) return c.done('cluster', 'read', 'cluster:monitor/sql/stats');
       if (tail[0] === '_query' && tail[1] === 'settings' && tail.length === 2 && c.method === 'PUT') return c.done('cluster', 'write', 'cluster:admin/settings/update');
       // Index State Management: its policies are shared cluster configuration (manage); the rest acts on the indices it names
@@ -633,6 +641,26 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
     default:
       return clusterLevel(c, head, tail);
   }
+}
+
+/**
+ * The Security plugin's endpoints about the caller, answered by the gateway for any principal
+ * (`…/_security/{authinfo,whoami,whoamiprotected,health,dashboardsinfo,kibanainfo}`, `…/api/account`).
+ */
+function securityPluginSelf(c: Classifying, tail: string[]): Classification | undefined {
+  const path = tail.slice(1).join('/');
+  const getPost = c.method === 'GET' || c.method === 'POST';
+  const self = (action: string, op: Operation = 'read'): Classification => {
+    c.family = 'gateway';
+    return c.done('cluster', op, action);
+  };
+  if (path === 'authinfo' && getPost) return self('cluster:admin/opendistro_security/authinfo');
+  if ((path === 'whoami' && getPost) || (path === 'whoamiprotected' && c.method === 'GET')) return self('cluster:admin/opendistro_security/whoami');
+  if (path === 'health' && getPost) return self('cluster:monitor/opendistro_security/health');
+  if ((path === 'dashboardsinfo' || path === 'kibanainfo') && getPost) return self('cluster:admin/opendistro_security/dashboardsinfo');
+  if (path === 'api/account' && c.method === 'GET') return self('cluster:admin/opendistro_security/account/get');
+  if (path === 'api/account' && c.method === 'PUT') return self('cluster:admin/opendistro_security/account/put', 'write');
+  return undefined;
 }
 
 /** `_cat/*`: the index-level ones are `indices` reads (of every index unless named), the rest cluster reads. */
