@@ -327,6 +327,12 @@ function onlyCreationMembers(json: Record<string, unknown>): boolean {
 export function indexTemplateTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['write'], (json, t) => {
     if (setsPipeline(json)) read.namesPipeline = true;
+    // component templates the request does not hold (another's, the admin's) give the new index their
+    // settings and aliases: a default or final pipeline, aliases of any name — what it cannot tell
+    if (json.composed_of !== undefined && !(Array.isArray(json.composed_of) && json.composed_of.length === 0)) {
+      read.namesPipeline = true;
+      t.add(UNREADABLE, 'write');
+    }
     if ('index_patterns' in json) t.addValue(json.index_patterns, 'write');
     aliasDefinitions(json.aliases, t);
     if (json.template !== undefined) {
