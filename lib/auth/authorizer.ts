@@ -17,6 +17,7 @@ import { msearchText, parseJsonText, readMsearch, type MsearchEntry } from '../n
 import { readsIndexMetadata } from './classify/classifying.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
+import { changedTemplatePatterns } from './template-targets.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { Credential } from './credentials/credential.js';
 import type { RateLimits } from './rate-limits.js';
@@ -131,6 +132,10 @@ export class Authorizer {
     for (const privilege of classification.clusterPrivileges ?? []) {
       if (!holdsClusterPrivilege(cred.cluster_privileges, privilege)) throw lacksPrivilege(action, user, privilege);
     }
+
+    // a template put or removed by name: the one stored under it may be another tenant's
+    const changedTemplates = await changedTemplatePatterns(this.backend, req.route, req.pathParams.name);
+    if (changedTemplates?.some((pattern) => !patternsCoverPattern(cred.indices, pattern))) throw forbidden(action, user, [req.pathParams.name!]);
 
     let segments: readonly string[] | undefined;
     if (classification.category === 'credentials') {

@@ -173,5 +173,113 @@ for (const backend of BACKENDS) {
       }
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
+
+    it("routing: required routing and the change publishing's reads of an update's document reach only the tenant's own index", async () => {
+      const problems: string[] = [];
+      for (const index of [`${OWN}-r`, `${FOREIGN}-r`]) {
+        const made = await call(gw.url, 'PUT', `/${index}`, { body: { mappings: { _routing: { required: true }, properties: { f: { type: 'keyword' } } } } });
+        expect(made.status, made.text).to.equal(200);
+      }
+      expect((await call(gw.url, 'PUT', `/${FOREIGN}-r/_doc/1?routing=k&refresh=true`, { body: { f: 'foreignh2' } })).status).to.equal(201);
+      expect((await call(gw.url, 'PUT', `/${OWN}-r/_doc/1?routing=k&refresh=true`, { body: { f: 'own' } })).status).to.equal(201);
+      const probe = async (method: string, path: string, body?: unknown, mayAnswer = true, headers?: Record<string, string>) => {
+        upstream?.clear();
+        const r = await call(gw.url, method, path, { auth: tenant, body, headers });
+        const written = decodeURIComponent(path) + JSON.stringify(body ?? '');
+        if ((!mayAnswer && r.status < 400) || (LEAK.test(r.text) && (r.status < 400 || !written.includes('tenant-b')))) problems.push(`${method} ${path} ${JSON.stringify(body ?? '').slice(0, 120)}: ${r.status} ${r.text.slice(0, 300)}`);
+        for (const leak of leaksIn(forwarded(), { names: written.includes('tenant-b') ? [] : ['tenant-b'], reachable: [`${FOREIGN}-r`] })) problems.push(`${method} ${path}: ${leak}`);
+        for (const leak of systemIndexForwards(forwarded())) problems.push(`${method} ${path}: ${leak}`);
+        return r;
+      };
+      const own = `/${OWN}-r/_update/1`;
+      for (const [q, body] of [
+        ['?routing=k', { doc: { f: 'u1' }, _source: true }],
+        ['?routing=k', { doc: { f: 'u2' }, _source: ['f'] }],
+        ['?routing=k&_source=true', { doc: { f: 'u3' } }],
+        ['?routing=k&routing=zz', { doc: { f: 'u4' }, _source: true }],
+        ['?routing=k', { doc: { f: 'u5' }, _source: true, _index: `${FOREIGN}-r` }],
+        ['?routing=k', { doc: { f: 'u6' }, _source: true, routing: 'k', index: `${FOREIGN}-r` }],
+        ['?routing=k', { script: { source: "ctx._index = 'tenant-b-r'" }, _source: true }],
+        ['?routing=k', { doc: { f: 'u7' }, upsert: { f: 'u7' }, _source: { includes: ['*'] } }],
+        ['', { doc: { f: 'u8' }, _source: true }],
+      ] as const) await probe('POST', `${own}${q}`, body);
+      const u = await call(gw.url, 'POST', `/${OWN}-r/_update/new?routing=k&refresh=true`, { auth: tenant, body: { doc: { f: 'n' }, doc_as_upsert: true, _source: true } });
+      if (u.status !== 201 || u.json?.get?._source?.f !== 'n') problems.push(`own upsert with _source: ${u.status} ${u.text}`);
+      // another tenant's routed document, however named
+      for (const path of [`/${FOREIGN}-r/_doc/1?routing=k`, `/${OWN}-r,${FOREIGN}-r/_search?routing=k`, `/${OWN}-r/_doc/1?routing=k&index=${FOREIGN}-r`, `/${FOREIGN}-r/_explain/1?routing=k`,
+        `/${FOREIGN}-r/_termvectors/1?routing=k`, `/${FOREIGN}-r/_source/1?routing=k`, `/%3C${FOREIGN}-r%3E/_doc/1?routing=k`, `/${FOREIGN}-r./_doc/1?routing=k`]) {
+        await probe('GET', path, undefined, false);
+      }
+      await probe('POST', '/_mget', { docs: [{ _index: `${FOREIGN}-r`, _id: '1', routing: 'k' }] }, false);
+      await probe('POST', `/${OWN}-r/_mget`, { docs: [{ _id: '1', routing: 'k', _index: `${FOREIGN}-r` }] }, false);
+      await probe('POST', `/${OWN}-r/_update/1?routing=k`, { doc: { f: 'x' }, _source: true, detect_noop: false, if_seq_no: 0, if_primary_term: 1 });
+      await probe('POST', '/_bulk', ndjson([{ update: { _index: `${OWN}-r`, _id: '1', routing: 'k', _source: ['f'] } }, { doc: { f: 'b1' } }]), true, NDJSON);
+      await probe('POST', '/_bulk', ndjson([{ update: { _index: `${FOREIGN}-r`, _id: '1', routing: 'k', _source: true } }, { doc: { f: 'b2' } }]), false, NDJSON);
+      const still = await call(gw.url, 'GET', `/${FOREIGN}-r/_doc/1?routing=k`);
+      if (still.json?._source?.f !== 'foreignh2') problems.push(`${FOREIGN}-r/1 changed: ${still.text}`);
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it('synonyms_path and the other *_path settings read only files of the engine\'s config directory, never their text into an answer', async () => {
+      const problems: string[] = [];
+      const paths = ['/etc/passwd', '../../../../../../../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', './../../../../../../etc/passwd', 'config/../../../../../../etc/passwd',
+        '\\..\\..\\etc\\passwd', 'file:///etc/passwd', '/proc/self/environ', '../../../../../../proc/self/environ', '/etc/passwd\u0000.txt', '~/.bashrc', '../', '.', ''];
+      const filters = (file: string) => [
+        { type: 'synonym', synonyms_path: file }, { type: 'synonym_graph', synonyms_path: file }, { type: 'synonym', synonyms_path: file, updateable: true },
+        { type: 'stop', stopwords_path: file }, { type: 'keep', keep_words_path: file }, { type: 'dictionary_decompounder', word_list_path: file },
+        { type: 'hyphenation_decompounder', hyphenation_patterns_path: file }, { type: 'common_grams', common_words_path: file }, { type: 'stemmer_override', rules_path: file },
+        { type: 'elision', articles_path: file }, { type: 'keyword_marker', keywords_path: file }, { type: 'word_delimiter_graph', protected_words_path: file, type_table_path: file },
+      ];
+      const secret = /root:|x:0:0|PATH=|HOME=|ENGINE_AUTH|upstream-secret|test-admin-password/;
+      let n = 0;
+      for (const file of paths) {
+        for (const filter of filters(file)) {
+          n++;
+          const created = await call(gw.url, 'PUT', `/${OWN}-syn${n}`, { auth: tenant, body: { settings: { analysis: { filter: { f: filter }, analyzer: { a: { tokenizer: 'whitespace', filter: ['f'] } } } } } });
+          // a setting the engine reads must refuse the file; one it does not read (word_delimiter_graph's) reads nothing
+          const reads = 'synonyms_path' in filter || 'word_list_path' in filter || 'hyphenation_patterns_path' in filter;
+          if ((reads && created.status < 300) || secret.test(created.text)) problems.push(`create ${JSON.stringify(filter)}: ${created.status} ${created.text.slice(0, 200)}`);
+          for (const path of [`/${OWN}/_analyze`, '/_analyze']) {
+            const analyzed = await call(gw.url, 'POST', path, { auth: tenant, body: { tokenizer: 'whitespace', filter: [filter], text: 'root daemon x' } });
+            if ((reads && analyzed.status < 300) || secret.test(analyzed.text)) problems.push(`${path} ${JSON.stringify(filter)}: ${analyzed.status} ${analyzed.text.slice(0, 200)}`);
+          }
+        }
+      }
+      expect(problems, problems.slice(0, 30).join('\n')).to.deep.equal([]);
+    });
+
+    it("index templates: a tenant that manages templates changes or removes no template of another's indices, by name, wildcard, list or encoding", async () => {
+      const problems: string[] = [];
+      const admin = async (method: string, path: string, body?: unknown) => {
+        const r = await call(gw.url, method, path, { body });
+        expect(r.status, `${method} ${path}: ${r.text}`).to.equal(200);
+      };
+      await admin('PUT', '/_component_template/ct-b', { template: { mappings: { properties: { f: { type: 'keyword' } } } } });
+      await admin('PUT', '/_index_template/tmpl-b', { index_patterns: [`${FOREIGN}-t*`], composed_of: ['ct-b'], template: { settings: { number_of_replicas: 0 } } });
+      await admin('PUT', '/_template/legacy-b', { index_patterns: [`${FOREIGN}-l*`], settings: { number_of_replicas: 0 } });
+      const state = async () => JSON.stringify([(await call(gw.url, 'GET', '/_index_template/tmpl-b')).json, (await call(gw.url, 'GET', '/_component_template/ct-b')).json, (await call(gw.url, 'GET', '/_template/legacy-b')).json]);
+      const before = await state();
+      const mine = { index_patterns: [`${OWN}-t*`], template: { settings: { number_of_replicas: 0 } } };
+      for (const [method, path, body] of [
+        ['PUT', '/_index_template/tmpl-b', mine], ['POST', '/_index_template/tmpl-b', mine], ['DELETE', '/_index_template/tmpl-b'], ['DELETE', '/_index_template/tmpl-*'],
+        ['DELETE', '/_index_template/*'], ['DELETE', '/_index_template/mine-t,tmpl-b'], ['DELETE', '/_index_template/tmpl%2Db'], ['DELETE', '/_index_template/tmpl-b?master_timeout=1s'],
+        ['PUT', '/_component_template/ct-b', { template: { mappings: { dynamic: false } } }], ['DELETE', '/_component_template/ct-*'], ['PUT', '/_component_template/ct-b?create=false', { template: {} }],
+        ['PUT', '/_template/legacy-b', { index_patterns: [`${OWN}-l*`] }], ['DELETE', '/_template/legacy-b'], ['DELETE', '/_template/legacy-*'], ['DELETE', '/_template/*'],
+      ] as const) {
+        upstream?.clear();
+        const r = await call(gw.url, method, path, { auth: templater, body });
+        if (r.status < 400 || LEAK.test(r.text)) problems.push(`${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+        if (forwarded().some((f) => f.method !== 'GET')) problems.push(`${method} ${path}: forwarded ${forwarded().map((f) => `${f.method} ${f.path}`).join(', ')}`);
+      }
+      const after = await state();
+      if (after !== before) problems.push(`changed: ${after}`);
+      // its own: put, changed, removed
+      for (const [method, path, body] of [['PUT', '/_index_template/mine-t', mine], ['PUT', '/_index_template/mine-t', { ...mine, priority: 7 }], ['DELETE', '/_index_template/mine-t'],
+        ['PUT', '/_template/mine-l', { index_patterns: [`${OWN}-l*`] }], ['DELETE', '/_template/mine-l']] as const) {
+        const r = await call(gw.url, method, path, { auth: templater, body });
+        if (r.status !== 200) problems.push(`own ${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
   });
 }

@@ -107,12 +107,14 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
 }
 
 /**
- * The gateway's own read-only index resolution for authorization: `GET /{expr}/_settings/index.uuid`
- * and `GET /_alias/{names}`, without a body. Nothing else the gateway sends on a client's behalf may
- * name an index the client may not reach.
+ * The gateway's own read-only lookups for authorization: `GET /{expr}/_settings/index.uuid`,
+ * `GET /_alias/{names}`, and the stored templates a template put or removed by name replaces
+ * (`GET /_index_template[/{name}]`, `/_component_template/{name}`, `/_template/{name}`), without a
+ * body. Nothing else the gateway sends on a client's behalf may name an index the client may not reach.
  */
 export function isResolutionLookup(r: Recorded): boolean {
-  return r.method === 'GET' && r.body === '' && (/^\/[^/]+\/_settings\/index\.uuid$/.test(r.path) || /^\/_alias\/[^/]+$/.test(r.path));
+  return r.method === 'GET' && r.body === '' && (/^\/[^/]+\/_settings\/index\.uuid$/.test(r.path) || /^\/_alias\/[^/]+$/.test(r.path)
+    || /^\/(_index_template|_component_template|_template)(\/[^/]+)?$/.test(r.path));
 }
 
 /** Percent-decoded until stable (a double-encoded name is still that name to someone downstream). */

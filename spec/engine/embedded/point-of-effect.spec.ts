@@ -299,6 +299,29 @@ describe('embedded engine: authorization at the point of effect', function () {
       });
     });
 
+    describe('index templates', () => {
+      it("are changed and removed only when every index the stored ones apply to is the caller's", async () => {
+        expect((await admin('PUT', '/_component_template/ct-other', { template: { settings: { number_of_replicas: 0 } } })).status).to.equal(200);
+        expect((await admin('PUT', '/_index_template/t-other', { index_patterns: ['other*'], composed_of: ['ct-other'] })).status).to.equal(200);
+        expect((await admin('PUT', '/_template/l-other', { index_patterns: ['other*'] })).status).to.equal(200);
+        for (const [method, path, body] of [
+          ['PUT', '/_index_template/t-other', { index_patterns: ['mine-t*'] }], ['DELETE', '/_index_template/t-other'], ['DELETE', '/_index_template/t-*'],
+          ['DELETE', '/_index_template/mine-t,t-other'], ['PUT', '/_component_template/ct-other', { template: { settings: { number_of_replicas: 1 } } }],
+          ['DELETE', '/_component_template/ct-*'], ['PUT', '/_template/l-other', { index_patterns: ['mine-l*'] }], ['DELETE', '/_template/l-other'],
+        ] as const) {
+          const res = await as(method, path, body);
+          expect(res.status, `${method} ${path}: ${JSON.stringify(res.json)}`).to.equal(403);
+        }
+        expect((await admin('GET', '/_index_template/t-other')).json.index_templates[0].index_template.index_patterns).to.deep.equal(['other*']);
+        expect((await admin('GET', '/_template/l-other')).json['l-other'].index_patterns).to.deep.equal(['other*']);
+        // its own: put, changed, removed
+        expect((await as('PUT', '/_index_template/mine-t', { index_patterns: ['mine-t*'] })).status).to.equal(200);
+        expect((await as('PUT', '/_index_template/mine-t', { index_patterns: ['mine-u*'] })).status).to.equal(200);
+        expect((await as('DELETE', '/_index_template/mine-t')).status).to.equal(200);
+        expect((await as('PUT', '/_component_template/ct-mine', { template: { settings: { number_of_replicas: 0 } } })).status).to.equal(200);
+      });
+    });
+
     describe('system indices', () => {
       it('are never reachable with rights, even rights on `*`', async () => {
         expectRefused(await as('GET', '/.gateway-credentials/_doc/admin', undefined, everything), '.gateway-credentials');

@@ -219,6 +219,20 @@ export class Templates {
     return { template: simulatedContent(match.content), overlapping };
   }
 
+  /**
+   * The index patterns the templates `name` stands for (a list, wildcards) apply to as they stand:
+   * an index or legacy template's own, a component template's the index templates composed of it
+   * have. What a change to them or their removal would change the indices of.
+   */
+  patternsOf(kind: 'index' | 'component' | 'legacy', name: string): string[] {
+    if (kind === 'legacy') return byNamePattern(this.legacy, name).flatMap(([, t]) => t.index_patterns);
+    if (kind === 'index') return byNamePattern(this.composable, name).flatMap(([, t]) => t.index_patterns);
+    const names = new Set(byNamePattern(this.components, name).map(([n]) => n));
+    // a name not stored yet is one an index template may already be composed of
+    if (!name.includes('*')) for (const n of name.split(',')) names.add(n);
+    return [...this.composable.values()].filter((t) => t.composed_of.some((c) => names.has(c))).flatMap((t) => t.index_patterns);
+  }
+
   indexTemplates(name: string | undefined): Array<{ name: string; index_template: JsonObject }> {
     const found = byNamePattern(this.composable, name);
     if (!found.length && name !== undefined && !name.includes('*')) {

@@ -4,7 +4,22 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 
 const ACK: RestResponse = { status: 200, body: { acknowledged: true } };
 
+/**
+ * A request with rights changes or removes only templates whose indices it may write: every index
+ * pattern the named templates apply to as they stand (a component template's, those of the index
+ * templates composed of it) must lie within its rights, as the gateway requires of the patterns a
+ * template it puts names. Else one tenant's template would overwrite or remove another's, and with
+ * it the settings, mappings and aliases of the other's next indices. The refusal names the template.
+ */
+function requireOwnTemplates(req: RestRequest, ctx: EngineContext, kind: 'index' | 'component' | 'legacy', action: string): void {
+  const { access } = ctx;
+  if (!access) return;
+  const name = req.pathParams.name;
+  if (ctx.indices.templates.patternsOf(kind, name).some((pattern) => !access.allowsPattern(pattern, 'write'))) throw access.refusal(action, [name]);
+}
+
 async function putIndexTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireOwnTemplates(req, ctx, 'index', 'indices:admin/index_template/put');
   await ctx.indices.templates.putIndexTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false));
   return ACK;
 }
@@ -16,11 +31,13 @@ function getIndexTemplates(req: RestRequest, ctx: EngineContext): RestResponse {
 }
 
 async function deleteIndexTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireOwnTemplates(req, ctx, 'index', 'indices:admin/index_template/delete');
   await ctx.indices.templates.deleteIndexTemplate(req.pathParams.name);
   return ACK;
 }
 
 async function putComponentTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireOwnTemplates(req, ctx, 'component', 'cluster:admin/component_template/put');
   await ctx.indices.templates.putComponentTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false));
   return ACK;
 }
@@ -32,11 +49,13 @@ function getComponentTemplates(req: RestRequest, ctx: EngineContext): RestRespon
 }
 
 async function deleteComponentTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireOwnTemplates(req, ctx, 'component', 'cluster:admin/component_template/delete');
   await ctx.indices.templates.deleteComponentTemplate(req.pathParams.name);
   return ACK;
 }
 
 async function putLegacyTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireOwnTemplates(req, ctx, 'legacy', 'indices:admin/template/put');
   await ctx.indices.templates.putLegacyTemplate(req.pathParams.name, requireBody(req), booleanParam(req.params, 'create', false), integerParam(req.params, 'order'));
   return ACK;
 }
@@ -51,6 +70,7 @@ function getLegacyTemplates(req: RestRequest, ctx: EngineContext): RestResponse 
 }
 
 async function deleteLegacyTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  requireOwnTemplates(req, ctx, 'legacy', 'indices:admin/template/delete');
   await ctx.indices.templates.deleteLegacyTemplate(req.pathParams.name);
   return ACK;
 }
