@@ -18,7 +18,7 @@ import type { TermPattern } from './term-patterns.js';
 import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 import { EsError } from '../../../../errors/index.js';
 import { FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, SearchTimedOut, type ContextDefinition, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
-import { DocScript, prepareScript } from '../scripts/index.js';
+import { DocScript, isKnnScript, knnScoreScript, prepareScript, type ScoreScript } from '../scripts/index.js';
 
 export { ScoredDocs } from './doc-set.js';
 
@@ -669,8 +669,13 @@ function scriptFilter(spec: ScriptSpec, x: Exec): (ord: number) => boolean {
   return (ord) => script.run(ord) === true;
 }
 
+/** A score script of a query: painless, or OpenSearch k-NN's `knn_score` (`"lang": "knn"`). */
+function scoreScript(spec: ScriptSpec, x: Exec): ScoreScript {
+  return isKnnScript(spec) ? knnScoreScript(spec, x.index, x.mappings) : docScript(spec, SCORE_CONTEXT, x);
+}
+
 /** A score script's result for one document: ES refuses negative and NaN scores. */
-function scriptScoreOf(script: DocScript, ord: number, score: number): number {
+function scriptScoreOf(script: ScoreScript, ord: number, score: number): number {
   const v = Number(script.run(ord, score));
   if (!(v >= 0)) {
     throw new EsError(400, 'illegal_argument_exception', `script_score script returned an invalid score [${Number.isInteger(v) ? v.toFixed(1) : String(v)}] for doc [${ord}]. Must be a non-negative score!`);
@@ -700,7 +705,7 @@ export function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, sco
 
 export function* scriptScoreQuery(q: Extract<Query, { type: 'script_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const base = yield* run(q.query, x, true);
-  const script = docScript(q.script, SCORE_CONTEXT, x);
+  const script = scoreScript(q.script, x);
   return yield* scale(base, x, (ord, score) => {
     const total = f(scriptScoreOf(script, ord, score) * q.boost);
     if (q.minScore !== undefined && total < q.minScore) return undefined;
@@ -730,7 +735,7 @@ export function* functionScore(q: Extract<Query, { type: 'function_score' }>, x:
   const filters: Array<ScoredDocs | undefined> = [];
   for (const fn of q.functions) filters.push(fn.filter ? yield* run(fn.filter, x, false) : undefined);
   const decays = q.functions.map((fn) => (fn.decay ? resolveDecay(fn.decay, resolveFieldMapping(x.mappings, fn.decay.field), x.now, GEO) : undefined));
-  const scripts = q.functions.map((fn) => (fn.script ? docScript(fn.script, SCORE_CONTEXT, x) : undefined));
+  const scripts = q.functions.map((fn) => (fn.script ? scoreScript(fn.script, x) : undefined));
   const cursors = new Int32Array(q.functions.length);
   return yield* scale(base, x, (ord, score) => {
     const scores: number[] = [];
