@@ -221,6 +221,30 @@ describe('embedded engine: kNN search', () => {
       expect(await reason({ field: 'l2', query_value: [0, 0], space_type: 'l2' }, 'other')).to.equal('Unknown script name other');
     });
 
+    it('over nested vectors keeps the k documents whose nearest object is nearest, filters on the documents, expands on request', async () => {
+      await es.call('PUT', '/n', { settings: { index: { knn: true } }, mappings: { properties: {
+        nested_field: { type: 'nested', properties: { my_vector: { type: 'knn_vector', dimension: 3, space_type: 'l2' }, color: { type: 'keyword' } } },
+      } } });
+      await es.call('PUT', '/n/_doc/1', { parking: false, nested_field: [{ my_vector: [1, 1, 1], color: 'blue' }, { my_vector: [2, 2, 2], color: 'yellow' }, { my_vector: [3, 3, 3], color: 'white' }] });
+      await es.call('PUT', '/n/_doc/2', { parking: true, nested_field: [{ my_vector: [10, 10, 10], color: 'red' }, { my_vector: [20, 20, 20], color: 'green' }] });
+      await es.call('PUT', '/n/_doc/3?refresh=true', { parking: true, nested_field: [{ my_vector: [100, 100, 100] }] });
+      const nestedKnn = (knn: Record<string, unknown>, extra: Record<string, unknown> = {}) => search('n', { query: { nested: {
+        path: 'nested_field', query: { knn: { 'nested_field.my_vector': { vector: [1, 1, 1], ...knn } } }, inner_hits: { _source: false }, ...extra,
+      } } });
+      const innerOffsets = (json: any) => json.hits.hits.map((h: any) => h.inner_hits.nested_field.hits.hits.map((i: any) => i._nested.offset));
+      // the three nearest objects are all document 1's: k = 2 still finds two documents, each by its nearest object
+      const two = await nestedKnn({ k: 2 });
+      expect(scored(two.json)).to.deep.equal([['1', 1], ['2', f(1 / 244)]]);
+      expect(innerOffsets(two.json)).to.deep.equal([[0], [0]]);
+      const expanded = await nestedKnn({ k: 1, expand_nested_docs: true }, { score_mode: 'max' });
+      expect(scored(expanded.json)).to.deep.equal([['1', 1]]);
+      expect(innerOffsets(expanded.json)).to.deep.equal([[0, 1, 2]]);
+      // a filter reads the documents; a nested query of the same path reads the objects
+      expect(scored((await nestedKnn({ k: 3, filter: { term: { parking: true } } })).json)).to.deep.equal([['2', f(1 / 244)], ['3', f(1 / (1 + 3 * 99 * 99))]]);
+      const byColor = await nestedKnn({ k: 3, filter: { nested: { path: 'nested_field', query: { term: { 'nested_field.color': 'white' } } } } });
+      expect(scored(byColor.json)).to.deep.equal([['1', f(1 / 13)]]);
+    });
+
     it("serves the k-NN painless extensions over doc['field']: l2Squared, l1Norm, lInfNorm, innerProduct, cosineSimilarity", async () => {
       const script = (source: string, q: number[]) => search('o', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
       expect(scored((await script("1 / (1 + l2Squared(params.q, doc['l2']))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)]]);

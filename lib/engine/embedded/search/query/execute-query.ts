@@ -34,6 +34,19 @@ export interface ExecutionContext {
   scripts?: StoredScripts;
   /** The index answers as OpenSearch 2 (its geo_shape queries score 0). */
   openSearch?: boolean;
+  /** `index` is the objects of a nested level (inner hits): who holds each, for the queries that answer per holder. */
+  owner?: { path: string; parentOf: Int32Array; parent: ExecutionContext };
+}
+
+/**
+ * Who holds the objects of a nested level an Exec runs over: the level's path, each object's
+ * document (or outer object) in the level above, and that level. kNN keeps the nearest object of
+ * each holder and filters holders (Elasticsearch's and OpenSearch's kNN over nested vectors).
+ */
+export interface NestedOwner {
+  path: string;
+  parentOf: Int32Array;
+  parent(): Exec;
 }
 
 /** The context queries run in on one open index. */
@@ -99,14 +112,24 @@ export interface Exec {
    * `below` (loops stop where they are, and ordinals are walked in ascending order).
    */
   cut: { below: number };
+  /** Set when the index is a nested level's objects. */
+  owner?: NestedOwner;
 }
 
-function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'live' | 'maxOrd' | 'cut'>): Exec {
+function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'live' | 'maxOrd' | 'cut' | 'owner'>, owner?: NestedOwner): Exec {
   const maxOrd = index.maxOrd;
   // A paused query must not see documents come and go between its clauses: a reader's liveness
   // (a search's) holds still; any other is copied.
   const live = base.budget === WorkBudget.unbounded || index.fixedLiveness ? index.liveness : index.liveness.slice(0, maxOrd);
-  return { ...base, index, reader: new SliceReader(), live, maxOrd, cut: { below: Infinity } };
+  return { ...base, index, reader: new SliceReader(), live, maxOrd, cut: { below: Infinity }, owner };
+}
+
+/** An Exec of a context, sharing a budget (an inner hits level's holders run as the level does). */
+function contextExec(ctx: ExecutionContext, budget: WorkBudget): Exec {
+  const base = { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, openSearch: ctx.openSearch, budget };
+  const o = ctx.owner;
+  let parent: Exec | undefined;
+  return execOf(ctx.index, base, o && { path: o.path, parentOf: o.parentOf, parent: () => (parent ??= contextExec(o.parent, budget)) });
 }
 
 /**
@@ -159,7 +182,7 @@ export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, bu
 
 /** `queryWork` of a query already rewritten against `ctx` (rewriteQuery), for a caller whose other passes read the same tree. */
 export function* rewrittenQueryWork(rewritten: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
-  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, openSearch: ctx.openSearch, budget });
+  const x = contextExec(ctx, budget);
   return belowCut(yield* run(rewritten, x, scoring), x);
 }
 
@@ -777,14 +800,14 @@ export function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, sco
   let parentOf: Int32Array;
   let inner: Exec;
   if (direct) {
-    inner = execOf(direct.index, x);
+    inner = execOf(direct.index, x, { path: q.path, parentOf: direct.parentOf, parent: () => x });
     children = belowCut(yield* run(q.query, inner, scoring), inner);
     parentOf = direct.parentOf;
   } else {
     const via = [...x.index.nestedPaths()].find((p) => q.path.startsWith(p + '.'));
     if (!via) return ScoredDocs.empty();
     const ni = x.index.nested(via)!;
-    inner = execOf(ni.index, x);
+    inner = execOf(ni.index, x, { path: via, parentOf: ni.parentOf, parent: () => x });
     children = belowCut(yield* nestedQuery(q, inner, scoring), inner);
     parentOf = ni.parentOf;
   }
