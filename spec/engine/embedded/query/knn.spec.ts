@@ -245,6 +245,22 @@ describe('embedded engine: kNN search', () => {
       expect(scored(byColor.json)).to.deep.equal([['1', f(1 / 13)]]);
     });
 
+    it('keeps binary vectors (data_type binary, a bit a dimension) and finds them by hamming distance', async () => {
+      expect((await es.call('PUT', '/b12', { mappings: { properties: { v: { type: 'knn_vector', dimension: 12, data_type: 'binary' } } } })).json.error.reason)
+        .to.equal('Failed to parse mapping: Dimension should be multiply of 8 for binary vector data type');
+      expect((await es.call('PUT', '/bl2', { mappings: { properties: { v: { type: 'knn_vector', dimension: 16, data_type: 'binary', space_type: 'l2' } } } })).status).to.equal(400);
+      await es.call('PUT', '/b', { settings: { index: { knn: true } }, mappings: { properties: {
+        v: { type: 'knn_vector', dimension: 16, data_type: 'binary', space_type: 'hamming', method: { name: 'hnsw', engine: 'faiss' } },
+      } } });
+      await es.call('PUT', '/b/_doc/1', { v: [7, 8] });
+      await es.call('PUT', '/b/_doc/2?refresh=true', { v: [10, -11] });
+      expect((await es.call('PUT', '/b/_doc/3', { v: [1, 2, 3] })).json.error.reason).to.equal('Vector dimension mismatch. Expected: 2, Given: 3');
+      // [9, 10] against [7, 8]: 3 + 1 bits differ; against [10, -11]: 2 + 8
+      expect(scored((await search('b', { query: { knn: { v: { vector: [9, 10], k: 2 } } } })).json)).to.deep.equal([['1', 0.2], ['2', f(1 / 11)]]);
+      const script = await search('b', { query: { script_score: { query: { match_all: {} }, script: { lang: 'knn', source: 'knn_score', params: { field: 'v', query_value: [9, 10], space_type: 'hamming' } } } } });
+      expect(scored(script.json)).to.deep.equal([['1', 0.2], ['2', f(1 / 11)]]);
+    });
+
     it("serves the k-NN painless extensions over doc['field']: l2Squared, l1Norm, lInfNorm, innerProduct, cosineSimilarity", async () => {
       const script = (source: string, q: number[]) => search('o', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
       expect(scored((await script("1 / (1 + l2Squared(params.q, doc['l2']))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)]]);

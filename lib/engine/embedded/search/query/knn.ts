@@ -5,7 +5,7 @@
  * k, filter, min_score, max_distance}}}`), each scored as its engine converts a similarity to a score.
  */
 import { EsError } from '../../../../errors/index.js';
-import { resolveFieldMapping, VECTOR_TYPES, vectorSpec, type VectorSpec } from '../../mapping/index.js';
+import { hammingBits, resolveFieldMapping, VECTOR_TYPES, vectorSpec, type VectorSpec } from '../../mapping/index.js';
 import { evaluate } from './document-matcher.js';
 import { DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { runQuery, type Exec } from './execute-query.js';
@@ -147,7 +147,8 @@ function measureOf(q: KnnQuery, spec: VectorSpec): Measure {
   const cos = (v: Float32Array) => dot(query, v) / (qNorm * Math.sqrt(dot(v, v)) || 1);
   const maxInner = (d: number) => (d < 0 ? 1 / (1 - d) : d + 1);
   if (q.dialect === 'opensearch') {
-    const dist = spec.space === 'l1' ? (v: Float32Array) => { let s = 0; for (let i = 0; i < v.length; i++) s += Math.abs(v[i] - query[i]); return s; }
+    const dist = spec.space === 'hamming' ? (v: Float32Array) => hammingBits(query, v)
+      : spec.space === 'l1' ? (v: Float32Array) => { let s = 0; for (let i = 0; i < v.length; i++) s += Math.abs(v[i] - query[i]); return s; }
       : spec.space === 'linf' ? (v: Float32Array) => { let s = 0; for (let i = 0; i < v.length; i++) s = Math.max(s, Math.abs(v[i] - query[i])); return s; }
         : spec.space === 'cosinesimil' ? (v: Float32Array) => 1 - cos(v)
           : spec.space === 'innerproduct' ? (v: Float32Array) => -dot(query, v)

@@ -2,13 +2,12 @@
  * OpenSearch k-NN's score script (`"lang": "knn", "source": "knn_score"` in a `script_score`):
  * exact nearest neighbours of `params.query_value` in the vector field `params.field`, scored by
  * `params.space_type` (KNNScoringSpace): l2, l1 and linf as 1 / (1 + distance), cosinesimil as
- * 1 + cosine, innerproduct as the k-NN plugin normalises it, hamming over a long field as
- * 1 / (1 + differing bits). A document without a value scores 0.
+ * 1 + cosine, innerproduct as the k-NN plugin normalises it, hamming over a long field or a
+ * binary knn_vector as 1 / (1 + differing bits). A document without a value scores 0.
  */
 import { EsError } from '../../../../errors/index.js';
 import type { InvertedIndex } from '../../index/index.js';
-import { fieldType, resolveFieldMapping, type Mappings } from '../../mapping/index.js';
-import { VECTOR_TYPES, vectorSpec } from '../../mapping/dense-vector.js';
+import { fieldType, hammingBits, resolveFieldMapping, VECTOR_TYPES, vectorSpec, type Mappings } from '../../mapping/index.js';
 import type { ScriptSpec } from '../../painless/index.js';
 
 /** A score script over an index: the score of the document at `ord`. */
@@ -42,6 +41,15 @@ export function knnScoreScript(spec: ScriptSpec, index: InvertedIndex, mappings:
   const mapping = resolveFieldMapping(mappings, name);
   const target = mapping?.type === 'alias' && typeof mapping.path === 'string' ? mapping.path : name;
   const column = index.field(target);
+  const vector = mapping && VECTOR_TYPES.has(mapping.type ?? '') ? vectorSpec(mapping) : undefined;
+  if (HAMMING_SPACES.has(spaceName) && vector) {
+    if (vector.elementType !== 'binary') throw illegal(`Incompatible field_type for hamming space. The data type should be binary but got ${vector.elementType}`);
+    const q = queryVector(query, vector.dims);
+    return { run: (ord) => {
+      const v = column?.vectors?.get(ord);
+      return v ? 1 / (1 + hammingBits(q, v)) : 0;
+    } };
+  }
   if (HAMMING_SPACES.has(spaceName)) {
     if (!mapping || !LONG_TYPES.has(fieldType(mapping))) {
       throw illegal('Incompatible field_type for hamming space. The field type must of type long, binary, or knn_vector.');
@@ -54,11 +62,9 @@ export function knnScoreScript(spec: ScriptSpec, index: InvertedIndex, mappings:
   }
   const errorName = LINEAR_SPACES[spaceName];
   if (errorName === undefined) throw illegal('Invalid space type. Please refer to the available space types.');
-  if (!mapping || !VECTOR_TYPES.has(mapping.type ?? '')) {
-    throw illegal(`Incompatible field_type for ${errorName} space. The field type must be knn_vector.`);
-  }
-  const dims = vectorSpec(mapping).dims;
-  const q = queryVector(query, dims);
+  if (!vector) throw illegal(`Incompatible field_type for ${errorName} space. The field type must be knn_vector.`);
+  if (vector.elementType === 'binary') throw illegal(`Incompatible field_type for ${errorName} space. The data type should be either float or byte but got binary`);
+  const q = queryVector(query, vector.dims);
   const measure = measureOf(spaceName, q);
   return { run: (ord) => {
     const v = column?.vectors?.get(ord);
