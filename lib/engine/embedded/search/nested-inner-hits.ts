@@ -6,7 +6,7 @@
  */
 import { EsError } from '../../../errors/index.js';
 import type { IndexHandle } from '../indices/index.js';
-import { ancestorOrd, levelView, nestedChain } from './aggregations/nested-scope.js';
+import { ancestorOrd, levelOf, levelView, nestedChain } from './aggregations/nested-scope.js';
 import { parseNestedInnerHits, type InnerHitsRequest } from './collapse.js';
 import { executeQuery, queryContextOf, queryTypeOf, type Query, type ScoredDocs } from './query/index.js';
 
@@ -78,7 +78,11 @@ export class NestedMatches {
     if (chain[chain.length - 1] !== def.path) return undefined;
     const view = levelView(handle, chain);
     if (view === handle) return undefined;
-    const scored = executeQuery(def.query, queryContextOf(view), true);
+    const level = levelOf(view);
+    const ctx = queryContextOf(view);
+    // the query runs as the nested query runs it: kNN keeps the nearest object of each holder
+    if (level) ctx.owner = { path: level.path, parentOf: level.parentOf, parent: queryContextOf(level.parent) };
+    const scored = executeQuery(def.query, ctx, true);
     const byOwner = new Map<number, InnerHitsMembers>();
     for (let i = 0; i < scored.length; i++) {
       const child = scored.ords[i];

@@ -80,6 +80,8 @@ export type Query =
   /** k nearest neighbours of a vector, exact (knn.ts): Elasticsearch's knn option and query, OpenSearch's knn query. */
   | {
       type: 'knn'; dialect: 'es' | 'opensearch'; field: string; vector: number[]; k?: number; numCandidates?: number; filter: Query[]; similarity?: number; minScore?: number; maxDistance?: number; ignoreUnmapped?: boolean; boost: number;
+      /** OpenSearch's `expand_nested_docs`: in a nested query, every matching object of the k nearest documents, not only the nearest. */
+      expandNested?: boolean;
       /** Set on a search's `knn` option, whose k is over every searched index (the query's is per index). */
       option?: boolean;
       /** The option's global k nearest, by index name: its documents are only these (search/knn-option.ts). */
