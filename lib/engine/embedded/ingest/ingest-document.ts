@@ -70,6 +70,8 @@ export class IngestDocument {
   readonly pipelineStack: string[] = [];
   /** What the document's processors may still produce and run (ingest-budget.ts). */
   readonly budget = new IngestBudget();
+  /** Set by `terminate`: the running pipeline runs no further processor (the pipeline runner resets it as the pipeline ends). */
+  terminated = false;
 
   constructor(
     public source: JsonMap,

@@ -209,6 +209,31 @@ describe('ingest pipelines on the embedded engine', function () {
       expect(await simulatedError([{ pipeline: { name: 'loop-a' } }], {})).to.include({ reason: 'Cycle detected for pipeline: loop-a' });
     });
 
+    it('terminate: the pipeline it runs in stops there; the calling pipeline and the final pipeline go on', async () => {
+      await es.call('PUT', '/_ingest/pipeline/stops-early', { processors: [
+        { append: { field: 'steps', value: 'before' } },
+        { terminate: { if: 'ctx.number < 50' } },
+        { append: { field: 'steps', value: 'after' } },
+      ] });
+      expect(await simulated([{ pipeline: { name: 'stops-early' } }, { append: { field: 'steps', value: 'outer' } }], { number: 40, steps: [] }))
+        .to.deep.equal({ number: 40, steps: ['before', 'outer'] });
+      expect(await simulated([{ pipeline: { name: 'stops-early' } }], { number: 60, steps: [] })).to.deep.equal({ number: 60, steps: ['before', 'after'] });
+      await es.call('PUT', '/_ingest/pipeline/finally', { processors: [{ append: { field: 'steps', value: 'final' } }] });
+      await es.call('PUT', '/terminated', { settings: { index: { default_pipeline: 'stops-early', final_pipeline: 'finally' } } });
+      await es.call('PUT', '/terminated/_doc/1?refresh=true', { number: 40, steps: [] });
+      expect((await es.call('GET', '/terminated/_doc/1')).json._source.steps).to.deep.equal(['before', 'final']);
+    });
+
+    it('redact: what a pattern matches becomes <NAME>, overlapping matches once; a missing field fails only without ignore_missing', async () => {
+      const processor = { redact: { field: 'm', patterns: ['%{EMAILADDRESS:EMAIL}', '%{IP:IP_ADDRESS}', '%{CARD:CC}'], pattern_definitions: { CARD: '\\d{4}[ -]\\d{4}' } } };
+      expect(await simulated([processor], { m: 'mail jo@example.com from 10.0.0.1 and 10.0.0.2, card 1234-5678' }))
+        .to.deep.equal({ m: 'mail <EMAIL> from <IP_ADDRESS> and <IP_ADDRESS>, card <CC>' });
+      expect(await simulated([{ redact: { field: 'm', patterns: ['%{IP:ip}'], prefix: '*', suffix: '*' } }], { m: '55.3.244.1 GET' })).to.deep.equal({ m: '*ip* GET' });
+      expect(await simulated([{ redact: { field: 'absent', patterns: ['%{IP:ip}'] } }], { m: 'x' })).to.deep.equal({ m: 'x' });
+      expect(await simulatedError([{ redact: { field: 'absent', patterns: ['%{IP:ip}'], ignore_missing: false } }], { m: 'x' }))
+        .to.include({ reason: 'field [absent] is null or missing' });
+    });
+
     it('dot_expander: a dotted field becomes its object path (at the top, under path, or every one with *), kept beside or over what is there', async () => {
       expect(await simulated([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 'value' })).to.deep.equal({ foo: { bar: 'value' } });
       // an existing value is kept as a list with the new one, or replaced with override
