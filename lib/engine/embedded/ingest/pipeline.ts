@@ -176,7 +176,7 @@ export class PipelineRunner implements ExecutionContext {
   runProcessors(processors: readonly Processor[], doc: IngestDocument): typeof DROPPED | void {
     for (const p of processors) {
       if (this.runOne(p, doc) === DROPPED) return DROPPED;
-      if (doc.terminated) return;
+      if (doc.terminated || doc.rerouted) return;
     }
   }
 

@@ -413,6 +413,42 @@ describe('ingest pipelines on the embedded engine', function () {
       expect((await es.call('GET', '/dp/_doc/3')).json._source).to.deep.equal({ a: 3, tagged: 'dp' });
     });
 
+    it('reroute: the rest of the pipelines (callers and the final one) is skipped and the new target\'s default pipeline runs, found in its template when it does not exist yet', async () => {
+      await es.call('PUT', '/_ingest/pipeline/to-b', { processors: [{ set: { field: 'before', value: true } }, { reroute: { destination: 'rr-b' } }, { set: { field: 'skipped', value: true } }] });
+      await es.call('PUT', '/_ingest/pipeline/in-b', { processors: [{ set: { field: 'in_b', value: true } }] });
+      await es.call('PUT', '/_ingest/pipeline/never', { processors: [{ set: { field: 'final_of_a', value: true } }] });
+      await es.call('PUT', '/rr-a', { settings: { index: { default_pipeline: 'to-b', final_pipeline: 'never' } } });
+      // rr-b does not exist: its default pipeline is the one its template gives it
+      await es.call('PUT', '/_index_template/rr-b', { index_patterns: ['rr-b'], template: { settings: { index: { default_pipeline: 'in-b' } } } });
+      const written = await es.call('PUT', '/rr-a/_doc/1?refresh=true', { n: 1 });
+      expect(written.status, written.text).to.equal(201);
+      expect(written.json._index).to.equal('rr-b');
+      expect((await es.call('GET', '/rr-b/_doc/1')).json._source).to.deep.equal({ n: 1, before: true, in_b: true });
+    });
+
+    it('reroute in data stream mode: <type>-<dataset>-<namespace> from field references (sanitized) or static values, the data_stream fields set', async () => {
+      const processor = { reroute: { dataset: ['{{service.name}}', 'fallback'], namespace: '{{{tenant}}}' } };
+      const r = await es.call('POST', '/_ingest/pipeline/_simulate', { pipeline: { processors: [processor] }, docs: [
+        { _index: 'logs-generic-default', _source: { service: { name: 'My-App' }, tenant: 'Acme Corp', event: { dataset: 'x' } } },
+        { _index: 'logs-generic-default', _source: { service: { name: 7 } } },
+        { _index: 'not_a_stream', _source: {} },
+      ] });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.docs[0].doc._index).to.equal('logs-my_app-acme_corp');
+      expect(r.json.docs[0].doc._source).to.deep.equal({
+        service: { name: 'My-App' }, tenant: 'Acme Corp', event: { dataset: 'my_app' },
+        data_stream: { type: 'logs', dataset: 'my_app', namespace: 'acme_corp' },
+      });
+      // a reference to a non-string is passed over: the static value, and the current namespace
+      expect(r.json.docs[1].doc._index).to.equal('logs-fallback-default');
+      expect(r.json.docs[2].error.reason).to.equal('invalid data stream name: [not_a_stream]; must follow naming scheme <type>-<dataset>-<namespace>');
+      const both = await es.call('PUT', '/_ingest/pipeline/bad-reroute', { processors: [{ reroute: { destination: 'x', dataset: 'y' } }] });
+      expect(both.status).to.equal(400);
+      expect(both.json.error.reason).to.equal('[destination] can only be set if dataset and namespace are not set');
+      const invalid = await es.call('PUT', '/_ingest/pipeline/bad-reroute', { processors: [{ reroute: { dataset: 'a-b' } }] });
+      expect(invalid.json.error.reason).to.equal("[dataset] 'a-b' contains disallowed characters");
+    });
+
     it('_update_by_query?pipeline= runs the pipeline over every matching document', async () => {
       await es.call('POST', '/_bulk?refresh=true', ndjson([{ index: { _index: 'u1', _id: '1' } }, { n: 1 }, { index: { _index: 'u1', _id: '2' } }, { n: 2 }]), NDJSON);
       const r = await es.call('POST', '/u1/_update_by_query?pipeline=tagger&refresh=true', { query: { match_all: {} } });
