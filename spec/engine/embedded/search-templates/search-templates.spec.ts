@@ -73,6 +73,8 @@ describe('embedded engine REST: stored scripts and search templates', () => {
         ['/_scripts/s/no_such_context', { script: { lang: 'mustache', source: 'x' } }, 400, 'illegal_argument_exception', 'Unknown context [no_such_context]'],
         ['/_scripts/s/score', { script: { lang: 'mustache', source: '{{x}}' } }, 400, 'illegal_argument_exception', 'failed to parse/compile stored script [s]'],
         ['/_scripts/s/template', { script: { lang: 'mustache', source: '{"a": "{{#x}}"}' } }, 400, 'script_exception', 'Unclosed section "x" @[query-template:1]'],
+        // mustache.java's check of {{{x}}}: closed by two braces only
+        ['/_scripts/s/template', { script: { lang: 'mustache', source: '{"a": "{{{x}}", "b": {{y}} }' } }, 400, 'script_exception', 'Improperly closed variable in query-template:1'],
         ['/_scripts/s', { script: { lang: 'mustache', source: 'x'.repeat(65536) } }, 400, 'illegal_argument_exception', ''],
       ];
       for (const [path, body, status, type, reason] of cases) {
