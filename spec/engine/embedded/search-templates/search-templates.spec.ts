@@ -280,6 +280,10 @@ describe('embedded engine REST: stored scripts and search templates', () => {
       const malformed = await es.call('POST', '/my-index/_msearch/template', ndjson([{}, { params: {} }]), NDJSON);
       expect(malformed.status).to.equal(400);
       expect(malformed.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Malformed search template' });
+      // an empty template in any item fails the whole request (MultiSearchTemplateRequest.validate)
+      const noTemplate = await es.call('POST', '/my-index/_msearch/template', ndjson([{}, { id: 'my-search-template' }, {}, { source: '' }, {}, { source: '' }]), NDJSON);
+      expect(noTemplate.status).to.equal(400);
+      expect(noTemplate.json.error).to.include({ type: 'action_request_validation_exception', reason: 'Validation Failed: 1: template is missing;2: template is missing;' });
       const empty = await es.call('POST', '/_msearch/template', '', NDJSON);
       expect(empty.status).to.equal(400);
     });
