@@ -11,7 +11,8 @@
  * languages, none for the others —, the language's Snowball stemmer; by name: English) and the
  * other language analyzers (./language-analyzers.ts), and fingerprint (standard tokenizer,
  * lowercase, ASCII folding, stop words — none by default —, then the fingerprint filter's one
- * token: `separator`, `max_output_size`).
+ * token: `separator`, `max_output_size`), and chinese (kept for old indices: standard with English
+ * stop words).
  */
 import { PipelineAnalyzer } from './analyzer.js';
 import { createLanguageAnalyzer, LANGUAGE_ANALYZERS } from './language-analyzers.js';
@@ -31,7 +32,7 @@ import { keywordTokenizer } from './tokenizers/keyword.js';
 import { compileJavaPattern, PatternTokenizer } from './tokenizers/pattern.js';
 import type { TokenFilter } from './types.js';
 
-export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', 'snowball', 'fingerprint', ...LANGUAGE_ANALYZERS];
+export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', 'snowball', 'fingerprint', 'chinese', ...LANGUAGE_ANALYZERS];
 
 /** SnowballAnalyzerProvider's default stop words by language; the other languages have none. */
 const SNOWBALL_DEFAULT_STOP_WORDS: Readonly<Record<string, readonly string[]>> = {
@@ -88,6 +89,9 @@ export function createBuiltInAnalyzer(type: string, def: Definition, name: strin
       const filters = [lowercaseFilter, new AsciiFoldingFilter(false), ...stop([]), fingerprintFromDefinition(def)];
       return new PipelineAnalyzer(name, [], new StandardTokenizer(), filters, gap);
     }
+    case 'chinese':
+      // ChineseAnalyzerProvider ("old index: best effort"): the standard analyzer with English's stop words, no setting read
+      return new PipelineAnalyzer(name, [], new StandardTokenizer(), [lowercaseFilter, new StopFilter(ENGLISH_STOP_WORDS)], gap);
     default:
       return createLanguageAnalyzer(type, def, name, gap);
   }

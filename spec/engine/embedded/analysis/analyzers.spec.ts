@@ -78,6 +78,12 @@ describe('analysis: built-in analyzers', () => {
     expect(terms({ analyzer: 'short', text: 'A1 B2 C3' }, registry)).to.deep.equal([]);
   });
 
+  it('chinese: kept for old indices, the standard analyzer with English stop words, by name or as a type', () => {
+    expect(terms({ analyzer: 'chinese', text: 'only for old indices' })).to.deep.equal(['only', 'old', 'indices']);
+    const registry = createAnalysisRegistry({ analyzer: { my_analyzer: { type: 'chinese' } } });
+    expect(terms({ analyzer: 'my_analyzer', text: 'The Old Indices' }, registry)).to.deep.equal(['old', 'indices']);
+  });
+
   it('continues positions across array values with position_increment_gap 100 and offsets with gap 1', () => {
     expect(analyze({ analyzer: 'standard', text: ['a b', 'c'] })).to.deep.equal([
       ['a', 0, 1, '<ALPHANUM>', 0],
