@@ -24,6 +24,9 @@ const NONE: Query = { type: 'match_none' };
 const term = (field: string, value: string): Query => ({ type: 'indexed_term', field, term: value, boost: 1, constant: true });
 const filtered = (must: Query[], filter: Query[]): Query => ({ type: 'bool', must, filter, should: [], mustNot: [], boost: 1 });
 
+/** `query` narrowed to the documents of one relation of the join field `field` (the inner hits of the queries run it). */
+export const relationQuery = (query: Query, field: string, relation: string): Query => filtered([query], [term(field, relation)]);
+
 function joinOf(ctx: RewriteContext, query: string, ignoreUnmapped: boolean): JoinField | undefined {
   const join = joinFieldOf(ctx.mappings);
   if (!join && !ignoreUnmapped) throw new EsError(400, 'query_shard_exception', `[${query}] no join field has been configured`);
@@ -111,7 +114,7 @@ export const hasChildQuery: QueryType<'has_child'> = {
     if (!join) return NONE;
     const parent = parentRelationOf(join, q.childType);
     if (parent === undefined) return notHeld('has_child', join, q.childType, 'child', q.ignoreUnmapped);
-    return { ...q, query: rewriteQuery(filtered([q.query], [term(join.name, q.childType)]), ctx), join: { field: join.name, parent } };
+    return { ...q, query: rewriteQuery(relationQuery(q.query, join.name, q.childType), ctx), join: { field: join.name, parent } };
   },
   *execute(q, x, scoring) {
     if (!q.join) return yield* runQuery(NONE, x, scoring);
@@ -167,7 +170,7 @@ export const hasParentQuery: QueryType<'has_parent'> = {
     if (!join) return NONE;
     const children = join.relations.get(q.parentType);
     if (!children) return notHeld('has_parent', join, q.parentType, 'parent', q.ignoreUnmapped);
-    return { ...q, query: rewriteQuery(filtered([q.query], [term(join.name, q.parentType)]), ctx), join: { field: join.name, children } };
+    return { ...q, query: rewriteQuery(relationQuery(q.query, join.name, q.parentType), ctx), join: { field: join.name, children } };
   },
   *execute(q, x, scoring) {
     if (!q.join) return yield* runQuery(NONE, x, scoring);
