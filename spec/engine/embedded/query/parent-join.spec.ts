@@ -74,6 +74,27 @@ describe('embedded engine: join field and its queries and aggregations', () => {
     expect(byKey).to.deep.equal({ up: [1, 0], hm: [0, 1] });
   });
 
+  it('inner_hits: a has_child hit shows its matching children, a has_parent hit its parent', async () => {
+    const c = await es.call('POST', '/qa/_search', { query: { has_child: { type: 'answer', query: { term: { text: 'thus' } }, inner_hits: { seq_no_primary_term: true } } } });
+    expect(c.json.hits.hits.map((h: { _id: string }) => h._id)).to.deep.equal(['q1']);
+    const inner = c.json.hits.hits[0].inner_hits.answer.hits;
+    expect(inner.total.value).to.equal(1);
+    expect(inner.hits[0]).to.include({ _index: 'qa', _id: 'a2' });
+    expect(inner.hits[0]._nested).to.equal(undefined);
+    expect(inner.hits[0]._seq_no).to.be.a('number');
+    const p = await es.call('POST', '/qa/_search', {
+      query: { bool: { should: [{ term: { text: 'hm' } }, { has_parent: { parent_type: 'question', query: { term: { text: 'how' } }, inner_hits: { name: 'q' } } }] } },
+    });
+    const byId = Object.fromEntries(p.json.hits.hits.map((h: { _id: string; inner_hits: { q: { hits: { hits: Array<{ _id: string }> } } } }) => [h._id, h.inner_hits.q.hits.hits.map((x) => x._id)]));
+    expect(byId).to.deep.equal({ a1: ['q1'], a2: ['q1'], c1: [] });
+  });
+
+  it('the fields API shows a join value as the source holds it', async () => {
+    const r = await es.call('POST', '/qa/_search', { query: { ids: { values: ['q1', 'a1'] } }, fields: ['join'], _source: false });
+    const byId = Object.fromEntries(r.json.hits.hits.map((h: { _id: string; fields: { join: unknown[] } }) => [h._id, h.fields.join]));
+    expect(byId).to.deep.equal({ q1: ['question'], a1: [{ name: 'answer', parent: 'q1' }] });
+  });
+
   it('an index without a join field: empty children buckets, and the queries refused', async () => {
     await es.call('PUT', '/plain/_doc/1?refresh=true', { text: 'x' });
     const r = await aggregationsOf(es, 'plain', { aggs: { c: { children: { type: 'answer' } } } });
