@@ -117,6 +117,19 @@ export type Query =
       /** `inner_hits` as written (read by the search, search/nested-inner-hits.ts). */
       innerHits?: Record<string, unknown>;
     }
+  /** The children of one parent (parent-join-queries.ts): rewritten into term filters on the join field. */
+  | { type: 'parent_id'; childType: string; id: string; ignoreUnmapped: boolean; boost: number }
+  | {
+      type: 'has_child'; childType: string; query: Query; scoreMode: 'none' | 'avg' | 'sum' | 'min' | 'max'; minChildren: number; maxChildren: number;
+      ignoreUnmapped: boolean; boost: number; innerHits?: Record<string, unknown>;
+      /** Set by the rewrite: the join field and the child type's parent relation (`query` then filters on the child type). */
+      join?: { field: string; parent: string };
+    }
+  | {
+      type: 'has_parent'; parentType: string; query: Query; score: boolean; ignoreUnmapped: boolean; boost: number; innerHits?: Record<string, unknown>;
+      /** Set by the rewrite: the join field and the parent type's child relations (`query` then filters on the parent type). */
+      join?: { field: string; children: string[] };
+    }
   | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }
   /** A geo_point field's points related to a shape (geo_shape; geo_polygon is its polygon with `intersects`; OpenSearch's xy_shape the same over xy_point and xy_shape fields). */
