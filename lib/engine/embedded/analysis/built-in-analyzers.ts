@@ -9,10 +9,15 @@
  * SnowballAnalyzer: standard tokenizer, english possessive for English/Porter/Lovins, lowercase —
  * Turkish's own for Turkish —, stop words — by default English's, Dutch's or German's for those
  * languages, none for the others —, the language's Snowball stemmer; by name: English) and the
- * other language analyzers (./language-analyzers.ts).
+ * other language analyzers (./language-analyzers.ts), and fingerprint (standard tokenizer,
+ * lowercase, ASCII folding, stop words — none by default —, then the fingerprint filter's one
+ * token: `separator`, `max_output_size`), and chinese (kept for old indices: standard with English
+ * stop words).
  */
 import { PipelineAnalyzer } from './analyzer.js';
 import { createLanguageAnalyzer, LANGUAGE_ANALYZERS } from './language-analyzers.js';
+import { AsciiFoldingFilter } from './filters/ascii-folding.js';
+import { fingerprintFromDefinition } from './filters/fingerprint.js';
 import { StopFilter } from './filters/stop.js';
 import {
   englishPossessiveFilter, ENGLISH_STOP_WORDS, GERMAN_STOP_WORDS, germanLightStemFilter, germanNormalizationFilter, LANGUAGE_STOP_WORDS, lowercaseFilter,
@@ -27,7 +32,7 @@ import { keywordTokenizer } from './tokenizers/keyword.js';
 import { compileJavaPattern, PatternTokenizer } from './tokenizers/pattern.js';
 import type { TokenFilter } from './types.js';
 
-export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', 'snowball', ...LANGUAGE_ANALYZERS];
+export const BUILT_IN_ANALYZERS: readonly string[] = ['standard', 'simple', 'whitespace', 'keyword', 'stop', 'english', 'german', 'pattern', 'snowball', 'fingerprint', 'chinese', ...LANGUAGE_ANALYZERS];
 
 /** SnowballAnalyzerProvider's default stop words by language; the other languages have none. */
 const SNOWBALL_DEFAULT_STOP_WORDS: Readonly<Record<string, readonly string[]>> = {
@@ -79,6 +84,14 @@ export function createBuiltInAnalyzer(type: string, def: Definition, name: strin
       const filters = [...possessive, lowercase, ...stop(SNOWBALL_DEFAULT_STOP_WORDS[language] ?? []), stemmer];
       return new PipelineAnalyzer(name, [], new StandardTokenizer(), filters, gap);
     }
+    case 'fingerprint': {
+      // FingerprintAnalyzer: lower-cased, folded to ASCII, no stop words by default, then one token of the distinct terms
+      const filters = [lowercaseFilter, new AsciiFoldingFilter(false), ...stop([]), fingerprintFromDefinition(def)];
+      return new PipelineAnalyzer(name, [], new StandardTokenizer(), filters, gap);
+    }
+    case 'chinese':
+      // ChineseAnalyzerProvider ("old index: best effort"): the standard analyzer with English's stop words, no setting read
+      return new PipelineAnalyzer(name, [], new StandardTokenizer(), [lowercaseFilter, new StopFilter(ENGLISH_STOP_WORDS)], gap);
     default:
       return createLanguageAnalyzer(type, def, name, gap);
   }

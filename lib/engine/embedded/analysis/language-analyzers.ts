@@ -8,7 +8,7 @@ import { PipelineAnalyzer } from './analyzer.js';
 import { lowercaseFilter } from './filters/case.js';
 import {
   apostropheFilter, arabicNormalizationFilter, bengaliNormalizationFilter, hindiNormalizationFilter, indicNormalizationFilter, soraniNormalizationFilter, cjkWidthFilter, decimalDigitFilter, elisionFilter, FRENCH_ARTICLES, greekLowercaseFilter,
-  irishLowercaseFilter, persianNormalizationFilter, turkishLowercaseFilter,
+  irishLowercaseFilter, persianNormalizationFilter, romanianCommaBelow, romanianNormalizationFilter, turkishLowercaseFilter,
 } from './filters/language.js';
 import { CjkBigramFilter } from './filters/cjk-bigram.js';
 import { KeywordMarkerFilter, StemmerOverrideFilter, stemFilter } from './filters/stem.js';
@@ -101,7 +101,8 @@ const CHAINS: Readonly<Record<string, LanguageChain>> = {
     stem: stem('persian'),
   },
   portuguese: { before: [lowercaseFilter], stem: stem('light_portuguese') },
-  romanian: { before: [lowercaseFilter], stem: stem('romanian') },
+  // the cedilla forms as comma-below ones, in the text and in the stop words alike
+  romanian: { before: [lowercaseFilter, romanianNormalizationFilter], stem: stem('romanian') },
   russian: { before: [lowercaseFilter], stem: stem('russian') },
   sorani: { before: [soraniNormalizationFilter, lowercaseFilter, decimalDigitFilter], stem: stem('sorani') },
   spanish: { before: [lowercaseFilter], stem: stem('light_spanish') },
@@ -112,11 +113,14 @@ const CHAINS: Readonly<Record<string, LanguageChain>> = {
 
 export const LANGUAGE_ANALYZERS: readonly string[] = Object.keys(CHAINS);
 
+/** Romanian's stop words as its analyzer compares them: after the normalization of its tokens. */
+const ROMANIAN_STOP_WORDS = [...new Set(LANGUAGE_STOP_WORDS.romanian.map(romanianCommaBelow))];
+
 /** Builds language analyzer `type` as `name` with `def`'s parameters; undefined when `type` is no language analyzer here. */
 export function createLanguageAnalyzer(type: string, def: Definition, name: string, positionIncrementGap: number): PipelineAnalyzer | undefined {
   const chain = CHAINS[type];
   if (!chain) return undefined;
-  const words = stopWordsSetting(def, 'stopwords', LANGUAGE_STOP_WORDS[type]);
+  const words = stopWordsSetting(def, 'stopwords', type === 'romanian' ? ROMANIAN_STOP_WORDS : LANGUAGE_STOP_WORDS[type]);
   const exclusions = listSetting(def, 'stem_exclusion', false) ?? [];
   const keywords = chain.stem && exclusions.length > 0 ? [new KeywordMarkerFilter(new Set(exclusions), null, false)] : [];
   const filters: TokenFilter[] = [...chain.before];

@@ -70,12 +70,22 @@ export class IngestDocument {
   readonly pipelineStack: string[] = [];
   /** What the document's processors may still produce and run (ingest-budget.ts). */
   readonly budget = new IngestBudget();
+  /** Set by `terminate`: the running pipeline runs no further processor (the pipeline runner resets it as the pipeline ends). */
+  terminated = false;
+  /** Set by `reroute`: every running pipeline stops, and the write goes on with the new target's pipelines (run-pipelines.ts). */
+  rerouted = false;
 
   constructor(
     public source: JsonMap,
     readonly metadata: DocumentMetadata,
     readonly ingest: JsonMap = { timestamp: new Date().toISOString() },
   ) {}
+
+  /** The document goes to `index`; no processor of the pipelines running runs any more. */
+  reroute(index: string): void {
+    this.metadata._index = index;
+    this.rerouted = true;
+  }
 
   private resolve(path: string): Resolved {
     if (typeof path !== 'string' || path === '') throw illegalArgument('path cannot be null nor empty');

@@ -156,6 +156,8 @@ export class PipelineRunner implements ExecutionContext {
         return this.onFailure(pipeline.onFailure, e, doc);
       }
     } finally {
+      // terminate ends the pipeline it ran in, never the one that called it (TerminateProcessor)
+      doc.terminated = false;
       doc.pipelineStack.pop();
       if (previous === undefined) delete doc.ingest.pipeline;
       else doc.ingest.pipeline = previous;
@@ -172,7 +174,10 @@ export class PipelineRunner implements ExecutionContext {
   }
 
   runProcessors(processors: readonly Processor[], doc: IngestDocument): typeof DROPPED | void {
-    for (const p of processors) if (this.runOne(p, doc) === DROPPED) return DROPPED;
+    for (const p of processors) {
+      if (this.runOne(p, doc) === DROPPED) return DROPPED;
+      if (doc.terminated || doc.rerouted) return;
+    }
   }
 
   private record(p: Processor, status: string, extra: JsonMap = {}, ifResult?: boolean): void {

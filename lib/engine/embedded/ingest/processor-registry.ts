@@ -3,7 +3,7 @@
  * refused when a pipeline is created; OpenSearch's own processors only in its dialect.
  */
 import type { ProcessorFactory } from './processor.js';
-import { drop, fail, foreach, pipeline, script } from './processors/control-processors.js';
+import { drop, fail, foreach, pipeline, script, terminate } from './processors/control-processors.js';
 import { convert } from './processors/convert.js';
 import { csv } from './processors/csv.js';
 import { date, dateIndexName } from './processors/date.js';
@@ -15,10 +15,12 @@ import { kv } from './processors/kv.js';
 import { sparseEncoding, textEmbedding } from './processors/neural-processors.js';
 import { communityId, copy, fingerprint, removeByPattern } from './processors/opensearch-processors.js';
 import { bytes, gsub, htmlStrip, join, lowercase, split, trim, uppercase, urldecode } from './processors/string-processors.js';
+import { redact } from './processors/redact.js';
+import { reroute } from './processors/reroute.js';
 import { uriPartsProcessor } from './processors/uri-parts.js';
 
 export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, remove, rename, script, set, sort, split, trim, uppercase, uri_parts: uriPartsProcessor, urldecode,
+  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, redact, remove, rename, reroute, script, set, sort, split, terminate, trim, uppercase, uri_parts: uriPartsProcessor, urldecode,
 };
 
 /**

@@ -67,16 +67,28 @@ function existingTarget(indices: Indices, name: string): IndexHandle | undefined
   return targets.find((h) => h.meta.aliases[name]?.is_write_index === true);
 }
 
-function setting(handle: IndexHandle | undefined, key: string): string | undefined {
-  const v = handle?.meta.settings[key];
+/**
+ * The settings a write to `name` is under: its target's, or — a target the write will create —
+ * those the index templates matching the name would give it, as Elasticsearch resolves the
+ * pipelines of an index that does not exist yet from its templates.
+ */
+function targetSettings(indices: Indices, name: string): Readonly<Record<string, unknown>> | undefined {
+  const handle = existingTarget(indices, name);
+  if (handle) return handle.meta.settings;
+  const settings = indices.templates.apply(name, {}).settings;
+  return settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? (settings as Record<string, unknown>) : undefined;
+}
+
+function setting(settings: Readonly<Record<string, unknown>> | undefined, key: string): string | undefined {
+  const v = settings?.[key];
   return typeof v === 'string' && v !== '_none' && v !== '' ? v : undefined;
 }
 
 /** Whether a write to `index` with this request pipeline runs any pipeline at all (the fast path asks first). */
 export function hasPipelines(indices: Indices, index: string, requestPipeline: string | undefined): boolean {
   if (requestPipeline !== undefined && requestPipeline !== '_none') return true;
-  const handle = existingTarget(indices, index);
-  return (requestPipeline === undefined && setting(handle, 'index.default_pipeline') !== undefined) || setting(handle, 'index.final_pipeline') !== undefined;
+  const settings = targetSettings(indices, index);
+  return (requestPipeline === undefined && setting(settings, 'index.default_pipeline') !== undefined) || setting(settings, 'index.final_pipeline') !== undefined;
 }
 
 /**
@@ -95,8 +107,8 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
       const text = pipelines.exactTextOf(id);
       if (text !== undefined) pipelineTexts.push(text);
     };
-    let handle = existingTarget(indices, doc.index);
-    let first = requestPipeline === '_none' ? undefined : requestPipeline ?? setting(handle, 'index.default_pipeline');
+    let settings = targetSettings(indices, doc.index);
+    let first = requestPipeline === '_none' ? undefined : requestPipeline ?? setting(settings, 'index.default_pipeline');
     for (;;) {
       const index = ingest.metadata._index;
       if (first !== undefined) {
@@ -105,6 +117,9 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
         ran(first);
         if (runner.run(pipeline, ingest) === DROPPED) return { kind: 'dropped' };
       }
+      // a reroute skips what was left of the target's pipelines, its final pipeline included
+      const rerouted = ingest.rerouted;
+      ingest.rerouted = false;
       if (ingest.metadata._index !== index) {
         // a new target: its own default and final pipelines run instead
         const next = ingest.metadata._index;
@@ -112,11 +127,11 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
           throw new EsError(500, 'illegal_state_exception', `index cycle detected while processing pipeline [${first}] for document [${doc.id ?? ''}]: [${[...visited, next].join(', ')}]`);
         }
         visited.push(next);
-        handle = existingTarget(indices, next);
-        first = setting(handle, 'index.default_pipeline');
+        settings = targetSettings(indices, next);
+        first = setting(settings, 'index.default_pipeline');
         continue;
       }
-      const final = setting(handle, 'index.final_pipeline');
+      const final = rerouted ? undefined : setting(settings, 'index.final_pipeline');
       if (final !== undefined) {
         const pipeline = pipelines.get(final);
         if (!pipeline) throw missingPipeline(final);

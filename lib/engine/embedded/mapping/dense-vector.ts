@@ -11,11 +11,13 @@ export const VECTOR_TYPES = new Set(['dense_vector', 'knn_vector']);
 
 /** Elasticsearch's similarities, and OpenSearch's space types (knn_vector's `method.space_type`). */
 export type VectorSimilarity = 'l2_norm' | 'cosine' | 'dot_product' | 'max_inner_product';
-export type SpaceType = 'l2' | 'cosinesimil' | 'innerproduct' | 'l1' | 'linf';
+export type SpaceType = 'l2' | 'cosinesimil' | 'innerproduct' | 'l1' | 'linf' | 'hamming';
 
 const SIMILARITIES: readonly VectorSimilarity[] = ['l2_norm', 'cosine', 'dot_product', 'max_inner_product'];
-const SPACE_TYPES: readonly SpaceType[] = ['l2', 'cosinesimil', 'innerproduct', 'l1', 'linf'];
+const SPACE_TYPES: readonly SpaceType[] = ['l2', 'cosinesimil', 'innerproduct', 'l1', 'linf', 'hamming'];
 const ELEMENT_TYPES = ['float', 'byte'];
+/** OpenSearch's data types: also `binary`, a bit per dimension (8 a byte), measured in the hamming space. */
+const DATA_TYPES = ['float', 'byte', 'binary'];
 const MAX_DIMS = 4096;
 /** OpenSearch's `index.knn.max_dimension` default (KNNVectorFieldMapper). */
 const OPENSEARCH_MAX_DIMS = 16000;
@@ -32,12 +34,13 @@ export interface VectorSpec {
   /** A knn_vector's space type. */
   space: SpaceType;
   indexed: boolean;
-  elementType: 'float' | 'byte';
+  /** `binary`: a knn_vector's bits, 8 a byte; `dims` then counts its bytes. */
+  elementType: 'float' | 'byte' | 'binary';
 }
 
 function spaceOf(m: FieldMapping): SpaceType {
   const method = m.method as Record<string, unknown> | undefined;
-  const s = (method?.space_type ?? m.space_type ?? 'l2') as SpaceType;
+  const s = (method?.space_type ?? m.space_type ?? (m.data_type === 'binary' ? 'hamming' : 'l2')) as SpaceType;
   return s;
 }
 
@@ -45,7 +48,9 @@ export function vectorSpec(m: FieldMapping): VectorSpec {
   if (m.type === 'knn_vector') {
     const space = spaceOf(m);
     const similarity: VectorSimilarity = space === 'cosinesimil' ? 'cosine' : space === 'innerproduct' ? 'max_inner_product' : 'l2_norm';
-    return { type: 'knn_vector', dims: m.dimension as number | undefined, similarity, space, indexed: true, elementType: m.data_type === 'byte' ? 'byte' : 'float' };
+    const elementType = m.data_type === 'byte' || m.data_type === 'binary' ? m.data_type : 'float';
+    const dims = m.dimension as number | undefined;
+    return { type: 'knn_vector', dims: elementType === 'binary' && dims !== undefined ? dims / 8 : dims, similarity, space, indexed: true, elementType };
   }
   const indexed = m.index !== false;
   const similarity = (m.similarity as VectorSimilarity | undefined) ?? (indexed ? 'cosine' : undefined);
@@ -82,8 +87,9 @@ export function normalizeVectorMapping(name: string, type: string, m: FieldMappi
       }
       v = v.toLowerCase();
     } else if (k === 'element_type' || k === 'data_type') {
-      if (typeof v !== 'string' || !ELEMENT_TYPES.includes(v.toLowerCase())) {
-        throw mapperParsing(`Failed to parse mapping: invalid element_type [${String(v)}]; available types are [${ELEMENT_TYPES.join(', ')}]`);
+      const types = k === 'data_type' ? DATA_TYPES : ELEMENT_TYPES;
+      if (typeof v !== 'string' || !types.includes(v.toLowerCase())) {
+        throw mapperParsing(`Failed to parse mapping: invalid element_type [${String(v)}]; available types are [${types.join(', ')}]`);
       }
       v = v.toLowerCase();
     } else if (k === 'method') {
@@ -100,10 +106,22 @@ export function normalizeVectorMapping(name: string, type: string, m: FieldMappi
   if (type === 'knn_vector' && out.dimension === undefined && out.model_id === undefined) {
     throw mapperParsing(`Failed to parse mapping: Dimension value missing for vector: ${name}`);
   }
+  if (type === 'knn_vector') checkBinary(out);
   if (type === 'dense_vector' && out.index === false && out.similarity !== undefined) {
     throw mapperParsing(`Failed to parse mapping: Field [similarity] can only be specified for a field of type [dense_vector] when it is indexed`);
   }
   return out;
+}
+
+/** OpenSearch's binary vectors: a multiple of 8 dimensions, the hamming space alone (and it for no other data type). */
+function checkBinary(m: FieldMapping): void {
+  const space = spaceOf(m);
+  if (m.data_type === 'binary') {
+    if ((m.dimension as number) % 8 !== 0) throw mapperParsing('Failed to parse mapping: Dimension should be multiply of 8 for binary vector data type');
+    if (space !== 'hamming') throw mapperParsing(`Failed to parse mapping: Space type [${space}] is not supported with [binary] data type`);
+  } else if (space === 'hamming') {
+    throw mapperParsing(`Failed to parse mapping: Space type [hamming] is not supported with [${String(m.data_type ?? 'float')}] data type`);
+  }
 }
 
 function previewOf(values: readonly unknown[]): string {
@@ -133,7 +151,7 @@ export function parseVector(value: unknown, mapping: FieldMapping, path: string,
       if (typeof x === 'number') throw fail(`[${spec.type}] field [${path}] must be a finite number, got [${String(x)}]`);
       throw fail(`Failed to parse object: expecting token of type [VALUE_NUMBER] but found [${token}]`, 'parsing_exception');
     }
-    if (spec.elementType === 'byte') {
+    if (spec.elementType !== 'float') {
       if (!Number.isInteger(x)) throw fail(`element_type [byte] vectors only support non-decimal values but found decimal value [${x}] at dim [${i}]; Preview of invalid vector: ${previewOf(values)}`);
       if (x < -128 || x > 127) throw fail(`element_type [byte] vectors only support integers between [-128, 127] but found [${x}] at dim [${i}]; Preview of invalid vector: ${previewOf(values)}`);
     }
@@ -156,6 +174,16 @@ export function parseVector(value: unknown, mapping: FieldMapping, path: string,
     }
   }
   return vec;
+}
+
+/** Bits that differ between two binary vectors, each a byte (-128…127) a value. */
+export function hammingBits(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) {
+    let x = (a[i] ^ b[i]) & 0xff;
+    for (; x; x &= x - 1) n++;
+  }
+  return n;
 }
 
 export function squaredMagnitude(v: ArrayLike<number>): number {

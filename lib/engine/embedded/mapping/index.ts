@@ -21,4 +21,4 @@ export { fieldMappings } from './field-mapping.js';
 export { checkMappingLimits, mappingLimitsOf, type MappingLimits } from './mapping-limits.js';
 export { RANGE_TYPES, isRangeType, ipToBigInt, bigIntToIp, canonicalIp, ipOrderKey, ipOfOrderKey, cidrBounds, rangeQueryInterval, rangeTermInterval, rangeValuesRelate, rangeBucketKeys, type RangeRelation } from './range-field.js';
 export { withExactUnsignedLongs, exactUnsignedLong } from './unsigned-long.js';
-export { VECTOR_TYPES, vectorSpec, type VectorSpec, type VectorSimilarity, type SpaceType } from './dense-vector.js';
+export { VECTOR_TYPES, hammingBits, vectorSpec, type VectorSpec, type VectorSimilarity, type SpaceType } from './dense-vector.js';

@@ -15,6 +15,7 @@ import { geoShapeField } from './geo-shape.js';
 import { geoPointField, xyPointValues } from './geo-point.js';
 import { rankFeatureField, rankFeaturesFields } from './rank-feature.js';
 import type { EpochTime } from './instant.js';
+import { joinFieldValues } from './join-field.js';
 
 /** Gap between the positions of two values of one array, as ES's position_increment_gap (100). */
 const POSITION_INCREMENT_GAP = 100;
@@ -284,6 +285,7 @@ class DocumentParser {
     if (mapping.type === 'xy_point') return this.addXyPoint(path.join('.'), mapping, value);
     if (mapping.type === 'rank_feature' || mapping.type === 'rank_features') return this.addRankFeatures(path.join('.'), mapping, value);
     if (VECTOR_TYPES.has(mapping.type!)) return this.addVector(path, mapping, value);
+    if (mapping.type === 'join') return this.addJoin(path.join('.'), mapping, value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
       return;
@@ -406,6 +408,14 @@ class DocumentParser {
     child.parseObject(value, mapping.properties, path, dynamic);
     for (const [k, v] of child.newFields) this.addNewField(k, v);
     this.nested.push({ path: path.join('.'), doc: { fields: child.fields, nested: child.nested.length ? child.nested : undefined } });
+  }
+
+  /** A join field's relation name and joining id, each a keyword (join-field.ts). */
+  private addJoin(fullPath: string, mapping: FieldMapping, value: unknown): void {
+    if (value === null || value === undefined) return;
+    for (const [name, v] of joinFieldValues(fullPath, mapping, value, this.id)) {
+      this.fields.set(name, { type: 'keyword', terms: [v], positions: [0], values: [v] });
+    }
   }
 
   private addGeoPoint(fullPath: string, mapping: FieldMapping, value: unknown): void {

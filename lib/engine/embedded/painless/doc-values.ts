@@ -151,6 +151,54 @@ defineClass('GeoPoint', memberTable(OBJECT_MEMBERS, [
   method('getLon/0', 'double', [], (s: GeoPoint) => s.lon),
 ]));
 
+/**
+ * The doc values of a vector field (dense_vector, knn_vector) in one document: its vector, or none.
+ * Elasticsearch's DenseVectorScriptDocValues (`vectorValue`, `magnitude`) and OpenSearch k-NN's
+ * KNNVectorScriptDocValues (`value`) in one; the vector functions take it as their field.
+ */
+export class VectorDocValues extends JavaObject {
+  readonly javaClass = 'VectorScriptDocValues';
+
+  constructor(
+    readonly field: string,
+    /** The field's type: Elasticsearch's dense_vector or OpenSearch's knn_vector (whose errors it speaks). */
+    readonly type: 'dense_vector' | 'knn_vector',
+    readonly vector: Float32Array | undefined,
+  ) {
+    super();
+  }
+
+  /** The values as other doc values list them: the vector, or nothing. */
+  get items(): unknown[] {
+    return this.vector ? [Array.from(this.vector)] : [];
+  }
+
+  /** The vector; the IllegalArgumentException (Elasticsearch) or IllegalStateException (OpenSearch) of a document without one. */
+  value(): Float32Array {
+    if (!this.vector && this.type === 'dense_vector') throw new ScriptRuntimeError('illegal_argument_exception', "A document doesn't have a value for a vector field!");
+    if (!this.vector) {
+      throw new ScriptRuntimeError('illegal_state_exception', `One of the document doesn't have a value for field '${this.field}'. This can be avoided by checking if a document has a value for the field or not by doc['${this.field}'].size() == 0 ? 0 : {your script}`);
+    }
+    return this.vector;
+  }
+
+  toJavaString(): string {
+    return this.vector ? `[${Array.from(this.vector).join(', ')}]` : '[]';
+  }
+
+  toJson(): unknown {
+    return this.vector ? Array.from(this.vector) : [];
+  }
+}
+
+defineClass('VectorScriptDocValues', memberTable(OBJECT_MEMBERS, [
+  method('size/0', 'int', [], (s: VectorDocValues) => (s.vector ? 1 : 0)),
+  method('isEmpty/0', 'boolean', [], (s: VectorDocValues) => !s.vector),
+  method('getValue/0', 'def', [], (s: VectorDocValues) => Array.from(s.value())),
+  method('getVectorValue/0', 'def', [], (s: VectorDocValues) => Array.from(s.value())),
+  method('getMagnitude/0', 'double', [], (s: VectorDocValues) => Math.sqrt(s.value().reduce((sum, x) => sum + x * x, 0))),
+]));
+
 function compareNumbers(a: unknown, b: unknown): number {
   return Number(a) - Number(b);
 }
@@ -213,7 +261,7 @@ export class DocMap extends Map<unknown, unknown> {
     this.cache.clear();
   }
 
-  override get(key: unknown): ScriptDocValues {
+  override get(key: unknown): ScriptDocValues | VectorDocValues {
     const field = String(key);
     const cached = this.cache.get(field);
     if (cached) return cached;
@@ -223,6 +271,7 @@ export class DocMap extends Map<unknown, unknown> {
     }
     const type = field === '_index' ? 'keyword' : this.fields.typeOf(field);
     if (type === undefined) throw new ScriptRuntimeError('illegal_argument_exception', `No field found for [${field}] in mapping`);
+    if (type === 'dense_vector' || type === 'knn_vector') return new VectorDocValues(field, type, this.fields.vector?.(field));
     if ((type === 'text' || type === 'match_only_text' || type === 'search_as_you_type') && !this.fields.fielddata?.(field)) throw fielddataDisabled(field, this.fields.indexName);
     const values = scriptDocValues(type, field === '_index' ? [this.fields.indexName] : this.fields.values(field));
     if (!values) throw new ScriptRuntimeError('illegal_argument_exception', `No field found for [${field}] in mapping`);

@@ -184,6 +184,7 @@ export function compileTemplate(source: string, contentType?: string): CompiledT
   if (cached) return cached;
   const encode = ENCODERS[contentType ?? 'application/json'];
   if (!encode) throw new EsError(400, 'illegal_argument_exception', `No encoder found for media type [${contentType}]`);
+  checkTripleMustaches(source);
   let tokens: Token[];
   try {
     tokens = parser.parse(source) as Token[];
@@ -198,6 +199,21 @@ export function compileTemplate(source: string, contentType?: string): CompiledT
   const compiled: CompiledTemplate = { source, tokens, encode };
   if (cacheable) inlineCache.set(source, compiled);
   return compiled;
+}
+
+/**
+ * mustache.java's check of an unescaped variable: `{{{name` must close with `}}}`; one closed with
+ * `}}` and anything but a third `}` is refused ('Improperly closed variable'), where mustache.js
+ * would read on. Templates that change their delimiters (`{{=<% %>=}}`) are left to the parser.
+ */
+function checkTripleMustaches(source: string): void {
+  if (source.includes('{{=')) return;
+  for (let open = source.indexOf('{{{'); open >= 0; open = source.indexOf('{{{', open + 3)) {
+    const close = source.indexOf('}}', open + 3);
+    if (close < 0) return; // unclosed: the parser's own error
+    if (source[close + 2] !== '}') throw scriptException(`Improperly closed variable in query-template:${lineOf(source, open)}`, source);
+    open = close;
+  }
 }
 
 /** Output bounded by `mustache.max_output_size_bytes`, checked as it grows. */

@@ -6,9 +6,11 @@
  */
 import { EsError } from '../../../errors/index.js';
 import type { IndexHandle } from '../indices/index.js';
-import { ancestorOrd, levelView, nestedChain } from './aggregations/nested-scope.js';
+import { ancestorOrd, levelOf, levelView, nestedChain } from './aggregations/nested-scope.js';
 import { parseNestedInnerHits, type InnerHitsRequest } from './collapse.js';
 import { executeQuery, queryContextOf, queryTypeOf, type Query, type ScoredDocs } from './query/index.js';
+import { joinFieldOf, joinIdField, parentRelationOf } from '../mapping/join-field.js';
+import { relationQuery } from './query/parent-join-queries.js';
 
 export interface NestedInnerHits {
   path: string;
@@ -17,6 +19,11 @@ export interface NestedInnerHits {
   def: InnerHitsRequest;
   /** Nested queries with inner hits inside `query`: inner hits of each of this definition's hits. */
   inner: NestedInnerHits[];
+  /**
+   * Set for the inner hits of a parent-join query (`path` is then empty): a has_child's are the
+   * hit's children of `type` that match `query`, a has_parent's the hit's parent of `type` if it does.
+   */
+  join?: { kind: 'children' | 'parent'; type: string };
 }
 
 /** The nested queries with `inner_hits` of a query tree, each with those inside it. */
@@ -33,6 +40,13 @@ function collect(q: Query, out: NestedInnerHits[], depth: number): void {
     const inner: NestedInnerHits[] = [];
     collect(q.query, inner, depth + 1);
     out.push({ path: q.path, query: q.query, def: parseNestedInnerHits(q.innerHits, q.path), inner });
+    return;
+  }
+  if ((q.type === 'has_child' || q.type === 'has_parent') && q.innerHits !== undefined) {
+    const type = q.type === 'has_child' ? q.childType : q.parentType;
+    const inner: NestedInnerHits[] = [];
+    collect(q.query, inner, depth + 1);
+    out.push({ path: '', query: q.query, def: parseNestedInnerHits(q.innerHits, type), inner, join: { kind: q.type === 'has_child' ? 'children' : 'parent', type } });
     return;
   }
   for (const child of queryTypeOf(q).children(q)) collect(child, out, depth + 1);
@@ -74,11 +88,16 @@ export class NestedMatches {
 
   /** The inner query over every object at the definition's level, the matches grouped by their owner in `handle`. */
   private run(def: NestedInnerHits, handle: IndexHandle): { view: IndexHandle; byOwner: Map<number, InnerHitsMembers> } | undefined {
+    if (def.join) return joinRun(def.join, def.query, handle);
     const chain = nestedChain(handle, def.path);
     if (chain[chain.length - 1] !== def.path) return undefined;
     const view = levelView(handle, chain);
     if (view === handle) return undefined;
-    const scored = executeQuery(def.query, queryContextOf(view), true);
+    const level = levelOf(view);
+    const ctx = queryContextOf(view);
+    // the query runs as the nested query runs it: kNN keeps the nearest object of each holder
+    if (level) ctx.owner = { path: level.path, parentOf: level.parentOf, parent: queryContextOf(level.parent) };
+    const scored = executeQuery(def.query, ctx, true);
     const byOwner = new Map<number, InnerHitsMembers>();
     for (let i = 0; i < scored.length; i++) {
       const child = scored.ords[i];
@@ -91,4 +110,43 @@ export class NestedMatches {
     }
     return { view, byOwner };
   }
+}
+
+/**
+ * A parent-join definition's matches in one index (the hits' own), grouped by the hit they belong
+ * to: each matching child under its parent, or each matching parent under each of its children.
+ */
+function joinRun(j: NonNullable<NestedInnerHits['join']>, query: Query, handle: IndexHandle): { view: IndexHandle; byOwner: Map<number, InnerHitsMembers> } | undefined {
+  const join = joinFieldOf(handle.mappings);
+  const index = handle.inverted;
+  if (!join || !index) return undefined;
+  const parent = j.kind === 'children' ? parentRelationOf(join, j.type) : j.type;
+  if (parent === undefined) return undefined;
+  const scored = executeQuery(relationQuery(query, join.name, j.type), queryContextOf(handle), true);
+  const ids = index.field(joinIdField(join, parent));
+  const byOwner = new Map<number, InnerHitsMembers>();
+  const add = (owner: number, ord: number, score: number) => {
+    let m = byOwner.get(owner);
+    if (!m) byOwner.set(owner, (m = { view: handle, ords: [], scores: [] }));
+    m.ords.push(ord);
+    m.scores.push(score);
+  };
+  for (let i = 0; i < scored.length; i++) {
+    const ord = scored.ords[i];
+    if (j.kind === 'children') {
+      const id = ids?.docValues.get(ord)?.[0];
+      const owner = id === undefined ? undefined : index.ordOf(String(id));
+      if (owner !== undefined) add(owner, ord, scored.scores[i]);
+      continue;
+    }
+    const id = index.idOf(ord);
+    const tid = id === undefined || !ids ? -1 : ids.termId(id);
+    if (tid < 0) continue;
+    const r = ids!.postingsOf(tid);
+    while (!r.done) {
+      const owner = r.read();
+      if (owner !== ord) add(owner, ord, scored.scores[i]);
+    }
+  }
+  return { view: handle, byOwner };
 }

@@ -175,6 +175,9 @@ describe('embedded engine: aggregations', () => {
       ]);
       const k = await aggs({ aggs: { r: { range: { field: 'price', keyed: true, ranges: [{ key: 'cheap', to: 20 }] } } } });
       expect(k.r.buckets).to.deep.equal({ cheap: { to: 20, doc_count: 1 } });
+      // one range written as an object is a list of one, as ObjectParser reads an object array
+      const one = await aggs({ aggs: { r: { range: { field: 'price', ranges: { to: 20 } } } } });
+      expect(one.r.buckets).to.deep.equal([{ key: '*-20.0', to: 20, doc_count: 1 }]);
     });
 
     it('date_range with a format and date math', async () => {

@@ -122,6 +122,11 @@ describe('embedded engine: adjacency_matrix, multi_terms, matrix_stats', () => {
       };
     }
 
+    it('refuses a script as its parser does (matrix_stats takes none)', async () => {
+      const e = await error('census', { aggs: { m: { matrix_stats: { fields: ['income'], script: { source: '1' } } } } });
+      expect(e).to.include({ type: 'parsing_exception', reason: 'Unexpected token START_OBJECT [script] in [m].' });
+    });
+
     it('count, mean, variance, skewness, kurtosis, covariance and correlation over documents with every field', async () => {
       const r = await aggs('census', { aggs: { statistics: { matrix_stats: { fields: ['poverty', 'income'] } } } }, '?typed_keys');
       const stats = r['matrix_stats#statistics'];

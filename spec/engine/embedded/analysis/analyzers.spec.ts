@@ -66,6 +66,24 @@ describe('analysis: built-in analyzers', () => {
     expect(terms({ analyzer: 'pattern', text: QUICK })).to.deep.equal(['the', '2', 'quick', 'brown', 'foxes', 'jumped', 'over', 'the', 'lazy', 'dog', 's', 'bone']);
   });
 
+  it('fingerprint: one token of the distinct terms, lowercased, folded to ASCII and sorted (ES example); separator, max_output_size and stopwords', () => {
+    expect(analyze({ analyzer: 'fingerprint', text: 'Yes yes, Gödel said this sentence is consistent and.' })).to.deep.equal([
+      ['and consistent godel is said sentence this yes', 0, 52, 'fingerprint', 0],
+    ]);
+    const registry = createAnalysisRegistry({ analyzer: {
+      dashed: { type: 'fingerprint', separator: '-', stopwords: '_english_' },
+      short: { type: 'fingerprint', max_output_size: 5 },
+    } });
+    expect(terms({ analyzer: 'dashed', text: 'B2 the A1 B2' }, registry)).to.deep.equal(['a1-b2']);
+    expect(terms({ analyzer: 'short', text: 'A1 B2 C3' }, registry)).to.deep.equal([]);
+  });
+
+  it('chinese: kept for old indices, the standard analyzer with English stop words, by name or as a type', () => {
+    expect(terms({ analyzer: 'chinese', text: 'only for old indices' })).to.deep.equal(['only', 'old', 'indices']);
+    const registry = createAnalysisRegistry({ analyzer: { my_analyzer: { type: 'chinese' } } });
+    expect(terms({ analyzer: 'my_analyzer', text: 'The Old Indices' }, registry)).to.deep.equal(['old', 'indices']);
+  });
+
   it('continues positions across array values with position_increment_gap 100 and offsets with gap 1', () => {
     expect(analyze({ analyzer: 'standard', text: ['a b', 'c'] })).to.deep.equal([
       ['a', 0, 1, '<ALPHANUM>', 0],

@@ -36,7 +36,8 @@ const SENTENCES: Array<[string, string, string[]]> = [
     ['norwegian', 'Husene og bøkene i byene', ['hus', 'bøk', 'byen']],
     ['persian', 'کتاب‌ها را در کتابخانه خواندم ۱۲۳', ['كتاب', 'كتابخانه', 'خواندم', '123']],
     ['portuguese', 'As cidades portuguesas e os livros antigos', ['cidad', 'portugues', 'livr', 'antig']],
-    ['romanian', 'Orașele românești și cărțile vechi', ['oraș', 'româneșt', 'și', 'cărț', 'vech']],
+    // the cedilla forms (absenţa) normalized to comma-below, and the stop words (și) in their modern forms, as Lucene 9.7+
+    ['romanian', 'Orașele românești și cărțile vechi absenţa', ['oraș', 'româneșt', 'cărț', 'vech', 'absenț']],
     ['russian', 'Города России и старые книги', ['город', 'росс', 'стар', 'книг']],
     ['sorani', 'کتێبەکان لە ماڵەکەدا', ['کتێب', 'ماڵە']],
     ['spanish', 'Las ciudades españolas y los libros antiguos', ['ciudad', 'español', 'libr', 'antigu']],

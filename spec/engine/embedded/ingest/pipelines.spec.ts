@@ -209,6 +209,31 @@ describe('ingest pipelines on the embedded engine', function () {
       expect(await simulatedError([{ pipeline: { name: 'loop-a' } }], {})).to.include({ reason: 'Cycle detected for pipeline: loop-a' });
     });
 
+    it('terminate: the pipeline it runs in stops there; the calling pipeline and the final pipeline go on', async () => {
+      await es.call('PUT', '/_ingest/pipeline/stops-early', { processors: [
+        { append: { field: 'steps', value: 'before' } },
+        { terminate: { if: 'ctx.number < 50' } },
+        { append: { field: 'steps', value: 'after' } },
+      ] });
+      expect(await simulated([{ pipeline: { name: 'stops-early' } }, { append: { field: 'steps', value: 'outer' } }], { number: 40, steps: [] }))
+        .to.deep.equal({ number: 40, steps: ['before', 'outer'] });
+      expect(await simulated([{ pipeline: { name: 'stops-early' } }], { number: 60, steps: [] })).to.deep.equal({ number: 60, steps: ['before', 'after'] });
+      await es.call('PUT', '/_ingest/pipeline/finally', { processors: [{ append: { field: 'steps', value: 'final' } }] });
+      await es.call('PUT', '/terminated', { settings: { index: { default_pipeline: 'stops-early', final_pipeline: 'finally' } } });
+      await es.call('PUT', '/terminated/_doc/1?refresh=true', { number: 40, steps: [] });
+      expect((await es.call('GET', '/terminated/_doc/1')).json._source.steps).to.deep.equal(['before', 'final']);
+    });
+
+    it('redact: what a pattern matches becomes <NAME>, overlapping matches once; a missing field fails only without ignore_missing', async () => {
+      const processor = { redact: { field: 'm', patterns: ['%{EMAILADDRESS:EMAIL}', '%{IP:IP_ADDRESS}', '%{CARD:CC}'], pattern_definitions: { CARD: '\\d{4}[ -]\\d{4}' } } };
+      expect(await simulated([processor], { m: 'mail jo@example.com from 10.0.0.1 and 10.0.0.2, card 1234-5678' }))
+        .to.deep.equal({ m: 'mail <EMAIL> from <IP_ADDRESS> and <IP_ADDRESS>, card <CC>' });
+      expect(await simulated([{ redact: { field: 'm', patterns: ['%{IP:ip}'], prefix: '*', suffix: '*' } }], { m: '55.3.244.1 GET' })).to.deep.equal({ m: '*ip* GET' });
+      expect(await simulated([{ redact: { field: 'absent', patterns: ['%{IP:ip}'] } }], { m: 'x' })).to.deep.equal({ m: 'x' });
+      expect(await simulatedError([{ redact: { field: 'absent', patterns: ['%{IP:ip}'], ignore_missing: false } }], { m: 'x' }))
+        .to.include({ reason: 'field [absent] is null or missing' });
+    });
+
     it('dot_expander: a dotted field becomes its object path (at the top, under path, or every one with *), kept beside or over what is there', async () => {
       expect(await simulated([{ dot_expander: { field: 'foo.bar' } }], { 'foo.bar': 'value' })).to.deep.equal({ foo: { bar: 'value' } });
       // an existing value is kept as a list with the new one, or replaced with override
@@ -386,6 +411,42 @@ describe('ingest pipelines on the embedded engine', function () {
       await es.call('PUT', '/dp/_settings', { index: { final_pipeline: '_none' } });
       await es.call('PUT', '/dp/_doc/3', { a: 3 });
       expect((await es.call('GET', '/dp/_doc/3')).json._source).to.deep.equal({ a: 3, tagged: 'dp' });
+    });
+
+    it('reroute: the rest of the pipelines (callers and the final one) is skipped and the new target\'s default pipeline runs, found in its template when it does not exist yet', async () => {
+      await es.call('PUT', '/_ingest/pipeline/to-b', { processors: [{ set: { field: 'before', value: true } }, { reroute: { destination: 'rr-b' } }, { set: { field: 'skipped', value: true } }] });
+      await es.call('PUT', '/_ingest/pipeline/in-b', { processors: [{ set: { field: 'in_b', value: true } }] });
+      await es.call('PUT', '/_ingest/pipeline/never', { processors: [{ set: { field: 'final_of_a', value: true } }] });
+      await es.call('PUT', '/rr-a', { settings: { index: { default_pipeline: 'to-b', final_pipeline: 'never' } } });
+      // rr-b does not exist: its default pipeline is the one its template gives it
+      await es.call('PUT', '/_index_template/rr-b', { index_patterns: ['rr-b'], template: { settings: { index: { default_pipeline: 'in-b' } } } });
+      const written = await es.call('PUT', '/rr-a/_doc/1?refresh=true', { n: 1 });
+      expect(written.status, written.text).to.equal(201);
+      expect(written.json._index).to.equal('rr-b');
+      expect((await es.call('GET', '/rr-b/_doc/1')).json._source).to.deep.equal({ n: 1, before: true, in_b: true });
+    });
+
+    it('reroute in data stream mode: <type>-<dataset>-<namespace> from field references (sanitized) or static values, the data_stream fields set', async () => {
+      const processor = { reroute: { dataset: ['{{service.name}}', 'fallback'], namespace: '{{{tenant}}}' } };
+      const r = await es.call('POST', '/_ingest/pipeline/_simulate', { pipeline: { processors: [processor] }, docs: [
+        { _index: 'logs-generic-default', _source: { service: { name: 'My-App' }, tenant: 'Acme Corp', event: { dataset: 'x' } } },
+        { _index: 'logs-generic-default', _source: { service: { name: 7 } } },
+        { _index: 'not_a_stream', _source: {} },
+      ] });
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json.docs[0].doc._index).to.equal('logs-my_app-acme_corp');
+      expect(r.json.docs[0].doc._source).to.deep.equal({
+        service: { name: 'My-App' }, tenant: 'Acme Corp', event: { dataset: 'my_app' },
+        data_stream: { type: 'logs', dataset: 'my_app', namespace: 'acme_corp' },
+      });
+      // a reference to a non-string is passed over: the static value, and the current namespace
+      expect(r.json.docs[1].doc._index).to.equal('logs-fallback-default');
+      expect(r.json.docs[2].error.reason).to.equal('invalid data stream name: [not_a_stream]; must follow naming scheme <type>-<dataset>-<namespace>');
+      const both = await es.call('PUT', '/_ingest/pipeline/bad-reroute', { processors: [{ reroute: { destination: 'x', dataset: 'y' } }] });
+      expect(both.status).to.equal(400);
+      expect(both.json.error.reason).to.equal('[destination] can only be set if dataset and namespace are not set');
+      const invalid = await es.call('PUT', '/_ingest/pipeline/bad-reroute', { processors: [{ reroute: { dataset: 'a-b' } }] });
+      expect(invalid.json.error.reason).to.equal("[dataset] 'a-b' contains disallowed characters");
     });
 
     it('_update_by_query?pipeline= runs the pipeline over every matching document', async () => {

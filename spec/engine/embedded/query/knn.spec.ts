@@ -126,6 +126,17 @@ describe('embedded engine: kNN search', () => {
       expect(JSON.stringify(wrong.json)).to.contain('The query vector has a different number of dimensions [3] than the document vectors [2].');
     });
 
+    it("reads a vector field's doc values in scripts: doc['field'] for the vector functions, vectorValue, magnitude", async () => {
+      const script = (source: string, q: number[]) => search('v', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
+      expect(scored((await script("cosineSimilarity(params.q, doc['cos']) + 1.0", [1, 0])).json)).to.deep.equal([['a', 2], ['c', f(1 + Math.SQRT1_2)], ['b', 1]]);
+      expect(scored((await script("doc['cos'].size() + doc['cos'].vectorValue[1] + doc['cos'].magnitude", [1, 0])).json))
+        .to.deep.equal([['c', f(2 + Math.SQRT2)], ['b', 3], ['a', 2]]);
+      await es.call('PUT', '/v/_doc/d?refresh=true', { t: 'none' });
+      const missing = await script("cosineSimilarity(params.q, doc['cos'])", [1, 0]);
+      expect(missing.status).to.equal(400);
+      expect(JSON.stringify(missing.json)).to.contain("A document doesn't have a value for a vector field!");
+    });
+
     it('finds the same vectors after a restart', async () => {
       const dataDir = es.dataDir;
       await es.close(false);
@@ -171,6 +182,103 @@ describe('embedded engine: kNN search', () => {
       expect((await search('o', { query: { knn: { nope: { vector: [0, 0], k: 1 } } } })).status).to.equal(400);
       expect((await search('o', { query: { knn: { nope: { vector: [0, 0], k: 1, ignore_unmapped: true } } } })).json.hits.total.value).to.equal(0);
       expect((await search('o', { query: { knn: { l2: { vector: [0, 0] } } } })).json.error.reason).to.equal('[knn] requires exactly one of k, distance or score to be set');
+    });
+
+    it('scores exactly with the k-NN score script (lang knn, knn_score) per space type; a document without a vector scores 0', async () => {
+      await es.call('PUT', '/o/_doc/c?refresh=true', { y: 3 });
+      const knnScore = (field: string, space: string, value: unknown, query: Record<string, unknown> = { match_all: {} }) => search('o', {
+        query: { script_score: { query, script: { lang: 'knn', source: 'knn_score', params: { field, query_value: value, space_type: space } } } },
+      });
+      expect(scored((await knnScore('l2', 'l2', [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)], ['c', 0]]);
+      expect(scored((await knnScore('l2', 'l1', [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)], ['c', 0]]);
+      expect(scored((await knnScore('l2', 'linf', [0, 0])).json)).to.deep.equal([['a', 1], ['b', 0.5], ['c', 0]]);
+      // cosinesimil: 1 + cos; innerproduct: ip + 1, or 1 / (1 − ip) when negative
+      expect(scored((await knnScore('cos', 'cosinesimil', [1, 0])).json)).to.deep.equal([['a', 2], ['b', 1], ['c', 0]]);
+      expect(scored((await knnScore('ip', 'innerproduct', [1, 0])).json)).to.deep.equal([['a', 3], ['b', 0.5], ['c', 0]]);
+      // hamming bits over a whole-number field: 1 / (1 + differing bits)
+      expect(scored((await knnScore('y', 'hammingbit', 1)).json)).to.deep.equal([['a', 1], ['c', 0.5], ['b', f(1 / 3)]]);
+      // the query filters first, the script scores what is left
+      expect(scored((await knnScore('l2', 'l2', [0, 0], { term: { y: 2 } })).json)).to.deep.equal([['b', f(1 / 3)]]);
+      const inFunctionScore = await search('o', { query: { function_score: { query: { term: { y: 1 } }, functions: [{
+        script_score: { script: { lang: 'knn', source: 'knn_score', params: { field: 'l2', query_value: [1, 1], space_type: 'l2' } } },
+      }], boost_mode: 'replace' } } });
+      expect(scored(inFunctionScore.json)).to.deep.equal([['a', f(1 / 3)]]);
+    });
+
+    it("refuses the k-NN score script's bad parameters in OpenSearch's words", async () => {
+      const reason = async (params: Record<string, unknown>, source = 'knn_score') => {
+        const r = await search('o', { query: { script_score: { query: { match_all: {} }, script: { lang: 'knn', source, params } } } });
+        expect(r.status).to.equal(400);
+        return r.json.error.root_cause[0].reason as string;
+      };
+      expect(await reason({ query_value: [0, 0], space_type: 'l2' })).to.equal('Missing parameter [field]');
+      expect(await reason({ field: 'l2', query_value: [0, 0] })).to.equal('Missing parameter [space_type]');
+      expect(await reason({ field: 'l2', space_type: 'l2' })).to.equal('Missing parameter [query_value]');
+      expect(await reason({ field: 'l2', query_value: [0, 0], space_type: 'nope' })).to.equal('Invalid space type. Please refer to the available space types.');
+      expect(await reason({ field: 'y', query_value: [0, 0], space_type: 'cosinesimil' })).to.equal('Incompatible field_type for cosine space. The field type must be knn_vector.');
+      expect(await reason({ field: 'l2', query_value: [0, 0, 0], space_type: 'l2' })).to.equal("Object's length=3 does not match the expected length=2.");
+      expect(await reason({ field: 'cos', query_value: [0, 0], space_type: 'cosinesimil' })).to.equal('zero vector is not supported when space type is [cosinesimil]');
+      expect(await reason({ field: 'l2', query_value: [0, 0], space_type: 'l2' }, 'other')).to.equal('Unknown script name other');
+    });
+
+    it('over nested vectors keeps the k documents whose nearest object is nearest, filters on the documents, expands on request', async () => {
+      await es.call('PUT', '/n', { settings: { index: { knn: true } }, mappings: { properties: {
+        nested_field: { type: 'nested', properties: { my_vector: { type: 'knn_vector', dimension: 3, space_type: 'l2' }, color: { type: 'keyword' } } },
+      } } });
+      await es.call('PUT', '/n/_doc/1', { parking: false, nested_field: [{ my_vector: [1, 1, 1], color: 'blue' }, { my_vector: [2, 2, 2], color: 'yellow' }, { my_vector: [3, 3, 3], color: 'white' }] });
+      await es.call('PUT', '/n/_doc/2', { parking: true, nested_field: [{ my_vector: [10, 10, 10], color: 'red' }, { my_vector: [20, 20, 20], color: 'green' }] });
+      await es.call('PUT', '/n/_doc/3?refresh=true', { parking: true, nested_field: [{ my_vector: [100, 100, 100] }] });
+      const nestedKnn = (knn: Record<string, unknown>, extra: Record<string, unknown> = {}) => search('n', { query: { nested: {
+        path: 'nested_field', query: { knn: { 'nested_field.my_vector': { vector: [1, 1, 1], ...knn } } }, inner_hits: { _source: false }, ...extra,
+      } } });
+      const innerOffsets = (json: any) => json.hits.hits.map((h: any) => h.inner_hits.nested_field.hits.hits.map((i: any) => i._nested.offset));
+      // the three nearest objects are all document 1's: k = 2 still finds two documents, each by its nearest object
+      const two = await nestedKnn({ k: 2 });
+      expect(scored(two.json)).to.deep.equal([['1', 1], ['2', f(1 / 244)]]);
+      expect(innerOffsets(two.json)).to.deep.equal([[0], [0]]);
+      const expanded = await nestedKnn({ k: 1, expand_nested_docs: true }, { score_mode: 'max' });
+      expect(scored(expanded.json)).to.deep.equal([['1', 1]]);
+      expect(innerOffsets(expanded.json)).to.deep.equal([[0, 1, 2]]);
+      // a filter reads the documents; a nested query of the same path reads the objects
+      expect(scored((await nestedKnn({ k: 3, filter: { term: { parking: true } } })).json)).to.deep.equal([['2', f(1 / 244)], ['3', f(1 / (1 + 3 * 99 * 99))]]);
+      const byColor = await nestedKnn({ k: 3, filter: { nested: { path: 'nested_field', query: { term: { 'nested_field.color': 'white' } } } } });
+      expect(scored(byColor.json)).to.deep.equal([['1', f(1 / 13)]]);
+    });
+
+    it('keeps binary vectors (data_type binary, a bit a dimension) and finds them by hamming distance', async () => {
+      expect((await es.call('PUT', '/b12', { mappings: { properties: { v: { type: 'knn_vector', dimension: 12, data_type: 'binary' } } } })).json.error.reason)
+        .to.equal('Failed to parse mapping: Dimension should be multiply of 8 for binary vector data type');
+      expect((await es.call('PUT', '/bl2', { mappings: { properties: { v: { type: 'knn_vector', dimension: 16, data_type: 'binary', space_type: 'l2' } } } })).status).to.equal(400);
+      await es.call('PUT', '/b', { settings: { index: { knn: true } }, mappings: { properties: {
+        v: { type: 'knn_vector', dimension: 16, data_type: 'binary', space_type: 'hamming', method: { name: 'hnsw', engine: 'faiss' } },
+      } } });
+      await es.call('PUT', '/b/_doc/1', { v: [7, 8] });
+      await es.call('PUT', '/b/_doc/2?refresh=true', { v: [10, -11] });
+      expect((await es.call('PUT', '/b/_doc/3', { v: [1, 2, 3] })).json.error.reason).to.equal('Vector dimension mismatch. Expected: 2, Given: 3');
+      // [9, 10] against [7, 8]: 3 + 1 bits differ; against [10, -11]: 2 + 8
+      expect(scored((await search('b', { query: { knn: { v: { vector: [9, 10], k: 2 } } } })).json)).to.deep.equal([['1', 0.2], ['2', f(1 / 11)]]);
+      const script = await search('b', { query: { script_score: { query: { match_all: {} }, script: { lang: 'knn', source: 'knn_score', params: { field: 'v', query_value: [9, 10], space_type: 'hamming' } } } } });
+      expect(scored(script.json)).to.deep.equal([['1', 0.2], ['2', f(1 / 11)]]);
+    });
+
+    it("serves the k-NN painless extensions over doc['field']: l2Squared, l1Norm, lInfNorm, innerProduct, cosineSimilarity", async () => {
+      const script = (source: string, q: number[]) => search('o', { query: { script_score: { query: { match_all: {} }, script: { source, params: { q } } } } });
+      expect(scored((await script("1 / (1 + l2Squared(params.q, doc['l2']))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)]]);
+      expect(scored((await script("1 / (1 + l1Norm(params.q, doc['l2']))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', f(1 / 3)]]);
+      expect(scored((await script("1 / (1 + lInfNorm(params.q, doc['l2']))", [0, 0])).json)).to.deep.equal([['a', 1], ['b', 0.5]]);
+      expect(scored((await script("float x = innerProduct(params.q, doc['ip']); return x >= 0 ? x + 1 : 1 / (1 - x);", [1, 0])).json))
+        .to.deep.equal([['a', 3], ['b', 0.5]]);
+      expect(scored((await script("1.0 + cosineSimilarity(params.q, doc['cos'])", [1, 0])).json)).to.deep.equal([['a', 2], ['b', 1]]);
+      // the third argument stands for the query vector's squared magnitude (KNNScoringUtil.cosinesimilOptimized)
+      expect(scored((await script("1.0 + cosineSimilarity(params.q, doc['cos'], 4.0)", [2, 0])).json)).to.deep.equal([['a', 2], ['b', 1]]);
+      const wrongDims = await script("l2Squared(params.q, doc['l2'])", [0, 0, 0]);
+      expect(JSON.stringify(wrongDims.json)).to.contain('query vector dimension mismatch. Expected: 2, Given: 3');
+      await es.call('PUT', '/o/_doc/c?refresh=true', { y: 3 });
+      const missing = await script("1 / (1 + l2Squared(params.q, doc['l2']))", [0, 0]);
+      expect(missing.status).to.equal(400);
+      expect(JSON.stringify(missing.json)).to.contain("One of the document doesn't have a value for field 'l2'. This can be avoided by checking if a document has a value for the field or not by doc['l2'].size() == 0 ? 0 : {your script}");
+      expect(scored((await script("doc['l2'].size() == 0 ? 0 : 1 / (1 + l2Squared(params.q, doc['l2']))", [0, 0])).json))
+        .to.deep.equal([['a', 1], ['b', f(1 / 3)], ['c', 0]]);
     });
   });
 });

@@ -128,13 +128,17 @@ describe('embedded engine REST: cluster settings, cluster stats, nodes, search s
     expect((await es.call('GET', '/_cluster/stats/indices/doc/nodes/_all')).status).to.equal(400);
   });
 
-  it('POST _nodes[/{node_id}]/reload_secure_settings: each selected node answers with its name (no keystore to reload)', async () => {
+  it('POST _nodes[/{node_id}]/reload_secure_settings: each selected node answers with its name (an empty keystore without password: another password is refused)', async () => {
     const all = await es.call('POST', '/_nodes/reload_secure_settings');
     expect(all.status, all.text).to.equal(200);
     expect(all.json._nodes).to.deep.equal({ total: 1, successful: 1, failed: 0 });
     const [id] = Object.keys(all.json.nodes);
     expect(all.json.nodes[id]).to.deep.equal({ name: (await es.call('GET', '/_nodes')).json.nodes[id].name });
-    expect((await es.call('POST', '/_nodes/_all/reload_secure_settings', { secure_settings_password: 'pw' })).json._nodes.successful).to.equal(1);
+    // the node's keystore has no password: another one fails to decrypt it, reported in the node's answer
+    const wrong = (await es.call('POST', '/_nodes/_all/reload_secure_settings', { secure_settings_password: 'pw' })).json;
+    expect(wrong._nodes.successful).to.equal(1);
+    expect(wrong.nodes[id].reload_exception).to.deep.equal({ type: 'security_exception', reason: 'Provided keystore password was incorrect' });
+    expect((await es.call('POST', '/_nodes/_local/reload_secure_settings', { secure_settings_password: '' })).json.nodes[id]).to.not.have.property('reload_exception');
     expect((await es.call('POST', '/_nodes/no-such-node/reload_secure_settings')).json._nodes).to.deep.equal({ total: 0, successful: 0, failed: 0 });
     expect((await es.call('POST', '/_nodes/reload_secure_settings', { password: 'pw' })).status).to.equal(400);
     expect((await es.call('GET', '/_nodes/reload_secure_settings')).status).to.equal(200); // GET is nodes info for a node or metric so named

@@ -79,3 +79,37 @@ describe('embedded engine: _rank_eval', () => {
     expect(r.json.metric_score).to.equal(1);
   });
 });
+
+describe('embedded engine: _rank_eval refuses searches that are not plain rankings', () => {
+  let es: TestEngine;
+  before(async () => {
+    es = await startEngine();
+    await es.call('PUT', '/foo/_doc/1?refresh=true', { text: 'berlin' });
+  });
+  after(() => es.close());
+
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ aggs: { a: { avg: { field: 'grade' } } } }, 'Query in rated requests should not contain aggregations.'],
+    [{ suggest: { s: { text: 'x', term: { field: 'text' } } } }, 'Query in rated requests should not contain a suggest section.'],
+    [{ highlight: { fields: { text: {} } } }, 'Query in rated requests should not contain a highlighter section.'],
+    [{ profile: true }, 'Query in rated requests should not use profile.'],
+    [{ explain: 'true' }, 'Query in rated requests should not use explain.'],
+  ];
+  for (const [part, reason] of cases) {
+    it(`${Object.keys(part)[0]}, given or rendered from a template`, async () => {
+      for (const body of [
+        { requests: [{ id: 'q', request: part, ratings: [] }], metric: { precision: {} } },
+        { templates: [{ id: 't', template: { source: JSON.stringify(part) } }], requests: [{ id: 'q', template_id: 't', params: {}, ratings: [] }], metric: { precision: {} } },
+      ]) {
+        const r = await es.call('POST', '/foo/_rank_eval', body);
+        expect(r.status, r.text).to.equal(400);
+        expect(r.json.error).to.include({ type: 'illegal_argument_exception', reason });
+      }
+    });
+  }
+
+  it('explain: false is a plain search', async () => {
+    const r = await es.call('POST', '/foo/_rank_eval', { requests: [{ id: 'q', request: { explain: false, query: { match_all: {} } }, ratings: [] }], metric: { precision: {} } });
+    expect(r.status, r.text).to.equal(200);
+  });
+});

@@ -73,6 +73,8 @@ describe('embedded engine REST: stored scripts and search templates', () => {
         ['/_scripts/s/no_such_context', { script: { lang: 'mustache', source: 'x' } }, 400, 'illegal_argument_exception', 'Unknown context [no_such_context]'],
         ['/_scripts/s/score', { script: { lang: 'mustache', source: '{{x}}' } }, 400, 'illegal_argument_exception', 'failed to parse/compile stored script [s]'],
         ['/_scripts/s/template', { script: { lang: 'mustache', source: '{"a": "{{#x}}"}' } }, 400, 'script_exception', 'Unclosed section "x" @[query-template:1]'],
+        // mustache.java's check of {{{x}}}: closed by two braces only
+        ['/_scripts/s/template', { script: { lang: 'mustache', source: '{"a": "{{{x}}", "b": {{y}} }' } }, 400, 'script_exception', 'Improperly closed variable in query-template:1'],
         ['/_scripts/s', { script: { lang: 'mustache', source: 'x'.repeat(65536) } }, 400, 'illegal_argument_exception', ''],
       ];
       for (const [path, body, status, type, reason] of cases) {
@@ -278,6 +280,10 @@ describe('embedded engine REST: stored scripts and search templates', () => {
       const malformed = await es.call('POST', '/my-index/_msearch/template', ndjson([{}, { params: {} }]), NDJSON);
       expect(malformed.status).to.equal(400);
       expect(malformed.json.error).to.include({ type: 'illegal_argument_exception', reason: 'Malformed search template' });
+      // an empty template in any item fails the whole request (MultiSearchTemplateRequest.validate)
+      const noTemplate = await es.call('POST', '/my-index/_msearch/template', ndjson([{}, { id: 'my-search-template' }, {}, { source: '' }, {}, { source: '' }]), NDJSON);
+      expect(noTemplate.status).to.equal(400);
+      expect(noTemplate.json.error).to.include({ type: 'action_request_validation_exception', reason: 'Validation Failed: 1: template is missing;2: template is missing;' });
       const empty = await es.call('POST', '/_msearch/template', '', NDJSON);
       expect(empty.status).to.equal(400);
     });

@@ -247,6 +247,16 @@ const SERBIAN: Record<string, string> = {
   đ: 'dj', ž: 'z', ć: 'c', č: 'c', š: 's',
 };
 
+/** Romanian's s and t with a cedilla (ş ţ, as legacy encodings wrote them) as the comma-below letters (ș ț). */
+export function romanianCommaBelow(term: string): string {
+  return /[\u015e\u015f\u0162\u0163]/.test(term)
+    ? term.replace(/[\u015e\u015f\u0162\u0163]/g, (c) => ({ '\u015e': '\u0218', '\u015f': '\u0219', '\u0162': '\u021a', '\u0163': '\u021b' })[c]!)
+    : term;
+}
+
+/** Lucene's RomanianNormalizationFilter, which its Romanian analyzer runs: the cedilla forms as the comma-below letters. */
+export const romanianNormalizationFilter = termMapFilter(romanianCommaBelow);
+
 /**
  * Lucene's SerbianNormalizationFilter ("bald" Latin): lower-case Cyrillic to Latin, diacritics
  * dropped, đ → dj (it runs after lowercase; upper case is left as it is).

@@ -1,4 +1,4 @@
-/** Processors that steer a pipeline: script, fail, drop, pipeline, foreach (the reference pages of the same names). */
+/** Processors that steer a pipeline: script, fail, drop, terminate, pipeline, foreach (the reference pages of the same names). */
 import { EsError } from '../../../../errors/index.js';
 import { illegalArgument, isMap, javaType } from '../ingest-document.js';
 import { DROPPED, type ProcessorFactory } from '../processor.js';
@@ -15,6 +15,11 @@ export const fail: ProcessorFactory = (config) => {
 };
 
 export const drop: ProcessorFactory = () => () => DROPPED;
+
+/** terminate: the pipeline it runs in runs no further processor; a calling pipeline, and the final pipeline, go on. */
+export const terminate: ProcessorFactory = () => (doc) => {
+  doc.terminated = true;
+};
 
 export const pipeline: ProcessorFactory = (config) => {
   const name = compileStringTemplate(config.requiredString('name'), config, 'name');

@@ -4,6 +4,7 @@ import { compileGrok, grokMatch, GrokError, type Grok } from '../grok/grok.js';
 import { illegalArgument, javaType } from '../ingest-document.js';
 import { INGEST_ELEMENT_BYTES } from '../ingest-budget.js';
 import type { ProcessorFactory } from '../processor.js';
+import type { ConfigReader } from '../processor-config.js';
 import { fieldValue } from './string-processors.js';
 
 export const grok: ProcessorFactory = (config) => {
@@ -16,15 +17,7 @@ export const grok: ProcessorFactory = (config) => {
   const ecs = config.optionalString('ecs_compatibility', 'disabled')!;
   if (ecs !== 'disabled' && ecs !== 'v1') throw config.error('ecs_compatibility', `unsupported ECS compatibility mode [${ecs}]`);
   if (ecs === 'v1') throw config.error('ecs_compatibility', 'ECS compatibility mode [v1] is not supported by the embedded engine (only [disabled])');
-  const bank: Record<string, string> = { ...DEFAULT_GROK_PATTERNS };
-  for (const [k, v] of Object.entries(definitions)) bank[k] = String(v);
-  let compiled: Grok[];
-  try {
-    compiled = patterns.map((p) => compileGrok(p, bank));
-  } catch (e) {
-    if (e instanceof GrokError) throw config.error('patterns', e.message);
-    throw e;
-  }
+  const compiled = compileGrokPatterns(config, patterns, definitions);
   return (doc) => {
     const value = fieldValue(doc, field, ignoreMissing);
     if (value === undefined) return;
@@ -48,3 +41,15 @@ export const grok: ProcessorFactory = (config) => {
     throw illegalArgument(`Provided Grok expressions do not match field value: [${value}]`);
   };
 };
+
+/** `patterns` compiled on the default bank with `definitions` over it; one that does not compile is a configuration error. */
+export function compileGrokPatterns(config: ConfigReader, patterns: readonly string[], definitions: Readonly<Record<string, unknown>>): Grok[] {
+  const bank: Record<string, string> = { ...DEFAULT_GROK_PATTERNS };
+  for (const [k, v] of Object.entries(definitions)) bank[k] = String(v);
+  try {
+    return patterns.map((p) => compileGrok(p, bank));
+  } catch (e) {
+    if (e instanceof GrokError) throw config.error('patterns', e.message);
+    throw e;
+  }
+}

@@ -321,7 +321,13 @@ function reloadSecureSettings(req: RestRequest, ctx: EngineContext): RestRespons
   if (body.secure_settings_password !== undefined && typeof body.secure_settings_password !== 'string') {
     throw new EsError(400, 'x_content_parse_exception', '[1:29] [reload_secure_settings] failed to parse field [secure_settings_password]');
   }
-  return nodesResponse(ctx, list(req.pathParams.node_id), () => ({ name: ctx.node.name }));
+  // the node's keystore is an empty one with no password: any other password fails to decrypt it,
+  // which Elasticsearch reports per node (KeyStoreWrapper.decrypt's SecurityException)
+  const password = body.secure_settings_password;
+  const wrong = typeof password === 'string' && password !== '';
+  return nodesResponse(ctx, list(req.pathParams.node_id), () => (wrong
+    ? { name: ctx.node.name, reload_exception: { type: 'security_exception', reason: 'Provided keystore password was incorrect' } }
+    : { name: ctx.node.name }));
 }
 
 export const nodesRoutes: Route[] = [

@@ -217,6 +217,23 @@ function searchBody(ctx: EngineContext, request: RatedRequest, templates: Map<st
   return { ...body, size: k, _source: false };
 }
 
+/** What a rated request's search may not hold (Elasticsearch's RatedRequest), given or rendered from a template. */
+const REFUSED_PARTS: Array<[string[], string]> = [
+  [['aggs', 'aggregations'], 'contain aggregations'],
+  [['suggest'], 'contain a suggest section'],
+  [['highlight'], 'contain a highlighter section'],
+  [['explain'], 'use explain'],
+  [['profile'], 'use profile'],
+];
+
+function checkRatedSearch(body: Obj): void {
+  for (const [keys, what] of REFUSED_PARTS) {
+    // explain and profile count when asked for (true); the others whenever present
+    const used = keys.some((key) => body[key] !== undefined && (what.startsWith('use') ? body[key] === true || body[key] === 'true' : true));
+    if (used) throw new EsError(400, 'illegal_argument_exception', `Query in rated requests should not ${what}.`);
+  }
+}
+
 async function rankEval(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const body = requestBody(req);
   if (!body) throw new EsError(400, 'parse_exception', 'request body is required');
@@ -231,9 +248,20 @@ async function rankEval(req: RestRequest, ctx: EngineContext): Promise<RestRespo
   const details: Obj = {};
   const failures: Obj = {};
   const scores: number[] = [];
+  // a template that fails to render is that request's failure; a search that is not a plain ranking refuses the whole request
+  const bodies = new Map<RatedRequest, Obj>();
   for (const request of requests) {
     try {
-      const result = await executeSearch(ctx, req.pathParams.index, req.params, searchBody(ctx, request, templates, metric.k), performance.now());
+      bodies.set(request, searchBody(ctx, request, templates, metric.k));
+    } catch (e) {
+      failures[request.id] = { error: errorBody(toEsError(e)).error };
+      continue;
+    }
+    checkRatedSearch(bodies.get(request)!);
+  }
+  for (const [request, body] of bodies) {
+    try {
+      const result = await executeSearch(ctx, req.pathParams.index, req.params, body, performance.now());
       const rated = new Map(request.ratings.map((r) => [`${r.index}\u0000${r.id}`, r.rating]));
       const rawHits = ((result.hits as { hits?: Array<{ _index: string; _id: string; _score: number | null }> }).hits ?? []).slice(0, metric.k);
       const hits: Hit[] = rawHits.map((h) => ({ index: h._index, id: h._id, score: h._score, rating: rated.get(`${h._index}\u0000${h._id}`) ?? null }));

@@ -52,8 +52,8 @@ function renderTemplate(req: RestRequest, ctx: EngineContext): RestResponse {
 
 /**
  * `_msearch/template`: header/body pairs read as `_msearch` reads them (a body that does not parse
- * fails the whole request); each template then rendered and run on its own, its failure an item
- * of the answer with its status.
+ * fails the whole request, as does an item without a template); each template then rendered and
+ * run on its own, its failure an item of the answer with its status.
  */
 async function msearchTemplate(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   requireMsearchBody(req);
@@ -66,6 +66,9 @@ async function msearchTemplate(req: RestRequest, ctx: EngineContext): Promise<Re
     return { ...target, request };
   });
   if (!items.length) throw validationError('no requests added');
+  // MultiSearchTemplateRequest.validate: an item without a template fails the whole request
+  const missing = items.filter((item) => !item.request.id && !item.request.source);
+  if (missing.length) throw new EsError(400, 'action_request_validation_exception', `Validation Failed: ${missing.map((_, i) => `${i + 1}: template is missing;`).join('')}`);
   const responses: Record<string, unknown>[] = [];
   for (const item of items) {
     try {

@@ -9,6 +9,7 @@ import { fieldType, resolveFieldMapping } from '../../mapping/index.js';
 import { arcDistance, parseGeoPoint, quantizeLat, quantizeLon } from '../../mapping/geo-point.js';
 import { withSubs } from './aggregations.js';
 import { javaDouble } from './bucket-order.js';
+import { rangesOf } from './range.js';
 import { CompensatedSum } from './metrics.js';
 import { docCount, emptyDocSet } from './source.js';
 import { isObject, type AggregationType, type DocSet } from './types.js';
@@ -106,8 +107,7 @@ export const geoDistance: AggregationType<GeoDistanceParams> = {
     if (unit === undefined) throw new EsError(400, 'illegal_argument_exception', `No distance unit match [${unitName}]`);
     const type = body.distance_type === undefined ? 'arc' : String(body.distance_type).toLowerCase();
     if (type !== 'arc' && type !== 'plane') throw new EsError(400, 'illegal_argument_exception', `No geo distance for [${String(body.distance_type)}]`);
-    if (!Array.isArray(body.ranges) || body.ranges.length === 0) throw new EsError(400, 'illegal_argument_exception', `No [ranges] specified for the [${name}] aggregation`);
-    const ranges = body.ranges.map((r): DistanceRange => {
+    const ranges = rangesOf(name, body.ranges).map((r): DistanceRange => {
       if (!isObject(r)) throw parsing(`[ranges] must contain objects in [${name}]`);
       for (const k of Object.keys(r)) if (!['key', 'from', 'to'].includes(k)) throw unknownField('range', k, ['key', 'from', 'to']);
       const num = (v: unknown) => {

@@ -105,10 +105,14 @@ class RunningStats {
 export const matrixStats: AggregationType<MatrixParams> = {
   kind: 'metric',
   parse(name, body) {
+    // matrix_stats takes no script (Elasticsearch's reference): its parser knows no such key
     for (const k of Object.keys(body)) {
-      if (!['fields', 'missing', 'mode', 'format', 'value_type', 'script'].includes(k)) throw new EsError(400, 'parsing_exception', `Unexpected token VALUE_STRING [${k}] in [${name}].`, { line: 1, col: 1 });
+      if (!['fields', 'missing', 'mode', 'format', 'value_type'].includes(k)) {
+        const v = body[k];
+        const token = v !== null && typeof v === 'object' ? (Array.isArray(v) ? 'START_ARRAY' : 'START_OBJECT') : 'VALUE_STRING';
+        throw new EsError(400, 'parsing_exception', `Unexpected token ${token} [${k}] in [${name}].`, { line: 1, col: 1 });
+      }
     }
-    if (body.script !== undefined) throw new EsError(400, 'illegal_argument_exception', '[script] in [matrix_stats] aggregations is not supported by the embedded engine');
     if (body.fields === undefined) throw new EsError(400, 'illegal_argument_exception', `Required [fields] in [${name}]`);
     const fields = (Array.isArray(body.fields) ? body.fields : [body.fields]).map(String);
     const missing: Record<string, number> = {};

@@ -161,6 +161,12 @@ export function nestedObjectOnly(source: unknown, identity: NestedIdentity | und
   return out;
 }
 
+/** The level a view is of: its path, the level above and each object's holder in it; undefined for an index itself. */
+export function levelOf(view: IndexHandle): { path: string; parent: IndexHandle; parentOf: Int32Array } | undefined {
+  const level = levels.get(view);
+  return level && { path: level.path, parent: level.parent, parentOf: level.nested.parentOf };
+}
+
 /**
  * The ordinal, in `ancestor` (a level above, or the index itself), of the document or object that
  * holds the object `ord` of the level `handle`; undefined when `ancestor` is not above it.

@@ -33,10 +33,9 @@ function parseRanges(type: string, name: string, body: Record<string, unknown>):
     }
   }
   const source = parseSourceParams(type, name, body);
-  if (!Array.isArray(body.ranges) || body.ranges.length === 0) throw new EsError(400, 'illegal_argument_exception', `No [ranges] specified for the [${name}] aggregation`);
   // Checked here, read later (specOf, a step of the phase at a time): a copy of each of 100,000
   // ranges made while the request is parsed held the event loop ~40 ms in one piece.
-  const ranges = body.ranges as unknown[];
+  const ranges = rangesOf(name, body.ranges);
   for (let i = 0; i < ranges.length; i++) {
     const r = ranges[i];
     if (!isObject(r)) throw new EsError(400, 'parsing_exception', `[ranges] must contain objects in [${name}]`, { line: 1, col: 1 });
@@ -45,6 +44,16 @@ function parseRanges(type: string, name: string, body: Record<string, unknown>):
     }
   }
   return { source, ranges: ranges as RawRange[], keyed: body.keyed === true, timeZone: body.time_zone };
+}
+
+/**
+ * The `ranges` of a range aggregation; one range written as an object rather than a list is a list
+ * of one, as Elasticsearch's ObjectParser reads an object array.
+ */
+export function rangesOf(name: string, ranges: unknown): unknown[] {
+  const list = isObject(ranges) ? [ranges] : ranges;
+  if (!Array.isArray(list) || list.length === 0) throw new EsError(400, 'illegal_argument_exception', `No [ranges] specified for the [${name}] aggregation`);
+  return list;
 }
 
 /** A range as the request wrote it (checked by parseRanges). */

@@ -9,6 +9,7 @@ import { matrixStats } from './matrix-stats.js';
 import { avg, cardinality, extendedStats, max, min, stats, sum, valueCount } from './metrics.js';
 import { multiTerms } from './multi-terms.js';
 import { nested, reverseNested } from './nested.js';
+import { children, parent } from './parent-join.js';
 import { medianAbsoluteDeviation, percentileRanks, percentiles } from './percentiles.js';
 import { PIPELINES } from './pipelines.js';
 import { dateRange, ipRange, range } from './range.js';
@@ -30,7 +31,7 @@ let built: Record<string, AggregationType> | undefined;
 export function registry(): Record<string, AggregationType> {
   built ??= {
     terms, rare_terms: rareTerms, range, date_range: dateRange, ip_range: ipRange, histogram, date_histogram: dateHistogram,
-    filter, filters, missing, global, nested, reverse_nested: reverseNested, composite,
+    filter, filters, missing, global, nested, reverse_nested: reverseNested, children, parent, composite,
     min, max, avg, weighted_avg: weightedAvg, sum, value_count: valueCount, stats, extended_stats: extendedStats, cardinality,
     percentiles, percentile_ranks: percentileRanks, median_absolute_deviation: medianAbsoluteDeviation, top_hits: topHits,
     significant_terms: significantTerms, significant_text: significantText, adjacency_matrix: adjacencyMatrix, multi_terms: multiTerms,

@@ -45,6 +45,8 @@ function fetchedValue(v: unknown, m: FieldMapping, format: string | undefined, r
     return tokenCount(m, v, registry);
   }
   if (type === 'geo_point') return fetchedGeoPoint(v, format);
+  // a join value as the source holds it: a relation name, or {name, parent}
+  if (type === 'join') return v;
   if (typeof v === 'object') return undefined;
   if (TEXT_TYPES.has(type)) return String(v);
   if (type === 'keyword' || type === 'constant_keyword' || type === 'wildcard') {

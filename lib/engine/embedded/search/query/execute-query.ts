@@ -18,7 +18,7 @@ import type { TermPattern } from './term-patterns.js';
 import { WorkBudget, runAtOnce, type Work } from '../work-budget.js';
 import { EsError } from '../../../../errors/index.js';
 import { FILTER_CONTEXT, SCORE_CONTEXT, SCORE_FUNCTION_IMPLEMENTATIONS, SearchTimedOut, type ContextDefinition, type ScriptSpec, type StoredScripts } from '../../painless/index.js';
-import { DocScript, prepareScript } from '../scripts/index.js';
+import { DocScript, isKnnScript, knnScoreScript, prepareScript, type ScoreScript } from '../scripts/index.js';
 
 export { ScoredDocs } from './doc-set.js';
 
@@ -34,6 +34,19 @@ export interface ExecutionContext {
   scripts?: StoredScripts;
   /** The index answers as OpenSearch 2 (its geo_shape queries score 0). */
   openSearch?: boolean;
+  /** `index` is the objects of a nested level (inner hits): who holds each, for the queries that answer per holder. */
+  owner?: { path: string; parentOf: Int32Array; parent: ExecutionContext };
+}
+
+/**
+ * Who holds the objects of a nested level an Exec runs over: the level's path, each object's
+ * document (or outer object) in the level above, and that level. kNN keeps the nearest object of
+ * each holder and filters holders (Elasticsearch's and OpenSearch's kNN over nested vectors).
+ */
+export interface NestedOwner {
+  path: string;
+  parentOf: Int32Array;
+  parent(): Exec;
 }
 
 /** The context queries run in on one open index. */
@@ -99,14 +112,24 @@ export interface Exec {
    * `below` (loops stop where they are, and ordinals are walked in ascending order).
    */
   cut: { below: number };
+  /** Set when the index is a nested level's objects. */
+  owner?: NestedOwner;
 }
 
-function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'live' | 'maxOrd' | 'cut'>): Exec {
+function execOf(index: InvertedIndex, base: Omit<Exec, 'index' | 'reader' | 'live' | 'maxOrd' | 'cut' | 'owner'>, owner?: NestedOwner): Exec {
   const maxOrd = index.maxOrd;
   // A paused query must not see documents come and go between its clauses: a reader's liveness
   // (a search's) holds still; any other is copied.
   const live = base.budget === WorkBudget.unbounded || index.fixedLiveness ? index.liveness : index.liveness.slice(0, maxOrd);
-  return { ...base, index, reader: new SliceReader(), live, maxOrd, cut: { below: Infinity } };
+  return { ...base, index, reader: new SliceReader(), live, maxOrd, cut: { below: Infinity }, owner };
+}
+
+/** An Exec of a context, sharing a budget (an inner hits level's holders run as the level does). */
+function contextExec(ctx: ExecutionContext, budget: WorkBudget): Exec {
+  const base = { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, openSearch: ctx.openSearch, budget };
+  const o = ctx.owner;
+  let parent: Exec | undefined;
+  return execOf(ctx.index, base, o && { path: o.path, parentOf: o.parentOf, parent: () => (parent ??= contextExec(o.parent, budget)) });
 }
 
 /**
@@ -159,7 +182,7 @@ export function* queryWork(q: Query, ctx: ExecutionContext, scoring: boolean, bu
 
 /** `queryWork` of a query already rewritten against `ctx` (rewriteQuery), for a caller whose other passes read the same tree. */
 export function* rewrittenQueryWork(rewritten: Query, ctx: ExecutionContext, scoring: boolean, budget: WorkBudget): Work<ScoredDocs> {
-  const x = execOf(ctx.index, { mappings: ctx.mappings, registry: ctx.registry, now: ctx.now ?? Date.now(), indexName: ctx.indexName, scripts: ctx.scripts, openSearch: ctx.openSearch, budget });
+  const x = contextExec(ctx, budget);
   return belowCut(yield* run(rewritten, x, scoring), x);
 }
 
@@ -669,8 +692,13 @@ function scriptFilter(spec: ScriptSpec, x: Exec): (ord: number) => boolean {
   return (ord) => script.run(ord) === true;
 }
 
+/** A score script of a query: painless, or OpenSearch k-NN's `knn_score` (`"lang": "knn"`). */
+function scoreScript(spec: ScriptSpec, x: Exec): ScoreScript {
+  return isKnnScript(spec) ? knnScoreScript(spec, x.index, x.mappings) : docScript(spec, SCORE_CONTEXT, x);
+}
+
 /** A score script's result for one document: ES refuses negative and NaN scores. */
-function scriptScoreOf(script: DocScript, ord: number, score: number): number {
+function scriptScoreOf(script: ScoreScript, ord: number, score: number): number {
   const v = Number(script.run(ord, score));
   if (!(v >= 0)) {
     throw new EsError(400, 'illegal_argument_exception', `script_score script returned an invalid score [${Number.isInteger(v) ? v.toFixed(1) : String(v)}] for doc [${ord}]. Must be a non-negative score!`);
@@ -700,7 +728,7 @@ export function* scriptQuery(q: Extract<Query, { type: 'script' }>, x: Exec, sco
 
 export function* scriptScoreQuery(q: Extract<Query, { type: 'script_score' }>, x: Exec, scoring: boolean): Work<ScoredDocs> {
   const base = yield* run(q.query, x, true);
-  const script = docScript(q.script, SCORE_CONTEXT, x);
+  const script = scoreScript(q.script, x);
   return yield* scale(base, x, (ord, score) => {
     const total = f(scriptScoreOf(script, ord, score) * q.boost);
     if (q.minScore !== undefined && total < q.minScore) return undefined;
@@ -730,7 +758,7 @@ export function* functionScore(q: Extract<Query, { type: 'function_score' }>, x:
   const filters: Array<ScoredDocs | undefined> = [];
   for (const fn of q.functions) filters.push(fn.filter ? yield* run(fn.filter, x, false) : undefined);
   const decays = q.functions.map((fn) => (fn.decay ? resolveDecay(fn.decay, resolveFieldMapping(x.mappings, fn.decay.field), x.now, GEO) : undefined));
-  const scripts = q.functions.map((fn) => (fn.script ? docScript(fn.script, SCORE_CONTEXT, x) : undefined));
+  const scripts = q.functions.map((fn) => (fn.script ? scoreScript(fn.script, x) : undefined));
   const cursors = new Int32Array(q.functions.length);
   return yield* scale(base, x, (ord, score) => {
     const scores: number[] = [];
@@ -772,14 +800,14 @@ export function* nestedQuery(q: Extract<Query, { type: 'nested' }>, x: Exec, sco
   let parentOf: Int32Array;
   let inner: Exec;
   if (direct) {
-    inner = execOf(direct.index, x);
+    inner = execOf(direct.index, x, { path: q.path, parentOf: direct.parentOf, parent: () => x });
     children = belowCut(yield* run(q.query, inner, scoring), inner);
     parentOf = direct.parentOf;
   } else {
     const via = [...x.index.nestedPaths()].find((p) => q.path.startsWith(p + '.'));
     if (!via) return ScoredDocs.empty();
     const ni = x.index.nested(via)!;
-    inner = execOf(ni.index, x);
+    inner = execOf(ni.index, x, { path: via, parentOf: ni.parentOf, parent: () => x });
     children = belowCut(yield* nestedQuery(q, inner, scoring), inner);
     parentOf = ni.parentOf;
   }

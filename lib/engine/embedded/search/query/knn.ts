@@ -5,7 +5,7 @@
  * k, filter, min_score, max_distance}}}`), each scored as its engine converts a similarity to a score.
  */
 import { EsError } from '../../../../errors/index.js';
-import { resolveFieldMapping, VECTOR_TYPES, vectorSpec, type VectorSpec } from '../../mapping/index.js';
+import { hammingBits, resolveFieldMapping, VECTOR_TYPES, vectorSpec, type VectorSpec } from '../../mapping/index.js';
 import { evaluate } from './document-matcher.js';
 import { DocSetBuilder, ScoredDocs } from './doc-set.js';
 import { runQuery, type Exec } from './execute-query.js';
@@ -106,6 +106,7 @@ export function parseOpenSearchKnn(body: Record<string, unknown>): KnnQuery {
   return {
     type: 'knn', dialect: 'opensearch', field, vector: vectorOf('vector', spec.vector), k, minScore, maxDistance,
     filter: filtersOf(spec.filter), boost: boostOf('knn', spec.boost), ignoreUnmapped: spec.ignore_unmapped === true || spec.ignore_unmapped === 'true',
+    ...(spec.expand_nested_docs === true || spec.expand_nested_docs === 'true' ? { expandNested: true } : {}),
   };
 }
 
@@ -146,7 +147,8 @@ function measureOf(q: KnnQuery, spec: VectorSpec): Measure {
   const cos = (v: Float32Array) => dot(query, v) / (qNorm * Math.sqrt(dot(v, v)) || 1);
   const maxInner = (d: number) => (d < 0 ? 1 / (1 - d) : d + 1);
   if (q.dialect === 'opensearch') {
-    const dist = spec.space === 'l1' ? (v: Float32Array) => { let s = 0; for (let i = 0; i < v.length; i++) s += Math.abs(v[i] - query[i]); return s; }
+    const dist = spec.space === 'hamming' ? (v: Float32Array) => hammingBits(query, v)
+      : spec.space === 'l1' ? (v: Float32Array) => { let s = 0; for (let i = 0; i < v.length; i++) s += Math.abs(v[i] - query[i]); return s; }
       : spec.space === 'linf' ? (v: Float32Array) => { let s = 0; for (let i = 0; i < v.length; i++) s = Math.max(s, Math.abs(v[i] - query[i])); return s; }
         : spec.space === 'cosinesimil' ? (v: Float32Array) => 1 - cos(v)
           : spec.space === 'innerproduct' ? (v: Float32Array) => -dot(query, v)
@@ -207,10 +209,7 @@ function* knnExecute(q: KnnQuery, x: Exec, scoring: boolean): Work<ScoredDocs> {
   let allowed: Uint8Array | undefined;
   if (q.filter.length) {
     allowed = new Uint8Array(x.maxOrd);
-    for (const filter of q.filter) {
-      const docs = yield* runQuery(filter, x, false);
-      docs.forEach((_, ord) => { if (ord < allowed!.length) allowed![ord]++; });
-    }
+    for (const filter of q.filter) yield* markFiltered(filter, x, allowed);
   }
   const needed = q.filter.length;
   const measure = measureOf(q, spec);
@@ -228,13 +227,52 @@ function* knnExecute(q: KnnQuery, x: Exec, scoring: boolean): Work<ScoredDocs> {
     scores.push(s);
   }
   let keep = ords.map((_, i) => i);
-  if (q.k !== undefined && keep.length > q.k) {
+  if (x.owner) {
+    keep = nearestPerOwner(keep, ords, scores, x.owner.parentOf, q.k, q.expandNested === true);
+  } else if (q.k !== undefined && keep.length > q.k) {
     keep.sort((a, b) => scores[b] - scores[a] || ords[a] - ords[b]);
     keep = keep.slice(0, q.k).sort((a, b) => a - b);
   }
   const out = new DocSetBuilder(keep.length);
   for (const i of keep) out.add(ords[i], scoring ? Math.fround(scores[i] * q.boost) : 0);
   return out.build();
+}
+
+/**
+ * Counts the documents a filter lets through in `allowed`. Over a nested level's objects the filter
+ * reads their holders (the k-NN plugin's ToChildBlockJoinQuery, Elasticsearch's filter over
+ * top-level metadata) unless it is a nested query of this very level, whose own query then reads
+ * the objects.
+ */
+function* markFiltered(filter: Query, x: Exec, allowed: Uint8Array): Work<void> {
+  const owner = x.owner;
+  if (!owner || (filter.type === 'nested' && filter.path === owner.path)) {
+    const docs = yield* runQuery(owner && filter.type === 'nested' ? filter.query : filter, x, false);
+    docs.forEach((_, ord) => { if (ord < allowed.length) allowed[ord]++; });
+    return;
+  }
+  const holders = new Set<number>();
+  (yield* runQuery(filter, owner.parent(), false)).forEach((_, ord) => void holders.add(ord));
+  for (let ord = 0; ord < allowed.length; ord++) if (holders.has(owner.parentOf[ord])) allowed[ord]++;
+}
+
+/**
+ * kNN over a nested level's objects: the k documents (or outer objects) whose nearest object is
+ * nearest, each with that object alone — or, expanded (OpenSearch's `expand_nested_docs`), with
+ * every one of its objects that passed. Indices into `ords`, ascending.
+ */
+function nearestPerOwner(candidates: number[], ords: number[], scores: number[], parentOf: Int32Array, k: number | undefined, expand: boolean): number[] {
+  const best = new Map<number, number>();
+  for (const i of candidates) {
+    const owner = parentOf[ords[i]];
+    const b = best.get(owner);
+    if (b === undefined || scores[i] > scores[b]) best.set(owner, i);
+  }
+  let chosen = [...best.values()].sort((a, b) => scores[b] - scores[a] || ords[a] - ords[b]);
+  if (k !== undefined) chosen = chosen.slice(0, k);
+  if (!expand) return chosen.sort((a, b) => a - b);
+  const owners = new Set(chosen.map((i) => parentOf[ords[i]]));
+  return candidates.filter((i) => owners.has(parentOf[ords[i]]));
 }
 
 export const knnQueryType: QueryType<'knn'> = {

@@ -80,6 +80,8 @@ export type Query =
   /** k nearest neighbours of a vector, exact (knn.ts): Elasticsearch's knn option and query, OpenSearch's knn query. */
   | {
       type: 'knn'; dialect: 'es' | 'opensearch'; field: string; vector: number[]; k?: number; numCandidates?: number; filter: Query[]; similarity?: number; minScore?: number; maxDistance?: number; ignoreUnmapped?: boolean; boost: number;
+      /** OpenSearch's `expand_nested_docs`: in a nested query, every matching object of the k nearest documents, not only the nearest. */
+      expandNested?: boolean;
       /** Set on a search's `knn` option, whose k is over every searched index (the query's is per index). */
       option?: boolean;
       /** The option's global k nearest, by index name: its documents are only these (search/knn-option.ts). */
@@ -114,6 +116,19 @@ export type Query =
       type: 'nested'; path: string; query: Query; scoreMode: 'avg' | 'sum' | 'min' | 'max' | 'none'; ignoreUnmapped: boolean; boost: number;
       /** `inner_hits` as written (read by the search, search/nested-inner-hits.ts). */
       innerHits?: Record<string, unknown>;
+    }
+  /** The children of one parent (parent-join-queries.ts): rewritten into term filters on the join field. */
+  | { type: 'parent_id'; childType: string; id: string; ignoreUnmapped: boolean; boost: number }
+  | {
+      type: 'has_child'; childType: string; query: Query; scoreMode: 'none' | 'avg' | 'sum' | 'min' | 'max'; minChildren: number; maxChildren: number;
+      ignoreUnmapped: boolean; boost: number; innerHits?: Record<string, unknown>;
+      /** Set by the rewrite: the join field and the child type's parent relation (`query` then filters on the child type). */
+      join?: { field: string; parent: string };
+    }
+  | {
+      type: 'has_parent'; parentType: string; query: Query; score: boolean; ignoreUnmapped: boolean; boost: number; innerHits?: Record<string, unknown>;
+      /** Set by the rewrite: the join field and the parent type's child relations (`query` then filters on the parent type). */
+      join?: { field: string; children: string[] };
     }
   | { type: 'geo_distance'; field: string; center: GeoPoint; distanceMeters: number; ignoreUnmapped: boolean; boost: number }
   | { type: 'geo_bounding_box'; field: string; top: number; left: number; bottom: number; right: number; ignoreUnmapped: boolean; boost: number }

@@ -4,3 +4,4 @@ export { parseRuntimeFields, prepareRuntimeFields, searchView, runtimeFieldsOf, 
 export { fieldsMentionedBy } from './mentioned-fields.js';
 export { asSearchFailure } from './search-failure.js';
 export { ScriptFieldValues, runtimeFieldValues } from './hit-fields.js';
+export { isKnnScript, knnScoreScript, type ScoreScript } from './knn-score-script.js';
