@@ -171,6 +171,19 @@ for (const backend of BACKENDS) {
         const streams = await call(gw.url, 'GET', '/_cat/indices/logs-*?h=index');
         if (streams.text.trim()) problems.push(`${pipeline}: made ${streams.text.trim()}`);
       }
+      // a new index's pipelines come from its templates (the admin's): its first write is checked where it lands too
+      expect((await call(gw.url, 'PUT', '/_index_template/tp', { body: { index_patterns: [`${OWN}-tp*`], template: { settings: { 'index.default_pipeline': 'route-set' } } } })).status).to.equal(200);
+      const before = await foreignDocs();
+      const w = await call(gw.url, 'PUT', `/${OWN}-tp1/_doc/t1?refresh=true`, { auth: tenant, body: { f: 'x', dest: FOREIGN } });
+      if (JSON.stringify(await foreignDocs()) !== JSON.stringify(before)) problems.push(`a new index's template pipeline: ${w.status} ${w.text.slice(0, 200)}`);
+      // a data stream's reroute by dataset, for a tenant of one data stream
+      expect((await call(gw.url, 'PUT', '/_ingest/pipeline/ds-route', { body: { processors: [{ reroute: { dataset: '{{dest}}', namespace: 'default' } }] } })).status).to.equal(200);
+      expect((await call(gw.url, 'PUT', '/_index_template/ds', { body: { index_patterns: ['logs-*-*'], data_stream: {}, priority: 300, template: { settings: { 'index.default_pipeline': 'ds-route' } } } })).status).to.equal(200);
+      expect((await call(gw.url, 'POST', '/logs-other-default/_doc?refresh=true', { body: { '@timestamp': '2024-01-01', f: 'othersh2', dest: 'other' } })).status).to.equal(201);
+      const streamer = (await cred({ indices: ['logs-mine-*'], categories: ['docs', 'search'], ops: ['read', 'write'] })).auth;
+      const rerouted = await call(gw.url, 'POST', '/logs-mine-default/_doc?refresh=true', { auth: streamer, body: { '@timestamp': '2024-01-01', f: 'x', dest: 'other' } });
+      const other = await call(gw.url, 'POST', '/logs-other-default/_count');
+      if (other.json?.count !== 1) problems.push(`a data stream reroute: ${rerouted.status} ${rerouted.text.slice(0, 200)}; logs-other-default counts ${other.text}`);
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
 
@@ -279,6 +292,65 @@ for (const backend of BACKENDS) {
         const r = await call(gw.url, method, path, { auth: templater, body });
         if (r.status !== 200) problems.push(`own ${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
       }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
+
+    it("join, percolator, rank_eval, matrix_stats, templates, knn (merged at 03:00): lookups stay in the tenant's indices, and field rules hold in the new aggregations and inner hits", async () => {
+      const problems: string[] = [];
+      const ruled = (await cred({ categories: ['docs', 'search'], ops: ['read'], exclude_fields: ['hid', 'hnum'] })).auth;
+      const J = `${OWN}-j`;
+      const made = await call(gw.url, 'PUT', `/${J}`, { body: { mappings: { properties: { rel: { type: 'join', relations: { q: 'a' } }, f: { type: 'keyword' }, hid: { type: 'keyword' }, hnum: { type: 'long' }, n: { type: 'long' },
+        v: { type: 'dense_vector', dims: 2, index: true, similarity: 'l2_norm' } } } } });
+      expect(made.status, made.text).to.equal(200);
+      const lines = [{ index: { _index: J, _id: 'p1' } }, { rel: 'q', f: 'parent', hid: 'hiddenh2', hnum: 41, n: 1, v: [1, 1] },
+        { index: { _index: J, _id: 'c1', routing: 'p1' } }, { rel: { name: 'a', parent: 'p1' }, f: 'child', hid: 'hiddenh2', hnum: 42, n: 2, v: [1, 2] }];
+      expect((await call(gw.url, 'POST', '/_bulk?refresh=true', { body: ndjson(lines), headers: NDJSON })).json.errors).to.equal(false);
+      await call(gw.url, 'PUT', '/_scripts/lookup-b', { body: { script: { lang: 'mustache', source: { query: { terms: { f: { index: FOREIGN, id: '1', path: 'f' } } } } } } });
+      const probe = async (auth: string, method: string, path: string, body?: unknown, mayAnswer = false, leak = LEAK, headers?: Record<string, string>) => {
+        upstream?.clear();
+        const r = await call(gw.url, method, path, { auth, body, headers });
+        const leaked = leak.test(r.text) && (r.status < 400 || !(JSON.stringify(body ?? '') + path).match(leak));
+        if ((!mayAnswer && r.status < 400) || leaked) problems.push(`${method} ${path} ${JSON.stringify(body ?? '').slice(0, 150)}: ${r.status} ${r.text.slice(0, 300)}`);
+        for (const l of leaksIn(forwarded(), { names: [], reachable: [FOREIGN] })) problems.push(`${method} ${path}: ${l}`);
+        return r;
+      };
+      const lookupB = { terms: { f: { index: FOREIGN, id: '1', path: 'f' } } };
+      // lookups into another tenant's index from the new queries and APIs
+      for (const q of [{ has_child: { type: 'a', query: lookupB } }, { has_parent: { parent_type: 'q', query: lookupB } }, { has_child: { type: 'a', query: { match_all: {} }, inner_hits: {} } , bool: { filter: [lookupB] } },
+        { percolate: { field: 'f', index: FOREIGN, id: '1' } }, { parent_id: { type: 'a', id: 'p1' }, bool: { must: [lookupB] } }]) {
+        await probe(tenant, 'POST', `/${J}/_search`, { query: q });
+      }
+      await probe(tenant, 'POST', `/${J}/_search`, { knn: { field: 'v', query_vector: [1, 1], k: 1, num_candidates: 5, filter: lookupB } });
+      await probe(tenant, 'POST', `/${J}/_search`, { query: { script_score: { query: lookupB, script: { source: 'knn_score', lang: 'knn', params: { field: 'v', query_value: [1, 1], space_type: 'l2' } } } } });
+      await probe(tenant, 'POST', `/${J}/_search/template`, { id: 'lookup-b' });
+      await probe(tenant, 'POST', `/${J}/_search/template`, { source: { query: lookupB } });
+      await probe(tenant, 'POST', `/${J}/_msearch/template`, ndjson([{}, { id: 'lookup-b' }]), false, LEAK, NDJSON);
+      await probe(tenant, 'POST', `/_msearch/template`, ndjson([{ index: J }, { source: '{"query":{"terms":{"f":{"index":"{{i}}","id":"1","path":"f"}}}}', params: { i: FOREIGN } }]), false, LEAK, NDJSON);
+      await probe(tenant, 'POST', `/${J}/_rank_eval`, { requests: [{ id: 'r', request: { query: lookupB }, ratings: [] }], metric: { precision: { k: 1 } } });
+      await probe(tenant, 'POST', `/${J}/_rank_eval`, { templates: [{ id: 't', template: { id: 'lookup-b' } }], requests: [{ id: 'r', template_id: 't', params: {}, ratings: [] }], metric: { precision: { k: 1 } } });
+      await probe(tenant, 'POST', `/${J}/_rank_eval`, { requests: [{ id: 'r', request: { query: { match_all: {} } }, ratings: [{ _index: FOREIGN, _id: '1', rating: 1 }] }], metric: { precision: { k: 1 } } });
+      await probe(tenant, 'POST', `/${J}/_rank_eval`, { templates: [{ id: 't', template: { source: { query: { terms: { f: { index: '{{i}}', id: '1', path: 'f' } } } } } }], requests: [{ id: 'r', template_id: 't', params: { i: FOREIGN }, ratings: [] }], metric: { precision: { k: 1 } } });
+      // the tenant's own join searches answer
+      await probe(tenant, 'POST', `/${J}/_search`, { query: { has_child: { type: 'a', query: { match_all: {} }, inner_hits: {} } } }, true);
+      // field rules: the hidden fields in matrix_stats, the join's inner hits, children/parent aggregations, has_child queries
+      const HID = /hiddenh2|"hnum"|\b4[12]\b.*hnum|hnum.*\b4[12]\b/;
+      for (const body of [
+        { size: 0, aggs: { m: { matrix_stats: { fields: ['hnum', 'n'] } } } },
+        { size: 0, aggs: { m: { matrix_stats: { fields: ['h*', 'n'] } } } },
+        { size: 0, aggs: { c: { children: { type: 'a' }, aggs: { s: { terms: { field: 'hid' } } } } } },
+        { size: 0, aggs: { p: { parent: { type: 'a' }, aggs: { s: { max: { field: 'hnum' } } } } } },
+        { query: { has_child: { type: 'a', query: { term: { hid: 'hiddenh2' } } } } },
+        { query: { has_parent: { parent_type: 'q', query: { range: { hnum: { gte: 41 } } } } } },
+        { query: { parent_id: { type: 'a', id: 'p1' } }, _source: false, fields: ['*'] },
+      ]) await probe(ruled, 'POST', `/${J}/_search`, body, false, HID);
+      for (const body of [
+        // a `missing` value for a field matrix_stats does not read reads nothing
+        { size: 0, aggs: { m: { matrix_stats: { fields: ['n'], missing: { hnum: 0 } } } } },
+        { query: { has_child: { type: 'a', query: { match_all: {} }, inner_hits: {} } } },
+        { query: { has_parent: { parent_type: 'q', query: { match_all: {} }, inner_hits: { _source: true } } } },
+        { query: { has_child: { type: 'a', query: { match_all: {} }, inner_hits: { fields: ['*'], _source: false, docvalue_fields: ['hnum'] } } } },
+        { query: { has_child: { type: 'a', query: { match_all: {} }, inner_hits: { highlight: { fields: { '*': {} } } } } } },
+      ]) await probe(ruled, 'POST', `/${J}/_search`, body, true, HID);
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
   });
