@@ -14,6 +14,8 @@ interface BulkItem {
   clientSource?: unknown;
   index?: string;
   id?: string;
+  /** The item's routing (its action's, else the URL's): a read of the document needs it where the index requires one. */
+  routing?: string;
 }
 
 /** What a `_bulk` body is about to do, item by item, and the body to send in its place. */
@@ -33,8 +35,9 @@ export interface BulkCapture {
  *
  * @param urlSource what the URL's `_source` parameters ask updated items to return (`true` for
  *   everything, another value for a filter), or undefined when the URL says nothing.
+ * @param urlRouting the URL's `routing`, the items' default.
  */
-export async function captureBulk(text: string, urlSource?: unknown, read?: readonly BulkEntry[]): Promise<BulkCapture> {
+export async function captureBulk(text: string, urlSource?: unknown, read?: readonly BulkEntry[], urlRouting?: string): Promise<BulkCapture> {
   // items the gateway's classifier read of this very text are taken as they are (never changed: an
   // update asked for its source is a copy)
   const entries = read ? [...read] : await readBulkCooperatively(text);
@@ -49,6 +52,7 @@ export async function captureBulk(text: string, urlSource?: unknown, read?: read
       injectedSource: false,
       index: entry.index,
       id: typeof meta._id === 'string' ? meta._id : undefined,
+      routing: typeof meta.routing === 'string' ? meta.routing : urlRouting,
     };
     items.push(item);
     if (entry.action === 'index' || entry.action === 'create') item.sourceText = entry.sourceText;

@@ -221,7 +221,7 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
   const text = await bodyText(req);
   if (text === undefined) return calls.next(req); // the engine answers a bulk without a body
   // update actions may grow by `"_source":true`: the captured body is what goes on
-  const capture = await captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined, readBulkItems(req));
+  const capture = await captureBulk(text, filtered ? 'filtered' : params.get('_source') === 'true' ? true : undefined, readBulkItems(req), params.get('routing'));
   const { res, answer } = await calls.forward(req, capture.body);
   const acked = answer as { items?: Array<Record<string, WriteAck>> } | undefined;
   if (res.status < 300 && acked?.items) {
@@ -231,7 +231,7 @@ async function bulk(calls: EngineCalls, publisher: ChangePublisher, req: EngineR
       // the client filtered an update's returned source: the event needs the whole document
       const entry = acked.items[i];
       const ack = entry[Object.keys(entry)[0]];
-      changes.push(changeOf(ack, 'update', await calls.source(String(ack._index), String(ack._id))) as NewChange);
+      changes.push(changeOf(ack, 'update', await calls.source(String(ack._index), String(ack._id), capture.items[i].routing)) as NewChange);
     }
     await publisher.publish(changes);
   }

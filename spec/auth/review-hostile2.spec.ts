@@ -353,5 +353,23 @@ for (const backend of BACKENDS) {
       ]) await probe(ruled, 'POST', `/${J}/_search`, body, true, HID);
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
+
+    it("an _update's answered document (get) keeps a credential's hidden fields out, whether the URL or the body's _source asks for it", async () => {
+      const problems: string[] = [];
+      const writer = (await cred({ categories: ['docs', 'search'], ops: ['read', 'write'], exclude_fields: ['hid'] })).auth;
+      const U = `${OWN}-u`;
+      expect((await call(gw.url, 'PUT', `/${U}/_doc/1?refresh=true`, { body: { f: 'x', hid: 'hiddenh2' } })).status).to.equal(201);
+      let n = 0;
+      for (const [q, extra] of [['?_source=true', {}], ['', { _source: true }], ['', { _source: ['*'] }], ['', { _source: { includes: ['h*'] } }], ['?_source_includes=hid', {}], ['?_source_excludes=f', {}],
+        ['', { _source: 'hid' }], ['?_source=hid', {}], ['?filter_path=get', { _source: true }]] as const) {
+        for (const update of [{ doc: { f: `y${n++}` } }, { doc: { f: `z${n++}` }, detect_noop: false }, { script: { source: 'ctx._source.n = params.n', params: { n: n++ } } }, { doc: { f: 'x' } }]) {
+          const r = await call(gw.url, 'POST', `/${U}/_update/1${q}`, { auth: writer, body: { ...update, ...extra } });
+          if (r.text.includes('hiddenh2')) problems.push(`${q} ${JSON.stringify({ ...update, ...extra })}: ${r.status} ${r.text.slice(0, 300)}`);
+        }
+        const b = await call(gw.url, 'POST', `/_bulk${q}`, { auth: writer, body: ndjson([{ update: { _index: U, _id: '1', ...extra } }, { doc: { f: `b${n++}` } }]), headers: NDJSON });
+        if (b.text.includes('hiddenh2')) problems.push(`bulk ${q} ${JSON.stringify(extra)}: ${b.status} ${b.text.slice(0, 300)}`);
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+    });
   });
 }

@@ -54,3 +54,31 @@ describe('change publishing: an _update with _source in its body', () => {
     expect(published[0]).to.deep.include({ op: 'update', source: full });
   });
 });
+
+describe('change publishing: a _bulk update whose client chose its _source, in an index that requires routing', () => {
+  it("reads the full document for the event with the item's routing (the action's, else the URL's)", async () => {
+    const full = { foo: 'baz', bar: 1 };
+    const seen: Array<{ method: string; path: string; querystring: string }> = [];
+    const published: Array<NewChange | undefined> = [];
+    const publisher = {
+      inFlight: <T>(_index: string, write: () => Promise<T>) => write(),
+      publish: async (changes: Iterable<NewChange | undefined>) => void published.push(...changes),
+    } as unknown as ChangePublisher;
+    // an engine whose index requires routing: a read without it is Elasticsearch's routing_missing_exception
+    const engine = async (req: EngineRequest): Promise<EngineResponse> => {
+      seen.push({ method: req.method, path: req.path, querystring: req.querystring ?? '' });
+      const routed = /(^|&)routing=/.test(req.querystring ?? '');
+      const answer = req.method === 'GET'
+        ? routed ? { _index: 'docs', _id: req.path.split('/').pop(), _version: 2, found: true, _source: full } : { error: { type: 'routing_missing_exception' }, status: 400 }
+        : { errors: false, items: ['1', '2'].map((id) => ({ update: { _index: 'docs', _id: id, _version: 2, result: 'updated', _seq_no: 1, _primary_term: 1, status: 200, get: { found: true, _source: { foo: 'baz' } } } })) };
+      return { status: req.method === 'GET' && !routed ? 400 : 200, headers: {}, body: Buffer.from(JSON.stringify(answer)), value: answer };
+    };
+    const dispatch = changePublishing(publisher)(engine);
+    const body = [{ update: { _index: 'docs', _id: '1', routing: 'k1', _source: ['foo'] } }, { doc: { foo: 'baz' } }, { update: { _index: 'docs', _id: '2', _source: ['foo'] } }, { doc: { foo: 'baz' } }]
+      .map((l) => JSON.stringify(l)).join('\n') + '\n';
+    const res = await dispatch({ method: 'POST', path: '/_bulk', querystring: 'routing=k2', headers: { 'content-type': 'application/x-ndjson' }, body });
+    expect(res.status).to.equal(200);
+    expect(seen.filter((r) => r.method === 'GET').map((r) => `${r.path}?${r.querystring}`)).to.deep.equal(['/docs/_doc/1?routing=k1', '/docs/_doc/2?routing=k2']);
+    expect(published.map((c) => c?.source)).to.deep.equal([full, full]);
+  });
+});
