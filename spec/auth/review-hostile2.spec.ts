@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { Pool } from 'undici';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
 import { clientForwards, leaksIn, sendRaw, startRecordedGateway, systemIndexForwards, type RecordingUpstream } from '../support/recording-upstream.js';
@@ -286,6 +287,25 @@ for (const backend of BACKENDS) {
       }
       const after = await state();
       if (after !== before) problems.push(`changed: ${after}`);
+      // generated: whatever spelling, list or wildcard names the other's templates, and whatever the tenant's body says, they stay as they are
+      const spelled = fc.oneof(
+        fc.constantFrom('tmpl-b', 'ct-b', 'legacy-b', 'tmpl-*', '*-b', 't*', '*', '_all', 'mine-t,tmpl-b', 'tmpl-b,mine-t', 'ct-*,mine', 'legacy-b,'),
+        fc.constantFrom('tmpl-b', 'ct-b', 'legacy-b').chain((name) => fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+          .map((enc) => [...name].map((c, i) => (enc[i] ? `%${c.charCodeAt(0).toString(16)}` : c)).join(''))),
+      );
+      await fc.assert(fc.asyncProperty(
+        fc.constantFrom('_index_template', '_component_template', '_template'), fc.constantFrom('PUT', 'POST', 'DELETE'), spelled, fc.constantFrom('', '?create=false', '?master_timeout=1s', '?cause=x'),
+        async (api, method, name, params) => {
+          const body = method === 'DELETE' ? undefined : api === '_component_template' ? { template: { settings: { number_of_replicas: 1 } } } : api === '_template' ? { index_patterns: [`${OWN}-l*`] } : mine;
+          const r = await call(gw.url, method, `/${api}/${name}${params}`, { auth: templater, body });
+          if (LEAK.test(r.text)) problems.push(`${method} /${api}/${name}${params}: ${r.status} ${r.text.slice(0, 200)}`);
+          const now = await state();
+          if (now !== before) problems.push(`${method} /${api}/${name}${params} (${r.status}) changed them: ${now.slice(0, 300)}`);
+          expect(problems, problems.join('\n')).to.deep.equal([]);
+          // what it made of its own goes again (a name of its own it may have put)
+          if (r.status === 200 && method !== 'DELETE') await call(gw.url, 'DELETE', `/${api}/${name}`);
+        },
+      ), { numRuns: 60 });
       // its own: put, changed, removed
       for (const [method, path, body] of [['PUT', '/_index_template/mine-t', mine], ['PUT', '/_index_template/mine-t', { ...mine, priority: 7 }], ['DELETE', '/_index_template/mine-t'],
         ['PUT', '/_template/mine-l', { index_patterns: [`${OWN}-l*`] }], ['DELETE', '/_template/mine-l']] as const) {

@@ -79,6 +79,6 @@ describe('change publishing: a _bulk update whose client chose its _source, in a
     const res = await dispatch({ method: 'POST', path: '/_bulk', querystring: 'routing=k2', headers: { 'content-type': 'application/x-ndjson' }, body });
     expect(res.status).to.equal(200);
     expect(seen.filter((r) => r.method === 'GET').map((r) => `${r.path}?${r.querystring}`)).to.deep.equal(['/docs/_doc/1?routing=k1', '/docs/_doc/2?routing=k2']);
-    expect(published.map((c) => c?.source)).to.deep.equal([full, full]);
+    expect(published.map((c) => (c as { source?: unknown } | undefined)?.source)).to.deep.equal([full, full]);
   });
 });
