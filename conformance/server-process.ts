@@ -21,9 +21,10 @@ const LAUNCH: Record<ServerKind, { script: string; banner: RegExp }> = {
 
 /**
  * Starts a fresh gateway (or standalone engine) on a free port with an empty data directory,
- * and resolves once it prints its "listening on" line.
+ * and resolves once it prints its "listening on" line. The wait is long: in `make test` three
+ * runners start theirs at once beside the other spec files, on a machine at load 15 or more.
  */
-export async function startServer(kind: ServerKind, repoRoot: string, startupTimeoutMs = 30_000): Promise<StartedServer> {
+export async function startServer(kind: ServerKind, repoRoot: string, startupTimeoutMs = 120_000): Promise<StartedServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `conformance-${kind}-`));
   const password = randomBytes(12).toString('hex');
   const env: NodeJS.ProcessEnv =

@@ -9,7 +9,8 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   // Elasticsearch's SQL (X-Pack); OpenSearch's SQL plugin is its namesake: only its stats are answered (all zero)
   [/^sql\.(?!(get|post)_stats$)/, "an X-Pack feature of Elasticsearch, or OpenSearch's SQL plugin (its stats are answered), not part of the engine"],
   [/^cat\.(ml_\w+|transforms)$/, 'lists an X-Pack feature of Elasticsearch, not part of the engine'],
-  [/^security\.(?!authenticate$)/, "Elasticsearch's security realm: the gateway's own credentials (/_credentials) take its place; only authenticate() is answered"],
+  [/^security\.(?!(authenticate|authinfo|get_account_details|(get|post)_dashboards_info|health|who_am_i|who_am_i_?protected)$)/,
+    "Elasticsearch's security realm and the Security plugin's configuration: the gateway's own credentials (/_credentials) take their place; only who the caller is (authenticate(), and the plugin's authinfo, whoami, health, dashboards info and account) is answered"],
   [/^project\./, 'serverless projects are not part of the engine'],
   [/^simulate\.ingest$/, 'ingest simulation against index templates (8.12+) is not implemented; ingest.simulate is'],
   [/^features\./, 'no plugins, so no feature states'],

@@ -36,22 +36,24 @@ function tmpDirEnv(): Record<string, string> {
 interface ShardRun {
   code: number | null;
   stdout: string;
+  /** What the runner wrote to stderr: why it failed, when it did (its error's stack). */
+  stderr: string;
   results: TestResult[];
 }
 
 /** One runner over `files` (each its own `--filter`), against a fresh gateway of its own. */
 async function runShard(files: string[], dir: string, n: number): Promise<ShardRun> {
   const json = path.join(dir, `results-${n}.json`);
-  const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = execFile(
       process.execPath,
       [path.join(REPO_ROOT, 'dist/conformance/run.js'), '--verbose', '--retry-failed', '--json', json, ...files.flatMap((f) => ['--filter', f])],
       { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', CONFORMANCE_DIR, ...tmpDirEnv() } },
-      (_err, stdout) => resolve({ code: child.exitCode, stdout }),
+      (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
     );
   });
   const results = existsSync(json) ? (JSON.parse(await readFile(json, 'utf8')) as TestResult[]) : [];
-  return { code, stdout, results };
+  return { code, stdout, stderr, results };
 }
 
 /**
@@ -73,7 +75,7 @@ describe('Elasticsearch YAML REST suites (conformance gate)', function () {
     try {
       const runs = await Promise.all(shards.map((share, n) => runShard(share, out.dir, n)));
       const baseline = JSON.parse(await readFile(path.join(REPO_ROOT, 'conformance/baseline.json'), 'utf8')).passed as number;
-      for (const run of runs) expect(run.code, `a runner failed:\n${run.stdout.slice(-2000)}`).to.equal(0);
+      for (const run of runs) expect(run.code, `a runner failed:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-4000)}`).to.equal(0);
       // each runner ran its own share and nothing else
       runs.forEach((run, n) => expect([...new Set(run.results.map((r) => r.file))].filter((f) => !shards[n].includes(f)), `shard ${n}`).to.deep.equal([]));
       const results = runs.flatMap((run) => run.results);
