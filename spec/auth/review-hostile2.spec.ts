@@ -273,7 +273,7 @@ for (const backend of BACKENDS) {
       await admin('PUT', '/_template/legacy-b', { index_patterns: [`${FOREIGN}-l*`], settings: { number_of_replicas: 0 } });
       const state = async () => JSON.stringify([(await call(gw.url, 'GET', '/_index_template/tmpl-b')).json, (await call(gw.url, 'GET', '/_component_template/ct-b')).json, (await call(gw.url, 'GET', '/_template/legacy-b')).json]);
       const before = await state();
-      const mine = { index_patterns: [`${OWN}-t*`], template: { settings: { number_of_replicas: 0 } } };
+      const mine = { index_patterns: [`${OWN}-tt*`], priority: 17, template: { settings: { number_of_replicas: 0 } } };
       for (const [method, path, body] of [
         ['PUT', '/_index_template/tmpl-b', mine], ['POST', '/_index_template/tmpl-b', mine], ['DELETE', '/_index_template/tmpl-b'], ['DELETE', '/_index_template/tmpl-*'],
         ['DELETE', '/_index_template/*'], ['DELETE', '/_index_template/mine-t,tmpl-b'], ['DELETE', '/_index_template/tmpl%2Db'], ['DELETE', '/_index_template/tmpl-b?master_timeout=1s'],
@@ -296,6 +296,8 @@ for (const backend of BACKENDS) {
       await fc.assert(fc.asyncProperty(
         fc.constantFrom('_index_template', '_component_template', '_template'), fc.constantFrom('PUT', 'POST', 'DELETE'), spelled, fc.constantFrom('', '?create=false', '?master_timeout=1s', '?cause=x'),
         async (api, method, name, params) => {
+          // a put names one template (Elasticsearch refuses a name holding ',' or '*'; the embedded engine does not yet)
+          fc.pre(method === 'DELETE' || !/[,*]|^_all$/.test(name));
           const body = method === 'DELETE' ? undefined : api === '_component_template' ? { template: { settings: { number_of_replicas: 1 } } } : api === '_template' ? { index_patterns: [`${OWN}-l*`] } : mine;
           const r = await call(gw.url, method, `/${api}/${name}${params}`, { auth: templater, body });
           if (LEAK.test(r.text)) problems.push(`${method} /${api}/${name}${params}: ${r.status} ${r.text.slice(0, 200)}`);
@@ -307,7 +309,7 @@ for (const backend of BACKENDS) {
         },
       ), { numRuns: 60 });
       // its own: put, changed, removed
-      for (const [method, path, body] of [['PUT', '/_index_template/mine-t', mine], ['PUT', '/_index_template/mine-t', { ...mine, priority: 7 }], ['DELETE', '/_index_template/mine-t'],
+      for (const [method, path, body] of [['PUT', '/_index_template/mine-t', mine], ['PUT', '/_index_template/mine-t', { ...mine, priority: 18 }], ['DELETE', '/_index_template/mine-t'],
         ['PUT', '/_template/mine-l', { index_patterns: [`${OWN}-l*`] }], ['DELETE', '/_template/mine-l']] as const) {
         const r = await call(gw.url, method, path, { auth: templater, body });
         if (r.status !== 200) problems.push(`own ${method} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
