@@ -9,7 +9,7 @@ import {
   authorizeIndices, holdsClusterPrivilege, patternsCoverPattern, resolveIndices,
   type Classification, type ClusterPrivilege, type ResolvedIndices,
 } from './classify/index.js';
-import { SELF_ACTIONS, narrowRequest, paramList, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
+import { SELF_ACTIONS, narrowRequest, paramList, pathNames, pathOfSegments, serializeQuery, streamRead, type GatewayRequest } from '../request/index.js';
 import { followStructure, type ChangeBus } from '../changes/index.js';
 import { ScriptedFields } from './scripted-fields.js';
 import { fieldVisibilityOf, intersectIncludes, reindexSourceFilter, searchRefusal, type DerivedFields } from './field-rules.js';
@@ -134,7 +134,7 @@ export class Authorizer {
     }
 
     // a template put or removed by name: the one stored under it may be another tenant's
-    const changedTemplates = await changedTemplatePatterns(this.backend, req.route, req.pathParams.name);
+    const changedTemplates = await changedTemplatePatterns(this.backend, req.route, pathNames(req.pathParams.name));
     if (changedTemplates?.some((pattern) => !patternsCoverPattern(cred.indices, pattern))) throw forbidden(action, user, [req.pathParams.name!]);
 
     let segments: readonly string[] | undefined;

@@ -14,11 +14,11 @@ const TEMPLATE_CHANGES: ReadonlyMap<string, 'index' | 'component' | 'legacy'> = 
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const patternsIn = (v: unknown): string[] => (Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string') : typeof v === 'string' ? [v] : []);
-const encoded = (name: string) => name.split(',').map(encodeURIComponent).join(',');
+const encoded = (names: readonly string[]) => names.map(encodeURIComponent).join(',');
 
 /** Each composable template's patterns and component templates, as `GET /_index_template[/{name}]` answers them. */
-async function indexTemplates(backend: Backend, name?: string): Promise<Array<{ patterns: string[]; composedOf: string[] }>> {
-  const reply = await callJson<{ index_templates?: unknown }>(backend, 'GET', name === undefined ? '/_index_template' : `/_index_template/${encoded(name)}`);
+async function indexTemplates(backend: Backend, names?: readonly string[]): Promise<Array<{ patterns: string[]; composedOf: string[] }>> {
+  const reply = await callJson<{ index_templates?: unknown }>(backend, 'GET', names === undefined ? '/_index_template' : `/_index_template/${encoded(names)}`);
   if (reply.status === 404) return [];
   if (reply.status !== 200 || !Array.isArray(reply.body?.index_templates)) throw new Error(`index templates unreadable (${reply.status})`);
   return reply.body.index_templates.map((t: unknown) => {
@@ -34,18 +34,18 @@ async function indexTemplates(backend: Backend, name?: string): Promise<Array<{ 
  * name not stored yet included: a template may be composed of it already). Read from the engine,
  * as the authorizer reads aliases. An answer it cannot read is a failure, never an empty list.
  */
-export async function changedTemplatePatterns(backend: Backend, route: string, name: string | undefined): Promise<string[] | undefined> {
+export async function changedTemplatePatterns(backend: Backend, route: string, names: readonly string[] | undefined): Promise<string[] | undefined> {
   const kind = TEMPLATE_CHANGES.get(route);
-  if (kind === undefined || name === undefined) return undefined;
-  if (kind === 'index') return (await indexTemplates(backend, name)).flatMap((t) => t.patterns);
+  if (kind === undefined || names === undefined) return undefined;
+  if (kind === 'index') return (await indexTemplates(backend, names)).flatMap((t) => t.patterns);
   if (kind === 'legacy') {
-    const reply = await callJson<Record<string, unknown>>(backend, 'GET', `/_template/${encoded(name)}`);
+    const reply = await callJson<Record<string, unknown>>(backend, 'GET', `/_template/${encoded(names)}`);
     if (reply.status === 404) return [];
     if (reply.status !== 200 || !isObject(reply.body)) throw new Error(`legacy templates unreadable (${reply.status})`);
     return Object.values(reply.body).flatMap((t) => (isObject(t) ? patternsIn(t.index_patterns) : []));
   }
-  const components = new Set(name.includes('*') ? [] : name.split(','));
-  const stored = await callJson<{ component_templates?: unknown }>(backend, 'GET', `/_component_template/${encoded(name)}`);
+  const components = new Set(names.some((n) => n.includes('*')) ? [] : names);
+  const stored = await callJson<{ component_templates?: unknown }>(backend, 'GET', `/_component_template/${encoded(names)}`);
   if (stored.status === 200 && Array.isArray(stored.body?.component_templates)) {
     for (const c of stored.body.component_templates) if (isObject(c) && typeof c.name === 'string') components.add(c.name);
   } else if (stored.status !== 404) throw new Error(`component templates unreadable (${stored.status})`);

@@ -164,3 +164,8 @@ export function paramList(params: ReadonlyMap<string, string>, name: string): st
   const v = params.get(name);
   return v === undefined ? [] : v.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
 }
+
+/** A comma-list path parameter's names (`/_index_template/a,b`), as the engine splits them: untrimmed; none when absent. */
+export function pathNames(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',');
+}

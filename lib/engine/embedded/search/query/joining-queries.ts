@@ -10,7 +10,7 @@ import { nestedQuery as nestedDocs } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
 import { refusedAlways } from './expensive-queries.js';
 import { matchScope } from './matcher-decides.js';
-import { checkKeys, enumOf, isObject, parseQuery, parsingError } from './parse-query.js';
+import { checkKeys, enumOf, innerQueryBody, isObject, parseQuery, parsingError } from './parse-query.js';
 import { booleanValue, boostOf } from './query-fields.js';
 import { collectHighlightTerms } from './query-terms-for-highlight.js';
 import type { QueryOf, QueryType } from './query-type.js';
@@ -19,15 +19,12 @@ import { rewriteQuery } from './rewrite-query.js';
 export const nestedQueryType: QueryType<'nested'> = {
   name: 'nested',
   expensive: () => refusedAlways('joining'),
-  parse(body) {
+  parse(raw) {
     const name = 'nested';
-    if (!isObject(body)) throw parsingError('[nested] query malformed');
-    checkKeys(name, body, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
-    if (typeof body.path !== 'string') throw parsingError('[nested] requires \'path\' field');
-    if (body.query === undefined) throw parsingError('[nested] requires \'query\' field');
+    const body = innerQueryBody(name, raw, ['path', 'query', 'score_mode', 'ignore_unmapped', 'inner_hits', 'boost', '_name'], 'path');
     if (body.inner_hits !== undefined && !isObject(body.inner_hits)) throw parsingError('[nested] query does not support [inner_hits]');
     const q: QueryOf<'nested'> = {
-      type: 'nested', path: body.path, query: parseQuery(body.query),
+      type: 'nested', path: body.path as string, query: parseQuery(body.query),
       scoreMode: enumOf(name, 'score_mode', body.score_mode, ['avg', 'sum', 'min', 'max', 'none'] as const, 'avg'),
       ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
     };

@@ -11,7 +11,7 @@ import { DocSetBuilder, type ScoredDocs } from './doc-set.js';
 import { runQuery, type Exec } from './execute-query.js';
 import { explainByScore } from './explain-query.js';
 import { refusedAlways } from './expensive-queries.js';
-import { checkKeys, enumOf, isObject, parseQuery, parsingError } from './parse-query.js';
+import { checkKeys, enumOf, innerQueryBody, isObject, parseQuery, parsingError } from './parse-query.js';
 import { booleanValue, boostOf } from './query-fields.js';
 import { collectHighlightTerms } from './query-terms-for-highlight.js';
 import type { Query } from './query.js';
@@ -91,14 +91,11 @@ type ScoreMode = 'none' | 'avg' | 'sum' | 'min' | 'max';
 export const hasChildQuery: QueryType<'has_child'> = {
   name: 'has_child',
   expensive: () => refusedAlways('joining'),
-  parse(body) {
+  parse(raw) {
     const name = 'has_child';
-    if (!isObject(body)) throw parsingError('[has_child] query malformed');
-    checkKeys(name, body, ['type', 'query', 'score_mode', 'min_children', 'max_children', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
-    if (typeof body.type !== 'string') throw parsingError('[has_child] requires \'type\' field');
-    if (body.query === undefined) throw parsingError('[has_child] requires \'query\' field');
+    const body = innerQueryBody(name, raw, ['type', 'query', 'score_mode', 'min_children', 'max_children', 'ignore_unmapped', 'inner_hits', 'boost', '_name'], 'type');
     const q: QueryOf<'has_child'> = {
-      type: 'has_child', childType: body.type, query: parseQuery(body.query),
+      type: 'has_child', childType: body.type as string, query: parseQuery(body.query),
       scoreMode: enumOf(name, 'score_mode', body.score_mode, ['none', 'avg', 'sum', 'min', 'max'] as const, 'none'),
       minChildren: optionalInt(name, 'min_children', body.min_children) ?? 1,
       maxChildren: optionalInt(name, 'max_children', body.max_children) ?? Number.MAX_SAFE_INTEGER,
@@ -150,14 +147,11 @@ export const hasChildQuery: QueryType<'has_child'> = {
 export const hasParentQuery: QueryType<'has_parent'> = {
   name: 'has_parent',
   expensive: () => refusedAlways('joining'),
-  parse(body) {
+  parse(raw) {
     const name = 'has_parent';
-    if (!isObject(body)) throw parsingError('[has_parent] query malformed');
-    checkKeys(name, body, ['parent_type', 'query', 'score', 'ignore_unmapped', 'inner_hits', 'boost', '_name']);
-    if (typeof body.parent_type !== 'string') throw parsingError('[has_parent] query requires \'parent_type\' field');
-    if (body.query === undefined) throw parsingError('[has_parent] query requires \'query\' field');
+    const body = innerQueryBody(name, raw, ['parent_type', 'query', 'score', 'ignore_unmapped', 'inner_hits', 'boost', '_name'], 'parent_type', '[has_parent] query requires');
     const q: QueryOf<'has_parent'> = {
-      type: 'has_parent', parentType: body.parent_type, query: parseQuery(body.query), score: booleanValue(body.score, false),
+      type: 'has_parent', parentType: body.parent_type as string, query: parseQuery(body.query), score: booleanValue(body.score, false),
       ignoreUnmapped: booleanValue(body.ignore_unmapped, false), boost: boostOf(name, body.boost),
     };
     return withInnerHits('has_parent', q, body.inner_hits);

@@ -52,6 +52,19 @@ export function checkKeys(name: string, spec: Record<string, unknown>, allowed: 
   for (const k of Object.keys(spec)) if (!allowed.includes(k)) throw parsingError(`[${name}] query does not support [${k}]`);
 }
 
+/**
+ * The body of a query around one inner `query` (nested, has_child, has_parent): an object with
+ * only `allowed` keys, its `kindKey` (the path or relation) a string and its `query` present;
+ * `requires` starts the message naming a missing one, as each query words it.
+ */
+export function innerQueryBody(name: string, body: unknown, allowed: string[], kindKey: string, requires = `[${name}] requires`): Record<string, unknown> {
+  if (!isObject(body)) throw parsingError(`[${name}] query malformed`);
+  checkKeys(name, body, allowed);
+  if (typeof body[kindKey] !== 'string') throw parsingError(`${requires} '${kindKey}' field`);
+  if (body.query === undefined) throw parsingError(`${requires} 'query' field`);
+  return body;
+}
+
 export function clauses(v: unknown): unknown[] {
   if (v === undefined || v === null) return [];
   return Array.isArray(v) ? v : [v];
