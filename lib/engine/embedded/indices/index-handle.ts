@@ -28,6 +28,8 @@ const NO_SYNONYMS: SynonymsSource = { rules: () => [] };
 
 export interface WriteParams extends ConcurrencyParams {
   routing?: string;
+  /** A bulk item's `dynamic_templates`: a new field's path → the dynamic template it gets by name. */
+  dynamicTemplates?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -504,7 +506,8 @@ export class IndexHandle {
     const inverted = this.inverted!;
     const limits = mappingLimitsOf(this.meta.settings);
     const indexed = withExactUnsignedLongs(source, sourceText, mappings);
-    const doc = stepwise ? yield* parseDocumentSteps(indexed, mappings, this.analysis, id, limits) : parseDocument(indexed, mappings, this.analysis, id, limits);
+    const named = params.dynamicTemplates;
+    const doc = stepwise ? yield* parseDocumentSteps(indexed, mappings, this.analysis, id, limits, named) : parseDocument(indexed, mappings, this.analysis, id, limits, named);
     const parsed = withRouting(doc, params.routing);
     checkNestedObjectsLimit(parsed, this.meta.settings);
     // Indexed now (so nothing of the parse is kept waiting), visible once durable.

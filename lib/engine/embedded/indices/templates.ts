@@ -100,6 +100,9 @@ function simulatedContent(c: TemplateContent): JsonObject {
   return { settings: c.settings ? nestSettings(c.settings) : {}, mappings: (c.mappings ?? {}) as JsonObject, aliases: c.aliases ?? {} };
 }
 
+/** The name a simulate-index request's own template goes by (Elasticsearch gives it a random suffix). */
+const SIMULATED_TEMPLATE = 'simulate_index_template';
+
 function matchesAny(patterns: string[], name: string): boolean {
   return patterns.some((p) => simpleMatch(p, name));
 }
@@ -199,24 +202,31 @@ export class Templates {
       if (name === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: template is required;');
       throw new EsError(404, 'resource_not_found_exception', `unable to simulate template [${name}] that does not exist`);
     }
-    const overlapping = [...this.composable.entries()]
-      .filter(([n, t]) => n !== name && overlaps(t.index_patterns, template.index_patterns))
-      .map(([n, t]) => ({ name: n, index_patterns: t.index_patterns }));
+    const overlapping = this.overlapping(template.index_patterns, name);
     return { template: simulatedContent(this.compose(template)), overlapping };
   }
 
   /**
    * Simulate index API (`POST _index_template/_simulate_index/{index}`): what a new index so named
    * would take from the composable template that matches it (`{}` when none does), and the other
-   * matching templates it wins over.
+   * templates whose patterns overlap that template's. `body`, when given, is an index template
+   * taken as if it were stored alongside the others (it is not stored).
    */
-  simulateIndex(index: string): JsonObject {
-    const match = isSystemIndex(index) ? undefined : this.matchingIndexTemplate(index);
+  simulateIndex(index: string, body?: JsonObject): JsonObject {
+    const simulated = body && Object.keys(body).length ? this.parseIndexTemplate(SIMULATED_TEMPLATE, body) : undefined;
+    const match = isSystemIndex(index) ? undefined : this.matchingIndexTemplate(index, simulated);
     if (!match) return {};
-    const overlapping = [...this.composable.entries()]
-      .filter(([n, t]) => n !== match.name && matchesAny(t.index_patterns, index))
-      .map(([n, t]) => ({ name: n, index_patterns: t.index_patterns }));
-    return { template: simulatedContent(match.content), overlapping };
+    return { template: simulatedContent(match.content), overlapping: this.overlapping(match.template.index_patterns, match.name) };
+  }
+
+  /**
+   * The templates other than `except` whose index patterns overlap `patterns`, as the simulate
+   * APIs list them: legacy templates, then composable ones.
+   */
+  private overlapping(patterns: string[], except: string | undefined): Array<{ name: string; index_patterns: string[] }> {
+    const legacy = [...this.legacy.entries()].filter(([, t]) => overlaps(t.index_patterns, patterns));
+    const composable = [...this.composable.entries()].filter(([n, t]) => n !== except && overlaps(t.index_patterns, patterns));
+    return [...legacy, ...composable].map(([n, t]) => ({ name: n, index_patterns: t.index_patterns }));
   }
 
   /**
@@ -363,9 +373,10 @@ export class Templates {
    * wins), by name, with its content composed: what a data stream reads its `data_stream`
    * section and its backing indices' settings and mappings from.
    */
-  matchingIndexTemplate(name: string): { name: string; template: ComposableTemplate; content: TemplateContent } | undefined {
+  matchingIndexTemplate(name: string, simulated?: ComposableTemplate): { name: string; template: ComposableTemplate; content: TemplateContent } | undefined {
     let best: [string, ComposableTemplate] | undefined;
-    for (const entry of this.composable.entries()) {
+    const candidates = simulated ? [...this.composable.entries(), [SIMULATED_TEMPLATE, simulated] as [string, ComposableTemplate]] : this.composable.entries();
+    for (const entry of candidates) {
       if (!matchesAny(entry[1].index_patterns, name)) continue;
       if (!best || (entry[1].priority ?? 0) > (best[1].priority ?? 0)) best = entry;
     }

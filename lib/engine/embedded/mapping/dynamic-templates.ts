@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import { documentParsingError } from './errors.js';
 import { simpleMatch } from '../../../wildcard/index.js';
 import { compileJavaRegex, InvalidPatternError, type LinearRegex } from '../regex/index.js';
 import type { FieldMapping } from './types.js';
@@ -49,6 +50,14 @@ function matches(t: TemplateDef, name: string, path: string, type: DynamicType):
   return true;
 }
 
+/**
+ * A template with none of `match_mapping_type`, `match` and `path_match` matches no field by
+ * itself: it applies only where a bulk item names it in `dynamic_templates`.
+ */
+function hasMatchConditions(t: TemplateDef): boolean {
+  return t.match_mapping_type !== undefined || t.match !== undefined || t.path_match !== undefined;
+}
+
 function substitute(v: unknown, name: string, type: string): unknown {
   if (typeof v === 'string') return v.replaceAll('{name}', name).replaceAll('{dynamic_type}', type);
   if (Array.isArray(v)) return v.map((x) => substitute(x, name, type));
@@ -68,20 +77,40 @@ export interface TemplateMatch {
   runtime: boolean;
 }
 
-/** The first dynamic template that matches a new field, its mapping with `{name}`/`{dynamic_type}` filled in. */
-export function matchDynamicTemplate(templates: unknown, name: string, path: string, type: DynamicType): TemplateMatch | undefined {
-  if (!Array.isArray(templates)) return undefined;
-  for (const entry of templates as Array<Record<string, TemplateDef>>) {
-    const t = Object.values(entry)[0];
-    if (!t || !matches(t, name, path, type)) continue;
-    if (t.runtime !== undefined) {
-      if (type === 'object') continue;
-      const m = substitute(t.runtime, name, DEFAULT_RUNTIME_TYPE[type]) as FieldMapping;
-      return { mapping: { ...m, type: m.type ?? DEFAULT_RUNTIME_TYPE[type] }, runtime: true };
+/**
+ * The dynamic template a new field gets, its mapping with `{name}`/`{dynamic_type}` filled in: the
+ * one the bulk item names for the field's path (`templateName`, whatever its match conditions; a
+ * name no template has is a document_parsing_exception), else the first whose conditions match.
+ */
+export function matchDynamicTemplate(templates: unknown, name: string, path: string, type: DynamicType, templateName?: string): TemplateMatch | undefined {
+  const entries = Array.isArray(templates) ? (templates as Array<Record<string, TemplateDef>>) : [];
+  if (templateName !== undefined) {
+    const entry = entries.find((e) => Object.keys(e)[0] === templateName);
+    const t = entry?.[templateName];
+    if (!t) throw documentParsingError(`Can't find dynamic template for dynamic template name [${templateName}] of field [${path}]`);
+    const found = templateMapping(t, name, type);
+    if (type === 'object' && found && !found.runtime && found.mapping.type !== undefined && found.mapping.type !== 'object' && found.mapping.type !== 'nested') {
+      throw documentParsingError(`Field [${name}] must be an object; but it's configured as [${found.mapping.type}] in dynamic template [${templateName}]`);
     }
-    const m = substitute(t.mapping ?? {}, name, DEFAULT_TYPE[type]) as FieldMapping;
-    if (m.type === undefined && type !== 'object') return { mapping: { type: DEFAULT_TYPE[type], ...m }, runtime: false };
-    return { mapping: m, runtime: false };
+    return found;
+  }
+  for (const entry of entries) {
+    const t = Object.values(entry)[0];
+    if (!t || !hasMatchConditions(t) || !matches(t, name, path, type)) continue;
+    const found = templateMapping(t, name, type);
+    if (found) return found;
   }
   return undefined;
+}
+
+/** A template's mapping for a new field of this dynamic type (none: a runtime template for an object). */
+function templateMapping(t: TemplateDef, name: string, type: DynamicType): TemplateMatch | undefined {
+  if (t.runtime !== undefined) {
+    if (type === 'object') return undefined;
+    const m = substitute(t.runtime, name, DEFAULT_RUNTIME_TYPE[type]) as FieldMapping;
+    return { mapping: { ...m, type: m.type ?? DEFAULT_RUNTIME_TYPE[type] }, runtime: true };
+  }
+  const m = substitute(t.mapping ?? {}, name, DEFAULT_TYPE[type]) as FieldMapping;
+  if (m.type === undefined && type !== 'object') return { mapping: { type: DEFAULT_TYPE[type], ...m }, runtime: false };
+  return { mapping: m, runtime: false };
 }

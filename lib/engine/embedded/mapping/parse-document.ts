@@ -128,6 +128,8 @@ class DocumentParser {
     private readonly registry: AnalysisRegistry,
     private readonly id: string,
     private readonly budget?: FieldBudget,
+    /** The bulk item's `dynamic_templates`: a field path → the name of the template it gets. */
+    private readonly namedTemplates?: Readonly<Record<string, string>>,
   ) {
     this.dynamicOpts = {
       dateDetection: mappings.date_detection !== false,
@@ -232,7 +234,9 @@ class DocumentParser {
   /** Whether a dynamic template maps this new field (what OpenSearch's `strict_allow_templates` lets in). */
   private templateMaps(key: string, path: string[], value: unknown): boolean {
     const detected = dynamicMappingFor(value, this.dynamicOpts);
-    return detected !== undefined && matchDynamicTemplate(this.templates, key, path.join('.'), dynamicTypeOf(detected, value)) !== undefined;
+    if (detected === undefined) return false;
+    const full = path.join('.');
+    return matchDynamicTemplate(this.templates, key, full, dynamicTypeOf(detected, value), this.namedTemplates?.[full]) !== undefined;
   }
 
   /** The mapping a new field gets: a dynamic template's, else ES's dynamic mapping (gateway convention for strings). */
@@ -240,7 +244,8 @@ class DocumentParser {
     const detected = dynamicMappingFor(value, this.dynamicOpts);
     if (!detected) return undefined;
     const type = dynamicTypeOf(detected, value);
-    const template = matchDynamicTemplate(this.templates, key, path.join('.'), type);
+    const full = path.join('.');
+    const template = matchDynamicTemplate(this.templates, key, full, type, this.namedTemplates?.[full]);
     if (template) return { mapping: normalizeFieldDefinition(key, template.mapping), runtime: template.runtime };
     if (runtime && type !== 'object') {
       const runtimeType = type === 'string' ? 'keyword' : type === 'double' ? 'double' : type;
@@ -648,8 +653,10 @@ function samePath(a: string[], b: string[]): boolean {
  * the mappings grown by the fields it introduced. Throws ES's 400 errors for values that do not
  * fit their type and for fields a strict mapping refuses.
  */
-export function parseDocument(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): ParsedDocument {
-  const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
+export function parseDocument(
+  source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits, namedTemplates?: Readonly<Record<string, string>>,
+): ParsedDocument {
+  const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 }, namedTemplates);
   parser.parseRoot(source);
   checkCompletionContexts(mappings, source);
   checkDataStreamTimestamp(mappings, (field) => parser.fields.get(field)?.values);
@@ -661,8 +668,10 @@ export function parseDocument(source: Record<string, unknown>, mappings: Mapping
  * `parseDocument` a stretch at a time (see DocumentParser.parseRootSteps): the driver gives the
  * event loop a turn at the yields. The document and its mappings must not change until it is over.
  */
-export function* parseDocumentSteps(source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits): Generator<void, ParsedDocument, void> {
-  const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 });
+export function* parseDocumentSteps(
+  source: Record<string, unknown>, mappings: Mappings, registry: AnalysisRegistry, id: string, limits?: MappingLimits, namedTemplates?: Readonly<Record<string, string>>,
+): Generator<void, ParsedDocument, void> {
+  const parser = new DocumentParser(mappings, registry, id, limits && { limits, existing: totalFieldsCount(mappings), added: 0 }, namedTemplates);
   yield* parser.parseRootSteps(source);
   checkCompletionContexts(mappings, source);
   checkDataStreamTimestamp(mappings, (field) => parser.fields.get(field)?.values);

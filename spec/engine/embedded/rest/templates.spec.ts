@@ -148,4 +148,26 @@ describe('embedded engine REST: simulate index template and simulate index', () 
     expect((await es.call('POST', '/_index_template/_simulate_index/other')).json).to.deep.equal({});
     expect((await es.call('GET', '/logs-2024')).status).to.equal(404);
   });
+
+  it('POST _index_template/_simulate_index/{index} with a definition: that template competes as if stored, and nothing is stored', async () => {
+    const wins = await es.call('POST', '/_index_template/_simulate_index/logs-2024', {
+      index_patterns: ['logs-*'], priority: 9, template: { settings: { 'index.blocks.write': true }, aliases: { recent: {} } },
+    });
+    expect(wins.status, wins.text).to.equal(200);
+    expect(wins.json.template.settings).to.deep.equal({ index: { blocks: { write: 'true' } } });
+    expect(wins.json.template.aliases).to.deep.equal({ recent: {} });
+    expect(wins.json.overlapping.map((t: { name: string }) => t.name)).to.deep.equal(['logs', 'everything']);
+    const loses = await es.call('POST', '/_index_template/_simulate_index/logs-2024', { index_patterns: ['logs-*'], priority: 2, template: { aliases: { recent: {} } } });
+    expect(loses.json.template.aliases).to.deep.equal({ 'all-logs': {} });
+    expect((await es.call('GET', '/_index_template')).json.index_templates.map((t: { name: string }) => t.name).sort()).to.deep.equal(['everything', 'logs']);
+  });
+
+  it('lists the legacy templates whose patterns overlap the simulated template\'s, before the composable ones', async () => {
+    expect((await es.call('PUT', '/_template/old', { index_patterns: ['l*', 'x*'], settings: { number_of_shards: 5 } })).status).to.equal(200);
+    expect((await es.call('PUT', '/_template/unrelated', { index_patterns: ['metrics-*'] })).status).to.equal(200);
+    const index = await es.call('POST', '/_index_template/_simulate_index/logs-2024');
+    expect(index.json.overlapping).to.deep.equal([{ name: 'old', index_patterns: ['l*', 'x*'] }, { name: 'everything', index_patterns: ['*'] }]);
+    const template = await es.call('POST', '/_index_template/_simulate/logs');
+    expect(template.json.overlapping.map((t: { name: string }) => t.name)).to.deep.equal(['old', 'everything']);
+  });
 });

@@ -47,11 +47,19 @@ function itemOf(entry: BulkEntry, defaultIndex: string | undefined): BulkItem {
     versionType: versionType(meta.version_type),
     routing: meta.routing !== undefined ? String(meta.routing) : undefined,
     create: action === 'create' || meta.op_type === 'create',
+    dynamicTemplates: action === 'index' || action === 'create' ? namedTemplatesOf(meta.dynamic_templates) : undefined,
   };
   item.requireAlias = meta.require_alias === undefined ? undefined : meta.require_alias === true || meta.require_alias === 'true';
   item.pipeline = meta.pipeline === undefined || meta.pipeline === null ? undefined : String(meta.pipeline);
   item.source = meta._source;
   return item;
+}
+
+/** An action line's `dynamic_templates` (a field path → a template name; the reader has checked it is an object). */
+function namedTemplatesOf(v: unknown): Record<string, string> | undefined {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const entries = Object.entries(v as Record<string, unknown>);
+  return entries.length ? Object.fromEntries(entries.map(([path, name]) => [path, String(name)])) : undefined;
 }
 
 /** Only JSON blanks (read up to the first other character). */

@@ -78,8 +78,8 @@ async function deleteLegacyTemplate(req: RestRequest, ctx: EngineContext): Promi
 /** `POST _index_template/_simulate[/{name}]` and `POST _index_template/_simulate_index/{index}`. */
 function simulateTemplate(req: RestRequest, ctx: EngineContext): RestResponse {
   const templates = ctx.indices.templates;
-  if (req.path.startsWith('/_index_template/_simulate_index/')) return { status: 200, body: templates.simulateIndex(req.pathParams.name) };
   const body = req.body.trim() ? requireBody(req) : undefined;
+  if (req.path.startsWith('/_index_template/_simulate_index/')) return { status: 200, body: templates.simulateIndex(req.pathParams.name, body) };
   return { status: 200, body: templates.simulateTemplate(req.pathParams.name, body) };
 }
 
