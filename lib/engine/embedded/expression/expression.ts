@@ -14,7 +14,7 @@
  */
 import { EsError } from '../../../errors/index.js';
 import type { CompiledScript, ContextDefinition, DocMap } from '../painless/index.js';
-import { boxDouble } from '../painless/index.js';
+import { MAX_SOURCE_LENGTH, boxDouble } from '../painless/index.js';
 import { ExpressionParseError, parseExpression, type Node, type VariablePart } from './parse.js';
 
 /** Script contexts the expression engine compiles for (ES's ExpressionScriptEngine's table). */
@@ -227,11 +227,16 @@ function scriptError(message: 'compile error' | 'link error', source: string, na
  */
 export function compileExpression(source: string, context: ContextDefinition, params: Record<string, unknown>, name: string = source): CompiledScript {
   if (!EXPRESSION_CONTEXTS.has(context.name)) throw expressionContextRefused(context.name);
+  if (source.length > MAX_SOURCE_LENGTH) {
+    throw scriptError('compile error', source, name, `Scripts may be no longer than ${MAX_SOURCE_LENGTH} characters.  The passed in script is ${source.length} characters.`);
+  }
   let evaluate: Eval;
   try {
     evaluate = build(parseExpression(source), params, source);
   } catch (err) {
     if (err instanceof ExpressionParseError) throw scriptError('compile error', source, name, err.message);
+    // nesting deeper than the parser's stack (thousands of parentheses)
+    if (err instanceof RangeError) throw scriptError('compile error', source, name, 'expression nests too deeply');
     if (err instanceof LinkError) throw scriptError('link error', source, name, err.message);
     throw err;
   }
