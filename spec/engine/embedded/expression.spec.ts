@@ -40,6 +40,16 @@ describe('the expression script language on the embedded engine', function () {
     expect(aggs.json.aggregations).to.deep.equal({ m: { value: 1 }, s: { value: 63 } });
   });
 
+  it('runs bucket_script and bucket_selector with the buckets_path values as variables', async () => {
+    const r = await es.call('POST', '/ex/_search', { size: 0, aggs: { by: { histogram: { field: 'age', interval: 10 }, aggs: {
+      a: { max: { field: 'age' } },
+      twice: { bucket_script: { buckets_path: { v: 'a' }, script: expr('v * k', { k: 2 }) } },
+      keep: { bucket_selector: { buckets_path: { v: 'a' }, script: expr('v > 30') } },
+    } } } });
+    expect(r.status, r.text).to.equal(200);
+    expect(r.json.aggregations.by.buckets.map((b: { key: number; twice?: { value: number } }) => [b.key, b.twice?.value]), r.text).to.deep.equal([[40, 80]]);
+  });
+
   it('refuses what Elasticsearch refuses: non-numeric fields, unknown variables, string params, other contexts', async () => {
     const keyword = await es.call('POST', '/ex/_search', { script_fields: { x: { script: expr("doc['name'].value") } } });
     expect(JSON.stringify(keyword.json)).to.include('Field [name] must be numeric, date, or geopoint');

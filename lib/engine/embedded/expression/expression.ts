@@ -17,8 +17,11 @@ import type { CompiledScript, ContextDefinition, DocMap } from '../painless/inde
 import { MAX_SOURCE_LENGTH, boxDouble } from '../painless/index.js';
 import { ExpressionParseError, parseExpression, type Node, type VariablePart } from './parse.js';
 
-/** Script contexts the expression engine compiles for (ES's ExpressionScriptEngine's table). */
-export const EXPRESSION_CONTEXTS: ReadonlySet<string> = new Set(['score', 'field', 'number_sort', 'aggs', 'filter', 'terms_set', 'aggs_bucket_script', 'aggs_bucket_selector']);
+/**
+ * Script contexts the expression engine compiles for (ES's ExpressionScriptEngine's table; its
+ * terms_set script is not served: that query reads its own small formula language).
+ */
+export const EXPRESSION_CONTEXTS: ReadonlySet<string> = new Set(['score', 'field', 'number_sort', 'aggs', 'filter', 'aggs_bucket_script', 'aggs_bucket_selector']);
 
 /** The refusal of a context the engine does not compile for. */
 export function expressionContextRefused(context: string): EsError {
