@@ -16,11 +16,13 @@ import { sparseEncoding, textEmbedding } from './processors/neural-processors.js
 import { communityId, copy, fingerprint, removeByPattern } from './processors/opensearch-processors.js';
 import { bytes, gsub, htmlStrip, join, lowercase, split, trim, uppercase, urldecode } from './processors/string-processors.js';
 import { redact } from './processors/redact.js';
+import { registeredDomainProcessor } from './processors/registered-domain.js';
 import { reroute } from './processors/reroute.js';
 import { uriPartsProcessor } from './processors/uri-parts.js';
+import { userAgent } from './processors/user-agent.js';
 
 export const PROCESSOR_FACTORIES: Readonly<Record<string, ProcessorFactory>> = {
-  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, redact, remove, rename, reroute, script, set, sort, split, terminate, trim, uppercase, uri_parts: uriPartsProcessor, urldecode,
+  append, bytes, convert, csv, date, date_index_name: dateIndexName, dissect: dissectProcessor, dot_expander: dotExpander, drop, fail, foreach, grok, gsub, html_strip: htmlStrip, join, json, kv, lowercase, pipeline, redact, registered_domain: registeredDomainProcessor, remove, rename, reroute, script, set, sort, split, terminate, trim, uppercase, uri_parts: uriPartsProcessor, urldecode, user_agent: userAgent,
 };
 
 /**

@@ -20,7 +20,7 @@ function scriptCtx(doc: IngestDocument): Map<unknown, unknown> {
 /** Compiles a script given as an option (`if`), or as the processor's own options (`script`). */
 function compile(raw: unknown, context: ContextDefinition, storedScripts: StoredScripts, config: ConfigReader, property: string) {
   try {
-    const resolved = resolveScript(parseScriptSpec(raw, property), storedScripts);
+    const resolved = resolveScript(parseScriptSpec(raw, property), storedScripts, { context: context.name });
     return { script: compileScript(resolved.source, context, resolved.name), params: fromJson(resolved.params), source: resolved.source };
   } catch (e) {
     if (e instanceof EsError && e.type === 'script_exception') throw e;

@@ -283,6 +283,11 @@ export class DocMap extends Map<unknown, unknown> {
     return this.fields.typeOf(String(key)) !== undefined;
   }
 
+  /** A field's mapping type and raw doc values in the current document (the expression language reads these). */
+  rawField(field: string): { type: string | undefined; values: readonly unknown[] } {
+    return { type: this.fields.typeOf(field), values: this.fields.values(field) ?? [] };
+  }
+
   /** The current document's vector in a dense_vector field (vector-functions.ts). */
   vectorOf(field: string): Float32Array | undefined {
     return this.fields.vector?.(field);

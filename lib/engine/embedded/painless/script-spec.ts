@@ -31,6 +31,18 @@ export interface ResolvedScript {
   /** What ES reports as the script in errors: the source of an inline script, the id of a stored one. */
   name: string;
   params: Record<string, unknown>;
+  /** `painless`, or `expression` where the caller allowed it. */
+  lang: 'painless' | 'expression';
+}
+
+/**
+ * Which languages a caller runs: Painless always; the expression language where `expression` is
+ * set (search scripts, search/scripts/doc-script.ts). `context` names the script context in the
+ * refusal of an expression elsewhere, as Elasticsearch words it.
+ */
+export interface ScriptLangs {
+  expression?: boolean;
+  context?: string;
 }
 
 const KEYS = new Set(['source', 'inline', 'id', 'lang', 'params', 'options']);
@@ -68,17 +80,20 @@ export function parseScriptSpec(raw: unknown, where = 'script'): ScriptSpec {
 }
 
 /** The source of a script spec: inline, or the stored script it names (404 when there is none). */
-export function resolveScript(spec: ScriptSpec, stored: StoredScripts = NO_STORED_SCRIPTS): ResolvedScript {
+export function resolveScript(spec: ScriptSpec, stored: StoredScripts = NO_STORED_SCRIPTS, langs: ScriptLangs = {}): ResolvedScript {
   if (spec.id !== undefined) {
     const s = stored.get(spec.id);
     if (!s) throw new EsError(404, 'resource_not_found_exception', `unable to find script [${spec.id}] in cluster state`);
-    checkLang(s.lang);
-    return { source: s.source, name: spec.id, params: spec.params };
+    return { source: s.source, name: spec.id, params: spec.params, lang: checkLang(s.lang, langs) };
   }
-  checkLang(spec.lang ?? 'painless');
-  return { source: spec.source!, name: spec.source!, params: spec.params };
+  return { source: spec.source!, name: spec.source!, params: spec.params, lang: checkLang(spec.lang ?? 'painless', langs) };
 }
 
-function checkLang(lang: string): void {
-  if (lang !== 'painless') throw new EsError(400, 'illegal_argument_exception', `script_lang not supported [${lang}]`);
+function checkLang(lang: string, langs: ScriptLangs): 'painless' | 'expression' {
+  if (lang === 'painless') return lang;
+  if (lang === 'expression' && langs.expression) return lang;
+  if (lang === 'expression' && langs.context !== undefined) {
+    throw new EsError(400, 'illegal_argument_exception', `expression engine does not know how to handle script context [${langs.context}]`);
+  }
+  throw new EsError(400, 'illegal_argument_exception', `script_lang not supported [${lang}]`);
 }

@@ -13,7 +13,7 @@ export interface StoredScript {
 }
 
 /** The languages a script may be stored in: the template language, and Painless (stored for later use). */
-export const STORED_LANGS = new Set(['mustache', 'painless']);
+export const STORED_LANGS = new Set(['expression', 'mustache', 'painless']);
 
 function parsing(reason: string): EsError {
   return new EsError(400, 'parsing_exception', reason, { line: 1, col: 1 });

@@ -145,7 +145,9 @@ describe('painless: scripted _update', () => {
   it('refuses other languages, unknown stored scripts, and a script with a doc', async () => {
     let r = await es.call('POST', '/test/_update/e1', { script: { source: 'doc.x', lang: 'expression' } });
     expect(r.status).to.equal(400);
-    expect(r.json.error).to.deep.include({ type: 'illegal_argument_exception', reason: 'script_lang not supported [expression]' });
+    expect(r.json.error).to.deep.include({ type: 'illegal_argument_exception', reason: 'expression engine does not know how to handle script context [update]' });
+    r = await es.call('POST', '/test/_update/e1', { script: { source: 'x', lang: 'python' } });
+    expect(r.json.error).to.deep.include({ type: 'illegal_argument_exception', reason: 'script_lang not supported [python]' });
     r = await es.call('POST', '/test/_update/e1', { script: { id: 'no-such-script' } });
     expect(r.status).to.equal(404);
     expect(r.json.error).to.deep.include({ type: 'resource_not_found_exception', reason: 'unable to find script [no-such-script] in cluster state' });

@@ -74,7 +74,7 @@ function updateScript(raw: unknown, req: RestRequest, ctx: EngineContext): Docum
     countDisagreement();
     throw new EsError(400, 'security_exception', "Can't execute an update request if field or document level security is enabled");
   }
-  const resolved = resolveScript(parseScriptSpec(raw), ctx.storedScripts);
+  const resolved = resolveScript(parseScriptSpec(raw), ctx.storedScripts, { context: 'update' });
   const script = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);
   const params = fromJson(resolved.params);
   const now = Date.now();

@@ -231,7 +231,7 @@ export function toUpdateRequest(update: ParsedUpdate, ctx: EngineContext, text?:
   const hidden = fields && update.doc !== undefined ? fields.hiddenIn(update.doc) : undefined;
   if (hidden) throw ctx.access!.fieldRefusal(UPDATE_ACTION, { field: hidden });
   if (!spec) return rest;
-  const resolved = resolveScript(spec, ctx.storedScripts);
+  const resolved = resolveScript(spec, ctx.storedScripts, { context: 'update' });
   const compiled = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);
   const params = fromJson(resolved.params);
   return {

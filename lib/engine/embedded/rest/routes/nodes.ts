@@ -38,6 +38,15 @@ function nodeHeader(req: RestRequest, ctx: EngineContext): Json {
   return { name: n.name, transport_address: n.transportAddress, host: n.host, ip: n.ip, roles: nodeRoles(req, ctx), attributes: nodeAttributes(req, ctx) };
 }
 
+/** Elasticsearch's modules whose features the engine has (name, description), as nodes info lists them. */
+const ES_MODULES: readonly (readonly [string, string])[] = [
+  ['ingest-common', 'Module for ingest processors that do not require additional security permissions or have large dependencies and resources'],
+  ['ingest-user-agent', 'Ingest processor that extracts information from a user agent'],
+  ['lang-expression', 'Lucene expressions integration for Elasticsearch'],
+  ['lang-mustache', 'Mustache scripting integration for Elasticsearch'],
+  ['lang-painless', 'An easy, safe and fast scripting language for Elasticsearch'],
+];
+
 /**
  * What NodeInfo writes after the node's address: Elasticsearch 8's versions (transport, index,
  * components) and build; OpenSearch 2's version and build only (NodesInfoResponse.toXContent).
@@ -132,7 +141,10 @@ function nodesInfo(req: RestRequest, ctx: EngineContext): Promise<RestResponse> 
     for (const m of wanted) {
       if (m === 'plugins') {
         entry.plugins = [];
-        entry.modules = [];
+        entry.modules = speaksOpenSearch(req, ctx) ? [] : ES_MODULES.map(([name, description]) => ({
+          name, version: ES_VERSION.number, elasticsearch_version: ES_VERSION.number, java_version: '17',
+          description, classname: '', extended_plugins: [], has_native_controller: false, licensed: false,
+        }));
         continue;
       }
       const section = infoSection(m, req, ctx);

@@ -165,7 +165,7 @@ type ReindexScript = (t: Target, dest: string, source: Json, sourceText: string 
 
 function reindexScript(raw: unknown, ctx: EngineContext): ReindexScript | undefined {
   if (raw === undefined || raw === null) return undefined;
-  const resolved = resolveScript(parseScriptSpec(raw), ctx.storedScripts);
+  const resolved = resolveScript(parseScriptSpec(raw), ctx.storedScripts, { context: 'update' });
   const script = compileScript(resolved.source, UPDATE_CONTEXT, resolved.name);
   const params = fromJson(resolved.params);
   const now = Date.now();

@@ -8,6 +8,7 @@ import { pathValue } from './bucket-order.js';
 import { isObject, type AggContext, type AggNode, type AggOutput, type AggregationType } from './types.js';
 import { decimalFormat } from '../decimal-format.js';
 import { unknownField } from './unknown-field.js';
+import { compileExpression } from '../../expression/expression.js';
 
 interface PipelineParams {
   bucketsPath: string;
@@ -218,14 +219,17 @@ export function applyParentPipelines(subs: AggNode[], buckets: Array<Record<stri
  */
 function applyScriptPipeline(node: AggNode, p: PipelineParams, key: string, buckets: Array<Record<string, unknown>>, ctx: AggContext): void {
   const selector = node.type === 'bucket_selector';
-  const resolved = resolveScript(p.scriptSpec!, ctx.storedScripts);
-  const script = compileScript(resolved.source, selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT, resolved.name);
+  const context = selector ? BUCKET_SELECTOR_CONTEXT : BUCKET_SCRIPT_CONTEXT;
+  const resolved = resolveScript(p.scriptSpec!, ctx.storedScripts, { expression: true });
+  const script = resolved.lang === 'painless' ? compileScript(resolved.source, context, resolved.name) : undefined;
   const paths = Object.entries(p.paths!);
   // Each bucket is a step of the phase (it may pause between two; a replayed one reads no
   // values): the script's result, undefined for a bucket_script's gap under `skip`.
   const run = (b: Record<string, unknown>) => asStep(ctx.steps, node, undefined, () => {
     const values = paths.map(([, path]) => bucketValue(b, path, p.gapPolicy));
     if (!selector && p.gapPolicy === 'skip' && values.some((v) => Number.isNaN(v))) return undefined;
+    // an expression reads the buckets_path values as variables, bound as it is compiled
+    if (!script) return compileExpression(resolved.source, context, { ...resolved.params, ...Object.fromEntries(paths.map(([name], i) => [name, values[i]])) }, resolved.name).run({});
     const params = fromJson(resolved.params) as Map<unknown, unknown>;
     paths.forEach(([name], i) => params.set(name, boxDouble(values[i])));
     return script.run({ params });

@@ -5,6 +5,7 @@ import {
   DocMap, NO_STORED_SCRIPTS, SearchParams, compileScript, fieldOf, fromJson, markWrittenDoubles, resolveScript,
   type CompiledScript, type ScriptMemory, type ContextDefinition, type DocFields, type ScriptSpec, type StoredScripts,
 } from '../../painless/index.js';
+import { EXPRESSION_CONTEXTS, compileExpression } from '../../expression/expression.js';
 import { IndexDocFields } from './doc-fields.js';
 
 /** A script of a search request: compiled for its context, its params converted once. */
@@ -14,8 +15,11 @@ export interface PreparedScript {
 }
 
 export function prepareScript(spec: ScriptSpec, context: ContextDefinition, stored: StoredScripts = NO_STORED_SCRIPTS): PreparedScript {
-  const resolved = resolveScript(spec, stored);
-  return { compiled: compileScript(resolved.source, context, resolved.name), params: fromJson(resolved.params) as Map<unknown, unknown> };
+  const resolved = resolveScript(spec, stored, { expression: EXPRESSION_CONTEXTS.has(context.name), context: context.name });
+  const compiled = resolved.lang === 'expression'
+    ? compileExpression(resolved.source, context, resolved.params, resolved.name)
+    : compileScript(resolved.source, context, resolved.name);
+  return { compiled, params: fromJson(resolved.params) as Map<unknown, unknown> };
 }
 
 /** The `_source` of the document at an ordinal, for `params._source` (numbers written `2.0` read as doubles). */
