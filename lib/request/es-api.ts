@@ -2211,6 +2211,16 @@ export const ES_API = [
     ],
   },
   {
+    // the Observability plugin's saved objects (Dashboards' panels, saved queries and visualizations): documents of its own index, shared by every tenant (manage)
+    id: 'opensearch.observability_objects',
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/observability/get', write: 'cluster:admin/opensearch/observability/create', delete: 'cluster:admin/opensearch/observability/delete' }, privilege: 'manage' },
+    params: ['objectId', 'objectIdList', 'objectType', 'sortField', 'sortOrder', 'fromIndex', 'maxItems', 'name'],
+    paths: [
+      { methods: ['GET', 'POST', 'DELETE'], pattern: '/_plugins/_observability/object' },
+      { methods: ['GET', 'PUT', 'DELETE'], pattern: '/_plugins/_observability/object/{object_id}' },
+    ],
+  },
+  {
     // the SQL plugin's node metrics, SQL's and PPL's (answered by the REST handler, no transport action)
     id: 'opensearch.sql_stats',
     bodyless: true,
