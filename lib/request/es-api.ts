@@ -2221,6 +2221,25 @@ export const ES_API = [
     ],
   },
   {
+    // the geospatial plugin's GeoJSON upload: creates or writes the index its body names (manage: no per-index check of a body's index here)
+    id: 'opensearch.geospatial_geojson_upload',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/upload_geojson_action', privilege: 'manage' },
+    params: [],
+    paths: [
+      { methods: ['POST', 'PUT'], pattern: '/_plugins/geospatial/geojson/_upload' },
+    ],
+  },
+  {
+    // the geospatial plugin's upload statistics (UploadStatsAction)
+    id: 'opensearch.geospatial_upload_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/geospatial/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/geospatial/_upload/stats' },
+    ],
+  },
+  {
     // the SQL plugin's node metrics, SQL's and PPL's (answered by the REST handler, no transport action)
     id: 'opensearch.sql_stats',
     bodyless: true,
