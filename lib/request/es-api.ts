@@ -2221,6 +2221,16 @@ export const ES_API = [
     ],
   },
   {
+    // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action)
+    id: 'opensearch.observability_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/observability/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_observability/_local/stats' },
+    ],
+  },
+  {
     // the geospatial plugin's GeoJSON upload: creates or writes the index its body names (manage: no per-index check of a body's index here)
     id: 'opensearch.geospatial_geojson_upload',
     auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/upload_geojson_action', privilege: 'manage' },

@@ -63,6 +63,18 @@ for (const backend of BACKENDS) {
       expect(untyped.status).to.equal(400);
     });
 
+    it('answers the plugin\'s metrics as text: every object request counted in request_total', async () => {
+      const before = await call(gw.url, 'GET', '/_plugins/_observability/_local/stats');
+      expect([before.status, before.headers['content-type']], before.text).to.deep.equal([200, 'text/plain; charset=UTF-8']);
+      const first = JSON.parse(before.text);
+      expect(Object.keys(first.exception)).to.include.members(['opensearch_status', 'version_conflict_engine', 'illegal_argument', 'internal_server_error']);
+      expect(first).to.include.keys('request_count', 'success_count', 'failed_request_count_user_error', 'failed_request_count_system_error');
+      await call(gw.url, 'GET', '/_plugins/_observability/object/none');
+      await call(gw.url, 'GET', '/_plugins/_observability/object');
+      const after = JSON.parse((await call(gw.url, 'GET', '/_plugins/_observability/_local/stats')).text);
+      expect(after.request_total - first.request_total).to.equal(2);
+    });
+
     it('refuses a scoped credential: the objects are every tenant\'s', async () => {
       await call(gw.url, 'POST', '/_plugins/_observability/object', { body: { objectId: 'p3', operationalPanel: panel('secret') } });
       const cred = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['own-*'], categories: ['cluster', 'indices', 'docs'], ops: ['read', 'write'] } });

@@ -5,6 +5,8 @@
  * the `.opensearch-observability` index (id: the object's id; source: `createdTimeMs`,
  * `updatedTimeMs`, `tenant`, `access` and the object under its type's name). A read by id is
  * realtime (a get); the list is a search, so it sees what the index's last refresh made visible.
+ * `_plugins/_observability/_local/stats` answers the plugin's metrics of those requests (Metrics),
+ * as text: a total, and per-minute counts (RollingCounter: the last full minute's).
  */
 import { EsError } from '../../../../errors/index.js';
 import type { JsonObject } from '../../indices/index.js';
@@ -132,7 +134,7 @@ async function deleteObjects(req: RestRequest, ctx: EngineContext): Promise<Rest
   return { status: 200, body: { deleteResponseList: Object.fromEntries(present.map((id) => [id, 'OK'])) } };
 }
 
-function objects(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | RestResponse {
+function objectRequest(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | RestResponse {
   const byId = req.pathParams.object_id !== undefined;
   switch (req.method) {
     case 'POST': return createObject(req, ctx);
@@ -142,4 +144,75 @@ function objects(req: RestRequest, ctx: EngineContext): Promise<RestResponse> | 
   }
 }
 
-export const observabilityRoutes: Route[] = [{ id: 'opensearch.observability_objects', handler: objects }];
+/** A count per minute, read as the last full minute's (RollingCounter: 60 s intervals). */
+class PerMinute {
+  private readonly counts = new Map<number, number>();
+  add(now: number): void {
+    const key = Math.floor(now / 60_000);
+    for (const k of this.counts.keys()) if (k < key - 60) this.counts.delete(k);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  value(now: number): number {
+    return this.counts.get(Math.floor(now / 60_000) - 1) ?? 0;
+  }
+}
+
+/** The exceptions the plugin counts, by the error types they answer as (the rest: internal_server_error). */
+const COUNTED_EXCEPTIONS: Record<string, string> = {
+  status_exception: 'opensearch_status', security_exception: 'opensearch_security', version_conflict_engine_exception: 'version_conflict_engine',
+  index_not_found_exception: 'index_not_found', invalid_index_name_exception: 'invalid_index_name', illegal_argument_exception: 'illegal_argument',
+  illegal_state_exception: 'illegal_state', io_exception: 'io',
+};
+const EXCEPTION_NAMES = [...Object.values(COUNTED_EXCEPTIONS), 'internal_server_error'];
+
+interface Metrics { total: number; requests: PerMinute; success: PerMinute; userError: PerMinute; systemError: PerMinute; exceptions: Map<string, PerMinute> }
+
+/** Each engine's metrics (by its indices), since it started. */
+const METRICS = new WeakMap<object, Metrics>();
+
+function metricsOf(ctx: EngineContext): Metrics {
+  let m = METRICS.get(ctx.indices);
+  if (!m) {
+    m = { total: 0, requests: new PerMinute(), success: new PerMinute(), userError: new PerMinute(), systemError: new PerMinute(), exceptions: new Map(EXCEPTION_NAMES.map((n) => [n, new PerMinute()])) };
+    METRICS.set(ctx.indices, m);
+  }
+  return m;
+}
+
+async function objects(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  const m = metricsOf(ctx);
+  m.total++;
+  m.requests.add(Date.now());
+  try {
+    const answer = await objectRequest(req, ctx);
+    m.success.add(Date.now());
+    return answer;
+  } catch (err) {
+    const status = err instanceof EsError ? err.status : 500;
+    (status < 500 ? m.userError : m.systemError).add(Date.now());
+    m.exceptions.get(err instanceof EsError ? COUNTED_EXCEPTIONS[err.type] ?? 'internal_server_error' : 'internal_server_error')!.add(Date.now());
+    throw err;
+  }
+}
+
+/** Metrics.collectToFlattenedJSON: the metric names' dotted parts as nested objects. */
+function stats(_req: RestRequest, ctx: EngineContext): RestResponse {
+  const m = metricsOf(ctx);
+  const now = Date.now();
+  const body = {
+    request_total: m.total,
+    request_count: m.requests.value(now),
+    success_count: m.success.value(now),
+    failed_request_count_user_error: m.userError.value(now),
+    failed_request_count_system_error: m.systemError.value(now),
+    exception: Object.fromEntries(EXCEPTION_NAMES.map((n) => [n, m.exceptions.get(n)!.value(now)])),
+    security_permission_error: 0,
+    permission_user_error: 0,
+  };
+  return { status: 200, text: JSON.stringify(body) };
+}
+
+export const observabilityRoutes: Route[] = [
+  { id: 'opensearch.observability_objects', handler: objects },
+  { id: 'opensearch.observability_stats', handler: stats },
+];
