@@ -2211,6 +2211,45 @@ export const ES_API = [
     ],
   },
   {
+    // the Observability plugin's saved objects (Dashboards' panels, saved queries and visualizations): documents of its own index, shared by every tenant (manage)
+    id: 'opensearch.observability_objects',
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/observability/get', write: 'cluster:admin/opensearch/observability/create', delete: 'cluster:admin/opensearch/observability/delete' }, privilege: 'manage' },
+    params: ['objectId', 'objectIdList', 'objectType', 'sortField', 'sortOrder', 'fromIndex', 'maxItems', 'name'],
+    paths: [
+      { methods: ['GET', 'POST', 'DELETE'], pattern: '/_plugins/_observability/object' },
+      { methods: ['GET', 'PUT', 'DELETE'], pattern: '/_plugins/_observability/object/{object_id}' },
+    ],
+  },
+  {
+    // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action)
+    id: 'opensearch.observability_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/observability/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/_observability/_local/stats' },
+    ],
+  },
+  {
+    // the geospatial plugin's GeoJSON upload: creates or writes the index its body names (manage: no per-index check of a body's index here)
+    id: 'opensearch.geospatial_geojson_upload',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/upload_geojson_action', privilege: 'manage' },
+    params: [],
+    paths: [
+      { methods: ['POST', 'PUT'], pattern: '/_plugins/geospatial/geojson/_upload' },
+    ],
+  },
+  {
+    // the geospatial plugin's upload statistics (UploadStatsAction)
+    id: 'opensearch.geospatial_upload_stats',
+    bodyless: true,
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/geospatial/stats' },
+    params: [],
+    paths: [
+      { methods: ['GET'], pattern: '/_plugins/geospatial/_upload/stats' },
+    ],
+  },
+  {
     // the SQL plugin's node metrics, SQL's and PPL's (answered by the REST handler, no transport action)
     id: 'opensearch.sql_stats',
     bodyless: true,

@@ -67,6 +67,8 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
   const ltrLinear = { type: 'model/linear', definition: { [`${p}-title`]: 1 } };
   const ltrModel = (set: string) => ({ feature_set: { name: set, features: [ltrFeature('title')] }, model: ltrLinear });
   const ltrSet = async () => { await ltrStore(); await ok(c.url, 'POST', `/_ltr/${store}/_featureset/${p}-set/_addfeatures?merge=true`, { features: [ltrFeature('title')] }); };
+  const observabilityObject = (name: string) => ok(c.url, 'POST', '/_plugins/_observability/object', { objectId: `${p}-obs-${name}`, savedQuery: { name } });
+  const geoFeature = { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { name: 'here' } };
   const fixtures: Record<string, () => Fixture> = {
     // documents
     index: () => ({ args: { index: ix, id: '10', body: { title: 'Persuasion', year: 1817 } }, check: (a) => expect(a.result).to.be.oneOf(['created', 'updated']) }),
@@ -237,6 +239,17 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'sql.post_stats': () => ({ args: {}, check: (a) => expect(sqlMetrics(a)).to.have.property('request_total', 0) }),
     'ppl.get_stats': () => ({ args: {}, check: (a) => expect(sqlMetrics(a)).to.have.property('ppl_request_total', 0) }),
     'ppl.post_stats': () => ({ args: { body: '' }, check: (a) => expect(sqlMetrics(a)).to.have.property('ppl_request_total', 0) }),
+    // the Observability plugin's saved objects (each fixture its own object) and its metrics; the geospatial plugin's GeoJSON upload
+    'observability.create_object': () => ({ args: { body: { objectId: `${p}-obs`, savedQuery: { name: 'q' } } }, check: (a) => expect(a.objectId).to.equal(`${p}-obs`) }),
+    'observability.delete_object': () => ({ setup: () => observabilityObject('del'), args: { object_id: `${p}-obs-del` }, check: (a) => expect(a.deleteResponseList).to.deep.equal({ [`${p}-obs-del`]: 'OK' }) }),
+    'observability.delete_objects': () => ({ setup: () => observabilityObject('dels'), args: { objectId: `${p}-obs-dels` }, check: (a) => expect(a.deleteResponseList).to.deep.equal({ [`${p}-obs-dels`]: 'OK' }) }),
+    'observability.get_localstats': () => ({ args: {}, check: (a) => expect(sqlMetrics(a)).to.have.property('request_total').that.is.a('number') }),
+    'observability.get_object': () => ({ setup: () => observabilityObject('get'), args: { object_id: `${p}-obs-get` }, check: (a) => expect(a.observabilityObjectList[0].objectId).to.equal(`${p}-obs-get`) }),
+    'observability.list_objects': () => ({ args: {}, check: (a) => expect(a.observabilityObjectList).to.be.an('array') }),
+    'observability.update_object': () => ({ setup: () => observabilityObject('upd'), args: { object_id: `${p}-obs-upd`, body: { savedQuery: { name: 'r' } } }, check: (a) => expect(a.objectId).to.equal(`${p}-obs-upd`) }),
+    'geospatial.geojson_upload_post': () => ({ args: { body: { index: `${p}-geo-post`, field: 'g', type: 'geo_shape', data: [geoFeature] } }, check: (a) => expect(a.success).to.equal(1) }),
+    'geospatial.geojson_upload_put': () => ({ args: { body: { index: `${p}-geo-put`, field: 'g', type: 'geo_shape', data: [geoFeature] } }, check: (a) => expect(a.success).to.equal(1) }),
+    'geospatial.get_upload_stats': () => ({ args: {}, check: (a) => expect(a.total).to.have.property('request_count').that.is.a('number') }),
     'notifications.list_features': () => ({ args: {}, check: (a) => expect(a.allowed_config_type_list).to.deep.equal([]) }),
     'notifications.list_channels': () => ({ args: {}, check: (a) => expect(a.channel_list).to.deep.equal([]) }),
     // Index State Management (opensearch-js), in name order: add_policy makes the policy the others read

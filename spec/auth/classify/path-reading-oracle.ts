@@ -635,6 +635,16 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         c.needs('manage');
         return c.done('cluster', 'read', 'cluster:admin/knn_stats_action');
       }
+      if (tail[0] === 'geospatial' && tail[1] === 'geojson' && tail[2] === '_upload' && tail.length === 3 && c.op === 'write') {
+        c.needs('manage');
+        return c.done('cluster', 'write', 'cluster:admin/upload_geojson_action');
+      }
+      if (tail[0] === 'geospatial' && tail[1] === '_upload' && tail[2] === 'stats' && tail.length === 3 && (c.method === 'GET' || c.method === 'HEAD')) return c.done('cluster', 'read', 'cluster:admin/geospatial/stats');
+      if (tail[0] === '_observability' && tail[1] === '_local' && tail[2] === 'stats' && tail.length === 3 && (c.method === 'GET' || c.method === 'HEAD')) return c.done('cluster', 'read', 'cluster:monitor/observability/stats');
+      if (tail[0] === '_observability' && tail[1] === 'object' && tail.length <= 3) {
+        c.needs('manage');
+        return c.done('cluster', c.op, `cluster:admin/opensearch/observability/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'create'}`);
+      }
       if (tail[0] === '_notifications' && tail[1] === 'features') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/features');
       if (tail[0] === '_notifications' && tail[1] === 'channels' && tail.length === 2 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/channels/get');
       return clusterLevel(c, head, tail);
