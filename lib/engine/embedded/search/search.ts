@@ -10,7 +10,7 @@ import { storedFieldValues } from '../rest/stored-fields.js';
 import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
 import { docValueFieldCount, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
+import { checkQueryLimits, explainQuery, float32, hasPercolateQuery, percolatorHitFields, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import { skippedShards } from './can-match.js';
@@ -563,6 +563,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const fetching = new Set<IndexHandle>();
   const hitRequest: HitRequest = req.scriptFields.length ? { ...req, scriptFieldValues: new ScriptFieldValues(req.scriptFields, options.storedScripts) } : req;
   const named = req.namedQueries && page.length ? new NamedQueryMatches(req.namedQueries, req.namedQueryScores === true, budget, options.storedScripts) : undefined;
+  const percolating = page.length > 0 && hasPercolateQuery(req.query);
   for (const c of page) {
     await budget.pause();
     const t0 = performance.now();
@@ -571,6 +572,8 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
       const matched = await named.of(c.m.handle, c.ord);
       if (matched) hit.matched_queries = matched;
     }
+    const slots = hit && percolating ? percolatorHitFields(req.query, queryContextOf(c.m.handle), c.ord) : undefined;
+    if (hit && slots) hit.fields = { ...(hit.fields as Record<string, unknown> | undefined), ...slots };
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit && nestedDefs.length) hit.inner_hits = { ...(hit.inner_hits as Record<string, unknown> | undefined), ...nestedInnerHitsBody(nestedDefs, nestedMatches, c.m.handle, c.ord, req) };
     if (hit) out.push(hit);
