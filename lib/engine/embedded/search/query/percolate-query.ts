@@ -112,7 +112,7 @@ class PercolatedDocuments {
     let p = this.parsed.get(json);
     if (!p) {
       const [query, named] = withNamedQueries(() => parseStoredQuery(JSON.parse(json) as Record<string, unknown>, this.ctx.mappings, this.ctx.registry));
-      this.parsed.set(json, (p = { query, named }));
+      this.parsed.set(json, (p = { query, named: inBuildOrder(query, named) }));
     }
     return p;
   }
@@ -130,6 +130,22 @@ class PercolatedDocuments {
       return false;
     }).map(({ name }) => name);
   }
+}
+
+/**
+ * Named queries in the order Elasticsearch registers them as it builds the Lucene query, which is
+ * the order it lists them in: a query after the queries inside it, a bool's clauses as must,
+ * must_not, should, then filter.
+ */
+function inBuildOrder(root: Query, named: NamedQuery[]): NamedQuery[] {
+  const order = new Map<Query, number>();
+  const visit = (q: Query): void => {
+    const inner = q.type === 'bool' ? [...q.must, ...q.mustNot, ...q.should, ...q.filter] : queryTypeOf(q).children(q);
+    for (const c of inner) visit(c);
+    if (!order.has(q)) order.set(q, order.size);
+  };
+  visit(root);
+  return [...named].sort((a, b) => (order.get(a.query) ?? Infinity) - (order.get(b.query) ?? Infinity));
 }
 
 const percolated = new WeakMap<QueryOf<'percolate'>, Map<Mappings, PercolatedDocuments>>();
