@@ -73,6 +73,13 @@ for (const backend of BACKENDS) {
       expect(byId.big).to.deep.equal({ _percolator_document_slot: [1], _percolator_document_slot_1_matched_queries: ['big', 'is_error'] });
     });
 
+    it('highlights the percolated documents by the stored query, a field prefixed by its slot when several are percolated', async () => {
+      const one = await search({ query: { percolate: { field: 'query', document: { message: 'my disk is full' } } }, highlight: { fields: { message: {} } } });
+      expect(one.hits.map((h) => [h._id, (h as { highlight?: unknown }).highlight])).to.deep.equal([['disk', { message: ['my <em>disk</em> is <em>full</em>'] }]]);
+      const two = await search({ query: { percolate: { field: 'query', documents: [{ message: 'ok' }, { message: 'full disk' }] } }, highlight: { fields: { message: {} } } });
+      expect((two.hits[0] as { highlight?: unknown }).highlight).to.deep.equal({ '1_message': ['<em>full</em> <em>disk</em>'] });
+    });
+
     it('scores as the stored query scores the document; constant in a filter context', async () => {
       const scored = await search({ query: { percolate: { field: 'query', document: { level: 'error', message: 'disk full', size: 500 } } } });
       expect(scored.hits[0]._id).to.equal('disk');

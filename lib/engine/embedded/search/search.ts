@@ -10,7 +10,8 @@ import { storedFieldValues } from '../rest/stored-fields.js';
 import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
 import { docValueFieldCount, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { checkQueryLimits, explainQuery, float32, hasPercolateQuery, percolatorHitFields, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
+import { percolatorHitParts } from './percolator-fetch.js';
+import { checkQueryLimits, explainQuery, float32, hasPercolateQuery, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import { skippedShards } from './can-match.js';
@@ -572,8 +573,11 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
       const matched = await named.of(c.m.handle, c.ord);
       if (matched) hit.matched_queries = matched;
     }
-    const slots = hit && percolating ? percolatorHitFields(req.query, queryContextOf(c.m.handle), c.ord) : undefined;
-    if (hit && slots) hit.fields = { ...(hit.fields as Record<string, unknown> | undefined), ...slots };
+    if (hit && percolating) {
+      const parts = percolatorHitParts(req.query, req.highlight, c.m.handle, c.ord, String(hit._id));
+      if (parts.fields) hit.fields = { ...(hit.fields as Record<string, unknown> | undefined), ...parts.fields };
+      if (parts.highlight) hit.highlight = { ...(hit.highlight as Record<string, unknown> | undefined), ...parts.highlight };
+    }
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit && nestedDefs.length) hit.inner_hits = { ...(hit.inner_hits as Record<string, unknown> | undefined), ...nestedInnerHitsBody(nestedDefs, nestedMatches, c.m.handle, c.ord, req) };
     if (hit) out.push(hit);

@@ -5,8 +5,9 @@
  * index of their own, in memory, and each stored query is run there: a stored query matches when it
  * finds one of them, and scores as it scores there (the best of the documents' scores; a stored
  * query that only filters scores 0). The documents it found are the hit's
- * `_percolator_document_slot` (their positions in `documents`), and the named queries that matched
- * each one its `_percolator_document_slot_<slot>_matched_queries` (percolatorHitFields).
+ * `_percolator_document_slot` (their positions in `documents`), the named queries that matched
+ * each one its `_percolator_document_slot_<slot>_matched_queries`, and the documents are
+ * highlighted by the stored query (`percolatedHits`, read by search/percolator-fetch.ts).
  *
  * A document named by `index`/`id` is fetched before the query is parsed, as terms lookups are
  * (terms-lookup.ts). Stored queries are read from the index's doc values and parsed per search.
@@ -28,7 +29,6 @@ import { rewriteQuery } from './rewrite-query.js';
 
 const f = Math.fround;
 const NONE: Query = { type: 'match_none' };
-const SLOT_FIELD = '_percolator_document_slot';
 
 export const percolateQuery: QueryType<'percolate'> = {
   name: 'percolate',
@@ -115,6 +115,14 @@ class PercolatedDocuments {
       this.parsed.set(json, (p = { query, named: inBuildOrder(query, named) }));
     }
     return p;
+  }
+
+  get mappings(): Mappings {
+    return this.ctx.mappings;
+  }
+
+  rewritten(json: string): Query {
+    return rewriteQuery(this.storedQuery(json).query, this.ctx);
   }
 
   /** The slots the stored query finds, with its score on each. */
@@ -210,30 +218,41 @@ function percolatesOf(query: Query | undefined): Array<QueryOf<'percolate'>> {
 /** Whether the query holds a `percolate` query (its hits then carry their slots). */
 export const hasPercolateQuery = (query: Query | undefined): boolean => percolatesOf(query).length > 0;
 
+/** What one percolate query found in one hit: the slots its stored query matched, and how to tell more of them. */
+export interface PercolatedHit {
+  /** The percolate query's `name`. */
+  name?: string;
+  /** The percolated documents' sources, by slot. */
+  documents: ReadonlyArray<Record<string, unknown>>;
+  /** The slots matched, ascending. */
+  slots: number[];
+  /** The named queries of the stored query that match the document of a slot. */
+  matchedNames(slot: number): string[];
+  /** The stored query rewritten against the percolated documents' mappings (what highlights them). */
+  storedQuery: Query;
+  /** Those mappings. */
+  mappings: Mappings;
+}
+
 /**
- * The `fields` a hit of a search with `percolate` queries carries (Elasticsearch's
- * PercolatorMatchedSlotSubFetchPhase): per query, the slots of the documents its stored query
- * matches — `_percolator_document_slot`, or `_percolator_document_slot_<name>` when the search has
- * more than one percolate query — and per slot the named queries that matched it. Undefined when
- * there are none.
+ * Per `percolate` query of the search, in the order written, what its stored query in the hit at
+ * `ord` matched (Elasticsearch's percolator fetch sub-phases read the same); a query whose stored
+ * query matched nothing there is left out.
  */
-export function percolatorHitFields(query: Query | undefined, ctx: ExecutionContext, ord: number): Record<string, unknown[]> | undefined {
-  const queries = percolatesOf(query);
-  if (!queries.length) return undefined;
-  const out: Record<string, unknown[]> = {};
-  for (const q of queries) {
+export function percolatedHits(query: Query | undefined, ctx: ExecutionContext, ord: number): PercolatedHit[] {
+  const out: PercolatedHit[] = [];
+  for (const q of percolatesOf(query)) {
     const json = ctx.index.field(q.field)?.docValues.get(ord)?.[0];
     if (typeof json !== 'string') continue;
     const memory = percolatedOf(q, ctx.mappings, ctx.registry, ctx.now ?? Date.now(), ctx.indexName);
     const found = memory.run(json, false);
     if (!found.length) continue;
-    const prefix = queries.length === 1 ? SLOT_FIELD : `${SLOT_FIELD}_${q.name ?? ''}`;
-    const slots = Array.from(found.ords.subarray(0, found.length));
-    out[prefix] = slots;
-    for (const slot of slots) {
-      const names = memory.matchedNames(json, slot);
-      if (names.length) out[`${prefix}_${slot}_matched_queries`] = names;
-    }
+    const hit: PercolatedHit = {
+      documents: q.documents, slots: Array.from(found.ords.subarray(0, found.length)), matchedNames: (slot) => memory.matchedNames(json, slot),
+      storedQuery: memory.rewritten(json), mappings: memory.mappings,
+    };
+    if (q.name !== undefined) hit.name = q.name;
+    out.push(hit);
   }
-  return Object.keys(out).length ? out : undefined;
+  return out;
 }
