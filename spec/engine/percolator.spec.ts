@@ -91,12 +91,17 @@ for (const backend of BACKENDS) {
       expect(inBool.hits.map((h) => h._id)).to.deep.equal(['big']);
     });
 
-    it('percolates a document fetched by index and id; a missing one is resource_not_found_exception', async () => {
+    it('percolates a document fetched by index and id (and version); a missing one is resource_not_found_exception', async () => {
       const hits = await search({ query: { percolate: { field: 'query', index: 'logs', id: 'l1' } } });
       expect(hits.hits.map((h) => h._id)).to.deep.equal(['disk']);
       const missing = await admin('POST', '/alerts/_search', { query: { percolate: { field: 'query', index: 'logs', id: 'nope' } } });
       expect(missing.status).to.equal(404);
       expect(missing.json.error).to.include({ type: 'resource_not_found_exception', reason: 'indexed document [logs/nope] couldn\'t be found' });
+      // `version`: the document's must be that one
+      expect((await search({ query: { percolate: { field: 'query', index: 'logs', id: 'l1', version: 1 } } })).total.value).to.equal(1);
+      const stale = await admin('POST', '/alerts/_search', { query: { percolate: { field: 'query', index: 'logs', id: 'l1', version: 2 } } });
+      expect(stale.status).to.equal(409);
+      expect(stale.json.error.type).to.equal('version_conflict_engine_exception');
     });
 
     it('refuses a field that is not a percolator, and a query without a document', async () => {

@@ -7,8 +7,11 @@
  */
 import { EsError } from '../../../../errors/index.js';
 
-/** The `_source` of a document, undefined when there is none; throws when the index does not exist. */
-export type DocumentLookup = (index: string, id: string, routing?: string) => Record<string, unknown> | undefined;
+/**
+ * The `_source` of a document, undefined when there is none; throws when the index does not exist,
+ * and version_conflict_engine_exception when `version` is given and the document has another.
+ */
+export type DocumentLookup = (index: string, id: string, routing?: string, version?: number) => Record<string, unknown> | undefined;
 
 function valuesAt(source: unknown, path: string[]): unknown[] {
   if (path.length === 0) return source === undefined || source === null ? [] : Array.isArray(source) ? source.flat(Infinity) : [source];
@@ -99,13 +102,14 @@ function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLoo
  */
 function resolvePercolated(body: Record<string, unknown>, lookup: DocumentLookup, unread: boolean): Record<string, unknown> {
   if (body.index === undefined && body.id === undefined) return body;
-  const { index, id, routing, preference: _p, version: _v, ...rest } = body;
+  const { index, id, routing, preference: _p, version, ...rest } = body;
   if (typeof index !== 'string') throw new EsError(400, 'illegal_argument_exception', '[index] is a required argument');
   if (typeof id !== 'string' && typeof id !== 'number') throw new EsError(400, 'illegal_argument_exception', '[id] is a required argument');
   if (rest.document !== undefined || rest.documents !== undefined) {
     throw new EsError(400, 'illegal_argument_exception', 'query, document and indexed document reference are mutually exclusive');
   }
-  const source = unread ? {} : lookup(index, String(id), typeof routing === 'string' ? routing : undefined);
+  if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version))) throw new EsError(400, 'illegal_argument_exception', '[version] must be a number');
+  const source = unread ? {} : lookup(index, String(id), typeof routing === 'string' ? routing : undefined, version);
   if (source === undefined) throw new EsError(404, 'resource_not_found_exception', `indexed document [${index}/${id}] couldn't be found`);
   return { ...rest, document: source };
 }
