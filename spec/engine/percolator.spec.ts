@@ -109,6 +109,11 @@ for (const backend of BACKENDS) {
       expect(wrong.status).to.equal(400);
       expect(JSON.stringify(wrong.json.error)).to.contain('expected field [level] to be of type [percolator], but is of type [keyword]');
       expect((await admin('POST', '/alerts/_search', { query: { percolate: { field: 'query' } } })).status).to.equal(400);
+      // an index without the field answers nothing beside one that has it; alone, it fails the search
+      expect((await search({ query: { percolate: { field: 'query', document: { level: 'error' } } } }, 'alerts,logs')).total.value).to.equal(1);
+      const none = await admin('POST', '/logs/_search', { query: { percolate: { field: 'query', document: { level: 'error' } } } });
+      expect(none.status).to.equal(400);
+      expect(JSON.stringify(none.json.error)).to.contain('field [query] does not exist');
       expect((await admin('POST', '/alerts/_search', { query: { percolate: { document: {} } } })).status).to.equal(400);
     });
 

@@ -11,7 +11,7 @@ import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScrip
 import { docValueFieldCount, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { percolatorHitParts } from './percolator-fetch.js';
-import { checkQueryLimits, explainQuery, float32, hasPercolateQuery, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
+import { checkPercolateFields, checkQueryLimits, explainQuery, float32, hasPercolateQuery, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import { skippedShards } from './can-match.js';
@@ -504,6 +504,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const scoring = needsScores(req);
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
+  checkPercolateFields(req.query, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, budgetMs(req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.cancelAfter), options.sliceLength, options.pauseFor);
   const ensureNotCancelled = (): void => {

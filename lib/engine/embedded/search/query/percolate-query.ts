@@ -58,6 +58,7 @@ export const percolateQuery: QueryType<'percolate'> = {
   rewrite(q, ctx) {
     const mapping = resolveFieldMapping(ctx.mappings, q.field);
     // Elasticsearch fails the shards of an index without the field: the other indices answer
+    // (checkPercolateFields refuses a search where none has it)
     if (!mapping) return NONE;
     const type = fieldType(mapping);
     if (type !== 'percolator') throw new EsError(400, 'query_shard_exception', `expected field [${q.field}] to be of type [percolator], but is of type [${type}]`);
@@ -213,6 +214,16 @@ function percolatesOf(query: Query | undefined): Array<QueryOf<'percolate'>> {
     else stack.push(...queryTypeOf(q).children(q));
   }
   return out.reverse();
+}
+
+/**
+ * Refuses a percolate query whose field no searched index maps: Elasticsearch fails the shards of
+ * each index without it (query_shard_exception), so the search fails when every index does.
+ */
+export function checkPercolateFields(query: Query | undefined, mappedSomewhere: (field: string) => boolean): void {
+  for (const q of percolatesOf(query)) {
+    if (!mappedSomewhere(q.field)) throw new EsError(400, 'query_shard_exception', `field [${q.field}] does not exist`);
+  }
 }
 
 /** Whether the query holds a `percolate` query (its hits then carry their slots). */
