@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { basic, call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
+import { openStream } from '../support/stream-client.js';
 import type { TestGateway } from '../support/servers.js';
 import { matchScope, parseQuery } from '../../lib/engine/embedded/search/query/index.js';
 
@@ -115,6 +116,20 @@ for (const backend of BACKENDS) {
       expect(none.status).to.equal(400);
       expect(JSON.stringify(none.json.error)).to.contain('field [query] does not exist');
       expect((await admin('POST', '/alerts/_search', { query: { percolate: { document: {} } } })).status).to.equal(400);
+    });
+
+    it('a search stream tells a stored query that comes to match, and one that goes', async () => {
+      const body = { query: { percolate: { field: 'query', document: { level: 'critical' } } } };
+      const stream = await openStream(gw.url, '/alerts/_search?stream=true', { method: 'POST', body });
+      try {
+        await stream.live;
+        expect((await admin('PUT', '/alerts/_doc/critical?refresh=true', { query: { term: { level: 'critical' } } })).status).to.equal(201);
+        await stream.until((m) => m.some((x) => x._id === 'critical' && x._deleted !== true), 20_000);
+        expect((await admin('DELETE', '/alerts/_doc/critical?refresh=true')).status).to.equal(200);
+        await stream.until((m) => m.some((x) => x._id === 'critical' && x._deleted === true), 20_000);
+      } finally {
+        stream.close();
+      }
     });
 
     it('a scoped credential cannot percolate a document of an index it cannot read', async () => {
