@@ -70,8 +70,13 @@ export const percolateQuery: QueryType<'percolate'> = {
     if (!stored) return out.build();
     const memory = percolatedOf(q, x.mappings, x.registry, x.now, x.indexName);
     for (let ord = 0; ord < x.maxOrd; ord++) {
-      if ((ord & 63) === 63 && x.budget.check()) yield;
       if (x.live[ord] !== 1) continue;
+      // each stored query is a search of its own: the clock is read before each
+      if (x.budget.check()) yield;
+      if (x.budget.timedOut) {
+        if (ord < x.cut.below) x.cut.below = ord;
+        break;
+      }
       const json = stored.get(ord)?.[0];
       if (typeof json !== 'string') continue;
       const found = memory.run(json, scoring);
