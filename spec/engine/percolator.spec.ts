@@ -142,6 +142,24 @@ for (const backend of BACKENDS) {
       expect(foreign.text).not.to.contain('disk');
       const inBool = await call(gw.url, 'POST', '/alerts/_search', { auth, body: { query: { bool: { filter: { percolate: { field: 'query', index: 'logs', id: 'l1' } } } } } });
       expect(inBool.status, inBool.text).to.equal(403);
+      // every other way to name the index, and every other place a query may sit
+      const perc = (index: string) => ({ percolate: { field: 'query', index, id: 'l1' } });
+      const probes: Array<[string, string, unknown]> = [];
+      for (const index of ['logs', 'l*', '*', '_all', 'alerts,logs', '<logs>']) probes.push(['POST', '/alerts/_search', { query: perc(index) }]);
+      probes.push(
+        ['POST', '/alerts/_search', '{"query":{"percolate":{"field":"query","index":"alerts","index":"logs","id":"l1"}}}'],
+        ['POST', '/alerts/_search', { post_filter: perc('logs') }],
+        ['POST', '/alerts/_search', { aggs: { f: { filter: perc('logs') } } }],
+        ['POST', '/alerts/_count', { query: perc('logs') }],
+        ['POST', '/alerts/_msearch', '{}\n' + JSON.stringify({ query: perc('logs') }) + '\n'],
+      );
+      for (const [method, path, body] of probes) {
+        const headers = path.includes('_msearch') || typeof body === 'string' ? { 'content-type': path.includes('_msearch') ? 'application/x-ndjson' : 'application/json' } : undefined;
+        const res = await call(gw.url, method, path, { auth, body, headers });
+        const where = `${path} ${JSON.stringify(body)}: ${res.status} ${res.text.slice(0, 200)}`;
+        expect(res.status, where).to.be.oneOf([400, 403]);
+        expect(res.json?.error?.type, where).to.be.a('string');
+      }
       // its own index, and a document given in the request, are answered
       const own = await call(gw.url, 'POST', '/alerts/_search', { auth, body: { query: { percolate: { field: 'query', index: 'alerts', id: 'errors' } } } });
       expect(own.status, own.text).to.equal(200);
