@@ -188,7 +188,7 @@ export function requirementOf(query: Query, ctx: MatchContext): Requirement {
     case 'wildcard': case 'regexp': case 'fuzzy': case 'nested': case 'geo_distance': case 'geo_bounding_box':
     case 'geo_shape': case 'span': case 'intervals': case 'terms_set': case 'distance_feature': case 'rank_feature':
     case 'combined_fields': case 'more_like_this': case 'pinned': case 'rule': case 'script': case 'interval_source': case 'knn':
-    case 'parent_id': case 'has_child': case 'has_parent':
+    case 'parent_id': case 'has_child': case 'has_parent': case 'percolate':
       return ANY;
     default:
       return assertNever(query);

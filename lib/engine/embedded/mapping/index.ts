@@ -22,3 +22,4 @@ export { checkMappingLimits, mappingLimitsOf, type MappingLimits } from './mappi
 export { RANGE_TYPES, isRangeType, ipToBigInt, bigIntToIp, canonicalIp, ipOrderKey, ipOfOrderKey, cidrBounds, rangeQueryInterval, rangeTermInterval, rangeValuesRelate, rangeBucketKeys, type RangeRelation } from './range-field.js';
 export { withExactUnsignedLongs, exactUnsignedLong } from './unsigned-long.js';
 export { VECTOR_TYPES, hammingBits, vectorSpec, type VectorSpec, type VectorSimilarity, type SpaceType } from './dense-vector.js';
+export { setPercolatorQueryCheck, type PercolatorQueryCheck } from './percolator-field.js';

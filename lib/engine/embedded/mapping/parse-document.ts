@@ -16,6 +16,7 @@ import { geoPointField, xyPointValues } from './geo-point.js';
 import { rankFeatureField, rankFeaturesFields } from './rank-feature.js';
 import type { EpochTime } from './instant.js';
 import { joinFieldValues } from './join-field.js';
+import { percolatorField } from './percolator-field.js';
 
 /** Gap between the positions of two values of one array, as ES's position_increment_gap (100). */
 const POSITION_INCREMENT_GAP = 100;
@@ -291,6 +292,7 @@ class DocumentParser {
     if (mapping.type === 'rank_feature' || mapping.type === 'rank_features') return this.addRankFeatures(path.join('.'), mapping, value);
     if (VECTOR_TYPES.has(mapping.type!)) return this.addVector(path, mapping, value);
     if (mapping.type === 'join') return this.addJoin(path.join('.'), mapping, value);
+    if (mapping.type === 'percolator') return this.addPercolator(path.join('.'), value);
     if (Array.isArray(value)) {
       for (const v of value) this.parseValue(v, mapping, path, dynamic);
       return;
@@ -416,6 +418,12 @@ class DocumentParser {
   }
 
   /** A join field's relation name and joining id, each a keyword (join-field.ts). */
+  private addPercolator(fullPath: string, value: unknown): void {
+    if (value === null || value === undefined) return;
+    if (this.fields.has(fullPath)) throw documentParsingError(`a document can only contain one percolator query`);
+    this.fields.set(fullPath, percolatorField(fullPath, value, this.id, this.mappings, this.registry, preview));
+  }
+
   private addJoin(fullPath: string, mapping: FieldMapping, value: unknown): void {
     if (value === null || value === undefined) return;
     for (const [name, v] of joinFieldValues(fullPath, mapping, value, this.id)) {

@@ -10,7 +10,8 @@ import { storedFieldValues } from '../rest/stored-fields.js';
 import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScriptsAhead, runAggregations, type AggContext } from './aggregations/index.js';
 import { docValueFieldCount, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
-import { checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
+import { percolatorHitParts } from './percolator-fetch.js';
+import { checkPercolateFields, checkQueryLimits, explainQuery, float32, hasPercolateQuery, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import { skippedShards } from './can-match.js';
@@ -503,6 +504,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const scoring = needsScores(req);
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
+  checkPercolateFields(req.query, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, budgetMs(req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.cancelAfter), options.sliceLength, options.pauseFor);
   const ensureNotCancelled = (): void => {
@@ -563,6 +565,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const fetching = new Set<IndexHandle>();
   const hitRequest: HitRequest = req.scriptFields.length ? { ...req, scriptFieldValues: new ScriptFieldValues(req.scriptFields, options.storedScripts) } : req;
   const named = req.namedQueries && page.length ? new NamedQueryMatches(req.namedQueries, req.namedQueryScores === true, budget, options.storedScripts) : undefined;
+  const percolating = page.length > 0 && hasPercolateQuery(req.query);
   for (const c of page) {
     await budget.pause();
     const t0 = performance.now();
@@ -570,6 +573,11 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
     if (hit && named) {
       const matched = await named.of(c.m.handle, c.ord);
       if (matched) hit.matched_queries = matched;
+    }
+    if (hit && percolating) {
+      const parts = percolatorHitParts(req.query, req.highlight, c.m.handle, c.ord, String(hit._id));
+      if (parts.fields) hit.fields = { ...(hit.fields as Record<string, unknown> | undefined), ...parts.fields };
+      if (parts.highlight) hit.highlight = { ...(hit.highlight as Record<string, unknown> | undefined), ...parts.highlight };
     }
     if (hit && expand) hit.inner_hits = expand(c);
     if (hit && nestedDefs.length) hit.inner_hits = { ...(hit.inner_hits as Record<string, unknown> | undefined), ...nestedInnerHitsBody(nestedDefs, nestedMatches, c.m.handle, c.ord, req) };

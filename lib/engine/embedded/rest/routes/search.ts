@@ -25,7 +25,15 @@ function withTermsLookups(ctx: EngineContext, query: unknown, handles: IndexHand
 }
 
 function documentLookup(ctx: EngineContext): DocumentLookup {
-  return (index, id) => ctx.indices.readTarget(index).getCounted(id)?.source as Record<string, unknown> | undefined;
+  return (index, id, _routing, version) => {
+    const handle = ctx.indices.readTarget(index);
+    const doc = handle.getCounted(id);
+    if (doc && version !== undefined && doc.version !== version) {
+      throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, current version [${doc.version}] is different than the one provided [${version}]`,
+        { index_uuid: handle.uuid, shard: '0', index: handle.name });
+    }
+    return doc?.source as Record<string, unknown> | undefined;
+  };
 }
 
 /** The request's query and post_filter with their `rule` queries resolved. */

@@ -60,6 +60,7 @@ const QUERY_CLASSES: { [T in Query['type']]: string | ((q: Extract<Query, { type
   nested: 'ESToParentBlockJoinQuery',
   parent_id: 'BooleanQuery',
   has_child: 'HasChildQuery',
+  percolate: 'PercolateQuery',
   has_parent: 'HasParentQuery',
   geo_distance: 'IndexOrDocValuesQuery',
   geo_bounding_box: 'IndexOrDocValuesQuery',

@@ -7,6 +7,7 @@ import { geoBoundingBox, geoDistance, geoShape } from './geo-queries.js';
 import { knnQueryType } from './knn.js';
 import { nestedQueryType } from './joining-queries.js';
 import { hasChildQuery, hasParentQuery, parentIdQuery } from './parent-join-queries.js';
+import { percolateQuery } from './percolate-query.js';
 import { cappedScoreQuery, combinedTermQuery, indexedTermQuery, intervalSourceQuery, phraseQuery, termPatternQuery } from './lowered-queries.js';
 import { distanceFeature, moreLikeThis, pinned, rankFeature, rule, scriptQueryType, scriptScore } from './specialized-queries.js';
 import { spanQuery } from './span-query.js';
@@ -107,7 +108,7 @@ function registry(): Registry {
     term: termQuery, terms: termsQuery, range: rangeQueryType, prefix: prefixQuery, wildcard: wildcardQuery, regexp: regexpQuery, fuzzy: fuzzyQuery,
     match: matchQuery, match_phrase: matchPhraseQuery, match_phrase_prefix: matchPhrasePrefixQuery, match_bool_prefix: matchBoolPrefixQuery,
     multi_match: multiMatchQuery, combined_fields: combinedFieldsQuery, intervals: intervalsQuery, terms_set: termsSetQuery,
-    nested: nestedQueryType, parent_id: parentIdQuery, has_child: hasChildQuery, has_parent: hasParentQuery, span: spanQuery,
+    nested: nestedQueryType, parent_id: parentIdQuery, has_child: hasChildQuery, has_parent: hasParentQuery, percolate: percolateQuery, span: spanQuery,
     distance_feature: distanceFeature, rank_feature: rankFeature, more_like_this: moreLikeThis, script: scriptQueryType, script_score: scriptScore,
     pinned, rule, knn: knnQueryType,
     indexed_term: indexedTermQuery, term_pattern: termPatternQuery, phrase: phraseQuery, capped_score: cappedScoreQuery,

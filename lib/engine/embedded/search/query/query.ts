@@ -117,6 +117,11 @@ export type Query =
       /** `inner_hits` as written (read by the search, search/nested-inner-hits.ts). */
       innerHits?: Record<string, unknown>;
     }
+  /**
+   * The stored queries (a `percolator` field) that match one of these documents (percolate-query.ts);
+   * `name` tells its hits' slot field from another percolate query's.
+   */
+  | { type: 'percolate'; field: string; documents: Array<Record<string, unknown>>; name?: string; boost: number }
   /** The children of one parent (parent-join-queries.ts): rewritten into term filters on the join field. */
   | { type: 'parent_id'; childType: string; id: string; ignoreUnmapped: boolean; boost: number }
   | {

@@ -7,8 +7,11 @@
  */
 import { EsError } from '../../../../errors/index.js';
 
-/** The `_source` of a document, undefined when there is none; throws when the index does not exist. */
-export type DocumentLookup = (index: string, id: string, routing?: string) => Record<string, unknown> | undefined;
+/**
+ * The `_source` of a document, undefined when there is none; throws when the index does not exist,
+ * and version_conflict_engine_exception when `version` is given and the document has another.
+ */
+export type DocumentLookup = (index: string, id: string, routing?: string, version?: number) => Record<string, unknown> | undefined;
 
 function valuesAt(source: unknown, path: string[]): unknown[] {
   if (path.length === 0) return source === undefined || source === null ? [] : Array.isArray(source) ? source.flat(Infinity) : [source];
@@ -92,6 +95,26 @@ function resolveIndexedShapes(body: Record<string, unknown>, lookup: DocumentLoo
 }
 
 /**
+ * A `percolate` query naming an indexed document (`index`, `id`, `routing`; `preference` and
+ * `version` read alike) given that document's source as its `document`, as Elasticsearch's
+ * PercolateQueryBuilder fetches it before the query is rewritten. A missing document is its
+ * resource_not_found_exception.
+ */
+function resolvePercolated(body: Record<string, unknown>, lookup: DocumentLookup, unread: boolean): Record<string, unknown> {
+  if (body.index === undefined && body.id === undefined) return body;
+  const { index, id, routing, preference: _p, version, ...rest } = body;
+  if (typeof index !== 'string') throw new EsError(400, 'illegal_argument_exception', '[index] is a required argument');
+  if (typeof id !== 'string' && typeof id !== 'number') throw new EsError(400, 'illegal_argument_exception', '[id] is a required argument');
+  if (rest.document !== undefined || rest.documents !== undefined) {
+    throw new EsError(400, 'illegal_argument_exception', 'query, document and indexed document reference are mutually exclusive');
+  }
+  if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version))) throw new EsError(400, 'illegal_argument_exception', '[version] must be a number');
+  const source = unread ? {} : lookup(index, String(id), typeof routing === 'string' ? routing : undefined, version);
+  if (source === undefined) throw new EsError(404, 'resource_not_found_exception', `indexed document [${index}/${id}] couldn't be found`);
+  return { ...rest, document: source };
+}
+
+/**
  * The query with every document lookup resolved: terms lookups replaced by their values,
  * `more_like_this` documents given their source, indexed shapes fetched (other parts are kept as
  * they are).
@@ -109,6 +132,7 @@ export function resolveTermsLookups(query: unknown, lookup: DocumentLookup, defa
     const isBody = v !== null && typeof v === 'object' && !Array.isArray(v);
     if (k === 'terms' && isBody) return resolveTerms(v as Record<string, unknown>, lookup);
     if (k === 'more_like_this' && isBody) return resolveMoreLikeThis(v as Record<string, unknown>, lookup, defaultIndex);
+    if (k === 'percolate' && isBody) return resolvePercolated(v as Record<string, unknown>, lookup, unread);
     if (k === 'geo_shape' && isBody) return resolveIndexedShapes(v as Record<string, unknown>, unread ? () => ({ shape: PLACEHOLDER_SHAPE }) : lookup, unread);
     return resolveTermsLookups(v, lookup, defaultIndex, unread);
   });
