@@ -50,6 +50,7 @@ for (const backend of BACKENDS) {
         [{ 'index.sort.field': 'rank', 'index.sort.missing': 'middle' }, 'Illegal missing value:[middle], must be one of [_last, _first]'],
         [{ 'index.sort.field': 'rank', 'index.sort.mode': 'avg' }, 'Illegal index sort mode:[AVG], must be one of [MAX, MIN]'],
         [{ 'index.sort.order': 'desc' }, 'setting [index.sort.order] requires [index.sort.field] to be configured'],
+        [{ 'index.sort.fields': 'rank' }, 'unknown setting [index.sort.fields] did you mean any of [index.sort.field, index.sort.mode]?'],
         [{ 'index.sort.field': 'n.v' }, 'cannot apply index sort to field [n.v] under nested object [n]', { properties: { n: { type: 'nested', properties: { v: { type: 'long' } } } } }],
       ];
       for (const [settings, reason, mappings] of reasons) {

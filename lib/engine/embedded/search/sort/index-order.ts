@@ -6,7 +6,7 @@ import type { SortSpec } from './sort-spec.js';
  * placement), so that Lucene's collector of a sorted segment stops after the page's documents.
  */
 export function sortsByIndexPrefix(handle: IndexHandle, sort: SortSpec[]): boolean {
-  const indexSort = indexSortOf(handle.meta.settings);
+  const indexSort = handle.meta.settings['index.sort.field'] === undefined ? undefined : indexSortOf(handle.meta.settings);
   if (!indexSort || !sort.length || sort.length > indexSort.length) return false;
   return sort.every((s, i) => {
     const d = indexSort[i];

@@ -355,7 +355,9 @@ function placesOf(handle: IndexHandle, sort: IndexSortField[]): Int32Array {
  * an index without `index.sort.field`, whose order is its ordinals (no extra work on the search path).
  */
 export function docOrderOf(handle: IndexHandle): ((ord: number) => number) | undefined {
-  const sort = handle.inverted ? indexSortOf(handle.meta.settings) : undefined;
+  // one key lookup for an index without a sort (its settings were validated at creation)
+  if (!handle.inverted || handle.meta.settings['index.sort.field'] === undefined) return undefined;
+  const sort = indexSortOf(handle.meta.settings);
   if (!sort) return undefined;
   let table: Int32Array | undefined;
   return (ord) => {
