@@ -84,6 +84,10 @@ for (const backend of BACKENDS) {
       // tag asc then rank desc, missing first: doc 9 (no tag, no rank), then t0 (even ranks) by rank desc, then t1
       expect(idsOf((await search('ranked_desc', { sort: ['_doc'], size: 20 })).json)).to.deep.equal(['9', '5', '6', '1', '4', '8', '7', '3', '2']);
       expect(idsOf((await search('unsorted', { sort: '_doc', size: 20 })).json)).to.deep.equal(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+      // the index's own field, not a runtime field of the search that shadows it
+      const shadowed = await search('ranked', { sort: '_doc', size: 20, runtime_mappings: { rank: { type: 'long', script: { source: 'emit(0 - doc[\'tag\'].size())' } } } });
+      expect(shadowed.status, shadowed.text).to.equal(200);
+      expect(idsOf(shadowed.json)).to.deep.equal(['2', '4', '3', '1', '7', '6', '8', '5', '9']);
     });
 
     it('terminates early with track_total_hits false and a sort that is a prefix of the index sort', async () => {

@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
 import { indexSortOf, type IndexHandle, type IndexSortField } from '../../indices/index.js';
 import { noteFielddataLoaded } from '../../indices/index.js';
-import type { DocValue } from '../../index/index.js';
+import type { DocValue, InvertedIndex } from '../../index/index.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, fieldType, formatDate, ipOfOrderKey, ipOrderKey, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
@@ -323,30 +323,35 @@ function sortSpecsOf(sort: IndexSortField[]): SortSpec[] {
   return sort.map((s) => ({ kind: 'field', field: s.field, order: s.order, missing: s.missing, mode: s.mode, unmappedType: 'keyword' }));
 }
 
-/** Places computed per reader (a search's view of the index): stable for the whole search. */
-const places = new WeakMap<object, Int32Array>();
+/**
+ * Places by the liveness column a reader holds (never written again once a reader holds it:
+ * InvertedIndex.writableLive copies it), so every search of the same documents — another search,
+ * a credential's view, a point in time's next page — shares one computation and one order.
+ */
+const places = new WeakMap<Uint8Array, Int32Array>();
 
-function placesOf(handle: IndexHandle, sort: IndexSortField[]): Int32Array {
-  const inverted = handle.inverted!;
-  const cached = places.get(inverted);
-  if (cached) return cached;
+function placesOf(reader: InvertedIndex, stored: IndexHandle, sort: IndexSortField[]): Int32Array {
+  const liveness = reader.liveness;
+  const cached = places.get(liveness);
+  if (cached && cached.length === reader.maxOrd) return cached;
   let sorts: ResolvedSort[];
   try {
-    sorts = resolveSorts(sortSpecsOf(sort), handle, () => true);
+    // the index's own fields: ordinals and their doc values are for good, the live index has them
+    sorts = resolveSorts(sortSpecsOf(sort), stored, () => true);
   } catch {
     // a sort its index was not validated against (created before index sorting was): write order
     sorts = [];
   }
-  const live = inverted.liveOrdinals();
+  const live = reader.liveOrdinals();
   const n = live.length;
   const keys: SortKey[][] = new Array(n);
   for (let i = 0; i < n; i++) keys[i] = sorts.map((s) => s.key(live[i], 0));
   const order = Array.from({ length: n }, (_, i) => i);
   // live ordinals are ascending: equal keys keep write order
   order.sort((a, b) => compareKeys(sorts, keys[a], keys[b]) || a - b);
-  const out = new Int32Array(inverted.maxOrd).fill(-1);
+  const out = new Int32Array(reader.maxOrd).fill(-1);
   for (let p = 0; p < n; p++) out[live[order[p]]] = p;
-  places.set(inverted, out);
+  places.set(liveness, out);
   return out;
 }
 
@@ -358,10 +363,13 @@ export function docOrderOf(handle: IndexHandle): ((ord: number) => number) | und
   // one key lookup for an index without a sort (its settings were validated at creation)
   if (!handle.inverted || handle.meta.settings['index.sort.field'] === undefined) return undefined;
   const sort = indexSortOf(handle.meta.settings);
-  if (!sort) return undefined;
+  const reader = handle.inverted;
+  const stored = handle.asStored;
+  // not an index's own documents (a nested view's objects), or an index reloaded since: their own order
+  if (!sort || !stored.inverted || !(stored.inverted === reader || stored.inverted.isPrototypeOf(reader))) return undefined;
   let table: Int32Array | undefined;
   return (ord) => {
-    table ??= placesOf(handle, sort);
+    table ??= placesOf(reader, stored, sort);
     const p = table[ord];
     // a document the reader does not see as live (never collected): after every live one
     return p === undefined || p < 0 ? table.length + ord : p;
