@@ -119,6 +119,11 @@ export class IndexHandle {
   /** The analysis was built with every synonyms set empty (see the constructor). */
   private withoutSynonyms = false;
   inverted: InvertedIndex | undefined;
+  /**
+   * The handle itself, which its views (a search's reader, a credential's field subset, runtime
+   * fields) inherit: the index as stored, every field readable (index sorting orders by it).
+   */
+  readonly asStored: IndexHandle = this;
   /** Operation counters for the index stats API. */
   readonly stats = new IndexStats();
   /** It answers as OpenSearch 2 (its geo_shape queries score 0): set for an engine that answers every request as OpenSearch 2. */

@@ -14,3 +14,4 @@ export { DEFAULT_POINT_IN_TIME_BYTES, holdPointInTimeView, pointInTimeBytes, set
 export { resolveDateMathExpression, resolveDateMathName } from './date-math-name.js';
 export { requestCacheable, lookUpRequestCache, requestCacheBytes, clearRequestCache } from './request-cache.js';
 export { noteFielddataLoaded, noteGlobalOrdinals, clearFielddata, fielddataSection, completionSection } from './field-memory-stats.js';
+export { indexSortOf, type IndexSortField } from './index-sort.js';

@@ -8,6 +8,7 @@ import { aliasDefinition, applyAliasActions, type AliasAction } from './aliases.
 import { isPlainObject, type JsonObject } from './deep.js';
 import { IndexHandle, type PreparedWrite } from './index-handle.js';
 import { checkIndexTimeAnalyzers } from './index-time-analyzers.js';
+import { validateIndexSort } from './index-sort.js';
 import { validateIndexName } from './index-name.js';
 import { parseExpandWildcards, type WildcardStates } from './resolve.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
@@ -138,6 +139,7 @@ export class Indices {
     const mappings = body.mappings === undefined ? {} : validateMappings(body.mappings, undefined, { openSearch: this.openSearch });
     checkIndexTimeAnalyzers(mappings, registry);
     checkMappingLimits(mappings, mappingLimitsOf(settings));
+    validateIndexSort(settings, mappings);
     const aliases = this.parseAliases(body.aliases);
     const meta: IndexMetadata = { name, uuid, creationDate, state: 'open', settings, mappings, aliases, docFormat: 2 };
     const handle = new IndexHandle(meta, this.store, this.synonyms, this.configFiles);

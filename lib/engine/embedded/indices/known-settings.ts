@@ -49,14 +49,15 @@ const KNOWN_KEYS = new Set([
   'index.downsample.source.name', 'index.downsample.source.uuid', 'index.downsample.origin.name',
   'index.downsample.origin.uuid', 'index.downsample.status', 'index.downsample.interval', 'index.merge.policy', 'index.append_only.enabled',
   'index.number_of_search_only_replicas', 'index.auto_expand_search_replicas', 'index.max_slices_per_pit',
+  'index.sort.field', 'index.sort.order', 'index.sort.mode', 'index.sort.missing',
 ]);
 
 /**
  * Families Elasticsearch matches by prefix (group and affix settings: analysis definitions,
- * similarities, allocation filters, sort fields, slow-log thresholds…), and plugin namespaces.
+ * similarities, allocation filters, slow-log thresholds…), and plugin namespaces.
  */
 const KNOWN_PREFIXES = [
-  'index.analysis.', 'index.similarity.', 'index.routing.', 'index.sort.', 'index.search.slowlog.threshold.',
+  'index.analysis.', 'index.similarity.', 'index.routing.', 'index.search.slowlog.threshold.',
   'index.indexing.slowlog.threshold.', 'index.merge.', 'index.translog.', 'index.store.', 'index.mapping.', 'index.highlight.',
   'index.query.', 'index.soft_deletes.', 'index.shard.', 'index.recovery.', 'index.blocks.', 'index.version.', 'index.lifecycle.',
   'index.xpack.ccr.', 'index.time_series.', 'index.downsample.', 'index.percolator.', 'index.dense_vector.', 'index.codec.',

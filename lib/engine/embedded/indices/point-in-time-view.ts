@@ -214,6 +214,8 @@ export async function holdPointInTimeView(handle: IndexHandle): Promise<PointInT
   const view = Object.create(handle) as IndexHandle;
   Object.defineProperty(view, 'meta', { value: meta, writable: false });
   Object.defineProperty(view, 'inverted', { value: frozen, writable: false });
+  // the index as its searches find it stored: the frozen copy (its own ordinals)
+  Object.defineProperty(view, 'asStored', { value: view, writable: false });
   view.get = (id: string) => {
     const doc = docs.get(id);
     return doc && liveDocument(doc);

@@ -109,7 +109,8 @@ export function applySettingsUpdate(current: FlatSettings, update: SettingsUpdat
   validateSettingValues(update);
   refuseTranslogRetention(update);
   const keys = Object.keys(update);
-  const final = keys.filter((k) => FINAL.has(k));
+  // `index.sort.*` are final: on an open index refused as any static setting, on a closed one as final
+  const final = keys.filter((k) => FINAL.has(k) || (!open && k.startsWith('index.sort.')));
   if (final.length) {
     if (open && final.includes('index.number_of_shards')) {
       throw new EsError(400, 'illegal_argument_exception', `Can't update non dynamic settings [[${final.join(', ')}]] for open indices [[${indexLabel}]]`);

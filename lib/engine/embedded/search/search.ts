@@ -17,7 +17,7 @@ import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from
 import { skippedShards } from './can-match.js';
 import type { SearchRequest } from './search-request.js';
 import { checkSlice, sliceMembership, type Slice } from './slice.js';
-import { TopK, compareKeys, isScoreOrder, resolveSorts, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
+import { TopK, compareKeys, docOrderOf, isScoreOrder, resolveSorts, sortsByIndexPrefix, type ResolvedSort, type SortKey, type SortSpec } from './sort/index.js';
 import { filterSource } from './source-filter.js';
 import { fetchPlanOf, SearchProfiler } from './profile/index.js';
 import { nestedIdentity, nestedObjectOnly, nestedSource } from './aggregations/nested-scope.js';
@@ -44,6 +44,8 @@ interface IndexMatches {
   query: Query;
   /** Per rescorer of the search, the documents of its window (what its explanation combines). */
   rescored?: ReadonlyArray<ReadonlySet<number>>;
+  /** With an index sort (`index.sort.*`): a document's doc id, its place in the sort; else the ordinal is. */
+  docOrder?: (ord: number) => number;
 }
 
 /** What choosing a page of hits needs: the search's own, or one inner hits definition's. */
@@ -125,7 +127,7 @@ async function matchIndex(
   }
   // Ordinals are ascending (index order): terminate_after keeps the first ones, as a shard's collector would.
   if (req.terminateAfter !== undefined && req.terminateAfter > 0 && length > req.terminateAfter) length = req.terminateAfter;
-  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts, handleOrder), query };
+  return { handle, handleOrder, ords, scores, length, sorts: resolveSorts(sorts, handle, mappedSomewhere, scripts, handleOrder), query, docOrder: docOrderOf(handle) };
 }
 
 async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: WorkBudget): Promise<IndexMatches[]> {
@@ -156,9 +158,11 @@ async function applyPostFilter(matches: IndexMatches[], filter: Query, budget: W
 function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: boolean, budget: WorkBudget): Work<Candidate[]> {
   const k = req.from + req.size;
   const sortsOf0 = matches[0]?.sorts ?? [];
-  const compare = scoreOrder
-    ? (a: Candidate, b: Candidate) => b.score - a.score || a.m.handleOrder - b.m.handleOrder || a.ord - b.ord
-    : (a: Candidate, b: Candidate) => compareKeys(sortsOf0, a.keys, b.keys) || a.m.handleOrder - b.m.handleOrder || a.ord - b.ord;
+  const compare = matches.some((m) => m.docOrder)
+    ? docIdCompare(scoreOrder, sortsOf0)
+    : scoreOrder
+      ? (a: Candidate, b: Candidate) => b.score - a.score || a.m.handleOrder - b.m.handleOrder || a.ord - b.ord
+      : (a: Candidate, b: Candidate) => compareKeys(sortsOf0, a.keys, b.keys) || a.m.handleOrder - b.m.handleOrder || a.ord - b.ord;
   let after: SortKey[] | undefined;
   if (req.searchAfter && matches.length) {
     after = scoreOrder
@@ -207,6 +211,26 @@ function* collectTop(matches: IndexMatches[], req: PageRequest, scoreOrder: bool
     }
   }
   return yield* top.sortedInRuns(() => budget.check());
+}
+
+/** The page's order when an index sets a sort: equal hits in doc id order, their places in the index sort. */
+function docIdCompare(scoreOrder: boolean, sorts: ResolvedSort[]): (a: Candidate, b: Candidate) => number {
+  const docId = (c: Candidate) => (c.m.docOrder ? c.m.docOrder(c.ord) : c.ord);
+  const tie = (a: Candidate, b: Candidate) => a.m.handleOrder - b.m.handleOrder || docId(a) - docId(b);
+  return scoreOrder
+    ? (a, b) => b.score - a.score || tie(a, b)
+    : (a, b) => compareKeys(sorts, a.keys, b.keys) || tie(a, b);
+}
+
+/**
+ * Early termination of a search on a sorted index: with `track_total_hits: false` and a sort that
+ * is a prefix of the index sort, a shard's collector stops once the page is full and more documents
+ * match (the rest sort after them), and the response says `terminated_early: true`.
+ */
+function terminatedByIndexSort(req: SearchRequest, scoreOrder: boolean, matches: IndexMatches[]): boolean {
+  if (req.trackTotalHits !== false || scoreOrder || req.size <= 0 || req.aggregations || req.collapse || req.rescore) return false;
+  const k = req.from + req.size;
+  return matches.some((m) => m.length > k && sortsByIndexPrefix(m.handle, req.sort));
 }
 
 type FieldIndex = ReturnType<NonNullable<IndexHandle['inverted']>['field']>;
@@ -602,6 +626,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   if (req.terminateAfter !== undefined) {
     body.terminated_early = firstPass.some((m) => req.terminateAfter! > 0 && m.length >= req.terminateAfter!);
   }
+  if (terminatedByIndexSort(req, scoreOrder, firstPass)) body.terminated_early = true;
   body._shards = shardsOf(handles, skippedShards(req, handles, shardCount, Date.now()));
   body.hits = hitsBody;
   if (aggregations) body.aggregations = aggregations;

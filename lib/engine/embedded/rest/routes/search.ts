@@ -115,6 +115,7 @@ async function searchHandles(
   const keepAlive = timeValue('scroll', scroll);
   const request = withRequestRules(ctx, parseSearchRequest(effective, params, Number.MAX_SAFE_INTEGER, pointInTime));
   refuseExpensiveQueries(ctx, handles, [request.query, request.postFilter]);
+  if (request.trackTotalHits === false) throw validationError('disabling [track_total_hits] is not allowed in a scroll context');
   if (request.size === 0) throw validationError('[size] cannot be [0] in a scroll context');
   if (booleanParam(params, 'request_cache', false)) throw validationError('[request_cache] cannot be used in a scroll context');
   const maxWindow = maxWindowOf(handles);

@@ -1,7 +1,7 @@
 import { EsError } from '../../../../errors/index.js';
-import type { IndexHandle } from '../../indices/index.js';
+import { indexSortOf, type IndexHandle, type IndexSortField } from '../../indices/index.js';
 import { noteFielddataLoaded } from '../../indices/index.js';
-import type { DocValue } from '../../index/index.js';
+import type { DocValue, InvertedIndex } from '../../index/index.js';
 import { INTEGER_TYPES, NUMERIC_TYPES, exactUnsignedLong, fieldType, formatDate, ipOfOrderKey, ipOrderKey, resolveFieldMapping, type FieldMapping } from '../../mapping/index.js';
 import { dateKeys } from './date-keys.js';
 import { float32Text } from './numbers.js';
@@ -255,9 +255,11 @@ export function resolveSorts(specs: SortSpec[], handle: IndexHandle, mappedSomew
     }
     if (spec.kind === 'doc') {
       const base = spec.shard ? shardIndex * 2 ** 32 : 0;
+      // the doc id: the ordinal, or with an index sort the document's place in it
+      const place = docOrderOf(handle);
       return {
         spec, direction: spec.order === 'asc' ? 1 : -1, missingPlacement: 1,
-        key: (ord) => base + ord,
+        key: place ? (ord) => base + place(ord) : (ord) => base + ord,
         render: (k) => k,
         parseAfter: (v) => (typeof v === 'number' ? v : Number(v)),
       };
@@ -307,4 +309,69 @@ export function compareKeys(sorts: ResolvedSort[], a: SortKey[], b: SortKey[]): 
     if (c !== 0) return c * sorts[i].direction;
   }
   return 0;
+}
+
+/**
+ * Index sorting (`index.sort.*`): Elasticsearch writes each segment's documents in the index's sort
+ * order, so their doc ids — the `_doc` order, and the tie-break of equal hits — follow it. The
+ * embedded engine numbers documents in the order they were written; for an index with a sort it
+ * numbers them instead by their place in the sort (as one fully merged segment), ties in write order.
+ */
+
+/** The sort criteria an index sort stands for, as a search's `sort` would name them. */
+function sortSpecsOf(sort: IndexSortField[]): SortSpec[] {
+  return sort.map((s) => ({ kind: 'field', field: s.field, order: s.order, missing: s.missing, mode: s.mode, unmappedType: 'keyword' }));
+}
+
+/**
+ * Places by the liveness column a reader holds (never written again once a reader holds it:
+ * InvertedIndex.writableLive copies it), so every search of the same documents — another search,
+ * a credential's view, a point in time's next page — shares one computation and one order.
+ */
+const places = new WeakMap<Uint8Array, Int32Array>();
+
+function placesOf(reader: InvertedIndex, stored: IndexHandle, sort: IndexSortField[]): Int32Array {
+  const liveness = reader.liveness;
+  const cached = places.get(liveness);
+  if (cached && cached.length === reader.maxOrd) return cached;
+  let sorts: ResolvedSort[];
+  try {
+    // the index's own fields: ordinals and their doc values are for good, the live index has them
+    sorts = resolveSorts(sortSpecsOf(sort), stored, () => true);
+  } catch {
+    // a sort its index was not validated against (created before index sorting was): write order
+    sorts = [];
+  }
+  const live = reader.liveOrdinals();
+  const n = live.length;
+  const keys: SortKey[][] = new Array(n);
+  for (let i = 0; i < n; i++) keys[i] = sorts.map((s) => s.key(live[i], 0));
+  const order = Array.from({ length: n }, (_, i) => i);
+  // live ordinals are ascending: equal keys keep write order
+  order.sort((a, b) => compareKeys(sorts, keys[a], keys[b]) || a - b);
+  const out = new Int32Array(reader.maxOrd).fill(-1);
+  for (let p = 0; p < n; p++) out[live[order[p]]] = p;
+  places.set(liveness, out);
+  return out;
+}
+
+/**
+ * A document's place in the index's order (ordinal → place), computed on first use; undefined for
+ * an index without `index.sort.field`, whose order is its ordinals (no extra work on the search path).
+ */
+export function docOrderOf(handle: IndexHandle): ((ord: number) => number) | undefined {
+  // one key lookup for an index without a sort (its settings were validated at creation)
+  if (!handle.inverted || handle.meta.settings['index.sort.field'] === undefined) return undefined;
+  const sort = indexSortOf(handle.meta.settings);
+  const reader = handle.inverted;
+  const stored = handle.asStored;
+  // not an index's own documents (a nested view's objects), or an index reloaded since: their own order
+  if (!sort || !stored.inverted || !(stored.inverted === reader || stored.inverted.isPrototypeOf(reader))) return undefined;
+  let table: Int32Array | undefined;
+  return (ord) => {
+    table ??= placesOf(reader, stored, sort);
+    const p = table[ord];
+    // a document the reader does not see as live (never collected): after every live one
+    return p === undefined || p < 0 ? table.length + ord : p;
+  };
 }
