@@ -130,6 +130,28 @@ function rolloverBody(text: string): TypelessBody {
 }
 
 /**
+ * A search body's deprecated bucket order key, `_term` or `_time` (7.x's names of `_key`): Elasticsearch 8
+ * takes them only in compatibility mode, with this warning (InternalOrder.Parser). The body is left as it
+ * is: the engine reads them as `_key`.
+ */
+function deprecatedOrderKey(body: unknown): string | undefined {
+  const aggs = (node: unknown): unknown[] => (isObject(node) ? [node.aggs, node.aggregations].filter(isObject).flatMap((a) => Object.values(a)) : []);
+  const queue = aggs(body);
+  for (let agg = queue.shift(); agg !== undefined; agg = queue.shift()) {
+    if (!isObject(agg)) continue;
+    for (const spec of Object.values(agg)) {
+      if (!isObject(spec)) continue;
+      for (const order of Array.isArray(spec.order) ? spec.order : [spec.order]) {
+        const key = isObject(order) ? Object.keys(order).find((k) => k === '_term' || k === '_time') : undefined;
+        if (key) return `Deprecated aggregation order key [${key}] used, replaced by [_key]`;
+      }
+    }
+    queue.push(...aggs(agg));
+  }
+  return undefined;
+}
+
+/**
  * A compatibility-mode body in its Elasticsearch 8 form. The text is only rewritten when it names a
  * type (a quick look for the key first: most bodies are given back as they came).
  */
@@ -147,5 +169,7 @@ export function typelessBody(form: BodyForm, text: string): TypelessBody {
       return mappingsBody(text, true);
     case 'rollover':
       return text.includes('"_doc"') ? rolloverBody(text) : { text };
+    case 'search':
+      return /"_t(erm|ime)"/.test(text) ? { text, warning: deprecatedOrderKey(parsed(text)) } : { text };
   }
 }

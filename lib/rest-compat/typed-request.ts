@@ -2,7 +2,7 @@ import { EsError } from '../errors/index.js';
 import { FIELD_MAPPING_LOCAL, INCLUDE_TYPE_NAME, TYPES_REMOVAL } from './warnings.js';
 
 /** How a compatibility-mode body is put in its Elasticsearch 8 form (see typed-bodies.ts). */
-export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mapping' | 'index-mappings' | 'rollover';
+export type BodyForm = 'bulk' | 'mget' | 'msearch' | 'mapping' | 'index-mappings' | 'rollover' | 'search';
 
 /** A request of the compatibility mode (`compatible-with=7`) in the Elasticsearch 8 form the engine serves. */
 export interface CompatibleRequest {
@@ -34,7 +34,7 @@ interface Api {
 
 /** `/{index}/{type}/{api…}` → `/{index}/{api…}`: Elasticsearch 8's V7 routes on a type's documents. */
 const COLLECTION_APIS: Record<string, Api> = {
-  _search: { methods: GET_POST, warning: TYPES_REMOVAL.search },
+  _search: { methods: GET_POST, warning: TYPES_REMOVAL.search, body: 'search' },
   '_search/template': { methods: GET_POST, warning: TYPES_REMOVAL.searchTemplate },
   _msearch: { methods: GET_POST, warning: TYPES_REMOVAL.msearch, body: 'msearch' },
   '_msearch/template': { methods: GET_POST, warning: TYPES_REMOVAL.msearchTemplate, body: 'msearch' },
@@ -67,7 +67,7 @@ const DOCUMENT_WARNINGS: Record<string, string> = {
 };
 
 /** Bodies that may name types however the path is written (`_type` in bulk and mget items, `type` in msearch headers). */
-const TYPED_BODIES: Record<string, BodyForm> = { _bulk: 'bulk', _mget: 'mget', _msearch: 'msearch' };
+const TYPED_BODIES: Record<string, BodyForm> = { _bulk: 'bulk', _mget: 'mget', _msearch: 'msearch', _search: 'search' };
 
 const MAPPING = new Set(['_mapping', '_mappings']);
 

@@ -136,7 +136,10 @@ function sortedValues(node: { name: string; params: PercentilesParams }, type: s
   const src = numericSource(type, node.name, docs, node.params.source, scope);
   const vals: number[] = [];
   eachNumber(src, docs, (v) => vals.push(v));
-  return { src, sorted: Float64Array.from(vals).sort() };
+  const sorted = Float64Array.from(vals).sort();
+  // Elasticsearch's HDR collectors refuse a value below zero (its DoubleHistogram cannot hold one): a 400
+  if (sorted[0] < 0) throw new EsError(400, 'illegal_argument_exception', 'Negative values are not supported by HDR aggregation');
+  return { src, sorted };
 }
 
 /**
