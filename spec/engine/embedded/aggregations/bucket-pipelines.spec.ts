@@ -98,8 +98,10 @@ describe('embedded engine: bucket_script, bucket_selector and bucket_sort under 
       expect(keys(r.d.buckets)).to.deep.equal(['2024-01-01', '2024-01-03']);
     });
 
-    it('bucket_sort puts a bucket with a gap last, and cuts by size', async () => {
+    it('bucket_sort leaves out a bucket with a gap in every sort field, puts one with a gap in some last, and cuts by size', async () => {
       expect(keys((await days({ s: { bucket_sort: { sort: ['total'] } } })).d.buckets))
+        .to.deep.equal(['2024-01-02', '2024-01-05', '2024-01-01', '2024-01-03']);
+      expect(keys((await days({ s: { bucket_sort: { sort: ['total', { _key: 'desc' }] } } })).d.buckets))
         .to.deep.equal(['2024-01-02', '2024-01-05', '2024-01-01', '2024-01-03', '2024-01-04']);
       expect(keys((await days({ s: { bucket_sort: { sort: [{ total: { order: 'desc' } }], size: 2 } } })).d.buckets)).to.deep.equal(['2024-01-03', '2024-01-01']);
     });
@@ -160,6 +162,13 @@ describe('embedded engine: bucket_script, bucket_selector and bucket_sort under 
     it('a bucket_sort that neither sorts nor cuts', async () => {
       const e = await refusalOf(es, 'shop', { aggs: { t: { terms: { field: 'cat' }, aggs: { s: { bucket_sort: {} } } } } });
       expect(e.reason).to.contain('[bucket_sort] aggregation [s] is configured to perform nothing');
+    });
+
+    it('a path to no sibling aggregation', async () => {
+      const e = await refusalOf(es, 'shop', { aggs: { t: { terms: { field: 'cat' }, aggs: { s: { bucket_sort: { sort: ['garbage'] } } } } } });
+      expect(e.reason).to.contain('No aggregation found for path [garbage]');
+      const f = await refusalOf(es, 'shop', { aggs: { t: { terms: { field: 'cat' }, aggs: { s: { bucket_script: { buckets_path: { m: 'missing' }, script: 'params.m' } } } } } });
+      expect(f.reason).to.contain('No aggregation found for path [missing]');
     });
 
     it('a sequential pipeline (derivative) under a terms', async () => {

@@ -3,7 +3,7 @@ import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { registry } from './registry.js';
-import { isParentPipeline, runSiblingPipeline, validateParentPipeline, withParentPipelines } from './pipelines.js';
+import { isParentPipeline, runSiblingPipeline, validateParentPipeline, validatePipelinePaths, withParentPipelines } from './pipelines.js';
 import { consumeBucket } from './max-buckets.js';
 import { didYouMean } from '../../rest/unknown-field.js';
 
@@ -61,6 +61,7 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
         `[composite] aggregation cannot be used with a parent aggregation of type: [${FACTORY_NAMES[parentType] ?? parentType}]`);
     }
     const subs = subsRaw === undefined ? [] : parseAggregations(subsRaw, type);
+    validatePipelinePaths(subs);
     if (impl.kind !== 'bucket' && subs.length > 0) {
       throw new EsError(400, 'aggregation_initialization_exception', `Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
     }

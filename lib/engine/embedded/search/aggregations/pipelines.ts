@@ -253,11 +253,35 @@ export function validateParentPipeline(type: string, name: string, parentType: s
   }
 }
 
-/** The sibling aggregation a pipeline's paths start at. */
-function pathHeads(node: AggNode): string[] {
+/** A parent pipeline's paths. */
+function pathsOf(node: AggNode): string[] {
   const p = node.params as PipelineParams;
-  const paths = node.type === 'bucket_sort' ? (p.sort ?? []).map((s) => s.path) : p.paths ? Object.values(p.paths) : [p.bucketsPath];
-  return paths.map((path) => path.split(/[>.[]/)[0]);
+  return node.type === 'bucket_sort' ? (p.sort ?? []).map((s) => s.path) : p.paths ? Object.values(p.paths) : [p.bucketsPath];
+}
+
+/** The sibling aggregation a path starts at. */
+const pathHead = (path: string) => path.split(/[>.[]/)[0];
+
+/** The sibling aggregation each of a pipeline's paths starts at. */
+function pathHeads(node: AggNode): string[] {
+  return pathsOf(node).map(pathHead);
+}
+
+/**
+ * The paths of the parent pipelines among `subs` (the sub-aggregations of one aggregation) start
+ * at one of them, or are `_count` / `_key`: Elasticsearch refuses the request otherwise.
+ */
+export function validatePipelinePaths(subs: AggNode[]): void {
+  const names = new Set(subs.map((n) => n.name));
+  for (const node of subs) {
+    if (!PARENT.has(node.type)) continue;
+    for (const path of pathsOf(node)) {
+      if (path === '_count' || path === '_key' || names.has(pathHead(path))) continue;
+      // a name may hold a dot: the path starts at it when a separator follows it
+      if ([...names].some((n) => path === n || (path.startsWith(n) && '>.['.includes(path[n.length])))) continue;
+      throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: No aggregation found for path [${path}];`);
+    }
+  }
 }
 
 /**
@@ -347,8 +371,9 @@ function applyParentPipelines(subs: AggNode[], buckets: Array<Record<string, unk
 
 /**
  * `bucket_sort`: the buckets sorted by the sort fields (`_key` and `_count` as they are, other
- * paths as bucket values), a bucket without a value for a field after those with one (a gap under
- * `skip`), ties in their order before; then `from` and `size` cut them.
+ * paths as bucket values), a bucket without a value for a field (a gap) after those with one,
+ * ties in their order before; one with a gap in every field is left out. Then `from` and `size`
+ * cut them.
  */
 function applyBucketSort(p: PipelineParams, buckets: Array<Record<string, unknown>>, dateKeys: boolean): void {
   const sort = p.sort ?? [];
@@ -356,9 +381,11 @@ function applyBucketSort(p: PipelineParams, buckets: Array<Record<string, unknow
     if (path === '_key') return b.key;
     if (path === '_count') return Number(b.doc_count);
     const v = bucketValue(b, path, p.gapPolicy, dateKeys);
-    return Number.isNaN(v) && p.gapPolicy === 'skip' ? undefined : v;
+    return Number.isNaN(v) ? undefined : v;
   };
-  const rows = buckets.map((b, i) => ({ b, i, values: sort.map((s) => valueOf(b, s.path)) }));
+  // a bucket with a gap in every sort field is left out
+  const rows = buckets.map((b, i) => ({ b, i, values: sort.map((s) => valueOf(b, s.path)) }))
+    .filter((r) => sort.length === 0 || r.values.some((v) => v !== undefined));
   const compare = (x: unknown, y: unknown): number => {
     if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : 0;
     const a = String(x);
