@@ -144,6 +144,14 @@ describe('embedded engine: bucket_script, bucket_selector and bucket_sort under 
     });
   });
 
+  it('under a keyed range: each range keeps its key beside the bucket_script\'s value', async () => {
+    const r = await aggs({ aggs: { r: { range: { field: 'price', keyed: true, ranges: [{ to: 10 }, { from: 10 }] }, aggs: { total: { sum: { field: 'price' } }, avg: avgPerDoc } } } });
+    expect(r.r.buckets).to.deep.equal({
+      '*-10.0': { to: 10, doc_count: 2, total: { value: 11 }, avg: { value: 5.5 } },
+      '10.0-*': { from: 10, doc_count: 4, total: { value: 100 }, avg: { value: 25 } },
+    });
+  });
+
   it('a terms inside a terms: the inner pipelines run in each outer bucket, the outer one over the outer buckets', async () => {
     const r = await aggs({ aggs: { cat: { terms: { field: 'cat' }, aggs: {
       sub: { terms: { field: 'sub' }, aggs: {
