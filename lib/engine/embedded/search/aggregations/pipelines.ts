@@ -79,13 +79,12 @@ function parsePipeline(type: string, name: string, body: Record<string, unknown>
 }
 
 /** An int option of bucket_sort, checked as BucketSortPipelineAggregationBuilder checks it. */
-function bucketSortInt(body: Record<string, unknown>, field: 'from' | 'size', name: string): number | undefined {
+function bucketSortInt(body: Record<string, unknown>, field: 'from' | 'size'): number | undefined {
   const v = body[field];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v)) throw new EsError(400, 'x_content_parse_exception', `[1:1] [bucket_sort] failed to parse field [${field}]`);
   if (field === 'from' && v < 0) throw new EsError(400, 'illegal_argument_exception', `[from] must be a non-negative integer: [${v}]`);
   if (field === 'size' && v <= 0) throw new EsError(400, 'illegal_argument_exception', `[size] must be a positive integer: [${v}]`);
-  void name;
   return v;
 }
 
@@ -107,8 +106,8 @@ function parseBucketSort(name: string, body: Record<string, unknown>): PipelineP
     }
     throw new EsError(400, 'parsing_exception', `[bucket_sort] failed to parse field [sort]`, { line: 1, col: 1 });
   });
-  const from = bucketSortInt(body, 'from', name) ?? 0;
-  const size = bucketSortInt(body, 'size', name);
+  const from = bucketSortInt(body, 'from') ?? 0;
+  const size = bucketSortInt(body, 'size');
   if (sort.length === 0 && from === 0 && size === undefined) {
     throw new EsError(400, 'action_request_validation_exception',
       `Validation Failed: 1: [bucket_sort] aggregation [${name}] is configured to perform nothing. Please set either of [sort, size, from] to use bucket_sort;`);
@@ -123,7 +122,7 @@ function pipeline(type: string): AggregationType<PipelineParams> {
     kind: 'pipeline',
     parse: (name, body) => parsePipeline(type, name, body),
     run() {
-      throw new Error('pipelines run through runSiblingPipeline / applyParentPipelines');
+      throw new Error('pipelines run through runSiblingPipeline / withParentPipelines');
     },
   };
 }
