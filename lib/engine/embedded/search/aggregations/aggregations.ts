@@ -3,7 +3,7 @@ import { EsError } from '../../../../errors/index.js';
 import { tokenName } from '../../../../ndjson/index.js';
 import { isObject, type AggContext, type AggNode, type AggregationType, type DocSet } from './types.js';
 import { registry } from './registry.js';
-import { isParentPipeline, runSiblingPipeline } from './pipelines.js';
+import { isParentPipeline, runSiblingPipeline, validateParentPipeline, validatePipelinePaths, withParentPipelines } from './pipelines.js';
 import { consumeBucket } from './max-buckets.js';
 import { didYouMean } from '../../rest/unknown-field.js';
 
@@ -61,13 +61,12 @@ export function parseAggregations(raw: unknown, parentType?: string): AggNode[] 
         `[composite] aggregation cannot be used with a parent aggregation of type: [${FACTORY_NAMES[parentType] ?? parentType}]`);
     }
     const subs = subsRaw === undefined ? [] : parseAggregations(subsRaw, type);
+    validatePipelinePaths(subs);
     if (impl.kind !== 'bucket' && subs.length > 0) {
       throw new EsError(400, 'aggregation_initialization_exception', `Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`);
     }
     const params = impl.parse(name, body, subs);
-    if (parentType === undefined && isParentPipeline(type)) {
-      throw new EsError(400, 'action_request_validation_exception', `Validation Failed: 1: ${type} aggregation [${name}] must be declared inside of another aggregation;`);
-    }
+    validateParentPipeline(type, name, parentType);
     out.push({ name, type, body, subs, meta, params });
   }
   return out;
@@ -80,7 +79,8 @@ export function outputKey(name: string, typed: string, ctx: AggContext): string 
 
 /**
  * Runs aggregations over a doc set; returns the response object (keyed by name). Parent
- * pipelines are left to the multi-bucket aggregation that owns them; sibling pipelines run last.
+ * pipelines run over the buckets of the aggregation that owns them, once it has built them;
+ * sibling pipelines run last.
  */
 export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -92,7 +92,7 @@ export function runAggregations(nodes: AggNode[], docs: DocSet, ctx: AggContext)
       continue;
     }
     const started = ctx.timings ? process.hrtime.bigint() : 0n;
-    const res = asStep(ctx.steps, node, ctx.buckets, () => impl.run(node, docs, ctx));
+    const res = asStep(ctx.steps, node, ctx.buckets, () => withParentPipelines(node, impl.run(node, docs, ctx), ctx));
     ctx.timings?.record(node, docs, process.hrtime.bigint() - started);
     if (node.meta !== undefined) res.body.meta = node.meta;
     out[outputKey(node.name, res.typed, ctx)] = res.body;

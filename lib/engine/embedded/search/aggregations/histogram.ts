@@ -5,7 +5,6 @@ import { withSubs } from './aggregations.js';
 import { bucketComparator, javaDouble, parseOrder, type OrderCriterion } from './bucket-order.js';
 import { DateFormatter } from './date-formatter.js';
 import { groupBy } from './grouping.js';
-import { applyParentPipelines } from './pipelines.js';
 import { rangeBucketSource, rangeFieldType } from './range-field-source.js';
 import { resolveSource, type ResolvedSource } from './source.js';
 import { addUnits, DEFAULT_DATE_FORMAT, parseTimeZone, roundDown, type TimeZone } from '../../mapping/index.js';
@@ -83,9 +82,8 @@ function buildBuckets(node: AggNode & { params: CommonParams }, docs: DocSet, ct
     return rounding.round(n);
   };
   // The buckets with their sub-aggregations are one step of a phase run in passes (a pass that
-  // pauses in the parent pipelines' scripts below replays them at once); the pipelines work on a copy.
+  // pauses in the parent pipelines' scripts, run over the result, replays them at once); sorted on a copy.
   const buckets = [...asStep(ctx.steps, p, ctx.buckets, () => bucketsWithSubs(node, docs, ctx, src, rounding, bounds, keyString, keyOf))];
-  applyParentPipelines(node.subs, buckets, ctx);
   const isKeyAsc = p.order.length === 1 && p.order[0].path === '_key' && p.order[0].asc;
   if (!isKeyAsc) buckets.sort(bucketComparator(p.order, true));
   return buckets;

@@ -138,11 +138,8 @@ function render(node: { subs: Parameters<typeof withSubs>[1]; params: RangeParam
   }
   if (!node.params.keyed) return { typed, body: { buckets } };
   const obj: Record<string, unknown> = {};
-  for (const b of buckets) {
-    const k = b.key as string;
-    delete b.key;
-    obj[k] = b;
-  }
+  // keyed by `key`, which the bucket then leaves out (on a copy: the buckets may be a step's kept result)
+  for (const { key, ...rest } of buckets) obj[key as string] = rest;
   return { typed, body: { buckets: obj } };
 }
 
@@ -367,11 +364,7 @@ export const ipRange: AggregationType<RangeParams> = {
     });
     if (!node.params.keyed) return { typed: 'ip_range', body: { buckets } };
     const obj: Record<string, unknown> = {};
-    for (const b of buckets) {
-      const k = b.key as string;
-      delete b.key;
-      obj[k] = b;
-    }
+    for (const { key, ...rest } of buckets) obj[key as string] = rest;
     return { typed: 'ip_range', body: { buckets: obj } };
   },
 };

@@ -78,7 +78,7 @@ function remember(spec: ScriptSpec, handle: IndexHandle, a: Ahead): void {
   byHandle.set(handle, a);
 }
 
-/** A script's result as plain values (what `collect` converts): lists and doc values flattened, numbers unboxed. */
+/** A script's result as plain values (what `collect` converts): lists and doc values flattened, numbers still boxed (a double prints as one). */
 function flatten(result: unknown, into: unknown[]): void {
   if (result === null || result === undefined) return;
   if (result instanceof ScriptDocValues) {
@@ -89,7 +89,7 @@ function flatten(result: unknown, into: unknown[]): void {
     for (const item of isJavaArray(result) ? arrayItems(result) : result) flatten(item, into);
     return;
   }
-  into.push(unbox(result));
+  into.push(result);
 }
 
 /** The values computed ahead for `seg`, when every one of its documents was reached. */
@@ -151,11 +151,13 @@ function collect(result: unknown, kind: ValueKind, into: Value[]): void {
     for (const item of isJavaArray(result) ? arrayItems(result) : result) collect(item, kind, into);
     return;
   }
-  into.push(asKind(unbox(result), kind));
+  into.push(asKind(result, kind));
 }
 
-function asKind(v: unknown, kind: ValueKind): Value {
-  if (kind === 'bytes' || kind === 'ip') return javaToString(v);
+/** A value the script returned as a value of `kind`: a string as Java prints it (a double 1.0 as "1.0"), a number unboxed. */
+function asKind(boxed: unknown, kind: ValueKind): Value {
+  if (kind === 'bytes' || kind === 'ip') return javaToString(boxed);
+  const v = unbox(boxed);
   if (kind === 'boolean') return typeof v === 'boolean' ? v : javaToString(v) === 'true';
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
