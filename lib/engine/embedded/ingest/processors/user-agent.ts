@@ -76,7 +76,11 @@ export class UserAgentParsers {
   /** Whether every pattern is compiled (the warm-up ended). */
   warm = false;
 
-  constructor(doc: Record<string, unknown>) {
+  /** `chunkMs`: how long a chunk of the warm-up compiles before the event loop gets a turn. */
+  constructor(
+    doc: Record<string, unknown>,
+    private readonly chunkMs = WARM_UP_CHUNK_MS,
+  ) {
     this.ua = listOf(doc.user_agent_parsers, 'family_replacement', ['v1_replacement', 'v2_replacement', 'v3_replacement', 'v4_replacement']);
     this.os = listOf(doc.os_parsers, 'os_replacement', ['os_v1_replacement', 'os_v2_replacement', 'os_v3_replacement', 'os_v4_replacement']);
     this.device = listOf(doc.device_parsers, 'device_replacement', []);
@@ -94,12 +98,12 @@ export class UserAgentParsers {
   }
 
   private async compileAll(): Promise<void> {
-    let end = performance.now() + WARM_UP_CHUNK_MS;
+    let end = performance.now() + this.chunkMs;
     for (const p of [...this.ua, ...this.os, ...this.device]) {
       if (p.regex) continue;
       if (performance.now() >= end) {
         await eventLoopTurn();
-        end = performance.now() + WARM_UP_CHUNK_MS;
+        end = performance.now() + this.chunkMs;
       }
       regexOf(p);
     }
