@@ -31,6 +31,7 @@ install: node_modules/.install-stamp
 # the dependencies changed since the last build (`make run` on an unchanged tree starts at once).
 # The gateway and the standalone engine are also bundled, one file each, into dist/bundle/ (a few
 # seconds): the processes the specs spawn load those (spec/support/bundle.mjs); `make run` runs dist/lib.
+# Beside them, uap-core's regexes.yaml as JSON for the user_agent ingest processor (spec/support/uap-regexes.mjs).
 # Types are checked by tsc: `make typecheck`, and spec/layers/typecheck.spec.ts in `make test`,
 # where it runs beside the other specs instead of before them.
 TS_SOURCES := $(shell find lib spec bench conformance -name '*.ts' -not -path 'spec/browser/app/*' 2>/dev/null)
@@ -38,7 +39,7 @@ TS_SOURCES := $(shell find lib spec bench conformance -name '*.ts' -not -path 's
 dist/.build-stamp: $(TS_SOURCES) tsconfig.json node_modules/.install-stamp
 	@echo "esbuild: $(words $(TS_SOURCES)) files to dist/"
 	@node_modules/.bin/esbuild $(TS_SOURCES) --outdir=dist --outbase=. --format=esm --platform=node --target=node20 --sourcemap --log-level=warning
-	@node spec/support/bundle.mjs
+	@node spec/support/bundle.mjs & node spec/support/uap-regexes.mjs & wait -n && wait -n
 	@touch $@
 
 typecheck: install

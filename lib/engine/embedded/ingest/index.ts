@@ -4,3 +4,4 @@ export { simulate, type SimulateRequest } from './simulate.js';
 export { DEFAULT_GROK_PATTERNS } from './grok/grok-patterns.js';
 export { ConfigReader } from './processor-config.js';
 export { isMap, type JsonMap } from './ingest-document.js';
+export { processorsWarmingUp } from './processor.js';

@@ -49,3 +49,20 @@ export interface FactoryEnvironment {
   /** Whether OpenSearch's own processors are served (the engine speaks its dialect). */
   openSearch?: boolean;
 }
+
+/**
+ * Work a processor's factory started in the background so its documents need not do it in their
+ * turn (user_agent compiling uap-core's patterns): the write routes await it before they run
+ * pipelines, so a document that comes while it runs waits for it instead of doing it synchronously.
+ */
+const warmUps = new Set<Promise<void>>();
+
+export function warmingUp(work: Promise<void>): void {
+  const settled = work.catch(() => undefined).finally(() => warmUps.delete(settled));
+  warmUps.add(settled);
+}
+
+/** What is still warming up, or undefined (nothing to wait for: no extra turn of the loop). */
+export function processorsWarmingUp(): Promise<unknown> | undefined {
+  return warmUps.size ? Promise.all(warmUps) : undefined;
+}

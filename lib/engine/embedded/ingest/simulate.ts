@@ -8,7 +8,7 @@ import { IngestDocument, isMap, type DocumentMetadata, type JsonMap } from './in
 import type { IngestPipelines } from './ingest-pipelines.js';
 import { failureError, PipelineRunner, type Pipeline, type ProcessorResult } from './pipeline.js';
 import { configError } from './processor-config.js';
-import { DROPPED } from './processor.js';
+import { DROPPED, processorsWarmingUp } from './processor.js';
 
 const SIMULATED_PIPELINE_ID = '_simulate_pipeline';
 const DOC_METADATA = ['_index', '_id', '_routing', '_version', '_version_type', '_if_seq_no', '_if_primary_term'];
@@ -37,7 +37,7 @@ export interface SimulateRequest {
   verbose: boolean;
 }
 
-export function simulate(pipelines: IngestPipelines, req: SimulateRequest): JsonMap {
+export async function simulate(pipelines: IngestPipelines, req: SimulateRequest): Promise<JsonMap> {
   let pipeline: Pipeline | undefined;
   if (req.id !== undefined) {
     pipeline = pipelines.get(req.id);
@@ -46,6 +46,7 @@ export function simulate(pipelines: IngestPipelines, req: SimulateRequest): Json
     if (req.body.pipeline === undefined || req.body.pipeline === null) throw configError(undefined, undefined, 'pipeline', 'required property is missing');
     pipeline = pipelines.compile(SIMULATED_PIPELINE_ID, req.body.pipeline);
   }
+  await processorsWarmingUp(); // what compiling the pipeline started (user_agent's patterns)
   const lookup = (id: string) => pipelines.get(id);
   const docs = parseDocs(req.body).map((doc) => {
     if (req.verbose) {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ParsedAgentCache, UserAgentParsers, userAgentPatterns, type ParsedAgent } from '../../../../lib/engine/embedded/ingest/processors/user-agent.js';
 import { startEngine, type TestEngine } from '../support.js';
 
 describe('user_agent and registered_domain processors on the embedded engine', function () {
@@ -50,6 +51,62 @@ describe('user_agent and registered_domain processors on the embedded engine', f
       const r = await simulate([{ user_agent: { field: 'agent' } }], { agent: 'Mozilla/5.0 '.repeat(4000) });
       expect(r.error).to.include({ type: 'illegal_argument_exception' });
       expect(String(r.error!.reason)).to.match(/^\[user_agent\] processor would take the document's ingest output to/);
+    });
+
+    it('gives the same results from the parse cache, never the cached objects themselves', async () => {
+      const expected = { name: 'Chrome', version: '51.0.2704.103', os: { name: 'Mac OS X', version: '10.10.5', full: 'Mac OS X 10.10.5' }, device: { name: 'Mac', type: 'Desktop' } };
+      const processors = [{ user_agent: { field: 'agent', properties: ['name', 'version', 'os', 'device'], extract_device_type: true } }, { set: { field: 'user_agent.os.name', value: 'changed' } }];
+      const first = await simulate(processors, { agent: CHROME_MAC });
+      expect(first.doc!._source.user_agent).to.deep.equal({ ...expected, os: { ...expected.os, name: 'changed' } });
+      const again = await simulate([processors[0]], { agent: CHROME_MAC });
+      expect(again.doc!._source.user_agent).to.deep.equal(expected);
+    });
+
+    it('charges the ingest budget for a header parsed, not for one found in the cache', async () => {
+      // 100 parses of ordinary headers are beyond one document's budget (about 70); one parse and 99 lookups are not
+      const agent = `${CHROME_MAC} budget-${Date.now()}`;
+      const processors = Array.from({ length: 100 }, (_, i) => ({ user_agent: { field: 'agent', target_field: `ua${i}`, properties: ['name'] } }));
+      const r = await simulate(processors, { agent });
+      expect(r.error, JSON.stringify(r.error)).to.equal(undefined);
+      expect(r.doc!._source.ua99).to.deep.equal({ name: 'Chrome' });
+    });
+  });
+
+  describe('user_agent\'s patterns and cache', () => {
+    it('compiles a pattern when first tried, and the rest in the background a chunk at a time', async () => {
+      const parsers = new UserAgentParsers(userAgentPatterns(), 0); // chunks of no time: a turn of the loop before each pattern
+      expect(parsers.compiled()).to.deep.equal({ compiled: 0, total: 1175 });
+      expect(parsers.parse('Java/17.0.11').client).to.deep.equal({ name: 'Java', versions: ['17', '0', '11', undefined] });
+      const tried = parsers.compiled().compiled;
+      expect(tried).to.be.within(1, 1174);
+      let turns = 0;
+      let warm = false;
+      const done = parsers.warmUp().then(() => (warm = true));
+      while (!warm) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns++;
+      }
+      await done;
+      expect(parsers.compiled()).to.deep.equal({ compiled: 1175, total: 1175 });
+      // eventLoopTurn is two immediates, so the other work here got about one turn per two patterns
+      expect(turns).to.be.at.least((1175 - tried) / 2 - 1);
+      expect(parsers.parse(CHROME_MAC).client).to.deep.equal({ name: 'Chrome', versions: ['51', '0', '2704', '103'] });
+    });
+
+    it('keeps at most its size of headers, the least recently used out first, and no header beyond its byte bound', () => {
+      const entry = (name: string): ParsedAgent => ({ client: { name, versions: [] } });
+      const cache = new ParsedAgentCache(2, 10_000);
+      cache.set('a', entry('a'));
+      cache.set('b', entry('b'));
+      expect(cache.get('a')).to.deep.equal(entry('a'));
+      cache.set('c', entry('c'));
+      expect(cache.size).to.equal(2);
+      expect(cache.get('b')).to.equal(undefined);
+      expect(cache.get('a')).to.deep.equal(entry('a'));
+      expect(cache.get('c')).to.deep.equal(entry('c'));
+      cache.set('x'.repeat(10_000), entry('huge'));
+      expect(cache.get('x'.repeat(10_000))).to.equal(undefined);
+      expect(cache.size).to.equal(2);
     });
   });
 

@@ -1,20 +1,27 @@
 /**
  * `user_agent`: a browser's User-Agent header read into its client's name and version, its
  * operating system and its device, as Elasticsearch's ingest-user-agent module does with the
- * regexes.yaml of uap-core (the `uap-core` package; read once, on first use). The first pattern of
- * each list that finds a match wins (run on RE2, linear in the header's length, as every regular
+ * regexes.yaml of uap-core (the `uap-core` package, as JSON written by the build; read once, on
+ * first use; its patterns compiled as they are first tried, and in the background from the moment a
+ * pipeline with the processor is created: UserAgentParsers). The first pattern of each list that
+ * finds a match wins (run on RE2, linear in the header's length, as every regular
  * expression over user data here); `*_replacement` values stand for the name or a version part,
  * `$N` in them for the Nth group. A custom `regex_file` is refused: no file was installed at
  * startup, so every name is unknown, as in a node without config/ingest-user-agent.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
+import { eventLoopTurn } from '../../../../cooperative/index.js';
+import { EsError } from '../../../../errors/index.js';
 import { illegalArgument, javaType } from '../ingest-document.js';
-import type { ProcessorFactory } from '../processor.js';
+import { type ProcessorFactory, warmingUp } from '../processor.js';
 
+/** One pattern of a list, compiled on first use (`regex`) or by the warm-up. */
 interface Parser {
-  regex: RE2JS;
+  source: string;
+  flags: number;
+  regex?: RE2JS;
   name?: string;
   versions: (string | undefined)[];
 }
@@ -22,37 +29,141 @@ interface Parsed {
   name: string;
   versions: (string | undefined)[];
 }
-interface Parsers {
-  ua: Parser[];
-  os: Parser[];
-  device: Parser[];
+/** What a header is read into, whatever the processor keeps of it (the parse cache's entries). */
+export interface ParsedAgent {
+  client?: Parsed;
+  os?: Parsed;
+  device?: Parsed;
 }
 
 const PROPERTIES = ['name', 'os', 'device', 'original', 'version'] as const;
 type Property = (typeof PROPERTIES)[number];
 
-let parsers: Parsers | undefined;
+/**
+ * regexes.yaml as JSON, written beside this module's compiled file by the build
+ * (spec/support/uap-regexes.mjs): YAML.parse of the file took ~560 ms of the first document's turn,
+ * JSON.parse of the same takes ~1 ms.
+ */
+const REGEXES_URL = new URL('./uap-regexes.json', import.meta.url);
 
-function compile(list: unknown, nameKey: string, versionKeys: string[]): Parser[] {
+/** How long one chunk of the background warm-up compiles before the event loop gets a turn (ms). */
+const WARM_UP_CHUNK_MS = 4;
+
+function listOf(list: unknown, nameKey: string, versionKeys: string[]): Parser[] {
   return (list as Record<string, string>[]).map((p) => ({
-    regex: RE2JS.compile(p.regex, p.regex_flag === 'i' ? RE2JS.CASE_INSENSITIVE : 0),
+    source: p.regex,
+    flags: p.regex_flag === 'i' ? RE2JS.CASE_INSENSITIVE : 0,
     name: p[nameKey],
     versions: versionKeys.map((k) => p[k]),
   }));
 }
 
-function loadParsers(): Parsers {
-  if (parsers) return parsers;
-  const require = createRequire(import.meta.url);
-  const yaml = require('yaml') as typeof import('yaml');
-  const doc = yaml.parse(readFileSync(require.resolve('uap-core/regexes.yaml'), 'utf8')) as Record<string, unknown>;
-  parsers = {
-    ua: compile(doc.user_agent_parsers, 'family_replacement', ['v1_replacement', 'v2_replacement', 'v3_replacement', 'v4_replacement']),
-    os: compile(doc.os_parsers, 'os_replacement', ['os_v1_replacement', 'os_v2_replacement', 'os_v3_replacement', 'os_v4_replacement']),
-    device: compile(doc.device_parsers, 'device_replacement', []),
-  };
-  return parsers;
+function regexOf(p: Parser): RE2JS {
+  return (p.regex ??= RE2JS.compile(p.source, p.flags));
 }
+
+/**
+ * uap-core's three lists of patterns. Compiling the 1,175 of them takes about a second on RE2JS, so
+ * none is compiled before it is tried: a header compiles the patterns it runs through, and
+ * `warmUp` (started when a pipeline with a user_agent processor is created) compiles the rest in
+ * chunks of a few ms, a turn of the event loop between them, so later documents find them ready.
+ */
+export class UserAgentParsers {
+  readonly ua: Parser[];
+  readonly os: Parser[];
+  readonly device: Parser[];
+  private warming?: Promise<void>;
+  /** Whether every pattern is compiled (the warm-up ended). */
+  warm = false;
+
+  /** `chunkMs`: how long a chunk of the warm-up compiles before the event loop gets a turn. */
+  constructor(
+    doc: Record<string, unknown>,
+    private readonly chunkMs = WARM_UP_CHUNK_MS,
+  ) {
+    this.ua = listOf(doc.user_agent_parsers, 'family_replacement', ['v1_replacement', 'v2_replacement', 'v3_replacement', 'v4_replacement']);
+    this.os = listOf(doc.os_parsers, 'os_replacement', ['os_v1_replacement', 'os_v2_replacement', 'os_v3_replacement', 'os_v4_replacement']);
+    this.device = listOf(doc.device_parsers, 'device_replacement', []);
+  }
+
+  /** How many patterns are compiled, of how many. */
+  compiled(): { compiled: number; total: number } {
+    const all = [...this.ua, ...this.os, ...this.device];
+    return { compiled: all.filter((p) => p.regex).length, total: all.length };
+  }
+
+  /** Compiles every pattern not compiled yet, in chunks of WARM_UP_CHUNK_MS; once, however often called. */
+  warmUp(): Promise<void> {
+    return (this.warming ??= this.compileAll());
+  }
+
+  private async compileAll(): Promise<void> {
+    let end = performance.now() + this.chunkMs;
+    for (const p of [...this.ua, ...this.os, ...this.device]) {
+      if (p.regex) continue;
+      if (performance.now() >= end) {
+        await eventLoopTurn();
+        end = performance.now() + this.chunkMs;
+      }
+      regexOf(p);
+    }
+    this.warm = true;
+  }
+
+  parse(text: string): ParsedAgent {
+    return { client: findMatch(this.ua, text), os: findMatch(this.os, text), device: findMatch(this.device, text) };
+  }
+}
+
+/** uap-core's regexes.yaml, as the build wrote it in JSON. */
+export function userAgentPatterns(): Record<string, unknown> {
+  let json: string;
+  try {
+    json = readFileSync(REGEXES_URL, 'utf8');
+  } catch {
+    throw new EsError(500, 'illegal_state_exception', `user_agent patterns not built: ${REGEXES_URL.pathname} is missing (make build writes it)`);
+  }
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
+let parsers: UserAgentParsers | undefined;
+
+/** The node's lists, read on first use (about a millisecond). */
+export function userAgentParsers(): UserAgentParsers {
+  return (parsers ??= new UserAgentParsers(userAgentPatterns()));
+}
+
+/**
+ * Headers already parsed, by their text, as Elasticsearch's `ingest.user_agent.cache_size` (1000
+ * results by default, one cache for every user_agent processor of the node): a repeated header
+ * costs a lookup. Least recently used out first; a header's text counts toward a bound in bytes as
+ * well, so a thousand huge headers do not stay held (a header over the bound is not kept).
+ */
+export const USER_AGENT_CACHE_SIZE = 1000;
+const CACHE_BYTES = 4 * 1024 * 1024;
+const ENTRY_BYTES = 256; // what an entry holds besides its key: the parsed names and versions, the LRU's own
+
+export class ParsedAgentCache {
+  private readonly entries: LRUCache<string, ParsedAgent>;
+
+  constructor(max = USER_AGENT_CACHE_SIZE, maxBytes = CACHE_BYTES) {
+    this.entries = new LRUCache<string, ParsedAgent>({ max, maxSize: maxBytes, sizeCalculation: (_, key) => 2 * key.length + ENTRY_BYTES });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(text: string): ParsedAgent | undefined {
+    return this.entries.get(text);
+  }
+
+  set(text: string, parsed: ParsedAgent): void {
+    this.entries.set(text, parsed);
+  }
+}
+
+const parseCache = new ParsedAgentCache();
 
 type Groups = (string | undefined)[];
 
@@ -67,7 +178,7 @@ function present(v: string | undefined): string | undefined {
 
 function findMatch(list: Parser[], text: string): Parsed | undefined {
   for (const p of list) {
-    const matcher = p.regex.matcher(text);
+    const matcher = regexOf(p).matcher(text);
     if (!matcher.find()) continue;
     const m: Groups = [];
     for (let i = 0; i <= matcher.groupCount(); i++) m.push(matcher.group(i) ?? undefined);
@@ -105,17 +216,16 @@ function deviceType(device: Parsed | undefined, os: Parsed | undefined): string 
 /**
  * What parsing a header costs the document's ingest budget (ingest-budget.ts), as bytes: every
  * pattern scans the text, ~10 ms for a browser's header and ~20 µs a character beyond, so one
- * document parses about 70 ordinary headers or 32 KB of header text (some 650 ms) at most.
+ * document parses about 70 ordinary headers or 32 KB of header text (some 650 ms) at most. A header
+ * found in the parse cache costs nothing.
  */
 export function userAgentCost(text: string): number {
   return (text.length + 256) * 1024;
 }
 
-export function parseUserAgent(text: string, properties: readonly Property[], extractDeviceType: boolean): Record<string, unknown> {
-  const { ua, os: osList, device: deviceList } = loadParsers();
-  const client = findMatch(ua, text);
-  const os = findMatch(osList, text);
-  const device = findMatch(deviceList, text);
+/** The processor's output for a header parsed (fresh objects: the cached parse is never handed out). */
+export function userAgentDetails(text: string, parsed: ParsedAgent, properties: readonly Property[], extractDeviceType: boolean): Record<string, unknown> {
+  const { client, os, device } = parsed;
   const details: Record<string, unknown> = {};
   for (const property of properties) {
     switch (property) {
@@ -158,12 +268,19 @@ export const userAgent: ProcessorFactory = (config) => {
   const extractDeviceType = config.boolean('extract_device_type', false);
   const ignoreMissing = config.boolean('ignore_missing', false);
   config.take('ecs'); // deprecated and ignored since 7.x
+  const parsers = userAgentParsers();
+  if (!parsers.warm) warmingUp(parsers.warmUp());
   return (doc) => {
     const value = doc.get(field, ignoreMissing);
     if ((value === undefined || value === null) && ignoreMissing) return;
     if (value === undefined || value === null) throw illegalArgument(`field [${field}] is null, cannot parse user-agent.`);
     if (typeof value !== 'string') throw illegalArgument(`field [${field}] of type [${javaType(value)}] cannot be cast to [java.lang.String]`);
-    doc.budget.charge('user_agent', userAgentCost(value));
-    doc.set(target, parseUserAgent(value, properties, extractDeviceType));
+    let parsed = parseCache.get(value);
+    if (!parsed) {
+      doc.budget.charge('user_agent', userAgentCost(value));
+      parsed = userAgentParsers().parse(value);
+      parseCache.set(value, parsed);
+    }
+    doc.set(target, userAgentDetails(value, parsed, properties, extractDeviceType));
   };
 };

@@ -8,7 +8,7 @@ import { TimeSlice, type ReadableText } from '../../../../cooperative/index.js';
 import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { droppedResponse, parseUpdateBody, toUpdateRequest, updateGetResult, updateSourceFilter } from './documents.js';
-import { ingestForWrite } from '../../ingest/index.js';
+import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { markWrittenDoubles } from '../../painless/index.js';
 
 type Action = BulkAction;
@@ -116,6 +116,7 @@ const COMMIT_CHUNK = 250;
 export async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
   const items = await parseBulk(req.bodyPieces ?? req.body, req.pathParams.index, req.bulk);
+  await processorsWarmingUp();
   const prepared: PreparedWrite[] = [];
   const extra: StoreWrite[] = [];
   const results: JsonObject[] = [];

@@ -11,7 +11,7 @@ import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWo
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type UpdateOutcome } from '../../painless/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { ingestForWrite } from '../../ingest/index.js';
+import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
 
@@ -110,6 +110,7 @@ export function manualSlice(raw: unknown, slices: number | undefined): { id: num
  */
 async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   checkRefresh(req.params);
+  await processorsWarmingUp(); // the patterns a pipeline's processors compile in the background
   const body = requestBody(req) ?? {};
   const name = op === 'delete' ? 'delete_by_query' : 'update_by_query';
   for (const k of Object.keys(body)) {

@@ -4,7 +4,7 @@ import { checkRoutingGiven, isPlainObject, reachesDocument, shownSource, version
 import { holdingBigInts } from '../../../json-body.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
-import { ingestForWrite } from '../../ingest/index.js';
+import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { documentSourceApart, requireBody } from '../body.js';
 import { booleanParam, checkRefresh, forcedRefresh, generateId, integerParam, validateId, versionType, writeParams, type ParamReader } from '../params.js';
 import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
@@ -27,6 +27,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   let source = await documentSourceApart(text);
   let index = req.pathParams.index;
   let id = givenId;
+  await processorsWarmingUp();
   const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, req.params.get('pipeline') ?? undefined, { index, id, routing: params.routing, source, text });
   if (ingested?.kind === 'failed') throw ingested.error;
   if (ingested?.kind === 'dropped') return { status: 200, body: droppedResponse(index, id ?? generateId()) };

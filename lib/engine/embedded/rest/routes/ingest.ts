@@ -24,9 +24,9 @@ async function deletePipeline(req: RestRequest, ctx: EngineContext): Promise<Res
   return ACK;
 }
 
-function simulatePipeline(req: RestRequest, ctx: EngineContext): RestResponse {
+async function simulatePipeline(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const body = requireBody(req);
-  return { status: 200, body: simulate(ctx.ingestPipelines, { id: req.pathParams.id, body, verbose: booleanParam(req.params, 'verbose', false) }) };
+  return { status: 200, body: await simulate(ctx.ingestPipelines, { id: req.pathParams.id, body, verbose: booleanParam(req.params, 'verbose', false) }) };
 }
 
 /** GET _ingest/processor/grok: the default pattern bank (`s`: sorted by name). */

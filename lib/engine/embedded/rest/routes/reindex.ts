@@ -9,7 +9,7 @@ import { filterSource, sourceFilterFromBody, type SourceFilter } from '../../sea
 import { inSlice, runScrollJob, startInBackground, type ScrollJob, type ScrollWorker } from '../../tasks/index.js';
 import { requestBody } from '../body.js';
 import { checkRefresh, generateId, validateId, versionType, UrlParams } from '../params.js';
-import { ingestForWrite } from '../../ingest/index.js';
+import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { failureOf, manualSlice, type Target } from './by-query.js';
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
@@ -179,6 +179,7 @@ function reindexScript(raw: unknown, ctx: EngineContext): ReindexScript | undefi
  * versions, routing — in batches, as a task (sliced, throttled, cancellable, or in the background).
  */
 async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+  await processorsWarmingUp(); // the patterns a pipeline's processors compile in the background
   const rps = requestsPerSecond(req.params);
   if (req.params.get('slices') !== null) requestedSlices(req.params);
   checkRefresh(req.params);
