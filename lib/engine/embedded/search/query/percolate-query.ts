@@ -102,6 +102,8 @@ function maxScore(found: ScoredDocs): number {
 class PercolatedDocuments {
   private readonly ctx: ExecutionContext;
   private readonly parsed = new Map<string, { query: Query; named: NamedQuery[] }>();
+  /** Per stored query, the names of its named queries matching each slot (in the order written). */
+  private readonly namedSlots = new Map<string, Map<number, string[]>>();
 
   constructor(documents: Array<Record<string, unknown>>, mappings: Mappings, registry: AnalysisRegistry, now: number, indexName: string | undefined) {
     const index = new InvertedIndex();
@@ -136,13 +138,26 @@ class PercolatedDocuments {
     return executeQuery(this.storedQuery(json).query, this.ctx, scoring);
   }
 
-  /** The names of the stored query's named queries that match the document of `slot`, in the order written. */
+  /**
+   * The names of the stored query's named queries that match the document of `slot`, in the order
+   * written. Each named query runs once over all the documents (not once a slot): a hit's slots
+   * times its named queries would otherwise run as many searches, all in one turn of the event loop.
+   */
   matchedNames(json: string, slot: number): string[] {
-    return this.storedQuery(json).named.filter(({ query }) => {
-      const found = executeQuery(query, this.ctx, false);
-      for (let i = 0; i < found.length; i++) if (found.ords[i] === slot) return true;
-      return false;
-    }).map(({ name }) => name);
+    let bySlot = this.namedSlots.get(json);
+    if (!bySlot) {
+      bySlot = new Map();
+      for (const { name, query } of this.storedQuery(json).named) {
+        const found = executeQuery(query, this.ctx, false);
+        for (let i = 0; i < found.length; i++) {
+          const names = bySlot.get(found.ords[i]);
+          if (names) names.push(name);
+          else bySlot.set(found.ords[i], [name]);
+        }
+      }
+      this.namedSlots.set(json, bySlot);
+    }
+    return bySlot.get(slot) ?? [];
   }
 }
 
