@@ -300,6 +300,38 @@ for (const backend of RECORDED_BACKENDS) {
       report();
     });
 
+    it("user_agent: a tenant's bulk of long headers through an index's default pipeline (the admin's) keeps other requests answered", async () => {
+      // a document's pipelines run in one turn of the event loop: at 30 KB of header a document
+      // (a second of parsing) each turn another request took waited that long; now a document
+      // parses about 4 KB at most, and a longer header fails its item
+      expect((await call(gw.url, 'PUT', '/_ingest/pipeline/h3-ua', { body: { processors: [{ user_agent: { field: 'ua' } }] } })).status).to.equal(200);
+      expect((await call(gw.url, 'PUT', `/${OWN}-ua`, { body: { settings: { 'index.default_pipeline': 'h3-ua' } } })).status).to.equal(200);
+      const ua = (length: number) => 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) ' + 'Chrome/1.1.1.1 '.repeat(length / 15);
+      const lines = Array.from({ length: 8 }, () => [{ index: { _index: `${OWN}-ua` } }, { ua: ua(30_000) }]).flat();
+      const pings: number[] = [];
+      let writing = true;
+      const pinging = (async () => {
+        while (writing) {
+          const started = Date.now();
+          const r = await sendRaw(pool, { method: 'GET', path: '/_cluster/health' }, tenant, 30_000);
+          pings.push(r === 'timeout' ? Infinity : Date.now() - started);
+        }
+      })();
+      const r = await call(gw.url, 'POST', '/_bulk', { auth: tenant, body: ndjson(lines), headers: NDJSON });
+      writing = false;
+      await pinging;
+      expect(r.status, r.text.slice(0, 300)).to.equal(200);
+      for (const item of r.json.items) {
+        expect(item.index.status, JSON.stringify(item)).to.equal(400);
+        expect(item.index.error.reason).to.match(/^\[user_agent\] processor would take the document's ingest output to/);
+      }
+      expect(Math.max(...pings), `pings ${pings.join(',')}`).to.be.below(1_500);
+      // an ordinary header, and a few KB of one, are parsed
+      const ok = await call(gw.url, 'POST', '/_bulk?refresh=true', { auth: tenant, body: ndjson([{ index: { _index: `${OWN}-ua`, _id: 'ok' } }, { ua: ua(3_000) }]), headers: NDJSON });
+      expect(ok.json.errors, ok.text.slice(0, 300)).to.equal(false);
+      expect((await call(gw.url, 'GET', `/${OWN}-ua/_doc/ok`)).json._source.user_agent.name).to.equal('Chrome');
+    });
+
     it('the Observability objects and the GeoJSON upload: a scoped credential reaches neither, however the path is spelled, and writes no index through them', async () => {
       const spellings = (path: string): string[] => [path, `${path}/`, `/${path}`, path.replace('/_plugins/', '/_opendistro/'), path.replace('/_plugins/', '/_PLUGINS/'), path.replace('/_plugins/', '//_plugins//'),
         path.replace(/\/_?([a-z]+)$/, '%2F$1'), path.replace('/_plugins/', '/%5Fplugins/'), `${path}.`, `${path}?source=%7B%7D&source_content_type=application/json`, `${path}?filter_path=*&error_trace=true`,

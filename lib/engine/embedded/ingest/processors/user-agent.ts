@@ -215,12 +215,14 @@ function deviceType(device: Parsed | undefined, os: Parsed | undefined): string 
 
 /**
  * What parsing a header costs the document's ingest budget (ingest-budget.ts), as bytes: every
- * pattern scans the text, ~10 ms for a browser's header and ~20 µs a character beyond, so one
- * document parses about 70 ordinary headers or 32 KB of header text (some 650 ms) at most. A header
- * found in the parse cache costs nothing.
+ * pattern scans the text, ~30 µs a character of header. A document's pipelines run in one turn of
+ * the event loop, so one document parses about 4 KB of header text (some 130 ms) at most — about
+ * 9 ordinary headers. At 32 KB a document (a second of parsing) a tenant's bulk of such
+ * documents kept every other request waiting seconds: each of the several turns a request takes
+ * waited for a whole document. A header found in the parse cache costs nothing.
  */
 export function userAgentCost(text: string): number {
-  return (text.length + 256) * 1024;
+  return (text.length + 256) * 8192;
 }
 
 /** The processor's output for a header parsed (fresh objects: the cached parse is never handed out). */
