@@ -2231,9 +2231,10 @@ export const ES_API = [
     ],
   },
   {
-    // the geospatial plugin's GeoJSON upload: creates or writes the index its body names (manage: no per-index check of a body's index here)
+    // the geospatial plugin's GeoJSON upload: creates or writes the index its body names (its `index`, written as the caller: a
+    // `manage` credential of some indices wrote any other's through it), as the plugin's bulk runs with the caller's rights
     id: 'opensearch.geospatial_geojson_upload',
-    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/upload_geojson_action', privilege: 'manage' },
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/upload_geojson_action', privilege: 'manage', body: 'upload_index' },
     params: [],
     paths: [
       { methods: ['POST', 'PUT'], pattern: '/_plugins/geospatial/geojson/_upload' },

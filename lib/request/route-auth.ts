@@ -26,7 +26,7 @@ import type { Category, ClusterPrivilege, Operation } from './request-info.js';
 export type BodyReader =
   | 'search' | 'docs' | 'termvectors' | 'bulk' | 'msearch' | 'msearch_template' | 'search_template' | 'reindex'
   | 'index_creation' | 'settings' | 'alias_actions' | 'alias_body' | 'close_pit' | 'pit_ids' | 'index_template' | 'painless_context' | 'credentials'
-  | 'declarative' | 'reroute' | 'allocation_explain' | 'management_job';
+  | 'declarative' | 'reroute' | 'allocation_explain' | 'management_job' | 'upload_index';
 
 /**
  * What a route does, for authorization: read from the route table's entry once the request has

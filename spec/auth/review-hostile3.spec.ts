@@ -366,6 +366,41 @@ for (const backend of RECORDED_BACKENDS) {
       report();
     });
 
+    it("the GeoJSON upload: a credential managing the cluster for some indices writes no other index through it, however the body names it", async () => {
+      // the upload writes the index its body names: with `manage` (the plugin's cluster action) but
+      // only the tenant's indices, it wrote any existing index (PUT) on both backends
+      const manager = await cred({ categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], cluster_privileges: ['manage'] });
+      const upload = (index: unknown) => ({ type: 'geo_point', index, field: 'location', data: [{ type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { f: 'planted' } }] });
+      const outside = async () => {
+        const cat = await call(gw.url, 'GET', '/_cat/indices?h=index&expand_wildcards=all');
+        const counts = await call(gw.url, 'POST', `/${FOREIGN}/_count`, { body: { query: { term: { f: 'planted' } } } });
+        return `${cat.text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith(OWN)).sort().join(',')} planted in ${FOREIGN}: ${counts.json?.count}`;
+      };
+      const before = await outside();
+      const spelling = fc.oneof(
+        fc.constantFrom<unknown>(FOREIGN, 'shared-h3', `<${FOREIGN}>`, `${FOREIGN}-new`, '.gateway-credentials', '.opensearch-observability', '.gateway-new', `${OWN}/../${FOREIGN}`, [FOREIGN], [OWN, FOREIGN], `${OWN}-g,${FOREIGN}`, 'tenant-*', '*', '_all', 42, null, { name: FOREIGN }),
+        fc.array(fc.boolean(), { minLength: FOREIGN.length, maxLength: FOREIGN.length }).map((up) => [...FOREIGN].map((c, i) => (up[i] ? c.toUpperCase() : c)).join('')),
+      );
+      await fc.assert(fc.asyncProperty(spelling, fc.constantFrom('POST', 'PUT'), fc.boolean(), async (index, method, duplicated) => {
+        upstream?.clear();
+        // a duplicate key: the gateway and the engine both read the last
+        const body = duplicated ? JSON.stringify(upload(index)).replace('"index":', `"index":"${OWN}-geo-dup","index":`) : JSON.stringify(upload(index));
+        const r = await call(gw.url, method, '/_plugins/geospatial/geojson/_upload', { auth: manager, body });
+        const found: string[] = [];
+        if (r.status < 300 || r.status >= 500) found.push(`${method} ${body.slice(0, 120)}: ${r.status} ${r.text.slice(0, 200)}`);
+        for (const f of forwarded()) if (f.path.includes('_upload')) found.push(`forwarded ${f.method} ${f.path} ${f.body.slice(0, 120)}`);
+        const now = await outside();
+        if (now !== before) found.push(`${method} ${body.slice(0, 120)}: ${now} (was ${before})`);
+        expect(found, found.join('\n')).to.deep.equal([]);
+      }), { numRuns: 40 });
+      // its own index: made, then added to
+      for (const method of ['POST', 'PUT']) {
+        const own = await call(gw.url, method, '/_plugins/geospatial/geojson/_upload', { auth: manager, body: upload(`${OWN}-geo`) });
+        expect(own.status, own.text).to.equal(200);
+        expect(own.json.success).to.equal(1);
+      }
+    });
+
     it("templates: simulating an index or a template body tells a tenant nothing of another tenant's templates, and bulk dynamic_templates map no field the index refuses", async () => {
       const admin = async (method: string, path: string, body?: unknown) => {
         const r = await call(gw.url, method, path, { body });

@@ -503,6 +503,11 @@ function templateReferences(json: Record<string, unknown>, t: Targets): void {
   if (isObject(json.source)) searchReferences(json.source, t);
 }
 
+/** The geospatial plugin's GeoJSON upload: the one index its body names (`index`, a name read whole), created or written. */
+export function uploadIndexTargets(body: Body, read: BodyReading): BodyTarget[] {
+  return engineBodyTargets(body, read, ['write'], (json, t) => t.addName(json.index, 'write'));
+}
+
 /** `_scripts/painless/_execute`: the index a script runs against (`context_setup.index`) is read. */
 export function painlessContextTargets(body: Body, read: BodyReading): BodyTarget[] {
   return engineBodyTargets(body, read, ['read'], (json, t) => {

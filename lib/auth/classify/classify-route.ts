@@ -14,6 +14,7 @@ import {
   indexTemplateTargets,
   msearchTargets,
   namedIndexTargets,
+  uploadIndexTargets,
   painlessContextTargets,
   reindexTargets,
   managementJobTargets,
@@ -179,6 +180,8 @@ function readBody(c: Classifying, reader: BodyReader): readonly BodyTarget[] | I
       return namedIndexTargets(c.body, c, 'write');
     case 'allocation_explain':
       return namedIndexTargets(c.body, c, 'read');
+    case 'upload_index':
+      return uploadIndexTargets(c.body, c);
     case 'close_pit':
     case 'pit_ids': {
       const targets = closePointInTimeTargets(c.body, c, reader === 'pit_ids' ? 'pit_id' : 'id');

@@ -8,6 +8,7 @@ import {
   docsTargets,
   msearchTargets,
   namedIndexTargets,
+  uploadIndexTargets,
   painlessContextTargets,
   reindexTargets,
   managementJobTargets,
@@ -637,6 +638,8 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
       }
       if (tail[0] === 'geospatial' && tail[1] === 'geojson' && tail[2] === '_upload' && tail.length === 3 && c.op === 'write') {
         c.needs('manage');
+        // the index the body names is written
+        c.bodyTargets(uploadIndexTargets(c.body, c), false);
         return c.done('cluster', 'write', 'cluster:admin/upload_geojson_action');
       }
       if (tail[0] === 'geospatial' && tail[1] === '_upload' && tail[2] === 'stats' && tail.length === 3 && (c.method === 'GET' || c.method === 'HEAD')) return c.done('cluster', 'read', 'cluster:admin/geospatial/stats');

@@ -59,7 +59,8 @@ async function upload(req: RestRequest, ctx: EngineContext): Promise<RestRespons
   if (body.data === undefined || body.data === null) throw new EsError(400, 'illegal_argument_exception', 'field [ data ] cannot be empty');
   if (!Array.isArray(body.data)) throw new EsError(400, 'illegal_argument_exception', `${JSON.stringify(body.data)} is not an instance of List`);
   const features = body.data.flatMap(featuresOf);
-  let handle = ctx.indices.get(index);
+  // an existing index (or alias) is written as the caller may write it (checked before it is told to exist)
+  let handle = ctx.indices.get(index) || ctx.indices.aliasTargets(index).length ? ctx.indices.writeTarget(index).handle : undefined;
   if (handle && req.method === 'POST') throw new EsError(400, 'resource_already_exists_exception', `index [${index}/${handle.uuid}] already exists`, { index, index_uuid: handle.uuid });
   if (!features.length) throw new EsError(500, 'illegal_state_exception', 'No valid features are available to index');
   handle ??= await ctx.indices.create(index, { mappings: { properties: { [field]: { type } } } });
