@@ -55,6 +55,24 @@ for (const backend of RECORDED_BACKENDS) {
       for (const l of systemIndexForwards(forwarded())) problems.push(`${method} ${path}: ${l}`);
       return r;
     };
+    /** What `work` answers, and how long each request to the gateway waited, one after another, while it ran (Infinity: timed out). */
+    const whilePinging = async <T>(work: () => Promise<T>): Promise<[T, number[]]> => {
+      const pings: number[] = [];
+      let working = true;
+      const pinging = (async () => {
+        while (working) {
+          const started = Date.now();
+          const r = await sendRaw(pool, { method: 'GET', path: '/_cluster/health' }, tenant, 30_000);
+          pings.push(r === 'timeout' ? Infinity : Date.now() - started);
+        }
+      })();
+      try {
+        return [await work(), pings];
+      } finally {
+        working = false;
+        await pinging;
+      }
+    };
     const report = () => {
       const found = problems.splice(0);
       authored.length = 0;
@@ -218,18 +236,7 @@ for (const backend of RECORDED_BACKENDS) {
       const should = Array.from({ length: 150 }, (_, i) => ({ term: { f: { value: `v${i % 5}`, _name: `n${i}` } } }));
       expect((await call(gw.url, 'PUT', `/${index}/_doc/big?refresh=true`, { auth: tenant, body: { q: { bool: { should } } } })).status).to.equal(201);
       const body = JSON.stringify({ size: 1, _source: false, query: { percolate: { field: 'q', documents: Array.from({ length: 1_500 }, (_, i) => ({ f: `v${i % 5}` })) } } });
-      const pings: number[] = [];
-      let searching = true;
-      const pinging = (async () => {
-        while (searching) {
-          const started = Date.now();
-          const r = await sendRaw(pool, { method: 'GET', path: '/_cluster/health' }, tenant, 30_000);
-          pings.push(r === 'timeout' ? Infinity : Date.now() - started);
-        }
-      })();
-      const r = await sendRaw(pool, { method: 'POST', path: `/${index}/_search`, body, contentType: 'application/json' }, tenant, 60_000);
-      searching = false;
-      await pinging;
+      const [r, pings] = await whilePinging(() => sendRaw(pool, { method: 'POST', path: `/${index}/_search`, body, contentType: 'application/json' }, tenant, 60_000));
       expect(r === 'timeout' ? r : r.status, r === 'timeout' ? r : r.text.slice(0, 300)).to.equal(200);
       const hit = JSON.parse((r as { text: string }).text).hits.hits[0];
       expect(hit.fields._percolator_document_slot).to.have.length(1_500);
@@ -308,18 +315,7 @@ for (const backend of RECORDED_BACKENDS) {
       expect((await call(gw.url, 'PUT', `/${OWN}-ua`, { body: { settings: { 'index.default_pipeline': 'h3-ua' } } })).status).to.equal(200);
       const ua = (length: number) => 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) ' + 'Chrome/1.1.1.1 '.repeat(length / 15);
       const lines = Array.from({ length: 8 }, () => [{ index: { _index: `${OWN}-ua` } }, { ua: ua(30_000) }]).flat();
-      const pings: number[] = [];
-      let writing = true;
-      const pinging = (async () => {
-        while (writing) {
-          const started = Date.now();
-          const r = await sendRaw(pool, { method: 'GET', path: '/_cluster/health' }, tenant, 30_000);
-          pings.push(r === 'timeout' ? Infinity : Date.now() - started);
-        }
-      })();
-      const r = await call(gw.url, 'POST', '/_bulk', { auth: tenant, body: ndjson(lines), headers: NDJSON });
-      writing = false;
-      await pinging;
+      const [r, pings] = await whilePinging(() => call(gw.url, 'POST', '/_bulk', { auth: tenant, body: ndjson(lines), headers: NDJSON }));
       expect(r.status, r.text.slice(0, 300)).to.equal(200);
       for (const item of r.json.items) {
         expect(item.index.status, JSON.stringify(item)).to.equal(400);
