@@ -94,8 +94,14 @@ function getObject(req: RestRequest, ctx: EngineContext): RestResponse {
   return listAnswer(0, 1, 'eq', [listItem(id, source)]);
 }
 
+/** A comma-list parameter's items, trimmed, empty ones dropped. */
+const listParam = (req: RestRequest, name: string): string[] => (req.params.get(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The objects a request names by id: `objectIdList` and `objectId`. */
+const namedIds = (req: RestRequest): string[] => [...listParam(req, 'objectIdList'), (req.params.get('objectId') ?? '').trim()].filter(Boolean);
+
 async function listObjects(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
-  const ids = [...(req.params.get('objectIdList') ?? '').split(','), req.params.get('objectId') ?? ''].map((s) => s.trim()).filter(Boolean);
+  const ids = namedIds(req);
   if (ids.length) {
     const found = ids.flatMap((id) => {
       const source = stored(ctx, id);
@@ -107,7 +113,7 @@ async function listObjects(req: RestRequest, ctx: EngineContext): Promise<RestRe
   const from = intParam(req.params, 'fromIndex') ?? 0;
   const size = Math.min(intParam(req.params, 'maxItems') ?? DEFAULT_ITEMS, MAX_ITEMS);
   if (!ctx.indices.get(OBSERVABILITY_INDEX)) return listAnswer(from, 0, 'eq', []);
-  const types = (req.params.get('objectType') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const types = listParam(req, 'objectType');
   const unknown = types.find((t) => !(OBJECT_TYPES as readonly string[]).includes(t));
   if (unknown) throw new EsError(400, 'illegal_argument_exception', `Invalid objectType: ${unknown}`);
   const filter: JsonObject[] = [{ bool: { should: (types.length ? types : OBJECT_TYPES).map((t) => ({ exists: { field: t } })) } }];
@@ -125,7 +131,7 @@ async function listObjects(req: RestRequest, ctx: EngineContext): Promise<RestRe
 async function deleteObjects(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
   const ids = req.pathParams.object_id
     ? [req.pathParams.object_id]
-    : [...(req.params.get('objectIdList') ?? '').split(','), req.params.get('objectId') ?? ''].map((s) => s.trim()).filter(Boolean);
+    : namedIds(req);
   if (!ids.length) throw new EsError(400, 'illegal_argument_exception', 'objectId or objectIdList is required');
   const handle = ctx.indices.get(OBSERVABILITY_INDEX);
   const present = ids.filter((id) => handle?.get(id));
