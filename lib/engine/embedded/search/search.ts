@@ -11,7 +11,7 @@ import { AggregationPaused, AggregationSteps, aggregationInput, aggregationScrip
 import { docValueFieldCount, fieldsFromDocValues, fieldsFromSource } from './fields/index.js';
 import { highlightHit } from './highlight/index.js';
 import { percolatorHitParts } from './percolator-fetch.js';
-import { checkPercolateFields, checkQueryLimits, explainQuery, float32, hasPercolateQuery, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
+import { checkPercolateFields, checkQueryLimits, explainQuery, float32, queryContextOf, queryWork, rewriteQuery, rewrittenQueryWork, type Query, type ScoredDocs } from './query/index.js';
 import type { InnerHitsRequest } from './collapse.js';
 import { checkRescore, explainRescore, rescoreTop, topDocs, type Rescorer } from './rescore.js';
 import { skippedShards } from './can-match.js';
@@ -528,7 +528,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const scoring = needsScores(req);
   const mappedSomewhere = (field: string) => handles.some((h) => resolveFieldMapping(h.mappings, field) !== undefined);
   if (req.collapse) checkCollapseField(req.collapse.field, handles, mappedSomewhere);
-  checkPercolateFields(req.query, mappedSomewhere);
+  const percolates = checkPercolateFields(req.query, mappedSomewhere);
   if (req.rescore) for (const h of handles) checkRescore(req.rescore, scoreOrder, maxRescoreWindow(h));
   const budget = WorkBudget.of(started, budgetMs(req.timeout ?? options.defaultTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS, options.cancelAfter), options.sliceLength, options.pauseFor);
   const ensureNotCancelled = (): void => {
@@ -589,7 +589,7 @@ async function searchIndices(indices: IndexHandle[], req: SearchRequest, started
   const fetching = new Set<IndexHandle>();
   const hitRequest: HitRequest = req.scriptFields.length ? { ...req, scriptFieldValues: new ScriptFieldValues(req.scriptFields, options.storedScripts) } : req;
   const named = req.namedQueries && page.length ? new NamedQueryMatches(req.namedQueries, req.namedQueryScores === true, budget, options.storedScripts) : undefined;
-  const percolating = page.length > 0 && hasPercolateQuery(req.query);
+  const percolating = page.length > 0 && percolates;
   for (const c of page) {
     await budget.pause();
     const t0 = performance.now();

@@ -17,6 +17,6 @@ export { resolveBodyLookups, resolveTermsLookups, withLookupsUnread, type Docume
 export { resolveRuleQueries, type ApplyQueryRules } from './rule-query.js';
 export { luceneString } from './lucene-string.js';
 export { queryTypeOf, type QueryType } from './query-type.js';
-export { checkPercolateFields, hasPercolateQuery, percolatedHits, type PercolatedHit } from './percolate-query.js';
+export { checkPercolateFields, percolatedHits, type PercolatedHit } from './percolate-query.js';
 export { checkExpensiveQueries } from './expensive-queries.js';
 export { matcherDecides, matchScope, type MatchScope } from './matcher-decides.js';

@@ -239,15 +239,15 @@ function percolatesOf(query: Query | undefined): Array<QueryOf<'percolate'>> {
 /**
  * Refuses a percolate query whose field no searched index maps: Elasticsearch fails the shards of
  * each index without it (query_shard_exception), so the search fails when every index does.
+ * Whether it holds any (its hits then carry their slots): one walk of the query per search.
  */
-export function checkPercolateFields(query: Query | undefined, mappedSomewhere: (field: string) => boolean): void {
-  for (const q of percolatesOf(query)) {
+export function checkPercolateFields(query: Query | undefined, mappedSomewhere: (field: string) => boolean): boolean {
+  const percolates = percolatesOf(query);
+  for (const q of percolates) {
     if (!mappedSomewhere(q.field)) throw new EsError(400, 'query_shard_exception', `field [${q.field}] does not exist`);
   }
+  return percolates.length > 0;
 }
-
-/** Whether the query holds a `percolate` query (its hits then carry their slots). */
-export const hasPercolateQuery = (query: Query | undefined): boolean => percolatesOf(query).length > 0;
 
 /** What one percolate query found in one hit: the slots its stored query matched, and how to tell more of them. */
 export interface PercolatedHit {
