@@ -31,8 +31,9 @@ export function compatibleGatewayRequest(ctx: Context): GatewayCompatibleRequest
   const typeless = compatibleRequest(ctx.method, target.segments, target.params);
   if (typeless.retyped) ctx.path = pathOfSegments(typeless.segments);
   const out: GatewayCompatibleRequest = { warnings: typeless.warnings };
-  // mapping bodies are the engine's to read, as it serves `include_type_name` itself
-  if (typeless.body && typeless.body !== 'mapping' && typeless.body !== 'index-mappings') out.body = typeless.body;
+  // mapping bodies are the engine's to read, as it serves `include_type_name` itself; a search body
+  // is never rewritten, only read for a deprecation warning the engine gives itself
+  if (typeless.body && typeless.body !== 'mapping' && typeless.body !== 'index-mappings' && typeless.body !== 'search') out.body = typeless.body;
   return out;
 }
 
