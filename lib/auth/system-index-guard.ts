@@ -1,24 +1,25 @@
 import type { Dispatch, Interceptor } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { Classification, GatewayRequest } from '../request/index.js';
-import { isSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX } from './classify/index.js';
+import { isSystemIndex, PLUGIN_SYSTEM_INDICES, prefixReachesSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX, wildcardMatches } from './classify/index.js';
 
 /**
  * The gateway's own indices (`.gateway-*`: credentials, pipelines, apps) are reachable only
- * through its APIs — by no REST call, stream, WebSocket frame or pipeline stage, the admin's
- * included. One check, on what the classifier read (path, body, index-naming parameters, all
+ * through its APIs, and the engine's plugins' system indices (`.opensearch-observability`) only
+ * through theirs, as OpenSearch's security plugin protects a system index from every user — by no
+ * REST call, stream, WebSocket frame or pipeline stage, the admin's included. One check, on what the classifier read (path, body, index-naming parameters, all
  * decoded), run by the request path for every request and by `systemIndexGuard` for every call
  * that reaches the engine through the user-facing Backend.
  *
- * A wildcard reaches a system index when its literal prefix is a dot prefix that `.gateway-`
- * could complete (Elasticsearch matches hidden dot-indices with dot-prefixed patterns), or when it
+ * A wildcard reaches a system index when its literal prefix is a dot prefix that a system
+ * index's name could complete (Elasticsearch matches hidden dot-indices with dot-prefixed patterns), or when it
  * (or every index) is expanded with `expand_wildcards` including hidden indices.
  */
 export function checkSystemIndices(info: Classification): void {
   if (passed.has(info)) return;
   const reached = systemIndexReached(info);
   if (reached !== undefined) {
-    throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized: index [${reached}] is a system index of the gateway, reachable only through its own APIs`);
+    throw new EsError(403, 'security_exception', `action [${info.action}] is unauthorized: index [${reached}] is a system index, or may reach one, reachable only through the APIs that keep it (the gateway's, an engine plugin's)`);
   }
   if (Object.isFrozen(info) && Object.isFrozen(info.indices)) passed.add(info);
 }
@@ -32,8 +33,8 @@ export function checkSystemIndices(info: Classification): void {
 const passed = new WeakSet<Classification>();
 
 function systemIndexReached(info: Classification): string | undefined {
-  // An exclusion of every system index (`-.gateway-*`, `-.*`) makes the wildcards before it, in its
-  // own list, safe: read only when a wildcard (or every index) could reach one — never for the names
+  // Exclusions of every system index (`-.gateway-*,-.opensearch-observability`, `-.*`) make the
+  // wildcards before them, in their own list, safe: read only when a wildcard (or every index) could reach one — never for the names
   // of nearly every request, which reach only themselves.
   let excluded: boolean | undefined;
   for (const expression of info.indices) {
@@ -51,7 +52,7 @@ function systemIndexReached(info: Classification): string | undefined {
     // a dot prefix matches hidden dot-indices without expanding them; so may date math whose
     // static text is not enough to say where its name begins (`<{now{'.gateway-'}}*>`)
     if (prefix.charCodeAt(0) === 46 /* . */ || (dateMath && prefix === '')) {
-      if (couldBeginSystemIndex(prefix) && !(excluded ??= systemIndicesExcluded(info))) return expression;
+      if (prefixReachesSystemIndex(prefix) && !(excluded ??= systemIndicesExcluded(info))) return expression;
       continue;
     }
     if (expression.includes('*') && expandsHiddenToData(info) && !(excluded ??= systemIndicesExcluded(info))) return expression;
@@ -68,65 +69,104 @@ function expandsHiddenToData(info: Classification): boolean {
   return info.expandsHidden && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
 }
 
-/** The exclusion that keeps a list's wildcards off the gateway's system indices. */
-const SYSTEM_EXCLUSION = `-${SYSTEM_INDEX_PREFIX}*`;
+/**
+ * Each kind of system index: the exclusion that keeps a list's wildcards off it, whether an
+ * exclusion's pattern covers it whole, and whether a wildcard of this literal start may reach it.
+ */
+interface SystemFamily {
+  exclusion: string;
+  coveredBy(pattern: string): boolean;
+  reachedFrom(prefix: string): boolean;
+}
+
+const SYSTEM_FAMILIES: readonly SystemFamily[] = [
+  {
+    exclusion: `-${SYSTEM_INDEX_PREFIX}*`,
+    // every name that starts with `.gateway-`
+    coveredBy: (pattern) => pattern.indexOf('*') === pattern.length - 1 && SYSTEM_INDEX_PREFIX.startsWith(pattern.slice(0, -1)),
+    reachedFrom: (prefix) => SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX),
+  },
+  ...PLUGIN_SYSTEM_INDICES.map((name): SystemFamily => ({ exclusion: `-${name}`, coveredBy: (pattern) => wildcardMatches(pattern, name), reachedFrom: (prefix) => name.startsWith(prefix) })),
+];
+
+/** The exclusions that keep a list's wildcards off every system index. */
+const SYSTEM_EXCLUSIONS = SYSTEM_FAMILIES.map((f) => f.exclusion).join(',');
 
 /**
- * A request whose wildcards (or every index) reach the gateway's system indices only because it
- * expands hidden indices (`GET /_field_caps?expand_wildcards=all`, `POST /*\/_cache/clear?expand_wildcards=all`),
- * and whose path alone names its indices: the path's segments with the system indices excluded
- * (`*,-.gateway-*`), the request its caller could have written, which `checkSystemIndices`
- * accepts. Undefined for any other request — one that names a system index, or names indices
- * elsewhere than in its path (a body, a parameter), is refused as before.
+ * A request whose wildcards (or every index) reach system indices — by expanding hidden indices
+ * (`GET /_field_caps?expand_wildcards=all`, `POST /*\/_cache/clear?expand_wildcards=all`) or by a
+ * dot alone (`GET /_cat/indices/.*`, `GET /.*\/_search`) — and whose path alone names its
+ * indices: the path's segments with the system indices excluded (`.*,-.gateway-*,-.opensearch-observability`),
+ * the request its caller could have written, which `checkSystemIndices` accepts — as Elasticsearch
+ * resolves a wildcard to the indices the caller may see, its restricted (system) indices left out.
+ * Undefined for any other request — one that names a system index, or aims at one (`.g*`,
+ * `<.gateway-c*>` without hidden indices expanded), or names indices elsewhere than in its path
+ * (a body, a parameter), is refused as before.
  */
 export function withoutSystemIndices(req: GatewayRequest): readonly string[] | undefined {
   const info = req.info;
   const slot = info.slot;
-  if (!info.expandsHidden || !slot || slot.holds === 'aliases' || info.sources.some((s) => s.from !== 'path')) return undefined;
+  if (!slot || slot.holds === 'aliases' || info.sources.some((s) => s.from !== 'path')) return undefined;
   const reached = systemIndexReached(info);
-  if (reached === undefined || (reached !== '_all' && !info.indices.includes(reached)) || reached.startsWith('.') || isSystemIndex(reached)) return undefined;
+  if (reached === undefined || !narrowable(info, reached)) return undefined;
   const segments = [...req.segments];
-  if (slot.insert) segments.splice(slot.segment, 0, `*,${SYSTEM_EXCLUSION}`);
+  if (slot.insert) segments.splice(slot.segment, 0, `*,${SYSTEM_EXCLUSIONS}`);
   else {
+    // narrowed once: a list its exclusions did not make safe (a path of two lists) is refused
+    if (segments[slot.segment].endsWith(`,${SYSTEM_EXCLUSIONS}`)) return undefined;
     // `_all` in a list is a name, not every index: it is written as the wildcard it stands for
     const list = segments[slot.segment].split(',').map((e) => (e === '_all' ? '*' : e));
-    segments[slot.segment] = [...list, SYSTEM_EXCLUSION].join(',');
+    segments[slot.segment] = [...list, SYSTEM_EXCLUSIONS].join(',');
   }
   return segments;
 }
 
 /**
- * Does an exclusion of every system index come after each wildcard (or `_all`) of the request that
- * could reach one? An exclusion takes indices away only from what comes before it in its own list
+ * May the request's first expression reaching a system index be narrowed? Every index (`_all`) and
+ * any other wildcard or date math only when they reach system indices by expanding hidden ones; a
+ * dot-prefixed wildcard whose literal start is the dot alone (`.*`, `.*-logs`), which stands for the
+ * caller's dot-prefixed indices, always. A system index's name, or a wildcard whose literal start
+ * begins one (`.g*`, `.opensearch*`, aiming at it), is refused.
+ */
+function narrowable(info: Classification, reached: string): boolean {
+  if (reached === '_all') return true;
+  if (!info.indices.includes(reached) || isSystemIndex(reached)) return false;
+  if (reached.startsWith('.')) return patternOf(reached).prefix === '.';
+  return info.expandsHidden;
+}
+
+/**
+ * Does an exclusion of each system index come after each wildcard (or `_all`) of the request that
+ * could reach it? An exclusion takes indices away only from what comes before it in its own list
  * (Elasticsearch's `IndexNameExpressionResolver`; the engines alike): `-.gateway-*,.gateway-*` or
- * `*,-.gateway-*,*` name the system indices again, and a path's exclusion takes nothing from the
- * lists of a body (`_msearch` headers, `_mget`, `_reindex`) or an `index=` parameter. The
- * classifier's expressions are de-duplicated across lists, so the order is read from the path's
- * own list (`pathLists`), and a request naming indices anywhere else is never made safe by an exclusion.
+ * `*,-.gateway-*,*` name the system indices again, `*,-.gateway-*` still reaches
+ * `.opensearch-observability`, and a path's exclusion takes nothing from the lists of a body
+ * (`_msearch` headers, `_mget`, `_reindex`) or an `index=` parameter. The classifier's expressions
+ * are de-duplicated across lists, so the order is read from the path's own list (`pathLists`), and
+ * a request naming indices anywhere else is never made safe by an exclusion.
  */
 function systemIndicesExcluded(info: Classification): boolean {
   if (info.sources.some((s) => s.from !== 'path')) return false;
-  const covers = (e: string) => e.startsWith('-') && coversSystemIndices(e.slice(1));
   // the path's one list (a second list in a path is another list, as a body's is)
   const list = info.pathLists?.length === 1 ? info.pathLists[0] : undefined;
-  if (!list || !list.some(covers) || !info.indices.every((e) => list.includes(e))) return false;
-  let lastCover = -1;
-  let lastReach = -1;
-  list.forEach((e, i) => {
-    if (covers(e)) lastCover = i;
-    else if (!e.startsWith('-') && (e === '_all' || mayReachSystemIndices(e))) lastReach = i;
+  const coversAny = (e: string) => e.startsWith('-') && SYSTEM_FAMILIES.some((f) => f.coveredBy(e.slice(1)));
+  if (!list || !list.some(coversAny) || !info.indices.every((e) => list.includes(e))) return false;
+  return SYSTEM_FAMILIES.every((family) => {
+    let lastCover = -1;
+    let lastReach = -1;
+    list.forEach((e, i) => {
+      if (e.startsWith('-')) {
+        if (family.coveredBy(e.slice(1))) lastCover = i;
+      } else if (e === '_all' || mayReach(e, family)) lastReach = i;
+    });
+    return lastReach < 0 || lastCover > lastReach;
   });
-  return lastCover > lastReach;
 }
 
-/** Could the expression (a wildcard, date math) name a system index (`*`, `*p`, `.g*`, `<.gateway-c*>`, `<.gateway{now{'-'}}x>`)? */
-function mayReachSystemIndices(expression: string): boolean {
+/** Could the expression (a wildcard, date math) name an index of the family (`*`, `*p`, `.g*`, `<.gateway-c*>`, `<.gateway{now{'-'}}x>`)? */
+function mayReach(expression: string, family: SystemFamily): boolean {
   const { prefix, open } = patternOf(expression);
-  return open >= 0 && couldBeginSystemIndex(prefix);
-}
-
-function couldBeginSystemIndex(prefix: string): boolean {
-  return SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX);
+  return open >= 0 && family.reachedFrom(prefix);
 }
 
 /**
@@ -143,12 +183,6 @@ function patternOf(expression: string): { prefix: string; open: number; dateMath
 }
 
 const isDateMath = (expression: string): boolean => expression.startsWith('<') && expression.endsWith('>');
-
-/** Does the pattern match every name that starts with `.gateway-`? */
-function coversSystemIndices(pattern: string): boolean {
-  const star = pattern.indexOf('*');
-  return star === pattern.length - 1 && SYSTEM_INDEX_PREFIX.startsWith(pattern.slice(0, star));
-}
 
 /**
  * The guard as a Backend interceptor: a request is checked on its value (`EngineRequest.request`,

@@ -9,6 +9,13 @@ import { simpleMatch } from '../wildcard/index.js';
 /** Indices of the gateway's own configuration: reachable by the admin alone. */
 export const SYSTEM_INDEX_PREFIX = '.gateway-';
 
+/**
+ * The system indices the engine's own plugins keep (OpenSearch's system index descriptors, which
+ * its security plugin protects from every user, the admin included): reachable through their
+ * plugins' APIs only — the Observability plugin's saved objects (`_plugins/_observability`).
+ */
+export const PLUGIN_SYSTEM_INDICES: readonly string[] = ['.opensearch-observability'];
+
 export interface AuthorizeIndicesOptions {
   /** The admin reaches every index, system indices included. */
   admin?: boolean;
@@ -26,7 +33,15 @@ export interface AuthorizeIndicesOptions {
 }
 
 export function isSystemIndex(name: string): boolean {
-  return name.startsWith(SYSTEM_INDEX_PREFIX);
+  return name.startsWith(SYSTEM_INDEX_PREFIX) || PLUGIN_SYSTEM_INDICES.includes(name);
+}
+
+/**
+ * Could a wildcard whose literal text before its first `*` is `prefix` match a system index
+ * (`*`, `.g*`, `.gateway-c*`, `.opensearch-*`)?
+ */
+export function prefixReachesSystemIndex(prefix: string): boolean {
+  return SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX) || PLUGIN_SYSTEM_INDICES.some((name) => name.startsWith(prefix));
 }
 
 /** `*`-wildcard match, as index patterns match names. */
@@ -57,7 +72,7 @@ export function patternsCoverPattern(patterns: readonly string[], requested: str
   if (options.admin) return true;
   if (!requested.includes('*')) return patternsCover(patterns, requested, options);
   const prefix = requested.slice(0, requested.indexOf('*'));
-  if (SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX)) return false;
+  if (prefixReachesSystemIndex(prefix)) return false;
   // A pattern whose wildcards can absorb `requested`'s wildcards matches every name `requested` matches.
   return patterns.some((p) => wildcardMatches(p, requested));
 }

@@ -24,6 +24,8 @@ export {
   patternsCoverPattern,
   wildcardMatches,
   SYSTEM_INDEX_PREFIX,
+  PLUGIN_SYSTEM_INDICES,
+  prefixReachesSystemIndex,
   type AuthorizeIndicesOptions,
   type ExpressionDecision,
   type IndexAuthorization,

@@ -20,6 +20,19 @@ export interface ResolveCheck {
   readsFields?: boolean;
 }
 
+/** Each view's engine indices (pluginIndices). */
+const viewed = new WeakMap<Indices, Indices>();
+
+/**
+ * The engine's own indices behind a request's view: for a plugin acting on its own system index
+ * (`.opensearch-observability`) once the route's cluster privilege let the request through, as
+ * OpenSearch's plugins do with the caller's thread context stashed — the caller's index rights
+ * never reach a system index, and the plugin's API is how it is reached.
+ */
+export function pluginIndices(indices: Indices): Indices {
+  return viewed.get(indices) ?? indices;
+}
+
 /** ES's shard-level write action: how it names a refused index, create, update or delete of a document. */
 export const WRITE_ACTION = 'indices:data/write/bulk[s]';
 const GET_ACTION = 'indices:data/read/get';
@@ -46,6 +59,7 @@ const MAPPING_READS = { member: 'mappings', why: 'a runtime or scripted field, c
 export function authorizedIndices(indices: Indices, access: IndexAccess, check: ResolveCheck, onHiddenField?: () => void): Indices {
   const base = Indices.prototype;
   const view: Indices = Object.create(indices);
+  viewed.set(view, indices);
   // field rules where fields are read: one view per index and request, so a request sees one handle per index
   const subset = access.fields;
   const fieldViews = new Map<IndexHandle, IndexHandle>();

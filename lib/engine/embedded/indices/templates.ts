@@ -62,6 +62,32 @@ function refuseUnknownTemplateSettings(name: string, keys: string[]): void {
     `index_template [${name}] invalid, cause [Validation Failed: ${reasons.map((r, i) => `${i + 1}: ${r};`).join('')}]`);
 }
 
+/**
+ * A template's name and index patterns, refused as MetadataIndexTemplateService.validate refuses
+ * them for index, component and legacy templates alike (every problem listed in one failure): a
+ * name holding a space, `,`, `#` or `*`, starting with `_` or not lower-cased — a name that would
+ * read as a list or a pattern where templates are named (`GET /_index_template/a,b`, `DELETE …/a*`).
+ */
+function refuseInvalidTemplateName(name: string, patterns: readonly string[]): void {
+  const problems: string[] = [];
+  if (name.includes(' ')) problems.push('name must not contain a space');
+  if (name.includes(',')) problems.push("name must not contain a ','");
+  if (name.includes('#')) problems.push("name must not contain a '#'");
+  if (name.includes('*')) problems.push("name must not contain a '*'");
+  if (name.startsWith('_')) problems.push("name must not start with '_'");
+  if (name.toLowerCase() !== name) problems.push('name must be lower cased');
+  for (const pattern of patterns) {
+    if (pattern.includes(' ')) problems.push(`index_patterns [${pattern}] must not contain a space`);
+    if (pattern.includes(',')) problems.push(`index_pattern [${pattern}] must not contain a ','`);
+    if (pattern.includes('#')) problems.push(`index_pattern [${pattern}] must not contain a '#'`);
+    if (pattern.includes(':')) problems.push(`index_pattern [${pattern}] must not contain a ':'`);
+    if (pattern.startsWith('_')) problems.push(`index_pattern [${pattern}] must not start with '_'`);
+  }
+  if (!problems.length) return;
+  throw new EsError(400, 'invalid_index_template_exception',
+    `index_template [${name}] invalid, cause [Validation Failed: ${problems.map((r, i) => `${i + 1}: ${r};`).join('')}]`);
+}
+
 /** `settings` / `mappings` / `aliases` of the template `name`'s body, validated as index creation would. */
 function templateContent(name: string, body: unknown, context: string, dialect?: MappingDialect): TemplateContent {
   if (body === undefined || body === null) return {};
@@ -152,6 +178,7 @@ export class Templates {
   async putIndexTemplate(name: string, body: JsonObject, create: boolean): Promise<void> {
     if (create && this.composable.has(name)) throw new EsError(400, 'illegal_argument_exception', `index template [${name}] already exists`);
     const template = this.parseIndexTemplate(name, body);
+    refuseInvalidTemplateName(name, template.index_patterns);
     const priority = template.priority ?? 0;
     const clashes = [...this.composable.entries()].filter(([n, t]) => n !== name && (t.priority ?? 0) === priority && overlaps(t.index_patterns, template.index_patterns));
     if (clashes.length) {
@@ -276,6 +303,7 @@ export class Templates {
     if (create && this.components.has(name)) throw new EsError(400, 'illegal_argument_exception', `component template [${name}] already exists`);
     for (const k of Object.keys(body)) if (!['template', 'version', '_meta', 'deprecated'].includes(k)) throw badTemplate(`[1:2] [component_template] unknown field [${k}]`);
     if (body.template === undefined) throw new EsError(400, 'x_content_parse_exception', '[1:2] Required [template]');
+    refuseInvalidTemplateName(name, []);
     const template: ComponentTemplate = { template: templateContent(name, body.template, 'template', this.dialect) };
     if (body.version !== undefined) template.version = Number(body.version);
     if (isPlainObject(body._meta)) template._meta = body._meta;
@@ -319,8 +347,10 @@ export class Templates {
     const patterns = body.index_patterns ?? body.template;
     if (patterns === undefined) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: index patterns are missing;');
     refuseTypedIndexMappings(body.mappings);
+    const indexPatterns = patternsOf(patterns, name);
+    refuseInvalidTemplateName(name, indexPatterns);
     const content = templateContent(name, { settings: body.settings, mappings: body.mappings, aliases: body.aliases }, 'template', this.dialect);
-    const template: LegacyTemplate = { index_patterns: patternsOf(patterns, name), order: Number(body.order ?? orderParam ?? 0), ...content };
+    const template: LegacyTemplate = { index_patterns: indexPatterns, order: Number(body.order ?? orderParam ?? 0), ...content };
     if (body.version !== undefined) template.version = Number(body.version);
     this.legacy.set(name, template);
     await this.persist('template', name, template);

@@ -2,6 +2,7 @@ import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
 import { checkRoutingGiven, isPlainObject, reachesDocument, shownSource, versionConflict, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { holdingBigInts } from '../../../json-body.js';
+import type { StoreWrite } from '../../store/index.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
 import { filterSource, sourceFilterFromBody, sourceFilterFromParams, type SourceFilter } from '../../search/index.js';
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
@@ -277,6 +278,8 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false), { op: 'update' });
   checkRoutingGiven(handle, id, params.routing);
   const request = toUpdateRequest(update, ctx, req.body);
+  const piped = await upsertThroughPipelines(req, ctx, handle, writes, id, update, params);
+  if (piped) return piped;
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);
     if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
@@ -287,6 +290,37 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   await ctx.indices.commit([prepared], writes);
   const body = withForcedRefresh(req, { ...prepared.body });
   const get = updateGetResult(handle, id, updateSourceFilter(update.source, req.params));
+  if (get) body.get = get;
+  return { status: prepared.status, body };
+}
+
+/**
+ * An update whose upsert creates the document, into an index with a default or final pipeline: the
+ * upsert document (`doc` with `doc_as_upsert`) is written as an index request, through those
+ * pipelines, as Elasticsearch's update turns its upsert into an index request that ingest runs
+ * (the final `_index` checked where it is written, as any write's). Undefined when the update
+ * runs as one: the document exists, no pipeline applies, or the upsert is scripted.
+ */
+async function upsertThroughPipelines(req: RestRequest, ctx: EngineContext, handle: IndexHandle, writes: StoreWrite[], id: string, update: ParsedUpdate, params: WriteParams): Promise<RestResponse | undefined> {
+  const upsert = update.docAsUpsert && update.doc ? update.doc : update.upsert;
+  if (!upsert || update.scriptedUpsert || !handle.isOpen || handle.get(id)) return undefined;
+  const text = JSON.stringify(upsert);
+  await processorsWarmingUp();
+  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, undefined, { index: handle.name, id, routing: params.routing, source: JSON.parse(text) as JsonObject, text });
+  if (!ingested) return undefined;
+  if (ingested.kind === 'failed') throw ingested.error;
+  if (writes.length) await ctx.indices.commit([], writes);
+  if (ingested.kind === 'dropped') return { status: 200, body: droppedResponse(handle.name, id) };
+  const docId = ingested.id ?? id;
+  validateId(docId);
+  const target = ingested.index === handle.name ? { handle, writes: [] } : ctx.indices.writeTarget(ingested.index, false, { op: 'create', conditional: false });
+  if (target.writes.length) await ctx.indices.commit([], target.writes);
+  checkRoutingGiven(target.handle, docId, ingested.routing);
+  const source = jsonTextKeepingIntegers(ingested.source, text, ...ingested.pipelineTexts);
+  const prepared = await target.handle.indexDocumentCooperatively(docId, ingested.source, source, { ...params, routing: ingested.routing, create: true });
+  await ctx.indices.commit([prepared]);
+  const body = withForcedRefresh(req, { ...prepared.body });
+  const get = updateGetResult(target.handle, docId, updateSourceFilter(update.source, req.params));
   if (get) body.get = get;
   return { status: prepared.status, body };
 }

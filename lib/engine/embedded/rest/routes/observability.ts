@@ -11,6 +11,7 @@
 import { EsError } from '../../../../errors/index.js';
 import type { JsonObject } from '../../indices/index.js';
 import { isMap } from '../../ingest/index.js';
+import { pluginIndices } from '../../access/index.js';
 import { requestBody } from '../body.js';
 import { generateId, intParam, UrlParams, validateId, writeParams } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -54,7 +55,11 @@ function listAnswer(from: number, total: number, relation: string, items: JsonOb
   return { status: 200, body: { startIndex: from, totalHits: total, totalHitRelation: relation, observabilityObjectList: items } };
 }
 
+/** The index's settings (the plugin's observability-settings.yml): hidden, as a system index is. */
+const INDEX_BODY: JsonObject = { settings: { index: { number_of_shards: 1, auto_expand_replicas: '0-2', hidden: true } } };
+
 async function write(ctx: EngineContext, id: string, source: JsonObject): Promise<void> {
+  if (!ctx.indices.get(OBSERVABILITY_INDEX)) await ctx.indices.commit([], ctx.indices.createInMemory(OBSERVABILITY_INDEX, INDEX_BODY, false).writes);
   const { handle, writes } = ctx.indices.writeTarget(OBSERVABILITY_INDEX);
   if (writes.length) await ctx.indices.commit([], writes);
   const prepared = handle.indexDocument(id, source, JSON.stringify(source), writeParams(UrlParams.NONE));
@@ -173,19 +178,23 @@ const EXCEPTION_NAMES = [...Object.values(COUNTED_EXCEPTIONS), 'internal_server_
 
 interface Metrics { total: number; requests: PerMinute; success: PerMinute; userError: PerMinute; systemError: PerMinute; exceptions: Map<string, PerMinute> }
 
-/** Each engine's metrics (by its indices), since it started. */
+/** Each engine's metrics (by its own indices, whoever's view a request has), since it started. */
 const METRICS = new WeakMap<object, Metrics>();
 
 function metricsOf(ctx: EngineContext): Metrics {
-  let m = METRICS.get(ctx.indices);
+  const engine = pluginIndices(ctx.indices);
+  let m = METRICS.get(engine);
   if (!m) {
     m = { total: 0, requests: new PerMinute(), success: new PerMinute(), userError: new PerMinute(), systemError: new PerMinute(), exceptions: new Map(EXCEPTION_NAMES.map((n) => [n, new PerMinute()])) };
-    METRICS.set(ctx.indices, m);
+    METRICS.set(engine, m);
   }
   return m;
 }
 
-async function objects(req: RestRequest, ctx: EngineContext): Promise<RestResponse> {
+async function objects(req: RestRequest, callers: EngineContext): Promise<RestResponse> {
+  // the plugin's own system index, which the caller's index rights never reach: the route's cluster
+  // privilege is the request's authorization (OpenSearch's plugin stashes the caller's context)
+  const ctx: EngineContext = { ...callers, indices: pluginIndices(callers.indices), access: undefined, onHiddenField: undefined };
   const m = metricsOf(ctx);
   m.total++;
   m.requests.add(Date.now());
