@@ -1,7 +1,9 @@
 import { DocValues } from '../../index/index.js';
 import type { StoredScripts } from '../../painless/index.js';
 import type { DocSet, Value } from './types.js';
-import { fieldValues, missingValue, valueFormat, type SourceParams, type ValueFormat, type ValueKind } from './values-source.js';
+import { fieldValues, missingValue, valueFormat, type FieldValues, type SourceParams, type ValueFormat, type ValueKind } from './values-source.js';
+import { fieldType } from '../../mapping/index.js';
+import { EsError } from '../../../../errors/index.js';
 import { scriptedValues } from './script-values.js';
 import { weightedCount } from './doc-count-field.js';
 import { refuseMetadataFielddata } from '../sort/index.js';
@@ -27,6 +29,11 @@ const NONE: Value[] = [];
 
 export function resolveSource(docs: DocSet, params: SourceParams, scope: SourceScope, timeZone?: unknown): ResolvedSource {
   if (params.script) return resolveScriptSource(docs, params, scope, timeZone);
+  return resolveFieldSource(docs, params, scope, timeZone, false);
+}
+
+/** A field's values (`valueScripted`: a value script of the aggregation reads them). */
+function resolveFieldSource(docs: DocSet, params: SourceParams, scope: SourceScope, timeZone: unknown, valueScripted: boolean): ResolvedSource {
   refuseMetadataFielddata(params.field);
   let kind: ValueKind | undefined;
   let mapping;
@@ -35,6 +42,7 @@ export function resolveSource(docs: DocSet, params: SourceParams, scope: SourceS
     const fv = params.field === undefined ? undefined : fieldValues(seg.handle, params.field);
     values.push(fv?.docValues);
     if (!fv) continue;
+    refuseHintMismatch(params, fv, seg.handle.openSearch, valueScripted);
     if (kind === undefined) {
       kind = fv.kind;
       mapping = fv.mapping;
@@ -46,13 +54,42 @@ export function resolveSource(docs: DocSet, params: SourceParams, scope: SourceS
   return { kind: k, format, unmapped, values, missing: missingValue(params.missing, k, format, scope.now) };
 }
 
+/** The values source type (ES's CoreValuesSourceType) a kind of values is read as. */
+const SOURCE_TYPE: Readonly<Record<ValueKind, string>> = { bytes: 'keyword', long: 'numeric', double: 'numeric', date: 'date', boolean: 'boolean', ip: 'ip' };
+
+/**
+ * A `value_type` hint names the values source ahead of the field's own type (ValuesSourceConfig:
+ * "if the user gave us a type hint, respect that"). Elasticsearch 8 refuses a hint of another
+ * source type than the field's, unless a script adapts the values ("Field type [keyword] is
+ * incompatible with specified value_type [byte|short|integer|long]"); OpenSearch 2 (forked
+ * before that check) reads the field as the hint says, and refuses only a numeric hint (numbers,
+ * dates, booleans) on a field without numeric doc values, as CoreValuesSourceType.NUMERIC.getField
+ * does.
+ */
+function refuseHintMismatch(params: SourceParams, fv: FieldValues, openSearch: boolean, valueScripted: boolean): void {
+  const hint = params.valueTypeHint;
+  if (hint === undefined) return;
+  const typeName = fv.mapping ? fieldType(fv.mapping) : 'keyword';
+  if (openSearch) {
+    if (SOURCE_TYPE[fv.kind] === 'keyword' || SOURCE_TYPE[fv.kind] === 'ip') {
+      if (hint.kind !== 'bytes' && hint.kind !== 'ip') {
+        throw new EsError(400, 'illegal_argument_exception', `Expected numeric type on field [${params.field}], but got [${typeName}]`);
+      }
+    }
+    return;
+  }
+  if (!valueScripted && SOURCE_TYPE[hint.kind] !== SOURCE_TYPE[fv.kind]) {
+    throw new EsError(400, 'illegal_argument_exception', `Field type [${typeName}] is incompatible with specified value_type [${hint.name}]`);
+  }
+}
+
 /**
  * A source whose values a script gives (`script`, or `field` + a value script reading `_value`).
  * Its kind is the aggregation's (`value_type`, else what the aggregation reads by default:
  * keywords for `terms`, numbers for metrics); a value script keeps the field's kind and format.
  */
 function resolveScriptSource(docs: DocSet, params: SourceParams, scope: SourceScope, timeZone?: unknown): ResolvedSource {
-  const field = params.field === undefined ? undefined : resolveSource(docs, { ...params, script: undefined }, scope, timeZone);
+  const field = params.field === undefined ? undefined : resolveFieldSource(docs, { ...params, script: undefined }, scope, timeZone, true);
   const kind: ValueKind = field && !field.unmapped ? field.kind : params.valueType ?? 'bytes';
   const format = field && !field.unmapped ? field.format : valueFormat(kind, undefined, params.format, timeZone);
   const values = docs.map((seg, si) => scriptedValues(seg, params.script!, kind, scope.storedScripts, field && ((ord) => valuesOf(field, si, ord, undefined))));

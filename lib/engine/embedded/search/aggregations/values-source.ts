@@ -19,6 +19,21 @@ export interface FieldValues {
   mapping: FieldMapping | undefined;
 }
 
+/**
+ * A request's `value_type`: the kind it reads, and Elasticsearch's name for it as its errors print
+ * it (ValueType.toString, the description: `byte|short|integer|long`, `float|double`…).
+ */
+export interface ValueTypeHint {
+  kind: ValueKind;
+  name: string;
+}
+
+const VALUE_TYPE_NAMES: Record<string, string> = {
+  string: 'string', double: 'float|double', float: 'float|double', number: 'byte|short|integer|long', numeric: 'byte|short|integer|long',
+  long: 'byte|short|integer|long', integer: 'byte|short|integer|long', short: 'byte|short|integer|long', byte: 'byte|short|integer|long',
+  date: 'date', ip: 'ip', boolean: 'boolean',
+};
+
 const VALUE_TYPES: Record<string, ValueKind> = {
   string: 'bytes', keyword: 'bytes', text: 'bytes', long: 'long', integer: 'long', short: 'long', byte: 'long',
   double: 'double', float: 'double', number: 'double', numeric: 'double', date: 'date', boolean: 'boolean', ip: 'ip',
@@ -126,6 +141,8 @@ export interface SourceParams {
   field?: string;
   missing?: unknown;
   valueType?: ValueKind;
+  /** The request's own `value_type` (valueType may be an aggregation's default instead). */
+  valueTypeHint?: ValueTypeHint;
   format?: string;
   /** A script giving the values (with `field`: a value script reading `_value`). */
   script?: ScriptSpec;
@@ -144,7 +161,8 @@ export function parseSourceParams(aggType: string, aggName: string, body: Record
     if (!valueType) throw new EsError(400, 'illegal_argument_exception', `Unknown value type [${String(body.value_type)}]`);
   }
   void aggName;
-  return { field: field as string | undefined, missing: body.missing, valueType, format: typeof body.format === 'string' ? body.format : undefined, script };
+  const valueTypeHint = valueType && { kind: valueType, name: VALUE_TYPE_NAMES[String(body.value_type)] ?? String(body.value_type) };
+  return { field: field as string | undefined, missing: body.missing, valueType, valueTypeHint, format: typeof body.format === 'string' ? body.format : undefined, script };
 }
 
 /** Prints keys and metric values as ES's DocValueFormat does for the field's kind. */
