@@ -28,6 +28,19 @@ describe('embedded engine: _reindex', function () {
     expect(again.json).to.include({ created: 0, updated: 3 });
   });
 
+  it('an index that stores no _source cannot be rewritten: reindex and update by query fail on its first document, delete by query does not', async () => {
+    await es.call('PUT', '/nosource', { mappings: { _source: { enabled: false } } });
+    await es.call('PUT', '/nosource/_doc/1?refresh=true', { age: 23 });
+    for (const [path, body] of [['/_reindex', { source: { index: 'nosource' }, dest: { index: 'dest' } }], ['/nosource/_update_by_query', undefined]] as const) {
+      const r = await es.call('POST', path, body);
+      expect(r.status, path).to.equal(400);
+      expect(r.json.error, path).to.include({ type: 'illegal_argument_exception', reason: "[nosource][1] didn't store _source" });
+    }
+    expect((await es.call('GET', '/dest/_count')).status).to.equal(404);
+    const deleted = await es.call('POST', '/nosource/_delete_by_query', { query: { match_all: {} } });
+    expect(deleted.json).to.include({ deleted: 1 });
+  });
+
   it('op_type create: a conflict aborts with 409 and the failure, or is counted with conflicts=proceed', async () => {
     await es.call('PUT', '/dest/_doc/1', { text: 'test' });
     const aborted = await es.call('POST', '/_reindex', { source: { index: 'source' }, dest: { index: 'dest', op_type: 'create' } });

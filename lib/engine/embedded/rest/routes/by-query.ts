@@ -14,6 +14,7 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
+import { sourceEnabled } from './documents.js';
 
 type Operation = 'delete' | 'update';
 
@@ -53,6 +54,17 @@ function targetsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[],
       routing: h._routing as string | undefined,
     }));
   };
+}
+
+/**
+ * A document rewritten from its `_source` (update by query, reindex) must have stored one: as
+ * Elasticsearch's AbstractAsyncBulkByScrollAction accepts a hit, the whole request fails on the
+ * first that did not (delete by query reads no source and never asks).
+ */
+export function requireStoredSource(t: Target, sourceText: string | undefined): asserts sourceText is string {
+  if (sourceText === undefined || !sourceEnabled(t.handle)) {
+    throw new EsError(400, 'illegal_argument_exception', `[${t.handle.name}][${t.id}] didn't store _source`);
+  }
 }
 
 export function failureOf(t: Target, err: unknown): Record<string, unknown> {
@@ -161,6 +173,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
         }
         const doc = t.handle.get(t.id);
         if (!doc) throw new EsError(409, 'version_conflict_engine_exception', `[${t.id}]: version conflict, document already deleted (current version [${t.seqNo}])`, { index_uuid: t.handle.uuid, shard: '0', index: t.handle.name });
+        requireStoredSource(t, doc.sourceText);
         const outcome = script ? script(t, doc.source, doc.sourceText, doc.version) : undefined;
         if (outcome?.op === 'noop') worker.noops++;
         else if (outcome?.op === 'delete') {

@@ -62,7 +62,7 @@ export function withForcedRefresh(req: RestRequest, body: JsonObject): JsonObjec
 }
 
 /** Whether an index keeps `_source` for reads (`"_source": {"enabled": false}` turns it off). */
-function sourceEnabled(handle: IndexHandle): boolean {
+export function sourceEnabled(handle: IndexHandle): boolean {
   const s = handle.mappings._source;
   return !(isPlainObject(s) && (s.enabled === false || s.enabled === 'false'));
 }

@@ -11,7 +11,7 @@ import { requestBody } from '../body.js';
 import { checkRefresh, generateId, validateId, versionType, UrlParams } from '../params.js';
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { failureOf, manualSlice, type Target } from './by-query.js';
+import { failureOf, manualSlice, requireStoredSource, type Target } from './by-query.js';
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
 import { effectiveQuery, timeValue, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
@@ -208,7 +208,7 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
       await budget.pause();
       const doc = t.handle.get(t.id);
       if (!doc) continue; // deleted since the scan: nothing to copy
-      if (doc.sourceText === undefined) throw new EsError(400, 'illegal_argument_exception', `[${t.handle.name}][_doc][${t.id}] didn't store _source`);
+      requireStoredSource(t, doc.sourceText);
       let source = filterSource(doc.source, r.sourceFilter) ?? {};
       const outcome = script ? script(t, r.dest.index, source, r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? undefined : doc.sourceText, doc.version) : undefined;
       if (outcome?.op === 'noop') {
