@@ -89,6 +89,14 @@ describe('embedded engine: _reindex', function () {
     const stale = await es.call('POST', '/_reindex', { source: { index: 'source' }, dest: { index: 'dest', version_type: 'external' } });
     expect(stale.status).to.equal(409);
     expect(stale.json.failures[0].cause.type).to.equal('version_conflict_engine_exception');
+    // a script setting ctx._version to null writes with internal versioning: no conflict, the version goes on
+    const forced = await es.call('POST', '/_reindex?refresh=true', {
+      source: { index: 'source' }, dest: { index: 'dest', version_type: 'external' },
+      script: { lang: 'painless', source: 'ctx._source.text = "forced"; ctx._version = null' },
+    });
+    expect(forced.status, forced.text).to.equal(200);
+    expect(forced.json).to.include({ updated: 3, version_conflicts: 0 });
+    expect((await es.call('GET', '/dest/_doc/1?routing=cat')).json).to.include({ _version: 3 });
   });
 
   it('validation as Elasticsearch: messages for the body, the parameters and remote sources', async () => {

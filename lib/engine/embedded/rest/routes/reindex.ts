@@ -219,7 +219,9 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
       const destName = meta?.index ?? r.dest.index;
       const id = meta ? (meta.id ?? generateId()) : t.id;
       const routing = r.dest.routing.kind === 'discard' ? undefined : r.dest.routing.kind === 'set' ? r.dest.routing.value : (meta ? (meta.routing ?? undefined) : t.routing);
-      const external = r.dest.versionType !== 'internal';
+      // a script that sets ctx._version to null writes with internal versioning, whatever dest.version_type
+      // says (Reindexer's scriptChangedVersion: MATCH_ANY, INTERNAL)
+      const external = r.dest.versionType !== 'internal' && meta?.version !== null;
       const params: WriteParams = { routing, create: r.dest.opType === 'create' };
       if (external) Object.assign(params, { versionType: r.dest.versionType, version: meta?.version ?? doc.version });
       // a batch is one bulk request in Elasticsearch: a failed write is listed, the batch's others go on
