@@ -41,6 +41,26 @@ describe('embedded engine: _reindex', function () {
     expect(deleted.json).to.include({ deleted: 1 });
   });
 
+  it('wait_for_active_shards beyond the one active copy: the batch fails 503 after the timeout (reindex, delete and update by query)', async () => {
+    await es.call('PUT', '/wide', { settings: { number_of_replicas: 5 } });
+    await es.call('PUT', '/wide/_doc/1?refresh=true', { text: 'test' });
+    const reason = (index: string) => new RegExp(`^\\[${index}\\]\\[0\\] Not enough active copies to meet shard count of \\[4\\] \\(have 1, needed 4\\)\\. Timeout: \\[100ms\\], request: \\[.+\\]$`);
+    for (const [path, body, index] of [
+      ['/_reindex?timeout=100ms&wait_for_active_shards=4', { source: { index: 'source' }, dest: { index: 'wide' } }, 'wide'],
+      ['/wide/_delete_by_query?timeout=100ms&wait_for_active_shards=4', { query: { match_all: {} } }, 'wide'],
+      ['/wide/_update_by_query?timeout=100ms&wait_for_active_shards=all', undefined, 'wide'],
+    ] as const) {
+      const r = await es.call('POST', path, body);
+      expect(r.status, path).to.equal(503);
+      expect(r.json.failures[0]).to.include({ index, status: 503 });
+      expect(r.json.failures[0].cause.type).to.equal('unavailable_shards_exception');
+      if (!path.includes('=all')) expect(r.json.failures[0].cause.reason).to.match(reason(index));
+    }
+    expect((await es.call('GET', '/wide/_count')).json.count, 'nothing deleted').to.equal(1);
+    const one = await es.call('POST', '/wide/_delete_by_query?wait_for_active_shards=1', { query: { match_all: {} } });
+    expect(one.json).to.include({ deleted: 1 });
+  });
+
   it('op_type create: a conflict aborts with 409 and the failure, or is counted with conflicts=proceed', async () => {
     await es.call('PUT', '/dest/_doc/1', { text: 'test' });
     const aborted = await es.call('POST', '/_reindex', { source: { index: 'source' }, dest: { index: 'dest', op_type: 'create' } });

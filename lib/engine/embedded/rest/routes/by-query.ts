@@ -15,6 +15,7 @@ import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
 import { sourceEnabled } from './documents.js';
+import { awaitActiveShards } from '../active-shards.js';
 
 type Operation = 'delete' | 'update';
 
@@ -65,6 +66,23 @@ export function requireStoredSource(t: Target, sourceText: string | undefined): 
   if (sourceText === undefined || !sourceEnabled(t.handle)) {
     throw new EsError(400, 'illegal_argument_exception', `[${t.handle.name}][${t.id}] didn't store _source`);
   }
+}
+
+/**
+ * The indices of a batch whose shard copies are not as many as `wait_for_active_shards` asks,
+ * each with the error its writes fail with (a batch is one bulk request: a shard's items fail together).
+ */
+export async function unavailableShards(batch: Target[], params: { get(name: string): string | null }, op: 'index' | 'delete'): Promise<Map<IndexHandle, unknown>> {
+  const unavailable = new Map<IndexHandle, unknown>();
+  const byIndex = new Map<IndexHandle, Target[]>();
+  for (const t of batch) byIndex.set(t.handle, [...(byIndex.get(t.handle) ?? []), t]);
+  await Promise.all([...byIndex].map(async ([handle, targets]) => {
+    const request = targets.length === 1
+      ? `BulkShardRequest [[${handle.name}][0]] containing [${op} {[${handle.name}][_doc][${targets[0].id}]}]`
+      : `BulkShardRequest [[${handle.name}][0]] containing [${targets.length}] requests`;
+    await awaitActiveShards(handle, params, request).catch((err: unknown) => unavailable.set(handle, err));
+  }));
+  return unavailable;
 }
 
 export function failureOf(t: Target, err: unknown): Record<string, unknown> {
@@ -162,8 +180,14 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     const prepared: PreparedWrite[] = [];
     const failures: Record<string, unknown>[] = [];
     const budget = new WorkBudget(Infinity, true, share);
+    const unavailable = await unavailableShards(batch, req.params, op === 'delete' ? 'delete' : 'index');
     for (const t of batch) {
       await budget.pause();
+      const shardFailure = unavailable.get(t.handle);
+      if (shardFailure) {
+        failures.push(failureOf(t, shardFailure));
+        continue;
+      }
       try {
         const guard = { ifSeqNo: t.seqNo, ifPrimaryTerm: t.primaryTerm, routing: t.routing };
         if (op === 'delete') {

@@ -11,7 +11,7 @@ import { requestBody } from '../body.js';
 import { checkRefresh, generateId, validateId, versionType, UrlParams } from '../params.js';
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { failureOf, manualSlice, requireStoredSource, type Target } from './by-query.js';
+import { failureOf, manualSlice, requireStoredSource, unavailableShards, type Target } from './by-query.js';
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
 import { effectiveQuery, timeValue, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
@@ -204,6 +204,11 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
     const creations = [];
     const failures: Json[] = [];
     const budget = new WorkBudget(Infinity, true, slice);
+    // the batch is one bulk request to the destination: its items fail together when the destination's
+    // shard copies are fewer than wait_for_active_shards asks
+    const dest = ctx.indices.get(r.dest.index);
+    const shardFailure = dest && (await unavailableShards(batch.map((t) => ({ ...t, handle: dest })), req.params, 'index')).get(dest);
+    if (shardFailure) return batch.map((t) => failureOf({ ...t, handle: dest }, shardFailure));
     for (const t of batch) {
       await budget.pause();
       const doc = t.handle.get(t.id);
