@@ -1,5 +1,6 @@
 import { EsError } from '../../../errors/index.js';
 import type { IndexHandle } from '../indices/index.js';
+import { ByteSize } from './cat-table.js';
 import { numberOfReplicas } from './shard-copies.js';
 import { timeValue } from './routes/search-target.js';
 
@@ -36,4 +37,11 @@ export async function awaitActiveShards(handle: IndexHandle, params: { get(name:
   throw new EsError(503, 'unavailable_shards_exception',
     `[${handle.name}][0] Not enough active copies to meet shard count of [${needed}] (have 1, needed ${needed}). Timeout: [${timeout}], request: [${request}]`,
     { index_uuid: handle.uuid, shard: '0', index: handle.name });
+}
+
+/** How Elasticsearch's BulkShardRequest names one document write in that reason (a source over 2 KB is not shown). */
+export function shardWriteDescription(index: string, op: 'index' | 'delete', id: string, sourceText?: string): string {
+  const source = sourceText === undefined ? ''
+    : Buffer.byteLength(sourceText) > 2048 ? `, source[n/a, actual length: [${new ByteSize(Buffer.byteLength(sourceText))}], max length: 2kb]` : `, source[${sourceText}]`;
+  return `BulkShardRequest [[${index}][0]] containing [${op} {[${index}][_doc][${id}]${source}}]`;
 }

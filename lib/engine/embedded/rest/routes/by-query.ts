@@ -15,7 +15,7 @@ import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
 import { sourceEnabled } from './documents.js';
-import { awaitActiveShards } from '../active-shards.js';
+import { awaitActiveShards, shardWriteDescription } from '../active-shards.js';
 
 type Operation = 'delete' | 'update';
 
@@ -78,7 +78,7 @@ export async function unavailableShards(batch: Target[], params: { get(name: str
   for (const t of batch) byIndex.set(t.handle, [...(byIndex.get(t.handle) ?? []), t]);
   await Promise.all([...byIndex].map(async ([handle, targets]) => {
     const request = targets.length === 1
-      ? `BulkShardRequest [[${handle.name}][0]] containing [${op} {[${handle.name}][_doc][${targets[0].id}]}]`
+      ? shardWriteDescription(handle.name, op, targets[0].id)
       : `BulkShardRequest [[${handle.name}][0]] containing [${targets.length}] requests`;
     await awaitActiveShards(handle, params, request).catch((err: unknown) => unavailable.set(handle, err));
   }));
