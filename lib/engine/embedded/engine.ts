@@ -69,6 +69,10 @@ export class EmbeddedEngine implements Backend {
     const node = new LocalNode(nodeName, dataDir);
     const clusterSettings = new ClusterSettings(store);
     indices.maxShardsPerNode = () => Number(clusterSettings.get('cluster.max_shards_per_node') ?? DEFAULT_MAX_SHARDS_PER_NODE);
+    indices.autoCreateIndex = () => {
+      const value = clusterSettings.get('action.auto_create_index');
+      return Array.isArray(value) ? value.join(',') : value ?? 'true';
+    };
     const rest = new RestHandler(
       {
         indices, queryRules: new QueryRules(store), storedScripts, ingestPipelines: new IngestPipelines(store, storedScripts, opts.apiDialect === 'opensearch'), searchPipelines: new SearchPipelines(store), ism: new IsmPolicies(store), ltr: new LtrStores(store), jobs: new ManagementJobs(store), clusterSettings, node, tasks: new TaskManager(node.id, store),

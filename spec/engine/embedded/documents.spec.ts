@@ -20,6 +20,25 @@ describe('embedded engine: documents', () => {
     expect(r.json).to.include({ result: 'updated', _version: 2, _seq_no: 1 });
   });
 
+  it('wait_for_active_shards beyond the one active copy: an index or delete waits its timeout, then 503 unavailable_shards_exception', async () => {
+    await es.call('PUT', '/waits', { settings: { number_of_replicas: 1 } });
+    const refused = async (method: string, p: string, body: unknown, reason: string) => {
+      const r = await es.call(method, p, body);
+      expect(r.status, p).to.equal(503);
+      expect(r.json.error).to.include({ type: 'unavailable_shards_exception', reason, index: 'waits', shard: '0' });
+    };
+    await refused('PUT', '/waits/_doc/1?wait_for_active_shards=2&timeout=50ms', { a: 1 },
+      '[waits][0] Not enough active copies to meet shard count of [2] (have 1, needed 2). Timeout: [50ms], request: [BulkShardRequest [[waits][0]] containing [index {[waits][_doc][1], source[{"a":1}]}]]');
+    expect((await es.call('GET', '/waits/_doc/1')).status, 'nothing written').to.equal(404);
+    expect((await es.call('PUT', '/waits/_doc/1?wait_for_active_shards=1', { a: 1 })).status).to.equal(201);
+    await refused('DELETE', '/waits/_doc/1?wait_for_active_shards=all&timeout=50ms', undefined,
+      '[waits][0] Not enough active copies to meet shard count of [2] (have 1, needed 2). Timeout: [50ms], request: [BulkShardRequest [[waits][0]] containing [delete {[waits][_doc][1]}]]');
+    // the index's own default, which the request's parameter overrides
+    await es.call('PUT', '/waits/_settings', { 'index.write.wait_for_active_shards': 'all' });
+    expect((await es.call('PUT', '/waits/_doc/2?timeout=50ms', { a: 2 })).status).to.equal(503);
+    expect((await es.call('PUT', '/waits/_doc/2?wait_for_active_shards=1', { a: 2 })).status).to.equal(201);
+  });
+
   it('GET / HEAD a document, _source filtering, 404 found:false', async () => {
     let r = await es.call('GET', '/docs/_doc/1');
     expect(r.json).to.deep.equal({ _index: 'docs', _type: '_doc', _id: '1', _version: 2, _seq_no: 1, _primary_term: 1, _routing: 'r1', found: true, _source: { title: 'Hello again', n: 2 } });

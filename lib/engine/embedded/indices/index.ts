@@ -8,6 +8,7 @@ export { aliasDefinition, aliasesNotFound, type AliasAction } from './aliases.js
 export { checkRoutingGiven, shardOf, reachesDocument, routingHash } from './shard-routing.js';
 export { defaultsFor, humanSettings } from './settings-defaults.js';
 export { Templates } from './templates.js';
+export { autoCreatePatterns } from './auto-create-index.js';
 export { SynonymsSets, synonymRuleSyntaxError, MAX_SYNONYM_RULES, type SynonymRule, type UpdateResult } from './synonyms-sets.js';
 export { reloadSearchAnalyzers, type ReloadAnalyzersResponse } from './reload-analyzers.js';
 export { DEFAULT_POINT_IN_TIME_BYTES, holdPointInTimeView, pointInTimeBytes, setPointInTimeBudget, type PointInTimeHold } from './point-in-time-view.js';

@@ -11,6 +11,7 @@ import { checkIndexTimeAnalyzers } from './index-time-analyzers.js';
 import { validateIndexSort } from './index-sort.js';
 import { validateIndexName } from './index-name.js';
 import { parseExpandWildcards, type WildcardStates } from './resolve.js';
+import { checkAutoCreate } from './auto-create-index.js';
 import { applySettingsUpdate, creationSettings, flattenSettings, nestSettings } from './settings.js';
 import { checkIndexBlocks, onlyBlockSettings } from './index-blocks.js';
 import { SynonymsSets } from './synonyms-sets.js';
@@ -62,6 +63,8 @@ export class Indices {
    * index is one shard here: one copy, one document database, whatever `number_of_shards` says.
    */
   maxShardsPerNode: () => number = () => DEFAULT_MAX_SHARDS_PER_NODE;
+  /** `action.auto_create_index` as the cluster settings say now (the engine wires it): checkAutoCreate reads it. */
+  autoCreateIndex: () => string = () => 'true';
 
   constructor(
     private readonly store: Store,
@@ -313,6 +316,7 @@ export class Indices {
       throw new EsError(400, 'illegal_argument_exception',
         `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`);
     }
+    checkAutoCreate(name, this.autoCreateIndex(), this.templates.matchingIndexTemplate(name)?.template);
     return this.createInMemory(name);
   }
 

@@ -230,6 +230,19 @@ describe('embedded engine REST: the _cat family', () => {
     expect(await text('/_cat/recovery?active_only=true')).to.equal('');
   });
 
+  it('_cat/recovery: a closed index\'s shards, recovered from their existing store, as _recovery lists them', async () => {
+    await es.call('PUT', '/index2', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+    await es.call('POST', '/index2/_close');
+    expect(await json('/_cat/recovery/index2?format=json&h=index,shard,type,stage,translog_ops_percent')).to.deep.equal([
+      { index: 'index2', shard: '0', type: 'existing_store', stage: 'done', translog_ops_percent: '100.0%' },
+      { index: 'index2', shard: '1', type: 'existing_store', stage: 'done', translog_ops_percent: '100.0%' },
+    ]);
+    const recovery = (await es.call('GET', '/index2/_recovery')).json;
+    expect(recovery.index2.shards.map((s: { type: string }) => s.type)).to.deep.equal(['EXISTING_STORE', 'EXISTING_STORE']);
+    // listed with the open indices when no index is named
+    expect(await text('/_cat/recovery?h=i&s=i')).to.match(/(^|\n)index2\n/);
+  });
+
   it('_cat/allocation: shards and the data directory\'s disk, unassigned replicas last; bytes and node filters', async () => {
     expectMatch(await text('/_cat/allocation?help'), `/^  shards .+ \\n disk.indices .+ \\n disk.used .+ \\n disk.avail .+ \\n disk.total .+ \\n disk.percent .+ \\n host .+ \\n ip .+ \\n node .+ \\n node.role .+ \\n $/`);
     const nodeRow = `\\s* \\d+ \\s+ \\d+(\\.\\d+)?[kmgt]?b \\s+ \\d+(\\.\\d+)?[kmgt]?b \\s+ (\\d+(\\.\\d+)?[kmgt]b \\s+) (\\d+(\\.\\d+)?[kmgt]b \\s+) (\\d+ \\s+) [-\\w.]+ \\s+ \\d+(\\.\\d+){3} \\s+ [-\\w.]+ \\n`;

@@ -36,6 +36,19 @@ describe('embedded engine REST: _termvectors field and term statistics', () => {
     expect(body.json.term_vectors.text.terms.dog).to.deep.equal({ doc_freq: 1, ttf: 1, term_freq: 1 });
   });
 
+  it('gives a found document an empty term_vectors when no asked field has terms (nested, missing)', async () => {
+    await es.call('PUT', '/tvn', { mappings: { properties: { n: { type: 'nested', properties: { t: { type: 'text' } } } } } });
+    await es.call('PUT', '/tvn/_doc/1?refresh=true', { text: 'The quick brown fox' });
+    for (const fields of ['n', 'n.t', 'absent']) {
+      const r = await es.call('GET', `/tvn/_termvectors/1?fields=${fields}`);
+      expect(r.json).to.include({ found: true });
+      expect(r.json.term_vectors, fields).to.deep.equal({});
+    }
+    const missing = await es.call('GET', '/tvn/_termvectors/2');
+    expect(missing.json).to.include({ found: false });
+    expect(missing.json).to.not.have.property('term_vectors');
+  });
+
   it('gives _mtermvectors items the same statistics', async () => {
     const r = await es.call('POST', '/tv/_mtermvectors?term_statistics=true', { ids: ['1'] });
     expect(r.json.docs[0].term_vectors.text.terms.brown).to.include({ doc_freq: 2, ttf: 3, term_freq: 2 });

@@ -28,6 +28,39 @@ describe('embedded engine: _reindex', function () {
     expect(again.json).to.include({ created: 0, updated: 3 });
   });
 
+  it('an index that stores no _source cannot be rewritten: reindex and update by query fail on its first document, delete by query does not', async () => {
+    await es.call('PUT', '/nosource', { mappings: { _source: { enabled: false } } });
+    await es.call('PUT', '/nosource/_doc/1?refresh=true', { age: 23 });
+    for (const [path, body] of [['/_reindex', { source: { index: 'nosource' }, dest: { index: 'dest' } }], ['/nosource/_update_by_query', undefined]] as const) {
+      const r = await es.call('POST', path, body);
+      expect(r.status, path).to.equal(400);
+      expect(r.json.error, path).to.include({ type: 'illegal_argument_exception', reason: "[nosource][1] didn't store _source" });
+    }
+    expect((await es.call('GET', '/dest/_count')).status).to.equal(404);
+    const deleted = await es.call('POST', '/nosource/_delete_by_query', { query: { match_all: {} } });
+    expect(deleted.json).to.include({ deleted: 1 });
+  });
+
+  it('wait_for_active_shards beyond the one active copy: the batch fails 503 after the timeout (reindex, delete and update by query)', async () => {
+    await es.call('PUT', '/wide', { settings: { number_of_replicas: 5 } });
+    await es.call('PUT', '/wide/_doc/1?refresh=true', { text: 'test' });
+    const reason = (index: string) => new RegExp(`^\\[${index}\\]\\[0\\] Not enough active copies to meet shard count of \\[4\\] \\(have 1, needed 4\\)\\. Timeout: \\[100ms\\], request: \\[.+\\]$`);
+    for (const [path, body, index] of [
+      ['/_reindex?timeout=100ms&wait_for_active_shards=4', { source: { index: 'source' }, dest: { index: 'wide' } }, 'wide'],
+      ['/wide/_delete_by_query?timeout=100ms&wait_for_active_shards=4', { query: { match_all: {} } }, 'wide'],
+      ['/wide/_update_by_query?timeout=100ms&wait_for_active_shards=all', undefined, 'wide'],
+    ] as const) {
+      const r = await es.call('POST', path, body);
+      expect(r.status, path).to.equal(503);
+      expect(r.json.failures[0]).to.include({ index, status: 503 });
+      expect(r.json.failures[0].cause.type).to.equal('unavailable_shards_exception');
+      if (!path.includes('=all')) expect(r.json.failures[0].cause.reason).to.match(reason(index));
+    }
+    expect((await es.call('GET', '/wide/_count')).json.count, 'nothing deleted').to.equal(1);
+    const one = await es.call('POST', '/wide/_delete_by_query?wait_for_active_shards=1', { query: { match_all: {} } });
+    expect(one.json).to.include({ deleted: 1 });
+  });
+
   it('op_type create: a conflict aborts with 409 and the failure, or is counted with conflicts=proceed', async () => {
     await es.call('PUT', '/dest/_doc/1', { text: 'test' });
     const aborted = await es.call('POST', '/_reindex', { source: { index: 'source' }, dest: { index: 'dest', op_type: 'create' } });
@@ -76,6 +109,14 @@ describe('embedded engine: _reindex', function () {
     const stale = await es.call('POST', '/_reindex', { source: { index: 'source' }, dest: { index: 'dest', version_type: 'external' } });
     expect(stale.status).to.equal(409);
     expect(stale.json.failures[0].cause.type).to.equal('version_conflict_engine_exception');
+    // a script setting ctx._version to null writes with internal versioning: no conflict, the version goes on
+    const forced = await es.call('POST', '/_reindex?refresh=true', {
+      source: { index: 'source' }, dest: { index: 'dest', version_type: 'external' },
+      script: { lang: 'painless', source: 'ctx._source.text = "forced"; ctx._version = null' },
+    });
+    expect(forced.status, forced.text).to.equal(200);
+    expect(forced.json).to.include({ updated: 3, version_conflicts: 0 });
+    expect((await es.call('GET', '/dest/_doc/1?routing=cat')).json).to.include({ _version: 3 });
   });
 
   it('validation as Elasticsearch: messages for the body, the parameters and remote sources', async () => {

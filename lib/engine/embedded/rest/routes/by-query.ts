@@ -14,6 +14,8 @@ import type { EngineContext, RestRequest, RestResponse, Route } from '../types.j
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { effectiveQuery, resolveTarget, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
+import { sourceEnabled } from './documents.js';
+import { awaitActiveShards, shardWriteDescription } from '../active-shards.js';
 
 type Operation = 'delete' | 'update';
 
@@ -53,6 +55,34 @@ function targetsOf(req: RestRequest, ctx: EngineContext, handles: IndexHandle[],
       routing: h._routing as string | undefined,
     }));
   };
+}
+
+/**
+ * A document rewritten from its `_source` (update by query, reindex) must have stored one: as
+ * Elasticsearch's AbstractAsyncBulkByScrollAction accepts a hit, the whole request fails on the
+ * first that did not (delete by query reads no source and never asks).
+ */
+export function requireStoredSource(t: Target, sourceText: string | undefined): asserts sourceText is string {
+  if (sourceText === undefined || !sourceEnabled(t.handle)) {
+    throw new EsError(400, 'illegal_argument_exception', `[${t.handle.name}][${t.id}] didn't store _source`);
+  }
+}
+
+/**
+ * The indices of a batch whose shard copies are not as many as `wait_for_active_shards` asks,
+ * each with the error its writes fail with (a batch is one bulk request: a shard's items fail together).
+ */
+export async function unavailableShards(batch: Target[], params: { get(name: string): string | null }, op: 'index' | 'delete'): Promise<Map<IndexHandle, unknown>> {
+  const unavailable = new Map<IndexHandle, unknown>();
+  const byIndex = new Map<IndexHandle, Target[]>();
+  for (const t of batch) byIndex.set(t.handle, [...(byIndex.get(t.handle) ?? []), t]);
+  await Promise.all([...byIndex].map(async ([handle, targets]) => {
+    const request = targets.length === 1
+      ? shardWriteDescription(handle.name, op, targets[0].id)
+      : `BulkShardRequest [[${handle.name}][0]] containing [${targets.length}] requests`;
+    await awaitActiveShards(handle, params, request).catch((err: unknown) => unavailable.set(handle, err));
+  }));
+  return unavailable;
 }
 
 export function failureOf(t: Target, err: unknown): Record<string, unknown> {
@@ -150,8 +180,14 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
     const prepared: PreparedWrite[] = [];
     const failures: Record<string, unknown>[] = [];
     const budget = new WorkBudget(Infinity, true, share);
+    const unavailable = await unavailableShards(batch, req.params, op === 'delete' ? 'delete' : 'index');
     for (const t of batch) {
       await budget.pause();
+      const shardFailure = unavailable.get(t.handle);
+      if (shardFailure) {
+        failures.push(failureOf(t, shardFailure));
+        continue;
+      }
       try {
         const guard = { ifSeqNo: t.seqNo, ifPrimaryTerm: t.primaryTerm, routing: t.routing };
         if (op === 'delete') {
@@ -161,6 +197,7 @@ async function byQuery(op: Operation, req: RestRequest, ctx: EngineContext): Pro
         }
         const doc = t.handle.get(t.id);
         if (!doc) throw new EsError(409, 'version_conflict_engine_exception', `[${t.id}]: version conflict, document already deleted (current version [${t.seqNo}])`, { index_uuid: t.handle.uuid, shard: '0', index: t.handle.name });
+        requireStoredSource(t, doc.sourceText);
         const outcome = script ? script(t, doc.source, doc.sourceText, doc.version) : undefined;
         if (outcome?.op === 'noop') worker.noops++;
         else if (outcome?.op === 'delete') {

@@ -2,6 +2,7 @@ import { errors } from '../../../../errors/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { ByteSize, Duration, catResponse, column, type CatColumn, type TablePage } from '../cat-table.js';
 import { shardCopies, type ShardCopy } from '../shard-copies.js';
+import { recoveredShards, type RecoveredShard } from '../shard-recoveries.js';
 import { ACTIVITY_COLUMNS, NO_ACTIVITY, SEARCH_SEGMENT_COLUMNS, activityOf, statsColumns, type ActivityCounters } from '../stats-columns.js';
 import { luceneVersion, speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
@@ -127,23 +128,25 @@ export function catSegmentsOf(req: RestRequest, ctx: EngineContext, handles: Ind
   );
 }
 
-interface RecoveryRow {
-  copy: ShardCopy;
-  /** An index the engine loaded at start recovered from its store; one created since, from an empty one. */
-  fromExistingStore: boolean;
-  at: number;
+interface RecoveryRow extends RecoveredShard {
   ctx: EngineContext;
 }
 
+/**
+ * Elasticsearch's recovered files/bytes percent: 0.0% while no file is known (an empty store), else
+ * the share recovered, reused files counting as recovered (100.0% here: every file was reused).
+ */
+const recoveredPercent = (r: RecoveryRow): string => (r.files > 0 ? '100.0%' : '0.0%');
+
 const RECOVERY_COLUMNS: Array<CatColumn<RecoveryRow>> = [
-  column('index', 'alias:i,idx;desc:index name', (r) => r.copy.index.name),
-  column('shard', 'alias:s,sh;desc:shard name', (r) => r.copy.shard),
-  column('start_time', 'default:false;alias:start;desc:recovery start time', (r) => new Date(r.at).toISOString()),
-  column('start_time_millis', 'default:false;alias:start_millis;desc:recovery start time in epoch milliseconds', (r) => r.at),
-  column('stop_time', 'default:false;alias:stop;desc:recovery stop time', (r) => new Date(r.at).toISOString()),
-  column('stop_time_millis', 'default:false;alias:stop_millis;desc:recovery stop time in epoch milliseconds', (r) => r.at),
+  column('index', 'alias:i,idx;desc:index name', (r) => r.index.name),
+  column('shard', 'alias:s,sh;desc:shard name', (r) => r.shard),
+  column('start_time', 'default:false;alias:start;desc:recovery start time', (r) => new Date(r.start).toISOString()),
+  column('start_time_millis', 'default:false;alias:start_millis;desc:recovery start time in epoch milliseconds', (r) => r.start),
+  column('stop_time', 'default:false;alias:stop;desc:recovery stop time', (r) => new Date(r.start).toISOString()),
+  column('stop_time_millis', 'default:false;alias:stop_millis;desc:recovery stop time in epoch milliseconds', (r) => r.start),
   column('time', 'alias:t,ti;desc:recovery time', () => Duration.ofMillis(0)),
-  column('type', 'alias:ty;desc:recovery type', (r) => (r.fromExistingStore ? 'existing_store' : 'empty_store')),
+  column('type', 'alias:ty;desc:recovery type', (r) => (r.fresh ? 'empty_store' : 'existing_store')),
   column('stage', 'alias:st;desc:recovery stage', () => 'done'),
   column('priority', 'alias:pr;desc:recovery priority', () => 'normal'),
   column('source_host', 'alias:shost;desc:source host', () => 'n/a'),
@@ -154,26 +157,23 @@ const RECOVERY_COLUMNS: Array<CatColumn<RecoveryRow>> = [
   column('snapshot', 'alias:snap;desc:snapshot', () => 'n/a'),
   column('files', 'alias:f;desc:number of files to recover', () => 0),
   column('files_recovered', 'alias:fr;desc:files recovered', () => 0),
-  column('files_percent', 'alias:fp;desc:percent of files recovered', () => '0.0%'),
-  column('files_total', 'alias:tf;desc:total number of files', () => 0),
+  column('files_percent', 'alias:fp;desc:percent of files recovered', recoveredPercent),
+  column('files_total', 'alias:tf;desc:total number of files', (r) => r.files),
   column('bytes', 'alias:b;desc:number of bytes to recover', () => new ByteSize(0)),
   column('bytes_recovered', 'alias:br;desc:bytes recovered', () => new ByteSize(0)),
-  column('bytes_percent', 'alias:bp;desc:percent of bytes recovered', () => '0.0%'),
-  column('bytes_total', 'alias:tb;desc:total number of bytes', () => new ByteSize(0)),
+  column('bytes_percent', 'alias:bp;desc:percent of bytes recovered', recoveredPercent),
+  column('bytes_total', 'alias:tb;desc:total number of bytes', (r) => new ByteSize(r.bytes)),
   column('translog_ops', 'alias:to;desc:number of translog ops to recover', () => 0),
   column('translog_ops_recovered', 'alias:tor;desc:translog ops recovered', () => 0),
   column('translog_ops_percent', 'alias:top;desc:percent of translog ops recovered', () => '100.0%'),
 ];
 
-/** `_cat/recovery[/{index}]`: each started primary's recovery, done; `active_only` shows none. */
+/** `_cat/recovery[/{index}]`: each primary's recovery, done (closed indices' too); `active_only` shows none. */
 function catRecovery(req: RestRequest, ctx: EngineContext): RestResponse {
   const activeOnly = req.params.get('active_only');
   return catResponse(req, RECOVERY_COLUMNS, () => {
     if (activeOnly === '' || activeOnly === 'true') return [];
-    return shardCopies(shardTargets(req, ctx)).filter((c) => c.started).map((copy) => {
-      const fromExistingStore = copy.index.meta.creationDate < ctx.node.startedAt;
-      return { copy, fromExistingStore, at: fromExistingStore ? ctx.node.startedAt : copy.index.meta.creationDate, ctx };
-    });
+    return recoveredShards(ctx, shardTargets(req, ctx)).map((r) => ({ ...r, ctx }));
   });
 }
 

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { EsError } from '../../../../errors/index.js';
 import type { ClusterSettingValues } from '../../cluster-settings/index.js';
+import { autoCreatePatterns } from '../../indices/index.js';
 import { nestSettings } from '../../indices/settings.js';
 import { requireBody } from '../body.js';
 import { booleanParam } from '../params.js';
@@ -62,6 +63,10 @@ function checkValue(key: string, value: string | string[]): void {
   if (key === 'search.default_search_timeout' && value !== '-1') timeValue(key, String(value));
   if (key === 'search.max_keep_alive' || key === 'search.default_keep_alive') timeValue(key, String(value));
   if (key === 'search.cancel_after_time_interval') cancelAfterText(key, String(value));
+  if (key === 'action.auto_create_index') {
+    const text = Array.isArray(value) ? value.join(',') : value;
+    if (text !== 'true' && text !== 'false') autoCreatePatterns(text);
+  }
   if (key === 'cluster.max_shards_per_node') {
     const n = Number(value);
     if (!/^-?\d+$/.test(String(value))) throw new EsError(400, 'illegal_argument_exception', `Failed to parse value [${String(value)}] for setting [${key}]`);

@@ -11,6 +11,7 @@ import { booleanParam, checkRefresh, forcedRefresh, generateId, integerParam, va
 import { storedFieldValues, storedFieldsList } from '../stored-fields.js';
 import { didYouMean } from '../unknown-field.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
+import { awaitActiveShards, shardWriteDescription } from '../active-shards.js';
 
 function opType(req: RestRequest): boolean {
   const v = req.params.get('op_type');
@@ -47,6 +48,7 @@ async function indexDoc(req: RestRequest, ctx: EngineContext, givenId: string | 
   if (writes.length) await ctx.indices.commit([], writes);
   const docId = id ?? generateId();
   checkRoutingGiven(handle, docId, params.routing);
+  await awaitActiveShards(handle, req.params, shardWriteDescription(handle.name, 'index', docId, text));
   const prepared = await handle.indexDocumentCooperatively(docId, source, text, params);
   await ctx.indices.commit([prepared]);
   return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };
@@ -63,7 +65,7 @@ export function withForcedRefresh(req: RestRequest, body: JsonObject): JsonObjec
 }
 
 /** Whether an index keeps `_source` for reads (`"_source": {"enabled": false}` turns it off). */
-function sourceEnabled(handle: IndexHandle): boolean {
+export function sourceEnabled(handle: IndexHandle): boolean {
   const s = handle.mappings._source;
   return !(isPlainObject(s) && (s.enabled === false || s.enabled === 'false'));
 }
@@ -179,6 +181,7 @@ async function deleteDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
       }),
     };
   }
+  await awaitActiveShards(handle, req.params, shardWriteDescription(handle.name, 'delete', id));
   const prepared = handle.delete(id, params);
   await ctx.indices.commit([prepared]);
   return { status: prepared.status, body: withForcedRefresh(req, prepared.body) };

@@ -11,7 +11,7 @@ import { requestBody } from '../body.js';
 import { checkRefresh, generateId, validateId, versionType, UrlParams } from '../params.js';
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { failureOf, manualSlice, type Target } from './by-query.js';
+import { failureOf, manualSlice, requireStoredSource, unavailableShards, type Target } from './by-query.js';
 import { batchSize, conflictsMode, maxDocsParam, requestedSlices, requestsPerSecond, slicesParam, unsupportedSearchFields, validationFailed, waitsForCompletion } from './by-scroll-params.js';
 import { effectiveQuery, timeValue, withQueryRules } from './search-target.js';
 import { taskHeaders } from '../task-headers.js';
@@ -204,11 +204,16 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
     const creations = [];
     const failures: Json[] = [];
     const budget = new WorkBudget(Infinity, true, slice);
+    // the batch is one bulk request to the destination: its items fail together when the destination's
+    // shard copies are fewer than wait_for_active_shards asks
+    const dest = ctx.indices.get(r.dest.index);
+    const shardFailure = dest && (await unavailableShards(batch.map((t) => ({ ...t, handle: dest })), req.params, 'index')).get(dest);
+    if (shardFailure) return batch.map((t) => failureOf({ ...t, handle: dest }, shardFailure));
     for (const t of batch) {
       await budget.pause();
       const doc = t.handle.get(t.id);
       if (!doc) continue; // deleted since the scan: nothing to copy
-      if (doc.sourceText === undefined) throw new EsError(400, 'illegal_argument_exception', `[${t.handle.name}][_doc][${t.id}] didn't store _source`);
+      requireStoredSource(t, doc.sourceText);
       let source = filterSource(doc.source, r.sourceFilter) ?? {};
       const outcome = script ? script(t, r.dest.index, source, r.sourceFilter.includes.length || r.sourceFilter.excludes.length ? undefined : doc.sourceText, doc.version) : undefined;
       if (outcome?.op === 'noop') {
@@ -219,7 +224,9 @@ async function reindex(req: RestRequest, ctx: EngineContext): Promise<RestRespon
       const destName = meta?.index ?? r.dest.index;
       const id = meta ? (meta.id ?? generateId()) : t.id;
       const routing = r.dest.routing.kind === 'discard' ? undefined : r.dest.routing.kind === 'set' ? r.dest.routing.value : (meta ? (meta.routing ?? undefined) : t.routing);
-      const external = r.dest.versionType !== 'internal';
+      // a script that sets ctx._version to null writes with internal versioning, whatever dest.version_type
+      // says (Reindexer's scriptChangedVersion: MATCH_ANY, INTERNAL)
+      const external = r.dest.versionType !== 'internal' && meta?.version !== null;
       const params: WriteParams = { routing, create: r.dest.opType === 'create' };
       if (external) Object.assign(params, { versionType: r.dest.versionType, version: meta?.version ?? doc.version });
       // a batch is one bulk request in Elasticsearch: a failed write is listed, the batch's others go on

@@ -6,6 +6,7 @@ import { docsPerShard, numberOfReplicas, numberOfShards, shardCopies } from '../
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { OPENSEARCH_VERSION, luceneVersion, speaksOpenSearch } from '../dialect.js';
 import { discoveryNode } from '../discovery-node.js';
+import { recoveredShards } from '../shard-recoveries.js';
 import { ES_VERSION } from './cluster.js';
 import { resolveOpenTarget, resolveTarget } from './search-target.js';
 
@@ -70,22 +71,8 @@ function fieldsOf(human: boolean) {
   };
 }
 
-/** How a primary came to be on this node: from an empty store (created since the node started) or from the store it had. */
-interface RecoveredShard {
-  index: IndexHandle;
-  shard: number;
-  fresh: boolean;
-  start: number;
-  files: number;
-  bytes: number;
-}
 
-/**
- * `GET [/{index}]/_recovery`: each started primary's last recovery, done. Closed indices are
- * included (Elasticsearch's RecoveryRequest expands and accepts them: a closed index's shards are
- * recovered from their existing store when it closes; here, at the latest of its creation and
- * the node's start).
- */
+/** `GET [/{index}]/_recovery`: each primary's last recovery, done (closed indices' too: recoveredShards). */
 function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
   const handles = resolveTarget(ctx, req.pathParams.index, req.params, { expandWildcards: 'open,closed' })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -95,20 +82,7 @@ function recovery(req: RestRequest, ctx: EngineContext): RestResponse {
   const { date, time, bytes: size } = fieldsOf(booleanParam(req.params, 'human', false));
   const detailed = booleanParam(req.params, 'detailed', false);
   const openSearch = speaksOpenSearch(req, ctx);
-  const recovered: RecoveredShard[] = [];
-  for (const copy of shardCopies(handles)) {
-    if (!copy.started) continue;
-    const created = Number(copy.index.meta.settings['index.creation_date'] ?? 0);
-    const fresh = created >= node.startedAt;
-    const bytes = fresh ? 0 : copy.storeBytes ?? 0;
-    recovered.push({ index: copy.index, shard: copy.shard, fresh, start: fresh ? created : node.startedAt, files: fresh || !copy.docs ? 0 : 1, bytes });
-  }
-  for (const h of handles.filter((c) => !c.isOpen)) {
-    const start = Math.max(Number(h.meta.settings['index.creation_date'] ?? 0), node.startedAt);
-    const shards = numberOfShards(h);
-    const bytes = Math.round(h.storeBytes / shards);
-    for (let shard = 0; shard < shards; shard++) recovered.push({ index: h, shard, fresh: false, start, files: bytes > 0 ? 1 : 0, bytes });
-  }
+  const recovered = recoveredShards(ctx, handles);
   const body: Json = {};
   for (const h of handles) body[h.name] = { shards: [] };
   for (const { index: h, shard: id, fresh, start, files, bytes } of recovered) {

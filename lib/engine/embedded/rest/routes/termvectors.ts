@@ -173,7 +173,9 @@ export function termVectorsOf(ctx: EngineContext, index: string, id: string | un
     vector.terms = terms as unknown as JsonObject;
     vectors[field] = vector;
   }
-  if (Object.keys(vectors).length) response.term_vectors = vectors;
+  // A found document always carries `term_vectors`, empty when no field holds a term vector (a
+  // nested field, a field the document lacks), as Elasticsearch writes it.
+  response.term_vectors = vectors;
   return response;
 }
 
