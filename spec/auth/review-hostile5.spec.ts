@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { BACKENDS } from '../support/backends.js';
+import { basic, call, ndjson, NDJSON } from '../support/http.js';
+import type { TestGateway } from '../support/servers.js';
+
+/**
+ * Review by a hostile tenant (h-hostile5) of hostile4's changes, on both backends (the embedded
+ * engine, and the gateway in front of the standalone engine).
+ *
+ * 1. An ingest pipeline whose `_index` names a system index (`.gateway-credentials`,
+ *    `.opensearch-observability`, date math resolving to a `.gateway-` name) sends no document
+ *    there: not an index request's, not an `_update` upsert's (hostile4 ran the pipelines there),
+ *    not a `_bulk` item's — for the admin nor a credential holding `manage_pipeline`. (Was: the
+ *    admin's writes landed in the gateway's credentials index and the Observability index.)
+ */
+
+const OBS = '.opensearch-observability';
+
+for (const backend of BACKENDS) {
+  describe(`review by a hostile tenant (hostile5): hostile4's leftovers (${backend.name})`, function () {
+    let gw: TestGateway, stop: () => Promise<void>;
+    /** A credential on tenant-p* that may set and run ingest pipelines. */
+    let piper: string;
+    this.timeout(300_000);
+
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start());
+      const made = await call(gw.url, 'POST', '/_credentials', {
+        body: { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], indices: ['tenant-p*'], cluster_privileges: ['manage_pipeline'] },
+      });
+      expect(made.status, made.text).to.equal(201);
+      piper = basic(made.json.credential.username, made.json.password);
+      const obj = await call(gw.url, 'POST', '/_plugins/_observability/object', { body: { objectId: 'seeded', savedQuery: { name: 'kept', query: 'source=x' } } });
+      expect(obj.status, obj.text).to.equal(200);
+    });
+    after(() => stop?.());
+
+    it("an ingest pipeline's _index never sends a document into a system index, by any write, for the admin or a pipeline manager", async () => {
+      const route = await call(gw.url, 'PUT', '/_ingest/pipeline/h5-route', { auth: piper, body: { processors: [{ set: { field: '_index', value: '{{dest}}' } }] } });
+      expect(route.status, route.text).to.equal(200);
+      const script = await call(gw.url, 'PUT', '/_ingest/pipeline/h5-script', { auth: piper, body: { processors: [{ script: { source: 'ctx._index = ctx.dest' } }] } });
+      expect(script.status, script.text).to.equal(200);
+      for (const [index, pipeline] of [['tenant-p-set', 'h5-route'], ['tenant-p-script', 'h5-script']]) {
+        const made = await call(gw.url, 'PUT', `/${index}`, { auth: piper, body: { settings: { 'index.default_pipeline': pipeline } } });
+        expect(made.status, made.text).to.equal(200);
+      }
+      const problems: string[] = [];
+      let n = 0;
+      for (const dest of ['.gateway-credentials', '.gateway-h5', '<.gateway-h5-{now/d}>', OBS]) {
+        for (const index of ['tenant-p-set', 'tenant-p-script']) {
+          for (const [who, auth] of [['admin', undefined], ['piper', piper]] as const) {
+            const id = `h5-${n++}`;
+            const writes: Array<[string, string, unknown, boolean?]> = [
+              ['PUT', `/${index}/_doc/${id}-i`, { dest, f: 'planted' }],
+              ['POST', `/${index}/_update/${id}-u`, { doc: { dest, f: 'planted' }, doc_as_upsert: true }],
+              ['POST', `/${index}/_update/${id}-up`, { doc: { f: 'x' }, upsert: { dest, f: 'planted' } }],
+              ['POST', '/_bulk', ndjson([{ index: { _index: index, _id: `${id}-b` } }, { dest, f: 'planted' }]), true],
+              ['POST', '/_bulk', ndjson([{ update: { _index: index, _id: `${id}-bu` } }, { doc: { dest, f: 'planted' }, doc_as_upsert: true }]), true],
+            ];
+            for (const [method, path, body, nd] of writes) {
+              const r = await call(gw.url, method, path, { auth, body, headers: nd ? NDJSON : undefined });
+              // written elsewhere than the index the request named (a _bulk update runs no pipeline)
+              const landed = /"_index":"\.(gateway-|opensearch-observability)/.test(r.text) || (r.status < 300 && !r.text.includes('"errors":true') && !r.text.includes(`"_index":"${index}"`));
+              if (landed || r.status >= 500) problems.push(`${who} ${method} ${path} (${dest}): ${r.status} ${r.text.slice(0, 200)}`);
+              else if (!nd) expect(r.json.error.type, r.text).to.equal('security_exception');
+            }
+          }
+        }
+      }
+      expect(problems, problems.join('\n')).to.deep.equal([]);
+      // the Observability plugin's objects are its own still
+      const objects = await call(gw.url, 'GET', '/_plugins/_observability/object?maxItems=100');
+      expect(objects.status, objects.text).to.equal(200);
+      expect(objects.json.observabilityObjectList.map((o: { objectId: string }) => o.objectId)).to.deep.equal(['seeded']);
+      // an _index the caller may write is followed as before
+      const ok = await call(gw.url, 'PUT', '/tenant-p-set/_doc/ok?refresh=true', { auth: piper, body: { dest: 'tenant-p-other', f: 'kept' } });
+      expect(ok.status, ok.text).to.equal(201);
+      expect(ok.json._index).to.equal('tenant-p-other');
+    });
+  });
+}
