@@ -12,6 +12,10 @@ import type { TestGateway } from '../support/servers.js';
  *    there: not an index request's, not an `_update` upsert's (hostile4 ran the pipelines there),
  *    not a `_bulk` item's — for the admin nor a credential holding `manage_pipeline`. (Was: the
  *    admin's writes landed in the gateway's credentials index and the Observability index.)
+ * 2. A dot-alone wildcard where the path holds one name, not a list (`GET /.*\/_doc/1`,
+ *    `_explain`, `_termvectors`, `_update`, `_source`), is refused as before hostile4, not
+ *    rewritten to `.*,-.gateway-*,-.opensearch-observability`. (Was: that list, read as one
+ *    invalid name, echoed in a 400 or a 404.)
  */
 
 const OBS = '.opensearch-observability';
@@ -19,17 +23,21 @@ const OBS = '.opensearch-observability';
 for (const backend of BACKENDS) {
   describe(`review by a hostile tenant (hostile5): hostile4's leftovers (${backend.name})`, function () {
     let gw: TestGateway, stop: () => Promise<void>;
-    /** A credential on tenant-p* that may set and run ingest pipelines. */
-    let piper: string;
+    /** A credential on tenant-p* that may set and run ingest pipelines; one on every index without admin rights; one on tenant-a*. */
+    let piper: string, wide: string, scoped: string;
     this.timeout(300_000);
 
     before(async () => {
       ({ gateway: gw, stop } = await backend.start());
-      const made = await call(gw.url, 'POST', '/_credentials', {
-        body: { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], indices: ['tenant-p*'], cluster_privileges: ['manage_pipeline'] },
-      });
-      expect(made.status, made.text).to.equal(201);
-      piper = basic(made.json.credential.username, made.json.password);
+      const cred = async (body: Record<string, unknown>) => {
+        const made = await call(gw.url, 'POST', '/_credentials', { body: { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body } });
+        expect(made.status, made.text).to.equal(201);
+        return basic(made.json.credential.username, made.json.password);
+      };
+      piper = await cred({ indices: ['tenant-p*'], cluster_privileges: ['manage_pipeline'] });
+      wide = await cred({ indices: ['*'] });
+      scoped = await cred({ indices: ['tenant-a*', '.tenant-a*'] });
+      for (const index of ['.tenant-a-dot', 'tenant-b']) expect((await call(gw.url, 'PUT', `/${index}/_doc/1?refresh=true`, { body: { f: index } })).status).to.equal(201);
       const obj = await call(gw.url, 'POST', '/_plugins/_observability/object', { body: { objectId: 'seeded', savedQuery: { name: 'kept', query: 'source=x' } } });
       expect(obj.status, obj.text).to.equal(200);
     });
@@ -72,10 +80,43 @@ for (const backend of BACKENDS) {
       const objects = await call(gw.url, 'GET', '/_plugins/_observability/object?maxItems=100');
       expect(objects.status, objects.text).to.equal(200);
       expect(objects.json.observabilityObjectList.map((o: { objectId: string }) => o.objectId)).to.deep.equal(['seeded']);
+      // another tenant's index is the caller's rights' to refuse, as where the request names it:
+      // the embedded engine's access view does; the standalone engine never learns the caller (below)
+      if (backend.name.startsWith('embedded')) for (const path of ['/tenant-p-set/_doc/foreign', '/tenant-p-set/_update/foreign']) {
+        const body = path.includes('_update') ? { doc: { dest: 'tenant-b', f: 'planted' }, doc_as_upsert: true } : { dest: 'tenant-b', f: 'planted' };
+        const r = await call(gw.url, path.includes('_update') ? 'POST' : 'PUT', path, { auth: piper, body });
+        expect(r.status, `${path}: ${r.text}`).to.equal(403);
+      }
       // an _index the caller may write is followed as before
       const ok = await call(gw.url, 'PUT', '/tenant-p-set/_doc/ok?refresh=true', { auth: piper, body: { dest: 'tenant-p-other', f: 'kept' } });
       expect(ok.status, ok.text).to.equal(201);
       expect(ok.json._index).to.equal('tenant-p-other');
+    });
+
+    // KNOWN HOLE, not fixed by hostile5: on the HTTP backend the standalone engine is called as its
+    // superuser without the caller's rights (EngineRequest.access is not forwarded), so a tenant
+    // writing to its own index whose default pipeline (set by the admin) takes `_index` from the
+    // document writes into another tenant's index: PUT /tenant-a-routed/_doc/x {"dest":"tenant-b"},
+    // POST /tenant-a-routed/_update/x {"doc":{"dest":"tenant-b"},"doc_as_upsert":true}, _bulk, _reindex.
+    if (!backend.name.startsWith('embedded')) it("a default pipeline's _index does not carry a tenant's write into another tenant's index (HTTP backend: the engine is not given the caller's rights)");
+
+    it('a dot-alone wildcard where the path holds one name (a document\'s index) is refused, not rewritten into a list', async () => {
+      const probes: Array<[string, string, unknown?]> = [
+        ['GET', '/.*/_doc/1'], ['GET', '/%2E*/_doc/1'], ['HEAD', '/.*/_doc/1'], ['GET', '/.*/_source/1'], ['GET', '/.*/_explain/1', { query: { match_all: {} } }],
+        ['GET', '/.*/_termvectors/1'], ['PUT', '/.*/_doc/1', { f: 'x' }], ['PUT', '/.*/_create/2', { f: 'x' }], ['POST', '/.*/_update/1', { doc: { f: 'x' }, doc_as_upsert: true }],
+        ['DELETE', '/.*/_doc/1'],
+      ];
+      for (const [who, auth] of [['admin', undefined], ['wide', wide], ['scoped', scoped]] as const) {
+        for (const [method, path, body] of probes) {
+          const r = await call(gw.url, method, path, { auth, body });
+          expect(r.status, `${who} ${method} ${path}: ${r.text}`).to.equal(403);
+          expect(r.text, `${who} ${method} ${path}`).not.to.include('-.gateway-*');
+        }
+      }
+      // the lists beside them are narrowed as before
+      const searched = await call(gw.url, 'GET', '/.*/_search', { auth: scoped });
+      expect(searched.status, searched.text).to.equal(200);
+      expect(searched.json.hits.hits.map((h: { _index: string }) => h._index)).to.deep.equal(['.tenant-a-dot']);
     });
   });
 }
