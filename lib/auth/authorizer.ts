@@ -281,7 +281,15 @@ export class Authorizer {
     if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return undefined;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
-    for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
+    // an exclusion is applied already to the names a narrowed wildcard stands for: kept only behind
+    // a wildcard left as written, else it would follow names only and be read as a name of its own
+    // (`a,-.gateway-*`: index_not_found with allow_no_indices=false)
+    let wildcardLeft = false;
+    for (const d of verdict.decisions) {
+      if (d.kind === 'exclusion' && !wildcardLeft) continue;
+      if ((d.kind === 'wildcard' || d.kind === 'all') && d.verdict !== 'narrow') wildcardLeft = true;
+      names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
+    }
     if (!names.length) throw forbidden(c.action, user, written(c, expressions));
     if (c.slot?.holds === 'aliases') return narrowedSegments(c, await this.aliasesWithin(names, patterns));
     return narrowedSegments(c, names);

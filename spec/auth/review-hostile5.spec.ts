@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
 import { basic, call, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
@@ -19,6 +20,8 @@ import type { TestGateway } from '../support/servers.js';
  */
 
 const OBS = '.opensearch-observability';
+const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 80);
+const SEED = Number(process.env.FAST_CHECK_SEED ?? 5505);
 
 for (const backend of BACKENDS) {
   describe(`review by a hostile tenant (hostile5): hostile4's leftovers (${backend.name})`, function () {
@@ -117,6 +120,36 @@ for (const backend of BACKENDS) {
       const searched = await call(gw.url, 'GET', '/.*/_search', { auth: scoped });
       expect(searched.status, searched.text).to.equal(200);
       expect(searched.json.hits.hits.map((h: { _index: string }) => h._index)).to.deep.equal(['.tenant-a-dot']);
+    });
+
+    it("a narrowed dot-alone wildcard answers as the caller's own list would, allow_no_indices=false included", async () => {
+      for (const [who, auth, seen] of [['wide', wide, ['.tenant-a-dot', 'tenant-b']], ['scoped', scoped, ['.tenant-a-dot']]] as const) {
+        for (const path of ['/.*/_search?allow_no_indices=false', '/.*,tenant-b*/_search?allow_no_indices=false&ignore_unavailable=true']) {
+          const r = await call(gw.url, 'GET', path, { auth });
+          expect(r.status, `${who} ${path}: ${r.text}`).to.equal(200);
+          const indices = [...new Set(r.json.hits.hits.map((h: { _index: string }) => h._index))].sort();
+          const wanted = path.startsWith('/.*/') ? seen.filter((i) => i.startsWith('.')) : seen;
+          expect(indices, `${who} ${path}`).to.deep.equal(wanted);
+        }
+      }
+      // any list around a dot-alone wildcard: never a system index or another's, never the
+      // gateway's exclusions read as names of their own, never a 5xx
+      const member = fc.constantFrom('.*', '.t*', '.*-dot', 'tenant-*', 'tenant-b', '-.tenant-a-dot', '-tenant-b', '-x*', '_all', '*');
+      const problems: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(fc.array(member, { minLength: 1, maxLength: 4 }), fc.constantFrom('', 'allow_no_indices=false', 'ignore_unavailable=true', 'expand_wildcards=all', 'expand_wildcards=hidden&allow_no_indices=false'), fc.boolean(), async (list, params, asWide) => {
+          const path = `/${['.*', ...list].join(',')}/_search?size=50${params ? `&${params}` : ''}`;
+          const r = await call(gw.url, 'GET', path, { auth: asWide ? wide : scoped });
+          const hits: string[] = r.status === 200 ? r.json.hits.hits.map((h: { _index: string }) => h._index) : [];
+          const foreign = hits.filter((i) => i.startsWith('.gateway-') || i === OBS || (!asWide && !i.startsWith('tenant-a') && !i.startsWith('.tenant-a')));
+          // (a list narrowed to nothing is refused, 403, as a scoped credential's wildcards are)
+          const excludedAsName = r.status === 404 && r.json?.error?.type === 'index_not_found_exception' && String(r.json.error.index).startsWith('-');
+          if (r.status >= 500 || foreign.length || excludedAsName) problems.push(`${asWide ? 'wide' : 'scoped'} ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+          return true;
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      expect(problems, problems.slice(0, 10).join('\n')).to.deep.equal([]);
     });
   });
 }
