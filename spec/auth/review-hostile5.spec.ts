@@ -96,7 +96,7 @@ for (const backend of BACKENDS) {
       expect(ok.json._index).to.equal('tenant-p-other');
     });
 
-    // KNOWN HOLE, not fixed by hostile5: on the HTTP backend the standalone engine is called as its
+    // KNOWN HOLE (docs/access-control.md says so), not fixed by hostile5: on the HTTP backend the standalone engine is called as its
     // superuser without the caller's rights (EngineRequest.access is not forwarded), so a tenant
     // writing to its own index whose default pipeline (set by the admin) takes `_index` from the
     // document writes into another tenant's index: PUT /tenant-a-routed/_doc/x {"dest":"tenant-b"},
