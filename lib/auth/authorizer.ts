@@ -18,6 +18,7 @@ import { readsIndexMetadata } from './classify/classifying.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import { changedTemplatePatterns } from './template-targets.js';
+import { isSystemExclusion } from './system-index-guard.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { Credential } from './credentials/credential.js';
 import type { RateLimits } from './rate-limits.js';
@@ -332,7 +333,8 @@ function written(c: Classification, expressions: readonly string[]): string[] {
   const theirs = new Set(c.sources.filter((s) => s.from !== 'template').map((s) => s.expression));
   // `_all` named by no source stands for a request that reaches every index (a bare `/_search`)
   const templates = new Set(c.sources.filter((s) => s.from === 'template').map((s) => s.expression));
-  return expressions.filter((e) => theirs.has(e) || (e === '_all' && !templates.has(e)));
+  // the system indices' exclusions a narrowed path was given are the gateway's words, not theirs
+  return expressions.filter((e) => (theirs.has(e) && !isSystemExclusion(e)) || (e === '_all' && !templates.has(e)));
 }
 
 /** The route check of the engine read a stream request makes, naming the path the caller wrote; undefined for no stream's read. */

@@ -93,6 +93,14 @@ const SYSTEM_FAMILIES: readonly SystemFamily[] = [
 const SYSTEM_EXCLUSIONS = SYSTEM_FAMILIES.map((f) => f.exclusion).join(',');
 
 /**
+ * Is the expression one of the exclusions `withoutSystemIndices` writes (`-.gateway-*`,
+ * `-.opensearch-observability`)? A refusal names what the caller wrote, which they may not be.
+ */
+export function isSystemExclusion(expression: string): boolean {
+  return SYSTEM_FAMILIES.some((f) => f.exclusion === expression);
+}
+
+/**
  * A request whose wildcards (or every index) reach system indices — by expanding hidden indices
  * (`GET /_field_caps?expand_wildcards=all`, `POST /*\/_cache/clear?expand_wildcards=all`) or by a
  * dot alone (`GET /_cat/indices/.*`, `GET /.*\/_search`) — and whose path alone names its
