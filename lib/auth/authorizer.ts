@@ -18,6 +18,7 @@ import { readsIndexMetadata } from './classify/classifying.js';
 import { accessOf } from './credentials/credential-access.js';
 import { isWithin } from './credentials/grant.js';
 import { changedTemplatePatterns } from './template-targets.js';
+import { isSystemExclusion } from './system-index-guard.js';
 import type { CredentialStore } from './credentials/credential-store.js';
 import type { Credential } from './credentials/credential.js';
 import type { RateLimits } from './rate-limits.js';
@@ -281,7 +282,15 @@ export class Authorizer {
     if (!verdict.decisions.some((d) => d.verdict === 'narrow')) return undefined;
     // wildcards and _all stand for the indices this credential may see, and nothing else
     const names: string[] = [];
-    for (const d of verdict.decisions) names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
+    // an exclusion is applied already to the names a narrowed wildcard stands for: kept only behind
+    // a wildcard left as written, else it would follow names only and be read as a name of its own
+    // (`a,-.gateway-*`: index_not_found with allow_no_indices=false)
+    let wildcardLeft = false;
+    for (const d of verdict.decisions) {
+      if (d.kind === 'exclusion' && !wildcardLeft) continue;
+      if ((d.kind === 'wildcard' || d.kind === 'all') && d.verdict !== 'narrow') wildcardLeft = true;
+      names.push(...(d.verdict === 'narrow' ? d.allowed : [d.expression]));
+    }
     if (!names.length) throw forbidden(c.action, user, written(c, expressions));
     if (c.slot?.holds === 'aliases') return narrowedSegments(c, await this.aliasesWithin(names, patterns));
     return narrowedSegments(c, names);
@@ -324,7 +333,8 @@ function written(c: Classification, expressions: readonly string[]): string[] {
   const theirs = new Set(c.sources.filter((s) => s.from !== 'template').map((s) => s.expression));
   // `_all` named by no source stands for a request that reaches every index (a bare `/_search`)
   const templates = new Set(c.sources.filter((s) => s.from === 'template').map((s) => s.expression));
-  return expressions.filter((e) => theirs.has(e) || (e === '_all' && !templates.has(e)));
+  // the system indices' exclusions a narrowed path was given are the gateway's words, not theirs
+  return expressions.filter((e) => (theirs.has(e) && !isSystemExclusion(e)) || (e === '_all' && !templates.has(e)));
 }
 
 /** The route check of the engine read a stream request makes, naming the path the caller wrote; undefined for no stream's read. */

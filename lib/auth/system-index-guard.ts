@@ -93,6 +93,14 @@ const SYSTEM_FAMILIES: readonly SystemFamily[] = [
 const SYSTEM_EXCLUSIONS = SYSTEM_FAMILIES.map((f) => f.exclusion).join(',');
 
 /**
+ * Is the expression one of the exclusions `withoutSystemIndices` writes (`-.gateway-*`,
+ * `-.opensearch-observability`)? A refusal names what the caller wrote, which they may not be.
+ */
+export function isSystemExclusion(expression: string): boolean {
+  return SYSTEM_FAMILIES.some((f) => f.exclusion === expression);
+}
+
+/**
  * A request whose wildcards (or every index) reach system indices — by expanding hidden indices
  * (`GET /_field_caps?expand_wildcards=all`, `POST /*\/_cache/clear?expand_wildcards=all`) or by a
  * dot alone (`GET /_cat/indices/.*`, `GET /.*\/_search`) — and whose path alone names its
@@ -100,13 +108,15 @@ const SYSTEM_EXCLUSIONS = SYSTEM_FAMILIES.map((f) => f.exclusion).join(',');
  * the request its caller could have written, which `checkSystemIndices` accepts — as Elasticsearch
  * resolves a wildcard to the indices the caller may see, its restricted (system) indices left out.
  * Undefined for any other request — one that names a system index, or aims at one (`.g*`,
- * `<.gateway-c*>` without hidden indices expanded), or names indices elsewhere than in its path
- * (a body, a parameter), is refused as before.
+ * `<.gateway-c*>` without hidden indices expanded), names indices elsewhere than in its path
+ * (a body, a parameter), or whose path holds one name rather than a list (`GET /.*\/_doc/1`,
+ * where the rewritten list would be read as one invalid name and echoed), is refused as before.
  */
 export function withoutSystemIndices(req: GatewayRequest): readonly string[] | undefined {
   const info = req.info;
   const slot = info.slot;
-  if (!slot || slot.holds === 'aliases' || info.sources.some((s) => s.from !== 'path')) return undefined;
+  // a slot of one name (a document's index) is no list: `.*` there is refused, not rewritten
+  if (!slot || slot.single || slot.holds === 'aliases' || info.sources.some((s) => s.from !== 'path')) return undefined;
   const reached = systemIndexReached(info);
   if (reached === undefined || !narrowable(info, reached)) return undefined;
   const segments = [...req.segments];

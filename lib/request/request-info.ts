@@ -64,6 +64,11 @@ export interface IndexSlot {
    * whose every index the credential may see.
    */
   holds?: 'aliases';
+  /**
+   * True when the slot holds one name, not a list (`/{index}/_doc/{id}`, `/{index}/_explain/{id}`):
+   * a wildcard there expands to nothing, so no list of exclusions may be written in its place.
+   */
+  single?: true;
 }
 
 export interface Classification {

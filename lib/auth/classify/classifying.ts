@@ -126,7 +126,7 @@ export class Classifying implements BodyReading {
    * narrowed list may take its place (the request's primary index list).
    */
   pathIndex(list: string, segment?: number, operation?: Operation, single = false): void {
-    if (!this.slot && segment !== undefined) this.slot = { segment, insert: false };
+    if (!this.slot && segment !== undefined) this.slot = single ? { segment, insert: false, single } : { segment, insert: false };
     const expressions = single ? namesOf(list) : splitExpressions(list);
     this.pathLists.push(expressions);
     for (const e of expressions) {

@@ -7,7 +7,8 @@
  */
 import { exactIntegersOf } from '../../../ndjson/index.js';
 import { EsError } from '../../../errors/index.js';
-import type { Indices, IndexHandle } from '../indices/index.js';
+import { isSystemIndex } from '../../index-patterns.js';
+import { resolveDateMathName, type Indices, type IndexHandle } from '../indices/index.js';
 import { IngestDocument, type DocumentMetadata, type JsonMap } from './ingest-document.js';
 import type { IngestPipelines } from './ingest-pipelines.js';
 import { failureError, PipelineRunner } from './pipeline.js';
@@ -123,6 +124,7 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
       if (ingest.metadata._index !== index) {
         // a new target: its own default and final pipelines run instead
         const next = ingest.metadata._index;
+        refuseSystemTarget(next);
         if (visited.includes(next)) {
           throw new EsError(500, 'illegal_state_exception', `index cycle detected while processing pipeline [${first}] for document [${doc.id ?? ''}]: [${[...visited, next].join(', ')}]`);
         }
@@ -144,6 +146,17 @@ export function ingestForWrite(indices: Indices, pipelines: IngestPipelines, req
   } catch (e) {
     return { kind: 'failed', error: failureError(e) };
   }
+}
+
+/**
+ * A pipeline's new `_index` (a `set`, a script, a `reroute`) that names a system index
+ * (`.gateway-*`, `.opensearch-observability`, date math resolving to one): refused for every
+ * caller, the admin included, as a request naming it is — a system index is written through the
+ * APIs that keep it, never by a document a pipeline sends there.
+ */
+function refuseSystemTarget(name: string): void {
+  if (!isSystemIndex(name) && !(name.startsWith('<') && isSystemIndex(resolveDateMathName(name)))) return;
+  throw new EsError(403, 'security_exception', `action [indices:data/write/bulk[s]] is unauthorized: index [${name}] is a system index, reachable only through the APIs that keep it (the gateway's, an engine plugin's); an ingest pipeline may not send a document there`);
 }
 
 /** Indices naming `id` as their default or final pipeline (a pipeline in use cannot be deleted). */
