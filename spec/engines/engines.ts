@@ -106,6 +106,9 @@ export async function resetEngine(url: URL): Promise<void> {
   // does not answers no handler: none to remove); a spec that lists them met another spec's
   const policies = (await engineCall(url, 'GET', '/_plugins/_ism/policies?size=1000', true).catch(() => undefined)) as { policies?: Array<{ _id: string }> } | undefined;
   await remove('/_plugins/_ism/policies', (policies?.policies ?? []).map((p) => p._id));
+  // the Observability plugin's saved objects live in its system index, which only its API reaches
+  const objects = (await engineCall(url, 'GET', '/_plugins/_observability/object?maxItems=1000', true).catch(() => undefined)) as { observabilityObjectList?: Array<{ objectId: string }> } | undefined;
+  await remove('/_plugins/_observability/object', (objects?.observabilityObjectList ?? []).map((o) => o.objectId));
   const transforms = (await engineCall(url, 'GET', '/_plugins/_transform?size=1000', true).catch(() => undefined)) as { transforms?: Array<{ _id: string }> } | undefined;
   await remove('/_plugins/_transform', (transforms?.transforms ?? []).map((t) => t._id));
   // Learning to Rank's feature stores, through its own API (the default store is `DELETE /_ltr`)
