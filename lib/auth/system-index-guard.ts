@@ -1,7 +1,7 @@
 import type { Dispatch, Interceptor } from '../engine/index.js';
 import { EsError } from '../errors/index.js';
 import type { Classification, GatewayRequest } from '../request/index.js';
-import { isSystemIndex, PLUGIN_SYSTEM_INDICES, prefixReachesSystemIndex, readRawRequest, SYSTEM_INDEX_PREFIX, wildcardMatches } from './classify/index.js';
+import { familyCoveredBy, familyExclusion, familyReachedFrom, isSystemIndex, prefixReachesSystemIndex, readRawRequest, SYSTEM_INDEX_FAMILIES, type SystemIndexFamily } from './classify/index.js';
 
 /**
  * The gateway's own indices (`.gateway-*`: credentials, pipelines, apps) are reachable only
@@ -69,35 +69,15 @@ function expandsHiddenToData(info: Classification): boolean {
   return info.expandsHidden && !(info.operation === 'read' && (info.category === 'indices' || info.category === 'cluster'));
 }
 
-/**
- * Each kind of system index: the exclusion that keeps a list's wildcards off it, whether an
- * exclusion's pattern covers it whole, and whether a wildcard of this literal start may reach it.
- */
-interface SystemFamily {
-  exclusion: string;
-  coveredBy(pattern: string): boolean;
-  reachedFrom(prefix: string): boolean;
-}
-
-const SYSTEM_FAMILIES: readonly SystemFamily[] = [
-  {
-    exclusion: `-${SYSTEM_INDEX_PREFIX}*`,
-    // every name that starts with `.gateway-`
-    coveredBy: (pattern) => pattern.indexOf('*') === pattern.length - 1 && SYSTEM_INDEX_PREFIX.startsWith(pattern.slice(0, -1)),
-    reachedFrom: (prefix) => SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX),
-  },
-  ...PLUGIN_SYSTEM_INDICES.map((name): SystemFamily => ({ exclusion: `-${name}`, coveredBy: (pattern) => wildcardMatches(pattern, name), reachedFrom: (prefix) => name.startsWith(prefix) })),
-];
-
 /** The exclusions that keep a list's wildcards off every system index. */
-const SYSTEM_EXCLUSIONS = SYSTEM_FAMILIES.map((f) => f.exclusion).join(',');
+const SYSTEM_EXCLUSIONS = SYSTEM_INDEX_FAMILIES.map(familyExclusion).join(',');
 
 /**
  * Is the expression one of the exclusions `withoutSystemIndices` writes (`-.gateway-*`,
  * `-.opensearch-observability`)? A refusal names what the caller wrote, which they may not be.
  */
 export function isSystemExclusion(expression: string): boolean {
-  return SYSTEM_FAMILIES.some((f) => f.exclusion === expression);
+  return SYSTEM_INDEX_FAMILIES.some((family) => familyExclusion(family) === expression);
 }
 
 /**
@@ -159,14 +139,14 @@ function systemIndicesExcluded(info: Classification): boolean {
   if (info.sources.some((s) => s.from !== 'path')) return false;
   // the path's one list (a second list in a path is another list, as a body's is)
   const list = info.pathLists?.length === 1 ? info.pathLists[0] : undefined;
-  const coversAny = (e: string) => e.startsWith('-') && SYSTEM_FAMILIES.some((f) => f.coveredBy(e.slice(1)));
+  const coversAny = (e: string) => e.startsWith('-') && SYSTEM_INDEX_FAMILIES.some((family) => familyCoveredBy(family, e.slice(1)));
   if (!list || !list.some(coversAny) || !info.indices.every((e) => list.includes(e))) return false;
-  return SYSTEM_FAMILIES.every((family) => {
+  return SYSTEM_INDEX_FAMILIES.every((family) => {
     let lastCover = -1;
     let lastReach = -1;
     list.forEach((e, i) => {
       if (e.startsWith('-')) {
-        if (family.coveredBy(e.slice(1))) lastCover = i;
+        if (familyCoveredBy(family, e.slice(1))) lastCover = i;
       } else if (e === '_all' || mayReach(e, family)) lastReach = i;
     });
     return lastReach < 0 || lastCover > lastReach;
@@ -174,9 +154,9 @@ function systemIndicesExcluded(info: Classification): boolean {
 }
 
 /** Could the expression (a wildcard, date math) name an index of the family (`*`, `*p`, `.g*`, `<.gateway-c*>`, `<.gateway{now{'-'}}x>`)? */
-function mayReach(expression: string, family: SystemFamily): boolean {
+function mayReach(expression: string, family: SystemIndexFamily): boolean {
   const { prefix, open } = patternOf(expression);
-  return open >= 0 && family.reachedFrom(prefix);
+  return open >= 0 && familyReachedFrom(family, prefix);
 }
 
 /**

@@ -16,6 +16,36 @@ export const SYSTEM_INDEX_PREFIX = '.gateway-';
  */
 export const PLUGIN_SYSTEM_INDICES: readonly string[] = ['.opensearch-observability'];
 
+/**
+ * Each kind of system index, the one statement of which names are system indices: every name that
+ * starts with a prefix (the gateway's `.gateway-*`), or one exact name (a plugin's index). What a
+ * name, a wildcard or an exclusion reaches of them is derived from these alone.
+ */
+export type SystemIndexFamily = { readonly prefix: string } | { readonly name: string };
+
+export const SYSTEM_INDEX_FAMILIES: readonly SystemIndexFamily[] = [{ prefix: SYSTEM_INDEX_PREFIX }, ...PLUGIN_SYSTEM_INDICES.map((name) => ({ name }))];
+
+/** Is the concrete index name one of the family's? */
+export function familyHolds(family: SystemIndexFamily, name: string): boolean {
+  return 'prefix' in family ? name.startsWith(family.prefix) : name === family.name;
+}
+
+/** Could a wildcard whose literal text before its first `*` is `prefix` match one of the family's names? */
+export function familyReachedFrom(family: SystemIndexFamily, prefix: string): boolean {
+  return 'prefix' in family ? family.prefix.startsWith(prefix) || prefix.startsWith(family.prefix) : family.name.startsWith(prefix);
+}
+
+/** The exclusion that takes every one of the family's names out of a list (`-.gateway-*`, `-.opensearch-observability`). */
+export function familyExclusion(family: SystemIndexFamily): string {
+  return 'prefix' in family ? `-${family.prefix}*` : `-${family.name}`;
+}
+
+/** Does the pattern (an exclusion's, without its `-`) match every one of the family's names? */
+export function familyCoveredBy(family: SystemIndexFamily, pattern: string): boolean {
+  // a prefix family's names are every continuation of its prefix: only a trailing `*` after a start of it matches them all
+  return 'prefix' in family ? pattern.indexOf('*') === pattern.length - 1 && family.prefix.startsWith(pattern.slice(0, -1)) : wildcardMatches(pattern, family.name);
+}
+
 export interface AuthorizeIndicesOptions {
   /** The admin reaches every index, system indices included. */
   admin?: boolean;
@@ -33,7 +63,7 @@ export interface AuthorizeIndicesOptions {
 }
 
 export function isSystemIndex(name: string): boolean {
-  return name.startsWith(SYSTEM_INDEX_PREFIX) || PLUGIN_SYSTEM_INDICES.includes(name);
+  return SYSTEM_INDEX_FAMILIES.some((family) => familyHolds(family, name));
 }
 
 /**
@@ -41,7 +71,7 @@ export function isSystemIndex(name: string): boolean {
  * (`*`, `.g*`, `.gateway-c*`, `.opensearch-*`)?
  */
 export function prefixReachesSystemIndex(prefix: string): boolean {
-  return SYSTEM_INDEX_PREFIX.startsWith(prefix) || prefix.startsWith(SYSTEM_INDEX_PREFIX) || PLUGIN_SYSTEM_INDICES.some((name) => name.startsWith(prefix));
+  return SYSTEM_INDEX_FAMILIES.some((family) => familyReachedFrom(family, prefix));
 }
 
 /** `*`-wildcard match, as index patterns match names. */

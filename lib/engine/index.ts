@@ -8,7 +8,7 @@ export { readBulkItems } from './backend.js';
 export { intercept, InterceptedBackend, type Dispatch, type Interceptor } from './interceptor.js';
 export { backingIndexName, dataStreamOfBackingName } from './data-stream-names.js';
 export { authorizationDisagreements, authorizationDisagreementCount } from './embedded/access/disagreements.js';
-export { SYSTEM_INDEX_PREFIX, PLUGIN_SYSTEM_INDICES, isSystemIndex, prefixReachesSystemIndex, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from './index-patterns.js';
+export { SYSTEM_INDEX_PREFIX, PLUGIN_SYSTEM_INDICES, SYSTEM_INDEX_FAMILIES, familyCoveredBy, familyExclusion, familyReachedFrom, isSystemIndex, prefixReachesSystemIndex, type SystemIndexFamily, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from './index-patterns.js';
 export { callJson, callRequest, readBody, readJson, readRequest, type JsonReply } from './json-call.js';
 
 /** ENGINE_URL set → the thin proxy to Elasticsearch/OpenSearch; absent → the embedded engine in DATA_DIR. */

@@ -669,7 +669,7 @@ export const ES_API = [
   },
   {
     id: 'mget',
-    auth: { category: 'docs', operation: 'read', action: 'indices:data/read/mget', body: 'docs' },
+    auth: { category: 'docs', operation: 'read', action: 'indices:data/read/mget', body: 'docs', itemsDefault: true },
     params: DOC_READ_PARAMS,
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_mget' },
@@ -678,7 +678,7 @@ export const ES_API = [
   },
   {
     id: 'bulk',
-    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true },
+    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true, itemsDefault: true },
     params: ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', 'require_data_stream', '_source', '_source_excludes', '_source_includes', 'list_executed_pipelines'],
     paths: [
       { methods: ['POST', 'PUT'], pattern: '/_bulk' },
@@ -689,7 +689,7 @@ export const ES_API = [
     // OpenSearch 2.17's streaming bulk: a bulk whose items are answered by batches (`batch_size` chunks
     // of the body, or what `batch_interval` gathers); authorized and applied as `_bulk`
     id: 'opensearch.bulk_stream',
-    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true },
+    auth: { category: 'docs', action: 'indices:data/write/bulk', body: 'bulk', bodyPerIndex: true, itemsDefault: true },
     params: ['pipeline', 'refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias', '_source', '_source_excludes', '_source_includes', 'batch_interval', 'batch_size'],
     paths: [
       { methods: ['POST', 'PUT'], pattern: '/_bulk/stream' },
@@ -849,7 +849,7 @@ export const ES_API = [
   },
   {
     id: 'mtermvectors',
-    auth: { category: 'search', operation: 'read', action: 'indices:data/read/mtv', body: 'docs' },
+    auth: { category: 'search', operation: 'read', action: 'indices:data/read/mtv', body: 'docs', itemsDefault: true },
     params: ['fields', 'field_statistics', 'offsets', 'payloads', 'positions', 'preference', 'realtime', 'routing', 'term_statistics', 'version', 'version_type', 'ids'],
     paths: [
       { methods: ['GET', 'POST'], pattern: '/_mtermvectors' },
@@ -2221,10 +2221,11 @@ export const ES_API = [
     ],
   },
   {
-    // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action)
+    // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action, so no
+    // privilege OpenSearch names for it): every tenant's object requests counted, as the objects are every tenant's (manage)
     id: 'opensearch.observability_stats',
     bodyless: true,
-    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/observability/stats' },
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:monitor/observability/stats', privilege: 'manage' },
     params: [],
     paths: [
       { methods: ['GET'], pattern: '/_plugins/_observability/_local/stats' },

@@ -67,6 +67,12 @@ export interface RouteAuth {
    */
   readonly single?: readonly string[];
   /**
+   * The index parameter is the default index of the body's items (`/{index}/_mget`, `/{index}/_bulk`):
+   * read as a list, as the classifier must see every expression, but each item takes it as one name,
+   * so no list of exclusions may be written in its place (the engine would echo it in an item's error).
+   */
+  readonly itemsDefault?: true;
+  /**
    * Path parameters naming an index the request creates (a rollover's `{new_index}`, a resize's
    * `{target}`): a name, never an expression — one that is no valid index name (a wildcard, a list)
    * is refused as Elasticsearch refuses it, before it is read as a pattern that matches nothing.

@@ -87,7 +87,14 @@ for (const backend of BACKENDS) {
       manager = await cred({ indices: ['tenant-a*'], cluster_privileges: ['manage'] });
       scoped = await cred({ indices: ['tenant-a*', '.tenant-a*'] });
     });
-    after(() => stop?.());
+    // the shared standalone engine's reset keeps dot-prefixed indices: this spec's are removed here, so it runs again in one process
+    after(async () => {
+      try {
+        if (gw) expect((await call(gw.url, 'DELETE', '/.tenant-a-dot,.tenant-b-dot?ignore_unavailable=true')).status).to.equal(200);
+      } finally {
+        await stop?.();
+      }
+    });
 
     it('the Observability index: no spelling of its name reaches it through any API, for a credential on every index or the admin', async () => {
       const before = await observed();

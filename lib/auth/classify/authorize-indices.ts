@@ -1,7 +1,7 @@
 import { isSystemIndex, patternsCover, patternsCoverPattern, wildcardMatches, type AuthorizeIndicesOptions } from '../../engine/index.js';
 import type { ExpressionKind, ResolvedIndices } from './resolve-indices.js';
 
-export { SYSTEM_INDEX_PREFIX, PLUGIN_SYSTEM_INDICES, isSystemIndex, prefixReachesSystemIndex, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from '../../engine/index.js';
+export { SYSTEM_INDEX_PREFIX, PLUGIN_SYSTEM_INDICES, SYSTEM_INDEX_FAMILIES, familyCoveredBy, familyExclusion, familyReachedFrom, isSystemIndex, prefixReachesSystemIndex, type SystemIndexFamily, wildcardMatches, patternsCover, patternsCoverPattern, type AuthorizeIndicesOptions } from '../../engine/index.js';
 
 /**
  * - `allow`: use the expression as written.

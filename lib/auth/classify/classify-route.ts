@@ -84,7 +84,7 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
   const namedByParam = list === undefined && auth.indexParam === true && req.params.has('index');
   // a document's index is one name (`/{index}/_doc/{id}`), as are the parameters the route says are
   const single = (name: string) => (name === indexParam && auth.id !== undefined) || (auth.single?.includes(name) ?? false);
-  if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation, single(indexParam));
+  if (list !== undefined) c.pathIndex(list, slots[indexParam], auth.sourceOperation, single(indexParam), auth.itemsDefault);
   let named = false;
   // a name the request creates is a name: date math resolves to one, anything else must be one
   if (auth.creates) {

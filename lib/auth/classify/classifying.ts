@@ -123,10 +123,11 @@ export class Classifying implements BodyReading {
 
   /**
    * A path segment that holds index expressions (a comma list); `segment` is its position when a
-   * narrowed list may take its place (the request's primary index list).
+   * narrowed list may take its place (the request's primary index list). `single`: the segment is
+   * one name, read whole; `itemsDefault`: a list read as one name by each body item that takes it.
    */
-  pathIndex(list: string, segment?: number, operation?: Operation, single = false): void {
-    if (!this.slot && segment !== undefined) this.slot = single ? { segment, insert: false, single } : { segment, insert: false };
+  pathIndex(list: string, segment?: number, operation?: Operation, single = false, itemsDefault = false): void {
+    if (!this.slot && segment !== undefined) this.slot = single || itemsDefault ? { segment, insert: false, single: true } : { segment, insert: false };
     const expressions = single ? namesOf(list) : splitExpressions(list);
     this.pathLists.push(expressions);
     for (const e of expressions) {

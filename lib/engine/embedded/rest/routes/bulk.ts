@@ -7,7 +7,7 @@ import { jsonTextKeepingIntegers, readBulkCooperatively, type BulkAction, type B
 import { TimeSlice, type ReadableText } from '../../../../cooperative/index.js';
 import { booleanParam, checkRefresh, forcedRefresh, generateId, validateId, versionType } from '../params.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { droppedResponse, parseUpdateBody, toUpdateRequest, updateGetResult, updateSourceFilter } from './documents.js';
+import { droppedResponse, parseUpdateBody, toUpdateRequest, updateGetResult, updateSourceFilter, upsertThroughPipelines } from './documents.js';
 import { ingestForWrite, processorsWarmingUp } from '../../ingest/index.js';
 import { markWrittenDoubles } from '../../painless/index.js';
 
@@ -195,13 +195,22 @@ export async function bulk(req: RestRequest, ctx: EngineContext): Promise<RestRe
           const body = documentSource(item.sourceText!);
           const update = parseUpdateBody(body);
           if (update.script) markWrittenDoubles(body, item.sourceText!);
-          p = handle.update(id!, toUpdateRequest(update, ctx, item.sourceText), params);
+          const request = toUpdateRequest(update, ctx, item.sourceText);
+          // an upsert that creates the document goes through the ingest pipelines, as an index item does
+          const piped = await upsertThroughPipelines(ctx, handle, id!, update, params, item.pipeline ?? defaultPipeline, budget);
+          if (piped?.kind === 'dropped') {
+            results.push({ update: { ...piped.body, status: 200 } });
+            continue;
+          }
+          if (piped) for (const w of piped.writes) extra.push(w);
+          p = piped ? piped.prepared : handle.update(id!, request, params);
+          const written = piped ? { handle: piped.handle, id: piped.id } : { handle, id: id! };
           const filter = updateSourceFilter(update.source, req.params, { source: item.source });
           if (filter) {
             const result: JsonObject = { ...p.body, status: p.status };
             if (refreshed) result.forced_refresh = true;
             updateGets.push(() => {
-              const get = updateGetResult(handle, id!, filter);
+              const get = updateGetResult(written.handle, written.id, filter);
               if (get) result.get = get;
             });
             prepared.push(p);

@@ -1,6 +1,6 @@
 import { jsonTextKeepingIntegers } from '../../../../ndjson/index.js';
 import { EsError, errorBody, toEsError } from '../../../../errors/index.js';
-import { checkRoutingGiven, isPlainObject, reachesDocument, shownSource, versionConflict, type IndexHandle, type JsonObject, type LiveDocument, type UpdateRequest, type WriteParams } from '../../indices/index.js';
+import { checkRoutingGiven, isPlainObject, reachesDocument, shownSource, versionConflict, type IndexHandle, type JsonObject, type LiveDocument, type PreparedWrite, type UpdateRequest, type WriteParams } from '../../indices/index.js';
 import { holdingBigInts } from '../../../json-body.js';
 import type { StoreWrite } from '../../store/index.js';
 import { UPDATE_CONTEXT, compileScript, fromJson, parseScriptSpec, resolveScript, runUpdateScript, type ScriptSpec } from '../../painless/index.js';
@@ -281,8 +281,18 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   const { handle, writes } = ctx.indices.writeTarget(req.pathParams.index, booleanParam(req.params, 'require_alias', false), { op: 'update' });
   checkRoutingGiven(handle, id, params.routing);
   const request = toUpdateRequest(update, ctx, req.body);
-  const piped = await upsertThroughPipelines(req, ctx, handle, writes, id, update, params);
-  if (piped) return piped;
+  const piped = await upsertThroughPipelines(ctx, handle, id, update, params, undefined);
+  if (piped?.kind === 'dropped') {
+    if (writes.length) await ctx.indices.commit([], writes);
+    return { status: 200, body: piped.body };
+  }
+  if (piped) {
+    await ctx.indices.commit([piped.prepared], [...writes, ...piped.writes]);
+    const body = withForcedRefresh(req, { ...piped.prepared.body });
+    const get = updateGetResult(piped.handle, piped.id, updateSourceFilter(update.source, req.params));
+    if (get) body.get = get;
+    return { status: piped.prepared.status, body };
+  }
   if (handle.isOpen && !update.upsert && !(update.docAsUpsert && update.doc)) {
     const live = handle.get(id);
     if (live && !reachesDocument(handle.meta.settings, id, live.routing, params.routing)) {
@@ -297,35 +307,40 @@ async function updateDoc(req: RestRequest, ctx: EngineContext): Promise<RestResp
   return { status: prepared.status, body };
 }
 
+/** An update's upsert as ingest pipelines made it: dropped by one, or a document to create (its index's creation writes beside it). */
+export type PipedUpsert =
+  | { kind: 'dropped'; body: JsonObject }
+  | { kind: 'written'; prepared: PreparedWrite; handle: IndexHandle; id: string; writes: StoreWrite[] };
+
 /**
- * An update whose upsert creates the document, into an index with a default or final pipeline: the
- * upsert document (`doc` with `doc_as_upsert`) is written as an index request, through those
- * pipelines, as Elasticsearch's update turns its upsert into an index request that ingest runs
- * (the final `_index` checked where it is written, as any write's). Undefined when the update
- * runs as one: the document exists, no pipeline applies, or the upsert is scripted.
+ * An update whose upsert creates the document, into an index with a default or final pipeline (or
+ * given a request pipeline, a `_bulk`'s or its item's): the upsert document (`doc` with
+ * `doc_as_upsert`) is prepared as an index request, through those pipelines, as Elasticsearch's
+ * update turns its upsert into an index request that ingest runs — the request's `pipeline` on
+ * `upsert` only, as its bulk parser gives it to the update's upsert request — and the final
+ * `_index` checked where it is written, as any write's. Undefined when the update runs as one: the
+ * document exists, no pipeline applies, or the upsert is scripted. The caller commits.
  */
-async function upsertThroughPipelines(req: RestRequest, ctx: EngineContext, handle: IndexHandle, writes: StoreWrite[], id: string, update: ParsedUpdate, params: WriteParams): Promise<RestResponse | undefined> {
-  const upsert = update.docAsUpsert && update.doc ? update.doc : update.upsert;
+export async function upsertThroughPipelines(
+  ctx: EngineContext, handle: IndexHandle, id: string, update: ParsedUpdate, params: WriteParams, requestPipeline: string | undefined, slice?: { pause(): Promise<void> },
+): Promise<PipedUpsert | undefined> {
+  const asDoc = update.docAsUpsert && update.doc !== undefined;
+  const upsert = asDoc ? update.doc : update.upsert;
   if (!upsert || update.scriptedUpsert || !handle.isOpen || handle.get(id)) return undefined;
   const text = JSON.stringify(upsert);
   await processorsWarmingUp();
-  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, undefined, { index: handle.name, id, routing: params.routing, source: JSON.parse(text) as JsonObject, text });
+  const pipeline = asDoc ? undefined : requestPipeline;
+  const ingested = ingestForWrite(ctx.indices, ctx.ingestPipelines, pipeline, { index: handle.name, id, routing: params.routing, source: JSON.parse(text) as JsonObject, text });
   if (!ingested) return undefined;
   if (ingested.kind === 'failed') throw ingested.error;
-  if (writes.length) await ctx.indices.commit([], writes);
-  if (ingested.kind === 'dropped') return { status: 200, body: droppedResponse(handle.name, id) };
+  if (ingested.kind === 'dropped') return { kind: 'dropped', body: droppedResponse(handle.name, id) };
   const docId = ingested.id ?? id;
   validateId(docId);
   const target = ingested.index === handle.name ? { handle, writes: [] } : ctx.indices.writeTarget(ingested.index, false, { op: 'create', conditional: false });
-  if (target.writes.length) await ctx.indices.commit([], target.writes);
   checkRoutingGiven(target.handle, docId, ingested.routing);
   const source = jsonTextKeepingIntegers(ingested.source, text, ...ingested.pipelineTexts);
-  const prepared = await target.handle.indexDocumentCooperatively(docId, ingested.source, source, { ...params, routing: ingested.routing, create: true });
-  await ctx.indices.commit([prepared]);
-  const body = withForcedRefresh(req, { ...prepared.body });
-  const get = updateGetResult(target.handle, docId, updateSourceFilter(update.source, req.params));
-  if (get) body.get = get;
-  return { status: prepared.status, body };
+  const prepared = await target.handle.indexDocumentCooperatively(docId, ingested.source, source, { ...params, routing: ingested.routing, create: true }, slice);
+  return { kind: 'written', prepared, handle: target.handle, id: docId, writes: target.writes };
 }
 
 const MGET_DOC_KEYS = new Set(['_index', '_id', 'routing', 'stored_fields', '_source', 'version', 'version_type']);
