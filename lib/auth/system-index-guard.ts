@@ -89,8 +89,9 @@ export function isSystemExclusion(expression: string): boolean {
  * resolves a wildcard to the indices the caller may see, its restricted (system) indices left out.
  * Undefined for any other request — one that names a system index, or aims at one (`.g*`,
  * `<.gateway-c*>` without hidden indices expanded), names indices elsewhere than in its path
- * (a body, a parameter), or whose path holds one name rather than a list (`GET /.*\/_doc/1`,
- * where the rewritten list would be read as one invalid name and echoed), is refused as before.
+ * (a body, a parameter), or whose path holds one name rather than a list (`GET /.*\/_doc/1`; the
+ * default index of a body's items, `/.*\/_mget`, `/.*\/_bulk`: where the rewritten list would be
+ * read as one invalid name and echoed), is refused as before.
  */
 export function withoutSystemIndices(req: GatewayRequest): readonly string[] | undefined {
   const info = req.info;

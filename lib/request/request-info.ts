@@ -65,7 +65,8 @@ export interface IndexSlot {
    */
   holds?: 'aliases';
   /**
-   * True when the slot holds one name, not a list (`/{index}/_doc/{id}`, `/{index}/_explain/{id}`):
+   * True when the slot holds one name, not a list (`/{index}/_doc/{id}`, `/{index}/_explain/{id}`),
+   * or the default index of a body's items, which each reads as one (`/{index}/_mget`, `_bulk`):
    * a wildcard there expands to nothing, so no list of exclusions may be written in its place.
    */
   single?: true;

@@ -76,7 +76,7 @@ for (const backend of BACKENDS) {
             ];
             for (const [method, path, body, nd] of writes) {
               const r = await call(gw.url, method, path, { auth, body, headers: nd ? NDJSON : undefined });
-              // written elsewhere than the index the request named (a _bulk update runs no pipeline)
+              // written elsewhere than the index the request named
               const landed = /"_index":"\.(gateway-|opensearch-observability)/.test(r.text) || (r.status < 300 && !r.text.includes('"errors":true') && !r.text.includes(`"_index":"${index}"`));
               if (landed || r.status >= 500) problems.push(`${who} ${method} ${path} (${dest}): ${r.status} ${r.text.slice(0, 200)}`);
               else if (!nd) expect(r.json.error.type, r.text).to.equal('security_exception');

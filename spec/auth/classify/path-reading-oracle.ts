@@ -53,12 +53,15 @@ export function classifyTarget(req: ClassifiableRequest): Classification {
   // a document's index is one name (the route table's entries with a document id, typed ones
   // included): a comma in it is no list
   const oneName = ONE_NAME_ENDPOINTS.has(segments[1]) || (segments.length >= 3 && !segments[1].startsWith('_') && !segments[2].startsWith('_'));
-  c.pathIndex(head, 0, undefined, oneName);
+  c.pathIndex(head, 0, undefined, oneName, ITEMS_DEFAULT_ENDPOINTS.has(segments[1]));
   return indexScoped(c, segments.slice(1));
 }
 
 /** The endpoints after `/{index}` of the document APIs, whose index is one name. */
 const ONE_NAME_ENDPOINTS = new Set(['_doc', '_create', '_source', '_update', '_explain', '_termvectors']);
+
+/** The endpoints after `/{index}` whose index is the default of the body's items, each reading it as one name. */
+const ITEMS_DEFAULT_ENDPOINTS = new Set(['_mget', '_bulk', '_mtermvectors']);
 
 // ---------------------------------------------------------------------------------------------
 // Routes that start with an index expression: /{index}/…
@@ -643,7 +646,11 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         return c.done('cluster', 'write', 'cluster:admin/upload_geojson_action');
       }
       if (tail[0] === 'geospatial' && tail[1] === '_upload' && tail[2] === 'stats' && tail.length === 3 && (c.method === 'GET' || c.method === 'HEAD')) return c.done('cluster', 'read', 'cluster:admin/geospatial/stats');
-      if (tail[0] === '_observability' && tail[1] === '_local' && tail[2] === 'stats' && tail.length === 3 && (c.method === 'GET' || c.method === 'HEAD')) return c.done('cluster', 'read', 'cluster:monitor/observability/stats');
+      if (tail[0] === '_observability' && tail[1] === '_local' && tail[2] === 'stats' && tail.length === 3 && (c.method === 'GET' || c.method === 'HEAD')) {
+        // every tenant's object requests counted: as the objects, manage
+        c.needs('manage');
+        return c.done('cluster', 'read', 'cluster:monitor/observability/stats');
+      }
       if (tail[0] === '_observability' && tail[1] === 'object' && tail.length <= 3) {
         c.needs('manage');
         return c.done('cluster', c.op, `cluster:admin/opensearch/observability/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'create'}`);
