@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call, ndjson, NDJSON } from '../support/http.js';
+import { call, credentialAuth, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
 
 /**
@@ -60,11 +60,7 @@ for (const backend of BACKENDS) {
     let wide: string, manager: string, scoped: string;
     this.timeout(300_000);
 
-    const cred = async (body: Record<string, unknown>) => {
-      const made = await call(gw.url, 'POST', '/_credentials', { body: { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body } });
-      expect(made.status, made.text).to.equal(201);
-      return basic(made.json.credential.username, made.json.password);
-    };
+    const cred = (body: Record<string, unknown>) => credentialAuth(gw.url, { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body });
     /**
      * The Observability objects, as the plugin's API reads them to the admin: the list, and by id
      * (realtime) the seeded object and those a direct write would have made (`planted`, and `1`

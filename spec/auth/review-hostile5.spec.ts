@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call, ndjson, NDJSON } from '../support/http.js';
+import { call, credentialAuth, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
 
 /**
@@ -34,11 +34,7 @@ for (const backend of BACKENDS) {
 
     before(async () => {
       ({ gateway: gw, stop } = await backend.start());
-      const cred = async (body: Record<string, unknown>) => {
-        const made = await call(gw.url, 'POST', '/_credentials', { body: { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body } });
-        expect(made.status, made.text).to.equal(201);
-        return basic(made.json.credential.username, made.json.password);
-      };
+      const cred = (body: Record<string, unknown>) => credentialAuth(gw.url, { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body });
       piper = await cred({ indices: ['tenant-p*'], cluster_privileges: ['manage_pipeline'] });
       wide = await cred({ indices: ['*'] });
       scoped = await cred({ indices: ['tenant-a*', '.tenant-a*'] });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BACKENDS } from '../support/backends.js';
-import { basic, call, ndjson, NDJSON } from '../support/http.js';
+import { call, credentialAuth, ndjson, NDJSON } from '../support/http.js';
 import type { TestGateway } from '../support/servers.js';
 
 /**
@@ -28,11 +28,7 @@ for (const backend of BACKENDS) {
 
     before(async () => {
       ({ gateway: gw, stop } = await backend.start());
-      const cred = async (body: Record<string, unknown>) => {
-        const made = await call(gw.url, 'POST', '/_credentials', { body: { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body } });
-        expect(made.status, made.text).to.equal(201);
-        return basic(made.json.credential.username, made.json.password);
-      };
+      const cred = (body: Record<string, unknown>) => credentialAuth(gw.url, { allow_raw_dsl: true, categories: ['docs', 'search', 'indices', 'cluster'], ops: ['read', 'write', 'delete'], ...body });
       piper = await cred({ indices: ['tenant-p*'], cluster_privileges: ['manage_pipeline'] });
       wide = await cred({ indices: ['*'] });
       monitor = await cred({ indices: ['tenant-m*'] });

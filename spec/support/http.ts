@@ -39,6 +39,13 @@ export async function call<T = any>(base: string, method: string, path: string, 
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
+/** A credential the test admin creates (`POST /_credentials` with `body`), as the `Authorization` header that signs in with it. */
+export async function credentialAuth(base: string, body: Record<string, unknown>): Promise<string> {
+  const made = await call(base, 'POST', '/_credentials', { body });
+  if (made.status !== 201) throw new Error(`the credential was not created: ${made.status} ${made.text}`);
+  return basic(made.json.credential.username, made.json.password);
+}
+
 /** An answer's text read as JSON: undefined when it is empty or no JSON. */
 export function jsonOrUndefined(text: string): any {
   if (!text) return undefined;
