@@ -3,6 +3,9 @@ import { Client as OpenSearch } from '@opensearch-project/opensearch3';
 import { adminAuth, basic, call } from '../support/http.js';
 import { BACKENDS } from '../support/backends.js';
 import { ADMIN, type TestGateway } from '../support/servers.js';
+import { within } from '../support/within.js';
+import { callJson } from '../../lib/engine/index.js';
+import { LOGS_INDEX } from '../../lib/logs/index.js';
 
 const PREFIXES = ['/_plugins/_security', '/_opendistro/_security'];
 
@@ -266,6 +269,34 @@ for (const backend of BACKENDS) {
         expect(String(none.headers['www-authenticate'])).to.match(/^Basic /);
         expect((await call(gw.url, 'GET', path, { auth: basic(scoped.username, 'not-the-password') })).status, path).to.equal(401);
       }
+    });
+  });
+
+  describe(`OpenSearch's Security plugin: a change of password in the request logs (${backend.name})`, function () {
+    this.timeout(30_000);
+    let gw: TestGateway;
+    let stop: () => Promise<void>;
+    before(async () => {
+      ({ gateway: gw, stop } = await backend.start({ LOGS_BODIES: 'true', LOGS_FLUSH_MS: '50' }));
+    });
+    after(() => stop());
+
+    it('is never logged: the request logs keep its body with both passwords redacted', async () => {
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['search'], ops: ['read'], password: 'logged-password-1' } });
+      expect(made.status, made.text).to.equal(201);
+      const auth = basic(made.json.credential.username, 'logged-password-1');
+      const failed = await call(gw.url, 'PUT', '/_plugins/_security/api/account', { auth, body: { current_password: 'wrong-guess-42', password: 'never-seen-pw-3' } });
+      expect(failed.status, failed.text).to.equal(400);
+      const done = await call(gw.url, 'PUT', '/_plugins/_security/api/account', { auth, body: { current_password: 'logged-password-1', password: 'never-seen-pw-4' } });
+      expect(done.status, done.text).to.equal(200);
+      let records: Array<{ method: string; path: string; request_body?: string }> = [];
+      await within(15_000, async () => {
+        records = (await call(gw.url, 'GET', '/_logs?size=1000')).json.logs.filter((l: { method: string; path: string }) => l.method === 'PUT' && l.path === '/_plugins/_security/api/account');
+        return records.length === 2;
+      });
+      for (const record of records) expect(record.request_body, JSON.stringify(record)).to.contain('[redacted]');
+      const stored = await callJson(gw.backend, 'POST', `/${LOGS_INDEX}/_search`, { size: 10_000, query: { match_all: {} } });
+      expect(JSON.stringify(stored.body)).not.to.match(/logged-password-1|wrong-guess-42|never-seen-pw/);
     });
   });
 }
