@@ -140,7 +140,8 @@ export interface AccountApiOptions {
  * replaced through the credential store (which drops every node's cached headers of that
  * credential, as a `PATCH /_credentials/{username}` does). Only the caller's own: the request
  * names no other account. The admin is configured, not stored: reserved, as the plugin's reserved
- * users are (its password is the gateway's configuration). The passwords are never answered nor
+ * users are (its password is the gateway's configuration); a credential that may only read is
+ * read-only (a browser's pair is shared by every browser of the app). The passwords are never answered nor
  * logged (the request logs redact `password` members).
  */
 export function accountApi(options: AccountApiOptions): Middleware<GatewayState> {
@@ -175,6 +176,11 @@ async function changePassword(ctx: Parameters<Middleware<GatewayState>>[0], prin
   }
   const record = await options.store.findForLogin(principal.username);
   if (!record) return pluginAnswer(ctx, 403, `Resource '${principal.username}' is reserved.`);
+  // a credential that may only read writes nothing, its own record included: a read-only pair is
+  // shared (every browser of an app holds it), and one holder must not lock the others out
+  if (!record.ops.includes('write')) {
+    return pluginAnswer(ctx, 403, `Resource '${principal.username}' is read-only: a credential without the write operation cannot change its password (the admin changes it through PATCH /_credentials/{username})`);
+  }
   if (!(await verifySecret(current, record.hash))) return pluginAnswer(ctx, 400, 'Could not validate your current password.');
   if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return pluginAnswer(ctx, 400, PASSWORD_RULE);
   await options.store.update(principal.username, { password });

@@ -110,7 +110,7 @@ for (const backend of BACKENDS) {
     });
 
     it('account: a credential changes its own password — the current one checked, the rule kept, the old header refused at once', async () => {
-      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['search'], ops: ['read'], password: 'first-password-1' } });
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['search', 'docs'], ops: ['read', 'write'], password: 'first-password-1' } });
       expect(made.status, made.text).to.equal(201);
       const name = made.json.credential.username as string;
       const old = basic(name, 'first-password-1');
@@ -141,8 +141,22 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'GET', '/_plugins/_security/whoami', { auth: basic(name, 'second-password-2') })).status).to.equal(200);
       // its grant is as it was: only the hash changed
       const stored = await call(gw.url, 'GET', `/_credentials/${name}`);
-      expect(stored.json.credential).to.deep.include({ indices: ['books'], categories: ['search'], ops: ['read'], role: 'user' });
+      expect(stored.json.credential).to.deep.include({ indices: ['books'], categories: ['search', 'docs'], ops: ['read', 'write'], role: 'user' });
       expect(stored.text).not.to.match(/hash|second-password/);
+    });
+
+    it("account: a read-only credential (a browser's shared pair) cannot change its password", async () => {
+      const pair = await call(gw.url, 'POST', '/books/_credentials', { body: { read_only: true } });
+      expect(pair.status, pair.text).to.equal(201);
+      const auth = basic(pair.json.credential.username, pair.json.password);
+      for (const current of [pair.json.password, 'not-the-password']) {
+        const refused = await call(gw.url, 'PUT', '/_plugins/_security/api/account', { auth, body: { current_password: current, password: 'taken-over-pw-1' } });
+        expect(refused.status, refused.text).to.equal(403);
+        expect(refused.json.status).to.equal('FORBIDDEN');
+        expect(refused.json.message).to.contain('read-only');
+      }
+      expect((await call(gw.url, 'GET', '/_plugins/_security/whoami', { auth })).status).to.equal(200);
+      expect((await call(gw.url, 'GET', '/_plugins/_security/whoami', { auth: basic(pair.json.credential.username, 'taken-over-pw-1') })).status).to.equal(401);
     });
 
     it('permissionsinfo: the caller\'s own — the admin has the REST API, a scoped credential not; the unserved endpoints are named', async () => {
@@ -282,7 +296,7 @@ for (const backend of BACKENDS) {
     after(() => stop());
 
     it('is never logged: the request logs keep its body with both passwords redacted', async () => {
-      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['search'], ops: ['read'], password: 'logged-password-1' } });
+      const made = await call(gw.url, 'POST', '/_credentials', { body: { indices: ['books'], categories: ['docs'], ops: ['read', 'write'], password: 'logged-password-1' } });
       expect(made.status, made.text).to.equal(201);
       const auth = basic(made.json.credential.username, 'logged-password-1');
       const failed = await call(gw.url, 'PUT', '/_plugins/_security/api/account', { auth, body: { current_password: 'wrong-guess-42', password: 'never-seen-pw-3' } });

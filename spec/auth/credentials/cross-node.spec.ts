@@ -93,7 +93,7 @@ describe('credential cache invalidation across nodes (Redis change bus)', functi
   });
 
   it("a change of one's own password through the Security plugin's account API on node A: B stops accepting the old one", async () => {
-    await createEverywhere(a, { username: 'self-rotated', password: 'old-password-2' });
+    await createEverywhere(a, { username: 'self-rotated', password: 'old-password-2', ops: ['read', 'write'] });
     await cachedOnB('self-rotated', 'old-password-2');
     const changed = await a.request('PUT', '/_plugins/_security/api/account', { auth: basic('self-rotated', 'old-password-2'), body: { current_password: 'old-password-2', password: 'new-password-2' } });
     expect(changed.status, changed.text).to.equal(200);
