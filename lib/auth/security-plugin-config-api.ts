@@ -136,15 +136,15 @@ export function securityConfigApis(options: SecurityConfigApiOptions): Record<st
 
     'security.certificates': admin((ctx) => {
       pluginAnswer(ctx, 403, adminCertificateOnly('TLS certificates and the allowlist', 'the gateway has no TLS certificates of its own (a load balancer in front of it terminates TLS) and no allowlist'));
-    }),
+    }, ['cert_type', 'timeout']),
 
     'security.nodesdn': admin((ctx) => {
       pluginAnswer(ctx, 400, 'the gateway has no node certificates, so no nodes_dn to read or change (plugins.security.nodes_dn_dynamic_config_enabled is off)');
-    }),
+    }, ['show_all']),
 
     'security.migrate': admin((ctx) => {
       pluginAnswer(ctx, 400, "the gateway's security configuration is no Security plugin configuration of version 6: there is nothing to migrate or validate");
-    }),
+    }, ['accept_invalid']),
 
     'security.obo_token': (ctx) => {
       plainAnswer(ctx, 400, 'The OnBehalfOf token generating API has been disabled: the gateway issues no tokens; a credential is a username and password (POST /_credentials)');
@@ -163,13 +163,16 @@ export function securityConfigApis(options: SecurityConfigApiOptions): Record<st
 /**
  * A handler of the plugin's REST API: the admin's. The routes already ask `manage` of a scoped
  * credential; a scoped credential that holds it is refused here, where the configuration is read.
+ * `params`: the endpoint's own parameters (the common ones are taken too); any other is a 400.
  */
-function admin(handler: (ctx: Context & { state: GatewayState }) => unknown): Middleware<GatewayState> {
+function admin(handler: (ctx: Context & { state: GatewayState }) => unknown, params: readonly string[] = []): Middleware<GatewayState> {
+  const allowed = new Set(params);
   return async (ctx) => {
     const principal: Principal = ctx.state.principal;
     if (principal.role !== 'admin') {
       throw errors.forbidden(`no permissions for [${ctx.state.request.action}] and User [name=${principal.username}, backend_roles=[], requestedTenant=null]: the Security plugin's REST API is the admin's`);
     }
+    checkParams(ctx.state.gatewayRequest.path, UrlParams.of(ctx.state.gatewayRequest.params), allowed);
     await handler(ctx);
   };
 }

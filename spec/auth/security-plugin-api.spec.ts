@@ -224,6 +224,10 @@ for (const backend of BACKENDS) {
       expect((await call(gw.url, 'GET', '/_plugins/_security/api/audit')).json.config.enabled).to.equal(false);
 
       expect((await call(gw.url, 'GET', '/_plugins/_security/api/_upgrade_check')).json).to.deep.equal({ status: 'OK', upgradeAvailable: false, upgradeActions: {} });
+      const unknownParam = await call(gw.url, 'GET', '/_plugins/_security/api/securityconfig?foo=bar');
+      expect(unknownParam.status, unknownParam.text).to.equal(400);
+      expect(unknownParam.json.error.reason).to.equal('request [/_plugins/_security/api/securityconfig] contains unrecognized parameter: [foo]');
+      expect((await call(gw.url, 'GET', '/_plugins/_security/api/certificates?cert_type=all')).status).to.equal(403);
       expect((await call(gw.url, 'POST', '/_plugins/_security/api/_upgrade_perform', { body: { config: ['roles'] } })).status).to.equal(400);
       for (const [method, path] of [['GET', 'api/ssl/certs'], ['PUT', 'api/ssl/http/reloadcerts'], ['GET', 'api/certificates'], ['GET', 'api/allowlist']]) {
         const cert = await call(gw.url, method, `/_plugins/_security/${path}`);
