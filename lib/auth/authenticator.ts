@@ -40,6 +40,8 @@ export interface AuthenticationStats {
   /** The right password of an expired credential. */
   expired: number;
   throttled: number;
+  /** Verified headers this node remembers now (a gauge: dropped on a change, a flush, or their expiry). */
+  cached: number;
 }
 
 /**
@@ -65,7 +67,7 @@ export class Authenticator {
   private dummyHash: Promise<string> | undefined;
   /** Verifications under way, by client address and keyed digest of the header. */
   private readonly inFlight = new Map<string, Promise<Principal>>();
-  private readonly counts: AuthenticationStats = { missing: 0, invalid: 0, expired: 0, throttled: 0 };
+  private readonly counts: Omit<AuthenticationStats, 'cached'> = { missing: 0, invalid: 0, expired: 0, throttled: 0 };
 
   constructor(
     private readonly admin: StoredCredential,
@@ -171,7 +173,17 @@ export class Authenticator {
   }
 
   stats(): AuthenticationStats {
-    return { ...this.counts };
+    return { ...this.counts, cached: this.cache.size() };
+  }
+
+  /**
+   * Forgets every verified and failed header on this node (the Security plugin's cache flush):
+   * each is verified against the store again on its next request. No credential changed, so no
+   * stream ends; other nodes keep theirs until a change or their expiry drops them.
+   */
+  flush(): void {
+    this.cache.clear();
+    this.failures?.clear();
   }
 
   /** A throttle's error, its refusal (429) counted. */

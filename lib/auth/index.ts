@@ -19,6 +19,7 @@ export { LoginThrottle, type LoginThrottleOptions } from './login-throttle.js';
 export type { GatewayState } from './gateway-state.js';
 export { authenticateApi } from './authenticate-api.js';
 export { accountApi, authInfoApi, dashboardsInfoApi, securityHealthApi, whoAmIApi } from './security-plugin-api.js';
+export { securityConfigApis } from './security-plugin-config-api.js';
 export { engineAccessOf } from './engine-access.js';
 export { type FieldRulesBody, FieldVisibility, checkFieldRules, fieldReadRefusal, fieldRulesReadBody, fieldVisibilityOf, hasFieldRules, intersectIncludes, reindexSourceFilter, visibleAliases, visibleFieldMappings, visibleMappings } from './field-rules.js';
 export { ScrollOwners, scrollIdsOf } from './scroll-owners.js';

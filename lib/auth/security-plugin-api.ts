@@ -5,6 +5,10 @@ import type { GatewayState } from './gateway-state.js';
 import type { Principal } from './authenticator.js';
 import { gatewayAccess } from './authenticate-api.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './credentials/credential.js';
+import type { CredentialStore } from './credentials/credential-store.js';
+import { readJsonBody } from '../request/index.js';
+import { verifySecret } from './secret-hash.js';
+import { pluginAnswer } from './security-plugin-answer.js';
 
 /**
  * OpenSearch's Security plugin's informational endpoints (`/_plugins/_security/…`, and the legacy
@@ -28,7 +32,10 @@ function taking(params: readonly string[], answer: Middleware<GatewayState>): Mi
 }
 
 /** The plugin's `User.toString()`, which its authinfo answers as `user`. */
-const userText = (principal: Principal): string => `User [name=${principal.username}, backend_roles=[], requestedTenant=null]`;
+export const userText = (principal: Principal): string => `User [name=${principal.username}, backend_roles=[], requestedTenant=null]`;
+
+/** The gateway's password rule, as `dashboardsinfo` states it and the plugin's change of password answers it. */
+const PASSWORD_RULE = `Password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`;
 
 /** Bytes as Lucene's `RamUsageEstimator.humanReadableUnits` writes them (`512 bytes`, `1.5 KB`). */
 function humanReadableBytes(bytes: number): string {
@@ -115,28 +122,35 @@ export function dashboardsInfoApi(): Middleware<GatewayState> {
       private_tenant_enabled: false,
       default_tenant: '',
       sign_in_options: ['BASIC'],
-      password_validation_error_message: `Password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long.`,
+      password_validation_error_message: PASSWORD_RULE,
       password_validation_regex: `^.{${MIN_PASSWORD_LENGTH},${MAX_PASSWORD_LENGTH}}$`,
     };
   });
 }
 
+export interface AccountApiOptions {
+  store: CredentialStore;
+  maxContentLength: number;
+}
+
 /**
- * `GET …/api/account`: the caller's account. The admin is configured, not stored: reserved. No
- * principal is one of the plugin's internal users, whose password this API changes: `PUT` (change
- * my password) is refused for every caller, as the plugin refuses it for a reserved user — a
- * credential's password is changed through the credentials API (`PATCH /_credentials/{username}`),
- * the admin's in the gateway's configuration.
+ * `GET …/api/account`: the caller's account. `PUT …/api/account` (`{"current_password", "password"}`):
+ * the caller changes its own password, as the plugin's internal users do — the current one
+ * checked against the stored hash, the new one held to the credentials API's rule, its hash
+ * replaced through the credential store (which drops every node's cached headers of that
+ * credential, as a `PATCH /_credentials/{username}` does). Only the caller's own: the request
+ * names no other account. The admin is configured, not stored: reserved, as the plugin's reserved
+ * users are (its password is the gateway's configuration); a credential that may only read is
+ * read-only (a browser's pair is shared by every browser of the app). The passwords are never answered nor
+ * logged (the request logs redact `password` members).
  */
-export function accountApi(): Middleware<GatewayState> {
-  return taking([], (ctx) => {
+export function accountApi(options: AccountApiOptions): Middleware<GatewayState> {
+  return taking([], async (ctx) => {
     const { principal } = ctx.state;
-    if (ctx.method === 'PUT') {
-      throw new EsError(403, 'security_exception', `the password of [${principal.username}] cannot be changed through the account API; a credential's password is changed through PATCH /_credentials/{username}`);
-    }
+    if (ctx.method === 'PUT') return changePassword(ctx, principal, options);
     ctx.body = {
       user_name: principal.username,
-      is_reserved: principal.role === 'admin',
+      is_reserved: principal.role === 'admin' && !(await options.store.findForLogin(principal.username)),
       is_hidden: false,
       is_internal_user: false,
       user_requested_tenant: null,
@@ -146,4 +160,29 @@ export function accountApi(): Middleware<GatewayState> {
       roles: [principal.role],
     };
   });
+}
+
+async function changePassword(ctx: Parameters<Middleware<GatewayState>>[0], principal: Principal, options: AccountApiOptions): Promise<void> {
+  const body = await readJsonBody(ctx, options.maxContentLength);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return pluginAnswer(ctx, 400, 'Request body required for this action.');
+  const { current_password: current, password, ...others } = body as Record<string, unknown>;
+  const unknown = Object.keys(others);
+  if (unknown.length) {
+    // the plugin also takes `hash` (a bcrypt hash) and `saved_tenant`: the gateway hashes passwords itself and has no tenants
+    return pluginAnswer(ctx, 400, `Invalid configuration: [${unknown.join(', ')}] not allowed; the account API takes current_password and password`);
+  }
+  if (typeof current !== 'string' || typeof password !== 'string') {
+    return pluginAnswer(ctx, 400, 'Invalid configuration: current_password and password are required, as strings');
+  }
+  const record = await options.store.findForLogin(principal.username);
+  if (!record) return pluginAnswer(ctx, 403, `Resource '${principal.username}' is reserved.`);
+  // a credential that may only read writes nothing, its own record included: a read-only pair is
+  // shared (every browser of an app holds it), and one holder must not lock the others out
+  if (!record.ops.includes('write')) {
+    return pluginAnswer(ctx, 403, `Resource '${principal.username}' is read-only: a credential without the write operation cannot change its password (the admin changes it through PATCH /_credentials/{username})`);
+  }
+  if (!(await verifySecret(current, record.hash))) return pluginAnswer(ctx, 400, 'Could not validate your current password.');
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return pluginAnswer(ctx, 400, PASSWORD_RULE);
+  await options.store.update(principal.username, { password });
+  pluginAnswer(ctx, 200, `'${principal.username}' updated.`);
 }

@@ -144,6 +144,7 @@ export class GatewayMetrics {
         return [[{ reason: 'missing' }, s.missing], [{ reason: 'invalid' }, s.invalid], [{ reason: 'expired' }, s.expired]];
       });
       total('gateway_auth_throttled_total', 'Authentications refused with 429: too many failed logins', [], () => [[{}, authentication.stats().throttled]]);
+      level('gateway_auth_cached_headers', 'Verified Authorization headers this node remembers (emptied by DELETE /_plugins/_security/api/cache)', [], () => [[{}, authentication.stats().cached]]);
     }
   }
 }

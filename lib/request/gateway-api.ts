@@ -17,7 +17,10 @@ export type GatewayRouteId =
   | 'typed.search' | 'typed.count' | 'typed.bulk' | 'typed.update' | 'typed.index_new' | 'typed.get' | 'typed.index' | 'typed.delete'
   | 'pipelines.list' | 'pipelines.create' | 'pipelines.validate' | 'pipelines.get' | 'pipelines.put' | 'pipelines.delete'
   | 'rules' | 'searchrelevancy' | 'cache' | 'logs' | 'analytics' | 'declarative' | 'gateway.metrics' | 'security.authenticate'
-  | 'security.authinfo' | 'security.whoami' | 'security.health' | 'security.dashboardsinfo' | 'security.account';
+  | 'security.authinfo' | 'security.whoami' | 'security.health' | 'security.dashboardsinfo' | 'security.account'
+  | 'security.permissionsinfo' | 'security.cache' | 'security.securityconfig' | 'security.tenancy' | 'security.audit'
+  | 'security.upgrade_check' | 'security.upgrade_perform' | 'security.certificates' | 'security.nodesdn' | 'security.migrate'
+  | 'security.obo_token' | 'security.tenantinfo' | 'security.sslinfo' | 'security.unserved';
 
 export interface GatewayRoute {
   id: GatewayRouteId;
@@ -46,6 +49,10 @@ const SECURITY_PLUGIN_ACTIONS = {
   dashboardsinfo: 'cluster:admin/opendistro_security/dashboardsinfo',
   account: 'cluster:admin/opendistro_security/account/get',
   changePassword: 'cluster:admin/opendistro_security/account/put',
+  permissionsinfo: 'cluster:admin/opendistro_security/permissionsinfo',
+  sslinfo: 'cluster:admin/opendistro_security/sslinfo',
+  // its On-Behalf-Of token for the caller itself (disabled: the gateway issues no tokens)
+  oboToken: 'cluster:admin/opendistro_security/generateonbehalfoftoken',
 } as const;
 
 /**
@@ -55,10 +62,23 @@ const SECURITY_PLUGIN_ACTIONS = {
  */
 export const SELF_ACTIONS: ReadonlySet<string> = new Set([AUTHENTICATE_ACTION, ...Object.values(SECURITY_PLUGIN_ACTIONS)]);
 
+/** Every method: the route's own handler answers a method it does not take (405), as it always has. */
+export const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+/**
+ * The Security plugin's configuration API (`…/api/…`): the REST API admin's (the plugin asks for
+ * its `restapi:admin/*` permissions, which the gateway's admin alone holds; `manage` for a scoped
+ * credential, which the handlers refuse as well). Answered from the gateway's own security model.
+ */
+const SECURITY_CONFIG = (name: string): RouteAuth =>
+  ({ category: 'cluster', privilege: 'manage', action: { read: `cluster:admin/opendistro_security/${name}/get`, write: `cluster:admin/opendistro_security/${name}/put`, delete: `cluster:admin/opendistro_security/${name}/delete` } });
+
 /** The Security plugin's paths, under its prefix and the legacy Open Distro one. */
 const SECURITY_PLUGIN_ROUTES: readonly GatewayRoute[] = ['/_plugins/_security', '/_opendistro/_security'].flatMap((prefix) => {
   const self = (id: GatewayRouteId, methods: readonly string[], path: string, action: string, operation: RouteAuth['operation'] = 'read'): GatewayRoute =>
     ({ id, family: 'gateway', methods, pattern: `${prefix}/${path}`, auth: { category: 'cluster', operation, action } });
+  const config = (id: GatewayRouteId, paths: readonly string[], name: string): GatewayRoute[] =>
+    paths.map((path) => ({ id, family: 'gateway', methods: ANY_METHOD, pattern: `${prefix}/${path}`, auth: SECURITY_CONFIG(name) }));
   return [
     self('security.authinfo', ['GET', 'POST'], 'authinfo', SECURITY_PLUGIN_ACTIONS.authinfo),
     self('security.whoami', ['GET', 'POST'], 'whoami', SECURITY_PLUGIN_ACTIONS.whoami),
@@ -69,6 +89,25 @@ const SECURITY_PLUGIN_ROUTES: readonly GatewayRoute[] = ['/_plugins/_security', 
     self('security.dashboardsinfo', ['GET', 'POST'], 'kibanainfo', SECURITY_PLUGIN_ACTIONS.dashboardsinfo),
     self('security.account', ['GET'], 'api/account', SECURITY_PLUGIN_ACTIONS.account),
     self('security.account', ['PUT'], 'api/account', SECURITY_PLUGIN_ACTIONS.changePassword, 'write'),
+    self('security.permissionsinfo', ['GET'], 'api/permissionsinfo', SECURITY_PLUGIN_ACTIONS.permissionsinfo),
+    self('security.sslinfo', ['GET'], 'sslinfo', SECURITY_PLUGIN_ACTIONS.sslinfo),
+    self('security.obo_token', ['POST'], 'api/generateonbehalfoftoken', SECURITY_PLUGIN_ACTIONS.oboToken, 'write'),
+    // Dashboards' server user's view of the tenants: the gateway has neither such a user nor tenants
+    ...config('security.tenantinfo', ['tenantinfo'], 'tenantinfo'),
+    ...config('security.cache', ['api/cache'], 'cache'),
+    ...config('security.securityconfig', ['api/securityconfig', 'api/securityconfig/config'], 'securityconfig'),
+    ...config('security.tenancy', ['api/tenancy/config'], 'tenancy'),
+    ...config('security.audit', ['api/audit', 'api/audit/config'], 'audit'),
+    ...config('security.upgrade_check', ['api/_upgrade_check'], 'upgrade'),
+    ...config('security.upgrade_perform', ['api/_upgrade_perform'], 'upgrade'),
+    ...config('security.certificates', [
+      'api/ssl/certs', 'api/ssl/{transport}/reloadcerts', 'api/certificates', 'api/certificates/{node_id}', 'api/allowlist', 'api/whitelist',
+    ], 'ssl'),
+    ...config('security.nodesdn', ['api/nodesdn', 'api/nodesdn/{cluster_name}'], 'nodesdn'),
+    ...config('security.migrate', ['api/migrate', 'api/validate'], 'migrate'),
+    // the rest (internal users, roles, role mappings, action groups, tenants, tokens…), and any
+    // method a path above does not take: answered here, never passed to the engine's own plugin
+    ...config('security.unserved', ['*'], 'config'),
   ];
 });
 
@@ -82,9 +121,6 @@ const CREDENTIALS = CLUSTER_RECORDS('credentials', 'credentials');
 const PIPELINES = CLUSTER_RECORDS('pipelines', 'pipelines');
 /** The apps registry: an app is an index, created and deleted by the registry itself. */
 const APPS = { category: 'indices', action: { read: 'indices:admin/get', write: 'indices:admin/create', delete: 'indices:admin/delete' } } as const;
-
-/** Every method: the route's own handler answers a method it does not take (405), as it always has. */
-export const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
 /**
  * `/{prefix}` and everything below it, as one route whose handler reads the rest of the path;

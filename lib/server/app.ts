@@ -3,7 +3,7 @@ import { dispatch } from './dispatch.js';
 import type { Config } from '../config/index.js';
 import type { Backend, InterceptedBackend } from '../engine/index.js';
 import { credentialRoutes, type AppCredentials, type Authenticator, type Authorizer, type CredentialStore } from '../auth/index.js';
-import { accountApi, authInfoApi, authenticateApi, dashboardsInfoApi, securityHealthApi, whoAmIApi } from '../auth/index.js';
+import { accountApi, authInfoApi, authenticateApi, dashboardsInfoApi, securityConfigApis, securityHealthApi, whoAmIApi } from '../auth/index.js';
 import { appRoutes, registeredAppGreeting, TypedDocuments } from '../apps/index.js';
 import { httpStreams, type StreamHub } from '../streams/index.js';
 import { declarativeRoutes } from '../declarative/index.js';
@@ -123,12 +123,14 @@ export function createApp(parts: GatewayParts, typed = new TypedDocuments(parts.
       ...(logs ? [{ route: 'logs', handler: logs.routes() }] : []),
       ...(parts.metrics ? [{ route: 'gateway.metrics', handler: metricsRoutes(parts.metrics) }] : []),
       { route: 'security.authenticate', handler: authenticateApi() },
-      // OpenSearch's Security plugin's endpoints about the caller (its other APIs are the engine's)
+      // OpenSearch's Security plugin's endpoints about the caller, and its configuration API as the gateway's model answers it
       { route: 'security.authinfo', handler: authInfoApi() },
       { route: 'security.whoami', handler: whoAmIApi() },
       { route: 'security.health', handler: securityHealthApi() },
       { route: 'security.dashboardsinfo', handler: dashboardsInfoApi() },
-      { route: 'security.account', handler: accountApi() },
+      { route: 'security.account', handler: accountApi({ store, maxContentLength: config.maxContentLength }) },
+      ...Object.entries(securityConfigApis({ flushCredentialCache: () => authenticator.flush(), maxContentLength: config.maxContentLength }))
+        .map(([route, handler]) => ({ route, handler })),
       ...(analytics
         ? [{ route: 'analytics', handler: analyticsRoutes(engine, analytics, {
             streamIntervalMs: config.analytics.streamIntervalMs,

@@ -665,7 +665,9 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
 
 /**
  * The Security plugin's endpoints about the caller, answered by the gateway for any principal
- * (`…/_security/{authinfo,whoami,whoamiprotected,health,dashboardsinfo,kibanainfo}`, `…/api/account`).
+ * (`…/_security/{authinfo,whoami,whoamiprotected,health,dashboardsinfo,kibanainfo,sslinfo}`,
+ * `…/api/{account,permissionsinfo,generateonbehalfoftoken}`); every other path under the prefix is
+ * its configuration API, the admin's (`manage`), answered by the gateway too, never the engine's.
  */
 function securityPluginSelf(c: Classifying, tail: string[]): Classification | undefined {
   const path = tail.slice(1).join('/');
@@ -680,8 +682,23 @@ function securityPluginSelf(c: Classifying, tail: string[]): Classification | un
   if ((path === 'dashboardsinfo' || path === 'kibanainfo') && getPost) return self('cluster:admin/opendistro_security/dashboardsinfo');
   if (path === 'api/account' && c.method === 'GET') return self('cluster:admin/opendistro_security/account/get');
   if (path === 'api/account' && c.method === 'PUT') return self('cluster:admin/opendistro_security/account/put', 'write');
-  return undefined;
+  if (path === 'api/permissionsinfo' && c.method === 'GET') return self('cluster:admin/opendistro_security/permissionsinfo');
+  if (path === 'sslinfo' && c.method === 'GET') return self('cluster:admin/opendistro_security/sslinfo');
+  if (path === 'api/generateonbehalfoftoken' && c.method === 'POST') return self('cluster:admin/opendistro_security/generateonbehalfoftoken', 'write');
+  if (tail.length < 2) return undefined;
+  const name = SECURITY_CONFIG_NAMES.find(([pattern]) => pattern.test(path))?.[1] ?? 'config';
+  c.family = 'gateway';
+  c.needs('manage');
+  const action = c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'put';
+  return c.done('cluster', c.op, `cluster:admin/opendistro_security/${name}/${action}`);
 }
+
+/** The Security plugin's configuration endpoints, by the name of their actions. */
+const SECURITY_CONFIG_NAMES: ReadonlyArray<[RegExp, string]> = [
+  [/^tenantinfo$/, 'tenantinfo'], [/^api\/cache$/, 'cache'], [/^api\/securityconfig(\/config)?$/, 'securityconfig'], [/^api\/tenancy\/config$/, 'tenancy'],
+  [/^api\/audit(\/config)?$/, 'audit'], [/^api\/_upgrade_(check|perform)$/, 'upgrade'],
+  [/^api\/(ssl\/certs|ssl\/[^/]+\/reloadcerts|certificates(\/[^/]+)?|allowlist|whitelist)$/, 'ssl'], [/^api\/nodesdn(\/[^/]+)?$/, 'nodesdn'], [/^api\/(migrate|validate)$/, 'migrate'],
+];
 
 /** `_cat/*`: the index-level ones are `indices` reads (of every index unless named), the rest cluster reads. */
 function cat(c: Classifying, tail: string[]): Classification {

@@ -92,6 +92,16 @@ describe('credential cache invalidation across nodes (Redis change bus)', functi
     expect((await whoami(b, 'rotated', 'new-password-1')).status).to.equal(200);
   });
 
+  it("a change of one's own password through the Security plugin's account API on node A: B stops accepting the old one", async () => {
+    await createEverywhere(a, { username: 'self-rotated', password: 'old-password-2', ops: ['read', 'write'] });
+    await cachedOnB('self-rotated', 'old-password-2');
+    const changed = await a.request('PUT', '/_plugins/_security/api/account', { auth: basic('self-rotated', 'old-password-2'), body: { current_password: 'old-password-2', password: 'new-password-2' } });
+    expect(changed.status, changed.text).to.equal(200);
+    expect((await whoami(a, 'self-rotated', 'old-password-2')).status).to.equal(401);
+    await eventually(async () => (await whoami(b, 'self-rotated', 'old-password-2')).status === 401, 10_000);
+    expect((await whoami(b, 'self-rotated', 'new-password-2')).status).to.equal(200);
+  });
+
   it('a PATCH of permissions on node B reaches node A’s next request within 1 s', async () => {
     await createEverywhere(b, { username: 'widened', password: 'widened-password', indices: ['one'] });
     expect((await whoami(a, 'widened', 'widened-password')).json.credential.indices).to.deep.equal(['one']);

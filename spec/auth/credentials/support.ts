@@ -5,7 +5,7 @@ import Koa from 'koa';
 import type { Backend } from '../../../lib/engine/index.js';
 import type { ChangeBus } from '../../../lib/changes/index.js';
 import type { GatewayRequest } from '../../../lib/request/index.js';
-import { Authenticator, CredentialStore, credentialRoutes, hashSecret, type Principal, type StoredCredential } from '../../../lib/auth/index.js';
+import { Authenticator, CredentialStore, accountApi, credentialRoutes, hashSecret, type Principal, type StoredCredential } from '../../../lib/auth/index.js';
 import { esResponse } from '../../../lib/server/es-response.js';
 import { authenticate } from '../../../lib/server/authenticate.js';
 import { canonicalRequest } from '../../../lib/server/request-target.js';
@@ -53,6 +53,9 @@ export async function startNode(backend: Backend, bus?: ChangeBus): Promise<Test
   // the request value, which the credential routes are dispatched on
   app.use(classify(1024 * 1024));
   app.use(credentialRoutes(store));
+  // the Security plugin's change of one's own password, which writes through the same store
+  const account = accountApi({ store, maxContentLength: 1024 * 1024 });
+  app.use((ctx, next) => ((ctx.state.gatewayRequest as GatewayRequest | undefined)?.route === 'security.account' ? account(ctx, next) : next()));
   // `GET /_whoami`, read from the request value as every route is
   app.use(async (ctx, next) => {
     const req = ctx.state.gatewayRequest as GatewayRequest | undefined;
