@@ -2221,6 +2221,57 @@ export const ES_API = [
     ],
   },
   {
+    // the Flow Framework plugin's workflow templates, kept in its own system index; provisioning runs their steps as the caller: cluster admin actions (manage)
+    id: 'opensearch.flow_framework_workflows',
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/flow_framework/workflow/get', write: 'cluster:admin/opensearch/flow_framework/workflow/create', delete: 'cluster:admin/opensearch/flow_framework/workflow/delete' }, privilege: 'manage' },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow', params: ['provision', 'reprovision', 'update_fields', 'use_case', 'validation'] },
+      { methods: ['PUT'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}', params: ['provision', 'reprovision', 'update_fields', 'use_case', 'validation'] },
+      { methods: ['GET'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}' },
+      { methods: ['DELETE'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}', params: ['clear_status'] },
+    ],
+  },
+  {
+    id: 'opensearch.flow_framework_provision',
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/opensearch/flow_framework/workflow/provision', privilege: 'manage' },
+    params: [],
+    paths: [{ methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_provision' }],
+  },
+  {
+    id: 'opensearch.flow_framework_deprovision',
+    auth: { category: 'cluster', operation: 'delete', action: 'cluster:admin/opensearch/flow_framework/workflow/deprovision', privilege: 'manage' },
+    bodyless: true,
+    params: ['allow_delete'],
+    paths: [{ methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_deprovision' }],
+  },
+  {
+    id: 'opensearch.flow_framework_status',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_state/get', privilege: 'manage' },
+    bodyless: true,
+    params: ['all'],
+    paths: [{ methods: ['GET'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_status' }],
+  },
+  {
+    id: 'opensearch.flow_framework_steps',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_step/get', privilege: 'manage' },
+    bodyless: true,
+    params: ['workflow_step'],
+    paths: [{ methods: ['GET'], pattern: '/_plugins/_flow_framework/workflow/_steps' }],
+  },
+  {
+    id: 'opensearch.flow_framework_search',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow/search', privilege: 'manage' },
+    params: [],
+    paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/_search' }],
+  },
+  {
+    id: 'opensearch.flow_framework_search_state',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_state/search', privilege: 'manage' },
+    params: [],
+    paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/state/_search' }],
+  },
+  {
     // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action)
     id: 'opensearch.observability_stats',
     bodyless: true,
