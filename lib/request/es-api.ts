@@ -2221,9 +2221,10 @@ export const ES_API = [
     ],
   },
   {
-    // the Flow Framework plugin's workflow templates, kept in its own system index; provisioning runs their steps as the caller: cluster admin actions (manage)
+    // the Flow Framework plugin's workflow templates, kept in its own system index: cluster admin actions (manage); provisioning
+    // (`provision=true`, `reprovision=true`) runs the template's steps, which create indices the request does not name: every index
     id: 'opensearch.flow_framework_workflows',
-    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/flow_framework/workflow/get', write: 'cluster:admin/opensearch/flow_framework/workflow/create', delete: 'cluster:admin/opensearch/flow_framework/workflow/delete' }, privilege: 'manage' },
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/flow_framework/workflow/get', write: 'cluster:admin/opensearch/flow_framework/workflow/create', delete: 'cluster:admin/opensearch/flow_framework/workflow/delete' }, privilege: 'manage', unnamedIndices: ['provision', 'reprovision'] },
     params: [],
     paths: [
       { methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow', params: ['provision', 'reprovision', 'update_fields', 'use_case', 'validation'] },
@@ -2234,13 +2235,15 @@ export const ES_API = [
   },
   {
     id: 'opensearch.flow_framework_provision',
-    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/opensearch/flow_framework/workflow/provision', privilege: 'manage' },
+    // runs the stored template's steps, which create indices the request does not name: every index
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/opensearch/flow_framework/workflow/provision', privilege: 'manage', unnamedIndices: true },
     params: [],
     paths: [{ methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_provision' }],
   },
   {
     id: 'opensearch.flow_framework_deprovision',
-    auth: { category: 'cluster', operation: 'delete', action: 'cluster:admin/opensearch/flow_framework/workflow/deprovision', privilege: 'manage' },
+    // deletes what provisioning created, indices the request does not name: every index
+    auth: { category: 'cluster', operation: 'delete', action: 'cluster:admin/opensearch/flow_framework/workflow/deprovision', privilege: 'manage', unnamedIndices: true },
     bodyless: true,
     params: ['allow_delete'],
     paths: [{ methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_deprovision' }],

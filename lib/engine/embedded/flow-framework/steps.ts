@@ -1,4 +1,5 @@
 import { EsError } from '../../../errors/index.js';
+import { isSystemIndex } from '../../index-patterns.js';
 import type { JsonObject } from '../indices/index.js';
 import { pipelineUsers } from '../ingest/index.js';
 import type { EngineContext } from '../rest/types.js';
@@ -71,6 +72,11 @@ function required(inputs: JsonObject, key: string, node: string): string {
   throw new EsError(400, 'flow_framework_exception', `Missing required inputs [${key}] in workflow [provision] node [${node}]`);
 }
 
+/** A system index is kept by the API that owns it: no step creates one, whoever provisions (the admin too), as no request names one. */
+function refuseSystemIndex(name: string): void {
+  if (isSystemIndex(name)) throw new EsError(403, 'security_exception', `action [indices:admin/create] is unauthorized: index [${name}] is a system index, reachable only through the APIs that keep it`);
+}
+
 /** Runs one node of a workflow as the caller (`ctx`: the caller's view of the engine). */
 export async function runStep(type: string, node: string, inputs: JsonObject, ctx: EngineContext): Promise<StepOutcome> {
   const step = STEP_TYPES[type];
@@ -82,6 +88,7 @@ export async function runStep(type: string, node: string, inputs: JsonObject, ct
       return { outputs: {} };
     case 'create_index': {
       const name = required(inputs, 'index_name', node);
+      refuseSystemIndex(name);
       const handle = await ctx.indices.create(name, configurations(inputs, node));
       return { outputs: { index_name: handle.name }, resource: { type: 'index_name', id: handle.name } };
     }
@@ -105,15 +112,15 @@ export async function runStep(type: string, node: string, inputs: JsonObject, ct
 export async function undoStep(type: string, resourceId: string, ctx: EngineContext): Promise<void> {
   switch (type) {
     case 'create_index': {
-      const handle = ctx.indices.get(resourceId);
-      if (handle) await ctx.indices.delete(ctx.indices.resolve(resourceId));
+      if (isSystemIndex(resourceId)) refuseSystemIndex(resourceId);
+      if (ctx.indices.get(resourceId)) await ctx.indices.delete(ctx.indices.resolve(resourceId));
       return;
     }
     case 'create_ingest_pipeline':
-      if (ctx.ingestPipelines.definitions(resourceId).length) await ctx.ingestPipelines.delete(resourceId, (id) => pipelineUsers(ctx.indices, id));
+      if (ctx.ingestPipelines.definitions(resourceId).some(([id]) => id === resourceId)) await ctx.ingestPipelines.delete(resourceId, (id) => pipelineUsers(ctx.indices, id));
       return;
     case 'create_search_pipeline':
-      if (ctx.searchPipelines.definitions(resourceId).length) await ctx.searchPipelines.delete(resourceId);
+      if (ctx.searchPipelines.definitions(resourceId).some(([id]) => id === resourceId)) await ctx.searchPipelines.delete(resourceId);
       return;
     default:
       throw new EsError(400, 'flow_framework_exception', `Workflow step of type [${type}] cannot be deprovisioned on this engine`);

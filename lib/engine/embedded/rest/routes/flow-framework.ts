@@ -107,13 +107,12 @@ function orderedNodes(workflow: JsonObject, name: string, checkTypes: boolean): 
   for (const [id, sources] of before) for (const s of sources) if (!byId.has(s)) throw fail(400, `Node [${id}] takes an input from node [${s}], which workflow [${name}] does not have`);
   const ordered: Node[] = [];
   const done = new Set<string>();
+  // the first node (as listed) whose inputs are all there, each time: the template's order where its graph allows
   while (ordered.length < nodes.length) {
-    const ready = nodes.filter((n) => !done.has(n.id) && [...before.get(n.id)!].every((s) => done.has(s)));
-    if (!ready.length) throw fail(400, 'Cycle detected in the workflow graph.');
-    for (const n of ready) {
-      done.add(n.id);
-      ordered.push(n);
-    }
+    const next = nodes.find((n) => !done.has(n.id) && [...before.get(n.id)!].every((s) => done.has(s)));
+    if (!next) throw fail(400, 'Cycle detected in the workflow graph.');
+    done.add(next.id);
+    ordered.push(next);
   }
   return ordered;
 }
