@@ -140,6 +140,24 @@ for (const backend of BACKENDS) {
       await call(gw.url, 'DELETE', `${WF}/${id}?clear_status=true`);
     });
 
+    it('reprovisions a provisioned workflow: the nodes the template adds run, those provisioned are kept', async () => {
+      const base = indexTemplate('ff-re');
+      const nodes = base.workflows.provision.nodes;
+      const id = (await call(gw.url, 'POST', `${WF}?provision=true`, { body: { ...base, workflows: { provision: { nodes: nodes.slice(0, 1) } } } })).json.workflow_id as string;
+      expect((await statusOf(id)).resources_created.map((r: { resource_id: string }) => r.resource_id)).to.deep.equal(['ff-re-ingest']);
+      const early = await call(gw.url, 'POST', WF, { body: indexTemplate('ff-re2') });
+      const refused = await call(gw.url, 'PUT', `${WF}/${early.json.workflow_id}?reprovision=true`, { body: indexTemplate('ff-re2') });
+      expect([refused.status, refused.json.error.reason]).to.deep.equal([400, `The template can not be reprovisioned unless its provisioning state is COMPLETED: ${early.json.workflow_id}.`]);
+      const again = await call(gw.url, 'PUT', `${WF}/${id}?reprovision=true`, { body: base });
+      expect([again.status, again.json], again.text).to.deep.equal([201, { workflow_id: id }]);
+      const status = await statusOf(id);
+      expect([status.state, status.resources_created.map((r: { resource_id: string }) => r.resource_id)]).to.deep.equal(['COMPLETED', ['ff-re-ingest', 'ff-re', 'ff-re-search']]);
+      expect((await call(gw.url, 'GET', '/ff-re')).json['ff-re'].settings.index.default_pipeline).to.equal('ff-re-ingest');
+      expect((await call(gw.url, 'GET', `${WF}/${id}`)).json.workflows.provision.nodes).to.have.length(3);
+      expect((await call(gw.url, 'POST', `${WF}/${id}/_deprovision?allow_delete=ff-re,ff-re-ingest,ff-re-search`)).status).to.equal(200);
+      for (const w of [id, early.json.workflow_id]) await call(gw.url, 'DELETE', `${WF}/${w}?clear_status=true`);
+    });
+
     it('fails a workflow whose steps need ML Commons: FAILED with the error, the steps before it kept', async () => {
       const created = await call(gw.url, 'POST', `${WF}?use_case=semantic_search_with_cohere_embedding_query_enricher&provision=true`, { body: { 'create_connector.credential.key': 'k', 'create_index.name': 'ff-ml' } });
       expect(created.status, created.text).to.equal(201);

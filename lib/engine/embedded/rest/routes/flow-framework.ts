@@ -224,12 +224,34 @@ function provisionParams(req: RestRequest, fromUrl: Record<string, string>): Rec
   return params;
 }
 
+/** The workflows each engine is provisioning now (by its own indices): one provisioning of a workflow at a time. */
+const RUNNING = new WeakMap<object, Set<string>>();
+
+function provisioning(plugin: EngineContext): Set<string> {
+  let ids = RUNNING.get(plugin.indices);
+  if (!ids) RUNNING.set(plugin.indices, (ids = new Set()));
+  return ids;
+}
+
+/** Runs `work` as the one provisioning of workflow `id` (its state read after the claim, so two requests never both start it). */
+async function exclusively(plugin: EngineContext, id: string, work: (state: JsonObject) => Promise<void>): Promise<void> {
+  const running = provisioning(plugin);
+  if (running.has(id)) throw fail(400, `The workflow provisioning state is PROVISIONING: ${id}. Wait for provisioning to end.`);
+  running.add(id);
+  try {
+    await work(load(plugin, STATE_INDEX, id) ?? notStarted(id));
+  } finally {
+    running.delete(id);
+  }
+}
+
 async function provisionStored(plugin: EngineContext, caller: EngineContext, id: string, params: Record<string, string>): Promise<void> {
   const template = load(plugin, TEMPLATES_INDEX, id);
   if (!template) throw templateMissing(id);
-  const state = load(plugin, STATE_INDEX, id) ?? notStarted(id);
-  if (state.state !== 'NOT_STARTED') throw fail(400, `The workflow provisioning state is ${String(state.state)} and can not be provisioned unless its state is NOT_STARTED: ${id}. Deprovision the workflow to reset the state.`);
-  await runProvisioning(plugin, caller, id, template, params, state);
+  await exclusively(plugin, id, async (state) => {
+    if (state.state !== 'NOT_STARTED') throw fail(400, `The workflow provisioning state is ${String(state.state)} and can not be provisioned unless its state is NOT_STARTED: ${id}. Deprovision the workflow to reset the state.`);
+    await runProvisioning(plugin, caller, id, template, params, state);
+  });
 }
 
 async function createOrUpdate(req: RestRequest, plugin: EngineContext, caller: EngineContext): Promise<RestResponse> {
@@ -271,10 +293,13 @@ async function createOrUpdate(req: RestRequest, plugin: EngineContext, caller: E
   }
   const template = useCaseName !== null ? templateOfUseCase(useCaseName, body) : parseTemplate(body, validation.includes('all'));
   if (reprovision) {
-    if (state.state !== 'COMPLETED') throw fail(400, `The template can not be reprovisioned unless its provisioning state is COMPLETED: ${id}.`);
-    const kept = { ...template, created_time: current.created_time ?? now, last_updated_time: now };
-    await store(plugin, TEMPLATES_INDEX, id, kept);
-    await runProvisioning(plugin, caller, id, kept, {}, state);
+    // the nodes the template adds are provisioned; those provisioned already are kept as they are
+    await exclusively(plugin, id, async (latest) => {
+      if (latest.state !== 'COMPLETED') throw fail(400, `The template can not be reprovisioned unless its provisioning state is COMPLETED: ${id}.`);
+      const kept = { ...template, created_time: current.created_time ?? now, last_updated_time: now };
+      await store(plugin, TEMPLATES_INDEX, id, kept);
+      await runProvisioning(plugin, caller, id, kept, {}, latest);
+    });
     return { status: 201, body: { workflow_id: id } };
   }
   if (state.state !== 'NOT_STARTED') throw fail(400, `The template can not be updated unless its provisioning state is NOT_STARTED: ${id}. Deprovision the workflow to reset the state.`);
@@ -315,7 +340,7 @@ async function deprovision(req: RestRequest, plugin: EngineContext, caller: Engi
   const id = req.pathParams.workflow_id;
   if (!load(plugin, TEMPLATES_INDEX, id)) throw templateMissing(id);
   const state = load(plugin, STATE_INDEX, id) ?? notStarted(id);
-  if (state.state === 'PROVISIONING') throw fail(400, `The workflow ${id} is provisioning: it can be deprovisioned once provisioning ends.`);
+  if (state.state === 'PROVISIONING' || provisioning(plugin).has(id)) throw fail(400, `The workflow ${id} is provisioning: it can be deprovisioned once provisioning ends.`);
   const allowed = new Set((req.params.get('allow_delete') ?? '').split(',').map((s) => s.trim()).filter(Boolean));
   const remaining: Resource[] = [];
   const needAllowing: string[] = [];
