@@ -212,12 +212,10 @@ async function runProvisioning(plugin: EngineContext, caller: EngineContext, id:
   await store(plugin, TEMPLATES_INDEX, id, { ...template, last_provisioned_time: end });
 }
 
-/** A provision's parameters: the URL's and the body's string members (a name given in both refused, as the plugin does). */
-function provisionParams(req: RestRequest, fromUrl: Record<string, string>): Record<string, string> {
-  const params = { ...fromUrl };
-  const body = requestBody(req);
-  for (const [key, value] of Object.entries(body ?? {})) {
-    if (Object.hasOwn(params, key)) throw fail(400, `Duplicate key ${key}`);
+/** A provision's parameters: the body's members, strings only (the plugin's; the URL takes none of its own here). */
+function provisionParams(req: RestRequest): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(requestBody(req) ?? {})) {
     if (typeof value !== 'string') throw fail(400, 'Request body fields must have string values');
     params[key] = value;
   }
@@ -332,7 +330,7 @@ async function deleteWorkflow(req: RestRequest, plugin: EngineContext): Promise<
 
 async function provision(req: RestRequest, plugin: EngineContext, caller: EngineContext): Promise<RestResponse> {
   const id = req.pathParams.workflow_id;
-  await provisionStored(plugin, caller, id, provisionParams(req, {}));
+  await provisionStored(plugin, caller, id, provisionParams(req));
   return { status: 200, body: { workflow_id: id } };
 }
 
