@@ -2221,6 +2221,60 @@ export const ES_API = [
     ],
   },
   {
+    // the Flow Framework plugin's workflow templates, kept in its own system index: cluster admin actions (manage); provisioning
+    // (`provision=true`, `reprovision=true`) runs the template's steps, which create indices the request does not name: every index
+    id: 'opensearch.flow_framework_workflows',
+    auth: { category: 'cluster', action: { read: 'cluster:admin/opensearch/flow_framework/workflow/get', write: 'cluster:admin/opensearch/flow_framework/workflow/create', delete: 'cluster:admin/opensearch/flow_framework/workflow/delete' }, privilege: 'manage', unnamedIndices: ['provision', 'reprovision'] },
+    params: [],
+    paths: [
+      { methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow', params: ['provision', 'reprovision', 'update_fields', 'use_case', 'validation'] },
+      { methods: ['PUT'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}', params: ['provision', 'reprovision', 'update_fields', 'use_case', 'validation'] },
+      { methods: ['GET'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}' },
+      { methods: ['DELETE'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}', params: ['clear_status'] },
+    ],
+  },
+  {
+    id: 'opensearch.flow_framework_provision',
+    // runs the stored template's steps, which create indices the request does not name: every index
+    auth: { category: 'cluster', operation: 'write', action: 'cluster:admin/opensearch/flow_framework/workflow/provision', privilege: 'manage', unnamedIndices: true },
+    params: [],
+    paths: [{ methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_provision' }],
+  },
+  {
+    id: 'opensearch.flow_framework_deprovision',
+    // deletes what provisioning created, indices the request does not name: every index
+    auth: { category: 'cluster', operation: 'delete', action: 'cluster:admin/opensearch/flow_framework/workflow/deprovision', privilege: 'manage', unnamedIndices: true },
+    bodyless: true,
+    params: ['allow_delete'],
+    paths: [{ methods: ['POST'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_deprovision' }],
+  },
+  {
+    id: 'opensearch.flow_framework_status',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_state/get', privilege: 'manage' },
+    bodyless: true,
+    params: ['all'],
+    paths: [{ methods: ['GET'], pattern: '/_plugins/_flow_framework/workflow/{workflow_id}/_status' }],
+  },
+  {
+    id: 'opensearch.flow_framework_steps',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_step/get', privilege: 'manage' },
+    bodyless: true,
+    params: ['workflow_step'],
+    paths: [{ methods: ['GET'], pattern: '/_plugins/_flow_framework/workflow/_steps' }],
+  },
+  {
+    id: 'opensearch.flow_framework_search',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow/search', privilege: 'manage' },
+    params: [],
+    paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/_search' }],
+  },
+  {
+    id: 'opensearch.flow_framework_search_state',
+    auth: { category: 'cluster', operation: 'read', action: 'cluster:admin/opensearch/flow_framework/workflow_state/search', privilege: 'manage' },
+    params: [],
+    paths: [{ methods: ['GET', 'POST'], pattern: '/_plugins/_flow_framework/workflow/state/_search' }],
+  },
+  {
     // the Observability plugin's metrics of its object requests (answered by the REST handler, no transport action, so no
     // privilege OpenSearch names for it): every tenant's object requests counted, as the objects are every tenant's (manage)
     id: 'opensearch.observability_stats',

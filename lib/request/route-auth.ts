@@ -113,6 +113,13 @@ export interface RouteAuth {
    * fields or search groups of every index.
    */
   readonly perIndexLevel?: 'narrowed' | 'manage';
+  /**
+   * The request acts on indices it does not name — the Flow Framework's provisioning, whose stored
+   * template's steps create and delete indices the gateway cannot see: every index, one created
+   * since the check among them (`_all` as written), never narrowed. `true`: always; parameter
+   * names: when one of these boolean parameters is set (anything but `false`).
+   */
+  readonly unnamedIndices?: true | readonly string[];
   /** What every index's list holds when `every` narrows it: aliases (`_cat/aliases`), narrowed to those whose every index the credential sees. */
   readonly everyHolds?: 'aliases';
   /** The path's explicit form when it is shorter (`/_cluster/state` is `/_cluster/state/_all`), so that a narrowed list can follow. */

@@ -68,6 +68,7 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
   const ltrModel = (set: string) => ({ feature_set: { name: set, features: [ltrFeature('title')] }, model: ltrLinear });
   const ltrSet = async () => { await ltrStore(); await ok(c.url, 'POST', `/_ltr/${store}/_featureset/${p}-set/_addfeatures?merge=true`, { features: [ltrFeature('title')] }); };
   const observabilityObject = (name: string) => ok(c.url, 'POST', '/_plugins/_observability/object', { objectId: `${p}-obs-${name}`, savedQuery: { name } });
+  const flowWorkflow = async (name: string) => ({ workflow_id: (await ok(c.url, 'POST', '/_plugins/_flow_framework/workflow', { name: `${p}-flow-${name}`, workflows: { provision: { nodes: [{ id: 'n', type: 'noop' }] } } })).workflow_id as string });
   const geoFeature = { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { name: 'here' } };
   const fixtures: Record<string, () => Fixture> = {
     // documents
@@ -247,6 +248,17 @@ export function fixtureFor(name: string, c: RunContext): Fixture | undefined {
     'observability.get_object': () => ({ setup: () => observabilityObject('get'), args: { object_id: `${p}-obs-get` }, check: (a) => expect(a.observabilityObjectList[0].objectId).to.equal(`${p}-obs-get`) }),
     'observability.list_objects': () => ({ args: {}, check: (a) => expect(a.observabilityObjectList).to.be.an('array') }),
     'observability.update_object': () => ({ setup: () => observabilityObject('upd'), args: { object_id: `${p}-obs-upd`, body: { savedQuery: { name: 'r' } } }, check: (a) => expect(a.objectId).to.equal(`${p}-obs-upd`) }),
+    // the Flow Framework plugin's workflows (each fixture its own)
+    'flow_framework.create': () => ({ args: { body: { name: `${p}-flow` } }, check: (a) => expect(a.workflow_id).to.be.a('string') }),
+    'flow_framework.get': () => ({ prepare: () => flowWorkflow('get'), check: (a) => expect(a.name).to.equal(`${p}-flow-get`) }),
+    'flow_framework.update': () => ({ prepare: async () => ({ ...(await flowWorkflow('upd')), update_fields: true, body: { description: 'updated' } }), check: (a) => expect(a.workflow_id).to.be.a('string') }),
+    'flow_framework.delete': () => ({ prepare: () => flowWorkflow('del'), check: (a) => expect(a.result).to.equal('deleted') }),
+    'flow_framework.get_status': () => ({ prepare: () => flowWorkflow('status'), check: (a) => expect(a.state).to.equal('NOT_STARTED') }),
+    'flow_framework.provision': () => ({ prepare: () => flowWorkflow('prov'), check: (a) => expect(a.workflow_id).to.be.a('string') }),
+    'flow_framework.deprovision': () => ({ prepare: () => flowWorkflow('deprov'), check: (a) => expect(a.workflow_id).to.be.a('string') }),
+    'flow_framework.get_steps': () => ({ args: {}, check: (a) => expect(a.create_index.outputs).to.deep.equal(['index_name']) }),
+    'flow_framework.search': () => ({ args: { body: { query: { match_all: {} } } }, check: (a) => expect(a.hits.hits).to.be.an('array') }),
+    'flow_framework.search_state': () => ({ args: { body: { query: { match_all: {} } } }, check: (a) => expect(a.hits.hits).to.be.an('array') }),
     'geospatial.geojson_upload_post': () => ({ args: { body: { index: `${p}-geo-post`, field: 'g', type: 'geo_shape', data: [geoFeature] } }, check: (a) => expect(a.success).to.equal(1) }),
     'geospatial.geojson_upload_put': () => ({ args: { body: { index: `${p}-geo-put`, field: 'g', type: 'geo_shape', data: [geoFeature] } }, check: (a) => expect(a.success).to.equal(1) }),
     'geospatial.get_upload_stats': () => ({ args: {}, check: (a) => expect(a.total).to.have.property('request_count').that.is.a('number') }),

@@ -29,7 +29,7 @@ const NOT_SERVED: Array<[RegExp, string]> = [
   [/^(terms_enum|search_mvt)$/, 'not implemented by the engine'],
   // OpenSearch's own APIs and plugins: the engine is Elasticsearch-compatible
   [/^ppl\.(?!(get|post)_stats$)/, "OpenSearch's SQL plugin's PPL (its stats are answered), not part of Elasticsearch"],
-  [/^(flow_framework|ingestion|insights|neural|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
+  [/^(ingestion|insights|neural|query|remote_store|replication|search_relevance|security_analytics|sm|ubi|wlm)\./, 'an OpenSearch plugin or OpenSearch-only API, not part of Elasticsearch'],
   [/^geospatial\.(?!(geojson_upload_post|geojson_upload_put|get_upload_stats)$)/, "the geospatial plugin's IP2Geo datasources download GeoIP databases (its GeoJSON upload is served)"],
   [/^(knn\.(?!stats$|warmup$)|notifications\.(?!list_features$|list_channels$))/, "an OpenSearch plugin's API (its stats, warmup, features and channels are answered), not part of Elasticsearch"],
   [/^ism\.refresh_search_analyzers$/, "ISM's reload of updateable synonym files: the engine reads no synonym file (its other ISM APIs are answered)"],

@@ -109,6 +109,13 @@ export async function resetEngine(url: URL): Promise<void> {
   // the Observability plugin's saved objects live in its system index, which only its API reaches
   const objects = (await engineCall(url, 'GET', '/_plugins/_observability/object?maxItems=1000', true).catch(() => undefined)) as { observabilityObjectList?: Array<{ objectId: string }> } | undefined;
   await remove('/_plugins/_observability/object', (objects?.observabilityObjectList ?? []).map((o) => o.objectId));
+  // the Flow Framework plugin's workflows (templates and states: its system indices), through its API
+  const flowIds = new Set<string>();
+  for (const path of ['/_plugins/_flow_framework/workflow/_search', '/_plugins/_flow_framework/workflow/state/_search']) {
+    const found = (await engineCall(url, 'POST', path, true, { size: 1000, query: { match_all: {} } }).catch(() => undefined)) as { hits?: { hits?: Array<{ _id: string }> } } | undefined;
+    for (const hit of found?.hits?.hits ?? []) flowIds.add(hit._id);
+  }
+  for (const id of flowIds) await engineCall(url, 'DELETE', `/_plugins/_flow_framework/workflow/${encodeURIComponent(id)}?clear_status=true`, true).catch(() => undefined);
   const transforms = (await engineCall(url, 'GET', '/_plugins/_transform?size=1000', true).catch(() => undefined)) as { transforms?: Array<{ _id: string }> } | undefined;
   await remove('/_plugins/_transform', (transforms?.transforms ?? []).map((t) => t._id));
   // Learning to Rank's feature stores, through its own API (the default store is `DELETE /_ltr`)

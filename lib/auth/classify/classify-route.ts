@@ -72,6 +72,8 @@ function* classifySteps(req: ClassifiableRequest, match: RouteMatch): Generator<
   if (route.owner === 'gateway') c.family = route.route.family;
   if (auth.explicit && req.segments.length < auth.explicit.length) c.writtenAs(auth.explicit);
   if (auth.privilege) c.needs(auth.privilege);
+  const unnamed = auth.unnamedIndices;
+  if (unnamed === true || unnamed?.some((name) => req.params.has(name) && req.params.get(name) !== 'false')) c.actsOnUnnamedIndices();
   const level = req.params.get('level');
   const perIndexLevel = level === 'indices' || level === 'shards';
   // a breakdown by index, or by field or search group of every index (nodes stats' `fields`, `groups`…): names what other tenants hold

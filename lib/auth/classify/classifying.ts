@@ -186,6 +186,11 @@ export class Classifying implements BodyReading {
     this.known = false;
   }
 
+  /** The request acts on indices it does not name (RouteAuth.unnamedIndices): every index, one created since the check among them — `_all` as if written. */
+  actsOnUnnamedIndices(): void {
+    this.add('_all', 'body');
+  }
+
   addOperation(expression: string, operation: Operation): void {
     this.mixed = true;
     let seen = this.operated.get(operation);

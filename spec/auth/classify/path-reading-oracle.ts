@@ -655,6 +655,29 @@ function topLevel(c: Classifying, segments: readonly string[]): Classification {
         c.needs('manage');
         return c.done('cluster', c.op, `cluster:admin/opensearch/observability/${c.op === 'read' ? 'get' : c.op === 'delete' ? 'delete' : 'create'}`);
       }
+      // the Flow Framework's workflows (manage): provisioning — `_provision`, `_deprovision`, and a template written with
+      // `provision` or `reprovision` set — runs steps that create and delete indices no request names: every index, `_all` as written
+      if (tail[0] === '_flow_framework' && tail[1] === 'workflow') {
+        const rest = tail.slice(2);
+        const reads = c.method === 'GET' || c.method === 'HEAD';
+        const flow = (operation: Operation, action: string, unnamed = false): Classification => {
+          c.needs('manage');
+          if (unnamed) c.actsOnUnnamedIndices();
+          return c.done('cluster', operation, `cluster:admin/opensearch/flow_framework/${action}`);
+        };
+        const set = (name: string) => c.params.has(name) && c.params.get(name) !== 'false';
+        const provisions = set('provision') || set('reprovision');
+        if (rest.length === 0 && c.method === 'POST') return flow('write', 'workflow/create', provisions);
+        if (rest.length === 1 && rest[0] === '_steps' && reads) return flow('read', 'workflow_step/get');
+        if (rest.length === 1 && rest[0] === '_search' && (reads || c.method === 'POST')) return flow('read', 'workflow/search');
+        if (rest.length === 2 && rest[0] === 'state' && rest[1] === '_search' && (reads || c.method === 'POST')) return flow('read', 'workflow_state/search');
+        if (rest.length === 1 && c.method === 'PUT') return flow('write', 'workflow/create', provisions);
+        if (rest.length === 1 && reads) return flow('read', 'workflow/get');
+        if (rest.length === 1 && c.method === 'DELETE') return flow('delete', 'workflow/delete');
+        if (rest.length === 2 && rest[1] === '_provision' && c.method === 'POST') return flow('write', 'workflow/provision', true);
+        if (rest.length === 2 && rest[1] === '_deprovision' && c.method === 'POST') return flow('delete', 'workflow/deprovision', true);
+        if (rest.length === 2 && rest[1] === '_status' && reads) return flow('read', 'workflow_state/get');
+      }
       if (tail[0] === '_notifications' && tail[1] === 'features') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/features');
       if (tail[0] === '_notifications' && tail[1] === 'channels' && tail.length === 2 && c.op === 'read') return c.done('cluster', 'read', 'cluster:admin/opensearch/notifications/channels/get');
       return clusterLevel(c, head, tail);
