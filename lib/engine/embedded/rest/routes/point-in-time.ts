@@ -2,7 +2,7 @@ import { EsError } from '../../../../errors/index.js';
 import { fieldSubsetView } from '../../access/index.js';
 import { decodePitId, encodePitId } from '../../../../point-in-time/index.js';
 import { holdPointInTimeView, type IndexHandle, type PointInTimeHold } from '../../indices/index.js';
-import { parseCountQuery, parseSort, runCount } from '../../search/index.js';
+import { canMatch, parseCountQuery, parseSort } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
@@ -37,14 +37,10 @@ export async function openPointInTime(req: RestRequest, ctx: EngineContext): Pro
     if (k !== 'index_filter') throw new EsError(400, 'parsing_exception', `[open_point_in_time] unknown field [${k}]`, { line: 1, col: 1 });
   }
   if (body?.index_filter !== undefined) {
-    // An index where the filter matches nothing is left out, as a shard whose filter rewrites to match_none.
-    const kept: IndexHandle[] = [];
-    for (const h of handles) {
-      const query = withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(body.index_filter, UrlParams.NONE, [h]) }));
-      const { count } = await runCount([h], query, ctx.storedScripts) as { count: number };
-      if (count > 0) kept.push(h);
-    }
-    handles = kept;
+    // An index where the filter rewrites to match_none is left out (the can-match phase's test, not a
+    // search: an index whose documents merely miss the filter stays, as in Elasticsearch)
+    const now = Date.now();
+    handles = handles.filter((h) => canMatch(withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(body.index_filter, UrlParams.NONE, [h]) })), h, now));
   }
   const holds: PointInTimeHold[] = [];
   const release = () => holds.forEach((h) => h.release());
