@@ -2,12 +2,11 @@ import { EsError } from '../../../../errors/index.js';
 import { simpleMatch } from '../../../../wildcard/index.js';
 import type { IndexHandle } from '../../indices/index.js';
 import { fieldType, hasDocValues, isIndexed, NUMERIC_TYPES, OBJECT_TYPES, type FieldMapping } from '../../mapping/index.js';
-import { canMatch, parseCountQuery } from '../../search/index.js';
 import { requestBody } from '../body.js';
-import { booleanParam, UrlParams } from '../params.js';
+import { booleanParam } from '../params.js';
 import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { effectiveQuery, resolveOpenTarget, withQueryRules } from './search-target.js';
+import { leftByIndexFilter, resolveOpenTarget } from './search-target.js';
 
 interface Capability {
   type: string;
@@ -78,25 +77,12 @@ function fieldsParam(req: RestRequest): string[] {
 }
 
 /**
- * The indices `index_filter` leaves in: those where the query, rewritten on the index, is not
- * match_none (a range beyond every value of a date or number field, a term on an unmapped field…).
- * As Elasticsearch, it is the can-match test, not a search: an index whose documents merely miss
- * the query stays.
- */
-function filteredByIndexFilter(ctx: EngineContext, req: RestRequest, handles: IndexHandle[]): IndexHandle[] {
-  const filter = requestBody(req)?.index_filter;
-  if (filter === undefined) return handles;
-  const now = Date.now();
-  return handles.filter((h) => canMatch(withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(filter, UrlParams.NONE, [h]) })), h, now));
-}
-
-/**
  * `_field_caps`: for each requested field, its type and whether it is searchable and aggregatable,
  * per type when indices disagree (with `indices` then naming which index has which type).
  */
 function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   const patterns = fieldsParam(req);
-  const handles = filteredByIndexFilter(ctx, req, resolveOpenTarget(ctx, req.pathParams.index ?? req.params.get('index') ?? undefined, req.params));
+  const handles = leftByIndexFilter(ctx, resolveOpenTarget(ctx, req.pathParams.index ?? req.params.get('index') ?? undefined, req.params), requestBody(req)?.index_filter);
   const includeUnmapped = booleanParam(req.params, 'include_unmapped', false);
   const wanted = (name: string) => patterns.some((p) => simpleMatch(p, name));
   const byField = new Map<string, Map<string, { cap: Capability; caps: Capability[]; indices: string[] }>>();

@@ -2,13 +2,13 @@ import { EsError } from '../../../../errors/index.js';
 import { fieldSubsetView } from '../../access/index.js';
 import { decodePitId, encodePitId } from '../../../../point-in-time/index.js';
 import { holdPointInTimeView, type IndexHandle, type PointInTimeHold } from '../../indices/index.js';
-import { canMatch, parseCountQuery, parseSort } from '../../search/index.js';
+import { parseSort } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
 import { pointInTimeContexts, type PointInTimeContext } from './scroll-contexts.js';
-import { effectiveQuery, resolveTarget, timeValue, withQueryRules } from './search-target.js';
-import { type ParamReader, UrlParams } from '../params.js';
+import { leftByIndexFilter, resolveTarget, timeValue } from './search-target.js';
+import { type ParamReader } from '../params.js';
 
 function validationFailed(reasons: string[]): EsError {
   return new EsError(400, 'action_request_validation_exception', `Validation Failed: ${reasons.map((r, i) => `${i + 1}: ${r};`).join('')}`);
@@ -36,12 +36,8 @@ export async function openPointInTime(req: RestRequest, ctx: EngineContext): Pro
   for (const k of Object.keys(body ?? {})) {
     if (k !== 'index_filter') throw new EsError(400, 'parsing_exception', `[open_point_in_time] unknown field [${k}]`, { line: 1, col: 1 });
   }
-  if (body?.index_filter !== undefined) {
-    // An index where the filter rewrites to match_none is left out (the can-match phase's test, not a
-    // search: an index whose documents merely miss the filter stays, as in Elasticsearch)
-    const now = Date.now();
-    handles = handles.filter((h) => canMatch(withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(body.index_filter, UrlParams.NONE, [h]) })), h, now));
-  }
+  // an index where the filter rewrites to match_none is left out
+  handles = leftByIndexFilter(ctx, handles, body?.index_filter);
   const holds: PointInTimeHold[] = [];
   const release = () => holds.forEach((h) => h.release());
   try {
