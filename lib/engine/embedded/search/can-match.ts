@@ -24,8 +24,12 @@ export function skippedShards(req: SearchRequest, handles: IndexHandle[], shards
   return skipped === total ? total - 1 : skipped;
 }
 
-/** Whether the query, rewritten on this index, could match a document (false only when Elasticsearch's rewrite gives match_none). */
-function canMatch(q: Query, h: IndexHandle, now: number): boolean {
+/**
+ * Whether the query, rewritten on this index, could match a document (false only when Elasticsearch's
+ * rewrite gives match_none): the can-match phase's test, and the one `index_filter` of `_field_caps`
+ * applies to each index (SearchService.queryStillMatchesAfterRewrite).
+ */
+export function canMatch(q: Query, h: IndexHandle, now: number): boolean {
   switch (q.type) {
     case 'match_none':
       return false;

@@ -1,4 +1,5 @@
 export { runSearch, runCount } from './search.js';
+export { canMatch } from './can-match.js';
 export type { CancelAfter } from './cancel-after.js';
 export { parseSearchRequest, parseCountQuery, validateExecutionParams, type SearchRequest } from './search-request.js';
 export { filterSource, sourceFilterFromBody, sourceFilterFromParams, FETCH_ALL, type SourceFilter } from './source-filter.js';

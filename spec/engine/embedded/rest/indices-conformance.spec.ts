@@ -97,6 +97,27 @@ describe('embedded engine REST: index APIs as Elasticsearch 8 answers them', () 
       expect((await es.call('GET', '/fc1/_field_caps?fields=_id')).json.fields._id._id).to.include({ metadata_field: true, searchable: true });
       expect((await es.call('GET', '/fc1/_field_caps')).status).to.equal(400);
     });
+
+    it('leaves out the indices where index_filter rewrites to match_none, as the can-match test does', async () => {
+      await es.call('PUT', '/fi1', { mappings: { properties: { ts: { type: 'date' }, only1: { type: 'keyword' } } } });
+      await es.call('PUT', '/fi2', { mappings: { properties: { ts: { type: 'date' }, tag: { type: 'keyword' } } } });
+      await es.call('PUT', '/fi3', { mappings: { properties: { ts: { type: 'date' } } } });
+      await es.call('PUT', '/fi1/_doc/1?refresh=true', { ts: '2015-01-02' });
+      await es.call('PUT', '/fi1/_doc/2?refresh=true', { ts: '2018-10-02' });
+      await es.call('PUT', '/fi2/_doc/1?refresh=true', { ts: '2020-03-04', tag: 'a' });
+      const caps = (filter: unknown) => es.call('POST', '/fi*/_field_caps?fields=*', { index_filter: filter });
+      // beyond fi1's largest value, and fi3 has no value at all: both rewrite to match_none
+      const recent = await caps({ range: { ts: { gte: '2019-01-01' } } });
+      expect(recent.status).to.equal(200);
+      expect(recent.json.indices).to.deep.equal(['fi2']);
+      expect(recent.json.fields).to.have.property('tag');
+      expect(recent.json.fields).to.not.have.property('only1');
+      expect((await caps({ range: { ts: { lt: '2019-01-01' } } })).json.indices).to.deep.equal(['fi1']);
+      expect((await caps({ match_none: {} })).json).to.deep.equal({ indices: [], fields: {} });
+      // not a search: an index whose documents miss a term it maps stays
+      expect((await caps({ term: { tag: 'nothing' } })).json.indices).to.deep.equal(['fi2']);
+      expect((await caps({ bool: { filter: [{ term: { ts: '2015-01-02' } }] } })).json.indices).to.deep.equal(['fi1', 'fi2', 'fi3']);
+    });
   });
 
   describe('_field_caps meta', () => {

@@ -22,6 +22,22 @@ describe('embedded engine: point in time', () => {
     return r.json.id;
   }
 
+  it('leaves out the indices where index_filter rewrites to match_none, and only those (the can-match test, not a search)', async () => {
+    const opened = async (filter: unknown) => {
+      const r = await es.call('POST', '/test,test2/_pit?keep_alive=1m', { index_filter: filter });
+      expect(r.status, r.text).to.equal(200);
+      return r.json;
+    };
+    // test2's largest age is 19: the range is beyond it
+    const recent = await opened({ range: { age: { gte: 20 } } });
+    expect(recent._shards.total).to.equal(1);
+    const hits = await es.call('POST', '/_search', { pit: { id: recent.id }, query: { match_all: {} } });
+    expect(hits.json.hits.hits.map((h: { _index: string }) => h._index)).to.deep.equal(['test', 'test', 'test']);
+    // both map foo: a term no document holds rewrites to nothing, so both stay
+    expect((await opened({ term: { foo: 'nothing' } }))._shards.total).to.equal(2);
+    expect((await opened({ match_none: {} }))._shards.total).to.equal(0);
+  });
+
   it('pages with search_after through the documents as they were when it was opened', async () => {
     const id = await open('test');
     const page = (after?: unknown[]) => es.call('POST', '/_search', {

@@ -6,7 +6,7 @@ import { requestBody } from '../body.js';
 import { booleanParam } from '../params.js';
 import { speaksOpenSearch } from '../dialect.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
-import { resolveOpenTarget } from './search-target.js';
+import { leftByIndexFilter, resolveOpenTarget } from './search-target.js';
 
 interface Capability {
   type: string;
@@ -82,7 +82,7 @@ function fieldsParam(req: RestRequest): string[] {
  */
 function fieldCaps(req: RestRequest, ctx: EngineContext): RestResponse {
   const patterns = fieldsParam(req);
-  const handles = resolveOpenTarget(ctx, req.pathParams.index ?? req.params.get('index') ?? undefined, req.params);
+  const handles = leftByIndexFilter(ctx, resolveOpenTarget(ctx, req.pathParams.index ?? req.params.get('index') ?? undefined, req.params), requestBody(req)?.index_filter);
   const includeUnmapped = booleanParam(req.params, 'include_unmapped', false);
   const wanted = (name: string) => patterns.some((p) => simpleMatch(p, name));
   const byField = new Map<string, Map<string, { cap: Capability; caps: Capability[]; indices: string[] }>>();

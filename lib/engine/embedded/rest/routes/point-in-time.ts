@@ -2,13 +2,13 @@ import { EsError } from '../../../../errors/index.js';
 import { fieldSubsetView } from '../../access/index.js';
 import { decodePitId, encodePitId } from '../../../../point-in-time/index.js';
 import { holdPointInTimeView, type IndexHandle, type PointInTimeHold } from '../../indices/index.js';
-import { parseCountQuery, parseSort, runCount } from '../../search/index.js';
+import { parseSort } from '../../search/index.js';
 import { requestBody } from '../body.js';
 import type { EngineContext, RestRequest, RestResponse, Route } from '../types.js';
 import { INDICES_OPTIONS } from './resolve.js';
 import { pointInTimeContexts, type PointInTimeContext } from './scroll-contexts.js';
-import { effectiveQuery, resolveTarget, timeValue, withQueryRules } from './search-target.js';
-import { type ParamReader, UrlParams } from '../params.js';
+import { leftByIndexFilter, resolveTarget, timeValue } from './search-target.js';
+import { type ParamReader } from '../params.js';
 
 function validationFailed(reasons: string[]): EsError {
   return new EsError(400, 'action_request_validation_exception', `Validation Failed: ${reasons.map((r, i) => `${i + 1}: ${r};`).join('')}`);
@@ -36,16 +36,8 @@ export async function openPointInTime(req: RestRequest, ctx: EngineContext): Pro
   for (const k of Object.keys(body ?? {})) {
     if (k !== 'index_filter') throw new EsError(400, 'parsing_exception', `[open_point_in_time] unknown field [${k}]`, { line: 1, col: 1 });
   }
-  if (body?.index_filter !== undefined) {
-    // An index where the filter matches nothing is left out, as a shard whose filter rewrites to match_none.
-    const kept: IndexHandle[] = [];
-    for (const h of handles) {
-      const query = withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(body.index_filter, UrlParams.NONE, [h]) }));
-      const { count } = await runCount([h], query, ctx.storedScripts) as { count: number };
-      if (count > 0) kept.push(h);
-    }
-    handles = kept;
-  }
+  // an index where the filter rewrites to match_none is left out
+  handles = leftByIndexFilter(ctx, handles, body?.index_filter);
   const holds: PointInTimeHold[] = [];
   const release = () => holds.forEach((h) => h.release());
   try {

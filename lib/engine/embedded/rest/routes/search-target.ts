@@ -1,8 +1,8 @@
 import { EsError, errors } from '../../../../errors/index.js';
 import type { IndexHandle, ResolveOptions } from '../../indices/index.js';
-import { resolveRuleQueries, type ApplyQueryRules, type Query } from '../../search/index.js';
+import { canMatch, parseCountQuery, resolveRuleQueries, type ApplyQueryRules, type Query } from '../../search/index.js';
 import { createFieldResolver, expandQueryStrings, uriSearchQuery } from '../../search/query-string/index.js';
-import { booleanParam, type ParamReader } from '../params.js';
+import { booleanParam, type ParamReader, UrlParams } from '../params.js';
 import type { EngineContext } from '../types.js';
 
 /** Resolves an index expression with the indices options found in `params` (URL or msearch header). */
@@ -75,6 +75,18 @@ export function effectiveQuery(bodyQuery: unknown, params: ParamReader, handles:
 export function withQueryRules(ctx: EngineContext, query: Query): Query {
   const apply: ApplyQueryRules = (rulesetIds, matchCriteria) => ctx.queryRules.apply(rulesetIds, matchCriteria);
   return resolveRuleQueries(query, apply);
+}
+
+/**
+ * The indices an `index_filter` (of `_field_caps`, of a point in time) leaves in: those where the
+ * query, rewritten on the index, is not match_none (a range beyond every value of a date or number
+ * field, a term on a field the index does not map…). As Elasticsearch, it is the can-match test,
+ * not a search: an index whose documents merely miss the query stays.
+ */
+export function leftByIndexFilter(ctx: EngineContext, handles: IndexHandle[], filter: unknown): IndexHandle[] {
+  if (filter === undefined) return handles;
+  const now = Date.now();
+  return handles.filter((h) => canMatch(withQueryRules(ctx, parseCountQuery({ query: effectiveQuery(filter, UrlParams.NONE, [h]) })), h, now));
 }
 
 /** A body with its `query` replaced (undefined body stays undefined when nothing changes). */
